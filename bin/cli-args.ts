@@ -1,0 +1,76 @@
+/** Command-line parsing with Node's own util.parseArgs: no dependency, nothing to load at start-up. */
+import { parseArgs } from 'node:util';
+import type { CliOptions } from '../types/plugin.js';
+import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
+
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+
+export const HELP = `Usage: mewcode [options] [prompt]
+
+MewCode, a terminal coding agent.
+
+Options:
+  -p, --print                   answer the prompt and exit (headless; the prompt may also come on stdin)
+  --output-format <format>      text | json | stream-json (default: text)
+  --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions (default: default)
+  --provider <name>             configured provider name or protocol (anthropic | openai)
+  --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
+  --debug-boot                  print each plugin's load time to stderr
+  -v, --version                 print the version
+  -h, --help                    print this help
+
+Environment (used when no providers are configured):
+  ANTHROPIC_API_KEY / OPENAI_API_KEY     API key; ANTHROPIC_BASE_URL / OPENAI_BASE_URL to change the endpoint
+  MEWCODE_PROVIDER=anthropic|openai      which protocol to use;   MEWCODE_MODEL=<model>   which model
+
+Configuration: ~/.mewcode/config.yaml, .mewcode.yaml (or .mewcode/config.yaml), .mewcode/config.local.yaml
+`;
+
+export type ParsedCommand = { kind: 'version' } | { kind: 'help' } | { kind: 'run'; options: CliOptions } | { kind: 'error'; message: string };
+
+export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        print: { type: 'boolean', short: 'p' },
+        'output-format': { type: 'string' },
+        'permission-mode': { type: 'string' },
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        'debug-boot': { type: 'boolean' },
+        version: { type: 'boolean', short: 'v' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return { kind: 'error', message: `${(error as Error).message}. Run mewcode --help for the options.` };
+  }
+  const { values, positionals } = parsed;
+  if (values.version) return { kind: 'version' };
+  if (values.help) return { kind: 'help' };
+
+  const outputFormat = values['output-format'] ?? 'text';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(outputFormat)) {
+    return { kind: 'error', message: `--output-format must be one of ${OUTPUT_FORMATS.join(', ')} (got "${outputFormat}")` };
+  }
+  const permissionMode = values['permission-mode'] ?? 'default';
+  if (!(PERMISSION_MODES as readonly string[]).includes(permissionMode)) {
+    return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${permissionMode}")` };
+  }
+  const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
+  const options: CliOptions = {
+    outputFormat: outputFormat as CliOptions['outputFormat'],
+    permissionMode: permissionMode as PermissionMode,
+    debugBoot: values['debug-boot'] ?? false,
+    cwd,
+  };
+  if (prompt !== undefined) options.prompt = prompt;
+  else if (values.print) options.prompt = '';
+  if (values.provider !== undefined) options.provider = values.provider;
+  if (values.model !== undefined) options.model = values.model;
+  return { kind: 'run', options };
+}

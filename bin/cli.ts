@@ -1,0 +1,35 @@
+/**
+ * The `mewcode` entry. `--version` and `--help` answer before any plugin code is loaded; the
+ * rest of MewCode is a separate chunk imported only for a real run.
+ */
+import { HELP, parseCommandLine } from './cli-args.js';
+import { KERNEL_VERSION } from '../kernel/version.js';
+
+async function cli(): Promise<number> {
+  const command = parseCommandLine(process.argv.slice(2), process.cwd());
+  switch (command.kind) {
+    case 'version':
+      process.stdout.write(`${KERNEL_VERSION} (MewCode)\n`);
+      return 0;
+    case 'help':
+      process.stdout.write(HELP);
+      return 0;
+    case 'error':
+      process.stderr.write(`mewcode: ${command.message}\n`);
+      return 2;
+    case 'run': {
+      const { main } = await import('./main.js');
+      return main(command.options);
+    }
+  }
+}
+
+cli().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`mewcode: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

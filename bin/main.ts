@@ -1,0 +1,46 @@
+/** Builds the kernel from the default plugins, picks a user interface and runs it. */
+import 'reflect-metadata';
+import os from 'node:os';
+import { loadConfig } from '../config/index.js';
+import { Kernel, ConfigurationError, StderrReporter } from '../kernel/index.js';
+import { defaultPlugins } from '../plugins/default-set.js';
+import type { CliOptions, UserInterface } from '../types/plugin.js';
+import { TOKENS } from '../types/tokens.js';
+
+export async function main(options: CliOptions): Promise<number> {
+  const bootStarted = performance.now();
+  const homeDir = os.homedir();
+  const reporter = new StderrReporter();
+  const config = await loadConfig({ cwd: options.cwd, homeDir });
+  let kernel: Kernel;
+  try {
+    const flags: { provider?: string; model?: string } = {};
+    if (options.provider !== undefined) flags.provider = options.provider;
+    if (options.model !== undefined) flags.model = options.model;
+    kernel = await Kernel.create({ plugins: defaultPlugins, config, projectRoot: options.cwd, homeDir, flags, reporter });
+  } catch (error) {
+    if (error instanceof ConfigurationError) {
+      process.stderr.write(`mewcode: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options.debugBoot) printBootTimings(kernel, performance.now() - bootStarted);
+
+  const ui = kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.handles(options, process.stdin.isTTY === true));
+  if (!ui) {
+    process.stderr.write('mewcode: the interactive terminal UI is not part of this build yet; pass a prompt: mewcode -p "…"\n');
+    return 2;
+  }
+  await kernel.startSession();
+  try {
+    return await ui.run(kernel, options);
+  } finally {
+    await kernel.shutdown();
+  }
+}
+
+function printBootTimings(kernel: Kernel, totalMs: number): void {
+  const lines = kernel.timings.map((t) => `  ${t.name.padEnd(24)} bind ${t.bindMs.toFixed(2).padStart(7)} ms   apply ${t.applyMs.toFixed(2).padStart(7)} ms`);
+  process.stderr.write(`mewcode: boot timings (process uptime ${(process.uptime() * 1000).toFixed(1)} ms, config + kernel ${totalMs.toFixed(1)} ms)\n${lines.join('\n')}\n`);
+}

@@ -1,0 +1,95 @@
+/**
+ * Finds the configuration file of each layer with cosmiconfig (`searchStrategy: 'none'`: only
+ * the given directory is looked at, never its parents) and parses it with `parseConfigText`.
+ *
+ *   user     <homeDir>/.mewcode/config.yaml | config.yml | config.json
+ *   project  <cwd>/.mewcode.yaml | .mewcode.yml | .mewcode.json
+ *            | .mewcode/config.yaml | .mewcode/config.yml | .mewcode/config.json
+ *   local    <cwd>/.mewcode/config.local.yaml | config.local.yml | config.local.json
+ *
+ * In each layer the first file found wins, even if it is empty or broken (an empty file is an
+ * empty configuration; a broken one is reported and the layer contributes nothing).
+ */
+import { join } from 'node:path';
+import { cosmiconfig } from 'cosmiconfig';
+import type { Loader, PublicExplorer } from 'cosmiconfig';
+import type { ConfigLayerName } from '../types/config.js';
+import { type ParsedConfigFile, emptyConfigFile, parseConfigText } from './parse-file.js';
+
+export interface LayerSpec {
+  layer: ConfigLayerName;
+  /** The directory searched. */
+  dir: string;
+  searchPlaces: readonly string[];
+}
+
+export const USER_SEARCH_PLACES = ['config.yaml', 'config.yml', 'config.json'] as const;
+export const PROJECT_SEARCH_PLACES = [
+  '.mewcode.yaml',
+  '.mewcode.yml',
+  '.mewcode.json',
+  '.mewcode/config.yaml',
+  '.mewcode/config.yml',
+  '.mewcode/config.json',
+] as const;
+export const LOCAL_SEARCH_PLACES = ['config.local.yaml', 'config.local.yml', 'config.local.json'] as const;
+
+export function layerSpecs(cwd: string, homeDir: string): LayerSpec[] {
+  return [
+    { layer: 'user', dir: join(homeDir, '.mewcode'), searchPlaces: USER_SEARCH_PLACES },
+    { layer: 'project', dir: cwd, searchPlaces: PROJECT_SEARCH_PLACES },
+    { layer: 'local', dir: join(cwd, '.mewcode'), searchPlaces: LOCAL_SEARCH_PLACES },
+  ];
+}
+
+export type LayerSearchResult =
+  | { found: false }
+  | { found: true; file: ParsedConfigFile }
+  /** cosmiconfig itself failed (not a parse error: those are in `file.error`). */
+  | { found: 'error'; file: string; error: string };
+
+/** Our loader never throws, so one broken file never hides the rest of the search. */
+const loader: Loader = (filepath, content) => parseConfigText(filepath, content);
+
+// An explorer depends only on its search places (the directory is given to `search`), so
+// each is built once per process: building one makes cosmiconfig look for its own "meta
+// config" in process.cwd(), which is synchronous.
+const explorers = new Map<string, PublicExplorer>();
+
+function explorerFor(searchPlaces: readonly string[]): PublicExplorer {
+  const id = searchPlaces.join('\n');
+  let explorer = explorers.get(id);
+  if (!explorer) {
+    explorer = cosmiconfig('mewcode', {
+      searchPlaces: [...searchPlaces],
+      searchStrategy: 'none',
+      ignoreEmptySearchPlaces: false, // an empty file is found (and is an empty config)
+      cache: false, // every loadConfig reads the files afresh
+      loaders: { '.yaml': loader, '.yml': loader, '.json': loader },
+    });
+    explorers.set(id, explorer);
+  }
+  return explorer;
+}
+
+function isParsedFile(value: unknown): value is ParsedConfigFile {
+  return typeof value === 'object' && value !== null && 'root' in value && 'filepath' in value;
+}
+
+export async function searchLayer(spec: LayerSpec): Promise<LayerSearchResult> {
+  try {
+    const result = await explorerFor(spec.searchPlaces).search(spec.dir);
+    if (result === null) return { found: false };
+    const parsed: unknown = result.config;
+    return { found: true, file: isParsedFile(parsed) ? parsed : emptyConfigFile(result.filepath) };
+  } catch (error) {
+    const file = (error as { filepath?: unknown }).filepath;
+    const where = typeof file === 'string' ? file : spec.dir;
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      found: 'error',
+      file: where,
+      error: `config: cannot read the ${spec.layer} configuration (${where}): ${message}`,
+    };
+  }
+}

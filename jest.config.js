@@ -1,0 +1,11 @@
+import { createDefaultEsmPreset } from 'ts-jest';
+
+export default {
+  ...createDefaultEsmPreset({ tsconfig: './tsconfig.json' }),
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  setupFiles: ['<rootDir>/test/setup.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testTimeout: 30000,
+};

@@ -1,0 +1,37 @@
+/** The session history. Every append is announced on `messageAppended` before it resolves (K4). */
+import type { AssistantMessage, Message } from '../types/messages.js';
+import type { Conversation } from '../types/services.js';
+import type { KernelHooks } from '../types/hooks.js';
+
+export class ConversationImpl implements Conversation {
+  private history: Message[] = [];
+
+  constructor(
+    private readonly hooks: KernelHooks,
+    private readonly sessionId: () => string,
+  ) {}
+
+  get messages(): readonly Message[] {
+    return this.history;
+  }
+
+  async append(message: Message): Promise<void> {
+    this.history.push(message);
+    await this.hooks.messageAppended.promise(message, { sessionId: this.sessionId(), index: this.history.length - 1 });
+  }
+
+  async replace(messages: Message[]): Promise<void> {
+    this.history = [...messages];
+  }
+
+  lastRole(): Message['role'] | undefined {
+    return this.history.at(-1)?.role;
+  }
+
+  /** L5: every exit path leaves an assistant message last, so the next request is valid. */
+  async ensureAssistantTail(fallbackText: string): Promise<void> {
+    if (this.lastRole() === 'assistant') return;
+    const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: fallbackText }], toolCalls: [] };
+    await this.append(message);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Loads the plugins named in configuration (`plugins:`): npm package names resolved from the
+ * project's node_modules, or paths relative to the project root. A missing, broken or
+ * incompatible plugin is reported by name and skipped; the rest still runs (K2).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import semver from 'semver';
+import type { MewcodePlugin } from '../types/plugin.js';
+import { errorMessage } from './plugin-error.js';
+import { pluginApi } from './plugin-api.js';
+import { KERNEL_VERSION } from './version.js';
+
+export async function loadExternalPlugins(specs: readonly string[], projectRoot: string, warn: (message: string) => void): Promise<MewcodePlugin[]> {
+  const loaded = await Promise.all(specs.map((spec) => loadOne(spec, projectRoot, warn)));
+  return loaded.filter((p): p is MewcodePlugin => p !== undefined);
+}
+
+async function loadOne(spec: string, projectRoot: string, warn: (message: string) => void): Promise<MewcodePlugin | undefined> {
+  let plugin: unknown;
+  try {
+    const file = resolveSpec(spec, projectRoot);
+    const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    const exported = module.default ?? module;
+    plugin = typeof exported === 'function' ? await (exported as (api: typeof pluginApi) => unknown)(pluginApi) : exported;
+  } catch (error) {
+    warn(`plugin ${spec} could not be loaded: ${errorMessage(error)}; skipped`);
+    return undefined;
+  }
+  if (!isPlugin(plugin)) {
+    warn(`plugin ${spec} does not export a plugin (an object with a "name", or a factory returning one); skipped`);
+    return undefined;
+  }
+  if (plugin.kernel !== undefined) {
+    const range = semver.validRange(plugin.kernel);
+    if (!range) {
+      warn(`plugin ${plugin.name} (${spec}) declares an invalid kernel range "${plugin.kernel}"; skipped`);
+      return undefined;
+    }
+    if (!semver.satisfies(KERNEL_VERSION, range, { includePrerelease: true })) {
+      warn(`plugin ${plugin.name} (${spec}) requires MewCode kernel ${plugin.kernel}, but this kernel is ${KERNEL_VERSION}; skipped`);
+      return undefined;
+    }
+  }
+  return plugin;
+}
+
+function isPlugin(value: unknown): value is MewcodePlugin {
+  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string';
+}
+
+/** A path (./x, ../x, /x) is taken relative to the project root; anything else is a package name. */
+function resolveSpec(spec: string, projectRoot: string): string {
+  if (spec.startsWith('.') || path.isAbsolute(spec)) {
+    const file = path.resolve(projectRoot, spec);
+    if (!existsSync(file)) throw new Error(`no file at ${file}`);
+    return file;
+  }
+  const require = createRequire(path.join(projectRoot, 'package.json'));
+  try {
+    return require.resolve(spec);
+  } catch (error) {
+    // ESM-only packages may export only an "import" condition, which require.resolve refuses.
+    const fromManifest = resolveEsmEntry(spec, require);
+    if (fromManifest) return fromManifest;
+    throw new Error(`package not found from ${projectRoot} (${errorMessage(error).split('\n')[0]})`);
+  }
+}
+
+function resolveEsmEntry(spec: string, require: NodeJS.Require): string | undefined {
+  for (const dir of require.resolve.paths(spec) ?? []) {
+    const manifestPath = path.join(dir, spec, 'package.json');
+    if (!existsSync(manifestPath)) continue;
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { main?: string; exports?: unknown };
+    const entry = exportEntry(manifest.exports) ?? manifest.main ?? 'index.js';
+    return path.join(dir, spec, entry);
+  }
+  return undefined;
+}
+
+function exportEntry(exports: unknown): string | undefined {
+  if (typeof exports === 'string') return exports;
+  if (!exports || typeof exports !== 'object') return undefined;
+  const root = (exports as Record<string, unknown>)['.'] ?? exports;
+  if (typeof root === 'string') return root;
+  if (root && typeof root === 'object') {
+    const conditions = root as Record<string, unknown>;
+    for (const key of ['import', 'node', 'default']) {
+      const value = conditions[key];
+      if (typeof value === 'string') return value;
+      const nested = exportEntry(value);
+      if (nested) return nested;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,9 @@
+/** The kernel's public surface for builds (bin), tests and built-in plugins. */
+export { Kernel, type KernelOptions, type PluginTiming } from './kernel.js';
+export { ConfigurationError } from './configuration-error.js';
+export { PluginError } from './plugin-error.js';
+export { MemoryReporter, StderrReporter } from './reporter.js';
+export { pluginApi, type PluginApi } from './plugin-api.js';
+export { KERNEL_VERSION } from './version.js';
+export { estimateTokens, CHARS_PER_TOKEN } from './context-estimate.js';
+export * from './agent-loop.js';

@@ -1,0 +1,26 @@
+/**
+ * What an external (npm) plugin's factory receives: the kernel's own copies of inversify and the
+ * contract helpers, so the plugin never loads a second inversify (DESIGN.md "Budgets").
+ *   export default (api) => api.definePlugin({ name: 'my-plugin', kernel: '^0.1.0', … })
+ */
+import { ContainerModule, inject, injectable, multiInject, optional } from 'inversify';
+import { definePlugin } from '../types/plugin.js';
+import { TOKENS } from '../types/tokens.js';
+import { PermissionStage } from '../types/permissions.js';
+import { ProviderError } from '../types/provider.js';
+import { KERNEL_VERSION } from './version.js';
+
+export const pluginApi = {
+  version: KERNEL_VERSION,
+  definePlugin,
+  TOKENS,
+  PermissionStage,
+  ProviderError,
+  ContainerModule,
+  injectable,
+  inject,
+  multiInject,
+  optional,
+};
+
+export type PluginApi = typeof pluginApi;

@@ -1,0 +1,75 @@
+/**
+ * Which plugins run, in which order: defaults, then configured plugins; a later plugin of the same
+ * name replaces the earlier one in its place; `replaces` drops the named plugins (taking the place
+ * of the first); `disable:` removes by name (not essential ones); `dependsOn` orders and requires.
+ */
+import type { MewcodePlugin } from '../types/plugin.js';
+
+export function resolvePluginSet(
+  defaults: readonly MewcodePlugin[],
+  extra: readonly MewcodePlugin[],
+  disable: readonly string[],
+  warn: (message: string) => void,
+): MewcodePlugin[] {
+  const list: MewcodePlugin[] = [];
+  for (const plugin of [...defaults, ...extra]) {
+    const replaced = new Set([plugin.name, ...(plugin.replaces ?? [])]);
+    const at = list.findIndex((p) => replaced.has(p.name));
+    if (at < 0) {
+      list.push(plugin);
+      continue;
+    }
+    list[at] = plugin;
+    for (let i = list.length - 1; i > at; i--) if (replaced.has((list[i] as MewcodePlugin).name)) list.splice(i, 1);
+  }
+
+  const disabled = new Set(disable);
+  const enabled = list.filter((plugin) => {
+    if (!disabled.has(plugin.name)) return true;
+    if (plugin.essential) {
+      warn(`plugins: ${plugin.name} is essential and cannot be disabled by configuration; keeping it`);
+      return true;
+    }
+    return false;
+  });
+  for (const name of disabled) {
+    if (!list.some((p) => p.name === name)) warn(`plugins: disable names ${name}, which is not a loaded plugin`);
+  }
+  return orderByDependencies(enabled, warn);
+}
+
+/** Stable topological order; a plugin whose dependency is absent (or cyclic) is skipped loudly. */
+function orderByDependencies(plugins: MewcodePlugin[], warn: (message: string) => void): MewcodePlugin[] {
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  const ordered: MewcodePlugin[] = [];
+  const state = new Map<string, 'visiting' | 'done' | 'failed'>();
+
+  const visit = (plugin: MewcodePlugin, chain: string[]): boolean => {
+    const seen = state.get(plugin.name);
+    if (seen === 'done') return true;
+    if (seen === 'failed') return false;
+    if (seen === 'visiting') {
+      warn(`plugins: ${plugin.name} is part of a dependency cycle (${[...chain, plugin.name].join(' -> ')}); skipped`);
+      return false;
+    }
+    state.set(plugin.name, 'visiting');
+    for (const dependency of plugin.dependsOn ?? []) {
+      const target = byName.get(dependency);
+      if (!target) {
+        warn(`plugins: ${plugin.name} depends on ${dependency}, which is not loaded; ${plugin.name} skipped`);
+        state.set(plugin.name, 'failed');
+        return false;
+      }
+      if (!visit(target, [...chain, plugin.name])) {
+        if (state.get(plugin.name) !== 'failed') warn(`plugins: ${plugin.name} skipped because ${dependency} could not load`);
+        state.set(plugin.name, 'failed');
+        return false;
+      }
+    }
+    state.set(plugin.name, 'done');
+    ordered.push(plugin);
+    return true;
+  };
+  for (const plugin of plugins) visit(plugin, []);
+  return ordered;
+}

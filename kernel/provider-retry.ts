@@ -1,0 +1,270 @@
+/**
+ * Provider error classification and retry (SPEC P6), shared by every provider plugin.
+ *
+ * Deliberately vendor-free: no SDK is imported here. A plugin recognises its vendor's documented
+ * error bodies (prompt too long, overloaded) and hands this module plain facts; this module maps
+ * HTTP statuses to `ProviderErrorKind`s, decides what is retryable and runs the backoff loop.
+ */
+import { ProviderError } from '../types/index.js';
+import type { ProviderErrorKind, ProviderEvent } from '../types/index.js';
+
+/** Upper bound of any single wait, whether from backoff or from a `retry-after` header. */
+export const MAX_RETRY_DELAY_MS = 30_000;
+
+/** Kinds worth another attempt: the same request may well succeed a moment later. */
+const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network']);
+
+export function isRetryableKind(kind: ProviderErrorKind): boolean {
+  return RETRYABLE_KINDS.has(kind);
+}
+
+/** The kind an HTTP status means on its own, before any vendor-specific body is considered. */
+export function kindForHttpStatus(status: number): ProviderErrorKind {
+  if (status === 429) return 'rate_limit';
+  if (status === 529) return 'overloaded';
+  if (status === 401 || status === 403) return 'authentication';
+  if (status >= 500) return 'server';
+  if (status >= 400) return 'bad_request';
+  return 'unknown';
+}
+
+/** What a plugin learned from one failed HTTP exchange (or from a mid-stream error event). */
+export interface HttpErrorFacts {
+  /** Shown in messages, e.g. "Anthropic API". */
+  label: string;
+  /** HTTP status; for a mid-stream error event, the status the vendor documents for its error type. */
+  status: number | undefined;
+  /** The vendor's own error text (the body's message), not the SDK's decorated one. */
+  vendorMessage: string;
+  /** The plugin recognised the vendor's DOCUMENTED prompt-too-long body. */
+  promptTooLong?: { model: string; contextWindow: number };
+  /** The plugin recognised the vendor's documented "overloaded" body (any status). */
+  overloaded?: boolean;
+  /** Appended to the message of an authentication failure: what the user should set. */
+  authenticationHint?: string;
+  /** Is `status` a real HTTP status (false for a status derived from a mid-stream error type)? */
+  statusFromResponse?: boolean;
+  cause?: unknown;
+}
+
+export function promptTooLongMessage(model: string, contextWindow: number, vendorMessage: string): string {
+  return `Prompt is too long for the context window of ${model} (${contextWindow} tokens): ${vendorMessage}`;
+}
+
+/** Turns the facts about a failed request into a typed ProviderError with a readable message. */
+export function classifyHttpError(facts: HttpErrorFacts): ProviderError {
+  const { label, status, vendorMessage, cause } = facts;
+  const reportedStatus = facts.statusFromResponse === false ? undefined : status;
+  if (facts.promptTooLong) {
+    const { model, contextWindow } = facts.promptTooLong;
+    return new ProviderError('prompt_too_long', promptTooLongMessage(model, contextWindow, vendorMessage), {
+      status: reportedStatus,
+      cause,
+    });
+  }
+  let kind: ProviderErrorKind = status === undefined ? 'unknown' : kindForHttpStatus(status);
+  if (facts.overloaded) kind = 'overloaded';
+  const where = reportedStatus === undefined ? '' : ` (${reportedStatus})`;
+  let message = `${label} ${describeKind(kind)}${where}: ${vendorMessage}`;
+  if (kind === 'authentication' && facts.authenticationHint) message += `. ${facts.authenticationHint}`;
+  return new ProviderError(kind, message, { status: reportedStatus, cause });
+}
+
+export function cancelledError(label: string, cause?: unknown): ProviderError {
+  return new ProviderError('cancelled', `${label} request was cancelled`, { cause });
+}
+
+/** A phrase that reads after the API's label: "Anthropic API overloaded", "OpenAI API rate limited". */
+export function describeKind(kind: ProviderErrorKind): string {
+  switch (kind) {
+    case 'prompt_too_long':
+      return 'prompt too long';
+    case 'rate_limit':
+      return 'rate limited';
+    case 'overloaded':
+      return 'overloaded';
+    case 'server':
+      return 'server error';
+    case 'authentication':
+      return 'authentication failed';
+    case 'bad_request':
+      return 'rejected the request';
+    case 'network':
+      return 'connection failed';
+    case 'cancelled':
+      return 'request cancelled';
+    case 'unknown':
+      return 'error';
+  }
+}
+
+interface HeaderSource {
+  get(name: string): string | null;
+}
+
+function isHeaderSource(value: unknown): value is HeaderSource {
+  return typeof value === 'object' && value !== null && typeof (value as HeaderSource).get === 'function';
+}
+
+/**
+ * The wait a response asked for, in ms: `retry-after-ms` (sent by OpenAI), else `retry-after` in
+ * seconds or as an HTTP date. Undefined when absent or unparsable.
+ */
+export function retryAfterMsFromHeaders(headers: HeaderSource, now: number = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Default lookup of `retry-after` for an error: both official SDKs put the response's Fetch
+ * `Headers` on their APIError as `headers`, and the plugins keep that APIError as the cause.
+ */
+export function retryAfterMsFromCause(error: ProviderError): number | undefined {
+  const cause: unknown = error.cause;
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const headers: unknown = (cause as { headers?: unknown }).headers;
+  return isHeaderSource(headers) ? retryAfterMsFromHeaders(headers) : undefined;
+}
+
+/**
+ * Wait before retry number `retry` (1-based): base × 2^(retry−1) plus up to 20 % jitter, or the
+ * server's `retry-after` when given; both capped at MAX_RETRY_DELAY_MS.
+ */
+export function retryDelayMs(
+  retry: number,
+  baseDelayMs: number,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
+  if (retryAfterMs !== undefined) return Math.min(MAX_RETRY_DELAY_MS, Math.max(0, retryAfterMs));
+  const exponential = Math.max(0, baseDelayMs) * 2 ** Math.max(0, retry - 1);
+  const jittered = exponential * (1 + 0.2 * random());
+  return Math.round(Math.min(MAX_RETRY_DELAY_MS, jittered));
+}
+
+/** "0.5 s", "12.3 s", "0.005 s": short and never rounded down to zero. */
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds === 0) return '0 s';
+  return `${Number(seconds.toFixed(seconds < 0.1 ? 3 : 1))} s`;
+}
+
+export function retryNotice(error: ProviderError, label: string, delayMs: number, nextAttempt: number, totalAttempts: number): string {
+  const status = error.status === undefined ? '' : ` (${error.status})`;
+  return `${label} ${describeKind(error.kind)}${status}; retrying in ${formatSeconds(delayMs)} (attempt ${nextAttempt} of ${totalAttempts})`;
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export interface ProviderRetryOptions {
+  /** Shown in notices and errors, e.g. "Anthropic API". */
+  label: string;
+  /** Retries after the first attempt (settings.maxRetries). */
+  maxRetries: number;
+  /** settings.retryBaseDelayMs */
+  baseDelayMs: number;
+  signal: AbortSignal;
+  /**
+   * One request. Yields text/thinking deltas, then tool_calls, usage and done. It may throw (an
+   * SDK error) or yield an `error` event; either way `classify` decides what happened.
+   */
+  attempt: (attemptNumber: number) => AsyncIterable<ProviderEvent>;
+  /** Maps anything thrown by `attempt` to a ProviderError; must not throw. */
+  classify: (error: unknown) => ProviderError;
+  /** Defaults to reading `retry-after` from the headers of the error's cause. */
+  retryAfterMs?: (error: ProviderError) => number | undefined;
+  /** Test seam for the jitter. */
+  random?: () => number;
+}
+
+/**
+ * Runs `attempt` with retries and turns every failure into a terminal `error` event: the result
+ * never throws. A request is retried only while nothing of it reached the caller: once a delta
+ * was yielded, a failure is final (the caller cannot take text back). Before each wait a
+ * `notice` is yielded; an abort during the wait ends promptly with `cancelled`.
+ */
+export async function* withProviderRetry(options: ProviderRetryOptions): AsyncGenerator<ProviderEvent, void, undefined> {
+  const { label, signal } = options;
+  const totalAttempts = Math.max(0, Math.floor(options.maxRetries)) + 1;
+  const retryAfter = options.retryAfterMs ?? retryAfterMsFromCause;
+  const classify = (error: unknown): ProviderError => {
+    if (signal.aborted) return cancelledError(label, error);
+    if (error instanceof ProviderError) return error;
+    try {
+      return options.classify(error);
+    } catch (classifyFailure) {
+      return new ProviderError('unknown', `${label} error: ${String(error)}`, { cause: classifyFailure });
+    }
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    if (signal.aborted) {
+      yield { type: 'error', error: cancelledError(label) };
+      return;
+    }
+    let yieldedOutput = false;
+    let failure: ProviderError | undefined;
+    try {
+      for await (const event of options.attempt(attempt)) {
+        if (event.type === 'error') {
+          failure = classify(event.error);
+          break;
+        }
+        // SDK streams may end quietly when aborted: never report a cut-off response as done.
+        if (event.type === 'done' && signal.aborted) {
+          failure = cancelledError(label);
+          break;
+        }
+        if (event.type !== 'notice') yieldedOutput = true;
+        yield event;
+        if (event.type === 'done') return;
+      }
+      failure ??= signal.aborted
+        ? cancelledError(label)
+        : new ProviderError('network', `${label} stream ended before the response was complete`);
+    } catch (error) {
+      failure = classify(error);
+    }
+    if (signal.aborted && failure.kind !== 'cancelled') failure = cancelledError(label, failure);
+
+    if (yieldedOutput || !isRetryableKind(failure.kind) || attempt >= totalAttempts) {
+      yield { type: 'error', error: failure };
+      return;
+    }
+    const delay = retryDelayMs(attempt, options.baseDelayMs, safeRetryAfter(retryAfter, failure), options.random);
+    yield { type: 'notice', message: retryNotice(failure, label, delay, attempt + 1, totalAttempts) };
+    if (!(await sleepUnlessAborted(delay, signal))) {
+      yield { type: 'error', error: cancelledError(label) };
+      return;
+    }
+  }
+}
+
+function safeRetryAfter(lookup: (error: ProviderError) => number | undefined, error: ProviderError): number | undefined {
+  try {
+    const value = lookup(error);
+    return value !== undefined && Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

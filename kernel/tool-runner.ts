@@ -1,0 +1,64 @@
+/**
+ * Runs one permitted tool call under its timeout (L7) and the run's cancellation (L4).
+ * Tools never throw to the loop (K1): a throw becomes an error result.
+ */
+import type { Tool, ToolInput } from '../types/tools.js';
+import type { ToolCall, ToolResult } from '../types/messages.js';
+import { errorResult } from './tool-call-gate.js';
+import { errorMessage } from './plugin-error.js';
+
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+/** How long a tool may take to wind down after its signal fired before the kernel stops waiting. */
+export const ABORT_GRACE_MS = 3_000;
+
+export const CANCELLED_BEFORE_START = 'Cancelled: the run was cancelled before this tool call started.';
+export const CANCELLED_WHILE_RUNNING = 'Cancelled: the run was cancelled while this tool call was running.';
+
+export interface ToolRunOptions {
+  signal: AbortSignal;
+  projectRoot: string;
+  sessionId: string;
+  defaultTimeoutMs: number;
+}
+
+export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, options: ToolRunOptions): Promise<ToolResult> {
+  if (options.signal.aborted) return errorResult(call, CANCELLED_BEFORE_START);
+  const timeoutMs = Math.max(1, tool.timeoutMs?.(input) ?? options.defaultTimeoutMs);
+  const timeout = new AbortController();
+  const signal = AbortSignal.any([options.signal, timeout.signal]);
+  const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
+
+  const execution = Promise.resolve()
+    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, sessionId: options.sessionId, toolCallId: call.id }))
+    .then(
+      (output): ToolResult => ({ toolCallId: call.id, content: output.content, isError: output.isError ?? false }),
+      (error: unknown): ToolResult => errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`),
+    );
+
+  try {
+    // Wait for the tool; once its signal fires, give it a short grace to report on its own.
+    const settled = await Promise.race([execution, abortedThenGrace(signal)]);
+    if (options.signal.aborted) return errorResult(call, CANCELLED_WHILE_RUNNING);
+    if (timeout.signal.aborted) {
+      const timedOut = `Tool ${call.name} timed out after ${timeoutMs} ms.`;
+      if (settled === GRACE_EXPIRED) return errorResult(call, `${timedOut} It did not stop within ${ABORT_GRACE_MS} ms of being told to.`);
+      // The tool's own account (e.g. partial output) is more useful, but a timeout is always an error.
+      return { ...settled, isError: true, content: settled.content || timedOut };
+    }
+    return settled === GRACE_EXPIRED ? errorResult(call, CANCELLED_WHILE_RUNNING) : settled;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const GRACE_EXPIRED = Symbol('grace-expired');
+
+function abortedThenGrace(signal: AbortSignal): Promise<typeof GRACE_EXPIRED> {
+  return new Promise((resolve) => {
+    const start = (): void => {
+      setTimeout(() => resolve(GRACE_EXPIRED), ABORT_GRACE_MS).unref();
+    };
+    if (signal.aborted) start();
+    else signal.addEventListener('abort', start, { once: true });
+  });
+}

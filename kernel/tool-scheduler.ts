@@ -1,0 +1,87 @@
+/**
+ * SPEC L3: ordered batch concurrency. Consecutive read-only calls form a batch whose gates run
+ * first, whose starts are announced together, which run concurrently, and whose ends are
+ * announced in the original order. A call with side effects runs alone. Results always come
+ * back in the order the model asked, each paired with its call id.
+ */
+import type { AgentEvent } from '../types/events.js';
+import type { ToolCall, ToolResult } from '../types/messages.js';
+import type { KernelHooks, RunContext } from '../types/hooks.js';
+import type { ToolRegistry } from '../types/services.js';
+import { errorResult, gateToolCall, type GateOutcome } from './tool-call-gate.js';
+import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
+
+export interface SchedulerDeps {
+  hooks: KernelHooks;
+  registry: ToolRegistry;
+  run: RunContext;
+  iteration: number;
+  signal: AbortSignal;
+  defaultTimeoutMs: number;
+  emit(event: AgentEvent): void;
+}
+
+export interface ScheduledResults {
+  results: ToolResult[];
+  /** false when the run was cancelled; unfinished calls then hold "cancelled" results (L4). */
+  completed: boolean;
+}
+
+export async function runToolCalls(calls: readonly ToolCall[], deps: SchedulerDeps): Promise<ScheduledResults> {
+  const results: ToolResult[] = new Array(calls.length);
+  const isReadOnly = (call: ToolCall): boolean => deps.registry.get(call.name)?.readOnly === true;
+  let i = 0;
+  while (i < calls.length) {
+    if (deps.signal.aborted) break;
+    let end = i + 1;
+    if (isReadOnly(calls[i] as ToolCall)) while (end < calls.length && isReadOnly(calls[end] as ToolCall)) end++;
+    await runBatch(calls, i, end, results, deps);
+    i = end;
+  }
+  for (let k = 0; k < calls.length; k++) {
+    if (!results[k]) results[k] = errorResult(calls[k] as ToolCall, CANCELLED_BEFORE_START);
+  }
+  return { results, completed: !deps.signal.aborted };
+}
+
+async function runBatch(calls: readonly ToolCall[], from: number, to: number, results: ToolResult[], deps: SchedulerDeps): Promise<void> {
+  const gateDeps = { hooks: deps.hooks, registry: deps.registry, run: deps.run, iteration: deps.iteration, emit: deps.emit };
+  const gates: GateOutcome[] = [];
+  for (let k = from; k < to; k++) {
+    if (deps.signal.aborted) return;
+    gates.push(await gateToolCall(calls[k] as ToolCall, gateDeps));
+  }
+  for (let k = from; k < to; k++) deps.emit({ type: 'tool_start', call: calls[k] as ToolCall });
+
+  const durations: number[] = [];
+  await Promise.all(
+    gates.map(async (gate, offset) => {
+      const call = calls[from + offset] as ToolCall;
+      const started = performance.now();
+      let result = gate.run
+        ? await runTool(call, gate.tool, gate.input, {
+            signal: deps.signal,
+            projectRoot: deps.run.projectRoot,
+            sessionId: deps.run.sessionId,
+            defaultTimeoutMs: deps.defaultTimeoutMs,
+          })
+        : gate.result;
+      const durationMs = performance.now() - started;
+      if (gate.run) {
+        result = await deps.hooks.postToolUse.promise(result, {
+          ...deps.run,
+          call,
+          tool: gate.tool,
+          input: gate.input,
+          iteration: deps.iteration,
+          durationMs,
+        });
+      }
+      results[from + offset] = result;
+      durations[offset] = durationMs;
+    }),
+  );
+  for (let k = from; k < to; k++) {
+    deps.emit({ type: 'tool_end', call: calls[k] as ToolCall, result: results[k] as ToolResult, durationMs: durations[k - from] ?? 0 });
+  }
+}

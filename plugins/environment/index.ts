@@ -1,0 +1,41 @@
+/**
+ * The per-run environment block (SPEC U3, K3): working directory, platform, date, git branch and
+ * short status. It goes after the cache breakpoint. Git is started at boot, concurrently with
+ * the rest of start-up, and refreshed for each later run.
+ */
+import { definePlugin } from '../../types/plugin.js';
+import { readGitSummary, type GitSummary } from './git-status.js';
+
+const NAME = 'environment';
+
+export function renderEnvironment(cwd: string, now: Date, git: GitSummary | undefined): string {
+  const lines = [
+    '# Environment',
+    `Working directory: ${cwd}`,
+    `Platform: ${process.platform} (${process.arch})`,
+    `Today's date: ${now.toISOString().slice(0, 10)}`,
+  ];
+  if (!git) lines.push('Git: not a git repository');
+  else {
+    lines.push(`Git branch: ${git.branch}`);
+    if (git.status.length === 0) lines.push('Git status: clean');
+    else {
+      lines.push('Git status (short):', ...git.status.map((l) => `  ${l}`));
+      if (git.more > 0) lines.push(`  … and ${git.more} more changed paths`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export default definePlugin({
+  name: NAME,
+  version: '0.1.0',
+  apply(kernel) {
+    let pending: Promise<GitSummary | undefined> | undefined = readGitSummary(kernel.session.projectRoot);
+    kernel.hooks.buildEnvironment.tapPromise(NAME, async (parts, context) => {
+      const git = await (pending ?? readGitSummary(context.projectRoot));
+      pending = undefined;
+      return [...parts, renderEnvironment(context.projectRoot, new Date(), git)];
+    });
+  },
+});

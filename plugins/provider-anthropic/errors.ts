@@ -1,0 +1,75 @@
+/**
+ * Anthropic SDK errors → typed ProviderErrors (SPEC P6), from the HTTP status and the documented
+ * error body `{"type":"error","error":{"type":…,"message":…}}`
+ * (https://docs.anthropic.com/en/api/errors). Never a substring guess on an arbitrary error.
+ */
+import { ProviderError } from '../../types/index.js';
+import { cancelledError, classifyHttpError } from '../../kernel/provider-retry.js';
+import type { AnthropicSdk } from './sdk.js';
+
+export const ANTHROPIC_LABEL = 'Anthropic API';
+
+/**
+ * The HTTP status Anthropic documents for each error type. A mid-stream `error` event has no
+ * status of its own (the response was 200), so its body type stands in for one.
+ */
+const STATUS_OF_ERROR_TYPE: Readonly<Record<string, number>> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+/** Documented: "prompt is too long: 208310 tokens > 200000 maximum" (400 invalid_request_error). */
+const PROMPT_TOO_LONG_PREFIX = 'prompt is too long';
+
+export interface AnthropicErrorContext {
+  model: string;
+  contextWindow: number;
+}
+
+export function classifyAnthropicError(
+  error: unknown,
+  sdk: AnthropicSdk | undefined,
+  context: AnthropicErrorContext,
+): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (!sdk) {
+    return new ProviderError('unknown', `Could not load @anthropic-ai/sdk: ${describe(error)}`, { cause: error });
+  }
+  if (error instanceof sdk.APIUserAbortError) return cancelledError(ANTHROPIC_LABEL, error);
+  if (error instanceof sdk.APIConnectionError) {
+    return new ProviderError('network', `${ANTHROPIC_LABEL} connection failed: ${error.message}`, { cause: error });
+  }
+  if (error instanceof sdk.APIError) {
+    const type = error.type ?? undefined;
+    const statusFromResponse = error.status !== undefined;
+    const status = error.status ?? (type === undefined ? undefined : STATUS_OF_ERROR_TYPE[type]);
+    const vendorMessage = error.apiMessage ?? error.message;
+    const promptTooLong =
+      status === 400 &&
+      type === 'invalid_request_error' &&
+      vendorMessage.trimStart().toLowerCase().startsWith(PROMPT_TOO_LONG_PREFIX);
+    return classifyHttpError({
+      label: ANTHROPIC_LABEL,
+      status,
+      statusFromResponse,
+      vendorMessage,
+      promptTooLong: promptTooLong ? context : undefined,
+      overloaded: type === 'overloaded_error',
+      authenticationHint: 'Check the API key: set ANTHROPIC_API_KEY or api_key in the provider configuration',
+      cause: error,
+    });
+  }
+  return new ProviderError('unknown', `${ANTHROPIC_LABEL} error: ${describe(error)}`, { cause: error });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

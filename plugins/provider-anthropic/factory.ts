@@ -1,0 +1,12 @@
+import type { Provider, ProviderFactory, ProviderSettings } from '../../types/index.js';
+import { AnthropicProvider } from './anthropic-provider.js';
+
+export const anthropicProviderFactory: ProviderFactory = {
+  protocol: 'anthropic',
+  apiKeyEnv: 'ANTHROPIC_API_KEY',
+  baseUrlEnv: 'ANTHROPIC_BASE_URL',
+  defaultContextWindow: 200_000,
+  create(settings: ProviderSettings): Provider {
+    return new AnthropicProvider(settings);
+  },
+};

@@ -1,0 +1,157 @@
+/**
+ * Protocol-neutral request → Anthropic Messages parameters (SPEC P3). Pure: no SDK at runtime.
+ */
+import type {
+  ContentBlockParam,
+  MessageParam,
+  MessageStreamParams,
+  TextBlockParam,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type {
+  AssistantMessage,
+  Message,
+  ModelRequest,
+  ProviderSettings,
+  SystemPrompt,
+  ToolDefinition,
+  ToolMessage,
+  UserMessage,
+} from '../../types/index.js';
+
+type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+
+/**
+ * Two blocks: `stable` carries the request's ONLY cache breakpoint, so the cached prefix is the
+ * tool definitions + stable prompt; `environment` changes per turn and comes after it (K3).
+ */
+export function toAnthropicSystem(system: SystemPrompt): TextBlockParam[] {
+  const blocks: TextBlockParam[] = [];
+  if (system.stable !== '') blocks.push({ type: 'text', text: system.stable, cache_control: { type: 'ephemeral' } });
+  if (system.environment !== '') blocks.push({ type: 'text', text: system.environment });
+  return blocks;
+}
+
+/** The full JSON schema, unchanged (the seed sent only properties/required). */
+export function toAnthropicTools(tools: readonly ToolDefinition[]): Tool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Tool.InputSchema,
+  }));
+}
+
+/**
+ * The model's raw argument text as the object Anthropic requires. Malformed JSON was already
+ * reported to the model by the tool (P2), so it is sent back as `{}` rather than failing the request.
+ */
+export function toolInputObject(raw: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function userBlocks(message: UserMessage): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      if (block.text !== '') blocks.push({ type: 'text', text: block.text });
+    } else {
+      blocks.push({
+        type: 'image',
+        source: { type: 'base64', media_type: block.mediaType as ImageMediaType, data: block.data },
+      });
+    }
+  }
+  return blocks;
+}
+
+function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  for (const block of message.content) {
+    switch (block.type) {
+      case 'thinking':
+        // A thinking block without a signature (e.g. DeepSeek reasoning kept in history before a
+        // switch to this provider) would be rejected by the API; it carries nothing we must echo.
+        if (block.signature !== '') blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        break;
+      case 'redacted_thinking':
+        blocks.push({ type: 'redacted_thinking', data: block.data });
+        break;
+      case 'text':
+        if (block.text !== '') blocks.push({ type: 'text', text: block.text });
+        break;
+    }
+  }
+  for (const call of message.toolCalls) {
+    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });
+  }
+  return blocks;
+}
+
+function toolResultBlocks(message: ToolMessage): ContentBlockParam[] {
+  return message.results.map((result) => ({
+    type: 'tool_result' as const,
+    tool_use_id: result.toolCallId,
+    // An empty content string is left out: the API accepts a result without content.
+    ...(result.content === '' ? {} : { content: result.content }),
+    is_error: result.isError,
+  }));
+}
+
+function toBlocks(message: Message): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: userBlocks(message) };
+    case 'assistant':
+      return { role: 'assistant', content: assistantBlocks(message) };
+    case 'tool':
+      return { role: 'user', content: toolResultBlocks(message) };
+  }
+}
+
+/** The API requires a user message's tool_result blocks to precede its other content. */
+function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
+  const results = blocks.filter((b) => b.type === 'tool_result');
+  return results.length === 0 ? blocks : [...results, ...blocks.filter((b) => b.type !== 'tool_result')];
+}
+
+/**
+ * Messages with strictly alternating roles: a tool message becomes one user message of
+ * tool_result blocks, adjacent same-role messages merge (tool results + the next prompt become
+ * one user message), messages left with no content are dropped, and the reminder joins the last
+ * user message or becomes a new one.
+ */
+export function toAnthropicMessages(messages: readonly Message[], reminder?: string): MessageParam[] {
+  const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
+  const append = (role: 'user' | 'assistant', content: ContentBlockParam[]) => {
+    if (content.length === 0) return;
+    const last = out.at(-1);
+    if (last && last.role === role) last.content.push(...content);
+    else out.push({ role, content: [...content] });
+  };
+  for (const message of messages) {
+    const { role, content } = toBlocks(message);
+    append(role, content);
+  }
+  if (reminder !== undefined && reminder !== '') append('user', [{ type: 'text', text: reminder }]);
+  return out.map(({ role, content }) => ({ role, content: role === 'user' ? toolResultsFirst(content) : content }));
+}
+
+export function toAnthropicParams(request: ModelRequest, settings: ProviderSettings): MessageStreamParams {
+  const params: MessageStreamParams = {
+    model: settings.model,
+    max_tokens: settings.maxTokens,
+    messages: toAnthropicMessages(request.messages, request.reminder),
+  };
+  const system = toAnthropicSystem(request.system);
+  if (system.length > 0) params.system = system;
+  if (request.tools.length > 0) params.tools = toAnthropicTools(request.tools);
+  // Thinking stays on across tool use: the history carries thinking blocks with their signatures,
+  // which is what the API requires for an assistant turn that used tools (the seed turned it off).
+  if (settings.thinking?.enabled) params.thinking = { type: 'enabled', budget_tokens: settings.thinking.budgetTokens };
+  return params;
+}

@@ -1,0 +1,29 @@
+/**
+ * The Anthropic SDK is loaded on the first request, never at start-up (it costs ≈100 ms to
+ * import and a session may never use this provider). Only types are imported statically.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ProviderSettings } from '../../types/index.js';
+
+export type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+
+let sdkPromise: Promise<AnthropicSdk> | undefined;
+
+/** One import for the process; a failed import is retried on the next call. */
+export function loadAnthropicSdk(): Promise<AnthropicSdk> {
+  sdkPromise ??= import('@anthropic-ai/sdk').catch((error: unknown) => {
+    sdkPromise = undefined;
+    throw error;
+  });
+  return sdkPromise;
+}
+
+export function createAnthropicClient(sdk: AnthropicSdk, settings: ProviderSettings): Anthropic {
+  return new sdk.Anthropic({
+    apiKey: settings.apiKey,
+    // undefined → the SDK's default, which honours ANTHROPIC_BASE_URL
+    baseURL: settings.baseUrl,
+    // retries are ours (kernel/provider-retry.ts): they yield notices and never repeat streamed text
+    maxRetries: 0,
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * openai SDK errors → typed ProviderErrors (SPEC P6), from the HTTP status and the documented error
+ * body `{"error":{"message","type","param","code"}}` (https://platform.openai.com/docs/guides/error-codes).
+ */
+import { ProviderError } from '../../types/index.js';
+import { cancelledError, classifyHttpError } from '../../kernel/provider-retry.js';
+import type { OpenAISdk } from './sdk.js';
+
+/**
+ * A mid-stream error chunk has no status of its own (the response was 200); its documented code
+ * or type stands in for one.
+ */
+const STATUS_OF_ERROR_CODE: Readonly<Record<string, number>> = {
+  context_length_exceeded: 400,
+  invalid_request_error: 400,
+  invalid_api_key: 401,
+  invalid_authentication: 401,
+  authentication_error: 401,
+  rate_limit_exceeded: 429,
+  rate_limit_error: 429,
+  insufficient_quota: 429,
+  server_error: 500,
+};
+
+/**
+ * OpenAI's documented context-overflow text, which compatible servers (vLLM, DeepSeek) return
+ * with a 400 but without the `context_length_exceeded` code. Only checked on a 400 body.
+ */
+const CONTEXT_LENGTH_MESSAGE_PREFIX = "this model's maximum context length is";
+
+export interface OpenAIErrorContext {
+  label: string;
+  model: string;
+  contextWindow: number;
+}
+
+export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, context: OpenAIErrorContext): ProviderError {
+  const { label } = context;
+  if (error instanceof ProviderError) return error;
+  if (!sdk) return new ProviderError('unknown', `Could not load openai: ${describe(error)}`, { cause: error });
+  if (error instanceof sdk.APIUserAbortError) return cancelledError(label, error);
+  if (error instanceof sdk.APIConnectionError) {
+    return new ProviderError('network', `${label} connection failed: ${error.message}`, { cause: error });
+  }
+  if (error instanceof sdk.APIError) {
+    const body = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as { message?: unknown };
+    const vendorMessage = typeof body.message === 'string' ? body.message : error.message;
+    const code = typeof error.code === 'string' ? error.code : undefined;
+    const type = typeof error.type === 'string' ? error.type : undefined;
+    const statusFromResponse = error.status !== undefined;
+    const status =
+      error.status ?? (code !== undefined ? STATUS_OF_ERROR_CODE[code] : undefined) ?? (type !== undefined ? STATUS_OF_ERROR_CODE[type] : undefined);
+    const promptTooLong =
+      status === 400 &&
+      (code === 'context_length_exceeded' || vendorMessage.trimStart().toLowerCase().startsWith(CONTEXT_LENGTH_MESSAGE_PREFIX));
+    return classifyHttpError({
+      label,
+      status,
+      statusFromResponse,
+      vendorMessage,
+      promptTooLong: promptTooLong ? { model: context.model, contextWindow: context.contextWindow } : undefined,
+      authenticationHint: 'Check the API key: set OPENAI_API_KEY or api_key in the provider configuration',
+      cause: error,
+    });
+  }
+  return new ProviderError('unknown', `${label} error: ${describe(error)}`, { cause: error });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

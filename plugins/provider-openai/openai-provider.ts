@@ -1,0 +1,59 @@
+/** The OpenAI Chat Completions provider, for api.openai.com and compatible endpoints (SPEC P1, P4, P6). */
+import type OpenAI from 'openai';
+import { withProviderRetry } from '../../kernel/provider-retry.js';
+import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
+import { classifyOpenAIError } from './errors.js';
+import { toOpenAIParams } from './request.js';
+import { createOpenAIClient, loadOpenAISdk, type OpenAISdk } from './sdk.js';
+import { OpenAIStreamParser } from './stream-parser.js';
+
+export class OpenAIProvider implements Provider {
+  readonly protocol = 'openai' as const;
+  readonly id: string;
+  readonly model: string;
+  readonly contextWindow: number;
+  readonly #settings: ProviderSettings;
+  readonly #label: string;
+  #sdk: OpenAISdk | undefined;
+  #client: OpenAI | undefined;
+
+  constructor(settings: ProviderSettings) {
+    this.#settings = settings;
+    this.id = settings.name;
+    this.model = settings.model;
+    this.contextWindow = settings.contextWindow;
+    this.#label = settings.baseUrl === undefined ? 'OpenAI API' : `OpenAI-compatible API "${settings.name}"`;
+  }
+
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    return withProviderRetry({
+      label: this.#label,
+      maxRetries: this.#settings.maxRetries,
+      baseDelayMs: this.#settings.retryBaseDelayMs,
+      signal,
+      attempt: () => this.#attempt(request, signal),
+      classify: (error) =>
+        classifyOpenAIError(error, this.#sdk, { label: this.#label, model: this.model, contextWindow: this.contextWindow }),
+    });
+  }
+
+  async #clientForRequest(): Promise<OpenAI> {
+    if (!this.#client) {
+      this.#sdk = await loadOpenAISdk();
+      this.#client = createOpenAIClient(this.#sdk, this.#settings);
+    }
+    return this.#client;
+  }
+
+  async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent, void, undefined> {
+    const client = await this.#clientForRequest();
+    const stream = await client.chat.completions.create(toOpenAIParams(request, this.#settings, client.baseURL), { signal });
+    const parser = new OpenAIStreamParser();
+    for await (const chunk of stream) {
+      yield* parser.push(chunk);
+    }
+    // The SDK's stream ends quietly when aborted: a cut-off response must not look complete.
+    if (signal.aborted) return;
+    yield* parser.finish();
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Protocol-neutral request → OpenAI Chat Completions parameters (SPEC P4). Pure: no SDK at runtime.
+ */
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions/completions';
+import type {
+  AssistantMessage,
+  Message,
+  ModelRequest,
+  ProviderSettings,
+  SystemPrompt,
+  ToolDefinition,
+  ToolResult,
+  UserMessage,
+} from '../../types/index.js';
+
+/**
+ * One system message. Compatible endpoints disagree about several system messages (some keep
+ * only the first, some reject them), and OpenAI's automatic prefix cache still covers `stable`
+ * because it comes first.
+ */
+export function toOpenAISystem(system: SystemPrompt): ChatCompletionMessageParam[] {
+  const text = [system.stable, system.environment].filter((part) => part !== '').join('\n\n');
+  return text === '' ? [] : [{ role: 'system', content: text }];
+}
+
+export function toOpenAITools(tools: readonly ToolDefinition[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  }));
+}
+
+/**
+ * Plain string content unless the message has images: text-only content parts are not accepted
+ * by every compatible endpoint, so several text blocks are joined with a blank line.
+ */
+function userMessage(message: UserMessage): ChatCompletionMessageParam | undefined {
+  const hasImage = message.content.some((block) => block.type === 'image');
+  if (!hasImage) {
+    const text = message.content
+      .map((block) => (block.type === 'text' ? block.text : ''))
+      .filter((t) => t !== '')
+      .join('\n\n');
+    return text === '' ? undefined : { role: 'user', content: text };
+  }
+  const parts: ChatCompletionContentPart[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      if (block.text !== '') parts.push({ type: 'text', text: block.text });
+    } else {
+      parts.push({ type: 'image_url', image_url: { url: `data:${block.mediaType};base64,${block.data}` } });
+    }
+  }
+  return { role: 'user', content: parts };
+}
+
+/** Thinking is dropped: Chat Completions has no field to send it back in. */
+function assistantMessage(message: AssistantMessage): ChatCompletionMessageParam | undefined {
+  const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  if (message.toolCalls.length === 0) {
+    return text === '' ? undefined : { role: 'assistant', content: text };
+  }
+  return {
+    role: 'assistant',
+    content: text === '' ? null : text,
+    tool_calls: message.toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function' as const,
+      // the raw text the model produced, never re-serialised (P2)
+      function: { name: call.name, arguments: call.input },
+    })),
+  };
+}
+
+/**
+ * The `tool` role has no error flag. A failed result is prefixed with "Error: " so the model
+ * cannot mistake it for output, unless its text already starts with "error".
+ */
+export function toolResultContent(result: ToolResult): string {
+  if (!result.isError || /^\s*error\b/i.test(result.content)) return result.content;
+  return `Error: ${result.content}`;
+}
+
+function toMessages(message: Message): ChatCompletionMessageParam[] {
+  switch (message.role) {
+    case 'user': {
+      const converted = userMessage(message);
+      return converted ? [converted] : [];
+    }
+    case 'assistant': {
+      const converted = assistantMessage(message);
+      return converted ? [converted] : [];
+    }
+    case 'tool':
+      return message.results.map((result) => ({
+        role: 'tool' as const,
+        tool_call_id: result.toolCallId,
+        content: toolResultContent(result),
+      }));
+  }
+}
+
+export function toOpenAIMessages(request: ModelRequest): ChatCompletionMessageParam[] {
+  const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap(toMessages)];
+  // Chat Completions accepts consecutive user messages, so the reminder simply goes last.
+  if (request.reminder !== undefined && request.reminder !== '') {
+    messages.push({ role: 'user', content: request.reminder });
+  }
+  return messages;
+}
+
+/**
+ * api.openai.com rejects `max_tokens` for reasoning models (o-series, gpt-5) and wants
+ * `max_completion_tokens`; most compatible servers (vLLM, Ollama, DeepSeek, older proxies) only
+ * know `max_tokens`. The choice follows the endpoint the client actually talks to.
+ */
+export function usesMaxCompletionTokens(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
+export function toOpenAIParams(
+  request: ModelRequest,
+  settings: ProviderSettings,
+  baseURL: string,
+): ChatCompletionCreateParamsStreaming {
+  const params: ChatCompletionCreateParamsStreaming = {
+    model: settings.model,
+    messages: toOpenAIMessages(request),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (usesMaxCompletionTokens(baseURL)) params.max_completion_tokens = settings.maxTokens;
+  else params.max_tokens = settings.maxTokens;
+  if (request.tools.length > 0) params.tools = toOpenAITools(request.tools);
+  return params;
+}

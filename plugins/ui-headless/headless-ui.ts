@@ -1,0 +1,90 @@
+/** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (SPEC U2). */
+import type { AgentEvent } from '../../types/events.js';
+import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
+import type { ProviderRegistry } from '../../types/services.js';
+import { TOKENS } from '../../types/tokens.js';
+import { buildResult } from './result-object.js';
+import { eventToJson } from './stream-json.js';
+import { readStdin } from './read-stdin.js';
+
+export const EXIT_OK = 0;
+export const EXIT_RUN_ERROR = 1;
+export const EXIT_USAGE = 2;
+
+export class HeadlessUserInterface implements UserInterface {
+  readonly name = 'headless';
+  /** True while this UI drives the session; the approval tap answers only then. */
+  active = false;
+
+  constructor(private readonly out: NodeJS.WritableStream = process.stdout, private readonly err: NodeJS.WritableStream = process.stderr) {}
+
+  handles(options: CliOptions, stdinIsTTY: boolean): boolean {
+    return options.prompt !== undefined || !stdinIsTTY;
+  }
+
+  async run(kernel: KernelApi, options: CliOptions): Promise<number> {
+    this.active = true;
+    const prompt = await this.prompt(options);
+    if (prompt === undefined) return EXIT_USAGE;
+    const started = performance.now();
+    const providers = kernel.container.get<ProviderRegistry>(TOKENS.ProviderRegistry);
+    const model = providers.active().model;
+    const sessionId = kernel.session.sessionId;
+    const print = (value: unknown): void => void this.out.write(`${JSON.stringify(value)}\n`);
+
+    if (options.outputFormat === 'stream-json') {
+      print({ type: 'system', subtype: 'init', session_id: sessionId, cwd: options.cwd, model, permission_mode: options.permissionMode, mewcode_version: kernel.version });
+    }
+    const controller = new AbortController();
+    const onSignal = (): void => controller.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+
+    let lastError: string | undefined;
+    let done: Extract<AgentEvent, { type: 'done' }> | undefined;
+    try {
+      for await (const event of kernel.run({ prompt, mode: options.permissionMode, signal: controller.signal })) {
+        if (event.type === 'done') done = event;
+        if (event.type === 'error') lastError = event.message;
+        if (event.type === 'notice') this.err.write(`mewcode: ${event.message}\n`);
+        if (event.type === 'error') this.err.write(`mewcode: error: ${event.message}\n`);
+        if (options.outputFormat === 'stream-json') {
+          const line = eventToJson(event, sessionId);
+          if (line) print(line);
+        }
+      }
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    if (!done) {
+      this.err.write('mewcode: error: the run ended without a result\n');
+      return EXIT_RUN_ERROR;
+    }
+    const result = buildResult(done, lastError, { sessionId, model, durationMs: performance.now() - started });
+    if (options.outputFormat === 'text') {
+      if (!result.is_error) this.out.write(`${result.result}\n`);
+    } else {
+      print(result);
+    }
+    return result.is_error ? EXIT_RUN_ERROR : EXIT_OK;
+  }
+
+  private async prompt(options: CliOptions): Promise<string | undefined> {
+    let piped = '';
+    if (!process.stdin.isTTY) {
+      try {
+        piped = (await readStdin()).trim();
+      } catch (error) {
+        this.err.write(`mewcode: ${(error as Error).message}\n`);
+        return undefined;
+      }
+    }
+    const parts = [options.prompt?.trim(), piped].filter((p): p is string => !!p);
+    if (parts.length === 0) {
+      this.err.write('mewcode: no prompt: pass one as an argument (mewcode -p "…") or on standard input\n');
+      return undefined;
+    }
+    return parts.join('\n\n');
+  }
+}

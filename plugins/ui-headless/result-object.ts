@@ -1,0 +1,53 @@
+/**
+ * The final result in Claude Code's `--output-format json` shape, so existing scripts work:
+ * {type, subtype, is_error, result, num_turns, duration_ms, session_id, usage{…}}.
+ */
+import type { AgentEvent, RunEndReason } from '../../types/events.js';
+import type { Usage } from '../../types/messages.js';
+
+export interface ResultObject {
+  type: 'result';
+  subtype: 'success' | 'error_max_turns' | 'error_during_execution';
+  is_error: boolean;
+  result: string;
+  stop_reason: RunEndReason;
+  num_turns: number;
+  duration_ms: number;
+  session_id: string;
+  model: string;
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: number;
+    cache_read_input_tokens: number;
+  };
+}
+
+export function toClaudeUsage(usage: Usage): ResultObject['usage'] {
+  return {
+    input_tokens: usage.input,
+    output_tokens: usage.output,
+    cache_creation_input_tokens: usage.cacheWrite,
+    cache_read_input_tokens: usage.cacheRead,
+  };
+}
+
+export function buildResult(
+  done: Extract<AgentEvent, { type: 'done' }>,
+  lastError: string | undefined,
+  meta: { sessionId: string; model: string; durationMs: number },
+): ResultObject {
+  const isError = done.reason !== 'completed';
+  return {
+    type: 'result',
+    subtype: done.reason === 'completed' ? 'success' : done.reason === 'max_iterations' ? 'error_max_turns' : 'error_during_execution',
+    is_error: isError,
+    result: done.reason === 'error' && lastError ? lastError : done.finalText,
+    stop_reason: done.reason,
+    num_turns: done.iterations,
+    duration_ms: Math.round(meta.durationMs),
+    session_id: meta.sessionId,
+    model: meta.model,
+    usage: toClaudeUsage(done.usage),
+  };
+}

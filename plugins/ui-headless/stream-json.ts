@@ -1,0 +1,49 @@
+/** `--output-format stream-json`: one JSON object per line per event, snake_case like Claude Code. */
+import type { AgentEvent } from '../../types/events.js';
+import { toClaudeUsage } from './result-object.js';
+
+export function eventToJson(event: AgentEvent, sessionId: string): Record<string, unknown> | undefined {
+  const base = { session_id: sessionId };
+  switch (event.type) {
+    case 'iteration':
+      return { type: 'iteration', iteration: event.iteration, ...base };
+    case 'text':
+      return { type: 'text_delta', text: event.text, ...base };
+    case 'thinking':
+      return { type: 'thinking_delta', thinking: event.thinking, ...base };
+    case 'tool_start':
+      return { type: 'tool_use', id: event.call.id, name: event.call.name, input: parseOrRaw(event.call.input), ...base };
+    case 'tool_end':
+      return {
+        type: 'tool_result',
+        tool_use_id: event.result.toolCallId,
+        name: event.call.name,
+        content: event.result.content,
+        is_error: event.result.isError,
+        duration_ms: Math.round(event.durationMs),
+        ...base,
+      };
+    case 'usage':
+      return { type: 'usage', usage: toClaudeUsage(event.usage), ...base };
+    case 'notice':
+      return { type: 'notice', message: event.message, ...base };
+    case 'approval_request':
+      return { type: 'approval_request', tool_name: event.request.toolName, tool_use_id: event.request.toolCallId, reason: event.request.verdict.reason, ...base };
+    case 'compaction_start':
+      return { type: 'compaction_start', reason: event.reason, ...base };
+    case 'compaction_end':
+      return { type: 'compaction_end', reason: event.reason, changed: event.changed, ...base };
+    case 'error':
+      return { type: 'error', message: event.message, kind: event.kind, ...base };
+    case 'done':
+      return undefined; // the result object closes the stream instead
+  }
+}
+
+function parseOrRaw(input: string): unknown {
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}

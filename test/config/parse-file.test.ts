@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseConfigText } from '../../config/parse-file.js';
+import { toPlain } from '../../config/located.js';
+
+const F = '/abs/.mewcode.yaml';
+
+describe('parseConfigText', () => {
+  it('ignores a byte-order mark without shifting columns', () => {
+    const parsed = parseConfigText(F, '\uFEFFa: 1\n');
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.root.entries.get('a')?.pos).toEqual({ file: F, line: 1, col: 4 });
+  });
+
+  it('treats a lone document marker as an empty configuration', () => {
+    const parsed = parseConfigText(F, '---\n# nothing\n');
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.root.entries.size).toBe(0);
+  });
+
+  it('rejects several documents in one file', () => {
+    expect(parseConfigText(F, 'a: 1\n---\nb: 2\n').error).toBe(
+      `config: ${F}:2:1: Source contains multiple documents; please use YAML.parseAllDocuments()`,
+    );
+  });
+
+  it('reports a scalar top level', () => {
+    expect(parseConfigText(F, '\n  hello\n').error).toBe(
+      `config: ${F}:2:3: the top level must be a mapping of section names to values, found a single value`,
+    );
+  });
+
+  it('keeps parser warnings, located', () => {
+    const parsed = parseConfigText(F, 'a: 1\nb: !custom x\n');
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.warnings).toEqual([`config: ${F}:2:4: Unresolved tag: !custom`]);
+  });
+
+  it('stops a recursive alias', () => {
+    const parsed = parseConfigText(F, 'a: &x\n  - *x\n');
+    expect(parsed.error).toBe(`config: ${F}:2:3: an alias refers to a collection that contains it`);
+    expect(parsed.root.entries.size).toBe(0);
+  });
+
+  it('stops an alias bomb', () => {
+    const rows = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 8; i++) rows.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    const parsed = parseConfigText(F, `${rows.join('\n')}\n`);
+    expect(parsed.error).toBe(`config: ${F}:1:1: too many alias expansions (more than 100000)`);
+  });
+
+  it('counts every node an alias expands to', () => {
+    const big = `[${Array(1000).fill('1').join(', ')}]`;
+    const aliases = Array(150).fill('*big').join(', ');
+    const parsed = parseConfigText(F, `big: &big ${big}\ncopies: [${aliases}]\n`);
+    expect(parsed.error).toBe(`config: ${F}:1:1: too many alias expansions (more than 100000)`);
+    const fine = parseConfigText(F, `big: &big ${big}\ncopies: [*big, *big]\n`);
+    expect(fine.error).toBeUndefined();
+    expect((toPlain(fine.root) as { copies: number[][] }).copies[1]).toHaveLength(1000);
+  });
+
+  it('turns flow pairs and complex values into plain data', () => {
+    const parsed = parseConfigText(F, 'list: [a: 1, b]\nn: 0x10\nq: "007"\nempty:\n');
+    expect(toPlain(parsed.root)).toEqual({ list: [{ a: 1 }, 'b'], n: 16, q: '007', empty: null });
+  });
+});

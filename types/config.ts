@@ -1,0 +1,35 @@
+/** Configuration as plugins see it: merged layers with source locations for precise errors (K2). */
+
+export type ConfigPath = readonly (string | number)[];
+
+export interface ConfigIssue {
+  path: ConfigPath;
+  message: string;
+}
+
+export type ConfigParseResult<T> = { ok: true; value: T } | { ok: false; issues: ConfigIssue[] };
+
+/** A plugin's own configuration section; the plugin validates it (kernel helper: `zodSection`). */
+export interface ConfigSection<T = unknown> {
+  key: string;
+  parse(raw: unknown): ConfigParseResult<T>;
+}
+
+export type ConfigLayerName = 'user' | 'project' | 'local';
+
+export interface ConfigLayerInfo {
+  layer: ConfigLayerName;
+  file: string;
+  loaded: boolean;
+  error?: string;
+}
+
+export interface ResolvedConfig {
+  readonly layers: readonly ConfigLayerInfo[];
+  /** Merged raw value of a top-level section (merge rules per section in ARCHITECTURE.md). */
+  section(key: string): unknown;
+  /** "file:line:col" of the value that won the merge at `path`, or undefined if nowhere. */
+  locate(path: ConfigPath): string | undefined;
+  /** Problems found while loading (unparseable file, bad key), already formatted. */
+  readonly warnings: readonly string[];
+}

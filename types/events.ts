@@ -1,0 +1,28 @@
+/** The typed progress stream of a run (SPEC L6). Events are for the UI; none is stored in history. */
+import type { ApprovalRequest } from './permissions.js';
+import type { ToolCall, ToolResult, Usage } from './messages.js';
+
+export type AgentEvent =
+  | { type: 'iteration'; iteration: number }
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  | { type: 'tool_start'; call: ToolCall }
+  | { type: 'tool_end'; call: ToolCall; result: ToolResult; durationMs: number }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'notice'; message: string }
+  | { type: 'approval_request'; request: ApprovalRequest }
+  | { type: 'compaction_start'; reason: CompactionReason }
+  | { type: 'compaction_end'; reason: CompactionReason; changed: boolean }
+  | { type: 'error'; message: string; kind?: string }
+  | { type: 'done'; reason: RunEndReason; finalText: string; usage: Usage; iterations: number };
+
+export type CompactionReason = 'auto' | 'emergency' | 'manual';
+
+/** Why a run ended; every path leaves an assistant message last in history (L5). */
+export type RunEndReason =
+  | 'completed'
+  | 'cancelled'
+  | 'error'
+  | 'unknown_tools'
+  | 'max_iterations'
+  | 'blocked';

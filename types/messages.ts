@@ -1,0 +1,91 @@
+/** Protocol-neutral conversation types (SPEC P2). No vendor shapes leak past a provider plugin. */
+
+export type Role = 'user' | 'assistant' | 'tool';
+
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** Extended thinking, kept in history with its signature so thinking stays on across tool use (P3). */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+
+/** Thinking the vendor encrypted; it must be sent back verbatim. */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+
+export interface ImageBlock {
+  type: 'image';
+  mediaType: string;
+  /** base64 without a data: prefix */
+  data: string;
+}
+
+export type UserContentBlock = TextBlock | ImageBlock;
+export type AssistantContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock;
+
+/** A tool call as the model produced it. `input` is the raw JSON text, never re-serialised (P2). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: string;
+}
+
+export interface ToolResult {
+  toolCallId: string;
+  content: string;
+  isError: boolean;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: UserContentBlock[];
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantContentBlock[];
+  toolCalls: ToolCall[];
+}
+
+/** All results of one assistant turn, in the order the model asked for them. */
+export interface ToolMessage {
+  role: 'tool';
+  results: ToolResult[];
+}
+
+export type Message = UserMessage | AssistantMessage | ToolMessage;
+
+/** Token usage of one model request (P2). */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+}
+
+export const emptyUsage = (): Usage => ({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    cacheRead: a.cacheRead + b.cacheRead,
+  };
+}
+
+/** Plain text of a message's text blocks (thinking excluded). */
+export function messageText(message: Message): string {
+  if (message.role === 'tool') return '';
+  return message.content
+    .filter((b): b is TextBlock => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+}

@@ -1,0 +1,53 @@
+/** Permission verdicts and the checkPermission stage table (SPEC A1, A7, A8, A9). */
+import type { PermissionTarget, Tool, ToolCategory, ToolInput } from './tools.js';
+
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
+
+export type PermissionDecision = 'allow' | 'deny' | 'ask';
+
+export interface PermissionVerdict {
+  decision: PermissionDecision;
+  /** The plugin/layer that decided, e.g. "permission-mode"; recorded in the audit log. */
+  layer: string;
+  reason?: string;
+}
+
+export interface PermissionRequest {
+  toolName: string;
+  /** Undefined for an unknown tool. */
+  tool: Tool | undefined;
+  input: ToolInput;
+  category: ToolCategory;
+  target: PermissionTarget;
+  mode: PermissionMode;
+  sessionId: string;
+  projectRoot: string;
+}
+
+/**
+ * Stages of the `checkPermission` hook (tapable `stage`, ascending; first defined answer wins).
+ * Policy plugins choose a stage between two layers, e.g. `PermissionStage.Sandbox + 50` to run
+ * after the sandbox and before the user's rules.
+ */
+export const PermissionStage = {
+  Blacklist: 100,
+  Sandbox: 200,
+  Rules: 300,
+  Mode: 400,
+} as const;
+
+export type ApprovalChoice = 'allow_once' | 'allow_session' | 'allow_always' | 'deny';
+
+export interface ApprovalRequest extends PermissionRequest {
+  /** The verdict that asked, with its reason. */
+  verdict: PermissionVerdict;
+  toolCallId: string;
+}
+
+export interface ApprovalOutcome {
+  choice: ApprovalChoice;
+  /** Who answered (plugin name), and why for a deny. */
+  answeredBy: string;
+  reason?: string;
+}

@@ -1,0 +1,95 @@
+/** The protocol-neutral provider contract (SPEC P1, P5, P6). */
+import type { AssistantContentBlock, Message, ToolCall, Usage } from './messages.js';
+import type { ToolDefinition } from './tools.js';
+
+export type ProviderProtocol = 'anthropic' | 'openai';
+
+/** The system prompt in two parts: only `stable` is cached (P3, K3). */
+export interface SystemPrompt {
+  stable: string;
+  environment: string;
+}
+
+export interface ModelRequest {
+  system: SystemPrompt;
+  messages: readonly Message[];
+  tools: readonly ToolDefinition[];
+  /** Per-turn reminder (plan mode, hook-injected text); placed after the cache breakpoint. */
+  reminder?: string;
+}
+
+export type ProviderErrorKind =
+  | 'prompt_too_long'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'server'
+  | 'authentication'
+  | 'bad_request'
+  | 'network'
+  | 'cancelled'
+  | 'unknown';
+
+/** A typed provider failure. `prompt_too_long` is recognised from the vendor's documented body (P6). */
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind;
+  readonly status: number | undefined;
+  constructor(kind: ProviderErrorKind, message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'ProviderError';
+    this.kind = kind;
+    this.status = options.status;
+  }
+}
+
+export type ProviderEvent =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string }
+  /** Tool calls of this response, emitted once, before `done`. */
+  | { type: 'tool_calls'; calls: ToolCall[] }
+  /** Usage of this response, emitted once, before `done`. */
+  | { type: 'usage'; usage: Usage }
+  /** A retry or other condition the user should see; never stored in history. */
+  | { type: 'notice'; message: string }
+  /** Normal end. `content` is the assistant content in order, thinking blocks with signatures. */
+  | { type: 'done'; content: AssistantContentBlock[]; stopReason: string }
+  | { type: 'error'; error: ProviderError };
+
+export interface ThinkingSettings {
+  enabled: boolean;
+  budgetTokens: number;
+}
+
+/** One configured provider entry after validation and `${VAR}` expansion (P5). */
+export interface ProviderSettings {
+  name: string;
+  protocol: ProviderProtocol;
+  model: string;
+  apiKey?: string;
+  baseUrl?: string;
+  contextWindow: number;
+  maxTokens: number;
+  thinking?: ThinkingSettings;
+  /** Retries on 429/529/5xx before giving up (default 4). */
+  maxRetries: number;
+  /** Base delay of the exponential backoff in ms (default 500). */
+  retryBaseDelayMs: number;
+}
+
+export interface Provider {
+  /** The configured name (e.g. "anthropic", "work-proxy"). */
+  readonly id: string;
+  readonly protocol: ProviderProtocol;
+  readonly model: string;
+  readonly contextWindow: number;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+}
+
+/** Contributed by provider plugins under PROVIDER_FACTORY: turns settings into a Provider. */
+export interface ProviderFactory {
+  readonly protocol: string;
+  /** The SDK's standard environment variables, for the "what to set" message. */
+  readonly apiKeyEnv: string;
+  readonly baseUrlEnv: string;
+  readonly defaultContextWindow: number;
+  create(settings: ProviderSettings): Provider;
+}

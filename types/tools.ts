@@ -1,0 +1,67 @@
+/** The tool contract (SPEC T1, A4, A7, K1). */
+
+export type JsonSchema = { [key: string]: unknown };
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** The full JSON Schema; providers send it whole (P3). */
+  inputSchema: JsonSchema;
+}
+
+/** What the permission engine checks for a call, read by the tool from its own input (A4). */
+export type PermissionTarget =
+  | { kind: 'path'; path: string }
+  | { kind: 'command'; command: string }
+  | { kind: 'none' };
+
+/** A7: read-only tools are Read, file-writing tools Write, everything else Exec. */
+export type ToolCategory = 'read' | 'write' | 'exec';
+
+export interface ToolContext {
+  /** Aborted on cancellation or when the call's timeout expires. */
+  signal: AbortSignal;
+  projectRoot: string;
+  sessionId: string;
+  toolCallId: string;
+}
+
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+}
+
+export type ToolInput = Record<string, unknown>;
+
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** Read-only tools run concurrently in a batch and never ask for approval (L3). */
+  readOnly: boolean;
+  /** Defaults to 'read' for read-only tools and 'exec' otherwise. */
+  category?: ToolCategory;
+  /** System tools are always offered, exempt from allowlists (T1). */
+  system?: boolean;
+  /** A4: the tool says what its permission target is; the engine never guesses parameter names. */
+  permissionTarget?(input: ToolInput): PermissionTarget;
+  /**
+   * L7: the timeout this call runs under, in ms. A tool with its own timeout parameter returns it
+   * (clamped to its documented maximum); the kernel enforces it as the outer limit.
+   */
+  timeoutMs?(input: ToolInput): number;
+  /**
+   * Errors should be returned as `{isError: true}` with text that says what to do next (K1);
+   * a throw is caught by the kernel and turned into such a result all the same.
+   */
+  execute(input: ToolInput, context: ToolContext): Promise<ToolOutput>;
+}
+
+export function toolCategory(tool: Pick<Tool, 'readOnly' | 'category'> | undefined): ToolCategory {
+  if (!tool) return 'exec';
+  return tool.category ?? (tool.readOnly ? 'read' : 'exec');
+}
+
+export function toolDefinition(tool: Tool): ToolDefinition {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+}
