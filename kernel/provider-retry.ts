@@ -148,11 +148,12 @@ export function retryDelayMs(
   return Math.round(Math.min(MAX_RETRY_DELAY_MS, jittered));
 }
 
-/** "0.5 s", "12.3 s", "0.005 s": short and never rounded down to zero. */
+/** "0.5 s", "0.48 s", "12.3 s", "0.005 s": short and never rounded down to zero. */
 export function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   if (seconds === 0) return '0 s';
-  return `${Number(seconds.toFixed(seconds < 0.1 ? 3 : 1))} s`;
+  const digits = seconds < 0.1 ? 3 : seconds < 10 ? 2 : 1;
+  return `${Number(seconds.toFixed(digits))} s`;
 }
 
 export function retryNotice(error: ProviderError, label: string, delayMs: number, nextAttempt: number, totalAttempts: number): string {

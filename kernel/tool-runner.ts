@@ -31,8 +31,8 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   const execution = Promise.resolve()
     .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, sessionId: options.sessionId, toolCallId: call.id }))
     .then(
-      (output): ToolResult => ({ toolCallId: call.id, content: output.content, isError: output.isError ?? false }),
-      (error: unknown): ToolResult => errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`),
+      (output): Settled => ({ result: { toolCallId: call.id, content: output.content, isError: output.isError ?? false }, threw: false }),
+      (error: unknown): Settled => ({ result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`), threw: true }),
     );
 
   try {
@@ -42,16 +42,22 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
     if (timeout.signal.aborted) {
       const timedOut = `Tool ${call.name} timed out after ${timeoutMs} ms.`;
       if (settled === GRACE_EXPIRED) return errorResult(call, `${timedOut} It did not stop within ${ABORT_GRACE_MS} ms of being told to.`);
-      // The tool's own account (e.g. partial output) is more useful, but a timeout is always an error.
-      return { ...settled, isError: true, content: settled.content || timedOut };
+      if (settled.threw || !settled.result.content) return errorResult(call, timedOut);
+      // A tool that reports its own timeout (e.g. with partial output) knows best; it is still an error.
+      return { ...settled.result, isError: true };
     }
-    return settled === GRACE_EXPIRED ? errorResult(call, CANCELLED_WHILE_RUNNING) : settled;
+    return settled === GRACE_EXPIRED ? errorResult(call, CANCELLED_WHILE_RUNNING) : settled.result;
   } finally {
     clearTimeout(timer);
   }
 }
 
 const GRACE_EXPIRED = Symbol('grace-expired');
+
+interface Settled {
+  result: ToolResult;
+  threw: boolean;
+}
 
 function abortedThenGrace(signal: AbortSignal): Promise<typeof GRACE_EXPIRED> {
   return new Promise((resolve) => {
