@@ -1,44 +1,45 @@
-// Start-up is a feature: the provider plugins must not load their vendor SDK until the first request.
-import { readFileSync, readdirSync } from 'node:fs';
+// Start-up is a feature: the plugin must not load the Anthropic SDK until the first request.
+// esbuild resolves the real module graph of the plugin's entry point (type-only imports erased).
+import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
 
-const root = join(process.cwd(), 'plugins');
+const SDK = '@anthropic-ai/sdk';
 
-/** Static (non-type) imports or re-exports of a module, e.g. `import X from 'pkg'`, `export * from 'pkg'`. */
-function staticValueImports(source: string, moduleName: string): string[] {
-  const escaped = moduleName.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const statement = new RegExp(`^\\s*(import|export)\\s+(?!type\\b)[^;]*?from\\s+['"]${escaped}(/[^'"]*)?['"]`, 'gm');
-  const bare = new RegExp(`^\\s*import\\s+['"]${escaped}(/[^'"]*)?['"]`, 'gm');
-  return [...(source.match(statement) ?? []), ...(source.match(bare) ?? [])].filter(
-    // `import { type A, type B } from` is erased too
-    (line) => !/^\s*(import|export)\s*\{\s*(type\s+\w+\s*(as\s+\w+\s*)?,?\s*)+\}/.test(line),
-  );
+async function importsOf(entry: string): Promise<Metafile> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    metafile: true,
+    logLevel: 'silent',
+    external: [SDK, 'openai', 'inversify', 'reflect-metadata'],
+  });
+  return result.metafile;
 }
 
-describe.each([
-  ['provider-anthropic', '@anthropic-ai/sdk'],
-  ['provider-openai', 'openai'],
-])('%s', (plugin, sdk) => {
-  const dir = join(root, plugin);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+const sdkImports = (metafile: Metafile) =>
+  Object.entries(metafile.inputs).flatMap(([file, input]) =>
+    input.imports.filter((i) => i.path === SDK || i.path.startsWith(`${SDK}/`)).map((i) => ({ file, kind: i.kind })),
+  );
 
-  test('has source files', () => {
-    expect(files).toContain('index.ts');
-  });
+test('the plugin entry reaches the SDK only through a dynamic import()', async () => {
+  const metafile = await importsOf(join(process.cwd(), 'plugins/provider-anthropic/index.ts'));
+  const imports = sdkImports(metafile);
+  expect(imports.length).toBeGreaterThan(0);
+  expect(imports.filter((i) => i.kind !== 'dynamic-import')).toEqual([]);
+});
 
-  test(`no file imports ${sdk} statically (types only); the SDK is loaded with import()`, () => {
-    const offenders = files.flatMap((file) =>
-      staticValueImports(readFileSync(join(dir, file), 'utf8'), sdk).map((line) => `${file}: ${line.trim()}`),
-    );
-    expect(offenders).toEqual([]);
-    const dynamic = files.some((file) => readFileSync(join(dir, file), 'utf8').includes(`import('${sdk}')`));
-    expect(dynamic).toBe(true);
-  });
-
-  test('the detector itself catches a value import', () => {
-    expect(staticValueImports(`import Anthropic from '${sdk}';`, sdk)).toHaveLength(1);
-    expect(staticValueImports(`import { APIError } from '${sdk}/core/error';`, sdk)).toHaveLength(1);
-    expect(staticValueImports(`import type X from '${sdk}';`, sdk)).toHaveLength(0);
-    expect(staticValueImports(`import { type A, type B } from '${sdk}/x';`, sdk)).toHaveLength(0);
-  });
+test('the check notices a static import', async () => {
+  const { writeFileSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'mewcode-startup-'));
+  try {
+    writeFileSync(join(dir, 'bad.ts'), `import Anthropic from '${SDK}';\nexport const x = Anthropic;\n`);
+    const imports = sdkImports(await importsOf(join(dir, 'bad.ts')));
+    expect(imports.map((i) => i.kind)).toEqual(['import-statement']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

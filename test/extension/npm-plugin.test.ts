@@ -1,0 +1,81 @@
+/**
+ * Extension story (d), against the BUILT bundle: a third-party plugin package resolved from the
+ * project's node_modules by the name in `plugins:`. A version mismatch, a throwing plugin and a
+ * missing package are each reported by name while the run goes on.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startScriptedServer, type ScriptedServer } from '../scripted-server/index.js';
+
+const CLI = path.resolve('bin/mewcode.js');
+
+async function writePackage(root: string, name: string, source: string, manifest: Record<string, unknown> = {}): Promise<void> {
+  const dir = path.join(root, 'node_modules', name);
+  await mkdir(dir, { recursive: true });
+  // ESM-only, "import"-only exports: the shape require.resolve refuses and the loader must handle.
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', exports: { '.': { import: './index.js' } }, ...manifest }));
+  await writeFile(path.join(dir, 'index.js'), source);
+}
+
+function runCli(cwd: string, home: string, server: ScriptedServer, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, MEWCODE_PROVIDER: 'anthropic', MEWCODE_MODEL: 'x' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end();
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let server: ScriptedServer;
+afterEach(async () => server?.close());
+
+test('(d) an npm plugin contributes a tool the model uses; bad plugins are reported and skipped', async () => {
+  const project = await mkdtemp(path.join(os.tmpdir(), 'mewcode-npm-plugin-'));
+  const home = await mkdtemp(path.join(os.tmpdir(), 'mewcode-home-'));
+  await writePackage(project, 'mewcode-plugin-shout', `
+    export default (api) => api.definePlugin({
+      name: 'shout',
+      kernel: '^0.1.0',
+      bindings: new api.ContainerModule(({ bind }) => {
+        bind(api.TOKENS.Tool).toConstantValue({
+          name: 'shout',
+          description: 'Upper-cases text.',
+          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          readOnly: true,
+          async execute(input) { return { content: String(input.text).toUpperCase() + ' (kernel ' + api.version + ')' }; },
+        });
+      }),
+    });`);
+  await writePackage(project, 'mewcode-plugin-future', `export default { name: 'future', kernel: '^9.0.0', apply() { throw new Error('must not apply'); } };`);
+  await writePackage(project, '@acme/mewcode-plugin-flaky', `
+    export default (api) => api.definePlugin({
+      name: 'flaky',
+      apply(kernel) {
+        kernel.hooks.userPromptSubmit.tapPromise('flaky', async () => { throw new Error('boom'); });
+      },
+    });`);
+  await writeFile(path.join(project, '.mewcode.yaml'), 'plugins:\n  - mewcode-plugin-shout\n  - mewcode-plugin-future\n  - "@acme/mewcode-plugin-flaky"\n  - mewcode-plugin-absent\n');
+
+  server = await startScriptedServer({
+    turns: [{ toolCalls: [{ id: 'toolu_1', name: 'shout', input: { text: 'hello' } }] }, { text: 'It said HELLO.' }],
+  });
+  const { code, stdout, stderr } = await runCli(project, home, server, ['-p', 'shout hello', '--output-format', 'json', '--permission-mode', 'default']);
+
+  expect(stderr).toContain('plugin future (mewcode-plugin-future) requires MewCode kernel ^9.0.0, but this kernel is 0.1.0; skipped');
+  expect(stderr).toContain('plugin mewcode-plugin-absent could not be loaded: package not found');
+  expect(stderr).toContain('plugin flaky failed in hook userPromptSubmit: boom');
+  expect(code).toBe(0);
+  expect(JSON.parse(stdout)).toMatchObject({ is_error: false, result: 'It said HELLO.' });
+  expect(server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(['shout']);
+  const toolResult = server.requests[1]!.body.messages.at(-1).content[0];
+  expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'HELLO (kernel 0.1.0)' });
+  expect(toolResult.is_error).toBeFalsy();
+});
