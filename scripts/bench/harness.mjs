@@ -1,0 +1,134 @@
+// Child-process and scripted-server plumbing shared by the measurements.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CLI = path.join(ROOT, 'bin', 'mewcode.js');
+export const NODE = process.execPath;
+
+/** High-resolution wall clock on the Date.now() epoch (ms, sub-ms precision). */
+export const hiresNow = () => performance.timeOrigin + performance.now();
+
+// ---- response-end timestamps -------------------------------------------------------------
+// The scripted server logs `receivedAt` for requests but not when it finished writing a response.
+// It runs in this process and builds its listener with `http.createServer`, so wrapping that
+// function records, per request: headers in, body fully read, and response 'finish' (last byte
+// handed to the socket). Nothing in the server changes; if the wrap ever stops applying the
+// bench falls back to receivedAt differences and says so.
+let currentSink = null;
+const originalCreateServer = http.createServer;
+http.createServer = function createServerWithTimings(...args) {
+  const sink = currentSink;
+  const index = args.findIndex((a) => typeof a === 'function');
+  if (sink && index >= 0) {
+    const handler = args[index];
+    args[index] = function timedHandler(req, res) {
+      const entry = { url: req.url, startedAt: hiresNow(), bodyEndAt: NaN, finishedAt: NaN };
+      sink.push(entry);
+      req.once('end', () => (entry.bodyEndAt = hiresNow()));
+      res.once('finish', () => (entry.finishedAt = hiresNow()));
+      return handler.call(this, req, res);
+    };
+  }
+  return originalCreateServer.apply(this, args);
+};
+
+let serverLib;
+export async function startTimedServer(turns) {
+  serverLib ??= await import(path.join(ROOT, 'dist', 'scripted-server-lib.js'));
+  const timings = [];
+  currentSink = timings;
+  try {
+    const server = await serverLib.startScriptedServer({ turns });
+    return { server, timings };
+  } finally {
+    currentSink = null;
+  }
+}
+
+// ---- environment ------------------------------------------------------------------------
+export function makeTempDir(prefix) {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function removeDir(dir) {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** The parent's environment without anything that would pick a provider or config for the child. */
+export function childEnv(home, extra = {}) {
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(ANTHROPIC_|OPENAI_|MEWCODE_)/.test(key)) continue;
+    env[key] = value;
+  }
+  return { ...env, HOME: home, USERPROFILE: home, ...extra };
+}
+
+export function providerEnv(protocol, url) {
+  return protocol === 'openai'
+    ? { OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: `${url}/v1`, MEWCODE_PROVIDER: 'openai', MEWCODE_MODEL: 'bench-model' }
+    : { ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: url, MEWCODE_PROVIDER: 'anthropic', MEWCODE_MODEL: 'bench-model' };
+}
+
+// ---- peak RSS via GNU time -----------------------------------------------------------------
+let gnuTime;
+/** '/usr/bin/time' when it is GNU time (supports -f %M -o FILE), else undefined. */
+export function gnuTimePath() {
+  if (gnuTime !== undefined) return gnuTime || undefined;
+  gnuTime = '';
+  const candidate = '/usr/bin/time';
+  if (existsSync(candidate)) {
+    const dir = makeTempDir('mewcode-bench-time-');
+    const out = path.join(dir, 'rss');
+    const probe = spawnSync(candidate, ['-f', '%M', '-o', out, NODE, '-e', ''], { stdio: 'ignore' });
+    try {
+      if (probe.status === 0 && /^\d+\s*$/.test(readFileSync(out, 'utf8'))) gnuTime = candidate;
+    } catch {
+      /* not GNU time */
+    }
+    removeDir(dir);
+  }
+  return gnuTime || undefined;
+}
+
+// ---- running a child -------------------------------------------------------------------
+/**
+ * Spawns `command args`, resolving when it exits (stdio drained). `spawnedAt` is Date.now() taken
+ * immediately before spawn(): the same clock as the in-process server's `receivedAt`.
+ * With `rssFile`, the child runs under GNU time, which writes its peak RSS (KiB) there.
+ */
+export function runChild(command, args, { cwd, env, rssFile, stdin = 'ignore' } = {}) {
+  let file = command;
+  let argv = args;
+  if (rssFile) {
+    file = gnuTimePath();
+    argv = ['-f', '%M', '-o', rssFile, command, ...args];
+  }
+  return new Promise((resolve, reject) => {
+    const spawnedAt = Date.now();
+    const start = performance.now();
+    const child = spawn(file, argv, { cwd, env, stdio: [stdin, 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let exitMs = NaN;
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.once('exit', () => (exitMs = performance.now() - start));
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, spawnedAt, wallMs: exitMs, stdout, stderr }));
+  });
+}
+
+export function readNumber(file) {
+  try {
+    const value = Number(readFileSync(file, 'utf8').trim());
+    return Number.isFinite(value) ? value : NaN;
+  } catch {
+    return NaN;
+  }
+}

@@ -1,0 +1,51 @@
+/** SPEC U3: project instructions in the stable prompt, capped at a character boundary. */
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { MAX_INSTRUCTION_BYTES, readInstructionFiles, renderInstructions } from '../../../plugins/system-prompt/instructions.js';
+
+async function dirs(): Promise<{ home: string; root: string }> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'mc-home-'));
+  const root = await mkdtemp(path.join(os.tmpdir(), 'mc-root-'));
+  await mkdir(path.join(home, '.mewcode'));
+  return { home, root };
+}
+
+test('reads MEWCODE.md, AGENTS.md and CLAUDE.md from ~/.mewcode first, then the project root', async () => {
+  const { home, root } = await dirs();
+  await writeFile(path.join(home, '.mewcode', 'MEWCODE.md'), 'user rule');
+  await writeFile(path.join(root, 'CLAUDE.md'), 'claude rule');
+  await writeFile(path.join(root, 'AGENTS.md'), 'agents rule');
+  await writeFile(path.join(root, 'MEWCODE.md'), '   \n'); // blank: ignored
+  const files = readInstructionFiles(home, root);
+  expect(files.map((f) => [f.file, f.text])).toEqual([
+    [path.join(home, '.mewcode', 'MEWCODE.md'), 'user rule'],
+    [path.join(root, 'AGENTS.md'), 'agents rule'],
+    [path.join(root, 'CLAUDE.md'), 'claude rule'],
+  ]);
+  const rendered = renderInstructions(files);
+  expect(rendered.indexOf('user rule')).toBeLessThan(rendered.indexOf('agents rule'));
+  expect(renderInstructions([])).toBe('');
+});
+
+test(`a file of exactly ${MAX_INSTRUCTION_BYTES} bytes is whole; one byte more is truncated and says so`, async () => {
+  const { home, root } = await dirs();
+  await writeFile(path.join(root, 'MEWCODE.md'), 'a'.repeat(MAX_INSTRUCTION_BYTES));
+  expect(readInstructionFiles(home, root)[0]).toMatchObject({ truncated: false });
+  expect(readInstructionFiles(home, root)[0]!.text).toHaveLength(MAX_INSTRUCTION_BYTES);
+  await writeFile(path.join(root, 'MEWCODE.md'), 'a'.repeat(MAX_INSTRUCTION_BYTES + 1));
+  const [file] = readInstructionFiles(home, root);
+  expect(file).toMatchObject({ truncated: true });
+  expect(file!.text).toHaveLength(MAX_INSTRUCTION_BYTES);
+  expect(renderInstructions([file!])).toContain(`[truncated: only the first ${MAX_INSTRUCTION_BYTES} bytes`);
+});
+
+test('truncation never splits a UTF-8 character', async () => {
+  const { home, root } = await dirs();
+  // 'é' is 2 bytes: put one straddling the cap.
+  await writeFile(path.join(root, 'MEWCODE.md'), `${'a'.repeat(MAX_INSTRUCTION_BYTES - 1)}é tail`);
+  const [file] = readInstructionFiles(home, root);
+  expect(file!.truncated).toBe(true);
+  expect(file!.text).toBe('a'.repeat(MAX_INSTRUCTION_BYTES - 1));
+  expect(file!.text).not.toContain('\uFFFD');
+});
