@@ -248,7 +248,7 @@ export async function* withProviderRetry(options: ProviderRetryOptions): AsyncGe
     }
     if (signal.aborted && failure.kind !== 'cancelled') failure = cancelledError(label, failure);
 
-    if (!isRetryableKind(failure.kind) || attempt >= totalAttempts) {
+    if (yieldedOutput || !isRetryableKind(failure.kind) || attempt >= totalAttempts) {
       yield { type: 'error', error: failure };
       return;
     }

@@ -50,6 +50,13 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
     const statusFromResponse = error.status !== undefined;
     const status =
       error.status ?? (code !== undefined ? STATUS_OF_ERROR_CODE[code] : undefined) ?? (type !== undefined ? STATUS_OF_ERROR_CODE[type] : undefined);
+    if (code === 'insufficient_quota') {
+      // A 429 that waiting cannot fix: the account is out of quota. Not retried.
+      return new ProviderError('bad_request', `${label} quota exhausted (insufficient_quota): ${vendorMessage} Check the plan and billing of this API key.`, {
+        status: status ?? 429,
+        cause: error,
+      });
+    }
     const promptTooLong =
       status === 400 &&
       (code === 'context_length_exceeded' || vendorMessage.trimStart().toLowerCase().startsWith(CONTEXT_LENGTH_MESSAGE_PREFIX));

@@ -319,6 +319,14 @@ describe('errors', () => {
     expect(event).toMatchObject({ type: 'error', error: { kind: 'bad_request', status: 400 } });
   });
 
+  test('429 insufficient_quota is not retried: waiting cannot fix an empty account', async () => {
+    server.push({ httpError: { status: 429, body: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } } } }, { text: 'unused' });
+    const events = await collect(provider(), request());
+    expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'bad_request', status: 429 }) }]);
+    expect((events[0] as { error: Error }).error.message).toContain('quota exhausted');
+    expect(server.requests).toHaveLength(1);
+  });
+
   test('401 is an authentication error that says what to set', async () => {
     server.push({ httpError: { status: 401 } });
     const [event] = await collect(provider(), request());

@@ -9,9 +9,9 @@ import {
   retryAfterMsFromHeaders,
   retryDelayMs,
   withProviderRetry,
-} from '../../../kernel/provider-retry.js';
-import { ProviderError } from '../../../types/index.js';
-import type { ProviderEvent } from '../../../types/index.js';
+} from '../../kernel/provider-retry.js';
+import { ProviderError } from '../../types/index.js';
+import type { ProviderEvent } from '../../types/index.js';
 
 async function drain(iterable: AsyncIterable<ProviderEvent>): Promise<ProviderEvent[]> {
   const out: ProviderEvent[] = [];

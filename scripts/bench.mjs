@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// `npm run bench`: start-up, first-request latency, two-turn session time and memory, turn gap and
+// request sizes of the built CLI against the in-process scripted model server. Prints a Markdown
+// section to stdout (progress goes to stderr); `--write` splices it into BENCHMARKS.md.
+//
+//   node scripts/bench.mjs [--write] [--protocol anthropic|openai|both] [--runs N] [--quick]
+//
+// Targets are reported, never asserted: the exit code is non-zero only when a run fails or the
+// system prompt / tools are not byte-identical between turns.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT, gnuTimePath } from './bench/harness.mjs';
+import { measureVersion } from './bench/startup.mjs';
+import { measureFirstRequest } from './bench/first-request.mjs';
+import { measureSession } from './bench/session.mjs';
+import { section, writeSection } from './bench/report.mjs';
+
+const { values } = parseArgs({
+  options: {
+    write: { type: 'boolean', default: false },
+    protocol: { type: 'string', default: 'both' },
+    runs: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--protocol anthropic|openai|both] [--runs N] [--quick]\n');
+  process.exit(0);
+}
+const protocols = values.protocol === 'both' ? ['anthropic', 'openai'] : [values.protocol];
+if (!protocols.every((p) => p === 'anthropic' || p === 'openai')) {
+  process.stderr.write(`bench: --protocol must be anthropic, openai or both (got "${values.protocol}")\n`);
+  process.exit(2);
+}
+for (const file of ['dist/mewcode.js', 'dist/scripted-server-lib.js']) {
+  if (!existsSync(path.join(ROOT, file))) {
+    process.stderr.write(`bench: ${file} is missing; run \`npm run build\` first (npm run bench does)\n`);
+    process.exit(2);
+  }
+}
+
+const base = values.runs ? Math.max(3, Number.parseInt(values.runs, 10)) : undefined;
+const runs = values.quick
+  ? { version: 5, firstRequest: 3, session: 3, warmup: 1 }
+  : { version: base ?? 30, firstRequest: base ?? 20, session: base ?? 15, warmup: 2 };
+
+const isTTY = process.stderr.isTTY;
+let lastProgress = '';
+const progress = (text) => {
+  if (isTTY) process.stderr.write(`\r\x1b[2K${text}`);
+  else if (text.split(' ').slice(0, -1).join(' ') !== lastProgress) process.stderr.write(`${text.split(' ').slice(0, -1).join(' ')}…\n`);
+  lastProgress = text.split(' ').slice(0, -1).join(' ');
+};
+
+const started = performance.now();
+const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, compactJson: true };
+let failed = false;
+try {
+  if (!gnuTimePath()) process.stderr.write('bench: GNU /usr/bin/time not found; peak RSS comes from the plugin\'s dispose() only\n');
+  results.version = await measureVersion({ runs: runs.version, warmup: runs.warmup, progress });
+  for (const protocol of protocols) {
+    results.firstRequest[protocol] = await measureFirstRequest({ protocol, runs: runs.firstRequest, warmup: runs.warmup, progress });
+  }
+  for (const protocol of protocols) {
+    const session = await measureSession({ protocol, runs: runs.session, warmup: runs.warmup, progress });
+    results.session[protocol] = session;
+    if (!session.compactJson) results.compactJson = false;
+    if (!session.identical) {
+      failed = true;
+      process.stderr.write(`\nbench: ${protocol}: the system prompt or tools changed between turn 1 and 2:\n${[...new Set(session.mismatches)].slice(0, 3).join('\n')}\n`);
+    }
+  }
+} catch (error) {
+  if (isTTY) process.stderr.write('\n');
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+if (isTTY) process.stderr.write('\r\x1b[2K');
+process.stderr.write(`bench: done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+
+const text = section(results);
+process.stdout.write(`${text}\n`);
+if (values.write) {
+  const file = path.join(ROOT, 'BENCHMARKS.md');
+  process.stderr.write(`bench: BENCHMARKS.md ${writeSection(file, text)}\n`);
+}
+if (failed) {
+  process.stderr.write('bench: identical: no (see above)\n');
+  process.exit(1);
+}

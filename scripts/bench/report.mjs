@@ -1,0 +1,132 @@
+// Turns the measurements into a Markdown section, and splices it into BENCHMARKS.md.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { mib, ms, ratio, summarize } from './stats.mjs';
+
+export const START = '<!-- bench:kernel:start -->';
+export const END = '<!-- bench:kernel:end -->';
+
+const TARGETS = { versionMs: 80, firstRequestMs: 200, rssKiB: 120 * 1024, gapMs: 10 };
+
+function status(medianValue, p90Value, limit) {
+  if (!Number.isFinite(medianValue)) return 'not measured';
+  if (medianValue > limit) return '**not met**';
+  return p90Value > limit ? 'met (p90 over)' : 'met';
+}
+
+const bytes = (n) => (Number.isFinite(n) ? `${Math.round(n).toLocaleString('en-US')} B` : 'n/a');
+
+/** Rows of [#, measurement, protocol, median, p90, reference, ratio, target, status]; plus the unmet list. */
+export function buildRows(results) {
+  const rows = [];
+  const unmet = [];
+  const push = (row, unmetLabel) => {
+    rows.push(row);
+    if (unmetLabel && row[8].includes('not met')) unmet.push(unmetLabel);
+  };
+
+  const a = results.version;
+  const aCli = summarize(a.cli);
+  const aRef = summarize(a.ref);
+  push(['a', '`mewcode --version`, process wall time', '—', ms(aCli.median), ms(aCli.p90), `\`node -e ""\` ${ms(aRef.median)}`, ratio(aCli.median, aRef.median), `≤ ${TARGETS.versionMs} ms`, status(aCli.median, aCli.p90, TARGETS.versionMs)], `a. --version: median ${ms(aCli.median)} > ${TARGETS.versionMs} ms`);
+
+  for (const [protocol, b] of Object.entries(results.firstRequest)) {
+    const cli = summarize(b.cli);
+    const exit = summarize(b.refExit);
+    const fetch = summarize(b.refFetch);
+    push(
+      ['b', '`mewcode -p hi`: spawn → first model request received', protocol, ms(cli.median), ms(cli.p90), `\`node -e ""\` ${ms(exit.median)}; bare-Node \`fetch\` ${ms(fetch.median)}`, `${ratio(cli.median, exit.median)} / ${ratio(cli.median, fetch.median)}`, `≤ ${TARGETS.firstRequestMs} ms`, status(cli.median, cli.p90, TARGETS.firstRequestMs)],
+      `b. first request (${protocol}): median ${ms(cli.median)} > ${TARGETS.firstRequestMs} ms`,
+    );
+  }
+
+  for (const [protocol, s] of Object.entries(results.session)) {
+    const wall = summarize(s.wall);
+    const refWall = summarize(s.refWall);
+    push(['c', 'two-turn session with an external-plugin tool, wall time', protocol, ms(wall.median), ms(wall.p90), `\`node -e ""\` ${ms(refWall.median)}`, ratio(wall.median, refWall.median), '—', '—']);
+    if (s.rss.length) {
+      const rss = summarize(s.rss);
+      const refRss = summarize(s.refRss);
+      push(['c', 'same session, peak RSS (GNU time `%M`)', protocol, mib(rss.median), mib(rss.p90), `\`node -e ""\` ${mib(refRss.median)}`, ratio(rss.median, refRss.median), '≤ 120 MiB', status(rss.median, rss.p90, TARGETS.rssKiB)], `c. peak RSS (${protocol}): median ${mib(rss.median)} > 120 MiB`);
+    }
+    const disposeRss = summarize(s.rssDispose);
+    push(['c', 'same session, `maxRSS` read in the plugin\'s `dispose()`', protocol, mib(disposeRss.median), mib(disposeRss.p90), '—', '—', s.rss.length ? '(cross-check)' : '≤ 120 MiB', s.rss.length ? '—' : status(disposeRss.median, disposeRss.p90, TARGETS.rssKiB)], s.rss.length ? undefined : `c. peak RSS (${protocol}): median ${mib(disposeRss.median)} > 120 MiB`);
+    const gapSamples = s.gapMethod === 'finish' ? s.gap : s.gapReceivedAt;
+    const gap = summarize(gapSamples);
+    const tool = summarize(s.toolMs);
+    const gapLabel = s.gapMethod === 'finish' ? 'gap between turns: response 1 last byte written → request 2 received' : 'gap between turns (approx.: receivedAt(2) − receivedAt(1))';
+    push(['d', gapLabel, protocol, ms(gap.median, 2), ms(gap.p90, 2), `tool \`duration_ms\` ${ms(tool.median, 0)}`, '—', `≤ ${TARGETS.gapMs} ms`, status(gap.median, gap.p90, TARGETS.gapMs)], `d. turn gap (${protocol}): median ${ms(gap.median, 2)} > ${TARGETS.gapMs} ms`);
+    const b1 = summarize(s.bytes1);
+    const b2 = summarize(s.bytes2);
+    push(['e', 'request body, turn 1 → turn 2', protocol, `${bytes(b1.median)} → ${bytes(b2.median)}`, '—', '—', '—', 'system + tools byte-identical', s.identical ? 'identical: yes' : '**identical: no**'], `e. system/tools not byte-identical between turns (${protocol})`);
+  }
+  return { rows, unmet };
+}
+
+export function markdownTable(rows) {
+  const header = ['#', 'Measurement', 'Protocol', 'Median', 'p90', 'Reference (median, same run)', 'Ratio', 'Target', 'Status'];
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export function machineLine(results) {
+  const cpus = os.cpus();
+  const model = (cpus[0]?.model ?? 'unknown CPU').trim();
+  return `${results.date}, ${os.type()} ${os.release()} (${os.arch()}), ${model} × ${cpus.length} cores, Node ${process.version}`;
+}
+
+export function section(results) {
+  const { rows, unmet } = buildRows(results);
+  const n = results.runs;
+  const anySession = Object.values(results.session)[0];
+  const gapNote =
+    anySession?.gapMethod === 'receivedAt'
+      ? 'The response-end stamp was unavailable, so the gap is approximated as receivedAt(request 2) − receivedAt(request 1): it also contains writing response 1, which is immediate with no scripted delays.'
+      : "The scripted server logs only `receivedAt`, so the bench (which runs the server in-process) wraps `http.createServer` to stamp each response's `finish` event (last byte handed to the socket) and each request body's `end`; the gap is the latter for request 2 minus the former for response 1. It contains the CLI's reading of the end of the stream, the permission check and scheduling of the tool, the tool itself (shown beside it; it returns a constant), building and sending request 2.";
+  return [
+    '## Kernel: start-up, turn overhead, memory',
+    '',
+    'Reproduce: `npm run bench` (prints this section; `npm run bench -- --write` rewrites it here).',
+    '',
+    `Measured ${machineLine(results)}. Numbers are **medians** with the p90 beside them, over ${n.version} runs for (a), ${n.firstRequest} for (b) and ${n.session} for (c–e) per protocol, after ${n.warmup} warm-up runs; references run interleaved with the measured command in the same invocation, and ratios are median ÷ reference median. Status compares the median with the target; "met (p90 over)" means the slowest tenth of runs misses it.`,
+    '',
+    markdownTable(rows),
+    '',
+    unmet.length ? `**Targets not met:** ${unmet.join('; ')}.` : '**All targets met** on this run.',
+    '',
+    'How each number is taken (the scripted model server runs inside the bench process; every child gets a fresh temporary `HOME` and project directory and no provider variables except the ones set here):',
+    '',
+    '- **a.** `node bin/mewcode.js --version` and `node -e ""`, alternating, each timed from `spawn()` to the child\'s exit.',
+    '- **b.** `node bin/mewcode.js -p hi --output-format json` against the scripted server (one text turn, project without configuration): from `Date.now()` just before `spawn()` to the server\'s `receivedAt` of the first request (set when its body has been read). References: `node -e ""` spawn → exit, and a bare `node -e "fetch(…)"` POSTing to the same server, spawn → `receivedAt`: the floor for any Node process that sends a request with `fetch`, as both SDKs do.',
+    '- **c.** `-p … --output-format stream-json --permission-mode bypassPermissions` in a project whose `.mewcode.yaml` loads `bench-tool.mjs` (scripts/bench/bench-tool.mjs); the model answers text + a `bench_echo` call, then text. Wall time is spawn → exit; peak RSS is GNU `time -f %M` of the child (when `/usr/bin/time` is GNU time), cross-checked by `process.resourceUsage().maxRSS` written from the plugin\'s `dispose()` at shutdown. The `node -e ""` reference runs under the same `time`.',
+    `- **d.** ${gapNote} Date/performance clock resolution is well under 1 ms.`,
+    '- **e.** UTF-8 byte length of each request\'s raw body; "identical" compares the serialized `system` blocks (Anthropic) or leading system messages (OpenAI) and the `tools` array of requests 1 and 2 in every run. ' +
+      (results.compactJson ? 'Both SDKs sent compact `JSON.stringify` output (checked), so equal re-serializations are equal bytes on the wire.' : 'Note: a raw body was not compact `JSON.stringify` output in some run, so the comparison is of re-serialized JSON, not raw bytes.'),
+  ].join('\n');
+}
+
+const INTRO = `# Benchmarks
+
+Performance budgets of MewCode and how close this build is to them. Every section is produced by a
+script in this repository against the scripted model server (no network, no API key), and every
+number is compared with a reference command run in the same invocation, because absolute times
+depend on the machine. Sections between \`<!-- bench:…:start -->\` / \`<!-- bench:…:end -->\` markers
+are rewritten by their script; edit the text outside them.
+`;
+
+export function writeSection(file, text) {
+  const block = `${START}\n${text}\n${END}`;
+  if (!existsSync(file)) {
+    writeFileSync(file, `${INTRO}\n${block}\n`);
+    return 'created';
+  }
+  const current = readFileSync(file, 'utf8');
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  if (start >= 0 && end > start) {
+    writeFileSync(file, current.slice(0, start) + block + current.slice(end + END.length));
+    return 'updated';
+  }
+  writeFileSync(file, `${current.replace(/\s*$/, '\n')}\n${block}\n`);
+  return 'appended';
+}

@@ -1,0 +1,123 @@
+// c–e. A headless two-turn session (text + tool call → tool result → text) whose tool comes from an
+// external plugin named in the project's .mewcode.yaml. Per run it records:
+//   c. wall time (spawn → exit) and peak RSS (GNU time %M; cross-checked by the plugin's dispose())
+//   d. the gap between turns: response 1's last byte written ('finish') → request 2's body fully
+//      received, both stamped in this process; the tool's own duration_ms is reported beside it
+//   e. request body bytes of turn 1 and 2, and whether the system prompt and tools serialize
+//      byte-identically in both (the prompt-cache prefix).
+import { copyFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CLI, NODE, childEnv, gnuTimePath, makeTempDir, providerEnv, readNumber, removeDir, runChild, startTimedServer } from './harness.mjs';
+
+const PLUGIN_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-tool.mjs');
+
+const TURNS = () => [
+  { text: 'I will echo the word first.', toolCalls: [{ name: 'bench_echo', input: { text: 'ping' } }] },
+  { text: 'The tool answered "echo: ping". Done.' },
+];
+
+export async function measureSession({ protocol, runs, warmup, progress }) {
+  const home = makeTempDir('mewcode-bench-home-');
+  const project = makeTempDir('mewcode-bench-project-');
+  copyFileSync(PLUGIN_SOURCE, path.join(project, 'bench-tool.mjs'));
+  writeFileSync(path.join(project, '.mewcode.yaml'), 'plugins: ["./bench-tool.mjs"]\n');
+  writeFileSync(path.join(project, 'README.md'), '# bench project\n');
+  const rssFile = path.join(home, 'rss-time');
+  const disposeFile = path.join(home, 'rss-dispose');
+  const useTime = gnuTimePath() !== undefined;
+
+  const out = {
+    wall: [], rss: [], rssDispose: [], gap: [], gapReceivedAt: [], toolMs: [], bytes1: [], bytes2: [],
+    refWall: [], refRss: [], identical: true, compactJson: true, mismatches: [], gapMethod: 'finish',
+  };
+  try {
+    for (let i = -warmup; i < runs; i++) {
+      progress(`c-e. two-turn session (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
+      if (i % 2 === 0) {
+        await runSession(i >= 0);
+        await runRef(i >= 0);
+      } else {
+        await runRef(i >= 0);
+        await runSession(i >= 0);
+      }
+    }
+  } finally {
+    removeDir(home);
+    removeDir(project);
+  }
+  return out;
+
+  async function runSession(keep) {
+    const { server, timings } = await startTimedServer(TURNS());
+    try {
+      const env = childEnv(home, { ...providerEnv(protocol, server.url), MEWCODE_BENCH_RSS_FILE: disposeFile });
+      const args = [CLI, '-p', 'Echo the word ping with the bench tool.', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions'];
+      const r = await runChild(NODE, args, { cwd: project, env, rssFile: useTime ? rssFile : undefined });
+      const events = r.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      const result = events.at(-1);
+      const toolResult = events.find((e) => e.type === 'tool_result');
+      if (r.code !== 0 || result?.type !== 'result' || result.is_error || result.num_turns !== 2 || toolResult?.content !== 'echo: ping' || server.requests.length !== 2) {
+        throw new Error(`the two-turn session (${protocol}) failed (exit ${r.code}, ${server.requests.length} requests):\n${r.stderr}\n${r.stdout}`);
+      }
+      const [req1, req2] = server.requests;
+      checkPrefix(req1, req2);
+      if (!keep) return;
+      out.wall.push(r.wallMs);
+      if (useTime) out.rss.push(readNumber(rssFile));
+      out.rssDispose.push(readNumber(disposeFile));
+      const gap = timings[1]?.bodyEndAt - timings[0]?.finishedAt;
+      if (Number.isFinite(gap)) out.gap.push(gap);
+      else out.gapMethod = 'receivedAt';
+      out.gapReceivedAt.push(req2.receivedAt - req1.receivedAt);
+      out.toolMs.push(toolResult.duration_ms);
+      out.bytes1.push(Buffer.byteLength(req1.rawBody));
+      out.bytes2.push(Buffer.byteLength(req2.rawBody));
+    } finally {
+      await server.close();
+    }
+  }
+
+  async function runRef(keep) {
+    const r = await runChild(NODE, ['-e', ''], { cwd: project, env: childEnv(home), rssFile: useTime ? rssFile : undefined });
+    if (r.code !== 0) throw new Error('node -e "" failed');
+    if (!keep) return;
+    out.refWall.push(r.wallMs);
+    if (useTime) out.refRss.push(readNumber(rssFile));
+  }
+
+  function checkPrefix(req1, req2) {
+    // The SDKs send compact JSON.stringify output; when that holds, re-serializing a parsed part
+    // gives exactly its bytes in rawBody, so equal strings here mean byte-identical on the wire.
+    for (const req of [req1, req2]) if (req.rawBody !== JSON.stringify(req.body)) out.compactJson = false;
+    const a = stablePrefix(protocol, req1.body);
+    const b = stablePrefix(protocol, req2.body);
+    if (!a.system || a.system === '[]' || !a.tools?.includes('"bench_echo"')) {
+      out.identical = false;
+      out.mismatches.push('request 1 has no system prompt or lacks the bench tool');
+    }
+    if (a.system !== b.system) {
+      out.identical = false;
+      out.mismatches.push(`system differs:\n  1: ${a.system}\n  2: ${b.system}`);
+    }
+    if (a.tools !== b.tools) {
+      out.identical = false;
+      out.mismatches.push(`tools differ:\n  1: ${a.tools}\n  2: ${b.tools}`);
+    }
+  }
+}
+
+/** The part of a request that must not change between turns: system prompt and tool definitions. */
+export function stablePrefix(protocol, body) {
+  let system;
+  if (protocol === 'anthropic') {
+    system = body.system;
+  } else {
+    system = [];
+    for (const message of body.messages ?? []) {
+      if (message.role !== 'system' && message.role !== 'developer') break;
+      system.push(message);
+    }
+  }
+  return { system: JSON.stringify(system), tools: JSON.stringify(body.tools) };
+}

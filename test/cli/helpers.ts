@@ -1,0 +1,223 @@
+/**
+ * Helpers for the CLI acceptance tests: run the BUILT `mewcode` launcher in a child process with
+ * a temp working directory, a temp HOME and a minimal environment, against the scripted model
+ * server started in this process.
+ *
+ * The build (`npm run build`) deletes and rewrites dist/, and other work in the tree may rebuild
+ * at any moment. So each test file runs a private copy of the launcher and the bundle, taken on
+ * first use (and checked to be complete: every chunk a copied file imports is present).
+ * node_modules is linked in so module resolution is the same as in the checkout.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startScriptedServer, type LoggedRequest, type ScriptedServer, type ScriptedTurn } from '../scripted-server/index.js';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DIST = join(REPO_ROOT, 'dist');
+
+/** A child that has not exited after this long is killed and the test fails with its output. */
+const RUN_TIMEOUT_MS = 20_000;
+const SNAPSHOT_WAIT_MS = 30_000;
+
+const cleanups: string[] = [];
+
+export function tempDir(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  cleanups.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  launcher = undefined;
+  for (const dir of cleanups.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshot of the built CLI
+
+const IMPORT_RE = /["'](\.\.?\/[^"'\s]+\.js)["']/g;
+
+function jsFiles(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.js')) : [];
+}
+
+/** Copies dist/*.js and dist/chunks/*.js; returns the missing relative imports (empty = complete). */
+function copyBundle(target: string): string[] {
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(join(target, 'chunks'), { recursive: true });
+  const copied: string[] = [];
+  for (const name of jsFiles(DIST)) {
+    copyFileSync(join(DIST, name), join(target, name));
+    copied.push(join(target, name));
+  }
+  for (const name of jsFiles(join(DIST, 'chunks'))) {
+    copyFileSync(join(DIST, 'chunks', name), join(target, 'chunks', name));
+    copied.push(join(target, 'chunks', name));
+  }
+  if (!existsSync(join(target, 'mewcode.js'))) return ['mewcode.js'];
+  const missing: string[] = [];
+  for (const file of copied) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(IMPORT_RE)) {
+      const wanted = join(dirname(file), match[1]!);
+      if (!existsSync(wanted)) missing.push(wanted);
+    }
+  }
+  return missing;
+}
+
+let launcher: Promise<string> | undefined;
+
+/** Path of the private launcher (`bin/mewcode.js` of the snapshot), made once per test file. */
+export function prepareCli(): Promise<string> {
+  launcher ??= snapshotCli();
+  return launcher;
+}
+
+async function snapshotCli(): Promise<string> {
+  const root = tempDir('mewcode-cli-snapshot-');
+  mkdirSync(join(root, 'bin'));
+  copyFileSync(join(REPO_ROOT, 'bin', 'mewcode.js'), join(root, 'bin', 'mewcode.js'));
+  writeFileSync(join(root, 'package.json'), readFileSync(join(REPO_ROOT, 'package.json')));
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+  const deadline = Date.now() + SNAPSHOT_WAIT_MS;
+  let missing = copyBundle(join(root, 'dist'));
+  while (missing.length > 0) {
+    if (Date.now() > deadline) {
+      throw new Error(`The built CLI in ${DIST} is missing or incomplete (${missing.slice(0, 3).join(', ')}); run \`npm run build\` first.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    missing = copyBundle(join(root, 'dist'));
+  }
+  return join(root, 'bin', 'mewcode.js');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running the CLI
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed (closed empty when omitted). */
+  input?: string;
+}
+
+export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
+  const bin = await prepareCli();
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
+  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => undefined); // the CLI may exit without reading stdin
+  child.stdin.end(options.input ?? '');
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, RUN_TIMEOUT_MS);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (c, s) => resolve([c, s]));
+  }).finally(() => clearTimeout(timer));
+  if (timedOut) throw new Error(`mewcode ${args.join(' ')} did not exit within ${RUN_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
+  return { code, signal, stdout, stderr };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Environments and scenarios
+
+/** The Anthropic variables of the brief; nothing else of process.env is inherited. */
+export function anthropicEnv(server: ScriptedServer, home: string): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: server.url,
+    MEWCODE_PROVIDER: 'anthropic',
+    MEWCODE_MODEL: 'x',
+  };
+}
+
+export function openaiEnv(server: ScriptedServer, home: string): Record<string, string | undefined> {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    OPENAI_API_KEY: 'test-key',
+    OPENAI_BASE_URL: `${server.url}/v1`,
+    MEWCODE_PROVIDER: 'openai',
+    MEWCODE_MODEL: 'x',
+  };
+}
+
+export interface Scenario {
+  server: ScriptedServer;
+  cwd: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  requests: LoggedRequest[];
+  run(args: readonly string[], options?: { input?: string; env?: Record<string, string | undefined> }): Promise<CliResult>;
+}
+
+/**
+ * A fresh server, cwd and HOME; `body` runs with them and the server is always closed.
+ * `protocol` picks the default environment.
+ */
+export async function scenario<T>(
+  turns: ScriptedTurn[],
+  body: (s: Scenario) => Promise<T>,
+  protocol: 'anthropic' | 'openai' = 'anthropic',
+): Promise<T> {
+  const server = await startScriptedServer({ turns });
+  const cwd = tempDir('mewcode-cli-cwd-');
+  const home = tempDir('mewcode-cli-home-');
+  const env = protocol === 'anthropic' ? anthropicEnv(server, home) : openaiEnv(server, home);
+  try {
+    return await body({
+      server,
+      cwd,
+      home,
+      env,
+      requests: server.requests,
+      run: (args, options = {}) => {
+        const runOptions: RunOptions = { cwd, env: { ...env, ...options.env } };
+        if (options.input !== undefined) runOptions.input = options.input;
+        return runCli(args, runOptions);
+      },
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/** Exactly one JSON object on stdout (one line plus newline), parsed. */
+export function singleJsonObject(stdout: string): Record<string, any> {
+  const lines = stdout.split('\n');
+  if (lines.length !== 2 || lines[1] !== '') throw new Error(`expected exactly one line of JSON on stdout, got:\n${stdout}`);
+  const value: unknown = JSON.parse(lines[0]!);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`stdout is JSON but not an object: ${stdout}`);
+  return value as Record<string, any>;
+}
+
+/** Text of every text block of the last user message of an Anthropic request body. */
+export function lastUserTexts(body: any): string[] {
+  const messages: any[] = body.messages;
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return [];
+  if (typeof last.content === 'string') return [last.content];
+  return (last.content as any[]).filter((b) => b.type === 'text').map((b) => b.text as string);
+}
+
+export const SESSION_ID_RE = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
