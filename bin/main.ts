@@ -1,5 +1,4 @@
 /** Builds the kernel from the default plugins, picks a user interface and runs it. */
-import 'reflect-metadata';
 import os from 'node:os';
 import { loadConfig } from '../config/index.js';
 import { Kernel, ConfigurationError, StderrReporter } from '../kernel/index.js';

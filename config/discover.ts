@@ -14,7 +14,11 @@ import { join } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import type { Loader, PublicExplorer } from 'cosmiconfig';
 import type { ConfigLayerName } from '../types/config.js';
-import { type ParsedConfigFile, emptyConfigFile, parseConfigText } from './parse-file.js';
+import type { ParsedConfigFile } from './parse-file.js';
+
+// The parser (and the `yaml` package behind it) is loaded only when a file is actually found:
+// a run with no configuration files never pays for it.
+const parser = (): Promise<typeof import('./parse-file.js')> => import('./parse-file.js');
 
 export interface LayerSpec {
   layer: ConfigLayerName;
@@ -49,7 +53,7 @@ export type LayerSearchResult =
   | { found: 'error'; file: string; error: string };
 
 /** Our loader never throws, so one broken file never hides the rest of the search. */
-const loader: Loader = (filepath, content) => parseConfigText(filepath, content);
+const loader: Loader = async (filepath, content) => (await parser()).parseConfigText(filepath, content);
 
 // An explorer depends only on its search places (the directory is given to `search`), so
 // each is built once per process: building one makes cosmiconfig look for its own "meta
@@ -81,7 +85,7 @@ export async function searchLayer(spec: LayerSpec): Promise<LayerSearchResult> {
     const result = await explorerFor(spec.searchPlaces).search(spec.dir);
     if (result === null) return { found: false };
     const parsed: unknown = result.config;
-    return { found: true, file: isParsedFile(parsed) ? parsed : emptyConfigFile(result.filepath) };
+    return { found: true, file: isParsedFile(parsed) ? parsed : (await parser()).emptyConfigFile(result.filepath) };
   } catch (error) {
     const file = (error as { filepath?: unknown }).filepath;
     const where = typeof file === 'string' ? file : spec.dir;

@@ -7,13 +7,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import semver from 'semver';
 import type { MewcodePlugin } from '../types/plugin.js';
 import { errorMessage } from './plugin-error.js';
 import { pluginApi } from './plugin-api.js';
 import { KERNEL_VERSION } from './version.js';
 
 export async function loadExternalPlugins(specs: readonly string[], projectRoot: string, warn: (message: string) => void): Promise<MewcodePlugin[]> {
+  if (specs.length === 0) return [];
+  // Only external plugins can use inversify's decorators, which need the Reflect metadata API.
+  await import('reflect-metadata');
   const loaded = await Promise.all(specs.map((spec) => loadOne(spec, projectRoot, warn)));
   return loaded.filter((p): p is MewcodePlugin => p !== undefined);
 }
@@ -34,6 +36,7 @@ async function loadOne(spec: string, projectRoot: string, warn: (message: string
     return undefined;
   }
   if (plugin.kernel !== undefined) {
+    const { default: semver } = await import('semver');
     const range = semver.validRange(plugin.kernel);
     if (!range) {
       warn(`plugin ${plugin.name} (${spec}) declares an invalid kernel range "${plugin.kernel}"; skipped`);

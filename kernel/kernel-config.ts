@@ -1,16 +1,9 @@
 /** The kernel's own configuration sections: which plugins to load and which providers to use. */
-import { z } from 'zod';
-import type { ResolvedConfig } from '../types/config.js';
-import type { ConfigSection } from '../types/config.js';
-import { formatConfigIssues, zodSection } from '../config/index.js';
-import { activeProviderSchema, providersSchema, type ProviderEntry } from './provider-settings.js';
+import type { ResolvedConfig, ConfigSection } from '../types/config.js';
+import { formatConfigIssues } from '../config/validate.js';
+import type { ProviderEntry } from './kernel-sections.js';
 
-const sections = {
-  plugins: zodSection('plugins', z.array(z.string().min(1))),
-  disable: zodSection('disable', z.array(z.string().min(1))),
-  provider: zodSection('provider', activeProviderSchema),
-  providers: zodSection('providers', providersSchema),
-};
+const KERNEL_SECTION_KEYS = ['plugins', 'disable', 'provider', 'providers'] as const;
 
 /** Validate one section; a bad section is reported with file, line and key, and treated as absent (K2). */
 export function readSection<T>(config: ResolvedConfig, section: ConfigSection<T>, warn: (message: string) => void): T | undefined {
@@ -29,7 +22,11 @@ export interface KernelSettings {
   providers: ProviderEntry[];
 }
 
-export function readKernelSettings(config: ResolvedConfig, warn: (message: string) => void): KernelSettings {
+export async function readKernelSettings(config: ResolvedConfig, warn: (message: string) => void): Promise<KernelSettings> {
+  if (KERNEL_SECTION_KEYS.every((key) => config.section(key) === undefined)) {
+    return { plugins: [], disable: [], provider: undefined, providers: [] };
+  }
+  const { kernelSections: sections } = await import('./kernel-sections.js');
   return {
     plugins: readSection(config, sections.plugins, warn) ?? [],
     disable: readSection(config, sections.disable, warn) ?? [],

@@ -12,7 +12,7 @@ import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
 import type { Tool } from '../types/tools.js';
 import { TOKENS } from '../types/tokens.js';
-import { createVarExpander } from '../config/index.js';
+import { createVarExpander } from '../config/expand.js';
 import { runAgentLoop, MAX_UNKNOWN_TOOL_ITERATIONS } from './agent-loop.js';
 import type { UsageAnchor } from './context-estimate.js';
 import { manageContext } from './context-manager.js';
@@ -89,7 +89,7 @@ export class Kernel implements KernelApi {
 
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
-    const settings = readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
+    const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
     const external = await loadExternalPlugins(settings.plugins, this.session.projectRoot, (m) => this.warn(m));
     const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m));
     this.bindCoreServices();

@@ -3,36 +3,14 @@
  * chosen: flags > environment > configuration. Missing key or model is a ConfigurationError that
  * says exactly what to set, raised before any network call.
  */
-import { z } from 'zod';
 import type { ProviderFactory, ProviderSettings } from '../types/provider.js';
+import type { ProviderEntry } from './kernel-sections.js';
 import { ConfigurationError } from './configuration-error.js';
 
 export const DEFAULT_MAX_TOKENS = 16_384;
 export const DEFAULT_MAX_RETRIES = 4;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 export const DEFAULT_THINKING_BUDGET = 8_000;
-
-const thinkingSchema = z.union([
-  z.boolean(),
-  z.strictObject({ enabled: z.boolean().default(true), budget_tokens: z.number().int().min(1024).optional() }),
-]);
-
-export const providerEntrySchema = z.strictObject({
-  name: z.string().min(1),
-  protocol: z.string().min(1),
-  model: z.string().min(1).optional(),
-  api_key: z.string().optional(),
-  base_url: z.string().url().optional(),
-  context_window: z.number().int().positive().optional(),
-  max_tokens: z.number().int().positive().optional(),
-  thinking: thinkingSchema.optional(),
-  max_retries: z.number().int().min(0).max(20).optional(),
-  retry_base_delay_ms: z.number().int().min(0).optional(),
-});
-export type ProviderEntry = z.infer<typeof providerEntrySchema>;
-
-export const providersSchema = z.array(providerEntrySchema);
-export const activeProviderSchema = z.string().min(1);
 
 export interface ProviderSelectionInput {
   entries: readonly ProviderEntry[];

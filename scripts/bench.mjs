@@ -3,14 +3,17 @@
 // request sizes of the built CLI against the in-process scripted model server. Prints a Markdown
 // section to stdout (progress goes to stderr); `--write` splices it into BENCHMARKS.md.
 //
-//   node scripts/bench.mjs [--write] [--protocol anthropic|openai|both] [--runs N] [--quick]
+//   node scripts/bench.mjs [--write] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]
+//
+// Children run with a temporary HOME, no provider variables but the scripted server's, and without
+// NODE_EXTRA_CA_CERTS / NODE_OPTIONS (machine settings that slow every Node start; --keep-node-env keeps them).
 //
 // Targets are reported, never asserted: the exit code is non-zero only when a run fails or the
 // system prompt / tools are not byte-identical between turns.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT, gnuTimePath } from './bench/harness.mjs';
+import { ROOT, gnuTimePath, setKeepNodeEnv, strippedNodeVars } from './bench/harness.mjs';
 import { measureVersion } from './bench/startup.mjs';
 import { measureFirstRequest } from './bench/first-request.mjs';
 import { measureSession } from './bench/session.mjs';
@@ -22,11 +25,12 @@ const { values } = parseArgs({
     protocol: { type: 'string', default: 'both' },
     runs: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    'keep-node-env': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--protocol anthropic|openai|both] [--runs N] [--quick]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
 const protocols = values.protocol === 'both' ? ['anthropic', 'openai'] : [values.protocol];
@@ -54,8 +58,9 @@ const progress = (text) => {
   lastProgress = text.split(' ').slice(0, -1).join(' ');
 };
 
+setKeepNodeEnv(values['keep-node-env']);
 const started = performance.now();
-const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, compactJson: true };
+const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
 let failed = false;
 try {
   if (!gnuTimePath()) process.stderr.write('bench: GNU /usr/bin/time not found; peak RSS comes from the plugin\'s dispose() only\n');

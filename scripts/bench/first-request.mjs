@@ -2,9 +2,7 @@
 // server's `receivedAt` of the CLI's first request (same process, same clock).
 // References, interleaved: `node -e ""` (spawn → exit) and a bare `node -e 'fetch(…)'` that POSTs to
 // the same server (spawn → request received: the floor for "a Node process sends a request").
-import { CLI, NODE, childEnv, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
-
-const FETCH_SCRIPT = "fetch(process.argv[1] + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.text(), () => {})";
+import { CLI, FETCH_SCRIPT, NODE, childEnv, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
 
 export async function measureFirstRequest({ protocol, runs, warmup, progress }) {
   const home = makeTempDir('mewcode-bench-home-');

@@ -59,15 +59,34 @@ export function removeDir(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Variables that change how every Node process starts, whatever it runs. NODE_EXTRA_CA_CERTS makes
+ * Node 20 read a CA bundle at start-up (tens of ms); NODE_OPTIONS can add anything. They are the
+ * machine's, not MewCode's, so children run without them unless --keep-node-env is given.
+ */
+export const NODE_START_VARS = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
+let keepNodeEnv = false;
+export function setKeepNodeEnv(value) {
+  keepNodeEnv = value;
+}
+export function strippedNodeVars() {
+  return keepNodeEnv ? [] : NODE_START_VARS.filter((name) => process.env[name] !== undefined);
+}
+
 /** The parent's environment without anything that would pick a provider or config for the child. */
-export function childEnv(home, extra = {}) {
+export function childEnv(home, extra = {}, { withNodeStartVars = keepNodeEnv } = {}) {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (/^(ANTHROPIC_|OPENAI_|MEWCODE_)/.test(key)) continue;
+    if (!withNodeStartVars && NODE_START_VARS.includes(key)) continue;
     env[key] = value;
   }
   return { ...env, HOME: home, USERPROFILE: home, ...extra };
 }
+
+/** A bare Node process that POSTs to the scripted server with fetch (as both SDKs do) and reads the answer. */
+export const FETCH_SCRIPT =
+  "fetch(process.argv[1] + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.text(), () => {})";
 
 export function providerEnv(protocol, url) {
   return protocol === 'openai'

@@ -43,11 +43,13 @@ export function buildRows(results) {
   for (const [protocol, s] of Object.entries(results.session)) {
     const wall = summarize(s.wall);
     const refWall = summarize(s.refWall);
-    push(['c', 'two-turn session with an external-plugin tool, wall time', protocol, ms(wall.median), ms(wall.p90), `\`node -e ""\` ${ms(refWall.median)}`, ratio(wall.median, refWall.median), '—', '—']);
+    const fetchWall = summarize(s.fetchWall);
+    push(['c', 'two-turn session with an external-plugin tool, wall time (spawn → exit)', protocol, ms(wall.median), ms(wall.p90), `\`node -e ""\` ${ms(refWall.median)}; bare-Node \`fetch\` ${ms(fetchWall.median)}`, `${ratio(wall.median, refWall.median)} / ${ratio(wall.median, fetchWall.median)}`, '—', '—']);
     if (s.rss.length) {
       const rss = summarize(s.rss);
       const refRss = summarize(s.refRss);
-      push(['c', 'same session, peak RSS (GNU time `%M`)', protocol, mib(rss.median), mib(rss.p90), `\`node -e ""\` ${mib(refRss.median)}`, ratio(rss.median, refRss.median), '≤ 120 MiB', status(rss.median, rss.p90, TARGETS.rssKiB)], `c. peak RSS (${protocol}): median ${mib(rss.median)} > 120 MiB`);
+      const fetchRss = summarize(s.fetchRss);
+      push(['c', 'same session, peak RSS (GNU time `%M`)', protocol, mib(rss.median), mib(rss.p90), `\`node -e ""\` ${mib(refRss.median)}; bare-Node \`fetch\` ${mib(fetchRss.median)}`, `${ratio(rss.median, refRss.median)} / ${ratio(rss.median, fetchRss.median)}`, '≤ 120 MiB', status(rss.median, rss.p90, TARGETS.rssKiB)], `c. peak RSS (${protocol}): median ${mib(rss.median)} > 120 MiB`);
     }
     const disposeRss = summarize(s.rssDispose);
     push(['c', 'same session, `maxRSS` read in the plugin\'s `dispose()`', protocol, mib(disposeRss.median), mib(disposeRss.p90), '—', '—', s.rss.length ? '(cross-check)' : '≤ 120 MiB', s.rss.length ? '—' : status(disposeRss.median, disposeRss.p90, TARGETS.rssKiB)], s.rss.length ? undefined : `c. peak RSS (${protocol}): median ${mib(disposeRss.median)} > 120 MiB`);
@@ -75,6 +77,17 @@ export function machineLine(results) {
   return `${results.date}, ${os.type()} ${os.release()} (${os.arch()}), ${model} × ${cpus.length} cores, Node ${process.version}`;
 }
 
+function nodeVarsNote(results) {
+  if (!results.strippedNodeVars.length) return [];
+  const names = results.strippedNodeVars.map((n) => `\`${n}\``).join(' and ');
+  const withVars = summarize(results.version.refWithNodeVars);
+  const without = summarize(results.version.ref);
+  return [
+    `The invoking environment set ${names}; every child ran without ${results.strippedNodeVars.length > 1 ? 'them' : 'it'} (they change how any Node process starts, not MewCode; \`--keep-node-env\` keeps them). With ${results.strippedNodeVars.length > 1 ? 'them' : 'it'}, \`node -e ""\` took ${ms(withVars.median)} (p90 ${ms(withVars.p90)}) instead of ${ms(without.median)}, and every Node start-up above would grow by about the difference.`,
+    '',
+  ];
+}
+
 export function section(results) {
   const { rows, unmet } = buildRows(results);
   const n = results.runs;
@@ -94,11 +107,12 @@ export function section(results) {
     '',
     unmet.length ? `**Targets not met:** ${unmet.join('; ')}.` : '**All targets met** on this run.',
     '',
+    ...nodeVarsNote(results),
     'How each number is taken (the scripted model server runs inside the bench process; every child gets a fresh temporary `HOME` and project directory and no provider variables except the ones set here):',
     '',
     '- **a.** `node bin/mewcode.js --version` and `node -e ""`, alternating, each timed from `spawn()` to the child\'s exit.',
     '- **b.** `node bin/mewcode.js -p hi --output-format json` against the scripted server (one text turn, project without configuration): from `Date.now()` just before `spawn()` to the server\'s `receivedAt` of the first request (set when its body has been read). References: `node -e ""` spawn → exit, and a bare `node -e "fetch(…)"` POSTing to the same server, spawn → `receivedAt`: the floor for any Node process that sends a request with `fetch`, as both SDKs do.',
-    '- **c.** `-p … --output-format stream-json --permission-mode bypassPermissions` in a project whose `.mewcode.yaml` loads `bench-tool.mjs` (scripts/bench/bench-tool.mjs); the model answers text + a `bench_echo` call, then text. Wall time is spawn → exit; peak RSS is GNU `time -f %M` of the child (when `/usr/bin/time` is GNU time), cross-checked by `process.resourceUsage().maxRSS` written from the plugin\'s `dispose()` at shutdown. The `node -e ""` reference runs under the same `time`.',
+    '- **c.** `-p … --output-format stream-json --permission-mode bypassPermissions` in a project whose `.mewcode.yaml` loads `bench-tool.mjs` (scripts/bench/bench-tool.mjs); the model answers text + a `bench_echo` call, then text. Wall time is spawn → exit; peak RSS is GNU `time -f %M` of the child (when `/usr/bin/time` is GNU time), cross-checked by `process.resourceUsage().maxRSS` written from the plugin\'s `dispose()` at shutdown. Both references (`node -e ""`, and a bare `node -e "fetch(…)"` that POSTs once to the same server and reads the answer) run under the same `time`.',
     `- **d.** ${gapNote} Date/performance clock resolution is well under 1 ms.`,
     '- **e.** UTF-8 byte length of each request\'s raw body; "identical" compares the serialized `system` blocks (Anthropic) or leading system messages (OpenAI) and the `tools` array of requests 1 and 2 in every run. ' +
       (results.compactJson ? 'Both SDKs sent compact `JSON.stringify` output (checked), so equal re-serializations are equal bytes on the wire.' : 'Note: a raw body was not compact `JSON.stringify` output in some run, so the comparison is of re-serialized JSON, not raw bytes.'),

@@ -8,7 +8,7 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI, NODE, childEnv, gnuTimePath, makeTempDir, providerEnv, readNumber, removeDir, runChild, startTimedServer } from './harness.mjs';
+import { CLI, FETCH_SCRIPT, NODE, childEnv, gnuTimePath, makeTempDir, providerEnv, readNumber, removeDir, runChild, startTimedServer } from './harness.mjs';
 
 const PLUGIN_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-tool.mjs');
 
@@ -29,7 +29,7 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
 
   const out = {
     wall: [], rss: [], rssDispose: [], gap: [], gapReceivedAt: [], toolMs: [], bytes1: [], bytes2: [],
-    refWall: [], refRss: [], identical: true, compactJson: true, mismatches: [], gapMethod: 'finish',
+    refWall: [], refRss: [], fetchWall: [], fetchRss: [], identical: true, compactJson: true, mismatches: [], gapMethod: 'finish',
   };
   try {
     for (let i = -warmup; i < runs; i++) {
@@ -78,12 +78,26 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
     }
   }
 
+  // References: `node -e ""`, and a bare Node process that does one fetch to the scripted server
+  // (undici's start-up and its HTTP parser are part of any Node process that calls a model API).
   async function runRef(keep) {
     const r = await runChild(NODE, ['-e', ''], { cwd: project, env: childEnv(home), rssFile: useTime ? rssFile : undefined });
     if (r.code !== 0) throw new Error('node -e "" failed');
-    if (!keep) return;
-    out.refWall.push(r.wallMs);
-    if (useTime) out.refRss.push(readNumber(rssFile));
+    if (keep) {
+      out.refWall.push(r.wallMs);
+      if (useTime) out.refRss.push(readNumber(rssFile));
+    }
+    const { server } = await startTimedServer([]);
+    try {
+      const f = await runChild(NODE, ['-e', FETCH_SCRIPT, server.url], { cwd: project, env: childEnv(home), rssFile: useTime ? rssFile : undefined });
+      if (f.code !== 0 || server.requests.length !== 1) throw new Error(`the fetch reference failed (exit ${f.code}): ${f.stderr}`);
+      if (keep) {
+        out.fetchWall.push(f.wallMs);
+        if (useTime) out.fetchRss.push(readNumber(rssFile));
+      }
+    } finally {
+      await server.close();
+    }
   }
 
   function checkPrefix(req1, req2) {
