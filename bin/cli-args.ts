@@ -10,7 +10,8 @@ export const HELP = `Usage: mewcode [options] [prompt]
 MewCode, a terminal coding agent.
 
 Options:
-  -p, --print                   answer the prompt and exit (headless; the prompt may also come on stdin)
+  -p, --print                   answer the prompt and exit (headless). Piped standard input is read
+                                to its end and added to the prompt; use </dev/null when stdin stays open
   --output-format <format>      text | json | stream-json (default: text)
   --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions (default: default)
   --provider <name>             configured provider name or protocol (anthropic | openai)
@@ -47,7 +48,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
       },
     });
   } catch (error) {
-    return { kind: 'error', message: `${(error as Error).message}. Run mewcode --help for the options.` };
+    // parseArgs appends advice about '--' that reads oddly here; keep its first sentence.
+    const first = (error as Error).message.split('. ')[0]?.replace(/\.$/, '');
+    return { kind: 'error', message: `${first}. Run mewcode --help for the options.` };
   }
   const { values, positionals } = parsed;
   if (values.version) return { kind: 'version' };

@@ -8,12 +8,18 @@ import { readGitSummary, type GitSummary } from './git-status.js';
 
 const NAME = 'environment';
 
+/** The user's calendar date (local time zone), not UTC: "today" is the user's today. */
+export function localDate(now: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 export function renderEnvironment(cwd: string, now: Date, git: GitSummary | undefined): string {
   const lines = [
     '# Environment',
     `Working directory: ${cwd}`,
     `Platform: ${process.platform} (${process.arch})`,
-    `Today's date: ${now.toISOString().slice(0, 10)}`,
+    `Today's date: ${localDate(now)}`,
   ];
   if (!git) lines.push('Git: not a git repository');
   else {

@@ -2,14 +2,9 @@
  * Helpers for the CLI acceptance tests: run the BUILT `mewcode` launcher in a child process with
  * a temp working directory, a temp HOME and a minimal environment, against the scripted model
  * server started in this process.
- *
- * The build (`npm run build`) deletes and rewrites dist/, and other work in the tree may rebuild
- * at any moment. So each test file runs a private copy of the launcher and the bundle, taken on
- * first use (and checked to be complete: every chunk a copied file imports is present).
- * node_modules is linked in so module resolution is the same as in the checkout.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +15,6 @@ const DIST = join(REPO_ROOT, 'dist');
 
 /** A child that has not exited after this long is killed and the test fails with its output. */
 const RUN_TIMEOUT_MS = 20_000;
-const SNAPSHOT_WAIT_MS = 30_000;
 
 const cleanups: string[] = [];
 
@@ -31,68 +25,15 @@ export function tempDir(prefix: string): string {
 }
 
 export function removeTempDirs(): void {
-  launcher = undefined;
   for (const dir of cleanups.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Snapshot of the built CLI
-
-const IMPORT_RE = /["'](\.\.?\/[^"'\s]+\.js)["']/g;
-
-function jsFiles(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.js')) : [];
-}
-
-/** Copies dist/*.js and dist/chunks/*.js; returns the missing relative imports (empty = complete). */
-function copyBundle(target: string): string[] {
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(join(target, 'chunks'), { recursive: true });
-  const copied: string[] = [];
-  for (const name of jsFiles(DIST)) {
-    copyFileSync(join(DIST, name), join(target, name));
-    copied.push(join(target, name));
-  }
-  for (const name of jsFiles(join(DIST, 'chunks'))) {
-    copyFileSync(join(DIST, 'chunks', name), join(target, 'chunks', name));
-    copied.push(join(target, 'chunks', name));
-  }
-  if (!existsSync(join(target, 'mewcode.js'))) return ['mewcode.js'];
-  const missing: string[] = [];
-  for (const file of copied) {
-    const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(IMPORT_RE)) {
-      const wanted = join(dirname(file), match[1]!);
-      if (!existsSync(wanted)) missing.push(wanted);
-    }
-  }
-  return missing;
-}
-
-let launcher: Promise<string> | undefined;
-
-/** Path of the private launcher (`bin/mewcode.js` of the snapshot), made once per test file. */
+/** The built launcher (`npm test` builds before jest runs). */
 export function prepareCli(): Promise<string> {
-  launcher ??= snapshotCli();
-  return launcher;
-}
-
-async function snapshotCli(): Promise<string> {
-  const root = tempDir('mewcode-cli-snapshot-');
-  mkdirSync(join(root, 'bin'));
-  copyFileSync(join(REPO_ROOT, 'bin', 'mewcode.js'), join(root, 'bin', 'mewcode.js'));
-  writeFileSync(join(root, 'package.json'), readFileSync(join(REPO_ROOT, 'package.json')));
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
-  const deadline = Date.now() + SNAPSHOT_WAIT_MS;
-  let missing = copyBundle(join(root, 'dist'));
-  while (missing.length > 0) {
-    if (Date.now() > deadline) {
-      throw new Error(`The built CLI in ${DIST} is missing or incomplete (${missing.slice(0, 3).join(', ')}); run \`npm run build\` first.`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    missing = copyBundle(join(root, 'dist'));
+  if (!existsSync(join(DIST, 'mewcode.js'))) {
+    return Promise.reject(new Error(`The CLI is not built (${DIST}/mewcode.js is missing): run \`npm run build\` first.`));
   }
-  return join(root, 'bin', 'mewcode.js');
+  return Promise.resolve(join(REPO_ROOT, 'bin', 'mewcode.js'));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -95,7 +95,8 @@ function git(cwd: string, home: string, ...args: string[]): void {
 
 function dateStrings(now: Date): string[] {
   const pad = (n: number): string => String(n).padStart(2, '0');
-  return [`${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`, now.toISOString().slice(0, 10)];
+  // The user's local date (the child has no TZ variable, like this process unless TZ is set).
+  return [`${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`];
 }
 
 describe('system prompt parts (Anthropic)', () => {

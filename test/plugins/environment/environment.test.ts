@@ -20,7 +20,7 @@ test('a fresh repository reports its branch and each untracked file, capped with
   expect(summary).toMatchObject({ branch: 'trunk', more: 2 });
   expect(summary!.status).toHaveLength(MAX_STATUS_LINES);
   expect(summary!.status[0]).toBe('?? new-00.txt');
-  const text = renderEnvironment(root, new Date('2026-11-29T10:00:00Z'), summary);
+  const text = renderEnvironment(root, new Date(2026, 10, 29, 23, 30), summary);
   expect(text).toContain(`Working directory: ${root}`);
   expect(text).toContain("Today's date: 2026-11-29");
   expect(text).toContain('Git branch: trunk');
