@@ -18,6 +18,7 @@ import type { UsageAnchor } from './context-estimate.js';
 import { manageContext } from './context-manager.js';
 import { ConversationImpl } from './conversation.js';
 import { emptyConfig } from './empty-config.js';
+import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { EventChannel } from './event-channel.js';
 import { loadExternalPlugins } from './external-plugins.js';
 import { createHooks, guardHooks } from './hooks.js';
@@ -61,6 +62,7 @@ export class Kernel implements KernelApi {
   readonly tools = new ToolRegistryImpl();
   readonly conversation: ConversationImpl;
   readonly reporter: Reporter;
+  readonly fileReads = new FileReadTrackerImpl();
   readonly timings: PluginTiming[] = [];
   /** Plugins that loaded and applied, in order. */
   readonly plugins: MewcodePlugin[] = [];
@@ -128,6 +130,7 @@ export class Kernel implements KernelApi {
     this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools);
     this.container.bind(TOKENS.Reporter).toConstantValue(this.reporter);
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
+    this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);
   }
 
   private setUpProviders(entries: Parameters<typeof resolveProviderSettings>[0]['entries'], configuredActive: string | undefined): void {

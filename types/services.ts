@@ -36,3 +36,36 @@ export interface Reporter {
   notice(message: string): void;
   debug(message: string): void;
 }
+
+/**
+ * Every output cap of the tools lives in one place (SPEC T8), with the spill directory where
+ * full outputs are saved when a cut is made. Bound by the `output-limits` plugin.
+ */
+export interface OutputLimits {
+  /** read_file: lines per call (2000) */
+  readonly readMaxLines: number;
+  /** read_file: bytes per call (256 KiB) */
+  readonly readMaxBytes: number;
+  /** read_file: characters of one line before it is cut (2000) */
+  readonly readLineMaxChars: number;
+  /** grep: characters of one matching line before it is cut (500) */
+  readonly grepLineMaxChars: number;
+  /** bash: lines and bytes of output kept in the result (200 / 8000) */
+  readonly bashMaxLines: number;
+  readonly bashMaxBytes: number;
+  /** glob and grep: results per call (100) */
+  readonly searchMaxResults: number;
+  /** Directory for full outputs: `<root>/.mewcode/tool-output/` unless a session provides one. */
+  spillDir(): string;
+  /** A fresh file path in the spill directory for one call's full output (directory created). */
+  spillPath(toolCallId: string, suffix?: string): Promise<string>;
+}
+
+/** Which files the model has read this session (write_file's read-first rule, compaction's recovery). */
+export interface FileReadTracker {
+  recordRead(absolutePath: string, mtimeMs: number): void;
+  /** The mtime recorded at the last read, or undefined if never read. */
+  lastRead(absolutePath: string): { mtimeMs: number; at: number } | undefined;
+  /** Most recent first. */
+  recent(limit: number): string[];
+}

@@ -15,6 +15,10 @@ export const TOKENS = {
   Reporter: Symbol.for('mewcode/Reporter'),
   /** the resolved configuration (ResolvedConfig) */
   Config: Symbol.for('mewcode/Config'),
+  /** OutputLimits: every tool output cap and the spill directory (SPEC T8) */
+  OutputLimits: Symbol.for('mewcode/OutputLimits'),
+  /** FileReadTracker: files read this session */
+  FileReads: Symbol.for('mewcode/FileReads'),
   /** multi-bound: user interfaces (UserInterface) */
   UserInterface: Symbol.for('mewcode/UserInterface'),
 } as const;
