@@ -2,6 +2,7 @@
  * The `mewcode` entry. `--version` and `--help` answer before any plugin code is loaded; the
  * rest of MewCode is a separate chunk imported only for a real run.
  */
+import { setFlagsFromString } from 'node:v8';
 import { HELP, parseCommandLine } from './cli-args.js';
 import { KERNEL_VERSION } from '../kernel/version.js';
 
@@ -18,6 +19,10 @@ async function cli(): Promise<number> {
       process.stderr.write(`mewcode: ${command.message}\n`);
       return 2;
     case 'run': {
+      // fetch's HTTP parser is WebAssembly; V8 recompiles it with its optimising tier in the
+      // background, which costs ≈30 MiB and keeps the process alive ≈100 ms after the answer.
+      // The baseline tier is ample for an API client. scripts/code-cache.cjs sets the same flag.
+      setFlagsFromString('--liftoff-only');
       const { main } = await import('./main.js');
       return main(command.options);
     }

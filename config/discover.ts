@@ -13,38 +13,12 @@
 import { join } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import type { Loader, PublicExplorer } from 'cosmiconfig';
-import type { ConfigLayerName } from '../types/config.js';
+import type { LayerSpec } from './layers.js';
 import type { ParsedConfigFile } from './parse-file.js';
 
 // The parser (and the `yaml` package behind it) is loaded only when a file is actually found:
 // a run with no configuration files never pays for it.
 const parser = (): Promise<typeof import('./parse-file.js')> => import('./parse-file.js');
-
-export interface LayerSpec {
-  layer: ConfigLayerName;
-  /** The directory searched. */
-  dir: string;
-  searchPlaces: readonly string[];
-}
-
-export const USER_SEARCH_PLACES = ['config.yaml', 'config.yml', 'config.json'] as const;
-export const PROJECT_SEARCH_PLACES = [
-  '.mewcode.yaml',
-  '.mewcode.yml',
-  '.mewcode.json',
-  '.mewcode/config.yaml',
-  '.mewcode/config.yml',
-  '.mewcode/config.json',
-] as const;
-export const LOCAL_SEARCH_PLACES = ['config.local.yaml', 'config.local.yml', 'config.local.json'] as const;
-
-export function layerSpecs(cwd: string, homeDir: string): LayerSpec[] {
-  return [
-    { layer: 'user', dir: join(homeDir, '.mewcode'), searchPlaces: USER_SEARCH_PLACES },
-    { layer: 'project', dir: cwd, searchPlaces: PROJECT_SEARCH_PLACES },
-    { layer: 'local', dir: join(cwd, '.mewcode'), searchPlaces: LOCAL_SEARCH_PLACES },
-  ];
-}
 
 export type LayerSearchResult =
   | { found: false }

@@ -1,7 +1,7 @@
 /** loadConfig: discover the (at most 3) files, parse them, merge them. Never throws for a file. */
 import { resolve } from 'node:path';
 import type { ConfigLayerInfo, ResolvedConfig } from '../types/config.js';
-import { layerSpecs, searchLayer } from './discover.js';
+import { anyConfigFileExists, layerSpecs } from './layers.js';
 import type { LocatedMap } from './located.js';
 import { mergeLayers } from './merge.js';
 import { createResolvedConfig } from './resolved.js';
@@ -21,6 +21,9 @@ export interface LoadConfigOptions {
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const specs = layerSpecs(resolve(options.cwd), resolve(options.homeDir));
+  // Discovery (cosmiconfig) is loaded only when there is something to discover.
+  if (!(await anyConfigFileExists(specs))) return createResolvedConfig(mergeLayers([], []), [], []);
+  const { searchLayer } = await import('./discover.js');
   const results = await Promise.all(specs.map(searchLayer));
 
   const layers: ConfigLayerInfo[] = [];

@@ -45,7 +45,11 @@ for (const file of ['dist/mewcode.js', 'dist/scripted-server-lib.js']) {
   }
 }
 
-const base = values.runs ? Math.max(3, Number.parseInt(values.runs, 10)) : undefined;
+const base = values.runs === undefined ? undefined : Number.parseInt(values.runs, 10);
+if (base !== undefined && !(base >= 3)) {
+  process.stderr.write(`bench: --runs must be a whole number ≥ 3 (got "${values.runs}")\n`);
+  process.exit(2);
+}
 const runs = values.quick
   ? { version: 5, firstRequest: 3, session: 3, warmup: 1 }
   : { version: base ?? 30, firstRequest: base ?? 20, session: base ?? 15, warmup: 2 };

@@ -13,7 +13,11 @@ import { EventPrinter, style } from './demo/printer.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_LIB = path.join(ROOT, 'dist', 'scripted-server-lib.js');
 const CLI = path.join(ROOT, 'bin', 'mewcode.js');
-const MODEL = 'claude-sonnet-4-5';
+// Example models for the "run it for real" lines (and the name the scripted run reports). The
+// installed Anthropic SDK lists claude-sonnet-4-5 as deprecated (end of life 2026-11-30) and warns
+// on every request, so the newest Sonnet in its model list is used instead.
+const MODEL = 'claude-sonnet-5-5';
+const OPENAI_MODEL = 'gpt-5.4';
 const PROMPT = 'How many words are in notes.md?';
 const TIMEOUT_MS = 60_000;
 
@@ -74,8 +78,8 @@ Object.assign(env, { HOME: home, USERPROFILE: home, ANTHROPIC_API_KEY: 'demo-key
 
 const out = process.stdout;
 out.write(`${style.bold('MewCode demo')}: no API key needed, a scripted model server at ${server.url} plays the model.\n\n`);
-out.write(`  project    ${project}\n             notes.md, and .mewcode.yaml loading ./word-count.mjs (a plugin adding a word_count tool)\n`);
-out.write(`  command    mewcode -p "${PROMPT}" --output-format stream-json\n\n`);
+out.write(`  project     ${project} (temporary)\n              notes.md, and a .mewcode.yaml that loads ./word-count.mjs, a plugin adding a word_count tool\n`);
+out.write(`  command     mewcode -p "${PROMPT}" --output-format stream-json\n\n`);
 
 const printer = new EventPrinter(out);
 const started = performance.now();
@@ -86,11 +90,19 @@ const timer = setTimeout(() => {
   stderr += `demo: the CLI did not finish within ${TIMEOUT_MS / 1000} s; stopped it\n`;
   child.kill('SIGTERM');
 }, TIMEOUT_MS);
+const onInterrupt = () => {
+  child.kill('SIGTERM');
+  void server.close();
+  cleanup();
+  process.exit(130);
+};
+process.once('SIGINT', onInterrupt);
 const lines = createInterface({ input: child.stdout });
 lines.on('line', (line) => printer.line(line));
 const [code, signal] = await new Promise((resolve) => child.once('close', (c, s) => resolve([c, s])));
 await new Promise((resolve) => (lines.closed ? resolve() : lines.once('close', resolve)));
 clearTimeout(timer);
+process.off('SIGINT', onInterrupt);
 printer.close();
 const elapsed = performance.now() - started;
 await server.close();
@@ -108,5 +120,5 @@ out.write(`${style.bold('Final result')} (the last stream-json line; --output-fo
 out.write(`${printer.resultLine}\n\n`);
 out.write(`${style.bold('Run it for real')} (from this checkout use \`node bin/mewcode.js\`, or \`npm link\` first):\n`);
 out.write(`  ANTHROPIC_API_KEY=sk-ant-... MEWCODE_MODEL=${MODEL} npx mewcode -p "Summarise this repository"\n`);
-out.write('  OPENAI_API_KEY=sk-... MEWCODE_PROVIDER=openai MEWCODE_MODEL=gpt-4.1 npx mewcode -p "Summarise this repository"\n');
+out.write(`  OPENAI_API_KEY=sk-... MEWCODE_PROVIDER=openai MEWCODE_MODEL=${OPENAI_MODEL} npx mewcode -p "Summarise this repository"\n`);
 out.write(style.dim('Add --output-format json or stream-json for scripts; list your own plugins under `plugins:` in .mewcode.yaml.\n'));

@@ -4,6 +4,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ProviderSettings } from '../../types/index.js';
+import { importVendor } from '../../kernel/vendor-module.js';
 
 export type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 
@@ -11,7 +12,7 @@ let sdkPromise: Promise<AnthropicSdk> | undefined;
 
 /** One import for the process; a failed import is retried on the next call. */
 export function loadAnthropicSdk(): Promise<AnthropicSdk> {
-  sdkPromise ??= import('@anthropic-ai/sdk').catch((error: unknown) => {
+  sdkPromise ??= importVendor<AnthropicSdk>('anthropic-sdk', () => import('@anthropic-ai/sdk')).catch((error: unknown) => {
     sdkPromise = undefined;
     throw error;
   });

@@ -5,6 +5,7 @@
 import type OpenAI from 'openai';
 import { ProviderError } from '../../types/index.js';
 import type { ProviderSettings } from '../../types/index.js';
+import { importVendor } from '../../kernel/vendor-module.js';
 import { usesMaxCompletionTokens } from './request.js';
 
 export type OpenAISdk = typeof import('openai');
@@ -13,7 +14,7 @@ let sdkPromise: Promise<OpenAISdk> | undefined;
 
 /** One import for the process; a failed import is retried on the next call. */
 export function loadOpenAISdk(): Promise<OpenAISdk> {
-  sdkPromise ??= import('openai').catch((error: unknown) => {
+  sdkPromise ??= importVendor<OpenAISdk>('openai-sdk', () => import('openai')).catch((error: unknown) => {
     sdkPromise = undefined;
     throw error;
   });

@@ -1,10 +1,38 @@
 // The external plugin the benchmark's sessions load from the project's `.mewcode.yaml`.
 // `bench_echo` is read-only and instant, so a turn gap measures MewCode, not the tool.
-// dispose() (called at shutdown) writes the process's peak RSS (KiB) to $MEWCODE_BENCH_RSS_FILE.
+// dispose() (called at shutdown) writes the process's peak RSS (KiB) to $MEWCODE_BENCH_RSS_FILE,
+// and the in-process turn timings to $MEWCODE_BENCH_TURN_FILE:
+//   kernelMs — assistant turn recorded → next request handed to the provider, minus the tool
+//   sdkMs    — assistant turn recorded → the SDK calls fetch for the next request, minus the tool
+//   clientMs — last byte of response 1 read by the client → the SDK calls fetch for request 2,
+//              minus the tool: everything the client does between turns, the SDK's stream tail included
 import { writeFileSync } from 'node:fs';
 
-export default (api) =>
-  api.definePlugin({
+export default (api) => {
+  const marks = { recorded: undefined, bodyEnd: undefined, toolMs: 0, kernelMs: undefined, sdkMs: undefined, clientMs: undefined };
+  const realFetch = globalThis.fetch;
+  let responses = 0;
+  globalThis.fetch = async (...args) => {
+    const now = performance.now();
+    if (marks.recorded !== undefined && marks.sdkMs === undefined) marks.sdkMs = now - marks.recorded - marks.toolMs;
+    if (marks.bodyEnd !== undefined && marks.clientMs === undefined) marks.clientMs = now - marks.bodyEnd - marks.toolMs;
+    const response = await realFetch(...args);
+    if (++responses !== 1 || !response.body) return response;
+    // Stamp when the first response's last byte is read (a pass-through stream).
+    const reader = response.body.getReader();
+    const body = new ReadableStream({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          marks.bodyEnd = performance.now();
+          controller.close();
+        } else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return api.definePlugin({
     name: 'bench-tool',
     kernel: '^0.1.0',
     bindings: new api.ContainerModule(({ bind }) =>
@@ -14,12 +42,28 @@ export default (api) =>
         inputSchema: { type: 'object', properties: { text: { type: 'string', description: 'Text to echo' } }, required: ['text'] },
         readOnly: true,
         async execute(input) {
-          return { content: `echo: ${String(input.text ?? '')}` };
+          const started = performance.now();
+          const content = `echo: ${String(input.text ?? '')}`;
+          marks.toolMs += performance.now() - started;
+          return { content };
         },
       }),
     ),
+    apply(kernel) {
+      kernel.hooks.messageAppended.tapPromise('bench-tool', async (message) => {
+        if (message.role === 'assistant' && message.toolCalls.length > 0 && marks.recorded === undefined) marks.recorded = performance.now();
+      });
+      // Tapped last (high stage), so every other preModelRequest tap is inside the measurement.
+      kernel.hooks.preModelRequest.tapPromise({ name: 'bench-tool', stage: 1000 }, async (request) => {
+        if (marks.recorded !== undefined && marks.kernelMs === undefined) marks.kernelMs = performance.now() - marks.recorded - marks.toolMs;
+        return request;
+      });
+    },
     dispose() {
       const file = process.env.MEWCODE_BENCH_RSS_FILE;
       if (file) writeFileSync(file, String(process.resourceUsage().maxRSS));
+      const turnFile = process.env.MEWCODE_BENCH_TURN_FILE;
+      if (turnFile) writeFileSync(turnFile, JSON.stringify({ kernelMs: marks.kernelMs, sdkMs: marks.sdkMs, clientMs: marks.clientMs }));
     },
   });
+};

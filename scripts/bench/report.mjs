@@ -58,10 +58,19 @@ export function buildRows(results) {
     const tool = summarize(s.toolMs);
     const gapLabel = s.gapMethod === 'finish' ? 'gap between turns: response 1 last byte written → request 2 received' : 'gap between turns (approx.: receivedAt(2) − receivedAt(1))';
     push(['d', gapLabel, protocol, ms(gap.median, 2), ms(gap.p90, 2), `tool \`duration_ms\` ${ms(tool.median, 0)}`, '—', `≤ ${TARGETS.gapMs} ms`, status(gap.median, gap.p90, TARGETS.gapMs)], `d. turn gap (${protocol}): median ${ms(gap.median, 2)} > ${TARGETS.gapMs} ms`);
+    // In-process (bench plugin): what MewCode itself spends between turns, the tool excluded.
+    const kernelGap = summarize(s.kernelGap);
+    push(['d', 'kernel between turns: assistant turn recorded → next request handed to the provider (tool excluded)', protocol, ms(kernelGap.median, 2), ms(kernelGap.p90, 2), '—', '—', `≤ ${TARGETS.gapMs} ms`, status(kernelGap.median, kernelGap.p90, TARGETS.gapMs)], `d. kernel turn gap (${protocol}): median ${ms(kernelGap.median, 2)} > ${TARGETS.gapMs} ms`);
+    const sdkGap = summarize(s.sdkGap);
+    const clientGap = summarize(s.clientGap);
+    push(['d', 'client between turns: last byte of response 1 read → SDK calls `fetch` for request 2 (tool excluded)', protocol, ms(clientGap.median, 2), ms(clientGap.p90, 2), '—', '—', `≤ ${TARGETS.gapMs} ms`, status(clientGap.median, clientGap.p90, TARGETS.gapMs)], `d. client turn gap (${protocol}): median ${ms(clientGap.median, 2)} > ${TARGETS.gapMs} ms`);
+    push(['d', '… plus request conversion and the SDK: assistant turn recorded → SDK calls `fetch` (tool excluded)', protocol, ms(sdkGap.median, 2), ms(sdkGap.p90, 2), '—', '—', `≤ ${TARGETS.gapMs} ms`, status(sdkGap.median, sdkGap.p90, TARGETS.gapMs)], `d. kernel + SDK turn gap (${protocol}): median ${ms(sdkGap.median, 2)} > ${TARGETS.gapMs} ms`);
     const b1 = summarize(s.bytes1);
     const b2 = summarize(s.bytes2);
     push(['e', 'request body, turn 1 → turn 2', protocol, `${bytes(b1.median)} → ${bytes(b2.median)}`, '—', '—', '—', 'system + tools byte-identical', s.identical ? 'identical: yes' : '**identical: no**'], `e. system/tools not byte-identical between turns (${protocol})`);
   }
+  // Group by measurement (a, b, c, …) with the protocols side by side; sort is stable.
+  rows.sort((x, y) => x[0].localeCompare(y[0]));
   return { rows, unmet };
 }
 
@@ -101,7 +110,7 @@ export function section(results) {
     '',
     'Reproduce: `npm run bench` (prints this section; `npm run bench -- --write` rewrites it here).',
     '',
-    `Measured ${machineLine(results)}. Numbers are **medians** with the p90 beside them, over ${n.version} runs for (a), ${n.firstRequest} for (b) and ${n.session} for (c–e) per protocol, after ${n.warmup} warm-up runs; references run interleaved with the measured command in the same invocation, and ratios are median ÷ reference median. Status compares the median with the target; "met (p90 over)" means the slowest tenth of runs misses it.`,
+    `Measured ${machineLine(results)}. Numbers are **medians** with the p90 beside them, over ${n.version} runs for (a), ${n.firstRequest} for (b) and ${n.session} for (c–e) per protocol, after ${n.warmup} discarded warm-up run${n.warmup === 1 ? '' : 's'} of each command; references run interleaved with the measured command in the same invocation, and ratios are median ÷ reference median. Status compares the median with the target; "met (p90 over)" means the slowest tenth of runs misses it.`,
     '',
     markdownTable(rows),
     '',
@@ -113,7 +122,7 @@ export function section(results) {
     '- **a.** `node bin/mewcode.js --version` and `node -e ""`, alternating, each timed from `spawn()` to the child\'s exit.',
     '- **b.** `node bin/mewcode.js -p hi --output-format json` against the scripted server (one text turn, project without configuration): from `Date.now()` just before `spawn()` to the server\'s `receivedAt` of the first request (set when its body has been read). References: `node -e ""` spawn → exit, and a bare `node -e "fetch(…)"` POSTing to the same server, spawn → `receivedAt`: the floor for any Node process that sends a request with `fetch`, as both SDKs do.',
     '- **c.** `-p … --output-format stream-json --permission-mode bypassPermissions` in a project whose `.mewcode.yaml` loads `bench-tool.mjs` (scripts/bench/bench-tool.mjs); the model answers text + a `bench_echo` call, then text. Wall time is spawn → exit; peak RSS is GNU `time -f %M` of the child (when `/usr/bin/time` is GNU time), cross-checked by `process.resourceUsage().maxRSS` written from the plugin\'s `dispose()` at shutdown. Both references (`node -e ""`, and a bare `node -e "fetch(…)"` that POSTs once to the same server and reads the answer) run under the same `time`.',
-    `- **d.** ${gapNote} Date/performance clock resolution is well under 1 ms.`,
+    `- **d.** ${gapNote} Date/performance clock resolution is well under 1 ms. The two in-process rows come from the bench plugin (scripts/bench/bench-tool.mjs): it stamps the \`messageAppended\` of the assistant turn that asked for the tool (the stream is finished and recorded), the last \`preModelRequest\` tap of the next iteration (the request is handed to the provider), and the SDK's call of the global \`fetch\`, and (through a pass-through stream around the first response's body) when the client read that response's last byte; the tool's own time is subtracted. The wire-level row additionally contains the SDK reading the end of the stream and undici sending the request.`,
     '- **e.** UTF-8 byte length of each request\'s raw body; "identical" compares the serialized `system` blocks (Anthropic) or leading system messages (OpenAI) and the `tools` array of requests 1 and 2 in every run. ' +
       (results.compactJson ? 'Both SDKs sent compact `JSON.stringify` output (checked), so equal re-serializations are equal bytes on the wire.' : 'Note: a raw body was not compact `JSON.stringify` output in some run, so the comparison is of re-serialized JSON, not raw bytes.'),
   ].join('\n');

@@ -5,7 +5,7 @@
 //      received, both stamped in this process; the tool's own duration_ms is reported beside it
 //   e. request body bytes of turn 1 and 2, and whether the system prompt and tools serialize
 //      byte-identically in both (the prompt-cache prefix).
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, FETCH_SCRIPT, NODE, childEnv, gnuTimePath, makeTempDir, providerEnv, readNumber, removeDir, runChild, startTimedServer } from './harness.mjs';
@@ -25,10 +25,11 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
   writeFileSync(path.join(project, 'README.md'), '# bench project\n');
   const rssFile = path.join(home, 'rss-time');
   const disposeFile = path.join(home, 'rss-dispose');
+  const turnFile = path.join(home, 'turn-timings.json');
   const useTime = gnuTimePath() !== undefined;
 
   const out = {
-    wall: [], rss: [], rssDispose: [], gap: [], gapReceivedAt: [], toolMs: [], bytes1: [], bytes2: [],
+    wall: [], rss: [], rssDispose: [], gap: [], gapReceivedAt: [], toolMs: [], kernelGap: [], sdkGap: [], clientGap: [], bytes1: [], bytes2: [],
     refWall: [], refRss: [], fetchWall: [], fetchRss: [], identical: true, compactJson: true, mismatches: [], gapMethod: 'finish',
   };
   try {
@@ -51,7 +52,7 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
   async function runSession(keep) {
     const { server, timings } = await startTimedServer(TURNS());
     try {
-      const env = childEnv(home, { ...providerEnv(protocol, server.url), MEWCODE_BENCH_RSS_FILE: disposeFile });
+      const env = childEnv(home, { ...providerEnv(protocol, server.url), MEWCODE_BENCH_RSS_FILE: disposeFile, MEWCODE_BENCH_TURN_FILE: turnFile });
       const args = [CLI, '-p', 'Echo the word ping with the bench tool.', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions'];
       const r = await runChild(NODE, args, { cwd: project, env, rssFile: useTime ? rssFile : undefined });
       const events = r.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
@@ -71,6 +72,10 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
       else out.gapMethod = 'receivedAt';
       out.gapReceivedAt.push(req2.receivedAt - req1.receivedAt);
       out.toolMs.push(toolResult.duration_ms);
+      const turn = JSON.parse(readFileSync(turnFile, 'utf8'));
+      if (Number.isFinite(turn.kernelMs)) out.kernelGap.push(turn.kernelMs);
+      if (Number.isFinite(turn.sdkMs)) out.sdkGap.push(turn.sdkMs);
+      if (Number.isFinite(turn.clientMs)) out.clientGap.push(turn.clientMs);
       out.bytes1.push(Buffer.byteLength(req1.rawBody));
       out.bytes2.push(Buffer.byteLength(req2.rawBody));
     } finally {

@@ -3,7 +3,7 @@ const useColor = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code) => (text) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
 export const style = { dim: paint('2'), bold: paint('1'), cyan: paint('36'), green: paint('32'), yellow: paint('33'), red: paint('31'), magenta: paint('35') };
 
-const LABEL_WIDTH = 11;
+const LABEL_WIDTH = 12;
 const INDENT = ' '.repeat(2 + LABEL_WIDTH);
 const label = (text, color = (s) => s) => `  ${color(text.padEnd(LABEL_WIDTH))}`;
 
