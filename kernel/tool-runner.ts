@@ -17,6 +17,7 @@ export const CANCELLED_WHILE_RUNNING = 'Cancelled: the run was cancelled while t
 export interface ToolRunOptions {
   signal: AbortSignal;
   projectRoot: string;
+  homeDir: string;
   sessionId: string;
   defaultTimeoutMs: number;
 }
@@ -29,7 +30,7 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
 
   const execution = Promise.resolve()
-    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, sessionId: options.sessionId, toolCallId: call.id }))
+    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, toolCallId: call.id }))
     .then(
       (output): Settled => ({ result: { toolCallId: call.id, content: output.content, isError: output.isError ?? false }, threw: false }),
       (error: unknown): Settled => ({ result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`), threw: true }),

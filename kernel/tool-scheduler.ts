@@ -62,6 +62,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
         ? await runTool(call, gate.tool, gate.input, {
             signal: deps.signal,
             projectRoot: deps.run.projectRoot,
+            homeDir: deps.run.homeDir,
             sessionId: deps.run.sessionId,
             defaultTimeoutMs: deps.defaultTimeoutMs,
           })

@@ -6,6 +6,7 @@ import permissionMode from './permission-mode/index.js';
 import systemPrompt from './system-prompt/index.js';
 import environment from './environment/index.js';
 import uiHeadless from './ui-headless/index.js';
+import outputLimits from './output-limits/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -13,5 +14,6 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   systemPrompt,
   environment,
   permissionMode,
+  outputLimits,
   uiHeadless,
 ];

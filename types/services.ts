@@ -37,14 +37,21 @@ export interface Reporter {
   debug(message: string): void;
 }
 
+/** A text cut to a limit. `truncated` says whether anything was dropped. */
+export interface CutText {
+  text: string;
+  truncated: boolean;
+}
+
 /**
  * Every output cap of the tools lives in one place (SPEC T8), with the spill directory where
- * full outputs are saved when a cut is made. Bound by the `output-limits` plugin.
+ * full outputs are saved when a cut is made. Bound by the `output-limits` plugin; tools get it
+ * from the container (`TOKENS.OutputLimits`) and never hard-code a limit.
  */
 export interface OutputLimits {
   /** read_file: lines per call (2000) */
   readonly readMaxLines: number;
-  /** read_file: bytes per call (256 KiB) */
+  /** read_file: bytes of file content per call (256 KiB) */
   readonly readMaxBytes: number;
   /** read_file: characters of one line before it is cut (2000) */
   readonly readLineMaxChars: number;
@@ -55,10 +62,16 @@ export interface OutputLimits {
   readonly bashMaxBytes: number;
   /** glob and grep: results per call (100) */
   readonly searchMaxResults: number;
+  /** Spill files older than this are removed at start-up (7 days). */
+  readonly spillMaxAgeMs: number;
   /** Directory for full outputs: `<root>/.mewcode/tool-output/` unless a session provides one. */
   spillDir(): string;
   /** A fresh file path in the spill directory for one call's full output (directory created). */
   spillPath(toolCallId: string, suffix?: string): Promise<string>;
+  /** Cut a line to `maxChars` characters (code points), marking the cut. */
+  cutLine(line: string, maxChars: number): CutText;
+  /** Keep at most `maxBytes` UTF-8 bytes, never splitting a character. No marker is added. */
+  cutBytes(text: string, maxBytes: number): CutText;
 }
 
 /** Which files the model has read this session (write_file's read-first rule, compaction's recovery). */

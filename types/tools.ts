@@ -22,6 +22,8 @@ export interface ToolContext {
   /** Aborted on cancellation or when the call's timeout expires. */
   signal: AbortSignal;
   projectRoot: string;
+  /** For `~` in paths the model writes. */
+  homeDir: string;
   sessionId: string;
   toolCallId: string;
 }

@@ -1,0 +1,13 @@
+/** Every tool output cap (SPEC T2, T5, T6, T7, T8), in one place. */
+export const LIMITS = {
+  readMaxLines: 2000,
+  readMaxBytes: 256 * 1024,
+  readLineMaxChars: 2000,
+  grepLineMaxChars: 500,
+  bashMaxLines: 200,
+  bashMaxBytes: 8000,
+  searchMaxResults: 100,
+  spillMaxAgeMs: 7 * 24 * 60 * 60 * 1000,
+} as const;
+
+export const LINE_CUT_MARKER = '… [line truncated]';
