@@ -1,0 +1,67 @@
+/** SPEC T8: one place for every cap, character-safe cuts, and the spill directory's clean-up. */
+import { mkdtemp, readdir, utimes, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createOutputLimits } from '../../../plugins/output-limits/index.js';
+import { LIMITS, LINE_CUT_MARKER } from '../../../plugins/output-limits/limits.js';
+import { cutBytes, cutLine } from '../../../plugins/output-limits/text-cuts.js';
+import { removeOldSpillFiles, spillFileName } from '../../../plugins/output-limits/spill-directory.js';
+
+test('the caps are the documented ones', () => {
+  expect(LIMITS).toEqual({
+    readMaxLines: 2000,
+    readMaxBytes: 262_144,
+    readLineMaxChars: 2000,
+    grepLineMaxChars: 500,
+    bashMaxLines: 200,
+    bashMaxBytes: 8000,
+    searchMaxResults: 100,
+    spillMaxAgeMs: 604_800_000,
+  });
+});
+
+test('cutLine keeps a line of exactly the limit and cuts one character more, counting code points', () => {
+  expect(cutLine('a'.repeat(500), 500)).toEqual({ text: 'a'.repeat(500), truncated: false });
+  expect(cutLine('a'.repeat(501), 500)).toEqual({ text: `${'a'.repeat(500)}${LINE_CUT_MARKER}`, truncated: true });
+  // 500 emoji are 1000 UTF-16 units but 500 characters: not cut; a surrogate pair is never split.
+  const emoji = '😀'.repeat(500);
+  expect(cutLine(emoji, 500)).toEqual({ text: emoji, truncated: false });
+  expect(cutLine(`${emoji}😀`, 500).text).toBe(`${emoji}${LINE_CUT_MARKER}`);
+  expect(cutLine(`a${emoji}`, 2).text).toBe(`a😀${LINE_CUT_MARKER}`);
+});
+
+test('cutBytes keeps exactly the limit and never splits a UTF-8 character', () => {
+  expect(cutBytes('x'.repeat(8000), 8000)).toEqual({ text: 'x'.repeat(8000), truncated: false });
+  expect(cutBytes('x'.repeat(8001), 8000)).toEqual({ text: 'x'.repeat(8000), truncated: true });
+  // 'é' is 2 bytes; the cap falls in its middle: it is dropped whole.
+  const cut = cutBytes(`${'x'.repeat(7999)}é`, 8000);
+  expect(cut).toEqual({ text: 'x'.repeat(7999), truncated: true });
+  expect(cutBytes('€€€', 7).text).toBe('€€'); // 3-byte characters, cap mid-character
+  expect(cutBytes('abc', 0)).toEqual({ text: '', truncated: true });
+});
+
+test('spill paths are fresh, safe file names inside the spill directory, which is created on demand', async () => {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'mc-spill-'));
+  const limits = createOutputLimits(path.join(root, '.mewcode', 'tool-output'));
+  const file = await limits.spillPath('toolu_01/../../etc', 'log');
+  expect(path.dirname(file)).toBe(path.join(root, '.mewcode', 'tool-output'));
+  expect(path.basename(file)).toMatch(/^\d+-toolu_01_______etc\.log$/);
+  expect(await readdir(path.join(root, '.mewcode'))).toEqual(['tool-output']);
+  expect(spillFileName('', 'a/b')).toMatch(/^\d+-call\.ab$/);
+});
+
+test('start-up clean-up removes spill files older than 7 days and keeps newer ones', async () => {
+  const dir = path.join(await mkdtemp(path.join(os.tmpdir(), 'mc-spill-')), 'tool-output');
+  await mkdir(dir);
+  const now = Date.now();
+  const day = 24 * 60 * 60 * 1000;
+  const files = { old: now - 7 * day - 60_000, edge: now - 7 * day + 60_000, fresh: now - day };
+  for (const [name, mtime] of Object.entries(files)) {
+    await writeFile(path.join(dir, name), name);
+    await utimes(path.join(dir, name), mtime / 1000, mtime / 1000);
+  }
+  await mkdir(path.join(dir, 'a-directory'));
+  expect(await removeOldSpillFiles(dir, LIMITS.spillMaxAgeMs, now)).toBe(1);
+  expect((await readdir(dir)).sort()).toEqual(['a-directory', 'edge', 'fresh']);
+  expect(await removeOldSpillFiles(path.join(dir, 'missing'), LIMITS.spillMaxAgeMs, now)).toBe(0);
+});
