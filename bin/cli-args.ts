@@ -16,6 +16,8 @@ Options:
   --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions (default: default)
   --provider <name>             configured provider name or protocol (anthropic | openai)
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
+  --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
+  --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
   --debug-boot                  print each plugin's load time to stderr
   -v, --version                 print the version
   -h, --help                    print this help
@@ -26,6 +28,28 @@ Environment (used when no providers are configured):
 
 Configuration: ~/.mewcode/config.yaml, .mewcode.yaml (or .mewcode/config.yaml), .mewcode/config.local.yaml
 `;
+
+/**
+ * `--allowedTools "Bash(git log:*),Read" --allowedTools Edit`: values may repeat and may hold
+ * several rules separated by commas or spaces outside parentheses (as Claude Code accepts).
+ */
+export function splitRuleList(values: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = '';
+    for (const char of value) {
+      if (char === '(') depth++;
+      if (char === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (char === ',' || char === ' ')) {
+        if (current.trim()) rules.push(current.trim());
+        current = '';
+      } else current += char;
+    }
+    if (current.trim()) rules.push(current.trim());
+  }
+  return rules;
+}
 
 export type ParsedCommand = { kind: 'version' } | { kind: 'help' } | { kind: 'run'; options: CliOptions } | { kind: 'error'; message: string };
 
@@ -43,6 +67,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
         provider: { type: 'string' },
         model: { type: 'string' },
         'debug-boot': { type: 'boolean' },
+        allowedTools: { type: 'string', multiple: true },
+        disallowedTools: { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -70,6 +96,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
     permissionMode: permissionMode as PermissionMode,
     debugBoot: values['debug-boot'] ?? false,
     cwd,
+    allowedTools: splitRuleList(values.allowedTools ?? []),
+    disallowedTools: splitRuleList(values.disallowedTools ?? []),
   };
   if (prompt !== undefined) options.prompt = prompt;
   else if (values.print) options.prompt = '';

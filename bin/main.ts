@@ -16,7 +16,7 @@ export async function main(options: CliOptions): Promise<number> {
     const flags: { provider?: string; model?: string } = {};
     if (options.provider !== undefined) flags.provider = options.provider;
     if (options.model !== undefined) flags.model = options.model;
-    kernel = await Kernel.create({ plugins: defaultPlugins, config, projectRoot: options.cwd, homeDir, flags, reporter });
+    kernel = await Kernel.create({ plugins: defaultPlugins, config, projectRoot: options.cwd, homeDir, flags, reporter, cli: options });
   } catch (error) {
     if (error instanceof ConfigurationError) {
       process.stderr.write(`mewcode: ${error.message}\n`);

@@ -6,7 +6,7 @@ import { Container } from 'inversify';
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, SessionContext } from '../types/hooks.js';
 import type { PermissionMode } from '../types/permissions.js';
-import type { KernelApi, MewcodePlugin, RunOptions } from '../types/plugin.js';
+import type { CliOptions, KernelApi, MewcodePlugin, RunOptions } from '../types/plugin.js';
 import type { ProviderFactory } from '../types/provider.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
@@ -44,6 +44,7 @@ export interface KernelOptions {
   flags?: { provider?: string; model?: string };
   reporter?: Reporter;
   sessionId?: string;
+  cli?: CliOptions;
   defaultToolTimeoutMs?: number;
   maxUnknownToolIterations?: number;
 }
@@ -59,6 +60,7 @@ export class Kernel implements KernelApi {
   readonly hooks: KernelHooks = createHooks();
   readonly container = new Container();
   readonly session: SessionContext;
+  readonly cli: CliOptions | undefined;
   readonly tools = new ToolRegistryImpl();
   readonly conversation: ConversationImpl;
   readonly reporter: Reporter;
@@ -78,6 +80,7 @@ export class Kernel implements KernelApi {
   private constructor(private readonly options: KernelOptions) {
     this.reporter = options.reporter ?? new StderrReporter();
     this.resolvedConfig = options.config ?? emptyConfig;
+    this.cli = options.cli;
     this.session = { sessionId: options.sessionId ?? newSessionId(), projectRoot: options.projectRoot, homeDir: options.homeDir };
     this.conversation = new ConversationImpl(this.hooks, () => this.session.sessionId);
     guardHooks(this.hooks, (error) => this.warn(error.message));

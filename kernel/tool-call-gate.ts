@@ -48,8 +48,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   let input = parsed.input;
 
   const decision = await deps.hooks.preToolUse.promise({ ...deps.run, call, tool, input, iteration: deps.iteration });
-  if (decision?.block) return deny(call, `[hook ${decision.by}] ${decision.reason}`);
-  if (decision) input = decision.input;
+  if (decision && !decision.block) input = decision.input;
 
   const request: PermissionRequest = {
     toolName: call.name,
@@ -61,12 +60,21 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     sessionId: deps.run.sessionId,
     projectRoot: deps.run.projectRoot,
   };
+  // Every outcome is announced once, for the audit log (A11).
+  const decided = (verdict: PermissionVerdict, allowed: boolean, approval?: ApprovalOutcome): Promise<void> =>
+    deps.hooks.permissionDecided.promise({ request, verdict, allowed, toolCallId: call.id, ...(approval ? { approval } : {}) });
+
+  if (decision?.block) {
+    await decided({ decision: 'deny', layer: `hook:${decision.by}`, reason: decision.reason }, false);
+    return deny(call, `[hook ${decision.by}] ${decision.reason}`);
+  }
   const verdict: PermissionVerdict = (await deps.hooks.checkPermission.promise(request)) ?? {
     decision: 'ask',
     layer: 'kernel',
     reason: 'no permission layer decided',
   };
   if (verdict.decision === 'deny') {
+    await decided(verdict, false);
     return deny(call, `Permission denied by ${verdict.layer}: ${verdict.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
   }
   if (verdict.decision === 'ask') {
@@ -74,10 +82,14 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     deps.emit({ type: 'approval_request', request: approvalRequest });
     const outcome: ApprovalOutcome | undefined = await deps.hooks.requestApproval.promise(approvalRequest);
     if (!outcome) {
+      await decided(verdict, false);
       return deny(call, `Permission required: ${call.name} needs approval (${verdict.reason ?? verdict.layer}) and no one was available to approve it. Do not retry this call.`);
     }
+    await decided(verdict, outcome.choice !== 'deny', outcome);
     if (outcome.choice === 'deny') return deny(call, `User denied: ${outcome.reason ?? `${call.name} was not approved`}`);
+    return { run: true, tool, input };
   }
+  await decided(verdict, true);
   return { run: true, tool, input };
 }
 

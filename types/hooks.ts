@@ -76,6 +76,18 @@ export interface ManageContextContext extends RunContext {
   provider: Provider;
 }
 
+/** Every permission outcome of a tool call, for the audit log (SPEC A11). */
+export interface PermissionDecidedContext {
+  request: PermissionRequest;
+  /** The verdict that decided; for a PreToolUse block, layer `hook:<name>`. */
+  verdict: PermissionVerdict;
+  /** Present when the chain asked and someone (or no one) answered. */
+  approval?: ApprovalOutcome;
+  /** Whether the call will run. */
+  allowed: boolean;
+  toolCallId: string;
+}
+
 export interface MessageAppendedContext {
   sessionId: string;
   index: number;
@@ -106,6 +118,7 @@ export interface KernelHooks {
   preToolUse: AsyncSeriesBailHook<[ToolUseContext], PreToolUseDecision | undefined>;
   checkPermission: AsyncSeriesBailHook<[PermissionRequest], PermissionVerdict | undefined>;
   requestApproval: AsyncSeriesBailHook<[ApprovalRequest], ApprovalOutcome | undefined>;
+  permissionDecided: AsyncSeriesHook<[PermissionDecidedContext]>;
   postToolUse: AsyncSeriesWaterfallHook<[ToolResult, PostToolUseContext]>;
   messageAppended: AsyncSeriesHook<[Message, MessageAppendedContext]>;
   stop: AsyncSeriesHook<[StopContext]>;

@@ -17,6 +17,8 @@ export interface KernelApi {
   readonly hooks: KernelHooks;
   readonly container: Container;
   readonly session: SessionContext;
+  /** The command line this kernel was started with; undefined for builds without the CLI. */
+  readonly cli: CliOptions | undefined;
   /** The validated value of a section a plugin declared with `config`. */
   config<T>(key: string): T | undefined;
   /** Queue text for the next model request's reminder; taken once (L2). */
@@ -63,6 +65,9 @@ export interface CliOptions {
   model?: string;
   debugBoot: boolean;
   cwd: string;
+  /** Session rules from --allowedTools / --disallowedTools, in permission-rule syntax. */
+  allowedTools: string[];
+  disallowedTools: string[];
 }
 
 /** Contributed under TOKENS.UserInterface. The CLI picks the first whose `handles` is true. */
