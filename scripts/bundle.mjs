@@ -23,8 +23,9 @@ const esm = {
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   // cosmiconfig's optional TypeScript loader is never used; the SDKs are loaded from dist/vendor
-  // (or, if that is missing, imported from node_modules), never bundled into the chunks.
-  external: ['typescript', ...Object.values(VENDORS)],
+  // (or, if that is missing, imported from node_modules), never bundled into the chunks;
+  // web-tree-sitter finds its own .wasm next to its module, so it stays in node_modules.
+  external: ['typescript', 'web-tree-sitter', ...Object.values(VENDORS)],
   banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
 };
 await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts' }, define: { __MEWCODE_BUNDLED__: 'true' } });
