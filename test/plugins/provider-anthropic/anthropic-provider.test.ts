@@ -4,7 +4,7 @@ import plugin from '../../../plugins/provider-anthropic/index.js';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
 import { TOKENS } from '../../../types/index.js';
 import type { Message, Provider, ProviderEvent, ProviderFactory, ProviderSettings } from '../../../types/index.js';
-import { EDIT_SCHEMA, TOOLS, collect, last, only, request, textOf } from './helpers.js';
+import { EDIT_SCHEMA, TOOLS, collect, last, only, request, textOf } from '../../support/provider-test-helpers.js';
 
 const MODEL = 'claude-scripted-1';
 

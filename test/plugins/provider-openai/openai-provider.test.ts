@@ -5,7 +5,7 @@ import { usesMaxCompletionTokens } from '../../../plugins/provider-openai/reques
 import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
 import { TOKENS } from '../../../types/index.js';
 import type { Message, Provider, ProviderEvent, ProviderFactory, ProviderSettings } from '../../../types/index.js';
-import { EDIT_SCHEMA, TOOLS, collect, last, only, request, textOf } from './helpers.js';
+import { EDIT_SCHEMA, TOOLS, collect, last, only, request, textOf } from '../../support/provider-test-helpers.js';
 
 const MODEL = 'gpt-scripted-1';
 const LABEL = 'OpenAI-compatible API "openai"';

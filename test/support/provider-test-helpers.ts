@@ -1,4 +1,5 @@
-import type { ModelRequest, Provider, ProviderEvent, ProviderSettings, ToolDefinition } from '../../../types/index.js';
+// Shared by the provider plugins' tests: collecting events, building requests, a tool set with a nested schema.
+import type { ModelRequest, Provider, ProviderEvent, ProviderSettings, ToolDefinition } from '../../types/index.js';
 
 export async function collect(
   provider: Provider,
