@@ -60,6 +60,8 @@ export interface OutputLimits {
   /** bash: lines and bytes of output kept in the result (200 / 8000) */
   readonly bashMaxLines: number;
   readonly bashMaxBytes: number;
+  /** bash: bytes of full output saved to the spill file before saving stops (64 MiB) */
+  readonly bashSpillMaxBytes: number;
   /** glob and grep: results per call (100) */
   readonly searchMaxResults: number;
   /** Spill files older than this are removed at start-up (7 days). */

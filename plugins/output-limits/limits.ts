@@ -6,6 +6,7 @@ export const LIMITS = {
   grepLineMaxChars: 500,
   bashMaxLines: 200,
   bashMaxBytes: 8000,
+  bashSpillMaxBytes: 64 * 1024 * 1024,
   searchMaxResults: 100,
   spillMaxAgeMs: 7 * 24 * 60 * 60 * 1000,
 } as const;

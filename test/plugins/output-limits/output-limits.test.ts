@@ -15,6 +15,7 @@ test('the caps are the documented ones', () => {
     grepLineMaxChars: 500,
     bashMaxLines: 200,
     bashMaxBytes: 8000,
+    bashSpillMaxBytes: 67_108_864,
     searchMaxResults: 100,
     spillMaxAgeMs: 604_800_000,
   });

@@ -1,0 +1,339 @@
+/**
+ * The `bash` tool (SPEC T5, K1, K5, L7, A4).
+ *
+ * Policies (documented in the description the model reads, and in the result):
+ * - Timeout: `timeout` ms, default 120000, max 600000, honoured as given (no hidden shorter cap).
+ *   A larger value is clamped to the maximum and the result says so (the command still runs).
+ *   The kernel's outer limit is the same timeout plus TIMEOUT_MARGIN_MS, so this tool's own
+ *   handling (SIGTERM, SIGKILL after the grace, partial output) always fires first.
+ * - Timeout and cancellation: SIGTERM to the command's process group, SIGKILL to the group
+ *   KILL_GRACE_MS later if any member survives. A timeout is an error result with the partial
+ *   output; so is a cancellation.
+ * - Exit: `exit_code: N` first; a shell killed by a signal shows `128+n (terminated by SIG…)`.
+ *   A non-zero exit is a normal result (isError false): the model reads compiler errors and
+ *   failing tests as observations.
+ * - Background jobs (`cmd &`): the call ends when the shell exits; the tool never waits for them
+ *   and stops reading their output. They keep running (the model asked for `&`, e.g. a dev
+ *   server), the result names their process group, and they are stopped when the session ends
+ *   (SIGTERM to the group, SIGKILL after the grace), so nothing outlives the agent.
+ * - Output: stdout and stderr interleaved in arrival order. When it exceeds the caps
+ *   (OutputLimits.bashMaxLines / bashMaxBytes) the result keeps the head (a quarter of each cap)
+ *   and the tail (the rest: build and test failures and summaries are at the end), never
+ *   splitting a character, with a marker between them naming the spill file that holds the
+ *   full output. The spill file is capped at limits.bashSpillMaxBytes (64 MiB); the result says when it
+ *   was cut.
+ */
+import { stat } from 'node:fs/promises';
+import type { OutputLimits } from '../../types/services.js';
+import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import { containPath } from '../../kernel/path-containment.js';
+import { commandEnvironment, resolveShell } from './environment.js';
+import { OutputCollector, type CollectedOutput } from './output-collector.js';
+import { FlowControl, describeExit, groupAlive, runInProcessGroup, signalGroup, type RunOutcome } from './process-group.js';
+import { DEFAULT_BASH_SETTINGS, type BashSettings } from './settings.js';
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+/** SIGTERM → SIGKILL. */
+export const KILL_GRACE_MS = 2_000;
+/** The kernel's outer limit is the command's timeout plus this: the kill sequence fits inside it. */
+export const TIMEOUT_MARGIN_MS = KILL_GRACE_MS + 1_000;
+/** A runaway command cannot fill the disk: the spill file stops here. */
+/** After the shell exits, read until the pipes have been quiet this long (background jobs hold them). */
+export const POST_EXIT_IDLE_MS = 100;
+export const POST_EXIT_MAX_MS = 1_000;
+
+export interface BashToolOptions {
+  /** The validated `bash` section, read at each call (it is validated after the tool is created). */
+  settings?: () => BashSettings;
+  /** Where allowlisted variables are read from (tests). */
+  sourceEnv?: () => NodeJS.ProcessEnv;
+  killGraceMs?: number;
+  spillMaxBytes?: number;
+  postExitIdleMs?: number;
+  postExitMaxMs?: number;
+}
+
+type ParsedInput =
+  | { ok: true; command: string; timeoutMs: number; requestedTimeoutMs: number | undefined; workdir: string | undefined }
+  | { ok: false; error: string };
+
+const MIB = 1024 * 1024;
+
+export class BashTool implements Tool {
+  readonly name = 'bash';
+  readonly readOnly = false;
+  readonly category = 'exec' as const;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+
+  private readonly settings: () => BashSettings;
+  private readonly sourceEnv: () => NodeJS.ProcessEnv;
+  private readonly killGraceMs: number;
+  private readonly spillMaxBytes: number;
+  private readonly postExitIdleMs: number;
+  private readonly postExitMaxMs: number;
+  /** Process groups of background jobs left running by finished calls. */
+  private readonly background = new Set<number>();
+
+  constructor(
+    private readonly limits: OutputLimits,
+    options: BashToolOptions = {},
+  ) {
+    this.settings = options.settings ?? (() => DEFAULT_BASH_SETTINGS);
+    this.sourceEnv = options.sourceEnv ?? (() => process.env);
+    this.killGraceMs = options.killGraceMs ?? KILL_GRACE_MS;
+    this.spillMaxBytes = options.spillMaxBytes ?? limits.bashSpillMaxBytes;
+    this.postExitIdleMs = options.postExitIdleMs ?? POST_EXIT_IDLE_MS;
+    this.postExitMaxMs = options.postExitMaxMs ?? POST_EXIT_MAX_MS;
+    this.description = describeTool(limits);
+    this.inputSchema = {
+      type: 'object',
+      properties: {
+        command: { type: 'string', description: 'The command to run with `bash -c` (pipes, &&, redirections and quoting work as in bash).' },
+        description: {
+          type: 'string',
+          description: 'What the command does, in 5–10 words, for the user watching (e.g. "Run the unit tests").',
+        },
+        timeout: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_TIMEOUT_MS,
+          description: `Timeout in milliseconds; default ${DEFAULT_TIMEOUT_MS} (2 minutes), maximum ${MAX_TIMEOUT_MS} (10 minutes).`,
+        },
+        workdir: {
+          type: 'string',
+          description: 'Directory to run in, absolute or relative to the project root; must be inside the project. Default: the project root.',
+        },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    };
+  }
+
+  permissionTarget(input: ToolInput): PermissionTarget {
+    return { kind: 'command', command: typeof input.command === 'string' ? input.command : '' };
+  }
+
+  timeoutMs(input: ToolInput): number {
+    const parsed = parseTimeout(input.timeout);
+    return (typeof parsed === 'number' ? parsed : DEFAULT_TIMEOUT_MS) + TIMEOUT_MARGIN_MS;
+  }
+
+  /**
+   * At session end: SIGTERM to the groups of background jobs still running, SIGKILL to those
+   * that outlive the grace period (the timer does not keep the process alive: if it exits first,
+   * a job that ignores SIGTERM survives it).
+   */
+  stopBackground(): void {
+    const groups = [...this.background].filter((pgid) => signalGroup(pgid, 'SIGTERM'));
+    this.background.clear();
+    if (groups.length === 0) return;
+    setTimeout(() => {
+      for (const pgid of groups) if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+    }, this.killGraceMs).unref();
+  }
+
+  async execute(input: ToolInput, ctx: ToolContext): Promise<ToolOutput> {
+    const parsed = parseInput(input);
+    if (!parsed.ok) return { content: parsed.error, isError: true };
+    if (ctx.signal.aborted) return { content: 'Cancelled: the command was not started because the run was cancelled.', isError: true };
+
+    let cwd = ctx.projectRoot;
+    if (parsed.workdir !== undefined) {
+      const checked = await checkWorkdir(parsed.workdir, ctx);
+      if (!checked.ok) return { content: checked.error, isError: true };
+      cwd = checked.dir;
+    }
+
+    const env = commandEnvironment(this.sourceEnv(), this.settings().envAllowlist, ctx.homeDir);
+    const shell = await resolveShell(env.PATH as string);
+    const flow = new FlowControl();
+    const { bashMaxBytes: maxBytes, bashMaxLines: maxLines } = this.limits;
+    const collector = new OutputCollector({
+      maxBytes,
+      maxLines,
+      headLines: Math.floor(maxLines / 4),
+      headBytes: Math.floor(maxBytes / 4),
+      spillMaxBytes: this.spillMaxBytes,
+      openSpill: () => this.limits.spillPath(ctx.toolCallId, 'log'),
+      setFlowing: (flowing) => flow.set(flowing),
+    });
+    const outcome = await runInProcessGroup({
+      shell,
+      command: parsed.command,
+      cwd,
+      env,
+      timeoutMs: parsed.timeoutMs,
+      signal: ctx.signal,
+      killGraceMs: this.killGraceMs,
+      postExitIdleMs: this.postExitIdleMs,
+      postExitMaxMs: this.postExitMaxMs,
+      onOutput: (chunk) => collector.write(chunk),
+      flow,
+    });
+    const output = await collector.finish();
+    if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
+    return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes });
+  }
+}
+
+function describeTool(limits: OutputLimits): string {
+  return [
+    'Runs a shell command with bash and returns its output. Use it for builds, tests, git, package managers, and running programs or scripts.',
+    'Do not use it to read files (use read_file), to find files (use glob), to search file contents (use grep), or to edit or create files (use edit_file / write_file): those tools are faster, need no approval for reading, and return output made for you.',
+    '',
+    '- Runs in the project root, or in `workdir` (which must be inside the project). Every call is a fresh shell: `cd` and exported variables do not carry over; use `workdir` or `cd dir && …`.',
+    '- stdin is closed and there is no terminal: use non-interactive flags (`-y`, `--yes`, `git --no-pager`, `CI=1`).',
+    '- Only HOME, PATH, USER, TERM, LANG and variables the user allowlisted are set; credentials from the user\'s shell are not available.',
+    `- \`timeout\` is in milliseconds: default ${DEFAULT_TIMEOUT_MS} (2 minutes), maximum ${MAX_TIMEOUT_MS} (10 minutes). On timeout the command and everything it started are stopped and the output so far is returned as an error.`,
+    '- The result starts with `exit_code: N`, then stdout and stderr interleaved. A non-zero exit code is a normal result to read, not a tool failure.',
+    `- Output is capped at ${limits.bashMaxLines} lines and ${limits.bashMaxBytes} bytes: the beginning and the end are kept, and the full output is saved to a file under ${displayDir(limits)} whose path the result gives; read it with read_file (offset/limit) or search it with grep.`,
+    '- `cmd &` starts a background job: the call returns when the shell exits, without waiting for the job or collecting its later output, so redirect it to a file (`cmd > out.log 2>&1 &`). Background jobs are stopped when the session ends.',
+  ].join('\n');
+}
+
+function displayDir(limits: OutputLimits): string {
+  // The description must be byte-identical across a session (K3): only the default's shape.
+  return limits.spillDir().includes('.mewcode') ? '.mewcode/tool-output/' : 'the tool-output directory';
+}
+
+/** A number of ms (a numeric string is accepted: models sometimes quote numbers). */
+function parseTimeout(raw: unknown): number | undefined | { error: string } {
+  if (raw === undefined || raw === null) return undefined;
+  const value = typeof raw === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return { error: `"timeout" must be a number of milliseconds between 1 and ${MAX_TIMEOUT_MS} (got ${JSON.stringify(raw)}); omit it for the default of ${DEFAULT_TIMEOUT_MS}.` };
+  }
+  const rounded = Math.round(value);
+  if (rounded < 1) return { error: `"timeout" must be at least 1 ms (got ${value}); omit it for the default of ${DEFAULT_TIMEOUT_MS}.` };
+  return Math.min(rounded, MAX_TIMEOUT_MS);
+}
+
+function parseInput(input: ToolInput): ParsedInput {
+  const invalid = (detail: string): ParsedInput => ({ ok: false, error: `Invalid input for bash: ${detail} Send the call again with corrected arguments.` });
+  const { command, timeout, workdir } = input;
+  if (command === undefined || command === null) return invalid('"command" is required: the shell command to run, as a string.');
+  if (typeof command !== 'string') return invalid(`"command" must be a string (got ${typeof command}).`);
+  if (command.trim() === '') return invalid('"command" is empty: give the shell command to run.');
+  const parsedTimeout = parseTimeout(timeout);
+  if (typeof parsedTimeout === 'object') return invalid(parsedTimeout.error);
+  if (workdir !== undefined && workdir !== null && typeof workdir !== 'string') {
+    return invalid(`"workdir" must be a string path (got ${typeof workdir}).`);
+  }
+  const requested = typeof timeout === 'number' ? timeout : typeof timeout === 'string' ? Number(timeout) : undefined;
+  return {
+    ok: true,
+    command,
+    timeoutMs: parsedTimeout ?? DEFAULT_TIMEOUT_MS,
+    requestedTimeoutMs: requested,
+    workdir: typeof workdir === 'string' && workdir.trim() !== '' ? workdir : undefined,
+  };
+}
+
+async function checkWorkdir(workdir: string, ctx: ToolContext): Promise<{ ok: true; dir: string } | { ok: false; error: string }> {
+  let containment;
+  try {
+    containment = await containPath(ctx.projectRoot, workdir, ctx.homeDir);
+  } catch (error) {
+    return { ok: false, error: `Cannot use workdir "${workdir}": ${(error as Error).message}. Omit workdir to run in the project root.` };
+  }
+  if (!containment.inside) {
+    return {
+      ok: false,
+      error: `workdir "${workdir}" resolves to ${containment.resolved}, which is outside the project root ${ctx.projectRoot}. Commands run only inside the project: use a directory inside it (relative paths start at the project root) or omit workdir.`,
+    };
+  }
+  try {
+    const info = await stat(containment.resolved);
+    if (!info.isDirectory()) {
+      return { ok: false, error: `workdir "${workdir}" (${containment.resolved}) is not a directory. Use a directory, or omit workdir to run in the project root.` };
+    }
+  } catch {
+    return { ok: false, error: `workdir "${workdir}" does not exist (resolved to ${containment.resolved}). Create it first (e.g. mkdir -p in a separate call) or omit workdir to run in the project root.` };
+  }
+  return { ok: true, dir: containment.resolved };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MiB` : plural(bytes, 'byte');
+}
+
+/** `lines 51–99851 (99801 lines, 587859 bytes)`; without line numbers when a cut fell inside a line. */
+function omittedPart(output: Extract<CollectedOutput, { capped: true }>): string {
+  const size = formatBytes(output.omittedBytes);
+  if (output.omittedRange) return `lines ${output.omittedRange.from}–${output.omittedRange.to} (${plural(output.omittedLines, 'line')}, ${size})`;
+  if (output.omittedLines === 0) return `${size} of a long line`;
+  return `${size} (${plural(output.omittedLines, 'line break')})`;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+interface FormatSettings {
+  killGraceMs: number;
+  spillMaxBytes: number;
+  maxLines: number;
+  maxBytes: number;
+}
+
+/** The output block: whole, or head + marker + tail. One trailing newline (the line terminator) is dropped. */
+function renderOutput(output: CollectedOutput, settings: FormatSettings): string {
+  if (!output.capped) return output.text === '' ? '(no output)' : output.text.replace(/\n$/, '');
+  let where: string;
+  if (!output.spill) where = `The full output could not be saved (${output.spillError ?? 'unknown error'}).`;
+  else if (output.spill.cut) {
+    where =
+      `Only its first ${formatBytes(output.spill.bytes)} were saved (saved output is capped at ${formatBytes(settings.spillMaxBytes)}), in ${output.spill.path}; ` +
+      'read it with read_file (offset/limit) or search it with grep.';
+  } else where = `The full output is saved in ${output.spill.path}; read it with read_file (offset/limit) or search it with grep.`;
+  const marker =
+    `[… ${omittedPart(output)} omitted: the output has ${plural(output.totalLines, 'line')} ` +
+    `(${formatBytes(output.totalBytes)}), more than the ${settings.maxLines} lines / ${settings.maxBytes} bytes shown (its beginning and end). ${where} …]`;
+  const head = output.head === '' || output.head.endsWith('\n') ? output.head : `${output.head}\n`;
+  return `${head}${marker}\n${output.tail.replace(/\n$/, '')}`;
+}
+
+function formatResult(
+  parsed: Extract<ParsedInput, { ok: true }>,
+  outcome: RunOutcome,
+  output: CollectedOutput,
+  settings: FormatSettings,
+): ToolOutput {
+  const notes: string[] = [];
+  if (parsed.requestedTimeoutMs !== undefined && parsed.requestedTimeoutMs > MAX_TIMEOUT_MS) {
+    notes.push(`Note: the requested timeout of ${parsed.requestedTimeoutMs} ms is above the maximum; the command ran with ${MAX_TIMEOUT_MS} ms.`);
+  }
+  if (outcome.end === 'spawn-error') {
+    return { content: `Error: could not start the command: ${outcome.message}. Check the workdir and that the shell is installed.`, isError: true };
+  }
+  const body = renderOutput(output, settings);
+  const exitText = describeExit(outcome.code, outcome.signal);
+  const stopped = `SIGTERM to its process group${outcome.killEscalated ? `, then SIGKILL after ${settings.killGraceMs} ms` : ''}`;
+
+  if (outcome.end === 'exited' && outcome.backgroundAlive) {
+    notes.push(
+      `Note: processes this command started in the background are still running (process group ${outcome.pid}); the call did not wait for them` +
+        `${outcome.stoppedReading ? ' and their later output is not captured' : ''}. Redirect a background job's output to a file to keep it (cmd > out.log 2>&1 &). ` +
+        `Stop them with: kill -- -${outcome.pid}. They are stopped when the session ends.`,
+    );
+  }
+  const tail = notes.length > 0 ? `\n\n${notes.join('\n')}` : '';
+
+  if (outcome.end === 'timeout') {
+    return {
+      content:
+        `Error: the command timed out after ${parsed.timeoutMs} ms and was stopped (${stopped}); exit_code: ${exitText}. Output before the timeout:\n${body}${tail}\n\n` +
+        `If it needs longer, run it again with a larger timeout (at most ${MAX_TIMEOUT_MS} ms). For a server or watcher, start it in the background with its output redirected to a file (cmd > out.log 2>&1 &).`,
+      isError: true,
+    };
+  }
+  if (outcome.end === 'cancelled') {
+    return {
+      content: `Error: the command was cancelled after ${outcome.elapsedMs} ms and stopped (${stopped}); exit_code: ${exitText}. Output before the cancellation:\n${body}${tail}`,
+      isError: true,
+    };
+  }
+  return { content: `exit_code: ${exitText}\n${body}${tail}`, isError: false };
+}
