@@ -62,6 +62,13 @@ export interface OutputLimits {
   readonly bashMaxBytes: number;
   /** bash: bytes of full output saved to the spill file before saving stops (64 MiB) */
   readonly bashSpillMaxBytes: number;
+  /** edit_file's diff: context lines (3), lines shown (80), characters per diff line (500) */
+  readonly editDiffContextLines: number;
+  readonly editDiffMaxLines: number;
+  readonly editDiffLineMaxChars: number;
+  /** edit_file's "closest region" hint when nothing matched: lines (20), characters per line (300) */
+  readonly editHintMaxLines: number;
+  readonly editHintLineMaxChars: number;
   /** glob and grep: results per call (100) */
   readonly searchMaxResults: number;
   /** Spill files older than this are removed at start-up (7 days). */

@@ -7,6 +7,11 @@ export const LIMITS = {
   bashMaxLines: 200,
   bashMaxBytes: 8000,
   bashSpillMaxBytes: 64 * 1024 * 1024,
+  editDiffContextLines: 3,
+  editDiffMaxLines: 80,
+  editDiffLineMaxChars: 500,
+  editHintMaxLines: 20,
+  editHintLineMaxChars: 300,
   searchMaxResults: 100,
   spillMaxAgeMs: 7 * 24 * 60 * 60 * 1000,
 } as const;

@@ -16,6 +16,11 @@ test('the caps are the documented ones', () => {
     bashMaxLines: 200,
     bashMaxBytes: 8000,
     bashSpillMaxBytes: 67_108_864,
+    editDiffContextLines: 3,
+    editDiffMaxLines: 80,
+    editDiffLineMaxChars: 500,
+    editHintMaxLines: 20,
+    editHintLineMaxChars: 300,
     searchMaxResults: 100,
     spillMaxAgeMs: 604_800_000,
   });

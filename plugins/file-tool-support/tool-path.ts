@@ -1,0 +1,42 @@
+/**
+ * Shared by the file tools (a library folder, not a plugin). Where a model-given path points. Relative paths are relative to the project root and a leading
+ * `~` is the home directory. The tool does not refuse paths outside the project: that is the
+ * sandbox layer's job (SPEC A3), and a substring test such as `..` would reject valid names like
+ * `a..b.ts` (seed 002 defect).
+ */
+import path from 'node:path';
+import { expandHome, resolveReal } from '../../kernel/path-containment.js';
+
+export interface ToolPath {
+  /** Absolute, normalised, symlinks not resolved: what the model asked for. */
+  absolute: string;
+  /** Symlinks resolved: the key of the FileReadTracker, so a read via a link counts for the target. */
+  real: string;
+  /** Relative to the project root when inside it, else absolute: what messages show. */
+  display: string;
+}
+
+export async function resolveToolPath(input: string, projectRoot: string, homeDir: string): Promise<ToolPath> {
+  const absolute = toolPathAbsolute(input, projectRoot, homeDir);
+  return { absolute, real: await realPathOf(absolute), display: displayPath(absolute, projectRoot) };
+}
+
+export function toolPathAbsolute(input: string, projectRoot: string, homeDir: string): string {
+  return path.resolve(projectRoot, expandHome(input, homeDir));
+}
+
+export async function realPathOf(absolute: string): Promise<string> {
+  try {
+    return await resolveReal(absolute);
+  } catch {
+    // EACCES or ELOOP on an ancestor: the file operation that follows reports it precisely.
+    return absolute;
+  }
+}
+
+export function displayPath(absolute: string, projectRoot: string): string {
+  const relative = path.relative(path.resolve(projectRoot), absolute);
+  if (relative === '') return '.';
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return absolute;
+  return relative;
+}

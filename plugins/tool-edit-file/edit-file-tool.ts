@@ -1,0 +1,170 @@
+/**
+ * edit_file (SPEC T4): replace an exact string in a file the model has read. Exactly one match
+ * unless replace_all; zero or several matches are errors that say how to fix the call. The file
+ * keeps its mode and its line endings, the write is atomic, and the result carries a short
+ * unified diff so the model can check its change without reading the file again.
+ *
+ * An empty old_string creates the file when it does not exist (as Claude Code does), or fills an
+ * existing empty file; on any other file it is refused, since "insert where?" has no answer.
+ */
+import type { Stats } from 'node:fs';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileReadTracker, OutputLimits } from '../../types/services.js';
+import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import { writeFileAtomic } from '../file-tool-support/atomic-write.js';
+import { editDiff, replaceAt } from './edit-diff.js';
+import { checkEditFileInput, type EditFileInput } from './input.js';
+import { matchText, stringVariants, toDisk } from './line-endings.js';
+import { listLines, messages } from './messages.js';
+import { noMatchMessage } from './no-match.js';
+import { findOccurrences, LineIndex } from './text-index.js';
+import { resolveToolPath, type ToolPath } from '../file-tool-support/tool-path.js';
+
+/** Larger files are refused: the edit holds the file in memory several times over. */
+export const EDIT_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * The diff's caps. They belong in OutputLimits with the other caps (SPEC T8); they are here until
+ * that interface has fields for them.
+ */
+
+export class EditFileTool implements Tool {
+  readonly name = 'edit_file';
+  readonly readOnly = false;
+  readonly category = 'write' as const;
+  readonly description = [
+    'Edit a file by replacing an exact string: old_string must match the file character for character (indentation, tabs and spaces included) and, unless replace_all is true, exactly once.',
+    'Read the file with read_file first (edits to a file not read in this session, or changed since, are refused), and copy old_string from that output without the line-number prefixes.',
+    'Include enough surrounding lines in old_string to make it unique; set replace_all: true to change every occurrence (e.g. renaming a variable).',
+    'Prefer this to write_file for changing existing files: only the matched text changes. The result shows a diff of the change. An empty old_string creates a new file.',
+    'Relative paths are relative to the project root; ~ is the home directory.',
+  ].join(' ');
+  readonly inputSchema: JsonSchema = {
+    type: 'object',
+    properties: {
+      file_path: { type: 'string', description: 'The file to edit: relative to the project root, absolute, or starting with ~.' },
+      old_string: { type: 'string', description: 'The exact text to replace, copied from the file (no line-number prefixes).' },
+      new_string: { type: 'string', description: 'The text to put in its place (must differ from old_string; may be empty to delete).' },
+      replace_all: { type: 'boolean', default: false, description: 'Replace every occurrence of old_string instead of requiring exactly one.' },
+    },
+    required: ['file_path', 'old_string', 'new_string'],
+    additionalProperties: false,
+  };
+
+  constructor(
+    private readonly limits: OutputLimits,
+    private readonly reads: FileReadTracker,
+  ) {}
+
+  permissionTarget(input: ToolInput): PermissionTarget {
+    return { kind: 'path', path: typeof input.file_path === 'string' ? input.file_path : '' };
+  }
+
+  async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
+    const checked = checkEditFileInput(input);
+    if (!checked.ok) return error(checked.error);
+    const edit = checked.value;
+    if (edit.oldString === edit.newString) return error(messages.identical());
+    const target = await resolveToolPath(edit.filePath, context.projectRoot, context.homeDir);
+
+    let info: Stats;
+    try {
+      info = await stat(target.real);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT' && edit.oldString === '') return this.create(target, edit.newString);
+      return error(describeFsError(cause, target));
+    }
+    if (info.isDirectory()) return error(messages.directory(target.display));
+    if (!info.isFile()) return error(messages.notRegular(target.display));
+    const last = this.reads.lastRead(target.real);
+    if (!last) return error(messages.notRead(target.display));
+    if (last.mtimeMs !== info.mtimeMs) return error(messages.changedSinceRead(target.display));
+    if (info.size > EDIT_MAX_BYTES) return error(messages.tooLarge(target.display, info.size, EDIT_MAX_BYTES));
+
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(target.real);
+    } catch (cause) {
+      return error(describeFsError(cause, target));
+    }
+    let raw: string;
+    try {
+      // fatal: a file that is not UTF-8 would be silently corrupted by a decode/encode round trip.
+      raw = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      return error(messages.notUtf8(target.display));
+    }
+    if (context.signal.aborted) return error(messages.aborted(target.display));
+    return this.replace(target, info, raw, edit);
+  }
+
+  private async replace(target: ToolPath, info: Stats, raw: string, edit: EditFileInput): Promise<ToolOutput> {
+    if (edit.oldString === '') {
+      if (raw !== '') return error(messages.emptyOldOnNonEmpty(target.display));
+      return this.write(target, info, edit.newString, `Wrote ${describeSize(edit.newString)} into the empty file ${target.display}.`);
+    }
+    const { text, endings } = matchText(raw);
+    let oldString = edit.oldString;
+    let newString = edit.newString;
+    let matches: number[] = [];
+    for (const [oldVariant, newVariant] of stringVariants(edit.oldString, edit.newString, endings)) {
+      matches = findOccurrences(text, oldVariant);
+      [oldString, newString] = [oldVariant, newVariant];
+      if (matches.length > 0) break;
+    }
+    const index = new LineIndex(text);
+    if (matches.length === 0) return error(noMatchMessage(target.display, index, edit.oldString, { maxLines: this.limits.editHintMaxLines, lineMaxChars: this.limits.editHintLineMaxChars }, (line, max) => this.limits.cutLine(line, max).text));
+    const lines = matches.map((m) => index.lineOf(m));
+    if (matches.length > 1 && !edit.replaceAll) return error(messages.multiple(target.display, matches.length, lines));
+
+    const updated = replaceAt(text, matches, oldString.length, newString);
+    const diffLimits = { context: this.limits.editDiffContextLines, maxLines: this.limits.editDiffMaxLines, lineMaxChars: this.limits.editDiffLineMaxChars };
+    const diff = editDiff(index, matches, oldString, newString, diffLimits, (line) => this.limits.cutLine(line, this.limits.editDiffLineMaxChars).text);
+    const count = matches.length === 1 ? '1 occurrence' : `${matches.length} occurrences`;
+    const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${listLines(lines)}`;
+    const summary = [`Edited ${target.display}: replaced ${count} (${where}).`];
+    if (endings === 'crlf') summary.push('CRLF line endings kept.');
+    const body = [summary.join(' '), diff.text];
+    if (!diff.complete) body.push(`[… diff cut at ${this.limits.editDiffMaxLines} lines; call read_file on ${target.display} with offset=${diff.resumeLine} to check the rest of the change.]`);
+    return this.write(target, info, toDisk(updated, endings), body.filter((part) => part !== '').join('\n'));
+  }
+
+  private async create(target: ToolPath, content: string): Promise<ToolOutput> {
+    try {
+      await mkdir(path.dirname(target.real), { recursive: true });
+    } catch (cause) {
+      return error(describeFsError(cause, target));
+    }
+    return this.write(target, undefined, content, `Created ${target.display} with ${describeSize(content)}.`);
+  }
+
+  /** Write, then record the new mtime as read: the model knows what the file now contains. */
+  private async write(target: ToolPath, info: Stats | undefined, content: string, result: string): Promise<ToolOutput> {
+    try {
+      await writeFileAtomic(target.real, content, info);
+      this.reads.recordRead(target.real, (await stat(target.real)).mtimeMs);
+    } catch (cause) {
+      return error(describeFsError(cause, target));
+    }
+    return { content: result };
+  }
+}
+
+function describeSize(content: string): string {
+  const bytes = Buffer.byteLength(content, 'utf8');
+  const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  return `${bytes} byte${bytes === 1 ? '' : 's'} (${lines} line${lines === 1 ? '' : 's'})`;
+}
+
+function describeFsError(cause: unknown, target: ToolPath): string {
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return messages.notFound(target.display);
+  if (code === 'ENOTDIR') return `${messages.notFound(target.display)} (A part of the path is a file, not a directory.)`;
+  if (code === 'EACCES' || code === 'EPERM') return messages.permission(target.display);
+  if (code === 'EISDIR') return messages.directory(target.display);
+  return messages.failed(target.display, (cause as Error | undefined)?.message ?? String(cause));
+}
+
+function error(content: string): ToolOutput {
+  return { content, isError: true };
+}

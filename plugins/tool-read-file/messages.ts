@@ -1,0 +1,54 @@
+/** The texts read_file returns. Each error says what to do next (SPEC K1); each cut says how to get the rest (T8). */
+import type { WindowStop } from './read-window.js';
+
+export function continuationMarker(stop: WindowStop, lastShownLine: number, maxBytes: number): string | undefined {
+  const next = lastShownLine + 1;
+  const cap = formatBytes(maxBytes);
+  switch (stop) {
+    case 'eof':
+      return undefined;
+    case 'lines':
+      return `[… more lines follow. To read on, call read_file with offset=${next}.]`;
+    case 'bytes':
+      return `[… stopped at the ${cap} per-call limit; more lines follow. To read on, call read_file with offset=${next}.]`;
+    case 'long-line':
+      return `[… line ${lastShownLine} is longer than the ${cap} per-call limit; only its start is shown. To read the lines after it, call read_file with offset=${next}.]`;
+  }
+}
+
+export function cutLinesNote(maxChars: number, marker: string): string {
+  return `[Lines ending in "${marker}" are longer than ${maxChars} characters and were cut; read_file cannot show the rest of them. Use grep, or bash (e.g. sed -n '<line>p' FILE | cut -c ${maxChars + 1}-), if you need it.]`;
+}
+
+export const messages = {
+  empty: (display: string) => `[${display} is empty (0 bytes).]`,
+  pastEnd: (display: string, offset: number, total: number) =>
+    `offset=${offset} is past the end of ${display}: the file has ${total} line${total === 1 ? '' : 's'}. Call read_file with an offset from 1 to ${total}.`,
+  notFound: (display: string, nearby: string[]) =>
+    `File not found: ${display}.${nearby.length > 0 ? ` Similar names in the same directory: ${nearby.join(', ')}.` : ''} Check the path, or use glob to find the file by name (e.g. pattern "**/${lastSegment(display)}").`,
+  notADirectoryOnTheWay: (display: string) =>
+    `File not found: ${display} (a part of the path is a file, not a directory). Check the path, or use glob to find the file by name.`,
+  directory: (display: string) =>
+    `${display} is a directory, not a file. To see what it contains, use glob (e.g. pattern "${display === '.' ? '' : `${display}/`}*") or bash ls; then read_file one of its files.`,
+  notRegular: (display: string, kind: string) =>
+    `${display} is not a regular file (it is a ${kind}); read_file only reads regular files. Use bash if you really need to inspect it.`,
+  permission: (display: string) =>
+    `Permission denied: ${display} cannot be read by this process. Do not retry; ask the user to make it readable, or work without it.`,
+  binary: (display: string, reason: string) =>
+    `${display} looks like a binary file (${reason}); its content is not shown: read_file only shows UTF-8 text. To inspect it, use bash (e.g. file ${quote(display)}, or xxd ${quote(display)} | head).`,
+  aborted: (display: string) => `read_file of ${display} was cancelled.`,
+  failed: (display: string, reason: string) => `Could not read ${display}: ${reason}. Check the path and try again.`,
+};
+
+function formatBytes(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
+
+function lastSegment(display: string): string {
+  const parts = display.split(/[\\/]/);
+  return parts[parts.length - 1] || display;
+}
+
+function quote(text: string): string {
+  return /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,145 @@
+/**
+ * read_file (SPEC T2): a window of a text file as numbered lines, read incrementally so that the
+ * head of a huge file costs what the head costs. A successful read is recorded in the session's
+ * FileReadTracker, which write_file and edit_file consult before changing an existing file.
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileReadTracker, OutputLimits } from '../../types/services.js';
+import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import { checkReadFileInput } from './input.js';
+import { continuationMarker, cutLinesNote, messages } from './messages.js';
+import { nearbyNames } from './nearby-names.js';
+import { readWindow, type WindowStop } from './read-window.js';
+import { displayPath, realPathOf, toolPathAbsolute } from '../file-tool-support/tool-path.js';
+
+/** Right-aligns line numbers to six columns (`%6d`). */
+const PADDING = '      ';
+
+export class ReadFileTool implements Tool {
+  readonly name = 'read_file';
+  readonly readOnly = true;
+  readonly category = 'read' as const;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** The text cutLine appends to a cut line, quoted in the note that explains it. */
+  private readonly lineCutMarker: string;
+
+  constructor(
+    private readonly limits: OutputLimits,
+    private readonly reads: FileReadTracker,
+  ) {
+    const { readMaxLines: lines, readMaxBytes: bytes, readLineMaxChars: chars } = limits;
+    this.lineCutMarker = limits.cutLine('ab', 1).text.slice(1);
+    this.description = [
+      `Read a text file. Returns its lines numbered like \`cat -n\` (line number, tab, text), at most ${lines} lines and ${bytes / 1024} KiB per call; lines longer than ${chars} characters are cut.`,
+      `For a large file, read a part with offset (1-based first line) and limit (number of lines); when more lines follow, the output ends with the exact offset to continue from.`,
+      `Always read a file before changing it: edit_file and write_file refuse to change an existing file that was not read in this session. The line-number prefix is not part of the file: never copy it into edit_file's old_string.`,
+      `Do not use it to list a directory (use glob, or bash ls) or to search for text (use grep). Binary files are not shown.`,
+      `Relative paths are relative to the project root; ~ is the home directory.`,
+    ].join(' ');
+    this.inputSchema = {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'The file to read: relative to the project root, absolute, or starting with ~.' },
+        offset: { type: 'integer', minimum: 1, description: 'The line number to start from (1 = first line). Default 1.' },
+        limit: { type: 'integer', minimum: 1, maximum: lines, description: `How many lines to read. Default and maximum ${lines}.` },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    };
+  }
+
+  permissionTarget(input: ToolInput): PermissionTarget {
+    return { kind: 'path', path: typeof input.path === 'string' ? input.path : '' };
+  }
+
+  async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
+    const checked = checkReadFileInput(input, this.limits.readMaxLines);
+    if (!checked.ok) return error(checked.error);
+    const { offset, limit } = checked.value;
+    const absolute = toolPathAbsolute(checked.value.path, context.projectRoot, context.homeDir);
+    const display = displayPath(absolute, context.projectRoot);
+
+    // The real path (the tracker's key) is resolved while the file opens. O_NONBLOCK: opening a
+    // FIFO would otherwise wait for a writer; it has no effect on regular files.
+    const [opened, real] = await Promise.all([
+      open(absolute, constants.O_RDONLY | constants.O_NONBLOCK).then(
+        (file) => ({ file }),
+        (cause: unknown) => ({ cause }),
+      ),
+      realPathOf(absolute),
+    ]);
+    if (!('file' in opened)) return error(await describeFsError(opened.cause, absolute, display));
+    const file = opened.file;
+    try {
+      // fstat of the handle we read from: the mtime recorded belongs to the content shown.
+      const info = await file.stat();
+      if (info.isDirectory()) return error(messages.directory(display));
+      if (!info.isFile()) return error(messages.notRegular(display, info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device'));
+      const window = await readWindow(file, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
+      switch (window.kind) {
+        case 'empty':
+          this.reads.recordRead(real, info.mtimeMs);
+          return { content: messages.empty(display) };
+        case 'binary':
+          return error(messages.binary(display, window.reason));
+        case 'past-end':
+          return error(messages.pastEnd(display, offset, window.totalLines));
+        case 'aborted':
+          return error(messages.aborted(display));
+        case 'lines':
+          this.reads.recordRead(real, info.mtimeMs);
+          return { content: this.render(window.firstLine, window.lines, window.stop) };
+      }
+    } catch (cause) {
+      return error(await describeFsError(cause, absolute, display));
+    } finally {
+      // Not awaited: nothing depends on it, and the result need not wait for one more round trip.
+      void file.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * `%6d\t` numbering (SPEC T2), long lines cut, then the note and marker that say how to get the
+   * rest. A plain loop with string concatenation: this runs once per call, before the JIT has
+   * warmed up, over up to 2000 lines.
+   */
+  private render(firstLine: number, lines: string[], stop: WindowStop): string {
+    const maxChars = this.limits.readLineMaxChars;
+    let out = '';
+    let anyCut = false;
+    for (let i = 0; i < lines.length; i++) {
+      let line = lines[i] as string;
+      if (line.length > maxChars) {
+        const cut = this.limits.cutLine(line, maxChars);
+        line = cut.text;
+        anyCut ||= cut.truncated;
+      }
+      const number = String(firstLine + i);
+      out += (i === 0 ? '' : '\n') + (number.length < 6 ? PADDING.slice(number.length) : '') + number + '\t' + line;
+    }
+    if (anyCut) out += '\n' + cutLinesNote(maxChars, this.lineCutMarker);
+    const marker = continuationMarker(stop, firstLine + lines.length - 1, this.limits.readMaxBytes);
+    if (marker) out += '\n' + marker;
+    return out;
+  }
+}
+
+export async function describeFsError(cause: unknown, absolute: string, display: string): Promise<string> {
+  const code = (cause as NodeJS.ErrnoException).code;
+  // Suggestions need a directory listing, so only the not-found path pays for it.
+  if (code === 'ENOENT') return messages.notFound(display, await nearbyNames(absolute, display));
+  if (code === 'ENOTDIR') return messages.notADirectoryOnTheWay(display);
+  if (code === 'EACCES' || code === 'EPERM') return messages.permission(display);
+  if (code === 'EISDIR') return messages.directory(display);
+  return messages.failed(display, describe(cause));
+}
+
+function error(content: string): ToolOutput {
+  return { content, isError: true };
+}
+
+function describe(cause: unknown): string {
+  return (cause as Error | undefined)?.message ?? String(cause);
+}
