@@ -13,7 +13,8 @@ Options:
   -p, --print                   answer the prompt and exit (headless). Piped standard input is read
                                 to its end and added to the prompt; use </dev/null when stdin stays open
   --output-format <format>      text | json | stream-json (default: text)
-  --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions (default: default)
+  --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions (default: the
+                                settings' permissions.default_mode, else default)
   --provider <name>             configured provider name or protocol (anthropic | openai)
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
@@ -94,6 +95,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
   const options: CliOptions = {
     outputFormat: outputFormat as CliOptions['outputFormat'],
     permissionMode: permissionMode as PermissionMode,
+    permissionModeGiven: values['permission-mode'] !== undefined,
     debugBoot: values['debug-boot'] ?? false,
     cwd,
     allowedTools: splitRuleList(values.allowedTools ?? []),

@@ -61,6 +61,11 @@ export interface CliOptions {
   prompt?: string;
   outputFormat: 'text' | 'json' | 'stream-json';
   permissionMode: PermissionMode;
+  /**
+   * Whether --permission-mode was on the command line. When false, a UI may start in the
+   * settings' `permissions.default_mode` instead (PermissionSettings); absent counts as given.
+   */
+  permissionModeGiven?: boolean;
   provider?: string;
   model?: string;
   debugBoot: boolean;

@@ -1,11 +1,21 @@
 /** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (SPEC U2). */
 import type { AgentEvent } from '../../types/events.js';
+import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
 import type { ProviderRegistry } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { buildResult } from './result-object.js';
 import { eventToJson } from './stream-json.js';
 import { readStdin } from './read-stdin.js';
+
+/** The settings service of the permission-rules plugin (`permissions.default_mode`), when present. */
+const PERMISSION_SETTINGS = Symbol.for('mewcode/PermissionSettings');
+
+/** --permission-mode when given, else the settings' default_mode, else the flag's default. */
+export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
+  if (options.permissionModeGiven !== false || !kernel.container.isBound(PERMISSION_SETTINGS)) return options.permissionMode;
+  return kernel.container.get<{ defaultMode(): PermissionMode | undefined }>(PERMISSION_SETTINGS).defaultMode() ?? options.permissionMode;
+}
 
 export const EXIT_OK = 0;
 export const EXIT_RUN_ERROR = 1;
@@ -31,9 +41,10 @@ export class HeadlessUserInterface implements UserInterface {
     const model = providers.active().model;
     const sessionId = kernel.session.sessionId;
     const print = (value: unknown): void => void this.out.write(`${JSON.stringify(value)}\n`);
+    const mode = startingMode(kernel, options);
 
     if (options.outputFormat === 'stream-json') {
-      print({ type: 'system', subtype: 'init', session_id: sessionId, cwd: options.cwd, model, permission_mode: options.permissionMode, mewcode_version: kernel.version });
+      print({ type: 'system', subtype: 'init', session_id: sessionId, cwd: options.cwd, model, permission_mode: mode, mewcode_version: kernel.version });
     }
     const controller = new AbortController();
     const onSignal = (): void => controller.abort();
@@ -43,7 +54,7 @@ export class HeadlessUserInterface implements UserInterface {
     let lastError: string | undefined;
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     try {
-      for await (const event of kernel.run({ prompt, mode: options.permissionMode, signal: controller.signal })) {
+      for await (const event of kernel.run({ prompt, mode, signal: controller.signal })) {
         if (event.type === 'done') done = event;
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'notice') this.err.write(`mewcode: ${event.message}\n`);

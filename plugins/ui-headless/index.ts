@@ -2,11 +2,22 @@
  * Headless mode. It also answers approval requests while it drives the session: with nobody to
  * ask, an "ask" is a deny whose reason names the flag that would allow the call.
  */
+import type { ApprovalRequest } from '../../types/permissions.js';
 import { definePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { HeadlessUserInterface } from './headless-ui.js';
 
 const NAME = 'ui-headless';
+
+/** The Approvals service of the permission-rules plugin (only the part used here). */
+const APPROVALS = Symbol.for('mewcode/Approvals');
+interface RuleSuggester {
+  suggestRule(request: ApprovalRequest): string;
+}
+
+function shellQuote(text: string): string {
+  return /["$`\\!]/.test(text) ? `'${text.replace(/'/g, `'\\''`)}'` : `"${text}"`;
+}
 
 export default definePlugin({
   name: NAME,
@@ -16,12 +27,18 @@ export default definePlugin({
     kernel.container.bind(TOKENS.UserInterface).toConstantValue(ui);
     kernel.hooks.requestApproval.tapPromise(NAME, async (request) => {
       if (!ui.active) return undefined; // an interactive UI answers instead
+      const why = `${request.toolName} needs approval, which headless mode cannot ask for (${request.verdict.reason ?? request.verdict.layer}).`;
+      const approvals = kernel.container.isBound(APPROVALS) ? kernel.container.get<RuleSuggester>(APPROVALS) : undefined;
+      if (!approvals) {
+        return { choice: 'deny', answeredBy: NAME, reason: `${why} Re-run with a --permission-mode that allows it, or add an allow rule to the settings.` };
+      }
+      // Name the exact rule (and, when the mode asked, the mode) that would allow this call.
+      const rule = approvals.suggestRule(request);
+      const mode = request.verdict.layer === 'permission-mode' ? `, or re-run with --permission-mode ${request.category === 'write' ? 'acceptEdits' : 'bypassPermissions'}` : '';
       return {
         choice: 'deny',
         answeredBy: NAME,
-        reason:
-          `${request.toolName} needs approval, which headless mode cannot ask for ` +
-          `(${request.verdict.reason ?? request.verdict.layer}). Re-run with a --permission-mode that allows it, or add an allow rule to the settings.`,
+        reason: `${why} Allow it with --allowedTools ${shellQuote(rule)} or add ${JSON.stringify(rule)} to permissions.allow in .mewcode/settings.local.yaml${mode}.`,
       };
     });
   },

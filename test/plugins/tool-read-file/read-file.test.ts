@@ -1,6 +1,6 @@
 /** read_file (SPEC T2) on real files in a temporary project: windows, caps, markers, errors. */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
