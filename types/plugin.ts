@@ -63,9 +63,9 @@ export interface CliOptions {
   permissionMode: PermissionMode;
   /**
    * Whether --permission-mode was on the command line. When false, a UI may start in the
-   * settings' `permissions.default_mode` instead (PermissionSettings); absent counts as given.
+   * settings' `permissions.default_mode` instead (TOKENS.PermissionSettings).
    */
-  permissionModeGiven?: boolean;
+  permissionModeGiven: boolean;
   provider?: string;
   model?: string;
   debugBoot: boolean;

@@ -2,6 +2,7 @@
 import type { Message } from './messages.js';
 import type { ToolDefinition, Tool } from './tools.js';
 import type { Provider, ProviderSettings } from './provider.js';
+import type { PermissionMode, PermissionRequest } from './permissions.js';
 
 /** The session's history. Appends notify `messageAppended` before they resolve. */
 export interface Conversation {
@@ -90,4 +91,36 @@ export interface FileReadTracker {
   lastRead(absolutePath: string): { mtimeMs: number; at: number } | undefined;
   /** Most recent first. */
   recent(limit: number): string[];
+}
+
+/** Bound by the permission-rules plugin under TOKENS.PermissionSettings. */
+export interface PermissionSettings {
+  /** `permissions.additional_directories` of all settings files, absolute (relative ones against the project root). */
+  additionalDirectories(): string[];
+  /** `permissions.default_mode` of the highest settings file that sets it (local > project > user). */
+  defaultMode(): PermissionMode | undefined;
+}
+
+export type GrantScope = 'session' | 'local';
+
+export interface ApprovalGrant {
+  rule: string;
+  scope: GrantScope;
+  /** `--allowedTools`, `approval`, or the local settings file (with line) the rule is in. */
+  source: string;
+}
+
+/** Bound by the permission-rules plugin under TOKENS.Approvals; the TUI lists and revokes grants with it. */
+export interface Approvals {
+  /** Granted allow rules: the session's (flags and "allow for this session") and the local file's. */
+  list(): ApprovalGrant[];
+  /**
+   * Remove a granted rule. `local` rewrites `.mewcode/settings.local.yaml` keeping its other
+   * content and comments. Resolves to whether anything was removed.
+   */
+  revoke(rule: string, scope: GrantScope): Promise<boolean>;
+  /** The exact rule that would allow this call (and nothing wider). */
+  suggestRule(request: Pick<PermissionRequest, 'toolName' | 'target' | 'projectRoot'>): string;
+  /** Absolute path of the local settings file "allow always" writes to. */
+  localSettingsFile(): string;
 }

@@ -19,6 +19,10 @@ export const TOKENS = {
   OutputLimits: Symbol.for('mewcode/OutputLimits'),
   /** FileReadTracker: files read this session */
   FileReads: Symbol.for('mewcode/FileReads'),
+  /** PermissionSettings: default mode and additional directories (permission-rules) */
+  PermissionSettings: Symbol.for('mewcode/PermissionSettings'),
+  /** Approvals: granted rules, list / revoke, suggestRule (permission-rules) */
+  Approvals: Symbol.for('mewcode/Approvals'),
   /** multi-bound: user interfaces (UserInterface) */
   UserInterface: Symbol.for('mewcode/UserInterface'),
 } as const;

@@ -2,19 +2,16 @@
 import type { AgentEvent } from '../../types/events.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
-import type { ProviderRegistry } from '../../types/services.js';
+import type { PermissionSettings, ProviderRegistry } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { buildResult } from './result-object.js';
 import { eventToJson } from './stream-json.js';
 import { readStdin } from './read-stdin.js';
 
-/** The settings service of the permission-rules plugin (`permissions.default_mode`), when present. */
-const PERMISSION_SETTINGS = Symbol.for('mewcode/PermissionSettings');
-
 /** --permission-mode when given, else the settings' default_mode, else the flag's default. */
 export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
-  if (options.permissionModeGiven !== false || !kernel.container.isBound(PERMISSION_SETTINGS)) return options.permissionMode;
-  return kernel.container.get<{ defaultMode(): PermissionMode | undefined }>(PERMISSION_SETTINGS).defaultMode() ?? options.permissionMode;
+  if (options.permissionModeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return options.permissionMode;
+  return kernel.container.get<PermissionSettings>(TOKENS.PermissionSettings).defaultMode() ?? options.permissionMode;
 }
 
 export const EXIT_OK = 0;

@@ -5,15 +5,11 @@
 import type { ApprovalRequest } from '../../types/permissions.js';
 import { definePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import type { Approvals } from '../../types/services.js';
 import { HeadlessUserInterface } from './headless-ui.js';
 
 const NAME = 'ui-headless';
 
-/** The Approvals service of the permission-rules plugin (only the part used here). */
-const APPROVALS = Symbol.for('mewcode/Approvals');
-interface RuleSuggester {
-  suggestRule(request: ApprovalRequest): string;
-}
 
 function shellQuote(text: string): string {
   return /["$`\\!]/.test(text) ? `'${text.replace(/'/g, `'\\''`)}'` : `"${text}"`;
@@ -28,7 +24,7 @@ export default definePlugin({
     kernel.hooks.requestApproval.tapPromise(NAME, async (request) => {
       if (!ui.active) return undefined; // an interactive UI answers instead
       const why = `${request.toolName} needs approval, which headless mode cannot ask for (${request.verdict.reason ?? request.verdict.layer}).`;
-      const approvals = kernel.container.isBound(APPROVALS) ? kernel.container.get<RuleSuggester>(APPROVALS) : undefined;
+      const approvals = kernel.container.isBound(TOKENS.Approvals) ? kernel.container.get<Approvals>(TOKENS.Approvals) : undefined;
       if (!approvals) {
         return { choice: 'deny', answeredBy: NAME, reason: `${why} Re-run with a --permission-mode that allows it, or add an allow rule to the settings.` };
       }

@@ -1,0 +1,212 @@
+/**
+ * The rules layer's decision for one call (SPEC A1, A5, A10).
+ *
+ * Layers are tried in order session > local > project > user; inside a layer deny, then ask,
+ * then allow; the first layer holding a matching rule decides that subject. A call can have
+ * several subjects ("units"):
+ * - a path call: the normalised absolute path and, when different, its symlink-resolved real
+ *   path (so a link to `.env` is still `.env` for a deny rule);
+ * - a command call: every segment of the parsed command line, plus the whole line;
+ * - anything else: the tool name (MCP tools: `mcp__server__tool`).
+ * Combination: a deny on any unit denies; otherwise an ask on any unit asks; otherwise the call
+ * is allowed only if every segment (or path) is allowed — some unit with no matching rule
+ * leaves the whole call undecided for the mode layer. A command line is also allowed by an
+ * exact rule (`=…`, or a glob without `*`) naming the whole line — what "allow always" writes
+ * for a compound command. A command that cannot be parsed, or defines shell functions, is never
+ * allowed by a rule; deny and ask rules still apply to its text and its best-effort segments.
+ */
+import path from 'node:path';
+import { realpathSync } from 'node:fs';
+import { expandHome } from '../../kernel/path-containment.js';
+import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
+import { RULE_LISTS, type RuleList } from './rule-syntax.js';
+import { SCOPES, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
+
+/** The shell-command plugin's parse result (structural, so this file does not depend on its loading). */
+export interface ShellSegmentLike {
+  argv: string[];
+  text: string;
+  redirects: { op: string; target: string }[];
+  assignments: string[];
+}
+export interface ParsedCommandLike {
+  segments: ShellSegmentLike[];
+  parseError?: string;
+  hasFunctionDefinition: boolean;
+  raw: string;
+}
+export type CommandParser = (command: string) => Promise<ParsedCommandLike>;
+
+export const LAYER_NAME = 'permission-rules';
+
+interface Unit {
+  /** For messages: the segment, path or tool name. */
+  label: string;
+  matches(rule: CompiledRule, list: RuleList): boolean;
+}
+
+interface UnitDecision {
+  decision: PermissionDecision;
+  rule: CompiledRule;
+  unit: Unit;
+}
+
+export interface EngineContext {
+  homeDir: string;
+  parseCommand: CommandParser;
+}
+
+export class RulesEngine {
+  /** Highest precedence first. */
+  constructor(readonly layers: readonly RuleLayer[]) {}
+
+  layer(scope: Scope): RuleLayer {
+    const found = this.layers.find((l) => l.scope === scope);
+    if (!found) throw new Error(`internal: no ${scope} layer`);
+    return found;
+  }
+
+  async check(request: PermissionRequest, context: EngineContext): Promise<PermissionVerdict | undefined> {
+    const facts: ToolFacts = { toolName: request.toolName, category: request.category, targetKind: request.target.kind };
+    // The rules that concern this tool, per layer and list; most calls stop here with none.
+    const applicable: Record<RuleList, CompiledRule[]>[] = [];
+    let any = false;
+    for (const layer of this.layers) {
+      const lists = { deny: [] as CompiledRule[], ask: [] as CompiledRule[], allow: [] as CompiledRule[] };
+      for (const list of RULE_LISTS) {
+        for (const rule of layer.rules[list]) {
+          if (rule.appliesTo(facts)) {
+            lists[list].push(rule);
+            any = true;
+          }
+        }
+      }
+      applicable.push(lists);
+    }
+    if (!any) return undefined;
+
+    const target = request.target;
+    if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir);
+    if (target.kind === 'command') return this.decideCommand(applicable, target.command, context.parseCommand);
+    const name: Unit = { label: request.toolName, matches: (rule) => rule.matchesName(request.toolName) };
+    return combine([evaluate(applicable, name)], { allowed: true });
+  }
+
+  private async decidePath(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string): Promise<PermissionVerdict | undefined> {
+    const absolute = path.resolve(projectRoot, expandHome(input, homeDir));
+    const candidates = [absolute];
+    const real = realPathSync(absolute);
+    if (real !== undefined && real !== absolute) candidates.push(real);
+    const decisions = candidates.map((candidate) => evaluate(applicable, { label: candidate, matches: (rule) => rule.matchesPath(candidate) }));
+    return combine(decisions, { allowed: true });
+  }
+
+  private async decideCommand(applicable: Record<RuleList, CompiledRule[]>[], command: string, parse: CommandParser): Promise<PermissionVerdict | undefined> {
+    let parsed: ParsedCommandLike;
+    try {
+      parsed = await parse(command);
+    } catch (error) {
+      parsed = { segments: [], parseError: (error as Error).message, hasFunctionDefinition: false, raw: command };
+    }
+    const raw = command.trim();
+    const whole: Unit = { label: raw, matches: (rule) => rule.matchesCommand(raw) };
+    const wholeDecision = evaluate(applicable, whole);
+    // With a parse error the segments are best-effort: they can still deny or ask, never allow.
+    const segmentDecisions = parsed.segments.map((segment) => evaluate(applicable, segmentUnit(segment)));
+    const verifiable = parsed.parseError === undefined && !parsed.hasFunctionDefinition && parsed.segments.length > 0;
+
+    const objection = combine([wholeDecision, ...segmentDecisions], { allowed: false });
+    if (objection) return objection;
+    if (!verifiable) return undefined;
+    if (wholeDecision?.decision === 'allow' && wholeDecision.rule.exact) return verdictFor('allow', [wholeDecision]);
+    return combine(segmentDecisions, { allowed: true });
+  }
+}
+
+/**
+ * The symlink-resolved path (through the nearest existing ancestor for a path that does not
+ * exist yet), as kernel/path-containment's resolveReal but synchronous: one realpath(3) call on
+ * a local disk costs microseconds, a thread-pool round trip ten times more on every check.
+ * Undefined when an ancestor cannot be read (the tool reports that; the path is judged as written).
+ */
+function realPathSync(absolute: string): string | undefined {
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      const real = realpathSync.native(current);
+      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/** The first layer with a matching rule decides the unit: deny, then ask, then allow. */
+function evaluate(applicable: readonly Record<RuleList, CompiledRule[]>[], unit: Unit): UnitDecision | undefined {
+  for (const lists of applicable) {
+    for (const list of RULE_LISTS) {
+      for (const rule of lists[list]) {
+        if (unit.matches(rule, list)) return { decision: list, rule, unit };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Deny anywhere → deny; ask anywhere → ask; with `allowed`, every unit allowed → allow;
+ * otherwise undecided.
+ */
+function combine(decisions: readonly (UnitDecision | undefined)[], options: { allowed: boolean }): PermissionVerdict | undefined {
+  const deny = decisions.find((d) => d?.decision === 'deny');
+  if (deny) return verdictFor('deny', [deny]);
+  const ask = decisions.find((d) => d?.decision === 'ask');
+  if (ask) return verdictFor('ask', [ask]);
+  if (!options.allowed || decisions.length === 0) return undefined;
+  if (decisions.every((d) => d?.decision === 'allow')) return verdictFor('allow', decisions as UnitDecision[]);
+  return undefined;
+}
+
+function verdictFor(decision: PermissionDecision, deciding: readonly UnitDecision[]): PermissionVerdict {
+  const scopes = SCOPES.filter((scope) => deciding.some((d) => d.rule.origin.scope === scope));
+  const parts = uniqueBy(deciding, (d) => `${d.rule.origin.scope}\u0000${d.rule.text}\u0000${d.unit.label}`).map(
+    (d) => `${d.rule.list} ${d.rule.describeOrigin()} "${d.rule.text}" matches ${quote(d.unit.label)}`,
+  );
+  return { decision, layer: `${LAYER_NAME}:${scopes.join('+')}`, reason: parts.join('; ') };
+}
+
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+}
+
+/**
+ * One segment. Allow rules see the segment as written; deny and ask rules also see its words
+ * unquoted and without leading assignments (`"git" push` is `git push` for a deny). Wrapped
+ * commands (`timeout 5 git push`, `sh -c '…'`) are segments of their own from the parser.
+ */
+function segmentUnit(segment: ShellSegmentLike): Unit {
+  const text = segment.text.trim();
+  const forms = new Set<string>([text]);
+  if (segment.argv.length > 0) forms.add(segment.argv.join(' '));
+  const denyForms = [...forms];
+  return {
+    label: text,
+    matches: (rule, list) => (list === 'allow' ? rule.matchesCommand(text) : denyForms.some((form) => rule.matchesCommand(form))),
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The state of the rules layer for one kernel: the four layers, the settings read from the
+ * files, session grants and persisted grants, and the services built on them.
+ */
+import path from 'node:path';
+import { expandHome } from '../../kernel/path-containment.js';
+import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
+import type { ToolRegistry } from '../../types/services.js';
+import { loadMatcherDeps, patternNeeds } from './matchers.js';
+import { appendAllowRule, removeAllowRule } from './persist.js';
+import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Scope } from './rule-set.js';
+import { FRIENDLY_NAMES, parseRule, type RuleList } from './rule-syntax.js';
+import { RulesEngine, type CommandParser } from './engine.js';
+import type { ApprovalGrant, Approvals, GrantScope, PermissionSettings } from './services.js';
+import { PREFIX, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
+import { suggestRule } from './suggest.js';
+
+export interface RuleInput {
+  list: RuleList;
+  value: unknown;
+  origin: RuleOrigin;
+}
+
+export interface RulesContext {
+  projectRoot: string;
+  homeDir: string;
+  parseCommand: CommandParser;
+  warn(message: string): void;
+  /** Registered tools, to warn about rules naming none (optional). */
+  tools?: ToolRegistry;
+}
+
+export class PermissionRules {
+  readonly engine = new RulesEngine(SCOPES.map((scope) => new RuleLayer(scope)));
+  readonly files: Record<FileScope, string>;
+  private readonly loaded: Partial<Record<FileScope, SettingsFile>> = {};
+
+  constructor(private readonly context: RulesContext) {
+    this.files = settingsFilePaths(context.projectRoot, context.homeDir);
+  }
+
+  /** Read the three settings files and the command-line rules (at boot). */
+  async load(cli: { allowedTools: readonly string[]; disallowedTools: readonly string[] } | undefined): Promise<void> {
+    const scopes: FileScope[] = ['local', 'project', 'user'];
+    const files = await Promise.all(scopes.map((scope) => readSettingsFile(scope, this.files[scope])));
+    const inputs: RuleInput[] = [];
+    for (const file of files) {
+      this.loaded[file.scope] = file;
+      for (const warning of file.warnings) this.context.warn(warning);
+      for (const raw of file.rules) inputs.push({ list: raw.list, value: raw.value, origin: { scope: file.scope, source: file.file, where: raw.where } });
+    }
+    for (const value of cli?.disallowedTools ?? []) inputs.push({ list: 'deny', value, origin: { scope: 'session', source: '--disallowedTools' } });
+    for (const value of cli?.allowedTools ?? []) inputs.push({ list: 'allow', value, origin: { scope: 'session', source: '--allowedTools' } });
+    for (const rule of await this.compile(inputs)) this.engine.layer(rule.origin.scope).add(rule);
+    this.warnUnknownTools();
+  }
+
+  /** Parse, load what the patterns need, compile; broken rules are reported (in order) and skipped (K2). */
+  async compile(inputs: readonly RuleInput[]): Promise<CompiledRule[]> {
+    const results = inputs.map((input) => ({ input, parsed: parseRule(input.value, input.list) }));
+    const needs = { glob: false, regex: false };
+    for (const { parsed } of results) {
+      if (!parsed.ok) continue;
+      const need = patternNeeds(parsed.rule.pattern);
+      needs.glob ||= need.glob;
+      needs.regex ||= need.regex;
+    }
+    await loadMatcherDeps(needs);
+    const compiled: CompiledRule[] = [];
+    for (const { input, parsed } of results) {
+      if (!parsed.ok) {
+        this.reportBadRule(input, parsed.error);
+        continue;
+      }
+      const candidate = new CompiledRule(parsed.rule, input.list, input.origin, pathBasesFor(input.origin.scope, this.context.projectRoot, this.context.homeDir));
+      try {
+        candidate.precompile();
+        compiled.push(candidate);
+      } catch (error) {
+        this.reportBadRule(input, (error as Error).message);
+      }
+    }
+    return compiled;
+  }
+
+  private reportBadRule(input: RuleInput, error: string): void {
+    const where = input.origin.where ?? input.origin.source;
+    const shown = typeof input.value === 'string' ? JSON.stringify(input.value) : String(JSON.stringify(input.value) ?? input.value);
+    this.context.warn(`${PREFIX} ${where}: ${input.list} rule ${shown} skipped: ${error}`);
+  }
+
+  private warnUnknownTools(): void {
+    const tools = this.context.tools;
+    if (!tools) return;
+    for (const layer of this.engine.layers) {
+      for (const rules of Object.values(layer.rules)) {
+        for (const rule of rules) {
+          const tool = rule.parsed.tool;
+          if (tool.kind !== 'name' || tool.name in FRIENDLY_NAMES || tool.name.startsWith('mcp__') || tools.get(tool.name)) continue;
+          this.context.warn(
+            `${PREFIX} ${rule.origin.where ?? rule.origin.source}: ${rule.list} rule "${rule.text}" names no known tool ` +
+              `(use ${Object.keys(FRIENDLY_NAMES).join(', ')}, a registered tool name, or mcp__server__tool); kept in case the tool appears later`,
+          );
+        }
+      }
+    }
+  }
+
+  async check(request: PermissionRequest): Promise<PermissionVerdict | undefined> {
+    const verdict = await this.engine.check(request, { homeDir: this.context.homeDir, parseCommand: this.context.parseCommand });
+    // Plan mode stays read-only: a rule may deny or ask there, but never let a change through.
+    if (verdict?.decision === 'allow' && request.mode === 'plan' && request.category !== 'read') return undefined;
+    return verdict;
+  }
+
+  suggest(request: Pick<PermissionRequest, 'toolName' | 'target' | 'projectRoot'>): string {
+    return suggestRule(request, this.context.homeDir);
+  }
+
+  /** "Allow for this session": an exact session rule. */
+  async grantSession(rule: string, source = 'approval'): Promise<boolean> {
+    const [compiled] = await this.compile([{ list: 'allow', value: rule, origin: { scope: 'session', source } }]);
+    return compiled ? this.engine.layer('session').add(compiled) : false;
+  }
+
+  /** "Allow always": applied now, and appended to the local settings file. */
+  async grantLocal(rule: string): Promise<boolean> {
+    const file = this.files.local;
+    const [compiled] = await this.compile([{ list: 'allow', value: rule, origin: { scope: 'local', source: file } }]);
+    if (!compiled) return false;
+    this.engine.layer('local').add(compiled);
+    try {
+      await appendAllowRule(file, compiled.text);
+      return true;
+    } catch (error) {
+      this.context.warn(`${PREFIX} could not save "${compiled.text}" to ${file}: ${(error as Error).message}. It applies for this session only.`);
+      return false;
+    }
+  }
+
+  async revoke(rule: string, scope: GrantScope): Promise<boolean> {
+    const text = rule.trim();
+    if (scope === 'session') return this.engine.layer('session').remove(text, 'allow') > 0;
+    const inMemory = this.engine.layer('local').remove(text, 'allow');
+    let inFile = 0;
+    try {
+      inFile = await removeAllowRule(this.files.local, text);
+    } catch (error) {
+      this.context.warn(`${PREFIX} could not remove "${text}" from ${this.files.local}: ${(error as Error).message}`);
+    }
+    return inMemory + inFile > 0;
+  }
+
+  grants(): ApprovalGrant[] {
+    const grants: ApprovalGrant[] = [];
+    for (const scope of ['session', 'local'] as const) {
+      for (const rule of this.engine.layer(scope).rules.allow) {
+        grants.push({ rule: rule.text, scope, source: rule.origin.where ?? rule.origin.source });
+      }
+    }
+    return grants;
+  }
+
+  private directories: string[] | undefined;
+
+  private resolveDirectories(): string[] {
+    const seen = new Set<string>();
+    for (const scope of ['local', 'project', 'user'] as const) {
+      for (const dir of this.loaded[scope]?.additionalDirectories ?? []) {
+        seen.add(path.resolve(this.context.projectRoot, expandHome(dir, this.context.homeDir)));
+      }
+    }
+    return [...seen];
+  }
+
+  /** The PermissionSettings service. */
+  settings(): PermissionSettings {
+    return {
+      // Called by the sandbox on every path check: computed once (the files are read at boot).
+      additionalDirectories: () => [...(this.directories ??= this.resolveDirectories())],
+      defaultMode: (): PermissionMode | undefined =>
+        this.loaded.local?.defaultMode ?? this.loaded.project?.defaultMode ?? this.loaded.user?.defaultMode,
+    };
+  }
+
+  /** The Approvals service. */
+  approvals(): Approvals {
+    return {
+      list: () => this.grants(),
+      revoke: (rule, scope) => this.revoke(rule, scope),
+      suggestRule: (request) => this.suggest(request),
+      localSettingsFile: () => this.files.local,
+    };
+  }
+}
+
+export type { Scope };
