@@ -1,0 +1,223 @@
+/**
+ * The `glob` tool (SPEC T6): files whose path matches a pattern, newest-modified first.
+ *
+ * The walk (hidden directories and git-ignored paths skipped) is the shared project walker in
+ * `plugins/search-common/`; matching is picomatch (`**`, braces, classes, extglobs) on the path
+ * relative to the search directory; only the matches are stat'ed (for their mtime).
+ */
+import { lstatSync, statSync } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import type { OutputLimits } from '../../types/services.js';
+import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import { containPath } from '../../kernel/path-containment.js';
+import { describeLocation, displayPath, resolveSearchLocation } from '../search-common/search-path.js';
+import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../search-common/walker.js';
+
+export interface GlobToolOptions {
+  /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
+  respectIgnore?: boolean;
+  /** Total time budget of one call in ms (default 30 000). */
+  deadlineMs?: number;
+}
+
+const DEFAULT_DEADLINE_MS = 30_000;
+
+export const GLOB_DESCRIPTION = [
+  'Find files by path pattern. Returns up to 100 file paths, relative to the project root, most recently modified first.',
+  'The pattern is matched against each file\'s path relative to `path` (default: the project root): `*` and `?` match within one name, `**` matches any number of directories, `{ts,tsx}` alternatives, `[abc]` character classes.',
+  'So "*.ts" matches only files directly in `path`, while "**/*.ts" matches at any depth and "src/**/*.test.ts" only under src/.',
+  'Hidden directories (names starting with ".") and files ignored by .gitignore are skipped; directories themselves are not listed.',
+  'To search file contents, use grep.',
+].join(' ');
+
+export const GLOB_INPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string', description: 'Glob pattern, e.g. "**/*.ts", "src/**/*.{js,jsx}", "*.md".' },
+    path: { type: 'string', description: 'Directory to search from, relative to the project root. Default: the project root.' },
+  },
+  required: ['pattern'],
+};
+
+interface SplitPattern {
+  /** Static directory prefix of the pattern ('' when none); may be absolute or start with `..`. */
+  base: string;
+  /** The glob part, matched against paths relative to `base` (a literal name when !isGlob). */
+  glob: string;
+  isGlob: boolean;
+}
+
+/** Splits `src/**\/*.ts` into the directory to walk (`src`) and the glob to match below it. */
+export function splitPattern(rawPattern: string): SplitPattern {
+  let pattern = rawPattern.trim();
+  while (pattern.startsWith('./')) pattern = pattern.slice(2);
+  if (pattern.startsWith('!')) return { base: '', glob: pattern, isGlob: true };
+  const scan = picomatch.scan(pattern);
+  if (!scan.isGlob) {
+    const trimmed = pattern.replace(/\/+$/, '');
+    const base = path.posix.dirname(trimmed);
+    return { base: base === '.' ? '' : base, glob: path.posix.basename(trimmed), isGlob: false };
+  }
+  return { base: scan.base, glob: scan.glob, isGlob: true };
+}
+
+/**
+ * picomatch's regex for the glob, called directly (its matcher wrapper costs as much again on a
+ * large tree), behind a plain suffix test when the glob ends in literal text (`**\/*.js` → `.js`).
+ */
+export function compileGlob(glob: string): (candidate: string) => boolean {
+  const regex = picomatch.makeRe(glob, { dot: true });
+  // literal text right after a `*` or `/` at the end: every match ends with it
+  const suffix = glob.startsWith('!') ? undefined : /(?:^|[*/])([A-Za-z0-9._-]+)$/.exec(glob)?.[1];
+  if (!suffix) return (candidate) => regex.test(candidate);
+  return (candidate) => candidate.endsWith(suffix) && regex.test(candidate);
+}
+
+function escapesUpward(base: string): boolean {
+  return path.isAbsolute(base) || base === '..' || base.startsWith('../') || base.includes('/../') || base.endsWith('/..');
+}
+
+function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}
+
+export class GlobTool implements Tool {
+  readonly name = 'glob';
+  readonly description = GLOB_DESCRIPTION;
+  readonly inputSchema = GLOB_INPUT_SCHEMA;
+  readonly readOnly = true;
+
+  constructor(
+    private readonly limits: OutputLimits,
+    private readonly options: GlobToolOptions = {},
+  ) {}
+
+  /** The directory the call reads: `path`, or where an absolute / `../` pattern points. */
+  permissionTarget(input: ToolInput): PermissionTarget {
+    const searchPath = typeof input.path === 'string' && input.path !== '' ? input.path : '.';
+    if (typeof input.pattern === 'string') {
+      const { base } = splitPattern(input.pattern);
+      if (base !== '' && escapesUpward(base)) {
+        return { kind: 'path', path: path.isAbsolute(base) ? base : path.posix.normalize(`${searchPath}/${base}`) };
+      }
+    }
+    return { kind: 'path', path: searchPath };
+  }
+
+  async execute(input: ToolInput, ctx: ToolContext): Promise<ToolOutput> {
+    const pattern = input.pattern;
+    if (typeof pattern !== 'string' || pattern.trim() === '') {
+      return { isError: true, content: 'glob: "pattern" is required, e.g. "**/*.ts" (all TypeScript files) or "src/**/*.test.ts".' };
+    }
+    if (input.path !== undefined && input.path !== null && typeof input.path !== 'string') {
+      return { isError: true, content: 'glob: "path" must be a string: a directory relative to the project root.' };
+    }
+    const pathInput = typeof input.path === 'string' ? input.path : '';
+    const location = await resolveSearchLocation('glob', ctx.projectRoot, ctx.homeDir, pathInput);
+    if (!location.ok) return { isError: true, content: location.error };
+    const searchDir = location.value;
+    if (searchDir.kind !== 'dir') {
+      return { isError: true, content: `Path "${pathInput}" is a file, not a directory. Use read_file to read it, or pass its directory as path.` };
+    }
+
+    const split = splitPattern(pattern);
+    let walkStart = searchDir.absolute;
+    if (split.base !== '') {
+      const target = path.resolve(searchDir.absolute, split.base);
+      const contained = await containPath(searchDir.root, target, ctx.homeDir);
+      if (!contained.inside) {
+        return { isError: true, content: `The pattern "${pattern}" points outside the project root (${searchDir.root}); glob searches inside the project only.` };
+      }
+      walkStart = contained.resolved;
+    }
+    const where = describeLocation(relativeToRoot(searchDir.root, walkStart));
+
+    if (!split.isGlob) return this.literal(pattern, searchDir.root, path.join(walkStart, split.glob));
+
+    let matcher: (candidate: string) => boolean;
+    try {
+      matcher = compileGlob(split.glob);
+    } catch (error) {
+      return { isError: true, content: `glob: invalid pattern "${pattern}": ${(error as Error).message}` };
+    }
+
+    const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const startRel = relativeToRoot(searchDir.root, walkStart);
+    const startPrefix = startRel === '' ? 0 : startRel.length + 1;
+    const matches: string[] = [];
+    let walkStartInfo;
+    try {
+      walkStartInfo = statSync(walkStart);
+    } catch {
+      walkStartInfo = undefined;
+    }
+    const summary = walkStartInfo?.isDirectory()
+      ? await walkProject({
+          root: searchDir.root,
+          start: walkStart,
+          respectIgnore: this.options.respectIgnore ?? true,
+          signal: ctx.signal,
+          deadline: Date.now() + deadlineMs,
+          onFile: (rel) => {
+            if (matcher(rel.slice(startPrefix))) matches.push(rel);
+          },
+        })
+      : { unreadableDirs: 0 };
+    if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
+
+    // Newest first: stat only the matches.
+    const dated: { rel: string; mtime: number }[] = [];
+    let sliceStart = performance.now();
+    for (let i = 0; i < matches.length; i++) {
+      if ((i & 255) === 255 && performance.now() - sliceStart > 8) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+        if (ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
+      }
+      const rel = matches[i]!;
+      const info = statSync(joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      if (info) dated.push({ rel, mtime: info.mtimeMs });
+    }
+    dated.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+
+    const notes: string[] = [];
+    if (summary.stopped === 'deadline') {
+      notes.push(`[glob stopped at the ${Math.round(deadlineMs / 1000)} s limit before the whole tree was walked: the list is incomplete; narrow the pattern or path]`);
+    }
+    if (summary.unreadableDirs > 0) {
+      notes.push(`[${plural(summary.unreadableDirs, 'directory', 'directories')} could not be read (permission denied or I/O error) and ${summary.unreadableDirs === 1 ? 'was' : 'were'} skipped]`);
+    }
+
+    if (dated.length === 0) {
+      const lines = [`No files match "${pattern}" in ${where}.`];
+      const hints: string[] = [];
+      if (!split.glob.includes('/') && !split.glob.startsWith('**') && !split.glob.startsWith('!')) {
+        hints.push(`"${split.glob}" only matches files directly in ${where}; use "**/${split.glob}" to search subdirectories.`);
+      }
+      hints.push('Hidden directories and files ignored by .gitignore are not searched.');
+      lines.push(hints.join(' '));
+      return { content: [...lines, ...notes].join('\n') };
+    }
+
+    const max = this.limits.searchMaxResults;
+    const shown = dated.slice(0, max).map((d) => d.rel);
+    const out = [...shown];
+    if (dated.length > max) {
+      const more = dated.length - max;
+      out.push(`[… ${plural(more, 'more matching file')} not shown (showing the ${max} most recently modified of ${dated.length}); narrow the pattern or path]`);
+    }
+    out.push(...notes);
+    return { content: out.join('\n') };
+  }
+
+  private literal(pattern: string, root: string, absolute: string): ToolOutput {
+    const info = lstatSync(absolute, { throwIfNoEntry: false }); // a symlink is not listed, as in a walk
+    if (info?.isFile()) return { content: relativeToRoot(root, absolute) };
+    if (info?.isDirectory()) {
+      const rel = displayPath(relativeToRoot(root, absolute));
+      return { content: `"${pattern}" is a directory; glob lists files. Use "${rel === '.' ? '' : `${rel}/`}**" to list the files inside it.` };
+    }
+    return { content: `No file "${pattern}" exists (glob patterns use *, ** and {a,b}; this one has none).` };
+  }
+}

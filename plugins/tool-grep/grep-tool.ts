@@ -1,0 +1,297 @@
+/**
+ * The `grep` tool (SPEC T7): regex search over the project's files.
+ *
+ * Engines: ripgrep when `rg` is on PATH, otherwise re2js over the project walker. Both are
+ * linear-time (a hostile pattern cannot hang the process), both take the same pattern language
+ * (RE2, re-spelled for ripgrep in pattern.ts), search the same files (ripgrep is given the
+ * walker's ignore decisions, rg-engine.ts) and feed the same collector and renderer
+ * (results.ts), so the output is identical whichever engine ran. A pattern ripgrep cannot take
+ * is searched with re2js for that call.
+ */
+import picomatch from 'picomatch';
+import type { OutputLimits } from '../../types/services.js';
+import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import { anchoredIgnoreLine } from '../search-common/gitignore.js';
+import { describeLocation, resolveSearchLocation, type SearchLocation } from '../search-common/search-path.js';
+import { walkProject } from '../search-common/walker.js';
+import { findRipgrep } from './find-ripgrep.js';
+import { compilePattern, type CompiledPattern } from './pattern.js';
+import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
+import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
+import { searchWithRipgrep } from './rg-engine.js';
+
+export type GrepEngine = 'auto' | 'ripgrep' | 're2js';
+
+export interface GrepToolOptions {
+  /** 'auto' (default): ripgrep when found on PATH, else re2js. Tests and benchmarks force one. */
+  engine?: GrepEngine;
+  /** Path of the rg executable (default: looked up on PATH). */
+  rgPath?: string;
+  /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
+  respectIgnore?: boolean;
+  /** Total time budget of one call in ms (default 30 000). */
+  deadlineMs?: number;
+}
+
+export interface GrepRunInfo {
+  /** The engine that produced the last result (for tests and benchmarks). */
+  engine: 'ripgrep' | 're2js';
+}
+
+const DEFAULT_DEADLINE_MS = 30_000;
+const MAX_CONTEXT = 50;
+const MODES: readonly OutputMode[] = ['content', 'files_with_matches', 'count'];
+
+export const GREP_DESCRIPTION = [
+  'Search file contents with a regular expression, line by line.',
+  'Syntax is RE2 (as in ripgrep and Go): no backreferences or lookaround, and matching is linear-time, so any pattern is safe; escape ( ) [ ] { } . * + ? ^ $ | \\ to match them literally. \\d \\w \\s \\b are ASCII.',
+  'output_mode "content" (default) prints matching lines as `path:LINE: text`; with context, context lines are `path:LINE- text` and `--` separates non-adjacent groups. "files_with_matches" prints one path per line; "count" prints `path:N` (matching lines per file).',
+  'Results are sorted by path, then line, and capped at 100 lines (or files); a final note says how many more there are. Lines longer than 500 characters are cut.',
+  'Searches `path` (a directory or one file; default: the project root), skipping hidden directories, files ignored by .gitignore, and binary files (containing a NUL byte).',
+  '`glob` limits the files: "*.ts" or "*.{ts,tsx}" match file names, "src/**/*.ts" matches paths relative to `path`. To find files by name, use glob.',
+].join(' ');
+
+export const GREP_INPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    pattern: { type: 'string', description: 'Regular expression (RE2 syntax), e.g. "function\\s+load\\w*" or "TODO|FIXME".' },
+    path: { type: 'string', description: 'File or directory to search, relative to the project root. Default: the project root.' },
+    glob: { type: 'string', description: 'Only search files matching this glob, e.g. "*.ts", "*.{js,jsx}", "src/**/*.py".' },
+    case_insensitive: { type: 'boolean', description: 'Match letters regardless of case. Default false.' },
+    context: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT, description: 'Lines of context before and after each match (content mode). Default 0.' },
+    before: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT, description: 'Lines of context before each match; overrides context.' },
+    after: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT, description: 'Lines of context after each match; overrides context.' },
+    output_mode: { type: 'string', enum: [...MODES], description: 'content (default): matching lines; files_with_matches: paths only; count: matching lines per file.' },
+  },
+  required: ['pattern'],
+};
+
+interface GrepRequest {
+  pattern: string;
+  pathInput: string;
+  glob: string | undefined;
+  caseInsensitive: boolean;
+  before: number;
+  after: number;
+  mode: OutputMode;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function readCount(input: ToolInput, keys: string[]): Parsed<number | undefined> {
+  for (const key of keys) {
+    const raw = input[key];
+    if (raw === undefined || raw === null) continue;
+    const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+      return { ok: false, error: `grep: "${key}" must be a whole number of lines ≥ 0 (got ${JSON.stringify(raw)}).` };
+    }
+    return { ok: true, value: Math.min(value, MAX_CONTEXT) };
+  }
+  return { ok: true, value: undefined };
+}
+
+function parseRequest(input: ToolInput): Parsed<GrepRequest> {
+  const pattern = input.pattern;
+  if (typeof pattern !== 'string' || pattern === '') {
+    return { ok: false, error: 'grep: "pattern" is required: a regular expression such as "useState" or "def \\w+\\(".' };
+  }
+  for (const key of ['path', 'glob', 'output_mode']) {
+    const value = input[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') return { ok: false, error: `grep: "${key}" must be a string.` };
+  }
+  const mode = (input.output_mode ?? 'content') as OutputMode;
+  if (!MODES.includes(mode)) {
+    return { ok: false, error: `grep: output_mode must be one of ${MODES.map((m) => `"${m}"`).join(', ')} (got "${String(input.output_mode)}").` };
+  }
+  const rawCase = input.case_insensitive ?? input['-i'];
+  if (rawCase !== undefined && rawCase !== null && typeof rawCase !== 'boolean' && rawCase !== 'true' && rawCase !== 'false') {
+    return { ok: false, error: 'grep: "case_insensitive" must be true or false.' };
+  }
+  const context = readCount(input, ['context', '-C']);
+  const before = readCount(input, ['before', '-B']);
+  const after = readCount(input, ['after', '-A']);
+  for (const parsed of [context, before, after]) if (!parsed.ok) return parsed;
+  const ctx = (context as { value: number | undefined }).value ?? 0;
+  const glob = typeof input.glob === 'string' && input.glob.trim() !== '' ? input.glob.trim() : undefined;
+  return {
+    ok: true,
+    value: {
+      pattern,
+      pathInput: typeof input.path === 'string' ? input.path : '',
+      glob,
+      caseInsensitive: rawCase === true || rawCase === 'true',
+      before: (before as { value: number | undefined }).value ?? ctx,
+      after: (after as { value: number | undefined }).value ?? ctx,
+      mode,
+    },
+  };
+}
+
+/**
+ * A file-name glob ripgrep can pre-filter with (`--type-add`), only when it selects a superset of
+ * what picomatch selects: plain names with `*`, `?` and one level of `{a,b}`. The last segment of
+ * a glob with `/` is used the same way (`src/**\/*.ts` → `*.ts`).
+ */
+export function typeGlobFor(glob: string): string | undefined {
+  if (glob.startsWith('!')) return undefined;
+  const braces = /\{[^{}]*\}/g;
+  if (glob.replace(braces, '').match(/[{}]/)) return undefined; // nested or unbalanced braces
+  for (const group of glob.match(braces) ?? []) if (group.includes('/')) return undefined;
+  const last = glob.slice(glob.lastIndexOf('/') + 1);
+  if (last === '' || last.includes('**')) return undefined;
+  return /^[A-Za-z0-9._\-*?{},]+$/.test(last) ? last : undefined;
+}
+
+export class GrepTool implements Tool {
+  readonly name = 'grep';
+  readonly description = GREP_DESCRIPTION;
+  readonly inputSchema = GREP_INPUT_SCHEMA;
+  readonly readOnly = true;
+  /** Which engine answered the most recent call (informational: tests and benchmarks read it). */
+  lastRun: GrepRunInfo | undefined;
+
+  constructor(
+    private readonly limits: OutputLimits,
+    private readonly options: GrepToolOptions = {},
+  ) {}
+
+  permissionTarget(input: ToolInput): PermissionTarget {
+    return { kind: 'path', path: typeof input.path === 'string' && input.path !== '' ? input.path : '.' };
+  }
+
+  async execute(input: ToolInput, ctx: ToolContext): Promise<ToolOutput> {
+    const parsed = parseRequest(input);
+    if (!parsed.ok) return { isError: true, content: parsed.error };
+    const request = parsed.value;
+    const compiled = compilePattern(request.pattern, request.caseInsensitive);
+    if (!compiled.ok) return { isError: true, content: compiled.error };
+    const located = await resolveSearchLocation('grep', ctx.projectRoot, ctx.homeDir, request.pathInput);
+    if (!located.ok) return { isError: true, content: located.error };
+    const location = located.value;
+
+    let accept: (rel: string) => boolean = () => true;
+    if (request.glob !== undefined && location.kind === 'dir') {
+      let matcher: (candidate: string) => boolean;
+      try {
+        // picomatch's `basename` option also applies to patterns with a `/`, so set it only without
+        matcher = picomatch(request.glob, { dot: true, basename: !request.glob.includes('/') });
+      } catch (error) {
+        return { isError: true, content: `grep: invalid glob "${request.glob}": ${(error as Error).message}` };
+      }
+      const prefix = location.relative === '' ? 0 : location.relative.length + 1;
+      accept = (rel) => matcher(rel.slice(prefix));
+    }
+
+    const searchRequest: SearchRequest = {
+      mode: request.mode,
+      before: request.before,
+      after: request.after,
+      limit: this.limits.searchMaxResults,
+      keepChars: 2 * this.limits.grepLineMaxChars + 8,
+    };
+    const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const deadline = Date.now() + deadlineMs;
+    const engine = this.options.engine ?? 'auto';
+    const rgPath = engine === 're2js' ? undefined : (this.options.rgPath ?? findRipgrep());
+    if (engine === 'ripgrep' && !rgPath) {
+      return { isError: true, content: 'grep: the ripgrep engine was requested but `rg` is not on PATH. Install ripgrep, or use the default engine.' };
+    }
+    const respectIgnore = this.options.respectIgnore ?? true;
+
+    let collector = new ResultCollector(searchRequest);
+    let outcome: EngineOutcome | undefined;
+    let files: string[] | undefined;
+    let walkUnreadable = 0;
+
+    if (rgPath && compiled.value.ripgrep !== undefined) {
+      let ignoreLines: string[] | undefined;
+      if (respectIgnore && location.kind === 'dir') {
+        ignoreLines = [];
+        files = [];
+        const lines = ignoreLines;
+        const listed = files;
+        const walk = await walkProject({
+          root: location.root,
+          start: location.absolute,
+          respectIgnore,
+          signal: ctx.signal,
+          deadline,
+          onFile: (rel) => {
+            if (accept(rel)) listed.push(rel);
+          },
+          onIgnored: (rel, isDir) => lines.push(anchoredIgnoreLine(rel, isDir)),
+        });
+        walkUnreadable = walk.unreadableDirs;
+        if (walk.stopped) {
+          outcome = { unreadable: walk.unreadableDirs, stopped: walk.stopped };
+          this.lastRun = { engine: 'ripgrep' };
+        }
+      }
+      if (!outcome) {
+        const rg = await searchWithRipgrep({
+          rgPath,
+          root: location.root,
+          startRel: location.relative,
+          pattern: compiled.value.ripgrep,
+          ignoreLines,
+          typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
+          accept,
+          collector,
+          signal: ctx.signal,
+          deadline,
+        });
+        if (rg.failed === undefined) {
+          outcome = rg;
+          this.lastRun = { engine: 'ripgrep' };
+        } else {
+          collector = new ResultCollector(searchRequest); // ripgrep refused: search with re2js
+        }
+      }
+    }
+
+    if (!outcome) {
+      outcome = await this.searchFallback(location, compiled.value, respectIgnore, accept, collector, ctx.signal, deadline, files, walkUnreadable);
+      this.lastRun = { engine: 're2js' };
+    }
+    if (outcome.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'grep was cancelled.' };
+
+    const where = describeLocation(location.relative, location.kind);
+    const noMatch = `No matches for "${request.pattern}" in ${where}${request.glob !== undefined && location.kind === 'dir' ? ` (files matching "${request.glob}")` : ''}.`;
+    const content = collector.render(this.limits, { unreadable: outcome.unreadable, stoppedByDeadline: outcome.stopped === 'deadline' }, noMatch);
+    return { content };
+  }
+
+  private async searchFallback(
+    location: SearchLocation,
+    pattern: CompiledPattern,
+    respectIgnore: boolean,
+    accept: (rel: string) => boolean,
+    collector: ResultCollector,
+    signal: AbortSignal,
+    deadline: number,
+    walked: string[] | undefined,
+    walkedUnreadable: number,
+  ): Promise<EngineOutcome> {
+    let files = walked;
+    let unreadableDirs = walkedUnreadable;
+    if (!files) {
+      const listed: string[] = [];
+      const walk = await walkProject({
+        root: location.root,
+        start: location.absolute,
+        respectIgnore,
+        signal,
+        deadline,
+        onFile: (rel) => {
+          if (location.kind === 'file' || accept(rel)) listed.push(rel);
+        },
+      });
+      if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
+      files = listed;
+      unreadableDirs = walk.unreadableDirs;
+    }
+    const searched = await searchWithRe2js({ root: location.root, files, pattern, collector, signal, deadline });
+    return { unreadable: searched.unreadable + unreadableDirs, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
+  }
+}

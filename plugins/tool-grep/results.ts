@@ -1,0 +1,165 @@
+/**
+ * What both grep engines produce and how it is shown. Engines hand over, per file, the matching
+ * line count and (in content mode) the match and context lines; everything after that — order,
+ * limits, line cuts, separators, markers — is this module's, so the output is the same whichever
+ * engine ran.
+ */
+import type { OutputLimits } from '../../types/services.js';
+
+export type OutputMode = 'content' | 'files_with_matches' | 'count';
+
+export interface LineHit {
+  line: number;
+  /** Raw line text; a trailing `\n` / `\r\n` is removed when shown. */
+  text: string;
+  match: boolean;
+}
+
+export interface SearchRequest {
+  mode: OutputMode;
+  before: number;
+  after: number;
+  /** Results shown at most (limits.searchMaxResults). */
+  limit: number;
+  /**
+   * Characters of a line worth keeping: enough for the shown cut (limits.grepLineMaxChars code
+   * points, ≤ 2 UTF-16 units each, plus a BOM), so a minified 5 MB line is not held in memory.
+   */
+  keepChars: number;
+}
+
+export interface SearchIncomplete {
+  /** Paths that could not be read. */
+  unreadable: number;
+  stoppedByDeadline: boolean;
+}
+
+/**
+ * Collects per-file results. Memory stays bounded: once the files seen so far hold `limit`
+ * matches, the lines of files sorting after them are dropped (only their counts are kept), and
+ * files that sort after that point never store lines.
+ */
+export class ResultCollector {
+  private readonly counts = new Map<string, number>();
+  private readonly lines = new Map<string, LineHit[]>();
+  private keptLines = 0;
+  private cutoff: string | undefined;
+
+  constructor(readonly request: SearchRequest) {}
+
+  get fileCount(): number {
+    return this.counts.size;
+  }
+
+  addFile(path: string, matches: number, hits?: LineHit[]): void {
+    if (matches <= 0) return;
+    this.counts.set(path, matches);
+    if (this.request.mode !== 'content' || !hits) return;
+    if (this.cutoff !== undefined && path > this.cutoff) return;
+    const keep = this.request.keepChars;
+    for (const hit of hits) if (hit.text.length > keep) hit.text = hit.text.slice(0, keep);
+    this.lines.set(path, hits);
+    this.keptLines += hits.length;
+    if (this.keptLines > 4 * (this.request.limit + 1) * (1 + this.request.before + this.request.after)) this.prune();
+  }
+
+  private prune(): void {
+    const paths = [...this.lines.keys()].sort(compare);
+    let total = 0;
+    let index = 0;
+    for (; index < paths.length; index++) {
+      total += this.counts.get(paths[index]!)!;
+      if (total > this.request.limit) break;
+    }
+    if (index >= paths.length) return;
+    this.cutoff = paths[index];
+    this.keptLines = 0;
+    for (let k = 0; k < paths.length; k++) {
+      if (k > index) this.lines.delete(paths[k]!);
+      else this.keptLines += this.lines.get(paths[k]!)!.length;
+    }
+  }
+
+  render(limits: OutputLimits, incomplete: SearchIncomplete, noMatch: string): string {
+    const { mode, limit } = this.request;
+    const paths = [...this.counts.keys()].sort(compare);
+    const totalMatches = paths.reduce((sum, p) => sum + this.counts.get(p)!, 0);
+    const out: string[] = [];
+    const notes: string[] = [];
+    let cutLines = 0;
+
+    if (paths.length === 0) {
+      out.push(incomplete.stoppedByDeadline ? `${noMatch.replace(/\.$/, '')} before the search stopped.` : noMatch);
+    } else if (mode === 'files_with_matches') {
+      out.push(...paths.slice(0, limit));
+      if (paths.length > limit) {
+        notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length}, sorted by path); narrow the pattern, path or glob]`);
+      }
+    } else if (mode === 'count') {
+      for (const p of paths.slice(0, limit)) out.push(`${p}:${this.counts.get(p)!}`);
+      if (paths.length > limit) {
+        notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length} files; ${plural(totalMatches, 'matching line')} in all); narrow the pattern, path or glob]`);
+      }
+    } else {
+      const contextual = this.request.before > 0 || this.request.after > 0;
+      let shown = 0;
+      for (const p of paths) {
+        if (shown >= limit) break;
+        const hits = this.lines.get(p) ?? [];
+        const quota = limit - shown;
+        const matchLines = hits.filter((h) => h.match).map((h) => h.line);
+        let lastLine = Number.POSITIVE_INFINITY;
+        if (matchLines.length > quota) {
+          const lastShown = matchLines[quota - 1]!;
+          lastLine = Math.min(lastShown + this.request.after, matchLines[quota]! - 1);
+        }
+        if (contextual && out.length > 0) out.push('--');
+        let previous: number | undefined;
+        for (const hit of hits) {
+          if (hit.line > lastLine) break;
+          if (contextual && previous !== undefined && hit.line > previous + 1) out.push('--');
+          previous = hit.line;
+          let text = hit.text;
+          if (text.endsWith('\n')) text = text.slice(0, -1);
+          if (text.endsWith('\r')) text = text.slice(0, -1);
+          if (hit.line === 1 && text.startsWith('\uFEFF')) text = text.slice(1);
+          const cut = limits.cutLine(text, limits.grepLineMaxChars);
+          if (cut.truncated) cutLines++;
+          out.push(`${p}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
+          if (hit.match) shown++;
+        }
+      }
+      if (totalMatches > shown) {
+        let filesWithMore = 0;
+        let seen = 0;
+        for (const p of paths) {
+          const count = this.counts.get(p)!;
+          if (seen + count > shown) filesWithMore++;
+          seen += count;
+        }
+        notes.push(
+          `[… ${plural(totalMatches - shown, 'more matching line')} in ${plural(filesWithMore, 'file')} not shown (showing the first ${shown} of ${totalMatches}, sorted by path and line); narrow the pattern, path or glob, or use output_mode "count" for per-file totals]`,
+        );
+      }
+      if (cutLines > 0) {
+        notes.push(`[${plural(cutLines, 'line')} cut at ${limits.grepLineMaxChars} characters; read the file with read_file to see ${cutLines === 1 ? 'it' : 'them'} whole]`);
+      }
+    }
+    if (incomplete.stoppedByDeadline) {
+      notes.push('[search stopped at its time limit: results are incomplete; narrow the path, glob or pattern]');
+    }
+    if (incomplete.unreadable > 0) {
+      notes.push(`[${plural(incomplete.unreadable, 'path')} could not be read (permission denied or I/O error) and ${incomplete.unreadable === 1 ? 'was' : 'were'} not searched]`);
+    }
+    if (notes.length > 0 && out.length > 0) out.push('');
+    return [...out, ...notes].join('\n');
+  }
+}
+
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${n === 1 ? word : `${word}s`}`;
+}

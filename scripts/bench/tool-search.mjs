@@ -1,0 +1,266 @@
+// glob and grep against ripgrep on a tree of ≥ 20,000 files (SPEC T6, T7).
+//
+//   node scripts/bench/tool-search.mjs [--runs N] [--tree DIR]
+//
+// `benchSearch({ runs })` copies the project's node_modules into a temporary directory (twice when
+// one copy has fewer than 20,000 files), bundles the two tools with esbuild, and times, in child
+// processes, interleaved and with the page cache warm:
+//   - grep for a literal and for a regex: ripgrep itself, MewCode's grep on its ripgrep engine,
+//     MewCode's grep on its re2js fallback;
+//   - glob "**/*.js": `rg --files` (the target's reference), `rg --files --sortr=modified` (the
+//     same newest-first order glob returns) and MewCode's glob.
+// Ignore files are OFF on both sides (the tools get the constructor option `respectIgnore: false`,
+// which the model never sees), and both sides keep the walker's other rules: hidden files are
+// searched, hidden directories are not, symlinks are not followed. The ripgrep reference is
+//   rg --no-config --no-ignore --hidden --glob=!.*/ …
+// Each MewCode child reports its in-process time too: inside the agent the tools run in an
+// already-started process, so that is the cost a tool call adds; the child's wall time also
+// contains Node's own start-up. Results are checked against ripgrep's (same match and file
+// counts). Returns `{ markdown }`; nothing is written to BENCHMARKS.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median } from './stats.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const MIN_FILES = 20_000;
+const LITERAL = 'useState';
+const REGEX = 'function\\s+\\w+Sync\\(';
+const RG_FLAGS = ['--no-config', '--no-ignore', '--hidden', '--glob=!.*/'];
+
+function countFiles(dir) {
+  let files = 0;
+  const stack = [dir];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    let entries;
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory()) stack.push(path.join(current, entry.name));
+      else if (entry.isFile()) files++;
+    }
+  }
+  return files;
+}
+
+function ensureRipgrep(log) {
+  const found = spawnSync('rg', ['--version'], { encoding: 'utf8' });
+  if (found.status === 0) return { available: true, version: found.stdout.split('\n')[0], note: '' };
+  log('bench: rg not found; trying `apt-get install -y ripgrep`\n');
+  const install = spawnSync('apt-get', ['install', '-y', 'ripgrep'], { encoding: 'utf8' });
+  const again = spawnSync('rg', ['--version'], { encoding: 'utf8' });
+  if (again.status === 0) return { available: true, version: again.stdout.split('\n')[0], note: 'ripgrep was installed for this run with `apt-get install -y ripgrep`.' };
+  const why = (install.error?.message ?? install.stderr ?? '').trim().split('\n').pop() || `exit ${install.status}`;
+  return { available: false, version: 'not installed', note: `ripgrep is not installed and \`apt-get install -y ripgrep\` failed (${why}): only MewCode's re2js fallback and glob were measured, without ratios.` };
+}
+
+async function buildTree(log) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-search-'));
+  const source = path.join(ROOT, 'node_modules');
+  let files = 0;
+  for (let copy = 0; files < MIN_FILES && copy < 8; copy++) {
+    log(`bench: copying node_modules into the tree (copy ${copy + 1})\n`);
+    const result = spawnSync('cp', ['-r', source, path.join(dir, `copy${copy}`)]);
+    if (result.status !== 0) throw new Error(`cp -r failed: ${result.stderr}`);
+    files = countFiles(dir);
+  }
+  if (files < MIN_FILES) throw new Error(`the benchmark tree has only ${files} files (need ${MIN_FILES})`);
+  return { dir, files };
+}
+
+const ENTRY = `
+import { GrepTool } from ${JSON.stringify(path.join(ROOT, 'plugins/tool-grep/grep-tool.ts'))};
+import { GlobTool } from ${JSON.stringify(path.join(ROOT, 'plugins/tool-glob/glob-tool.ts'))};
+import { LIMITS } from ${JSON.stringify(path.join(ROOT, 'plugins/output-limits/limits.ts'))};
+import { cutBytes, cutLine } from ${JSON.stringify(path.join(ROOT, 'plugins/output-limits/text-cuts.ts'))};
+const [tool, engine, root, input] = process.argv.slice(2);
+const limits = { ...LIMITS, spillDir: () => root, spillPath: async () => root, cutLine, cutBytes };
+const instance = tool === 'glob' ? new GlobTool(limits, { respectIgnore: false }) : new GrepTool(limits, { respectIgnore: false, engine });
+const started = performance.now();
+const result = await instance.execute(JSON.parse(input), { signal: new AbortController().signal, projectRoot: root, homeDir: root, sessionId: 'bench', toolCallId: 'bench' });
+const ms = performance.now() - started;
+process.stdout.write(JSON.stringify({ ms, engine: instance.lastRun?.engine, isError: result.isError ?? false, content: result.content }));
+`;
+
+async function bundleTools(dir) {
+  const { build } = await import('esbuild');
+  const entry = path.join(dir, 'entry.ts');
+  const outfile = path.join(dir, 'search-tools.mjs');
+  writeFileSync(entry, ENTRY);
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+    // picomatch is CommonJS and requires node built-ins
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  return outfile;
+}
+
+function childEnv() {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  delete env.NODE_EXTRA_CA_CERTS;
+  delete env.RIPGREP_CONFIG_PATH;
+  return env;
+}
+
+function timed(command, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    let err = '';
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      resolve({ code, wallMs, stdout: Buffer.concat(out).toString('utf8'), stderr: err });
+    });
+  });
+}
+
+/** The total a result stands for: "showing … of N" in its truncation marker, else its result lines. */
+function totalOf(content) {
+  const marker = /\(showing (?:the first |the )?\d+ (?:most recently modified )?of (\d+)/.exec(content);
+  if (marker) return Number(marker[1]);
+  if (content.startsWith('No ')) return 0;
+  const results = content.split('\n\n')[0]; // notes follow a blank line
+  return results.split('\n').filter((l) => l !== '' && l !== '--').length;
+}
+
+function fmt(ms) {
+  return Number.isFinite(ms) ? `${ms.toFixed(0)} ms` : 'n/a';
+}
+
+function ratio(value, reference) {
+  return Number.isFinite(value) && Number.isFinite(reference) && reference > 0 ? `${(value / reference).toFixed(2)}×` : '—';
+}
+
+export async function benchSearch({ runs = 5, treeDir, log = (text) => process.stderr.write(text) } = {}) {
+  const rg = ensureRipgrep(log);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-tools-'));
+  const tree = treeDir ? { dir: treeDir, files: countFiles(treeDir), reused: true } : { ...(await buildTree(log)), reused: false };
+  try {
+    const bundle = await bundleTools(work);
+    const node = process.execPath;
+    const ours = (tool, engine, input) => async () => {
+      const r = await timed(node, [bundle, tool, engine, tree.dir, JSON.stringify(input)], tree.dir);
+      if (r.code !== 0) throw new Error(`${tool} (${engine}) child failed: ${r.stderr}`);
+      const parsed = JSON.parse(r.stdout);
+      if (parsed.isError) throw new Error(`${tool} returned an error: ${parsed.content}`);
+      return { wallMs: r.wallMs, inProcessMs: parsed.ms, total: totalOf(parsed.content), engine: parsed.engine };
+    };
+    const ripgrep = (args, count) => async () => {
+      const r = await timed('rg', [...RG_FLAGS, ...args], tree.dir);
+      if (r.code !== 0 && r.code !== 1) throw new Error(`rg failed: ${r.stderr}`);
+      return { wallMs: r.wallMs, inProcessMs: NaN, total: count(r.stdout) };
+    };
+    const lineCount = (text) => text.split('\n').filter((l) => l !== '').length;
+
+    const cases = [];
+    for (const [label, pattern] of [
+      ['literal', LITERAL],
+      ['regex', REGEX],
+    ]) {
+      const group = `grep ${label} \`${pattern}\``;
+      if (rg.available) cases.push({ group, name: 'rg', reference: true, run: ripgrep(['-n', '-e', pattern, '.'], lineCount) });
+      if (rg.available) cases.push({ group, name: 'MewCode grep (ripgrep engine)', target: 1.2, run: ours('grep', 'ripgrep', { pattern }) });
+      cases.push({ group, name: 'MewCode grep (re2js fallback)', run: ours('grep', 're2js', { pattern }), slow: true });
+    }
+    const globGroup = 'glob `**/*.js`';
+    if (rg.available) cases.push({ group: globGroup, name: "rg --files --glob='*.js'", reference: true, run: ripgrep(['--files', '--glob=*.js', '.'], lineCount) });
+    // the same list in glob's order (newest first): ripgrep then stats every file and sorts on one thread
+    if (rg.available) cases.push({ group: globGroup, name: "rg --files --glob='*.js' --sortr=modified", sameOrder: true, run: ripgrep(['--files', '--glob=*.js', '--sortr=modified', '.'], lineCount) });
+    cases.push({ group: globGroup, name: 'MewCode glob', target: 1.5, run: ours('glob', 'auto', { pattern: '**/*.js' }) });
+
+    const samples = new Map(cases.map((c) => [c, []]));
+    const fallbackRuns = Math.max(1, Math.min(runs, 3));
+    for (let i = -1; i < runs; i++) {
+      log(`bench: search round ${i < 0 ? 'warm-up' : `${i + 1}/${runs}`}\n`);
+      // rotate the order so no case always follows the same one
+      const order = cases.map((_, k) => cases[(k + Math.max(0, i)) % cases.length]);
+      for (const c of order) {
+        if (c.slow && i >= fallbackRuns) continue;
+        const sample = await c.run();
+        if (i >= 0) samples.get(c).push(sample);
+        else c.first = sample;
+      }
+    }
+
+    const rows = [];
+    const checks = [];
+    const verdicts = [];
+    for (const group of [...new Set(cases.map((c) => c.group))]) {
+      const members = cases.filter((c) => c.group === group);
+      const ref = members.find((c) => c.reference);
+      const refWall = ref ? median(samples.get(ref).map((s) => s.wallMs)) : NaN;
+      for (const c of members) {
+        const list = samples.get(c);
+        const wall = median(list.map((s) => s.wallMs));
+        const inProcess = median(list.map((s) => s.inProcessMs));
+        const total = list[0]?.total;
+        const native = c.reference || c.sameOrder;
+        rows.push(`| ${group} | ${c.name} | ${list.length} | ${fmt(wall)} | ${native ? '—' : fmt(inProcess)} | ${c.reference ? '1.00×' : ratio(wall, refWall)} | ${native ? '—' : ratio(inProcess, refWall)} | ${total} |`);
+        if (ref && !c.reference) {
+          const refTotal = samples.get(ref)[0]?.total;
+          if (total !== refTotal) checks.push(`${group}: ${c.name} found ${total}, ripgrep ${refTotal}`);
+        }
+        if (c.target && ref) {
+          const wallRatio = wall / refWall;
+          const inRatio = inProcess / refWall;
+          verdicts.push(
+            `- ${c.name}, ${group}: target ≤ ${c.target}× rg — in-process ${inRatio.toFixed(2)}× (${inRatio <= c.target ? 'met' : 'missed'}), child wall time ${wallRatio.toFixed(2)}× (${wallRatio <= c.target ? 'met' : 'missed'}).`,
+          );
+        }
+        if (c.slow && ref) verdicts.push(`- re2js fallback, ${group}: ${ratio(inProcess, refWall)} ripgrep in-process (${ratio(wall, refWall)} wall).`);
+        const sameOrder = members.find((m) => m.sameOrder);
+        if (c.target && sameOrder) {
+          const sortedWall = median(samples.get(sameOrder).map((s) => s.wallMs));
+          verdicts.push(`- For the same newest-first list, \`rg --sortr=modified\` takes ${fmt(sortedWall)}: MewCode glob is ${ratio(inProcess, sortedWall)} of that in-process (${ratio(wall, sortedWall)} wall). The gap to plain \`rg --files\` is the mtime of every match (one stat each) plus a single-threaded walk.`);
+        }
+      }
+    }
+
+    const markdown = [
+      '### glob and grep vs ripgrep',
+      '',
+      `Tree: ${tree.files.toLocaleString('en-US')} files (${tree.reused ? 'given' : 'copies of node_modules'}), ignore files off on both sides. ripgrep: ${rg.version}. Node ${process.version}, ${os.cpus().length} CPUs. Medians of ${runs} runs (re2js fallback: ${fallbackRuns}) after one warm-up round; page cache warm.`,
+      ...(rg.note ? ['', rg.note] : []),
+      '',
+      '| case | command | runs | wall (child) | in-process | wall ÷ rg | in-process ÷ rg | matches / files |',
+      '|---|---|---|---|---|---|---|---|',
+      ...rows,
+      '',
+      `ripgrep reference: \`rg ${RG_FLAGS.join(' ')} -n -e PATTERN .\` and \`rg ${RG_FLAGS.join(' ')} --files --glob='*.js' .\` (hidden files searched, hidden directories and ignore files not, symlinks not followed — the walker's rules with ignore files off). MewCode children are the esbuild bundle of the two tools, run with \`respectIgnore: false\`; "in-process" is the tool call alone, "wall" adds Node's start-up.`,
+      '',
+      ...verdicts,
+      checks.length === 0 ? '- Result check: every MewCode run found the same number of matching lines / files as ripgrep.' : `- Result check FAILED: ${checks.join('; ')}`,
+    ].join('\n');
+    return { markdown };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    if (!tree.reused) rmSync(tree.dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const runsAt = args.indexOf('--runs');
+  const treeAt = args.indexOf('--tree');
+  const runs = runsAt >= 0 ? Number.parseInt(args[runsAt + 1], 10) : 5;
+  const treeDir = treeAt >= 0 ? path.resolve(args[treeAt + 1]) : undefined;
+  const { markdown } = await benchSearch({ runs, treeDir });
+  process.stdout.write(`${markdown}\n`);
+}
