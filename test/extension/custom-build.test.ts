@@ -19,7 +19,12 @@ const base = { projectRoot: '/tmp/no-such-project', homeDir: '/tmp/no-such-home'
 test('(a) the default plugin set boots in order with both providers and the headless UI', async () => {
   const reporter = new MemoryReporter();
   const kernel = await Kernel.create({ ...base, plugins: defaultPlugins, reporter, env: { ANTHROPIC_API_KEY: 'k', MEWCODE_MODEL: 'm' } });
-  expect(kernel.plugins.map((p) => p.name)).toEqual(['provider-anthropic', 'provider-openai', 'system-prompt', 'environment', 'permission-mode', 'ui-headless']);
+  expect(kernel.plugins.map((p) => p.name)).toEqual([
+    'provider-anthropic', 'provider-openai', 'system-prompt', 'environment', 'output-limits',
+    'tool-read-file', 'tool-write-file', 'tool-edit-file', 'tool-bash', 'tool-glob', 'tool-grep',
+    'permission-blacklist', 'permission-sandbox', 'permission-rules', 'permission-mode', 'permission-audit', 'ui-headless',
+  ]);
+  expect(kernel.tools.list().map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep']);
   expect(kernel.providers.active()).toMatchObject({ id: 'anthropic', protocol: 'anthropic', model: 'm', contextWindow: 200_000 });
   expect(kernel.container.getAll(TOKENS.UserInterface).map((u) => (u as { name: string }).name)).toEqual(['headless']);
   expect(reporter.warnings).toEqual([]);
