@@ -2,31 +2,67 @@
  * SPEC A3 path containment, shared by the sandbox layer and tools that take a directory
  * (bash's workdir, glob and grep roots): make the path absolute against the project root,
  * normalise it, resolve symlinks (for a path that does not exist yet, through its nearest
- * existing ancestor, then re-append the rest), and require `resolved === root` or a prefix of
+ * existing ancestor, then re-append the rest; a dangling symlink is followed, so a link to a
+ * file outside that does not exist yet is outside), and require `resolved === root` or a prefix of
  * `root + separator` — never a bare string prefix (`/repo2` is not inside `/repo`).
  */
-import { realpath } from 'node:fs/promises';
+import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 export type Containment = { inside: true; resolved: string } | { inside: false; resolved: string };
 
-/** The real path of `target`, resolving symlinks of its nearest existing ancestor. */
-export async function resolveReal(target: string): Promise<string> {
-  const missing: string[] = [];
+const MAX_LINK_HOPS = 40; // Linux's limit for one path resolution
+
+/**
+ * The real path of `target`: the real path of its deepest existing part (the whole path when it
+ * exists) plus the missing names — except that a deepest part which is a dangling symlink is
+ * followed. Throws ELOOP (also for a loop of dangling links), EACCES, ENAMETOOLONG.
+ */
+export function resolveRealSync(target: string, hops = 0): string {
+  // The deepest part that exists, without following its last name (lstat; a missing level costs
+  // no exception). ELOOP, EACCES and ENAMETOOLONG propagate: the call is denied.
+  const rest: string[] = [];
   let current = path.resolve(target);
+  let stats: Stats | undefined;
   for (;;) {
     try {
-      const real = await realpath(current);
-      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
+      stats = lstatSync(current, { throwIfNoEntry: false });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(target);
-      missing.push(path.basename(current));
-      current = parent;
+      if (errorCode(error) !== 'ENOTDIR') throw error;
     }
+    if (stats !== undefined) break;
+    const parent = path.dirname(current);
+    if (parent === current) return path.resolve(target);
+    rest.unshift(path.basename(current));
+    current = parent;
   }
+  let real: string | undefined;
+  try {
+    real = realpathSync.native(current);
+  } catch (error) {
+    if (!stats.isSymbolicLink() || !isMissing(error)) throw error;
+  }
+  if (real !== undefined) return rest.length === 0 ? real : path.join(real, ...rest);
+  // A dangling link would otherwise keep its own name, as if it were a new file inside: follow it.
+  if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`too many levels of symbolic links: ${target}`), { code: 'ELOOP' });
+  const link = readlinkSync(current);
+  const parent = resolveRealSync(path.dirname(current), hops + 1);
+  return resolveRealSync(path.resolve(parent, link, ...rest), hops + 1);
+}
+
+/** Async form of resolveRealSync, for callers that prefer it. */
+export async function resolveReal(target: string): Promise<string> {
+  return resolveRealSync(target);
+}
+
+function isMissing(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export function errorCode(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' ? code : (error as Error | undefined)?.message ?? String(error);
 }
 
 export function isWithin(root: string, candidate: string): boolean {
@@ -41,7 +77,7 @@ export function expandHome(input: string, homeDir: string): string {
 }
 
 export async function containPath(root: string, input: string, homeDir: string): Promise<Containment> {
-  const realRoot = await resolveReal(root);
-  const resolved = await resolveReal(path.resolve(root, expandHome(input, homeDir)));
+  const realRoot = resolveRealSync(root);
+  const resolved = resolveRealSync(path.resolve(root, expandHome(input, homeDir)));
   return { inside: isWithin(realRoot, resolved), resolved };
 }

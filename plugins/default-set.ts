@@ -1,19 +1,42 @@
-/** The plugins the `mewcode` CLI is built from. A custom build passes its own list to Kernel.create. */
+/**
+ * The plugins the `mewcode` CLI is built from. A custom build passes its own list to Kernel.create.
+ * Tool plugins register in this order, which is the (stable) order of the tool definitions.
+ */
 import type { MewcodePlugin } from '../types/plugin.js';
 import providerAnthropic from './provider-anthropic/index.js';
 import providerOpenai from './provider-openai/index.js';
-import permissionMode from './permission-mode/index.js';
 import systemPrompt from './system-prompt/index.js';
 import environment from './environment/index.js';
-import uiHeadless from './ui-headless/index.js';
 import outputLimits from './output-limits/index.js';
+import toolReadFile from './tool-read-file/index.js';
+import toolWriteFile from './tool-write-file/index.js';
+import toolEditFile from './tool-edit-file/index.js';
+import toolBash from './tool-bash/index.js';
+import toolGlob from './tool-glob/index.js';
+import toolGrep from './tool-grep/index.js';
+import permissionBlacklist from './permission-blacklist/index.js';
+import permissionSandbox from './permission-sandbox/index.js';
+import permissionRules from './permission-rules/index.js';
+import permissionMode from './permission-mode/index.js';
+import permissionAudit from './permission-audit/index.js';
+import uiHeadless from './ui-headless/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
   providerOpenai,
   systemPrompt,
   environment,
-  permissionMode,
   outputLimits,
+  toolReadFile,
+  toolWriteFile,
+  toolEditFile,
+  toolBash,
+  toolGlob,
+  toolGrep,
+  permissionBlacklist,
+  permissionSandbox,
+  permissionRules,
+  permissionMode,
+  permissionAudit,
   uiHeadless,
 ];

@@ -15,6 +15,9 @@ beforeAll(async () => {
   await writeFile(path.join(base, 'outside', 'secret'), 's');
   await symlink(path.join(base, 'outside'), path.join(root, 'link-out'));
   await symlink(path.join(root, 'src'), path.join(root, 'link-in'));
+  // A dangling link to a file outside that does not exist yet: writing through it lands outside.
+  await symlink(path.join(base, 'outside', 'new.txt'), path.join(root, 'dangling-out'));
+  await symlink(path.join(root, 'src', 'later.txt'), path.join(root, 'dangling-in'));
 });
 
 test.each([
@@ -29,6 +32,8 @@ test.each([
   ['../outside/secret', false],
   ['link-out/secret', false],
   ['link-out/not-yet/created.txt', false],
+  ['dangling-out', false],
+  ['dangling-in', true],
   ['/etc/passwd', false],
   ['~/x', false],
 ])('%s inside the project: %s', async (input, expected) => {

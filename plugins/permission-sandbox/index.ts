@@ -1,0 +1,57 @@
+/**
+ * Permission layer 2, the file sandbox (SPEC A1, A3, A4). Taps checkPermission at
+ * PermissionStage.Sandbox for calls whose tool declares a path target (`target.kind === 'path'`:
+ * read_file, write_file, edit_file, glob/grep roots): a path that resolves outside the project
+ * root — symlinks followed, `..` normalised, `~` expanded — and outside every additional
+ * directory is denied, in every mode (bypassPermissions included). Inside: no verdict, the next
+ * layer decides. Essential: `disable:` in configuration cannot remove it.
+ *
+ * Additional directories (`permissions.additional_directories`) come from the PermissionSettings
+ * service (TOKENS.PermissionSettings, types/services.ts), bound by the permission-rules plugin,
+ * read at check time and only for a path outside the project root; when nothing is bound, only
+ * the project root is allowed. The sandbox never reads settings files itself (one loader).
+ */
+import type { Container } from 'inversify';
+import { definePlugin } from '../../types/plugin.js';
+import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
+import type { PermissionSettings } from '../../types/services.js';
+import { TOKENS } from '../../types/tokens.js';
+import { checkSandboxPath } from './sandbox.js';
+
+export { checkSandboxPath, type SandboxResult, type SandboxScope } from './sandbox.js';
+
+const NAME = 'permission-sandbox';
+
+export default definePlugin({
+  name: NAME,
+  version: '0.1.0',
+  essential: true,
+  apply(kernel) {
+    const homeDir = kernel.session.homeDir;
+    let warned = false;
+    const warnOnce = (message: string): void => {
+      if (!warned) kernel.warn(message);
+      warned = true;
+    };
+    kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Sandbox }, async (request): Promise<PermissionVerdict | undefined> => {
+      if (request.target.kind !== 'path') return undefined;
+      const additionalDirectories = (): readonly string[] => readAdditionalDirectories(kernel.container, warnOnce);
+      const result = await checkSandboxPath(request.target.path, { projectRoot: request.projectRoot, homeDir, additionalDirectories });
+      if (result.ok) return undefined;
+      return { decision: 'deny', layer: NAME, reason: result.reason };
+    });
+  },
+});
+
+/** The allowed extra directories from the settings owner, if one is bound; a failure allows none. */
+function readAdditionalDirectories(container: Container, warn: (message: string) => void): readonly string[] {
+  if (!container.isBound(TOKENS.PermissionSettings)) return [];
+  try {
+    const service = container.get<PermissionSettings>(TOKENS.PermissionSettings);
+    const dirs = service.additionalDirectories();
+    return Array.isArray(dirs) ? dirs.filter((d): d is string => typeof d === 'string') : [];
+  } catch (error) {
+    warn(`${NAME}: could not read permissions.additional_directories (${(error as Error).message}); only the project root is allowed`);
+    return [];
+  }
+}

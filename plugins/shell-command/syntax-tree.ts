@@ -1,0 +1,127 @@
+/**
+ * The tree-sitter side of the shell parser: loads web-tree-sitter and the tree-sitter-bash
+ * grammar on first use (never at import time, so start-up does not pay for WebAssembly), and
+ * copies a parse tree into plain objects in one cursor pass, so the analysis runs on JavaScript
+ * data instead of crossing into WebAssembly for every node, and the tree can be freed at once.
+ */
+import { createRequire } from 'node:module';
+import type { Parser as TreeSitterParser } from 'web-tree-sitter';
+
+/** One node of the parse tree; `start`/`end` are UTF-16 offsets into the parsed source. */
+export interface SyntaxNode {
+  type: string;
+  /** The field name under which the node sits in its parent (`name`, `argument`, `redirect`, …). */
+  field: string | null;
+  named: boolean;
+  /** A node tree-sitter inserted to recover from an error (e.g. a missing `fi`). */
+  missing: boolean;
+  start: number;
+  end: number;
+  children: SyntaxNode[];
+}
+
+let parserPromise: Promise<TreeSitterParser> | undefined;
+
+async function loadParser(): Promise<TreeSitterParser> {
+  const { Parser, Language } = await import('web-tree-sitter');
+  await Parser.init();
+  const wasmPath = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+  const bash = await Language.load(wasmPath);
+  const parser = new Parser();
+  parser.setLanguage(bash);
+  return parser;
+}
+
+/** The cached parser; a failed load is not cached, so a later call tries again. */
+export function bashParser(): Promise<TreeSitterParser> {
+  if (!parserPromise) {
+    parserPromise = loadParser();
+    parserPromise.catch(() => {
+      parserPromise = undefined;
+    });
+  }
+  return parserPromise;
+}
+
+/** Parses `source` and returns a plain copy of the tree (the WebAssembly tree is freed). */
+export function parseToSyntaxTree(parser: TreeSitterParser, source: string): SyntaxNode {
+  const tree = parser.parse(source);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  try {
+    const hasError = tree.rootNode.hasError;
+    const cursor = tree.walk();
+    try {
+      return copyTree(cursor, tree.language, hasError);
+    } finally {
+      cursor.delete();
+    }
+  } finally {
+    tree.delete();
+  }
+}
+
+type Tree = NonNullable<ReturnType<TreeSitterParser['parse']>>;
+type Cursor = ReturnType<Tree['walk']>;
+type Language = Tree['language'];
+
+/** Per-language cache of named-ness by type id (each lookup costs a WebAssembly call). */
+const namedByLanguage = new WeakMap<Language, Map<number, boolean>>();
+
+/** Containers whose own span the analysis never reads (their children carry the text). */
+const NO_SPAN = new Set([
+  'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'do_group', 'if_statement', 'elif_clause',
+  'else_clause', 'while_statement', 'for_statement', 'c_style_for_statement', 'case_statement', 'case_item',
+  'negated_command', 'function_definition', 'test_command',
+]);
+/** Named node types that never have children: no need to ask the cursor (a WebAssembly call). */
+const LEAVES = new Set([
+  'word', 'number', 'variable_name', 'file_descriptor', 'string_content', 'raw_string', 'ansi_c_string',
+  'heredoc_start', 'heredoc_content', 'heredoc_end', 'special_variable_name', 'test_operator', 'regex',
+  'extglob_pattern', 'comment',
+]);
+/** Parents whose children's field names the analysis reads. */
+const FIELD_PARENTS = new Set(['command', 'redirected_statement', 'file_redirect', 'variable_assignment', 'function_definition']);
+
+/**
+ * Every cursor getter crosses into WebAssembly, so only what the analysis reads is fetched:
+ * the type of every node; positions of the nodes whose text is used; field names under the
+ * parents where fields matter; "missing" (and everything) only when the tree has an error.
+ */
+function copyTree(cursor: Cursor, language: Language, hasError: boolean): SyntaxNode {
+  let named = namedByLanguage.get(language);
+  if (!named) namedByLanguage.set(language, (named = new Map()));
+  const namedCache = named;
+  const types = language.types;
+  const fields = language.fields;
+  const read = (parentType: string | undefined): SyntaxNode => {
+    const typeId = cursor.nodeTypeId;
+    let isNamed = namedCache.get(typeId);
+    const type = types[typeId] ?? 'ERROR';
+    if (isNamed === undefined) namedCache.set(typeId, (isNamed = type === 'ERROR' || language.nodeTypeIsNamed(typeId)));
+    if (hasError) {
+      const field = fields[cursor.currentFieldId] ?? null;
+      return { type, field, named: isNamed, missing: cursor.nodeIsMissing, start: cursor.startIndex, end: cursor.endIndex, children: [] };
+    }
+    const field = isNamed && parentType !== undefined && FIELD_PARENTS.has(parentType) ? (fields[cursor.currentFieldId] ?? null) : null;
+    if (!isNamed || NO_SPAN.has(type)) return { type, field, named: isNamed, missing: false, start: -1, end: -1, children: [] };
+    return { type, field, named: true, missing: false, start: cursor.startIndex, end: cursor.endIndex, children: [] };
+  };
+  const root = read(undefined);
+  // Iterative pre-order walk: deep trees (long pipelines, nested substitutions) cannot overflow the stack.
+  const stack: SyntaxNode[] = [root];
+  if (!cursor.gotoFirstChild()) return root;
+  for (;;) {
+    const parent = stack[stack.length - 1]!;
+    const node = read(parent.type);
+    parent.children.push(node);
+    if (node.named && !LEAVES.has(node.type) && cursor.gotoFirstChild()) {
+      stack.push(node);
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent()) return root;
+      stack.pop();
+      if (stack.length === 0) return root;
+    }
+  }
+}
