@@ -1,0 +1,105 @@
+/**
+ * Issue 4 acceptance through the real CLI and the scripted server. Only harmless commands are
+ * used: GNU `rm -rf /` refuses without --no-preserve-root, and HOME is a temporary directory.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { prepareCli, removeTempDirs, scenario } from './helpers.js';
+
+beforeAll(async () => {
+  await prepareCli();
+});
+afterAll(() => removeTempDirs());
+
+function lastToolResult(body: any): { content: string; is_error?: boolean } {
+  const block = body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
+  return { content: typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text).join(''), is_error: block.is_error };
+}
+
+function auditLines(cwd: string): any[] {
+  return readFileSync(join(cwd, '.mewcode', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+}
+
+const writeCall = { toolCalls: [{ id: 'call_w', name: 'write_file', input: { path: 'new.txt', content: 'hello\n' } }] };
+const bashCall = (command: string) => ({ toolCalls: [{ id: 'call_b', name: 'bash', input: { command } }] });
+
+test('default mode: a write is denied with guidance naming the rule and the flag; the audit log records it', async () => {
+  await scenario([writeCall, { text: 'ok' }], async (s) => {
+    const r = await s.run(['-p', 'write a file', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    const result = lastToolResult(s.requests[1]!.body);
+    expect(result.is_error).toBe(true);
+    expect(result.content).toContain('write_file needs approval');
+    expect(result.content).toContain('--allowedTools');
+    expect(result.content).toContain('--permission-mode acceptEdits');
+    expect(existsSync(join(s.cwd, 'new.txt'))).toBe(false);
+    const decisions = auditLines(s.cwd).filter((l) => l.type === 'decision');
+    expect(decisions).toEqual([expect.objectContaining({ tool: 'write_file', tool_call_id: 'call_w', layer: 'permission-mode', verdict: 'ask', allowed: false })]);
+  });
+});
+
+test('acceptEdits: the write runs; bash still needs approval and is denied', async () => {
+  await scenario([writeCall, bashCall('echo hi'), { text: 'done' }], async (s) => {
+    const r = await s.run(['-p', 'write then run', '--output-format', 'json', '--permission-mode', 'acceptEdits']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(s.cwd, 'new.txt'), 'utf8')).toBe('hello\n');
+    expect(lastToolResult(s.requests[1]!.body)).toMatchObject({ content: expect.stringContaining('Wrote 6 bytes (1 line) to new.txt') });
+    const bash = lastToolResult(s.requests[2]!.body);
+    expect(bash.is_error).toBe(true);
+    expect(bash.content).toContain('bash needs approval');
+    const audit = auditLines(s.cwd);
+    expect(audit.filter((l) => l.type === 'decision').map((l) => [l.tool, l.layer, l.verdict, l.allowed])).toEqual([
+      ['write_file', 'permission-mode', 'allow', true],
+      ['bash', 'permission-mode', 'ask', false],
+    ]);
+    expect(audit.filter((l) => l.type === 'executed')).toEqual([expect.objectContaining({ tool: 'write_file', tool_call_id: 'call_w', is_error: false })]);
+  });
+});
+
+test('bypassPermissions: rm -rf / is still blocked by the blacklist, also inside a compound command', async () => {
+  await scenario([bashCall('git status && rm -rf /'), { text: 'blocked' }], async (s) => {
+    const r = await s.run(['-p', 'clean up', '--output-format', 'json', '--permission-mode', 'bypassPermissions']);
+    expect(r.code).toBe(0);
+    const result = lastToolResult(s.requests[1]!.body);
+    expect(result.is_error).toBe(true);
+    expect(result.content).toContain('Permission denied by permission-blacklist');
+    expect(auditLines(s.cwd).find((l) => l.type === 'decision')).toMatchObject({ tool: 'bash', layer: 'permission-blacklist', verdict: 'deny' });
+  });
+});
+
+test('bypassPermissions: a project deny rule on Read(secret.txt) holds; the sandbox holds too', async () => {
+  const turns = [
+    { toolCalls: [{ id: 'call_secret', name: 'read_file', input: { path: 'secret.txt' } }, { id: 'call_outside', name: 'read_file', input: { path: '/etc/hostname' } }, { id: 'call_ok', name: 'read_file', input: { path: 'public.txt' } }] },
+    { text: 'done' },
+  ];
+  await scenario(turns, async (s) => {
+    mkdirSync(join(s.cwd, '.mewcode'));
+    writeFileSync(join(s.cwd, '.mewcode', 'settings.yaml'), 'permissions:\n  deny:\n    - Read(secret.txt)\n');
+    writeFileSync(join(s.cwd, 'secret.txt'), 'TOP SECRET\n');
+    writeFileSync(join(s.cwd, 'public.txt'), 'public\n');
+    const r = await s.run(['-p', 'read them', '--output-format', 'json', '--permission-mode', 'bypassPermissions']);
+    expect(r.code).toBe(0);
+    const results = s.requests[1]!.body.messages.at(-1).content.filter((b: any) => b.type === 'tool_result');
+    expect(results.map((b: any) => [b.tool_use_id, b.is_error === true])).toEqual([
+      ['call_secret', true],
+      ['call_outside', true],
+      ['call_ok', false],
+    ]);
+    expect(JSON.stringify(s.requests[1]!.body)).not.toContain('TOP SECRET');
+    const layers = auditLines(s.cwd).filter((l) => l.type === 'decision').map((l) => [l.tool_call_id, l.layer, l.verdict]);
+    expect(layers).toEqual([
+      ['call_secret', 'permission-rules:project', 'deny'],
+      ['call_outside', 'permission-sandbox', 'deny'],
+      ['call_ok', 'permission-mode', 'allow'],
+    ]);
+  });
+});
+
+test('--allowedTools allows exactly the named command for the session', async () => {
+  await scenario([bashCall('echo allowed'), bashCall('echo other'), { text: 'done' }], async (s) => {
+    const r = await s.run(['-p', 'run', '--output-format', 'json', '--allowedTools', 'Bash(echo allowed)']);
+    expect(r.code).toBe(0);
+    expect(lastToolResult(s.requests[1]!.body).content).toBe('exit_code: 0\nallowed');
+    expect(lastToolResult(s.requests[2]!.body)).toMatchObject({ is_error: true, content: expect.stringContaining('bash needs approval') });
+  });
+});
