@@ -18,6 +18,10 @@ import { measureVersion } from './bench/startup.mjs';
 import { measureFirstRequest } from './bench/first-request.mjs';
 import { measureSession } from './bench/session.mjs';
 import { section, writeSection } from './bench/report.mjs';
+import { benchReadFile } from './bench/tool-read-file.mjs';
+import { benchBash } from './bench/tool-bash.mjs';
+import { benchSearch } from './bench/tool-search.mjs';
+import { benchPermissions } from './bench/permissions.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -25,14 +29,21 @@ const { values } = parseArgs({
     protocol: { type: 'string', default: 'both' },
     runs: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    suite: { type: 'string', default: 'all' },
     'keep-node-env': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
+const SUITES = ['all', 'kernel', 'tools', 'permissions'];
+if (!SUITES.includes(values.suite)) {
+  process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
+  process.exit(2);
+}
+const wants = (suite) => values.suite === 'all' || values.suite === suite;
 const protocols = values.protocol === 'both' ? ['anthropic', 'openai'] : [values.protocol];
 if (!protocols.every((p) => p === 'anthropic' || p === 'openai')) {
   process.stderr.write(`bench: --protocol must be anthropic, openai or both (got "${values.protocol}")\n`);
@@ -66,20 +77,42 @@ setKeepNodeEnv(values['keep-node-env']);
 const started = performance.now();
 const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
 let failed = false;
+const sections = [];
 try {
-  if (!gnuTimePath()) process.stderr.write('bench: GNU /usr/bin/time not found; peak RSS comes from the plugin\'s dispose() only\n');
-  results.version = await measureVersion({ runs: runs.version, warmup: runs.warmup, progress });
-  for (const protocol of protocols) {
-    results.firstRequest[protocol] = await measureFirstRequest({ protocol, runs: runs.firstRequest, warmup: runs.warmup, progress });
-  }
-  for (const protocol of protocols) {
-    const session = await measureSession({ protocol, runs: runs.session, warmup: runs.warmup, progress });
-    results.session[protocol] = session;
-    if (!session.compactJson) results.compactJson = false;
-    if (!session.identical) {
-      failed = true;
-      process.stderr.write(`\nbench: ${protocol}: the system prompt or tools changed between turn 1 and 2:\n${[...new Set(session.mismatches)].slice(0, 3).join('\n')}\n`);
+  if (wants('kernel')) {
+    if (!gnuTimePath()) process.stderr.write('bench: GNU /usr/bin/time not found; peak RSS comes from the plugin\'s dispose() only\n');
+    results.version = await measureVersion({ runs: runs.version, warmup: runs.warmup, progress });
+    for (const protocol of protocols) {
+      results.firstRequest[protocol] = await measureFirstRequest({ protocol, runs: runs.firstRequest, warmup: runs.warmup, progress });
     }
+    for (const protocol of protocols) {
+      const session = await measureSession({ protocol, runs: runs.session, warmup: runs.warmup, progress });
+      results.session[protocol] = session;
+      if (!session.compactJson) results.compactJson = false;
+      if (!session.identical) {
+        failed = true;
+        process.stderr.write(`\nbench: ${protocol}: the system prompt or tools changed between turn 1 and 2:\n${[...new Set(session.mismatches)].slice(0, 3).join('\n')}\n`);
+      }
+    }
+    sections.push({ name: 'kernel', text: section(results) });
+  }
+  if (wants('tools')) {
+    const toolRuns = values.quick ? 3 : Math.max(5, Math.min(base ?? 10, 10));
+    process.stderr.write('bench: tools: read_file on a 1 GiB file…\n');
+    const read = await benchReadFile({ runs: toolRuns });
+    process.stderr.write('bench: tools: bash with 100 MB of output…\n');
+    const bash = await benchBash({ runs: values.quick ? 3 : 5 });
+    process.stderr.write('bench: tools: grep and glob on a ≥ 20,000-file tree against ripgrep…\n');
+    const search = await benchSearch({ runs: values.quick ? 3 : 5 });
+    sections.push({
+      name: 'tools',
+      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown].join('\n'),
+    });
+  }
+  if (wants('permissions')) {
+    process.stderr.write('bench: permissions: checkPermission with 200 rules…\n');
+    const permissions = await benchPermissions(values.quick ? { runs: 50, warmup: 10 } : {});
+    sections.push({ name: 'permissions', text: ['## Permissions: checkPermission', '', `Reproduce: \`npm run bench -- --suite permissions\` (measured ${results.date}).`, '', permissions.markdown].join('\n') });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');
@@ -89,11 +122,9 @@ try {
 if (isTTY) process.stderr.write('\r\x1b[2K');
 process.stderr.write(`bench: done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 
-const text = section(results);
-process.stdout.write(`${text}\n`);
-if (values.write) {
-  const file = path.join(ROOT, 'BENCHMARKS.md');
-  process.stderr.write(`bench: BENCHMARKS.md ${writeSection(file, text)}\n`);
+for (const { name, text } of sections) {
+  process.stdout.write(`${text}\n\n`);
+  if (values.write) process.stderr.write(`bench: BENCHMARKS.md (${name}) ${writeSection(path.join(ROOT, 'BENCHMARKS.md'), text, name)}\n`);
 }
 if (failed) {
   process.stderr.write('bench: identical: no (see above)\n');

@@ -137,7 +137,9 @@ depend on the machine. Sections between \`<!-- bench:…:start -->\` / \`<!-- be
 are rewritten by their script; edit the text outside them.
 `;
 
-export function writeSection(file, text) {
+export function writeSection(file, text, name = 'kernel') {
+  const START = `<!-- bench:${name}:start -->`;
+  const END = `<!-- bench:${name}:end -->`;
   const block = `${START}\n${text}\n${END}`;
   if (!existsSync(file)) {
     writeFileSync(file, `${INTRO}\n${block}\n`);
