@@ -55,7 +55,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     tool,
     input,
     category: toolCategory(tool),
-    target: tool.permissionTarget?.(input) ?? { kind: 'none' },
+    target: (await tool.permissionTarget?.(input)) ?? { kind: 'none' },
     mode: deps.run.mode,
     sessionId: deps.run.sessionId,
     projectRoot: deps.run.projectRoot,

@@ -45,8 +45,11 @@ export interface Tool {
   category?: ToolCategory;
   /** System tools are always offered, exempt from allowlists (T1). */
   system?: boolean;
-  /** A4: the tool says what its permission target is; the engine never guesses parameter names. */
-  permissionTarget?(input: ToolInput): PermissionTarget;
+  /**
+   * A4: the tool says what its permission target is; the engine never guesses parameter names.
+   * May be async (a lazily loaded tool computes it with its implementation).
+   */
+  permissionTarget?(input: ToolInput): PermissionTarget | Promise<PermissionTarget>;
   /**
    * L7: the timeout this call runs under, in ms. A tool with its own timeout parameter returns it
    * (clamped to its documented maximum); the kernel enforces it as the outer limit.

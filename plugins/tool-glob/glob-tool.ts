@@ -13,6 +13,9 @@ import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOu
 import { containPath } from '../../kernel/path-containment.js';
 import { describeLocation, displayPath, resolveSearchLocation } from '../search-common/search-path.js';
 import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../search-common/walker.js';
+import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
+
+export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
 
 export interface GlobToolOptions {
   /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
@@ -23,22 +26,6 @@ export interface GlobToolOptions {
 
 const DEFAULT_DEADLINE_MS = 30_000;
 
-export const GLOB_DESCRIPTION = [
-  'Find files by path pattern. Returns up to 100 file paths, relative to the project root, most recently modified first.',
-  'The pattern is matched against each file\'s path relative to `path` (default: the project root): `*` and `?` match within one name, `**` matches any number of directories, `{ts,tsx}` alternatives, `[abc]` character classes.',
-  'So "*.ts" matches only files directly in `path`, while "**/*.ts" matches at any depth and "src/**/*.test.ts" only under src/.',
-  'Hidden directories (names starting with ".") and files ignored by .gitignore are skipped; directories themselves are not listed.',
-  'To search file contents, use grep.',
-].join(' ');
-
-export const GLOB_INPUT_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: {
-    pattern: { type: 'string', description: 'Glob pattern, e.g. "**/*.ts", "src/**/*.{js,jsx}", "*.md".' },
-    path: { type: 'string', description: 'Directory to search from, relative to the project root. Default: the project root.' },
-  },
-  required: ['pattern'],
-};
 
 interface SplitPattern {
   /** Static directory prefix of the pattern ('' when none); may be absolute or start with `..`. */

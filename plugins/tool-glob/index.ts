@@ -1,11 +1,13 @@
-/** The `glob` tool plugin (SPEC T6). */
+/**
+ * The `glob` tool plugin (SPEC T6). The model sees the definition from boot; the implementation
+ * (with its glob matcher) is imported on the first call, keeping it out of start-up.
+ */
 import { ContainerModule } from 'inversify';
+import { lazyTool } from '../../kernel/lazy-tool.js';
 import { definePlugin } from '../../types/plugin.js';
 import type { OutputLimits } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
-import { GlobTool } from './glob-tool.js';
-
-export { GlobTool, type GlobToolOptions } from './glob-tool.js';
+import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
 
 export default definePlugin({
   name: 'tool-glob',
@@ -13,7 +15,13 @@ export default definePlugin({
   dependsOn: ['output-limits'],
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.Tool)
-      .toDynamicValue((context) => new GlobTool(context.get<OutputLimits>(TOKENS.OutputLimits)))
+      .toDynamicValue((context) => {
+        const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
+        return lazyTool({ name: 'glob', description: GLOB_DESCRIPTION, inputSchema: GLOB_INPUT_SCHEMA, readOnly: true }, async () => {
+          const { GlobTool } = await import('./glob-tool.js');
+          return new GlobTool(limits);
+        });
+      })
       .inSingletonScope();
   }),
 });

@@ -19,6 +19,9 @@ import { compilePattern, type CompiledPattern } from './pattern.js';
 import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
 import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
 import { searchWithRipgrep } from './rg-engine.js';
+import { GREP_DESCRIPTION, GREP_INPUT_SCHEMA, MAX_CONTEXT, MODES } from './grep-definition.js';
+
+export { GREP_DESCRIPTION, GREP_INPUT_SCHEMA };
 
 export type GrepEngine = 'auto' | 'ripgrep' | 're2js';
 
@@ -39,32 +42,6 @@ export interface GrepRunInfo {
 }
 
 const DEFAULT_DEADLINE_MS = 30_000;
-const MAX_CONTEXT = 50;
-const MODES: readonly OutputMode[] = ['content', 'files_with_matches', 'count'];
-
-export const GREP_DESCRIPTION = [
-  'Search file contents with a regular expression, line by line.',
-  'Syntax is RE2 (as in ripgrep and Go): no backreferences or lookaround, and matching is linear-time, so any pattern is safe; escape ( ) [ ] { } . * + ? ^ $ | \\ to match them literally. \\d \\w \\s \\b are ASCII.',
-  'output_mode "content" (default) prints matching lines as `path:LINE: text`; with context, context lines are `path:LINE- text` and `--` separates non-adjacent groups. "files_with_matches" prints one path per line; "count" prints `path:N` (matching lines per file).',
-  'Results are sorted by path, then line, and capped at 100 lines (or files); a final note says how many more there are. Lines longer than 500 characters are cut.',
-  'Searches `path` (a directory or one file; default: the project root), skipping hidden directories, files ignored by .gitignore, and binary files (containing a NUL byte).',
-  '`glob` limits the files: "*.ts" or "*.{ts,tsx}" match file names, "src/**/*.ts" matches paths relative to `path`. To find files by name, use glob.',
-].join(' ');
-
-export const GREP_INPUT_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: {
-    pattern: { type: 'string', description: 'Regular expression (RE2 syntax), e.g. "function\\s+load\\w*" or "TODO|FIXME".' },
-    path: { type: 'string', description: 'File or directory to search, relative to the project root. Default: the project root.' },
-    glob: { type: 'string', description: 'Only search files matching this glob, e.g. "*.ts", "*.{js,jsx}", "src/**/*.py".' },
-    case_insensitive: { type: 'boolean', description: 'Match letters regardless of case. Default false.' },
-    context: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT, description: 'Lines of context before and after each match (content mode). Default 0.' },
-    before: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT, description: 'Lines of context before each match; overrides context.' },
-    after: { type: 'integer', minimum: 0, maximum: MAX_CONTEXT, description: 'Lines of context after each match; overrides context.' },
-    output_mode: { type: 'string', enum: [...MODES], description: 'content (default): matching lines; files_with_matches: paths only; count: matching lines per file.' },
-  },
-  required: ['pattern'],
-};
 
 interface GrepRequest {
   pattern: string;

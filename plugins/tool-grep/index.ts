@@ -1,11 +1,13 @@
-/** The `grep` tool plugin (SPEC T7). */
+/**
+ * The `grep` tool plugin (SPEC T7). The model sees the definition from boot; the implementation
+ * (with its regex engine) is imported on the first call, keeping it out of start-up.
+ */
 import { ContainerModule } from 'inversify';
+import { lazyTool } from '../../kernel/lazy-tool.js';
 import { definePlugin } from '../../types/plugin.js';
 import type { OutputLimits } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
-import { GrepTool } from './grep-tool.js';
-
-export { GrepTool, type GrepToolOptions, type GrepEngine } from './grep-tool.js';
+import { GREP_DESCRIPTION, GREP_INPUT_SCHEMA } from './grep-definition.js';
 
 export default definePlugin({
   name: 'tool-grep',
@@ -13,7 +15,13 @@ export default definePlugin({
   dependsOn: ['output-limits'],
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.Tool)
-      .toDynamicValue((context) => new GrepTool(context.get<OutputLimits>(TOKENS.OutputLimits)))
+      .toDynamicValue((context) => {
+        const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
+        return lazyTool({ name: 'grep', description: GREP_DESCRIPTION, inputSchema: GREP_INPUT_SCHEMA, readOnly: true }, async () => {
+          const { GrepTool } = await import('./grep-tool.js');
+          return new GrepTool(limits);
+        });
+      })
       .inSingletonScope();
   }),
 });
