@@ -63,6 +63,8 @@ export interface OutputLimits {
   readonly bashMaxBytes: number;
   /** bash: bytes of full output saved to the spill file before saving stops (64 MiB) */
   readonly bashSpillMaxBytes: number;
+  /** edit_file: larger files are refused, since an edit holds the file in memory several times (64 MiB) */
+  readonly editMaxFileBytes: number;
   /** edit_file's diff: context lines (3), lines shown (80), characters per diff line (500) */
   readonly editDiffContextLines: number;
   readonly editDiffMaxLines: number;

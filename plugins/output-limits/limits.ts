@@ -7,6 +7,7 @@ export const LIMITS = {
   bashMaxLines: 200,
   bashMaxBytes: 8000,
   bashSpillMaxBytes: 64 * 1024 * 1024,
+  editMaxFileBytes: 64 * 1024 * 1024,
   editDiffContextLines: 3,
   editDiffMaxLines: 80,
   editDiffLineMaxChars: 500,

@@ -21,12 +21,6 @@ import { noMatchMessage } from './no-match.js';
 import { findOccurrences, LineIndex } from './text-index.js';
 import { resolveToolPath, type ToolPath } from '../file-tool-support/tool-path.js';
 
-/** Larger files are refused: the edit holds the file in memory several times over. */
-export const EDIT_MAX_BYTES = 64 * 1024 * 1024;
-/**
- * The diff's caps. They belong in OutputLimits with the other caps (SPEC T8); they are here until
- * that interface has fields for them.
- */
 
 export class EditFileTool implements Tool {
   readonly name = 'edit_file';
@@ -79,7 +73,7 @@ export class EditFileTool implements Tool {
     const last = this.reads.lastRead(target.real);
     if (!last) return error(messages.notRead(target.display));
     if (last.mtimeMs !== info.mtimeMs) return error(messages.changedSinceRead(target.display));
-    if (info.size > EDIT_MAX_BYTES) return error(messages.tooLarge(target.display, info.size, EDIT_MAX_BYTES));
+    if (info.size > this.limits.editMaxFileBytes) return error(messages.tooLarge(target.display, info.size, this.limits.editMaxFileBytes));
 
     let bytes: Buffer;
     try {

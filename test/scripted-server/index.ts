@@ -6,6 +6,7 @@ import { anthropicProtocol } from './anthropic-protocol.js';
 import { openaiProtocol } from './openai-protocol.js';
 import type { LoggedRequest, ScriptedServer, ScriptedServerOptions, ScriptedTurn } from './types.js';
 import type { ErrorResponse, ResponseContext, WireProtocol } from './wire-protocol.js';
+import { sleepUnlessAborted as sleep } from '../../kernel/provider-retry.js';
 
 export type {
   LoggedRequest,
@@ -40,21 +41,6 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Resolves true after `ms`, or false as soon as the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function hasHeader(headers: Record<string, string> | undefined, name: string): boolean {
   return Object.keys(headers ?? {}).some((key) => key.toLowerCase() === name);

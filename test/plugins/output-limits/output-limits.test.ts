@@ -16,6 +16,7 @@ test('the caps are the documented ones', () => {
     bashMaxLines: 200,
     bashMaxBytes: 8000,
     bashSpillMaxBytes: 67_108_864,
+    editMaxFileBytes: 67_108_864,
     editDiffContextLines: 3,
     editDiffMaxLines: 80,
     editDiffLineMaxChars: 500,
