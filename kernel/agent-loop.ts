@@ -13,7 +13,7 @@ import {
   type ToolCall,
   type Usage,
 } from '../types/messages.js';
-import type { ModelRequest, Provider, ProviderError } from '../types/provider.js';
+import { ProviderError, type ModelRequest, type Provider } from '../types/provider.js';
 import type { ToolRegistry } from '../types/services.js';
 import type { ConversationImpl } from './conversation.js';
 import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
@@ -47,6 +47,7 @@ interface StreamOutcome {
   calls: ToolCall[];
   usage: Usage | undefined;
   error: ProviderError | undefined;
+  stopReason?: string;
 }
 
 export async function runAgentLoop(prompt: string, run: RunContext, signal: AbortSignal, deps: LoopDeps): Promise<void> {
@@ -164,34 +165,47 @@ async function streamOnce(
   const request = await deps.hooks.preModelRequest.promise(base, { ...run, iteration, provider });
   const outcome: StreamOutcome = { text: '', content: [], calls: [], usage: undefined, error: undefined };
   let sawDone = false;
-  for await (const event of provider.stream(request, signal)) {
-    switch (event.type) {
-      case 'text':
-        outcome.text += event.text;
-        deps.emit({ type: 'text', text: event.text });
-        break;
-      case 'thinking':
-        deps.emit({ type: 'thinking', thinking: event.thinking });
-        break;
-      case 'tool_calls':
-        outcome.calls = event.calls;
-        break;
-      case 'usage':
-        outcome.usage = event.usage;
-        break;
-      case 'notice':
-        deps.emit({ type: 'notice', message: event.message });
-        break;
-      case 'done':
-        outcome.content = event.content;
-        sawDone = true;
-        break;
-      case 'error':
-        outcome.error = event.error;
-        break;
-    }
+  try {
+    await consume();
+  } catch (error) {
+    // A provider must not throw (P1), but if one does it is a provider error, not a context one.
+    outcome.error = new ProviderError(signal.aborted ? 'cancelled' : 'unknown', `The provider failed: ${(error as Error).message}`, { cause: error });
+  }
+  if (sawDone && !outcome.error && (outcome.stopReason === 'max_tokens' || outcome.stopReason === 'length')) {
+    deps.emit({ type: 'notice', message: 'The model stopped at its output token limit (max_tokens); the answer or tool call may be cut off.' });
   }
   // A stream cut short keeps what was shown, so cancellation can record the partial answer.
   if (!sawDone && outcome.text) outcome.content = [{ type: 'text', text: outcome.text }];
   return outcome;
+
+  async function consume(): Promise<void> {
+    for await (const event of provider.stream(request, signal)) {
+      switch (event.type) {
+        case 'text':
+          outcome.text += event.text;
+          deps.emit({ type: 'text', text: event.text });
+          break;
+        case 'thinking':
+          deps.emit({ type: 'thinking', thinking: event.thinking });
+          break;
+        case 'tool_calls':
+          outcome.calls = event.calls;
+          break;
+        case 'usage':
+          outcome.usage = event.usage;
+          break;
+        case 'notice':
+          deps.emit({ type: 'notice', message: event.message });
+          break;
+        case 'done':
+          outcome.content = event.content;
+          outcome.stopReason = event.stopReason;
+          sawDone = true;
+          break;
+        case 'error':
+          outcome.error = event.error;
+          break;
+      }
+    }
+  }
 }

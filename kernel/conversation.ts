@@ -28,9 +28,18 @@ export class ConversationImpl implements Conversation {
     return this.history.at(-1)?.role;
   }
 
-  /** L5: every exit path leaves an assistant message last, so the next request is valid. */
+  /**
+   * L5: every exit path leaves an assistant message last, so the next request is valid. Tool
+   * calls left without results (a fault between the calls and their results) are answered first:
+   * both vendors reject a tool call that has no result.
+   */
   async ensureAssistantTail(fallbackText: string): Promise<void> {
-    if (this.lastRole() === 'assistant') return;
+    const last = this.history.at(-1);
+    if (last?.role === 'assistant' && last.toolCalls.length === 0) return;
+    if (last?.role === 'assistant') {
+      const results = last.toolCalls.map((call) => ({ toolCallId: call.id, isError: true, content: `The run stopped before this call ran: ${fallbackText}` }));
+      await this.append({ role: 'tool', results });
+    }
     const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: fallbackText }], toolCalls: [] };
     await this.append(message);
   }

@@ -41,6 +41,10 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     const available = deps.registry.list().map((t) => t.name).join(', ') || '(none)';
     return deny(call, `Unknown tool: ${call.name}. Use one of the available tools: ${available}.`);
   }
+  // Plan mode offers read-only tools only; a call to another tool is refused, not merely hidden.
+  if (deps.run.mode === 'plan' && !tool.readOnly && !tool.system) {
+    return deny(call, `${call.name} is not available in plan mode: only read-only tools may run. Finish with a plan for the user to approve.`);
+  }
   const parsed = parseToolInput(call.input);
   if (!parsed.ok) {
     return deny(call, `Invalid arguments for ${call.name}: ${parsed.error}. Send the call again with a JSON object that matches the tool's input schema.`);

@@ -24,22 +24,26 @@ export interface ToolRunOptions {
 
 export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, options: ToolRunOptions): Promise<ToolResult> {
   if (options.signal.aborted) return errorResult(call, CANCELLED_BEFORE_START);
-  const timeoutMs = Math.max(1, tool.timeoutMs?.(input) ?? options.defaultTimeoutMs);
+  const timeoutMs = declaredTimeout(tool, input, options.defaultTimeoutMs);
   const timeout = new AbortController();
   const signal = AbortSignal.any([options.signal, timeout.signal]);
   const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
 
   const execution = Promise.resolve()
     .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, toolCallId: call.id }))
-    .then(
-      (output): Settled => ({ result: { toolCallId: call.id, content: output.content, isError: output.isError ?? false }, threw: false }),
-      (error: unknown): Settled => ({ result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`), threw: true }),
-    );
+    .then((output): Settled => {
+      if (!output || typeof output.content !== 'string') throw new Error('it returned no text result');
+      return { result: { toolCallId: call.id, content: output.content, isError: output.isError ?? false }, threw: false };
+    })
+    .catch((error: unknown): Settled => ({ result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`), threw: true }));
 
   try {
     // Wait for the tool; once its signal fires, give it a short grace to report on its own.
     const settled = await Promise.race([execution, abortedThenGrace(signal)]);
-    if (options.signal.aborted) return errorResult(call, CANCELLED_WHILE_RUNNING);
+    if (options.signal.aborted) {
+      // A call that still finished (e.g. its write happened) reports what it did, not "cancelled".
+      return settled === GRACE_EXPIRED || settled.threw ? errorResult(call, CANCELLED_WHILE_RUNNING) : settled.result;
+    }
     if (timeout.signal.aborted) {
       const timedOut = `Tool ${call.name} timed out after ${timeoutMs} ms.`;
       if (settled === GRACE_EXPIRED) return errorResult(call, `${timedOut} It did not stop within ${ABORT_GRACE_MS} ms of being told to.`);
@@ -51,6 +55,17 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The tool's own timeout for this input (L7), or the default when it declares none or a bad one. */
+function declaredTimeout(tool: Tool, input: ToolInput, fallback: number): number {
+  let declared: number | undefined;
+  try {
+    declared = tool.timeoutMs?.(input);
+  } catch {
+    declared = undefined; // a broken timeoutMs must not take the call down (K1)
+  }
+  return declared !== undefined && Number.isFinite(declared) ? Math.max(1, declared) : fallback;
 }
 
 const GRACE_EXPIRED = Symbol('grace-expired');

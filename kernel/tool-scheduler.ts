@@ -9,6 +9,7 @@ import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { KernelHooks, RunContext } from '../types/hooks.js';
 import type { ToolRegistry } from '../types/services.js';
 import { errorResult, gateToolCall, type GateOutcome } from './tool-call-gate.js';
+import { errorMessage } from './plugin-error.js';
 import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
 
 export interface SchedulerDeps {
@@ -49,7 +50,9 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
   const gates: GateOutcome[] = [];
   for (let k = from; k < to; k++) {
     if (deps.signal.aborted) return;
-    gates.push(await gateToolCall(calls[k] as ToolCall, gateDeps));
+    const call = calls[k] as ToolCall;
+    // K1: nothing a tool does while being checked (e.g. a throwing permissionTarget) reaches the loop.
+    gates.push(await gateToolCall(call, gateDeps).catch((error: unknown) => ({ run: false as const, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) })));
   }
   for (let k = from; k < to; k++) deps.emit({ type: 'tool_start', call: calls[k] as ToolCall });
 

@@ -206,3 +206,78 @@ test('L2: prompt too long → one emergency compaction and one retry', async () 
   expect(bare.model.requests).toHaveLength(1);
   expect(bareEvents).toContainEqual({ type: 'error', kind: 'prompt_too_long', message: expect.stringContaining('context window (100000 tokens)') });
 });
+
+test('K1/L5: a tool whose permissionTarget or timeoutMs throws, or which returns nothing, yields error results; history stays valid', async () => {
+  const broken: Tool[] = [
+    { name: 'bad_target', description: 'x', inputSchema: { type: 'object' }, readOnly: true, permissionTarget: () => { throw new Error('target exploded'); }, execute: async () => ({ content: 'never' }) },
+    { name: 'bad_timeout', description: 'x', inputSchema: { type: 'object' }, readOnly: false, timeoutMs: () => { throw new Error('timeout exploded'); }, execute: async () => ({ content: 'ran anyway' }) },
+    { name: 'nan_timeout', description: 'x', inputSchema: { type: 'object' }, readOnly: false, timeoutMs: () => Number.NaN, execute: async () => { await new Promise((r) => setTimeout(r, 30)); return { content: 'default timeout used' }; } },
+    { name: 'returns_nothing', description: 'x', inputSchema: { type: 'object' }, readOnly: false, execute: async () => undefined as never },
+  ];
+  const calls = broken.map((t) => call(t.name));
+  const { kernel, model } = await bootKernel([useTools(calls), say('recovered')], [toolsPlugin(broken)]);
+  const events = await runPrompt(kernel, 'go');
+  expect(doneEvent(events)).toMatchObject({ reason: 'completed', finalText: 'recovered' });
+  expect(toolResults(model, 1)).toEqual([
+    { toolCallId: calls[0]!.id, isError: true, content: 'Tool bad_target failed: target exploded' },
+    { toolCallId: calls[1]!.id, isError: false, content: 'ran anyway' },
+    { toolCallId: calls[2]!.id, isError: false, content: 'default timeout used' },
+    { toolCallId: calls[3]!.id, isError: true, content: 'Tool returns_nothing failed: it returned no text result' },
+  ]);
+});
+
+test('L5: a fault between the tool calls and their results still leaves every call answered', async () => {
+  const { kernel } = await bootKernel([]);
+  // The state a kernel fault leaves: an assistant turn whose calls never got results.
+  const conversation = kernel.conversation;
+  await conversation.append({ role: 'user', content: [{ type: 'text', text: 'q' }] });
+  await conversation.append({ role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'sleep_read', input: '{}' }] });
+  await conversation.ensureAssistantTail('(stopped)');
+  expect(conversation.messages.slice(-2)).toEqual([
+    { role: 'tool', results: [{ toolCallId: 'c1', isError: true, content: 'The run stopped before this call ran: (stopped)' }] },
+    { role: 'assistant', content: [{ type: 'text', text: '(stopped)' }], toolCalls: [] },
+  ]);
+});
+
+test('plan mode refuses a call to a tool it did not offer, even if a rule would allow it', async () => {
+  const log: ToolLog = { events: [] };
+  const { kernel, model } = await bootKernel([useTools([call('write_note', { text: 'x' })]), say('plan')], [toolsPlugin([writeTool(log)])]);
+  await runPrompt(kernel, 'go', 'plan');
+  expect(toolResults(model, 1)[0]).toMatchObject({ isError: true, content: expect.stringContaining('write_note is not available in plan mode') });
+  expect(log.events).toEqual([]);
+});
+
+test('L4: a call that finished during the cancellation grace reports its real result', async () => {
+  const controller = new AbortController();
+  const finishing: Tool = {
+    name: 'finish_anyway', description: 'x', inputSchema: { type: 'object' }, readOnly: false,
+    async execute() {
+      controller.abort();
+      await new Promise((r) => setTimeout(r, 20));
+      return { content: 'written' };
+    },
+  };
+  const c = call('finish_anyway');
+  const { kernel } = await bootKernel([useTools([c]), say('never')], [toolsPlugin([finishing])]);
+  await runPrompt(kernel, 'go', 'bypassPermissions', controller.signal);
+  const toolMessage = kernel.conversation.messages.find((m) => m.role === 'tool') as { results: unknown[] };
+  expect(toolMessage.results).toEqual([{ toolCallId: c.id, isError: false, content: 'written' }]);
+});
+
+test('a provider that throws is a provider error that keeps the partial text, not a context failure', async () => {
+  const { kernel } = await bootKernel([
+    async function* () {
+      yield { type: 'text' as const, text: 'half an ans' };
+      throw new Error('socket hang up');
+    },
+  ]);
+  const events = await runPrompt(kernel, 'go');
+  expect(events).toContainEqual({ type: 'error', kind: 'unknown', message: 'The provider failed: socket hang up' });
+  expect(doneEvent(events).reason).toBe('error');
+});
+
+test('hitting max_tokens is announced', async () => {
+  const { kernel } = await bootKernel([[{ type: 'text', text: 'cut' }, { type: 'done', content: [{ type: 'text', text: 'cut' }], stopReason: 'max_tokens' }]]);
+  const events = await runPrompt(kernel, 'go');
+  expect(events).toContainEqual({ type: 'notice', message: expect.stringContaining('output token limit (max_tokens)') });
+});
