@@ -19,18 +19,42 @@ export interface KernelSettings {
   plugins: string[];
   disable: string[];
   provider: string | undefined;
+  /** The valid entries of `providers:`; a bad entry is skipped with a warning, not the whole list. */
   providers: ProviderEntry[];
+  /** Whether configuration has a `providers:` section at all (then the environment is not used). */
+  providersConfigured: boolean;
 }
 
 export async function readKernelSettings(config: ResolvedConfig, warn: (message: string) => void): Promise<KernelSettings> {
   if (KERNEL_SECTION_KEYS.every((key) => config.section(key) === undefined)) {
-    return { plugins: [], disable: [], provider: undefined, providers: [] };
+    return { plugins: [], disable: [], provider: undefined, providers: [], providersConfigured: false };
   }
   const { kernelSections: sections } = await import('./kernel-sections.js');
   return {
     plugins: readSection(config, sections.plugins, warn) ?? [],
     disable: readSection(config, sections.disable, warn) ?? [],
     provider: readSection(config, sections.provider, warn),
-    providers: readSection(config, sections.providers, warn) ?? [],
+    providers: readProviderEntries(config, sections.providerEntry, warn),
+    providersConfigured: config.section('providers') !== undefined,
   };
+}
+
+/** K2: each provider entry is validated on its own, so one typo does not discard the others. */
+function readProviderEntries(config: ResolvedConfig, entry: ConfigSection<ProviderEntry>, warn: (message: string) => void): ProviderEntry[] {
+  const raw = config.section('providers');
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    for (const message of formatConfigIssues(config, 'providers', [{ path: [], message: 'Expected a list of provider entries' }])) warn(`${message} (section ignored)`);
+    return [];
+  }
+  const entries: ProviderEntry[] = [];
+  raw.forEach((item: unknown, index: number) => {
+    const parsed = entry.parse(item);
+    if (parsed.ok) entries.push(parsed.value);
+    else {
+      const issues = parsed.issues.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
+      for (const message of formatConfigIssues(config, 'providers', issues)) warn(`${message} (provider entry skipped)`);
+    }
+  });
+  return entries;
 }

@@ -29,5 +29,6 @@ export const kernelSections = {
   plugins: zodSection('plugins', z.array(z.string().min(1))),
   disable: zodSection('disable', z.array(z.string().min(1))),
   provider: zodSection('provider', z.string().min(1)),
-  providers: zodSection('providers', z.array(providerEntrySchema)),
+  /** One entry of `providers:` (validated one by one, see kernel-config.ts). */
+  providerEntry: zodSection('providers', providerEntrySchema),
 };

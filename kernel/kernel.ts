@@ -22,7 +22,7 @@ import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { EventChannel } from './event-channel.js';
 import { loadExternalPlugins } from './external-plugins.js';
 import { createHooks, guardHooks } from './hooks.js';
-import { readSection, readKernelSettings } from './kernel-config.js';
+import { readSection, readKernelSettings, type KernelSettings } from './kernel-config.js';
 import { Mutex } from './mutex.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
@@ -124,7 +124,7 @@ export class Kernel implements KernelApi {
       const timing = this.timings.find((t) => t.name === plugin.name);
       if (timing) timing.applyMs = performance.now() - started;
     }
-    this.setUpProviders(settings.providers, settings.provider);
+    this.setUpProviders(settings);
   }
 
   private bindCoreServices(): void {
@@ -136,12 +136,13 @@ export class Kernel implements KernelApi {
     this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);
   }
 
-  private setUpProviders(entries: Parameters<typeof resolveProviderSettings>[0]['entries'], configuredActive: string | undefined): void {
+  private setUpProviders(settings: KernelSettings): void {
     const env = this.options.env ?? process.env;
     const factories = this.getAll<ProviderFactory>(TOKENS.ProviderFactory);
     const { all } = resolveProviderSettings({
-      entries,
-      configuredActive,
+      entries: settings.providers,
+      providersConfigured: settings.providersConfigured,
+      configuredActive: settings.provider,
       env,
       flags: this.options.flags ?? {},
       factories,

@@ -14,6 +14,8 @@ export const DEFAULT_THINKING_BUDGET = 8_000;
 
 export interface ProviderSelectionInput {
   entries: readonly ProviderEntry[];
+  /** A `providers:` section exists: never fall back to a provider built from the environment. */
+  providersConfigured?: boolean;
   /** `provider:` from config: the configured name to use */
   configuredActive?: string;
   env: NodeJS.ProcessEnv;
@@ -25,6 +27,9 @@ export interface ProviderSelectionInput {
 /** Settings of every usable provider, the active one first. */
 export function resolveProviderSettings(input: ProviderSelectionInput): { active: ProviderSettings; all: ProviderSettings[] } {
   const protocols = input.factories.map((f) => f.protocol);
+  if (input.providersConfigured && input.entries.length === 0) {
+    throw new ConfigurationError('No usable provider: every entry of the `providers:` section is invalid (see the warnings above). Fix them, or remove the section to configure a provider with environment variables.');
+  }
   const entries = input.entries.length > 0 ? input.entries : [entryFromEnvironment(input, protocols)];
   const wanted = input.flags.provider ?? input.env.MEWCODE_PROVIDER ?? input.configuredActive;
   const chosen = wanted === undefined ? entries[0] : entries.find((e) => e.name === wanted) ?? entries.find((e) => e.protocol === wanted);
@@ -75,7 +80,8 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
     );
   }
   const apiKey = entry.api_key !== undefined ? input.expand(entry.api_key, `providers.${entry.name}.api_key`) : input.env[factory.apiKeyEnv];
-  if (!apiKey) {
+  const baseUrl = entry.base_url ?? input.env[factory.baseUrlEnv];
+  if (!apiKey && (factory.apiKeyRequired?.(baseUrl || undefined) ?? true)) {
     throw new ConfigurationError(
       `No API key for provider "${entry.name}" (${entry.protocol}): set ${factory.apiKeyEnv}, or \`api_key\` (literal or \${VAR}) in its providers entry.`,
     );
@@ -91,13 +97,12 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
     name: entry.name,
     protocol: entry.protocol as ProviderSettings['protocol'],
     model: entry.model,
-    apiKey,
     contextWindow: entry.context_window ?? factory.defaultContextWindow,
     maxTokens,
     maxRetries: entry.max_retries ?? DEFAULT_MAX_RETRIES,
     retryBaseDelayMs: entry.retry_base_delay_ms ?? DEFAULT_RETRY_BASE_DELAY_MS,
   };
-  const baseUrl = entry.base_url ?? input.env[factory.baseUrlEnv];
+  if (apiKey) settings.apiKey = apiKey;
   if (baseUrl) settings.baseUrl = baseUrl;
   if (thinking) settings.thinking = thinking;
   return settings;

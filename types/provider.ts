@@ -91,5 +91,7 @@ export interface ProviderFactory {
   readonly apiKeyEnv: string;
   readonly baseUrlEnv: string;
   readonly defaultContextWindow: number;
+  /** Whether this endpoint needs an API key (default: yes). Local compatible servers may not. */
+  apiKeyRequired?(baseUrl: string | undefined): boolean;
   create(settings: ProviderSettings): Provider;
 }

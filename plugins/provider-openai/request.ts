@@ -120,6 +120,10 @@ export function toOpenAIMessages(request: ModelRequest): ChatCompletionMessagePa
  * know `max_tokens`. The choice follows the endpoint the client actually talks to.
  */
 export function usesMaxCompletionTokens(baseURL: string): boolean {
+  return isOpenAIHost(baseURL);
+}
+
+export function isOpenAIHost(baseURL: string): boolean {
   try {
     return new URL(baseURL).hostname === 'api.openai.com';
   } catch {

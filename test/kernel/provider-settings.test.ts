@@ -1,0 +1,52 @@
+/** SPEC P5, K2: provider selection from configuration and environment. */
+import { Kernel } from '../../kernel/kernel.js';
+import { MemoryReporter } from '../../kernel/reporter.js';
+import { resolveProviderSettings } from '../../kernel/provider-settings.js';
+import { ConfigurationError } from '../../kernel/configuration-error.js';
+import providerOpenai from '../../plugins/provider-openai/index.js';
+import providerAnthropic from '../../plugins/provider-anthropic/index.js';
+import type { ResolvedConfig } from '../../types/config.js';
+
+function configWith(sections: Record<string, unknown>): ResolvedConfig {
+  return { layers: [], warnings: [], section: (key) => sections[key], locate: (path) => `/p/.mewcode.yaml:${path.length}:1` };
+}
+const base = { projectRoot: '/tmp/no-project', homeDir: '/tmp/no-home', plugins: [providerAnthropic, providerOpenai] };
+
+test('one invalid providers entry is skipped with a warning naming it; the valid ones stay', async () => {
+  const reporter = new MemoryReporter();
+  const kernel = await Kernel.create({
+    ...base,
+    reporter,
+    env: {},
+    config: configWith({
+      provider: 'main',
+      providers: [
+        { name: 'main', protocol: 'openai', model: 'llama', base_url: 'http://127.0.0.1:11434/v1' },
+        { name: 'spare', protocol: 'anthropic', model: 'x', maxtokens: 5 },
+      ],
+    }),
+  });
+  expect(kernel.providers.active()).toMatchObject({ id: 'main', protocol: 'openai', model: 'llama' });
+  expect(reporter.warnings).toEqual([`config: /p/.mewcode.yaml:3:1: providers[1].maxtokens: Unknown key "maxtokens" (provider entry skipped)`]);
+});
+
+test('with a providers section whose entries are all invalid, the environment is not used instead', async () => {
+  const create = Kernel.create({
+    ...base,
+    reporter: new MemoryReporter(),
+    env: { ANTHROPIC_API_KEY: 'from-env', MEWCODE_MODEL: 'm' },
+    config: configWith({ providers: [{ name: 'main', protocol: 'openai', model: 'x', max_tokens: 'big' }] }),
+  });
+  await expect(create).rejects.toThrow(/No usable provider: every entry of the `providers:` section is invalid/);
+});
+
+test('a keyless OpenAI-compatible local server needs no API key; api.openai.com does', () => {
+  const factories = [
+    { protocol: 'openai', apiKeyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL', defaultContextWindow: 128_000, apiKeyRequired: (url: string | undefined) => url === undefined, create: () => { throw new Error('unused'); } },
+  ];
+  const input = { configuredActive: undefined, env: {}, flags: {}, factories, expand: (v: string) => v };
+  const local = resolveProviderSettings({ ...input, entries: [{ name: 'local', protocol: 'openai', model: 'llama', base_url: 'http://127.0.0.1:11434/v1' }] });
+  expect(local.active).toMatchObject({ name: 'local', baseUrl: 'http://127.0.0.1:11434/v1' });
+  expect(local.active.apiKey).toBeUndefined();
+  expect(() => resolveProviderSettings({ ...input, entries: [{ name: 'cloud', protocol: 'openai', model: 'gpt' }] })).toThrow(ConfigurationError);
+});
