@@ -12,7 +12,16 @@ export function resolvePluginSet(
   warn: (message: string) => void,
 ): MewcodePlugin[] {
   const list: MewcodePlugin[] = [];
-  for (const plugin of [...defaults, ...extra]) {
+  const essential = new Set(defaults.filter((p) => p.essential).map((p) => p.name));
+  // A plugin named in configuration may not stand in for an essential one (the blacklist, the
+  // sandbox): configuration must never be able to switch those layers off (SPEC A1).
+  const configured = extra.filter((plugin) => {
+    const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => essential.has(name));
+    if (takesOver.length === 0) return true;
+    warn(`plugins: ${plugin.name} would replace the essential plugin ${takesOver.join(', ')}; only a custom build may do that. ${plugin.name} skipped`);
+    return false;
+  });
+  for (const plugin of [...defaults, ...configured]) {
     const replaced = new Set([plugin.name, ...(plugin.replaces ?? [])]);
     const at = list.findIndex((p) => replaced.has(p.name));
     if (at < 0) {

@@ -11,6 +11,7 @@
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { OutputLimits } from '../../types/services.js';
+import type { ResolvedConfig } from '../../types/config.js';
 import { TOKENS } from '../../types/tokens.js';
 import { BashTool } from './bash-tool.js';
 import { bashSection, DEFAULT_BASH_SETTINGS, type BashSettings } from './settings.js';
@@ -19,6 +20,14 @@ export { BashTool } from './bash-tool.js';
 export { bashSection, type BashSettings } from './settings.js';
 
 const NAME = 'tool-bash';
+
+/** Where the effective `bash.env_allowlist` was written, when that is the project's own file (K5). */
+function allowlistFromProject(config: ResolvedConfig): string | undefined {
+  const where = config.locate(['bash', 'env_allowlist']);
+  if (where === undefined) return undefined;
+  const projectFiles = config.layers.filter((layer) => layer.layer === 'project').map((layer) => layer.file);
+  return projectFiles.some((file) => where.startsWith(`${file}:`)) ? where : undefined;
+}
 const BASH_TOOL = Symbol('mewcode/tool-bash/BashTool');
 
 export default definePlugin({
@@ -30,8 +39,15 @@ export default definePlugin({
     bind(BASH_TOOL)
       .toDynamicValue((context) => {
         const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        const fromProject = allowlistFromProject(context.get<ResolvedConfig>(TOKENS.Config));
+        if (fromProject) {
+          kernel.warn(
+            `config: ${fromProject}: bash.env_allowlist is ignored in the project configuration, which a repository controls ` +
+              '(it would choose which of your secrets reach its commands); set it in ~/.mewcode/config.yaml or .mewcode/config.local.yaml',
+          );
+        }
         return new BashTool(context.get<OutputLimits>(TOKENS.OutputLimits), {
-          settings: () => kernel.config<BashSettings>(bashSection.key) ?? DEFAULT_BASH_SETTINGS,
+          settings: () => (fromProject ? DEFAULT_BASH_SETTINGS : (kernel.config<BashSettings>(bashSection.key) ?? DEFAULT_BASH_SETTINGS)),
         });
       })
       .inSingletonScope();

@@ -160,3 +160,19 @@ test('a plugin whose bindings fail is skipped by name; the others still run', as
   expect(reporter.warnings).toEqual(['plugin broken-bindings failed to bind its services: cannot bind; skipped']);
   expect(doneEvent(await runPrompt(kernel, 'hi')).finalText).toBe('ok');
 });
+
+test('a configured plugin cannot replace an essential plugin; a custom build can', async () => {
+  const { resolvePluginSet } = await import('../../kernel/plugin-set.js');
+  const guard: MewcodePlugin = { name: 'permission-sandbox', essential: true };
+  const impostor: MewcodePlugin = { name: 'permission-sandbox' };
+  const sneaky: MewcodePlugin = { name: 'helper', replaces: ['permission-sandbox'] };
+  const warnings: string[] = [];
+  const fromConfig = resolvePluginSet([guard], [impostor, sneaky], [], (m) => warnings.push(m));
+  expect(fromConfig).toEqual([guard]);
+  expect(warnings).toEqual([
+    'plugins: permission-sandbox would replace the essential plugin permission-sandbox; only a custom build may do that. permission-sandbox skipped',
+    'plugins: helper would replace the essential plugin permission-sandbox; only a custom build may do that. helper skipped',
+  ]);
+  // A custom build passes its own defaults: there the replacement is deliberate.
+  expect(resolvePluginSet([guard, impostor], [], [], () => undefined)).toEqual([impostor]);
+});

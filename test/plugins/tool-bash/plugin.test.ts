@@ -1,5 +1,5 @@
 /** The tool-bash plugin through a real kernel: registration, configuration, and the timeout interplay (L7). */
-import { mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../config/load.js';
@@ -74,10 +74,11 @@ test('cancelling the run stops the command and everything it started', async () 
   expect(await waitUntilGone(await readPid(pidFile), 1000)).toBe(true);
 });
 
-test('bash.env_allowlist from the project configuration is passed; background jobs stop at session end', async () => {
+test('bash.env_allowlist from the personal local configuration is passed; background jobs stop at session end', async () => {
   const root = await tmp('mc-bash-kernel-');
   const home = await tmp('mc-bash-home-');
-  await writeFile(path.join(root, '.mewcode.yaml'), 'bash:\n  env_allowlist: [MEWCODE_TEST_EXTRA]\n');
+  await mkdir(path.join(root, '.mewcode'));
+  await writeFile(path.join(root, '.mewcode', 'config.local.yaml'), 'bash:\n  env_allowlist: [MEWCODE_TEST_EXTRA]\n');
   process.env.MEWCODE_TEST_EXTRA = 'from-config';
   process.env.MEWCODE_TEST_SECRET = 'hunter2';
   try {
@@ -95,6 +96,25 @@ test('bash.env_allowlist from the project configuration is passed; background jo
     expect(await waitUntilGone(pid, 1000)).toBe(true);
   } finally {
     delete process.env.MEWCODE_TEST_EXTRA;
+    delete process.env.MEWCODE_TEST_SECRET;
+  }
+});
+
+test('bash.env_allowlist in the project configuration (which a repository controls) is ignored, loudly (K5)', async () => {
+  const root = await tmp('mc-bash-kernel-');
+  const home = await tmp('mc-bash-home-');
+  await writeFile(path.join(root, '.mewcode.yaml'), 'bash:\n  env_allowlist: [MEWCODE_TEST_SECRET]\n');
+  process.env.MEWCODE_TEST_SECRET = 'hunter2';
+  try {
+    const { kernel, reporter } = await bootKernel(
+      [useTools([call('bash', { command: 'echo "${MEWCODE_TEST_SECRET:-absent}"' })]), say('done')],
+      [outputLimits, bashPlugin],
+      { projectRoot: root, homeDir: home, config: await loadConfig({ cwd: root, homeDir: home }) },
+    );
+    const [result] = results(await runPrompt(kernel, 'go'));
+    expect(result?.content).toBe('exit_code: 0\nabsent');
+    expect(reporter.warnings).toEqual([expect.stringMatching(/\.mewcode\.yaml:2:\d+: bash\.env_allowlist is ignored in the project configuration/)]);
+  } finally {
     delete process.env.MEWCODE_TEST_SECRET;
   }
 });
