@@ -19,6 +19,7 @@ Options:
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
+  --verbose                     accepted for Claude Code scripts: stream-json always has every event
   --debug-boot                  print each plugin's load time to stderr
   -v, --version                 print the version
   -h, --help                    print this help
@@ -68,6 +69,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
         provider: { type: 'string' },
         model: { type: 'string' },
         'debug-boot': { type: 'boolean' },
+        // Claude Code requires --verbose with `-p --output-format stream-json`; scripts pass it.
+        verbose: { type: 'boolean' },
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },

@@ -28,6 +28,8 @@ const STATUS_OF_ERROR_TYPE: Readonly<Record<string, number>> = {
 
 /** Documented: "prompt is too long: 208310 tokens > 200000 maximum" (400 invalid_request_error). */
 const PROMPT_TOO_LONG_PREFIX = 'prompt is too long';
+/** Documented too: "input length and `max_tokens` exceed context limit: 197202 + 8192 > 200000". */
+const CONTEXT_LIMIT_PREFIX = 'input length and `max_tokens` exceed context limit';
 
 export interface AnthropicErrorContext {
   model: string;
@@ -55,7 +57,7 @@ export function classifyAnthropicError(
     const promptTooLong =
       status === 400 &&
       type === 'invalid_request_error' &&
-      vendorMessage.trimStart().toLowerCase().startsWith(PROMPT_TOO_LONG_PREFIX);
+      [PROMPT_TOO_LONG_PREFIX, CONTEXT_LIMIT_PREFIX].some((prefix) => vendorMessage.trimStart().toLowerCase().startsWith(prefix));
     return classifyHttpError({
       label: ANTHROPIC_LABEL,
       status,

@@ -1,6 +1,7 @@
 /** The OpenAI Chat Completions provider, for api.openai.com and compatible endpoints (SPEC P1, P4, P6). */
 import type OpenAI from 'openai';
 import { withProviderRetry } from '../../kernel/provider-retry.js';
+import { ProviderError } from '../../types/index.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { classifyOpenAIError } from './errors.js';
 import { toOpenAIParams } from './request.js';
@@ -54,6 +55,10 @@ export class OpenAIProvider implements Provider {
     }
     // The SDK's stream ends quietly when aborted: a cut-off response must not look complete.
     if (signal.aborted) return;
+    // Without a finish_reason the body ended early (the SDK does not notice): partial text or
+    // tool-call JSON must not pass for a complete answer. Thrown errors are classified and,
+    // when nothing was shown yet, retried.
+    if (!parser.complete) throw new ProviderError('network', 'OpenAI-compatible API: the response stream ended before the model finished (no finish_reason)');
     yield* parser.finish();
   }
 }

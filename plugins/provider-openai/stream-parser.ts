@@ -81,6 +81,11 @@ export class OpenAIStreamParser {
     else this.#blocks.push({ type: 'thinking', thinking });
   }
 
+  /** Whether the server said why it stopped; a stream cut off by a proxy never does. */
+  get complete(): boolean {
+    return this.#finishReason !== null;
+  }
+
   finish(): ProviderEvent[] {
     // Chat Completions has no thinking signature; the converter never sends thinking back.
     const content: AssistantContentBlock[] = this.#blocks.map((block) =>

@@ -309,6 +309,13 @@ describe('extended thinking', () => {
 });
 
 describe('errors', () => {
+  test('the other documented overflow ("input length and `max_tokens` exceed context limit") is prompt_too_long too', async () => {
+    const message = 'input length and `max_tokens` exceed context limit: 197202 + 8192 > 200000, decrease input length or `max_tokens` and try again';
+    server.push({ httpError: { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message } } } });
+    const [event] = await collect(provider(), request());
+    expect(event).toMatchObject({ type: 'error', error: { kind: 'prompt_too_long', status: 400 } });
+  });
+
   test('prompt too long is typed, names the context limit, and is not retried', async () => {
     server.push({ promptTooLong: true }, { text: 'must not be used' });
     const events = await collect(provider(), request());

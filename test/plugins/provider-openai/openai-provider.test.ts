@@ -327,6 +327,27 @@ describe('errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  test('a stream cut off before finish_reason is an error, not a complete answer', async () => {
+    const { createServer } = await import('node:http');
+    const cut = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const chunk = { id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: MODEL, choices: [{ index: 0, delta: { role: 'assistant', content: 'half an ans' }, finish_reason: null }] };
+        res.end(`data: ${JSON.stringify(chunk)}\n\n`); // no finish_reason, no [DONE]
+      });
+    });
+    await new Promise<void>((resolve) => cut.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = cut.address() as { port: number };
+      const events = await collect(provider({ baseUrl: `http://127.0.0.1:${address.port}/v1`, maxRetries: 0 }), request());
+      expect(events.map((e) => e.type)).toEqual(['text', 'error']);
+      expect(last(events)).toMatchObject({ type: 'error', error: { kind: 'network', message: expect.stringContaining('no finish_reason') } });
+    } finally {
+      await new Promise((resolve) => cut.close(resolve));
+    }
+  });
+
   test('401 is an authentication error that says what to set', async () => {
     server.push({ httpError: { status: 401 } });
     const [event] = await collect(provider(), request());
