@@ -1,8 +1,8 @@
 /**
  * The blacklist decision for one command line: parse it into segments (plugins/shell-command),
  * follow `cd`, check every segment with the ten patterns, check defined functions for fork bombs,
- * and — when the command does not parse cleanly or the parser is unavailable — also check the raw
- * text conservatively (quotes stripped, split at every operator, every word position tried).
+ * and — when the command does not parse cleanly, is opaque (may evaluate strings as code) or the
+ * parser is unavailable — also check the raw text conservatively (quotes stripped, split at every operator, every word position tried).
  */
 import { analyzeShellCommand, type ShellAnalysis } from '../shell-command/index.js';
 import { findForkBomb, textLooksLikeForkBomb } from './fork-bomb.js';
@@ -42,7 +42,9 @@ export async function checkCommand(command: string, options: CheckOptions): Prom
     }
     const bomb = findForkBomb(analysis.functions);
     if (bomb) return { pattern: `fork bomb (function ${bomb.name} starts copies of itself)`, segment: command.trim(), fromRawText: false };
-    if (analysis.parsed.parseError === undefined) return undefined;
+    // An opaque command (arithmetic, `${x@P}`, … that may run a `$(…)` hidden in a string) gets
+    // the raw-text check too; its code-like literal strings are already segments (the parser).
+    if (analysis.parsed.parseError === undefined && analysis.parsed.opaque === undefined) return undefined;
   }
   return checkRawText(command, { cwd: undefined, home });
 }

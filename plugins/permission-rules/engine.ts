@@ -13,11 +13,13 @@
  * leaves the whole call undecided for the mode layer. A command line is also allowed by an
  * exact rule (`=…`, or a glob without `*`) naming the whole line — what "allow always" writes
  * for a compound command. A command that cannot be parsed, or defines shell functions, is never
- * allowed by a rule; deny and ask rules still apply to its text and its best-effort segments.
+ * allowed by a rule (nor is an "opaque" one: see the shell parser); deny and ask rules still apply
+ * to its text and its best-effort segments. Allow rules ignore a segment's redirections but allow it
+ * only when its writing redirections stay inside the project (or go to /dev/null, a descriptor…).
  */
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
-import { expandHome } from '../../kernel/path-containment.js';
+import { expandHome, isWithin, resolveRealSync } from '../../kernel/path-containment.js';
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import { SCOPES, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
@@ -28,10 +30,14 @@ export interface ShellSegmentLike {
   text: string;
   redirects: { op: string; target: string }[];
   assignments: string[];
+  /** The text without the redirections written in it; `text` when absent. */
+  textWithoutRedirects?: string;
 }
 export interface ParsedCommandLike {
   segments: ShellSegmentLike[];
   parseError?: string;
+  /** The command may evaluate strings as code (arithmetic, prompt expansion): treated like parseError. */
+  opaque?: string;
   hasFunctionDefinition: boolean;
   raw: string;
 }
@@ -87,7 +93,7 @@ export class RulesEngine {
 
     const target = request.target;
     if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir);
-    if (target.kind === 'command') return this.decideCommand(applicable, target.command, context.parseCommand);
+    if (target.kind === 'command') return this.decideCommand(applicable, target.command, context.parseCommand, request.projectRoot, context.homeDir);
     const name: Unit = { label: request.toolName, matches: (rule) => rule.matchesName(request.toolName) };
     return combine([evaluate(applicable, name)], { allowed: true });
   }
@@ -101,7 +107,13 @@ export class RulesEngine {
     return combine(decisions, { allowed: true });
   }
 
-  private async decideCommand(applicable: Record<RuleList, CompiledRule[]>[], command: string, parse: CommandParser): Promise<PermissionVerdict | undefined> {
+  private async decideCommand(
+    applicable: Record<RuleList, CompiledRule[]>[],
+    command: string,
+    parse: CommandParser,
+    projectRoot: string,
+    homeDir: string,
+  ): Promise<PermissionVerdict | undefined> {
     let parsed: ParsedCommandLike;
     try {
       parsed = await parse(command);
@@ -111,9 +123,11 @@ export class RulesEngine {
     const raw = command.trim();
     const whole: Unit = { label: raw, matches: (rule) => rule.matchesCommand(raw) };
     const wholeDecision = evaluate(applicable, whole);
-    // With a parse error the segments are best-effort: they can still deny or ask, never allow.
-    const segmentDecisions = parsed.segments.map((segment) => evaluate(applicable, segmentUnit(segment)));
-    const verifiable = parsed.parseError === undefined && !parsed.hasFunctionDefinition && parsed.segments.length > 0;
+    // With a parse error (or an opaque construct) the segments are best-effort, or not all the
+    // command may run: they can still deny or ask, never allow.
+    const writes: WriteCheck = { projectRoot, homeDir, changesDirectory: parsed.segments.some((s) => DIRECTORY_CHANGERS.has(path.basename(s.argv[0] ?? ''))) };
+    const segmentDecisions = parsed.segments.map((segment) => evaluate(applicable, segmentUnit(segment, writes)));
+    const verifiable = parsed.parseError === undefined && parsed.opaque === undefined && !parsed.hasFunctionDefinition && parsed.segments.length > 0;
 
     const objection = combine([wholeDecision, ...segmentDecisions], { allowed: false });
     if (objection) return objection;
@@ -196,17 +210,53 @@ function quote(text: string): string {
 }
 
 /**
- * One segment. Allow rules see the segment as written; deny and ask rules also see its words
- * unquoted and without leading assignments (`"git" push` is `git push` for a deny). Wrapped
- * commands (`timeout 5 git push`, `sh -c '…'`) are segments of their own from the parser.
+ * One segment. Allow rules see the segment as written but without its redirections
+ * (`npm test 2>&1` is `npm test`), and allow only a segment whose writing redirections all go to
+ * /dev/null, /dev/stdout, /dev/stderr, a file descriptor or a file inside the project (otherwise
+ * the segment is left to the mode layer). Deny and ask rules see the full text and also its
+ * words unquoted and without leading assignments (`"git" push` is `git push` for a deny).
+ * Wrapped commands (`timeout 5 git push`, `sh -c '…'`) are segments of their own from the parser.
  */
-function segmentUnit(segment: ShellSegmentLike): Unit {
+function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
   const text = segment.text.trim();
+  const allowText = (segment.textWithoutRedirects ?? segment.text).trim();
   const forms = new Set<string>([text]);
   if (segment.argv.length > 0) forms.add(segment.argv.join(' '));
   const denyForms = [...forms];
+  let writesAllowed: boolean | undefined;
   return {
     label: text,
-    matches: (rule, list) => (list === 'allow' ? rule.matchesCommand(text) : denyForms.some((form) => rule.matchesCommand(form))),
+    matches: (rule, list) => {
+      if (list !== 'allow') return denyForms.some((form) => rule.matchesCommand(form));
+      writesAllowed ??= segment.redirects.every((r) => redirectAllowed(r, writes));
+      return writesAllowed && rule.matchesCommand(allowText);
+    },
   };
+}
+
+interface WriteCheck {
+  projectRoot: string;
+  homeDir: string;
+  /** Some segment changes directory (`cd /etc && echo x > passwd`): relative targets are unknown. */
+  changesDirectory: boolean;
+}
+
+const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd']);
+const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+
+/** A redirection an allow rule may let through: not writing, or writing to a harmless place or inside the project. */
+function redirectAllowed(redirect: { op: string; target: string }, writes: WriteCheck): boolean {
+  const { op, target } = redirect;
+  if (!op.includes('>')) return true; // <, <<, <<<, <&: reading
+  if (HARMLESS_TARGETS.has(target)) return true;
+  if ((op === '>&' || op === '<&' || op === '>&-') && /^(?:\d+|-)$/.test(target)) return true; // 2>&1, >&-
+  const expanded = expandHome(target, writes.homeDir);
+  // Expansions, globs, process substitution, …: the real target is unknown.
+  if (!/^[A-Za-z0-9_./@%+=,:-]+$/.test(expanded) || expanded.startsWith('-')) return false;
+  if (!path.isAbsolute(expanded) && writes.changesDirectory) return false;
+  try {
+    return isWithin(resolveRealSync(writes.projectRoot), resolveRealSync(path.resolve(writes.projectRoot, expanded)));
+  } catch {
+    return false;
+  }
 }

@@ -33,6 +33,11 @@ export interface ShellSegment {
   redirects: { op: string; target: string }[];
   /** Leading `VAR=value` words (unquoted like argv); for `env X=1 cmd` also env's assignments. */
   assignments: string[];
+  /**
+   * The segment's source text without the redirections written in it (`npm test 2>&1` →
+   * `npm test`); absent when the segment is only redirections. Its `redirects` still list them.
+   */
+  textWithoutRedirects?: string;
 }
 
 export interface ParsedCommand {
@@ -41,6 +46,18 @@ export interface ParsedCommand {
   parseError?: string;
   /** True when a shell function is defined anywhere (fork bombs are functions). */
   hasFunctionDefinition: boolean;
+  /**
+   * Set (to the reasons) when the command contains a construct in which bash may evaluate a
+   * string as arithmetic — and so run a `$(…)` hidden in an array subscript of it — or as a
+   * prompt string: `[[ … -eq/-ne/-lt/-le/-gt/-ge/-v/-R … ]]`, `(( … ))`, `for ((…))`,
+   * `$(( … ))`/`$[ … ]`, `let`, `declare/typeset/local -i/-n`, a non-numeric array subscript
+   * (`a[i]=…`, `${a[i]}`), `${!x}`, `${x:off}` with a non-numeric offset, `${x@P}`, and name
+   * arguments of `read`/`unset`/`mapfile`/`readarray`/`printf -v`/`wait -p`/`test -v`.
+   * The visible segments are then not everything the command may run: callers must treat it
+   * like `parseError` (never allow by rule). Literal strings of such a command that contain
+   * `$(` or a backquote are parsed as scripts too, so what they would run is among the segments.
+   */
+  opaque?: string;
   raw: string;
 }
 
@@ -81,11 +98,12 @@ export async function analyzeShellCommand(command: string, options: { fastPath?:
     return cached;
   }
   const parser = await bashParser();
-  const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false };
+  const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [] };
   const parse = (source: string): SyntaxNode => (useFastPath ? fastSyntaxTree(source) : undefined) ?? parseToSyntaxTree(parser, source);
   analyzeSource(parse, command, 0, out);
   const parsed: ParsedCommand = { segments: out.segments, hasFunctionDefinition: out.hasFunctionDefinition, raw: command };
   if (out.errors.length > 0) parsed.parseError = out.errors.join('; ');
+  if (out.opaque.length > 0) parsed.opaque = [...new Set(out.opaque)].join('; ');
   const analysis = freezeAnalysis({ parsed, functions: out.functions });
   if (useFastPath) {
     cache.set(command, analysis);
@@ -126,6 +144,8 @@ interface Output {
   errors: string[];
   functions: ShellFunction[];
   hasFunctionDefinition: boolean;
+  /** Why the command is opaque (see ParsedCommand.opaque); empty when it is not. */
+  opaque: string[];
   truncated?: boolean;
 }
 
@@ -161,10 +181,26 @@ function analyzeSource(parse: (source: string) => SyntaxNode, source: string, de
   }
   const walker = new Walker(source, depth, out);
   walker.walk(root, { redirects: [], fn: undefined });
+  // In an opaque command, a literal string such as 'a[$(cmd)]' may be run as code: parse it too.
+  // (After `: `, so that `a[$(cmd)]` is read as a word, not as a broken array assignment.)
+  if (out.opaque.length > 0) walker.scripts.push(...walker.codeLikeStrings.map((s) => `: ${s}`));
   for (const script of walker.scripts) analyzeSource(parse, script, depth + 1, out);
 }
 
 const SPAWNING_TOKENS = new Set(['&', '|&']);
+
+/** `[[ … ]]` operators under which bash evaluates the operands as arithmetic or variable names. */
+const ARITHMETIC_TEST_OPERATORS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-v', '-R']);
+/** Builtins whose operands are variable names (bash evaluates an `a[…]` subscript in them). */
+const NAME_TAKING_BUILTINS = new Set(['read', 'unset', 'mapfile', 'readarray', 'getopts']);
+
+function collect(node: SyntaxNode, test: (node: SyntaxNode) => boolean, into: SyntaxNode[] = []): SyntaxNode[] {
+  for (const child of node.children) {
+    if (test(child)) into.push(child);
+    collect(child, test, into);
+  }
+  return into;
+}
 
 /** Syntax-tree depth the walk follows (`$( $( $( …` thousands deep would exhaust the stack). */
 const MAX_TREE_DEPTH = 400;
@@ -172,6 +208,8 @@ const MAX_TREE_DEPTH = 400;
 class Walker {
   /** Shell source found in this source (sh -c strings, eval, heredocs fed to a shell), parsed after the walk. */
   readonly scripts: string[] = [];
+  /** Literal strings (quoted or escaped) whose value contains `$(` or a backquote. */
+  readonly codeLikeStrings: string[] = [];
   private level = 0;
   private tooDeep = false;
 
@@ -200,6 +238,7 @@ class Walker {
       this.error(node, `missing "${node.type}"`);
       return undefined;
     }
+    this.noteEvaluatingConstruct(node);
     switch (node.type) {
       case 'command':
         return this.command(node, undefined, ctx);
@@ -256,12 +295,99 @@ class Walker {
     }
   }
 
+  private opaque(reason: string): void {
+    this.out.opaque.push(reason);
+  }
+
+  /** Records (in out.opaque) a construct in which bash may evaluate a string as arithmetic or a prompt. */
+  private noteEvaluatingConstruct(node: SyntaxNode): void {
+    switch (node.type) {
+      case 'test_command':
+        for (const op of collect(node, (n) => n.type === 'test_operator')) {
+          const text = this.source.slice(op.start, op.end);
+          // `[ a -eq b ]` (the test builtin) wants plain integers; `[[ a -eq b ]]` evaluates arithmetic.
+          const evaluates = node.children[0]?.type === '[[' ? ARITHMETIC_TEST_OPERATORS.has(text) : text === '-v' || text === '-R';
+          if (evaluates) this.opaque(`${node.children[0]?.type ?? '[['} … ${text} … evaluates its operands as arithmetic or variable names`);
+        }
+        return;
+      case 'compound_statement':
+        if (node.children[0]?.type === '((') this.opaque('(( … )) arithmetic');
+        return;
+      case 'c_style_for_statement':
+        this.opaque('for (( … )) arithmetic');
+        return;
+      case 'arithmetic_expansion':
+        this.opaque('$(( … )) arithmetic expansion');
+        return;
+      case 'subscript': {
+        const index = /\[([\s\S]*)\]$/.exec(this.source.slice(node.start, node.end))?.[1] ?? '';
+        if (!/^\s*(?:\d+|@|\*)\s*$/.test(index)) this.opaque('a non-numeric array subscript (arithmetic)');
+        return;
+      }
+      case 'expansion': {
+        const text = this.source.slice(node.start, node.end);
+        if (text.startsWith('${!')) this.opaque('${!…} indirect expansion');
+        if (/@P\}$/.test(text)) this.opaque('${…@P} prompt expansion');
+        const substring = /^\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*])(?:\[[^\]]*\])?:(?![-=?+])([\s\S]*)\}$/.exec(text);
+        if (substring && /[^\s0-9:+-]/.test(substring[1]!)) this.opaque('${x:offset} with a non-numeric offset (arithmetic)');
+        return;
+      }
+      case 'raw_string':
+      case 'ansi_c_string':
+      case 'word':
+      case 'string': {
+        if (!/[$`\\]/.test(this.source.slice(node.start, node.end))) return;
+        if (node.type === 'string' && node.children.some((c) => c.type === 'command_substitution')) return;
+        const { value } = wordValue(node, this.source);
+        if (/\$\(|`/.test(value)) this.codeLikeStrings.push(value);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Records builtins that evaluate their arguments as arithmetic or take variable names that may be `a[…]`. */
+  private noteEvaluatingCommand(words: readonly Word[]): void {
+    const name = commandName(words[0]);
+    if (name === undefined) return;
+    const args = words.slice(1);
+    const options = args.filter((w) => w.value.startsWith('-')).map((w) => w.value);
+    const hasOption = (letter: string): boolean => options.some((o) => /^-[A-Za-z]+$/.test(o) && o.includes(letter));
+    if (name === 'let') this.opaque('let evaluates arithmetic');
+    else if ((name === 'declare' || name === 'typeset' || name === 'local') && (hasOption('i') || hasOption('n'))) this.opaque(`${name} -i/-n evaluates its values`);
+    else if ((name === 'test' || name === '[') && options.some((o) => o === '-v' || o === '-R')) this.opaque(`${name} -v/-R evaluates a variable name`);
+    else if (
+      NAME_TAKING_BUILTINS.has(name) ||
+      (name === 'printf' && options.some((o) => o.startsWith('-v'))) ||
+      (name === 'wait' && hasOption('p'))
+    ) {
+      if (args.some((w) => !w.literal || w.value.includes('['))) this.opaque(`${name} with a computed or subscripted variable name`);
+    }
+  }
+
   private walkChildren(node: SyntaxNode, ctx: Context): void {
     for (const child of node.children) this.walk(child, ctx);
   }
 
   private text(node: SyntaxNode): string {
     return this.source.slice(node.start, node.end).trim();
+  }
+
+  /** The source of `node` with the given redirection nodes (those inside it) cut out. */
+  private textWithout(node: SyntaxNode, redirects: readonly SyntaxNode[]): string {
+    const pieces: string[] = [];
+    let at = node.start;
+    const inside = redirects.filter((r) => r.start >= node.start && r.end <= node.end).sort((a, b) => a.start - b.start);
+    for (const r of inside) {
+      if (r.start < at) continue;
+      pieces.push(this.source.slice(at, r.start).trim());
+      // `echo > f hi`: tree-sitter-bash hangs `hi` on the redirection; it is an argument: keep it.
+      const destinations = r.type === 'file_redirect' ? r.children.filter((c) => c.field === 'destination') : [];
+      at = destinations.length > 1 ? destinations[0]!.end : r.end;
+    }
+    pieces.push(this.source.slice(at, node.end).trim());
+    return pieces.filter((p) => p !== '').join(' ');
   }
 
   private error(node: SyntaxNode, what: string): void {
@@ -381,8 +507,9 @@ class Walker {
     const parsed = this.redirects(redirectNodes);
     words.push(...parsed.extraWords);
     const redirects = [...ctx.redirects, ...parsed.redirects];
-    this.emit({ argv: words.map((w) => w.value), text: this.text(outer ?? cmd), redirects, assignments });
+    this.emit({ argv: words.map((w) => w.value), text: this.text(outer ?? cmd), redirects, assignments, textWithoutRedirects: this.textWithout(outer ?? cmd, redirectNodes) });
     this.recordCall(words, ctx);
+    this.noteEvaluatingCommand(words);
 
     // Nested commands inside the words: $(…), `…`, <(…), ${x:-$(…)}, heredoc bodies.
     const nested: Context = { redirects: [], fn: ctx.fn };
@@ -405,7 +532,8 @@ class Walker {
       }
       argv.push(child.type === 'variable_assignment' ? this.assignment(child) : wordValue(child, this.source).value);
     }
-    this.emit({ argv, text: this.text(node), redirects: [...ctx.redirects], assignments: [] });
+    this.emit({ argv, text: this.text(node), redirects: [...ctx.redirects], assignments: [], textWithoutRedirects: this.text(node) });
+    if (['declare', 'typeset', 'local'].includes(argv[0] ?? '') && argv.some((a) => /^-[A-Za-z]*[in][A-Za-z]*$/.test(a))) this.opaque(`${argv[0]} -i/-n evaluates its values`);
     const nested: Context = { redirects: [], fn: ctx.fn };
     for (const child of node.children) {
       if (child.type === 'variable_assignment') this.walkChildren(child, nested);
@@ -427,8 +555,9 @@ class Walker {
         const last = inner.words[inner.words.length - 1]!;
         const merged = [...item.assignments, ...inner.assignments];
         const text = this.source.slice(first.start, last.end).trim();
-        this.emit({ argv: inner.words.map((w) => w.value), text, redirects: [...redirects], assignments: merged });
+        this.emit({ argv: inner.words.map((w) => w.value), text, redirects: [...redirects], assignments: merged, textWithoutRedirects: text });
         this.recordCall(inner.words, ctx);
+        this.noteEvaluatingCommand(inner.words);
         queue.push({ words: inner.words, assignments: merged });
         stage = { words: inner.words, readsStdin: false };
         if (commandName(item.words[0]) === 'xargs') stage.xargs = { words: inner.words, text };
@@ -464,7 +593,10 @@ class Walker {
         const inputs = echoed.split(/\s+/).filter((w) => w !== '').slice(0, 64);
         const argv = stage.xargs.words.map((w) => w.value);
         const replaced = argv.includes('{}') ? inputs.slice(0, 16).map((input) => argv.map((a) => (a === '{}' ? input : a))) : [[...argv, ...inputs]];
-        for (const words of replaced) this.emit({ argv: words, text: `${stage.xargs.text} ${inputs.join(' ')}`, redirects: [], assignments: [] });
+        for (const words of replaced) {
+          const text = `${stage.xargs.text} ${inputs.join(' ')}`;
+          this.emit({ argv: words, text, redirects: [], assignments: [], textWithoutRedirects: text });
+        }
       }
     }
   }

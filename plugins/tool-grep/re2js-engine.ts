@@ -14,7 +14,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
-import type { LineHit, ResultCollector } from './results.js';
+import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
 import { joinRoot, yieldToEventLoop } from '../search-common/walker.js';
 
 const SLICE_BYTES = 16 * 1024 * 1024;
@@ -38,6 +38,8 @@ interface SearchState {
   firstOnly: boolean;
   deadline: number;
   signal: AbortSignal;
+  /** Matching lines shown at most (per-file store budget, see FileHitBudget). */
+  limit: number;
 }
 
 /**
@@ -183,6 +185,7 @@ export function searchFile(absolute: string, state: SearchState): FileSearchOutc
     let firstLine = 1;
     let matches = 0;
     const hits: LineHit[] = [];
+    const budget = new FileHitBudget(state.limit, state.after);
     // context state across slices
     let lastEmitted = 0;
     let pendingAfterUntil = 0;
@@ -225,6 +228,10 @@ export function searchFile(absolute: string, state: SearchState): FileSearchOutc
         };
         const emit = (n: number, match: boolean): void => {
           if (n <= lastEmitted) return;
+          if (!budget.accept(n, match)) {
+            lastEmitted = n;
+            return;
+          }
           hits.push({ line: n, text: n >= firstLine ? lineAt(n) : tail.find((t) => t.line === n)!.text, match });
           lastEmitted = n;
         };
@@ -287,6 +294,7 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     firstOnly: mode === 'files_with_matches',
     deadline: options.deadline,
     signal: options.signal,
+    limit: collector.request.limit,
   };
   let unreadable = 0;
   let sliceStart = performance.now();

@@ -28,6 +28,36 @@ export interface SearchRequest {
   keepChars: number;
 }
 
+/**
+ * Which hits of ONE file are worth storing: output shows at most `limit` matching lines (sorted
+ * by path, then line), so a file's matches after its first `limit`, and context after the last
+ * of those, can never be shown. Both engines use this, so memory stays bounded by the limit, not
+ * by the number of matches, and their output stays identical. Counts are not affected.
+ */
+export class FileHitBudget {
+  private stored = 0;
+  private lastMatchLine = 0;
+  private full = false;
+
+  constructor(
+    private readonly limit: number,
+    private readonly after: number,
+  ) {}
+
+  accept(line: number, match: boolean): boolean {
+    if (this.full) return false;
+    if (this.stored >= this.limit && (match || line > this.lastMatchLine + this.after)) {
+      this.full = true;
+      return false;
+    }
+    if (match) {
+      this.stored++;
+      this.lastMatchLine = line;
+    }
+    return true;
+  }
+}
+
 export interface SearchIncomplete {
   /** Paths that could not be read. */
   unreadable: number;

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LineHit, ResultCollector } from './results.js';
+import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
 import type { EngineOutcome } from './re2js-engine.js';
 
 export interface RipgrepSearchOptions {
@@ -50,6 +50,7 @@ const STDERR_CAP = 64 * 1024;
 interface FileState {
   matches: number;
   hits: LineHit[] | undefined;
+  budget: FileHitBudget;
 }
 
 type RgText = { text?: string; bytes?: string } | undefined;
@@ -95,6 +96,7 @@ export async function searchWithRipgrep(options: RipgrepSearchOptions): Promise<
 
 function run(options: RipgrepSearchOptions, args: string[], wantLines: boolean): Promise<RipgrepOutcome> {
   const { collector } = options;
+  const { limit, after } = collector.request;
   return new Promise((resolve) => {
     const env = { ...process.env };
     delete env.RIPGREP_CONFIG_PATH;
@@ -128,13 +130,14 @@ function run(options: RipgrepSearchOptions, args: string[], wantLines: boolean):
       }
       const data = message.data;
       if (message.type === 'begin') {
-        files.set(decode(data.path as RgText), { matches: 0, hits: wantLines ? [] : undefined });
+        files.set(decode(data.path as RgText), { matches: 0, hits: wantLines ? [] : undefined, budget: new FileHitBudget(limit, after) });
       } else if (message.type === 'match' || message.type === 'context') {
         const state = files.get(decode(data.path as RgText));
         if (!state) return;
         const isMatch = message.type === 'match';
         if (isMatch) state.matches++;
-        state.hits?.push({ line: Number(data.line_number), text: decode(data.lines as RgText), match: isMatch });
+        const line = Number(data.line_number);
+        if (state.hits && state.budget.accept(line, isMatch)) state.hits.push({ line, text: decode(data.lines as RgText), match: isMatch });
       } else if (message.type === 'end') {
         const key = decode(data.path as RgText);
         const state = files.get(key);
