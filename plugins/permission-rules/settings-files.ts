@@ -142,6 +142,15 @@ function readDefaultMode(key: string, node: LocatedNode, out: SettingsFile): voi
 
 function readDirectories(key: string, node: LocatedNode, out: SettingsFile): void {
   if (node.kind === 'scalar' && node.value === null) return;
+  if (out.scope === 'project') {
+    // A committed file (e.g. in a cloned repository) must not widen the sandbox (SPEC A1: the
+    // sandbox cannot be configured away by the project).
+    out.warnings.push(
+      `${PREFIX} ${at(node)}: permissions.${key}: additional directories are not accepted from the project's shared settings; ` +
+        'set them in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml; ignored',
+    );
+    return;
+  }
   if (node.kind !== 'seq') {
     out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: expected a list of directories; ignored`);
     return;

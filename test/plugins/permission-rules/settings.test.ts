@@ -67,7 +67,7 @@ describe('file problems', () => {
       expect.arrayContaining([
         `permission-rules: ${file}:2:10: permissions.allow: expected a list of rules such as ["Bash(npm test)"]; ignored`,
         `permission-rules: ${file}:3:17: permissions.default_mode: must be one of default, acceptEdits, plan, bypassPermissions (got "yolo"); ignored`,
-        `permission-rules: ${file}:4:27: permissions.additional_directories: expected a list of directories; ignored`,
+        `permission-rules: ${file}:4:27: permissions.additional_directories: additional directories are not accepted from the project's shared settings; set them in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml; ignored`,
         `permission-rules: ${file}:5:16: permissions.unknown_key: unknown key (expected allow, ask, deny, default_mode, additional_directories); ignored`,
       ]),
     );
@@ -122,12 +122,16 @@ describe('the PermissionSettings service', () => {
     expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).additionalDirectories()).toEqual([]);
   });
 
-  it('additional directories from every file, absolute, resolved against the project root', async () => {
+  it('additional directories from the user and local files, absolute, resolved against the project root; never from the shared project file', async () => {
     writeSettings(dirs, 'user', 'permissions:\n  additional_directories: [~/shared, /opt/data]\n');
-    writeSettings(dirs, 'project', 'permissions:\n  additionalDirectories: [../docs/, /opt/data]\n');
-    const { kernel } = await bootRules(dirs);
+    writeSettings(dirs, 'local', 'permissions:\n  additionalDirectories: [../docs/, /opt/data]\n');
+    const project = writeSettings(dirs, 'project', 'permissions:\n  additional_directories: ["/"]\n');
+    const { kernel, reporter } = await bootRules(dirs);
     expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).additionalDirectories().sort()).toEqual(
       [path.join(dirs.home, 'shared'), '/opt/data', path.resolve(dirs.root, '../docs')].sort(),
+    );
+    expect(reporter.warnings).toContain(
+      `permission-rules: ${project}:2:27: permissions.additional_directories: additional directories are not accepted from the project's shared settings; set them in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml; ignored`,
     );
   });
 });
