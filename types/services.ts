@@ -95,6 +95,15 @@ export interface FileReadTracker {
   recent(limit: number): string[];
 }
 
+/**
+ * Bound by the permission-rules plugin under TOKENS.SearchPolicy: what glob and grep must leave
+ * out, so a `Read` deny on a file holds for a search over its directory too.
+ */
+export interface SearchPolicy {
+  /** A predicate that is true for files the search must skip; undefined when no rule applies. */
+  hiddenFiles(toolName: string): ((absolutePath: string) => boolean) | undefined;
+}
+
 /** Bound by the permission-rules plugin under TOKENS.PermissionSettings. */
 export interface PermissionSettings {
   /** `permissions.additional_directories` of all settings files, absolute (relative ones against the project root). */

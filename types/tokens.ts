@@ -21,6 +21,8 @@ export const TOKENS = {
   FileReads: Symbol.for('mewcode/FileReads'),
   /** PermissionSettings: default mode and additional directories (permission-rules) */
   PermissionSettings: Symbol.for('mewcode/PermissionSettings'),
+  /** SearchPolicy: files glob and grep must skip (permission-rules) */
+  SearchPolicy: Symbol.for('mewcode/SearchPolicy'),
   /** Approvals: granted rules, list / revoke, suggestRule (permission-rules) */
   Approvals: Symbol.for('mewcode/Approvals'),
   /** multi-bound: user interfaces (UserInterface) */

@@ -74,6 +74,31 @@ export class RulesEngine {
 
   async check(request: PermissionRequest, context: EngineContext): Promise<PermissionVerdict | undefined> {
     const facts: ToolFacts = { toolName: request.toolName, category: request.category, targetKind: request.target.kind };
+    const applicable = this.applicable(facts);
+    if (!applicable) return undefined;
+    const target = request.target;
+    if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir);
+    if (target.kind === 'command') return this.decideCommand(applicable, target.command, context.parseCommand, request.projectRoot, context.homeDir);
+    const name: Unit = { label: request.toolName, matches: (rule) => rule.matchesName(request.toolName) };
+    return combine([evaluate(applicable, name)], { allowed: true });
+  }
+
+  /**
+   * For one search by a search tool (glob, grep): which files it must leave out. A file a read
+   * rule denies (or asks about — a search cannot ask per file) is not listed or searched,
+   * whatever the search root. Undefined when no rule concerns the tool (the common case).
+   */
+  searchFilter(toolName: string, projectRoot: string, homeDir: string): ((absolutePath: string) => boolean) | undefined {
+    const applicable = this.applicable({ toolName, category: 'read', targetKind: 'path' });
+    if (!applicable) return undefined;
+    return (absolutePath) => {
+      const decision = this.decidePathNow(applicable, absolutePath, projectRoot, homeDir)?.decision;
+      return decision === 'deny' || decision === 'ask';
+    };
+  }
+
+  /** The rules that concern this tool, per layer and list; undefined when there are none (most calls). */
+  private applicable(facts: ToolFacts): Record<RuleList, CompiledRule[]>[] | undefined {
     // The rules that concern this tool, per layer and list; most calls stop here with none.
     const applicable: Record<RuleList, CompiledRule[]>[] = [];
     let any = false;
@@ -89,16 +114,14 @@ export class RulesEngine {
       }
       applicable.push(lists);
     }
-    if (!any) return undefined;
-
-    const target = request.target;
-    if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir);
-    if (target.kind === 'command') return this.decideCommand(applicable, target.command, context.parseCommand, request.projectRoot, context.homeDir);
-    const name: Unit = { label: request.toolName, matches: (rule) => rule.matchesName(request.toolName) };
-    return combine([evaluate(applicable, name)], { allowed: true });
+    return any ? applicable : undefined;
   }
 
   private async decidePath(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string): Promise<PermissionVerdict | undefined> {
+    return this.decidePathNow(applicable, input, projectRoot, homeDir);
+  }
+
+  private decidePathNow(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string): PermissionVerdict | undefined {
     const absolute = path.resolve(projectRoot, expandHome(input, homeDir));
     const candidates = [absolute];
     const real = realPathSync(absolute);

@@ -42,6 +42,7 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
       // Bound before the files are read: readers call the methods later, at check or run time.
       kernel.container.bind(PERMISSION_SETTINGS).toConstantValue(rules.settings());
       kernel.container.bind(APPROVALS).toConstantValue(rules.approvals());
+      kernel.container.bind(TOKENS.SearchPolicy).toConstantValue(rules.searchPolicy());
 
       await rules.load(kernel.cli);
 

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { expandHome } from '../../kernel/path-containment.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
-import type { ToolRegistry } from '../../types/services.js';
+import type { SearchPolicy, ToolRegistry } from '../../types/services.js';
 import { loadMatcherDeps, patternNeeds } from './matchers.js';
 import { appendAllowRule, removeAllowRule } from './persist.js';
 import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Scope } from './rule-set.js';
@@ -174,6 +174,11 @@ export class PermissionRules {
   }
 
   /** The PermissionSettings service. */
+  /** What glob and grep must leave out (TOKENS.SearchPolicy). */
+  searchPolicy(): SearchPolicy {
+    return { hiddenFiles: (toolName) => this.engine.searchFilter(toolName, this.context.projectRoot, this.context.homeDir) };
+  }
+
   settings(): PermissionSettings {
     return {
       // Called by the sandbox on every path check: computed once (the files are read at boot).

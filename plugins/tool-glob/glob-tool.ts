@@ -8,7 +8,7 @@
 import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { OutputLimits } from '../../types/services.js';
+import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../kernel/path-containment.js';
 import { describeLocation, displayPath, resolveSearchLocation } from '../search-common/search-path.js';
@@ -22,6 +22,8 @@ export interface GlobToolOptions {
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
+  /** The permission rules' view of which files a search must skip (TOKENS.SearchPolicy). */
+  searchPolicy?: () => SearchPolicy | undefined;
 }
 
 const DEFAULT_DEADLINE_MS = 30_000;
@@ -139,6 +141,8 @@ export class GlobTool implements Tool {
     } catch {
       walkStartInfo = undefined;
     }
+    // Files a read rule denies are never listed, whatever the search root.
+    const hidden = this.options.searchPolicy?.()?.hiddenFiles('glob');
     const summary = walkStartInfo?.isDirectory()
       ? await walkProject({
           root: searchDir.root,
@@ -147,7 +151,7 @@ export class GlobTool implements Tool {
           signal: ctx.signal,
           deadline: Date.now() + deadlineMs,
           onFile: (rel) => {
-            if (matcher(rel.slice(startPrefix))) matches.push(rel);
+            if (matcher(rel.slice(startPrefix)) && !hidden?.(joinRoot(searchDir.root, rel))) matches.push(rel);
           },
         })
       : { unreadableDirs: 0 };

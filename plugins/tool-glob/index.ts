@@ -4,8 +4,8 @@
  */
 import { ContainerModule } from 'inversify';
 import { lazyTool } from '../../kernel/lazy-tool.js';
-import { definePlugin } from '../../types/plugin.js';
-import type { OutputLimits } from '../../types/services.js';
+import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
 
@@ -17,9 +17,10 @@ export default definePlugin({
     bind(TOKENS.Tool)
       .toDynamicValue((context) => {
         const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
+        const kernel = context.get<KernelApi>(TOKENS.Kernel);
         return lazyTool({ name: 'glob', description: GLOB_DESCRIPTION, inputSchema: GLOB_INPUT_SCHEMA, readOnly: true }, async () => {
           const { GlobTool } = await import('./glob-tool.js');
-          return new GlobTool(limits);
+          return new GlobTool(limits, { searchPolicy: () => (kernel.container.isBound(TOKENS.SearchPolicy) ? kernel.container.get<SearchPolicy>(TOKENS.SearchPolicy) : undefined) });
         });
       })
       .inSingletonScope();

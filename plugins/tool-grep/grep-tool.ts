@@ -9,11 +9,11 @@
  * is searched with re2js for that call.
  */
 import picomatch from 'picomatch';
-import type { OutputLimits } from '../../types/services.js';
+import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { anchoredIgnoreLine } from '../search-common/gitignore.js';
 import { describeLocation, resolveSearchLocation, type SearchLocation } from '../search-common/search-path.js';
-import { walkProject } from '../search-common/walker.js';
+import { joinRoot, walkProject } from '../search-common/walker.js';
 import { findRipgrep } from './find-ripgrep.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
 import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
@@ -34,6 +34,8 @@ export interface GrepToolOptions {
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
+  /** The permission rules' view of which files a search must skip (TOKENS.SearchPolicy). */
+  searchPolicy?: () => SearchPolicy | undefined;
 }
 
 export interface GrepRunInfo {
@@ -158,6 +160,12 @@ export class GrepTool implements Tool {
       }
       const prefix = location.relative === '' ? 0 : location.relative.length + 1;
       accept = (rel) => matcher(rel.slice(prefix));
+    }
+    // Files a read rule denies are left out of every search, whatever its root (both engines use accept).
+    const hidden = this.options.searchPolicy?.()?.hiddenFiles('grep');
+    if (hidden) {
+      const selected = accept;
+      accept = (rel) => selected(rel) && !hidden(joinRoot(location.root, rel));
     }
 
     const searchRequest: SearchRequest = {

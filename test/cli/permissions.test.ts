@@ -103,3 +103,23 @@ test('--allowedTools allows exactly the named command for the session', async ()
     expect(lastToolResult(s.requests[2]!.body)).toMatchObject({ is_error: true, content: expect.stringContaining('bash needs approval') });
   });
 });
+
+test('a Read deny on a file holds for grep and glob over its directory too', async () => {
+  const turns = [
+    { toolCalls: [{ id: 'call_grep', name: 'grep', input: { pattern: 'TOKEN' } }, { id: 'call_glob', name: 'glob', input: { pattern: '**/*.txt' } }] },
+    { text: 'done' },
+  ];
+  await scenario(turns, async (s) => {
+    mkdirSync(join(s.cwd, '.mewcode'));
+    writeFileSync(join(s.cwd, '.mewcode', 'settings.yaml'), 'permissions:\n  deny:\n    - Read(secret.txt)\n');
+    writeFileSync(join(s.cwd, 'secret.txt'), 'TOKEN=hunter2\n');
+    writeFileSync(join(s.cwd, 'public.txt'), 'TOKEN=public\n');
+    const r = await s.run(['-p', 'search', '--output-format', 'json', '--permission-mode', 'bypassPermissions']);
+    expect(r.code).toBe(0);
+    const results = s.requests[1]!.body.messages.at(-1).content.filter((b: any) => b.type === 'tool_result');
+    const text = (id: string): string => results.find((b: any) => b.tool_use_id === id).content;
+    expect(text('call_grep')).toBe('public.txt:1: TOKEN=public');
+    expect(text('call_glob')).toBe('public.txt');
+    expect(JSON.stringify(s.requests[1]!.body)).not.toContain('hunter2');
+  });
+});

@@ -103,6 +103,14 @@ describe.each(ENGINES)('grep with the %s engine', (engine) => {
     expect((await grep(root, { pattern: 'needle', output_mode: 'count' })).content).toBe('text.txt:1');
   });
 
+  run('files the permission rules hide (SearchPolicy) are neither searched nor counted, whatever the root', async () => {
+    const root = tree({ 'a.txt': 'needle\n', 'secret/key.txt': 'needle\n', 'secret/ok.txt': 'needle\n' });
+    const hidden = (absolute: string): boolean => absolute.endsWith('/secret/key.txt');
+    const options = { searchPolicy: () => ({ hiddenFiles: (tool: string) => (tool === 'grep' ? hidden : undefined) }) };
+    expect((await grep(root, { pattern: 'needle', output_mode: 'files_with_matches' }, options)).content).toBe('a.txt\nsecret/ok.txt');
+    expect((await grep(root, { pattern: 'needle', path: 'secret', output_mode: 'count' }, options)).content).toBe('secret/ok.txt:1');
+  });
+
   run('ignored and hidden paths are skipped; hidden files are searched; a subdirectory keeps the root rules', async () => {
     const root = tree({
       '.gitignore': 'dist/\n*.log\n!keep.log\n',
