@@ -29,17 +29,29 @@ describe('configuration problems are warnings', () => {
     });
   });
 
-  test.concurrent('a bad value type names file:line and providers[0].max_tokens; the run uses the environment', async () => {
+  test.concurrent('a bad value type names file:line and providers[0].max_tokens; the bad entry is skipped, the valid one used', async () => {
     await scenario([{ text: 'ok' }], async (s) => {
       const file = join(s.cwd, '.mewcode.yaml');
-      writeFileSync(file, 'providers: [{name: a, protocol: anthropic, max_tokens: "big"}]\n');
+      writeFileSync(file, `providers: [{name: a, protocol: anthropic, max_tokens: "big"}, {name: b, protocol: anthropic, model: y, api_key: entry-b-key, base_url: "${s.server.url}"}]\n`);
       const r = await s.run(['-p', 'hi']);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('ok\n');
       const line = r.stderr.split('\n').find((l) => l.includes('providers[0].max_tokens'));
       expect(line).toBeDefined();
-      expect(line).toMatch(new RegExp(`${escapeRegExp(file)}:1\\b`));
-      expect(s.requests).toHaveLength(1);
+      expect(line).toMatch(new RegExp(`${escapeRegExp(file)}:1\\b.*\\(provider entry skipped\\)`));
+      // Entry b served the request (its own key), with MEWCODE_MODEL=x overriding its model as documented.
+      expect(s.requests.map((q) => [q.body.model, JSON.stringify(q.headers).includes('entry-b-key')])).toEqual([['x', true]]);
+    });
+  });
+
+  test.concurrent('when every configured provider is invalid, the environment is not used in their place: exit 2, no request', async () => {
+    await scenario([{ text: 'ok' }], async (s) => {
+      const file = join(s.cwd, '.mewcode.yaml');
+      writeFileSync(file, 'providers: [{name: a, protocol: anthropic, max_tokens: "big"}]\n');
+      const r = await s.run(['-p', 'hi']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('No usable provider: every entry of the `providers:` section is invalid');
+      expect(s.requests).toHaveLength(0);
     });
   });
 
@@ -48,8 +60,7 @@ describe('configuration problems are warnings', () => {
       const file = join(s.cwd, '.mewcode.yaml');
       writeFileSync(file, ['providers:', '  - name: a', '    protocol: anthropic', '    max_tokens: big', ''].join('\n'));
       const r = await s.run(['-p', 'hi']);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toBe('ok\n');
+      expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`${escapeRegExp(file)}:4\\b.*providers\\[0\\]\\.max_tokens`));
     });
   });
