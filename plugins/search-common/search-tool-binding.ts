@@ -1,0 +1,33 @@
+/**
+ * How glob and grep are bound: the definition is known at boot, the implementation is imported
+ * on the first call (lazyTool), and it reads the permission rules' SearchPolicy when bound.
+ */
+import { ContainerModule } from 'inversify';
+import { lazyTool } from '../../kernel/lazy-tool.js';
+import type { KernelApi } from '../../types/plugin.js';
+import type { OutputLimits, SearchPolicy } from '../../types/services.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { JsonSchema, Tool } from '../../types/tools.js';
+
+export interface SearchToolServices {
+  limits: OutputLimits;
+  searchPolicy: () => SearchPolicy | undefined;
+}
+
+export function searchToolBinding(
+  definition: { name: string; description: string; inputSchema: JsonSchema },
+  load: (services: SearchToolServices) => Promise<Tool>,
+): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind(TOKENS.Tool)
+      .toDynamicValue((context) => {
+        const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        const services: SearchToolServices = {
+          limits: context.get<OutputLimits>(TOKENS.OutputLimits),
+          searchPolicy: () => (kernel.container.isBound(TOKENS.SearchPolicy) ? kernel.container.get<SearchPolicy>(TOKENS.SearchPolicy) : undefined),
+        };
+        return lazyTool({ ...definition, readOnly: true }, () => load(services));
+      })
+      .inSingletonScope();
+  });
+}
