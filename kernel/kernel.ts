@@ -12,6 +12,7 @@ import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
 import type { Tool } from '../types/tools.js';
 import { TOKENS } from '../types/tokens.js';
+import { emptyUsage } from '../types/messages.js';
 import { createVarExpander } from '../config/expand.js';
 import { runAgentLoop, MAX_UNKNOWN_TOOL_ITERATIONS } from './agent-loop.js';
 import type { UsageAnchor } from './context-estimate.js';
@@ -220,7 +221,7 @@ export class Kernel implements KernelApi {
       const message = `Internal error: ${errorMessage(error)}`;
       emit({ type: 'error', message, kind: 'internal' });
       await this.conversation.ensureAssistantTail(`(The run stopped: ${message})`).catch(() => undefined);
-      emit({ type: 'done', reason: 'error', finalText: message, usage: { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 }, iterations: 0 });
+      emit({ type: 'done', reason: 'error', finalText: message, usage: emptyUsage(), iterations: 0 });
     } finally {
       release();
       channel.close();

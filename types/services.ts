@@ -8,7 +8,7 @@ import type { PermissionMode, PermissionRequest } from './permissions.js';
 export interface Conversation {
   readonly messages: readonly Message[];
   append(message: Message): Promise<void>;
-  /** Replace the whole history (compaction, resume). Listeners see a `replaced` notification. */
+  /** Replace the whole history (compaction, resume). Not announced on `messageAppended`: the caller owns persisting it. */
   replace(messages: Message[]): Promise<void>;
   lastRole(): Message['role'] | undefined;
 }

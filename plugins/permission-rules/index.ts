@@ -8,8 +8,8 @@
  * user file may lift belong to a policy plugin tapping an earlier stage
  * (e.g. `PermissionStage.Sandbox + 50`). No matching rule → no verdict: the mode layer decides.
  *
- * Binds `Symbol.for('mewcode/PermissionSettings')` (default mode, additional directories) and
- * `Symbol.for('mewcode/Approvals')` (list / revoke grants, suggestRule).
+ * Binds TOKENS.PermissionSettings (default mode, additional directories), TOKENS.Approvals
+ * (list / revoke grants, suggestRule) and TOKENS.SearchPolicy (files glob and grep must skip).
  */
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
