@@ -8,7 +8,7 @@ import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { OutputLimits } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { LIMITS } from './limits.js';
-import { cutBytes, cutLine } from './text-cuts.js';
+import { cutBytes, cutLine } from '../../sdk/text-cuts.js';
 import { DEFAULT_SPILL_DIR, ensureDirectory, removeOldSpillFiles, spillFileName } from './spill-directory.js';
 
 const NAME = 'output-limits';

@@ -17,4 +17,4 @@ export const LIMITS = {
   spillMaxAgeMs: 7 * 24 * 60 * 60 * 1000,
 } as const;
 
-export const LINE_CUT_MARKER = '… [line truncated]';
+export { LINE_CUT_MARKER } from '../../sdk/text-cuts.js';

@@ -4,7 +4,7 @@
  * and — when the command does not parse cleanly, is opaque (may evaluate strings as code) or the
  * parser is unavailable — also check the raw text conservatively (quotes stripped, split at every operator, every word position tried).
  */
-import { analyzeShellCommand, type ShellAnalysis } from '../shell-command/index.js';
+import { analyzeShellCommand, type ShellAnalysis } from '../../sdk/shell-command/index.js';
 import { findForkBomb, textLooksLikeForkBomb } from './fork-bomb.js';
 import { checkSegment, checkWords, commandNameOf, isCheckedCommand, nextDirectory } from './patterns.js';
 import { isBlockDevice, normaliseOperand, type Where } from './targets.js';

@@ -6,7 +6,7 @@
  * recursion (`a(){ b|b& }; b(){ a|a& }`). A recursive function with one recursive call
  * (`walk(){ …; walk "$d" | sed 's/^/  /'; }`) grows linearly and ends with its recursion: allowed.
  */
-import type { ShellFunction } from '../shell-command/index.js';
+import type { ShellFunction } from '../../sdk/shell-command/index.js';
 
 export function findForkBomb(functions: readonly ShellFunction[]): ShellFunction | undefined {
   const byName = new Map<string, ShellFunction[]>();

@@ -15,7 +15,7 @@
  *    tee/redirection onto them
  * 10 wiping disks: wipefs, blkdiscard, shred of a block device, dd reading a block device
  */
-import type { ShellSegment } from '../shell-command/index.js';
+import type { ShellSegment } from '../../sdk/shell-command/index.js';
 import {
   HOME,
   catastrophicDeleteTarget,

@@ -19,7 +19,7 @@
  */
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
-import { expandHome, isWithin, resolveRealSync } from '../../kernel/path-containment.js';
+import { expandHome, isWithin, resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import { SCOPES, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';

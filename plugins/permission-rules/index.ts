@@ -18,7 +18,7 @@ import { TOKENS } from '../../types/tokens.js';
 import { type CommandParser, LAYER_NAME } from './engine.js';
 import { PermissionRules } from './permission-rules.js';
 import { APPROVALS, PERMISSION_SETTINGS } from './services.js';
-import { parseShellCommand } from '../shell-command/index.js';
+import { parseShellCommand } from '../../sdk/shell-command/index.js';
 
 export const NAME = 'permission-rules';
 

@@ -3,7 +3,7 @@
  * files, session grants and persisted grants, and the services built on them.
  */
 import path from 'node:path';
-import { expandHome } from '../../kernel/path-containment.js';
+import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import type { SearchPolicy, ToolRegistry } from '../../types/services.js';
 import { loadMatcherDeps, patternNeeds } from './matchers.js';

@@ -10,7 +10,7 @@
  * - no target (MCP tools): the tool name.
  */
 import path from 'node:path';
-import { expandHome } from '../../kernel/path-containment.js';
+import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionTarget } from '../../types/tools.js';
 import { hasPathGlobChars } from './matchers.js';
 import { friendlyName } from './rule-syntax.js';

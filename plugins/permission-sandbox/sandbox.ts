@@ -14,7 +14,7 @@
  *   loop is an error like ELOOP).
  */
 import path from 'node:path';
-import { errorCode, expandHome, isWithin, resolveRealSync } from '../../kernel/path-containment.js';
+import { errorCode, expandHome, isWithin, resolveRealSync } from '../../sdk/path-containment.js';
 
 export type SandboxResult =
   | { ok: true; resolved: string }

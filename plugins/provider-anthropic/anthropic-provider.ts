@@ -1,6 +1,6 @@
 /** The Anthropic Messages provider (SPEC P1, P3, P6). */
 import type Anthropic from '@anthropic-ai/sdk';
-import { withProviderRetry } from '../../kernel/provider-retry.js';
+import { withProviderRetry } from '../../sdk/provider-retry.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { ANTHROPIC_LABEL, classifyAnthropicError } from './errors.js';
 import { toAnthropicParams } from './request.js';

@@ -4,7 +4,7 @@
  * (https://docs.anthropic.com/en/api/errors). Never a substring guess on an arbitrary error.
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError } from '../../kernel/provider-retry.js';
+import { cancelledError, classifyHttpError } from '../../sdk/provider-retry.js';
 import type { AnthropicSdk } from './sdk.js';
 
 export const ANTHROPIC_LABEL = 'Anthropic API';

@@ -4,7 +4,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ProviderSettings } from '../../types/index.js';
-import { importVendor } from '../../kernel/vendor-module.js';
+import { importVendor } from '../../sdk/vendor-module.js';
 
 export type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 

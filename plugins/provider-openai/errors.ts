@@ -3,7 +3,7 @@
  * body `{"error":{"message","type","param","code"}}` (https://platform.openai.com/docs/guides/error-codes).
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError } from '../../kernel/provider-retry.js';
+import { cancelledError, classifyHttpError } from '../../sdk/provider-retry.js';
 import type { OpenAISdk } from './sdk.js';
 
 /**

@@ -1,6 +1,6 @@
 /** The OpenAI Chat Completions provider, for api.openai.com and compatible endpoints (SPEC P1, P4, P6). */
 import type OpenAI from 'openai';
-import { withProviderRetry } from '../../kernel/provider-retry.js';
+import { withProviderRetry } from '../../sdk/provider-retry.js';
 import { ProviderError } from '../../types/index.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { classifyOpenAIError } from './errors.js';

@@ -5,7 +5,7 @@
 import type OpenAI from 'openai';
 import { ProviderError } from '../../types/index.js';
 import type { ProviderSettings } from '../../types/index.js';
-import { importVendor } from '../../kernel/vendor-module.js';
+import { importVendor } from '../../sdk/vendor-module.js';
 import { usesMaxCompletionTokens } from './request.js';
 
 export type OpenAISdk = typeof import('openai');

@@ -26,7 +26,7 @@
 import { stat } from 'node:fs/promises';
 import type { OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { containPath } from '../../kernel/path-containment.js';
+import { containPath } from '../../sdk/path-containment.js';
 import { commandEnvironment, resolveShell } from './environment.js';
 import { OutputCollector, type CollectedOutput } from './output-collector.js';
 import { FlowControl, describeExit, groupAlive, runInProcessGroup, signalGroup, type RunOutcome } from './process-group.js';

@@ -12,14 +12,14 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { writeFileAtomic } from '../file-tool-support/atomic-write.js';
+import { writeFileAtomic } from '../../sdk/file-tool-support/atomic-write.js';
 import { editDiff, replaceAt } from './edit-diff.js';
 import { checkEditFileInput, type EditFileInput } from './input.js';
 import { matchText, stringVariants, toDisk } from './line-endings.js';
 import { listLines, messages } from './messages.js';
 import { noMatchMessage } from './no-match.js';
 import { findOccurrences, LineIndex } from './text-index.js';
-import { resolveToolPath, type ToolPath } from '../file-tool-support/tool-path.js';
+import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
 
 
 export class EditFileTool implements Tool {

@@ -10,9 +10,9 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { containPath } from '../../kernel/path-containment.js';
-import { describeLocation, displayPath, resolveSearchLocation } from '../search-common/search-path.js';
-import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../search-common/walker.js';
+import { containPath } from '../../sdk/path-containment.js';
+import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
+import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../../sdk/search-common/walker.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
 
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };

@@ -3,7 +3,7 @@
  * (with its glob matcher) is imported on the first call, keeping it out of start-up.
  */
 import { definePlugin } from '../../types/plugin.js';
-import { searchToolBinding } from '../search-common/search-tool-binding.js';
+import { searchToolBinding } from '../../sdk/search-common/search-tool-binding.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
 
 export default definePlugin({

@@ -11,9 +11,9 @@
 import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { anchoredIgnoreLine } from '../search-common/gitignore.js';
-import { describeLocation, resolveSearchLocation, type SearchLocation } from '../search-common/search-path.js';
-import { joinRoot, walkProject } from '../search-common/walker.js';
+import { anchoredIgnoreLine } from '../../sdk/search-common/gitignore.js';
+import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
+import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { findRipgrep } from './find-ripgrep.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
 import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';

@@ -3,7 +3,7 @@
  * (with its regex engine) is imported on the first call, keeping it out of start-up.
  */
 import { definePlugin } from '../../types/plugin.js';
-import { searchToolBinding } from '../search-common/search-tool-binding.js';
+import { searchToolBinding } from '../../sdk/search-common/search-tool-binding.js';
 import { GREP_DESCRIPTION, GREP_INPUT_SCHEMA } from './grep-definition.js';
 
 export default definePlugin({

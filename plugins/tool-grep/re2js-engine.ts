@@ -15,7 +15,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
-import { joinRoot, yieldToEventLoop } from '../search-common/walker.js';
+import { joinRoot, yieldToEventLoop } from '../../sdk/search-common/walker.js';
 
 const SLICE_BYTES = 16 * 1024 * 1024;
 const LEAF_LINES = 16;

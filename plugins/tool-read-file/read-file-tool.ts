@@ -11,7 +11,7 @@ import { checkReadFileInput } from './input.js';
 import { continuationMarker, cutLinesNote, messages } from './messages.js';
 import { nearbyNames } from './nearby-names.js';
 import { readWindow, type WindowStop } from './read-window.js';
-import { displayPath, realPathOf, toolPathAbsolute } from '../file-tool-support/tool-path.js';
+import { displayPath, realPathOf, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 
 /** Right-aligns line numbers to six columns (`%6d`). */
 const PADDING = '      ';

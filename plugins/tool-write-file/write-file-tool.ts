@@ -9,10 +9,10 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileReadTracker } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { writeFileAtomic } from '../file-tool-support/atomic-write.js';
+import { writeFileAtomic } from '../../sdk/file-tool-support/atomic-write.js';
 import { checkWriteFileInput } from './input.js';
 import { readFirstProblem } from './read-first.js';
-import { resolveToolPath, type ToolPath } from '../file-tool-support/tool-path.js';
+import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
 
 export class WriteFileTool implements Tool {
   readonly name = 'write_file';

@@ -1,5 +1,5 @@
 /** lazyTool: the definition is there at boot; the implementation loads once, on first use. */
-import { lazyTool } from '../../kernel/lazy-tool.js';
+import { lazyTool } from '../../sdk/lazy-tool.js';
 import type { Tool, ToolContext } from '../../types/tools.js';
 
 const context: ToolContext = { signal: new AbortController().signal, projectRoot: '/p', homeDir: '/h', sessionId: 's', toolCallId: 'c' };

@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { containPath, isWithin, resolveReal } from '../../kernel/path-containment.js';
+import { containPath, isWithin, resolveReal } from '../../sdk/path-containment.js';
 
 let base: string;
 let root: string;

@@ -9,7 +9,7 @@ import {
   retryAfterMsFromHeaders,
   retryDelayMs,
   withProviderRetry,
-} from '../../kernel/provider-retry.js';
+} from '../../sdk/provider-retry.js';
 import { ProviderError } from '../../types/index.js';
 import type { ProviderEvent } from '../../types/index.js';
 

@@ -6,7 +6,7 @@ import { anthropicProtocol } from './anthropic-protocol.js';
 import { openaiProtocol } from './openai-protocol.js';
 import type { LoggedRequest, ScriptedServer, ScriptedServerOptions, ScriptedTurn } from './types.js';
 import type { ErrorResponse, ResponseContext, WireProtocol } from './wire-protocol.js';
-import { sleepUnlessAborted as sleep } from '../../kernel/provider-retry.js';
+import { sleepUnlessAborted as sleep } from '../../sdk/provider-retry.js';
 
 export type {
   LoggedRequest,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { LIMITS, LINE_CUT_MARKER } from '../../../plugins/output-limits/limits.js';
-import { cutBytes, cutLine } from '../../../plugins/output-limits/text-cuts.js';
+import { cutBytes, cutLine } from '../../../sdk/text-cuts.js';
 import { removeOldSpillFiles, spillFileName } from '../../../plugins/output-limits/spill-directory.js';
 
 test('the caps are the documented ones', () => {

@@ -4,7 +4,7 @@
  * of such a command that look like code become segments. Redirections are cut out of
  * `textWithoutRedirects`. Nothing here is executed.
  */
-import { parseShellCommand } from '../../../plugins/shell-command/index.js';
+import { parseShellCommand } from '../../../sdk/shell-command/index.js';
 
 const texts = async (command: string): Promise<string[]> => (await parseShellCommand(command)).segments.map((s) => s.text);
 

@@ -3,7 +3,7 @@
  * removed the way bash removes it, wrappers and shell strings are followed, parse errors are
  * reported with best-effort segments, and parsing is fast after warm-up.
  */
-import { analyzeShellCommand, parseShellCommand, MAX_NESTING, type ParsedCommand } from '../../../plugins/shell-command/index.js';
+import { analyzeShellCommand, parseShellCommand, MAX_NESTING, type ParsedCommand } from '../../../sdk/shell-command/index.js';
 
 const argvs = (parsed: ParsedCommand): string[][] => parsed.segments.map((s) => [...s.argv]);
 const argvOf = async (command: string): Promise<string[][]> => argvs(await parseShellCommand(command));

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { walkProject } from '../../../plugins/search-common/walker.js';
-import { parseIgnoreLine } from '../../../plugins/search-common/gitignore.js';
+import { walkProject } from '../../../sdk/search-common/walker.js';
+import { parseIgnoreLine } from '../../../sdk/search-common/gitignore.js';
 import { makeTree, removeTree } from '../tool-grep/helpers.js';
 
 const ROOT_RULES = [

@@ -4,7 +4,7 @@
  * path-containment helper — the permission sandbox checks the same target first).
  */
 import { stat } from 'node:fs/promises';
-import { containPath, resolveReal } from '../../kernel/path-containment.js';
+import { containPath, resolveReal } from '../path-containment.js';
 import { relativeToRoot } from './walker.js';
 
 export interface SearchLocation {

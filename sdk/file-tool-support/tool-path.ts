@@ -5,7 +5,7 @@
  * `a..b.ts` (seed 002 defect).
  */
 import path from 'node:path';
-import { expandHome, resolveReal } from '../../kernel/path-containment.js';
+import { expandHome, resolveReal } from '../path-containment.js';
 
 export interface ToolPath {
   /** Absolute, normalised, symlinks not resolved: what the model asked for. */

@@ -3,7 +3,7 @@
  * on the first call (lazyTool), and it reads the permission rules' SearchPolicy when bound.
  */
 import { ContainerModule } from 'inversify';
-import { lazyTool } from '../../kernel/lazy-tool.js';
+import { lazyTool } from '../lazy-tool.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';

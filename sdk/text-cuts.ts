@@ -1,6 +1,8 @@
 /** Character-safe cuts: never split a UTF-8 sequence or a surrogate pair. */
-import type { CutText } from '../../types/services.js';
-import { LINE_CUT_MARKER } from './limits.js';
+import type { CutText } from '../types/services.js';
+
+/** Appended to a line cut by `cutLine`. */
+export const LINE_CUT_MARKER = '… [line truncated]';
 
 export function cutLine(line: string, maxChars: number): CutText {
   // Fast path: UTF-16 length bounds the code-point count from above.
