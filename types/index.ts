@@ -5,6 +5,8 @@ export * from './permissions.js';
 export * from './events.js';
 export * from './hooks.js';
 export * from './services.js';
+export * from './sandbox.js';
+export * from './trust.js';
 export * from './config.js';
 export * from './plugin.js';
 export * from './tokens.js';
