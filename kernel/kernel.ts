@@ -2,7 +2,7 @@
  * The kernel: builds the container, loads and applies plugins, owns the hooks, the conversation
  * and the tool registry, and runs prompts through the agent loop one at a time (L8).
  */
-import { Container } from 'inversify';
+import { Container, type ServiceIdentifier } from 'inversify';
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, SessionContext } from '../types/hooks.js';
 import type { PermissionMode } from '../types/permissions.js';
@@ -112,7 +112,7 @@ export class Kernel implements KernelApi {
       }
       this.timings.push({ name: plugin.name, bindMs: performance.now() - started, applyMs: 0 });
     }
-    for (const tool of this.getAll<Tool>(TOKENS.Tool)) this.tools.register(tool);
+    for (const tool of this.getAll(TOKENS.Tool)) this.tools.register(tool);
 
     for (const plugin of bound) {
       const started = performance.now();
@@ -139,7 +139,7 @@ export class Kernel implements KernelApi {
 
   private setUpProviders(settings: KernelSettings): void {
     const env = this.options.env ?? process.env;
-    const factories = this.getAll<ProviderFactory>(TOKENS.ProviderFactory);
+    const factories = this.getAll(TOKENS.ProviderFactory);
     const { all } = resolveProviderSettings({
       entries: settings.providers,
       providersConfigured: settings.providersConfigured,
@@ -153,7 +153,7 @@ export class Kernel implements KernelApi {
     this.container.bind(TOKENS.ProviderRegistry).toConstantValue(this.providers);
   }
 
-  private getAll<T>(token: symbol): T[] {
+  private getAll<T>(token: ServiceIdentifier<T>): T[] {
     return this.container.isBound(token) ? this.container.getAll<T>(token) : [];
   }
 

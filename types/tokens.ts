@@ -1,30 +1,49 @@
 /**
- * DI tokens. `Symbol.for` so that two copies of this package (an npm plugin's and the bundle's)
- * still agree on identity.
+ * DI tokens, typed as inversify `ServiceIdentifier<T>` so `bind(TOKENS.Tool).toConstantValue(x)`
+ * and `container.get(TOKENS.Approvals)` are type-checked. `Symbol.for` so that two copies of this
+ * package (an npm plugin's and the bundle's) still agree on identity.
  */
+import type { ServiceIdentifier } from 'inversify';
+import type { ResolvedConfig } from './config.js';
+import type { FileReadTracker } from './file-reads.js';
+import type { OutputLimits } from './output-limits.js';
+import type { KernelApi, UserInterface } from './plugin.js';
+import type { ProviderFactory } from './provider.js';
+import type { CommandSandbox } from './sandbox.js';
+import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, Reporter, SearchPolicy, ToolRegistry } from './services.js';
+import type { Tool } from './tools.js';
+import type { WorkspaceTrust } from './trust.js';
+
+const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
+
 export const TOKENS = {
   /** multi-bound: every tool a plugin contributes */
-  Tool: Symbol.for('mewcode/Tool'),
+  Tool: token<Tool>('Tool'),
   /** multi-bound: ProviderFactory per protocol */
-  ProviderFactory: Symbol.for('mewcode/ProviderFactory'),
+  ProviderFactory: token<ProviderFactory>('ProviderFactory'),
   /** the running kernel (KernelApi) */
-  Kernel: Symbol.for('mewcode/Kernel'),
-  Conversation: Symbol.for('mewcode/Conversation'),
-  ToolRegistry: Symbol.for('mewcode/ToolRegistry'),
-  ProviderRegistry: Symbol.for('mewcode/ProviderRegistry'),
-  Reporter: Symbol.for('mewcode/Reporter'),
+  Kernel: token<KernelApi>('Kernel'),
+  /** the main session's history */
+  Conversation: token<Conversation>('Conversation'),
+  ToolRegistry: token<ToolRegistry>('ToolRegistry'),
+  ProviderRegistry: token<ProviderRegistry>('ProviderRegistry'),
+  Reporter: token<Reporter>('Reporter'),
   /** the resolved configuration (ResolvedConfig) */
-  Config: Symbol.for('mewcode/Config'),
+  Config: token<ResolvedConfig>('Config'),
   /** OutputLimits: every tool output cap and the spill directory (SPEC T8) */
-  OutputLimits: Symbol.for('mewcode/OutputLimits'),
+  OutputLimits: token<OutputLimits>('OutputLimits'),
   /** FileReadTracker: files read this session */
-  FileReads: Symbol.for('mewcode/FileReads'),
+  FileReads: token<FileReadTracker>('FileReads'),
   /** PermissionSettings: default mode and additional directories (permission-rules) */
-  PermissionSettings: Symbol.for('mewcode/PermissionSettings'),
+  PermissionSettings: token<PermissionSettings>('PermissionSettings'),
   /** SearchPolicy: files glob and grep must skip (permission-rules) */
-  SearchPolicy: Symbol.for('mewcode/SearchPolicy'),
+  SearchPolicy: token<SearchPolicy>('SearchPolicy'),
   /** Approvals: granted rules, list / revoke, suggestRule (permission-rules) */
-  Approvals: Symbol.for('mewcode/Approvals'),
+  Approvals: token<Approvals>('Approvals'),
   /** multi-bound: user interfaces (UserInterface) */
-  UserInterface: Symbol.for('mewcode/UserInterface'),
+  UserInterface: token<UserInterface>('UserInterface'),
+  /** CommandSandbox: the OS sandbox commands run in (bash; later MCP stdio servers and hooks) */
+  CommandSandbox: token<CommandSandbox>('CommandSandbox'),
+  /** WorkspaceTrust: whether the project's code-running settings may take effect */
+  WorkspaceTrust: token<WorkspaceTrust>('WorkspaceTrust'),
 } as const;
