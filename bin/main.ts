@@ -1,12 +1,45 @@
-/** Builds the kernel from the default plugins, picks a user interface and runs it. */
+/**
+ * Builds the kernel from a plugin list, picks a user interface and runs it. Reusable: a custom
+ * build is `process.exitCode = await main(process.argv.slice(2), [...defaultPlugins, mine])`.
+ */
 import os from 'node:os';
 import { loadConfig } from '../config/index.js';
 import { Kernel, ConfigurationError, StderrReporter } from '../kernel/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
-import type { CliOptions, UserInterface } from '../types/plugin.js';
+import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import { TOKENS } from '../types/tokens.js';
+import { HELP, parseCommandLine } from './cli-args.js';
+import { KERNEL_VERSION } from '../kernel/version.js';
 
-export async function main(options: CliOptions): Promise<number> {
+/**
+ * Run MewCode with a command line (`argv` without node and the script) or parsed options, and
+ * resolve to the process exit code: 0 success, 1 the run ended in error, 2 usage or configuration.
+ */
+export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
+  if (isArgv(argv)) {
+    const command = parseCommandLine(argv, process.cwd());
+    switch (command.kind) {
+      case 'version':
+        process.stdout.write(`${KERNEL_VERSION} (MewCode)\n`);
+        return 0;
+      case 'help':
+        process.stdout.write(HELP);
+        return 0;
+      case 'error':
+        process.stderr.write(`mewcode: ${command.message}\n`);
+        return 2;
+      case 'run':
+        return runWith(command.options, plugins);
+    }
+  }
+  return runWith(argv, plugins);
+}
+
+function isArgv(value: readonly string[] | CliOptions): value is readonly string[] {
+  return Array.isArray(value);
+}
+
+async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
   const bootStarted = performance.now();
   const homeDir = os.homedir();
   const reporter = new StderrReporter();
@@ -16,7 +49,7 @@ export async function main(options: CliOptions): Promise<number> {
     const flags: { provider?: string; model?: string } = {};
     if (options.provider !== undefined) flags.provider = options.provider;
     if (options.model !== undefined) flags.model = options.model;
-    kernel = await Kernel.create({ plugins: defaultPlugins, config, projectRoot: options.cwd, homeDir, flags, reporter, cli: options });
+    kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, reporter, cli: options });
   } catch (error) {
     if (error instanceof ConfigurationError) {
       process.stderr.write(`mewcode: ${error.message}\n`);

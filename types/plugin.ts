@@ -73,6 +73,10 @@ export interface CliOptions {
   /** Session rules from --allowedTools / --disallowedTools, in permission-rule syntax. */
   allowedTools: string[];
   disallowedTools: string[];
+  /** --trust-project (or MEWCODE_TRUST_PROJECT=1): trust this project's code-running settings for this run. */
+  trustProject?: boolean;
+  /** --dangerously-skip-sandbox: allow bypass mode for bash where no OS sandbox can run. */
+  dangerouslySkipSandbox?: boolean;
 }
 
 /** Contributed under TOKENS.UserInterface. The CLI picks the first whose `handles` is true. */
