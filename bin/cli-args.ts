@@ -1,4 +1,5 @@
 /** Command-line parsing with Node's own util.parseArgs: no dependency, nothing to load at start-up. */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
@@ -6,6 +7,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
 export const HELP = `Usage: mewcode [options] [prompt]
+       mewcode audit verify [--file F]
 
 MewCode, a terminal coding agent.
 
@@ -20,9 +22,17 @@ Options:
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
+  --trust-project               apply this project's plugins, providers, hooks, MCP servers and other
+                                code-running settings without asking (also MEWCODE_TRUST_PROJECT=1)
+  --dangerously-skip-sandbox    allow bypassPermissions for bash on a machine where no OS sandbox can run
   --debug-boot                  print each plugin's load time to stderr
   -v, --version                 print the version
   -h, --help                    print this help
+
+Commands:
+  audit verify [--file F]       check the permission audit log's hash chain (default
+                                .mewcode/audit.jsonl): exit 0 intact, 1 broken (first bad line
+                                named), 2 no log or bad usage
 
 Environment (used when no providers are configured):
   ANTHROPIC_API_KEY / OPENAI_API_KEY     API key; ANTHROPIC_BASE_URL / OPENAI_BASE_URL to change the endpoint
@@ -53,9 +63,24 @@ export function splitRuleList(values: readonly string[]): string[] {
   return rules;
 }
 
-export type ParsedCommand = { kind: 'version' } | { kind: 'help' } | { kind: 'run'; options: CliOptions } | { kind: 'error'; message: string };
+export type ParsedCommand =
+  | { kind: 'version' }
+  | { kind: 'help' }
+  | { kind: 'run'; options: CliOptions }
+  | { kind: 'audit-verify'; file: string }
+  | { kind: 'error'; message: string };
 
-export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCommand {
+/** Environment values that switch a boolean on (`MEWCODE_TRUST_PROJECT=1` for CI). */
+const ENV_TRUE = new Set(['1', 'true']);
+
+/** The audit log checked by `audit verify` when no --file is given. */
+export const DEFAULT_AUDIT_FILE = path.join('.mewcode', 'audit.jsonl');
+
+const AUDIT_USAGE = 'usage: mewcode audit verify [--file F]';
+
+export function parseCommandLine(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): ParsedCommand {
+  // A subcommand is the first word exactly; `mewcode "audit this"` stays a prompt.
+  if (argv[0] === 'audit') return parseAuditCommand(argv.slice(1), cwd);
   let parsed;
   try {
     parsed = parseArgs({
@@ -69,6 +94,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
         provider: { type: 'string' },
         model: { type: 'string' },
         'debug-boot': { type: 'boolean' },
+        'trust-project': { type: 'boolean' },
+        'dangerously-skip-sandbox': { type: 'boolean' },
         // Claude Code requires --verbose with `-p --output-format stream-json`; scripts pass it.
         verbose: { type: 'boolean' },
         allowedTools: { type: 'string', multiple: true },
@@ -103,10 +130,31 @@ export function parseCommandLine(argv: readonly string[], cwd: string): ParsedCo
     cwd,
     allowedTools: splitRuleList(values.allowedTools ?? []),
     disallowedTools: splitRuleList(values.disallowedTools ?? []),
+    trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()),
+    dangerouslySkipSandbox: values['dangerously-skip-sandbox'] === true,
   };
   if (prompt !== undefined) options.prompt = prompt;
   else if (values.print) options.prompt = '';
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
   return { kind: 'run', options };
+}
+
+/** `audit verify [--file F]`: the file is resolved against `cwd`. */
+function parseAuditCommand(argv: readonly string[], cwd: string): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { file: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    const first = (error as Error).message.split('. ')[0]?.replace(/\.$/, '');
+    return { kind: 'error', message: `${first}; ${AUDIT_USAGE}` };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (positionals.length !== 1 || positionals[0] !== 'verify') {
+    const got = positionals.length === 0 ? 'no subcommand' : `"${positionals.join(' ')}"`;
+    return { kind: 'error', message: `audit takes one subcommand, verify (got ${got}); ${AUDIT_USAGE}` };
+  }
+  if (values.file !== undefined && values.file.trim() === '') return { kind: 'error', message: `--file needs a path; ${AUDIT_USAGE}` };
+  return { kind: 'audit-verify', file: path.resolve(cwd, values.file ?? DEFAULT_AUDIT_FILE) };
 }

@@ -1,6 +1,7 @@
 /**
  * The `mewcode` entry. `--version` and `--help` answer before any plugin code is loaded; the
- * rest of MewCode is a separate chunk imported only for a real run.
+ * rest of MewCode is a separate chunk imported only for a real run. `audit verify` loads only
+ * its own small module: it must work even when the kernel or a plugin cannot load.
  */
 import { setFlagsFromString } from 'node:v8';
 import { HELP, parseCommandLine } from './cli-args.js';
@@ -18,6 +19,10 @@ async function cli(): Promise<number> {
     case 'error':
       process.stderr.write(`mewcode: ${command.message}\n`);
       return 2;
+    case 'audit-verify': {
+      const { runAuditVerify } = await import('../plugins/permission-audit/verify.js');
+      return runAuditVerify(command.file, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
+    }
     case 'run': {
       // fetch's HTTP parser is WebAssembly; V8 recompiles it with its optimising tier in the
       // background, which costs ≈30 MiB and keeps the process alive ≈100 ms after the answer.

@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { loadConfig } from '../config/index.js';
-import { Kernel, ConfigurationError, StderrReporter } from '../kernel/index.js';
+import { Kernel, ConfigurationError } from '../kernel/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
 import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import { TOKENS } from '../types/tokens.js';
@@ -16,23 +16,25 @@ import { KERNEL_VERSION } from '../kernel/version.js';
  * resolve to the process exit code: 0 success, 1 the run ended in error, 2 usage or configuration.
  */
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
-  if (isArgv(argv)) {
-    const command = parseCommandLine(argv, process.cwd());
-    switch (command.kind) {
-      case 'version':
-        process.stdout.write(`${KERNEL_VERSION} (MewCode)\n`);
-        return 0;
-      case 'help':
-        process.stdout.write(HELP);
-        return 0;
-      case 'error':
-        process.stderr.write(`mewcode: ${command.message}\n`);
-        return 2;
-      case 'run':
-        return runWith(command.options, plugins);
+  if (!isArgv(argv)) return runWith(argv, plugins);
+  const command = parseCommandLine(argv, process.cwd());
+  switch (command.kind) {
+    case 'version':
+      process.stdout.write(`${KERNEL_VERSION} (MewCode)\n`);
+      return 0;
+    case 'help':
+      process.stdout.write(HELP);
+      return 0;
+    case 'error':
+      process.stderr.write(`mewcode: ${command.message}\n`);
+      return 2;
+    case 'run':
+      return runWith(command.options, plugins);
+    case 'audit-verify': {
+      const { runAuditVerify } = await import('../plugins/permission-audit/verify.js');
+      return runAuditVerify(command.file, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
     }
   }
-  return runWith(argv, plugins);
 }
 
 function isArgv(value: readonly string[] | CliOptions): value is readonly string[] {
@@ -42,14 +44,13 @@ function isArgv(value: readonly string[] | CliOptions): value is readonly string
 async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
   const bootStarted = performance.now();
   const homeDir = os.homedir();
-  const reporter = new StderrReporter();
   const config = await loadConfig({ cwd: options.cwd, homeDir });
   let kernel: Kernel;
   try {
     const flags: { provider?: string; model?: string } = {};
     if (options.provider !== undefined) flags.provider = options.provider;
     if (options.model !== undefined) flags.model = options.model;
-    kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, reporter, cli: options });
+    kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options });
   } catch (error) {
     if (error instanceof ConfigurationError) {
       process.stderr.write(`mewcode: ${error.message}\n`);
@@ -59,11 +60,16 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   }
   if (options.debugBoot) printBootTimings(kernel, performance.now() - bootStarted);
 
-  const ui = kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.handles(options, process.stdin.isTTY === true));
+  const ui = kernel.container.isBound(TOKENS.UserInterface)
+    ? kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.handles(options, process.stdin.isTTY === true))
+    : undefined;
   if (!ui) {
+    kernel.output.flushToFallback();
     process.stderr.write('mewcode: the interactive terminal UI is not part of this build yet; pass a prompt: mewcode -p "…"\n');
     return 2;
   }
+  // From here on, every notice, warning and approval request goes to this UI (the buffered ones first).
+  kernel.activateUi(ui);
   await kernel.startSession();
   try {
     return await ui.run(kernel, options);

@@ -10,10 +10,12 @@
  * In each layer the first file found wins, even if it is empty or broken (an empty file is an
  * empty configuration; a broken one is reported and the layer contributes nothing).
  */
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import type { Loader, PublicExplorer } from 'cosmiconfig';
 import type { LayerSpec } from './layers.js';
+import { parseConfigTextCached } from './parse-cache.js';
 import type { ParsedConfigFile } from './parse-file.js';
 
 // The parser (and the `yaml` package behind it) is loaded only when a file is actually found:
@@ -26,8 +28,9 @@ export type LayerSearchResult =
   /** cosmiconfig itself failed (not a parse error: those are in `file.error`). */
   | { found: 'error'; file: string; error: string };
 
-/** Our loader never throws, so one broken file never hides the rest of the search. */
-const loader: Loader = async (filepath, content) => (await parser()).parseConfigText(filepath, content);
+/** Our loader never throws, so one broken file never hides the rest of the search. The cache
+ * lets a file the trust check already parsed (same text) be used without parsing it again. */
+const loader: Loader = async (filepath, content) => parseConfigTextCached(filepath, content);
 
 // An explorer depends only on its search places (the directory is given to `search`), so
 // each is built once per process: building one makes cosmiconfig look for its own "meta
@@ -54,7 +57,25 @@ function isParsedFile(value: unknown): value is ParsedConfigFile {
   return typeof value === 'object' && value !== null && 'root' in value && 'filepath' in value;
 }
 
+/** A config file is a regular file of at most this size (a repository could link it to /dev/zero). */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/** The first candidate that exists, when it is not something a config file can be. */
+async function unusableCandidate(spec: LayerSpec): Promise<LayerSearchResult | undefined> {
+  for (const place of spec.searchPlaces) {
+    const file = join(spec.dir, place);
+    const info = await stat(file).catch(() => undefined);
+    if (info === undefined) continue;
+    if (info.isFile() && info.size <= MAX_CONFIG_FILE_BYTES) return undefined;
+    const why = info.isFile() ? `it is larger than ${MAX_CONFIG_FILE_BYTES / 1024 / 1024} MiB` : 'it is not a regular file';
+    return { found: 'error', file, error: `config: cannot read the ${spec.layer} configuration (${file}): ${why}` };
+  }
+  return undefined;
+}
+
 export async function searchLayer(spec: LayerSpec): Promise<LayerSearchResult> {
+  const unusable = await unusableCandidate(spec);
+  if (unusable) return unusable;
   try {
     const result = await explorerFor(spec.searchPlaces).search(spec.dir);
     if (result === null) return { found: false };

@@ -1,15 +1,23 @@
 /** loadConfig: discover the (at most 3) files, parse them, merge them. Never throws for a file. */
 import { resolve } from 'node:path';
-import type { ConfigLayerInfo, ResolvedConfig } from '../types/config.js';
+import type { ConfigLayerInfo, ConfigLayerName, ResolvedConfig } from '../types/config.js';
+import type { WorkspaceTrust } from '../types/trust.js';
 import { anyConfigFileExists, layerSpecs } from './layers.js';
-import type { LocatedMap } from './located.js';
+import { type LocatedMap, toPlain } from './located.js';
 import { mergeLayers } from './merge.js';
 import { createResolvedConfig } from './resolved.js';
+import { CONFIG_TRUST_PATHS, findTrustSettings, withoutPaths } from './trust-keys.js';
 
 export interface LoadConfigOptions {
   /** The working directory; it is the project root (no search in parent directories). */
   cwd: string;
   homeDir: string;
+  /**
+   * Workspace trust (config/trust.ts). Without it, one is made that trusts only what
+   * `~/.mewcode/trust.json` records (no flag, no environment variable), and its notice of what
+   * was left out is added to `warnings`. With it, the caller shows `trust.notice()`.
+   */
+  trust?: WorkspaceTrust;
 }
 
 /**
@@ -18,16 +26,26 @@ export interface LoadConfigOptions {
  * parsed (its layer then contributes nothing; the message is also in `warnings`). A layer
  * without a file is absent from `layers`. When the working directory is the home directory,
  * `.mewcode/config.*` is the user file and is not read again as the project file.
+ *
+ * Workspace trust (SPEC A12): in project-scope files — the project file, and a
+ * `.mewcode/config.local.*` that is tracked by git (listed with `layer: 'project'`) — the
+ * settings that run code or send data (config/trust-keys.ts) are left out unless the trust
+ * service approves them; the service lists what was left out (`skipped()`, `notice()`). Its
+ * warnings (e.g. a tracked local file) are part of `warnings`.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
-  const specs = layerSpecs(resolve(options.cwd), resolve(options.homeDir));
+  const cwd = resolve(options.cwd);
+  const homeDir = resolve(options.homeDir);
+  const specs = layerSpecs(cwd, homeDir);
+  const given = options.trust;
   // Discovery (cosmiconfig) is loaded only when there is something to discover.
-  if (!(await anyConfigFileExists(specs))) return createResolvedConfig(mergeLayers([], []), [], []);
+  if (!(await anyConfigFileExists(specs))) return createResolvedConfig(mergeLayers([], []), [], given ? given.warnings : []);
+  const trust = given ?? (await (await import('./trust.js')).createWorkspaceTrust({ projectRoot: cwd, homeDir }));
   const { searchLayer } = await import('./discover.js');
   const results = await Promise.all(specs.map(searchLayer));
 
   const layers: ConfigLayerInfo[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = [...trust.warnings];
   const roots: LocatedMap[] = [];
   const seenFiles = new Set<string>();
 
@@ -43,15 +61,25 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     if (seenFiles.has(file.filepath)) return;
     seenFiles.add(file.filepath);
     warnings.push(...file.warnings);
+    const layer: ConfigLayerName = spec.layer === 'local' && trust.scopeOf(file.filepath) === 'project' ? 'project' : spec.layer;
     if (file.error !== undefined) {
-      layers.push({ layer: spec.layer, file: file.filepath, loaded: false, error: file.error });
+      layers.push({ layer, file: file.filepath, loaded: false, error: file.error });
       warnings.push(file.error);
       return;
     }
-    layers.push({ layer: spec.layer, file: file.filepath, loaded: true });
-    roots.push(file.root);
+    layers.push({ layer, file: file.filepath, loaded: true });
+    roots.push(layer === 'project' ? trustedPart(file.root, file.filepath, trust) : file.root);
   });
 
   const root = mergeLayers(roots, warnings);
+  // A trust service made here has no one else to tell what it left out.
+  const notice = given ? undefined : trust.notice();
+  if (notice !== undefined) warnings.push(notice);
   return createResolvedConfig(root, layers, warnings);
+}
+
+/** A project-scope file without the trust-requiring settings the trust service does not approve. */
+function trustedPart(root: LocatedMap, file: string, trust: WorkspaceTrust): LocatedMap {
+  const refused = findTrustSettings(root, CONFIG_TRUST_PATHS).filter((setting) => !trust.approves(file, setting.key, toPlain(setting.node)));
+  return refused.length === 0 ? root : withoutPaths(root, refused.map((setting) => setting.path));
 }

@@ -1,6 +1,7 @@
 /**
  * The ReAct loop (SPEC L1–L8): stream → record → run tools → append results → repeat, with every
  * exit path leaving an assistant message last in history (L5). Progress goes out as typed events.
+ * The loop works on one session's state, handed in as `LoopDeps`; it holds no state of its own.
  */
 import type { AgentEvent, RunEndReason } from '../types/events.js';
 import type { KernelHooks, RunContext } from '../types/hooks.js';
@@ -12,33 +13,58 @@ import {
   type AssistantMessage,
   type ToolCall,
   type Usage,
+  type UserMessage,
 } from '../types/messages.js';
+import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import { ProviderError, type ModelRequest, type Provider } from '../types/provider.js';
-import type { ToolRegistry } from '../types/services.js';
-import type { ConversationImpl } from './conversation.js';
+import type { Conversation } from '../types/services.js';
+import type { AgentSession } from '../types/session.js';
 import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
-import { manageContext } from './context-manager.js';
+import { ensureAssistantTail } from './conversation.js';
+import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
 import { runToolCalls } from './tool-scheduler.js';
+import type { ToolView } from './tool-view.js';
 
 export const MAX_ITERATIONS = 25;
 export const MAX_UNKNOWN_TOOL_ITERATIONS = 3;
+/** Sub-agents give up sooner on unknown tools (SPEC L1). */
+export const SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS = 2;
+/** How many times `stop` taps may send a completed run back to work, per run. */
+export const MAX_STOP_CONTINUATIONS = 3;
 export const COMPLETION_NOTE = '(Task completed.)';
 export const CANCELLED_NOTE = '(Cancelled.)';
 export const UNKNOWN_TOOLS_NOTE = '(Stopped: the model asked only for tools that do not exist, several times in a row.)';
-export const MAX_ITERATIONS_NOTE = `(Stopped after the maximum of ${MAX_ITERATIONS} iterations; send another message to continue.)`;
+export const maxIterationsNote = (max: number): string => `(Stopped after the maximum of ${max} iterations; send another message to continue.)`;
+export const MAX_ITERATIONS_NOTE = maxIterationsNote(MAX_ITERATIONS);
 
 export interface LoopDeps {
   hooks: KernelHooks;
-  registry: ToolRegistry;
-  conversation: ConversationImpl;
+  tools: ToolView;
+  chain: PermissionChain;
+  conversation: Conversation;
+  session: AgentSession;
   provider: Provider;
   stablePrompt: string;
   defaultToolTimeoutMs: number;
+  maxIterations: number;
   maxUnknownToolIterations: number;
   takeReminders(): string[];
+  addReminder(text: string): void;
   anchor: { current: UsageAnchor | undefined };
   emit(event: AgentEvent): void;
+  approve(request: ApprovalRequest): Promise<ApprovalOutcome | undefined>;
+  /** Run the kernel's compaction procedure; true when the history was rewritten. */
+  compact(reason: 'auto' | 'emergency', signal: AbortSignal): Promise<boolean>;
+  /** Resolves once plugins' background start-up is done or has used up its bound. */
+  ready(): Promise<void>;
+  /** Called when `stop` has fired, so a kernel fault after it does not fire it twice. */
+  stopped(): void;
+}
+
+export interface RunEnd {
+  reason: RunEndReason;
+  finalText: string;
 }
 
 interface StreamOutcome {
@@ -50,52 +76,60 @@ interface StreamOutcome {
   stopReason?: string;
 }
 
-export async function runAgentLoop(prompt: string, run: RunContext, signal: AbortSignal, deps: LoopDeps): Promise<void> {
+export async function runAgentLoop(prompt: string, run: RunContext, signal: AbortSignal, deps: LoopDeps): Promise<RunEnd> {
   const { hooks, conversation, emit } = deps;
   let total = emptyUsage();
   let iterations = 0;
+  let continuations = 0;
 
-  const finish = async (reason: RunEndReason, finalText: string): Promise<void> => {
+  /** `stop` first (it may send a completed run back to work), then the one `done` event. */
+  const finish = async (reason: RunEndReason, finalText: string): Promise<RunEnd | 'continue'> => {
+    const decision = await hooks.stop.promise({ ...run, reason, finalText, continuations });
+    deps.stopped();
+    if (decision?.continue && reason === 'completed' && continuations < MAX_STOP_CONTINUATIONS && iterations < deps.maxIterations && !signal.aborted) {
+      continuations++;
+      emit({ type: 'notice', message: `Continuing: ${decision.by} asked the run to go on (${continuations}/${MAX_STOP_CONTINUATIONS}).` });
+      await conversation.append({ role: 'user', content: [{ type: 'text', text: decision.reason }] });
+      return 'continue';
+    }
     emit({ type: 'done', reason, finalText, usage: total, iterations });
-    await hooks.stop.promise({ ...run, reason, finalText });
+    return { reason, finalText };
   };
-  const exitWith = async (reason: RunEndReason, note: string): Promise<void> => {
-    await conversation.ensureAssistantTail(note);
-    await finish(reason, note);
+  const exitWith = async (reason: RunEndReason, note: string): Promise<RunEnd> => {
+    await ensureAssistantTail(conversation, note);
+    return (await finish(reason, note)) as RunEnd; // only a completed run may continue
   };
 
-  const blocked = await hooks.userPromptSubmit.promise({ ...run, prompt });
-  if (blocked?.block) {
+  const submission = await hooks.userPromptSubmit.promise({ additionalContext: [] }, { ...run, prompt });
+  if (submission.block) {
     // H6: a blocked prompt never enters history.
-    const message = `Prompt blocked by ${blocked.by}: ${blocked.reason}`;
+    const message = `Prompt blocked by ${submission.block.by}: ${submission.block.reason}`;
     emit({ type: 'notice', message });
-    await finish('blocked', message);
-    return;
+    return (await finish('blocked', message)) as RunEnd;
   }
-  await conversation.append({ role: 'user', content: [{ type: 'text', text: prompt }] });
+  await conversation.append(userMessage(prompt, submission.additionalContext));
 
   const provider = deps.provider;
-  const environmentParts = await hooks.buildEnvironment.promise([], { ...run, model: provider.model, providerId: provider.id });
-  const environment = environmentParts.join('\n\n');
-  const contextCtx = { ...run, provider };
   let unknownRun = 0;
+  await deps.ready();
 
-  const contextDeps = { hooks, messages: () => conversation.messages, anchor: deps.anchor, context: contextCtx, emit };
-
-  for (let iteration = 1; iteration <= MAX_ITERATIONS; iteration++) {
+  while (iterations < deps.maxIterations) {
+    const iteration = ++iterations;
     if (signal.aborted) return exitWith('cancelled', CANCELLED_NOTE);
-    iterations = iteration;
     emit({ type: 'iteration', iteration });
-    const tools = deps.registry.definitions({ readOnlyOnly: run.mode === 'plan' });
+    const tools = deps.tools.definitions({ readOnlyOnly: run.mode === 'plan' });
     const reminder = buildReminder(run.mode, iteration, deps.takeReminders());
 
     let outcome: StreamOutcome;
     try {
-      await manageContext('auto', contextDeps);
-      outcome = await streamOnce(provider, { system: { stable: deps.stablePrompt, environment }, messages: conversation.messages, tools, reminder }, run, iteration, signal, deps);
-      if (outcome.error?.kind === 'prompt_too_long' && !signal.aborted && (await manageContext('emergency', contextDeps))) {
+      await deps.compact('auto', signal);
+      // Rebuilt for every request, so e.g. an activated skill shows on the next one (K3: after the breakpoint).
+      const environmentParts = await hooks.buildEnvironment.promise([], { ...run, model: provider.model, providerId: provider.id, iteration });
+      const request = (): ModelRequest => ({ system: { stable: deps.stablePrompt, environment: environmentParts.join('\n\n') }, messages: conversation.messages, tools, ...(reminder ? { reminder } : {}) });
+      outcome = await streamOnce(provider, request(), run, iteration, signal, deps);
+      if (outcome.error?.kind === 'prompt_too_long' && !signal.aborted && (await deps.compact('emergency', signal))) {
         emit({ type: 'notice', message: 'The prompt was too long for the context window; compacted the history and retrying once.' });
-        outcome = await streamOnce(provider, { system: { stable: deps.stablePrompt, environment }, messages: conversation.messages, tools, reminder }, run, iteration, signal, deps);
+        outcome = await streamOnce(provider, request(), run, iteration, signal, deps);
       }
     } catch (error) {
       const message = `Context management failed: ${(error as Error).message}`;
@@ -122,21 +156,27 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       const final = assistantMessage(content, []);
       await conversation.append(final);
       if (outcome.usage) deps.anchor.current = anchorFromUsage(outcome.usage, conversation.messages.length);
-      return finish('completed', messageText(final));
+      const end = await finish('completed', messageText(final));
+      if (end === 'continue') continue;
+      return end;
     }
 
     await conversation.append(assistantMessage(outcome.content, outcome.calls));
     if (outcome.usage) deps.anchor.current = anchorFromUsage(outcome.usage, conversation.messages.length);
-    unknownRun = outcome.calls.every((c) => !deps.registry.get(c.name)) ? unknownRun + 1 : 0;
+    unknownRun = outcome.calls.every((c) => !deps.tools.get(c.name)) ? unknownRun + 1 : 0;
 
     const { results, completed } = await runToolCalls(outcome.calls, {
       hooks,
-      registry: deps.registry,
+      tools: deps.tools,
+      chain: deps.chain,
       run,
+      session: deps.session,
       iteration,
       signal,
       defaultTimeoutMs: deps.defaultToolTimeoutMs,
       emit,
+      approve: deps.approve,
+      addContext: deps.addReminder,
     });
     await conversation.append({ role: 'tool', results });
 
@@ -146,8 +186,14 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       return exitWith('unknown_tools', UNKNOWN_TOOLS_NOTE);
     }
   }
-  emit({ type: 'notice', message: MAX_ITERATIONS_NOTE });
-  return exitWith('max_iterations', MAX_ITERATIONS_NOTE);
+  const note = maxIterationsNote(deps.maxIterations);
+  emit({ type: 'notice', message: note });
+  return exitWith('max_iterations', note);
+}
+
+function userMessage(prompt: string, context: readonly string[]): UserMessage {
+  const extra = context.filter((text) => text.trim() !== '').map((text) => ({ type: 'text' as const, text }));
+  return { role: 'user', content: [{ type: 'text', text: prompt }, ...extra] };
 }
 
 function assistantMessage(content: AssistantContentBlock[], toolCalls: ToolCall[]): AssistantMessage {

@@ -1,23 +1,29 @@
-/** The session history. Every append is announced on `messageAppended` before it resolves (K4). */
+/**
+ * A session's history (the default ConversationFactory) and the helpers that keep any history
+ * valid for the next request (K4, L5), whatever Conversation implementation a plugin binds.
+ */
 import type { AssistantMessage, Message } from '../types/messages.js';
 import type { Conversation } from '../types/services.js';
-import type { KernelHooks } from '../types/hooks.js';
+import type { ConversationFactory } from '../types/session.js';
 
-export class ConversationImpl implements Conversation {
-  private history: Message[] = [];
+export class HistoryConversation implements Conversation {
+  private history: Message[];
 
   constructor(
-    private readonly hooks: KernelHooks,
-    private readonly sessionId: () => string,
-  ) {}
+    initial: readonly Message[],
+    private readonly announce: (message: Message, index: number) => Promise<void>,
+  ) {
+    this.history = [...initial];
+  }
 
   get messages(): readonly Message[] {
     return this.history;
   }
 
+  /** Every append is announced on `messageAppended` before it resolves (K4). */
   async append(message: Message): Promise<void> {
     this.history.push(message);
-    await this.hooks.messageAppended.promise(message, { sessionId: this.sessionId(), index: this.history.length - 1 });
+    await this.announce(message, this.history.length - 1);
   }
 
   async replace(messages: Message[]): Promise<void> {
@@ -27,20 +33,55 @@ export class ConversationImpl implements Conversation {
   lastRole(): Message['role'] | undefined {
     return this.history.at(-1)?.role;
   }
+}
 
-  /**
-   * L5: every exit path leaves an assistant message last, so the next request is valid. Tool
-   * calls left without results (a fault between the calls and their results) are answered first:
-   * both vendors reject a tool call that has no result.
-   */
-  async ensureAssistantTail(fallbackText: string): Promise<void> {
-    const last = this.history.at(-1);
-    if (last?.role === 'assistant' && last.toolCalls.length === 0) return;
-    if (last?.role === 'assistant') {
-      const results = last.toolCalls.map((call) => ({ toolCallId: call.id, isError: true, content: `The run stopped before this call ran: ${fallbackText}` }));
-      await this.append({ role: 'tool', results });
-    }
-    const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: fallbackText }], toolCalls: [] };
-    await this.append(message);
+export const defaultConversationFactory: ConversationFactory = (_session, initial, announce) => new HistoryConversation(initial, announce);
+
+/**
+ * L5: every exit path leaves an assistant message last, so the next request is valid. Tool
+ * calls left without results (a fault between the calls and their results) are answered first:
+ * both vendors reject a tool call that has no result.
+ */
+export async function ensureAssistantTail(conversation: Conversation, fallbackText: string): Promise<void> {
+  const last = conversation.messages.at(-1);
+  if (last?.role === 'assistant' && last.toolCalls.length === 0) return;
+  if (last?.role === 'assistant') {
+    const results = last.toolCalls.map((call) => ({ toolCallId: call.id, isError: true, content: `The run stopped before this call ran: ${fallbackText}` }));
+    await conversation.append({ role: 'tool', results });
   }
+  if (last === undefined) return; // an empty history is valid as it is
+  const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: fallbackText }], toolCalls: [] };
+  await conversation.append(message);
+}
+
+/**
+ * A history to start a session from (fork, resume): it must begin with a user prompt (not a tool
+ * result that would answer nothing), and calls without results are answered.
+ */
+export function startableHistory(messages: readonly Message[]): Message[] {
+  let start = 0;
+  while (start < messages.length && !isUserPrompt(messages[start] as Message)) start++;
+  const kept = messages.slice(start);
+  const repaired: Message[] = [];
+  for (let i = 0; i < kept.length; i++) {
+    const message = kept[i] as Message;
+    repaired.push(message);
+    const next = kept[i + 1];
+    if (message.role === 'assistant' && message.toolCalls.length > 0 && next?.role !== 'tool') {
+      repaired.push({ role: 'tool', results: message.toolCalls.map((call) => ({ toolCallId: call.id, isError: true, content: 'This call did not run: the session was interrupted.' })) });
+    }
+  }
+  return repaired;
+}
+
+function isUserPrompt(message: Message): boolean {
+  return message.role === 'user';
+}
+
+/** The last `count` messages, widened back to a user prompt so the slice is a valid history. */
+export function recentHistory(messages: readonly Message[], count: number): Message[] {
+  if (count <= 0) return [];
+  let start = Math.max(0, messages.length - count);
+  while (start > 0 && !isUserPrompt(messages[start] as Message)) start--;
+  return startableHistory(messages.slice(start));
 }

@@ -1,5 +1,5 @@
 /** Session state: which files the model read, and their mtime then (for read-first and recovery). */
-import type { FileReadTracker } from '../types/services.js';
+import type { FileReadTracker, Freshness } from '../types/file-reads.js';
 
 export class FileReadTrackerImpl implements FileReadTracker {
   private readonly reads = new Map<string, { mtimeMs: number; at: number }>();
@@ -7,6 +7,18 @@ export class FileReadTrackerImpl implements FileReadTracker {
   recordRead(absolutePath: string, mtimeMs: number): void {
     this.reads.delete(absolutePath); // re-insert so iteration order is recency order
     this.reads.set(absolutePath, { mtimeMs, at: Date.now() });
+  }
+
+  /** A write is a read of what was written: the model chose that content. */
+  recordWrite(absolutePath: string, mtimeMs: number): void {
+    this.recordRead(absolutePath, mtimeMs);
+  }
+
+  checkFresh(absolutePath: string, currentMtimeMs: number): Freshness {
+    const last = this.reads.get(absolutePath);
+    if (!last) return { ok: false, reason: 'not-read' };
+    if (last.mtimeMs !== currentMtimeMs) return { ok: false, reason: 'changed-since-read' };
+    return { ok: true };
   }
 
   lastRead(absolutePath: string): { mtimeMs: number; at: number } | undefined {

@@ -1,96 +1,110 @@
 /**
- * The lifecycle hook catalogue: every extension point declared in one place (webpack style).
- * Each tap is wrapped so a throwing plugin is reported as `plugin X failed in hook Y: …` and the
- * hook degrades to a safe answer instead of killing the run: permission and approval taps fail
- * closed (deny), everything else fails open (the tap is skipped).
+ * Builds the hooks from the one catalogue (types/hook-catalogue.ts) and guards every tap, present
+ * and future: a throwing tap is reported as `plugin X failed in hook Y: …` and degrades by the
+ * catalogue's failure policy (permission and approval taps fail closed, waterfalls keep their
+ * value, the rest are skipped), so one broken plugin never kills a run and never opens a permission.
  */
 import tapable from 'tapable';
-import type { KernelHooks, HookName } from '../types/hooks.js';
+import { HOOK_CATALOGUE, type HookFailure, type HookSpec } from '../types/hook-catalogue.js';
+import type { HookName, KernelHooks, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js';
 import { PluginError } from './plugin-error.js';
 
-const { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncWaterfallHook } = tapable;
-
-export function createHooks(): KernelHooks {
-  return {
-    sessionStart: new AsyncSeriesHook(['session']),
-    sessionResume: new AsyncSeriesHook(['session']),
-    sessionEnd: new AsyncSeriesHook(['session']),
-    userPromptSubmit: new AsyncSeriesBailHook(['context']),
-    buildSystemPrompt: new SyncWaterfallHook(['parts', 'context']),
-    buildEnvironment: new AsyncSeriesWaterfallHook(['parts', 'context']),
-    preModelRequest: new AsyncSeriesWaterfallHook(['request', 'context']),
-    manageContext: new AsyncSeriesWaterfallHook(['state', 'context']),
-    preCompact: new AsyncSeriesHook(['state', 'context']),
-    postCompact: new AsyncSeriesHook(['state', 'context']),
-    preToolUse: new AsyncSeriesBailHook(['context']),
-    checkPermission: new AsyncSeriesBailHook(['request']),
-    requestApproval: new AsyncSeriesBailHook(['request']),
-    permissionDecided: new AsyncSeriesHook(['decision']),
-    postToolUse: new AsyncSeriesWaterfallHook(['result', 'context']),
-    messageAppended: new AsyncSeriesHook(['message', 'context']),
-    stop: new AsyncSeriesHook(['context']),
-    notification: new AsyncParallelHook(['payload']),
-  };
-}
-
-/** What a hook yields in place of a tap that threw. `args[0]` is the waterfall value. */
-type Fallback = (args: unknown[], error: PluginError) => unknown;
-
-const failOpen: Fallback = () => undefined;
-const keepValue: Fallback = (args) => args[0];
-const fallbacks: Record<HookName, Fallback> = {
-  sessionStart: failOpen,
-  sessionResume: failOpen,
-  sessionEnd: failOpen,
-  userPromptSubmit: failOpen,
-  buildSystemPrompt: keepValue,
-  buildEnvironment: keepValue,
-  preModelRequest: keepValue,
-  manageContext: keepValue,
-  preCompact: failOpen,
-  postCompact: failOpen,
-  preToolUse: failOpen,
-  checkPermission: (_args, error): PermissionVerdict => ({
-    decision: 'deny',
-    layer: error.pluginName,
-    reason: `${error.message} (denied because a permission layer failed)`,
-  }),
-  requestApproval: (_args, error): ApprovalOutcome => ({
-    choice: 'deny',
-    answeredBy: error.pluginName,
-    reason: error.message,
-  }),
-  permissionDecided: failOpen,
-  postToolUse: keepValue,
-  messageAppended: failOpen,
-  stop: failOpen,
-  notification: failOpen,
+type AnyHookClass = new (args: string[]) => unknown;
+const classes: Record<HookSpec['class'], AnyHookClass> = {
+  AsyncSeriesHook: tapable.AsyncSeriesHook as unknown as AnyHookClass,
+  AsyncSeriesBailHook: tapable.AsyncSeriesBailHook as unknown as AnyHookClass,
+  AsyncSeriesWaterfallHook: tapable.AsyncSeriesWaterfallHook as unknown as AnyHookClass,
+  SyncWaterfallHook: tapable.SyncWaterfallHook as unknown as AnyHookClass,
+  AsyncParallelHook: tapable.AsyncParallelHook as unknown as AnyHookClass,
 };
 
-interface InterceptableTap {
+export const HOOK_NAMES = Object.keys(HOOK_CATALOGUE) as HookName[];
+
+/** A fresh, frozen set of hooks, one per catalogue entry. */
+export function createHooks(): KernelHooks {
+  const hooks: Record<string, unknown> = {};
+  for (const name of HOOK_NAMES) {
+    const spec = HOOK_CATALOGUE[name] as HookSpec;
+    hooks[name] = new classes[spec.class]([...spec.args]);
+  }
+  return Object.freeze(hooks) as unknown as KernelHooks;
+}
+
+/** The tap object tapable stores (what a `register` interceptor sees and returns). */
+export interface InterceptableTap {
   name: string;
   type: 'sync' | 'async' | 'promise';
+  stage?: number;
   fn: (...args: unknown[]) => unknown;
 }
 
-/** Wrap every tap (present and future) of every hook with plugin-named error handling. */
-export function guardHooks(hooks: KernelHooks, report: (error: PluginError) => void): void {
-  for (const hookName of Object.keys(hooks) as HookName[]) {
-    const hook = hooks[hookName] as unknown as { intercept(i: { register(tap: InterceptableTap): InterceptableTap }): void };
-    const fallback = fallbacks[hookName];
-    hook.intercept({ register: (tap) => ({ ...tap, fn: guardTap(tap, hookName, fallback, report) }) });
+/** Rewrites a tap's function before the failure guard wraps it (e.g. the permission chain rules). */
+export type TapTransform = (tap: InterceptableTap) => InterceptableTap['fn'];
+
+type Fallback = (args: unknown[], error: PluginError) => unknown;
+
+const fallbacks: Record<HookFailure, Fallback> = {
+  skip: () => undefined,
+  'keep-value': (args) => args[0],
+  deny: () => undefined, // replaced per hook below: a verdict or an outcome that denies
+};
+
+function fallbackFor(name: HookName): Fallback {
+  if (name === 'checkPermission') {
+    return (_args, error): PermissionVerdict => ({ decision: 'deny', layer: error.pluginName, reason: `${error.message} (denied because a permission layer failed)` });
+  }
+  if (name === 'requestApproval') {
+    return (_args, error): ApprovalOutcome => ({ choice: 'deny', answeredBy: error.pluginName, reason: error.message });
+  }
+  return fallbacks[(HOOK_CATALOGUE[name] as HookSpec).failure];
+}
+
+/**
+ * Waterfalls whose value can become final: once a prompt is blocked or a tool call denied, later
+ * taps are not called (the first blocking rule wins, H6), so no tap can quietly unblock it.
+ */
+const settled: Partial<Record<HookName, (value: unknown) => boolean>> = {
+  userPromptSubmit: (value) => (value as PromptSubmission | undefined)?.block !== undefined,
+  preToolUse: (value) => (value as ToolUseDecision | undefined)?.decision === 'deny',
+};
+
+/** The plugin a tap name blames: `plugin` or `plugin:detail`. */
+export function pluginOfTap(tapName: string): string {
+  const colon = tapName.indexOf(':');
+  return colon > 0 ? tapName.slice(0, colon) : tapName;
+}
+
+/** Wrap every tap of every hook with the hook's semantics and plugin-named error handling. */
+export function guardHooks(hooks: KernelHooks, report: (error: PluginError) => void, transforms: Partial<Record<HookName, TapTransform>> = {}): void {
+  for (const name of HOOK_NAMES) {
+    const hook = hooks[name] as unknown as { intercept(i: { register(tap: InterceptableTap): InterceptableTap }): void };
+    const fallback = fallbackFor(name);
+    const isSettled = settled[name];
+    const transform = transforms[name];
+    hook.intercept({
+      register: (tap) => {
+        let fn = transform ? transform(tap) : tap.fn;
+        if (isSettled) fn = skipWhenSettled(tap, fn, isSettled);
+        return { ...tap, fn: guardTap({ ...tap, fn }, name, fallback, report) };
+      },
+    });
   }
 }
 
-function guardTap(
-  tap: InterceptableTap,
-  hookName: HookName,
-  fallback: Fallback,
-  report: (error: PluginError) => void,
-): (...args: unknown[]) => unknown {
+function skipWhenSettled(tap: InterceptableTap, fn: InterceptableTap['fn'], isSettled: (value: unknown) => boolean): InterceptableTap['fn'] {
+  if (tap.type === 'async') {
+    return (...args) => {
+      const callback = args.at(-1) as (error: unknown, result?: unknown) => void;
+      return isSettled(args[0]) ? callback(null, args[0]) : fn(...args);
+    };
+  }
+  return (...args) => (isSettled(args[0]) ? (tap.type === 'promise' ? Promise.resolve(args[0]) : args[0]) : fn(...args));
+}
+
+function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback, report: (error: PluginError) => void): InterceptableTap['fn'] {
   const fail = (args: unknown[], cause: unknown): unknown => {
-    const error = new PluginError(tap.name, hookName, cause);
+    const error = new PluginError(pluginOfTap(tap.name), hookName, cause);
     report(error);
     return fallback(args, error);
   };
@@ -117,9 +131,7 @@ function guardTap(
         const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
         const args = allArgs;
         try {
-          fn(...args, (error: unknown, result?: unknown) =>
-            error ? callback(null, fail(args, error)) : callback(null, result),
-          );
+          fn(...args, (error: unknown, result?: unknown) => (error ? callback(null, fail(args, error)) : callback(null, result)));
         } catch (cause) {
           callback(null, fail(args, cause));
         }

@@ -1,39 +1,43 @@
 /**
- * The kernel: builds the container, loads and applies plugins, owns the hooks, the conversation
- * and the tool registry, and runs prompts through the agent loop one at a time (L8).
+ * The kernel (process-wide): the container, the plugin set and its lifecycle, the hooks, the tool
+ * and provider registries, the output route, and the sessions it creates. Each session runs the
+ * agent loop on its own state; the main session is the user's.
  */
 import { Container, type ServiceIdentifier } from 'inversify';
+import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
-import type { KernelHooks, SessionContext } from '../types/hooks.js';
+import type { KernelHooks, NotificationPayload, PluginHooks } from '../types/hooks.js';
 import type { PermissionMode } from '../types/permissions.js';
-import type { CliOptions, KernelApi, MewcodePlugin, RunOptions } from '../types/plugin.js';
-import type { ProviderFactory } from '../types/provider.js';
+import type { CliOptions, KernelApi, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
-import type { Tool } from '../types/tools.js';
+import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
+import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
-import { emptyUsage } from '../types/messages.js';
 import { createVarExpander } from '../config/expand.js';
-import { runAgentLoop, MAX_UNKNOWN_TOOL_ITERATIONS } from './agent-loop.js';
-import type { UsageAnchor } from './context-estimate.js';
-import { manageContext } from './context-manager.js';
-import { ConversationImpl } from './conversation.js';
+import { MAX_UNKNOWN_TOOL_ITERATIONS } from './agent-loop.js';
+import { AgentSessionImpl, type SessionHost } from './agent-session.js';
+import { defaultConversationFactory, ensureAssistantTail } from './conversation.js';
 import { emptyConfig } from './empty-config.js';
 import { FileReadTrackerImpl } from './file-read-tracker.js';
-import { EventChannel } from './event-channel.js';
 import { loadExternalPlugins } from './external-plugins.js';
+import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { createHooks, guardHooks } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings } from './kernel-config.js';
-import { Mutex } from './mutex.js';
-import { errorMessage } from './plugin-error.js';
+import { OutputRoute, reporterOutput } from './output-route.js';
+import { PermissionChain } from './permission-chain.js';
+import { PluginContext } from './plugin-context.js';
+import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
 import { resolvePluginSet } from './plugin-set.js';
 import { ProviderRegistryImpl } from './provider-registry.js';
 import { resolveProviderSettings } from './provider-settings.js';
 import { StderrReporter } from './reporter.js';
-import { newSessionId } from './session-id.js';
+import { newAgentId, newSessionId } from './session-id.js';
 import { DEFAULT_TOOL_TIMEOUT_MS } from './tool-runner.js';
 import { ToolRegistryImpl } from './tool-registry.js';
 import { KERNEL_VERSION } from './version.js';
+
+export type { PluginTiming } from './plugin-lifecycle.js';
 
 export interface KernelOptions {
   /** The build's plugin set (the CLI passes the default set). */
@@ -43,98 +47,103 @@ export interface KernelOptions {
   homeDir: string;
   env?: NodeJS.ProcessEnv;
   flags?: { provider?: string; model?: string };
+  /**
+   * Where messages go while no UI is active. Given (tests, embedders), it receives them at once;
+   * absent, they are buffered until a UI is activated and go to stderr if none ever is.
+   */
   reporter?: Reporter;
+  /** The workspace trust decision (bound under TOKENS.WorkspaceTrust, announced on `trustDecided`). */
+  trust?: WorkspaceTrust;
   sessionId?: string;
   cli?: CliOptions;
   defaultToolTimeoutMs?: number;
   maxUnknownToolIterations?: number;
 }
 
-export interface PluginTiming {
-  name: string;
-  bindMs: number;
-  applyMs: number;
-}
-
 export class Kernel implements KernelApi {
   readonly version = KERNEL_VERSION;
-  readonly hooks: KernelHooks = createHooks();
   readonly container = new Container();
-  readonly session: SessionContext;
   readonly cli: CliOptions | undefined;
   readonly tools = new ToolRegistryImpl();
-  readonly conversation: ConversationImpl;
-  readonly reporter: Reporter;
   readonly fileReads = new FileReadTrackerImpl();
-  readonly timings: PluginTiming[] = [];
-  /** Plugins that loaded and applied, in order. */
-  readonly plugins: MewcodePlugin[] = [];
+  /** The one route for what the user is told. */
+  readonly output: OutputRoute;
+  /** The host's view of the hooks (tests, custom builds): tap-only, names of loaded plugins reserved. */
+  readonly hooks: PluginHooks;
   providers!: ProviderRegistryImpl;
 
+  private readonly raw: KernelHooks = createHooks();
+  private readonly ledger = new TapLedger();
+  private readonly chain: PermissionChain;
+  private readonly lifecycle: PluginLifecycle;
   private readonly resolvedConfig: ResolvedConfig;
   private readonly pluginConfig = new Map<string, unknown>();
-  private readonly reminders: string[] = [];
-  private readonly anchor: { current: UsageAnchor | undefined } = { current: undefined };
-  private readonly runLock = new Mutex();
-  private stablePrompt: string | undefined;
+  private readonly essential = new Set<string>();
+  private readonly pluginNames = new Set<string>();
+  private mainSession!: AgentSessionImpl;
+  private activeUi: UserInterface | undefined;
 
   private constructor(private readonly options: KernelOptions) {
-    this.reporter = options.reporter ?? new StderrReporter();
+    this.output = new OutputRoute(() => reporterOutput(new StderrReporter()));
+    if (options.reporter) this.output.attach(reporterOutput(options.reporter));
+    this.output.hooks = this.raw;
     this.resolvedConfig = options.config ?? emptyConfig;
     this.cli = options.cli;
-    this.session = { sessionId: options.sessionId ?? newSessionId(), projectRoot: options.projectRoot, homeDir: options.homeDir };
-    this.conversation = new ConversationImpl(this.hooks, () => this.session.sessionId);
-    guardHooks(this.hooks, (error) => this.warn(error.message));
+    this.chain = new PermissionChain((plugin) => this.essential.has(plugin));
+    guardHooks(this.raw, (error) => this.warn(error.message), { checkPermission: this.chain.transform });
+    this.hooks = createPluginHooks(this.raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
+    this.lifecycle = new PluginLifecycle({
+      container: this.container,
+      registry: this.tools,
+      ledger: this.ledger,
+      warn: (message) => this.warn(message),
+      contextFor: (plugin) => new PluginContext(this, createPluginHooks(this.raw, { plugin: plugin.name }, this.ledger)),
+    });
   }
 
   static async create(options: KernelOptions): Promise<Kernel> {
     const kernel = new Kernel(options);
-    await kernel.boot();
+    try {
+      await kernel.boot();
+    } catch (error) {
+      kernel.output.flushToFallback(); // the warnings that led here must not be lost
+      throw error;
+    }
     return kernel;
   }
 
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
-    const external = await loadExternalPlugins(settings.plugins, this.session.projectRoot, (m) => this.warn(m));
+    const external = await loadExternalPlugins(settings.plugins, this.options.projectRoot, (m) => this.warn(m));
     const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m));
-    this.bindCoreServices();
-
-    const bound: MewcodePlugin[] = [];
     for (const plugin of plugins) {
-      const started = performance.now();
-      try {
-        if (plugin.bindings) await this.container.loadAsync(plugin.bindings);
-        if (plugin.config) this.pluginConfig.set(plugin.config.key, readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m)));
-        bound.push(plugin);
-      } catch (error) {
-        this.warn(`plugin ${plugin.name} failed to bind its services: ${errorMessage(error)}; skipped`);
-      }
-      this.timings.push({ name: plugin.name, bindMs: performance.now() - started, applyMs: 0 });
+      this.pluginNames.add(plugin.name);
+      if (plugin.essential) this.essential.add(plugin.name);
     }
-    for (const tool of this.getAll(TOKENS.Tool)) this.tools.register(tool);
-
-    for (const plugin of bound) {
-      const started = performance.now();
-      try {
-        await plugin.apply?.(this);
-        this.plugins.push(plugin);
-      } catch (error) {
-        this.warn(`plugin ${plugin.name} failed in apply: ${errorMessage(error)}; its hooks may be incomplete`);
-      }
-      const timing = this.timings.find((t) => t.name === plugin.name);
-      if (timing) timing.applyMs = performance.now() - started;
+    this.bindCoreServices();
+    await this.lifecycle.bindAll(plugins);
+    for (const plugin of plugins) {
+      if (plugin.config) this.pluginConfig.set(plugin.config.key, readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m)));
     }
+    this.lifecycle.registerTools();
     this.setUpProviders(settings);
+    this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? newSessionId(), agentId: 'main' });
+    await this.lifecycle.applyAll();
+    this.tools.seal();
+    this.mainSession.syncTools();
+    this.lifecycle.startAll();
+    await this.announceTrust();
   }
 
   private bindCoreServices(): void {
     this.container.bind(TOKENS.Kernel).toConstantValue(this);
-    this.container.bind(TOKENS.Conversation).toConstantValue(this.conversation);
     this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools);
-    this.container.bind(TOKENS.Reporter).toConstantValue(this.reporter);
+    this.container.bind(TOKENS.Reporter).toConstantValue(this.output);
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
     this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);
+    this.container.bind(TOKENS.Conversation).toDynamicValue(() => this.mainSession.conversation);
+    if (this.options.trust) this.container.bind(TOKENS.WorkspaceTrust).toConstantValue(this.options.trust);
   }
 
   private setUpProviders(settings: KernelSettings): void {
@@ -153,93 +162,130 @@ export class Kernel implements KernelApi {
     this.container.bind(TOKENS.ProviderRegistry).toConstantValue(this.providers);
   }
 
+  private async announceTrust(): Promise<void> {
+    const trust = this.options.trust as (WorkspaceTrust & { source?: string; skipped?(): string[] }) | undefined;
+    if (!trust) return;
+    const source = (['stored', 'flag', 'env', 'dialog', 'none'] as const).find((s) => s === trust.source) ?? 'none';
+    await this.raw.trustDecided.promise({ projectRoot: this.options.projectRoot, trusted: trust.isTrusted(), source, skipped: trust.skipped?.() ?? [] });
+  }
+
   private getAll<T>(token: ServiceIdentifier<T>): T[] {
-    return this.container.isBound(token) ? this.container.getAll<T>(token) : [];
+    return this.container.isBound(token) ? this.container.getAll(token) : [];
+  }
+
+  /** The last binding wins, so a plugin can wrap or replace the kernel's default. */
+  private lastBound<T>(token: ServiceIdentifier<T>): T | undefined {
+    return this.getAll(token).at(-1);
+  }
+
+  private newSession(options: SessionOptions & { sessionId: string; agentId: string }): AgentSessionImpl {
+    const host: SessionHost = {
+      hooks: this.raw,
+      registry: this.tools,
+      chain: this.chain,
+      output: this.output,
+      projectRoot: this.options.projectRoot,
+      homeDir: this.options.homeDir,
+      defaultToolTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+      defaultMaxUnknownToolIterations: this.options.maxUnknownToolIterations ?? MAX_UNKNOWN_TOOL_ITERATIONS,
+      provider: (choice) => this.providers.resolve(choice),
+      conversationFactory: () => this.lastBound<ConversationFactory>(TOKENS.ConversationFactory) ?? defaultConversationFactory,
+      compactionService: () => this.lastBound<CompactionService>(TOKENS.CompactionService),
+      ready: () => this.lifecycle.ready(),
+      createSession: (next) => this.createSession(next),
+    };
+    return new AgentSessionImpl(host, options);
+  }
+
+  /** Plugins that loaded and applied, in order. */
+  get plugins(): MewcodePlugin[] {
+    return this.lifecycle.plugins();
+  }
+
+  get timings(): PluginTiming[] {
+    return this.lifecycle.timings;
+  }
+
+  get session(): AgentSessionImpl {
+    return this.mainSession;
+  }
+
+  get conversation(): AgentSession['conversation'] {
+    return this.mainSession.conversation;
+  }
+
+  get reporter(): Reporter {
+    return this.output;
+  }
+
+  createSession(options: SessionOptions = {}): AgentSession {
+    return this.newSession({
+      ...options,
+      sessionId: options.sessionId ?? (options.parent ? options.parent.sessionId : newSessionId()),
+      agentId: options.agentId ?? newAgentId(),
+    });
+  }
+
+  async resumeSession(records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'> = {}): Promise<AgentSession> {
+    const session = this.newSession({ ...options, history: records.messages, sessionId: records.sessionId, agentId: records.agentId ?? options.agentId ?? 'main' });
+    await ensureAssistantTail(session.conversation, '(The previous session ended here.)');
+    if (session.agentId === 'main') this.mainSession = session;
+    await this.raw.sessionResume.promise(session.context());
+    return session;
+  }
+
+  commands(): readonly Command[] {
+    return this.getAll(TOKENS.Command);
+  }
+
+  /** The UI that now receives every notice and approval request (buffered ones first). */
+  activateUi(ui: UserInterface): void {
+    this.activeUi = ui;
+    this.output.attach(ui.output);
+  }
+
+  get ui(): UserInterface | undefined {
+    return this.activeUi;
   }
 
   config<T>(key: string): T | undefined {
     return this.pluginConfig.get(key) as T | undefined;
   }
 
-  injectReminder(text: string): void {
-    this.reminders.push(text);
+  notify(kind: NotificationPayload['kind'], message: string, session?: Pick<AgentSession, 'sessionId' | 'agentId'>): void {
+    const who = session ?? this.mainSession;
+    this.output.notify({ kind, message, ...(who ? { sessionId: who.sessionId, agentId: who.agentId } : {}) });
   }
 
   warn(message: string): void {
-    this.reporter.warn(message);
+    this.notify('warning', message);
+  }
+
+  injectReminder(text: string): void {
+    this.mainSession.injectReminder(text);
   }
 
   async startSession(): Promise<void> {
-    await this.hooks.sessionStart.promise(this.session);
+    await this.raw.sessionStart.promise(this.mainSession.context());
   }
 
   async shutdown(): Promise<void> {
-    await this.hooks.sessionEnd.promise(this.session);
-    for (const plugin of [...this.plugins].reverse()) {
-      try {
-        await plugin.dispose?.();
-      } catch (error) {
-        this.warn(`plugin ${plugin.name} failed in dispose: ${errorMessage(error)}`);
-      }
-    }
+    await this.raw.sessionEnd.promise(this.mainSession.context());
+    await this.lifecycle.disposeAll();
+    this.output.flushToFallback();
   }
 
-  /** The stable system prompt, computed once per session so it stays byte-identical (K3). */
+  /** The main session's stable system prompt (K3). */
   systemPrompt(): string {
-    this.stablePrompt ??= this.hooks.buildSystemPrompt
-      .call([], { ...this.session, tools: this.tools.list().map((t) => t.name) })
-      .filter((part) => part.length > 0)
-      .join('\n\n');
-    return this.stablePrompt;
+    return this.mainSession.systemPrompt();
   }
 
   run(options: RunOptions): AsyncIterable<AgentEvent> {
-    const channel = new EventChannel<AgentEvent>();
-    const signal = options.signal ?? new AbortController().signal;
-    void this.runExclusive(channel, options.prompt, options.mode, signal);
-    return channel;
+    return this.mainSession.run(options);
   }
 
-  private async runExclusive(channel: EventChannel<AgentEvent>, prompt: string, mode: PermissionMode, signal: AbortSignal): Promise<void> {
-    const release = await this.runLock.acquire();
-    const emit = (event: AgentEvent): void => channel.push(event);
-    try {
-      await runAgentLoop(prompt, { ...this.session, mode }, signal, {
-        hooks: this.hooks,
-        registry: this.tools,
-        conversation: this.conversation,
-        provider: this.providers.active(),
-        stablePrompt: this.systemPrompt(),
-        defaultToolTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-        maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? MAX_UNKNOWN_TOOL_ITERATIONS,
-        takeReminders: () => this.reminders.splice(0),
-        anchor: this.anchor,
-        emit,
-      });
-    } catch (error) {
-      // A kernel fault must still leave valid history and a terminal event (L5).
-      const message = `Internal error: ${errorMessage(error)}`;
-      emit({ type: 'error', message, kind: 'internal' });
-      await this.conversation.ensureAssistantTail(`(The run stopped: ${message})`).catch(() => undefined);
-      emit({ type: 'done', reason: 'error', finalText: message, usage: emptyUsage(), iterations: 0 });
-    } finally {
-      release();
-      channel.close();
-    }
-  }
-
-  async compactNow(mode: PermissionMode): Promise<boolean> {
-    const release = await this.runLock.acquire();
-    try {
-      return await manageContext('manual', {
-        hooks: this.hooks,
-        messages: () => this.conversation.messages,
-        anchor: this.anchor,
-        context: { ...this.session, mode, provider: this.providers.active() },
-        emit: () => undefined,
-      });
-    } finally {
-      release();
-    }
+  compactNow(mode: PermissionMode): Promise<boolean> {
+    return this.mainSession.compact(mode);
   }
 }
+

@@ -31,13 +31,22 @@ export class ProviderRegistryImpl implements ProviderRegistry {
     return this.current;
   }
 
+  /** A session's provider: the active one unless a name or model is given; instances are shared. */
+  resolve(options: { name?: string; model?: string }): Provider {
+    if (options.name === undefined && (options.model === undefined || options.model === this.current.model)) return this.current;
+    const base = options.name === undefined ? this.settings.find((s) => s.name === this.current.id) : this.settings.find((s) => s.name === options.name);
+    if (!base) throw new ConfigurationError(`No usable provider named "${options.name}" (configured: ${this.settings.map((s) => s.name).join(', ')}).`);
+    return this.instantiate(options.model === undefined ? base : { ...base, model: options.model });
+  }
+
   private instantiate(settings: ProviderSettings): Provider {
-    const existing = this.instances.get(settings.name);
+    const key = `${settings.name}\u0000${settings.model}`;
+    const existing = this.instances.get(key);
     if (existing) return existing;
     const factory = this.factories.find((f) => f.protocol === settings.protocol);
     if (!factory) throw new ConfigurationError(`No plugin provides protocol "${settings.protocol}".`);
     const provider = factory.create(settings);
-    this.instances.set(settings.name, provider);
+    this.instances.set(key, provider);
     return provider;
   }
 }

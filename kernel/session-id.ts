@@ -7,3 +7,8 @@ export function newSessionId(now = new Date()): string {
   const time = `${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
   return `${date}-${time}-${randomBytes(2).toString('hex')}`;
 }
+
+/** A sub-agent's id: short, unique within a process, safe in file names. */
+export function newAgentId(): string {
+  return `agent-${randomBytes(4).toString('hex')}`;
+}

@@ -1,22 +1,29 @@
 /**
  * Everything that happens to one tool call before it may run: lookup, input parsing, the
  * PreToolUse hook, the permission chain and, when the chain says "ask", approval (SPEC A1, L3).
+ * Every outcome, refusals included, is announced once on `permissionDecided` (A11).
  */
 import type { AgentEvent } from '../types/events.js';
-import type { KernelHooks, RunContext } from '../types/hooks.js';
+import type { KernelHooks, RunContext, ToolUseDecision } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
-import type { ApprovalOutcome, PermissionRequest, PermissionVerdict } from '../types/permissions.js';
-import type { ToolRegistry } from '../types/services.js';
+import { PermissionStage, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import { toolCategory, type Tool, type ToolInput } from '../types/tools.js';
+import type { ChainOutcome, PermissionChain } from './permission-chain.js';
+import type { ToolLookup } from './tool-view.js';
 
 export type GateOutcome = { run: true; tool: Tool; input: ToolInput } | { run: false; result: ToolResult };
 
 export interface GateDeps {
   hooks: KernelHooks;
-  registry: ToolRegistry;
+  tools: ToolLookup;
+  chain: PermissionChain;
   run: RunContext;
   iteration: number;
   emit(event: AgentEvent): void;
+  /** Ask the active UI when no `requestApproval` tap answered. */
+  approve(request: ApprovalRequest): Promise<ApprovalOutcome | undefined>;
+  /** Context a PreToolUse hook wants the model to see with the next request. */
+  addContext(text: string): void;
 }
 
 export function errorResult(call: ToolCall, content: string): ToolResult {
@@ -36,25 +43,16 @@ export function parseToolInput(raw: string): { ok: true; input: ToolInput } | { 
 }
 
 export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<GateOutcome> {
-  const tool = deps.registry.get(call.name);
+  const tool = deps.tools.get(call.name);
   if (!tool) {
-    const available = deps.registry.list().map((t) => t.name).join(', ') || '(none)';
+    const available = deps.tools.list().map((t) => t.name).join(', ') || '(none)';
     return deny(call, `Unknown tool: ${call.name}. Use one of the available tools: ${available}.`);
-  }
-  // Plan mode offers read-only tools only; a call to another tool is refused, not merely hidden.
-  if (deps.run.mode === 'plan' && !tool.readOnly && !tool.system) {
-    return deny(call, `${call.name} is not available in plan mode: only read-only tools may run. Finish with a plan for the user to approve.`);
   }
   const parsed = parseToolInput(call.input);
   if (!parsed.ok) {
     return deny(call, `Invalid arguments for ${call.name}: ${parsed.error}. Send the call again with a JSON object that matches the tool's input schema.`);
   }
-  let input = parsed.input;
-
-  const decision = await deps.hooks.preToolUse.promise({ ...deps.run, call, tool, input, iteration: deps.iteration });
-  if (decision && !decision.block) input = decision.input;
-
-  const request: PermissionRequest = {
+  const request = async (input: ToolInput): Promise<PermissionRequest> => ({
     toolName: call.name,
     tool,
     input,
@@ -63,38 +61,74 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     mode: deps.run.mode,
     sessionId: deps.run.sessionId,
     projectRoot: deps.run.projectRoot,
-  };
-  // Every outcome is announced once, for the audit log (A11).
-  const decided = (verdict: PermissionVerdict, allowed: boolean, approval?: ApprovalOutcome): Promise<void> =>
-    deps.hooks.permissionDecided.promise({ request, verdict, allowed, toolCallId: call.id, ...(approval ? { approval } : {}) });
+  });
+  const decided = (permission: PermissionRequest, verdict: PermissionVerdict, allowed: boolean, approval?: ApprovalOutcome): Promise<void> =>
+    deps.hooks.permissionDecided.promise({
+      request: permission,
+      verdict,
+      allowed,
+      toolCallId: call.id,
+      agentId: deps.run.agentId,
+      ...(deps.run.parentAgentId ? { parentAgentId: deps.run.parentAgentId } : {}),
+      ...(approval ? { approval } : {}),
+    });
 
-  if (decision?.block) {
-    await decided({ decision: 'deny', layer: `hook:${decision.by}`, reason: decision.reason }, false);
-    return deny(call, `[hook ${decision.by}] ${decision.reason}`);
+  // Plan mode offers read-only tools only; a call to another tool is refused, not merely hidden.
+  if (deps.run.mode === 'plan' && !tool.readOnly && !tool.system) {
+    const refusal = `${call.name} is not available in plan mode: only read-only tools may run. Finish with a plan for the user to approve.`;
+    await decided(await request(parsed.input), { decision: 'deny', layer: 'plan-mode', reason: refusal }, false);
+    return deny(call, refusal);
   }
-  const verdict: PermissionVerdict = (await deps.hooks.checkPermission.promise(request)) ?? {
-    decision: 'ask',
-    layer: 'kernel',
-    reason: 'no permission layer decided',
-  };
+
+  const hook: ToolUseDecision = await deps.hooks.preToolUse.promise(
+    { input: parsed.input, additionalContext: [] },
+    { ...deps.run, call, tool, input: parsed.input, iteration: deps.iteration },
+  );
+  for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);
+  const input = hook.input && typeof hook.input === 'object' ? hook.input : parsed.input;
+  const permission = await request(input);
+  const by = hook.by ?? 'preToolUse';
+
+  if (hook.decision === 'deny') {
+    const reason = hook.reason ?? 'blocked by a PreToolUse hook';
+    await decided(permission, { decision: 'deny', layer: `hook:${by}`, reason }, false);
+    return deny(call, `[hook ${by}] ${reason}`);
+  }
+  const { verdict } = applyHookDecision(await deps.chain.decide(deps.hooks, permission), hook, by);
   if (verdict.decision === 'deny') {
-    await decided(verdict, false);
+    await decided(permission, verdict, false);
     return deny(call, `Permission denied by ${verdict.layer}: ${verdict.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
   }
   if (verdict.decision === 'ask') {
-    const approvalRequest = { ...request, verdict, toolCallId: call.id };
+    const approvalRequest: ApprovalRequest = { ...permission, verdict, toolCallId: call.id };
     deps.emit({ type: 'approval_request', request: approvalRequest });
-    const outcome: ApprovalOutcome | undefined = await deps.hooks.requestApproval.promise(approvalRequest);
+    const outcome = (await deps.hooks.requestApproval.promise(approvalRequest)) ?? (await deps.approve(approvalRequest));
     if (!outcome) {
-      await decided(verdict, false);
+      await decided(permission, verdict, false);
       return deny(call, `Permission required: ${call.name} needs approval (${verdict.reason ?? verdict.layer}) and no one was available to approve it. Do not retry this call.`);
     }
-    await decided(verdict, outcome.choice !== 'deny', outcome);
+    await decided(permission, verdict, outcome.choice !== 'deny', outcome);
     if (outcome.choice === 'deny') return deny(call, `User denied: ${outcome.reason ?? `${call.name} was not approved`}`);
     return { run: true, tool, input };
   }
-  await decided(verdict, true);
+  await decided(permission, verdict, true);
   return { run: true, tool, input };
+}
+
+/**
+ * A hook's `ask` turns an allow into a question; a hook's `allow` answers only the question the
+ * mode layer (or no layer) asked — never the blacklist's, the sandbox's, a rule's or a policy's.
+ */
+function applyHookDecision(outcome: ChainOutcome, hook: ToolUseDecision, by: string): ChainOutcome {
+  const { verdict, decider } = outcome;
+  if (hook.decision === 'ask' && verdict.decision === 'allow') {
+    return { verdict: { decision: 'ask', layer: `hook:${by}`, reason: hook.reason ?? 'a PreToolUse hook asks for approval' }, decider };
+  }
+  const modeQuestion = decider === undefined || (!decider.essential && decider.stage >= PermissionStage.Mode);
+  if (hook.decision === 'allow' && verdict.decision === 'ask' && modeQuestion) {
+    return { verdict: { decision: 'allow', layer: `hook:${by}`, reason: hook.reason ?? 'allowed by a PreToolUse hook' }, decider };
+  }
+  return outcome;
 }
 
 function deny(call: ToolCall, content: string): GateOutcome {

@@ -2,6 +2,7 @@
  * Runs one permitted tool call under its timeout (L7) and the run's cancellation (L4).
  * Tools never throw to the loop (K1): a throw becomes an error result.
  */
+import type { AgentSession } from '../types/session.js';
 import type { Tool, ToolInput } from '../types/tools.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import { errorResult } from './tool-call-gate.js';
@@ -19,6 +20,8 @@ export interface ToolRunOptions {
   projectRoot: string;
   homeDir: string;
   sessionId: string;
+  agentId: string;
+  session: AgentSession;
   defaultTimeoutMs: number;
 }
 
@@ -30,7 +33,7 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
 
   const execution = Promise.resolve()
-    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, toolCallId: call.id }))
+    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session }))
     .then((output): Settled => {
       if (!output || typeof output.content !== 'string') throw new Error('it returned no text result');
       return { result: { toolCallId: call.id, content: output.content, isError: output.isError ?? false }, threw: false };

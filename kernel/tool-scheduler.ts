@@ -7,16 +7,15 @@
 import type { AgentEvent } from '../types/events.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { KernelHooks, RunContext } from '../types/hooks.js';
-import type { ToolRegistry } from '../types/services.js';
-import { errorResult, gateToolCall, type GateOutcome } from './tool-call-gate.js';
+import type { AgentSession } from '../types/session.js';
+import { errorResult, gateToolCall, type GateDeps, type GateOutcome } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
 import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
 
-export interface SchedulerDeps {
+export interface SchedulerDeps extends GateDeps {
   hooks: KernelHooks;
-  registry: ToolRegistry;
   run: RunContext;
-  iteration: number;
+  session: AgentSession;
   signal: AbortSignal;
   defaultTimeoutMs: number;
   emit(event: AgentEvent): void;
@@ -30,7 +29,7 @@ export interface ScheduledResults {
 
 export async function runToolCalls(calls: readonly ToolCall[], deps: SchedulerDeps): Promise<ScheduledResults> {
   const results: ToolResult[] = new Array(calls.length);
-  const isReadOnly = (call: ToolCall): boolean => deps.registry.get(call.name)?.readOnly === true;
+  const isReadOnly = (call: ToolCall): boolean => deps.tools.get(call.name)?.readOnly === true;
   let i = 0;
   while (i < calls.length) {
     if (deps.signal.aborted) break;
@@ -46,13 +45,12 @@ export async function runToolCalls(calls: readonly ToolCall[], deps: SchedulerDe
 }
 
 async function runBatch(calls: readonly ToolCall[], from: number, to: number, results: ToolResult[], deps: SchedulerDeps): Promise<void> {
-  const gateDeps = { hooks: deps.hooks, registry: deps.registry, run: deps.run, iteration: deps.iteration, emit: deps.emit };
   const gates: GateOutcome[] = [];
   for (let k = from; k < to; k++) {
     if (deps.signal.aborted) return;
     const call = calls[k] as ToolCall;
     // K1: nothing a tool does while being checked (e.g. a throwing permissionTarget) reaches the loop.
-    gates.push(await gateToolCall(call, gateDeps).catch((error: unknown) => ({ run: false as const, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) })));
+    gates.push(await gateToolCall(call, deps).catch((error: unknown) => ({ run: false as const, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) })));
   }
   for (let k = from; k < to; k++) deps.emit({ type: 'tool_start', call: calls[k] as ToolCall });
 
@@ -67,6 +65,8 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
             projectRoot: deps.run.projectRoot,
             homeDir: deps.run.homeDir,
             sessionId: deps.run.sessionId,
+            agentId: deps.run.agentId,
+            session: deps.session,
             defaultTimeoutMs: deps.defaultTimeoutMs,
           })
         : gate.result;

@@ -11,6 +11,7 @@ import outputLimits from './output-limits/index.js';
 import toolReadFile from './tool-read-file/index.js';
 import toolWriteFile from './tool-write-file/index.js';
 import toolEditFile from './tool-edit-file/index.js';
+import sandboxOs from './sandbox-os/index.js';
 import toolBash from './tool-bash/index.js';
 import toolGlob from './tool-glob/index.js';
 import toolGrep from './tool-grep/index.js';
@@ -30,6 +31,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   toolReadFile,
   toolWriteFile,
   toolEditFile,
+  sandboxOs,
   toolBash,
   toolGlob,
   toolGrep,

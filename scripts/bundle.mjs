@@ -1,13 +1,26 @@
-// Bundles the CLI (and the scripted model server used by the demo, tests and benchmarks) with
-// esbuild. Splitting keeps the main program in a chunk loaded only for a real run; the vendor
-// SDKs are separate CommonJS files with a V8 code cache (see kernel/vendor-module.ts).
+// Builds dist/: the package's three entry points bundled with esbuild, their type declarations
+// (tsc, dist/types), the scripted model server used by the demo, tests and benchmarks, and the
+// vendor SDK files. `npm run build` and `prepare` (so `npm pack` and `npm install` from a checkout)
+// both run this script, so a packed tarball always holds the declarations its "types" point to.
+//
+// `mewcode` (the CLI), `index` (import 'mewcode') and `sdk` (import 'mewcode/sdk') are ONE
+// esbuild build with splitting: an external plugin importing `mewcode/sdk` loads the very chunk
+// files the CLI loaded, so there is one inversify and one tapable in the process. Splitting also
+// keeps the main program in a chunk loaded only for a real run; the vendor SDKs are separate
+// CommonJS files with a V8 code cache (see sdk/vendor-module.ts).
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const VENDORS = { 'anthropic-sdk': '@anthropic-ai/sdk', 'openai-sdk': 'openai' };
+const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 
 rmSync('dist', { recursive: true, force: true });
+// The declarations take longer than the bundles (a full type-check): emitted in parallel.
+const declarations = runTsc(['-p', 'tsconfig.build.json']);
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -26,13 +39,36 @@ const esm = {
   // (or, if that is missing, imported from node_modules), never bundled into the chunks;
   // web-tree-sitter finds its own .wasm next to its module, so it stays in node_modules.
   external: ['typescript', 'web-tree-sitter', ...Object.values(VENDORS)],
+  // jsonc-parser's "main" is a UMD build whose `require("./impl/format")` calls esbuild cannot
+  // follow (the bundle then fails at run time); its ESM build bundles cleanly.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
 };
-await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts' }, define: { __MEWCODE_BUNDLED__: 'true' } });
-await build({ ...esm, entryPoints: { 'scripted-server': 'test/scripted-server/cli.ts', 'scripted-server-lib': 'test/scripted-server/index.ts' } });
+await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { __MEWCODE_BUNDLED__: 'true' } });
+// Test support, not part of the package: its chunks live apart so "files" can leave them out.
+await build({
+  ...esm,
+  chunkNames: 'scripted-server-chunks/[name]-[hash]',
+  entryPoints: { 'scripted-server': 'test/scripted-server/cli.ts', 'scripted-server-lib': 'test/scripted-server/index.ts' },
+});
 
 for (const [name, pkg] of Object.entries(VENDORS)) {
   const outfile = `dist/vendor/${name}.cjs`;
   await build({ ...common, format: 'cjs', stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: '.', loader: 'js' }, outfile, mainFields: ['module', 'main'] });
   execFileSync(process.execPath, ['scripts/code-cache.cjs', outfile], { stdio: 'inherit' });
+}
+
+const tscExit = await declarations;
+if (tscExit !== 0) {
+  // tsc still wrote every declaration; the error makes `npm test` / `npm pack` stop, as it should.
+  process.stderr.write(`bundle: tsc -p tsconfig.build.json failed (exit ${tscExit}); the declarations in dist/types may be wrong\n`);
+  process.exit(1);
+}
+
+function runTsc(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSC, ...args], { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code ?? 1));
+  });
 }

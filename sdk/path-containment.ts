@@ -40,7 +40,12 @@ export function resolveRealSync(target: string, hops = 0): string {
   try {
     real = realpathSync.native(current);
   } catch (error) {
-    if (!stats.isSymbolicLink() || !isMissing(error)) throw error;
+    if (!isMissing(error)) throw error;
+    // Removed or renamed between the lstat and the realpath (the tree is changing): start over.
+    if (!stats.isSymbolicLink()) {
+      if (hops >= MAX_LINK_HOPS) throw error;
+      return resolveRealSync(target, hops + 1);
+    }
   }
   if (real !== undefined) return rest.length === 0 ? real : path.join(real, ...rest);
   // A dangling link would otherwise keep its own name, as if it were a new file inside: follow it.

@@ -1,19 +1,21 @@
-/** The lifecycle hook catalogue (DESIGN.md) and the payload of each hook. */
-import type {
-  AsyncParallelHook,
-  AsyncSeriesBailHook,
-  AsyncSeriesHook,
-  AsyncSeriesWaterfallHook,
-  SyncWaterfallHook,
-} from 'tapable';
+/**
+ * Hook payloads, and the hook types derived from the one catalogue (`hook-catalogue.ts`). Every
+ * payload carries the session's identity (`sessionId`, `agentId`, `parentAgentId`).
+ */
 import type { CompactionReason, RunEndReason } from './events.js';
+import type { HOOK_CATALOGUE, HookOf } from './hook-catalogue.js';
 import type { Message, ToolCall, ToolResult } from './messages.js';
-import type { ApprovalOutcome, ApprovalRequest, PermissionMode, PermissionRequest, PermissionVerdict } from './permissions.js';
-import type { ModelRequest, Provider } from './provider.js';
+import type { PermissionMode, PermissionRequest, PermissionVerdict, ApprovalOutcome } from './permissions.js';
+import type { Provider } from './provider.js';
 import type { Tool, ToolInput } from './tools.js';
 
+/** Who a hook call is about: the session, and the agent (a sub-agent has a parent). */
 export interface SessionContext {
   sessionId: string;
+  /** `main` for the user's session; a fresh id for each sub-agent or background session. */
+  agentId: string;
+  /** The agent that created this one; absent for the main session. */
+  parentAgentId?: string;
   projectRoot: string;
   homeDir: string;
 }
@@ -26,7 +28,7 @@ export interface PromptSubmitContext extends RunContext {
   prompt: string;
 }
 
-/** A blocking answer from userPromptSubmit or preToolUse. */
+/** A blocking answer (userPromptSubmit, preToolUse, or a layer that refuses). */
 export interface BlockDecision {
   block: true;
   reason: string;
@@ -34,8 +36,31 @@ export interface BlockDecision {
   by: string;
 }
 
-/** preToolUse may block the call or rewrite its input; `undefined` lets it through unchanged. */
-export type PreToolUseDecision = BlockDecision | { block?: false; input: ToolInput };
+/**
+ * userPromptSubmit's waterfall value. A tap may block the prompt (it never enters history, H6)
+ * or add context that goes into the user message after the prompt. Once blocked, later taps are
+ * not called.
+ */
+export interface PromptSubmission {
+  block?: BlockDecision;
+  additionalContext: string[];
+}
+
+/**
+ * preToolUse's waterfall value (Claude Code's PreToolUse output). `deny` stops the chain and the
+ * call gets `[hook <by>] <reason>`; `ask` sends the call to approval even if every layer allows;
+ * `allow` answers the permission mode's question — it never passes the blacklist, the sandbox,
+ * a deny or ask rule, or a protected path. `input` may be rewritten (updatedInput); context
+ * strings reach the model with the next request.
+ */
+export interface ToolUseDecision {
+  decision?: 'allow' | 'ask' | 'deny';
+  reason?: string;
+  /** Who decided (a hook rule name or plugin name). */
+  by?: string;
+  input: ToolInput;
+  additionalContext: string[];
+}
 
 export interface ToolUseContext extends RunContext {
   call: ToolCall;
@@ -48,15 +73,17 @@ export interface PostToolUseContext extends ToolUseContext {
   durationMs: number;
 }
 
-/** Stable system-prompt parts, computed once per session (K3). */
+/** Stable system-prompt parts, computed once per session and tool list (K3). */
 export interface SystemPromptContext extends SessionContext {
   tools: readonly string[];
 }
 
-/** Per-run environment parts: volatile text that goes after the cache breakpoint. */
+/** Per-request environment parts: volatile text that goes after the cache breakpoint. */
 export interface EnvironmentContext extends RunContext {
   model: string;
   providerId: string;
+  /** 1 for the first request of a run; plugins may refresh slow facts only then. */
+  iteration: number;
 }
 
 export interface ModelRequestContext extends RunContext {
@@ -68,16 +95,18 @@ export interface ContextState {
   reason: CompactionReason;
   estimatedTokens: number;
   contextWindow: number;
-  /** Set by the compaction plugin when it rewrote the history. */
+  /** Set by the kernel after the compaction service rewrote the history. */
   compacted: boolean;
+  /** After a compaction: the estimate for the new history. */
+  tokensAfter?: number;
 }
 
-export interface ManageContextContext extends RunContext {
+export interface CompactionContext extends RunContext {
   provider: Provider;
 }
 
 /** Every permission outcome of a tool call, for the audit log (SPEC A11). */
-export interface PermissionDecidedContext {
+export interface PermissionDecidedContext extends Partial<Pick<SessionContext, 'agentId' | 'parentAgentId'>> {
   request: PermissionRequest;
   /** The verdict that decided; for a PreToolUse block, layer `hook:<name>`. */
   verdict: PermissionVerdict;
@@ -88,41 +117,57 @@ export interface PermissionDecidedContext {
   toolCallId: string;
 }
 
-export interface MessageAppendedContext {
-  sessionId: string;
+export interface MessageAppendedContext extends SessionContext {
   index: number;
 }
 
 export interface StopContext extends RunContext {
   reason: RunEndReason;
   finalText: string;
+  /** How many times a stop tap already asked this run to continue (bounded by the kernel). */
+  continuations: number;
 }
 
-export interface NotificationPayload {
-  sessionId: string;
-  kind: 'notice' | 'warning' | 'approval_needed' | 'idle';
+/** A stop tap may ask a completed run to continue once more; `reason` becomes the next user message. */
+export interface StopDecision {
+  continue: true;
+  reason: string;
+  by: string;
+}
+
+export interface SubagentContext extends RunContext {
+  /** A sub-agent always has a parent. */
+  parentAgentId: string;
+  prompt: string;
+}
+
+export interface SubagentStopContext extends SubagentContext {
+  reason: RunEndReason;
+  finalText: string;
+}
+
+export interface NotificationPayload extends Partial<Pick<SessionContext, 'sessionId' | 'agentId'>> {
+  kind: 'notice' | 'warning' | 'approval_needed' | 'idle' | 'debug';
   message: string;
 }
 
-export interface KernelHooks {
-  sessionStart: AsyncSeriesHook<[SessionContext]>;
-  sessionResume: AsyncSeriesHook<[SessionContext]>;
-  sessionEnd: AsyncSeriesHook<[SessionContext]>;
-  userPromptSubmit: AsyncSeriesBailHook<[PromptSubmitContext], BlockDecision | undefined>;
-  buildSystemPrompt: SyncWaterfallHook<[string[], SystemPromptContext]>;
-  buildEnvironment: AsyncSeriesWaterfallHook<[string[], EnvironmentContext]>;
-  preModelRequest: AsyncSeriesWaterfallHook<[ModelRequest, ModelRequestContext]>;
-  manageContext: AsyncSeriesWaterfallHook<[ContextState, ManageContextContext]>;
-  preCompact: AsyncSeriesHook<[ContextState, ManageContextContext]>;
-  postCompact: AsyncSeriesHook<[ContextState, ManageContextContext]>;
-  preToolUse: AsyncSeriesBailHook<[ToolUseContext], PreToolUseDecision | undefined>;
-  checkPermission: AsyncSeriesBailHook<[PermissionRequest], PermissionVerdict | undefined>;
-  requestApproval: AsyncSeriesBailHook<[ApprovalRequest], ApprovalOutcome | undefined>;
-  permissionDecided: AsyncSeriesHook<[PermissionDecidedContext]>;
-  postToolUse: AsyncSeriesWaterfallHook<[ToolResult, PostToolUseContext]>;
-  messageAppended: AsyncSeriesHook<[Message, MessageAppendedContext]>;
-  stop: AsyncSeriesHook<[StopContext]>;
-  notification: AsyncParallelHook<[NotificationPayload]>;
+export interface TrustDecidedContext {
+  projectRoot: string;
+  trusted: boolean;
+  source: 'stored' | 'flag' | 'env' | 'dialog' | 'none';
+  /** Project settings that were not applied because the project is not trusted. */
+  skipped: string[];
 }
 
+type Catalogue = typeof HOOK_CATALOGUE;
+
+/** The kernel's hooks, one per catalogue entry. */
+export type KernelHooks = { readonly [K in keyof Catalogue]: HookOf<Catalogue[K]> };
+
 export type HookName = keyof KernelHooks;
+
+/** What a plugin may do with a hook: tap it (under its own name). Nothing else. */
+export type HookTaps<H> = Pick<H, Extract<keyof H, 'tap' | 'tapAsync' | 'tapPromise'>>;
+
+/** The hooks as a plugin sees them: frozen, tap-only, taps carry the plugin's name. */
+export type PluginHooks = { readonly [K in HookName]: HookTaps<KernelHooks[K]> };

@@ -9,4 +9,7 @@ export * from './sandbox.js';
 export * from './trust.js';
 export * from './config.js';
 export * from './plugin.js';
+export * from './session.js';
+export * from './commands.js';
+export * from './hook-catalogue.js';
 export * from './tokens.js';

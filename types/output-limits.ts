@@ -7,9 +7,10 @@ export interface CutText {
 }
 
 /**
- * Every output cap of the tools lives in one place (SPEC T8), with the spill directory where
- * full outputs are saved when a cut is made. Bound by the `output-limits` plugin; tools get it
- * from the container (`TOKENS.OutputLimits`) and never hard-code a limit.
+ * Every output cap of the tools and of the permission audit log lives in one place (SPEC T8),
+ * with the spill directory where full outputs are saved when a cut is made. Bound by the
+ * `output-limits` plugin; tools get it from the container (`TOKENS.OutputLimits`) and never
+ * hard-code a limit.
  */
 export interface OutputLimits {
   /** read_file: lines per call (2000) */
@@ -36,6 +37,13 @@ export interface OutputLimits {
   readonly editHintLineMaxChars: number;
   /** glob and grep: results per call (100) */
   readonly searchMaxResults: number;
+  /** The permission audit log: rotate before the file would pass this many bytes (5 MiB). */
+  readonly auditMaxBytes: number;
+  /** The permission audit log: rotated files kept, audit.jsonl.1 … .N (3). */
+  readonly auditKeepFiles: number;
+  /** The permission audit log: characters of a path or command (500) and of a reason (2000) kept in a record. */
+  readonly auditTargetMaxChars: number;
+  readonly auditReasonMaxChars: number;
   /** Spill files older than this are removed at start-up (7 days). */
   readonly spillMaxAgeMs: number;
   /** Directory for full outputs: `<root>/.mewcode/tool-output/` unless a session provides one. */

@@ -1,33 +1,45 @@
 /** The plugin contract (DESIGN.md "The plugin contract"). */
 import type { Container, ContainerModule } from 'inversify';
+import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
 import type { ConfigSection } from './config.js';
-import type { KernelHooks, SessionContext } from './hooks.js';
-import type { PermissionMode } from './permissions.js';
+import type { NotificationPayload, PluginHooks } from './hooks.js';
+import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from './permissions.js';
+import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from './session.js';
+import type { ToolRegistry } from './services.js';
 
-export interface RunOptions {
-  prompt: string;
-  mode: PermissionMode;
-  signal?: AbortSignal;
-}
-
-/** What a plugin's `apply` receives: the running kernel. */
+/**
+ * What a plugin's `apply` and `start` receive: the running kernel, seen through a facade whose
+ * hooks are frozen and tap-only, and whose taps carry this plugin's name (errors blame it; its
+ * taps are removed when it is disposed).
+ */
 export interface KernelApi {
   readonly version: string;
-  readonly hooks: KernelHooks;
+  readonly hooks: PluginHooks;
   readonly container: Container;
-  readonly session: SessionContext;
+  /** The main (user's) session. */
+  readonly session: AgentSession;
   /** The command line this kernel was started with; undefined for builds without the CLI. */
   readonly cli: CliOptions | undefined;
+  /** Every tool; tools may be registered and removed after boot (sessions see changes between turns). */
+  readonly tools: ToolRegistry;
   /** The validated value of a section a plugin declared with `config`. */
   config<T>(key: string): T | undefined;
-  /** Queue text for the next model request's reminder; taken once (L2). */
-  injectReminder(text: string): void;
-  /** Run one user prompt through the agent loop. One run at a time (L8). */
-  run(options: RunOptions): AsyncIterable<AgentEvent>;
-  /** Run compaction now; waits for a running run to end (L8). */
-  compactNow(mode: PermissionMode): Promise<boolean>;
+  /** A new session (sub-agent, background work). */
+  createSession(options?: SessionOptions): AgentSession;
+  /** Rebuild a saved session; fires `sessionResume`. */
+  resumeSession(records: SessionRecords, options?: Omit<SessionOptions, 'history' | 'sessionId'>): Promise<AgentSession>;
+  /** Slash commands contributed under TOKENS.Command, by name. */
+  commands(): readonly Command[];
+  /** Tell the user something: the one route to the active UI (buffered until a UI exists). */
+  notify(kind: NotificationPayload['kind'], message: string, session?: Pick<AgentSession, 'sessionId' | 'agentId'>): void;
   warn(message: string): void;
+  /** The main session's `injectReminder`. */
+  injectReminder(text: string): void;
+  /** The main session's `run`. */
+  run(options: RunOptions): AsyncIterable<AgentEvent>;
+  /** The main session's `compact`. */
+  compactNow(mode: PermissionMode): Promise<boolean>;
 }
 
 export interface MewcodePlugin {
@@ -47,8 +59,22 @@ export interface MewcodePlugin {
   dependsOn?: readonly string[];
   /** The plugin's own configuration section, validated before `apply`. */
   config?: ConfigSection;
+  /**
+   * Organisation policy: when this plugin fails to load (import, bindings, apply), the run stops
+   * with exit 2 instead of running without it.
+   */
+  required?: boolean;
+  /** All binding happens here (never in `apply`). Tools bound under TOKENS.Tool are resolved per plugin. */
   bindings?: ContainerModule;
+  /** Tap hooks. A throw removes this plugin's taps and disposes it. */
   apply?(kernel: KernelApi): void | Promise<void>;
+  /**
+   * Background work after boot (e.g. connecting MCP servers). Not awaited by boot; the first
+   * model request waits for it at most `startTimeoutMs` (default 5000).
+   */
+  start?(kernel: KernelApi): Promise<void>;
+  startTimeoutMs?: number;
+  /** Also called after a failed `apply`. */
   dispose?(): void | Promise<void>;
 }
 
@@ -79,10 +105,22 @@ export interface CliOptions {
   dangerouslySkipSandbox?: boolean;
 }
 
+/**
+ * Where the kernel's notices, warnings and approval requests go: provided by the active UI. Until
+ * a UI is active they are buffered.
+ */
+export interface UserOutput {
+  notify(payload: NotificationPayload): void;
+  /** Ask the user; undefined when this UI cannot ask (the call is then denied with the reason). */
+  approve?(request: ApprovalRequest): Promise<ApprovalOutcome | undefined>;
+}
+
 /** Contributed under TOKENS.UserInterface. The CLI picks the first whose `handles` is true. */
 export interface UserInterface {
   readonly name: string;
   handles(options: CliOptions, stdinIsTTY: boolean): boolean;
+  /** The UI's output; the kernel routes everything the user is told here once the UI is active. */
+  readonly output: UserOutput;
   /** Runs the session and resolves to the process exit code. */
   run(kernel: KernelApi, options: CliOptions): Promise<number>;
 }

@@ -2,7 +2,11 @@
 import type { AssistantContentBlock, Message, ToolCall, Usage } from './messages.js';
 import type { ToolDefinition } from './tools.js';
 
-export type ProviderProtocol = 'anthropic' | 'openai';
+/**
+ * The wire protocol a provider speaks. Open: a third-party provider plugin names its own
+ * (the built-ins are 'anthropic' and 'openai').
+ */
+export type ProviderProtocol = string;
 
 /** The system prompt in two parts: only `stable` is cached (P3, K3). */
 export interface SystemPrompt {

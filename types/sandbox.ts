@@ -1,9 +1,64 @@
 /**
- * The OS command sandbox (issue 8), bound under TOKENS.CommandSandbox by the sandbox plugin.
+ * The OS command sandbox (issue 8), bound under TOKENS.CommandSandbox by the sandbox-os plugin.
  * bash uses it now; MCP stdio servers and hook commands will use it too.
- * (Placeholder shape: the sandbox work defines the full interface.)
+ *
+ * The service does not spawn anything itself: it says how to spawn a command so that it runs
+ * inside the sandbox (`file` + `args`, e.g. `bwrap … -- bash -c '…'`), and the caller spawns it
+ * as it would have spawned the bare command (own process group, pipes, timeouts).
  */
+
+export type SandboxMechanism = 'bubblewrap' | 'sandbox-exec' | 'none';
+
+export interface SandboxStatus {
+  /** Commands given to `wrap` run inside the OS sandbox. */
+  active: boolean;
+  mechanism: SandboxMechanism;
+  /** Why it is not active (missing binary, user namespaces refused, turned off by the user…). */
+  reason?: string;
+  /** The user turned it off (`sandbox: false` in ~/.mewcode/settings.yaml or config.yaml). */
+  disabledByUser?: boolean;
+  /** Network access inside the sandbox (`sandbox.network: true` in the user's settings). */
+  network?: boolean;
+}
+
+export interface SandboxCommand {
+  /** The program and its arguments, e.g. `['/usr/bin/bash', '-c', 'npm test']`. */
+  argv: readonly string[];
+  /** Working directory (absolute); it must be inside the sandbox's view, which every path is. */
+  cwd: string;
+  /** The project whose root (and additional directories) the command may write. */
+  projectRoot: string;
+  /** The home directory the deny-read list is relative to (the one the kernel was given). */
+  homeDir: string;
+}
+
+export interface SandboxLaunch {
+  /** What to spawn instead of argv[0]. */
+  file: string;
+  args: string[];
+  /** Variables to add to the command's environment (macOS: TMPDIR, the private temp dir). */
+  env?: Record<string, string>;
+  /** Call once the command has ended: removes the temporary mount points made for this call. */
+  release(): Promise<void>;
+}
+
+export type SandboxWrapResult =
+  /** Spawn `launch` instead of the bare command. */
+  | { kind: 'sandboxed'; launch: SandboxLaunch; mechanism: SandboxMechanism }
+  /** No OS sandbox (status().active is false): the caller runs the bare command, as before. */
+  | { kind: 'unsandboxed'; status: SandboxStatus }
+  /** The sandbox is active but this command cannot be confined: the caller must NOT run it. */
+  | { kind: 'refused'; message: string };
+
 export interface CommandSandbox {
-  /** Whether an OS sandbox can run on this machine. */
-  readonly available: boolean;
+  /**
+   * The sandbox state for `mewcode doctor` and the status line. The first call (of this or
+   * `probe`) runs the probe (synchronously here, bounded by a short timeout); later calls answer
+   * from the cache.
+   */
+  status(): SandboxStatus;
+  /** Same answer as `status()`, probing without blocking the event loop. */
+  probe(): Promise<SandboxStatus>;
+  /** How to run `command` inside the sandbox. Fails closed: see SandboxWrapResult. */
+  wrap(command: SandboxCommand): Promise<SandboxWrapResult>;
 }

@@ -32,6 +32,8 @@ export interface ProviderRegistry {
   configured(): readonly ProviderSettings[];
   /** Switch the active provider by configured name (between runs). */
   switchTo(name: string): Provider;
+  /** A provider for a session's override: a configured name and/or another model. */
+  resolve(options: { name?: string; model?: string }): Provider;
 }
 
 /** Where warnings and notices go: the UI decides how to show them (stderr in headless mode). */

@@ -9,7 +9,9 @@ import type { FileReadTracker } from './file-reads.js';
 import type { OutputLimits } from './output-limits.js';
 import type { KernelApi, UserInterface } from './plugin.js';
 import type { ProviderFactory } from './provider.js';
+import type { Command } from './commands.js';
 import type { CommandSandbox } from './sandbox.js';
+import type { CompactionService, ConversationFactory } from './session.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
 import type { WorkspaceTrust } from './trust.js';
@@ -44,6 +46,12 @@ export const TOKENS = {
   UserInterface: token<UserInterface>('UserInterface'),
   /** CommandSandbox: the OS sandbox commands run in (bash; later MCP stdio servers and hooks) */
   CommandSandbox: token<CommandSandbox>('CommandSandbox'),
+  /** ConversationFactory: how sessions keep history (the last binding wins; the kernel has a default) */
+  ConversationFactory: token<ConversationFactory>('ConversationFactory'),
+  /** CompactionService: rewrites a history that grew too long (none in the default build yet) */
+  CompactionService: token<CompactionService>('CompactionService'),
+  /** multi-bound: slash commands (Command) */
+  Command: token<Command>('Command'),
   /** WorkspaceTrust: whether the project's code-running settings may take effect */
   WorkspaceTrust: token<WorkspaceTrust>('WorkspaceTrust'),
 } as const;

@@ -1,4 +1,5 @@
 /** The tool contract (SPEC T1, A4, A7, K1). */
+import type { AgentSession } from './session.js';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -25,7 +26,11 @@ export interface ToolContext {
   /** For `~` in paths the model writes. */
   homeDir: string;
   sessionId: string;
+  /** The agent making the call (`main`, or a sub-agent's id). */
+  agentId: string;
   toolCallId: string;
+  /** The calling session: a tool may fork it or create a child session and run it to completion. */
+  session: AgentSession;
 }
 
 export interface ToolOutput {

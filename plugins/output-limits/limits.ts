@@ -1,4 +1,4 @@
-/** Every tool output cap (SPEC T2, T5, T6, T7, T8), in one place. */
+/** Every output cap (SPEC T2, T5, T6, T7, T8; the audit log, A11), in one place. */
 export const LIMITS = {
   readMaxLines: 2000,
   readMaxBytes: 256 * 1024,
@@ -14,6 +14,10 @@ export const LIMITS = {
   editHintMaxLines: 20,
   editHintLineMaxChars: 300,
   searchMaxResults: 100,
+  auditMaxBytes: 5 * 1024 * 1024,
+  auditKeepFiles: 3,
+  auditTargetMaxChars: 500,
+  auditReasonMaxChars: 2000,
   spillMaxAgeMs: 7 * 24 * 60 * 60 * 1000,
 } as const;
 

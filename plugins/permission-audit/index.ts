@@ -1,58 +1,79 @@
 /**
- * The permission audit log (SPEC A11): every permission decision of a tool call, and every
- * executed call, as one JSON line in `<root>/.mewcode/audit.jsonl`.
+ * The permission audit log (SPEC A11, A16): every permission decision of a tool call, every
+ * executed call and the workspace-trust decision, as hash-chained JSON lines in
+ * `<root>/.mewcode/audit.jsonl` (format: chain.ts; writer: audit-log.ts; `mewcode audit verify`:
+ * verify.ts). Every record also carries `prev`, the hash of the line before it.
  *
- * Decision (permissionDecided, also PreToolUse blocks and approvals):
- *   {type:"decision", time, session, tool, tool_call_id, target, layer, verdict, reason,
+ * Decision (permissionDecided: rule and mode verdicts, PreToolUse blocks, approvals, plan-mode
+ * refusals — the tool may be unknown or not offered, so nothing here looks it up):
+ *   {type:"decision", time, session, agent?, tool, tool_call_id, target, layer, verdict, reason,
  *    approval?: {choice, answered_by, reason?}, allowed, mode}
  * Execution (postToolUse, tapped last so it sees the final result):
- *   {type:"executed", time, session, tool, tool_call_id, duration_ms, result_bytes, is_error}
+ *   {type:"executed", time, session, agent?, tool, tool_call_id, duration_ms, result_bytes, is_error}
+ * Trust (trustDecided, once at boot):
+ *   {type:"trust", time, project_root, trusted, source, skipped}
  *
  * Writing never blocks the loop: records are queued and appended in order in the background,
- * flushed at session end and on dispose. The file is rotated at 5 MiB keeping 3 old files.
+ * flushed at session end and on dispose. Sizes and rotation come from OutputLimits (every cap in
+ * one place); a build without the output-limits plugin uses the same values, built in below.
  */
 import path from 'node:path';
-import type { PermissionDecidedContext, PostToolUseContext } from '../../types/hooks.js';
+import type { PermissionDecidedContext, PostToolUseContext, TrustDecidedContext } from '../../types/hooks.js';
 import type { ToolResult } from '../../types/messages.js';
-import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
+import type { OutputLimits } from '../../types/output-limits.js';
+import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
 import type { PermissionTarget } from '../../types/tools.js';
-import { AuditLog, DEFAULT_KEEP, DEFAULT_MAX_BYTES } from './audit-log.js';
+import { cutUtf16 } from '../../sdk/text-cuts.js';
+import { AuditLog } from './audit-log.js';
 
 export const NAME = 'permission-audit';
-/** Characters of a path or command kept in a record. */
-export const TARGET_MAX_CHARS = 500;
-const REASON_MAX_CHARS = 2000;
 
-export interface PermissionAuditOptions {
-  /** Rotate before the file would exceed this many bytes (default 5 MiB). */
-  maxBytes?: number;
-  /** Rotated files kept (default 3). */
-  keep?: number;
-}
+export type AuditCaps = Pick<OutputLimits, 'auditMaxBytes' | 'auditKeepFiles' | 'auditTargetMaxChars' | 'auditReasonMaxChars'>;
+
+/**
+ * Used only when no OutputLimits service is bound (a custom build without output-limits): the
+ * audit is a safety record and must not disappear with an unrelated plugin. Kept equal to
+ * plugins/output-limits/limits.ts by a test.
+ */
+export const AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS: AuditCaps = {
+  auditMaxBytes: 5 * 1024 * 1024,
+  auditKeepFiles: 3,
+  auditTargetMaxChars: 500,
+  auditReasonMaxChars: 2000,
+};
 
 export function auditFile(projectRoot: string): string {
   return path.join(projectRoot, '.mewcode', 'audit.jsonl');
 }
 
-export function createPermissionAuditPlugin(options: PermissionAuditOptions = {}): MewcodePlugin {
+export function auditCaps(kernel: Pick<KernelApi, 'container'>): AuditCaps {
+  return kernel.container.isBound(TOKENS.OutputLimits) ? kernel.container.get<OutputLimits>(TOKENS.OutputLimits) : AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS;
+}
+
+export function createPermissionAuditPlugin(): MewcodePlugin {
   const open = new Set<AuditLog>();
   return definePlugin({
     name: NAME,
-    version: '0.1.0',
+    version: '0.2.0',
     apply(kernel) {
+      const caps = auditCaps(kernel);
       const file = auditFile(kernel.session.projectRoot);
       const log = new AuditLog(file, {
-        maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
-        keep: options.keep ?? DEFAULT_KEEP,
-        onError: (error) => kernel.warn(`${NAME}: cannot write the audit log ${file}: ${error.message} (further audit errors are not reported)`),
+        maxBytes: caps.auditMaxBytes,
+        keep: caps.auditKeepFiles,
+        onProblem: (_kind, message) => kernel.warn(`${NAME}: ${message}`),
       });
       open.add(log);
       kernel.hooks.permissionDecided.tapPromise(NAME, async (decided) => {
-        log.append(decisionRecord(decided));
+        log.append(decisionRecord(decided, caps));
       });
       kernel.hooks.postToolUse.tapPromise({ name: NAME, stage: 1000 }, async (result, context) => {
         log.append(executedRecord(result, context));
         return result;
+      });
+      kernel.hooks.trustDecided.tapPromise(NAME, async (decision) => {
+        log.append(trustRecord(decision));
       });
       kernel.hooks.sessionEnd.tapPromise(NAME, () => log.flush());
     },
@@ -66,20 +87,22 @@ export function createPermissionAuditPlugin(options: PermissionAuditOptions = {}
 
 export default createPermissionAuditPlugin();
 
-export function decisionRecord(decided: PermissionDecidedContext): Record<string, unknown> {
+export function decisionRecord(decided: PermissionDecidedContext, caps: AuditCaps = AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS): Record<string, unknown> {
   const { request, verdict, approval } = decided;
+  const reasonMax = caps.auditReasonMaxChars;
   return {
     type: 'decision',
     time: new Date().toISOString(),
     session: request.sessionId,
+    ...agentOf(decided),
     tool: request.toolName,
     tool_call_id: decided.toolCallId,
-    target: targetText(request.target),
+    target: targetText(request.target, caps.auditTargetMaxChars),
     layer: verdict.layer,
     verdict: verdict.decision,
-    reason: cut(verdict.reason ?? '', REASON_MAX_CHARS),
+    reason: cut(verdict.reason ?? '', reasonMax),
     ...(approval
-      ? { approval: { choice: approval.choice, answered_by: approval.answeredBy, ...(approval.reason ? { reason: cut(approval.reason, REASON_MAX_CHARS) } : {}) } }
+      ? { approval: { choice: approval.choice, answered_by: approval.answeredBy, ...(approval.reason ? { reason: cut(approval.reason, reasonMax) } : {}) } }
       : {}),
     allowed: decided.allowed,
     mode: request.mode,
@@ -91,6 +114,7 @@ export function executedRecord(result: ToolResult, context: PostToolUseContext):
     type: 'executed',
     time: new Date().toISOString(),
     session: context.sessionId,
+    ...agentOf(context),
     tool: context.call.name,
     tool_call_id: result.toolCallId,
     duration_ms: Math.round(context.durationMs * 10) / 10,
@@ -99,15 +123,30 @@ export function executedRecord(result: ToolResult, context: PostToolUseContext):
   };
 }
 
-function targetText(target: PermissionTarget): string | null {
-  if (target.kind === 'path') return cut(target.path, TARGET_MAX_CHARS);
-  if (target.kind === 'command') return cut(target.command, TARGET_MAX_CHARS);
+export function trustRecord(decision: TrustDecidedContext): Record<string, unknown> {
+  return {
+    type: 'trust',
+    time: new Date().toISOString(),
+    project_root: decision.projectRoot,
+    trusted: decision.trusted,
+    source: decision.source,
+    skipped: [...decision.skipped],
+  };
+}
+
+/** Sub-agents and background sessions are named; the main session (agent `main`) is not. */
+function agentOf(context: { agentId?: string; parentAgentId?: string }): Record<string, string> {
+  if (context.agentId === undefined || context.agentId === 'main') return {};
+  return { agent: context.agentId, ...(context.parentAgentId ? { parent_agent: context.parentAgentId } : {}) };
+}
+
+/** A refusal may come before any target was computed: tolerate a missing one. */
+function targetText(target: PermissionTarget | undefined, max: number): string | null {
+  if (target?.kind === 'path') return cut(target.path, max);
+  if (target?.kind === 'command') return cut(target.command, max);
   return null;
 }
 
 function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  const end = code >= 0xd800 && code <= 0xdbff ? max - 1 : max; // never split a surrogate pair
-  return `${text.slice(0, end)}…`;
+  return text.length <= max ? text : `${cutUtf16(text, max)}…`;
 }

@@ -1,13 +1,16 @@
 /**
- * The blacklist decision for one command line: parse it into segments (plugins/shell-command),
- * follow `cd`, check every segment with the ten patterns, check defined functions for fork bombs,
+ * The blacklist decision for one command line: parse it into segments (sdk/shell-command),
+ * check every segment — in every directory it may run in after `cd` — with the ten patterns and
+ * the destructive-verbs-outside-the-project rule, check defined functions for fork bombs,
  * and — when the command does not parse cleanly, is opaque (may evaluate strings as code) or the
  * parser is unavailable — also check the raw text conservatively (quotes stripped, split at every operator, every word position tried).
  */
 import { analyzeShellCommand, type ShellAnalysis } from '../../sdk/shell-command/index.js';
 import { findForkBomb, textLooksLikeForkBomb } from './fork-bomb.js';
-import { checkSegment, checkWords, commandNameOf, isCheckedCommand, nextDirectory } from './patterns.js';
-import { isBlockDevice, normaliseOperand, type Where } from './targets.js';
+import path from 'node:path';
+import { insideRoots, type Inside } from './outside-targets.js';
+import { checkSegment, checkWords, commandNameOf, expandSplitting, isCheckedCommand } from './patterns.js';
+import { HOME, isBlockDevice, normaliseOperand, type Where } from './targets.js';
 
 export interface BlacklistHit {
   pattern: string;
@@ -20,6 +23,10 @@ export interface BlacklistHit {
 export interface CheckOptions {
   projectRoot: string;
   homeDir: string | undefined;
+  /** Where the command starts (the bash call's workdir); the project root by default. */
+  startDir?: string;
+  /** Directories besides the project where destructive verbs may act (permissions.additional_directories). */
+  additionalDirectories?: readonly string[];
   /** Called once per command the parser could not handle at all (not for mere syntax errors). */
   onParserFailure?(error: unknown): void;
 }
@@ -33,12 +40,14 @@ export async function checkCommand(command: string, options: CheckOptions): Prom
   } catch (error) {
     options.onParserFailure?.(error);
   }
+  const inside = insideRoots(options.projectRoot, options.additionalDirectories ?? []);
+  const start = trimSlash(options.startDir ?? options.projectRoot);
   if (analysis) {
-    const where: Where = { cwd: trimSlash(options.projectRoot), home };
     for (const segment of analysis.parsed.segments) {
-      const hit = checkSegment(segment, where);
-      if (hit) return { pattern: hit.pattern, segment: segment.text, fromRawText: false };
-      where.cwd = nextDirectory(segment.argv, where);
+      for (const cwd of directories(segment.dirs, start)) {
+        const hit = checkSegment(segment, { cwd, home, inside });
+        if (hit) return { pattern: hit.pattern, segment: segment.text, fromRawText: false };
+      }
     }
     const bomb = findForkBomb(analysis.functions);
     if (bomb) return { pattern: `fork bomb (function ${bomb.name} starts copies of itself)`, segment: command.trim(), fromRawText: false };
@@ -46,8 +55,20 @@ export async function checkCommand(command: string, options: CheckOptions): Prom
     // the raw-text check too; its code-like literal strings are already segments (the parser).
     if (analysis.parsed.parseError === undefined && analysis.parsed.opaque === undefined) return undefined;
   }
-  return checkRawText(command, { cwd: undefined, home });
+  return checkRawText(command, { cwd: undefined, home, inside });
 }
+
+/** The directories a segment may run in (see ShellSegment.dirs), as blacklist `cwd`s (home as HOME). */
+function directories(dirs: readonly string[] | null | undefined, start: string): (string | undefined)[] {
+  if (dirs === null) return [undefined];
+  return (dirs ?? ['.']).map((dir) => {
+    if (dir === '~' || dir.startsWith('~/')) return HOME + dir.slice(1);
+    if (dir.startsWith('~')) return undefined; // ~user
+    return path.posix.resolve(start, dir);
+  });
+}
+
+export type { Inside };
 
 function trimSlash(dir: string): string {
   return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
@@ -63,7 +84,8 @@ export const MAX_RAW_TEXT = 65_536;
 
 export function checkRawText(command: string, where: Where): BlacklistHit | undefined {
   if (command.length > MAX_RAW_TEXT) return { pattern: `a command longer than ${MAX_RAW_TEXT} characters that does not parse cannot be checked`, segment: `${command.slice(0, 60)}…`, fromRawText: true };
-  const text = command.replace(/['"\\]/g, '');
+  // `{rm,-rf,~}` is the words `rm -rf ~` (brace expansion at the start of a word).
+  const text = command.replace(/['"\\]/g, '').replace(/(^|[\s;&|(`])\{([^{}\s]*,[^{}\s]*)\}/g, (_, before: string, list: string) => `${before} ${list.split(',').join(' ')} `);
   if (textLooksLikeForkBomb(command) || textLooksLikeForkBomb(text)) return { pattern: 'fork bomb', segment: command.trim(), fromRawText: true };
   for (const piece of text.split(/[;&|\n(){}`]|\$\(|<\(|>\(/)) {
     const redirect = /(?:^|[^<>&0-9])\d*(?:>>?|&>>?|>\||<>)\s*(\/dev\/\S+)/.exec(piece);
@@ -72,7 +94,10 @@ export function checkRawText(command: string, where: Where): BlacklistHit | unde
     for (let i = 0; i < words.length; i++) {
       const name = commandNameOf(words[i]);
       if (name === undefined || !isCheckedCommand(name, words[i]!)) continue;
-      const hit = checkWords(words.slice(i), where);
+      const hit = checkWords(words.slice(i), where) ?? (() => {
+        const expanded = expandSplitting(words.slice(i));
+        return expanded ? checkWords(expanded, where) : undefined;
+      })();
       if (hit) return { pattern: hit.pattern, segment: piece.trim(), fromRawText: true };
     }
   }

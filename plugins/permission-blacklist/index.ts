@@ -1,12 +1,18 @@
 /**
  * Permission layer 1, the dangerous-command blacklist (SPEC A1, A2, A10). Taps checkPermission at
  * PermissionStage.Blacklist for command-executing calls (`target.kind === 'command'`): every
- * segment of the command (plugins/shell-command) is checked against the ten patterns of seed 003
- * (see patterns.ts); a hit is a deny that no rule, mode (bypassPermissions included) or approval
+ * segment of the command (sdk/shell-command) is checked against the ten patterns of seed 003
+ * (see patterns.ts) and against destructive verbs aimed outside the project (outside-targets.ts:
+ * recursive rm, find -delete, mv, chmod/chown -R, dd of=, truncate, shred, interpreters removing
+ * trees, whose target is not a literal path inside the project or an additional directory); a hit is a deny that no rule, mode (bypassPermissions included) or approval
  * can turn into an allow. No hit: no verdict, the next layer decides. Essential: `disable:` in
  * configuration cannot remove it. It has no configuration on purpose.
  */
+import path from 'node:path';
+import type { Container } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
+import type { PermissionSettings } from '../../types/services.js';
+import { TOKENS } from '../../types/tokens.js';
 import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
 import { checkCommand } from './check.js';
 
@@ -29,10 +35,28 @@ export default definePlugin({
       if (typeof command !== 'string') {
         return { decision: 'deny', layer: NAME, reason: `could not read the command of this ${request.toolName} call, so it cannot be checked` };
       }
-      const hit = await checkCommand(command, { projectRoot: request.projectRoot, homeDir: kernel.session.homeDir, onParserFailure });
+      const workdir = (request.input as Record<string, unknown> | undefined)?.workdir;
+      const hit = await checkCommand(command, {
+        projectRoot: request.projectRoot,
+        homeDir: kernel.session.homeDir,
+        ...(typeof workdir === 'string' && workdir !== '' ? { startDir: path.resolve(request.projectRoot, workdir) } : {}),
+        additionalDirectories: additionalDirectories(kernel.container),
+        onParserFailure,
+      });
       if (!hit) return undefined;
       const how = hit.fromRawText ? ' (the command could not be parsed, so it was checked as text)' : '';
       return { decision: 'deny', layer: NAME, reason: `blocked dangerous command: ${hit.pattern} in segment "${hit.segment}"${how}` };
     });
   },
 });
+
+/** permissions.additional_directories from the settings owner, if one is bound; none on failure. */
+function additionalDirectories(container: Container): readonly string[] {
+  if (!container.isBound(TOKENS.PermissionSettings)) return [];
+  try {
+    const dirs = container.get<PermissionSettings>(TOKENS.PermissionSettings).additionalDirectories();
+    return Array.isArray(dirs) ? dirs.filter((d): d is string => typeof d === 'string') : [];
+  } catch {
+    return [];
+  }
+}

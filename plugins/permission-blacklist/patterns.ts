@@ -16,10 +16,13 @@
  * 10 wiping disks: wipefs, blkdiscard, shred of a block device, dd reading a block device
  */
 import type { ShellSegment } from '../../sdk/shell-command/index.js';
+import { DESTRUCTIVE_VERBS, destructiveOutside } from './destructive.js';
+import { interpreterRemovingTree } from './interpreter-removal.js';
 import {
   HOME,
   catastrophicDeleteTarget,
   criticalFile,
+  expandBraces,
   isBlockDevice,
   isDeviceFile,
   isEverythingHere,
@@ -255,14 +258,14 @@ const CHECKERS: Record<string, Checker> = {
 };
 
 /** Commands whose arguments make a hit recognisable even when the command name is computed. */
-const GUESSABLE = ['rm', 'dd', 'chmod', 'mv'];
+const GUESSABLE = ['rm', 'dd', 'chmod', 'mv', 'find'];
 
 /** Redirection operators that write to their target. */
 const WRITING_REDIRECTS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
 
 /** Whether checkWords has anything to say about a command of this name (used to skip words fast). */
 export function isCheckedCommand(name: string, word: string): boolean {
-  return Object.hasOwn(CHECKERS, name) || isFormatter(name) || word.includes('$') || word.includes('`');
+  return Object.hasOwn(CHECKERS, name) || DESTRUCTIVE_VERBS.includes(name) || isFormatter(name) || word.includes('$') || word.includes('`');
 }
 
 /** Checks one segment's words and redirections. */
@@ -275,7 +278,29 @@ export function checkSegment(segment: ShellSegment, where: Where): Hit | undefin
       if (criticalFile(form)) return { pattern: `redirect (${redirect.op}) overwriting ${form}` };
     }
   }
-  return checkWords(segment.argv, where);
+  if (segment.inlineCode) {
+    const hit = interpreterRemovingTree(segment.inlineCode.interpreter, segment.inlineCode.code, where);
+    if (hit) return hit;
+  }
+  const hit = checkWords(segment.argv, where);
+  if (hit) return hit;
+  // `rm${IFS}-rf${IFS}~`, `${x:-rm} -rf ~`: the words bash would see after those expansions.
+  const expanded = expandSplitting(segment.argv);
+  return expanded ? checkWords(expanded, where) : undefined;
+}
+
+/** `$IFS` / `${IFS…}` as a space and `${X:-word}` / `${X-word}` / `${X:=word}` as `word`, re-split; undefined when nothing changes. */
+export function expandSplitting(argv: readonly string[]): string[] | undefined {
+  if (!argv.some((w) => w.includes('$') || w.includes('{'))) return undefined;
+  const words = argv.flatMap((word) =>
+    word
+      .replace(/\$\{IFS[^}]*\}|\$IFS\b/g, ' ')
+      .replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}]*)\}/g, '$1')
+      .split(/\s+/)
+      .filter((w) => w !== '')
+      .flatMap((piece) => (/^\{[^{}]*,[^{}]*\}$/.test(piece) ? expandBraces(piece) : [piece])),
+  );
+  return words.join('\u0000') === argv.join('\u0000') ? undefined : words;
 }
 
 export function checkWords(argv: readonly string[], where: Where): Hit | undefined {
@@ -285,25 +310,14 @@ export function checkWords(argv: readonly string[], where: Where): Hit | undefin
   const args = argv.slice(1);
   if (isFormatter(name)) return { pattern: `filesystem format (${name})` };
   const checker = Object.hasOwn(CHECKERS, name) ? CHECKERS[name] : undefined;
-  if (checker) return checker(args, where);
+  const hit = checker?.(args, where) ?? destructiveOutside(name, args, where);
+  if (hit) return hit;
   if (first!.includes('$') || first!.includes('`')) {
     // `$RM -rf /`: the name is computed at run time; judge the arguments as each candidate's.
     for (const candidate of GUESSABLE) {
-      const hit = CHECKERS[candidate]!(args, where);
-      if (hit) return { pattern: `${hit.pattern} (the command name ${first} is computed at run time)` };
+      const guessed = CHECKERS[candidate]!(args, where) ?? destructiveOutside(candidate, args, where);
+      if (guessed) return { pattern: `${guessed.pattern} (the command name ${first} is computed at run time)` };
     }
   }
   return undefined;
-}
-
-/** Follows `cd`/`pushd` so that `cd / && rm -rf *` is judged in `/`. */
-export function nextDirectory(argv: readonly string[], where: Where): string | undefined {
-  const name = commandNameOf(argv[0]);
-  if (name !== 'cd' && name !== 'pushd') return where.cwd;
-  const operands = argv.slice(1).filter((a) => !/^-[LPe@]+$/.test(a));
-  const target = operands[0];
-  if (target === undefined) return HOME;
-  if (target === '-' || (target.includes('$') && !/^(\$HOME|\$\{HOME\})(\/|$)/.test(target)) || target.includes('`')) return undefined;
-  const normal = normaliseOperand(target, where);
-  return normal.startsWith('/') ? normal : undefined;
 }

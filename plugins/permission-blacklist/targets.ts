@@ -14,6 +14,8 @@ export interface Where {
   cwd: string | undefined;
   /** The real home directory, so that `rm -rf *` run in it counts as deleting the home directory. */
   home: string | undefined;
+  /** Where destructive verbs may act (the project); absent: only the ten patterns are checked. */
+  inside?: import('./outside-targets.js').Inside;
 }
 
 /**

@@ -1,15 +1,24 @@
-/** The last automatic permission layer: the mode matrix (SPEC A7–A8). */
-import { definePlugin } from '../../types/plugin.js';
+/** The last automatic permission layer: the mode matrix (SPEC A7–A8), adjusted for bash by the OS sandbox (issue 8). */
+import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
+import { TOKENS } from '../../types/tokens.js';
 import { modeDecision, modeThatAllows } from './mode-matrix.js';
+import { sandboxedBashVerdict } from './sandboxed-bash.js';
 
 const NAME = 'permission-mode';
+
+function sandboxOf(kernel: KernelApi): CommandSandbox | undefined {
+  return kernel.container.isBound(TOKENS.CommandSandbox) ? kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox) : undefined;
+}
 
 export default definePlugin({
   name: NAME,
   version: '0.1.0',
   apply(kernel) {
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Mode }, async (request) => {
+      const sandboxed = await sandboxedBashVerdict(request, sandboxOf(kernel), kernel.cli?.dangerouslySkipSandbox === true, NAME);
+      if (sandboxed) return sandboxed;
       const decision = modeDecision(request.mode, request.category);
       const reason =
         decision === 'allow'

@@ -15,10 +15,13 @@
  * for a compound command. A command that cannot be parsed, or defines shell functions, is never
  * allowed by a rule (nor is an "opaque" one: see the shell parser); deny and ask rules still apply
  * to its text and its best-effort segments. Allow rules ignore a segment's redirections but allow it
- * only when its writing redirections stay inside the project (or go to /dev/null, a descriptor…).
+ * only when its writing redirections stay inside the project (or go to /dev/null, a descriptor…),
+ * judged from every directory the segment may run in (after `cd`; the bash call's `workdir`).
+ * Deny and ask rules see a command however it is spelled (`/bin/rm`, `\rm`, `"r""m"`, wrapped);
+ * when a segment's command name is computed at run time (`$a -rf x`, `${x:-rm}`, `rm${IFS}x`),
+ * any deny rule for the tool denies it (and any ask rule asks): it cannot be checked.
  */
 import path from 'node:path';
-import { realpathSync } from 'node:fs';
 import { expandHome, isWithin, resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
@@ -32,6 +35,10 @@ export interface ShellSegmentLike {
   assignments: string[];
   /** The text without the redirections written in it; `text` when absent. */
   textWithoutRedirects?: string;
+  /** Directories it may run in, relative to the start (absent: the start only; null: unknown). */
+  dirs?: readonly string[] | null;
+  /** Program text handed to an interpreter. */
+  inlineCode?: { interpreter: string; code: string };
 }
 export interface ParsedCommandLike {
   segments: ShellSegmentLike[];
@@ -78,7 +85,7 @@ export class RulesEngine {
     if (!applicable) return undefined;
     const target = request.target;
     if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir);
-    if (target.kind === 'command') return this.decideCommand(applicable, target.command, context.parseCommand, request.projectRoot, context.homeDir);
+    if (target.kind === 'command') return this.decideCommand(applicable, target.command, context.parseCommand, request.projectRoot, context.homeDir, startDirectory(request));
     const name: Unit = { label: request.toolName, matches: (rule) => rule.matchesName(request.toolName) };
     return combine([evaluate(applicable, name)], { allowed: true });
   }
@@ -124,7 +131,7 @@ export class RulesEngine {
   private decidePathNow(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string): PermissionVerdict | undefined {
     const absolute = path.resolve(projectRoot, expandHome(input, homeDir));
     const candidates = [absolute];
-    const real = realPathSync(absolute);
+    const real = realPath(absolute);
     if (real !== undefined && real !== absolute) candidates.push(real);
     const decisions = candidates.map((candidate) => evaluate(applicable, { label: candidate, matches: (rule) => rule.matchesPath(candidate) }));
     return combine(decisions, { allowed: true });
@@ -136,6 +143,7 @@ export class RulesEngine {
     parse: CommandParser,
     projectRoot: string,
     homeDir: string,
+    startDir: string,
   ): Promise<PermissionVerdict | undefined> {
     let parsed: ParsedCommandLike;
     try {
@@ -148,40 +156,91 @@ export class RulesEngine {
     const wholeDecision = evaluate(applicable, whole);
     // With a parse error (or an opaque construct) the segments are best-effort, or not all the
     // command may run: they can still deny or ask, never allow.
-    const writes: WriteCheck = { projectRoot, homeDir, changesDirectory: parsed.segments.some((s) => DIRECTORY_CHANGERS.has(path.basename(s.argv[0] ?? ''))) };
+    const writes: WriteCheck = { projectRoot, homeDir, startDir };
     const segmentDecisions = parsed.segments.map((segment) => evaluate(applicable, segmentUnit(segment, writes)));
     const verifiable = parsed.parseError === undefined && parsed.opaque === undefined && !parsed.hasFunctionDefinition && parsed.segments.length > 0;
 
-    const objection = combine([wholeDecision, ...segmentDecisions], { allowed: false });
+    const objection =
+      combine([wholeDecision, ...segmentDecisions], { allowed: false }) ??
+      computedNameObjection(applicable, parsed.segments) ??
+      (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined);
     if (objection) return objection;
     if (!verifiable) return undefined;
     if (wholeDecision?.decision === 'allow' && wholeDecision.rule.exact) return verdictFor('allow', [wholeDecision]);
     return combine(segmentDecisions, { allowed: true });
   }
+
+  /**
+   * Whether an allow rule for file writes names exactly this file (an `=` pattern or a path
+   * without glob characters, not a folder): the only rule that passes a protected path.
+   */
+  allowsExactFile(absolute: string, toolName: string): boolean {
+    const candidates = new Set([absolute, realPath(absolute) ?? absolute]);
+    for (const tool of new Set([toolName, 'edit_file', 'write_file'])) {
+      const applicable = this.applicable({ toolName: tool, category: 'write', targetKind: 'path' });
+      for (const lists of applicable ?? []) {
+        for (const rule of lists.allow) {
+          const named = rule.exactPath();
+          if (named !== undefined && [...candidates].some((c) => c === named && rule.matchesPath(c))) return true;
+        }
+      }
+    }
+    return false;
+  }
+}
+
+/** Where a command starts: the bash call's `workdir` (relative to the project root), else the root. */
+function startDirectory(request: PermissionRequest): string {
+  const workdir = (request.input as Record<string, unknown> | undefined)?.workdir;
+  return typeof workdir === 'string' && workdir !== '' ? path.resolve(request.projectRoot, workdir) : request.projectRoot;
 }
 
 /**
- * The symlink-resolved path (through the nearest existing ancestor for a path that does not
- * exist yet), as kernel/path-containment's resolveReal but synchronous: one realpath(3) call on
- * a local disk costs microseconds, a thread-pool round trip ten times more on every check.
- * Undefined when an ancestor cannot be read (the tool reports that; the path is judged as written).
+ * The symlink-resolved path, dangling links followed (sdk/path-containment's resolveRealSync, the
+ * sandbox's resolution). Undefined when it cannot be resolved (a loop, an unreadable ancestor).
  */
-function realPathSync(absolute: string): string | undefined {
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
-    try {
-      const real = realpathSync.native(current);
-      return missing.length === 0 ? real : path.join(real, ...missing.reverse());
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return undefined;
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      missing.push(path.basename(current));
-      current = parent;
-    }
+export function realPath(absolute: string): string | undefined {
+  try {
+    return resolveRealSync(absolute);
+  } catch {
+    return undefined;
   }
+}
+
+/** A command name bash computes at run time (an expansion, a glob, a brace list): no rule can see the verb. */
+export function computedCommandName(word: string | undefined): boolean {
+  if (word === undefined || word === '[' || word === '[[') return false; // the test builtin
+  return /[$`*?[]/.test(word) || /\{[^}]*,[^}]*\}/.test(word);
+}
+
+/** With a deny (or ask) rule for the tool, a command that does not parse cannot be checked against it: denied (asked). */
+function unparsedObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], parseError: string): PermissionVerdict | undefined {
+  for (const list of ['deny', 'ask'] as const) {
+    const rule = applicable.flatMap((lists) => lists[list])[0];
+    if (!rule) continue;
+    return {
+      decision: list,
+      layer: `${LAYER_NAME}:${rule.origin.scope}`,
+      reason: `the command does not parse (${parseError}), so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against it; fix the syntax`,
+    };
+  }
+  return undefined;
+}
+
+/** With a deny (or ask) rule for the tool, a segment whose verb is computed at run time is denied (asked). */
+function computedNameObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], segments: readonly ShellSegmentLike[]): PermissionVerdict | undefined {
+  const computed = segments.find((s) => computedCommandName(s.argv[0]));
+  if (!computed) return undefined;
+  for (const list of ['deny', 'ask'] as const) {
+    const rule = applicable.flatMap((lists) => lists[list])[0];
+    if (!rule) continue;
+    return {
+      decision: list,
+      layer: `${LAYER_NAME}:${rule.origin.scope}`,
+      reason: `the command name ${quote(computed.argv[0]!)} in ${quote(computed.text)} is computed at run time, so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against it; write the command name literally`,
+    };
+  }
+  return undefined;
 }
 
 /** The first layer with a matching rule decides the unit: deny, then ask, then allow. */
@@ -244,14 +303,21 @@ function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
   const text = segment.text.trim();
   const allowText = (segment.textWithoutRedirects ?? segment.text).trim();
   const forms = new Set<string>([text]);
-  if (segment.argv.length > 0) forms.add(segment.argv.join(' '));
+  if (segment.argv.length > 0) {
+    forms.add(segment.argv.join(' '));
+    // `/bin/rm -rf x` is `rm -rf x` for a deny rule (and `RM` on a case-insensitive disk).
+    const name = segment.argv[0]!;
+    const base = name.slice(name.lastIndexOf('/') + 1);
+    forms.add([base, ...segment.argv.slice(1)].join(' '));
+    forms.add([base.toLowerCase(), ...segment.argv.slice(1)].join(' '));
+  }
   const denyForms = [...forms];
   let writesAllowed: boolean | undefined;
   return {
     label: text,
     matches: (rule, list) => {
       if (list !== 'allow') return denyForms.some((form) => rule.matchesCommand(form));
-      writesAllowed ??= segment.redirects.every((r) => redirectAllowed(r, writes));
+      writesAllowed ??= segment.redirects.every((r) => redirectAllowed(r, segment.dirs, writes));
       return writesAllowed && rule.matchesCommand(allowText);
     },
   };
@@ -260,15 +326,26 @@ function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
 interface WriteCheck {
   projectRoot: string;
   homeDir: string;
-  /** Some segment changes directory (`cd /etc && echo x > passwd`): relative targets are unknown. */
-  changesDirectory: boolean;
+  /** Where the command line starts (the bash call's workdir, or the project root). */
+  startDir: string;
 }
 
-const DIRECTORY_CHANGERS = new Set(['cd', 'pushd', 'popd']);
+/** The absolute directories a segment may run in; undefined when unknown. */
+export function segmentDirectories(dirs: readonly string[] | null | undefined, startDir: string, homeDir: string): string[] | undefined {
+  if (dirs === null) return undefined;
+  const out: string[] = [];
+  for (const dir of dirs ?? ['.']) {
+    if (dir === '~' || dir.startsWith('~/')) out.push(path.resolve(homeDir, dir.slice(2)));
+    else if (dir.startsWith('~')) return undefined; // ~user
+    else out.push(path.resolve(startDir, dir));
+  }
+  return out;
+}
+
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 
 /** A redirection an allow rule may let through: not writing, or writing to a harmless place or inside the project. */
-function redirectAllowed(redirect: { op: string; target: string }, writes: WriteCheck): boolean {
+function redirectAllowed(redirect: { op: string; target: string }, dirs: readonly string[] | null | undefined, writes: WriteCheck): boolean {
   const { op, target } = redirect;
   if (!op.includes('>')) return true; // <, <<, <<<, <&: reading
   if (HARMLESS_TARGETS.has(target)) return true;
@@ -276,9 +353,11 @@ function redirectAllowed(redirect: { op: string; target: string }, writes: Write
   const expanded = expandHome(target, writes.homeDir);
   // Expansions, globs, process substitution, …: the real target is unknown.
   if (!/^[A-Za-z0-9_./@%+=,:-]+$/.test(expanded) || expanded.startsWith('-')) return false;
-  if (!path.isAbsolute(expanded) && writes.changesDirectory) return false;
+  const bases = path.isAbsolute(expanded) ? [writes.startDir] : segmentDirectories(dirs, writes.startDir, writes.homeDir);
+  if (bases === undefined) return false; // a relative target after `cd "$X"`: where it lands is unknown
   try {
-    return isWithin(resolveRealSync(writes.projectRoot), resolveRealSync(path.resolve(writes.projectRoot, expanded)));
+    const root = resolveRealSync(writes.projectRoot);
+    return bases.every((base) => isWithin(root, resolveRealSync(path.resolve(base, expanded))));
   } catch {
     return false;
   }

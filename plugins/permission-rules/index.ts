@@ -8,6 +8,10 @@
  * user file may lift belong to a policy plugin tapping an earlier stage
  * (e.g. `PermissionStage.Sandbox + 50`). No matching rule → no verdict: the mode layer decides.
  *
+ * Protected paths (protection.ts): a change to MewCode's settings, config, hooks or audit log,
+ * `.git/config`, `.git/hooks/**`, `.claude/**` or `.mcp.json` asks in every mode unless an allow
+ * rule names exactly that file — checked here, before the mode layer could allow it.
+ *
  * Binds TOKENS.PermissionSettings (default mode, additional directories), TOKENS.Approvals
  * (list / revoke grants, suggestRule) and TOKENS.SearchPolicy (files glob and grep must skip).
  */
@@ -38,6 +42,7 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
         parseCommand: options.parseCommand ?? parseShellCommand,
         warn: (message) => kernel.warn(message),
         ...(kernel.container.isBound(TOKENS.ToolRegistry) ? { tools: kernel.container.get<ToolRegistry>(TOKENS.ToolRegistry) } : {}),
+        ...(kernel.container.isBound(TOKENS.WorkspaceTrust) ? { trust: kernel.container.get(TOKENS.WorkspaceTrust) } : {}),
       });
       // Bound before the files are read: readers call the methods later, at check or run time.
       kernel.container.bind(PERMISSION_SETTINGS).toConstantValue(rules.settings());

@@ -6,11 +6,13 @@ import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import type { SearchPolicy, ToolRegistry } from '../../types/services.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
 import { loadMatcherDeps, patternNeeds } from './matchers.js';
 import { appendAllowRule, removeAllowRule } from './persist.js';
 import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Scope } from './rule-set.js';
 import { FRIENDLY_NAMES, parseRule, type RuleList } from './rule-syntax.js';
 import { RulesEngine, type CommandParser } from './engine.js';
+import { checkProtectedPaths } from './protection.js';
 import type { ApprovalGrant, Approvals, GrantScope, PermissionSettings } from './services.js';
 import { PREFIX, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
 import { suggestRule } from './suggest.js';
@@ -28,6 +30,8 @@ export interface RulesContext {
   warn(message: string): void;
   /** Registered tools, to warn about rules naming none (optional). */
   tools?: ToolRegistry;
+  /** Workspace trust (TOKENS.WorkspaceTrust); absent → the project is untrusted. */
+  trust?: WorkspaceTrust;
 }
 
 export class PermissionRules {
@@ -42,7 +46,7 @@ export class PermissionRules {
   /** Read the three settings files and the command-line rules (at boot). */
   async load(cli: { allowedTools: readonly string[]; disallowedTools: readonly string[] } | undefined): Promise<void> {
     const scopes: FileScope[] = ['local', 'project', 'user'];
-    const files = await Promise.all(scopes.map((scope) => readSettingsFile(scope, this.files[scope])));
+    const files = await Promise.all(scopes.map((scope) => readSettingsFile(scope, this.files[scope], this.context.trust)));
     const inputs: RuleInput[] = [];
     for (const file of files) {
       this.loaded[file.scope] = file;
@@ -107,7 +111,12 @@ export class PermissionRules {
   }
 
   async check(request: PermissionRequest): Promise<PermissionVerdict | undefined> {
-    const verdict = await this.engine.check(request, { homeDir: this.context.homeDir, parseCommand: this.context.parseCommand });
+    const context = { homeDir: this.context.homeDir, parseCommand: this.context.parseCommand };
+    const verdict = await this.engine.check(request, context);
+    if (verdict?.decision === 'deny') return verdict;
+    // Protected paths ask in every mode, before the mode layer could allow (issue 8).
+    const guarded = await checkProtectedPaths(request, this.engine, context);
+    if (guarded) return guarded;
     // Plan mode stays read-only: a rule may deny or ask there, but never let a change through.
     if (verdict?.decision === 'allow' && request.mode === 'plan' && request.category !== 'read') return undefined;
     return verdict;

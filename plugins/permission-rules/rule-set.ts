@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { ToolCategory } from '../../types/tools.js';
-import { compileCommandTest, compilePathTest, compileRegex, type PathBases, type Test } from './matchers.js';
+import { compileCommandTest, compilePathTest, compileRegex, hasPathGlobChars, resolveExactPath, resolvePathPattern, type PathBases, type Test } from './matchers.js';
 import { FRIENDLY_NAMES, PATH_RULE_NAMES, friendlyName, type ParsedRule, type RuleList } from './rule-syntax.js';
 
 export type Scope = 'session' | 'local' | 'project' | 'user';
@@ -76,6 +76,16 @@ export class CompiledRule {
     if (!pattern) return true;
     this.pathTest ??= compilePathTest(pattern, this.bases);
     return this.pathTest(absolute);
+  }
+
+  /** The one file a path pattern names (`=x`, or a path without glob characters and no trailing `/`); else undefined. */
+  exactPath(): string | undefined {
+    const pattern = this.parsed.pattern;
+    if (!pattern || pattern.negations !== 0) return undefined;
+    if (pattern.kind === 'exact') return resolveExactPath(pattern.body, this.bases);
+    if (pattern.kind !== 'glob' || pattern.body.endsWith('/') || hasPathGlobChars(pattern.body)) return undefined;
+    const resolved = resolvePathPattern(pattern.body, this.bases);
+    return resolved.glob === undefined ? resolved.prefix : undefined;
   }
 
   /** Tools without a target (MCP tools): the pattern is matched against the tool name. */

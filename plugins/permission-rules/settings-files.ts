@@ -16,11 +16,22 @@
  * Problems are returned as warnings naming file:line:col and the key or rule (K2); a file that
  * does not parse contributes nothing and the other files still load. The YAML parser is loaded
  * only when a file exists.
+ *
+ * Workspace trust (SPEC A12): `default_mode` and `additional_directories` from a project-scope
+ * file — the shared file, or a `settings.local.yaml` tracked by git (it came with the
+ * repository) — apply only when the trust service approves them (then as configured, bypass
+ * and `/` included: that is what trusting the project means). While the project is untrusted
+ * they are left out silently: the service's one notice lists them. Without a trust service
+ * (TOKENS.WorkspaceTrust not bound) the project is untrusted (fail closed), each is reported
+ * here, and a local file is checked against git here.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { LocatedMap, LocatedNode } from '../../config/located.js';
+import { isTrackedByGit } from '../../config/git-tracked.js';
+import { type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
+import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import type { Scope } from './rule-set.js';
 
@@ -61,10 +72,49 @@ const KEYS = {
   additionalDirectories: 'additional_directories',
 } as const;
 
-export async function readSettingsFile(scope: FileScope, file: string): Promise<SettingsFile> {
+/** Decides the trust-requiring keys of one file. */
+interface TrustGate {
+  /** The file belongs to the project (shared, or a local file tracked by git). */
+  projectScope: boolean;
+  /** Whether a trust-requiring key of a project-scope file applies. */
+  approves(key: string, node: LocatedNode): boolean;
+  /** Report a refusal here (only when no trust service will list it in its notice). */
+  reportsRefusals: boolean;
+}
+
+async function trustGate(scope: FileScope, file: string, trust: WorkspaceTrust | undefined, warnings: string[]): Promise<TrustGate> {
+  if (trust) {
+    const projectScope = scope === 'project' || (scope === 'local' && trust.scopeOf(file) === 'project');
+    return { projectScope, reportsRefusals: false, approves: (key, node) => trust.approves(file, `permissions.${key}`, toPlain(node)) };
+  }
+  let projectScope = scope === 'project';
+  if (scope === 'local') {
+    const answer = await isTrackedByGit(file);
+    if (answer.warning) warnings.push(`${PREFIX} ${answer.warning}`);
+    if (answer.tracked) {
+      projectScope = true;
+      warnings.push(`${PREFIX} ${file} is tracked by git, so it came with the repository: it counts as project settings, not personal ones`);
+    }
+  }
+  return { projectScope, reportsRefusals: true, approves: () => false };
+}
+
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * Read one settings file. `trust` is the workspace trust service (TOKENS.WorkspaceTrust);
+ * undefined means the project is untrusted (fail closed).
+ */
+export async function readSettingsFile(scope: FileScope, file: string, trust?: WorkspaceTrust): Promise<SettingsFile> {
   const result: SettingsFile = { scope, file, exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [] };
   let text: string;
   try {
+    const info = await stat(file);
+    // A repository could link its settings file to /dev/zero or a huge file.
+    if (!info.isFile() || info.size > MAX_SETTINGS_BYTES) {
+      result.warnings.push(`${PREFIX} cannot read ${file}: ${info.isFile() ? 'larger than 1 MiB' : 'not a regular file'}; its permission settings are ignored`);
+      return result;
+    }
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -72,14 +122,14 @@ export async function readSettingsFile(scope: FileScope, file: string): Promise<
     return result;
   }
   result.exists = true;
-  const { parseConfigText } = await import('../../config/parse-file.js');
-  const parsed = parseConfigText(file, text);
+  const parsed = await parseConfigTextCached(file, text);
   for (const warning of parsed.warnings) result.warnings.push(`${PREFIX} ${warning.replace(/^config: /, '')}`);
   if (parsed.error) {
     result.warnings.push(`${PREFIX} ${parsed.error.replace(/^config: /, '')}; this file's permission settings are ignored`);
     return result;
   }
-  readPermissions(parsed.root, result);
+  const gate = scope === 'user' ? { projectScope: false, reportsRefusals: false, approves: () => true } : await trustGate(scope, file, trust, result.warnings);
+  readPermissions(parsed.root, result, gate);
   return result;
 }
 
@@ -87,7 +137,7 @@ function at(node: LocatedNode): string {
   return `${node.pos.file}:${node.pos.line}:${node.pos.col}`;
 }
 
-function readPermissions(root: LocatedMap, out: SettingsFile): void {
+function readPermissions(root: LocatedMap, out: SettingsFile, gate: TrustGate): void {
   const section = root.entries.get('permissions');
   if (section === undefined || (section.kind === 'scalar' && section.value === null)) return;
   if (section.kind !== 'map') {
@@ -101,9 +151,9 @@ function readPermissions(root: LocatedMap, out: SettingsFile): void {
     }
     const canonical = KEYS[key as keyof typeof KEYS];
     if (canonical === 'default_mode') {
-      readDefaultMode(key, node, out);
+      readDefaultMode(key, node, out, gate);
     } else if (canonical === 'additional_directories') {
-      readDirectories(key, node, out);
+      readDirectories(key, node, out, gate);
     } else {
       out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: unknown key (expected allow, ask, deny, default_mode, additional_directories); ignored`);
     }
@@ -121,7 +171,22 @@ function readRuleList(list: RuleList, node: LocatedNode, out: SettingsFile): voi
   }
 }
 
-function readDefaultMode(key: string, node: LocatedNode, out: SettingsFile): void {
+/**
+ * A valid trust-requiring value of a project-scope file applies only when the gate approves it
+ * (checked after validation, so a typo is reported as a typo whatever the trust).
+ */
+function trusted(key: string, node: LocatedNode, out: SettingsFile, gate: TrustGate): boolean {
+  if (!gate.projectScope || gate.approves(key, node)) return true;
+  if (gate.reportsRefusals) {
+    out.warnings.push(
+      `${PREFIX} ${at(node)}: permissions.${key}: not applied: this project's settings are not trusted (a repository controls this file); ` +
+        'trust the project (--trust-project, or when an interactive session asks), or set it in ~/.mewcode/settings.yaml or an untracked .mewcode/settings.local.yaml',
+    );
+  }
+  return false;
+}
+
+function readDefaultMode(key: string, node: LocatedNode, out: SettingsFile, gate: TrustGate): void {
   const value = node.kind === 'scalar' ? node.value : undefined;
   if (value === null) return;
   const mode = typeof value === 'string' ? (MODE_ALIASES[value] ?? value) : undefined;
@@ -129,32 +194,16 @@ function readDefaultMode(key: string, node: LocatedNode, out: SettingsFile): voi
     out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: must be one of ${PERMISSION_MODES.join(', ')} (got ${JSON.stringify(value ?? node.kind)}); ignored`);
     return;
   }
-  if (mode === 'bypassPermissions' && out.scope === 'project') {
-    // A committed file (e.g. in a cloned repository) must not switch every prompt off.
-    out.warnings.push(
-      `${PREFIX} ${at(node)}: permissions.${key}: bypassPermissions is not accepted from the project's shared settings; ` +
-        'set it in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml, or pass --permission-mode; ignored',
-    );
-    return;
-  }
-  out.defaultMode = mode as PermissionMode;
+  if (trusted(key, node, out, gate)) out.defaultMode = mode as PermissionMode;
 }
 
-function readDirectories(key: string, node: LocatedNode, out: SettingsFile): void {
+function readDirectories(key: string, node: LocatedNode, out: SettingsFile, gate: TrustGate): void {
   if (node.kind === 'scalar' && node.value === null) return;
-  if (out.scope === 'project') {
-    // A committed file (e.g. in a cloned repository) must not widen the sandbox (SPEC A1: the
-    // sandbox cannot be configured away by the project).
-    out.warnings.push(
-      `${PREFIX} ${at(node)}: permissions.${key}: additional directories are not accepted from the project's shared settings; ` +
-        'set them in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml; ignored',
-    );
-    return;
-  }
   if (node.kind !== 'seq') {
     out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: expected a list of directories; ignored`);
     return;
   }
+  if (!trusted(key, node, out, gate)) return;
   for (const item of node.items) {
     if (item.kind === 'scalar' && typeof item.value === 'string' && item.value.trim() !== '') out.additionalDirectories.push(item.value.trim());
     else out.warnings.push(`${PREFIX} ${at(item)}: permissions.${key}: expected a directory path, found ${item.kind === 'scalar' ? JSON.stringify(item.value) : `a ${item.kind === 'seq' ? 'list' : 'mapping'}`}; ignored`);

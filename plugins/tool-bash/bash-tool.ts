@@ -24,6 +24,7 @@
  *   was cut.
  */
 import { stat } from 'node:fs/promises';
+import type { CommandSandbox, SandboxLaunch } from '../../types/sandbox.js';
 import type { OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
@@ -44,6 +45,12 @@ export const POST_EXIT_IDLE_MS = 100;
 export const POST_EXIT_MAX_MS = 1_000;
 
 export interface BashToolOptions {
+  /**
+   * The OS sandbox (TOKENS.CommandSandbox), looked up at each call. When it is active every
+   * command runs inside it, and a command it cannot confine is not run at all (fail closed: the
+   * permission layer may have allowed the call because the sandbox holds the boundary).
+   */
+  sandbox?: () => CommandSandbox | undefined;
   /** The validated `bash` section, read at each call (it is validated after the tool is created). */
   settings?: () => BashSettings;
   /** Where allowlisted variables are read from (tests). */
@@ -68,6 +75,7 @@ export class BashTool implements Tool {
   readonly inputSchema: JsonSchema;
 
   private readonly settings: () => BashSettings;
+  private readonly sandbox: () => CommandSandbox | undefined;
   private readonly sourceEnv: () => NodeJS.ProcessEnv;
   private readonly killGraceMs: number;
   private readonly spillMaxBytes: number;
@@ -81,6 +89,7 @@ export class BashTool implements Tool {
     options: BashToolOptions = {},
   ) {
     this.settings = options.settings ?? (() => DEFAULT_BASH_SETTINGS);
+    this.sandbox = options.sandbox ?? (() => undefined);
     this.sourceEnv = options.sourceEnv ?? (() => process.env);
     this.killGraceMs = options.killGraceMs ?? KILL_GRACE_MS;
     this.spillMaxBytes = options.spillMaxBytes ?? limits.bashSpillMaxBytes;
@@ -148,6 +157,9 @@ export class BashTool implements Tool {
 
     const env = commandEnvironment(this.sourceEnv(), this.settings().envAllowlist, ctx.homeDir);
     const shell = await resolveShell(env.PATH as string);
+    const launched = await launchFor(this.sandbox(), [shell, '-c', parsed.command], cwd, ctx);
+    if (!launched.ok) return { content: launched.error, isError: true };
+    const { launch } = launched;
     const flow = new FlowControl();
     const { bashMaxBytes: maxBytes, bashMaxLines: maxLines } = this.limits;
     const collector = new OutputCollector({
@@ -160,10 +172,10 @@ export class BashTool implements Tool {
       setFlowing: (flowing) => flow.set(flowing),
     });
     const outcome = await runInProcessGroup({
-      shell,
-      command: parsed.command,
+      file: launch.file,
+      args: launch.args,
       cwd,
-      env,
+      env: launch.env ? { ...env, ...launch.env } : env,
       timeoutMs: parsed.timeoutMs,
       signal: ctx.signal,
       killGraceMs: this.killGraceMs,
@@ -171,11 +183,26 @@ export class BashTool implements Tool {
       postExitMaxMs: this.postExitMaxMs,
       onOutput: (chunk) => collector.write(chunk),
       flow,
-    });
+    }).finally(() => launch.release());
     const output = await collector.finish();
     if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
     return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes });
   }
+}
+
+/** The bare shell, or the sandbox's wrapping of it; an error when the sandbox refuses. */
+async function launchFor(
+  sandbox: CommandSandbox | undefined,
+  argv: [string, ...string[]],
+  cwd: string,
+  ctx: ToolContext,
+): Promise<{ ok: true; launch: SandboxLaunch } | { ok: false; error: string }> {
+  const bare: SandboxLaunch = { file: argv[0], args: argv.slice(1), release: async () => undefined };
+  if (!sandbox) return { ok: true, launch: bare };
+  const wrapped = await sandbox.wrap({ argv, cwd, projectRoot: ctx.projectRoot, homeDir: ctx.homeDir });
+  if (wrapped.kind === 'sandboxed') return { ok: true, launch: wrapped.launch };
+  if (wrapped.kind === 'unsandboxed') return { ok: true, launch: bare };
+  return { ok: false, error: `Error: ${wrapped.message}` };
 }
 
 function describeTool(limits: OutputLimits): string {
@@ -190,6 +217,7 @@ function describeTool(limits: OutputLimits): string {
     '- The result starts with `exit_code: N`, then stdout and stderr interleaved. A non-zero exit code is a normal result to read, not a tool failure.',
     `- Output is capped at ${limits.bashMaxLines} lines and ${limits.bashMaxBytes} bytes: the beginning and the end are kept, and the full output is saved to a file under ${displayDir(limits)} whose path the result gives; read it with read_file (offset/limit) or search it with grep.`,
     '- `cmd &` starts a background job: the call returns when the shell exits, without waiting for the job or collecting its later output, so redirect it to a file (`cmd > out.log 2>&1 &`). Background jobs are stopped when the session ends.',
+    '- When the OS sandbox is active, commands can write only inside the project (and directories the user allowed) and /tmp (private to this session), cannot change .git/config, .git/hooks or MewCode\'s settings, have no network unless the user allowed it, and background jobs end when the command ends. A "Read-only file system" or network error means the sandbox stopped it: tell the user what you need instead of working around it.',
   ].join('\n');
 }
 

@@ -6,10 +6,12 @@
  * (`bash.env_allowlist`) is validated by the kernel right after the bindings load, which is
  * before any call runs but after the tool may be created; the tool therefore reads the
  * validated value at each call through `kernel.config('bash')` instead of at construction.
+ * Commands run inside the OS sandbox (TOKENS.CommandSandbox) when one is bound and active.
  * `apply` only ties the tool to the session: background jobs left running are stopped at its end.
  */
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
 import type { OutputLimits } from '../../types/services.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -47,6 +49,8 @@ export default definePlugin({
           );
         }
         return new BashTool(context.get<OutputLimits>(TOKENS.OutputLimits), {
+          // The OS sandbox (sandbox-os), when the build has one; looked up at each call.
+          sandbox: () => (kernel.container.isBound(TOKENS.CommandSandbox) ? kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox) : undefined),
           settings: () => (fromProject ? DEFAULT_BASH_SETTINGS : (kernel.config<BashSettings>(bashSection.key) ?? DEFAULT_BASH_SETTINGS)),
         });
       })

@@ -12,7 +12,8 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
-import { boundaryAtOrAfter, boundaryAtOrBefore, countNewlines } from './utf8.js';
+import { utf8BoundaryAtOrAfter as boundaryAtOrAfter, utf8BoundaryAtOrBefore as boundaryAtOrBefore } from '../../sdk/text-cuts.js';
+import { countNewlines } from './utf8.js';
 
 export interface CollectorOptions {
   maxBytes: number;

@@ -19,8 +19,9 @@ import type { Readable } from 'node:stream';
 import { incompleteTailStart } from './utf8.js';
 
 export interface RunRequest {
-  shell: string;
-  command: string;
+  /** What to spawn: the shell (`bash`, `-c`, command), or the OS sandbox wrapping it. */
+  file: string;
+  args: readonly string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
@@ -110,7 +111,7 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
   return new Promise<RunOutcome>((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(request.shell, ['-c', request.command], {
+      child = spawn(request.file, request.args, {
         cwd: request.cwd,
         env: request.env,
         stdio: ['ignore', 'pipe', 'pipe'],

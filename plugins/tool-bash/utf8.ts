@@ -29,19 +29,8 @@ export function incompleteTailStart(bytes: Uint8Array): number {
   return end;
 }
 
-/** The largest boundary ≤ `index` (steps back over continuation bytes). */
-export function boundaryAtOrBefore(bytes: Uint8Array, index: number): number {
-  let i = Math.max(0, Math.min(index, bytes.length));
-  while (i > 0 && i < bytes.length && isContinuation(bytes[i] as number)) i--;
-  return i;
-}
-
-/** The smallest boundary ≥ `index` (steps forward over continuation bytes). */
-export function boundaryAtOrAfter(bytes: Uint8Array, index: number): number {
-  let i = Math.max(0, Math.min(index, bytes.length));
-  while (i < bytes.length && isContinuation(bytes[i] as number)) i++;
-  return i;
-}
+/** The character-boundary helpers live in sdk/text-cuts.ts (one implementation for every tool). */
+export { utf8BoundaryAtOrAfter as boundaryAtOrAfter, utf8BoundaryAtOrBefore as boundaryAtOrBefore } from '../../sdk/text-cuts.js';
 
 /**
  * Number of `\n` bytes, four at a time (SWAR: a byte of `word ^ 0x0a0a0a0a` is zero exactly

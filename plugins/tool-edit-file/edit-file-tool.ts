@@ -6,13 +6,27 @@
  *
  * An empty old_string creates the file when it does not exist (as Claude Code does), or fills an
  * existing empty file; on any other file it is refused, since "insert where?" has no answer.
+ *
+ * Race-free (SPEC A15, sdk/file-tool-support/contained-fs.ts): the file's directory is opened and
+ * verified inside the project (or an allowed directory) on the descriptor; the file is read from
+ * a descriptor opened through it without following links, and the result is written to a
+ * temporary file there and renamed over the name. A file with other hard links is replaced by the
+ * rename, so an inode that also has a name outside the project never changes.
  */
+
+/** Where the edited file lives: its verified directory, its name there, and the tracker's key. */
+interface Destination {
+  target: ToolPath;
+  dir: ContainedDir;
+  name: string;
+  key: string;
+}
 import type { Stats } from 'node:fs';
-import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { writeFileAtomic } from '../../sdk/file-tool-support/atomic-write.js';
+import { containmentCode, fileScope, insideScope, openDirectory, openEntry, replaceEntry, type ContainedDir } from '../../sdk/file-tool-support/contained-fs.js';
+import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { editDiff, replaceAt } from './edit-diff.js';
 import { checkEditFileInput, type EditFileInput } from './input.js';
 import { matchText, stringVariants, toDisk } from './line-endings.js';
@@ -48,6 +62,7 @@ export class EditFileTool implements Tool {
   constructor(
     private readonly limits: OutputLimits,
     private readonly reads: FileReadTracker,
+    private readonly options: FileToolOptions = {},
   ) {}
 
   permissionTarget(input: ToolInput): PermissionTarget {
@@ -60,26 +75,49 @@ export class EditFileTool implements Tool {
     const edit = checked.value;
     if (edit.oldString === edit.newString) return error(messages.identical());
     const target = await resolveToolPath(edit.filePath, context.projectRoot, context.homeDir);
+    const name = path.basename(target.real);
 
-    let info: Stats;
+    let dir: ContainedDir;
     try {
-      info = await stat(target.real);
+      const scope = fileScope(context.projectRoot, context.homeDir, this.options.additionalDirectories?.());
+      // The project root (or an allowed directory) itself: a directory, whose parent is outside.
+      if (scope.roots.includes(target.real)) return error(messages.directory(target.display));
+      // Named here by the file's own real path (a link, maybe dangling, leads there); the
+      // descriptor checks that follow catch what changes after this point.
+      if (!insideScope(scope, target.real)) return error(messages.outside(target.display, target.real));
+      dir = await openDirectory(path.dirname(target.real), scope, { create: edit.oldString === '' });
     } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === 'ENOENT' && edit.oldString === '') return this.create(target, edit.newString);
       return error(describeFsError(cause, target));
     }
-    if (info.isDirectory()) return error(messages.directory(target.display));
-    if (!info.isFile()) return error(messages.notRegular(target.display));
-    const last = this.reads.lastRead(target.real);
-    if (!last) return error(messages.notRead(target.display));
-    if (last.mtimeMs !== info.mtimeMs) return error(messages.changedSinceRead(target.display));
-    if (info.size > this.limits.editMaxFileBytes) return error(messages.tooLarge(target.display, info.size, this.limits.editMaxFileBytes));
-
-    let bytes: Buffer;
     try {
-      bytes = await readFile(target.real);
+      return await this.editIn({ target, dir, name, key: path.join(dir.realPath, name) }, edit, context.signal);
+    } finally {
+      await dir.close();
+    }
+  }
+
+  private async editIn(at: Destination, edit: EditFileInput, signal: AbortSignal): Promise<ToolOutput> {
+    const { target } = at;
+    let entry;
+    try {
+      entry = await openEntry(at.dir, at.name);
     } catch (cause) {
       return error(describeFsError(cause, target));
+    }
+    if (!entry) return edit.oldString === '' ? this.write(at, undefined, edit.newString, `Created ${target.display} with ${describeSize(edit.newString)}.`) : error(messages.notFound(target.display));
+    const { handle, stats: info } = entry;
+    let bytes: Buffer;
+    try {
+      if (info.isDirectory()) return error(messages.directory(target.display));
+      if (!info.isFile()) return error(messages.notRegular(target.display));
+      const fresh = this.reads.checkFresh(at.key, info.mtimeMs);
+      if (!fresh.ok) return error(fresh.reason === 'not-read' ? messages.notRead(target.display) : messages.changedSinceRead(target.display));
+      if (info.size > this.limits.editMaxFileBytes) return error(messages.tooLarge(target.display, info.size, this.limits.editMaxFileBytes));
+      bytes = await handle.readFile();
+    } catch (cause) {
+      return error(describeFsError(cause, target));
+    } finally {
+      await handle.close().catch(() => undefined);
     }
     let raw: string;
     try {
@@ -88,14 +126,15 @@ export class EditFileTool implements Tool {
     } catch {
       return error(messages.notUtf8(target.display));
     }
-    if (context.signal.aborted) return error(messages.aborted(target.display));
-    return this.replace(target, info, raw, edit);
+    if (signal.aborted) return error(messages.aborted(target.display));
+    return this.replace(at, info, raw, edit);
   }
 
-  private async replace(target: ToolPath, info: Stats, raw: string, edit: EditFileInput): Promise<ToolOutput> {
+  private async replace(at: Destination, info: Stats, raw: string, edit: EditFileInput): Promise<ToolOutput> {
+    const { target } = at;
     if (edit.oldString === '') {
       if (raw !== '') return error(messages.emptyOldOnNonEmpty(target.display));
-      return this.write(target, info, edit.newString, `Wrote ${describeSize(edit.newString)} into the empty file ${target.display}.`);
+      return this.write(at, info, edit.newString, `Wrote ${describeSize(edit.newString)} into the empty file ${target.display}.`);
     }
     const { text, endings } = matchText(raw);
     let oldString = edit.oldString;
@@ -120,25 +159,16 @@ export class EditFileTool implements Tool {
     if (endings === 'crlf') summary.push('CRLF line endings kept.');
     const body = [summary.join(' '), diff.text];
     if (!diff.complete) body.push(`[… diff cut at ${this.limits.editDiffMaxLines} lines; call read_file on ${target.display} with offset=${diff.resumeLine} to check the rest of the change.]`);
-    return this.write(target, info, toDisk(updated, endings), body.filter((part) => part !== '').join('\n'));
+    return this.write(at, info, toDisk(updated, endings), body.filter((part) => part !== '').join('\n'));
   }
 
-  private async create(target: ToolPath, content: string): Promise<ToolOutput> {
+  /** Write, then record the write: the model knows what the file now contains. */
+  private async write(at: Destination, info: Stats | undefined, content: string, result: string): Promise<ToolOutput> {
     try {
-      await mkdir(path.dirname(target.real), { recursive: true });
+      const written = await replaceEntry(at.dir, at.name, content, info);
+      this.reads.recordWrite(at.key, written.mtimeMs);
     } catch (cause) {
-      return error(describeFsError(cause, target));
-    }
-    return this.write(target, undefined, content, `Created ${target.display} with ${describeSize(content)}.`);
-  }
-
-  /** Write, then record the new mtime as read: the model knows what the file now contains. */
-  private async write(target: ToolPath, info: Stats | undefined, content: string, result: string): Promise<ToolOutput> {
-    try {
-      await writeFileAtomic(target.real, content, info);
-      this.reads.recordRead(target.real, (await stat(target.real)).mtimeMs);
-    } catch (cause) {
-      return error(describeFsError(cause, target));
+      return error(describeFsError(cause, at.target));
     }
     return { content: result };
   }
@@ -151,6 +181,9 @@ function describeSize(content: string): string {
 }
 
 function describeFsError(cause: unknown, target: ToolPath): string {
+  const contained = containmentCode(cause);
+  if (contained === 'EOUTSIDE') return messages.outside(target.display, (cause as { realPath: string }).realPath);
+  if (contained === 'ERACE') return messages.raced(target.display);
   const code = (cause as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return messages.notFound(target.display);
   if (code === 'ENOTDIR') return `${messages.notFound(target.display)} (A part of the path is a file, not a directory.)`;

@@ -28,6 +28,10 @@ export const messages = {
   multiple: (display: string, count: number, lines: number[]) =>
     `old_string occurs ${count} times in ${display} (at lines ${listLines(lines)}), and edit_file replaces exactly one occurrence unless replace_all is true. Include more surrounding lines in old_string so that it matches only the occurrence you mean, or set replace_all: true to change every occurrence.`,
   aborted: (display: string) => `edit_file of ${display} was cancelled before anything was written.`,
+  outside: (display: string, real: string) =>
+    `Refusing to edit ${display}: ${display === real ? 'it is' : `it resolves to ${real},`} outside the project root and the allowed directories (a symbolic link points there, or was changed during the call). Nothing was changed. edit_file edits inside the project only; additional directories can be allowed in settings: permissions.additional_directories.`,
+  raced: (display: string) =>
+    `${display} changed during the call (a symbolic link appeared where a file or directory was), so nothing was changed. Call read_file on ${display} again, then retry edit_file.`,
   permission: (display: string) =>
     `Permission denied: ${display} cannot be read or written by this process. Do not retry; ask the user to change its permissions.`,
   failed: (display: string, reason: string) => `Could not edit ${display}: ${reason}. Nothing was changed.`,

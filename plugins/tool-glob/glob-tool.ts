@@ -2,10 +2,10 @@
  * The `glob` tool (SPEC T6): files whose path matches a pattern, newest-modified first.
  *
  * The walk (hidden directories and git-ignored paths skipped) is the shared project walker in
- * `plugins/search-common/`; matching is picomatch (`**`, braces, classes, extglobs) on the path
+ * `sdk/search-common/`; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
  * relative to the search directory; only the matches are stat'ed (for their mtime).
  */
-import { lstatSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
@@ -13,6 +13,9 @@ import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOu
 import { containPath } from '../../sdk/path-containment.js';
 import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../../sdk/search-common/walker.js';
+import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
+import { openExactSync } from '../../sdk/search-common/exact-open.js';
+import { useDescriptorPaths } from '../../sdk/file-tool-support/contained-fs.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
 
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
@@ -51,16 +54,9 @@ export function splitPattern(rawPattern: string): SplitPattern {
   return { base: scan.base, glob: scan.glob, isGlob: true };
 }
 
-/**
- * picomatch's regex for the glob, called directly (its matcher wrapper costs as much again on a
- * large tree), behind a plain suffix test when the glob ends in literal text (`**\/*.js` → `.js`).
- */
+/** The glob's matcher (the search tools' one translator, sdk/search-common/path-glob.ts). */
 export function compileGlob(glob: string): (candidate: string) => boolean {
-  const regex = picomatch.makeRe(glob, { dot: true });
-  // literal text right after a `*` or `/` at the end: every match ends with it
-  const suffix = glob.startsWith('!') ? undefined : /(?:^|[*/])([A-Za-z0-9._-]+)$/.exec(glob)?.[1];
-  if (!suffix) return (candidate) => regex.test(candidate);
-  return (candidate) => candidate.endsWith(suffix) && regex.test(candidate);
+  return compilePathGlob(glob);
 }
 
 function escapesUpward(base: string): boolean {
@@ -114,7 +110,12 @@ export class GlobTool implements Tool {
     let walkStart = searchDir.absolute;
     if (split.base !== '') {
       const target = path.resolve(searchDir.absolute, split.base);
-      const contained = await containPath(searchDir.root, target, ctx.homeDir);
+      let contained;
+      try {
+        contained = await containPath(searchDir.root, target, ctx.homeDir);
+      } catch (error) {
+        return { isError: true, content: `glob: the directory of "${pattern}" cannot be resolved (${(error as NodeJS.ErrnoException).code ?? String(error)}). Check the pattern's directory part.` };
+      }
       if (!contained.inside) {
         return { isError: true, content: `The pattern "${pattern}" points outside the project root (${searchDir.root}); glob searches inside the project only.` };
       }
@@ -167,7 +168,9 @@ export class GlobTool implements Tool {
         if (ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
       }
       const rel = matches[i]!;
-      const info = statSync(joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      // lstat: a match swapped for a symlink since the walk must not reveal its target's mtime.
+      const info = lstatSync(joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      if (info && !info.isFile()) continue;
       if (info) dated.push({ rel, mtime: info.mtimeMs });
     }
     dated.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
@@ -203,12 +206,32 @@ export class GlobTool implements Tool {
   }
 
   private literal(pattern: string, root: string, absolute: string): ToolOutput {
-    const info = lstatSync(absolute, { throwIfNoEntry: false }); // a symlink is not listed, as in a walk
+    const info = lstatInside(absolute); // a symlink is not listed, as in a walk
     if (info?.isFile()) return { content: relativeToRoot(root, absolute) };
     if (info?.isDirectory()) {
       const rel = displayPath(relativeToRoot(root, absolute));
       return { content: `"${pattern}" is a directory; glob lists files. Use "${rel === '.' ? '' : `${rel}/`}**" to list the files inside it.` };
     }
     return { content: `No file "${pattern}" exists (glob patterns use *, ** and {a,b}; this one has none).` };
+  }
+}
+
+/**
+ * lstat of `name` in its directory, looked up through a descriptor verified to be exactly that
+ * directory (SPEC A15): a directory swapped for a symlink since containment was checked cannot
+ * reveal what exists outside. Undefined when missing or not verifiable.
+ */
+function lstatInside(absolute: string): Stats | undefined {
+  let fd: number;
+  try {
+    fd = openExactSync(path.dirname(absolute), true);
+  } catch {
+    return undefined;
+  }
+  try {
+    const through = useDescriptorPaths() ? `/proc/self/fd/${fd}/${path.basename(absolute)}` : absolute;
+    return lstatSync(through, { throwIfNoEntry: false });
+  } finally {
+    closeSync(fd);
   }
 }

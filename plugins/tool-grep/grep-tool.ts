@@ -3,15 +3,17 @@
  *
  * Engines: ripgrep when `rg` is on PATH, otherwise re2js over the project walker. Both are
  * linear-time (a hostile pattern cannot hang the process), both take the same pattern language
- * (RE2, re-spelled for ripgrep in pattern.ts), search the same files (ripgrep is given the
- * walker's ignore decisions, rg-engine.ts) and feed the same collector and renderer
+ * (RE2, re-spelled for ripgrep in pattern.ts) and search the same files (ripgrep is given the
+ * walker's ignore decisions, rg-engine.ts). ripgrep only finds the candidate files; their lines
+ * are read by re2js through verified descriptors (SPEC A15: no link is followed out of the
+ * project, even one swapped in during the search), into the same collector and renderer
  * (results.ts), so the output is identical whichever engine ran. A pattern ripgrep cannot take
  * is searched with re2js for that call.
  */
-import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { anchoredIgnoreLine } from '../../sdk/search-common/gitignore.js';
+import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { findRipgrep } from './find-ripgrep.js';
@@ -153,8 +155,8 @@ export class GrepTool implements Tool {
     if (request.glob !== undefined && location.kind === 'dir') {
       let matcher: (candidate: string) => boolean;
       try {
-        // picomatch's `basename` option also applies to patterns with a `/`, so set it only without
-        matcher = picomatch(request.glob, { dot: true, basename: !request.glob.includes('/') });
+        // "*.ts" selects by file name at any depth; a glob with a `/` is matched against the path.
+        matcher = compilePathGlob(request.glob, { matchBaseName: true });
       } catch (error) {
         return { isError: true, content: `grep: invalid glob "${request.glob}": ${(error as Error).message}` };
       }
@@ -184,7 +186,7 @@ export class GrepTool implements Tool {
     }
     const respectIgnore = this.options.respectIgnore ?? true;
 
-    let collector = new ResultCollector(searchRequest);
+    const collector = new ResultCollector(searchRequest);
     let outcome: EngineOutcome | undefined;
     let files: string[] | undefined;
     let walkUnreadable = 0;
@@ -222,15 +224,17 @@ export class GrepTool implements Tool {
           ignoreLines,
           typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
           accept,
-          collector,
           signal: ctx.signal,
           deadline,
         });
         if (rg.failed === undefined) {
-          outcome = rg;
+          // ripgrep proposes; the lines come from verified descriptors (see rg-engine.ts).
           this.lastRun = { engine: 'ripgrep' };
-        } else {
-          collector = new ResultCollector(searchRequest); // ripgrep refused: search with re2js
+          if (rg.stopped) outcome = { unreadable: rg.unreadable, stopped: rg.stopped };
+          else {
+            const searched = await searchWithRe2js({ root: location.root, files: rg.candidates.sort(), pattern: compiled.value, collector, signal: ctx.signal, deadline });
+            outcome = { unreadable: rg.unreadable + searched.unreadable, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
+          }
         }
       }
     }

@@ -12,7 +12,8 @@
  * line ranges, down to the lines that really match. Files are read in ≤ 16 MiB slices of whole lines, so a
  * huge file never becomes one string. The loop yields to the event loop every ≈ 10 ms.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
 import { joinRoot, yieldToEventLoop } from '../../sdk/search-common/walker.js';
@@ -170,11 +171,14 @@ function invalidLines(buffer: Buffer, length: number, text: string, starts: numb
   return marked.size > 0 ? marked : undefined;
 }
 
-/** Searches one file; undefined when it cannot be read. */
+/**
+ * Searches one file; undefined when it cannot be read. `absolute` is a real path from the walk:
+ * it is opened only if the descriptor is exactly that file (no link followed, SPEC A15).
+ */
 export function searchFile(absolute: string, state: SearchState): FileSearchOutcome | undefined {
   let fd: number;
   try {
-    fd = openSync(absolute, 'r');
+    fd = openExactSync(absolute);
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@
  * engine ran.
  */
 import type { OutputLimits } from '../../types/services.js';
+import { cutUtf16 } from '../../sdk/text-cuts.js';
 
 export type OutputMode = 'content' | 'files_with_matches' | 'count';
 
@@ -87,7 +88,7 @@ export class ResultCollector {
     if (this.request.mode !== 'content' || !hits) return;
     if (this.cutoff !== undefined && path > this.cutoff) return;
     const keep = this.request.keepChars;
-    for (const hit of hits) if (hit.text.length > keep) hit.text = hit.text.slice(0, keep);
+    for (const hit of hits) if (hit.text.length > keep) hit.text = cutUtf16(hit.text, keep);
     this.lines.set(path, hits);
     this.keptLines += hits.length;
     if (this.keptLines > 4 * (this.request.limit + 1) * (1 + this.request.before + this.request.after)) this.prune();

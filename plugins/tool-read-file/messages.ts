@@ -36,6 +36,10 @@ export const messages = {
     `Permission denied: ${display} cannot be read by this process. Do not retry; ask the user to make it readable, or work without it.`,
   binary: (display: string, reason: string) =>
     `${display} looks like a binary file (${reason}); its content is not shown: read_file only shows UTF-8 text. To inspect it, use bash (e.g. file ${quote(display)}, or xxd ${quote(display)} | head).`,
+  outside: (display: string, real: string) =>
+    `Refusing to read ${display}: ${display === real ? 'it is' : `it resolves to ${real},`} outside the project root and the allowed directories (a symbolic link points there, or was changed while the file was opened). read_file reads inside the project only; additional directories can be allowed in settings: permissions.additional_directories.`,
+  raced: (display: string) =>
+    `${display} changed while it was being opened (a symbolic link appeared on its path), so nothing was read. Call read_file again; if this repeats, something is rewriting the files under it.`,
   aborted: (display: string) => `read_file of ${display} was cancelled.`,
   failed: (display: string, reason: string) => `Could not read ${display}: ${reason}. Check the path and try again.`,
 };

@@ -1,18 +1,26 @@
 /**
  * For a missing file, names in the same directory the model may have meant: same name in another
  * case, or same stem with another extension (`index.js` for `index.ts`). One readdir, no walking.
+ * The directory is opened and verified like a file (SPEC A15): a directory that is (or was just
+ * swapped into) a link out of the project lends no names.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { openForRead, useDescriptorPaths, type FileScope } from '../../sdk/file-tool-support/contained-fs.js';
 
 const MAX_SUGGESTIONS = 3;
 
-export async function nearbyNames(absolute: string, display: string): Promise<string[]> {
+export async function nearbyNames(absolute: string, display: string, scope: FileScope): Promise<string[]> {
   const wanted = path.basename(absolute).toLowerCase();
   const stem = stemOf(wanted);
   let entries: string[];
   try {
-    entries = await readdir(path.dirname(absolute));
+    const dir = await openForRead(path.dirname(absolute), scope);
+    try {
+      entries = await readdir(useDescriptorPaths() ? `/proc/self/fd/${dir.handle.fd}` : dir.realPath);
+    } finally {
+      await dir.handle.close();
+    }
   } catch {
     return [];
   }

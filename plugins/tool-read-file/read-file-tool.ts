@@ -2,16 +2,28 @@
  * read_file (SPEC T2): a window of a text file as numbered lines, read incrementally so that the
  * head of a huge file costs what the head costs. A successful read is recorded in the session's
  * FileReadTracker, which write_file and edit_file consult before changing an existing file.
+ *
+ * Containment (SPEC A15) is checked on the opened descriptor (contained-fs.ts): a symlink swapped
+ * after the permission check can point the open anywhere, but what was opened is only read when
+ * it lies in the project root or an allowed directory.
+ *
+ * Hard links: a regular file with more than one link is read like any other. Its content is what
+ * its name inside the project holds — bash, grep and any editor read it the same way — and a link
+ * cannot be made to a file its maker could not already open (Linux's protected_hardlinks; the OS
+ * sandbox hides secrets from the commands that could make one). Refusing would break reading
+ * package stores that are hard links by design (pnpm's node_modules). What A15 forbids is changing
+ * such an inode: write_file and edit_file replace the name by rename, so the other links — perhaps
+ * outside the project — keep their content.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { checkReadFileInput } from './input.js';
 import { continuationMarker, cutLinesNote, messages } from './messages.js';
 import { nearbyNames } from './nearby-names.js';
 import { readWindow, type WindowStop } from './read-window.js';
-import { displayPath, realPathOf, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
+import { containmentCode, fileScope, openForRead, type FileScope } from '../../sdk/file-tool-support/contained-fs.js';
+import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
+import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 
 /** Right-aligns line numbers to six columns (`%6d`). */
 const PADDING = '      ';
@@ -28,6 +40,7 @@ export class ReadFileTool implements Tool {
   constructor(
     private readonly limits: OutputLimits,
     private readonly reads: FileReadTracker,
+    private readonly options: FileToolOptions = {},
   ) {
     const { readMaxLines: lines, readMaxBytes: bytes, readLineMaxChars: chars } = limits;
     this.lineCutMarker = limits.cutLine('ab', 1).text.slice(1);
@@ -61,17 +74,17 @@ export class ReadFileTool implements Tool {
     const absolute = toolPathAbsolute(checked.value.path, context.projectRoot, context.homeDir);
     const display = displayPath(absolute, context.projectRoot);
 
-    // The real path (the tracker's key) is resolved while the file opens. O_NONBLOCK: opening a
-    // FIFO would otherwise wait for a writer; it has no effect on regular files.
-    const [opened, real] = await Promise.all([
-      open(absolute, constants.O_RDONLY | constants.O_NONBLOCK).then(
-        (file) => ({ file }),
-        (cause: unknown) => ({ cause }),
-      ),
-      realPathOf(absolute),
-    ]);
-    if (!('file' in opened)) return error(await describeFsError(opened.cause, absolute, display));
-    const file = opened.file;
+    // The real path of the opened descriptor is the tracker's key (a read via a link counts for
+    // its target) and what containment is checked on.
+    let opened;
+    let scope: FileScope | undefined;
+    try {
+      scope = fileScope(context.projectRoot, context.homeDir, this.options.additionalDirectories?.());
+      opened = await openForRead(absolute, scope);
+    } catch (cause) {
+      return error(await describeFsError(cause, absolute, display, scope));
+    }
+    const { handle: file, realPath: real } = opened;
     try {
       // fstat of the handle we read from: the mtime recorded belongs to the content shown.
       const info = await file.stat();
@@ -126,10 +139,14 @@ export class ReadFileTool implements Tool {
   }
 }
 
-export async function describeFsError(cause: unknown, absolute: string, display: string): Promise<string> {
+/** `scope`: where similar names may be looked up for a missing file (none without it). */
+export async function describeFsError(cause: unknown, absolute: string, display: string, scope?: FileScope): Promise<string> {
+  const contained = containmentCode(cause);
+  if (contained === 'EOUTSIDE') return messages.outside(display, (cause as { realPath: string }).realPath);
+  if (contained === 'ERACE') return messages.raced(display);
   const code = (cause as NodeJS.ErrnoException).code;
   // Suggestions need a directory listing, so only the not-found path pays for it.
-  if (code === 'ENOENT') return messages.notFound(display, await nearbyNames(absolute, display));
+  if (code === 'ENOENT') return messages.notFound(display, scope ? await nearbyNames(absolute, display, scope) : []);
   if (code === 'ENOTDIR') return messages.notADirectoryOnTheWay(display);
   if (code === 'EACCES' || code === 'EPERM') return messages.permission(display);
   if (code === 'EISDIR') return messages.directory(display);

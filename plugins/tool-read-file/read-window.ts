@@ -7,6 +7,7 @@
  * the bytes before the window plus the window.
  */
 import type { FileHandle } from 'node:fs/promises';
+import { decodeUtf8Prefix } from '../../sdk/text-cuts.js';
 import { SNIFF_BYTES, sniffBinary } from './binary-sniff.js';
 
 export interface WindowRequest {
@@ -69,7 +70,7 @@ function splitWindow(view: Buffer, atEof: boolean, atFileStart: boolean, request
   const regionEnd = wholeFileFits ? view.length : view.lastIndexOf(NEWLINE, request.maxBytes - 1) + 1;
   if (regionEnd === 0) {
     // The first line alone is longer than the cap: show its start.
-    return { kind: 'lines', firstLine: request.offset, lines: [stripBom(stripLineEnd(decodePrefix(view.subarray(0, request.maxBytes))), atFileStart)], stop: 'long-line' };
+    return { kind: 'lines', firstLine: request.offset, lines: [stripBom(stripLineEnd(decodeUtf8Prefix(view, request.maxBytes)), atFileStart)], stop: 'long-line' };
   }
   const text = view.toString('utf8', 0, regionEnd);
   let lines = text.split('\n');
@@ -126,14 +127,6 @@ async function readFully(file: FileHandle, buffer: Buffer, position: number): Pr
     filled += bytesRead;
   }
   return filled;
-}
-
-/**
- * Decode the start of a line cut at the byte cap: a streaming decoder holds back a character whose
- * bytes the cut split, instead of emitting U+FFFD for it.
- */
-function decodePrefix(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8').decode(bytes, { stream: true });
 }
 
 function stripLineEnd(text: string): string {

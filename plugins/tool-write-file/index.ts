@@ -3,6 +3,8 @@ import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
 import type { FileReadTracker } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
+import type { KernelApi } from '../../types/plugin.js';
+import { additionalDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { WriteFileTool } from './write-file-tool.js';
 
 export { WriteFileTool } from './write-file-tool.js';
@@ -12,7 +14,9 @@ export default definePlugin({
   version: '0.1.0',
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.Tool)
-      .toDynamicValue((context) => new WriteFileTool(context.get<FileReadTracker>(TOKENS.FileReads)))
+      .toDynamicValue((context) =>
+        new WriteFileTool(context.get<FileReadTracker>(TOKENS.FileReads), { additionalDirectories: additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel)) }),
+      )
       .inSingletonScope();
   }),
 });

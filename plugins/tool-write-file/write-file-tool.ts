@@ -1,17 +1,23 @@
 /**
  * write_file (SPEC T3): create a file, or replace one the model has read. Parent directories are
- * created; an existing file keeps its mode; the write is atomic (see atomic-write.ts); the result
- * says how many bytes and lines were written. The new mtime is recorded as read: the model knows
- * the content it just wrote, so a follow-up edit needs no re-read.
+ * created; an existing file keeps its mode; the write is atomic; the result says how many bytes
+ * and lines were written. The new mtime is recorded as a write: the model knows the content it
+ * just wrote, so a follow-up edit needs no re-read.
+ *
+ * Race-free (SPEC A15, sdk/file-tool-support/contained-fs.ts): the model's path is resolved
+ * (links followed, as A3 does), its directory is opened and verified inside the project or an
+ * allowed directory on the descriptor, and everything after that — the read-first check, the
+ * temporary file, the rename — names the file through that descriptor, never through a link. A
+ * file with other hard links is replaced by the rename, so no inode outside the project changes.
  */
 import type { Stats } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileReadTracker } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { writeFileAtomic } from '../../sdk/file-tool-support/atomic-write.js';
+import { containmentCode, fileScope, insideScope, openDirectory, openEntry, replaceEntry, type ContainedDir } from '../../sdk/file-tool-support/contained-fs.js';
+import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { checkWriteFileInput } from './input.js';
-import { readFirstProblem } from './read-first.js';
+import { messages } from './messages.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
 
 export class WriteFileTool implements Tool {
@@ -34,7 +40,10 @@ export class WriteFileTool implements Tool {
     additionalProperties: false,
   };
 
-  constructor(private readonly reads: FileReadTracker) {}
+  constructor(
+    private readonly reads: FileReadTracker,
+    private readonly options: FileToolOptions = {},
+  ) {}
 
   permissionTarget(input: ToolInput): PermissionTarget {
     return { kind: 'path', path: typeof input.path === 'string' ? input.path : '' };
@@ -45,24 +54,46 @@ export class WriteFileTool implements Tool {
     if (!checked.ok) return error(checked.error);
     const { content } = checked.value;
     const target = await resolveToolPath(checked.value.path, context.projectRoot, context.homeDir);
+    const name = path.basename(target.real);
+    if (context.signal.aborted) return error(messages.aborted(target.display));
 
-    const found = await statIfExists(target.real);
-    if (!found.ok) return error(describeFsError(found.error, target, 'inspect'));
-    const existing = found.stats;
-    if (existing) {
-      if (existing.isDirectory()) return error(`${target.display} is a directory; write_file writes files. Choose a file path inside it, e.g. ${target.display}/<name>.`);
-      if (!existing.isFile()) return error(`${target.display} is not a regular file; write_file only writes regular files.`);
-      const problem = readFirstProblem(this.reads, target.real, existing.mtimeMs, target.display);
-      if (problem) return error(problem);
-    }
-    if (context.signal.aborted) return error(`write_file of ${target.display} was cancelled before anything was written.`);
-
+    let dir: ContainedDir;
     try {
-      if (!existing) await mkdir(path.dirname(target.real), { recursive: true });
-      await writeFileAtomic(target.real, content, existing);
-      this.reads.recordRead(target.real, (await stat(target.real)).mtimeMs);
+      const scope = fileScope(context.projectRoot, context.homeDir, this.options.additionalDirectories?.());
+      // The project root (or an allowed directory) itself: a directory, whose parent is outside.
+      if (scope.roots.includes(target.real)) return error(messages.directory(target.display));
+      // Named here by the file's own real path (a link, maybe dangling, leads there); the
+      // descriptor checks that follow catch what changes after this point.
+      if (!insideScope(scope, target.real)) return error(messages.outside(target.display, target.real));
+      dir = await openDirectory(path.dirname(target.real), scope, { create: true });
     } catch (cause) {
       return error(describeFsError(cause, target, 'write'));
+    }
+    let existing: Stats | undefined;
+    try {
+      const key = path.join(dir.realPath, name);
+      try {
+        const entry = await openEntry(dir, name);
+        existing = entry?.stats;
+        await entry?.handle.close();
+      } catch (cause) {
+        return error(describeFsError(cause, target, 'inspect'));
+      }
+      if (existing) {
+        if (existing.isDirectory()) return error(messages.directory(target.display));
+        if (!existing.isFile()) return error(messages.notRegular(target.display));
+        const fresh = this.reads.checkFresh(key, existing.mtimeMs);
+        if (!fresh.ok) return error(fresh.reason === 'not-read' ? messages.notRead(target.display) : messages.changedSinceRead(target.display));
+      }
+      if (context.signal.aborted) return error(messages.aborted(target.display));
+      try {
+        const written = await replaceEntry(dir, name, content, existing);
+        this.reads.recordWrite(key, written.mtimeMs);
+      } catch (cause) {
+        return error(describeFsError(cause, target, 'write'));
+      }
+    } finally {
+      await dir.close();
     }
     const bytes = Buffer.byteLength(content, 'utf8');
     const lines = countLines(content);
@@ -80,16 +111,10 @@ export function countLines(text: string): number {
   return text.endsWith('\n') ? lines : lines + 1;
 }
 
-/** A result, not `instanceof Error`: errors from node:fs may come from another realm (vm contexts). */
-async function statIfExists(file: string): Promise<{ ok: true; stats: Stats | undefined } | { ok: false; error: unknown }> {
-  try {
-    return { ok: true, stats: await stat(file) };
-  } catch (cause) {
-    return (cause as NodeJS.ErrnoException).code === 'ENOENT' ? { ok: true, stats: undefined } : { ok: false, error: cause };
-  }
-}
-
 export function describeFsError(cause: unknown, target: ToolPath, action: 'inspect' | 'write'): string {
+  const contained = containmentCode(cause);
+  if (contained === 'EOUTSIDE') return messages.outside(target.display, (cause as { realPath: string }).realPath);
+  if (contained === 'ERACE') return messages.raced(target.display);
   const code = (cause as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') {
     return `Permission denied: ${target.display} (or its directory) cannot be written by this process. Do not retry; ask the user to change the permissions, or write somewhere else.`;

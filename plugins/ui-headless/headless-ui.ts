@@ -2,8 +2,9 @@
 import type { AgentEvent } from '../../types/events.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
-import type { PermissionSettings, ProviderRegistry } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
+import { HeadlessOutput } from './headless-output.js';
+import { parseSlashCommand, runSlashCommand } from './slash-command.js';
 import { buildResult } from './result-object.js';
 import { eventToJson } from './stream-json.js';
 import { readStdin } from './read-stdin.js';
@@ -11,7 +12,7 @@ import { readStdin } from './read-stdin.js';
 /** --permission-mode when given, else the settings' default_mode, else the flag's default. */
 export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
   if (options.permissionModeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return options.permissionMode;
-  return kernel.container.get<PermissionSettings>(TOKENS.PermissionSettings).defaultMode() ?? options.permissionMode;
+  return kernel.container.get(TOKENS.PermissionSettings).defaultMode() ?? options.permissionMode;
 }
 
 export const EXIT_OK = 0;
@@ -20,25 +21,36 @@ export const EXIT_USAGE = 2;
 
 export class HeadlessUserInterface implements UserInterface {
   readonly name = 'headless';
-  /** True while this UI drives the session; the approval tap answers only then. */
-  active = false;
+  readonly output: HeadlessOutput;
 
-  constructor(private readonly out: NodeJS.WritableStream = process.stdout, private readonly err: NodeJS.WritableStream = process.stderr) {}
+  constructor(private readonly out: NodeJS.WritableStream = process.stdout, private readonly err: NodeJS.WritableStream = process.stderr) {
+    this.output = new HeadlessOutput(err);
+  }
 
   handles(options: CliOptions, stdinIsTTY: boolean): boolean {
     return options.prompt !== undefined || !stdinIsTTY;
   }
 
   async run(kernel: KernelApi, options: CliOptions): Promise<number> {
-    this.active = true;
-    const prompt = await this.prompt(options);
+    this.output.approvals = kernel.container.isBound(TOKENS.Approvals) ? kernel.container.get(TOKENS.Approvals) : undefined;
+    let prompt = await this.prompt(options);
     if (prompt === undefined) return EXIT_USAGE;
     const started = performance.now();
-    const providers = kernel.container.get<ProviderRegistry>(TOKENS.ProviderRegistry);
-    const model = providers.active().model;
+    const model = kernel.container.get(TOKENS.ProviderRegistry).active().model;
     const sessionId = kernel.session.sessionId;
     const print = (value: unknown): void => void this.out.write(`${JSON.stringify(value)}\n`);
     const mode = startingMode(kernel, options);
+
+    const slash = parseSlashCommand(prompt, kernel.commands());
+    if (slash) {
+      const outcome = await runSlashCommand(slash, kernel.session, mode);
+      if (outcome.prompt === undefined) {
+        if (options.outputFormat === 'text') (outcome.isError ? this.err : this.out).write(`${outcome.output}\n`);
+        else print({ type: 'result', subtype: outcome.isError ? 'error_during_execution' : 'success', is_error: outcome.isError, result: outcome.output, command: slash.command.name, session_id: sessionId });
+        return outcome.isError ? EXIT_RUN_ERROR : EXIT_OK;
+      }
+      prompt = outcome.prompt;
+    }
 
     if (options.outputFormat === 'stream-json') {
       print({ type: 'system', subtype: 'init', session_id: sessionId, cwd: options.cwd, model, permission_mode: mode, mewcode_version: kernel.version });
@@ -54,7 +66,6 @@ export class HeadlessUserInterface implements UserInterface {
       for await (const event of kernel.run({ prompt, mode, signal: controller.signal })) {
         if (event.type === 'done') done = event;
         if (event.type === 'error') lastError = event.message;
-        if (event.type === 'notice') this.err.write(`mewcode: ${event.message}\n`);
         if (event.type === 'error') this.err.write(`mewcode: error: ${event.message}\n`);
         if (options.outputFormat === 'stream-json') {
           const line = eventToJson(event, sessionId);

@@ -36,8 +36,16 @@ export async function resolveSearchLocation(
   homeDir: string,
   input: string,
 ): Promise<Resolved<SearchLocation>> {
-  const root = await resolveReal(projectRoot);
-  const containment = await containPath(projectRoot, input === '' ? '.' : input, homeDir);
+  let root: string;
+  let containment: Awaited<ReturnType<typeof containPath>>;
+  try {
+    root = await resolveReal(projectRoot);
+    containment = await containPath(projectRoot, input === '' ? '.' : input, homeDir);
+  } catch (error) {
+    // ELOOP, EACCES, or a tree changing faster than it can be resolved: an answer, never a throw.
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { ok: false, error: `Path "${input}" cannot be resolved (${code}). Check the path, or omit path to search the whole project.` };
+  }
   if (!containment.inside) {
     return {
       ok: false,

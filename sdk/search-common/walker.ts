@@ -6,6 +6,10 @@
  *   the start itself when the caller names it. Hidden *files* are listed.
  * - Symbolic links, sockets and FIFOs are skipped (links are never followed, so a walk cannot
  *   leave the tree); only regular files are reported. This is what ripgrep does without --follow.
+ *   Each directory is opened and listed through a descriptor verified to be exactly the directory
+ *   the walk expects (exact-open.ts, SPEC A15): one swapped for a symlink after its parent was
+ *   listed is skipped (counted as unreadable), never followed out of the project. Ignore files
+ *   are read the same way.
  * - With `respectIgnore` (the default for the tools): the `.gitignore` of every directory from
  *   the project root down to the entry's directory, and the repository's `.git/info/exclude`
  *   (lowest precedence). A deeper file wins over a shallower one; inside one file the last
@@ -20,8 +24,9 @@
  * in slices of ≈ 8 ms and yields to the event loop between them, so cancellation, the deadline
  * and the kernel's timers keep working on huge trees.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { readFileSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { listDirectoryExact, readFileExact } from './exact-open.js';
 import { IgnoreFile } from './gitignore.js';
 
 export interface WalkOptions {
@@ -105,18 +110,18 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     const frame = stack.pop()!;
     const dirAbs = joinRoot(root, frame.rel);
     let entries: Dirent[];
+    let ignoreText: string | undefined;
     try {
-      entries = readdirSync(dirAbs, { withFileTypes: true });
+      ({ entries, ignoreText } = listDirectoryExact(dirAbs, respectIgnore ? '.gitignore' : undefined));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') summary.unreadableDirs++;
       continue;
     }
     let chain = frame.chain;
-    if (respectIgnore) {
-      const own = entries.find((e) => e.name === '.gitignore' && e.isFile());
-      const file = own ? readIgnoreFile(path.join(dirAbs, '.gitignore'), frame.rel) : undefined;
-      if (file) chain = [...chain, file];
+    if (ignoreText !== undefined) {
+      const file = new IgnoreFile(ignoreText, frame.rel);
+      if (!file.empty) chain = [...chain, file];
     }
     const prefix = frame.rel === '' ? '' : `${frame.rel}/`;
     for (const entry of entries) {
@@ -142,10 +147,12 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
   return summary;
 }
 
-function readIgnoreFile(file: string, baseRel: string): IgnoreFile | undefined {
+function readIgnoreFile(file: string, baseRel: string, exact = true): IgnoreFile | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // The project's own ignore files are read without following links; `.git/info/exclude` may
+    // legitimately live elsewhere (a worktree's gitdir), so it is read plainly.
+    text = exact ? readFileExact(file, file) : readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -188,5 +195,5 @@ function loadExclude(root: string): IgnoreFile | undefined {
   } catch {
     return undefined;
   }
-  return gitDir ? readIgnoreFile(path.join(gitDir, 'info', 'exclude'), '') : undefined;
+  return gitDir ? readIgnoreFile(path.join(gitDir, 'info', 'exclude'), '', false) : undefined;
 }

@@ -10,12 +10,21 @@
  * `exec`, `stdbuf`, `ionice`, `setsid`, `xargs`, `busybox`, `find -exec`, …) keep their own
  * segment and add the wrapped command as a segment too; `echo a b | xargs rm` adds `rm a b`.
  *
+ * Fail closed: whatever the analysis cannot see through makes the command `opaque` (see
+ * ParsedCommand.opaque) — callers never allow such a command by rule, but deny rules and the
+ * blacklist still see every segment that could be found, including the source of `$(…)` and
+ * `` `…` `` hidden in parameter expansions, unquoted heredoc bodies and nested backquotes, and
+ * the shell strings of interpreter programs (`python3 -c "os.system('…')"`).
+ * Each segment records the directories it may run in after `cd`/`pushd` (`dirs`), so that
+ * relative targets are resolved where the command runs, not where the command line starts.
+ *
  * This folder is a library, not a plugin. web-tree-sitter is imported on the first call only
- * (≈60 ms, then cached); simple commands (no quotes, `$`, brackets, redirections) take a pure
- * JavaScript fast path that builds the same tree; results are cached (LRU, 256) and frozen.
- * Callers must treat `parseError` conservatively: the segments are then best-effort.
+ * (≈60 ms, then cached); results are cached (LRU, 256) and frozen. Callers must treat
+ * `parseError` conservatively: the segments are then best-effort.
  */
-import { fastSyntaxTree } from './fast-path.js';
+import path from 'node:path';
+import { embeddedScripts, unescapeBackquoted } from './embedded.js';
+import { interpreterCall, shellStringsInCode } from './interpreters.js';
 import { bashParser, parseToSyntaxTree, type SyntaxNode } from './syntax-tree.js';
 import { decodeAnsiC, wordValue } from './words.js';
 import { commandName, unwrapCommand, type Word } from './wrappers.js';
@@ -38,6 +47,16 @@ export interface ShellSegment {
    * `npm test`); absent when the segment is only redirections. Its `redirects` still list them.
    */
   textWithoutRedirects?: string;
+  /**
+   * Where the segment may run, relative to the directory the command line starts in: absent
+   * when only there; otherwise every directory it may be in after the `cd`/`pushd` before it
+   * (a `cd` may fail, so the previous directory stays possible), written as `.`-relative paths,
+   * absolute paths or `~`-paths; `null` when it cannot be known (`cd "$X"`, `cd -`, `popd`, a
+   * `cd` in a loop or a function, a `CDPATH` assignment, a trap or alias body).
+   */
+  dirs?: readonly string[] | null;
+  /** Program text handed to an interpreter (`python3 -c …`, `awk '…'`, `node - <<EOF`). */
+  inlineCode?: { interpreter: string; code: string };
 }
 
 export interface ParsedCommand {
@@ -56,6 +75,9 @@ export interface ParsedCommand {
    * The visible segments are then not everything the command may run: callers must treat it
    * like `parseError` (never allow by rule). Literal strings of such a command that contain
    * `$(` or a backquote are parsed as scripts too, so what they would run is among the segments.
+   * Also set for what the analysis cannot see through: a command substitution inside a parameter
+   * expansion, a heredoc body with expansions, nested escaped backquotes, a substitution made
+   * only of redirections (`$( > f)`, `$(< f)`), `eval`, and interpreter program text.
    */
   opaque?: string;
   raw: string;
@@ -75,6 +97,13 @@ export interface ShellAnalysis {
   functions: ShellFunction[];
 }
 
+/**
+ * Stands, at the end of the argv of a command run by `xargs`, for the words xargs appends from
+ * stdin when they are not known (`find … | xargs rm -rf`, `xargs rm < list`): an expansion, so
+ * layers judging operands treat it as computed.
+ */
+export const XARGS_INPUT = '$(xargs input)';
+
 /** How deep `sh -c "sh -c '…'"` / `eval` nesting is followed before giving up (parse error). */
 export const MAX_NESTING = 8;
 /** Segments beyond this make the command a parse error (nobody writes that by hand). */
@@ -89,9 +118,8 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
  * Results are cached (the blacklist and the rules layer parse the same command in one check)
  * and deeply frozen: treat them as read-only.
  */
-export async function analyzeShellCommand(command: string, options: { fastPath?: boolean } = {}): Promise<ShellAnalysis> {
-  const useFastPath = options.fastPath ?? true;
-  const cached = useFastPath ? cache.get(command) : undefined;
+export async function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
+  const cached = cache.get(command);
   if (cached) {
     cache.delete(command); // refresh its place in the LRU order
     cache.set(command, cached);
@@ -99,16 +127,14 @@ export async function analyzeShellCommand(command: string, options: { fastPath?:
   }
   const parser = await bashParser();
   const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [] };
-  const parse = (source: string): SyntaxNode => (useFastPath ? fastSyntaxTree(source) : undefined) ?? parseToSyntaxTree(parser, source);
-  analyzeSource(parse, command, 0, out);
+  const parse = (source: string): SyntaxNode => parseToSyntaxTree(parser, source);
+  analyzeSource(parse, { source: command, dirs: START }, 0, out);
   const parsed: ParsedCommand = { segments: out.segments, hasFunctionDefinition: out.hasFunctionDefinition, raw: command };
   if (out.errors.length > 0) parsed.parseError = out.errors.join('; ');
   if (out.opaque.length > 0) parsed.opaque = [...new Set(out.opaque)].join('; ');
   const analysis = freezeAnalysis({ parsed, functions: out.functions });
-  if (useFastPath) {
-    cache.set(command, analysis);
-    if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  }
+  cache.set(command, analysis);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return analysis;
 }
 
@@ -122,6 +148,8 @@ function freezeAnalysis(analysis: ShellAnalysis): ShellAnalysis {
     Object.freeze(segment.argv);
     Object.freeze(segment.redirects);
     Object.freeze(segment.assignments);
+    if (segment.dirs) Object.freeze(segment.dirs);
+    if (segment.inlineCode) Object.freeze(segment.inlineCode);
     Object.freeze(segment);
   }
   for (const fn of analysis.functions) {
@@ -151,6 +179,16 @@ interface Output {
 
 type Redirect = ShellSegment['redirects'][number];
 
+/** Shell source found inside a command, with the directories it starts in (null: unknown). */
+interface Script {
+  source: string;
+  dirs: Dirs;
+}
+
+/** Possible working directories (see ShellSegment.dirs); null when unknown. */
+type Dirs = readonly string[] | null;
+const START: Dirs = ['.'];
+
 interface Context {
   /** Redirections of an enclosing compound statement (`{ a; b; } > f`), inherited by its commands. */
   redirects: Redirect[];
@@ -163,11 +201,14 @@ interface Stage {
   words: Word[];
   /** A shell that runs what arrives on stdin. */
   readsStdin: boolean;
-  /** `xargs cmd`: cmd gets what arrives on stdin as extra arguments. */
-  xargs?: { words: Word[]; text: string };
+  /** An interpreter that reads its program from stdin: its segment gets the program text. */
+  interpreterStdin?: { interpreter: string; segment: ShellSegment | undefined };
+  /** `xargs cmd`: cmd gets what arrives on stdin as extra arguments (its segment ends with XARGS_INPUT until that is known). */
+  xargs?: { words: Word[]; text: string; segment?: ShellSegment };
 }
 
-function analyzeSource(parse: (source: string) => SyntaxNode, source: string, depth: number, out: Output): void {
+function analyzeSource(parse: (source: string) => SyntaxNode, script: Script, depth: number, out: Output): void {
+  const source = script.source;
   if (depth > MAX_NESTING) {
     out.errors.push(`commands nested more than ${MAX_NESTING} levels deep (sh -c / eval) were not analysed`);
     return;
@@ -179,12 +220,12 @@ function analyzeSource(parse: (source: string) => SyntaxNode, source: string, de
     out.errors.push(`the shell parser failed: ${(error as Error).message}`);
     return;
   }
-  const walker = new Walker(source, depth, out);
+  const walker = new Walker(source, depth, out, script.dirs);
   walker.walk(root, { redirects: [], fn: undefined });
   // In an opaque command, a literal string such as 'a[$(cmd)]' may be run as code: parse it too.
   // (After `: `, so that `a[$(cmd)]` is read as a word, not as a broken array assignment.)
-  if (out.opaque.length > 0) walker.scripts.push(...walker.codeLikeStrings.map((s) => `: ${s}`));
-  for (const script of walker.scripts) analyzeSource(parse, script, depth + 1, out);
+  if (out.opaque.length > 0) walker.scripts.push(...walker.codeLikeStrings.map((s) => ({ source: `: ${s}`, dirs: null })));
+  for (const nested of walker.scripts) analyzeSource(parse, nested, depth + 1, out);
 }
 
 const SPAWNING_TOKENS = new Set(['&', '|&']);
@@ -207,17 +248,33 @@ const MAX_TREE_DEPTH = 400;
 
 class Walker {
   /** Shell source found in this source (sh -c strings, eval, heredocs fed to a shell), parsed after the walk. */
-  readonly scripts: string[] = [];
+  readonly scripts: Script[] = [];
   /** Literal strings (quoted or escaped) whose value contains `$(` or a backquote. */
   readonly codeLikeStrings: string[] = [];
   private level = 0;
   private tooDeep = false;
+  /** Where the next command may run (see ShellSegment.dirs). */
+  private dirs: Dirs;
+  /** Set by a `cd` to where it goes when it succeeds (for `cd x && …`); cleared by other commands. */
+  private afterCd: Dirs | undefined;
+  /** Inside a loop body: a `cd` there may repeat, so it makes the directory unknown. */
+  private loops = 0;
+  /** `CDPATH` changes where `cd name` goes. */
+  private readonly cdpath: boolean;
 
   constructor(
     private readonly source: string,
     private readonly depth: number,
     private readonly out: Output,
-  ) {}
+    dirs: Dirs,
+  ) {
+    this.dirs = dirs;
+    this.cdpath = /CDPATH/.test(source);
+  }
+
+  private queue(source: string, dirs: Dirs = this.dirs): void {
+    if (source.trim() !== '') this.scripts.push({ source, dirs });
+  }
 
   walk(node: SyntaxNode, ctx: Context): Stage | undefined {
     if (this.level >= MAX_TREE_DEPTH) {
@@ -270,13 +327,24 @@ class Walker {
       }
       case 'c_style_for_statement':
         // `for ((i=0; …))`: the assignments are arithmetic, not statements.
+        this.loops++;
         for (const child of node.children) {
           if (child.type === 'variable_assignment') this.walkChildren(child, ctx);
           else this.walk(child, ctx);
         }
+        this.loops--;
+        return undefined;
+      case 'while_statement':
+      case 'for_statement':
+        this.loops++;
+        this.walkChildren(node, ctx);
+        this.loops--;
+        return undefined;
+      case 'list':
+        this.list(node, ctx);
         return undefined;
       case 'command_substitution':
-        this.walkChildren(node, { redirects: [], fn: ctx.fn });
+        this.commandSubstitution(node, ctx);
         return undefined;
       case 'process_substitution':
         if (ctx.fn) ctx.fn.spawns = true;
@@ -330,6 +398,11 @@ class Walker {
         if (/@P\}$/.test(text)) this.opaque('${…@P} prompt expansion');
         const substring = /^\$\{#?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*])(?:\[[^\]]*\])?:(?![-=?+])([\s\S]*)\}$/.exec(text);
         if (substring && /[^\s0-9:+-]/.test(substring[1]!)) this.opaque('${x:offset} with a non-numeric offset (arithmetic)');
+        if (/\$\(|`/.test(text)) {
+          // tree-sitter-bash reads `${x:-`cmd`}` as text: find what it would run.
+          this.opaque('a command substitution inside a parameter expansion');
+          for (const script of embeddedScripts(text.slice(2, -1), { backquotesOnly: true })) this.queue(script);
+        }
         return;
       }
       case 'raw_string':
@@ -397,13 +470,83 @@ class Walker {
     this.out.errors.push(`${what}${at}${near ? ` near "${near}"` : ''}${where}`);
   }
 
-  private emit(segment: ShellSegment): void {
+  private emit(segment: ShellSegment): ShellSegment | undefined {
     if (this.out.segments.length >= MAX_SEGMENTS) {
       if (!this.out.truncated) this.out.errors.push(`more than ${MAX_SEGMENTS} commands; the rest were not analysed`);
       this.out.truncated = true;
+      return undefined;
+    }
+    if (this.dirs === null) segment.dirs = null;
+    else if (this.dirs.length !== 1 || this.dirs[0] !== '.') segment.dirs = [...this.dirs];
+    this.out.segments.push(segment);
+    return segment;
+  }
+
+  /** `a && b`: when `a` ends with a `cd`, `b` runs only where that `cd` went. */
+  private list(node: SyntaxNode, ctx: Context): void {
+    const operator = node.children.find((c) => !c.named)?.type;
+    let afterLeft = false;
+    for (const child of node.children) {
+      if (!child.named) {
+        this.walk(child, ctx);
+        continue;
+      }
+      if (afterLeft && operator === '&&' && this.afterCd !== undefined) {
+        const either = this.dirs;
+        this.dirs = this.afterCd;
+        this.walk(child, ctx);
+        this.dirs = either === null || this.dirs === null ? null : unique([...either, ...this.dirs]);
+      } else {
+        this.afterCd = undefined;
+        this.walk(child, ctx);
+      }
+      afterLeft = true;
+    }
+  }
+
+  /** Follows `cd`/`pushd`/`popd` (see ShellSegment.dirs). */
+  private changeDirectory(words: readonly Word[], ctx: Context): void {
+    const name = commandName(words[0]);
+    if (name !== 'cd' && name !== 'pushd' && name !== 'popd') {
+      this.afterCd = undefined;
       return;
     }
-    this.out.segments.push(segment);
+    const operands = words.slice(1).filter((w) => !/^-[LPe@]+$/.test(w.value) && w.value !== '--');
+    const operand = operands[0];
+    const target = name === 'popd' ? undefined : operand === undefined ? '~' : operand.literal && !/^[-+]/.test(operand.value) ? operand.value : undefined;
+    if (target === undefined || this.dirs === null || ctx.fn || this.loops > 0 || this.cdpath) {
+      this.dirs = null;
+      this.afterCd = null;
+      return;
+    }
+    const went = unique(this.dirs.map((dir) => joinDirectory(dir, target)));
+    this.afterCd = went;
+    this.dirs = unique([...this.dirs, ...went]); // the cd may fail: the old directory stays possible
+  }
+
+  /** `$(…)` / `` `…` ``: walked; a substitution made only of redirections, or nested escaped backquotes, is opaque. */
+  private commandSubstitution(node: SyntaxNode, ctx: Context): void {
+    const inner = node.children.filter((c) => c.named);
+    if (inner.length > 0 && inner.every((c) => c.type.endsWith('_redirect'))) {
+      // `$( > f)` truncates f, `$(< f)` reads it: bash does this without a command.
+      this.opaque('a command substitution made only of redirections');
+      this.emit({ argv: [], text: this.text(node), redirects: this.redirects(inner).redirects, assignments: [] });
+    }
+    const text = this.source.slice(node.start, node.end);
+    if (text.startsWith('`') && text.includes('\\`')) {
+      // tree-sitter-bash reads nested escaped backquotes as text: run the unescaped source too.
+      this.opaque('nested escaped backquotes');
+      this.queue(unescapeBackquoted(text.slice(1, text.endsWith('`') ? -1 : undefined)));
+    }
+    this.walkChildren(node, { redirects: [], fn: ctx.fn });
+  }
+
+  /** Interpreter program text: kept on the segment, opaque, its shell strings parsed as commands. */
+  private interpreterCode(segment: ShellSegment | undefined, interpreter: string, code: string): void {
+    this.opaque(`${interpreter} program text`);
+    if (segment) segment.inlineCode = { interpreter, code };
+    const dirs = /chdir|\bcd\b/.test(code) ? null : this.dirs;
+    for (const script of shellStringsInCode(code)) this.queue(script, dirs);
   }
 
   private word(node: SyntaxNode): Word {
@@ -481,7 +624,16 @@ class Walker {
       const start = node.children.find((c) => c.type === 'heredoc_start');
       into.redirects.push({ op, target: start ? this.source.slice(start.start, start.end).replace(/['"\\]/g, '') : '' });
       const body = node.children.find((c) => c.type === 'heredoc_body');
-      if (body) into.stdin.push(this.source.slice(body.start, body.end));
+      if (body) {
+        const text = this.source.slice(body.start, body.end);
+        into.stdin.push(text);
+        const quoted = start !== undefined && /['"\\]/.test(this.source.slice(start.start, start.end));
+        if (!quoted && /[$`]/.test(text)) {
+          // An unquoted delimiter: the body is expanded, and tree-sitter-bash leaves backquotes as text.
+          this.opaque('a heredoc body with expansions');
+          for (const script of embeddedScripts(text, { backquotesOnly: true })) this.queue(script);
+        }
+      }
       for (const nested of node.children) if (nested.type === 'file_redirect' || nested.type === 'herestring_redirect') this.redirect(nested, into);
     } else if (node.type === 'herestring_redirect') {
       const value = node.children.find((c) => c.named);
@@ -507,7 +659,7 @@ class Walker {
     const parsed = this.redirects(redirectNodes);
     words.push(...parsed.extraWords);
     const redirects = [...ctx.redirects, ...parsed.redirects];
-    this.emit({ argv: words.map((w) => w.value), text: this.text(outer ?? cmd), redirects, assignments, textWithoutRedirects: this.textWithout(outer ?? cmd, redirectNodes) });
+    const segment = this.emit({ argv: words.map((w) => w.value), text: this.text(outer ?? cmd), redirects, assignments, textWithoutRedirects: this.textWithout(outer ?? cmd, redirectNodes) });
     this.recordCall(words, ctx);
     this.noteEvaluatingCommand(words);
 
@@ -518,21 +670,33 @@ class Walker {
       else this.walk(child, nested);
     }
 
-    const stage = this.unwrap(words, assignments, redirects, ctx);
-    if (stage.readsStdin) this.scripts.push(...parsed.stdin);
+    const stage = this.unwrap(words, assignments, redirects, ctx, segment);
+    if (stage.readsStdin) for (const script of parsed.stdin) this.queue(script);
+    if (stage.xargs && parsed.stdin.length > 0) this.xargsInput(stage.xargs, parsed.stdin.join('\n'));
+    if (stage.interpreterStdin && parsed.stdin.length > 0) {
+      this.interpreterCode(stage.interpreterStdin.segment, stage.interpreterStdin.interpreter, parsed.stdin.join('\n'));
+      stage.interpreterStdin = undefined;
+    }
+    this.changeDirectory(stage.words, ctx);
     return stage;
   }
 
   private declaration(node: SyntaxNode, ctx: Context): void {
     const argv: string[] = [];
+    const words: Word[] = [];
     for (const child of node.children) {
       if (!child.named) {
-        if (argv.length === 0) argv.push(child.type); // export / local / declare / readonly / typeset / unset
+        if (argv.length === 0) {
+          argv.push(child.type); // export / local / declare / readonly / typeset / unset
+          words.push({ value: child.type, literal: true, start: child.start, end: child.end });
+        }
         continue;
       }
       argv.push(child.type === 'variable_assignment' ? this.assignment(child) : wordValue(child, this.source).value);
+      if (child.type !== 'variable_assignment') words.push(this.word(child));
     }
     this.emit({ argv, text: this.text(node), redirects: [...ctx.redirects], assignments: [], textWithoutRedirects: this.text(node) });
+    if (argv[0] === 'unset') this.noteEvaluatingCommand(words);
     if (['declare', 'typeset', 'local'].includes(argv[0] ?? '') && argv.some((a) => /^-[A-Za-z]*[in][A-Za-z]*$/.test(a))) this.opaque(`${argv[0]} -i/-n evaluates its values`);
     const nested: Context = { redirects: [], fn: ctx.fn };
     for (const child of node.children) {
@@ -542,25 +706,39 @@ class Walker {
   }
 
   /** Adds the commands a wrapper runs as segments of their own, and queues shell source it runs. */
-  private unwrap(words: Word[], assignments: string[], redirects: Redirect[], ctx: Context): Stage {
+  private unwrap(words: Word[], assignments: string[], redirects: Redirect[], ctx: Context, segment: ShellSegment | undefined): Stage {
     let stage: Stage = { words, readsStdin: false };
-    const queue = [{ words, assignments }];
+    const queue = [{ words, assignments, segment }];
     for (let guard = 0; queue.length > 0 && guard < 32; guard++) {
       const item = queue.shift()!;
       const result = unwrapCommand(item.words);
-      this.scripts.push(...result.scripts);
+      const name = commandName(item.words[0]);
+      if (name === 'eval') this.opaque('eval');
+      // trap and alias bodies run later, wherever the shell is then.
+      for (const script of result.scripts) this.queue(script, name === 'trap' || name === 'alias' ? null : this.dirs);
       if (result.readsStdin) stage = { words: item.words, readsStdin: true };
+      const interpreter = interpreterCall(item.words);
+      if (interpreter?.code !== undefined) this.interpreterCode(item.segment, interpreter.interpreter, interpreter.code);
+      else if (interpreter?.readsStdin) stage = { words: item.words, readsStdin: false, interpreterStdin: { interpreter: interpreter.interpreter, segment: item.segment } };
       for (const inner of result.commands) {
         const first = inner.words[0]!;
         const last = inner.words[inner.words.length - 1]!;
         const merged = [...item.assignments, ...inner.assignments];
         const text = this.source.slice(first.start, last.end).trim();
-        this.emit({ argv: inner.words.map((w) => w.value), text, redirects: [...redirects], assignments: merged, textWithoutRedirects: text });
+        const innerSegment = this.emit({ argv: inner.words.map((w) => w.value), text, redirects: [...redirects], assignments: merged, textWithoutRedirects: text });
         this.recordCall(inner.words, ctx);
         this.noteEvaluatingCommand(inner.words);
-        queue.push({ words: inner.words, assignments: merged });
+        queue.push({ words: inner.words, assignments: merged, segment: innerSegment });
         stage = { words: inner.words, readsStdin: false };
-        if (commandName(item.words[0]) === 'xargs') stage.xargs = { words: inner.words, text };
+        if (commandName(item.words[0]) === 'xargs') {
+          // What xargs appends is unknown until a literal `echo … |`, heredoc or here-string shows it.
+          if (innerSegment) {
+            const replaces = innerSegment.argv.includes('{}');
+            if (replaces) innerSegment.argv.splice(0, innerSegment.argv.length, ...innerSegment.argv.map((a) => (a === '{}' ? XARGS_INPUT : a)));
+            else innerSegment.argv.push(XARGS_INPUT);
+          }
+          stage.xargs = { words: inner.words, text, ...(innerSegment ? { segment: innerSegment } : {}) };
+        }
       }
     }
     return stage;
@@ -586,20 +764,41 @@ class Walker {
       const previous = stages[i - 1];
       const stage = stages[i];
       if (!previous || !stage) continue;
+      if (stage.interpreterStdin) {
+        const program = echoedText(previous.words);
+        if (program === undefined) this.opaque('an interpreter reading its program from a pipe');
+        else this.interpreterCode(stage.interpreterStdin.segment, stage.interpreterStdin.interpreter, program);
+        continue;
+      }
       const echoed = stage.readsStdin || stage.xargs ? echoedText(previous.words) : undefined;
       if (echoed === undefined) continue;
-      if (stage.readsStdin) this.scripts.push(echoed);
-      if (stage.xargs) {
-        const inputs = echoed.split(/\s+/).filter((w) => w !== '').slice(0, 64);
-        const argv = stage.xargs.words.map((w) => w.value);
-        const replaced = argv.includes('{}') ? inputs.slice(0, 16).map((input) => argv.map((a) => (a === '{}' ? input : a))) : [[...argv, ...inputs]];
-        for (const words of replaced) {
-          const text = `${stage.xargs.text} ${inputs.join(' ')}`;
-          this.emit({ argv: words, text, redirects: [], assignments: [], textWithoutRedirects: text });
-        }
-      }
+      if (stage.readsStdin) this.queue(echoed);
+      if (stage.xargs) this.xargsInput(stage.xargs, echoed);
     }
   }
+
+  /** `echo a b | xargs rm`, `xargs rm <<< a`: the command with the words it gets, as a segment. */
+  private xargsInput(xargs: NonNullable<Stage['xargs']>, input: string): void {
+    if (xargs.segment) xargs.segment.argv.splice(0, xargs.segment.argv.length, ...xargs.words.map((w) => w.value));
+    const inputs = input.split(/\s+/).filter((w) => w !== '').slice(0, 64);
+    const argv = xargs.words.map((w) => w.value);
+    const replaced = argv.includes('{}') ? inputs.slice(0, 16).map((one) => argv.map((a) => (a === '{}' ? one : a))) : [[...argv, ...inputs]];
+    for (const words of replaced) {
+      const text = `${xargs.text} ${inputs.join(' ')}`;
+      this.emit({ argv: words, text, redirects: [], assignments: [], textWithoutRedirects: text });
+    }
+  }
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}
+
+/** Where `cd target` goes from `dir` (both as in ShellSegment.dirs). */
+function joinDirectory(dir: string, target: string): string {
+  if (target.startsWith('/') || target === '~' || target.startsWith('~/') || /^~[^/]/.test(target)) return path.posix.normalize(target);
+  const joined = path.posix.normalize(`${dir}/${target}`);
+  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
 }
 
 /** `body` with `redirects` wrapped around its last command (through nested lists and pipelines). */

@@ -1,5 +1,5 @@
 /** The command line: rule lists, Claude Code's flags, and what counts as "given". */
-import { parseCommandLine, splitRuleList } from '../../bin/cli-args.js';
+import { HELP, parseCommandLine, splitRuleList } from '../../bin/cli-args.js';
 
 test('rule lists split on commas and spaces outside parentheses, and repeat', () => {
   expect(splitRuleList(['Bash(git log:*),Read', 'Edit Bash(npm run test:*)'])).toEqual(['Bash(git log:*)', 'Read', 'Edit', 'Bash(npm run test:*)']);
@@ -15,4 +15,56 @@ test('-p with flags Claude Code scripts pass; the permission mode records whethe
 
 test('a bad flag is an error naming it, without parseArgs\' advice about "--"', () => {
   expect(parseCommandLine(['--bogus'], '/')).toEqual({ kind: 'error', message: "Unknown option '--bogus'. Run mewcode --help for the options." });
+});
+
+describe('trust and sandbox flags', () => {
+  it('are always set, false by default', () => {
+    expect(parseCommandLine(['-p', 'x'], '/', {})).toMatchObject({ kind: 'run', options: { trustProject: false, dangerouslySkipSandbox: false } });
+  });
+
+  it('--trust-project and --dangerously-skip-sandbox', () => {
+    expect(parseCommandLine(['--trust-project', '--dangerously-skip-sandbox', '-p', 'x'], '/', {})).toMatchObject({ options: { trustProject: true, dangerouslySkipSandbox: true } });
+  });
+
+  it('MEWCODE_TRUST_PROJECT=1 (or true) trusts for CI; other values do not', () => {
+    expect(parseCommandLine(['-p', 'x'], '/', { MEWCODE_TRUST_PROJECT: '1' })).toMatchObject({ options: { trustProject: true } });
+    expect(parseCommandLine(['-p', 'x'], '/', { MEWCODE_TRUST_PROJECT: 'TRUE' })).toMatchObject({ options: { trustProject: true } });
+    for (const value of ['0', '', 'no', 'yes please']) {
+      expect(parseCommandLine(['-p', 'x'], '/', { MEWCODE_TRUST_PROJECT: value })).toMatchObject({ options: { trustProject: false } });
+    }
+  });
+
+  it('the environment never turns on the sandbox escape', () => {
+    expect(parseCommandLine(['-p', 'x'], '/', { MEWCODE_DANGEROUSLY_SKIP_SANDBOX: '1' })).toMatchObject({ options: { dangerouslySkipSandbox: false } });
+  });
+
+  it('are in the help', () => {
+    expect(HELP).toContain('--trust-project');
+    expect(HELP).toContain('--dangerously-skip-sandbox');
+    expect(HELP).toContain('audit verify [--file F]');
+  });
+});
+
+describe('audit verify', () => {
+  it('defaults to the project log under the working directory', () => {
+    expect(parseCommandLine(['audit', 'verify'], '/work/p')).toEqual({ kind: 'audit-verify', file: '/work/p/.mewcode/audit.jsonl' });
+  });
+
+  it('--file is resolved against the working directory', () => {
+    expect(parseCommandLine(['audit', 'verify', '--file', 'logs/a.jsonl'], '/work/p')).toEqual({ kind: 'audit-verify', file: '/work/p/logs/a.jsonl' });
+    expect(parseCommandLine(['audit', 'verify', '--file=/abs/b.jsonl'], '/work/p')).toEqual({ kind: 'audit-verify', file: '/abs/b.jsonl' });
+  });
+
+  it('usage errors name the usage', () => {
+    for (const argv of [['audit'], ['audit', 'erase'], ['audit', 'verify', 'extra'], ['audit', 'verify', '--bogus'], ['audit', 'verify', '--file'], ['audit', 'verify', '--file', '']]) {
+      const parsed = parseCommandLine(argv, '/');
+      expect(parsed).toMatchObject({ kind: 'error' });
+      expect((parsed as { message: string }).message).toContain('usage: mewcode audit verify [--file F]');
+    }
+  });
+
+  it('is a subcommand only as the first word: a prompt that mentions it stays a prompt', () => {
+    expect(parseCommandLine(['-p', 'audit', 'verify'], '/')).toMatchObject({ kind: 'run', options: { prompt: 'audit verify' } });
+    expect(parseCommandLine(['audit the code'], '/')).toMatchObject({ kind: 'run', options: { prompt: 'audit the code' } });
+  });
 });

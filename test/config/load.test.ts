@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { loadConfig } from '../../config/index.js';
+import { createWorkspaceTrust, loadConfig } from '../../config/index.js';
 import { type TempDirs, lines, makeTempDirs } from './helpers.js';
 
 let dirs: TempDirs;
@@ -10,7 +10,10 @@ afterEach(async () => {
   await dirs.cleanup();
 });
 
-const load = () => loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir });
+// These tests are about discovery and merging, so the project is trusted for the run; what an
+// untrusted project loses is tested in trust-load.test.ts.
+const load = async () =>
+  loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir, trust: await createWorkspaceTrust({ projectRoot: dirs.cwd, homeDir: dirs.homeDir, flag: true }) });
 
 describe('loadConfig: discovery', () => {
   it('returns an empty configuration when no file exists', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import type { ResolvedConfig } from '../../types/config.js';
-import { formatConfigIssues, loadConfig, renderConfigPath, zodSection } from '../../config/index.js';
+import { createWorkspaceTrust, formatConfigIssues, loadConfig, renderConfigPath, zodSection } from '../../config/index.js';
 import { type TempDirs, lines, makeTempDirs } from './helpers.js';
 
 let dirs: TempDirs;
@@ -29,6 +29,10 @@ function validate(config: ResolvedConfig, section = providers): string[] {
   if (result.ok) return [];
   return formatConfigIssues(config, section.key, result.issues);
 }
+
+/** A trusted project (the positions of provider entries are what is tested here). */
+const loadTrusted = async () =>
+  loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir, trust: await createWorkspaceTrust({ projectRoot: dirs.cwd, homeDir: dirs.homeDir, flag: true }) });
 
 describe('zodSection', () => {
   it('returns the parsed value when valid', () => {
@@ -77,7 +81,7 @@ describe('formatConfigIssues', () => {
         '    temperature: 2',
       ),
     );
-    const config = await loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir });
+    const config = await loadTrusted();
     expect(validate(config)).toEqual([
       `config: ${file}:4:17: providers[0].max_tokens: Expected number, received string`,
       `config: ${file}:5:5: providers[1].model: Missing required key (expected string)`,
@@ -88,12 +92,12 @@ describe('formatConfigIssues', () => {
   it('points at the layer that wrote the value after a merge', async () => {
     await dirs.write(dirs.cwd, '.mewcode.yaml', lines('providers:', '  - name: openai', '    model: gpt'));
     const local = await dirs.write(dirs.cwd, '.mewcode/config.local.json', '{"providers": [{"name": "openai", "api_key": 42}]}');
-    const config = await loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir });
+    const config = await loadTrusted();
     expect(validate(config)).toEqual([`config: ${local}:1:46: providers[0].api_key: Expected string, received number`]);
   });
 
   it('names the section without a location when no file has it', async () => {
-    const config = await loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir });
+    const config = await loadTrusted();
     expect(validate(config)).toEqual(['config: providers: Expected array, received undefined']);
     expect(formatConfigIssues(config, 'mcp_servers', [{ path: ['my server', 'url'], message: 'bad' }])).toEqual([
       'config: mcp_servers["my server"].url: bad',

@@ -21,7 +21,7 @@ test('(a) the default plugin set boots in order with both providers and the head
   const kernel = await Kernel.create({ ...base, plugins: defaultPlugins, reporter, env: { ANTHROPIC_API_KEY: 'k', MEWCODE_MODEL: 'm' } });
   expect(kernel.plugins.map((p) => p.name)).toEqual([
     'provider-anthropic', 'provider-openai', 'system-prompt', 'environment', 'output-limits',
-    'tool-read-file', 'tool-write-file', 'tool-edit-file', 'tool-bash', 'tool-glob', 'tool-grep',
+    'tool-read-file', 'tool-write-file', 'tool-edit-file', 'sandbox-os', 'tool-bash', 'tool-glob', 'tool-grep',
     'permission-blacklist', 'permission-sandbox', 'permission-rules', 'permission-mode', 'permission-audit', 'ui-headless',
   ]);
   expect(kernel.tools.list().map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep']);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { LIMITS, LINE_CUT_MARKER } from '../../../plugins/output-limits/limits.js';
-import { cutBytes, cutLine } from '../../../sdk/text-cuts.js';
+import { cutBytes, cutLine, cutUtf16, decodeUtf8Prefix, utf8BoundaryAtOrAfter, utf8BoundaryAtOrBefore } from '../../../sdk/text-cuts.js';
 import { removeOldSpillFiles, spillFileName } from '../../../plugins/output-limits/spill-directory.js';
 
 test('the caps are the documented ones', () => {
@@ -23,6 +23,10 @@ test('the caps are the documented ones', () => {
     editHintMaxLines: 20,
     editHintLineMaxChars: 300,
     searchMaxResults: 100,
+    auditMaxBytes: 5_242_880,
+    auditKeepFiles: 3,
+    auditTargetMaxChars: 500,
+    auditReasonMaxChars: 2000,
     spillMaxAgeMs: 604_800_000,
   });
 });
@@ -45,6 +49,27 @@ test('cutBytes keeps exactly the limit and never splits a UTF-8 character', () =
   expect(cut).toEqual({ text: 'x'.repeat(7999), truncated: true });
   expect(cutBytes('€€€', 7).text).toBe('€€'); // 3-byte characters, cap mid-character
   expect(cutBytes('abc', 0)).toEqual({ text: '', truncated: true });
+});
+
+test('the shared UTF-8 boundary helpers step over at most one character, never into garbage', () => {
+  const bytes = Buffer.from('aé😀'); // 1 + 2 + 4 bytes
+  expect(utf8BoundaryAtOrBefore(bytes, 2)).toBe(1);
+  expect(utf8BoundaryAtOrAfter(bytes, 2)).toBe(3);
+  expect(utf8BoundaryAtOrBefore(bytes, 6)).toBe(3); // inside the 4-byte emoji
+  expect(utf8BoundaryAtOrAfter(bytes, 4)).toBe(7);
+  expect(utf8BoundaryAtOrBefore(bytes, 7)).toBe(7);
+  // Five continuation bytes in a row are no character: the cut stays where it was asked.
+  const garbage = Buffer.from([0x61, 0x80, 0x80, 0x80, 0x80, 0x80]);
+  expect(utf8BoundaryAtOrBefore(garbage, 5)).toBe(5);
+});
+
+test('decodeUtf8Prefix and cutUtf16 drop a split character whole', () => {
+  expect(decodeUtf8Prefix(Buffer.from('ab€'), 4)).toBe('ab');
+  expect(decodeUtf8Prefix(Buffer.from('ab€'), 5)).toBe('ab€');
+  expect(decodeUtf8Prefix(Buffer.from('ab€').subarray(1), 3)).toBe('b'); // a view, not offset 0
+  expect(cutUtf16('a😀b', 2)).toBe('a');
+  expect(cutUtf16('a😀b', 3)).toBe('a😀');
+  expect(cutUtf16('abc', 5)).toBe('abc');
 });
 
 test('spill paths are fresh, safe file names inside the spill directory, which is created on demand', async () => {

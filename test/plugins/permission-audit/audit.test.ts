@@ -1,11 +1,17 @@
 /** SPEC A11: the audit log of every permission decision and executed call. */
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Container, ContainerModule } from 'inversify';
+import { createHooks } from '../../../kernel/hooks.js';
 import type { Kernel } from '../../../kernel/kernel.js';
-import { definePlugin } from '../../../types/plugin.js';
+import { definePlugin, type KernelApi } from '../../../types/plugin.js';
 import type { Tool } from '../../../types/tools.js';
-import { AuditLog } from '../../../plugins/permission-audit/audit-log.js';
-import { auditFile, createPermissionAuditPlugin, TARGET_MAX_CHARS } from '../../../plugins/permission-audit/index.js';
+import { AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS, auditFile, createPermissionAuditPlugin, decisionRecord } from '../../../plugins/permission-audit/index.js';
+import { verifyAuditLog } from '../../../plugins/permission-audit/verify.js';
+import { createOutputLimits } from '../../../plugins/output-limits/index.js';
+import { LIMITS } from '../../../plugins/output-limits/limits.js';
+import type { OutputLimits } from '../../../types/output-limits.js';
+import { TOKENS } from '../../../types/tokens.js';
 import { runPrompt } from '../../support/boot.js';
 import { call, say, useTools, type Step } from '../../support/memory-provider.js';
 import { abortableDelay, toolsPlugin } from '../../support/test-tools.js';
@@ -45,8 +51,8 @@ const approveWrites = definePlugin({
 const blockHook = definePlugin({
   name: 'test-hooks',
   apply(kernel) {
-    kernel.hooks.preToolUse.tapPromise('test-hooks', async (context) =>
-      context.call.name === 'bash' && String(context.input.command).startsWith('shutdown') ? { block: true, reason: 'no shutdowns', by: 'guard' } : undefined,
+    kernel.hooks.preToolUse.tapPromise('test-hooks', async (decision, context) =>
+      context.call.name === 'bash' && String(context.input.command).startsWith('shutdown') ? { ...decision, decision: 'deny', reason: 'no shutdowns', by: 'guard' } : decision,
     );
   },
 });
@@ -97,6 +103,7 @@ describe('audit records', () => {
       ['write_file', calls[2]!.id, Buffer.byteLength('write_file ok'), false],
     ]);
     for (const e of executed) expect(typeof e.duration_ms).toBe('number');
+    expect(await verifyAuditLog(auditFile(dirs.root))).toEqual({ ok: true, records: lines.length, files: 1 });
   });
 
   it('records the duration and size of an executed call', async () => {
@@ -115,7 +122,7 @@ describe('audit records', () => {
     await runPrompt(kernel, 'go', 'bypassPermissions');
     await kernel.shutdown();
     const decision = readLines(auditFile(dirs.root)).find((l) => l.type === 'decision')!;
-    expect(decision.target).toBe(`${command.slice(0, TARGET_MAX_CHARS)}…`);
+    expect(decision.target).toBe(`${command.slice(0, LIMITS.auditTargetMaxChars)}…`);
   });
 
   it('a write failure is one visible warning, never a crash', async () => {
@@ -132,49 +139,93 @@ describe('audit records', () => {
   });
 });
 
-describe('the log file', () => {
-  it('keeps lines whole and in order under a burst of appends', async () => {
-    const file = path.join(dirs.root, 'audit.jsonl');
-    const log = new AuditLog(file);
-    for (let i = 0; i < 300; i++) log.append({ i, pad: 'p'.repeat(i) });
-    await log.flush();
-    expect(readLines(file).map((l) => l.i)).toEqual(Array.from({ length: 300 }, (_, i) => i));
-  });
-
-  it('rotates at the size boundary and keeps three old files', async () => {
-    const file = path.join(dirs.root, 'audit.jsonl');
-    const record = { n: 0, text: 'x'.repeat(80) };
-    const lineBytes = Buffer.byteLength(`${JSON.stringify(record)}\n`);
-    const maxBytes = lineBytes * 3; // exactly three lines fit
-    const log = new AuditLog(file, { maxBytes, keep: 3 });
-
-    for (let n = 1; n <= 3; n++) log.append({ ...record, n });
-    await log.flush();
-    expect(statSync(file).size).toBe(maxBytes); // at the limit: not rotated yet
-    expect(existsSync(`${file}.1`)).toBe(false);
-
-    log.append({ ...record, n: 4 }); // one more byte would exceed the limit → rotate first
-    await log.flush();
-    expect(readLines(`${file}.1`).map((l) => l.n)).toEqual([1, 2, 3]);
-    expect(readLines(file).map((l) => l.n)).toEqual([4]);
-
-    for (let n = 5; n <= 30; n++) log.append({ ...record, n });
-    await log.flush();
-    const names = readdirSync(dirs.root).filter((f) => f.startsWith('audit.jsonl')).sort();
-    expect(names).toEqual(['audit.jsonl', 'audit.jsonl.1', 'audit.jsonl.2', 'audit.jsonl.3']);
-    const kept = [`${file}.3`, `${file}.2`, `${file}.1`, file].flatMap((f) => readLines(f).map((l) => l.n));
-    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => 30 - kept.length + 1 + i));
-    for (const name of names) expect(statSync(path.join(dirs.root, name)).size).toBeLessThanOrEqual(maxBytes);
-  });
-
-  it('the plugin takes its limits as options', async () => {
-    mkdirSync(path.join(dirs.root, '.mewcode'));
-    const calls = Array.from({ length: 6 }, (_, i) => call('bash', { command: `echo ${i}` }));
-    const { kernel } = await bootRules(dirs, { steps: [useTools(calls), say('done')], plugins: [createPermissionAuditPlugin({ maxBytes: 700, keep: 1 })] });
+describe('caps and other records', () => {
+  it('takes its caps from OutputLimits', async () => {
+    const limits: OutputLimits = { ...createOutputLimits(path.join(dirs.root, 'spill')), auditMaxBytes: 700, auditKeepFiles: 1, auditTargetMaxChars: 10, auditReasonMaxChars: 2000 };
+    const customLimits = definePlugin({ name: 'custom-limits', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.OutputLimits).toConstantValue(limits)) });
+    const calls = Array.from({ length: 6 }, (_, i) => call('bash', { command: `echo ${i}${'z'.repeat(20)}` }));
+    const { kernel } = await bootRules(dirs, { steps: [useTools(calls), say('done')], plugins: [customLimits, createPermissionAuditPlugin()] });
     await runPrompt(kernel, 'go', 'bypassPermissions');
     await kernel.shutdown();
     const names = readdirSync(path.join(dirs.root, '.mewcode')).filter((f) => f.startsWith('audit.jsonl')).sort();
     expect(names).toEqual(['audit.jsonl', 'audit.jsonl.1']);
     expect(statSync(auditFile(dirs.root)).size).toBeLessThanOrEqual(700);
+    const decisions = [`${auditFile(dirs.root)}.1`, auditFile(dirs.root)].flatMap(readLines).filter((l) => l.type === 'decision');
+    expect(decisions.length).toBeGreaterThan(0);
+    for (const decision of decisions) expect(decision.target).toMatch(/^echo \dzzzz…$/);
+    expect(await verifyAuditLog(auditFile(dirs.root))).toMatchObject({ ok: true, files: 2 });
+  });
+
+  it('target and reason caps hold at their boundary, never splitting a surrogate pair', () => {
+    const caps = { ...AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS, auditTargetMaxChars: 10, auditReasonMaxChars: 4 };
+    const decided = (command: string, reason: string) =>
+      decisionRecord(
+        {
+          request: { toolName: 'bash', tool: undefined, input: {}, category: 'exec', target: { kind: 'command', command }, mode: 'default', sessionId: 's', projectRoot: dirs.root },
+          verdict: { decision: 'ask', layer: 'permission-mode', reason },
+          allowed: false,
+          toolCallId: 'c',
+        },
+        caps,
+      );
+    expect(decided('x'.repeat(10), 'abcd')).toMatchObject({ target: 'x'.repeat(10), reason: 'abcd' });
+    expect(decided('x'.repeat(11), 'abcde')).toMatchObject({ target: `${'x'.repeat(10)}…`, reason: 'abcd…' });
+    expect(decided(`${'x'.repeat(9)}😀`, 'ab😀')).toMatchObject({ target: `${'x'.repeat(9)}…`, reason: 'ab😀' });
+  });
+
+  it('without an OutputLimits service the built-in caps are the same as output-limits\' own', () => {
+    const { auditMaxBytes, auditKeepFiles, auditTargetMaxChars, auditReasonMaxChars } = LIMITS;
+    expect(AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS).toEqual({ auditMaxBytes, auditKeepFiles, auditTargetMaxChars, auditReasonMaxChars });
+  });
+
+  /** The plugin applied to bare hooks, so a test can fire any hook (the kernel's facade only taps). */
+  function appliedToBareHooks() {
+    const hooks = createHooks();
+    const warnings: string[] = [];
+    const plugin = createPermissionAuditPlugin();
+    const api = { hooks, container: new Container(), session: { projectRoot: dirs.root }, warn: (m: string) => warnings.push(m) };
+    void plugin.apply!(api as unknown as KernelApi);
+    return { hooks, plugin, warnings };
+  }
+
+  it('records the trust decision', async () => {
+    const { hooks, plugin, warnings } = appliedToBareHooks();
+    await hooks.trustDecided.promise({ projectRoot: dirs.root, trusted: false, source: 'none', skipped: ['plugins', 'providers.evil.base_url'] });
+    await plugin.dispose!();
+    const trust = readLines(auditFile(dirs.root)).find((l) => l.type === 'trust')!;
+    expect(trust).toMatchObject({ project_root: dirs.root, trusted: false, source: 'none', skipped: ['plugins', 'providers.evil.base_url'] });
+    expect(await verifyAuditLog(auditFile(dirs.root))).toMatchObject({ ok: true });
+    expect(warnings).toEqual([]);
+  });
+
+  it('records a refusal for a tool that is not offered or has no target (plan mode), and a sub-agent by name', async () => {
+    const { hooks, plugin } = appliedToBareHooks();
+    await hooks.permissionDecided.promise({
+      request: { toolName: 'write_file', tool: undefined, input: {}, category: 'write', target: undefined as never, mode: 'plan', sessionId: 's1', projectRoot: dirs.root },
+      verdict: { decision: 'deny', layer: 'plan-mode', reason: 'plan mode: write_file is not available' },
+      allowed: false,
+      toolCallId: 'call-9',
+      agentId: 'agent-2',
+      parentAgentId: 'main',
+    });
+    await plugin.dispose!();
+    const decision = readLines(auditFile(dirs.root)).find((l) => l.type === 'decision')!;
+    expect(decision).toMatchObject({ tool: 'write_file', target: null, layer: 'plan-mode', verdict: 'deny', allowed: false, mode: 'plan', agent: 'agent-2', parent_agent: 'main' });
+  });
+
+  it('a symbolic link at the log is refused with one warning; nothing is written through it', async () => {
+    mkdirSync(path.join(dirs.root, '.mewcode'));
+    const canary = path.join(dirs.home, 'canary.txt');
+    writeFileSync(canary, 'canary');
+    symlinkSync(canary, auditFile(dirs.root));
+    const { kernel, reporter } = await bootRules(dirs, {
+      steps: [useTools([call('bash', { command: 'a' }), call('bash', { command: 'b' })]), say('done')],
+      plugins: [createPermissionAuditPlugin()],
+    });
+    await runPrompt(kernel, 'go', 'bypassPermissions');
+    await kernel.shutdown();
+    expect(readFileSync(canary, 'utf8')).toBe('canary');
+    const refusals = reporter.warnings.filter((w) => w.startsWith('permission-audit: refusing to write the audit log through a link'));
+    expect(refusals).toHaveLength(1);
   });
 });

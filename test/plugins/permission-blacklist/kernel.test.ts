@@ -13,6 +13,7 @@ import type { Tool } from '../../../types/tools.js';
 import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, memoryEnv, memoryModel, say, useTools } from '../../support/memory-provider.js';
 import { toolsPlugin } from '../../support/test-tools.js';
+import { rawHooks } from '../permission-rules/raw-hooks.js';
 
 function execTool(ran: string[]): Tool {
   return {
@@ -62,18 +63,18 @@ test('a user allow rule (a later stage) cannot open a blacklisted command', asyn
 test('the checkPermission verdict for a command target, directly', async () => {
   const { kernel } = await bootKernel([], [blacklist]);
   const request = { toolName: 'bash', tool: undefined, input: {}, category: 'exec', mode: 'bypassPermissions', sessionId: 's', projectRoot: '/tmp/project' } as const;
-  expect(await kernel.hooks.checkPermission.promise({ ...request, target: { kind: 'command', command: 'dd if=/dev/zero of=/dev/nvme0n1' } })).toEqual({
+  expect(await rawHooks(kernel).checkPermission.promise({ ...request, target: { kind: 'command', command: 'dd if=/dev/zero of=/dev/nvme0n1' } })).toEqual({
     decision: 'deny',
     layer: 'permission-blacklist',
     reason: 'blocked dangerous command: dd writing to the block device /dev/nvme0n1 in segment "dd if=/dev/zero of=/dev/nvme0n1"',
   });
-  expect(await kernel.hooks.checkPermission.promise({ ...request, target: { kind: 'command', command: 'rm -rf / (' } })).toMatchObject({ decision: 'deny', layer: 'permission-blacklist' });
+  expect(await rawHooks(kernel).checkPermission.promise({ ...request, target: { kind: 'command', command: 'rm -rf / (' } })).toMatchObject({ decision: 'deny', layer: 'permission-blacklist' });
   // Undecided: the next layer (the mode fallback) answers.
-  expect(await kernel.hooks.checkPermission.promise({ ...request, target: { kind: 'command', command: 'rm -rf ./build' } })).toMatchObject({ decision: 'allow', layer: 'permission-mode' });
+  expect(await rawHooks(kernel).checkPermission.promise({ ...request, target: { kind: 'command', command: 'rm -rf ./build' } })).toMatchObject({ decision: 'allow', layer: 'permission-mode' });
   // Not a command: not the blacklist's business, even if the path looks scary.
-  expect(await kernel.hooks.checkPermission.promise({ ...request, target: { kind: 'path', path: '/dev/sda' } })).toMatchObject({ layer: 'permission-mode' });
+  expect(await rawHooks(kernel).checkPermission.promise({ ...request, target: { kind: 'path', path: '/dev/sda' } })).toMatchObject({ layer: 'permission-mode' });
   // A command that is not a string cannot be checked: denied.
-  expect(await kernel.hooks.checkPermission.promise({ ...request, target: { kind: 'command', command: undefined as unknown as string } })).toMatchObject({ decision: 'deny', layer: 'permission-blacklist' });
+  expect(await rawHooks(kernel).checkPermission.promise({ ...request, target: { kind: 'command', command: undefined as unknown as string } })).toMatchObject({ decision: 'deny', layer: 'permission-blacklist' });
 });
 
 test('essential: `disable:` in configuration cannot remove the blacklist', async () => {

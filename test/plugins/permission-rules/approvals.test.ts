@@ -7,6 +7,7 @@ import { APPROVALS, suggestRule, type Approvals } from '../../../plugins/permiss
 import { doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { bash, bootRules, edit, executed, outcome, settingsPath, tempDirs, writeSettings, type Dirs } from './helpers.js';
+import { rawHooks } from './raw-hooks.js';
 
 let dirs: Dirs;
 beforeEach(() => {
@@ -81,7 +82,7 @@ describe('allow always', () => {
 
     // the same approval again (e.g. from another session that asked before the file changed)
     const again = await bootRules(dirs);
-    await again.kernel.hooks.permissionDecided.promise({
+    await rawHooks(again.kernel).permissionDecided.promise({
       request: { toolName: 'bash', tool: again.kernel.tools.get('bash'), input: { command: 'make build' }, category: 'exec', target: { kind: 'command', command: 'make build' }, mode: 'default', sessionId: 's', projectRoot: dirs.root },
       verdict: { decision: 'ask', layer: 'permission-mode' },
       approval: { choice: 'allow_always', answeredBy: 'test-ui' },

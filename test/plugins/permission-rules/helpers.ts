@@ -11,6 +11,7 @@ import { bootKernel } from '../../support/boot.js';
 import type { Step } from '../../support/memory-provider.js';
 import { toolsPlugin } from '../../support/test-tools.js';
 import { createPermissionRulesPlugin } from '../../../plugins/permission-rules/index.js';
+import { rawHooks } from './raw-hooks.js';
 
 export interface Dirs {
   root: string;
@@ -100,7 +101,7 @@ export async function bootRules(dirs: Dirs, options: BootRulesOptions = {}): Pro
 /** The whole checkPermission chain for one call, as the gate builds the request. */
 export async function decide(kernel: Kernel, toolName: string, input: ToolInput, mode: PermissionMode = 'default'): Promise<PermissionVerdict | undefined> {
   const tool = kernel.tools.get(toolName);
-  return kernel.hooks.checkPermission.promise({
+  return rawHooks(kernel).checkPermission.promise({
     toolName,
     tool,
     input,

@@ -71,7 +71,6 @@ describe('allow rules and redirections', () => {
     'npm test >& /tmp/x',
     'npm test 2> ../outside.log',
     'npm test > $HOME/x',
-    'npm test > "$OUT"',
     'npm test > >(tee /tmp/x)',
     'npm test > out*.log',
     'npm test 2>&1 > /tmp/x',
@@ -81,6 +80,16 @@ describe('allow rules and redirections', () => {
     writeSettings(dirs, 'project', { allow: ['Bash(npm test:*)', 'Bash(git status)'] });
     const { kernel } = await bootRules(dirs);
     expect(await outcome(bash(kernel, command))).toBe('mode:ask');
+  });
+
+  test('a write whose target is computed at run time asks in every mode (it may be a protected file)', async () => {
+    writeSettings(dirs, 'project', { allow: ['Bash(npm test:*)'] });
+    const { kernel } = await bootRules(dirs);
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
+      const verdict = await bash(kernel, 'npm test > "$OUT"', mode);
+      expect(verdict).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+      expect(verdict!.reason).toContain('computed at run time');
+    }
   });
 
   test('Bash(echo *) does not allow writing outside the project', async () => {

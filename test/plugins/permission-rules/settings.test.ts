@@ -1,5 +1,13 @@
 /** SPEC A6 / K2: settings files, their validation, default_mode and additional directories. */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ContainerModule } from 'inversify';
+import { createWorkspaceTrust } from '../../../config/trust.js';
+import type { Kernel } from '../../../kernel/kernel.js';
+import { definePlugin, type MewcodePlugin } from '../../../types/plugin.js';
+import { TOKENS } from '../../../types/tokens.js';
+import type { WorkspaceTrust } from '../../../types/trust.js';
 import { PERMISSION_SETTINGS, type PermissionSettings } from '../../../plugins/permission-rules/index.js';
 import { bash, bootRules, outcome, read, tempDirs, writeSettings, type Dirs } from './helpers.js';
 
@@ -67,7 +75,7 @@ describe('file problems', () => {
       expect.arrayContaining([
         `permission-rules: ${file}:2:10: permissions.allow: expected a list of rules such as ["Bash(npm test)"]; ignored`,
         `permission-rules: ${file}:3:17: permissions.default_mode: must be one of default, acceptEdits, plan, bypassPermissions (got "yolo"); ignored`,
-        `permission-rules: ${file}:4:27: permissions.additional_directories: additional directories are not accepted from the project's shared settings; set them in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml; ignored`,
+        `permission-rules: ${file}:4:27: permissions.additional_directories: expected a list of directories; ignored`,
         `permission-rules: ${file}:5:16: permissions.unknown_key: unknown key (expected allow, ask, deny, default_mode, additional_directories); ignored`,
       ]),
     );
@@ -89,49 +97,115 @@ describe('file problems', () => {
   });
 });
 
+/** Binds a workspace trust service the way the kernel does (TOKENS.WorkspaceTrust). */
+function trustPlugin(trust: WorkspaceTrust): MewcodePlugin {
+  return definePlugin({ name: 'test-trust', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.WorkspaceTrust).toConstantValue(trust)) });
+}
+
+const trustFor = (options: { flag?: boolean } = {}) => createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, ...options });
+const settingsOf = (kernel: Kernel) => kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS);
+const NOT_TRUSTED = "not applied: this project's settings are not trusted (a repository controls this file); trust the project (--trust-project, or when an interactive session asks), or set it in ~/.mewcode/settings.yaml or an untracked .mewcode/settings.local.yaml";
+
 describe('the PermissionSettings service', () => {
-  it('default_mode: local > project > user; Claude spelling accepted', async () => {
+  it('default_mode: local > project > user; Claude spelling accepted (project trusted)', async () => {
     writeSettings(dirs, 'user', 'permissions:\n  defaultMode: plan\n');
     const first = await bootRules(dirs);
-    const settings = () => first.kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS);
-    expect(settings().defaultMode()).toBe('plan');
+    expect(settingsOf(first.kernel).defaultMode()).toBe('plan');
 
     writeSettings(dirs, 'project', 'permissions:\n  default_mode: acceptEdits\n');
-    const second = await bootRules(dirs);
-    expect(second.kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode()).toBe('acceptEdits');
+    const second = await bootRules(dirs, { plugins: [trustPlugin(await trustFor({ flag: true }))] });
+    expect(settingsOf(second.kernel).defaultMode()).toBe('acceptEdits');
 
     writeSettings(dirs, 'local', 'permissions:\n  default_mode: bypassPermissions\n');
-    const third = await bootRules(dirs);
-    expect(third.kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode()).toBe('bypassPermissions');
+    const third = await bootRules(dirs, { plugins: [trustPlugin(await trustFor({ flag: true }))] });
+    expect(settingsOf(third.kernel).defaultMode()).toBe('bypassPermissions');
   });
 
-  it('the shared project file cannot make bypassPermissions the default', async () => {
+  it('without a trust service the project is untrusted: its default_mode is not applied, and said so', async () => {
     writeSettings(dirs, 'user', 'permissions:\n  default_mode: acceptEdits\n');
     const file = writeSettings(dirs, 'project', 'permissions:\n  default_mode: bypassPermissions\n');
     const { kernel, reporter } = await bootRules(dirs);
-    expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode()).toBe('acceptEdits');
-    expect(reporter.warnings).toEqual([
-      `permission-rules: ${file}:2:17: permissions.default_mode: bypassPermissions is not accepted from the project's shared settings; ` +
-        'set it in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml, or pass --permission-mode; ignored',
-    ]);
+    expect(settingsOf(kernel).defaultMode()).toBe('acceptEdits');
+    expect(reporter.warnings).toEqual([`permission-rules: ${file}:2:17: permissions.default_mode: ${NOT_TRUSTED}`]);
+  });
+
+  it('with an untrusted service the project default_mode is left out silently and listed by the service', async () => {
+    writeSettings(dirs, 'project', 'permissions:\n  defaultMode: acceptEdits\n');
+    const trust = await trustFor();
+    const { kernel, reporter } = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
+    expect(settingsOf(kernel).defaultMode()).toBeUndefined();
+    expect(reporter.warnings).toEqual([]);
+    expect(trust.skipped()).toEqual(['.mewcode/settings.yaml: permissions.defaultMode']);
+  });
+
+  it('a trusted project may set bypassPermissions and additional directories as configured', async () => {
+    writeSettings(dirs, 'project', 'permissions:\n  default_mode: bypassPermissions\n  additional_directories: [../docs]\n');
+    const { kernel, reporter } = await bootRules(dirs, { plugins: [trustPlugin(await trustFor({ flag: true }))] });
+    expect(settingsOf(kernel).defaultMode()).toBe('bypassPermissions');
+    expect(settingsOf(kernel).additionalDirectories()).toEqual([path.resolve(dirs.root, '../docs')]);
+    expect(reporter.warnings).toEqual([]);
+  });
+
+  it('a value changed after the trust check is not applied, even in a trusted project', async () => {
+    writeSettings(dirs, 'project', 'permissions:\n  default_mode: acceptEdits\n');
+    const trust = await trustFor({ flag: true });
+    writeSettings(dirs, 'project', 'permissions:\n  default_mode: bypassPermissions\n');
+    const { kernel } = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
+    expect(settingsOf(kernel).defaultMode()).toBeUndefined();
+    expect(trust.skipped()).toEqual(['.mewcode/settings.yaml: permissions.default_mode']);
   });
 
   it('no default_mode anywhere → undefined', async () => {
     const { kernel } = await bootRules(dirs);
-    expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode()).toBeUndefined();
-    expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).additionalDirectories()).toEqual([]);
+    expect(settingsOf(kernel).defaultMode()).toBeUndefined();
+    expect(settingsOf(kernel).additionalDirectories()).toEqual([]);
   });
 
-  it('additional directories from the user and local files, absolute, resolved against the project root; never from the shared project file', async () => {
+  it('additional directories from the user and local files, absolute, resolved against the project root; not from an untrusted project', async () => {
     writeSettings(dirs, 'user', 'permissions:\n  additional_directories: [~/shared, /opt/data]\n');
     writeSettings(dirs, 'local', 'permissions:\n  additionalDirectories: [../docs/, /opt/data]\n');
     const project = writeSettings(dirs, 'project', 'permissions:\n  additional_directories: ["/"]\n');
     const { kernel, reporter } = await bootRules(dirs);
-    expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).additionalDirectories().sort()).toEqual(
-      [path.join(dirs.home, 'shared'), '/opt/data', path.resolve(dirs.root, '../docs')].sort(),
-    );
-    expect(reporter.warnings).toContain(
-      `permission-rules: ${project}:2:27: permissions.additional_directories: additional directories are not accepted from the project's shared settings; set them in .mewcode/settings.local.yaml or ~/.mewcode/settings.yaml; ignored`,
-    );
+    expect(settingsOf(kernel).additionalDirectories().sort()).toEqual([path.join(dirs.home, 'shared'), '/opt/data', path.resolve(dirs.root, '../docs')].sort());
+    expect(reporter.warnings).toContain(`permission-rules: ${project}:2:27: permissions.additional_directories: ${NOT_TRUSTED}`);
+  });
+});
+
+describe('a settings.local.yaml tracked by git is project scope', () => {
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dirs.root, stdio: 'pipe' });
+
+  it('tracked: its default_mode and additional directories need trust; the warning names the file', async () => {
+    const local = writeSettings(dirs, 'local', 'permissions:\n  default_mode: bypassPermissions\n  additional_directories: ["/"]\n  allow: ["Bash(npm test)"]\n');
+    git('init', '-q');
+    git('add', '.mewcode/settings.local.yaml');
+    const { kernel, reporter } = await bootRules(dirs);
+    expect(settingsOf(kernel).defaultMode()).toBeUndefined();
+    expect(settingsOf(kernel).additionalDirectories()).toEqual([]);
+    expect(reporter.warnings).toEqual([
+      `permission-rules: ${local} is tracked by git, so it came with the repository: it counts as project settings, not personal ones`,
+      `permission-rules: ${local}:2:17: permissions.default_mode: ${NOT_TRUSTED}`,
+      `permission-rules: ${local}:3:27: permissions.additional_directories: ${NOT_TRUSTED}`,
+    ]);
+    // Its rules still load (rules are not trust-gated).
+    expect(await outcome(bash(kernel, 'npm test'))).toBe('allow');
+
+    const trust = await trustFor();
+    const viaService = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
+    expect(settingsOf(viaService.kernel).defaultMode()).toBeUndefined();
+    expect(trust.scopeOf(local)).toBe('project');
+    expect(trust.warnings.some((w) => w.includes(`${local} is tracked by git`))).toBe(true);
+    expect(trust.skipped()).toEqual(['.mewcode/settings.local.yaml: permissions.default_mode', '.mewcode/settings.local.yaml: permissions.additional_directories']);
+  });
+
+  it('untracked (even inside a repository): personal, applied without trust', async () => {
+    writeSettings(dirs, 'local', 'permissions:\n  default_mode: bypassPermissions\n');
+    git('init', '-q');
+    writeFileSync(path.join(dirs.root, 'README.md'), 'x\n');
+    git('add', 'README.md');
+    const trust = await trustFor();
+    const { kernel, reporter } = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
+    expect(settingsOf(kernel).defaultMode()).toBe('bypassPermissions');
+    expect(reporter.warnings).toEqual([]);
+    expect(trust.pending().settings).toEqual([]);
   });
 });

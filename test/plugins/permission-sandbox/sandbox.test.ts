@@ -14,6 +14,7 @@ import { definePlugin } from '../../../types/plugin.js';
 import type { PermissionRequest, PermissionVerdict } from '../../../types/permissions.js';
 import type { Tool } from '../../../types/tools.js';
 import { bootKernel, type Booted } from '../../support/boot.js';
+import { rawHooks } from '../permission-rules/raw-hooks.js';
 
 let base: string;
 let root: string;
@@ -46,7 +47,7 @@ async function check(pathInput: unknown): Promise<PermissionVerdict | undefined>
     sessionId: 's',
     projectRoot: root,
   };
-  return booted.kernel.hooks.checkPermission.promise(request);
+  return rawHooks(booted.kernel).checkPermission.promise(request);
 }
 
 beforeAll(async () => {
@@ -244,22 +245,22 @@ test('the reason names the resolved path, the root, and how to proceed', async (
 
 test('calls without a path target are left to the other layers', async () => {
   const request = { toolName: 'bash', tool: undefined, input: {}, category: 'exec', mode: 'bypassPermissions', sessionId: 's', projectRoot: root } as const;
-  expect(await booted.kernel.hooks.checkPermission.promise({ ...request, target: { kind: 'command', command: 'cat /etc/passwd' } })).toMatchObject({ layer: 'permission-mode' });
-  expect(await booted.kernel.hooks.checkPermission.promise({ ...request, target: { kind: 'none' } })).toMatchObject({ layer: 'permission-mode' });
+  expect(await rawHooks(booted.kernel).checkPermission.promise({ ...request, target: { kind: 'command', command: 'cat /etc/passwd' } })).toMatchObject({ layer: 'permission-mode' });
+  expect(await rawHooks(booted.kernel).checkPermission.promise({ ...request, target: { kind: 'none' } })).toMatchObject({ layer: 'permission-mode' });
 });
 
 test('without a PermissionSettings service only the project root is allowed; a failing service allows no more, loudly', async () => {
   const plain = await bootKernel([], [sandbox], { projectRoot: root, homeDir: home });
   const request = (p: string): PermissionRequest => ({ toolName: 'read_file', tool: fileTool, input: { path: p }, category: 'read', target: { kind: 'path', path: p }, mode: 'bypassPermissions', sessionId: 's', projectRoot: root });
-  expect(await plain.kernel.hooks.checkPermission.promise(request('../extra/x'))).toMatchObject({ decision: 'deny', layer: 'permission-sandbox' });
-  expect(await plain.kernel.hooks.checkPermission.promise(request('src/a.ts'))).toMatchObject({ decision: 'allow' });
+  expect(await rawHooks(plain.kernel).checkPermission.promise(request('../extra/x'))).toMatchObject({ decision: 'deny', layer: 'permission-sandbox' });
+  expect(await rawHooks(plain.kernel).checkPermission.promise(request('src/a.ts'))).toMatchObject({ decision: 'allow' });
 
   const broken = definePlugin({
     name: 'broken-settings',
     bindings: new ContainerModule(({ bind }) => void bind(TOKENS.PermissionSettings).toConstantValue({ additionalDirectories: () => { throw new Error('settings not loaded'); }, defaultMode: () => undefined })),
   });
   const failing = await bootKernel([], [sandbox, broken], { projectRoot: root, homeDir: home });
-  expect(await failing.kernel.hooks.checkPermission.promise(request('../extra/x'))).toMatchObject({ decision: 'deny' });
-  expect(await failing.kernel.hooks.checkPermission.promise(request('../extra/y'))).toMatchObject({ decision: 'deny' });
+  expect(await rawHooks(failing.kernel).checkPermission.promise(request('../extra/x'))).toMatchObject({ decision: 'deny' });
+  expect(await rawHooks(failing.kernel).checkPermission.promise(request('../extra/y'))).toMatchObject({ decision: 'deny' });
   expect(failing.reporter.warnings).toEqual(['permission-sandbox: could not read permissions.additional_directories (settings not loaded); only the project root is allowed']);
 });

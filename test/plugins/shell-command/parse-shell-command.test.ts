@@ -97,8 +97,8 @@ describe('shell strings and wrappers are followed', () => {
     ['builtin eval "rm -rf /"', ['rm', '-rf', '/']],
     ['exec rm -rf /', ['rm', '-rf', '/']],
     ['stdbuf -oL rm -rf /', ['rm', '-rf', '/']],
-    ['xargs rm -rf', ['rm', '-rf']],
-    ['xargs -0 -I{} rm -rf {}', ['rm', '-rf', '{}']],
+    ['xargs rm -rf', ['rm', '-rf', '$(xargs input)']], // what xargs appends is unknown: marked as computed
+    ['xargs -0 -I{} rm -rf {}', ['rm', '-rf', '$(xargs input)']],
     ['find . -name x -exec rm -rf {} \\;', ['rm', '-rf', '{}']],
     ['busybox rm -rf /', ['rm', '-rf', '/']],
     ["su -c 'rm -rf /'", ['rm', '-rf', '/']],
@@ -299,66 +299,7 @@ describe('everyday commands parse without errors (the rules layer never auto-all
   });
 });
 
-describe('fast path and cache', () => {
-  const simple = [
-    'git status',
-    'npm run test -- --watch=false',
-    'ls -la src && npm test | tail -5',
-    'a; b & c || d',
-    'FOO=1 BAR=2 make -j4',
-    'X=1',
-    'A=1 B=2',
-    'x+=1 cmd',
-    'cd build && rm -rf ./dist',
-    'sudo nice -n 5 rm -rf /',
-    'echo rm -rf / | sh',
-    'echo / | xargs rm -rf',
-    'sleep 5 &',
-    'ls ~/x *.ts a?b',
-    'git log --format=%H -n 1',
-    ': noop',
-    'echo a,b c:d e@f g%h i+j',
-    'X=~/a cmd',
-    'a=b=c',
-    '=x y',
-    '- -- ---',
-    'a= cmd',
-    'echo if then fi',
-    'ls;',
-    'a &&b||  c',
-    'grep -rn "foo bar" src | head -20',
-    "git commit -m 'fix: handle empty input'",
-    'X="a b" Y=\'c\' make "t"\'u\'v',
-    'echo "" \'\' x""',
-    '"if" x',
-    "bash -c 'rm -rf /'",
-    'npm run build 2>&1 | tail -5',
-    'ls > out.txt 2>> err.log',
-    'cat < in.txt &> all.log',
-    'echo x >"/dev/sda"',
-  ];
-  test.each(simple)('%j gives the same analysis with and without the fast path', async (command) => {
-    const fast = await analyzeShellCommand(command);
-    const full = await analyzeShellCommand(command, { fastPath: false });
-    expect(fast).toEqual(full);
-  });
-
-  test('randomised: wherever tree-sitter parses cleanly, the fast path gives the same analysis', async () => {
-    let seed = 7;
-    const random = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    const atoms = ['a', 'rm', '-rf', '/', 'X=1', 'Y=', 'b=c=d', '&&', '||', '|', ';', '&', '~', '~/x', '*', 'x?y', '--opt=v', '.', '..', '%1', 'u@h', ':', 'a,b', '+', 'sudo', 'env', 'sh', '-c', 'echo', 'xargs', 'time', 'if', '1', 'x+=2', '\t', "'q w'", '"d e"', '""', "''", '"if"', "'a;b|c'", '"x&&y"', 'Z="v w"', "W='1'", '"%H"', "'$HOME'", '"a=b"', '=', "'", '"', '>', '>>', '2>', '2>&1', '>&2', '&>', '&>>', '<', '0<', 'out', '/dev/null', '2>>', '>out', '<in'];
-    let compared = 0;
-    for (let i = 0; i < 1500; i++) {
-      let command = '';
-      for (let j = 0, n = 1 + Math.floor(random() * 7); j < n; j++) command += `${atoms[Math.floor(random() * atoms.length)]}${random() < 0.8 ? ' ' : ''}`;
-      const full = await analyzeShellCommand(command, { fastPath: false });
-      if (full.parsed.parseError !== undefined) continue;
-      compared++;
-      expect([command, await analyzeShellCommand(command)]).toEqual([command, full]);
-    }
-    expect(compared).toBeGreaterThan(500);
-  });
-
+describe('cache and tree-sitter quirks', () => {
   test('tree-sitter\'s lenient assignments are commands, as in bash', async () => {
     expect(await argvOf('--opt=v')).toEqual([['--opt=v']]);
     expect(await argvOf('a-b=1 x')).toEqual([['a-b=1', 'x']]);
@@ -381,7 +322,7 @@ test('speed after warm-up (medians printed, not asserted tightly)', async () => 
     "git commit -m 'fix: handle empty input'",
     'echo "$(date)" > out.txt',
   ];
-  for (let i = 0; i < 500; i++) for (const c of typical) await analyzeShellCommand(c, { fastPath: false });
+  for (let i = 0; i < 500; i++) for (const c of typical) await analyzeShellCommand(`${c} #${i}`);
   const median = async (run: (i: number) => Promise<unknown>): Promise<number> => {
     const samples: number[] = [];
     for (let i = 0; i < 401; i++) {
@@ -394,11 +335,10 @@ test('speed after warm-up (medians printed, not asserted tightly)', async () => 
   const rows: string[] = [];
   let worst = 0;
   for (const command of typical) {
-    const treeSitter = await median(() => analyzeShellCommand(command, { fastPath: false }));
-    const uncached = await median((i) => analyzeShellCommand(`${command} x${i}`)); // fast path where eligible
+    const uncached = await median((i) => analyzeShellCommand(`${command} x${i}`));
     const cached = await median(() => parseShellCommand(command));
-    worst = Math.max(worst, treeSitter);
-    rows.push(`${treeSitter.toFixed(1).padStart(6)} µs tree-sitter | ${uncached.toFixed(1).padStart(6)} µs uncached | ${cached.toFixed(2).padStart(5)} µs cached | ${command}`);
+    worst = Math.max(worst, uncached);
+    rows.push(`${uncached.toFixed(1).padStart(6)} µs uncached | ${cached.toFixed(2).padStart(5)} µs cached | ${command}`);
   }
   console.log(`shell parse medians after warm-up:\n${rows.join('\n')}`);
   expect(worst).toBeLessThan(5000); // a sanity bound only (shared CI machines); the printed numbers are the measurement

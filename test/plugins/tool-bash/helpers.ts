@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { BashTool, type BashToolOptions } from '../../../plugins/tool-bash/bash-tool.js';
+import type { AgentSession } from '../../../types/session.js';
 import type { ToolContext, ToolOutput } from '../../../types/tools.js';
 
 export interface Project {
@@ -29,6 +30,9 @@ export async function project(options: BashToolOptions = {}): Promise<Project> {
       projectRoot: root,
       homeDir: os.homedir(),
       sessionId: 'session-test',
+      agentId: 'main',
+      // The bash tool never uses the calling session.
+      session: undefined as unknown as AgentSession,
       toolCallId: `call_${++calls}`,
       ...overrides,
     }),

@@ -211,7 +211,10 @@ test('paths: relative to the project root, absolute, ~ for home, names with ".."
   expect((await read({ path: 'a..b.ts' })).content).toBe(numbered(1, 'dots'));
   expect((await read({ path: path.join(root, 'a..b.ts') })).content).toBe(numbered(1, 'dots'));
   await writeFile(path.join(home, 'notes.md'), 'home\n');
-  expect((await read({ path: '~/notes.md' })).content).toBe(numbered(1, 'home'));
+  // Home is outside the project: readable only as an allowed additional directory (SPEC A3, A15).
+  expect((await read({ path: '~/notes.md' })).content).toMatch(/^Refusing to read .*notes\.md: it is outside the project root/);
+  const withHome = new ReadFileTool(limits(), reads, { additionalDirectories: () => ['~'] });
+  expect((await read({ path: '~/notes.md' }, withHome)).content).toBe(numbered(1, 'home'));
   await symlink(path.join(root, 'a..b.ts'), path.join(root, 'link.ts'));
   reads = new FileReadTrackerImpl();
   tool = new ReadFileTool(limits(), reads);

@@ -93,12 +93,17 @@ test('through a symlink the target file is written and the link stays a link', a
   expect(await realpath(at('conf.yaml'))).toBe(at('real/conf.yaml'));
 });
 
-test('a file with another hard link is written in place, so both names see the new content', async () => {
+test('a file with another hard link is replaced by the rename: the other name (maybe outside) keeps its inode and content', async () => {
   await writeFile(at('one.txt'), 'old');
   await link(at('one.txt'), at('two.txt'));
+  const before = await stat(at('two.txt'));
   await markRead('one.txt');
-  await write({ path: 'one.txt', content: 'new' });
-  expect(await readFile(at('two.txt'), 'utf8')).toBe('new');
+  expect((await write({ path: 'one.txt', content: 'new' })).isError).toBeUndefined();
+  expect(await readFile(at('one.txt'), 'utf8')).toBe('new');
+  expect(await readFile(at('two.txt'), 'utf8')).toBe('old');
+  const after = await stat(at('two.txt'));
+  expect([after.ino, after.nlink, after.mtimeMs]).toEqual([before.ino, 1, before.mtimeMs]);
+  expect((await stat(at('one.txt'))).ino).not.toBe(before.ino);
 });
 
 test('empty content, a directory target, a name with "..", and bad input', async () => {
@@ -123,4 +128,16 @@ test('write errors name the cause and what to do (the errno mapping, since root 
 
 test('line counting: a final newline ends the last line', () => {
   expect([countLines(''), countLines('a'), countLines('a\n'), countLines('a\nb'), countLines('\n\n')]).toEqual([0, 1, 1, 2, 2]);
+});
+
+test('the read-first rule lives in the file-read service: checkFresh and recordWrite', () => {
+  const tracker = new FileReadTrackerImpl();
+  expect(tracker.checkFresh('/p/a.ts', 5)).toEqual({ ok: false, reason: 'not-read' });
+  tracker.recordRead('/p/a.ts', 5);
+  expect(tracker.checkFresh('/p/a.ts', 5)).toEqual({ ok: true });
+  expect(tracker.checkFresh('/p/a.ts', 6)).toEqual({ ok: false, reason: 'changed-since-read' });
+  tracker.recordWrite('/p/a.ts', 6);
+  expect(tracker.checkFresh('/p/a.ts', 6)).toEqual({ ok: true });
+  tracker.recordWrite('/p/b.ts', 1);
+  expect(tracker.recent(5)).toEqual(['/p/b.ts', '/p/a.ts']);
 });

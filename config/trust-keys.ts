@@ -1,0 +1,73 @@
+/**
+ * Which settings need workspace trust when a project file sets them (SPEC A12), in one table so
+ * the trust scan, `loadConfig` and the permission settings reader agree by construction. Add a
+ * key here and it is hashed, listed in the dialog and the notice, and left out while untrusted.
+ */
+import type { LocatedMap, LocatedNode } from './located.js';
+
+export type TrustPath = readonly string[];
+
+/** In `.mewcode.yaml` / `.mewcode/config.*` and a tracked `.mewcode/config.local.*`. */
+export const CONFIG_TRUST_PATHS: readonly TrustPath[] = [
+  ['plugins'], // code that runs at start-up
+  ['providers'], // where the conversation and an API key are sent
+  ['disable'], // which plugins (deny rules, audit…) are switched off
+  ['hooks'], // commands run on events
+  ['mcp_servers'], // servers started or contacted
+  ['bash', 'env_allowlist'], // which secrets reach model-triggered commands
+  ['sandbox'], // the OS sandbox's settings (network, writable paths…)
+];
+
+/** In `.mewcode/settings.yaml` and a tracked `.mewcode/settings.local.yaml` (both spellings). */
+export const SETTINGS_TRUST_PATHS: readonly TrustPath[] = [
+  ['permissions', 'default_mode'],
+  ['permissions', 'defaultMode'],
+  ['permissions', 'additional_directories'],
+  ['permissions', 'additionalDirectories'],
+];
+
+export const keyOf = (path: TrustPath): string => path.join('.');
+
+export interface FoundSetting {
+  key: string;
+  path: TrustPath;
+  node: LocatedNode;
+}
+
+function nodeAt(root: LocatedMap, path: TrustPath): LocatedNode | undefined {
+  let node: LocatedNode | undefined = root;
+  for (const segment of path) {
+    if (node?.kind !== 'map') return undefined;
+    node = node.entries.get(segment);
+  }
+  return node;
+}
+
+/** The trust-requiring settings a file sets; an explicit `null` (an empty `key:`) sets nothing. */
+export function findTrustSettings(root: LocatedMap, paths: readonly TrustPath[]): FoundSetting[] {
+  const found: FoundSetting[] = [];
+  for (const path of paths) {
+    const node = nodeAt(root, path);
+    if (node === undefined || (node.kind === 'scalar' && node.value === null)) continue;
+    found.push({ key: keyOf(path), path, node });
+  }
+  return found;
+}
+
+/** A copy of `root` without the given paths (the parsed file, shared with a cache, is not changed). */
+export function withoutPaths(root: LocatedMap, paths: readonly TrustPath[]): LocatedMap {
+  let result = root;
+  for (const path of paths) result = removePath(result, path);
+  return result;
+}
+
+function removePath(map: LocatedMap, path: TrustPath): LocatedMap {
+  const [first, ...rest] = path;
+  if (first === undefined || !map.entries.has(first)) return map;
+  const entries = new Map(map.entries);
+  const child = entries.get(first);
+  if (rest.length === 0) entries.delete(first);
+  else if (child?.kind === 'map') entries.set(first, removePath(child, rest));
+  else return map;
+  return { kind: 'map', pos: map.pos, entries };
+}

@@ -1,0 +1,107 @@
+/**
+ * `~/.mewcode/trust.json`: the projects the user trusted, by real path, with the hash of the
+ * settings they trusted.
+ *
+ * ```json
+ * { "version": 1, "projects": { "/home/me/src/app": { "hash": "sha256:…", "trusted_at": "2026-…" } } }
+ * ```
+ *
+ * Read with O_NOFOLLOW (a link there is ignored, loudly: it could point into a repository) and
+ * only when it is a regular file of this user that nobody else can write. Written to a new file
+ * in the same directory (O_EXCL | O_NOFOLLOW, mode 0600) and renamed over, so a reader never
+ * sees half a file and a link planted at trust.json is never written through (it is refused).
+ */
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+export interface TrustRecord {
+  hash: string;
+  trusted_at: string;
+}
+
+export interface TrustFile {
+  version: 1;
+  projects: Record<string, TrustRecord>;
+}
+
+export const trustFilePath = (homeDir: string): string => path.join(homeDir, '.mewcode', 'trust.json');
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+export interface ReadTrust {
+  file: TrustFile;
+  warning?: string;
+}
+
+const empty = (): TrustFile => ({ version: 1, projects: {} });
+
+function isRecord(value: unknown): value is TrustRecord {
+  return typeof value === 'object' && value !== null && typeof (value as TrustRecord).hash === 'string';
+}
+
+export function readTrustFile(file: string): ReadTrust {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: empty() };
+    if (code === 'ELOOP') return { file: empty(), warning: `trust: ${file} is a symbolic link; it is ignored (no project is trusted from it)` };
+    return { file: empty(), warning: `trust: cannot read ${file}: ${(error as Error).message}; no project is trusted from it` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { file: empty(), warning: `trust: ${file} is not a regular file; it is ignored` };
+    const uid = process.getuid?.();
+    if ((uid !== undefined && stat.uid !== uid) || (process.platform !== 'win32' && (stat.mode & 0o022) !== 0)) {
+      return { file: empty(), warning: `trust: ${file} is owned by someone else or writable by others; it is ignored (chmod 600 it if it is yours)` };
+    }
+    const parsed: unknown = JSON.parse(readFileSync(fd, 'utf8'));
+    const projects = (parsed as { projects?: unknown } | null)?.projects;
+    if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) {
+      return { file: empty(), warning: `trust: ${file} has no "projects" mapping; it is ignored` };
+    }
+    const kept: Record<string, TrustRecord> = Object.create(null) as Record<string, TrustRecord>;
+    for (const [root, record] of Object.entries(projects)) if (isRecord(record)) kept[root] = { hash: record.hash, trusted_at: String(record.trusted_at ?? '') };
+    return { file: { version: 1, projects: kept } };
+  } catch (error) {
+    return { file: empty(), warning: `trust: ${file} cannot be parsed (${(error as Error).message}); it is ignored` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Records `projectRoot` → `hash`, keeping the other projects. Throws (with the reason) when it cannot. */
+export async function writeTrust(file: string, projectRoot: string, hash: string, now: Date = new Date()): Promise<void> {
+  const { randomBytes } = await import('node:crypto');
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const existing = lstatSync(file, { throwIfNoEntry: false });
+  if (existing?.isSymbolicLink()) throw new Error(`refusing to write ${file}: it is a symbolic link (remove it, then trust the project again)`);
+  if (existing && !existing.isFile()) throw new Error(`refusing to write ${file}: it is not a regular file`);
+
+  const current = existing ? readTrustFile(file).file : empty();
+  const projects = { ...current.projects, [projectRoot]: { hash, trusted_at: now.toISOString() } };
+  const sorted = Object.fromEntries(Object.keys(projects).sort().map((root) => [root, projects[root]]));
+  const text = `${JSON.stringify({ version: 1, projects: sorted }, null, 2)}\n`;
+
+  const temp = path.join(dir, `.trust.json.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  try {
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // rename replaces whatever is at `file` (even a link planted since the check) without following it.
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
+    throw error;
+  }
+}

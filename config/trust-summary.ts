@@ -1,0 +1,87 @@
+/**
+ * One-line descriptions of trust-requiring settings for the dialog and the headless notice.
+ * The text comes from a repository, so it is made terminal-safe (control, bidi and zero-width
+ * characters escaped) and cut. Literal keys and header values are never shown (they may be the
+ * user's own secrets in a tracked local file); `${VAR}` references are, because which of the
+ * user's variables a project wants sent somewhere is exactly what the user must see.
+ */
+import { canonicalJson } from './canonical-json.js';
+
+const MAX_SUMMARY = 200;
+const VAR_REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+// C0/C1 controls, DEL, zero-width and bidi controls, line/paragraph separators, BOM.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+export function terminalSafe(text: string): string {
+  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function cut(text: string): string {
+  const safe = terminalSafe(text);
+  return safe.length > MAX_SUMMARY ? `${safe.slice(0, MAX_SUMMARY - 1)}…` : safe;
+}
+
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const scalar = (value: unknown): string => (typeof value === 'string' ? value : canonicalJson(value));
+const list = (value: unknown): string => (Array.isArray(value) ? value.map(scalar).join(', ') : scalar(value));
+
+/** `${VAR}` references in a secret-bearing value, or "set" for a literal. */
+function secret(value: unknown): string {
+  const refs = typeof value === 'string' ? value.match(VAR_REFERENCE) : null;
+  return refs ? refs.join(' ') : 'set';
+}
+
+function provider(entry: unknown): string {
+  if (!isMap(entry)) return scalar(entry);
+  const parts: string[] = [];
+  if (entry.protocol !== undefined) parts.push(scalar(entry.protocol));
+  for (const key of ['base_url', 'baseURL', 'url', 'model']) if (entry[key] !== undefined) parts.push(`${key} ${scalar(entry[key])}`);
+  if (entry.api_key !== undefined) parts.push(`api_key ${secret(entry.api_key)}`);
+  if (isMap(entry.headers)) {
+    const headers = Object.entries(entry.headers).map(([name, value]) => (secret(value) === 'set' ? name : `${name}=${secret(value)}`));
+    parts.push(`headers ${headers.join(' ')}`);
+  }
+  const name = entry.name === undefined ? '(unnamed)' : scalar(entry.name);
+  return parts.length > 0 ? `${name} (${parts.join(', ')})` : name;
+}
+
+function mcpServer(name: string, server: unknown): string {
+  if (!isMap(server)) return name;
+  const command = server.command !== undefined ? [server.command, ...(Array.isArray(server.args) ? server.args : [])].map(scalar).join(' ') : undefined;
+  const target = command ?? (server.url !== undefined ? scalar(server.url) : undefined);
+  return target === undefined ? name : `${name}: ${target}`;
+}
+
+/** A summary of a value found under `key` in a settings file. */
+export function summarize(key: string, value: unknown): string {
+  switch (key) {
+    case 'providers':
+      return cut(Array.isArray(value) ? value.map(provider).join('; ') : scalar(value));
+    case 'mcp_servers':
+      return cut(isMap(value) ? Object.entries(value).map(([name, server]) => mcpServer(name, server)).join('; ') : scalar(value));
+    case 'hooks':
+      return cut(isMap(value) ? Object.keys(value).join(', ') : scalar(value));
+    case 'plugins':
+    case 'disable':
+    case 'bash.env_allowlist':
+    case 'permissions.additional_directories':
+    case 'permissions.additionalDirectories':
+      return cut(list(value));
+    default:
+      return cut(scalar(value));
+  }
+}
+
+/** A summary of a whole file that needs trust (`.mcp.json`, `.mewcode/hooks.yaml`). */
+export function summarizeFile(key: string, text: string): string {
+  if (key === 'mcpServers') {
+    try {
+      const servers = (JSON.parse(text) as { mcpServers?: unknown }).mcpServers;
+      if (isMap(servers)) return cut(Object.entries(servers).map(([name, server]) => mcpServer(name, server)).join('; '));
+    } catch {
+      // described by size below
+    }
+  }
+  const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#')).length;
+  return `the whole file (${lines} line${lines === 1 ? '' : 's'})`;
+}

@@ -1,0 +1,214 @@
+/**
+ * One agent session: its own history, run lock, reminder queue, usage anchor, stable prompt and
+ * tool view, so sessions never wait on each other. A tool may create a child session and run it
+ * to completion inside its parent's run; background sessions run concurrently.
+ */
+import type { AgentEvent } from '../types/events.js';
+import type { KernelHooks, SessionContext } from '../types/hooks.js';
+import { emptyUsage } from '../types/messages.js';
+import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../types/permissions.js';
+import type { Provider } from '../types/provider.js';
+import type { Conversation } from '../types/services.js';
+import type { AgentSession, CompactionService, ConversationFactory, ForkOptions, RunOptions, SessionOptions } from '../types/session.js';
+import { MAX_ITERATIONS, MAX_UNKNOWN_TOOL_ITERATIONS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
+import { compactHistory } from './compaction.js';
+import type { UsageAnchor } from './context-estimate.js';
+import { ensureAssistantTail, recentHistory, startableHistory } from './conversation.js';
+import { EventChannel } from './event-channel.js';
+import { Mutex } from './mutex.js';
+import type { OutputRoute } from './output-route.js';
+import type { PermissionChain } from './permission-chain.js';
+import { errorMessage } from './plugin-error.js';
+import type { ToolRegistryImpl } from './tool-registry.js';
+import { toolFilter, ToolView, type ToolChange } from './tool-view.js';
+
+/** What a session needs from the kernel that created it. */
+export interface SessionHost {
+  readonly hooks: KernelHooks;
+  readonly registry: ToolRegistryImpl;
+  readonly chain: PermissionChain;
+  readonly output: OutputRoute;
+  readonly projectRoot: string;
+  readonly homeDir: string;
+  readonly defaultToolTimeoutMs: number;
+  readonly defaultMaxUnknownToolIterations: number;
+  provider(options: { name?: string; model?: string }): Provider;
+  conversationFactory(): ConversationFactory;
+  compactionService(): CompactionService | undefined;
+  ready(): Promise<void>;
+  createSession(options: SessionOptions): AgentSession;
+}
+
+export class AgentSessionImpl implements AgentSession {
+  readonly sessionId: string;
+  readonly agentId: string;
+  readonly parentAgentId?: string;
+  readonly projectRoot: string;
+  readonly homeDir: string;
+  readonly conversation: Conversation;
+
+  private readonly lock = new Mutex();
+  private readonly reminders: string[] = [];
+  private readonly anchor: { current: UsageAnchor | undefined } = { current: undefined };
+  private readonly view: ToolView;
+  private stable: { key: string; prompt: string } | undefined;
+
+  constructor(
+    private readonly host: SessionHost,
+    private readonly options: SessionOptions & { sessionId: string; agentId: string },
+  ) {
+    this.sessionId = options.sessionId;
+    this.agentId = options.agentId;
+    if (options.parent) this.parentAgentId = options.parent.agentId;
+    this.projectRoot = host.projectRoot;
+    this.homeDir = host.homeDir;
+    const context = this.context();
+    this.conversation = host.conversationFactory()(context, startableHistory(options.history ?? []), (message, index) =>
+      host.hooks.messageAppended.promise(message, { ...context, index }),
+    );
+    this.view = new ToolView(host.registry, toolFilter(options.tools));
+    this.view.refresh();
+  }
+
+  /** The identity every hook payload carries. */
+  context(): SessionContext {
+    return {
+      sessionId: this.sessionId,
+      agentId: this.agentId,
+      ...(this.parentAgentId ? { parentAgentId: this.parentAgentId } : {}),
+      projectRoot: this.projectRoot,
+      homeDir: this.homeDir,
+    };
+  }
+
+  get running(): boolean {
+    return this.lock.locked;
+  }
+
+  /** Take the registry's tools as this session's baseline without announcing a change (end of boot). */
+  syncTools(): void {
+    this.view.refresh();
+  }
+
+  /** The tools this session offers now (they change only between turns). */
+  tools(): readonly string[] {
+    return this.view.names();
+  }
+
+  injectReminder(text: string): void {
+    this.reminders.push(text);
+  }
+
+  /** The stable system prompt, computed once per tool list so it stays byte-identical (K3). */
+  systemPrompt(): string {
+    const names = this.view.names();
+    const key = names.join('\n');
+    if (this.stable?.key !== key) {
+      const parts = this.host.hooks.buildSystemPrompt.call([...(this.options.systemPrompt ?? [])], { ...this.context(), tools: names });
+      this.stable = { key, prompt: parts.filter((part) => part.length > 0).join('\n\n') };
+    }
+    return this.stable.prompt;
+  }
+
+  fork(options: ForkOptions): AgentSession {
+    const { context, ...rest } = options;
+    const messages = this.conversation.messages;
+    const history = context === 'none' ? [] : context === 'full' ? [...messages] : recentHistory(messages, context.recent);
+    return this.host.createSession({ ...rest, parent: this, history, sessionId: this.sessionId });
+  }
+
+  run(options: RunOptions): AsyncIterable<AgentEvent> {
+    const channel = new EventChannel<AgentEvent>();
+    void this.runExclusive(channel, options);
+    return channel;
+  }
+
+  async compact(mode: PermissionMode = 'default'): Promise<boolean> {
+    const release = await this.lock.acquire();
+    try {
+      return await this.compactWith('manual', mode, (event) => this.route(event));
+    } finally {
+      release();
+    }
+  }
+
+  private compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal): Promise<boolean> {
+    return compactHistory(reason, {
+      hooks: this.host.hooks,
+      conversation: this.conversation,
+      anchor: this.anchor,
+      context: { ...this.context(), mode, provider: this.provider() },
+      service: this.host.compactionService(),
+      emit,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  private provider(): Provider {
+    return this.host.provider({ ...(this.options.provider ? { name: this.options.provider } : {}), ...(this.options.model ? { model: this.options.model } : {}) });
+  }
+
+  /** Notices reach the user through the one output route, tagged with this session. */
+  private route(event: AgentEvent): void {
+    if (event.type === 'notice') this.host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId });
+  }
+
+  private async runExclusive(channel: EventChannel<AgentEvent>, options: RunOptions): Promise<void> {
+    const release = await this.lock.acquire();
+    const emit = (event: AgentEvent): void => {
+      channel.push(event);
+      this.route(event);
+    };
+    const signal = options.signal ?? new AbortController().signal;
+    const run = { ...this.context(), mode: options.mode };
+    const parent = this.parentAgentId;
+    let stopFired = false;
+    let end: RunEnd | undefined;
+    try {
+      this.announceToolChange(this.view.refresh(), emit);
+      if (parent) await this.host.hooks.subagentStart.promise({ ...run, parentAgentId: parent, prompt: options.prompt });
+      end = await runAgentLoop(options.prompt, run, signal, {
+        hooks: this.host.hooks,
+        tools: this.view,
+        chain: this.host.chain,
+        conversation: this.conversation,
+        session: this,
+        provider: this.provider(),
+        stablePrompt: this.systemPrompt(),
+        defaultToolTimeoutMs: this.host.defaultToolTimeoutMs,
+        maxIterations: this.options.maxIterations ?? MAX_ITERATIONS,
+        maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.host.defaultMaxUnknownToolIterations),
+        takeReminders: () => this.reminders.splice(0),
+        addReminder: (text) => this.reminders.push(text),
+        anchor: this.anchor,
+        emit,
+        approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.host.output.approve(request),
+        compact: (reason, runSignal) => this.compactWith(reason, options.mode, emit, runSignal),
+        ready: () => this.host.ready(),
+        stopped: () => {
+          stopFired = true;
+        },
+      });
+    } catch (error) {
+      // A kernel fault must still leave valid history, fire `stop` and end with one `done` (L5).
+      const message = `Internal error: ${errorMessage(error)}`;
+      emit({ type: 'error', message, kind: 'internal' });
+      await ensureAssistantTail(this.conversation, `(The run stopped: ${message})`).catch(() => undefined);
+      if (!stopFired) await this.host.hooks.stop.promise({ ...run, reason: 'error', finalText: message, continuations: 0 }).catch(() => undefined);
+      emit({ type: 'done', reason: 'error', finalText: message, usage: emptyUsage(), iterations: 0 });
+      end = { reason: 'error', finalText: message };
+    } finally {
+      if (parent && end) {
+        await this.host.hooks.subagentStop.promise({ ...run, parentAgentId: parent, prompt: options.prompt, reason: end.reason, finalText: end.finalText }).catch(() => undefined);
+      }
+      release();
+      channel.close();
+    }
+  }
+
+  private announceToolChange(change: ToolChange | undefined, emit: (event: AgentEvent) => void): void {
+    if (!change) return;
+    const parts = [change.added.length ? `added ${change.added.join(', ')}` : '', change.removed.length ? `removed ${change.removed.join(', ')}` : ''].filter(Boolean);
+    emit({ type: 'notice', message: `The tools changed since the last turn: ${parts.join('; ') || 'some were replaced'}.` });
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * What a plugin sees of the hooks: a frozen object of tap-only facades. A plugin cannot replace
+ * a hook, read or clear its taps, intercept it, or tap under another plugin's name; each tap is
+ * recorded so it can be removed when the plugin is disposed (also after a failed `apply`).
+ */
+import type { HookName, KernelHooks, PluginHooks } from '../types/hooks.js';
+import { HOOK_NAMES, pluginOfTap } from './hooks.js';
+
+const TAP_METHODS = ['tap', 'tapAsync', 'tapPromise'] as const;
+type TapMethod = (typeof TAP_METHODS)[number];
+
+interface RawHook {
+  taps: { name: string }[];
+  tap(options: unknown, fn: unknown): void;
+  tapAsync(options: unknown, fn: unknown): void;
+  tapPromise(options: unknown, fn: unknown): void;
+  _resetCompilation?(): void;
+}
+
+export class ClosedHookError extends Error {}
+
+/** Who taps through a facade: a plugin (names enforced) or the host build (names checked against plugins). */
+export interface TapOwner {
+  /** The plugin's name; undefined for the host (tests, custom builds). */
+  readonly plugin: string | undefined;
+  /** For the host: names it may not use (loaded plugins'). */
+  isReserved?(name: string): boolean;
+}
+
+/** Taps made through facades, so a plugin's can be removed. */
+export class TapLedger {
+  private readonly taps = new Map<string, { hook: RawHook; tap: object }[]>();
+
+  record(plugin: string, hook: RawHook, tap: object): void {
+    const list = this.taps.get(plugin) ?? [];
+    list.push({ hook, tap });
+    this.taps.set(plugin, list);
+  }
+
+  /** Remove every tap the plugin made; returns how many. */
+  removeAll(plugin: string): number {
+    const list = this.taps.get(plugin) ?? [];
+    for (const { hook, tap } of list) {
+      const index = hook.taps.indexOf(tap as { name: string });
+      if (index >= 0) hook.taps.splice(index, 1);
+      hook._resetCompilation?.();
+    }
+    this.taps.delete(plugin);
+    return list.length;
+  }
+}
+
+export function createPluginHooks(hooks: KernelHooks, owner: TapOwner, ledger: TapLedger): PluginHooks {
+  const facades: Record<string, unknown> = {};
+  for (const name of HOOK_NAMES) facades[name] = closed(hookFacade(name, hooks[name] as unknown as RawHook, owner, ledger), `hook ${name}`, owner);
+  return closed(Object.freeze(facades), 'the hooks', owner) as PluginHooks;
+}
+
+function hookFacade(hookName: HookName, hook: RawHook, owner: TapOwner, ledger: TapLedger): object {
+  const facade: Record<string, unknown> = {};
+  for (const method of TAP_METHODS) {
+    facade[method] = (options: unknown, fn: unknown) => tapThrough(hookName, hook, method, options, fn, owner, ledger);
+  }
+  return Object.freeze(facade);
+}
+
+function tapThrough(hookName: HookName, hook: RawHook, method: TapMethod, options: unknown, fn: unknown, owner: TapOwner, ledger: TapLedger): void {
+  const tapOptions = typeof options === 'string' ? { name: options } : { ...(options as object) };
+  const name = (tapOptions as { name?: unknown }).name;
+  if (typeof name !== 'string' || name.length === 0) throw new ClosedHookError(`${who(owner)} tapped hook ${hookName} without a name`);
+  if (owner.plugin !== undefined && pluginOfTap(name) !== owner.plugin) {
+    throw new ClosedHookError(`plugin ${owner.plugin} tried to tap hook ${hookName} under the name "${name}"; a plugin taps only under its own name ("${owner.plugin}" or "${owner.plugin}:<detail>")`);
+  }
+  if (owner.plugin === undefined && owner.isReserved?.(pluginOfTap(name))) {
+    throw new ClosedHookError(`a tap on hook ${hookName} used the name "${name}", which belongs to a loaded plugin`);
+  }
+  const before = new Set(hook.taps);
+  hook[method](tapOptions, fn);
+  const added = hook.taps.find((tap) => !before.has(tap));
+  if (added) ledger.record(owner.plugin ?? '(host)', hook, added);
+}
+
+function who(owner: TapOwner): string {
+  return owner.plugin === undefined ? 'the host build' : `plugin ${owner.plugin}`;
+}
+
+/** Any write, delete or unknown read throws a message that names the plugin and what it tried. */
+function closed<T extends object>(target: T, what: string, owner: TapOwner): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      if (typeof property === 'symbol' || property === 'then' || property === 'toJSON') return Reflect.get(object, property, receiver);
+      if (!(property in object)) {
+        const allowed = what === 'the hooks' ? `the hooks are: ${HOOK_NAMES.join(', ')}` : 'a plugin may only tap (tap, tapAsync, tapPromise)';
+        throw new ClosedHookError(`hooks are closed: ${who(owner)} tried to use "${property}" of ${what}; ${allowed}`);
+      }
+      return Reflect.get(object, property, receiver);
+    },
+    set(_object, property) {
+      throw new ClosedHookError(`hooks are closed: ${who(owner)} tried to replace "${String(property)}" of ${what}; plugins may only tap hooks`);
+    },
+    deleteProperty(_object, property) {
+      throw new ClosedHookError(`hooks are closed: ${who(owner)} tried to delete "${String(property)}" of ${what}; plugins may only tap hooks`);
+    },
+    defineProperty(_object, property) {
+      throw new ClosedHookError(`hooks are closed: ${who(owner)} tried to redefine "${String(property)}" of ${what}; plugins may only tap hooks`);
+    },
+  });
+}

@@ -1,0 +1,15 @@
+/** ARCHITECTURE.md's hook table, rendered from the catalogue (a test keeps the document true). */
+import { HOOK_CATALOGUE, type HookSpec } from '../types/hook-catalogue.js';
+
+const FAILURE_TEXT: Record<HookSpec['failure'], string> = {
+  skip: 'skipped',
+  'keep-value': 'value kept',
+  deny: '**deny** (fail closed)',
+};
+
+export function renderHookTable(): string {
+  const rows = Object.entries(HOOK_CATALOGUE).map(([name, spec]: [string, HookSpec]) =>
+    `| ${name} | ${spec.class}(${spec.args.join(', ')}) | ${spec.fires} | ${FAILURE_TEXT[spec.failure]} | ${spec.doc} |`,
+  );
+  return ['| hook | tapable class (arguments) | fires | a throwing tap | what for |', '|---|---|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,92 @@
+/**
+ * Destructive verbs aimed outside the project (issue 8, point 3): a recursive `rm`, `find …
+ * -delete` / `-exec rm`, `mv`, `chmod -R` / `chown -R` / `chgrp -R`, `dd of=`, `truncate` or
+ * `shred` whose target is not a literal path inside the project is dangerous. "Literal inside"
+ * means: no expansion (`$X`, `${X:?}`, `$(…)`, backquotes), no `~`, no glob over the top of the
+ * project or followed by `..`, and — lexically and with symlinks resolved (dangling links
+ * followed, as the sandbox does) — inside the project root or an additional directory, from the
+ * directory the command runs in (unknown after `cd "$X"`: nothing relative is literal then).
+ * This is what turns "rm -rf $X", "find ~ -delete" and "mv ~ /tmp/x" into denials without
+ * having to guess what each spelling expands to.
+ */
+import path from 'node:path';
+import { resolveRealSync } from '../../sdk/path-containment.js';
+import { HOME, expandBraces, type Where } from './targets.js';
+
+/** Where destructive verbs may act: the project root and the additional directories (real paths). */
+export interface Inside {
+  roots: readonly string[];
+}
+
+const GLOB = /[*?[]/;
+/** A path component that is nothing but a glob (`*`, `.*`, `?*`): "everything here". */
+const GLOB_ONLY = /^\.?[*?]+$|^\.\*.*$/;
+
+/** The directory the command runs in as a real absolute path (the home marker replaced). */
+function absoluteCwd(where: Where): string | undefined {
+  const cwd = where.cwd;
+  if (cwd === undefined) return undefined;
+  if (cwd === HOME || cwd.startsWith(`${HOME}/`)) return where.home === undefined ? undefined : where.home + cwd.slice(HOME.length);
+  return cwd;
+}
+
+function within(roots: readonly string[], candidate: string, rootItself: boolean): boolean {
+  return roots.some((root) => (rootItself && candidate === root) || candidate.startsWith(root.endsWith('/') ? root : `${root}/`));
+}
+
+/**
+ * Whether `operand` is a literal path inside the project (see the file comment). `rootItself`:
+ * whether the project root itself counts (it does for `find .`, not for `rm -rf ../project`).
+ */
+export function literalInside(operand: string, where: Where, inside: Inside, rootItself: boolean): boolean {
+  if (operand === '' || /[$`]/.test(operand) || operand.startsWith('~') || operand.includes('\0')) return false;
+  const cwd = absoluteCwd(where);
+  for (const alternative of expandBraces(operand)) {
+    if (!alternative.startsWith('/') && cwd === undefined) return false;
+    const parts = alternative.split('/');
+    const globAt = parts.findIndex((part) => GLOB.test(part));
+    let subject: string;
+    if (globAt === -1) subject = path.posix.resolve(cwd ?? '/', alternative);
+    else {
+      if (parts.slice(globAt + 1).includes('..')) return false; // `*/../..` can climb anywhere
+      const parent = path.posix.resolve(cwd ?? '/', parts.slice(0, globAt).join('/') || (alternative.startsWith('/') ? '/' : '.'));
+      // `rm -rf *` at the top of the project (or above it): everything there.
+      if (GLOB_ONLY.test(parts[globAt]!) && !within(inside.roots, parent, false)) return false;
+      if (!within(inside.roots, parent, true)) return false;
+      subject = parent;
+    }
+    if (!within(inside.roots, subject, rootItself || globAt !== -1)) return false;
+    let real: string;
+    try {
+      real = resolveRealSync(subject);
+    } catch {
+      return false; // a link loop or an unreadable ancestor: cannot tell where it leads
+    }
+    if (!within(inside.roots, real, rootItself || globAt !== -1)) return false;
+  }
+  return true;
+}
+
+/** Real paths of the project root and additional directories (unresolvable ones are kept as written). */
+export function insideRoots(projectRoot: string, additional: readonly string[]): Inside {
+  const key = [projectRoot, ...additional].join('\u0000');
+  const cached = insideCache.get(key);
+  if (cached) return cached;
+  const inside = resolveInside(projectRoot, additional);
+  if (insideCache.size > 16) insideCache.clear();
+  insideCache.set(key, inside);
+  return inside;
+}
+
+const insideCache = new Map<string, Inside>();
+
+function resolveInside(projectRoot: string, additional: readonly string[]): Inside {
+  const roots = [projectRoot, ...additional].map((dir) => {
+    try {
+      return resolveRealSync(dir);
+    } catch {
+      return path.resolve(dir);
+    }
+  });
+  return { roots: [...new Set(roots.map((r) => (r.length > 1 && r.endsWith('/') ? r.slice(0, -1) : r)))] };
+}

@@ -1,0 +1,43 @@
+/**
+ * The mode layer's answer for bash, which depends on the OS sandbox (issue 8):
+ *
+ * - sandbox active: bash runs WITHOUT asking in default, acceptEdits and bypassPermissions mode
+ *   (the OS holds the boundary; the blacklist and the deny/ask rules ran before this layer and
+ *   still stop or ask). Plan mode keeps asking (bash is not even offered there).
+ * - no OS sandbox can run here: the matrix as before, except that bypassPermissions asks for bash
+ *   unless --dangerously-skip-sandbox was given.
+ * - the user turned the sandbox off (`sandbox: false` in their own settings): the matrix as before
+ *   (asking in default mode, bypass allowed): their explicit choice, which no project can make.
+ * - no sandbox service in this build (a custom build without sandbox-os): the matrix as before.
+ *
+ * Only the tool named `bash` runs through the sandbox today; other exec tools keep the matrix.
+ */
+import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
+
+export const SANDBOXED_TOOLS: readonly string[] = ['bash'];
+
+export async function sandboxedBashVerdict(
+  request: PermissionRequest,
+  sandbox: CommandSandbox | undefined,
+  dangerouslySkipSandbox: boolean,
+  layer: string,
+): Promise<PermissionVerdict | undefined> {
+  if (!sandbox || !SANDBOXED_TOOLS.includes(request.toolName) || request.mode === 'plan') return undefined;
+  const status = await sandbox.probe();
+  if (status.active) {
+    return {
+      decision: 'allow',
+      layer,
+      reason: `${request.toolName} runs in the OS sandbox (${status.mechanism}): writes only inside the project, network ${status.network ? 'on' : 'off'}`,
+    };
+  }
+  if (request.mode !== 'bypassPermissions' || status.disabledByUser || dangerouslySkipSandbox) return undefined;
+  return {
+    decision: 'ask',
+    layer,
+    reason:
+      `${request.toolName} asks for approval even in bypassPermissions mode because no OS sandbox can run here (${status.reason ?? 'unavailable'}); ` +
+      '--dangerously-skip-sandbox allows it',
+  };
+}

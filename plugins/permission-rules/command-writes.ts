@@ -1,0 +1,160 @@
+/**
+ * What one shell segment writes, for the protected-path check: redirection targets and the
+ * operands of obvious writers (`tee`, `cp`/`mv`/`install`/`ln` destinations, `mv`/`rm` sources,
+ * `sed -i`/`perl -i` files, `dd of=`, `truncate`, `curl -o`, `wget -O`, `git config`). Targets
+ * are as the parser gives them (unquoted, expansions kept as written).
+ */
+import path from 'node:path';
+import type { ShellSegmentLike } from './engine.js';
+
+export interface WriteTarget {
+  target: string;
+  /**
+   * `tree`: the whole path is replaced or removed (a directory holding protected files counts);
+   * `destination`: a cp/mv/ln target — a tree unless it is an existing directory (then `landing`).
+   */
+  kind: 'file' | 'tree' | 'destination';
+  /** For cp/mv into a directory: the names that land in it. */
+  landing?: string[];
+  /** `git config`: git finds the repository from any subdirectory, so the target is the project's. */
+  inRepository?: boolean;
+}
+
+const WRITING_REDIRECTS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+
+function baseName(word: string | undefined): string | undefined {
+  return word === undefined ? undefined : word.slice(word.lastIndexOf('/') + 1);
+}
+
+/** Options and operands; `valued` options take the next word. */
+function split(args: readonly string[], valued: readonly string[] = []): { options: string[]; operands: string[]; values: Map<string, string> } {
+  const options: string[] = [];
+  const operands: string[] = [];
+  const values = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith('-') && arg.length > 1) {
+      options.push(arg);
+      const eq = arg.indexOf('=');
+      if (eq > 0) values.set(arg.slice(0, eq), arg.slice(eq + 1));
+      else if (valued.includes(arg)) values.set(arg, args[++i] ?? '');
+      else {
+        const attached = valued.find((v) => v.length === 2 && arg.startsWith(v) && arg.length > 2);
+        if (attached) values.set(attached, arg.slice(2));
+      }
+    } else operands.push(arg);
+  }
+  return { options, operands, values };
+}
+
+function copyLike(args: readonly string[], removesSources: boolean): WriteTarget[] {
+  const { operands, values } = split(args, ['-t', '-S', '-m', '-o', '-g', '--target-directory', '--suffix', '--mode', '--owner', '--group']);
+  const targetDir = values.get('-t') ?? values.get('--target-directory');
+  const destination = targetDir ?? (operands.length >= 2 ? operands[operands.length - 1] : undefined);
+  const sources = targetDir !== undefined ? operands : operands.slice(0, -1);
+  const out: WriteTarget[] = [];
+  if (destination !== undefined) out.push({ target: destination, kind: 'destination', landing: sources.map((s) => path.posix.basename(s)).filter((b) => b !== '' && b !== '.' && b !== '..') });
+  if (removesSources) for (const source of sources) out.push({ target: source, kind: 'tree' });
+  return out;
+}
+
+/** The files and trees a segment writes. `git config` writes `.git/config` (as `.git/config`). */
+export function segmentWrites(segment: ShellSegmentLike): WriteTarget[] {
+  const out: WriteTarget[] = [];
+  for (const redirect of segment.redirects) {
+    if (!WRITING_REDIRECTS.has(redirect.op)) continue;
+    if ((redirect.op === '>&' || redirect.op === '<>') && /^(?:\d+|-)$/.test(redirect.target)) continue;
+    out.push({ target: redirect.target, kind: 'file' });
+  }
+  const argv = segment.argv;
+  const name = baseName(argv[0])?.toLowerCase();
+  const args = argv.slice(1);
+  switch (name) {
+    case 'tee':
+      for (const operand of split(args).operands) out.push({ target: operand, kind: 'file' });
+      break;
+    case 'cp':
+    case 'install':
+    case 'ln':
+    case 'rsync':
+      out.push(...copyLike(args, false));
+      break;
+    case 'mv':
+      out.push(...copyLike(args, true));
+      break;
+    case 'rm':
+    case 'unlink':
+    case 'rmdir':
+    case 'shred':
+    case 'truncate':
+      for (const operand of split(args, ['-s', '--size', '-r', '--reference', '-n', '--iterations']).operands) out.push({ target: operand, kind: 'tree' });
+      break;
+    case 'sed':
+    case 'perl': {
+      if (!args.some((a) => /^-[A-Za-z]*i/.test(a) || a.startsWith('--in-place'))) break;
+      const { operands, values } = split(args, ['-e', '-f', '--expression', '--file', '-E', '-M', '-I']);
+      const script = values.has('-e') || values.has('--expression') || values.has('-f') || values.has('--file') || values.has('-E') ? 0 : 1;
+      for (const operand of operands.slice(script)) out.push({ target: operand, kind: 'file' });
+      break;
+    }
+    case 'dd':
+      for (const arg of args) if (arg.startsWith('of=')) out.push({ target: arg.slice(3), kind: 'file' });
+      break;
+    case 'curl':
+    case 'wget': {
+      const { values } = split(args, ['-o', '--output', '-O', '--output-document']);
+      for (const key of ['-o', '--output', '--output-document', ...(name === 'wget' ? ['-O'] : [])]) {
+        const value = values.get(key);
+        if (value !== undefined && value !== '-') out.push({ target: value, kind: 'file' });
+      }
+      break;
+    }
+    case 'git': {
+      const sub = gitSubcommand(args);
+      if (sub && sub.name === 'config' && gitConfigWrites(sub.rest)) {
+        const file = fileOption(sub.rest);
+        out.push(file === undefined ? { target: '.git/config', kind: 'file', inRepository: true } : { target: file, kind: 'file' });
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+/** `git [-C dir] [-c k=v] [--git-dir=…] sub …` → sub and its arguments. */
+function gitSubcommand(args: readonly string[]): { name: string; rest: string[] } | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-C' || arg === '-c' || arg === '--git-dir' || arg === '--work-tree' || arg === '--namespace') {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return { name: arg, rest: args.slice(i + 1) };
+  }
+  return undefined;
+}
+
+const CONFIG_READS = /^--(?:get|get-all|get-regexp|get-urlmatch|list|show-origin|show-scope|name-only|null|type|bool|int|path|default|includes|no-includes)(?:=|$)|^-[lz]$/;
+
+/** `git config k v`, `--add`, `--unset`, `--edit`, `set`/`unset` write; `--get`, `-l`, one operand read. */
+function gitConfigWrites(rest: readonly string[]): boolean {
+  if (rest.some((a) => /^--(?:add|unset|unset-all|replace-all|rename-section|remove-section|edit)$|^-e$/.test(a))) return true;
+  const operands = rest.filter((a, i) => !a.startsWith('-') && !['--file', '-f', '--blob'].includes(rest[i - 1] ?? ''));
+  if (operands[0] === 'set' || operands[0] === 'unset' || operands[0] === 'edit' || operands[0] === 'rename-section' || operands[0] === 'remove-section') return true;
+  if (operands[0] === 'get' || operands[0] === 'list') return false;
+  if (rest.some((a) => CONFIG_READS.test(a))) return false;
+  return operands.length >= 2;
+}
+
+function fileOption(rest: readonly string[]): string | undefined {
+  if (rest.some((a) => a === '--global' || a === '--system')) return '~/.gitconfig';
+  const i = rest.findIndex((a) => a === '--file' || a === '-f');
+  if (i !== -1) return rest[i + 1];
+  const eq = rest.find((a) => a.startsWith('--file='));
+  return eq?.slice('--file='.length);
+}

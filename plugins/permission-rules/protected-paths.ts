@@ -1,0 +1,140 @@
+/**
+ * Protected paths (issue 8, point 4): files whose change would let the agent widen its own
+ * permissions or run code outside a tool call — MewCode's settings and configuration (the next
+ * session reads them), its hooks and audit log, `.git/config` and `.git/hooks/**` (git runs
+ * what they name on an ordinary `git status`), `.claude/**` and `.mcp.json`. A write to one
+ * always asks, in every mode (bypassPermissions and acceptEdits included); only an allow rule
+ * naming exactly that file passes it. Paths are judged as written (made absolute) and
+ * symlink-resolved with dangling links followed (sdk/path-containment's resolveRealSync, the
+ * same resolution as the sandbox), so a link inside the project that points at `.git/config`
+ * or at a settings file that does not exist yet is protected too.
+ */
+import path from 'node:path';
+import { resolveRealSync } from '../../sdk/path-containment.js';
+
+export interface ProtectedScope {
+  projectRoot: string;
+  homeDir: string;
+}
+
+/** Relative to the project root: what each protected name is, for messages. */
+const PROJECT_FILES: readonly [RegExp, string][] = [
+  [/^\.mewcode\/settings[^/]*\.(?:ya?ml|json)$/, "MewCode's permission settings"],
+  [/^\.mewcode\/config[^/]*$/, "MewCode's configuration"],
+  [/^\.mewcode\.(?:ya?ml|json)$/, "MewCode's configuration"],
+  [/^\.mewcode\/hooks[^/]*\.(?:ya?ml|json)$/, "MewCode's hooks"],
+  [/^\.mewcode\/audit\.jsonl(?:\.\d+)?$/, "MewCode's audit log"],
+  [/^\.git\/config(?:\.worktree)?$/, 'the git configuration (git runs the programs it names)'],
+  [/^\.git\/hooks(?:\/.*)?$/, 'a git hook (git runs it)'],
+  [/^\.claude(?:\/.*)?$/, "Claude Code's settings"],
+  [/^\.mcp\.json$/, 'the MCP server list'],
+];
+
+/** Relative to the home directory. */
+const HOME_FILES: readonly [RegExp, string][] = [
+  [/^\.mewcode\/(?:settings|config)[^/]*$/, "MewCode's user settings"],
+  [/^\.mewcode\/hooks[^/]*$/, "MewCode's user hooks"],
+  [/^\.mewcode\/trust\.json$/, "MewCode's workspace trust list"],
+  [/^\.mewcode\.(?:ya?ml|json)$/, "MewCode's configuration"],
+  [/^\.gitconfig$/, 'the git user configuration (git runs the programs it names)'],
+];
+
+/** Directories that hold protected files: deleting or replacing one of them changes those files. */
+const PROJECT_HOLDERS = ['', '.mewcode', '.git', '.git/hooks', '.claude'];
+const HOME_HOLDERS = ['', '.mewcode'];
+
+const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
+
+function relativeInside(root: string, absolute: string): string | undefined {
+  const fold = (s: string): string => (caseInsensitive ? s.toLowerCase() : s);
+  const a = fold(absolute);
+  const r = fold(root.endsWith(path.sep) ? root : root + path.sep);
+  if (!a.startsWith(r)) return undefined;
+  return absolute.slice(r.length).split(path.sep).join('/');
+}
+
+function lookup(table: readonly [RegExp, string][], relative: string | undefined): string | undefined {
+  if (relative === undefined) return undefined;
+  const subject = caseInsensitive ? relative.toLowerCase() : relative;
+  return table.find(([pattern]) => pattern.test(subject))?.[1];
+}
+
+/** The candidates a path stands for: as written (absolute) and symlink-resolved. */
+function forms(absolute: string): string[] {
+  const candidates = [path.resolve(absolute)];
+  try {
+    const real = resolveRealSync(absolute);
+    if (real !== candidates[0]) candidates.push(real);
+  } catch {
+    // A loop or an unreadable ancestor: the tool will fail; judge the path as written.
+  }
+  return candidates;
+}
+
+const rootsCache = new Map<string, { project: string[]; home: string[] }>();
+
+/** The project and home directories as written and resolved (cached: they do not move during a run). */
+function roots(scope: ProtectedScope): { project: string[]; home: string[] } {
+  const key = `${scope.projectRoot}\u0000${scope.homeDir}`;
+  let found = rootsCache.get(key);
+  if (!found) {
+    if (rootsCache.size > 16) rootsCache.clear();
+    rootsCache.set(key, (found = { project: forms(scope.projectRoot), home: forms(scope.homeDir) }));
+  }
+  return found;
+}
+
+export interface ProtectedHit {
+  /** The path as the call names it (absolute). */
+  path: string;
+  /** What it is, e.g. "MewCode's permission settings". */
+  what: string;
+}
+
+/** Whether writing `absolute` changes a protected file; undefined when it does not. */
+export function protectedPath(absolute: string, scope: ProtectedScope): ProtectedHit | undefined {
+  const { project, home } = roots(scope);
+  for (const candidate of forms(absolute)) {
+    for (const root of project) {
+      const what = lookup(PROJECT_FILES, relativeInside(root, candidate));
+      if (what) return { path: absolute, what };
+    }
+    for (const root of home) {
+      const what = lookup(HOME_FILES, relativeInside(root, candidate));
+      if (what) return { path: absolute, what };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether deleting, moving or overwriting `absolute` as a whole (`rm -rf .mewcode`, `mv x .git`)
+ * changes protected files: it is one, or a directory that holds them.
+ */
+export function protectedTree(absolute: string, scope: ProtectedScope): ProtectedHit | undefined {
+  const direct = protectedPath(absolute, scope);
+  if (direct) return direct;
+  const { project, home } = roots(scope);
+  const fold = (s: string): string => (caseInsensitive ? s.toLowerCase() : s);
+  for (const candidate of forms(absolute)) {
+    const subject = fold(path.resolve(candidate));
+    const holder = (base: string, holders: string[]): boolean => holders.some((h) => fold(path.resolve(base, h)) === subject);
+    if (project.some((root) => holder(root, PROJECT_HOLDERS))) return { path: absolute, what: 'a directory holding protected files (settings, git configuration or hooks)' };
+    if (home.some((root) => holder(root, HOME_HOLDERS))) return { path: absolute, what: "a directory holding MewCode's user settings" };
+  }
+  return undefined;
+}
+
+/** Protected names a program text may write to (`open('.mewcode/settings.local.yaml', 'w')`). */
+export function mentionsProtectedName(text: string): boolean {
+  return /\.mewcode|\.git\b|\.claude|\.mcp\.json/i.test(text);
+}
+
+/** How an allow rule naming exactly this file is written, for the message. */
+export function exactRuleFor(absolute: string, scope: ProtectedScope): string {
+  const inProject = relativeInside(scope.projectRoot, absolute);
+  if (inProject !== undefined) return `Edit(${inProject})`;
+  const inHome = relativeInside(scope.homeDir, absolute);
+  if (inHome !== undefined) return `Edit(~/${inHome})`;
+  return `Edit(/${absolute})`;
+}

@@ -1,0 +1,177 @@
+/**
+ * The protected-path guard of the rules layer (issue 8, point 4), run on every call before the
+ * rules' own verdict can allow it and in every mode (stage 300 comes before the mode layer that
+ * allows everything in bypassPermissions). A file-writing tool's path, and every file a bash
+ * command visibly writes (redirections, tee, cp/mv/install/ln destinations, mv/rm sources,
+ * `sed -i`, `dd of=`, `git config`…, each resolved from the directories the segment may run
+ * in), is checked against protected-paths.ts. A hit asks — unless an allow rule names exactly
+ * that file. A write whose target cannot be known (`> "$OUT"`, a relative target after
+ * `cd "$X"`, an interpreter program naming `.mewcode`, `.git`, `.claude`, `.mcp.json`) asks too.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expandHome } from '../../sdk/path-containment.js';
+import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
+import { segmentWrites } from './command-writes.js';
+import { LAYER_NAME, segmentDirectories, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
+import { exactRuleFor, mentionsProtectedName, protectedPath, protectedTree, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
+
+export const PROTECTED_LAYER = `${LAYER_NAME}:protected`;
+
+interface Finding {
+  hit?: ProtectedHit;
+  /** Why the target cannot be known. */
+  unknown?: string;
+}
+
+export async function checkProtectedPaths(
+  request: PermissionRequest,
+  engine: RulesEngine,
+  context: { homeDir: string; parseCommand: CommandParser },
+): Promise<PermissionVerdict | undefined> {
+  const scope: ProtectedScope = { projectRoot: request.projectRoot, homeDir: context.homeDir };
+  const target = request.target;
+  let findings: Finding[] = [];
+  if (target.kind === 'path' && request.category === 'write' && typeof target.path === 'string' && target.path !== '') {
+    const hit = protectedPath(path.resolve(request.projectRoot, expandHome(target.path, context.homeDir)), scope);
+    if (hit) findings.push({ hit });
+  } else if (target.kind === 'command' && typeof target.command === 'string') {
+    let parsed: ParsedCommandLike;
+    try {
+      parsed = await context.parseCommand(target.command);
+    } catch {
+      return undefined; // the blacklist and the rules already treat an unparseable command as opaque
+    }
+    findings = commandFindings(parsed, startDirectory(request), scope);
+  }
+  const blocking = findings.filter((f) => f.unknown !== undefined || !engine.allowsExactFile(f.hit!.path, request.toolName));
+  const first = blocking[0];
+  if (!first) return undefined;
+  if (first.hit) {
+    const rule = exactRuleFor(first.hit.path, scope);
+    return {
+      decision: 'ask',
+      layer: PROTECTED_LAYER,
+      reason: `${first.hit.path} is a protected path (${first.hit.what}): changing it always asks, in every permission mode; only an allow rule naming exactly this file passes it: ${rule}`,
+    };
+  }
+  return {
+    decision: 'ask',
+    layer: PROTECTED_LAYER,
+    reason: `${first.unknown}, so it may change a protected path (MewCode settings, .git/config, .git/hooks, .claude, .mcp.json): this always asks, in every permission mode`,
+  };
+}
+
+function startDirectory(request: PermissionRequest): string {
+  const workdir = (request.input as Record<string, unknown> | undefined)?.workdir;
+  return typeof workdir === 'string' && workdir !== '' ? path.resolve(request.projectRoot, workdir) : request.projectRoot;
+}
+
+const HARMLESS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+
+function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: ProtectedScope): Finding[] {
+  const findings: Finding[] = [];
+  for (const segment of parsed.segments) {
+    if (segment.inlineCode && mentionsProtectedName(segment.inlineCode.code)) {
+      findings.push({ unknown: `the ${segment.inlineCode.interpreter} program in "${short(segment.text)}" names a protected location and what it writes cannot be seen` });
+    }
+    const writes = segmentWrites(segment);
+    if (writes.length === 0) continue;
+    const dirs = segmentDirectories(segment.dirs, startDir, scope.homeDir);
+    for (const write of writes) {
+      const target = expandHomeSpelling(write.target, scope.homeDir);
+      if (HARMLESS.test(target)) continue;
+      if (/[$`]/.test(target) || target === '' || target.startsWith('~')) {
+        findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)}, which is computed at run time` });
+        continue;
+      }
+      const bases = path.isAbsolute(target) ? [startDir] : write.inRepository ? [scope.projectRoot] : dirs;
+      if (bases === undefined) {
+        findings.push({ unknown: `"${short(segment.text)}" writes to the relative path ${JSON.stringify(write.target)} after a change to a directory that cannot be determined` });
+        continue;
+      }
+      for (const base of bases) {
+        // A glob names the existing paths it matches, or itself when it matches none (as in bash).
+        for (const absolute of expandGlob(path.resolve(base, target))) {
+          const whole = write.kind === 'tree' || (write.kind === 'destination' && !isDirectory(absolute));
+          const hit = (whole ? protectedTree : protectedPath)(absolute, scope) ?? (write.landing ?? []).map((name) => protectedTree(path.join(absolute, name), scope)).find((h) => h !== undefined);
+          if (hit) findings.push({ hit });
+        }
+      }
+    }
+  }
+  return findings;
+}
+
+function isDirectory(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `~`, `$HOME`, `${HOME}` at the start of a target, expanded. */
+function expandHomeSpelling(target: string, homeDir: string): string {
+  const home = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(target);
+  return home ? homeDir + target.slice(home[0].length) : target;
+}
+
+/** Entries a glob may match, bounded; beyond the bound the walk stops (what was found is judged). */
+const MAX_GLOB_MATCHES = 256;
+
+/**
+ * Bash pathname expansion of an absolute pattern against the file system (`*`, `?`, `[…]`; a
+ * leading dot only matched explicitly): the matching paths, or the pattern itself when nothing
+ * matches (bash then uses the text as the file name).
+ */
+export function expandGlob(pattern: string): string[] {
+  if (!/[*?[]/.test(pattern)) return [pattern];
+  let current = ['/'];
+  for (const part of pattern.split('/').filter((p) => p !== '')) {
+    const next: string[] = [];
+    for (const dir of current) {
+      if (!/[*?[]/.test(part)) {
+        next.push(path.join(dir, part));
+        continue;
+      }
+      const matcher = globRegex(part);
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names) if (matcher.test(name) && next.length < MAX_GLOB_MATCHES) next.push(path.join(dir, name));
+    }
+    current = next;
+  }
+  return current.length > 0 ? current : [pattern];
+}
+
+function globRegex(part: string): RegExp {
+  let source = part.startsWith('.') ? '' : '(?!\\.)';
+  for (let i = 0; i < part.length; i++) {
+    const ch = part[i]!;
+    if (ch === '*') source += '.*';
+    else if (ch === '?') source += '.';
+    else if (ch === '[') {
+      const close = part.indexOf(']', i + 2);
+      if (close === -1) source += '\\[';
+      else {
+        const body = part.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        source += `[${body}]`;
+        i = close;
+      }
+    } else source += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  try {
+    return new RegExp(`^${source}$`);
+  } catch {
+    return /^/; // a bracket bash accepts and JavaScript does not: assume it matches anything
+  }
+}
+
+function short(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}

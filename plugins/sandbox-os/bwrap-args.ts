@@ -1,0 +1,83 @@
+/**
+ * bubblewrap's command line for one sandboxed command (pure). Mounts are applied in order, so
+ * a later one wins where paths nest:
+ *
+ *   --ro-bind / /                      the whole filesystem, read-only (submounts too)
+ *   --dev /dev, --proc /proc           a minimal /dev and a procfs of the new PID namespace: the
+ *                                      host's /proc would offer /proc/<pid>/root of host processes,
+ *                                      a writable path to the host's root; /proc/sys read-only
+ *   --tmpfs /run                       hides host sockets (docker.sock, D-Bus, the user's runtime dir);
+ *                                      a read-only filesystem does not stop connect() on a socket file
+ *   --bind <private> /tmp              the session's private temporary directory
+ *   --bind R R                         each writable root
+ *   --bind R/.git R/.git               pinned: a mount point cannot be renamed or removed, so no
+ *                                      replacement `.git` with a hostile config can be put in its place
+ *   --ro-bind P P                      protected paths that exist
+ *   --ro-bind <empty> P                protected paths that do not exist (mount point made by the caller)
+ *   --tmpfs D --remount-ro D           deny-read directories
+ *   --ro-bind /dev/null F              deny-read files
+ *
+ * Namespaces: PID (with --die-with-parent: nothing started inside outlives the sandbox), IPC,
+ * and network unless the user allowed it; no capabilities; --new-session so a command cannot push keystrokes into
+ * the user's terminal (TIOCSTI). Hard links across the boundary fail: link() between two mounts
+ * is EXDEV, whatever the permissions.
+ */
+import type { MountPlan } from './mount-plan.js';
+
+export interface BwrapInvocation {
+  plan: MountPlan;
+  /** Host directory bound at /tmp. */
+  privateTmp: string;
+  /** Host directory that stays empty: the read-only source for blocked paths. */
+  emptyDir: string;
+  network: boolean;
+  cwd: string;
+  argv: readonly string[];
+}
+
+/**
+ * The namespaces, capabilities and base filesystem, shared by the probe and every call.
+ * `--cap-drop ALL`: run as root (CI, containers) bubblewrap keeps every capability without it,
+ * and a command could simply `mount -o remount,rw /`. Root inside still owns the kernel's
+ * root-owned files, so /proc/sys (core_pattern…) and /proc/sysrq-trigger are covered read-only.
+ */
+export function bwrapBaseArgs(network: boolean): string[] {
+  return [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-pid',
+    '--unshare-ipc',
+    ...(network ? [] : ['--unshare-net']),
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--ro-bind-try',
+    '/proc/sys',
+    '/proc/sys',
+    '--ro-bind-try',
+    '/proc/sysrq-trigger',
+    '/proc/sysrq-trigger',
+  ];
+}
+
+export function bwrapArgs(invocation: BwrapInvocation): string[] {
+  const { plan, network } = invocation;
+  const args = [...bwrapBaseArgs(network), '--tmpfs', '/dev/shm', '--tmpfs', '/run'];
+  // With the network on, name resolution may go through systemd-resolved's stub under /run.
+  if (network) args.push('--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve');
+  args.push('--bind', invocation.privateTmp, '/tmp');
+  for (const dir of plan.writable) args.push('--bind', dir, dir);
+  for (const dir of plan.pinned) args.push('--bind', dir, dir);
+  for (const target of plan.readOnly) args.push('--ro-bind', target, target);
+  for (const target of plan.blocked) args.push('--ro-bind', invocation.emptyDir, target);
+  for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
+  for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  args.push('--chdir', invocation.cwd, '--', ...invocation.argv);
+  return args;
+}

@@ -1,0 +1,78 @@
+/**
+ * The sandbox-os plugin (issue 8): binds TOKENS.CommandSandbox, the OS sandbox commands run in
+ * (bash now; MCP stdio servers and hook commands later).
+ *
+ * Linux: bubblewrap, driven directly (the distribution package `bubblewrap`; `.ci/run` installs
+ * it). macOS: `sandbox-exec` with a generated Seatbelt profile (untested on the Linux machines
+ * this is developed on).
+ *
+ * Why not @anthropic-ai/sandbox-runtime (what Claude Code uses), evaluated 2026-12-01 at 0.0.83:
+ * - it requires Node ≥ 22.12 (`engines`), MewCode supports Node 20;
+ * - on Linux it needs `socat` besides bwrap, and brings an HTTP + SOCKS5 proxy, node-forge,
+ *   commander and zod 3 (MewCode uses zod 4) — a proxy we do not need while the network is
+ *   simply on or off;
+ * - it is a process-wide singleton (`SandboxManager.initialize`) with its own config shape,
+ *   where MewCode needs a per-call policy built from its own settings (project root, additional
+ *   directories, protected paths, the kernel's home directory) and a pure argument builder it
+ *   can test;
+ * - 0.0.x: no stability promise.
+ * Driving bwrap directly is ~150 lines (mount-plan.ts + bwrap-args.ts), adds no dependency, and
+ * every mount is visible in one function. What we give up: per-domain network filtering
+ * (`sandbox.allowed_domains` is warned about; `sandbox.network: true` turns the network on).
+ *
+ * Settings come from the user's files only (settings.ts); a project's `sandbox:` is ignored,
+ * loudly. The plugin is essential: a project's `disable:` cannot remove it.
+ */
+import { ContainerModule } from 'inversify';
+import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import type { ResolvedConfig } from '../../types/config.js';
+import type { PermissionSettings } from '../../types/services.js';
+import { TOKENS } from '../../types/tokens.js';
+import { OsCommandSandbox } from './service.js';
+
+export { OsCommandSandbox, type OsSandboxOptions } from './service.js';
+
+const NAME = 'sandbox-os';
+
+/** A `sandbox:` key in a project or local config file does nothing: say so, with its place. */
+function warnProjectSetting(kernel: KernelApi): void {
+  if (!kernel.container.isBound(TOKENS.Config)) return;
+  const config = kernel.container.get<ResolvedConfig>(TOKENS.Config);
+  const where = config.locate(['sandbox']);
+  if (where === undefined) return;
+  const userFiles = config.layers.filter((layer) => layer.layer === 'user').map((layer) => layer.file);
+  if (userFiles.some((file) => where.startsWith(`${file}:`))) return;
+  kernel.warn(
+    `sandbox-os: ${where}: sandbox: is ignored outside your own settings (a repository must not switch off or widen its own sandbox); ` +
+      'set it in ~/.mewcode/settings.yaml or ~/.mewcode/config.yaml',
+  );
+}
+
+export default definePlugin({
+  name: NAME,
+  version: '0.1.0',
+  essential: true,
+  bindings: new ContainerModule(({ bind }) => {
+    bind(TOKENS.CommandSandbox)
+      .toDynamicValue((context) => {
+        const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        return new OsCommandSandbox({
+          homeDir: kernel.session.homeDir,
+          warn: (message) => kernel.warn(message),
+          // Bound by permission-rules in its apply, which runs after this binding: read at each call.
+          additionalDirectories: () =>
+            kernel.container.isBound(TOKENS.PermissionSettings) ? kernel.container.get<PermissionSettings>(TOKENS.PermissionSettings).additionalDirectories() : [],
+        });
+      })
+      .inSingletonScope();
+  }),
+  async apply(kernel) {
+    const sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
+    warnProjectSetting(kernel);
+    await sandbox.start();
+    // The private /tmp lives as long as the user's session (sub-agents share it).
+    kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {
+      if (session.agentId === 'main') await sandbox.dispose();
+    });
+  },
+});

@@ -1,0 +1,53 @@
+/**
+ * What the sandbox protects, as lists of paths. Shared by the bubblewrap and Seatbelt builders.
+ */
+import path from 'node:path';
+
+/**
+ * Read-only inside every writable root, because writing them runs code or widens permissions
+ * on the host later (issue 8: `.git/config` fsmonitor/pager, hooks, MewCode's own settings that
+ * start the next session in bypass, Claude Code's settings, MCP servers).
+ * `.mewcode` is protected whole: its settings, config, hooks.yaml and audit log live there, and
+ * nothing a command needs to write does (the tool-output spill files are written by MewCode
+ * itself, outside the sandbox). `.git` is handled apart (see gitPaths).
+ */
+export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json'];
+
+/** Inside an existing `.git` directory: read-only. `.git` itself is pinned (see bwrap-args). */
+export const GIT_PROTECTED: readonly string[] = ['config', 'hooks'];
+
+/**
+ * Unreadable inside the sandbox, relative to the home directory the kernel was given.
+ * Credentials a command has no business reading; the user adds more with `sandbox.deny_read`.
+ */
+export const DEFAULT_DENY_READ: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.config/gcloud',
+  '.kube',
+  // Whole directory: config.json holds registry credentials, and Docker Desktop keeps its socket
+  // (root on the host) under it; a read-only mount does not stop connect() on a socket.
+  '.docker',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.config/gh',
+  '.azure',
+  '.mewcode/trust.json',
+  // The user's MewCode config may hold provider api_key values.
+  '.mewcode/config.yaml',
+  '.mewcode/config.yml',
+  '.mewcode/config.json',
+];
+
+export function defaultDenyRead(homeDir: string): string[] {
+  return DEFAULT_DENY_READ.map((relative) => path.join(homeDir, relative));
+}
+
+/** True when `inner` is `outer` or below it (both absolute, normalised). */
+export function isWithin(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}

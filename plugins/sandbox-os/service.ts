@@ -1,0 +1,246 @@
+/**
+ * The CommandSandbox service: status (probed once, cached), and `wrap`, which turns a command
+ * into the bubblewrap (Linux) or sandbox-exec (macOS) invocation that runs it confined.
+ */
+import { lstat, mkdir, mkdtemp, realpath, rm, rmdir, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { CommandSandbox, SandboxCommand, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
+import { bwrapArgs } from './bwrap-args.js';
+import { planMounts, type Inspect, type PathKind } from './mount-plan.js';
+import { defaultDenyRead } from './policy.js';
+import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
+import { seatbeltArgs } from './seatbelt.js';
+import { DEFAULT_SANDBOX_SETTINGS, readSandboxSettings, type SandboxSettings } from './settings.js';
+
+export interface OsSandboxOptions {
+  /** Where the user's settings are read from (the kernel's home directory). */
+  homeDir: string;
+  warn(message: string): void;
+  /** `permissions.additional_directories` (TOKENS.PermissionSettings), read at each call. */
+  additionalDirectories?: () => readonly string[];
+  /** Tests: another platform / PATH, another temp root. */
+  platform?: NodeJS.Platform;
+  searchPath?: string;
+  tmpRoot?: string;
+}
+
+const NO_SANDBOX_EFFECT =
+  'bash keeps asking for approval in default mode, and asks even in bypassPermissions mode unless --dangerously-skip-sandbox is given';
+
+export class OsCommandSandbox implements CommandSandbox {
+  private settings: SandboxSettings = DEFAULT_SANDBOX_SETTINGS;
+  private settingsLoaded: Promise<void> | undefined;
+  private located: Located | undefined;
+  private cached: SandboxStatus | undefined;
+  private probing: Promise<SandboxStatus> | undefined;
+  private session: Promise<{ base: string; tmp: string; empty: string }> | undefined;
+  /** Mount points made for blocked paths, with how many running calls use each. */
+  private readonly mountPoints = new Map<string, number>();
+
+  constructor(private readonly options: OsSandboxOptions) {}
+
+  /**
+   * At boot: read the user's settings, and say once when no sandbox program exists at all (a
+   * few stat calls; the real probe waits for the first bash call or status()).
+   */
+  async start(): Promise<void> {
+    await this.loadSettings();
+    if (!this.settings.enabled) return;
+    const located = this.locate();
+    if (!located.ok) this.settle({ active: false, mechanism: 'none', reason: located.reason });
+  }
+
+  status(): SandboxStatus {
+    if (this.cached) return this.cached;
+    const early = this.statusWithoutProbe();
+    if (early) return this.settle(early);
+    const located = this.locate() as Extract<Located, { ok: true }>;
+    return this.settle(this.fromProbe(probeSync(located.found)));
+  }
+
+  probe(): Promise<SandboxStatus> {
+    if (this.cached) return Promise.resolve(this.cached);
+    this.probing ??= (async () => {
+      await this.loadSettings();
+      if (this.cached) return this.cached;
+      const early = this.statusWithoutProbe();
+      if (early) return this.settle(early);
+      const located = this.locate() as Extract<Located, { ok: true }>;
+      const outcome = await probeAsync(located.found);
+      return this.cached ?? this.settle(this.fromProbe(outcome));
+    })();
+    return this.probing;
+  }
+
+  async wrap(command: SandboxCommand): Promise<SandboxWrapResult> {
+    const status = await this.probe();
+    if (!status.active) return { kind: 'unsandboxed', status };
+    const located = this.locate() as Extract<Located, { ok: true }>;
+    try {
+      const dirs = await this.sessionDirs();
+      const writableRoots = await this.writableRoots(command.projectRoot);
+      const denyRead = await realPaths([...defaultDenyRead(command.homeDir), ...this.settings.denyRead]);
+      const planned = await planMounts({ writableRoots, homeDir: command.homeDir, denyRead }, inspect);
+      if (!planned.ok) return { kind: 'refused', message: planned.message };
+      const { plan } = planned;
+      if (located.found.mechanism === 'sandbox-exec') {
+        const args = seatbeltArgs({ plan, privateTmp: dirs.tmp, network: this.settings.network, argv: command.argv });
+        return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { file: located.found.binary, args, env: { TMPDIR: dirs.tmp }, release: async () => undefined } };
+      }
+      const made = await this.makeMountPoints(plan.blocked);
+      if (!made.ok) return { kind: 'refused', message: made.message };
+      const args = bwrapArgs({ plan, privateTmp: dirs.tmp, emptyDir: dirs.empty, network: this.settings.network, cwd: command.cwd, argv: command.argv });
+      let released = false;
+      const release = async (): Promise<void> => {
+        if (released) return;
+        released = true;
+        await this.releaseMountPoints(plan.blocked);
+      };
+      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file: located.found.binary, args, release } };
+    } catch (error) {
+      return {
+        kind: 'refused',
+        message: `The OS sandbox could not be prepared (${(error as Error).message}), so the command was not run. Try again; if it persists, ask the user to check the sandbox with \`mewcode doctor\`.`,
+      };
+    }
+  }
+
+  /** Removes the session's private temporary directory (session end). */
+  async dispose(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    if (!session) return;
+    try {
+      await rm((await session).base, { recursive: true, force: true });
+    } catch {
+      // best effort: it lives in the system temp dir
+    }
+  }
+
+  private async loadSettings(): Promise<void> {
+    this.settingsLoaded ??= readSandboxSettings(this.options.homeDir, this.options.warn).then((settings) => {
+      this.settings = settings;
+    });
+    await this.settingsLoaded;
+  }
+
+  private locate(): Located {
+    this.located ??= locateMechanism(this.options.platform, this.options.searchPath);
+    return this.located;
+  }
+
+  /** Known without starting a process: turned off, or no program to run. */
+  private statusWithoutProbe(): SandboxStatus | undefined {
+    if (!this.settings.enabled) {
+      return { active: false, mechanism: 'none', disabledByUser: true, reason: `turned off by the user (sandbox: false at ${this.settings.disabledAt ?? '~/.mewcode/settings.yaml'})` };
+    }
+    const located = this.locate();
+    return located.ok ? undefined : { active: false, mechanism: 'none', reason: located.reason };
+  }
+
+  private fromProbe(outcome: ProbeOutcome): SandboxStatus {
+    const located = this.locate() as Extract<Located, { ok: true }>;
+    return outcome.ok ? { active: true, mechanism: located.found.mechanism, network: this.settings.network } : { active: false, mechanism: 'none', reason: outcome.reason };
+  }
+
+  /** Caches the status; an unavailable sandbox (not one the user turned off) is reported once. */
+  private settle(status: SandboxStatus): SandboxStatus {
+    if (this.cached) return this.cached;
+    this.cached = status;
+    if (!status.active && !status.disabledByUser) this.options.warn(`sandbox-os: no OS sandbox for commands: ${status.reason}. ${NO_SANDBOX_EFFECT}.`);
+    return status;
+  }
+
+  private sessionDirs(): Promise<{ base: string; tmp: string; empty: string }> {
+    this.session ??= (async () => {
+      const base = await mkdtemp(path.join(this.options.tmpRoot ?? os.tmpdir(), 'mewcode-sandbox-'));
+      const tmp = path.join(base, 'tmp');
+      const empty = path.join(base, 'empty');
+      await mkdir(tmp, { mode: 0o700 });
+      await mkdir(empty, { mode: 0o500 });
+      return { base, tmp, empty };
+    })();
+    return this.session;
+  }
+
+  private async writableRoots(projectRoot: string): Promise<string[]> {
+    const candidates = [projectRoot, ...(this.options.additionalDirectories?.() ?? []), ...this.settings.allowWrite];
+    const roots: string[] = [];
+    for (const candidate of candidates) {
+      try {
+        const real = await realpath(candidate);
+        if ((await stat(real)).isDirectory()) roots.push(real);
+      } catch {
+        // a directory that does not exist cannot be bound (and needs no write access)
+      }
+    }
+    return roots;
+  }
+
+  private async makeMountPoints(paths: readonly string[]): Promise<{ ok: true } | { ok: false; message: string }> {
+    const made: string[] = [];
+    for (const target of paths) {
+      const users = this.mountPoints.get(target) ?? 0;
+      if (users === 0) {
+        try {
+          await mkdir(target, { mode: 0o500 });
+        } catch (error) {
+          await this.releaseMountPoints(made);
+          return {
+            ok: false,
+            message: `The OS sandbox could not reserve ${target} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), a path commands may not create, so the command was not run. Try again.`,
+          };
+        }
+      }
+      this.mountPoints.set(target, users + 1);
+      made.push(target);
+    }
+    return { ok: true };
+  }
+
+  private async releaseMountPoints(paths: readonly string[]): Promise<void> {
+    // Deepest first, so `.git/hooks` goes before `.git`.
+    for (const target of [...paths].sort((a, b) => b.length - a.length)) {
+      const users = (this.mountPoints.get(target) ?? 1) - 1;
+      if (users > 0) {
+        this.mountPoints.set(target, users);
+        continue;
+      }
+      this.mountPoints.delete(target);
+      try {
+        await rmdir(target); // only if still empty: something the user put there stays
+      } catch {
+        // not empty, or already gone
+      }
+    }
+  }
+}
+
+const inspect: Inspect = async (target, follow) => {
+  try {
+    const info = follow ? await stat(target) : await lstat(target);
+    if (info.isSymbolicLink()) return 'symlink';
+    if (info.isDirectory()) return 'dir';
+    return info.isFile() ? 'file' : 'other';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing' as PathKind;
+    // A deny-read path MewCode itself cannot reach is not readable from the sandbox either.
+    if (follow && code === 'EACCES') return 'missing' as PathKind;
+    throw error;
+  }
+};
+
+/** Deny-read paths with links followed (the mount must land on what a read would reach). */
+async function realPaths(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const target of paths) {
+    try {
+      out.push(await realpath(target));
+    } catch {
+      out.push(target); // missing: nothing to hide (inspect says so)
+    }
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+/**
+ * The `sandbox:` section, read from the USER's files only:
+ *
+ *   ~/.mewcode/settings.yaml                       (wins when both set it)
+ *   ~/.mewcode/config.yaml | config.yml | config.json
+ *
+ * ```yaml
+ * sandbox: false                 # off: bash asks again in default mode (as before the sandbox)
+ * sandbox:
+ *   enabled: true                # default true
+ *   network: false               # default false: no network inside the sandbox
+ *   allowed_domains: [npmjs.org] # NOT supported yet (needs a filtering proxy): warned, network stays as `network` says
+ *   deny_read: [~/secrets, /opt/keys]   # unreadable inside the sandbox, on top of the default list
+ *   allow_write: [~/.cache/go-build]    # writable on top of the project and additional directories
+ * ```
+ *
+ * Not through a plugin `config:` section: that merges the project's files over the user's, and a
+ * cloned repository must not be able to turn its own sandbox off or widen it (issue 8). The
+ * kernel's merged configuration is only consulted to warn when a project file tries.
+ * Problems are warnings naming file:line:col and the key; a bad key is skipped, the rest applies.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LocatedNode } from '../../config/located.js';
+
+export interface SandboxSettings {
+  enabled: boolean;
+  network: boolean;
+  /** Absolute paths. */
+  denyRead: string[];
+  /** Absolute paths. */
+  allowWrite: string[];
+  /** The file:line:col that turned the sandbox off, for status messages. */
+  disabledAt?: string;
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { enabled: true, network: false, denyRead: [], allowWrite: [] };
+
+const PREFIX = 'sandbox-os:';
+const KEYS = ['enabled', 'network', 'allowed_domains', 'deny_read', 'allow_write'];
+
+/** The user files, highest priority first. */
+export function userSettingsFiles(homeDir: string): string[] {
+  const dir = path.join(homeDir, '.mewcode');
+  return ['settings.yaml', 'settings.yml', 'settings.json', 'config.yaml', 'config.yml', 'config.json'].map((name) => path.join(dir, name));
+}
+
+export async function readSandboxSettings(homeDir: string, warn: (message: string) => void): Promise<SandboxSettings> {
+  for (const file of userSettingsFiles(homeDir)) {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') warn(`${PREFIX} cannot read ${file}: ${(error as Error).message}; its sandbox settings are ignored`);
+      continue;
+    }
+    const { parseConfigText } = await import('../../config/parse-file.js');
+    const parsed = parseConfigText(file, text);
+    if (parsed.error) continue; // the file's own loader (config / permission-rules) reports it
+    const node = parsed.root.entries.get('sandbox');
+    if (node === undefined) continue;
+    return parseSandboxNode(node, homeDir, warn);
+  }
+  return { ...DEFAULT_SANDBOX_SETTINGS };
+}
+
+function at(node: LocatedNode): string {
+  return `${node.pos.file}:${node.pos.line}:${node.pos.col}`;
+}
+
+export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (message: string) => void): SandboxSettings {
+  const settings: SandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, denyRead: [], allowWrite: [] };
+  if (node.kind === 'scalar') {
+    if (node.value === null || node.value === true) return settings;
+    if (node.value === false) return { ...settings, enabled: false, disabledAt: at(node) };
+    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, deny_read, allow_write); ignored`);
+    return settings;
+  }
+  if (node.kind !== 'map') {
+    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, deny_read, allow_write); ignored`);
+    return settings;
+  }
+  for (const [key, value] of node.entries) {
+    switch (key) {
+      case 'enabled':
+      case 'network': {
+        if (value.kind !== 'scalar' || typeof value.value !== 'boolean') {
+          warn(`${PREFIX} ${at(value)}: sandbox.${key}: expected true or false; ignored`);
+          break;
+        }
+        if (key === 'enabled') {
+          settings.enabled = value.value;
+          if (!value.value) settings.disabledAt = at(value);
+        } else settings.network = value.value;
+        break;
+      }
+      case 'allowed_domains':
+        warn(
+          `${PREFIX} ${at(value)}: sandbox.allowed_domains: allowing single domains is not supported yet (it needs a filtering proxy); ` +
+            `the network inside the sandbox is ${settings.network || networkSetLater(node) ? 'on (sandbox.network: true)' : 'off; set sandbox.network: true to allow all of it'}`,
+        );
+        break;
+      case 'deny_read':
+      case 'allow_write': {
+        const list = paths(key, value, homeDir, warn);
+        if (key === 'deny_read') settings.denyRead.push(...list);
+        else settings.allowWrite.push(...list);
+        break;
+      }
+      default:
+        warn(`${PREFIX} ${at(value)}: sandbox.${key}: unknown key (expected ${KEYS.join(', ')}); ignored`);
+    }
+  }
+  return settings;
+}
+
+function networkSetLater(node: Extract<LocatedNode, { kind: 'map' }>): boolean {
+  const network = node.entries.get('network');
+  return network?.kind === 'scalar' && network.value === true;
+}
+
+function paths(key: string, node: LocatedNode, homeDir: string, warn: (message: string) => void): string[] {
+  if (node.kind === 'scalar' && node.value === null) return [];
+  if (node.kind !== 'seq') {
+    warn(`${PREFIX} ${at(node)}: sandbox.${key}: expected a list of absolute or ~/ paths; ignored`);
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of node.items) {
+    const value = item.kind === 'scalar' && typeof item.value === 'string' ? item.value.trim() : undefined;
+    const resolved = value === undefined ? undefined : expandHome(value, homeDir);
+    if (resolved === undefined) {
+      warn(`${PREFIX} ${at(item)}: sandbox.${key}: expected an absolute path or one starting with ~/ (got ${JSON.stringify(item.kind === 'scalar' ? item.value : item.kind)}); ignored`);
+      continue;
+    }
+    out.push(resolved);
+  }
+  return out;
+}
+
+/** `~` and `~/x` against the kernel's home directory; other relative paths are refused (relative to what?). */
+export function expandHome(value: string, homeDir: string): string | undefined {
+  if (value === '~') return homeDir;
+  if (value.startsWith('~/')) return path.join(homeDir, value.slice(2));
+  if (path.isAbsolute(value)) return path.normalize(value);
+  return undefined;
+}

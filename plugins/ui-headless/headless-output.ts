@@ -1,0 +1,41 @@
+/**
+ * The headless UI's output: notices and warnings to stderr (stdout may carry JSON), and approval
+ * requests answered with a deny whose reason names the exact rule or flag that would allow the
+ * call — with nobody to ask, an "ask" is a deny.
+ */
+import type { NotificationPayload } from '../../types/hooks.js';
+import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
+import type { UserOutput } from '../../types/plugin.js';
+import type { Approvals } from '../../types/services.js';
+
+export const HEADLESS_NAME = 'ui-headless';
+
+function shellQuote(text: string): string {
+  return /["$`\\!]/.test(text) ? `'${text.replace(/'/g, `'\\''`)}'` : `"${text}"`;
+}
+
+export class HeadlessOutput implements UserOutput {
+  /** The rule suggester, once the UI runs (absent in builds without permission-rules). */
+  approvals: Approvals | undefined;
+
+  constructor(private readonly err: NodeJS.WritableStream = process.stderr) {}
+
+  notify(payload: NotificationPayload): void {
+    if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
+    this.err.write(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+  }
+
+  async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
+    const why = `${request.toolName} needs approval, which headless mode cannot ask for (${request.verdict.reason ?? request.verdict.layer}).`;
+    if (!this.approvals) {
+      return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} Re-run with a --permission-mode that allows it, or add an allow rule to the settings.` };
+    }
+    const rule = this.approvals.suggestRule(request);
+    const mode = request.verdict.layer === 'permission-mode' ? `, or re-run with --permission-mode ${request.category === 'write' ? 'acceptEdits' : 'bypassPermissions'}` : '';
+    return {
+      choice: 'deny',
+      answeredBy: HEADLESS_NAME,
+      reason: `${why} Allow it with --allowedTools ${shellQuote(rule)} or add ${JSON.stringify(rule)} to permissions.allow in .mewcode/settings.local.yaml${mode}.`,
+    };
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Synchronous opens for the search tools (SPEC A15) that succeed only when the object opened is
+ * exactly the one at `absolute`, a real path the walk found (no symlink anywhere on it). A
+ * directory or file swapped for a symlink after the walk listed it — to lead the search out of
+ * the project — is refused (`ERACE`) instead of followed:
+ * - the last name is opened with O_NOFOLLOW;
+ * - on Linux the descriptor's own path (`/proc/self/fd/N`) must equal `absolute`, which rules out
+ *   a swapped ancestor too, and a directory is then listed through the descriptor itself;
+ * - elsewhere no name on the way may be a symlink and the descriptor's device/inode must equal
+ *   `absolute`'s after the open (a narrower window, not none: see contained-fs.ts).
+ */
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, constants, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { useDescriptorPaths } from '../file-tool-support/contained-fs.js';
+
+const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
+
+function raced(absolute: string): Error {
+  return Object.assign(new Error(`ERACE: ${absolute} was replaced (by a symbolic link?) while it was searched`), { code: 'ERACE' });
+}
+
+/** A descriptor for exactly `absolute`; the caller closes it. */
+export function openExactSync(absolute: string, directory = false): number {
+  const fd = openSync(absolute, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (directory ? O_DIRECTORY : 0));
+  try {
+    if (useDescriptorPaths()) {
+      if (readlinkSync(`/proc/self/fd/${fd}`) !== absolute) throw raced(absolute);
+    } else {
+      // No symlink on the way (O_NOFOLLOW covers only the last name), and still the same object.
+      let current = path.parse(absolute).root;
+      for (const part of absolute.split(path.sep).filter((p) => p !== '')) {
+        current = path.join(current, part);
+        if (lstatSync(current).isSymbolicLink()) throw raced(absolute);
+      }
+      const opened = fstatSync(fd);
+      const named = lstatSync(absolute);
+      if (opened.dev !== named.dev || opened.ino !== named.ino) throw raced(absolute);
+    }
+    return fd;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** The entries of exactly the directory `absolute`, and the text of its `.gitignore` if asked for. */
+export function listDirectoryExact(absolute: string, ignoreFile?: string): { entries: Dirent[]; ignoreText: string | undefined } {
+  const fd = openExactSync(absolute, true);
+  try {
+    const listed = useDescriptorPaths() ? `/proc/self/fd/${fd}` : absolute;
+    const entries = readdirSync(listed, { withFileTypes: true });
+    let ignoreText: string | undefined;
+    if (ignoreFile !== undefined && entries.some((entry) => entry.name === ignoreFile && entry.isFile())) {
+      try {
+        ignoreText = readFileExact(`${listed}/${ignoreFile}`, useDescriptorPaths() ? undefined : `${absolute}/${ignoreFile}`);
+      } catch {
+        ignoreText = undefined; // unreadable or swapped: no rules from it
+      }
+    }
+    return { entries, ignoreText };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A small text file (an ignore file) read without following a link. `through` names it via a
+ * verified directory descriptor (Linux); otherwise `absolute` is checked like openExactSync.
+ */
+export function readFileExact(through: string, absolute?: string): string {
+  const fd = absolute === undefined ? openSync(through, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) : openExactSync(absolute);
+  try {
+    if (!fstatSync(fd).isFile()) throw raced(absolute ?? through);
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Interpreters given program text on the command line (`python3 -c …`, `perl -e …`, `node -e …`,
+ * `ruby -e …`, `php -r …`, `lua -e …`, an awk program that can run commands or write files —
+ * `system(…)`, a pipe, `getline`, `>` — while `awk '{print $1}'` stays a plain filter) or on
+ * stdin (`python3 - <<EOF`): the shell
+ * parser cannot see what such a program does, so the command is opaque (never allowed by a rule)
+ * and the program text is kept on the segment for the blacklist. When the program calls a shell
+ * (`os.system`, `subprocess`, `system(…)`, backquotes, `child_process`, …), its string literals are
+ * also parsed as shell commands, so deny rules and the blacklist see `rm -rf ~` in
+ * `python3 -c "import os; os.system('rm -rf ~')"`.
+ */
+import type { Word } from './wrappers.js';
+import { commandName } from './wrappers.js';
+
+interface InterpreterSpec {
+  /** Options whose value is program text. */
+  code: readonly string[];
+  /** Options that take a value which is not program text (so it is not mistaken for a script file). */
+  valued?: readonly string[];
+  /** awk: the first operand is the program unless -f is given. */
+  programOperand?: boolean;
+}
+
+const PYTHON: InterpreterSpec = { code: ['-c'], valued: ['-m', '-W', '-X', '-Q'] };
+const SPECS: Record<string, InterpreterSpec> = {
+  python: PYTHON,
+  perl: { code: ['-e', '-E'], valued: ['-I', '-M', '-m'] },
+  ruby: { code: ['-e'], valued: ['-I', '-r'] },
+  node: { code: ['-e', '--eval', '-p', '--print'], valued: ['-r', '--require', '--import', '--loader'] },
+  deno: { code: ['eval'] },
+  bun: { code: ['-e', '--eval', '-p', '--print'] },
+  php: { code: ['-r', '-B', '-R', '-E'], valued: ['-d', '-c'] },
+  lua: { code: ['-e'], valued: ['-l'] },
+  tclsh: { code: [] },
+  awk: { code: [], valued: ['-v', '-F', '-i', '-l'], programOperand: true },
+  Rscript: { code: ['-e'] },
+  osascript: { code: ['-e'] },
+  pwsh: { code: ['-c', '-Command', '-command'] },
+};
+
+/** `python3.12` → python, `gawk` → awk, `nodejs` → node. */
+function family(name: string): string | undefined {
+  if (/^(python|pypy)[0-9.]*$/.test(name)) return 'python';
+  if (/^(g|m|n|busybox-)?awk$/.test(name)) return 'awk';
+  if (/^perl[0-9.]*$/.test(name)) return 'perl';
+  if (/^ruby[0-9.]*$/.test(name)) return 'ruby';
+  if (name === 'nodejs') return 'node';
+  if (/^php[0-9.]*$/.test(name)) return 'php';
+  if (/^lua(jit|[0-9.]*)$/.test(name)) return 'lua';
+  return Object.hasOwn(SPECS, name) ? name : undefined;
+}
+
+export interface InterpreterCall {
+  /** The interpreter's family name (python, perl, node, awk …). */
+  interpreter: string;
+  /** Program text from the command line; undefined when the program comes from stdin. */
+  code?: string;
+  /** No program on the command line and no script file: the program is read from stdin. */
+  readsStdin: boolean;
+}
+
+/** What an interpreter invocation runs; undefined for a command that is not one. */
+export function interpreterCall(words: readonly Word[]): InterpreterCall | undefined {
+  const name = commandName(words[0]);
+  const kind = name === undefined ? undefined : family(name);
+  if (kind === undefined) return undefined;
+  const spec = SPECS[kind]!;
+  const codes: string[] = [];
+  let operand: string | undefined;
+  for (let i = 1; i < words.length; i++) {
+    const arg = words[i]!.value;
+    if (arg === '--') {
+      operand = words[i + 1]?.value;
+      break;
+    }
+    const eq = arg.indexOf('=');
+    const key = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    if (spec.code.includes(key)) {
+      const value = key !== arg ? arg.slice(eq + 1) : words[++i]?.value;
+      if (value !== undefined) codes.push(value);
+      continue;
+    }
+    // Attached short forms: `-cprint(1)`, `-e'…'` (perl, ruby).
+    const attached = spec.code.find((c) => c.length === 2 && arg.startsWith(c) && arg.length > 2);
+    if (attached) {
+      codes.push(arg.slice(2));
+      continue;
+    }
+    if (kind === 'perl' && /^-[a-zA-Z]*[eE]$/.test(arg)) {
+      // perl clusters: `-ne 'code'`, `-pie 'code'`
+      const value = words[++i]?.value;
+      if (value !== undefined) codes.push(value);
+      continue;
+    }
+    if (spec.valued?.includes(key)) {
+      if (key === arg && !(kind === 'awk' && arg.length > 2)) i++;
+      continue;
+    }
+    if (kind === 'awk' && (arg === '-f' || arg.startsWith('--file'))) return { interpreter: kind, readsStdin: false };
+    if (arg.startsWith('-') && arg !== '-') continue;
+    operand = arg;
+    break;
+  }
+  if (codes.length > 0) return { interpreter: kind, code: codes.join('\n'), readsStdin: false };
+  if (spec.programOperand) {
+    // An awk program can run commands only through system(), pipes and getline, and write files
+    // only with `>`: without those (`{print $1}`) it is a text filter, not opaque code.
+    if (operand === undefined || !/system|[|>]|getline|@/.test(operand)) return undefined;
+    return { interpreter: kind, code: operand, readsStdin: false };
+  }
+  if (kind === 'python' && words.some((w) => w.value === '-m' || /^-m./.test(w.value))) return { interpreter: kind, readsStdin: false };
+  if (words.slice(1).some((w) => /^(?:-V|-v|--version|-h|--help)$/.test(w.value))) return { interpreter: kind, readsStdin: false };
+  if (kind === 'deno') return undefined;
+  return { interpreter: kind, readsStdin: operand === undefined || operand === '-' };
+}
+
+/** Calls through which a program runs a shell command. */
+const SHELL_CALLS =
+  /\b(?:system|popen|spawn\w*|exec\w*|subprocess|check_output|call|run|Popen|shell_exec|passthru|proc_open|child_process|execute|Runtime|getoutput|getstatusoutput)\b|`|\bqx\s*[^\w\s]|%x\s*[^\w\s]|\|\s*"|\|&?\s*getline/;
+
+/**
+ * Shell commands a program may run: its string literals (and lists of string literals joined as
+ * argv) when it calls a shell at all. Bounded: at most `limit` strings.
+ */
+export function shellStringsInCode(code: string, limit = 32): string[] {
+  if (!SHELL_CALLS.test(code)) return [];
+  const strings: string[] = [];
+  const literal = /'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
+  for (const match of code.matchAll(literal)) {
+    if (strings.length >= limit) break;
+    const value = unescapeLiteral(match[1] ?? match[2] ?? match[3] ?? '');
+    if (value.trim() !== '') strings.push(value);
+  }
+  // ['rm', '-rf', '/x'] / ("rm", "-rf", x): an argv list.
+  for (const list of code.matchAll(/[[(]\s*((?:(?:'[^']*'|"[^"]*")\s*,\s*)+(?:'[^']*'|"[^"]*"))\s*,?\s*[\])]/g)) {
+    if (strings.length >= limit) break;
+    const items = [...list[1]!.matchAll(/'([^']*)'|"([^"]*)"/g)].map((m) => m[1] ?? m[2] ?? '');
+    strings.push(items.map(shellQuote).join(' '));
+  }
+  return strings;
+}
+
+function unescapeLiteral(text: string): string {
+  return text.replace(/\\(.)/g, (_, ch: string) => (ch === 'n' ? '\n' : ch === 't' ? '\t' : ch));
+}
+
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./@%+=,:~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

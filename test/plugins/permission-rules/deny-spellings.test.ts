@@ -1,0 +1,75 @@
+/**
+ * Issue 8, point 3: a deny rule such as `Bash(rm:*)` (in a file or via --disallowedTools)
+ * matches the command however it is spelled, and denies the forms whose verb cannot be known.
+ */
+import { bash, bootRules, tempDirs, type Dirs } from './helpers.js';
+
+let dirs: Dirs;
+beforeEach(() => {
+  dirs = tempDirs();
+});
+afterEach(() => dirs.cleanup());
+
+const SPELLINGS = [
+  'rm -rf x',
+  '/bin/rm -rf x',
+  '/usr/bin/rm x',
+  '\\rm -rf x',
+  'command rm -rf x',
+  'builtin command rm x',
+  'env rm x',
+  'sudo rm x',
+  'xargs rm < list',
+  'find . -exec rm {} +',
+  'a=rm; $a -rf x',
+  '${x:-rm} -rf x',
+  'rm${IFS}x',
+  '"r""m" -rf x',
+  "'rm' x",
+  "$'rm' x",
+  'r\\m x',
+  '/bin/r? -rf x',
+  '/bin/r[m] x',
+  '{rm,-rf,x}',
+  "sh -c 'rm x'",
+  "bash -c \"cd / && rm x\"",
+  'eval rm x',
+  'echo rm x | sh',
+  '$(echo rm) x',
+  '`echo rm` x',
+  "python3 -c \"import os; os.system('rm -rf x')\"",
+  'git status && rm x',
+  'true || rm x',
+  'echo $(rm x)',
+];
+
+test.each(SPELLINGS)('--disallowedTools "Bash(rm:*)" denies %j in bypassPermissions', async (command) => {
+  const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Bash(rm:*)'], allowedTools: ['Bash'] } });
+  expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'deny' });
+});
+
+test('the reason for a computed verb says why', async () => {
+  const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Bash(rm:*)'] } });
+  const verdict = await bash(kernel, 'a=rm; $a -rf x', 'bypassPermissions');
+  expect(verdict!.reason).toContain('computed at run time');
+  expect(verdict!.reason).toContain('Bash(rm:*)');
+});
+
+test('without any Bash deny rule, a computed verb is left to the other layers', async () => {
+  const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Read(.env)'] } });
+  expect(await bash(kernel, 'a=ls; $a', 'bypassPermissions')).toMatchObject({ decision: 'allow', layer: 'permission-mode' });
+});
+
+test('an ask rule asks for a computed verb', async () => {
+  const { kernel } = await bootRules(dirs);
+  const { writeSettings } = await import('./helpers.js');
+  writeSettings(dirs, 'local', { ask: ['Bash(git push:*)'] });
+  const again = await bootRules(dirs);
+  expect(await bash(again.kernel, '$GIT push', 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+  expect(await bash(kernel, '$GIT push', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
+
+test.each(['ls -la', 'echo rm', 'git rm --cached x', 'npm run rm-dist', 'command [ -f x ] && ls'])('Bash(rm:*) does not deny %j', async (command) => {
+  const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Bash(rm:*)'] } });
+  expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});

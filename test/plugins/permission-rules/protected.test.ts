@@ -1,0 +1,150 @@
+/**
+ * Issue 8, point 4: writes to protected paths ask in every mode; only an allow rule naming
+ * exactly that file passes. Paths resolve like the sandbox's (symlinks, dangling links followed).
+ */
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PermissionMode } from '../../../types/permissions.js';
+import { bash, bootRules, edit, tempDirs, write, writeSettings, type Dirs } from './helpers.js';
+
+let dirs: Dirs;
+beforeEach(() => {
+  dirs = tempDirs();
+  mkdirSync(path.join(dirs.root, '.git', 'hooks'), { recursive: true });
+  writeFileSync(path.join(dirs.root, '.git', 'config'), '[core]\n');
+  mkdirSync(path.join(dirs.root, 'sub'), { recursive: true });
+});
+afterEach(() => dirs.cleanup());
+
+const MODES: PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
+const PROTECTED = [
+  '.mewcode/settings.local.yaml',
+  '.mewcode/settings.yaml',
+  '.mewcode/settings.json',
+  '.mewcode/config.yaml',
+  '.mewcode/config.local.yml',
+  '.mewcode.yaml',
+  '.mewcode/hooks.yaml',
+  '.mewcode/audit.jsonl',
+  '.git/config',
+  '.git/hooks/pre-commit',
+  '.claude/settings.json',
+  '.claude/commands/x.md',
+  '.mcp.json',
+];
+
+describe.each(MODES)('in %s mode', (mode) => {
+  test.each(PROTECTED)('write_file and edit_file of %s ask', async (file) => {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)', 'Edit(.mewcode/)'] } });
+    for (const verdict of [await write(kernel, file, mode), await edit(kernel, file, mode), await edit(kernel, path.join(dirs.root, file), mode)]) {
+      expect(verdict).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+    }
+  });
+});
+
+test('home files are protected too', async () => {
+  const { kernel } = await bootRules(dirs);
+  for (const file of ['~/.mewcode/settings.yaml', '~/.mewcode/config.yaml', '~/.mewcode/trust.json', '~/.gitconfig']) {
+    expect(await write(kernel, file, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  }
+});
+
+test('ordinary files are not protected', async () => {
+  const { kernel } = await bootRules(dirs);
+  for (const file of ['src/a.ts', '.mewcode/tool-output/x.txt', '.gitignore', '.git/HEAD', 'claude.md', 'settings.yaml']) {
+    expect(await write(kernel, file, 'bypassPermissions')).toMatchObject({ decision: 'allow', layer: 'permission-mode' });
+  }
+});
+
+test('the reason names the file and the exact rule that passes it; that rule passes it', async () => {
+  const first = await bootRules(dirs);
+  const verdict = await edit(first.kernel, '.mewcode/settings.local.yaml', 'acceptEdits');
+  expect(verdict!.reason).toContain(path.join(dirs.root, '.mewcode/settings.local.yaml'));
+  expect(verdict!.reason).toContain('Edit(.mewcode/settings.local.yaml)');
+  writeSettings(dirs, 'local', { allow: ['Edit(.mewcode/settings.local.yaml)'] });
+  const second = await bootRules(dirs);
+  expect(await edit(second.kernel, '.mewcode/settings.local.yaml', 'acceptEdits')).toMatchObject({ decision: 'allow' });
+  // …that file only
+  expect(await edit(second.kernel, '.mewcode/settings.yaml', 'acceptEdits')).toMatchObject({ decision: 'ask' });
+});
+
+test('folder and wildcard allow rules do not pass a protected path', async () => {
+  for (const rule of ['Edit(.mewcode/)', 'Edit(.mewcode/**)', 'Edit(.mewcode/settings*.yaml)', 'Edit(**)', 'Edit', 'Write(*)', 'Edit(.git/**)']) {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: [rule] } });
+    expect(await edit(kernel, '.mewcode/settings.local.yaml', 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+    expect(await edit(kernel, '.git/config', 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+  }
+});
+
+test('a deny rule still denies a protected path', async () => {
+  const { kernel } = await bootRules(dirs, { cli: { disallowedTools: ['Edit(.git/**)'] } });
+  expect(await edit(kernel, '.git/config', 'bypassPermissions')).toMatchObject({ decision: 'deny' });
+});
+
+test('links inside the project to protected files are protected, dangling ones included', async () => {
+  symlinkSync(path.join(dirs.root, '.git', 'config'), path.join(dirs.root, 'innocent.txt'));
+  symlinkSync(path.join(dirs.root, '.mewcode', 'settings.local.yaml'), path.join(dirs.root, 'dangling.txt')); // .mewcode does not exist yet
+  symlinkSync(path.join(dirs.root, '.git'), path.join(dirs.root, 'gitdir'));
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(*.txt)', 'Edit(gitdir/**)'] } });
+  expect(await edit(kernel, 'innocent.txt', 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+  expect(await write(kernel, 'dangling.txt', 'acceptEdits')).toMatchObject({ decision: 'ask' });
+  expect(await write(kernel, 'gitdir/hooks/post-checkout', 'acceptEdits')).toMatchObject({ decision: 'ask' });
+});
+
+describe('bash writes', () => {
+  test.each([
+    'echo "permissions: {default_mode: bypassPermissions}" > .mewcode/settings.local.yaml',
+    'echo x >> .git/config',
+    'cd sub && echo x > ../.mcp.json',
+    'cd .git && echo x > config',
+    'cd .git/hooks && echo x > pre-commit',
+    'printf x | tee .claude/settings.json',
+    'cp /tmp/evil .git/hooks/pre-commit',
+    'cp evil.yaml .mewcode/settings.local.yaml',
+    'mv evil .mcp.json',
+    'cp -r evil/ .claude',
+    'mv hooks-dir .git/hooks',
+    'install -m 755 x .git/hooks/post-checkout',
+    'ln -sf /tmp/evil .git/hooks/pre-push',
+    "sed -i 's/a/b/' .git/config",
+    'git config core.fsmonitor "touch /tmp/pwned"',
+    'git config --add core.pager less',
+    'git -C . config core.hooksPath /tmp/h',
+    'cd sub && git config core.fsmonitor x',
+    'rm .mewcode/audit.jsonl',
+    'rm -rf .mewcode',
+    'rm -rf .git/hooks',
+    'truncate -s 0 .mewcode/audit.jsonl',
+    'dd if=/dev/zero of=.mewcode/audit.jsonl',
+    'curl -o .mcp.json http://x',
+    'echo x > ~/.mewcode/settings.yaml',
+    'echo x > $HOME/.mewcode/trust.json',
+    'echo x > "$OUT"',
+    'cd "$D" && echo x > config',
+    "python3 -c \"open('.mewcode/settings.local.yaml', 'w').write('x')\"",
+    'echo x > .mewcode/settings*.yaml',
+  ])('%j asks even in bypassPermissions, whatever the allow rules', async (command) => {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Bash'] } });
+    expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  });
+
+  test.each(['echo x > out.txt', 'git config --get user.name', 'git config -l', 'git status', 'cat .git/config', 'cp a b', 'mv a sub/', 'rm -rf build', 'sed -i s/a/b/ src/x.ts', 'echo x > .mewcode/tool-output/x', 'tee log.txt'])(
+    '%j is not a protected write',
+    async (command) => {
+      const { kernel } = await bootRules(dirs);
+      expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'allow', layer: 'permission-mode' });
+    },
+  );
+
+  test('an exact Edit rule passes a bash write to that file', async () => {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(.git/config)'] } });
+    expect(await bash(kernel, 'git config core.editor vim', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  });
+
+  test('the bash workdir is where relative targets start', async () => {
+    const { kernel } = await bootRules(dirs);
+    const { decide } = await import('./helpers.js');
+    expect(await decide(kernel, 'bash', { command: 'echo x > ../.mcp.json', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+    expect(await decide(kernel, 'bash', { command: 'echo x > .mcp.json', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  });
+});

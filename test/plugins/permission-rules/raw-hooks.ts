@@ -1,0 +1,10 @@
+/**
+ * The kernel's own hook objects, for tests that call a hook the way the kernel does (plugins
+ * and hosts only get tap-only facades since the Kernel v2 hook lockdown).
+ */
+import type { Kernel } from '../../../kernel/kernel.js';
+import type { KernelHooks } from '../../../types/hooks.js';
+
+export function rawHooks(kernel: Kernel): KernelHooks {
+  return (kernel as unknown as { raw: KernelHooks }).raw;
+}

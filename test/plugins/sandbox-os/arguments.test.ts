@@ -1,0 +1,159 @@
+/** The pure parts of the OS sandbox: the mount plan, bubblewrap's arguments, the Seatbelt profile. Run everywhere. */
+import path from 'node:path';
+import { bwrapArgs } from '../../../plugins/sandbox-os/bwrap-args.js';
+import { planMounts, type Inspect, type MountPlan, type PathKind } from '../../../plugins/sandbox-os/mount-plan.js';
+import { DEFAULT_DENY_READ, defaultDenyRead } from '../../../plugins/sandbox-os/policy.js';
+import { seatbeltProfile } from '../../../plugins/sandbox-os/seatbelt.js';
+
+const ROOT = '/work/proj';
+const HOME = '/home/u';
+
+/** An inspector over a fixed table; everything else is missing. */
+function disk(table: Record<string, PathKind>): Inspect {
+  return async (target) => table[target] ?? 'missing';
+}
+
+async function plan(table: Record<string, PathKind>, extra: Partial<{ writableRoots: string[]; denyRead: string[] }> = {}): Promise<MountPlan> {
+  const result = await planMounts({ writableRoots: extra.writableRoots ?? [ROOT], homeDir: HOME, denyRead: extra.denyRead ?? defaultDenyRead(HOME) }, disk(table));
+  if (!result.ok) throw new Error(result.message);
+  return result.plan;
+}
+
+/** The position of `--flag a b` in args (or -1). */
+function indexOf(args: string[], ...sequence: string[]): number {
+  for (let i = 0; i + sequence.length <= args.length; i++) if (sequence.every((part, j) => args[i + j] === part)) return i;
+  return -1;
+}
+
+describe('mount plan', () => {
+  test('an existing .git is pinned and its config and hooks are read-only; missing protected names are blocked', async () => {
+    const p = await plan({ [`${ROOT}/.git`]: 'dir', [`${ROOT}/.git/config`]: 'file', [`${ROOT}/.git/hooks`]: 'dir', [`${ROOT}/.mewcode`]: 'dir' });
+    expect(p.writable).toEqual([ROOT]);
+    expect(p.pinned).toEqual([`${ROOT}/.git`]);
+    expect(p.readOnly).toEqual([`${ROOT}/.git/config`, `${ROOT}/.git/hooks`, `${ROOT}/.mewcode`]);
+    expect(p.blocked).toEqual([`${ROOT}/.mewcode.yaml`, `${ROOT}/.mewcode.yml`, `${ROOT}/.mewcode.json`, `${ROOT}/.claude`, `${ROOT}/.mcp.json`]);
+  });
+
+  test('without .git, .git itself is blocked (a sandboxed `git init` could plant a config that runs on the host)', async () => {
+    const p = await plan({});
+    expect(p.pinned).toEqual([]);
+    expect(p.blocked).toContain(`${ROOT}/.git`);
+    expect(p.blocked).not.toContain(`${ROOT}/.git/config`);
+  });
+
+  test('a .git file (worktree) is read-only, not pinned', async () => {
+    const p = await plan({ [`${ROOT}/.git`]: 'file' });
+    expect(p.readOnly).toContain(`${ROOT}/.git`);
+    expect(p.pinned).toEqual([]);
+  });
+
+  test('a protected path that is a symbolic link refuses the command, naming the path and what to do', async () => {
+    for (const name of ['.git', '.claude', '.mcp.json', '.mewcode']) {
+      const result = await planMounts({ writableRoots: [ROOT], homeDir: HOME, denyRead: [] }, disk({ [`${ROOT}/${name}`]: 'symlink' }));
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.message).toContain(`${ROOT}/${name} is a symbolic link`);
+        expect(result.message).toContain('sandbox: false');
+      }
+    }
+    const hooks = await planMounts({ writableRoots: [ROOT], homeDir: HOME, denyRead: [] }, disk({ [`${ROOT}/.git`]: 'dir', [`${ROOT}/.git/hooks`]: 'symlink' }));
+    expect(hooks.ok).toBe(false);
+  });
+
+  test('every writable root gets the same protection (additional directories are often other repositories)', async () => {
+    const p = await plan({ '/other/.git': 'dir', '/other/.git/config': 'file', '/other/.git/hooks': 'dir' }, { writableRoots: [ROOT, '/other'] });
+    expect(p.pinned).toEqual(['/other/.git']);
+    expect(p.readOnly).toEqual(['/other/.git/config', '/other/.git/hooks']);
+    expect(p.blocked).toContain(`${ROOT}/.mcp.json`);
+    expect(p.blocked).toContain('/other/.mcp.json');
+  });
+
+  test("the user's ~/.mewcode is protected when the home directory is inside a writable root", async () => {
+    const p = await plan({ [`${HOME}/.mewcode`]: 'dir' }, { writableRoots: ['/home'] });
+    expect(p.readOnly).toContain(`${HOME}/.mewcode`);
+    const outside = await plan({ [`${HOME}/.mewcode`]: 'dir' });
+    expect(outside.readOnly).not.toContain(`${HOME}/.mewcode`);
+    expect(outside.blocked).not.toContain(`${HOME}/.mewcode`);
+  });
+
+  test('deny-read: existing directories become hidden dirs, files hidden files, missing ones nothing', async () => {
+    const p = await plan({ [`${HOME}/.ssh`]: 'dir', [`${HOME}/.netrc`]: 'file', [`${HOME}/.docker`]: 'dir', [`${HOME}/.npmrc`]: 'other' });
+    expect(p.hiddenDirs).toEqual([`${HOME}/.ssh`, `${HOME}/.docker`]);
+    expect(p.hiddenFiles).toEqual([`${HOME}/.netrc`, `${HOME}/.npmrc`]);
+  });
+
+  test('the default deny-read list covers the usual credentials and MewCode trust store, under the given home', () => {
+    const list = defaultDenyRead(HOME);
+    for (const name of ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.npmrc', '.mewcode/trust.json']) {
+      expect(list).toContain(path.join(HOME, name));
+    }
+    expect(list).toHaveLength(DEFAULT_DENY_READ.length);
+  });
+});
+
+describe('bubblewrap arguments', () => {
+  const invocation = (p: MountPlan, network = false) => ({ plan: p, privateTmp: '/tmp/mewcode-sandbox-x/tmp', emptyDir: '/tmp/mewcode-sandbox-x/empty', network, cwd: `${ROOT}/src`, argv: ['/bin/bash', '-c', 'echo hi'] });
+
+  test('isolation flags, a read-only root, then the writable binds, then protection, then deny-read, then the command', async () => {
+    const p = await plan({ [`${ROOT}/.git`]: 'dir', [`${ROOT}/.git/config`]: 'file', [`${ROOT}/.git/hooks`]: 'dir', [`${HOME}/.ssh`]: 'dir', [`${HOME}/.netrc`]: 'file' });
+    const args = bwrapArgs(invocation(p));
+    for (const flag of ['--die-with-parent', '--new-session', '--unshare-pid', '--unshare-net', '--unshare-ipc']) expect(args).toContain(flag);
+    expect(indexOf(args, '--cap-drop', 'ALL')).toBeGreaterThanOrEqual(0);
+    expect(indexOf(args, '--ro-bind-try', '/proc/sys', '/proc/sys')).toBeGreaterThan(indexOf(args, '--proc', '/proc'));
+    const root = indexOf(args, '--ro-bind', '/', '/');
+    const proc = indexOf(args, '--proc', '/proc');
+    const run = indexOf(args, '--tmpfs', '/run');
+    const tmp = indexOf(args, '--bind', '/tmp/mewcode-sandbox-x/tmp', '/tmp');
+    const project = indexOf(args, '--bind', ROOT, ROOT);
+    const pin = indexOf(args, '--bind', `${ROOT}/.git`, `${ROOT}/.git`);
+    const config = indexOf(args, '--ro-bind', `${ROOT}/.git/config`, `${ROOT}/.git/config`);
+    const blocked = indexOf(args, '--ro-bind', '/tmp/mewcode-sandbox-x/empty', `${ROOT}/.mcp.json`);
+    const ssh = indexOf(args, '--tmpfs', `${HOME}/.ssh`, '--remount-ro', `${HOME}/.ssh`);
+    const netrc = indexOf(args, '--ro-bind', '/dev/null', `${HOME}/.netrc`);
+    const chdir = indexOf(args, '--chdir', `${ROOT}/src`, '--', '/bin/bash', '-c', 'echo hi');
+    for (const position of [root, proc, run, tmp, project, pin, config, blocked, ssh, netrc, chdir]) expect(position).toBeGreaterThanOrEqual(0);
+    expect(root).toBeLessThan(tmp);
+    expect(tmp).toBeLessThan(project); // a project under /tmp stays visible
+    expect(project).toBeLessThan(pin);
+    expect(pin).toBeLessThan(config);
+    expect(config).toBeLessThan(blocked);
+    expect(blocked).toBeLessThan(ssh);
+    expect(ssh).toBeLessThan(netrc);
+    expect(chdir).toBe(args.length - 6);
+  });
+
+  test('network: no --unshare-net, and name resolution under /run stays reachable', async () => {
+    const args = bwrapArgs(invocation(await plan({}), true));
+    expect(args).not.toContain('--unshare-net');
+    expect(indexOf(args, '--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve')).toBeGreaterThan(indexOf(args, '--tmpfs', '/run'));
+  });
+
+  test('the command is passed after --, unchanged, whatever it contains', async () => {
+    const argv = ['/bin/bash', '-c', "--bind / / ; echo '$(x)' \"--\""];
+    const args = bwrapArgs({ ...invocation(await plan({})), argv });
+    expect(args.slice(args.indexOf('--') + 1)).toEqual(argv);
+  });
+});
+
+describe('Seatbelt profile (macOS; untested on this machine beyond its text)', () => {
+  test('writes denied except the writable roots and the private temp dir; protected paths denied again; deny-read and network denied', async () => {
+    const p = await plan({ [`${ROOT}/.git`]: 'dir', [`${ROOT}/.git/config`]: 'file', [`${ROOT}/.git/hooks`]: 'dir', [`${HOME}/.ssh`]: 'dir' });
+    const profile = seatbeltProfile({ plan: p, privateTmp: '/private/tmp/x', network: false, argv: ['/bin/bash'] });
+    const lines = profile.split('\n');
+    expect(lines.slice(0, 3)).toEqual(['(version 1)', '(allow default)', '(deny file-write*)']);
+    expect(profile).toContain(`(subpath "${ROOT}")`);
+    expect(profile).toContain('(subpath "/private/tmp/x")');
+    const allow = lines.findIndex((l) => l.startsWith('(allow file-write*'));
+    const denyProtected = lines.findIndex((l) => l.includes(`(literal "${ROOT}/.git/config")`));
+    expect(denyProtected).toBeGreaterThan(allow);
+    expect(profile).toContain(`(deny file-read* (subpath "${HOME}/.ssh"))`);
+    expect(lines.at(-1)).toBe('(deny network*)');
+    expect(seatbeltProfile({ plan: p, privateTmp: '/t', network: true, argv: [] })).not.toContain('network');
+  });
+
+  test('quotes and backslashes in paths cannot end the string literal', async () => {
+    const p = await plan({}, { writableRoots: ['/w/a"b\\c'] });
+    const profile = seatbeltProfile({ plan: p, privateTmp: '/t', network: false, argv: [] });
+    expect(profile).toContain('(subpath "/w/a\\"b\\\\c")');
+  });
+});

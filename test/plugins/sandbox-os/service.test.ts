@@ -1,0 +1,140 @@
+/** The sandbox service: user settings, lazy probing, degrading to "unavailable" loudly and once. */
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../config/load.js';
+import outputLimits from '../../../plugins/output-limits/index.js';
+import sandboxOs from '../../../plugins/sandbox-os/index.js';
+import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
+import { readSandboxSettings } from '../../../plugins/sandbox-os/settings.js';
+import { TOKENS } from '../../../types/tokens.js';
+import { bootKernel } from '../../support/boot.js';
+
+async function tmp(prefix: string): Promise<string> {
+  return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+async function homeWith(file: string, text: string): Promise<string> {
+  const home = await tmp('mc-sbx-settings-');
+  await mkdir(path.join(home, '.mewcode'));
+  await writeFile(path.join(home, '.mewcode', file), text);
+  return home;
+}
+
+/** A fake `bwrap` on its own PATH that records each run and answers as told. */
+async function fakeBwrap(script: string): Promise<{ dir: string; marker: string }> {
+  const dir = await tmp('mc-sbx-fakebin-');
+  const marker = path.join(dir, 'ran');
+  await writeFile(path.join(dir, 'bwrap'), `#!/bin/sh\necho run >> ${marker}\n${script}\n`);
+  await chmod(path.join(dir, 'bwrap'), 0o755);
+  return { dir, marker };
+}
+
+describe('user settings', () => {
+  test('sandbox: false and enabled: false turn it off, naming where', async () => {
+    const warnings: string[] = [];
+    const off = await readSandboxSettings(await homeWith('settings.yaml', 'sandbox: false\n'), (m) => warnings.push(m));
+    expect(off).toMatchObject({ enabled: false, disabledAt: expect.stringMatching(/settings\.yaml:1:10$/) });
+    const off2 = await readSandboxSettings(await homeWith('config.yaml', 'sandbox:\n  enabled: false\n'), (m) => warnings.push(m));
+    expect(off2.enabled).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
+  test('network, deny_read and allow_write; ~ is the given home; bad entries are skipped naming file:line:col', async () => {
+    const warnings: string[] = [];
+    const home = await homeWith('settings.yaml', 'sandbox:\n  network: true\n  deny_read: [~/secrets, /opt/keys, relative/path]\n  allow_write: [~/.cache/go]\n  colour: blue\n  enabled: maybe\n');
+    const settings = await readSandboxSettings(home, (m) => warnings.push(m));
+    expect(settings).toMatchObject({ enabled: true, network: true, denyRead: [path.join(home, 'secrets'), '/opt/keys'], allowWrite: [path.join(home, '.cache/go')] });
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/settings\.yaml:3:\d+: sandbox\.deny_read: expected an absolute path/);
+    expect(warnings[1]).toMatch(/settings\.yaml:5:\d+: sandbox\.colour: unknown key/);
+    expect(warnings[2]).toMatch(/settings\.yaml:6:\d+: sandbox\.enabled: expected true or false/);
+  });
+
+  test('allowed_domains is not supported: said plainly, the network stays off unless network: true', async () => {
+    const warnings: string[] = [];
+    const settings = await readSandboxSettings(await homeWith('settings.yaml', 'sandbox:\n  allowed_domains: [registry.npmjs.org]\n'), (m) => warnings.push(m));
+    expect(settings.network).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('not supported yet');
+    expect(warnings[0]).toContain('sandbox.network: true');
+  });
+
+  test('settings.yaml wins over config.yaml; no file → defaults', async () => {
+    const home = await homeWith('settings.yaml', 'sandbox: false\n');
+    await writeFile(path.join(home, '.mewcode', 'config.yaml'), 'sandbox:\n  network: true\n');
+    expect((await readSandboxSettings(home, () => undefined)).enabled).toBe(false);
+    expect(await readSandboxSettings(await tmp('mc-sbx-empty-'), () => undefined)).toMatchObject({ enabled: true, network: false });
+  });
+
+  test("a project's sandbox: is ignored, with a warning naming its file (even the personal local file)", async () => {
+    const root = await tmp('mc-sbx-proj-');
+    const home = await tmp('mc-sbx-home-');
+    // The shared project file's `sandbox:` is held back by workspace trust before it gets here;
+    // the local file (untracked) reaches the merged config, and is still not obeyed.
+    await mkdir(path.join(root, '.mewcode'));
+    await writeFile(path.join(root, '.mewcode', 'config.local.yaml'), 'sandbox: false\n');
+    const config = await loadConfig({ cwd: root, homeDir: home });
+    const { kernel, reporter } = await bootKernel([], [outputLimits, sandboxOs], { projectRoot: root, homeDir: home, config });
+    expect(kernel.container.get(TOKENS.CommandSandbox).status().disabledByUser).toBeUndefined();
+    await kernel.shutdown(); // warnings are held for a UI until then
+    expect(reporter.warnings.join('\n')).toContain(`${path.join(root, '.mewcode', 'config.local.yaml')}:1:10: sandbox: is ignored outside your own settings`);
+  });
+});
+
+describe('availability', () => {
+  test('start() starts no process; the first status() probes, once; the answer is cached', async () => {
+    const { dir, marker } = await fakeBwrap('exit 0');
+    const sandbox = new OsCommandSandbox({ homeDir: await tmp('mc-sbx-home-'), warn: () => undefined, platform: 'linux', searchPath: dir });
+    await sandbox.start();
+    expect(existsSync(marker)).toBe(false);
+    expect(sandbox.status()).toEqual({ active: true, mechanism: 'bubblewrap', network: false });
+    sandbox.status();
+    await sandbox.probe();
+    expect((await import('node:fs')).readFileSync(marker, 'utf8')).toBe('run\n');
+  });
+
+  test('a probe that fails (user namespaces refused) degrades to unavailable, says why once, and bash runs as before', async () => {
+    const { dir } = await fakeBwrap("echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1");
+    const warnings: string[] = [];
+    const sandbox = new OsCommandSandbox({ homeDir: await tmp('mc-sbx-home-'), warn: (m) => warnings.push(m), platform: 'linux', searchPath: dir });
+    await sandbox.start();
+    expect(warnings).toEqual([]);
+    const status = await sandbox.probe();
+    expect(status).toMatchObject({ active: false, mechanism: 'none' });
+    expect(status.reason).toContain('setting up uid map: Permission denied');
+    expect(status.reason).toContain('user namespaces are not allowed here');
+    sandbox.status();
+    const wrapped = await sandbox.wrap({ argv: ['/bin/true'], cwd: '/', projectRoot: '/', homeDir: '/' });
+    expect(wrapped).toMatchObject({ kind: 'unsandboxed', status });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('no OS sandbox for commands');
+    expect(warnings[0]).toContain('--dangerously-skip-sandbox');
+  });
+
+  test('no bwrap installed: said once at start, without starting anything', async () => {
+    const warnings: string[] = [];
+    const sandbox = new OsCommandSandbox({ homeDir: await tmp('mc-sbx-home-'), warn: (m) => warnings.push(m), platform: 'linux', searchPath: await tmp('mc-sbx-nobin-') });
+    await sandbox.start();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('bubblewrap (bwrap) is not installed');
+    expect(sandbox.status()).toMatchObject({ active: false, mechanism: 'none' });
+    expect(warnings).toHaveLength(1);
+  });
+
+  test('a platform without an OS sandbox', async () => {
+    const sandbox = new OsCommandSandbox({ homeDir: '/x', warn: () => undefined, platform: 'win32' });
+    expect(sandbox.status()).toEqual({ active: false, mechanism: 'none', reason: 'no OS sandbox is supported on win32' });
+  });
+
+  test('turned off by the user: no warning, no probe', async () => {
+    const { dir, marker } = await fakeBwrap('exit 0');
+    const warnings: string[] = [];
+    const sandbox = new OsCommandSandbox({ homeDir: await homeWith('settings.yaml', 'sandbox: false\n'), warn: (m) => warnings.push(m), platform: 'linux', searchPath: dir });
+    await sandbox.start();
+    expect(await sandbox.probe()).toMatchObject({ active: false, disabledByUser: true, reason: expect.stringContaining('turned off by the user') });
+    expect(existsSync(marker)).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+});

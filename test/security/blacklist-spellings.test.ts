@@ -1,0 +1,123 @@
+/**
+ * Adversarial suite (issue 8): ways to destroy the (canary) home directory or other trees
+ * outside the project, in bypassPermissions mode with no rules at all. The blacklist must deny
+ * (or a later layer ask) every one; nothing is executed, and the canary must be untouched.
+ */
+import { securityTally } from './attempts.js';
+import { bootPermissions, canaryDirs, escaped, judge, type Canary } from '../plugins/permission-rules/security-kernel.js';
+import type { Kernel } from '../../kernel/kernel.js';
+
+const tally = securityTally('blacklist-spellings');
+let dirs: Canary;
+let kernel: Kernel;
+let before: string[];
+beforeAll(async () => {
+  dirs = canaryDirs();
+  before = dirs.homeListing();
+  kernel = await bootPermissions(dirs);
+});
+afterAll(() => {
+  tally.save();
+  dirs.cleanup();
+});
+
+const ATTEMPTS = [
+  // variables and parameter expansions
+  'rm -rf ${HOME:?}',
+  'rm -rf "${HOME:?}"/',
+  'X=~; rm -rf $X',
+  'X=~ && rm -rf "$X"',
+  'rm -rf "$HOME"/',
+  'rm -rf $HOME/*',
+  'rm -rf ${HOME}/.ssh',
+  'H=$HOME; rm -rf "$H/.ssh"',
+  'rm -rf ${X:-~}',
+  'export D=~; rm -rf "$D"',
+  // ~ and ..
+  'rm -rf ~/..',
+  'rm -rf ~/.ssh',
+  'rm -rf ~/CANARY ~/.ssh',
+  'rm -rf ../home',
+  'rm -rf ../*',
+  'rm -rf ../../',
+  'cd .. && rm -rf home',
+  'cd ~ && rm -rf .ssh',
+  'cd sub/../.. && rm -rf *',
+  'cd ~ && rm -rf *',
+  // command substitution
+  'rm -rf $(echo ~)',
+  'rm -rf "$(dirname "$PWD")"',
+  'rm -rf `echo ~`',
+  'rm -rf $(cd ..; pwd)',
+  'rm -rf "$(printf %s ~)"/.ssh',
+  // find
+  'find ~ -delete',
+  'find ~ -name "*" -delete',
+  'find ~/.ssh -type f -exec rm {} +',
+  'find .. -delete',
+  'find ~ -mindepth 1 -exec rm -rf {} \\;',
+  'find -L ~ -delete',
+  'find "$HOME" -delete',
+  // mv / chmod / chown / dd / truncate / shred
+  'mv ~ /tmp/gone',
+  'mv ~/.ssh ./stolen',
+  'mv ~/CANARY /dev/null',
+  'chmod -R 000 ~',
+  'chown -R nobody ~/.ssh',
+  'dd if=/dev/zero of=~/CANARY',
+  'dd if=/dev/zero of=$HOME/.ssh/id_rsa',
+  'truncate -s 0 ~/CANARY',
+  'shred -u ~/.ssh/id_rsa',
+  // computed verbs and IFS
+  'a=rm; $a -rf ~',
+  '${x:-rm} -rf ~',
+  'rm${IFS}-rf${IFS}~',
+  '{rm,-rf,~}',
+  '$(echo rm) -rf ~',
+  '/bin/rm -rf ~',
+  '\\rm -rf ~',
+  'command rm -rf ~',
+  'sudo -u me rm -rf ~',
+  'env -i rm -rf ~',
+  'xargs rm -rf <<< ~',
+  'echo ~ | xargs rm -rf',
+  "sh -c 'rm -rf ~'",
+  "bash -c \"cd; rm -rf .ssh\"",
+  'eval "rm -rf ~"',
+  "eval 'cd ..; rm -rf home'",
+  // interpreters
+  "python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~'))\"",
+  "python3 -c 'import shutil; shutil.rmtree(\"..\")'",
+  "python3 -c \"import os; os.system('rm -rf ~')\"",
+  "python3 -c \"import subprocess; subprocess.run(['rm', '-rf', '../home'])\"",
+  "python -c \"__import__('shutil').rmtree(__import__('pathlib').Path.home())\"",
+  "perl -MFile::Path -e 'rmtree($ENV{HOME})'",
+  "perl -e 'use File::Path qw(remove_tree); remove_tree(\"..\")'",
+  "perl -e 'system(\"rm -rf ~\")'",
+  "ruby -rfileutils -e 'FileUtils.rm_rf(Dir.home)'",
+  "node -e \"require('fs').rmSync(require('os').homedir(), {recursive: true, force: true})\"",
+  "node -e \"require('child_process').execSync('rm -rf ~')\"",
+  "awk 'BEGIN{system(\"rm -rf ~\")}'",
+  "python3 - <<'EOF'\nimport shutil, os\nshutil.rmtree(os.environ['HOME'])\nEOF",
+  "echo 'import shutil; shutil.rmtree(\"..\")' | python3",
+  // hidden substitutions
+  'echo ${x:-`rm -rf ~`}',
+  'cat <<EOF\n$(rm -rf ~)\nEOF',
+  'echo `echo \\`rm -rf ~\\``',
+];
+
+test.each(ATTEMPTS)('bypassPermissions: %j is denied or asked', async (command) => {
+  const verdict = await judge(kernel, 'bash', { command }, 'bypassPermissions');
+  tally.attempt(command, escaped(verdict));
+  expect(verdict?.decision).not.toBe('allow');
+});
+
+test('control: ordinary clean-ups inside the project are allowed', async () => {
+  for (const command of ['rm -rf build', 'find . -name "*.o" -delete', 'cd sub && rm -rf *', 'mv a b', "python3 -c \"import shutil; shutil.rmtree('build')\""]) {
+    expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  }
+});
+
+test('the canary home directory is untouched', () => {
+  expect(dirs.homeListing()).toEqual(before);
+});

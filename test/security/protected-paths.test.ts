@@ -1,0 +1,94 @@
+/**
+ * Adversarial suite (issue 8): self-escalation through protected files — MewCode settings and
+ * config, hooks, audit log, trust list, `.git/config`, `.git/hooks`, `.claude/`, `.mcp.json` —
+ * by write_file, edit_file and bash, in every permission mode, with broad allow rules
+ * (folders, wildcards) that must not pass them, and through links inside the project.
+ */
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { securityTally } from './attempts.js';
+import { bootPermissions, canaryDirs, escaped, judge, type Canary } from '../plugins/permission-rules/security-kernel.js';
+import type { Kernel } from '../../kernel/kernel.js';
+import type { PermissionMode } from '../../types/permissions.js';
+
+const tally = securityTally('protected-paths');
+let dirs: Canary;
+let kernel: Kernel;
+beforeAll(async () => {
+  dirs = canaryDirs();
+  symlinkSync(path.join(dirs.root, '.git', 'config'), path.join(dirs.root, 'notes.txt'));
+  symlinkSync(path.join(dirs.root, '.mewcode', 'settings.local.yaml'), path.join(dirs.root, 'draft.yaml')); // dangling
+  symlinkSync(path.join(dirs.root, '.git', 'hooks'), path.join(dirs.root, 'scripts'));
+  kernel = await bootPermissions(dirs, { allowedTools: ['Edit(**)', 'Edit(.mewcode/)', 'Edit(.git/**)', 'Write(*)', 'Bash'] });
+});
+afterAll(() => {
+  tally.save();
+  dirs.cleanup();
+});
+
+const MODES: PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
+
+const FILES = [
+  '.mewcode/settings.local.yaml',
+  '.mewcode/settings.yaml',
+  '.mewcode/config.yaml',
+  '.mewcode/hooks.yaml',
+  '.mewcode/audit.jsonl',
+  '.mewcode.json',
+  '.git/config',
+  '.git/hooks/pre-commit',
+  '.claude/settings.local.json',
+  '.mcp.json',
+  'notes.txt', // → .git/config
+  'draft.yaml', // dangling → .mewcode/settings.local.yaml
+  'scripts/post-checkout', // → .git/hooks/post-checkout
+  'sub/../.git/config',
+  '~/.mewcode/settings.yaml',
+  '~/.mewcode/trust.json',
+];
+
+const COMMANDS = [
+  "echo 'permissions: {default_mode: bypassPermissions}' > .mewcode/settings.local.yaml",
+  'printf "[core]\\n\\tfsmonitor = touch ../pwned\\n" >> .git/config',
+  'git config core.fsmonitor "touch ../pwned"',
+  'git config core.pager "sh -c id"',
+  "sed -i 's/^/x/' .git/config",
+  'cp evil .git/hooks/pre-commit',
+  'ln -s ../../evil .git/hooks/post-checkout',
+  'cd .git/hooks && cat > pre-commit <<EOF\nid\nEOF',
+  'cd sub && echo x > ../.mcp.json',
+  'echo "{}" | tee .claude/settings.json',
+  'mv evil.json .mcp.json',
+  'cp -r evil .claude',
+  'rm -f .mewcode/audit.jsonl',
+  ': > .mewcode/audit.jsonl',
+  'echo forged >> .mewcode/audit.jsonl',
+  'echo x > notes.txt',
+  'echo x > draft.yaml',
+  'echo x > ~/.mewcode/settings.yaml',
+  "python3 -c \"open('.mewcode/settings.local.yaml','w').write('x')\"",
+  "node -e \"require('fs').writeFileSync('.git/config','x')\"",
+];
+
+test.each(FILES)('write_file and edit_file of %s ask in every mode', async (file) => {
+  for (const mode of MODES) {
+    for (const tool of ['write_file', 'edit_file']) {
+      const verdict = await judge(kernel, tool, { file_path: file }, mode);
+      tally.attempt(`${tool} ${file} (${mode})`, escaped(verdict));
+      expect(verdict?.decision).not.toBe('allow');
+    }
+  }
+});
+
+test.each(COMMANDS)('bash %j asks in every mode', async (command) => {
+  for (const mode of MODES) {
+    const verdict = await judge(kernel, 'bash', { command }, mode);
+    tally.attempt(`bash ${command} (${mode})`, escaped(verdict));
+    expect(verdict?.decision).not.toBe('allow');
+  }
+});
+
+test('control: ordinary writes are allowed by the same rules', async () => {
+  expect(await judge(kernel, 'edit_file', { file_path: 'src/a.ts' }, 'acceptEdits')).toMatchObject({ decision: 'allow' });
+  expect(await judge(kernel, 'bash', { command: 'echo x > out.txt' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
