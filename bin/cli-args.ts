@@ -8,6 +8,7 @@ export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
 export const HELP = `Usage: mewcode [options] [prompt]
        mewcode audit verify [--file F]
+       mewcode doctor [--provider P] [--model M] [--trust-project]
 
 MewCode, a terminal coding agent.
 
@@ -33,6 +34,10 @@ Commands:
   audit verify [--file F]       check the permission audit log's hash chain (default
                                 .mewcode/audit.jsonl): exit 0 intact, 1 broken (first bad line
                                 named), 2 no log or bad usage
+  doctor                        check this machine and project: Node.js, configuration files,
+                                workspace trust, provider and API key (never printed), ripgrep,
+                                OS sandbox, audit log, plugins; one ok/warn/fail line each;
+                                exit 0 without a fail, 1 with one, 2 bad usage
 
 Environment (used when no providers are configured):
   ANTHROPIC_API_KEY / OPENAI_API_KEY     API key; ANTHROPIC_BASE_URL / OPENAI_BASE_URL to change the endpoint
@@ -68,7 +73,17 @@ export type ParsedCommand =
   | { kind: 'help' }
   | { kind: 'run'; options: CliOptions }
   | { kind: 'audit-verify'; file: string }
+  | { kind: 'doctor'; options: DoctorOptions }
   | { kind: 'error'; message: string };
+
+/** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
+export interface DoctorOptions {
+  cwd: string;
+  provider?: string;
+  model?: string;
+  /** --trust-project or MEWCODE_TRUST_PROJECT=1, as for a run. */
+  trustProject: boolean;
+}
 
 /** Environment values that switch a boolean on (`MEWCODE_TRUST_PROJECT=1` for CI). */
 const ENV_TRUE = new Set(['1', 'true']);
@@ -81,6 +96,7 @@ const AUDIT_USAGE = 'usage: mewcode audit verify [--file F]';
 export function parseCommandLine(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): ParsedCommand {
   // A subcommand is the first word exactly; `mewcode "audit this"` stays a prompt.
   if (argv[0] === 'audit') return parseAuditCommand(argv.slice(1), cwd);
+  if (argv[0] === 'doctor') return parseDoctorCommand(argv.slice(1), cwd, env);
   let parsed;
   try {
     parsed = parseArgs({
@@ -157,4 +173,35 @@ function parseAuditCommand(argv: readonly string[], cwd: string): ParsedCommand 
   }
   if (values.file !== undefined && values.file.trim() === '') return { kind: 'error', message: `--file needs a path; ${AUDIT_USAGE}` };
   return { kind: 'audit-verify', file: path.resolve(cwd, values.file ?? DEFAULT_AUDIT_FILE) };
+}
+
+const DOCTOR_USAGE = 'usage: mewcode doctor [--provider P] [--model M] [--trust-project]';
+
+/** `doctor [--provider P] [--model M] [--trust-project]`: checks what a run in `cwd` would use. */
+function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { provider: { type: 'string' }, model: { type: 'string' }, 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    const first = (error as Error).message.split('. ')[0]?.replace(/\.$/, '');
+    return { kind: 'error', message: `${first}; ${DOCTOR_USAGE}` };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (positionals.length > 0) return { kind: 'error', message: `doctor takes no arguments (got "${positionals.join(' ')}"); ${DOCTOR_USAGE}` };
+  for (const flag of ['provider', 'model'] as const) {
+    if (values[flag] !== undefined && values[flag].trim() === '') return { kind: 'error', message: `--${flag} needs a value; ${DOCTOR_USAGE}` };
+  }
+  const options: DoctorOptions = {
+    cwd,
+    trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()),
+  };
+  if (values.provider !== undefined) options.provider = values.provider;
+  if (values.model !== undefined) options.model = values.model;
+  return { kind: 'doctor', options };
 }

@@ -1,7 +1,8 @@
 /**
  * The `mewcode` entry. `--version` and `--help` answer before any plugin code is loaded; the
  * rest of MewCode is a separate chunk imported only for a real run. `audit verify` loads only
- * its own small module: it must work even when the kernel or a plugin cannot load.
+ * its own small module: it must work even when the kernel or a plugin cannot load. `doctor` loads
+ * its own module, which boots the kernel itself.
  */
 import { setFlagsFromString } from 'node:v8';
 import { HELP, parseCommandLine } from './cli-args.js';
@@ -22,6 +23,10 @@ async function cli(): Promise<number> {
     case 'audit-verify': {
       const { runAuditVerify } = await import('../plugins/permission-audit/verify.js');
       return runAuditVerify(command.file, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
+    }
+    case 'doctor': {
+      const { runDoctor } = await import('./doctor.js');
+      return runDoctor(command.options);
     }
     case 'run': {
       // fetch's HTTP parser is WebAssembly; V8 recompiles it with its optimising tier in the

@@ -34,6 +34,10 @@ export async function main(argv: readonly string[] | CliOptions, plugins: readon
       const { runAuditVerify } = await import('../plugins/permission-audit/verify.js');
       return runAuditVerify(command.file, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
     }
+    case 'doctor': {
+      const { runDoctor } = await import('./doctor.js');
+      return runDoctor(command.options, { plugins });
+    }
   }
 }
 
@@ -44,13 +48,17 @@ function isArgv(value: readonly string[] | CliOptions): value is readonly string
 async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
   const bootStarted = performance.now();
   const homeDir = os.homedir();
-  const config = await loadConfig({ cwd: options.cwd, homeDir });
+  // Workspace trust first: the project's settings that run code or send data (plugins, providers,
+  // hooks, MCP servers…) are left out of the configuration unless the user trusts the project.
+  const { createWorkspaceTrust } = await import('../config/trust.js');
+  const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: process.env, flag: options.trustProject === true });
+  const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
   let kernel: Kernel;
   try {
     const flags: { provider?: string; model?: string } = {};
     if (options.provider !== undefined) flags.provider = options.provider;
     if (options.model !== undefined) flags.model = options.model;
-    kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options });
+    kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust });
   } catch (error) {
     if (error instanceof ConfigurationError) {
       process.stderr.write(`mewcode: ${error.message}\n`);
@@ -70,6 +78,9 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   }
   // From here on, every notice, warning and approval request goes to this UI (the buffered ones first).
   kernel.activateUi(ui);
+  for (const warning of trust.warnings) kernel.warn(warning);
+  const notice = trust.notice(); // after boot: it also lists settings refused while plugins loaded
+  if (notice) kernel.notify('warning', notice);
   await kernel.startSession();
   try {
     return await ui.run(kernel, options);

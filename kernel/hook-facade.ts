@@ -74,6 +74,16 @@ function tapThrough(hookName: HookName, hook: RawHook, method: TapMethod, option
   if (owner.plugin === undefined && owner.isReserved?.(pluginOfTap(name))) {
     throw new ClosedHookError(`a tap on hook ${hookName} used the name "${name}", which belongs to a loaded plugin`);
   }
+  // Taps are ordered by stage alone: the permission chain judges a tap by its stage, so a tap must
+  // sit where its stage says (tapable's `before`, or a stage it does not read as a number, would
+  // put it ahead of the blacklist and sandbox while its stage claims a later place).
+  const { before: ahead, stage } = tapOptions as { before?: unknown; stage?: unknown };
+  if (ahead !== undefined) {
+    throw new ClosedHookError(`${who(owner)} tried to tap hook ${hookName} with "before"; taps are ordered by stage only`);
+  }
+  if (stage !== undefined && (typeof stage !== 'number' || Number.isNaN(stage))) {
+    throw new ClosedHookError(`${who(owner)} tapped hook ${hookName} with stage ${JSON.stringify(stage) ?? String(stage)}; a stage must be a number`);
+  }
   const before = new Set(hook.taps);
   hook[method](tapOptions, fn);
   const added = hook.taps.find((tap) => !before.has(tap));

@@ -7,9 +7,12 @@ const FAILURE_TEXT: Record<HookSpec['failure'], string> = {
   deny: '**deny** (fail closed)',
 };
 
+/** A table cell: `|` would end the cell (also inside backticks, in GitHub's markdown), so it is escaped. */
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
 export function renderHookTable(): string {
   const rows = Object.entries(HOOK_CATALOGUE).map(([name, spec]: [string, HookSpec]) =>
-    `| ${name} | ${spec.class}(${spec.args.join(', ')}) | ${spec.fires} | ${FAILURE_TEXT[spec.failure]} | ${spec.doc} |`,
+    `| ${[name, `${spec.class}(${spec.args.join(', ')})`, spec.fires, FAILURE_TEXT[spec.failure], spec.doc].map(cell).join(' | ')} |`,
   );
   return ['| hook | tapable class (arguments) | fires | a throwing tap | what for |', '|---|---|---|---|---|', ...rows].join('\n');
 }

@@ -119,7 +119,11 @@ export class Kernel implements KernelApi {
     const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m));
     for (const plugin of plugins) {
       this.pluginNames.add(plugin.name);
-      if (plugin.essential) this.essential.add(plugin.name);
+      if (!plugin.essential) continue;
+      // Only the build makes a plugin essential: a plugin named in configuration that claims it
+      // would get the blacklist's and sandbox's say in the permission chain (an allow before them).
+      if (this.options.plugins.includes(plugin)) this.essential.add(plugin.name);
+      else this.warn(`plugin ${plugin.name} declares itself essential, which only a custom build can make a plugin; it runs as an ordinary plugin`);
     }
     this.bindCoreServices();
     await this.lifecycle.bindAll(plugins);
@@ -163,10 +167,9 @@ export class Kernel implements KernelApi {
   }
 
   private async announceTrust(): Promise<void> {
-    const trust = this.options.trust as (WorkspaceTrust & { source?: string; skipped?(): string[] }) | undefined;
+    const trust = this.options.trust;
     if (!trust) return;
-    const source = (['stored', 'flag', 'env', 'dialog', 'none'] as const).find((s) => s === trust.source) ?? 'none';
-    await this.raw.trustDecided.promise({ projectRoot: this.options.projectRoot, trusted: trust.isTrusted(), source, skipped: trust.skipped?.() ?? [] });
+    await this.raw.trustDecided.promise({ projectRoot: this.options.projectRoot, trusted: trust.isTrusted(), source: trust.source, skipped: trust.skipped() });
   }
 
   private getAll<T>(token: ServiceIdentifier<T>): T[] {
@@ -204,6 +207,14 @@ export class Kernel implements KernelApi {
 
   get timings(): PluginTiming[] {
     return this.lifecycle.timings;
+  }
+
+  get projectRoot(): string {
+    return this.options.projectRoot;
+  }
+
+  get homeDir(): string {
+    return this.options.homeDir;
   }
 
   get session(): AgentSessionImpl {

@@ -49,7 +49,12 @@ export class OutputRoute implements Reporter {
 
   /** Ask the active UI; undefined when none is active or it cannot ask. */
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome | undefined> {
-    this.notify({ kind: 'approval_needed', message: `${request.toolName} needs approval: ${request.verdict.reason ?? request.verdict.layer}`, sessionId: request.sessionId });
+    this.notify({
+      kind: 'approval_needed',
+      message: `${request.toolName} needs approval: ${request.verdict.reason ?? request.verdict.layer}`,
+      sessionId: request.sessionId,
+      ...(request.agentId ? { agentId: request.agentId } : {}),
+    });
     return this.sink?.approve?.(request);
   }
 

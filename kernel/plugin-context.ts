@@ -23,6 +23,12 @@ export class PluginContext implements KernelApi {
   get container(): Container {
     return this.kernel.container;
   }
+  get projectRoot(): string {
+    return this.kernel.projectRoot;
+  }
+  get homeDir(): string {
+    return this.kernel.homeDir;
+  }
   get session(): AgentSession {
     return this.kernel.session;
   }

@@ -60,6 +60,8 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     target: (await tool.permissionTarget?.(input)) ?? { kind: 'none' },
     mode: deps.run.mode,
     sessionId: deps.run.sessionId,
+    agentId: deps.run.agentId,
+    ...(deps.run.parentAgentId ? { parentAgentId: deps.run.parentAgentId } : {}),
     projectRoot: deps.run.projectRoot,
   });
   const decided = (permission: PermissionRequest, verdict: PermissionVerdict, allowed: boolean, approval?: ApprovalOutcome): Promise<void> =>

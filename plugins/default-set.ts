@@ -21,6 +21,7 @@ import permissionRules from './permission-rules/index.js';
 import permissionMode from './permission-mode/index.js';
 import permissionAudit from './permission-audit/index.js';
 import uiHeadless from './ui-headless/index.js';
+import commands from './commands/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -41,4 +42,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   permissionMode,
   permissionAudit,
   uiHeadless,
+  commands,
 ];

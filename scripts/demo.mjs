@@ -79,11 +79,12 @@ Object.assign(env, { HOME: home, USERPROFILE: home, ANTHROPIC_API_KEY: 'demo-key
 const out = process.stdout;
 out.write(`${style.bold('MewCode demo')}: no API key needed, a scripted model server at ${server.url} plays the model.\n\n`);
 out.write(`  project     ${project} (temporary)\n              notes.md, and a .mewcode.yaml that loads ./word-count.mjs, a plugin adding a word_count tool\n`);
-out.write(`  command     mewcode -p "${PROMPT}" --output-format stream-json\n\n`);
+out.write(`  command     mewcode -p "${PROMPT}" --output-format stream-json --trust-project\n`);
+out.write('              (--trust-project: the plugins of a project run only in a project you trust; without it they are skipped with a notice)\n\n');
 
 const printer = new EventPrinter(out);
 const started = performance.now();
-const child = spawn(process.execPath, [CLI, '-p', PROMPT, '--output-format', 'stream-json'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+const child = spawn(process.execPath, [CLI, '-p', PROMPT, '--output-format', 'stream-json', '--trust-project'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
 let stderr = '';
 child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
 const timer = setTimeout(() => {

@@ -22,6 +22,13 @@ export interface PermissionRequest {
   target: PermissionTarget;
   mode: PermissionMode;
   sessionId: string;
+  /**
+   * The agent making the call (`main`, or a sub-agent's id) and the agent that created it, so a
+   * layer or an approver can tell a sub-agent's call from the user's. The kernel always sets
+   * `agentId`; optional so hand-built requests (tests, plugins asking the chain) stay valid.
+   */
+  agentId?: string;
+  parentAgentId?: string;
   projectRoot: string;
 }
 

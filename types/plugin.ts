@@ -17,7 +17,10 @@ export interface KernelApi {
   readonly version: string;
   readonly hooks: PluginHooks;
   readonly container: Container;
-  /** The main (user's) session. */
+  /** The workspace every session of this kernel works in (known before any session exists). */
+  readonly projectRoot: string;
+  readonly homeDir: string;
+  /** The main (user's) session; it exists once every plugin's bindings and tools are in place. */
   readonly session: AgentSession;
   /** The command line this kernel was started with; undefined for builds without the CLI. */
   readonly cli: CliOptions | undefined;

@@ -37,7 +37,7 @@ export default definePlugin({
   name: NAME,
   version: '0.1.0',
   apply(kernel) {
-    let pending: Promise<GitSummary | undefined> | undefined = readGitSummary(kernel.session.projectRoot);
+    let pending: Promise<GitSummary | undefined> | undefined = readGitSummary(kernel.projectRoot);
     kernel.hooks.buildEnvironment.tapPromise(NAME, async (parts, context) => {
       const git = await (pending ?? readGitSummary(context.projectRoot));
       pending = undefined;

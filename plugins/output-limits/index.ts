@@ -31,7 +31,7 @@ export default definePlugin({
   version: '0.1.0',
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.OutputLimits)
-      .toDynamicValue((context) => createOutputLimits(path.join(context.get<KernelApi>(TOKENS.Kernel).session.projectRoot, DEFAULT_SPILL_DIR)))
+      .toDynamicValue((context) => createOutputLimits(path.join(context.get<KernelApi>(TOKENS.Kernel).projectRoot, DEFAULT_SPILL_DIR)))
       .inSingletonScope();
   }),
   apply(kernel) {

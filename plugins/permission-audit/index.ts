@@ -58,7 +58,7 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
     version: '0.2.0',
     apply(kernel) {
       const caps = auditCaps(kernel);
-      const file = auditFile(kernel.session.projectRoot);
+      const file = auditFile(kernel.projectRoot);
       const log = new AuditLog(file, {
         maxBytes: caps.auditMaxBytes,
         keep: caps.auditKeepFiles,

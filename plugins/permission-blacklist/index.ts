@@ -38,7 +38,7 @@ export default definePlugin({
       const workdir = (request.input as Record<string, unknown> | undefined)?.workdir;
       const hit = await checkCommand(command, {
         projectRoot: request.projectRoot,
-        homeDir: kernel.session.homeDir,
+        homeDir: kernel.homeDir,
         ...(typeof workdir === 'string' && workdir !== '' ? { startDir: path.resolve(request.projectRoot, workdir) } : {}),
         additionalDirectories: additionalDirectories(kernel.container),
         onParserFailure,

@@ -37,8 +37,8 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
     version: '0.1.0',
     async apply(kernel: KernelApi) {
       const rules = new PermissionRules({
-        projectRoot: kernel.session.projectRoot,
-        homeDir: kernel.session.homeDir,
+        projectRoot: kernel.projectRoot,
+        homeDir: kernel.homeDir,
         parseCommand: options.parseCommand ?? parseShellCommand,
         warn: (message) => kernel.warn(message),
         ...(kernel.container.isBound(TOKENS.ToolRegistry) ? { tools: kernel.container.get<ToolRegistry>(TOKENS.ToolRegistry) } : {}),

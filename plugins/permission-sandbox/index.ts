@@ -27,7 +27,7 @@ export default definePlugin({
   version: '0.1.0',
   essential: true,
   apply(kernel) {
-    const homeDir = kernel.session.homeDir;
+    const homeDir = kernel.homeDir;
     let warned = false;
     const warnOnce = (message: string): void => {
       if (!warned) kernel.warn(message);

@@ -57,7 +57,7 @@ export default definePlugin({
       .toDynamicValue((context) => {
         const kernel = context.get<KernelApi>(TOKENS.Kernel);
         return new OsCommandSandbox({
-          homeDir: kernel.session.homeDir,
+          homeDir: kernel.homeDir,
           warn: (message) => kernel.warn(message),
           // Bound by permission-rules in its apply, which runs after this binding: read at each call.
           additionalDirectories: () =>

@@ -15,10 +15,14 @@ function shellQuote(text: string): string {
 }
 
 export class HeadlessOutput implements UserOutput {
-  /** The rule suggester, once the UI runs (absent in builds without permission-rules). */
-  approvals: Approvals | undefined;
-
-  constructor(private readonly err: NodeJS.WritableStream = process.stderr) {}
+  /**
+   * The rule suggester, looked up when an approval is answered (the UI may be active before it
+   * runs); undefined in builds without permission-rules.
+   */
+  constructor(
+    private readonly err: NodeJS.WritableStream = process.stderr,
+    private readonly approvals: () => Approvals | undefined = () => undefined,
+  ) {}
 
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
@@ -27,10 +31,11 @@ export class HeadlessOutput implements UserOutput {
 
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
     const why = `${request.toolName} needs approval, which headless mode cannot ask for (${request.verdict.reason ?? request.verdict.layer}).`;
-    if (!this.approvals) {
+    const approvals = this.approvals();
+    if (!approvals) {
       return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} Re-run with a --permission-mode that allows it, or add an allow rule to the settings.` };
     }
-    const rule = this.approvals.suggestRule(request);
+    const rule = approvals.suggestRule(request);
     const mode = request.verdict.layer === 'permission-mode' ? `, or re-run with --permission-mode ${request.category === 'write' ? 'acceptEdits' : 'bypassPermissions'}` : '';
     return {
       choice: 'deny',

@@ -2,9 +2,10 @@
 import type { AgentEvent } from '../../types/events.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
+import type { Approvals } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { HeadlessOutput } from './headless-output.js';
-import { parseSlashCommand, runSlashCommand } from './slash-command.js';
+import { parseSlashCommand, runSlashCommand, slashCommandName, unknownCommandMessage } from './slash-command.js';
 import { buildResult } from './result-object.js';
 import { eventToJson } from './stream-json.js';
 import { readStdin } from './read-stdin.js';
@@ -23,8 +24,12 @@ export class HeadlessUserInterface implements UserInterface {
   readonly name = 'headless';
   readonly output: HeadlessOutput;
 
-  constructor(private readonly out: NodeJS.WritableStream = process.stdout, private readonly err: NodeJS.WritableStream = process.stderr) {
-    this.output = new HeadlessOutput(err);
+  constructor(
+    private readonly out: NodeJS.WritableStream = process.stdout,
+    private readonly err: NodeJS.WritableStream = process.stderr,
+    approvals: () => Approvals | undefined = () => undefined,
+  ) {
+    this.output = new HeadlessOutput(err, approvals);
   }
 
   handles(options: CliOptions, stdinIsTTY: boolean): boolean {
@@ -32,7 +37,6 @@ export class HeadlessUserInterface implements UserInterface {
   }
 
   async run(kernel: KernelApi, options: CliOptions): Promise<number> {
-    this.output.approvals = kernel.container.isBound(TOKENS.Approvals) ? kernel.container.get(TOKENS.Approvals) : undefined;
     let prompt = await this.prompt(options);
     if (prompt === undefined) return EXIT_USAGE;
     const started = performance.now();
@@ -41,7 +45,13 @@ export class HeadlessUserInterface implements UserInterface {
     const print = (value: unknown): void => void this.out.write(`${JSON.stringify(value)}\n`);
     const mode = startingMode(kernel, options);
 
-    const slash = parseSlashCommand(prompt, kernel.commands());
+    const commands = kernel.commands();
+    const slash = parseSlashCommand(prompt, commands);
+    const unknown = slash ? undefined : slashCommandName(prompt);
+    if (unknown !== undefined) {
+      this.err.write(`mewcode: ${unknownCommandMessage(unknown, commands)}\n`);
+      return EXIT_USAGE;
+    }
     if (slash) {
       const outcome = await runSlashCommand(slash, kernel.session, mode);
       if (outcome.prompt === undefined) {

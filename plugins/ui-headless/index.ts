@@ -9,6 +9,8 @@ export default definePlugin({
   name: HEADLESS_NAME,
   version: '0.2.0',
   bindings: new ContainerModule(({ bind }) => {
-    bind(TOKENS.UserInterface).toConstantValue(new HeadlessUserInterface());
+    bind(TOKENS.UserInterface)
+      .toDynamicValue((context) => new HeadlessUserInterface(process.stdout, process.stderr, () => context.get(TOKENS.Approvals, { optional: true })))
+      .inSingletonScope();
   }),
 });

@@ -1,4 +1,7 @@
-/** `-p "/name args"`: a prompt whose first word names a contributed command runs that command. */
+/**
+ * `-p "/name args"`: a prompt whose first word names a contributed command runs that command; one
+ * written as a command call whose name no plugin contributes is an error, not a prompt.
+ */
 import type { Command } from '../../types/commands.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
@@ -8,12 +11,31 @@ export interface SlashCall {
   args: string;
 }
 
-/** Only a known command name counts, so a prompt that starts with a path (`/usr/lib …`) stays a prompt. */
+/** `/name args`: the first word is a slash and a command-like name (no further `/`, no `.`). */
+const SLASH_CALL = /^\/([A-Za-z0-9][\w:-]*)(?:\s+([\s\S]*))?$/;
+
+/**
+ * The command name when the prompt is written as a command call, known or not. A prompt that
+ * starts with a path (`/usr/lib …`, `/tmp/x.log …`) is not one: its first word has another `/`.
+ */
+export function slashCommandName(prompt: string): string | undefined {
+  return SLASH_CALL.exec(prompt.trim())?.[1];
+}
+
+/** The contributed command the prompt calls (the first contribution of that name), if any. */
 export function parseSlashCommand(prompt: string, commands: readonly Command[]): SlashCall | undefined {
-  const match = /^\/([A-Za-z0-9][\w:-]*)(?:\s+([\s\S]*))?$/.exec(prompt.trim());
+  const match = SLASH_CALL.exec(prompt.trim());
   if (!match) return undefined;
   const command = commands.find((c) => c.name === match[1]);
   return command ? { command, args: (match[2] ?? '').trim() } : undefined;
+}
+
+/** What `-p "/name"` says when no plugin contributes `name` (the prompt is not sent to the model). */
+export function unknownCommandMessage(name: string, commands: readonly Command[]): string {
+  const names = [...new Set(commands.map((c) => `/${c.name}`))].sort();
+  const help = names.includes('/help') ? ' (mewcode -p "/help" describes them)' : '';
+  const available = names.length > 0 ? `available: ${names.join(', ')}${help}` : 'this build has no slash commands';
+  return `unknown command /${name}; ${available}. To send text that starts with a slash to the model, put a word before it.`;
 }
 
 export interface SlashOutcome {

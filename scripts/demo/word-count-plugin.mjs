@@ -9,7 +9,7 @@ export default (api) =>
   api.definePlugin({
     name: 'demo-word-count',
     version: '1.0.0',
-    kernel: '^0.1.0',
+    kernel: '^0.2.0',
     bindings: new api.ContainerModule(({ bind }) =>
       bind(api.TOKENS.Tool).toConstantValue({
         name: 'word_count',

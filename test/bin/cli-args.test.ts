@@ -68,3 +68,33 @@ describe('audit verify', () => {
     expect(parseCommandLine(['audit the code'], '/')).toMatchObject({ kind: 'run', options: { prompt: 'audit the code' } });
   });
 });
+
+describe('doctor', () => {
+  it('is a subcommand with the run flags that change what it checks', () => {
+    expect(parseCommandLine(['doctor'], '/work/p', {})).toEqual({ kind: 'doctor', options: { cwd: '/work/p', trustProject: false } });
+    expect(parseCommandLine(['doctor', '--provider', 'work', '--model=m1', '--trust-project'], '/work/p', {})).toEqual({
+      kind: 'doctor',
+      options: { cwd: '/work/p', provider: 'work', model: 'm1', trustProject: true },
+    });
+    expect(parseCommandLine(['doctor'], '/w', { MEWCODE_TRUST_PROJECT: '1' })).toMatchObject({ options: { trustProject: true } });
+    expect(parseCommandLine(['doctor', '-h'], '/w', {})).toEqual({ kind: 'help' });
+  });
+
+  it('usage errors name the usage', () => {
+    for (const argv of [['doctor', 'now'], ['doctor', '--bogus'], ['doctor', '--provider'], ['doctor', '--model', ' '], ['doctor', '-p', 'x']]) {
+      const parsed = parseCommandLine(argv, '/', {});
+      expect(parsed).toMatchObject({ kind: 'error' });
+      expect((parsed as { message: string }).message).toContain('usage: mewcode doctor [--provider P] [--model M] [--trust-project]');
+    }
+  });
+
+  it('only as the first word: a prompt about the doctor stays a prompt', () => {
+    expect(parseCommandLine(['-p', 'doctor'], '/', {})).toMatchObject({ kind: 'run', options: { prompt: 'doctor' } });
+    expect(parseCommandLine(['doctor this code'], '/', {})).toMatchObject({ kind: 'run', options: { prompt: 'doctor this code' } });
+  });
+
+  it('is in the help', () => {
+    expect(HELP).toContain('mewcode doctor [--provider P] [--model M] [--trust-project]');
+    expect(HELP).toMatch(/^ {2}doctor +check this machine and project/m);
+  });
+});

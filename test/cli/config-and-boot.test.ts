@@ -33,7 +33,7 @@ describe('configuration problems are warnings', () => {
     await scenario([{ text: 'ok' }], async (s) => {
       const file = join(s.cwd, '.mewcode.yaml');
       writeFileSync(file, `providers: [{name: a, protocol: anthropic, max_tokens: "big"}, {name: b, protocol: anthropic, model: y, api_key: entry-b-key, base_url: "${s.server.url}"}]\n`);
-      const r = await s.run(['-p', 'hi']);
+      const r = await s.run(['-p', 'hi', '--trust-project']);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('ok\n');
       const line = r.stderr.split('\n').find((l) => l.includes('providers[0].max_tokens'));
@@ -48,7 +48,7 @@ describe('configuration problems are warnings', () => {
     await scenario([{ text: 'ok' }], async (s) => {
       const file = join(s.cwd, '.mewcode.yaml');
       writeFileSync(file, 'providers: [{name: a, protocol: anthropic, max_tokens: "big"}]\n');
-      const r = await s.run(['-p', 'hi']);
+      const r = await s.run(['-p', 'hi', '--trust-project']);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('No usable provider: every entry of the `providers:` section is invalid');
       expect(s.requests).toHaveLength(0);
@@ -59,7 +59,7 @@ describe('configuration problems are warnings', () => {
     await scenario([{ text: 'ok' }], async (s) => {
       const file = join(s.cwd, '.mewcode.yaml');
       writeFileSync(file, ['providers:', '  - name: a', '    protocol: anthropic', '    max_tokens: big', ''].join('\n'));
-      const r = await s.run(['-p', 'hi']);
+      const r = await s.run(['-p', 'hi', '--trust-project']);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`${escapeRegExp(file)}:4\\b.*providers\\[0\\]\\.max_tokens`));
     });

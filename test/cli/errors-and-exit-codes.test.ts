@@ -6,7 +6,7 @@ import { REPO_ROOT, prepareCli, removeTempDirs, scenario, singleJsonObject } fro
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
-/** A project provider with a tiny backoff, so retries are fast whatever the server sends. */
+/** A project provider with a tiny backoff, so retries are fast whatever the server sends (runs pass --trust-project: providers: is a trust-gated project setting). */
 function writeFastRetryConfig(cwd: string, url: string, extra = ''): void {
   writeFileSync(
     join(cwd, '.mewcode.yaml'),
@@ -18,7 +18,7 @@ describe('retries', () => {
   test.concurrent('a 529 then a success: exit 0, the answer, a retry notice on stderr only (json)', async () => {
     await scenario([{ httpError: { status: 529 } }, { text: 'Recovered answer.' }], async (s) => {
       writeFastRetryConfig(s.cwd, s.server.url);
-      const r = await s.run(['-p', 'hi', '--output-format', 'json']);
+      const r = await s.run(['-p', 'hi', '--trust-project', '--output-format', 'json']);
       expect(r.code).toBe(0);
       const result = singleJsonObject(r.stdout); // stdout is pure JSON: nothing else on it
       expect(result).toMatchObject({ is_error: false, result: 'Recovered answer.' });
@@ -33,7 +33,7 @@ describe('retries', () => {
   test.concurrent('a 529 then a success in text format: stdout is only the answer', async () => {
     await scenario([{ httpError: { status: 529 } }, { text: 'Recovered.' }], async (s) => {
       writeFastRetryConfig(s.cwd, s.server.url);
-      const r = await s.run(['-p', 'hi']);
+      const r = await s.run(['-p', 'hi', '--trust-project']);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('Recovered.\n');
       expect(r.stderr).toMatch(/retry/i);
@@ -43,7 +43,7 @@ describe('retries', () => {
   test.concurrent('retries exhausted: exit 1, is_error, the overload named in the result', async () => {
     await scenario([{ httpError: { status: 529 } }, { httpError: { status: 529 } }], async (s) => {
       writeFastRetryConfig(s.cwd, s.server.url, ', max_retries: 1');
-      const r = await s.run(['-p', 'hi', '--output-format', 'json']);
+      const r = await s.run(['-p', 'hi', '--trust-project', '--output-format', 'json']);
       expect(r.code).toBe(1);
       const result = singleJsonObject(r.stdout);
       expect(result.is_error).toBe(true);
@@ -73,7 +73,7 @@ describe('prompt too long', () => {
   test.concurrent('Anthropic: the window named is the configured context_window, not just the vendor text', async () => {
     await scenario(tooLong, async (s) => {
       writeFastRetryConfig(s.cwd, s.server.url, ', context_window: 190000');
-      const r = await s.run(['-p', 'hi', '--output-format', 'json']);
+      const r = await s.run(['-p', 'hi', '--trust-project', '--output-format', 'json']);
       expect(r.code).toBe(1);
       const result = singleJsonObject(r.stdout);
       expect(result.is_error).toBe(true);

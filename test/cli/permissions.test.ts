@@ -23,6 +23,12 @@ function auditLines(cwd: string): any[] {
 const writeCall = { toolCalls: [{ id: 'call_w', name: 'write_file', input: { path: 'new.txt', content: 'hello\n' } }] };
 const bashCall = (command: string) => ({ toolCalls: [{ id: 'call_b', name: 'bash', input: { command } }] });
 
+/** The user's `sandbox: false`: bash asks again as it does where no OS sandbox holds the boundary. */
+function sandboxOff(home: string): void {
+  mkdirSync(join(home, '.mewcode'), { recursive: true });
+  writeFileSync(join(home, '.mewcode', 'settings.yaml'), 'sandbox: false\n');
+}
+
 test('default mode: a write is denied with guidance naming the rule and the flag; the audit log records it', async () => {
   await scenario([writeCall, { text: 'ok' }], async (s) => {
     const r = await s.run(['-p', 'write a file', '--output-format', 'json']);
@@ -40,6 +46,7 @@ test('default mode: a write is denied with guidance naming the rule and the flag
 
 test('acceptEdits: the write runs; bash still needs approval and is denied', async () => {
   await scenario([writeCall, bashCall('echo hi'), { text: 'done' }], async (s) => {
+    sandboxOff(s.home);
     const r = await s.run(['-p', 'write then run', '--output-format', 'json', '--permission-mode', 'acceptEdits']);
     expect(r.code).toBe(0);
     expect(readFileSync(join(s.cwd, 'new.txt'), 'utf8')).toBe('hello\n');
@@ -97,6 +104,7 @@ test('bypassPermissions: a project deny rule on Read(secret.txt) holds; the sand
 
 test('--allowedTools allows exactly the named command for the session', async () => {
   await scenario([bashCall('echo allowed'), bashCall('echo other'), { text: 'done' }], async (s) => {
+    sandboxOff(s.home);
     const r = await s.run(['-p', 'run', '--output-format', 'json', '--allowedTools', 'Bash(echo allowed)']);
     expect(r.code).toBe(0);
     expect(lastToolResult(s.requests[1]!.body).content).toBe('exit_code: 0\nallowed');

@@ -78,7 +78,7 @@ describe('flags win over the environment', () => {
           '',
         ].join('\n'),
       );
-      const r = await s.run(['-p', 'hi', '--provider', 'gpt'], { env: { MEWCODE_PROVIDER: undefined, MEWCODE_MODEL: undefined } });
+      const r = await s.run(['-p', 'hi', '--trust-project', '--provider', 'gpt'], { env: { MEWCODE_PROVIDER: undefined, MEWCODE_MODEL: undefined } });
       expect(r.code).toBe(0);
       expect(s.requests.map((q) => [q.path, q.body.model])).toEqual([['/v1/chat/completions', 'm-gpt']]);
     });

@@ -22,7 +22,7 @@ test('(a) the default plugin set boots in order with both providers and the head
   expect(kernel.plugins.map((p) => p.name)).toEqual([
     'provider-anthropic', 'provider-openai', 'system-prompt', 'environment', 'output-limits',
     'tool-read-file', 'tool-write-file', 'tool-edit-file', 'sandbox-os', 'tool-bash', 'tool-glob', 'tool-grep',
-    'permission-blacklist', 'permission-sandbox', 'permission-rules', 'permission-mode', 'permission-audit', 'ui-headless',
+    'permission-blacklist', 'permission-sandbox', 'permission-rules', 'permission-mode', 'permission-audit', 'ui-headless', 'commands',
   ]);
   expect(kernel.tools.list().map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep']);
   expect(kernel.providers.active()).toMatchObject({ id: 'anthropic', protocol: 'anthropic', model: 'm', contextWindow: 200_000 });
@@ -157,7 +157,7 @@ test('a plugin whose bindings fail is skipped by name; the others still run', as
     }),
   });
   const kernel = await Kernel.create({ ...base, plugins: [model.plugin, broken], reporter, env: { MEWCODE_PROVIDER: 'memory', MEWCODE_MODEL: 'm', MEMORY_API_KEY: 'k' } });
-  expect(reporter.warnings).toEqual(['plugin broken-bindings failed to bind its services: cannot bind; skipped']);
+  expect(reporter.warnings).toEqual(['plugin broken-bindings failed in bindings: cannot bind; skipped']);
   expect(doneEvent(await runPrompt(kernel, 'hi')).finalText).toBe('ok');
 });
 

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { KERNEL_VERSION } from '../../kernel/version.js';
 import { startScriptedServer, type ScriptedServer } from '../scripted-server/index.js';
 
 const CLI = path.resolve('bin/mewcode.js');
@@ -43,7 +44,7 @@ test('(d) an npm plugin contributes a tool the model uses; bad plugins are repor
   await writePackage(project, 'mewcode-plugin-shout', `
     export default (api) => api.definePlugin({
       name: 'shout',
-      kernel: '^0.1.0',
+      kernel: '^${KERNEL_VERSION}',
       bindings: new api.ContainerModule(({ bind }) => {
         bind(api.TOKENS.Tool).toConstantValue({
           name: 'shout',
@@ -67,15 +68,15 @@ test('(d) an npm plugin contributes a tool the model uses; bad plugins are repor
   server = await startScriptedServer({
     turns: [{ toolCalls: [{ id: 'toolu_1', name: 'shout', input: { text: 'hello' } }] }, { text: 'It said HELLO.' }],
   });
-  const { code, stdout, stderr } = await runCli(project, home, server, ['-p', 'shout hello', '--output-format', 'json', '--permission-mode', 'default']);
+  const { code, stdout, stderr } = await runCli(project, home, server, ['-p', 'shout hello', '--output-format', 'json', '--permission-mode', 'default', '--trust-project']);
 
-  expect(stderr).toContain('plugin future (mewcode-plugin-future) requires MewCode kernel ^9.0.0, but this kernel is 0.1.0; skipped');
+  expect(stderr).toContain(`plugin future (mewcode-plugin-future) requires MewCode kernel ^9.0.0, but this kernel is ${KERNEL_VERSION}; skipped`);
   expect(stderr).toContain('plugin mewcode-plugin-absent could not be loaded: package not found');
   expect(stderr).toContain('plugin flaky failed in hook userPromptSubmit: boom');
   expect(code).toBe(0);
   expect(JSON.parse(stdout)).toMatchObject({ is_error: false, result: 'It said HELLO.' });
   expect(server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'shout']);
   const toolResult = server.requests[1]!.body.messages.at(-1).content[0];
-  expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: 'HELLO (kernel 0.1.0)' });
+  expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: `HELLO (kernel ${KERNEL_VERSION})` });
   expect(toolResult.is_error).toBeFalsy();
 });

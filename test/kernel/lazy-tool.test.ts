@@ -1,8 +1,9 @@
 /** lazyTool: the definition is there at boot; the implementation loads once, on first use. */
 import { lazyTool } from '../../sdk/lazy-tool.js';
 import type { Tool, ToolContext } from '../../types/tools.js';
+import { toolContext } from '../support/tool-context.js';
 
-const context: ToolContext = { signal: new AbortController().signal, projectRoot: '/p', homeDir: '/h', sessionId: 's', toolCallId: 'c' };
+const context: ToolContext = toolContext({ projectRoot: '/p', homeDir: '/h' });
 
 function implementation(): Tool {
   return {

@@ -7,6 +7,10 @@ import { abortableDelay, sleepTool, toolsPlugin, writeTool, type ToolLog } from 
 import { definePlugin } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
 import { CANCELLED_BEFORE_START, CANCELLED_WHILE_RUNNING } from '../../kernel/tool-runner.js';
+import { ensureAssistantTail } from '../../kernel/conversation.js';
+import type { CompactionService } from '../../types/session.js';
+import { TOKENS } from '../../types/tokens.js';
+import { ContainerModule } from 'inversify';
 
 function toolResults(model: { requests: { messages: readonly unknown[] }[] }, request: number): { toolCallId: string; content: string; isError: boolean }[] {
   return (model.requests[request]!.messages.at(-1) as { results: { toolCallId: string; content: string; isError: boolean }[] }).results;
@@ -164,13 +168,20 @@ test('L7: tools without their own timeout run under the kernel default', async (
 test('L8: a forced compaction waits for the running run and never overlaps it', async () => {
   const log: ToolLog = { events: [] };
   const order: string[] = [];
+  const service: CompactionService = {
+    shouldCompact: () => {
+      order.push('check:auto');
+      return false;
+    },
+    compact: async (_messages, { reason }) => {
+      order.push(`compact:${reason}`);
+      return undefined;
+    },
+  };
   const compaction = definePlugin({
     name: 'compaction-probe',
+    bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)),
     apply(kernel) {
-      kernel.hooks.manageContext.tapPromise('compaction-probe', async (state) => {
-        order.push(`manage:${state.reason}`);
-        return state;
-      });
       kernel.hooks.stop.tapPromise('compaction-probe', async () => void order.push('run-stopped'));
     },
   });
@@ -179,16 +190,16 @@ test('L8: a forced compaction waits for the running run and never overlaps it', 
   await new Promise((r) => setTimeout(r, 20));
   const compacted = kernel.compactNow('default');
   await Promise.all([run, compacted]);
-  expect(order).toEqual(['manage:auto', 'manage:auto', 'run-stopped', 'manage:manual']);
+  expect(order).toEqual(['check:auto', 'check:auto', 'run-stopped', 'compact:manual']);
 });
 
 test('L2: prompt too long → one emergency compaction and one retry', async () => {
   const { ProviderError } = await import('../../types/provider.js');
+  // A service that never asks for auto compaction and "compacts" by keeping the history as it is.
+  const service: CompactionService = { shouldCompact: () => false, compact: async (messages, { reason }) => (reason === 'emergency' ? [...messages] : undefined) };
   const compaction = definePlugin({
     name: 'compaction-fake',
-    apply(kernel) {
-      kernel.hooks.manageContext.tapPromise('compaction-fake', async (state) => (state.reason === 'emergency' ? { ...state, compacted: true } : state));
-    },
+    bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)),
   });
   const tooLong = [{ type: 'error' as const, error: new ProviderError('prompt_too_long', 'Prompt is too long for the context window (100000 tokens)') }];
   const { kernel, model } = await bootKernel([tooLong, say('fits now')], [compaction]);
@@ -232,7 +243,7 @@ test('L5: a fault between the tool calls and their results still leaves every ca
   const conversation = kernel.conversation;
   await conversation.append({ role: 'user', content: [{ type: 'text', text: 'q' }] });
   await conversation.append({ role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'sleep_read', input: '{}' }] });
-  await conversation.ensureAssistantTail('(stopped)');
+  await ensureAssistantTail(conversation, '(stopped)');
   expect(conversation.messages.slice(-2)).toEqual([
     { role: 'tool', results: [{ toolCallId: 'c1', isError: true, content: 'The run stopped before this call ran: (stopped)' }] },
     { role: 'assistant', content: [{ type: 'text', text: '(stopped)' }], toolCalls: [] },

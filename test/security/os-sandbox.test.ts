@@ -4,10 +4,11 @@
  * output, a connection received), never by the command's exit code. Where no sandbox can run,
  * the attempts are recorded as skipped with the reason.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { GIT_CONFIG, OUTSIDE_TEXT, SECRET, sandboxFixture, skipWithoutSandbox, type SandboxFixture } from '../plugins/sandbox-os/fixture.js';
 import type { ToolOutput } from '../../types/tools.js';
 import { securityTally } from './attempts.js';
@@ -126,6 +127,7 @@ const attempts: Attempt[] = [
   { name: 'a detached job outlives the command', command: () => 'setsid nohup sh -c "sleep 1; echo late > late-escape.txt" > /dev/null 2>&1 & echo started', escaped: async (f) => { await new Promise((r) => setTimeout(r, 1_500)); return created(f.root, 'late-escape.txt'); } },
 ];
 
+const execFileAsync = promisify(execFile);
 const RUN_SOCKET = `/run/mewcode-sandbox-test-${process.pid}.sock`;
 const TMP_SOCKET = `/tmp/mewcode-sandbox-test-${process.pid}.sock`;
 let socketConnections = 0;
@@ -168,7 +170,8 @@ afterAll(() => {
 test('the suite makes at least 60 attempts, and the host socket servers answer from outside the sandbox', async () => {
   expect(attempts.length).toBeGreaterThanOrEqual(60);
   if (!existsSync(TMP_SOCKET)) throw new Error(`the test socket ${TMP_SOCKET} was not created`);
-  const reply = execFileSync('python3', ['-c', `import socket;s=socket.socket(socket.AF_UNIX);s.connect('${TMP_SOCKET}');print(s.recv(10).decode())`]).toString();
+  // Asynchronously: the socket server runs in this process, so a synchronous child would deadlock it.
+  const { stdout: reply } = await execFileAsync('python3', ['-c', `import socket;s=socket.socket(socket.AF_UNIX);s.settimeout(5);s.connect('${TMP_SOCKET}');print(s.recv(10).decode())`], { timeout: 10_000 });
   expect(reply.trim()).toBe('pong');
   socketConnections = 0;
 });

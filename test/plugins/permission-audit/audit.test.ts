@@ -183,7 +183,7 @@ describe('caps and other records', () => {
     const hooks = createHooks();
     const warnings: string[] = [];
     const plugin = createPermissionAuditPlugin();
-    const api = { hooks, container: new Container(), session: { projectRoot: dirs.root }, warn: (m: string) => warnings.push(m) };
+    const api = { hooks, container: new Container(), projectRoot: dirs.root, session: { projectRoot: dirs.root }, warn: (m: string) => warnings.push(m) };
     void plugin.apply!(api as unknown as KernelApi);
     return { hooks, plugin, warnings };
   }

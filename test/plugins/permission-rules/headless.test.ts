@@ -17,7 +17,7 @@ afterEach(() => dirs.cleanup());
 
 function activate(kernel: Kernel): void {
   const ui = kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u): u is HeadlessUserInterface => u instanceof HeadlessUserInterface);
-  ui!.active = true;
+  kernel.activateUi(ui!); // approvals now go to the headless output, which answers them with a deny
 }
 
 function toolResults(kernel: Kernel): string[] {

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../../config/load.js';
+import { createWorkspaceTrust } from '../../../config/trust.js';
 import outputLimits from '../../../plugins/output-limits/index.js';
 import bashPlugin, { bashSection } from '../../../plugins/tool-bash/index.js';
 import type { ToolResult } from '../../../types/messages.js';
@@ -109,7 +110,8 @@ test('bash.env_allowlist in the project configuration (which a repository contro
     const { kernel, reporter } = await bootKernel(
       [useTools([call('bash', { command: 'echo "${MEWCODE_TEST_SECRET:-absent}"' })]), say('done')],
       [outputLimits, bashPlugin],
-      { projectRoot: root, homeDir: home, config: await loadConfig({ cwd: root, homeDir: home }) },
+      // Trusted: even then the project may not hand secrets to bash; only the user's files may.
+      { projectRoot: root, homeDir: home, config: await loadConfig({ cwd: root, homeDir: home, trust: await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: true }) }) },
     );
     const [result] = results(await runPrompt(kernel, 'go'));
     expect(result?.content).toBe('exit_code: 0\nabsent');
@@ -126,7 +128,7 @@ test('a bad bash section is reported with its location and ignored (K2)', async 
   const { kernel, reporter } = await bootKernel([useTools([call('bash', { command: 'echo still works' })]), say('done')], [outputLimits, bashPlugin], {
     projectRoot: root,
     homeDir: home,
-    config: await loadConfig({ cwd: root, homeDir: home }),
+    config: await loadConfig({ cwd: root, homeDir: home, trust: await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: true }) }),
   });
   const warnings = reporter.warnings.join('\n');
   expect(warnings).toMatch(/\.mewcode\.yaml:2:\d+: bash\.env_allowlist\[0\]: "NOT-A-NAME" is not an environment variable name/);

@@ -6,11 +6,12 @@ import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { EditFileTool } from '../../../plugins/tool-edit-file/edit-file-tool.js';
 import type { ToolContext, ToolInput } from '../../../types/tools.js';
+import { toolContext } from '../../support/tool-context.js';
 
 let root: string;
 let reads: FileReadTrackerImpl;
 let tool: EditFileTool;
-const context = (): ToolContext => ({ signal: new AbortController().signal, projectRoot: root, homeDir: root, sessionId: 's', toolCallId: 'c' });
+const context = (): ToolContext => toolContext({ projectRoot: root });
 const edit = (input: ToolInput) => tool.execute(input, context());
 const at = (name: string) => path.join(root, name);
 const markRead = async (name: string) => reads.recordRead(await realpath(at(name)), (await stat(at(name))).mtimeMs);

@@ -6,6 +6,7 @@ import type { ToolContext } from '../../../types/tools.js';
 import type { OutputLimits } from '../../../types/services.js';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { findRipgrep } from '../../../plugins/tool-grep/find-ripgrep.js';
+import { toolContext as contextFor } from '../../support/tool-context.js';
 
 export type TreeSpec = Record<string, string | Buffer | { link: string }>;
 
@@ -36,7 +37,7 @@ export function setAge(root: string, rel: string, secondsAgo: number): void {
 }
 
 export function toolContext(root: string, signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { signal, projectRoot: root, homeDir: os.homedir(), sessionId: 'test-session', toolCallId: 'call_test' };
+  return contextFor({ signal, projectRoot: root, homeDir: os.homedir() });
 }
 
 export function testLimits(root: string): OutputLimits {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { ReadFileTool } from '../../../plugins/tool-read-file/read-file-tool.js';
+import { toolContext } from '../../support/tool-context.js';
 
 const GIB = 1024 * 1024 * 1024;
 let root: string;
@@ -30,7 +31,7 @@ afterAll(async () => {
 
 test('the first window of a 1 GiB file returns fast with a small peak-memory increase', async () => {
   const tool = new ReadFileTool(createOutputLimits(path.join(root, '.spill')), new FileReadTrackerImpl());
-  const context = { signal: new AbortController().signal, projectRoot: root, homeDir: root, sessionId: 's', toolCallId: 'c' };
+  const context = toolContext({ projectRoot: root });
   await tool.execute({ path: 'huge.log', limit: 1 }, context); // warm the code path, not the data
 
   const peakBefore = process.resourceUsage().maxRSS * 1024;

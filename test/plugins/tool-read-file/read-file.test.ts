@@ -10,13 +10,14 @@ import { invalidUtf8Bytes } from '../../../plugins/tool-read-file/binary-sniff.j
 import { ReadFileTool, describeFsError } from '../../../plugins/tool-read-file/read-file-tool.js';
 import type { OutputLimits } from '../../../types/services.js';
 import type { ToolContext, ToolInput } from '../../../types/tools.js';
+import { toolContext } from '../../support/tool-context.js';
 
 let root: string;
 let home: string;
 let reads: FileReadTrackerImpl;
 let tool: ReadFileTool;
 const limits = (): OutputLimits => createOutputLimits(path.join(root, '.mewcode', 'tool-output'));
-const context = (): ToolContext => ({ signal: new AbortController().signal, projectRoot: root, homeDir: home, sessionId: 's', toolCallId: 'c' });
+const context = (): ToolContext => toolContext({ projectRoot: root, homeDir: home });
 const read = (input: ToolInput, using: ReadFileTool = tool) => using.execute(input, context());
 const put = (name: string, content: string | Buffer) => writeFile(path.join(root, name), content);
 const numbered = (n: number, text: string) => `${String(n).padStart(6)}\t${text}`;

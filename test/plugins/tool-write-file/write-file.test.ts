@@ -5,11 +5,12 @@ import path from 'node:path';
 import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
 import { countLines, describeFsError, WriteFileTool } from '../../../plugins/tool-write-file/write-file-tool.js';
 import type { ToolContext, ToolInput } from '../../../types/tools.js';
+import { toolContext } from '../../support/tool-context.js';
 
 let root: string;
 let reads: FileReadTrackerImpl;
 let tool: WriteFileTool;
-const context = (): ToolContext => ({ signal: new AbortController().signal, projectRoot: root, homeDir: root, sessionId: 's', toolCallId: 'c' });
+const context = (): ToolContext => toolContext({ projectRoot: root });
 const write = (input: ToolInput) => tool.execute(input, context());
 const at = (name: string) => path.join(root, name);
 /** What read_file does on success: remember the file's current mtime. */

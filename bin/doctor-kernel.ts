@@ -1,0 +1,269 @@
+/**
+ * The checks of `mewcode doctor` that need a booted kernel: the provider a run would use, the
+ * plugins that load (and what they warn about), and the OS sandbox bash would run in. The kernel
+ * is booted as bin/main.ts boots it, but no session starts and no model is called.
+ *
+ * Two differences from a run, both so that doctor changes nothing: workspace trust is bound as a
+ * service instead of being announced (announcing it writes a record to the audit log), and when
+ * the provider cannot be set up (no key, no model…) the plugins are checked in a second boot
+ * with a stand-in provider that never sends anything.
+ */
+import { ContainerModule } from 'inversify';
+import type { ResolvedConfig } from '../types/config.js';
+import { definePlugin, type CliOptions, type MewcodePlugin } from '../types/plugin.js';
+import type { Provider, ProviderFactory } from '../types/provider.js';
+import type { SandboxStatus } from '../types/sandbox.js';
+import type { WorkspaceTrust } from '../types/trust.js';
+import { TOKENS } from '../types/tokens.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { DoctorOptions } from './cli-args.js';
+import type { CheckLine } from './doctor-report.js';
+
+const TRUST_PLUGIN = 'doctor-workspace-trust';
+const STAND_IN = 'doctor-stand-in';
+const DOCTOR_PLUGINS = new Set([TRUST_PLUGIN, STAND_IN]);
+
+/** The sandbox plugin's own "no OS sandbox" warning: the sandbox line already says it. */
+const SANDBOX_WARNING_PREFIX = 'sandbox-os: no OS sandbox';
+
+export interface KernelCheckInput {
+  options: DoctorOptions;
+  homeDir: string;
+  env: NodeJS.ProcessEnv;
+  plugins: readonly MewcodePlugin[];
+  config: ResolvedConfig;
+  trust: WorkspaceTrust;
+  /** Warnings already shown by the config and trust checks. */
+  shown: ReadonlySet<string>;
+}
+
+function trustPlugin(trust: WorkspaceTrust): MewcodePlugin {
+  return definePlugin({
+    name: TRUST_PLUGIN,
+    bindings: new ContainerModule(({ bind }) => {
+      bind(TOKENS.WorkspaceTrust).toConstantValue(trust);
+    }),
+  });
+}
+
+/** A provider protocol no one configures, whose provider refuses to send anything. */
+const standInPlugin = definePlugin({
+  name: STAND_IN,
+  bindings: new ContainerModule(({ bind }) => {
+    const factory: ProviderFactory = {
+      protocol: STAND_IN,
+      apiKeyEnv: 'MEWCODE_DOCTOR_NO_KEY',
+      baseUrlEnv: 'MEWCODE_DOCTOR_NO_URL',
+      defaultContextWindow: 200_000,
+      apiKeyRequired: () => false,
+      create: (settings): Provider => ({
+        id: settings.name,
+        protocol: settings.protocol,
+        model: settings.model,
+        contextWindow: settings.contextWindow,
+        stream() {
+          throw new Error('mewcode doctor never calls a model');
+        },
+      }),
+    };
+    bind(TOKENS.ProviderFactory).toConstantValue(factory);
+  }),
+});
+
+/** The configuration with the provider sections replaced by the stand-in. */
+function withStandInProvider(config: ResolvedConfig): ResolvedConfig {
+  return {
+    layers: config.layers,
+    warnings: config.warnings,
+    section: (key) => (key === 'providers' ? [{ name: STAND_IN, protocol: STAND_IN, model: 'none' }] : key === 'provider' ? undefined : config.section(key)),
+    locate: (path) => config.locate(path),
+  };
+}
+
+function cliOptions(options: DoctorOptions): CliOptions {
+  const cli: CliOptions = {
+    outputFormat: 'text',
+    permissionMode: 'default',
+    permissionModeGiven: false,
+    debugBoot: false,
+    cwd: options.cwd,
+    allowedTools: [],
+    disallowedTools: [],
+    trustProject: options.trustProject,
+    dangerouslySkipSandbox: false,
+  };
+  if (options.provider !== undefined) cli.provider = options.provider;
+  if (options.model !== undefined) cli.model = options.model;
+  return cli;
+}
+
+interface Boot {
+  kernel?: Kernel;
+  error?: unknown;
+  warnings: string[];
+}
+
+async function boot(input: KernelCheckInput, standIn: boolean): Promise<Boot> {
+  const { Kernel, MemoryReporter } = await import('../kernel/index.js');
+  const reporter = new MemoryReporter();
+  const { options } = input;
+  const flags: { provider?: string; model?: string } = {};
+  let env = input.env;
+  if (standIn) {
+    env = { ...env };
+    delete env.MEWCODE_PROVIDER;
+  } else {
+    if (options.provider !== undefined) flags.provider = options.provider;
+    if (options.model !== undefined) flags.model = options.model;
+  }
+  try {
+    const kernel = await Kernel.create({
+      plugins: standIn ? [trustPlugin(input.trust), standInPlugin, ...input.plugins] : [trustPlugin(input.trust), ...input.plugins],
+      config: standIn ? withStandInProvider(input.config) : input.config,
+      projectRoot: options.cwd,
+      homeDir: input.homeDir,
+      env,
+      flags,
+      reporter,
+      cli: cliOptions(options),
+    });
+    return { kernel, warnings: [...reporter.warnings] };
+  } catch (error) {
+    return { error, warnings: [...reporter.warnings] };
+  }
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function providerLines(kernel: Kernel, env: NodeJS.ProcessEnv): CheckLine[] {
+  const active = kernel.providers.active();
+  const configured = kernel.providers.configured();
+  const settings = configured.find((s) => s.name === active.id);
+  const factory = kernel.container.getAll(TOKENS.ProviderFactory).find((f) => f.protocol === active.protocol);
+  const keyEnv = factory?.apiKeyEnv;
+  const envSet = keyEnv !== undefined && !!env[keyEnv];
+  let key: string;
+  if (settings?.apiKey) {
+    key = envSet && env[keyEnv!] === settings.apiKey ? `API key from ${keyEnv} (set)` : `API key from the providers entry's api_key${keyEnv ? ` (${keyEnv} is ${envSet ? 'set but not used' : 'not set'})` : ''}`;
+  } else {
+    key = `no API key (not needed for ${settings?.baseUrl ? origin(settings.baseUrl) : 'this endpoint'})`;
+  }
+  const endpoint = settings?.baseUrl ? `, base URL ${origin(settings.baseUrl)}` : '';
+  const others = configured.filter((s) => s.name !== active.id).map((s) => s.name);
+  const also = others.length > 0 ? `; also configured: ${others.join(', ')}` : '';
+  return [{ status: 'ok', check: 'provider', message: `${active.id} (${active.protocol}), model ${active.model}${endpoint}; ${key}${also}` }];
+}
+
+/** Scheme, host and port only: credentials or tokens in a URL are never printed. */
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(an unparseable URL)';
+  }
+}
+
+/** A boot warning about the `provider:` / `providers:` settings (`providers.work.api_key`, `providers[1]`…). */
+const PROVIDER_WARNING = /\bproviders?(?:[.:[\s]|$)/;
+
+/** Boot warnings not shown by an earlier check, for the provider line or the plugins line. */
+function bootWarnings(warnings: readonly string[], shown: ReadonlySet<string>): { provider: CheckLine[]; plugins: CheckLine[] } {
+  const fresh = warnings.filter((w) => !shown.has(w) && !w.startsWith(SANDBOX_WARNING_PREFIX));
+  return {
+    provider: fresh.filter((w) => PROVIDER_WARNING.test(w)).map((w) => ({ status: 'warn', check: 'provider', message: w, hint: 'fix the setting named' })),
+    plugins: fresh.filter((w) => !PROVIDER_WARNING.test(w)).map((w) => ({ status: 'warn', check: 'plugins', message: w, hint: 'see the plugin or setting named' })),
+  };
+}
+
+function pluginLines(kernel: Kernel, warnings: readonly CheckLine[], standIn: boolean): CheckLine[] {
+  const names = kernel.plugins.map((p) => p.name).filter((name) => !DOCTOR_PLUGINS.has(name));
+  const note = standIn ? ' (checked with a stand-in provider, see provider)' : '';
+  return [{ status: 'ok', check: 'plugins', message: `${names.length} loaded${note}: ${names.join(', ')}` }, ...warnings];
+}
+
+export function sandboxLines(status: SandboxStatus | undefined, binary?: string): CheckLine[] {
+  const unsandboxed = 'bash would run unsandboxed (it asks for approval in default mode, and bypassPermissions needs --dangerously-skip-sandbox)';
+  if (status === undefined) {
+    return [{ status: 'warn', check: 'sandbox', message: `this build has no OS sandbox plugin: ${unsandboxed}`, hint: 'use a build with the sandbox-os plugin' }];
+  }
+  if (status.active) {
+    const where = binary ? ` (${binary})` : '';
+    return [{ status: 'ok', check: 'sandbox', message: `${status.mechanism}${where}: bash commands run in the OS sandbox, network ${status.network ? 'on' : 'off'}` }];
+  }
+  if (status.disabledByUser) {
+    return [{ status: 'warn', check: 'sandbox', message: `OS sandbox ${status.reason ?? 'turned off by the user'}: ${unsandboxed}`, hint: 'remove sandbox: false from your settings to turn it back on' }];
+  }
+  const install = process.platform === 'linux' ? 'install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces' : process.platform === 'darwin' ? 'sandbox-exec ships with macOS: check /usr/bin/sandbox-exec' : 'no OS sandbox exists for this platform';
+  return [{ status: 'warn', check: 'sandbox', message: `no OS sandbox: ${status.reason ?? 'unavailable'}; ${unsandboxed}`, hint: install }];
+}
+
+/** Without a kernel: what the sandbox plugin would find (the user's `sandbox:` setting is not read). */
+async function sandboxWithoutKernel(): Promise<CheckLine[]> {
+  const { locateMechanism, probeAsync } = await import('../plugins/sandbox-os/probe.js');
+  const located = locateMechanism();
+  if (!located.ok) return sandboxLines({ active: false, mechanism: 'none', reason: located.reason });
+  const outcome = await probeAsync(located.found);
+  return sandboxLines(outcome.ok ? { active: true, mechanism: located.found.mechanism } : { active: false, mechanism: 'none', reason: outcome.reason }, located.found.binary);
+}
+
+async function sandboxOfKernel(kernel: Kernel): Promise<CheckLine[]> {
+  if (!kernel.container.isBound(TOKENS.CommandSandbox)) return sandboxLines(undefined);
+  const status = await kernel.container.get(TOKENS.CommandSandbox).probe();
+  let binary: string | undefined;
+  if (status.active) {
+    const { locateMechanism } = await import('../plugins/sandbox-os/probe.js');
+    const located = locateMechanism();
+    if (located.ok && located.found.mechanism === status.mechanism) binary = located.found.binary;
+  }
+  return sandboxLines(status, binary);
+}
+
+export interface KernelChecks {
+  provider: CheckLine[];
+  plugins: CheckLine[];
+  sandbox: CheckLine[];
+}
+
+export async function kernelChecks(input: KernelCheckInput): Promise<KernelChecks> {
+  const real = await boot(input, false);
+  if (real.kernel) {
+    const kernel = real.kernel;
+    try {
+      const warnings = bootWarnings(real.warnings, input.shown);
+      return {
+        provider: [...providerLines(kernel, input.env), ...warnings.provider],
+        plugins: pluginLines(kernel, warnings.plugins, false),
+        sandbox: await sandboxOfKernel(kernel),
+      };
+    } finally {
+      await kernel.shutdown();
+    }
+  }
+  const standIn = await boot(input, true);
+  if (standIn.kernel) {
+    const kernel = standIn.kernel;
+    try {
+      // Warnings only the real boot gave are about the provider sections the stand-in replaced.
+      const onlyReal = bootWarnings(real.warnings.filter((w) => !standIn.warnings.includes(w)), input.shown);
+      const warnings = bootWarnings(standIn.warnings, input.shown);
+      return {
+        provider: [
+          { status: 'fail', check: 'provider', message: message(real.error), hint: 'a run stops with exit 2 until this is fixed (mewcode --help lists the environment variables)' },
+          ...onlyReal.provider,
+          ...onlyReal.plugins.map((line) => ({ ...line, check: 'provider' })),
+          ...warnings.provider,
+        ],
+        plugins: pluginLines(kernel, warnings.plugins, true),
+        sandbox: await sandboxOfKernel(kernel),
+      };
+    } finally {
+      await kernel.shutdown();
+    }
+  }
+  const warnings = bootWarnings(standIn.warnings, input.shown);
+  return {
+    provider: [{ status: 'warn', check: 'provider', message: 'not checked: MewCode stops before it chooses a provider (see plugins)', hint: 'fix the plugins failure first' }, ...warnings.provider],
+    plugins: [{ status: 'fail', check: 'plugins', message: `MewCode does not start: ${message(standIn.error)}`, hint: 'fix the plugin or setting named; a run exits 2 until then' }, ...warnings.plugins],
+    sandbox: await sandboxWithoutKernel(),
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * `mewcode doctor`: checks this machine and project and prints one line per finding,
+ * `ok|warn|fail  <check>  <message> — <hint>`, then a count. Exit 0 without a fail, 1 with one.
+ *
+ * Loaded only for the subcommand (bin/cli.ts, bin/main.ts import it dynamically), so a normal
+ * start never pays for it. Checks, in order: Node.js, configuration files, workspace trust, the
+ * provider a run would use and its API key (never printed), ripgrep, the OS sandbox, the audit
+ * log, and the plugins (a real boot of the build's plugin set, without a session or a model
+ * call). Nothing is written: not the trust store, not the audit log.
+ */
+import os from 'node:os';
+import type { MewcodePlugin } from '../types/plugin.js';
+import type { DoctorOptions } from './cli-args.js';
+import { checkAudit, checkConfig, checkNode, checkRipgrep, checkTrust } from './doctor-checks.js';
+import { formatLine, summaryLine, type CheckLine } from './doctor-report.js';
+
+export interface DoctorDeps {
+  /** The build's plugins (default: the default set, imported only now). */
+  plugins?: readonly MewcodePlugin[];
+  env?: NodeJS.ProcessEnv;
+  homeDir?: string;
+  out?: (text: string) => void;
+  /** Tests: another Node.js version. */
+  nodeVersion?: string;
+}
+
+export async function runDoctor(options: DoctorOptions, deps: DoctorDeps = {}): Promise<number> {
+  const env = deps.env ?? process.env;
+  const homeDir = deps.homeDir ?? os.homedir();
+  const out = deps.out ?? ((text: string) => void process.stdout.write(text));
+  const lines = await collectChecks(options, { env, homeDir, ...(deps.plugins ? { plugins: deps.plugins } : {}), ...(deps.nodeVersion ? { nodeVersion: deps.nodeVersion } : {}) });
+  const style = { cwd: options.cwd, homeDir };
+  const { KERNEL_VERSION } = await import('../kernel/version.js');
+  out(`mewcode doctor ${KERNEL_VERSION}: ${options.cwd}\n`);
+  out(lines.map((line) => `${formatLine(line, style)}\n`).join(''));
+  out(`${summaryLine(lines)}\n`);
+  return lines.some((line) => line.status === 'fail') ? 1 : 0;
+}
+
+export async function collectChecks(
+  options: DoctorOptions,
+  deps: { env: NodeJS.ProcessEnv; homeDir: string; plugins?: readonly MewcodePlugin[]; nodeVersion?: string },
+): Promise<CheckLine[]> {
+  const { env, homeDir } = deps;
+  const lines: CheckLine[] = [...checkNode(deps.nodeVersion)];
+
+  const { createWorkspaceTrust, loadConfig } = await import('../config/index.js');
+  const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env, flag: options.trustProject });
+  const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
+  lines.push(...checkConfig(config, new Set(trust.warnings))); // the trust check shows those
+  lines.push(...checkTrust(trust));
+
+  const plugins = deps.plugins ?? (await import('../plugins/default-set.js')).defaultPlugins;
+  const { kernelChecks } = await import('./doctor-kernel.js');
+  const kernel = await kernelChecks({ options, homeDir, env, plugins, config, trust, shown: new Set([...config.warnings, ...trust.warnings]) });
+  lines.push(...kernel.provider);
+
+  const { findRipgrep } = await import('../plugins/tool-grep/find-ripgrep.js');
+  lines.push(...checkRipgrep(findRipgrep(env.PATH)));
+  lines.push(...kernel.sandbox);
+  lines.push(...(await checkAudit(options.cwd)));
+  lines.push(...kernel.plugins);
+  return lines;
+}

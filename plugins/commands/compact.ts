@@ -1,0 +1,31 @@
+/**
+ * `/compact`: compact the session's history now (manual compaction, SPEC C7: it ignores the
+ * automatic breaker). The kernel owns the procedure (`session.compact`); the rewrite itself is the
+ * CompactionService bound under TOKENS.CompactionService, which a build may not have.
+ */
+import type { Command } from '../../types/commands.js';
+import type { KernelApi } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+
+export const NO_COMPACTION_SERVICE =
+  'Cannot compact: this build has no compaction service (no plugin binds TOKENS.CompactionService), so the conversation is kept as it is.';
+
+export function compactCommand(kernel: Pick<KernelApi, 'container'>): Command {
+  return {
+    name: 'compact',
+    description: 'Compact the conversation now (summarise older turns to free context)',
+    async run(session, args, { mode }) {
+      if (!kernel.container.isBound(TOKENS.CompactionService)) return { isError: true, output: NO_COMPACTION_SERVICE };
+      const ignored = args.trim() ? ' (the text after /compact was ignored: compaction takes no instructions in this build)' : '';
+      const before = session.conversation.messages.length;
+      if (before === 0) return { output: `Nothing to compact: the conversation is empty.${ignored}` };
+      const changed = await session.compact(mode);
+      if (!changed) return { output: `Nothing was compacted: the history (${plural(before)}) is unchanged.${ignored}` };
+      return { output: `Compacted the conversation: ${plural(before)} before, ${plural(session.conversation.messages.length)} now.${ignored}` };
+    },
+  };
+}
+
+function plural(count: number): string {
+  return `${count} message${count === 1 ? '' : 's'}`;
+}
