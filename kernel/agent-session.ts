@@ -53,10 +53,14 @@ export class AgentSessionImpl implements AgentSession {
   private readonly view: ToolView;
   private stable: { key: string; prompt: string } | undefined;
 
+  /** A true private field: a tool holds this session, and must not reach the kernel's raw hooks. */
+  readonly #host: SessionHost;
+
   constructor(
-    private readonly host: SessionHost,
+    host: SessionHost,
     private readonly options: SessionOptions & { sessionId: string; agentId: string },
   ) {
+    this.#host = host;
     this.sessionId = options.sessionId;
     this.agentId = options.agentId;
     if (options.parent) this.parentAgentId = options.parent.agentId;
@@ -104,7 +108,7 @@ export class AgentSessionImpl implements AgentSession {
     const names = this.view.names();
     const key = names.join('\n');
     if (this.stable?.key !== key) {
-      const parts = this.host.hooks.buildSystemPrompt.call([...(this.options.systemPrompt ?? [])], { ...this.context(), tools: names });
+      const parts = this.#host.hooks.buildSystemPrompt.call([...(this.options.systemPrompt ?? [])], { ...this.context(), tools: names });
       this.stable = { key, prompt: parts.filter((part) => part.length > 0).join('\n\n') };
     }
     return this.stable.prompt;
@@ -114,7 +118,7 @@ export class AgentSessionImpl implements AgentSession {
     const { context, ...rest } = options;
     const messages = this.conversation.messages;
     const history = context === 'none' ? [] : context === 'full' ? [...messages] : recentHistory(messages, context.recent);
-    return this.host.createSession({ ...rest, parent: this, history, sessionId: this.sessionId });
+    return this.#host.createSession({ ...rest, parent: this, history, sessionId: this.sessionId });
   }
 
   run(options: RunOptions): AsyncIterable<AgentEvent> {
@@ -134,23 +138,23 @@ export class AgentSessionImpl implements AgentSession {
 
   private compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal): Promise<boolean> {
     return compactHistory(reason, {
-      hooks: this.host.hooks,
+      hooks: this.#host.hooks,
       conversation: this.conversation,
       anchor: this.anchor,
       context: { ...this.context(), mode, provider: this.provider() },
-      service: this.host.compactionService(),
+      service: this.#host.compactionService(),
       emit,
       ...(signal ? { signal } : {}),
     });
   }
 
   private provider(): Provider {
-    return this.host.provider({ ...(this.options.provider ? { name: this.options.provider } : {}), ...(this.options.model ? { model: this.options.model } : {}) });
+    return this.#host.provider({ ...(this.options.provider ? { name: this.options.provider } : {}), ...(this.options.model ? { model: this.options.model } : {}) });
   }
 
   /** Notices reach the user through the one output route, tagged with this session. */
   private route(event: AgentEvent): void {
-    if (event.type === 'notice') this.host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId });
+    if (event.type === 'notice') this.#host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId });
   }
 
   private async runExclusive(channel: EventChannel<AgentEvent>, options: RunOptions): Promise<void> {
@@ -166,25 +170,25 @@ export class AgentSessionImpl implements AgentSession {
     let end: RunEnd | undefined;
     try {
       this.announceToolChange(this.view.refresh(), emit);
-      if (parent) await this.host.hooks.subagentStart.promise({ ...run, parentAgentId: parent, prompt: options.prompt });
+      if (parent) await this.#host.hooks.subagentStart.promise({ ...run, parentAgentId: parent, prompt: options.prompt });
       end = await runAgentLoop(options.prompt, run, signal, {
-        hooks: this.host.hooks,
+        hooks: this.#host.hooks,
         tools: this.view,
-        chain: this.host.chain,
+        chain: this.#host.chain,
         conversation: this.conversation,
         session: this,
         provider: this.provider(),
         stablePrompt: this.systemPrompt(),
-        defaultToolTimeoutMs: this.host.defaultToolTimeoutMs,
+        defaultToolTimeoutMs: this.#host.defaultToolTimeoutMs,
         maxIterations: this.options.maxIterations ?? MAX_ITERATIONS,
-        maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.host.defaultMaxUnknownToolIterations),
+        maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.#host.defaultMaxUnknownToolIterations),
         takeReminders: () => this.reminders.splice(0),
         addReminder: (text) => this.reminders.push(text),
         anchor: this.anchor,
         emit,
-        approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.host.output.approve(request),
+        approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.#host.output.approve(request),
         compact: (reason, runSignal) => this.compactWith(reason, options.mode, emit, runSignal),
-        ready: () => this.host.ready(),
+        ready: () => this.#host.ready(),
         stopped: () => {
           stopFired = true;
         },
@@ -194,12 +198,12 @@ export class AgentSessionImpl implements AgentSession {
       const message = `Internal error: ${errorMessage(error)}`;
       emit({ type: 'error', message, kind: 'internal' });
       await ensureAssistantTail(this.conversation, `(The run stopped: ${message})`).catch(() => undefined);
-      if (!stopFired) await this.host.hooks.stop.promise({ ...run, reason: 'error', finalText: message, continuations: 0 }).catch(() => undefined);
+      if (!stopFired) await this.#host.hooks.stop.promise({ ...run, reason: 'error', finalText: message, continuations: 0 }).catch(() => undefined);
       emit({ type: 'done', reason: 'error', finalText: message, usage: emptyUsage(), iterations: 0 });
       end = { reason: 'error', finalText: message };
     } finally {
       if (parent && end) {
-        await this.host.hooks.subagentStop.promise({ ...run, parentAgentId: parent, prompt: options.prompt, reason: end.reason, finalText: end.finalText }).catch(() => undefined);
+        await this.#host.hooks.subagentStop.promise({ ...run, parentAgentId: parent, prompt: options.prompt, reason: end.reason, finalText: end.finalText }).catch(() => undefined);
       }
       release();
       channel.close();

@@ -25,6 +25,8 @@ export interface TapOwner {
   readonly plugin: string | undefined;
   /** For the host: names it may not use (loaded plugins'). */
   isReserved?(name: string): boolean;
+  /** Set for a facade that may not tap at all (the container's Kernel service): why. */
+  readonly refuse?: string;
 }
 
 /** Taps made through facades, so a plugin's can be removed. */
@@ -65,6 +67,7 @@ function hookFacade(hookName: HookName, hook: RawHook, owner: TapOwner, ledger: 
 }
 
 function tapThrough(hookName: HookName, hook: RawHook, method: TapMethod, options: unknown, fn: unknown, owner: TapOwner, ledger: TapLedger): void {
+  if (owner.refuse !== undefined) throw new ClosedHookError(`hook ${hookName}: ${owner.refuse}`);
   const tapOptions = typeof options === 'string' ? { name: options } : { ...(options as object) };
   const name = (tapOptions as { name?: unknown }).name;
   if (typeof name !== 'string' || name.length === 0) throw new ClosedHookError(`${who(owner)} tapped hook ${hookName} without a name`);

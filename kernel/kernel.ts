@@ -14,14 +14,17 @@ import type { Reporter } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
+import path from 'node:path';
 import { createVarExpander } from '../config/expand.js';
+import { configScopeAt } from '../config/scope.js';
 import { MAX_UNKNOWN_TOOL_ITERATIONS } from './agent-loop.js';
 import { AgentSessionImpl, type SessionHost } from './agent-session.js';
 import { defaultConversationFactory, ensureAssistantTail } from './conversation.js';
 import { emptyConfig } from './empty-config.js';
 import { FileReadTrackerImpl } from './file-read-tracker.js';
-import { loadExternalPlugins } from './external-plugins.js';
+import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
+import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings } from './kernel-config.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
@@ -38,6 +41,8 @@ import { ToolRegistryImpl } from './tool-registry.js';
 import { KERNEL_VERSION } from './version.js';
 
 export type { PluginTiming } from './plugin-lifecycle.js';
+
+const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap hooks; tap them in apply(kernel), whose hooks carry the plugin\'s name';
 
 export interface KernelOptions {
   /** The build's plugin set (the CLI passes the default set). */
@@ -72,7 +77,8 @@ export class Kernel implements KernelApi {
   readonly hooks: PluginHooks;
   providers!: ProviderRegistryImpl;
 
-  private readonly raw: KernelHooks = createHooks();
+  /** The hooks themselves: a true private field, never handed out (plugins get facades). */
+  readonly #raw: KernelHooks = createHooks();
   private readonly ledger = new TapLedger();
   private readonly chain: PermissionChain;
   private readonly lifecycle: PluginLifecycle;
@@ -84,20 +90,20 @@ export class Kernel implements KernelApi {
   private activeUi: UserInterface | undefined;
 
   private constructor(private readonly options: KernelOptions) {
-    this.output = new OutputRoute(() => reporterOutput(new StderrReporter()));
+    recordRawHooks(this, this.#raw);
+    this.output = new OutputRoute(this.#raw, () => reporterOutput(new StderrReporter()));
     if (options.reporter) this.output.attach(reporterOutput(options.reporter));
-    this.output.hooks = this.raw;
     this.resolvedConfig = options.config ?? emptyConfig;
     this.cli = options.cli;
     this.chain = new PermissionChain((plugin) => this.essential.has(plugin));
-    guardHooks(this.raw, (error) => this.warn(error.message), { checkPermission: this.chain.transform });
-    this.hooks = createPluginHooks(this.raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
+    guardHooks(this.#raw, (error) => this.warn(error.message), { checkPermission: this.chain.transform });
+    this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
     this.lifecycle = new PluginLifecycle({
       container: this.container,
       registry: this.tools,
       ledger: this.ledger,
       warn: (message) => this.warn(message),
-      contextFor: (plugin) => new PluginContext(this, createPluginHooks(this.raw, { plugin: plugin.name }, this.ledger)),
+      contextFor: (plugin) => new PluginContext(this, createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger)),
     });
   }
 
@@ -115,8 +121,9 @@ export class Kernel implements KernelApi {
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
-    const external = await loadExternalPlugins(settings.plugins, this.options.projectRoot, (m) => this.warn(m));
-    const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m));
+    const external = await loadExternalPlugins(this.pluginSpecs(settings.plugins), (m) => this.warn(m));
+    const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(this.resolvedConfig, ['disable', index]) !== 'user'));
+    const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m), byProject);
     for (const plugin of plugins) {
       this.pluginNames.add(plugin.name);
       if (!plugin.essential) continue;
@@ -140,8 +147,26 @@ export class Kernel implements KernelApi {
     await this.announceTrust();
   }
 
+  /**
+   * Where each configured plugin may be loaded from. The user's own entries resolve from
+   * `~/.mewcode` first, and from the project only once it is trusted: otherwise an untrusted
+   * repository's node_modules (or a file it ships) would supply the code a user-level name loads.
+   */
+  private pluginSpecs(specs: readonly string[]): PluginSpec[] {
+    const userDir = path.join(this.options.homeDir, '.mewcode');
+    const projectAllowed = this.options.trust?.isTrusted() ?? true;
+    return specs.map((spec, index) => {
+      if (configScopeAt(this.resolvedConfig, ['plugins', index]) !== 'user') return { spec, from: [this.options.projectRoot] };
+      if (projectAllowed) return { spec, from: [userDir, this.options.projectRoot] };
+      return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)` };
+    });
+  }
+
   private bindCoreServices(): void {
-    this.container.bind(TOKENS.Kernel).toConstantValue(this);
+    // A view, not the kernel itself: services resolved from the container (by any plugin) get the
+    // kernel's API with hooks that refuse every tap; taps are made in `apply` through the
+    // plugin's own facade, so they carry its name.
+    this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger)));
     this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools);
     this.container.bind(TOKENS.Reporter).toConstantValue(this.output);
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
@@ -169,7 +194,7 @@ export class Kernel implements KernelApi {
   private async announceTrust(): Promise<void> {
     const trust = this.options.trust;
     if (!trust) return;
-    await this.raw.trustDecided.promise({ projectRoot: this.options.projectRoot, trusted: trust.isTrusted(), source: trust.source, skipped: trust.skipped() });
+    await this.#raw.trustDecided.promise({ projectRoot: this.options.projectRoot, trusted: trust.isTrusted(), source: trust.source, skipped: trust.skipped() });
   }
 
   private getAll<T>(token: ServiceIdentifier<T>): T[] {
@@ -183,7 +208,7 @@ export class Kernel implements KernelApi {
 
   private newSession(options: SessionOptions & { sessionId: string; agentId: string }): AgentSessionImpl {
     const host: SessionHost = {
-      hooks: this.raw,
+      hooks: this.#raw,
       registry: this.tools,
       chain: this.chain,
       output: this.output,
@@ -241,7 +266,7 @@ export class Kernel implements KernelApi {
     const session = this.newSession({ ...options, history: records.messages, sessionId: records.sessionId, agentId: records.agentId ?? options.agentId ?? 'main' });
     await ensureAssistantTail(session.conversation, '(The previous session ended here.)');
     if (session.agentId === 'main') this.mainSession = session;
-    await this.raw.sessionResume.promise(session.context());
+    await this.#raw.sessionResume.promise(session.context());
     return session;
   }
 
@@ -277,11 +302,11 @@ export class Kernel implements KernelApi {
   }
 
   async startSession(): Promise<void> {
-    await this.raw.sessionStart.promise(this.mainSession.context());
+    await this.#raw.sessionStart.promise(this.mainSession.context());
   }
 
   async shutdown(): Promise<void> {
-    await this.raw.sessionEnd.promise(this.mainSession.context());
+    await this.#raw.sessionEnd.promise(this.mainSession.context());
     await this.lifecycle.disposeAll();
     this.output.flushToFallback();
   }

@@ -16,10 +16,12 @@ export class OutputRoute implements Reporter {
   private sink: UserOutput | undefined;
   private buffer: NotificationPayload[] = [];
   private dropped = 0;
-  /** Set once the hooks exist; notifications before that only reach the UI. */
-  hooks: KernelHooks | undefined;
+  /** The kernel's raw hooks (for `notification`); private, since plugins may resolve TOKENS.Reporter. */
+  readonly #hooks: KernelHooks;
 
-  constructor(private readonly fallback: () => UserOutput) {}
+  constructor(hooks: KernelHooks, private readonly fallback: () => UserOutput) {
+    this.#hooks = hooks;
+  }
 
   /** The UI that now receives everything; buffered messages are delivered first, in order. */
   attach(sink: UserOutput): void {
@@ -41,7 +43,7 @@ export class OutputRoute implements Reporter {
   }
 
   notify(payload: NotificationPayload): void {
-    void this.hooks?.notification.promise(payload);
+    void this.#hooks.notification.promise(payload);
     if (this.sink) this.sink.notify(payload);
     else if (this.buffer.length < OUTPUT_BUFFER_LIMIT) this.buffer.push(payload);
     else this.dropped++;

@@ -12,57 +12,62 @@ import type { ToolRegistry } from '../types/services.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 
 export class PluginContext implements KernelApi {
+  /** A true private field: what a plugin holds must not lead back to the kernel object itself. */
+  readonly #kernel: KernelApi;
+
   constructor(
-    private readonly kernel: KernelApi,
+    kernel: KernelApi,
     readonly hooks: PluginHooks,
-  ) {}
+  ) {
+    this.#kernel = kernel;
+  }
 
   get version(): string {
-    return this.kernel.version;
+    return this.#kernel.version;
   }
   get container(): Container {
-    return this.kernel.container;
+    return this.#kernel.container;
   }
   get projectRoot(): string {
-    return this.kernel.projectRoot;
+    return this.#kernel.projectRoot;
   }
   get homeDir(): string {
-    return this.kernel.homeDir;
+    return this.#kernel.homeDir;
   }
   get session(): AgentSession {
-    return this.kernel.session;
+    return this.#kernel.session;
   }
   get cli(): CliOptions | undefined {
-    return this.kernel.cli;
+    return this.#kernel.cli;
   }
   get tools(): ToolRegistry {
-    return this.kernel.tools;
+    return this.#kernel.tools;
   }
   config<T>(key: string): T | undefined {
-    return this.kernel.config<T>(key);
+    return this.#kernel.config<T>(key);
   }
   createSession(options?: SessionOptions): AgentSession {
-    return this.kernel.createSession(options);
+    return this.#kernel.createSession(options);
   }
   resumeSession(records: SessionRecords, options?: Omit<SessionOptions, 'history' | 'sessionId'>): Promise<AgentSession> {
-    return this.kernel.resumeSession(records, options);
+    return this.#kernel.resumeSession(records, options);
   }
   commands(): readonly Command[] {
-    return this.kernel.commands();
+    return this.#kernel.commands();
   }
   notify(kind: NotificationPayload['kind'], message: string, session?: Pick<AgentSession, 'sessionId' | 'agentId'>): void {
-    this.kernel.notify(kind, message, session);
+    this.#kernel.notify(kind, message, session);
   }
   warn(message: string): void {
-    this.kernel.warn(message);
+    this.#kernel.warn(message);
   }
   injectReminder(text: string): void {
-    this.kernel.injectReminder(text);
+    this.#kernel.injectReminder(text);
   }
   run(options: RunOptions): AsyncIterable<AgentEvent> {
-    return this.kernel.run(options);
+    return this.#kernel.run(options);
   }
   compactNow(mode: PermissionMode): Promise<boolean> {
-    return this.kernel.compactNow(mode);
+    return this.#kernel.compactNow(mode);
   }
 }

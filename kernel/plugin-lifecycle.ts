@@ -142,8 +142,12 @@ export class PluginLifecycle {
     return this.readiness;
   }
 
+  /** Shutdown, in reverse order: each plugin's taps are removed first, so a disposed plugin is never called. */
   async disposeAll(): Promise<void> {
-    for (const entry of [...this.applied].reverse()) await this.dispose(entry.plugin);
+    for (const entry of [...this.applied].reverse()) {
+      this.deps.ledger.removeAll(entry.plugin.name);
+      await this.dispose(entry.plugin);
+    }
   }
 
   private async unload(entry: Loaded): Promise<void> {

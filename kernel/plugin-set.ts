@@ -1,7 +1,8 @@
 /**
  * Which plugins run, in which order: defaults, then configured plugins; a later plugin of the same
  * name replaces the earlier one in its place; `replaces` drops the named plugins (taking the place
- * of the first); `disable:` removes by name (not essential ones); `dependsOn` orders and requires.
+ * of the first); `disable:` removes by name (not essential ones, and a safety layer only when the
+ * user's own file asks); `dependsOn` orders and requires.
  */
 import type { MewcodePlugin } from '../types/plugin.js';
 
@@ -10,6 +11,8 @@ export function resolvePluginSet(
   extra: readonly MewcodePlugin[],
   disable: readonly string[],
   warn: (message: string) => void,
+  /** Names in `disable` that came from a project's files rather than the user's own. */
+  disabledByProject: ReadonlySet<string> = new Set(),
 ): MewcodePlugin[] {
   const list: MewcodePlugin[] = [];
   const essential = new Set(defaults.filter((p) => p.essential).map((p) => p.name));
@@ -37,6 +40,10 @@ export function resolvePluginSet(
     if (!disabled.has(plugin.name)) return true;
     if (plugin.essential) {
       warn(`plugins: ${plugin.name} is essential and cannot be disabled by configuration; keeping it`);
+      return true;
+    }
+    if (plugin.safety && disabledByProject.has(plugin.name)) {
+      warn(`plugins: ${plugin.name} is a safety layer, which a project's disable: cannot remove (only ~/.mewcode/config.yaml can); keeping it`);
       return true;
     }
     return false;

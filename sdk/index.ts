@@ -16,3 +16,22 @@ export { importVendor } from './vendor-module.js';
 export { containPath, expandHome, isWithin, resolveReal, resolveRealSync, errorCode, type Containment } from './path-containment.js';
 export { analyzeShellCommand, parseShellCommand, loadShellParser, type ParsedCommand, type ShellAnalysis, type ShellSegment } from './shell-command/index.js';
 export { cutBytes, cutLine, LINE_CUT_MARKER } from './text-cuts.js';
+export { cutUtf16, decodeUtf8Prefix, utf8BoundaryAtOrAfter, utf8BoundaryAtOrBefore } from './text-cuts.js';
+
+// File tools: race-free, contained file access (A15) and the path conventions of the built-in tools.
+export * from './file-tool-support/contained-fs.js';
+export * from './file-tool-support/tool-scope.js';
+export { resolveToolPath, toolPathAbsolute, realPathOf, displayPath, type ToolPath } from './file-tool-support/tool-path.js';
+
+// Search tools: the gitignore-aware walker, exact (no-follow) opens, path globs, search locations.
+export * from './search-common/walker.js';
+export * from './search-common/exact-open.js';
+export * from './search-common/path-glob.js';
+export { IgnoreFile, parseIgnoreText, parseIgnoreLine, anchoredIgnoreLine, type IgnoreRule, type IgnoreVerdict } from './search-common/gitignore.js';
+export { searchToolBinding, type SearchToolServices } from './search-common/search-tool-binding.js';
+export { displayPath as searchDisplayPath, describeLocation, resolveSearchLocation, type SearchLocation, type Resolved } from './search-common/search-path.js';
+
+// Configuration helpers a plugin reading its own files needs: positions, cached parsing, git tracking.
+export { formatPos, offsetToLineCol, toPlain, type LocatedNode, type LocatedMap, type LocatedSeq, type LocatedScalar, type SourcePos } from '../config/located.js';
+export { parseConfigTextCached } from '../config/parse-cache.js';
+export { isTrackedByGit, type TrackedAnswer } from '../config/git-tracked.js';

@@ -58,6 +58,11 @@ export interface MewcodePlugin {
    * `disable:` configuration key; only a custom build that passes its own plugin list can drop them.
    */
   essential?: boolean;
+  /**
+   * A safety layer (a permission layer, the audit log): `disable:` removes it only when the
+   * user's own configuration (`~/.mewcode/`) says so, never from a project's files, trusted or not.
+   */
+  safety?: boolean;
   /** Plugins that must be present and applied first. */
   dependsOn?: readonly string[];
   /** The plugin's own configuration section, validated before `apply`. */

@@ -1,7 +1,8 @@
 /**
  * The per-run environment block (SPEC U3, K3): working directory, platform, date, git branch and
- * short status. It goes after the cache breakpoint. Git is started at boot, concurrently with
- * the rest of start-up, and refreshed for each later run.
+ * short status. It goes after the cache breakpoint and is rebuilt for every request; git is
+ * started at boot, concurrently with the rest of start-up, and re-read once per run (iteration 1)
+ * rather than per request, so the gap between turns holds no `git` process.
  */
 import { definePlugin } from '../../types/plugin.js';
 import { readGitSummary, type GitSummary } from './git-status.js';
@@ -22,6 +23,7 @@ export function renderEnvironment(cwd: string, now: Date, git: GitSummary | unde
     `Today's date: ${localDate(now)}`,
   ];
   if (!git) lines.push('Git: not a git repository');
+  else if (git.skipped) lines.push(`Git: status not read (${git.skipped})`);
   else {
     lines.push(`Git branch: ${git.branch}`);
     if (git.status.length === 0) lines.push('Git status: clean');
@@ -38,10 +40,13 @@ export default definePlugin({
   version: '0.1.0',
   apply(kernel) {
     let pending: Promise<GitSummary | undefined> | undefined = readGitSummary(kernel.projectRoot);
+    let last: GitSummary | undefined;
     kernel.hooks.buildEnvironment.tapPromise(NAME, async (parts, context) => {
-      const git = await (pending ?? readGitSummary(context.projectRoot));
-      pending = undefined;
-      return [...parts, renderEnvironment(context.projectRoot, new Date(), git)];
+      if (pending || context.iteration === 1) {
+        last = await (pending ?? readGitSummary(context.projectRoot));
+        pending = undefined;
+      }
+      return [...parts, renderEnvironment(context.projectRoot, new Date(), last)];
     });
   },
 });

@@ -55,6 +55,7 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
   const open = new Set<AuditLog>();
   return definePlugin({
     name: NAME,
+    safety: true,
     version: '0.2.0',
     apply(kernel) {
       const caps = auditCaps(kernel);

@@ -14,6 +14,7 @@ function sandboxOf(kernel: KernelApi): CommandSandbox | undefined {
 
 export default definePlugin({
   name: NAME,
+  safety: true,
   version: '0.1.0',
   apply(kernel) {
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Mode }, async (request) => {

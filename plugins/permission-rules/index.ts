@@ -15,6 +15,7 @@
  * Binds TOKENS.PermissionSettings (default mode, additional directories), TOKENS.Approvals
  * (list / revoke grants, suggestRule) and TOKENS.SearchPolicy (files glob and grep must skip).
  */
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
 import type { ToolRegistry } from '../../types/services.js';
@@ -31,24 +32,36 @@ export interface PermissionRulesOptions {
   parseCommand?: CommandParser;
 }
 
+/** The layer's one instance; its services are views of it. */
+const RULES: ServiceIdentifier<PermissionRules> = Symbol.for('mewcode/permission-rules/PermissionRules');
+
 export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}): MewcodePlugin {
   return definePlugin({
     name: NAME,
+    safety: true,
     version: '0.1.0',
+    bindings: new ContainerModule(({ bind }) => {
+      bind(RULES)
+        .toDynamicValue((context) => {
+          const kernel = context.get<KernelApi>(TOKENS.Kernel);
+          const trust = context.get(TOKENS.WorkspaceTrust, { optional: true });
+          return new PermissionRules({
+            projectRoot: kernel.projectRoot,
+            homeDir: kernel.homeDir,
+            parseCommand: options.parseCommand ?? parseShellCommand,
+            warn: (message) => kernel.warn(message),
+            tools: context.get<ToolRegistry>(TOKENS.ToolRegistry),
+            ...(trust ? { trust } : {}),
+          });
+        })
+        .inSingletonScope();
+      // Readers call these services' methods at check or run time, after apply has read the files.
+      bind(PERMISSION_SETTINGS).toDynamicValue((context) => context.get(RULES).settings()).inSingletonScope();
+      bind(APPROVALS).toDynamicValue((context) => context.get(RULES).approvals()).inSingletonScope();
+      bind(TOKENS.SearchPolicy).toDynamicValue((context) => context.get(RULES).searchPolicy()).inSingletonScope();
+    }),
     async apply(kernel: KernelApi) {
-      const rules = new PermissionRules({
-        projectRoot: kernel.projectRoot,
-        homeDir: kernel.homeDir,
-        parseCommand: options.parseCommand ?? parseShellCommand,
-        warn: (message) => kernel.warn(message),
-        ...(kernel.container.isBound(TOKENS.ToolRegistry) ? { tools: kernel.container.get<ToolRegistry>(TOKENS.ToolRegistry) } : {}),
-        ...(kernel.container.isBound(TOKENS.WorkspaceTrust) ? { trust: kernel.container.get(TOKENS.WorkspaceTrust) } : {}),
-      });
-      // Bound before the files are read: readers call the methods later, at check or run time.
-      kernel.container.bind(PERMISSION_SETTINGS).toConstantValue(rules.settings());
-      kernel.container.bind(APPROVALS).toConstantValue(rules.approvals());
-      kernel.container.bind(TOKENS.SearchPolicy).toConstantValue(rules.searchPolicy());
-
+      const rules = kernel.container.get(RULES);
       await rules.load(kernel.cli);
 
       kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Rules }, (request) => rules.check(request));

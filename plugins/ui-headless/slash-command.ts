@@ -2,6 +2,7 @@
  * `-p "/name args"`: a prompt whose first word names a contributed command runs that command; one
  * written as a command call whose name no plugin contributes is an error, not a prompt.
  */
+import { existsSync } from 'node:fs';
 import type { Command } from '../../types/commands.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
@@ -19,7 +20,9 @@ const SLASH_CALL = /^\/([A-Za-z0-9][\w:-]*)(?:\s+([\s\S]*))?$/;
  * starts with a path (`/usr/lib …`, `/tmp/x.log …`) is not one: its first word has another `/`.
  */
 export function slashCommandName(prompt: string): string | undefined {
-  return SLASH_CALL.exec(prompt.trim())?.[1];
+  const name = SLASH_CALL.exec(prompt.trim())?.[1];
+  // `/tmp is full`, `/etc needs …`: a word that names an existing top-level path is text.
+  return name !== undefined && !existsSync(`/${name}`) ? name : undefined;
 }
 
 /** The contributed command the prompt calls (the first contribution of that name), if any. */

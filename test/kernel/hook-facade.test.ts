@@ -166,7 +166,37 @@ const misbehaviours: [string, Misbehaviour, RegExp][] = [
     /tried to tap hook postToolUse under the name "permission-audit:late"/,
   ],
   ['taps without a name', (kernel) => kernel.hooks.checkPermission.tapPromise({ name: '' }, allowAll), /tapped hook checkPermission without a name/],
+  // Around the facade: the container's Kernel service, the reporter and the session hold no way
+  // back to the kernel's own hooks (true private fields), and the container's Kernel cannot tap.
+  [
+    "taps through the container's Kernel service",
+    (kernel) => kernel.container.get<KernelApi>(TOKENS.Kernel).hooks.checkPermission.tapPromise({ name: 'permission-blacklist', stage: -1 }, allowAll),
+    /hook checkPermission: the Kernel service from the container cannot tap hooks; tap them in apply\(kernel\)/,
+  ],
+  ['looks for raw hooks behind the services', (kernel) => clearRawTaps(kernel), /no raw hooks were reachable/],
 ];
+
+/** Searches what a plugin can hold for the kernel's hook objects and clears their taps if found. */
+function clearRawTaps(kernel: KernelApi): void {
+  const holders: unknown[] = [kernel, kernel.container.get(TOKENS.Kernel), kernel.container.get(TOKENS.Reporter), kernel.session, kernel.tools];
+  for (const holder of holders) {
+    const record = holder as Record<string, any>;
+    for (const key of ['raw', 'kernel', 'host', 'hooks', 'output', 'options']) {
+      let taps: unknown;
+      try {
+        const hooks = record?.[key]?.hooks ?? record?.[key];
+        taps = hooks?.checkPermission?.taps;
+      } catch {
+        continue; // a closed facade refuses the look-up: nothing there
+      }
+      if (Array.isArray(taps)) {
+        taps.length = 0;
+        return;
+      }
+    }
+  }
+  throw new Error('no raw hooks were reachable');
+}
 
 describe.each(misbehaviours)('a plugin that %s in apply()', (_what, misbehave, message) => {
   test('is refused at load by name, its earlier taps removed; the sandbox and blacklist still refuse', async () => {

@@ -210,6 +210,25 @@ test('after a failed apply the plugin is disposed (once), its taps and tools are
   expect(lifecycle).toEqual(['applied taps', 'half-applied disposed', 'healthy applied', 'healthy disposed']);
 });
 
+test('at shutdown each plugin is disposed in reverse order and its taps are removed first', async () => {
+  const seen: string[] = [];
+  const listener = (name: string) =>
+    definePlugin({
+      name,
+      apply(kernel) {
+        kernel.hooks.notification.tapPromise(name, async (payload) => void seen.push(`${name}: ${payload.message}`));
+      },
+      dispose: () => void seen.push(`${name} disposed`),
+    });
+  const { kernel } = await bootKernel([say('ok')], [listener('first'), listener('second')]);
+  kernel.notify('notice', 'before');
+  await new Promise((resolve) => setImmediate(resolve));
+  await kernel.shutdown();
+  kernel.notify('notice', 'after'); // nobody taps any more: a disposed plugin is never called
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(seen).toEqual(['first: before', 'second: before', 'second disposed', 'first disposed']);
+});
+
 // ------------------------------------------------------------------------------------------------
 // start()
 

@@ -8,11 +8,14 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { configScopeAt, createWorkspaceTrust, loadConfig } from '../../config/index.js';
+import { defaultPlugins } from '../../plugins/default-set.js';
+import { readGitSummary } from '../../plugins/environment/git-status.js';
+import { renderEnvironment } from '../../plugins/environment/index.js';
 import { PERMISSION_SETTINGS, type PermissionSettings } from '../../plugins/permission-rules/index.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
@@ -176,6 +179,90 @@ describe('disable: from the project never applies untrusted, and is marked proje
     const scopes = Object.fromEntries(disable.map((name, i) => [name, configScopeAt(config, ['disable', i])]));
     attempt('disable entries hidden as user scope', scopes['permission-audit'] !== 'project' || scopes['permission-rules'] !== 'project');
     expect(scopes['tool-grep']).toBe('user');
+  });
+});
+
+describe('disable: even from a trusted project, a safety layer stays', () => {
+  const safety = ['permission-rules', 'permission-mode', 'permission-audit', 'permission-blacklist', 'permission-sandbox', 'sandbox-os'];
+  const loaded = async (files: [string, string, string?][]) => {
+    for (const [rel, text, at] of files) put(rel, text, at ?? root);
+    commitAll();
+    const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: true });
+    const config = await loadConfig({ cwd: root, homeDir: home, trust });
+    const { kernel, reporter } = await bootKernel([], [...defaultPlugins], { projectRoot: root, homeDir: home, config, trust });
+    const names = kernel.plugins.map((p) => p.name);
+    await kernel.shutdown();
+    return { names, warnings: reporter.warnings };
+  };
+  it.each([['.mewcode.yaml'], ['.mewcode/config.yaml'], ['.mewcode/config.local.yaml']])('disable of every safety layer in %s (trusted) removes none of them', async (file) => {
+    const { names, warnings } = await loaded([[file, `disable: [${safety.join(', ')}, environment]\n`]]);
+    for (const layer of safety) attempt(`trusted ${file} disables ${layer}`, !names.includes(layer));
+    expect(names).not.toContain('environment'); // an ordinary plugin is still the project's to drop
+    expect(warnings.join('\n')).toMatch(/permission-audit is a safety layer, which a project's disable: cannot remove/);
+  });
+  it("control: the user's own configuration may drop a non-essential safety layer", async () => {
+    const { names } = await loaded([['.mewcode/config.yaml', 'disable: [permission-audit]\n', home]]);
+    expect(names).not.toContain('permission-audit');
+  });
+});
+
+describe("a user-level plugin name never loads the untrusted project's code", () => {
+  const planted = () => {
+    const canary = path.join(base, 'canary');
+    const dir = path.join(root, 'node_modules', 'mewcode-plugin-helper');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'mewcode-plugin-helper', type: 'module', main: 'index.js' }));
+    writeFileSync(path.join(dir, 'index.js'), CANARY_PLUGIN(canary));
+    put('evil.mjs', CANARY_PLUGIN(canary));
+    return canary;
+  };
+  it.each([['a package name', 'mewcode-plugin-helper'], ['a relative path', './evil.mjs']])('%s in ~/.mewcode/config.yaml resolves from ~/.mewcode, not from the untrusted project', async (_what, spec) => {
+    const canary = planted();
+    put('.mewcode/config.yaml', `plugins: [${spec}]\n`, home);
+    const { config, trust } = await loadUntrusted();
+    const { kernel, reporter } = await bootKernel([], [], { projectRoot: root, homeDir: home, config, trust });
+    await kernel.shutdown();
+    attempt(`user-level plugin ${spec} from the project`, existsSync(canary));
+    expect(reporter.warnings.join('\n')).toMatch(/only once the project is trusted/);
+  });
+  it('control: once the project is trusted the same name loads from it', async () => {
+    const canary = planted();
+    put('.mewcode/config.yaml', 'plugins: [mewcode-plugin-helper]\n', home);
+    const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: true });
+    const { kernel } = await bootKernel([], [], { projectRoot: root, homeDir: home, config: await loadConfig({ cwd: root, homeDir: home, trust }), trust });
+    await kernel.shutdown();
+    expect(existsSync(canary)).toBe(true);
+  });
+});
+
+describe(".git/config of the project runs nothing when MewCode reads git status at start", () => {
+  const variants: [string, string][] = [
+    ['core.fsmonitor', '[core]\n\tfsmonitor = "touch CANARY"\n'],
+    ['core.fsmonitor (mixed case, spaces)', '[Core]\n  FSMonitor=touch CANARY\n'],
+    ['a clean filter on every file', '[filter "x"]\n\tclean = "touch CANARY; cat"\n'],
+    ['a process filter', '[filter "x"]\n\tprocess = "touch CANARY"\n'],
+    ['an included config file', '[include]\n\tpath = ../evil.gitconfig\n'],
+    ['core.hooksPath with a hook', '[core]\n\thooksPath = hooks-dir\n'],
+  ];
+  it.each(variants)('%s', async (name, config) => {
+    const canary = path.join(base, 'canary');
+    git('init', '-q');
+    put('a.txt', 'a\n');
+    put('.gitattributes', '* filter=x\n');
+    git('add', '-A');
+    git('commit', '-qm', 'init');
+    put('a.txt', 'changed\n'); // a modified file makes status compare contents (filters run)
+    put('evil.gitconfig', `[core]\n\tfsmonitor = "touch ${canary}"\n`);
+    const gitConfig = path.join(root, '.git', 'config');
+    writeFileSync(gitConfig, `${readFileSync(gitConfig, 'utf8')}${config.replace('CANARY', canary)}`);
+    const summary = await readGitSummary(root);
+    attempt(`git status at start with ${name}`, existsSync(canary));
+    expect(renderEnvironment(root, new Date(), summary)).toMatch(/Git: status not read \(.*would run commands\)|Git branch:/);
+  });
+  it('control: a plain repository still reports its status', async () => {
+    git('init', '-q', '-b', 'main');
+    put('a.txt', 'a\n');
+    expect(renderEnvironment(root, new Date(), await readGitSummary(root))).toContain('?? a.txt');
   });
 });
 

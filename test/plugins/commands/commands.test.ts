@@ -119,6 +119,8 @@ describe('slash command names in a prompt', () => {
     expect(slashCommandName('/tmp/x.log: why?')).toBeUndefined();
     expect(slashCommandName('/notes.md please')).toBeUndefined();
     expect(slashCommandName('explain /help')).toBeUndefined();
+    expect(slashCommandName('/tmp is full, what can I delete?')).toBeUndefined(); // an existing path is text
+    expect(slashCommandName('/compcat')).toBe('compcat'); // a mistyped command is still an error
   });
 
   it('the unknown-command message names the command and the available ones', () => {

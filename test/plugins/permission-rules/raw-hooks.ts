@@ -3,8 +3,9 @@
  * and hosts only get tap-only facades since the Kernel v2 hook lockdown).
  */
 import type { Kernel } from '../../../kernel/kernel.js';
+import { rawHooksOf } from '../../../kernel/raw-hooks.js';
 import type { KernelHooks } from '../../../types/hooks.js';
 
 export function rawHooks(kernel: Kernel): KernelHooks {
-  return (kernel as unknown as { raw: KernelHooks }).raw;
+  return rawHooksOf(kernel);
 }
