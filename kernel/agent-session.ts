@@ -154,7 +154,7 @@ export class AgentSessionImpl implements AgentSession {
 
   /** Notices reach the user through the one output route, tagged with this session. */
   private route(event: AgentEvent): void {
-    if (event.type === 'notice') this.#host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId });
+    if (event.type === 'notice') this.#host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId, ...(this.parentAgentId ? { parentAgentId: this.parentAgentId } : {}) });
   }
 
   private async runExclusive(channel: EventChannel<AgentEvent>, options: RunOptions): Promise<void> {

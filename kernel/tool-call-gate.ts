@@ -70,6 +70,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
       verdict,
       allowed,
       toolCallId: call.id,
+      sessionId: deps.run.sessionId,
       agentId: deps.run.agentId,
       ...(deps.run.parentAgentId ? { parentAgentId: deps.run.parentAgentId } : {}),
       ...(approval ? { approval } : {}),

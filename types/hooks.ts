@@ -106,7 +106,7 @@ export interface CompactionContext extends RunContext {
 }
 
 /** Every permission outcome of a tool call, for the audit log (SPEC A11). */
-export interface PermissionDecidedContext extends Partial<Pick<SessionContext, 'agentId' | 'parentAgentId'>> {
+export interface PermissionDecidedContext extends Pick<SessionContext, 'sessionId' | 'agentId'>, Partial<Pick<SessionContext, 'parentAgentId'>> {
   request: PermissionRequest;
   /** The verdict that decided; for a PreToolUse block, layer `hook:<name>`. */
   verdict: PermissionVerdict;
@@ -146,7 +146,8 @@ export interface SubagentStopContext extends SubagentContext {
   finalText: string;
 }
 
-export interface NotificationPayload extends Partial<Pick<SessionContext, 'sessionId' | 'agentId'>> {
+/** Ids are set for what a session says; absent for process-wide messages (boot, configuration). */
+export interface NotificationPayload extends Partial<Pick<SessionContext, 'sessionId' | 'agentId' | 'parentAgentId'>> {
   kind: 'notice' | 'warning' | 'approval_needed' | 'idle' | 'debug';
   message: string;
 }

@@ -165,6 +165,8 @@ describe('caps and other records', () => {
           verdict: { decision: 'ask', layer: 'permission-mode', reason },
           allowed: false,
           toolCallId: 'c',
+          sessionId: 's',
+          agentId: 'main',
         },
         caps,
       );
@@ -205,6 +207,7 @@ describe('caps and other records', () => {
       verdict: { decision: 'deny', layer: 'plan-mode', reason: 'plan mode: write_file is not available' },
       allowed: false,
       toolCallId: 'call-9',
+      sessionId: 's1',
       agentId: 'agent-2',
       parentAgentId: 'main',
     });

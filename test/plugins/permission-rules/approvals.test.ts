@@ -88,6 +88,8 @@ describe('allow always', () => {
       approval: { choice: 'allow_always', answeredBy: 'test-ui' },
       allowed: true,
       toolCallId: 'c1',
+      sessionId: 's',
+      agentId: 'main',
     });
     expect(readFileSync(settingsPath(dirs, 'local'), 'utf8')).toBe(after);
     expect(approvals(again.kernel).list().filter((g) => g.rule === 'Bash(make build)')).toHaveLength(1);
