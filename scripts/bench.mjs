@@ -22,6 +22,8 @@ import { benchReadFile } from './bench/tool-read-file.mjs';
 import { benchBash } from './bench/tool-bash.mjs';
 import { benchSearch } from './bench/tool-search.mjs';
 import { benchPermissions } from './bench/permissions.mjs';
+import { benchSandbox } from './bench/sandbox.mjs';
+import { benchTrust } from './bench/trust.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -35,10 +37,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
-const SUITES = ['all', 'kernel', 'tools', 'permissions'];
+const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety'];
 if (!SUITES.includes(values.suite)) {
   process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
   process.exit(2);
@@ -113,6 +115,15 @@ try {
     process.stderr.write('bench: permissions: checkPermission with 200 rules…\n');
     const permissions = await benchPermissions(values.quick ? { runs: 50, warmup: 10 } : {});
     sections.push({ name: 'permissions', text: ['## Permissions: checkPermission', '', `Reproduce: \`npm run bench -- --suite permissions\` (measured ${results.date}).`, '', permissions.markdown].join('\n') });
+  }
+  if (wants('safety')) {
+    process.stderr.write('bench: safety: the OS sandbox per bash call, the trust check at start-up…\n');
+    const sandbox = await benchSandbox({ runs: values.quick ? 10 : 50 });
+    const trust = await benchTrust(values.quick ? { runs: 50, warmup: 10 } : {});
+    sections.push({
+      name: 'safety',
+      text: ['## Safety: OS sandbox and workspace trust', '', `Reproduce: \`npm run bench -- --suite safety\` (measured ${results.date}).`, '', sandbox.markdown.replace(/^## /m, '### '), '', trust.markdown].join('\n'),
+    });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');
