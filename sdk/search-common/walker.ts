@@ -20,6 +20,10 @@
  *   (`node_modules/react` under a `node_modules/` rule) sees the entries there, unless a rule
  *   matches them by their own path (`node_modules/**`).
  *
+ * Why not `fdir`: it was measured slower than this walker on the same trees (it lists every
+ * directory, ignored ones included, before a filter can prune them), and it follows the path, not
+ * a verified descriptor, so it could not give the no-follow guarantee above; hence it was dropped.
+ *
  * Paths are reported relative to the project root with `/` separators. The walk is synchronous
  * in slices of ≈ 8 ms and yields to the event loop between them, so cancellation, the deadline
  * and the kernel's timers keep working on huge trees.
