@@ -52,13 +52,29 @@ export type SandboxWrapResult =
 
 export interface CommandSandbox {
   /**
-   * The sandbox state for `mewcode doctor` and the status line. The first call (of this or
-   * `probe`) runs the probe (synchronously here, bounded by a short timeout); later calls answer
-   * from the cache.
+   * The sandbox state for `mewcode doctor` and the status line. The probe runs once: at start
+   * when the implementation has one (sandbox-os does), else at the first call of this or `probe`
+   * (synchronously here, bounded by a short timeout); later calls answer from the cache.
    */
   status(): SandboxStatus;
   /** Same answer as `status()`, probing without blocking the event loop. */
   probe(): Promise<SandboxStatus>;
   /** How to run `command` inside the sandbox. Fails closed: see SandboxWrapResult. */
   wrap(command: SandboxCommand): Promise<SandboxWrapResult>;
+}
+
+/**
+ * The rules layer's read rules as the sandbox sees them (SPEC A13: Read-denied paths are
+ * unreadable inside it). Built by the sandbox-os plugin from TOKENS.SearchPolicy, the only
+ * service that exposes them today, as a predicate.
+ */
+export interface SandboxReadRules {
+  /** True when a `Read` deny (or ask: a command cannot ask per file) rule covers this absolute path. */
+  hidden(absolutePath: string): boolean;
+  /**
+   * Absolute literal prefixes of those rules (the part before the first glob character), when
+   * the rules layer can list them. With them the sandbox looks only there, anywhere on disk;
+   * without them it offers `hidden` the writable roots' entries and the home's top level.
+   */
+  prefixes?: readonly string[];
 }

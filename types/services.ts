@@ -58,6 +58,13 @@ export interface PermissionSettings {
   additionalDirectories(): string[];
   /** `permissions.default_mode` of the highest settings file that sets it (local > project > user). */
   defaultMode(): PermissionMode | undefined;
+  /**
+   * Absolute literal prefixes (the part before the first glob character) of every deny or ask
+   * rule for `read_file`, in all layers and session rules: `[]` when there are none, undefined
+   * when a rule's reach cannot be bounded by a prefix (a `~` regex, a negation, no pattern).
+   * The OS sandbox hides what these prefixes hold. Optional for other implementations.
+   */
+  readRulePrefixes?(): string[] | undefined;
 }
 
 export type GrantScope = 'session' | 'local';

@@ -2,8 +2,10 @@
  * The blacklist decision for one command line: parse it into segments (sdk/shell-command),
  * check every segment — in every directory it may run in after `cd` — with the ten patterns and
  * the destructive-verbs-outside-the-project rule, check defined functions for fork bombs,
- * and — when the command does not parse cleanly, is opaque (may evaluate strings as code) or the
- * parser is unavailable — also check the raw text conservatively (quotes stripped, split at every operator, every word position tried).
+ * and — when the command does not parse cleanly, is opaque (may evaluate strings as code; a
+ * shell fed by stdin or `<(…)`, `parallel`, interpreter text …) or the parser is unavailable —
+ * also check the raw text conservatively (quotes stripped, split at every operator, every word
+ * position tried), so `sh < <(echo rm -rf ~)` is judged on the `rm -rf ~` it feeds the shell.
  */
 import { analyzeShellCommand, type ShellAnalysis } from '../../sdk/shell-command/index.js';
 import { findForkBomb, textLooksLikeForkBomb } from './fork-bomb.js';
@@ -90,7 +92,8 @@ export function checkRawText(command: string, where: Where): BlacklistHit | unde
   for (const piece of text.split(/[;&|\n(){}`]|\$\(|<\(|>\(/)) {
     const redirect = /(?:^|[^<>&0-9])\d*(?:>>?|&>>?|>\||<>)\s*(\/dev\/\S+)/.exec(piece);
     if (redirect && isBlockDevice(normaliseOperand(redirect[1]!, where))) return { pattern: `redirect to the block device ${redirect[1]}`, segment: piece.trim(), fromRawText: true };
-    const words = piece.split(/\s+/).filter((w) => w !== '');
+    // `:::` / `::::` are GNU parallel's argument separators, never paths (its arguments are).
+    const words = piece.split(/\s+/).filter((w) => w !== '' && !/^::::?\+?$/.test(w));
     for (let i = 0; i < words.length; i++) {
       const name = commandNameOf(words[i]);
       if (name === undefined || !isCheckedCommand(name, words[i]!)) continue;

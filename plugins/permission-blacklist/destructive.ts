@@ -1,6 +1,8 @@
 /**
  * The destructive verbs of outside-targets.ts, judged on one command's words: which operands
- * each verb destroys, and whether they are literal paths inside the project.
+ * each verb destroys, and whether they are literal paths inside the project. Besides the removers
+ * (`rm -r`, `find -delete`, `shred`, …), `tar --remove-files` and `rsync --remove-source-files`
+ * delete what they copy.
  */
 import type { Hit } from './patterns.js';
 import { literalInside, type Inside } from './outside-targets.js';
@@ -88,7 +90,59 @@ const rsync: Verb = (args, where, inside) => {
   return hits[0];
 };
 
-const VERBS: Record<string, Verb> = { rm, find, mv, chmod: ownerOrMode('chmod'), chown: ownerOrMode('chown'), chgrp: ownerOrMode('chgrp'), dd, truncate, shred, rsync };
+/** GNU tar options that take a value (short letters; long names, which tar also accepts abbreviated). */
+const TAR_VALUED_SHORT = 'bCfFgHIKLNTVX';
+const TAR_VALUED_LONG = [
+  '--file', '--directory', '--files-from', '--exclude-from', '--exclude', '--blocking-factor', '--listed-incremental', '--format', '--use-compress-program',
+  '--starting-file', '--tape-length', '--newer', '--after-date', '--newer-mtime', '--label', '--transform', '--xform', '--owner', '--group', '--mode',
+  '--mtime', '--suffix', '--to-command', '--info-script', '--new-volume-script', '--rsh-command', '--rmt-command', '--record-size', '--volno-file',
+  '--index-file', '--level', '--warning', '--strip-components', '--sort', '--quoting-style', '--pax-option', '--checkpoint-action', '--owner-map', '--group-map',
+];
+
+/** `--rem`, `--remov`, … `--remove-files`: GNU getopt accepts any unambiguous prefix (`--re` is ambiguous). */
+const removeFiles = (arg: string): boolean => arg.length >= 5 && '--remove-files'.startsWith(arg);
+
+/**
+ * `tar --remove-files -cf out.tar ~` deletes what it archives: its operands (relative to a
+ * preceding `-C dir`) are targets; with `-T list` the names are unknown. Old-style clusters
+ * (`tar cf x.tar d`) and attached values (`-fx.tar`, `--file=x.tar`) are understood.
+ */
+const tar: Verb = (args, where, inside) => {
+  if (!args.some(removeFiles)) return undefined;
+  const targets: string[] = [];
+  let dir: string | undefined;
+  const take = (letter: string, value: string | undefined): void => {
+    if (letter === 'C' || letter === '--directory') dir = value;
+    if (letter === 'T' || letter === '--files-from') targets.push(`$(names listed in ${value ?? ''})`);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith('--') && arg.length > 2) {
+      const [name, value] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+      const full = TAR_VALUED_LONG.find((long) => name.length >= 4 && long.startsWith(name));
+      if (full) take(full, value ?? args[++i]);
+      continue;
+    }
+    if ((arg.startsWith('-') && arg.length > 1) || (i === 0 && /^[A-Za-z]+$/.test(arg))) {
+      // A cluster: each value-taking letter takes the rest of the word (dashed form) or the next word.
+      const letters = arg.startsWith('-') ? arg.slice(1) : arg;
+      for (let j = 0; j < letters.length; j++) {
+        const letter = letters[j]!;
+        if (!TAR_VALUED_SHORT.includes(letter)) continue;
+        if (arg.startsWith('-') && j + 1 < letters.length) {
+          take(letter, letters.slice(j + 1));
+          break;
+        }
+        take(letter, args[++i]);
+      }
+      continue;
+    }
+    targets.push(dir === undefined || arg.startsWith('/') ? arg : `${dir.replace(/\/+$/, '')}/${arg}`);
+  }
+  return firstOutside('tar --remove-files', targets, where, inside, false);
+};
+
+const VERBS: Record<string, Verb> = { rm, find, mv, chmod: ownerOrMode('chmod'), chown: ownerOrMode('chown'), chgrp: ownerOrMode('chgrp'), dd, truncate, shred, rsync, tar, gtar: tar, bsdtar: tar };
 
 function baseName(word: string | undefined): string {
   return word === undefined ? '' : word.slice(word.lastIndexOf('/') + 1);

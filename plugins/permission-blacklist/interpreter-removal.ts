@@ -1,8 +1,9 @@
 /**
  * Interpreters removing trees (issue 8): `python3 -c "import shutil; shutil.rmtree(…)"`,
  * `perl -MFile::Path -e 'rmtree(…)'`, `ruby -e 'FileUtils.rm_rf(…)'`,
- * `node -e "fs.rmSync(…, {recursive: true})"`. The program text comes from the shell parser
- * (ShellSegment.inlineCode). A removal whose argument is not one plain string literal naming a
+ * `node -e "fs.rmSync(…, {recursive: true})"`, `deno eval 'Deno.removeSync(…, {recursive: true})'`,
+ * `Rscript -e 'unlink(…, recursive = TRUE)'`, `pwsh -c 'Remove-Item … -Recurse'`. The program
+ * text comes from the shell parser (ShellSegment.inlineCode). A removal whose argument is not one plain string literal naming a
  * path inside the project is dangerous; shell commands the program runs (`os.system('rm -rf ~')`)
  * are segments of their own and get the ordinary checks.
  */
@@ -13,8 +14,8 @@ import type { Where } from './targets.js';
 /** Tree-removing calls; the capture is the start of the first argument. */
 const REMOVERS: readonly { api: RegExp; needs?: RegExp }[] = [
   { api: /\b(rmtree|remove_tree|removedirs|rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rimraf(?:\.sync)?|deleteRecursively|delete_tree)\b\s*\(?\s*/g },
-  // Node's fs.rm / rmSync / rmdir / rmdirSync remove a tree only with { recursive: true }.
-  { api: /\b(rmSync|rmdirSync|rm|rmdir)\s*\(\s*/g, needs: /recursive/ },
+  // Node's fs.rm / rmSync / rmdir / rmdirSync and Deno.remove / removeSync remove a tree only with { recursive: true }.
+  { api: /\b(rmSync|rmdirSync|rm|rmdir|removeSync|remove)\s*\(\s*/g, needs: /recursive/ },
   // R: unlink(x, recursive = TRUE)
   { api: /\b(unlink)\s*\(\s*/g, needs: /recursive\s*=\s*T/ },
   // PowerShell: Remove-Item -Recurse

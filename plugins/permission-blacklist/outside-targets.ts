@@ -1,9 +1,9 @@
 /**
  * Destructive verbs aimed outside the project (issue 8, point 3): a recursive `rm`, `find …
- * -delete` / `-exec rm`, `mv`, `chmod -R` / `chown -R` / `chgrp -R`, `dd of=`, `truncate` or
- * `shred` whose target is not a literal path inside the project is dangerous. "Literal inside"
- * means: no expansion (`$X`, `${X:?}`, `$(…)`, backquotes), no `~`, no glob over the top of the
- * project or followed by `..`, and — lexically and with symlinks resolved (dangling links
+ * -delete` / `-exec rm`, `mv`, `chmod -R` / `chown -R` / `chgrp -R`, `dd of=`, `truncate`,
+ * `shred` or `tar --remove-files` whose target is not a literal path inside the project is
+ * dangerous. "Literal inside" means: no expansion (`$X`, `${X:?}`, `$(…)`, backquotes), no `~`,
+ * no glob over the top of the project or followed by `..`, and — lexically and with symlinks resolved (dangling links
  * followed, as the sandbox does) — inside the project root or an additional directory, from the
  * directory the command runs in (unknown after `cd "$X"`: nothing relative is literal then).
  * This is what turns "rm -rf $X", "find ~ -delete" and "mv ~ /tmp/x" into denials without

@@ -1,7 +1,8 @@
 /**
  * What one shell segment writes, for the protected-path check: redirection targets and the
  * operands of obvious writers (`tee`, `cp`/`mv`/`install`/`ln` destinations, `mv`/`rm` sources,
- * `sed -i`/`perl -i` files, `dd of=`, `truncate`, `curl -o`, `wget -O`, `git config`). Targets
+ * `sed -i`/`perl -i` files, `dd of=`, `truncate`, `curl -o`, `wget -O`, `git config`, the archive
+ * `tar -c/-r/-u -f` writes and the operands `tar --remove-files` deletes). Targets
  * are as the parser gives them (unquoted, expansions kept as written).
  */
 import path from 'node:path';
@@ -104,6 +105,11 @@ export function segmentWrites(segment: ShellSegmentLike): WriteTarget[] {
     case 'dd':
       for (const arg of args) if (arg.startsWith('of=')) out.push({ target: arg.slice(3), kind: 'file' });
       break;
+    case 'tar':
+    case 'gtar':
+    case 'bsdtar':
+      out.push(...tarWrites(args));
+      break;
     case 'curl':
     case 'wget': {
       const { values } = split(args, ['-o', '--output', '-O', '--output-document']);
@@ -122,6 +128,50 @@ export function segmentWrites(segment: ShellSegmentLike): WriteTarget[] {
       break;
     }
   }
+  return out;
+}
+
+/**
+ * `tar -cf out.tar …` writes out.tar (also -r/-u/-A, `--file=`, old-style `tar cf out.tar`);
+ * `--remove-files` (or a prefix of it down to `--rem`) deletes the operands, relative to `-C dir`.
+ * Extraction writes names only the archive knows: not listed (the sandbox is the boundary).
+ */
+function tarWrites(args: readonly string[]): WriteTarget[] {
+  const out: WriteTarget[] = [];
+  const removes = args.some((a) => a.length >= 5 && '--remove-files'.startsWith(a));
+  let creates = args.some((a) => /^--(?:create|append|update|concatenate|catenate)$/.test(a));
+  let archive: string | undefined;
+  let dir: string | undefined;
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq === -1 ? arg : arg.slice(0, eq);
+      if (name === '--file' || name === '--directory') {
+        const value = eq === -1 ? args[++i] : arg.slice(eq + 1);
+        if (name === '--file') archive = value;
+        else dir = value;
+      }
+      continue;
+    }
+    if (arg.startsWith('-') || (i === 0 && /^[A-Za-z]+$/.test(arg))) {
+      const letters = arg.replace(/^-/, '');
+      if (/[cruA]/.test(letters)) creates = true;
+      for (let j = 0; j < letters.length; j++) {
+        const letter = letters[j]!;
+        if (!'bCfFgHIKLNTVX'.includes(letter)) continue;
+        const value = arg.startsWith('-') && j + 1 < letters.length ? letters.slice(j + 1) : args[++i];
+        if (letter === 'f') archive = value;
+        if (letter === 'C') dir = value;
+        if (arg.startsWith('-') && j + 1 < letters.length) break;
+      }
+      continue;
+    }
+    operands.push(dir === undefined || arg.startsWith('/') ? arg : path.posix.join(dir, arg));
+  }
+  if (creates && archive !== undefined && archive !== '-') out.push({ target: archive, kind: 'file' });
+  if (removes) for (const operand of operands) out.push({ target: operand, kind: 'tree' });
   return out;
 }
 

@@ -19,6 +19,8 @@
  * judged from every directory the segment may run in (after `cd`; the bash call's `workdir`).
  * Deny and ask rules see a command however it is spelled (`/bin/rm`, `\rm`, `"r""m"`, wrapped);
  * when a segment's command name is computed at run time (`$a -rf x`, `${x:-rm}`, `rm${IFS}x`),
+ * or the segment runs commands the parser cannot see at all (`curl … | sh`, `bash "$f"`,
+ * `source <(…)`, `git -c alias.x='!…'`, `./r` after `cp /bin/rm r`: ShellSegment.unknownCommands),
  * any deny rule for the tool denies it (and any ask rule asks): it cannot be checked.
  */
 import path from 'node:path';
@@ -39,6 +41,8 @@ export interface ShellSegmentLike {
   dirs?: readonly string[] | null;
   /** Program text handed to an interpreter. */
   inlineCode?: { interpreter: string; code: string };
+  /** Why the segment runs commands the parser cannot see (no rule can be matched against them). */
+  unknownCommands?: string;
 }
 export interface ParsedCommandLike {
   segments: ShellSegmentLike[];
@@ -104,6 +108,25 @@ export class RulesEngine {
     };
   }
 
+  /**
+   * The literal prefixes of every deny and ask rule that concerns this reading tool, in all layers:
+   * `[]` when there are none, undefined when one of them has no knowable prefix (see
+   * CompiledRule.literalPrefix). An allow rule never narrows what is hidden, so it is not listed.
+   */
+  readRulePrefixes(toolName: string): string[] | undefined {
+    const applicable = this.applicable({ toolName, category: 'read', targetKind: 'path' });
+    if (!applicable) return [];
+    const prefixes = new Set<string>();
+    for (const lists of applicable) {
+      for (const rule of [...lists.deny, ...lists.ask]) {
+        const prefix = rule.literalPrefix();
+        if (prefix === undefined) return undefined;
+        prefixes.add(prefix);
+      }
+    }
+    return [...prefixes];
+  }
+
   /** The rules that concern this tool, per layer and list; undefined when there are none (most calls). */
   private applicable(facts: ToolFacts): Record<RuleList, CompiledRule[]>[] | undefined {
     // The rules that concern this tool, per layer and list; most calls stop here with none.
@@ -163,6 +186,7 @@ export class RulesEngine {
     const objection =
       combine([wholeDecision, ...segmentDecisions], { allowed: false }) ??
       computedNameObjection(applicable, parsed.segments) ??
+      unknownCommandsObjection(applicable, parsed.segments) ??
       (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined);
     if (objection) return objection;
     if (!verifiable) return undefined;
@@ -238,6 +262,22 @@ function computedNameObjection(applicable: readonly Record<RuleList, CompiledRul
       decision: list,
       layer: `${LAYER_NAME}:${rule.origin.scope}`,
       reason: `the command name ${quote(computed.argv[0]!)} in ${quote(computed.text)} is computed at run time, so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against it; write the command name literally`,
+    };
+  }
+  return undefined;
+}
+
+/** With a deny (or ask) rule for the tool, a segment that runs commands nothing shows is denied (asked). */
+function unknownCommandsObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], segments: readonly ShellSegmentLike[]): PermissionVerdict | undefined {
+  const hidden = segments.find((s) => s.unknownCommands !== undefined);
+  if (!hidden) return undefined;
+  for (const list of ['deny', 'ask'] as const) {
+    const rule = applicable.flatMap((lists) => lists[list])[0];
+    if (!rule) continue;
+    return {
+      decision: list,
+      layer: `${LAYER_NAME}:${rule.origin.scope}`,
+      reason: `${quote(hidden.text)} runs commands that cannot be seen (${hidden.unknownCommands}), so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against them; write the commands out`,
     };
   }
   return undefined;

@@ -194,6 +194,7 @@ export class PermissionRules {
       additionalDirectories: () => [...(this.directories ??= this.resolveDirectories())],
       defaultMode: (): PermissionMode | undefined =>
         this.loaded.local?.defaultMode ?? this.loaded.project?.defaultMode ?? this.loaded.user?.defaultMode,
+      readRulePrefixes: () => this.engine.readRulePrefixes('read_file'),
     };
   }
 

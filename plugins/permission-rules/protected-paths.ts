@@ -1,8 +1,12 @@
 /**
  * Protected paths (issue 8, point 4): files whose change would let the agent widen its own
  * permissions or run code outside a tool call — MewCode's settings and configuration (the next
- * session reads them), its hooks and audit log, `.git/config` and `.git/hooks/**` (git runs
- * what they name on an ordinary `git status`), `.claude/**` and `.mcp.json`. A write to one
+ * session reads them), its hooks and audit log (with its anchor `audit.head` and lock
+ * `audit.lock`: rewriting the anchor hides a cut log, holding the lock stalls the writer),
+ * `.git/config` and `.git/hooks/**` (git runs what they name on an ordinary `git status`) —
+ * also those of submodule repositories (`.git/modules/<name>/`, which `git status` enters) and
+ * a worktree's `config.worktree` and `commondir` (where its config is read from) —
+ * `.claude/**` and `.mcp.json`. A write to one
  * always asks, in every mode (bypassPermissions and acceptEdits included); only an allow rule
  * naming exactly that file passes it. Paths are judged as written (made absolute) and
  * symlink-resolved with dangling links followed (sdk/path-containment's resolveRealSync, the
@@ -24,8 +28,15 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   [/^\.mewcode\.(?:ya?ml|json)$/, "MewCode's configuration"],
   [/^\.mewcode\/hooks[^/]*\.(?:ya?ml|json)$/, "MewCode's hooks"],
   [/^\.mewcode\/audit\.jsonl(?:\.\d+)?$/, "MewCode's audit log"],
-  [/^\.git\/config(?:\.worktree)?$/, 'the git configuration (git runs the programs it names)'],
-  [/^\.git\/hooks(?:\/.*)?$/, 'a git hook (git runs it)'],
+  // The anchor, the lock, and the anchor's temporary files (`audit.head.<pid>.<n>.tmp`).
+  [/^\.mewcode\/audit\.(?:head|lock)(?:\.[^/]*)?$/, "MewCode's audit log anchor"],
+  // `.git/` or a submodule's git directory (`.git/modules/<name>/`, names may hold `/`, nested
+  // submodules under `modules/<a>/modules/<b>`). `.+` may also match `refs/heads/config`: a
+  // branch named `config` asking on a direct write is an acceptable cost.
+  [/^\.git(?:\/modules\/.+)?\/config(?:\.worktree)?$/, 'the git configuration (git runs the programs it names)'],
+  [/^\.git(?:\/modules\/.+)?\/hooks(?:\/.*)?$/, 'a git hook (git runs it)'],
+  // A linked worktree's own config (extensions.worktreeConfig) and the pointer to its common dir.
+  [/^\.git(?:\/modules\/.+)?\/worktrees\/[^/]+\/(?:config(?:\.worktree)?|commondir)$/, 'the git configuration of a worktree (git runs the programs it names)'],
   [/^\.claude(?:\/.*)?$/, "Claude Code's settings"],
   [/^\.mcp\.json$/, 'the MCP server list'],
 ];
@@ -42,6 +53,8 @@ const HOME_FILES: readonly [RegExp, string][] = [
 /** Directories that hold protected files: deleting or replacing one of them changes those files. */
 const PROJECT_HOLDERS = ['', '.mewcode', '.git', '.git/hooks', '.claude'];
 const HOME_HOLDERS = ['', '.mewcode'];
+/** Holders below `.git/modules` and `.git/worktrees` have free-form names: any directory there (`mv evil .git/modules/lib`). */
+const PROJECT_HOLDER_TREES = /^\.git\/(?:modules|worktrees)(?:\/.*)?$/;
 
 const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
 
@@ -119,7 +132,11 @@ export function protectedTree(absolute: string, scope: ProtectedScope): Protecte
   for (const candidate of forms(absolute)) {
     const subject = fold(path.resolve(candidate));
     const holder = (base: string, holders: string[]): boolean => holders.some((h) => fold(path.resolve(base, h)) === subject);
-    if (project.some((root) => holder(root, PROJECT_HOLDERS))) return { path: absolute, what: 'a directory holding protected files (settings, git configuration or hooks)' };
+    const inTrees = (root: string): boolean => {
+      const relative = relativeInside(root, candidate);
+      return relative !== undefined && PROJECT_HOLDER_TREES.test(fold(relative));
+    };
+    if (project.some((root) => holder(root, PROJECT_HOLDERS) || inTrees(root))) return { path: absolute, what: 'a directory holding protected files (settings, git configuration or hooks)' };
     if (home.some((root) => holder(root, HOME_HOLDERS))) return { path: absolute, what: "a directory holding MewCode's user settings" };
   }
   return undefined;

@@ -88,6 +88,19 @@ export class CompiledRule {
     return resolved.glob === undefined ? resolved.prefix : undefined;
   }
 
+  /**
+   * The absolute path every path this rule matches lies in (the pattern's part before its first
+   * glob character), for callers that must enumerate what a rule covers (the OS sandbox hides
+   * Read-denied paths); undefined when that cannot be known: no pattern, a regex, a negation.
+   */
+  literalPrefix(): string | undefined {
+    const pattern = this.parsed.pattern;
+    if (!pattern || pattern.negations !== 0) return undefined;
+    if (pattern.kind === 'exact') return resolveExactPath(pattern.body, this.bases);
+    if (pattern.kind !== 'glob') return undefined;
+    return resolvePathPattern(pattern.body, this.bases).prefix;
+  }
+
   /** Tools without a target (MCP tools): the pattern is matched against the tool name. */
   matchesName(toolName: string): boolean {
     return this.matchesCommand(toolName);

@@ -12,6 +12,7 @@
  *   --bind R R                         each writable root
  *   --bind R/.git R/.git               pinned: a mount point cannot be renamed or removed, so no
  *                                      replacement `.git` with a hostile config can be put in its place
+ *                                      (also each submodule's and worktree's git directory, parents first)
  *   --ro-bind P P                      protected paths that exist
  *   --ro-bind <empty> P                protected paths that do not exist (mount point made by the caller)
  *   --tmpfs D --remount-ro D           deny-read directories

@@ -26,7 +26,8 @@
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { ResolvedConfig } from '../../types/config.js';
-import type { PermissionSettings } from '../../types/services.js';
+import type { SandboxReadRules } from '../../types/sandbox.js';
+import type { PermissionSettings, SearchPolicy } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { OsCommandSandbox } from './service.js';
 
@@ -48,6 +49,21 @@ function warnProjectSetting(kernel: KernelApi): void {
   );
 }
 
+/**
+ * The rules layer's Read deny/ask rules: the search policy's predicate for the Read tool
+ * (`read_file`), and the rules' literal prefixes from PermissionSettings, so read-rules.ts walks
+ * only the rules' own directories (without prefixes, e.g. for a regex rule, it walks the writable
+ * roots and the home's top level instead).
+ */
+function readRules(kernel: KernelApi): SandboxReadRules | undefined {
+  if (!kernel.container.isBound(TOKENS.SearchPolicy)) return undefined;
+  const hidden = kernel.container.get<SearchPolicy>(TOKENS.SearchPolicy).hiddenFiles('read_file');
+  if (!hidden) return undefined;
+  const settings = kernel.container.isBound(TOKENS.PermissionSettings) ? kernel.container.get<PermissionSettings>(TOKENS.PermissionSettings) : undefined;
+  const prefixes = settings?.readRulePrefixes?.();
+  return prefixes ? { hidden, prefixes } : { hidden };
+}
+
 export default definePlugin({
   name: NAME,
   version: '0.1.0',
@@ -59,9 +75,10 @@ export default definePlugin({
         return new OsCommandSandbox({
           homeDir: kernel.homeDir,
           warn: (message) => kernel.warn(message),
-          // Bound by permission-rules in its apply, which runs after this binding: read at each call.
+          // Bound by permission-rules (when the build has it); read at each call, after its files are loaded.
           additionalDirectories: () =>
             kernel.container.isBound(TOKENS.PermissionSettings) ? kernel.container.get<PermissionSettings>(TOKENS.PermissionSettings).additionalDirectories() : [],
+          readRules: () => readRules(kernel),
         });
       })
       .inSingletonScope();
@@ -69,6 +86,11 @@ export default definePlugin({
   async apply(kernel) {
     const sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
     warnProjectSetting(kernel);
+    // Probes now, in the background, so a sandbox that cannot run is said once at start (within
+    // ≈ 10 ms, long before a model answers) without holding up the first request. Every consumer
+    // (the mode layer's probe(), wrap()) awaits the same probe, after the user's settings.
+    // start() reads the user's sandbox settings (so status() knows `sandbox: false` at once) and
+    // leaves the probe running.
     await sandbox.start();
     // The private /tmp lives as long as the user's session (sub-agents share it).
     kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {

@@ -1,5 +1,5 @@
 /**
- * From the policy and what is on disk to a list of mounts (pure, given `inspect`): the part both
+ * From the policy and what is on disk to a list of mounts (pure, given `inspect` and `list`): the part both
  * the bubblewrap arguments and the tests are built from.
  *
  * Protected paths that do not exist yet (e.g. `.mcp.json`, `.mewcode/` in a fresh project) must
@@ -13,9 +13,22 @@
  * A protected path that is a symbolic link is refused: a mount lands on the link's target, and
  * the link itself could still be removed and replaced by a file the sandbox wrote. Rare, and fail
  * closed: the command does not run.
+ *
+ * Git directories (protectGitDir): the project's `.git`, its linked worktrees' directories
+ * (`.git/worktrees/<id>`) and its submodules' git directories (`.git/modules/<name>`, found at
+ * plan time by their HEAD; nested ones under `modules/<a>/modules/<b>`). Each is pinned and its
+ * config and hooks are protected like `.git`'s, missing ones blocked. Every directory on the way
+ * is pinned too: a directory that merely HOLDS a mount point can still be renamed away and a new
+ * one with a hostile config put in its place. A submodule cloned during a sandboxed command is
+ * not protected during that command (it did not exist at plan time) but is from the next one on;
+ * that gives nothing a command could not already do by planting a nested repository anywhere in
+ * the project and registering it as a submodule (`.gitmodules` and `.git/index` stay writable, or
+ * git could not work), which no list of mounts can prevent. Beyond MAX_GIT_MODULES git directories, the
+ * whole `modules` (or `worktrees`) directory is read-only instead: fail closed, at the cost of
+ * git writes in those submodules.
  */
 import path from 'node:path';
-import { GIT_PROTECTED, PROTECTED_NAMES, isWithin } from './policy.js';
+import { GIT_PROTECTED, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, isWithin } from './policy.js';
 
 export type PathKind = 'dir' | 'file' | 'missing' | 'symlink' | 'other';
 
@@ -46,7 +59,19 @@ export interface PlanInput {
 /** lstat-like for protected paths (links not followed); stat-like (`follow`) for deny-read paths. */
 export type Inspect = (absolutePath: string, follow: boolean) => Promise<PathKind>;
 
-export async function planMounts(input: PlanInput, inspect: Inspect): Promise<PlanResult> {
+/** The names in a directory ([] when it cannot be listed): for the worktrees and modules of a git directory. */
+export type List = (absoluteDir: string) => Promise<string[]>;
+
+interface GitContext {
+  plan: MountPlan;
+  inspect: Inspect;
+  list: List;
+  protect(target: string): Promise<string | undefined>;
+  /** Worktree and submodule git directories still to protect one by one. */
+  budget: number;
+}
+
+export async function planMounts(input: PlanInput, inspect: Inspect, list: List = async () => []): Promise<PlanResult> {
   const writable = dedupe(input.writableRoots);
   const plan: MountPlan = { writable, pinned: [], readOnly: [], blocked: [], hiddenDirs: [], hiddenFiles: [] };
 
@@ -58,16 +83,14 @@ export async function planMounts(input: PlanInput, inspect: Inspect): Promise<Pl
     return undefined;
   };
 
+  const context: GitContext = { plan, inspect, list, protect, budget: MAX_GIT_MODULES };
   for (const root of writable) {
     const git = path.join(root, '.git');
     const gitKind = await inspect(git, false);
     if (gitKind === 'symlink') return { ok: false, message: refusal(git) };
     if (gitKind === 'dir') {
-      plan.pinned.push(git);
-      for (const name of GIT_PROTECTED) {
-        const problem = await protect(path.join(git, name));
-        if (problem) return { ok: false, message: problem };
-      }
+      const problem = await protectGitDir(git, context);
+      if (problem) return { ok: false, message: problem };
     } else if (gitKind === 'missing') plan.blocked.push(git);
     else plan.readOnly.push(git); // a `gitdir:` file (worktree, submodule)
 
@@ -86,9 +109,98 @@ export async function planMounts(input: PlanInput, inspect: Inspect): Promise<Pl
     if (kind === 'dir') plan.hiddenDirs.push(target);
     else if (kind === 'file' || kind === 'other') plan.hiddenFiles.push(target);
   }
+  // A path inside a hidden directory is hidden already, and its mount would fail: the empty
+  // read-only tmpfs has no mount point for it (deny-read lists from several sources overlap).
+  const hidden = new Set(plan.hiddenDirs);
+  const covered = (target: string): boolean => {
+    for (let dir = target; dir !== path.dirname(dir); ) {
+      dir = path.dirname(dir);
+      if (hidden.has(dir)) return true;
+    }
+    return false;
+  };
+  plan.hiddenDirs = plan.hiddenDirs.filter((dir) => !covered(dir));
+  plan.hiddenFiles = plan.hiddenFiles.filter((file) => !covered(file));
+  plan.pinned = dedupe(plan.pinned);
   plan.readOnly = dedupe(plan.readOnly);
   plan.blocked = dedupe(plan.blocked);
   return { ok: true, plan };
+}
+
+/**
+ * `gitDir` (`.git`, or a submodule's git directory below it): pinned, with its protected names,
+ * its worktrees' directories and its submodules' git directories. Pinned paths are pushed parent
+ * first, the order bubblewrap binds them in. Returns a refusal message, or undefined.
+ */
+async function protectGitDir(gitDir: string, context: GitContext): Promise<string | undefined> {
+  const { plan } = context;
+  plan.pinned.push(gitDir);
+  for (const name of GIT_PROTECTED) {
+    const problem = await context.protect(path.join(gitDir, name));
+    if (problem) return problem;
+  }
+  const worktrees = await subdirectories(path.join(gitDir, 'worktrees'), context, false);
+  if (typeof worktrees === 'string') return worktrees;
+  for (const dir of worktrees ?? []) {
+    plan.pinned.push(dir);
+    for (const name of WORKTREE_PROTECTED) {
+      const problem = await context.protect(path.join(dir, name));
+      if (problem) return problem;
+    }
+  }
+  const modules = await subdirectories(path.join(gitDir, 'modules'), context, true);
+  if (typeof modules === 'string') return modules;
+  for (const dir of modules ?? []) {
+    const problem = await protectGitDir(dir, context);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** Levels of `/` in a submodule name searched for its git directory. */
+const MAX_NAME_DEPTH = 8;
+
+/**
+ * The worktree directories (`nested` false: the entries of `holder`) or submodule git
+ * directories (`nested` true: directories with a HEAD, searched below directories without one,
+ * since a submodule's name may hold `/`) in `holder`, with `holder` and the directories on the
+ * way pinned (the ones found are pinned by protectGitDir, after them). undefined when there is
+ * no such directory (or too many, or too deep: then `holder` is read-only whole); a string is a
+ * refusal (a link where a directory is protected).
+ */
+async function subdirectories(holder: string, context: GitContext, nested: boolean): Promise<string[] | string | undefined> {
+  const kind = await context.inspect(holder, false);
+  if (kind === 'symlink') return refusal(holder);
+  if (kind !== 'dir') return undefined;
+  const pins = [holder];
+  const found: string[] = [];
+  const tooMany = (): undefined => {
+    context.plan.readOnly.push(holder);
+    return undefined;
+  };
+  let level = [holder];
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth === MAX_NAME_DEPTH) return tooMany();
+    const next: string[] = [];
+    for (const dir of level) {
+      for (const name of await context.list(dir)) {
+        const entry = path.join(dir, name);
+        const entryKind = await context.inspect(entry, false);
+        if (entryKind === 'symlink') return refusal(entry);
+        if (entryKind !== 'dir') continue;
+        if (nested && (await context.inspect(path.join(entry, 'HEAD'), false)) === 'missing') {
+          pins.push(entry);
+          next.push(entry);
+          continue;
+        }
+        if (--context.budget < 0) return tooMany();
+        found.push(entry);
+      }
+    }
+    level = nested ? next : [];
+  }
+  context.plan.pinned.push(...pins);
+  return found;
 }
 
 function refusal(target: string): string {

@@ -1,7 +1,8 @@
 /**
- * Can an OS sandbox run here? Finding the binary is a few stat calls (done at start, to say so
- * once when there is none); running it is a process start (≈ 10 ms), done lazily on the first
- * bash call or status() and cached by the service.
+ * Can an OS sandbox run here? Finding the binary is a few stat calls; running it is a process
+ * start (≈ 10 ms). Both are done at start (the run in the background, see the service's
+ * start()), so a sandbox that cannot run is said once before the first bash call; the answer is
+ * cached by the service.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';

@@ -2,14 +2,15 @@
  * The CommandSandbox service: status (probed once, cached), and `wrap`, which turns a command
  * into the bubblewrap (Linux) or sandbox-exec (macOS) invocation that runs it confined.
  */
-import { lstat, mkdir, mkdtemp, realpath, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { CommandSandbox, SandboxCommand, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
+import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
 import { bwrapArgs } from './bwrap-args.js';
-import { planMounts, type Inspect, type PathKind } from './mount-plan.js';
+import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
 import { defaultDenyRead } from './policy.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
+import { MAX_RULE_HIDDEN, MAX_RULE_VISITED, ruleHiddenPaths } from './read-rules.js';
 import { seatbeltArgs } from './seatbelt.js';
 import { DEFAULT_SANDBOX_SETTINGS, readSandboxSettings, type SandboxSettings } from './settings.js';
 
@@ -19,11 +20,22 @@ export interface OsSandboxOptions {
   warn(message: string): void;
   /** `permissions.additional_directories` (TOKENS.PermissionSettings), read at each call. */
   additionalDirectories?: () => readonly string[];
+  /** The rules layer's Read deny/ask rules (TOKENS.SearchPolicy), read at each call; undefined when there are none. */
+  readRules?: () => SandboxReadRules | undefined;
+  /** How long start() waits for the probe before letting the boot go on (it keeps running; default START_WAIT_MS). */
+  startTimeoutMs?: number;
   /** Tests: another platform / PATH, another temp root. */
   platform?: NodeJS.Platform;
   searchPath?: string;
   tmpRoot?: string;
 }
+
+/**
+ * How long start() (on the boot's path) waits for the probe: not at all by default. The probe
+ * takes ≈ 10 ms and settles (warning once when no sandbox can run) long before a model answers;
+ * the mode layer's probe() and wrap() await it, so nothing decides before it is known.
+ */
+export const START_WAIT_MS = 0;
 
 const NO_SANDBOX_EFFECT =
   'bash keeps asking for approval in default mode, and asks even in bypassPermissions mode unless --dangerously-skip-sandbox is given';
@@ -37,20 +49,37 @@ export class OsCommandSandbox implements CommandSandbox {
   private session: Promise<{ base: string; tmp: string; empty: string }> | undefined;
   /** Mount points made for blocked paths, with how many running calls use each. */
   private readonly mountPoints = new Map<string, number>();
+  private warnedRuleWalk = false;
 
   constructor(private readonly options: OsSandboxOptions) {}
 
   /**
-   * At boot: read the user's settings, and say once when no sandbox program exists at all (a
-   * few stat calls; the real probe waits for the first bash call or status()).
+   * At boot: read the user's settings and probe, so that a sandbox that cannot run is said once
+   * at start, not at the first bash call. The probe (one process, ≈ 10 ms) runs in the
+   * background; start() waits for it at most `startTimeoutMs`. A slower probe still settles (and
+   * warns) before any command runs: wrap() awaits the same promise. One probe per process.
    */
   async start(): Promise<void> {
     await this.loadSettings();
     if (!this.settings.enabled) return;
     const located = this.locate();
-    if (!located.ok) this.settle({ active: false, mechanism: 'none', reason: located.reason });
+    if (!located.ok) {
+      this.settle({ active: false, mechanism: 'none', reason: located.reason });
+      return;
+    }
+    const probing = this.probe();
+    const wait = this.options.startTimeoutMs ?? START_WAIT_MS;
+    if (wait <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, wait);
+      timer.unref();
+    });
+    await Promise.race([probing, waited]);
+    clearTimeout(timer);
   }
 
+  /** Called while start()'s probe is still running (rare: it takes ≈ 10 ms), this probes a second time, synchronously. */
   status(): SandboxStatus {
     if (this.cached) return this.cached;
     const early = this.statusWithoutProbe();
@@ -80,8 +109,9 @@ export class OsCommandSandbox implements CommandSandbox {
     try {
       const dirs = await this.sessionDirs();
       const writableRoots = await this.writableRoots(command.projectRoot);
-      const denyRead = await realPaths([...defaultDenyRead(command.homeDir), ...this.settings.denyRead]);
-      const planned = await planMounts({ writableRoots, homeDir: command.homeDir, denyRead }, inspect);
+      const ruleHidden = await this.ruleHidden(writableRoots, command.homeDir);
+      const denyRead = await realPaths([...defaultDenyRead(command.homeDir), ...this.settings.denyRead, ...ruleHidden]);
+      const planned = await planMounts({ writableRoots, homeDir: command.homeDir, denyRead }, inspect, list);
       if (!planned.ok) return { kind: 'refused', message: planned.message };
       const { plan } = planned;
       if (located.found.mechanism === 'sandbox-exec') {
@@ -123,6 +153,21 @@ export class OsCommandSandbox implements CommandSandbox {
       this.settings = settings;
     });
     await this.settingsLoaded;
+  }
+
+  /** Paths the rules layer's Read deny/ask rules cover (read-rules.ts); nothing when there are no such rules. */
+  private async ruleHidden(writableRoots: readonly string[], homeDir: string): Promise<string[]> {
+    const rules = this.options.readRules?.();
+    if (!rules) return [];
+    const { paths, truncated } = await ruleHiddenPaths(rules, writableRoots, homeDir);
+    if (truncated && !this.warnedRuleWalk) {
+      this.warnedRuleWalk = true;
+      this.options.warn(
+        `sandbox-os: Read deny rules were applied inside the OS sandbox to the first ${MAX_RULE_VISITED} entries (at most ${MAX_RULE_HIDDEN} hidden paths) only; ` +
+          'files beyond may be readable by commands. Name the directory to hide (e.g. Read(./secrets/**)) or add it to sandbox.deny_read in ~/.mewcode/settings.yaml',
+      );
+    }
+    return paths;
   }
 
   private locate(): Located {
@@ -229,6 +274,14 @@ const inspect: Inspect = async (target, follow) => {
     // A deny-read path MewCode itself cannot reach is not readable from the sandbox either.
     if (follow && code === 'EACCES') return 'missing' as PathKind;
     throw error;
+  }
+};
+
+const list: List = async (dir) => {
+  try {
+    return await readdir(dir);
+  } catch {
+    return [];
   }
 };
 

@@ -34,7 +34,7 @@ export default (api) => {
   };
   return api.definePlugin({
     name: 'bench-tool',
-    kernel: '^0.1.0',
+    kernel: '^0.2.0',
     bindings: new api.ContainerModule(({ bind }) =>
       bind(api.TOKENS.Tool).toConstantValue({
         name: 'bench_echo',

@@ -53,7 +53,7 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
     const { server, timings } = await startTimedServer(TURNS());
     try {
       const env = childEnv(home, { ...providerEnv(protocol, server.url), MEWCODE_BENCH_RSS_FILE: disposeFile, MEWCODE_BENCH_TURN_FILE: turnFile });
-      const args = [CLI, '-p', 'Echo the word ping with the bench tool.', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions'];
+      const args = [CLI, '-p', 'Echo the word ping with the bench tool.', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions', '--trust-project'];
       const r = await runChild(NODE, args, { cwd: project, env, rssFile: useTime ? rssFile : undefined });
       const events = r.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
       const result = events.at(-1);

@@ -5,16 +5,22 @@
  * `(a; b)`, `{ a; }`, `$(a)`, `` `a` `` (also inside "…" and assignments), `<(a)`, `>(a)`,
  * if/while/until/for/select/case bodies and function bodies — and, recursively, to the source
  * run by `sh|bash|zsh|dash|ksh… -c`, `eval`, `su -c`, `watch`, `env -S`, `alias x='…'`,
- * `trap '…' SIG`, and a shell fed by a heredoc, a here-string or `echo …|`/`printf …|`.
+ * `trap '…' SIG`, `parallel … ::: …`, and a shell fed by a heredoc, a here-string or
+ * `echo …|`/`printf …|` (opaque all the same: see wrappers.ts for shells).
  * Wrappers (`sudo`, `doas`, `env`, `nice`, `nohup`, `timeout`, `time`, `command`, `builtin`,
- * `exec`, `stdbuf`, `ionice`, `setsid`, `xargs`, `busybox`, `find -exec`, …) keep their own
- * segment and add the wrapped command as a segment too; `echo a b | xargs rm` adds `rm a b`.
+ * `exec`, `stdbuf`, `ionice`, `setsid`, `xargs`, `chronic`, `firejail`, `busybox`, `find -exec`,
+ * …) keep their own segment and add the wrapped command as a segment too; `echo a b | xargs rm`
+ * adds `rm a b`.
  *
  * Fail closed: whatever the analysis cannot see through makes the command `opaque` (see
  * ParsedCommand.opaque) — callers never allow such a command by rule, but deny rules and the
  * blacklist still see every segment that could be found, including the source of `$(…)` and
  * `` `…` `` hidden in parameter expansions, unquoted heredoc bodies and nested backquotes, and
- * the shell strings of interpreter programs (`python3 -c "os.system('…')"`).
+ * the shell strings of interpreter programs (`python3 -c "os.system('…')"`). A segment that runs
+ * commands nothing shows — a shell reading a pipe, a file or process substitution on stdin, a
+ * computed script or `-c` string, `git -c alias.x='!…'`, `make -f /dev/stdin`, a program the same
+ * command line copied or wrote (hidden-runners.ts, written-files.ts) — is marked `unknownCommands`
+ * as well: any deny rule for the tool denies it.
  * Each segment records the directories it may run in after `cd`/`pushd` (`dirs`), so that
  * relative targets are resolved where the command runs, not where the command line starts.
  *
@@ -27,7 +33,9 @@ import { embeddedScripts, unescapeBackquoted } from './embedded.js';
 import { interpreterCall, shellStringsInCode } from './interpreters.js';
 import { bashParser, parseToSyntaxTree, type SyntaxNode } from './syntax-tree.js';
 import { decodeAnsiC, wordValue } from './words.js';
-import { commandName, unwrapCommand, type Word } from './wrappers.js';
+import { hiddenRunner } from './hidden-runners.js';
+import { commandName, isShell, unwrapCommand, type Word } from './wrappers.js';
+import { renamedPrograms } from './written-files.js';
 
 export interface ShellSegment {
   /**
@@ -57,6 +65,13 @@ export interface ShellSegment {
   dirs?: readonly string[] | null;
   /** Program text handed to an interpreter (`python3 -c …`, `awk '…'`, `node - <<EOF`). */
   inlineCode?: { interpreter: string; code: string };
+  /**
+   * Set (to why) when the segment runs commands the analysis cannot see at all (`curl … | sh`,
+   * `bash "$f"`, `source <(…)`, `git -c alias.x='!…' x`, `./r` after `cp /bin/rm r`): the
+   * command is opaque, and a deny rule cannot be matched against what it runs, so any deny rule
+   * for the tool denies it.
+   */
+  unknownCommands?: string;
 }
 
 export interface ParsedCommand {
@@ -129,6 +144,10 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
   const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [] };
   const parse = (source: string): SyntaxNode => parseToSyntaxTree(parser, source);
   analyzeSource(parse, { source: command, dirs: START }, 0, out);
+  for (const { segment, reason, unknown } of renamedPrograms(out.segments)) {
+    if (unknown) segment.unknownCommands ??= reason;
+    out.opaque.push(reason);
+  }
   const parsed: ParsedCommand = { segments: out.segments, hasFunctionDefinition: out.hasFunctionDefinition, raw: command };
   if (out.errors.length > 0) parsed.parseError = out.errors.join('; ');
   if (out.opaque.length > 0) parsed.opaque = [...new Set(out.opaque)].join('; ');
@@ -179,6 +198,15 @@ interface Output {
 
 type Redirect = ShellSegment['redirects'][number];
 
+interface RedirectsFound {
+  redirects: Redirect[];
+  extraWords: Word[];
+  /** Text a heredoc or here-string gives the command on stdin. */
+  stdin: string[];
+  /** Some of that text is expanded at run time (an unquoted heredoc with `$`, `<<< "$x"`). */
+  stdinComputed: boolean;
+}
+
 /** Shell source found inside a command, with the directories it starts in (null: unknown). */
 interface Script {
   source: string;
@@ -201,6 +229,10 @@ interface Stage {
   words: Word[];
   /** A shell that runs what arrives on stdin. */
   readsStdin: boolean;
+  /** The shell's segment, marked when what arrives on stdin is unknown. */
+  stdinSegment?: ShellSegment | undefined;
+  /** Set once its stdin is known (a heredoc, here-string, redirection or pipe was seen). */
+  fed?: boolean;
   /** An interpreter that reads its program from stdin: its segment gets the program text. */
   interpreterStdin?: { interpreter: string; segment: ShellSegment | undefined };
   /** `xargs cmd`: cmd gets what arrives on stdin as extra arguments (its segment ends with XARGS_INPUT until that is known). */
@@ -222,6 +254,7 @@ function analyzeSource(parse: (source: string) => SyntaxNode, script: Script, de
   }
   const walker = new Walker(source, depth, out, script.dirs);
   walker.walk(root, { redirects: [], fn: undefined });
+  walker.finish();
   // In an opaque command, a literal string such as 'a[$(cmd)]' may be run as code: parse it too.
   // (After `: `, so that `a[$(cmd)]` is read as a word, not as a broken array assignment.)
   if (out.opaque.length > 0) walker.scripts.push(...walker.codeLikeStrings.map((s) => ({ source: `: ${s}`, dirs: null })));
@@ -251,6 +284,8 @@ class Walker {
   readonly scripts: Script[] = [];
   /** Literal strings (quoted or escaped) whose value contains `$(` or a backquote. */
   readonly codeLikeStrings: string[] = [];
+  /** Shells reading stdin with nothing known feeding it yet (a pipeline stage may still be fed). */
+  private readonly stdinReaders: Stage[] = [];
   private level = 0;
   private tooDeep = false;
   /** Where the next command may run (see ShellSegment.dirs). */
@@ -365,6 +400,35 @@ class Walker {
 
   private opaque(reason: string): void {
     this.out.opaque.push(reason);
+  }
+
+  /** The segment runs commands nothing shows (see ShellSegment.unknownCommands). */
+  private hidden(segment: ShellSegment | undefined, reason: string): void {
+    this.opaque(reason);
+    if (segment) segment.unknownCommands ??= reason;
+  }
+
+  /** After the walk: a shell whose stdin nothing fed reads the caller's stdin, unknown. */
+  finish(): void {
+    for (const stage of this.stdinReaders) if (!stage.fed) this.hidden(stage.stdinSegment, 'a shell reading its script from stdin');
+  }
+
+  /**
+   * A shell (or `source /dev/stdin`) runs what arrives on stdin: opaque in any case (the rule is
+   * that only a literal `-c` string or script file is analysed as is); a literal heredoc or
+   * here-string is still parsed, so deny rules see it; a file, process substitution or expanded
+   * heredoc is unknown; a pipe is judged by the pipeline, anything else at the end (finish).
+   */
+  private shellStdin(stage: Stage, stdin: { stdin: string[]; stdinComputed: boolean }, redirects: readonly Redirect[]): void {
+    this.opaque('a shell reading its script from stdin');
+    if (stdin.stdin.length > 0) {
+      for (const script of stdin.stdin) this.queue(script);
+      if (stdin.stdinComputed) this.hidden(stage.stdinSegment, 'a shell reading a script with expansions from stdin');
+      stage.fed = true;
+    } else if (redirects.some((r) => r.op === '<' || r.op === '<>' || r.op === '<&')) {
+      this.hidden(stage.stdinSegment, 'a shell reading its script from a file or process substitution on stdin');
+      stage.fed = true;
+    } else this.stdinReaders.push(stage);
   }
 
   /** Records (in out.opaque) a construct in which bash may evaluate a string as arithmetic or a prompt. */
@@ -605,13 +669,13 @@ class Walker {
     return undefined;
   }
 
-  private redirects(nodes: SyntaxNode[]): { redirects: Redirect[]; extraWords: Word[]; stdin: string[] } {
-    const result = { redirects: [] as Redirect[], extraWords: [] as Word[], stdin: [] as string[] };
+  private redirects(nodes: SyntaxNode[]): RedirectsFound {
+    const result: RedirectsFound = { redirects: [], extraWords: [], stdin: [], stdinComputed: false };
     for (const node of nodes) this.redirect(node, result);
     return result;
   }
 
-  private redirect(node: SyntaxNode, into: { redirects: Redirect[]; extraWords: Word[]; stdin: string[] }): void {
+  private redirect(node: SyntaxNode, into: RedirectsFound): void {
     if (node.type === 'file_redirect') {
       const op = node.children.find((c) => !c.named && c.field !== 'descriptor')?.type ?? '>';
       const destinations = node.children.filter((c) => c.field === 'destination');
@@ -631,15 +695,17 @@ class Walker {
         if (!quoted && /[$`]/.test(text)) {
           // An unquoted delimiter: the body is expanded, and tree-sitter-bash leaves backquotes as text.
           this.opaque('a heredoc body with expansions');
+          into.stdinComputed = true;
           for (const script of embeddedScripts(text, { backquotesOnly: true })) this.queue(script);
         }
       }
       for (const nested of node.children) if (nested.type === 'file_redirect' || nested.type === 'herestring_redirect') this.redirect(nested, into);
     } else if (node.type === 'herestring_redirect') {
       const value = node.children.find((c) => c.named);
-      const target = value ? wordValue(value, this.source).value : '';
-      into.redirects.push({ op: '<<<', target });
-      into.stdin.push(target);
+      const word = value ? wordValue(value, this.source) : { value: '', literal: true };
+      into.redirects.push({ op: '<<<', target: word.value });
+      into.stdin.push(word.value);
+      if (!word.literal) into.stdinComputed = true;
     }
   }
 
@@ -656,6 +722,11 @@ class Walker {
       else if (child.type.endsWith('_redirect')) redirectNodes.push(child);
     }
     if (outer) for (const child of outer.children) if (child.field === 'redirect' || (child.type.endsWith('_redirect') && child.field !== 'body')) redirectNodes.push(child);
+    // tree-sitter-bash reads `bash 0< f` as the word `0` and `< f`; bash reads a descriptor.
+    for (let i = words.length - 1; i > 0; i--) {
+      const w = words[i]!;
+      if (w.literal && /^\d+$/.test(w.value) && redirectNodes.some((r) => r.start === w.end)) words.splice(i, 1);
+    }
     const parsed = this.redirects(redirectNodes);
     words.push(...parsed.extraWords);
     const redirects = [...ctx.redirects, ...parsed.redirects];
@@ -671,7 +742,7 @@ class Walker {
     }
 
     const stage = this.unwrap(words, assignments, redirects, ctx, segment);
-    if (stage.readsStdin) for (const script of parsed.stdin) this.queue(script);
+    if (stage.readsStdin) this.shellStdin(stage, parsed, redirects);
     if (stage.xargs && parsed.stdin.length > 0) this.xargsInput(stage.xargs, parsed.stdin.join('\n'));
     if (stage.interpreterStdin && parsed.stdin.length > 0) {
       this.interpreterCode(stage.interpreterStdin.segment, stage.interpreterStdin.interpreter, parsed.stdin.join('\n'));
@@ -714,9 +785,17 @@ class Walker {
       const result = unwrapCommand(item.words);
       const name = commandName(item.words[0]);
       if (name === 'eval') this.opaque('eval');
+      if (result.opaque) this.opaque(result.opaque);
+      if (result.unknown) this.hidden(item.segment, result.unknown);
+      const runner = hiddenRunner(item.words, item.assignments);
+      if (runner) this.hidden(item.segment, runner);
       // trap and alias bodies run later, wherever the shell is then.
       for (const script of result.scripts) this.queue(script, name === 'trap' || name === 'alias' ? null : this.dirs);
-      if (result.readsStdin) stage = { words: item.words, readsStdin: true };
+      const xargsFed = item.segment?.argv.includes(XARGS_INPUT) ?? false;
+      if (xargsFed && name !== undefined && (isShell(name) || name === 'source' || name === '.') && result.scripts.length === 0) {
+        // `… | xargs sh`: xargs appends the input as script files (its stdin is /dev/null).
+        this.hidden(item.segment, 'a shell running script files named by xargs input');
+      } else if (result.readsStdin) stage = { words: item.words, readsStdin: true, stdinSegment: item.segment };
       const interpreter = interpreterCall(item.words);
       if (interpreter?.code !== undefined) this.interpreterCode(item.segment, interpreter.interpreter, interpreter.code);
       else if (interpreter?.readsStdin) stage = { words: item.words, readsStdin: false, interpreterStdin: { interpreter: interpreter.interpreter, segment: item.segment } };
@@ -771,6 +850,10 @@ class Walker {
         continue;
       }
       const echoed = stage.readsStdin || stage.xargs ? echoedText(previous.words) : undefined;
+      if (stage.readsStdin && !stage.fed) {
+        stage.fed = true;
+        if (echoed === undefined) this.hidden(stage.stdinSegment, 'a shell reading its script from a pipe');
+      }
       if (echoed === undefined) continue;
       if (stage.readsStdin) this.queue(echoed);
       if (stage.xargs) this.xargsInput(stage.xargs, echoed);

@@ -1,6 +1,8 @@
 /**
  * Adversarial suite (issue 8): ways to destroy the (canary) home directory or other trees
- * outside the project, in bypassPermissions mode with no rules at all. The blacklist must deny
+ * outside the project — variables, `cd`, substitutions, find, wrappers, shells fed by process
+ * substitution or stdin, `tar --remove-files`, interpreters, `parallel` — in bypassPermissions
+ * mode with no rules at all. The blacklist must deny
  * (or a later layer ask) every one; nothing is executed, and the canary must be untouched.
  */
 import { securityTally } from './attempts.js';
@@ -100,6 +102,55 @@ const ATTEMPTS = [
   "awk 'BEGIN{system(\"rm -rf ~\")}'",
   "python3 - <<'EOF'\nimport shutil, os\nshutil.rmtree(os.environ['HOME'])\nEOF",
   "echo 'import shutil; shutil.rmtree(\"..\")' | python3",
+  // shells fed by process substitution, here-strings or stdin (opaque: their text is checked too)
+  'sh < <(echo rm -rf ~)',
+  'bash < <(echo rm -rf ~/.ssh)',
+  'bash <(echo rm -rf ~)',
+  'source <(echo rm -rf ~)',
+  '. <(printf "rm -rf ~")',
+  '. /dev/stdin <<< "rm -rf ~"',
+  'bash /dev/stdin <<< "rm -rf ~"',
+  'echo rm -rf ~ | sh',
+  'echo "cd; rm -rf .ssh" | bash -s',
+  // archivers deleting what they archive
+  'tar --remove-files -cf /tmp/x.tar ~',
+  'tar --remove-f -czf /tmp/x.tgz ~/.ssh',
+  'tar --rem -cf /tmp/x.tar ~/CANARY',
+  'tar cf /tmp/x.tar --remove-files ~',
+  'tar -C ~ --remove-files -cf /tmp/x.tar .',
+  'tar --directory=.. --remove-files -cf /tmp/x.tar home',
+  'tar --remove-files -cf /tmp/x.tar -T list',
+  'tar --remove-files -cf /tmp/x.tar "$HOME"',
+  // interpreters given program text
+  "deno eval 'Deno.removeSync(Deno.env.get(\"HOME\"),{recursive:true})'",
+  "deno eval -p 'Deno.removeSync(\"..\", {recursive: true})'",
+  "echo 'Deno.removeSync(Deno.env.get(\"HOME\"), {recursive: true})' | deno run -",
+  "deno eval 'new Deno.Command(\"rm\", {args: [\"-rf\", \"../home\"]}).outputSync()'",
+  "bun -e 'require(\"fs\").rmSync(require(\"os\").homedir(), {recursive: true})'",
+  "bun eval 'require(\"fs\").rmSync(require(\"os\").homedir(), {recursive: true})'",
+  "node -p 'require(\"fs\").rmSync(require(\"os\").homedir(), {recursive: true})'",
+  "node --eval 'require(\"child_process\").execSync(\"rm -rf ~\")'",
+  "ruby -e 'system(\"rm -rf ~\")'",
+  "php -r 'system(\"rm -rf ~\");'",
+  "lua -e 'os.execute(\"rm -rf ~\")'",
+  "Rscript -e 'unlink(Sys.getenv(\"HOME\"), recursive = TRUE)'",
+  "osascript -e 'do shell script \"rm -rf ~\"'",
+  "pwsh -c 'Remove-Item -Recurse -Force ~'",
+  "pwsh -NoProfile -Command \"Remove-Item $HOME -Recurse\"",
+  `pwsh -EncodedCommand ${Buffer.from('Remove-Item -Recurse -Force ~', 'utf16le').toString('base64')}`,
+  // parallel: the ::: arguments are targets
+  'parallel rm -rf ::: ~',
+  'parallel rm -rf ::: sub ~/.ssh',
+  "parallel 'rm -rf {}' ::: ~",
+  "parallel ::: 'rm -rf ~'",
+  'parallel -j4 rm -rf {} ::: ~/CANARY ~/.ssh',
+  'find ~ -maxdepth 1 | parallel rm -rf',
+  // wrappers
+  'chronic rm -rf ~',
+  'firejail rm -rf ~',
+  'stdbuf -oL rm -rf ~',
+  'flock /tmp/l rm -rf ~',
+  "script -c 'rm -rf ~' /dev/null",
   // hidden substitutions
   'echo ${x:-`rm -rf ~`}',
   'cat <<EOF\n$(rm -rf ~)\nEOF',
@@ -113,7 +164,17 @@ test.each(ATTEMPTS)('bypassPermissions: %j is denied or asked', async (command) 
 });
 
 test('control: ordinary clean-ups inside the project are allowed', async () => {
-  for (const command of ['rm -rf build', 'find . -name "*.o" -delete', 'cd sub && rm -rf *', 'mv a b', "python3 -c \"import shutil; shutil.rmtree('build')\""]) {
+  for (const command of [
+    'rm -rf build',
+    'find . -name "*.o" -delete',
+    'cd sub && rm -rf *',
+    'mv a b',
+    "python3 -c \"import shutil; shutil.rmtree('build')\"",
+    'tar --remove-files -cf out.tar build',
+    'tar -cf /tmp/backup.tar ~/.ssh',
+    'parallel gzip ::: build/a sub/b',
+    "deno eval 'Deno.removeSync(\"build\", {recursive: true})'",
+  ]) {
     expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
   }
 });

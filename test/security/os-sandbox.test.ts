@@ -5,7 +5,7 @@
  * the attempts are recorded as skipped with the reason.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,13 +17,34 @@ const tally = securityTally('os-sandbox');
 afterAll(() => tally.save());
 
 let fx: SandboxFixture;
+/** A second project whose user settings hold Read deny rules (permission-rules → the sandbox). */
+let rulesFx: SandboxFixture;
 let server: net.Server;
+
+/** A submodule (with hooks), one whose name holds `/` (no hooks yet), a linked worktree, the audit anchor. */
+const GIT_EXTRAS: Record<string, string> = {
+  '.git/modules/lib/HEAD': 'ref: refs/heads/main\n',
+  '.git/modules/lib/config': GIT_CONFIG,
+  '.git/modules/lib/hooks/pre-commit.sample': '#!/bin/sh\n',
+  '.git/modules/vendor/zlib/HEAD': 'ref: refs/heads/main\n',
+  '.git/modules/vendor/zlib/config': GIT_CONFIG,
+  '.git/worktrees/feature/HEAD': 'ref: refs/heads/feature\n',
+  '.git/worktrees/feature/commondir': '../..\n',
+  '.mewcode/audit.head': 'anchor\n',
+};
 let port = 0;
 let connections = 0;
 
 beforeAll(async () => {
   // The user's own deny_read list names a file of the outside directory.
-  fx = await sandboxFixture({ sandboxYaml: ({ outside }) => `\n  deny_read: [${JSON.stringify(path.join(outside, 'denied.txt'))}]` });
+  fx = await sandboxFixture({ sandboxYaml: ({ outside }) => `\n  deny_read: [${JSON.stringify(path.join(outside, 'denied.txt'))}]`, projectFiles: GIT_EXTRAS });
+  rulesFx = await sandboxFixture({
+    denyRules: () => ['Read(./secrets/**)', 'Read(.env)', 'Read(config/*.key)', 'Read(~/private-notes.txt)', 'Read(~/vault/**)'],
+    projectFiles: { 'secrets/api.key': `${SECRET}\n`, '.env': `TOKEN=${SECRET}\n`, 'config/prod.key': `${SECRET}\n`, 'config/app.json': '{}\n', 'src/ok.txt': 'ok\n' },
+  });
+  writeFileSync(path.join(rulesFx.home, 'private-notes.txt'), `${SECRET}\n`);
+  execFileSync('mkdir', ['-p', path.join(rulesFx.home, 'vault')]);
+  writeFileSync(path.join(rulesFx.home, 'vault', 'token'), `${SECRET}\n`);
   server = net.createServer((socket) => {
     connections++;
     socket.end('HTTP/1.0 200 OK\r\n\r\nhello');
@@ -92,6 +113,22 @@ const attempts: Attempt[] = [
   { name: 'create .mcp.json', command: () => 'echo \'{"mcpServers":{"x":{"command":"evil"}}}\' > .mcp.json', escaped: (f) => created(f.root, '.mcp.json') },
   { name: 'create .claude/settings.json', command: () => 'mkdir -p .claude && echo "{}" > .claude/settings.json', escaped: (f) => created(f.root, '.claude', 'settings.json') },
   { name: 'rename the project root itself', command: (f) => `mv ${f.root} ${f.root}-moved`, escaped: (f) => !created(f.root, '.git', 'config') },
+  { name: 'rewrite the audit anchor (hides a cut log)', command: () => 'echo "{}" > .mewcode/audit.head', escaped: (f) => read(path.join(f.root, '.mewcode', 'audit.head')) !== 'anchor\n' },
+  { name: 'remove the audit anchor', command: () => 'rm -f .mewcode/audit.head', escaped: (f) => read(path.join(f.root, '.mewcode', 'audit.head')) !== 'anchor\n' },
+  { name: 'hold the audit lock (stalls the writer)', command: () => 'echo 1 > .mewcode/audit.lock', escaped: (f) => created(f.root, '.mewcode', 'audit.lock') },
+  { name: 'write .git/config.worktree', command: () => 'printf "[core]\\n\\tfsmonitor = evil\\n" > .git/config.worktree', escaped: (f) => { try { return lstatSync(path.join(f.root, '.git', 'config.worktree')).isFile(); } catch { return false; } } },
+
+  // Submodule and worktree git directories (git status enters submodules and runs their config)
+  { name: "append fsmonitor to a submodule's config", command: () => 'echo "[core] fsmonitor = touch /tmp/pwned" >> .git/modules/lib/config', escaped: (f) => read(path.join(f.root, '.git', 'modules', 'lib', 'config')) !== GIT_CONFIG },
+  { name: 'git config in a submodule git dir', command: () => 'git --git-dir=.git/modules/lib config core.fsmonitor "touch /tmp/pwned"', escaped: (f) => read(path.join(f.root, '.git', 'modules', 'lib', 'config')) !== GIT_CONFIG },
+  { name: "plant a hook in a submodule's hooks", command: () => 'printf "#!/bin/sh\\necho pwned\\n" > .git/modules/lib/hooks/post-checkout', escaped: (f) => created(f.root, '.git', 'modules', 'lib', 'hooks', 'post-checkout') },
+  { name: 'create hooks in a submodule that has none (name with /)', command: () => 'mkdir -p .git/modules/vendor/zlib/hooks; echo evil > .git/modules/vendor/zlib/hooks/post-checkout', escaped: (f) => created(f.root, '.git', 'modules', 'vendor', 'zlib', 'hooks', 'post-checkout') },
+  { name: 'move a submodule git dir away and plant a new one', command: () => 'mv .git/modules/lib .git/modules/lib-old; mkdir -p .git/modules/lib && printf "[core]\\n\\tfsmonitor = evil\\n" > .git/modules/lib/config', escaped: (f) => read(path.join(f.root, '.git', 'modules', 'lib', 'config')) !== GIT_CONFIG || created(f.root, '.git', 'modules', 'lib-old') },
+  { name: 'move .git/modules away and plant a new one', command: () => 'mv .git/modules .git/m2; mkdir -p .git/modules/lib && echo evil > .git/modules/lib/config', escaped: (f) => read(path.join(f.root, '.git', 'modules', 'lib', 'config')) !== GIT_CONFIG || created(f.root, '.git', 'm2') },
+  { name: 'move the directory a submodule name runs through', command: () => 'mv .git/modules/vendor .git/modules/v2; mkdir -p .git/modules/vendor/zlib && echo evil > .git/modules/vendor/zlib/config', escaped: (f) => read(path.join(f.root, '.git', 'modules', 'vendor', 'zlib', 'config')) !== GIT_CONFIG || created(f.root, '.git', 'modules', 'v2') },
+  { name: "write a worktree's config.worktree", command: () => 'printf "[core]\\n\\tfsmonitor = evil\\n" > .git/worktrees/feature/config.worktree', escaped: (f) => { try { return lstatSync(path.join(f.root, '.git', 'worktrees', 'feature', 'config.worktree')).isFile(); } catch { return false; } } },
+  { name: "redirect a worktree's commondir", command: () => 'echo /var/tmp/evil-git > .git/worktrees/feature/commondir', escaped: (f) => read(path.join(f.root, '.git', 'worktrees', 'feature', 'commondir')) !== '../..\n' },
+  { name: 'move .git/worktrees away and plant a new worktree dir', command: () => 'mv .git/worktrees .git/w2; mkdir -p .git/worktrees/feature && echo /var/tmp/evil > .git/worktrees/feature/commondir', escaped: (f) => read(path.join(f.root, '.git', 'worktrees', 'feature', 'commondir')) !== '../..\n' || created(f.root, '.git', 'w2') },
 
   // Reads of secrets
   { name: 'cat ~/.ssh/id_rsa', command: () => 'cat ~/.ssh/id_rsa', escaped: (_f, r) => leaked(r) },
@@ -127,6 +164,28 @@ const attempts: Attempt[] = [
   { name: 'a detached job outlives the command', command: () => 'setsid nohup sh -c "sleep 1; echo late > late-escape.txt" > /dev/null 2>&1 & echo started', escaped: async (f) => { await new Promise((r) => setTimeout(r, 1_500)); return created(f.root, 'late-escape.txt'); } },
 ];
 
+/** Against rulesFx: each Read deny rule must hold for commands too. */
+const ruleAttempts: Attempt[] = [
+  { name: 'cat a file under a Read-denied directory', command: () => 'cat secrets/api.key', escaped: (_f, r) => leaked(r) },
+  { name: 'cat a Read-denied file (literal rule)', command: () => 'cat .env', escaped: (_f, r) => leaked(r) },
+  { name: 'cat a file a glob rule denies', command: () => 'cat config/*.key', escaped: (_f, r) => leaked(r) },
+  { name: 'grep -r the project for the secret', command: () => `grep -r ${SECRET.slice(0, 12)} . 2>/dev/null`, escaped: (_f, r) => leaked(r) },
+  { name: 'read a Read-denied file through a symlink made in the project', command: () => 'ln -s secrets/api.key k && cat k; ln -s .env e && cat e', escaped: (_f, r) => leaked(r) },
+  { name: 'copy the denied directory and read the copy', command: () => 'cp -r secrets /tmp/s 2>/dev/null; cat /tmp/s/* 2>/dev/null; tar cf - secrets .env 2>/dev/null | strings', escaped: (_f, r) => leaked(r) },
+  { name: 'move the denied directory to uncover it', command: () => 'mv secrets s2 2>/dev/null; cat s2/api.key secrets/api.key 2>/dev/null', escaped: (_f, r) => leaked(r) },
+  { name: 'unmount the hidden directory', command: () => 'umount secrets 2>/dev/null; umount -l secrets 2>/dev/null; cat secrets/api.key', escaped: (_f, r) => leaked(r) },
+  {
+    name: 'a file the host adds to the denied directory later',
+    command: (f) => {
+      writeFileSync(path.join(f.root, 'secrets', 'later.key'), `${SECRET}\n`);
+      return 'cat secrets/later.key';
+    },
+    escaped: (_f, r) => leaked(r),
+  },
+  { name: 'cat a Read-denied file in the home', command: () => 'cat ~/private-notes.txt', escaped: (_f, r) => leaked(r) },
+  { name: 'cat the files of a Read-denied home directory', command: () => 'cat ~/vault/* ; find ~/vault -type f -exec cat {} +', escaped: (_f, r) => leaked(r) },
+];
+
 const execFileAsync = promisify(execFile);
 const RUN_SOCKET = `/run/mewcode-sandbox-test-${process.pid}.sock`;
 const TMP_SOCKET = `/tmp/mewcode-sandbox-test-${process.pid}.sock`;
@@ -149,6 +208,10 @@ afterAll(() => {
   for (const socketServer of socketServers) socketServer.close();
 });
 
+/**
+ * The victim of "kill every process it can see": a host process that lives until afterAll kills
+ * it (a `sleep 60` could end on its own in a slow run, and be taken for a kill that escaped).
+ */
 let sleeper: ReturnType<typeof spawn> | undefined;
 function hostSleeperAlive(): boolean {
   if (!sleeper?.pid) return false;
@@ -161,10 +224,14 @@ function hostSleeperAlive(): boolean {
 }
 
 beforeAll(() => {
-  sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });
+  sleeper = spawn('sleep', ['1000000'], { stdio: 'ignore' });
 });
 afterAll(() => {
   sleeper?.kill('SIGKILL');
+});
+
+test('the victim process is alive before the attempts (so its death can only be theirs)', () => {
+  expect(hostSleeperAlive()).toBe(true);
 });
 
 test('the suite makes at least 60 attempts, and the host socket servers answer from outside the sandbox', async () => {
@@ -186,10 +253,28 @@ describe.each(attempts.map((a) => [a.name, a] as const))('attempt: %s', (name, a
   }, 20_000);
 });
 
+describe.each(ruleAttempts.map((a) => [a.name, a] as const))('attempt (Read deny rules): %s', (name, attempt) => {
+  test('does not escape', async () => {
+    if (skipWithoutSandbox(tally, name, rulesFx.status)) return;
+    const result = await rulesFx.run(attempt.command(rulesFx));
+    const escaped = await attempt.escaped(rulesFx, result);
+    tally.attempt(`os-sandbox (Read deny rules): ${name}`, escaped);
+    expect({ name, escaped, output: escaped ? result.content.slice(0, 500) : '' }).toEqual({ name, escaped: false, output: '' });
+  }, 20_000);
+});
+
+test('control: with Read deny rules, the rest of the project and the home stay readable', async () => {
+  if (skipWithoutSandbox(tally, 'Read deny rules control', rulesFx.status)) return;
+  expect((await rulesFx.run('cat src/ok.txt config/app.json ~/keep.txt')).content).toBe(`exit_code: 0\nok\n{}\n${OUTSIDE_TEXT.trim()}`);
+});
+
 test('the outside directory and the home are intact after the whole suite', () => {
   if (skipWithoutSandbox(tally, 'final check', fx.status)) return;
   expect(read(path.join(fx.outside, 'canary.txt'))).toBe(OUTSIDE_TEXT);
   expect(read(path.join(fx.home, 'keep.txt'))).toBe(OUTSIDE_TEXT);
   expect(read(path.join(fx.home, '.ssh', 'id_rsa'))).toContain(SECRET);
   expect(execFileSync('ls', ['-A', fx.outside]).toString().trim().split('\n').sort()).toEqual(['canary.txt', 'denied.txt']);
+  // The mount points made for missing protected paths are gone again.
+  for (const missing of ['.git/config.worktree', '.git/modules/vendor/zlib/hooks', '.git/worktrees/feature/config.worktree']) expect(existsSync(path.join(fx.root, missing))).toBe(false);
+  expect(hostSleeperAlive()).toBe(true);
 });

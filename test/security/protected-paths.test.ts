@@ -1,6 +1,8 @@
 /**
  * Adversarial suite (issue 8): self-escalation through protected files — MewCode settings and
  * config, hooks, audit log, trust list, `.git/config`, `.git/hooks`, `.claude/`, `.mcp.json` —
+ * and their twins in submodule git directories (`.git/modules/**`) and linked worktrees
+ * (`.git/worktrees/*`), the audit log's anchor and lock —
  * by write_file, edit_file and bash, in every permission mode, with broad allow rules
  * (folders, wildcards) that must not pass them, and through links inside the project.
  */
@@ -34,7 +36,16 @@ const FILES = [
   '.mewcode/config.yaml',
   '.mewcode/hooks.yaml',
   '.mewcode/audit.jsonl',
+  '.mewcode/audit.head',
+  '.mewcode/audit.lock',
   '.mewcode.json',
+  '.git/config.worktree',
+  '.git/modules/lib/config',
+  '.git/modules/vendor/zlib/config',
+  '.git/modules/lib/modules/inner/config',
+  '.git/modules/lib/hooks/post-checkout',
+  '.git/worktrees/feature/config.worktree',
+  '.git/worktrees/feature/commondir',
   '.git/config',
   '.git/hooks/pre-commit',
   '.claude/settings.local.json',
@@ -63,6 +74,18 @@ const COMMANDS = [
   'rm -f .mewcode/audit.jsonl',
   ': > .mewcode/audit.jsonl',
   'echo forged >> .mewcode/audit.jsonl',
+  "printf '{}' > .mewcode/audit.head",
+  'rm .mewcode/audit.head',
+  'echo 1 > .mewcode/audit.lock',
+  'printf "[core]\\n\\tfsmonitor = touch ../pwned\\n" >> .git/modules/lib/config',
+  'git config --file .git/modules/lib/config core.fsmonitor "touch ../pwned"',
+  'git --git-dir=.git/modules/lib config core.fsmonitor "touch ../pwned"',
+  'cp evil .git/modules/lib/hooks/pre-commit',
+  'cd .git/modules/vendor/zlib/hooks && cat > post-checkout <<EOF\nid\nEOF',
+  'mv evil-gitdir .git/modules/lib',
+  'rm -rf .git/modules/lib',
+  'echo /tmp/evil > .git/worktrees/feature/commondir',
+  'tee .git/worktrees/feature/config.worktree < evil',
   'echo x > notes.txt',
   'echo x > draft.yaml',
   'echo x > ~/.mewcode/settings.yaml',

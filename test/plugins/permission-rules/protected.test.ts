@@ -26,8 +26,19 @@ const PROTECTED = [
   '.mewcode.yaml',
   '.mewcode/hooks.yaml',
   '.mewcode/audit.jsonl',
+  '.mewcode/audit.head',
+  '.mewcode/audit.lock',
+  '.mewcode/audit.head.123.abc.tmp',
   '.git/config',
+  '.git/config.worktree',
   '.git/hooks/pre-commit',
+  '.git/modules/lib/config',
+  '.git/modules/vendor/zlib/config',
+  '.git/modules/lib/modules/inner/config',
+  '.git/modules/lib/hooks/post-checkout',
+  '.git/modules/lib/config.worktree',
+  '.git/worktrees/feature/config.worktree',
+  '.git/worktrees/feature/commondir',
   '.claude/settings.json',
   '.claude/commands/x.md',
   '.mcp.json',
@@ -51,7 +62,7 @@ test('home files are protected too', async () => {
 
 test('ordinary files are not protected', async () => {
   const { kernel } = await bootRules(dirs);
-  for (const file of ['src/a.ts', '.mewcode/tool-output/x.txt', '.gitignore', '.git/HEAD', 'claude.md', 'settings.yaml']) {
+  for (const file of ['src/a.ts', '.mewcode/tool-output/x.txt', '.gitignore', '.git/HEAD', 'claude.md', 'settings.yaml', '.git/modules/lib/HEAD', '.git/worktrees/feature/HEAD', '.mewcode/audit.jsonl.bak']) {
     expect(await write(kernel, file, 'bypassPermissions')).toMatchObject({ decision: 'allow', layer: 'permission-mode' });
   }
 });
@@ -117,6 +128,15 @@ describe('bash writes', () => {
     'truncate -s 0 .mewcode/audit.jsonl',
     'dd if=/dev/zero of=.mewcode/audit.jsonl',
     'curl -o .mcp.json http://x',
+    'echo "{}" > .mewcode/audit.head',
+    'rm -f .mewcode/audit.head',
+    'echo 1 > .mewcode/audit.lock',
+    'echo "[core] fsmonitor = x" >> .git/modules/lib/config',
+    'cp evil .git/modules/vendor/zlib/hooks/post-checkout',
+    'mv evil-gitdir .git/modules/lib',
+    'rm -rf .git/modules',
+    'echo /tmp/evil > .git/worktrees/feature/commondir',
+    'cd .git/modules/lib && echo x > config',
     'echo x > ~/.mewcode/settings.yaml',
     'echo x > $HOME/.mewcode/trust.json',
     'echo x > "$OUT"',

@@ -31,7 +31,8 @@ describe('mount plan', () => {
     expect(p.writable).toEqual([ROOT]);
     expect(p.pinned).toEqual([`${ROOT}/.git`]);
     expect(p.readOnly).toEqual([`${ROOT}/.git/config`, `${ROOT}/.git/hooks`, `${ROOT}/.mewcode`]);
-    expect(p.blocked).toEqual([`${ROOT}/.mewcode.yaml`, `${ROOT}/.mewcode.yml`, `${ROOT}/.mewcode.json`, `${ROOT}/.claude`, `${ROOT}/.mcp.json`]);
+    // config.worktree: git reads it once extensions.worktreeConfig is on (sparse-checkout sets it).
+    expect(p.blocked).toEqual([`${ROOT}/.git/config.worktree`, `${ROOT}/.mewcode.yaml`, `${ROOT}/.mewcode.yml`, `${ROOT}/.mewcode.json`, `${ROOT}/.claude`, `${ROOT}/.mcp.json`]);
   });
 
   test('without .git, .git itself is blocked (a sandboxed `git init` could plant a config that runs on the host)', async () => {

@@ -7,11 +7,15 @@ import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
+import { createPermissionRulesPlugin } from '../../../plugins/permission-rules/index.js';
+import sandboxOs from '../../../plugins/sandbox-os/index.js';
 import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
 import { BashTool } from '../../../plugins/tool-bash/bash-tool.js';
 import type { AgentSession } from '../../../types/session.js';
 import type { SandboxStatus } from '../../../types/sandbox.js';
 import type { ToolOutput } from '../../../types/tools.js';
+import { TOKENS } from '../../../types/tokens.js';
+import { bootKernel } from '../../support/boot.js';
 
 export const SECRET = 'FAKE-PRIVATE-KEY-CANARY-7f3a';
 export const OUTSIDE_TEXT = 'outside-canary\n';
@@ -47,6 +51,12 @@ export interface FixtureOptions {
   projectBase?: string;
   /** Extra files in the project, relative path → content. */
   projectFiles?: Record<string, string>;
+  /**
+   * `permissions.deny` rules for ~/.mewcode/settings.yaml (may use the fixture's directories).
+   * Given, the sandbox comes from a booted kernel with permission-rules and sandbox-os, so the
+   * rules reach it the way they do in MewCode (TOKENS.SearchPolicy).
+   */
+  denyRules?: (dirs: { outside: string; home: string }) => string[];
 }
 
 export async function sandboxFixture(options: FixtureOptions = {}): Promise<SandboxFixture> {
@@ -70,16 +80,25 @@ export async function sandboxFixture(options: FixtureOptions = {}): Promise<Sand
   await writeFile(path.join(home, 'keep.txt'), OUTSIDE_TEXT);
   await mkdir(path.join(home, '.mewcode'), { recursive: true });
   await writeFile(path.join(home, '.mewcode', 'trust.json'), JSON.stringify({ secret: SECRET }));
+  const settings: string[] = [];
   if (options.sandboxYaml !== undefined) {
     const yaml = typeof options.sandboxYaml === 'function' ? options.sandboxYaml({ outside, home }) : options.sandboxYaml;
-    await writeFile(path.join(home, '.mewcode', 'settings.yaml'), `sandbox:${yaml}\n`);
+    settings.push(`sandbox:${yaml}\n`);
   }
+  if (options.denyRules) settings.push(`permissions:\n  deny: ${JSON.stringify(options.denyRules({ outside, home }))}\n`);
+  if (settings.length > 0) await writeFile(path.join(home, '.mewcode', 'settings.yaml'), settings.join(''));
   await writeFile(path.join(outside, 'canary.txt'), OUTSIDE_TEXT);
   await writeFile(path.join(outside, 'denied.txt'), `${SECRET}\n`);
 
   const warnings: string[] = [];
-  const sandbox = new OsCommandSandbox({ homeDir: home, warn: (m) => warnings.push(m), additionalDirectories: () => options.additionalDirectories ?? [] });
-  await sandbox.start();
+  let sandbox: OsCommandSandbox;
+  if (options.denyRules) {
+    const { kernel } = await bootKernel([], [createPermissionRulesPlugin(), sandboxOs], { projectRoot: root, homeDir: home });
+    sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
+  } else {
+    sandbox = new OsCommandSandbox({ homeDir: home, warn: (m) => warnings.push(m), additionalDirectories: () => options.additionalDirectories ?? [] });
+    await sandbox.start();
+  }
   const status = await sandbox.probe();
   const tool = new BashTool(createOutputLimits(path.join(root, '.mewcode', 'tool-output')), {
     sandbox: () => sandbox,

@@ -65,7 +65,7 @@ sandboxed('reading the project, git and the usual tools work; .git/config stays 
 
 sandboxed('missing protected paths leave nothing behind on the host after the call', async () => {
   await fx.run('ls -a > /dev/null');
-  for (const name of ['.mcp.json', '.claude', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json']) expect(existsSync(path.join(fx.root, name))).toBe(false);
+  for (const name of ['.mcp.json', '.claude', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.git/config.worktree']) expect(existsSync(path.join(fx.root, name))).toBe(false);
 });
 
 sandboxed('a protected path that is a symbolic link: the command is not run, and the result says why', async () => {
