@@ -14,7 +14,7 @@ import { definePlugin } from '../../types/plugin.js';
 import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
-import { checkCommand } from './check.js';
+import type { checkCommand as CheckCommand } from './check.js';
 
 const NAME = 'permission-blacklist';
 
@@ -29,8 +29,12 @@ export default definePlugin({
       warned = true;
       kernel.warn(`${NAME}: the shell parser could not be loaded (${(error as Error).message ?? String(error)}); commands are checked as text only`);
     };
+    // The checks (and the shell parser they use) are imported at the first command, not at boot.
+    let checks: Promise<typeof CheckCommand> | undefined;
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Blacklist }, async (request): Promise<PermissionVerdict | undefined> => {
       if (request.target.kind !== 'command') return undefined;
+      checks ??= import('./check.js').then((module) => module.checkCommand);
+      const checkCommand = await checks;
       const command = request.target.command;
       if (typeof command !== 'string') {
         return { decision: 'deny', layer: NAME, reason: `could not read the command of this ${request.toolName} call, so it cannot be checked` };

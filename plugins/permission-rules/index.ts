@@ -23,7 +23,6 @@ import { TOKENS } from '../../types/tokens.js';
 import { type CommandParser, LAYER_NAME } from './engine.js';
 import { PermissionRules } from './permission-rules.js';
 import { APPROVALS, PERMISSION_SETTINGS } from './services.js';
-import { parseShellCommand } from '../../sdk/shell-command/index.js';
 
 export const NAME = 'permission-rules';
 
@@ -31,6 +30,9 @@ export interface PermissionRulesOptions {
   /** The shell parser for compound commands; the shell-command module's by default. */
   parseCommand?: CommandParser;
 }
+
+/** The shell parser, imported at the first compound command rather than at boot. */
+const parseShellCommandLazily: CommandParser = async (command) => (await import('../../sdk/shell-command/index.js')).parseShellCommand(command);
 
 /** The layer's one instance; its services are views of it. */
 const RULES: ServiceIdentifier<PermissionRules> = Symbol.for('mewcode/permission-rules/PermissionRules');
@@ -48,7 +50,7 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
           return new PermissionRules({
             projectRoot: kernel.projectRoot,
             homeDir: kernel.homeDir,
-            parseCommand: options.parseCommand ?? parseShellCommand,
+            parseCommand: options.parseCommand ?? parseShellCommandLazily,
             warn: (message) => kernel.warn(message),
             tools: context.get<ToolRegistry>(TOKENS.ToolRegistry),
             ...(trust ? { trust } : {}),

@@ -36,6 +36,8 @@ export interface OsSandboxOptions {
  * the mode layer's probe() and wrap() await it, so nothing decides before it is known.
  */
 export const START_WAIT_MS = 0;
+/** When start() does not wait, the probe starts this long after boot (probe()/wrap() start it at once). */
+export const PROBE_DELAY_MS = 100;
 
 const NO_SANDBOX_EFFECT =
   'bash keeps asking for approval in default mode, and asks even in bypassPermissions mode unless --dangerously-skip-sandbox is given';
@@ -67,9 +69,14 @@ export class OsCommandSandbox implements CommandSandbox {
       this.settle({ active: false, mechanism: 'none', reason: located.reason });
       return;
     }
-    const probing = this.probe();
     const wait = this.options.startTimeoutMs ?? START_WAIT_MS;
-    if (wait <= 0) return;
+    if (wait <= 0) {
+      // Spawning the probe costs the main thread a few ms: do it once the first model request is
+      // on its way (the model takes far longer to answer), unless a caller needs it sooner.
+      setTimeout(() => void this.probe(), PROBE_DELAY_MS).unref();
+      return;
+    }
+    const probing = this.probe();
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, wait);

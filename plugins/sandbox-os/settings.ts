@@ -19,6 +19,7 @@
  * kernel's merged configuration is only consulted to warn when a project file tries.
  * Problems are warnings naming file:line:col and the key; a bad key is skipped, the rest applies.
  */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LocatedNode } from '../../config/located.js';
@@ -46,7 +47,9 @@ export function userSettingsFiles(homeDir: string): string[] {
 }
 
 export async function readSandboxSettings(homeDir: string, warn: (message: string) => void): Promise<SandboxSettings> {
-  for (const file of userSettingsFiles(homeDir)) {
+  // Most of these files do not exist: a synchronous existence check (µs) instead of one awaited
+  // read each keeps the boot free of six event-loop round trips.
+  for (const file of userSettingsFiles(homeDir).filter((candidate) => existsSync(candidate))) {
     let text: string;
     try {
       text = await readFile(file, 'utf8');

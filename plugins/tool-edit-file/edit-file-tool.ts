@@ -34,30 +34,15 @@ import { listLines, messages } from './messages.js';
 import { noMatchMessage } from './no-match.js';
 import { findOccurrences, LineIndex } from './text-index.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
+import { EDIT_FILE_DEFINITION } from './definition.js';
 
 
 export class EditFileTool implements Tool {
-  readonly name = 'edit_file';
-  readonly readOnly = false;
-  readonly category = 'write' as const;
-  readonly description = [
-    'Edit a file by replacing an exact string: old_string must match the file character for character (indentation, tabs and spaces included) and, unless replace_all is true, exactly once.',
-    'Read the file with read_file first (edits to a file not read in this session, or changed since, are refused), and copy old_string from that output without the line-number prefixes.',
-    'Include enough surrounding lines in old_string to make it unique; set replace_all: true to change every occurrence (e.g. renaming a variable).',
-    'Prefer this to write_file for changing existing files: only the matched text changes. The result shows a diff of the change. An empty old_string creates a new file.',
-    'Relative paths are relative to the project root; ~ is the home directory.',
-  ].join(' ');
-  readonly inputSchema: JsonSchema = {
-    type: 'object',
-    properties: {
-      file_path: { type: 'string', description: 'The file to edit: relative to the project root, absolute, or starting with ~.' },
-      old_string: { type: 'string', description: 'The exact text to replace, copied from the file (no line-number prefixes).' },
-      new_string: { type: 'string', description: 'The text to put in its place (must differ from old_string; may be empty to delete).' },
-      replace_all: { type: 'boolean', default: false, description: 'Replace every occurrence of old_string instead of requiring exactly one.' },
-    },
-    required: ['file_path', 'old_string', 'new_string'],
-    additionalProperties: false,
-  };
+  readonly name = EDIT_FILE_DEFINITION.name;
+  readonly readOnly = EDIT_FILE_DEFINITION.readOnly;
+  readonly category = EDIT_FILE_DEFINITION.category;
+  readonly description = EDIT_FILE_DEFINITION.description;
+  readonly inputSchema = EDIT_FILE_DEFINITION.inputSchema;
 
   constructor(
     private readonly limits: OutputLimits,

@@ -1,13 +1,16 @@
-/** The edit_file tool (SPEC T4) as a plugin: it cuts long lines in its messages with output-limits (T8). */
+/**
+ * The edit_file tool (SPEC T4) as a plugin: it cuts long lines in its messages with output-limits
+ * (T8). The model sees the definition from boot; the implementation (with the diff library) is
+ * imported on the first call, keeping it out of start-up.
+ */
 import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { KernelApi } from '../../types/plugin.js';
+import { lazyTool } from '../../sdk/lazy-tool.js';
 import { additionalDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
-import { EditFileTool } from './edit-file-tool.js';
-
-export { EditFileTool } from './edit-file-tool.js';
+import { EDIT_FILE_DEFINITION } from './definition.js';
 
 export default definePlugin({
   name: 'tool-edit-file',
@@ -15,9 +18,15 @@ export default definePlugin({
   dependsOn: ['output-limits'],
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.Tool)
-      .toDynamicValue((context) =>
-        new EditFileTool(context.get<OutputLimits>(TOKENS.OutputLimits), context.get<FileReadTracker>(TOKENS.FileReads), { additionalDirectories: additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel)) }),
-      )
+      .toDynamicValue((context) => {
+        const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
+        const reads = context.get<FileReadTracker>(TOKENS.FileReads);
+        const additionalDirectories = additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel));
+        return lazyTool(EDIT_FILE_DEFINITION, async () => {
+          const { EditFileTool } = await import('./edit-file-tool.js');
+          return new EditFileTool(limits, reads, { additionalDirectories });
+        });
+      })
       .inSingletonScope();
   }),
 });
