@@ -254,31 +254,22 @@ function unparsedObjection(applicable: readonly Record<RuleList, CompiledRule[]>
 /** With a deny (or ask) rule for the tool, a segment whose verb is computed at run time is denied (asked). */
 function computedNameObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], segments: readonly ShellSegmentLike[]): PermissionVerdict | undefined {
   const computed = segments.find((s) => computedCommandName(s.argv[0]));
-  if (!computed) return undefined;
-  for (const list of ['deny', 'ask'] as const) {
-    const rule = applicable.flatMap((lists) => lists[list])[0];
-    if (!rule) continue;
-    return {
-      decision: list,
-      layer: `${LAYER_NAME}:${rule.origin.scope}`,
-      reason: `the command name ${quote(computed.argv[0]!)} in ${quote(computed.text)} is computed at run time, so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against it; write the command name literally`,
-    };
-  }
-  return undefined;
+  return computed && unseenObjection(applicable, (list, rule) =>
+    `the command name ${quote(computed.argv[0]!)} in ${quote(computed.text)} is computed at run time, so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against it; write the command name literally`);
 }
 
 /** With a deny (or ask) rule for the tool, a segment that runs commands nothing shows is denied (asked). */
 function unknownCommandsObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], segments: readonly ShellSegmentLike[]): PermissionVerdict | undefined {
   const hidden = segments.find((s) => s.unknownCommands !== undefined);
-  if (!hidden) return undefined;
+  return hidden && unseenObjection(applicable, (list, rule) =>
+    `${quote(hidden.text)} runs commands that cannot be seen (${hidden.unknownCommands}), so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against them; write the commands out`);
+}
+
+/** What a deny rule (else an ask rule) of the tool says about a command it cannot see: deny (ask). */
+function unseenObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], reason: (list: 'deny' | 'ask', rule: CompiledRule) => string): PermissionVerdict | undefined {
   for (const list of ['deny', 'ask'] as const) {
     const rule = applicable.flatMap((lists) => lists[list])[0];
-    if (!rule) continue;
-    return {
-      decision: list,
-      layer: `${LAYER_NAME}:${rule.origin.scope}`,
-      reason: `${quote(hidden.text)} runs commands that cannot be seen (${hidden.unknownCommands}), so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against them; write the commands out`,
-    };
+    if (rule) return { decision: list, layer: `${LAYER_NAME}:${rule.origin.scope}`, reason: reason(list, rule) };
   }
   return undefined;
 }

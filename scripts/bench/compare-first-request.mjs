@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Launch → first model request for two (or more) MewCode builds, interleaved in one invocation,
+// so a change's start-up cost is measured against the build before it on the same noisy machine.
+//
+//   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci)
+//   node scripts/bench/compare-first-request.mjs /tmp/before/bin/mewcode.js bin/mewcode.js [--runs N]
+//
+// Each run: a fresh HTTP server on 127.0.0.1 that answers the first request with a 400 (so the
+// CLI exits at once), `mewcode -p hi` spawned with a minimal environment (temporary HOME and
+// project, an Anthropic key and base URL), timed from spawn() to the request's arrival. The
+// builds alternate run by run; the first two runs of each are warm-up. Prints medians and p10/p90.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '30' } } });
+const runs = Number.parseInt(values.runs, 10);
+if (positionals.length < 1 || !(runs >= 3)) {
+  process.stderr.write('usage: node scripts/bench/compare-first-request.mjs CLI [CLI…] [--runs N ≥ 3]\n');
+  process.exit(2);
+}
+const clis = positionals.map((cli) => path.resolve(cli));
+const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-compare-'));
+const home = mkdtempSync(path.join(work, 'home-'));
+const project = mkdtempSync(path.join(work, 'project-'));
+
+function once(cli) {
+  return new Promise((resolve, reject) => {
+    let started = 0;
+    const server = http.createServer((request, response) => {
+      const elapsed = performance.now() - started;
+      request.resume();
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end('{"type":"error","error":{"type":"invalid_request_error","message":"bench"}}');
+      server.close();
+      resolve(elapsed);
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.address().port}`, MEWCODE_MODEL: 'bench-model' };
+      started = performance.now();
+      const child = spawn(process.execPath, [cli, '-p', 'hi'], { cwd: project, env, stdio: 'ignore' });
+      child.on('error', reject);
+    });
+  });
+}
+
+const samples = new Map(clis.map((cli) => [cli, []]));
+try {
+  for (let i = 0; i < runs + 2; i++) {
+    for (const cli of clis) {
+      const ms = await once(cli);
+      if (i >= 2) samples.get(cli).push(ms);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // let the child exit
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+const first = clis[0];
+const firstMedian = at([...samples.get(first)].sort((a, b) => a - b), 0.5);
+process.stdout.write(`| build | median | p10 | p90 | vs ${path.relative(process.cwd(), first) || first} |\n| --- | --- | --- | --- | --- |\n`);
+for (const cli of clis) {
+  const sorted = [...samples.get(cli)].sort((a, b) => a - b);
+  const median = at(sorted, 0.5);
+  process.stdout.write(`| ${path.relative(process.cwd(), cli) || cli} | ${median.toFixed(1)} ms | ${at(sorted, 0.1).toFixed(1)} ms | ${at(sorted, 0.9).toFixed(1)} ms | ${(median / firstMedian).toFixed(2)}× |\n`);
+}
