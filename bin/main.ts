@@ -52,7 +52,9 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   // hooks, MCP servers…) are left out of the configuration unless the user trusts the project.
   const { createWorkspaceTrust } = await import('../config/trust.js');
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: process.env, flag: options.trustProject === true });
+  const trustDone = performance.now();
   const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
+  const configDone = performance.now();
   let kernel: Kernel;
   try {
     const flags: { provider?: string; model?: string } = {};
@@ -66,7 +68,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
     }
     throw error;
   }
-  if (options.debugBoot) printBootTimings(kernel, performance.now() - bootStarted);
+  if (options.debugBoot) printBootTimings(kernel, { trust: trustDone - bootStarted, config: configDone - trustDone, kernel: performance.now() - configDone });
 
   const ui = kernel.container.isBound(TOKENS.UserInterface)
     ? kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.handles(options, process.stdin.isTTY === true))
@@ -89,7 +91,8 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   }
 }
 
-function printBootTimings(kernel: Kernel, totalMs: number): void {
+function printBootTimings(kernel: Kernel, ms: { trust: number; config: number; kernel: number }): void {
   const lines = kernel.timings.map((t) => `  ${t.name.padEnd(24)} bind ${t.bindMs.toFixed(2).padStart(7)} ms   apply ${t.applyMs.toFixed(2).padStart(7)} ms`);
-  process.stderr.write(`mewcode: boot timings (process uptime ${(process.uptime() * 1000).toFixed(1)} ms, config + kernel ${totalMs.toFixed(1)} ms)\n${lines.join('\n')}\n`);
+  const phases = `trust ${ms.trust.toFixed(1)} ms, config ${ms.config.toFixed(1)} ms, kernel ${ms.kernel.toFixed(1)} ms`;
+  process.stderr.write(`mewcode: boot timings (process uptime ${(process.uptime() * 1000).toFixed(1)} ms; ${phases})\n${lines.join('\n')}\n`);
 }

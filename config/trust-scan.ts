@@ -13,7 +13,6 @@
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { isTrackedByGit } from './git-tracked.js';
 import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
@@ -111,7 +110,7 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
     const found = readFirst(candidate.files);
     if (!found) continue;
     if (candidate.local) {
-      const answer = await isTrackedByGit(found.file);
+      const answer = await (await import('./git-tracked.js')).isTrackedByGit(found.file) /* loaded only when a local file exists */;
       if (answer.warning) result.warnings.push(`trust: ${answer.warning}`);
       if (!answer.tracked) {
         result.personalLocal.add(found.file);

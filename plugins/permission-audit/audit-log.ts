@@ -62,8 +62,12 @@ export class AuditLog {
     this.names = { log: path.basename(file), head: path.basename(headFileOf(file)), lock: path.basename(lockFileOf(file)) };
   }
 
-  /** Queue one record; returns at once. */
-  append(record: object): void {
+  /**
+   * Queue one record; returns at once. `later`: the write may wait (at most `delayMs`, or until the
+   * next record or flush()): the boot's trust record is not written while the first request is
+   * being prepared.
+   */
+  append(record: object, later?: { delayMs: number }): void {
     let json: string;
     try {
       json = JSON.stringify(record);
@@ -72,11 +76,13 @@ export class AuditLog {
       return;
     }
     this.pending.push(json);
-    this.draining ??= this.drain();
+    if (later) setTimeout(() => void this.flush(), later.delayMs).unref();
+    else this.draining ??= this.drain();
   }
 
   /** Resolves when every queued record has been written (or has failed). */
   flush(): Promise<void> {
+    if (!this.draining && this.pending.length > 0) this.draining = this.drain();
     return this.draining ?? Promise.resolve();
   }
 

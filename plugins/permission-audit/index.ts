@@ -25,7 +25,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { TOKENS } from '../../types/tokens.js';
 import type { PermissionTarget } from '../../types/tools.js';
 import { cutUtf16 } from '../../sdk/text-cuts.js';
-import { AuditLog } from './audit-log.js';
+import { DeferredAuditLog } from './deferred-log.js';
 
 export const NAME = 'permission-audit';
 
@@ -43,6 +43,9 @@ export const AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS: AuditCaps = {
   auditReasonMaxChars: 2000,
 };
 
+/** How long the boot's trust record may wait in the queue (see trustDecided below). */
+export const TRUST_RECORD_DELAY_MS = 500;
+
 export function auditFile(projectRoot: string): string {
   return path.join(projectRoot, '.mewcode', 'audit.jsonl');
 }
@@ -52,7 +55,7 @@ export function auditCaps(kernel: Pick<KernelApi, 'container'>): AuditCaps {
 }
 
 export function createPermissionAuditPlugin(): MewcodePlugin {
-  const open = new Set<AuditLog>();
+  const open = new Set<DeferredAuditLog>();
   return definePlugin({
     name: NAME,
     safety: true,
@@ -60,11 +63,15 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
     apply(kernel) {
       const caps = auditCaps(kernel);
       const file = auditFile(kernel.projectRoot);
-      const log = new AuditLog(file, {
-        maxBytes: caps.auditMaxBytes,
-        keep: caps.auditKeepFiles,
-        onProblem: (_kind, message) => kernel.warn(`${NAME}: ${message}`),
-      });
+      const log = new DeferredAuditLog(
+        async () =>
+          new (await import('./audit-log.js')).AuditLog(file, {
+            maxBytes: caps.auditMaxBytes,
+            keep: caps.auditKeepFiles,
+            onProblem: (_kind, message) => kernel.warn(`${NAME}: ${message}`),
+          }),
+        (message) => kernel.warn(`${NAME}: ${message}`),
+      );
       open.add(log);
       kernel.hooks.permissionDecided.tapPromise(NAME, async (decided) => {
         log.append(decisionRecord(decided, caps));
@@ -74,7 +81,9 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
         return result;
       });
       kernel.hooks.trustDecided.tapPromise(NAME, async (decision) => {
-        log.append(trustRecord(decision));
+        // Written with the first decision, at session end, or after TRUST_RECORD_DELAY_MS, whichever
+        // comes first: not while the first request is being prepared.
+        log.append(trustRecord(decision), { delayMs: TRUST_RECORD_DELAY_MS });
       });
       kernel.hooks.sessionEnd.tapPromise(NAME, () => log.flush());
     },

@@ -27,7 +27,6 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isTrackedByGit } from '../../config/git-tracked.js';
 import { type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.js';
@@ -89,7 +88,7 @@ async function trustGate(scope: FileScope, file: string, trust: WorkspaceTrust |
   }
   let projectScope = scope === 'project';
   if (scope === 'local') {
-    const answer = await isTrackedByGit(file);
+    const answer = await (await import('../../config/git-tracked.js')).isTrackedByGit(file) /* loaded only when a local file exists */;
     if (answer.warning) warnings.push(`${PREFIX} ${answer.warning}`);
     if (answer.tracked) {
       projectScope = true;

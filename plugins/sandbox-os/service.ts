@@ -37,7 +37,7 @@ export interface OsSandboxOptions {
  */
 export const START_WAIT_MS = 0;
 /** When start() does not wait, the probe starts this long after boot (probe()/wrap() start it at once). */
-export const PROBE_DELAY_MS = 100;
+export const PROBE_DELAY_MS = 1000;
 
 const NO_SANDBOX_EFFECT =
   'bash keeps asking for approval in default mode, and asks even in bypassPermissions mode unless --dangerously-skip-sandbox is given';
