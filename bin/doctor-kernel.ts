@@ -12,7 +12,7 @@ import { ContainerModule } from 'inversify';
 import type { ResolvedConfig } from '../types/config.js';
 import { definePlugin, type CliOptions, type MewcodePlugin } from '../types/plugin.js';
 import type { Provider, ProviderFactory } from '../types/provider.js';
-import type { SandboxStatus } from '../types/sandbox.js';
+import { describeSandboxNetwork, type SandboxStatus } from '../types/sandbox.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
 import type { Kernel } from '../kernel/kernel.js';
@@ -188,7 +188,7 @@ export function sandboxLines(status: SandboxStatus | undefined, binary?: string)
   }
   if (status.active) {
     const where = binary ? ` (${binary})` : '';
-    return [{ status: 'ok', check: 'sandbox', message: `${status.mechanism}${where}: bash commands run in the OS sandbox, network ${status.network ? 'on' : 'off'}` }];
+    return [{ status: 'ok', check: 'sandbox', message: `${status.mechanism}${where}: bash commands run in the OS sandbox, network ${describeSandboxNetwork(status)}` }];
   }
   if (status.disabledByUser) {
     return [{ status: 'warn', check: 'sandbox', message: `OS sandbox ${status.reason ?? 'turned off by the user'}: ${unsandboxed}`, hint: 'remove sandbox: false from your settings to turn it back on' }];

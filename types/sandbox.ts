@@ -19,6 +19,8 @@ export interface SandboxStatus {
   disabledByUser?: boolean;
   /** Network access inside the sandbox (`sandbox.network: true` in the user's settings). */
   network?: boolean;
+  /** With the network off: the hosts commands may still reach through MewCode's proxy. */
+  allowedDomains?: readonly string[];
 }
 
 export interface SandboxCommand {
@@ -77,4 +79,10 @@ export interface SandboxReadRules {
    * without them it offers `hidden` the writable roots' entries and the home's top level.
    */
   prefixes?: readonly string[];
+}
+
+/** "on", "off", or "only to a, b" — how a status describes the sandbox's network to the user. */
+export function describeSandboxNetwork(status: Pick<SandboxStatus, 'network' | 'allowedDomains'>): string {
+  if (status.network) return 'on';
+  return status.allowedDomains && status.allowedDomains.length > 0 ? `only to ${status.allowedDomains.join(', ')} (through MewCode's proxy)` : 'off';
 }

@@ -13,7 +13,7 @@
  * Only the tool named `bash` runs through the sandbox today; other exec tools keep the matrix.
  */
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
-import type { CommandSandbox } from '../../types/sandbox.js';
+import { describeSandboxNetwork, type CommandSandbox } from '../../types/sandbox.js';
 
 export const SANDBOXED_TOOLS: readonly string[] = ['bash'];
 
@@ -29,7 +29,7 @@ export async function sandboxedBashVerdict(
     return {
       decision: 'allow',
       layer,
-      reason: `${request.toolName} runs in the OS sandbox (${status.mechanism}): writes only inside the project, network ${status.network ? 'on' : 'off'}`,
+      reason: `${request.toolName} runs in the OS sandbox (${status.mechanism}): writes only inside the project, network ${describeSandboxNetwork(status)}`,
     };
   }
   if (request.mode !== 'bypassPermissions' || status.disabledByUser || dangerouslySkipSandbox) return undefined;

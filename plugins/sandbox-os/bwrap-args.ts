@@ -32,6 +32,8 @@ export interface BwrapInvocation {
   /** Host directory that stays empty: the read-only source for blocked paths. */
   emptyDir: string;
   network: boolean;
+  /** The domain proxy's unix socket, bound into the sandbox (network by domain). */
+  proxySocket?: { outside: string; inside: string };
   cwd: string;
   argv: readonly string[];
 }
@@ -72,6 +74,7 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   const args = [...bwrapBaseArgs(network), '--tmpfs', '/dev/shm', '--tmpfs', '/run'];
   // With the network on, name resolution may go through systemd-resolved's stub under /run.
   if (network) args.push('--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve');
+  if (invocation.proxySocket) args.push('--bind', invocation.proxySocket.outside, invocation.proxySocket.inside);
   args.push('--bind', invocation.privateTmp, '/tmp');
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   for (const dir of plan.pinned) args.push('--bind', dir, dir);

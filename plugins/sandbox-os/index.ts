@@ -9,16 +9,16 @@
  * Why not @anthropic-ai/sandbox-runtime (what Claude Code uses), evaluated 2026-12-01 at 0.0.83:
  * - it requires Node ≥ 22.12 (`engines`), MewCode supports Node 20;
  * - on Linux it needs `socat` besides bwrap, and brings an HTTP + SOCKS5 proxy, node-forge,
- *   commander and zod 3 (MewCode uses zod 4) — a proxy we do not need while the network is
- *   simply on or off;
+ *   commander and zod 3 (MewCode uses zod 4);
  * - it is a process-wide singleton (`SandboxManager.initialize`) with its own config shape,
  *   where MewCode needs a per-call policy built from its own settings (project root, additional
  *   directories, protected paths, the kernel's home directory) and a pure argument builder it
  *   can test;
  * - 0.0.x: no stability promise.
  * Driving bwrap directly is ~150 lines (mount-plan.ts + bwrap-args.ts), adds no dependency, and
- * every mount is visible in one function. What we give up: per-domain network filtering
- * (`sandbox.allowed_domains` is warned about; `sandbox.network: true` turns the network on).
+ * every mount is visible in one function. Per-domain network (`sandbox.allowed_domains`) is the
+ * same design as sandbox-runtime's, without socat: domain-proxy.ts (an HTTP CONNECT proxy on a
+ * unix socket, in MewCode) and a node bridge inside the sandbox; Linux only for now.
  *
  * Settings come from the user's files only (settings.ts); a project's `sandbox:` is ignored,
  * loudly. The plugin is essential: a project's `disable:` cannot remove it.

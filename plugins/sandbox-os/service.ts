@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
 import { bwrapArgs } from './bwrap-args.js';
+import { bridgeSource, proxyEnvironment, startDomainProxy, type DomainProxy, type DomainProxyOptions } from './domain-proxy.js';
 import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
 import { defaultDenyRead } from './policy.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
@@ -22,6 +23,8 @@ export interface OsSandboxOptions {
   additionalDirectories?: () => readonly string[];
   /** The rules layer's Read deny/ask rules (TOKENS.SearchPolicy), read at each call; undefined when there are none. */
   readRules?: () => SandboxReadRules | undefined;
+  /** Tests: where the domain proxy connects an allowed host (e.g. a local server). */
+  proxyConnectTo?: DomainProxyOptions['connectTo'];
   /** How long start() waits for the probe before letting the boot go on (it keeps running; default START_WAIT_MS). */
   startTimeoutMs?: number;
   /** Tests: another platform / PATH, another temp root. */
@@ -38,6 +41,8 @@ export interface OsSandboxOptions {
 export const START_WAIT_MS = 0;
 /** When start() does not wait, the probe starts this long after boot (probe()/wrap() start it at once). */
 export const PROBE_DELAY_MS = 1000;
+/** Where the domain proxy's socket appears inside the sandbox (under its own tmpfs /run). */
+const PROXY_SOCKET_INSIDE = '/run/mewcode-proxy.sock';
 
 const NO_SANDBOX_EFFECT =
   'bash keeps asking for approval in default mode, and asks even in bypassPermissions mode unless --dangerously-skip-sandbox is given';
@@ -52,6 +57,8 @@ export class OsCommandSandbox implements CommandSandbox {
   /** Mount points made for blocked paths, with how many running calls use each. */
   private readonly mountPoints = new Map<string, number>();
   private warnedRuleWalk = false;
+  private proxy: Promise<DomainProxy> | undefined;
+  private warnedDomains = false;
 
   constructor(private readonly options: OsSandboxOptions) {}
 
@@ -122,19 +129,27 @@ export class OsCommandSandbox implements CommandSandbox {
       if (!planned.ok) return { kind: 'refused', message: planned.message };
       const { plan } = planned;
       if (located.found.mechanism === 'sandbox-exec') {
+        if (!this.settings.network && this.settings.allowedDomains.length > 0 && !this.warnedDomains) {
+          this.warnedDomains = true;
+          this.options.warn('sandbox-os: sandbox.allowed_domains is not supported with sandbox-exec (macOS) yet; the network stays off (sandbox.network: true allows all of it)');
+        }
         const args = seatbeltArgs({ plan, privateTmp: dirs.tmp, network: this.settings.network, argv: command.argv });
         return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { file: located.found.binary, args, env: { TMPDIR: dirs.tmp }, release: async () => undefined } };
       }
       const made = await this.makeMountPoints(plan.blocked);
       if (!made.ok) return { kind: 'refused', message: made.message };
-      const args = bwrapArgs({ plan, privateTmp: dirs.tmp, emptyDir: dirs.empty, network: this.settings.network, cwd: command.cwd, argv: command.argv });
+      // Network by domain: no network of its own, the proxy's socket bound in, a bridge in front.
+      const byDomain = !this.settings.network && this.settings.allowedDomains.length > 0;
+      const proxySocket = byDomain ? (await this.domainProxy(dirs.base)).socketPath : undefined;
+      const argv = proxySocket ? [process.execPath, '-e', bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
+      const args = bwrapArgs({ plan, privateTmp: dirs.tmp, emptyDir: dirs.empty, network: this.settings.network, cwd: command.cwd, argv, ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}) });
       let released = false;
       const release = async (): Promise<void> => {
         if (released) return;
         released = true;
         await this.releaseMountPoints(plan.blocked);
       };
-      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file: located.found.binary, args, release } };
+      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file: located.found.binary, args, ...(proxySocket ? { env: proxyEnvironment() } : {}), release } };
     } catch (error) {
       return {
         kind: 'refused',
@@ -143,8 +158,20 @@ export class OsCommandSandbox implements CommandSandbox {
     }
   }
 
-  /** Removes the session's private temporary directory (session end). */
+  /** The domain proxy, started with the first command that needs it (one per session). */
+  private domainProxy(base: string): Promise<DomainProxy> {
+    this.proxy ??= startDomainProxy(path.join(base, 'proxy.sock'), this.settings.allowedDomains, {
+      ...(this.options.proxyConnectTo ? { connectTo: this.options.proxyConnectTo } : {}),
+      onRefused: (host) => this.options.warn(`sandbox-os: a command tried to reach ${host}, which is not in sandbox.allowed_domains; refused`),
+    });
+    return this.proxy;
+  }
+
+  /** Removes the session's private temporary directory (session end) and stops the proxy. */
   async dispose(): Promise<void> {
+    const proxy = this.proxy;
+    this.proxy = undefined;
+    if (proxy) await (await proxy.catch(() => undefined))?.close();
     const session = this.session;
     this.session = undefined;
     if (!session) return;
@@ -193,7 +220,9 @@ export class OsCommandSandbox implements CommandSandbox {
 
   private fromProbe(outcome: ProbeOutcome): SandboxStatus {
     const located = this.locate() as Extract<Located, { ok: true }>;
-    return outcome.ok ? { active: true, mechanism: located.found.mechanism, network: this.settings.network } : { active: false, mechanism: 'none', reason: outcome.reason };
+    if (!outcome.ok) return { active: false, mechanism: 'none', reason: outcome.reason };
+    const domains = !this.settings.network && located.found.mechanism === 'bubblewrap' ? this.settings.allowedDomains : [];
+    return { active: true, mechanism: located.found.mechanism, network: this.settings.network, ...(domains.length > 0 ? { allowedDomains: domains } : {}) };
   }
 
   /** Caches the status; an unavailable sandbox (not one the user turned off) is reported once. */

@@ -9,7 +9,8 @@
  * sandbox:
  *   enabled: true                # default true
  *   network: false               # default false: no network inside the sandbox
- *   allowed_domains: [npmjs.org] # NOT supported yet (needs a filtering proxy): warned, network stays as `network` says
+ *   allowed_domains: [registry.npmjs.org, "*.github.com"]  # with network off: only these hosts, through
+ *                                # MewCode's proxy (domain-proxy.ts; Linux); `network: true` allows all
  *   deny_read: [~/secrets, /opt/keys]   # unreadable inside the sandbox, on top of the default list
  *   allow_write: [~/.cache/go-build]    # writable on top of the project and additional directories
  * ```
@@ -27,6 +28,8 @@ import type { LocatedNode } from '../../config/located.js';
 export interface SandboxSettings {
   enabled: boolean;
   network: boolean;
+  /** Hosts reachable through the proxy while `network` is false (`name` or `*.name`). */
+  allowedDomains: string[];
   /** Absolute paths. */
   denyRead: string[];
   /** Absolute paths. */
@@ -35,7 +38,7 @@ export interface SandboxSettings {
   disabledAt?: string;
 }
 
-export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { enabled: true, network: false, denyRead: [], allowWrite: [] };
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { enabled: true, network: false, allowedDomains: [], denyRead: [], allowWrite: [] };
 
 const PREFIX = 'sandbox-os:';
 const KEYS = ['enabled', 'network', 'allowed_domains', 'deny_read', 'allow_write'];
@@ -73,15 +76,15 @@ function at(node: LocatedNode): string {
 }
 
 export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (message: string) => void): SandboxSettings {
-  const settings: SandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, denyRead: [], allowWrite: [] };
+  const settings: SandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, allowedDomains: [], denyRead: [], allowWrite: [] };
   if (node.kind === 'scalar') {
     if (node.value === null || node.value === true) return settings;
     if (node.value === false) return { ...settings, enabled: false, disabledAt: at(node) };
-    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, deny_read, allow_write); ignored`);
+    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, allowed_domains, deny_read, allow_write); ignored`);
     return settings;
   }
   if (node.kind !== 'map') {
-    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, deny_read, allow_write); ignored`);
+    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, allowed_domains, deny_read, allow_write); ignored`);
     return settings;
   }
   for (const [key, value] of node.entries) {
@@ -99,10 +102,7 @@ export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (mess
         break;
       }
       case 'allowed_domains':
-        warn(
-          `${PREFIX} ${at(value)}: sandbox.allowed_domains: allowing single domains is not supported yet (it needs a filtering proxy); ` +
-            `the network inside the sandbox is ${settings.network || networkSetLater(node) ? 'on (sandbox.network: true)' : 'off; set sandbox.network: true to allow all of it'}`,
-        );
+        settings.allowedDomains.push(...domains(value, warn));
         break;
       case 'deny_read':
       case 'allow_write': {
@@ -118,9 +118,25 @@ export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (mess
   return settings;
 }
 
-function networkSetLater(node: Extract<LocatedNode, { kind: 'map' }>): boolean {
-  const network = node.entries.get('network');
-  return network?.kind === 'scalar' && network.value === true;
+/** A host name (letters, digits, `-`, dots), optionally `*.` first; IPv4 literals too. */
+const DOMAIN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+
+function domains(node: LocatedNode, warn: (message: string) => void): string[] {
+  if (node.kind === 'scalar' && node.value === null) return [];
+  if (node.kind !== 'seq') {
+    warn(`${PREFIX} ${at(node)}: sandbox.allowed_domains: expected a list of host names (e.g. registry.npmjs.org, "*.github.com"); ignored`);
+    return [];
+  }
+  const out: string[] = [];
+  for (const item of node.items) {
+    const value = item.kind === 'scalar' && typeof item.value === 'string' ? item.value.trim().toLowerCase().replace(/\.$/, '') : undefined;
+    if (value === undefined || !DOMAIN.test(value)) {
+      warn(`${PREFIX} ${at(item)}: sandbox.allowed_domains: ${JSON.stringify(item.kind === 'scalar' ? item.value : item.kind)} is not a host name (name or *.name, no scheme, port or path); ignored`);
+      continue;
+    }
+    out.push(value);
+  }
+  return [...new Set(out)];
 }
 
 function paths(key: string, node: LocatedNode, homeDir: string, warn: (message: string) => void): string[] {

@@ -57,6 +57,8 @@ export interface FixtureOptions {
    * rules reach it the way they do in MewCode (TOKENS.SearchPolicy).
    */
   denyRules?: (dirs: { outside: string; home: string }) => string[];
+  /** Where the domain proxy connects an allowed host (tests map names to a local server). */
+  proxyConnectTo?: (host: string, port: number) => { host: string; port: number };
 }
 
 export async function sandboxFixture(options: FixtureOptions = {}): Promise<SandboxFixture> {
@@ -96,7 +98,12 @@ export async function sandboxFixture(options: FixtureOptions = {}): Promise<Sand
     const { kernel } = await bootKernel([], [createPermissionRulesPlugin(), sandboxOs], { projectRoot: root, homeDir: home });
     sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
   } else {
-    sandbox = new OsCommandSandbox({ homeDir: home, warn: (m) => warnings.push(m), additionalDirectories: () => options.additionalDirectories ?? [] });
+    sandbox = new OsCommandSandbox({
+      homeDir: home,
+      warn: (m) => warnings.push(m),
+      additionalDirectories: () => options.additionalDirectories ?? [],
+      ...(options.proxyConnectTo ? { proxyConnectTo: options.proxyConnectTo } : {}),
+    });
     await sandbox.start();
   }
   const status = await sandbox.probe();

@@ -52,13 +52,16 @@ describe('user settings', () => {
     expect(warnings[2]).toMatch(/settings\.yaml:6:\d+: sandbox\.enabled: expected true or false/);
   });
 
-  test('allowed_domains is not supported: said plainly, the network stays off unless network: true', async () => {
+  test('allowed_domains: host names (name or *.name) are kept lower-cased; anything else is skipped with its location', async () => {
     const warnings: string[] = [];
-    const settings = await readSandboxSettings(await homeWith('settings.yaml', 'sandbox:\n  allowed_domains: [registry.npmjs.org]\n'), (m) => warnings.push(m));
-    expect(settings.network).toBe(false);
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('not supported yet');
-    expect(warnings[0]).toContain('sandbox.network: true');
+    const text = 'sandbox:\n  allowed_domains: [Registry.NPMjs.org, "*.github.com", "https://x.io/path", "a b", 42, registry.npmjs.org.]\n';
+    const settings = await readSandboxSettings(await homeWith('settings.yaml', text), (m) => warnings.push(m));
+    expect(settings).toMatchObject({ network: false, allowedDomains: ['registry.npmjs.org', '*.github.com'] });
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/settings\.yaml:2:\d+: sandbox\.allowed_domains: "https:\/\/x\.io\/path" is not a host name/);
+    const again = await readSandboxSettings(await homeWith('settings.yaml', 'sandbox:\n  allowed_domains: oops\n'), (m) => warnings.push(m));
+    expect(again.allowedDomains).toEqual([]);
+    expect(warnings.at(-1)).toMatch(/sandbox\.allowed_domains: expected a list of host names/);
   });
 
   test('settings.yaml wins over config.yaml; no file → defaults', async () => {
