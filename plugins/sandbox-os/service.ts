@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
 import { bwrapArgs } from './bwrap-args.js';
-import { bridgeSource, proxyEnvironment, startDomainProxy, type DomainProxy, type DomainProxyOptions } from './domain-proxy.js';
+import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
 import { defaultDenyRead } from './policy.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
@@ -140,8 +140,9 @@ export class OsCommandSandbox implements CommandSandbox {
       if (!made.ok) return { kind: 'refused', message: made.message };
       // Network by domain: no network of its own, the proxy's socket bound in, a bridge in front.
       const byDomain = !this.settings.network && this.settings.allowedDomains.length > 0;
+      const proxy = byDomain ? await import('./domain-proxy.js') : undefined;
       const proxySocket = byDomain ? (await this.domainProxy(dirs.base)).socketPath : undefined;
-      const argv = proxySocket ? [process.execPath, '-e', bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
+      const argv = proxy && proxySocket ? [process.execPath, '-e', proxy.bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
       const args = bwrapArgs({ plan, privateTmp: dirs.tmp, emptyDir: dirs.empty, network: this.settings.network, cwd: command.cwd, argv, ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}) });
       let released = false;
       const release = async (): Promise<void> => {
@@ -149,7 +150,7 @@ export class OsCommandSandbox implements CommandSandbox {
         released = true;
         await this.releaseMountPoints(plan.blocked);
       };
-      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file: located.found.binary, args, ...(proxySocket ? { env: proxyEnvironment() } : {}), release } };
+      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file: located.found.binary, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
     } catch (error) {
       return {
         kind: 'refused',
@@ -160,10 +161,10 @@ export class OsCommandSandbox implements CommandSandbox {
 
   /** The domain proxy, started with the first command that needs it (one per session). */
   private domainProxy(base: string): Promise<DomainProxy> {
-    this.proxy ??= startDomainProxy(path.join(base, 'proxy.sock'), this.settings.allowedDomains, {
+    this.proxy ??= import('./domain-proxy.js').then(({ startDomainProxy }) => startDomainProxy(path.join(base, 'proxy.sock'), this.settings.allowedDomains, {
       ...(this.options.proxyConnectTo ? { connectTo: this.options.proxyConnectTo } : {}),
       onRefused: (host) => this.options.warn(`sandbox-os: a command tried to reach ${host}, which is not in sandbox.allowed_domains; refused`),
-    });
+    }));
     return this.proxy;
   }
 
