@@ -1,13 +1,15 @@
-/** The read_file tool (SPEC T2) as a plugin: its caps come from output-limits (T8). */
+/**
+ * The read_file tool (SPEC T2) as a plugin: its caps come from output-limits (T8). The model sees
+ * the definition from boot; the implementation is imported on the first call.
+ */
 import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
+import { lazyTool } from '../../sdk/lazy-tool.js';
 import { additionalDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { TOKENS } from '../../types/tokens.js';
-import { ReadFileTool } from './read-file-tool.js';
-
-export { ReadFileTool } from './read-file-tool.js';
+import { readFileDefinition } from './definition.js';
 
 export default definePlugin({
   name: 'tool-read-file',
@@ -15,12 +17,15 @@ export default definePlugin({
   dependsOn: ['output-limits'],
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.Tool)
-      .toDynamicValue(
-        (context) =>
-          new ReadFileTool(context.get<OutputLimits>(TOKENS.OutputLimits), context.get<FileReadTracker>(TOKENS.FileReads), {
-            additionalDirectories: additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel)),
-          }),
-      )
+      .toDynamicValue((context) => {
+        const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
+        const reads = context.get<FileReadTracker>(TOKENS.FileReads);
+        const additionalDirectories = additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel));
+        return lazyTool(readFileDefinition(limits), async () => {
+          const { ReadFileTool } = await import('./read-file-tool.js');
+          return new ReadFileTool(limits, reads, { additionalDirectories });
+        });
+      })
       .inSingletonScope();
   }),
 });

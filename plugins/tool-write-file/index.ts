@@ -1,22 +1,29 @@
-/** The write_file tool (SPEC T3) as a plugin. */
+/**
+ * The write_file tool (SPEC T3) as a plugin. The model sees the definition from boot; the
+ * implementation (contained, race-free writes) is imported on the first call.
+ */
 import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
 import type { FileReadTracker } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { KernelApi } from '../../types/plugin.js';
+import { lazyTool } from '../../sdk/lazy-tool.js';
 import { additionalDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
-import { WriteFileTool } from './write-file-tool.js';
-
-export { WriteFileTool } from './write-file-tool.js';
+import { WRITE_FILE_DEFINITION } from './definition.js';
 
 export default definePlugin({
   name: 'tool-write-file',
   version: '0.1.0',
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.Tool)
-      .toDynamicValue((context) =>
-        new WriteFileTool(context.get<FileReadTracker>(TOKENS.FileReads), { additionalDirectories: additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel)) }),
-      )
+      .toDynamicValue((context) => {
+        const reads = context.get<FileReadTracker>(TOKENS.FileReads);
+        const additionalDirectories = additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel));
+        return lazyTool(WRITE_FILE_DEFINITION, async () => {
+          const { WriteFileTool } = await import('./write-file-tool.js');
+          return new WriteFileTool(reads, { additionalDirectories });
+        });
+      })
       .inSingletonScope();
   }),
 });

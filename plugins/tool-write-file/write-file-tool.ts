@@ -19,26 +19,14 @@ import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js'
 import { checkWriteFileInput } from './input.js';
 import { messages } from './messages.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
+import { WRITE_FILE_DEFINITION } from './definition.js';
 
 export class WriteFileTool implements Tool {
-  readonly name = 'write_file';
-  readonly readOnly = false;
-  readonly category = 'write' as const;
-  readonly description = [
-    'Write a file: create a new file, or replace the whole content of an existing one. Parent directories are created as needed; an existing file keeps its permissions.',
-    'To change part of an existing file, use edit_file instead: it is cheaper and cannot lose the parts you did not mean to touch.',
-    'An existing file must have been read with read_file in this session (and not changed since) before it can be overwritten; otherwise the call is refused.',
-    'content is written exactly as given (UTF-8, no line-number prefixes). Relative paths are relative to the project root; ~ is the home directory.',
-  ].join(' ');
-  readonly inputSchema: JsonSchema = {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'The file to write: relative to the project root, absolute, or starting with ~.' },
-      content: { type: 'string', description: 'The complete content of the file.' },
-    },
-    required: ['path', 'content'],
-    additionalProperties: false,
-  };
+  readonly name = WRITE_FILE_DEFINITION.name;
+  readonly readOnly = WRITE_FILE_DEFINITION.readOnly;
+  readonly category = WRITE_FILE_DEFINITION.category;
+  readonly description = WRITE_FILE_DEFINITION.description;
+  readonly inputSchema = WRITE_FILE_DEFINITION.inputSchema;
 
   constructor(
     private readonly reads: FileReadTracker,
