@@ -1,47 +1,52 @@
 /**
- * Whether `git status` may run in this repository. git reads the repository's own `.git/config`,
- * which a downloaded archive, a nested repository or an earlier tool call can fill with settings
- * that make a plain `git status` run commands: `core.fsmonitor`, clean/smudge `filter.*` drivers
- * (run to compare racily-modified files), and `include`/`includeIf` of further files. fsmonitor
- * and hooks are switched off on the command line; for the rest the local config files are read
- * (no process, a few hundred bytes) and status is skipped when they name any of them.
+ * Whether `git status` may run in this repository. git reads the repository's own configuration
+ * (`.git/config`, `config.worktree`, and what they include), which a downloaded archive, a nested
+ * repository or an earlier tool call can fill with settings that make a plain `git status` run
+ * commands: `core.fsmonitor`, clean/smudge/process `filter.*` drivers (run to compare
+ * racily-modified files), and the like. fsmonitor and hooks are switched off on the command
+ * line; for the rest git itself is asked what its repository-level configuration holds
+ * (`git config --list --show-scope --includes`: it only reads, finds the repository the way
+ * status will — from a subdirectory, through a `.git` file, with worktree config — and is bounded
+ * by a timeout), and status is skipped when any of it could run a program.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { execFile } from 'node:child_process';
 
 /** Flags that keep `git status` from running repository-configured programs it does not need. */
 export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks'] as const;
 
-/** Section headers and keys in a repository config that can make `git status` execute something. */
-const RISKY = /^\s*\[\s*(filter|include|includeif)\b|^\s*(fsmonitor|hookspath|sshcommand|pager|askpass|gitproxy)\s*=/im;
+const GIT_TIMEOUT_MS = 3_000;
 
-/** undefined when status is safe to run; otherwise why not. */
-export async function gitStatusRisk(projectRoot: string): Promise<string | undefined> {
-  const gitDir = await findGitDir(projectRoot);
-  if (!gitDir) return undefined; // not a repository (or git finds it higher up: its config is the user's tree)
-  const files = [path.join(gitDir, 'config')];
-  const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
-  if (common) files.push(path.join(path.resolve(gitDir, common.trim()), 'config'));
-  for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      return `${file} cannot be read`;
-    }
-    const hit = RISKY.exec(text);
-    if (hit) return `${path.relative(projectRoot, file) || file} sets ${(hit[1] ?? hit[2] ?? '').toLowerCase()}, which would run commands`;
-  }
-  return undefined;
+/** Keys (lower-cased, as git prints them) whose value is a program or pulls in more configuration. */
+const RISKY_KEY = /^(filter\..+\.(clean|smudge|process)|core\.(fsmonitor|hookspath|pager|sshcommand|askpass|gitproxy)|diff\..+\.(textconv|command))$/;
+
+/** Scopes the repository controls; `global`/`system` are the user's and `command` is ours. */
+const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
+
+/** undefined when status is safe to run (or there is no repository); otherwise why not. */
+export function gitStatusRisk(cwd: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      [...SAFE_GIT_FLAGS, 'config', '--list', '--show-scope', '--includes', '-z'],
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout) => {
+        // Outside a repository git still lists the user's own scopes and exits 0; a failure here
+        // (timeout, unreadable config) means status cannot be trusted to be harmless either.
+        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return resolve(undefined); // no git: status fails on its own
+        if (error) return resolve(`git could not list the repository's configuration (${error.killed ? 'timed out' : error.message.split('\n')[0]})`);
+        resolve(riskIn(stdout));
+      },
+    );
+  });
 }
 
-/** `.git` as a directory, or a `gitdir:` file (worktrees, submodules). */
-async function findGitDir(projectRoot: string): Promise<string | undefined> {
-  const dotGit = path.join(projectRoot, '.git');
-  const pointer = await readFile(dotGit, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'EISDIR' ? '' : undefined));
-  if (pointer === undefined) return undefined;
-  if (pointer === '') return dotGit;
-  const target = /^gitdir:\s*(.+)$/m.exec(pointer)?.[1]?.trim();
-  return target ? path.resolve(projectRoot, target) : undefined;
+/** `-z` output with `--show-scope`: `scope NUL key LF value NUL`, repeated. */
+export function riskIn(listing: string): string | undefined {
+  const fields = listing.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const scope = fields[i] ?? '';
+    const key = (fields[i + 1] ?? '').split('\n')[0]?.toLowerCase() ?? '';
+    if (REPOSITORY_SCOPES.has(scope) && RISKY_KEY.test(key)) return `the repository's ${scope} config sets ${key}, which would run commands`;
+  }
+  return undefined;
 }

@@ -47,6 +47,7 @@ interface ChainState extends AuditHead {
 export class AuditLog {
   private pending: string[] = [];
   private draining: Promise<void> | undefined;
+  private flushBeforeExit = false;
   private readonly reported = new Set<AuditProblem>();
   private readonly maxBytes: number;
   private readonly keep: number;
@@ -76,8 +77,15 @@ export class AuditLog {
       return;
     }
     this.pending.push(json);
-    if (later) setTimeout(() => void this.flush(), later.delayMs).unref();
-    else this.draining ??= this.drain();
+    if (later) {
+      setTimeout(() => void this.flush(), later.delayMs).unref();
+      // An exit that skips shutdown (no UI, a failed start) must not lose the record: the event
+      // loop empties, `beforeExit` fires, and the write it starts keeps the process alive.
+      if (!this.flushBeforeExit) {
+        this.flushBeforeExit = true;
+        process.once('beforeExit', () => void this.flush());
+      }
+    } else this.draining ??= this.drain();
   }
 
   /** Resolves when every queued record has been written (or has failed). */

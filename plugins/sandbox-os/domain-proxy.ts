@@ -49,6 +49,13 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
   };
   const target = (host: string, port: number) => options.connectTo?.(host, port) ?? { host, port };
   const sockets = new Set<net.Socket>();
+  /** Every socket, client or upstream, so close() ends them all and none keeps MewCode alive. */
+  const track = (socket: net.Socket): net.Socket => {
+    sockets.add(socket);
+    socket.unref();
+    socket.on('close', () => sockets.delete(socket));
+    return socket;
+  };
 
   const server = http.createServer((request, response) => {
     // Plain HTTP through a proxy: the request line holds an absolute URL.
@@ -76,6 +83,8 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
       if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
       response.end(`MewCode sandbox proxy: ${error.message}\n`);
     });
+    upstream.on('socket', (socket) => track(socket));
+    response.on('close', () => upstream.destroy()); // the command went away: so does the request
     request.pipe(upstream);
   });
 
@@ -88,12 +97,12 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
       return;
     }
     const to = target(host, port);
-    const upstream = net.connect(to.port, to.host, () => {
+    const upstream = track(net.connect(to.port, to.host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
       client.pipe(upstream);
-    });
+    }));
     const drop = (): void => {
       upstream.destroy();
       client.destroy();
@@ -102,12 +111,12 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
       if (client.writable) client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
       drop();
     });
+    // Either side closing ends the tunnel, so no half-open upstream outlives its command.
+    upstream.on('close', drop);
+    client.on('close', drop);
     client.on('error', drop);
   });
-  server.on('connection', (socket: net.Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  server.on('connection', (socket: net.Socket) => void track(socket));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -158,8 +167,13 @@ server.listen(${BRIDGE_PORT}, '127.0.0.1', () => {
   const child = spawn(file, args, { stdio: 'inherit' });
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
-    if (signal) { process.removeAllListeners(signal); process.kill(process.pid, signal); }
-    else process.exit(code ?? 1);
+    server.close();
+    if (!signal) process.exit(code ?? 1);
+    // Die of the same signal where node can (the caller reads 128+n); node ignores SIGPIPE and
+    // treats SIGUSR1 as "start the inspector", so fall back to the exit status a shell reports.
+    process.removeAllListeners(signal);
+    try { process.kill(process.pid, signal); } catch {}
+    setTimeout(() => process.exit(128 + (require('node:os').constants.signals[signal] ?? 0)), 50);
   });
   child.on('error', (error) => { process.stderr.write(String(error.message) + '\\n'); process.exit(127); });
 });
@@ -170,5 +184,5 @@ server.on('error', (error) => { process.stderr.write('MewCode sandbox proxy brid
 /** What a command in the sandbox sees: the proxy, for every common spelling of the variables. */
 export function proxyEnvironment(): Record<string, string> {
   const url = `http://127.0.0.1:${BRIDGE_PORT}`;
-  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, ALL_PROXY: url, all_proxy: url, NO_PROXY: 'localhost', no_proxy: 'localhost' };
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, ALL_PROXY: url, all_proxy: url, NO_PROXY: 'localhost,127.0.0.1,::1', no_proxy: 'localhost,127.0.0.1,::1' };
 }

@@ -3,6 +3,7 @@
  * into the bubblewrap (Linux) or sandbox-exec (macOS) invocation that runs it confined.
  */
 import { lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
@@ -57,7 +58,7 @@ export class OsCommandSandbox implements CommandSandbox {
   /** Mount points made for blocked paths, with how many running calls use each. */
   private readonly mountPoints = new Map<string, number>();
   private warnedRuleWalk = false;
-  private proxy: Promise<DomainProxy> | undefined;
+  private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
   private warnedDomains = false;
 
   constructor(private readonly options: OsSandboxOptions) {}
@@ -159,20 +160,37 @@ export class OsCommandSandbox implements CommandSandbox {
     }
   }
 
-  /** The domain proxy, started with the first command that needs it (one per session). */
+  /**
+   * The domain proxy, started with the first command that needs it (one per session directory).
+   * Its socket lives in a short directory of its own: a unix socket path is limited to 107 bytes,
+   * and a long TMPDIR would otherwise be cut silently. A failed start is retried by the next call.
+   */
   private domainProxy(base: string): Promise<DomainProxy> {
-    this.proxy ??= import('./domain-proxy.js').then(({ startDomainProxy }) => startDomainProxy(path.join(base, 'proxy.sock'), this.settings.allowedDomains, {
-      ...(this.options.proxyConnectTo ? { connectTo: this.options.proxyConnectTo } : {}),
-      onRefused: (host) => this.options.warn(`sandbox-os: a command tried to reach ${host}, which is not in sandbox.allowed_domains; refused`),
-    }));
-    return this.proxy;
+    if (this.proxy?.base === base) return this.proxy.started;
+    const started = (async () => {
+      const { startDomainProxy } = await import('./domain-proxy.js');
+      const dir = await mkdtemp(path.join(existsSync('/tmp') ? '/tmp' : os.tmpdir(), 'mewcode-px-'));
+      const socket = path.join(dir, 's');
+      if (Buffer.byteLength(socket) > 100) throw new Error(`the proxy socket path ${socket} is too long for a unix socket`);
+      const proxy = await startDomainProxy(socket, this.settings.allowedDomains, {
+        ...(this.options.proxyConnectTo ? { connectTo: this.options.proxyConnectTo } : {}),
+        onRefused: (host) => this.options.warn(`sandbox-os: a command tried to reach ${host}, which is not in sandbox.allowed_domains; refused`),
+      });
+      return { socketPath: proxy.socketPath, close: async () => { await proxy.close(); await rm(dir, { recursive: true, force: true }); } };
+    })();
+    const entry = { base, started };
+    this.proxy = entry;
+    started.catch(() => {
+      if (this.proxy === entry) this.proxy = undefined;
+    });
+    return started;
   }
 
   /** Removes the session's private temporary directory (session end) and stops the proxy. */
   async dispose(): Promise<void> {
     const proxy = this.proxy;
     this.proxy = undefined;
-    if (proxy) await (await proxy.catch(() => undefined))?.close();
+    if (proxy) await (await proxy.started.catch(() => undefined))?.close();
     const session = this.session;
     this.session = undefined;
     if (!session) return;

@@ -41,6 +41,16 @@ test('default mode: a write is denied with guidance naming the rule and the flag
     expect(existsSync(join(s.cwd, 'new.txt'))).toBe(false);
     const decisions = auditLines(s.cwd).filter((l) => l.type === 'decision');
     expect(decisions).toEqual([expect.objectContaining({ tool: 'write_file', tool_call_id: 'call_w', layer: 'permission-mode', verdict: 'ask', allowed: false })]);
+    // The start's trust decision is recorded too (its write waits for the first decision).
+    expect(auditLines(s.cwd).filter((l) => l.type === 'trust')).toEqual([expect.objectContaining({ trusted: false, source: 'none' })]);
+  });
+});
+
+test('a run that makes no decision still records the trust decision before it exits', async () => {
+  await scenario([{ text: 'just text' }], async (s) => {
+    const r = await s.run(['-p', 'hi', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    expect(auditLines(s.cwd).map((l) => l.type)).toEqual(['trust']);
   });
 });
 

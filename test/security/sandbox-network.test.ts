@@ -49,6 +49,16 @@ describe('allowed hosts are reachable through the proxy', () => {
     expect(result.content).toContain('hello-from-host');
     expect(seen.length).toBe(before + 1);
   });
+  test.each([
+    ['a plain exit status', 'exit 3'],
+    ['death by SIGTERM', 'kill -TERM $$'],
+    ['death by SIGPIPE (which node ignores)', 'kill -PIPE $$'],
+    ['death by SIGUSR1 (which node takes for its inspector)', 'kill -USR1 $$'],
+  ])('the bridge in front of the command keeps its exit status: %s', async (_name, command) => {
+    if (skipWithoutSandbox(tally, 'network by domain', fx.status)) return;
+    const [withBridge, without] = await Promise.all([fx.run(command), offline.run(command)]);
+    expect(withBridge.content.split('\n')[0]).toBe(without.content.split('\n')[0]);
+  }, 20_000);
   test('the sandbox says which hosts it allows', () => {
     if (skipWithoutSandbox(tally, 'network by domain', fx.status)) return;
     expect(fx.status).toMatchObject({ active: true, network: false, allowedDomains: ['allowed.test', '*.good.test'] });

@@ -243,6 +243,7 @@ describe(".git/config of the project runs nothing when MewCode reads git status 
     ['a process filter', '[filter "x"]\n\tprocess = "touch CANARY"\n'],
     ['an included config file', '[include]\n\tpath = ../evil.gitconfig\n'],
     ['core.hooksPath with a hook', '[core]\n\thooksPath = hooks-dir\n'],
+    ['a filter in config.worktree (extensions.worktreeConfig)', '[extensions]\n\tworktreeConfig = true\n'],
   ];
   it.each(variants)('%s', async (name, config) => {
     const canary = path.join(base, 'canary');
@@ -255,9 +256,24 @@ describe(".git/config of the project runs nothing when MewCode reads git status 
     put('evil.gitconfig', `[core]\n\tfsmonitor = "touch ${canary}"\n`);
     const gitConfig = path.join(root, '.git', 'config');
     writeFileSync(gitConfig, `${readFileSync(gitConfig, 'utf8')}${config.replace('CANARY', canary)}`);
+    if (config.includes('worktreeConfig')) writeFileSync(path.join(root, '.git', 'config.worktree'), `[filter "x"]\n\tclean = "touch ${canary}; cat"\n`);
     const summary = await readGitSummary(root);
     attempt(`git status at start with ${name}`, existsSync(canary));
     expect(renderEnvironment(root, new Date(), summary)).toMatch(/Git: status not read \(.*would run commands\)|Git branch:/);
+  });
+  it('started in a subdirectory of the repository, the check still sees the repository config', async () => {
+    const canary = path.join(base, 'canary');
+    git('init', '-q');
+    put('sub/a.txt', 'a\n');
+    put('.gitattributes', '* filter=x\n');
+    git('add', '-A');
+    git('commit', '-qm', 'init');
+    put('sub/a.txt', 'changed\n');
+    const gitConfig = path.join(root, '.git', 'config');
+    writeFileSync(gitConfig, `${readFileSync(gitConfig, 'utf8')}[filter "x"]\n\tclean = "touch ${canary}; cat"\n`);
+    const summary = await readGitSummary(path.join(root, 'sub'));
+    attempt('git status at start from a subdirectory', existsSync(canary));
+    expect(summary?.skipped).toMatch(/filter\.x\.clean/);
   });
   it('control: a plain repository still reports its status', async () => {
     git('init', '-q', '-b', 'main');
