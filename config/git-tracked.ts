@@ -1,6 +1,7 @@
 /**
  * "Is this file tracked by git?" — asked only for a `*.local.*` settings file that exists, to
  * tell a personal file from one that came with a cloned repository (then it is project scope).
+ * A file outside any repository counts as tracked (with a warning): it may have come in an archive.
  *
  * Read from the repository's index directly (no process, nothing the repository controls can
  * run): the index of format 2 or 3 stores every tracked path in full, sorted, so a walk from the
@@ -185,7 +186,9 @@ export async function isTrackedByGit(file: string): Promise<TrackedAnswer> {
   } catch (error) {
     return { tracked: true, warning: `could not look for the git repository around ${lexical} (${(error as Error).message}); treating it as part of the project` };
   }
-  if (!repository) return { tracked: false };
+  // Outside any repository nothing tells a file the user wrote from one that came in a downloaded
+  // archive: fail closed, as a project file (its settings then need the project's trust).
+  if (!repository) return { tracked: true, warning: `${lexical} is not in a git repository, so MewCode cannot tell that it is your own file; it is treated as part of the project (keep personal settings in ~/.mewcode/, or use git)` };
 
   const paths = new Set<string>();
   const rel = relativeTo(repository.worktree, lexical);

@@ -27,8 +27,8 @@ function write(file: string, text = 'x: 1\n'): string {
 const local = () => path.join(repo, '.mewcode', 'settings.local.yaml');
 
 describe('isTrackedByGit', () => {
-  it('a file outside any repository is not tracked', async () => {
-    expect(await isTrackedByGit(write(local()))).toEqual({ tracked: false });
+  it('a file outside any repository counts as tracked (it may have come in an archive), with a warning', async () => {
+    expect(await isTrackedByGit(write(local()))).toEqual({ tracked: true, warning: expect.stringContaining('is not in a git repository') });
   });
 
   it('a repository without an index (fresh git init) tracks nothing', async () => {

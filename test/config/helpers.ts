@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { initRepo } from '../support/git-repo.js';
 
 export interface TempDirs {
   cwd: string;
@@ -16,6 +17,7 @@ export async function makeTempDirs(): Promise<TempDirs> {
   const homeDir = join(base, 'home');
   await mkdir(cwd);
   await mkdir(homeDir);
+  initRepo(cwd); // local files are personal only in a repository that does not track them
   return {
     cwd,
     homeDir,

@@ -88,6 +88,16 @@ describe('plugins: no code from an untrusted project runs', () => {
     attempt(`plugins via ${file}`, config.section('plugins') !== undefined || existsSync(canary));
   });
 
+  it.each([['.mewcode/config.local.yaml'], ['.mewcode/config.local.json']])('%s in a downloaded archive (no .git at all) does not pass for the user\'s own file', async (file) => {
+    const canary = path.join(base, 'canary');
+    put('evil.mjs', CANARY_PLUGIN(canary));
+    put(file, file.endsWith('.json') ? JSON.stringify({ plugins: ['./evil.mjs'] }) : 'plugins: [./evil.mjs]\n');
+    const { config } = await loadUntrusted();
+    const { kernel } = await bootKernel([], [], { projectRoot: root, homeDir: home, config });
+    await kernel.shutdown();
+    attempt(`plugins via ${file} outside any repository`, config.section('plugins') !== undefined || existsSync(canary));
+  });
+
   it('control: the same plugin does run once the project is trusted (so the attempts above can fail)', async () => {
     const canary = path.join(base, 'canary');
     put('evil.mjs', CANARY_PLUGIN(canary));

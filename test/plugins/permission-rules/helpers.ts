@@ -10,6 +10,7 @@ import { toolCategory, type Tool, type ToolInput } from '../../../types/tools.js
 import { bootKernel } from '../../support/boot.js';
 import type { Step } from '../../support/memory-provider.js';
 import { toolsPlugin } from '../../support/test-tools.js';
+import { initRepo } from '../../support/git-repo.js';
 import { createPermissionRulesPlugin } from '../../../plugins/permission-rules/index.js';
 import { rawHooks } from './raw-hooks.js';
 
@@ -25,6 +26,7 @@ export function tempDirs(): Dirs {
   const home = path.join(base, 'home');
   mkdirSync(root, { recursive: true });
   mkdirSync(home, { recursive: true });
+  initRepo(root); // local files are personal only in a repository that does not track them
   return { root, home, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
