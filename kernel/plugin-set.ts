@@ -24,6 +24,13 @@ export function resolvePluginSet(
     warn(`plugins: ${plugin.name} would replace the essential plugin ${takesOver.join(', ')}; only a custom build may do that. ${plugin.name} skipped`);
     return false;
   });
+  // Allowed (configured plugins load only from trusted places), but never silent: a configured
+  // plugin standing in for a permission layer or the audit decides what those layers did.
+  const safety = new Set(defaults.filter((p) => p.safety).map((p) => p.name));
+  for (const plugin of configured) {
+    const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => safety.has(name));
+    if (takesOver.length > 0) warn(`plugins: ${plugin.name} (from configuration) replaces the safety layer ${takesOver.join(', ')}`);
+  }
   for (const plugin of [...defaults, ...configured]) {
     const replaced = new Set([plugin.name, ...(plugin.replaces ?? [])]);
     const at = list.findIndex((p) => replaced.has(p.name));
