@@ -117,7 +117,8 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
         continue;
       }
       result.trackedLocal.add(found.file);
-      result.warnings.push(
+      // A fail-closed guess (no repository, an index it could not read) already said why.
+      if (!answer.warning) result.warnings.push(
         `trust: ${found.file} is tracked by git, so it came with the repository: it counts as project settings, not personal ones ` +
           '(what it sets that runs code or sends data needs the project to be trusted). Keep personal settings in an untracked, git-ignored file.',
       );

@@ -92,7 +92,7 @@ async function trustGate(scope: FileScope, file: string, trust: WorkspaceTrust |
     if (answer.warning) warnings.push(`${PREFIX} ${answer.warning}`);
     if (answer.tracked) {
       projectScope = true;
-      warnings.push(`${PREFIX} ${file} is tracked by git, so it came with the repository: it counts as project settings, not personal ones`);
+      if (!answer.warning) warnings.push(`${PREFIX} ${file} is tracked by git, so it came with the repository: it counts as project settings, not personal ones`);
     }
   }
   return { projectScope, reportsRefusals: true, approves: () => false };

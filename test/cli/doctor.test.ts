@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCli, removeTempDirs, runCli, tempDir } from './helpers.js';
+import { initRepo } from '../support/git-repo.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -27,6 +28,7 @@ test.concurrent('a good setup: exit 0, every check on its own line, the key neve
 test.concurrent('a bad setup: a broken project config and no provider: exit 1, fail lines naming the file and what to set', async () => {
   const cwd = tempDir('mewcode-doctor-cwd-');
   const home = tempDir('mewcode-doctor-home-');
+  initRepo(cwd); // untracked in a repository: the user's own local file
   mkdirSync(join(cwd, '.mewcode'));
   writeFileSync(join(cwd, '.mewcode', 'config.local.yaml'), 'model: [unclosed\n');
   const r = await runCli(['doctor'], { cwd, env: { PATH: process.env.PATH, HOME: home } });

@@ -10,6 +10,7 @@ import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
 import { readSandboxSettings } from '../../../plugins/sandbox-os/settings.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel } from '../../support/boot.js';
+import { initRepo } from '../../support/git-repo.js';
 
 async function tmp(prefix: string): Promise<string> {
   return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
@@ -76,6 +77,7 @@ describe('user settings', () => {
     const home = await tmp('mc-sbx-home-');
     // The shared project file's `sandbox:` is held back by workspace trust before it gets here;
     // the local file (untracked) reaches the merged config, and is still not obeyed.
+    initRepo(root); // untracked in a repository: the user's own file
     await mkdir(path.join(root, '.mewcode'));
     await writeFile(path.join(root, '.mewcode', 'config.local.yaml'), 'sandbox: false\n');
     const config = await loadConfig({ cwd: root, homeDir: home });

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// What one more ES module file costs at start-up, as a reference for reading the chunk count of
+// MewCode's start-up path (each esbuild chunk is one such file): importing N tiny modules
+// against importing one, each in a fresh `node` process, interleaved.
+//
+//   node scripts/bench/module-files.mjs [--files 20] [--runs 15]
+//
+// It also prints how many chunk files and bytes `dist/chunks/main-*.js` loads statically.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const { values } = parseArgs({ options: { files: { type: 'string', default: '20' }, runs: { type: 'string', default: '15' } } });
+const files = Number.parseInt(values.files, 10);
+const runs = Number.parseInt(values.runs, 10);
+if (!(files >= 1) || !(runs >= 3)) {
+  process.stderr.write('usage: node scripts/bench/module-files.mjs [--files N ≥ 1] [--runs N ≥ 3]\n');
+  process.exit(2);
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'mewcode-modules-'));
+try {
+  for (let i = 0; i < files; i++) writeFileSync(path.join(dir, `m${i}.js`), `export const v${i} = ${i};\n`);
+  writeFileSync(path.join(dir, 'many.js'), `${Array.from({ length: files }, (_, i) => `import { v${i} } from './m${i}.js';`).join('\n')}\nexport const all = 1;\n`);
+  writeFileSync(path.join(dir, 'one.js'), 'export const all = 1;\n');
+  const time = (file) => Number(execFileSync(process.execPath, ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(path.join(dir, file))}); process.stdout.write(String(performance.now() - t));`]).toString());
+  const many = [];
+  const one = [];
+  for (let i = 0; i < runs; i++) {
+    many.push(time('many.js'));
+    one.push(time('one.js'));
+  }
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const perFile = (median(many) - median(one)) / files;
+  process.stdout.write(`importing ${files} tiny modules: ${median(many).toFixed(2)} ms; one: ${median(one).toFixed(2)} ms; ≈ ${perFile.toFixed(2)} ms per extra module file (medians of ${runs})\n`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// The start-up path's static closure in the built bundle.
+const chunks = path.join(ROOT, 'dist', 'chunks');
+const main = readdirSync(chunks).find((name) => /^main-.*\.js$/.test(name));
+if (main) {
+  const seen = new Map();
+  const walk = (file) => {
+    if (seen.has(file)) return;
+    const text = readFileSync(file, 'utf8');
+    seen.set(file, text.length);
+    for (const match of text.matchAll(/^(?:import|export)\s+(?:[\w*{}\s,$]+from\s+)?"(\.\/[^"]+)";/gm)) walk(path.resolve(path.dirname(file), match[1]));
+  };
+  walk(path.join(chunks, main));
+  const bytes = [...seen.values()].reduce((a, b) => a + b, 0);
+  process.stdout.write(`start-up path (${main} and its static imports): ${seen.size} files, ${(bytes / 1024).toFixed(0)} KiB\n`);
+}
