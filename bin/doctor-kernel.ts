@@ -15,9 +15,10 @@ import type { Provider, ProviderFactory } from '../types/provider.js';
 import { describeSandboxNetwork, type SandboxStatus } from '../types/sandbox.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
-import type { Kernel } from '../kernel/kernel.js';
 import type { DoctorOptions } from './cli-args.js';
 import type { CheckLine } from './doctor-report.js';
+import { Kernel, MemoryReporter } from '../kernel/index.js';
+import { locateMechanism, probeAsync } from '../plugins/sandbox-os/probe.js';
 
 const TRUST_PLUGIN = 'doctor-workspace-trust';
 const STAND_IN = 'doctor-stand-in';
@@ -104,7 +105,6 @@ interface Boot {
 }
 
 async function boot(input: KernelCheckInput, standIn: boolean): Promise<Boot> {
-  const { Kernel, MemoryReporter } = await import('../kernel/index.js');
   const reporter = new MemoryReporter();
   const { options } = input;
   const flags: { provider?: string; model?: string } = {};
@@ -199,7 +199,6 @@ export function sandboxLines(status: SandboxStatus | undefined, binary?: string)
 
 /** Without a kernel: what the sandbox plugin would find (the user's `sandbox:` setting is not read). */
 async function sandboxWithoutKernel(): Promise<CheckLine[]> {
-  const { locateMechanism, probeAsync } = await import('../plugins/sandbox-os/probe.js');
   const located = locateMechanism();
   if (!located.ok) return sandboxLines({ active: false, mechanism: 'none', reason: located.reason });
   const outcome = await probeAsync(located.found);
@@ -211,7 +210,6 @@ async function sandboxOfKernel(kernel: Kernel): Promise<CheckLine[]> {
   const status = await kernel.container.get(TOKENS.CommandSandbox).probe();
   let binary: string | undefined;
   if (status.active) {
-    const { locateMechanism } = await import('../plugins/sandbox-os/probe.js');
     const located = locateMechanism();
     if (located.ok && located.found.mechanism === status.mechanism) binary = located.found.binary;
   }

@@ -13,6 +13,13 @@ import type { MewcodePlugin } from '../types/plugin.js';
 import type { DoctorOptions } from './cli-args.js';
 import { checkAudit, checkConfig, checkNode, checkRipgrep, checkTrust } from './doctor-checks.js';
 import { formatLine, summaryLine, type CheckLine } from './doctor-report.js';
+// Static imports of what a run loads anyway: a dynamic import of a start-up module would make it
+// a chunk of its own on every run's path (see BENCHMARKS.md, the start-up path's chunk count).
+import { KERNEL_VERSION } from '../kernel/version.js';
+import { createWorkspaceTrust, loadConfig } from '../config/index.js';
+import { defaultPlugins } from '../plugins/default-set.js';
+import { findRipgrep } from '../plugins/tool-grep/find-ripgrep.js';
+import { kernelChecks } from './doctor-kernel.js';
 
 export interface DoctorDeps {
   /** The build's plugins (default: the default set, imported only now). */
@@ -30,7 +37,6 @@ export async function runDoctor(options: DoctorOptions, deps: DoctorDeps = {}): 
   const out = deps.out ?? ((text: string) => void process.stdout.write(text));
   const lines = await collectChecks(options, { env, homeDir, ...(deps.plugins ? { plugins: deps.plugins } : {}), ...(deps.nodeVersion ? { nodeVersion: deps.nodeVersion } : {}) });
   const style = { cwd: options.cwd, homeDir };
-  const { KERNEL_VERSION } = await import('../kernel/version.js');
   out(`mewcode doctor ${KERNEL_VERSION}: ${options.cwd}\n`);
   out(lines.map((line) => `${formatLine(line, style)}\n`).join(''));
   out(`${summaryLine(lines)}\n`);
@@ -44,18 +50,15 @@ export async function collectChecks(
   const { env, homeDir } = deps;
   const lines: CheckLine[] = [...checkNode(deps.nodeVersion)];
 
-  const { createWorkspaceTrust, loadConfig } = await import('../config/index.js');
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env, flag: options.trustProject });
   const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
   lines.push(...checkConfig(config, new Set(trust.warnings))); // the trust check shows those
   lines.push(...checkTrust(trust));
 
-  const plugins = deps.plugins ?? (await import('../plugins/default-set.js')).defaultPlugins;
-  const { kernelChecks } = await import('./doctor-kernel.js');
+  const plugins = deps.plugins ?? defaultPlugins;
   const kernel = await kernelChecks({ options, homeDir, env, plugins, config, trust, shown: new Set([...config.warnings, ...trust.warnings]) });
   lines.push(...kernel.provider);
 
-  const { findRipgrep } = await import('../plugins/tool-grep/find-ripgrep.js');
   lines.push(...checkRipgrep(findRipgrep(env.PATH)));
   lines.push(...kernel.sandbox);
   lines.push(...(await checkAudit(options.cwd)));

@@ -10,6 +10,7 @@ import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.j
 import { TOKENS } from '../types/tokens.js';
 import { HELP, parseCommandLine } from './cli-args.js';
 import { KERNEL_VERSION } from '../kernel/version.js';
+import { createWorkspaceTrust } from '../config/trust.js';
 
 /**
  * Run MewCode with a command line (`argv` without node and the script) or parsed options, and
@@ -50,7 +51,6 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   const homeDir = os.homedir();
   // Workspace trust first: the project's settings that run code or send data (plugins, providers,
   // hooks, MCP servers…) are left out of the configuration unless the user trusts the project.
-  const { createWorkspaceTrust } = await import('../config/trust.js');
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: process.env, flag: options.trustProject === true });
   const trustDone = performance.now();
   const config = await loadConfig({ cwd: options.cwd, homeDir, trust });

@@ -7,6 +7,7 @@ import { type LocatedMap, toPlain } from './located.js';
 import { mergeLayers } from './merge.js';
 import { createResolvedConfig } from './resolved.js';
 import { CONFIG_TRUST_PATHS, findTrustSettings, withoutPaths } from './trust-keys.js';
+import { createWorkspaceTrust } from './trust.js';
 
 export interface LoadConfigOptions {
   /** The working directory; it is the project root (no search in parent directories). */
@@ -40,7 +41,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const given = options.trust;
   // Discovery (cosmiconfig) is loaded only when there is something to discover.
   if (!(await anyConfigFileExists(specs))) return createResolvedConfig(mergeLayers([], []), [], given ? given.warnings : []);
-  const trust = given ?? (await (await import('./trust.js')).createWorkspaceTrust({ projectRoot: cwd, homeDir }));
+  const trust = given ?? (await createWorkspaceTrust({ projectRoot: cwd, homeDir }));
   const { searchLayer } = await import('./discover.js');
   const results = await Promise.all(specs.map(searchLayer));
 
