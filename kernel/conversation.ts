@@ -8,12 +8,12 @@ import type { ConversationFactory } from '../types/session.js';
 
 export class HistoryConversation implements Conversation {
   private history: Message[];
+  /** A true private field: whoever holds the conversation (a tool, via its session) cannot fire `messageAppended` without appending. */
+  readonly #announce: (message: Message, index: number) => Promise<void>;
 
-  constructor(
-    initial: readonly Message[],
-    private readonly announce: (message: Message, index: number) => Promise<void>,
-  ) {
+  constructor(initial: readonly Message[], announce: (message: Message, index: number) => Promise<void>) {
     this.history = [...initial];
+    this.#announce = announce;
   }
 
   get messages(): readonly Message[] {
@@ -23,7 +23,7 @@ export class HistoryConversation implements Conversation {
   /** Every append is announced on `messageAppended` before it resolves (K4). */
   async append(message: Message): Promise<void> {
     this.history.push(message);
-    await this.announce(message, this.history.length - 1);
+    await this.#announce(message, this.history.length - 1);
   }
 
   async replace(messages: Message[]): Promise<void> {
