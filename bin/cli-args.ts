@@ -121,9 +121,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
       },
     });
   } catch (error) {
-    // parseArgs appends advice about '--' that reads oddly here; keep its first sentence.
-    const first = (error as Error).message.split('. ')[0]?.replace(/\.$/, '');
-    return { kind: 'error', message: `${first}. Run mewcode --help for the options.` };
+    return { kind: 'error', message: `${firstSentence(error)}. Run mewcode --help for the options.` };
   }
   const { values, positionals } = parsed;
   if (values.version) return { kind: 'version' };
@@ -162,8 +160,7 @@ function parseAuditCommand(argv: readonly string[], cwd: string): ParsedCommand 
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { file: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
-    const first = (error as Error).message.split('. ')[0]?.replace(/\.$/, '');
-    return { kind: 'error', message: `${first}; ${AUDIT_USAGE}` };
+    return { kind: 'error', message: `${firstSentence(error)}; ${AUDIT_USAGE}` };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -188,8 +185,7 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
       options: { provider: { type: 'string' }, model: { type: 'string' }, 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
-    const first = (error as Error).message.split('. ')[0]?.replace(/\.$/, '');
-    return { kind: 'error', message: `${first}; ${DOCTOR_USAGE}` };
+    return { kind: 'error', message: `${firstSentence(error)}; ${DOCTOR_USAGE}` };
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
@@ -204,4 +200,9 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
   return { kind: 'doctor', options };
+}
+
+/** parseArgs appends advice about '--' that reads oddly here; keep its first sentence. */
+function firstSentence(error: unknown): string {
+  return (error as Error).message.split('. ')[0]?.replace(/\.$/, '') ?? String(error);
 }

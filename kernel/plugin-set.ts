@@ -19,7 +19,7 @@ export function resolvePluginSet(
   // A plugin named in configuration may not stand in for an essential one (the blacklist, the
   // sandbox): configuration must never be able to switch those layers off (SPEC A1).
   const configured = extra.filter((plugin) => {
-    const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => essential.has(name));
+    const takesOver = namesTakenOver(plugin, essential);
     if (takesOver.length === 0) return true;
     warn(`plugins: ${plugin.name} would replace the essential plugin ${takesOver.join(', ')}; only a custom build may do that. ${plugin.name} skipped`);
     return false;
@@ -28,7 +28,7 @@ export function resolvePluginSet(
   // plugin standing in for a permission layer or the audit decides what those layers did.
   const safety = new Set(defaults.filter((p) => p.safety).map((p) => p.name));
   for (const plugin of configured) {
-    const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => safety.has(name));
+    const takesOver = namesTakenOver(plugin, safety);
     if (takesOver.length > 0) warn(`plugins: ${plugin.name} (from configuration) replaces the safety layer ${takesOver.join(', ')}`);
   }
   for (const plugin of [...defaults, ...configured]) {
@@ -95,4 +95,9 @@ function orderByDependencies(plugins: MewcodePlugin[], warn: (message: string) =
   };
   for (const plugin of plugins) visit(plugin, []);
   return ordered;
+}
+
+/** Which of `names` this plugin stands in for: its own name, and what it `replaces`. */
+function namesTakenOver(plugin: MewcodePlugin, names: ReadonlySet<string>): string[] {
+  return [plugin.name, ...(plugin.replaces ?? [])].filter((name) => names.has(name));
 }

@@ -255,17 +255,24 @@ describe(".git/config of the project runs nothing when MewCode reads git status 
     ['core.hooksPath with a hook', '[core]\n\thooksPath = hooks-dir\n'],
     ['a filter in config.worktree (extensions.worktreeConfig)', '[extensions]\n\tworktreeConfig = true\n'],
   ];
-  it.each(variants)('%s', async (name, config) => {
-    const canary = path.join(base, 'canary');
+  /** A repository whose every file goes through filter `x`, with `file` committed then modified (status then compares contents, so filters run). */
+  const filteredRepository = (file: string): void => {
     git('init', '-q');
-    put('a.txt', 'a\n');
+    put(file, 'a\n');
     put('.gitattributes', '* filter=x\n');
     git('add', '-A');
     git('commit', '-qm', 'init');
-    put('a.txt', 'changed\n'); // a modified file makes status compare contents (filters run)
-    put('evil.gitconfig', `[core]\n\tfsmonitor = "touch ${canary}"\n`);
+    put(file, 'changed\n');
+  };
+  const appendToGitConfig = (text: string): void => {
     const gitConfig = path.join(root, '.git', 'config');
-    writeFileSync(gitConfig, `${readFileSync(gitConfig, 'utf8')}${config.replace('CANARY', canary)}`);
+    writeFileSync(gitConfig, `${readFileSync(gitConfig, 'utf8')}${text}`);
+  };
+  it.each(variants)('%s', async (name, config) => {
+    const canary = path.join(base, 'canary');
+    filteredRepository('a.txt');
+    put('evil.gitconfig', `[core]\n\tfsmonitor = "touch ${canary}"\n`);
+    appendToGitConfig(config.replace('CANARY', canary));
     if (config.includes('worktreeConfig')) writeFileSync(path.join(root, '.git', 'config.worktree'), `[filter "x"]\n\tclean = "touch ${canary}; cat"\n`);
     const summary = await readGitSummary(root);
     attempt(`git status at start with ${name}`, existsSync(canary));
@@ -273,14 +280,8 @@ describe(".git/config of the project runs nothing when MewCode reads git status 
   });
   it('started in a subdirectory of the repository, the check still sees the repository config', async () => {
     const canary = path.join(base, 'canary');
-    git('init', '-q');
-    put('sub/a.txt', 'a\n');
-    put('.gitattributes', '* filter=x\n');
-    git('add', '-A');
-    git('commit', '-qm', 'init');
-    put('sub/a.txt', 'changed\n');
-    const gitConfig = path.join(root, '.git', 'config');
-    writeFileSync(gitConfig, `${readFileSync(gitConfig, 'utf8')}[filter "x"]\n\tclean = "touch ${canary}; cat"\n`);
+    filteredRepository('sub/a.txt');
+    appendToGitConfig(`[filter "x"]\n\tclean = "touch ${canary}; cat"\n`);
     const summary = await readGitSummary(path.join(root, 'sub'));
     attempt('git status at start from a subdirectory', existsSync(canary));
     expect(summary?.skipped).toMatch(/filter\.x\.clean/);
