@@ -6,6 +6,7 @@ import type OpenAI from 'openai';
 import { ProviderError } from '../../types/index.js';
 import type { ProviderSettings } from '../../types/index.js';
 import { importVendor } from '../../sdk/vendor-module.js';
+import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
 import { usesMaxCompletionTokens } from './request.js';
 
 export type OpenAISdk = typeof import('openai');
@@ -33,6 +34,8 @@ export function createOpenAIClient(sdk: OpenAISdk, settings: ProviderSettings): 
     baseURL: settings.baseUrl,
     // retries are ours (kernel/provider-retry.ts): they yield notices and never repeat streamed text
     maxRetries: 0,
+    // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request
+    fetch: sharedNodeFetch(),
   };
   const apiKey = settings.apiKey ?? process.env['OPENAI_API_KEY'];
   if (apiKey !== undefined && apiKey !== '') return new sdk.OpenAI({ ...options, apiKey });

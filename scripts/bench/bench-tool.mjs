@@ -3,35 +3,25 @@
 // dispose() (called at shutdown) writes the process's peak RSS (KiB) to $MEWCODE_BENCH_RSS_FILE,
 // and the in-process turn timings to $MEWCODE_BENCH_TURN_FILE:
 //   kernelMs — assistant turn recorded → next request handed to the provider, minus the tool
-//   sdkMs    — assistant turn recorded → the SDK calls fetch for the next request, minus the tool
-//   clientMs — last byte of response 1 read by the client → the SDK calls fetch for request 2,
+//   sdkMs    — assistant turn recorded → the next HTTP request is created, minus the tool
+//   clientMs — last byte of response 1 read by the client → the HTTP request 2 is created,
 //              minus the tool: everything the client does between turns, the SDK's stream tail included
+import diagnostics from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 
 export default (api) => {
   const marks = { recorded: undefined, bodyEnd: undefined, toolMs: 0, kernelMs: undefined, sdkMs: undefined, clientMs: undefined };
-  const realFetch = globalThis.fetch;
+  // Both SDKs send through node:http (sdk/http/node-fetch.ts); Node's HTTP diagnostics channels
+  // stamp when a request is created and when a response's last byte has been read.
   let responses = 0;
-  globalThis.fetch = async (...args) => {
+  diagnostics.subscribe('http.client.request.start', () => {
     const now = performance.now();
     if (marks.recorded !== undefined && marks.sdkMs === undefined) marks.sdkMs = now - marks.recorded - marks.toolMs;
     if (marks.bodyEnd !== undefined && marks.clientMs === undefined) marks.clientMs = now - marks.bodyEnd - marks.toolMs;
-    const response = await realFetch(...args);
-    if (++responses !== 1 || !response.body) return response;
-    // Stamp when the first response's last byte is read (a pass-through stream).
-    const reader = response.body.getReader();
-    const body = new ReadableStream({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
-          marks.bodyEnd = performance.now();
-          controller.close();
-        } else controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
+  });
+  diagnostics.subscribe('http.client.response.finish', ({ response }) => {
+    if (++responses === 1) response.once('end', () => (marks.bodyEnd = performance.now()));
+  });
   return api.definePlugin({
     name: 'bench-tool',
     kernel: '^0.2.0',

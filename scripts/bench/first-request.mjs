@@ -2,7 +2,7 @@
 // server's `receivedAt` of the CLI's first request (same process, same clock).
 // References, interleaved: `node -e ""` (spawn → exit) and a bare `node -e 'fetch(…)'` that POSTs to
 // the same server (spawn → request received: the floor for "a Node process sends a request").
-import { CLI, FETCH_SCRIPT, NODE, childEnv, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
+import { CLI, FETCH_SCRIPT, HTTP_SCRIPT, NODE, childEnv, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
 
 export async function measureFirstRequest({ protocol, runs, warmup, progress }) {
   const home = makeTempDir('mewcode-bench-home-');
@@ -11,10 +11,11 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
   const cliWall = [];
   const refExit = [];
   const refFetch = [];
+  const refHttp = [];
   try {
     for (let i = -warmup; i < runs; i++) {
       progress(`b. first request (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
-      const steps = [runCli, runRefExit, runRefFetch];
+      const steps = [runCli, runRefExit, runRefFetch, runRefHttp];
       const rotation = ((i % steps.length) + steps.length) % steps.length;
       for (const step of [...steps.slice(rotation), ...steps.slice(0, rotation)]) await step(i >= 0);
     }
@@ -22,7 +23,7 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
     removeDir(home);
     removeDir(project);
   }
-  return { cli, cliWall, refExit, refFetch };
+  return { cli, cliWall, refExit, refFetch, refHttp };
 
   async function runCli(keep) {
     const { server } = await startTimedServer([{ text: 'Hello from the scripted model.' }]);
@@ -48,12 +49,20 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
     if (keep) refExit.push(r.wallMs);
   }
 
-  async function runRefFetch(keep) {
+  function runRefFetch(keep) {
+    return runRequestReference(FETCH_SCRIPT, 'fetch', keep ? refFetch : undefined);
+  }
+
+  function runRefHttp(keep) {
+    return runRequestReference(HTTP_SCRIPT, 'node:http', keep ? refHttp : undefined);
+  }
+
+  async function runRequestReference(script, label, samples) {
     const { server } = await startTimedServer([]);
     try {
-      const r = await runChild(NODE, ['-e', FETCH_SCRIPT, server.url], { cwd: project, env: childEnv(home) });
-      if (r.code !== 0 || server.requests.length !== 1) throw new Error(`the fetch reference failed (exit ${r.code}): ${r.stderr}`);
-      if (keep) refFetch.push(server.requests[0].receivedAt - r.spawnedAt);
+      const r = await runChild(NODE, ['-e', script, server.url], { cwd: project, env: childEnv(home) });
+      if (r.code !== 0 || server.requests.length !== 1) throw new Error(`the ${label} reference failed (exit ${r.code}): ${r.stderr}`);
+      samples?.push(server.requests[0].receivedAt - r.spawnedAt);
     } finally {
       await server.close();
     }

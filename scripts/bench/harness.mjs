@@ -88,6 +88,10 @@ export function childEnv(home, extra = {}, { withNodeStartVars = keepNodeEnv } =
 export const FETCH_SCRIPT =
   "fetch(process.argv[1] + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.text(), () => {})";
 
+/** The same POST with `node:http`, as MewCode's own client (sdk/http/node-fetch.ts) sends it: today's floor. */
+export const HTTP_SCRIPT =
+  "const r = require('node:http').request(process.argv[1] + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => res.resume()); r.on('error', () => {}); r.end('{}')";
+
 export function providerEnv(protocol, url) {
   return protocol === 'openai'
     ? { OPENAI_API_KEY: 'bench-key', OPENAI_BASE_URL: `${url}/v1`, MEWCODE_PROVIDER: 'openai', MEWCODE_MODEL: 'bench-model' }

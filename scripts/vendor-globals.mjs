@@ -1,0 +1,19 @@
+// Injected into the vendor SDK bundles (scripts/bundle.mjs, esbuild `inject`): their free
+// references to `Headers` and `FormData` resolve here instead of to Node's globals, because
+// touching either global makes Node initialise its bundled undici (≈ 22 ms per launch), which
+// MewCode's own fetch (sdk/http/node-fetch.ts) does not need.
+export { WebHeaders as Headers } from '../sdk/http/web-headers.ts';
+
+/**
+ * The SDKs test `body instanceof FormData` on every request. Only a value whose tag says it is
+ * a FormData is handed to the real class, so the common case never loads undici; building one
+ * (file uploads) makes the real thing.
+ */
+export const FormData = new Proxy(function FormData() {}, {
+  construct: (_target, args) => Reflect.construct(globalThis.FormData, args),
+  get: (target, key) => (key === Symbol.hasInstance ? isFormData : Reflect.get(target, key)),
+});
+
+function isFormData(value) {
+  return Object.prototype.toString.call(value) === '[object FormData]' && value instanceof globalThis.FormData;
+}

@@ -1,0 +1,57 @@
+// The built CLI talks to both vendors through sdk/http/node-fetch.ts and never initialises
+// Node's bundled undici (≈ 35 ms of every launch): a preload traps the globals that would.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
+
+beforeAll(() => prepareCli(), 40_000);
+afterAll(() => removeTempDirs());
+
+const UNDICI_GLOBALS = ['fetch', 'Headers', 'Request', 'Response', 'FormData', 'WebSocket', 'EventSource'];
+
+/** Reports (on stderr) the first read of each global that makes Node load undici. */
+function trapFile(): string {
+  const file = join(tempDir('mewcode-undici-trap-'), 'trap.mjs');
+  writeFileSync(
+    file,
+    `for (const name of ${JSON.stringify(UNDICI_GLOBALS)}) {
+  const original = Object.getOwnPropertyDescriptor(globalThis, name);
+  if (!original) continue;
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    get() {
+      process.stderr.write('undici initialised by globalThis.' + name + '\\n' + new Error().stack + '\\n');
+      Object.defineProperty(globalThis, name, original);
+      return globalThis[name];
+    },
+  });
+}
+`,
+  );
+  return file;
+}
+
+test('the trap notices a read of the global Headers (so the tests below can fail)', () => {
+  const r = spawnSync(process.execPath, ['--import', trapFile(), '-e', 'new Headers()'], { encoding: 'utf8' });
+  expect(r.stderr).toContain('undici initialised by globalThis.Headers');
+});
+
+describe.each(['anthropic', 'openai'] as const)('%s: the HTTP client', (protocol) => {
+  test.concurrent('a session with a tool call reaches the model twice without loading undici', async () => {
+    const trap = trapFile();
+    await scenario(
+      [{ text: 'Reading.', toolCalls: [{ id: 'call_1', name: 'read_file', input: { path: 'note.txt' } }] }, { text: 'It says hello.' }],
+      async (s) => {
+        writeFileSync(join(s.cwd, 'note.txt'), 'hello\n');
+        const r = await s.run(['-p', 'read note.txt', '--permission-mode', 'bypassPermissions'], { env: { NODE_OPTIONS: `--import ${trap}` } });
+        expect(r.stderr).not.toContain('undici initialised');
+        expect(r.code).toBe(0);
+        expect(r.stdout).toContain('It says hello.');
+        expect(s.requests).toHaveLength(2);
+        expect(JSON.stringify(s.requests[1]!.body)).toContain('hello');
+      },
+      protocol,
+    );
+  });
+});
