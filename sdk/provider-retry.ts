@@ -74,6 +74,46 @@ export function cancelledError(label: string, cause?: unknown): ProviderError {
   return new ProviderError('cancelled', `${label} request was cancelled`, { cause });
 }
 
+/** Socket-level failures: the connection failed, not the API. */
+const TRANSPORT_ERROR_CODES = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH',
+  'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+]);
+/** How deep a cause chain is followed. */
+const MAX_CAUSE_DEPTH = 5;
+
+/**
+ * A connection that failed underneath the SDK, which passes such errors through unwrapped when
+ * they happen while the body is read: fetch's documented `TypeError('terminated')` or
+ * `TypeError('fetch failed')` (Node's and sdk/http/node-fetch.ts's), or a socket error code
+ * anywhere in the cause chain. A `network` error is retried while nothing has been shown.
+ */
+export function transportFailure(label: string, error: unknown): ProviderError | undefined {
+  const chain = causeChain(error);
+  const transport = chain.some(
+    (link) => (link.name === 'TypeError' && (link.message === 'terminated' || link.message === 'fetch failed')) || (link.code !== undefined && TRANSPORT_ERROR_CODES.has(link.code)),
+  );
+  if (!transport) return undefined;
+  const detail = chain.map((link) => (link.code === undefined ? link.message : `${link.message} (${link.code})`)).join(': ');
+  return new ProviderError('network', `${label} connection failed: ${detail}`, { cause: error });
+}
+
+interface ErrorLink {
+  readonly name: string;
+  readonly message: string;
+  readonly code: string | undefined;
+}
+
+/** Duck-typed, since socket errors may come from another realm than the SDK's. */
+function causeChain(error: unknown): ErrorLink[] {
+  const chain: ErrorLink[] = [];
+  for (let link = error; typeof link === 'object' && link !== null && chain.length < MAX_CAUSE_DEPTH; link = (link as { cause?: unknown }).cause) {
+    const { name, message, code } = link as { name?: unknown; message?: unknown; code?: unknown };
+    chain.push({ name: String(name ?? ''), message: String(message ?? ''), code: typeof code === 'string' ? code : undefined });
+  }
+  return chain;
+}
+
 /** A phrase that reads after the API's label: "Anthropic API overloaded", "OpenAI API rate limited". */
 export function describeKind(kind: ProviderErrorKind): string {
   switch (kind) {

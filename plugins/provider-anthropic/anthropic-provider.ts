@@ -45,20 +45,21 @@ export class AnthropicProvider implements Provider {
 
   async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent, void, undefined> {
     const client = await this.#clientForRequest();
-    const stream = client.messages.stream(toAnthropicParams(request, this.#settings), { signal });
+    // The raw event stream, not `messages.stream()`: that helper parses every tool call's JSON as
+    // it arrives and ends the whole run on JSON the model got wrong, where the loop would have
+    // answered that one call with an error result the model can correct (K1). Our parser keeps
+    // the raw text.
+    const stream = await client.messages.create({ ...toAnthropicParams(request, this.#settings), stream: true }, { signal });
     const parser = new AnthropicStreamParser();
     try {
       for await (const event of stream) {
         yield* parser.push(event);
       }
-      // The MessageStream iterator can end quietly when an error (or abort) arrives while no read
-      // is pending; `done()` rejects with that error.
-      await stream.done();
     } finally {
-      // The consumer stopped early (or we failed): release the connection.
-      if (!stream.ended) stream.abort();
+      // Ended, failed or abandoned by the consumer: the connection is released either way.
+      stream.controller.abort();
     }
-    // A cut-off response must never look complete.
+    // The SDK's stream ends quietly when aborted: a cut-off response must never look complete.
     if (signal.aborted) return;
     yield* parser.finish();
   }

@@ -4,7 +4,7 @@
  * (https://docs.anthropic.com/en/api/errors). Never a substring guess on an arbitrary error.
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError } from '../../sdk/provider-retry.js';
+import { cancelledError, classifyHttpError, transportFailure } from '../../sdk/provider-retry.js';
 import type { AnthropicSdk } from './sdk.js';
 
 export const ANTHROPIC_LABEL = 'Anthropic API';
@@ -69,7 +69,7 @@ export function classifyAnthropicError(
       cause: error,
     });
   }
-  return new ProviderError('unknown', `${ANTHROPIC_LABEL} error: ${describe(error)}`, { cause: error });
+  return transportFailure(ANTHROPIC_LABEL, error) ?? new ProviderError('unknown', `${ANTHROPIC_LABEL} error: ${describe(error)}`, { cause: error });
 }
 
 function describe(error: unknown): string {

@@ -3,7 +3,7 @@
  * body `{"error":{"message","type","param","code"}}` (https://platform.openai.com/docs/guides/error-codes).
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError } from '../../sdk/provider-retry.js';
+import { cancelledError, classifyHttpError, transportFailure } from '../../sdk/provider-retry.js';
 import type { OpenAISdk } from './sdk.js';
 
 /**
@@ -50,8 +50,9 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
     const statusFromResponse = error.status !== undefined;
     const status =
       error.status ?? (code !== undefined ? STATUS_OF_ERROR_CODE[code] : undefined) ?? (type !== undefined ? STATUS_OF_ERROR_CODE[type] : undefined);
-    if (code === 'insufficient_quota') {
-      // A 429 that waiting cannot fix: the account is out of quota. Not retried.
+    if (code === 'insufficient_quota' || type === 'insufficient_quota') {
+      // A 429 that waiting cannot fix: the account is out of quota. Not retried. Real bodies often
+      // carry it only as the type, with `code: null`.
       return new ProviderError('bad_request', `${label} quota exhausted (insufficient_quota): ${vendorMessage} Check the plan and billing of this API key.`, {
         status: status ?? 429,
         cause: error,
@@ -70,7 +71,7 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
       cause: error,
     });
   }
-  return new ProviderError('unknown', `${label} error: ${describe(error)}`, { cause: error });
+  return transportFailure(label, error) ?? new ProviderError('unknown', `${label} error: ${describe(error)}`, { cause: error });
 }
 
 function describe(error: unknown): string {

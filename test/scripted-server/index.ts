@@ -84,7 +84,9 @@ async function writeStream(
   signal: AbortSignal,
 ): Promise<void> {
   let frames = protocol.streamFrames(turn, ctx);
-  if (turn.streamError) {
+  if (turn.connectionReset) {
+    frames = frames.slice(0, Math.max(0, turn.connectionReset.afterEvents ?? DEFAULT_STREAM_ERROR_AFTER));
+  } else if (turn.streamError) {
     const after = Math.max(0, turn.streamError.afterEvents ?? DEFAULT_STREAM_ERROR_AFTER);
     frames = [...frames.slice(0, after), protocol.streamErrorFrame(turn.streamError)];
   } else {
@@ -102,6 +104,12 @@ async function writeStream(
     }
     if (signal.aborted || res.destroyed) return;
     res.write(frames[i]);
+  }
+  if (turn.connectionReset) {
+    // Once the frames are on the wire, the connection drops without the terminating chunk.
+    await new Promise<void>((resolve) => res.write('', () => resolve()));
+    res.socket?.destroy();
+    return;
   }
   res.end();
 }

@@ -231,6 +231,19 @@ describe('tool calls', () => {
   });
 });
 
+describe('tool calls: JSON the model got wrong', () => {
+  test('syntactically invalid (not merely truncated) arguments stay a call with its raw text, and the response completes', async () => {
+    const invalid = '{"path": "a.ts",, "limit": tru}';
+    server.push({ text: 'Reading.', toolCalls: [{ id: 'toolu_bad', name: 'read_file', input: invalid }, { id: 'toolu_ok', name: 'grep', input: { pattern: 'x' } }] });
+    const events = await collect(provider(), request({ tools: TOOLS }));
+    expect(events.map((e) => e.type)).toEqual(['text', 'tool_calls', 'usage', 'done']);
+    expect(only(events, 'tool_calls')[0]!.calls).toEqual([
+      { id: 'toolu_bad', name: 'read_file', input: invalid },
+      { id: 'toolu_ok', name: 'grep', input: '{"pattern":"x"}' },
+    ]);
+  });
+});
+
 describe('extended thinking', () => {
   test('thinking streams first, is kept with its signature, and is sent back before tool_use with thinking still on', async () => {
     const thinkingText = 'The user wants the config. I should read package.json first, then answer.';
@@ -433,6 +446,27 @@ describe('errors', () => {
     const events = await collect(provider(), request());
     expect(events).toEqual([expect.objectContaining({ type: 'error' })]);
     expect(last(events)).toMatchObject({ error: { kind: 'bad_request' } });
+  });
+
+  test('a connection reset before any output is a network error and is retried', async () => {
+    // message_start and content_block_start only: nothing shown yet
+    server.push({ text: 'lost', connectionReset: { afterEvents: 2 } }, { text: 'second try' });
+    const events = await collect(provider(), request());
+    expect(only(events, 'notice')[0]!.message).toMatch(/^Anthropic API connection failed; retrying in/);
+    expect(textOf(events)).toBe('second try');
+    expect(last(events).type).toBe('done');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test('a connection reset after text ends the response with a network error, not retried', async () => {
+    server.push({ text: ['Par', 'tial', ' answer'], connectionReset: { afterEvents: 5 } }, { text: 'must not be requested' });
+    const events = await collect(provider(), request());
+    expect(events.map((e) => e.type)).toEqual(['text', 'text', 'error']);
+    const error = last(events);
+    if (error.type !== 'error') throw new Error('expected an error');
+    expect(error.error.kind).toBe('network');
+    expect(error.error.message).toMatch(/^Anthropic API connection failed: terminated: aborted \(ECONNRESET\)/);
+    expect(server.remaining()).toBe(1);
   });
 
   test('connection refused is a network error, retried, then terminal', async () => {

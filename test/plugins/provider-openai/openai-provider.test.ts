@@ -319,6 +319,14 @@ describe('errors', () => {
     expect(event).toMatchObject({ type: 'error', error: { kind: 'bad_request', status: 400 } });
   });
 
+  test('429 insufficient_quota with code null (the common real body) is not retried either', async () => {
+    server.push({ httpError: { status: 429, body: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', param: null, code: null } } } }, { text: 'unused' });
+    const events = await collect(provider(), request());
+    expect(events.map((e) => e.type)).toEqual(['error']);
+    expect(last(events)).toMatchObject({ error: { kind: 'bad_request', status: 429 } });
+    expect(server.remaining()).toBe(1);
+  });
+
   test('429 insufficient_quota is not retried: waiting cannot fix an empty account', async () => {
     server.push({ httpError: { status: 429, body: { error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } } } }, { text: 'unused' });
     const events = await collect(provider(), request());
@@ -408,6 +416,23 @@ describe('errors', () => {
     expect(error.error.kind).toBe('server');
     expect(error.error.message).toContain('The server had an error');
     expect(server.requests).toHaveLength(1);
+    expect(server.remaining()).toBe(1);
+  });
+
+  test('a connection reset before any output is a network error and is retried', async () => {
+    server.push({ text: 'lost', connectionReset: { afterEvents: 1 } }, { text: 'second try' });
+    const events = await collect(provider(), request());
+    expect(only(events, 'notice')[0]!.message).toMatch(/connection failed; retrying in/);
+    expect(textOf(events)).toBe('second try');
+    expect(last(events).type).toBe('done');
+  });
+
+  test('a connection reset after text ends the response with a network error, not retried', async () => {
+    server.push({ text: ['Par', 'tial', ' answer'], connectionReset: { afterEvents: 3 } }, { text: 'must not be requested' });
+    const events = await collect(provider(), request());
+    expect(events.map((e) => e.type).at(-1)).toBe('error');
+    expect(textOf(events).length).toBeGreaterThan(0);
+    expect(last(events)).toMatchObject({ error: { kind: 'network' } });
     expect(server.remaining()).toBe(1);
   });
 
