@@ -49,7 +49,7 @@ export class AnthropicProvider implements Provider {
     // it arrives and ends the whole run on JSON the model got wrong, where the loop would have
     // answered that one call with an error result the model can correct (K1). Our parser keeps
     // the raw text.
-    const stream = await client.messages.create({ ...toAnthropicParams(request, this.#settings), stream: true }, { signal });
+    const stream = await client.messages.create(toAnthropicParams(request, this.#settings), { signal });
     const parser = new AnthropicStreamParser();
     try {
       for await (const event of stream) {

@@ -4,7 +4,7 @@
 import type {
   ContentBlockParam,
   MessageParam,
-  MessageStreamParams,
+  MessageCreateParamsStreaming,
   TextBlockParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages';
@@ -141,8 +141,9 @@ export function toAnthropicMessages(messages: readonly Message[], reminder?: str
   return out.map(({ role, content }) => ({ role, content: role === 'user' ? toolResultsFirst(content) : content }));
 }
 
-export function toAnthropicParams(request: ModelRequest, settings: ProviderSettings): MessageStreamParams {
-  const params: MessageStreamParams = {
+export function toAnthropicParams(request: ModelRequest, settings: ProviderSettings): MessageCreateParamsStreaming {
+  const params: MessageCreateParamsStreaming = {
+    stream: true,
     model: settings.model,
     max_tokens: settings.maxTokens,
     messages: toAnthropicMessages(request.messages, request.reminder),
