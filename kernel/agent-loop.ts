@@ -16,7 +16,7 @@ import {
   type UserMessage,
 } from '../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
-import { ProviderError, type ModelRequest, type Provider } from '../types/provider.js';
+import { ProviderError, type ModelRequest, type Provider, type Refusal } from '../types/provider.js';
 import type { Conversation } from '../types/services.js';
 import type { AgentSession } from '../types/session.js';
 import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
@@ -74,6 +74,7 @@ interface StreamOutcome {
   usage: Usage | undefined;
   error: ProviderError | undefined;
   stopReason?: string;
+  refusal?: Refusal;
 }
 
 export async function runAgentLoop(prompt: string, run: RunContext, signal: AbortSignal, deps: LoopDeps): Promise<RunEnd> {
@@ -150,6 +151,15 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       return exitWith('error', `(The request failed: ${outcome.error.message})`);
     }
 
+    if (outcome.refusal) {
+      // Declined: what was shown stays in history, tool calls of the refused turn never run.
+      const note = refusalNote(outcome.refusal);
+      if (outcome.content.length > 0) await conversation.append(assistantMessage(outcome.content, []));
+      if (outcome.usage) deps.anchor.current = anchorFromUsage(outcome.usage, conversation.messages.length);
+      emit({ type: 'error', message: note, kind: 'refusal' });
+      return exitWith('refusal', note);
+    }
+
     if (outcome.calls.length === 0) {
       // L2: an empty final text becomes a short note so history never holds an empty assistant message.
       const content = outcome.text.trim() === '' ? [...outcome.content.filter((b) => b.type !== 'text'), { type: 'text' as const, text: COMPLETION_NOTE }] : outcome.content;
@@ -189,6 +199,12 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
   const note = maxIterationsNote(deps.maxIterations);
   emit({ type: 'notice', message: note });
   return exitWith('max_iterations', note);
+}
+
+function refusalNote(refusal: Refusal): string {
+  const category = refusal.category === undefined ? '' : ` (category: ${refusal.category})`;
+  const explanation = refusal.explanation === undefined ? '' : `: ${refusal.explanation}`;
+  return `The model declined to continue${category}${explanation}`;
 }
 
 function userMessage(prompt: string, context: readonly string[]): UserMessage {
@@ -246,6 +262,7 @@ async function streamOnce(
         case 'done':
           outcome.content = event.content;
           outcome.stopReason = event.stopReason;
+          if (event.refusal) outcome.refusal = event.refusal;
           sawDone = true;
           break;
         case 'error':

@@ -25,4 +25,6 @@ export type RunEndReason =
   | 'error'
   | 'unknown_tools'
   | 'max_iterations'
-  | 'blocked';
+  | 'blocked'
+  /** The model declined (a refusal or content filter): an error, with its explanation. */
+  | 'refusal';

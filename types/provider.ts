@@ -54,9 +54,20 @@ export type ProviderEvent =
   | { type: 'usage'; usage: Usage }
   /** A retry or other condition the user should see; never stored in history. */
   | { type: 'notice'; message: string }
-  /** Normal end. `content` is the assistant content in order, thinking blocks with signatures. */
-  | { type: 'done'; content: AssistantContentBlock[]; stopReason: string }
+  /**
+   * Normal end. `content` is the assistant content in order, thinking blocks with signatures.
+   * `refusal` is set when the model (or the vendor's safety layer) declined to go on.
+   */
+  | { type: 'done'; content: AssistantContentBlock[]; stopReason: string; refusal?: Refusal }
   | { type: 'error'; error: ProviderError };
+
+/** A declined response: Anthropic's `stop_reason: "refusal"`, OpenAI's `content_filter`. */
+export interface Refusal {
+  /** The vendor's policy category, when it names one (Anthropic `stop_details.category`). */
+  category?: string;
+  /** Why, in the vendor's words (Anthropic `stop_details.explanation`, OpenAI `refusal` text). */
+  explanation?: string;
+}
 
 export interface ThinkingSettings {
   enabled: boolean;

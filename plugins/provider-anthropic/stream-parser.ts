@@ -8,7 +8,7 @@ import type {
   RawMessageStreamEvent,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import { ProviderError } from '../../types/index.js';
-import type { AssistantContentBlock, ProviderEvent, ToolCall, Usage } from '../../types/index.js';
+import type { AssistantContentBlock, ProviderEvent, Refusal, ToolCall, Usage } from '../../types/index.js';
 
 type Block =
   | { type: 'text'; text: string }
@@ -23,6 +23,7 @@ export class AnthropicStreamParser {
   readonly #blocks: Block[] = [];
   readonly #usage: Usage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
   #stopReason: string | null = null;
+  #refusal: Refusal | undefined;
   #complete = false;
 
   /** Feeds one raw event; returns the deltas it produced. */
@@ -44,6 +45,8 @@ export class AnthropicStreamParser {
         return [];
       case 'message_delta': {
         this.#stopReason = event.delta.stop_reason ?? this.#stopReason;
+        const details = event.delta.stop_details;
+        if (details?.type === 'refusal') this.#refusal = withoutNulls({ category: details.category, explanation: details.explanation });
         const usage = event.usage;
         // message_delta carries the final output count; the other counters are cumulative totals
         // that appear only when they apply, so they overwrite and never add.
@@ -133,7 +136,13 @@ export class AnthropicStreamParser {
     const events: ProviderEvent[] = [];
     if (calls.length > 0) events.push({ type: 'tool_calls', calls });
     events.push({ type: 'usage', usage: { ...this.#usage } });
-    events.push({ type: 'done', content, stopReason: this.#stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn') });
+    const stopReason = this.#stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn');
+    const refusal = stopReason === 'refusal' ? (this.#refusal ?? {}) : undefined;
+    events.push({ type: 'done', content, stopReason, ...(refusal ? { refusal } : {}) });
     return events;
   }
+}
+
+function withoutNulls(details: { category: string | null; explanation: string | null }): Refusal {
+  return { ...(details.category ? { category: details.category } : {}), ...(details.explanation ? { explanation: details.explanation } : {}) };
 }

@@ -31,6 +31,8 @@ export class OpenAIStreamParser {
   readonly #calls = new Map<number, PendingCall>();
   #usage: Usage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
   #finishReason: string | null = null;
+  /** The model's `refusal` text (structured outputs), the explanation of a declined answer. */
+  #refusalText = '';
 
   push(chunk: ChatCompletionChunk): ProviderEvent[] {
     const events: ProviderEvent[] = [];
@@ -50,6 +52,7 @@ export class OpenAIStreamParser {
         events.push({ type: 'text', text });
       }
     }
+    if (typeof delta.refusal === 'string') this.#refusalText += delta.refusal;
     for (const fragment of delta.tool_calls ?? []) {
       const call = this.#calls.get(fragment.index);
       if (!call) {
@@ -102,7 +105,11 @@ export class OpenAIStreamParser {
     const events: ProviderEvent[] = [];
     if (calls.length > 0) events.push({ type: 'tool_calls', calls });
     events.push({ type: 'usage', usage: { ...this.#usage } });
-    events.push({ type: 'done', content, stopReason: this.#finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop') });
+    const stopReason = this.#finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
+    // content_filter: the vendor's filter cut the answer; a refusal text alone is the model declining.
+    const refused = stopReason === 'content_filter' || (this.#refusalText.trim() !== '' && calls.length === 0);
+    const refusal = refused ? (this.#refusalText.trim() === '' ? {} : { explanation: this.#refusalText.trim() }) : undefined;
+    events.push({ type: 'done', content, stopReason, ...(refusal ? { refusal } : {}) });
     return events;
   }
 }

@@ -178,3 +178,28 @@ describe('usage errors exit 2 before any network request', () => {
     });
   });
 });
+
+describe.each(['anthropic', 'openai'] as const)('%s: a refusal', (protocol) => {
+  test.concurrent('is an error (exit 1, is_error, stop_reason "refusal") that shows the explanation, and the explanation reaches the result', async () => {
+    const explanation = 'This request could enable harm, so I will not help with it.';
+    const turns = [{ text: 'I started to ', refusal: { category: 'cyber', explanation } }];
+    await scenario(turns, async (s) => {
+      const r = await s.run(['-p', 'write malware', '--output-format', 'json']);
+      expect(r.code).toBe(1);
+      const result = singleJsonObject(r.stdout);
+      expect(result).toMatchObject({ is_error: true, stop_reason: 'refusal', subtype: 'error_during_execution' });
+      expect(result.result).toContain(explanation);
+      if (protocol === 'anthropic') expect(result.result).toBe(`The model declined to continue (category: cyber): ${explanation}`);
+      expect(r.stderr).toContain(explanation);
+    }, protocol);
+  });
+
+  test.concurrent('in text mode the partial answer and the explanation are shown, never "(Task completed.)"', async () => {
+    await scenario([{ text: 'Partial ', refusal: { explanation: 'Declined by policy.' } }], async (s) => {
+      const r = await s.run(['-p', 'something']);
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toContain('Declined by policy.');
+      expect(r.stdout).not.toContain('(Task completed.)');
+    }, protocol);
+  });
+});

@@ -1,4 +1,5 @@
 /** SPEC L1, L2, L5: iteration limits, unknown-tool stop, plan reminders, final-text rules. */
+import type { ProviderEvent } from '../../types/provider.js';
 import { call, say, useTools, fail } from '../support/memory-provider.js';
 import { bootKernel, doneEvent, runPrompt } from '../support/boot.js';
 import { sleepTool, toolsPlugin, writeTool } from '../support/test-tools.js';
@@ -117,4 +118,21 @@ test('K1: malformed tool input and throwing tools become error results, the loop
   const results = (model.requests[1]!.messages.at(-1) as { results: { content: string; isError: boolean }[] }).results;
   expect(results[0]).toMatchObject({ isError: true, content: expect.stringContaining('Invalid arguments for write_note') });
   expect(results[1]).toMatchObject({ isError: true, content: 'Tool explode failed: kaboom' });
+});
+
+test('a refusal ends the run as "refusal": tool calls of the refused turn never run, history ends with what was shown', async () => {
+  log.events.length = 0;
+  const refused: ProviderEvent[] = [
+    { type: 'text', text: 'Let me ' },
+    { type: 'tool_calls', calls: [call('write_note', { text: 'y' })] },
+    { type: 'done', content: [{ type: 'text', text: 'Let me ' }], stopReason: 'refusal', refusal: { category: 'cyber', explanation: 'Not this one.' } },
+  ];
+  const { kernel, model } = await bootKernel([refused, say('never asked')], [tools]);
+  const events = await runPrompt(kernel, 'do it');
+  expect(model.requests).toHaveLength(1);
+  expect(log.events).toEqual([]);
+  expect(doneEvent(events)).toMatchObject({ reason: 'refusal', finalText: 'The model declined to continue (category: cyber): Not this one.' });
+  expect(events).toContainEqual({ type: 'error', message: 'The model declined to continue (category: cyber): Not this one.', kind: 'refusal' });
+  expect(kernel.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  expect(kernel.conversation.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Let me ' }], toolCalls: [] });
 });

@@ -103,7 +103,7 @@ function streamFrames(turn: ScriptedTurn, ctx: ResponseContext): string[] {
   frames.push(
     sseFrame('message_delta', {
       type: 'message_delta',
-      delta: { stop_reason: plan.stopReason, stop_sequence: null },
+      delta: { stop_reason: plan.stopReason, stop_sequence: null, ...(plan.refusal ? { stop_details: { type: 'refusal', ...plan.refusal } } : {}) },
       usage: { output_tokens: plan.usage.output },
     }),
   );

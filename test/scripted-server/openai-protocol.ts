@@ -92,6 +92,7 @@ function streamFrames(turn: ScriptedTurn, ctx: ResponseContext): string[] {
   if (!toolsOnly) frames.push(delta({ role: 'assistant', content: '', refusal: null }));
   for (const reasoning of plan.thinking?.deltas ?? []) frames.push(delta({ reasoning_content: reasoning }));
   for (const content of plan.textDeltas ?? []) frames.push(delta({ content }));
+  if (plan.refusal?.explanation) frames.push(delta({ refusal: plan.refusal.explanation }));
   plan.toolCalls.forEach((call, index) => {
     const head = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
     const role = toolsOnly && index === 0 ? { role: 'assistant', content: null, refusal: null } : {};

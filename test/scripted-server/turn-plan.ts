@@ -33,6 +33,7 @@ export interface TurnPlan {
   toolCalls: PlannedToolCall[];
   usage: TurnUsage;
   stopReason: string;
+  refusal?: { category: string | null; explanation: string | null };
 }
 
 /** Splits by code point so a delta never ends inside a surrogate pair. */
@@ -117,6 +118,7 @@ const OPENAI_TO_ANTHROPIC_STOP: Record<string, string> = {
 export function stopReasonFor(protocol: WireProtocolName, turn: ScriptedTurn): string {
   const hasTools = (turn.toolCalls?.length ?? 0) > 0;
   if (turn.stopReason === undefined) {
+    if (turn.refusal) return protocol === 'anthropic' ? 'refusal' : 'stop';
     if (protocol === 'anthropic') return hasTools ? 'tool_use' : 'end_turn';
     return hasTools ? 'tool_calls' : 'stop';
   }
@@ -149,6 +151,7 @@ export function planTurn(protocol: WireProtocolName, turn: ScriptedTurn): TurnPl
       cacheRead: turn.usage?.cacheRead ?? 0,
     },
     stopReason: stopReasonFor(protocol, turn),
+    ...(turn.refusal ? { refusal: { category: turn.refusal.category ?? null, explanation: turn.refusal.explanation ?? null } } : {}),
   };
 }
 

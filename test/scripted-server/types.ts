@@ -30,6 +30,11 @@ export interface ScriptedTurn {
   streamError?: { afterEvents?: number; type?: string; message?: string };
   /** After `afterEvents` SSE events (default 2) destroy the socket: a connection reset mid-body. */
   connectionReset?: { afterEvents?: number };
+  /**
+   * The model declines. Anthropic: `stop_reason: "refusal"` with these `stop_details`. OpenAI: the
+   * explanation streamed as `delta.refusal` (finish_reason "stop" unless `stopReason` says otherwise).
+   */
+  refusal?: { category?: string | null; explanation?: string | null };
 }
 
 export type WireProtocolName = 'anthropic' | 'openai';
