@@ -201,6 +201,20 @@ export function retryNotice(error: ProviderError, label: string, delayMs: number
   return `${label} ${describeKind(error.kind)}${status}; retrying in ${formatSeconds(delayMs)} (attempt ${nextAttempt} of ${totalAttempts})`;
 }
 
+/**
+ * A signal for one request that follows the run's. A vendor SDK may add an `abort` listener to
+ * the signal it is given and never remove it (openai 6 does, once per request: a
+ * MaxListenersExceededWarning after 11 requests of a run); given this one, the listener dies with
+ * the request. Call `release()` when the request is over.
+ */
+export function requestSignal(run: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(run.reason);
+  if (run.aborted) forward();
+  else run.addEventListener('abort', forward, { once: true });
+  return { signal: controller.signal, release: () => run.removeEventListener('abort', forward) };
+}
+
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
 export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);

@@ -1,6 +1,6 @@
 /** The Anthropic Messages provider (SPEC P1, P3, P6). */
 import type Anthropic from '@anthropic-ai/sdk';
-import { withProviderRetry } from '../../sdk/provider-retry.js';
+import { requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { ANTHROPIC_LABEL, classifyAnthropicError } from './errors.js';
 import { toAnthropicParams } from './request.js';
@@ -49,15 +49,20 @@ export class AnthropicProvider implements Provider {
     // it arrives and ends the whole run on JSON the model got wrong, where the loop would have
     // answered that one call with an error result the model can correct (K1). Our parser keeps
     // the raw text.
-    const stream = await client.messages.create(toAnthropicParams(request, this.#settings), { signal });
+    const perRequest = requestSignal(signal);
     const parser = new AnthropicStreamParser();
     try {
-      for await (const event of stream) {
-        yield* parser.push(event);
+      const stream = await client.messages.create(toAnthropicParams(request, this.#settings), { signal: perRequest.signal });
+      try {
+        for await (const event of stream) {
+          yield* parser.push(event);
+        }
+      } finally {
+        // Ended, failed or abandoned by the consumer: the connection is released either way.
+        stream.controller.abort();
       }
     } finally {
-      // Ended, failed or abandoned by the consumer: the connection is released either way.
-      stream.controller.abort();
+      perRequest.release();
     }
     // The SDK's stream ends quietly when aborted: a cut-off response must never look complete.
     if (signal.aborted) return;

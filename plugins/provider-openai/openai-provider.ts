@@ -1,6 +1,6 @@
 /** The OpenAI Chat Completions provider, for api.openai.com and compatible endpoints (SPEC P1, P4, P6). */
 import type OpenAI from 'openai';
-import { withProviderRetry } from '../../sdk/provider-retry.js';
+import { requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
 import { ProviderError } from '../../types/index.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { classifyOpenAIError } from './errors.js';
@@ -48,10 +48,15 @@ export class OpenAIProvider implements Provider {
 
   async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent, void, undefined> {
     const client = await this.#clientForRequest();
-    const stream = await client.chat.completions.create(toOpenAIParams(request, this.#settings, client.baseURL), { signal });
+    const perRequest = requestSignal(signal);
     const parser = new OpenAIStreamParser();
-    for await (const chunk of stream) {
-      yield* parser.push(chunk);
+    try {
+      const stream = await client.chat.completions.create(toOpenAIParams(request, this.#settings, client.baseURL), { signal: perRequest.signal });
+      for await (const chunk of stream) {
+        yield* parser.push(chunk);
+      }
+    } finally {
+      perRequest.release();
     }
     // The SDK's stream ends quietly when aborted: a cut-off response must not look complete.
     if (signal.aborted) return;

@@ -1,4 +1,5 @@
 // provider-anthropic through the real @anthropic-ai/sdk against the scripted model server.
+import { getEventListeners } from 'node:events';
 import { Container } from 'inversify';
 import plugin from '../../../plugins/provider-anthropic/index.js';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
@@ -533,5 +534,28 @@ describe('cancellation', () => {
     server.push({ text: 'next' });
     const events = await collect(p, request());
     expect(textOf(events)).toBe('next');
+  });
+});
+
+describe('a long run', () => {
+  test('100 requests on one run signal leave no abort listener behind and print no warning', async () => {
+    const run = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): number => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const model = provider();
+      for (let i = 0; i < 100; i++) {
+        server.push({ text: `answer ${i}` });
+        const events: ProviderEvent[] = [];
+        for await (const event of model.stream(request(), run.signal)) events.push(event);
+        expect(last(events).type).toBe('done');
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 });
