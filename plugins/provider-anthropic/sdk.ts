@@ -6,6 +6,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ProviderSettings } from '../../types/index.js';
 import { importVendor } from '../../sdk/vendor-module.js';
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
+import { vendorLogger } from '../../sdk/vendor-logger.js';
 
 export type AnthropicSdk = typeof import('@anthropic-ai/sdk');
 
@@ -29,5 +30,7 @@ export function createAnthropicClient(sdk: AnthropicSdk, settings: ProviderSetti
     maxRetries: 0,
     // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request
     fetch: sharedNodeFetch(),
+    // the SDK's own log lines never reach the user's terminal (MEWCODE_DEBUG=sdk shows them)
+    logger: vendorLogger('@anthropic-ai/sdk'),
   });
 }

@@ -7,6 +7,7 @@ import { ProviderError } from '../../types/index.js';
 import type { ProviderSettings } from '../../types/index.js';
 import { importVendor } from '../../sdk/vendor-module.js';
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
+import { vendorLogger } from '../../sdk/vendor-logger.js';
 import { usesMaxCompletionTokens } from './request.js';
 
 export type OpenAISdk = typeof import('openai');
@@ -36,6 +37,8 @@ export function createOpenAIClient(sdk: OpenAISdk, settings: ProviderSettings): 
     maxRetries: 0,
     // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request
     fetch: sharedNodeFetch(),
+    // the SDK's own log lines never reach the user's terminal (MEWCODE_DEBUG=sdk shows them)
+    logger: vendorLogger('openai'),
   };
   const apiKey = settings.apiKey ?? process.env['OPENAI_API_KEY'];
   if (apiKey !== undefined && apiKey !== '') return new sdk.OpenAI({ ...options, apiKey });

@@ -1,4 +1,7 @@
 // provider-openai through the real openai SDK against the scripted model server.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { jest } from '@jest/globals';
 import { getEventListeners } from 'node:events';
 import { Container } from 'inversify';
 import plugin from '../../../plugins/provider-openai/index.js';
@@ -492,5 +495,27 @@ describe('a long run', () => {
     }
     expect(warnings).toEqual([]);
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe("the SDK's own output", () => {
+  test('a chunk that is not JSON is a typed error, and the SDK prints nothing', async () => {
+    const raw = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('data: {"id": "chatcmpl-1", "choices": [oops\n\n');
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const stderrWrite = jest.spyOn(process.stderr, 'write');
+    try {
+      const events = await collect(provider({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, maxRetries: 0 }), request());
+      expect(events.map((e) => e.type)).toEqual(['error']);
+      expect(consoleError).not.toHaveBeenCalled();
+      expect(stderrWrite).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+      stderrWrite.mockRestore();
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 });
