@@ -6,7 +6,7 @@
  * HTTP statuses to `ProviderErrorKind`s, decides what is retryable and runs the backoff loop.
  */
 import { ProviderError } from '../types/index.js';
-import type { ProviderErrorKind, ProviderEvent } from '../types/index.js';
+import type { ProviderErrorKind, ProviderEvent, Usage } from '../types/index.js';
 
 /** Upper bound of any single wait, whether from backoff or from a `retry-after` header. */
 export const MAX_RETRY_DELAY_MS = 30_000;
@@ -215,6 +215,25 @@ export function requestSignal(run: AbortSignal): { signal: AbortSignal; release:
   return { signal: controller.signal, release: () => run.removeEventListener('abort', forward) };
 }
 
+/**
+ * A response's events; when they fail, the usage the server had counted (input tokens arrive
+ * first and are billed) is yielded before the error propagates, so a failed turn's cost is not
+ * lost. A retried attempt's usage is replaced by the next attempt's.
+ */
+export async function* keepingPartialUsage(
+  events: AsyncIterable<ProviderEvent>,
+  counted: { usageSoFar(): Usage | undefined },
+  signal: AbortSignal,
+): AsyncGenerator<ProviderEvent, void, undefined> {
+  try {
+    yield* events;
+  } catch (error) {
+    const usage = counted.usageSoFar();
+    if (usage !== undefined && !signal.aborted) yield { type: 'usage', usage };
+    throw error;
+  }
+}
+
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
 export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
@@ -290,7 +309,8 @@ export async function* withProviderRetry(options: ProviderRetryOptions): AsyncGe
           failure = cancelledError(label);
           break;
         }
-        if (event.type !== 'notice') yieldedOutput = true;
+        // A notice or the usage of a failed attempt shows the user nothing to take back.
+        if (event.type !== 'notice' && event.type !== 'usage') yieldedOutput = true;
         yield event;
         if (event.type === 'done') return;
       }

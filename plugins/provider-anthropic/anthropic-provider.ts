@@ -1,6 +1,6 @@
 /** The Anthropic Messages provider (SPEC P1, P3, P6). */
 import type Anthropic from '@anthropic-ai/sdk';
-import { requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
+import { keepingPartialUsage, requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { ANTHROPIC_LABEL, classifyAnthropicError } from './errors.js';
 import { toAnthropicParams } from './request.js';
@@ -43,14 +43,18 @@ export class AnthropicProvider implements Provider {
     return this.#client;
   }
 
-  async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent, void, undefined> {
+  #attempt(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const parser = new AnthropicStreamParser();
+    return keepingPartialUsage(this.#events(request, signal, parser), parser, signal);
+  }
+
+  async *#events(request: ModelRequest, signal: AbortSignal, parser: AnthropicStreamParser): AsyncGenerator<ProviderEvent, void, undefined> {
     const client = await this.#clientForRequest();
     // The raw event stream, not `messages.stream()`: that helper parses every tool call's JSON as
     // it arrives and ends the whole run on JSON the model got wrong, where the loop would have
     // answered that one call with an error result the model can correct (K1). Our parser keeps
     // the raw text.
     const perRequest = requestSignal(signal);
-    const parser = new AnthropicStreamParser();
     try {
       const stream = await client.messages.create(toAnthropicParams(request, this.#settings), { signal: perRequest.signal });
       try {

@@ -24,17 +24,20 @@ export class AnthropicStreamParser {
   readonly #usage: Usage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
   #stopReason: string | null = null;
   #refusal: Refusal | undefined;
+  #sawUsage = false;
   #complete = false;
 
   /** Feeds one raw event; returns the deltas it produced. */
   push(event: RawMessageStreamEvent): ProviderEvent[] {
     switch (event.type) {
       case 'message_start': {
-        const usage = event.message.usage;
-        this.#usage.input = usage.input_tokens ?? 0;
-        this.#usage.output = usage.output_tokens ?? 0;
-        this.#usage.cacheWrite = usage.cache_creation_input_tokens ?? 0;
-        this.#usage.cacheRead = usage.cache_read_input_tokens ?? 0;
+        // Gateways drop `usage` now and then: counts then stay 0 rather than failing the turn.
+        const usage = event.message.usage as Partial<typeof event.message.usage> | undefined;
+        if (usage) this.#sawUsage = true;
+        this.#usage.input = usage?.input_tokens ?? 0;
+        this.#usage.output = usage?.output_tokens ?? 0;
+        this.#usage.cacheWrite = usage?.cache_creation_input_tokens ?? 0;
+        this.#usage.cacheRead = usage?.cache_read_input_tokens ?? 0;
         return [];
       }
       case 'content_block_start':
@@ -47,7 +50,9 @@ export class AnthropicStreamParser {
         this.#stopReason = event.delta.stop_reason ?? this.#stopReason;
         const details = event.delta.stop_details;
         if (details?.type === 'refusal') this.#refusal = withoutNulls({ category: details.category, explanation: details.explanation });
-        const usage = event.usage;
+        const usage = event.usage as Partial<typeof event.usage> | undefined;
+        if (!usage) return [];
+        this.#sawUsage = true;
         // message_delta carries the final output count; the other counters are cumulative totals
         // that appear only when they apply, so they overwrite and never add.
         this.#usage.output = usage.output_tokens ?? this.#usage.output;
@@ -105,6 +110,11 @@ export class AnthropicStreamParser {
       default:
         return [];
     }
+  }
+
+  /** What the server has counted so far, for a response that fails before its end (it was billed). */
+  usageSoFar(): Usage | undefined {
+    return this.#sawUsage ? { ...this.#usage } : undefined;
   }
 
   /** The closing events. Throws a `network` ProviderError if the stream stopped before message_stop. */

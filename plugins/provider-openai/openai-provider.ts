@@ -1,6 +1,6 @@
 /** The OpenAI Chat Completions provider, for api.openai.com and compatible endpoints (SPEC P1, P4, P6). */
 import type OpenAI from 'openai';
-import { requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
+import { keepingPartialUsage, requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
 import { ProviderError } from '../../types/index.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { classifyOpenAIError } from './errors.js';
@@ -46,10 +46,14 @@ export class OpenAIProvider implements Provider {
     return this.#client;
   }
 
-  async *#attempt(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent, void, undefined> {
+  #attempt(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+    const parser = new OpenAIStreamParser();
+    return keepingPartialUsage(this.#events(request, signal, parser), parser, signal);
+  }
+
+  async *#events(request: ModelRequest, signal: AbortSignal, parser: OpenAIStreamParser): AsyncGenerator<ProviderEvent, void, undefined> {
     const client = await this.#clientForRequest();
     const perRequest = requestSignal(signal);
-    const parser = new OpenAIStreamParser();
     try {
       const stream = await client.chat.completions.create(toOpenAIParams(request, this.#settings, client.baseURL), { signal: perRequest.signal });
       for await (const chunk of stream) {

@@ -30,13 +30,17 @@ export class OpenAIStreamParser {
   readonly #blocks: ({ type: 'text'; text: string } | { type: 'thinking'; thinking: string })[] = [];
   readonly #calls = new Map<number, PendingCall>();
   #usage: Usage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+  #sawUsage = false;
   #finishReason: string | null = null;
   /** The model's `refusal` text (structured outputs), the explanation of a declined answer. */
   #refusalText = '';
 
   push(chunk: ChatCompletionChunk): ProviderEvent[] {
     const events: ProviderEvent[] = [];
-    if (chunk.usage) this.#usage = mapUsage(chunk.usage as ExtendedUsage);
+    if (chunk.usage) {
+      this.#usage = mapUsage(chunk.usage as ExtendedUsage);
+      this.#sawUsage = true;
+    }
     // We ask for one choice (n defaults to 1).
     const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
     if (!choice) return events;
@@ -82,6 +86,11 @@ export class OpenAIStreamParser {
     const last = this.#blocks.at(-1);
     if (last?.type === 'thinking') last.thinking += thinking;
     else this.#blocks.push({ type: 'thinking', thinking });
+  }
+
+  /** What the server has counted so far, for a response that fails before its end (it was billed). */
+  usageSoFar(): Usage | undefined {
+    return this.#sawUsage ? { ...this.#usage } : undefined;
   }
 
   /** Whether the server said why it stopped; a stream cut off by a proxy never does. */

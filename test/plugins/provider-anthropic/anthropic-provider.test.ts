@@ -1,5 +1,7 @@
 // provider-anthropic through the real @anthropic-ai/sdk against the scripted model server.
 import { getEventListeners } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Container } from 'inversify';
 import plugin from '../../../plugins/provider-anthropic/index.js';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
@@ -10,6 +12,10 @@ import { EDIT_SCHEMA, TOOLS, collect, last, only, request, textOf } from '../../
 const MODEL = 'claude-scripted-1';
 
 let server: ScriptedServer;
+const rawServers: http.Server[] = [];
+afterAll(async () => {
+  await Promise.all(rawServers.map((raw) => new Promise((resolve) => raw.close(resolve))));
+});
 let factory: ProviderFactory;
 
 beforeAll(() => {
@@ -432,7 +438,9 @@ describe('errors', () => {
       { text: 'must not be requested' },
     );
     const events = await collect(provider(), request());
-    expect(events.map((e) => e.type)).toEqual(['text', 'text', 'error']);
+    // the input tokens counted at message_start were billed: they are reported before the error
+    expect(events.map((e) => e.type)).toEqual(['text', 'text', 'usage', 'error']);
+    expect(only(events, 'usage')[0]!.usage).toEqual({ input: 100, output: 1, cacheWrite: 0, cacheRead: 0 });
     expect(textOf(events)).toBe('Partial');
     const error = last(events);
     if (error.type !== 'error') throw new Error('expected an error');
@@ -445,7 +453,7 @@ describe('errors', () => {
   test('a mid-stream invalid_request_error is bad_request (from the body type, not the status)', async () => {
     server.push({ text: 'x', streamError: { afterEvents: 1, type: 'invalid_request_error', message: 'bad' } });
     const events = await collect(provider(), request());
-    expect(events).toEqual([expect.objectContaining({ type: 'error' })]);
+    expect(events.map((e) => e.type)).toEqual(['usage', 'error']);
     expect(last(events)).toMatchObject({ error: { kind: 'bad_request' } });
   });
 
@@ -462,7 +470,7 @@ describe('errors', () => {
   test('a connection reset after text ends the response with a network error, not retried', async () => {
     server.push({ text: ['Par', 'tial', ' answer'], connectionReset: { afterEvents: 5 } }, { text: 'must not be requested' });
     const events = await collect(provider(), request());
-    expect(events.map((e) => e.type)).toEqual(['text', 'text', 'error']);
+    expect(events.map((e) => e.type)).toEqual(['text', 'text', 'usage', 'error']);
     const error = last(events);
     if (error.type !== 'error') throw new Error('expected an error');
     expect(error.error.kind).toBe('network');
@@ -559,3 +567,49 @@ describe('a long run', () => {
     expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
   });
 });
+
+describe('streams as gateways send them', () => {
+  test('no usage object anywhere and a ping between tool deltas: a complete turn with zero counts', async () => {
+    const frames = [
+      ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [], stop_reason: null, stop_sequence: null } }],
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: {} } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"path": ' } }],
+      ['ping', { type: 'ping' }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"a.ts"}' } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null } }],
+      ['message_stop', { type: 'message_stop' }],
+    ];
+    const events = await collect(await rawProvider(frames), request({ tools: TOOLS }));
+    expect(events.map((e) => e.type)).toEqual(['tool_calls', 'usage', 'done']);
+    expect(only(events, 'tool_calls')[0]!.calls).toEqual([{ id: 'toolu_1', name: 'read_file', input: '{"path": "a.ts"}' }]);
+    expect(only(events, 'usage')[0]!.usage).toEqual({ input: 0, output: 0, cacheWrite: 0, cacheRead: 0 });
+  });
+
+  test('input_tokens only in message_delta, with the cache_creation sub-object and service_tier beside it', async () => {
+    const usage = { input_tokens: 1200, cache_creation_input_tokens: 300, cache_read_input_tokens: 50, output_tokens: 7, cache_creation: { ephemeral_5m_input_tokens: 300, ephemeral_1h_input_tokens: 0 }, service_tier: 'standard' };
+    const frames = [
+      ['message_start', { type: 'message_start', message: { id: 'msg_2', type: 'message', role: 'assistant', model: MODEL, content: [], stop_reason: null, stop_sequence: null, usage: { output_tokens: 1 } } }],
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage }],
+      ['message_stop', { type: 'message_stop' }],
+    ];
+    const events = await collect(await rawProvider(frames), request());
+    expect(only(events, 'usage')[0]!.usage).toEqual({ input: 1200, output: 7, cacheWrite: 300, cacheRead: 50 });
+    expect(last(events)).toMatchObject({ type: 'done', stopReason: 'end_turn' });
+  });
+});
+
+/** A provider whose server answers every request with exactly these SSE frames. */
+async function rawProvider(frames: (string | object)[][]): Promise<Provider> {
+  const body = frames.map(([event, data]) => `event: ${String(event)}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  const raw = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  rawServers.push(raw);
+  return provider({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`, maxRetries: 0 });
+}

@@ -519,3 +519,32 @@ describe("the SDK's own output", () => {
     }
   });
 });
+
+describe('streams as real servers send them', () => {
+  test('a content-filter first chunk with choices: [], usage: null chunks, obfuscation padding, a tool call without arguments, a final choices: [] usage chunk', async () => {
+    const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: MODEL, system_fingerprint: null };
+    const chunks = [
+      { id: '', object: '', created: 0, model: '', choices: [], prompt_filter_results: [{ prompt_index: 0, content_filter_results: { hate: { filtered: false, severity: 'safe' } } }] },
+      { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }], usage: null, obfuscation: 'a1b2' },
+      { ...base, choices: [{ index: 0, delta: { content: 'Checking.' }, logprobs: null, finish_reason: null }], usage: null, obfuscation: 'x' },
+      { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'list_files', arguments: '' } }] }, logprobs: null, finish_reason: null }], usage: null },
+      { ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'tool_calls' }], usage: null, obfuscation: 'yz' },
+      { ...base, choices: [], usage: { prompt_tokens: 900, completion_tokens: 12, total_tokens: 912, prompt_tokens_details: { cached_tokens: 800, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } } },
+    ];
+    const body = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('') + 'data: [DONE]\n\n';
+    const raw = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const events = await collect(provider({ baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, maxRetries: 0 }), request({ tools: TOOLS }));
+      expect(events.map((e) => e.type)).toEqual(['text', 'tool_calls', 'usage', 'done']);
+      expect(only(events, 'tool_calls')[0]!.calls).toEqual([{ id: 'call_1', name: 'list_files', input: '{}' }]);
+      expect(only(events, 'usage')[0]!.usage).toEqual({ input: 100, output: 12, cacheWrite: 0, cacheRead: 800 });
+      expect(last(events)).toMatchObject({ type: 'done', stopReason: 'tool_calls' });
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+});
