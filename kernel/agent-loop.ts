@@ -44,8 +44,10 @@ export interface LoopDeps {
   chain: PermissionChain;
   conversation: Conversation;
   session: AgentSession;
-  provider: Provider;
-  stablePrompt: string;
+  /** Read every iteration: a session may switch models mid-run. */
+  provider: () => Provider;
+  /** The stable prefix (K3): the same bytes every call until the tool list or the model changes. */
+  stablePrompt: () => string;
   defaultToolTimeoutMs: number;
   maxIterations: number;
   maxUnknownToolIterations: number;
@@ -110,13 +112,13 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
   }
   await conversation.append(userMessage(prompt, submission.additionalContext));
 
-  const provider = deps.provider;
   let unknownRun = 0;
   await deps.ready();
 
   while (iterations < deps.maxIterations) {
     const iteration = ++iterations;
     if (signal.aborted) return exitWith('cancelled', CANCELLED_NOTE);
+    const provider = deps.provider();
     emit({ type: 'iteration', iteration });
     const tools = deps.tools.definitions({ readOnlyOnly: run.mode === 'plan' });
     const reminder = buildReminder(run.mode, iteration, deps.takeReminders());
@@ -126,7 +128,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       await deps.compact('auto', signal);
       // Rebuilt for every request, so e.g. an activated skill shows on the next one (K3: after the breakpoint).
       const environmentParts = await hooks.buildEnvironment.promise([], { ...run, model: provider.model, providerId: provider.id, iteration });
-      const request = (): ModelRequest => ({ system: { stable: deps.stablePrompt, environment: environmentParts.join('\n\n') }, messages: conversation.messages, tools, ...(reminder ? { reminder } : {}) });
+      const request = (): ModelRequest => ({ system: { stable: deps.stablePrompt(), environment: environmentParts.join('\n\n') }, messages: conversation.messages, tools, ...(reminder ? { reminder } : {}) });
       outcome = await streamOnce(provider, request(), run, iteration, signal, deps);
       if (outcome.error?.kind === 'prompt_too_long' && !signal.aborted && (await deps.compact('emergency', signal))) {
         emit({ type: 'notice', message: 'The prompt was too long for the context window; compacted the history and retrying once.' });
@@ -260,7 +262,7 @@ async function streamOnce(
           deps.emit({ type: 'notice', message: event.message });
           break;
         case 'done':
-          outcome.content = event.content;
+          outcome.content = event.content.map((block) => (block.type === 'thinking' || block.type === 'redacted_thinking' ? { ...block, provider: provider.id } : block));
           outcome.stopReason = event.stopReason;
           if (event.refusal) outcome.refusal = event.refusal;
           sawDone = true;

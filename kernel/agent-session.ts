@@ -9,7 +9,7 @@ import { emptyUsage } from '../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../types/permissions.js';
 import type { Provider } from '../types/provider.js';
 import type { Conversation } from '../types/services.js';
-import type { AgentSession, CompactionService, ConversationFactory, ForkOptions, RunOptions, SessionOptions } from '../types/session.js';
+import type { AgentSession, CompactionService, ConversationFactory, ForkOptions, ModelSelection, RunOptions, SessionOptions } from '../types/session.js';
 import { MAX_ITERATIONS, MAX_UNKNOWN_TOOL_ITERATIONS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
 import { compactHistory } from './compaction.js';
 import type { UsageAnchor } from './context-estimate.js';
@@ -52,6 +52,8 @@ export class AgentSessionImpl implements AgentSession {
   private readonly anchor: { current: UsageAnchor | undefined } = { current: undefined };
   private readonly view: ToolView;
   private stable: { key: string; prompt: string } | undefined;
+  /** The provider and model this session asked for; starts as its options' (switchModel changes it). */
+  private selection: ModelSelection;
 
   /** A true private field: a tool holds this session, and must not reach the kernel's raw hooks. */
   readonly #host: SessionHost;
@@ -66,6 +68,7 @@ export class AgentSessionImpl implements AgentSession {
     if (options.parent) this.parentAgentId = options.parent.agentId;
     this.projectRoot = host.projectRoot;
     this.homeDir = host.homeDir;
+    this.selection = { ...(options.provider ? { provider: options.provider } : {}), ...(options.model ? { model: options.model } : {}) };
     const context = this.context();
     this.conversation = host.conversationFactory()(context, startableHistory(options.history ?? []), (message, index) =>
       host.hooks.messageAppended.promise(message, { ...context, index }),
@@ -103,10 +106,11 @@ export class AgentSessionImpl implements AgentSession {
     this.reminders.push(text);
   }
 
-  /** The stable system prompt, computed once per tool list so it stays byte-identical (K3). */
+  /** The stable system prompt, computed once per tool list and model so it stays byte-identical (K3). */
   systemPrompt(): string {
     const names = this.view.names();
-    const key = names.join('\n');
+    const provider = this.currentProvider();
+    const key = `${provider.id}\u0000${provider.model}\u0000${names.join('\n')}`;
     if (this.stable?.key !== key) {
       const parts = this.#host.hooks.buildSystemPrompt.call([...(this.options.systemPrompt ?? [])], { ...this.context(), tools: names });
       this.stable = { key, prompt: parts.filter((part) => part.length > 0).join('\n\n') };
@@ -141,16 +145,33 @@ export class AgentSessionImpl implements AgentSession {
       hooks: this.#host.hooks,
       conversation: this.conversation,
       anchor: this.anchor,
-      context: { ...this.context(), mode, provider: this.provider() },
+      context: { ...this.context(), mode, provider: this.currentProvider() },
       service: this.#host.compactionService(),
       emit,
       ...(signal ? { signal } : {}),
     });
   }
 
-  private provider(): Provider {
-    return this.#host.provider({ ...(this.options.provider ? { name: this.options.provider } : {}), ...(this.options.model ? { model: this.options.model } : {}) });
+  currentProvider(): Provider {
+    return this.#host.provider({ ...(this.selection.provider ? { name: this.selection.provider } : {}), ...(this.selection.model ? { model: this.selection.model } : {}) });
   }
+
+  switchModel(selection: ModelSelection): Provider {
+    const before = this.currentProvider();
+    const wanted = { ...(selection.provider ? { provider: selection.provider } : {}), ...(selection.model ? { model: selection.model } : {}) };
+    // Resolved first: an unknown name throws and leaves the session as it was.
+    const next = this.#host.provider({ ...(wanted.provider ? { name: wanted.provider } : {}), ...(wanted.model ? { model: wanted.model } : {}) });
+    this.selection = wanted;
+    if (next === before) return next;
+    // Another model counts tokens its own way, and its prompt cache starts empty.
+    this.anchor.current = undefined;
+    this.route({
+      type: 'notice',
+      message: `Model switched to ${next.model} (provider "${next.id}", context window ${next.contextWindow.toLocaleString('en-US')} tokens); its prompt cache starts over with the next request.`,
+    });
+    return next;
+  }
+
 
   /** Notices reach the user through the one output route, tagged with this session. */
   private route(event: AgentEvent): void {
@@ -171,14 +192,16 @@ export class AgentSessionImpl implements AgentSession {
     try {
       this.announceToolChange(this.view.refresh(), emit);
       if (parent) await this.#host.hooks.subagentStart.promise({ ...run, parentAgentId: parent, prompt: options.prompt });
+      // Built when the run starts (and again only if a model switch or tool change needs it).
+      this.systemPrompt();
       end = await runAgentLoop(options.prompt, run, signal, {
         hooks: this.#host.hooks,
         tools: this.view,
         chain: this.#host.chain,
         conversation: this.conversation,
         session: this,
-        provider: this.provider(),
-        stablePrompt: this.systemPrompt(),
+        provider: () => this.currentProvider(),
+        stablePrompt: () => this.systemPrompt(),
         defaultToolTimeoutMs: this.#host.defaultToolTimeoutMs,
         maxIterations: this.options.maxIterations ?? MAX_ITERATIONS,
         maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.#host.defaultMaxUnknownToolIterations),

@@ -1,6 +1,6 @@
 /** Holds the configured providers; the active one serves requests and sets the context window (P5). */
 import type { Provider, ProviderFactory, ProviderSettings } from '../types/provider.js';
-import type { ProviderRegistry } from '../types/services.js';
+import type { ModelChoice, ProviderRegistry } from '../types/services.js';
 import { ConfigurationError } from './configuration-error.js';
 
 export class ProviderRegistryImpl implements ProviderRegistry {
@@ -22,6 +22,17 @@ export class ProviderRegistryImpl implements ProviderRegistry {
 
   configured(): readonly ProviderSettings[] {
     return this.settings;
+  }
+
+  models(): readonly ModelChoice[] {
+    return this.settings.map((s) => ({
+      provider: s.name,
+      protocol: s.protocol,
+      model: s.model,
+      contextWindow: s.contextWindow,
+      maxTokens: s.maxTokens,
+      active: s.name === this.current.id && s.model === this.current.model,
+    }));
   }
 
   switchTo(name: string): Provider {

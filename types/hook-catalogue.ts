@@ -86,7 +86,7 @@ export const HOOK_CATALOGUE = {
   }),
   buildSystemPrompt: hook<SyncWaterfallHook<[string[], SystemPromptContext]>>({
     class: 'SyncWaterfallHook', args: ['parts', 'context'], failure: 'keep-value',
-    fires: 'once per session and tool list; cached so the stable prefix is byte-identical (K3)',
+    fires: 'once per session, tool list and model; cached so the stable prefix is byte-identical (K3)',
     doc: 'Stable system-prompt parts (base prompt, instructions, skill catalogue).',
   }),
   buildEnvironment: hook<AsyncSeriesWaterfallHook<[string[], EnvironmentContext]>>({

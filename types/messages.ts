@@ -12,12 +12,20 @@ export interface ThinkingBlock {
   type: 'thinking';
   thinking: string;
   signature: string;
+  /**
+   * The configured provider that produced it (set by the loop). A signature is valid only at
+   * that provider, so after a model switch a converter leaves other providers' thinking out.
+   * Absent in history written before this was recorded: treated as the current provider's.
+   */
+  provider?: string;
 }
 
 /** Thinking the vendor encrypted; it must be sent back verbatim. */
 export interface RedactedThinkingBlock {
   type: 'redacted_thinking';
   data: string;
+  /** As ThinkingBlock.provider. */
+  provider?: string;
 }
 
 export interface ImageBlock {

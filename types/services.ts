@@ -34,6 +34,18 @@ export interface ProviderRegistry {
   switchTo(name: string): Provider;
   /** A provider for a session's override: a configured name and/or another model. */
   resolve(options: { name?: string; model?: string }): Provider;
+  /** What a user may switch to (`/model`, `--provider`): each configured provider, no secrets. */
+  models(): readonly ModelChoice[];
+}
+
+export interface ModelChoice {
+  provider: string;
+  protocol: string;
+  model: string;
+  contextWindow: number;
+  maxTokens: number;
+  /** Serves sessions that name no provider. */
+  active: boolean;
 }
 
 /** Where warnings and notices go: the UI decides how to show them (stderr in headless mode). */

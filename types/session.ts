@@ -7,6 +7,7 @@ import type { AgentEvent } from './events.js';
 import type { SessionContext } from './hooks.js';
 import type { Message } from './messages.js';
 import type { PermissionMode } from './permissions.js';
+import type { Provider } from './provider.js';
 import type { Conversation } from './services.js';
 import type { Tool } from './tools.js';
 
@@ -63,6 +64,20 @@ export interface AgentSession extends SessionContext {
   fork(options: ForkOptions): AgentSession;
   /** Queue text for this session's next model request (taken once, L2). */
   injectReminder(text: string): void;
+  /** The provider this session's next request goes to. */
+  currentProvider(): Provider;
+  /**
+   * Send this session's next request (even mid-run, from the next iteration) to another configured
+   * provider and/or model. Its context window and max_tokens follow; the prompt cache and the
+   * usage anchor start over, with one notice. Throws a ConfigurationError naming the configured
+   * providers when the name is unknown.
+   */
+  switchModel(selection: ModelSelection): Provider;
+}
+
+export interface ModelSelection {
+  provider?: string;
+  model?: string;
 }
 
 /**

@@ -69,17 +69,20 @@ function userBlocks(message: UserMessage): ContentBlockParam[] {
   return blocks;
 }
 
-function assistantBlocks(message: AssistantMessage): ContentBlockParam[] {
+function assistantBlocks(message: AssistantMessage, providerName: string | undefined): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
+  // Thinking recorded from another configured provider (before a model switch): its signature is
+  // not valid here, and the API would reject the request. Left out, like unsigned thinking.
+  const ours = (block: { provider?: string }): boolean => block.provider === undefined || providerName === undefined || block.provider === providerName;
   for (const block of message.content) {
     switch (block.type) {
       case 'thinking':
         // A thinking block without a signature (e.g. DeepSeek reasoning kept in history before a
         // switch to this provider) would be rejected by the API; it carries nothing we must echo.
-        if (block.signature !== '') blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+        if (block.signature !== '' && ours(block)) blocks.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
         break;
       case 'redacted_thinking':
-        blocks.push({ type: 'redacted_thinking', data: block.data });
+        if (ours(block)) blocks.push({ type: 'redacted_thinking', data: block.data });
         break;
       case 'text':
         if (block.text !== '') blocks.push({ type: 'text', text: block.text });
@@ -102,12 +105,12 @@ function toolResultBlocks(message: ToolMessage): ContentBlockParam[] {
   }));
 }
 
-function toBlocks(message: Message): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
+function toBlocks(message: Message, providerName: string | undefined): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: userBlocks(message) };
     case 'assistant':
-      return { role: 'assistant', content: assistantBlocks(message) };
+      return { role: 'assistant', content: assistantBlocks(message, providerName) };
     case 'tool':
       return { role: 'user', content: toolResultBlocks(message) };
   }
@@ -125,7 +128,7 @@ function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
  * one user message), messages left with no content are dropped, and the reminder joins the last
  * user message or becomes a new one.
  */
-export function toAnthropicMessages(messages: readonly Message[], reminder?: string): MessageParam[] {
+export function toAnthropicMessages(messages: readonly Message[], reminder?: string, providerName?: string): MessageParam[] {
   const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   const append = (role: 'user' | 'assistant', content: ContentBlockParam[]) => {
     if (content.length === 0) return;
@@ -134,7 +137,7 @@ export function toAnthropicMessages(messages: readonly Message[], reminder?: str
     else out.push({ role, content: [...content] });
   };
   for (const message of messages) {
-    const { role, content } = toBlocks(message);
+    const { role, content } = toBlocks(message, providerName);
     append(role, content);
   }
   if (reminder !== undefined && reminder !== '') append('user', [{ type: 'text', text: reminder }]);
@@ -146,13 +149,27 @@ export function toAnthropicParams(request: ModelRequest, settings: ProviderSetti
     stream: true,
     model: settings.model,
     max_tokens: settings.maxTokens,
-    messages: toAnthropicMessages(request.messages, request.reminder),
+    messages: toAnthropicMessages(request.messages, request.reminder, settings.name),
   };
   const system = toAnthropicSystem(request.system);
   if (system.length > 0) params.system = system;
   if (request.tools.length > 0) params.tools = toAnthropicTools(request.tools);
   // Thinking stays on across tool use: the history carries thinking blocks with their signatures,
   // which is what the API requires for an assistant turn that used tools (the seed turned it off).
-  if (settings.thinking?.enabled) params.thinking = { type: 'enabled', budget_tokens: settings.thinking.budgetTokens };
+  if (settings.thinking?.enabled && thinkingMayStayOn(params.messages)) params.thinking = { type: 'enabled', budget_tokens: settings.thinking.budgetTokens };
   return params;
+}
+
+/**
+ * With thinking on, the API requires the assistant turn whose tool results are being sent to start
+ * with its thinking block. After a switch from another provider in the middle of a tool loop that
+ * turn has none, so this one request goes without thinking; the next user prompt turns it back on.
+ */
+function thinkingMayStayOn(messages: readonly MessageParam[]): boolean {
+  const lastAssistant = messages.findLast((message) => message.role === 'assistant');
+  if (!lastAssistant || !Array.isArray(lastAssistant.content)) return true;
+  const content = lastAssistant.content;
+  if (!content.some((block) => block.type === 'tool_use')) return true;
+  const first = content[0];
+  return first?.type === 'thinking' || first?.type === 'redacted_thinking';
 }
