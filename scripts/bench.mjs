@@ -17,6 +17,7 @@ import { ROOT, gnuTimePath, setKeepNodeEnv, strippedNodeVars } from './bench/har
 import { measureVersion } from './bench/startup.mjs';
 import { measureFirstRequest } from './bench/first-request.mjs';
 import { measureSession } from './bench/session.mjs';
+import { measureLongSession } from './bench/long-session.mjs';
 import { section, writeSection } from './bench/report.mjs';
 import { benchReadFile } from './bench/tool-read-file.mjs';
 import { benchBash } from './bench/tool-bash.mjs';
@@ -64,8 +65,8 @@ if (base !== undefined && !(base >= 3)) {
   process.exit(2);
 }
 const runs = values.quick
-  ? { version: 5, firstRequest: 3, session: 3, warmup: 1 }
-  : { version: base ?? 30, firstRequest: base ?? 20, session: base ?? 15, warmup: 2 };
+  ? { version: 5, firstRequest: 3, session: 3, longSession: 1, warmup: 1 }
+  : { version: base ?? 30, firstRequest: base ?? 20, session: base ?? 15, longSession: 3, warmup: 2 };
 
 const isTTY = process.stderr.isTTY;
 let lastProgress = '';
@@ -77,7 +78,7 @@ const progress = (text) => {
 
 setKeepNodeEnv(values['keep-node-env']);
 const started = performance.now();
-const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
+const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, longSession: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
 let failed = false;
 const sections = [];
 try {
@@ -95,6 +96,9 @@ try {
         failed = true;
         process.stderr.write(`\nbench: ${protocol}: the system prompt or tools changed between turn 1 and 2:\n${[...new Set(session.mismatches)].slice(0, 3).join('\n')}\n`);
       }
+    }
+    for (const protocol of protocols) {
+      results.longSession[protocol] = await measureLongSession({ protocol, runs: runs.longSession, progress });
     }
     sections.push({ name: 'kernel', text: section(results) });
   }

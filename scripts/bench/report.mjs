@@ -70,6 +70,18 @@ export function buildRows(results) {
     const b2 = summarize(s.bytes2);
     push(['e', 'request body, turn 1 → turn 2', protocol, `${bytes(b1.median)} → ${bytes(b2.median)}`, '—', '—', '—', 'system + tools byte-identical', s.identical ? 'identical: yes' : '**identical: no**'], `e. system/tools not byte-identical between turns (${protocol})`);
   }
+  for (const [protocol, f] of Object.entries(results.longSession ?? {})) {
+    const steady = summarize(f.gaps);
+    const first = summarize(f.firstGaps);
+    const early = summarize(f.earlyGaps);
+    const late = summarize(f.lateGaps);
+    push(['f', `${f.requests}-request session: gap between turns, every turn after the first of each prompt`, protocol, ms(steady.median, 2), ms(steady.p90, 2), `first gap of the session ${ms(first.median, 2)}`, '—', `≤ ${TARGETS.gapMs} ms`, status(steady.median, steady.p90, TARGETS.gapMs)], `f. long-session turn gap (${protocol}): median ${ms(steady.median, 2)} > ${TARGETS.gapMs} ms`);
+    push(['f', 'same session: gap of the 10 turns after the first → of the last 10 turns', protocol, `${ms(early.median, 2)} → ${ms(late.median, 2)}`, '—', '—', '—', '—', '—']);
+    const rss = summarize(f.rss.length ? f.rss : f.rssDispose);
+    push(['f', `same session, peak RSS (${f.rss.length ? 'GNU time `%M`' : 'the plugin\'s dispose()'})`, protocol, mib(rss.median), mib(rss.p90), '—', '—', '≤ 120 MiB', status(rss.median, rss.p90, TARGETS.rssKiB)], `f. long-session peak RSS (${protocol}): median ${mib(rss.median)} > 120 MiB`);
+    const lastBytes = summarize(f.lastBytes);
+    push(['f', 'same session, request body of the last turn', protocol, bytes(lastBytes.median), '—', '—', '—', '—', '—']);
+  }
   // Group by measurement (a, b, c, …) with the protocols side by side; sort is stable.
   rows.sort((x, y) => x[0].localeCompare(y[0]));
   return { rows, unmet };
@@ -111,7 +123,7 @@ export function section(results) {
     '',
     'Reproduce: `npm run bench` (prints this section; `npm run bench -- --write` rewrites it here).',
     '',
-    `Measured ${machineLine(results)}. Numbers are **medians** with the p90 beside them, over ${n.version} runs for (a), ${n.firstRequest} for (b) and ${n.session} for (c–e) per protocol, after ${n.warmup} discarded warm-up run${n.warmup === 1 ? '' : 's'} of each command; references run interleaved with the measured command in the same invocation, and ratios are median ÷ reference median. Status compares the median with the target; "met (p90 over)" means the slowest tenth of runs misses it.`,
+    `Measured ${machineLine(results)}. Numbers are **medians** with the p90 beside them, over ${n.version} runs for (a), ${n.firstRequest} for (b) and ${n.session} for (c–e) and ${n.longSession ?? 0} sessions for (f) per protocol, after ${n.warmup} discarded warm-up run${n.warmup === 1 ? '' : 's'} of each command of a–e; references run interleaved with the measured command in the same invocation, and ratios are median ÷ reference median. Status compares the median with the target; "met (p90 over)" means the slowest tenth of runs misses it.`,
     '',
     markdownTable(rows),
     '',
@@ -124,6 +136,7 @@ export function section(results) {
     '- **b.** `node bin/mewcode.js -p hi --output-format json` against the scripted server (one text turn, project without configuration): from `Date.now()` just before `spawn()` to the server\'s `receivedAt` of the first request (set when its body has been read). References, interleaved: `node -e ""` spawn → exit, and a bare Node process POSTing to the same server, spawn → `receivedAt`, once with `node:http` (the floor for MewCode, whose SDKs send through `node:http`, sdk/http/node-fetch.ts) and once with the global `fetch` (what the SDKs use by default: it initialises undici).',
     '- **c.** `-p … --output-format stream-json --permission-mode bypassPermissions` in a project whose `.mewcode.yaml` loads `bench-tool.mjs` (scripts/bench/bench-tool.mjs); the model answers text + a `bench_echo` call, then text. Wall time is spawn → exit; peak RSS is GNU `time -f %M` of the child (when `/usr/bin/time` is GNU time), cross-checked by `process.resourceUsage().maxRSS` written from the plugin\'s `dispose()` at shutdown. Both references (`node -e ""`, and a bare `node -e "fetch(…)"` that POSTs once to the same server and reads the answer) run under the same `time`.',
     `- **d.** ${gapNote} Date/performance clock resolution is well under 1 ms. The two in-process rows come from the bench plugin (scripts/bench/bench-tool.mjs): it stamps the \`messageAppended\` of the assistant turn that asked for the tool (the stream is finished and recorded), the last \`preModelRequest\` tap of the next iteration (the request is handed to the provider), and, through Node's HTTP diagnostics channels, the creation of the next HTTP request and the \`end\` of the first response (the client read its last byte); the tool's own time is subtracted. The wire-level row additionally contains the SDK reading the end of the stream and Node writing the request.`,
+    '- **f.** scripts/bench/long-session-driver.mjs, a child process running the built package (`Kernel`, `defaultPlugins` and the bench plugin, as a custom build would) with one session and three prompts in a row; each prompt takes 20 model requests (19 `bench_echo` calls, then an answer), so the session makes 60 and its history grows throughout. The gap is stamped as in d, for every pair of consecutive requests within a prompt; the first gap of the session (which pays first-use costs: code paths compiled, Node internals loaded) is shown beside the rest. Peak RSS as in c; the last request\'s body size in bytes.',
     '- **e.** UTF-8 byte length of each request\'s raw body; "identical" compares the serialized `system` blocks (Anthropic) or leading system messages (OpenAI) and the `tools` array of requests 1 and 2 in every run. ' +
       (results.compactJson ? 'Both SDKs sent compact `JSON.stringify` output (checked), so equal re-serializations are equal bytes on the wire.' : 'Note: a raw body was not compact `JSON.stringify` output in some run, so the comparison is of re-serialized JSON, not raw bytes.'),
   ].join('\n');
