@@ -54,7 +54,7 @@ await build({
 
 for (const [name, pkg] of Object.entries(VENDORS)) {
   const outfile = `dist/vendor/${name}.cjs`;
-  await build({ ...common, format: 'cjs', inject: ['scripts/vendor-globals.mjs'], stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: '.', loader: 'js' }, outfile, mainFields: ['module', 'main'] });
+  await build({ ...common, format: 'cjs', inject: ['scripts/vendor-globals.mjs'], define: { 'globalThis.ReadableStream': '__mewcodeReadableStream' }, stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: '.', loader: 'js' }, outfile, mainFields: ['module', 'main'] });
   execFileSync(process.execPath, ['scripts/code-cache.cjs', outfile], { stdio: 'inherit' });
 }
 

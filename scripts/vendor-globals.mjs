@@ -14,6 +14,25 @@ export const FormData = new Proxy(function FormData() {}, {
   get: (target, key) => (key === Symbol.hasInstance ? isFormData : Reflect.get(target, key)),
 });
 
+/**
+ * The SDKs also test `globalThis.ReadableStream` before each request (a stream body?): reading that
+ * global loads Node's web streams (≈ 3 ms before the first request). The bundle reads this
+ * stand-in instead (scripts/bundle.mjs `define`); building a stream makes the real one.
+ */
+export const __mewcodeReadableStream = new Proxy(function ReadableStream() {}, {
+  construct: (_target, args) => Reflect.construct(realReadableStream(), args),
+  get: (_target, key) => (key === Symbol.hasInstance ? isReadableStream : Reflect.get(realReadableStream(), key)),
+});
+
+/** Read with Reflect.get: the bundle's `define` rewrites every `globalThis.ReadableStream`, this file's too. */
+function realReadableStream() {
+  return Reflect.get(globalThis, 'ReadableStream');
+}
+
+function isReadableStream(value) {
+  return Object.prototype.toString.call(value) === '[object ReadableStream]' && value instanceof realReadableStream();
+}
+
 function isFormData(value) {
   return Object.prototype.toString.call(value) === '[object FormData]' && value instanceof globalThis.FormData;
 }

@@ -54,6 +54,7 @@ interface Attempt {
 }
 
 let shared: typeof fetch | undefined;
+let streamsWarmed = false;
 
 /** The process-wide instance: one connection pool for every provider. */
 export function sharedNodeFetch(): typeof fetch {
@@ -138,6 +139,7 @@ function send(attempt: Attempt, agents: Record<'http:' | 'https:', http.Agent>, 
       resolve(response);
     });
     link.track(request);
+    if (!streamsWarmed) request.once('finish', warmStreamsOnce);
     request.setTimeout(idleTimeoutMs, () => request.destroy(idleTimeout(idleTimeoutMs)));
     // `on`, not `once`: a socket can fail again after the response began; the body reports that.
     request.on('error', (error: NodeJS.ErrnoException) => {
@@ -151,6 +153,21 @@ function send(attempt: Attempt, agents: Record<'http:' | 'https:', http.Agent>, 
       reject(fetchFailed(error));
     });
     writeBody(request, attempt.body).catch((error: unknown) => request.destroy(error instanceof Error ? error : new Error(String(error))));
+  });
+}
+
+/**
+ * Node builds parts of its web streams lazily: loading them (≈ 3 ms) and the first end of a
+ * stream (≈ 2 ms: releasing the reader builds an error in a fresh context). Done once, after the
+ * first request has been written, while the process waits for the model; otherwise the first
+ * response pays it, between one turn and the next.
+ */
+function warmStreamsOnce(): void {
+  if (streamsWarmed) return;
+  streamsWarmed = true;
+  setImmediate(() => {
+    const iterator = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() })[Symbol.asyncIterator]();
+    void iterator.next();
   });
 }
 
