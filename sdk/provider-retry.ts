@@ -94,7 +94,18 @@ export function transportFailure(label: string, error: unknown): ProviderError |
     (link) => (link.name === 'TypeError' && (link.message === 'terminated' || link.message === 'fetch failed')) || (link.code !== undefined && TRANSPORT_ERROR_CODES.has(link.code)),
   );
   if (!transport) return undefined;
-  const detail = chain.map((link) => (link.code === undefined ? link.message : `${link.message} (${link.code})`)).join(': ');
+  return connectionFailure(label, error);
+}
+
+/**
+ * A `network` error that says what failed underneath: the SDKs' own "Connection error." names no
+ * host or code, its cause chain does ("fetch failed: connect ECONNREFUSED 127.0.0.1:8080").
+ */
+export function connectionFailure(label: string, error: unknown): ProviderError {
+  const detail = causeChain(error)
+    .map((link) => (link.code === undefined || link.message.includes(link.code) ? link.message : `${link.message} (${link.code})`))
+    .filter((message, index, all) => message !== '' && all.indexOf(message) === index)
+    .join(': ');
   return new ProviderError('network', `${label} connection failed: ${detail}`, { cause: error });
 }
 

@@ -4,7 +4,7 @@
  * (https://docs.anthropic.com/en/api/errors). Never a substring guess on an arbitrary error.
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError, transportFailure } from '../../sdk/provider-retry.js';
+import { cancelledError, classifyHttpError, connectionFailure, transportFailure } from '../../sdk/provider-retry.js';
 import type { AnthropicSdk } from './sdk.js';
 
 export const ANTHROPIC_LABEL = 'Anthropic API';
@@ -47,7 +47,7 @@ export function classifyAnthropicError(
   }
   if (error instanceof sdk.APIUserAbortError) return cancelledError(ANTHROPIC_LABEL, error);
   if (error instanceof sdk.APIConnectionError) {
-    return new ProviderError('network', `${ANTHROPIC_LABEL} connection failed: ${error.message}`, { cause: error });
+    return connectionFailure(ANTHROPIC_LABEL, error);
   }
   if (error instanceof sdk.APIError) {
     const type = error.type ?? undefined;

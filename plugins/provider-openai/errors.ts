@@ -3,7 +3,7 @@
  * body `{"error":{"message","type","param","code"}}` (https://platform.openai.com/docs/guides/error-codes).
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError, transportFailure } from '../../sdk/provider-retry.js';
+import { cancelledError, classifyHttpError, connectionFailure, transportFailure } from '../../sdk/provider-retry.js';
 import type { OpenAISdk } from './sdk.js';
 
 /**
@@ -40,7 +40,7 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
   if (!sdk) return new ProviderError('unknown', `Could not load openai: ${describe(error)}`, { cause: error });
   if (error instanceof sdk.APIUserAbortError) return cancelledError(label, error);
   if (error instanceof sdk.APIConnectionError) {
-    return new ProviderError('network', `${label} connection failed: ${error.message}`, { cause: error });
+    return connectionFailure(label, error);
   }
   if (error instanceof sdk.APIError) {
     const body = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as { message?: unknown };

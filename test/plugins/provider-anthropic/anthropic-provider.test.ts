@@ -485,6 +485,9 @@ describe('errors', () => {
     expect(events.map((e) => e.type)).toEqual(['notice', 'error']);
     expect(only(events, 'notice')[0]!.message).toMatch(/^Anthropic API connection failed; retrying in/);
     expect(last(events)).toMatchObject({ error: { kind: 'network' } });
+    // what failed underneath, not only the SDK's "Connection error."
+    const port = new URL(url).port;
+    expect(last(events)).toMatchObject({ error: { message: expect.stringMatching(new RegExp(`^Anthropic API connection failed: Connection error\\.: fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`)) } });
   });
 });
 
