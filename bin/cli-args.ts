@@ -9,6 +9,7 @@ export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export const HELP = `Usage: mewcode [options] [prompt]
        mewcode audit verify [--file F]
        mewcode doctor [--provider P] [--model M] [--trust-project]
+       mewcode sessions
 
 MewCode, a terminal coding agent.
 
@@ -18,6 +19,8 @@ Options:
   --output-format <format>      text | json | stream-json (default: text)
   --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions (default: the
                                 settings' permissions.default_mode, else default)
+  -c, --continue                continue this project's most recent session
+  -r, --resume <id>             continue the session with this id (\`mewcode sessions\` lists them)
   --provider <name>             configured provider name or protocol (anthropic | openai)
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
@@ -34,6 +37,8 @@ Commands:
   audit verify [--file F]       check the permission audit log's hash chain (default
                                 .mewcode/audit.jsonl): exit 0 intact, 1 broken (first bad line
                                 named), 2 no log or bad usage
+  sessions                      list this project's saved sessions, newest first: id, age, model,
+                                message count, title
   doctor                        check this machine and project: Node.js, configuration files,
                                 workspace trust, provider and API key (never printed), ripgrep,
                                 OS sandbox, audit log, plugins; one ok/warn/fail line each;
@@ -74,6 +79,7 @@ export type ParsedCommand =
   | { kind: 'run'; options: CliOptions }
   | { kind: 'audit-verify'; file: string }
   | { kind: 'doctor'; options: DoctorOptions }
+  | { kind: 'sessions'; cwd: string }
   | { kind: 'error'; message: string };
 
 /** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
@@ -97,6 +103,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   // A subcommand is the first word exactly; `mewcode "audit this"` stays a prompt.
   if (argv[0] === 'audit') return parseAuditCommand(argv.slice(1), cwd);
   if (argv[0] === 'doctor') return parseDoctorCommand(argv.slice(1), cwd, env);
+  if (argv[0] === 'sessions') {
+    return argv.length === 1 ? { kind: 'sessions', cwd } : { kind: 'error', message: `sessions takes no arguments (got "${argv.slice(1).join(' ')}"); usage: mewcode sessions` };
+  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -105,6 +114,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
       strict: true,
       options: {
         print: { type: 'boolean', short: 'p' },
+        continue: { type: 'boolean', short: 'c' },
+        resume: { type: 'string', short: 'r' },
         'output-format': { type: 'string' },
         'permission-mode': { type: 'string' },
         provider: { type: 'string' },
@@ -135,6 +146,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (!(PERMISSION_MODES as readonly string[]).includes(permissionMode)) {
     return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${permissionMode}")` };
   }
+  if (values.continue && values.resume !== undefined) return { kind: 'error', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' };
+  if (values.resume !== undefined && values.resume.trim() === '') return { kind: 'error', message: '--resume needs a session id; `mewcode sessions` lists them' };
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const options: CliOptions = {
     outputFormat: outputFormat as CliOptions['outputFormat'],
@@ -151,6 +164,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   else if (values.print) options.prompt = '';
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
+  if (values.continue) options.continueLatest = true;
+  if (values.resume !== undefined) options.resumeId = values.resume.trim();
   return { kind: 'run', options };
 }
 

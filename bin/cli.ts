@@ -28,6 +28,10 @@ async function cli(): Promise<number> {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor(command.options);
     }
+    case 'sessions': {
+      const { listSessions } = await import('./sessions-command.js');
+      return listSessions(command.cwd);
+    }
     case 'run': {
       // fetch's HTTP parser is WebAssembly; V8 recompiles it with its optimising tier in the
       // background, which costs ≈30 MiB and keeps the process alive ≈100 ms after the answer.

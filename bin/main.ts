@@ -39,6 +39,10 @@ export async function main(argv: readonly string[] | CliOptions, plugins: readon
       const { runDoctor } = await import('./doctor.js');
       return runDoctor(command.options, { plugins });
     }
+    case 'sessions': {
+      const { listSessions } = await import('./sessions-command.js');
+      return listSessions(command.cwd);
+    }
   }
 }
 
@@ -83,12 +87,53 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   for (const warning of trust.warnings) kernel.warn(warning);
   const notice = trust.notice(); // after boot: it also lists settings refused while plugins loaded
   if (notice) kernel.notify('warning', notice);
+  if (options.continueLatest || options.resumeId !== undefined) {
+    const resumed = await resumeSaved(kernel, options);
+    if (resumed !== undefined) {
+      await kernel.shutdown();
+      return resumed;
+    }
+  }
   await kernel.startSession();
   try {
     return await ui.run(kernel, options);
   } finally {
     await kernel.shutdown();
   }
+}
+
+/** `--continue` / `--resume <id>`: the saved session becomes the main one. An exit code when it cannot. */
+async function resumeSaved(kernel: Kernel, options: CliOptions): Promise<number | undefined> {
+  if (!kernel.container.isBound(TOKENS.SessionStore)) {
+    process.stderr.write('mewcode: this build has no session plugin, so there is nothing to continue\n');
+    return 2;
+  }
+  const store = kernel.container.get(TOKENS.SessionStore);
+  try {
+    const id = options.resumeId ?? (await store.latest());
+    if (id === undefined) {
+      process.stderr.write(`mewcode: no saved session to continue in ${options.cwd}; start one with mewcode -p "…"\n`);
+      return 2;
+    }
+    const loaded = await store.load(id);
+    const session = await kernel.resumeSession(loaded);
+    if (loaded.skippedLines > 0) kernel.warn(`session: ${loaded.skippedLines} damaged line${loaded.skippedLines === 1 ? '' : 's'} of ${loaded.file} skipped`);
+    if (loaded.idleMs > PAUSE_NOTE_AFTER_MS) {
+      session.injectReminder(`This session was paused for ${formatPause(loaded.idleMs)}. Files in the project may have changed since; read them again before relying on what you saw.`);
+    }
+    return undefined;
+  } catch (error) {
+    process.stderr.write(`mewcode: cannot continue the session: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}
+
+/** SPEC C4: after more than 6 h away the model is told (files may have changed). */
+const PAUSE_NOTE_AFTER_MS = 6 * 60 * 60 * 1000;
+
+function formatPause(ms: number): string {
+  const hours = Math.floor(ms / 3_600_000);
+  return hours >= 48 ? `${Math.floor(hours / 24)} days` : `${hours} hours`;
 }
 
 function printBootTimings(kernel: Kernel, ms: { trust: number; config: number; kernel: number }): void {

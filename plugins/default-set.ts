@@ -22,6 +22,7 @@ import permissionMode from './permission-mode/index.js';
 import permissionAudit from './permission-audit/index.js';
 import uiHeadless from './ui-headless/index.js';
 import commands from './commands/index.js';
+import session from './session/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -43,4 +44,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   permissionAudit,
   uiHeadless,
   commands,
+  session,
 ];

@@ -10,6 +10,7 @@ export * from './trust.js';
 export * from './config.js';
 export * from './plugin.js';
 export * from './session.js';
+export * from './session-store.js';
 export * from './commands.js';
 export * from './hook-catalogue.js';
 export * from './tokens.js';

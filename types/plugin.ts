@@ -111,6 +111,10 @@ export interface CliOptions {
   trustProject?: boolean;
   /** --dangerously-skip-sandbox: allow bypass mode for bash where no OS sandbox can run. */
   dangerouslySkipSandbox?: boolean;
+  /** `--continue`: resume this project's most recent session. */
+  continueLatest?: boolean;
+  /** `--resume <id>`: resume this session. */
+  resumeId?: string;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ProviderFactory } from './provider.js';
 import type { Command } from './commands.js';
 import type { CommandSandbox } from './sandbox.js';
 import type { CompactionService, ConversationFactory } from './session.js';
+import type { SessionStore } from './session-store.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
 import type { WorkspaceTrust } from './trust.js';
@@ -54,4 +55,6 @@ export const TOKENS = {
   Command: token<Command>('Command'),
   /** WorkspaceTrust: whether the project's code-running settings may take effect */
   WorkspaceTrust: token<WorkspaceTrust>('WorkspaceTrust'),
+  /** SessionStore: saved sessions to list and resume (the session plugin) */
+  SessionStore: token<SessionStore>('SessionStore'),
 } as const;

@@ -1,0 +1,79 @@
+/**
+ * Session persistence (SPEC C1–C4): every history append of every session is written to
+ * `.mewcode/sessions/<id>/` and fsynced before the append resolves (a `messageAppended` tap), the
+ * saved sessions are offered under TOKENS.SessionStore for `--continue`, `--resume <id>`,
+ * `mewcode sessions` and the TUI, and sessions idle for more than 30 days are removed in the
+ * background after start-up. A write failure is one warning per file; the run goes on unsaved.
+ */
+import { ContainerModule } from 'inversify';
+import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
+import type { ProviderRegistry } from '../../types/services.js';
+import type { SessionStore } from '../../types/session-store.js';
+import { TOKENS } from '../../types/tokens.js';
+import { FileSessionStore } from './session-store.js';
+import { TranscriptWriter } from './transcript-writer.js';
+
+export const NAME = 'session';
+/** Clean-up waits until the first turn is well under way: it is never on the start-up path. */
+export const CLEANUP_DELAY_MS = 2_000;
+
+export function createSessionPlugin(): MewcodePlugin {
+  // One plugin object may serve several kernels in a process (tests, custom builds): state per apply.
+  const writers = new Set<TranscriptWriter>();
+  const cleanups = new Set<NodeJS.Timeout>();
+  return definePlugin({
+    name: NAME,
+    version: '0.2.0',
+    bindings: new ContainerModule(({ bind }) => {
+      bind(TOKENS.SessionStore)
+        .toDynamicValue((context) => new FileSessionStore(context.get<KernelApi>(TOKENS.Kernel).projectRoot))
+        .inSingletonScope();
+    }),
+    apply(kernel) {
+      const active = new TranscriptWriter(kernel.projectRoot);
+      writers.add(active);
+      const reported = new Set<string>();
+      const store = kernel.container.get<SessionStore>(TOKENS.SessionStore) as FileSessionStore;
+      kernel.hooks.sessionResume.tapPromise(NAME, async (context) => {
+        if (context.agentId !== 'main') return;
+        const meta = store.meta(context.sessionId);
+        if (meta) active.resumeMeta(meta);
+      });
+      kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => {
+        const model = context.agentId === 'main' ? activeModel(kernel) : undefined;
+        const failure = active.append({ sessionId: context.sessionId, agentId: context.agentId, ...(context.parentAgentId ? { parentAgentId: context.parentAgentId } : {}), message, ...(model ? { model } : {}) });
+        const key = `${context.sessionId}/${context.agentId}`;
+        if (failure && !reported.has(key)) {
+          reported.add(key);
+          kernel.warn(`${NAME}: this session is not being saved: ${failure.message}`);
+        }
+      });
+    },
+    async start(kernel) {
+      const store = kernel.container.get<SessionStore>(TOKENS.SessionStore) as FileSessionStore;
+      const cleanup = setTimeout(() => {
+        cleanups.delete(cleanup);
+        try {
+          store.removeExpired();
+        } catch (error) {
+          kernel.warn(`${NAME}: old sessions could not be removed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }, CLEANUP_DELAY_MS);
+      cleanup.unref();
+      cleanups.add(cleanup);
+    },
+    startTimeoutMs: 0,
+    dispose() {
+      for (const cleanup of cleanups) clearTimeout(cleanup);
+      cleanups.clear();
+      for (const writer of writers) writer.close();
+      writers.clear();
+    },
+  });
+}
+
+function activeModel(kernel: KernelApi): string | undefined {
+  return kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get<ProviderRegistry>(TOKENS.ProviderRegistry).active().model : undefined;
+}
+
+export default createSessionPlugin();

@@ -1,0 +1,47 @@
+/**
+ * Where sessions live (SPEC C1): `<root>/.mewcode/sessions/<YYYYMMDD-HHMMSS-xxxx>/` with the main
+ * transcript `conversation.jsonl`, sub-agents' transcripts under `agents/`, and `meta.json` (what
+ * `mewcode sessions` lists, so listing never reads a whole transcript).
+ */
+import path from 'node:path';
+
+/** The id format of kernel/session-id.ts; only directories named like this are ever read or removed. */
+export const SESSION_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
+/** The records' schema version: a loader refuses none of its own versions and skips lines of others. */
+export const RECORD_VERSION = 1;
+export const TITLE_CODE_POINTS = 50;
+export const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+export function sessionsDir(projectRoot: string): string {
+  return path.join(projectRoot, '.mewcode', 'sessions');
+}
+
+export function sessionDir(projectRoot: string, id: string): string {
+  return path.join(sessionsDir(projectRoot), id);
+}
+
+/** The main session's transcript, or a sub-agent's (they share the parent's session id). */
+export function transcriptFile(projectRoot: string, id: string, agentId: string): string {
+  const dir = sessionDir(projectRoot, id);
+  return agentId === 'main' ? path.join(dir, 'conversation.jsonl') : path.join(dir, 'agents', `${agentId}.jsonl`);
+}
+
+export function metaFile(projectRoot: string, id: string): string {
+  return path.join(sessionDir(projectRoot, id), 'meta.json');
+}
+
+export interface SessionMeta {
+  v: number;
+  id: string;
+  title: string;
+  model?: string;
+  messages: number;
+  created: string;
+  updated: string;
+}
+
+export function titleOf(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const points = Array.from(line);
+  return points.length <= TITLE_CODE_POINTS ? line : `${points.slice(0, TITLE_CODE_POINTS).join('')}…`;
+}

@@ -1,0 +1,138 @@
+/**
+ * Reading saved sessions (SPEC C2–C4). Loading is forgiving, since the file may come from a crash:
+ * a line that is not a valid record is skipped and counted, a half-written last line is ignored,
+ * history starts after the last `compact` marker, and the kernel's resume then answers tool calls
+ * whose results never arrived (kernel `startableHistory`), so the next request is valid.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { Message } from '../../types/messages.js';
+import type { LoadedSession, SessionStore, SessionSummary } from '../../types/session-store.js';
+import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionDir, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
+
+export class FileSessionStore implements SessionStore {
+  constructor(private readonly projectRoot: string) {}
+
+  async list(): Promise<SessionSummary[]> {
+    const summaries: SessionSummary[] = [];
+    for (const id of this.ids()) {
+      const summary = this.summary(id);
+      if (summary) summaries.push(summary);
+    }
+    return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
+  }
+
+  async latest(): Promise<string | undefined> {
+    return (await this.list())[0]?.id;
+  }
+
+  async load(id: string): Promise<LoadedSession> {
+    if (!SESSION_ID.test(id)) throw new Error(`"${id}" is not a session id (expected YYYYMMDD-HHMMSS-xxxx; \`mewcode sessions\` lists them)`);
+    const file = transcriptFile(this.projectRoot, id, 'main');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new Error(code === 'ENOENT' ? `no session ${id} in this project (${file} does not exist)` : `cannot read ${file}: ${(error as Error).message}`);
+    }
+    const parsed = parseTranscript(text);
+    const updated = this.summary(id)?.updated;
+    const last = updated === undefined ? statSync(file).mtimeMs : Date.parse(updated);
+    return { sessionId: id, agentId: 'main', messages: parsed.messages, skippedLines: parsed.skipped, idleMs: Math.max(0, Date.now() - last), file };
+  }
+
+  /** The meta that a resumed session's writer continues from. */
+  meta(id: string): SessionMeta | undefined {
+    try {
+      const meta = JSON.parse(readFileSync(metaFile(this.projectRoot, id), 'utf8')) as SessionMeta;
+      return meta.id === id && typeof meta.messages === 'number' ? meta : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Removes sessions whose last activity is older than 30 days; only directories named as session ids. */
+  removeExpired(now = Date.now()): string[] {
+    const removed: string[] = [];
+    for (const id of this.ids()) {
+      const dir = sessionDir(this.projectRoot, id);
+      const transcript = transcriptFile(this.projectRoot, id, 'main');
+      const touched = existsSync(transcript) ? statSync(transcript).mtimeMs : statSync(dir).mtimeMs;
+      if (now - touched <= MAX_AGE_MS) continue;
+      rmSync(dir, { recursive: true, force: true });
+      removed.push(id);
+    }
+    return removed;
+  }
+
+  private ids(): string[] {
+    try {
+      return readdirSync(sessionsDir(this.projectRoot), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && SESSION_ID.test(entry.name))
+        .map((entry) => entry.name);
+    } catch {
+      return [];
+    }
+  }
+
+  private summary(id: string): SessionSummary | undefined {
+    const meta = this.meta(id);
+    if (meta) return { id, title: meta.title, ...(meta.model ? { model: meta.model } : {}), messages: meta.messages, created: meta.created, updated: meta.updated };
+    // No meta (an older or interrupted write): the transcript itself, read once.
+    const file = transcriptFile(this.projectRoot, id, 'main');
+    if (!existsSync(file)) return undefined;
+    const { messages } = parseTranscript(readFileSync(file, 'utf8'));
+    const firstUser = messages.find((message) => message.role === 'user');
+    const time = statSync(file).mtime.toISOString();
+    return { id, title: firstUser?.role === 'user' ? titleOf(firstUser.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ')) : '', messages: messages.length, created: time, updated: time };
+  }
+}
+
+export interface ParsedTranscript {
+  messages: Message[];
+  skipped: number;
+}
+
+export function parseTranscript(text: string): ParsedTranscript {
+  // What follows the last newline is '' or a line cut off mid-write by a crash: never a record.
+  const complete = text.split('\n').slice(0, -1);
+  let messages: Message[] = [];
+  let skipped = 0;
+  for (const line of complete) {
+    if (line.trim() === '') continue;
+    const record = parseRecord(line);
+    if (record === undefined) {
+      skipped++;
+      continue;
+    }
+    if (record.type === 'compact') messages = [];
+    else if (record.type === 'message') messages.push(record.message);
+  }
+  return { messages, skipped };
+}
+
+type TranscriptRecord = { type: 'session' } | { type: 'compact' } | { type: 'message'; message: Message };
+
+function parseRecord(line: string): TranscriptRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as { v?: unknown; type?: unknown; message?: unknown };
+  if (record.v !== RECORD_VERSION) return undefined;
+  if (record.type === 'session' || record.type === 'compact') return { type: record.type };
+  if (record.type === 'message' && isMessage(record.message)) return { type: 'message', message: record.message };
+  return undefined;
+}
+
+function isMessage(value: unknown): value is Message {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as { role?: unknown; content?: unknown; toolCalls?: unknown; results?: unknown };
+  if (message.role === 'user') return Array.isArray(message.content);
+  if (message.role === 'assistant') return Array.isArray(message.content) && Array.isArray(message.toolCalls);
+  if (message.role === 'tool') return Array.isArray(message.results);
+  return false;
+}

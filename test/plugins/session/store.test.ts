@@ -1,0 +1,118 @@
+// The session plugin's files (SPEC C1–C3): what is written, how a damaged transcript loads, what
+// listing and clean-up read and remove.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { MAX_AGE_MS, TITLE_CODE_POINTS, sessionsDir, transcriptFile } from '../../../plugins/session/layout.js';
+import { FileSessionStore, parseTranscript } from '../../../plugins/session/session-store.js';
+import { TranscriptWriter } from '../../../plugins/session/transcript-writer.js';
+import type { Message } from '../../../types/messages.js';
+
+const ID = '20261201-120000-abcd';
+const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+const assistant = (text: string, toolCalls: { id: string; name: string; input: string }[] = []): Message => ({ role: 'assistant', content: [{ type: 'text', text }], toolCalls });
+const line = (message: Message): string => JSON.stringify({ v: 1, type: 'message', time: '2026-12-01T12:00:00.000Z', message });
+
+let root: string;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-session-')));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('parseTranscript', () => {
+  test('a damaged line is skipped and counted; a half-written last line is ignored, not counted', () => {
+    const text = [line(user('q')), '{"v":1,"type":"message","message":{"role":"assistant"', line(assistant('a')), '{"v":1,"type":"mess'].join('\n');
+    expect(parseTranscript(text)).toEqual({ messages: [user('q'), assistant('a')], skipped: 1 });
+  });
+
+  test('records of another schema version, unknown types and malformed messages are skipped', () => {
+    const text = [
+      JSON.stringify({ v: 2, type: 'message', message: user('future') }),
+      JSON.stringify({ v: 1, type: 'banana' }),
+      JSON.stringify({ v: 1, type: 'message', message: { role: 'assistant', content: [] } }), // no toolCalls
+      JSON.stringify({ v: 1, type: 'message', message: { role: 'system', content: [] } }),
+      '[1,2]',
+      line(user('kept')),
+      '',
+    ].join('\n');
+    expect(parseTranscript(text)).toEqual({ messages: [user('kept')], skipped: 5 });
+  });
+
+  test('history starts after the last compact marker', () => {
+    const text = [line(user('old')), line(assistant('old answer')), JSON.stringify({ v: 1, type: 'compact' }), line(user('summary')), line(assistant('new')), ''].join('\n');
+    expect(parseTranscript(text).messages).toEqual([user('summary'), assistant('new')]);
+  });
+});
+
+describe('TranscriptWriter', () => {
+  test('writes a header, then one line per message; sub-agents get files of their own; transcripts are git-ignored', () => {
+    const writer = new TranscriptWriter(root);
+    expect(writer.append({ sessionId: ID, agentId: 'main', message: user('Hello there, this is a long first message that goes on and on'), model: 'm1' })).toBeUndefined();
+    expect(writer.append({ sessionId: ID, agentId: 'agent-1', parentAgentId: 'main', message: user('child') })).toBeUndefined();
+    expect(writer.append({ sessionId: ID, agentId: 'main', message: assistant('hi') })).toBeUndefined();
+    writer.close();
+    const main = readFileSync(transcriptFile(root, ID, 'main'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(main.map((r) => r.type)).toEqual(['session', 'message', 'message']);
+    expect(main[0]).toMatchObject({ v: 1, id: ID, agent: 'main', cwd: root });
+    expect(parseTranscript(readFileSync(transcriptFile(root, ID, 'agent-1'), 'utf8')).messages).toEqual([user('child')]);
+    expect(readFileSync(path.join(sessionsDir(root), '.gitignore'), 'utf8')).toContain('*');
+    const meta = JSON.parse(readFileSync(path.join(sessionsDir(root), ID, 'meta.json'), 'utf8'));
+    expect(meta).toMatchObject({ id: ID, messages: 2, model: 'm1' });
+    expect(Array.from(meta.title as string)).toHaveLength(TITLE_CODE_POINTS + 1); // 50 code points and the ellipsis
+  });
+
+  test('a sessions directory that leads outside the project is refused, and nothing is written there', () => {
+    const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-outside-')));
+    try {
+      mkdirSync(path.join(root, '.mewcode'));
+      symlinkSync(outside, sessionsDir(root));
+      const failure = new TranscriptWriter(root).append({ sessionId: ID, agentId: 'main', message: user('secret') });
+      expect(failure?.message).toBe(`.mewcode/sessions/${ID} leads to ${path.join(outside, ID)} through a symbolic link; transcripts are written only inside the project`);
+      expect(existsSync(path.join(outside, ID))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('FileSessionStore', () => {
+  function saveSession(id: string, messages: Message[], updated: string): void {
+    const dir = path.join(sessionsDir(root), id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'conversation.jsonl'), `${messages.map(line).join('\n')}\n`);
+    writeFileSync(path.join(dir, 'meta.json'), JSON.stringify({ v: 1, id, title: 'T', messages: messages.length, created: updated, updated }));
+  }
+
+  test('lists newest activity first; only directories named as session ids', async () => {
+    saveSession('20261130-090000-0001', [user('a')], '2026-11-30T09:00:00.000Z');
+    saveSession('20261129-090000-0002', [user('b')], '2026-12-01T10:00:00.000Z');
+    mkdirSync(path.join(sessionsDir(root), 'not-a-session'));
+    const store = new FileSessionStore(root);
+    expect((await store.list()).map((s) => s.id)).toEqual(['20261129-090000-0002', '20261130-090000-0001']);
+    expect(await store.latest()).toBe('20261129-090000-0002');
+  });
+
+  test('load names what is wrong: a malformed id, a session that does not exist', async () => {
+    const store = new FileSessionStore(root);
+    await expect(store.load('../../etc')).rejects.toThrow('"../../etc" is not a session id');
+    await expect(store.load(ID)).rejects.toThrow(`no session ${ID} in this project (${transcriptFile(root, ID, 'main')} does not exist)`);
+  });
+
+  test('clean-up removes sessions idle for more than 30 days, keeps one idle exactly 30 days, and never touches other names', () => {
+    // Whole seconds, so the file times hold them exactly (no rounding at the boundary).
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    for (const [id, ageMs] of [['20261001-000000-0001', MAX_AGE_MS + 1000], ['20261101-000000-0002', MAX_AGE_MS - 1000], ['20261101-000000-0003', 0]] as const) {
+      saveSession(id, [user('x')], new Date(now - ageMs).toISOString());
+      const when = (now - ageMs) / 1000;
+      utimesSync(transcriptFile(root, id, 'main'), when, when);
+    }
+    const other = path.join(sessionsDir(root), 'keep-me');
+    mkdirSync(other);
+    utimesSync(other, 0, 0);
+    const store = new FileSessionStore(root);
+    expect(store.removeExpired(now)).toEqual(['20261001-000000-0001']);
+    expect(store.removeExpired(now + 1000)).toEqual([]); // idle 30 days exactly: kept
+    expect(store.removeExpired(now + 1001)).toEqual(['20261101-000000-0002']); // one millisecond more: removed
+    expect(existsSync(other)).toBe(true);
+  });
+});

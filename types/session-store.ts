@@ -1,0 +1,34 @@
+/**
+ * Saved sessions (SPEC C1–C4): bound under TOKENS.SessionStore by the session plugin; the CLI's
+ * `--continue` / `--resume` / `mewcode sessions` and the TUI's `/resume` use it.
+ */
+import type { SessionRecords } from './session.js';
+
+export interface SessionSummary {
+  id: string;
+  /** The first user message, at most 50 code points. */
+  title: string;
+  model?: string;
+  messages: number;
+  /** ISO times */
+  created: string;
+  updated: string;
+}
+
+export interface LoadedSession extends SessionRecords {
+  /** Lines that were not a valid record and were skipped (a half-written last line is not counted). */
+  skippedLines: number;
+  /** Milliseconds since the session's last record. */
+  idleMs: number;
+  /** The transcript file the records came from. */
+  file: string;
+}
+
+export interface SessionStore {
+  /** This project's sessions, newest activity first. */
+  list(): Promise<SessionSummary[]>;
+  /** The id of the session with the newest activity, if any. */
+  latest(): Promise<string | undefined>;
+  /** Read a session's main transcript. Throws an Error naming the id or file when it cannot. */
+  load(id: string): Promise<LoadedSession>;
+}
