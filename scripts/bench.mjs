@@ -18,6 +18,7 @@ import { measureVersion } from './bench/startup.mjs';
 import { measureFirstRequest } from './bench/first-request.mjs';
 import { measureSession } from './bench/session.mjs';
 import { measureLongSession } from './bench/long-session.mjs';
+import { benchSessions } from './bench/sessions.mjs';
 import { section, writeSection } from './bench/report.mjs';
 import { benchReadFile } from './bench/tool-read-file.mjs';
 import { benchBash } from './bench/tool-bash.mjs';
@@ -38,10 +39,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
-const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety'];
+const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions'];
 if (!SUITES.includes(values.suite)) {
   process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
   process.exit(2);
@@ -128,6 +129,11 @@ try {
       name: 'safety',
       text: ['## Safety: OS sandbox and workspace trust', '', `Reproduce: \`npm run bench -- --suite safety\` (measured ${results.date}).`, '', sandbox.markdown.replace(/^## /m, '### '), '', trust.markdown].join('\n'),
     });
+  }
+  if (wants('sessions')) {
+    process.stderr.write('bench: sessions: resuming a 100,000-message session, fsynced appends…\n');
+    const sessionsBench = await benchSessions({ runs: values.quick ? 2 : 5 });
+    sections.push({ name: 'sessions', text: ['## Sessions: resume and append', '', `Reproduce: \`npm run bench -- --suite sessions\` (measured ${results.date}).`, '', sessionsBench.markdown].join('\n') });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');

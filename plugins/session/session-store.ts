@@ -36,7 +36,8 @@ export class FileSessionStore implements SessionStore {
       throw new Error(code === 'ENOENT' ? `no session ${id} in this project (${file} does not exist)` : `cannot read ${file}: ${(error as Error).message}`);
     }
     const parsed = parseTranscript(text);
-    const updated = this.summary(id)?.updated;
+    // The last activity: meta.json's, else the file's own time (never a second parse).
+    const updated = this.meta(id)?.updated;
     const last = updated === undefined ? statSync(file).mtimeMs : Date.parse(updated);
     return { sessionId: id, agentId: 'main', messages: parsed.messages, skippedLines: parsed.skipped, idleMs: Math.max(0, Date.now() - last), file };
   }
