@@ -4,6 +4,7 @@
  * `mewcode sessions` lists, so listing never reads a whole transcript).
  */
 import path from 'node:path';
+import type { SessionSummary } from '../../types/session-store.js';
 
 /** The id format of kernel/session-id.ts; only directories named like this are ever read or removed. */
 export const SESSION_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
@@ -30,14 +31,9 @@ export function metaFile(projectRoot: string, id: string): string {
   return path.join(sessionDir(projectRoot, id), 'meta.json');
 }
 
-export interface SessionMeta {
+/** meta.json: the listing's summary and the record version. */
+export interface SessionMeta extends SessionSummary {
   v: number;
-  id: string;
-  title: string;
-  model?: string;
-  messages: number;
-  created: string;
-  updated: string;
 }
 
 export function titleOf(text: string): string {

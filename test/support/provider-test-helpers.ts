@@ -1,4 +1,5 @@
 // Shared by the provider plugins' tests: collecting events, building requests, a tool set with a nested schema.
+import { getEventListeners } from 'node:events';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings, ToolDefinition } from '../../types/index.js';
 
 export async function collect(
@@ -67,3 +68,27 @@ export const TOOLS: ToolDefinition[] = [
 ];
 
 export type SettingsOverrides = Partial<ProviderSettings>;
+
+/**
+ * Streams `count` answers through one provider on one run signal and reports what a long run
+ * leaves behind: process warnings (MaxListenersExceededWarning) and abort listeners on the signal.
+ */
+export async function manyRequestsOnOneSignal(model: Provider, pushAnswer: (index: number) => void, count: number): Promise<{ warnings: Error[]; listeners: number; lastTypes: string[] }> {
+  const run = new AbortController();
+  const warnings: Error[] = [];
+  const lastTypes: string[] = [];
+  const onWarning = (warning: Error): number => warnings.push(warning);
+  process.on('warning', onWarning);
+  try {
+    for (let i = 0; i < count; i++) {
+      pushAnswer(i);
+      const events: ProviderEvent[] = [];
+      for await (const event of model.stream(request(), run.signal)) events.push(event);
+      lastTypes.push(last(events).type);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  return { warnings, listeners: getEventListeners(run.signal, 'abort').length, lastTypes };
+}

@@ -1,5 +1,4 @@
 // provider-anthropic through the real @anthropic-ai/sdk against the scripted model server.
-import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Container } from 'inversify';
@@ -7,7 +6,7 @@ import plugin from '../../../plugins/provider-anthropic/index.js';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
 import { TOKENS } from '../../../types/index.js';
 import type { Message, Provider, ProviderEvent, ProviderFactory, ProviderSettings } from '../../../types/index.js';
-import { EDIT_SCHEMA, TOOLS, collect, last, only, request, textOf } from '../../support/provider-test-helpers.js';
+import { EDIT_SCHEMA, TOOLS, collect, last, manyRequestsOnOneSignal, only, request, textOf } from '../../support/provider-test-helpers.js';
 
 const MODEL = 'claude-scripted-1';
 
@@ -550,24 +549,8 @@ describe('cancellation', () => {
 
 describe('a long run', () => {
   test('100 requests on one run signal leave no abort listener behind and print no warning', async () => {
-    const run = new AbortController();
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error): number => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      const model = provider();
-      for (let i = 0; i < 100; i++) {
-        server.push({ text: `answer ${i}` });
-        const events: ProviderEvent[] = [];
-        for await (const event of model.stream(request(), run.signal)) events.push(event);
-        expect(last(events).type).toBe('done');
-      }
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      process.off('warning', onWarning);
-    }
-    expect(warnings).toEqual([]);
-    expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    const result = await manyRequestsOnOneSignal(provider(), (i) => server.push({ text: `answer ${i}` }), 100);
+    expect(result).toEqual({ warnings: [], listeners: 0, lastTypes: Array.from({ length: 100 }, () => 'done') });
   });
 });
 
