@@ -161,7 +161,9 @@ export class AgentSessionImpl implements AgentSession {
     const wanted = { ...(selection.provider ? { provider: selection.provider } : {}), ...(selection.model ? { model: selection.model } : {}) };
     // Resolved first: an unknown name throws and leaves the session as it was.
     const next = this.#host.provider({ ...(wanted.provider ? { name: wanted.provider } : {}), ...(wanted.model ? { model: wanted.model } : {}) });
-    this.selection = wanted;
+    // A model alone belongs to the provider it was chosen for: pinned, so a later change of the
+    // process's active provider never sends it to another vendor.
+    this.selection = { provider: next.id, ...(wanted.model ? { model: wanted.model } : {}) };
     if (next === before) return next;
     // Another model counts tokens its own way, and its prompt cache starts empty.
     this.anchor.current = undefined;

@@ -50,7 +50,7 @@ export async function compactHistory(reason: CompactionReason, deps: CompactionD
   }
   await deps.conversation.replace(startableHistory(next));
   deps.anchor.current = undefined;
-  const after: ContextState = { ...state, compacted: true, tokensAfter: estimateTokens(deps.conversation.messages, undefined) };
+  const after: ContextState = { ...state, compacted: true, tokensAfter: estimateTokens(deps.conversation.messages, undefined), history: deps.conversation.messages };
   await deps.hooks.postCompact.promise(after, deps.context);
   deps.emit({ type: 'compaction_end', reason, changed: true });
   return true;

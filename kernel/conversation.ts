@@ -5,6 +5,7 @@
 import type { AssistantMessage, Message } from '../types/messages.js';
 import type { Conversation } from '../types/services.js';
 import type { ConversationFactory } from '../types/session.js';
+import { INTERRUPTED_RESULT } from '../types/session.js';
 
 export class HistoryConversation implements Conversation {
   private history: Message[];
@@ -68,7 +69,7 @@ export function startableHistory(messages: readonly Message[]): Message[] {
     repaired.push(message);
     const next = kept[i + 1];
     if (message.role === 'assistant' && message.toolCalls.length > 0 && next?.role !== 'tool') {
-      repaired.push({ role: 'tool', results: message.toolCalls.map((call) => ({ toolCallId: call.id, isError: true, content: 'This call did not run: the session was interrupted.' })) });
+      repaired.push({ role: 'tool', results: message.toolCalls.map((call) => ({ toolCallId: call.id, isError: true, content: INTERRUPTED_RESULT })) });
     }
   }
   return repaired;

@@ -99,6 +99,8 @@ export interface ContextState {
   compacted: boolean;
   /** After a compaction: the estimate for the new history. */
   tokensAfter?: number;
+  /** After a compaction: the new history (a session store persists it). */
+  history?: readonly Message[];
 }
 
 export interface CompactionContext extends RunContext {

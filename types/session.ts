@@ -38,6 +38,9 @@ export interface SessionOptions {
   agentId?: string;
 }
 
+/** The result given to a call whose result was never recorded (a crash): it may have run, in full or in part. */
+export const INTERRUPTED_RESULT = 'No result was recorded for this call: the session was interrupted while it was pending or running, so it may have run, in full or in part. Check its effects before repeating it.';
+
 /** How much of the parent's history a fork starts with. */
 export type ForkContext = 'none' | 'full' | { recent: number };
 

@@ -21,6 +21,8 @@ export function createSessionPlugin(): MewcodePlugin {
   // One plugin object may serve several kernels in a process (tests, custom builds): state per apply.
   const writers = new Set<TranscriptWriter>();
   const cleanups = new Set<NodeJS.Timeout>();
+  /** Sessions resumed or written by this process: clean-up never removes them. */
+  const inUseByKernel = new Map<string, Set<string>>();
   return definePlugin({
     name: NAME,
     version: '0.2.0',
@@ -32,21 +34,31 @@ export function createSessionPlugin(): MewcodePlugin {
     apply(kernel) {
       const active = new TranscriptWriter(kernel.projectRoot);
       writers.add(active);
+      const inUse = new Set<string>();
+      inUseByKernel.set(kernel.projectRoot, inUse);
       const reported = new Set<string>();
-      const store = kernel.container.get<SessionStore>(TOKENS.SessionStore) as FileSessionStore;
+      const report = (origin: { sessionId: string; agentId: string }, failure: Error | undefined): void => {
+        const key = `${origin.sessionId}/${origin.agentId}`;
+        if (!failure || reported.has(key)) return;
+        reported.add(key);
+        kernel.warn(`${NAME}: this session is not being saved: ${failure.message}`);
+      };
+      const origin = (context: { sessionId: string; agentId: string; parentAgentId?: string }) => ({ sessionId: context.sessionId, agentId: context.agentId, ...(context.parentAgentId ? { parentAgentId: context.parentAgentId } : {}) });
       kernel.hooks.sessionResume.tapPromise(NAME, async (context) => {
-        if (context.agentId !== 'main') return;
-        const meta = store.meta(context.sessionId);
-        if (meta) active.resumeMeta(meta);
+        inUse.add(context.sessionId);
       });
       kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => {
+        inUse.add(context.sessionId);
         const model = context.agentId === 'main' ? activeModel(kernel) : undefined;
-        const failure = active.append({ sessionId: context.sessionId, agentId: context.agentId, ...(context.parentAgentId ? { parentAgentId: context.parentAgentId } : {}), message, ...(model ? { model } : {}) });
-        const key = `${context.sessionId}/${context.agentId}`;
-        if (failure && !reported.has(key)) {
-          reported.add(key);
-          kernel.warn(`${NAME}: this session is not being saved: ${failure.message}`);
-        }
+        report(context, active.append({ ...origin(context), message, ...(model ? { model } : {}) }));
+      });
+      // Last, so it records the result as the other taps left it.
+      kernel.hooks.postToolUse.tapPromise({ name: NAME, stage: 2000 }, async (result, context) => {
+        report(context, active.appendResult(origin(context), result));
+        return result;
+      });
+      kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
+        if (state.history) report(context, active.appendCompaction(origin(context), state.history));
       });
     },
     async start(kernel) {
@@ -54,7 +66,7 @@ export function createSessionPlugin(): MewcodePlugin {
       const cleanup = setTimeout(() => {
         cleanups.delete(cleanup);
         try {
-          store.removeExpired();
+          store.removeExpired(Date.now(), inUseByKernel.get(kernel.projectRoot));
         } catch (error) {
           kernel.warn(`${NAME}: old sessions could not be removed: ${error instanceof Error ? error.message : String(error)}`);
         }

@@ -4,10 +4,13 @@
  * history starts after the last `compact` marker, and the kernel's resume then answers tool calls
  * whose results never arrived (kernel `startableHistory`), so the next request is valid.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import type { Message } from '../../types/messages.js';
+import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { isTrackedByGit } from '../../config/git-tracked.js';
+import type { Message, ToolResult } from '../../types/messages.js';
+import { INTERRUPTED_RESULT } from '../../types/session.js';
 import type { LoadedSession, SessionStore, SessionSummary } from '../../types/session-store.js';
 import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionDir, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
+import { readMeta } from './transcript-writer.js';
 
 export class FileSessionStore implements SessionStore {
   constructor(private readonly projectRoot: string) {}
@@ -30,11 +33,17 @@ export class FileSessionStore implements SessionStore {
     const file = transcriptFile(this.projectRoot, id, 'main');
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readNoFollow(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new Error(code === 'ENOENT' ? `no session ${id} in this project (${file} does not exist)` : `cannot read ${file}: ${(error as Error).message}`);
+      if (code === 'ENOENT') throw new Error(`no session ${id} in this project (${file} does not exist)`);
+      if (code === 'ELOOP') throw new Error(`${file} is a symbolic link, not a transcript MewCode wrote; not resumed`);
+      throw new Error(`cannot read ${file}: ${(error as Error).message}`);
     }
+    // A transcript committed to the repository came with it (our own are git-ignored): resuming
+    // it would put someone else's words in the model's mouth.
+    const tracked = await isTrackedByGit(file);
+    if (tracked.tracked && tracked.warning === undefined) throw new Error(`${file} is tracked by git: it came with the repository, not from a session on this machine; not resumed`);
     const parsed = parseTranscript(text);
     // The last activity: meta.json's, else the file's own time (never a second parse).
     const updated = this.meta(id)?.updated;
@@ -42,20 +51,18 @@ export class FileSessionStore implements SessionStore {
     return { sessionId: id, agentId: 'main', messages: parsed.messages, skippedLines: parsed.skipped, idleMs: Math.max(0, Date.now() - last), file };
   }
 
-  /** The meta that a resumed session's writer continues from. */
   meta(id: string): SessionMeta | undefined {
-    try {
-      const meta = JSON.parse(readFileSync(metaFile(this.projectRoot, id), 'utf8')) as SessionMeta;
-      return meta.id === id && typeof meta.messages === 'number' ? meta : undefined;
-    } catch {
-      return undefined;
-    }
+    return readMeta(metaFile(this.projectRoot, id), id);
   }
 
-  /** Removes sessions whose last activity is older than 30 days; only directories named as session ids. */
-  removeExpired(now = Date.now()): string[] {
+  /**
+   * Removes sessions whose last activity is older than 30 days; only directories named as session
+   * ids, never one in use by this process (`active`: resumed or written since start-up).
+   */
+  removeExpired(now = Date.now(), active: ReadonlySet<string> = new Set()): string[] {
     const removed: string[] = [];
     for (const id of this.ids()) {
+      if (active.has(id)) continue;
       const dir = sessionDir(this.projectRoot, id);
       const transcript = transcriptFile(this.projectRoot, id, 'main');
       const touched = existsSync(transcript) ? statSync(transcript).mtimeMs : statSync(dir).mtimeMs;
@@ -82,7 +89,7 @@ export class FileSessionStore implements SessionStore {
     // No meta (an older or interrupted write): the transcript itself, read once.
     const file = transcriptFile(this.projectRoot, id, 'main');
     if (!existsSync(file)) return undefined;
-    const { messages } = parseTranscript(readFileSync(file, 'utf8'));
+    const { messages } = parseTranscript(readNoFollow(file));
     const firstUser = messages.find((message) => message.role === 'user');
     const time = statSync(file).mtime.toISOString();
     return { id, title: firstUser?.role === 'user' ? titleOf(firstUser.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ')) : '', messages: messages.length, created: time, updated: time };
@@ -98,6 +105,8 @@ export function parseTranscript(text: string): ParsedTranscript {
   // What follows the last newline is '' or a line cut off mid-write by a crash: never a record.
   const complete = text.split('\n').slice(0, -1);
   let messages: Message[] = [];
+  // Results recorded one by one while a batch ran; the tool message that follows supersedes them.
+  let pending = new Map<string, ToolResult>();
   let skipped = 0;
   for (const line of complete) {
     if (line.trim() === '') continue;
@@ -106,13 +115,25 @@ export function parseTranscript(text: string): ParsedTranscript {
       skipped++;
       continue;
     }
-    if (record.type === 'compact') messages = [];
-    else if (record.type === 'message') messages.push(record.message);
+    if (record.type === 'compact') {
+      messages = [];
+      pending = new Map();
+    } else if (record.type === 'tool_result') pending.set(record.result.toolCallId, record.result);
+    else if (record.type === 'message') {
+      messages.push(record.message);
+      if (record.message.role !== 'assistant') pending = new Map();
+    }
+  }
+  // Interrupted in a batch: the calls that finished keep their results, the others are answered
+  // as interrupted (they may have run), so the model knows exactly what happened.
+  const last = messages.at(-1);
+  if (last?.role === 'assistant' && last.toolCalls.length > 0 && pending.size > 0) {
+    messages.push({ role: 'tool', results: last.toolCalls.map((call) => pending.get(call.id) ?? { toolCallId: call.id, isError: true, content: INTERRUPTED_RESULT }) });
   }
   return { messages, skipped };
 }
 
-type TranscriptRecord = { type: 'session' } | { type: 'compact' } | { type: 'message'; message: Message };
+type TranscriptRecord = { type: 'session' } | { type: 'compact' } | { type: 'message'; message: Message } | { type: 'tool_result'; result: ToolResult };
 
 function parseRecord(line: string): TranscriptRecord | undefined {
   let value: unknown;
@@ -122,11 +143,28 @@ function parseRecord(line: string): TranscriptRecord | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as { v?: unknown; type?: unknown; message?: unknown };
+  const record = value as { v?: unknown; type?: unknown; message?: unknown; result?: unknown };
   if (record.v !== RECORD_VERSION) return undefined;
   if (record.type === 'session' || record.type === 'compact') return { type: record.type };
   if (record.type === 'message' && isMessage(record.message)) return { type: 'message', message: record.message };
+  if (record.type === 'tool_result' && isToolResult(record.result)) return { type: 'tool_result', result: record.result };
   return undefined;
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const result = value as { toolCallId?: unknown; content?: unknown; isError?: unknown };
+  return typeof result.toolCallId === 'string' && typeof result.content === 'string' && typeof result.isError === 'boolean';
+}
+
+/** Transcripts are read without following a symbolic link (a repository may plant one). */
+function readNoFollow(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function isMessage(value: unknown): value is Message {

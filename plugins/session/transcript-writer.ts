@@ -3,17 +3,25 @@
  * append resolves (SPEC C1, K4), so a crash loses at most the line being written. A file is opened
  * on its first record (sessions that never speak leave nothing behind). A failure is returned to
  * the caller, which reports it once; the session goes on in memory.
+ *
+ * A repository may ship `.mewcode/sessions/…` with symbolic links in it: the directory path is
+ * checked before anything is created, and every file is opened with O_NOFOLLOW.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { resolveRealSync } from '../../sdk/path-containment.js';
-import type { Message } from '../../types/messages.js';
+import type { Message, ToolResult } from '../../types/messages.js';
 import { RECORD_VERSION, metaFile, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 
-export interface AppendInput {
+const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_RDWR, O_TRUNC, O_WRONLY } = constants;
+
+export interface Origin {
   sessionId: string;
   agentId: string;
   parentAgentId?: string;
+}
+
+export interface AppendInput extends Origin {
   message: Message;
   model?: string;
 }
@@ -29,15 +37,27 @@ export class TranscriptWriter {
 
   /** Appends one message record; returns the error that kept it from disk, if any. */
   append(input: AppendInput, now = new Date()): Error | undefined {
-    try {
-      const file = transcriptFile(this.#projectRoot, input.sessionId, input.agentId);
-      const fd = this.#open(file, input, now);
-      writeLine(fd, { v: RECORD_VERSION, type: 'message', time: now.toISOString(), message: input.message });
-      if (input.agentId === 'main') this.#updateMeta(input, now);
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
+    return this.#guarded(() => {
+      this.#write(input, { type: 'message', time: now.toISOString(), message: input.message }, now);
+      if (input.agentId === 'main') this.#updateMeta(input.sessionId, now, (meta) => ({ ...meta, messages: meta.messages + 1, title: meta.title !== '' ? meta.title : titleFrom(input.message), ...(input.model ? { model: input.model } : {}) }));
+    });
+  }
+
+  /**
+   * One tool call's result, as soon as it exists: the history gets all results of a batch at once,
+   * and a crash in between must not make finished calls look as if they never ran.
+   */
+  appendResult(origin: Origin, result: ToolResult, now = new Date()): Error | undefined {
+    return this.#guarded(() => this.#write(origin, { type: 'tool_result', time: now.toISOString(), result }, now));
+  }
+
+  /** A compaction replaced the history: a marker, then the new history (loading starts after it). */
+  appendCompaction(origin: Origin, history: readonly Message[], now = new Date()): Error | undefined {
+    return this.#guarded(() => {
+      this.#write(origin, { type: 'compact', time: now.toISOString() }, now);
+      for (const message of history) this.#write(origin, { type: 'message', time: now.toISOString(), message }, now);
+      if (origin.agentId === 'main') this.#updateMeta(origin.sessionId, now, (meta) => ({ ...meta, messages: history.length }));
+    });
   }
 
   close(): void {
@@ -45,29 +65,44 @@ export class TranscriptWriter {
       try {
         closeSync(fd);
       } catch {
-        // already closed or never valid: nothing is lost, every line was fsynced
+        // already closed: nothing is lost, every line was fsynced
       }
     }
     this.#files.clear();
   }
 
-  #open(file: string, input: AppendInput, now: Date): number {
+  #guarded(write: () => void): Error | undefined {
+    try {
+      write();
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  #write(origin: Origin, record: object, now: Date): void {
+    const fd = this.#open(transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId), origin, now);
+    writeLine(fd, { v: RECORD_VERSION, ...record });
+  }
+
+  #open(file: string, origin: Origin, now: Date): number {
     const open = this.#files.get(file);
     if (open !== undefined) return open;
-    this.#checkNoLinks(path.dirname(file));
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const dir = path.dirname(file);
+    this.#checkNoLinks(dir);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.#ignoreInGit();
-    const fd = openSync(file, 'a', 0o600);
+    const fd = openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
+    const size = fstatSync(fd).size;
+    if (size === 0) syncDirectory(dir); // the new file's name is durable too
+    // A crash mid-line left no newline: the next record must not be glued to the fragment.
+    else if (lastByte(fd, size) !== 0x0a) writeSync(fd, '\n');
     this.#files.set(file, fd);
-    // A resumed session appends to its old file; a new file starts with what it belongs to.
-    writeLine(fd, { v: RECORD_VERSION, type: 'session', id: input.sessionId, agent: input.agentId, ...(input.parentAgentId ? { parent: input.parentAgentId } : {}), time: now.toISOString(), cwd: this.#projectRoot });
+    // A resumed session appends to its old file; each process's part starts with what it belongs to.
+    writeLine(fd, { v: RECORD_VERSION, type: 'session', id: origin.sessionId, agent: origin.agentId, ...(origin.parentAgentId ? { parent: origin.parentAgentId } : {}), time: now.toISOString(), cwd: this.#projectRoot });
     return fd;
   }
 
-  /**
-   * A repository may ship `.mewcode/sessions` (or a level of it) as a symlink: transcripts are
-   * written only where their path says, checked before any directory is created.
-   */
   #checkNoLinks(dir: string): void {
     const expected = path.join(resolveRealSync(this.#projectRoot), path.relative(this.#projectRoot, dir));
     const real = resolveRealSync(dir);
@@ -78,29 +113,75 @@ export class TranscriptWriter {
 
   /** Transcripts hold what was said and read, secrets included: never offered to `git add`. */
   #ignoreInGit(): void {
-    const ignore = path.join(sessionsDir(this.#projectRoot), '.gitignore');
-    if (!existsSync(ignore)) writeFileSync(ignore, '# MewCode session transcripts: local only\n*\n', { mode: 0o600 });
+    let fd: number;
+    try {
+      fd = openSync(path.join(sessionsDir(this.#projectRoot), '.gitignore'), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+      throw error;
+    }
+    try {
+      writeSync(fd, '# MewCode session transcripts: local only\n*\n');
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** meta.json is what listing reads; rewritten atomically, not fsynced (the transcript is the record). */
-  #updateMeta(input: AppendInput, now: Date): void {
-    const previous = this.#meta.get(input.sessionId) ?? { v: RECORD_VERSION, id: input.sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
-    const title = previous.title !== '' ? previous.title : input.message.role === 'user' ? titleOf(input.message.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ')) : '';
-    const meta: SessionMeta = { ...previous, title, messages: previous.messages + 1, updated: now.toISOString(), ...(input.model ? { model: input.model } : {}) };
-    this.#meta.set(input.sessionId, meta);
-    const target = metaFile(this.#projectRoot, input.sessionId);
+  #updateMeta(sessionId: string, now: Date, change: (meta: SessionMeta) => SessionMeta): void {
+    // After a resume the count and title go on from what is on disk.
+    const previous = this.#meta.get(sessionId) ?? readMeta(metaFile(this.#projectRoot, sessionId), sessionId) ?? { v: RECORD_VERSION, id: sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
+    const meta: SessionMeta = { ...change(previous), updated: now.toISOString() };
+    this.#meta.set(sessionId, meta);
+    const target = metaFile(this.#projectRoot, sessionId);
     const temporary = `${target}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(meta)}\n`, { mode: 0o600 });
-    renameSync(temporary, target);
+    const fd = openSync(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(meta)}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, target); // replaces the name, never follows it
   }
+}
 
-  /** Carries on counting after a resume. */
-  resumeMeta(meta: SessionMeta): void {
-    this.#meta.set(meta.id, meta);
+/** The meta a resumed session continues from (absent or unreadable: a fresh count). */
+export function readMeta(file: string, id: string): SessionMeta | undefined {
+  try {
+    const fd = openSync(file, O_RDONLY | O_NOFOLLOW);
+    let text: string;
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const meta = JSON.parse(text) as SessionMeta;
+    return meta.id === id && typeof meta.messages === 'number' && typeof meta.updated === 'string' ? meta : undefined;
+  } catch {
+    return undefined;
   }
+}
+
+function titleFrom(message: Message): string {
+  return message.role === 'user' ? titleOf(message.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ')) : '';
 }
 
 function writeLine(fd: number, record: object): void {
   writeSync(fd, `${JSON.stringify(record)}\n`);
   fsyncSync(fd);
+}
+
+function lastByte(fd: number, size: number): number {
+  const buffer = Buffer.alloc(1);
+  readSync(fd, buffer, 0, 1, size - 1);
+  return buffer[0] ?? 0x0a;
+}
+
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, O_RDONLY);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

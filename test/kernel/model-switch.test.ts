@@ -156,3 +156,10 @@ test('thinking recorded from another Anthropic-protocol provider is left out: it
     { type: 'text', text: 'answer' },
   ]);
 });
+
+test('a model chosen alone stays with the provider it was chosen for, even when the process switches providers', async () => {
+  const kernel = await boot();
+  kernel.session.switchModel({ model: 'claude-other' });
+  kernel.providers.switchTo('gpt');
+  expect(kernel.session.currentProvider()).toMatchObject({ id: 'claude', model: 'claude-other', protocol: 'anthropic' });
+});

@@ -7,6 +7,9 @@ import { MAX_AGE_MS, TITLE_CODE_POINTS, sessionsDir, transcriptFile } from '../.
 import { FileSessionStore, parseTranscript } from '../../../plugins/session/session-store.js';
 import { TranscriptWriter } from '../../../plugins/session/transcript-writer.js';
 import type { Message } from '../../../types/messages.js';
+import { INTERRUPTED_RESULT } from '../../../types/session.js';
+import { initRepo } from '../../support/git-repo.js';
+import { execFileSync } from 'node:child_process';
 
 const ID = '20261201-120000-abcd';
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -114,5 +117,80 @@ describe('FileSessionStore', () => {
     expect(store.removeExpired(now + 1000)).toEqual([]); // idle 30 days exactly: kept
     expect(store.removeExpired(now + 1001)).toEqual(['20261101-000000-0002']); // one millisecond more: removed
     expect(existsSync(other)).toBe(true);
+  });
+});
+
+describe('what the review found', () => {
+  test('results recorded one by one survive a crash in the batch; the others are answered as possibly run', () => {
+    const calls = [{ id: 'toolu_edit', name: 'edit_file', input: '{}' }, { id: 'toolu_migrate', name: 'bash', input: '{}' }];
+    const result = JSON.stringify({ v: 1, type: 'tool_result', time: 't', result: { toolCallId: 'toolu_edit', content: 'edited', isError: false } });
+    const crashed = parseTranscript([line(user('go')), line(assistant('both', calls)), result, ''].join('\n')).messages;
+    expect(crashed[2]).toEqual({
+      role: 'tool',
+      results: [
+        { toolCallId: 'toolu_edit', content: 'edited', isError: false },
+        { toolCallId: 'toolu_migrate', isError: true, content: INTERRUPTED_RESULT },
+      ],
+    });
+    // When the whole tool message made it to disk, it is the one kept (no second copy).
+    const whole = { role: 'tool' as const, results: [{ toolCallId: 'toolu_edit', content: 'edited', isError: false }, { toolCallId: 'toolu_migrate', content: 'migrated', isError: false }] };
+    expect(parseTranscript([line(user('go')), line(assistant('both', calls)), result, line(whole), ''].join('\n')).messages).toEqual([user('go'), assistant('both', calls), whole]);
+  });
+
+  test('a resumed session continues its meta (title, count, created) instead of starting it again', () => {
+    const first = new TranscriptWriter(root);
+    first.append({ sessionId: ID, agentId: 'main', message: user('the original question') }, new Date('2026-11-01T00:00:00Z'));
+    first.close();
+    const resumed = new TranscriptWriter(root);
+    resumed.append({ sessionId: ID, agentId: 'main', message: assistant('(The previous session ended here.)') }, new Date('2026-12-01T00:00:00Z'));
+    const meta = JSON.parse(readFileSync(path.join(sessionsDir(root), ID, 'meta.json'), 'utf8'));
+    expect(meta).toMatchObject({ title: 'the original question', messages: 2, created: '2026-11-01T00:00:00.000Z', updated: '2026-12-01T00:00:00.000Z' });
+  });
+
+  test('a half-written last line gets its newline before the next record, so only the fragment is lost', () => {
+    const file = transcriptFile(root, ID, 'main');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${line(user('q'))}\n{"v":1,"type":"mess`);
+    new TranscriptWriter(root).append({ sessionId: ID, agentId: 'main', message: assistant('a') });
+    expect(parseTranscript(readFileSync(file, 'utf8'))).toEqual({ messages: [user('q'), assistant('a')], skipped: 1 });
+  });
+
+  test('a transcript that is a symbolic link is neither appended to nor loaded', async () => {
+    const target = path.join(root, 'elsewhere.txt');
+    writeFileSync(target, 'do not touch\n');
+    const file = transcriptFile(root, ID, 'main');
+    mkdirSync(path.dirname(file), { recursive: true });
+    symlinkSync(target, file);
+    expect(new TranscriptWriter(root).append({ sessionId: ID, agentId: 'main', message: user('x') })?.message).toMatch(/ELOOP/);
+    expect(readFileSync(target, 'utf8')).toBe('do not touch\n');
+    await expect(new FileSessionStore(root).load(ID)).rejects.toThrow(`${file} is a symbolic link, not a transcript MewCode wrote; not resumed`);
+  });
+
+  test('a session committed to the repository is not resumed', async () => {
+    initRepo(root);
+    const file = transcriptFile(root, ID, 'main');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${line(user('injected'))}\n`);
+    execFileSync('git', ['-C', root, 'add', '-f', file]);
+    await expect(new FileSessionStore(root).load(ID)).rejects.toThrow(`${file} is tracked by git: it came with the repository, not from a session on this machine; not resumed`);
+  });
+
+  test('clean-up never removes a session in use by this process, however old', () => {
+    const dir = path.join(sessionsDir(root), ID);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'conversation.jsonl'), `${line(user('old'))}\n`);
+    utimesSync(path.join(dir, 'conversation.jsonl'), 0, 0);
+    const store = new FileSessionStore(root);
+    expect(store.removeExpired(Date.now(), new Set([ID]))).toEqual([]);
+    expect(store.removeExpired(Date.now())).toEqual([ID]);
+  });
+
+  test('a compaction is saved as a marker and the new history, and the count follows', () => {
+    const writer = new TranscriptWriter(root);
+    for (const message of [user('long task'), assistant('step'), user('more')]) writer.append({ sessionId: ID, agentId: 'main', message });
+    const summary = [user('SUMMARY of the work so far')];
+    expect(writer.appendCompaction({ sessionId: ID, agentId: 'main' }, summary)).toBeUndefined();
+    expect(parseTranscript(readFileSync(transcriptFile(root, ID, 'main'), 'utf8')).messages).toEqual(summary);
+    expect(JSON.parse(readFileSync(path.join(sessionsDir(root), ID, 'meta.json'), 'utf8')).messages).toBe(1);
   });
 });
