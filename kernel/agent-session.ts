@@ -174,7 +174,6 @@ export class AgentSessionImpl implements AgentSession {
     return next;
   }
 
-
   /** Notices reach the user through the one output route, tagged with this session. */
   private route(event: AgentEvent): void {
     if (event.type === 'notice') this.#host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId, ...(this.parentAgentId ? { parentAgentId: this.parentAgentId } : {}) });
