@@ -103,7 +103,10 @@ export function transportFailure(label: string, error: unknown): ProviderError |
  */
 export function connectionFailure(label: string, error: unknown): ProviderError {
   const detail = causeChain(error)
-    .map((link) => (link.code === undefined || link.message.includes(link.code) ? link.message : `${link.message} (${link.code})`))
+    .map((link) => {
+      const message = link.message.replace(/\.$/, ''); // "Connection error." reads as one step of the chain
+      return link.code === undefined || message.includes(link.code) ? message : `${message} (${link.code})`;
+    })
     .filter((message, index, all) => message !== '' && all.indexOf(message) === index)
     .join(': ');
   return new ProviderError('network', `${label} connection failed: ${detail}`, { cause: error });

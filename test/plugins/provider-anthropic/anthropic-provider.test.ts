@@ -486,7 +486,7 @@ describe('errors', () => {
     expect(last(events)).toMatchObject({ error: { kind: 'network' } });
     // what failed underneath, not only the SDK's "Connection error."
     const port = new URL(url).port;
-    expect(last(events)).toMatchObject({ error: { message: expect.stringMatching(new RegExp(`^Anthropic API connection failed: Connection error\\.: fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`)) } });
+    expect(last(events)).toMatchObject({ error: { message: expect.stringMatching(new RegExp(`^Anthropic API connection failed: Connection error: fetch failed: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`)) } });
   });
 });
 
