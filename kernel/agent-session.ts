@@ -12,7 +12,7 @@ import type { Conversation } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, ForkOptions, ModelSelection, RunOptions, SessionOptions } from '../types/session.js';
 import { MAX_ITERATIONS, MAX_UNKNOWN_TOOL_ITERATIONS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
 import { compactHistory } from './compaction.js';
-import type { UsageAnchor } from './context-estimate.js';
+import { estimateTokens, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail, recentHistory, startableHistory } from './conversation.js';
 import { EventChannel } from './event-channel.js';
 import { Mutex } from './mutex.js';
@@ -129,6 +129,13 @@ export class AgentSessionImpl implements AgentSession {
     const channel = new EventChannel<AgentEvent>();
     void this.runExclusive(channel, options);
     return channel;
+  }
+
+  /** SPEC C4: a resumed history that leaves less than this much of the window is compacted at once. */
+  async compactIfNearlyFull(headroomTokens: number): Promise<boolean> {
+    const window = this.currentProvider().contextWindow;
+    if (estimateTokens(this.conversation.messages, this.anchor.current) <= window - headroomTokens) return false;
+    return this.compact();
   }
 
   async compact(mode: PermissionMode = 'default'): Promise<boolean> {

@@ -44,6 +44,9 @@ export type { PluginTiming } from './plugin-lifecycle.js';
 
 const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap hooks; tap them in apply(kernel), whose hooks carry the plugin\'s name';
 
+/** SPEC C4: resuming compacts at once when fewer tokens than this are left in the window. */
+export const RESUME_HEADROOM_TOKENS = 8000;
+
 export interface KernelOptions {
   /** The build's plugin set (the CLI passes the default set). */
   plugins: readonly MewcodePlugin[];
@@ -267,6 +270,8 @@ export class Kernel implements KernelApi {
     await ensureAssistantTail(session.conversation, '(The previous session ended here.)');
     if (session.agentId === 'main') this.mainSession = session;
     await this.#raw.sessionResume.promise(session.context());
+    // A history that nearly fills the window would fail its first request (SPEC C4).
+    await session.compactIfNearlyFull(RESUME_HEADROOM_TOKENS);
     return session;
   }
 
