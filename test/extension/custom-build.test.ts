@@ -12,9 +12,20 @@ import { memoryModel, say, useTools, call } from '../support/memory-provider.js'
 import { toolsPlugin, writeTool, sleepTool } from '../support/test-tools.js';
 import { runPrompt, doneEvent } from '../support/boot.js';
 import { ContainerModule } from 'inversify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { TOKENS } from '../../types/tokens.js';
 
-const base = { projectRoot: '/tmp/no-such-project', homeDir: '/tmp/no-such-home' };
+// Fresh directories: the default set saves sessions under the project root.
+const base = { projectRoot: '', homeDir: '' };
+beforeAll(() => {
+  base.projectRoot = mkdtempSync(path.join(tmpdir(), 'mewcode-custom-build-project-'));
+  base.homeDir = mkdtempSync(path.join(tmpdir(), 'mewcode-custom-build-home-'));
+});
+afterAll(() => {
+  for (const dir of [base.projectRoot, base.homeDir]) rmSync(dir, { recursive: true, force: true });
+});
 
 test('(a) the default plugin set boots in order with both providers and the headless UI', async () => {
   const reporter = new MemoryReporter();
