@@ -48,7 +48,6 @@ describe('continue and resume', () => {
   test.concurrent('--resume <id> picks that session; an unknown id, nothing to continue and both flags are clear errors (exit 2)', async () => {
     await scenario([{ text: 'one' }, { text: 'two' }, { text: 'resumed' }], async (s) => {
       const a = singleJsonObject((await s.run(['-p', 'session A', '--output-format', 'json'])).stdout).session_id as string;
-      await new Promise((resolve) => setTimeout(resolve, 1100)); // session ids have one-second resolution
       await s.run(['-p', 'session B']);
       const resumed = await s.run(['-r', a, '-p', 'back to A']);
       expect(resumed.code).toBe(0);
