@@ -3,6 +3,7 @@
  * permissions or run code outside a tool call — MewCode's settings and configuration (the next
  * session reads them), its hooks and audit log (with its anchor `audit.head` and lock
  * `audit.lock`: rewriting the anchor hides a cut log, holding the lock stalls the writer),
+ * the saved sessions (`.mewcode/sessions/**`: a resumed session trusts its transcript),
  * `.git/config` and `.git/hooks/**` (git runs what they name on an ordinary `git status`) —
  * also those of submodule repositories (`.git/modules/<name>/`, which `git status` enters) and
  * a worktree's `config.worktree` and `commondir` (where its config is read from) —
@@ -30,6 +31,8 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   [/^\.mewcode\/audit\.jsonl(?:\.\d+)?$/, "MewCode's audit log"],
   // The anchor, the lock, and the anchor's temporary files (`audit.head.<pid>.<n>.tmp`).
   [/^\.mewcode\/audit\.(?:head|lock)(?:\.[^/]*)?$/, "MewCode's audit log anchor"],
+  // A resumed session believes its transcript: a rewritten one puts words in the model's mouth.
+  [/^\.mewcode\/sessions(?:\/.*)?$/, "MewCode's saved sessions"],
   // `.git/` or a submodule's git directory (`.git/modules/<name>/`, names may hold `/`, nested
   // submodules under `modules/<a>/modules/<b>`). `.+` may also match `refs/heads/config`: a
   // branch named `config` asking on a direct write is an acceptable cost.

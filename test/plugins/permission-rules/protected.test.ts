@@ -29,6 +29,8 @@ const PROTECTED = [
   '.mewcode/audit.head',
   '.mewcode/audit.lock',
   '.mewcode/audit.head.123.abc.tmp',
+  '.mewcode/sessions/20261201-120000-abcd/conversation.jsonl',
+  '.mewcode/sessions/20261201-120000-abcd/meta.json',
   '.git/config',
   '.git/config.worktree',
   '.git/hooks/pre-commit',
