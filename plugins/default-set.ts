@@ -23,6 +23,7 @@ import permissionAudit from './permission-audit/index.js';
 import uiHeadless from './ui-headless/index.js';
 import commands from './commands/index.js';
 import session from './session/index.js';
+import compaction from './compaction/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -45,4 +46,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   uiHeadless,
   commands,
   session,
+  compaction,
 ];

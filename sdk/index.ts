@@ -17,7 +17,7 @@ export { vendorLogger, type VendorLogger } from './vendor-logger.js';
 export { createNodeFetch, sharedNodeFetch, type NodeFetchOptions } from './http/node-fetch.js';
 export { FetchResponse } from './http/fetch-response.js';
 export { WebHeaders } from './http/web-headers.js';
-export { containPath, expandHome, isWithin, resolveReal, resolveRealSync, errorCode, type Containment } from './path-containment.js';
+export { containPath, expandHome, isWithin, redirectedByLink, resolveReal, resolveRealSync, errorCode, type Containment } from './path-containment.js';
 export { analyzeShellCommand, parseShellCommand, loadShellParser, type ParsedCommand, type ShellAnalysis, type ShellSegment } from './shell-command/index.js';
 export { cutBytes, cutLine, LINE_CUT_MARKER } from './text-cuts.js';
 export { cutUtf16, decodeUtf8Prefix, utf8BoundaryAtOrAfter, utf8BoundaryAtOrBefore } from './text-cuts.js';

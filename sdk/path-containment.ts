@@ -55,6 +55,17 @@ export function resolveRealSync(target: string, hops = 0): string {
   return resolveRealSync(path.resolve(parent, link, ...rest), hops + 1);
 }
 
+/**
+ * Where `target` (a path under `root`, existing or not) really leads when a symbolic link on the
+ * way takes it elsewhere; undefined when it is exactly where its path says. For files MewCode
+ * itself writes inside a project a repository could have planted links in.
+ */
+export function redirectedByLink(root: string, target: string): string | undefined {
+  const expected = path.join(resolveRealSync(root), path.relative(root, target));
+  const real = resolveRealSync(target);
+  return real === expected ? undefined : real;
+}
+
 /** Async form of resolveRealSync, for callers that prefer it. */
 export async function resolveReal(target: string): Promise<string> {
   return resolveRealSync(target);

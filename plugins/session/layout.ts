@@ -4,7 +4,7 @@
  * `mewcode sessions` lists, so listing never reads a whole transcript).
  */
 import path from 'node:path';
-import type { SessionSummary } from '../../types/session-store.js';
+import { sessionDirectory, type SessionSummary } from '../../types/session-store.js';
 
 /** The id format of kernel/session-id.ts; only directories named like this are ever read or removed. */
 export const SESSION_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
@@ -18,7 +18,7 @@ export function sessionsDir(projectRoot: string): string {
 }
 
 export function sessionDir(projectRoot: string, id: string): string {
-  return path.join(sessionsDir(projectRoot), id);
+  return sessionDirectory(projectRoot, id);
 }
 
 /** The main session's transcript, or a sub-agent's (they share the parent's session id). */

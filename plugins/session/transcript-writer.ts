@@ -9,7 +9,7 @@
  */
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { resolveRealSync } from '../../sdk/path-containment.js';
+import { redirectedByLink } from '../../sdk/path-containment.js';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { RECORD_VERSION, metaFile, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 
@@ -104,11 +104,8 @@ export class TranscriptWriter {
   }
 
   #checkNoLinks(dir: string): void {
-    const expected = path.join(resolveRealSync(this.#projectRoot), path.relative(this.#projectRoot, dir));
-    const real = resolveRealSync(dir);
-    if (real !== expected) {
-      throw new Error(`${path.relative(this.#projectRoot, dir)} leads to ${real} through a symbolic link; transcripts are written only inside the project`);
-    }
+    const real = redirectedByLink(this.#projectRoot, dir);
+    if (real !== undefined) throw new Error(`${path.relative(this.#projectRoot, dir)} leads to ${real} through a symbolic link; transcripts are written only inside the project`);
   }
 
   /** Transcripts hold what was said and read, secrets included: never offered to `git add`. */
