@@ -19,6 +19,7 @@ import { measureFirstRequest } from './bench/first-request.mjs';
 import { measureSession } from './bench/session.mjs';
 import { measureLongSession } from './bench/long-session.mjs';
 import { benchSessions } from './bench/sessions.mjs';
+import { benchLayerOne } from './bench/layer-one.mjs';
 import { section, writeSection } from './bench/report.mjs';
 import { benchReadFile } from './bench/tool-read-file.mjs';
 import { benchBash } from './bench/tool-bash.mjs';
@@ -133,7 +134,8 @@ try {
   if (wants('sessions')) {
     process.stderr.write('bench: sessions: resuming a 100,000-message session, fsynced appends…\n');
     const sessionsBench = await benchSessions({ runs: values.quick ? 2 : 5 });
-    sections.push({ name: 'sessions', text: ['## Sessions: resume and append', '', `Reproduce: \`npm run bench -- --suite sessions\` (measured ${results.date}).`, '', sessionsBench.markdown].join('\n') });
+    const layerOne = await benchLayerOne();
+    sections.push({ name: 'sessions', text: ['## Sessions: resume, append, compaction layer 1', '', `Reproduce: \`npm run bench -- --suite sessions\` (measured ${results.date}).`, '', sessionsBench.markdown, '', layerOne.markdown].join('\n') });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');
