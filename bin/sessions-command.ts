@@ -7,11 +7,16 @@ export async function listSessions(cwd: string, now = Date.now()): Promise<numbe
     process.stdout.write(`No saved sessions in ${cwd}.\n`);
     return 0;
   }
-  const rows = sessions.map((s) => [s.id, age(now - Date.parse(s.updated)), s.model ?? '?', `${s.messages} msg`, s.title]);
+  const rows = sessions.map((s) => [s.id, age(now - Date.parse(s.updated)), printable(s.model ?? '?'), `${s.messages} msg`, printable(s.title)]);
   const widths = rows[0]!.slice(0, -1).map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows) process.stdout.write(`${row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join('  ')}\n`);
   process.stdout.write('Continue one with: mewcode --resume <id>   (the newest: mewcode --continue)\n');
   return 0;
+}
+
+/** A title comes from a file in the project: control characters (terminal escapes) never reach the terminal. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
 export function age(ms: number): string {

@@ -31,6 +31,7 @@ import { OutputRoute, reporterOutput } from './output-route.js';
 import { PermissionChain } from './permission-chain.js';
 import { PluginContext } from './plugin-context.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
+import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
 import { ProviderRegistryImpl } from './provider-registry.js';
 import { resolveProviderSettings } from './provider-settings.js';
@@ -270,8 +271,13 @@ export class Kernel implements KernelApi {
     await ensureAssistantTail(session.conversation, '(The previous session ended here.)');
     if (session.agentId === 'main') this.mainSession = session;
     await this.#raw.sessionResume.promise(session.context());
-    // A history that nearly fills the window would fail its first request (SPEC C4).
-    await session.compactIfNearlyFull(RESUME_HEADROOM_TOKENS);
+    // A history that nearly fills the window would fail its first request (SPEC C4). A failed
+    // compaction is said, and the session is resumed as it is (the first request may compact again).
+    try {
+      await session.compactIfNearlyFull(RESUME_HEADROOM_TOKENS);
+    } catch (error) {
+      this.warn(`The resumed session nearly fills the context window and could not be compacted: ${errorMessage(error)}`);
+    }
     return session;
   }
 

@@ -2,16 +2,7 @@
  * Saved sessions (SPEC C1–C4): bound under TOKENS.SessionStore by the session plugin; the CLI's
  * `--continue` / `--resume` / `mewcode sessions` and the TUI's `/resume` use it.
  */
-import path from 'node:path';
 import type { SessionRecords } from './session.js';
-
-/**
- * SPEC C1: `<root>/.mewcode/sessions/<id>/` holds a session's transcript (the session plugin) and
- * `tool-results/` (results compaction moved out of the conversation).
- */
-export function sessionDirectory(projectRoot: string, sessionId: string): string {
-  return path.join(projectRoot, '.mewcode', 'sessions', sessionId);
-}
 
 export interface SessionSummary {
   id: string;

@@ -4,34 +4,41 @@
  * carries a preview instead. The history keeps every result in full (so does the transcript); only
  * what is sent shrinks.
  *
- * Each tool message is decided once, the first time a request holds it, and the decision is kept
- * (the prompt cache depends on the bytes staying the same). A result whose file could not be
- * written is sent in full and tried again on the next request. The work per request is for the
- * messages new since the last one: the history only grows between compactions, and a history
- * that was replaced (compaction, another plugin) is processed once from the start.
+ * Decisions belong to the message object (a WeakMap), so they hold however the history array is
+ * replaced, and each result is decided once: a saved result keeps its preview for good (the prompt
+ * cache depends on the bytes staying the same); one whose file could not be written is sent in
+ * full and tried again on the next request, alone. Per request the work is for the messages new
+ * since the last one (the history array only grows between compactions), and a result that reads a
+ * saved file back is never moved out again.
  */
 import path from 'node:path';
-import type { Message, ToolMessage } from '../../types/messages.js';
+import type { Message, ToolMessage, ToolResult } from '../../types/messages.js';
 import { previewOf, resultsToOffload } from './offload.js';
 import { saveResult } from './tool-result-files.js';
 
+/** What was decided for one tool message: the preview of each saved result, and those still to save. */
+interface Decision {
+  previews: Map<number, string>;
+  pending: Set<number>;
+  sent: ToolMessage;
+}
+
 interface SessionState {
-  /** The history array the transformed copy was made from. */
   source: readonly Message[];
-  /** Transformed messages, index for index. */
   sent: Message[];
-  /** Indexes of tool messages with a result still waiting for its file. */
+  /** Indexes of messages with a result still waiting for its file. */
   retry: Set<number>;
 }
 
 export interface LayerOneDeps {
   projectRoot: string;
-  /** Told once per failed save (the result is then sent in full until a later save works). */
+  /** Told of each failed save (the result is then sent in full until a later save works). */
   onSaveFailed(toolCallId: string, error: Error): void;
 }
 
 export class LayerOne {
   readonly #sessions = new Map<string, SessionState>();
+  readonly #decisions = new WeakMap<ToolMessage, Decision>();
 
   constructor(private readonly deps: LayerOneDeps) {}
 
@@ -43,15 +50,11 @@ export class LayerOne {
       this.#sessions.set(sessionKey, state);
     }
     for (const index of [...state.retry]) {
-      const message = messages[index];
-      if (message?.role !== 'tool') continue;
       state.retry.delete(index);
-      state.sent[index] = this.#decide(message, sessionId, state, index);
+      state.sent[index] = this.#sendable(messages, index, sessionId, state);
     }
-    for (let index = state.sent.length; index < messages.length; index++) {
-      const message = messages[index] as Message;
-      state.sent.push(message.role === 'tool' ? this.#decide(message, sessionId, state, index) : message);
-    }
+    for (let index = state.sent.length; index < messages.length; index++) state.sent.push(this.#sendable(messages, index, sessionId, state));
+    // A copy: no plugin holds an array that later requests change.
     return state.sent.slice();
   }
 
@@ -59,22 +62,49 @@ export class LayerOne {
     this.#sessions.delete(sessionKey);
   }
 
-  #decide(message: ToolMessage, sessionId: string, state: SessionState, index: number): Message {
-    const chosen = resultsToOffload(message.results);
-    if (chosen.size === 0) return message;
-    let pending = false;
-    const results = message.results.map((result) => {
-      if (!chosen.has(result.toolCallId)) return result;
+  #sendable(messages: readonly Message[], index: number, sessionId: string, state: SessionState): Message {
+    const message = messages[index] as Message;
+    if (message.role !== 'tool') return message;
+    let decision = this.#decisions.get(message);
+    if (!decision) {
+      const rereads = savedFileReads(messages[index - 1], this.deps.projectRoot);
+      const chosen = [...resultsToOffload(message.results)].filter((position) => !rereads.has(message.results[position]?.toolCallId ?? ''));
+      decision = { previews: new Map(), pending: new Set(chosen), sent: message };
+      this.#decisions.set(message, decision);
+    }
+    if (decision.pending.size === 0) return decision.sent;
+    for (const position of [...decision.pending]) {
+      const result = message.results[position] as ToolResult;
       try {
         const file = saveResult(this.deps.projectRoot, sessionId, result.toolCallId, result.content);
-        return { ...result, content: previewOf(result.content, path.relative(this.deps.projectRoot, file)) };
+        decision.previews.set(position, previewOf(result.content, path.relative(this.deps.projectRoot, file)));
+        decision.pending.delete(position);
       } catch (error) {
-        pending = true;
         this.deps.onSaveFailed(result.toolCallId, error instanceof Error ? error : new Error(String(error)));
-        return result;
       }
-    });
-    if (pending) state.retry.add(index);
-    return { role: 'tool', results };
+    }
+    if (decision.pending.size > 0) state.retry.add(index);
+    if (decision.previews.size > 0) {
+      decision.sent = { role: 'tool', results: message.results.map((result, position) => ({ ...result, content: decision.previews.get(position) ?? result.content })) };
+    }
+    return decision.sent;
   }
+}
+
+/** Calls of the turn before that read a file layer 1 saved: their results stay (no preview of a preview). */
+function savedFileReads(previous: Message | undefined, projectRoot: string): Set<string> {
+  const ids = new Set<string>();
+  if (previous?.role !== 'assistant') return ids;
+  for (const call of previous.toolCalls) {
+    if (call.name !== 'read_file') continue;
+    try {
+      const input = JSON.parse(call.input) as { path?: unknown; file_path?: unknown };
+      const target = typeof input.path === 'string' ? input.path : typeof input.file_path === 'string' ? input.file_path : '';
+      const relative = path.relative(projectRoot, path.resolve(projectRoot, target)).split(path.sep).join('/');
+      if (/^\.mewcode\/sessions\/[^/]+\/tool-results\//.test(relative)) ids.add(call.id);
+    } catch {
+      // not JSON: the tool refused it, nothing to keep
+    }
+  }
+  return ids;
 }

@@ -11,29 +11,38 @@ export const PREVIEW_LINES = 20;
 export const PREVIEW_BYTES = 2048;
 
 /**
- * Every result over RESULT_MAX_BYTES; then, while the results left in the message total more than
- * MESSAGE_MAX_BYTES, the largest of them (ties: the earlier call first).
+ * The positions (in the message) of every result over RESULT_MAX_BYTES; then, while the results
+ * left total more than MESSAGE_MAX_BYTES, of the largest of them (ties: the earlier call first).
+ * Positions, not call ids: a server may repeat an id.
  */
-export function resultsToOffload(results: readonly ToolResult[]): Set<string> {
-  const sizes = results.map((result, index) => ({ id: result.toolCallId, index, bytes: Buffer.byteLength(result.content, 'utf8') }));
-  const chosen = new Set(sizes.filter((size) => size.bytes > RESULT_MAX_BYTES).map((size) => size.id));
-  let kept = sizes.filter((size) => !chosen.has(size.id)).reduce((total, size) => total + size.bytes, 0);
-  const largestFirst = sizes.filter((size) => !chosen.has(size.id)).sort((a, b) => b.bytes - a.bytes || a.index - b.index);
+export function resultsToOffload(results: readonly ToolResult[]): Set<number> {
+  const sizes = results.map((result, index) => ({ index, bytes: Buffer.byteLength(result.content, 'utf8') }));
+  const chosen = new Set(sizes.filter((size) => size.bytes > RESULT_MAX_BYTES).map((size) => size.index));
+  let kept = sizes.filter((size) => !chosen.has(size.index)).reduce((total, size) => total + size.bytes, 0);
+  const largestFirst = sizes.filter((size) => !chosen.has(size.index)).sort((a, b) => b.bytes - a.bytes || a.index - b.index);
   for (const size of largestFirst) {
     if (kept <= MESSAGE_MAX_BYTES) break;
-    chosen.add(size.id);
+    chosen.add(size.index);
     kept -= size.bytes;
   }
   return chosen;
 }
 
-/** What the model sees instead of a saved result: its size, where it is, its start, and what to do. */
+/** read_file prefixes each line with its number (`%6d\t`). */
+const LINE_NUMBER_BYTES = 8;
+
+/**
+ * What the model sees instead of a saved result: its size, where it is, how to read it in parts
+ * that stay under the limit (a whole read would come back as another preview), and its start.
+ */
 export function previewOf(content: string, displayPath: string): string {
   const bytes = Buffer.byteLength(content, 'utf8');
+  const lines = content.split('\n').length;
+  const perRead = Math.max(1, Math.min(2000, Math.floor((RESULT_MAX_BYTES * 0.8) / (bytes / lines + LINE_NUMBER_BYTES))));
   const head = firstLines(content, PREVIEW_LINES, PREVIEW_BYTES);
   return [
-    `[This tool result was ${bytes.toLocaleString('en-US')} bytes, too large to keep in the conversation; it is saved in full to ${displayPath}.]`,
-    `[The first ${head.lines} line${head.lines === 1 ? '' : 's'} (${Buffer.byteLength(head.text, 'utf8').toLocaleString('en-US')} bytes) follow. Read the file for the rest; do not guess what it says.]`,
+    `[This tool result was ${bytes.toLocaleString('en-US')} bytes (${lines.toLocaleString('en-US')} lines), too large to keep in the conversation; it is saved in full to ${displayPath}.]`,
+    `[Read it with read_file in parts of at most ${perRead.toLocaleString('en-US')} lines (offset and limit); do not guess what it says. The first ${head.lines} line${head.lines === 1 ? '' : 's'} (${Buffer.byteLength(head.text, 'utf8').toLocaleString('en-US')} bytes) follow.]`,
     head.text,
   ].join('\n');
 }

@@ -3,17 +3,18 @@
  * `.mewcode/sessions/<id>/tool-results/<tool call id>`, written without following links (a
  * repository may have planted them) and never outside the project.
  */
-import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, renameSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { prepareSessionDirectory, sessionDirectory, writeFully } from '../../sdk/session-files.js';
 import path from 'node:path';
-import { redirectedByLink } from '../../sdk/path-containment.js';
-import { sessionDirectory } from '../../types/session-store.js';
 
 const { O_CREAT, O_NOFOLLOW, O_TRUNC, O_WRONLY } = constants;
 
 /** A file name from a vendor's call id (`toolu_01…`, `call_…`): anything else becomes `_`. */
 export function resultFileName(toolCallId: string): string {
   const safe = toolCallId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 200);
-  return safe === '' || safe === '.' ? '_' : safe;
+  // Ids that had to change (or were cut) keep a hash of the original, so two never share a file.
+  return safe === toolCallId && safe !== '' ? safe : `${safe}-${createHash('sha256').update(toolCallId).digest('hex').slice(0, 12)}`;
 }
 
 export function resultFile(projectRoot: string, sessionId: string, toolCallId: string): string {
@@ -24,14 +25,15 @@ export function resultFile(projectRoot: string, sessionId: string, toolCallId: s
 export function saveResult(projectRoot: string, sessionId: string, toolCallId: string, content: string): string {
   const file = resultFile(projectRoot, sessionId, toolCallId);
   const dir = path.dirname(file);
-  const real = redirectedByLink(projectRoot, dir);
-  if (real !== undefined) throw new Error(`${path.relative(projectRoot, dir)} leads to ${real} through a symbolic link; results are saved only inside the project`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const fd = openSync(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600);
+  prepareSessionDirectory(projectRoot, dir, 'results');
+  // A new name, then a rename: a failed write never spoils a copy saved before.
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600);
   try {
-    writeSync(fd, content);
+    writeFully(fd, content);
   } finally {
     closeSync(fd);
   }
+  renameSync(temporary, file);
   return file;
 }

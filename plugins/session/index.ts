@@ -46,6 +46,8 @@ export function createSessionPlugin(): MewcodePlugin {
       const origin = (context: { sessionId: string; agentId: string; parentAgentId?: string }) => ({ sessionId: context.sessionId, agentId: context.agentId, ...(context.parentAgentId ? { parentAgentId: context.parentAgentId } : {}) });
       kernel.hooks.sessionResume.tapPromise(NAME, async (context) => {
         inUse.add(context.sessionId);
+        // Taken at once (its lock, a mark in the transcript), so no other process writes it or cleans it up.
+        report(context, active.open(origin(context)));
       });
       kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => {
         inUse.add(context.sessionId);

@@ -4,7 +4,8 @@
  * `mewcode sessions` lists, so listing never reads a whole transcript).
  */
 import path from 'node:path';
-import { sessionDirectory, type SessionSummary } from '../../types/session-store.js';
+import { sessionDirectory, sessionsRoot } from '../../sdk/session-files.js';
+import type { SessionSummary } from '../../types/session-store.js';
 
 /** The id format of kernel/session-id.ts; only directories named like this are ever read or removed. */
 export const SESSION_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
@@ -14,7 +15,7 @@ export const TITLE_CODE_POINTS = 50;
 export const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
 export function sessionsDir(projectRoot: string): string {
-  return path.join(projectRoot, '.mewcode', 'sessions');
+  return sessionsRoot(projectRoot);
 }
 
 export function sessionDir(projectRoot: string, id: string): string {

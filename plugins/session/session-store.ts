@@ -11,6 +11,7 @@ import { INTERRUPTED_RESULT } from '../../types/session.js';
 import type { LoadedSession, SessionStore, SessionSummary } from '../../types/session-store.js';
 import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionDir, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 import { readMeta } from './transcript-writer.js';
+import { sessionHolder } from '../../sdk/session-files.js';
 
 export class FileSessionStore implements SessionStore {
   constructor(private readonly projectRoot: string) {}
@@ -24,12 +25,15 @@ export class FileSessionStore implements SessionStore {
     return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
   }
 
+  /** The newest session no other live MewCode process holds. */
   async latest(): Promise<string | undefined> {
-    return (await this.list())[0]?.id;
+    return (await this.list()).find((summary) => sessionHolder(this.projectRoot, summary.id) === undefined)?.id;
   }
 
   async load(id: string): Promise<LoadedSession> {
     if (!SESSION_ID.test(id)) throw new Error(`"${id}" is not a session id (expected YYYYMMDD-HHMMSS-xxxx; \`mewcode sessions\` lists them)`);
+    const holder = sessionHolder(this.projectRoot, id);
+    if (holder !== undefined) throw new Error(`session ${id} is open in another MewCode process (pid ${holder}); continue it there, or once it has ended`);
     const file = transcriptFile(this.projectRoot, id, 'main');
     let text: string;
     try {
@@ -62,7 +66,7 @@ export class FileSessionStore implements SessionStore {
   removeExpired(now = Date.now(), active: ReadonlySet<string> = new Set()): string[] {
     const removed: string[] = [];
     for (const id of this.ids()) {
-      if (active.has(id)) continue;
+      if (active.has(id) || sessionHolder(this.projectRoot, id) !== undefined) continue;
       const dir = sessionDir(this.projectRoot, id);
       const transcript = transcriptFile(this.projectRoot, id, 'main');
       const touched = existsSync(transcript) ? statSync(transcript).mtimeMs : statSync(dir).mtimeMs;
@@ -116,24 +120,47 @@ export function parseTranscript(text: string): ParsedTranscript {
       continue;
     }
     if (record.type === 'compact') {
-      messages = [];
+      messages = [...(record.messages ?? [])];
       pending = new Map();
     } else if (record.type === 'tool_result') pending.set(record.result.toolCallId, record.result);
     else if (record.type === 'message') {
+      // A batch interrupted by a crash, then resumed: its recorded results are kept wherever the
+      // history went on, so every later load tells the same story.
+      if (record.message.role !== 'tool') answerPending(messages, pending);
       messages.push(record.message);
-      if (record.message.role !== 'assistant') pending = new Map();
+      pending = new Map();
     }
   }
-  // Interrupted in a batch: the calls that finished keep their results, the others are answered
-  // as interrupted (they may have run), so the model knows exactly what happened.
-  const last = messages.at(-1);
-  if (last?.role === 'assistant' && last.toolCalls.length > 0 && pending.size > 0) {
-    messages.push({ role: 'tool', results: last.toolCalls.map((call) => pending.get(call.id) ?? { toolCallId: call.id, isError: true, content: INTERRUPTED_RESULT }) });
-  }
-  return { messages, skipped };
+  answerPending(messages, pending);
+  const valid = withoutOrphanResults(messages);
+  return { messages: valid, skipped: skipped + (messages.length - valid.length) };
 }
 
-type TranscriptRecord = { type: 'session' } | { type: 'compact' } | { type: 'message'; message: Message } | { type: 'tool_result'; result: ToolResult };
+/**
+ * After an assistant turn whose calls got no tool message: the calls that finished keep their
+ * recorded results, the others are answered as interrupted (they may have run).
+ */
+function answerPending(messages: Message[], pending: ReadonlyMap<string, ToolResult>): void {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant' || last.toolCalls.length === 0 || pending.size === 0) return;
+  messages.push({ role: 'tool', results: last.toolCalls.map((call) => pending.get(call.id) ?? { toolCallId: call.id, isError: true, content: INTERRUPTED_RESULT }) });
+}
+
+/** A tool message that does not answer the assistant turn before it (a line lost to a failed write) would make every request invalid. */
+function withoutOrphanResults(messages: readonly Message[]): Message[] {
+  const kept: Message[] = [];
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const before = kept.at(-1);
+      const calls = new Set(before?.role === 'assistant' ? before.toolCalls.map((call) => call.id) : []);
+      if (message.results.length === 0 || !message.results.every((result) => calls.has(result.toolCallId))) continue;
+    }
+    kept.push(message);
+  }
+  return kept;
+}
+
+type TranscriptRecord = { type: 'session' } | { type: 'compact'; messages?: Message[] } | { type: 'message'; message: Message } | { type: 'tool_result'; result: ToolResult };
 
 function parseRecord(line: string): TranscriptRecord | undefined {
   let value: unknown;
@@ -143,9 +170,13 @@ function parseRecord(line: string): TranscriptRecord | undefined {
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as { v?: unknown; type?: unknown; message?: unknown; result?: unknown };
+  const record = value as { v?: unknown; type?: unknown; message?: unknown; result?: unknown; messages?: unknown };
   if (record.v !== RECORD_VERSION) return undefined;
-  if (record.type === 'session' || record.type === 'compact') return { type: record.type };
+  if (record.type === 'session') return { type: 'session' };
+  if (record.type === 'compact') {
+    if (record.messages === undefined) return { type: 'compact' };
+    return Array.isArray(record.messages) && record.messages.every(isMessage) ? { type: 'compact', messages: record.messages } : undefined;
+  }
   if (record.type === 'message' && isMessage(record.message)) return { type: 'message', message: record.message };
   if (record.type === 'tool_result' && isToolResult(record.result)) return { type: 'tool_result', result: record.result };
   return undefined;

@@ -7,13 +7,13 @@
  * A repository may ship `.mewcode/sessions/…` with symbolic links in it: the directory path is
  * checked before anything is created, and every file is opened with O_NOFOLLOW.
  */
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { redirectedByLink } from '../../sdk/path-containment.js';
+import { lockSession, prepareSessionDirectory, unlockSession, writeFully } from '../../sdk/session-files.js';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { RECORD_VERSION, metaFile, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 
-const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_RDWR, O_TRUNC, O_WRONLY } = constants;
+const { O_APPEND, O_CREAT, O_NOFOLLOW, O_RDONLY, O_RDWR, O_TRUNC, O_WRONLY } = constants;
 
 export interface Origin {
   sessionId: string;
@@ -30,6 +30,10 @@ export class TranscriptWriter {
   readonly #projectRoot: string;
   readonly #files = new Map<string, number>();
   readonly #meta = new Map<string, SessionMeta>();
+  /** Sessions this writer holds the lock of (released on close). */
+  readonly #locked = new Set<string>();
+  /** Transcripts that failed once: nothing more is appended, so the file never has a hole. */
+  readonly #broken = new Map<string, Error>();
 
   constructor(projectRoot: string) {
     this.#projectRoot = projectRoot;
@@ -51,16 +55,25 @@ export class TranscriptWriter {
     return this.#guarded(() => this.#write(origin, { type: 'tool_result', time: now.toISOString(), result }, now));
   }
 
-  /** A compaction replaced the history: a marker, then the new history (loading starts after it). */
+  /**
+   * A compaction replaced the history: one record holding the new history, so a crash while it is
+   * written leaves a torn line (skipped) and the history before it, never half of the new one.
+   */
   appendCompaction(origin: Origin, history: readonly Message[], now = new Date()): Error | undefined {
     return this.#guarded(() => {
-      this.#write(origin, { type: 'compact', time: now.toISOString() }, now);
-      for (const message of history) this.#write(origin, { type: 'message', time: now.toISOString(), message }, now);
+      this.#write(origin, { type: 'compact', time: now.toISOString(), messages: history }, now);
       if (origin.agentId === 'main') this.#updateMeta(origin.sessionId, now, (meta) => ({ ...meta, messages: history.length }));
     });
   }
 
+  /** A resumed session: take it (its lock) and mark the transcript, before anything is appended. */
+  open(origin: Origin, now = new Date()): Error | undefined {
+    return this.#guarded(() => void this.#open(transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId), origin, now));
+  }
+
   close(): void {
+    for (const sessionId of this.#locked) unlockSession(this.#projectRoot, sessionId);
+    this.#locked.clear();
     for (const fd of this.#files.values()) {
       try {
         closeSync(fd);
@@ -81,47 +94,36 @@ export class TranscriptWriter {
   }
 
   #write(origin: Origin, record: object, now: Date): void {
-    const fd = this.#open(transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId), origin, now);
-    writeLine(fd, { v: RECORD_VERSION, ...record });
+    const file = transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId);
+    const broken = this.#broken.get(file);
+    if (broken) throw new Error(`not saved since an earlier failure (${broken.message})`);
+    try {
+      writeLine(this.#open(file, origin, now), { v: RECORD_VERSION, ...record });
+    } catch (error) {
+      this.#broken.set(file, error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
   }
 
   #open(file: string, origin: Origin, now: Date): number {
     const open = this.#files.get(file);
     if (open !== undefined) return open;
     const dir = path.dirname(file);
-    this.#checkNoLinks(dir);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.#ignoreInGit();
+    prepareSessionDirectory(this.#projectRoot, dir, 'transcripts');
+    // One process per session: a second would interleave its lines with ours.
+    if (!this.#locked.has(origin.sessionId)) {
+      lockSession(this.#projectRoot, origin.sessionId);
+      this.#locked.add(origin.sessionId);
+    }
     const fd = openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
     const size = fstatSync(fd).size;
     if (size === 0) syncDirectory(dir); // the new file's name is durable too
     // A crash mid-line left no newline: the next record must not be glued to the fragment.
-    else if (lastByte(fd, size) !== 0x0a) writeSync(fd, '\n');
+    else if (lastByte(fd, size) !== 0x0a) writeFully(fd, '\n');
     this.#files.set(file, fd);
     // A resumed session appends to its old file; each process's part starts with what it belongs to.
     writeLine(fd, { v: RECORD_VERSION, type: 'session', id: origin.sessionId, agent: origin.agentId, ...(origin.parentAgentId ? { parent: origin.parentAgentId } : {}), time: now.toISOString(), cwd: this.#projectRoot });
     return fd;
-  }
-
-  #checkNoLinks(dir: string): void {
-    const real = redirectedByLink(this.#projectRoot, dir);
-    if (real !== undefined) throw new Error(`${path.relative(this.#projectRoot, dir)} leads to ${real} through a symbolic link; transcripts are written only inside the project`);
-  }
-
-  /** Transcripts hold what was said and read, secrets included: never offered to `git add`. */
-  #ignoreInGit(): void {
-    let fd: number;
-    try {
-      fd = openSync(path.join(sessionsDir(this.#projectRoot), '.gitignore'), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
-      throw error;
-    }
-    try {
-      writeSync(fd, '# MewCode session transcripts: local only\n*\n');
-    } finally {
-      closeSync(fd);
-    }
   }
 
   /** meta.json is what listing reads; rewritten atomically, not fsynced (the transcript is the record). */
@@ -134,7 +136,7 @@ export class TranscriptWriter {
     const temporary = `${target}.${process.pid}.tmp`;
     const fd = openSync(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600);
     try {
-      writeSync(fd, `${JSON.stringify(meta)}\n`);
+      writeFully(fd, `${JSON.stringify(meta)}\n`);
     } finally {
       closeSync(fd);
     }
@@ -152,8 +154,9 @@ export function readMeta(file: string, id: string): SessionMeta | undefined {
     } finally {
       closeSync(fd);
     }
-    const meta = JSON.parse(text) as SessionMeta;
-    return meta.id === id && typeof meta.messages === 'number' && typeof meta.updated === 'string' ? meta : undefined;
+    const meta = JSON.parse(text) as Partial<SessionMeta>;
+    const valid = meta.id === id && typeof meta.title === 'string' && Number.isInteger(meta.messages) && typeof meta.created === 'string' && typeof meta.updated === 'string' && (meta.model === undefined || typeof meta.model === 'string');
+    return valid ? (meta as SessionMeta) : undefined;
   } catch {
     return undefined;
   }
@@ -164,7 +167,7 @@ function titleFrom(message: Message): string {
 }
 
 function writeLine(fd: number, record: object): void {
-  writeSync(fd, `${JSON.stringify(record)}\n`);
+  writeFully(fd, `${JSON.stringify(record)}\n`);
   fsyncSync(fd);
 }
 

@@ -9,7 +9,7 @@ import { TranscriptWriter } from '../../../plugins/session/transcript-writer.js'
 import type { Message } from '../../../types/messages.js';
 import { INTERRUPTED_RESULT } from '../../../types/session.js';
 import { initRepo } from '../../support/git-repo.js';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 
 const ID = '20261201-120000-abcd';
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -192,5 +192,58 @@ describe('what the review found', () => {
     expect(writer.appendCompaction({ sessionId: ID, agentId: 'main' }, summary)).toBeUndefined();
     expect(parseTranscript(readFileSync(transcriptFile(root, ID, 'main'), 'utf8')).messages).toEqual(summary);
     expect(JSON.parse(readFileSync(path.join(sessionsDir(root), ID, 'meta.json'), 'utf8')).messages).toBe(1);
+  });
+});
+
+describe('the second review', () => {
+  test('a session another live process holds is not written, not resumed, not the latest and not cleaned up; a dead holder’s lock is taken over', async () => {
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      const dir = path.join(sessionsDir(root), ID);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'conversation.jsonl'), `${line(user('theirs'))}\n`);
+      utimesSync(path.join(dir, 'conversation.jsonl'), 0, 0);
+      writeFileSync(path.join(dir, 'lock'), `${other.pid}\n`);
+      const failure = new TranscriptWriter(root).append({ sessionId: ID, agentId: 'main', message: user('mine') });
+      expect(failure?.message).toBe(`session ${ID} is open in another MewCode process (pid ${other.pid})`);
+      const store = new FileSessionStore(root);
+      await expect(store.load(ID)).rejects.toThrow(`session ${ID} is open in another MewCode process (pid ${other.pid}); continue it there, or once it has ended`);
+      expect(await store.latest()).toBeUndefined();
+      expect(store.removeExpired(Date.now())).toEqual([]);
+      other.kill('SIGKILL');
+      await new Promise((resolve) => other.once('exit', resolve));
+      const writer = new TranscriptWriter(root);
+      expect(writer.append({ sessionId: ID, agentId: 'main', message: user('mine') })).toBeUndefined();
+      expect(readFileSync(path.join(dir, 'lock'), 'utf8')).toBe(`${process.pid}\n`);
+      writer.close();
+      expect(existsSync(path.join(dir, 'lock'))).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  test('results recorded before a crash survive a second resume (the history went on after the calls)', () => {
+    const calls = [{ id: 'toolu_a', name: 'bash', input: '{}' }, { id: 'toolu_b', name: 'bash', input: '{}' }];
+    const recorded = JSON.stringify({ v: 1, type: 'tool_result', time: 't', result: { toolCallId: 'toolu_a', content: 'ran', isError: false } });
+    const text = [line(user('go')), line(assistant('both', calls)), recorded, JSON.stringify({ v: 1, type: 'session', id: ID }), line(assistant('(The previous session ended here.)')), line(user('next')), ''].join('\n');
+    expect(parseTranscript(text).messages.slice(2, 4)).toEqual([
+      { role: 'tool', results: [{ toolCallId: 'toolu_a', content: 'ran', isError: false }, { toolCallId: 'toolu_b', isError: true, content: INTERRUPTED_RESULT }] },
+      assistant('(The previous session ended here.)'),
+    ]);
+  });
+
+  test('a tool message that answers no call before it (a line lost) is dropped and counted', () => {
+    const orphan = { role: 'tool' as const, results: [{ toolCallId: 'toolu_gone', content: 'x', isError: false }] };
+    expect(parseTranscript([line(user('q')), line(orphan), line(assistant('a')), ''].join('\n'))).toEqual({ messages: [user('q'), assistant('a')], skipped: 1 });
+  });
+
+  test('a compaction is one record: torn by a crash, the history before it stands', () => {
+    const writer = new TranscriptWriter(root);
+    for (const message of [user('long task'), assistant('step')]) writer.append({ sessionId: ID, agentId: 'main', message });
+    writer.close();
+    const file = transcriptFile(root, ID, 'main');
+    const compact = JSON.stringify({ v: 1, type: 'compact', time: 't', messages: [user('SUMMARY')] });
+    writeFileSync(file, `${readFileSync(file, 'utf8')}${compact.slice(0, 40)}`); // killed mid-line
+    expect(parseTranscript(readFileSync(file, 'utf8')).messages).toEqual([user('long task'), assistant('step')]);
   });
 });

@@ -1,0 +1,116 @@
+/**
+ * The session directory every plugin writing there shares (SPEC C1): `<root>/.mewcode/sessions/
+ * <id>/` with the transcript (the session plugin) and `tool-results/` (compaction), its
+ * `.gitignore` (whoever writes first creates it: transcripts and saved results hold what was said
+ * and read, secrets included) and the lock that keeps two processes out of one session.
+ */
+import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { redirectedByLink } from './path-containment.js';
+
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
+
+export function sessionsRoot(projectRoot: string): string {
+  return path.join(projectRoot, '.mewcode', 'sessions');
+}
+
+export function sessionDirectory(projectRoot: string, sessionId: string): string {
+  return path.join(sessionsRoot(projectRoot), sessionId);
+}
+
+/**
+ * Creates `dir` (inside the sessions root) after checking that no symbolic link on the way leads
+ * elsewhere, and the root's `.gitignore` of `*` if it is missing. Throws what went wrong.
+ */
+export function prepareSessionDirectory(projectRoot: string, dir: string, what: string): void {
+  const real = redirectedByLink(projectRoot, dir);
+  if (real !== undefined) throw new Error(`${path.relative(projectRoot, dir)} leads to ${real} through a symbolic link; ${what} are written only inside the project`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let fd: number;
+  try {
+    fd = openSync(path.join(sessionsRoot(projectRoot), '.gitignore'), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  try {
+    writeSync(fd, '# MewCode session transcripts and saved tool results: local only\n*\n');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** writeSync may write less than asked (a full disk, a signal): the rest, or an error. */
+export function writeFully(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  while (written < bytes.length) {
+    const count = writeSync(fd, bytes, written, bytes.length - written);
+    if (count <= 0) throw new Error(`wrote ${written} of ${bytes.length} bytes`);
+    written += count;
+  }
+}
+
+export function lockFile(projectRoot: string, sessionId: string): string {
+  return path.join(sessionDirectory(projectRoot, sessionId), 'lock');
+}
+
+/** The pid of another live process that holds this session, if any (a dead holder's lock is stale). */
+export function sessionHolder(projectRoot: string, sessionId: string): number | undefined {
+  let text: string;
+  try {
+    const fd = openSync(lockFile(projectRoot, sessionId), O_RDONLY | O_NOFOLLOW);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const pid = Number.parseInt(text.trim(), 10);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: alive, another user's; ESRCH: gone, the lock is stale.
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
+/**
+ * Takes the session for this process: fails (with the holder's pid) while another live process
+ * holds it, takes over a stale lock. The directory must exist.
+ */
+export function lockSession(projectRoot: string, sessionId: string): void {
+  const holder = sessionHolder(projectRoot, sessionId);
+  if (holder !== undefined) throw new Error(`session ${sessionId} is open in another MewCode process (pid ${holder})`);
+  const file = lockFile(projectRoot, sessionId);
+  try {
+    unlinkSync(file); // stale, or ours from before
+  } catch {
+    // there was none
+  }
+  let fd: number;
+  try {
+    fd = openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`session ${sessionId} was just taken by another MewCode process`);
+    throw error;
+  }
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function unlockSession(projectRoot: string, sessionId: string): void {
+  if (sessionHolder(projectRoot, sessionId) !== undefined) return; // someone else's now
+  try {
+    unlinkSync(lockFile(projectRoot, sessionId));
+  } catch {
+    // already gone
+  }
+}
