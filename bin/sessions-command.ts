@@ -1,8 +1,9 @@
 /** `mewcode sessions`: this project's saved sessions, newest first, read without booting a kernel. */
+import os from 'node:os';
 import { FileSessionStore } from '../plugins/session/session-store.js';
 
 export async function listSessions(cwd: string, now = Date.now()): Promise<number> {
-  const sessions = await new FileSessionStore(cwd).list();
+  const sessions = await new FileSessionStore(cwd, os.homedir()).list();
   if (sessions.length === 0) {
     process.stdout.write(`No saved sessions in ${cwd}.\n`);
     return 0;

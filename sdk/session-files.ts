@@ -6,7 +6,7 @@
  */
 import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { redirectedByLink } from './path-containment.js';
+import { redirectedByLink, resolveRealSync } from './path-containment.js';
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
@@ -49,6 +49,53 @@ export function writeFully(fd: number, text: string): void {
     if (count <= 0) throw new Error(`wrote ${written} of ${bytes.length} bytes`);
     written += count;
   }
+}
+
+/**
+ * The sessions started on this machine, one JSON line each (`{"v":1,"root","id"}`), in the user's
+ * own `~/.mewcode/sessions.jsonl`: a transcript that a project brought with it (an archive, a
+ * checkout) is not one of them, and is never resumed as if the user had had that conversation.
+ */
+export function knownSessionsFile(homeDir: string): string {
+  return path.join(homeDir, '.mewcode', 'sessions.jsonl');
+}
+
+export function rememberSession(homeDir: string, projectRoot: string, sessionId: string): void {
+  const file = knownSessionsFile(homeDir);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const fd = openSync(file, O_WRONLY | O_CREAT | constants.O_APPEND | O_NOFOLLOW, 0o600);
+  try {
+    writeFully(fd, `${JSON.stringify({ v: 1, root: realProjectRoot(projectRoot), id: sessionId })}\n`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function isKnownSession(homeDir: string, projectRoot: string, sessionId: string): boolean {
+  let text: string;
+  try {
+    const fd = openSync(knownSessionsFile(homeDir), O_RDONLY | O_NOFOLLOW);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  const root = realProjectRoot(projectRoot);
+  return text.split('\n').some((line) => {
+    try {
+      const entry = JSON.parse(line) as { root?: unknown; id?: unknown };
+      return entry.id === sessionId && entry.root === root;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function realProjectRoot(projectRoot: string): string {
+  return resolveRealSync(projectRoot);
 }
 
 export function lockFile(projectRoot: string, sessionId: string): string {

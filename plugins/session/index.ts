@@ -28,11 +28,14 @@ export function createSessionPlugin(): MewcodePlugin {
     version: '0.2.0',
     bindings: new ContainerModule(({ bind }) => {
       bind(TOKENS.SessionStore)
-        .toDynamicValue((context) => new FileSessionStore(context.get<KernelApi>(TOKENS.Kernel).projectRoot))
+        .toDynamicValue((context) => {
+          const kernel = context.get<KernelApi>(TOKENS.Kernel);
+          return new FileSessionStore(kernel.projectRoot, kernel.homeDir);
+        })
         .inSingletonScope();
     }),
     apply(kernel) {
-      const active = new TranscriptWriter(kernel.projectRoot);
+      const active = new TranscriptWriter(kernel.projectRoot, kernel.homeDir);
       writers.add(active);
       const inUse = new Set<string>();
       inUseByKernel.set(kernel.projectRoot, inUse);

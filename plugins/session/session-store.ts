@@ -11,10 +11,13 @@ import { INTERRUPTED_RESULT } from '../../types/session.js';
 import type { LoadedSession, SessionStore, SessionSummary } from '../../types/session-store.js';
 import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionDir, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 import { readMeta } from './transcript-writer.js';
-import { sessionHolder } from '../../sdk/session-files.js';
+import { isKnownSession, knownSessionsFile, sessionHolder } from '../../sdk/session-files.js';
 
 export class FileSessionStore implements SessionStore {
-  constructor(private readonly projectRoot: string) {}
+  constructor(
+    private readonly projectRoot: string,
+    private readonly homeDir: string,
+  ) {}
 
   async list(): Promise<SessionSummary[]> {
     const summaries: SessionSummary[] = [];
@@ -25,9 +28,9 @@ export class FileSessionStore implements SessionStore {
     return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
   }
 
-  /** The newest session no other live MewCode process holds. */
+  /** The newest session started on this machine that no other live MewCode process holds. */
   async latest(): Promise<string | undefined> {
-    return (await this.list()).find((summary) => sessionHolder(this.projectRoot, summary.id) === undefined)?.id;
+    return (await this.list()).find((summary) => isKnownSession(this.homeDir, this.projectRoot, summary.id) && sessionHolder(this.projectRoot, summary.id) === undefined)?.id;
   }
 
   async load(id: string): Promise<LoadedSession> {
@@ -44,8 +47,12 @@ export class FileSessionStore implements SessionStore {
       if (code === 'ELOOP') throw new Error(`${file} is a symbolic link, not a transcript MewCode wrote; not resumed`);
       throw new Error(`cannot read ${file}: ${(error as Error).message}`);
     }
-    // A transcript committed to the repository came with it (our own are git-ignored): resuming
-    // it would put someone else's words in the model's mouth.
+    // A transcript that came with the project (an archive, a checkout) would put someone else's
+    // words in the model's mouth: only sessions started on this machine are resumed.
+    if (!isKnownSession(this.homeDir, this.projectRoot, id)) {
+      throw new Error(`session ${id} was not started on this machine (${knownSessionsFile(this.homeDir)} does not list it): it came with the project; not resumed`);
+    }
+    // Committed to the repository: it came with it, whatever a local list says.
     const tracked = await isTrackedByGit(file);
     if (tracked.tracked && tracked.warning === undefined) throw new Error(`${file} is tracked by git: it came with the repository, not from a session on this machine; not resumed`);
     const parsed = parseTranscript(text);
@@ -152,8 +159,8 @@ function withoutOrphanResults(messages: readonly Message[]): Message[] {
   for (const message of messages) {
     if (message.role === 'tool') {
       const before = kept.at(-1);
-      const calls = new Set(before?.role === 'assistant' ? before.toolCalls.map((call) => call.id) : []);
-      if (message.results.length === 0 || !message.results.every((result) => calls.has(result.toolCallId))) continue;
+      const calls = before?.role === 'assistant' ? before.toolCalls : [];
+      if (message.results.length === 0 || !message.results.every((result) => calls.some((call) => call.id === result.toolCallId))) continue;
     }
     kept.push(message);
   }

@@ -9,7 +9,7 @@
  */
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { lockSession, prepareSessionDirectory, unlockSession, writeFully } from '../../sdk/session-files.js';
+import { lockSession, prepareSessionDirectory, rememberSession, unlockSession, writeFully } from '../../sdk/session-files.js';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { RECORD_VERSION, metaFile, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 
@@ -28,6 +28,7 @@ export interface AppendInput extends Origin {
 
 export class TranscriptWriter {
   readonly #projectRoot: string;
+  readonly #homeDir: string;
   readonly #files = new Map<string, number>();
   readonly #meta = new Map<string, SessionMeta>();
   /** Sessions this writer holds the lock of (released on close). */
@@ -35,8 +36,9 @@ export class TranscriptWriter {
   /** Transcripts that failed once: nothing more is appended, so the file never has a hole. */
   readonly #broken = new Map<string, Error>();
 
-  constructor(projectRoot: string) {
+  constructor(projectRoot: string, homeDir: string) {
     this.#projectRoot = projectRoot;
+    this.#homeDir = homeDir;
   }
 
   /** Appends one message record; returns the error that kept it from disk, if any. */
@@ -117,7 +119,11 @@ export class TranscriptWriter {
     }
     const fd = openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
     const size = fstatSync(fd).size;
-    if (size === 0) syncDirectory(dir); // the new file's name is durable too
+    if (size === 0) {
+      syncDirectory(dir); // the new file's name is durable too
+      // Only a session started here may later be resumed here (see isKnownSession).
+      if (origin.agentId === 'main') rememberSession(this.#homeDir, this.#projectRoot, origin.sessionId);
+    }
     // A crash mid-line left no newline: the next record must not be glued to the fragment.
     else if (lastByte(fd, size) !== 0x0a) writeFully(fd, '\n');
     this.#files.set(file, fd);

@@ -3,7 +3,7 @@
 //
 //   node scripts/bench/sessions.mjs [runs]     (needs `npm run build`)
 import { spawnSync } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,9 @@ export async function benchSessions({ runs = 5 } = {}) {
   const home = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-home-'));
   try {
     const file = writeTranscript(project);
+    // As if started on this machine (only such sessions are resumed).
+    mkdirSync(path.join(home, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(home, '.mewcode', 'sessions.jsonl'), `${JSON.stringify({ v: 1, root: realpathSync(project), id: ID })}\n`);
     const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'bench-key', MEWCODE_PROVIDER: 'anthropic', MEWCODE_MODEL: 'bench-model' };
     const ours = [];
     const floor = [];

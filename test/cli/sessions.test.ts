@@ -74,6 +74,9 @@ describe('damage and failures', () => {
       const id = '20261201-101010-beef';
       const dir = join(s.cwd, '.mewcode', 'sessions', id);
       mkdirSync(dir, { recursive: true });
+      // Started on this machine: the CLI resumes only sessions its user's ~/.mewcode lists.
+      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+      writeFileSync(join(s.home, '.mewcode', 'sessions.jsonl'), `${JSON.stringify({ v: 1, root: s.cwd, id })}\n`);
       const record = (message: object): string => JSON.stringify({ v: 1, type: 'message', time: new Date().toISOString(), message });
       writeFileSync(
         join(dir, 'conversation.jsonl'),
