@@ -62,7 +62,7 @@ export async function benchLayerOne() {
         `| layer 1 per request, one new tool turn (median) | ${ms(small.p50)} | ${ms(large.p50)} | ${(large.p50 / small.p50).toFixed(2)}× | independent of history length |`,
         `| … p90 | ${ms(small.p90)} | ${ms(large.p90)} | ${(large.p90 / small.p90).toFixed(2)}× | — |`,
         '',
-        `${TURNS} requests per size after the history was processed once; one result in ten is 60,000 bytes, so saving its file and building its preview are in the cost (scripts/bench/layer-one.mjs). The deciding and saving does not grow with the history. The one part that does is the copy of the message list handed to the provider (a copy, so no plugin ever holds an array that later requests change). At 10,000 messages that copy costs ≈ 5 µs; the provider's own conversion of the request is O(history) and far larger.`,
+        `${TURNS} requests per size after the history was processed once; one result in ten is 60,000 bytes, so saving its file and building its preview are in the cost (scripts/bench/layer-one.mjs). The deciding and saving does not grow with the history (the p90 rows, which hold the turns that save a file, are flat). The median grows because of the one part that is O(history): the copy of the message list handed to the provider (a copy, so no plugin ever holds an array that later requests change), tens of microseconds at 10,000 messages, where the provider's own conversion of the same request takes milliseconds.`,
       ].join('\n'),
     };
   } finally {
