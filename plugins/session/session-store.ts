@@ -22,7 +22,12 @@ export class FileSessionStore implements SessionStore {
   async list(): Promise<SessionSummary[]> {
     const summaries: SessionSummary[] = [];
     for (const id of this.ids()) {
-      const summary = this.summary(id);
+      let summary: SessionSummary | undefined;
+      try {
+        summary = this.summary(id);
+      } catch {
+        summary = undefined; // unreadable (a planted link, a permission): not offered
+      }
       if (summary) summaries.push(summary);
     }
     return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));

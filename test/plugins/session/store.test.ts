@@ -171,6 +171,7 @@ describe('what the review found', () => {
     expect(new TranscriptWriter(root, home).append({ sessionId: ID, agentId: 'main', message: user('x') })?.message).toMatch(/ELOOP/);
     expect(readFileSync(target, 'utf8')).toBe('do not touch\n');
     await expect(new FileSessionStore(root, home).load(ID)).rejects.toThrow(`${file} is a symbolic link, not a transcript MewCode wrote; not resumed`);
+    expect(await new FileSessionStore(root, home).list()).toEqual([]); // and listing goes on without it
   });
 
   test('a session committed to the repository is not resumed', async () => {
