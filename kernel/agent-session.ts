@@ -10,7 +10,7 @@ import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../types/
 import type { Provider } from '../types/provider.js';
 import type { Conversation } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, ForkOptions, ModelSelection, RunOptions, SessionOptions } from '../types/session.js';
-import { MAX_ITERATIONS, MAX_UNKNOWN_TOOL_ITERATIONS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
+import { MAX_ITERATIONS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
 import { compactHistory } from './compaction.js';
 import { estimateTokens, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail, recentHistory, startableHistory } from './conversation.js';

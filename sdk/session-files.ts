@@ -4,7 +4,7 @@
  * `.gitignore` (whoever writes first creates it: transcripts and saved results hold what was said
  * and read, secrets included) and the lock that keeps two processes out of one session.
  */
-import { closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { redirectedByLink, resolveRealSync } from './path-containment.js';
 
@@ -40,6 +40,28 @@ export function prepareSessionDirectory(projectRoot: string, dir: string, what: 
   }
 }
 
+/** The whole file, opened without following a symbolic link at its name (ELOOP when it is one). */
+export function readNoFollow(file: string): string {
+  const fd = openSync(file, O_RDONLY | O_NOFOLLOW);
+  try {
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes `text` to a temporary name beside `file`, then renames it over: never a half-written file. */
+export function replaceFile(file: string, text: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, O_WRONLY | O_CREAT | constants.O_TRUNC | O_NOFOLLOW, 0o600);
+  try {
+    writeFully(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file); // replaces the name, never follows it
+}
+
 /** writeSync may write less than asked (a full disk, a signal): the rest, or an error. */
 export function writeFully(fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
@@ -65,37 +87,31 @@ export function rememberSession(homeDir: string, projectRoot: string, sessionId:
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const fd = openSync(file, O_WRONLY | O_CREAT | constants.O_APPEND | O_NOFOLLOW, 0o600);
   try {
-    writeFully(fd, `${JSON.stringify({ v: 1, root: realProjectRoot(projectRoot), id: sessionId })}\n`);
+    writeFully(fd, `${JSON.stringify({ v: 1, root: resolveRealSync(projectRoot), id: sessionId })}\n`);
   } finally {
     closeSync(fd);
   }
 }
 
-export function isKnownSession(homeDir: string, projectRoot: string, sessionId: string): boolean {
+/** The ids of this project's sessions started on this machine (the list read once). */
+export function knownSessions(homeDir: string, projectRoot: string): Set<string> {
+  const ids = new Set<string>();
   let text: string;
   try {
-    const fd = openSync(knownSessionsFile(homeDir), O_RDONLY | O_NOFOLLOW);
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readNoFollow(knownSessionsFile(homeDir));
   } catch {
-    return false;
+    return ids;
   }
-  const root = realProjectRoot(projectRoot);
-  return text.split('\n').some((line) => {
+  const root = resolveRealSync(projectRoot);
+  for (const line of text.split('\n')) {
     try {
       const entry = JSON.parse(line) as { root?: unknown; id?: unknown };
-      return entry.id === sessionId && entry.root === root;
+      if (entry.root === root && typeof entry.id === 'string') ids.add(entry.id);
     } catch {
-      return false;
+      // a torn or foreign line: not a session of ours
     }
-  });
-}
-
-function realProjectRoot(projectRoot: string): string {
-  return resolveRealSync(projectRoot);
+  }
+  return ids;
 }
 
 export function lockFile(projectRoot: string, sessionId: string): string {
@@ -106,12 +122,7 @@ export function lockFile(projectRoot: string, sessionId: string): string {
 export function sessionHolder(projectRoot: string, sessionId: string): number | undefined {
   let text: string;
   try {
-    const fd = openSync(lockFile(projectRoot, sessionId), O_RDONLY | O_NOFOLLOW);
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readNoFollow(lockFile(projectRoot, sessionId));
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@
  */
 import type { CompactionReason, RunEndReason } from './events.js';
 import type { HOOK_CATALOGUE, HookOf } from './hook-catalogue.js';
-import type { Message, ToolCall, ToolResult } from './messages.js';
+import type { Message, ToolCall } from './messages.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict, ApprovalOutcome } from './permissions.js';
 import type { Provider } from './provider.js';
 import type { Tool, ToolInput } from './tools.js';

@@ -3,12 +3,9 @@
  * `.mewcode/sessions/<id>/tool-results/<tool call id>`, written without following links (a
  * repository may have planted them) and never outside the project.
  */
-import { closeSync, constants, openSync, renameSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { prepareSessionDirectory, sessionDirectory, writeFully } from '../../sdk/session-files.js';
+import { prepareSessionDirectory, replaceFile, sessionDirectory } from '../../sdk/session-files.js';
 import path from 'node:path';
-
-const { O_CREAT, O_NOFOLLOW, O_TRUNC, O_WRONLY } = constants;
 
 /** A file name from a vendor's call id (`toolu_01…`, `call_…`): anything else becomes `_`. */
 export function resultFileName(toolCallId: string): string {
@@ -26,14 +23,6 @@ export function saveResult(projectRoot: string, sessionId: string, toolCallId: s
   const file = resultFile(projectRoot, sessionId, toolCallId);
   const dir = path.dirname(file);
   prepareSessionDirectory(projectRoot, dir, 'results');
-  // A new name, then a rename: a failed write never spoils a copy saved before.
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600);
-  try {
-    writeFully(fd, content);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
+  replaceFile(file, content); // a failed write never spoils a copy saved before
   return file;
 }

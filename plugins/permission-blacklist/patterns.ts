@@ -27,7 +27,6 @@ import {
   isDeviceFile,
   isEverythingHere,
   landsOnCriticalFile,
-  normaliseOperand,
   operandForms,
   protectedChmodTarget,
   type Where,

@@ -132,27 +132,30 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
  * its worktrees' directories and its submodules' git directories. Pinned paths are pushed parent
  * first, the order bubblewrap binds them in. Returns a refusal message, or undefined.
  */
-async function protectGitDir(gitDir: string, context: GitContext): Promise<string | undefined> {
-  const { plan } = context;
-  plan.pinned.push(gitDir);
-  for (const name of GIT_PROTECTED) {
-    const problem = await context.protect(path.join(gitDir, name));
+/** Pins `dir` and protects each of `names` in it; a refusal message, or undefined. */
+async function pinWithNames(dir: string, names: readonly string[], context: GitContext): Promise<string | undefined> {
+  context.plan.pinned.push(dir);
+  for (const name of names) {
+    const problem = await context.protect(path.join(dir, name));
     if (problem) return problem;
   }
+  return undefined;
+}
+
+async function protectGitDir(gitDir: string, context: GitContext): Promise<string | undefined> {
+  const problem = await pinWithNames(gitDir, GIT_PROTECTED, context);
+  if (problem) return problem;
   const worktrees = await subdirectories(path.join(gitDir, 'worktrees'), context, false);
   if (typeof worktrees === 'string') return worktrees;
   for (const dir of worktrees ?? []) {
-    plan.pinned.push(dir);
-    for (const name of WORKTREE_PROTECTED) {
-      const problem = await context.protect(path.join(dir, name));
-      if (problem) return problem;
-    }
+    const refused = await pinWithNames(dir, WORKTREE_PROTECTED, context);
+    if (refused) return refused;
   }
   const modules = await subdirectories(path.join(gitDir, 'modules'), context, true);
   if (typeof modules === 'string') return modules;
   for (const dir of modules ?? []) {
-    const problem = await protectGitDir(dir, context);
-    if (problem) return problem;
+    const refused = await protectGitDir(dir, context);
+    if (refused) return refused;
   }
   return undefined;
 }

@@ -14,22 +14,16 @@ export const RECORD_VERSION = 1;
 export const TITLE_CODE_POINTS = 50;
 export const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
-export function sessionsDir(projectRoot: string): string {
-  return sessionsRoot(projectRoot);
-}
-
-export function sessionDir(projectRoot: string, id: string): string {
-  return sessionDirectory(projectRoot, id);
-}
+export { sessionsRoot as sessionsDir, sessionDirectory as sessionDir };
 
 /** The main session's transcript, or a sub-agent's (they share the parent's session id). */
 export function transcriptFile(projectRoot: string, id: string, agentId: string): string {
-  const dir = sessionDir(projectRoot, id);
+  const dir = sessionDirectory(projectRoot, id);
   return agentId === 'main' ? path.join(dir, 'conversation.jsonl') : path.join(dir, 'agents', `${agentId}.jsonl`);
 }
 
 export function metaFile(projectRoot: string, id: string): string {
-  return path.join(sessionDir(projectRoot, id), 'meta.json');
+  return path.join(sessionDirectory(projectRoot, id), 'meta.json');
 }
 
 /** meta.json: the listing's summary and the record version. */

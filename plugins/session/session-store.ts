@@ -4,14 +4,13 @@
  * history starts after the last `compact` marker, and the kernel's resume then answers tool calls
  * whose results never arrived (kernel `startableHistory`), so the next request is valid.
  */
-import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { isTrackedByGit } from '../../config/git-tracked.js';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { INTERRUPTED_RESULT } from '../../types/session.js';
 import type { LoadedSession, SessionStore, SessionSummary } from '../../types/session-store.js';
 import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionDir, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 import { readMeta } from './transcript-writer.js';
-import { isKnownSession, knownSessionsFile, sessionHolder } from '../../sdk/session-files.js';
+import { knownSessions, knownSessionsFile, readNoFollow, sessionHolder } from '../../sdk/session-files.js';
 
 export class FileSessionStore implements SessionStore {
   constructor(
@@ -35,7 +34,8 @@ export class FileSessionStore implements SessionStore {
 
   /** The newest session started on this machine that no other live MewCode process holds. */
   async latest(): Promise<string | undefined> {
-    return (await this.list()).find((summary) => isKnownSession(this.homeDir, this.projectRoot, summary.id) && sessionHolder(this.projectRoot, summary.id) === undefined)?.id;
+    const known = knownSessions(this.homeDir, this.projectRoot);
+    return (await this.list()).find((summary) => known.has(summary.id) && sessionHolder(this.projectRoot, summary.id) === undefined)?.id;
   }
 
   async load(id: string): Promise<LoadedSession> {
@@ -54,10 +54,12 @@ export class FileSessionStore implements SessionStore {
     }
     // A transcript that came with the project (an archive, a checkout) would put someone else's
     // words in the model's mouth: only sessions started on this machine are resumed.
-    if (!isKnownSession(this.homeDir, this.projectRoot, id)) {
+    if (!knownSessions(this.homeDir, this.projectRoot).has(id)) {
       throw new Error(`session ${id} was not started on this machine (${knownSessionsFile(this.homeDir)} does not list it): it came with the project; not resumed`);
     }
-    // Committed to the repository: it came with it, whatever a local list says.
+    // Committed to the repository: it came with it, whatever a local list says. (Loaded here, on
+    // a resume only: the git index reader stays off the start-up path.)
+    const { isTrackedByGit } = await import('../../config/git-tracked.js');
     const tracked = await isTrackedByGit(file);
     if (tracked.tracked && tracked.warning === undefined) throw new Error(`${file} is tracked by git: it came with the repository, not from a session on this machine; not resumed`);
     const parsed = parseTranscript(text);
@@ -198,16 +200,6 @@ function isToolResult(value: unknown): value is ToolResult {
   if (typeof value !== 'object' || value === null) return false;
   const result = value as { toolCallId?: unknown; content?: unknown; isError?: unknown };
   return typeof result.toolCallId === 'string' && typeof result.content === 'string' && typeof result.isError === 'boolean';
-}
-
-/** Transcripts are read without following a symbolic link (a repository may plant one). */
-function readNoFollow(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function isMessage(value: unknown): value is Message {

@@ -7,13 +7,13 @@
  * A repository may ship `.mewcode/sessions/…` with symbolic links in it: the directory path is
  * checked before anything is created, and every file is opened with O_NOFOLLOW.
  */
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { lockSession, prepareSessionDirectory, rememberSession, unlockSession, writeFully } from '../../sdk/session-files.js';
+import { lockSession, prepareSessionDirectory, readNoFollow, rememberSession, replaceFile, unlockSession, writeFully } from '../../sdk/session-files.js';
 import type { Message, ToolResult } from '../../types/messages.js';
-import { RECORD_VERSION, metaFile, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
+import { RECORD_VERSION, metaFile, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 
-const { O_APPEND, O_CREAT, O_NOFOLLOW, O_RDONLY, O_RDWR, O_TRUNC, O_WRONLY } = constants;
+const { O_APPEND, O_CREAT, O_NOFOLLOW, O_RDONLY, O_RDWR } = constants;
 
 export interface Origin {
   sessionId: string;
@@ -138,29 +138,14 @@ export class TranscriptWriter {
     const previous = this.#meta.get(sessionId) ?? readMeta(metaFile(this.#projectRoot, sessionId), sessionId) ?? { v: RECORD_VERSION, id: sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
     const meta: SessionMeta = { ...change(previous), updated: now.toISOString() };
     this.#meta.set(sessionId, meta);
-    const target = metaFile(this.#projectRoot, sessionId);
-    const temporary = `${target}.${process.pid}.tmp`;
-    const fd = openSync(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600);
-    try {
-      writeFully(fd, `${JSON.stringify(meta)}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, target); // replaces the name, never follows it
+    replaceFile(metaFile(this.#projectRoot, sessionId), `${JSON.stringify(meta)}\n`);
   }
 }
 
 /** The meta a resumed session continues from (absent or unreadable: a fresh count). */
 export function readMeta(file: string, id: string): SessionMeta | undefined {
   try {
-    const fd = openSync(file, O_RDONLY | O_NOFOLLOW);
-    let text: string;
-    try {
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
-    const meta = JSON.parse(text) as Partial<SessionMeta>;
+    const meta = JSON.parse(readNoFollow(file)) as Partial<SessionMeta>;
     const valid = meta.id === id && typeof meta.title === 'string' && Number.isInteger(meta.messages) && typeof meta.created === 'string' && typeof meta.updated === 'string' && (meta.model === undefined || typeof meta.model === 'string');
     return valid ? (meta as SessionMeta) : undefined;
   } catch {

@@ -9,7 +9,7 @@ import { closeSync, lstatSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
-import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
 import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../../sdk/search-common/walker.js';

@@ -11,7 +11,7 @@
  * is searched with re2js for that call.
  */
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
-import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { anchoredIgnoreLine } from '../../sdk/search-common/gitignore.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';

@@ -13,7 +13,7 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { FileReadTracker } from '../../types/services.js';
-import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
+import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containmentCode, fileScope, insideScope, openDirectory, openEntry, replaceEntry, type ContainedDir } from '../../sdk/file-tool-support/contained-fs.js';
 import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { checkWriteFileInput } from './input.js';
