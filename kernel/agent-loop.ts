@@ -60,6 +60,12 @@ export interface LoopDeps {
   compact(reason: 'auto' | 'emergency', signal: AbortSignal): Promise<boolean>;
   /** Resolves once plugins' background start-up is done or has used up its bound. */
   ready(): Promise<void>;
+  /**
+   * Take tools registered or removed since the last turn (an MCP server that connected late):
+   * called before every model turn, so they join at a turn boundary and the stable prefix
+   * changes only there (K3).
+   */
+  refreshTools(): void;
   /** Called when `stop` has fired, so a kernel fault after it does not fire it twice. */
   stopped(): void;
 }
@@ -118,6 +124,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
   while (iterations < deps.maxIterations) {
     const iteration = ++iterations;
     if (signal.aborted) return exitWith('cancelled', CANCELLED_NOTE);
+    deps.refreshTools();
     const provider = deps.provider();
     emit({ type: 'iteration', iteration });
     const tools = deps.tools.definitions({ readOnlyOnly: run.mode === 'plan' });

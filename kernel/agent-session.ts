@@ -58,6 +58,9 @@ export class AgentSessionImpl implements AgentSession {
   /** A true private field: a tool holds this session, and must not reach the kernel's raw hooks. */
   readonly #host: SessionHost;
 
+  /** A model turn was taken (tool changes are announced from then on). */
+  private turnTaken = false;
+
   constructor(
     host: SessionHost,
     private readonly options: SessionOptions & { sessionId: string; agentId: string },
@@ -220,6 +223,10 @@ export class AgentSessionImpl implements AgentSession {
         approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.#host.output.approve(request),
         compact: (reason, runSignal) => this.compactWith(reason, options.mode, emit, runSignal),
         ready: () => this.#host.ready(),
+        refreshTools: () => {
+          this.announceToolChange(this.view.refresh(), emit);
+          this.turnTaken = true;
+        },
         stopped: () => {
           stopFired = true;
         },
@@ -241,8 +248,12 @@ export class AgentSessionImpl implements AgentSession {
     }
   }
 
+  /**
+   * Tools that join before the session's first model turn (an MCP server that connected during
+   * the start-up wait) are not a change anyone saw: announced only after a turn was taken.
+   */
   private announceToolChange(change: ToolChange | undefined, emit: (event: AgentEvent) => void): void {
-    if (!change) return;
+    if (!change || !this.turnTaken) return;
     const parts = [change.added.length ? `added ${change.added.join(', ')}` : '', change.removed.length ? `removed ${change.removed.join(', ')}` : ''].filter(Boolean);
     emit({ type: 'notice', message: `The tools changed since the last turn: ${parts.join('; ') || 'some were replaced'}.` });
   }

@@ -17,6 +17,8 @@ export const providerEntrySchema = z.strictObject({
   api_key: z.string().optional(),
   base_url: z.string().url().optional(),
   context_window: z.number().int().positive().optional(),
+  /** false: the model takes no image input (a text-only local model); images reach it described. */
+  images: z.boolean().optional(),
   max_tokens: z.number().int().positive().optional(),
   thinking: thinkingSchema.optional(),
   max_retries: z.number().int().min(0).max(20).optional(),

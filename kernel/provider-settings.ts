@@ -105,5 +105,6 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
   if (apiKey) settings.apiKey = apiKey;
   if (baseUrl) settings.baseUrl = baseUrl;
   if (thinking) settings.thinking = thinking;
+  if (entry.images === false) settings.images = false;
   return settings;
 }

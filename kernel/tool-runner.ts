@@ -4,7 +4,7 @@
  */
 import type { AgentSession } from '../types/session.js';
 import type { Tool, ToolInput } from '../types/tools.js';
-import type { ToolCall, ToolResult } from '../types/messages.js';
+import type { ImageBlock, ToolCall, ToolResult } from '../types/messages.js';
 import { errorResult } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
 
@@ -36,7 +36,10 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
     .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session }))
     .then((output): Settled => {
       if (!output || typeof output.content !== 'string') throw new Error('it returned no text result');
-      return { result: { toolCallId: call.id, content: output.content, isError: output.isError ?? false }, threw: false };
+      const result: ToolResult = { toolCallId: call.id, content: output.content, isError: output.isError ?? false };
+      const images = validImages(output.images);
+      if (images.length > 0) result.images = images;
+      return { result, threw: false };
     })
     .catch((error: unknown): Settled => ({ result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`), threw: true }));
 
@@ -86,4 +89,13 @@ function abortedThenGrace(signal: AbortSignal): Promise<typeof GRACE_EXPIRED> {
     if (signal.aborted) start();
     else signal.addEventListener('abort', start, { once: true });
   });
+}
+
+/** Only well-formed images pass (a plugin's tool may hand back anything); the rest are dropped. */
+function validImages(images: unknown): ImageBlock[] {
+  if (!Array.isArray(images)) return [];
+  return images.filter(
+    (image): image is ImageBlock =>
+      typeof image === 'object' && image !== null && (image as ImageBlock).type === 'image' && typeof (image as ImageBlock).mediaType === 'string' && typeof (image as ImageBlock).data === 'string',
+  );
 }

@@ -24,6 +24,7 @@ import uiHeadless from './ui-headless/index.js';
 import commands from './commands/index.js';
 import session from './session/index.js';
 import compaction from './compaction/index.js';
+import mcp from './mcp/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -47,4 +48,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   commands,
   session,
   compaction,
+  mcp,
 ];

@@ -14,7 +14,9 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const VENDORS = { 'anthropic-sdk': '@anthropic-ai/sdk', 'openai-sdk': 'openai' };
+const VENDORS = { 'anthropic-sdk': '@anthropic-ai/sdk', 'openai-sdk': 'openai', 'mcp-sdk': './plugins/mcp/vendor.ts' };
+// Packages only the vendor files contain (the main build keeps them out of its chunks).
+const VENDOR_PACKAGES = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
 const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 
 rmSync('dist', { recursive: true, force: true });
@@ -38,7 +40,7 @@ const esm = {
   // cosmiconfig's optional TypeScript loader is never used; the SDKs are loaded from dist/vendor
   // (or, if that is missing, imported from node_modules), never bundled into the chunks;
   // web-tree-sitter finds its own .wasm next to its module, so it stays in node_modules.
-  external: ['typescript', 'web-tree-sitter', ...Object.values(VENDORS)],
+  external: ['typescript', 'web-tree-sitter', ...VENDOR_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose `require("./impl/format")` calls esbuild cannot
   // follow (the bundle then fails at run time); its ESM build bundles cleanly.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },

@@ -49,6 +49,17 @@ export interface ToolResult {
   toolCallId: string;
   content: string;
   isError: boolean;
+  /**
+   * Images the tool returned beside its text (an MCP tool's image content). A provider whose
+   * model takes images sends them with the result; otherwise `describeImage` stands in for each.
+   */
+  images?: ImageBlock[];
+}
+
+/** What the model is told in place of an image it cannot be shown. */
+export function describeImage(image: ImageBlock, why: string): string {
+  const kib = ((image.data.length * 3) / 4 / 1024).toFixed(1);
+  return `[image: ${image.mediaType}, ${kib} KiB, not shown: ${why}]`;
 }
 
 export interface UserMessage {

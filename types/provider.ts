@@ -88,6 +88,8 @@ export interface ProviderSettings {
   maxRetries: number;
   /** Base delay of the exponential backoff in ms (default 500). */
   retryBaseDelayMs: number;
+  /** false when the model takes no image input (`images: false`); images are then described. */
+  images?: boolean;
 }
 
 export interface Provider {

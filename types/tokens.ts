@@ -11,6 +11,7 @@ import type { KernelApi, UserInterface } from './plugin.js';
 import type { ProviderFactory } from './provider.js';
 import type { Command } from './commands.js';
 import type { CommandSandbox } from './sandbox.js';
+import type { McpServers } from './mcp.js';
 import type { CompactionService, ConversationFactory } from './session.js';
 import type { SessionStore } from './session-store.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, Reporter, SearchPolicy, ToolRegistry } from './services.js';
@@ -57,4 +58,6 @@ export const TOKENS = {
   WorkspaceTrust: token<WorkspaceTrust>('WorkspaceTrust'),
   /** SessionStore: saved sessions to list and resume (the session plugin) */
   SessionStore: token<SessionStore>('SessionStore'),
+  /** The MCP servers' status (mcp plugin): `mewcode mcp list`, the TUI's /mcp. */
+  McpServers: token<McpServers>('McpServers'),
 } as const;

@@ -1,4 +1,5 @@
 /** The tool contract (SPEC T1, A4, A7, K1). */
+import type { ImageBlock } from './messages.js';
 import type { AgentSession } from './session.js';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -36,9 +37,20 @@ export interface ToolContext {
 export interface ToolOutput {
   content: string;
   isError?: boolean;
+  /** Images to show the model with the text (base64, no data: prefix). */
+  images?: ImageBlock[];
 }
 
 export type ToolInput = Record<string, unknown>;
+
+export interface ToolHints {
+  title?: string;
+  destructive?: boolean;
+  idempotent?: boolean;
+  openWorld?: boolean;
+  /** The MCP server and its own name for the tool, for `mcp__<server>__<tool>` tools. */
+  mcp?: { server: string; tool: string };
+}
 
 export interface Tool {
   name: string;
@@ -48,6 +60,12 @@ export interface Tool {
   readOnly: boolean;
   /** Defaults to 'read' for read-only tools and 'exec' otherwise. */
   category?: ToolCategory;
+  /**
+   * What the tool says about itself (MCP tool annotations). Advisory: shown to hooks in their
+   * payloads, never used for a permission decision (only `readOnly` is, and an MCP tool is
+   * read-only only when it declares `readOnlyHint: true`).
+   */
+  hints?: ToolHints;
   /** System tools are always offered, exempt from allowlists (T1). */
   system?: boolean;
   /**

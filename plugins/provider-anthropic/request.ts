@@ -3,10 +3,12 @@
  */
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageParam,
   MessageCreateParamsStreaming,
   TextBlockParam,
   Tool,
+  ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type {
   AssistantMessage,
@@ -16,8 +18,10 @@ import type {
   SystemPrompt,
   ToolDefinition,
   ToolMessage,
+  ToolResult,
   UserMessage,
 } from '../../types/index.js';
+import { describeImage } from '../../types/index.js';
 
 type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
@@ -95,24 +99,41 @@ function assistantBlocks(message: AssistantMessage, providerName: string | undef
   return blocks;
 }
 
-function toolResultBlocks(message: ToolMessage): ContentBlockParam[] {
-  return message.results.map((result) => ({
-    type: 'tool_result' as const,
-    tool_use_id: result.toolCallId,
-    // An empty content string is left out: the API accepts a result without content.
-    ...(result.content === '' ? {} : { content: result.content }),
-    is_error: result.isError,
-  }));
+const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * A result with images carries them as image blocks after its text; an image of a type the API
+ * does not take, or any image when the model takes none (`images: false`), is described instead.
+ */
+function toolResultContent(result: ToolResult, imagesAccepted: boolean): ToolResultBlockParam['content'] | undefined {
+  if (!result.images || result.images.length === 0) return result.content === '' ? undefined : result.content;
+  const parts: (TextBlockParam | ImageBlockParam)[] = result.content === '' ? [] : [{ type: 'text', text: result.content }];
+  for (const image of result.images) {
+    if (imagesAccepted && ANTHROPIC_IMAGE_TYPES.has(image.mediaType)) {
+      parts.push({ type: 'image', source: { type: 'base64', media_type: image.mediaType as ImageMediaType, data: image.data } });
+    } else {
+      parts.push({ type: 'text', text: describeImage(image, imagesAccepted ? 'the API takes only JPEG, PNG, GIF and WebP' : 'this model is configured without image input') });
+    }
+  }
+  return parts;
 }
 
-function toBlocks(message: Message, providerName: string | undefined): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
+function toolResultBlocks(message: ToolMessage, imagesAccepted: boolean): ContentBlockParam[] {
+  return message.results.map((result) => {
+    const content = toolResultContent(result, imagesAccepted);
+    // An empty content string is left out: the API accepts a result without content.
+    return { type: 'tool_result' as const, tool_use_id: result.toolCallId, ...(content === undefined ? {} : { content }), is_error: result.isError };
+  });
+}
+
+function toBlocks(message: Message, providerName: string | undefined, imagesAccepted: boolean): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: userBlocks(message) };
     case 'assistant':
       return { role: 'assistant', content: assistantBlocks(message, providerName) };
     case 'tool':
-      return { role: 'user', content: toolResultBlocks(message) };
+      return { role: 'user', content: toolResultBlocks(message, imagesAccepted) };
   }
 }
 
@@ -128,7 +149,7 @@ function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
  * one user message), messages left with no content are dropped, and the reminder joins the last
  * user message or becomes a new one.
  */
-export function toAnthropicMessages(messages: readonly Message[], reminder?: string, providerName?: string): MessageParam[] {
+export function toAnthropicMessages(messages: readonly Message[], reminder?: string, providerName?: string, imagesAccepted = true): MessageParam[] {
   const out: { role: 'user' | 'assistant'; content: ContentBlockParam[] }[] = [];
   const append = (role: 'user' | 'assistant', content: ContentBlockParam[]) => {
     if (content.length === 0) return;
@@ -137,7 +158,7 @@ export function toAnthropicMessages(messages: readonly Message[], reminder?: str
     else out.push({ role, content: [...content] });
   };
   for (const message of messages) {
-    const { role, content } = toBlocks(message, providerName);
+    const { role, content } = toBlocks(message, providerName, imagesAccepted);
     append(role, content);
   }
   if (reminder !== undefined && reminder !== '') append('user', [{ type: 'text', text: reminder }]);
@@ -149,7 +170,7 @@ export function toAnthropicParams(request: ModelRequest, settings: ProviderSetti
     stream: true,
     model: settings.model,
     max_tokens: settings.maxTokens,
-    messages: toAnthropicMessages(request.messages, request.reminder, settings.name),
+    messages: toAnthropicMessages(request.messages, request.reminder, settings.name, settings.images !== false),
   };
   const system = toAnthropicSystem(request.system);
   if (system.length > 0) params.system = system;

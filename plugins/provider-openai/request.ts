@@ -14,9 +14,11 @@ import type {
   ProviderSettings,
   SystemPrompt,
   ToolDefinition,
+  ToolMessage,
   ToolResult,
   UserMessage,
 } from '../../types/index.js';
+import { describeImage } from '../../types/index.js';
 
 /**
  * One system message. Compatible endpoints disagree about several system messages (some keep
@@ -86,7 +88,7 @@ export function toolResultContent(result: ToolResult): string {
   return `Error: ${result.content}`;
 }
 
-function toMessages(message: Message): ChatCompletionMessageParam[] {
+function toMessages(message: Message, imagesAccepted: boolean): ChatCompletionMessageParam[] {
   switch (message.role) {
     case 'user': {
       const converted = userMessage(message);
@@ -97,16 +99,37 @@ function toMessages(message: Message): ChatCompletionMessageParam[] {
       return converted ? [converted] : [];
     }
     case 'tool':
-      return message.results.map((result) => ({
-        role: 'tool' as const,
-        tool_call_id: result.toolCallId,
-        content: toolResultContent(result),
-      }));
+      return toolMessages(message, imagesAccepted);
   }
 }
 
-export function toOpenAIMessages(request: ModelRequest): ChatCompletionMessageParam[] {
-  const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap(toMessages)];
+/**
+ * A `tool` message carries text only. Images a tool returned follow the batch's tool messages as
+ * one user message of image parts, each introduced by the call it came from (the API requires
+ * every tool message to follow its assistant turn directly, so they cannot come between them).
+ * When the model takes no images (`images: false`), each is described in its result instead.
+ */
+function toolMessages(message: ToolMessage, imagesAccepted: boolean): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  const parts: ChatCompletionContentPart[] = [];
+  for (const result of message.results) {
+    const images = result.images ?? [];
+    let content = toolResultContent(result);
+    if (images.length > 0 && !imagesAccepted) {
+      content = [content, ...images.map((image) => describeImage(image, 'this model is configured without image input'))].filter((t) => t !== '').join('\n');
+    } else if (images.length > 0) {
+      content = [content, `(${images.length === 1 ? 'an image follows' : `${images.length} images follow`} in the next message)`].filter((t) => t !== '').join('\n');
+      parts.push({ type: 'text', text: `Image${images.length === 1 ? '' : 's'} returned by tool call ${result.toolCallId}:` });
+      for (const image of images) parts.push({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } });
+    }
+    out.push({ role: 'tool', tool_call_id: result.toolCallId, content });
+  }
+  if (parts.length > 0) out.push({ role: 'user', content: parts });
+  return out;
+}
+
+export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true): ChatCompletionMessageParam[] {
+  const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap((message) => toMessages(message, imagesAccepted))];
   // Chat Completions accepts consecutive user messages, so the reminder simply goes last.
   if (request.reminder !== undefined && request.reminder !== '') {
     messages.push({ role: 'user', content: request.reminder });
@@ -138,7 +161,7 @@ export function toOpenAIParams(
 ): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: settings.model,
-    messages: toOpenAIMessages(request),
+    messages: toOpenAIMessages(request, settings.images !== false),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -1,0 +1,315 @@
+/**
+ * One MCP server: connect (initialize + tools/list) under its own timeout, keep its tool list
+ * current (`notifications/tools/list_changed`), call tools, notice a crash and reconnect on the
+ * next use with backoff (SPEC M5, M7, M8), close (M9).
+ *
+ * A connect that runs out of time is abandoned whole: the child is killed and the client closed,
+ * so no half-open session stays behind. A failure of one server touches no other.
+ */
+import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
+import type { ClientHandlers } from './client-handlers.js';
+import type { ServerLog } from './server-log.js';
+import type { ServerConfig } from './server-config.js';
+import { loadMcpSdk, type McpSdk } from './sdk-loader.js';
+import { serverEnvironment } from './server-env.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
+
+export type ServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'closed';
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+export interface ConnectionDeps {
+  projectRoot: string;
+  homeDir: string;
+  clientVersion: string;
+  log: ServerLog;
+  handlers: ClientHandlers;
+  sandbox(): CommandSandbox | undefined;
+  /** The server's tool list changed (connected, re-listed, or gone with a crash). */
+  toolsChanged(connection: McpConnection): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Reconnect backoff after a crash or failed connect: 1 s, doubling, at most 30 s. */
+export const RECONNECT_BASE_MS = 1_000;
+export const RECONNECT_MAX_MS = 30_000;
+/** tools/list pages followed at most (a server that pages forever must not hang the connect). */
+export const MAX_TOOL_PAGES = 50;
+
+export interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress?(progress: { progress: number; total?: number; message?: string }): void;
+}
+
+export class McpConnection {
+  state: ServerState = 'connecting';
+  lastError: string | undefined;
+  tools: McpTool[] = [];
+  transportKind: TransportKind;
+  /** When the last connect started and how many failed in a row (for the backoff). */
+  private attempts = 0;
+  private nextAttemptAt = 0;
+  private client: SdkClient | undefined;
+  private transport: Transport | undefined;
+  private connecting: Promise<void> | undefined;
+  private closing = false;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly deps: ConnectionDeps,
+  ) {
+    this.transportKind = config.type;
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Connect unless already connected or connecting; resolves when it settled (never rejects). */
+  connect(): Promise<void> {
+    if (this.state === 'connected' || this.closing) return Promise.resolve();
+    this.connecting ??= this.attempt().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async attempt(): Promise<void> {
+    this.state = 'connecting';
+    const started = performance.now();
+    const timeoutMs = this.config.connectTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    let abandoned = false;
+    const work = this.open();
+    const expired = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      timer.unref();
+    });
+    try {
+      const outcome = await Promise.race([work.then(() => 'ok' as const), expired]);
+      if (outcome === 'timeout') {
+        abandoned = true;
+        throw new Error(`did not answer initialize and tools/list within ${timeoutMs} ms (connect_timeout_ms); the connection was abandoned`);
+      }
+      this.attempts = 0;
+      this.state = 'connected';
+      this.lastError = undefined;
+      this.deps.log.write(`connected in ${Math.round(performance.now() - started)} ms over ${this.transportKind}, ${this.tools.length} tools`);
+      this.deps.toolsChanged(this);
+    } catch (error) {
+      await this.drop();
+      if (abandoned) work.catch(() => undefined);
+      this.failWith(error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private failWith(error: unknown): void {
+    if (this.closing) return;
+    this.attempts++;
+    this.nextAttemptAt = Date.now() + Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** (this.attempts - 1));
+    const tail = this.deps.log.recentStderr();
+    this.lastError = `${describeError(error)}${tail ? ` (stderr: ${tail})` : ''}`;
+    this.state = 'failed';
+    this.deps.log.write(`failed: ${this.lastError}`);
+    if (this.tools.length > 0) {
+      this.tools = [];
+      this.deps.toolsChanged(this);
+    }
+  }
+
+  private async open(): Promise<void> {
+    const sdk = await loadMcpSdk();
+    const client = this.deps.handlers.createClient(sdk, this);
+    this.client = client;
+    if (this.config.type === 'stdio') {
+      const transport = await this.stdioTransport(sdk);
+      this.transport = transport;
+      await client.connect(transport);
+    } else {
+      await this.connectRemote(sdk, client);
+    }
+    client.onclose = () => this.lost('the connection closed');
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
+      void this.relist();
+    });
+    client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      this.deps.log.write(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`);
+    });
+    this.tools = await this.listTools(client);
+  }
+
+  private async stdioTransport(sdk: McpSdk): Promise<GroupStdioTransport> {
+    const config = this.config;
+    if (config.type !== 'stdio') throw new Error('not a stdio server');
+    const cwd = config.cwd ? (await import('node:path')).resolve(this.deps.projectRoot, config.cwd) : this.deps.projectRoot;
+    const env = serverEnvironment(this.deps.env, config.env);
+    const argv = [config.command, ...config.args];
+    let file = config.command;
+    let args: readonly string[] = config.args;
+    let release: (() => Promise<void>) | undefined;
+    if (config.sandbox) {
+      const sandbox = this.deps.sandbox();
+      if (!sandbox) throw new Error('sandbox: true, but this build has no command sandbox; not started');
+      const wrapped = await sandbox.wrap({ argv, cwd, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir });
+      if (wrapped.kind === 'refused') throw new Error(`sandbox: true, but the sandbox refused it: ${wrapped.message}`);
+      if (wrapped.kind === 'unsandboxed') throw new Error(`sandbox: true, but no OS sandbox can run here (${wrapped.status.reason ?? wrapped.status.mechanism}); not started without one`);
+      file = wrapped.launch.file;
+      args = wrapped.launch.args;
+      Object.assign(env, wrapped.launch.env ?? {});
+      release = () => wrapped.launch.release();
+    }
+    const stderrFd = await this.deps.log.stderrFd();
+    const transport = new GroupStdioTransport(sdk, { file, args, cwd, env, stderrFd, ...(release ? { release } : {}) });
+    return transport;
+  }
+
+  /** Streamable HTTP; a 4xx answer to it (an old server) → legacy SSE on the same URL. */
+  private async connectRemote(sdk: McpSdk, client: SdkClient): Promise<void> {
+    const config = this.config;
+    if (config.type === 'stdio') throw new Error('not a remote server');
+    const url = new URL(config.url);
+    const requestInit = { headers: { ...config.headers } };
+    const fetch = sharedNodeFetch() as unknown as typeof globalThis.fetch;
+    if (config.type === 'http') {
+      const transport = new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch });
+      this.transport = transport;
+      try {
+        await client.connect(transport);
+        this.transportKind = 'http';
+        return;
+      } catch (error) {
+        const status = httpStatusOf(error);
+        if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
+        this.deps.log.write(`Streamable HTTP answered ${status}; trying legacy SSE`);
+        await transport.close().catch(() => undefined);
+      }
+    }
+    const sse = new sdk.SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } as never });
+    this.transport = sse;
+    await client.connect(sse);
+    this.transportKind = 'sse';
+  }
+
+  private async listTools(client: SdkClient): Promise<McpTool[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listTools(cursor === undefined ? {} : { cursor });
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) return tools;
+    }
+    this.deps.log.write(`tools/list returned more than ${MAX_TOOL_PAGES} pages; the rest are not used`);
+    return tools;
+  }
+
+  private async relist(): Promise<void> {
+    const client = this.client;
+    if (!client || this.state !== 'connected') return;
+    try {
+      this.tools = await this.listTools(client);
+      this.deps.log.write(`tools changed: ${this.tools.length} tools`);
+      this.deps.toolsChanged(this);
+    } catch (error) {
+      this.deps.log.write(`re-listing tools after tools/list_changed failed: ${describeError(error)}`);
+    }
+  }
+
+  /** The transport went away while connected (a crash): failed, and reconnected on next use. */
+  private lost(why: string): void {
+    if (this.closing || this.state !== 'connected') return;
+    this.client = undefined;
+    this.transport = undefined;
+    this.failWith(new Error(`the server went away: ${why}`));
+    // A crash is not the server's choice of backoff: the first reconnect may happen at once.
+    if (this.attempts === 1) this.nextAttemptAt = 0;
+  }
+
+  /** Reconnect if the server failed or crashed and the backoff allows; else the reason it cannot be used. */
+  async ready(): Promise<SdkClient | string> {
+    if (this.state === 'connecting' && this.connecting) await this.connecting;
+    if (this.state === 'failed' && !this.closing) {
+      const wait = this.nextAttemptAt - Date.now();
+      if (wait > 0) return `MCP server "${this.name}" is not connected (last error: ${this.lastError}); the next reconnect attempt is allowed in ${Math.ceil(wait / 1000)} s`;
+      await this.connect();
+    }
+    if (this.state !== 'connected' || !this.client) return `MCP server "${this.name}" is not connected${this.lastError ? ` (${this.lastError})` : ''}`;
+    return this.client;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+    const client = await this.ready();
+    if (typeof client === 'string') throw new Error(client);
+    const sdk = await loadMcpSdk();
+    return client.callTool({ name: tool, arguments: args }, sdk.CallToolResultSchema, {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: false } : {}),
+    });
+  }
+
+  private async drop(): Promise<void> {
+    const transport = this.transport;
+    const client = this.client;
+    this.client = undefined;
+    this.transport = undefined;
+    if (transport instanceof GroupStdioTransport) transport.kill();
+    if (client) client.onclose = undefined;
+    await Promise.allSettled([client?.close(), transport?.close()]);
+  }
+
+  /** M9: close the session (stdio: stdin, SIGTERM, SIGKILL to the group). */
+  async close(): Promise<void> {
+    this.closing = true;
+    const transport = this.transport;
+    const client = this.client;
+    this.client = undefined;
+    this.transport = undefined;
+    if (client) client.onclose = undefined;
+    if (transport instanceof GroupStdioTransport) await transport.close().catch(() => undefined);
+    await client?.close().catch(() => undefined);
+    await this.connecting?.catch(() => undefined);
+    await this.drop();
+    this.state = 'closed';
+    this.deps.log.close();
+  }
+
+  /** A request the server made of MewCode, and what became of it, for the server's log. */
+  noteRequest(line: string): void {
+    this.deps.log.write(line);
+  }
+
+  /** Last resort at a deadline: kill without waiting. */
+  kill(): void {
+    if (this.transport instanceof GroupStdioTransport) this.transport.kill();
+  }
+
+  get pid(): number | undefined {
+    return this.transport instanceof GroupStdioTransport ? this.transport.pid : undefined;
+  }
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'number' && code >= 100 && code < 600) return code;
+  const match = /\b(4\d\d|5\d\d)\b/.exec((error as Error)?.message ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const code = (error as NodeJS.ErrnoException).code;
+  let message = error.message;
+  if (code === 'ENOENT' && (error as NodeJS.ErrnoException).syscall?.startsWith('spawn')) message = `command not found: ${(error as NodeJS.ErrnoException).path ?? message}`;
+  if (cause instanceof Error && !message.includes(cause.message)) message += `: ${cause.message}`;
+  return message;
+}

@@ -1,0 +1,146 @@
+/**
+ * The mcp plugin (issue 11, SPEC M1–M9): MCP servers' tools as MewCode tools.
+ *
+ * Start-up: nothing at boot. `start()` reads the server entries (config, `.mcp.json`, trust) and
+ * connects every server concurrently; the first model request waits for them at most
+ * `mcp.startup_wait_ms` (default 1500) and then goes without the slow ones, whose tools join at
+ * a later turn. The MCP SDK is loaded only when a server is configured. Shutdown closes every
+ * session within 5 s and leaves no child behind (sdk/process-reaper.ts covers crashes too).
+ *
+ * Settings (`mcp:`): startup_wait_ms, tool_search (auto | always | never), tool_search_share
+ * (of the context window, default 0.1), sampling (deny | allow; honoured only from the user's
+ * own files).
+ */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { ContainerModule } from 'inversify';
+import type { ConfigIssue, ConfigSection, ResolvedConfig } from '../../types/config.js';
+import type { McpServers, McpServerStatus } from '../../types/mcp.js';
+import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+
+/** Also in server-sources.ts (the runtime); repeated here so boot does not load that module. */
+const MCP_JSON = '.mcp.json';
+
+export type ToolSearchMode = 'auto' | 'always' | 'never';
+
+const NAME = 'mcp';
+
+export const DEFAULT_STARTUP_WAIT_MS = 1_500;
+export const MAX_STARTUP_WAIT_MS = 60_000;
+export const DEFAULT_TOOL_SEARCH_SHARE = 0.1;
+
+export interface McpSettings {
+  startupWaitMs: number;
+  toolSearch: ToolSearchMode;
+  toolSearchShare: number;
+  sampling: 'deny' | 'allow';
+}
+
+const DEFAULTS: McpSettings = { startupWaitMs: DEFAULT_STARTUP_WAIT_MS, toolSearch: 'auto', toolSearchShare: DEFAULT_TOOL_SEARCH_SHARE, sampling: 'deny' };
+
+/** `mcp:` without zod (nothing of it loads at boot). */
+export const MCP_SECTION: ConfigSection<McpSettings> = {
+  key: NAME,
+  parse(raw) {
+    if (raw === undefined || raw === null) return { ok: true, value: DEFAULTS };
+    if (typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, issues: [{ path: [], message: 'Expected a mapping' }] };
+    const issues: ConfigIssue[] = [];
+    const value = { ...DEFAULTS };
+    for (const [key, entry] of Object.entries(raw as Record<string, unknown>)) {
+      switch (key) {
+        case 'startup_wait_ms':
+          if (typeof entry === 'number' && Number.isInteger(entry) && entry >= 0 && entry <= MAX_STARTUP_WAIT_MS) value.startupWaitMs = entry;
+          else issues.push({ path: [key], message: `Expected a whole number of milliseconds from 0 to ${MAX_STARTUP_WAIT_MS}` });
+          break;
+        case 'tool_search':
+          if (entry === 'auto' || entry === 'always' || entry === 'never') value.toolSearch = entry;
+          else if (entry === true || entry === false) value.toolSearch = entry ? 'always' : 'never';
+          else issues.push({ path: [key], message: 'Expected auto, always or never' });
+          break;
+        case 'tool_search_share':
+          if (typeof entry === 'number' && entry > 0 && entry <= 1) value.toolSearchShare = entry;
+          else issues.push({ path: [key], message: 'Expected a number above 0 and at most 1 (a share of the context window)' });
+          break;
+        case 'sampling':
+          if (entry === 'deny' || entry === 'allow') value.sampling = entry;
+          else issues.push({ path: [key], message: 'Expected deny or allow' });
+          break;
+        default:
+          issues.push({ path: [key], message: `Unknown key "${key}"` });
+      }
+    }
+    return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+  },
+};
+
+export interface McpPluginOptions {
+  /** The environment `${VAR}` reads and stdio servers inherit (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** TOKENS.McpServers before the runtime is loaded (and for a run with no server): nothing to list. */
+class McpStatusHolder implements McpServers {
+  manager: McpServers | undefined;
+  status(): McpServerStatus[] {
+    return this.manager?.status() ?? [];
+  }
+  settled(): Promise<void> {
+    return this.manager?.settled() ?? Promise.resolve();
+  }
+}
+
+/** Whether anything names a server: a `mcp_servers:` section or a `.mcp.json` file. */
+async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
+  const config = kernel.container.isBound(TOKENS.Config) ? kernel.container.get<ResolvedConfig>(TOKENS.Config) : undefined;
+  const servers = config?.section('mcp_servers');
+  if (servers !== undefined && servers !== null) return true;
+  return access(path.join(kernel.projectRoot, MCP_JSON)).then(
+    () => true,
+    () => false,
+  );
+}
+
+export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
+  // One plugin object may serve several kernels in a process (tests, custom builds).
+  const closers = new Set<() => Promise<void>>();
+  const env = options.env ?? process.env;
+  return definePlugin({
+    name: NAME,
+    version: '0.1.0',
+    config: MCP_SECTION,
+    bindings: new ContainerModule(({ bind }) => {
+      bind(TOKENS.McpServers).toConstantValue(new McpStatusHolder());
+    }),
+    // start() bounds its own wait by mcp.startup_wait_ms; this only keeps the kernel from warning first.
+    startTimeoutMs: MAX_STARTUP_WAIT_MS + 1_000,
+    async start(kernel) {
+      if (!(await anythingConfigured(kernel))) return;
+      const settings = kernel.config<McpSettings>(NAME) ?? DEFAULTS;
+      const { startMcp } = await import('./runtime.js');
+      const { manager, connects } = await startMcp(kernel, env, settings);
+      (kernel.container.get(TOKENS.McpServers) as McpStatusHolder).manager = manager;
+      closers.add(() => manager.closeAll());
+      if (manager.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        connects.then(() => 'all' as const),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), settings.startupWaitMs);
+          timer.unref();
+        }),
+      ]);
+      clearTimeout(timer);
+      if (waited === 'timeout') {
+        const slow = manager.status().filter((server) => server.state === 'connecting').map((server) => server.name);
+        if (slow.length > 0) kernel.notify('notice', `mcp: still connecting to ${slow.join(', ')} after ${settings.startupWaitMs} ms; going on, their tools join when they are ready`);
+      }
+    },
+    async dispose() {
+      await Promise.allSettled([...closers].map((close) => close()));
+      closers.clear();
+    },
+  });
+}
+
+export default createMcpPlugin();

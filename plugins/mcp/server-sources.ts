@@ -1,0 +1,134 @@
+/**
+ * Where the servers come from (SPEC M2), lowest first; a later source replaces a server of the
+ * same name whole:
+ *   1. `mcp_servers:` in the user's files (`~/.mewcode/config.yaml`, an untracked local file);
+ *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);
+ *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*`.
+ * Project servers run code or contact hosts, so they need workspace trust (A12): `loadConfig`
+ * already left an untrusted project's `mcp_servers:` out, and `.mcp.json` is used only when the
+ * trust service approves exactly the text read here. Untrusted servers are listed in the status
+ * as `untrusted`, never started.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createVarExpander } from '../../config/expand.js';
+import { formatPos, toPlain, type LocatedMap } from '../../config/located.js';
+import { parseConfigText } from '../../config/parse-file.js';
+import { configScopeAt } from '../../config/scope.js';
+import type { ResolvedConfig } from '../../types/config.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { parseServerEntry, type ServerConfig, type ServerScope } from './server-config.js';
+
+export const MCP_JSON = '.mcp.json';
+/** A `.mcp.json` larger than this is not read (it is a few servers, not data). */
+export const MCP_JSON_MAX_BYTES = 1024 * 1024;
+
+export interface SourceInputs {
+  config: ResolvedConfig | undefined;
+  trust: WorkspaceTrust | undefined;
+  projectRoot: string;
+  env: NodeJS.ProcessEnv;
+  warn(message: string): void;
+}
+
+export interface UntrustedServer {
+  name: string;
+  where: string;
+}
+
+export interface ServerSources {
+  servers: ServerConfig[];
+  untrusted: UntrustedServer[];
+}
+
+export async function loadServerSources(inputs: SourceInputs): Promise<ServerSources> {
+  const byName = new Map<string, ServerConfig>();
+  const untrusted: UntrustedServer[] = [];
+  const expandVar = createVarExpander(inputs.env, inputs.warn);
+  const expand = (value: string, where: string, missing: (name: string) => void): string =>
+    expandVar(value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => {
+      if (!Object.hasOwn(inputs.env, name) || inputs.env[name] === undefined) missing(name);
+      return match;
+    }), where);
+
+  const configured = inputs.config?.section('mcp_servers');
+  const yamlEntries: [string, unknown, ServerScope][] = [];
+  if (configured !== undefined && configured !== null) {
+    if (typeof configured !== 'object' || Array.isArray(configured)) {
+      inputs.warn(`${inputs.config?.locate(['mcp_servers']) ?? 'config'}: mcp_servers must be a mapping of server names to servers; no configured server is used`);
+    } else {
+      for (const [name, raw] of Object.entries(configured as Record<string, unknown>)) {
+        const scope = (inputs.config && configScopeAt(inputs.config, ['mcp_servers', name])) ?? 'user';
+        yamlEntries.push([name, raw, scope]);
+      }
+    }
+  }
+  const locateYaml = (name: string) => (key?: string): string =>
+    inputs.config?.locate(key ? ['mcp_servers', name, key] : ['mcp_servers', name]) ?? inputs.config?.locate(['mcp_servers', name]) ?? 'config';
+
+  for (const [name, raw, scope] of yamlEntries) {
+    if (scope === 'project') continue;
+    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
+    if (server) byName.set(name, server);
+  }
+
+  for (const [name, server] of await readMcpJson(inputs, expand, untrusted)) byName.set(name, server);
+
+  for (const [name, raw, scope] of yamlEntries) {
+    if (scope !== 'project') continue;
+    // loadConfig keeps a project's mcp_servers only once the project is trusted.
+    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
+    if (server) byName.set(name, server);
+  }
+  return { servers: [...byName.values()], untrusted };
+}
+
+async function readMcpJson(
+  inputs: SourceInputs,
+  expand: (value: string, where: string, missing: (name: string) => void) => string,
+  untrusted: UntrustedServer[],
+): Promise<Map<string, ServerConfig>> {
+  const found = new Map<string, ServerConfig>();
+  const file = path.join(inputs.projectRoot, MCP_JSON);
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') inputs.warn(`${file}: cannot be read (${(error as Error).message}); its MCP servers are not used`);
+    return found;
+  }
+  if (buffer.length > MCP_JSON_MAX_BYTES) {
+    inputs.warn(`${file}: larger than ${MCP_JSON_MAX_BYTES} bytes; its MCP servers are not used`);
+    return found;
+  }
+  const text = buffer.toString('utf8');
+  const parsed = parseConfigText(file, text);
+  if (parsed.error) {
+    inputs.warn(`${parsed.error}; its MCP servers are not used`);
+    return found;
+  }
+  const serversNode = parsed.root.entries.get('mcpServers');
+  if (serversNode === undefined) return found;
+  if (serversNode.kind !== 'map') {
+    inputs.warn(`${formatPos(serversNode.pos)}: mcpServers must be an object of server names to servers; no server of ${MCP_JSON} is used`);
+    return found;
+  }
+  const names = [...serversNode.entries.keys()];
+  const trusted = inputs.trust ? inputs.trust.approves(MCP_JSON, 'mcpServers', text) : false;
+  if (!trusted) {
+    for (const name of names) untrusted.push({ name, where: formatPos(serversNode.entries.get(name)!.pos) });
+    if (!inputs.trust && names.length > 0) inputs.warn(`${file}: this build has no workspace trust service, so the project's MCP servers (${names.join(', ')}) are not started`);
+    return found;
+  }
+  for (const name of names) {
+    const node = serversNode.entries.get(name)!;
+    const locate = (key?: string): string => {
+      const child = key && node.kind === 'map' ? (node as LocatedMap).entries.get(key) : undefined;
+      return formatPos((child ?? node).pos);
+    };
+    const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn });
+    if (server) found.set(name, server);
+  }
+  return found;
+}

@@ -1,0 +1,19 @@
+/**
+ * The parts of @modelcontextprotocol/sdk the MCP plugin uses, as one module. The build emits it
+ * as `dist/vendor/mcp-sdk.cjs` with a V8 code cache (scripts/bundle.mjs), loaded through
+ * `importVendor` only when a server is configured; a run without MCP servers never loads it.
+ */
+export { Client } from '@modelcontextprotocol/sdk/client/index.js';
+export { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+export { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+export { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+export {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+  McpError,
+  ErrorCode,
+} from '@modelcontextprotocol/sdk/types.js';
