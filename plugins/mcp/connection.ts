@@ -117,10 +117,7 @@ export class McpConnection {
     this.lastError = `${describeError(error)}${tail ? ` (stderr: ${tail})` : ''}`;
     this.state = 'failed';
     this.deps.log.write(`failed: ${this.lastError}`);
-    if (this.tools.length > 0) {
-      this.tools = [];
-      this.deps.toolsChanged(this);
-    }
+    // The tools of a server that crashed stay offered (K3): their next call reconnects it.
   }
 
   private async open(): Promise<void> {

@@ -82,11 +82,18 @@ export interface McpPluginOptions {
 /** TOKENS.McpServers before the runtime is loaded (and for a run with no server): nothing to list. */
 class McpStatusHolder implements McpServers {
   manager: McpServers | undefined;
+  /** Resolved once start() knows whether there are servers (and has made the manager). */
+  readonly started: Promise<void>;
+  markStarted!: () => void;
+  constructor() {
+    this.started = new Promise((resolve) => (this.markStarted = resolve));
+  }
   status(): McpServerStatus[] {
     return this.manager?.status() ?? [];
   }
-  settled(): Promise<void> {
-    return this.manager?.settled() ?? Promise.resolve();
+  async settled(): Promise<void> {
+    await this.started;
+    await this.manager?.settled();
   }
 }
 
@@ -115,25 +122,11 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     // start() bounds its own wait by mcp.startup_wait_ms; this only keeps the kernel from warning first.
     startTimeoutMs: MAX_STARTUP_WAIT_MS + 1_000,
     async start(kernel) {
-      if (!(await anythingConfigured(kernel))) return;
-      const settings = kernel.config<McpSettings>(NAME) ?? DEFAULTS;
-      const { startMcp } = await import('./runtime.js');
-      const { manager, connects } = await startMcp(kernel, env, settings);
-      (kernel.container.get(TOKENS.McpServers) as McpStatusHolder).manager = manager;
-      closers.add(() => manager.closeAll());
-      if (manager.size === 0) return;
-      let timer: NodeJS.Timeout | undefined;
-      const waited = await Promise.race([
-        connects.then(() => 'all' as const),
-        new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), settings.startupWaitMs);
-          timer.unref();
-        }),
-      ]);
-      clearTimeout(timer);
-      if (waited === 'timeout') {
-        const slow = manager.status().filter((server) => server.state === 'connecting').map((server) => server.name);
-        if (slow.length > 0) kernel.notify('notice', `mcp: still connecting to ${slow.join(', ')} after ${settings.startupWaitMs} ms; going on, their tools join when they are ready`);
+      const holder = kernel.container.get(TOKENS.McpServers) as McpStatusHolder;
+      try {
+        await startServers(kernel, holder);
+      } finally {
+        holder.markStarted();
       }
     },
     async dispose() {
@@ -141,6 +134,30 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
       closers.clear();
     },
   });
+
+  async function startServers(kernel: KernelApi, holder: McpStatusHolder): Promise<void> {
+    if (!(await anythingConfigured(kernel))) return;
+    const settings = kernel.config<McpSettings>(NAME) ?? DEFAULTS;
+    const { startMcp } = await import('./runtime.js');
+    const { manager, connects } = await startMcp(kernel, env, settings);
+    holder.manager = manager;
+    holder.markStarted();
+    closers.add(() => manager.closeAll());
+    if (manager.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([
+      connects.then(() => 'all' as const),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), settings.startupWaitMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    if (waited === 'timeout') {
+      const slow = manager.status().filter((server) => server.state === 'connecting').map((server) => server.name);
+      if (slow.length > 0) kernel.notify('notice', `mcp: still connecting to ${slow.join(', ')} after ${settings.startupWaitMs} ms; going on, their tools join when they are ready`);
+    }
+  }
 }
 
 export default createMcpPlugin();

@@ -115,7 +115,7 @@ async function readMcpJson(
     return found;
   }
   const names = [...serversNode.entries.keys()];
-  const trusted = inputs.trust ? inputs.trust.approves(MCP_JSON, 'mcpServers', text) : false;
+  const trusted = inputs.trust ? inputs.trust.approves(file, 'mcpServers', text) : false;
   if (!trusted) {
     for (const name of names) untrusted.push({ name, where: formatPos(serversNode.entries.get(name)!.pos) });
     if (!inputs.trust && names.length > 0) inputs.warn(`${file}: this build has no workspace trust service, so the project's MCP servers (${names.join(', ')}) are not started`);
