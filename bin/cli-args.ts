@@ -10,6 +10,7 @@ export const HELP = `Usage: mewcode [options] [prompt]
        mewcode audit verify [--file F]
        mewcode doctor [--provider P] [--model M] [--trust-project]
        mewcode sessions
+       mewcode mcp list [--trust-project]
 
 MewCode, a terminal coding agent.
 
@@ -37,6 +38,8 @@ Commands:
   audit verify [--file F]       check the permission audit log's hash chain (default
                                 .mewcode/audit.jsonl): exit 0 intact, 1 broken (first bad line
                                 named), 2 no log or bad usage
+  mcp list [--trust-project]    connect to every configured MCP server and list each: state,
+                                transport, tool count, unset variables, last error, log file
   sessions                      list this project's saved sessions, newest first: id, age, model,
                                 message count, title
   doctor                        check this machine and project: Node.js, configuration files,
@@ -80,6 +83,7 @@ export type ParsedCommand =
   | { kind: 'audit-verify'; file: string }
   | { kind: 'doctor'; options: DoctorOptions }
   | { kind: 'sessions'; cwd: string }
+  | { kind: 'mcp-list'; options: DoctorOptions }
   | { kind: 'error'; message: string };
 
 /** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
@@ -103,6 +107,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   // A subcommand is the first word exactly; `mewcode "audit this"` stays a prompt.
   if (argv[0] === 'audit') return parseAuditCommand(argv.slice(1), cwd);
   if (argv[0] === 'doctor') return parseDoctorCommand(argv.slice(1), cwd, env);
+  if (argv[0] === 'mcp') return parseMcpCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'sessions') {
     return argv.length === 1 ? { kind: 'sessions', cwd } : { kind: 'error', message: `sessions takes no arguments (got "${argv.slice(1).join(' ')}"); usage: mewcode sessions` };
   }
@@ -215,6 +220,24 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
   return { kind: 'doctor', options };
+}
+
+const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';
+
+/** `mcp list [--trust-project]`: the MCP servers a run in `cwd` would start. */
+function parseMcpCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    return { kind: 'error', message: `${firstSentence(error)}; ${MCP_USAGE}` };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (positionals.length !== 1 || positionals[0] !== 'list') {
+    return { kind: 'error', message: `${positionals.length === 0 ? 'mcp needs a subcommand' : `unknown mcp subcommand "${positionals.join(' ')}"`}; ${MCP_USAGE}` };
+  }
+  return { kind: 'mcp-list', options: { cwd, trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()) } };
 }
 
 /** parseArgs appends advice about '--' that reads oddly here; keep its first sentence. */

@@ -28,6 +28,10 @@ async function cli(): Promise<number> {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor(command.options);
     }
+    case 'mcp-list': {
+      const { listMcpServers } = await import('./mcp-command.js');
+      return listMcpServers(command.options);
+    }
     case 'sessions': {
       const { listSessions } = await import('./sessions-command.js');
       return listSessions(command.cwd);

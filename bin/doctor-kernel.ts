@@ -98,10 +98,18 @@ function cliOptions(options: DoctorOptions): CliOptions {
   return cli;
 }
 
-interface Boot {
+export interface Boot {
   kernel?: Kernel;
   error?: unknown;
   warnings: string[];
+}
+
+/**
+ * A kernel for inspecting what a run would use (`mewcode mcp list`): the configured provider
+ * replaced by the stand-in, so no key is needed and no model is ever called.
+ */
+export function bootWithoutProvider(input: KernelCheckInput): Promise<Boot> {
+  return boot(input, true);
 }
 
 async function boot(input: KernelCheckInput, standIn: boolean): Promise<Boot> {

@@ -43,6 +43,10 @@ export async function main(argv: readonly string[] | CliOptions, plugins: readon
       const { listSessions } = await import('./sessions-command.js');
       return listSessions(command.cwd);
     }
+    case 'mcp-list': {
+      const { listMcpServers } = await import('./mcp-command.js');
+      return listMcpServers(command.options, plugins);
+    }
   }
 }
 
