@@ -26,7 +26,7 @@ const REAPER_SCRIPT = [
   '    -*) id=${line#-}; kept=; for g in "$@"; do [ "$g" = "$id" ] || kept="$kept $g"; done; set -- $kept ;;',
   '  esac',
   'done',
-  'for g in "$@"; do kill -KILL -- "-$g" 2>/dev/null; done',
+  'for g in "$@"; do kill -s KILL -- "-$g" 2>/dev/null; done',
 ].join('\n');
 
 const groups = new Set<number>();
