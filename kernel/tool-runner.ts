@@ -3,6 +3,7 @@
  * Tools never throw to the loop (K1): a throw becomes an error result.
  */
 import type { AgentSession } from '../types/session.js';
+import type { ToolProgress } from '../types/events.js';
 import type { Tool, ToolInput } from '../types/tools.js';
 import type { ImageBlock, ToolCall, ToolResult } from '../types/messages.js';
 import { errorResult } from './tool-call-gate.js';
@@ -23,6 +24,8 @@ export interface ToolRunOptions {
   agentId: string;
   session: AgentSession;
   defaultTimeoutMs: number;
+  /** Where a call's progress reports go (the run's event stream). */
+  onProgress?(update: ToolProgress): void;
 }
 
 export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, options: ToolRunOptions): Promise<ToolResult> {
@@ -33,7 +36,7 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
 
   const execution = Promise.resolve()
-    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session }))
+    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session, ...(options.onProgress ? { progress: options.onProgress } : {}) }))
     .then((output): Settled => {
       if (!output || typeof output.content !== 'string') throw new Error('it returned no text result');
       const result: ToolResult = { toolCallId: call.id, content: output.content, isError: output.isError ?? false };

@@ -68,6 +68,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
             agentId: deps.run.agentId,
             session: deps.session,
             defaultTimeoutMs: deps.defaultTimeoutMs,
+            onProgress: (progress) => deps.emit({ type: 'tool_progress', call, progress: { ...progress } }),
           })
         : gate.result;
       const durationMs = performance.now() - started;

@@ -7,6 +7,8 @@ export type AgentEvent =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string }
   | { type: 'tool_start'; call: ToolCall }
+  /** A running call reported how far it got (an MCP server's progress notifications). */
+  | { type: 'tool_progress'; call: ToolCall; progress: ToolProgress }
   | { type: 'tool_end'; call: ToolCall; result: ToolResult; durationMs: number }
   | { type: 'usage'; usage: Usage }
   | { type: 'notice'; message: string }
@@ -15,6 +17,12 @@ export type AgentEvent =
   | { type: 'compaction_end'; reason: CompactionReason; changed: boolean }
   | { type: 'error'; message: string; kind?: string }
   | { type: 'done'; reason: RunEndReason; finalText: string; usage: Usage; iterations: number };
+
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
 
 export type CompactionReason = 'auto' | 'emergency' | 'manual';
 

@@ -1,4 +1,5 @@
 /** The tool contract (SPEC T1, A4, A7, K1). */
+import type { ToolProgress } from './events.js';
 import type { ImageBlock } from './messages.js';
 import type { AgentSession } from './session.js';
 
@@ -32,6 +33,8 @@ export interface ToolContext {
   toolCallId: string;
   /** The calling session: a tool may fork it or create a child session and run it to completion. */
   session: AgentSession;
+  /** Report how far a long call got; the UI shows it as a `tool_progress` event. */
+  progress?(update: ToolProgress): void;
 }
 
 export interface ToolOutput {

@@ -73,7 +73,9 @@ function adaptTool(connection: McpConnection, tool: McpTool, name: string, deps:
     timeoutMs: () => timeoutMs + OUTER_TIMEOUT_MARGIN_MS,
     async execute(input, context) {
       try {
-        const result = (await connection.callTool(tool.name, input, { signal: context.signal, timeoutMs })) as McpCallResult;
+        const progress = context.progress;
+        const onProgress = progress ? (update: { progress: number; total?: number; message?: string }) => progress({ ...update }) : undefined;
+        const result = (await connection.callTool(tool.name, input, { signal: context.signal, timeoutMs, ...(onProgress ? { onProgress } : {}) })) as McpCallResult;
         return await toToolOutput(result, deps.limits(), context.toolCallId);
       } catch (error) {
         return { content: callFailure(connection.name, tool.name, timeoutMs, error, context.signal), isError: true };

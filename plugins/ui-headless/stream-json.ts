@@ -13,6 +13,8 @@ export function eventToJson(event: AgentEvent, sessionId: string): Record<string
       return { type: 'thinking_delta', thinking: event.thinking, ...base };
     case 'tool_start':
       return { type: 'tool_use', id: event.call.id, name: event.call.name, input: parseOrRaw(event.call.input), ...base };
+    case 'tool_progress':
+      return { type: 'tool_progress', tool_use_id: event.call.id, name: event.call.name, progress: event.progress.progress, total: event.progress.total, message: event.progress.message, ...base };
     case 'tool_end':
       return {
         type: 'tool_result',

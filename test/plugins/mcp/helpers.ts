@@ -9,6 +9,7 @@ import type { Kernel } from '../../../kernel/kernel.js';
 import outputLimits from '../../../plugins/output-limits/index.js';
 import { createMcpPlugin } from '../../../plugins/mcp/index.js';
 import type { McpServers, McpServerStatus } from '../../../types/mcp.js';
+import type { MewcodePlugin } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel, type Booted } from '../../support/boot.js';
 import type { Step } from '../../support/memory-provider.js';
@@ -48,9 +49,9 @@ export function fakeServer(project: McpProject, extra: Record<string, unknown> =
   return { type: 'stdio', command: process.execPath, args: [FAKE_SERVER, project.pidFile], env, ...extra };
 }
 
-export async function bootMcp(project: McpProject, steps: Step[], env: NodeJS.ProcessEnv = { PATH: process.env.PATH }): Promise<Booted> {
+export async function bootMcp(project: McpProject, steps: Step[], env: NodeJS.ProcessEnv = { PATH: process.env.PATH }, plugins: MewcodePlugin[] = []): Promise<Booted> {
   const config = await loadConfig({ cwd: project.root, homeDir: project.home });
-  return bootKernel(steps, [outputLimits, createMcpPlugin({ env })], { projectRoot: project.root, homeDir: project.home, config });
+  return bootKernel(steps, [outputLimits, ...plugins, createMcpPlugin({ env })], { projectRoot: project.root, homeDir: project.home, config });
 }
 
 export function mcpStatus(kernel: Kernel): McpServerStatus[] {
