@@ -16,6 +16,7 @@ import type { ServerConfig } from './server-config.js';
 import { loadMcpSdk, type McpSdk } from './sdk-loader.js';
 import { serverEnvironment } from './server-env.js';
 import { GroupStdioTransport } from './stdio-transport.js';
+import type { StoredOAuthProvider } from './oauth.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 
 export type ServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'closed';
@@ -31,7 +32,14 @@ export interface ConnectionDeps {
   /** The server's tool list changed (connected, re-listed, or gone with a crash). */
   toolsChanged(connection: McpConnection): void;
   env: NodeJS.ProcessEnv;
+  /** The OAuth client for a remote server's URL (tokens stored per URL). */
+  oauth(url: string): StoredOAuthProvider;
+  /** Tell the user something now (the authorisation URL). */
+  notify(message: string): void;
 }
+
+/** Connect rounds of a remote server: OAuth (401, redirect, code) and the SSE fallback each take one. */
+const MAX_REMOTE_ROUNDS = 5;
 
 /** Reconnect backoff after a crash or failed connect: 1 s, doubling, at most 30 s. */
 export const RECONNECT_BASE_MS = 1_000;
@@ -57,6 +65,9 @@ export class McpConnection {
   private transport: Transport | undefined;
   private connecting: Promise<void> | undefined;
   private closing = false;
+  /** The user is authorising this server in the browser (OAuth). */
+  private authorizing = false;
+  private deadlineAt = 0;
 
   constructor(
     readonly config: ServerConfig,
@@ -85,9 +96,18 @@ export class McpConnection {
     let timer: NodeJS.Timeout | undefined;
     let abandoned = false;
     const work = this.open();
+    this.deadlineAt = Date.now() + timeoutMs;
     const expired = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      timer.unref();
+      // Re-armed while the user is authorising in the browser, and after it for a full timeout.
+      const arm = (ms: number): void => {
+        timer = setTimeout(() => {
+          const left = this.deadlineAt - Date.now();
+          if (this.authorizing || left > 0) arm(this.authorizing ? 1000 : left);
+          else resolve('timeout');
+        }, ms);
+        timer.unref();
+      };
+      arm(timeoutMs);
     });
     try {
       const outcome = await Promise.race([work.then(() => 'ok' as const), expired]);
@@ -167,31 +187,74 @@ export class McpConnection {
     return transport;
   }
 
-  /** Streamable HTTP; a 4xx answer to it (an old server) → legacy SSE on the same URL. */
+  /**
+   * Streamable HTTP; a 4xx answer to it (an old server) → legacy SSE on the same URL. A 401 starts
+   * OAuth (oauth.ts): the user is shown the authorisation URL, the connect waits for the browser
+   * to come back (outside the connect timeout), and the tokens are kept for the next run.
+   */
   private async connectRemote(sdk: McpSdk, client: SdkClient): Promise<void> {
     const config = this.config;
     if (config.type === 'stdio') throw new Error('not a remote server');
     const url = new URL(config.url);
     const requestInit = { headers: { ...config.headers } };
     const fetch = sharedNodeFetch() as unknown as typeof globalThis.fetch;
-    if (config.type === 'http') {
-      const transport = new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch });
+    // A configured Authorization header is the user's own scheme: no OAuth on top of it.
+    const configuredAuth = Object.keys(config.headers).some((name) => name.toLowerCase() === 'authorization');
+    const oauth = configuredAuth ? undefined : this.deps.oauth(config.url);
+    const make = (kind: 'http' | 'sse', authProvider: StoredOAuthProvider | undefined): Transport & { finishAuth(code: string): Promise<void> } =>
+      kind === 'http'
+        ? new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch, ...(authProvider ? { authProvider } : {}) })
+        : new sdk.SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } as never, ...(authProvider ? { authProvider } : {}) });
+    let kind: 'http' | 'sse' = config.type;
+    let auth = oauth?.hasTokens() ? oauth : undefined;
+    for (let round = 0; round < MAX_REMOTE_ROUNDS; round++) {
+      const transport = make(kind, auth);
       this.transport = transport;
       try {
         await client.connect(transport);
-        this.transportKind = 'http';
+        this.transportKind = kind;
         return;
       } catch (error) {
-        const status = httpStatusOf(error);
-        if (status === undefined || status < 400 || status >= 500 || status === 401 || status === 403) throw error;
-        this.deps.log.write(`Streamable HTTP answered ${status}; trying legacy SSE`);
         await transport.close().catch(() => undefined);
+        const status = httpStatusOf(error);
+        if (error instanceof sdk.UnauthorizedError || status === 401) {
+          if (!oauth) throw new Error(`the server answered 401 to the configured Authorization header: ${describeError(error)}`);
+          if (!auth) {
+            // The first 401: from now on with OAuth (a callback port is needed before registering).
+            auth = oauth;
+            await oauth.preparePort();
+            continue;
+          }
+          const pending = oauth.takePending();
+          if (!pending) throw error;
+          const code = await this.waitForUser(pending.url, pending.code);
+          await transport.finishAuth(code);
+          continue;
+        }
+        if (kind === 'http' && status !== undefined && status >= 400 && status < 500 && status !== 403) {
+          this.deps.log.write(`Streamable HTTP answered ${status}; trying legacy SSE`);
+          kind = 'sse';
+          continue;
+        }
+        throw error;
       }
     }
-    const sse = new sdk.SSEClientTransport(url, { requestInit, fetch, eventSourceInit: { fetch } as never });
-    this.transport = sse;
-    await client.connect(sse);
-    this.transportKind = 'sse';
+    throw new Error('could not connect: the authorisation did not complete');
+  }
+
+  /** The user authorises in the browser; the connect timeout does not run meanwhile. */
+  private async waitForUser(url: URL, code: Promise<string>): Promise<string> {
+    this.authorizing = true;
+    this.lastError = `waiting for authorisation: open ${url.href}`;
+    this.deps.log.write(`authorisation needed: ${url.href}`);
+    this.deps.notify(`MCP server "${this.name}" needs authorisation. Open this URL in a browser:\n  ${url.href}`);
+    try {
+      return await code;
+    } finally {
+      this.authorizing = false;
+      this.lastError = undefined;
+      this.deadlineAt = Date.now() + this.config.connectTimeoutMs;
+    }
   }
 
   private async listTools(client: SdkClient): Promise<McpTool[]> {

@@ -14,6 +14,7 @@ import { McpConnection } from './connection.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import type { OutputLimits } from '../../types/output-limits.js';
 import { ServerLog, logDirectory } from './server-log.js';
+import { oauthStorePath, StoredOAuthProvider } from './oauth.js';
 import type { ServerSources } from './server-sources.js';
 import { adaptTools } from './tool-adapter.js';
 import type { ToolSearchMode } from './index.js';
@@ -73,6 +74,8 @@ export class McpManager implements McpServers {
           sandbox: this.deps.sandbox,
           env: this.deps.env,
           toolsChanged: () => this.sync(),
+          oauth: (url) => new StoredOAuthProvider(oauthStorePath(this.deps.homeDir), url),
+          notify: (message) => this.deps.notify(message),
         }),
       );
       this.logPaths.set(server.name, log.file);

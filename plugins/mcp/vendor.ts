@@ -6,6 +6,7 @@
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 export { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+export { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 export { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 export {
   CallToolResultSchema,
