@@ -119,6 +119,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
   await conversation.append(userMessage(prompt, submission.additionalContext));
 
   let unknownRun = 0;
+  deps.provider().warm?.();
   await deps.ready();
 
   while (iterations < deps.maxIterations) {

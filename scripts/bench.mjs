@@ -27,6 +27,7 @@ import { benchSearch } from './bench/tool-search.mjs';
 import { benchPermissions } from './bench/permissions.mjs';
 import { benchSandbox } from './bench/sandbox.mjs';
 import { benchTrust } from './bench/trust.mjs';
+import { benchMcp } from './bench/mcp.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -40,10 +41,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
-const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions'];
+const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp'];
 if (!SUITES.includes(values.suite)) {
   process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
   process.exit(2);
@@ -136,6 +137,11 @@ try {
     const sessionsBench = await benchSessions({ runs: values.quick ? 2 : 5 });
     const layerOne = await benchLayerOne();
     sections.push({ name: 'sessions', text: ['## Sessions: resume, append, compaction layer 1', '', `Reproduce: \`npm run bench -- --suite sessions\` (measured ${results.date}).`, '', sessionsBench.markdown, '', layerOne.markdown].join('\n') });
+  }
+  if (wants('mcp')) {
+    process.stderr.write('bench: mcp: first request with MCP servers, request bytes with 50 MCP tools…\n');
+    const mcp = await benchMcp({ runs: values.quick ? 3 : 10, progress });
+    sections.push({ name: 'mcp', text: ['## MCP: start-up with servers, request bytes', '', `Reproduce: \`npm run bench -- --suite mcp\` (measured ${results.date}).`, '', mcp.markdown].join('\n') });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');

@@ -99,6 +99,12 @@ export interface Provider {
   readonly model: string;
   readonly contextWindow: number;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+  /**
+   * Get ready for the first request without sending anything (load the vendor SDK, build the
+   * client). The loop calls it while it waits for plugins still starting (MCP servers), so that
+   * work is not added after the wait. Never throws; a failure shows at the request.
+   */
+  warm?(): void;
 }
 
 /** Contributed by provider plugins under PROVIDER_FACTORY: turns settings into a Provider. */

@@ -6,6 +6,7 @@
  * A connect that runs out of time is abandoned whole: the child is killed and the client closed,
  * so no half-open session stays behind. A failure of one server touches no other.
  */
+import path from 'node:path';
 import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
@@ -141,16 +142,32 @@ export class McpConnection {
   }
 
   private async open(): Promise<void> {
-    const sdk = await loadMcpSdk();
-    const client = this.deps.handlers.createClient(sdk, this);
-    this.client = client;
-    if (this.config.type === 'stdio') {
-      const transport = await this.stdioTransport(sdk);
+    const config = this.config;
+    if (config.type === 'stdio') {
+      // Spawned before the SDK is loaded: the server's own start-up overlaps with the load, which
+      // compiles synchronously; waiting for the spawn first lets every other server spawn too.
+      const transport = await this.stdioTransport();
       this.transport = transport;
+      await transport.spawn();
+      this.deps.log.write(`started pid ${transport.pid}: ${[config.command, ...config.args].join(' ')}`);
+      const sdk = await loadMcpSdk();
+      transport.attach(sdk);
+      const client = this.deps.handlers.createClient(sdk, this);
+      this.client = client;
       await client.connect(transport);
+      this.watch(sdk, client);
     } else {
+      const sdk = await loadMcpSdk();
+      const client = this.deps.handlers.createClient(sdk, this);
+      this.client = client;
       await this.connectRemote(sdk, client);
+      this.watch(sdk, client);
     }
+    this.tools = await this.listTools(this.client!);
+  }
+
+  /** Crash detection, tool list changes and the server's log messages. */
+  private watch(sdk: McpSdk, client: SdkClient): void {
     client.onclose = () => this.lost('the connection closed');
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => {
       void this.relist();
@@ -159,13 +176,12 @@ export class McpConnection {
       const { level, logger, data } = notification.params;
       this.deps.log.write(`[${level}]${logger ? ` ${logger}:` : ''} ${typeof data === 'string' ? data : JSON.stringify(data)}`);
     });
-    this.tools = await this.listTools(client);
   }
 
-  private async stdioTransport(sdk: McpSdk): Promise<GroupStdioTransport> {
+  private async stdioTransport(): Promise<GroupStdioTransport> {
     const config = this.config;
     if (config.type !== 'stdio') throw new Error('not a stdio server');
-    const cwd = config.cwd ? (await import('node:path')).resolve(this.deps.projectRoot, config.cwd) : this.deps.projectRoot;
+    const cwd = config.cwd ? path.resolve(this.deps.projectRoot, config.cwd) : this.deps.projectRoot;
     const env = serverEnvironment(this.deps.env, config.env);
     const argv = [config.command, ...config.args];
     let file = config.command;
@@ -183,8 +199,7 @@ export class McpConnection {
       release = () => wrapped.launch.release();
     }
     const stderrFd = await this.deps.log.stderrFd();
-    const transport = new GroupStdioTransport(sdk, { file, args, cwd, env, stderrFd, ...(release ? { release } : {}) });
-    return transport;
+    return new GroupStdioTransport({ file, args, cwd, env, stderrFd, ...(release ? { release } : {}) });
   }
 
   /**

@@ -136,8 +136,11 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
   });
 
   async function startServers(kernel: KernelApi, holder: McpStatusHolder): Promise<void> {
-    if (!(await anythingConfigured(kernel))) return;
+    // The wait counts from here, not from when the servers were read: the first request is
+    // delayed by at most startup_wait_ms in all.
     const settings = kernel.config<McpSettings>(NAME) ?? DEFAULTS;
+    const deadline = performance.now() + settings.startupWaitMs;
+    if (!(await anythingConfigured(kernel))) return;
     const { startMcp } = await import('./runtime.js');
     const { manager, connects } = await startMcp(kernel, env, settings);
     holder.manager = manager;
@@ -148,7 +151,7 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     const waited = await Promise.race([
       connects.then(() => 'all' as const),
       new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), settings.startupWaitMs);
+        timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - performance.now()));
         timer.unref();
       }),
     ]);

@@ -36,22 +36,57 @@ export class GroupStdioTransport implements Transport {
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
 
   #child: ChildProcess | undefined;
-  #buffer: InstanceType<McpSdk['ReadBuffer']>;
+  #sdk: McpSdk | undefined;
+  #buffer: InstanceType<McpSdk['ReadBuffer']> | undefined;
+  /** Output that arrived before the SDK was loaded (the server starts while it loads). */
+  #early: Buffer[] = [];
+  #spawned: Promise<void> | undefined;
   #exited: Promise<void> | undefined;
   #closed = false;
 
-  constructor(
-    private readonly sdk: McpSdk,
-    private readonly launch: StdioLaunch,
-  ) {
-    this.#buffer = new sdk.ReadBuffer();
-  }
+  constructor(private readonly launch: StdioLaunch) {}
 
   get pid(): number | undefined {
     return this.#child?.pid;
   }
 
+  /** Start the server now, before the SDK is loaded: its own start-up overlaps with ours. */
+  spawn(): Promise<void> {
+    this.#spawned ??= this.#spawn();
+    return this.#spawned;
+  }
+
+  /** The SDK's line reader and writer; output that came early is read now. */
+  attach(sdk: McpSdk): void {
+    this.#sdk = sdk;
+    this.#buffer = new sdk.ReadBuffer();
+    const early = this.#early.splice(0);
+    for (const chunk of early) this.#receive(chunk);
+  }
+
   start(): Promise<void> {
+    return this.spawn();
+  }
+
+  #receive(chunk: Buffer): void {
+    const buffer = this.#buffer;
+    if (!buffer) {
+      this.#early.push(chunk);
+      return;
+    }
+    try {
+      buffer.append(chunk);
+      for (;;) {
+        const message = this.#readOne(buffer);
+        if (message === null) break;
+        this.onmessage?.(message);
+      }
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  #spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
       let child: ChildProcess;
       try {
@@ -94,26 +129,15 @@ export class GroupStdioTransport implements Transport {
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.#buffer.append(chunk);
-          for (;;) {
-            const message = this.#readOne();
-            if (message === null) break;
-            this.onmessage?.(message);
-          }
-        } catch (error) {
-          this.onerror?.(error as Error);
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.#receive(chunk));
     });
   }
 
   /** One message, or null when the buffer holds no whole line; a bad line is reported and skipped. */
-  #readOne(): JSONRPCMessage | null {
+  #readOne(buffer: InstanceType<McpSdk['ReadBuffer']>): JSONRPCMessage | null {
     for (;;) {
       try {
-        return this.#buffer.readMessage();
+        return buffer.readMessage();
       } catch (error) {
         this.onerror?.(new Error(`the server wrote a line that is not a JSON-RPC message: ${(error as Error).message}`));
       }
@@ -123,11 +147,11 @@ export class GroupStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.#child?.stdin;
-      if (!stdin || stdin.destroyed || this.#closed) {
+      if (!stdin || stdin.destroyed || this.#closed || !this.#sdk) {
         reject(new Error('Not connected'));
         return;
       }
-      if (stdin.write(this.sdk.serializeMessage(message))) resolve();
+      if (stdin.write(this.#sdk.serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }
@@ -155,7 +179,7 @@ export class GroupStdioTransport implements Transport {
         }
       }
     }
-    this.#buffer.clear();
+    this.#buffer?.clear();
     if (!wasClosed) this.onclose?.();
   }
 

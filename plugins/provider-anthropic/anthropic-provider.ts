@@ -14,7 +14,7 @@ export class AnthropicProvider implements Provider {
   readonly contextWindow: number;
   readonly #settings: ProviderSettings;
   #sdk: AnthropicSdk | undefined;
-  #client: Anthropic | undefined;
+  #client: Promise<Anthropic> | undefined;
 
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
@@ -35,11 +35,19 @@ export class AnthropicProvider implements Provider {
     });
   }
 
-  async #clientForRequest(): Promise<Anthropic> {
-    if (!this.#client) {
-      this.#sdk = await loadAnthropicSdk();
-      this.#client = createAnthropicClient(this.#sdk, this.#settings);
-    }
+  warm(): void {
+    this.#clientForRequest().catch(() => undefined);
+  }
+
+  /** One client, however many callers ask first (warm() and the first request may overlap). */
+  #clientForRequest(): Promise<Anthropic> {
+    this.#client ??= loadAnthropicSdk().then((sdk) => {
+      this.#sdk = sdk;
+      return createAnthropicClient(sdk, this.#settings);
+    }, (error: unknown) => {
+      this.#client = undefined; // a later request tries again
+      throw error;
+    });
     return this.#client;
   }
 

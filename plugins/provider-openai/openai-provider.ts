@@ -16,7 +16,7 @@ export class OpenAIProvider implements Provider {
   readonly #settings: ProviderSettings;
   readonly #label: string;
   #sdk: OpenAISdk | undefined;
-  #client: OpenAI | undefined;
+  #client: Promise<OpenAI> | undefined;
 
   constructor(settings: ProviderSettings) {
     this.#settings = settings;
@@ -38,11 +38,19 @@ export class OpenAIProvider implements Provider {
     });
   }
 
-  async #clientForRequest(): Promise<OpenAI> {
-    if (!this.#client) {
-      this.#sdk = await loadOpenAISdk();
-      this.#client = createOpenAIClient(this.#sdk, this.#settings);
-    }
+  warm(): void {
+    this.#clientForRequest().catch(() => undefined);
+  }
+
+  /** One client, however many callers ask first (warm() and the first request may overlap). */
+  #clientForRequest(): Promise<OpenAI> {
+    this.#client ??= loadOpenAISdk().then((sdk) => {
+      this.#sdk = sdk;
+      return createOpenAIClient(sdk, this.#settings);
+    }, (error: unknown) => {
+      this.#client = undefined; // a later request tries again
+      throw error;
+    });
     return this.#client;
   }
 
