@@ -32,9 +32,18 @@ function userConfig(s: Scenario, config: Record<string, unknown>): void {
 
 const toolNames = (body: any): string[] => (body.tools ?? []).map((t: any) => t.name ?? t.function?.name);
 
-test('acceptance: with server-everything in .mcp.json and --trust-project, the first turn calls its tools and the results (an image too) reach the model', async () => {
+test('acceptance: with server-everything in .mcp.json and --trust-project, the first turn calls its tools and the results (an image and a resource too) reach the model', async () => {
   await scenario(
-    [{ toolCalls: [{ id: 'c1', name: 'mcp__everything__echo', input: { message: 'hi there' } }, { id: 'c2', name: 'mcp__everything__get-tiny-image', input: {} }] }, { text: 'done' }],
+    [
+      {
+        toolCalls: [
+          { id: 'c1', name: 'mcp__everything__echo', input: { message: 'hi there' } },
+          { id: 'c2', name: 'mcp__everything__get-tiny-image', input: {} },
+          { id: 'c3', name: 'mcp__everything__get-resource-reference', input: { resourceType: 'Text', resourceId: 1 } },
+        ],
+      },
+      { text: 'done' },
+    ],
     async (s) => {
       writeMcpJson(s, everythingStdio);
       const result = await s.run(['-p', 'use the tools', '--trust-project', '--allowedTools', 'mcp__everything']);
@@ -46,6 +55,8 @@ test('acceptance: with server-everything in .mcp.json and --trust-project, the f
       expect(results[1].content).toEqual(
         expect.arrayContaining([expect.objectContaining({ type: 'image', source: expect.objectContaining({ type: 'base64', media_type: 'image/png' }) })]),
       );
+      expect(results[2]).toMatchObject({ tool_use_id: 'c3', is_error: false });
+      expect(results[2].content).toMatch(/Resource <demo:\/\/resource\/dynamic\/text\/1> \(text\/plain\):\n/);
     },
   );
 });
@@ -82,12 +93,12 @@ test('an untrusted project: .mcp.json servers are not started, and the notice sa
   });
 });
 
-test('permission rules speak mcp__server__tool: a deny rule stops the call, whatever the tool says about itself', async () => {
+test('permission rules speak mcp__server__tool: a deny rule for the whole server stops the call, over an allow', async () => {
   await scenario(
     [{ toolCalls: [{ id: 'c1', name: 'mcp__everything__echo', input: { message: 'x' } }] }, { text: 'done' }],
     async (s) => {
       writeMcpJson(s, everythingStdio);
-      const result = await s.run(['-p', 'echo', '--trust-project', '--disallowedTools', 'mcp__everything__echo']);
+      const result = await s.run(['-p', 'echo', '--trust-project', '--allowedTools', 'mcp__everything', '--disallowedTools', 'mcp__everything__*']);
       expect(result.code).toBe(0);
       const [denied] = s.requests[1]!.body.messages.at(-1).content;
       expect(denied.is_error).toBe(true);
