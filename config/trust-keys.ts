@@ -24,6 +24,7 @@ export const SETTINGS_TRUST_PATHS: readonly TrustPath[] = [
   ['permissions', 'defaultMode'],
   ['permissions', 'additional_directories'],
   ['permissions', 'additionalDirectories'],
+  ['hooks'], // Claude Code's hook commands, run on events (the hooks plugin)
 ];
 
 export const keyOf = (path: TrustPath): string => path.join('.');

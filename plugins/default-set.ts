@@ -25,6 +25,7 @@ import commands from './commands/index.js';
 import session from './session/index.js';
 import compaction from './compaction/index.js';
 import mcp from './mcp/index.js';
+import hooks from './hooks/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -49,4 +50,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   session,
   compaction,
   mcp,
+  hooks,
 ];

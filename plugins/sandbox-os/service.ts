@@ -57,6 +57,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private session: Promise<{ base: string; tmp: string; empty: string }> | undefined;
   /** Mount points made for blocked paths, with how many running calls use each. */
   private readonly mountPoints = new Map<string, number>();
+  /** The mkdir of a mount point in progress or done, shared by every call that claimed it. */
+  private readonly creating = new Map<string, Promise<void>>();
   private warnedRuleWalk = false;
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
   private warnedDomains = false;
@@ -282,18 +284,26 @@ export class OsCommandSandbox implements CommandSandbox {
     const made: string[] = [];
     for (const target of paths) {
       const users = this.mountPoints.get(target) ?? 0;
-      if (users === 0) {
-        try {
-          await mkdir(target, { mode: 0o500 });
-        } catch (error) {
-          await this.releaseMountPoints(made);
-          return {
-            ok: false,
-            message: `The OS sandbox could not reserve ${target} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), a path commands may not create, so the command was not run. Try again.`,
-          };
-        }
-      }
+      // Claimed before awaiting, so a concurrent call (hooks run side by side) shares this mount
+      // point instead of racing to create it; it waits for the same mkdir.
       this.mountPoints.set(target, users + 1);
+      if (users === 0) this.creating.set(target, mkdir(target, { mode: 0o500 }).then(() => undefined));
+      try {
+        await this.creating.get(target);
+      } catch (error) {
+        // Not ours to remove (it may be something that appeared meanwhile): only the claim goes.
+        const left = (this.mountPoints.get(target) ?? 1) - 1;
+        if (left > 0) this.mountPoints.set(target, left);
+        else {
+          this.mountPoints.delete(target);
+          this.creating.delete(target);
+        }
+        await this.releaseMountPoints(made);
+        return {
+          ok: false,
+          message: `The OS sandbox could not reserve ${target} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), a path commands may not create, so the command was not run. Try again.`,
+        };
+      }
       made.push(target);
     }
     return { ok: true };
@@ -308,6 +318,7 @@ export class OsCommandSandbox implements CommandSandbox {
         continue;
       }
       this.mountPoints.delete(target);
+      this.creating.delete(target);
       try {
         await rmdir(target); // only if still empty: something the user put there stays
       } catch {

@@ -1,0 +1,92 @@
+/**
+ * What a command hook's exit code and stdout mean, with Claude Code's semantics:
+ * - exit 0: success. stdout that starts with `{` is the structured output (decision, reason,
+ *   continue, stopReason, systemMessage, hookSpecificOutput.{permissionDecision,
+ *   permissionDecisionReason, updatedInput, additionalContext}); other stdout becomes context
+ *   for UserPromptSubmit and SessionStart only;
+ * - exit 2: blocks where the event can block, the reason being the JSON `reason` or stderr;
+ * - anything else, a timeout, or a hook that could not run: a failure the user is shown, and the
+ *   action goes on (no decision).
+ */
+import type { CommandOutcome } from './run-command.js';
+import { BLOCKING, MAX_HOOK_TEXT, type ClaudeEvent } from './events.js';
+
+export type HookResultKind = 'ok' | 'blocked' | 'failed';
+
+export interface HookResult {
+  kind: HookResultKind;
+  /** Why it blocked (exit 2, `decision: "block"`, `permissionDecision: "deny"`), or why it failed. */
+  reason?: string;
+  /** PreToolUse only. */
+  permission?: 'allow' | 'ask' | 'deny';
+  updatedInput?: Record<string, unknown>;
+  additionalContext?: string;
+  /** Shown to the user. */
+  systemMessage?: string;
+  /** `continue: false`: the run should stop, with this shown to the user. */
+  stop?: string;
+  /** What the log records: `exit 0`, `exit 2`, `timeout`, `could not run`. */
+  exit: string;
+}
+
+const cap = (text: string): string => (text.length > MAX_HOOK_TEXT ? `${text.slice(0, MAX_HOOK_TEXT)}… [cut at ${MAX_HOOK_TEXT} characters]` : text);
+
+function structured(stdout: string): Record<string, unknown> | undefined {
+  const trimmed = stdout.trim();
+  if (!trimmed.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(trimmed);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined; // invalid JSON is plain text
+  }
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResult {
+  if (outcome.error !== undefined) return { kind: 'failed', reason: `could not run: ${outcome.error}`, exit: 'could not run' };
+  if (outcome.timedOut) return { kind: 'failed', reason: 'timed out (its output is discarded, it decides nothing)', exit: 'timeout' };
+  const json = outcome.code === 0 || outcome.code === 2 ? structured(outcome.stdout) : undefined;
+  const specific = (typeof json?.hookSpecificOutput === 'object' && json.hookSpecificOutput !== null ? json.hookSpecificOutput : {}) as Record<string, unknown>;
+  const result: HookResult = { kind: 'ok', exit: `exit ${outcome.code}` };
+  const systemMessage = str(json?.systemMessage);
+  if (systemMessage) result.systemMessage = cap(systemMessage);
+
+  if (outcome.code === 2) {
+    if (!BLOCKING.has(event)) {
+      // Cannot block (PostToolUse: the tool already ran): stderr is still worth showing.
+      result.additionalContext = cap(outcome.stderr.trim());
+      return result;
+    }
+    return { ...result, kind: 'blocked', reason: cap(str(json?.reason) ?? (outcome.stderr.trim() || `the hook exited with 2`)), ...(event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
+  }
+  if (outcome.code !== 0) {
+    const firstLine = outcome.stderr.trim().split('\n')[0] ?? '';
+    return { ...result, kind: 'failed', reason: `exited with ${outcome.code}${firstLine ? `: ${firstLine}` : ''}` };
+  }
+  if (!json) {
+    const text = outcome.stdout.trim();
+    if (text && (event === 'UserPromptSubmit' || event === 'SessionStart')) result.additionalContext = cap(text);
+    return result;
+  }
+  if (json.continue === false) result.stop = cap(str(json.stopReason) ?? 'a hook asked to stop');
+  const context = str(specific.additionalContext);
+  if (context) result.additionalContext = cap(context);
+  if (event === 'PreToolUse') {
+    // Deprecated top-level approve/block map to allow/deny (Claude Code does the same).
+    const legacy = json.decision === 'approve' ? 'allow' : json.decision === 'block' ? 'deny' : undefined;
+    const decision = specific.permissionDecision ?? legacy;
+    if (decision === 'allow' || decision === 'ask' || decision === 'deny') result.permission = decision;
+    const reason = str(specific.permissionDecisionReason) ?? str(json.reason);
+    if (reason) result.reason = cap(reason);
+    if (typeof specific.updatedInput === 'object' && specific.updatedInput !== null && !Array.isArray(specific.updatedInput)) result.updatedInput = specific.updatedInput as Record<string, unknown>;
+    if (result.permission === 'deny') result.kind = 'blocked';
+    return result;
+  }
+  if (json.decision === 'block') {
+    result.reason = cap(str(json.reason) ?? 'blocked by a hook');
+    if (BLOCKING.has(event) || event === 'PostToolUse') result.kind = 'blocked';
+  }
+  return result;
+}

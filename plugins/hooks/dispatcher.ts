@@ -1,0 +1,84 @@
+/**
+ * Runs the rules of one event: every matching rule at once (as Claude Code does), then reads the
+ * results in file order, so the first block wins. Async rules run in the background, decide
+ * nothing, and are cancelled at shutdown. Every run is logged and counted; every failure is shown.
+ */
+import type { CommandSandbox } from '../../types/sandbox.js';
+import { interpret, type HookResult } from './decision.js';
+import { defaultTimeoutSec, matches, type ClaudeEvent } from './events.js';
+import type { HookLog } from './hook-log.js';
+import { runCommandHook } from './run-command.js';
+import type { HookRule } from './settings.js';
+
+export interface DispatcherDeps {
+  projectRoot: string;
+  homeDir: string;
+  env: NodeJS.ProcessEnv;
+  log: HookLog;
+  sandbox(): Promise<CommandSandbox | undefined>;
+  warn(message: string): void;
+  notify(message: string): void;
+}
+
+export interface RuleResult {
+  rule: HookRule;
+  result: HookResult;
+}
+
+export class HookDispatcher {
+  private readonly background = new Set<AbortController>();
+  private closed = false;
+
+  constructor(
+    private readonly rules: readonly HookRule[],
+    private readonly deps: DispatcherDeps,
+  ) {}
+
+  /** Whether any rule listens to `event` (saves building a payload nobody reads). */
+  listens(event: ClaudeEvent): boolean {
+    return this.rules.some((rule) => rule.event === event);
+  }
+
+  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: Record<string, unknown>): Promise<RuleResult[]> {
+    if (this.closed) return [];
+    const matching = this.rules.filter((rule) => rule.event === event && matches(rule.matcher, subjects));
+    if (matching.length === 0) return [];
+    const sandbox = matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
+    const full = { ...payload, hook_event_name: event };
+    const runs = matching.map(async (rule): Promise<RuleResult | undefined> => {
+      const controller = new AbortController();
+      const running = this.runOne(rule, full, rule.sandboxed ? sandbox : undefined, controller.signal);
+      if (!rule.handler.async) return running;
+      this.background.add(controller);
+      void running.finally(() => this.background.delete(controller));
+      return undefined;
+    });
+    return (await Promise.all(runs)).filter((entry): entry is RuleResult => entry !== undefined);
+  }
+
+  private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, signal: AbortSignal): Promise<RuleResult> {
+    const timeoutMs = (rule.handler.timeoutSec ?? defaultTimeoutSec(rule.event)) * 1000;
+    const outcome = await runCommandHook({ command: rule.handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal });
+    const result = interpret(rule.event, outcome);
+    const decision = result.kind === 'ok' && result.permission ? result.permission : result.kind;
+    this.deps.log.append({
+      time: new Date().toISOString(),
+      rule: rule.name,
+      event: rule.event,
+      durationMs: outcome.durationMs,
+      exit: result.exit,
+      decision: rule.handler.async && result.kind === 'blocked' ? 'ok (async: cannot block)' : decision,
+      ...(result.reason ? { reason: result.reason.slice(0, 500) } : {}),
+    });
+    if (result.kind === 'failed') this.deps.warn(`hook ${rule.name} (${rule.event}) failed: ${result.reason}; going on without it (see ${this.deps.log.file})`);
+    if (result.systemMessage) this.deps.notify(`hook ${rule.name}: ${result.systemMessage}`);
+    return { rule, result };
+  }
+
+  /** Shutdown: background hooks are cancelled (their process groups killed). */
+  close(): void {
+    this.closed = true;
+    for (const controller of this.background) controller.abort();
+    this.background.clear();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Claude Code's hook vocabulary (../shared/reference/CLAUDE_CODE_HOOKS.md), and how it maps onto
+ * MewCode: event names, the tool names matchers and payloads speak, `tool_input` field names, the
+ * matcher syntax and the default timeouts.
+ */
+import path from 'node:path';
+export const CLAUDE_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'Notification',
+] as const;
+export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
+
+/** Claude Code's tool names for MewCode's built-in tools; MCP tools (`mcp__…`) are the same in both. */
+const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
+  bash: 'Bash',
+  read_file: 'Read',
+  write_file: 'Write',
+  edit_file: 'Edit',
+  glob: 'Glob',
+  grep: 'Grep',
+};
+
+export function claudeToolName(tool: string): string {
+  return CLAUDE_TOOL_NAMES[tool] ?? tool;
+}
+
+/** Claude Code's field names beside ours, so `.tool_input.file_path` works unchanged. */
+const CLAUDE_INPUT_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  read_file: { path: 'file_path' },
+  write_file: { path: 'file_path' },
+  edit_file: { path: 'file_path' },
+};
+
+/** Claude's field beside ours; a path is made absolute, as Claude Code gives it. */
+export function claudeToolInput(tool: string, input: Record<string, unknown>, projectRoot: string): Record<string, unknown> {
+  const aliases = CLAUDE_INPUT_FIELDS[tool];
+  if (!aliases) return input;
+  const out = { ...input };
+  for (const [ours, theirs] of Object.entries(aliases)) {
+    const value = input[ours];
+    if (value !== undefined && !(theirs in input)) out[theirs] = typeof value === 'string' ? path.resolve(projectRoot, value) : value;
+  }
+  return out;
+}
+
+/** An `updatedInput` in Claude's names back in ours (a field only Claude's name carries wins). */
+export function fromClaudeToolInput(tool: string, input: Record<string, unknown>, original: Record<string, unknown>, projectRoot: string): Record<string, unknown> {
+  const aliases = CLAUDE_INPUT_FIELDS[tool];
+  if (!aliases) return input;
+  const out = { ...input };
+  for (const [ours, theirs] of Object.entries(aliases)) {
+    if (!(theirs in input)) continue;
+    // A script that changed Claude's field meant it; one that copied it back unchanged did not.
+    if (input[theirs] !== claudeToolInput(tool, original, projectRoot)[theirs] || !(ours in input)) out[ours] = input[theirs];
+    delete out[theirs];
+  }
+  return out;
+}
+
+/**
+ * Claude Code's matcher: '' / '*' / absent → all; only letters, digits, `_`, `-`, spaces, `,`
+ * and `|` → exact names separated by `|` or `,`; anything else → an unanchored RegExp. A tool
+ * matcher is tested against Claude's name and ours, so `Bash` and `bash` both match bash.
+ */
+export function matches(matcher: string, subjects: readonly string[]): boolean {
+  const trimmed = matcher.trim();
+  if (trimmed === '' || trimmed === '*') return true;
+  if (/^[A-Za-z0-9_\-\s,|]+$/.test(trimmed)) {
+    const names = trimmed.split(/[|,]/).map((name) => name.trim()).filter(Boolean);
+    return subjects.some((subject) => names.includes(subject));
+  }
+  const pattern = new RegExp(trimmed);
+  return subjects.some((subject) => pattern.test(subject));
+}
+
+/** Events whose exit 2 / decision can block (or, for Stop, send the agent back to work). */
+export const BLOCKING: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop']);
+
+/** Seconds: Claude Code's defaults (600 s; UserPromptSubmit 30 s; SessionEnd a short budget). */
+export function defaultTimeoutSec(event: ClaudeEvent): number {
+  if (event === 'UserPromptSubmit') return 30;
+  if (event === 'SessionEnd') return 5;
+  return 600;
+}
+
+/** Claude caps every hook output string at 10,000 characters. */
+export const MAX_HOOK_TEXT = 10_000;

@@ -1,0 +1,108 @@
+/**
+ * `.mewcode/hooks.log`: one JSON line per hook run (rule, event, duration, exit, decision), so no
+ * hook failure is silent, and `mewcode hooks` can count runs per rule. The `.mewcode` directory
+ * must be a real directory (a repository may plant a link there) and the file is opened with
+ * O_NOFOLLOW; when either check fails the run goes on unlogged, with one warning.
+ */
+import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+export const HOOK_LOG = path.join('.mewcode', 'hooks.log');
+
+export interface HookLogRecord {
+  time: string;
+  rule: string;
+  event: string;
+  durationMs: number;
+  exit: string;
+  decision: string;
+  reason?: string;
+}
+
+export class HookLog {
+  private fd: number | undefined;
+  private failed = false;
+
+  constructor(
+    private readonly projectRoot: string,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  get file(): string {
+    return path.join(this.projectRoot, HOOK_LOG);
+  }
+
+  private open(): number | undefined {
+    if (this.fd !== undefined || this.failed) return this.fd;
+    const dir = path.join(this.projectRoot, '.mewcode');
+    try {
+      try {
+        if (lstatSync(dir).isSymbolicLink()) throw new Error(`${dir} is a symbolic link`);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        mkdirSync(dir, { mode: 0o700 });
+      }
+      this.fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+    } catch (error) {
+      this.failed = true;
+      this.warn(`hooks: hook runs are not logged: ${(error as Error).message}`);
+    }
+    return this.fd;
+  }
+
+  append(record: HookLogRecord): void {
+    const fd = this.open();
+    if (fd === undefined) return;
+    try {
+      writeSync(fd, `${JSON.stringify(record)}\n`);
+    } catch {
+      // a full disk must not stop the run
+    }
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+export interface RuleCounters {
+  runs: number;
+  ok: number;
+  blocked: number;
+  failed: number;
+  totalMs: number;
+}
+
+/** Counters per rule from a log (a line that does not parse is skipped). */
+export function countRuns(file: string): Map<string, RuleCounters> {
+  const counts = new Map<string, RuleCounters>();
+  let text = '';
+  try {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return counts;
+  }
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    let record: HookLogRecord;
+    try {
+      record = JSON.parse(line) as HookLogRecord;
+    } catch {
+      continue;
+    }
+    const entry = counts.get(record.rule) ?? { runs: 0, ok: 0, blocked: 0, failed: 0, totalMs: 0 };
+    entry.runs++;
+    if (record.decision === 'failed') entry.failed++;
+    else if (record.decision === 'blocked' || record.decision === 'deny') entry.blocked++;
+    else entry.ok++;
+    entry.totalMs += record.durationMs;
+    counts.set(record.rule, entry);
+  }
+  return counts;
+}

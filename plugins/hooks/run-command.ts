@@ -1,0 +1,127 @@
+/**
+ * Runs one command hook: `bash -c <command>` (sh where there is no bash) with the payload as one
+ * line of JSON on stdin, in its own process group (a timeout kills everything it started), with a
+ * minimal environment plus MEWCODE_PROJECT_DIR and CLAUDE_PROJECT_DIR, inside the OS command
+ * sandbox when one is active (a sandbox that refuses the command means it does not run).
+ */
+import { spawn } from 'node:child_process';
+import { registerProcessGroup, releaseProcessGroup, signalGroup } from '../../sdk/process-reaper.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
+
+/** Passed through when set; nothing else of MewCode's environment reaches a hook (no API keys). */
+const BASE_ENV = ['HOME', 'PATH', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR'];
+/** Each of stdout and stderr is kept up to this much; the rest is read and dropped. */
+export const MAX_CAPTURE_BYTES = 1024 * 1024;
+const KILL_GRACE_MS = 1_000;
+
+export interface CommandRun {
+  command: string;
+  payload: unknown;
+  projectRoot: string;
+  homeDir: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  sandbox: CommandSandbox | undefined;
+  signal?: AbortSignal;
+}
+
+export interface CommandOutcome {
+  /** null when it did not run to an exit (spawn failure, refused, timeout, cancelled). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** Why it could not run at all. */
+  error?: string;
+  durationMs: number;
+}
+
+export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of BASE_ENV) if (source[name] !== undefined) env[name] = source[name]!;
+  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
+  env.MEWCODE_PROJECT_DIR = projectRoot;
+  env.CLAUDE_PROJECT_DIR = projectRoot;
+  return env;
+}
+
+export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
+  const started = performance.now();
+  const elapsed = (): number => Math.round(performance.now() - started);
+  const env = hookEnvironment(run.env, run.projectRoot);
+  const argv = ['/bin/sh', '-c', run.command];
+  let file = argv[0]!;
+  let args = argv.slice(1);
+  let release: (() => Promise<void>) | undefined;
+  if (run.sandbox) {
+    const wrapped = await run.sandbox.wrap({ argv, cwd: run.projectRoot, projectRoot: run.projectRoot, homeDir: run.homeDir });
+    if (wrapped.kind === 'refused') return { code: null, stdout: '', stderr: '', timedOut: false, error: `the command sandbox refused it: ${wrapped.message}`, durationMs: elapsed() };
+    if (wrapped.kind === 'sandboxed') {
+      file = wrapped.launch.file;
+      args = wrapped.launch.args;
+      Object.assign(env, wrapped.launch.env ?? {});
+      release = () => wrapped.launch.release();
+    }
+  }
+  return new Promise<CommandOutcome>((resolve) => {
+    let child;
+    try {
+      child = spawn(file, args, { cwd: run.projectRoot, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, windowsHide: true });
+    } catch (error) {
+      void release?.();
+      resolve({ code: null, stdout: '', stderr: '', timedOut: false, error: (error as Error).message, durationMs: elapsed() });
+      return;
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const sizes = { out: 0, err: 0 };
+    const collect = (chunks: Buffer[], key: 'out' | 'err') => (chunk: Buffer) => {
+      if (sizes[key] >= MAX_CAPTURE_BYTES) return;
+      chunks.push(chunk.subarray(0, MAX_CAPTURE_BYTES - sizes[key]));
+      sizes[key] += chunk.length;
+    };
+    child.stdout!.on('data', collect(out, 'out'));
+    child.stderr!.on('data', collect(err, 'err'));
+    child.stdin!.on('error', () => undefined); // a hook that does not read its stdin
+    child.stdin!.end(`${JSON.stringify(run.payload)}\n`);
+    let timedOut = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = (): void => {
+      if (child.pid === undefined) return;
+      const pid = child.pid;
+      signalGroup(pid, 'SIGTERM');
+      killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+      killTimer.unref();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, run.timeoutMs);
+    const onAbort = (): void => stop();
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    if (child.pid !== undefined) registerProcessGroup(child.pid);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      void release?.();
+      resolve({ code: null, stdout: '', stderr: '', timedOut: false, error: error.message, durationMs: elapsed() });
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      if (child.pid !== undefined) {
+        // Nothing it started outlives it.
+        signalGroup(child.pid, 'SIGKILL');
+        releaseProcessGroup(child.pid);
+      }
+      if (killTimer) clearTimeout(killTimer);
+      void release?.();
+      resolve({
+        code: timedOut ? null : code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+        durationMs: elapsed(),
+      });
+    });
+  });
+}

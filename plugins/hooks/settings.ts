@@ -1,0 +1,213 @@
+/**
+ * User hook rules in Claude Code's settings shape (issue 13), read from MewCode's settings files:
+ *   ~/.mewcode/settings.yaml, <root>/.mewcode/settings.yaml, <root>/.mewcode/settings.local.yaml
+ * (YAML or JSON content), under `hooks: { <Event>: [ { matcher, hooks: [ { type: command,
+ * command, timeout, async } ] } ] }` — exactly as Claude Code documents it for settings.json.
+ *
+ * A bad entry is skipped with a message naming the file, line and key (K2); the rest load.
+ * Project-scope files (the shared one, or a local file tracked by git) apply only when the
+ * workspace trust service approves their `hooks` value; without a trust service they are
+ * untrusted (fail closed). Identical handlers from several files run once (as in Claude Code).
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../config/located.js';
+import { parseConfigTextCached } from '../../config/parse-cache.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { CLAUDE_EVENTS, type ClaudeEvent } from './events.js';
+
+export type HookScope = 'user' | 'project' | 'local';
+
+export interface CommandHandler {
+  type: 'command';
+  command: string;
+  /** Seconds, as Claude Code (default per event: events.ts). */
+  timeoutSec?: number;
+  /** Run in the background: never blocks, its output is only logged. */
+  async: boolean;
+  /** `sandbox: true`: run inside the OS command sandbox even though it is the user's own hook. */
+  sandbox: boolean;
+}
+
+export interface HookRule {
+  /** `<file>:<line>` of the handler, plus its index: how the log and notices name it. */
+  name: string;
+  event: ClaudeEvent;
+  /** Claude Code's matcher string ('' = all). */
+  matcher: string;
+  handler: CommandHandler;
+  scope: HookScope;
+  file: string;
+  /**
+   * Runs inside the OS command sandbox (when one is active): always for a project's hooks (a
+   * repository's commands), for the user's own only with `sandbox: true` — they are the user's
+   * code, as in Claude Code, and often need the network or files outside the project.
+   */
+  sandboxed: boolean;
+}
+
+export interface HookSource {
+  scope: HookScope;
+  file: string;
+  exists: boolean;
+  /** `trusted`, `untrusted` (skipped), or `personal` (user and untracked local files need no trust). */
+  trust: 'personal' | 'trusted' | 'untrusted';
+  rules: HookRule[];
+}
+
+export interface LoadedHooks {
+  rules: HookRule[];
+  sources: HookSource[];
+  warnings: string[];
+}
+
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+const PREFIX = 'hooks:';
+
+export function hookSettingsFiles(projectRoot: string, homeDir: string): { scope: HookScope; file: string }[] {
+  return [
+    { scope: 'user', file: path.join(homeDir, '.mewcode', 'settings.yaml') },
+    { scope: 'project', file: path.join(projectRoot, '.mewcode', 'settings.yaml') },
+    { scope: 'local', file: path.join(projectRoot, '.mewcode', 'settings.local.yaml') },
+  ];
+}
+
+async function readText(file: string, warnings: string[]): Promise<string | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > MAX_SETTINGS_BYTES) {
+      warnings.push(`${PREFIX} cannot read ${file}: ${info.isFile() ? 'larger than 1 MiB' : 'not a regular file'}; its hooks are ignored`);
+      return undefined;
+    }
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') warnings.push(`${PREFIX} cannot read ${file}: ${(error as Error).message}; its hooks are ignored`);
+    return undefined;
+  }
+}
+
+export async function loadHookRules(projectRoot: string, homeDir: string, trust: WorkspaceTrust | undefined): Promise<LoadedHooks> {
+  const warnings: string[] = [];
+  const sources: HookSource[] = [];
+  const seen = new Set<string>();
+  const rules: HookRule[] = [];
+  for (const { scope, file } of hookSettingsFiles(projectRoot, homeDir)) {
+    const source: HookSource = { scope, file, exists: false, trust: 'personal', rules: [] };
+    sources.push(source);
+    const text = await readText(file, warnings);
+    if (text === undefined) continue;
+    source.exists = true;
+    const parsed = await parseConfigTextCached(file, text);
+    if (parsed.error) {
+      warnings.push(`${parsed.error}; its hooks are ignored`);
+      continue;
+    }
+    const node = parsed.root.entries.get('hooks');
+    if (node === undefined || (node.kind === 'scalar' && node.value === null)) continue;
+    const projectScope = scope === 'project' || (scope === 'local' && trust?.scopeOf(file) === 'project');
+    if (projectScope) {
+      // The trust service lists what it refused in its one notice.
+      if (!trust?.approves(file, 'hooks', toPlain(node))) {
+        source.trust = 'untrusted';
+        if (!trust) warnings.push(`${PREFIX} ${formatPos(node.pos)}: this build has no workspace trust service, so the project's hooks are not run`);
+        continue;
+      }
+      source.trust = 'trusted';
+    }
+    for (const rule of parseHooks(node, scope, file, warnings, projectScope)) {
+      const key = JSON.stringify([rule.event, rule.matcher, rule.handler]);
+      if (seen.has(key)) continue; // the same handler in several files runs once
+      seen.add(key);
+      source.rules.push(rule);
+      rules.push(rule);
+    }
+  }
+  return { rules, sources, warnings };
+}
+
+function parseHooks(node: LocatedNode, scope: HookScope, file: string, warnings: string[], projectScope: boolean): HookRule[] {
+  const where = (n: LocatedNode): string => formatPos(n.pos);
+  if (node.kind !== 'map') {
+    warnings.push(`${PREFIX} ${where(node)}: hooks must be a mapping of event names (PreToolUse, Stop, …) to matcher groups; ignored`);
+    return [];
+  }
+  const rules: HookRule[] = [];
+  for (const [event, groups] of (node as LocatedMap).entries) {
+    if (!(CLAUDE_EVENTS as readonly string[]).includes(event)) {
+      warnings.push(`${PREFIX} ${where(groups)}: unknown hook event "${event}" (known: ${CLAUDE_EVENTS.join(', ')}); skipped`);
+      continue;
+    }
+    if (groups.kind !== 'seq') {
+      warnings.push(`${PREFIX} ${where(groups)}: hooks.${event} must be a list of { matcher, hooks: [...] }; skipped`);
+      continue;
+    }
+    groups.items.forEach((group, groupIndex) => {
+      if (group.kind !== 'map') {
+        warnings.push(`${PREFIX} ${where(group)}: hooks.${event}[${groupIndex}] must be a mapping with "hooks"; skipped`);
+        return;
+      }
+      const matcherNode = group.entries.get('matcher');
+      const matcher = matcherNode === undefined ? '' : toPlain(matcherNode);
+      if (typeof matcher !== 'string') {
+        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${event}[${groupIndex}].matcher must be a string; the group is skipped`);
+        return;
+      }
+      if (!validMatcher(matcher)) {
+        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${event}[${groupIndex}].matcher ${JSON.stringify(matcher)} is not a valid regular expression; the group is skipped`);
+        return;
+      }
+      const handlers = group.entries.get('hooks');
+      if (handlers?.kind !== 'seq') {
+        warnings.push(`${PREFIX} ${where(handlers ?? group)}: hooks.${event}[${groupIndex}].hooks must be a list of handlers; the group is skipped`);
+        return;
+      }
+      handlers.items.forEach((handlerNode, handlerIndex) => {
+        const label = `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`;
+        const handler = parseHandler(handlerNode, label, warnings);
+        if (handler) rules.push({ name: where(handlerNode), event: event as ClaudeEvent, matcher, handler, scope, file, sandboxed: projectScope || handler.sandbox });
+      });
+    });
+  }
+  return rules;
+}
+
+function validMatcher(matcher: string): boolean {
+  if (matcher === '' || matcher === '*' || /^[A-Za-z0-9_\-\s,|]+$/.test(matcher)) return true;
+  try {
+    new RegExp(matcher);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseHandler(node: LocatedNode, label: string, warnings: string[]): CommandHandler | undefined {
+  const where = formatPos(node.pos);
+  const value = toPlain(node) as Record<string, unknown> | unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    warnings.push(`${PREFIX} ${where}: ${label} must be a mapping like { type: command, command: "…" }; skipped`);
+    return undefined;
+  }
+  const entry = value as Record<string, unknown>;
+  if (entry.type !== 'command') {
+    warnings.push(`${PREFIX} ${where}: ${label}: type ${JSON.stringify(entry.type)} is not supported (only "command" in this version); skipped`);
+    return undefined;
+  }
+  if (typeof entry.command !== 'string' || entry.command.trim() === '') {
+    warnings.push(`${PREFIX} ${where}: ${label}: command must be a non-empty string; skipped`);
+    return undefined;
+  }
+  const handler: CommandHandler = { type: 'command', command: entry.command, async: entry.async === true, sandbox: entry.sandbox === true };
+  if (entry.timeout !== undefined) {
+    if (typeof entry.timeout !== 'number' || !(entry.timeout > 0) || entry.timeout > 3600) {
+      warnings.push(`${PREFIX} ${where}: ${label}: timeout must be a number of seconds above 0 and at most 3600; skipped`);
+      return undefined;
+    }
+    handler.timeoutSec = entry.timeout;
+  }
+  for (const key of Object.keys(entry)) {
+    if (!['type', 'command', 'timeout', 'async', 'statusMessage', 'sandbox'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
+  }
+  return handler;
+}

@@ -1,0 +1,198 @@
+/**
+ * User hooks through the built CLI (issue 13): Claude Code hook scripts, in plain shell and in
+ * Python, configured exactly as Claude Code documents them (the `hooks` object of settings.json)
+ * but in MewCode's settings file. What the model receives is read from the scripted server's log.
+ */
+import { afterEach, expect, test } from '@jest/globals';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { lastUserTexts, removeTempDirs, scenario, type Scenario } from './helpers.js';
+
+afterEach(removeTempDirs);
+
+type Hooks = Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>;
+
+/** `~/.mewcode/settings.yaml` with Claude's JSON (JSON is YAML). */
+function userHooks(s: Scenario, hooks: Hooks): void {
+  mkdirSync(path.join(s.home, '.mewcode'), { recursive: true });
+  writeFileSync(path.join(s.home, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks }, null, 2));
+}
+
+function script(s: Scenario, name: string, text: string): string {
+  const file = path.join(s.home, name);
+  writeFileSync(file, text, { mode: 0o755 });
+  return file;
+}
+
+const toolResults = (body: any): any[] => (body.messages.at(-1).content as any[]).filter((b) => b.type === 'tool_result');
+
+// A dangerous-command blocker as Claude Code's docs show it: reads .tool_input.command, exit 2 + stderr.
+const BLOCKER_SH = `#!/bin/sh
+input=$(cat)
+command=$(printf '%s' "$input" | python3 -c 'import json,sys; print(json.load(sys.stdin)["tool_input"]["command"])')
+case "$command" in
+  *"git push"*) echo "Pushing is not allowed from the agent: open a pull request instead" >&2; exit 2 ;;
+esac
+exit 0
+`;
+
+test('acceptance: a Claude Code PreToolUse script that blocks by exit 2 blocks the command, and its reason reaches the model', async () => {
+  await scenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'git push origin main', description: 'push' } }] }, { text: 'understood' }], async (s) => {
+    const blocker = script(s, 'block-push.sh', BLOCKER_SH);
+    userHooks(s, { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: blocker }] }] });
+    const result = await s.run(['-p', 'push it', '--allowedTools', 'Bash']);
+    expect(result.code).toBe(0);
+    const [blocked] = toolResults(s.requests[1]!.body);
+    expect(blocked.is_error).toBe(true);
+    expect(blocked.content).toMatch(/^\[hook .*settings\.yaml:\d+:\d+\] Pushing is not allowed from the agent: open a pull request instead$/);
+    // Logged: rule, event, exit, decision.
+    const log = readFileSync(path.join(s.cwd, '.mewcode', 'hooks.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(log).toEqual([expect.objectContaining({ event: 'PreToolUse', exit: 'exit 2', decision: 'blocked' })]);
+  });
+});
+
+test('acceptance: a UserPromptSubmit script returning additionalContext changes the request', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    const adder = script(
+      s,
+      'context.py',
+      `#!/usr/bin/env python3
+import json, sys
+payload = json.load(sys.stdin)
+assert payload["hook_event_name"] == "UserPromptSubmit" and payload["session_id"]
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "Current sprint: 42; prompt was " + payload["prompt"]}}))
+`,
+    );
+    userHooks(s, { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `python3 ${adder}` }] }] });
+    const result = await s.run(['-p', 'plan the week']);
+    expect(result.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toContain('Current sprint: 42; prompt was plan the week');
+  });
+});
+
+test('PostToolUse on Write|Edit: a formatter reads .tool_input.file_path (absolute, as Claude Code gives it)', async () => {
+  await scenario(
+    [{ toolCalls: [{ id: 'c1', name: 'write_file', input: { path: 'notes.txt', content: 'hello\n' } }] }, { text: 'written' }],
+    async (s) => {
+      const formatter = script(
+        s,
+        'format.py',
+        `import json, os, sys
+d = json.load(sys.stdin)
+with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "formatted.log"), "a") as out:
+    out.write(d["tool_name"] + " " + d["tool_input"]["file_path"] + "\\n")
+`,
+      );
+      userHooks(s, { PostToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: `python3 ${formatter}` }] }] });
+      const result = await s.run(['-p', 'write notes', '--permission-mode', 'acceptEdits']);
+      expect(result.code).toBe(0);
+      expect(readFileSync(path.join(s.cwd, 'formatted.log'), 'utf8')).toBe(`Write ${path.join(s.cwd, 'notes.txt')}\n`);
+    },
+  );
+});
+
+test('a Stop hook that blocks sends the agent back once; stop_hook_active is true the second time', async () => {
+  await scenario([{ text: 'done' }, { text: 'tests pass now' }], async (s) => {
+    const stop = script(
+      s,
+      'stop.py',
+      `import json, sys
+d = json.load(sys.stdin)
+if not d["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "Run the tests before you stop"}))
+`,
+    );
+    userHooks(s, { Stop: [{ hooks: [{ type: 'command', command: `python3 ${stop}` }] }] });
+    const result = await s.run(['-p', 'fix it', '--output-format', 'json']);
+    expect(result.code).toBe(0);
+    expect(lastUserTexts(s.requests[1]!.body)).toContain('Run the tests before you stop');
+    expect(JSON.parse(result.stdout).result).toBe('tests pass now');
+    expect(s.requests).toHaveLength(2);
+  });
+});
+
+test('updatedInput rewrites a bash command before it runs; additionalContext reaches the next request', async () => {
+  await scenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo original', description: 'say' } }] }, { text: 'ok' }], async (s) => {
+    const rewrite = script(
+      s,
+      'rewrite.sh',
+      `#!/bin/sh
+cat >/dev/null
+echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"rewritten","updatedInput":{"command":"echo rewritten-by-hook"},"additionalContext":"Commands run in a clean checkout."}}'
+`,
+    );
+    userHooks(s, { PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: rewrite }] }] });
+    const result = await s.run(['-p', 'say', '--allowedTools', 'Bash']);
+    expect(result.code).toBe(0);
+    const body = s.requests[1]!.body;
+    expect(toolResults(body)[0].content).toContain('rewritten-by-hook');
+    expect(JSON.stringify(body.messages)).toContain('Commands run in a clean checkout.');
+  });
+});
+
+test('no hook failure is silent: a failing hook and a timed-out one are shown and logged, and the call goes on', async () => {
+  await scenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo ran', description: 'x' } }] }, { text: 'ok' }], async (s) => {
+    const failing = script(s, 'fail.sh', '#!/bin/sh\necho "config missing" >&2\nexit 1\n');
+    const slow = script(s, 'slow.sh', '#!/bin/sh\nsleep 5\n');
+    userHooks(s, { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: failing }, { type: 'command', command: slow, timeout: 0.5 }] }] });
+    const started = Date.now();
+    const result = await s.run(['-p', 'x', '--allowedTools', 'Bash']);
+    expect(Date.now() - started).toBeLessThan(4500);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/hook .* \(PreToolUse\) failed: exited with 1: config missing/);
+    expect(result.stderr).toMatch(/hook .* \(PreToolUse\) failed: timed out/);
+    expect(toolResults(s.requests[1]!.body)[0].content).toContain('ran');
+    const log = readFileSync(path.join(s.cwd, '.mewcode', 'hooks.log'), 'utf8');
+    expect(log).toContain('"exit":"exit 1"');
+    expect(log).toContain('"exit":"timeout"');
+  });
+});
+
+test('project hooks run only in a trusted project', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    const marker = path.join(s.cwd, 'hook-ran');
+    mkdirSync(path.join(s.cwd, '.mewcode'), { recursive: true });
+    writeFileSync(
+      path.join(s.cwd, '.mewcode', 'settings.yaml'),
+      `hooks:\n  UserPromptSubmit:\n    - hooks:\n        - type: command\n          command: touch ${marker}\n`,
+    );
+    const untrusted = await s.run(['-p', 'hi']);
+    expect(untrusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    expect(untrusted.stderr).toContain('.mewcode/settings.yaml: hooks');
+    s.server.push({ text: 'ok' });
+    const trusted = await s.run(['-p', 'hi', '--trust-project']);
+    expect(trusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
+
+test('a settings file with a bad hook entry names the file and line, and the good entries still run', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    const marker = path.join(s.cwd, 'good-ran');
+    mkdirSync(path.join(s.home, '.mewcode'), { recursive: true });
+    writeFileSync(
+      path.join(s.home, '.mewcode', 'settings.yaml'),
+      [
+        'hooks:',
+        '  PreToolUse:',
+        '    - matcher: "("',
+        '      hooks: [{ type: command, command: "true" }]',
+        '  UserPromptSubmit:',
+        '    - hooks:',
+        '        - { type: webhook, url: "http://x" }',
+        `        - { type: command, command: "touch ${marker}" }`,
+        '  OnSave:',
+        '    - hooks: []',
+        '',
+      ].join('\n'),
+    );
+    const result = await s.run(['-p', 'hi']);
+    expect(result.code).toBe(0);
+    const file = path.join(s.home, '.mewcode', 'settings.yaml');
+    expect(result.stderr).toContain(`${file}:3:16: hooks.PreToolUse[0].matcher "(" is not a valid regular expression`);
+    expect(result.stderr).toContain(`${file}:7:11: hooks.UserPromptSubmit[0].hooks[0]: type "webhook" is not supported`);
+    expect(result.stderr).toContain(`unknown hook event "OnSave"`);
+    expect(existsSync(marker)).toBe(true);
+  });
+});
