@@ -11,6 +11,7 @@ export const HELP = `Usage: mewcode [options] [prompt]
        mewcode doctor [--provider P] [--model M] [--trust-project]
        mewcode sessions
        mewcode mcp list [--trust-project]
+       mewcode hooks [--trust-project]
 
 MewCode, a terminal coding agent.
 
@@ -38,6 +39,8 @@ Commands:
   audit verify [--file F]       check the permission audit log's hash chain (default
                                 .mewcode/audit.jsonl): exit 0 intact, 1 broken (first bad line
                                 named), 2 no log or bad usage
+  hooks [--trust-project]       list the hook rules of the settings files: event, matcher,
+                                command, source, trust state, and runs counted in .mewcode/hooks.log
   mcp list [--trust-project]    connect to every configured MCP server and list each: state,
                                 transport, tool count, unset variables, last error, log file
   sessions                      list this project's saved sessions, newest first: id, age, model,
@@ -84,6 +87,7 @@ export type ParsedCommand =
   | { kind: 'doctor'; options: DoctorOptions }
   | { kind: 'sessions'; cwd: string }
   | { kind: 'mcp-list'; options: DoctorOptions }
+  | { kind: 'hooks'; options: DoctorOptions }
   | { kind: 'error'; message: string };
 
 /** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
@@ -108,6 +112,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (argv[0] === 'audit') return parseAuditCommand(argv.slice(1), cwd);
   if (argv[0] === 'doctor') return parseDoctorCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'mcp') return parseMcpCommand(argv.slice(1), cwd, env);
+  if (argv[0] === 'hooks') return parseHooksCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'sessions') {
     return argv.length === 1 ? { kind: 'sessions', cwd } : { kind: 'error', message: `sessions takes no arguments (got "${argv.slice(1).join(' ')}"); usage: mewcode sessions` };
   }
@@ -220,6 +225,21 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
   return { kind: 'doctor', options };
+}
+
+const HOOKS_USAGE = 'usage: mewcode hooks [--trust-project]';
+
+/** `hooks [--trust-project]`: the hook rules a run in `cwd` would use. */
+function parseHooksCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    return { kind: 'error', message: `${firstSentence(error)}; ${HOOKS_USAGE}` };
+  }
+  if (parsed.values.help) return { kind: 'help' };
+  if (parsed.positionals.length > 0) return { kind: 'error', message: `hooks takes no arguments (got "${parsed.positionals.join(' ')}"); ${HOOKS_USAGE}` };
+  return { kind: 'hooks', options: { cwd, trustProject: parsed.values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()) } };
 }
 
 const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';

@@ -28,6 +28,10 @@ async function cli(): Promise<number> {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor(command.options);
     }
+    case 'hooks': {
+      const { listHooks } = await import('./hooks-command.js');
+      return listHooks(command.options);
+    }
     case 'mcp-list': {
       const { listMcpServers } = await import('./mcp-command.js');
       return listMcpServers(command.options);

@@ -43,6 +43,10 @@ export async function main(argv: readonly string[] | CliOptions, plugins: readon
       const { listSessions } = await import('./sessions-command.js');
       return listSessions(command.cwd);
     }
+    case 'hooks': {
+      const { listHooks } = await import('./hooks-command.js');
+      return listHooks(command.options);
+    }
     case 'mcp-list': {
       const { listMcpServers } = await import('./mcp-command.js');
       return listMcpServers(command.options, plugins);
@@ -84,6 +88,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   if (!ui) {
     kernel.output.flushToFallback();
     process.stderr.write('mewcode: the interactive terminal UI is not part of this build yet; pass a prompt: mewcode -p "…"\n');
+    await kernel.shutdown(); // what plugins started in the background (MCP servers) ends now
     return 2;
   }
   // From here on, every notice, warning and approval request goes to this UI (the buffered ones first).

@@ -1,7 +1,7 @@
 /**
  * What MewCode answers when a server asks something of it (issue 11 item 6):
  * - `roots/list`: the project root and the additional directories, as file:// URIs (the
- *   `roots` capability is advertised, with listChanged);
+ *   `roots` capability is advertised; they do not change during a run);
  * - `sampling/createMessage`: sent to the active provider only when the user allowed it
  *   (`mcp.sampling: allow` in the user's own configuration; a project cannot allow it); else an
  *   error the server can report. Only then is the `sampling` capability advertised;
@@ -28,7 +28,8 @@ export class ClientHandlers {
 
   createClient(sdk: McpSdk, connection: McpConnection): SdkClient {
     const capabilities = {
-      roots: { listChanged: true },
+      // No listChanged: the roots (project root, additional directories) do not change in a run.
+      roots: {},
       elicitation: { form: {} },
       ...(this.deps.samplingAllowed ? { sampling: {} } : {}),
     };

@@ -37,6 +37,8 @@ export interface ConnectionDeps {
   oauth(url: string): StoredOAuthProvider;
   /** Tell the user something now (the authorisation URL). */
   notify(message: string): void;
+  /** Whether the project is trusted (a server's default working directory depends on it). */
+  projectTrusted(): boolean;
 }
 
 /** Connect rounds of a remote server: OAuth (401, redirect, code) and the SSE fallback each take one. */
@@ -68,6 +70,8 @@ export class McpConnection {
   private closing = false;
   /** The user is authorising this server in the browser (OAuth). */
   private authorizing = false;
+  /** Bumped by each connect attempt and when one is abandoned (see open()). */
+  private generation = 0;
   private deadlineAt = 0;
 
   constructor(
@@ -96,7 +100,8 @@ export class McpConnection {
     const timeoutMs = this.config.connectTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     let abandoned = false;
-    const work = this.open();
+    const generation = ++this.generation;
+    const work = this.open(generation);
     this.deadlineAt = Date.now() + timeoutMs;
     const expired = new Promise<'timeout'>((resolve) => {
       // Re-armed while the user is authorising in the browser, and after it for a full timeout.
@@ -114,6 +119,7 @@ export class McpConnection {
       const outcome = await Promise.race([work.then(() => 'ok' as const), expired]);
       if (outcome === 'timeout') {
         abandoned = true;
+        this.generation++; // the attempt still running must not install anything now
         throw new Error(`did not answer initialize and tools/list within ${timeoutMs} ms (connect_timeout_ms); the connection was abandoned`);
       }
       this.attempts = 0;
@@ -141,29 +147,58 @@ export class McpConnection {
     // The tools of a server that crashed stay offered (K3): their next call reconnects it.
   }
 
-  private async open(): Promise<void> {
+  /**
+   * One connect. After every wait it checks that it is still the current attempt (a timeout or
+   * close() may have abandoned it): an abandoned attempt kills what it started and installs
+   * nothing, so it can never overwrite a newer attempt's client.
+   */
+  private async open(generation: number): Promise<void> {
     const config = this.config;
+    const abandoned = (): boolean => this.closing || generation !== this.generation;
+    const giveUp = (): never => {
+      throw new Error('the connection attempt was abandoned');
+    };
     if (config.type === 'stdio') {
       // Spawned before the SDK is loaded: the server's own start-up overlaps with the load, which
       // compiles synchronously; waiting for the spawn first lets every other server spawn too.
       const transport = await this.stdioTransport();
+      if (abandoned()) giveUp();
       this.transport = transport;
       await transport.spawn();
+      if (abandoned()) {
+        transport.kill();
+        giveUp();
+      }
       this.deps.log.write(`started pid ${transport.pid}: ${[config.command, ...config.args].join(' ')}`);
       const sdk = await loadMcpSdk();
+      if (abandoned()) {
+        transport.kill();
+        giveUp();
+      }
       transport.attach(sdk);
       const client = this.deps.handlers.createClient(sdk, this);
       this.client = client;
       await client.connect(transport);
+      if (abandoned()) {
+        transport.kill();
+        giveUp();
+      }
       this.watch(sdk, client);
     } else {
       const sdk = await loadMcpSdk();
+      if (abandoned()) giveUp();
       const client = this.deps.handlers.createClient(sdk, this);
       this.client = client;
       await this.connectRemote(sdk, client);
+      if (abandoned()) {
+        await client.close().catch(() => undefined);
+        giveUp();
+      }
       this.watch(sdk, client);
     }
-    this.tools = await this.listTools(this.client!);
+    const tools = await this.listTools(this.client!);
+    if (abandoned()) giveUp();
+    this.tools = tools;
   }
 
   /** Crash detection, tool list changes and the server's log messages. */
@@ -181,7 +216,10 @@ export class McpConnection {
   private async stdioTransport(): Promise<GroupStdioTransport> {
     const config = this.config;
     if (config.type !== 'stdio') throw new Error('not a stdio server');
-    const cwd = config.cwd ? path.resolve(this.deps.projectRoot, config.cwd) : this.deps.projectRoot;
+    // In an untrusted project the user's own servers start in the home directory: `npx` or `uvx`
+    // would otherwise read the repository's .npmrc, node_modules or pyproject.toml.
+    const base = this.deps.projectTrusted() ? this.deps.projectRoot : this.deps.homeDir;
+    const cwd = config.cwd ? path.resolve(base, config.cwd) : base;
     const env = serverEnvironment(this.deps.env, config.env);
     const argv = [config.command, ...config.args];
     let file = config.command;
@@ -379,7 +417,12 @@ function httpStatusOf(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** One line without control characters: it may quote a server's (or its HTTP body's) bytes. */
 export function describeError(error: unknown): string {
+  return describeRaw(error).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
+function describeRaw(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
   const code = (error as NodeJS.ErrnoException).code;

@@ -3,7 +3,8 @@
  * only text):
  * - text blocks are joined with newlines;
  * - images go to the model as images (ToolOutput.images; a provider that takes none describes
- *   them), up to MAX_IMAGES per result and MAX_IMAGE_BASE64_CHARS each, the rest described;
+ *   them), typed by their bytes (PNG, JPEG, GIF, WebP; anything else is described), up to
+ *   MAX_IMAGES per result and MAX_IMAGE_BASE64_CHARS for all of them, the rest described;
  *   an embedded resource whose blob is an image counts as an image;
  * - embedded text resources are shown with their URI, binary ones and audio are described;
  * - resource links are listed with URI, name, type and description;
@@ -12,14 +13,28 @@
  * - text beyond the read limits (lines, bytes) is cut, and the whole text saved to a file the
  *   model can page through with read_file.
  */
-import { writeFile } from 'node:fs/promises';
+import { lstat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { ImageBlock } from '../../types/messages.js';
 import type { OutputLimits } from '../../types/output-limits.js';
 import type { ToolOutput } from '../../types/tools.js';
 
 export const MAX_IMAGES = 10;
-/** ≈ 3.75 MB decoded: within every vendor's per-image limit (Anthropic: 5 MB). */
+/**
+ * ≈ 3.75 MB decoded, per image and for all images of one result together: within every vendor's
+ * per-image limit (Anthropic: 5 MB), and far from the request limit the history re-sends them in.
+ */
 export const MAX_IMAGE_BASE64_CHARS = 5_000_000;
+
+/** What the bytes are, whatever the server says (a wrong type makes the vendor refuse the whole request). */
+export function sniffImageType(base64: string): string | undefined {
+  const head = Buffer.from(base64.slice(0, 24), 'base64');
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head.length >= 6 && ['GIF87a', 'GIF89a'].includes(head.subarray(0, 6).toString('latin1'))) return 'image/gif';
+  if (head.length >= 12 && head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return undefined;
+}
 
 type Block = Record<string, unknown> & { type?: unknown };
 
@@ -39,10 +54,16 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' ?
 export function renderResult(result: McpCallResult): { text: string; images: ImageBlock[]; isError: boolean } {
   const lines: string[] = [];
   const images: ImageBlock[] = [];
-  const image = (data: string, mediaType: string, label: string): void => {
-    if (images.length >= MAX_IMAGES) lines.push(`[${label}: ${mediaType}, ${sizeOfBase64(data)}, not shown: more than ${MAX_IMAGES} images in one result]`);
-    else if (data.length > MAX_IMAGE_BASE64_CHARS) lines.push(`[${label}: ${mediaType}, ${sizeOfBase64(data)}, not shown: larger than the image limit]`);
-    else images.push({ type: 'image', mediaType, data });
+  let imageChars = 0;
+  const image = (data: string, declared: string, label: string): void => {
+    const mediaType = sniffImageType(data);
+    if (mediaType === undefined) lines.push(`[${label}: ${declared}, ${sizeOfBase64(data)}, not shown: its bytes are not PNG, JPEG, GIF or WebP]`);
+    else if (images.length >= MAX_IMAGES) lines.push(`[${label}: ${mediaType}, ${sizeOfBase64(data)}, not shown: more than ${MAX_IMAGES} images in one result]`);
+    else if (imageChars + data.length > MAX_IMAGE_BASE64_CHARS) lines.push(`[${label}: ${mediaType}, ${sizeOfBase64(data)}, not shown: the result's images would pass the image size limit]`);
+    else {
+      imageChars += data.length;
+      images.push({ type: 'image', mediaType, data });
+    }
   };
   const blocks = Array.isArray(result.content) ? (result.content as Block[]) : [];
   let hasText = false;
@@ -105,12 +126,21 @@ export async function capText(text: string, limits: OutputLimits | undefined, to
   let where: string;
   try {
     const file = await limits.spillPath(toolCallId, 'mcp.txt');
+    // The spill directory lives in the project: a repository could commit it as a link.
+    await refuseLinkedAncestors(path.dirname(file), limits);
     await writeFile(file, text, { flag: 'wx', mode: 0o600 });
     where = `the whole result (${bytes} bytes, ${lineCount} lines) is saved in ${file}: read it with read_file, in parts`;
   } catch (error) {
     where = `the rest could not be saved (${(error as Error).message})`;
   }
   return `${head}\n\n[Result cut at ${Buffer.byteLength(head)} bytes; ${where}.]`;
+}
+
+/** The spill directory and its parent (`.mewcode`) must be real directories, not links. */
+async function refuseLinkedAncestors(dir: string, limits: OutputLimits): Promise<void> {
+  for (const each of [dir, path.dirname(dir)]) {
+    if ((await lstat(each)).isSymbolicLink()) throw new Error(`${each} is a symbolic link (${limits.spillDir()})`);
+  }
 }
 
 export async function toToolOutput(result: McpCallResult, limits: OutputLimits | undefined, toolCallId: string): Promise<ToolOutput> {

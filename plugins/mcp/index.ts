@@ -81,7 +81,9 @@ export interface McpPluginOptions {
 
 /** TOKENS.McpServers before the runtime is loaded (and for a run with no server): nothing to list. */
 class McpStatusHolder implements McpServers {
-  manager: McpServers | undefined;
+  manager: (McpServers & { closeAll(): Promise<void> }) | undefined;
+  /** This kernel is shutting down: a start() still under way must not start servers after it. */
+  closed = false;
   /** Resolved once start() knows whether there are servers (and has made the manager). */
   readonly started: Promise<void>;
   markStarted!: () => void;
@@ -94,6 +96,10 @@ class McpStatusHolder implements McpServers {
   async settled(): Promise<void> {
     await this.started;
     await this.manager?.settled();
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.manager?.closeAll();
   }
 }
 
@@ -109,8 +115,8 @@ async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
 }
 
 export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
-  // One plugin object may serve several kernels in a process (tests, custom builds).
-  const closers = new Set<() => Promise<void>>();
+  // One plugin object may serve several kernels in a process (tests, custom builds): each
+  // kernel's servers live in its own status holder and close at that kernel's sessionEnd.
   const env = options.env ?? process.env;
   return definePlugin({
     name: NAME,
@@ -119,6 +125,11 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     bindings: new ContainerModule(({ bind }) => {
       bind(TOKENS.McpServers).toConstantValue(new McpStatusHolder());
     }),
+    apply(kernel) {
+      const holder = kernel.container.get(TOKENS.McpServers) as McpStatusHolder;
+      // M9: shutdown closes every session within 5 s (sessionEnd comes before any dispose).
+      kernel.hooks.sessionEnd.tapPromise(NAME, () => holder.close());
+    },
     // start() bounds its own wait by mcp.startup_wait_ms; this only keeps the kernel from warning first.
     startTimeoutMs: MAX_STARTUP_WAIT_MS + 1_000,
     async start(kernel) {
@@ -129,10 +140,6 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
         holder.markStarted();
       }
     },
-    async dispose() {
-      await Promise.allSettled([...closers].map((close) => close()));
-      closers.clear();
-    },
   });
 
   async function startServers(kernel: KernelApi, holder: McpStatusHolder): Promise<void> {
@@ -142,10 +149,14 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     const deadline = performance.now() + settings.startupWaitMs;
     if (!(await anythingConfigured(kernel))) return;
     const { startMcp } = await import('./runtime.js');
+    if (holder.closed) return;
     const { manager, connects } = await startMcp(kernel, env, settings);
     holder.manager = manager;
     holder.markStarted();
-    closers.add(() => manager.closeAll());
+    if (holder.closed) {
+      await manager.closeAll(); // shut down while the entries were being read
+      return;
+    }
     if (manager.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     const waited = await Promise.race([

@@ -40,6 +40,7 @@ export interface ManagerDeps {
   toolSearchShare: number;
   warn(message: string): void;
   notify(message: string): void;
+  projectTrusted(): boolean;
 }
 
 export class McpManager implements McpServers {
@@ -76,6 +77,7 @@ export class McpManager implements McpServers {
           toolsChanged: () => this.sync(),
           oauth: (url) => new StoredOAuthProvider(oauthStorePath(this.deps.homeDir), url),
           notify: (message) => this.deps.notify(message),
+          projectTrusted: this.deps.projectTrusted,
         }),
       );
       this.logPaths.set(server.name, log.file);
@@ -136,7 +138,8 @@ export class McpManager implements McpServers {
   private allTools(): Tool[] {
     const byName = new Map<string, Tool>();
     for (const connection of this.connections) {
-      if (connection.state !== 'connected') continue;
+      // A crashed server keeps its last tools (its next call reconnects it); a closed one has none.
+      if (connection.state === 'closed' || connection.tools.length === 0) continue;
       for (const tool of adaptTools(connection, { limits: this.deps.limits, warn: (m) => this.deps.warn(m) })) {
         if (byName.has(tool.name)) this.deps.warn(`mcp: two servers offer a tool named ${tool.name}; the one of server "${byName.get(tool.name)!.hints?.mcp?.server}" is used`);
         else byName.set(tool.name, tool);

@@ -55,6 +55,7 @@ function createManager(kernel: KernelApi, env: NodeJS.ProcessEnv, settings: McpS
     toolSearchShare: settings.toolSearchShare,
     warn: (message) => kernel.warn(message),
     notify: (message) => kernel.notify('notice', message),
+    projectTrusted: () => optional<WorkspaceTrust>(kernel, TOKENS.WorkspaceTrust)?.isTrusted() === true,
   });
 }
 

@@ -5,7 +5,7 @@
  * one names it in its entry (`env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" }`), as Claude Code's
  * documentation shows for `.mcp.json`.
  */
-const CREDENTIAL_NAME = /(^|_)(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)|^AWS_|^AZURE_|^GOOGLE_APPLICATION_CREDENTIALS$|^MEWCODE_/i;
+const CREDENTIAL_NAME = /(^|_)(API_?KEY|KEY|TOKEN|PAT|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)|PASSWORD$|_PWD$|^AWS_|^AZURE_|^GOOGLE_APPLICATION_CREDENTIALS$|^MEWCODE_/i;
 
 export function serverEnvironment(host: NodeJS.ProcessEnv, configured: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};

@@ -22,13 +22,15 @@ export function logDirectory(homeDir: string, projectRoot: string): string {
 export class ServerLog {
   private fd: number | undefined;
   private failed = false;
+  /** Closed for good (shutdown): a late line is dropped rather than reopening the file. */
+  private closed = false;
   /** Where this run's stderr begins in the file. */
   private startOffset = 0;
 
   constructor(readonly file: string) {}
 
   private open(): number | undefined {
-    if (this.fd !== undefined || this.failed) return this.fd;
+    if (this.fd !== undefined || this.failed || this.closed) return this.fd;
     try {
       mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       try {
@@ -76,7 +78,8 @@ export class ServerLog {
         .toString('utf8')
         .split('\n')
         .filter((line) => line.trim() !== '' && !/^\d{4}-\d\d-\d\dT[\d:.]+Z mewcode: /.test(line));
-      const text = own.join(' | ').trim();
+      // A server's bytes end up in warnings on the terminal: no control characters (escapes).
+      const text = own.join(' | ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').trim();
       return text.length > STDERR_TAIL_CHARS ? `…${text.slice(-STDERR_TAIL_CHARS)}` : text;
     } catch {
       return '';
@@ -86,6 +89,7 @@ export class ServerLog {
   }
 
   close(): void {
+    this.closed = true;
     if (this.fd === undefined) return;
     try {
       closeSync(this.fd);

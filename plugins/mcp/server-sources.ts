@@ -9,7 +9,8 @@
  * trust service approves exactly the text read here. Untrusted servers are listed in the status
  * as `untrusted`, never started.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { createVarExpander } from '../../config/expand.js';
 import { formatPos, toPlain, type LocatedMap } from '../../config/located.js';
@@ -92,14 +93,26 @@ async function readMcpJson(
   const file = path.join(inputs.projectRoot, MCP_JSON);
   let buffer: Buffer;
   try {
-    buffer = await readFile(file);
+    // A repository may make it a FIFO (a read that never ends) or a link to /dev/zero: opened
+    // without blocking, and only a regular file within the size limit is read.
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        inputs.warn(`${file}: not a regular file; its MCP servers are not used`);
+        return found;
+      }
+      if (info.size > MCP_JSON_MAX_BYTES) {
+        inputs.warn(`${file}: larger than ${MCP_JSON_MAX_BYTES} bytes; its MCP servers are not used`);
+        return found;
+      }
+      buffer = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') inputs.warn(`${file}: cannot be read (${(error as Error).message}); its MCP servers are not used`);
-    return found;
-  }
-  if (buffer.length > MCP_JSON_MAX_BYTES) {
-    inputs.warn(`${file}: larger than ${MCP_JSON_MAX_BYTES} bytes; its MCP servers are not used`);
     return found;
   }
   const text = buffer.toString('utf8');

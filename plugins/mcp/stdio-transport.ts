@@ -125,6 +125,9 @@ export class GroupStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         if (child.pid !== undefined) registerProcessGroup(child.pid);
+        // A server never keeps MewCode running: the exit handler and the reaper end it.
+        child.unref();
+        for (const stream of [child.stdin, child.stdout]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
         resolve();
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));

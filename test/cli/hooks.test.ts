@@ -196,3 +196,19 @@ test('a settings file with a bad hook entry names the file and line, and the goo
     expect(existsSync(marker)).toBe(true);
   });
 });
+
+test('a project hook runs inside the OS sandbox: it may write the project, not outside it', async () => {
+  const { OsCommandSandbox } = await import('../../plugins/sandbox-os/service.js');
+  await scenario([{ text: 'ok' }], async (s) => {
+    const sandboxActive = (await new OsCommandSandbox({ homeDir: s.home, warn: () => undefined }).probe()).active;
+    if (process.env.MEWCODE_REQUIRE_SANDBOX === '1') expect(sandboxActive).toBe(true);
+    const outside = path.join('/var/tmp', `mewcode-hook-outside-${process.pid}`);
+    const inside = path.join(s.cwd, 'inside');
+    mkdirSync(path.join(s.cwd, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(s.cwd, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${inside}; touch ${outside}` }] }] } }));
+    const result = await s.run(['-p', 'hi', '--trust-project']);
+    expect(result.code).toBe(0);
+    expect(existsSync(inside)).toBe(true);
+    expect(existsSync(outside)).toBe(!sandboxActive);
+  });
+});

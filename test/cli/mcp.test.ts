@@ -21,8 +21,10 @@ afterAll(() => {
 
 const everythingStdio = { mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } };
 
+/** The project's .mcp.json; the user's config waits long for servers (a loaded test machine is slow to start them). */
 function writeMcpJson(s: Scenario, content: unknown): void {
   writeFileSync(path.join(s.cwd, '.mcp.json'), JSON.stringify(content));
+  userConfig(s, { mcp: { startup_wait_ms: 20_000 } });
 }
 
 function userConfig(s: Scenario, config: Record<string, unknown>): void {
@@ -140,6 +142,7 @@ test('Streamable HTTP: a remote server started on a free port serves a call; one
     [{ toolCalls: [{ id: 'c1', name: 'mcp__remote__get-sum', input: { a: 1, b: 2 } }, { id: 'c2', name: 'mcp__legacy__get-sum', input: { a: 3, b: 4 } }] }, { text: 'done' }],
     async (s) => {
       userConfig(s, {
+        mcp: { startup_wait_ms: 20_000 },
         mcp_servers: { remote: { type: 'http', url: `http://127.0.0.1:${http}/mcp` }, legacy: { type: 'http', url: `http://127.0.0.1:${sse}/sse` } },
       });
       const result = await s.run(['-p', 'sum', '--allowedTools', 'mcp__remote', '--allowedTools', 'mcp__legacy']);

@@ -8,7 +8,8 @@ import { removeTempDirs, tempDir } from './helpers.js';
 
 afterEach(removeTempDirs);
 
-const png = 'iVBORw0KGgo=';
+const png = 'iVBORw0KGgoAAAANSUhEUg=='; // the PNG signature and the start of IHDR
+const gif = Buffer.from('GIF89a\x01\x00', 'latin1').toString('base64');
 
 test('text joined, images kept as images, resources and links with their URI, audio described, structured content as JSON when there is no text', () => {
   const rendered = renderResult({
@@ -17,7 +18,9 @@ test('text joined, images kept as images, resources and links with their URI, au
       { type: 'image', data: png, mimeType: 'image/png' },
       { type: 'resource', resource: { uri: 'demo://doc/1', mimeType: 'text/markdown', text: '# Doc' } },
       { type: 'resource', resource: { uri: 'demo://blob/1', mimeType: 'application/octet-stream', blob: 'AAAA' } },
-      { type: 'resource', resource: { uri: 'demo://img/1', mimeType: 'image/gif', blob: 'R0lGOD' } },
+      { type: 'resource', resource: { uri: 'demo://img/1', mimeType: 'image/gif', blob: gif } },
+      { type: 'image', data: png, mimeType: 'image/jpeg' }, // mislabelled: typed by its bytes
+      { type: 'image', data: 'AAAAAAAA', mimeType: 'image/png' }, // not an image at all
       { type: 'resource_link', uri: 'file:///x.txt', name: 'x.txt', mimeType: 'text/plain', description: 'a file' },
       { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
       { type: 'hologram' },
@@ -29,6 +32,7 @@ test('text joined, images kept as images, resources and links with their URI, au
     'Resource <demo://doc/1> (text/markdown):',
     '# Doc',
     '[resource <demo://blob/1>: application/octet-stream, 3 bytes, binary content not shown]',
+    '[image: image/png, 6 bytes, not shown: its bytes are not PNG, JPEG, GIF or WebP]',
     'Resource link: x.txt <file:///x.txt> (text/plain, a file)',
     '[audio: audio/wav, 3 bytes, not shown: audio is not passed to the model]',
     '[content of type "hologram" not shown: this client does not know it]',
@@ -36,7 +40,8 @@ test('text joined, images kept as images, resources and links with their URI, au
   ]);
   expect(rendered.images).toEqual([
     { type: 'image', mediaType: 'image/png', data: png },
-    { type: 'image', mediaType: 'image/gif', data: 'R0lGOD' },
+    { type: 'image', mediaType: 'image/gif', data: gif },
+    { type: 'image', mediaType: 'image/png', data: png },
   ]);
   expect(renderResult({ content: [], structuredContent: { temperature: 21 } }).text).toBe('{\n  "temperature": 21\n}');
   // With text beside it, the structured copy is not repeated.
@@ -44,16 +49,19 @@ test('text joined, images kept as images, resources and links with their URI, au
   expect(renderResult({ content: [], isError: true })).toEqual({ text: '(the tool returned no content)', images: [], isError: true });
 });
 
-test('images: at most MAX_IMAGES per result and MAX_IMAGE_BASE64_CHARS each; the rest are described, not dropped', () => {
+test('images: at most MAX_IMAGES per result and MAX_IMAGE_BASE64_CHARS for all of them; the rest are described, not dropped', () => {
   const many = Array.from({ length: MAX_IMAGES + 1 }, () => ({ type: 'image', data: png, mimeType: 'image/png' }));
   const rendered = renderResult({ content: many });
   expect(rendered.images).toHaveLength(MAX_IMAGES);
   expect(rendered.text).toContain(`more than ${MAX_IMAGES} images in one result`);
-  const atLimit = renderResult({ content: [{ type: 'image', data: 'A'.repeat(MAX_IMAGE_BASE64_CHARS), mimeType: 'image/png' }] });
+  const sized = (chars: number): string => png + 'A'.repeat(chars - png.length);
+  const atLimit = renderResult({ content: [{ type: 'image', data: sized(MAX_IMAGE_BASE64_CHARS), mimeType: 'image/png' }] });
   expect(atLimit.images).toHaveLength(1);
-  const over = renderResult({ content: [{ type: 'image', data: 'A'.repeat(MAX_IMAGE_BASE64_CHARS + 1), mimeType: 'image/png' }] });
+  const over = renderResult({ content: [{ type: 'image', data: sized(MAX_IMAGE_BASE64_CHARS + 1), mimeType: 'image/png' }] });
   expect(over.images).toEqual([]);
-  expect(over.text).toContain('larger than the image limit');
+  expect(over.text).toContain('would pass the image size limit');
+  const two = renderResult({ content: [{ type: 'image', data: sized(MAX_IMAGE_BASE64_CHARS / 2), mimeType: 'image/png' }, { type: 'image', data: sized(MAX_IMAGE_BASE64_CHARS / 2 + 1), mimeType: 'image/png' }] });
+  expect(two.images).toHaveLength(1);
 });
 
 test('text over the read limits is cut at the boundary and saved whole for read_file', async () => {

@@ -19,7 +19,8 @@ const results = (request: ModelRequest | undefined): ToolMessage['results'] => {
 };
 
 test('server-everything over stdio: its tools are offered on the first request, sorted by full name, and a call reaches it', async () => {
-  const project = mcpProject({ mcp_servers: { everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
+  // A long wait: under a loaded test machine server-everything may need more than the default 1.5 s.
+  const project = mcpProject({ mcp: { startup_wait_ms: 20_000 }, mcp_servers: { everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
   const { kernel, model } = await bootMcp(project, [useTools([call('mcp__everything__get-sum', { a: 2, b: 40 }), call('mcp__everything__get-tiny-image', {})]), say('done')]);
   try {
     const events = await runPrompt(kernel, 'add');

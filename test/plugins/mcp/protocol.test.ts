@@ -24,6 +24,8 @@ const results = (request: ModelRequest | undefined): ToolMessage['results'] => {
   return last?.role === 'tool' ? last.results : [];
 };
 const everything = { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+/** Long: under a loaded test machine server-everything may need more than the default 1.5 s. */
+const WAIT = { startup_wait_ms: 20_000 };
 
 test('roots: server-filesystem is given the project root (it replaces its command-line directories with our roots)', async () => {
   const elsewhere = tempDir('mewcode-mcp-elsewhere-');
@@ -42,7 +44,7 @@ test('roots: server-filesystem is given the project root (it replaces its comman
 });
 
 test('progress notifications become tool_progress events of the run', async () => {
-  const project = mcpProject({ mcp_servers: { everything } });
+  const project = mcpProject({ mcp: WAIT, mcp_servers: { everything } });
   const { kernel } = await bootMcp(project, [useTools([call('mcp__everything__trigger-long-running-operation', { duration: 1, steps: 3 })]), say('ok')]);
   try {
     await settled(kernel);
@@ -61,7 +63,7 @@ test('progress notifications become tool_progress events of the run', async () =
 });
 
 test('sampling: without the user\'s allow it is not offered; with mcp.sampling: allow the request reaches the active provider', async () => {
-  const denied = mcpProject({ mcp_servers: { everything } });
+  const denied = mcpProject({ mcp: WAIT, mcp_servers: { everything } });
   const first = await bootMcp(denied, [say('x')]);
   try {
     await settled(first.kernel);
@@ -70,7 +72,7 @@ test('sampling: without the user\'s allow it is not offered; with mcp.sampling: 
     await first.kernel.shutdown();
   }
 
-  const allowed = mcpProject({ mcp: { sampling: 'allow' }, mcp_servers: { everything } });
+  const allowed = mcpProject({ mcp: { ...WAIT, sampling: 'allow' }, mcp_servers: { everything } });
   const { kernel, model } = await bootMcp(allowed, [
     useTools([call('mcp__everything__trigger-sampling-request', { prompt: 'say hi', maxTokens: 10 })]),
     say('hi from the model'), // the sampling request
@@ -92,7 +94,7 @@ test('sampling: without the user\'s allow it is not offered; with mcp.sampling: 
 });
 
 test('a project file cannot allow sampling', async () => {
-  const project = mcpProject({ mcp_servers: { everything } });
+  const project = mcpProject({ mcp: WAIT, mcp_servers: { everything } });
   const { writeFileSync } = await import('node:fs');
   writeFileSync(path.join(project.root, '.mewcode.yaml'), 'mcp:\n  sampling: allow\n');
   const { kernel, reporter } = await bootMcp(project, [say('x')]);
@@ -106,7 +108,7 @@ test('a project file cannot allow sampling', async () => {
 });
 
 test('elicitation is declined while no interactive UI can show the form', async () => {
-  const project = mcpProject({ mcp_servers: { everything } });
+  const project = mcpProject({ mcp: WAIT, mcp_servers: { everything } });
   const { kernel, model } = await bootMcp(project, [useTools([call('mcp__everything__trigger-elicitation-request', {})]), say('ok')]);
   try {
     await settled(kernel);

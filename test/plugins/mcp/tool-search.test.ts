@@ -11,6 +11,8 @@ import { bootMcp, EVERYTHING, mcpProject, removeTempDirs, settled } from './help
 afterEach(removeTempDirs);
 
 const everything = { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+/** Long: under a loaded test machine server-everything may need more than the default 1.5 s. */
+const WAIT = { startup_wait_ms: 20_000 };
 const names = (request: ModelRequest | undefined): string[] => (request?.tools ?? []).map((t) => t.name);
 const results = (request: ModelRequest | undefined): ToolMessage['results'] => {
   const last = request?.messages.at(-1);
@@ -19,7 +21,7 @@ const results = (request: ModelRequest | undefined): ToolMessage['results'] => {
 
 test('over the share of the context window: only mcp_tool_search is sent; what it finds is callable from the next step and stays', async () => {
   // The memory provider's window is 100,000 tokens; 0.1 % of it is far less than 15 tool definitions.
-  const project = mcpProject({ mcp: { tool_search_share: 0.001 }, mcp_servers: { everything } });
+  const project = mcpProject({ mcp: { ...WAIT, tool_search_share: 0.001 }, mcp_servers: { everything } });
   const { kernel, model } = await bootMcp(project, [
     useTools([call('mcp_tool_search', { query: 'sum of two numbers', max_results: 1 })]),
     useTools([call('mcp__everything__get-sum', { a: 20, b: 22 })]),
@@ -44,7 +46,7 @@ test('over the share of the context window: only mcp_tool_search is sent; what i
 });
 
 test('under the share, or with tool_search: never, every MCP tool is sent and there is no search tool', async () => {
-  for (const mcp of [{}, { tool_search: 'never', tool_search_share: 0.001 }]) {
+  for (const mcp of [WAIT, { ...WAIT, tool_search: 'never', tool_search_share: 0.001 }]) {
     const project = mcpProject({ mcp, mcp_servers: { everything } });
     const { kernel, model } = await bootMcp(project, [say('ok')]);
     try {
