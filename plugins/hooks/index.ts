@@ -143,6 +143,8 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
 
   if (listens('UserPromptSubmit')) {
     kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
+      // A sub-agent's prompt comes from its parent, not the user (Claude Code does not fire it either).
+      if (context.parentAgentId) return submission;
       const results = await hooks.dispatch('UserPromptSubmit', [], { ...common(context), prompt: context.prompt });
       const blocked = results.find((entry) => entry.result.kind === 'blocked' || entry.result.stop !== undefined);
       if (blocked) return { ...submission, block: { block: true, reason: blocked.result.reason ?? blocked.result.stop ?? 'blocked by a hook', by: by(blocked) } };

@@ -212,3 +212,21 @@ test('a project hook runs inside the OS sandbox: it may write the project, not o
     expect(existsSync(outside)).toBe(!sandboxActive);
   });
 });
+
+test('mewcode hooks lists each rule with its file and line, trust state and run counts', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    userHooks(s, { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'exit 1' }] }] });
+    mkdirSync(path.join(s.cwd, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(s.cwd, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo project' }] }] } }));
+    expect((await s.run(['-p', 'hi'])).code).toBe(0);
+    const list = await s.run(['hooks']);
+    expect(list.code).toBe(0);
+    const file = path.join(s.home, '.mewcode', 'settings.yaml');
+    expect(list.stdout).toContain(`${file} (user, your own file)`);
+    expect(list.stdout).toMatch(/ {2}UserPromptSubmit: true\n {4}.*settings\.yaml:\d+:\d+ — 1 runs: 1 ok, 0 blocked, 0 failed/);
+    expect(list.stdout).toMatch(/ {2}PreToolUse \[Bash\]: exit 1\n {4}.* — not run yet/);
+    expect(list.stdout).toContain(`${path.join(s.cwd, '.mewcode', 'settings.yaml')} (project, untrusted: its hooks do not run`);
+    const trusted = await s.run(['hooks', '--trust-project']);
+    expect(trusted.stdout).toMatch(/\(project, trusted project file\)\n {2}Stop: echo project \(sandboxed\)/);
+  });
+});
