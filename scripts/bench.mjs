@@ -28,6 +28,7 @@ import { benchPermissions } from './bench/permissions.mjs';
 import { benchSandbox } from './bench/sandbox.mjs';
 import { benchTrust } from './bench/trust.mjs';
 import { benchMcp } from './bench/mcp.mjs';
+import { benchHooks } from './bench/hooks.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -41,10 +42,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
-const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp'];
+const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks'];
 if (!SUITES.includes(values.suite)) {
   process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
   process.exit(2);
@@ -142,6 +143,11 @@ try {
     process.stderr.write('bench: mcp: first request with MCP servers, request bytes with 50 MCP tools…\n');
     const mcp = await benchMcp({ runs: values.quick ? 3 : 10, progress });
     sections.push({ name: 'mcp', text: ['## MCP: start-up with servers, request bytes', '', `Reproduce: \`npm run bench -- --suite mcp\` (measured ${results.date}).`, '', mcp.markdown].join('\n') });
+  }
+  if (wants('hooks')) {
+    process.stderr.write('bench: hooks: PreToolUse cost per call…\n');
+    const hooks = await benchHooks({ runs: values.quick ? 30 : 200 });
+    sections.push({ name: 'hooks', text: ['## Hooks: PreToolUse cost per call', '', `Reproduce: \`npm run bench -- --suite hooks\` (measured ${results.date}).`, '', hooks.markdown].join('\n') });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');
