@@ -39,12 +39,13 @@ export class HookDispatcher {
     return this.rules.some((rule) => rule.event === event);
   }
 
-  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: Record<string, unknown>): Promise<RuleResult[]> {
+  /** `payload` is built only when a rule matches (most calls match none). */
+  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>): Promise<RuleResult[]> {
     if (this.closed) return [];
     const matching = this.rules.filter((rule) => rule.event === event && matches(rule.matcher, subjects));
     if (matching.length === 0) return [];
     const sandbox = matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
-    const full = { ...payload, hook_event_name: event };
+    const full = { ...payload(), hook_event_name: event };
     const runs = matching.map(async (rule): Promise<RuleResult | undefined> => {
       const controller = new AbortController();
       const running = this.runOne(rule, full, rule.sandboxed ? sandbox : undefined, controller.signal);

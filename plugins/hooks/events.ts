@@ -71,14 +71,28 @@ export function fromClaudeToolInput(tool: string, input: Record<string, unknown>
  * matcher is tested against Claude's name and ours, so `Bash` and `bash` both match bash.
  */
 export function matches(matcher: string, subjects: readonly string[]): boolean {
+  // Events without a matcher subject (UserPromptSubmit, Stop…): Claude Code ignores the matcher.
+  if (subjects.length === 0) return true;
+  let test = compiled.get(matcher);
+  if (!test) {
+    test = compileMatcher(matcher);
+    compiled.set(matcher, test);
+  }
+  return subjects.some(test);
+}
+
+/** Compiled once per matcher string: a PreToolUse call checks every rule's matcher. */
+const compiled = new Map<string, (subject: string) => boolean>();
+
+function compileMatcher(matcher: string): (subject: string) => boolean {
   const trimmed = matcher.trim();
-  if (trimmed === '' || trimmed === '*') return true;
+  if (trimmed === '' || trimmed === '*') return () => true;
   if (/^[A-Za-z0-9_\-\s,|]+$/.test(trimmed)) {
-    const names = trimmed.split(/[|,]/).map((name) => name.trim()).filter(Boolean);
-    return subjects.some((subject) => names.includes(subject));
+    const names = new Set(trimmed.split(/[|,]/).map((name) => name.trim()).filter(Boolean));
+    return (subject) => names.has(subject);
   }
   const pattern = new RegExp(trimmed);
-  return subjects.some((subject) => pattern.test(subject));
+  return (subject) => pattern.test(subject);
 }
 
 /** Events whose exit 2 / decision can block (or, for Stop, send the agent back to work). */

@@ -102,13 +102,13 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
   if (listens('PreToolUse')) {
     kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => {
       const input = decision.input;
-      const results = await hooks.dispatch('PreToolUse', [claudeToolName(context.call.name), context.call.name], {
+      const results = await hooks.dispatch('PreToolUse', [claudeToolName(context.call.name), context.call.name], () => ({
         ...common(context),
         tool_name: claudeToolName(context.call.name),
         tool_input: claudeToolInput(context.call.name, input, context.projectRoot),
         tool_use_id: context.call.id,
         ...(context.tool?.hints ? { tool_hints: context.tool.hints } : {}),
-      });
+      }));
       const next = { ...decision, additionalContext: [...decision.additionalContext] };
       for (const entry of results) if (entry.result.additionalContext) next.additionalContext.push(entry.result.additionalContext);
       const rewrite = results.find((entry) => entry.result.updatedInput && entry.result.permission !== 'deny');
@@ -126,14 +126,14 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
 
   if (listens('PostToolUse')) {
     kernel.hooks.postToolUse.tapPromise(NAME, async (result, context) => {
-      const results = await hooks.dispatch('PostToolUse', [claudeToolName(context.call.name), context.call.name], {
+      const results = await hooks.dispatch('PostToolUse', [claudeToolName(context.call.name), context.call.name], () => ({
         ...common(context),
         tool_name: claudeToolName(context.call.name),
         tool_input: claudeToolInput(context.call.name, context.input, context.projectRoot),
         tool_response: { output: result.content, is_error: result.isError },
         tool_use_id: context.call.id,
         duration_ms: Math.round(context.durationMs),
-      });
+      }));
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${by(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${by(entry)}] ${entry.result.additionalContext}`] : [],
       );
@@ -145,7 +145,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
     kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
       // A sub-agent's prompt comes from its parent, not the user (Claude Code does not fire it either).
       if (context.parentAgentId) return submission;
-      const results = await hooks.dispatch('UserPromptSubmit', [], { ...common(context), prompt: context.prompt });
+      const results = await hooks.dispatch('UserPromptSubmit', [], () => ({ ...common(context), prompt: context.prompt }));
       const blocked = results.find((entry) => entry.result.kind === 'blocked' || entry.result.stop !== undefined);
       if (blocked) return { ...submission, block: { block: true, reason: blocked.result.reason ?? blocked.result.stop ?? 'blocked by a hook', by: by(blocked) } };
       const context_ = results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
@@ -156,12 +156,12 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
   if (listens('Stop') || listens('SubagentStop')) {
     kernel.hooks.stop.tapPromise(NAME, async (context) => {
       const event: ClaudeEvent = context.parentAgentId ? 'SubagentStop' : 'Stop';
-      const results = await hooks.dispatch(event, [], {
+      const results = await hooks.dispatch(event, [], () => ({
         ...common(context),
         stop_hook_active: context.continuations > 0,
         last_assistant_message: context.finalText,
         stop_reason: context.reason,
-      });
+      }));
       const blocked = results.find((entry) => entry.result.kind === 'blocked' && entry.result.reason);
       return blocked ? { continue: true, reason: blocked.result.reason!, by: by(blocked) } : undefined;
     });
@@ -169,13 +169,13 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
 
   if (listens('SubagentStart')) {
     kernel.hooks.subagentStart.tapPromise(NAME, async (context) => {
-      await hooks.dispatch('SubagentStart', ['agent'], { ...common(context), prompt: context.prompt });
+      await hooks.dispatch('SubagentStart', ['agent'], () => ({ ...common(context), prompt: context.prompt }));
     });
   }
 
   // Context from SessionStart goes to the main session with its next request.
   const sessionStart = async (session: SessionContext, source: 'startup' | 'resume'): Promise<void> => {
-    const results = await hooks.dispatch('SessionStart', [source], { ...common(session), source });
+    const results = await hooks.dispatch('SessionStart', [source], () => ({ ...common(session), source }));
     for (const entry of results) if (entry.result.additionalContext && session.agentId === 'main') kernel.injectReminder(entry.result.additionalContext);
   };
   if (listens('SessionStart')) {
@@ -185,14 +185,14 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
 
   if (listens('SessionEnd')) {
     kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {
-      await hooks.dispatch('SessionEnd', ['other'], { ...common(session), reason: 'other' });
+      await hooks.dispatch('SessionEnd', ['other'], () => ({ ...common(session), reason: 'other' }));
     });
   }
 
   if (listens('PreCompact')) {
     kernel.hooks.preCompact.tapPromise(NAME, async (state, context) => {
       const trigger = state.reason === 'manual' ? 'manual' : 'auto';
-      await hooks.dispatch('PreCompact', [trigger], { ...common(context), trigger, custom_instructions: '' });
+      await hooks.dispatch('PreCompact', [trigger], () => ({ ...common(context), trigger, custom_instructions: '' }));
     });
   }
 
@@ -201,12 +201,12 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher): void {
       // Our own reports (a failed hook) would otherwise start Notification hooks about themselves.
       if (/^hooks?[: ]/.test(payload.message)) return;
       const type = payload.kind === 'approval_needed' ? 'permission_prompt' : payload.kind === 'idle' ? 'idle_prompt' : payload.kind;
-      await hooks.dispatch('Notification', [type], {
+      await hooks.dispatch('Notification', [type], () => ({
         session_id: payload.sessionId ?? kernel.session.sessionId,
         cwd: kernel.projectRoot,
         message: payload.message,
         notification_type: type,
-      });
+      }));
     });
   }
 }

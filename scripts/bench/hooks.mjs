@@ -28,7 +28,9 @@ const config = JSON.parse(process.env.MEWCODE_HOOK_BENCH);
 const tool = { name: 'bash', description: 'bash', inputSchema: { type: 'object' }, readOnly: false, execute: async () => ({ content: 'ok' }) };
 
 async function perCall(home) {
-  const kernel = await Kernel.create({ plugins: [memoryModel([]).plugin, createHooksPlugin({ env: { PATH: process.env.PATH } })], projectRoot: config.root, homeDir: home, env: memoryEnv, reporter: new MemoryReporter() });
+  const reporter = new MemoryReporter();
+  const kernel = await Kernel.create({ plugins: [memoryModel([]).plugin, createHooksPlugin({ env: { PATH: process.env.PATH } })], projectRoot: config.root, homeDir: home, env: memoryEnv, reporter });
+  if (reporter.warnings.length > 0) throw new Error(reporter.warnings.join(' | '));
   const hooks = rawHooksOf(kernel);
   const context = { ...kernel.session.context(), mode: 'default', call: { id: 'call_1', name: 'bash', input: '{"command":"ls"}' }, tool, input: { command: 'ls' }, iteration: 1 };
   const samples = [];
@@ -45,6 +47,7 @@ function spawnFloor() {
   return new Promise((resolve) => {
     const started = performance.now();
     const child = spawn('/bin/sh', ['-c', 'true'], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    child.stdin.on('error', () => undefined); // true does not read it
     child.stdin.end(JSON.stringify({ session_id: 'x', tool_name: 'Bash', tool_input: { command: 'ls' } }) + '\\n');
     child.once('close', () => resolve(performance.now() - started));
   });
@@ -82,7 +85,7 @@ export async function benchHooks({ runs = 200, warmup = 20 } = {}) {
     const entry = path.join(work, 'harness.ts');
     writeFileSync(entry, HARNESS);
     const outfile = path.join(work, 'harness.mjs');
-    await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', nodePaths: [path.join(ROOT, 'node_modules')], banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" } });
+    await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, nodePaths: [path.join(ROOT, 'node_modules')], banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" } });
     const child = spawnSync(process.execPath, [outfile], { cwd: work, env: { ...process.env, NODE_OPTIONS: '', MEWCODE_HOOK_BENCH: JSON.stringify({ root, homes, runs, warmup }) }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (child.status !== 0) throw new Error(`hook bench harness failed (exit ${child.status}):\n${child.stderr}`);
     const r = JSON.parse(child.stdout);
