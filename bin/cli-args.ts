@@ -167,7 +167,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
     cwd,
     allowedTools: splitRuleList(values.allowedTools ?? []),
     disallowedTools: splitRuleList(values.disallowedTools ?? []),
-    trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()),
+    trustProject: trustFlag(values['trust-project'], env),
     dangerouslySkipSandbox: values['dangerously-skip-sandbox'] === true,
   };
   if (prompt !== undefined) options.prompt = prompt;
@@ -220,44 +220,56 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
   }
   const options: DoctorOptions = {
     cwd,
-    trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()),
+    trustProject: trustFlag(values['trust-project'], env),
   };
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
   return { kind: 'doctor', options };
 }
 
-const HOOKS_USAGE = 'usage: mewcode hooks [--trust-project]';
-
-/** `hooks [--trust-project]`: the hook rules a run in `cwd` would use. */
-function parseHooksCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+/** `mewcode <words> [--trust-project]`: a listing command whose only flag is trust. */
+function parseTrustOnlyCommand(
+  argv: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  usage: string,
+): { options: DoctorOptions; positionals: string[] } | { error: ParsedCommand } {
   let parsed;
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
-    return { kind: 'error', message: `${firstSentence(error)}; ${HOOKS_USAGE}` };
+    return { error: { kind: 'error', message: `${firstSentence(error)}; ${usage}` } };
   }
-  if (parsed.values.help) return { kind: 'help' };
+  if (parsed.values.help) return { error: { kind: 'help' } };
+  return { options: { cwd, trustProject: trustFlag(parsed.values['trust-project'], env) }, positionals: parsed.positionals };
+}
+
+/** --trust-project, or MEWCODE_TRUST_PROJECT=1 for CI. */
+function trustFlag(given: boolean | undefined, env: Readonly<Record<string, string | undefined>>): boolean {
+  return given === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase());
+}
+
+const HOOKS_USAGE = 'usage: mewcode hooks [--trust-project]';
+
+/** `hooks [--trust-project]`: the hook rules a run in `cwd` would use. */
+function parseHooksCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+  const parsed = parseTrustOnlyCommand(argv, cwd, env, HOOKS_USAGE);
+  if ('error' in parsed) return parsed.error;
   if (parsed.positionals.length > 0) return { kind: 'error', message: `hooks takes no arguments (got "${parsed.positionals.join(' ')}"); ${HOOKS_USAGE}` };
-  return { kind: 'hooks', options: { cwd, trustProject: parsed.values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()) } };
+  return { kind: 'hooks', options: parsed.options };
 }
 
 const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';
 
 /** `mcp list [--trust-project]`: the MCP servers a run in `cwd` would start. */
 function parseMcpCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    return { kind: 'error', message: `${firstSentence(error)}; ${MCP_USAGE}` };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { kind: 'help' };
+  const parsed = parseTrustOnlyCommand(argv, cwd, env, MCP_USAGE);
+  if ('error' in parsed) return parsed.error;
+  const { positionals } = parsed;
   if (positionals.length !== 1 || positionals[0] !== 'list') {
     return { kind: 'error', message: `${positionals.length === 0 ? 'mcp needs a subcommand' : `unknown mcp subcommand "${positionals.join(' ')}"`}; ${MCP_USAGE}` };
   }
-  return { kind: 'mcp-list', options: { cwd, trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()) } };
+  return { kind: 'mcp-list', options: parsed.options };
 }
 
 /** parseArgs appends advice about '--' that reads oddly here; keep its first sentence. */

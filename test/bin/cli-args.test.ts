@@ -98,3 +98,21 @@ describe('doctor', () => {
     expect(HELP).toMatch(/^ {2}doctor +check this machine and project/m);
   });
 });
+
+describe('mcp list and hooks', () => {
+  it('take only --trust-project (or MEWCODE_TRUST_PROJECT=1)', () => {
+    expect(parseCommandLine(['mcp', 'list'], '/w', {})).toEqual({ kind: 'mcp-list', options: { cwd: '/w', trustProject: false } });
+    expect(parseCommandLine(['mcp', 'list', '--trust-project'], '/w', {})).toEqual({ kind: 'mcp-list', options: { cwd: '/w', trustProject: true } });
+    expect(parseCommandLine(['hooks'], '/w', { MEWCODE_TRUST_PROJECT: 'true' })).toEqual({ kind: 'hooks', options: { cwd: '/w', trustProject: true } });
+    expect(parseCommandLine(['hooks', '-h'], '/w', {})).toEqual({ kind: 'help' });
+  });
+
+  it('anything else is an error with the usage', () => {
+    expect(parseCommandLine(['mcp'], '/w', {})).toEqual({ kind: 'error', message: 'mcp needs a subcommand; usage: mewcode mcp list [--trust-project]' });
+    expect(parseCommandLine(['mcp', 'add', 'x'], '/w', {})).toEqual({ kind: 'error', message: 'unknown mcp subcommand "add x"; usage: mewcode mcp list [--trust-project]' });
+    expect(parseCommandLine(['hooks', 'all'], '/w', {})).toEqual({ kind: 'error', message: 'hooks takes no arguments (got "all"); usage: mewcode hooks [--trust-project]' });
+    expect((parseCommandLine(['hooks', '--bogus'], '/w', {}) as { message: string }).message).toMatch(/--bogus.*; usage: mewcode hooks \[--trust-project\]$/);
+    expect(HELP).toContain('mewcode mcp list [--trust-project]');
+    expect(HELP).toContain('mewcode hooks [--trust-project]');
+  });
+});
