@@ -21,8 +21,25 @@ export interface DispatcherDeps {
 }
 
 export interface RuleResult {
-  rule: HookRule;
+  rule: { name: string };
   result: HookResult;
+}
+
+/** Every run is logged and counted; a failure is shown at once; a systemMessage too. */
+export function recordRun(deps: Pick<DispatcherDeps, 'log' | 'warn' | 'notify'>, run: { name: string; event: string; async: boolean; durationMs: number; result: HookResult }): void {
+  const { result } = run;
+  const decision = result.kind === 'ok' && result.permission ? result.permission : result.kind;
+  deps.log.append({
+    time: new Date().toISOString(),
+    rule: run.name,
+    event: run.event,
+    durationMs: Math.round(run.durationMs),
+    exit: result.exit,
+    decision: run.async && result.kind === 'blocked' ? 'ok (async: cannot block)' : decision,
+    ...(result.reason ? { reason: result.reason.slice(0, 500) } : {}),
+  });
+  if (result.kind === 'failed') deps.warn(`hook ${run.name} (${run.event}) failed: ${result.reason}; going on without it (see ${deps.log.file})`);
+  if (result.systemMessage) deps.notify(`hook ${run.name}: ${result.systemMessage}`);
 }
 
 export class HookDispatcher {
@@ -61,18 +78,7 @@ export class HookDispatcher {
     const timeoutMs = (rule.handler.timeoutSec ?? defaultTimeoutSec(rule.event)) * 1000;
     const outcome = await runCommandHook({ command: rule.handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal });
     const result = interpret(rule.event, outcome);
-    const decision = result.kind === 'ok' && result.permission ? result.permission : result.kind;
-    this.deps.log.append({
-      time: new Date().toISOString(),
-      rule: rule.name,
-      event: rule.event,
-      durationMs: outcome.durationMs,
-      exit: result.exit,
-      decision: rule.handler.async && result.kind === 'blocked' ? 'ok (async: cannot block)' : decision,
-      ...(result.reason ? { reason: result.reason.slice(0, 500) } : {}),
-    });
-    if (result.kind === 'failed') this.deps.warn(`hook ${rule.name} (${rule.event}) failed: ${result.reason}; going on without it (see ${this.deps.log.file})`);
-    if (result.systemMessage) this.deps.notify(`hook ${rule.name}: ${result.systemMessage}`);
+    recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result });
     return { rule, result };
   }
 

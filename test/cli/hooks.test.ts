@@ -44,7 +44,7 @@ test('acceptance: a Claude Code PreToolUse script that blocks by exit 2 blocks t
     expect(result.code).toBe(0);
     const [blocked] = toolResults(s.requests[1]!.body);
     expect(blocked.is_error).toBe(true);
-    expect(blocked.content).toMatch(/^\[hook .*settings\.yaml:\d+:\d+\] Pushing is not allowed from the agent: open a pull request instead$/);
+    expect(blocked.content).toMatch(/^\[hook \/.*settings\.yaml:\d+:\d+\] Pushing is not allowed from the agent: open a pull request instead$/);
     // Logged: rule, event, exit, decision.
     const log = readFileSync(path.join(s.cwd, '.mewcode', 'hooks.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     expect(log).toEqual([expect.objectContaining({ event: 'PreToolUse', exit: 'exit 2', decision: 'blocked' })]);
@@ -228,5 +228,19 @@ test('mewcode hooks lists each rule with its file and line, trust state and run 
     expect(list.stdout).toContain(`${path.join(s.cwd, '.mewcode', 'settings.yaml')} (project, untrusted: its hooks do not run`);
     const trusted = await s.run(['hooks', '--trust-project']);
     expect(trusted.stdout).toMatch(/\(project, trusted project file\)\n {2}Stop: echo project \(sandboxed\)/);
+  });
+});
+
+test('mewcode hooks lists MewCode rule files too, the project one only as untrusted until trusted', async () => {
+  await scenario([], async (s) => {
+    mkdirSync(path.join(s.home, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(s.home, '.mewcode', 'hooks.yaml'), 'hooks:\n  - name: style\n    event: UserPromptSubmit\n    only_once: true\n    action: { type: prompt, text: "Use British spelling." }\n');
+    mkdirSync(path.join(s.cwd, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(s.cwd, '.mewcode', 'hooks.yaml'), 'hooks:\n  - name: lint\n    event: PostToolUse\n    action: { type: shell, command: "npm run lint" }\n');
+    const list = await s.run(['hooks']);
+    expect(list.stdout).toContain(`${path.join(s.cwd, '.mewcode', 'hooks.yaml')} (untrusted: its rules do not run`);
+    expect(list.stdout).toMatch(/ {2}style on UserPromptSubmit: prompt: Use British spelling\. \(only once\)\n {4}.*hooks\.yaml:2:5 — not run yet/);
+    const trusted = await s.run(['hooks', '--trust-project']);
+    expect(trusted.stdout).toMatch(/ {2}lint on PostToolUse: npm run lint \(sandboxed\)/);
   });
 });

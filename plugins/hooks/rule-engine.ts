@@ -1,0 +1,145 @@
+/**
+ * Runs MewCode's own rules (rule-file.ts) for one event (SPEC H3–H7): conditions over the payload
+ * (a missing field is absent: no match of any kind fires on it, `not` included — the seed's bug
+ * fixed), then the action — shell (exit codes and JSON output as for Claude-style hooks), prompt
+ * (its text reaches the model with the next request), http (POST of the payload or of a
+ * field-only template; a 2xx JSON answer decides like a hook's stdout). Rules run in file order and
+ * the first block wins (H6); `only_once` counts successful runs only; `fail_closed` turns a
+ * failure on a blocking event into a block.
+ */
+import picomatch from 'picomatch';
+import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
+import { interpret, type HookResult } from './decision.js';
+import { recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
+import { runCommandHook } from './run-command.js';
+import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
+
+/** A dot path into the payload; undefined when any part is missing (absent, not ""). */
+export function fieldAt(payload: unknown, dotted: string): string | undefined {
+  let current: unknown = payload;
+  for (const part of dotted.split('.')) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  if (current === undefined || current === null) return undefined;
+  return typeof current === 'string' ? current : typeof current === 'object' ? JSON.stringify(current) : String(current);
+}
+
+function matchValue(match: Match, value: string): boolean {
+  switch (match.type) {
+    case 'exact':
+      return value === match.value;
+    case 'regex':
+      return match.pattern.test(value);
+    case 'glob':
+      return picomatch.isMatch(value, match.value, { dot: true });
+    case 'not':
+      return !matchValue(match.inner, value);
+  }
+}
+
+function atomHolds(atom: Atom, payload: unknown): boolean {
+  const value = fieldAt(payload, atom.field);
+  return value !== undefined && matchValue(atom.match, value);
+}
+
+export function conditionHolds(condition: Condition | undefined, payload: unknown): boolean {
+  if (!condition || condition.atoms.length === 0) return true;
+  return condition.mode === 'all_of' ? condition.atoms.every((atom) => atomHolds(atom, payload)) : condition.atoms.some((atom) => atomHolds(atom, payload));
+}
+
+/** `{{.field.path}}` placeholders only: no functions, no code. */
+export function renderTemplate(template: string, payload: unknown): string {
+  return template.replace(/\{\{\s*\.([A-Za-z0-9_.]+)\s*\}\}/g, (_match, field: string) => fieldAt(payload, field) ?? '');
+}
+
+async function runHttp(action: Extract<MewcodeRule['action'], { type: 'http' }>, payload: Record<string, unknown>, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean; error?: string; durationMs: number }> {
+  const started = performance.now();
+  const elapsed = (): number => Math.round(performance.now() - started);
+  const body = action.body === undefined ? JSON.stringify(payload) : renderTemplate(action.body, payload);
+  const headers: Record<string, string> = { ...action.headers };
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  try {
+    const response = await sharedNodeFetch()(action.url, { method: action.method, headers, ...(action.method === 'GET' ? {} : { body }), signal: AbortSignal.timeout(timeoutMs) });
+    const text = await response.text();
+    if (response.status < 200 || response.status >= 300) return { code: 1, stdout: '', stderr: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, timedOut: false, durationMs: elapsed() };
+    return { code: 0, stdout: text, stderr: '', timedOut: false, durationMs: elapsed() };
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    return { code: null, stdout: '', stderr: '', timedOut, ...(timedOut ? {} : { error: (error as Error).message }), durationMs: elapsed() };
+  }
+}
+
+export class RuleEngine {
+  /** only_once: the rules that ran successfully, per session. */
+  private readonly fired = new Map<string, Set<string>>();
+  private readonly background = new Set<AbortController>();
+  private closed = false;
+
+  constructor(
+    private readonly rules: readonly MewcodeRule[],
+    private readonly deps: DispatcherDeps,
+  ) {}
+
+  listens(event: MewcodeEvent): boolean {
+    return this.rules.some((rule) => rule.event === event);
+  }
+
+  async dispatch(event: MewcodeEvent, sessionId: string, payload: () => Record<string, unknown>): Promise<RuleResult[]> {
+    if (this.closed || !this.listens(event)) return [];
+    const full = { event, ...payload() };
+    const fired = this.fired.get(sessionId) ?? new Set<string>();
+    this.fired.set(sessionId, fired);
+    const results: RuleResult[] = [];
+    let sandbox: CommandSandbox | undefined;
+    for (const rule of this.rules) {
+      if (rule.event !== event || (rule.onlyOnce && fired.has(rule.name)) || !conditionHolds(rule.if, full)) continue;
+      if (rule.sandboxed && rule.action.type === 'shell') sandbox ??= await this.deps.sandbox();
+      const run = this.runOne(rule, full, rule.sandboxed ? sandbox : undefined);
+      if (rule.async) {
+        const controller = new AbortController();
+        this.background.add(controller);
+        void run(controller.signal).then((result) => {
+          this.background.delete(controller);
+          if (result.kind !== 'failed' && rule.onlyOnce) fired.add(rule.name);
+        });
+        continue;
+      }
+      const result = await run(undefined);
+      if (result.kind !== 'failed' && rule.onlyOnce) fired.add(rule.name);
+      results.push({ rule, result });
+      if (result.kind === 'blocked') break; // H6: the first block wins
+    }
+    return results;
+  }
+
+  private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined): (signal: AbortSignal | undefined) => Promise<HookResult> {
+    return async (signal) => {
+      const started = performance.now();
+      let result: HookResult;
+      if (rule.action.type === 'prompt') {
+        result = { kind: 'ok', additionalContext: rule.action.text, exit: 'prompt' };
+      } else {
+        const outcome =
+          rule.action.type === 'shell'
+            ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, ...(signal ? { signal } : {}) })
+            : await runHttp(rule.action, payload, rule.timeoutMs);
+        result = interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
+      }
+      const blocking = MEWCODE_BLOCKING.has(rule.event);
+      if (result.kind === 'blocked' && !blocking && rule.event !== 'PostToolUse') result = { ...result, kind: 'ok' }; // H1: cannot block
+      if (result.kind === 'failed' && rule.failClosed && blocking) {
+        result = { ...result, kind: 'blocked', reason: `the hook failed and is fail_closed: ${result.reason}`, ...(rule.event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
+      }
+      recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.async, durationMs: performance.now() - started, result });
+      return result;
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const controller of this.background) controller.abort();
+    this.background.clear();
+  }
+}
