@@ -4,7 +4,8 @@
  * and the search tool when the MCP definitions would take too much of the context window.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { logDirectory } from '../../../plugins/mcp/server-log.js';
 import type { CommandSandbox } from '../../../types/sandbox.js';
@@ -14,7 +15,7 @@ import type { ToolMessage } from '../../../types/messages.js';
 import type { ModelRequest } from '../../../types/provider.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { runPrompt } from '../../support/boot.js';
-import { addServer, bootMcp, EVERYTHING, fakeServer, FILESYSTEM, mcpProject, removeTempDirs, settled, tempDir } from './helpers.js';
+import { addServer, bootMcp, EVERYTHING, FILESYSTEM, mcpProject, removeTempDirs, settled, tempDir } from './helpers.js';
 import sandboxOs from '../../../plugins/sandbox-os/index.js';
 
 afterEach(removeTempDirs);
@@ -23,6 +24,7 @@ const results = (request: ModelRequest | undefined): ToolMessage['results'] => {
   const last = request?.messages.at(-1);
   return last?.role === 'tool' ? last.results : [];
 };
+const MINIMAL_SERVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'minimal-server.mjs');
 const everything = { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] };
 /** Long: under a loaded test machine server-everything may need more than the default 1.5 s. */
 const WAIT = { startup_wait_ms: 20_000 };
@@ -123,7 +125,10 @@ test('sandbox: true runs the server inside the OS sandbox (writes outside the pr
   const project = mcpProject({});
   // Not under /tmp: the sandbox gives each session a private /tmp, where a write would succeed unseen.
   const outside = path.join('/var/tmp', `mewcode-mcp-sandbox-${process.pid}.txt`);
-  addServer(project, 'boxed', fakeServer(project, { sandbox: true }));
+  // Inside the sandbox only the project and the system are visible (the repository may be in /tmp,
+  // which the sandbox replaces): the server is a dependency-free script copied into the project.
+  copyFileSync(MINIMAL_SERVER, path.join(project.root, 'minimal-server.mjs'));
+  addServer(project, 'boxed', { type: 'stdio', command: process.execPath, args: [path.join(project.root, 'minimal-server.mjs')], sandbox: true });
   const { kernel, model } = await bootMcp(
     project,
     [useTools([call('mcp__boxed__touch', { path: outside }), call('mcp__boxed__touch', { path: path.join(project.root, 'inside.txt') })]), say('ok')],
