@@ -4,8 +4,9 @@
  * fixed), then the action — shell (exit codes and JSON output as for Claude-style hooks), prompt
  * (its text reaches the model with the next request), http (POST of the payload or of a
  * field-only template; a 2xx JSON answer decides like a hook's stdout). Rules run in file order and
- * the first block wins (H6); `only_once` counts successful runs only; `fail_closed` turns a
- * failure on a blocking event into a block.
+ * the first block wins (H6) — on a blocking event one after another, on the others side by side;
+ * `only_once` counts successful runs only; `fail_closed` turns a failure on a blocking event into
+ * a block.
  */
 import picomatch from 'picomatch';
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
@@ -91,25 +92,35 @@ export class RuleEngine {
     const full = { event, ...payload() };
     const fired = this.fired.get(sessionId) ?? new Set<string>();
     this.fired.set(sessionId, fired);
-    const results: RuleResult[] = [];
     let sandbox: CommandSandbox | undefined;
+    const due: MewcodeRule[] = [];
     for (const rule of this.rules) {
       if (rule.event !== event || (rule.onlyOnce && fired.has(rule.name)) || !conditionHolds(rule.if, full)) continue;
       if (rule.sandboxed && rule.action.type === 'shell') sandbox ??= await this.deps.sandbox();
-      const run = this.runOne(rule, full, rule.sandboxed ? sandbox : undefined);
-      if (rule.async) {
-        const controller = new AbortController();
-        this.background.add(controller);
-        void run(controller.signal).then((result) => {
-          this.background.delete(controller);
-          if (result.kind !== 'failed' && rule.onlyOnce) fired.add(rule.name);
-        });
+      if (!rule.async) {
+        due.push(rule);
         continue;
       }
-      const result = await run(undefined);
+      const controller = new AbortController();
+      this.background.add(controller);
+      void this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(controller.signal).then((result) => {
+        this.background.delete(controller);
+        if (result.kind !== 'failed' && rule.onlyOnce) fired.add(rule.name);
+      });
+    }
+    const finish = (rule: MewcodeRule, result: HookResult): RuleResult => {
       if (result.kind !== 'failed' && rule.onlyOnce) fired.add(rule.name);
-      results.push({ rule, result });
-      if (result.kind === 'blocked') break; // H6: the first block wins
+      return { rule, result };
+    };
+    if (!MEWCODE_BLOCKING.has(event)) {
+      // Nothing to block: the rules run side by side, their results kept in file order.
+      return Promise.all(due.map(async (rule) => finish(rule, await this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(undefined))));
+    }
+    const results: RuleResult[] = [];
+    for (const rule of due) {
+      const entry = finish(rule, await this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(undefined));
+      results.push(entry);
+      if (entry.result.kind === 'blocked') break; // H6: the first block wins, later rules do not run
     }
     return results;
   }

@@ -1,0 +1,126 @@
+/**
+ * Each structured-output path of a Claude-style hook (issue 13 item 3), and exit codes on
+ * blocking and non-blocking events, through a real kernel; plus MewCode-only events.
+ */
+import { afterEach, expect, test } from '@jest/globals';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ContainerModule } from 'inversify';
+import { createHooksPlugin } from '../../../plugins/hooks/index.js';
+import type { AgentEvent } from '../../../types/events.js';
+import type { Message, ToolMessage } from '../../../types/messages.js';
+import { definePlugin } from '../../../types/plugin.js';
+import type { Tool } from '../../../types/tools.js';
+import { TOKENS } from '../../../types/tokens.js';
+import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
+import { call, say, useTools } from '../../support/memory-provider.js';
+import { toolsPlugin } from '../../support/test-tools.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function project(settings?: unknown, rules?: string): { root: string; home: string } {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-decisions-root-')));
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-decisions-home-')));
+  dirs.push(root, home);
+  mkdirSync(path.join(home, '.mewcode'));
+  if (settings) writeFileSync(path.join(home, '.mewcode', 'settings.yaml'), JSON.stringify(settings));
+  if (rules) writeFileSync(path.join(home, '.mewcode', 'hooks.yaml'), rules);
+  return { root, home };
+}
+
+const echo = (json: unknown): string => `cat >/dev/null; printf '%s' '${JSON.stringify(json)}'`;
+const tool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async () => ({ content: 'written' }) };
+const results = (request: { messages: readonly Message[] } | undefined): ToolMessage['results'] => ((request?.messages.at(-1) as ToolMessage | undefined)?.results ?? []);
+const plugins = () => [toolsPlugin([tool]), createHooksPlugin({ env: { PATH: process.env.PATH } })];
+
+test('PreToolUse JSON: deny gives the model its reason; ask sends an allowed call to approval (nobody answers: denied)', async () => {
+  for (const [decision, expected] of [
+    ['deny', /^\[hook .*\] not in this repository$/],
+    ['ask', /Permission required/],
+  ] as const) {
+    const { root, home } = project({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: echo({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: 'not in this repository' } }) }] }] } });
+    const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: root, homeDir: home });
+    try {
+      await runPrompt(kernel, 'write', 'bypassPermissions');
+      expect(results(model.requests[1])[0]).toMatchObject({ isError: true, content: expect.stringMatching(expected) });
+    } finally {
+      await kernel.shutdown();
+    }
+  }
+});
+
+test('UserPromptSubmit decision:block drops the prompt; continue:false stops it with stopReason', async () => {
+  for (const output of [{ decision: 'block', reason: 'no prompts after 6 pm' }, { continue: false, stopReason: 'the build is red' }]) {
+    const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: echo(output) }] }] } });
+    const { kernel, model } = await bootKernel([say('never')], plugins(), { projectRoot: root, homeDir: home });
+    try {
+      const events = await runPrompt(kernel, 'hello');
+      expect(doneEvent(events).reason).toBe('blocked');
+      expect(model.requests).toHaveLength(0);
+      expect(kernel.session.conversation.messages).toEqual([]); // never entered history
+      expect(events.find((e): e is Extract<AgentEvent, { type: 'notice' }> => e.type === 'notice')!.message).toContain('reason' in output ? output.reason : output.stopReason);
+    } finally {
+      await kernel.shutdown();
+    }
+  }
+});
+
+test('exit 2 on PostToolUse cannot block (the tool ran) but its stderr reaches the model with the result; exit 1 is a visible failure', async () => {
+  const { root, home } = project({
+    hooks: {
+      PostToolUse: [{ hooks: [{ type: 'command', command: 'echo "lint: 3 problems" >&2; exit 2' }, { type: 'command', command: 'echo "broken" >&2; exit 1' }] }],
+    },
+  });
+  const { kernel, model, reporter } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: root, homeDir: home });
+  try {
+    await runPrompt(kernel, 'write', 'bypassPermissions');
+    const [result] = results(model.requests[1]);
+    expect(result).toMatchObject({ isError: false });
+    expect(result!.content).toMatch(/^written\n\n\[hook .*\] lint: 3 problems$/);
+    expect(reporter.warnings.join('\n')).toMatch(/\(PostToolUse\) failed: exited with 1: broken/);
+  } finally {
+    await kernel.shutdown();
+  }
+});
+
+test('MewCode rules on its own events: PreUserMessage joins every request, SessionResume and PostCompact fire', async () => {
+  const { root, home } = project(
+    undefined,
+    [
+      'hooks:',
+      '  - name: every-request',
+      '    event: PreUserMessage',
+      '    action: { type: prompt, text: "Reminder from a rule." }',
+      '  - name: resumed',
+      '    event: SessionResume',
+      '    action: { type: shell, command: "cat > resumed.json" }',
+      '  - name: compacted',
+      '    event: PostCompact',
+      '    action: { type: shell, command: "cat > compacted.json" }',
+      '',
+    ].join('\n'),
+  );
+  const compaction = definePlugin({
+    name: 'test-compaction',
+    bindings: new ContainerModule(({ bind }) => {
+      bind(TOKENS.CompactionService).toConstantValue({ shouldCompact: () => false, compact: async (): Promise<Message[]> => [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }, { role: 'assistant', content: [{ type: 'text', text: 'ok' }], toolCalls: [] }] });
+    }),
+  });
+  const { kernel, model } = await bootKernel([say('one'), say('two')], [...plugins(), compaction], { projectRoot: root, homeDir: home });
+  try {
+    await runPrompt(kernel, 'first');
+    expect(model.requests[0]!.reminder).toContain('Reminder from a rule.');
+    await kernel.compactNow('default');
+    expect(JSON.parse(readFileSync(path.join(root, 'compacted.json'), 'utf8'))).toMatchObject({ event: 'PostCompact', trigger: 'manual', session_id: kernel.session.sessionId });
+    await kernel.resumeSession({ sessionId: kernel.session.sessionId, agentId: 'main', messages: [...kernel.session.conversation.messages] });
+    expect(JSON.parse(readFileSync(path.join(root, 'resumed.json'), 'utf8'))).toMatchObject({ event: 'SessionResume', session_id: kernel.session.sessionId });
+    await runPrompt(kernel, 'second');
+    expect(model.requests[1]!.reminder).toContain('Reminder from a rule.');
+  } finally {
+    await kernel.shutdown();
+  }
+});
