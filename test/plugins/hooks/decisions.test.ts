@@ -3,9 +3,9 @@
  * blocking and non-blocking events, through a real kernel; plus MewCode-only events.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { removeTempDirs, temp } from './helpers.js';
 import { ContainerModule } from 'inversify';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import type { AgentEvent } from '../../../types/events.js';
@@ -17,15 +17,11 @@ import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { toolsPlugin } from '../../support/test-tools.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 function project(settings?: unknown, rules?: string): { root: string; home: string } {
-  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-decisions-root-')));
-  const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-decisions-home-')));
-  dirs.push(root, home);
+  const root = temp('mewcode-decisions-root-');
+  const home = temp('mewcode-decisions-home-');
   mkdirSync(path.join(home, '.mewcode'));
   if (settings) writeFileSync(path.join(home, '.mewcode', 'settings.yaml'), JSON.stringify(settings));
   if (rules) writeFileSync(path.join(home, '.mewcode', 'hooks.yaml'), rules);

@@ -3,9 +3,9 @@
  * Claude Code's payload fields; async hooks never hold the run up and are cancelled at shutdown.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { removeTempDirs, temp } from './helpers.js';
 import { ContainerModule } from 'inversify';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import { matches, fromClaudeToolInput, claudeToolInput } from '../../../plugins/hooks/events.js';
@@ -16,15 +16,7 @@ import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function temp(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  dirs.push(dir);
-  return dir;
-}
+afterEach(removeTempDirs);
 
 const EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Notification', 'SessionEnd'];
 

@@ -4,10 +4,10 @@
  * successful runs only, fail_closed, duplicates, and workspace trust for the project's file.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { removeTempDirs, temp } from './helpers.js';
 import { createWorkspaceTrust } from '../../../config/trust.js';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import { conditionHolds, fieldAt, renderTemplate } from '../../../plugins/hooks/rule-engine.js';
@@ -18,15 +18,7 @@ import { toolsPlugin } from '../../support/test-tools.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function temp(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  dirs.push(dir);
-  return dir;
-}
+afterEach(removeTempDirs);
 
 function setup(userRules: string, projectRules?: string): { root: string; home: string } {
   const root = temp('mewcode-rules-root-');
