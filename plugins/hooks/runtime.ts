@@ -1,0 +1,231 @@
+/**
+ * What the hooks plugin loads once a settings or rule file exists (index.ts stays small at
+ * boot): reading the rules, the two engines, and the taps on the kernel's hooks.
+ */
+import { sessionDirectory } from '../../sdk/session-files.js';
+import type { RunContext, SessionContext } from '../../types/hooks.js';
+import type { KernelApi } from '../../types/plugin.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { HookDispatcher, type RuleResult } from './dispatcher.js';
+import { claudeToolInput, claudeToolName, fromClaudeToolInput, type ClaudeEvent } from './events.js';
+import { HookLog } from './hook-log.js';
+import { loadHookRules } from './settings.js';
+import { loadRuleFiles, type MewcodeEvent } from './rule-file.js';
+import { RuleEngine } from './rule-engine.js';
+
+const NAME = 'hooks';
+
+function transcriptPath(context: SessionContext): string {
+  const dir = sessionDirectory(context.projectRoot, context.sessionId);
+  return context.agentId === 'main' ? `${dir}/conversation.jsonl` : `${dir}/agents/${context.agentId}.jsonl`;
+}
+
+/** The fields every payload carries (Claude Code's names). */
+function common(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> {
+  return {
+    session_id: context.sessionId,
+    transcript_path: transcriptPath(context),
+    cwd: context.projectRoot,
+    ...(context.mode ? { permission_mode: context.mode } : {}),
+    ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}),
+  };
+}
+
+/** Who decided: the gate shows a PreToolUse deny as `[hook <by>]`; prompts and stops say `hook <by>` themselves. */
+const by = (entry: RuleResult): string => entry.rule.name;
+const byHook = (entry: RuleResult): string => `hook ${entry.rule.name}`;
+
+function sandboxFor(kernel: KernelApi): () => Promise<CommandSandbox | undefined> {
+  return async () => {
+    if (!kernel.container.isBound(TOKENS.CommandSandbox)) return undefined;
+    const sandbox = kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox);
+    return (await sandbox.probe()).active ? sandbox : undefined;
+  };
+}
+
+/** Read the rules and tap the kernel's hooks; returns how to close everything (undefined: no rules). */
+export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Promise<(() => void) | undefined> {
+  const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+  const [settings, files] = await Promise.all([loadHookRules(kernel.projectRoot, kernel.homeDir, trust), loadRuleFiles(kernel.projectRoot, kernel.homeDir, trust)]);
+  for (const warning of [...files.warnings, ...settings.warnings]) kernel.warn(warning);
+  if (settings.rules.length === 0 && files.rules.length === 0) return undefined;
+  const log = new HookLog(kernel.projectRoot, (message) => kernel.warn(message));
+  const deps = {
+    projectRoot: kernel.projectRoot,
+    homeDir: kernel.homeDir,
+    env,
+    log,
+    sandbox: sandboxFor(kernel),
+    warn: (message: string) => kernel.warn(message),
+    notify: (message: string) => kernel.notify('notice', message),
+  };
+  const claude = new HookDispatcher(settings.rules, deps);
+  const own = new RuleEngine(files.rules, deps);
+  tapAll(kernel, claude, own);
+  return () => {
+    claude.close();
+    own.close();
+    log.close();
+  };
+}
+
+/** MewCode's payload (SPEC H4): `event` is added by the engine. */
+function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> {
+  return { session_id: context.sessionId, cwd: context.projectRoot, ...(context.mode ? { mode: context.mode } : {}), ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}) };
+}
+
+function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): void {
+  const listens = (event: ClaudeEvent, ownEvent: MewcodeEvent = event as MewcodeEvent): boolean => hooks.listens(event) || rules.listens(ownEvent);
+  /** Both sources at once; MewCode's rule files first, then the settings files (file order). */
+  const both = async (
+    event: ClaudeEvent | undefined,
+    ownEvent: MewcodeEvent,
+    subjects: readonly string[],
+    claudePayload: () => Record<string, unknown>,
+    context: SessionContext,
+    ownPayload: () => Record<string, unknown>,
+  ): Promise<RuleResult[]> => {
+    const [first, second] = await Promise.all([rules.dispatch(ownEvent, context.sessionId, ownPayload), event ? hooks.dispatch(event, subjects, claudePayload) : Promise.resolve([])]);
+    return [...first, ...second];
+  };
+
+  if (listens('PreToolUse')) {
+    kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => {
+      const input = decision.input;
+      const results = await both('PreToolUse', 'PreToolUse', [claudeToolName(context.call.name), context.call.name], () => ({
+        ...common(context),
+        tool_name: claudeToolName(context.call.name),
+        tool_input: claudeToolInput(context.call.name, input, context.projectRoot),
+        tool_use_id: context.call.id,
+        ...(context.tool?.hints ? { tool_hints: context.tool.hints } : {}),
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: input, iteration: context.iteration }));
+      const next = { ...decision, additionalContext: [...decision.additionalContext] };
+      for (const entry of results) if (entry.result.additionalContext) next.additionalContext.push(entry.result.additionalContext);
+      const rewrite = results.find((entry) => entry.result.updatedInput && entry.result.permission !== 'deny');
+      if (rewrite) next.input = fromClaudeToolInput(context.call.name, rewrite.result.updatedInput!, input, context.projectRoot);
+      // deny > ask > allow, the first in file order giving the reason.
+      const deny = results.find((entry) => entry.result.permission === 'deny' || entry.result.stop !== undefined);
+      if (deny) return { ...next, decision: 'deny', reason: deny.result.reason ?? deny.result.stop ?? 'denied by a hook', by: by(deny) };
+      const ask = results.find((entry) => entry.result.permission === 'ask');
+      if (ask) return { ...next, decision: 'ask', reason: ask.result.reason ?? 'a hook asks for approval', by: by(ask) };
+      const allow = results.find((entry) => entry.result.permission === 'allow');
+      if (allow && decision.decision === undefined) return { ...next, decision: 'allow', reason: allow.result.reason ?? 'allowed by a hook', by: by(allow) };
+      return next;
+    });
+  }
+
+  if (listens('PostToolUse')) {
+    kernel.hooks.postToolUse.tapPromise(NAME, async (result, context) => {
+      const results = await both('PostToolUse', 'PostToolUse', [claudeToolName(context.call.name), context.call.name], () => ({
+        ...common(context),
+        tool_name: claudeToolName(context.call.name),
+        tool_input: claudeToolInput(context.call.name, context.input, context.projectRoot),
+        tool_response: { output: result.content, is_error: result.isError },
+        tool_use_id: context.call.id,
+        duration_ms: Math.round(context.durationMs),
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: context.input, tool_result: result.content, is_error: result.isError, iteration: context.iteration }));
+      const notes = results.flatMap((entry) =>
+        entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
+      );
+      return notes.length === 0 ? result : { ...result, content: `${result.content}\n\n${notes.join('\n')}` };
+    });
+  }
+
+  if (listens('UserPromptSubmit')) {
+    kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
+      // A sub-agent's prompt comes from its parent, not the user (Claude Code does not fire it either).
+      if (context.parentAgentId) return submission;
+      const results = await both('UserPromptSubmit', 'UserPromptSubmit', [], () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt }));
+      const blocked = results.find((entry) => entry.result.kind === 'blocked' || entry.result.stop !== undefined);
+      if (blocked) return { ...submission, block: { block: true, reason: blocked.result.reason ?? blocked.result.stop ?? 'blocked by a hook', by: byHook(blocked) } };
+      const context_ = results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+      return context_.length === 0 ? submission : { ...submission, additionalContext: [...submission.additionalContext, ...context_] };
+    });
+  }
+
+  if (listens('Stop') || listens('SubagentStop')) {
+    kernel.hooks.stop.tapPromise(NAME, async (context) => {
+      const event: ClaudeEvent = context.parentAgentId ? 'SubagentStop' : 'Stop';
+      const results = await both(event, event, [], () => ({
+        ...common(context),
+        stop_hook_active: context.continuations > 0,
+        last_assistant_message: context.finalText,
+        stop_reason: context.reason,
+      }), context, () => ({ ...own(context), reason: context.reason, final_text: context.finalText }));
+      remind(results);
+      const blocked = results.find((entry) => entry.result.kind === 'blocked' && entry.result.reason);
+      return blocked ? { continue: true, reason: blocked.result.reason!, by: byHook(blocked) } : undefined;
+    });
+  }
+
+  /** A prompt action (or context) on an event that has no place for it reaches the main session's next request. */
+  const remind = (results: readonly RuleResult[]): void => {
+    for (const entry of results) if (entry.result.additionalContext && entry.result.exit === 'prompt') kernel.injectReminder(entry.result.additionalContext);
+  };
+
+  if (listens('SubagentStart')) {
+    kernel.hooks.subagentStart.tapPromise(NAME, async (context) => {
+      remind(await both('SubagentStart', 'SubagentStart', ['agent'], () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt })));
+    });
+  }
+
+  if (rules.listens('PreUserMessage')) {
+    // Before every model request: a prompt action's text joins this request's reminder.
+    kernel.hooks.preModelRequest.tapPromise(NAME, async (request, context) => {
+      const results = await rules.dispatch('PreUserMessage', context.sessionId, () => ({ ...own(context), iteration: context.iteration }));
+      const texts = results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+      return texts.length === 0 ? request : { ...request, reminder: [request.reminder, ...texts].filter(Boolean).join('\n\n') };
+    });
+  }
+
+  if (rules.listens('PostCompact')) {
+    kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
+      const trigger = state.reason === 'manual' ? 'manual' : 'auto';
+      remind(await rules.dispatch('PostCompact', context.sessionId, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens, after_tokens: state.tokensAfter })));
+    });
+  }
+
+  // Context from SessionStart goes to the main session with its next request.
+  const sessionStart = async (session: SessionContext, source: 'startup' | 'resume'): Promise<void> => {
+    const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source }), session, () => own(session));
+    for (const entry of results) if (entry.result.additionalContext && session.agentId === 'main') kernel.injectReminder(entry.result.additionalContext);
+  };
+  if (listens('SessionStart') || rules.listens('SessionResume')) {
+    kernel.hooks.sessionStart.tapPromise(NAME, (session) => sessionStart(session, 'startup'));
+    kernel.hooks.sessionResume.tapPromise(NAME, (session) => sessionStart(session, 'resume'));
+  }
+
+  if (listens('SessionEnd')) {
+    kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {
+      await both('SessionEnd', 'SessionEnd', ['other'], () => ({ ...common(session), reason: 'other' }), session, () => own(session)); // nothing can follow it
+    });
+  }
+
+  if (listens('PreCompact')) {
+    kernel.hooks.preCompact.tapPromise(NAME, async (state, context) => {
+      const trigger = state.reason === 'manual' ? 'manual' : 'auto';
+      remind(await both('PreCompact', 'PreCompact', [trigger], () => ({ ...common(context), trigger, custom_instructions: '' }), context, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens })));
+    });
+  }
+
+  if (listens('Notification')) {
+    kernel.hooks.notification.tapPromise(NAME, async (payload) => {
+      // Our own reports (a failed hook) would otherwise start Notification hooks about themselves.
+      if (/^hooks?[: ]/.test(payload.message)) return;
+      const type = payload.kind === 'approval_needed' ? 'permission_prompt' : payload.kind === 'idle' ? 'idle_prompt' : payload.kind;
+      const main = kernel.session;
+      const session: SessionContext = { sessionId: payload.sessionId ?? main.sessionId, agentId: payload.agentId ?? main.agentId, projectRoot: kernel.projectRoot, homeDir: kernel.homeDir };
+      remind(await both(
+        'Notification',
+        'Notification',
+        [type],
+        () => ({ session_id: session.sessionId, cwd: kernel.projectRoot, message: payload.message, notification_type: type }),
+        session,
+        () => ({ ...own(session), kind: payload.kind, detail: payload.message }),
+      ));
+    });
+  }
+}
+
