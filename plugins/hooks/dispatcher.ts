@@ -8,6 +8,7 @@ import { interpret, type HookResult } from './decision.js';
 import { defaultTimeoutSec, matches, type ClaudeEvent } from './events.js';
 import type { HookLog } from './hook-log.js';
 import { runCommandHook } from './run-command.js';
+import { postHook } from './post-hook.js';
 import type { HookRule } from './settings.js';
 
 export interface DispatcherDeps {
@@ -38,8 +39,10 @@ export function recordRun(deps: Pick<DispatcherDeps, 'log' | 'warn' | 'notify'>,
     decision: run.async && result.kind === 'blocked' ? 'ok (async: cannot block)' : decision,
     ...(result.reason ? { reason: result.reason.slice(0, 500) } : {}),
   });
-  if (result.kind === 'failed') deps.warn(`hook ${run.name} (${run.event}) failed: ${result.reason}; going on without it (see ${deps.log.file})`);
-  if (result.systemMessage) deps.notify(`hook ${run.name}: ${result.systemMessage}`);
+  // A hook's (or its server's) words reach the terminal: no control characters.
+  const clean = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+  if (result.kind === 'failed') deps.warn(`hook ${run.name} (${run.event}) failed: ${clean(result.reason ?? '')}; going on without it (see ${deps.log.file})`);
+  if (result.systemMessage) deps.notify(`hook ${run.name}: ${clean(result.systemMessage)}`);
 }
 
 export class HookDispatcher {
@@ -76,7 +79,11 @@ export class HookDispatcher {
 
   private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, signal: AbortSignal): Promise<RuleResult> {
     const timeoutMs = (rule.handler.timeoutSec ?? defaultTimeoutSec(rule.event)) * 1000;
-    const outcome = await runCommandHook({ command: rule.handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal });
+    const handler = rule.handler;
+    const outcome =
+      handler.type === 'http'
+        ? await postHook({ url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs)
+        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal });
     const result = interpret(rule.event, outcome);
     recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result });
     return { rule, result };

@@ -9,23 +9,15 @@
  * a block.
  */
 import picomatch from 'picomatch';
-import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
 import { recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
 import { runCommandHook } from './run-command.js';
-import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
+import { postHook } from './post-hook.js';
+import { fieldAt } from './template.js';
 
-/** A dot path into the payload; undefined when any part is missing (absent, not ""). */
-export function fieldAt(payload: unknown, dotted: string): string | undefined {
-  let current: unknown = payload;
-  for (const part of dotted.split('.')) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  if (current === undefined || current === null) return undefined;
-  return typeof current === 'string' ? current : typeof current === 'object' ? JSON.stringify(current) : String(current);
-}
+export { fieldAt, renderTemplate } from './template.js';
+import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
 
 function matchValue(match: Match, value: string): boolean {
   switch (match.type) {
@@ -48,28 +40,6 @@ function atomHolds(atom: Atom, payload: unknown): boolean {
 export function conditionHolds(condition: Condition | undefined, payload: unknown): boolean {
   if (!condition || condition.atoms.length === 0) return true;
   return condition.mode === 'all_of' ? condition.atoms.every((atom) => atomHolds(atom, payload)) : condition.atoms.some((atom) => atomHolds(atom, payload));
-}
-
-/** `{{.field.path}}` placeholders only: no functions, no code. */
-export function renderTemplate(template: string, payload: unknown): string {
-  return template.replace(/\{\{\s*\.([A-Za-z0-9_.]+)\s*\}\}/g, (_match, field: string) => fieldAt(payload, field) ?? '');
-}
-
-async function runHttp(action: Extract<MewcodeRule['action'], { type: 'http' }>, payload: Record<string, unknown>, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean; error?: string; durationMs: number }> {
-  const started = performance.now();
-  const elapsed = (): number => Math.round(performance.now() - started);
-  const body = action.body === undefined ? JSON.stringify(payload) : renderTemplate(action.body, payload);
-  const headers: Record<string, string> = { ...action.headers };
-  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-  try {
-    const response = await sharedNodeFetch()(action.url, { method: action.method, headers, ...(action.method === 'GET' ? {} : { body }), signal: AbortSignal.timeout(timeoutMs) });
-    const text = await response.text();
-    if (response.status < 200 || response.status >= 300) return { code: 1, stdout: '', stderr: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, timedOut: false, durationMs: elapsed() };
-    return { code: 0, stdout: text, stderr: '', timedOut: false, durationMs: elapsed() };
-  } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError';
-    return { code: null, stdout: '', stderr: '', timedOut, ...(timedOut ? {} : { error: (error as Error).message }), durationMs: elapsed() };
-  }
 }
 
 export class RuleEngine {
@@ -135,7 +105,7 @@ export class RuleEngine {
         const outcome =
           rule.action.type === 'shell'
             ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, ...(signal ? { signal } : {}) })
-            : await runHttp(rule.action, payload, rule.timeoutMs);
+            : await postHook(rule.action, payload, rule.timeoutMs);
         result = interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
       }
       const blocking = MEWCODE_BLOCKING.has(rule.event);

@@ -2,7 +2,8 @@
  * User hook rules in Claude Code's settings shape (issue 13), read from MewCode's settings files:
  *   ~/.mewcode/settings.yaml, <root>/.mewcode/settings.yaml, <root>/.mewcode/settings.local.yaml
  * (YAML or JSON content), under `hooks: { <Event>: [ { matcher, hooks: [ { type: command,
- * command, timeout, async } ] } ] }` — exactly as Claude Code documents it for settings.json.
+ * command, timeout, async } | { type: http, url, headers, timeout } ] } ] }` — exactly as Claude
+ * Code documents it for settings.json.
  *
  * A bad entry is skipped with a message naming the file, line and key (K2); the rest load.
  * Project-scope files (the shared one, or a local file tracked by git) apply only when the
@@ -17,6 +18,16 @@ import type { WorkspaceTrust } from '../../types/trust.js';
 import { CLAUDE_EVENTS, type ClaudeEvent } from './events.js';
 
 export type HookScope = 'user' | 'project' | 'local';
+
+/** Claude Code's `http` handler: the payload POSTed as JSON; a 2xx JSON answer is the hook's output. */
+export interface HttpHandler {
+  type: 'http';
+  url: string;
+  headers: Record<string, string>;
+  timeoutSec?: number;
+  async: boolean;
+  sandbox: false;
+}
 
 export interface CommandHandler {
   type: 'command';
@@ -35,7 +46,7 @@ export interface HookRule {
   event: ClaudeEvent;
   /** Claude Code's matcher string ('' = all). */
   matcher: string;
-  handler: CommandHandler;
+  handler: CommandHandler | HttpHandler;
   scope: HookScope;
   file: string;
   /**
@@ -182,7 +193,7 @@ function validMatcher(matcher: string): boolean {
   }
 }
 
-function parseHandler(node: LocatedNode, label: string, warnings: string[]): CommandHandler | undefined {
+function parseHandler(node: LocatedNode, label: string, warnings: string[]): CommandHandler | HttpHandler | undefined {
   const where = formatPos(node.pos);
   const value = toPlain(node) as Record<string, unknown> | unknown;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -190,15 +201,28 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
     return undefined;
   }
   const entry = value as Record<string, unknown>;
-  if (entry.type !== 'command') {
-    warnings.push(`${PREFIX} ${where}: ${label}: type ${JSON.stringify(entry.type)} is not supported (only "command" in this version); skipped`);
+  let handler: CommandHandler | HttpHandler;
+  if (entry.type === 'http') {
+    if (typeof entry.url !== 'string' || !/^https?:\/\//.test(entry.url)) {
+      warnings.push(`${PREFIX} ${where}: ${label}: url must be an http:// or https:// URL; skipped`);
+      return undefined;
+    }
+    const headers = entry.headers ?? {};
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers) || Object.values(headers).some((v) => typeof v !== 'string')) {
+      warnings.push(`${PREFIX} ${where}: ${label}: headers must map names to strings; skipped`);
+      return undefined;
+    }
+    handler = { type: 'http', url: entry.url, headers: headers as Record<string, string>, async: entry.async === true, sandbox: false };
+  } else if (entry.type === 'command') {
+    if (typeof entry.command !== 'string' || entry.command.trim() === '') {
+      warnings.push(`${PREFIX} ${where}: ${label}: command must be a non-empty string; skipped`);
+      return undefined;
+    }
+    handler = { type: 'command', command: entry.command, async: entry.async === true, sandbox: entry.sandbox === true };
+  } else {
+    warnings.push(`${PREFIX} ${where}: ${label}: type ${JSON.stringify(entry.type)} is not supported (command and http are; prompt and agent handlers are not built yet); skipped`);
     return undefined;
   }
-  if (typeof entry.command !== 'string' || entry.command.trim() === '') {
-    warnings.push(`${PREFIX} ${where}: ${label}: command must be a non-empty string; skipped`);
-    return undefined;
-  }
-  const handler: CommandHandler = { type: 'command', command: entry.command, async: entry.async === true, sandbox: entry.sandbox === true };
   if (entry.timeout !== undefined) {
     if (typeof entry.timeout !== 'number' || !(entry.timeout > 0) || entry.timeout > 3600) {
       warnings.push(`${PREFIX} ${where}: ${label}: timeout must be a number of seconds above 0 and at most 3600; skipped`);
@@ -207,7 +231,7 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
     handler.timeoutSec = entry.timeout;
   }
   for (const key of Object.keys(entry)) {
-    if (!['type', 'command', 'timeout', 'async', 'statusMessage', 'sandbox'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
+    if (!['type', 'command', 'url', 'headers', 'timeout', 'async', 'statusMessage', 'sandbox'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
   }
   return handler;
 }

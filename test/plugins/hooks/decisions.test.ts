@@ -120,3 +120,42 @@ test('MewCode rules on its own events: PreUserMessage joins every request, Sessi
     await kernel.shutdown();
   }
 });
+
+test('Claude Code\'s http handler: the payload is POSTed; a JSON answer decides; a 500 is a visible failure and the call goes on', async () => {
+  const { createServer } = await import('node:http');
+  const bodies: any[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      bodies.push(JSON.parse(body));
+      if (request.url === '/broken') response.writeHead(500).end('\u001b[2Joops');
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'remote policy' } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  try {
+    const { root, home } = project({ hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'http', url: `${base}/policy` }] }], PostToolUse: [{ hooks: [{ type: 'http', url: `${base}/broken`, timeout: 5 }] }] } });
+    const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: root, homeDir: home });
+    try {
+      await runPrompt(kernel, 'write', 'bypassPermissions');
+      expect(bodies[0]).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { path: 'a', file_path: path.join(root, 'a') } });
+      expect(results(model.requests[1])[0]).toMatchObject({ isError: true, content: expect.stringMatching(/\] remote policy$/) });
+    } finally {
+      await kernel.shutdown();
+    }
+    const other = project({ hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: `${base}/broken` }] }] } });
+    const second = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: other.root, homeDir: other.home });
+    try {
+      await runPrompt(second.kernel, 'write', 'bypassPermissions');
+      expect(results(second.model.requests[1])[0]).toMatchObject({ isError: false, content: 'written' });
+      const warning = second.reporter.warnings.find((w) => w.includes('(PreToolUse) failed: exited with 1: HTTP 500'))!;
+      expect(warning).toContain('?[2Joops'); // the escape is neutralised
+    } finally {
+      await second.kernel.shutdown();
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
