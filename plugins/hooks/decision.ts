@@ -55,8 +55,11 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
 
   if (outcome.code === 2) {
     if (!BLOCKING.has(event)) {
-      // Cannot block (PostToolUse: the tool already ran): stderr is still worth showing.
-      result.additionalContext = cap(outcome.stderr.trim());
+      // Cannot block. PostToolUse: the tool already ran, its stderr goes to the model with the
+      // result (Claude Code's rule); elsewhere it is shown to the user only.
+      const stderr = cap(outcome.stderr.trim());
+      if (event === 'PostToolUse') result.additionalContext = stderr;
+      else if (stderr) result.systemMessage = stderr;
       return result;
     }
     return { ...result, kind: 'blocked', reason: cap(str(json?.reason) ?? (outcome.stderr.trim() || `the hook exited with 2`)), ...(event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };

@@ -7,7 +7,7 @@ import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
 import { defaultTimeoutSec, matches, type ClaudeEvent } from './events.js';
 import type { HookLog } from './hook-log.js';
-import { runCommandHook } from './run-command.js';
+import { runCommandHook, type CommandOutcome } from './run-command.js';
 import { postHook } from './post-hook.js';
 import type { HookRule } from './settings.js';
 
@@ -24,6 +24,14 @@ export interface DispatcherDeps {
 export interface RuleResult {
   rule: { name: string };
   result: HookResult;
+}
+
+export const PROJECT_HTTP_REFUSED = "a project's http hook does not run while the OS sandbox keeps commands off the network";
+
+/** True when the sandbox is active with its network off (then a project's http hook is refused). */
+export async function projectHttpRefusal(deps: Pick<DispatcherDeps, 'sandbox'>): Promise<boolean> {
+  const sandbox = await deps.sandbox();
+  return sandbox !== undefined && sandbox.status().network !== true;
 }
 
 /** Every run is logged and counted; a failure is shown at once; a systemMessage too. */
@@ -82,11 +90,21 @@ export class HookDispatcher {
     const handler = rule.handler;
     const outcome =
       handler.type === 'http'
-        ? await postHook({ url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs)
+        ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs, signal)
         : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal });
     const result = interpret(rule.event, outcome);
     recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result });
     return { rule, result };
+  }
+
+  /**
+   * A project's http hook is sent from MewCode's own process, past the sandbox: while the sandbox
+   * keeps commands off the network it does not run (it would send every prompt and tool input
+   * wherever the repository says).
+   */
+  private async postFromProject(rule: HookRule, action: Parameters<typeof postHook>[0], payload: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<CommandOutcome> {
+    if (rule.sandboxed && (await projectHttpRefusal(this.deps))) return { code: null, stdout: '', stderr: '', timedOut: false, error: PROJECT_HTTP_REFUSED, durationMs: 0 };
+    return postHook(action, payload, timeoutMs, signal);
   }
 
   /** Shutdown: background hooks are cancelled (their process groups killed). */

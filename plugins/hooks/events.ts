@@ -36,7 +36,8 @@ export function claudeToolName(tool: string): string {
 const CLAUDE_INPUT_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   read_file: { path: 'file_path' },
   write_file: { path: 'file_path' },
-  edit_file: { path: 'file_path' },
+  // edit_file already says file_path; only made absolute, as Claude Code gives it.
+  edit_file: { file_path: 'file_path' },
 };
 
 /** Claude's field beside ours; a path is made absolute, as Claude Code gives it. */
@@ -46,7 +47,7 @@ export function claudeToolInput(tool: string, input: Record<string, unknown>, pr
   const out = { ...input };
   for (const [ours, theirs] of Object.entries(aliases)) {
     const value = input[ours];
-    if (value !== undefined && !(theirs in input)) out[theirs] = typeof value === 'string' ? path.resolve(projectRoot, value) : value;
+    if (value !== undefined && (ours === theirs || !(theirs in input))) out[theirs] = typeof value === 'string' ? path.resolve(projectRoot, value) : value;
   }
   return out;
 }
@@ -56,10 +57,16 @@ export function fromClaudeToolInput(tool: string, input: Record<string, unknown>
   const aliases = CLAUDE_INPUT_FIELDS[tool];
   if (!aliases) return input;
   const out = { ...input };
+  const shown = claudeToolInput(tool, original, projectRoot);
   for (const [ours, theirs] of Object.entries(aliases)) {
     if (!(theirs in input)) continue;
     // A script that changed Claude's field meant it; one that copied it back unchanged did not.
-    if (input[theirs] !== claudeToolInput(tool, original, projectRoot)[theirs] || !(ours in input)) out[ours] = input[theirs];
+    const changed = input[theirs] !== shown[theirs];
+    if (ours === theirs) {
+      if (!changed) out[ours] = original[ours];
+      continue;
+    }
+    if (changed || !(ours in input)) out[ours] = input[theirs];
     delete out[theirs];
   }
   return out;

@@ -4,7 +4,10 @@
  * must be a real directory (a repository may plant a link there) and the file is opened with
  * O_NOFOLLOW; when either check fails the run goes on unlogged, with one warning.
  */
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+
+/** `mewcode hooks` reads at most this much of the log (its newest runs count). */
+const MAX_COUNTED_BYTES = 16 * 1024 * 1024;
 import path from 'node:path';
 
 export const HOOK_LOG = path.join('.mewcode', 'hooks.log');
@@ -42,7 +45,13 @@ export class HookLog {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
         mkdirSync(dir, { mode: 0o700 });
       }
-      this.fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+      // O_NONBLOCK: a FIFO planted there must not block MewCode; only a regular file is used.
+      const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+      if (!fstatSync(fd).isFile()) {
+        closeSync(fd);
+        throw new Error(`${this.file} is not a regular file`);
+      }
+      this.fd = fd;
     } catch (error) {
       this.failed = true;
       this.warn(`hooks: hook runs are not logged: ${(error as Error).message}`);
@@ -79,9 +88,13 @@ export function countRuns(file: string): Map<string, RuleCounters> {
   const counts = new Map<string, RuleCounters>();
   let text = '';
   try {
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
-      text = readFileSync(fd, 'utf8');
+      const info = fstatSync(fd);
+      if (!info.isFile()) return counts;
+      const buffer = Buffer.alloc(Math.min(info.size, MAX_COUNTED_BYTES));
+      readSync(fd, buffer, 0, buffer.length, Math.max(0, info.size - buffer.length));
+      text = buffer.toString('utf8');
     } finally {
       closeSync(fd);
     }

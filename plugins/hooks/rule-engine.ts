@@ -11,7 +11,7 @@
 import picomatch from 'picomatch';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
-import { recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
+import { PROJECT_HTTP_REFUSED, projectHttpRefusal, recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
 import { runCommandHook } from './run-command.js';
 import { postHook } from './post-hook.js';
 import { fieldAt } from './template.js';
@@ -66,6 +66,8 @@ export class RuleEngine {
     const due: MewcodeRule[] = [];
     for (const rule of this.rules) {
       if (rule.event !== event || (rule.onlyOnce && fired.has(rule.name)) || !conditionHolds(rule.if, full)) continue;
+      // Reserved while it runs (a concurrent batch must not run it too); released if it fails.
+      if (rule.onlyOnce) fired.add(rule.name);
       if (rule.sandboxed && rule.action.type === 'shell') sandbox ??= await this.deps.sandbox();
       if (!rule.async) {
         due.push(rule);
@@ -75,11 +77,11 @@ export class RuleEngine {
       this.background.add(controller);
       void this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(controller.signal).then((result) => {
         this.background.delete(controller);
-        if (result.kind !== 'failed' && rule.onlyOnce) fired.add(rule.name);
+        if (!result.ranOk) fired.delete(rule.name);
       });
     }
-    const finish = (rule: MewcodeRule, result: HookResult): RuleResult => {
-      if (result.kind !== 'failed' && rule.onlyOnce) fired.add(rule.name);
+    const finish = (rule: MewcodeRule, result: HookResult & { ranOk: boolean }): RuleResult => {
+      if (!result.ranOk) fired.delete(rule.name);
       return { rule, result };
     };
     if (!MEWCODE_BLOCKING.has(event)) {
@@ -87,15 +89,19 @@ export class RuleEngine {
       return Promise.all(due.map(async (rule) => finish(rule, await this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(undefined))));
     }
     const results: RuleResult[] = [];
-    for (const rule of due) {
+    for (const [index, rule] of due.entries()) {
       const entry = finish(rule, await this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(undefined));
       results.push(entry);
-      if (entry.result.kind === 'blocked') break; // H6: the first block wins, later rules do not run
+      if (entry.result.kind === 'blocked') {
+        // H6: the first block wins, later rules do not run (and so keep their only_once turn).
+        for (const skipped of due.slice(index + 1)) if (skipped.onlyOnce) fired.delete(skipped.name);
+        break;
+      }
     }
     return results;
   }
 
-  private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined): (signal: AbortSignal | undefined) => Promise<HookResult> {
+  private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined): (signal: AbortSignal | undefined) => Promise<HookResult & { ranOk: boolean }> {
     return async (signal) => {
       const started = performance.now();
       let result: HookResult;
@@ -105,16 +111,19 @@ export class RuleEngine {
         const outcome =
           rule.action.type === 'shell'
             ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, ...(signal ? { signal } : {}) })
-            : await postHook(rule.action, payload, rule.timeoutMs);
+            : rule.sandboxed && (await projectHttpRefusal(this.deps))
+              ? { code: null, stdout: '', stderr: '', timedOut: false, error: PROJECT_HTTP_REFUSED, durationMs: 0 }
+              : await postHook(rule.action, payload, rule.timeoutMs, signal);
         result = interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
       }
       const blocking = MEWCODE_BLOCKING.has(rule.event);
       if (result.kind === 'blocked' && !blocking && rule.event !== 'PostToolUse') result = { ...result, kind: 'ok' }; // H1: cannot block
+      const ranOk = result.kind !== 'failed'; // before fail_closed: a failure is not a successful run
       if (result.kind === 'failed' && rule.failClosed && blocking) {
         result = { ...result, kind: 'blocked', reason: `the hook failed and is fail_closed: ${result.reason}`, ...(rule.event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
       }
       recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.async, durationMs: performance.now() - started, result });
-      return result;
+      return { ...result, ranOk };
     };
   }
 

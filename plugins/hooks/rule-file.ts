@@ -117,7 +117,7 @@ export async function loadRuleFiles(projectRoot: string, homeDir: string, trust:
   const warnings: string[] = [];
   const rules: MewcodeRule[] = [];
   const files: LoadedRules['files'] = [];
-  const names = new Map<string, string>();
+  const names = new Map<string, { rule: MewcodeRule; project: boolean }>();
   for (const { file, project } of ruleFiles(projectRoot, homeDir)) {
     const entry: LoadedRules['files'][number] = { file, exists: false, trust: project ? 'trusted' : 'personal', rules: [] };
     files.push(entry);
@@ -155,11 +155,18 @@ export async function loadRuleFiles(projectRoot: string, homeDir: string, trust:
       try {
         const rule = compileRule(node, index, file, project);
         const previous = names.get(rule.name);
-        if (previous !== undefined) {
-          warnings.push(`${rule.where}: hook "${rule.name}" is already defined at ${previous}; this one is skipped`);
+        if (previous !== undefined && !(previous.project && !project)) {
+          warnings.push(`${rule.where}: hook "${rule.name}" is already defined at ${previous.rule.where}; this one is skipped`);
           return;
         }
-        names.set(rule.name, rule.where);
+        if (previous !== undefined) {
+          // A repository must not shadow the user's own rule (a guard) by reusing its name: yours wins.
+          warnings.push(`${previous.rule.where}: hook "${rule.name}" is also defined in your ${rule.where}; the project's rule is skipped`);
+          rules.splice(rules.indexOf(previous.rule), 1);
+          const owner = files.find((f) => f.rules.includes(previous.rule));
+          owner?.rules.splice(owner.rules.indexOf(previous.rule), 1);
+        }
+        names.set(rule.name, { rule, project });
         rules.push(rule);
         entry.rules.push(rule);
       } catch (error) {

@@ -1,10 +1,13 @@
 /**
- * Runs one command hook: `bash -c <command>` (sh where there is no bash) with the payload as one
+ * Runs one command hook: `bash -c <command>` (sh where there is no bash on PATH) with the payload as one
  * line of JSON on stdin, in its own process group (a timeout kills everything it started), with a
  * minimal environment plus MEWCODE_PROJECT_DIR and CLAUDE_PROJECT_DIR, inside the OS command
  * sandbox when one is active (a sandbox that refuses the command means it does not run).
  */
 import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import path from 'node:path';
 import { registerProcessGroup, releaseProcessGroup, signalGroup } from '../../sdk/process-reaper.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 
@@ -45,11 +48,33 @@ export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string):
   return env;
 }
 
+const shells = new Map<string, Promise<string>>();
+
+/** bash from PATH, as hooks are written for it (Claude Code's are); /bin/sh only where there is none. */
+function shellFor(searchPath: string): Promise<string> {
+  let found = shells.get(searchPath);
+  if (!found) {
+    found = (async () => {
+      for (const dir of searchPath.split(path.delimiter)) {
+        if (!path.isAbsolute(dir)) continue;
+        const candidate = path.join(dir, 'bash');
+        if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+      }
+      return '/bin/sh';
+    })();
+    shells.set(searchPath, found);
+  }
+  return found;
+}
+
 export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   const env = hookEnvironment(run.env, run.projectRoot);
-  const argv = ['/bin/sh', '-c', run.command];
+  const shell = await shellFor(env.PATH ?? '');
+  // stdin is a socket pair (libuv), which makes bash think a remote shell daemon started it and
+  // read ~/.bashrc: --norc keeps the user's rc files out of a hook's output.
+  const argv = shell.endsWith('/bash') ? [shell, '--norc', '--noprofile', '-c', run.command] : [shell, '-c', run.command];
   let file = argv[0]!;
   let args = argv.slice(1);
   let release: (() => Promise<void>) | undefined;
@@ -86,11 +111,21 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
     child.stdin!.end(`${JSON.stringify(run.payload)}\n`);
     let timedOut = false;
     let killTimer: NodeJS.Timeout | undefined;
+    let settled = false;
     const stop = (): void => {
-      if (child.pid === undefined) return;
+      if (child.pid === undefined || killTimer) return;
       const pid = child.pid;
       signalGroup(pid, 'SIGTERM');
-      killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+      killTimer = setTimeout(() => {
+        signalGroup(pid, 'SIGKILL');
+        // Something outside the group (a `setsid` grandchild) may still hold the pipes: stop reading.
+        setTimeout(() => {
+          if (settled) return;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          child.emit('close', null, 'SIGKILL');
+        }, KILL_GRACE_MS).unref();
+      }, KILL_GRACE_MS);
       killTimer.unref();
     };
     const timer = setTimeout(() => {
@@ -106,6 +141,7 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
       resolve({ code: null, stdout: '', stderr: '', timedOut: false, error: error.message, durationMs: elapsed() });
     });
     child.once('close', (code) => {
+      settled = true;
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', onAbort);
       if (child.pid !== undefined) {

@@ -147,6 +147,8 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
 
   if (listens('Stop') || listens('SubagentStop')) {
     kernel.hooks.stop.tapPromise(NAME, async (context) => {
+      // Claude Code's Stop is the agent finishing its answer: not a cancel, an error or a blocked prompt.
+      if (context.reason !== 'completed') return undefined;
       const event: ClaudeEvent = context.parentAgentId ? 'SubagentStop' : 'Stop';
       const results = await both(event, event, [], () => ({
         ...common(context),
@@ -155,6 +157,12 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
         stop_reason: context.reason,
       }), context, () => ({ ...own(context), reason: context.reason, final_text: context.finalText }));
       remind(results);
+      // `continue: false` wins over any block: the agent stops, and the user is told why.
+      const stopped = results.find((entry) => entry.result.stop !== undefined);
+      if (stopped) {
+        kernel.notify('notice', `hook ${stopped.rule.name}: ${stopped.result.stop}`);
+        return undefined;
+      }
       const blocked = results.find((entry) => entry.result.kind === 'blocked' && entry.result.reason);
       return blocked ? { continue: true, reason: blocked.result.reason!, by: byHook(blocked) } : undefined;
     });

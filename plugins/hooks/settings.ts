@@ -116,7 +116,8 @@ export async function loadHookRules(projectRoot: string, homeDir: string, trust:
     }
     const node = parsed.root.entries.get('hooks');
     if (node === undefined || (node.kind === 'scalar' && node.value === null)) continue;
-    const projectScope = scope === 'project' || (scope === 'local' && trust?.scopeOf(file) === 'project');
+    // Without a trust service a local file cannot be shown to be personal: it counts as the project's (fail closed).
+    const projectScope = scope === 'project' || (scope === 'local' && trust?.scopeOf(file) !== 'local');
     if (projectScope) {
       // The trust service lists what it refused in its one notice.
       if (!trust?.approves(file, 'hooks', toPlain(node))) {

@@ -26,7 +26,9 @@ export class HeadlessOutput implements UserOutput {
 
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
-    this.err.write(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+    // Messages quote files, servers and hooks: no terminal escapes (or bidi controls) reach the terminal.
+    const message = payload.message.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+    this.err.write(payload.kind === 'warning' ? `mewcode: warning: ${message}\n` : `mewcode: ${message}\n`);
   }
 
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {

@@ -159,3 +159,51 @@ test('Claude Code\'s http handler: the payload is POSTed; a JSON answer decides;
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('a timed-out hook ends even when a detached grandchild keeps its pipes open', async () => {
+  const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'setsid sleep 30 & echo started', timeout: 0.5 }] }] } });
+  const { kernel, reporter } = await bootKernel([say('ok')], plugins(), { projectRoot: root, homeDir: home });
+  try {
+    const started = performance.now();
+    await runPrompt(kernel, 'hi');
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(reporter.warnings.join('\n')).toContain('timed out');
+  } finally {
+    await kernel.shutdown();
+  }
+});
+
+test('a FIFO planted as .mewcode/hooks.log blocks nothing: the run goes on unlogged, with a warning', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+  mkdirSync(path.join(root, '.mewcode'));
+  execFileSync('mkfifo', [path.join(root, '.mewcode', 'hooks.log')]);
+  const { kernel, model, reporter } = await bootKernel([say('ok')], plugins(), { projectRoot: root, homeDir: home });
+  try {
+    await runPrompt(kernel, 'hi');
+    expect(model.requests).toHaveLength(1);
+    expect(reporter.warnings.join('\n')).toContain('hook runs are not logged');
+  } finally {
+    await kernel.shutdown();
+  }
+});
+
+test('Stop with continue:false ends the run even beside a block; a project rule cannot shadow a user rule of the same name', async () => {
+  const { root, home } = project({ hooks: { Stop: [{ hooks: [{ type: 'command', command: echo({ continue: false, stopReason: 'quota reached', decision: 'block', reason: 'go on' }) }] }] } });
+  const { kernel, model, reporter } = await bootKernel([say('done'), say('never')], plugins(), { projectRoot: root, homeDir: home });
+  try {
+    await runPrompt(kernel, 'work');
+    expect(model.requests).toHaveLength(1);
+    expect(reporter.notices.join('\n')).toContain('quota reached');
+  } finally {
+    await kernel.shutdown();
+  }
+  const { loadRuleFiles } = await import('../../../plugins/hooks/rule-file.js');
+  const { createWorkspaceTrust } = await import('../../../config/trust.js');
+  const shadow = project(undefined, 'hooks:\n  - name: guard\n    event: PreToolUse\n    action: { type: shell, command: "exit 2" }\n');
+  mkdirSync(path.join(shadow.root, '.mewcode'));
+  writeFileSync(path.join(shadow.root, '.mewcode', 'hooks.yaml'), 'hooks:\n  - name: guard\n    event: PreToolUse\n    action: { type: shell, command: "true" }\n');
+  const loaded = await loadRuleFiles(shadow.root, shadow.home, await createWorkspaceTrust({ projectRoot: shadow.root, homeDir: shadow.home, flag: true }));
+  expect(loaded.rules.map((rule) => [rule.name, rule.sandboxed, rule.action])).toEqual([['guard', false, { type: 'shell', command: 'exit 2' }]]);
+  expect(loaded.warnings.join('\n')).toContain("the project's rule is skipped");
+});
