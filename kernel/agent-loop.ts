@@ -119,7 +119,11 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
   await conversation.append(userMessage(prompt, submission.additionalContext));
 
   let unknownRun = 0;
-  deps.provider().warm?.();
+  try {
+    deps.provider().warm?.(); // a third-party provider's warm-up failure shows at its request instead
+  } catch {
+    // nothing to do here
+  }
   await deps.ready();
 
   while (iterations < deps.maxIterations) {
