@@ -6,7 +6,8 @@
  *   for UserPromptSubmit and SessionStart only;
  * - exit 2: blocks where the event can block, the reason being the JSON `reason` or stderr;
  * - anything else, a timeout, or a hook that could not run: a failure the user is shown, and the
- *   action goes on (no decision).
+ *   action goes on (no decision) — unless stdout is a JSON object, which decides whatever the
+ *   exit code (as in Claude Code).
  */
 import type { CommandOutcome } from './run-command.js';
 import { BLOCKING, MAX_HOOK_TEXT, type ClaudeEvent } from './events.js';
@@ -47,7 +48,8 @@ const str = (value: unknown): string | undefined => (typeof value === 'string' &
 export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResult {
   if (outcome.error !== undefined) return { kind: 'failed', reason: `could not run: ${outcome.error}`, exit: 'could not run' };
   if (outcome.timedOut) return { kind: 'failed', reason: 'timed out (its output is discarded, it decides nothing)', exit: 'timeout' };
-  const json = outcome.code === 0 || outcome.code === 2 ? structured(outcome.stdout) : undefined;
+  // Claude Code honours a JSON object on stdout whatever the exit code.
+  const json = structured(outcome.stdout);
   const specific = (typeof json?.hookSpecificOutput === 'object' && json.hookSpecificOutput !== null ? json.hookSpecificOutput : {}) as Record<string, unknown>;
   const result: HookResult = { kind: 'ok', exit: `exit ${outcome.code}` };
   const systemMessage = str(json?.systemMessage);
@@ -64,7 +66,7 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
     }
     return { ...result, kind: 'blocked', reason: cap(str(json?.reason) ?? (outcome.stderr.trim() || `the hook exited with 2`)), ...(event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
   }
-  if (outcome.code !== 0) {
+  if (outcome.code !== 0 && !json) {
     const firstLine = outcome.stderr.trim().split('\n')[0] ?? '';
     return { ...result, kind: 'failed', reason: `exited with ${outcome.code}${firstLine ? `: ${firstLine}` : ''}` };
   }

@@ -359,14 +359,38 @@ export class McpConnection {
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
-    const client = await this.ready();
-    if (typeof client === 'string') throw new Error(client);
-    const sdk = await loadMcpSdk();
-    return client.callTool({ name: tool, arguments: args }, sdk.CallToolResultSchema, {
-      signal: options.signal,
-      timeout: options.timeoutMs,
-      ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: false } : {}),
-    });
+    const call = async (): Promise<unknown> => {
+      const client = await this.ready();
+      if (typeof client === 'string') throw new Error(client);
+      const sdk = await loadMcpSdk();
+      return client.callTool({ name: tool, arguments: args }, sdk.CallToolResultSchema, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        ...(options.onProgress ? { onprogress: options.onProgress, resetTimeoutOnProgress: false } : {}),
+      });
+    };
+    try {
+      return await call();
+    } catch (error) {
+      const gone = this.remoteGone(error);
+      if (gone === undefined) throw error;
+      // The server forgot this session (restarted, expired) or cannot be reached: a new session
+      // on the next use. A forgotten session never ran the call, so that one is tried again now.
+      await this.drop(); // the old session's client and streams go (they would only hold sockets)
+      this.lost(gone.why);
+      if (!gone.retry || options.signal.aborted) throw error;
+      return call();
+    }
+  }
+
+  /** A remote server that no longer knows our session (404, or a 400 naming the session), or is unreachable. */
+  private remoteGone(error: unknown): { why: string; retry: boolean } | undefined {
+    if (this.config.type === 'stdio' || this.state !== 'connected') return undefined;
+    const status = httpStatusOf(error);
+    const message = (error as Error)?.message ?? '';
+    if (status === 404 || (status === 400 && /session/i.test(message))) return { why: `the server no longer knows the session (${status})`, retry: true };
+    if (/ECONNREFUSED|ECONNRESET|fetch failed|socket hang up/i.test(`${message} ${String((error as { cause?: unknown })?.cause ?? '')}`)) return { why: 'the server cannot be reached', retry: false };
+    return undefined;
   }
 
   private async drop(): Promise<void> {

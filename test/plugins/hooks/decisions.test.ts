@@ -207,3 +207,16 @@ test('Stop with continue:false ends the run even beside a block; a project rule 
   expect(loaded.rules.map((rule) => [rule.name, rule.sandboxed, rule.action])).toEqual([['guard', false, { type: 'shell', command: 'exit 2' }]]);
   expect(loaded.warnings.join('\n')).toContain("the project's rule is skipped");
 });
+
+test('a JSON object on stdout decides whatever the exit code, as in Claude Code', async () => {
+  const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${echo({ decision: 'block', reason: 'frozen branch' })}; exit 1` }] }] } });
+  const { kernel, model, reporter } = await bootKernel([say('never')], plugins(), { projectRoot: root, homeDir: home });
+  try {
+    const events = await runPrompt(kernel, 'hello');
+    expect(doneEvent(events).reason).toBe('blocked');
+    expect(model.requests).toHaveLength(0);
+    expect(reporter.warnings.join('\n')).not.toContain('failed');
+  } finally {
+    await kernel.shutdown();
+  }
+});

@@ -143,3 +143,42 @@ test('a tool registered after initialize (tools/list_changed) joins on the next 
     await kernel.shutdown();
   }
 });
+
+test('a remote server that restarted (our session forgotten) is reconnected and the call goes through', async () => {
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const free = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(free));
+    });
+  });
+  const start = () =>
+    new Promise<ReturnType<typeof spawn>>((resolve, reject) => {
+      const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let seen = '';
+      const onData = (chunk: Buffer): void => {
+        seen += chunk.toString();
+        if (/listening on port/i.test(seen)) resolve(child);
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${seen}`)));
+    });
+  let server = await start();
+  const project = mcpProject({ mcp_servers: { remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } });
+  const { kernel, model } = await bootMcp(project, [useTools([call('mcp__remote__echo', { message: 'after restart' })]), say('ok')]);
+  try {
+    expect((await settled(kernel))[0]!.state).toBe('connected');
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGKILL');
+    await exited;
+    server = await start();
+    await runPrompt(kernel, 'echo');
+    expect(results(model.requests[1])[0]).toMatchObject({ isError: false, content: 'Echo: after restart' });
+  } finally {
+    await kernel.shutdown();
+    server.kill('SIGKILL');
+  }
+});
