@@ -202,7 +202,11 @@ export async function isTrackedByGit(file: string): Promise<TrackedAnswer> {
   if (paths.size === 0) return { tracked: false };
 
   const indexFile = path.join(repository.gitDir, 'index');
-  if (!existsSync(indexFile)) return { tracked: false }; // no index yet: nothing is tracked
+  // No index: a fresh `git init` tracks nothing, but a downloaded archive can ship a `.git` without
+  // one just as well, and nothing tells the two apart: fail closed, as for no repository at all.
+  if (!existsSync(indexFile)) {
+    return { tracked: true, warning: `the git repository around ${lexical} has no index, so MewCode cannot tell that the file is your own; it is treated as part of the project (git add a file, or keep personal settings in ~/.mewcode/)` };
+  }
   const answer = searchIndex(indexFile, objectHashLength(repository.gitDir), [...paths]);
   if (answer === 'tracked') return { tracked: true };
   if (answer === 'untracked' && !hasSplitIndex(repository.gitDir)) return { tracked: false };

@@ -31,9 +31,13 @@ describe('isTrackedByGit', () => {
     expect(await isTrackedByGit(write(local()))).toEqual({ tracked: true, warning: expect.stringContaining('is not in a git repository') });
   });
 
-  it('a repository without an index (fresh git init) tracks nothing', async () => {
+  it('a repository without an index counts the file as tracked, with a warning (an archive can ship a .git without one)', async () => {
     git(repo, 'init', '-q');
-    expect(await isTrackedByGit(write(local()))).toEqual({ tracked: false });
+    expect(await isTrackedByGit(write(local()))).toEqual({ tracked: true, warning: expect.stringContaining('has no index') });
+    // Once anything is staged, the index answers for the file itself.
+    write(path.join(repo, 'README.md'));
+    git(repo, 'add', 'README.md');
+    expect(await isTrackedByGit(local())).toEqual({ tracked: false });
   });
 
   it('an added file is tracked; an untracked sibling and a same-named file elsewhere are not', async () => {
@@ -73,6 +77,7 @@ describe('isTrackedByGit', () => {
 
   it('a project in a subdirectory of the repository is looked up by its path in the repository', async () => {
     git(repo, 'init', '-q');
+    git(repo, 'read-tree', '--empty'); // an index that tracks nothing yet
     const nested = write(path.join(repo, 'packages', 'app', '.mewcode', 'settings.local.yaml'));
     expect(await isTrackedByGit(nested)).toEqual({ tracked: false });
     git(repo, 'add', '.');
