@@ -5,6 +5,7 @@
  * blocked / failed, average time) according to `.mewcode/hooks.log`.
  */
 import os from 'node:os';
+import { terminalSafe } from '../config/terminal-safe.js';
 import path from 'node:path';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { countRuns, HOOK_LOG } from '../plugins/hooks/hook-log.js';
@@ -13,7 +14,7 @@ import { loadRuleFiles } from '../plugins/hooks/rule-file.js';
 import type { DoctorOptions } from './cli-args.js';
 
 /** Commands and paths come from files: control characters never reach the terminal. */
-const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+const printable = (text: string): string => terminalSafe(text);
 
 export async function listHooks(options: DoctorOptions): Promise<number> {
   const homeDir = os.homedir();

@@ -6,6 +6,7 @@
  * kernel could not boot.
  */
 import os from 'node:os';
+import { terminalSafe } from '../config/terminal-safe.js';
 import { loadConfig } from '../config/index.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { defaultPlugins } from '../plugins/default-set.js';
@@ -16,7 +17,7 @@ import type { DoctorOptions } from './cli-args.js';
 import { bootWithoutProvider } from './doctor-kernel.js';
 
 /** Terminal escapes in a server's error or a config value never reach the terminal. */
-const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+const printable = (text: string): string => terminalSafe(text);
 
 export function describeServer(server: McpServerStatus, home: string): string[] {
   const tilde = (file: string): string => (file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file);

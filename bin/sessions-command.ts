@@ -1,5 +1,6 @@
 /** `mewcode sessions`: this project's saved sessions, newest first, read without booting a kernel. */
 import os from 'node:os';
+import { terminalSafe } from '../config/terminal-safe.js';
 import { FileSessionStore } from '../plugins/session/session-store.js';
 
 export async function listSessions(cwd: string, now = Date.now()): Promise<number> {
@@ -17,7 +18,7 @@ export async function listSessions(cwd: string, now = Date.now()): Promise<numbe
 
 /** A title comes from a file in the project: control characters (terminal escapes) never reach the terminal. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return terminalSafe(text);
 }
 
 export function age(ms: number): string {

@@ -5,12 +5,13 @@
  * user's own secrets in a tracked local file); `${VAR}` references are, because which of the
  * user's variables a project wants sent somewhere is exactly what the user must see.
  */
+import { UNSAFE_TERMINAL_CHARACTERS } from './terminal-safe.js';
 import { canonicalJson } from './canonical-json.js';
 
 const MAX_SUMMARY = 200;
 const VAR_REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
 // C0/C1 controls, DEL, zero-width and bidi controls, line/paragraph separators, BOM.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const UNSAFE = UNSAFE_TERMINAL_CHARACTERS;
 
 export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

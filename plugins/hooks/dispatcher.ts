@@ -3,6 +3,7 @@
  * results in file order, so the first block wins. Async rules run in the background, decide
  * nothing, and are cancelled at shutdown. Every run is logged and counted; every failure is shown.
  */
+import { terminalSafe } from '../../config/terminal-safe.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
 import { defaultTimeoutSec, matches, type ClaudeEvent } from './events.js';
@@ -47,8 +48,8 @@ export function recordRun(deps: Pick<DispatcherDeps, 'log' | 'warn' | 'notify'>,
     decision: run.async && result.kind === 'blocked' ? 'ok (async: cannot block)' : decision,
     ...(result.reason ? { reason: result.reason.slice(0, 500) } : {}),
   });
-  // A hook's (or its server's) words reach the terminal: no control characters.
-  const clean = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+  // A hook's (or its server's) words reach the terminal, whichever UI shows them.
+  const clean = (text: string): string => terminalSafe(text, true);
   if (result.kind === 'failed') deps.warn(`hook ${run.name} (${run.event}) failed: ${clean(result.reason ?? '')}; going on without it (see ${deps.log.file})`);
   if (result.systemMessage) deps.notify(`hook ${run.name}: ${clean(result.systemMessage)}`);
 }

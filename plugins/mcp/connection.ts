@@ -7,6 +7,7 @@
  * so no half-open session stays behind. A failure of one server touches no other.
  */
 import path from 'node:path';
+import { terminalSafe } from '../../config/terminal-safe.js';
 import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
@@ -443,7 +444,7 @@ function httpStatusOf(error: unknown): number | undefined {
 
 /** One line without control characters: it may quote a server's (or its HTTP body's) bytes. */
 export function describeError(error: unknown): string {
-  return describeRaw(error).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return terminalSafe(describeRaw(error));
 }
 
 function describeRaw(error: unknown): string {

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export const MAX_LOG_BYTES = 1024 * 1024;
 /** How much of the newest stderr a failure message quotes. */
@@ -79,7 +80,7 @@ export class ServerLog {
         .split('\n')
         .filter((line) => line.trim() !== '' && !/^\d{4}-\d\d-\d\dT[\d:.]+Z mewcode: /.test(line));
       // A server's bytes end up in warnings on the terminal: no control characters (escapes).
-      const text = own.join(' | ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').trim();
+      const text = terminalSafe(own.join(' | ')).trim();
       return text.length > STDERR_TAIL_CHARS ? `…${text.slice(-STDERR_TAIL_CHARS)}` : text;
     } catch {
       return '';

@@ -3,6 +3,7 @@
  * requests answered with a deny whose reason names the exact rule or flag that would allow the
  * call — with nobody to ask, an "ask" is a deny.
  */
+import { terminalSafe } from '../../config/terminal-safe.js';
 import type { NotificationPayload } from '../../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import type { UserOutput } from '../../types/plugin.js';
@@ -27,7 +28,7 @@ export class HeadlessOutput implements UserOutput {
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
     // Messages quote files, servers and hooks: no terminal escapes (or bidi controls) reach the terminal.
-    const message = payload.message.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?');
+    const message = terminalSafe(payload.message, true);
     this.err.write(payload.kind === 'warning' ? `mewcode: warning: ${message}\n` : `mewcode: ${message}\n`);
   }
 
