@@ -5,10 +5,8 @@
  * sandbox when one is active (a sandbox that refuses the command means it does not run).
  */
 import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import { registerProcessGroup, releaseProcessGroup, signalGroup } from '../../sdk/process-reaper.js';
+import { resolveShell } from '../../sdk/shell-path.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 
 /** Passed through when set; nothing else of MewCode's environment reaches a hook (no API keys). */
@@ -48,30 +46,11 @@ export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string):
   return env;
 }
 
-const shells = new Map<string, Promise<string>>();
-
-/** bash from PATH, as hooks are written for it (Claude Code's are); /bin/sh only where there is none. */
-function shellFor(searchPath: string): Promise<string> {
-  let found = shells.get(searchPath);
-  if (!found) {
-    found = (async () => {
-      for (const dir of searchPath.split(path.delimiter)) {
-        if (!path.isAbsolute(dir)) continue;
-        const candidate = path.join(dir, 'bash');
-        if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
-      }
-      return '/bin/sh';
-    })();
-    shells.set(searchPath, found);
-  }
-  return found;
-}
-
 export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   const env = hookEnvironment(run.env, run.projectRoot);
-  const shell = await shellFor(env.PATH ?? '');
+  const shell = await resolveShell(env.PATH ?? '');
   // stdin is a socket pair (libuv), which makes bash think a remote shell daemon started it and
   // read ~/.bashrc: --norc keeps the user's rc files out of a hook's output.
   const argv = shell.endsWith('/bash') ? [shell, '--norc', '--noprofile', '-c', run.command] : [shell, '-c', run.command];

@@ -2,8 +2,6 @@
  * The command's environment (SPEC K5, T5): an allowlist, never the agent's whole environment,
  * so API keys and tokens in the user's shell do not reach model-triggered processes.
  */
-import { access, constants } from 'node:fs/promises';
-import path from 'node:path';
 
 /** Passed through when set (SPEC T5). Anything else must be named in `bash.env_allowlist`. */
 export const BASE_ENV_NAMES: readonly string[] = ['HOME', 'PATH', 'USER', 'TERM', 'LANG'];
@@ -22,28 +20,4 @@ export function commandEnvironment(source: NodeJS.ProcessEnv, extraNames: readon
   return env;
 }
 
-const shells = new Map<string, Promise<string>>();
-
-/** `bash` from the command's PATH, else `/bin/sh` (SPEC T5: bash, with sh as the fallback). */
-export function resolveShell(searchPath: string): Promise<string> {
-  let found = shells.get(searchPath);
-  if (!found) {
-    found = findShell(searchPath);
-    shells.set(searchPath, found);
-  }
-  return found;
-}
-
-async function findShell(searchPath: string): Promise<string> {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    const candidate = path.join(dir, 'bash');
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return '/bin/sh';
-}
+export { resolveShell } from '../../sdk/shell-path.js';

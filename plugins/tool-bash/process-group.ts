@@ -16,6 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
+import { signalGroup } from '../../sdk/process-reaper.js';
 import { incompleteTailStart } from './utf8.js';
 
 export interface RunRequest {
@@ -78,17 +79,7 @@ export class FlowControl {
   }
 }
 
-/** Signal a whole process group; false when it no longer exists. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    if (process.platform === 'win32') process.kill(pgid, signal);
-    else process.kill(-pgid, signal);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but is not ours to signal (cannot happen for our own children).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { signalGroup };
 
 export function groupAlive(pgid: number): boolean {
   return signalGroup(pgid, 0);
