@@ -15,8 +15,6 @@ import { PROJECT_HTTP_REFUSED, projectHttpRefusal, recordRun, type DispatcherDep
 import { runCommandHook } from './run-command.js';
 import { postHook } from './post-hook.js';
 import { fieldAt } from './template.js';
-
-export { fieldAt, renderTemplate } from './template.js';
 import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
 
 function matchValue(match: Match, value: string): boolean {

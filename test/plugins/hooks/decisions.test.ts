@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from '@jest/globals';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { removeTempDirs, temp } from './helpers.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { ContainerModule } from 'inversify';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import type { AgentEvent } from '../../../types/events.js';

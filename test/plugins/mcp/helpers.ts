@@ -1,6 +1,5 @@
 /** Helpers for the MCP tests: temp projects whose user config names servers, and process checks. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
@@ -20,15 +19,8 @@ export const FAKE_SERVER = path.join(here, 'fixtures', 'fake-server.mjs');
 export const EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 export const FILESYSTEM = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 
-const dirs: string[] = [];
-export function tempDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  dirs.push(dir);
-  return dir;
-}
-export function removeTempDirs(): void {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { removeTempDirs, temp as tempDir } from '../../support/temp-dirs.js';
+import { temp as tempDir } from '../../support/temp-dirs.js';
 
 export interface McpProject {
   root: string;

@@ -1,4 +1,4 @@
-/** Temporary directories for the hooks tests, removed after each test (call removeTempDirs in afterEach). */
+/** Temporary directories (real paths) for tests, removed by removeTempDirs (call it in afterEach). */
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
