@@ -12,6 +12,7 @@ export * from './config.js';
 export * from './plugin.js';
 export * from './session.js';
 export * from './session-store.js';
+export * from './subagents.js';
 export * from './commands.js';
 export * from './hook-catalogue.js';
 export * from './tokens.js';

@@ -14,6 +14,7 @@ import type { CommandSandbox } from './sandbox.js';
 import type { McpServers } from './mcp.js';
 import type { CompactionService, ConversationFactory } from './session.js';
 import type { SessionStore } from './session-store.js';
+import type { SubagentRunner } from './subagents.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
 import type { WorkspaceTrust } from './trust.js';
@@ -60,4 +61,6 @@ export const TOKENS = {
   SessionStore: token<SessionStore>('SessionStore'),
   /** The MCP servers' status (mcp plugin): `mewcode mcp list`, the TUI's /mcp. */
   McpServers: token<McpServers>('McpServers'),
+  /** SubagentRunner: runs sub-agents for the agent tool, fork-mode skills and hook actions (subagents plugin). */
+  SubagentRunner: token<SubagentRunner>('SubagentRunner'),
 } as const;

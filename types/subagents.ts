@@ -1,0 +1,63 @@
+/**
+ * The sub-agent runner (SPEC G1–G3): one service, bound under TOKENS.SubagentRunner by the
+ * `subagents` plugin, that the `agent` tool, fork-mode skills (S6) and the hooks' `subagent`
+ * action (H3) all use, so every sub-agent gets the same tool filter, permission chain, hooks,
+ * iteration limits and visibility.
+ */
+import type { Usage } from './messages.js';
+import type { RunEndReason } from './events.js';
+import type { PermissionMode } from './permissions.js';
+import type { AgentSession, ForkContext } from './session.js';
+
+/** A role a sub-agent can be started as: built in (`general`, `explore`) or from a definition file. */
+export interface SubagentRole {
+  name: string;
+  description: string;
+  /** `builtin`, or the definition file's path. */
+  source: string;
+  /** Allowed tools as written (Claude Code's names accepted); undefined = every tool. */
+  tools?: readonly string[];
+  disallowedTools?: readonly string[];
+  /** A configured provider name or a model name. */
+  model?: string;
+  /** Only tools whose `readOnly` is true (the `explore` role). */
+  readOnly?: boolean;
+}
+
+export interface SubagentRequest {
+  /** The delegating session; default: the kernel's main session. */
+  parent?: AgentSession;
+  prompt: string;
+  /** A role name (`subagent_type`); default `general`. An unknown name is an error result. */
+  role?: string;
+  /** A short label (the `agent` tool's `description`), shown in events and task lists. */
+  description?: string;
+  /** How much of the parent's history the sub-agent starts with (default `none`). */
+  context?: ForkContext;
+  /** A hard allowlist of tool names, applied after the role's own filter (system tools exempt). */
+  allowedTools?: readonly string[];
+  /** System-prompt parts added after the role's prompt (e.g. a fork-mode skill's body). */
+  systemPrompt?: readonly string[];
+  /** A configured provider name or model, overriding the role's. */
+  model?: string;
+  /** The permission mode the sub-agent runs in (default: the parent's current mode). */
+  mode?: PermissionMode;
+  signal?: AbortSignal;
+}
+
+export interface SubagentResult {
+  agentId: string;
+  /** The sub-agent's final text: all that returns to the parent. */
+  text: string;
+  endReason: RunEndReason;
+  isError: boolean;
+  usage: Usage;
+  iterations: number;
+}
+
+export interface SubagentRunner {
+  /** The roles that can be started, sorted by name (project definitions win over user ones). */
+  roles(): readonly SubagentRole[];
+  /** Run a sub-agent to completion and return its final text. Never throws for a run failure. */
+  run(request: SubagentRequest): Promise<SubagentResult>;
+}
