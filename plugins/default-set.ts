@@ -26,6 +26,7 @@ import session from './session/index.js';
 import compaction from './compaction/index.js';
 import mcp from './mcp/index.js';
 import hooks from './hooks/index.js';
+import subagents from './subagents/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -51,4 +52,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   compaction,
   mcp,
   hooks,
+  subagents,
 ];
