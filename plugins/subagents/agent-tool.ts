@@ -62,7 +62,9 @@ export function agentTool(service: SubagentService, tasks: TaskManager): Tool {
         if ('refusal' in task) return { content: task.refusal, isError: true };
         return { content: `Started background task ${task.id} (${task.role}: ${description}). Its result will arrive as a reminder when it finishes; task_output shows its progress.` };
       }
-      const result = await service.run({ ...request, signal: context.signal });
+      const started = service.start({ ...request, signal: context.signal });
+      if (started.refusal !== undefined) return { content: started.refusal, isError: true };
+      const result = await started.result;
       return { content: `${result.text}\n\n${usageLine(role, result)}`, ...(result.isError ? { isError: true } : {}) };
     },
   };
