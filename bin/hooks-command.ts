@@ -34,7 +34,7 @@ export async function listHooks(options: DoctorOptions): Promise<number> {
     if (file.trust === 'untrusted') continue;
     if (file.rules.length === 0) process.stdout.write('  no rules\n');
     for (const rule of file.rules) {
-      const action = rule.action.type === 'shell' ? rule.action.command : rule.action.type === 'prompt' ? `prompt: ${rule.action.text}` : `${rule.action.method} ${rule.action.url}`;
+      const action = rule.action.type === 'shell' ? rule.action.command : rule.action.type === 'prompt' ? `prompt: ${rule.action.text}` : rule.action.type === 'subagent' ? `sub-agent ${rule.action.agentName}: ${rule.action.prompt}` : `${rule.action.method} ${rule.action.url}`;
       const flags = [rule.if ? 'conditional' : '', rule.onlyOnce ? 'only once' : '', rule.async ? 'async' : '', rule.failClosed ? 'fail closed' : '', rule.sandboxed && rule.action.type === 'shell' ? 'sandboxed' : ''].filter(Boolean).join(', ');
       process.stdout.write(`  ${printable(rule.name)} on ${rule.event}: ${printable(action)}${flags ? ` (${flags})` : ''}\n    ${printable(rule.where)} — ${runsOf(rule.name)}\n`);
     }

@@ -11,6 +11,7 @@ import type { HookLog } from './hook-log.js';
 import { runCommandHook, type CommandOutcome } from './run-command.js';
 import { postHook } from './post-hook.js';
 import type { HookRule } from './settings.js';
+import type { SubagentRunner } from '../../types/subagents.js';
 
 export interface DispatcherDeps {
   projectRoot: string;
@@ -20,6 +21,8 @@ export interface DispatcherDeps {
   sandbox(): Promise<CommandSandbox | undefined>;
   warn(message: string): void;
   notify(message: string): void;
+  /** The sub-agent runner for subagent actions (undefined: none in this build). */
+  subagents?(): SubagentRunner | undefined;
 }
 
 export interface RuleResult {

@@ -87,7 +87,7 @@ test('the compile checks: each bad rule is skipped with its file, line and probl
       '    action: { type: shell, command: "true" }',
       '  - name: subagent',
       '    event: Stop',
-      '    action: { type: subagent, agent_name: reviewer, prompt: check }', // 7 (well-formed, but no sub-agents yet)
+      '    action: { type: subagent, agent_name: reviewer }', // 7
       '  - name: good',
       '    event: Stop',
       '    action: { type: prompt, text: fine }',
@@ -115,7 +115,7 @@ test('the compile checks: each bad rule is skipped with its file, line and probl
     '37:45: hook "no-inner": not match requires inner; skipped',
     '41:14: hook "bad-timeout": invalid timeout "soon" (e.g. "30s", "500ms", at most 1h); skipped',
     '45:12: hook "async-blocking": async is not allowed on the blocking event PreToolUse; skipped',
-    '49:13: hook "subagent": subagent actions need named sub-agents, which this build does not have yet; skipped',
+    '49:13: hook "subagent": subagent action requires prompt; skipped',
     '53:5: hook "good" is already defined at ' + file + ':50:5; this one is skipped',
   ]);
 });

@@ -1,0 +1,108 @@
+/**
+ * The `subagent` action of MewCode's rule files (SPEC H3, issue 13 deliverable 2) in scripted
+ * sessions: the named sub-agent runs through the runner service with the rule's prompt and the
+ * payload, and its final text becomes context; without a runner the failure is visible; a
+ * sub-agent a hook started never starts another through its own events.
+ */
+import { afterEach, expect, test } from '@jest/globals';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createHooksPlugin } from '../../../plugins/hooks/index.js';
+import { NO_RUNNER } from '../../../plugins/hooks/subagent-action.js';
+import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
+import type { Tool } from '../../../types/tools.js';
+import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
+import { call, say, useTools } from '../../support/memory-provider.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { toolsPlugin } from '../../support/test-tools.js';
+import { promptOf, routedSteps } from '../../kernel/kernel-v2-helpers.js';
+import type { ModelRequest } from '../../../types/provider.js';
+
+afterEach(removeTempDirs);
+
+function setup(rules: string): { root: string; home: string } {
+  const root = temp('mewcode-hook-agent-root-');
+  const home = temp('mewcode-hook-agent-home-');
+  mkdirSync(path.join(home, '.mewcode'));
+  writeFileSync(path.join(home, '.mewcode', 'hooks.yaml'), rules);
+  return { root, home };
+}
+
+const readTool: Tool = { name: 'read_file', description: 'reads', inputSchema: { type: 'object' }, readOnly: true, execute: async () => ({ content: 'file text' }) };
+const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async () => ({ content: 'wrote' }) };
+const hooks = () => createHooksPlugin({ env: { PATH: process.env.PATH } });
+
+const userText = (request: ModelRequest): string => JSON.stringify(request.messages.filter((m) => m.role === 'user'));
+
+test('UserPromptSubmit: the named sub-agent gets the prompt and the payload; its final text reaches the next request', async () => {
+  const { root, home } = setup(
+    [
+      'hooks:',
+      '  - name: prompt-checker',
+      '    event: UserPromptSubmit',
+      '    action: { type: subagent, agent_name: explore, prompt: "Look for context relevant to: {{.prompt}}" }',
+      '',
+    ].join('\n'),
+  );
+  const seen: ModelRequest[] = [];
+  const steps = routedSteps(3, (request) => {
+    seen.push(request);
+    const prompt = promptOf(request);
+    if (prompt.startsWith('Look for context')) return say('HOOK-AGENT-CONTEXT: the bug is in parser.ts');
+    return say('fixed');
+  });
+  const { kernel, reporter } = await bootKernel(steps, [toolsPlugin([readTool, writeTool]), hooks(), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  const events = await runPrompt(kernel, 'fix the bug', 'default');
+  expect(doneEvent(events).finalText).toBe('fixed');
+  expect(seen).toHaveLength(2);
+  const [hookAgent, main] = seen as [ModelRequest, ModelRequest];
+  expect(promptOf(hookAgent)).toMatch(/^Look for context relevant to: fix the bug\n\nThe hook event's payload \(JSON\):\n\{/);
+  expect(promptOf(hookAgent)).toContain('"event": "UserPromptSubmit"');
+  expect(promptOf(hookAgent)).toContain(`"session_id": "${kernel.session.sessionId}"`);
+  expect(hookAgent.system.stable).toContain('read-only exploration sub-agent');
+  expect(hookAgent.tools.map((t) => t.name)).toEqual(['read_file']);
+  // Only the sub-agent's final text comes back, as the prompt's additional context.
+  expect(userText(main)).toContain('HOOK-AGENT-CONTEXT: the bug is in parser.ts');
+  expect(userText(main)).toContain('fix the bug');
+  const log = readFileSync(path.join(root, '.mewcode', 'hooks.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  expect(log).toEqual([expect.objectContaining({ rule: 'prompt-checker', event: 'UserPromptSubmit', exit: 'subagent', decision: 'ok' })]);
+  expect(reporter.warnings).toEqual([]);
+  await kernel.shutdown();
+});
+
+test('without the subagents plugin the action fails visibly, names why, and the prompt goes on', async () => {
+  const { root, home } = setup('hooks:\n  - name: needs-agent\n    event: UserPromptSubmit\n    action: { type: subagent, agent_name: explore, prompt: check }\n');
+  const { kernel, model, reporter } = await bootKernel([say('answered')], [hooks()], { projectRoot: root, homeDir: home });
+  const events = await runPrompt(kernel, 'hello', 'default');
+  expect(doneEvent(events).finalText).toBe('answered');
+  expect(model.requests).toHaveLength(1);
+  expect(reporter.warnings).toEqual([expect.stringContaining(`hook needs-agent (UserPromptSubmit) failed: ${NO_RUNNER}`)]);
+  await kernel.shutdown();
+});
+
+test('an unknown agent_name is a visible failure naming the available types', async () => {
+  const { root, home } = setup('hooks:\n  - name: typo\n    event: UserPromptSubmit\n    action: { type: subagent, agent_name: reviewr, prompt: check }\n');
+  const { kernel, reporter } = await bootKernel([say('answered')], [hooks(), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  await runPrompt(kernel, 'hello', 'default');
+  expect(reporter.warnings).toEqual([expect.stringContaining('hook typo (UserPromptSubmit) failed: sub-agent reviewr ended (error): Unknown sub-agent type "reviewr". Available types: explore, general.')]);
+  await kernel.shutdown();
+});
+
+test('SubagentStop: the hook\'s sub-agent reviews a finished sub-agent; its own stop starts no other (no loop); its text reaches the parent', async () => {
+  const { root, home } = setup('hooks:\n  - name: reviewer\n    event: SubagentStop\n    action: { type: subagent, agent_name: explore, prompt: "Review this work: {{.final_text}}" }\n');
+  const seen: string[] = [];
+  const steps = routedSteps(6, (request) => {
+    const prompt = promptOf(request);
+    seen.push(prompt.split('\n')[0]!);
+    if (prompt.startsWith('Review this work')) return say('REVIEW: looks right');
+    if (prompt === 'do the work') return say('work done');
+    const last = request.messages.at(-1);
+    return last?.role === 'tool' ? say('all done') : useTools([call('agent', { description: 'worker', prompt: 'do the work' })]);
+  });
+  const { kernel, model } = await bootKernel(steps, [toolsPlugin([readTool]), hooks(), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  const events = await runPrompt(kernel, 'delegate', 'default');
+  expect(doneEvent(events).finalText).toBe('all done');
+  expect(seen).toEqual(['delegate', 'do the work', 'Review this work: work done', 'delegate']);
+  expect(model.requests.at(-1)!.reminder).toContain('REVIEW: looks right');
+  await kernel.shutdown();
+});
