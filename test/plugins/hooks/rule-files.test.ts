@@ -16,22 +16,13 @@ import { loadRuleFiles, parseDuration } from '../../../plugins/hooks/rule-file.j
 import type { ToolMessage } from '../../../types/messages.js';
 import type { Tool } from '../../../types/tools.js';
 import { toolsPlugin } from '../../support/test-tools.js';
+import { ruleSetup } from './rule-setup.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 
 afterEach(removeTempDirs);
 
-function setup(userRules: string, projectRules?: string): { root: string; home: string } {
-  const root = temp('mewcode-rules-root-');
-  const home = temp('mewcode-rules-home-');
-  mkdirSync(path.join(home, '.mewcode'));
-  writeFileSync(path.join(home, '.mewcode', 'hooks.yaml'), userRules);
-  if (projectRules !== undefined) {
-    mkdirSync(path.join(root, '.mewcode'));
-    writeFileSync(path.join(root, '.mewcode', 'hooks.yaml'), projectRules);
-  }
-  return { root, home };
-}
+const setup = ruleSetup;
 
 const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async (input) => ({ content: `wrote ${String(input.path)}` }) };
 const lastResults = (request: { messages: readonly unknown[] } | undefined): ToolMessage['results'] => ((request?.messages.at(-1) as ToolMessage | undefined)?.results ?? []);

@@ -5,7 +5,7 @@
  * sub-agent a hook started never starts another through its own events.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import { NO_RUNNER } from '../../../plugins/hooks/subagent-action.js';
@@ -13,20 +13,15 @@ import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import type { Tool } from '../../../types/tools.js';
 import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
-import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { removeTempDirs } from '../../support/temp-dirs.js';
 import { toolsPlugin } from '../../support/test-tools.js';
+import { ruleSetup } from './rule-setup.js';
 import { promptOf, routedSteps } from '../../kernel/kernel-v2-helpers.js';
 import type { ModelRequest } from '../../../types/provider.js';
 
 afterEach(removeTempDirs);
 
-function setup(rules: string): { root: string; home: string } {
-  const root = temp('mewcode-hook-agent-root-');
-  const home = temp('mewcode-hook-agent-home-');
-  mkdirSync(path.join(home, '.mewcode'));
-  writeFileSync(path.join(home, '.mewcode', 'hooks.yaml'), rules);
-  return { root, home };
-}
+const setup = (rules: string): { root: string; home: string } => ruleSetup(rules);
 
 const readTool: Tool = { name: 'read_file', description: 'reads', inputSchema: { type: 'object' }, readOnly: true, execute: async () => ({ content: 'file text' }) };
 const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async () => ({ content: 'wrote' }) };

@@ -4,7 +4,7 @@
  * parent's next request carries only that summary (and the usage line) as the tool result; the
  * sub-agent's own requests carry its own system prompt and only the read-only tools.
  */
-import { afterEach, beforeEach, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Kernel } from '../../../kernel/kernel.js';
@@ -18,35 +18,20 @@ import toolWriteFile from '../../../plugins/tool-write-file/index.js';
 import toolGlob from '../../../plugins/tool-glob/index.js';
 import toolGrep from '../../../plugins/tool-grep/index.js';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
-import type { ResolvedConfig } from '../../../types/config.js';
 import type { Tool } from '../../../types/tools.js';
-import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
 import { collect, doneEvent } from '../../support/boot.js';
-import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { temp } from '../../support/temp-dirs.js';
+import { providersConfig, scriptedServerPerTest } from './scripted.js';
 import { toolsPlugin } from '../../support/test-tools.js';
 import { historyProblems } from '../../kernel/kernel-v2-helpers.js';
 
-let server: ScriptedServer;
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await server.close();
-  removeTempDirs();
-});
+const scripted = scriptedServerPerTest();
 
 /** MCP-style tools: only the one that declares itself read-only may reach an explore agent. */
 const mcpTool = (name: string, readOnly: boolean): Tool => ({ name, description: name, inputSchema: { type: 'object' }, readOnly, execute: async () => ({ content: name }) });
 
-function configWith(serverUrl: string): ResolvedConfig {
-  const sections: Record<string, unknown> = {
-    provider: 'claude',
-    providers: [{ name: 'claude', protocol: 'anthropic', model: 'claude-scripted', api_key: 'k', base_url: serverUrl, max_tokens: 4096, retry_base_delay_ms: 1 }],
-  };
-  return { layers: [], warnings: [], section: (key) => sections[key], locate: (p) => `/p/.mewcode.yaml:${p.length}:1` };
-}
-
 test('a parent delegates to an explore sub-agent: only the summary returns, the sub-agent has its own prompt and the read-only tools', async () => {
+  const server = scripted();
   const root = temp('mewcode-subagents-root-');
   const home = temp('mewcode-subagents-home-');
   mkdirSync(path.join(root, 'src'));
@@ -62,7 +47,7 @@ test('a parent delegates to an explore sub-agent: only the summary returns, the 
     homeDir: home,
     env: {},
     reporter,
-    config: configWith(server.url),
+    config: providersConfig('claude', [{ name: 'claude', protocol: 'anthropic', model: 'claude-scripted', api_key: 'k', base_url: server.url, max_tokens: 4096, retry_base_delay_ms: 1 }]),
   });
   const summary = 'math.ts exports add(a, b), which returns their sum.';
   server.push(

@@ -4,7 +4,7 @@
  * configured model that contains it; an explicit model name stays on the parent's provider; the
  * parent keeps its own model throughout.
  */
-import { afterEach, beforeEach, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Kernel } from '../../../kernel/kernel.js';
@@ -16,29 +16,18 @@ import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import { chooseModel } from '../../../plugins/subagents/model-choice.js';
 import type { ResolvedConfig } from '../../../types/config.js';
 import { TOKENS } from '../../../types/tokens.js';
-import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
 import { collect } from '../../support/boot.js';
-import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { temp } from '../../support/temp-dirs.js';
+import { providersConfig, scriptedServerPerTest } from './scripted.js';
 
-let server: ScriptedServer;
-beforeEach(async () => {
-  server = await startScriptedServer();
-});
-afterEach(async () => {
-  await server.close();
-  removeTempDirs();
-});
+const scripted = scriptedServerPerTest();
 
 function config(url: string): ResolvedConfig {
-  const sections: Record<string, unknown> = {
-    provider: 'claude',
-    providers: [
-      { name: 'claude', protocol: 'anthropic', model: 'claude-opus-scripted', api_key: 'k', base_url: url, retry_base_delay_ms: 1 },
-      { name: 'fast', protocol: 'anthropic', model: 'claude-haiku-scripted', api_key: 'k', base_url: url, retry_base_delay_ms: 1 },
-      { name: 'gpt', protocol: 'openai', model: 'gpt-scripted', api_key: 'k', base_url: `${url}/v1`, retry_base_delay_ms: 1 },
-    ],
-  };
-  return { layers: [], warnings: [], section: (key) => sections[key], locate: (p) => `/p/.mewcode.yaml:${p.length}:1` };
+  return providersConfig('claude', [
+    { name: 'claude', protocol: 'anthropic', model: 'claude-opus-scripted', api_key: 'k', base_url: url, retry_base_delay_ms: 1 },
+    { name: 'fast', protocol: 'anthropic', model: 'claude-haiku-scripted', api_key: 'k', base_url: url, retry_base_delay_ms: 1 },
+    { name: 'gpt', protocol: 'openai', model: 'gpt-scripted', api_key: 'k', base_url: `${url}/v1`, retry_base_delay_ms: 1 },
+  ]);
 }
 
 function agentFile(home: string, name: string, model: string): void {
@@ -47,6 +36,7 @@ function agentFile(home: string, name: string, model: string): void {
 }
 
 test('a role\'s model: provider name, Claude alias, explicit model on the parent\'s provider; the parent keeps its model', async () => {
+  const server = scripted();
   const root = temp('mewcode-subagents-root-');
   const home = temp('mewcode-subagents-home-');
   agentFile(home, 'on-gpt', 'gpt');
