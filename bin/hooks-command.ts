@@ -48,7 +48,7 @@ export async function listHooks(options: DoctorOptions): Promise<number> {
     for (const rule of source.rules) {
       const runs = runsOf(rule.name);
       const flags = [rule.handler.async ? 'async' : '', rule.sandboxed ? 'sandboxed' : ''].filter(Boolean).join(', ');
-      process.stdout.write(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}: ${printable(rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.command)}${flags ? ` (${flags})` : ''}\n    ${printable(rule.name)} — ${runs}\n`);
+      process.stdout.write(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}: ${printable(rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.type === 'agent' ? `agent ${rule.handler.agent ?? 'explore'}: ${rule.handler.prompt}` : rule.handler.command)}${flags ? ` (${flags})` : ''}\n    ${printable(rule.name)} — ${runs}\n`);
     }
   }
   if (!loaded.sources.some((source) => source.exists) && !files.files.some((file) => file.exists)) {

@@ -46,14 +46,17 @@ export class RuleEngine {
   /** only_once: the rules that ran successfully, per session. */
   private readonly fired = new Map<string, Set<string>>();
   private readonly background = new Set<AbortController>();
-  /** Sub-agents started by subagent actions: their own events start no other one. */
-  private readonly hookAgents = new Set<string>();
   private closed = false;
 
   constructor(
     private readonly rules: readonly MewcodeRule[],
     private readonly deps: DispatcherDeps,
   ) {}
+
+  /** Sub-agents started by hooks (shared with the settings dispatcher): their own events start no other one. */
+  private get hookAgents(): Set<string> {
+    return (this.deps.hookAgents ??= new Set());
+  }
 
   listens(event: MewcodeEvent): boolean {
     return this.rules.some((rule) => rule.event === event);

@@ -62,6 +62,7 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
     notify: (message: string) => kernel.notify('notice', message),
     // Resolved when an action runs: the runner is another plugin's, bound or not.
     subagents: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined),
+    hookAgents: new Set<string>(),
   };
   const claude = new HookDispatcher(settings.rules, deps);
   const own = new RuleEngine(files.rules, deps);

@@ -1,11 +1,12 @@
 /**
- * The `subagent` action of MewCode's rule files (SPEC H3, issue 13 deliverable 2) in scripted
- * sessions: the named sub-agent runs through the runner service with the rule's prompt and the
- * payload, and its final text becomes context; without a runner the failure is visible; a
- * sub-agent a hook started never starts another through its own events.
+ * Hooks that run sub-agents (SPEC H3, issue 13 deliverable 2) in scripted sessions: the `subagent`
+ * action of MewCode's rule files runs the named sub-agent with the rule's prompt and the payload,
+ * and its final text becomes context; without a runner the failure is visible; a sub-agent a hook
+ * started never starts another through its own events. Claude Code's `agent` handler in the
+ * settings files: a read-only verifier whose {"ok": false} blocks.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import { NO_RUNNER } from '../../../plugins/hooks/subagent-action.js';
@@ -13,7 +14,7 @@ import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import type { Tool } from '../../../types/tools.js';
 import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
-import { removeTempDirs } from '../../support/temp-dirs.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { toolsPlugin } from '../../support/test-tools.js';
 import { ruleSetup } from './rule-setup.js';
 import { promptOf, routedSteps } from '../../kernel/kernel-v2-helpers.js';
@@ -99,5 +100,48 @@ test('SubagentStop: the hook\'s sub-agent reviews a finished sub-agent; its own 
   expect(doneEvent(events).finalText).toBe('all done');
   expect(seen).toEqual(['delegate', 'do the work', 'Review this work: work done', 'delegate']);
   expect(model.requests.at(-1)!.reminder).toContain('REVIEW: looks right');
+  await kernel.shutdown();
+});
+
+test('Claude Code\'s agent handler in settings: a read-only verifier\'s {"ok": false} denies a call with its reason; {"ok": true} lets the run stop', async () => {
+  const root = temp('mewcode-agent-hook-root-');
+  const home = temp('mewcode-agent-hook-home-');
+  mkdirSync(path.join(home, '.mewcode'));
+  writeFileSync(
+    path.join(home, '.mewcode', 'settings.yaml'),
+    JSON.stringify({
+      hooks: {
+        PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Check this write is safe: $ARGUMENTS' }] }],
+        Stop: [{ hooks: [{ type: 'agent', prompt: 'Did the agent finish?' }] }],
+      },
+    }),
+  );
+  const seen: ModelRequest[] = [];
+  let wrote = 0;
+  const counting: Tool = { ...writeTool, execute: async () => ((wrote += 1), { content: 'wrote' }) };
+  const steps = routedSteps(4, (request) => {
+    seen.push(request);
+    const prompt = promptOf(request);
+    if (prompt.startsWith('Check this write')) return say('Looked at it.\n{"ok": false, "reason": "never write to .env files"}');
+    if (prompt.startsWith('Did the agent finish?')) return say('```json\n{"ok": true}\n```');
+    return request.messages.at(-1)?.role === 'tool' ? say('gave up') : useTools([call('write_file', { path: '.env', content: 'X=1' })]);
+  });
+  const { kernel, reporter } = await bootKernel(steps, [toolsPlugin([readTool, counting]), hooks(), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  const events = await runPrompt(kernel, 'write the env file', 'bypassPermissions');
+  expect(doneEvent(events)).toMatchObject({ reason: 'completed', finalText: 'gave up' });
+  expect(wrote).toBe(0);
+  const verifier = seen.find((r) => promptOf(r).startsWith('Check this write'))!;
+  expect(promptOf(verifier)).toContain('"tool_name":"Write"');
+  expect(promptOf(verifier)).toContain('"file_path":');
+  expect(verifier.system.stable).toContain('answer with only a JSON object');
+  expect(verifier.system.stable).toContain('read-only exploration sub-agent');
+  expect(verifier.tools.map((t) => t.name)).toEqual(['read_file']);
+  const denied = events.find((e) => e.type === 'tool_end');
+  expect(denied).toMatchObject({ result: { isError: true, content: expect.stringContaining('never write to .env files') } });
+  // The Stop verifier got the payload appended (no $ARGUMENTS in its prompt), and its ok let the run end.
+  const stop = seen.find((r) => promptOf(r).startsWith('Did the agent finish?'))!;
+  expect(promptOf(stop)).toContain('"last_assistant_message":"gave up"');
+  expect(seen).toHaveLength(4);
+  expect(reporter.warnings).toEqual([]);
   await kernel.shutdown();
 });
