@@ -38,10 +38,12 @@ export class TaskManager {
     private readonly service: SubagentService,
     private readonly notify: (message: string, session: AgentSession) => void,
   ) {
-    service.subscribe((event) => {
-      if (event.taskId === undefined || event.event.type !== 'text') return;
-      const task = this.tasks.get(event.taskId);
-      if (task && task.status === 'running') task.output += event.event.text;
+    service.subscribe(({ taskId, event }) => {
+      const task = taskId === undefined ? undefined : this.tasks.get(taskId);
+      if (!task || task.status !== 'running') return;
+      if (event.type === 'text') task.output += event.text;
+      // Each turn's text on its own paragraph.
+      if (event.type === 'iteration' && task.output !== '' && !task.output.endsWith('\n\n')) task.output += '\n\n';
     });
   }
 

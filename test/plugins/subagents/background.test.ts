@@ -130,7 +130,7 @@ test('a background task stopped mid-run leaves a valid history and delivers noth
   let taskId = '';
   const steps = routedSteps(6, async (request) => {
     const prompt = promptOf(request);
-    if (prompt === 'slow work') return useTools([call('mcp__slow__wait', {})]);
+    if (prompt === 'slow work') return useTools([call('mcp__slow__wait', {})], 'Starting to wait.');
     if (prompt === 'anything?') return say('nothing');
     const turn = turnOf(request);
     if (turn === 0) return useTools([call('agent', { description: 'slow', prompt: 'slow work', run_in_background: true })]);
@@ -148,9 +148,9 @@ test('a background task stopped mid-run leaves a valid history and delivers noth
   expect(doneEvent(events).finalText).toBe('stopped it');
   expect(waits).toBe(1);
   const afterStop = model.requests.find((r) => turnOf(r) === 2 && promptOf(r) === 'start then stop')!;
-  expect(lastResults(afterStop).map((r) => r.content)).toEqual([`Message queued for ${taskId}; it reads it before its next step.`, `Stopped task ${taskId}.`]);
+  expect(lastResults(afterStop).map((r) => r.content)).toEqual([`Message queued for ${taskId}; it reads it before its next step.`, `Stopped task ${taskId}.\n\nWhat it had said:\nStarting to wait.`]);
   const afterOutput = model.requests.find((r) => turnOf(r) === 3 && promptOf(r) === 'start then stop')!;
-  expect(lastResults(afterOutput)[0]!.content).toMatch(new RegExp(`^${taskId}  stopped  general`));
+  expect(lastResults(afterOutput)[0]!.content).toMatch(new RegExp(`^${taskId}  stopped  general  [0-9.]+ s  slow\n\nStarting to wait\\.$`));
   expect(lastResults(afterOutput)[1]).toMatchObject({ isError: true, content: `Task ${taskId} is stopped, so it cannot receive messages; read its report with task_output.` });
 
   const child = recorder.histories.get(taskId)!;
