@@ -182,3 +182,44 @@ test('an unknown subagent_type is an error result naming the types; a missing pr
   expect(results.results[1]).toMatchObject({ isError: true, content: expect.stringContaining('non-empty `prompt`') });
   await kernel.shutdown();
 });
+
+test('a sub-agent runs in its parent\'s mode through the same permission chain: plan offers read-only tools; default asks before a write (no one to ask: denied)', async () => {
+  const { root, home } = dirs();
+  let wrote = 0;
+  const note = tool('write_note', false, { category: 'write', permissionTarget: () => ({ kind: 'path', path: 'note.txt' }), execute: async () => ((wrote += 1), { content: 'noted' }) });
+  const { kernel, model } = await bootKernel(
+    [
+      useTools([call('agent', { description: 'plan it', prompt: 'plan' })]),
+      say('a plan'),
+      say('planned'),
+      useTools([call('agent', { description: 'write it', prompt: 'write' })]),
+      useTools([call('write_note', { text: 'x' })]),
+      say('could not write'),
+      say('reported'),
+    ],
+    [allTools, toolsPlugin([note], 'note-tool'), createSubagentsPlugin()],
+    { projectRoot: root, homeDir: home },
+  );
+  await runPrompt(kernel, 'make a plan', 'plan');
+  expect(model.requests[1]!.tools.map((t) => t.name)).toEqual(['read_file', 'glob', 'grep', 'mcp__gh__search', 'load_skill']);
+  await runPrompt(kernel, 'write a note', 'default');
+  expect(wrote).toBe(0);
+  const denied = model.requests[5]!.messages.at(-1)!;
+  expect(denied.role === 'tool' && denied.results[0]!.isError).toBe(true);
+  await kernel.shutdown();
+});
+
+test('a sub-agent stops after 2 iterations that asked only for unknown tools; the parent gets an error result saying so', async () => {
+  const { root, home } = dirs();
+  const { kernel, model } = await bootKernel(
+    [useTools([call('agent', { description: 'lost', prompt: 'go' })]), useTools([call('no_such_tool', {})]), useTools([call('no_such_tool', {})]), say('ok')],
+    [allTools, createSubagentsPlugin()],
+    { projectRoot: root, homeDir: home },
+  );
+  await runPrompt(kernel, 'delegate', 'default');
+  expect(model.requests).toHaveLength(4);
+  const result = model.requests[3]!.messages.at(-1)!;
+  expect(result.role).toBe('tool');
+  if (result.role === 'tool') expect(result.results[0]).toMatchObject({ isError: true, content: expect.stringMatching(/ended: unknown_tools\]$/) });
+  await kernel.shutdown();
+});
