@@ -1,7 +1,7 @@
 // Sub-agents seen from `mewcode -p` (issue 14, visibility): every stream-json line says which agent
 // it is about (agent_id, parent_agent_id), a sub-agent's end is a `subagent_result` line, and the
 // result object sums usage per agent and in total.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCli, removeTempDirs, scenario, singleJsonObject } from './helpers.js';
 
@@ -51,5 +51,20 @@ test('json: without sub-agents the total is the main agent\'s', async () => {
     const result = singleJsonObject(r.stdout);
     expect(result.usage).toMatchObject({ input_tokens: 5, output_tokens: 2 });
     expect(result.usage_by_agent).toEqual({ main: result.usage });
+  });
+});
+
+test('a project\'s .claude/agents definition is used only once the project is trusted; until then the trust notice names it', async () => {
+  await scenario([{ text: 'one' }, { text: 'two' }], async (s) => {
+    mkdirSync(join(s.cwd, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(s.cwd, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews diffs for bugs\ntools: Read, Grep\n---\nYou review diffs.\n');
+    const agentDescription = (index: number): string => s.requests[index]!.body.tools.find((t: any) => t.name === 'agent').description;
+    const untrusted = await s.run(['-p', 'hi']);
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stderr).toContain('.claude/agents/reviewer.md: agents');
+    expect(agentDescription(0)).not.toContain('reviewer');
+    const trusted = await s.run(['-p', 'hi', '--trust-project']);
+    expect(trusted.code).toBe(0);
+    expect(agentDescription(1)).toContain('- reviewer: Reviews diffs for bugs');
   });
 });
