@@ -75,6 +75,7 @@ export class SubagentService implements SubagentRunner {
     if (!kernel) return refuse('Sub-agents are not available: the subagents plugin has not started.');
     const parent = request.parent ?? kernel.session;
     if (parent.parentAgentId !== undefined) return refuse(NESTING_REFUSED);
+    if (request.prompt.trim() === '') return refuse('A sub-agent needs a non-empty prompt with its whole task.');
     const role = this.role(roleName);
     if (!role) return refuse(`Unknown sub-agent type "${roleName}". Available types: ${this.definitions.map((r) => r.name).join(', ')}.`);
 
