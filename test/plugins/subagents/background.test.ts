@@ -2,7 +2,8 @@
  * Background tasks (SPEC G3): `run_in_background` returns a task id at once; two tasks run side
  * by side; a finished task's report reaches the parent as a reminder on its next turn; tasks can
  * be listed, read, messaged and stopped; a task stopped mid-run, or by the session ending, leaves
- * a valid history (observed on `messageAppended`, as the session store persists it).
+ * a valid history (observed on `messageAppended`, as the session store persists it); so does a
+ * foreground sub-agent cancelled with its parent.
  */
 import { afterEach, expect, test } from '@jest/globals';
 import { ContainerModule } from 'inversify';
@@ -228,5 +229,31 @@ test('task_message reaches a running task before its next model request', async 
   expect(childRequests).toHaveLength(2);
   expect(childRequests[0]!.reminder ?? '').not.toContain('also check the tests');
   expect(childRequests[1]!.reminder).toContain('A message from the agent that started you: also check the tests');
+  await kernel.shutdown();
+});
+
+test('a foreground sub-agent is cancelled with its parent, and both histories stay valid', async () => {
+  const root = temp('mewcode-bg-root-');
+  const home = temp('mewcode-bg-home-');
+  const asked = deferred();
+  const steps = routedSteps(2, async (request, signal) => {
+    if (promptOf(request) === 'think long') {
+      asked.resolve();
+      await abortableDelay(60_000, signal).catch(() => undefined);
+      return say('too late');
+    }
+    return useTools([call('agent', { description: 'long', prompt: 'think long' })]);
+  });
+  const recorder = historyRecorder();
+  const { kernel } = await bootKernel(steps, [recorder.plugin, createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  const controller = new AbortController();
+  const running = runPrompt(kernel, 'delegate', 'default', controller.signal);
+  await asked.promise;
+  controller.abort();
+  expect(doneEvent(await running).reason).toBe('cancelled');
+  const [childId, child] = [...recorder.histories.entries()].find(([id]) => id !== 'main')!;
+  expect(childId).toMatch(/^agent-/);
+  expect(historyProblems(child)).toEqual([]);
+  expect(historyProblems(kernel.session.conversation.messages)).toEqual([]);
   await kernel.shutdown();
 });
