@@ -1,4 +1,4 @@
-/** A project and home with MewCode hook rule files (`~/.mewcode/hooks.yaml`, optionally the project's). */
+/** Projects and homes with hook configuration: MewCode rule files, or Claude-shaped hooks in settings. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { temp } from '../../support/temp-dirs.js';
@@ -12,5 +12,14 @@ export function ruleSetup(userRules: string, projectRules?: string): { root: str
     mkdirSync(path.join(root, '.mewcode'));
     writeFileSync(path.join(root, '.mewcode', 'hooks.yaml'), projectRules);
   }
+  return { root, home };
+}
+
+/** A project and a home whose `~/.mewcode/settings.yaml` holds these Claude-shaped hooks. */
+export function settingsSetup(hooks: Record<string, unknown>): { root: string; home: string } {
+  const root = temp('mewcode-settings-root-');
+  const home = temp('mewcode-settings-home-');
+  mkdirSync(path.join(home, '.mewcode'));
+  writeFileSync(path.join(home, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks }));
   return { root, home };
 }

@@ -6,7 +6,7 @@
  * settings files: a read-only verifier whose {"ok": false} blocks.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import { NO_RUNNER } from '../../../plugins/hooks/subagent-action.js';
@@ -14,9 +14,9 @@ import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import type { Tool } from '../../../types/tools.js';
 import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
-import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { removeTempDirs } from '../../support/temp-dirs.js';
 import { toolsPlugin } from '../../support/test-tools.js';
-import { ruleSetup } from './rule-setup.js';
+import { ruleSetup, settingsSetup } from './rule-setup.js';
 import { promptOf, routedSteps } from '../../kernel/kernel-v2-helpers.js';
 import type { ModelRequest } from '../../../types/provider.js';
 
@@ -104,18 +104,10 @@ test('SubagentStop: the hook\'s sub-agent reviews a finished sub-agent; its own 
 });
 
 test('Claude Code\'s agent handler in settings: a read-only verifier\'s {"ok": false} denies a call with its reason; {"ok": true} lets the run stop', async () => {
-  const root = temp('mewcode-agent-hook-root-');
-  const home = temp('mewcode-agent-hook-home-');
-  mkdirSync(path.join(home, '.mewcode'));
-  writeFileSync(
-    path.join(home, '.mewcode', 'settings.yaml'),
-    JSON.stringify({
-      hooks: {
-        PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Check this write is safe: $ARGUMENTS' }] }],
-        Stop: [{ hooks: [{ type: 'agent', prompt: 'Did the agent finish?' }] }],
-      },
-    }),
-  );
+  const { root, home } = settingsSetup({
+    PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', prompt: 'Check this write is safe: $ARGUMENTS' }] }],
+    Stop: [{ hooks: [{ type: 'agent', prompt: 'Did the agent finish?' }] }],
+  });
   const seen: ModelRequest[] = [];
   let wrote = 0;
   const counting: Tool = { ...writeTool, execute: async () => ((wrote += 1), { content: 'wrote' }) };

@@ -9,7 +9,7 @@ import { afterEach, expect, test } from '@jest/globals';
 import { ContainerModule } from 'inversify';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import type { Message, ToolResult } from '../../../types/messages.js';
-import type { ModelRequest } from '../../../types/provider.js';
+import type { ModelRequest, ProviderEvent } from '../../../types/provider.js';
 import { definePlugin } from '../../../types/plugin.js';
 import type { SubagentEvent } from '../../../types/subagents.js';
 import { TOKENS } from '../../../types/tokens.js';
@@ -43,6 +43,13 @@ function historyRecorder(): { histories: Map<string, Message[]>; plugin: ReturnT
 function lastResults(request: ModelRequest): ToolResult[] {
   const last = request.messages.at(-1);
   return last?.role === 'tool' ? last.results : [];
+}
+
+/** A model turn that says it was asked, then waits until its request is cancelled. */
+async function hang(signal: AbortSignal, asked: { resolve(): void }): Promise<ProviderEvent[]> {
+  asked.resolve();
+  await abortableDelay(60_000, signal).catch(() => undefined);
+  return say('too late');
 }
 
 const taskIdIn = (text: string): string => /agent-[0-9a-f]{8}/.exec(text)![0];
@@ -171,11 +178,7 @@ test('background tasks stop with the session, each leaving a valid history', asy
   const home = temp('mewcode-bg-home-');
   const asked = deferred();
   const steps = routedSteps(3, async (request, signal) => {
-    if (promptOf(request) === 'forever') {
-      asked.resolve();
-      await abortableDelay(60_000, signal).catch(() => undefined);
-      return say('too late');
-    }
+    if (promptOf(request) === 'forever') return hang(signal, asked);
     return turnOf(request) === 0 ? useTools([call('agent', { description: 'forever', prompt: 'forever', run_in_background: true })]) : say('ok');
   });
   const recorder = historyRecorder();
@@ -237,11 +240,7 @@ test('a foreground sub-agent is cancelled with its parent, and both histories st
   const home = temp('mewcode-bg-home-');
   const asked = deferred();
   const steps = routedSteps(2, async (request, signal) => {
-    if (promptOf(request) === 'think long') {
-      asked.resolve();
-      await abortableDelay(60_000, signal).catch(() => undefined);
-      return say('too late');
-    }
+    if (promptOf(request) === 'think long') return hang(signal, asked);
     return useTools([call('agent', { description: 'long', prompt: 'think long' })]);
   });
   const recorder = historyRecorder();
