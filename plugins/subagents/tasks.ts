@@ -97,9 +97,11 @@ export class TaskManager {
     return task;
   }
 
-  /** Stop every running task (the session ends) and wait for them. */
+  /** Stop every running task (the session ends) and wait for them; each one stopped is said. */
   async stopAll(): Promise<void> {
-    await Promise.all([...this.tasks.values()].filter((task) => task.status === 'running').map((task) => this.stop(task.id)));
+    const running = [...this.tasks.values()].filter((task) => task.status === 'running');
+    await Promise.all(running.map((task) => this.stop(task.id)));
+    for (const task of running) this.notify(`Background task ${task.id} (${task.description}) was stopped: the session ended.`, task.parent);
   }
 
   private finish(task: BackgroundTask, result: SubagentResult): void {

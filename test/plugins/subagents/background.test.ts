@@ -182,12 +182,13 @@ test('background tasks stop with the session, each leaving a valid history', asy
     return turnOf(request) === 0 ? useTools([call('agent', { description: 'forever', prompt: 'forever', run_in_background: true })]) : say('ok');
   });
   const recorder = historyRecorder();
-  const { kernel } = await bootKernel(steps, [recorder.plugin, createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  const { kernel, reporter } = await bootKernel(steps, [recorder.plugin, createSubagentsPlugin()], { projectRoot: root, homeDir: home });
   await runPrompt(kernel, 'go', 'default');
   await asked.promise;
   const started = Date.now();
   await kernel.shutdown();
   expect(Date.now() - started).toBeLessThan(5_000);
+  expect(reporter.notices).toContainEqual(expect.stringMatching(/^Background task agent-[0-9a-f]{8} \(forever\) was stopped: the session ended\.$/));
   const child = [...recorder.histories.entries()].find(([id]) => id !== 'main')![1];
   expect(historyProblems(child)).toEqual([]);
   expect(child.at(-1)).toMatchObject({ role: 'assistant' });
