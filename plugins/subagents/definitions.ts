@@ -8,7 +8,8 @@
  * trust approves exactly the text read here (they steer what a sub-agent does with its tools).
  * A bad file is skipped with a warning naming it (K2).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -30,17 +31,12 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
   for (const { dir, project } of dirs) {
     const files = await markdownFiles(dir);
     for (const file of files) {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        warnings.push(`subagents: ${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}); skipped`);
+      const read = await readDefinitionFile(file);
+      if ('problem' in read) {
+        warnings.push(`subagents: ${file}: ${read.problem}; skipped`);
         continue;
       }
-      if (Buffer.byteLength(text) > MAX_FILE_BYTES) {
-        warnings.push(`subagents: ${file}: larger than ${MAX_FILE_BYTES / 1024} KiB; skipped`);
-        continue;
-      }
+      const text = read.text;
       if (project && !trust?.approves(file, 'agents', text)) {
         if (!trust) warnings.push(`subagents: ${file}: this build has no workspace trust service, so the project's agent definitions are not used`);
         continue;
@@ -55,6 +51,25 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
     }
   }
   return { roles: [...byName.values()], warnings };
+}
+
+/**
+ * Only a regular file of sane size is read, without blocking on open: a committed link to
+ * /dev/zero or a FIFO must not hang the start.
+ */
+async function readDefinitionFile(file: string): Promise<{ text: string } | { problem: string }> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const info = await handle.stat();
+    if (!info.isFile()) return { problem: 'not a regular file' };
+    if (info.size > MAX_FILE_BYTES) return { problem: `larger than ${MAX_FILE_BYTES / 1024} KiB` };
+    return { text: await handle.readFile('utf8') };
+  } catch (error) {
+    return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** `*.md` files of a directory, sorted; none when it does not exist. */

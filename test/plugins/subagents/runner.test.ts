@@ -4,7 +4,7 @@
  * workspace trust, bad files named), nesting refused, unknown types, the runner as a service.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createWorkspaceTrust } from '../../../config/trust.js';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
@@ -221,5 +221,15 @@ test('a sub-agent stops after 2 iterations that asked only for unknown tools; th
   const result = model.requests[3]!.messages.at(-1)!;
   expect(result.role).toBe('tool');
   if (result.role === 'tool') expect(result.results[0]).toMatchObject({ isError: true, content: expect.stringMatching(/ended: unknown_tools\]$/) });
+  await kernel.shutdown();
+});
+
+test('a definition that is a link to a device is skipped by name, without hanging the start', async () => {
+  const { root, home } = dirs();
+  write(path.join(home, '.mewcode', 'agents', 'ok.md'), '---\nname: ok\ndescription: fine\n---\nOK\n');
+  symlinkSync('/dev/zero', path.join(home, '.mewcode', 'agents', 'zero.md'));
+  const { kernel, reporter } = await bootKernel([], [allTools, createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  expect(reporter.warnings).toEqual([`subagents: ${path.join(home, '.mewcode', 'agents', 'zero.md')}: not a regular file; skipped`]);
+  expect(runnerOf(kernel).roles().map((r) => r.name)).toEqual(['explore', 'general', 'ok']);
   await kernel.shutdown();
 });
