@@ -11,7 +11,7 @@
 import { constants } from 'node:fs';
 import { open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
+import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { AgentDirectory } from './definitions-paths.js';
 import type { RoleDefinition } from './roles.js';
@@ -88,37 +88,47 @@ type Parsed = { role: RoleDefinition; warnings: string[] } | { error: string };
 export function parseDefinition(file: string, text: string): Parsed {
   const match = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) return { error: `${file}:1: no frontmatter (the file must start with a --- line, then YAML, then ---)` };
-  const doc = parseDocument(match[1] ?? '', { prettyErrors: true });
+  const lines = new LineCounter();
+  const doc = parseDocument(match[1] ?? '', { prettyErrors: true, lineCounter: lines });
   const first = doc.errors[0];
   if (first) {
     const line = (first.linePos?.[0]?.line ?? 0) + 1;
     return { error: `${file}:${line}: ${first.message.split('\n')[0]}` };
   }
   const data: unknown = doc.toJS();
-  if (data === null || data === undefined) return parseFields(file, text.slice(match[0].length), {});
+  if (data === null || data === undefined) return parseFields(file, text.slice(match[0].length), {}, () => file);
   if (typeof data !== 'object' || Array.isArray(data)) return { error: `${file}:2: the frontmatter must be a mapping of keys` };
-  return parseFields(file, text.slice(match[0].length), data as Record<string, unknown>);
+  return parseFields(file, text.slice(match[0].length), data as Record<string, unknown>, keyPosition(file, doc, lines));
 }
 
-function parseFields(file: string, body: string, fields: Record<string, unknown>): Parsed {
+/** `file:line` of a frontmatter key (the frontmatter starts on the file's line 2). */
+function keyPosition(file: string, doc: Document, lines: LineCounter): (key: string) => string {
+  return (key) => {
+    const pair = isMap(doc.contents) ? doc.contents.items.find((item) => isScalar(item.key) && item.key.value === key) : undefined;
+    const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+    return offset === undefined ? file : `${file}:${lines.linePos(offset).line + 1}`;
+  };
+}
+
+function parseFields(file: string, body: string, fields: Record<string, unknown>, at: (key: string) => string): Parsed {
   const warnings: string[] = [];
   const stem = path.basename(file, '.md');
   const name = fields.name ?? stem;
-  if (typeof name !== 'string' || !NAME.test(name)) return { error: `${file}: name: must be letters, digits, '.', '_' or '-' (got ${JSON.stringify(name)})` };
+  if (typeof name !== 'string' || !NAME.test(name)) return { error: `${at('name')}: name: must be letters, digits, '.', '_' or '-' (got ${JSON.stringify(name)})` };
   const description = fields.description ?? '';
-  if (typeof description !== 'string') return { error: `${file}: description: must be text` };
+  if (typeof description !== 'string') return { error: `${at('description')}: description: must be text` };
   const model = fields.model;
-  if (model !== undefined && typeof model !== 'string') return { error: `${file}: model: must be text (a configured provider or a model name)` };
+  if (model !== undefined && typeof model !== 'string') return { error: `${at('model')}: model: must be text (a configured provider or a model name)` };
   const tools = toolList(fields.tools, 'tools');
-  if ('error' in tools) return { error: `${file}: ${tools.error}` };
+  if ('error' in tools) return { error: `${at('tools')}: ${tools.error}` };
   const disallowedKey = fields.disallowed_tools !== undefined ? 'disallowed_tools' : 'disallowedTools';
   const disallowed = toolList(fields[disallowedKey], disallowedKey);
-  if ('error' in disallowed) return { error: `${file}: ${disallowed.error}` };
+  if ('error' in disallowed) return { error: `${at(disallowedKey)}: ${disallowed.error}` };
   // A permission pattern (`Bash(git:*)`) cannot narrow a tool list: an allowed entry is left out
   // (narrower), a disallowed entry takes the whole tool away (never wider).
   const allowed = tools.list?.filter((entry) => {
     if (!entry.includes('(')) return true;
-    warnings.push(`subagents: ${file}: tools: "${entry}" has a pattern, which a tool list cannot apply; left out (list the tool by name to allow it)`);
+    warnings.push(`subagents: ${at('tools')}: tools: "${entry}" has a pattern, which a tool list cannot apply; left out (list the tool by name to allow it)`);
     return false;
   });
   const denied = disallowed.list?.map((entry) => entry.replace(/\(.*$/s, ''));

@@ -89,6 +89,7 @@ test('definition files: Claude-named tool lists, the body as system prompt, proj
   write(path.join(home, '.mewcode', 'agents', 'tester.md'), '---\nname: tester\ndescription: Runs tests\ntools: [Bash, Read, "Bash(npm test:*)"]\ndisallowedTools: Write\n---\nTESTER PROMPT\n');
   write(path.join(home, '.mewcode', 'agents', 'broken.md'), '---\nname: broken\ndescription: [unclosed\n---\nbody\n');
   write(path.join(home, '.mewcode', 'agents', 'plain.md'), 'no frontmatter here\n');
+  write(path.join(home, '.mewcode', 'agents', 'typed.md'), '---\nname: typed\ndescription: bad model\n# a comment\nmodel: [a, b]\n---\nbody\n');
   write(path.join(root, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep, Glob\ndisallowed_tools: Grep\nmodel: inherit\n---\n\nYou review code. PROJECT PROMPT\n');
   const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: true });
   const { kernel, model, reporter } = await bootKernel(
@@ -105,7 +106,8 @@ test('definition files: Claude-named tool lists, the body as system prompt, proj
   ]);
   expect(reporter.warnings.join('\n')).toContain(`${path.join(home, '.mewcode', 'agents', 'broken.md')}:3:`);
   expect(reporter.warnings.join('\n')).toContain(`${path.join(home, '.mewcode', 'agents', 'plain.md')}:1: no frontmatter`);
-  expect(reporter.warnings.join('\n')).toContain('"Bash(npm test:*)" has a pattern');
+  expect(reporter.warnings.join('\n')).toContain(`${path.join(home, '.mewcode', 'agents', 'tester.md')}:4: tools: "Bash(npm test:*)" has a pattern`);
+  expect(reporter.warnings.join('\n')).toContain(`${path.join(home, '.mewcode', 'agents', 'typed.md')}:5: model: must be text`);
   // The catalogue is in the agent tool's description.
   expect(kernel.tools.get('agent')!.description).toContain('- reviewer: Reviews code for bugs');
 
