@@ -1,7 +1,7 @@
 /**
  * The subagents plugin (issue 14, SPEC G1–G3): the sub-agent runner service (TOKENS.SubagentRunner)
  * that the `agent` tool, background tasks, fork-mode skills and the hooks' subagent action use;
- * the `agent` tool; the task tools. Roles: `general`, `explore` (read-only), and definition files
+ * the `agent` tool; the task tools; `/agents`. Roles: `general`, `explore` (read-only), and definition files
  * in Claude Code's format (definitions.ts), loaded at boot only when such files exist.
  */
 import { readdir } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { agentTool } from './agent-tool.js';
+import { agentsCommand } from './agents-command.js';
 import { agentDirectories, type AgentDirectory } from './definitions-paths.js';
 import type { RoleDefinition } from './roles.js';
 import { SubagentService } from './runner.js';
@@ -40,6 +41,7 @@ async function readRoles(kernel: KernelApi): Promise<RoleDefinition[]> {
 export function createSubagentsPlugin(): MewcodePlugin {
   // One plugin object may serve several kernels in a process (tests, custom builds).
   const managers = new Set<TaskManager>();
+  const tasksOf = new WeakMap<SubagentService, TaskManager>();
   return definePlugin({
     name: NAME,
     version: '0.1.0',
@@ -47,12 +49,14 @@ export function createSubagentsPlugin(): MewcodePlugin {
       const service = new SubagentService();
       bind(STATE).toConstantValue(service);
       bind(TOKENS.SubagentRunner).toConstantValue(service);
+      bind(TOKENS.Command).toConstantValue(agentsCommand(service, () => tasksOf.get(service)));
     }),
     async apply(kernel) {
       const service = kernel.container.get(STATE);
       service.attach(kernel, await readRoles(kernel));
       const tasks = new TaskManager(service, (message, session) => kernel.notify('notice', message, session));
       managers.add(tasks);
+      tasksOf.set(service, tasks);
       for (const tool of [agentTool(service, tasks), ...taskTools(tasks)]) kernel.tools.register(tool);
       // A sub-agent runs in the mode its parent's run is in (seen on the parent's tool calls).
       kernel.hooks.preToolUse.tap(NAME, (decision, context) => {

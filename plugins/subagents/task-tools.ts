@@ -8,7 +8,8 @@ import { TASK_OUTPUT_TAIL, type BackgroundTask, type TaskManager } from './tasks
 
 const idSchema = { task_id: { type: 'string', description: 'The task id the agent tool returned (agent-…).' } };
 
-function line(task: BackgroundTask): string {
+/** One task on one line: id, status, role, running time, label. */
+export function taskLine(task: BackgroundTask): string {
   const seconds = (((task.endedAt ?? Date.now()) - task.startedAt) / 1000).toFixed(1);
   return `${task.id}  ${task.status}  ${task.role}  ${seconds} s  ${task.description}`;
 }
@@ -27,7 +28,7 @@ export function taskTools(tasks: TaskManager): Tool[] {
       readOnly: true,
       async execute() {
         const all = tasks.list();
-        return { content: all.length > 0 ? all.map(line).join('\n') : 'No background tasks.' };
+        return { content: all.length > 0 ? all.map(taskLine).join('\n') : 'No background tasks.' };
       },
     },
     {
@@ -39,7 +40,7 @@ export function taskTools(tasks: TaskManager): Tool[] {
         const task = tasks.get(String(input.task_id ?? ''));
         if (!task) return unknown(input.task_id, tasks);
         const output = task.output.length > TASK_OUTPUT_TAIL ? `…${task.output.slice(-TASK_OUTPUT_TAIL)}` : task.output;
-        return { content: `${line(task)}\n\n${output || '(no text yet)'}` };
+        return { content: `${taskLine(task)}\n\n${output || '(no text yet)'}` };
       },
     },
     {

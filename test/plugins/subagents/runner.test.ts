@@ -110,6 +110,21 @@ test('definition files: Claude-named tool lists, the body as system prompt, proj
   expect(reporter.warnings.join('\n')).toContain(`${path.join(home, '.mewcode', 'agents', 'typed.md')}:5: model: must be text`);
   // The catalogue is in the agent tool's description.
   expect(kernel.tools.get('agent')!.description).toContain('- reviewer: Reviews code for bugs');
+  // /agents lists each type with where it comes from.
+  const listing = await kernel.commands().find((c) => c.name === 'agents')!.run(kernel.session, '', { mode: 'default' });
+  expect(listing.output!.split('\n')).toEqual([
+    'Sub-agent types:',
+    '  explore (built in; read-only tools)',
+    expect.stringContaining('Read-only agent'),
+    '  general (built in; all tools)',
+    expect.stringContaining('General-purpose'),
+    `  reviewer (${path.join(root, '.claude', 'agents', 'reviewer.md')}; tools: Read, Grep, Glob; not: Grep; model: inherit)`,
+    '    Reviews code for bugs',
+    `  tester (${path.join(home, '.mewcode', 'agents', 'tester.md')}; tools: Bash, Read; not: Write)`,
+    '    Runs tests',
+    '',
+    'No background tasks.',
+  ]);
 
   await runPrompt(kernel, 'review please', 'default');
   const reviewer = model.requests[1]!;
