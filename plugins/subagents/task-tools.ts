@@ -4,7 +4,7 @@
  * side); sub-agents never get them (tool-filter.ts).
  */
 import type { Tool, ToolOutput } from '../../types/tools.js';
-import { TASK_OUTPUT_TAIL, type BackgroundTask, type TaskManager } from './tasks.js';
+import { shownOutput, TASK_OUTPUT_TAIL, type BackgroundTask, type TaskManager } from './tasks.js';
 
 const idSchema = { task_id: { type: 'string', description: 'The task id the agent tool returned (agent-…).' } };
 
@@ -39,8 +39,7 @@ export function taskTools(tasks: TaskManager): Tool[] {
       async execute(input) {
         const task = tasks.get(String(input.task_id ?? ''));
         if (!task) return unknown(input.task_id, tasks);
-        const output = task.output.length > TASK_OUTPUT_TAIL ? `…${task.output.slice(-TASK_OUTPUT_TAIL)}` : task.output;
-        return { content: `${taskLine(task)}\n\n${output || '(no text yet)'}` };
+        return { content: `${taskLine(task)}\n\n${shownOutput(task) || '(no text yet)'}` };
       },
     },
     {
@@ -67,7 +66,7 @@ export function taskTools(tasks: TaskManager): Tool[] {
         if (!before) return unknown(input.task_id, tasks);
         if (before.status !== 'running') return { content: `Task ${before.id} already ${before.status}.` };
         const task = await tasks.stop(id);
-        return { content: `Stopped task ${task!.id}.${task!.output ? `\n\nWhat it had said:\n${task!.output}` : ''}` };
+        return { content: `Stopped task ${task!.id}.${task!.output ? `\n\nWhat it had said:\n${shownOutput(task!)}` : ''}` };
       },
     },
   ];

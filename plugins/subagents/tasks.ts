@@ -17,8 +17,10 @@ export interface BackgroundTask {
   role: string;
   description: string;
   status: TaskStatus;
-  /** The text it has said so far; its report once it ended. */
+  /** The end of the text it has said so far (at most TASK_OUTPUT_TAIL characters); of its report once it ended. */
   output: string;
+  /** Whether `output` lost its beginning to the limit. */
+  outputCut: boolean;
   session: AgentSession;
   parent: AgentSession;
   startedAt: number;
@@ -27,8 +29,19 @@ export interface BackgroundTask {
   done: Promise<void>;
 }
 
-/** How much of a running task's text task_output shows (its end: the latest). */
+/** How much of a task's text is kept and shown (its end: the latest); a chatty task cannot grow memory or a tool result. */
 export const TASK_OUTPUT_TAIL = 8_000;
+
+/** Keep the end of `text` within the limit, noting when its beginning was dropped. */
+function keepTail(task: BackgroundTask, text: string): void {
+  if (text.length > TASK_OUTPUT_TAIL) task.outputCut = true;
+  task.output = text.length > TASK_OUTPUT_TAIL ? text.slice(-TASK_OUTPUT_TAIL) : text;
+}
+
+/** What task_output and task_stop show of a task's text. */
+export function shownOutput(task: BackgroundTask): string {
+  return task.outputCut ? `…${task.output}` : task.output;
+}
 
 export class TaskManager {
   private readonly tasks = new Map<string, BackgroundTask>();
@@ -41,9 +54,9 @@ export class TaskManager {
     service.subscribe(({ taskId, event }) => {
       const task = taskId === undefined ? undefined : this.tasks.get(taskId);
       if (!task || task.status !== 'running') return;
-      if (event.type === 'text') task.output += event.text;
+      if (event.type === 'text') keepTail(task, task.output + event.text);
       // Each turn's text on its own paragraph.
-      if (event.type === 'iteration' && task.output !== '' && !task.output.endsWith('\n\n')) task.output += '\n\n';
+      if (event.type === 'iteration' && task.output !== '' && !task.output.endsWith('\n\n')) keepTail(task, `${task.output}\n\n`);
     });
   }
 
@@ -58,6 +71,7 @@ export class TaskManager {
       description: request.description,
       status: 'running',
       output: '',
+      outputCut: false,
       session: started.session,
       parent: request.parent,
       startedAt: Date.now(),
@@ -110,7 +124,8 @@ export class TaskManager {
     task.endedAt = Date.now();
     if (task.status === 'running') task.status = result.isError ? 'failed' : 'completed';
     if (task.status === 'stopped') return; // whoever stopped it knows (task_output keeps what it said); nothing to deliver
-    task.output = result.text;
+    task.outputCut = false;
+    keepTail(task, result.text);
     const seconds = ((task.endedAt - task.startedAt) / 1000).toFixed(1);
     task.parent.injectReminder(
       `Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${result.text}\n\n${usageLine(task.role, result)}`,

@@ -1,0 +1,85 @@
+/**
+ * The limits of background tasks, each at its boundary: what a task has said is kept only up to
+ * TASK_OUTPUT_TAIL characters (its end) and task_output / task_stop show no more; a finished
+ * task's report reaches the parent's reminder cut at TASK_REPORT_MAX characters; at most
+ * MAX_RUNNING_TASKS run at once; no task starts once the session has ended.
+ */
+import { afterEach, expect, test } from '@jest/globals';
+import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
+import { TASK_OUTPUT_TAIL } from '../../../plugins/subagents/tasks.js';
+import type { ToolResult } from '../../../types/messages.js';
+import type { ModelRequest } from '../../../types/provider.js';
+import type { Tool } from '../../../types/tools.js';
+import { bootKernel, runPrompt } from '../../support/boot.js';
+import { call, say, useTools } from '../../support/memory-provider.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { abortableDelay, toolsPlugin } from '../../support/test-tools.js';
+import { deferred, promptOf, routedSteps, turnOf } from '../../kernel/kernel-v2-helpers.js';
+
+afterEach(removeTempDirs);
+
+function lastResults(request: ModelRequest): ToolResult[] {
+  const last = request.messages.at(-1);
+  return last?.role === 'tool' ? last.results : [];
+}
+
+const taskIdIn = (text: string): string => /agent-[0-9a-f]{8}/.exec(text)![0];
+
+/** A background task says `said`, then waits in a tool; the parent reads its output, then stops it. */
+async function outputAndStop(said: string): Promise<{ output: string; stopped: string }> {
+  const root = temp('mewcode-limits-root-');
+  const home = temp('mewcode-limits-home-');
+  const entered = deferred();
+  const wait: Tool = {
+    name: 'mcp__slow__wait',
+    description: 'Waits a long time.',
+    inputSchema: { type: 'object' },
+    readOnly: true,
+    async execute(_input, context) {
+      entered.resolve();
+      await abortableDelay(60_000, context.signal);
+      return { content: 'never' };
+    },
+  };
+  let taskId = '';
+  const steps = routedSteps(5, async (request) => {
+    if (promptOf(request) === 'talk a lot') return useTools([call('mcp__slow__wait', {})], said);
+    const turn = turnOf(request);
+    if (turn === 0) return useTools([call('agent', { description: 'talker', prompt: 'talk a lot', run_in_background: true })]);
+    if (turn === 1) {
+      taskId = taskIdIn(lastResults(request)[0]!.content);
+      await entered.promise;
+      return useTools([call('task_output', { task_id: taskId })]);
+    }
+    if (turn === 2) return useTools([call('task_stop', { task_id: taskId })]);
+    return say('done');
+  });
+  const { kernel, model } = await bootKernel(steps, [toolsPlugin([wait]), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  await runPrompt(kernel, 'start', 'default');
+  const mine = model.requests.filter((r) => promptOf(r) === 'start');
+  const output = lastResults(mine.find((r) => turnOf(r) === 2)!)[0]!.content;
+  const stopped = lastResults(mine.find((r) => turnOf(r) === 3)!)[0]!.content;
+  await kernel.shutdown();
+  return { output: output.slice(output.indexOf('\n\n') + 2), stopped };
+}
+
+test(`task_output and task_stop show a task's whole text at ${TASK_OUTPUT_TAIL} characters and only its end beyond`, async () => {
+  const exact = 'a'.repeat(TASK_OUTPUT_TAIL - 1) + 'Z';
+  const atLimit = await outputAndStop(exact);
+  expect(atLimit.output).toBe(exact);
+  expect(atLimit.stopped).toMatch(/^Stopped task agent-[0-9a-f]{8}\.\n\nWhat it had said:\n/);
+  expect(atLimit.stopped.endsWith(`\n${exact}`)).toBe(true);
+
+  const over = 'b' + exact;
+  const beyond = await outputAndStop(over);
+  expect(beyond.output).toBe(`…${exact}`);
+  expect(beyond.stopped.endsWith(`\n…${exact}`)).toBe(true);
+});
+
+test('a task that says far more than the limit is kept and shown only by its end (task_stop too)', async () => {
+  const huge = `${'x'.repeat(200_000)}THE END`;
+  const { output, stopped } = await outputAndStop(huge);
+  expect(output).toBe(`…${huge.slice(-TASK_OUTPUT_TAIL)}`);
+  expect(stopped.length).toBeLessThan(TASK_OUTPUT_TAIL + 100);
+  expect(stopped.endsWith('THE END')).toBe(true);
+});
