@@ -32,6 +32,12 @@ export interface BackgroundTask {
 /** How much of a task's text is kept and shown (its end: the latest); a chatty task cannot grow memory or a tool result. */
 export const TASK_OUTPUT_TAIL = 8_000;
 
+/**
+ * A finished task's report is cut here in the parent's reminder: C5's size for one tool result,
+ * beyond which a foreground agent's result would be saved to a file (a reminder has no such path).
+ */
+export const TASK_REPORT_MAX = 50_000;
+
 /** Keep the end of `text` within the limit, noting when its beginning was dropped. */
 function keepTail(task: BackgroundTask, text: string): void {
   if (text.length > TASK_OUTPUT_TAIL) task.outputCut = true;
@@ -127,8 +133,9 @@ export class TaskManager {
     task.outputCut = false;
     keepTail(task, result.text);
     const seconds = ((task.endedAt - task.startedAt) / 1000).toFixed(1);
+    const report = result.text.length > TASK_REPORT_MAX ? `${result.text.slice(0, TASK_REPORT_MAX)}\n[report cut at ${TASK_REPORT_MAX} characters; task_output shows its end]` : result.text;
     task.parent.injectReminder(
-      `Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${result.text}\n\n${usageLine(task.role, result)}`,
+      `Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${report}\n\n${usageLine(task.role, result)}`,
     );
     this.notify(`Background task ${task.id} (${task.description}) ${task.status}.`, task.parent);
   }

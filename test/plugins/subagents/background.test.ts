@@ -18,6 +18,7 @@ import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { abortableDelay, toolsPlugin } from '../../support/test-tools.js';
+import { until } from './scripted.js';
 import { deferred, historyProblems, promptOf, routedSteps, turnOf } from '../../kernel/kernel-v2-helpers.js';
 
 afterEach(removeTempDirs);
@@ -54,13 +55,6 @@ async function hang(signal: AbortSignal, asked: { resolve(): void }): Promise<Pr
 
 const taskIdIn = (text: string): string => /agent-[0-9a-f]{8}/.exec(text)![0];
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test('two background tasks run in parallel; each report reaches the parent as a reminder on its next turn; task_list and task_output follow them', async () => {
   const root = temp('mewcode-bg-root-');

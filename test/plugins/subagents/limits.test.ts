@@ -6,11 +6,12 @@
  */
 import { afterEach, expect, test } from '@jest/globals';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
-import { TASK_OUTPUT_TAIL } from '../../../plugins/subagents/tasks.js';
+import { TASK_OUTPUT_TAIL, TASK_REPORT_MAX } from '../../../plugins/subagents/tasks.js';
 import type { ToolResult } from '../../../types/messages.js';
 import type { ModelRequest } from '../../../types/provider.js';
 import type { Tool } from '../../../types/tools.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
+import { until } from './scripted.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { abortableDelay, toolsPlugin } from '../../support/test-tools.js';
@@ -82,4 +83,33 @@ test('a task that says far more than the limit is kept and shown only by its end
   expect(output).toBe(`…${huge.slice(-TASK_OUTPUT_TAIL)}`);
   expect(stopped.length).toBeLessThan(TASK_OUTPUT_TAIL + 100);
   expect(stopped.endsWith('THE END')).toBe(true);
+});
+
+/** The reminder the parent's next request carries once a task that answers `report` has finished. */
+async function reminderAfter(report: string): Promise<string> {
+  const root = temp('mewcode-limits-root-');
+  const home = temp('mewcode-limits-home-');
+  const steps = routedSteps(4, async (request) => {
+    if (promptOf(request) === 'report back') return say(report);
+    if (promptOf(request) === 'next') return say('ok');
+    return turnOf(request) === 0 ? useTools([call('agent', { description: 'reporter', prompt: 'report back', run_in_background: true })]) : say('started');
+  });
+  const { kernel, model, reporter } = await bootKernel(steps, [createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  await runPrompt(kernel, 'start', 'default');
+  await until(() => reporter.notices.some((n) => n.startsWith('Background task')), 'the task to finish');
+  await runPrompt(kernel, 'next', 'default');
+  const reminder = model.requests.at(-1)!.reminder ?? '';
+  await kernel.shutdown();
+  return reminder;
+}
+
+test(`a finished task's report reaches the parent whole at ${TASK_REPORT_MAX} characters and cut beyond, saying so`, async () => {
+  const exact = `${'r'.repeat(TASK_REPORT_MAX - 4)}DONE`;
+  const whole = await reminderAfter(exact);
+  expect(whole).toContain(`Its report:\n\n${exact}\n\n[sub-agent general`);
+  expect(whole).not.toContain('cut at');
+
+  const cut = await reminderAfter(`${exact}!`);
+  expect(cut).toContain(`Its report:\n\n${exact}\n[report cut at ${TASK_REPORT_MAX} characters; task_output shows its end]\n\n[sub-agent general`);
+  expect(cut).not.toContain('DONE!');
 });

@@ -22,3 +22,12 @@ export function providersConfig(active: string, providers: readonly Record<strin
   const sections: Record<string, unknown> = { provider: active, providers };
   return { layers: [], warnings: [], section: (key) => sections[key], locate: (p) => `/p/.mewcode.yaml:${p.length}:1` };
 }
+
+/** Wait (up to 2 s) until `check` holds. */
+export async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
