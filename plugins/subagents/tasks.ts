@@ -38,6 +38,9 @@ export const TASK_OUTPUT_TAIL = 8_000;
  */
 export const TASK_REPORT_MAX = 50_000;
 
+/** Background tasks running at once: one more is refused (a model cannot fan out without end). */
+export const MAX_RUNNING_TASKS = 8;
+
 /** Keep the end of `text` within the limit, noting when its beginning was dropped. */
 function keepTail(task: BackgroundTask, text: string): void {
   if (text.length > TASK_OUTPUT_TAIL) task.outputCut = true;
@@ -68,6 +71,10 @@ export class TaskManager {
 
   /** Start a task; a refusal (nesting, unknown role) starts nothing and says why. */
   start(request: SubagentRequest & { parent: AgentSession; description: string }): BackgroundTask | { refusal: string } {
+    const running = [...this.tasks.values()].filter((task) => task.status === 'running').length;
+    if (running >= MAX_RUNNING_TASKS) {
+      return { refusal: `${MAX_RUNNING_TASKS} background tasks are already running (the limit). Wait for one to finish (its report arrives as a reminder), stop one with task_stop, or run this task in the foreground.` };
+    }
     const controller = new AbortController();
     const started = this.service.start({ ...request, background: true, signal: controller.signal });
     if (started.refusal !== undefined || !started.session) return { refusal: started.refusal ?? 'The sub-agent did not start.' };

@@ -6,7 +6,7 @@
  */
 import { afterEach, expect, test } from '@jest/globals';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
-import { TASK_OUTPUT_TAIL, TASK_REPORT_MAX } from '../../../plugins/subagents/tasks.js';
+import { MAX_RUNNING_TASKS, TASK_OUTPUT_TAIL, TASK_REPORT_MAX } from '../../../plugins/subagents/tasks.js';
 import type { ToolResult } from '../../../types/messages.js';
 import type { ModelRequest } from '../../../types/provider.js';
 import type { Tool } from '../../../types/tools.js';
@@ -112,4 +112,31 @@ test(`a finished task's report reaches the parent whole at ${TASK_REPORT_MAX} ch
   const cut = await reminderAfter(`${exact}!`);
   expect(cut).toContain(`Its report:\n\n${exact}\n[report cut at ${TASK_REPORT_MAX} characters; task_output shows its end]\n\n[sub-agent general`);
   expect(cut).not.toContain('DONE!');
+});
+
+test(`${MAX_RUNNING_TASKS} background tasks run at once; one more is refused with a result that says what to do`, async () => {
+  const root = temp('mewcode-limits-root-');
+  const home = temp('mewcode-limits-home-');
+  let childRequests = 0;
+  const all = deferred();
+  const steps = routedSteps(MAX_RUNNING_TASKS + 3, async (request, signal) => {
+    if (promptOf(request).startsWith('work ')) {
+      if (++childRequests === MAX_RUNNING_TASKS) all.resolve();
+      await abortableDelay(60_000, signal).catch(() => undefined);
+      return say('stopped');
+    }
+    if (turnOf(request) > 0) return say('started');
+    return useTools(Array.from({ length: MAX_RUNNING_TASKS + 1 }, (_, i) => call('agent', { description: `task ${i}`, prompt: `work ${i}`, run_in_background: true })));
+  });
+  const { kernel, model } = await bootKernel(steps, [createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  await runPrompt(kernel, 'fan out', 'default');
+  await all.promise;
+  const results = lastResults(model.requests.find((r) => promptOf(r) === 'fan out' && turnOf(r) === 1)!);
+  expect(results.filter((r) => !r.isError && r.content.startsWith('Started background task'))).toHaveLength(MAX_RUNNING_TASKS);
+  const refused = results.filter((r) => r.isError);
+  expect(refused).toHaveLength(1);
+  expect(refused[0]!.content).toBe(`${MAX_RUNNING_TASKS} background tasks are already running (the limit). Wait for one to finish (its report arrives as a reminder), stop one with task_stop, or run this task in the foreground.`);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  expect(childRequests).toBe(MAX_RUNNING_TASKS);
+  await kernel.shutdown();
 });
