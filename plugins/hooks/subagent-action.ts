@@ -6,7 +6,7 @@
  * disabled) the run is a visible failure, never a silent no-op.
  *
  * A sub-agent started by a hook fires hooks of its own (SubagentStart, its tool calls, SubagentStop);
- * the ids of such agents are kept so their events never start another hook sub-agent (no loop).
+ * the ids of such agents are kept while they run so their events never start another hook sub-agent (no loop).
  */
 import { randomBytes } from 'node:crypto';
 import { PERMISSION_MODES } from '../../types/permissions.js';
@@ -66,6 +66,9 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
   } finally {
     clearTimeout(timer);
     run.signal?.removeEventListener('abort', onAbort);
+    // Its events (tool calls, SubagentStop) all came before its run resolved; kept longer, the
+    // set would grow by one id per hook run for the whole session.
+    run.hookAgents.delete(agentId);
   }
 }
 

@@ -1,0 +1,32 @@
+/**
+ * The loop guard of hook-started sub-agents holds an agent's id only while it runs: its events
+ * (SubagentStart, its tool calls, SubagentStop) all come before its run resolves, and a long
+ * session with a hook on every tool call must not keep one id per run forever.
+ */
+import { expect, test } from '@jest/globals';
+import { runSubagentAction } from '../../../plugins/hooks/subagent-action.js';
+import { emptyUsage } from '../../../types/messages.js';
+import type { SubagentRequest, SubagentRunner } from '../../../types/subagents.js';
+
+/** A runner that records whether the guard knew the agent while it ran, and answers at once. */
+function recordingRunner(hookAgents: Set<string>, seen: boolean[]): SubagentRunner {
+  return {
+    roles: () => [],
+    async run(request: SubagentRequest) {
+      seen.push(request.agentId !== undefined && hookAgents.has(request.agentId));
+      return { agentId: request.agentId ?? 'x', text: 'context', endReason: 'completed', isError: false, usage: emptyUsage(), iterations: 1 };
+    },
+  };
+}
+
+test('a hook sub-agent is in the loop guard while it runs and out of it after, for every run', async () => {
+  const hookAgents = new Set<string>();
+  const seen: boolean[] = [];
+  const runner = recordingRunner(hookAgents, seen);
+  for (let i = 0; i < 3; i++) {
+    const result = await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: { event: 'PostToolUse' }, runner, timeoutMs: 5_000, hookAgents });
+    expect(result).toMatchObject({ kind: 'ok', additionalContext: 'context' });
+  }
+  expect(seen).toEqual([true, true, true]);
+  expect(hookAgents.size).toBe(0);
+});
