@@ -74,10 +74,12 @@ export class HeadlessUserInterface implements UserInterface {
     let lastError: string | undefined;
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     // Sub-agents' tokens count in the result; their events stream tagged with who said them.
+    // Counted per request as spent (not from `done`): a background task still running when the
+    // main run ends has spent tokens too, and its `done` comes after the result, if ever.
     const subagentUsage = new Map<string, Usage>();
     const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined;
     const unsubscribe = runner?.subscribe?.((sub) => {
-      if (sub.event.type === 'done') subagentUsage.set(sub.agentId, addUsage(subagentUsage.get(sub.agentId) ?? emptyUsage(), sub.event.usage));
+      if (sub.event.type === 'usage') subagentUsage.set(sub.agentId, addUsage(subagentUsage.get(sub.agentId) ?? emptyUsage(), sub.event.usage));
       if (options.outputFormat !== 'stream-json') return;
       const line = eventToJson(sub.event, { sessionId, ...sub });
       if (line) print(line);
