@@ -46,7 +46,9 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('timeout')), run.timeoutMs);
   const onAbort = (): void => controller.abort(run.signal?.reason);
-  run.signal?.addEventListener('abort', onAbort, { once: true });
+  // An already-aborted signal fires no 'abort' event: it is looked at first.
+  if (run.signal?.aborted) onAbort();
+  else run.signal?.addEventListener('abort', onAbort, { once: true });
   // The mode of the run that fired the event (MewCode's payload says `mode`, Claude's `permission_mode`).
   const mode = PERMISSION_MODES.find((m) => m === run.payload.mode || m === run.payload.permission_mode);
   try {

@@ -30,3 +30,19 @@ test('a hook sub-agent is in the loop guard while it runs and out of it after, f
   expect(seen).toEqual([true, true, true]);
   expect(hookAgents.size).toBe(0);
 });
+
+test('a hook sub-agent whose event was already cancelled starts cancelled (it does not run to its timeout)', async () => {
+  const hookAgents = new Set<string>();
+  let aborted: boolean | undefined;
+  const runner: SubagentRunner = {
+    roles: () => [],
+    async run(request: SubagentRequest) {
+      aborted = request.signal?.aborted;
+      return { agentId: request.agentId ?? 'x', text: 'cancelled', endReason: 'cancelled', isError: true, usage: emptyUsage(), iterations: 0 };
+    },
+  };
+  const cancelled = new AbortController();
+  cancelled.abort();
+  await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: {}, runner, timeoutMs: 60_000, hookAgents, signal: cancelled.signal });
+  expect(aborted).toBe(true);
+});
