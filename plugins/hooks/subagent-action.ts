@@ -52,16 +52,20 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
   // The mode of the run that fired the event (MewCode's payload says `mode`, Claude's `permission_mode`).
   const mode = PERMISSION_MODES.find((m) => m === run.payload.mode || m === run.payload.permission_mode);
   try {
-    const result = await run.runner.run({
-      prompt: run.prompt,
-      role: run.role,
-      description: `hook ${run.ruleName}`,
-      agentId,
-      signal: controller.signal,
-      ...(mode ? { mode } : {}),
-      ...(run.systemPrompt ? { systemPrompt: [run.systemPrompt] } : {}),
-      ...(run.model ? { model: run.model } : {}),
-    });
+    // The runner is another plugin's (any plugin may bind its own): a throw is a failed run (K1).
+    const result = await run.runner
+      .run({
+        prompt: run.prompt,
+        role: run.role,
+        description: `hook ${run.ruleName}`,
+        agentId,
+        signal: controller.signal,
+        ...(mode ? { mode } : {}),
+        ...(run.systemPrompt ? { systemPrompt: [run.systemPrompt] } : {}),
+        ...(run.model ? { model: run.model } : {}),
+      })
+      .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    if (result instanceof Error) return { failed: { kind: 'failed', reason: `sub-agent ${run.role} could not run: ${result.message}`, exit: 'subagent error' } };
     if (controller.signal.aborted && !run.signal?.aborted) return { failed: { kind: 'failed', reason: `the sub-agent did not finish within ${run.timeoutMs} ms`, exit: 'timeout' } };
     if (result.isError) return { failed: { kind: 'failed', reason: `sub-agent ${run.role} ended (${result.endReason}): ${result.text}`, exit: 'subagent error' } };
     return { text: result.text };

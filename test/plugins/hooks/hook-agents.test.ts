@@ -46,3 +46,16 @@ test('a hook sub-agent whose event was already cancelled starts cancelled (it do
   await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: {}, runner, timeoutMs: 60_000, hookAgents, signal: cancelled.signal });
   expect(aborted).toBe(true);
 });
+
+test('a runner that throws (another plugin may bind its own) makes a failed hook run, not an exception', async () => {
+  const hookAgents = new Set<string>();
+  const runner: SubagentRunner = {
+    roles: () => [],
+    run: async () => {
+      throw new Error('provider exploded');
+    },
+  };
+  const result = await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: {}, runner, timeoutMs: 5_000, hookAgents });
+  expect(result).toMatchObject({ kind: 'failed', reason: 'sub-agent explore could not run: provider exploded' });
+  expect(hookAgents.size).toBe(0);
+});
