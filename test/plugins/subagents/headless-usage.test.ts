@@ -8,28 +8,18 @@ import { PassThrough } from 'node:stream';
 import { HeadlessUserInterface } from '../../../plugins/ui-headless/headless-ui.js';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import type { CliOptions } from '../../../types/plugin.js';
-import type { Tool } from '../../../types/tools.js';
 import { bootKernel } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
-import { abortableDelay, toolsPlugin } from '../../support/test-tools.js';
+import { toolsPlugin } from '../../support/test-tools.js';
 import { deferred, promptOf, routedSteps, turnOf } from '../../kernel/kernel-v2-helpers.js';
+import { waitingTool } from './scripted.js';
 
 afterEach(removeTempDirs);
 
 test('the result object counts a background task that is still running when the main run ends', async () => {
   const entered = deferred();
-  const wait: Tool = {
-    name: 'mcp__slow__wait',
-    description: 'Waits a long time.',
-    inputSchema: { type: 'object' },
-    readOnly: true,
-    async execute(_input, context) {
-      entered.resolve();
-      await abortableDelay(60_000, context.signal);
-      return { content: 'never' };
-    },
-  };
+  const wait = waitingTool(entered);
   const steps = routedSteps(4, async (request) => {
     if (promptOf(request) === 'bg work') return useTools([call('mcp__slow__wait', {})]);
     if (turnOf(request) === 0) return useTools([call('agent', { description: 'bg', prompt: 'bg work', run_in_background: true })]);

@@ -9,9 +9,8 @@ import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import { MAX_RUNNING_TASKS, TASK_OUTPUT_TAIL, TASK_REPORT_MAX } from '../../../plugins/subagents/tasks.js';
 import type { ToolResult } from '../../../types/messages.js';
 import type { ModelRequest } from '../../../types/provider.js';
-import type { Tool } from '../../../types/tools.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
-import { until } from './scripted.js';
+import { until, waitingTool } from './scripted.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { abortableDelay, toolsPlugin } from '../../support/test-tools.js';
@@ -31,17 +30,7 @@ async function outputAndStop(said: string): Promise<{ output: string; stopped: s
   const root = temp('mewcode-limits-root-');
   const home = temp('mewcode-limits-home-');
   const entered = deferred();
-  const wait: Tool = {
-    name: 'mcp__slow__wait',
-    description: 'Waits a long time.',
-    inputSchema: { type: 'object' },
-    readOnly: true,
-    async execute(_input, context) {
-      entered.resolve();
-      await abortableDelay(60_000, context.signal);
-      return { content: 'never' };
-    },
-  };
+  const wait = waitingTool(entered);
   let taskId = '';
   const steps = routedSteps(5, async (request) => {
     if (promptOf(request) === 'talk a lot') return useTools([call('mcp__slow__wait', {})], said);

@@ -1,6 +1,8 @@
 /** The scripted model server per test, and a configuration naming providers on it, for the subagents tests. */
 import { afterEach, beforeEach } from '@jest/globals';
 import type { ResolvedConfig } from '../../../types/config.js';
+import type { Tool } from '../../../types/tools.js';
+import { abortableDelay } from '../../support/test-tools.js';
 import { startScriptedServer, type ScriptedServer } from '../../scripted-server/index.js';
 import { removeTempDirs } from '../../support/temp-dirs.js';
 
@@ -30,4 +32,19 @@ export async function until(check: () => boolean, what: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** An MCP-named tool (background agents get MCP tools) that says it was entered, then waits until its call is cancelled. */
+export function waitingTool(entered: { resolve(): void }): Tool {
+  return {
+    name: 'mcp__slow__wait',
+    description: 'Waits a long time.',
+    inputSchema: { type: 'object' },
+    readOnly: true,
+    async execute(_input, context) {
+      entered.resolve();
+      await abortableDelay(60_000, context.signal);
+      return { content: 'never' };
+    },
+  };
 }
