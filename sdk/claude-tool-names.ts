@@ -18,10 +18,11 @@ const OURS_TO_CLAUDE: Readonly<Record<string, string>> = Object.fromEntries(Obje
 
 /** The registered name for a name as a user wrote it (Claude's or ours). */
 export function fromClaudeToolName(name: string): string {
-  return CLAUDE_TO_OURS[name] ?? name;
+  // Own keys only: `constructor` or `toString` must not come back as Object's functions.
+  return Object.hasOwn(CLAUDE_TO_OURS, name) ? CLAUDE_TO_OURS[name]! : name;
 }
 
 /** Claude Code's name for a registered tool (`Bash` for bash); other tools keep their name. */
 export function claudeToolName(name: string): string {
-  return OURS_TO_CLAUDE[name] ?? name;
+  return Object.hasOwn(OURS_TO_CLAUDE, name) ? OURS_TO_CLAUDE[name]! : name;
 }
