@@ -21,7 +21,8 @@ export interface BackgroundTask {
   output: string;
   /** Whether `output` lost its beginning to the limit. */
   outputCut: boolean;
-  session: AgentSession;
+  /** Its session while it runs (to message it); let go when it ends, so its history can be freed. */
+  session: AgentSession | undefined;
   parent: AgentSession;
   startedAt: number;
   endedAt?: number;
@@ -107,7 +108,7 @@ export class TaskManager {
   /** Queue text for the task's next model request; false when it is not running. */
   message(id: string, text: string): boolean {
     const task = this.get(id);
-    if (!task || task.status !== 'running') return false;
+    if (!task || task.status !== 'running' || !task.session) return false;
     task.session.injectReminder(`A message from the agent that started you: ${text}`);
     return true;
   }
@@ -133,6 +134,7 @@ export class TaskManager {
 
   private finish(task: BackgroundTask, result: SubagentResult): void {
     this.controllers.delete(task.id);
+    task.session = undefined;
     task.result = result;
     task.endedAt = Date.now();
     if (task.status === 'running') task.status = result.isError ? 'failed' : 'completed';

@@ -5,10 +5,13 @@
  * MAX_RUNNING_TASKS run at once; no task starts once the session has ended.
  */
 import { afterEach, expect, test } from '@jest/globals';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import { MAX_RUNNING_TASKS, TASK_OUTPUT_TAIL, TASK_REPORT_MAX } from '../../../plugins/subagents/tasks.js';
 import type { ToolResult } from '../../../types/messages.js';
 import type { ModelRequest } from '../../../types/provider.js';
+import type { Tool } from '../../../types/tools.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { until, waitingTool } from './scripted.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
@@ -127,5 +130,34 @@ test(`${MAX_RUNNING_TASKS} background tasks run at once; one more is refused wit
   expect(refused[0]!.content).toBe(`${MAX_RUNNING_TASKS} background tasks are already running (the limit). Wait for one to finish (its report arrives as a reminder), stop one with task_stop, or run this task in the foreground.`);
   await new Promise((resolve) => setTimeout(resolve, 30));
   expect(childRequests).toBe(MAX_RUNNING_TASKS);
+  await kernel.shutdown();
+});
+
+test('a finished task lets go of its conversation (a long session of tasks must not keep every child history in memory)', async () => {
+  const root = temp('mewcode-limits-root-');
+  const home = temp('mewcode-limits-home-');
+  let child: WeakRef<object> | undefined;
+  const probe: Tool = {
+    name: 'mcp__probe__look',
+    description: 'Looks.',
+    inputSchema: { type: 'object' },
+    readOnly: true,
+    async execute(_input, context) {
+      child = new WeakRef(context.session);
+      return { content: 'looked' };
+    },
+  };
+  const steps = routedSteps(4, async (request) => {
+    if (promptOf(request) === 'look once') return turnOf(request) === 0 ? useTools([call('mcp__probe__look', {})]) : say('seen');
+    return turnOf(request) === 0 ? useTools([call('agent', { description: 'looker', prompt: 'look once', run_in_background: true })]) : say('started');
+  });
+  const { kernel, reporter } = await bootKernel(steps, [toolsPlugin([probe]), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  await runPrompt(kernel, 'start', 'default');
+  await until(() => reporter.notices.some((n) => n.startsWith('Background task')), 'the task to finish');
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  expect(child).toBeDefined();
+  expect(child!.deref()).toBeUndefined();
   await kernel.shutdown();
 });
