@@ -67,7 +67,7 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
       .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     if (result instanceof Error) return { failed: { kind: 'failed', reason: `sub-agent ${run.role} could not run: ${result.message}`, exit: 'subagent error' } };
     if (controller.signal.aborted && !run.signal?.aborted) return { failed: { kind: 'failed', reason: `the sub-agent did not finish within ${run.timeoutMs} ms`, exit: 'timeout' } };
-    if (result.isError) return { failed: { kind: 'failed', reason: `sub-agent ${run.role} ended (${result.endReason}): ${result.text}`, exit: 'subagent error' } };
+    if (result.isError) return { failed: { kind: 'failed', reason: `sub-agent ${run.role} ended (${result.endReason}): ${cap(result.text)}`, exit: 'subagent error' } };
     return { text: result.text };
   } finally {
     clearTimeout(timer);

@@ -4,6 +4,7 @@
  * session with a hook on every tool call must not keep one id per run forever.
  */
 import { expect, test } from '@jest/globals';
+import { MAX_HOOK_TEXT } from '../../../plugins/hooks/events.js';
 import { runSubagentAction } from '../../../plugins/hooks/subagent-action.js';
 import { emptyUsage } from '../../../types/messages.js';
 import type { SubagentRequest, SubagentRunner } from '../../../types/subagents.js';
@@ -58,4 +59,16 @@ test('a runner that throws (another plugin may bind its own) makes a failed hook
   const result = await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: {}, runner, timeoutMs: 5_000, hookAgents });
   expect(result).toMatchObject({ kind: 'failed', reason: 'sub-agent explore could not run: provider exploded' });
   expect(hookAgents.size).toBe(0);
+});
+
+test(`a failed hook sub-agent's text in the failure is whole at ${MAX_HOOK_TEXT} characters and cut beyond`, async () => {
+  const failingWith = (text: string): SubagentRunner => ({
+    roles: () => [],
+    run: async (request) => ({ agentId: request.agentId ?? 'x', text, endReason: 'error', isError: true, usage: emptyUsage(), iterations: 1 }),
+  });
+  const exact = 'e'.repeat(MAX_HOOK_TEXT);
+  const whole = await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: {}, runner: failingWith(exact), timeoutMs: 5_000, hookAgents: new Set() });
+  expect(whole).toMatchObject({ kind: 'failed', reason: `sub-agent explore ended (error): ${exact}` });
+  const cut = await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: {}, runner: failingWith(`${exact}!`), timeoutMs: 5_000, hookAgents: new Set() });
+  expect(cut).toMatchObject({ kind: 'failed', reason: `sub-agent explore ended (error): ${exact}… [cut at ${MAX_HOOK_TEXT} characters]` });
 });
