@@ -34,6 +34,8 @@ export interface SubagentRequest {
   description?: string;
   /** How much of the parent's history the sub-agent starts with (default `none`). */
   context?: ForkContext;
+  /** Only tools whose `readOnly` is true, whatever the role allows (a hook's verifier). */
+  readOnly?: boolean;
   /** A hard allowlist of tool names, applied after the role's own filter (system tools exempt). */
   allowedTools?: readonly string[];
   /** System-prompt parts added after the role's prompt (e.g. a fork-mode skill's body). */

@@ -30,6 +30,8 @@ interface HookSubagentRun {
   prompt: string;
   systemPrompt?: string;
   model?: string;
+  /** Only read-only tools, whatever the role allows (Claude Code's agent hooks verify; they do not act). */
+  readOnly?: boolean;
   payload: Record<string, unknown>;
   runner: SubagentRunner | undefined;
   timeoutMs: number;
@@ -63,6 +65,7 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
         ...(mode ? { mode } : {}),
         ...(run.systemPrompt ? { systemPrompt: [run.systemPrompt] } : {}),
         ...(run.model ? { model: run.model } : {}),
+        ...(run.readOnly ? { readOnly: true } : {}),
       })
       .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     if (result instanceof Error) return { failed: { kind: 'failed', reason: `sub-agent ${run.role} could not run: ${result.message}`, exit: 'subagent error' } };
@@ -78,7 +81,7 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
   }
 }
 
-export interface SubagentActionOptions extends Omit<HookSubagentRun, 'role' | 'systemPrompt' | 'model'> {
+export interface SubagentActionOptions extends Omit<HookSubagentRun, 'role' | 'systemPrompt' | 'model' | 'readOnly'> {
   agentName: string;
 }
 
@@ -93,9 +96,9 @@ export async function runSubagentAction(options: SubagentActionOptions): Promise
 const VERIFIER_PROMPT =
   'You are verifying an event for a hook. Investigate with your tools as needed, then answer with only a JSON object: {"ok": true} to let it proceed, or {"ok": false, "reason": "<what is wrong, addressed to the agent>"} to stop it.';
 
-export interface AgentHookOptions extends Omit<HookSubagentRun, 'role' | 'systemPrompt'> {
+export interface AgentHookOptions extends Omit<HookSubagentRun, 'role' | 'systemPrompt' | 'readOnly'> {
   event: ClaudeEvent;
-  /** A role name (MewCode's extension); Claude Code's agent hooks are read-only verifiers: `explore`. */
+  /** A role name (MewCode's extension; its prompt and model); Claude Code's agent hooks are read-only verifiers: `explore`, read-only tools whatever the role. */
   agent?: string;
 }
 
@@ -117,7 +120,7 @@ function verdictOf(text: string): { ok: boolean; reason?: string } | undefined {
 export async function runAgentHook(options: AgentHookOptions): Promise<HookResult> {
   const json = JSON.stringify(options.payload);
   const prompt = options.prompt.includes('$ARGUMENTS') ? options.prompt.split('$ARGUMENTS').join(json) : `${options.prompt}\n\nThe hook event's input (JSON):\n${json}`;
-  const outcome = await runHookSubagent({ ...options, role: options.agent ?? 'explore', prompt, systemPrompt: VERIFIER_PROMPT });
+  const outcome = await runHookSubagent({ ...options, role: options.agent ?? 'explore', prompt, systemPrompt: VERIFIER_PROMPT, readOnly: true });
   if ('failed' in outcome) return outcome.failed;
   const verdict = verdictOf(outcome.text);
   if (!verdict) return { kind: 'failed', reason: `the agent's answer was not {"ok": …} JSON: ${cap(outcome.text.slice(0, 200))}`, exit: 'agent' };

@@ -98,7 +98,7 @@ export class SubagentService implements SubagentRunner {
     if (choice.notice) kernel.notify('notice', choice.notice, parent);
     const tools = subagentToolFilter({
       ...(request.background ? { background: true } : {}),
-      ...(role.readOnly ? { readOnly: true } : {}),
+      ...(role.readOnly || request.readOnly ? { readOnly: true } : {}),
       ...(role.tools ? { allowed: role.tools } : {}),
       ...(role.disallowedTools ? { disallowed: role.disallowedTools } : {}),
       ...(request.allowedTools ? { only: request.allowedTools } : {}),

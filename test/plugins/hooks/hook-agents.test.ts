@@ -1,9 +1,19 @@
 /**
- * The loop guard of hook-started sub-agents holds an agent's id only while it runs: its events
+ * Hook sub-agents beyond the scripted scenarios of subagent-action.test.ts. The loop guard of hook-started sub-agents holds an agent's id only while it runs: its events
  * (SubagentStart, its tool calls, SubagentStop) all come before its run resolves, and a long
  * session with a hook on every tool call must not keep one id per run forever.
  */
 import { expect, test } from '@jest/globals';
+import { createHooksPlugin } from '../../../plugins/hooks/index.js';
+import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
+import type { ModelRequest } from '../../../types/provider.js';
+import type { Tool } from '../../../types/tools.js';
+import { bootKernel, runPrompt } from '../../support/boot.js';
+import { call, say, useTools } from '../../support/memory-provider.js';
+import { removeTempDirs } from '../../support/temp-dirs.js';
+import { toolsPlugin } from '../../support/test-tools.js';
+import { promptOf, routedSteps } from '../../kernel/kernel-v2-helpers.js';
+import { settingsSetup } from './rule-setup.js';
 import { MAX_HOOK_TEXT } from '../../../plugins/hooks/events.js';
 import { runSubagentAction } from '../../../plugins/hooks/subagent-action.js';
 import { emptyUsage } from '../../../types/messages.js';
@@ -71,4 +81,22 @@ test(`a failed hook sub-agent's text in the failure is whole at ${MAX_HOOK_TEXT}
   expect(whole).toMatchObject({ kind: 'failed', reason: `sub-agent explore ended (error): ${exact}` });
   const cut = await runSubagentAction({ ruleName: 'r', agentName: 'explore', prompt: 'p', payload: {}, runner: failingWith(`${exact}!`), timeoutMs: 5_000, hookAgents: new Set() });
   expect(cut).toMatchObject({ kind: 'failed', reason: `sub-agent explore ended (error): ${exact}… [cut at ${MAX_HOOK_TEXT} characters]` });
+});
+
+test('an agent hook is a read-only verifier whatever role it names (a role or definition file that writes gets only read-only tools)', async () => {
+  const { root, home } = settingsSetup({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', agent: 'general', prompt: 'Check: $ARGUMENTS' }] }] });
+  const seen: ModelRequest[] = [];
+  const steps = routedSteps(3, (request) => {
+    seen.push(request);
+    if (promptOf(request).startsWith('Check:')) return say('{"ok": true}');
+    return request.messages.at(-1)?.role === 'tool' ? say('written') : useTools([call('write_file', { path: 'a.txt', content: 'x' })]);
+  });
+  const readTool: Tool = { name: 'read_file', description: 'reads', inputSchema: { type: 'object' }, readOnly: true, execute: async () => ({ content: 'file text' }) };
+  const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async () => ({ content: 'wrote' }) };
+  const { kernel } = await bootKernel(steps, [toolsPlugin([readTool, writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } }), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  await runPrompt(kernel, 'write it', 'bypassPermissions');
+  const verifier = seen.find((r) => promptOf(r).startsWith('Check:'))!;
+  expect(verifier.tools.map((t) => t.name)).toEqual(['read_file']);
+  await kernel.shutdown();
+  removeTempDirs();
 });
