@@ -129,7 +129,16 @@ export class TaskManager {
   async stopAll(): Promise<void> {
     const running = [...this.tasks.values()].filter((task) => task.status === 'running');
     await Promise.all(running.map((task) => this.stop(task.id)));
-    for (const task of running) this.notify(`Background task ${task.id} (${task.description}) was stopped: the session ended.`, task.parent);
+    for (const task of running) this.tell(`Background task ${task.id} (${task.description}) was stopped: the session ended.`, task.parent);
+  }
+
+  /** Tell the user; an interface that fails must not turn a task's end into an unhandled rejection. */
+  private tell(message: string, session: AgentSession): void {
+    try {
+      this.notify(message, session);
+    } catch {
+      // The report is already queued for the parent; only the notice is lost.
+    }
   }
 
   private finish(task: BackgroundTask, result: SubagentResult): void {
@@ -146,6 +155,6 @@ export class TaskManager {
     task.parent.injectReminder(
       `Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${report}\n\n${usageLine(task.role, result)}`,
     );
-    this.notify(`Background task ${task.id} (${task.description}) ${task.status}.`, task.parent);
+    this.tell(`Background task ${task.id} (${task.description}) ${task.status}.`, task.parent);
   }
 }

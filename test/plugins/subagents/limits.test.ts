@@ -7,6 +7,7 @@
 import { afterEach, expect, test } from '@jest/globals';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { MemoryReporter } from '../../../kernel/reporter.js';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import { MAX_RUNNING_TASKS, TASK_OUTPUT_TAIL, TASK_REPORT_MAX } from '../../../plugins/subagents/tasks.js';
 import type { ToolResult } from '../../../types/messages.js';
@@ -160,4 +161,39 @@ test('a finished task lets go of its conversation (a long session of tasks must 
   expect(child).toBeDefined();
   expect(child!.deref()).toBeUndefined();
   await kernel.shutdown();
+});
+
+test('a task whose end cannot be told (the interface throws) leaves no unhandled rejection behind, and its report still arrives', async () => {
+  const root = temp('mewcode-limits-root-');
+  const home = temp('mewcode-limits-home-');
+  class ThrowingReporter extends MemoryReporter {
+    override notice(message: string): void {
+      if (message.startsWith('Background task')) throw new Error('the interface is gone');
+      super.notice(message);
+    }
+  }
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  const finished = deferred();
+  const steps = routedSteps(4, async (request) => {
+    if (promptOf(request) === 'quick') {
+      setTimeout(() => finished.resolve(), 20);
+      return say('quick report');
+    }
+    if (promptOf(request) === 'next') return say('ok');
+    return turnOf(request) === 0 ? useTools([call('agent', { description: 'quick', prompt: 'quick', run_in_background: true })]) : say('started');
+  });
+  const { kernel, model } = await bootKernel(steps, [createSubagentsPlugin()], { projectRoot: root, homeDir: home, reporter: new ThrowingReporter() });
+  try {
+    await runPrompt(kernel, 'start', 'default');
+    await finished.promise;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(unhandled).toEqual([]);
+    await runPrompt(kernel, 'next', 'default');
+    expect(model.requests.at(-1)!.reminder).toContain('quick report');
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+    await kernel.shutdown();
+  }
 });
