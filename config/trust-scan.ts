@@ -53,12 +53,21 @@ export const WHOLE_FILES = { hooks: path.join('.mewcode', 'hooks.yaml'), mcpServ
 /** Directories of sub-agent definitions (`*.md`, each a whole file under the key `agents`). */
 export const AGENT_DIRECTORIES = [path.join('.claude', 'agents'), path.join('.mewcode', 'agents')] as const;
 
-function markdownFiles(dir: string): string[] {
+/**
+ * How many definition files of one agent directory are looked at (by name), here and by the
+ * subagents plugin's loader alike: a repository with thousands of them cannot slow every start.
+ */
+export const MAX_AGENT_FILES = 100;
+
+function markdownFiles(dir: string, warnings: string[]): string[] {
+  let names: string[];
   try {
-    return readdirSync(dir).filter((name) => name.endsWith('.md')).sort().map((name) => path.join(dir, name));
+    names = readdirSync(dir).filter((name) => name.endsWith('.md')).sort();
   } catch {
     return [];
   }
+  if (names.length > MAX_AGENT_FILES) warnings.push(`trust: ${dir}: more than ${MAX_AGENT_FILES} agent definition files; only the first ${MAX_AGENT_FILES} by name are looked at (the rest are never used)`);
+  return names.slice(0, MAX_AGENT_FILES).map((name) => path.join(dir, name));
 }
 
 function realOrResolved(dir: string): string {
@@ -69,7 +78,7 @@ function realOrResolved(dir: string): string {
   }
 }
 
-function candidates(root: string, rootIsHome: boolean): Candidate[] {
+function candidates(root: string, rootIsHome: boolean, warnings: string[]): Candidate[] {
   const inRoot = (place: string) => path.join(root, place);
   const inDotDir = (place: string) => path.join(root, '.mewcode', place);
   // When the project is the home directory, `.mewcode/config.*` and `.mewcode/settings.yaml`
@@ -84,7 +93,7 @@ function candidates(root: string, rootIsHome: boolean): Candidate[] {
   ];
   if (!rootIsHome) list.splice(2, 0, { files: [inDotDir('settings.yaml')], kind: 'settings', local: false });
   // In the home directory these are the user's own definitions.
-  if (!rootIsHome) for (const dir of AGENT_DIRECTORIES) for (const file of markdownFiles(inRoot(dir))) list.push({ files: [file], kind: 'whole', local: false, key: 'agents' });
+  if (!rootIsHome) for (const dir of AGENT_DIRECTORIES) for (const file of markdownFiles(inRoot(dir), warnings)) list.push({ files: [file], kind: 'whole', local: false, key: 'agents' });
   return list;
 }
 
@@ -120,7 +129,7 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
   const result: ScanResult = { settings: [], trackedLocal: new Set(), personalLocal: new Set(), warnings: [] };
   const display = (file: string) => path.relative(root, file).split(path.sep).join('/');
 
-  for (const candidate of candidates(root, rootIsHome)) {
+  for (const candidate of candidates(root, rootIsHome, result.warnings)) {
     const found = readFirst(candidate.files);
     if (!found) continue;
     if (candidate.local) {

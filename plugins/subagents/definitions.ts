@@ -12,6 +12,7 @@ import { constants } from 'node:fs';
 import { open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
+import { MAX_AGENT_FILES } from '../../config/trust-scan.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { AgentDirectory } from './definitions-paths.js';
 import type { RoleDefinition } from './roles.js';
@@ -29,7 +30,9 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
   const warnings: string[] = [];
   const byName = new Map<string, RoleDefinition>();
   for (const { dir, project } of dirs) {
-    const files = await markdownFiles(dir);
+    const all = await markdownFiles(dir);
+    if (all.length > MAX_AGENT_FILES) warnings.push(`subagents: ${dir}: more than ${MAX_AGENT_FILES} definition files; only the first ${MAX_AGENT_FILES} by name are read`);
+    const files = all.slice(0, MAX_AGENT_FILES);
     for (const file of files) {
       const read = await readDefinitionFile(file);
       if ('problem' in read) {
