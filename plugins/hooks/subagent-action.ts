@@ -102,18 +102,50 @@ export interface AgentHookOptions extends Omit<HookSubagentRun, 'role' | 'system
   agent?: string;
 }
 
-/** The JSON object a verifier answered with (the last one in its text; a code fence is fine). */
-function verdictOf(text: string): { ok: boolean; reason?: string } | undefined {
-  const candidates = text.match(/\{[^{}]*\}/g) ?? [];
-  for (const candidate of candidates.reverse()) {
+/**
+ * How much of a verifier's answer is searched for its verdict (its end, where the verdict goes):
+ * room for a reason of MAX_HOOK_TEXT, and a bound on the scan (quadratic in the worst case).
+ */
+const VERDICT_SCAN_CHARS = MAX_HOOK_TEXT + 2_000;
+
+/** The end of the JSON object that opens at `start` (strings and escapes respected), or -1. */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * The JSON object a verifier answered with: the last one with a boolean `ok` (a code fence is
+ * fine). Objects are found by balanced braces, so a reason that quotes code or JSON is still read —
+ * a "no" that could not be read would be a hook failure, which lets the call go on.
+ */
+function verdictOf(answer: string): { ok: boolean; reason?: string } | undefined {
+  const text = answer.slice(-VERDICT_SCAN_CHARS);
+  let found: { ok: boolean; reason?: string } | undefined;
+  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+    const end = objectEnd(text, start);
+    if (end === -1) continue;
     try {
-      const value = JSON.parse(candidate) as { ok?: unknown; reason?: unknown };
-      if (typeof value.ok === 'boolean') return { ok: value.ok, ...(typeof value.reason === 'string' ? { reason: value.reason } : {}) };
+      const value = JSON.parse(text.slice(start, end + 1)) as { ok?: unknown; reason?: unknown };
+      if (typeof value === 'object' && value !== null && typeof value.ok === 'boolean') {
+        found = { ok: value.ok, ...(typeof value.reason === 'string' ? { reason: value.reason } : {}) };
+        start = end; // a verdict's own inner objects are not verdicts
+      }
     } catch {
-      // not this one
+      // prose in braces, not JSON
     }
   }
-  return undefined;
+  return found;
 }
 
 /** Claude Code's `agent` handler: `$ARGUMENTS` in the prompt is the payload JSON (appended when absent). */

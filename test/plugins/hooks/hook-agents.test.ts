@@ -15,7 +15,7 @@ import { toolsPlugin } from '../../support/test-tools.js';
 import { promptOf, routedSteps } from '../../kernel/kernel-v2-helpers.js';
 import { settingsSetup } from './rule-setup.js';
 import { MAX_HOOK_TEXT } from '../../../plugins/hooks/events.js';
-import { runSubagentAction } from '../../../plugins/hooks/subagent-action.js';
+import { runAgentHook, runSubagentAction } from '../../../plugins/hooks/subagent-action.js';
 import { emptyUsage } from '../../../types/messages.js';
 import type { SubagentRequest, SubagentRunner } from '../../../types/subagents.js';
 
@@ -99,4 +99,17 @@ test('an agent hook is a read-only verifier whatever role it names (a role or de
   expect(verifier.tools.map((t) => t.name)).toEqual(['read_file']);
   await kernel.shutdown();
   removeTempDirs();
+});
+
+test('a verifier\'s {"ok": false} blocks even when its reason holds braces or nested JSON (it was read as no answer: a failure, which lets the call go on)', async () => {
+  const answering = (text: string): SubagentRunner => ({
+    roles: () => [],
+    run: async (request) => ({ agentId: request.agentId ?? 'x', text, endReason: 'completed', isError: false, usage: emptyUsage(), iterations: 1 }),
+  });
+  const verdict = (text: string) => runAgentHook({ event: 'PreToolUse', ruleName: 'v', prompt: 'check $ARGUMENTS', payload: { tool_name: 'Write' }, runner: answering(text), timeoutMs: 5_000, hookAgents: new Set() });
+  expect(await verdict('Not safe.\n{"ok": false, "reason": "it writes {\\"token\\": 1} into function() { }"}')).toMatchObject({ kind: 'blocked', permission: 'deny', reason: 'it writes {"token": 1} into function() { }' });
+  expect(await verdict('```json\n{"ok": false, "reason": "nested", "details": {"file": ".env"}}\n```')).toMatchObject({ kind: 'blocked', reason: 'nested' });
+  // The last verdict wins; braces in the prose before it do not matter.
+  expect(await verdict('I looked at { this } and {"ok": false, "reason": "first"}. On reflection: {"ok": true}')).toMatchObject({ kind: 'ok' });
+  expect(await verdict('no verdict here { at all')).toMatchObject({ kind: 'failed' });
 });
