@@ -1,0 +1,75 @@
+/**
+ * SKILL.md = YAML frontmatter between `---` lines, then the markdown body (SPEC S1). The end of the
+ * frontmatter is found by the `yaml` package's own CST parser (the start of the second YAML
+ * document, or a `...` end marker), never by searching for "\n---\n": a `---` inside a block
+ * scalar is part of the value, as YAML says (the seed's splitter cut such values short).
+ * A BOM is dropped and CRLF / CR line ends become LF before anything else.
+ */
+import { LineCounter, Parser, parseDocument } from 'yaml';
+
+export interface SplitMarkdown {
+  /** The frontmatter's YAML text ('' when the file has none). */
+  yaml: string;
+  /** Whether the file starts with a frontmatter block. */
+  hasFrontmatter: boolean;
+  body: string;
+  /** 1-based line of the body's first line (for messages). */
+  bodyLine: number;
+}
+
+export type FrontmatterResult =
+  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
+  | { ok: false; error: string };
+
+/** BOM off, every line end LF. */
+export function normaliseText(text: string): string {
+  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
+}
+
+const OPENING = /^---[ \t]*(\n|$)/;
+
+/** Split a normalised text into frontmatter and body; undefined when the frontmatter never closes. */
+export function splitFrontmatter(text: string): SplitMarkdown | undefined {
+  if (!OPENING.test(text)) return { yaml: '', hasFrontmatter: false, body: text, bodyLine: 1 };
+  let closing: number | undefined;
+  let sawFirst = false;
+  for (const token of new Parser().parse(text)) {
+    if (token.type === 'document') {
+      if (sawFirst) {
+        closing = token.offset;
+        break;
+      }
+      sawFirst = true;
+    } else if (token.type === 'doc-end' && sawFirst) {
+      closing = token.offset;
+      break;
+    }
+  }
+  if (closing === undefined) return undefined;
+  const firstLineEnd = text.indexOf('\n');
+  const yaml = text.slice(firstLineEnd + 1, closing);
+  const closingLineEnd = text.indexOf('\n', closing);
+  const body = closingLineEnd === -1 ? '' : text.slice(closingLineEnd + 1);
+  const bodyLine = text.slice(0, closingLineEnd === -1 ? text.length : closingLineEnd + 1).split('\n').length;
+  return { yaml, hasFrontmatter: true, body, bodyLine };
+}
+
+/** Parse a SKILL.md text: the frontmatter mapping (errors name the line) and the body. */
+export function parseFrontmatter(raw: string): FrontmatterResult {
+  const text = normaliseText(raw);
+  const split = splitFrontmatter(text);
+  if (!split) return { ok: false, error: 'the frontmatter starts with --- on line 1 but no line closes it (---)' };
+  if (!split.hasFrontmatter) return { ok: true, data: {}, body: split.body, hasFrontmatter: false };
+  const lines = new LineCounter();
+  const doc = parseDocument(split.yaml, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const error = doc.errors[0];
+  if (error) {
+    // +1: the frontmatter's first line is line 2 of the file.
+    const line = lines.linePos(error.pos[0]).line + 1;
+    return { ok: false, error: `line ${line}: invalid YAML in the frontmatter: ${error.message.split('\n')[0]}` };
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined) return { ok: true, data: {}, body: split.body, hasFrontmatter: true };
+  if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, error: 'line 2: the frontmatter must be a mapping of keys (name: …, description: …)' };
+  return { ok: true, data: data as Record<string, unknown>, body: split.body, hasFrontmatter: true };
+}

@@ -1,0 +1,31 @@
+/**
+ * Whether a skill folder carries scripts: executable files, or files with a script extension.
+ * A project's skill with scripts is code a repository brought; it loads only in a trusted
+ * project (SPEC A12). The walk is bounded (depth and entries) so a huge folder costs little.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.py', '.js', '.mjs', '.cjs', '.ts', '.rb', '.pl', '.php', '.ps1', '.bat', '.cmd', '.exe', '.lua']);
+const MAX_DEPTH = 4;
+const MAX_ENTRIES = 512;
+
+/** Paths (relative to `dir`) of the scripts found, sorted. */
+export async function findScripts(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  let budget = MAX_ENTRIES;
+  const walk = async (current: string, depth: number): Promise<void> => {
+    if (depth > MAX_DEPTH || budget <= 0) return;
+    const names = await readdir(current).catch(() => [] as string[]);
+    for (const name of names.sort()) {
+      if (--budget < 0) return;
+      const full = path.join(current, name);
+      const info = await lstat(full).catch(() => undefined);
+      if (!info) continue;
+      if (info.isDirectory()) await walk(full, depth + 1);
+      else if (info.isFile() && (SCRIPT_EXTENSIONS.has(path.extname(name).toLowerCase()) || (info.mode & 0o111) !== 0)) found.push(path.relative(dir, full));
+    }
+  };
+  await walk(dir, 1);
+  return found;
+}
