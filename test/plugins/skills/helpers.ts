@@ -53,13 +53,17 @@ export async function bootSkills(steps: Step[], options: { plugins?: MewcodePlug
   return { kernel, model, reporter, runtime: kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME), home, project, projectSkills: path.join(project, '.mewcode', 'skills') };
 }
 
-/** A sub-agent runner that records each request and answers with fixed text (the contract, not the subagents plugin). */
-export function recordingRunner(answer: string): { plugin: MewcodePlugin; requests: SubagentRequest[] } {
+/**
+ * A sub-agent runner that records each request and answers with fixed text, or throws the given
+ * error (the contract, not the subagents plugin).
+ */
+export function recordingRunner(answer: string | Error): { plugin: MewcodePlugin; requests: SubagentRequest[] } {
   const requests: SubagentRequest[] = [];
   const runner: SubagentRunner = {
     roles: () => [],
     async run(request): Promise<SubagentResult> {
       requests.push(request);
+      if (answer instanceof Error) throw answer;
       return { agentId: 'sub-1', text: answer, endReason: 'completed', isError: false, usage: { input: 1, output: 1, cacheWrite: 0, cacheRead: 0 }, iterations: 1 };
     },
   };
