@@ -1,11 +1,13 @@
 /**
- * SKILL.md = YAML frontmatter between `---` lines, then the markdown body (SPEC S1). The end of the
- * frontmatter is found by the `yaml` package's own CST parser (the start of the second YAML
- * document, or a `...` end marker), never by searching for "\n---\n": a `---` inside a block
- * scalar is part of the value, as YAML says (the seed's splitter cut such values short).
- * A BOM is dropped and CRLF / CR line ends become LF before anything else.
+ * SKILL.md = YAML frontmatter between `---` lines, then the markdown body (SPEC S1). The
+ * frontmatter ends where YAML says its document ends: at the first line that *is* a document
+ * marker — `---` or `...` in column 0, alone or followed by a space — never at text that merely
+ * contains "---": a block scalar's lines are indented, so a `---` inside a value is part of it
+ * (the seed's "\n---\n" search could not tell). Only the frontmatter is scanned, never the body
+ * (a test checks this split against the `yaml` package's own CST parser). The mapping itself is
+ * parsed by `yaml`, with line numbers for errors. A BOM is dropped and CRLF / CR become LF first.
  */
-import { LineCounter, Parser, parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 
 export interface SplitMarkdown {
   /** The frontmatter's YAML text ('' when the file has none). */
@@ -27,23 +29,22 @@ export function normaliseText(text: string): string {
 }
 
 const OPENING = /^---[ \t]*(\n|$)/;
+/** A YAML document start or end marker line (YAML 1.2 §9.1). */
+const DOCUMENT_MARKER = /^(---|\.\.\.)([ \t].*)?$/;
 
 /** Split a normalised text into frontmatter and body; undefined when the frontmatter never closes. */
 export function splitFrontmatter(text: string): SplitMarkdown | undefined {
   if (!OPENING.test(text)) return { yaml: '', hasFrontmatter: false, body: text, bodyLine: 1 };
   let closing: number | undefined;
-  let sawFirst = false;
-  for (const token of new Parser().parse(text)) {
-    if (token.type === 'document') {
-      if (sawFirst) {
-        closing = token.offset;
-        break;
-      }
-      sawFirst = true;
-    } else if (token.type === 'doc-end' && sawFirst) {
-      closing = token.offset;
+  for (let start = text.indexOf('\n') + 1; start > 0 && start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    const line = text.slice(start, end === -1 ? text.length : end);
+    if (DOCUMENT_MARKER.test(line)) {
+      closing = start;
       break;
     }
+    if (end === -1) break;
+    start = end + 1;
   }
   if (closing === undefined) return undefined;
   const firstLineEnd = text.indexOf('\n');

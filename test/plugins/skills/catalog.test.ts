@@ -6,7 +6,9 @@
 import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog, type SkillCatalog } from '../../../plugins/skills/catalog.js';
-import { parseFrontmatter } from '../../../plugins/skills/frontmatter.js';
+import { Parser } from 'yaml';
+import { normaliseText, parseFrontmatter, splitFrontmatter } from '../../../plugins/skills/frontmatter.js';
+import { readdirSync, readFileSync } from 'node:fs';
 import { skillRoots } from '../../../plugins/skills/roots.js';
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_SKILL_FILE_BYTES, parseSkill, splitToolList } from '../../../plugins/skills/skill.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
@@ -111,6 +113,41 @@ describe('frontmatter', () => {
     expect(parseFrontmatter('\ufeff---\r\nname: x\r\n---\r\nA\r\nB\r\n')).toMatchObject({ ok: true, body: 'A\nB\n' });
     expect(parseFrontmatter('# no frontmatter\n---\nname: x\n')).toMatchObject({ ok: true, hasFrontmatter: false, data: {} });
     expect(parseFrontmatter('---\nname: a\nname: b\n---\n')).toMatchObject({ ok: false });
+  });
+
+  test('the frontmatter ends exactly where the yaml package\'s own CST parser ends the first document (corpus and tricky texts)', () => {
+    const cstClosing = (text: string): number | undefined => {
+      let seen = false;
+      for (const token of new Parser().parse(text)) {
+        if (token.type === 'document' && seen) return token.offset;
+        if (token.type === 'doc-end' && seen) return token.offset;
+        if (token.type === 'document') seen = true;
+      }
+      return undefined;
+    };
+    const texts = readdirSync(CORPUS, { withFileTypes: true }).filter((e) => e.isDirectory()).flatMap((e) => {
+      try {
+        return [normaliseText(readFileSync(path.join(CORPUS, e.name, 'SKILL.md'), 'utf8'))];
+      } catch {
+        return [];
+      }
+    });
+    texts.push(
+      '---\na: "x\n---\ny"\n---\nbody',
+      '---\na: |\n  ---\n  ...\n...\nbody',
+      '---\na: 1\n--- # comment\nbody',
+      '---\na: 1\n---x\n---\nbody',
+      '---\na: >\n  folded\n\n  ---\n---\n',
+      '---\na: 1\n',
+    );
+    expect(texts.length).toBeGreaterThan(25);
+    for (const text of texts) {
+      if (!text.startsWith('---')) continue;
+      const split = splitFrontmatter(text);
+      const closing = cstClosing(text);
+      if (closing === undefined) expect(split).toBeUndefined();
+      else expect(split?.yaml).toBe(text.slice(text.indexOf('\n') + 1, closing));
+    }
   });
 
   test('a tool list string splits on commas and spaces outside parentheses', () => {
