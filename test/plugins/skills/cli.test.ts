@@ -81,3 +81,20 @@ test.concurrent('/help lists skill commands; a fork-mode skill without a sub-age
     expect(s.requests).toHaveLength(0);
   });
 });
+
+test.concurrent('OpenAI protocol: the catalog in the leading system message, the body only after load_skill', async () => {
+  await scenario(
+    [{ toolCalls: [{ id: 'call_1', name: 'load_skill', input: { name: 'commit' } }] }, { text: 'Committed.' }],
+    async (s) => {
+      copy('commit', path.join(s.cwd, '.agents', 'skills', 'commit'));
+      const r = await s.run(['-p', 'commit this']);
+      expect(r.code).toBe(0);
+      const [first, second] = s.requests.map((q) => JSON.stringify(q.body.messages.filter((m: any) => m.role === 'system')));
+      expect(first).toContain('- commit: Write a Conventional Commits message');
+      expect(first).not.toContain('Run `git diff --staged`');
+      expect(second).toContain('Run `git diff --staged`');
+      expect(s.requests[1]!.body.tools.map((t: any) => t.function.name)).toContain('load_skill');
+    },
+    'openai',
+  );
+});
