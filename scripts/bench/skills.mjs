@@ -5,13 +5,11 @@
 // The harness is bundled from the sources with esbuild (no `npm run build` needed).
 //
 //   node scripts/bench/skills.mjs [runs]
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, runSourceHarness } from './harness.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SKILLS = 200;
 
 const HARNESS = `
@@ -87,20 +85,13 @@ function writeSkills(dir) {
 }
 
 export async function benchSkills({ runs = 20, warmup = 3 } = {}) {
-  const { build } = await import('esbuild');
   const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-skills-bench-'));
   try {
     const home = path.join(work, 'home');
     const project = path.join(work, 'project');
     mkdirSync(home);
     writeSkills(path.join(project, '.mewcode', 'skills'));
-    const entry = path.join(work, 'harness.ts');
-    writeFileSync(entry, HARNESS);
-    const outfile = path.join(work, 'harness.mjs');
-    await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, nodePaths: [path.join(ROOT, 'node_modules')], banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" } });
-    const child = spawnSync(process.execPath, [outfile], { cwd: work, env: { ...process.env, NODE_OPTIONS: '', MEWCODE_SKILLS_BENCH: JSON.stringify({ home, project, runs, warmup }) }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    if (child.status !== 0) throw new Error(`skills bench harness failed (exit ${child.status}):\n${child.stderr}`);
-    const r = JSON.parse(child.stdout);
+    const r = await runSourceHarness(work, HARNESS, 'MEWCODE_SKILLS_BENCH', { home, project, runs, warmup }, 'skills bench');
     if (r.skills !== SKILLS || r.problems !== 0) throw new Error(`expected ${SKILLS} skills without problems, got ${r.skills} and ${r.problems} problems`);
     const ms = (v) => `${v.toFixed(2)} ms`;
     const bytes = (v) => `${v.toLocaleString('en-US')} B`;
