@@ -11,6 +11,7 @@ import type { CatalogStore } from './catalog-store.js';
 import { renderBody } from './render.js';
 import { skillBody, type Skill } from './skill.js';
 import { registeredToolNames } from './tool-names.js';
+import { frontmatterReady } from './frontmatter.js';
 
 export interface ActivationDeps {
   store: CatalogStore;
@@ -39,6 +40,7 @@ export async function readRendered(skill: Skill, args: string): Promise<{ ok: tr
   } catch (error) {
     return { ok: false, message: `Cannot read the skill "${skill.name}" (${skill.file}): ${(error as Error).message}. It may have been removed; the catalog reloads when its folders change.` };
   }
+  await frontmatterReady();
   const body = skillBody(text);
   if (!body.ok) return { ok: false, message: `The skill "${skill.name}" (${skill.file}) no longer parses: ${body.error}` };
   return { ok: true, text: renderBody(skill, body.body, args) };

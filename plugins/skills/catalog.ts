@@ -8,6 +8,7 @@ import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkill, type Skill, type SkillRoot } from './skill.js';
 import { findScripts } from './scripts.js';
+import { frontmatterReady } from './frontmatter.js';
 
 export const SKILL_FILE = 'SKILL.md';
 
@@ -66,6 +67,7 @@ async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOpti
   } catch (error) {
     return { problems: [{ file, message: `cannot read it: ${(error as Error).message}`, skipped: true }] };
   }
+  await frontmatterReady();
   const parsed = parseSkill(text, { dir, file, dirName, root });
   if (!parsed.ok) return { problems: [{ file, message: parsed.reason, skipped: true }] };
   const { skill } = parsed;

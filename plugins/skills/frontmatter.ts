@@ -7,7 +7,17 @@
  * (a test checks this split against the `yaml` package's own CST parser). The mapping itself is
  * parsed by `yaml`, with line numbers for errors. A BOM is dropped and CRLF / CR become LF first.
  */
-import { LineCounter, parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
+
+/**
+ * `yaml` is imported when the first SKILL.md is read, not at start-up (a run in a folder without
+ * skills never loads it). Every caller awaits `frontmatterReady()` before parsing.
+ */
+let yaml: typeof Yaml | undefined;
+
+export async function frontmatterReady(): Promise<void> {
+  yaml ??= await import('yaml');
+}
 
 export interface SplitMarkdown {
   /** The frontmatter's YAML text ('' when the file has none). */
@@ -61,15 +71,16 @@ export function parseFrontmatter(raw: string): FrontmatterResult {
   const split = splitFrontmatter(text);
   if (!split) return { ok: false, error: 'the frontmatter starts with --- on line 1 but no line closes it (---)' };
   if (!split.hasFrontmatter) return { ok: true, data: {}, body: split.body, hasFrontmatter: false };
-  const lines = new LineCounter();
-  const doc = parseDocument(split.yaml, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const error = doc.errors[0];
-  if (error) {
-    // +1: the frontmatter's first line is line 2 of the file.
-    const line = lines.linePos(error.pos[0]).line + 1;
+  if (!yaml) throw new Error('frontmatterReady() was not awaited before parsing a SKILL.md');
+  let data: unknown;
+  try {
+    data = yaml.parse(split.yaml, { prettyErrors: false, uniqueKeys: true });
+  } catch (error) {
+    if (!(error instanceof yaml.YAMLError)) throw error;
+    // +1: the frontmatter starts on line 2 of the file.
+    const line = split.yaml.slice(0, error.pos[0]).split('\n').length + 1;
     return { ok: false, error: `line ${line}: invalid YAML in the frontmatter: ${error.message.split('\n')[0]}` };
   }
-  const data: unknown = doc.toJS();
   if (data === null || data === undefined) return { ok: true, data: {}, body: split.body, hasFrontmatter: true };
   if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, error: 'line 2: the frontmatter must be a mapping of keys (name: …, description: …)' };
   return { ok: true, data: data as Record<string, unknown>, body: split.body, hasFrontmatter: true };

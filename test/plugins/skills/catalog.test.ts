@@ -7,7 +7,7 @@ import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog, type SkillCatalog } from '../../../plugins/skills/catalog.js';
 import { Parser } from 'yaml';
-import { normaliseText, parseFrontmatter, splitFrontmatter } from '../../../plugins/skills/frontmatter.js';
+import { frontmatterReady, normaliseText, parseFrontmatter, splitFrontmatter } from '../../../plugins/skills/frontmatter.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { skillRoots } from '../../../plugins/skills/roots.js';
 import { MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_SKILL_FILE_BYTES, parseSkill, splitToolList } from '../../../plugins/skills/skill.js';
@@ -15,6 +15,7 @@ import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 
 const CORPUS = path.resolve('test/fixtures/skills/corpus');
 
+beforeAll(() => frontmatterReady());
 afterEach(() => removeTempDirs());
 
 function skill(name: string, body = 'Body.\n', extra = ''): string {
