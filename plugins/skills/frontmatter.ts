@@ -7,16 +7,16 @@
  * (a test checks this split against the `yaml` package's own CST parser). The mapping itself is
  * parsed by `yaml`, with line numbers for errors. A BOM is dropped and CRLF / CR become LF first.
  */
-import type * as Yaml from 'yaml';
+import type { parseYamlText } from './yaml-text.js';
 
 /**
  * `yaml` is imported when the first SKILL.md is read, not at start-up (a run in a folder without
  * skills never loads it). Every caller awaits `frontmatterReady()` before parsing.
  */
-let yaml: typeof Yaml | undefined;
+let parseYaml: typeof parseYamlText | undefined;
 
 export async function frontmatterReady(): Promise<void> {
-  yaml ??= await import('yaml');
+  parseYaml ??= (await import('./yaml-text.js')).parseYamlText;
 }
 
 export interface SplitMarkdown {
@@ -71,16 +71,14 @@ export function parseFrontmatter(raw: string): FrontmatterResult {
   const split = splitFrontmatter(text);
   if (!split) return { ok: false, error: 'the frontmatter starts with --- on line 1 but no line closes it (---)' };
   if (!split.hasFrontmatter) return { ok: true, data: {}, body: split.body, hasFrontmatter: false };
-  if (!yaml) throw new Error('frontmatterReady() was not awaited before parsing a SKILL.md');
-  let data: unknown;
-  try {
-    data = yaml.parse(split.yaml, { prettyErrors: false, uniqueKeys: true });
-  } catch (error) {
-    if (!(error instanceof yaml.YAMLError)) throw error;
+  if (!parseYaml) throw new Error('frontmatterReady() was not awaited before parsing a SKILL.md');
+  const parsed = parseYaml(split.yaml);
+  if (!parsed.ok) {
     // +1: the frontmatter starts on line 2 of the file.
-    const line = split.yaml.slice(0, error.pos[0]).split('\n').length + 1;
-    return { ok: false, error: `line ${line}: invalid YAML in the frontmatter: ${error.message.split('\n')[0]}` };
+    const line = split.yaml.slice(0, parsed.offset).split('\n').length + 1;
+    return { ok: false, error: `line ${line}: invalid YAML in the frontmatter: ${parsed.message}` };
   }
+  const data = parsed.value;
   if (data === null || data === undefined) return { ok: true, data: {}, body: split.body, hasFrontmatter: true };
   if (typeof data !== 'object' || Array.isArray(data)) return { ok: false, error: 'line 2: the frontmatter must be a mapping of keys (name: …, description: …)' };
   return { ok: true, data: data as Record<string, unknown>, body: split.body, hasFrontmatter: true };
