@@ -58,7 +58,7 @@ export default definePlugin({
     await runtime.store.reload();
 
     kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
-      const catalog = renderCatalog(runtime.store.current.skills);
+      const catalog = renderCatalog(runtime.store.current.skills.filter((skill) => skill.modelInvocable));
       return catalog ? [...parts, catalog] : parts;
     });
     kernel.hooks.buildEnvironment.tapPromise(NAME, async (parts, context) => {

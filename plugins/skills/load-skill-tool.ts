@@ -33,6 +33,8 @@ export function loadSkillTool(deps: ActivationDeps): Tool {
       const name = typeof input.name === 'string' ? input.name.trim() : '';
       if (!name) return { content: 'load_skill needs `name`: a skill name from the Skills section of the system prompt.', isError: true };
       if (input.arguments !== undefined && typeof input.arguments !== 'string') return { content: '`arguments` must be a string.', isError: true };
+      const skill = deps.store.current.get(name);
+      if (skill && !skill.modelInvocable) return { content: `The skill "${skill.name}" is run only by the user (/${skill.name}); it cannot be loaded with load_skill.`, isError: true };
       const outcome = await activateSkill(deps, context.session, name, (input.arguments as string | undefined) ?? '', context.signal);
       if (outcome.kind === 'error') return { content: outcome.message, isError: true };
       if (outcome.kind === 'fork') return { content: outcome.text, isError: outcome.isError };

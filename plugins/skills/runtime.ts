@@ -77,6 +77,7 @@ export class SkillsRuntime {
     const builtIn = new Set(this.kernel.container.isBound(TOKENS.Command) ? this.kernel.container.getAll<Command>(TOKENS.Command).map((c) => c.name) : []);
     const list: Command[] = [];
     for (const skill of catalog.skills) {
+      if (!skill.userInvocable) continue;
       if (builtIn.has(skill.name)) {
         if (!this.#shadowWarned.has(skill.name)) {
           this.#shadowWarned.add(skill.name);

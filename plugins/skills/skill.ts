@@ -29,6 +29,10 @@ export interface Skill {
   forkContext: SkillForkContext;
   model?: string;
   argumentHint?: string;
+  /** Claude Code's `disable-model-invocation: true`: not in the catalog, load_skill refuses it; only `/name` runs it. */
+  modelInvocable: boolean;
+  /** Claude Code's `user-invocable: false`: no `/name` command; the model may still load it. */
+  userInvocable: boolean;
   /** Frontmatter keys MewCode does not use (license, metadata, version…), kept as written. */
   extra: Readonly<Record<string, unknown>>;
   /** What was wrong but could be fixed (the skill still loads). */
@@ -43,7 +47,7 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 /** A SKILL.md larger than this is not a skill (it would not fit a prompt either). */
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 
-const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-tools', 'mode', 'fork_context', 'model', 'argument-hint', 'argument_hint']);
+const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-tools', 'mode', 'fork_context', 'model', 'argument-hint', 'argument_hint', 'disable-model-invocation', 'user-invocable']);
 
 export type ParsedSkill = { ok: true; skill: Skill } | { ok: false; reason: string };
 
@@ -145,6 +149,16 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   const hint = data['argument-hint'] ?? data.argument_hint;
   const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
 
+  const flag = (key: string, fallback: boolean): boolean => {
+    const value = data[key];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'boolean') return value;
+    warnings.push(`${key} must be true or false; using ${fallback}`);
+    return fallback;
+  };
+  const modelInvocable = !flag('disable-model-invocation', false);
+  const userInvocable = flag('user-invocable', true);
+
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) if (!KNOWN_KEYS.has(key)) extra[key] = value;
 
@@ -157,6 +171,8 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
     allowedTools,
     mode,
     forkContext,
+    modelInvocable,
+    userInvocable,
     ...(model !== undefined ? { model } : {}),
     ...(argumentHint !== undefined ? { argumentHint } : {}),
     extra,

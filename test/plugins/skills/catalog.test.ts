@@ -82,8 +82,9 @@ describe('the corpus', () => {
 
   test('extra keys (license, version, metadata…) are kept and do not warn', () => {
     expect(catalog.get('metadata-extras')!.extra).toEqual({
-      license: 'Apache-2.0', version: '1.2.0', compatibility: 'Requires git', metadata: { author: 'example-org', tags: ['docs', 'writing'] }, 'disable-model-invocation': false,
+      license: 'Apache-2.0', version: '1.2.0', compatibility: 'Requires git', metadata: { author: 'example-org', tags: ['docs', 'writing'] },
     });
+    expect(catalog.get('metadata-extras')).toMatchObject({ modelInvocable: true, userInvocable: true });
     expect(problemsOf(catalog, 'metadata-extras')).toEqual([]);
     expect(catalog.get('pdf')!.extra).toEqual({ license: 'Proprietary. LICENSE.txt has complete terms' });
   });

@@ -173,3 +173,17 @@ test('problems are warned once each, prefixed and naming the file (K2)', async (
   const file = path.join(booted.projectSkills, 'Bad Name', 'SKILL.md');
   expect(booted.reporter.warnings.filter((w) => w.includes(file))).toEqual([`skills: ${file}: name "Bad Name" is not a valid skill name (lower-case letters, digits, -, _, :); loaded as "bad-name"`]);
 });
+
+test("Claude Code's disable-model-invocation and user-invocable: out of the catalog / no command, as Claude Code does", async () => {
+  const project = temp('skills-project-');
+  const root = path.join(project, '.mewcode', 'skills');
+  writeSkill(root, 'deploy', { name: 'deploy', description: 'Deploy to production.', 'disable-model-invocation': 'true' }, 'DEPLOY BODY\n');
+  writeSkill(root, 'background', { name: 'background', description: 'Context the model may load.', 'user-invocable': 'false' }, 'BACKGROUND BODY\n');
+  const booted = await bootSkills([useTools([call('load_skill', { name: 'deploy' })]), say('ok')], { project });
+  expect(booted.kernel.commands().map((c) => c.name)).toEqual(['deploy']);
+  await collect(booted.kernel.run({ prompt: 'ship it', mode: 'bypassPermissions' }));
+  const stable = booted.model.requests[0]!.system.stable;
+  expect(stable).toContain('- background: Context the model may load.');
+  expect(stable).not.toContain('deploy');
+  expect(toolResults(booted.model.requests[1]!.messages)).toEqual(['The skill "deploy" is run only by the user (/deploy); it cannot be loaded with load_skill.']);
+});
