@@ -76,6 +76,6 @@ function readCapped(response: http.IncomingMessage, maxBytes: number, options: G
     });
     response.on('end', () => settle(() => resolve(Buffer.concat(chunks))));
     response.on('error', (error) => settle(() => reject(new InstallError(options.signal.aborted ? `${options.what}: the install took too long or was cancelled` : `${options.what}: ${error.message}`))));
-    response.on('aborted', () => settle(() => reject(new InstallError(`${options.what}: the connection closed early`))));
+    response.on('aborted', () => settle(() => reject(new InstallError(options.signal.aborted ? `${options.what}: the install took too long or was cancelled` : `${options.what}: the connection closed early`))));
   });
 }

@@ -14,6 +14,8 @@ export interface FakeFile {
   chunked?: boolean;
   /** The Content-Length header sent (a lie) instead of the real one. */
   contentLength?: number;
+  /** Send the headers, then wait this long before the body (a slow server). */
+  stallMs?: number;
 }
 
 export type FakeTree = Record<string, string | Buffer | FakeFile>;
@@ -75,6 +77,13 @@ export async function startFakeGithub(): Promise<FakeGithub> {
       if (value === undefined) return void res.writeHead(404).end('404: Not Found');
       const fake = asFile(value);
       const body = Buffer.isBuffer(fake.body) ? fake.body : Buffer.from(fake.body);
+      if (fake.stallMs !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.write(body.subarray(0, 1));
+        const timer = setTimeout(() => res.end(body.subarray(1)), fake.stallMs);
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
       if (fake.chunked) {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         // Several writes: the client must stop reading as soon as the limit is passed.

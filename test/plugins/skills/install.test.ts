@@ -193,6 +193,16 @@ describe('quotas and hostile listings', () => {
     github.extraEntries.clear();
   });
 
+  test('the whole install has a deadline: a server that stalls past it fails the install, nothing left behind', async () => {
+    github.repos.set('q/slow', { 's/SKILL.md': SKILL, 's/slow.md': { body: 'slow body', stallMs: 5_000 } });
+    const r = request('https://github.com/q/slow/tree/main/s', { limits: { ...INSTALL_LIMITS, timeoutMs: 300 } });
+    const started = Date.now();
+    expect(await installSkill(r)).toEqual({ ok: false, error: 'slow.md: the install took too long or was cancelled' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(readdirSync(userRoot(r.home))).toEqual([]);
+    expect(INSTALL_LIMITS.timeoutMs).toBe(60_000);
+  });
+
   test('a download URL on another origin is refused', async () => {
     github.repos.set('q/origin', { 's/SKILL.md': SKILL });
     github.extraEntries.set('q/origin:s', [{ name: 'x.md', type: 'file', size: 1, download_url: 'http://127.0.0.2:9/x.md' }]);
