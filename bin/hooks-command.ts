@@ -34,7 +34,7 @@ export async function listHooks(options: DoctorOptions): Promise<number> {
     if (file.trust === 'untrusted') continue;
     if (file.rules.length === 0) process.stdout.write('  no rules\n');
     for (const rule of file.rules) {
-      const action = rule.action.type === 'shell' ? rule.action.command : rule.action.type === 'prompt' ? `prompt: ${rule.action.text}` : `${rule.action.method} ${rule.action.url}`;
+      const action = rule.action.type === 'shell' ? rule.action.command : rule.action.type === 'prompt' ? `prompt: ${rule.action.text}` : rule.action.type === 'subagent' ? `sub-agent ${rule.action.agentName}: ${rule.action.prompt}` : `${rule.action.method} ${rule.action.url}`;
       const flags = [rule.if ? 'conditional' : '', rule.onlyOnce ? 'only once' : '', rule.async ? 'async' : '', rule.failClosed ? 'fail closed' : '', rule.sandboxed && rule.action.type === 'shell' ? 'sandboxed' : ''].filter(Boolean).join(', ');
       process.stdout.write(`  ${printable(rule.name)} on ${rule.event}: ${printable(action)}${flags ? ` (${flags})` : ''}\n    ${printable(rule.where)} — ${runsOf(rule.name)}\n`);
     }
@@ -48,7 +48,7 @@ export async function listHooks(options: DoctorOptions): Promise<number> {
     for (const rule of source.rules) {
       const runs = runsOf(rule.name);
       const flags = [rule.handler.async ? 'async' : '', rule.sandboxed ? 'sandboxed' : ''].filter(Boolean).join(', ');
-      process.stdout.write(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}: ${printable(rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.command)}${flags ? ` (${flags})` : ''}\n    ${printable(rule.name)} — ${runs}\n`);
+      process.stdout.write(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}: ${printable(rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.type === 'agent' ? `agent ${rule.handler.agent ?? 'explore'}: ${rule.handler.prompt}` : rule.handler.command)}${flags ? ` (${flags})` : ''}\n    ${printable(rule.name)} — ${runs}\n`);
     }
   }
   if (!loaded.sources.some((source) => source.exists) && !files.files.some((file) => file.exists)) {

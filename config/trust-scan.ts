@@ -7,11 +7,12 @@
  *   .mewcode/settings.yaml       permission settings
  *   .mewcode/settings.local.yaml permission settings, only when tracked by git
  *   .mewcode/hooks.yaml, .mcp.json   whole files (hooks, MCP servers)
+ *   .claude/agents/*.md, .mewcode/agents/*.md   whole files (sub-agent definitions)
  *
  * A missing file costs one failed open; git is looked at only when a `*.local.*` file exists.
  * Parsing goes through the shared cache, so `loadConfig` does not parse the same text again.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
@@ -49,6 +50,17 @@ interface Candidate {
 
 export const WHOLE_FILES = { hooks: path.join('.mewcode', 'hooks.yaml'), mcpServers: '.mcp.json' } as const;
 
+/** Directories of sub-agent definitions (`*.md`, each a whole file under the key `agents`). */
+export const AGENT_DIRECTORIES = [path.join('.claude', 'agents'), path.join('.mewcode', 'agents')] as const;
+
+function markdownFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => name.endsWith('.md')).sort().map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
 function realOrResolved(dir: string): string {
   try {
     return realpathSync(dir);
@@ -71,6 +83,8 @@ function candidates(root: string, rootIsHome: boolean): Candidate[] {
     { files: [inRoot(WHOLE_FILES.mcpServers)], kind: 'whole', local: false, key: 'mcpServers' },
   ];
   if (!rootIsHome) list.splice(2, 0, { files: [inDotDir('settings.yaml')], kind: 'settings', local: false });
+  // In the home directory these are the user's own definitions.
+  if (!rootIsHome) for (const dir of AGENT_DIRECTORIES) for (const file of markdownFiles(inRoot(dir))) list.push({ files: [file], kind: 'whole', local: false, key: 'agents' });
   return list;
 }
 

@@ -27,6 +27,7 @@ import compaction from './compaction/index.js';
 import skills from './skills/index.js';
 import mcp from './mcp/index.js';
 import hooks from './hooks/index.js';
+import subagents from './subagents/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -53,4 +54,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   skills,
   mcp,
   hooks,
+  subagents,
 ];

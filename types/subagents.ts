@@ -5,7 +5,7 @@
  * iteration limits and visibility.
  */
 import type { Usage } from './messages.js';
-import type { RunEndReason } from './events.js';
+import type { AgentEvent, RunEndReason } from './events.js';
 import type { PermissionMode } from './permissions.js';
 import type { AgentSession, ForkContext } from './session.js';
 
@@ -43,6 +43,10 @@ export interface SubagentRequest {
   /** The permission mode the sub-agent runs in (default: the parent's current mode). */
   mode?: PermissionMode;
   signal?: AbortSignal;
+  /** Runs as a background task: the background allowlist applies (SPEC G2 step 3). */
+  background?: boolean;
+  /** The sub-agent's id, chosen by the caller (a background task's id); default: a new one. */
+  agentId?: string;
 }
 
 export interface SubagentResult {
@@ -55,9 +59,22 @@ export interface SubagentResult {
   iterations: number;
 }
 
+/** What a sub-agent is doing, for user interfaces: each event of its run, tagged with who said it. */
+export interface SubagentEvent {
+  agentId: string;
+  parentAgentId: string;
+  role: string;
+  description?: string;
+  /** Set when the sub-agent runs as a background task. */
+  taskId?: string;
+  event: AgentEvent;
+}
+
 export interface SubagentRunner {
   /** The roles that can be started, sorted by name (project definitions win over user ones). */
   roles(): readonly SubagentRole[];
   /** Run a sub-agent to completion and return its final text. Never throws for a run failure. */
   run(request: SubagentRequest): Promise<SubagentResult>;
+  /** Every sub-agent's events as they happen (UIs show them; headless stream-json tags them). Returns how to stop listening. */
+  subscribe?(listener: (event: SubagentEvent) => void): () => void;
 }

@@ -9,8 +9,13 @@ import { interpret, type HookResult } from './decision.js';
 import { defaultTimeoutSec, matches, type ClaudeEvent } from './events.js';
 import type { HookLog } from './hook-log.js';
 import { runCommandHook, type CommandOutcome } from './run-command.js';
+import { fromHookAgent, runAgentHook } from './subagent-action.js';
+
+/** Claude Code's default for `agent` hooks, in seconds. */
+export const AGENT_HOOK_TIMEOUT_SEC = 60;
 import { postHook } from './post-hook.js';
 import type { HookRule } from './settings.js';
+import type { SubagentRunner } from '../../types/subagents.js';
 
 export interface DispatcherDeps {
   projectRoot: string;
@@ -20,6 +25,10 @@ export interface DispatcherDeps {
   sandbox(): Promise<CommandSandbox | undefined>;
   warn(message: string): void;
   notify(message: string): void;
+  /** The sub-agent runner for subagent actions and agent hooks (undefined: none in this build). */
+  subagents?(): SubagentRunner | undefined;
+  /** Ids of sub-agents hooks started, shared by both engines: their events start no other. */
+  hookAgents?: Set<string>;
 }
 
 export interface RuleResult {
@@ -71,10 +80,11 @@ export class HookDispatcher {
   /** `payload` is built only when a rule matches (most calls match none). */
   async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>): Promise<RuleResult[]> {
     if (this.closed) return [];
-    const matching = this.rules.filter((rule) => rule.event === event && matches(rule.matcher, subjects));
+    let matching = this.rules.filter((rule) => rule.event === event && matches(rule.matcher, subjects));
     if (matching.length === 0) return [];
-    const sandbox = matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
     const full = { ...payload(), hook_event_name: event };
+    if (matching.some((rule) => rule.handler.type === 'agent') && fromHookAgent(full, this.hookAgents)) matching = matching.filter((rule) => rule.handler.type !== 'agent');
+    const sandbox = matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
     const runs = matching.map(async (rule): Promise<RuleResult | undefined> => {
       const controller = new AbortController();
       const running = this.runOne(rule, full, rule.sandboxed ? sandbox : undefined, controller.signal);
@@ -86,9 +96,30 @@ export class HookDispatcher {
     return (await Promise.all(runs)).filter((entry): entry is RuleResult => entry !== undefined);
   }
 
+  private get hookAgents(): Set<string> {
+    return (this.deps.hookAgents ??= new Set());
+  }
+
   private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, signal: AbortSignal): Promise<RuleResult> {
-    const timeoutMs = (rule.handler.timeoutSec ?? defaultTimeoutSec(rule.event)) * 1000;
     const handler = rule.handler;
+    const timeoutMs = (handler.timeoutSec ?? (handler.type === 'agent' ? AGENT_HOOK_TIMEOUT_SEC : defaultTimeoutSec(rule.event))) * 1000;
+    if (handler.type === 'agent') {
+      const started = performance.now();
+      const result = await runAgentHook({
+        event: rule.event,
+        ruleName: rule.name,
+        prompt: handler.prompt,
+        payload,
+        runner: this.deps.subagents?.(),
+        timeoutMs,
+        signal,
+        hookAgents: this.hookAgents,
+        ...(handler.model ? { model: handler.model } : {}),
+        ...(handler.agent ? { agent: handler.agent } : {}),
+      });
+      recordRun(this.deps, { name: rule.name, event: rule.event, async: handler.async, durationMs: performance.now() - started, result });
+      return { rule, result };
+    }
     const outcome =
       handler.type === 'http'
         ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs, signal)

@@ -4,6 +4,7 @@
  * matcher syntax and the default timeouts.
  */
 import path from 'node:path';
+export { claudeToolName } from '../../sdk/claude-tool-names.js';
 export const CLAUDE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
@@ -17,20 +18,6 @@ export const CLAUDE_EVENTS = [
   'Notification',
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
-
-/** Claude Code's tool names for MewCode's built-in tools; MCP tools (`mcp__…`) are the same in both. */
-const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
-  bash: 'Bash',
-  read_file: 'Read',
-  write_file: 'Write',
-  edit_file: 'Edit',
-  glob: 'Glob',
-  grep: 'Grep',
-};
-
-export function claudeToolName(tool: string): string {
-  return CLAUDE_TOOL_NAMES[tool] ?? tool;
-}
 
 /** Claude Code's field names beside ours, so `.tool_input.file_path` works unchanged. */
 const CLAUDE_INPUT_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {

@@ -3,7 +3,8 @@
  * (a missing field is absent: no match of any kind fires on it, `not` included — the seed's bug
  * fixed), then the action — shell (exit codes and JSON output as for Claude-style hooks), prompt
  * (its text reaches the model with the next request), http (POST of the payload or of a
- * field-only template; a 2xx JSON answer decides like a hook's stdout). Rules run in file order and
+ * field-only template; a 2xx JSON answer decides like a hook's stdout), subagent (the named
+ * sub-agent's final text becomes context, subagent-action.ts). Rules run in file order and
  * the first block wins (H6) — on a blocking event one after another, on the others side by side;
  * `only_once` counts successful runs only; `fail_closed` turns a failure on a blocking event into
  * a block.
@@ -13,6 +14,7 @@ import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
 import { PROJECT_HTTP_REFUSED, projectHttpRefusal, recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
 import { runCommandHook } from './run-command.js';
+import { fromHookAgent, runSubagentAction } from './subagent-action.js';
 import { postHook } from './post-hook.js';
 import { fieldAt } from './template.js';
 import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
@@ -51,6 +53,11 @@ export class RuleEngine {
     private readonly deps: DispatcherDeps,
   ) {}
 
+  /** Sub-agents started by hooks (shared with the settings dispatcher): their own events start no other one. */
+  private get hookAgents(): Set<string> {
+    return (this.deps.hookAgents ??= new Set());
+  }
+
   listens(event: MewcodeEvent): boolean {
     return this.rules.some((rule) => rule.event === event);
   }
@@ -64,6 +71,7 @@ export class RuleEngine {
     const due: MewcodeRule[] = [];
     for (const rule of this.rules) {
       if (rule.event !== event || (rule.onlyOnce && fired.has(rule.name)) || !conditionHolds(rule.if, full)) continue;
+      if (rule.action.type === 'subagent' && fromHookAgent(full, this.hookAgents)) continue;
       // Reserved while it runs (a concurrent batch must not run it too); released if it fails.
       if (rule.onlyOnce) fired.add(rule.name);
       if (rule.sandboxed && rule.action.type === 'shell') sandbox ??= await this.deps.sandbox();
@@ -105,6 +113,9 @@ export class RuleEngine {
       let result: HookResult;
       if (rule.action.type === 'prompt') {
         result = { kind: 'ok', additionalContext: rule.action.text, exit: 'prompt' };
+      } else if (rule.action.type === 'subagent') {
+        const { agentName, prompt } = rule.action;
+        result = await runSubagentAction({ ruleName: rule.name, agentName, prompt, payload, runner: this.deps.subagents?.(), timeoutMs: rule.timeoutMs, hookAgents: this.hookAgents, ...(signal ? { signal } : {}) });
       } else {
         const outcome =
           rule.action.type === 'shell'

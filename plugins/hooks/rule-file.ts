@@ -11,7 +11,7 @@
  *     if: { all_of: [ { field: tool_name, match: { type: exact, value: write_file } },
  *                     { field: tool_input.path, match: { type: glob, value: "**\/.env*" } } ] }
  *     action: { type: shell, command: "echo 'no .env writes' >&2; exit 2" }
- *     timeout: 10s          # default 30s
+ *     timeout: 10s          # default 30s (60s for a subagent action)
  *     only_once: false      # per session; a failed run does not count
  *     async: false          # not allowed on a blocking event
  *     fail_closed: false    # a failure blocks instead of letting the action go on
@@ -63,7 +63,9 @@ export interface Condition {
 export type RuleAction =
   | { type: 'shell'; command: string }
   | { type: 'prompt'; text: string }
-  | { type: 'http'; url: string; method: string; headers: Record<string, string>; body?: string };
+  | { type: 'http'; url: string; method: string; headers: Record<string, string>; body?: string }
+  /** Runs the named sub-agent with the payload; its final text becomes context (subagent-action.ts). */
+  | { type: 'subagent'; agentName: string; prompt: string };
 
 export interface MewcodeRule {
   name: string;
@@ -81,6 +83,8 @@ export interface MewcodeRule {
 }
 
 export const DEFAULT_RULE_TIMEOUT_MS = 30_000;
+/** A sub-agent works for a while (Claude Code's `agent` hooks default to 60 s). */
+export const DEFAULT_SUBAGENT_TIMEOUT_MS = 60_000;
 const MAX_FILE_BYTES = 1024 * 1024;
 
 export function ruleFiles(projectRoot: string, homeDir: string): { file: string; project: boolean }[] {
@@ -212,7 +216,7 @@ function compileRule(node: LocatedNode, index: number, file: string, project: bo
     if (typeof plain !== 'boolean') throw new RuleError(value, `${key} must be true or false`);
     return plain;
   };
-  let timeoutMs = DEFAULT_RULE_TIMEOUT_MS;
+  let timeoutMs = action.type === 'subagent' ? DEFAULT_SUBAGENT_TIMEOUT_MS : DEFAULT_RULE_TIMEOUT_MS;
   const timeoutNode = map.entries.get('timeout');
   if (timeoutNode !== undefined) {
     const raw = toPlain(timeoutNode);
@@ -263,9 +267,8 @@ function compileAction(map: LocatedMap): RuleAction {
       return action;
     }
     case 'subagent': {
-      stringAt(map, 'agent_name', 'subagent action requires agent_name'); // 7
-      stringAt(map, 'prompt', 'subagent action requires prompt');
-      throw new RuleError(map, 'subagent actions need named sub-agents, which this build does not have yet');
+      const agentName = stringAt(map, 'agent_name', 'subagent action requires agent_name'); // 7
+      return { type, agentName, prompt: stringAt(map, 'prompt', 'subagent action requires prompt') };
     }
     default:
       throw new RuleError(map.entries.get('type') ?? map, `unknown action type ${JSON.stringify(type ?? null)} (expected shell, prompt, http or subagent)`); // 3

@@ -60,6 +60,9 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
     sandbox: sandboxFor(kernel),
     warn: (message: string) => kernel.warn(message),
     notify: (message: string) => kernel.notify('notice', message),
+    // Resolved when an action runs: the runner is another plugin's, bound or not.
+    subagents: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined),
+    hookAgents: new Set<string>(),
   };
   const claude = new HookDispatcher(settings.rules, deps);
   const own = new RuleEngine(files.rules, deps);
@@ -168,9 +171,9 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
     });
   }
 
-  /** A prompt action (or context) on an event that has no place for it reaches the main session's next request. */
+  /** A prompt or subagent action's text on an event that has no place for it reaches the main session's next request. */
   const remind = (results: readonly RuleResult[]): void => {
-    for (const entry of results) if (entry.result.additionalContext && entry.result.exit === 'prompt') kernel.injectReminder(entry.result.additionalContext);
+    for (const entry of results) if (entry.result.additionalContext && (entry.result.exit === 'prompt' || entry.result.exit === 'subagent')) kernel.injectReminder(entry.result.additionalContext);
   };
 
   if (listens('SubagentStart')) {

@@ -2,8 +2,8 @@
  * User hook rules in Claude Code's settings shape (issue 13), read from MewCode's settings files:
  *   ~/.mewcode/settings.yaml, <root>/.mewcode/settings.yaml, <root>/.mewcode/settings.local.yaml
  * (YAML or JSON content), under `hooks: { <Event>: [ { matcher, hooks: [ { type: command,
- * command, timeout, async } | { type: http, url, headers, timeout } ] } ] }` — exactly as Claude
- * Code documents it for settings.json.
+ * command, timeout, async } | { type: http, url, headers, timeout } | { type: agent, prompt,
+ * model, timeout } ] } ] }` — exactly as Claude Code documents it for settings.json.
  *
  * A bad entry is skipped with a message naming the file, line and key (K2); the rest load.
  * Project-scope files (the shared one, or a local file tracked by git) apply only when the
@@ -29,6 +29,18 @@ export interface HttpHandler {
   sandbox: false;
 }
 
+/** Claude Code's `agent` handler: a read-only sub-agent verifies the event and answers {ok, reason}. */
+export interface AgentHandler {
+  type: 'agent';
+  prompt: string;
+  model?: string;
+  /** A sub-agent role (MewCode's extension; default explore). */
+  agent?: string;
+  timeoutSec?: number;
+  async: boolean;
+  sandbox: false;
+}
+
 export interface CommandHandler {
   type: 'command';
   command: string;
@@ -46,7 +58,7 @@ export interface HookRule {
   event: ClaudeEvent;
   /** Claude Code's matcher string ('' = all). */
   matcher: string;
-  handler: CommandHandler | HttpHandler;
+  handler: CommandHandler | HttpHandler | AgentHandler;
   scope: HookScope;
   file: string;
   /**
@@ -194,7 +206,7 @@ function validMatcher(matcher: string): boolean {
   }
 }
 
-function parseHandler(node: LocatedNode, label: string, warnings: string[]): CommandHandler | HttpHandler | undefined {
+function parseHandler(node: LocatedNode, label: string, warnings: string[]): CommandHandler | HttpHandler | AgentHandler | undefined {
   const where = formatPos(node.pos);
   const value = toPlain(node) as Record<string, unknown> | unknown;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -202,7 +214,7 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
     return undefined;
   }
   const entry = value as Record<string, unknown>;
-  let handler: CommandHandler | HttpHandler;
+  let handler: CommandHandler | HttpHandler | AgentHandler;
   if (entry.type === 'http') {
     if (typeof entry.url !== 'string' || !/^https?:\/\//.test(entry.url)) {
       warnings.push(`${PREFIX} ${where}: ${label}: url must be an http:// or https:// URL; skipped`);
@@ -220,8 +232,18 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
       return undefined;
     }
     handler = { type: 'command', command: entry.command, async: entry.async === true, sandbox: entry.sandbox === true };
+  } else if (entry.type === 'agent') {
+    if (typeof entry.prompt !== 'string' || entry.prompt.trim() === '') {
+      warnings.push(`${PREFIX} ${where}: ${label}: prompt must be a non-empty string; skipped`);
+      return undefined;
+    }
+    if ((entry.model !== undefined && typeof entry.model !== 'string') || (entry.agent !== undefined && typeof entry.agent !== 'string')) {
+      warnings.push(`${PREFIX} ${where}: ${label}: model and agent must be names; skipped`);
+      return undefined;
+    }
+    handler = { type: 'agent', prompt: entry.prompt, async: entry.async === true, sandbox: false, ...(entry.model ? { model: entry.model } : {}), ...(entry.agent ? { agent: entry.agent } : {}) };
   } else {
-    warnings.push(`${PREFIX} ${where}: ${label}: type ${JSON.stringify(entry.type)} is not supported (command and http are; prompt and agent handlers are not built yet); skipped`);
+    warnings.push(`${PREFIX} ${where}: ${label}: type ${JSON.stringify(entry.type)} is not supported (command, http and agent are; prompt handlers are not built yet); skipped`);
     return undefined;
   }
   if (entry.timeout !== undefined) {
@@ -232,7 +254,7 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
     handler.timeoutSec = entry.timeout;
   }
   for (const key of Object.keys(entry)) {
-    if (!['type', 'command', 'url', 'headers', 'timeout', 'async', 'statusMessage', 'sandbox'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
+    if (!['type', 'command', 'url', 'headers', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
   }
   return handler;
 }

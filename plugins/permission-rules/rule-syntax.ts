@@ -12,27 +12,16 @@
  * Claude Code (`Read(~/.zshrc)`); a regex that starts with a slash is written `~^/…`.
  */
 
+import { CLAUDE_TO_OURS, claudeToolName } from '../../sdk/claude-tool-names.js';
+
 export type RuleList = 'deny' | 'ask' | 'allow';
 export const RULE_LISTS: readonly RuleList[] = ['deny', 'ask', 'allow'];
 
-/** Friendly rule names → registered tool names (SPEC A5). */
-export const FRIENDLY_NAMES: Readonly<Record<string, string>> = {
-  Bash: 'bash',
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  Glob: 'glob',
-  Grep: 'grep',
-};
-
-const REGISTERED_TO_FRIENDLY: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(FRIENDLY_NAMES).map(([friendly, registered]) => [registered, friendly]),
-);
+/** Friendly rule names → registered tool names (SPEC A5): Claude Code's names, shared in the sdk. */
+export const FRIENDLY_NAMES: Readonly<Record<string, string>> = CLAUDE_TO_OURS;
 
 /** The name a rule for this tool is best written with: `Bash` for bash, the tool name otherwise. */
-export function friendlyName(toolName: string): string {
-  return REGISTERED_TO_FRIENDLY[toolName] ?? toolName;
-}
+export const friendlyName = claudeToolName;
 
 /** Friendly names whose patterns are paths. */
 export const PATH_RULE_NAMES: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'Glob', 'Grep']);

@@ -1,5 +1,6 @@
 /** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (SPEC U2). */
 import type { AgentEvent } from '../../types/events.js';
+import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
 import type { Approvals } from '../../types/services.js';
@@ -72,17 +73,27 @@ export class HeadlessUserInterface implements UserInterface {
 
     let lastError: string | undefined;
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
+    // Sub-agents' tokens count in the result; their events stream tagged with who said them.
+    const subagentUsage = new Map<string, Usage>();
+    const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined;
+    const unsubscribe = runner?.subscribe?.((sub) => {
+      if (sub.event.type === 'done') subagentUsage.set(sub.agentId, addUsage(subagentUsage.get(sub.agentId) ?? emptyUsage(), sub.event.usage));
+      if (options.outputFormat !== 'stream-json') return;
+      const line = eventToJson(sub.event, { sessionId, ...sub });
+      if (line) print(line);
+    });
     try {
       for await (const event of kernel.run({ prompt, mode, signal: controller.signal })) {
         if (event.type === 'done') done = event;
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'error') this.err.write(`mewcode: error: ${event.message}\n`);
         if (options.outputFormat === 'stream-json') {
-          const line = eventToJson(event, sessionId);
+          const line = eventToJson(event, { sessionId, agentId: kernel.session.agentId });
           if (line) print(line);
         }
       }
     } finally {
+      unsubscribe?.();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
@@ -90,7 +101,7 @@ export class HeadlessUserInterface implements UserInterface {
       this.err.write('mewcode: error: the run ended without a result\n');
       return EXIT_RUN_ERROR;
     }
-    const result = buildResult(done, lastError, { sessionId, model, durationMs: performance.now() - started });
+    const result = buildResult(done, lastError, { sessionId, model, durationMs: performance.now() - started, subagentUsage });
     if (options.outputFormat === 'text') {
       if (!result.is_error) this.out.write(`${result.result}\n`);
     } else {

@@ -3,7 +3,7 @@
  * {type, subtype, is_error, result, num_turns, duration_ms, session_id, usage{…}}.
  */
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
-import type { Usage } from '../../types/messages.js';
+import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
 
 export interface ResultObject {
   type: 'result';
@@ -15,15 +15,20 @@ export interface ResultObject {
   duration_ms: number;
   session_id: string;
   model: string;
-  usage: {
-    input_tokens: number;
-    output_tokens: number;
-    cache_creation_input_tokens: number;
-    cache_read_input_tokens: number;
-  };
+  /** Every agent's tokens together: the main agent's and its sub-agents'. */
+  usage: ClaudeUsage;
+  /** Per agent (`main`, and each sub-agent that ran during the prompt). */
+  usage_by_agent: Record<string, ClaudeUsage>;
 }
 
-export function toClaudeUsage(usage: Usage): ResultObject['usage'] {
+export interface ClaudeUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export function toClaudeUsage(usage: Usage): ClaudeUsage {
   return {
     input_tokens: usage.input,
     output_tokens: usage.output,
@@ -35,8 +40,10 @@ export function toClaudeUsage(usage: Usage): ResultObject['usage'] {
 export function buildResult(
   done: Extract<AgentEvent, { type: 'done' }>,
   lastError: string | undefined,
-  meta: { sessionId: string; model: string; durationMs: number },
+  meta: { sessionId: string; model: string; durationMs: number; subagentUsage?: ReadonlyMap<string, Usage> },
 ): ResultObject {
+  const byAgent = new Map<string, Usage>([['main', done.usage], ...(meta.subagentUsage ?? [])]);
+  const total = [...byAgent.values()].reduce(addUsage, emptyUsage());
   const isError = done.reason !== 'completed';
   return {
     type: 'result',
@@ -48,6 +55,7 @@ export function buildResult(
     duration_ms: Math.round(meta.durationMs),
     session_id: meta.sessionId,
     model: meta.model,
-    usage: toClaudeUsage(done.usage),
+    usage: toClaudeUsage(total),
+    usage_by_agent: Object.fromEntries([...byAgent].map(([agent, usage]) => [agent, toClaudeUsage(usage)])),
   };
 }

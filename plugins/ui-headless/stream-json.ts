@@ -1,9 +1,24 @@
-/** `--output-format stream-json`: one JSON object per line per event, snake_case like Claude Code. */
+/**
+ * `--output-format stream-json`: one JSON object per line per event, snake_case like Claude Code.
+ * Every line says which agent it is about (`agent_id`: `main` or a sub-agent's id, and for a
+ * sub-agent `parent_agent_id`), so a script can tell which agent said what.
+ */
 import type { AgentEvent } from '../../types/events.js';
 import { toClaudeUsage } from './result-object.js';
 
-export function eventToJson(event: AgentEvent, sessionId: string): Record<string, unknown> | undefined {
-  const base = { session_id: sessionId };
+/** Who an event is about. */
+export interface EventSource {
+  sessionId: string;
+  agentId: string;
+  parentAgentId?: string;
+  /** A sub-agent's role and label, and its task id when it runs in the background. */
+  role?: string;
+  description?: string;
+  taskId?: string;
+}
+
+export function eventToJson(event: AgentEvent, source: EventSource): Record<string, unknown> | undefined {
+  const base = { session_id: source.sessionId, agent_id: source.agentId, ...(source.parentAgentId ? { parent_agent_id: source.parentAgentId } : {}) };
   switch (event.type) {
     case 'iteration':
       return { type: 'iteration', iteration: event.iteration, ...base };
@@ -38,7 +53,21 @@ export function eventToJson(event: AgentEvent, sessionId: string): Record<string
     case 'error':
       return { type: 'error', message: event.message, kind: event.kind, ...base };
     case 'done':
-      return undefined; // the result object closes the stream instead
+      // The main agent's result object closes the stream instead; a sub-agent's end is a line.
+      if (!source.parentAgentId) return undefined;
+      return {
+        type: 'subagent_result',
+        subtype: event.reason === 'completed' ? 'success' : 'error',
+        is_error: event.reason !== 'completed',
+        result: event.finalText,
+        stop_reason: event.reason,
+        num_turns: event.iterations,
+        usage: toClaudeUsage(event.usage),
+        ...(source.role ? { subagent_type: source.role } : {}),
+        ...(source.description ? { description: source.description } : {}),
+        ...(source.taskId ? { task_id: source.taskId } : {}),
+        ...base,
+      };
   }
 }
 

@@ -16,22 +16,13 @@ import { loadRuleFiles, parseDuration } from '../../../plugins/hooks/rule-file.j
 import type { ToolMessage } from '../../../types/messages.js';
 import type { Tool } from '../../../types/tools.js';
 import { toolsPlugin } from '../../support/test-tools.js';
+import { ruleSetup } from './rule-setup.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 
 afterEach(removeTempDirs);
 
-function setup(userRules: string, projectRules?: string): { root: string; home: string } {
-  const root = temp('mewcode-rules-root-');
-  const home = temp('mewcode-rules-home-');
-  mkdirSync(path.join(home, '.mewcode'));
-  writeFileSync(path.join(home, '.mewcode', 'hooks.yaml'), userRules);
-  if (projectRules !== undefined) {
-    mkdirSync(path.join(root, '.mewcode'));
-    writeFileSync(path.join(root, '.mewcode', 'hooks.yaml'), projectRules);
-  }
-  return { root, home };
-}
+const setup = ruleSetup;
 
 const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async (input) => ({ content: `wrote ${String(input.path)}` }) };
 const lastResults = (request: { messages: readonly unknown[] } | undefined): ToolMessage['results'] => ((request?.messages.at(-1) as ToolMessage | undefined)?.results ?? []);
@@ -87,7 +78,7 @@ test('the compile checks: each bad rule is skipped with its file, line and probl
       '    action: { type: shell, command: "true" }',
       '  - name: subagent',
       '    event: Stop',
-      '    action: { type: subagent, agent_name: reviewer, prompt: check }', // 7 (well-formed, but no sub-agents yet)
+      '    action: { type: subagent, agent_name: reviewer }', // 7
       '  - name: good',
       '    event: Stop',
       '    action: { type: prompt, text: fine }',
@@ -115,7 +106,7 @@ test('the compile checks: each bad rule is skipped with its file, line and probl
     '37:45: hook "no-inner": not match requires inner; skipped',
     '41:14: hook "bad-timeout": invalid timeout "soon" (e.g. "30s", "500ms", at most 1h); skipped',
     '45:12: hook "async-blocking": async is not allowed on the blocking event PreToolUse; skipped',
-    '49:13: hook "subagent": subagent actions need named sub-agents, which this build does not have yet; skipped',
+    '49:13: hook "subagent": subagent action requires prompt; skipped',
     '53:5: hook "good" is already defined at ' + file + ':50:5; this one is skipped',
   ]);
 });

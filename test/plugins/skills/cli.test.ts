@@ -70,15 +70,22 @@ test.concurrent('a project skill with scripts needs trust: skipped loudly withou
   });
 });
 
-test.concurrent('/help lists skill commands; a fork-mode skill without a sub-agent runner is a clear error and no request', async () => {
-  await scenario([], async (s) => {
+test.concurrent('/help lists skill commands; -p "/research-fork …" runs the fork-mode skill in an isolated sub-agent and prints its answer', async () => {
+  await scenario([{ text: 'main is in src/main.ts' }], async (s) => {
     copy('research-fork', path.join(s.cwd, '.mewcode', 'skills', 'research-fork'));
     const help = await s.run(['-p', '/help']);
     expect(help.stdout).toMatch(/^ {2}\/research-fork +Research a question in the codebase in an isolated sub-agent and report back\. \[skill, fork\]$/m);
     const fork = await s.run(['-p', '/research-fork where is main?']);
-    expect(fork.code).toBe(1);
-    expect(fork.stderr).toContain('The skill "research-fork" runs in fork mode (an isolated sub-agent), but this build has no sub-agent runner');
-    expect(s.requests).toHaveLength(0);
+    expect(fork.stderr).toBe('');
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toBe('main is in src/main.ts\n');
+    expect(s.requests).toHaveLength(1);
+    const body = s.requests[0]!.body;
+    // Isolated: only its task; the skill (with the arguments) in its system prompt; only its allowed tools (+ load_skill); its model.
+    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'where is main?' }] }]);
+    expect(JSON.stringify(body.system)).toContain('Research this question and answer in five lines or fewer: where is main?');
+    expect(body.tools.map((t: any) => t.name).sort()).toEqual(['glob', 'grep', 'load_skill', 'read_file']);
+    expect(body.model).toBe('fast');
   });
 });
 

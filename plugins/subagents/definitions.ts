@@ -1,0 +1,156 @@
+/**
+ * Sub-agent definition files (SPEC G1): markdown with YAML frontmatter, in Claude Code's format so
+ * `.claude/agents/*.md` works unchanged. Frontmatter: `name`, `description`, `tools`,
+ * `disallowed_tools` / `disallowedTools`, `model`; the body is the system prompt.
+ *
+ * Sources, lowest first: ~/.claude/agents, ~/.mewcode/agents, <root>/.claude/agents,
+ * <root>/.mewcode/agents; a later one wins by name. Project files are used only when workspace
+ * trust approves exactly the text read here (they steer what a sub-agent does with its tools).
+ * A bad file is skipped with a warning naming it (K2).
+ */
+import { constants } from 'node:fs';
+import { open, readdir, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import type { AgentDirectory } from './definitions-paths.js';
+import type { RoleDefinition } from './roles.js';
+
+export interface LoadedDefinitions {
+  roles: RoleDefinition[];
+  warnings: string[];
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const MAX_FILE_BYTES = 256 * 1024;
+
+/** Read every definition file; later directories win by name. */
+export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: WorkspaceTrust | undefined): Promise<LoadedDefinitions> {
+  const warnings: string[] = [];
+  const byName = new Map<string, RoleDefinition>();
+  for (const { dir, project } of dirs) {
+    const files = await markdownFiles(dir);
+    for (const file of files) {
+      const read = await readDefinitionFile(file);
+      if ('problem' in read) {
+        warnings.push(`subagents: ${file}: ${read.problem}; skipped`);
+        continue;
+      }
+      const text = read.text;
+      if (project && !trust?.approves(file, 'agents', text)) {
+        if (!trust) warnings.push(`subagents: ${file}: this build has no workspace trust service, so the project's agent definitions are not used`);
+        continue;
+      }
+      const parsed = parseDefinition(file, text);
+      if ('error' in parsed) {
+        warnings.push(`subagents: ${parsed.error}; skipped`);
+        continue;
+      }
+      byName.set(parsed.role.name, parsed.role);
+      warnings.push(...parsed.warnings);
+    }
+  }
+  return { roles: [...byName.values()], warnings };
+}
+
+/**
+ * Only a regular file of sane size is read, without blocking on open: a committed link to
+ * /dev/zero or a FIFO must not hang the start.
+ */
+async function readDefinitionFile(file: string): Promise<{ text: string } | { problem: string }> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const info = await handle.stat();
+    if (!info.isFile()) return { problem: 'not a regular file' };
+    if (info.size > MAX_FILE_BYTES) return { problem: `larger than ${MAX_FILE_BYTES / 1024} KiB` };
+    return { text: await handle.readFile('utf8') };
+  } catch (error) {
+    return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** `*.md` files of a directory, sorted; none when it does not exist. */
+async function markdownFiles(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md')).map((e) => path.join(dir, e.name)).sort();
+  } catch {
+    return [];
+  }
+}
+
+type Parsed = { role: RoleDefinition; warnings: string[] } | { error: string };
+
+/** One definition file. Lines in errors count from the file's first line (the opening `---`). */
+export function parseDefinition(file: string, text: string): Parsed {
+  const match = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!match) return { error: `${file}:1: no frontmatter (the file must start with a --- line, then YAML, then ---)` };
+  const lines = new LineCounter();
+  const doc = parseDocument(match[1] ?? '', { prettyErrors: true, lineCounter: lines });
+  const first = doc.errors[0];
+  if (first) {
+    const line = (first.linePos?.[0]?.line ?? 0) + 1;
+    return { error: `${file}:${line}: ${first.message.split('\n')[0]}` };
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined) return parseFields(file, text.slice(match[0].length), {}, () => file);
+  if (typeof data !== 'object' || Array.isArray(data)) return { error: `${file}:2: the frontmatter must be a mapping of keys` };
+  return parseFields(file, text.slice(match[0].length), data as Record<string, unknown>, keyPosition(file, doc, lines));
+}
+
+/** `file:line` of a frontmatter key (the frontmatter starts on the file's line 2). */
+function keyPosition(file: string, doc: Document, lines: LineCounter): (key: string) => string {
+  return (key) => {
+    const pair = isMap(doc.contents) ? doc.contents.items.find((item) => isScalar(item.key) && item.key.value === key) : undefined;
+    const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+    return offset === undefined ? file : `${file}:${lines.linePos(offset).line + 1}`;
+  };
+}
+
+function parseFields(file: string, body: string, fields: Record<string, unknown>, at: (key: string) => string): Parsed {
+  const warnings: string[] = [];
+  const stem = path.basename(file, '.md');
+  const name = fields.name ?? stem;
+  if (typeof name !== 'string' || !NAME.test(name)) return { error: `${at('name')}: name: must be letters, digits, '.', '_' or '-' (got ${JSON.stringify(name)})` };
+  const description = fields.description ?? '';
+  if (typeof description !== 'string') return { error: `${at('description')}: description: must be text` };
+  const model = fields.model;
+  if (model !== undefined && typeof model !== 'string') return { error: `${at('model')}: model: must be text (a configured provider or a model name)` };
+  const tools = toolList(fields.tools, 'tools');
+  if ('error' in tools) return { error: `${at('tools')}: ${tools.error}` };
+  const disallowedKey = fields.disallowed_tools !== undefined ? 'disallowed_tools' : 'disallowedTools';
+  const disallowed = toolList(fields[disallowedKey], disallowedKey);
+  if ('error' in disallowed) return { error: `${at(disallowedKey)}: ${disallowed.error}` };
+  // A permission pattern (`Bash(git:*)`) cannot narrow a tool list: an allowed entry is left out
+  // (narrower), a disallowed entry takes the whole tool away (never wider).
+  const allowed = tools.list?.filter((entry) => {
+    if (!entry.includes('(')) return true;
+    warnings.push(`subagents: ${at('tools')}: tools: "${entry}" has a pattern, which a tool list cannot apply; left out (list the tool by name to allow it)`);
+    return false;
+  });
+  const denied = disallowed.list?.map((entry) => entry.replace(/\(.*$/s, ''));
+  const prompt = body.trim();
+  return {
+    role: {
+      name,
+      description: description.trim() || '(no description)',
+      source: file,
+      prompt,
+      ...(allowed ? { tools: allowed } : {}),
+      ...(denied && denied.length > 0 ? { disallowedTools: denied } : {}),
+      ...(model && model.trim() ? { model: model.trim() } : {}),
+    },
+    warnings,
+  };
+}
+
+/** Claude Code writes `tools: Read, Grep, Glob`; a YAML list works too. Absent → undefined. */
+function toolList(value: unknown, key: string): { list: string[] | undefined } | { error: string } {
+  if (value === undefined || value === null) return { list: undefined };
+  if (typeof value === 'string') return { list: value.split(',').map((s) => s.trim()).filter(Boolean) };
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { list: value.map((s: string) => s.trim()).filter(Boolean) };
+  return { error: `${key}: must be a comma-separated list or a YAML list of tool names` };
+}

@@ -1,0 +1,76 @@
+/**
+ * The subagents plugin (issue 14, SPEC G1–G3): the sub-agent runner service (TOKENS.SubagentRunner)
+ * that the `agent` tool, background tasks, fork-mode skills and the hooks' subagent action use;
+ * the `agent` tool; the task tools; `/agents`. Roles: `general`, `explore` (read-only), and definition files
+ * in Claude Code's format (definitions.ts), loaded at boot only when such files exist.
+ */
+import { readdir } from 'node:fs/promises';
+import { ContainerModule } from 'inversify';
+import type { ServiceIdentifier } from 'inversify';
+import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { agentTool } from './agent-tool.js';
+import { agentsCommand } from './agents-command.js';
+import { agentDirectories, type AgentDirectory } from './definitions-paths.js';
+import type { RoleDefinition } from './roles.js';
+import { SubagentService } from './runner.js';
+import { taskTools } from './task-tools.js';
+import { TaskManager } from './tasks.js';
+
+const NAME = 'subagents';
+
+/** This plugin's own per-kernel state (not a contract: other plugins use TOKENS.SubagentRunner). */
+const STATE: ServiceIdentifier<SubagentService> = Symbol.for('mewcode/subagents/service') as ServiceIdentifier<SubagentService>;
+
+async function hasDefinitions(dirs: readonly AgentDirectory[]): Promise<boolean> {
+  const found = await Promise.all(dirs.map(({ dir }) => readdir(dir).then((names) => names.some((n) => n.endsWith('.md')), () => false)));
+  return found.includes(true);
+}
+
+async function readRoles(kernel: KernelApi): Promise<RoleDefinition[]> {
+  const dirs = agentDirectories(kernel.projectRoot, kernel.homeDir);
+  if (!(await hasDefinitions(dirs))) return [];
+  const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+  const { loadDefinitions } = await import('./definitions.js');
+  const loaded = await loadDefinitions(dirs, trust);
+  for (const warning of loaded.warnings) kernel.warn(warning);
+  return loaded.roles;
+}
+
+export function createSubagentsPlugin(): MewcodePlugin {
+  // One plugin object may serve several kernels in a process (tests, custom builds).
+  const managers = new Set<TaskManager>();
+  const tasksOf = new WeakMap<SubagentService, TaskManager>();
+  return definePlugin({
+    name: NAME,
+    version: '0.1.0',
+    bindings: new ContainerModule(({ bind }) => {
+      const service = new SubagentService();
+      bind(STATE).toConstantValue(service);
+      bind(TOKENS.SubagentRunner).toConstantValue(service);
+      bind(TOKENS.Command).toConstantValue(agentsCommand(service, () => tasksOf.get(service)));
+    }),
+    async apply(kernel) {
+      const service = kernel.container.get(STATE);
+      service.attach(kernel, await readRoles(kernel));
+      const tasks = new TaskManager(service, (message, session) => kernel.notify('notice', message, session));
+      managers.add(tasks);
+      tasksOf.set(service, tasks);
+      for (const tool of [agentTool(service, tasks), ...taskTools(tasks)]) kernel.tools.register(tool);
+      // A sub-agent runs in the mode its parent's run is in (seen on the parent's tool calls).
+      kernel.hooks.preToolUse.tap(NAME, (decision, context) => {
+        service.noteMode(context.agentId, context.mode);
+        return decision;
+      });
+      // Background tasks stop with the session, each leaving a valid history.
+      kernel.hooks.sessionEnd.tapPromise(NAME, () => tasks.stopAll());
+    },
+    async dispose() {
+      await Promise.all([...managers].map((tasks) => tasks.stopAll()));
+      managers.clear();
+    },
+  });
+}
+
+export default createSubagentsPlugin();

@@ -1,0 +1,150 @@
+/**
+ * The sub-agent runner (SPEC G1–G3), bound under TOKENS.SubagentRunner: the agent tool, background
+ * tasks, fork-mode skills and the hooks' subagent action all start sub-agents here, so each gets
+ * the same tool filter, model choice, permission chain and hooks (a child session runs the
+ * kernel's own loop) and the same visibility (every event goes to the subscribers, tagged).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AgentEvent } from '../../types/events.js';
+import { emptyUsage } from '../../types/messages.js';
+import type { PermissionMode } from '../../types/permissions.js';
+import type { KernelApi } from '../../types/plugin.js';
+import type { AgentSession } from '../../types/session.js';
+import type { SubagentEvent, SubagentRequest, SubagentResult, SubagentRole, SubagentRunner } from '../../types/subagents.js';
+import { TOKENS } from '../../types/tokens.js';
+import { chooseModel } from './model-choice.js';
+import { BUILTIN_ROLES, mergeRoles, type RoleDefinition } from './roles.js';
+import { subagentToolFilter } from './tool-filter.js';
+
+export const NESTING_REFUSED = 'Sub-agents cannot start sub-agents. Do this part of the task yourself with your own tools, or report back so the agent that started you can delegate it.';
+
+/** A sub-agent that has started: its session (to message it) and its result to come. */
+export interface StartedSubagent {
+  agentId: string;
+  role: string;
+  session: AgentSession | undefined;
+  result: Promise<SubagentResult>;
+  /** Why it did not start (the result says the same). */
+  refusal?: string;
+}
+
+export function newAgentId(): string {
+  return `agent-${randomBytes(4).toString('hex')}`;
+}
+
+export class SubagentService implements SubagentRunner {
+  private kernel: KernelApi | undefined;
+  private definitions: RoleDefinition[] = mergeRoles(BUILTIN_ROLES);
+  private readonly listeners = new Set<(event: SubagentEvent) => void>();
+  /** The permission mode of each agent's current run (seen on its tool calls). */
+  private readonly modes = new Map<string, PermissionMode>();
+
+  /** The kernel and the roles from definition files (later lists win by name). */
+  attach(kernel: KernelApi, roles: readonly RoleDefinition[]): void {
+    this.kernel = kernel;
+    this.definitions = mergeRoles(BUILTIN_ROLES, roles);
+  }
+
+  roles(): readonly SubagentRole[] {
+    return this.definitions.map(({ prompt: _prompt, ...role }) => role);
+  }
+
+  role(name: string): RoleDefinition | undefined {
+    return this.definitions.find((role) => role.name === name);
+  }
+
+  subscribe(listener: (event: SubagentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  noteMode(agentId: string, mode: PermissionMode): void {
+    this.modes.set(agentId, mode);
+  }
+
+  run(request: SubagentRequest): Promise<SubagentResult> {
+    return this.start(request).result;
+  }
+
+  /** Start a sub-agent; refusals (nesting, unknown role) come back as an error result at once. */
+  start(request: SubagentRequest): StartedSubagent {
+    const agentId = request.agentId ?? newAgentId();
+    const roleName = request.role?.trim() || 'general';
+    const refuse = (text: string): StartedSubagent => ({ agentId, role: roleName, session: undefined, result: Promise.resolve(failure(agentId, text)), refusal: text });
+    const kernel = this.kernel;
+    if (!kernel) return refuse('Sub-agents are not available: the subagents plugin has not started.');
+    const parent = request.parent ?? kernel.session;
+    if (parent.parentAgentId !== undefined) return refuse(NESTING_REFUSED);
+    if (request.prompt.trim() === '') return refuse('A sub-agent needs a non-empty prompt with its whole task.');
+    const role = this.role(roleName);
+    if (!role) return refuse(`Unknown sub-agent type "${roleName}". Available types: ${this.definitions.map((r) => r.name).join(', ')}.`);
+
+    let child: AgentSession;
+    try {
+      child = this.createChild(kernel, parent, role, request, agentId);
+    } catch (error) {
+      return refuse(`The sub-agent could not be started: ${(error as Error).message}`);
+    }
+    const mode = request.mode ?? this.modes.get(parent.agentId) ?? 'default';
+    const tag = { agentId, parentAgentId: parent.agentId, role: role.name, ...(request.description ? { description: request.description } : {}), ...(request.background ? { taskId: agentId } : {}) };
+    const result = this.drive(child, { prompt: request.prompt, mode, ...(request.signal ? { signal: request.signal } : {}) }, (event) => this.emit({ ...tag, event }));
+    return { agentId, role: role.name, session: child, result };
+  }
+
+  private createChild(kernel: KernelApi, parent: AgentSession, role: RoleDefinition, request: SubagentRequest, agentId: string): AgentSession {
+    const current = parent.currentProvider();
+    const registry = kernel.container.get(TOKENS.ProviderRegistry);
+    const choice = chooseModel(request.model ?? role.model, registry.configured(), { provider: current.id, model: current.model });
+    if (choice.notice) kernel.notify('notice', choice.notice, parent);
+    const tools = subagentToolFilter({
+      ...(request.background ? { background: true } : {}),
+      ...(role.readOnly ? { readOnly: true } : {}),
+      ...(role.tools ? { allowed: role.tools } : {}),
+      ...(role.disallowedTools ? { disallowed: role.disallowedTools } : {}),
+      ...(request.allowedTools ? { only: request.allowedTools } : {}),
+    });
+    const systemPrompt = [role.prompt, ...(request.systemPrompt ?? [])].filter((part) => part.trim().length > 0);
+    const child = parent.fork({
+      context: request.context ?? 'none',
+      tools,
+      systemPrompt,
+      agentId,
+      ...(choice.selection.provider ? { provider: choice.selection.provider } : {}),
+      ...(choice.selection.model ? { model: choice.selection.model } : {}),
+    });
+    // Resolved now, so an unusable provider or model is a refusal rather than a failed run.
+    child.currentProvider();
+    return child;
+  }
+
+  private async drive(child: AgentSession, options: { prompt: string; mode: PermissionMode; signal?: AbortSignal }, emit: (event: AgentEvent) => void): Promise<SubagentResult> {
+    let done: Extract<AgentEvent, { type: 'done' }> | undefined;
+    this.modes.set(child.agentId, options.mode);
+    try {
+      for await (const event of child.run(options)) {
+        if (event.type === 'done') done = event;
+        emit(event);
+      }
+    } catch (error) {
+      return failure(child.agentId, `The sub-agent failed: ${(error as Error).message}`);
+    } finally {
+      this.modes.delete(child.agentId);
+    }
+    if (!done) return failure(child.agentId, 'The sub-agent ended without a result.');
+    return { agentId: child.agentId, text: done.finalText, endReason: done.reason, isError: done.reason !== 'completed', usage: done.usage, iterations: done.iterations };
+  }
+
+  private emit(event: SubagentEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A UI's listener must not take a sub-agent down.
+      }
+    }
+  }
+}
+
+function failure(agentId: string, text: string): SubagentResult {
+  return { agentId, text, endReason: 'error', isError: true, usage: emptyUsage(), iterations: 0 };
+}
