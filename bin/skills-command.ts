@@ -9,12 +9,11 @@ import { loadConfig } from '../config/index.js';
 import { terminalSafe } from '../config/terminal-safe.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { loadCatalog, type SkillCatalog } from '../plugins/skills/catalog.js';
+import { describeCatalog } from '../plugins/skills/listing.js';
 import { installAndReload } from '../plugins/skills/install-and-reload.js';
 import { skillRoots } from '../plugins/skills/roots.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection } from '../plugins/skills/settings.js';
 import type { DoctorOptions } from './cli-args.js';
-
-const printable = (text: string): string => terminalSafe(text);
 
 async function catalogLoader(options: DoctorOptions): Promise<{ load: () => Promise<SkillCatalog>; homeDir: string }> {
   const homeDir = os.homedir();
@@ -29,27 +28,6 @@ async function catalogLoader(options: DoctorOptions): Promise<{ load: () => Prom
   const settings = parsed?.ok ? parsed.value : DEFAULT_SKILLS_SETTINGS;
   const roots = skillRoots(homeDir, options.cwd, settings.extraRoots);
   return { homeDir, load: () => loadCatalog(roots, { projectTrusted: trust.isTrusted() }) };
-}
-
-export function describeCatalog(catalog: SkillCatalog, homeDir: string): string {
-  const tilde = (file: string): string => (file.startsWith(`${homeDir}/`) ? `~${file.slice(homeDir.length)}` : file);
-  const lines: string[] = [];
-  for (const skill of catalog.skills) {
-    lines.push(printable(`${skill.name}  ${skill.mode}${skill.mode === 'fork' ? ` (context ${skill.forkContext}${skill.model ? `, model ${skill.model}` : ''})` : ''}  ${tilde(skill.root.dir)}`));
-    lines.push(`    ${printable(skill.description || '(no description)')}`);
-    for (const problem of catalog.problems) if (!problem.skipped && problem.file === skill.file) lines.push(`    warning: ${printable(problem.message)}`);
-  }
-  // Warnings of a skill that a later root replaced are shown with the skipped folders.
-  const shadowed = catalog.problems.filter((p) => !p.skipped && !catalog.skills.some((s) => s.file === p.file));
-  const skipped = catalog.problems.filter((p) => p.skipped);
-  if (catalog.skills.length === 0) {
-    lines.push(`No skills. Folders with a SKILL.md are read from: ${catalog.roots.map((r) => tilde(r.dir)).join(', ')}.`);
-  }
-  if (skipped.length + shadowed.length > 0) {
-    lines.push('Problems:');
-    for (const problem of [...skipped, ...shadowed]) lines.push(`  ${printable(tilde(problem.file))}: ${problem.skipped ? 'skipped: ' : ''}${printable(problem.message)}`);
-  }
-  return `${lines.join('\n')}\n`;
 }
 
 export async function listSkills(options: DoctorOptions): Promise<number> {

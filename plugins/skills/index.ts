@@ -23,6 +23,7 @@ import { lazyTool } from '../../sdk/lazy-tool.js';
 import { renderActive, renderCatalog, type ActiveEntry } from './render.js';
 import { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
 import { skillsSection } from './settings.js';
+import { skillsListCommand } from './skills-list-command.js';
 
 export { skillsSection, type SkillsSettings } from './settings.js';
 export { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
@@ -45,6 +46,9 @@ export default definePlugin({
         const runtime = context.get<SkillsRuntime>(SKILLS_RUNTIME);
         return lazyTool(installSkillDefinition, async () => (await import('./install-tool.js')).installSkillTool(runtime));
       })
+      .inSingletonScope();
+    bind(TOKENS.Command)
+      .toDynamicValue((context) => skillsListCommand(context.get<SkillsRuntime>(SKILLS_RUNTIME)))
       .inSingletonScope();
     bind(TOKENS.CommandProvider)
       .toDynamicValue((context) => {

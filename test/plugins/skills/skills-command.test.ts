@@ -62,3 +62,13 @@ test.concurrent('mewcode skills install <url> installs from the (fake) GitHub AP
     await github.close();
   }
 });
+
+test.concurrent('/skills (headless) prints the catalog in use, as mewcode skills does', async () => {
+  await scenario([], async (s) => {
+    cpSync(path.join(CORPUS, 'commit'), path.join(s.cwd, '.mewcode', 'skills', 'commit'), { recursive: true });
+    const r = await s.run(['-p', '/skills']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`commit  inline  ${path.join(s.cwd, '.mewcode', 'skills')}\n    Write a Conventional Commits message for the staged changes and commit them. Use when the user asks to commit.\n`);
+    expect(s.requests).toHaveLength(0);
+  });
+});
