@@ -2,7 +2,7 @@
  * `mewcode skills` (the built CLI): the catalog with name, mode, source root, description and the
  * problems found; `mewcode skills install <url>` against the local fake of GitHub's API.
  */
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommandLine } from '../../../bin/cli-args.js';
 import { prepareCli, removeTempDirs, scenario } from '../../cli/helpers.js';
@@ -70,5 +70,20 @@ test.concurrent('/skills (headless) prints the catalog in use, as mewcode skills
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`commit  inline  ${path.join(s.cwd, '.mewcode', 'skills')}\n    Write a Conventional Commits message for the staged changes and commit them. Use when the user asks to commit.\n`);
     expect(s.requests).toHaveLength(0);
+  });
+});
+
+test.concurrent('skills.extra_roots in .mewcode.yaml adds a root, for mewcode skills and for a run', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    cpSync(path.join(CORPUS, 'commit'), path.join(s.cwd, 'team', 'skills', 'commit'), { recursive: true });
+    writeFileSync(path.join(s.cwd, '.mewcode.yaml'), 'skills:\n  extra_roots: [team/skills]\n  watch: false\n');
+    const list = await s.run(['skills']);
+    expect(list.stdout).toContain(`commit  inline  ${path.join(s.cwd, 'team', 'skills')}\n`);
+    const run = await s.run(['-p', '/commit now']);
+    expect(run.code).toBe(0);
+    expect(s.requests[0]!.body.system[1].text).toContain('## User Request\n\nnow');
+    writeFileSync(path.join(s.cwd, '.mewcode.yaml'), 'skills:\n  extra_roots: team/skills\n');
+    const bad = await s.run(['skills']);
+    expect(bad.stderr).toMatch(/\.mewcode\.yaml:2:\d+: skills\.extra_roots: Expected array, received string; the section is ignored/);
   });
 });
