@@ -3,6 +3,8 @@
  * commands and `install_skill` share. Settings, trust and the sub-agent runner are looked up when
  * used (the configuration is validated after bindings load; a runner may be bound by a later plugin).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { SubagentRunner } from '../../types/subagents.js';
@@ -46,7 +48,7 @@ export class SkillsRuntime {
   watch(): void {
     if (this.#watcher) return;
     const watcher = (this.#watcher = new CatalogWatcher(() => void this.reload()));
-    watcher.sync(watchedDirs(this.store.current));
+    watcher.sync(watchedDirs(this.store.current, this.kernel.projectRoot, this.kernel.homeDir));
   }
 
   stopWatching(): void {
@@ -57,7 +59,7 @@ export class SkillsRuntime {
   /** Scan again (e.g. after an install); the watched folders follow the new catalog. */
   async reload(): Promise<SkillCatalog> {
     const catalog = await this.store.reload();
-    this.#watcher?.sync(watchedDirs(catalog));
+    this.#watcher?.sync(watchedDirs(catalog, this.kernel.projectRoot, this.kernel.homeDir));
     return catalog;
   }
 
@@ -92,6 +94,25 @@ export class SkillsRuntime {
   }
 }
 
-function watchedDirs(catalog: SkillCatalog): string[] {
-  return [...catalog.roots.map((root) => root.dir), ...catalog.skills.map((skill) => skill.dir)];
+/**
+ * The roots, each skill's folder, and for a root that does not exist yet the nearest folder above
+ * it that does — up to the project root, never the home directory itself (it changes all the
+ * time) — so creating `.mewcode/skills` during a session is noticed too.
+ */
+function watchedDirs(catalog: SkillCatalog, projectRoot: string, homeDir: string): string[] {
+  const within = (dir: string, base: string): boolean => dir.startsWith(`${base}${path.sep}`);
+  const dirs = new Set<string>();
+  for (const root of catalog.roots) {
+    if (existsSync(root.dir)) {
+      dirs.add(root.dir);
+      continue;
+    }
+    const base = within(root.dir, projectRoot) ? projectRoot : within(root.dir, homeDir) ? homeDir : undefined;
+    if (!base) continue;
+    let dir = path.dirname(root.dir);
+    while (dir !== base && !existsSync(dir)) dir = path.dirname(dir);
+    if (dir !== homeDir && existsSync(dir)) dirs.add(dir);
+  }
+  for (const skill of catalog.skills) dirs.add(skill.dir);
+  return [...dirs];
 }

@@ -18,6 +18,9 @@ import { bootSkills, writeSkill } from './helpers.js';
 
 afterEach(() => removeTempDirs());
 
+/** The commands skills contribute (the built-in /skills left out). */
+const skillCommands = (kernel: { commands(): readonly { name: string }[] }): string[] => kernel.commands().map((c) => c.name).filter((name) => name !== 'skills');
+
 const toolResults = (messages: readonly Message[]): string[] => messages.filter((m): m is ToolMessage => m.role === 'tool').flatMap((m) => m.results.map((r) => r.content));
 
 function seed(root: string): void {
@@ -137,7 +140,7 @@ test('hot reload: a new folder becomes a command and loadable; overlapping reloa
   const booted = await bootSkills([]);
   seed(booted.projectSkills);
   const before = await booted.runtime.reload();
-  expect(booted.kernel.commands().map((c) => c.name)).toEqual(['alpha', 'zeta']);
+  expect(skillCommands(booted.kernel)).toEqual(['alpha', 'zeta']);
   writeSkill(booted.projectSkills, 'new-one', { name: 'new-one', description: 'Added later.' }, 'NEW\n');
   const [a, b, c] = await Promise.all([booted.runtime.reload(), booted.runtime.reload(), booted.runtime.reload()]);
   expect(a).toBe(c);
@@ -145,7 +148,7 @@ test('hot reload: a new folder becomes a command and loadable; overlapping reloa
   expect(c).not.toBe(before);
   expect(booted.runtime.store.current).toBe(c);
   expect(c!.skills.map((s) => s.name)).toEqual(['alpha', 'new-one', 'zeta']);
-  expect(booted.kernel.commands().map((c) => c.name)).toEqual(['alpha', 'new-one', 'zeta']);
+  expect(skillCommands(booted.kernel)).toEqual(['alpha', 'new-one', 'zeta']);
   // The old catalog object is untouched (readers holding it never see a half scan).
   expect(before.skills.map((s) => s.name)).toEqual(['alpha', 'zeta']);
 });
@@ -160,6 +163,21 @@ test('the watcher reloads the catalog when a skill folder appears', async () => 
     const deadline = Date.now() + 5000;
     while (!booted.runtime.store.current.get('watched') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(booted.runtime.store.current.get('watched')?.description).toBe('Seen by the watcher.');
+  } finally {
+    booted.runtime.stopWatching();
+  }
+});
+
+test('the watcher notices a skills folder created during the session (the root did not exist at start)', async () => {
+  const booted = await bootSkills([]);
+  expect(booted.runtime.store.current.skills).toEqual([]);
+  booted.runtime.watch();
+  try {
+    writeSkill(booted.projectSkills, 'late', { name: 'late', description: 'Created later.' }, 'L\n');
+    const deadline = Date.now() + 5000;
+    while (!booted.runtime.store.current.get('late') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(booted.runtime.store.current.get('late')?.description).toBe('Created later.');
+    expect(booted.kernel.commands().map((c) => c.name)).toContain('late');
   } finally {
     booted.runtime.stopWatching();
   }
@@ -180,7 +198,7 @@ test("Claude Code's disable-model-invocation and user-invocable: out of the cata
   writeSkill(root, 'deploy', { name: 'deploy', description: 'Deploy to production.', 'disable-model-invocation': 'true' }, 'DEPLOY BODY\n');
   writeSkill(root, 'background', { name: 'background', description: 'Context the model may load.', 'user-invocable': 'false' }, 'BACKGROUND BODY\n');
   const booted = await bootSkills([useTools([call('load_skill', { name: 'deploy' })]), say('ok')], { project });
-  expect(booted.kernel.commands().map((c) => c.name)).toEqual(['deploy']);
+  expect(skillCommands(booted.kernel)).toEqual(['deploy']);
   await collect(booted.kernel.run({ prompt: 'ship it', mode: 'bypassPermissions' }));
   const stable = booted.model.requests[0]!.system.stable;
   expect(stable).toContain('- background: Context the model may load.');

@@ -48,14 +48,14 @@ test('approved (bypass mode), it installs, the catalog reloads, and the skill lo
     useTools([call('load_skill', { name: 'release-notes', arguments: 'v2.0' })]),
     say('done'),
   ]);
-  expect(booted.kernel.commands().map((c) => c.name)).toEqual([]);
+  expect(booted.kernel.commands().map((c) => c.name)).toEqual(['skills']);
   await collect(booted.kernel.run({ prompt: 'install it', mode: 'bypassPermissions' }));
   const [installed] = results(booted.model.requests[1]!.messages);
   expect(installed!.isError).toBeFalsy();
   expect(installed!.content).toContain(`Installed the skill "release-notes" (1 file, `);
   expect(installed!.content).toContain('It is available now as /release-notes and through load_skill. Draft release notes.');
   expect(booted.model.requests[2]!.system.environment).toContain('Draft notes for v2.0.');
-  expect(booted.kernel.commands().map((c) => c.name)).toEqual(['release-notes']);
+  expect(booted.kernel.commands().map((c) => c.name)).toEqual(['skills', 'release-notes']);
 });
 
 test('a project install of a skill with scripts in an untrusted project says why it is not loaded', async () => {
