@@ -14,7 +14,7 @@ import { TOKENS } from '../../../types/tokens.js';
 import { collect } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
-import { bootSkills, writeSkill } from './helpers.js';
+import { bootSkills, waitUntil, writeSkill } from './helpers.js';
 
 afterEach(() => removeTempDirs());
 
@@ -160,8 +160,7 @@ test('the watcher reloads the catalog when a skill folder appears', async () => 
   booted.runtime.watch();
   try {
     writeSkill(booted.projectSkills, 'watched', { name: 'watched', description: 'Seen by the watcher.' }, 'W\n');
-    const deadline = Date.now() + 5000;
-    while (!booted.runtime.store.current.get('watched') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => booted.runtime.store.current.get('watched') !== undefined);
     expect(booted.runtime.store.current.get('watched')?.description).toBe('Seen by the watcher.');
   } finally {
     booted.runtime.stopWatching();
@@ -174,8 +173,7 @@ test('the watcher notices a skills folder created during the session (the root d
   booted.runtime.watch();
   try {
     writeSkill(booted.projectSkills, 'late', { name: 'late', description: 'Created later.' }, 'L\n');
-    const deadline = Date.now() + 5000;
-    while (!booted.runtime.store.current.get('late') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => booted.runtime.store.current.get('late') !== undefined);
     expect(booted.runtime.store.current.get('late')?.description).toBe('Created later.');
     expect(booted.kernel.commands().map((c) => c.name)).toContain('late');
   } finally {

@@ -69,3 +69,9 @@ export function recordingRunner(answer: string | Error): { plugin: MewcodePlugin
   };
   return { requests, plugin: definePlugin({ name: 'test-runner', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.SubagentRunner).toConstantValue(runner)) }) };
 }
+
+/** Poll until `done()` holds or `ms` pass (file watchers report asynchronously). */
+export async function waitUntil(done: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
