@@ -10,6 +10,11 @@ import { activateSkill, type ActivationDeps } from './activation.js';
 
 export const LOAD_SKILL = 'load_skill';
 
+/** A fork-mode skill is a whole sub-agent run: it gets as long as the agent tool gives one (L7). */
+export const FORK_SKILL_TIMEOUT_MS = 30 * 60_000;
+/** An inline load only reads a file. */
+export const INLINE_SKILL_TIMEOUT_MS = 30_000;
+
 export function loadSkillTool(deps: ActivationDeps): Tool {
   return {
     name: LOAD_SKILL,
@@ -29,6 +34,7 @@ export function loadSkillTool(deps: ActivationDeps): Tool {
     readOnly: true,
     system: true,
     permissionTarget: () => ({ kind: 'none' }),
+    timeoutMs: (input) => (deps.store.current.get(String(input.name ?? ''))?.mode === 'fork' ? FORK_SKILL_TIMEOUT_MS : INLINE_SKILL_TIMEOUT_MS),
     async execute(input, context) {
       const name = typeof input.name === 'string' ? input.name.trim() : '';
       if (!name) return { content: 'load_skill needs `name`: a skill name from the Skills section of the system prompt.', isError: true };

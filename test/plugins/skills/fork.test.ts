@@ -10,6 +10,7 @@ import { collect } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { registeredToolNames } from '../../../plugins/skills/tool-names.js';
+import { FORK_SKILL_TIMEOUT_MS, INLINE_SKILL_TIMEOUT_MS } from '../../../plugins/skills/load-skill-tool.js';
 import { skillsSection } from '../../../plugins/skills/settings.js';
 import { bootSkills, recordingRunner, skillsConfig, writeSkill } from './helpers.js';
 
@@ -94,6 +95,17 @@ test('without a runner: a clear error result naming what is missing', async () =
   const [result] = toolResults(booted.model.requests[1]!.messages);
   expect(result).toMatchObject({ isError: true });
   expect(result!.content).toContain('this build has no sub-agent runner (no plugin binds TOKENS.SubagentRunner)');
+});
+
+test('load_skill gives a fork-mode skill a sub-agent\'s time (30 min) and an inline load 30 s', async () => {
+  const booted = await bootSkills([], { project: project() });
+  writeSkill(path.join(booted.project, '.mewcode', 'skills'), 'inline-one', { name: 'inline-one', description: 'd' }, 'b\n');
+  await booted.runtime.reload();
+  const tool = booted.kernel.tools.list().find((t) => t.name === 'load_skill')!;
+  expect(tool.timeoutMs!({ name: 'research' })).toBe(FORK_SKILL_TIMEOUT_MS);
+  expect(FORK_SKILL_TIMEOUT_MS).toBe(30 * 60_000);
+  expect(tool.timeoutMs!({ name: 'inline-one' })).toBe(INLINE_SKILL_TIMEOUT_MS);
+  expect(tool.timeoutMs!({ name: 'unknown' })).toBe(INLINE_SKILL_TIMEOUT_MS);
 });
 
 test('allowed_tools become registered names: Claude Code names mapped, rule arguments dropped, duplicates once', () => {
