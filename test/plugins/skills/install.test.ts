@@ -203,6 +203,15 @@ describe('quotas and hostile listings', () => {
     expect(INSTALL_LIMITS.timeoutMs).toBe(60_000);
   });
 
+  test('links and submodules in a listing are not installed, and the report says so', async () => {
+    github.repos.set('q/links', { 's/SKILL.md': SKILL });
+    github.extraEntries.set('q/links:s', [{ name: 'shortcut', type: 'symlink', size: 10 }, { name: 'vendored', type: 'submodule', size: 0 }]);
+    const r = request('https://github.com/q/links/tree/main/s');
+    expect(await installSkill(r)).toMatchObject({ ok: true, report: { files: 1, skipped: ['shortcut (symlink)', 'vendored (submodule)'] } });
+    expect(readdirSync(path.join(userRoot(r.home), 'lint-fix'))).toEqual(['SKILL.md']);
+    github.extraEntries.clear();
+  });
+
   test('a download URL on another origin is refused', async () => {
     github.repos.set('q/origin', { 's/SKILL.md': SKILL });
     github.extraEntries.set('q/origin:s', [{ name: 'x.md', type: 'file', size: 1, download_url: 'http://127.0.0.2:9/x.md' }]);
