@@ -25,28 +25,34 @@ import { skillRoots } from ${JSON.stringify(path.join(ROOT, 'plugins/skills/root
 import skills from ${JSON.stringify(path.join(ROOT, 'plugins/skills/index.ts'))};
 
 const config = JSON.parse(process.env.MEWCODE_SKILLS_BENCH);
-const roots = skillRoots(config.home, config.project);
+// The usual case: your own skills (~/.mewcode/skills). Beside it, the same 200 as an untrusted
+// project's, where every folder is also searched for scripts.
+const roots = skillRoots(config.home, config.emptyProject);
+const projectRoots = skillRoots(config.emptyHome, config.project);
 const noWatch = { layers: [], warnings: [], section: (key) => (key === 'skills' ? { watch: false } : undefined), locate: () => undefined };
 
 async function floor() {
-  const dir = path.join(config.project, '.mewcode', 'skills');
+  const dir = path.join(config.home, '.mewcode', 'skills');
   const names = await readdir(dir);
   await Promise.all(names.map((name) => readFile(path.join(dir, name, 'SKILL.md'), 'utf8')));
 }
 
 async function boot(withSkills) {
-  const kernel = await Kernel.create({ plugins: [memoryModel([]).plugin, ...(withSkills ? [skills] : [])], projectRoot: config.project, homeDir: config.home, env: memoryEnv, reporter: new MemoryReporter(), config: noWatch });
+  const kernel = await Kernel.create({ plugins: [memoryModel([]).plugin, ...(withSkills ? [skills] : [])], projectRoot: config.emptyProject, homeDir: config.home, env: memoryEnv, reporter: new MemoryReporter(), config: noWatch });
   const prompt = kernel.systemPrompt();
   await kernel.shutdown();
   return prompt;
 }
 
-const samples = { load: [], floor: [], boot: [], bootBare: [] };
+const samples = { load: [], project: [], floor: [], boot: [], bootBare: [] };
 let catalog;
 for (let i = -config.warmup; i < config.runs; i++) {
   let t = performance.now();
   catalog = await loadCatalog(roots, { projectTrusted: false });
   if (i >= 0) samples.load.push(performance.now() - t);
+  t = performance.now();
+  await loadCatalog(projectRoots, { projectTrusted: false });
+  if (i >= 0) samples.project.push(performance.now() - t);
   t = performance.now();
   await floor();
   if (i >= 0) samples.floor.push(performance.now() - t);
@@ -87,11 +93,11 @@ function writeSkills(dir) {
 export async function benchSkills({ runs = 20, warmup = 3 } = {}) {
   const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-skills-bench-'));
   try {
-    const home = path.join(work, 'home');
-    const project = path.join(work, 'project');
-    mkdirSync(home);
+    const [home, project, emptyHome, emptyProject] = ['home', 'project', 'empty-home', 'empty-project'].map((name) => path.join(work, name));
+    for (const dir of [emptyHome, emptyProject]) mkdirSync(dir);
+    writeSkills(path.join(home, '.mewcode', 'skills'));
     writeSkills(path.join(project, '.mewcode', 'skills'));
-    const r = await runSourceHarness(work, HARNESS, 'MEWCODE_SKILLS_BENCH', { home, project, runs, warmup }, 'skills bench');
+    const r = await runSourceHarness(work, HARNESS, 'MEWCODE_SKILLS_BENCH', { home, project, emptyHome, emptyProject, runs, warmup }, 'skills bench');
     if (r.skills !== SKILLS || r.problems !== 0) throw new Error(`expected ${SKILLS} skills without problems, got ${r.skills} and ${r.problems} problems`);
     const ms = (v) => `${v.toFixed(2)} ms`;
     const bytes = (v) => `${v.toLocaleString('en-US')} B`;
@@ -99,12 +105,13 @@ export async function benchSkills({ runs = 20, warmup = 3 } = {}) {
     const rows = [
       `| ${SKILLS} skills | Median | p90 | Reference (median, same run) | Ratio |`,
       '| --- | --- | --- | --- | --- |',
-      `| \`loadCatalog\`: scan, read, parse and validate every SKILL.md | ${ms(median(s.load))} | ${ms(p90(s.load))} | \`readdir\` + \`readFile\` of the same files, no parsing: ${ms(median(s.floor))} | ${(median(s.load) / median(s.floor)).toFixed(2)}× |`,
+      `| \`loadCatalog\`: scan, read, parse and validate every SKILL.md (~/.mewcode/skills) | ${ms(median(s.load))} | ${ms(p90(s.load))} | \`readdir\` + \`readFile\` of the same files, no parsing: ${ms(median(s.floor))} | ${(median(s.load) / median(s.floor)).toFixed(2)}× |`,
+      `| the same 200 as an untrusted project's (each folder also searched for scripts) | ${ms(median(s.project))} | ${ms(p90(s.project))} | your own: ${ms(median(s.load))} | +${ms(median(s.project) - median(s.load))} |`,
       `| kernel boot + stable prompt, with the skills plugin | ${ms(median(s.boot))} | ${ms(p90(s.boot))} | the same boot without it: ${ms(median(s.bootBare))} | +${ms(median(s.boot) - median(s.bootBare))} |`,
       `| stable system prompt | ${bytes(r.promptWith)} | — | without the skills plugin: ${bytes(r.promptWithout)} | catalog +${bytes(r.catalogBytes)} (${Math.round(r.catalogBytes / SKILLS)} B a skill) |`,
       `| what progressive disclosure keeps out of it: the ${SKILLS} SKILL.md files | ${bytes(r.bodies)} | — | the catalog: ${bytes(r.catalogBytes)} | ${(r.bodies / r.catalogBytes).toFixed(1)}× smaller |`,
     ];
-    return { markdown: `${rows.join('\n')}\n\n${runs} runs of each after ${warmup} warm-up runs, in one process bundled from the sources; ${SKILLS} project skills with one- or two-sentence descriptions, 2–4 KB bodies, a reference folder in every fourth (trusted check skipped: no scripts), and the file watcher off. The boot rows include building the stable prompt once (\`kernel.systemPrompt()\`) and shutting down.` };
+    return { markdown: `${rows.join('\n')}\n\n${runs} runs of each after ${warmup} warm-up runs, in one process bundled from the sources; ${SKILLS} skills in \`~/.mewcode/skills\` with one- or two-sentence descriptions, 2–4 KB bodies and a reference folder in every fourth; the file watcher off. The boot rows include building the stable prompt once (\`kernel.systemPrompt()\`) and shutting down.` };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
