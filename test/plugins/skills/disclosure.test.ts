@@ -203,3 +203,14 @@ test("Claude Code's disable-model-invocation and user-invocable: out of the cata
   expect(stable).not.toContain('deploy');
   expect(toolResults(booted.model.requests[1]!.messages)).toEqual(['The skill "deploy" is run only by the user (/deploy); it cannot be loaded with load_skill.']);
 });
+
+test('a skill named like a built-in command gets no command of its own (a warning says so) but still loads', async () => {
+  const project = temp('skills-project-');
+  const file = path.join(writeSkill(path.join(project, '.mewcode', 'skills'), 'skills', { name: 'skills', description: 'Clashes with /skills.' }, 'S\n'), 'SKILL.md');
+  const booted = await bootSkills([useTools([call('load_skill', { name: 'skills' })]), say('ok')], { project });
+  expect(booted.kernel.commands().filter((c) => c.name === 'skills')).toHaveLength(1);
+  expect(booted.kernel.commands().find((c) => c.name === 'skills')!.description).toContain('List the skills');
+  expect(booted.reporter.warnings).toContain(`skills: ${file}: /skills is a built-in command, so this skill has no slash command (load_skill still activates it)`);
+  await collect(booted.kernel.run({ prompt: 'go', mode: 'bypassPermissions' }));
+  expect(booted.model.requests[1]!.system.environment).toContain('## Skill: skills');
+});
