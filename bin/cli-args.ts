@@ -12,6 +12,7 @@ export const HELP = `Usage: mewcode [options] [prompt]
        mewcode sessions
        mewcode mcp list [--trust-project]
        mewcode hooks [--trust-project]
+       mewcode skills [--trust-project] | skills install <url> [--project]
 
 MewCode, a terminal coding agent.
 
@@ -41,6 +42,12 @@ Commands:
                                 named), 2 no log or bad usage
   hooks [--trust-project]       list the hook rules of the settings files: event, matcher,
                                 command, source, trust state, and runs counted in .mewcode/hooks.log
+  skills [--trust-project]      list the skills a run here would offer: name, mode, source folder,
+                                description, and problems found (fixed-up values, skipped folders)
+  skills install <url> [--project]
+                                install a skill from a github.com tree URL, a raw.githubusercontent.com
+                                SKILL.md or skills.sh into ~/.mewcode/skills (or the project's
+                                .mewcode/skills); MEWCODE_SKILLS_GITHUB_API / _RAW_BASE change the endpoints
   mcp list [--trust-project]    connect to every configured MCP server and list each: state,
                                 transport, tool count, unset variables, last error, log file
   sessions                      list this project's saved sessions, newest first: id, age, model,
@@ -88,6 +95,8 @@ export type ParsedCommand =
   | { kind: 'sessions'; cwd: string }
   | { kind: 'mcp-list'; options: DoctorOptions }
   | { kind: 'hooks'; options: DoctorOptions }
+  | { kind: 'skills-list'; options: DoctorOptions }
+  | { kind: 'skills-install'; options: DoctorOptions; url: string; scope: 'user' | 'project' }
   | { kind: 'error'; message: string };
 
 /** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
@@ -113,6 +122,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (argv[0] === 'doctor') return parseDoctorCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'mcp') return parseMcpCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'hooks') return parseHooksCommand(argv.slice(1), cwd, env);
+  if (argv[0] === 'skills') return parseSkillsCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'sessions') {
     return argv.length === 1 ? { kind: 'sessions', cwd } : { kind: 'error', message: `sessions takes no arguments (got "${argv.slice(1).join(' ')}"); usage: mewcode sessions` };
   }
@@ -257,6 +267,28 @@ function parseHooksCommand(argv: readonly string[], cwd: string, env: Readonly<R
   if ('error' in parsed) return parsed.error;
   if (parsed.positionals.length > 0) return { kind: 'error', message: `hooks takes no arguments (got "${parsed.positionals.join(' ')}"); ${HOOKS_USAGE}` };
   return { kind: 'hooks', options: parsed.options };
+}
+
+const SKILLS_USAGE = 'usage: mewcode skills [--trust-project] | mewcode skills install <url> [--project]';
+
+/** `skills [list] [--trust-project]` or `skills install <url> [--project]`. */
+function parseSkillsCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'trust-project': { type: 'boolean' }, project: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    return { kind: 'error', message: `${firstSentence(error)}; ${SKILLS_USAGE}` };
+  }
+  if (parsed.values.help) return { kind: 'help' };
+  const options: DoctorOptions = { cwd, trustProject: trustFlag(parsed.values['trust-project'], env) };
+  const [sub, ...rest] = parsed.positionals;
+  if (sub === undefined || (sub === 'list' && rest.length === 0)) {
+    if (parsed.values.project) return { kind: 'error', message: `--project is for skills install; ${SKILLS_USAGE}` };
+    return { kind: 'skills-list', options };
+  }
+  if (sub === 'install' && rest.length === 1) return { kind: 'skills-install', options, url: rest[0]!, scope: parsed.values.project ? 'project' : 'user' };
+  if (sub === 'install') return { kind: 'error', message: `skills install takes one URL; ${SKILLS_USAGE}` };
+  return { kind: 'error', message: `unknown skills subcommand "${parsed.positionals.join(' ')}"; ${SKILLS_USAGE}` };
 }
 
 const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';

@@ -32,6 +32,14 @@ async function cli(): Promise<number> {
       const { listHooks } = await import('./hooks-command.js');
       return listHooks(command.options);
     }
+    case 'skills-list': {
+      const { listSkills } = await import('./skills-command.js');
+      return listSkills(command.options);
+    }
+    case 'skills-install': {
+      const { installSkillCommand } = await import('./skills-command.js');
+      return installSkillCommand(command.options, command.url, command.scope);
+    }
     case 'mcp-list': {
       const { listMcpServers } = await import('./mcp-command.js');
       return listMcpServers(command.options);

@@ -47,6 +47,14 @@ export async function main(argv: readonly string[] | CliOptions, plugins: readon
       const { listHooks } = await import('./hooks-command.js');
       return listHooks(command.options);
     }
+    case 'skills-list': {
+      const { listSkills } = await import('./skills-command.js');
+      return listSkills(command.options);
+    }
+    case 'skills-install': {
+      const { installSkillCommand } = await import('./skills-command.js');
+      return installSkillCommand(command.options, command.url, command.scope);
+    }
     case 'mcp-list': {
       const { listMcpServers } = await import('./mcp-command.js');
       return listMcpServers(command.options, plugins);

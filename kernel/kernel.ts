@@ -282,7 +282,7 @@ export class Kernel implements KernelApi {
   }
 
   commands(): readonly Command[] {
-    return this.getAll(TOKENS.Command);
+    return [...this.getAll(TOKENS.Command), ...this.getAll(TOKENS.CommandProvider).flatMap((provider) => provider.commands())];
   }
 
   /** The UI that now receives every notice and approval request (buffered ones first). */

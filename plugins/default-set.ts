@@ -24,6 +24,7 @@ import uiHeadless from './ui-headless/index.js';
 import commands from './commands/index.js';
 import session from './session/index.js';
 import compaction from './compaction/index.js';
+import skills from './skills/index.js';
 import mcp from './mcp/index.js';
 import hooks from './hooks/index.js';
 import subagents from './subagents/index.js';
@@ -50,6 +51,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   commands,
   session,
   compaction,
+  skills,
   mcp,
   hooks,
   subagents,

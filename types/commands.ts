@@ -18,3 +18,13 @@ export interface Command {
   readonly argumentHint?: string;
   run(session: AgentSession, args: string, context: { mode: PermissionMode }): Promise<CommandResult>;
 }
+
+/**
+ * Contributed under TOKENS.CommandProvider (multi-bound) by a plugin whose commands change at run
+ * time (the skills plugin: one command per skill, and a reload or an install changes them). Asked
+ * each time the kernel lists commands; they come after the TOKENS.Command contributions, so a
+ * built-in command keeps its name.
+ */
+export interface CommandProvider {
+  commands(): readonly Command[];
+}

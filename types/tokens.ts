@@ -9,7 +9,7 @@ import type { FileReadTracker } from './file-reads.js';
 import type { OutputLimits } from './output-limits.js';
 import type { KernelApi, UserInterface } from './plugin.js';
 import type { ProviderFactory } from './provider.js';
-import type { Command } from './commands.js';
+import type { Command, CommandProvider } from './commands.js';
 import type { CommandSandbox } from './sandbox.js';
 import type { McpServers } from './mcp.js';
 import type { CompactionService, ConversationFactory } from './session.js';
@@ -55,6 +55,8 @@ export const TOKENS = {
   CompactionService: token<CompactionService>('CompactionService'),
   /** multi-bound: slash commands (Command) */
   Command: token<Command>('Command'),
+  /** multi-bound: sources of commands that change at run time (CommandProvider), after TOKENS.Command */
+  CommandProvider: token<CommandProvider>('CommandProvider'),
   /** WorkspaceTrust: whether the project's code-running settings may take effect */
   WorkspaceTrust: token<WorkspaceTrust>('WorkspaceTrust'),
   /** SessionStore: saved sessions to list and resume (the session plugin) */

@@ -1,6 +1,6 @@
 // Child-process and scripted-server plumbing shared by the measurements.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -154,4 +154,20 @@ export function readNumber(file) {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * Bundle a harness written against the TypeScript sources (esbuild, no `npm run build`) into
+ * `work` and run it once with `config` as JSON in the environment variable `envName`; resolves to
+ * its stdout parsed as JSON.
+ */
+export async function runSourceHarness(work, source, envName, config, label) {
+  const { build } = await import('esbuild');
+  const entry = path.join(work, 'harness.ts');
+  writeFileSync(entry, source);
+  const outfile = path.join(work, 'harness.mjs');
+  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, nodePaths: [path.join(ROOT, 'node_modules')], banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" } });
+  const child = spawnSync(process.execPath, [outfile], { cwd: work, env: { ...process.env, NODE_OPTIONS: '', [envName]: JSON.stringify(config) }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (child.status !== 0) throw new Error(`${label} harness failed (exit ${child.status}):\n${child.stderr}`);
+  return JSON.parse(child.stdout);
 }

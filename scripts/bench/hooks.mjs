@@ -7,13 +7,11 @@
 // The harness is bundled from the sources with esbuild (no `npm run build` needed).
 //
 //   node scripts/bench/hooks.mjs [runs]
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT, runSourceHarness } from './harness.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const HARNESS = `
 import 'reflect-metadata';
@@ -65,7 +63,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.9) - 1)];
 
 export async function benchHooks({ runs = 200, warmup = 20 } = {}) {
-  const { build } = await import('esbuild');
   const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-hook-bench-'));
   try {
     const root = path.join(work, 'project');
@@ -82,13 +79,7 @@ export async function benchHooks({ runs = 200, warmup = 20 } = {}) {
       nonMatching: home('non-matching', { PreToolUse: nonMatching }),
       empty: home('empty', { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] }),
     };
-    const entry = path.join(work, 'harness.ts');
-    writeFileSync(entry, HARNESS);
-    const outfile = path.join(work, 'harness.mjs');
-    await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' }, nodePaths: [path.join(ROOT, 'node_modules')], banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" } });
-    const child = spawnSync(process.execPath, [outfile], { cwd: work, env: { ...process.env, NODE_OPTIONS: '', MEWCODE_HOOK_BENCH: JSON.stringify({ root, homes, runs, warmup }) }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    if (child.status !== 0) throw new Error(`hook bench harness failed (exit ${child.status}):\n${child.stderr}`);
-    const r = JSON.parse(child.stdout);
+    const r = await runSourceHarness(work, HARNESS, 'MEWCODE_HOOK_BENCH', { root, homes, runs, warmup }, 'hook bench');
     const ms = (v) => (v < 0.1 ? `${(v * 1000).toFixed(1)} µs` : `${v.toFixed(2)} ms`);
     const rows = [
       '| PreToolUse, per call | Median | p90 | Reference (median, same run) | Ratio |',

@@ -42,9 +42,9 @@ describe.each(['anthropic', 'openai'] as const)('read_file → edit_file → bas
         expect(toolResultText(bodies[1], protocol)).toMatch(/^ {5}1\thello world\n {5}2\tsecond line/);
         expect(toolResultText(bodies[2], protocol)).toContain('goodbye');
         expect(toolResultText(bodies[3], protocol)).toMatch(/^exit_code: 0\ngoodbye world\nsecond line/);
-        // The six built-in tools (then the sub-agent tools) are offered, in a stable order, on every request.
+        // The built-in tools (then the skill and sub-agent tools) are offered, in a stable order, on every request.
         const names = (b: any): string[] => (protocol === 'anthropic' ? b.tools.map((t: any) => t.name) : b.tools.map((t: any) => t.function.name));
-        expect(names(bodies[0])).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', ...SUBAGENT_TOOLS]);
+        expect(names(bodies[0])).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'load_skill', 'install_skill', ...SUBAGENT_TOOLS]);
         expect(JSON.stringify(bodies[3].tools)).toBe(JSON.stringify(bodies[0].tools));
       },
       protocol,
@@ -59,6 +59,6 @@ test('plan mode offers only the read-only tools', async () => {
   await scenario([{ text: 'A plan.' }], async (s) => {
     const r = await s.run(['-p', 'plan', '--output-format', 'json', '--permission-mode', 'plan']);
     expect(r.code).toBe(0);
-    expect(s.requests[0]!.body.tools.map((t: any) => t.name)).toEqual(['read_file', 'glob', 'grep', ...SUBAGENT_TOOLS]);
+    expect(s.requests[0]!.body.tools.map((t: any) => t.name)).toEqual(['read_file', 'glob', 'grep', 'load_skill', ...SUBAGENT_TOOLS]);
   });
 });

@@ -1,0 +1,87 @@
+/**
+ * What `load_skill` and `/<name> args` both do: find the skill, re-read its body from disk (S3),
+ * render it with the arguments (S5), then either activate it in the calling session (inline) or
+ * run it in an isolated sub-agent and return that agent's final text (fork, S6).
+ */
+import { readFile } from 'node:fs/promises';
+import type { AgentSession, ForkContext } from '../../types/session.js';
+import type { SubagentRunner } from '../../types/subagents.js';
+import type { ActiveSkills } from './active.js';
+import type { CatalogStore } from './catalog-store.js';
+import { renderBody } from './render.js';
+import { skillBody, type Skill } from './skill.js';
+import { registeredToolNames } from './tool-names.js';
+import { frontmatterReady } from './frontmatter.js';
+
+export interface ActivationDeps {
+  store: CatalogStore;
+  active: ActiveSkills;
+  /** The sub-agent runner when a plugin binds one (looked up at each fork). */
+  runner(): SubagentRunner | undefined;
+  /** `fork_context: recent` starts the fork with this many recent messages. */
+  forkRecentMessages(): number;
+}
+
+export type ActivationOutcome =
+  | { kind: 'inline'; skill: Skill; rendered: string }
+  | { kind: 'fork'; skill: Skill; text: string; isError: boolean }
+  | { kind: 'error'; message: string };
+
+export function unknownSkillMessage(name: string, known: readonly Skill[]): string {
+  const names = known.map((skill) => skill.name);
+  return `Unknown skill "${name}". ${names.length > 0 ? `Available skills: ${names.join(', ')}.` : 'No skills are installed.'} Use one of these names exactly.`;
+}
+
+/** The body from disk now, rendered; an error names the file. */
+export async function readRendered(skill: Skill, args: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  let text: string;
+  try {
+    text = await readFile(skill.file, 'utf8');
+  } catch (error) {
+    return { ok: false, message: `Cannot read the skill "${skill.name}" (${skill.file}): ${(error as Error).message}. It may have been removed; the catalog reloads when its folders change.` };
+  }
+  await frontmatterReady();
+  const body = skillBody(text);
+  if (!body.ok) return { ok: false, message: `The skill "${skill.name}" (${skill.file}) no longer parses: ${body.error}` };
+  return { ok: true, text: renderBody(skill, body.body, args) };
+}
+
+export function forkContextOf(skill: Skill, recent: number): ForkContext {
+  return skill.forkContext === 'recent' ? { recent } : skill.forkContext;
+}
+
+export const NO_RUNNER = (name: string): string =>
+  `The skill "${name}" runs in fork mode (an isolated sub-agent), but this build has no sub-agent runner (no plugin binds TOKENS.SubagentRunner). ` +
+  'Follow the task without the skill, or ask the user to enable the subagents plugin.';
+
+export async function activateSkill(deps: ActivationDeps, session: AgentSession, name: string, args: string, signal?: AbortSignal): Promise<ActivationOutcome> {
+  const catalog = deps.store.current;
+  const skill = catalog.get(name);
+  if (!skill) return { kind: 'error', message: unknownSkillMessage(name, catalog.skills) };
+  const rendered = await readRendered(skill, args);
+  if (!rendered.ok) return { kind: 'error', message: rendered.message };
+  if (skill.mode === 'inline') {
+    deps.active.activate(session, { name: skill.name, args, dir: skill.dir, body: rendered.text });
+    return { kind: 'inline', skill, rendered: rendered.text };
+  }
+  const runner = deps.runner();
+  if (!runner) return { kind: 'fork', skill, text: NO_RUNNER(skill.name), isError: true };
+  const allowedTools = skill.allowedTools.length > 0 ? registeredToolNames(skill.allowedTools) : undefined;
+  const header = `You are running the skill "${skill.name}" in an isolated conversation. Its folder is ${skill.dir} (paths in it are relative to that folder). ` +
+    'When you are done, answer with the result: your final message is all the caller receives.';
+  try {
+    const result = await runner.run({
+      parent: session,
+      prompt: args.trim() || `Carry out the "${skill.name}" skill's instructions.`,
+      description: `skill ${skill.name}`,
+      context: forkContextOf(skill, deps.forkRecentMessages()),
+      systemPrompt: [header, rendered.text],
+      ...(allowedTools ? { allowedTools } : {}),
+      ...(skill.model ? { model: skill.model } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    return { kind: 'fork', skill, text: result.text || `(the skill "${skill.name}" ended without a final message: ${result.endReason})`, isError: result.isError };
+  } catch (error) {
+    return { kind: 'fork', skill, text: `The skill "${skill.name}" could not run as a sub-agent: ${(error as Error).message}`, isError: true };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The skill catalog: every root scanned, each folder with a SKILL.md validated (skill.ts), later
+ * roots replacing earlier ones by name. A catalog is immutable: a reload builds a complete new one
+ * and the store swaps it in one assignment (catalog-store.ts), so no reader ever sees half a scan
+ * (the seed wrote bodies into shared objects without a lock).
+ */
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { MAX_SKILL_FILE_BYTES, parseSkill, type Skill, type SkillRoot } from './skill.js';
+import { findScripts } from './scripts.js';
+import { frontmatterReady } from './frontmatter.js';
+
+export const SKILL_FILE = 'SKILL.md';
+
+/** A folder that was not loaded, or a loaded skill's warning: always naming the file. */
+export interface SkillProblem {
+  file: string;
+  message: string;
+  /** True when the folder was not loaded at all. */
+  skipped: boolean;
+  /** The skill's name, when it got that far. */
+  name?: string;
+}
+
+export interface SkillCatalog {
+  /** Sorted by name. */
+  readonly skills: readonly Skill[];
+  readonly roots: readonly SkillRoot[];
+  /** Skipped folders and loaded skills' warnings, in scan order. */
+  readonly problems: readonly SkillProblem[];
+  /** A skill by name (case-insensitive). */
+  get(name: string): Skill | undefined;
+}
+
+export interface CatalogOptions {
+  /** Whether project-scope skills that carry scripts may load (workspace trust). */
+  projectTrusted: boolean;
+}
+
+export function emptyCatalog(roots: readonly SkillRoot[] = []): SkillCatalog {
+  return makeCatalog([], roots, []);
+}
+
+function makeCatalog(skills: Skill[], roots: readonly SkillRoot[], problems: SkillProblem[]): SkillCatalog {
+  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = new Map(sorted.map((skill) => [skill.name, skill]));
+  return Object.freeze({ skills: Object.freeze(sorted), roots: Object.freeze([...roots]), problems: Object.freeze(problems), get: (name: string) => byName.get(name.trim().toLowerCase()) });
+}
+
+type FolderOutcome = { skill: Skill; problems: SkillProblem[] } | { problems: SkillProblem[] } | undefined;
+
+async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOptions): Promise<FolderOutcome> {
+  const dir = path.join(root.dir, dirName);
+  const file = path.join(dir, SKILL_FILE);
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return { problems: [{ file, message: `${SKILL_FILE} is not a regular file`, skipped: true }] };
+    size = info.size;
+  } catch {
+    return undefined; // not a skill folder (no SKILL.md): not a problem, folders hold other things
+  }
+  if (size > MAX_SKILL_FILE_BYTES) return { problems: [{ file, message: `${SKILL_FILE} is ${size} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit`, skipped: true }] };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { problems: [{ file, message: `cannot read it: ${(error as Error).message}`, skipped: true }] };
+  }
+  await frontmatterReady();
+  const parsed = parseSkill(text, { dir, file, dirName, root });
+  if (!parsed.ok) return { problems: [{ file, message: parsed.reason, skipped: true }] };
+  const { skill } = parsed;
+  if (root.scope === 'project' && !options.projectTrusted) {
+    const scripts = await findScripts(dir);
+    if (scripts.length > 0) {
+      const shown = scripts.slice(0, 3).join(', ') + (scripts.length > 3 ? `, … (${scripts.length} in all)` : '');
+      return { problems: [{ file, name: skill.name, skipped: true, message: `the project's skill "${skill.name}" carries scripts (${shown}); it loads once you trust the project (--trust-project)` }] };
+    }
+  }
+  return { skill, problems: skill.warnings.map((message) => ({ file, name: skill.name, message, skipped: false })) };
+}
+
+async function scanRoot(root: SkillRoot, options: CatalogOptions): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
+  let entries: string[];
+  try {
+    const info = await stat(root.dir);
+    if (!info.isDirectory()) return { skills: [], problems: [{ file: root.dir, message: 'a skills root must be a directory', skipped: true }] };
+    entries = (await readdir(root.dir)).filter((name) => !name.startsWith('.')).sort();
+  } catch {
+    return { skills: [], problems: [] }; // a root that does not exist is normal
+  }
+  const outcomes = await Promise.all(
+    entries.map(async (name) => {
+      // Folders and links to folders (a `.claude/skills` entry is often a link to a shared checkout).
+      const info = await lstat(path.join(root.dir, name)).catch(() => undefined);
+      if (!info || (!info.isDirectory() && !info.isSymbolicLink())) return undefined;
+      return loadFolder(root, name, options);
+    }),
+  );
+  const skills: Skill[] = [];
+  const problems: SkillProblem[] = [];
+  const seen = new Map<string, Skill>();
+  for (const outcome of outcomes) {
+    if (!outcome) continue;
+    if (!('skill' in outcome)) {
+      problems.push(...outcome.problems);
+      continue;
+    }
+    const first = seen.get(outcome.skill.name);
+    if (first) {
+      problems.push({ file: outcome.skill.file, name: outcome.skill.name, skipped: true, message: `the name "${outcome.skill.name}" is already used by ${first.file} in the same root` });
+      continue;
+    }
+    seen.set(outcome.skill.name, outcome.skill);
+    skills.push(outcome.skill);
+    problems.push(...outcome.problems);
+  }
+  return { skills, problems };
+}
+
+/** Scan every root (concurrently) and merge: a later root's skill replaces an earlier one's. */
+export async function loadCatalog(roots: readonly SkillRoot[], options: CatalogOptions): Promise<SkillCatalog> {
+  const scanned = await Promise.all(roots.map((root) => scanRoot(root, options)));
+  const byName = new Map<string, Skill>();
+  const problems: SkillProblem[] = [];
+  for (const { skills, problems: found } of scanned) {
+    for (const skill of skills) byName.set(skill.name, skill);
+    problems.push(...found);
+  }
+  return makeCatalog([...byName.values()], roots, problems);
+}

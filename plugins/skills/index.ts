@@ -1,0 +1,96 @@
+/**
+ * The skills plugin (SPEC S1–S7): SKILL.md folders — the Agent Skills format Claude Code uses — as
+ * procedures the model loads on demand.
+ *
+ * - Catalog (catalog.ts) from `~/.mewcode/skills`, the extra roots (`.claude/skills`,
+ *   `.agents/skills`) and `<root>/.mewcode/skills`, the project winning; loaded in `apply` so the
+ *   first request and `-p "/name"` see it; reloaded (a complete new catalog swapped in) when a
+ *   skills folder changes or a skill is installed.
+ * - Progressive disclosure: names and descriptions in the stable prompt (buildSystemPrompt, K3);
+ *   bodies only through `load_skill` or `/<name> args`, re-read from disk each time, shown in the
+ *   per-request environment block (buildEnvironment) in activation order.
+ * - Active skills are per session: cleared when a session starts or another one is resumed, and
+ *   re-rendered from disk after a compaction (postCompact) with a reminder that they still apply.
+ * - Fork mode runs the skill through TOKENS.SubagentRunner.
+ */
+import { ContainerModule } from 'inversify';
+import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import { readRendered } from './activation.js';
+import { loadSkillTool } from './load-skill-tool.js';
+import { installSkillDefinition } from './install-definition.js';
+import { lazyTool } from '../../sdk/lazy-tool.js';
+import { renderActive, renderCatalog, type ActiveEntry } from './render.js';
+import { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
+import { skillsSection } from './settings.js';
+import { skillsListCommand } from './skills-list-command.js';
+
+export { skillsSection, type SkillsSettings } from './settings.js';
+export { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
+
+const NAME = 'skills';
+
+export default definePlugin({
+  name: NAME,
+  version: '0.1.0',
+  config: skillsSection,
+  bindings: new ContainerModule(({ bind }) => {
+    bind<SkillsRuntime>(SKILLS_RUNTIME)
+      .toDynamicValue((context) => new SkillsRuntime(context.get<KernelApi>(TOKENS.Kernel)))
+      .inSingletonScope();
+    bind(TOKENS.Tool)
+      .toDynamicValue((context) => loadSkillTool(context.get<SkillsRuntime>(SKILLS_RUNTIME).deps))
+      .inSingletonScope();
+    bind(TOKENS.Tool)
+      .toDynamicValue((context) => {
+        const runtime = context.get<SkillsRuntime>(SKILLS_RUNTIME);
+        return lazyTool(installSkillDefinition, async () => (await import('./install-tool.js')).installSkillTool(runtime));
+      })
+      .inSingletonScope();
+    bind(TOKENS.Command)
+      .toDynamicValue((context) => skillsListCommand(context.get<SkillsRuntime>(SKILLS_RUNTIME)))
+      .inSingletonScope();
+    bind(TOKENS.CommandProvider)
+      .toDynamicValue((context) => {
+        const runtime = context.get<SkillsRuntime>(SKILLS_RUNTIME);
+        return { commands: () => runtime.commands() };
+      })
+      .inSingletonScope();
+  }),
+  async apply(kernel) {
+    const runtime = kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME);
+    await runtime.store.reload();
+
+    kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
+      const catalog = renderCatalog(runtime.store.current.skills.filter((skill) => skill.modelInvocable));
+      return catalog ? [...parts, catalog] : parts;
+    });
+    kernel.hooks.buildEnvironment.tapPromise(NAME, async (parts, context) => {
+      const block = renderActive(runtime.active.list(context));
+      return block ? [...parts, block] : parts;
+    });
+    kernel.hooks.sessionEnd.tapPromise(NAME, async () => runtime.stopWatching());
+    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId));
+    kernel.hooks.sessionResume.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId, session.sessionId));
+    kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
+      const entries = runtime.active.list(context);
+      if (!state.compacted || entries.length === 0) return;
+      // The compacted history may no longer show the activations: re-read the bodies (they may
+      // have changed) and say the skills still apply.
+      const fresh: ActiveEntry[] = [];
+      for (const entry of entries) {
+        const skill = runtime.store.current.get(entry.name);
+        const rendered = skill ? await readRendered(skill, entry.args) : undefined;
+        fresh.push(rendered?.ok ? { ...entry, body: rendered.text } : entry);
+      }
+      runtime.active.replaceAll(context, fresh);
+      if (context.agentId === kernel.session.agentId && context.sessionId === kernel.session.sessionId) {
+        kernel.injectReminder(`The conversation was compacted. These skills are still active and their instructions are in the Active Skills section: ${fresh.map((e) => e.name).join(', ')}.`);
+      }
+    });
+  },
+  async start(kernel) {
+    const runtime = kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME);
+    if (runtime.settings().watch) runtime.watch();
+  },
+});

@@ -1,0 +1,22 @@
+/**
+ * `install_skill {url, scope?}` (S7): not read-only and in the Exec category, so the permission
+ * engine asks the user (it writes to disk and fetches third-party instructions the agent will
+ * follow). After the install the catalog is reloaded, so `/<name>` and load_skill work at once.
+ */
+import type { Tool } from '../../types/tools.js';
+import { installSkillDefinition } from './install-definition.js';
+import { installAndReload } from './install-and-reload.js';
+import type { SkillsRuntime } from './runtime.js';
+
+export function installSkillTool(runtime: SkillsRuntime): Tool {
+  return {
+    ...installSkillDefinition,
+    permissionTarget: () => ({ kind: 'none' }),
+    async execute(input, context) {
+      if (typeof input.url !== 'string' || !input.url.trim()) return { content: 'install_skill needs `url`: where the skill is.', isError: true };
+      if (input.scope !== undefined && input.scope !== 'user' && input.scope !== 'project') return { content: '`scope` must be "user" or "project".', isError: true };
+      const result = await installAndReload(runtime, { url: input.url, scope: input.scope ?? 'user', signal: context.signal });
+      return { content: result.text, isError: !result.ok };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The three texts skills put in front of the model: the catalog (stable prompt, S3), a skill's
+ * rendered body (S5) and the active-skills block (per-request environment, S4).
+ */
+import type { Skill } from './skill.js';
+
+/** Replaced by the arguments; when the body has none, arguments go under "## User Request". */
+export const ARGUMENTS_PLACEHOLDER = '$ARGUMENTS';
+
+export function renderCatalog(skills: readonly Skill[]): string {
+  if (skills.length === 0) return '';
+  const lines = [
+    '# Skills',
+    'Skills are procedures for particular tasks. When a task matches a skill below, call the load_skill tool with its name ' +
+      '(and the request as `arguments`) before starting, then follow the instructions it activates. The user can also type /<name>.',
+    '',
+    ...skills.map((skill) => `- ${skill.name}: ${skill.description || '(no description)'}`),
+  ];
+  return lines.join('\n');
+}
+
+export function toolsHint(tools: readonly string[]): string {
+  return `This skill is designed to use only these tools: ${tools.join(', ')}. Prefer them over other tools when possible.\n\n---\n\n`;
+}
+
+/** The body as the model reads it: the allowed-tools hint first, then the arguments placed. */
+export function renderBody(skill: Pick<Skill, 'allowedTools'>, body: string, args: string): string {
+  let text = skill.allowedTools.length > 0 ? toolsHint(skill.allowedTools) + body : body;
+  const trimmed = args.trim();
+  if (text.includes(ARGUMENTS_PLACEHOLDER)) text = text.split(ARGUMENTS_PLACEHOLDER).join(trimmed);
+  else if (trimmed) text += `\n\n## User Request\n\n${trimmed}`;
+  return text;
+}
+
+export interface ActiveEntry {
+  name: string;
+  /** The arguments it was activated with (re-rendered after a compaction). */
+  args: string;
+  /** The skill's folder: files the body names are relative to it. */
+  dir: string;
+  body: string;
+}
+
+export function renderActive(entries: readonly ActiveEntry[]): string {
+  if (entries.length === 0) return '';
+  const parts = ['# Active Skills', 'These skills are active. Follow their instructions; for the tasks they cover they take precedence over general guidance.'];
+  for (const entry of entries) parts.push(`## Skill: ${entry.name}\nBase directory (paths in the skill are relative to it): ${entry.dir}\n\n${entry.body}`);
+  return parts.join('\n\n');
+}

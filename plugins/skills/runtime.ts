@@ -1,0 +1,118 @@
+/**
+ * The plugin's one service: the catalog store, the active skills, and what `load_skill`, the skill
+ * commands and `install_skill` share. Settings, trust and the sub-agent runner are looked up when
+ * used (the configuration is validated after bindings load; a runner may be bound by a later plugin).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from '../../types/commands.js';
+import type { KernelApi } from '../../types/plugin.js';
+import type { SubagentRunner } from '../../types/subagents.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { ActiveSkills } from './active.js';
+import type { ActivationDeps } from './activation.js';
+import type { SkillCatalog } from './catalog.js';
+import { CatalogStore, describeProblem } from './catalog-store.js';
+import { skillRoots } from './roots.js';
+import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
+import { skillCommand } from './skill-commands.js';
+import { CatalogWatcher } from './watcher.js';
+
+export const SKILLS_RUNTIME = Symbol.for('mewcode/skills/Runtime');
+
+export class SkillsRuntime {
+  readonly active = new ActiveSkills();
+  readonly store: CatalogStore;
+  readonly deps: ActivationDeps;
+  #commands: { catalog: SkillCatalog; list: Command[] } | undefined;
+  #shadowWarned = new Set<string>();
+
+  constructor(readonly kernel: KernelApi) {
+    this.store = new CatalogStore(
+      () => skillRoots(kernel.homeDir, kernel.projectRoot, this.settings().extraRoots),
+      () => ({ projectTrusted: this.projectTrusted() }),
+      (problem) => kernel.warn(describeProblem(problem)),
+    );
+    this.deps = {
+      store: this.store,
+      active: this.active,
+      runner: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get<SubagentRunner>(TOKENS.SubagentRunner) : undefined),
+      forkRecentMessages: () => this.settings().forkRecentMessages,
+    };
+  }
+
+  #watcher: CatalogWatcher | undefined;
+
+  /** Reload the catalog when a root or a skill folder changes (hot reload). */
+  watch(): void {
+    if (this.#watcher) return;
+    const watcher = (this.#watcher = new CatalogWatcher(() => void this.reload()));
+    watcher.sync(watchedDirs(this.store.current, this.kernel.projectRoot, this.kernel.homeDir));
+  }
+
+  stopWatching(): void {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+
+  /** Scan again (e.g. after an install); the watched folders follow the new catalog. */
+  async reload(): Promise<SkillCatalog> {
+    const catalog = await this.store.reload();
+    this.#watcher?.sync(watchedDirs(catalog, this.kernel.projectRoot, this.kernel.homeDir));
+    return catalog;
+  }
+
+  settings(): SkillsSettings {
+    return this.kernel.config<SkillsSettings>(skillsSection.key) ?? DEFAULT_SKILLS_SETTINGS;
+  }
+
+  projectTrusted(): boolean {
+    const container = this.kernel.container;
+    return container.isBound(TOKENS.WorkspaceTrust) ? container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust).isTrusted() : false;
+  }
+
+  /** One command per skill, rebuilt when the catalog changes; a built-in command keeps its name. */
+  commands(): readonly Command[] {
+    const catalog = this.store.current;
+    if (this.#commands?.catalog === catalog) return this.#commands.list;
+    const builtIn = new Set(this.kernel.container.isBound(TOKENS.Command) ? this.kernel.container.getAll<Command>(TOKENS.Command).map((c) => c.name) : []);
+    const list: Command[] = [];
+    for (const skill of catalog.skills) {
+      if (!skill.userInvocable) continue;
+      if (builtIn.has(skill.name)) {
+        if (!this.#shadowWarned.has(skill.name)) {
+          this.#shadowWarned.add(skill.name);
+          this.kernel.warn(`skills: ${skill.file}: /${skill.name} is a built-in command, so this skill has no slash command (load_skill still activates it)`);
+        }
+        continue;
+      }
+      list.push(skillCommand(this.deps, skill));
+    }
+    this.#commands = { catalog, list };
+    return list;
+  }
+}
+
+/**
+ * The roots, each skill's folder, and for a root that does not exist yet the nearest folder above
+ * it that does — up to the project root, never the home directory itself (it changes all the
+ * time) — so creating `.mewcode/skills` during a session is noticed too.
+ */
+function watchedDirs(catalog: SkillCatalog, projectRoot: string, homeDir: string): string[] {
+  const within = (dir: string, base: string): boolean => dir.startsWith(`${base}${path.sep}`);
+  const dirs = new Set<string>();
+  for (const root of catalog.roots) {
+    if (existsSync(root.dir)) {
+      dirs.add(root.dir);
+      continue;
+    }
+    const base = within(root.dir, projectRoot) ? projectRoot : within(root.dir, homeDir) ? homeDir : undefined;
+    if (!base) continue;
+    let dir = path.dirname(root.dir);
+    while (dir !== base && !existsSync(dir)) dir = path.dirname(dir);
+    if (dir !== homeDir && existsSync(dir)) dirs.add(dir);
+  }
+  for (const skill of catalog.skills) dirs.add(skill.dir);
+  return [...dirs];
+}

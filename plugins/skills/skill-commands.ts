@@ -1,0 +1,29 @@
+/**
+ * Every skill is also the slash command `/<name> args` (S3, S5), in the terminal UI and headless
+ * (`mewcode -p "/name args"`). The arguments reach the skill (the seed dropped them). An inline
+ * skill is activated and the run continues with a short prompt naming it (the body is in the
+ * environment block, not in history twice); a fork-mode skill's result is the command's output.
+ */
+import type { Command, CommandResult } from '../../types/commands.js';
+import type { AgentSession } from '../../types/session.js';
+import { activateSkill, type ActivationDeps } from './activation.js';
+import type { Skill } from './skill.js';
+
+export function skillPrompt(name: string, args: string): string {
+  const head = `Use the "${name}" skill: it is now active and its instructions are in the Active Skills section of the system prompt.`;
+  return args.trim() ? `${head}\n\n${args.trim()}` : head;
+}
+
+export function skillCommand(deps: ActivationDeps, skill: Skill): Command {
+  return {
+    name: skill.name,
+    description: `${skill.description || '(no description)'} [skill${skill.mode === 'fork' ? ', fork' : ''}]`,
+    ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
+    async run(session: AgentSession, args: string): Promise<CommandResult> {
+      const outcome = await activateSkill(deps, session, skill.name, args);
+      if (outcome.kind === 'error') return { output: outcome.message, isError: true };
+      if (outcome.kind === 'fork') return { output: outcome.text, isError: outcome.isError };
+      return { prompt: skillPrompt(outcome.skill.name, args) };
+    },
+  };
+}

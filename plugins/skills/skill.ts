@@ -1,0 +1,188 @@
+/**
+ * One skill as the catalog knows it (SPEC S1): the folder's SKILL.md frontmatter, validated.
+ * A bad value falls back with a warning; a folder that cannot be a skill is a problem naming its
+ * file (K2). The body is not kept: it is re-read from disk at every load (S3).
+ */
+import { parseFrontmatter } from './frontmatter.js';
+
+export type SkillMode = 'inline' | 'fork';
+export type SkillForkContext = 'none' | 'recent' | 'full';
+export type SkillScope = 'user' | 'project';
+
+export interface SkillRoot {
+  /** Absolute directory holding one folder per skill. */
+  dir: string;
+  /** `project` for a root inside the project (its scripts need workspace trust). */
+  scope: SkillScope;
+}
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** The skill's folder and its SKILL.md. */
+  dir: string;
+  file: string;
+  root: SkillRoot;
+  /** As written (Claude Code's `Read`, `Bash(git:*)` included); empty = no restriction. */
+  allowedTools: readonly string[];
+  mode: SkillMode;
+  forkContext: SkillForkContext;
+  model?: string;
+  argumentHint?: string;
+  /** Claude Code's `disable-model-invocation: true`: not in the catalog, load_skill refuses it; only `/name` runs it. */
+  modelInvocable: boolean;
+  /** Claude Code's `user-invocable: false`: no `/name` command; the model may still load it. */
+  userInvocable: boolean;
+  /** Frontmatter keys MewCode does not use (license, metadata, version…), kept as written. */
+  extra: Readonly<Record<string, unknown>>;
+  /** What was wrong but could be fixed (the skill still loads). */
+  warnings: readonly string[];
+}
+
+/** Names as commands allow them (types/commands.ts): lower-case letters, digits, `-`, `_`, `:`. */
+export const SKILL_NAME = /^[a-z0-9][a-z0-9_:-]*$/;
+export const MAX_NAME_LENGTH = 64;
+/** Longer descriptions are cut in the catalog (the Agent Skills format's limit). */
+export const MAX_DESCRIPTION_LENGTH = 1024;
+/** A SKILL.md larger than this is not a skill (it would not fit a prompt either). */
+export const MAX_SKILL_FILE_BYTES = 256 * 1024;
+
+const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-tools', 'mode', 'fork_context', 'model', 'argument-hint', 'argument_hint', 'disable-model-invocation', 'user-invocable']);
+
+export type ParsedSkill = { ok: true; skill: Skill } | { ok: false; reason: string };
+
+/** `Read, Grep` or `Bash(git add:*) Read` (Claude Code) or a YAML list: one entry per tool. */
+export function splitToolList(value: string): string[] {
+  const tools: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of value) {
+    if (char === '(') depth++;
+    if (char === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current.trim()) tools.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  if (current.trim()) tools.push(current.trim());
+  return tools;
+}
+
+/** Lower-cased, spaces and other characters a command name cannot hold turned into `-`. */
+export function normaliseName(raw: string): string {
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_:-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-_:]+|[-_:]+$/g, '');
+}
+
+function readTools(data: Record<string, unknown>, warnings: string[]): string[] {
+  const key = data.allowed_tools !== undefined ? 'allowed_tools' : data['allowed-tools'] !== undefined ? 'allowed-tools' : undefined;
+  if (key === undefined) return [];
+  if (data.allowed_tools !== undefined && data['allowed-tools'] !== undefined) warnings.push('both allowed_tools and allowed-tools are set; allowed_tools is used');
+  const value = data[key];
+  if (typeof value === 'string') return splitToolList(value);
+  if (Array.isArray(value)) {
+    const tools: string[] = [];
+    for (const item of value) {
+      if (typeof item === 'string' && item.trim()) tools.push(item.trim());
+      else warnings.push(`${key}: ${JSON.stringify(item)} is not a tool name; ignored`);
+    }
+    return tools;
+  }
+  if (value !== null) warnings.push(`${key} must be a list of tool names; ignored (no restriction)`);
+  return [];
+}
+
+function readEnum<T extends string>(data: Record<string, unknown>, key: string, allowed: readonly T[], fallback: T, warnings: string[]): T {
+  const value = data[key];
+  if (value === undefined || value === null) return fallback;
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  if (text !== undefined && (allowed as readonly string[]).includes(text)) return text as T;
+  warnings.push(`${key}: ${JSON.stringify(value)} is not one of ${allowed.join(', ')}; using ${fallback}`);
+  return fallback;
+}
+
+/** Validate one folder's SKILL.md text. `dirName` is the folder's own name. */
+export function parseSkill(text: string, where: { dir: string; file: string; dirName: string; root: SkillRoot }): ParsedSkill {
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return { ok: false, reason: parsed.error };
+  const { data } = parsed;
+  const warnings: string[] = [];
+  if (!parsed.hasFrontmatter) warnings.push('no frontmatter (--- name, description ---); the folder name is used and there is no description');
+
+  let raw: string;
+  if (typeof data.name === 'string' && data.name.trim()) raw = data.name;
+  else if (typeof data.name === 'number') raw = String(data.name);
+  else {
+    if (parsed.hasFrontmatter) warnings.push('no name in the frontmatter; the folder name is used');
+    raw = where.dirName;
+  }
+  let name = raw.trim();
+  if (!SKILL_NAME.test(name)) {
+    const normalised = normaliseName(name);
+    if (!normalised) return { ok: false, reason: `name ${JSON.stringify(raw)} has no letters or digits to make a command name from` };
+    warnings.push(`name ${JSON.stringify(raw)} is not a valid skill name (lower-case letters, digits, -, _, :); loaded as "${normalised}"`);
+    name = normalised;
+  }
+  if (name.length > MAX_NAME_LENGTH) return { ok: false, reason: `name "${name.slice(0, 20)}…" is longer than ${MAX_NAME_LENGTH} characters` };
+  if (name !== where.dirName && name !== normaliseName(where.dirName)) warnings.push(`name "${name}" differs from its folder "${where.dirName}"; it is loaded as "${name}"`);
+
+  let description = '';
+  if (typeof data.description === 'string') description = data.description.replace(/\s+/g, ' ').trim();
+  else if (data.description !== undefined && data.description !== null) warnings.push('description must be text; ignored');
+  if (!description && parsed.hasFrontmatter) warnings.push('no description: the model cannot tell when to use this skill');
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    warnings.push(`description is ${description.length} characters; the catalog shows the first ${MAX_DESCRIPTION_LENGTH}`);
+    description = `${description.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`;
+  }
+
+  const allowedTools = readTools(data, warnings);
+  // Claude Code writes `context: fork` for what MewCode calls `mode: fork`.
+  const mode = data.mode === undefined && data.context === 'fork' ? 'fork' : readEnum(data, 'mode', ['inline', 'fork'] as const, 'inline', warnings);
+  const forkContext = readEnum(data, 'fork_context', ['none', 'recent', 'full'] as const, 'none', warnings);
+  let model: string | undefined;
+  if (typeof data.model === 'string' && data.model.trim() && data.model.trim() !== 'inherit') model = data.model.trim();
+  else if (data.model !== undefined && data.model !== null && typeof data.model !== 'string') warnings.push('model must be text; ignored');
+  const hint = data['argument-hint'] ?? data.argument_hint;
+  const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
+
+  const flag = (key: string, fallback: boolean): boolean => {
+    const value = data[key];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value === 'boolean') return value;
+    warnings.push(`${key} must be true or false; using ${fallback}`);
+    return fallback;
+  };
+  const modelInvocable = !flag('disable-model-invocation', false);
+  const userInvocable = flag('user-invocable', true);
+
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) if (!KNOWN_KEYS.has(key)) extra[key] = value;
+
+  const skill: Skill = {
+    name,
+    description,
+    dir: where.dir,
+    file: where.file,
+    root: where.root,
+    allowedTools,
+    mode,
+    forkContext,
+    modelInvocable,
+    userInvocable,
+    ...(model !== undefined ? { model } : {}),
+    ...(argumentHint !== undefined ? { argumentHint } : {}),
+    extra,
+    warnings,
+  };
+  return { ok: true, skill };
+}
+
+/** The body of a SKILL.md text (frontmatter removed), or an error naming the line. */
+export function skillBody(text: string): { ok: true; body: string } | { ok: false; error: string } {
+  const parsed = parseFrontmatter(text);
+  return parsed.ok ? { ok: true, body: parsed.body.trim() } : { ok: false, error: parsed.error };
+}
