@@ -63,7 +63,7 @@ export function createSessionPlugin(): MewcodePlugin {
         return result;
       });
       kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
-        if (state.history) report(context, active.appendCompaction(origin(context), state.history));
+        if (state.history) report(context, active.appendCompaction(origin(context), state.history, state.report));
       });
     },
     async start(kernel) {
