@@ -14,7 +14,8 @@ export const NO_COMPACTION_SERVICE =
 export function compactCommand(kernel: Pick<KernelApi, 'container'>): Command {
   return {
     name: 'compact',
-    description: 'Compact the conversation now (summarise older turns to free context); text after it says what the summary should keep',
+    description: 'Compact the conversation now (summarise older turns to free context; a focus says what the summary should keep)',
+    argumentHint: '[focus]',
     async run(session, args, { mode }) {
       if (!kernel.container.isBound(TOKENS.CompactionService)) return { isError: true, output: NO_COMPACTION_SERVICE };
       const focus = args.trim();

@@ -14,11 +14,11 @@
 import path from 'node:path';
 import type { Message, ToolMessage, ToolResult } from '../../types/messages.js';
 import { previewOf, resultsToOffload } from './offload.js';
-import { saveResult } from './tool-result-files.js';
+import { resultFileName, saveResult } from './tool-result-files.js';
 import { messageChars } from '../../types/token-estimate.js';
 
-/** A path of the usual length, for previews not written yet (their size is all an estimate needs). */
-const ESTIMATE_PATH = '.mewcode/sessions/00000000-000000-0000/tool-results/toolu_000000000000000000000000';
+/** Where a result not saved yet will be (any session id has this length): its preview's size is all an estimate needs. */
+const estimatePath = (toolCallId: string): string => `.mewcode/sessions/00000000-000000-0000/tool-results/${resultFileName(toolCallId)}`;
 
 /** What was decided for one tool message: the preview of each saved result, and those still to save. */
 interface Decision {
@@ -83,7 +83,7 @@ export class LayerOne {
     if (chars === undefined) {
       const chosen = decision ? new Set<number>() : resultsToOffload(message.results);
       chars = 0;
-      for (const [position, result] of sent.results.entries()) chars += chosen.has(position) ? previewOf(result.content, ESTIMATE_PATH).length : result.content.length;
+      for (const [position, result] of sent.results.entries()) chars += chosen.has(position) ? previewOf(result.content, estimatePath(result.toolCallId)).length : result.content.length;
       cache.set(sent, chars);
     }
     return chars;

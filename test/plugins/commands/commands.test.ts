@@ -47,9 +47,9 @@ describe('/help', () => {
     expect(result.isError).toBeFalsy();
     expect(result.output!.split('\n')).toEqual([
       'Commands:',
-      '  /compact         Compact the conversation now (summarise older turns to free context)',
-      '  /greet <name>    Say hello to someone',
-      '  /help [command]  List the available commands, or describe one',
+      '  /compact [focus]  Compact the conversation now (summarise older turns to free context; a focus says what the summary should keep)',
+      '  /greet <name>     Say hello to someone',
+      '  /help [command]   List the available commands, or describe one',
     ]);
   });
 
@@ -104,7 +104,7 @@ describe('/compact', () => {
     expect(await compact.run(kernel.session, '', { mode: 'default' })).toEqual({ output: 'Nothing to compact: the conversation is empty.' });
     await runPrompt(kernel, 'first');
     expect(await compact.run(kernel.session, 'keep the API notes', { mode: 'default' })).toEqual({
-      output: 'Nothing was compacted: the history (2 messages) is unchanged. (the text after /compact was ignored: compaction takes no instructions in this build)',
+      output: 'Nothing was compacted: the history (2 messages) is unchanged.',
     });
     expect(kernel.conversation.messages).toHaveLength(2);
   });
