@@ -76,7 +76,7 @@ export class SummaryCompaction implements CompactionService {
       role: 'user',
       content: [
         { type: 'text', text: `${SUMMARY_INTRO} The summary below replaces its first ${plural(start, 'message')};${leftOutNote} the messages after it are the most recent ones, as they were.\n\n<summary>\n${summary.text}\n</summary>` },
-        { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.deps.recentFiles(RECOVERY_FILES * 4), tools: request.tools }) },
+        { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.deps.recentFiles(RECOVERY_FILES * 4), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
       ],
     };
     const next = [head, ...messages.slice(start)];

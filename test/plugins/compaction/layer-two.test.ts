@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Breaker } from '../../../plugins/compaction/breaker.js';
 import { LayerOne } from '../../../plugins/compaction/layer-one.js';
 import { turnStarts, turnsToDrop } from '../../../plugins/compaction/ptl-retry.js';
-import { NOT_AUTHORITATIVE, recoveryAttachment } from '../../../plugins/compaction/recovery.js';
+import { NOT_AUTHORITATIVE, recoveryAttachment, recoveryBudget } from '../../../plugins/compaction/recovery.js';
 import { SummaryCompaction } from '../../../plugins/compaction/service.js';
 import { summarise, TOO_LONG } from '../../../plugins/compaction/summariser.js';
 import { extractSummary, renderTranscript, SUMMARY_SECTIONS, summaryInstructions } from '../../../plugins/compaction/summary-prompt.js';
@@ -242,7 +242,7 @@ describe('the prompt, the transcript and the recovery attachment (C6)', () => {
     writeFileSync(path.join(root, 'big.txt'), 'z'.repeat(20_000));
     writeFileSync(path.join(root, 'bin.dat'), Buffer.from([1, 0, 2]));
     symlinkSync(files[0]!, path.join(root, 'link.ts'));
-    const text = recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, 'big.txt'), path.join(root, 'bin.dat'), path.join(root, 'link.ts'), '/etc/hostname', ...files], tools: ['read_file', 'bash'] });
+    const text = recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, 'big.txt'), path.join(root, 'bin.dat'), path.join(root, 'link.ts'), '/etc/hostname', ...files], tools: ['read_file', 'bash'], contextWindow: 200_000 });
     expect(text).toContain('### big.txt\n```\n' + 'z'.repeat(17_500) + '\n```\n[cut at about 5,000 tokens: read big.txt for the rest]');
     expect(text).not.toContain('bin.dat');
     expect(text).not.toContain('link.ts');
@@ -252,5 +252,16 @@ describe('the prompt, the transcript and the recovery attachment (C6)', () => {
     expect(text).not.toContain('src/e.ts'); // five files: big.txt and a–d
     expect(text).toContain('## Tools available now\n\nread_file, bash');
     expect(text.endsWith(NOT_AUTHORITATIVE)).toBe(true);
+  });
+
+  test('all files share a budget of 25,000 tokens, at most a tenth of the window (a small window stays under its threshold)', () => {
+    expect([recoveryBudget(200_000), recoveryBudget(250_000), recoveryBudget(60_000)]).toEqual([20_000, 25_000, 6_000]);
+    const files = ['a', 'b', 'c'].map((name) => path.join(root, `${name}.txt`));
+    files.forEach((file) => writeFileSync(file, 'w'.repeat(20_000)));
+    // 6,000 tokens: a whole file's 5,000, then 1,000 of the next, then nothing.
+    const text = recoveryAttachment({ projectRoot: root, recentFiles: files, tools: [], contextWindow: 60_000 });
+    expect(text).toContain('### a.txt\n```\n' + 'w'.repeat(17_500) + '\n```\n[cut at about 5,000 tokens');
+    expect(text).toContain('### b.txt\n```\n' + 'w'.repeat(3_500) + '\n```\n[cut at about 1,000 tokens');
+    expect(text).not.toContain('c.txt');
   });
 });
