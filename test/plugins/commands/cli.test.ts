@@ -10,7 +10,7 @@ test.concurrent('-p "/help" lists the built-in commands with their hints: exit 0
     const r = await s.run(['-p', '/help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Commands:\n/);
-    expect(r.stdout).toMatch(/^ {2}\/compact +Compact the conversation now/m);
+    expect(r.stdout).toMatch(/^ {2}\/compact \[focus\] +Compact the conversation now/m);
     expect(r.stdout).toMatch(/^ {2}\/help \[command\] +List the available commands, or describe one$/m);
     expect(r.stderr).toBe('');
     expect(s.requests).toHaveLength(0);
