@@ -71,11 +71,11 @@ export class SummaryCompaction implements CompactionService {
     // The summary reads what the model saw: results layer 1 moved out appear as their previews.
     const older = messages.slice(0, start).map((message) => this.deps.layer.sentVersion(message));
     const summary = await summarise(older, ask);
-    const leftOutNote = summary.leftOut > 0 ? ` The oldest ${plural(summary.leftOut, 'message')} did not fit the summary request and are not in it.` : '';
+    const leftOutNote = summary.leftOut > 0 ? ` (the oldest ${plural(summary.leftOut, 'message')} did not fit the summary request and are not in it)` : '';
     const head: Message = {
       role: 'user',
       content: [
-        { type: 'text', text: `${SUMMARY_INTRO} The summary below replaces its first ${plural(start, 'message')};${leftOutNote} the messages after it are the most recent ones, as they were.\n\n<summary>\n${summary.text}\n</summary>` },
+        { type: 'text', text: `${SUMMARY_INTRO} The summary below replaces its first ${plural(start, 'message')}${leftOutNote}; the messages after it are the most recent ones, as they were.\n\n<summary>\n${summary.text}\n</summary>` },
         { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.deps.recentFiles(RECOVERY_FILES * 4), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
       ],
     };

@@ -19,6 +19,7 @@ import { transcriptFile } from '../../../plugins/session/layout.js';
 import toolReadFile from '../../../plugins/tool-read-file/index.js';
 import type { ResolvedConfig } from '../../../types/config.js';
 import type { AgentEvent } from '../../../types/events.js';
+import { definePlugin, type MewcodePlugin } from '../../../types/plugin.js';
 import type { SessionStore } from '../../../types/session-store.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { startScriptedServer, type ScriptedServer, type ScriptedTurn } from '../../scripted-server/index.js';
@@ -59,9 +60,9 @@ function config(providers: Record<string, unknown>[]): ResolvedConfig {
 }
 const claude = (contextWindow: number, name = 'claude') => ({ name, protocol: 'anthropic', model: `${name}-scripted`, api_key: 'k', base_url: server.url, context_window: contextWindow, max_tokens: 4096, retry_base_delay_ms: 1 });
 
-async function boot(reporter: MemoryReporter, providers = [claude(60_000)]): Promise<Kernel> {
+async function boot(reporter: MemoryReporter, providers = [claude(60_000)], extra: MewcodePlugin[] = []): Promise<Kernel> {
   return Kernel.create({
-    plugins: [providerAnthropic, permissionMode, outputLimits, toolReadFile, createCompactionPlugin(), createSessionPlugin()],
+    plugins: [providerAnthropic, permissionMode, outputLimits, toolReadFile, createCompactionPlugin(), createSessionPlugin(), ...extra],
     projectRoot: root,
     homeDir: root,
     env: {},
@@ -176,5 +177,49 @@ test('the threshold follows a model switch: the same history is left alone at 20
   expect(events.some((e) => e.type === 'compaction_end' && e.changed)).toBe(true);
   expect(server.requests.slice(5).map((r) => (r.body as { model: string }).model)).toEqual(['small-scripted', 'small-scripted']);
   expect(texts(server.requests[5]!.body as Body, 0)).toContain('## 9. Possible next step');
+  await kernel.shutdown();
+});
+
+test('emergency: prompt-too-long from the provider compacts, the summary request itself retried without the oldest turn; postCompact re-injects a skill', async () => {
+  // A plugin that keeps an active skill through compactions (the skills plugin's contract).
+  const skills = definePlugin({
+    name: 'test-skills',
+    apply(kernel) {
+      kernel.hooks.postCompact.tapPromise('test-skills', async (state) => void state.reinject?.push('Active skill "tabs": always indent with tabs.'));
+    },
+  });
+  const prompts = [1, 2, 3, 4, 5].map((n) => `prompt ${n}: ${'p'.repeat(8_000)}`);
+  server.push(...prompts.map((_, i) => ({ text: `ok ${i + 1}` })), read('a', 1_000), { promptTooLong: true }, { promptTooLong: true }, { text: SUMMARY_ANSWER }, { text: 'Final.' });
+  const reporter = new MemoryReporter();
+  const kernel = await boot(reporter, [claude(200_000)], [skills]);
+  for (const prompt of prompts) await run(kernel, prompt);
+  const events = await run(kernel, 'read a');
+  expect(doneEvent(events).finalText).toBe('Final.');
+  expect(events.filter((e) => e.type === 'compaction_start')).toEqual([{ type: 'compaction_start', reason: 'emergency' }]);
+  expect(events).toContainEqual({ type: 'notice', message: 'The prompt was too long for the context window; compacted the history and retrying once.' });
+
+  // Requests 7 and 8 are the summary: the first with all three older turns, the second without the oldest.
+  const [tooLong, fits] = [server.requests[7]!.body as Body, server.requests[8]!.body as Body];
+  expect(texts(tooLong, 0)).toContain('[user]\nprompt 1:');
+  expect(texts(fits, 0)).not.toContain('prompt 1:');
+  expect(texts(fits, 0)).toContain('[user]\nprompt 2:');
+  expect(texts(fits, 0)).toContain('[user]\nprompt 3:');
+  expect(texts(fits, 0)).not.toContain('prompt 4:'); // kept in the tail
+
+  const last = server.requests[9]!.body as Body;
+  expectValid(last);
+  expect(texts(last, 0)).toContain('The summary below replaces its first 6 messages (the oldest 2 messages did not fit the summary request and are not in it); the messages after it');
+  // The kept tail starts with prompt 4: one user turn with the summary for Anthropic.
+  expect(texts(last, 0).includes('</summary>') && texts(last, 0).includes('prompt 4:')).toBe(true);
+  expect(texts(last, 1)).toBe('ok 4');
+  // The re-injected skill comes after the kept tail (merged with the last tool results into one user turn).
+  expect(texts(last, last.messages.length - 1)).toContain('Active skill "tabs": always indent with tabs.');
+  expect(reporter.notices.some((n) => /^Compacted the conversation \(emergency\): 4 older messages .*; 2 oldest messages \(~[\d,]+ tokens\) did not fit the summary request and were dropped without being summarised;/.test(n))).toBe(true);
+
+  const records = readFileSync(transcriptFile(root, kernel.session.sessionId, 'main'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const at = records.findIndex((record) => record.type === 'compact');
+  expect(records[at].dropped.unsummarised).toMatchObject({ count: 2, messages: [{ index: 0, role: 'user' }, { index: 1, role: 'assistant' }] });
+  expect(records[at + 1]).toMatchObject({ type: 'message', message: { role: 'user' } });
+  expect(JSON.stringify(records[at + 1].message)).toContain('always indent with tabs');
   await kernel.shutdown();
 });
