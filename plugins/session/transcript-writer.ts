@@ -75,6 +75,27 @@ export class TranscriptWriter {
     return this.#guarded(() => void this.#open(transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId), origin, now));
   }
 
+  /**
+   * A sub-agent's run ended: its transcript is closed now, not at exit, so a long session with many
+   * sub-agents does not hold a descriptor for each (a later run of the same one opens it again).
+   */
+  closeTranscript(origin: Origin): void {
+    const file = transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId);
+    const fd = this.#files.get(file);
+    if (fd === undefined) return;
+    this.#files.delete(file);
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed: every line was fsynced
+    }
+  }
+
+  /** Open transcripts (for tests and the long-session benchmark). */
+  get openFiles(): number {
+    return this.#files.size;
+  }
+
   close(): void {
     for (const sessionId of this.#locked) unlockSession(this.#projectRoot, sessionId);
     this.#locked.clear();
