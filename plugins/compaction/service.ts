@@ -65,7 +65,9 @@ export class SummaryCompaction implements CompactionService {
   async #summarise(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
     const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
     const start = tailStart(messages, charsOf);
-    if (start === undefined) return undefined;
+    // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
+    // check would do it on every turn while the tail alone is over the threshold).
+    if (start === undefined || (start === 1 && isSummaryHead(messages[0] as Message))) return undefined;
     const signal = request.signal ?? new AbortController().signal;
     const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk(request.session.provider, request.focus, signal);
     // The summary reads what the model saw: results layer 1 moved out appear as their previews.
@@ -82,6 +84,11 @@ export class SummaryCompaction implements CompactionService {
     const next = [head, ...messages.slice(start)];
     return { messages: next, report: buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf) };
   }
+}
+
+function isSummaryHead(message: Message): boolean {
+  const first = message.role === 'user' ? message.content[0] : undefined;
+  return first?.type === 'text' && first.text.startsWith(SUMMARY_INTRO);
 }
 
 export function sessionKey(session: Pick<SessionContext, 'sessionId' | 'agentId'>): string {

@@ -203,6 +203,17 @@ describe('the breaker (C7)', () => {
     expect(warnings.at(-1)).toBe('compaction: the summary worked again; automatic compaction is back on for this session.');
   });
 
+  test('a tail that alone fills the window after a summary: nothing more to summarise, no request', async () => {
+    let asked = 0;
+    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
+    const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
+    const first = (await service.compact([user('old'), assistant('ok'), user(sized(30_000))], { reason: 'auto', session, tools: [] }))!;
+    expect(first.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']); // the summary of 'old', then the kept tail
+    expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
+    expect(await service.compact([...first.messages, assistant('answer')], { reason: 'manual', session, tools: [] })).toBeUndefined();
+    expect(asked).toBe(1);
+  });
+
   test('the Breaker alone: counts in a row, per session', () => {
     const breaker = new Breaker();
     expect([breaker.failed('a'), breaker.failed('a')]).toEqual([1, 2]);
