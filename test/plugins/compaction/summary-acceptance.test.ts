@@ -14,6 +14,7 @@ import { SUMMARY_INTRO } from '../../../plugins/compaction/service.js';
 import outputLimits from '../../../plugins/output-limits/index.js';
 import permissionMode from '../../../plugins/permission-mode/index.js';
 import providerAnthropic from '../../../plugins/provider-anthropic/index.js';
+import providerOpenai from '../../../plugins/provider-openai/index.js';
 import { createSessionPlugin } from '../../../plugins/session/index.js';
 import { transcriptFile } from '../../../plugins/session/layout.js';
 import toolReadFile from '../../../plugins/tool-read-file/index.js';
@@ -62,7 +63,7 @@ const claude = (contextWindow: number, name = 'claude') => ({ name, protocol: 'a
 
 async function boot(reporter: MemoryReporter, providers = [claude(60_000)], extra: MewcodePlugin[] = []): Promise<Kernel> {
   return Kernel.create({
-    plugins: [providerAnthropic, permissionMode, outputLimits, toolReadFile, createCompactionPlugin(), createSessionPlugin(), ...extra],
+    plugins: [providerAnthropic, providerOpenai, permissionMode, outputLimits, toolReadFile, createCompactionPlugin(), createSessionPlugin(), ...extra],
     projectRoot: root,
     homeDir: root,
     env: {},
@@ -221,5 +222,23 @@ test('emergency: prompt-too-long from the provider compacts, the summary request
   expect(records[at].dropped.unsummarised).toMatchObject({ count: 2, messages: [{ index: 0, role: 'user' }, { index: 1, role: 'assistant' }] });
   expect(records[at + 1]).toMatchObject({ type: 'message', message: { role: 'user' } });
   expect(JSON.stringify(records[at + 1].message)).toContain('always indent with tabs');
+  await kernel.shutdown();
+});
+
+test('the same crossing through the OpenAI SDK: the summary and the tail are valid Chat Completions history', async () => {
+  server.push(read('a', 5_000), read('b', 12_000), read('c', 19_000), read('d', 26_000), { text: SUMMARY_ANSWER }, { text: 'Done.' });
+  const kernel = await boot(new MemoryReporter(), [{ name: 'gpt', protocol: 'openai', model: 'gpt-scripted', api_key: 'k', base_url: `${server.url}/v1`, context_window: 60_000, max_tokens: 1000, retry_base_delay_ms: 1 }]);
+  expect(doneEvent(await run(kernel, 'read the four files')).finalText).toBe('Done.');
+  expect(server.requests).toHaveLength(6);
+  expect(server.requests[4]!.body.tools).toBeUndefined();
+  const messages = server.requests[5]!.body.messages as { role: string; content?: string | null; tool_calls?: { id: string }[]; tool_call_id?: string }[];
+  const roles = messages.filter((m) => m.role !== 'system').map((m) => m.role);
+  expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'tool']);
+  const rest = messages.filter((m) => m.role !== 'system');
+  expect(String(rest[0]!.content)).toContain('<summary>');
+  expect(String(rest[0]!.content)).toContain(NOT_AUTHORITATIVE);
+  rest.forEach((m, i) => {
+    if (m.role === 'tool') expect(rest[i - 1]!.tool_calls?.map((c) => c.id)).toEqual([m.tool_call_id]);
+  });
   await kernel.shutdown();
 });
