@@ -34,6 +34,7 @@ export async function compactHistory(reason: CompactionReason, deps: CompactionD
     estimatedTokens: estimateTokens(deps.conversation.messages, deps.anchor.current, service),
     contextWindow: deps.context.provider.contextWindow,
     compacted: false,
+    ...(deps.focus ? { focus: deps.focus } : {}),
   };
   if (reason === 'auto' && (!service || !service.shouldCompact(state, deps.context))) return false;
   deps.emit({ type: 'compaction_start', reason });

@@ -98,6 +98,8 @@ export interface ContextState {
   contextWindow: number;
   /** Set by the kernel after the compaction service rewrote the history. */
   compacted: boolean;
+  /** Manual compaction: what the user asked the summary to keep (`/compact <focus>`). */
+  focus?: string;
   /** After a compaction: the estimate for the new history. */
   tokensAfter?: number;
   /** After a compaction: the new history (a session store persists it). */

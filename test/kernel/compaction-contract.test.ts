@@ -17,7 +17,7 @@ import { toolsPlugin, writeTool } from '../support/test-tools.js';
 const report = { notice: 'dropped 1' } as CompactionReport;
 
 test('estimate, request, report and re-injection', async () => {
-  const seen: { estimated: number[]; requests: CompactionRequest[]; post?: ContextState; appended: Message[] } = { estimated: [], requests: [], appended: [] };
+  const seen: { estimated: number[]; requests: CompactionRequest[]; post?: ContextState; appended: Message[]; focus?: string } = { estimated: [], requests: [], appended: [] };
   const service: CompactionService = {
     estimateTokens: (messages) => 1_000 * messages.length,
     shouldCompact: ({ estimatedTokens }) => {
@@ -33,6 +33,7 @@ test('estimate, request, report and re-injection', async () => {
     name: 'test-compaction',
     bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)),
     apply(kernel) {
+      kernel.hooks.preCompact.tapPromise('test-compaction', async (state) => void (seen.focus = state.focus));
       kernel.hooks.postCompact.tapPromise('test-compaction', async (state) => {
         seen.post = state;
         state.reinject?.push('first part', '   ');
@@ -49,6 +50,7 @@ test('estimate, request, report and re-injection', async () => {
   seen.appended.length = 0;
   expect(await kernel.session.compact('default', { focus: '  the API  ' })).toBe(true);
   expect(seen.requests[0]).toMatchObject({ reason: 'manual', focus: 'the API', tools: ['write_note'], session: { agentId: 'main', mode: 'default', provider: { contextWindow: 50_000 } } });
+  expect(seen.focus).toBe('the API'); // for PreCompact hooks (Claude Code's custom_instructions)
   expect(seen.post).toMatchObject({ reason: 'manual', compacted: true, estimatedTokens: 2_000, tokensAfter: 2_000, report });
   const restored: Message = { role: 'user', content: [{ type: 'text', text: '<system-reminder>\nRestored after the conversation was summarised:\n\nfirst part\n\nsecond part\n</system-reminder>' }] };
   expect(kernel.conversation.messages.at(-1)).toEqual(restored);
