@@ -14,6 +14,7 @@
 import path from 'node:path';
 import type { Message, ToolMessage, ToolResult } from '../../types/messages.js';
 import { previewOf, resultsToOffload } from './offload.js';
+import { readFileTarget } from './read-calls.js';
 import { resultFileName, saveResult } from './tool-result-files.js';
 import { messageChars } from '../../types/token-estimate.js';
 
@@ -128,15 +129,10 @@ function savedFileReads(previous: Message | undefined, projectRoot: string): Set
   const ids = new Set<string>();
   if (previous?.role !== 'assistant') return ids;
   for (const call of previous.toolCalls) {
-    if (call.name !== 'read_file') continue;
-    try {
-      const input = JSON.parse(call.input) as { path?: unknown; file_path?: unknown };
-      const target = typeof input.path === 'string' ? input.path : typeof input.file_path === 'string' ? input.file_path : '';
-      const relative = path.relative(projectRoot, path.resolve(projectRoot, target)).split(path.sep).join('/');
-      if (/^\.mewcode\/sessions\/[^/]+\/tool-results\//.test(relative)) ids.add(call.id);
-    } catch {
-      // not JSON: the tool refused it, nothing to keep
-    }
+    const target = readFileTarget(call);
+    if (target === undefined) continue;
+    const relative = path.relative(projectRoot, path.resolve(projectRoot, target)).split(path.sep).join('/');
+    if (/^\.mewcode\/sessions\/[^/]+\/tool-results\//.test(relative)) ids.add(call.id);
   }
   return ids;
 }

@@ -5,12 +5,15 @@
  * older messages become a nine-section summary, the recent tail stays as it was, a recovery
  * attachment follows the summary, and a report says what was dropped.
  */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { SessionContext } from '../../types/hooks.js';
 import type { Message } from '../../types/messages.js';
 import type { CompactionOutcome, CompactionReport, CompactionRequest, CompactionService, DroppedRange } from '../../types/session.js';
 import { estimateTokensWith, tokensOfChars, type UsageAnchor } from '../../types/token-estimate.js';
 import { Breaker } from './breaker.js';
 import type { LayerOne } from './layer-one.js';
+import { readFileTarget } from './read-calls.js';
 import { recoveryAttachment } from './recovery.js';
 import { providerAsk, summarise, type AskModel } from './summariser.js';
 import { tailStart } from './tail.js';
@@ -62,6 +65,12 @@ export class SummaryCompaction implements CompactionService {
     return outcome;
   }
 
+  /** Recently read files, without those the kept tail already shows (their results are there in full). */
+  #notInTail(tail: readonly Message[]): string[] {
+    const shown = filesReadIn(tail, this.deps.projectRoot);
+    return this.deps.recentFiles(RECOVERY_FILES * 4).filter((file) => !shown.has(file));
+  }
+
   async #summarise(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
     const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
     const start = tailStart(messages, charsOf);
@@ -78,7 +87,7 @@ export class SummaryCompaction implements CompactionService {
       role: 'user',
       content: [
         { type: 'text', text: `${SUMMARY_INTRO} The summary below replaces its first ${plural(start, 'message')}${leftOutNote}; the messages after it are the most recent ones, as they were.\n\n<summary>\n${summary.text}\n</summary>` },
-        { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.deps.recentFiles(RECOVERY_FILES * 4), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
+        { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
       ],
     };
     const next = [head, ...messages.slice(start)];
@@ -89,6 +98,30 @@ export class SummaryCompaction implements CompactionService {
 function isSummaryHead(message: Message): boolean {
   const first = message.role === 'user' ? message.content[0] : undefined;
   return first?.type === 'text' && first.text.startsWith(SUMMARY_INTRO);
+}
+
+/** Paths read_file read in these messages (resolved in the project, links followed as the tool's tracker records them). */
+function filesReadIn(messages: readonly Message[], projectRoot: string): Set<string> {
+  const files = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls) {
+      const target = readFileTarget(call);
+      if (target === undefined) continue;
+      const absolute = path.resolve(projectRoot, target);
+      files.add(absolute);
+      files.add(realpathOr(absolute));
+    }
+  }
+  return files;
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 export function sessionKey(session: Pick<SessionContext, 'sessionId' | 'agentId'>): string {
