@@ -56,6 +56,8 @@ export class SummaryCompaction implements CompactionService {
     } catch (error) {
       // Manual and emergency compactions neither look at the breaker nor count (C7): their caller shows the error.
       if (request.reason !== 'auto') throw error;
+      // Cancelled by the user: not a failure of the summariser; the run ends as cancelled.
+      if (request.signal?.aborted) return undefined;
       const count = this.breaker.failed(key);
       const off = count >= BREAKER_FAILURES ? ` Automatic compaction is now off for this session after ${BREAKER_FAILURES} failures in a row; /compact still works, and once it succeeds automatic compaction is on again.` : '';
       this.deps.warn(`compaction: the automatic summary failed (${count} in a row), so the history is kept as it is: ${error instanceof Error ? error.message : String(error)}.${off}`);

@@ -214,6 +214,17 @@ describe('the breaker (C7)', () => {
     expect(asked).toBe(1);
   });
 
+  test('an automatic compaction cancelled by the user is not a failure', async () => {
+    const warnings: string[] = [];
+    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m) });
+    const controller = new AbortController();
+    controller.abort();
+    const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => '<summary>S</summary>') };
+    for (let i = 0; i < BREAKER_FAILURES; i++) expect(await service.compact(history, { reason: 'auto', session, tools: [], signal: controller.signal })).toBeUndefined();
+    expect(service.breaker.tripped('s/main')).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+
   test('the Breaker alone: counts in a row, per session', () => {
     const breaker = new Breaker();
     expect([breaker.failed('a'), breaker.failed('a')]).toEqual([1, 2]);
