@@ -77,6 +77,6 @@ export async function compactHistory(reason: CompactionReason, deps: CompactionD
     // Appended (and so persisted) after the compaction record; it stays for the rest of the session.
     await deps.conversation.append({ role: 'user', content: [{ type: 'text', text: `<system-reminder>\nRestored after the conversation was summarised:\n\n${parts.join('\n\n')}\n</system-reminder>` }] });
   }
-  deps.emit({ type: 'compaction_end', reason, changed: true });
+  deps.emit({ type: 'compaction_end', reason, changed: true, ...(outcome.report ? { notice: outcome.report.notice } : {}) });
   return true;
 }

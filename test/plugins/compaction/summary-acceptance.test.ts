@@ -104,7 +104,7 @@ test('crossing the threshold: summary, kept tail, recovery attachment, valid his
   expect(doneEvent(events)).toMatchObject({ reason: 'completed', finalText: 'All four files are read.' });
   expect(events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')).toEqual([
     { type: 'compaction_start', reason: 'auto' },
-    { type: 'compaction_end', reason: 'auto', changed: true },
+    { type: 'compaction_end', reason: 'auto', changed: true, notice: expect.stringMatching(/^Compacted the conversation \(auto\): 3 older messages/) },
   ]);
   expect(server.requests).toHaveLength(6);
 
