@@ -137,28 +137,30 @@ export class AgentSessionImpl implements AgentSession {
   /** SPEC C4: a resumed history that leaves less than this much of the window is compacted at once. */
   async compactIfNearlyFull(headroomTokens: number): Promise<boolean> {
     const window = this.currentProvider().contextWindow;
-    if (estimateTokens(this.conversation.messages, this.anchor.current) <= window - headroomTokens) return false;
+    if (estimateTokens(this.conversation.messages, this.anchor.current, this.#host.compactionService()) <= window - headroomTokens) return false;
     return this.compact();
   }
 
-  async compact(mode: PermissionMode = 'default'): Promise<boolean> {
+  async compact(mode: PermissionMode = 'default', options: { focus?: string } = {}): Promise<boolean> {
     const release = await this.lock.acquire();
     try {
-      return await this.compactWith('manual', mode, (event) => this.route(event));
+      return await this.compactWith('manual', mode, (event) => this.route(event), undefined, options.focus);
     } finally {
       release();
     }
   }
 
-  private compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal): Promise<boolean> {
+  private compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal, focus?: string): Promise<boolean> {
     return compactHistory(reason, {
       hooks: this.#host.hooks,
       conversation: this.conversation,
       anchor: this.anchor,
       context: { ...this.context(), mode, provider: this.currentProvider() },
       service: this.#host.compactionService(),
+      tools: this.view.names(),
       emit,
       ...(signal ? { signal } : {}),
+      ...(focus?.trim() ? { focus: focus.trim() } : {}),
     });
   }
 

@@ -1,13 +1,15 @@
 /**
  * The kernel owns the compaction procedure (SPEC C): a trigger (auto each iteration, manual on
  * request, emergency after prompt-too-long) → `preCompact` → the CompactionService bound under
- * TOKENS.CompactionService rewrites the history → `postCompact`. Without a service nothing is
- * compacted. After a compaction the usage anchor no longer describes the history (C8).
+ * TOKENS.CompactionService rewrites the history → `postCompact` (whose taps may hand back text to
+ * re-inject) → the re-injected text appended. Without a service nothing is compacted. After a
+ * compaction the usage anchor no longer describes the history (C8).
  */
 import type { AgentEvent, CompactionReason } from '../types/events.js';
 import type { CompactionContext, ContextState, KernelHooks } from '../types/hooks.js';
+import type { Message } from '../types/messages.js';
 import type { Conversation } from '../types/services.js';
-import type { CompactionService } from '../types/session.js';
+import type { CompactionOutcome, CompactionService } from '../types/session.js';
 import { estimateTokens, type UsageAnchor } from './context-estimate.js';
 import { startableHistory } from './conversation.js';
 
@@ -17,29 +19,39 @@ export interface CompactionDeps {
   anchor: { current: UsageAnchor | undefined };
   context: CompactionContext;
   service: CompactionService | undefined;
+  /** The tools the session offers now. */
+  tools: readonly string[];
+  focus?: string;
   emit(event: AgentEvent): void;
   signal?: AbortSignal;
 }
 
 /** Returns true when the history was rewritten. Auto checks announce only a real compaction. */
 export async function compactHistory(reason: CompactionReason, deps: CompactionDeps): Promise<boolean> {
+  const { service } = deps;
   const state: ContextState = {
     reason,
-    estimatedTokens: estimateTokens(deps.conversation.messages, deps.anchor.current),
+    estimatedTokens: estimateTokens(deps.conversation.messages, deps.anchor.current, service),
     contextWindow: deps.context.provider.contextWindow,
     compacted: false,
+    ...(deps.focus ? { focus: deps.focus } : {}),
   };
-  const { service } = deps;
-  if (reason === 'auto' && (!service || !service.shouldCompact(state))) return false;
+  if (reason === 'auto' && (!service || !service.shouldCompact(state, deps.context))) return false;
   deps.emit({ type: 'compaction_start', reason });
   if (!service || deps.conversation.messages.length === 0) {
     deps.emit({ type: 'compaction_end', reason, changed: false });
     return false;
   }
   await deps.hooks.preCompact.promise(state, deps.context);
-  let next;
+  let next: Message[] | CompactionOutcome | undefined;
   try {
-    next = await service.compact(deps.conversation.messages, { reason, session: deps.context, ...(deps.signal ? { signal: deps.signal } : {}) });
+    next = await service.compact(deps.conversation.messages, {
+      reason,
+      session: deps.context,
+      tools: deps.tools,
+      ...(deps.focus ? { focus: deps.focus } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    });
   } catch (error) {
     deps.emit({ type: 'compaction_end', reason, changed: false });
     throw error;
@@ -48,10 +60,23 @@ export async function compactHistory(reason: CompactionReason, deps: CompactionD
     deps.emit({ type: 'compaction_end', reason, changed: false });
     return false;
   }
-  await deps.conversation.replace(startableHistory(next));
+  const outcome: CompactionOutcome = Array.isArray(next) ? { messages: next } : next;
+  await deps.conversation.replace(startableHistory(outcome.messages));
   deps.anchor.current = undefined;
-  const after: ContextState = { ...state, compacted: true, tokensAfter: estimateTokens(deps.conversation.messages, undefined), history: deps.conversation.messages };
+  const after: ContextState = {
+    ...state,
+    compacted: true,
+    tokensAfter: estimateTokens(deps.conversation.messages, undefined, service),
+    history: deps.conversation.messages,
+    ...(outcome.report ? { report: outcome.report } : {}),
+    reinject: [],
+  };
   await deps.hooks.postCompact.promise(after, deps.context);
-  deps.emit({ type: 'compaction_end', reason, changed: true });
+  const parts = (after.reinject ?? []).filter((part) => typeof part === 'string' && part.trim() !== '');
+  if (parts.length > 0) {
+    // Appended (and so persisted) after the compaction record; it stays for the rest of the session.
+    await deps.conversation.append({ role: 'user', content: [{ type: 'text', text: `<system-reminder>\nRestored after the conversation was summarised:\n\n${parts.join('\n\n')}\n</system-reminder>` }] });
+  }
+  deps.emit({ type: 'compaction_end', reason, changed: true, ...(outcome.report ? { notice: outcome.report.notice } : {}) });
   return true;
 }

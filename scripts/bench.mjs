@@ -30,6 +30,7 @@ import { benchTrust } from './bench/trust.mjs';
 import { benchMcp } from './bench/mcp.mjs';
 import { benchHooks } from './bench/hooks.mjs';
 import { benchSkills } from './bench/skills.mjs';
+import { benchCompaction } from './bench/compaction.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -43,10 +44,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks|skills] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks|skills|compaction] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
-const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks', 'skills'];
+const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks', 'skills', 'compaction'];
 if (!SUITES.includes(values.suite)) {
   process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
   process.exit(2);
@@ -154,6 +155,11 @@ try {
     process.stderr.write('bench: skills: catalog load, boot and stable-prompt bytes with 200 skills…\n');
     const skillsBench = await benchSkills({ runs: values.quick ? 5 : 20 });
     sections.push({ name: 'skills', text: ['## Skills: a catalog of 200', '', `Reproduce: \`npm run bench -- --suite skills\` (measured ${results.date}).`, '', skillsBench.markdown].join('\n') });
+  }
+  if (wants('compaction')) {
+    process.stderr.write('bench: compaction: peak RSS over a 2,000-tool-call session that keeps compacting…\n');
+    const compaction = await benchCompaction({ prompts: values.quick ? 20 : undefined, progress });
+    sections.push({ name: 'compaction', text: ['## Compaction: memory over a 2,000-tool-call session', '', `Reproduce: \`npm run bench -- --suite compaction\` (measured ${results.date}).`, '', compaction.markdown].join('\n') });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');

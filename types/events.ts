@@ -14,7 +14,8 @@ export type AgentEvent =
   | { type: 'notice'; message: string }
   | { type: 'approval_request'; request: ApprovalRequest }
   | { type: 'compaction_start'; reason: CompactionReason }
-  | { type: 'compaction_end'; reason: CompactionReason; changed: boolean }
+  /** `notice`: what a compaction dropped, when the service reported it (CompactionReport.notice). */
+  | { type: 'compaction_end'; reason: CompactionReason; changed: boolean; notice?: string }
   | { type: 'error'; message: string; kind?: string }
   | { type: 'done'; reason: RunEndReason; finalText: string; usage: Usage; iterations: number };
 

@@ -107,7 +107,7 @@ export const HOOK_CATALOGUE = {
   postCompact: hook<AsyncSeriesHook<[ContextState, CompactionContext]>>({
     class: 'AsyncSeriesHook', args: ['state', 'context'], failure: 'skip',
     fires: 'after the compaction service rewrote the history',
-    doc: 'History was rewritten; `tokensAfter` says how far it shrank.',
+    doc: 'History was rewritten; `tokensAfter` says how far it shrank, `report` what was dropped; push to `reinject` what the model must have again (active skills).',
   }),
   preToolUse: hook<AsyncSeriesWaterfallHook<[ToolUseDecision, ToolUseContext]>>({
     class: 'AsyncSeriesWaterfallHook', args: ['decision', 'context'], failure: 'keep-value',

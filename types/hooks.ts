@@ -8,6 +8,7 @@ import type { Message, ToolCall } from './messages.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict, ApprovalOutcome } from './permissions.js';
 import type { Provider } from './provider.js';
 import type { Tool, ToolInput } from './tools.js';
+import type { CompactionReport } from './session.js';
 
 /** Who a hook call is about: the session, and the agent (a sub-agent has a parent). */
 export interface SessionContext {
@@ -97,10 +98,21 @@ export interface ContextState {
   contextWindow: number;
   /** Set by the kernel after the compaction service rewrote the history. */
   compacted: boolean;
+  /** Manual compaction: what the user asked the summary to keep (`/compact <focus>`). */
+  focus?: string;
   /** After a compaction: the estimate for the new history. */
   tokensAfter?: number;
   /** After a compaction: the new history (a session store persists it). */
   history?: readonly Message[];
+  /** After a compaction, when the service reported it: what was dropped (a session store keeps it). */
+  report?: CompactionReport;
+  /**
+   * postCompact only: text the model must have again after a summary (an active skill's
+   * instructions, project instructions that are not in the system prompt). A tap pushes parts;
+   * after every tap ran the kernel appends them, in order, as one user message (persisted like any
+   * message), so they stand after the summary and the kept tail for the rest of the session.
+   */
+  reinject?: string[];
 }
 
 export interface CompactionContext extends RunContext {

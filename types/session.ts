@@ -4,12 +4,13 @@
  * inside its parent's run and background sessions run side by side.
  */
 import type { AgentEvent } from './events.js';
-import type { SessionContext } from './hooks.js';
+import type { CompactionContext, SessionContext } from './hooks.js';
 import type { Message } from './messages.js';
 import type { PermissionMode } from './permissions.js';
 import type { Provider } from './provider.js';
 import type { Conversation } from './services.js';
 import type { Tool } from './tools.js';
+import type { UsageAnchor } from './token-estimate.js';
 
 export interface RunOptions {
   prompt: string;
@@ -61,8 +62,8 @@ export interface AgentSession extends SessionContext {
   readonly running: boolean;
   /** Run one user prompt through the agent loop. Runs of one session queue (L8). */
   run(options: RunOptions): AsyncIterable<AgentEvent>;
-  /** Compact now (manual); waits for a running run of this session to end (L8). */
-  compact(mode?: PermissionMode): Promise<boolean>;
+  /** Compact now (manual); waits for a running run of this session to end (L8). `focus` steers the summary (`/compact <focus>`). */
+  compact(mode?: PermissionMode, options?: { focus?: string }): Promise<boolean>;
   /** A new session whose parent is this one, starting with none, some or all of this history. */
   fork(options: ForkOptions): AgentSession;
   /** Queue text for this session's next model request (taken once, L2). */
@@ -91,8 +92,58 @@ export type ConversationFactory = (session: SessionContext, initial: readonly Me
 
 /** Bound under TOKENS.CompactionService; the kernel owns when and how it is called. */
 export interface CompactionService {
-  /** Whether the per-iteration (auto) check should compact now. */
-  shouldCompact(state: { estimatedTokens: number; contextWindow: number }): boolean;
-  /** The rewritten history, or undefined when nothing could be compacted. It must be valid for the next request. */
-  compact(messages: readonly Message[], context: { reason: 'auto' | 'manual' | 'emergency'; session: SessionContext; signal?: AbortSignal }): Promise<Message[] | undefined>;
+  /**
+   * SPEC C8, the one estimate every threshold decision uses (the auto check, the resume check, the
+   * state the compaction hooks see): the anchor plus the messages after it as they are sent.
+   * Without it the kernel counts each message whole (types/token-estimate.ts).
+   */
+  estimateTokens?(messages: readonly Message[], anchor: UsageAnchor | undefined): number;
+  /** Whether the per-iteration (auto) check should compact now (`session`: whose history, for a per-session breaker). */
+  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext): boolean;
+  /**
+   * The rewritten history (alone, or with a report of what it dropped), or undefined when nothing
+   * could be compacted. It must be valid for the next request.
+   */
+  compact(messages: readonly Message[], context: CompactionRequest): Promise<Message[] | CompactionOutcome | undefined>;
+}
+
+export interface CompactionRequest {
+  reason: 'auto' | 'manual' | 'emergency';
+  /** The session, its permission mode and the provider its next request goes to (the summary's too). */
+  session: CompactionContext;
+  /** The tools the session offers now (the recovery attachment lists them). */
+  tools: readonly string[];
+  /** Manual compaction: what the user asked the summary to keep (`/compact <focus>`). */
+  focus?: string;
+  signal?: AbortSignal;
+}
+
+export interface CompactionOutcome {
+  messages: Message[];
+  /** What the compaction dropped; the kernel passes it to `postCompact` (`state.report`). */
+  report?: CompactionReport;
+}
+
+/** What a compaction took out of the history, shown to the user and kept in the session file. */
+export interface CompactionReport {
+  reason: 'auto' | 'manual' | 'emergency';
+  /** Messages replaced by the summary (positions in the history before the compaction). */
+  summarised: DroppedRange;
+  /** Oldest messages that did not fit the summary request (C7 retry): not in the summary at all. */
+  unsummarised: DroppedRange;
+  /** The recent messages kept as they were. */
+  kept: { count: number; tokens: number };
+  summaryTokens: number;
+  /** Estimates (SPEC C8) of the history before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** One line for the user. */
+  notice: string;
+}
+
+export interface DroppedRange {
+  count: number;
+  tokens: number;
+  /** Each dropped message: its position, role, estimated tokens and the tool calls it made or answered. */
+  messages: { index: number; role: Message['role']; tokens: number; toolCallIds?: string[] }[];
 }

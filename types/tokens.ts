@@ -51,7 +51,7 @@ export const TOKENS = {
   CommandSandbox: token<CommandSandbox>('CommandSandbox'),
   /** ConversationFactory: how sessions keep history (the last binding wins; the kernel has a default) */
   ConversationFactory: token<ConversationFactory>('ConversationFactory'),
-  /** CompactionService: rewrites a history that grew too long (none in the default build yet) */
+  /** CompactionService: rewrites a history that grew too long (the default build: plugins/compaction) */
   CompactionService: token<CompactionService>('CompactionService'),
   /** multi-bound: slash commands (Command) */
   Command: token<Command>('Command'),

@@ -1,7 +1,8 @@
 /**
- * `/compact`: compact the session's history now (manual compaction, SPEC C7: it ignores the
- * automatic breaker). The kernel owns the procedure (`session.compact`); the rewrite itself is the
- * CompactionService bound under TOKENS.CompactionService, which a build may not have.
+ * `/compact [focus]`: compact the session's history now (manual compaction, SPEC C7: it ignores the
+ * automatic breaker); the focus is passed into the summary prompt. The kernel owns the procedure
+ * (`session.compact`); the rewrite itself is the CompactionService bound under
+ * TOKENS.CompactionService, which a build may not have.
  */
 import type { Command } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
@@ -13,15 +14,21 @@ export const NO_COMPACTION_SERVICE =
 export function compactCommand(kernel: Pick<KernelApi, 'container'>): Command {
   return {
     name: 'compact',
-    description: 'Compact the conversation now (summarise older turns to free context)',
+    description: 'Compact the conversation now (summarise older turns to free context; a focus says what the summary should keep)',
+    argumentHint: '[focus]',
     async run(session, args, { mode }) {
       if (!kernel.container.isBound(TOKENS.CompactionService)) return { isError: true, output: NO_COMPACTION_SERVICE };
-      const ignored = args.trim() ? ' (the text after /compact was ignored: compaction takes no instructions in this build)' : '';
+      const focus = args.trim();
       const before = session.conversation.messages.length;
-      if (before === 0) return { output: `Nothing to compact: the conversation is empty.${ignored}` };
-      const changed = await session.compact(mode);
-      if (!changed) return { output: `Nothing was compacted: the history (${plural(before)}) is unchanged.${ignored}` };
-      return { output: `Compacted the conversation: ${plural(before)} before, ${plural(session.conversation.messages.length)} now.${ignored}` };
+      if (before === 0) return { output: 'Nothing to compact: the conversation is empty.' };
+      let changed: boolean;
+      try {
+        changed = await session.compact(mode, focus ? { focus } : {});
+      } catch (error) {
+        return { isError: true, output: `Compaction failed, so the conversation is kept as it is: ${error instanceof Error ? error.message : String(error)}` };
+      }
+      if (!changed) return { output: `Nothing was compacted: the history (${plural(before)}) is unchanged.` };
+      return { output: `Compacted the conversation${focus ? ` (focus: ${focus})` : ''}: ${plural(before)} before, ${plural(session.conversation.messages.length)} now.` };
     },
   };
 }

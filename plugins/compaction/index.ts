@@ -1,36 +1,70 @@
 /**
- * Compaction (SPEC C5–C8). Layer 1 is here: large tool results leave each request for a file
- * under the session's directory, with a stable preview in their place (layer-one.ts). Layer 2
- * (the summary, through TOKENS.CompactionService and the kernel's compaction procedure) is not
- * built yet.
+ * Compaction (SPEC C5–C8), bound under TOKENS.CompactionService for the kernel's compaction
+ * procedure. Layer 1: large tool results leave each request for a file under the session's
+ * directory, with a stable preview in their place (layer-one.ts). The one token estimate counts
+ * what layer 1 sends. Layer 2: past the threshold of the active provider's window, the older
+ * history becomes a summary with a recovery attachment (service.ts); what it dropped is told to
+ * the user and kept in the session file (the session plugin writes `state.report`).
  */
-import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
+import { ContainerModule } from 'inversify';
+import type { FileReadTracker } from '../../types/file-reads.js';
+import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
 import { LayerOne } from './layer-one.js';
+import { SummaryCompaction, sessionKey } from './service.js';
 
 export const NAME = 'compaction';
+
+/** This plugin's own instance, so its taps and the kernel's procedure share one layer 1 ledger. */
+const SERVICE = Symbol.for('mewcode.compaction.SummaryCompaction');
 
 export function createCompactionPlugin(): MewcodePlugin {
   return definePlugin({
     name: NAME,
-    version: '0.2.0',
+    version: '0.3.0',
+    bindings: new ContainerModule(({ bind }) => {
+      bind<SummaryCompaction>(SERVICE)
+        .toDynamicValue((context) => createService(context.get<KernelApi>(TOKENS.Kernel)))
+        .inSingletonScope();
+      bind(TOKENS.CompactionService).toDynamicValue((context) => context.get<SummaryCompaction>(SERVICE));
+    }),
     apply(kernel) {
-      const reported = new Set<string>();
-      const layer = new LayerOne({
-        projectRoot: kernel.projectRoot,
-        onSaveFailed: (toolCallId, error) => {
-          if (reported.has(toolCallId)) return;
-          reported.add(toolCallId);
-          kernel.warn(`${NAME}: a large tool result (${toolCallId}) could not be saved, so it is sent in full and saved on a later request: ${error.message}`);
-        },
-      });
+      const service = kernel.container.get<SummaryCompaction>(SERVICE);
+      const layer = service.layer;
       // First in the waterfall: it sees the history array itself, which only grows between turns.
       kernel.hooks.preModelRequest.tapPromise({ name: NAME, stage: -1000 }, async (request, context) => ({
         ...request,
-        messages: layer.apply(`${context.sessionId}/${context.agentId}`, context.sessionId, request.messages),
+        messages: layer.apply(sessionKey(context), context.sessionId, request.messages),
       }));
-      // A finished sub-agent's copy would only take memory.
-      kernel.hooks.subagentStop.tapPromise(NAME, async (context) => layer.forget(`${context.sessionId}/${context.agentId}`));
+      // What a summary dropped, told where the user looks (the session file keeps it too).
+      kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
+        if (state.report) kernel.notify('notice', state.report.notice, context);
+      });
+      // A finished sub-agent's copy and breaker would only take memory.
+      kernel.hooks.subagentStop.tapPromise(NAME, async (context) => {
+        layer.forget(sessionKey(context));
+        service.breaker.forget(sessionKey(context));
+      });
     },
+  });
+}
+
+function createService(kernel: KernelApi): SummaryCompaction {
+  const reported = new Set<string>();
+  const layer = new LayerOne({
+    projectRoot: kernel.projectRoot,
+    onSaveFailed: (toolCallId, error) => {
+      if (reported.has(toolCallId)) return;
+      reported.add(toolCallId);
+      kernel.warn(`${NAME}: a large tool result (${toolCallId}) could not be saved, so it is sent in full and saved on a later request: ${error.message}`);
+    },
+  });
+  const files = kernel.container.isBound(TOKENS.FileReads) ? kernel.container.get<FileReadTracker>(TOKENS.FileReads) : undefined;
+  return new SummaryCompaction({
+    projectRoot: kernel.projectRoot,
+    layer,
+    recentFiles: (limit) => files?.recent(limit) ?? [],
+    warn: (message) => kernel.warn(message),
   });
 }
 

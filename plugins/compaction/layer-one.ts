@@ -14,7 +14,12 @@
 import path from 'node:path';
 import type { Message, ToolMessage, ToolResult } from '../../types/messages.js';
 import { previewOf, resultsToOffload } from './offload.js';
-import { saveResult } from './tool-result-files.js';
+import { readFileTarget } from './read-calls.js';
+import { resultFileName, saveResult } from './tool-result-files.js';
+import { messageChars } from '../../types/token-estimate.js';
+
+/** Where a result not saved yet will be (any session id has this length): its preview's size is all an estimate needs. */
+const estimatePath = (toolCallId: string): string => `.mewcode/sessions/00000000-000000-0000/tool-results/${resultFileName(toolCallId)}`;
 
 /** What was decided for one tool message: the preview of each saved result, and those still to save. */
 interface Decision {
@@ -39,6 +44,10 @@ export interface LayerOneDeps {
 export class LayerOne {
   readonly #sessions = new Map<string, SessionState>();
   readonly #decisions = new WeakMap<ToolMessage, Decision>();
+  /** Characters of a tool message as sent (keyed by what is sent, so a later save is counted anew). */
+  readonly #chars = new WeakMap<Message, number>();
+  /** The same for tool messages not decided yet. */
+  readonly #expected = new WeakMap<Message, number>();
 
   constructor(private readonly deps: LayerOneDeps) {}
 
@@ -60,6 +69,30 @@ export class LayerOne {
 
   forget(sessionKey: string): void {
     this.#sessions.delete(sessionKey);
+  }
+
+  /**
+   * A message's characters as layer 1 sends it (SPEC C8): a result it moved out counts as its
+   * preview; one not decided yet (the results of the turn just taken) as the preview it will get.
+   */
+  sentChars(message: Message): number {
+    if (message.role !== 'tool') return messageChars(message);
+    const decision = this.#decisions.get(message);
+    const cache = decision ? this.#chars : this.#expected;
+    const sent = decision?.sent ?? message;
+    let chars = cache.get(sent);
+    if (chars === undefined) {
+      const chosen = decision ? new Set<number>() : resultsToOffload(message.results);
+      chars = 0;
+      for (const [position, result] of sent.results.entries()) chars += chosen.has(position) ? previewOf(result.content, estimatePath(result.toolCallId)).length : result.content.length;
+      cache.set(sent, chars);
+    }
+    return chars;
+  }
+
+  /** The message as layer 1 sent it (a decided tool message with its previews), else as it is. */
+  sentVersion(message: Message): Message {
+    return message.role === 'tool' ? (this.#decisions.get(message)?.sent ?? message) : message;
   }
 
   #sendable(messages: readonly Message[], index: number, sessionId: string, state: SessionState): Message {
@@ -96,15 +129,10 @@ function savedFileReads(previous: Message | undefined, projectRoot: string): Set
   const ids = new Set<string>();
   if (previous?.role !== 'assistant') return ids;
   for (const call of previous.toolCalls) {
-    if (call.name !== 'read_file') continue;
-    try {
-      const input = JSON.parse(call.input) as { path?: unknown; file_path?: unknown };
-      const target = typeof input.path === 'string' ? input.path : typeof input.file_path === 'string' ? input.file_path : '';
-      const relative = path.relative(projectRoot, path.resolve(projectRoot, target)).split(path.sep).join('/');
-      if (/^\.mewcode\/sessions\/[^/]+\/tool-results\//.test(relative)) ids.add(call.id);
-    } catch {
-      // not JSON: the tool refused it, nothing to keep
-    }
+    const target = readFileTarget(call);
+    if (target === undefined) continue;
+    const relative = path.relative(projectRoot, path.resolve(projectRoot, target)).split(path.sep).join('/');
+    if (/^\.mewcode\/sessions\/[^/]+\/tool-results\//.test(relative)) ids.add(call.id);
   }
   return ids;
 }

@@ -217,7 +217,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
   if (listens('PreCompact')) {
     kernel.hooks.preCompact.tapPromise(NAME, async (state, context) => {
       const trigger = state.reason === 'manual' ? 'manual' : 'auto';
-      remind(await both('PreCompact', 'PreCompact', [trigger], () => ({ ...common(context), trigger, custom_instructions: '' }), context, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens })));
+      remind(await both('PreCompact', 'PreCompact', [trigger], () => ({ ...common(context), trigger, custom_instructions: state.focus ?? '' }), context, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens })));
     });
   }
 

@@ -54,7 +54,7 @@ export function createSessionPlugin(): MewcodePlugin {
       });
       kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => {
         inUse.add(context.sessionId);
-        const model = context.agentId === 'main' ? activeModel(kernel) : undefined;
+        const model = context.agentId === 'main' ? sessionModel(kernel, context.sessionId) : undefined;
         report(context, active.append({ ...origin(context), message, ...(model ? { model } : {}) }));
       });
       // Last, so it records the result as the other taps left it.
@@ -62,8 +62,10 @@ export function createSessionPlugin(): MewcodePlugin {
         report(context, active.appendResult(origin(context), result));
         return result;
       });
+      // Last, after every other tap of the sub-agent's end (whose writes would reopen the file).
+      kernel.hooks.subagentStop.tapPromise({ name: NAME, stage: 2000 }, async (context) => active.closeTranscript(origin(context)));
       kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
-        if (state.history) report(context, active.appendCompaction(origin(context), state.history));
+        if (state.history) report(context, active.appendCompaction(origin(context), state.history, state.report));
       });
     },
     async start(kernel) {
@@ -89,7 +91,13 @@ export function createSessionPlugin(): MewcodePlugin {
   });
 }
 
-function activeModel(kernel: KernelApi): string | undefined {
+/** The model the main session's requests go to now (it follows `switchModel`), else the registry's active one. */
+function sessionModel(kernel: KernelApi, sessionId: string): string | undefined {
+  try {
+    if (kernel.session.sessionId === sessionId) return kernel.session.currentProvider().model;
+  } catch {
+    // no usable provider: fall back to what the registry says
+  }
   return kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get<ProviderRegistry>(TOKENS.ProviderRegistry).active().model : undefined;
 }
 

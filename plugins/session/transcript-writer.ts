@@ -10,6 +10,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { lockSession, prepareSessionDirectory, readNoFollow, rememberSession, replaceFile, unlockSession, writeFully } from '../../sdk/session-files.js';
+import type { CompactionReport } from '../../types/session.js';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { RECORD_VERSION, metaFile, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 
@@ -60,10 +61,11 @@ export class TranscriptWriter {
   /**
    * A compaction replaced the history: one record holding the new history, so a crash while it is
    * written leaves a torn line (skipped) and the history before it, never half of the new one.
+   * `dropped` is the compaction service's report of what it took out (loading ignores it).
    */
-  appendCompaction(origin: Origin, history: readonly Message[], now = new Date()): Error | undefined {
+  appendCompaction(origin: Origin, history: readonly Message[], dropped?: CompactionReport, now = new Date()): Error | undefined {
     return this.#guarded(() => {
-      this.#write(origin, { type: 'compact', time: now.toISOString(), messages: history }, now);
+      this.#write(origin, { type: 'compact', time: now.toISOString(), ...(dropped ? { dropped } : {}), messages: history }, now);
       if (origin.agentId === 'main') this.#updateMeta(origin.sessionId, now, (meta) => ({ ...meta, messages: history.length }));
     });
   }
@@ -71,6 +73,27 @@ export class TranscriptWriter {
   /** A resumed session: take it (its lock) and mark the transcript, before anything is appended. */
   open(origin: Origin, now = new Date()): Error | undefined {
     return this.#guarded(() => void this.#open(transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId), origin, now));
+  }
+
+  /**
+   * A sub-agent's run ended: its transcript is closed now, not at exit, so a long session with many
+   * sub-agents does not hold a descriptor for each (a later run of the same one opens it again).
+   */
+  closeTranscript(origin: Origin): void {
+    const file = transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId);
+    const fd = this.#files.get(file);
+    if (fd === undefined) return;
+    this.#files.delete(file);
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed: every line was fsynced
+    }
+  }
+
+  /** Open transcripts (for tests and the long-session benchmark). */
+  get openFiles(): number {
+    return this.#files.size;
   }
 
   close(): void {

@@ -84,9 +84,9 @@ export default definePlugin({
         fresh.push(rendered?.ok ? { ...entry, body: rendered.text } : entry);
       }
       runtime.active.replaceAll(context, fresh);
-      if (context.agentId === kernel.session.agentId && context.sessionId === kernel.session.sessionId) {
-        kernel.injectReminder(`The conversation was compacted. These skills are still active and their instructions are in the Active Skills section: ${fresh.map((e) => e.name).join(', ')}.`);
-      }
+      // Through the kernel's re-injection list, so the note is persisted after the compaction
+      // record and reaches whichever session (main or sub-agent) was compacted.
+      (state.reinject ??= []).push(`These skills are still active and their instructions are in the Active Skills section: ${fresh.map((e) => e.name).join(', ')}.`);
     });
   },
   async start(kernel) {

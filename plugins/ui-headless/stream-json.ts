@@ -49,7 +49,7 @@ export function eventToJson(event: AgentEvent, source: EventSource): Record<stri
     case 'compaction_start':
       return { type: 'compaction_start', reason: event.reason, ...base };
     case 'compaction_end':
-      return { type: 'compaction_end', reason: event.reason, changed: event.changed, ...base };
+      return { type: 'compaction_end', reason: event.reason, changed: event.changed, ...(event.notice ? { notice: event.notice } : {}), ...base };
     case 'error':
       return { type: 'error', message: event.message, kind: event.kind, ...base };
     case 'done':

@@ -47,9 +47,9 @@ describe('/help', () => {
     expect(result.isError).toBeFalsy();
     expect(result.output!.split('\n')).toEqual([
       'Commands:',
-      '  /compact         Compact the conversation now (summarise older turns to free context)',
-      '  /greet <name>    Say hello to someone',
-      '  /help [command]  List the available commands, or describe one',
+      '  /compact [focus]  Compact the conversation now (summarise older turns to free context; a focus says what the summary should keep)',
+      '  /greet <name>     Say hello to someone',
+      '  /help [command]   List the available commands, or describe one',
     ]);
   });
 
@@ -57,7 +57,7 @@ describe('/help', () => {
     const { kernel } = await bootKernel([], [commandsPlugin, greetPlugin]);
     const help = command(kernel, 'help');
     expect((await help.run(kernel.session, 'greet', { mode: 'default' })).output).toBe('/greet <name>\n  Say hello to someone\n(second line not shown in the list)');
-    expect((await help.run(kernel.session, '/compact', { mode: 'default' })).output).toMatch(/^\/compact\n {2}Compact the conversation now/);
+    expect((await help.run(kernel.session, '/compact', { mode: 'default' })).output).toMatch(/^\/compact \[focus\]\n {2}Compact the conversation now/);
     const unknown = await help.run(kernel.session, 'nope', { mode: 'default' });
     expect(unknown).toEqual({ isError: true, output: '/help: there is no command /nope; available: /compact, /greet, /help' });
   });
@@ -104,7 +104,7 @@ describe('/compact', () => {
     expect(await compact.run(kernel.session, '', { mode: 'default' })).toEqual({ output: 'Nothing to compact: the conversation is empty.' });
     await runPrompt(kernel, 'first');
     expect(await compact.run(kernel.session, 'keep the API notes', { mode: 'default' })).toEqual({
-      output: 'Nothing was compacted: the history (2 messages) is unchanged. (the text after /compact was ignored: compaction takes no instructions in this build)',
+      output: 'Nothing was compacted: the history (2 messages) is unchanged.',
     });
     expect(kernel.conversation.messages).toHaveLength(2);
   });
@@ -166,7 +166,7 @@ describe('through the headless UI (mewcode -p)', () => {
   it('-p "/help": the list on stdout, exit 0, no model request', async () => {
     const r = await headless('/help');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('  /help [command]  List the available commands, or describe one\n');
+    expect(r.stdout).toContain('  /help [command]   List the available commands, or describe one\n');
     expect(r.stdout).toContain('  /compact ');
     expect(r.stdout).toContain('  /greet <name> ');
     expect(r.stderr).toBe('');

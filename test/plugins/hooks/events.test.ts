@@ -64,7 +64,7 @@ test('every event is dispatched at its moment, with Claude Code\'s payload field
   await runPrompt(kernel, 'read it', 'default');
   const child = kernel.createSession({ parent: kernel.session });
   for await (const _event of child.run({ prompt: 'sub task', mode: 'default' })) void _event;
-  await kernel.compactNow('default');
+  await kernel.session.compact('default', { focus: 'keep the plan' });
   kernel.notify('approval_needed', 'MewCode needs your approval');
   await new Promise((resolve) => setTimeout(resolve, 200)); // notification hooks are not awaited
   await kernel.shutdown();
@@ -82,7 +82,7 @@ test('every event is dispatched at its moment, with Claude Code\'s payload field
   expect(byName.PostToolUse).toMatchObject({ tool_name: 'Read', tool_response: { output: 'read a.txt', is_error: false } });
   expect(byName.Stop).toMatchObject({ stop_hook_active: false, last_assistant_message: 'done' });
   expect(byName.SubagentStop).toMatchObject({ agent_id: child.agentId, last_assistant_message: 'child done' });
-  expect(byName.PreCompact).toMatchObject({ trigger: 'manual' });
+  expect(byName.PreCompact).toMatchObject({ trigger: 'manual', custom_instructions: 'keep the plan' });
   expect(byName.Notification).toMatchObject({ message: 'MewCode needs your approval', notification_type: 'permission_prompt' });
   expect(byName.SessionEnd).toMatchObject({ reason: 'other' });
   expect(byName.PreToolUse.transcript_path).toBe(path.join(root, '.mewcode', 'sessions', kernel.session.sessionId, 'conversation.jsonl'));

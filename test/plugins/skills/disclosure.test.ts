@@ -120,7 +120,7 @@ test('a new session clears the active skills; resuming another session clears th
   expect(runtime.active.list(same)).toEqual([]);
 });
 
-test('after a compaction the active skills are re-read from disk and a reminder says they still apply', async () => {
+test('after a compaction the active skills are re-read from disk and a re-injected note says they still apply', async () => {
   const summary: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, { role: 'assistant', content: [{ type: 'text', text: 'noted' }], toolCalls: [] }];
   const service: CompactionService = { shouldCompact: () => false, compact: async () => summary };
   const compaction = definePlugin({ name: 'test-compaction', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)) });
@@ -133,7 +133,9 @@ test('after a compaction the active skills are re-read from disk and a reminder 
   await collect(booted.kernel.run({ prompt: 'next', mode: 'bypassPermissions' }));
   const request = booted.model.requests[2]!;
   expect(request.system.environment).toContain('ZETA AFTER for x.');
-  expect(request.reminder).toContain('The conversation was compacted. These skills are still active and their instructions are in the Active Skills section: zeta.');
+  // The note stands after the summary as the kernel's re-injected (persisted) message.
+  expect(JSON.stringify(request.messages)).toContain('Restored after the conversation was summarised');
+  expect(JSON.stringify(request.messages)).toContain('These skills are still active and their instructions are in the Active Skills section: zeta.');
 });
 
 test('hot reload: a new folder becomes a command and loadable; overlapping reloads all resolve to the newest complete catalog', async () => {

@@ -1,0 +1,86 @@
+/**
+ * The recovery attachment after a summary (SPEC C6): the files the model read most recently, as
+ * they are on disk now (clean content: no line numbers, which would confuse it; cut to a
+ * budget), the tools it has, and the notice that the summary is not authoritative. A summary
+ * says "changed handler.ts"; the file says what is in it.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { CHARS_PER_TOKEN, tokensOfChars } from '../../types/token-estimate.js';
+import { RECOVERY_FILES, RECOVERY_TOKENS_PER_FILE } from './thresholds.js';
+
+export const NOT_AUTHORITATIVE =
+  'Important: the summary above only gives the thread of the earlier conversation. It is not authoritative: when you need the exact content of a file, an exact error message or the user\'s exact words, read the file again with your tools (or see section 6) instead of inferring code or facts from the summary.';
+
+/** Below this many tokens left of the budget no further file is shown (a few lines help no one). */
+const MIN_FILE_TOKENS = 200;
+
+/**
+ * Tokens all recovered files may take: 5 × 5,000, but at most a tenth of the window, so that a
+ * small window's compacted history stays well under the threshold (else every turn would compact).
+ */
+export function recoveryBudget(contextWindow: number): number {
+  return Math.min(RECOVERY_FILES * RECOVERY_TOKENS_PER_FILE, Math.floor(contextWindow / 10));
+}
+
+export interface RecoveryInput {
+  projectRoot: string;
+  /** Absolute paths, most recently read first. */
+  recentFiles: readonly string[];
+  tools: readonly string[];
+  /** The window of the provider the next request goes to. */
+  contextWindow: number;
+}
+
+export function recoveryAttachment(input: RecoveryInput): string {
+  const files: string[] = [];
+  let budget = recoveryBudget(input.contextWindow);
+  for (const file of input.recentFiles) {
+    const tokens = Math.min(RECOVERY_TOKENS_PER_FILE, budget);
+    if (files.length >= RECOVERY_FILES || tokens < MIN_FILE_TOKENS) break;
+    const shown = fileSection(input.projectRoot, file, tokens);
+    if (!shown) continue;
+    files.push(shown.text);
+    budget -= shown.tokens;
+  }
+  return [
+    '# Recovered context',
+    '## Recently read files (their current content)',
+    files.length > 0 ? files.join('\n\n') : '(none)',
+    '## Tools available now',
+    input.tools.length > 0 ? input.tools.join(', ') : '(none)',
+    '## Notice',
+    NOT_AUTHORITATIVE,
+  ].join('\n\n');
+}
+
+/** A file inside the project, read without following a link, not binary; cut to the per-file budget. */
+function fileSection(projectRoot: string, file: string, maxTokens: number): { text: string; tokens: number } | undefined {
+  const maxChars = Math.floor(maxTokens * CHARS_PER_TOKEN);
+  const relative = path.relative(projectRoot, file);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  // Layer 1's saved results are previews' targets, not files the user works on.
+  if (relative.split(path.sep).slice(0, 2).join('/') === '.mewcode/sessions') return undefined;
+  let text: string;
+  let more: boolean;
+  try {
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      if (!fstatSync(fd).isFile()) return undefined;
+      // UTF-8: at most 4 bytes a character, so this many bytes hold the budget.
+      const buffer = Buffer.alloc(maxChars * 4 + 4);
+      const read = readSync(fd, buffer, 0, buffer.length, 0);
+      if (buffer.subarray(0, read).includes(0)) return undefined;
+      const decoded = buffer.subarray(0, read).toString('utf8');
+      more = read === buffer.length || decoded.length > maxChars;
+      text = decoded.slice(0, maxChars);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined; // gone or unreadable since it was read: nothing to recover
+  }
+  const display = relative.split(path.sep).join('/');
+  const section = [`### ${display}`, '```', text, '```', ...(more ? [`[cut at about ${maxTokens.toLocaleString('en-US')} tokens: read ${display} for the rest]`] : [])].join('\n');
+  return { text: section, tokens: tokensOfChars(text.length) };
+}

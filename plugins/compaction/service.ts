@@ -1,0 +1,162 @@
+/**
+ * The compaction service the kernel's procedure calls (TOKENS.CompactionService): the one token
+ * estimate (C8, counting what layer 1 sends), the automatic threshold from the window of the
+ * provider the next request goes to (so it follows a model switch), and layer 2 (C6, C7): the
+ * older messages become a nine-section summary, the recent tail stays as it was, a recovery
+ * attachment follows the summary, and a report says what was dropped.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { SessionContext } from '../../types/hooks.js';
+import type { Message } from '../../types/messages.js';
+import type { CompactionOutcome, CompactionReport, CompactionRequest, CompactionService, DroppedRange } from '../../types/session.js';
+import { estimateTokensWith, tokensOfChars, type UsageAnchor } from '../../types/token-estimate.js';
+import { Breaker } from './breaker.js';
+import type { LayerOne } from './layer-one.js';
+import { readFileTarget } from './read-calls.js';
+import { recoveryAttachment } from './recovery.js';
+import { providerAsk, summarise, type AskModel } from './summariser.js';
+import { tailStart } from './tail.js';
+import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold } from './thresholds.js';
+
+export interface SummaryCompactionDeps {
+  projectRoot: string;
+  layer: LayerOne;
+  /** Absolute paths of the files read most recently, newest first. */
+  recentFiles(limit: number): string[];
+  warn(message: string): void;
+  /** The summary request; default: the session's provider. */
+  ask?(request: CompactionRequest, signal: AbortSignal): AskModel;
+}
+
+export const SUMMARY_INTRO = 'This session continues an earlier conversation that grew too long for the context window.';
+
+export class SummaryCompaction implements CompactionService {
+  readonly breaker = new Breaker();
+  readonly layer: LayerOne;
+
+  constructor(private readonly deps: SummaryCompactionDeps) {
+    this.layer = deps.layer;
+  }
+
+  estimateTokens(messages: readonly Message[], anchor: UsageAnchor | undefined): number {
+    return estimateTokensWith(messages, anchor, (message) => this.deps.layer.sentChars(message));
+  }
+
+  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext): boolean {
+    if (session && this.breaker.tripped(sessionKey(session))) return false;
+    return reachesThreshold(state.estimatedTokens, state.contextWindow);
+  }
+
+  async compact(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
+    const key = sessionKey(request.session);
+    let outcome: CompactionOutcome | undefined;
+    try {
+      outcome = await this.#summarise(messages, request);
+    } catch (error) {
+      // Manual and emergency compactions neither look at the breaker nor count (C7): their caller shows the error.
+      if (request.reason !== 'auto') throw error;
+      // Cancelled by the user: not a failure of the summariser; the run ends as cancelled.
+      if (request.signal?.aborted) return undefined;
+      const count = this.breaker.failed(key);
+      const off = count >= BREAKER_FAILURES ? ` Automatic compaction is now off for this session after ${BREAKER_FAILURES} failures in a row; /compact still works, and once it succeeds automatic compaction is on again.` : '';
+      this.deps.warn(`compaction: the automatic summary failed (${count} in a row), so the history is kept as it is: ${error instanceof Error ? error.message : String(error)}.${off}`);
+      return undefined;
+    }
+    if (outcome && this.breaker.succeeded(key)) this.deps.warn('compaction: the summary worked again; automatic compaction is back on for this session.');
+    return outcome;
+  }
+
+  /** Recently read files, without those the kept tail already shows (their results are there in full). */
+  #notInTail(tail: readonly Message[]): string[] {
+    const shown = filesReadIn(tail, this.deps.projectRoot);
+    return this.deps.recentFiles(RECOVERY_FILES * 4).filter((file) => !shown.has(file));
+  }
+
+  async #summarise(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
+    const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
+    const start = tailStart(messages, charsOf);
+    // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
+    // check would do it on every turn while the tail alone is over the threshold).
+    if (start === undefined || (start === 1 && isSummaryHead(messages[0] as Message))) return undefined;
+    const signal = request.signal ?? new AbortController().signal;
+    const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk(request.session.provider, request.focus, signal);
+    // The summary reads what the model saw: results layer 1 moved out appear as their previews.
+    const older = messages.slice(0, start).map((message) => this.deps.layer.sentVersion(message));
+    const summary = await summarise(older, ask);
+    const leftOutNote = summary.leftOut > 0 ? ` (the oldest ${plural(summary.leftOut, 'message')} did not fit the summary request and are not in it)` : '';
+    const head: Message = {
+      role: 'user',
+      content: [
+        { type: 'text', text: `${SUMMARY_INTRO} The summary below replaces its first ${plural(start, 'message')}${leftOutNote}; the messages after it are the most recent ones, as they were.\n\n<summary>\n${summary.text}\n</summary>` },
+        { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
+      ],
+    };
+    const next = [head, ...messages.slice(start)];
+    return { messages: next, report: buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf) };
+  }
+}
+
+function isSummaryHead(message: Message): boolean {
+  const first = message.role === 'user' ? message.content[0] : undefined;
+  return first?.type === 'text' && first.text.startsWith(SUMMARY_INTRO);
+}
+
+/** Paths read_file read in these messages (resolved in the project, links followed as the tool's tracker records them). */
+function filesReadIn(messages: readonly Message[], projectRoot: string): Set<string> {
+  const files = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const call of message.toolCalls) {
+      const target = readFileTarget(call);
+      if (target === undefined) continue;
+      const absolute = path.resolve(projectRoot, target);
+      files.add(absolute);
+      files.add(realpathOr(absolute));
+    }
+  }
+  return files;
+}
+
+function realpathOr(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+export function sessionKey(session: Pick<SessionContext, 'sessionId' | 'agentId'>): string {
+  return `${session.sessionId}/${session.agentId}`;
+}
+
+function buildReport(reason: CompactionReport['reason'], messages: readonly Message[], start: number, leftOut: number, summaryText: string, next: readonly Message[], charsOf: (message: Message) => number): CompactionReport {
+  const range = (from: number, to: number): DroppedRange => {
+    const list = messages.slice(from, to).map((message, offset) => {
+      const ids = message.role === 'assistant' ? message.toolCalls.map((call) => call.id) : message.role === 'tool' ? message.results.map((result) => result.toolCallId) : [];
+      return { index: from + offset, role: message.role, tokens: tokensOfChars(charsOf(message)), ...(ids.length > 0 ? { toolCallIds: ids } : {}) };
+    });
+    return { count: list.length, tokens: list.reduce((sum, item) => sum + item.tokens, 0), messages: list };
+  };
+  const summarised = range(leftOut, start);
+  const unsummarised = range(0, leftOut);
+  const kept = messages.slice(start);
+  const keptTokens = kept.reduce((sum, message) => sum + tokensOfChars(charsOf(message)), 0);
+  const tokensBefore = estimateTokensWith(messages, undefined, charsOf);
+  const tokensAfter = estimateTokensWith(next, undefined, charsOf);
+  const summaryTokens = tokensOfChars(summaryText.length);
+  const notice = [
+    `Compacted the conversation (${reason}): ${plural(summarised.count, 'older message')} (~${n(summarised.tokens)} tokens) replaced by a summary (~${n(summaryTokens)} tokens);`,
+    unsummarised.count > 0 ? ` ${plural(unsummarised.count, 'oldest message')} (~${n(unsummarised.tokens)} tokens) did not fit the summary request and were dropped without being summarised;` : '',
+    ` the last ${plural(kept.length, 'message')} (~${n(keptTokens)} tokens) kept as they were. About ${n(tokensBefore)} → ${n(tokensAfter)} tokens; the session file records what was dropped.`,
+  ].join('');
+  return { reason, summarised, unsummarised, kept: { count: kept.length, tokens: keptTokens }, summaryTokens, tokensBefore, tokensAfter, notice };
+}
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+function plural(count: number, word: string): string {
+  return `${n(count)} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Layer 2's model call: the rendered conversation plus the nine-section prompt, sent to the
+ * provider the session's next request goes to, retried without the oldest turns while the
+ * provider says it is too long (SPEC C7). Its usage does not move the session's anchor (C8).
+ */
+import type { Message } from '../../types/messages.js';
+import type { ModelRequest, Provider } from '../../types/provider.js';
+import { turnStarts, turnsToDrop } from './ptl-retry.js';
+import { extractSummary, renderTranscript, summaryInstructions, SUMMARY_SYSTEM_PROMPT } from './summary-prompt.js';
+
+export const TOO_LONG = Symbol('prompt too long');
+
+/** Sends one summary request for these messages: the answer's text, or TOO_LONG. Throws on any other failure. */
+export type AskModel = (messages: readonly Message[]) => Promise<string | typeof TOO_LONG>;
+
+export interface Summary {
+  text: string;
+  /** How many of the oldest messages were left out of the request to make it fit. */
+  leftOut: number;
+}
+
+export async function summarise(messages: readonly Message[], ask: AskModel): Promise<Summary> {
+  const starts = turnStarts(messages);
+  let from = 0;
+  for (let retry = 1; ; retry++) {
+    const leftOut = starts[from] as number;
+    const answer = await ask(messages.slice(leftOut));
+    if (answer !== TOO_LONG) {
+      const text = extractSummary(answer);
+      if (text === '') throw new Error('the model answered the summary request with no text');
+      return { text, leftOut };
+    }
+    const drop = turnsToDrop(retry, starts.length - from);
+    if (drop === 0) throw new Error('the summary request is too long for the context window even with only the latest turn');
+    from += drop;
+  }
+}
+
+/** The AskModel of a real provider. */
+export function providerAsk(provider: Provider, focus: string | undefined, signal: AbortSignal): AskModel {
+  return async (messages) => {
+    const request: ModelRequest = {
+      system: { stable: SUMMARY_SYSTEM_PROMPT, environment: '' },
+      messages: [{ role: 'user', content: [{ type: 'text', text: `${renderTranscript(messages)}\n\n${summaryInstructions(focus)}` }] }],
+      tools: [],
+    };
+    let text = '';
+    for await (const event of provider.stream(request, signal)) {
+      if (event.type === 'text') text += event.text;
+      else if (event.type === 'error') {
+        if (event.error.kind === 'prompt_too_long') return TOO_LONG;
+        throw new Error(`the summary request failed: ${event.error.message}`);
+      }
+    }
+    if (signal.aborted) throw new Error('the summary request was cancelled');
+    return text;
+  };
+}
