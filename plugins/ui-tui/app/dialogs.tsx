@@ -1,0 +1,150 @@
+/**
+ * The dialogs that take the keyboard: approval of a tool call (A9), workspace trust (A12) and
+ * the pickers (/resume, /model, /mode, /permissions). While one is open the input is inactive,
+ * so no key reaches the prompt or changes the mode.
+ */
+import { Box, Text, useInput } from 'ink';
+import { useState } from 'react';
+import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
+import type { PendingTrust } from '../../../types/trust.js';
+import type { Picker } from '../model/entries.js';
+import { callDiff } from './tool-text.js';
+
+export const APPROVAL_CHOICES: readonly { choice: ApprovalChoice; label: string }[] = [
+  { choice: 'allow_once', label: 'Yes, allow once' },
+  { choice: 'allow_session', label: 'Yes, allow for this session' },
+  { choice: 'allow_always', label: 'Yes, always allow (saved to .mewcode/settings.local.yaml)' },
+  { choice: 'deny', label: 'No, deny (Esc)' },
+];
+
+/** Lines of the proposed change shown in the approval dialog. */
+const PREVIEW_LINES = 8;
+
+function describeTarget(request: ApprovalRequest): string {
+  const t = request.target;
+  return t.kind === 'path' ? t.path : t.kind === 'command' ? t.command : '(no target)';
+}
+
+/** Arrows or 1–4 move / choose, Enter confirms, Esc denies. */
+function useChoice(count: number, onChoose: (index: number) => void, onEscape: () => void): number {
+  const [selected, setSelected] = useState(0);
+  useInput((input, key) => {
+    if (key.escape) return onEscape();
+    if (key.upArrow) return setSelected((s) => (s + count - 1) % count);
+    if (key.downArrow || key.tab) return setSelected((s) => (s + 1) % count);
+    if (key.return) return onChoose(selected);
+    const digit = Number(input);
+    if (Number.isInteger(digit) && digit >= 1 && digit <= count) onChoose(digit - 1);
+  });
+  return selected;
+}
+
+function Choices({ labels, selected }: { labels: readonly string[]; selected: number }) {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {labels.map((label, i) => (
+        <Text key={label} {...(i === selected ? { color: 'cyan', bold: true } : {})}>
+          {`${i === selected ? '›' : ' '} ${i + 1}. ${label}`}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+export function ApprovalDialog({ request, onAnswer }: { request: ApprovalRequest; onAnswer(choice: ApprovalChoice): void }) {
+  const selected = useChoice(APPROVAL_CHOICES.length, (i) => onAnswer(APPROVAL_CHOICES[i]!.choice), () => onAnswer('deny'));
+  const preview = request.tool ? callDiff({ id: request.toolCallId, name: request.toolName, input: JSON.stringify(request.input) }, PREVIEW_LINES) : undefined;
+  const who = request.agentId && request.agentId !== 'main' ? ` (sub-agent ${request.agentId})` : '';
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text bold color="yellow">{`Allow ${request.toolName}${who}?`}</Text>
+      <Text>
+        <Text dimColor>{'target  '}</Text>
+        {describeTarget(request)}
+      </Text>
+      <Text>
+        <Text dimColor>{'reason  '}</Text>
+        {request.verdict.reason ?? request.verdict.layer}
+      </Text>
+      {preview ? (
+        <Box flexDirection="column" marginTop={1}>
+          {preview.lines.map((line, i) => (
+            <Text key={i} {...(line.sign === '+' ? { color: 'green' } : line.sign === '-' ? { color: 'red' } : { dimColor: true })}>
+              {`${line.sign} ${line.text}`}
+            </Text>
+          ))}
+          {preview.more > 0 ? <Text dimColor>{`  … ${preview.more} more lines`}</Text> : null}
+        </Box>
+      ) : null}
+      <Choices labels={APPROVAL_CHOICES.map((c) => c.label)} selected={selected} />
+      <Text dimColor>↑/↓ or 1–4, Enter to choose, Esc to deny. The agent waits for your answer.</Text>
+    </Box>
+  );
+}
+
+export function TrustDialog({ pending, onAnswer }: { pending: PendingTrust; onAnswer(trusted: boolean): void }) {
+  const selected = useChoice(2, (i) => onAnswer(i === 0), () => onAnswer(false));
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text bold color="yellow">
+        {pending.changed ? 'This project’s settings changed since you trusted it.' : 'Do you trust the files in this project?'}
+      </Text>
+      <Text>{pending.projectRoot}</Text>
+      <Text>If you trust it, MewCode will apply these project settings, which can run code or send data:</Text>
+      <Box flexDirection="column" marginTop={1}>
+        {pending.settings.map((s) => (
+          <Text key={`${s.file}:${s.key}`}>
+            {'  '}
+            <Text color="cyan">{`${s.file}: ${s.key}`}</Text>
+            {` ${s.summary}`}
+          </Text>
+        ))}
+      </Box>
+      <Choices labels={['Yes, trust this project', 'No, continue without these settings (Esc)']} selected={selected} />
+      <Text dimColor>--trust-project skips this question for one run.</Text>
+    </Box>
+  );
+}
+
+/** Items shown at once in a picker. */
+const PICKER_ROWS = 10;
+
+export function PickerView({ picker }: { picker: Picker }) {
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState(0);
+  const q = query.toLowerCase();
+  const items = picker.items.filter((i) => !q || `${i.label} ${i.detail ?? ''} ${i.value}`.toLowerCase().includes(q));
+  useInput((input, key) => {
+    if (key.escape) return picker.resolve(undefined);
+    if (key.return) return picker.resolve(items[selected]?.value);
+    if (key.upArrow) return setSelected((s) => Math.max(0, s - 1));
+    if (key.downArrow) return setSelected((s) => Math.min(items.length - 1, s + 1));
+    if (key.backspace || key.delete) {
+      setQuery((v) => v.slice(0, -1));
+      return setSelected(0);
+    }
+    if (input && !key.ctrl && !key.meta) {
+      setQuery((v) => v + input.replace(/[\u0000-\u001F\u007F]/g, ''));
+      setSelected(0);
+    }
+  });
+  const start = Math.max(0, Math.min(selected - PICKER_ROWS + 1, items.length - PICKER_ROWS));
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
+      <Text bold>{picker.title}</Text>
+      <Text>
+        <Text dimColor>search: </Text>
+        {query}
+        <Text inverse> </Text>
+      </Text>
+      {items.length === 0 ? <Text dimColor>nothing matches</Text> : null}
+      {items.slice(start, start + PICKER_ROWS).map((item, i) => (
+        <Text key={item.value} {...(start + i === selected ? { color: 'cyan', bold: true } : {})} wrap="truncate-end">
+          {`${start + i === selected ? '›' : ' '} ${item.label}`}
+          {item.detail ? <Text dimColor>{`  ${item.detail}`}</Text> : null}
+        </Text>
+      ))}
+      <Text dimColor>Type to search, ↑/↓ to move, Enter to choose, Esc to cancel.</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,29 @@
+/** provider · model · mode · sandbox · context % of the active window · session tokens. */
+import { Box, Text } from 'ink';
+import type { StatusInfo } from '../model/entries.js';
+
+export function formatTokens(n: number): string {
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+export function contextPercent(status: StatusInfo): number {
+  return status.contextWindow > 0 ? Math.min(100, Math.round((100 * status.contextTokens) / status.contextWindow)) : 0;
+}
+
+const MODE_COLOURS: Record<string, string> = { default: 'gray', acceptEdits: 'green', plan: 'blue', bypassPermissions: 'red' };
+
+export function StatusLine({ status, hint }: { status: StatusInfo; hint: string | undefined }) {
+  const percent = contextPercent(status);
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text dimColor>{`${status.provider} · ${status.model} · `}</Text>
+        <Text color={MODE_COLOURS[status.mode] ?? 'gray'}>{`mode: ${status.mode}`}</Text>
+        <Text dimColor>{` (shift+tab) · sandbox: ${status.sandbox} · `}</Text>
+        <Text {...(percent >= 80 ? { color: 'red' } : percent >= 60 ? { color: 'yellow' } : { dimColor: true })}>{`context ${percent}%`}</Text>
+        <Text dimColor>{` of ${formatTokens(status.contextWindow)} · ${formatTokens(status.sessionTokens)} tokens`}</Text>
+      </Text>
+      {hint ? <Text color="yellow">{hint}</Text> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,18 @@
+/** Streamed assistant text is committed to the scrollback a paragraph at a time. */
+
+/**
+ * Where streamed text can be cut so the finished part goes to the scrollback: after the last
+ * blank line that is outside a code fence. 0 when there is none yet.
+ */
+export function committablePrefix(text: string): number {
+  let inFence = false;
+  let cut = 0;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const end = offset + line.length + 1;
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && line.trim() === '' && end <= text.length && offset > 0) cut = end;
+    offset = end;
+  }
+  return cut;
+}
