@@ -75,9 +75,15 @@ export function App({ controller }: { controller: TuiController }) {
     return () => clearTimeout(timer);
   }, [state.hint, store]);
 
-  const submit = (text: string): void => {
+  const submit = (text: string): boolean => {
+    if (store.snapshot.busy) {
+      store.setHint('A run is in progress: Enter sends once it ends (Esc interrupts it).');
+      return false;
+    }
     setHistory((h) => (h.at(-1) === text ? h : [...h, text]));
+    lastCtrlC.current = 0; // a Ctrl+C that cancelled the last run does not count towards exiting
     void controller.submit(text);
+    return true;
   };
 
   return (

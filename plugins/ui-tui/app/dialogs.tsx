@@ -4,7 +4,7 @@
  * so no key reaches the prompt or changes the mode.
  */
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
 import type { PendingTrust } from '../../../types/trust.js';
 import type { Picker } from '../model/entries.js';
@@ -28,11 +28,16 @@ function describeTarget(request: ApprovalRequest): string {
 /** Arrows or 1–4 move / choose, Enter confirms, Esc denies. */
 function useChoice(count: number, onChoose: (index: number) => void, onEscape: () => void): number {
   const [selected, setSelected] = useState(0);
+  const latest = useRef(0); // Enter may come before the render of the last arrow key
+  const move = (index: number): void => {
+    latest.current = index;
+    setSelected(index);
+  };
   useInput((input, key) => {
     if (key.escape) return onEscape();
-    if (key.upArrow) return setSelected((s) => (s + count - 1) % count);
-    if (key.downArrow || key.tab) return setSelected((s) => (s + 1) % count);
-    if (key.return) return onChoose(selected);
+    if (key.upArrow) return move((latest.current + count - 1) % count);
+    if (key.downArrow || key.tab) return move((latest.current + 1) % count);
+    if (key.return) return onChoose(latest.current);
     const digit = Number(input);
     if (Number.isInteger(digit) && digit >= 1 && digit <= count) onChoose(digit - 1);
   });

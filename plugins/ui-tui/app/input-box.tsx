@@ -4,7 +4,7 @@
  * text (never submitted by their newlines), and slash-command completion (Tab).
  */
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { CommandInfo } from '../model/controller.js';
 import { editText, type EditState } from './text-edit.js';
 
@@ -14,7 +14,8 @@ const MENU_ROWS = 8;
 export interface InputBoxProps {
   commands: () => CommandInfo[];
   history: string[];
-  onSubmit(text: string): void;
+  /** False when the text was not taken (a run is in progress): it stays in the input. */
+  onSubmit(text: string): boolean;
   /** Keys the input does not use (Esc, Ctrl+C, Shift+Tab…) go to the app. */
   active: boolean;
   placeholder?: string;
@@ -27,60 +28,71 @@ export function matchingCommands(value: string, commands: CommandInfo[]): Comman
 }
 
 export function InputBox({ commands, history, onSubmit, active, placeholder }: InputBoxProps) {
-  const [state, setState] = useState<EditState>({ value: '', cursor: 0 });
-  const [historyIndex, setHistoryIndex] = useState<number | undefined>(undefined);
-  const [selected, setSelected] = useState(0);
+  // Keys can arrive faster than React renders (typed text, then Enter, in two chunks): the
+  // handler reads and writes the latest values through refs, never a stale render's copy.
+  const [, redraw] = useState(0);
+  const edit = useRef<EditState>({ value: '', cursor: 0 });
+  const historyIndex = useRef<number | undefined>(undefined);
+  const selectedRef = useRef(0);
+  const update = (next: EditState, selected = 0): void => {
+    edit.current = next;
+    selectedRef.current = selected;
+    redraw((n) => n + 1);
+  };
+  const state = edit.current;
+  const selected = selectedRef.current;
   const matches = matchingCommands(state.value, commands());
 
   useInput(
     (input, key) => {
       if (key.escape || (key.ctrl && input === 'c') || (key.tab && key.shift) || (key.ctrl && input === 't')) return; // the app's keys
-      if (matches.length > 0 && (key.upArrow || key.downArrow)) {
-        setSelected((s) => (s + (key.downArrow ? 1 : matches.length - 1)) % matches.length);
+      const now = edit.current;
+      const found = matchingCommands(now.value, commands());
+      const pick = found[Math.min(selectedRef.current, found.length - 1)];
+      if (found.length > 0 && (key.upArrow || key.downArrow)) {
+        update(now, (selectedRef.current + (key.downArrow ? 1 : found.length - 1)) % found.length);
         return;
       }
-      if (matches.length > 0 && key.tab) {
-        const name = `/${matches[Math.min(selected, matches.length - 1)]!.name} `;
-        setState({ value: name, cursor: name.length });
-        setSelected(0);
+      if (pick && key.tab) {
+        const name = `/${pick.name} `;
+        update({ value: name, cursor: name.length });
         return;
       }
       // Typed text and Enter can arrive in one chunk (a fast typist, tmux send-keys): the text,
       // then a submit. A paste with several lines stays text.
       const typedThenEnter = input.length > 1 && input.endsWith('\r') && !/[\r\n]/.test(input.slice(0, -1));
-      const current = typedThenEnter ? editText(state, input.slice(0, -1)) : state;
+      const current = typedThenEnter ? editText(now, input.slice(0, -1)) : now;
       if ((key.return && !key.meta) || typedThenEnter) {
         if (current.value.endsWith('\\') && current.cursor === current.value.length) {
-          setState(editText({ value: current.value.slice(0, -1), cursor: current.cursor - 1 }, '\n'));
+          update(editText({ value: current.value.slice(0, -1), cursor: current.cursor - 1 }, '\n'));
           return;
         }
         let text = current.value;
-        const found = matchingCommands(text, commands());
+        const completions = matchingCommands(text, commands());
         // Enter on a partly typed command picks the highlighted completion.
-        if (found.length > 0 && !found.some((m) => `/${m.name}` === text)) text = `/${found[Math.min(selected, found.length - 1)]!.name}`;
+        if (completions.length > 0 && !completions.some((m) => `/${m.name}` === text)) text = `/${completions[Math.min(selectedRef.current, completions.length - 1)]!.name}`;
         if (!text.trim()) return;
-        setState({ value: '', cursor: 0 });
-        setHistoryIndex(undefined);
-        setSelected(0);
-        onSubmit(text);
+        if (!onSubmit(text)) return update(current);
+        historyIndex.current = undefined;
+        update({ value: '', cursor: 0 });
         return;
       }
-      const lines = state.value.split('\n');
-      const row = state.value.slice(0, state.cursor).split('\n').length - 1;
+      const lines = now.value.split('\n');
+      const row = now.value.slice(0, now.cursor).split('\n').length - 1;
       if ((key.upArrow && row === 0) || (key.downArrow && row === lines.length - 1)) {
         if (history.length === 0) return;
-        const next = key.upArrow ? (historyIndex === undefined ? history.length - 1 : Math.max(0, historyIndex - 1)) : historyIndex === undefined ? undefined : historyIndex + 1;
+        const at = historyIndex.current;
+        const next = key.upArrow ? (at === undefined ? history.length - 1 : Math.max(0, at - 1)) : at === undefined ? undefined : at + 1;
         if (next === undefined || next >= history.length) {
-          setHistoryIndex(undefined);
-          setState({ value: '', cursor: 0 });
+          historyIndex.current = undefined;
+          update({ value: '', cursor: 0 });
         } else {
-          setHistoryIndex(next);
-          setState({ value: history[next]!, cursor: history[next]!.length });
+          historyIndex.current = next;
+          update({ value: history[next]!, cursor: history[next]!.length });
         }
         return;
       }
-      setState((s) => editText(s, input, key));
-      setSelected(0);
+      update(editText(now, input, key));
     },
     { isActive: active },
   );
