@@ -115,37 +115,42 @@ export function TrustDialog({ pending, onAnswer }: { pending: PendingTrust; onAn
 const PICKER_ROWS = 10;
 
 export function PickerView({ picker }: { picker: Picker }) {
-  const [query, setQuery] = useState('');
-  const [selected, setSelected] = useState(0);
-  const q = query.toLowerCase();
-  const items = picker.items.filter((i) => !q || `${i.label} ${i.detail ?? ''} ${i.value}`.toLowerCase().includes(q));
+  // Keys may come faster than renders (type, ↓, Enter): the handler works on refs.
+  const [, redraw] = useState(0);
+  const query = useRef('');
+  const selected = useRef(0);
+  const matching = (): Picker['items'] => {
+    const q = query.current.toLowerCase();
+    return picker.items.filter((i) => !q || `${i.label} ${i.detail ?? ''} ${i.value}`.toLowerCase().includes(q));
+  };
+  const set = (q: string, index: number): void => {
+    query.current = q;
+    selected.current = index;
+    redraw((n) => n + 1);
+  };
   useInput((input, key) => {
+    const items = matching();
     if (key.escape) return picker.resolve(undefined);
-    if (key.return) return picker.resolve(items[selected]?.value);
-    if (key.upArrow) return setSelected((s) => Math.max(0, s - 1));
-    if (key.downArrow) return setSelected((s) => Math.min(items.length - 1, s + 1));
-    if (key.backspace || key.delete) {
-      setQuery((v) => v.slice(0, -1));
-      return setSelected(0);
-    }
-    if (input && !key.ctrl && !key.meta) {
-      setQuery((v) => v + input.replace(/[\u0000-\u001F\u007F]/g, ''));
-      setSelected(0);
-    }
+    if (key.return) return picker.resolve(items[selected.current]?.value);
+    if (key.upArrow) return set(query.current, Math.max(0, selected.current - 1));
+    if (key.downArrow) return set(query.current, Math.min(items.length - 1, selected.current + 1));
+    if (key.backspace || key.delete) return set(query.current.slice(0, -1), 0);
+    if (input && !key.ctrl && !key.meta) set(query.current + input.replace(/[\u0000-\u001F\u007F]/g, ''), 0);
   });
-  const start = Math.max(0, Math.min(selected - PICKER_ROWS + 1, items.length - PICKER_ROWS));
+  const items = matching();
+  const start = Math.max(0, Math.min(selected.current - PICKER_ROWS + 1, items.length - PICKER_ROWS));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold>{picker.title}</Text>
       <Text>
         <Text dimColor>search: </Text>
-        {query}
+        {query.current}
         <Text inverse> </Text>
       </Text>
       {items.length === 0 ? <Text dimColor>nothing matches</Text> : null}
       {items.slice(start, start + PICKER_ROWS).map((item, i) => (
-        <Text key={item.value} {...(start + i === selected ? { color: 'cyan', bold: true } : {})} wrap="truncate-end">
-          {`${start + i === selected ? '›' : ' '} ${item.label}`}
+        <Text key={item.value} {...(start + i === selected.current ? { color: 'cyan', bold: true } : {})} wrap="truncate-end">
+          {`${start + i === selected.current ? '›' : ' '} ${item.label}`}
           {item.detail ? <Text dimColor>{`  ${item.detail}`}</Text> : null}
         </Text>
       ))}

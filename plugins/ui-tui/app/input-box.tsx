@@ -72,7 +72,7 @@ export function InputBox({ commands, history, onSubmit, active, placeholder }: I
         // Enter on a partly typed command picks the highlighted completion.
         if (completions.length > 0 && !completions.some((m) => `/${m.name}` === text)) text = `/${completions[Math.min(selectedRef.current, completions.length - 1)]!.name}`;
         if (!text.trim()) return;
-        if (!onSubmit(text)) return update(current);
+        if (!onSubmit(text.trim())) return update(current);
         historyIndex.current = undefined;
         update({ value: '', cursor: 0 });
         return;

@@ -2,8 +2,10 @@
 import { Box, Text } from 'ink';
 import type { StatusInfo } from '../model/entries.js';
 
+/** 950, 12.3k, 200k, 1.2M: short, with no trailing `.0`. */
 export function formatTokens(n: number): string {
-  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+  const short = (value: number, unit: string): string => `${Number(value.toFixed(1))}${unit}`;
+  return n >= 1_000_000 ? short(n / 1_000_000, 'M') : n >= 1000 ? short(n / 1000, 'k') : String(n);
 }
 
 export function contextPercent(status: StatusInfo): number {
@@ -17,9 +19,9 @@ export function StatusLine({ status, hint }: { status: StatusInfo; hint: string 
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text dimColor>{`${status.provider} · ${status.model} · `}</Text>
+        <Text dimColor>{`${status.provider}/${status.model} · `}</Text>
         <Text color={MODE_COLOURS[status.mode] ?? 'gray'}>{`mode: ${status.mode}`}</Text>
-        <Text dimColor>{` (shift+tab) · sandbox: ${status.sandbox} · `}</Text>
+        <Text dimColor>{` · sandbox: ${status.sandbox} · `}</Text>
         <Text {...(percent >= 80 ? { color: 'red' } : percent >= 60 ? { color: 'yellow' } : { dimColor: true })}>{`context ${percent}%`}</Text>
         <Text dimColor>{` of ${formatTokens(status.contextWindow)} · ${formatTokens(status.sessionTokens)} tokens`}</Text>
       </Text>
