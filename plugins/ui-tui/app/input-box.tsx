@@ -97,6 +97,7 @@ export function InputBox({ commands, history, onSubmit, active, placeholder }: I
     { isActive: active },
   );
 
+  const menuStart = Math.max(0, Math.min(selected - MENU_ROWS + 1, matches.length - MENU_ROWS));
   const before = state.value.slice(0, state.cursor);
   const at = state.value.slice(state.cursor, state.cursor + 1);
   const after = state.value.slice(state.cursor + 1);
@@ -124,12 +125,12 @@ export function InputBox({ commands, history, onSubmit, active, placeholder }: I
       </Box>
       {matches.length > 0 ? (
         <Box flexDirection="column" paddingX={2}>
-          {matches.slice(0, MENU_ROWS).map((c, i) => (
-            <Text key={c.name} {...(i === selected ? { color: 'cyan' } : { dimColor: true })}>
-              {`${i === selected ? '›' : ' '} /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}`}
+          {matches.slice(menuStart, menuStart + MENU_ROWS).map((c, i) => (
+            <Text key={c.name} {...(menuStart + i === selected ? { color: 'cyan' } : { dimColor: true })}>
+              {`${menuStart + i === selected ? '›' : ' '} /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}`}
             </Text>
           ))}
-          {matches.length > MENU_ROWS ? <Text dimColor>{`  … ${matches.length - MENU_ROWS} more`}</Text> : null}
+          {matches.length > MENU_ROWS ? <Text dimColor>{`  ${matches.length} commands, ↑/↓ to see all`}</Text> : null}
         </Box>
       ) : null}
     </Box>
