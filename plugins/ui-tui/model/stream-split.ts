@@ -2,16 +2,18 @@
 
 /**
  * Where streamed text can be cut so the finished part goes to the scrollback: after the last
- * blank line that is outside a code fence. 0 when there is none yet.
+ * blank line that follows some text and is outside a code fence. 0 when there is none yet.
  */
 export function committablePrefix(text: string): number {
   let inFence = false;
   let cut = 0;
   let offset = 0;
+  let content = false; // a blank line cuts only after some text
   for (const line of text.split('\n')) {
     const end = offset + line.length + 1;
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    else if (!inFence && line.trim() === '' && end <= text.length && offset > 0) cut = end;
+    else if (!inFence && line.trim() === '' && end <= text.length && content) cut = end;
+    if (line.trim() !== '') content = true;
     offset = end;
   }
   return cut;
