@@ -3,7 +3,7 @@
  * scrollback), below them the live region, the dialog or input, and the status line.
  */
 import { Box, Static, Text, useInput, useStdout } from 'ink';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { TuiController } from '../model/controller.js';
 import { ApprovalDialog, PickerView, TrustDialog } from './dialogs.js';
 import { EntryView } from './entry-view.js';
@@ -75,6 +75,13 @@ export function App({ controller }: { controller: TuiController }) {
     return () => clearTimeout(timer);
   }, [state.hint, store]);
 
+  // Rendered again only when entries are added: any update of <Static> makes Ink draw at once,
+  // bypassing its frame-rate limit, so a streamed token must not touch it.
+  const scrollback = useMemo(
+    () => <Static items={state.entries as never[]}>{(entry) => <EntryView key={(entry as { id: number }).id} entry={entry} width={width} />}</Static>,
+    [state.entries, width],
+  );
+
   const submit = (text: string): boolean => {
     if (store.snapshot.busy) {
       store.setHint('A run is in progress: Enter sends once it ends (Esc interrupts it).');
@@ -88,7 +95,7 @@ export function App({ controller }: { controller: TuiController }) {
 
   return (
     <Box flexDirection="column">
-      <Static items={state.entries as never[]}>{(entry) => <EntryView key={(entry as { id: number }).id} entry={entry} width={width} />}</Static>
+      {scrollback}
       <LiveRegion state={state} now={now} width={width} maxLines={Math.max(4, rows - RESERVED_ROWS)} />
       {state.trust ? (
         <TrustDialog pending={state.trust.pending} onAnswer={state.trust.resolve} />

@@ -13,7 +13,11 @@ import type { TuiOutput } from '../tui-output.js';
 import { App } from './app.js';
 import { TrustDialog } from './dialogs.js';
 
-/** Ink options shared by the app and the benchmark: only changed lines are rewritten. */
+/**
+ * Ink options shared by the app and the benchmark. Ink 6.8's `incrementalRendering` would halve
+ * the bytes per frame (BENCHMARKS.md) but left stale lines on a real terminal (tmux) when the
+ * live region changed height, so each frame rewrites the live region whole.
+ */
 export const INK_OPTIONS = { exitOnCtrlC: false, patchConsole: true, incrementalRendering: false } as const;
 
 export function initialStatus(kernel: KernelApi, options: CliOptions): StatusInfo {
