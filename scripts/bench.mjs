@@ -29,6 +29,7 @@ import { benchSandbox } from './bench/sandbox.mjs';
 import { benchTrust } from './bench/trust.mjs';
 import { benchMcp } from './bench/mcp.mjs';
 import { benchHooks } from './bench/hooks.mjs';
+import { benchTui, tuiSection } from './bench/tui.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -42,10 +43,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks|tui] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
-const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks'];
+const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks', 'tui'];
 if (!SUITES.includes(values.suite)) {
   process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
   process.exit(2);
@@ -148,6 +149,10 @@ try {
     process.stderr.write('bench: hooks: PreToolUse cost per call…\n');
     const hooks = await benchHooks({ runs: values.quick ? 30 : 200 });
     sections.push({ name: 'hooks', text: ['## Hooks: PreToolUse cost per call', '', `Reproduce: \`npm run bench -- --suite hooks\` (measured ${results.date}).`, '', hooks.markdown].join('\n') });
+  }
+  if (wants('tui')) {
+    process.stderr.write('bench: tui: bytes and frames the terminal UI writes…\n');
+    sections.push({ name: 'tui', text: tuiSection(await benchTui()) });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');

@@ -41,7 +41,7 @@ export function tuiSection({ results, columns, rows }) {
   const lines = [
     '## Terminal UI: bytes written per token and per message',
     '',
-    'Reproduce: `node scripts/bench/tui.mjs` (`--write` rewrites this section). The real App renders through Ink',
+    'Reproduce: `npm run bench -- --suite tui` or, without a build, `node scripts/bench/tui.mjs` (`--write` rewrites this section). The real App renders through Ink',
     `into a ${columns}×${rows} fake terminal that counts every write; events go straight into the UI store (no model).`,
     `"Full redraws" counts Ink's clear-terminal path (ESC[2J), which would repaint and wipe the scrollback; a screen is ${fmt(screen)} cells.`,
     '',

@@ -104,7 +104,8 @@ export function InputBox({ commands, history, onSubmit, active, placeholder }: I
   const lineCount = state.value.split('\n').length;
   return (
     <Box flexDirection="column">
-      <Box borderStyle="round" borderColor={active ? 'cyan' : 'gray'} paddingX={1}>
+      {/* One rule above, no box: every frame rewrites this region, and each border cell is 3 bytes. */}
+      <Box borderStyle="single" borderLeft={false} borderRight={false} borderBottom={false} borderColor={active ? 'cyan' : 'gray'} borderDimColor>
         <Text color="cyan">{'> '}</Text>
         <Box flexGrow={1}>
           {state.value === '' ? (

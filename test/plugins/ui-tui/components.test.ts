@@ -140,7 +140,8 @@ describe('input', () => {
     expect(lastFrame()).toContain('/hooks');
     stdin.write(KEYS.down);
     stdin.write('\t');
-    await until(() => lastFrame()!.includes('> /hooks '), () => lastFrame()!);
+    // Completed with a space after the name: the menu closes.
+    await until(() => lastFrame()!.includes('> /hooks') && !lastFrame()!.includes('Show hook rules'), () => lastFrame()!);
     stdin.write(KEYS.enter);
     stdin.write('/re');
     stdin.write(KEYS.enter);
