@@ -78,8 +78,12 @@ export function App({ controller }: { controller: TuiController }) {
   // Rendered again only when entries are added: any update of <Static> makes Ink draw at once,
   // bypassing its frame-rate limit, so a streamed token must not touch it.
   const scrollback = useMemo(
-    () => <Static items={state.entries as never[]}>{(entry) => <EntryView key={(entry as { id: number }).id} entry={entry} width={width} />}</Static>,
-    [state.entries, width],
+    () => (
+      <Static items={state.entries as never[]}>
+        {(entry) => <EntryView key={(entry as { id: number }).id} entry={entry} width={width} thinkingExpanded={state.thinkingExpanded} />}
+      </Static>
+    ),
+    [state.entries, width, state.thinkingExpanded],
   );
 
   const submit = (text: string): boolean => {

@@ -4,7 +4,17 @@ import type { Entry } from '../model/entries.js';
 import { renderMarkdown } from './markdown.js';
 import { FinishedToolView } from './tool-view.js';
 
-export function EntryView({ entry, width }: { entry: Entry; width: number }) {
+/** Lines of finished thinking kept when it is collapsed. */
+const THINKING_COLLAPSED_LINES = 2;
+
+/** Thinking as the scrollback keeps it: in full, or its first lines (Ctrl+T switches for what follows). */
+export function thinkingText(text: string, expanded: boolean): string {
+  const lines = text.trim().split('\n');
+  if (expanded || lines.length <= THINKING_COLLAPSED_LINES) return `✻ ${lines.join('\n')}`;
+  return `✻ ${lines.slice(0, THINKING_COLLAPSED_LINES).join('\n')}\n  … ${lines.length - THINKING_COLLAPSED_LINES} more lines of thinking (Ctrl+T shows thinking in full)`;
+}
+
+export function EntryView({ entry, width, thinkingExpanded = false }: { entry: Entry; width: number; thinkingExpanded?: boolean }) {
   switch (entry.kind) {
     case 'banner':
       return (
@@ -28,7 +38,9 @@ export function EntryView({ entry, width }: { entry: Entry; width: number }) {
     case 'thinking':
       return (
         <Box marginTop={1}>
-          <Text dimColor italic>{`✻ ${entry.text.trim()}`}</Text>
+          <Text dimColor italic>
+            {thinkingText(entry.text, thinkingExpanded)}
+          </Text>
         </Box>
       );
     case 'tool':

@@ -41,6 +41,22 @@ async function sandboxState(kernel: KernelApi): Promise<string> {
   return status.disabledByUser ? 'off (by you)' : 'unavailable';
 }
 
+/** While MCP servers connect at start-up, a progress line names them; failures become a warning. */
+export async function watchMcp(kernel: KernelApi, store: UiStore): Promise<void> {
+  if (!kernel.container.isBound(TOKENS.McpServers)) return;
+  const servers = kernel.container.get(TOKENS.McpServers);
+  const connecting = servers.status().filter((s) => s.state === 'connecting');
+  if (connecting.length === 0) return;
+  store.startProgress('mcp', `Connecting MCP servers: ${connecting.map((s) => s.name).join(', ')}…`);
+  try {
+    await servers.settled();
+  } finally {
+    store.endProgress('mcp');
+  }
+  const failed = servers.status().filter((s) => s.state === 'failed');
+  if (failed.length > 0) store.notice('warning', `MCP: ${failed.map((s) => `${s.name} failed${s.lastError ? ` (${s.lastError})` : ''}`).join('; ')}. /mcp shows their status.`);
+}
+
 export function banner(kernel: KernelApi): string {
   return `MewCode ${kernel.version}  ·  ${kernel.projectRoot}\nType a prompt, / for commands, Ctrl+C twice to leave.`;
 }
@@ -54,6 +70,7 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
     (sandbox) => store.setStatus({ sandbox }),
     () => store.setStatus({ sandbox: 'unknown' }),
   );
+  void watchMcp(kernel, store).catch(() => store.endProgress('mcp'));
   const exited = new Promise<number>((resolve) => (controller.exit = resolve));
   const instance = render(<App controller={controller} />, INK_OPTIONS);
   const code = await exited;

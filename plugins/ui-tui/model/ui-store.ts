@@ -102,6 +102,15 @@ export class UiStore {
     this.set({ status: { ...this.state.status, ...patch } });
   }
 
+  /** A long operation outside a run's events (MCP servers connecting) shows as a progress line. */
+  startProgress(id: string, text: string): void {
+    this.set({ progress: [...this.state.progress.filter((p) => p.id !== id), { id, text, startedAt: this.now() }] });
+  }
+
+  endProgress(id: string): void {
+    this.set({ progress: this.state.progress.filter((p) => p.id !== id) });
+  }
+
   toggleThinking(): void {
     this.set({ thinkingExpanded: !this.state.thinkingExpanded });
   }

@@ -1,6 +1,7 @@
 // How run events become the scrollback (written once) and the live region (redrawn).
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
+import { thinkingText } from '../../../plugins/ui-tui/app/entry-view.js';
 import { FinishedToolView } from '../../../plugins/ui-tui/app/tool-view.js';
 import { LiveRegion } from '../../../plugins/ui-tui/app/live-region.js';
 import { committablePrefix } from '../../../plugins/ui-tui/model/stream-split.js';
@@ -94,4 +95,23 @@ test('an edit is shown as a diff; a failed one as its error', () => {
   expect(failed.lastFrame()).toContain('✗ edit_file(a.ts)');
   expect(failed.lastFrame()).toContain('old_string not found');
   expect(failed.lastFrame()).not.toContain('+ y = 3');
+});
+
+test('thinking is dimmed and collapsed to its first lines unless Ctrl+T expanded it', () => {
+  const text = 'one\ntwo\nthree\nfour';
+  expect(thinkingText(text, false)).toBe('✻ one\ntwo\n  … 2 more lines of thinking (Ctrl+T shows thinking in full)');
+  expect(thinkingText(text, true)).toBe('✻ one\ntwo\nthree\nfour');
+  expect(thinkingText('one\ntwo', false)).toBe('✻ one\ntwo');
+  const s = store();
+  s.toggleThinking();
+  expect(s.snapshot.thinkingExpanded).toBe(true);
+});
+
+test('a progress line outside a run (MCP servers connecting) shows until it ends', () => {
+  const s = store(() => 0);
+  s.startProgress('mcp', 'Connecting MCP servers: db…');
+  const view = render(createElement(LiveRegion, { state: s.snapshot, now: 2000, width: 80, maxLines: 20 }));
+  expect(view.lastFrame()).toContain('Connecting MCP servers: db… 2s');
+  s.endProgress('mcp');
+  expect(s.snapshot.progress).toEqual([]);
 });
