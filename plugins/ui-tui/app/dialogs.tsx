@@ -9,6 +9,7 @@ import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions
 import type { PendingTrust } from '../../../types/trust.js';
 import type { Picker } from '../model/entries.js';
 import { callDiff } from './tool-text.js';
+import { DiffView } from './tool-view.js';
 
 export const APPROVAL_CHOICES: readonly { choice: ApprovalChoice; label: string }[] = [
   { choice: 'allow_once', label: 'Yes, allow once' },
@@ -72,13 +73,8 @@ export function ApprovalDialog({ request, onAnswer }: { request: ApprovalRequest
         {request.verdict.reason ?? request.verdict.layer}
       </Text>
       {preview ? (
-        <Box flexDirection="column" marginTop={1}>
-          {preview.lines.map((line, i) => (
-            <Text key={i} {...(line.sign === '+' ? { color: 'green' } : line.sign === '-' ? { color: 'red' } : { dimColor: true })}>
-              {`${line.sign} ${line.text}`}
-            </Text>
-          ))}
-          {preview.more > 0 ? <Text dimColor>{`  … ${preview.more} more lines`}</Text> : null}
+        <Box marginTop={1}>
+          <DiffView diff={preview} />
         </Box>
       ) : null}
       <Choices labels={APPROVAL_CHOICES.map((c) => c.label)} selected={selected} />

@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import type { ToolCall, ToolResult } from '../../../types/messages.js';
 import type { RunningTool } from '../model/entries.js';
-import { callDiff, describeCall, formatElapsed, headLines } from './tool-text.js';
+import { callDiff, describeCall, formatElapsed, headLines, type DiffLine } from './tool-text.js';
 import { lastLines } from './markdown.js';
 
 /** Lines of a finished call's result kept in the scrollback. */
@@ -36,6 +36,20 @@ export function RunningToolView({ tool, now }: { tool: RunningTool; now: number 
   );
 }
 
+/** A change as coloured lines: `-` red, `+` green, context dim, then how many lines were left out. */
+export function DiffView({ diff }: { diff: { lines: DiffLine[]; more: number } }) {
+  return (
+    <Box flexDirection="column">
+      {diff.lines.map((line, i) => (
+        <Text key={i} {...(line.sign === '+' ? { color: 'green' } : line.sign === '-' ? { color: 'red' } : { dimColor: true })}>
+          {`${line.sign} ${line.text}`}
+        </Text>
+      ))}
+      {diff.more > 0 ? <Text dimColor>{`  … ${diff.more} more lines`}</Text> : null}
+    </Box>
+  );
+}
+
 export function FinishedToolView({ call, result, durationMs }: { call: ToolCall; result: ToolResult; durationMs: number }) {
   const diff = result.isError ? undefined : callDiff(call, DIFF_LINES);
   const head = headLines(result.content, RESULT_LINES);
@@ -47,13 +61,8 @@ export function FinishedToolView({ call, result, durationMs }: { call: ToolCall;
         <Text dimColor>{` ${formatElapsed(durationMs)}`}</Text>
       </Text>
       {diff ? (
-        <Box flexDirection="column" paddingLeft={2}>
-          {diff.lines.map((line, i) => (
-            <Text key={i} {...(line.sign === '+' ? { color: 'green' } : line.sign === '-' ? { color: 'red' } : { dimColor: true })}>
-              {`${line.sign} ${line.text}`}
-            </Text>
-          ))}
-          {diff.more > 0 ? <Text dimColor>{`  … ${diff.more} more lines`}</Text> : null}
+        <Box paddingLeft={2}>
+          <DiffView diff={diff} />
         </Box>
       ) : null}
       {!diff || result.isError ? (
