@@ -12,7 +12,9 @@ import { initialStatus } from '../../../plugins/ui-tui/app/start.js';
 import { TuiController } from '../../../plugins/ui-tui/model/controller.js';
 import { UiStore } from '../../../plugins/ui-tui/model/ui-store.js';
 import { TuiUserInterface } from '../../../plugins/ui-tui/tui-ui.js';
-import type { CliOptions } from '../../../types/plugin.js';
+import type { CliOptions, MewcodePlugin } from '../../../types/plugin.js';
+import permissionRules from '../../../plugins/permission-rules/index.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { bootKernel } from '../../support/boot.js';
 import { call, say, useTools, type Step } from '../../support/memory-provider.js';
 import { sleepTool, toolsPlugin, writeTool, type ToolLog } from '../../support/test-tools.js';
@@ -26,11 +28,13 @@ const commandPlugin = definePlugin({ name: 'test-commands', bindings: new Contai
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  removeTempDirs();
 });
 
-async function start(steps: Step[]) {
+async function start(steps: Step[], extra: MewcodePlugin[] = []) {
   const log: ToolLog = { events: [] };
-  const { kernel } = await bootKernel(steps, [toolsPlugin([sleepTool(log), writeTool(log)]), commands, commandPlugin]);
+  const dirs = { projectRoot: temp('mewcode-tui-root-'), homeDir: temp('mewcode-tui-home-') };
+  const { kernel, model } = await bootKernel(steps, [toolsPlugin([sleepTool(log), writeTool(log)]), commands, commandPlugin, ...extra], dirs);
   cleanups.push(() => kernel.shutdown());
   const ui = new TuiUserInterface();
   kernel.activateUi(ui);
@@ -52,7 +56,7 @@ async function start(steps: Step[]) {
     await settle(20);
     view.stdin.write(KEYS.enter);
   };
-  return { kernel, view, store, controller, frame, waitFor, send, idle, log };
+  return { kernel, model, view, store, controller, frame, waitFor, send, idle, log };
 }
 
 test('a prompt streams its answer; concurrent read-only calls are on screen together, then each is ✓ with its time', async () => {
@@ -152,4 +156,37 @@ test('/model switches the session to a model typed after it', async () => {
   await ui.send('/model other-model');
   await ui.waitFor('Model: memory other-model.');
   expect(ui.frame()).toContain('memory/other-model · mode: default');
+});
+
+test('/permissions lists a grant from "allow for this session" and revokes the one picked; the next call asks again', async () => {
+  const ui = await start([useTools([call('write_note', { text: 'a.txt' })]), say('one'), useTools([call('write_note', { text: 'a.txt' })]), say('two')], [permissionRules]);
+  await ui.send('/permissions');
+  await ui.waitFor('No approvals granted');
+  await ui.send('write a');
+  await ui.waitFor('Allow write_note?');
+  ui.view.stdin.write('2');
+  await ui.waitFor('one');
+  await ui.send('/permissions');
+  await ui.waitFor('Granted approvals (Enter revokes, Esc keeps all)');
+  expect(ui.frame()).toMatch(/› write_note\(.*a\.txt\)\s+this session/);
+  ui.view.stdin.write(KEYS.enter);
+  await ui.waitFor(/Revoked write_note\(/);
+  await ui.send('write a again');
+  await ui.waitFor('Allow write_note?');
+  ui.view.stdin.write('1');
+  await ui.waitFor('two');
+});
+
+test('/clear starts a new conversation: the next request holds only the new prompt', async () => {
+  const ui = await start([say('first answer'), say('second answer')]);
+  const before = ui.kernel.session.sessionId;
+  await ui.send('remember kiwi');
+  await ui.waitFor('first answer');
+  await ui.send('/clear');
+  await ui.waitFor(/New conversation \d{8}-\d{6}-[0-9a-f]{4}\./);
+  expect(ui.kernel.session.sessionId).not.toBe(before);
+  await ui.send('what did I say?');
+  await ui.waitFor('second answer');
+  expect(ui.model.requests[1]!.messages.map((m) => m.role)).toEqual(['user']);
+  expect(ui.frame()).toContain('> remember kiwi'); // the scrollback keeps what was said
 });
