@@ -15,6 +15,8 @@ import { StatusLine } from './status-line.js';
 export const EXIT_WINDOW_MS = 2000;
 /** Rows kept free below the live region for the input, the status line and a margin. */
 const RESERVED_ROWS = 8;
+/** Rows a dialog may take (the approval dialog with its 8-line preview is the tallest). */
+const DIALOG_ROWS = 22;
 /** Redraw rate of timers (elapsed times, countdowns, spinners) while something runs. */
 const TICK_MS = 250;
 
@@ -100,7 +102,7 @@ export function App({ controller }: { controller: TuiController }) {
   return (
     <Box flexDirection="column">
       {scrollback}
-      <LiveRegion state={state} now={now} width={width} maxLines={Math.max(4, rows - RESERVED_ROWS)} />
+      <LiveRegion state={state} now={now} width={width} maxLines={Math.max(4, rows - RESERVED_ROWS - (dialogOpen ? DIALOG_ROWS : 0))} />
       {state.trust ? (
         <TrustDialog pending={state.trust.pending} onAnswer={state.trust.resolve} />
       ) : approval ? (

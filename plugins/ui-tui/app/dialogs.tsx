@@ -83,6 +83,9 @@ export function ApprovalDialog({ request, onAnswer }: { request: ApprovalRequest
   );
 }
 
+/** Settings listed in the trust dialog before the rest are counted (it must fit the screen). */
+const TRUST_ROWS = 12;
+
 export function TrustDialog({ pending, onAnswer }: { pending: PendingTrust; onAnswer(trusted: boolean): void }) {
   const selected = useChoice(2, (i) => onAnswer(i === 0), () => onAnswer(false));
   return (
@@ -93,7 +96,7 @@ export function TrustDialog({ pending, onAnswer }: { pending: PendingTrust; onAn
       <Text>{pending.projectRoot}</Text>
       <Text>If you trust it, MewCode will apply these project settings, which can run code or send data:</Text>
       <Box flexDirection="column" marginTop={1}>
-        {pending.settings.map((s) => (
+        {pending.settings.slice(0, TRUST_ROWS).map((s) => (
           <Text key={`${s.file}:${s.key}`}>
             {'  '}
             <Text color="cyan">{`${s.file}: ${s.key}`}</Text>
@@ -101,6 +104,7 @@ export function TrustDialog({ pending, onAnswer }: { pending: PendingTrust; onAn
           </Text>
         ))}
       </Box>
+      {pending.settings.length > TRUST_ROWS ? <Text dimColor>{`  … and ${pending.settings.length - TRUST_ROWS} more settings`}</Text> : null}
       <Choices labels={['Yes, trust this project', 'No, continue without these settings (Esc)']} selected={selected} />
       <Text dimColor>--trust-project skips this question for one run.</Text>
     </Box>

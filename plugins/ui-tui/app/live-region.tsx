@@ -9,10 +9,15 @@ import { lastLines, renderMarkdown } from './markdown.js';
 import { RunningToolView, TAIL_LINES } from './tool-view.js';
 
 export function LiveRegion({ state, now, width, maxLines }: { state: UiState; now: number; width: number; maxLines: number }) {
-  const tools = state.running;
-  // Each running tool takes its line and its tail; the streamed text gets what is left.
-  const toolLines = tools.reduce((n, t) => n + 1 + (t.tail ? Math.min(TAIL_LINES, t.tail.split('\n').length) : 0), 0);
-  const textLines = Math.max(3, maxLines - toolLines - state.progress.length - 2);
+  // Each running tool takes its line and its tail; the streamed text gets what is left. Many
+  // calls at once: tails are dropped first, then calls beyond the budget are counted, not drawn.
+  const toolBudget = Math.max(1, Math.floor(maxLines / 2));
+  const tools = state.running.slice(0, state.running.length > toolBudget ? toolBudget - 1 : toolBudget);
+  const hidden = state.running.length - tools.length;
+  const linesWithTails = tools.reduce((n, t) => n + 1 + (t.tail ? Math.min(TAIL_LINES, t.tail.split('\n').length) : 0), 0);
+  const withTails = linesWithTails <= toolBudget;
+  const toolLines = withTails ? linesWithTails : tools.length;
+  const textLines = Math.max(3, maxLines - toolLines - (hidden > 0 ? 1 : 0) - state.progress.length - 2);
   const thinking = state.streamingThinking.trim();
   return (
     <Box flexDirection="column">
@@ -31,8 +36,9 @@ export function LiveRegion({ state, now, width, maxLines }: { state: UiState; no
       {tools.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
           {tools.map((t) => (
-            <RunningToolView key={t.call.id} tool={t} now={now} />
+            <RunningToolView key={t.call.id} tool={withTails ? t : { ...t, tail: undefined }} now={now} />
           ))}
+          {hidden > 0 ? <Text dimColor>{`… and ${hidden} more running`}</Text> : null}
         </Box>
       ) : null}
       {state.progress.map((p) => (

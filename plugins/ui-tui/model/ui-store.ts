@@ -234,7 +234,10 @@ export class UiStore {
         return;
       }
       case 'approval_request':
-        return; // the dialog opens when the kernel asks the UI (TuiOutput.approve)
+        // The dialog opens when the kernel asks the UI (TuiOutput.approve); what streamed before
+        // it goes to the scrollback now, so the dialog has the screen.
+        this.flushStreams();
+        return;
       case 'compaction_start':
         this.set({ progress: [...this.state.progress, { id: 'compaction', text: `Compacting the conversation (${event.reason})…`, startedAt: this.now() }] });
         return;

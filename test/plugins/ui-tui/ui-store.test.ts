@@ -115,3 +115,22 @@ test('a progress line outside a run (MCP servers connecting) shows until it ends
   s.endProgress('mcp');
   expect(s.snapshot.progress).toEqual([]);
 });
+
+test('many running calls with tails: tails dropped, calls past the budget counted, the region within its lines', () => {
+  const s = store();
+  for (let i = 0; i < 30; i++) s.apply({ type: 'tool_start', call: call(String(i), 'sleep_read') });
+  for (let i = 0; i < 30; i++) s.apply({ type: 'tool_progress', call: call(String(i)), progress: { progress: 1, message: 'a\nb\nc\nd\ne' } });
+  const view = render(createElement(LiveRegion, { state: s.snapshot, now: 0, width: 80, maxLines: 20 }));
+  const frame = view.lastFrame()!;
+  expect(frame.split('\n').length).toBeLessThanOrEqual(20);
+  expect(frame).toContain('… and 21 more running');
+  expect(frame).not.toMatch(/^\s+e$/m);
+});
+
+test('an approval request moves what streamed before it to the scrollback', () => {
+  const s = store();
+  s.apply({ type: 'text', text: 'I will write the file.' });
+  s.apply({ type: 'approval_request', request: {} as never });
+  expect(s.snapshot.streamingText).toBe('');
+  expect(s.snapshot.entries.map((e) => e.kind === 'assistant' && e.text)).toEqual(['I will write the file.']);
+});
