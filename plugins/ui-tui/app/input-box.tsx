@@ -10,6 +10,18 @@ import { editText, type EditState } from './text-edit.js';
 
 /** Completion rows shown under the input. */
 const MENU_ROWS = 8;
+/** Lines of a long input shown at once (around the cursor): the input must never fill the screen. */
+export const INPUT_ROWS = 8;
+
+/** The lines of a long text around the cursor, with the cursor moved into that window. */
+export function visibleWindow(state: EditState, rows: number): EditState {
+  const lines = state.value.split('\n');
+  if (lines.length <= rows) return state;
+  const row = state.value.slice(0, state.cursor).split('\n').length - 1;
+  const first = Math.max(0, Math.min(row - rows + 1, lines.length - rows));
+  const offset = lines.slice(0, first).reduce((n, l) => n + l.length + 1, 0);
+  return { value: lines.slice(first, first + rows).join('\n'), cursor: state.cursor - offset };
+}
 
 export interface InputBoxProps {
   commands: () => CommandInfo[];
@@ -98,10 +110,11 @@ export function InputBox({ commands, history, onSubmit, active, placeholder }: I
   );
 
   const menuStart = Math.max(0, Math.min(selected - MENU_ROWS + 1, matches.length - MENU_ROWS));
-  const before = state.value.slice(0, state.cursor);
-  const at = state.value.slice(state.cursor, state.cursor + 1);
-  const after = state.value.slice(state.cursor + 1);
   const lineCount = state.value.split('\n').length;
+  const shown = visibleWindow(state, INPUT_ROWS);
+  const before = shown.value.slice(0, shown.cursor);
+  const at = shown.value.slice(shown.cursor, shown.cursor + 1);
+  const after = shown.value.slice(shown.cursor + 1);
   return (
     <Box flexDirection="column">
       {/* One rule above, no box: every frame rewrites this region, and each border cell is 3 bytes. */}

@@ -190,3 +190,19 @@ test('/clear starts a new conversation: the next request holds only the new prom
   expect(ui.model.requests[1]!.messages.map((m) => m.role)).toEqual(['user']);
   expect(ui.frame()).toContain('> remember kiwi'); // the scrollback keeps what was said
 });
+
+test('Esc interrupts a running call; a large paste is sent whole as one prompt', async () => {
+  const ui = await start([useTools([call('sleep_read', { ms: 10_000, text: 'slow' })]), say('got it')]);
+  await ui.send('be slow');
+  await ui.waitFor('sleep_read running');
+  ui.view.stdin.write(KEYS.escape);
+  await ui.waitFor('Cancelled.');
+  await ui.idle();
+  const pasted = Array.from({ length: 300 }, (_, i) => `pasted line ${i} ${'x'.repeat(40)}`).join('\n');
+  ui.view.stdin.write(pasted.replace(/\n/g, '\r\n'));
+  await ui.waitFor('300 lines');
+  ui.view.stdin.write(KEYS.enter);
+  await ui.waitFor('got it');
+  const last = ui.model.requests[1]!.messages.at(-1)!;
+  expect(last.role === 'user' && last.content[0]!.type === 'text' && last.content[0]!.text).toBe(pasted);
+});

@@ -3,7 +3,7 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
 import { APPROVAL_CHOICES, ApprovalDialog, PickerView, TrustDialog } from '../../../plugins/ui-tui/app/dialogs.js';
-import { InputBox } from '../../../plugins/ui-tui/app/input-box.js';
+import { INPUT_ROWS, InputBox, visibleWindow } from '../../../plugins/ui-tui/app/input-box.js';
 import { StatusLine } from '../../../plugins/ui-tui/app/status-line.js';
 import { KEYS, settle, until } from './helpers.js';
 
@@ -183,4 +183,16 @@ test('the status line: provider, model, mode, sandbox, context % of the window, 
   const status = { provider: 'anthropic', model: 'claude-x', mode: 'acceptEdits' as const, sandbox: 'bubblewrap', contextWindow: 200_000, contextTokens: 50_000, sessionTokens: 123_456 };
   const { lastFrame } = render(createElement(StatusLine, { status, hint: undefined }));
   expect(lastFrame()).toBe('anthropic/claude-x · mode: acceptEdits · sandbox: bubblewrap · context 25% of 200k · 123.5k tokens');
+});
+
+test('a long input shows only the lines around the cursor', () => {
+  const value = Array.from({ length: 50 }, (_, i) => `l${i}`).join('\n');
+  const end = visibleWindow({ value, cursor: value.length }, INPUT_ROWS);
+  expect(end.value.split('\n')).toEqual(['l42', 'l43', 'l44', 'l45', 'l46', 'l47', 'l48', 'l49']);
+  expect(end.value.slice(end.cursor - 3, end.cursor)).toBe('l49');
+  const start = visibleWindow({ value, cursor: 1 }, INPUT_ROWS);
+  expect(start.value.split('\n')[0]).toBe('l0');
+  expect(start.cursor).toBe(1);
+  const short = { value: 'a\nb', cursor: 2 };
+  expect(visibleWindow(short, INPUT_ROWS)).toBe(short);
 });
