@@ -46,8 +46,12 @@ const esm = {
   // follow (the bundle then fails at run time); its ESM build bundles cleanly.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
+  // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
+  // time; only the production one goes into the terminal UI's chunk.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [highlightLanguages()],
 };
-await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { __MEWCODE_BUNDLED__: 'true' } });
+await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,
@@ -66,6 +70,16 @@ if (tscExit !== 0) {
   // tsc still wrote every declaration; the error makes `npm test` / `npm pack` stop, as it should.
   process.stderr.write(`bundle: tsc -p tsconfig.build.json failed (exit ${tscExit}); the declarations in dist/types may be wrong\n`);
   process.exit(1);
+}
+
+/** cli-highlight's `highlight.js` (all 190 languages, 1.4 MB) → the core with common languages. */
+function highlightLanguages() {
+  return {
+    name: 'highlight-languages',
+    setup(build) {
+      build.onResolve({ filter: /^highlight\.js$/ }, () => ({ path: path.resolve('scripts/highlight-languages.mjs') }));
+    },
+  };
 }
 
 function runTsc(args) {

@@ -165,7 +165,7 @@ export class BashTool implements Tool {
       flow,
     }).finally(() => {
       tail.close();
-      launch.release();
+      return launch.release(); // awaited: it removes the sandbox's mount points
     });
     const output = await collector.finish();
     if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
