@@ -33,4 +33,9 @@ import yaml from 'highlight.js/lib/languages/yaml';
 const languages = { bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, kotlin, makefile, markdown, php, plaintext, python, ruby, rust, shell, sql, swift, typescript, xml, yaml };
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
 
+// cli-highlight reads the module as CommonJS (`require("highlight.js").highlight(…)`): named exports.
 export default hljs;
+export const highlight = hljs.highlight.bind(hljs);
+export const highlightAuto = hljs.highlightAuto.bind(hljs);
+export const listLanguages = hljs.listLanguages.bind(hljs);
+export const getLanguage = hljs.getLanguage.bind(hljs);

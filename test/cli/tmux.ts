@@ -47,6 +47,11 @@ export class TmuxTerminal {
     return this.tmux('capture-pane', '-p', '-t', 'main', ...(all ? ['-S', '-'] : [])).replace(/\s+$/, '');
   }
 
+  /** The visible screen with its colours (SGR escape sequences kept). */
+  screenWithColours(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-t', 'main');
+  }
+
   /**
    * Poll until the visible screen (with `all`, the whole scrollback) matches; resolves to the
    * visible screen, fails with what was shown when it does not match in time.

@@ -41,8 +41,8 @@ async function leave(t: TmuxTerminal): Promise<number> {
 test(
   'a prompt streams its answer into the terminal',
   async () => {
-    const answer = 'Streaming works: first part arrives, then the second part, and at last the end of the answer.';
-    await scenario([{ text: answer, chunkDelayMs: 120 }], async (s) => {
+    const answer = 'Streaming works: first part arrives, then the second part, and at last the end of the answer.\n\n```js\nconst answer = 42;\n```';
+    await scenario([{ text: answer, chunkDelayMs: 60 }], async (s) => {
       const t = open(s);
       await t.waitFor(PROMPT_READY);
       t.type('say something');
@@ -50,9 +50,11 @@ test(
       // Mid-stream: the beginning is on screen before the end has arrived.
       const partial = await t.waitFor((screen) => screen.includes('Streaming works') && !screen.includes('end of the answer.'), 'a partly streamed answer');
       printScreen('streaming', partial);
-      const done = await t.waitFor('end of the answer.');
+      const done = await t.waitFor('const answer = 42;');
       printScreen('streamed answer', done);
       expect(done).toContain('> say something');
+      // The code block is highlighted: the keyword and the number have colours of their own.
+      expect(t.screenWithColours()).toMatch(/\u001b\[\d+mconst\u001b\[39m answer = \u001b\[\d+m42\u001b\[39m;/);
       expect(await leave(t)).toBe(0);
     });
   },
