@@ -44,7 +44,9 @@ export class TuiController {
   commands(): CommandInfo[] {
     const seen = new Set<string>();
     const all: CommandInfo[] = [];
-    for (const c of [...this.local, ...this.kernel.commands()]) {
+    const contributed = this.kernel.commands();
+    const names = new Set(contributed.map((c) => c.name));
+    for (const c of [...this.local.filter((l) => !(l.fallback && names.has(l.name))), ...contributed]) {
       if (seen.has(c.name)) continue;
       seen.add(c.name);
       all.push({ name: c.name, description: c.description.split('\n', 1)[0]!, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}) });
@@ -86,8 +88,9 @@ export class TuiController {
       const name = slash[1]!;
       const args = (slash[2] ?? '').trim();
       const local = this.local.find((c) => c.name === name);
-      if (local) return this.runLocal(local, text, args);
       const contributed = this.kernel.commands().find((c) => c.name === name);
+      // The UI's own commands win, except a fallback (/mcp) that a plugin contributes itself.
+      if (local && !(local.fallback && contributed)) return this.runLocal(local, text, args);
       if (contributed) return this.runContributed(contributed, text, args);
       this.store.add({ kind: 'command', text, output: `Unknown command /${name}. Type / to see the commands.`, isError: true });
       return;

@@ -12,6 +12,8 @@ export interface LocalCommand {
   name: string;
   description: string;
   argumentHint?: string;
+  /** Stands in only while no plugin contributes a command of this name. */
+  fallback?: boolean;
   /** Output for the scrollback, or undefined when the command showed nothing worth keeping. */
   run(args: string): Promise<{ output: string; isError?: boolean } | undefined>;
 }
@@ -110,6 +112,22 @@ export function localCommands(ui: TuiController): LocalCommand[] {
         const grant = grants[Number(picked)]!;
         const removed = await approvals.revoke(grant.rule, grant.scope);
         return { output: removed ? `Revoked ${grant.rule}.` : `${grant.rule} was not found any more.`, isError: !removed };
+      },
+    },
+    {
+      name: 'mcp',
+      description: 'The MCP servers: state, tools, errors',
+      fallback: true,
+      async run() {
+        if (!kernel.container.isBound(TOKENS.McpServers)) return { output: 'This build has no MCP plugin.' };
+        const servers = kernel.container.get(TOKENS.McpServers).status();
+        if (servers.length === 0) return { output: 'No MCP servers are configured (mcp_servers: in .mewcode.yaml, or .mcp.json).' };
+        const lines = servers.map((s) => {
+          const tools = s.state === 'connected' ? `, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}` : '';
+          const why = s.lastError ? ` — ${s.lastError}` : '';
+          return `  ${s.name}  ${s.state} (${s.transport}${tools})${why}\n    ${s.source}${s.logPath ? `, log ${s.logPath}` : ''}`;
+        });
+        return { output: ['MCP servers:', ...lines].join('\n') };
       },
     },
     {

@@ -136,8 +136,8 @@ test('Shift+Tab cycles default → acceptEdits → plan → default while idle; 
 test('contributed commands complete and run beside the UI’s own; /help lists both; an unknown one says so', async () => {
   const ui = await start([]);
   ui.view.stdin.write('/');
-  await ui.waitFor('9 commands, ↑/↓ to see all');
-  for (const name of ['/clear', '/model', '/mode', '/resume', '/permissions', '/help', '/compact']) expect(ui.frame()).toContain(name);
+  await ui.waitFor('10 commands, ↑/↓ to see all');
+  for (const name of ['/clear', '/model', '/mode', '/mcp', '/permissions', '/help', '/compact']) expect(ui.frame()).toContain(name);
   ui.view.stdin.write(KEYS.up); // wraps to the last one
   await ui.waitFor('› /skills  List the skills');
   ui.view.stdin.write(KEYS.enter);
@@ -205,4 +205,21 @@ test('Esc interrupts a running call; a large paste is sent whole as one prompt',
   await ui.waitFor('got it');
   const last = ui.model.requests[1]!.messages.at(-1)!;
   expect(last.role === 'user' && last.content[0]!.type === 'text' && last.content[0]!.text).toBe(pasted);
+});
+
+test('/mcp lists the servers from TOKENS.McpServers; a plugin contributing its own /mcp takes over', async () => {
+  const status = [
+    { name: 'db', state: 'connected' as const, transport: 'stdio' as const, source: '.mewcode.yaml:3:5', toolCount: 2, undefinedVariables: [] },
+    { name: 'web', state: 'failed' as const, transport: 'http' as const, source: '.mcp.json:2:3', toolCount: 0, undefinedVariables: [], lastError: 'connection refused' },
+  ];
+  const mcp = definePlugin({ name: 'fake-mcp', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.McpServers).toConstantValue({ status: () => status, settled: async () => undefined })) });
+  const ui = await start([], [mcp]);
+  await ui.send('/mcp');
+  await ui.waitFor('web  failed (http) — connection refused');
+  expect(ui.frame()).toContain('db  connected (stdio, 2 tools)');
+  const own: Command = { name: 'mcp', description: 'the MCP plugin’s own', run: async () => ({ output: 'from the plugin' }) };
+  const other = await start([], [definePlugin({ name: 'own-mcp', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.Command).toConstantValue(own)) })]);
+  await other.send('/mcp');
+  await other.waitFor('from the plugin');
+  expect(other.controller.commands().filter((c) => c.name === 'mcp')).toEqual([{ name: 'mcp', description: 'the MCP plugin’s own' }]);
 });
