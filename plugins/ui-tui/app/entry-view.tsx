@@ -11,7 +11,7 @@ const THINKING_COLLAPSED_LINES = 2;
 export function thinkingText(text: string, expanded: boolean): string {
   const lines = text.trim().split('\n');
   if (expanded || lines.length <= THINKING_COLLAPSED_LINES) return `✻ ${lines.join('\n')}`;
-  return `✻ ${lines.slice(0, THINKING_COLLAPSED_LINES).join('\n')}\n  … ${lines.length - THINKING_COLLAPSED_LINES} more lines of thinking (Ctrl+T shows thinking in full)`;
+  return `✻ ${lines.slice(0, THINKING_COLLAPSED_LINES).join('\n')}\n  … ${lines.length - THINKING_COLLAPSED_LINES} more line${lines.length - THINKING_COLLAPSED_LINES === 1 ? '' : 's'} of thinking (Ctrl+T shows thinking in full)`;
 }
 
 export function EntryView({ entry, width, thinkingExpanded = false }: { entry: Entry; width: number; thinkingExpanded?: boolean }) {

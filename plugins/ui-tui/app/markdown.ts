@@ -12,7 +12,15 @@ const renderers = new Map<number, Marked>();
 function rendererFor(width: number): Marked {
   let marked = renderers.get(width);
   if (!marked) {
-    marked = new Marked(markedTerminal({ width, reflowText: true, tab: 2, emoji: false, showSectionPrefix: false }, { ignoreIllegals: true }));
+    marked = new Marked(markedTerminal({ width, reflowText: true, tab: 2, emoji: false, showSectionPrefix: false }, { ignoreIllegals: true }), {
+      renderer: {
+        // marked-terminal 7 prints a tight list item's text token raw (`**bold**` stays); render its
+        // inline tokens. Leaf text (no tokens) falls back to marked-terminal, which strips control characters.
+        text(token) {
+          return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+        },
+      },
+    });
     renderers.set(width, marked);
   }
   return marked;

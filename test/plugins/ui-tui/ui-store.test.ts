@@ -2,6 +2,7 @@
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { thinkingText } from '../../../plugins/ui-tui/app/entry-view.js';
+import { renderMarkdown } from '../../../plugins/ui-tui/app/markdown.js';
 import { FinishedToolView } from '../../../plugins/ui-tui/app/tool-view.js';
 import { LiveRegion } from '../../../plugins/ui-tui/app/live-region.js';
 import { committablePrefix } from '../../../plugins/ui-tui/model/stream-split.js';
@@ -133,4 +134,14 @@ test('an approval request moves what streamed before it to the scrollback', () =
   s.apply({ type: 'approval_request', request: {} as never });
   expect(s.snapshot.streamingText).toBe('');
   expect(s.snapshot.entries.map((e) => e.kind === 'assistant' && e.text)).toEqual(['I will write the file.']);
+});
+
+test('markdown: list items render their inline markup; escape sequences in the model’s text are stripped', () => {
+  const out = renderMarkdown('- **a.txt** now says `ALPHA`\n- plain \u001b[2Jgone\n\n1. *one* two', 80);
+  expect(out).not.toContain('**');
+  expect(out).not.toContain('`');
+  expect(out).toContain('a.txt now says ALPHA');
+  expect(out).not.toContain('\u001b[2J');
+  expect(out).toMatch(/1\. .*one.* two/);
+  expect(thinkingText('a\nb\nc', false)).toContain('… 1 more line of thinking');
 });
