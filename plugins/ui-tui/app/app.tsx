@@ -37,7 +37,7 @@ export function App({ controller }: { controller: TuiController }) {
   const { stdout } = useStdout();
   const width = Math.max(20, (stdout.columns || 80) - 2);
   const rows = stdout.rows || 24;
-  const now = useNow(state.running.length > 0 || state.progress.length > 0, store.now);
+  const now = useNow(state.busy || state.progress.length > 0, store.now);
   const [history, setHistory] = useState<string[]>([]);
   const lastCtrlC = useRef(0);
   const approval = state.approvals[0];
@@ -110,7 +110,7 @@ export function App({ controller }: { controller: TuiController }) {
       ) : state.picker ? (
         <PickerView picker={state.picker} />
       ) : null}
-      {state.busy && !dialogOpen && state.running.length === 0 ? <Text dimColor>{'  working… (Esc to interrupt)'}</Text> : null}
+      {state.busy && !dialogOpen && state.running.length === 0 ? <Text dimColor>{`  working… ${Math.max(0, Math.floor((now - state.busySince) / 1000))}s (Esc to interrupt)`}</Text> : null}
       <Box marginTop={1} flexDirection="column">
         {dialogOpen ? null : <InputBox commands={() => controller.commands()} history={history} onSubmit={submit} active={!dialogOpen} placeholder={state.busy ? ' a run is in progress' : ' type a prompt, / for commands'} />}
         <StatusLine status={state.status} hint={state.hint} />

@@ -25,6 +25,8 @@ export interface UiState {
   readonly picker: Picker | undefined;
   /** A run (or a command) is in progress. */
   readonly busy: boolean;
+  /** When it started (for the "working… 3s" line). */
+  readonly busySince: number;
   readonly status: StatusInfo;
   /** A one-line hint under the input (e.g. "Press Ctrl+C again to exit"). */
   readonly hint: string | undefined;
@@ -54,6 +56,7 @@ export class UiStore {
       trust: undefined,
       picker: undefined,
       busy: false,
+      busySince: 0,
       status,
       hint: undefined,
       thinkingExpanded: false,
@@ -91,7 +94,7 @@ export class UiStore {
   }
 
   setBusy(busy: boolean): void {
-    this.set({ busy });
+    this.set(busy ? { busy, busySince: this.now() } : { busy });
   }
 
   setHint(hint: string | undefined): void {
