@@ -200,6 +200,15 @@ test(
       const texts = (s.requests[1]!.body.messages as { role: string; content: { text?: string }[] }[]).map((m) => `${m.role}: ${m.content.map((b) => b.text ?? '').join('')}`);
       expect(texts).toEqual(['user: remember the word kiwi', 'assistant: Noted: kiwi.', 'user: what was the word?']);
       expect(await leave(t)).toBe(0);
+
+      // --continue opens the latest session with its conversation on the screen.
+      s.server.push({ text: 'Still kiwi.' });
+      const again = open(s, ['--continue']);
+      const continued = await again.waitFor(/Resumed session \d{8}-\d{6}-[0-9a-f]{4} \(4 messages\)/);
+      printScreen('mewcode --continue', continued);
+      expect(continued).toContain('> what was the word?');
+      expect(continued).toContain('The word was kiwi.');
+      expect(await leave(again)).toBe(0);
     });
   },
   TEST_TIMEOUT_MS,

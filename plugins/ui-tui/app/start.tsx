@@ -7,6 +7,7 @@ import type { CliOptions, KernelApi } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { PendingTrust } from '../../../types/trust.js';
 import { initialMode, TuiController } from '../model/controller.js';
+import { replay } from '../model/local-commands.js';
 import type { StatusInfo } from '../model/entries.js';
 import { UiStore } from '../model/ui-store.js';
 import type { TuiOutput } from '../tui-output.js';
@@ -65,6 +66,12 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
   const store = new UiStore(initialStatus(kernel, options));
   const controller = new TuiController(kernel, store);
   store.add({ kind: 'banner', text: banner(kernel) });
+  // --continue / --resume: the conversation so far, back on the screen.
+  const resumed = kernel.session.conversation.messages;
+  if (resumed.length > 0) {
+    replay(controller, resumed);
+    store.notice('notice', `Resumed session ${kernel.session.sessionId} (${resumed.length} messages).`);
+  }
   output.attach(store);
   void sandboxState(kernel).then(
     (sandbox) => store.setStatus({ sandbox }),

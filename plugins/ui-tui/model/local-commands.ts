@@ -141,8 +141,8 @@ export function localCommands(ui: TuiController): LocalCommand[] {
   ];
 }
 
-/** The resumed conversation's recent prompts and answers, back in the scrollback. */
-function replay(ui: TuiController, messages: readonly Message[]): void {
+/** The resumed conversation's recent prompts and answers, back in the scrollback (/resume, --continue). */
+export function replay(ui: Pick<TuiController, 'store'>, messages: readonly Message[]): void {
   const recent = messages.slice(-RESUME_REPLAY_MESSAGES);
   if (recent.length < messages.length) ui.store.notice('notice', `… ${messages.length - recent.length} earlier messages`);
   for (const m of recent) {
