@@ -73,29 +73,46 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   // hooks, MCP servers…) are left out of the configuration unless the user trusts the project.
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: process.env, flag: options.trustProject === true });
   const trustDone = performance.now();
-  const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
-  const configDone = performance.now();
-  let kernel: Kernel;
-  try {
-    const flags: { provider?: string; model?: string } = {};
-    if (options.provider !== undefined) flags.provider = options.provider;
-    if (options.model !== undefined) flags.model = options.model;
-    kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust });
-  } catch (error) {
-    if (error instanceof ConfigurationError) {
-      process.stderr.write(`mewcode: ${error.message}\n`);
-      return 2;
+  const boot = async (): Promise<Kernel | number> => {
+    const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
+    try {
+      const flags: { provider?: string; model?: string } = {};
+      if (options.provider !== undefined) flags.provider = options.provider;
+      if (options.model !== undefined) flags.model = options.model;
+      return await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust });
+    } catch (error) {
+      if (error instanceof ConfigurationError) {
+        process.stderr.write(`mewcode: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
     }
-    throw error;
-  }
+  };
+  let kernel = await boot();
+  if (typeof kernel === 'number') return kernel;
+  const configDone = performance.now();
   if (options.debugBoot) printBootTimings(kernel, { trust: trustDone - bootStarted, config: configDone - trustDone, kernel: performance.now() - configDone });
 
-  const ui = kernel.container.isBound(TOKENS.UserInterface)
-    ? kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.handles(options, process.stdin.isTTY === true))
-    : undefined;
+  let ui = pickUi(kernel, options);
+  // An interactive UI asks whether to trust the project (headless runs use --trust-project). The
+  // first boot left the project's code-running settings out; once trusted, boot again with them.
+  if (ui?.decideTrust && !trust.isTrusted() && trust.pending().settings.length > 0) {
+    if (await ui.decideTrust(trust.pending())) {
+      try {
+        await trust.grant();
+      } catch (error) {
+        process.stderr.write(`mewcode: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+      kernel.output.attach({ notify: () => undefined }); // the untrusted boot's messages are superseded
+      await kernel.shutdown();
+      kernel = await boot();
+      if (typeof kernel === 'number') return kernel;
+      ui = pickUi(kernel, options);
+    }
+  }
   if (!ui) {
     kernel.output.flushToFallback();
-    process.stderr.write('mewcode: the interactive terminal UI is not part of this build yet; pass a prompt: mewcode -p "…"\n');
+    process.stderr.write('mewcode: no user interface of this build can run here (the terminal UI needs a terminal and no -p); pass a prompt: mewcode -p "…"\n');
     await kernel.shutdown(); // what plugins started in the background (MCP servers) ends now
     return 2;
   }
@@ -117,6 +134,11 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   } finally {
     await kernel.shutdown();
   }
+}
+
+function pickUi(kernel: Kernel, options: CliOptions): UserInterface | undefined {
+  if (!kernel.container.isBound(TOKENS.UserInterface)) return undefined;
+  return kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.handles(options, process.stdin.isTTY === true));
 }
 
 /** `--continue` / `--resume <id>`: the saved session becomes the main one. An exit code when it cannot. */

@@ -102,6 +102,8 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
       await writeTrust(trustFilePath(homeDir), realRoot, await currentHash());
       source = 'dialog';
       changed = false;
+      // Refusals so far were for want of trust; the CLI loads the configuration again after this.
+      refused.length = 0;
     },
     skipped,
     notice() {

@@ -21,6 +21,7 @@ import permissionRules from './permission-rules/index.js';
 import permissionMode from './permission-mode/index.js';
 import permissionAudit from './permission-audit/index.js';
 import uiHeadless from './ui-headless/index.js';
+import uiTui from './ui-tui/index.js';
 import commands from './commands/index.js';
 import session from './session/index.js';
 import compaction from './compaction/index.js';
@@ -48,6 +49,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   permissionMode,
   permissionAudit,
   uiHeadless,
+  uiTui,
   commands,
   session,
   compaction,

@@ -31,6 +31,7 @@ import { benchMcp } from './bench/mcp.mjs';
 import { benchHooks } from './bench/hooks.mjs';
 import { benchSkills } from './bench/skills.mjs';
 import { benchCompaction } from './bench/compaction.mjs';
+import { benchTui, tuiSection } from './bench/tui.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -44,10 +45,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks|skills|compaction] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks|skills|compaction|tui] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
   process.exit(0);
 }
-const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks', 'skills', 'compaction'];
+const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks', 'skills', 'compaction', 'tui'];
 if (!SUITES.includes(values.suite)) {
   process.stderr.write(`bench: --suite must be one of ${SUITES.join(', ')} (got "${values.suite}")\n`);
   process.exit(2);
@@ -160,6 +161,10 @@ try {
     process.stderr.write('bench: compaction: peak RSS over a 2,000-tool-call session that keeps compacting…\n');
     const compaction = await benchCompaction({ prompts: values.quick ? 20 : undefined, progress });
     sections.push({ name: 'compaction', text: ['## Compaction: memory over a 2,000-tool-call session', '', `Reproduce: \`npm run bench -- --suite compaction\` (measured ${results.date}).`, '', compaction.markdown].join('\n') });
+  }
+  if (wants('tui')) {
+    process.stderr.write('bench: tui: bytes and frames the terminal UI writes…\n');
+    sections.push({ name: 'tui', text: tuiSection(await benchTui()) });
   }
 } catch (error) {
   if (isTTY) process.stderr.write('\n');

@@ -40,13 +40,18 @@ const esm = {
   // cosmiconfig's optional TypeScript loader is never used; the SDKs are loaded from dist/vendor
   // (or, if that is missing, imported from node_modules), never bundled into the chunks;
   // web-tree-sitter finds its own .wasm next to its module, so it stays in node_modules.
-  external: ['typescript', 'web-tree-sitter', ...VENDOR_PACKAGES],
+  // Ink imports react-devtools-core only under DEV=true (a developer tool, not installed).
+  external: ['typescript', 'web-tree-sitter', 'react-devtools-core', ...VENDOR_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose `require("./impl/format")` calls esbuild cannot
   // follow (the bundle then fails at run time); its ESM build bundles cleanly.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
+  // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
+  // time; only the production one goes into the terminal UI's chunk.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [highlightLanguages()],
 };
-await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { __MEWCODE_BUNDLED__: 'true' } });
+await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,
@@ -65,6 +70,16 @@ if (tscExit !== 0) {
   // tsc still wrote every declaration; the error makes `npm test` / `npm pack` stop, as it should.
   process.stderr.write(`bundle: tsc -p tsconfig.build.json failed (exit ${tscExit}); the declarations in dist/types may be wrong\n`);
   process.exit(1);
+}
+
+/** cli-highlight's `highlight.js` (all 190 languages, 1.4 MB) → the core with common languages. */
+function highlightLanguages() {
+  return {
+    name: 'highlight-languages',
+    setup(build) {
+      build.onResolve({ filter: /^highlight\.js$/ }, () => ({ path: path.resolve('scripts/highlight-languages.mjs') }));
+    },
+  };
 }
 
 function runTsc(args) {

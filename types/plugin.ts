@@ -7,6 +7,7 @@ import type { NotificationPayload, PluginHooks } from './hooks.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from './permissions.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from './session.js';
 import type { ToolRegistry } from './services.js';
+import type { PendingTrust } from './trust.js';
 
 /**
  * What a plugin's `apply` and `start` receive: the running kernel, seen through a facade whose
@@ -135,4 +136,10 @@ export interface UserInterface {
   readonly output: UserOutput;
   /** Runs the session and resolves to the process exit code. */
   run(kernel: KernelApi, options: CliOptions): Promise<number>;
+  /**
+   * Ask the user whether to trust the project (an interactive UI's start-up dialog, SPEC A12).
+   * Called before the session starts when the project has settings that need trust and nothing
+   * trusted it yet; on true the CLI grants trust and boots again with those settings.
+   */
+  decideTrust?(pending: PendingTrust): Promise<boolean>;
 }

@@ -30,6 +30,7 @@ import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOu
 import { containPath } from '../../sdk/path-containment.js';
 import { commandEnvironment, resolveShell } from './environment.js';
 import { OutputCollector, type CollectedOutput } from './output-collector.js';
+import { OutputTail } from './output-tail.js';
 import { FlowControl, describeExit, groupAlive, runInProcessGroup, signalGroup, type RunOutcome } from './process-group.js';
 import { DEFAULT_BASH_SETTINGS, type BashSettings } from './settings.js';
 import { DEFAULT_TIMEOUT_MS, KILL_GRACE_MS, MAX_TIMEOUT_MS, bashDefinition, bashTimeoutMs, parseTimeout } from './definition.js';
@@ -146,6 +147,7 @@ export class BashTool implements Tool {
       openSpill: () => this.limits.spillPath(ctx.toolCallId, 'log'),
       setFlowing: (flowing) => flow.set(flowing),
     });
+    const tail = new OutputTail(ctx.progress?.bind(ctx));
     const outcome = await runInProcessGroup({
       file: launch.file,
       args: launch.args,
@@ -156,9 +158,15 @@ export class BashTool implements Tool {
       killGraceMs: this.killGraceMs,
       postExitIdleMs: this.postExitIdleMs,
       postExitMaxMs: this.postExitMaxMs,
-      onOutput: (chunk) => collector.write(chunk),
+      onOutput: (chunk) => {
+        collector.write(chunk);
+        tail.write(chunk);
+      },
       flow,
-    }).finally(() => launch.release());
+    }).finally(() => {
+      tail.close();
+      return launch.release(); // awaited: it removes the sandbox's mount points
+    });
     const output = await collector.finish();
     if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
     return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes });

@@ -24,9 +24,13 @@ const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'u
 /** The consumer project compiles with the TypeScript and Node types this repository uses. */
 const TYPESCRIPT = `typescript@${readVersion('typescript')}`;
 const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
-/** Published size budget: today ≈1.2 MB packed, ≈5.8 MB unpacked (the SDK vendor files and their code caches are most of it). */
-const MAX_PACKED_BYTES = 2_000_000;
-const MAX_UNPACKED_BYTES = 8_000_000;
+/**
+ * Published size budget: today ≈2.2 MB packed, ≈10 MB unpacked (the SDK vendor files and their code
+ * caches are most of it; the terminal UI's lazily loaded chunk — React's reconciler, Ink and Yoga,
+ * marked, highlight.js with 26 languages, parse5 — adds ≈0.4 MB packed, 2.2 MB unpacked).
+ */
+const MAX_PACKED_BYTES = 2_500_000;
+const MAX_UNPACKED_BYTES = 11_000_000;
 const MARKER = /<!-- compiled by test\/extension\/packaging\.test\.ts as (\S+) -->\s*```(\w+)\n([\s\S]*?)```/g;
 const PLUGIN_DIR = 'mewcode-plugin-acme';
 // skipLibCheck as `tsc --init` sets it: checking every .d.ts (the vendor SDKs' included) costs

@@ -1,0 +1,101 @@
+/**
+ * Mounts the terminal UI (this module and everything it imports are the lazily loaded chunk:
+ * React, Ink, marked). `startTui` resolves to the exit code when the user leaves.
+ */
+import { render } from 'ink';
+import type { CliOptions, KernelApi } from '../../../types/plugin.js';
+import { TOKENS } from '../../../types/tokens.js';
+import type { PendingTrust } from '../../../types/trust.js';
+import { initialMode, TuiController } from '../model/controller.js';
+import { replay } from '../model/local-commands.js';
+import type { StatusInfo } from '../model/entries.js';
+import { UiStore } from '../model/ui-store.js';
+import type { TuiOutput } from '../tui-output.js';
+import { App } from './app.js';
+import { TrustDialog } from './dialogs.js';
+
+/**
+ * Ink options shared by the app and the benchmark. Ink 6.8's `incrementalRendering` would halve
+ * the bytes per frame (BENCHMARKS.md) but left stale lines on a real terminal (tmux) when the
+ * live region changed height, so each frame rewrites the live region whole.
+ */
+export const INK_OPTIONS = { exitOnCtrlC: false, patchConsole: true, incrementalRendering: false } as const;
+
+export function initialStatus(kernel: KernelApi, options: CliOptions): StatusInfo {
+  const provider = kernel.session.currentProvider();
+  return {
+    provider: provider.id,
+    model: provider.model,
+    mode: initialMode(kernel, options.permissionMode, options.permissionModeGiven),
+    sandbox: 'checking',
+    contextWindow: provider.contextWindow,
+    contextTokens: 0,
+    sessionTokens: 0,
+  };
+}
+
+/** What the status line says about the OS sandbox. */
+async function sandboxState(kernel: KernelApi): Promise<string> {
+  if (!kernel.container.isBound(TOKENS.CommandSandbox)) return 'none';
+  const status = await kernel.container.get(TOKENS.CommandSandbox).probe();
+  if (status.active) return status.mechanism;
+  return status.disabledByUser ? 'off (by you)' : 'unavailable';
+}
+
+/** While MCP servers connect at start-up, a progress line names them; failures become a warning. */
+export async function watchMcp(kernel: KernelApi, store: UiStore): Promise<void> {
+  if (!kernel.container.isBound(TOKENS.McpServers)) return;
+  const servers = kernel.container.get(TOKENS.McpServers);
+  const connecting = servers.status().filter((s) => s.state === 'connecting');
+  if (connecting.length === 0) return;
+  store.startProgress('mcp', `Connecting MCP servers: ${connecting.map((s) => s.name).join(', ')}…`);
+  try {
+    await servers.settled();
+  } finally {
+    store.endProgress('mcp');
+  }
+  const failed = servers.status().filter((s) => s.state === 'failed');
+  if (failed.length > 0) store.notice('warning', `MCP: ${failed.map((s) => `${s.name} failed${s.lastError ? ` (${s.lastError})` : ''}`).join('; ')}. /mcp shows their status.`);
+}
+
+export function banner(kernel: KernelApi): string {
+  return `MewCode ${kernel.version}  ·  ${kernel.projectRoot}\nType a prompt, / for commands, Ctrl+C twice to leave.`;
+}
+
+export async function startTui(kernel: KernelApi, options: CliOptions, output: TuiOutput): Promise<number> {
+  const store = new UiStore(initialStatus(kernel, options));
+  const controller = new TuiController(kernel, store);
+  store.add({ kind: 'banner', text: banner(kernel) });
+  // --continue / --resume: the conversation so far, back on the screen.
+  const resumed = kernel.session.conversation.messages;
+  if (resumed.length > 0) {
+    replay(controller, resumed);
+    store.notice('notice', `Resumed session ${kernel.session.sessionId} (${resumed.length} messages).`);
+  }
+  output.attach(store);
+  void sandboxState(kernel).then(
+    (sandbox) => store.setStatus({ sandbox }),
+    () => store.setStatus({ sandbox: 'unknown' }),
+  );
+  void watchMcp(kernel, store).catch(() => store.endProgress('mcp'));
+  const exited = new Promise<number>((resolve) => (controller.exit = resolve));
+  const instance = render(<App controller={controller} />, INK_OPTIONS);
+  const code = await exited;
+  controller.cancel();
+  instance.unmount();
+  await instance.waitUntilExit();
+  output.detach();
+  return code;
+}
+
+/** The start-up trust question, on its own before the session's screen (SPEC A12). */
+export async function askTrust(pending: PendingTrust): Promise<boolean> {
+  let answer!: (trusted: boolean) => void;
+  const answered = new Promise<boolean>((resolve) => (answer = resolve));
+  const instance = render(<TrustDialog pending={pending} onAnswer={(trusted) => answer(trusted)} />, INK_OPTIONS);
+  const trusted = await answered;
+  instance.unmount();
+  await instance.waitUntilExit();
+  process.stdout.write(trusted ? 'Trusted this project.\n' : 'Continuing without the project’s settings.\n');
+  return trusted;
+}

@@ -1,0 +1,173 @@
+/**
+ * What the user's keys and lines do, without React: runs prompts through the main session,
+ * runs slash commands (the TUI's own and every contributed `Command`), cancels, cycles modes.
+ * Components call these methods; tests call them too.
+ */
+import type { Command } from '../../../types/commands.js';
+import type { PermissionMode } from '../../../types/permissions.js';
+import { PERMISSION_MODES } from '../../../types/permissions.js';
+import type { KernelApi } from '../../../types/plugin.js';
+import { TOKENS } from '../../../types/tokens.js';
+import type { UiStore } from './ui-store.js';
+import { localCommands, type LocalCommand } from './local-commands.js';
+
+/** Shift+Tab cycles through these (bypass only by flag or settings: never one key away). */
+export const MODE_CYCLE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
+
+/** `/name args` where name is command-like (`/usr/bin …` is text). */
+const SLASH_CALL = /^\/([A-Za-z0-9][\w:-]*)(?:\s+([\s\S]*))?$/;
+
+export interface CommandInfo {
+  name: string;
+  description: string;
+  argumentHint?: string;
+}
+
+export class TuiController {
+  private abort: AbortController | undefined;
+  private readonly local: readonly LocalCommand[];
+  /** Set by the app: ends the UI with this exit code. */
+  exit: (code: number) => void = () => undefined;
+
+  constructor(
+    readonly kernel: KernelApi,
+    readonly store: UiStore,
+  ) {
+    this.local = localCommands(this);
+  }
+
+  get mode(): PermissionMode {
+    return this.store.snapshot.status.mode;
+  }
+
+  /** Every command the input completes: the TUI's own first, then contributed ones not shadowed. */
+  commands(): CommandInfo[] {
+    const seen = new Set<string>();
+    const all: CommandInfo[] = [];
+    const contributed = this.kernel.commands();
+    const names = new Set(contributed.map((c) => c.name));
+    for (const c of [...this.local.filter((l) => !(l.fallback && names.has(l.name))), ...contributed]) {
+      if (seen.has(c.name)) continue;
+      seen.add(c.name);
+      all.push({ name: c.name, description: c.description.split('\n', 1)[0]!, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}) });
+    }
+    return all.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Whether the mode may change now: idle and no dialog open (A8: modes switch between runs). */
+  canSwitchMode(): boolean {
+    const s = this.store.snapshot;
+    return !s.busy && s.approvals.length === 0 && s.trust === undefined && s.picker === undefined;
+  }
+
+  cycleMode(): boolean {
+    if (!this.canSwitchMode()) return false;
+    const index = MODE_CYCLE.indexOf(this.mode);
+    this.setMode(MODE_CYCLE[(index + 1) % MODE_CYCLE.length]!);
+    return true;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.store.setStatus({ mode });
+  }
+
+  /** Ctrl+C / Esc: cancel the running run; true when there was one. */
+  cancel(): boolean {
+    if (!this.abort) return false;
+    this.store.denyAll();
+    this.abort.abort();
+    return true;
+  }
+
+  /** A line the user submitted. */
+  async submit(line: string): Promise<void> {
+    const text = line.trim();
+    if (!text || this.store.snapshot.busy) return;
+    const slash = SLASH_CALL.exec(text);
+    if (slash) {
+      const name = slash[1]!;
+      const args = (slash[2] ?? '').trim();
+      const local = this.local.find((c) => c.name === name);
+      const contributed = this.kernel.commands().find((c) => c.name === name);
+      // The UI's own commands win, except a fallback (/mcp) that a plugin contributes itself.
+      if (local && !(local.fallback && contributed)) return this.runLocal(local, text, args);
+      if (contributed) return this.runContributed(contributed, text, args);
+      this.store.add({ kind: 'command', text, output: `Unknown command /${name}. Type / to see the commands.`, isError: true });
+      return;
+    }
+    await this.runPrompt(text);
+  }
+
+  private async runLocal(command: LocalCommand, text: string, args: string): Promise<void> {
+    this.store.setBusy(true);
+    try {
+      const result = await command.run(args);
+      if (result) this.store.add({ kind: 'command', text, output: result.output, isError: result.isError === true });
+    } catch (error) {
+      this.store.add({ kind: 'command', text, output: `/${command.name} failed: ${message(error)}`, isError: true });
+    } finally {
+      this.store.setBusy(false);
+    }
+  }
+
+  private async runContributed(command: Command, text: string, args: string): Promise<void> {
+    this.store.setBusy(true);
+    let prompt: string | undefined;
+    try {
+      const result = await command.run(this.kernel.session, args, { mode: this.mode });
+      prompt = result.prompt;
+      const extra = command.name === 'help' ? `\n${this.localHelp()}` : '';
+      if (result.output || extra) this.store.add({ kind: 'command', text, output: `${result.output ?? ''}${extra}`, isError: result.isError === true });
+    } catch (error) {
+      this.store.add({ kind: 'command', text, output: `/${command.name} failed: ${message(error)}`, isError: true });
+    } finally {
+      this.store.setBusy(false);
+    }
+    if (prompt !== undefined) await this.runPrompt(prompt, text);
+  }
+
+  private localHelp(): string {
+    const keys = 'Keys: Enter sends · Shift+Enter or \\ then Enter: new line · ↑/↓ history · Shift+Tab: mode · Esc or Ctrl+C: cancel · Ctrl+C twice: exit · Ctrl+T: thinking';
+    return ['Terminal UI commands:', ...this.local.map((c) => `  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}`), keys].join('\n');
+  }
+
+  /** Run one prompt in the main session; `shown` is what the user typed when it differs. */
+  async runPrompt(prompt: string, shown?: string): Promise<void> {
+    const store = this.store;
+    store.add({ kind: 'user', text: shown ?? prompt });
+    const controller = new AbortController();
+    this.abort = controller;
+    store.setBusy(true);
+    try {
+      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal: controller.signal })) store.apply(event);
+    } catch (error) {
+      store.notice('error', message(error));
+    } finally {
+      this.abort = undefined;
+      store.denyAll();
+      store.setBusy(false);
+      this.refreshStatus();
+    }
+  }
+
+  /** Provider, model and window of the main session (after a run, a /model or a /resume). */
+  refreshStatus(): void {
+    const provider = this.kernel.session.currentProvider();
+    this.store.setStatus({ provider: provider.id, model: provider.model, contextWindow: provider.contextWindow });
+  }
+
+  /** Whether the project has a session store (for /resume). */
+  hasSessionStore(): boolean {
+    return this.kernel.container.isBound(TOKENS.SessionStore);
+  }
+}
+
+export function initialMode(kernel: KernelApi, given: PermissionMode, modeGiven: boolean): PermissionMode {
+  if (modeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return given;
+  const mode = kernel.container.get(TOKENS.PermissionSettings).defaultMode();
+  return mode !== undefined && PERMISSION_MODES.includes(mode) ? mode : given;
+}
+
+export function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,77 @@
+// Start-up is a feature: `--version`, `-p` and the headless run must not load React, Ink or the
+// markdown renderer; only the interactive UI imports their chunk. A module-resolve hook records
+// every file the built CLI loads, and each is searched for a marker of those libraries.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { REPO_ROOT, prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
+
+/** Strings found only in each library's code (checked below to be in the built chunks). */
+const MARKERS = { react: 'react.transitional.element', ink: 'ink-text', marked: 'input parameter is undefined or null' };
+
+beforeAll(() => prepareCli(), 40_000);
+afterAll(() => removeTempDirs());
+
+function hookImport(): { nodeOptions: string; log: string } {
+  const dir = tempDir('mewcode-load-hook-');
+  const log = join(dir, 'loaded.txt');
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (result.url.startsWith('file:')) appendFileSync(log, result.url + '\\n');
+  return result;
+}
+`,
+  );
+  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } });\n`);
+  writeFileSync(log, '');
+  return { nodeOptions: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, log };
+}
+
+/** The libraries whose code is in any of the loaded files. */
+function librariesIn(log: string): string[] {
+  const files = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((url) => fileURLToPath(url));
+  expect(files.length).toBeGreaterThan(0); // the hook did see modules load
+  const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+  return Object.entries(MARKERS)
+    .filter(([, marker]) => text.includes(marker))
+    .map(([name]) => name);
+}
+
+test('the markers are in the built chunks (so finding none below means something)', () => {
+  const dir = join(REPO_ROOT, 'dist', 'chunks');
+  const all = readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  for (const marker of Object.values(MARKERS)) expect(all).toContain(marker);
+});
+
+test('the check notices the terminal UI chunk when it is loaded', () => {
+  const chunk = readdirSync(join(REPO_ROOT, 'dist', 'chunks')).find((f) => f.startsWith('start-') && f.endsWith('.js'));
+  expect(chunk).toBeDefined();
+  const hook = hookImport();
+  execFileSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'chunks', chunk!)).href)});`], {
+    env: { PATH: process.env.PATH, NODE_OPTIONS: hook.nodeOptions },
+  });
+  expect(librariesIn(hook.log)).toEqual(['react', 'ink', 'marked']);
+});
+
+test('--version, -p (text and stream-json) and a piped headless prompt load none of React, Ink, marked', async () => {
+  await scenario([{ text: 'one' }, { text: 'two' }, { text: 'three' }], async (s) => {
+    const runs: [string[], string | undefined][] = [
+      [['--version'], undefined],
+      [['-p', 'hello'], undefined],
+      [['-p', 'hello', '--output-format', 'stream-json'], undefined],
+      [[], 'piped prompt'],
+    ];
+    for (const [args, input] of runs) {
+      const hook = hookImport();
+      const result = await s.run(args, { env: { NODE_OPTIONS: hook.nodeOptions }, ...(input !== undefined ? { input } : {}) });
+      expect([args.join(' '), result.code, result.stderr]).toEqual([args.join(' '), 0, '']);
+      expect([args.join(' '), librariesIn(hook.log)]).toEqual([args.join(' '), []]);
+    }
+  });
+});
