@@ -18,7 +18,11 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
-import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
+import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import { hooksCommand } from './hooks-command.js';
+
+const KERNEL_HOLDER = Symbol('hooks/kernel');
 
 export interface HooksPluginOptions {
   /** The environment hook commands draw their few variables from (default: process.env). */
@@ -48,8 +52,14 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
   return definePlugin({
     name: 'hooks',
     version: '0.1.0',
-    bindings: new ContainerModule(() => undefined),
+    bindings: new ContainerModule(({ bind }) => {
+      // `/hooks` lists the rules even when no hook file exists (it says where hooks go).
+      const holder: { kernel?: KernelApi } = {};
+      bind(KERNEL_HOLDER).toConstantValue(holder);
+      bind(TOKENS.Command).toConstantValue(hooksCommand(() => holder.kernel));
+    }),
     async apply(kernel) {
+      kernel.container.get<{ kernel?: KernelApi }>(KERNEL_HOLDER).kernel = kernel;
       if (!(await anyFile(hookFiles(kernel.projectRoot, kernel.homeDir)))) return;
       const { applyHooks } = await import('./runtime.js');
       const close = await applyHooks(kernel, env);

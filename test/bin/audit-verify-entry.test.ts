@@ -25,6 +25,8 @@ beforeAll(async () => {
     target: 'node20',
     outdir: outDir,
     logLevel: 'silent',
+    // As scripts/bundle.mjs: Ink imports react-devtools-core only under DEV=true (not installed).
+    external: ['react-devtools-core'],
     plugins: [
       {
         name: 'no-main-program',

@@ -244,3 +244,25 @@ test('mewcode hooks lists MewCode rule files too, the project one only as untrus
     expect(trusted.stdout).toMatch(/ {2}lint on PostToolUse: npm run lint \(sandboxed\)/);
   });
 });
+
+test('/hooks in a session (here headless: -p "/hooks") lists the same rules, trust state and run counts as mewcode hooks', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    userHooks(s, { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }] });
+    mkdirSync(path.join(s.cwd, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(s.cwd, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo project' }] }] } }));
+    expect((await s.run(['-p', 'hi'])).code).toBe(0);
+    const list = await s.run(['-p', '/hooks']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`${path.join(s.home, '.mewcode', 'settings.yaml')} (user, your own file)`);
+    expect(list.stdout).toMatch(/ {2}UserPromptSubmit: true\n {4}.*settings\.yaml:\d+:\d+ — 1 runs: 1 ok, 0 blocked, 0 failed/);
+    expect(list.stdout).toContain(`${path.join(s.cwd, '.mewcode', 'settings.yaml')} (project, untrusted: its hooks do not run`);
+  });
+});
+
+test('/hooks with no hook file says where hooks go', async () => {
+  await scenario([], async (s) => {
+    const list = await s.run(['-p', '/hooks']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('No hooks configured');
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The hook rules a run here would use, as text for the user: MewCode's rule files and the settings
+ * files' Claude-style hooks — event, matcher or condition, action, the file and line, whether a
+ * project file is trusted, and how many times each rule ran (ok / blocked / failed, average time)
+ * according to `.mewcode/hooks.log`. Shared by `mewcode hooks` and the `/hooks` command.
+ */
+import path from 'node:path';
+import { terminalSafe } from '../../config/terminal-safe.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { countRuns, HOOK_LOG } from './hook-log.js';
+import { loadHookRules } from './settings.js';
+import { loadRuleFiles } from './rule-file.js';
+
+export interface HookListing {
+  /** One line per file and rule, newline-terminated; commands and paths come from files, so control characters are stripped. */
+  text: string;
+  /** Problems found while reading the files (each names its file). */
+  warnings: string[];
+}
+
+export async function describeHooks(projectRoot: string, homeDir: string, trust: WorkspaceTrust | undefined): Promise<HookListing> {
+  const printable = (text: string): string => terminalSafe(text);
+  const [loaded, files] = await Promise.all([loadHookRules(projectRoot, homeDir, trust), loadRuleFiles(projectRoot, homeDir, trust)]);
+  const counts = countRuns(path.join(projectRoot, HOOK_LOG));
+  const runsOf = (name: string): string => {
+    const count = counts.get(name);
+    return count ? `${count.runs} runs: ${count.ok} ok, ${count.blocked} blocked, ${count.failed} failed, ${Math.round(count.totalMs / count.runs)} ms on average` : 'not run yet';
+  };
+  const out: string[] = [];
+  // MewCode's rule files (they run first), then the settings files.
+  for (const file of files.files) {
+    if (!file.exists) continue;
+    const state = file.trust === 'untrusted' ? 'untrusted: its rules do not run (trust the project: --trust-project)' : file.trust === 'trusted' ? 'trusted project file' : 'your own file';
+    out.push(`${printable(file.file)} (${state})`);
+    if (file.trust === 'untrusted') continue;
+    if (file.rules.length === 0) out.push('  no rules');
+    for (const rule of file.rules) {
+      const action = rule.action.type === 'shell' ? rule.action.command : rule.action.type === 'prompt' ? `prompt: ${rule.action.text}` : rule.action.type === 'subagent' ? `sub-agent ${rule.action.agentName}: ${rule.action.prompt}` : `${rule.action.method} ${rule.action.url}`;
+      const flags = [rule.if ? 'conditional' : '', rule.onlyOnce ? 'only once' : '', rule.async ? 'async' : '', rule.failClosed ? 'fail closed' : '', rule.sandboxed && rule.action.type === 'shell' ? 'sandboxed' : ''].filter(Boolean).join(', ');
+      out.push(`  ${printable(rule.name)} on ${rule.event}: ${printable(action)}${flags ? ` (${flags})` : ''}`, `    ${printable(rule.where)} — ${runsOf(rule.name)}`);
+    }
+  }
+  for (const source of loaded.sources) {
+    if (!source.exists) continue;
+    const state = source.trust === 'untrusted' ? 'untrusted: its hooks do not run (trust the project: --trust-project)' : source.trust === 'trusted' ? 'trusted project file' : 'your own file';
+    out.push(`${printable(source.file)} (${source.scope}, ${state})`);
+    if (source.trust === 'untrusted') continue;
+    if (source.rules.length === 0) out.push('  no hooks');
+    for (const rule of source.rules) {
+      const flags = [rule.handler.async ? 'async' : '', rule.sandboxed ? 'sandboxed' : ''].filter(Boolean).join(', ');
+      const action = rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.type === 'agent' ? `agent ${rule.handler.agent ?? 'explore'}: ${rule.handler.prompt}` : rule.handler.command;
+      out.push(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}: ${printable(action)}${flags ? ` (${flags})` : ''}`, `    ${printable(rule.name)} — ${runsOf(rule.name)}`);
+    }
+  }
+  if (!loaded.sources.some((source) => source.exists) && !files.files.some((file) => file.exists)) {
+    out.push('No hooks configured (hooks: in ~/.mewcode/settings.yaml, .mewcode/settings.yaml or .mewcode/settings.local.yaml in Claude Code\'s settings.json shape, or rules in .mewcode/hooks.yaml and ~/.mewcode/hooks.yaml).');
+  }
+  return { text: out.map((line) => `${line}\n`).join(''), warnings: [...files.warnings, ...loaded.warnings] };
+}
