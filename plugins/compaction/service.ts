@@ -17,7 +17,8 @@ import { readFileTarget } from './read-calls.js';
 import { recoveryAttachment } from './recovery.js';
 import { providerAsk, summarise, type AskModel } from './summariser.js';
 import { tailStart } from './tail.js';
-import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold } from './thresholds.js';
+import { shrinkOversized } from './oversized.js';
+import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold, summaryThreshold } from './thresholds.js';
 
 export interface SummaryCompactionDeps {
   projectRoot: string;
@@ -77,8 +78,11 @@ export class SummaryCompaction implements CompactionService {
     const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
     const start = tailStart(messages, charsOf);
     // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
-    // check would do it on every turn while the tail alone is over the threshold).
-    if (start === undefined || (start === 1 && isSummaryHead(messages[0] as Message))) return undefined;
+    // check would do it on every turn while the tail alone is over the threshold). After a request
+    // that was too long, the tail's largest texts are moved out instead.
+    if (start === undefined || (start === 1 && isSummaryHead(messages[0] as Message))) {
+      return request.reason === 'emergency' ? this.#shrinkOnly(messages, request, charsOf) : undefined;
+    }
     const signal = request.signal ?? new AbortController().signal;
     const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk(request.session.provider, request.focus, signal);
     // The summary reads what the model saw: results layer 1 moved out appear as their previews.
@@ -92,8 +96,27 @@ export class SummaryCompaction implements CompactionService {
         { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
       ],
     };
-    const next = [head, ...messages.slice(start)];
-    return { messages: next, report: buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf) };
+    let next = [head, ...messages.slice(start)];
+    const shrunk = request.reason === 'emergency' ? this.#shrink(next, 1, request) : undefined;
+    if (shrunk) next = shrunk.messages;
+    const report = buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf);
+    return { messages: next, report: shrunk ? { ...report, notice: `${report.notice}${shrunkNote(shrunk.shrunk)}` } : report };
+  }
+
+  /** The tail's largest texts saved to files until the history is under the threshold (see oversized.ts). */
+  #shrink(messages: readonly Message[], from: number, request: CompactionRequest): { messages: Message[]; shrunk: number } | undefined {
+    const window = request.session.provider.contextWindow;
+    const budget = Math.max(summaryThreshold(window), Math.floor(window / 2));
+    return shrinkOversized(messages, from, budget, { projectRoot: this.deps.projectRoot, sessionId: request.session.sessionId, charsOf: (message) => this.deps.layer.sentChars(message) });
+  }
+
+  #shrinkOnly(messages: readonly Message[], request: CompactionRequest, charsOf: (message: Message) => number): CompactionOutcome | undefined {
+    const from = messages.length > 0 && isSummaryHead(messages[0] as Message) ? 1 : 0;
+    const shrunk = this.#shrink(messages, from, request);
+    if (!shrunk) return undefined;
+    const report = buildReport(request.reason, messages, 0, 0, '', shrunk.messages, charsOf);
+    const notice = `Compacted the conversation (emergency): nothing older was left to summarise;${shrunkNote(shrunk.shrunk)} About ${n(report.tokensBefore)} → ${n(report.tokensAfter)} tokens.`;
+    return { messages: shrunk.messages, report: { ...report, notice } };
   }
 }
 
@@ -151,6 +174,10 @@ function buildReport(reason: CompactionReport['reason'], messages: readonly Mess
     ` the last ${plural(kept.length, 'message')} (~${n(keptTokens)} tokens) kept as they were. About ${n(tokensBefore)} → ${n(tokensAfter)} tokens; the session file records what was dropped.`,
   ].join('');
   return { reason, summarised, unsummarised, kept: { count: kept.length, tokens: keptTokens }, summaryTokens, tokensBefore, tokensAfter, notice };
+}
+
+function shrunkNote(count: number): string {
+  return ` ${plural(count, 'oversized message')} of the recent history ${count === 1 ? 'was' : 'were'} saved to files under the session's tool-results directory and replaced by previews (the model reads them with read_file).`;
 }
 
 function n(value: number): string {

@@ -2,7 +2,7 @@
 // what layer 1 sends, the kept tail never splitting a call from its results, the summary
 // request's retry when it is too long (1, 1, 1, then 20 %), the breaker, the prompt and the
 // recovery attachment.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Breaker } from '../../../plugins/compaction/breaker.js';
@@ -212,6 +212,32 @@ describe('the breaker (C7)', () => {
     expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
     expect(await service.compact([...first.messages, assistant('answer')], { reason: 'manual', session, tools: [] })).toBeUndefined();
     expect(asked).toBe(1);
+  });
+
+  test('emergency: a kept tail that alone is over the window is shrunk (its largest texts saved to files, previews kept), never left to fail again', async () => {
+    let asked = 0;
+    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
+    const session: CompactionContext = { sessionId: '20261201-120000-abcd', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: { ...provider(() => 'unused'), contextWindow: 60_000 } };
+    const paste = `${'pasted line\n'.repeat(20_000)}the end`; // ~68,600 tokens: over the whole window
+    // The very first prompt: nothing older to summarise at all.
+    const alone = (await service.compact([user(paste)], { reason: 'emergency', session, tools: [] }))!;
+    expect(alone).toBeDefined();
+    expect(asked).toBe(0);
+    const text = (alone.messages[0] as { content: { type: string; text: string }[] }).content[0]!.text;
+    expect(text).toMatch(/^\[This message was 240,007 bytes .* saved in full to \.mewcode\/sessions\/20261201-120000-abcd\/tool-results\/message-[0-9a-f]+\.\]/);
+    const saved = text.match(/saved in full to (\S+)\.\]/)![1]!;
+    expect(readFileSync(path.join(root, saved), 'utf8')).toBe(paste);
+    expect(service.estimateTokens(alone.messages, undefined)).toBeLessThan(summaryThreshold(60_000));
+    expect(alone.report!.notice).toMatch(/1 oversized message .* saved to files/);
+    // After a summary (only the summary before the tail): the tail's enormous prompt is shrunk; small messages stay.
+    const first = (await service.compact([user('old'), assistant('ok'), user('short question'), assistant(sized(200)), user(paste)], { reason: 'auto', session, tools: [] }))!;
+    expect(first.messages[0]!.role).toBe('user');
+    const again = (await service.compact(first.messages, { reason: 'emergency', session, tools: [] }))!;
+    expect(again.messages).toHaveLength(first.messages.length);
+    expect(again.messages.slice(0, -1)).toEqual(first.messages.slice(0, -1));
+    expect(service.estimateTokens(again.messages, undefined)).toBeLessThan(summaryThreshold(60_000));
+    // Automatic and manual compactions never rewrite a message: nothing to do for them.
+    expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
   });
 
   test('an automatic compaction cancelled by the user is not a failure', async () => {
