@@ -3,6 +3,7 @@
 // request's retry when it is too long (1, 1, 1, then 20 %), the breaker, the prompt and the
 // recovery attachment.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Breaker } from '../../../plugins/compaction/breaker.js';
@@ -19,6 +20,8 @@ import type { Message, ToolMessage } from '../../../types/messages.js';
 import type { Provider } from '../../../types/provider.js';
 import type { CompactionOutcome, CompactionRequest } from '../../../types/session.js';
 import { CHARS_PER_TOKEN, estimateTokensWith, messageChars } from '../../../types/token-estimate.js';
+
+const mkfifoSync = (file: string): void => void execFileSync('mkfifo', [file]);
 
 let root: string;
 beforeEach(() => {
@@ -301,6 +304,25 @@ describe('the prompt, the transcript and the recovery attachment (C6)', () => {
     expect(text).toContain('## Tools available now\n\nread_file, bash');
     expect(text.endsWith(NOT_AUTHORITATIVE)).toBe(true);
   });
+
+  test('a file whose directory became a link out of the project, or a FIFO in its place, is skipped (never read outside, never waits)', async () => {
+    const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-outside-')));
+    try {
+      writeFileSync(path.join(outside, 'secret.txt'), 'TOP SECRET');
+      // Read while `conf` was a directory of the project; then `conf` was replaced by a link.
+      symlinkSync(outside, path.join(root, 'conf'));
+      mkfifoSync(path.join(root, 'pipe.txt'));
+      writeFileSync(path.join(root, 'ok.txt'), 'fine');
+      const started = Date.now();
+      const text = recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, 'conf', 'secret.txt'), path.join(root, 'pipe.txt'), path.join(root, 'ok.txt')], tools: [], contextWindow: 200_000 });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(text).not.toContain('TOP SECRET');
+      expect(text).not.toContain('pipe.txt');
+      expect(text).toContain('### ok.txt\n```\nfine\n```');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 5_000);
 
   test('all files share a budget of 25,000 tokens, at most a tenth of the window (a small window stays under its threshold)', () => {
     expect([recoveryBudget(200_000), recoveryBudget(250_000), recoveryBudget(60_000)]).toEqual([20_000, 25_000, 6_000]);
