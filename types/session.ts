@@ -146,4 +146,6 @@ export interface DroppedRange {
   tokens: number;
   /** Each dropped message: its position, role, estimated tokens and the tool calls it made or answered. */
   messages: { index: number; role: Message['role']; tokens: number; toolCallIds?: string[] }[];
+  /** How many of the oldest dropped messages are not listed (the list is bounded; `count` and `tokens` cover all). */
+  omitted?: number;
 }

@@ -30,6 +30,9 @@ export interface SummaryCompactionDeps {
   ask?(request: CompactionRequest, signal: AbortSignal): AskModel;
 }
 
+/** Dropped messages listed one by one in a report (the newest; the rest are counted): the session file's record stays bounded. */
+export const REPORT_MAX_MESSAGES = 200;
+
 export const SUMMARY_INTRO = 'This session continues an earlier conversation that grew too long for the context window.';
 
 export class SummaryCompaction implements CompactionService {
@@ -159,7 +162,8 @@ function buildReport(reason: CompactionReport['reason'], messages: readonly Mess
       const ids = message.role === 'assistant' ? message.toolCalls.map((call) => call.id) : message.role === 'tool' ? message.results.map((result) => result.toolCallId) : [];
       return { index: from + offset, role: message.role, tokens: tokensOfChars(charsOf(message)), ...(ids.length > 0 ? { toolCallIds: ids } : {}) };
     });
-    return { count: list.length, tokens: list.reduce((sum, item) => sum + item.tokens, 0), messages: list };
+    const omitted = Math.max(0, list.length - REPORT_MAX_MESSAGES);
+    return { count: list.length, tokens: list.reduce((sum, item) => sum + item.tokens, 0), messages: list.slice(omitted), ...(omitted > 0 ? { omitted } : {}) };
   };
   const summarised = range(leftOut, start);
   const unsummarised = range(0, leftOut);

@@ -10,7 +10,7 @@ import { Breaker } from '../../../plugins/compaction/breaker.js';
 import { LayerOne } from '../../../plugins/compaction/layer-one.js';
 import { turnStarts, turnsToDrop } from '../../../plugins/compaction/ptl-retry.js';
 import { NOT_AUTHORITATIVE, recoveryAttachment, recoveryBudget } from '../../../plugins/compaction/recovery.js';
-import { SummaryCompaction } from '../../../plugins/compaction/service.js';
+import { REPORT_MAX_MESSAGES, SummaryCompaction } from '../../../plugins/compaction/service.js';
 import { summarise, TOO_LONG } from '../../../plugins/compaction/summariser.js';
 import { extractSummary, renderTranscript, SUMMARY_SECTIONS, SUMMARY_SYSTEM_PROMPT, summaryInstructions } from '../../../plugins/compaction/summary-prompt.js';
 import { tailStart } from '../../../plugins/compaction/tail.js';
@@ -241,6 +241,27 @@ describe('the breaker (C7)', () => {
     expect(service.estimateTokens(again.messages, undefined)).toBeLessThan(summaryThreshold(60_000));
     // Automatic and manual compactions never rewrite a message: nothing to do for them.
     expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
+  });
+
+  test('the report lists at most REPORT_MAX_MESSAGES dropped messages (the newest), counting the rest: its session-file record stays bounded', async () => {
+    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => '<summary>S</summary>' });
+    const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
+    const long: Message[] = [];
+    for (let i = 0; i < 3_000; i++) long.push(user(`q${i}`), assistant(`a${i}`, `c${i}`), tool([`c${i}`, 'r']));
+    long.push(user(sized(12_000)));
+    const outcome = (await service.compact(long, { reason: 'manual', session, tools: [] }))!;
+    const summarised = outcome.report!.summarised;
+    expect(summarised.count).toBe(8_995); // the last turn's five messages are kept
+    expect(summarised.messages).toHaveLength(REPORT_MAX_MESSAGES);
+    expect(summarised.omitted).toBe(8_995 - REPORT_MAX_MESSAGES);
+    expect(summarised.messages[0]).toMatchObject({ index: 8_995 - REPORT_MAX_MESSAGES });
+    expect(summarised.messages.at(-1)).toMatchObject({ index: 8_994, role: 'user' });
+    expect(summarised.messages.at(-2)).toMatchObject({ index: 8_993, role: 'tool', toolCallIds: ['c2997'] });
+    expect(JSON.stringify(outcome.report).length).toBeLessThan(50_000);
+    // At the limit nothing is omitted: 'first' and 68 turns of 3, less the 5 kept → 200 summarised.
+    expect(REPORT_MAX_MESSAGES).toBe(200);
+    const small = (await service.compact([user('first'), ...long.slice(0, 204), user(sized(12_000))], { reason: 'manual', session, tools: [] }))!.report!.summarised;
+    expect([small.count, small.messages.length, small.omitted]).toEqual([REPORT_MAX_MESSAGES, REPORT_MAX_MESSAGES, undefined]);
   });
 
   test('an automatic compaction cancelled by the user is not a failure', async () => {
