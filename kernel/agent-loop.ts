@@ -147,6 +147,8 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
         outcome = await streamOnce(provider, request(), run, iteration, signal, deps);
       }
     } catch (error) {
+      // A summary cut short by Ctrl+C is the user's cancel, not a failure of context management.
+      if (signal.aborted) return exitWith('cancelled', CANCELLED_NOTE);
       const message = `Context management failed: ${(error as Error).message}`;
       emit({ type: 'error', message, kind: 'context' });
       return exitWith('error', `(The run stopped: ${message})`);

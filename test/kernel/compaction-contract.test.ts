@@ -10,8 +10,8 @@ import type { Message } from '../../types/messages.js';
 import { definePlugin } from '../../types/plugin.js';
 import type { CompactionReport, CompactionRequest, CompactionService } from '../../types/session.js';
 import { TOKENS } from '../../types/tokens.js';
-import { runPrompt } from '../support/boot.js';
-import { memoryEnv, memoryModel, say } from '../support/memory-provider.js';
+import { doneEvent, runPrompt } from '../support/boot.js';
+import { fail, memoryEnv, memoryModel, say } from '../support/memory-provider.js';
 import { toolsPlugin, writeTool } from '../support/test-tools.js';
 
 const report = { notice: 'dropped 1' } as CompactionReport;
@@ -56,4 +56,24 @@ test('estimate, request, report and re-injection', async () => {
   expect(kernel.conversation.messages.at(-1)).toEqual(restored);
   expect(kernel.conversation.messages).toHaveLength(3);
   expect(seen.appended).toEqual([restored]); // announced, so a session store persists it after the compaction record
+});
+
+test('Ctrl+C during an emergency compaction ends the run as cancelled (not a context error), the history unchanged and valid', async () => {
+  const controller = new AbortController();
+  const service: CompactionService = {
+    shouldCompact: () => false,
+    compact: (_messages, request) =>
+      new Promise((_resolve, reject) => {
+        controller.abort(); // the user presses Ctrl+C while the summary request runs
+        request.signal?.addEventListener('abort', () => reject(new Error('the summary request was cancelled')), { once: true });
+        if (request.signal?.aborted) reject(new Error('the summary request was cancelled'));
+      }),
+  };
+  const plugin = definePlugin({ name: 'test-compaction', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)) });
+  const model = memoryModel([fail('prompt_too_long', 'prompt is too long')], { contextWindow: 50_000 });
+  const kernel = await Kernel.create({ plugins: [model.plugin, plugin], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
+  const events = await runPrompt(kernel, 'hello', 'bypassPermissions', controller.signal);
+  expect(events.filter((event) => event.type === 'error')).toEqual([]);
+  expect(doneEvent(events).reason).toBe('cancelled');
+  expect(kernel.conversation.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
 });
