@@ -15,7 +15,7 @@ import { Breaker } from './breaker.js';
 import type { LayerOne } from './layer-one.js';
 import { readFileTarget } from './read-calls.js';
 import { recoveryAttachment } from './recovery.js';
-import { providerAsk, summarise, type AskModel } from './summariser.js';
+import { providerAsk, summarise, SummaryTooLongError, type AskModel } from './summariser.js';
 import { tailStart } from './tail.js';
 import { shrinkOversized } from './oversized.js';
 import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold, summaryThreshold } from './thresholds.js';
@@ -84,13 +84,21 @@ export class SummaryCompaction implements CompactionService {
     // check would do it on every turn while the tail alone is over the threshold). After a request
     // that was too long, the tail's largest texts are moved out instead.
     if (start === undefined || (start === 1 && isSummaryHead(messages[0] as Message))) {
-      return request.reason === 'emergency' ? this.#shrinkOnly(messages, request, charsOf) : undefined;
+      return request.reason === 'emergency' ? this.#shrinkOnly(messages, request, charsOf, 'nothing older was left to summarise') : undefined;
     }
     const signal = request.signal ?? new AbortController().signal;
     const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk(request.session.provider, request.focus, signal);
     // The summary reads what the model saw: results layer 1 moved out appear as their previews.
     const older = messages.slice(0, start).map((message) => this.deps.layer.sentVersion(message));
-    const summary = await summarise(older, ask);
+    let summary: Awaited<ReturnType<typeof summarise>>;
+    try {
+      summary = await summarise(older, ask);
+    } catch (error) {
+      // One turn too large to summarise (an enormous paste): after a failed request the session would otherwise stay stuck.
+      const shrunk = request.reason === 'emergency' && error instanceof SummaryTooLongError ? this.#shrinkOnly(messages, request, charsOf, 'the summary request was too long even with only the latest turn') : undefined;
+      if (shrunk) return shrunk;
+      throw error;
+    }
     const leftOutNote = summary.leftOut > 0 ? ` (the oldest ${plural(summary.leftOut, 'message')} did not fit the summary request and are not in it)` : '';
     const head: Message = {
       role: 'user',
@@ -113,12 +121,12 @@ export class SummaryCompaction implements CompactionService {
     return shrinkOversized(messages, from, budget, { projectRoot: this.deps.projectRoot, sessionId: request.session.sessionId, charsOf: (message) => this.deps.layer.sentChars(message) });
   }
 
-  #shrinkOnly(messages: readonly Message[], request: CompactionRequest, charsOf: (message: Message) => number): CompactionOutcome | undefined {
+  #shrinkOnly(messages: readonly Message[], request: CompactionRequest, charsOf: (message: Message) => number, why: string): CompactionOutcome | undefined {
     const from = messages.length > 0 && isSummaryHead(messages[0] as Message) ? 1 : 0;
     const shrunk = this.#shrink(messages, from, request);
     if (!shrunk) return undefined;
     const report = buildReport(request.reason, messages, 0, 0, '', shrunk.messages, charsOf);
-    const notice = `Compacted the conversation (emergency): nothing older was left to summarise;${shrunkNote(shrunk.shrunk)} About ${n(report.tokensBefore)} → ${n(report.tokensAfter)} tokens.`;
+    const notice = `Compacted the conversation (emergency): ${why};${shrunkNote(shrunk.shrunk)} About ${n(report.tokensBefore)} → ${n(report.tokensAfter)} tokens.`;
     return { messages: shrunk.messages, report: { ...report, notice } };
   }
 }

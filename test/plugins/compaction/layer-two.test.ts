@@ -11,7 +11,7 @@ import { LayerOne } from '../../../plugins/compaction/layer-one.js';
 import { turnStarts, turnsToDrop } from '../../../plugins/compaction/ptl-retry.js';
 import { NOT_AUTHORITATIVE, recoveryAttachment, recoveryBudget } from '../../../plugins/compaction/recovery.js';
 import { REPORT_MAX_MESSAGES, SummaryCompaction } from '../../../plugins/compaction/service.js';
-import { summarise, TOO_LONG } from '../../../plugins/compaction/summariser.js';
+import { summarise, TOO_LONG, type AskModel } from '../../../plugins/compaction/summariser.js';
 import { extractSummary, renderTranscript, SUMMARY_SECTIONS, SUMMARY_SYSTEM_PROMPT, summaryInstructions } from '../../../plugins/compaction/summary-prompt.js';
 import { tailStart } from '../../../plugins/compaction/tail.js';
 import { AUTO_SAFETY_MARGIN, BREAKER_FAILURES, reachesThreshold, SUMMARY_RESERVE, summaryThreshold } from '../../../plugins/compaction/thresholds.js';
@@ -241,6 +241,22 @@ describe('the breaker (C7)', () => {
     expect(service.estimateTokens(again.messages, undefined)).toBeLessThan(summaryThreshold(60_000));
     // Automatic and manual compactions never rewrite a message: nothing to do for them.
     expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
+  });
+
+  test('emergency: a summary request too long even with its latest turn alone falls back to moving the largest texts out', async () => {
+    let asked = 0;
+    const tooLong = (): AskModel => async () => (asked++, TOO_LONG);
+    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: tooLong });
+    const session: CompactionContext = { sessionId: '20261201-120000-abcd', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: { ...provider(() => 'unused'), contextWindow: 60_000 } };
+    const history = [user(`${'pasted line\n'.repeat(20_000)}the end`), assistant('ok'), user('q1'), assistant('a1'), user('q2'), assistant('a2')];
+    const outcome = (await service.compact(history, { reason: 'emergency', session, tools: [] }))!;
+    expect(asked).toBe(1);
+    expect(outcome.messages.map((m) => m.role)).toEqual(history.map((m) => m.role));
+    expect(JSON.stringify(outcome.messages[0])).toContain('This message was 240,007 bytes');
+    expect(outcome.messages.slice(1)).toEqual(history.slice(1));
+    expect(outcome.report!.notice).toMatch(/^Compacted the conversation \(emergency\): the summary request was too long even with only the latest turn; 1 oversized message/);
+    // Automatic and manual compactions still fail as they did (the breaker counts the automatic one).
+    await expect(service.compact(history, { reason: 'manual', session, tools: [] })).rejects.toThrow('too long for the context window even with only the latest turn');
   });
 
   test('the report lists at most REPORT_MAX_MESSAGES dropped messages (the newest), counting the rest: its session-file record stays bounded', async () => {
