@@ -77,3 +77,18 @@ test('Ctrl+C during an emergency compaction ends the run as cancelled (not a con
   expect(doneEvent(events).reason).toBe('cancelled');
   expect(kernel.conversation.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
 });
+
+test('a request still too long after the emergency compaction ends the run with an error that says what to do', async () => {
+  // A service that can free nothing (one message too large to shrink), and no service at all.
+  const service: CompactionService = { shouldCompact: () => false, compact: async () => undefined };
+  const plugin = definePlugin({ name: 'test-compaction', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)) });
+  for (const plugins of [[plugin], []]) {
+    const model = memoryModel([fail('prompt_too_long', 'prompt is too long: 70000 tokens > 60000')], { contextWindow: 60_000 });
+    const kernel = await Kernel.create({ plugins: [model.plugin, ...plugins], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
+    const events = await runPrompt(kernel, 'hello');
+    expect(doneEvent(events).reason).toBe('error');
+    const error = events.find((event) => event.type === 'error') as { message: string };
+    expect(error.message).toMatch(/^prompt is too long: 70000 tokens > 60000\. The conversation does not fit the model's context window even after compaction: start a new session .* or switch to a model with a larger context window\.$/);
+    expect(kernel.conversation.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+  }
+});
