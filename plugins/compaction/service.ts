@@ -47,9 +47,18 @@ export class SummaryCompaction implements CompactionService {
     return estimateTokensWith(messages, anchor, (message) => this.deps.layer.sentChars(message));
   }
 
-  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext): boolean {
+  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext, messages?: readonly Message[]): boolean {
     if (session && this.breaker.tripped(sessionKey(session))) return false;
-    return reachesThreshold(state.estimatedTokens, state.contextWindow);
+    if (!reachesThreshold(state.estimatedTokens, state.contextWindow)) return false;
+    return messages === undefined || this.#summaryStart(messages) !== undefined;
+  }
+
+  /** Where the kept tail starts, or undefined when a summary would free nothing (see #summarise). */
+  #summaryStart(messages: readonly Message[]): number | undefined {
+    const start = tailStart(messages, (message) => this.deps.layer.sentChars(message));
+    // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
+    // check would do it on every turn while the tail alone is over the threshold).
+    return start === undefined || (start === 1 && isSummaryHead(messages[0] as Message)) ? undefined : start;
   }
 
   async compact(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
@@ -79,11 +88,9 @@ export class SummaryCompaction implements CompactionService {
 
   async #summarise(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
     const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
-    const start = tailStart(messages, charsOf);
-    // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
-    // check would do it on every turn while the tail alone is over the threshold). After a request
-    // that was too long, the tail's largest texts are moved out instead.
-    if (start === undefined || (start === 1 && isSummaryHead(messages[0] as Message))) {
+    const start = this.#summaryStart(messages);
+    // Nothing to summarise: after a request that was too long, the tail's largest texts are moved out instead.
+    if (start === undefined) {
       return request.reason === 'emergency' ? this.#shrinkOnly(messages, request, charsOf, 'nothing older was left to summarise') : undefined;
     }
     const signal = request.signal ?? new AbortController().signal;

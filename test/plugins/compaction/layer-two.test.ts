@@ -215,6 +215,10 @@ describe('the breaker (C7)', () => {
     expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
     expect(await service.compact([...first.messages, assistant('answer')], { reason: 'manual', session, tools: [] })).toBeUndefined();
     expect(asked).toBe(1);
+    // So the automatic check says no (no compaction announced, no PreCompact hook, on every turn); with something older it says yes.
+    const over = { estimatedTokens: 40_000, contextWindow: 50_000 };
+    expect(service.shouldCompact(over, session, first.messages)).toBe(false);
+    expect(service.shouldCompact(over, session, [user('old'), assistant('ok'), user(sized(30_000))])).toBe(true);
   });
 
   test('emergency: a kept tail that alone is over the window is shrunk (its largest texts saved to files, previews kept), never left to fail again', async () => {

@@ -249,7 +249,11 @@ test('emergency with nothing to summarise: an enormous first prompt is saved to 
   const kernel = await boot(reporter);
   const events = await run(kernel, paste);
   expect(doneEvent(events)).toMatchObject({ reason: 'completed', finalText: 'I read the start; I will read the rest from the file.' });
-  expect(events).toContainEqual({ type: 'compaction_end', reason: 'emergency', changed: true, notice: expect.stringMatching(/^Compacted the conversation \(emergency\): nothing older was left to summarise; 1 oversized message/) });
+  // The automatic check before the request has nothing to summarise: no compaction announced (nor PreCompact hooks run) for it.
+  expect(events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')).toEqual([
+    { type: 'compaction_start', reason: 'emergency' },
+    { type: 'compaction_end', reason: 'emergency', changed: true, notice: expect.stringMatching(/^Compacted the conversation \(emergency\): nothing older was left to summarise; 1 oversized message/) },
+  ]);
   expect(server.requests).toHaveLength(2); // no summary request: there is nothing older
   const retried = server.requests[1]!.body as Body;
   expectValid(retried);
@@ -259,7 +263,9 @@ test('emergency with nothing to summarise: an enormous first prompt is saved to 
   expect(readFileSync(path.join(root, sent.match(/saved in full to (\S+)\.\]/)![1]!), 'utf8')).toBe(paste);
   expect(reporter.notices.some((n) => n.startsWith('Compacted the conversation (emergency): nothing older was left to summarise; 1 oversized message'))).toBe(true);
   // The next prompt is sent without another failure, the preview unchanged.
-  expect(doneEvent(await run(kernel, 'go on')).finalText).toBe('Next answer.');
+  const next = await run(kernel, 'go on');
+  expect(doneEvent(next).finalText).toBe('Next answer.');
+  expect(next.filter((e) => e.type === 'compaction_start')).toEqual([]);
   expect(texts(server.requests[2]!.body as Body, 0)).toBe(sent);
   await kernel.shutdown();
 });
