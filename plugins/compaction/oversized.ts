@@ -22,6 +22,8 @@ export interface ShrinkDeps {
   projectRoot: string;
   sessionId: string;
   charsOf(message: Message): number;
+  /** A message as layer 1 sends it: a result it already moved out is a preview, not a candidate. */
+  sentVersion(message: Message): Message;
 }
 
 interface Candidate {
@@ -38,7 +40,7 @@ export function shrinkOversized(messages: readonly Message[], from: number, budg
   if (total <= budgetTokens) return undefined;
   const candidates: Candidate[] = [];
   for (let index = from; index < next.length; index++) {
-    const message = next[index] as Message;
+    const message = deps.sentVersion(next[index] as Message);
     if (message.role === 'tool') message.results.forEach((result, part) => candidates.push({ message: index, part, chars: result.content.length }));
     else message.content.forEach((block, part) => block.type === 'text' && candidates.push({ message: index, part, chars: block.text.length }));
   }
@@ -47,7 +49,7 @@ export function shrinkOversized(messages: readonly Message[], from: number, budg
   for (const candidate of largestFirst) {
     if (total <= budgetTokens) break;
     const before = tokensOfChars(deps.charsOf(next[candidate.message] as Message));
-    next[candidate.message] = replacePart(next[candidate.message] as Message, candidate.part, deps);
+    next[candidate.message] = replacePart(deps.sentVersion(next[candidate.message] as Message), candidate.part, deps);
     total += tokensOfChars(deps.charsOf(next[candidate.message] as Message)) - before;
     touched.add(candidate.message);
   }

@@ -125,7 +125,7 @@ export class SummaryCompaction implements CompactionService {
   #shrink(messages: readonly Message[], from: number, request: CompactionRequest): { messages: Message[]; shrunk: number } | undefined {
     const window = request.session.provider.contextWindow;
     const budget = Math.max(summaryThreshold(window), Math.floor(window / 2));
-    return shrinkOversized(messages, from, budget, { projectRoot: this.deps.projectRoot, sessionId: request.session.sessionId, charsOf: (message) => this.deps.layer.sentChars(message) });
+    return shrinkOversized(messages, from, budget, { projectRoot: this.deps.projectRoot, sessionId: request.session.sessionId, charsOf: (message) => this.deps.layer.sentChars(message), sentVersion: (message) => this.deps.layer.sentVersion(message) });
   }
 
   #shrinkOnly(messages: readonly Message[], request: CompactionRequest, charsOf: (message: Message) => number, why: string): CompactionOutcome | undefined {

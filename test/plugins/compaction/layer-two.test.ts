@@ -247,6 +247,20 @@ describe('the breaker (C7)', () => {
     expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
   });
 
+  test('emergency: a result layer 1 already sends as a preview is not moved out again (only what is sent counts)', async () => {
+    const layer = new LayerOne({ projectRoot: root, onSaveFailed: () => undefined });
+    const service = new SummaryCompaction({ projectRoot: root, layer, recentFiles: () => [], warn: () => undefined, ask: () => async () => 'unused' });
+    const session: CompactionContext = { sessionId: '20261201-120000-abcd', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: { ...provider(() => 'unused'), contextWindow: 60_000 } };
+    const big = tool(['call_big', 'line\n'.repeat(60_000)]); // 300,000 bytes: layer 1 sends a preview
+    const history: Message[] = [user('old'), assistant('ok'), user(`${'pasted line\n'.repeat(20_000)}the end`), assistant('', 'call_big'), big, assistant('done')];
+    layer.apply('20261201-120000-abcd/main', '20261201-120000-abcd', history);
+    const outcome = (await service.compact(history, { reason: 'emergency', session, tools: [] }))!;
+    expect(outcome.messages).toHaveLength(6); // the summary of 'old', then the tail
+    expect(outcome.messages[4]).toBe(big); // untouched: its preview is what is sent
+    expect(JSON.stringify(outcome.messages[2])).toContain('This message was 240,007 bytes');
+    expect(outcome.report!.notice).toMatch(/dropped\. 1 oversized message of the recent history was saved/);
+  });
+
   test('emergency: a summary request too long even with its latest turn alone falls back to moving the largest texts out', async () => {
     let asked = 0;
     const tooLong = (): AskModel => async () => (asked++, TOO_LONG);
