@@ -92,3 +92,22 @@ test('a request still too long after the emergency compaction ends the run with 
     expect(kernel.conversation.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
   }
 });
+
+test('K3: a compaction rewrites messages only; the stable system prompt and the tools of the next request are byte-identical', async () => {
+  const service: CompactionService = { shouldCompact: () => false, compact: async (messages) => ({ messages: [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, ...messages.slice(-1)], report }) };
+  const plugin = definePlugin({
+    name: 'test-compaction',
+    bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)),
+    apply: (kernel) => void kernel.hooks.buildSystemPrompt.tap('test-compaction', (parts) => [...parts, 'You are a careful assistant. STABLE PREFIX.']),
+  });
+  const model = memoryModel([say('one'), say('two')], { contextWindow: 50_000 });
+  const kernel = await Kernel.create({ plugins: [model.plugin, toolsPlugin([writeTool({ events: [] })]), plugin], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
+  await runPrompt(kernel, 'hello');
+  expect(await kernel.session.compact('default')).toBe(true);
+  await runPrompt(kernel, 'again');
+  const [before, after] = model.requests;
+  expect(before!.system.stable).toContain('STABLE PREFIX.');
+  expect(after!.system.stable).toBe(before!.system.stable);
+  expect(JSON.stringify(after!.tools)).toBe(JSON.stringify(before!.tools));
+  expect(after!.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] });
+});

@@ -135,11 +135,6 @@ test('crossing the threshold: summary, kept tail, recovery attachment, valid his
   const toolUses = next.messages.flatMap((m) => (typeof m.content === 'string' ? [] : m.content.filter((b) => b.type === 'tool_use').map((b) => b.id)));
   expect(toolUses).toEqual(['toolu_b', 'toolu_c', 'toolu_d']);
   expect(next.messages).toHaveLength(7); // summary, (call, result) × 3 — the result of d joined by nothing else
-  // K3: the compaction rewrote messages only; the stable system prompt (the first block) and the tools are byte-identical to the first request's.
-  const first0 = server.requests[0]!.body as Body;
-  expect(Array.isArray(next.system) && next.system.length > 0).toBe(true);
-  expect(JSON.stringify((next.system as { text: string }[])[0])).toBe(JSON.stringify((first0.system as { text: string }[])[0]));
-  expect(JSON.stringify(next.tools)).toBe(JSON.stringify(first0.tools));
 
   // The user was told what was dropped; the session file keeps it with the compacted history.
   const notice = reporter.notices.find((n) => n.startsWith('Compacted the conversation (auto): 3 older messages'));
