@@ -37,6 +37,7 @@ export const CANCELLED_NOTE = '(Cancelled.)';
 export const UNKNOWN_TOOLS_NOTE = '(Stopped: the model asked only for tools that do not exist, several times in a row.)';
 export const maxIterationsNote = (max: number): string => `(Stopped after the maximum of ${max} iterations; send another message to continue.)`;
 export const MAX_ITERATIONS_NOTE = maxIterationsNote(MAX_ITERATIONS);
+export const TOO_LONG_ADVICE = "The conversation does not fit the model's context window even after compaction: start a new session (mewcode without --continue) or switch to a model with a larger context window.";
 
 export interface LoopDeps {
   hooks: KernelHooks;
@@ -147,6 +148,8 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
         outcome = await streamOnce(provider, request(), run, iteration, signal, deps);
       }
     } catch (error) {
+      // A summary cut short by Ctrl+C is the user's cancel, not a failure of context management.
+      if (signal.aborted) return exitWith('cancelled', CANCELLED_NOTE);
       const message = `Context management failed: ${(error as Error).message}`;
       emit({ type: 'error', message, kind: 'context' });
       return exitWith('error', `(The run stopped: ${message})`);
@@ -161,8 +164,10 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       return exitWith('cancelled', CANCELLED_NOTE);
     }
     if (outcome.error) {
-      emit({ type: 'error', message: outcome.error.message, kind: outcome.error.kind });
-      return exitWith('error', `(The request failed: ${outcome.error.message})`);
+      // Still too long after the emergency compaction (or none could run): say the way out, else every prompt fails alike.
+      const message = outcome.error.kind === 'prompt_too_long' ? `${outcome.error.message.replace(/\.?\s*$/, '.')} ${TOO_LONG_ADVICE}` : outcome.error.message;
+      emit({ type: 'error', message, kind: outcome.error.kind });
+      return exitWith('error', `(The request failed: ${message})`);
     }
 
     if (outcome.refusal) {

@@ -36,7 +36,7 @@ export async function compactHistory(reason: CompactionReason, deps: CompactionD
     compacted: false,
     ...(deps.focus ? { focus: deps.focus } : {}),
   };
-  if (reason === 'auto' && (!service || !service.shouldCompact(state, deps.context))) return false;
+  if (reason === 'auto' && (!service || !service.shouldCompact(state, deps.context, deps.conversation.messages))) return false;
   deps.emit({ type: 'compaction_start', reason });
   if (!service || deps.conversation.messages.length === 0) {
     deps.emit({ type: 'compaction_end', reason, changed: false });

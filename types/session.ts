@@ -98,8 +98,12 @@ export interface CompactionService {
    * Without it the kernel counts each message whole (types/token-estimate.ts).
    */
   estimateTokens?(messages: readonly Message[], anchor: UsageAnchor | undefined): number;
-  /** Whether the per-iteration (auto) check should compact now (`session`: whose history, for a per-session breaker). */
-  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext): boolean;
+  /**
+   * Whether the per-iteration (auto) check should compact now (`session`: whose history, for a
+   * per-session breaker; `messages`: the history, so a service can say no when it has nothing to
+   * rewrite, instead of a compaction announced and hooked on every turn that changes nothing).
+   */
+  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext, messages?: readonly Message[]): boolean;
   /**
    * The rewritten history (alone, or with a report of what it dropped), or undefined when nothing
    * could be compacted. It must be valid for the next request.
@@ -146,4 +150,6 @@ export interface DroppedRange {
   tokens: number;
   /** Each dropped message: its position, role, estimated tokens and the tool calls it made or answered. */
   messages: { index: number; role: Message['role']; tokens: number; toolCallIds?: string[] }[];
+  /** How many of the oldest dropped messages are not listed (the list is bounded; `count` and `tokens` cover all). */
+  omitted?: number;
 }

@@ -35,13 +35,13 @@ const LINE_NUMBER_BYTES = 8;
  * What the model sees instead of a saved result: its size, where it is, how to read it in parts
  * that stay under the limit (a whole read would come back as another preview), and its start.
  */
-export function previewOf(content: string, displayPath: string): string {
+export function previewOf(content: string, displayPath: string, what = 'This tool result'): string {
   const bytes = Buffer.byteLength(content, 'utf8');
   const lines = content.split('\n').length;
   const perRead = Math.max(1, Math.min(2000, Math.floor((RESULT_MAX_BYTES * 0.8) / (bytes / lines + LINE_NUMBER_BYTES))));
   const head = firstLines(content, PREVIEW_LINES, PREVIEW_BYTES);
   return [
-    `[This tool result was ${bytes.toLocaleString('en-US')} bytes (${lines.toLocaleString('en-US')} lines), too large to keep in the conversation; it is saved in full to ${displayPath}.]`,
+    `[${what} was ${bytes.toLocaleString('en-US')} bytes (${lines.toLocaleString('en-US')} lines), too large to keep in the conversation; it is saved in full to ${displayPath}.]`,
     `[Read it with read_file in parts of at most ${perRead.toLocaleString('en-US')} lines (offset and limit); do not guess what it says. The first ${head.lines} line${head.lines === 1 ? '' : 's'} (${Buffer.byteLength(head.text, 'utf8').toLocaleString('en-US')} bytes) follow.]`,
     head.text,
   ].join('\n');

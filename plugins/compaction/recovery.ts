@@ -4,7 +4,7 @@
  * budget), the tools it has, and the notice that the summary is not authoritative. A summary
  * says "changed handler.ts"; the file says what is in it.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { CHARS_PER_TOKEN, tokensOfChars } from '../../types/token-estimate.js';
 import { RECOVERY_FILES, RECOVERY_TOKENS_PER_FILE } from './thresholds.js';
@@ -54,6 +54,11 @@ export function recoveryAttachment(input: RecoveryInput): string {
   ].join('\n\n');
 }
 
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
 /** A file inside the project, read without following a link, not binary; cut to the per-file budget. */
 function fileSection(projectRoot: string, file: string, maxTokens: number): { text: string; tokens: number } | undefined {
   const maxChars = Math.floor(maxTokens * CHARS_PER_TOKEN);
@@ -64,9 +69,12 @@ function fileSection(projectRoot: string, file: string, maxTokens: number): { te
   let text: string;
   let more: boolean;
   try {
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO put in the file's place would block the open (and the whole process) until a writer came.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       if (!fstatSync(fd).isFile()) return undefined;
+      // O_NOFOLLOW checks the last part only: a directory of the path may have become a link out of the project since the read.
+      if (!isInside(realpathSync(projectRoot), realpathSync(file))) return undefined;
       // UTF-8: at most 4 bytes a character, so this many bytes hold the budget.
       const buffer = Buffer.alloc(maxChars * 4 + 4);
       const read = readSync(fd, buffer, 0, buffer.length, 0);

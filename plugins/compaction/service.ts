@@ -15,9 +15,10 @@ import { Breaker } from './breaker.js';
 import type { LayerOne } from './layer-one.js';
 import { readFileTarget } from './read-calls.js';
 import { recoveryAttachment } from './recovery.js';
-import { providerAsk, summarise, type AskModel } from './summariser.js';
+import { providerAsk, summarise, SummaryTooLongError, type AskModel } from './summariser.js';
 import { tailStart } from './tail.js';
-import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold } from './thresholds.js';
+import { shrinkOversized } from './oversized.js';
+import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold, summaryThreshold } from './thresholds.js';
 
 export interface SummaryCompactionDeps {
   projectRoot: string;
@@ -28,6 +29,9 @@ export interface SummaryCompactionDeps {
   /** The summary request; default: the session's provider. */
   ask?(request: CompactionRequest, signal: AbortSignal): AskModel;
 }
+
+/** Dropped messages listed one by one in a report (the newest; the rest are counted): the session file's record stays bounded. */
+export const REPORT_MAX_MESSAGES = 200;
 
 export const SUMMARY_INTRO = 'This session continues an earlier conversation that grew too long for the context window.';
 
@@ -43,9 +47,18 @@ export class SummaryCompaction implements CompactionService {
     return estimateTokensWith(messages, anchor, (message) => this.deps.layer.sentChars(message));
   }
 
-  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext): boolean {
+  shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext, messages?: readonly Message[]): boolean {
     if (session && this.breaker.tripped(sessionKey(session))) return false;
-    return reachesThreshold(state.estimatedTokens, state.contextWindow);
+    if (!reachesThreshold(state.estimatedTokens, state.contextWindow)) return false;
+    return messages === undefined || this.#summaryStart(messages) !== undefined;
+  }
+
+  /** Where the kept tail starts, or undefined when a summary would free nothing (see #summarise). */
+  #summaryStart(messages: readonly Message[]): number | undefined {
+    const start = tailStart(messages, (message) => this.deps.layer.sentChars(message));
+    // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
+    // check would do it on every turn while the tail alone is over the threshold).
+    return start === undefined || (start === 1 && isSummaryHead(messages[0] as Message)) ? undefined : start;
   }
 
   async compact(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
@@ -75,15 +88,24 @@ export class SummaryCompaction implements CompactionService {
 
   async #summarise(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
     const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
-    const start = tailStart(messages, charsOf);
-    // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
-    // check would do it on every turn while the tail alone is over the threshold).
-    if (start === undefined || (start === 1 && isSummaryHead(messages[0] as Message))) return undefined;
+    const start = this.#summaryStart(messages);
+    // Nothing to summarise: after a request that was too long, the tail's largest texts are moved out instead.
+    if (start === undefined) {
+      return request.reason === 'emergency' ? this.#shrinkOnly(messages, request, charsOf, 'nothing older was left to summarise') : undefined;
+    }
     const signal = request.signal ?? new AbortController().signal;
     const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk(request.session.provider, request.focus, signal);
     // The summary reads what the model saw: results layer 1 moved out appear as their previews.
     const older = messages.slice(0, start).map((message) => this.deps.layer.sentVersion(message));
-    const summary = await summarise(older, ask);
+    let summary: Awaited<ReturnType<typeof summarise>>;
+    try {
+      summary = await summarise(older, ask);
+    } catch (error) {
+      // One turn too large to summarise (an enormous paste): after a failed request the session would otherwise stay stuck.
+      const shrunk = request.reason === 'emergency' && error instanceof SummaryTooLongError ? this.#shrinkOnly(messages, request, charsOf, 'the summary request was too long even with only the latest turn') : undefined;
+      if (shrunk) return shrunk;
+      throw error;
+    }
     const leftOutNote = summary.leftOut > 0 ? ` (the oldest ${plural(summary.leftOut, 'message')} did not fit the summary request and are not in it)` : '';
     const head: Message = {
       role: 'user',
@@ -92,8 +114,27 @@ export class SummaryCompaction implements CompactionService {
         { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
       ],
     };
-    const next = [head, ...messages.slice(start)];
-    return { messages: next, report: buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf) };
+    let next = [head, ...messages.slice(start)];
+    const shrunk = request.reason === 'emergency' ? this.#shrink(next, 1, request) : undefined;
+    if (shrunk) next = shrunk.messages;
+    const report = buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf);
+    return { messages: next, report: shrunk ? { ...report, notice: `${report.notice}${shrunkNote(shrunk.shrunk)}` } : report };
+  }
+
+  /** The tail's largest texts saved to files until the history is under the threshold (see oversized.ts). */
+  #shrink(messages: readonly Message[], from: number, request: CompactionRequest): { messages: Message[]; shrunk: number } | undefined {
+    const window = request.session.provider.contextWindow;
+    const budget = Math.max(summaryThreshold(window), Math.floor(window / 2));
+    return shrinkOversized(messages, from, budget, { projectRoot: this.deps.projectRoot, sessionId: request.session.sessionId, charsOf: (message) => this.deps.layer.sentChars(message), sentVersion: (message) => this.deps.layer.sentVersion(message) });
+  }
+
+  #shrinkOnly(messages: readonly Message[], request: CompactionRequest, charsOf: (message: Message) => number, why: string): CompactionOutcome | undefined {
+    const from = messages.length > 0 && isSummaryHead(messages[0] as Message) ? 1 : 0;
+    const shrunk = this.#shrink(messages, from, request);
+    if (!shrunk) return undefined;
+    const report = buildReport(request.reason, messages, 0, 0, '', shrunk.messages, charsOf);
+    const notice = `Compacted the conversation (emergency): ${why};${shrunkNote(shrunk.shrunk)} About ${n(report.tokensBefore)} → ${n(report.tokensAfter)} tokens.`;
+    return { messages: shrunk.messages, report: { ...report, notice } };
   }
 }
 
@@ -136,7 +177,8 @@ function buildReport(reason: CompactionReport['reason'], messages: readonly Mess
       const ids = message.role === 'assistant' ? message.toolCalls.map((call) => call.id) : message.role === 'tool' ? message.results.map((result) => result.toolCallId) : [];
       return { index: from + offset, role: message.role, tokens: tokensOfChars(charsOf(message)), ...(ids.length > 0 ? { toolCallIds: ids } : {}) };
     });
-    return { count: list.length, tokens: list.reduce((sum, item) => sum + item.tokens, 0), messages: list };
+    const omitted = Math.max(0, list.length - REPORT_MAX_MESSAGES);
+    return { count: list.length, tokens: list.reduce((sum, item) => sum + item.tokens, 0), messages: list.slice(omitted), ...(omitted > 0 ? { omitted } : {}) };
   };
   const summarised = range(leftOut, start);
   const unsummarised = range(0, leftOut);
@@ -151,6 +193,10 @@ function buildReport(reason: CompactionReport['reason'], messages: readonly Mess
     ` the last ${plural(kept.length, 'message')} (~${n(keptTokens)} tokens) kept as they were. About ${n(tokensBefore)} → ${n(tokensAfter)} tokens; the session file records what was dropped.`,
   ].join('');
   return { reason, summarised, unsummarised, kept: { count: kept.length, tokens: keptTokens }, summaryTokens, tokensBefore, tokensAfter, notice };
+}
+
+function shrunkNote(count: number): string {
+  return ` ${plural(count, 'oversized message')} of the recent history ${count === 1 ? 'was' : 'were'} saved to files under the session's tool-results directory and replaced by previews (the model reads them with read_file).`;
 }
 
 function n(value: number): string {

@@ -19,6 +19,13 @@ export interface Summary {
   leftOut: number;
 }
 
+/** Even the latest turn alone is too long for a summary request (the emergency path then moves texts out instead). */
+export class SummaryTooLongError extends Error {
+  constructor() {
+    super('the summary request is too long for the context window even with only the latest turn');
+  }
+}
+
 export async function summarise(messages: readonly Message[], ask: AskModel): Promise<Summary> {
   const starts = turnStarts(messages);
   let from = 0;
@@ -31,7 +38,7 @@ export async function summarise(messages: readonly Message[], ask: AskModel): Pr
       return { text, leftOut };
     }
     const drop = turnsToDrop(retry, starts.length - from);
-    if (drop === 0) throw new Error('the summary request is too long for the context window even with only the latest turn');
+    if (drop === 0) throw new SummaryTooLongError();
     from += drop;
   }
 }

@@ -241,3 +241,31 @@ test('the same crossing through the OpenAI SDK: the summary and the tail are val
   });
   await kernel.shutdown();
 });
+
+test('emergency with nothing to summarise: an enormous first prompt is saved to a file and the retried request carries its preview; the session goes on', async () => {
+  const paste = `${'a pasted log line\n'.repeat(14_000)}END OF PASTE`; // ~72,000 tokens on a 60,000 window
+  server.push({ promptTooLong: true }, { text: 'I read the start; I will read the rest from the file.' }, { text: 'Next answer.' });
+  const reporter = new MemoryReporter();
+  const kernel = await boot(reporter);
+  const events = await run(kernel, paste);
+  expect(doneEvent(events)).toMatchObject({ reason: 'completed', finalText: 'I read the start; I will read the rest from the file.' });
+  // The automatic check before the request has nothing to summarise: no compaction announced (nor PreCompact hooks run) for it.
+  expect(events.filter((e) => e.type === 'compaction_start' || e.type === 'compaction_end')).toEqual([
+    { type: 'compaction_start', reason: 'emergency' },
+    { type: 'compaction_end', reason: 'emergency', changed: true, notice: expect.stringMatching(/^Compacted the conversation \(emergency\): nothing older was left to summarise; 1 oversized message/) },
+  ]);
+  expect(server.requests).toHaveLength(2); // no summary request: there is nothing older
+  const retried = server.requests[1]!.body as Body;
+  expectValid(retried);
+  const sent = texts(retried, 0);
+  expect(sent).toMatch(/^\[This message was 252,012 bytes \(14,001 lines\), too large to keep in the conversation; it is saved in full to \.mewcode\/sessions\/[^/]+\/tool-results\/message-[0-9a-f]+\.\]/);
+  expect(sent.length).toBeLessThan(5_000);
+  expect(readFileSync(path.join(root, sent.match(/saved in full to (\S+)\.\]/)![1]!), 'utf8')).toBe(paste);
+  expect(reporter.notices.some((n) => n.startsWith('Compacted the conversation (emergency): nothing older was left to summarise; 1 oversized message'))).toBe(true);
+  // The next prompt is sent without another failure, the preview unchanged.
+  const next = await run(kernel, 'go on');
+  expect(doneEvent(next).finalText).toBe('Next answer.');
+  expect(next.filter((e) => e.type === 'compaction_start')).toEqual([]);
+  expect(texts(server.requests[2]!.body as Body, 0)).toBe(sent);
+  await kernel.shutdown();
+});
