@@ -4,10 +4,11 @@
  * and the store swaps it in one assignment (catalog-store.ts), so no reader ever sees half a scan
  * (the seed wrote bodies into shared objects without a lock).
  */
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkill, type Skill, type SkillRoot } from './skill.js';
 import { findScripts } from './scripts.js';
+import { readSkillFile } from './skill-file.js';
 import { frontmatterReady } from './frontmatter.js';
 
 export const SKILL_FILE = 'SKILL.md';
@@ -61,12 +62,9 @@ async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOpti
     return undefined; // not a skill folder (no SKILL.md): not a problem, folders hold other things
   }
   if (size > MAX_SKILL_FILE_BYTES) return { problems: [{ file, message: `${SKILL_FILE} is ${size} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit`, skipped: true }] };
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { problems: [{ file, message: `cannot read it: ${(error as Error).message}`, skipped: true }] };
-  }
+  const read = await readSkillFile(file, root);
+  if (!read.ok) return { problems: [{ file, message: read.message, skipped: true }] };
+  const text = read.text;
   await frontmatterReady();
   const parsed = parseSkill(text, { dir, file, dirName, root });
   if (!parsed.ok) return { problems: [{ file, message: parsed.reason, skipped: true }] };

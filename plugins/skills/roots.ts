@@ -30,7 +30,7 @@ export function skillRoots(homeDir: string, projectRoot: string, extraRoots: rea
     if (existing !== -1) roots.splice(existing, 1);
     // A project inside the home directory: `~/.mewcode/skills` is still the user's own.
     const scope = isInside(dir, projectRoot) && dir !== path.join(homeDir, '.mewcode', 'skills') ? 'project' : 'user';
-    roots.push({ dir, scope });
+    roots.push(scope === 'project' ? { dir, scope, project: projectRoot } : { dir, scope });
   }
   return roots;
 }

@@ -1,0 +1,90 @@
+/**
+ * A hostile repository against the catalog and load_skill: project skills that link outside the
+ * project (a SKILL.md or a whole skill folder pointing at the user's secrets), and a SKILL.md that
+ * grows, or turns into a link or a device, after the catalog was scanned. Errors at load time are
+ * tool results the model can act on (K1).
+ */
+import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Message, ToolMessage } from '../../../types/messages.js';
+import { loadCatalog } from '../../../plugins/skills/catalog.js';
+import { frontmatterReady } from '../../../plugins/skills/frontmatter.js';
+import { skillRoots } from '../../../plugins/skills/roots.js';
+import { MAX_SKILL_FILE_BYTES } from '../../../plugins/skills/skill.js';
+import { collect } from '../../support/boot.js';
+import { call, say, useTools } from '../../support/memory-provider.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { bootSkills, writeSkill } from './helpers.js';
+
+beforeAll(() => frontmatterReady());
+afterEach(() => removeTempDirs());
+
+const toolResults = (messages: readonly Message[]): { content: string; isError?: boolean }[] =>
+  messages.filter((m): m is ToolMessage => m.role === 'tool').flatMap((m) => m.results.map((r) => ({ content: r.content, ...(r.isError ? { isError: true } : {}) })));
+
+describe('links out of the project', () => {
+  test('a project SKILL.md or skill folder linked outside the project is skipped, naming where it points; links inside the project and user skills load', async () => {
+    const home = temp('skills-home-');
+    const project = temp('skills-project-');
+    const secrets = temp('skills-secrets-');
+    writeFileSync(path.join(secrets, 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nSECRET\n');
+    writeSkill(secrets, 'outside', { name: 'outside', description: 'Lives outside.' }, 'OUTSIDE BODY\n');
+    const skills = path.join(project, '.claude', 'skills');
+    mkdirSync(path.join(skills, 'key'), { recursive: true });
+    symlinkSync(path.join(secrets, 'id_rsa'), path.join(skills, 'key', 'SKILL.md'));
+    symlinkSync(path.join(secrets, 'outside'), path.join(skills, 'linked-out'));
+    // Inside the project: a link to a shared folder of the same repository is fine.
+    writeSkill(path.join(project, 'shared'), 'team', { name: 'team', description: 'Shared in the repo.' }, 'TEAM BODY\n');
+    symlinkSync(path.join(project, 'shared', 'team'), path.join(skills, 'team'));
+    // The user's own skills may link anywhere.
+    mkdirSync(path.join(home, '.mewcode', 'skills'), { recursive: true });
+    symlinkSync(path.join(secrets, 'outside'), path.join(home, '.mewcode', 'skills', 'outside'));
+
+    const catalog = await loadCatalog(skillRoots(home, project), { projectTrusted: true });
+    expect(catalog.skills.map((s) => [s.name, s.root.scope])).toEqual([['outside', 'user'], ['team', 'project']]);
+    const skipped = catalog.problems.filter((p) => p.skipped);
+    expect(skipped.map((p) => path.relative(project, p.file)).sort()).toEqual(['.claude/skills/key/SKILL.md', '.claude/skills/linked-out/SKILL.md']);
+    for (const problem of skipped) expect(problem.message).toMatch(/^SKILL\.md resolves to .*, outside the project \(.*\); a project's skill may not link outside it$/);
+  });
+
+  test('a project skill whose SKILL.md becomes a link outside after the scan: load_skill returns an error result, the secret never reaches the model', async () => {
+    const secrets = temp('skills-secrets-');
+    writeFileSync(path.join(secrets, 'id_rsa'), 'PRIVATE KEY MATERIAL\n');
+    const { kernel, model, projectSkills } = await bootSkills([useTools([call('load_skill', { name: 'notes' })]), say('ok')]);
+    const dir = writeSkill(projectSkills, 'notes', { name: 'notes', description: 'Notes.' }, 'NOTES BODY\n');
+    await kernel.container.get<{ reload(): Promise<unknown> }>(Symbol.for('mewcode/skills/Runtime')).reload();
+    rmSync(path.join(dir, 'SKILL.md'));
+    symlinkSync(path.join(secrets, 'id_rsa'), path.join(dir, 'SKILL.md'));
+    await collect(kernel.run({ prompt: 'take notes', mode: 'bypassPermissions' }));
+    const [result] = toolResults(model.requests[1]!.messages);
+    expect(result!.isError).toBe(true);
+    expect(result!.content).toMatch(/^Cannot read the skill "notes" \(.*\): SKILL\.md resolves to .*, outside the project/);
+    expect(JSON.stringify(model.requests)).not.toContain('PRIVATE KEY MATERIAL');
+  });
+});
+
+describe('a SKILL.md that changes after the scan', () => {
+  test(`one that grew past ${MAX_SKILL_FILE_BYTES} bytes is refused at load (an error result), not read whole`, async () => {
+    const { kernel, model, home, runtime } = await bootSkills([useTools([call('load_skill', { name: 'grows' })]), say('ok')]);
+    const dir = writeSkill(path.join(home, '.mewcode', 'skills'), 'grows', { name: 'grows', description: 'Grows.' }, 'SMALL\n');
+    await runtime.reload();
+    expect(runtime.store.current.get('grows')).toBeDefined();
+    appendFileSync(path.join(dir, 'SKILL.md'), 'x'.repeat(MAX_SKILL_FILE_BYTES));
+    await collect(kernel.run({ prompt: 'go', mode: 'bypassPermissions' }));
+    const [result] = toolResults(model.requests[1]!.messages);
+    expect(result!.isError).toBe(true);
+    expect(result!.content).toMatch(new RegExp(`SKILL\\.md is \\d+ bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit`));
+    expect(model.requests[1]!.system.environment ?? '').not.toContain('SMALL');
+  });
+
+  test('one replaced by a link to a device (/dev/zero) is refused at once', async () => {
+    const { kernel, model, home, runtime } = await bootSkills([useTools([call('load_skill', { name: 'zero' })]), say('ok')]);
+    const dir = writeSkill(path.join(home, '.mewcode', 'skills'), 'zero', { name: 'zero', description: 'Zero.' }, 'ZERO\n');
+    await runtime.reload();
+    rmSync(path.join(dir, 'SKILL.md'));
+    symlinkSync('/dev/zero', path.join(dir, 'SKILL.md'));
+    await collect(kernel.run({ prompt: 'go', mode: 'bypassPermissions' }));
+    const [result] = toolResults(model.requests[1]!.messages);
+    expect(result).toEqual({ isError: true, content: expect.stringContaining('SKILL.md is not a regular file') });
+  }, 10_000);
+});
