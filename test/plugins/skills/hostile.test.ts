@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Message, ToolMessage } from '../../../types/messages.js';
-import { loadCatalog } from '../../../plugins/skills/catalog.js';
+import { loadCatalog, MAX_ROOT_ENTRIES } from '../../../plugins/skills/catalog.js';
 import { frontmatterReady } from '../../../plugins/skills/frontmatter.js';
 import { skillRoots } from '../../../plugins/skills/roots.js';
 import { MAX_SKILL_FILE_BYTES } from '../../../plugins/skills/skill.js';
@@ -87,4 +87,28 @@ describe('a SKILL.md that changes after the scan', () => {
     const [result] = toolResults(model.requests[1]!.messages);
     expect(result).toEqual({ isError: true, content: expect.stringContaining('SKILL.md is not a regular file') });
   }, 10_000);
+});
+
+describe('a root with very many entries', () => {
+  const fill = (root: string, count: number): void => {
+    for (let i = 0; i < count; i++) {
+      const dir = path.join(root, `s${String(i).padStart(5, '0')}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: s${String(i).padStart(5, '0')}\ndescription: d\n---\nb\n`);
+    }
+  };
+
+  test(`${MAX_ROOT_ENTRIES} entries are all looked at; one more and only ${MAX_ROOT_ENTRIES} are, with a problem naming the root`, async () => {
+    const root = temp('skills-many-');
+    fill(root, MAX_ROOT_ENTRIES);
+    const full = await loadCatalog([{ dir: root, scope: 'user' }], { projectTrusted: true });
+    expect(full.skills).toHaveLength(MAX_ROOT_ENTRIES);
+    expect(full.problems).toEqual([]);
+    // A hidden entry counts too: what is bounded is the reading of the folder.
+    mkdirSync(path.join(root, '.hidden'));
+    const over = await loadCatalog([{ dir: root, scope: 'user' }], { projectTrusted: true });
+    expect(over.skills.length).toBeLessThanOrEqual(MAX_ROOT_ENTRIES);
+    expect(over.skills.length).toBeGreaterThanOrEqual(MAX_ROOT_ENTRIES - 1);
+    expect(over.problems).toEqual([{ file: root, skipped: true, message: `more than ${MAX_ROOT_ENTRIES} entries; only the first ${MAX_ROOT_ENTRIES} read are looked at (the rest are not loaded)` }]);
+  }, 30_000);
 });
