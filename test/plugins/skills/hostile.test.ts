@@ -10,7 +10,8 @@ import type { Message, ToolMessage } from '../../../types/messages.js';
 import { loadCatalog, MAX_ROOT_ENTRIES } from '../../../plugins/skills/catalog.js';
 import { frontmatterReady } from '../../../plugins/skills/frontmatter.js';
 import { skillRoots } from '../../../plugins/skills/roots.js';
-import { MAX_SKILL_FILE_BYTES } from '../../../plugins/skills/skill.js';
+import { MAX_SKILL_FILE_BYTES, type Skill } from '../../../plugins/skills/skill.js';
+import { MAX_CATALOG_CHARS, renderCatalog } from '../../../plugins/skills/render.js';
 import { collect } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
@@ -110,5 +111,33 @@ describe('a root with very many entries', () => {
     expect(over.skills.length).toBeLessThanOrEqual(MAX_ROOT_ENTRIES);
     expect(over.skills.length).toBeGreaterThanOrEqual(MAX_ROOT_ENTRIES - 1);
     expect(over.problems).toEqual([{ file: root, skipped: true, message: `more than ${MAX_ROOT_ENTRIES} entries; only the first ${MAX_ROOT_ENTRIES} read are looked at (the rest are not loaded)` }]);
+  }, 30_000);
+});
+
+describe('the catalog in the stable prompt', () => {
+  const entry = (i: number, description: string): Skill => ({ name: `s${String(i).padStart(4, '0')}`, description }) as Skill;
+
+  test('a catalog of exactly the budget is listed whole; one character more and the last skill is left out, counted', () => {
+    const skills = [entry(1, 'one'), entry(2, 'two'), entry(3, 'three')];
+    const whole = renderCatalog(skills, Number.MAX_SAFE_INTEGER);
+    expect(renderCatalog(skills, whole.length)).toBe(whole);
+    const cut = renderCatalog(skills, whole.length - 1);
+    expect(cut).toBe(`${renderCatalog(skills.slice(0, 2), Number.MAX_SAFE_INTEGER)}\n(1 more skill not listed: the catalog is over ${whole.length - 1} characters.)`);
+  });
+
+  test(`500 skills with long descriptions stay within ${MAX_CATALOG_CHARS} characters of stable prompt; a skill left out still loads by name`, async () => {
+    const { kernel, model, home, runtime } = await bootSkills([useTools([call('load_skill', { name: 's0499' })]), say('ok')]);
+    const root = path.join(home, '.mewcode', 'skills');
+    for (let i = 0; i < 500; i++) writeSkill(root, `s${String(i).padStart(4, '0')}`, { name: `s${String(i).padStart(4, '0')}`, description: 'd'.repeat(1000) }, `BODY ${i}\n`);
+    await runtime.reload();
+    // The stable prompt is built for the session when the run starts.
+    await collect(kernel.run({ prompt: 'go', mode: 'bypassPermissions' }));
+    const stable = model.requests[0]!.system.stable;
+    const catalog = stable.slice(stable.indexOf('# Skills'));
+    expect(catalog.length).toBeLessThan(MAX_CATALOG_CHARS + 100);
+    expect(catalog).toMatch(/\(\d+ more skills not listed: the catalog is over 65536 characters\.\)/);
+    expect(catalog).not.toContain('- s0499:');
+    expect(toolResults(model.requests[1]!.messages)[0]!.isError).toBeUndefined();
+    expect(model.requests[1]!.system.environment).toContain('BODY 499');
   }, 30_000);
 });
