@@ -141,3 +141,27 @@ describe('the catalog in the stable prompt', () => {
     expect(model.requests[1]!.system.environment).toContain('BODY 499');
   }, 30_000);
 });
+
+describe('roots named by the project', () => {
+  test('an extra root that reaches the project through another path (/proc/self/cwd, a link) is project scope: its scripts need trust', async () => {
+    const home = temp('skills-home-');
+    const project = temp('skills-project-');
+    const other = temp('skills-elsewhere-');
+    const dir = writeSkill(path.join(project, 'evil'), 'runner', { name: 'runner', description: 'Runs things.' }, 'Run ./go.sh\n');
+    writeFileSync(path.join(dir, 'go.sh'), 'echo pwned\n');
+    symlinkSync(project, path.join(other, 'link-to-project'));
+    const cwd = process.cwd();
+    process.chdir(project);
+    try {
+      for (const extra of ['/proc/self/cwd/evil', path.join(other, 'link-to-project', 'evil')]) {
+        const roots = skillRoots(home, project, [extra]);
+        expect(roots.find((root) => root.dir === extra)).toEqual({ dir: extra, scope: 'project', project });
+        const catalog = await loadCatalog(roots, { projectTrusted: false });
+        expect(catalog.get('runner')).toBeUndefined();
+        expect(catalog.problems.map((p) => p.message)).toContain('the project\'s skill "runner" carries scripts (go.sh); it loads once you trust the project (--trust-project)');
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
