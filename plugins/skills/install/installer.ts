@@ -60,7 +60,7 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
     await mkdir(root, { recursive: true });
     staging = await mkdtemp(path.join(root, `.install-${source.name}-`));
     request.onStaging?.(staging);
-    const state: DownloadState = { files: 0, bytes: 0, skipped: [] };
+    const state: DownloadState = { files: 0, bytes: 0, folders: 0, skipped: [] };
     const context = { limits, signal, allowedOrigins };
     if (source.kind === 'folder') await downloadFolder(source.listUrl, staging, '', 0, state, context);
     else await downloadFile(source.fileUrl, path.join(staging, 'SKILL.md'), 'SKILL.md', state, context);

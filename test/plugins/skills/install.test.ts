@@ -220,3 +220,34 @@ describe('quotas and hostile listings', () => {
     github.extraEntries.clear();
   });
 });
+
+describe('review: what a hostile server can still try', () => {
+  const installTree = async (repo: string, tree: Record<string, any>) => {
+    github.repos.set(repo, tree);
+    const r = request(`https://github.com/${repo}/tree/main/s`);
+    return { outcome: await installSkill(r), root: userRoot(r.home) };
+  };
+
+  test(`${INSTALL_LIMITS.maxFiles} folders install; ${INSTALL_LIMITS.maxFiles + 1} (empty ones) are refused`, async () => {
+    const folders = (repo: string, count: number) => {
+      github.repos.set(repo, { 's/SKILL.md': SKILL });
+      github.extraEntries.set(`${repo}:s`, Array.from({ length: count }, (_, i) => ({ name: `d${i}`, type: 'dir', url: `${github.url}/repos/${repo}/contents/s/d${i}?ref=main` })));
+      for (let i = 0; i < count; i++) github.extraEntries.set(`${repo}:s/d${i}`, []);
+      const r = request(`https://github.com/${repo}/tree/main/s`);
+      return installSkill(r);
+    };
+    expect(await folders('r/dirs-ok', INSTALL_LIMITS.maxFiles)).toMatchObject({ ok: true, report: { files: 1 } });
+    github.requests.length = 0;
+    expect(await folders('r/dirs-over', INSTALL_LIMITS.maxFiles + 1)).toEqual({ ok: false, error: `the skill has more than ${INSTALL_LIMITS.maxFiles} folders; refused` });
+    expect(github.requests.filter((r) => r.includes('/contents/s/d'))).toHaveLength(INSTALL_LIMITS.maxFiles);
+    github.extraEntries.clear();
+  });
+
+  test('a redirect to another origin is refused; a redirect within the allowed origins is followed', async () => {
+    const stay = await installTree('r/redirect-ok', { 's/SKILL.md': { body: '', redirectTo: `${github.url}/raw/r/redirect-ok/main/t/SKILL.md` }, 't/SKILL.md': SKILL });
+    expect(stay.outcome).toMatchObject({ ok: true, report: { name: 'lint-fix' } });
+    const away = await installTree('r/redirect-away', { 's/SKILL.md': { body: '', redirectTo: 'http://127.0.0.2:9/SKILL.md' } });
+    expect(away.outcome).toEqual({ ok: false, error: 'SKILL.md: refusing to download from http://127.0.0.2:9' });
+    expect(readdirSync(away.root)).toEqual([]);
+  });
+});
