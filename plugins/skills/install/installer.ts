@@ -7,11 +7,12 @@
  * removed on every failure.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { installRoot } from '../roots.js';
 import { parseSkill } from '../skill.js';
 import { frontmatterReady } from '../frontmatter.js';
+import { readSkillFile } from '../skill-file.js';
 import { downloadFile, downloadFolder, type DownloadState } from './download.js';
 import { InstallError } from './http-get.js';
 import { INSTALL_LIMITS, type InstallEndpoints, type InstallLimits } from './limits.js';
@@ -67,8 +68,11 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
 
     const skillFile = path.join(staging, 'SKILL.md');
     if (!(await exists(skillFile))) throw new InstallError('the download has no SKILL.md at its top; it is not a skill folder');
+    // The catalog's own limit: a SKILL.md it would skip is not installed as if it worked.
+    const read = await readSkillFile(skillFile, { dir: root, scope: 'user' });
+    if (!read.ok) throw new InstallError(`its ${read.message}`);
     await frontmatterReady();
-    const checked = parseSkill(await readFile(skillFile, 'utf8'), { dir: staging, file: skillFile, dirName: source.name, root: { dir: root, scope: request.scope } });
+    const checked = parseSkill(read.text, { dir: staging, file: skillFile, dirName: source.name, root: { dir: root, scope: request.scope } });
     if (!checked.ok) throw new InstallError(`its SKILL.md is not valid: ${checked.reason}`);
     // The folder is named as the skill calls itself, so the catalog finds no mismatch.
     const name = checked.skill.name;

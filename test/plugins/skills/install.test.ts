@@ -9,6 +9,7 @@ import path from 'node:path';
 import { installSkill, type InstallRequest } from '../../../plugins/skills/install/installer.js';
 import { INSTALL_LIMITS, installEndpoints } from '../../../plugins/skills/install/limits.js';
 import { parseSkillUrl } from '../../../plugins/skills/install/skill-url.js';
+import { MAX_SKILL_FILE_BYTES } from '../../../plugins/skills/skill.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -227,6 +228,14 @@ describe('review: what a hostile server can still try', () => {
     const r = request(`https://github.com/${repo}/tree/main/s`);
     return { outcome: await installSkill(r), root: userRoot(r.home) };
   };
+
+  test(`a SKILL.md of exactly ${MAX_SKILL_FILE_BYTES} bytes installs; one byte more is refused (the catalog would skip it), nothing left behind`, async () => {
+    const sized = (size: number): string => SKILL + 'x'.repeat(size - Buffer.byteLength(SKILL));
+    expect((await installTree('r/skill-ok', { 's/SKILL.md': sized(MAX_SKILL_FILE_BYTES) })).outcome).toMatchObject({ ok: true });
+    const over = await installTree('r/skill-over', { 's/SKILL.md': sized(MAX_SKILL_FILE_BYTES + 1) });
+    expect(over.outcome).toEqual({ ok: false, error: `its SKILL.md is ${MAX_SKILL_FILE_BYTES + 1} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit` });
+    expect(readdirSync(over.root)).toEqual([]);
+  });
 
   test(`${INSTALL_LIMITS.maxFiles} folders install; ${INSTALL_LIMITS.maxFiles + 1} (empty ones) are refused`, async () => {
     const folders = (repo: string, count: number) => {
