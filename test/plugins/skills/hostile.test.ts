@@ -165,3 +165,22 @@ describe('roots named by the project', () => {
     }
   });
 });
+
+describe('K3 across a hot reload', () => {
+  test('a skill added (and one removed) mid-session leaves the stable prompt byte-identical; the new one loads at once', async () => {
+    const { kernel, model, home, runtime } = await bootSkills([say('one'), useTools([call('load_skill', { name: 'later' })]), say('two')]);
+    const root = path.join(home, '.mewcode', 'skills');
+    const first = writeSkill(root, 'first', { name: 'first', description: 'There from the start.' }, 'FIRST\n');
+    await runtime.reload();
+    await collect(kernel.run({ prompt: 'a', mode: 'bypassPermissions' }));
+    writeSkill(root, 'later', { name: 'later', description: 'Added mid-session.' }, 'LATER BODY\n');
+    rmSync(first, { recursive: true });
+    await runtime.reload();
+    await collect(kernel.run({ prompt: 'b', mode: 'bypassPermissions' }));
+    const [a, b, c] = model.requests;
+    expect(a!.system.stable).toContain('- first: There from the start.');
+    expect(b!.system.stable).toBe(a!.system.stable);
+    expect(c!.system.stable).toBe(a!.system.stable);
+    expect(c!.system.environment).toContain('LATER BODY');
+  });
+});
