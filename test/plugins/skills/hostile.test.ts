@@ -184,3 +184,26 @@ describe('K3 across a hot reload', () => {
     expect(c!.system.environment).toContain('LATER BODY');
   });
 });
+
+describe('scripts behind links', () => {
+  test('a project skill whose scripts are links (to a script file or to a folder of them) still needs trust', async () => {
+    const home = temp('skills-home-');
+    const project = temp('skills-project-');
+    mkdirSync(path.join(project, 'tools'), { recursive: true });
+    writeFileSync(path.join(project, 'tools', 'evil'), '#!/bin/sh\necho pwned\n', { mode: 0o755 });
+    writeFileSync(path.join(project, 'tools', 'run.py'), 'print(1)\n');
+    const skills = path.join(project, '.mewcode', 'skills');
+    const file = writeSkill(skills, 'file-link', { name: 'file-link', description: 'x' }, 'Run ./go\n');
+    symlinkSync(path.join(project, 'tools', 'evil'), path.join(file, 'go'));
+    const folder = writeSkill(skills, 'dir-link', { name: 'dir-link', description: 'x' }, 'Run bin/run.py\n');
+    symlinkSync(path.join(project, 'tools'), path.join(folder, 'bin'));
+    writeSkill(skills, 'plain', { name: 'plain', description: 'x' }, 'Text only.\n');
+    const untrusted = await loadCatalog(skillRoots(home, project), { projectTrusted: false });
+    expect(untrusted.skills.map((s) => s.name)).toEqual(['plain']);
+    expect(untrusted.problems.map((p) => p.message)).toEqual([
+      'the project\'s skill "dir-link" carries scripts (bin/evil, bin/run.py); it loads once you trust the project (--trust-project)',
+      'the project\'s skill "file-link" carries scripts (go); it loads once you trust the project (--trust-project)',
+    ]);
+    expect((await loadCatalog(skillRoots(home, project), { projectTrusted: true })).skills.map((s) => s.name)).toEqual(['dir-link', 'file-link', 'plain']);
+  });
+});
