@@ -27,9 +27,14 @@ export type ActivationOutcome =
   | { kind: 'fork'; skill: Skill; text: string; isError: boolean }
   | { kind: 'error'; message: string };
 
+/** How many names an unknown-skill result lists (a catalog may hold thousands). */
+export const MAX_NAMES_LISTED = 100;
+
+/** Only skills the model may load are named (a `disable-model-invocation` skill is the user's alone). */
 export function unknownSkillMessage(name: string, known: readonly Skill[]): string {
-  const names = known.map((skill) => skill.name);
-  return `Unknown skill "${name}". ${names.length > 0 ? `Available skills: ${names.join(', ')}.` : 'No skills are installed.'} Use one of these names exactly.`;
+  const names = known.filter((skill) => skill.modelInvocable).map((skill) => skill.name);
+  const shown = names.slice(0, MAX_NAMES_LISTED).join(', ') + (names.length > MAX_NAMES_LISTED ? `, … and ${names.length - MAX_NAMES_LISTED} more` : '');
+  return `Unknown skill "${name}". ${names.length > 0 ? `Available skills: ${shown}.` : 'No skills are installed.'} Use one of these names exactly.`;
 }
 
 /** The body from disk now, rendered; an error names the file. */

@@ -12,6 +12,7 @@ import { frontmatterReady } from '../../../plugins/skills/frontmatter.js';
 import { skillRoots } from '../../../plugins/skills/roots.js';
 import { MAX_SKILL_FILE_BYTES, type Skill } from '../../../plugins/skills/skill.js';
 import { MAX_CATALOG_CHARS, renderCatalog } from '../../../plugins/skills/render.js';
+import { MAX_NAMES_LISTED, unknownSkillMessage } from '../../../plugins/skills/activation.js';
 import { collect } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
@@ -205,5 +206,17 @@ describe('scripts behind links', () => {
       'the project\'s skill "file-link" carries scripts (go); it loads once you trust the project (--trust-project)',
     ]);
     expect((await loadCatalog(skillRoots(home, project), { projectTrusted: true })).skills.map((s) => s.name)).toEqual(['dir-link', 'file-link', 'plain']);
+  });
+});
+
+describe('the unknown-skill result', () => {
+  const named = (count: number, extra: Partial<Skill> = {}): Skill[] => Array.from({ length: count }, (_, i) => ({ name: `s${i}`, modelInvocable: true, ...extra }) as Skill);
+
+  test(`names ${MAX_NAMES_LISTED} skills whole; one more is counted, not listed; user-only skills are not named`, () => {
+    const exact = unknownSkillMessage('x', named(MAX_NAMES_LISTED));
+    expect(exact).toBe(`Unknown skill "x". Available skills: ${named(MAX_NAMES_LISTED).map((s) => s.name).join(', ')}. Use one of these names exactly.`);
+    const over = unknownSkillMessage('x', named(MAX_NAMES_LISTED + 1));
+    expect(over).toBe(`Unknown skill "x". Available skills: ${named(MAX_NAMES_LISTED).map((s) => s.name).join(', ')}, … and 1 more. Use one of these names exactly.`);
+    expect(unknownSkillMessage('x', named(2, { modelInvocable: false }))).toBe('Unknown skill "x". No skills are installed. Use one of these names exactly.');
   });
 });
