@@ -7,7 +7,7 @@
  * removed on every failure.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { installRoot } from '../roots.js';
 import { parseSkill } from '../skill.js';
@@ -58,6 +58,7 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
   const allowedOrigins = new Set([new URL(request.endpoints.githubApi).origin, new URL(request.endpoints.rawBase).origin]);
   let staging: string | undefined;
   try {
+    if (request.scope === 'project') await refuseLinkOut(root, request.projectRoot);
     await mkdir(root, { recursive: true });
     staging = await mkdtemp(path.join(root, `.install-${source.name}-`));
     request.onStaging?.(staging);
@@ -86,6 +87,19 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
   } finally {
     if (staging) await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * A repository may make `.mewcode` or `.mewcode/skills` a link to anywhere (`~/.config/…`): a
+ * project install follows no link out of the project. The deepest existing part of the target
+ * root is resolved before anything is created.
+ */
+async function refuseLinkOut(root: string, projectRoot: string): Promise<void> {
+  let existing = root;
+  while (!(await exists(existing)) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  const [real, project] = await Promise.all([realpath(existing), realpath(projectRoot)]);
+  const relative = path.relative(project, real);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) throw new InstallError(`the project's skills folder ${root} leads outside the project (to ${real}); refused`);
 }
 
 /**

@@ -4,7 +4,7 @@
  * from the bytes during a download, so a file lying about its size is stopped), hostile names,
  * staging inside the target root (no EXDEV), atomic replace, user and project scope.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { installSkill, type InstallRequest } from '../../../plugins/skills/install/installer.js';
 import { INSTALL_LIMITS, installEndpoints } from '../../../plugins/skills/install/limits.js';
@@ -258,5 +258,18 @@ describe('review: what a hostile server can still try', () => {
     const away = await installTree('r/redirect-away', { 's/SKILL.md': { body: '', redirectTo: 'http://127.0.0.2:9/SKILL.md' } });
     expect(away.outcome).toEqual({ ok: false, error: 'SKILL.md: refusing to download from http://127.0.0.2:9' });
     expect(readdirSync(away.root)).toEqual([]);
+  });
+
+  test('a project install refuses a .mewcode (or .mewcode/skills) that links outside the project; nothing is written there', async () => {
+    github.repos.set('r/link', { 's/SKILL.md': SKILL });
+    for (const link of ['.mewcode', path.join('.mewcode', 'skills')]) {
+      const r = request('https://github.com/r/link/tree/main/s', { scope: 'project' });
+      const outside = temp('install-outside-');
+      mkdirSync(path.dirname(path.join(r.project, link)), { recursive: true });
+      symlinkSync(outside, path.join(r.project, link));
+      const outcome = await installSkill(r);
+      expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/^the project's skills folder .* leads outside the project \(to .*\); refused$/) });
+      expect(readdirSync(outside)).toEqual([]);
+    }
   });
 });
