@@ -17,7 +17,8 @@ export function resolveRoot(root: string, homeDir: string, projectRoot: string):
   return path.resolve(projectRoot, root);
 }
 
-function isInside(child: string, parent: string): boolean {
+/** Whether `child` is `parent` or below it (paths compared as given). */
+export function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

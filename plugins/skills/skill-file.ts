@@ -9,22 +9,17 @@
  */
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
-import path from 'node:path';
+import { isInside } from './roots.js';
 import { MAX_SKILL_FILE_BYTES, type SkillRoot } from './skill.js';
 
 export type SkillFileRead = { ok: true; text: string } | { ok: false; message: string };
-
-function inside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 export async function readSkillFile(file: string, root: SkillRoot, maxBytes = MAX_SKILL_FILE_BYTES): Promise<SkillFileRead> {
   try {
     if (root.scope === 'project') {
       const boundary = await realpath(root.project ?? root.dir);
       const real = await realpath(file);
-      if (!inside(real, boundary)) return { ok: false, message: `SKILL.md resolves to ${real}, outside the project (${boundary}); a project's skill may not link outside it` };
+      if (!isInside(real, boundary)) return { ok: false, message: `SKILL.md resolves to ${real}, outside the project (${boundary}); a project's skill may not link outside it` };
     }
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
