@@ -220,3 +220,16 @@ describe('the unknown-skill result', () => {
     expect(unknownSkillMessage('x', named(2, { modelInvocable: false }))).toBe('Unknown skill "x". No skills are installed. Use one of these names exactly.');
   });
 });
+
+describe('hostile YAML', () => {
+  test('an alias bomb (billion laughs) in one SKILL.md skips that folder; the rest of the catalog loads', async () => {
+    const root = temp('skills-root-');
+    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x,x]', ...['b', 'c', 'd', 'e', 'f'].map((key, i) => `${key}: &${key} [${Array(10).fill(`*${'abcde'[i]}`).join(',')}]`)].join('\n');
+    const file = path.join(writeSkill(root, 'bomb', { name: 'bomb' }, 'x\n'), 'SKILL.md');
+    writeFileSync(file, `---\nname: bomb\n${bomb}\n---\nbody\n`);
+    writeSkill(root, 'fine', { name: 'fine', description: 'Fine.' }, 'ok\n');
+    const catalog = await loadCatalog([{ dir: root, scope: 'user' }], { projectTrusted: true });
+    expect(catalog.skills.map((s) => s.name)).toEqual(['fine']);
+    expect(catalog.problems).toEqual([{ file, skipped: true, message: expect.stringMatching(/^line 2: invalid YAML in the frontmatter: Excessive alias count/) }]);
+  });
+});
