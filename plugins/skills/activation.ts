@@ -3,7 +3,6 @@
  * render it with the arguments (S5), then either activate it in the calling session (inline) or
  * run it in an isolated sub-agent and return that agent's final text (fork, S6).
  */
-import { readFile } from 'node:fs/promises';
 import type { AgentSession, ForkContext } from '../../types/session.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import type { ActiveSkills } from './active.js';
@@ -12,6 +11,7 @@ import { renderBody } from './render.js';
 import { skillBody, type Skill } from './skill.js';
 import { registeredToolNames } from './tool-names.js';
 import { frontmatterReady } from './frontmatter.js';
+import { readSkillFile } from './skill-file.js';
 
 export interface ActivationDeps {
   store: CatalogStore;
@@ -27,19 +27,21 @@ export type ActivationOutcome =
   | { kind: 'fork'; skill: Skill; text: string; isError: boolean }
   | { kind: 'error'; message: string };
 
+/** How many names an unknown-skill result lists (a catalog may hold thousands). */
+export const MAX_NAMES_LISTED = 100;
+
+/** Only skills the model may load are named (a `disable-model-invocation` skill is the user's alone). */
 export function unknownSkillMessage(name: string, known: readonly Skill[]): string {
-  const names = known.map((skill) => skill.name);
-  return `Unknown skill "${name}". ${names.length > 0 ? `Available skills: ${names.join(', ')}.` : 'No skills are installed.'} Use one of these names exactly.`;
+  const names = known.filter((skill) => skill.modelInvocable).map((skill) => skill.name);
+  const shown = names.slice(0, MAX_NAMES_LISTED).join(', ') + (names.length > MAX_NAMES_LISTED ? `, … and ${names.length - MAX_NAMES_LISTED} more` : '');
+  return `Unknown skill "${name}". ${names.length > 0 ? `Available skills: ${shown}.` : 'No skills are installed.'} Use one of these names exactly.`;
 }
 
 /** The body from disk now, rendered; an error names the file. */
 export async function readRendered(skill: Skill, args: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
-  let text: string;
-  try {
-    text = await readFile(skill.file, 'utf8');
-  } catch (error) {
-    return { ok: false, message: `Cannot read the skill "${skill.name}" (${skill.file}): ${(error as Error).message}. It may have been removed; the catalog reloads when its folders change.` };
-  }
+  const read = await readSkillFile(skill.file, skill.root);
+  if (!read.ok) return { ok: false, message: `Cannot read the skill "${skill.name}" (${skill.file}): ${read.message}. It may have been removed or changed; the catalog reloads when its folders change.` };
+  const text = read.text;
   await frontmatterReady();
   const body = skillBody(text);
   if (!body.ok) return { ok: false, message: `The skill "${skill.name}" (${skill.file}) no longer parses: ${body.error}` };

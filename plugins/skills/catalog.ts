@@ -4,10 +4,11 @@
  * and the store swaps it in one assignment (catalog-store.ts), so no reader ever sees half a scan
  * (the seed wrote bodies into shared objects without a lock).
  */
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_SKILL_FILE_BYTES, parseSkill, type Skill, type SkillRoot } from './skill.js';
 import { findScripts } from './scripts.js';
+import { readSkillFile } from './skill-file.js';
 import { frontmatterReady } from './frontmatter.js';
 
 export const SKILL_FILE = 'SKILL.md';
@@ -61,12 +62,9 @@ async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOpti
     return undefined; // not a skill folder (no SKILL.md): not a problem, folders hold other things
   }
   if (size > MAX_SKILL_FILE_BYTES) return { problems: [{ file, message: `${SKILL_FILE} is ${size} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit`, skipped: true }] };
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    return { problems: [{ file, message: `cannot read it: ${(error as Error).message}`, skipped: true }] };
-  }
+  const read = await readSkillFile(file, root);
+  if (!read.ok) return { problems: [{ file, message: read.message, skipped: true }] };
+  const text = read.text;
   await frontmatterReady();
   const parsed = parseSkill(text, { dir, file, dirName, root });
   if (!parsed.ok) return { problems: [{ file, message: parsed.reason, skipped: true }] };
@@ -81,15 +79,40 @@ async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOpti
   return { skill, problems: skill.warnings.map((message) => ({ file, name: skill.name, message, skipped: false })) };
 }
 
+/**
+ * How many directory entries of one root are read at most (hidden ones included): a repository
+ * with 100 000 folders under `.claude/skills` costs a bounded scan, not a hang at every start.
+ */
+export const MAX_ROOT_ENTRIES = 1000;
+
+/** The root's visible entries, sorted — at most MAX_ROOT_ENTRIES read, the directory streamed (never listed whole). */
+async function listRoot(dir: string): Promise<{ names: string[]; truncated: boolean }> {
+  const names: string[] = [];
+  let read = 0;
+  let truncated = false;
+  for await (const entry of await opendir(dir)) {
+    if (++read > MAX_ROOT_ENTRIES) {
+      truncated = true;
+      break; // leaving the loop closes the directory
+    }
+    if (!entry.name.startsWith('.')) names.push(entry.name);
+  }
+  return { names: names.sort(), truncated };
+}
+
 async function scanRoot(root: SkillRoot, options: CatalogOptions): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
   let entries: string[];
+  let truncated: boolean;
   try {
     const info = await stat(root.dir);
     if (!info.isDirectory()) return { skills: [], problems: [{ file: root.dir, message: 'a skills root must be a directory', skipped: true }] };
-    entries = (await readdir(root.dir)).filter((name) => !name.startsWith('.')).sort();
+    ({ names: entries, truncated } = await listRoot(root.dir));
   } catch {
     return { skills: [], problems: [] }; // a root that does not exist is normal
   }
+  const rootProblems: SkillProblem[] = truncated
+    ? [{ file: root.dir, skipped: true, message: `more than ${MAX_ROOT_ENTRIES} entries; only the first ${MAX_ROOT_ENTRIES} read are looked at (the rest are not loaded)` }]
+    : [];
   const outcomes = await Promise.all(
     entries.map(async (name) => {
       // Folders and links to folders (a `.claude/skills` entry is often a link to a shared checkout).
@@ -99,7 +122,7 @@ async function scanRoot(root: SkillRoot, options: CatalogOptions): Promise<{ ski
     }),
   );
   const skills: Skill[] = [];
-  const problems: SkillProblem[] = [];
+  const problems: SkillProblem[] = rootProblems;
   const seen = new Map<string, Skill>();
   for (const outcome of outcomes) {
     if (!outcome) continue;

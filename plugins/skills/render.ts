@@ -7,16 +7,32 @@ import type { Skill } from './skill.js';
 /** Replaced by the arguments; when the body has none, arguments go under "## User Request". */
 export const ARGUMENTS_PLACEHOLDER = '$ARGUMENTS';
 
-export function renderCatalog(skills: readonly Skill[]): string {
+/**
+ * The catalog's size in the stable prompt, at most (characters). Each entry is bounded (name 64,
+ * description 1024) but their number is not — thousands of project skills would make every request
+ * carry megabytes. Entries past the budget are left out of the listing (named by count); the user's
+ * /name still runs them and load_skill still loads them by name.
+ */
+export const MAX_CATALOG_CHARS = 64 * 1024;
+
+export function renderCatalog(skills: readonly Skill[], budget = MAX_CATALOG_CHARS): string {
   if (skills.length === 0) return '';
-  const lines = [
+  const head = [
     '# Skills',
     'Skills are procedures for particular tasks. When a task matches a skill below, call the load_skill tool with its name ' +
       '(and the request as `arguments`) before starting, then follow the instructions it activates. The user can also type /<name>.',
     '',
-    ...skills.map((skill) => `- ${skill.name}: ${skill.description || '(no description)'}`),
-  ];
-  return lines.join('\n');
+  ].join('\n');
+  let text = head;
+  let listed = 0;
+  for (const skill of skills) {
+    const line = `\n- ${skill.name}: ${skill.description || '(no description)'}`;
+    if (text.length + line.length > budget) break;
+    text += line;
+    listed++;
+  }
+  const left = skills.length - listed;
+  return left > 0 ? `${text}\n(${left} more skill${left === 1 ? '' : 's'} not listed: the catalog is over ${budget} characters.)` : text;
 }
 
 export function toolsHint(tools: readonly string[]): string {

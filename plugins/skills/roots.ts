@@ -4,6 +4,7 @@
  * Claude Code and other agents work unchanged), then `<root>/.mewcode/skills` — a later root's
  * skill replaces an earlier one of the same name, so the project wins.
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { SkillRoot } from './skill.js';
 
@@ -16,9 +17,19 @@ export function resolveRoot(root: string, homeDir: string, projectRoot: string):
   return path.resolve(projectRoot, root);
 }
 
-function isInside(child: string, parent: string): boolean {
+/** Whether `child` is `parent` or below it (paths compared as given). */
+export function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The real path, or the path as given when it does not exist (yet). */
+function real(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 export function skillRoots(homeDir: string, projectRoot: string, extraRoots: readonly string[] = DEFAULT_EXTRA_ROOTS): SkillRoot[] {
@@ -29,8 +40,10 @@ export function skillRoots(homeDir: string, projectRoot: string, extraRoots: rea
     const existing = roots.findIndex((root) => root.dir === dir);
     if (existing !== -1) roots.splice(existing, 1);
     // A project inside the home directory: `~/.mewcode/skills` is still the user's own.
-    const scope = isInside(dir, projectRoot) && dir !== path.join(homeDir, '.mewcode', 'skills') ? 'project' : 'user';
-    roots.push({ dir, scope });
+    // By the path as written *and* by the real path: a root the project's configuration names as
+    // `/proc/self/cwd/x` or through a link is still the repository's, so its scripts need trust.
+    const scope = dir !== path.join(homeDir, '.mewcode', 'skills') && (isInside(dir, projectRoot) || isInside(real(dir), real(projectRoot))) ? 'project' : 'user';
+    roots.push(scope === 'project' ? { dir, scope, project: projectRoot } : { dir, scope });
   }
   return roots;
 }

@@ -3,7 +3,7 @@
  * A project's skill with scripts is code a repository brought; it loads only in a trusted
  * project (SPEC A12). The walk is bounded (depth and entries) so a huge folder costs little.
  */
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.py', '.js', '.mjs', '.cjs', '.ts', '.rb', '.pl', '.php', '.ps1', '.bat', '.cmd', '.exe', '.lua']);
@@ -24,11 +24,14 @@ export async function findScripts(dir: string): Promise<string[]> {
       if (--budget < 0) return;
       const full = path.join(current, entry.name);
       const extension = path.extname(entry.name).toLowerCase();
-      if (entry.isDirectory()) await walk(full, depth + 1);
-      else if (!entry.isFile() || DATA_EXTENSIONS.has(extension)) continue;
+      // A link is judged by what it points to (`run.sh -> ../../tools/evil`, `bin -> ../tools`):
+      // skipping links let a repository hide its scripts behind one.
+      const target = entry.isSymbolicLink() ? await stat(full).catch(() => undefined) : undefined;
+      if (entry.isDirectory() || target?.isDirectory()) await walk(full, depth + 1);
+      else if (!(entry.isFile() || target?.isFile()) || DATA_EXTENSIONS.has(extension)) continue;
       else if (SCRIPT_EXTENSIONS.has(extension)) found.push(path.relative(dir, full));
       else {
-        const info = await lstat(full).catch(() => undefined);
+        const info = target ?? (await lstat(full).catch(() => undefined));
         if (info && (info.mode & 0o111) !== 0) found.push(path.relative(dir, full));
       }
     }

@@ -14,6 +14,8 @@ export interface SkillRoot {
   dir: string;
   /** `project` for a root inside the project (its scripts need workspace trust). */
   scope: SkillScope;
+  /** For a project-scope root: the project's folder, which its skills' files must resolve inside. */
+  project?: string;
 }
 
 export interface Skill {

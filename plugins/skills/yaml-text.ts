@@ -8,9 +8,12 @@ export type YamlOutcome = { ok: true; value: unknown } | { ok: false; offset: nu
 
 export function parseYamlText(text: string): YamlOutcome {
   try {
-    return { ok: true, value: parse(text, { prettyErrors: false, uniqueKeys: true }) };
+    // logLevel error: an unknown tag in someone's frontmatter is not a process warning on stderr.
+    return { ok: true, value: parse(text, { prettyErrors: false, uniqueKeys: true, logLevel: 'error' }) };
   } catch (error) {
-    if (!(error instanceof YAMLError)) throw error;
-    return { ok: false, offset: error.pos[0], message: error.message.split('\n')[0] ?? error.message };
+    // Not only YAMLError: an alias bomb ("billion laughs") is yaml's ReferenceError, and one
+    // hostile SKILL.md must be a skipped folder, not a catalog (and a start-up) that fails.
+    const message = (error as Error).message.split('\n')[0] ?? String(error);
+    return { ok: false, offset: error instanceof YAMLError ? error.pos[0] : 0, message };
   }
 }

@@ -12,6 +12,7 @@ import type { InstallLimits } from './limits.js';
 export interface DownloadState {
   files: number;
   bytes: number;
+  folders: number;
   /** Symbolic links and submodules in the listing, not installed. */
   skipped: string[];
 }
@@ -82,6 +83,8 @@ export async function downloadFolder(url: string, staging: string, at: string, d
     const relative = path.posix.join(at, name);
     const target = inside(staging, relative);
     if (item.type === 'dir') {
+      // Folders count too: a listing of thousands of (empty) folders is not a skill either.
+      if (++state.folders > limits.maxFiles) throw new InstallError(`the skill has more than ${limits.maxFiles} folders; refused`);
       if (typeof item.url !== 'string') throw new InstallError(`${relative}: the listing gives no URL for the folder`);
       await mkdir(target, { recursive: true });
       await downloadFolder(item.url, staging, relative, depth + 1, state, context);

@@ -7,11 +7,12 @@
  * removed on every failure.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { installRoot } from '../roots.js';
+import { installRoot, isInside } from '../roots.js';
 import { parseSkill } from '../skill.js';
 import { frontmatterReady } from '../frontmatter.js';
+import { readSkillFile } from '../skill-file.js';
 import { downloadFile, downloadFolder, type DownloadState } from './download.js';
 import { InstallError } from './http-get.js';
 import { INSTALL_LIMITS, type InstallEndpoints, type InstallLimits } from './limits.js';
@@ -57,18 +58,22 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
   const allowedOrigins = new Set([new URL(request.endpoints.githubApi).origin, new URL(request.endpoints.rawBase).origin]);
   let staging: string | undefined;
   try {
+    if (request.scope === 'project') await refuseLinkOut(root, request.projectRoot);
     await mkdir(root, { recursive: true });
     staging = await mkdtemp(path.join(root, `.install-${source.name}-`));
     request.onStaging?.(staging);
-    const state: DownloadState = { files: 0, bytes: 0, skipped: [] };
+    const state: DownloadState = { files: 0, bytes: 0, folders: 0, skipped: [] };
     const context = { limits, signal, allowedOrigins };
     if (source.kind === 'folder') await downloadFolder(source.listUrl, staging, '', 0, state, context);
     else await downloadFile(source.fileUrl, path.join(staging, 'SKILL.md'), 'SKILL.md', state, context);
 
     const skillFile = path.join(staging, 'SKILL.md');
     if (!(await exists(skillFile))) throw new InstallError('the download has no SKILL.md at its top; it is not a skill folder');
+    // The catalog's own limit: a SKILL.md it would skip is not installed as if it worked.
+    const read = await readSkillFile(skillFile, { dir: root, scope: 'user' });
+    if (!read.ok) throw new InstallError(`its ${read.message}`);
     await frontmatterReady();
-    const checked = parseSkill(await readFile(skillFile, 'utf8'), { dir: staging, file: skillFile, dirName: source.name, root: { dir: root, scope: request.scope } });
+    const checked = parseSkill(read.text, { dir: staging, file: skillFile, dirName: source.name, root: { dir: root, scope: request.scope } });
     if (!checked.ok) throw new InstallError(`its SKILL.md is not valid: ${checked.reason}`);
     // The folder is named as the skill calls itself, so the catalog finds no mismatch.
     const name = checked.skill.name;
@@ -82,6 +87,18 @@ export async function installSkill(request: InstallRequest): Promise<InstallOutc
   } finally {
     if (staging) await rm(staging, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * A repository may make `.mewcode` or `.mewcode/skills` a link to anywhere (`~/.config/…`): a
+ * project install follows no link out of the project. The deepest existing part of the target
+ * root is resolved before anything is created.
+ */
+async function refuseLinkOut(root: string, projectRoot: string): Promise<void> {
+  let existing = root;
+  while (!(await exists(existing)) && path.dirname(existing) !== existing) existing = path.dirname(existing);
+  const [real, project] = await Promise.all([realpath(existing), realpath(projectRoot)]);
+  if (!isInside(real, project)) throw new InstallError(`the project's skills folder ${root} leads outside the project (to ${real}); refused`);
 }
 
 /**

@@ -177,9 +177,9 @@ describe('roots', () => {
     expect(skillRoots('/h', '/p')).toEqual([
       { dir: '/h/.mewcode/skills', scope: 'user' },
       { dir: '/h/.claude/skills', scope: 'user' },
-      { dir: '/p/.claude/skills', scope: 'project' },
-      { dir: '/p/.agents/skills', scope: 'project' },
-      { dir: '/p/.mewcode/skills', scope: 'project' },
+      { dir: '/p/.claude/skills', scope: 'project', project: '/p' },
+      { dir: '/p/.agents/skills', scope: 'project', project: '/p' },
+      { dir: '/p/.mewcode/skills', scope: 'project', project: '/p' },
     ]);
     expect(skillRoots('/h', '/p', ['/abs/skills', 'team/skills']).map((r) => r.dir)).toEqual(['/h/.mewcode/skills', '/abs/skills', '/p/team/skills', '/p/.mewcode/skills']);
   });

@@ -16,6 +16,8 @@ export interface FakeFile {
   contentLength?: number;
   /** Send the headers, then wait this long before the body (a slow server). */
   stallMs?: number;
+  /** Answer the download with a 302 to this URL instead. */
+  redirectTo?: string;
 }
 
 export type FakeTree = Record<string, string | Buffer | FakeFile>;
@@ -62,7 +64,7 @@ export async function startFakeGithub(): Promise<FakeGithub> {
           entries.set(first!, { name: first, path: child, type: 'file', size: fake.statedSize ?? size, download_url: `${base}/raw/${repo}/${ref}/${child}` });
         }
       }
-      if (entries.size === 0 && !(folder in tree)) return void res.writeHead(404).end('{"message":"Not Found"}');
+      if (entries.size === 0 && !(folder in tree) && !extraEntries.has(`${repo}:${folder}`)) return void res.writeHead(404).end('{"message":"Not Found"}');
       if (folder in tree) {
         const fake = asFile(tree[folder]!);
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: folder.split('/').at(-1), type: 'file', size: Buffer.byteLength(fake.body) }));
@@ -76,6 +78,7 @@ export async function startFakeGithub(): Promise<FakeGithub> {
       const value = tree?.[decodeURIComponent(raw[4]!)];
       if (value === undefined) return void res.writeHead(404).end('404: Not Found');
       const fake = asFile(value);
+      if (fake.redirectTo !== undefined) return void res.writeHead(302, { location: fake.redirectTo }).end();
       const body = Buffer.isBuffer(fake.body) ? fake.body : Buffer.from(fake.body);
       if (fake.stallMs !== undefined) {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });

@@ -4,11 +4,12 @@
  * from the bytes during a download, so a file lying about its size is stopped), hostile names,
  * staging inside the target root (no EXDEV), atomic replace, user and project scope.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { installSkill, type InstallRequest } from '../../../plugins/skills/install/installer.js';
 import { INSTALL_LIMITS, installEndpoints } from '../../../plugins/skills/install/limits.js';
 import { parseSkillUrl } from '../../../plugins/skills/install/skill-url.js';
+import { MAX_SKILL_FILE_BYTES } from '../../../plugins/skills/skill.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -218,5 +219,57 @@ describe('quotas and hostile listings', () => {
     const outcome = await installSkill(request('https://github.com/q/origin/tree/main/s'));
     expect(outcome).toMatchObject({ ok: false, error: 'x.md: refusing to download from http://127.0.0.2:9' });
     github.extraEntries.clear();
+  });
+});
+
+describe('review: what a hostile server can still try', () => {
+  const installTree = async (repo: string, tree: Record<string, any>) => {
+    github.repos.set(repo, tree);
+    const r = request(`https://github.com/${repo}/tree/main/s`);
+    return { outcome: await installSkill(r), root: userRoot(r.home) };
+  };
+
+  test(`a SKILL.md of exactly ${MAX_SKILL_FILE_BYTES} bytes installs; one byte more is refused (the catalog would skip it), nothing left behind`, async () => {
+    const sized = (size: number): string => SKILL + 'x'.repeat(size - Buffer.byteLength(SKILL));
+    expect((await installTree('r/skill-ok', { 's/SKILL.md': sized(MAX_SKILL_FILE_BYTES) })).outcome).toMatchObject({ ok: true });
+    const over = await installTree('r/skill-over', { 's/SKILL.md': sized(MAX_SKILL_FILE_BYTES + 1) });
+    expect(over.outcome).toEqual({ ok: false, error: `its SKILL.md is ${MAX_SKILL_FILE_BYTES + 1} bytes, over the ${MAX_SKILL_FILE_BYTES}-byte limit` });
+    expect(readdirSync(over.root)).toEqual([]);
+  });
+
+  test(`${INSTALL_LIMITS.maxFiles} folders install; ${INSTALL_LIMITS.maxFiles + 1} (empty ones) are refused`, async () => {
+    const folders = (repo: string, count: number) => {
+      github.repos.set(repo, { 's/SKILL.md': SKILL });
+      github.extraEntries.set(`${repo}:s`, Array.from({ length: count }, (_, i) => ({ name: `d${i}`, type: 'dir', url: `${github.url}/repos/${repo}/contents/s/d${i}?ref=main` })));
+      for (let i = 0; i < count; i++) github.extraEntries.set(`${repo}:s/d${i}`, []);
+      const r = request(`https://github.com/${repo}/tree/main/s`);
+      return installSkill(r);
+    };
+    expect(await folders('r/dirs-ok', INSTALL_LIMITS.maxFiles)).toMatchObject({ ok: true, report: { files: 1 } });
+    github.requests.length = 0;
+    expect(await folders('r/dirs-over', INSTALL_LIMITS.maxFiles + 1)).toEqual({ ok: false, error: `the skill has more than ${INSTALL_LIMITS.maxFiles} folders; refused` });
+    expect(github.requests.filter((r) => r.includes('/contents/s/d'))).toHaveLength(INSTALL_LIMITS.maxFiles);
+    github.extraEntries.clear();
+  });
+
+  test('a redirect to another origin is refused; a redirect within the allowed origins is followed', async () => {
+    const stay = await installTree('r/redirect-ok', { 's/SKILL.md': { body: '', redirectTo: `${github.url}/raw/r/redirect-ok/main/t/SKILL.md` }, 't/SKILL.md': SKILL });
+    expect(stay.outcome).toMatchObject({ ok: true, report: { name: 'lint-fix' } });
+    const away = await installTree('r/redirect-away', { 's/SKILL.md': { body: '', redirectTo: 'http://127.0.0.2:9/SKILL.md' } });
+    expect(away.outcome).toEqual({ ok: false, error: 'SKILL.md: refusing to download from http://127.0.0.2:9' });
+    expect(readdirSync(away.root)).toEqual([]);
+  });
+
+  test('a project install refuses a .mewcode (or .mewcode/skills) that links outside the project; nothing is written there', async () => {
+    github.repos.set('r/link', { 's/SKILL.md': SKILL });
+    for (const link of ['.mewcode', path.join('.mewcode', 'skills')]) {
+      const r = request('https://github.com/r/link/tree/main/s', { scope: 'project' });
+      const outside = temp('install-outside-');
+      mkdirSync(path.dirname(path.join(r.project, link)), { recursive: true });
+      symlinkSync(outside, path.join(r.project, link));
+      const outcome = await installSkill(r);
+      expect(outcome).toEqual({ ok: false, error: expect.stringMatching(/^the project's skills folder .* leads outside the project \(to .*\); refused$/) });
+      expect(readdirSync(outside)).toEqual([]);
+    }
   });
 });
