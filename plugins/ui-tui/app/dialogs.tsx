@@ -26,21 +26,39 @@ function describeTarget(request: ApprovalRequest): string {
   return t.kind === 'path' ? t.path : t.kind === 'command' ? t.command : '(no target)';
 }
 
+/**
+ * A dialog ignores choosing keys (Enter, digits, arrows) for this long after it opens: keys typed
+ * ahead for the prompt, or a paste that arrives as the dialog appears, must never answer it. Esc
+ * (deny / don't trust) works at once: refusing is always safe.
+ */
+export const ARM_MS = 300;
+
 /** Arrows or 1–4 move / choose, Enter confirms, Esc denies. */
-function useChoice(count: number, onChoose: (index: number) => void, onEscape: () => void): number {
+function useChoice(count: number, onChoose: (index: number) => void, onEscape: () => void, armMs: number): number {
   const [selected, setSelected] = useState(0);
   const latest = useRef(0); // Enter may come before the render of the last arrow key
+  const openedAt = useRef(Date.now());
+  const answered = useRef(false); // one answer per dialog, even if keys come before the re-render
   const move = (index: number): void => {
     latest.current = index;
     setSelected(index);
   };
   useInput((input, key) => {
-    if (key.escape) return onEscape();
+    if (answered.current) return;
+    if (key.escape) {
+      answered.current = true;
+      return onEscape();
+    }
+    if (Date.now() - openedAt.current < armMs) return;
     if (key.upArrow) return move((latest.current + count - 1) % count);
     if (key.downArrow || key.tab) return move((latest.current + 1) % count);
-    if (key.return) return onChoose(latest.current);
-    const digit = Number(input);
-    if (Number.isInteger(digit) && digit >= 1 && digit <= count) onChoose(digit - 1);
+    const digit = key.return ? latest.current + 1 : Number(input);
+    if (input !== '' || key.return) {
+      if (Number.isInteger(digit) && digit >= 1 && digit <= count) {
+        answered.current = true;
+        onChoose(digit - 1);
+      }
+    }
   });
   return selected;
 }
@@ -57,8 +75,8 @@ function Choices({ labels, selected }: { labels: readonly string[]; selected: nu
   );
 }
 
-export function ApprovalDialog({ request, onAnswer }: { request: ApprovalRequest; onAnswer(choice: ApprovalChoice): void }) {
-  const selected = useChoice(APPROVAL_CHOICES.length, (i) => onAnswer(APPROVAL_CHOICES[i]!.choice), () => onAnswer('deny'));
+export function ApprovalDialog({ request, onAnswer, armMs = ARM_MS }: { request: ApprovalRequest; onAnswer(choice: ApprovalChoice): void; armMs?: number }) {
+  const selected = useChoice(APPROVAL_CHOICES.length, (i) => onAnswer(APPROVAL_CHOICES[i]!.choice), () => onAnswer('deny'), armMs);
   const preview = request.tool ? callDiff({ id: request.toolCallId, name: request.toolName, input: JSON.stringify(request.input) }, PREVIEW_LINES) : undefined;
   const who = request.agentId && request.agentId !== 'main' ? ` (sub-agent ${request.agentId})` : '';
   return (
@@ -86,8 +104,8 @@ export function ApprovalDialog({ request, onAnswer }: { request: ApprovalRequest
 /** Settings listed in the trust dialog before the rest are counted (it must fit the screen). */
 const TRUST_ROWS = 12;
 
-export function TrustDialog({ pending, onAnswer }: { pending: PendingTrust; onAnswer(trusted: boolean): void }) {
-  const selected = useChoice(2, (i) => onAnswer(i === 0), () => onAnswer(false));
+export function TrustDialog({ pending, onAnswer, armMs = ARM_MS }: { pending: PendingTrust; onAnswer(trusted: boolean): void; armMs?: number }) {
+  const selected = useChoice(2, (i) => onAnswer(i === 0), () => onAnswer(false), armMs);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow">

@@ -129,6 +129,7 @@ export class UiStore {
   requestApproval(request: ApprovalRequest): Promise<ApprovalChoice> {
     return new Promise((resolve) => {
       const pending: PendingApproval = {
+        id: this.nextId++,
         request,
         resolve: (choice) => {
           this.set({ approvals: this.state.approvals.filter((a) => a !== pending) });
