@@ -3,6 +3,7 @@
  * the pickers (/resume, /model, /mode, /permissions). While one is open the input is inactive,
  * so no key reaches the prompt or changes the mode.
  */
+import { terminalSafe } from './terminal-safe.js';
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
@@ -23,7 +24,7 @@ const PREVIEW_LINES = 8;
 
 function describeTarget(request: ApprovalRequest): string {
   const t = request.target;
-  return t.kind === 'path' ? t.path : t.kind === 'command' ? t.command : '(no target)';
+  return terminalSafe(t.kind === 'path' ? t.path : t.kind === 'command' ? t.command : '(no target)');
 }
 
 /**
@@ -81,14 +82,14 @@ export function ApprovalDialog({ request, onAnswer, armMs = ARM_MS }: { request:
   const who = request.agentId && request.agentId !== 'main' ? ` (sub-agent ${request.agentId})` : '';
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-      <Text bold color="yellow">{`Allow ${request.toolName}${who}?`}</Text>
+      <Text bold color="yellow">{terminalSafe(`Allow ${request.toolName}${who}?`)}</Text>
       <Text>
         <Text dimColor>{'target  '}</Text>
         {describeTarget(request)}
       </Text>
       <Text>
         <Text dimColor>{'reason  '}</Text>
-        {request.verdict.reason ?? request.verdict.layer}
+        {terminalSafe(request.verdict.reason ?? request.verdict.layer)}
       </Text>
       {preview ? (
         <Box marginTop={1}>
@@ -111,14 +112,14 @@ export function TrustDialog({ pending, onAnswer, armMs = ARM_MS }: { pending: Pe
       <Text bold color="yellow">
         {pending.changed ? 'This project’s settings changed since you trusted it.' : 'Do you trust the files in this project?'}
       </Text>
-      <Text>{pending.projectRoot}</Text>
+      <Text>{terminalSafe(pending.projectRoot)}</Text>
       <Text>If you trust it, MewCode will apply these project settings, which can run code or send data:</Text>
       <Box flexDirection="column" marginTop={1}>
         {pending.settings.slice(0, TRUST_ROWS).map((s) => (
           <Text key={`${s.file}:${s.key}`}>
             {'  '}
-            <Text color="cyan">{`${s.file}: ${s.key}`}</Text>
-            {` ${s.summary}`}
+            <Text color="cyan">{terminalSafe(`${s.file}: ${s.key}`)}</Text>
+            {terminalSafe(` ${s.summary}`)}
           </Text>
         ))}
       </Box>
@@ -159,7 +160,7 @@ export function PickerView({ picker }: { picker: Picker }) {
   const start = Math.max(0, Math.min(selected.current - PICKER_ROWS + 1, items.length - PICKER_ROWS));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold>{picker.title}</Text>
+      <Text bold>{terminalSafe(picker.title)}</Text>
       <Text>
         <Text dimColor>search: </Text>
         {query.current}
@@ -168,8 +169,8 @@ export function PickerView({ picker }: { picker: Picker }) {
       {items.length === 0 ? <Text dimColor>nothing matches</Text> : null}
       {items.slice(start, start + PICKER_ROWS).map((item, i) => (
         <Text key={item.value} {...(start + i === selected.current ? { color: 'cyan', bold: true } : {})} wrap="truncate-end">
-          {`${start + i === selected.current ? '›' : ' '} ${item.label}`}
-          {item.detail ? <Text dimColor>{`  ${item.detail}`}</Text> : null}
+          {`${start + i === selected.current ? '›' : ' '} ${terminalSafe(item.label)}`}
+          {item.detail ? <Text dimColor>{terminalSafe(`  ${item.detail}`)}</Text> : null}
         </Text>
       ))}
       <Text dimColor>Type to search, ↑/↓ to move, Enter to choose, Esc to cancel.</Text>
