@@ -76,6 +76,7 @@ test(
       const trust = await t.waitFor('Do you trust the files in this project?');
       printScreen('trust dialog', trust);
       expect(trust).toContain('.mewcode/settings.yaml: permissions.additional_directories');
+      await new Promise((r) => setTimeout(r, 500)); // dialogs ignore keys typed ahead (ARM_MS)
       t.keys('1');
       await t.waitFor(PROMPT_READY);
       t.type('make a notes file');
@@ -84,6 +85,7 @@ test(
       printScreen('approval dialog', dialog);
       expect(dialog).toMatch(/target\s+notes\.md/);
       expect(dialog).toContain('4. No, deny (Esc)');
+      await new Promise((r) => setTimeout(r, 500));
       t.keys('1');
       const after = await t.waitFor('Created notes.md with two lines.');
       printScreen('after approving', after);

@@ -106,7 +106,7 @@ export function App({ controller }: { controller: TuiController }) {
       {state.trust ? (
         <TrustDialog pending={state.trust.pending} onAnswer={state.trust.resolve} />
       ) : approval ? (
-        <ApprovalDialog key={approval.request.toolCallId} request={approval.request} onAnswer={approval.resolve} />
+        <ApprovalDialog key={approval.id} request={approval.request} onAnswer={approval.resolve} />
       ) : state.picker ? (
         <PickerView picker={state.picker} />
       ) : null}

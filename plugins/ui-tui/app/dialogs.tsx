@@ -3,6 +3,7 @@
  * the pickers (/resume, /model, /mode, /permissions). While one is open the input is inactive,
  * so no key reaches the prompt or changes the mode.
  */
+import { terminalSafe } from './terminal-safe.js';
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
@@ -23,24 +24,42 @@ const PREVIEW_LINES = 8;
 
 function describeTarget(request: ApprovalRequest): string {
   const t = request.target;
-  return t.kind === 'path' ? t.path : t.kind === 'command' ? t.command : '(no target)';
+  return terminalSafe(t.kind === 'path' ? t.path : t.kind === 'command' ? t.command : '(no target)');
 }
 
+/**
+ * A dialog ignores choosing keys (Enter, digits, arrows) for this long after it opens: keys typed
+ * ahead for the prompt, or a paste that arrives as the dialog appears, must never answer it. Esc
+ * (deny / don't trust) works at once: refusing is always safe.
+ */
+export const ARM_MS = 300;
+
 /** Arrows or 1–4 move / choose, Enter confirms, Esc denies. */
-function useChoice(count: number, onChoose: (index: number) => void, onEscape: () => void): number {
+function useChoice(count: number, onChoose: (index: number) => void, onEscape: () => void, armMs: number): number {
   const [selected, setSelected] = useState(0);
   const latest = useRef(0); // Enter may come before the render of the last arrow key
+  const openedAt = useRef(Date.now());
+  const answered = useRef(false); // one answer per dialog, even if keys come before the re-render
   const move = (index: number): void => {
     latest.current = index;
     setSelected(index);
   };
   useInput((input, key) => {
-    if (key.escape) return onEscape();
+    if (answered.current) return;
+    if (key.escape) {
+      answered.current = true;
+      return onEscape();
+    }
+    if (Date.now() - openedAt.current < armMs) return;
     if (key.upArrow) return move((latest.current + count - 1) % count);
     if (key.downArrow || key.tab) return move((latest.current + 1) % count);
-    if (key.return) return onChoose(latest.current);
-    const digit = Number(input);
-    if (Number.isInteger(digit) && digit >= 1 && digit <= count) onChoose(digit - 1);
+    const digit = key.return ? latest.current + 1 : Number(input);
+    if (input !== '' || key.return) {
+      if (Number.isInteger(digit) && digit >= 1 && digit <= count) {
+        answered.current = true;
+        onChoose(digit - 1);
+      }
+    }
   });
   return selected;
 }
@@ -57,20 +76,20 @@ function Choices({ labels, selected }: { labels: readonly string[]; selected: nu
   );
 }
 
-export function ApprovalDialog({ request, onAnswer }: { request: ApprovalRequest; onAnswer(choice: ApprovalChoice): void }) {
-  const selected = useChoice(APPROVAL_CHOICES.length, (i) => onAnswer(APPROVAL_CHOICES[i]!.choice), () => onAnswer('deny'));
+export function ApprovalDialog({ request, onAnswer, armMs = ARM_MS }: { request: ApprovalRequest; onAnswer(choice: ApprovalChoice): void; armMs?: number }) {
+  const selected = useChoice(APPROVAL_CHOICES.length, (i) => onAnswer(APPROVAL_CHOICES[i]!.choice), () => onAnswer('deny'), armMs);
   const preview = request.tool ? callDiff({ id: request.toolCallId, name: request.toolName, input: JSON.stringify(request.input) }, PREVIEW_LINES) : undefined;
   const who = request.agentId && request.agentId !== 'main' ? ` (sub-agent ${request.agentId})` : '';
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-      <Text bold color="yellow">{`Allow ${request.toolName}${who}?`}</Text>
+      <Text bold color="yellow">{terminalSafe(`Allow ${request.toolName}${who}?`)}</Text>
       <Text>
         <Text dimColor>{'target  '}</Text>
         {describeTarget(request)}
       </Text>
       <Text>
         <Text dimColor>{'reason  '}</Text>
-        {request.verdict.reason ?? request.verdict.layer}
+        {terminalSafe(request.verdict.reason ?? request.verdict.layer)}
       </Text>
       {preview ? (
         <Box marginTop={1}>
@@ -86,21 +105,21 @@ export function ApprovalDialog({ request, onAnswer }: { request: ApprovalRequest
 /** Settings listed in the trust dialog before the rest are counted (it must fit the screen). */
 const TRUST_ROWS = 12;
 
-export function TrustDialog({ pending, onAnswer }: { pending: PendingTrust; onAnswer(trusted: boolean): void }) {
-  const selected = useChoice(2, (i) => onAnswer(i === 0), () => onAnswer(false));
+export function TrustDialog({ pending, onAnswer, armMs = ARM_MS }: { pending: PendingTrust; onAnswer(trusted: boolean): void; armMs?: number }) {
+  const selected = useChoice(2, (i) => onAnswer(i === 0), () => onAnswer(false), armMs);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow">
         {pending.changed ? 'This project’s settings changed since you trusted it.' : 'Do you trust the files in this project?'}
       </Text>
-      <Text>{pending.projectRoot}</Text>
+      <Text>{terminalSafe(pending.projectRoot)}</Text>
       <Text>If you trust it, MewCode will apply these project settings, which can run code or send data:</Text>
       <Box flexDirection="column" marginTop={1}>
         {pending.settings.slice(0, TRUST_ROWS).map((s) => (
           <Text key={`${s.file}:${s.key}`}>
             {'  '}
-            <Text color="cyan">{`${s.file}: ${s.key}`}</Text>
-            {` ${s.summary}`}
+            <Text color="cyan">{terminalSafe(`${s.file}: ${s.key}`)}</Text>
+            {terminalSafe(` ${s.summary}`)}
           </Text>
         ))}
       </Box>
@@ -141,7 +160,7 @@ export function PickerView({ picker }: { picker: Picker }) {
   const start = Math.max(0, Math.min(selected.current - PICKER_ROWS + 1, items.length - PICKER_ROWS));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold>{picker.title}</Text>
+      <Text bold>{terminalSafe(picker.title)}</Text>
       <Text>
         <Text dimColor>search: </Text>
         {query.current}
@@ -150,8 +169,8 @@ export function PickerView({ picker }: { picker: Picker }) {
       {items.length === 0 ? <Text dimColor>nothing matches</Text> : null}
       {items.slice(start, start + PICKER_ROWS).map((item, i) => (
         <Text key={item.value} {...(start + i === selected.current ? { color: 'cyan', bold: true } : {})} wrap="truncate-end">
-          {`${start + i === selected.current ? '›' : ' '} ${item.label}`}
-          {item.detail ? <Text dimColor>{`  ${item.detail}`}</Text> : null}
+          {`${start + i === selected.current ? '›' : ' '} ${terminalSafe(item.label)}`}
+          {item.detail ? <Text dimColor>{terminalSafe(`  ${item.detail}`)}</Text> : null}
         </Text>
       ))}
       <Text dimColor>Type to search, ↑/↓ to move, Enter to choose, Esc to cancel.</Text>

@@ -3,6 +3,7 @@
  * progress lines. Its height is bounded (Ink clears the whole terminal, scrollback included,
  * once the redrawn part is as tall as the screen), so everything here is cut to `maxLines`.
  */
+import { terminalSafe } from './terminal-safe.js';
 import { Box, Text } from 'ink';
 import type { UiState } from '../model/ui-store.js';
 import { lastLines, renderMarkdown } from './markdown.js';
@@ -18,7 +19,7 @@ export function LiveRegion({ state, now, width, maxLines }: { state: UiState; no
   const withTails = linesWithTails <= toolBudget;
   const toolLines = withTails ? linesWithTails : tools.length;
   const textLines = Math.max(3, maxLines - toolLines - (hidden > 0 ? 1 : 0) - state.progress.length - 2);
-  const thinking = state.streamingThinking.trim();
+  const thinking = terminalSafe(state.streamingThinking).trim();
   return (
     <Box flexDirection="column">
       {thinking ? (
@@ -43,7 +44,7 @@ export function LiveRegion({ state, now, width, maxLines }: { state: UiState; no
       ) : null}
       {state.progress.map((p) => (
         <Text key={p.id} color="yellow">
-          {p.until !== undefined ? p.text.replace('{countdown}', `${Math.max(0, Math.ceil((p.until - now) / 1000))} s`) : `${p.text} ${Math.floor((now - p.startedAt) / 1000)}s`}
+          {p.until !== undefined ? terminalSafe(p.text).replace('{countdown}', `${Math.max(0, Math.ceil((p.until - now) / 1000))} s`) : `${terminalSafe(p.text)} ${Math.floor((now - p.startedAt) / 1000)}s`}
         </Text>
       ))}
     </Box>

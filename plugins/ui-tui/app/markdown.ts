@@ -4,6 +4,7 @@
  * tables, links) and highlights code blocks with `cli-highlight`. It strips control characters
  * from the model's text, so a reply cannot smuggle escape sequences onto the user's terminal.
  */
+import { terminalSafe } from './terminal-safe.js';
 import { Marked } from 'marked';
 import { markedTerminal } from 'marked-terminal';
 
@@ -28,10 +29,10 @@ function rendererFor(width: number): Marked {
 
 export function renderMarkdown(text: string, width: number): string {
   try {
-    const out = rendererFor(Math.max(20, width)).parse(text, { async: false });
+    const out = rendererFor(Math.max(20, width)).parse(terminalSafe(text), { async: false });
     return out.replace(/\n+$/, '');
   } catch {
-    return text; // a renderer failure must never lose the text
+    return terminalSafe(text); // a renderer failure must never lose the text
   }
 }
 

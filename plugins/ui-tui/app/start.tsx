@@ -80,12 +80,18 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
   void watchMcp(kernel, store).catch(() => store.endProgress('mcp'));
   const exited = new Promise<number>((resolve) => (controller.exit = resolve));
   const instance = render(<App controller={controller} />, INK_OPTIONS);
-  const code = await exited;
-  controller.cancel();
-  instance.unmount();
-  await instance.waitUntilExit();
-  output.detach();
-  return code;
+  try {
+    // Ink also ends on its own when the UI throws (it unmounts: raw mode off, cursor shown); then
+    // nobody can press Ctrl+C, so that ends the session too, with the error.
+    const code = await Promise.race([exited, instance.waitUntilExit().then(() => 0)]);
+    controller.cancel();
+    instance.unmount();
+    await instance.waitUntilExit();
+    return code;
+  } finally {
+    controller.cancel();
+    output.detach();
+  }
 }
 
 /** The start-up trust question, on its own before the session's screen (SPEC A12). */

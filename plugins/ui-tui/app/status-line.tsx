@@ -1,4 +1,5 @@
 /** provider · model · mode · sandbox · context % of the active window · session tokens. */
+import { terminalSafe } from './terminal-safe.js';
 import { Box, Text } from 'ink';
 import type { StatusInfo } from '../model/entries.js';
 
@@ -19,13 +20,13 @@ export function StatusLine({ status, hint }: { status: StatusInfo; hint: string 
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text dimColor>{`${status.provider}/${status.model} · `}</Text>
-        <Text color={MODE_COLOURS[status.mode] ?? 'gray'}>{`mode: ${status.mode}`}</Text>
-        <Text dimColor>{` · sandbox: ${status.sandbox} · `}</Text>
+        <Text dimColor>{terminalSafe(`${status.provider}/${status.model} · `)}</Text>
+        <Text color={MODE_COLOURS[status.mode] ?? 'gray'}>{terminalSafe(`mode: ${status.mode}`)}</Text>
+        <Text dimColor>{terminalSafe(` · sandbox: ${status.sandbox} · `)}</Text>
         <Text {...(percent >= 80 ? { color: 'red' } : percent >= 60 ? { color: 'yellow' } : { dimColor: true })}>{`context ${percent}%`}</Text>
         <Text dimColor>{` of ${formatTokens(status.contextWindow)} · ${formatTokens(status.sessionTokens)} tokens`}</Text>
       </Text>
-      {hint ? <Text color="yellow">{hint}</Text> : null}
+      {hint ? <Text color="yellow">{terminalSafe(hint)}</Text> : null}
     </Box>
   );
 }

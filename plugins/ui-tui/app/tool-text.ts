@@ -1,4 +1,5 @@
 /** How a tool call reads on one line, and the coloured diff of an edit (plain functions, tested). */
+import { terminalSafe } from './terminal-safe.js';
 import { diffLines } from 'diff';
 import type { ToolCall } from '../../../types/messages.js';
 
@@ -20,9 +21,10 @@ export function describeCall(call: ToolCall): string {
   const input = parseInput(call);
   const key = SUMMARY_KEYS.find((k) => typeof input[k] === 'string');
   const raw = key ? (input[key] as string) : '';
-  const oneLine = raw.replace(/\s+/g, ' ').trim();
+  const oneLine = terminalSafe(raw).replace(/\s+/g, ' ').trim();
   const shown = oneLine.length > SUMMARY_WIDTH ? `${oneLine.slice(0, SUMMARY_WIDTH - 1)}…` : oneLine;
-  return shown ? `${call.name}(${shown})` : call.name;
+  const name = terminalSafe(call.name);
+  return shown ? `${name}(${shown})` : name;
 }
 
 export interface DiffLine {
@@ -47,14 +49,14 @@ export function callDiff(call: ToolCall, maxLines: number): { lines: DiffLine[];
 }
 
 function splitLines(text: string): string[] {
-  const lines = text.split('\n');
+  const lines = terminalSafe(text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   return lines;
 }
 
 /** The first lines of a result, and how many more there are. */
 export function headLines(text: string, max: number): { text: string; more: number } {
-  const lines = text.replace(/\n+$/, '').split('\n');
+  const lines = terminalSafe(text).replace(/\n+$/, '').split('\n');
   return { text: lines.slice(0, max).join('\n'), more: Math.max(0, lines.length - max) };
 }
 

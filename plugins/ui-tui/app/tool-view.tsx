@@ -1,4 +1,5 @@
 /** A tool call: running (spinner, elapsed time, output tail) or finished (status, time, result or diff). */
+import { terminalSafe } from './terminal-safe.js';
 import { Box, Text } from 'ink';
 import type { ToolCall, ToolResult } from '../../../types/messages.js';
 import type { RunningTool } from '../model/entries.js';
@@ -28,7 +29,7 @@ export function RunningToolView({ tool, now }: { tool: RunningTool; now: number 
       {tool.tail ? (
         <Box paddingLeft={2}>
           <Text dimColor wrap="truncate-end">
-            {lastLines(tool.tail.replace(/\n+$/, ''), TAIL_LINES)}
+            {lastLines(terminalSafe(tool.tail).replace(/\n+$/, ''), TAIL_LINES)}
           </Text>
         </Box>
       ) : null}

@@ -36,6 +36,8 @@ export interface ProgressLine {
 }
 
 export interface PendingApproval {
+  /** Unique per request: the dialog is remounted (fresh selection, type-ahead guard) for each one. */
+  id: number;
   request: ApprovalRequest;
   resolve(choice: ApprovalChoice): void;
 }

@@ -10,7 +10,7 @@ import type { AgentEvent } from '../../../types/events.js';
 import type { NotificationPayload } from '../../../types/hooks.js';
 import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
 import type { PendingTrust } from '../../../types/trust.js';
-import { committablePrefix } from './stream-split.js';
+import { splitStream } from './stream-split.js';
 import type { Entry, NewEntry, PendingApproval, PendingTrustDialog, Picker, ProgressLine, RunningTool, StatusInfo } from './entries.js';
 
 export interface UiState {
@@ -33,6 +33,9 @@ export interface UiState {
   /** Whether thinking is shown in full (Ctrl+T) or collapsed to its first line. */
   readonly thinkingExpanded: boolean;
 }
+
+/** A running call's progress message kept (a few lines are shown; an MCP server may send more). */
+export const MAX_TAIL_CHARS = 2000;
 
 /** "… retrying in 2.5 s (attempt 2 of 4)": provider retries become a countdown line. */
 const RETRY_NOTICE = /retrying in ([\d.]+) s\b/;
@@ -129,6 +132,7 @@ export class UiStore {
   requestApproval(request: ApprovalRequest): Promise<ApprovalChoice> {
     return new Promise((resolve) => {
       const pending: PendingApproval = {
+        id: this.nextId++,
         request,
         resolve: (choice) => {
           this.set({ approvals: this.state.approvals.filter((a) => a !== pending) });
@@ -192,10 +196,9 @@ export class UiStore {
       case 'text': {
         if (this.state.streamingThinking && !this.state.streamingText) this.flushStreams();
         // Finished paragraphs go to the scrollback now: the live region stays a few lines tall.
-        const text = this.state.streamingText + event.text;
-        const cut = committablePrefix(text);
-        const done = cut > 0 ? [this.entry({ kind: 'assistant', text: text.slice(0, cut).replace(/\n+$/, '') })] : [];
-        this.set({ streamingText: text.slice(cut), entries: done.length ? [...this.state.entries, ...done] : this.state.entries, progress: this.withoutRetry() });
+        const split = splitStream(this.state.streamingText + event.text);
+        const done = split.done ? [this.entry({ kind: 'assistant', text: split.done.replace(/\n+$/, '') })] : [];
+        this.set({ streamingText: split.live, entries: done.length ? [...this.state.entries, ...done] : this.state.entries, progress: this.withoutRetry() });
         return;
       }
       case 'thinking':
@@ -208,7 +211,7 @@ export class UiStore {
         this.set({
           running: this.state.running.map((r) =>
             r.call.id === event.call.id
-              ? { ...r, ...(event.progress.message !== undefined ? { tail: event.progress.message } : {}), progress: { progress: event.progress.progress, ...(event.progress.total !== undefined ? { total: event.progress.total } : {}) } }
+              ? { ...r, ...(event.progress.message !== undefined ? { tail: event.progress.message.slice(-MAX_TAIL_CHARS) } : {}), progress: { progress: event.progress.progress, ...(event.progress.total !== undefined ? { total: event.progress.total } : {}) } }
               : r,
           ),
         });

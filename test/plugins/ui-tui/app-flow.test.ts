@@ -1,5 +1,6 @@
 // The whole terminal UI (App + controller + store) on a real kernel with the in-memory model:
 // streaming, concurrent tools, approvals, cancellation, mode switching and commands.
+import { ARM_MS } from '../../../plugins/ui-tui/app/dialogs.js';
 import { ContainerModule } from 'inversify';
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
@@ -59,6 +60,9 @@ async function start(steps: Step[], extra: MewcodePlugin[] = []) {
   return { kernel, model, view, store, controller, frame, waitFor, send, idle, log };
 }
 
+/** A dialog ignores choosing keys for ARM_MS after it opens (type-ahead guard). */
+const armed = () => new Promise((r) => setTimeout(r, ARM_MS + 50));
+
 test('a prompt streams its answer; concurrent read-only calls are on screen together, then each is ✓ with its time', async () => {
   const ui = await start([useTools([call('sleep_read', { ms: 400, text: 'a' }), call('sleep_read', { ms: 400, text: 'b' })], 'Reading both.'), say('Both **read**.')]);
   await ui.send('read a and b');
@@ -81,6 +85,7 @@ test('approval: 1 allows the write; Esc denies the next one and the model reads 
   ui.view.stdin.write(KEYS.shiftTab);
   await settle();
   expect(ui.store.snapshot.status.mode).toBe('default');
+  await armed();
   ui.view.stdin.write('1');
   await ui.waitFor('first done');
   expect(ui.frame()).toContain('✓ write_note');
@@ -164,6 +169,7 @@ test('/permissions lists a grant from "allow for this session" and revokes the o
   await ui.waitFor('No approvals granted');
   await ui.send('write a');
   await ui.waitFor('Allow write_note?');
+  await armed();
   ui.view.stdin.write('2');
   await ui.waitFor('one');
   await ui.send('/permissions');
@@ -173,6 +179,7 @@ test('/permissions lists a grant from "allow for this session" and revokes the o
   await ui.waitFor(/Revoked write_note\(/);
   await ui.send('write a again');
   await ui.waitFor('Allow write_note?');
+  await armed();
   ui.view.stdin.write('1');
   await ui.waitFor('two');
 });

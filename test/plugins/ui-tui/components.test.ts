@@ -2,7 +2,7 @@
 import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
-import { APPROVAL_CHOICES, ApprovalDialog, PickerView, TrustDialog } from '../../../plugins/ui-tui/app/dialogs.js';
+import { APPROVAL_CHOICES, ARM_MS, ApprovalDialog, PickerView, TrustDialog } from '../../../plugins/ui-tui/app/dialogs.js';
 import { INPUT_ROWS, InputBox, visibleWindow } from '../../../plugins/ui-tui/app/input-box.js';
 import { StatusLine } from '../../../plugins/ui-tui/app/status-line.js';
 import { KEYS, settle, until } from './helpers.js';
@@ -26,9 +26,31 @@ function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
 describe('approval dialog', () => {
   function open() {
     const answers: ApprovalChoice[] = [];
-    const view = render(createElement(ApprovalDialog, { request: request(), onAnswer: (c: ApprovalChoice) => answers.push(c) }));
+    const view = render(createElement(ApprovalDialog, { request: request(), onAnswer: (c: ApprovalChoice) => answers.push(c), armMs: 0 }));
     return { ...view, answers };
   }
+
+  test('keys typed ahead or pasted as it opens (1, Enter, arrows) do not answer it; Esc still denies', async () => {
+    const answers: ApprovalChoice[] = [];
+    const view = render(createElement(ApprovalDialog, { request: request(), onAnswer: (c: ApprovalChoice) => answers.push(c) }));
+    view.stdin.write('1');
+    view.stdin.write(KEYS.enter);
+    view.stdin.write(KEYS.down);
+    view.stdin.write('3');
+    await settle();
+    expect(answers).toEqual([]);
+    expect(view.lastFrame()).toContain('› 1.');
+    await new Promise((r) => setTimeout(r, ARM_MS + 50));
+    view.stdin.write('2');
+    view.stdin.write('1'); // a second key before the re-render does not answer twice
+    await until(() => answers.length > 0);
+    await settle();
+    expect(answers).toEqual(['allow_session']);
+    const other = render(createElement(ApprovalDialog, { request: request(), onAnswer: (c: ApprovalChoice) => answers.push(c) }));
+    other.stdin.write(KEYS.escape);
+    await until(() => answers.length > 1);
+    expect(answers).toEqual(['allow_session', 'deny']);
+  });
 
   test('shows the tool, the target, the reason, the change and the four choices', () => {
     const { lastFrame } = open();
@@ -81,7 +103,7 @@ describe('trust dialog', () => {
 
   test('lists what the project would run; 1 trusts, Esc does not', async () => {
     const answers: boolean[] = [];
-    const view = render(createElement(TrustDialog, { pending, onAnswer: (t: boolean) => answers.push(t) }));
+    const view = render(createElement(TrustDialog, { pending, onAnswer: (t: boolean) => answers.push(t), armMs: 0 }));
     expect(view.lastFrame()).toContain('Do you trust the files in this project?');
     expect(view.lastFrame()).toContain('.mcp.json: mcpServers db (npx db-server)');
     view.stdin.write('1');
@@ -91,6 +113,19 @@ describe('trust dialog', () => {
     other.stdin.write(KEYS.escape);
     await until(() => answers.length === 2);
     expect(answers).toEqual([true, false]);
+  });
+
+  test('a 1 or Enter typed before it opens does not trust the project', async () => {
+    const answers: boolean[] = [];
+    const view = render(createElement(TrustDialog, { pending, onAnswer: (t: boolean) => answers.push(t) }));
+    view.stdin.write('1');
+    view.stdin.write(KEYS.enter);
+    await settle();
+    expect(answers).toEqual([]);
+    await new Promise((r) => setTimeout(r, ARM_MS + 50));
+    view.stdin.write(KEYS.enter);
+    await until(() => answers.length > 0);
+    expect(answers).toEqual([true]);
   });
 });
 

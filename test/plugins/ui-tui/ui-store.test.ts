@@ -5,8 +5,8 @@ import { thinkingText } from '../../../plugins/ui-tui/app/entry-view.js';
 import { renderMarkdown } from '../../../plugins/ui-tui/app/markdown.js';
 import { FinishedToolView } from '../../../plugins/ui-tui/app/tool-view.js';
 import { LiveRegion } from '../../../plugins/ui-tui/app/live-region.js';
-import { committablePrefix } from '../../../plugins/ui-tui/model/stream-split.js';
-import { UiStore } from '../../../plugins/ui-tui/model/ui-store.js';
+import { committablePrefix, MAX_LIVE_CHARS } from '../../../plugins/ui-tui/model/stream-split.js';
+import { MAX_TAIL_CHARS, UiStore } from '../../../plugins/ui-tui/model/ui-store.js';
 
 const status = { provider: 'p', model: 'm', mode: 'default' as const, sandbox: 'none', contextWindow: 1000, contextTokens: 0, sessionTokens: 0 };
 const call = (id: string, name = 'read_file', input = '{}') => ({ id, name, input });
@@ -79,11 +79,12 @@ test('usage: context is the last request, session tokens add up', () => {
 
 test('the live region stays within its lines however long the streamed text is', () => {
   const s = store();
-  s.apply({ type: 'text', text: Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n') });
+  // (under MAX_LIVE_CHARS, so it all stays live; beyond that it goes to the scrollback)
+  s.apply({ type: 'text', text: Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n') });
   const view = render(createElement(LiveRegion, { state: s.snapshot, now: 0, width: 80, maxLines: 12 }));
   const lines = view.lastFrame()!.split('\n');
   expect(lines.length).toBeLessThanOrEqual(12);
-  expect(view.lastFrame()).toContain('line 499');
+  expect(view.lastFrame()).toContain('line 299');
   expect(view.lastFrame()).toMatch(/… \d+ lines above/);
 });
 
@@ -144,4 +145,34 @@ test('markdown: list items render their inline markup; escape sequences in the m
   expect(out).not.toContain('\u001b[2J');
   expect(out).toMatch(/1\. .*one.* two/);
   expect(thinkingText('a\nb\nc', false)).toContain('… 1 more line of thinking');
+});
+
+test('a huge streamed code block or paragraph does not stay live: past MAX_LIVE_CHARS it is committed at its last line, the fence closed and reopened', () => {
+  const s = store();
+  s.apply({ type: 'text', text: '```ts\n' });
+  const line = `const x = ${'1'.repeat(60)};\n`;
+  let streamed = 0;
+  while (streamed < 10 * MAX_LIVE_CHARS) {
+    s.apply({ type: 'text', text: line });
+    streamed += line.length;
+    expect(s.snapshot.streamingText.length).toBeLessThanOrEqual(MAX_LIVE_CHARS + line.length + 10);
+  }
+  expect(s.snapshot.streamingText.startsWith('```ts\n')).toBe(true);
+  const committed = s.snapshot.entries.map((e) => (e.kind === 'assistant' ? e.text : ''));
+  expect(committed.length).toBeGreaterThan(5);
+  for (const text of committed) expect(text).toMatch(/^```ts\n[\s\S]*\n```$/);
+  // a paragraph with no blank line: cut at a line end, nothing lost
+  const p = store();
+  for (let i = 0; i < 200; i++) p.apply({ type: 'text', text: `word ${i} ${'x'.repeat(50)}\n` });
+  const all = [...p.snapshot.entries.map((e) => (e.kind === 'assistant' ? e.text : '')), p.snapshot.streamingText].join('\n');
+  expect(all.replace(/\n+/g, '\n')).toBe(Array.from({ length: 200 }, (_, i) => `word ${i} ${'x'.repeat(50)}`).join('\n') + '\n');
+  expect(p.snapshot.streamingText.length).toBeLessThanOrEqual(MAX_LIVE_CHARS);
+});
+
+test('a running call keeps at most MAX_TAIL_CHARS of a progress message', () => {
+  const s = store();
+  s.apply({ type: 'tool_start', call: call('1') });
+  s.apply({ type: 'tool_progress', call: call('1'), progress: { progress: 1, message: `${'a'.repeat(1_000_000)}END` } });
+  expect(s.snapshot.running[0]!.tail).toHaveLength(MAX_TAIL_CHARS);
+  expect(s.snapshot.running[0]!.tail!.endsWith('END')).toBe(true);
 });
