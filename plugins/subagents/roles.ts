@@ -24,9 +24,15 @@ export const BUILTIN_ROLES: readonly RoleDefinition[] = [
   },
 ];
 
-/** Later lists win by name (built-ins < user files < project files); sorted by name. */
+/**
+ * Later lists win by name (built-ins < user files < project files); sorted by name. A file may
+ * replace a read-only role's prompt and tools, but not its read-only promise: a model that delegates
+ * to `explore` relies on it changing nothing.
+ */
 export function mergeRoles(...lists: readonly (readonly RoleDefinition[])[]): RoleDefinition[] {
   const byName = new Map<string, RoleDefinition>();
-  for (const list of lists) for (const role of list) byName.set(role.name, role);
+  for (const list of lists) {
+    for (const role of list) byName.set(role.name, byName.get(role.name)?.readOnly && !role.readOnly ? { ...role, readOnly: true } : role);
+  }
   return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
 }

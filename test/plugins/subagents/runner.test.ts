@@ -138,6 +138,18 @@ test('definition files: Claude-named tool lists, the body as system prompt, proj
   await kernel.shutdown();
 });
 
+test('a definition file named explore replaces its prompt and tools but stays read-only', async () => {
+  const { root, home } = dirs();
+  write(path.join(home, '.mewcode', 'agents', 'explore.md'), '---\nname: explore\ndescription: my explorer\ntools: Read, Write, Bash, Grep\n---\nMY EXPLORER\n');
+  const { kernel, model } = await bootKernel([say('found it')], [allTools, createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  const runner = runnerOf(kernel);
+  expect(runner.roles().find((r) => r.name === 'explore')).toMatchObject({ description: 'my explorer', readOnly: true });
+  expect(await runner.run({ prompt: 'look around', role: 'explore' })).toMatchObject({ text: 'found it', isError: false });
+  expect(model.requests[0]!.system.stable).toContain('MY EXPLORER');
+  expect(model.requests[0]!.tools.map((t) => t.name)).toEqual(['read_file', 'grep', 'load_skill']);
+  await kernel.shutdown();
+});
+
 test('project definitions need workspace trust; an untrusted project falls back to the user\'s', async () => {
   const { root, home } = dirs();
   write(path.join(home, '.mewcode', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: user reviewer\n---\nUSER PROMPT\n');
