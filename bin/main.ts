@@ -8,8 +8,8 @@ import { Kernel, ConfigurationError } from '../kernel/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
 import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import { TOKENS } from '../types/tokens.js';
-import { HELP, parseCommandLine } from './cli-args.js';
-import { KERNEL_VERSION } from '../kernel/version.js';
+import { parseCommandLine } from './cli-args.js';
+import { runSubcommand } from './subcommands.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 
 /**
@@ -19,47 +19,7 @@ import { createWorkspaceTrust } from '../config/trust.js';
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
   if (!isArgv(argv)) return runWith(argv, plugins);
   const command = parseCommandLine(argv, process.cwd());
-  switch (command.kind) {
-    case 'version':
-      process.stdout.write(`${KERNEL_VERSION} (MewCode)\n`);
-      return 0;
-    case 'help':
-      process.stdout.write(HELP);
-      return 0;
-    case 'error':
-      process.stderr.write(`mewcode: ${command.message}\n`);
-      return 2;
-    case 'run':
-      return runWith(command.options, plugins);
-    case 'audit-verify': {
-      const { runAuditVerify } = await import('../plugins/permission-audit/verify.js');
-      return runAuditVerify(command.file, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
-    }
-    case 'doctor': {
-      const { runDoctor } = await import('./doctor.js');
-      return runDoctor(command.options, { plugins });
-    }
-    case 'sessions': {
-      const { listSessions } = await import('./sessions-command.js');
-      return listSessions(command.cwd);
-    }
-    case 'hooks': {
-      const { listHooks } = await import('./hooks-command.js');
-      return listHooks(command.options);
-    }
-    case 'skills-list': {
-      const { listSkills } = await import('./skills-command.js');
-      return listSkills(command.options);
-    }
-    case 'skills-install': {
-      const { installSkillCommand } = await import('./skills-command.js');
-      return installSkillCommand(command.options, command.url, command.scope);
-    }
-    case 'mcp-list': {
-      const { listMcpServers } = await import('./mcp-command.js');
-      return listMcpServers(command.options, plugins);
-    }
-  }
+  return command.kind === 'run' ? runWith(command.options, plugins) : runSubcommand(command, plugins);
 }
 
 function isArgv(value: readonly string[] | CliOptions): value is readonly string[] {
