@@ -6,10 +6,9 @@
  * become a visible `␛`; other control characters are dropped; tabs become spaces; `\r` (a
  * progress bar's carriage return) starts a new line instead of overwriting the line on screen.
  */
-// C0 controls except \t and \n, DEL, C1 controls, bidi embeddings/overrides/isolates and marks.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000B-\u001A\u001C-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+import { UNSAFE_KEEPING_LINES } from '../../../config/terminal-safe.js';
 
+/** The project's one list of unsafe characters (config/terminal-safe.ts), shown the UI's way. */
 export function terminalSafe(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(/\u001B/g, '␛').replace(UNSAFE, '');
+  return text.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(/\u001B/g, '\u241B').replace(UNSAFE_KEEPING_LINES, '');
 }

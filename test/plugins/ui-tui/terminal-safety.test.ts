@@ -25,6 +25,8 @@ test('terminalSafe: escapes become visible, other controls and bidi go, \\r star
   expect(terminalSafe(`a${OSC52}b`)).toBe('a␛]52;c;ZWNobyBwd25lZA==b');
   expect(terminalSafe('50%\r100%\r\n\tx\u202e')).toBe('50%\n100%\n  x');
   expect(terminalSafe('plain ✓ text\n')).toBe('plain ✓ text\n');
+  // The same character list as every other display path (config/terminal-safe.ts): marks, zero-width, separators.
+  expect(terminalSafe('a\u061cb\u200bc\u2028d\u2066e\ufeff')).toBe('abcde');
 });
 
 test.each([
