@@ -36,6 +36,8 @@ export interface SessionHost {
   conversationFactory(): ConversationFactory;
   compactionService(): CompactionService | undefined;
   ready(): Promise<void>;
+  /** A request has been handed to the provider: the process now mostly waits for the model. */
+  awaitingModel(): void;
   createSession(options: SessionOptions): AgentSession;
 }
 
@@ -225,6 +227,7 @@ export class AgentSessionImpl implements AgentSession {
         approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.#host.output.approve(request),
         compact: (reason, runSignal) => this.compactWith(reason, options.mode, emit, runSignal),
         ready: () => this.#host.ready(),
+        awaitingModel: () => this.#host.awaitingModel(),
         refreshTools: () => {
           this.announceToolChange(this.view.refresh(), emit);
           this.turnTaken = true;

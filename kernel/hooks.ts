@@ -31,6 +31,35 @@ export function createHooks(): KernelHooks {
   return Object.freeze(hooks) as unknown as KernelHooks;
 }
 
+/**
+ * Compiles the call function of every hook that has taps now, instead of on the hook's first
+ * call. tapable builds that function (`new Function`) lazily; for the hooks of a tool call
+ * (preToolUse, checkPermission, permissionDecided, postToolUse…) the first call falls between
+ * the first answer and the next request, about 1 ms of the first turn gap. The kernel calls this
+ * while the first request waits for the model. It does what tapable's own delegate does on a
+ * first call (`_createCall`), and a later tap resets it the usual way.
+ */
+export function precompileHooks(hooks: KernelHooks): void {
+  for (const name of HOOK_NAMES) {
+    const hook = hooks[name] as unknown as CompilableHook;
+    if (hook.taps.length === 0 || typeof hook._createCall !== 'function') continue;
+    if ((HOOK_CATALOGUE[name] as HookSpec).class.startsWith('Sync')) {
+      if (hook.call === hook._call) hook.call = hook._createCall('sync');
+    } else if (hook.promise === hook._promise) {
+      hook.promise = hook._createCall('promise');
+    }
+  }
+}
+
+interface CompilableHook {
+  taps: unknown[];
+  call: unknown;
+  _call: unknown;
+  promise: unknown;
+  _promise: unknown;
+  _createCall(type: 'sync' | 'promise'): unknown;
+}
+
 /** The tap object tapable stores (what a `register` interceptor sees and returns). */
 export interface InterceptableTap {
   name: string;

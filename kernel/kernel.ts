@@ -25,7 +25,7 @@ import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
-import { createHooks, guardHooks } from './hooks.js';
+import { createHooks, guardHooks, precompileHooks } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings } from './kernel-config.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { PermissionChain } from './permission-chain.js';
@@ -47,6 +47,12 @@ const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap 
 
 /** SPEC C4: resuming compacts at once when fewer tokens than this are left in the window. */
 export const RESUME_HEADROOM_TOKENS = 8000;
+/**
+ * How long after the first request goes to the provider the hooks are compiled: long enough for
+ * the request to be written (a local connection takes 2–4 ms), far shorter than any model takes
+ * to answer, so the work falls in time the process would spend waiting.
+ */
+export const IDLE_WARM_DELAY_MS = 10;
 
 export interface KernelOptions {
   /** The build's plugin set (the CLI passes the default set). */
@@ -84,6 +90,7 @@ export class Kernel implements KernelApi {
   /** The hooks themselves: a true private field, never handed out (plugins get facades). */
   readonly #raw: KernelHooks = createHooks();
   private readonly ledger = new TapLedger();
+  private idleWarmDone = false;
   private readonly chain: PermissionChain;
   private readonly lifecycle: PluginLifecycle;
   private readonly resolvedConfig: ResolvedConfig;
@@ -224,9 +231,17 @@ export class Kernel implements KernelApi {
       conversationFactory: () => this.lastBound<ConversationFactory>(TOKENS.ConversationFactory) ?? defaultConversationFactory,
       compactionService: () => this.lastBound<CompactionService>(TOKENS.CompactionService),
       ready: () => this.lifecycle.ready(),
+      awaitingModel: () => this.warmWhileWaiting(),
       createSession: (next) => this.createSession(next),
     };
     return new AgentSessionImpl(host, options);
+  }
+
+  /** Once per kernel, while its first request waits for the model: what the first tool turn would compile. */
+  private warmWhileWaiting(): void {
+    if (this.idleWarmDone) return;
+    this.idleWarmDone = true;
+    setTimeout(() => precompileHooks(this.#raw), IDLE_WARM_DELAY_MS).unref();
   }
 
   /** Plugins that loaded and applied, in order. */

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { ROOT, gnuTimePath, setKeepNodeEnv, strippedNodeVars } from './bench/harness.mjs';
 import { measureVersion } from './bench/startup.mjs';
 import { measureFirstRequest } from './bench/first-request.mjs';
-import { measureSession } from './bench/session.mjs';
+import { MODEL_PACING, measureSession } from './bench/session.mjs';
 import { measureLongSession } from './bench/long-session.mjs';
 import { benchSessions } from './bench/sessions.mjs';
 import { benchLayerOne } from './bench/layer-one.mjs';
@@ -85,7 +85,7 @@ const progress = (text) => {
 
 setKeepNodeEnv(values['keep-node-env']);
 const started = performance.now();
-const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, longSession: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
+const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, pacedSession: {}, pacing: MODEL_PACING, longSession: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
 let failed = false;
 const sections = [];
 try {
@@ -103,6 +103,9 @@ try {
         failed = true;
         process.stderr.write(`\nbench: ${protocol}: the system prompt or tools changed between turn 1 and 2:\n${[...new Set(session.mismatches)].slice(0, 3).join('\n')}\n`);
       }
+    }
+    for (const protocol of protocols) {
+      results.pacedSession[protocol] = await measureSession({ protocol, runs: runs.session, warmup: runs.warmup, progress, pacing: MODEL_PACING });
     }
     for (const protocol of protocols) {
       results.longSession[protocol] = await measureLongSession({ protocol, runs: runs.longSession, progress });

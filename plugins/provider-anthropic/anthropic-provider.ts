@@ -65,13 +65,17 @@ export class AnthropicProvider implements Provider {
     const perRequest = requestSignal(signal);
     try {
       const stream = await client.messages.create(toAnthropicParams(request, this.#settings), { signal: perRequest.signal });
+      let readToEnd = false;
       try {
         for await (const event of stream) {
           yield* parser.push(event);
         }
+        readToEnd = true;
       } finally {
-        // Ended, failed or abandoned by the consumer: the connection is released either way.
-        stream.controller.abort();
+        // Failed or abandoned by the consumer: abort, so the connection is released. A body read to
+        // its end has released it already, and an abort there only costs time between turns (the
+        // first one builds Node's DOMException machinery, ≈ 1 ms).
+        if (!readToEnd) stream.controller.abort();
       }
     } finally {
       perRequest.release();

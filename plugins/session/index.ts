@@ -1,6 +1,7 @@
 /**
  * Session persistence (SPEC C1–C4): every history append of every session is written to
- * `.mewcode/sessions/<id>/` and fsynced before the append resolves (a `messageAppended` tap), the
+ * `.mewcode/sessions/<id>/` before the append resolves and fsynced in the background at once (a
+ * `messageAppended` tap; transcript-writer.ts says why), the
  * saved sessions are offered under TOKENS.SessionStore for `--continue`, `--resume <id>`,
  * `mewcode sessions` and the TUI, and sessions idle for more than 30 days are removed in the
  * background after start-up. A write failure is one warning per file; the run goes on unsaved.
@@ -35,8 +36,6 @@ export function createSessionPlugin(): MewcodePlugin {
         .inSingletonScope();
     }),
     apply(kernel) {
-      const active = new TranscriptWriter(kernel.projectRoot, kernel.homeDir);
-      writers.add(active);
       const inUse = new Set<string>();
       inUseByKernel.set(kernel.projectRoot, inUse);
       const reported = new Set<string>();
@@ -46,6 +45,8 @@ export function createSessionPlugin(): MewcodePlugin {
         reported.add(key);
         kernel.warn(`${NAME}: this session is not being saved: ${failure.message}`);
       };
+      const active = new TranscriptWriter(kernel.projectRoot, kernel.homeDir, { onLateFailure: report });
+      writers.add(active);
       const origin = (context: { sessionId: string; agentId: string; parentAgentId?: string }) => ({ sessionId: context.sessionId, agentId: context.agentId, ...(context.parentAgentId ? { parentAgentId: context.parentAgentId } : {}) });
       kernel.hooks.sessionResume.tapPromise(NAME, async (context) => {
         inUse.add(context.sessionId);

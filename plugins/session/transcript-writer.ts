@@ -1,13 +1,26 @@
 /**
- * Appends a session's records, one JSON line each, and fsyncs every append before the history
- * append resolves (SPEC C1, K4), so a crash loses at most the line being written. A file is opened
- * on its first record (sessions that never speak leave nothing behind). A failure is returned to
- * the caller, which reports it once; the session goes on in memory.
+ * Appends a session's records, one JSON line each (SPEC C1, K4). Every line is written before the
+ * history append resolves, so a crash of the process loses at most the line being written (what
+ * write(2) returned is in the kernel's page cache and survives the process). The fsync that makes
+ * it survive a crash of the machine too is started at once for every append but runs on libuv's
+ * thread pool: it takes 0.3–1 ms, and waiting for it on the event loop cost about 1.5 ms of every
+ * turn gap. Appends made while one is in flight share the next fsync (group commit), and closing a
+ * transcript fsyncs it synchronously first. So a power loss can lose the appends of the last
+ * fraction of a millisecond as well; a late fsync failure is reported like a write failure and
+ * stops further appends to that file.
+ *
+ * meta.json (what listing reads) is rewritten at turn boundaries — a user message, an answer
+ * without tool calls, a compaction, a new title or model, and at close — not for the tool
+ * exchanges in between, whose rename cost as much as the fsync. The count may lag behind the
+ * transcript while a turn runs; the transcript is the record.
+ *
+ * A file is opened on its first record (sessions that never speak leave nothing behind). A
+ * failure is returned to the caller, which reports it once; the session goes on in memory.
  *
  * A repository may ship `.mewcode/sessions/…` with symbolic links in it: the directory path is
  * checked before anything is created, and every file is opened with O_NOFOLLOW.
  */
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsync, fsyncSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { lockSession, prepareSessionDirectory, readNoFollow, rememberSession, replaceFile, unlockSession, writeFully } from '../../sdk/session-files.js';
 import type { CompactionReport } from '../../types/session.js';
@@ -27,6 +40,21 @@ export interface AppendInput extends Origin {
   model?: string;
 }
 
+export interface TranscriptWriterOptions {
+  /** A failure found after the append returned (a background fsync): report it like a write failure. */
+  onLateFailure?(origin: Origin, error: Error): void;
+  /** The asynchronous fsync (tests inject failures and delays). */
+  fsync?(fd: number, done: (error: Error | null) => void): void;
+}
+
+/** A transcript's background fsync: one in flight at most, and whether appends since need another. */
+interface SyncState {
+  inFlight: boolean;
+  again: boolean;
+  closed: boolean;
+  origin: Origin;
+}
+
 export class TranscriptWriter {
   readonly #projectRoot: string;
   readonly #homeDir: string;
@@ -36,17 +64,23 @@ export class TranscriptWriter {
   readonly #locked = new Set<string>();
   /** Transcripts that failed once: nothing more is appended, so the file never has a hole. */
   readonly #broken = new Map<string, Error>();
+  /** Per open descriptor: its background fsync. */
+  readonly #syncs = new Map<number, SyncState>();
+  /** Sessions whose meta.json is behind what is in memory (written at the next turn boundary). */
+  readonly #metaBehind = new Set<string>();
+  readonly #options: TranscriptWriterOptions;
 
-  constructor(projectRoot: string, homeDir: string) {
+  constructor(projectRoot: string, homeDir: string, options: TranscriptWriterOptions = {}) {
     this.#projectRoot = projectRoot;
     this.#homeDir = homeDir;
+    this.#options = options;
   }
 
   /** Appends one message record; returns the error that kept it from disk, if any. */
   append(input: AppendInput, now = new Date()): Error | undefined {
     return this.#guarded(() => {
       this.#write(input, { type: 'message', time: now.toISOString(), message: input.message }, now);
-      if (input.agentId === 'main') this.#updateMeta(input.sessionId, now, (meta) => ({ ...meta, messages: meta.messages + 1, title: meta.title !== '' ? meta.title : titleFrom(input.message), ...(input.model ? { model: input.model } : {}) }));
+      if (input.agentId === 'main') this.#updateMeta(input.sessionId, now, (meta) => ({ ...meta, messages: meta.messages + 1, title: meta.title !== '' ? meta.title : titleFrom(input.message), ...(input.model ? { model: input.model } : {}) }), endsExchange(input.message));
     });
   }
 
@@ -66,7 +100,7 @@ export class TranscriptWriter {
   appendCompaction(origin: Origin, history: readonly Message[], dropped?: CompactionReport, now = new Date()): Error | undefined {
     return this.#guarded(() => {
       this.#write(origin, { type: 'compact', time: now.toISOString(), ...(dropped ? { dropped } : {}), messages: history }, now);
-      if (origin.agentId === 'main') this.#updateMeta(origin.sessionId, now, (meta) => ({ ...meta, messages: history.length }));
+      if (origin.agentId === 'main') this.#updateMeta(origin.sessionId, now, (meta) => ({ ...meta, messages: history.length }), true);
     });
   }
 
@@ -84,11 +118,7 @@ export class TranscriptWriter {
     const fd = this.#files.get(file);
     if (fd === undefined) return;
     this.#files.delete(file);
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed: every line was fsynced
-    }
+    this.#closeFile(file, fd);
   }
 
   /** Open transcripts (for tests and the long-session benchmark). */
@@ -97,16 +127,62 @@ export class TranscriptWriter {
   }
 
   close(): void {
+    for (const sessionId of this.#metaBehind) this.#guarded(() => this.#writeMeta(sessionId));
+    this.#metaBehind.clear();
+    for (const [file, fd] of this.#files) this.#closeFile(file, fd);
+    this.#files.clear();
     for (const sessionId of this.#locked) unlockSession(this.#projectRoot, sessionId);
     this.#locked.clear();
-    for (const fd of this.#files.values()) {
-      try {
-        closeSync(fd);
-      } catch {
-        // already closed: nothing is lost, every line was fsynced
-      }
+  }
+
+  /** The lines whose background fsync has not finished are fsynced now, before the descriptor goes. */
+  #closeFile(file: string, fd: number): void {
+    const sync = this.#syncs.get(fd);
+    this.#syncs.delete(fd);
+    if (sync) sync.closed = true; // a callback still to come must not touch a reused descriptor number
+    try {
+      if (sync && (sync.inFlight || sync.again)) fsyncSync(fd);
+    } catch (error) {
+      this.#lateFailure(file, sync!.origin, error);
     }
-    this.#files.clear();
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
+
+  /** fsync in the background; appends made meanwhile share the next one. */
+  #syncSoon(file: string, fd: number, origin: Origin): void {
+    if (this.#broken.has(file)) return;
+    let sync = this.#syncs.get(fd);
+    if (!sync) {
+      sync = { inFlight: false, again: false, closed: false, origin };
+      this.#syncs.set(fd, sync);
+    }
+    if (sync.inFlight) {
+      sync.again = true;
+      return;
+    }
+    const state = sync;
+    const run = (): void => {
+      state.inFlight = true;
+      state.again = false;
+      (this.#options.fsync ?? fsync)(fd, (error) => {
+        state.inFlight = false;
+        if (state.closed) return;
+        if (error) return this.#lateFailure(file, state.origin, error);
+        if (state.again) run();
+      });
+    };
+    run();
+  }
+
+  #lateFailure(file: string, origin: Origin, error: unknown): void {
+    if (this.#broken.has(file)) return; // reported already
+    const failure = error instanceof Error ? error : new Error(String(error));
+    this.#broken.set(file, failure);
+    this.#options.onLateFailure?.(origin, failure);
   }
 
   #guarded(write: () => void): Error | undefined {
@@ -123,7 +199,9 @@ export class TranscriptWriter {
     const broken = this.#broken.get(file);
     if (broken) throw new Error(`not saved since an earlier failure (${broken.message})`);
     try {
-      writeLine(this.#open(file, origin, now), { v: RECORD_VERSION, ...record });
+      const fd = this.#open(file, origin, now);
+      writeLine(fd, { v: RECORD_VERSION, ...record });
+      this.#syncSoon(file, fd, origin);
     } catch (error) {
       this.#broken.set(file, error instanceof Error ? error : new Error(String(error)));
       throw error;
@@ -152,15 +230,28 @@ export class TranscriptWriter {
     this.#files.set(file, fd);
     // A resumed session appends to its old file; each process's part starts with what it belongs to.
     writeLine(fd, { v: RECORD_VERSION, type: 'session', id: origin.sessionId, agent: origin.agentId, ...(origin.parentAgentId ? { parent: origin.parentAgentId } : {}), time: now.toISOString(), cwd: this.#projectRoot });
+    this.#syncSoon(file, fd, origin);
     return fd;
   }
 
-  /** meta.json is what listing reads; rewritten atomically, not fsynced (the transcript is the record). */
-  #updateMeta(sessionId: string, now: Date, change: (meta: SessionMeta) => SessionMeta): void {
+  /**
+   * meta.json is what listing reads; rewritten atomically, not fsynced (the transcript is the
+   * record), and only at a turn boundary or when what listing shows besides the count changes.
+   */
+  #updateMeta(sessionId: string, now: Date, change: (meta: SessionMeta) => SessionMeta, boundary: boolean): void {
     // After a resume the count and title go on from what is on disk.
-    const previous = this.#meta.get(sessionId) ?? readMeta(metaFile(this.#projectRoot, sessionId), sessionId) ?? { v: RECORD_VERSION, id: sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
+    const stored = this.#meta.get(sessionId);
+    const previous = stored ?? readMeta(metaFile(this.#projectRoot, sessionId), sessionId) ?? { v: RECORD_VERSION, id: sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
     const meta: SessionMeta = { ...change(previous), updated: now.toISOString() };
     this.#meta.set(sessionId, meta);
+    if (boundary || stored === undefined || meta.title !== previous.title || meta.model !== previous.model) this.#writeMeta(sessionId);
+    else this.#metaBehind.add(sessionId);
+  }
+
+  #writeMeta(sessionId: string): void {
+    const meta = this.#meta.get(sessionId);
+    if (!meta) return;
+    this.#metaBehind.delete(sessionId);
     replaceFile(metaFile(this.#projectRoot, sessionId), `${JSON.stringify(meta)}\n`);
   }
 }
@@ -180,9 +271,13 @@ function titleFrom(message: Message): string {
   return message.role === 'user' ? titleOf(message.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ')) : '';
 }
 
+/** A turn boundary: the user spoke, or the model answered without asking for tools. */
+function endsExchange(message: Message): boolean {
+  return message.role === 'user' || (message.role === 'assistant' && message.toolCalls.length === 0);
+}
+
 function writeLine(fd: number, record: object): void {
   writeFully(fd, `${JSON.stringify(record)}\n`);
-  fsyncSync(fd);
 }
 
 function lastByte(fd: number, size: number): number {

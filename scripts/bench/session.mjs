@@ -12,20 +12,77 @@ import { CLI, FETCH_SCRIPT, NODE, childEnv, gnuTimePath, makeTempDir, providerEn
 
 const PLUGIN_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-tool.mjs');
 
-const TURNS = () => [
-  { text: 'I will echo the word first.', toolCalls: [{ name: 'bench_echo', input: { text: 'ping' } }] },
-  { text: 'The tool answered "echo: ping". Done.' },
+const TURNS = (pacing = {}) => [
+  { text: 'I will echo the word first.', toolCalls: [{ name: 'bench_echo', input: { text: 'ping' } }], ...pacing },
+  { text: 'The tool answered "echo: ping". Done.', ...pacing },
 ];
 
-export async function measureSession({ protocol, runs, warmup, progress }) {
+/**
+ * A model's pace, for the d′ rows: the scripted server sends the response headers after
+ * `delayMs` and its events `chunkDelayMs` apart. Kept faster than any hosted model (first tokens
+ * take 0.3–2 s, events come tens of ms apart), so the wait the CLI can use is the least a real
+ * session gives it. Without pacing (c–e) the whole response arrives at once, right after the
+ * request: the CLI then works through every event after the last byte, which a streamed answer
+ * spreads over its generation.
+ */
+export const MODEL_PACING = { delayMs: 200, chunkDelayMs: 5 };
+
+/** A project whose `.mewcode.yaml` loads the bench plugin, and a HOME; `remove()` deletes both. */
+export function sessionDirs() {
   const home = makeTempDir('mewcode-bench-home-');
   const project = makeTempDir('mewcode-bench-project-');
   copyFileSync(PLUGIN_SOURCE, path.join(project, 'bench-tool.mjs'));
   writeFileSync(path.join(project, '.mewcode.yaml'), 'plugins: ["./bench-tool.mjs"]\n');
   writeFileSync(path.join(project, 'README.md'), '# bench project\n');
-  const rssFile = path.join(home, 'rss-time');
-  const disposeFile = path.join(home, 'rss-dispose');
-  const turnFile = path.join(home, 'turn-timings.json');
+  return {
+    home,
+    project,
+    rssFile: path.join(home, 'rss-time'),
+    remove() {
+      removeDir(home);
+      removeDir(project);
+    },
+  };
+}
+
+/**
+ * One two-turn session of `cli` against a fresh scripted server: the child's result, the wire gap
+ * (response 1 `finish` → request 2 body `end`, or NaN when the stamps are missing), the bench
+ * plugin's in-process timings and both requests. Throws when the session did not go as scripted.
+ */
+export async function runTwoTurns({ cli = CLI, protocol, dirs, pacing, rssFile }) {
+  const { server, timings } = await startTimedServer(TURNS(pacing));
+  const disposeFile = path.join(dirs.home, 'rss-dispose');
+  const turnFile = path.join(dirs.home, 'turn-timings.json');
+  try {
+    const env = childEnv(dirs.home, { ...providerEnv(protocol, server.url), MEWCODE_BENCH_RSS_FILE: disposeFile, MEWCODE_BENCH_TURN_FILE: turnFile });
+    const args = [cli, '-p', 'Echo the word ping with the bench tool.', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions', '--trust-project'];
+    const r = await runChild(NODE, args, { cwd: dirs.project, env, rssFile });
+    const events = r.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    const result = events.at(-1);
+    const toolResult = events.find((e) => e.type === 'tool_result');
+    if (r.code !== 0 || result?.type !== 'result' || result.is_error || result.num_turns !== 2 || toolResult?.content !== 'echo: ping' || server.requests.length !== 2) {
+      throw new Error(`the two-turn session (${protocol}) failed (exit ${r.code}, ${server.requests.length} requests):\n${r.stderr}\n${r.stdout}`);
+    }
+    const [req1, req2] = server.requests;
+    return {
+      wallMs: r.wallMs,
+      gap: timings[1]?.bodyEndAt - timings[0]?.finishedAt,
+      gapReceivedAt: req2.receivedAt - req1.receivedAt,
+      toolMs: toolResult.duration_ms,
+      turn: JSON.parse(readFileSync(turnFile, 'utf8')),
+      disposeRssKiB: readNumber(disposeFile),
+      req1,
+      req2,
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+export async function measureSession({ protocol, runs, warmup, progress, pacing }) {
+  const dirs = sessionDirs();
+  const { home, project, rssFile } = dirs;
   const useTime = gnuTimePath() !== undefined;
 
   const out = {
@@ -34,8 +91,10 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
   };
   try {
     for (let i = -warmup; i < runs; i++) {
-      progress(`c-e. two-turn session (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
-      if (i % 2 === 0) {
+      progress(`${pacing ? "d′. model-paced" : 'c-e.'} two-turn session (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
+      if (pacing) {
+        await runSession(i >= 0); // the gap rows only: no references
+      } else if (i % 2 === 0) {
         await runSession(i >= 0);
         await runRef(i >= 0);
       } else {
@@ -44,43 +103,26 @@ export async function measureSession({ protocol, runs, warmup, progress }) {
       }
     }
   } finally {
-    removeDir(home);
-    removeDir(project);
+    dirs.remove();
   }
   return out;
 
   async function runSession(keep) {
-    const { server, timings } = await startTimedServer(TURNS());
-    try {
-      const env = childEnv(home, { ...providerEnv(protocol, server.url), MEWCODE_BENCH_RSS_FILE: disposeFile, MEWCODE_BENCH_TURN_FILE: turnFile });
-      const args = [CLI, '-p', 'Echo the word ping with the bench tool.', '--output-format', 'stream-json', '--permission-mode', 'bypassPermissions', '--trust-project'];
-      const r = await runChild(NODE, args, { cwd: project, env, rssFile: useTime ? rssFile : undefined });
-      const events = r.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
-      const result = events.at(-1);
-      const toolResult = events.find((e) => e.type === 'tool_result');
-      if (r.code !== 0 || result?.type !== 'result' || result.is_error || result.num_turns !== 2 || toolResult?.content !== 'echo: ping' || server.requests.length !== 2) {
-        throw new Error(`the two-turn session (${protocol}) failed (exit ${r.code}, ${server.requests.length} requests):\n${r.stderr}\n${r.stdout}`);
-      }
-      const [req1, req2] = server.requests;
-      checkPrefix(req1, req2);
-      if (!keep) return;
-      out.wall.push(r.wallMs);
-      if (useTime) out.rss.push(readNumber(rssFile));
-      out.rssDispose.push(readNumber(disposeFile));
-      const gap = timings[1]?.bodyEndAt - timings[0]?.finishedAt;
-      if (Number.isFinite(gap)) out.gap.push(gap);
-      else out.gapMethod = 'receivedAt';
-      out.gapReceivedAt.push(req2.receivedAt - req1.receivedAt);
-      out.toolMs.push(toolResult.duration_ms);
-      const turn = JSON.parse(readFileSync(turnFile, 'utf8'));
-      if (Number.isFinite(turn.kernelMs)) out.kernelGap.push(turn.kernelMs);
-      if (Number.isFinite(turn.sdkMs)) out.sdkGap.push(turn.sdkMs);
-      if (Number.isFinite(turn.clientMs)) out.clientGap.push(turn.clientMs);
-      out.bytes1.push(Buffer.byteLength(req1.rawBody));
-      out.bytes2.push(Buffer.byteLength(req2.rawBody));
-    } finally {
-      await server.close();
-    }
+    const run = await runTwoTurns({ protocol, dirs, pacing, rssFile: useTime ? rssFile : undefined });
+    checkPrefix(run.req1, run.req2);
+    if (!keep) return;
+    out.wall.push(run.wallMs);
+    if (useTime) out.rss.push(readNumber(rssFile));
+    out.rssDispose.push(run.disposeRssKiB);
+    if (Number.isFinite(run.gap)) out.gap.push(run.gap);
+    else out.gapMethod = 'receivedAt';
+    out.gapReceivedAt.push(run.gapReceivedAt);
+    out.toolMs.push(run.toolMs);
+    if (Number.isFinite(run.turn.kernelMs)) out.kernelGap.push(run.turn.kernelMs);
+    if (Number.isFinite(run.turn.sdkMs)) out.sdkGap.push(run.turn.sdkMs);
+    if (Number.isFinite(run.turn.clientMs)) out.clientGap.push(run.turn.clientMs);
+    out.bytes1.push(Buffer.byteLength(run.req1.rawBody));
+    out.bytes2.push(Buffer.byteLength(run.req2.rawBody));
   }
 
   // References: `node -e ""`, and a bare Node process that does one fetch to the scripted server

@@ -69,7 +69,7 @@ export async function benchSessions({ runs = 5 } = {}) {
       `| one fsynced append of a 300-byte record (${appends.count} in a row, this disk) | ${appends.median.toFixed(3)} ms | ${appends.p90.toFixed(3)} ms | the same write without fsync: ${appends.noSync.toFixed(3)} ms | — | — | — |`,
     ].join('\n');
     return {
-      markdown: `${markdown}\n\nThe resume runs in a child process (scripts/bench/resume-driver.mjs) that boots the built package with the default plugins and times \`SessionStore.load\` and \`kernel.resumeSession\`, as \`--continue\` does before its first request; ${runs} runs, the floor interleaved. The transcript is one prompt followed by tool calls and results of ≈ 200 characters. The append row writes records of the session plugin's size with \`writeSync\` + \`fsyncSync\`, as the plugin does: it is the disk's price, paid twice per tool turn (the assistant turn and the results).`,
+      markdown: `${markdown}\n\nThe resume runs in a child process (scripts/bench/resume-driver.mjs) that boots the built package with the default plugins and times \`SessionStore.load\` and \`kernel.resumeSession\`, as \`--continue\` does before its first request; ${runs} runs, the floor interleaved. The transcript is one prompt followed by tool calls and results of ≈ 200 characters. The append row writes records of the session plugin's size with \`writeSync\` + \`fsyncSync\`: it is the disk's price for each of the three records of a tool turn (the assistant turn, the result, the tool message). The plugin pays only the write on the event loop; it starts the fsync on libuv's thread pool at once (plugins/session/transcript-writer.ts).`,
       total,
     };
   } finally {

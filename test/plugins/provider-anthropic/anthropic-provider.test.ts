@@ -532,6 +532,25 @@ describe('cancellation', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  test('a response read to its end aborts nothing (an abort there only costs time between turns)', async () => {
+    server.push({ text: 'whole answer' });
+    let aborts = 0;
+    const Controller = AbortController;
+    const original = Controller.prototype.abort;
+    Controller.prototype.abort = function countedAbort(this: AbortController, reason?: unknown) {
+      // The scripted server (in this process) aborts its own per-response controller on close.
+      if (!new Error().stack?.includes('scripted-server')) aborts += 1;
+      return original.call(this, reason);
+    };
+    try {
+      const events = await collect(provider(), request());
+      expect(textOf(events)).toBe('whole answer');
+    } finally {
+      Controller.prototype.abort = original;
+    }
+    expect(aborts).toBe(0);
+  });
+
   test('a consumer that stops early is not kept waiting, and the provider stays usable', async () => {
     server.push({ text: Array.from({ length: 40 }, (_, i) => `w${i} `), chunkDelayMs: 30 });
     const p = provider();

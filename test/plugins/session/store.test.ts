@@ -70,6 +70,76 @@ describe('TranscriptWriter', () => {
     expect(Array.from(meta.title as string)).toHaveLength(TITLE_CODE_POINTS + 1); // 50 code points and the ellipsis
   });
 
+  test('an append returns with its line in the file; the fsync runs in the background, appends made meanwhile share the next one', () => {
+    const pending: ((error: Error | null) => void)[] = [];
+    const writer = new TranscriptWriter(root, home, { fsync: (_fd, done) => void pending.push(done) });
+    const file = transcriptFile(root, ID, 'main');
+    expect(writer.append({ sessionId: ID, agentId: 'main', message: user('one') })).toBeUndefined();
+    // Readable at once (another process sees it; the process dying loses nothing).
+    expect(parseTranscript(readFileSync(file, 'utf8')).messages).toEqual([user('one')]);
+    expect(pending).toHaveLength(1); // the header's fsync; the first message waits to share the next
+    writer.append({ sessionId: ID, agentId: 'main', message: assistant('two') });
+    writer.append({ sessionId: ID, agentId: 'main', message: user('three') });
+    expect(pending).toHaveLength(1);
+    pending.shift()!(null);
+    expect(pending).toHaveLength(1); // one fsync for the three lines written meanwhile
+    pending.shift()!(null);
+    expect(pending).toHaveLength(0); // nothing new: no fsync
+    writer.append({ sessionId: ID, agentId: 'main', message: assistant('four') });
+    expect(pending).toHaveLength(1);
+    writer.close();
+    // Closed while its fsync ran: close fsynced it itself, and the late answer starts nothing on a
+    // descriptor number that may belong to another file by now.
+    // Another transcript opened now may well get the same descriptor number.
+    writer.append({ sessionId: '20261201-120001-abcd', agentId: 'main', message: user('other') });
+    const before = pending.length;
+    pending.shift()!(null);
+    expect(pending.length).toBe(before - 1);
+    expect(parseTranscript(readFileSync(file, 'utf8')).messages).toEqual([user('one'), assistant('two'), user('three'), assistant('four')]);
+  });
+
+  test('a background fsync that fails is reported once and no more lines go to that transcript', () => {
+    const late: string[] = [];
+    const writer = new TranscriptWriter(root, home, {
+      fsync: (_fd, done) => done(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' })),
+      onLateFailure: (origin, error) => late.push(`${origin.sessionId}/${origin.agentId}: ${error.message}`),
+    });
+    expect(writer.append({ sessionId: ID, agentId: 'main', message: user('one') })).toBeUndefined();
+    expect(late).toEqual([`${ID}/main: EIO: i/o error, fsync`]);
+    expect(writer.append({ sessionId: ID, agentId: 'main', message: assistant('two') })?.message).toMatch(/not saved since an earlier failure \(EIO/);
+    writer.close();
+    expect(late).toHaveLength(1);
+    expect(parseTranscript(readFileSync(transcriptFile(root, ID, 'main'), 'utf8')).messages).toEqual([user('one')]);
+  });
+
+  test('meta.json follows at turn boundaries, not during the tool exchange in between; close writes what is behind', () => {
+    const writer = new TranscriptWriter(root, home);
+    const meta = (): { messages: number; title: string } => JSON.parse(readFileSync(path.join(sessionsDir(root), ID, 'meta.json'), 'utf8'));
+    const calls = [{ id: 'toolu_1', name: 'read_file', input: '{}' }];
+    const tool: Message = { role: 'tool', results: [{ toolCallId: 'toolu_1', content: 'text', isError: false }] };
+    writer.append({ sessionId: ID, agentId: 'main', message: user('read it') });
+    expect(meta()).toMatchObject({ messages: 1, title: 'read it' });
+    writer.append({ sessionId: ID, agentId: 'main', message: assistant('reading', calls) });
+    writer.append({ sessionId: ID, agentId: 'main', message: tool });
+    expect(meta().messages).toBe(1);
+    writer.append({ sessionId: ID, agentId: 'main', message: assistant('done') });
+    expect(meta().messages).toBe(4);
+    writer.append({ sessionId: ID, agentId: 'main', message: user('again') });
+    writer.append({ sessionId: ID, agentId: 'main', message: assistant('reading', calls) });
+    expect(meta().messages).toBe(5);
+    writer.close();
+    expect(meta().messages).toBe(6);
+  });
+
+  test('a new model is written at once, even in the middle of a tool exchange', () => {
+    const writer = new TranscriptWriter(root, home);
+    const meta = (): { model?: string } => JSON.parse(readFileSync(path.join(sessionsDir(root), ID, 'meta.json'), 'utf8'));
+    writer.append({ sessionId: ID, agentId: 'main', message: user('go'), model: 'm1' });
+    writer.append({ sessionId: ID, agentId: 'main', message: assistant('calling', [{ id: 'toolu_1', name: 'bash', input: '{}' }]), model: 'm2' });
+    expect(meta().model).toBe('m2');
+    writer.close();
+  });
+
   test('a sessions directory that leads outside the project is refused, and nothing is written there', () => {
     const outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-outside-')));
     try {
