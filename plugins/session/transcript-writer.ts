@@ -69,6 +69,8 @@ export class TranscriptWriter {
   /** Sessions whose meta.json is behind what is in memory (written at the next turn boundary). */
   readonly #metaBehind = new Set<string>();
   readonly #options: TranscriptWriterOptions;
+  /** Transcript paths by session and agent: built once (path.join normalises, on every append). */
+  readonly #paths = new Map<string, string>();
 
   constructor(projectRoot: string, homeDir: string, options: TranscriptWriterOptions = {}) {
     this.#projectRoot = projectRoot;
@@ -106,7 +108,7 @@ export class TranscriptWriter {
 
   /** A resumed session: take it (its lock) and mark the transcript, before anything is appended. */
   open(origin: Origin, now = new Date()): Error | undefined {
-    return this.#guarded(() => void this.#open(transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId), origin, now));
+    return this.#guarded(() => void this.#open(this.#fileOf(origin), origin, now));
   }
 
   /**
@@ -114,7 +116,7 @@ export class TranscriptWriter {
    * sub-agents does not hold a descriptor for each (a later run of the same one opens it again).
    */
   closeTranscript(origin: Origin): void {
-    const file = transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId);
+    const file = this.#fileOf(origin);
     const fd = this.#files.get(file);
     if (fd === undefined) return;
     this.#files.delete(file);
@@ -185,6 +187,16 @@ export class TranscriptWriter {
     this.#options.onLateFailure?.(origin, failure);
   }
 
+  #fileOf(origin: Origin): string {
+    const key = `${origin.sessionId}/${origin.agentId}`;
+    let file = this.#paths.get(key);
+    if (file === undefined) {
+      file = transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId);
+      this.#paths.set(key, file);
+    }
+    return file;
+  }
+
   #guarded(write: () => void): Error | undefined {
     try {
       write();
@@ -195,7 +207,7 @@ export class TranscriptWriter {
   }
 
   #write(origin: Origin, record: object, now: Date): void {
-    const file = transcriptFile(this.#projectRoot, origin.sessionId, origin.agentId);
+    const file = this.#fileOf(origin);
     const broken = this.#broken.get(file);
     if (broken) throw new Error(`not saved since an earlier failure (${broken.message})`);
     try {
