@@ -61,8 +61,11 @@ export interface LoopDeps {
   compact(reason: 'auto' | 'emergency', signal: AbortSignal): Promise<boolean>;
   /** Resolves once plugins' background start-up is done or has used up its bound. */
   ready(): Promise<void>;
-  /** Called as each request goes to the provider: idle time for warming up what the turn needs next. */
-  awaitingModel(): void;
+  /**
+   * Called as each request goes to the provider: idle time for warming up what the turn needs
+   * next. The returned function is called at the answer's first event.
+   */
+  awaitingModel(): () => void;
   /**
    * Take tools registered or removed since the last turn (an MCP server that connected late):
    * called before every model turn, so they join at a turn boundary and the stable prefix
@@ -248,7 +251,7 @@ async function streamOnce(
   const request = await deps.hooks.preModelRequest.promise(base, { ...run, iteration, provider });
   const outcome: StreamOutcome = { text: '', content: [], calls: [], usage: undefined, error: undefined };
   let sawDone = false;
-  deps.awaitingModel();
+  let answerBegan: (() => void) | undefined = deps.awaitingModel();
   try {
     await consume();
   } catch (error) {
@@ -264,6 +267,8 @@ async function streamOnce(
 
   async function consume(): Promise<void> {
     for await (const event of provider.stream(request, signal)) {
+      answerBegan?.();
+      answerBegan = undefined;
       switch (event.type) {
         case 'text':
           outcome.text += event.text;

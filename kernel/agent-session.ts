@@ -36,8 +36,8 @@ export interface SessionHost {
   conversationFactory(): ConversationFactory;
   compactionService(): CompactionService | undefined;
   ready(): Promise<void>;
-  /** A request has been handed to the provider: the process now mostly waits for the model. */
-  awaitingModel(): void;
+  /** A request has been handed to the provider: the process now mostly waits for the model. Returns what to call at the answer's first event. */
+  awaitingModel(): () => void;
   createSession(options: SessionOptions): AgentSession;
 }
 

@@ -48,11 +48,12 @@ const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap 
 /** SPEC C4: resuming compacts at once when fewer tokens than this are left in the window. */
 export const RESUME_HEADROOM_TOKENS = 8000;
 /**
- * How long after the first request goes to the provider the hooks are compiled: long enough for
- * the request to be written (a local connection takes 2–4 ms), far shorter than any model takes
- * to answer, so the work falls in time the process would spend waiting.
+ * How long after the first request goes to the provider the warm-up starts. The request is on
+ * the wire by then, and an answer that is already arriving (a local or cached endpoint) cancels
+ * the warm-up, which would only compete with it. The warm-up costs 50–150 ms of CPU (the shell
+ * parser's WebAssembly most of it), and a hosted model takes 300 ms to 2 s to its first token.
  */
-export const IDLE_WARM_DELAY_MS = 10;
+export const IDLE_WARM_DELAY_MS = 50;
 
 export interface KernelOptions {
   /** The build's plugin set (the CLI passes the default set). */
@@ -91,6 +92,8 @@ export class Kernel implements KernelApi {
   readonly #raw: KernelHooks = createHooks();
   private readonly ledger = new TapLedger();
   private idleWarmDone = false;
+  /** Set when the first answer's first event arrives: warming stops, the turn needs the CPU. */
+  private firstAnswerBegan = false;
   private readonly chain: PermissionChain;
   private readonly lifecycle: PluginLifecycle;
   private readonly resolvedConfig: ResolvedConfig;
@@ -237,11 +240,32 @@ export class Kernel implements KernelApi {
     return new AgentSessionImpl(host, options);
   }
 
-  /** Once per kernel, while its first request waits for the model: what the first tool turn would compile. */
-  private warmWhileWaiting(): void {
-    if (this.idleWarmDone) return;
+  /**
+   * Once per kernel, while its first request waits for the model, what the first tool turn would
+   * otherwise load or compile between the answer and the next request: the hooks' call functions,
+   * then each tool's `warm()` (lazily imported implementations) and each plugin's (the shell
+   * parser, the sandbox probe). Nothing starts or continues once the answer has begun: then the work is done where
+   * it is needed, as before. Returns what the loop calls at the answer's first event.
+   */
+  private warmWhileWaiting(): () => void {
+    if (this.idleWarmDone) return () => undefined;
     this.idleWarmDone = true;
-    setTimeout(() => precompileHooks(this.#raw), IDLE_WARM_DELAY_MS).unref();
+    const waiting = (): boolean => !this.firstAnswerBegan;
+    setTimeout(() => {
+      if (!waiting()) return;
+      precompileHooks(this.#raw);
+      // Cheapest first: the tools' modules, then the plugins' (the shell parser).
+      void (async () => {
+        for (const tool of this.tools.list()) {
+          if (!waiting()) return;
+          await tool.warm?.().catch(() => undefined); // reported at first use
+        }
+        await this.lifecycle.warmAll(waiting);
+      })();
+    }, IDLE_WARM_DELAY_MS).unref();
+    return () => {
+      this.firstAnswerBegan = true;
+    };
   }
 
   /** Plugins that loaded and applied, in order. */

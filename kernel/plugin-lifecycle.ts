@@ -109,6 +109,22 @@ export class PluginLifecycle {
     }
   }
 
+  /**
+   * The plugins' `warm()`s, one after another, while `waiting()` holds (the first answer has not
+   * begun). Failures are ignored: the first real use loads again and reports them.
+   */
+  async warmAll(waiting: () => boolean): Promise<void> {
+    for (const { plugin } of this.applied) {
+      if (!plugin.warm) continue;
+      if (!waiting()) return;
+      try {
+        await plugin.warm(this.deps.contextFor(plugin));
+      } catch {
+        // reported at first use
+      }
+    }
+  }
+
   /** Start background work; `ready()` resolves when every start finished or used up its bound. */
   startAll(): void {
     const waits = this.applied

@@ -85,7 +85,7 @@ const progress = (text) => {
 
 setKeepNodeEnv(values['keep-node-env']);
 const started = performance.now();
-const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, pacedSession: {}, pacing: MODEL_PACING, longSession: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
+const results = { date: new Date().toISOString().slice(0, 10), runs, version: undefined, firstRequest: {}, session: {}, pacedSession: {}, bashFirst: {}, pacing: MODEL_PACING, longSession: {}, compactJson: true, strippedNodeVars: strippedNodeVars() };
 let failed = false;
 const sections = [];
 try {
@@ -106,6 +106,9 @@ try {
     }
     for (const protocol of protocols) {
       results.pacedSession[protocol] = await measureSession({ protocol, runs: runs.session, warmup: runs.warmup, progress, pacing: MODEL_PACING });
+    }
+    for (const protocol of protocols) {
+      results.bashFirst[protocol] = await measureSession({ protocol, runs: runs.session, warmup: runs.warmup, progress, pacing: MODEL_PACING, tool: 'bash' });
     }
     for (const protocol of protocols) {
       results.longSession[protocol] = await measureLongSession({ protocol, runs: runs.longSession, progress });

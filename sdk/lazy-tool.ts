@@ -25,5 +25,8 @@ export function lazyTool(definition: ToolDefinitionPart, load: () => Promise<Too
     async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
       return (await implementation()).execute(input, context);
     },
+    async warm(): Promise<void> {
+      await implementation();
+    },
   };
 }

@@ -83,6 +83,13 @@ export interface MewcodePlugin {
    */
   start?(kernel: KernelApi): Promise<void>;
   startTimeoutMs?: number;
+  /**
+   * Load now what the first tool turn will need (a lazily imported module, a parser), because the
+   * process is waiting for the model: called once per kernel, shortly after its first request went
+   * out, and only while no answer has begun (never at boot). Must not change anything a run can
+   * see. A failure is ignored here: the first real use loads again and reports it.
+   */
+  warm?(kernel: KernelApi): void | Promise<void>;
   /** Also called after a failed `apply`. */
   dispose?(): void | Promise<void>;
 }

@@ -86,6 +86,8 @@ export interface Tool {
    * a throw is caught by the kernel and turned into such a result all the same.
    */
   execute(input: ToolInput, context: ToolContext): Promise<ToolOutput>;
+  /** Load the implementation now (see MewcodePlugin.warm: called while the first request waits). */
+  warm?(): Promise<void>;
 }
 
 export function toolCategory(tool: Pick<Tool, 'readOnly' | 'category'> | undefined): ToolCategory {

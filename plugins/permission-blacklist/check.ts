@@ -8,6 +8,8 @@
  * position tried), so `sh < <(echo rm -rf ~)` is judged on the `rm -rf ~` it feeds the shell.
  */
 import { analyzeShellCommand, type ShellAnalysis } from '../../sdk/shell-command/index.js';
+
+export { loadShellParser } from '../../sdk/shell-command/index.js';
 import { findForkBomb, textLooksLikeForkBomb } from './fork-bomb.js';
 import path from 'node:path';
 import { insideRoots, type Inside } from './outside-targets.js';

@@ -14,14 +14,31 @@ import { definePlugin } from '../../types/plugin.js';
 import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
-import type { checkCommand as CheckCommand } from './check.js';
+type CheckModule = typeof import('./check.js');
 
 const NAME = 'permission-blacklist';
+
+// The checks (and the shell parser they use) are imported at the first command or while the first
+// request waits (warm), never at boot; one import per process, retried after a failure.
+let checks: Promise<CheckModule> | undefined;
+function loadChecks(): Promise<CheckModule> {
+  if (!checks) {
+    checks = import('./check.js');
+    checks.catch(() => {
+      checks = undefined;
+    });
+  }
+  return checks;
+}
 
 export default definePlugin({
   name: NAME,
   version: '0.1.0',
   essential: true,
+  // The parser's WebAssembly takes tens of ms to load: not between the first answer and a bash call.
+  async warm() {
+    await (await loadChecks()).loadShellParser();
+  },
   apply(kernel) {
     let warned = false;
     const onParserFailure = (error: unknown): void => {
@@ -29,12 +46,9 @@ export default definePlugin({
       warned = true;
       kernel.warn(`${NAME}: the shell parser could not be loaded (${(error as Error).message ?? String(error)}); commands are checked as text only`);
     };
-    // The checks (and the shell parser they use) are imported at the first command, not at boot.
-    let checks: Promise<typeof CheckCommand> | undefined;
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Blacklist }, async (request): Promise<PermissionVerdict | undefined> => {
       if (request.target.kind !== 'command') return undefined;
-      checks ??= import('./check.js').then((module) => module.checkCommand);
-      const checkCommand = await checks;
+      const { checkCommand } = await loadChecks();
       const command = request.target.command;
       if (typeof command !== 'string') {
         return { decision: 'deny', layer: NAME, reason: `could not read the command of this ${request.toolName} call, so it cannot be checked` };

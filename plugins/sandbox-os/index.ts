@@ -83,6 +83,11 @@ export default definePlugin({
       })
       .inSingletonScope();
   }),
+  // The probe (a bwrap process) otherwise starts PROBE_DELAY_MS after boot or at the first bash
+  // call's permission check, which then waits for it between the answer and the next request.
+  async warm(kernel) {
+    await (kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox).probe();
+  },
   async apply(kernel) {
     const sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
     warnProjectSetting(kernel);

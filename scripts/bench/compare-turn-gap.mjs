@@ -7,7 +7,8 @@
 //
 // Each run is bench d's two-turn session (scripts/bench/session.mjs, the bench plugin loaded from
 // the project), once with the whole response at once and once with the model paced as in d′; the
-// builds alternate run by run, after one discarded warm-up round. Prints medians and p90 of the
+// builds alternate run by run, after one discarded warm-up round. A third mode makes the first
+// call a real `bash` (d″), whose own run time is taken out of the gap. Prints medians and p90 of the
 // wire gap and of the client's share, and each build's median against the first build's.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +26,7 @@ const clis = positionals.map((cli) => path.resolve(cli));
 const modes = [
   { name: 'whole response at once (d)', pacing: undefined },
   { name: `paced (d′: headers after ${MODEL_PACING.delayMs} ms, events ${MODEL_PACING.chunkDelayMs} ms apart)`, pacing: MODEL_PACING },
+  { name: 'paced, the first call `bash` (d″; both gaps minus the tool\'s duration_ms)', pacing: MODEL_PACING, tool: 'bash' },
 ];
 
 const dirs = sessionDirs();
@@ -36,11 +38,12 @@ try {
     for (const protocol of protocols) {
       for (const mode of modes) {
         for (const cli of i % 2 === 0 ? clis : [...clis].reverse()) {
-          const run = await runTwoTurns({ cli, protocol, dirs, pacing: mode.pacing });
+          const run = await runTwoTurns({ cli, protocol, dirs, pacing: mode.pacing, tool: mode.tool });
           if (i < 0) continue;
           const entry = samples.get(key(protocol, mode, cli)) ?? { wire: [], client: [] };
-          entry.wire.push(run.gap);
-          if (Number.isFinite(run.turn.clientMs)) entry.client.push(run.turn.clientMs);
+          entry.wire.push(mode.tool === 'bash' ? run.gap - run.toolMs : run.gap);
+          // The bench plugin subtracts only its own tool's time: take bash's out here.
+          if (Number.isFinite(run.turn.clientMs)) entry.client.push(mode.tool === 'bash' ? run.turn.clientMs - run.toolMs : run.turn.clientMs);
           samples.set(key(protocol, mode, cli), entry);
         }
       }

@@ -12,9 +12,15 @@ import { CLI, FETCH_SCRIPT, NODE, childEnv, gnuTimePath, makeTempDir, providerEn
 
 const PLUGIN_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-tool.mjs');
 
-const TURNS = (pacing = {}) => [
-  { text: 'I will echo the word first.', toolCalls: [{ name: 'bench_echo', input: { text: 'ping' } }], ...pacing },
-  { text: 'The tool answered "echo: ping". Done.', ...pacing },
+/** The first turn's call: the bench plugin's instant echo, or a real `bash` call (d″). */
+const FIRST_CALLS = {
+  bench_echo: { call: { name: 'bench_echo', input: { text: 'ping' } }, answered: (content) => content === 'echo: ping' },
+  bash: { call: { name: 'bash', input: { command: 'echo ping' } }, answered: (content) => typeof content === 'string' && content.includes('ping') },
+};
+
+const TURNS = (pacing = {}, tool = 'bench_echo') => [
+  { text: 'I will echo the word first.', toolCalls: [FIRST_CALLS[tool].call], ...pacing },
+  { text: 'The tool answered "ping". Done.', ...pacing },
 ];
 
 /**
@@ -50,8 +56,8 @@ export function sessionDirs() {
  * (response 1 `finish` → request 2 body `end`, or NaN when the stamps are missing), the bench
  * plugin's in-process timings and both requests. Throws when the session did not go as scripted.
  */
-export async function runTwoTurns({ cli = CLI, protocol, dirs, pacing, rssFile }) {
-  const { server, timings } = await startTimedServer(TURNS(pacing));
+export async function runTwoTurns({ cli = CLI, protocol, dirs, pacing, rssFile, tool = 'bench_echo' }) {
+  const { server, timings } = await startTimedServer(TURNS(pacing, tool));
   const disposeFile = path.join(dirs.home, 'rss-dispose');
   const turnFile = path.join(dirs.home, 'turn-timings.json');
   try {
@@ -61,7 +67,7 @@ export async function runTwoTurns({ cli = CLI, protocol, dirs, pacing, rssFile }
     const events = r.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
     const result = events.at(-1);
     const toolResult = events.find((e) => e.type === 'tool_result');
-    if (r.code !== 0 || result?.type !== 'result' || result.is_error || result.num_turns !== 2 || toolResult?.content !== 'echo: ping' || server.requests.length !== 2) {
+    if (r.code !== 0 || result?.type !== 'result' || result.is_error || result.num_turns !== 2 || !FIRST_CALLS[tool].answered(toolResult?.content) || server.requests.length !== 2) {
       throw new Error(`the two-turn session (${protocol}) failed (exit ${r.code}, ${server.requests.length} requests):\n${r.stderr}\n${r.stdout}`);
     }
     const [req1, req2] = server.requests;
@@ -80,7 +86,7 @@ export async function runTwoTurns({ cli = CLI, protocol, dirs, pacing, rssFile }
   }
 }
 
-export async function measureSession({ protocol, runs, warmup, progress, pacing }) {
+export async function measureSession({ protocol, runs, warmup, progress, pacing, tool = 'bench_echo' }) {
   const dirs = sessionDirs();
   const { home, project, rssFile } = dirs;
   const useTime = gnuTimePath() !== undefined;
@@ -91,7 +97,7 @@ export async function measureSession({ protocol, runs, warmup, progress, pacing 
   };
   try {
     for (let i = -warmup; i < runs; i++) {
-      progress(`${pacing ? "d′. model-paced" : 'c-e.'} two-turn session (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
+      progress(`${tool === 'bash' ? 'd″. bash first,' : ''}${pacing ? "d′. model-paced" : 'c-e.'} two-turn session (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
       if (pacing) {
         await runSession(i >= 0); // the gap rows only: no references
       } else if (i % 2 === 0) {
@@ -108,7 +114,7 @@ export async function measureSession({ protocol, runs, warmup, progress, pacing 
   return out;
 
   async function runSession(keep) {
-    const run = await runTwoTurns({ protocol, dirs, pacing, rssFile: useTime ? rssFile : undefined });
+    const run = await runTwoTurns({ protocol, dirs, pacing, tool, rssFile: useTime ? rssFile : undefined });
     checkPrefix(run.req1, run.req2);
     if (!keep) return;
     out.wall.push(run.wallMs);

@@ -181,10 +181,17 @@ function freezeAnalysis(analysis: ShellAnalysis): ShellAnalysis {
   return Object.freeze(analysis);
 }
 
-/** Warms the parser up (loads the WebAssembly) without parsing anything. */
+/**
+ * Warms the parser up: loads the WebAssembly and parses one sample line, because V8 compiles a
+ * WebAssembly function on its first call and the first parse otherwise pays for the grammar's
+ * lexer and parser (tens of ms) inside the first permission check of a command.
+ */
 export async function loadShellParser(): Promise<void> {
-  await bashParser();
+  parseToSyntaxTree(await bashParser(), WARM_UP_COMMAND);
 }
+
+/** Common shapes: a pipeline, a list, a redirection, quoting, a substitution, a compound command. */
+const WARM_UP_COMMAND = `cd src && ls -la "$HOME" | grep -v x > out.txt 2>&1; echo $(date) 'done' || for f in *.ts; do cat "$f"; done`;
 
 interface Output {
   segments: ShellSegment[];

@@ -9,10 +9,15 @@ import { rawHooksOf } from '../../kernel/raw-hooks.js';
 import permissionMode from '../../plugins/permission-mode/index.js';
 import type { KernelHooks, ToolUseDecision } from '../../types/hooks.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
+import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
 import { runPrompt } from '../support/boot.js';
 import { call, memoryEnv, memoryModel, say, useTools } from '../support/memory-provider.js';
 import { writeTool, toolsPlugin, type ToolLog } from '../support/test-tools.js';
+import { lazyTool } from '../../sdk/lazy-tool.js';
+import type { Tool } from '../../types/tools.js';
+import blacklist from '../../plugins/permission-blacklist/index.js';
 import { removeTempDirs, temp } from '../support/temp-dirs.js';
 
 interface Compilable {
@@ -108,4 +113,76 @@ describe('the kernel warms up while the first request waits', () => {
     expect(observed).toEqual(['pre:write_note', 'post:write_note']);
     await kernel.shutdown();
   });
+
+  /** A plugin whose warm() and lazily loaded tool record when they ran. */
+  function warmingPlugin(log: string[]): ReturnType<typeof definePlugin> {
+    const tool: Tool = lazyTool({ name: 'lazy_echo', description: 'echo', inputSchema: { type: 'object', properties: {} }, readOnly: true }, async () => {
+      log.push('tool implementation loaded');
+      return { name: 'lazy_echo', description: 'echo', inputSchema: { type: 'object', properties: {} }, readOnly: true, execute: async () => ({ content: 'echo' }) };
+    });
+    return definePlugin({
+      name: 'warming',
+      bindings: new ContainerModule(({ bind }) => void bind(TOKENS.Tool).toConstantValue(tool)),
+      async warm() {
+        log.push('plugin warmed');
+      },
+    });
+  }
+
+  test('plugins warm() and lazily loaded tools load while the first request waits, once per kernel, never at boot', async () => {
+    const log: string[] = [];
+    const slow = (text: string) =>
+      async function* slowAnswer() {
+        await new Promise((resolve) => setTimeout(resolve, IDLE_WARM_DELAY_MS + 50));
+        log.push(`answer: ${text}`);
+        yield* say(text);
+      };
+    const model = memoryModel([slow('one'), slow('two')]);
+    const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, warmingPlugin(log)], projectRoot: root, homeDir: root, env: memoryEnv, reporter: new MemoryReporter() });
+    expect(log).toEqual([]);
+    await runPrompt(kernel, 'first');
+    await runPrompt(kernel, 'second');
+    expect(log).toEqual(['tool implementation loaded', 'plugin warmed', 'answer: one', 'answer: two']);
+    await kernel.shutdown();
+  });
+
+  test('an answer that begins before the warm-up was due leaves everything to first use', async () => {
+    const log: string[] = [];
+    const model = memoryModel([say('at once')]);
+    const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, warmingPlugin(log)], projectRoot: root, homeDir: root, env: memoryEnv, reporter: new MemoryReporter() });
+    await runPrompt(kernel, 'quick');
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WARM_DELAY_MS + 30));
+    expect(log).toEqual([]);
+    await kernel.shutdown();
+  });
+
+  test('a warm() that fails is ignored: the run goes on and nothing is reported', async () => {
+    const reporter = new MemoryReporter();
+    const failing = definePlugin({
+      name: 'failing-warm',
+      async warm() {
+        throw new Error('cannot preload');
+      },
+    });
+    const model = memoryModel([
+      async function* slowAnswer() {
+        await new Promise((resolve) => setTimeout(resolve, IDLE_WARM_DELAY_MS + 30));
+        yield* say('fine');
+      },
+    ]);
+    const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, failing], projectRoot: root, homeDir: root, env: memoryEnv, reporter });
+    const events = await runPrompt(kernel, 'go');
+    expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed' });
+    expect(JSON.stringify(reporter)).not.toContain('cannot preload');
+    await kernel.shutdown();
+  });
+});
+
+test("the blacklist's warm() resolves once the shell parser (its WebAssembly) is loaded", async () => {
+  const { loadShellParser } = await import('../../sdk/shell-command/index.js');
+  let parserLoaded = false;
+  void loadShellParser().then(() => (parserLoaded = true));
+  await blacklist.warm!();
+  await Promise.resolve();
+  expect(parserLoaded).toBe(true);
 });
