@@ -50,8 +50,9 @@ export const RESUME_HEADROOM_TOKENS = 8000;
 /**
  * How long after the first request goes to the provider the warm-up starts. The request is on
  * the wire by then, and an answer that is already arriving (a local or cached endpoint) cancels
- * the warm-up, which would only compete with it. The warm-up costs 50–150 ms of CPU (the shell
- * parser's WebAssembly most of it), and a hosted model takes 300 ms to 2 s to its first token.
+ * the warm-up, which would only compete with it. The warm-up costs ≈ 80 ms of CPU on the
+ * reference machine (the shell parser's WebAssembly most of it; 240 ms on a machine 3× slower),
+ * and a hosted model takes 300 ms to 2 s to its first token.
  */
 export const IDLE_WARM_DELAY_MS = 50;
 
@@ -244,8 +245,8 @@ export class Kernel implements KernelApi {
    * Once per kernel, while its first request waits for the model, what the first tool turn would
    * otherwise load or compile between the answer and the next request: the hooks' call functions,
    * then each tool's `warm()` (lazily imported implementations) and each plugin's (the shell
-   * parser, the sandbox probe). Nothing starts or continues once the answer has begun: then the work is done where
-   * it is needed, as before. Returns what the loop calls at the answer's first event.
+   * parser, the sandbox probe). No step starts once the answer has begun: what is left is done
+   * where it is needed, as before. Returns what the loop calls at the answer's first event.
    */
   private warmWhileWaiting(): () => void {
     if (this.idleWarmDone) return () => undefined;

@@ -8,13 +8,14 @@
  * position tried), so `sh < <(echo rm -rf ~)` is judged on the `rm -rf ~` it feeds the shell.
  */
 import { analyzeShellCommand, type ShellAnalysis } from '../../sdk/shell-command/index.js';
-
-export { loadShellParser } from '../../sdk/shell-command/index.js';
 import { findForkBomb, textLooksLikeForkBomb } from './fork-bomb.js';
 import path from 'node:path';
 import { insideRoots, type Inside } from './outside-targets.js';
 import { checkSegment, checkWords, commandNameOf, expandSplitting, isCheckedCommand } from './patterns.js';
 import { HOME, isBlockDevice, normaliseOperand, type Where } from './targets.js';
+
+/** For the plugin's warm(): the parser loads with the checks, not at the first command. */
+export { loadShellParser } from '../../sdk/shell-command/index.js';
 
 export interface BlacklistHit {
   pattern: string;
