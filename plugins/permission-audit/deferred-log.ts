@@ -24,6 +24,11 @@ export class DeferredAuditLog implements AuditWriter {
     await (await this.writer)?.flush();
   }
 
+  /** Load the writer now and write what is queued (the boot's delayed trust record). */
+  async warm(): Promise<void> {
+    await (await this.load())?.flush();
+  }
+
   private load(): Promise<AuditWriter | undefined> {
     this.writer ??= this.create().catch((error: unknown) => {
       this.onLoadError(`the audit log writer could not be loaded: ${error instanceof Error ? error.message : String(error)}; nothing is recorded`);

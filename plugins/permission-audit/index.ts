@@ -87,6 +87,11 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
       });
       kernel.hooks.sessionEnd.tapPromise(NAME, () => log.flush());
     },
+    // While the first request waits: load the writer and write the trust record, which is due
+    // within TRUST_RECORD_DELAY_MS anyway, so the first decision's record does not pay for both.
+    async warm() {
+      await Promise.all([...open].map((log) => log.warm()));
+    },
     async dispose() {
       const logs = [...open];
       open.clear();

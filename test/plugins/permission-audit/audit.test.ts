@@ -200,6 +200,23 @@ describe('caps and other records', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('warm() writes the delayed trust record at once (no need to wait for the delay or a decision)', async () => {
+    const { hooks, plugin } = appliedToBareHooks();
+    await hooks.trustDecided.promise({ projectRoot: dirs.root, trusted: true, source: 'cli', skipped: [] });
+    const exists = (): boolean => {
+      try {
+        return readLines(auditFile(dirs.root)).some((l) => l.type === 'trust');
+      } catch {
+        return false;
+      }
+    };
+    expect(exists()).toBe(false); // delayed: not written while the first request is prepared
+    await plugin.warm!({} as KernelApi);
+    expect(exists()).toBe(true);
+    expect(await verifyAuditLog(auditFile(dirs.root))).toMatchObject({ ok: true });
+    await plugin.dispose!();
+  });
+
   it('records a refusal for a tool that is not offered or has no target (plan mode), and a sub-agent by name', async () => {
     const { hooks, plugin } = appliedToBareHooks();
     await hooks.permissionDecided.promise({
