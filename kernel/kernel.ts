@@ -244,8 +244,8 @@ export class Kernel implements KernelApi {
   /**
    * Once per kernel, while its first request waits for the model, what the first tool turn would
    * otherwise load or compile between the answer and the next request: the hooks' call functions,
-   * then each tool's `warm()` (lazily imported implementations) and each plugin's (the shell
-   * parser, the sandbox probe). No step starts once the answer has begun: what is left is done
+   * then each plugin's `warm()` (the sandbox probe, the shell parser, the audit writer) and each
+   * tool's (lazily imported implementations). No step starts once the answer has begun: what is left is done
    * where it is needed, as before. Returns what the loop calls at the answer's first event.
    */
   private warmWhileWaiting(): () => void {
@@ -255,13 +255,15 @@ export class Kernel implements KernelApi {
     setTimeout(() => {
       if (!waiting()) return;
       precompileHooks(this.#raw);
-      // Cheapest first: the tools' modules, then the plugins' (the shell parser).
+      // The plugins' first: the shell parser is the longest step and the one worth most (a first
+      // bash call), so it starts earliest and ends before a fast answer; then the tools' modules,
+      // short steps each, which an answer that begins stops between.
       void (async () => {
+        await this.lifecycle.warmAll(waiting);
         for (const tool of this.tools.list()) {
           if (!waiting()) return;
           await tool.warm?.().catch(() => undefined); // reported at first use
         }
-        await this.lifecycle.warmAll(waiting);
       })();
     }, IDLE_WARM_DELAY_MS).unref();
     return () => {

@@ -142,7 +142,7 @@ describe('the kernel warms up while the first request waits', () => {
     expect(log).toEqual([]);
     await runPrompt(kernel, 'first');
     await runPrompt(kernel, 'second');
-    expect(log).toEqual(['tool implementation loaded', 'plugin warmed', 'answer: one', 'answer: two']);
+    expect(log).toEqual(['plugin warmed', 'tool implementation loaded', 'answer: one', 'answer: two']);
     await kernel.shutdown();
   });
 

@@ -202,7 +202,7 @@ describe('caps and other records', () => {
 
   it('warm() writes the delayed trust record at once (no need to wait for the delay or a decision)', async () => {
     const { hooks, plugin } = appliedToBareHooks();
-    await hooks.trustDecided.promise({ projectRoot: dirs.root, trusted: true, source: 'cli', skipped: [] });
+    await hooks.trustDecided.promise({ projectRoot: dirs.root, trusted: true, source: 'flag', skipped: [] });
     const exists = (): boolean => {
       try {
         return readLines(auditFile(dirs.root)).some((l) => l.type === 'trust');
