@@ -245,8 +245,9 @@ export class Kernel implements KernelApi {
    * Once per kernel, while its first request waits for the model, what the first tool turn would
    * otherwise load or compile between the answer and the next request: the hooks' call functions,
    * then each plugin's `warm()` (the sandbox probe, the shell parser, the audit writer) and each
-   * tool's (lazily imported implementations). No step starts once the answer has begun: what is left is done
-   * where it is needed, as before. Returns what the loop calls at the answer's first event.
+   * tool's (lazily imported implementations). No step starts once the answer has begun: what is
+   * left is done where it is needed, as before. Returns what the loop calls at the answer's first
+   * event.
    */
   private warmWhileWaiting(): () => void {
     if (this.idleWarmDone) return () => undefined;

@@ -4,10 +4,11 @@
  * write(2) returned is in the kernel's page cache and survives the process). The fsync that makes
  * it survive a crash of the machine too is started at once for every append but runs on libuv's
  * thread pool: it takes 0.3–1 ms, and waiting for it on the event loop (with meta.json rewritten
- * each time, below) cost about 2.5 ms of every turn gap (BENCHMARKS.md). Appends made while one is in flight share the next fsync (group commit), and closing a
- * transcript fsyncs it synchronously first. So a power loss can lose the appends of the last
- * fraction of a millisecond as well; a late fsync failure is reported like a write failure and
- * stops further appends to that file.
+ * each time, below) cost about 2.5 ms of every turn gap (BENCHMARKS.md). Appends made while one
+ * is in flight share the next fsync (group commit), and closing a transcript fsyncs it
+ * synchronously first. So a power loss can lose the appends of the last fraction of a
+ * millisecond as well; a late fsync failure is reported like a write failure and stops further
+ * appends to that file.
  *
  * meta.json (what listing reads) is rewritten at turn boundaries — a user message, an answer
  * without tool calls, a compaction, a new title or model, and at close — not for the tool
