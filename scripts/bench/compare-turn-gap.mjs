@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The turn gap (bench d and d′) for two or more MewCode builds, interleaved in one invocation, so
+// The turn gap (bench d, d′ and d″) for two or more MewCode builds, interleaved in one invocation, so
 // a change is measured against the build before it on the same noisy machine.
 //
 //   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci)
@@ -41,9 +41,10 @@ try {
           const run = await runTwoTurns({ cli, protocol, dirs, pacing: mode.pacing, tool: mode.tool });
           if (i < 0) continue;
           const entry = samples.get(key(protocol, mode, cli)) ?? { wire: [], client: [] };
-          entry.wire.push(mode.tool === 'bash' ? run.gap - run.toolMs : run.gap);
-          // The bench plugin subtracts only its own tool's time: take bash's out here.
-          if (Number.isFinite(run.turn.clientMs)) entry.client.push(mode.tool === 'bash' ? run.turn.clientMs - run.toolMs : run.turn.clientMs);
+          // The bench plugin subtracts only its own tool's time: bash's is taken out here.
+          const withoutTool = (ms) => (mode.tool === 'bash' ? ms - run.toolMs : ms);
+          entry.wire.push(withoutTool(run.gap));
+          if (Number.isFinite(run.turn.clientMs)) entry.client.push(withoutTool(run.turn.clientMs));
           samples.set(key(protocol, mode, cli), entry);
         }
       }

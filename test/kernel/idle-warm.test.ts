@@ -1,7 +1,8 @@
 /**
- * Issue 9 (turn gap): the hooks a tool turn calls for the first time are compiled while the first
- * request waits for the model, not between the first answer and the next request; compiling them
- * early changes nothing they do, and a tap added later still runs.
+ * Issue 9 (turn gap), the idle warm-up: while the first request waits for the model (not at boot,
+ * not once the answer has begun) the kernel compiles the hooks, runs the plugins' and tools'
+ * warm(); compiling hooks early changes nothing they do, a tap added later still runs, and a
+ * failing warm() is ignored.
  */
 import { Kernel, IDLE_WARM_DELAY_MS } from '../../kernel/kernel.js';
 import { createHooks, guardHooks, precompileHooks } from '../../kernel/hooks.js';
