@@ -21,6 +21,7 @@ import type { PermissionChain } from './permission-chain.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
 import { toolFilter, ToolView, type ToolChange } from './tool-view.js';
+import { groupDigits } from '../sdk/plain-intl.js';
 
 /** What a session needs from the kernel that created it. */
 export interface SessionHost {
@@ -183,7 +184,7 @@ export class AgentSessionImpl implements AgentSession {
     this.anchor.current = undefined;
     this.route({
       type: 'notice',
-      message: `Model switched to ${next.model} (provider "${next.id}", context window ${next.contextWindow.toLocaleString('en-US')} tokens); its prompt cache starts over with the next request.`,
+      message: `Model switched to ${next.model} (provider "${next.id}", context window ${groupDigits(next.contextWindow)} tokens); its prompt cache starts over with the next request.`,
     });
     return next;
   }

@@ -29,6 +29,10 @@ const common = {
   target: 'node20',
   legalComments: 'none',
   logLevel: 'warning',
+  // Comments and indentation cost start-up: every byte is read and decoded, and a single non-ASCII
+  // character in a comment makes V8 hold the whole file as a two-byte string (slower to decode and
+  // to scan). Names stay, and the linked source maps still point into the sources.
+  minifyWhitespace: true,
 };
 const esm = {
   ...common,

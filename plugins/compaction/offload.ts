@@ -4,6 +4,7 @@
  */
 import { cutBytes } from '../../sdk/text-cuts.js';
 import type { ToolResult } from '../../types/messages.js';
+import { groupDigits } from '../../sdk/plain-intl.js';
 
 export const RESULT_MAX_BYTES = 50_000;
 export const MESSAGE_MAX_BYTES = 200_000;
@@ -41,8 +42,8 @@ export function previewOf(content: string, displayPath: string, what = 'This too
   const perRead = Math.max(1, Math.min(2000, Math.floor((RESULT_MAX_BYTES * 0.8) / (bytes / lines + LINE_NUMBER_BYTES))));
   const head = firstLines(content, PREVIEW_LINES, PREVIEW_BYTES);
   return [
-    `[${what} was ${bytes.toLocaleString('en-US')} bytes (${lines.toLocaleString('en-US')} lines), too large to keep in the conversation; it is saved in full to ${displayPath}.]`,
-    `[Read it with read_file in parts of at most ${perRead.toLocaleString('en-US')} lines (offset and limit); do not guess what it says. The first ${head.lines} line${head.lines === 1 ? '' : 's'} (${Buffer.byteLength(head.text, 'utf8').toLocaleString('en-US')} bytes) follow.]`,
+    `[${what} was ${groupDigits(bytes)} bytes (${groupDigits(lines)} lines), too large to keep in the conversation; it is saved in full to ${displayPath}.]`,
+    `[Read it with read_file in parts of at most ${groupDigits(perRead)} lines (offset and limit); do not guess what it says. The first ${head.lines} line${head.lines === 1 ? '' : 's'} (${groupDigits(Buffer.byteLength(head.text, 'utf8'))} bytes) follow.]`,
     head.text,
   ].join('\n');
 }

@@ -14,6 +14,7 @@ import type { Message } from '../../types/messages.js';
 import { tokensOfChars } from '../../types/token-estimate.js';
 import { PREVIEW_BYTES, previewOf } from './offload.js';
 import { saveResult } from './tool-result-files.js';
+import { groupDigits } from '../../sdk/plain-intl.js';
 
 /** Texts shorter than this are never moved out: a preview would save little. */
 export const SHRINK_MIN_CHARS = 8_000;
@@ -72,6 +73,6 @@ function moveOut(text: string, what: string, deps: ShrinkDeps): string {
     return previewOf(text, path.relative(deps.projectRoot, file), what);
   } catch (error) {
     const bytes = Buffer.byteLength(text, 'utf8');
-    return `${cutBytes(text, PREVIEW_BYTES).text}\n[${what} was ${bytes.toLocaleString('en-US')} bytes, too large for the context window; only its start is kept here (it could not be saved to a file: ${error instanceof Error ? error.message : String(error)}).]`;
+    return `${cutBytes(text, PREVIEW_BYTES).text}\n[${what} was ${groupDigits(bytes)} bytes, too large for the context window; only its start is kept here (it could not be saved to a file: ${error instanceof Error ? error.message : String(error)}).]`;
   }
 }

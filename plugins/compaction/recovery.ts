@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } fro
 import path from 'node:path';
 import { CHARS_PER_TOKEN, tokensOfChars } from '../../types/token-estimate.js';
 import { RECOVERY_FILES, RECOVERY_TOKENS_PER_FILE } from './thresholds.js';
+import { groupDigits } from '../../sdk/plain-intl.js';
 
 export const NOT_AUTHORITATIVE =
   'Important: the summary above only gives the thread of the earlier conversation. It is not authoritative: when you need the exact content of a file, an exact error message or the user\'s exact words, read the file again with your tools (or see section 6) instead of inferring code or facts from the summary.';
@@ -89,6 +90,6 @@ function fileSection(projectRoot: string, file: string, maxTokens: number): { te
     return undefined; // gone or unreadable since it was read: nothing to recover
   }
   const display = relative.split(path.sep).join('/');
-  const section = [`### ${display}`, '```', text, '```', ...(more ? [`[cut at about ${maxTokens.toLocaleString('en-US')} tokens: read ${display} for the rest]`] : [])].join('\n');
+  const section = [`### ${display}`, '```', text, '```', ...(more ? [`[cut at about ${groupDigits(maxTokens)} tokens: read ${display} for the rest]`] : [])].join('\n');
   return { text: section, tokens: tokensOfChars(text.length) };
 }

@@ -19,6 +19,7 @@ import { providerAsk, summarise, SummaryTooLongError, type AskModel } from './su
 import { tailStart } from './tail.js';
 import { shrinkOversized } from './oversized.js';
 import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold, summaryThreshold } from './thresholds.js';
+import { groupDigits } from '../../sdk/plain-intl.js';
 
 export interface SummaryCompactionDeps {
   projectRoot: string;
@@ -200,7 +201,7 @@ function shrunkNote(count: number): string {
 }
 
 function n(value: number): string {
-  return value.toLocaleString('en-US');
+  return groupDigits(value);
 }
 
 function plural(count: number, word: string): string {

@@ -6,6 +6,7 @@
  * pair, no thinking signatures, the same for every vendor.
  */
 import type { Message } from '../../types/messages.js';
+import { groupDigits } from '../../sdk/plain-intl.js';
 
 export const SUMMARY_SYSTEM_PROMPT =
   'You summarise a conversation between a user and an AI coding assistant so that the assistant can continue the work from the summary alone. You have no tools; answer with text only. ' +
@@ -70,7 +71,7 @@ export function renderTranscript(messages: readonly Message[]): string {
       parts.push(['[assistant]', ...(text ? [text] : []), ...calls].join('\n'));
     } else {
       for (const result of message.results) {
-        const shown = result.content.length > RESULT_CHARS_SHOWN ? `${result.content.slice(0, RESULT_CHARS_SHOWN)}\n[… ${(result.content.length - RESULT_CHARS_SHOWN).toLocaleString('en-US')} more characters not shown here]` : result.content;
+        const shown = result.content.length > RESULT_CHARS_SHOWN ? `${result.content.slice(0, RESULT_CHARS_SHOWN)}\n[… ${groupDigits(result.content.length - RESULT_CHARS_SHOWN)} more characters not shown here]` : result.content;
         parts.push(`[tool result (${result.toolCallId})${result.isError ? ' error' : ''}]\n${shown}`);
       }
     }

@@ -11,6 +11,7 @@ import type { LoadedSession, SessionStore, SessionSummary } from '../../types/se
 import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionDir, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 import { readMeta } from './transcript-writer.js';
 import { knownSessions, knownSessionsFile, readNoFollow, sessionHolder } from '../../sdk/session-files.js';
+import { compareCodeUnits } from '../../sdk/plain-intl.js';
 
 export class FileSessionStore implements SessionStore {
   constructor(
@@ -29,7 +30,7 @@ export class FileSessionStore implements SessionStore {
       }
       if (summary) summaries.push(summary);
     }
-    return summaries.sort((a, b) => b.updated.localeCompare(a.updated) || b.id.localeCompare(a.id));
+    return summaries.sort((a, b) => compareCodeUnits(b.updated, a.updated) || compareCodeUnits(b.id, a.id));
   }
 
   /** The newest session started on this machine that no other live MewCode process holds. */

@@ -1,5 +1,6 @@
 /** The built-in roles (SPEC G1) and how roles from files and built-ins combine. */
 import type { SubagentRole } from '../../types/subagents.js';
+import { compareNames } from '../../sdk/plain-intl.js';
 
 /** A role with its system prompt (the definition file's body, or the built-in's). */
 export interface RoleDefinition extends SubagentRole {
@@ -34,5 +35,5 @@ export function mergeRoles(...lists: readonly (readonly RoleDefinition[])[]): Ro
   for (const list of lists) {
     for (const role of list) byName.set(role.name, byName.get(role.name)?.readOnly && !role.readOnly ? { ...role, readOnly: true } : role);
   }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...byName.values()].sort((a, b) => compareNames(a.name, b.name));
 }

@@ -6,26 +6,27 @@
 //   node scripts/bench/compare-first-request.mjs /tmp/before/bin/mewcode.js bin/mewcode.js [--runs N]
 //
 // Each run: a fresh HTTP server on 127.0.0.1 that answers the first request with a 400 (so the
-// CLI exits at once), `mewcode -p hi` spawned with a minimal environment (temporary HOME and
-// project, an Anthropic key and base URL), timed from spawn() to the request's arrival. The
-// builds alternate run by run; the first two runs of each are warm-up. Prints medians and p10/p90.
+// CLI exits at once), `mewcode -p hi` spawned with a minimal environment (temporary HOME, a
+// project that is a small git repository as in bench b, a key and base URL), timed from spawn()
+// to the request's arrival. The builds alternate run by run; the first two runs of each are warm-up. Prints medians and p10/p90.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeGitProject, providerEnv } from './harness.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '30' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '30' }, protocol: { type: 'string', default: 'anthropic' } } });
 const runs = Number.parseInt(values.runs, 10);
-if (positionals.length < 1 || !(runs >= 3)) {
-  process.stderr.write('usage: node scripts/bench/compare-first-request.mjs CLI [CLI…] [--runs N ≥ 3]\n');
+if (positionals.length < 1 || !(runs >= 3) || !['anthropic', 'openai'].includes(values.protocol)) {
+  process.stderr.write('usage: node scripts/bench/compare-first-request.mjs CLI [CLI…] [--runs N ≥ 3] [--protocol anthropic|openai]\n');
   process.exit(2);
 }
 const clis = positionals.map((cli) => path.resolve(cli));
 const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-compare-'));
 const home = mkdtempSync(path.join(work, 'home-'));
-const project = mkdtempSync(path.join(work, 'project-'));
+const project = makeGitProject(mkdtempSync(path.join(work, 'project-')));
 
 function once(cli) {
   return new Promise((resolve, reject) => {
@@ -34,12 +35,13 @@ function once(cli) {
       const elapsed = performance.now() - started;
       request.resume();
       response.writeHead(400, { 'content-type': 'application/json' });
+      // Both SDKs read a 400 as a request error and the CLI exits at once.
       response.end('{"type":"error","error":{"type":"invalid_request_error","message":"bench"}}');
       server.close();
       resolve(elapsed);
     });
     server.listen(0, '127.0.0.1', () => {
-      const env = { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: `http://127.0.0.1:${server.address().port}`, MEWCODE_MODEL: 'bench-model' };
+      const env = { PATH: process.env.PATH, HOME: home, ...providerEnv(values.protocol, `http://127.0.0.1:${server.address().port}`) };
       started = performance.now();
       const child = spawn(process.execPath, [cli, '-p', 'hi'], { cwd: project, env, stdio: 'ignore' });
       child.on('error', reject);

@@ -2,11 +2,11 @@
 // server's `receivedAt` of the CLI's first request (same process, same clock).
 // References, interleaved: `node -e ""` (spawn → exit) and a bare `node -e 'fetch(…)'` that POSTs to
 // the same server (spawn → request received: the floor for "a Node process sends a request").
-import { CLI, FETCH_SCRIPT, HTTP_SCRIPT, NODE, childEnv, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
+import { CLI, FETCH_SCRIPT, HTTP_SCRIPT, NODE, childEnv, makeGitProject, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
 
 export async function measureFirstRequest({ protocol, runs, warmup, progress }) {
   const home = makeTempDir('mewcode-bench-home-');
-  const project = makeTempDir('mewcode-bench-project-');
+  const project = makeGitProject(makeTempDir('mewcode-bench-project-'));
   const cli = [];
   const cliWall = [];
   const refExit = [];

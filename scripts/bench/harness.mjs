@@ -1,6 +1,6 @@
 // Child-process and scripted-server plumbing shared by the measurements.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +57,33 @@ export function makeTempDir(prefix) {
 
 export function removeDir(dir) {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Source files in a bench project: a small real repository, as a session starts in. */
+export const PROJECT_FILES = 120;
+
+/**
+ * Makes `dir` what a session really starts in: a git repository (the environment block runs git
+ * twice at start-up) with PROJECT_FILES committed source files, a .gitignore, one file changed
+ * since the commit and one untracked. Files already in `dir` are committed too.
+ */
+export function makeGitProject(dir) {
+  for (let i = 0; i < PROJECT_FILES; i++) {
+    const sub = path.join(dir, 'src', `module${i % 12}`);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, `file${i}.ts`), `export function f${i}(x: number): number {\n  return x + ${i};\n}\n`);
+  }
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\ndist/\n*.log\n');
+  const git = (...args) => {
+    const r = spawnSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=bench', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`bench project: git ${args.join(' ')} failed: ${r.error?.message ?? r.stderr}`);
+  };
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '--no-verify', '-m', 'bench project');
+  writeFileSync(path.join(dir, 'src', 'module0', 'file0.ts'), 'export function f0(x: number): number {\n  return x;\n}\n');
+  writeFileSync(path.join(dir, 'NOTES.md'), '# notes\n');
+  return dir;
 }
 
 /**

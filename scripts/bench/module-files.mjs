@@ -50,7 +50,8 @@ if (main) {
     if (seen.has(file)) return;
     const text = readFileSync(file, 'utf8');
     seen.set(file, text.length);
-    for (const match of text.matchAll(/^(?:import|export)\s+(?:[\w*{}\s,$]+from\s+)?"(\.\/[^"]+)";/gm)) walk(path.resolve(path.dirname(file), match[1]));
+    // The bundle is whitespace-minified: `import{a as b}from"./x.js";import"./y.js";` on one line.
+    for (const match of text.matchAll(/(?:^|;)\s*(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?"(\.\/[^"]+)";/gm)) walk(path.resolve(path.dirname(file), match[1]));
   };
   walk(path.join(chunks, main));
   const bytes = [...seen.values()].reduce((a, b) => a + b, 0);

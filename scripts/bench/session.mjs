@@ -8,7 +8,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI, FETCH_SCRIPT, NODE, childEnv, gnuTimePath, makeTempDir, providerEnv, readNumber, removeDir, runChild, startTimedServer } from './harness.mjs';
+import { CLI, FETCH_SCRIPT, NODE, childEnv, gnuTimePath, makeGitProject, makeTempDir, providerEnv, readNumber, removeDir, runChild, startTimedServer } from './harness.mjs';
 
 const PLUGIN_SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-tool.mjs');
 
@@ -40,6 +40,7 @@ export function sessionDirs() {
   copyFileSync(PLUGIN_SOURCE, path.join(project, 'bench-tool.mjs'));
   writeFileSync(path.join(project, '.mewcode.yaml'), 'plugins: ["./bench-tool.mjs"]\n');
   writeFileSync(path.join(project, 'README.md'), '# bench project\n');
+  makeGitProject(project);
   return {
     home,
     project,

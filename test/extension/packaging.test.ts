@@ -118,8 +118,8 @@ describe('the tarball', () => {
 
   test('one copy of inversify and of tapable: `mewcode/sdk` loads the chunks the CLI and `mewcode` load', () => {
     const dist = path.join(project, 'node_modules', 'mewcode', 'dist');
-    const inversify = filesDefining(dist, 'var ContainerModule = class');
-    const tapable = filesDefining(dist, 'var HookCodeFactory = class');
+    const inversify = filesDefining(dist, /\bvar ContainerModule\s*=\s*class\b/);
+    const tapable = filesDefining(dist, /\bvar HookCodeFactory\s*=\s*class\b/);
     expect(inversify).toHaveLength(1);
     expect(tapable).toHaveLength(1);
     const sdk = importClosure(dist, 'sdk.js');
@@ -285,8 +285,9 @@ function exportTargets(exports: unknown): string[] {
 }
 
 /** Files under `dir` (relative) whose text contains `needle`. */
-function filesDefining(dir: string, needle: string): string[] {
-  return jsFiles(dir).filter((file) => readFileSync(path.join(dir, file), 'utf8').includes(needle));
+/** The bundle is whitespace-minified (`var X=class`), so definitions are matched loosely. */
+function filesDefining(dir: string, definition: RegExp): string[] {
+  return jsFiles(dir).filter((file) => definition.test(readFileSync(path.join(dir, file), 'utf8')));
 }
 
 function jsFiles(dir: string, prefix = ''): string[] {
@@ -304,7 +305,7 @@ function jsFiles(dir: string, prefix = ''): string[] {
 function importClosure(dir: string, entry: string): string[] {
   const seen = new Set<string>([entry]);
   const queue = [entry];
-  const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g;
+  const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
   while (queue.length > 0) {
     const file = queue.shift()!;
     for (const [, spec] of readFileSync(path.join(dir, file), 'utf8').matchAll(specifier)) {

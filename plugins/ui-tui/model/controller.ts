@@ -10,6 +10,7 @@ import type { KernelApi } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { UiStore } from './ui-store.js';
 import { localCommands, type LocalCommand } from './local-commands.js';
+import { compareNames } from '../../../sdk/plain-intl.js';
 
 /** Shift+Tab cycles through these (bypass only by flag or settings: never one key away). */
 export const MODE_CYCLE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
@@ -51,7 +52,7 @@ export class TuiController {
       seen.add(c.name);
       all.push({ name: c.name, description: c.description.split('\n', 1)[0]!, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}) });
     }
-    return all.sort((a, b) => a.name.localeCompare(b.name));
+    return all.sort((a, b) => compareNames(a.name, b.name));
   }
 
   /** Whether the mode may change now: idle and no dialog open (A8: modes switch between runs). */
