@@ -1,13 +1,12 @@
 // Writes `<file>.cache`: V8's code cache for a CommonJS vendor file, made by loading it exactly
-// as kernel/vendor-module.ts does, after the same V8 flag change as bin/cli.ts (a cache is only
-// accepted under the flags it was made with).
-const v8 = require('node:v8');
+// as sdk/vendor-module.ts does, under Node's default V8 flags: a cache is only accepted under the
+// flags it was made with, and the CLI changes none before it loads an SDK
+// (test/cli/vendor-code-cache.test.ts).
 const vm = require('node:vm');
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
 
-v8.setFlagsFromString('--liftoff-only'); // keep in step with bin/cli.ts
 const file = path.resolve(process.argv[2]);
 const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file });
 const loaded = { exports: {} };
