@@ -5,9 +5,10 @@
  * commands: `core.fsmonitor`, clean/smudge/process `filter.*` drivers (run to compare
  * racily-modified files), and the like. fsmonitor and hooks are switched off on the command
  * line; for the rest git itself is asked what its repository-level configuration holds
- * (`git config --list --show-scope --includes`: it only reads, finds the repository the way
- * status will — from a subdirectory, through a `.git` file, with worktree config — and is bounded
- * by a timeout), and status is skipped when any of it could run a program.
+ * (`git config --show-scope --includes` with `--get-regexp` of the risky keys, or `--list`: it
+ * only reads, finds the repository the way status will — from a subdirectory, through a `.git`
+ * file, with worktree config — and is bounded by a timeout), and status is skipped when any of it
+ * could run a program. git-status.ts runs the check and status in one shell.
  */
 import { execFile } from 'node:child_process';
 
@@ -16,8 +17,13 @@ export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPa
 
 const GIT_TIMEOUT_MS = 3_000;
 
-/** Keys (lower-cased, as git prints them) whose value is a program or pulls in more configuration. */
-const RISKY_KEY = /^(filter\..+\.(clean|smudge|process)|core\.(fsmonitor|hookspath|pager|sshcommand|askpass|gitproxy)|diff\..+\.(textconv|command))$/;
+/**
+ * Keys (lower-cased, as git prints them) whose value is a program or pulls in more configuration.
+ * One source for both matchers: the JavaScript one here and git's own (`--get-regexp`, a POSIX
+ * extended regular expression, which this pattern also is).
+ */
+export const RISKY_KEY_PATTERN = '^(filter\\..+\\.(clean|smudge|process)|core\\.(fsmonitor|hookspath|pager|sshcommand|askpass|gitproxy)|diff\\..+\\.(textconv|command))$';
+const RISKY_KEY = new RegExp(RISKY_KEY_PATTERN);
 
 /** Scopes the repository controls; `global`/`system` are the user's and `command` is ours. */
 const REPOSITORY_SCOPES = new Set(['local', 'worktree']);
@@ -44,9 +50,23 @@ export function gitStatusRisk(cwd: string): Promise<string | undefined> {
 export function riskIn(listing: string): string | undefined {
   const fields = listing.split('\0');
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const scope = fields[i] ?? '';
-    const key = (fields[i + 1] ?? '').split('\n')[0]?.toLowerCase() ?? '';
-    if (REPOSITORY_SCOPES.has(scope) && RISKY_KEY.test(key)) return `the repository's ${scope} config sets ${key}, which would run commands`;
+    const risk = riskOf(fields[i] ?? '', (fields[i + 1] ?? '').split('\n')[0] ?? '');
+    if (risk) return risk;
   }
   return undefined;
+}
+
+/** `--show-scope --name-only` output: `scope TAB key`, one per line. */
+export function riskInNames(listing: string): string | undefined {
+  for (const line of listing.split('\n')) {
+    const tab = line.indexOf('\t');
+    const risk = tab > 0 ? riskOf(line.slice(0, tab), line.slice(tab + 1)) : undefined;
+    if (risk) return risk;
+  }
+  return undefined;
+}
+
+function riskOf(scope: string, rawKey: string): string | undefined {
+  const key = rawKey.toLowerCase();
+  return REPOSITORY_SCOPES.has(scope) && RISKY_KEY.test(key) ? `the repository's ${scope} config sets ${key}, which would run commands` : undefined;
 }

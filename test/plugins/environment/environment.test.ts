@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readGitSummary, MAX_STATUS_LINES } from '../../../plugins/environment/git-status.js';
+import { readGitSummary, readInTwoSteps, MAX_STATUS_LINES } from '../../../plugins/environment/git-status.js';
 import { renderEnvironment } from '../../../plugins/environment/index.js';
 
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
@@ -32,4 +32,61 @@ test('outside a repository the block says so', async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'mc-nogit-'));
   expect(await readGitSummary(root)).toBeUndefined();
   expect(renderEnvironment(root, new Date(), undefined)).toContain('Git: not a git repository');
+});
+
+describe('one process (a shell runs the check, then status) and the two-process fallback agree', () => {
+  const repository = async (config?: string): Promise<string> => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'mc-git-'));
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root, env: gitEnv });
+    await writeFile(path.join(root, 'a.txt'), 'a');
+    if (config !== undefined) await writeFile(path.join(root, '.git', 'config'), config);
+    return root;
+  };
+
+  test('a plain repository: branch and status', async () => {
+    const root = await repository();
+    const expected = { branch: 'main (no commits yet)', status: ['?? a.txt'], more: 0 };
+    expect(await readGitSummary(root)).toEqual(expected);
+    expect(await readInTwoSteps(root)).toEqual(expected);
+  });
+
+  test('a risky key in the repository config: status is not read, and the key is named', async () => {
+    const root = await repository('[core]\n\trepositoryformatversion = 0\n[filter "Lfs2"]\n\tsmudge = "touch x"\n');
+    const expected = { branch: 'unknown', status: [], more: 0, skipped: "the repository's local config sets filter.lfs2.smudge, which would run commands" };
+    expect(await readGitSummary(root)).toEqual(expected);
+    expect(await readInTwoSteps(root)).toEqual(expected);
+  });
+
+  test('a risky key in the user’s own (global) config is not the repository’s: status is read', async () => {
+    const root = await repository();
+    const home = await mkdtemp(path.join(os.tmpdir(), 'mc-git-home-'));
+    await writeFile(path.join(home, '.gitconfig'), '[core]\n\tpager = less\n');
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      expect(await readGitSummary(root)).toMatchObject({ status: ['?? a.txt'] });
+    } finally {
+      process.env.HOME = saved;
+    }
+  });
+
+  test('a configuration git cannot read: status is not read, and why is said', async () => {
+    const root = await repository('[core\n\tbroken');
+    const summary = await readGitSummary(root);
+    expect(summary?.skipped).toMatch(/^git could not list the repository's configuration \(exit \d+\)$/);
+    expect((await readInTwoSteps(root))?.skipped).toMatch(/^git could not list the repository's configuration/);
+  });
+
+  test('without git on the PATH: not a repository, as far as the block can tell', async () => {
+    const root = await repository();
+    const empty = await mkdtemp(path.join(os.tmpdir(), 'mc-no-git-'));
+    const saved = process.env.PATH;
+    process.env.PATH = empty;
+    try {
+      expect(await readGitSummary(root)).toBeUndefined();
+      expect(await readInTwoSteps(root)).toBeUndefined();
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
 });
