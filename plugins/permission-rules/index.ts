@@ -31,8 +31,25 @@ export interface PermissionRulesOptions {
   parseCommand?: CommandParser;
 }
 
-/** The shell parser, imported at the first compound command rather than at boot. */
-const parseShellCommandLazily: CommandParser = async (command) => (await import('../../sdk/shell-command/index.js')).parseShellCommand(command);
+type ShellCommandModule = typeof import('../../sdk/shell-command/index.js');
+
+/**
+ * The shell parser's module, imported at the first command or while the first request waits
+ * (warm), never at boot: a dynamic import in the middle of a turn gap costs its file reads and
+ * link steps (≈ 2 ms). One import per process, retried after a failure.
+ */
+let shellCommand: Promise<ShellCommandModule> | undefined;
+function loadShellCommand(): Promise<ShellCommandModule> {
+  if (!shellCommand) {
+    shellCommand = import('../../sdk/shell-command/index.js');
+    shellCommand.catch(() => {
+      shellCommand = undefined;
+    });
+  }
+  return shellCommand;
+}
+
+const parseShellCommandLazily: CommandParser = async (command) => (await loadShellCommand()).parseShellCommand(command);
 
 /** The layer's one instance; its services are views of it. */
 const RULES: ServiceIdentifier<PermissionRules> = Symbol.for('mewcode/permission-rules/PermissionRules');
@@ -62,6 +79,9 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
       bind(APPROVALS).toDynamicValue((context) => context.get(RULES).approvals()).inSingletonScope();
       bind(TOKENS.SearchPolicy).toDynamicValue((context) => context.get(RULES).searchPolicy()).inSingletonScope();
     }),
+    async warm() {
+      if (!options.parseCommand) await loadShellCommand();
+    },
     async apply(kernel: KernelApi) {
       const rules = kernel.container.get(RULES);
       await rules.load(kernel.cli);

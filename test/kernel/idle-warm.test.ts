@@ -187,3 +187,16 @@ test("the blacklist's warm() resolves once the shell parser (its WebAssembly) is
   await Promise.resolve();
   expect(parserLoaded).toBe(true);
 });
+
+test('the parser warm-up analyses its sample line (the analysis code runs too), and the analysis is the cached one', async () => {
+  const { analyzeShellCommand, loadShellParser, WARM_UP_COMMAND } = await import('../../sdk/shell-command/index.js');
+  const warmed = await loadShellParser();
+  expect(warmed.parsed.segments.map((segment) => segment.argv[0])).toEqual(expect.arrayContaining(['cd', 'ls', 'grep', 'echo', 'date', 'cat']));
+  expect(await analyzeShellCommand(WARM_UP_COMMAND)).toBe(warmed);
+});
+
+test("permission-rules' warm() imports the shell parser's module (not at the first command in a turn gap)", async () => {
+  const { createPermissionRulesPlugin } = await import('../../plugins/permission-rules/index.js');
+  await expect(createPermissionRulesPlugin().warm!({} as never)).resolves.toBeUndefined();
+});
+
