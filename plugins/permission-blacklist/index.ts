@@ -14,22 +14,14 @@ import { definePlugin } from '../../types/plugin.js';
 import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
+import { loadOnce } from '../../sdk/load-once.js';
 type CheckModule = typeof import('./check.js');
 
 const NAME = 'permission-blacklist';
 
 // The checks (and the shell parser they use) are imported at the first command or while the first
 // request waits (warm), never at boot; one import per process, retried after a failure.
-let checks: Promise<CheckModule> | undefined;
-function loadChecks(): Promise<CheckModule> {
-  if (!checks) {
-    checks = import('./check.js');
-    checks.catch(() => {
-      checks = undefined;
-    });
-  }
-  return checks;
-}
+const loadChecks = loadOnce<CheckModule>(() => import('./check.js'));
 
 export default definePlugin({
   name: NAME,

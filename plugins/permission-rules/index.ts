@@ -23,6 +23,7 @@ import { TOKENS } from '../../types/tokens.js';
 import { type CommandParser, LAYER_NAME } from './engine.js';
 import { PermissionRules } from './permission-rules.js';
 import { APPROVALS, PERMISSION_SETTINGS } from './services.js';
+import { loadOnce } from '../../sdk/load-once.js';
 
 export const NAME = 'permission-rules';
 
@@ -38,16 +39,7 @@ type ShellCommandModule = typeof import('../../sdk/shell-command/index.js');
  * (warm), never at boot: a dynamic import in the middle of a turn gap costs its file reads and
  * link steps (≈ 2 ms). One import per process, retried after a failure.
  */
-let shellCommand: Promise<ShellCommandModule> | undefined;
-function loadShellCommand(): Promise<ShellCommandModule> {
-  if (!shellCommand) {
-    shellCommand = import('../../sdk/shell-command/index.js');
-    shellCommand.catch(() => {
-      shellCommand = undefined;
-    });
-  }
-  return shellCommand;
-}
+const loadShellCommand = loadOnce<ShellCommandModule>(() => import('../../sdk/shell-command/index.js'));
 
 const parseShellCommandLazily: CommandParser = async (command) => (await loadShellCommand()).parseShellCommand(command);
 
