@@ -10,9 +10,10 @@
 // CommonJS files with a V8 code cache (see sdk/vendor-module.ts).
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildProgram } from './program-bundle.mjs';
 
 const VENDORS = { 'anthropic-sdk': '@anthropic-ai/sdk', 'openai-sdk': 'openai', 'mcp-sdk': './plugins/mcp/vendor.ts' };
 // Packages only the vendor files contain (the main build keeps them out of its chunks).
@@ -55,7 +56,11 @@ const esm = {
   define: { 'process.env.NODE_ENV': '"production"' },
   plugins: [highlightLanguages()],
 };
-await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
+const main = await build({ ...esm, metafile: true, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
+// The start-up path becomes one code-cached script (see scripts/program-bundle.mjs); its cache is
+// written below, after the scripted server it rehearses against is built.
+copyFileSync('bin/program-loader.js', 'dist/program-loader.js');
+const program = await buildProgram(main.metafile, { dist: 'dist', entry: 'dist/mewcode.js', mainEntryPoint: 'bin/main.ts' });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,
@@ -68,6 +73,9 @@ for (const [name, pkg] of Object.entries(VENDORS)) {
   await build({ ...common, format: 'cjs', inject: ['scripts/vendor-globals.mjs'], define: { 'globalThis.ReadableStream': '__mewcodeReadableStream' }, stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: '.', loader: 'js' }, outfile, mainFields: ['module', 'main'] });
   execFileSync(process.execPath, ['scripts/code-cache.cjs', outfile], { stdio: 'inherit' });
 }
+
+// After the vendor files: the rehearsal loads the SDKs the way the CLI does.
+execFileSync(process.execPath, ['scripts/program-cache.mjs', program.mainKey], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 const tscExit = await declarations;
 if (tscExit !== 0) {

@@ -5,9 +5,9 @@
 //
 //   node scripts/bench/module-files.mjs [--files 20] [--runs 15]
 //
-// It also prints how many chunk files and bytes `dist/chunks/main-*.js` loads statically.
+// It also prints how many chunk files the start-up program (dist/program.cjs) holds, and its size.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,19 +41,11 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// The start-up path's static closure in the built bundle.
-const chunks = path.join(ROOT, 'dist', 'chunks');
-const main = readdirSync(chunks).find((name) => /^main-.*\.js$/.test(name));
-if (main) {
-  const seen = new Map();
-  const walk = (file) => {
-    if (seen.has(file)) return;
-    const text = readFileSync(file, 'utf8');
-    seen.set(file, text.length);
-    // The bundle is whitespace-minified: `import{a as b}from"./x.js";import"./y.js";` on one line.
-    for (const match of text.matchAll(/(?:^|;)\s*(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?"(\.\/[^"]+)";/gm)) walk(path.resolve(path.dirname(file), match[1]));
-  };
-  walk(path.join(chunks, main));
-  const bytes = [...seen.values()].reduce((a, b) => a + b, 0);
-  process.stdout.write(`start-up path (${main} and its static imports): ${seen.size} files, ${(bytes / 1024).toFixed(0)} KiB\n`);
+// The start-up path in the built bundle: one code-cached script (scripts/program-bundle.mjs).
+const program = path.join(ROOT, 'dist', 'program.cjs');
+if (existsSync(program)) {
+  const text = readFileSync(program, 'utf8');
+  const modules = [...text.matchAll(/^"([^"]+)":function\(exports,require,module,/gm)].length;
+  const cache = existsSync(`${program}.cache`) ? `, code cache ${(statSync(`${program}.cache`).size / 1024).toFixed(0)} KiB` : ', no code cache';
+  process.stdout.write(`start-up program (dist/program.cjs): ${modules} former chunk files in one script, ${(text.length / 1024).toFixed(0)} KiB${cache}\n`);
 }

@@ -1,6 +1,7 @@
-// Start-up: the vendor SDKs load from the build's V8 code cache (sdk/vendor-module.ts). V8 takes
-// a cache only under the flags it was made with, so nothing may change a V8 flag before the SDK
-// loads (the shell parser's --liftoff-only waits for the first WebAssembly compile).
+// Start-up: the CLI's start-up program (bin/program-loader.js) and the vendor SDKs
+// (sdk/vendor-module.ts) load from the build's V8 code caches. V8 takes a cache only under the
+// flags it was made with, so nothing may change a V8 flag before they load (the shell parser's
+// --liftoff-only waits for the first WebAssembly compile).
 import { prepareCli, removeTempDirs, scenario } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -10,12 +11,14 @@ describe.each([
   ['anthropic', 'anthropic-sdk.cjs'],
   ['openai', 'openai-sdk.cjs'],
 ] as const)('%s', (protocol, file) => {
-  test.concurrent('the SDK is loaded with its code cache accepted, also when the first call is bash', async () => {
+  test.concurrent('the program and the SDK are loaded with their code caches accepted, also when the first call is bash', async () => {
     await scenario(
       [{ text: 'Listing.', toolCalls: [{ id: 'call_1', name: 'bash', input: { command: 'echo hi' } }] }, { text: 'Done.' }],
       async (s) => {
-        const r = await s.run(['-p', 'say hi', '--permission-mode', 'bypassPermissions'], { env: { MEWCODE_DEBUG: 'vendor' } });
+        const r = await s.run(['-p', 'say hi', '--permission-mode', 'bypassPermissions'], { env: { MEWCODE_DEBUG: 'vendor,program' } });
         expect(r.code).toBe(0);
+        // Once: the files it replaced (loaded again by the lazily imported tools) share it.
+        expect(r.stderr.match(/loaded program\.cjs \(code cache accepted\)/g)).toHaveLength(1);
         expect(r.stderr).toContain(`loaded ${file} (code cache accepted)`);
         expect(s.requests).toHaveLength(2);
       },

@@ -116,7 +116,7 @@ describe('the tarball', () => {
     expect(packed.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES);
   });
 
-  test('one copy of inversify and of tapable: `mewcode/sdk` loads the chunks the CLI and `mewcode` load', () => {
+  test('one copy of inversify and of tapable: `mewcode/sdk` loads the code the CLI and `mewcode` load', () => {
     const dist = path.join(project, 'node_modules', 'mewcode', 'dist');
     const inversify = filesDefining(dist, /\bvar ContainerModule\s*=\s*class\b/);
     const tapable = filesDefining(dist, /\bvar HookCodeFactory\s*=\s*class\b/);
@@ -130,6 +130,18 @@ describe('the tarball', () => {
     expect(index).toContain(inversify[0]);
     expect(cli).toContain(tapable[0]);
     expect(index).toContain(tapable[0]);
+  });
+
+  test('`mewcode` and `mewcode/sdk` imported together run the start-up program once, from its code cache', async () => {
+    const script = [
+      "const sdk = await import('mewcode/sdk');",
+      "const mewcode = await import('mewcode');",
+      "const programs = globalThis[Symbol.for('mewcode/programs')];",
+      "process.stdout.write(JSON.stringify({ programs: programs.size, tokens: sdk.TOKENS === mewcode.TOKENS, main: typeof mewcode.main }));",
+    ].join('\n');
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env: { ...cliEnv(), MEWCODE_DEBUG: 'program' } });
+    expect(result.stderr).toBe('mewcode: debug: loaded program.cjs (code cache accepted)\n');
+    expect(JSON.parse(result.stdout)).toEqual({ programs: 1, tokens: true, main: 'function' });
   });
 });
 
@@ -294,13 +306,14 @@ function jsFiles(dir: string, prefix = ''): string[] {
   return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.join(prefix, entry.name);
     if (entry.isDirectory()) return jsFiles(dir, relative);
-    return entry.name.endsWith('.js') ? [relative] : [];
+    return /\.c?js$/.test(entry.name) ? [relative] : [];
   });
 }
 
 /**
  * Every file `entry` loads, statically or by dynamic import, following relative specifiers (only
- * those naming a file of the bundle: bundled libraries hold such strings in their own text).
+ * those naming a file of the bundle: bundled libraries hold such strings in their own text). A
+ * file the start-up program replaced (`programModule("chunks/x.js")`) loads program.cjs.
  */
 function importClosure(dir: string, entry: string): string[] {
   const seen = new Set<string>([entry]);
@@ -308,7 +321,9 @@ function importClosure(dir: string, entry: string): string[] {
   const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
   while (queue.length > 0) {
     const file = queue.shift()!;
-    for (const [, spec] of readFileSync(path.join(dir, file), 'utf8').matchAll(specifier)) {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    if (/\bprogramModule\("[^"]+"\)/.test(text) && !seen.has('program.cjs')) seen.add('program.cjs');
+    for (const [, spec] of text.matchAll(specifier)) {
       const target = path.normalize(path.join(path.dirname(file), spec!));
       if (!seen.has(target) && existsSync(path.join(dir, target))) {
         seen.add(target);

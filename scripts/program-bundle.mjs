@@ -1,0 +1,117 @@
+// Moves the CLI's start-up path into one script with a V8 code cache (Node 20 has no compile cache
+// for ES modules; compiling the ≈ 35 chunk files a run loads costs ≈ 40 ms on every launch).
+//
+// Input: the ESM build's metafile. The start-up set is `dist/mewcode.js`, the main chunk and every
+// chunk they import statically. Each of those files is rewritten to a CommonJS function (esbuild
+// transform) and all of them go into `dist/program.cjs`, a script whose value is the table
+// { "chunks/x.js": function (exports, require, module, __mewcodeModuleUrl, __mewcodeImport) }.
+// dist/program-loader.js runs that script once per process with its cache and instantiates the
+// functions on demand, so a module still runs once, in the order its importers ask for it.
+//
+// Each file of the set is then replaced by a small ES module that re-exports the program's
+// instance, so everything that stays an ES module (the terminal UI's chunk, lazily loaded tools,
+// `mewcode/sdk` imported by a plugin) shares that one instance: one inversify, one tapable.
+//
+// `import()` cannot stay in the script: V8 drops the dynamic-import callback of a script compiled
+// from a code cache (Node 20). So each `import(` call is renamed `__mewcodeImport(`, found with
+// the TypeScript parser (a text search would also hit strings), and the loader resolves it.
+import { transform } from 'esbuild';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/** What `import(` becomes in the program: the loader's per-module resolver. */
+const IMPORT_CALL_NAME = '__mewcodeImport';
+
+/**
+ * @param {import('esbuild').Metafile} metafile the main ESM build's
+ * @param {{ dist: string, entry: string, mainEntryPoint: string }} where the CLI entry (`dist/mewcode.js`) and the source of the main chunk (`bin/main.ts`)
+ */
+export async function buildProgram(metafile, { dist, entry, mainEntryPoint }) {
+  const outputs = metafile.outputs;
+  const startSet = startUpSet(outputs, entry, mainEntryPoint);
+  const factories = [];
+  for (const file of startSet) {
+    const key = toKey(dist, file);
+    const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+    const commonJs = await toCommonJs(renameImportCalls(source, file), file);
+    factories.push(`${JSON.stringify(key)}:function(exports,require,module,__mewcodeModuleUrl,${IMPORT_CALL_NAME}){"use strict";\n${commonJs}}`);
+  }
+  writeFileSync(path.join(dist, 'program.cjs'), `({${factories.join(',\n')}})\n`);
+  for (const file of startSet) {
+    writeFileSync(file, facade(dist, file, outputs[file].exports));
+    rmSync(`${file}.map`, { force: true }); // it maps the code that moved into program.cjs
+  }
+  return { files: startSet.length, mainKey: toKey(dist, findMainChunk(outputs, mainEntryPoint)) };
+}
+
+/** The entry, the main chunk, and their static imports (what every run loads). */
+function startUpSet(outputs, entry, mainEntryPoint) {
+  const set = new Set();
+  const visit = (file) => {
+    if (set.has(file)) return;
+    if (!outputs[file]) throw new Error(`program-bundle: ${file} is not an output of the build`);
+    set.add(file);
+    for (const imported of outputs[file].imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(entry);
+  visit(findMainChunk(outputs, mainEntryPoint));
+  return [...set];
+}
+
+function findMainChunk(outputs, mainEntryPoint) {
+  const found = Object.keys(outputs).find((file) => file.endsWith('.js') && outputs[file].entryPoint === mainEntryPoint);
+  if (!found) throw new Error(`program-bundle: no chunk for ${mainEntryPoint}`);
+  return found;
+}
+
+function toKey(dist, file) {
+  return path.relative(dist, file).split(path.sep).join('/');
+}
+
+/** `import(x)` → `__mewcodeImport(x)`, only where the parser sees a dynamic import call. */
+export function renameImportCalls(source, fileName) {
+  const sourceFile = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  if (source.includes(IMPORT_CALL_NAME)) throw new Error(`program-bundle: ${fileName} already uses the name ${IMPORT_CALL_NAME}`);
+  const starts = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) starts.push(node.expression.getStart(sourceFile));
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  let result = source;
+  for (const start of starts.sort((a, b) => b - a)) result = `${result.slice(0, start)}${IMPORT_CALL_NAME}${result.slice(start + 'import'.length)}`;
+  return result;
+}
+
+async function toCommonJs(source, file) {
+  const { code, warnings } = await transform(source, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    loader: 'js',
+    minifyWhitespace: true,
+    sourcefile: file,
+    define: { 'import.meta.url': '__mewcodeModuleUrl' },
+    logLevel: 'silent',
+  });
+  if (warnings.length > 0) throw new Error(`program-bundle: converting ${file}: ${warnings.map((w) => w.text).join('; ')}`);
+  return code;
+}
+
+/** The ES module left in the chunk's place: the program's instance under the same names. */
+function facade(dist, file, exportNames) {
+  const loader = path.relative(path.dirname(file), path.join(dist, 'program-loader.js')).split(path.sep).join('/');
+  const lines = [
+    `import{programModule}from${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)};`,
+    `const m=programModule(${JSON.stringify(toKey(dist, file))});`,
+  ];
+  const named = exportNames.filter((name) => name !== 'default');
+  if (named.length > 0) lines.push(`export const{${named.map((name) => (/^[\p{ID_Start}$_][\p{ID_Continue}$]*$/u.test(name) ? name : fail(file, name))).join(',')}}=m;`);
+  if (exportNames.includes('default')) lines.push('export default m.default;');
+  return `${lines.join('\n')}\n`;
+}
+
+function fail(file, name) {
+  throw new Error(`program-bundle: ${file} exports ${JSON.stringify(name)}, which a facade cannot re-export`);
+}
