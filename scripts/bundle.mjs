@@ -15,9 +15,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildProgram } from './program-bundle.mjs';
 
-const VENDORS = { 'anthropic-sdk': '@anthropic-ai/sdk', 'openai-sdk': 'openai', 'mcp-sdk': './plugins/mcp/vendor.ts' };
+const VENDORS = { 'anthropic-sdk': './plugins/provider-anthropic/vendor.ts', 'openai-sdk': 'openai', 'mcp-sdk': './plugins/mcp/vendor.ts' };
 // Packages only the vendor files contain (the main build keeps them out of its chunks).
-const VENDOR_PACKAGES = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
+const VENDOR_PACKAGES = ['@anthropic-ai/sdk', '@anthropic-ai/sdk/*', 'openai', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
 const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 
 rmSync('dist', { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /** The Anthropic Messages provider (SPEC P1, P3, P6). */
-import type Anthropic from '@anthropic-ai/sdk';
+import type { Anthropic } from './vendor.js';
 import { keepingPartialUsage, requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';
 import { ANTHROPIC_LABEL, classifyAnthropicError } from './errors.js';

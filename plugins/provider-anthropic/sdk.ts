@@ -1,20 +1,21 @@
 /**
  * The Anthropic SDK is loaded on the first request, never at start-up (it costs ≈100 ms to
- * import and a session may never use this provider). Only types are imported statically.
+ * import and a session may never use this provider). Only types are imported statically; what is
+ * loaded is the part of the SDK the provider uses (vendor.ts).
  */
-import type Anthropic from '@anthropic-ai/sdk';
+import type { Anthropic } from './vendor.js';
 import type { ProviderSettings } from '../../types/index.js';
 import { importVendor } from '../../sdk/vendor-module.js';
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
 import { vendorLogger } from '../../sdk/vendor-logger.js';
 
-export type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+export type AnthropicSdk = typeof import('./vendor.js');
 
 let sdkPromise: Promise<AnthropicSdk> | undefined;
 
 /** One import for the process; a failed import is retried on the next call. */
 export function loadAnthropicSdk(): Promise<AnthropicSdk> {
-  sdkPromise ??= importVendor<AnthropicSdk>('anthropic-sdk', () => import('@anthropic-ai/sdk')).catch((error: unknown) => {
+  sdkPromise ??= importVendor<AnthropicSdk>('anthropic-sdk', () => import('./vendor.js')).catch((error: unknown) => {
     sdkPromise = undefined;
     throw error;
   });
