@@ -1,16 +1,21 @@
 // Moves the CLI's start-up path into one script with a V8 code cache (Node 20 has no compile cache
 // for ES modules; compiling the ≈ 35 chunk files a run loads costs ≈ 40 ms on every launch).
 //
-// Input: the ESM build's metafile. The start-up set is `dist/mewcode.js`, the main chunk and every
-// chunk they import statically. Each of those files is rewritten to a CommonJS function (esbuild
-// transform) and all of them go into `dist/program.cjs`, a script whose value is the table
+// Input: the ESM build's metafile. The program is the main chunk and every chunk it imports
+// statically, minus what the entry `dist/mewcode.js` itself imports: that part stays ES modules,
+// so `--version`, `--help` and the subcommands that never boot a kernel do not load the program.
+// Each program file is rewritten to a CommonJS function (esbuild transform) and all of them go
+// into `dist/program.cjs`, a script whose value is the table
 // { "chunks/x.js": function (exports, require, module, __mewcodeModuleUrl, __mewcodeImport) }.
-// dist/program-loader.js runs that script once per process with its cache and instantiates the
-// functions on demand, so a module still runs once, in the order its importers ask for it.
+// `dist/program.js` (generated) imports the entry's ES modules the program uses and creates the
+// program with them (bin/program-loader.js): the script runs on first use, with its cache, and
+// its modules are instantiated on demand, so a module still runs once, in the order its importers
+// ask for it.
 //
-// Each file of the set is then replaced by a small ES module that re-exports the program's
-// instance, so everything that stays an ES module (the terminal UI's chunk, lazily loaded tools,
-// `mewcode/sdk` imported by a plugin) shares that one instance: one inversify, one tapable.
+// Each program file is then replaced by a small ES module that re-exports the program's instance,
+// so everything that stays an ES module (the terminal UI's chunk, lazily loaded tools,
+// `mewcode/sdk` imported by a plugin) shares that one instance: one inversify, one tapable. The
+// facade copies the exports once; esbuild's chunks export no binding that is reassigned later.
 //
 // `import()` cannot stay in the script: V8 drops the dynamic-import callback of a script compiled
 // from a code cache (Node 20). So each `import(` call is renamed `__mewcodeImport(`, found with
@@ -29,34 +34,41 @@ const IMPORT_CALL_NAME = '__mewcodeImport';
  */
 export async function buildProgram(metafile, { dist, entry, mainEntryPoint }) {
   const outputs = metafile.outputs;
-  const startSet = startUpSet(outputs, entry, mainEntryPoint);
+  const mainChunk = findMainChunk(outputs, mainEntryPoint);
+  const entrySet = staticClosure(outputs, entry);
+  const programSet = [...staticClosure(outputs, mainChunk)].filter((file) => !entrySet.has(file));
   const factories = [];
-  for (const file of startSet) {
+  const esmUsed = new Set();
+  for (const file of programSet) {
     const key = toKey(dist, file);
     const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
     const commonJs = await toCommonJs(renameImportCalls(source, file), file);
     factories.push(`${JSON.stringify(key)}:function(exports,require,module,__mewcodeModuleUrl,${IMPORT_CALL_NAME}){"use strict";\n${commonJs}}`);
+    for (const imported of outputs[file].imports) if (imported.kind === 'import-statement' && entrySet.has(imported.path)) esmUsed.add(imported.path);
   }
   writeFileSync(path.join(dist, 'program.cjs'), `({${factories.join(',\n')}})\n`);
-  for (const file of startSet) {
+  writeFileSync(path.join(dist, 'program.js'), programModule(dist, [...esmUsed]));
+  for (const file of programSet) {
     writeFileSync(file, facade(dist, file, outputs[file].exports));
     rmSync(`${file}.map`, { force: true }); // it maps the code that moved into program.cjs
   }
-  return { files: startSet.length, mainKey: toKey(dist, findMainChunk(outputs, mainEntryPoint)) };
+  return { files: programSet.length, mainKey: toKey(dist, mainChunk) };
 }
 
-/** The entry, the main chunk, and their static imports (what every run loads). */
-function startUpSet(outputs, entry, mainEntryPoint) {
-  const set = new Set();
-  const visit = (file) => {
-    if (set.has(file)) return;
-    if (!outputs[file]) throw new Error(`program-bundle: ${file} is not an output of the build`);
-    set.add(file);
-    for (const imported of outputs[file].imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
-  };
-  visit(entry);
-  visit(findMainChunk(outputs, mainEntryPoint));
-  return [...set];
+/** `file` and everything it imports statically (what loading it loads). */
+function staticClosure(outputs, file, set = new Set()) {
+  if (set.has(file)) return set;
+  if (!outputs[file]) throw new Error(`program-bundle: ${file} is not an output of the build`);
+  set.add(file);
+  for (const imported of outputs[file].imports) if (imported.kind === 'import-statement' && !imported.external) staticClosure(outputs, imported.path, set);
+  return set;
+}
+
+/** dist/program.js: the program, given the entry's ES modules it imports. */
+function programModule(dist, esmFiles) {
+  const imports = esmFiles.map((file, i) => `import * as m${i} from ${JSON.stringify(`./${toKey(dist, file)}`)};`);
+  const table = esmFiles.map((file, i) => `${JSON.stringify(toKey(dist, file))}:m${i}`).join(',');
+  return `import{createProgram}from"./program-loader.js";\n${imports.join('\n')}\nexport const program=createProgram({${table}});\n`;
 }
 
 function findMainChunk(outputs, mainEntryPoint) {
@@ -101,10 +113,10 @@ async function toCommonJs(source, file) {
 
 /** The ES module left in the chunk's place: the program's instance under the same names. */
 function facade(dist, file, exportNames) {
-  const loader = path.relative(path.dirname(file), path.join(dist, 'program-loader.js')).split(path.sep).join('/');
+  const program = path.relative(path.dirname(file), path.join(dist, 'program.js')).split(path.sep).join('/');
   const lines = [
-    `import{programModule}from${JSON.stringify(loader.startsWith('.') ? loader : `./${loader}`)};`,
-    `const m=programModule(${JSON.stringify(toKey(dist, file))});`,
+    `import{program}from${JSON.stringify(program.startsWith('.') ? program : `./${program}`)};`,
+    `const m=program.require(${JSON.stringify(toKey(dist, file))});`,
   ];
   const named = exportNames.filter((name) => name !== 'default');
   if (named.length > 0) lines.push(`export const{${named.map((name) => (/^[\p{ID_Start}$_][\p{ID_Continue}$]*$/u.test(name) ? name : fail(file, name))).join(',')}}=m;`);

@@ -25,9 +25,8 @@ if (!mainKey) {
   process.exit(2);
 }
 
-const { loadProgram } = await import(pathToFileURL(path.join(DIST, 'program-loader.js')).href);
+const { program } = await import(pathToFileURL(path.join(DIST, 'program.js')).href);
 const { startScriptedServer } = await import(pathToFileURL(path.join(DIST, 'scripted-server-lib.js')).href);
-const program = loadProgram();
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-program-cache-'));
 try {
@@ -48,7 +47,8 @@ try {
   process.chdir(ROOT);
   rmSync(work, { recursive: true, force: true });
 }
-writeFileSync(path.join(DIST, 'program.cjs.cache'), program.script.createCachedData());
+const script = program.script() ?? (program.require(mainKey), program.script());
+writeFileSync(path.join(DIST, 'program.cjs.cache'), script.createCachedData());
 // The run's idle work (warm-ups, audit flushes) must not keep the build waiting.
 process.exit(0);
 

@@ -26,3 +26,16 @@ describe.each([
     );
   });
 });
+
+test.concurrent('--version and --help answer without loading the program (the entry and its own small modules only)', async () => {
+  await scenario([], async (s) => {
+    for (const flag of ['--version', '--help']) {
+      const r = await s.run([flag], { env: { MEWCODE_DEBUG: 'program,vendor' } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+    }
+    // The same debug switch does report the program when a run loads it.
+    const run = await s.run(['sessions'], { env: { MEWCODE_DEBUG: 'program' } });
+    expect(run.stderr).toContain('loaded program.cjs (code cache accepted)');
+  });
+});

@@ -136,12 +136,11 @@ describe('the tarball', () => {
     const script = [
       "const sdk = await import('mewcode/sdk');",
       "const mewcode = await import('mewcode');",
-      "const programs = globalThis[Symbol.for('mewcode/programs')];",
-      "process.stdout.write(JSON.stringify({ programs: programs.size, tokens: sdk.TOKENS === mewcode.TOKENS, main: typeof mewcode.main }));",
+      "process.stdout.write(JSON.stringify({ tokens: sdk.TOKENS === mewcode.TOKENS, containerModule: typeof sdk.ContainerModule, main: typeof mewcode.main }));",
     ].join('\n');
     const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env: { ...cliEnv(), MEWCODE_DEBUG: 'program' } });
     expect(result.stderr).toBe('mewcode: debug: loaded program.cjs (code cache accepted)\n');
-    expect(JSON.parse(result.stdout)).toEqual({ programs: 1, tokens: true, main: 'function' });
+    expect(JSON.parse(result.stdout)).toEqual({ tokens: true, containerModule: 'function', main: 'function' });
   });
 });
 
@@ -313,7 +312,7 @@ function jsFiles(dir: string, prefix = ''): string[] {
 /**
  * Every file `entry` loads, statically or by dynamic import, following relative specifiers (only
  * those naming a file of the bundle: bundled libraries hold such strings in their own text). A
- * file the start-up program replaced (`programModule("chunks/x.js")`) loads program.cjs.
+ * file the start-up program replaced (`program.require("chunks/x.js")`) loads program.cjs.
  */
 function importClosure(dir: string, entry: string): string[] {
   const seen = new Set<string>([entry]);
@@ -322,7 +321,7 @@ function importClosure(dir: string, entry: string): string[] {
   while (queue.length > 0) {
     const file = queue.shift()!;
     const text = readFileSync(path.join(dir, file), 'utf8');
-    if (/\bprogramModule\("[^"]+"\)/.test(text) && !seen.has('program.cjs')) seen.add('program.cjs');
+    if (/\bprogram\.require\("[^"]+"\)/.test(text)) seen.add('program.cjs');
     for (const [, spec] of text.matchAll(specifier)) {
       const target = path.normalize(path.join(path.dirname(file), spec!));
       if (!seen.has(target) && existsSync(path.join(dir, target))) {
