@@ -1,23 +1,22 @@
-// Moves the CLI's start-up path into one script with a V8 code cache (Node 20 has no compile cache
-// for ES modules; compiling the ≈ 35 chunk files a run loads costs ≈ 40 ms on every launch).
+// Moves the CLI's start-up path into code-cached scripts (Node 20 has no compile cache for ES
+// modules; compiling the ≈ 35 chunk files a run loads costs ≈ 40 ms on every launch).
 //
-// Input: the ESM build's metafile. The program is the main chunk and every chunk it imports
-// statically, minus what the entry `dist/mewcode.js` itself imports: that part stays ES modules,
-// so `--version`, `--help` and the subcommands that never boot a kernel do not load the program.
-// Each program file is rewritten to a CommonJS function (esbuild transform) and all of them go
-// into `dist/program.cjs`, a script whose value is the table
+// Input: the ESM build's metafile. Two scripts: `dist/entry.cjs` holds the entry
+// `dist/mewcode.js` and what it imports statically (argument parsing: all `--version`, `--help`
+// and `audit verify` need), `dist/program.cjs` the main chunk and the rest of its static imports.
+// Each file is rewritten to a CommonJS function (esbuild transform); a script's value is the table
 // { "chunks/x.js": function (exports, require, module, __mewcodeModuleUrl, __mewcodeImport) }.
-// `dist/program.js` (generated) imports the entry's ES modules the program uses and creates the
-// program with them (bin/program-loader.js): the script runs on first use, with its cache, and
-// its modules are instantiated on demand, so a module still runs once, in the order its importers
-// ask for it.
+// `dist/program.js` (generated) creates the program from the map of which script holds which file
+// (bin/program-loader.js): a script runs the first time one of its modules is asked for, with its
+// cache, and modules are instantiated on demand, so a module still runs once, in the order its
+// importers ask for it.
 //
-// Each program file is then replaced by a small ES module that re-exports the program's instance,
-// so everything that stays an ES module (the terminal UI's chunk, lazily loaded tools,
+// Each of those files is then replaced by a small ES module that re-exports the program's
+// instance, so everything that stays an ES module (the terminal UI's chunk, lazily loaded tools,
 // `mewcode/sdk` imported by a plugin) shares that one instance: one inversify, one tapable. The
 // facade copies the exports once; esbuild's chunks export no binding that is reassigned later.
 //
-// `import()` cannot stay in the script: V8 drops the dynamic-import callback of a script compiled
+// `import()` cannot stay in a script: V8 drops the dynamic-import callback of a script compiled
 // from a code cache (Node 20). So each `import(` call is renamed `__mewcodeImport(`, found with
 // the TypeScript parser (a text search would also hit strings), and the loader resolves it.
 import { transform } from 'esbuild';
@@ -36,23 +35,30 @@ export async function buildProgram(metafile, { dist, entry, mainEntryPoint }) {
   const outputs = metafile.outputs;
   const mainChunk = findMainChunk(outputs, mainEntryPoint);
   const entrySet = staticClosure(outputs, entry);
-  const programSet = [...staticClosure(outputs, mainChunk)].filter((file) => !entrySet.has(file));
-  const factories = [];
-  const esmUsed = new Set();
-  for (const file of programSet) {
-    const key = toKey(dist, file);
-    const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
-    const commonJs = await toCommonJs(renameImportCalls(source, file), file);
-    factories.push(`${JSON.stringify(key)}:function(exports,require,module,__mewcodeModuleUrl,${IMPORT_CALL_NAME}){"use strict";\n${commonJs}}`);
-    for (const imported of outputs[file].imports) if (imported.kind === 'import-statement' && entrySet.has(imported.path)) esmUsed.add(imported.path);
+  const parts = [
+    { script: 'entry.cjs', files: [...entrySet] },
+    { script: 'program.cjs', files: [...staticClosure(outputs, mainChunk)].filter((file) => !entrySet.has(file)) },
+  ];
+  const scriptOf = {};
+  for (const { script, files } of parts) {
+    const factories = [];
+    for (const file of files) {
+      const key = toKey(dist, file);
+      const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+      const commonJs = await toCommonJs(renameImportCalls(source, file), file);
+      factories.push(`${JSON.stringify(key)}:function(exports,require,module,__mewcodeModuleUrl,${IMPORT_CALL_NAME}){"use strict";\n${commonJs}}`);
+      scriptOf[key] = script;
+    }
+    writeFileSync(path.join(dist, script), `({${factories.join(',\n')}})\n`);
   }
-  writeFileSync(path.join(dist, 'program.cjs'), `({${factories.join(',\n')}})\n`);
-  writeFileSync(path.join(dist, 'program.js'), programModule(dist, [...esmUsed]));
-  for (const file of programSet) {
-    writeFileSync(file, facade(dist, file, outputs[file].exports));
-    rmSync(`${file}.map`, { force: true }); // it maps the code that moved into program.cjs
+  writeFileSync(path.join(dist, 'program.js'), `import{createProgram}from"./program-loader.js";\nexport const program=createProgram(${JSON.stringify(scriptOf)});\n`);
+  for (const { files } of parts) {
+    for (const file of files) {
+      writeFileSync(file, facade(dist, file, outputs[file].exports));
+      rmSync(`${file}.map`, { force: true }); // it maps the code that moved into the script
+    }
   }
-  return { files: programSet.length, mainKey: toKey(dist, mainChunk) };
+  return { scripts: parts.map((part) => part.script), mainKey: toKey(dist, mainChunk) };
 }
 
 /** `file` and everything it imports statically (what loading it loads). */
@@ -62,13 +68,6 @@ function staticClosure(outputs, file, set = new Set()) {
   set.add(file);
   for (const imported of outputs[file].imports) if (imported.kind === 'import-statement' && !imported.external) staticClosure(outputs, imported.path, set);
   return set;
-}
-
-/** dist/program.js: the program, given the entry's ES modules it imports. */
-function programModule(dist, esmFiles) {
-  const imports = esmFiles.map((file, i) => `import * as m${i} from ${JSON.stringify(`./${toKey(dist, file)}`)};`);
-  const table = esmFiles.map((file, i) => `${JSON.stringify(toKey(dist, file))}:m${i}`).join(',');
-  return `import{createProgram}from"./program-loader.js";\n${imports.join('\n')}\nexport const program=createProgram({${table}});\n`;
 }
 
 function findMainChunk(outputs, mainEntryPoint) {

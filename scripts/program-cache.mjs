@@ -1,7 +1,8 @@
-// Writes dist/program.cjs.cache: V8's code cache for the CLI's start-up program, made after a
-// rehearsed run so it holds the functions a real run compiles (V8 compiles a function on its first
-// call, and a cache made after running code holds what ran). The build runs this in its own
-// process under Node's default flags: a cache is only accepted under the flags it was made with.
+// Writes dist/entry.cjs.cache and dist/program.cjs.cache: V8's code caches for the CLI's start-up
+// scripts (scripts/program-bundle.mjs), made after a rehearsed run so they hold the functions a
+// real run compiles (V8 compiles a function on its first call, and a cache made after running code
+// holds what ran). The build runs this in its own process under Node's default flags: a cache is
+// only accepted under the flags it was made with.
 //
 //   node scripts/program-cache.mjs <main chunk key>
 //
@@ -47,8 +48,8 @@ try {
   process.chdir(ROOT);
   rmSync(work, { recursive: true, force: true });
 }
-const script = program.script() ?? (program.require(mainKey), program.script());
-writeFileSync(path.join(DIST, 'program.cjs.cache'), script.createCachedData());
+if (program.scripts().size === 0) program.require(mainKey);
+for (const [name, script] of program.scripts()) writeFileSync(path.join(DIST, `${name}.cache`), script.createCachedData());
 // The run's idle work (warm-ups, audit flushes) must not keep the build waiting.
 process.exit(0);
 

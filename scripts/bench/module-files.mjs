@@ -5,7 +5,7 @@
 //
 //   node scripts/bench/module-files.mjs [--files 20] [--runs 15]
 //
-// It also prints how many chunk files the start-up program (dist/program.cjs) holds, and its size.
+// It also prints how many chunk files the start-up scripts (dist/entry.cjs, dist/program.cjs) hold.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -41,11 +41,12 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// The start-up path in the built bundle: one code-cached script (scripts/program-bundle.mjs).
-const program = path.join(ROOT, 'dist', 'program.cjs');
-if (existsSync(program)) {
-  const text = readFileSync(program, 'utf8');
-  const modules = [...text.matchAll(/^"([^"]+)":function\(exports,require,module,/gm)].length;
-  const cache = existsSync(`${program}.cache`) ? `, code cache ${(statSync(`${program}.cache`).size / 1024).toFixed(0)} KiB` : ', no code cache';
-  process.stdout.write(`start-up program (dist/program.cjs): ${modules} former chunk files in one script, ${(text.length / 1024).toFixed(0)} KiB${cache}\n`);
+// The start-up path in the built bundle: two code-cached scripts (scripts/program-bundle.mjs).
+for (const name of ['entry.cjs', 'program.cjs']) {
+  const script = path.join(ROOT, 'dist', name);
+  if (!existsSync(script)) continue;
+  const text = readFileSync(script, 'utf8');
+  const modules = [...text.matchAll(/^(?:\(\{)?"([^"]+)":function\(exports,require,module,/gm)].length;
+  const cache = existsSync(`${script}.cache`) ? `, code cache ${(statSync(`${script}.cache`).size / 1024).toFixed(0)} KiB` : ', no code cache';
+  process.stdout.write(`start-up script dist/${name}: ${modules} former chunk files, ${(text.length / 1024).toFixed(0)} KiB${cache}\n`);
 }

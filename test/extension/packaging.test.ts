@@ -139,7 +139,7 @@ describe('the tarball', () => {
       "process.stdout.write(JSON.stringify({ tokens: sdk.TOKENS === mewcode.TOKENS, containerModule: typeof sdk.ContainerModule, main: typeof mewcode.main }));",
     ].join('\n');
     const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env: { ...cliEnv(), MEWCODE_DEBUG: 'program' } });
-    expect(result.stderr).toBe('mewcode: debug: loaded program.cjs (code cache accepted)\n');
+    expect(result.stderr.split('\n').sort()).toEqual(['', 'mewcode: debug: loaded entry.cjs (code cache accepted)', 'mewcode: debug: loaded program.cjs (code cache accepted)']);
     expect(JSON.parse(result.stdout)).toEqual({ tokens: true, containerModule: 'function', main: 'function' });
   });
 });
@@ -312,23 +312,47 @@ function jsFiles(dir: string, prefix = ''): string[] {
 /**
  * Every file `entry` loads, statically or by dynamic import, following relative specifiers (only
  * those naming a file of the bundle: bundled libraries hold such strings in their own text). A
- * file the start-up program replaced (`program.require("chunks/x.js")`) loads program.cjs.
+ * file the start-up scripts replaced (`program.require("chunks/x.js")`) loads the script that holds it.
  */
+/** One former file in a start-up script: `"key":function(exports,…){…}` up to the next one. */
+const SCRIPT_MODULE = /^(?:\(\{)?"([^"]+)":function\(exports,require,module,[^)]*\)\{([\s\S]*?)(?=^"[^"]+":function\(exports,|(?![\s\S]))/gm;
+const SCRIPT_SPECIFIER = /\b(?:require|__mewcodeImport)\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
+
+/** Which start-up script (entry.cjs, program.cjs) holds each replaced file, per dist/program.js. */
+function scriptOf(dir: string): Record<string, string> {
+  const map = /createProgram\((\{.*\})\)/.exec(readFileSync(path.join(dir, 'program.js'), 'utf8'))?.[1];
+  if (!map) throw new Error('dist/program.js holds no map of the start-up scripts');
+  return JSON.parse(map) as Record<string, string>;
+}
+
+function scriptHolding(dir: string, key: string): string {
+  const script = scriptOf(dir)[key];
+  if (!script) throw new Error(`dist/program.js names no script for ${key}`);
+  return script;
+}
+
 function importClosure(dir: string, entry: string): string[] {
   const seen = new Set<string>([entry]);
   const queue = [entry];
   const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
+  const add = (target: string) => {
+    if (!seen.has(target) && existsSync(path.join(dir, target))) {
+      seen.add(target);
+      queue.push(target);
+    }
+  };
   while (queue.length > 0) {
     const file = queue.shift()!;
     const text = readFileSync(path.join(dir, file), 'utf8');
-    if (/\bprogram\.require\("[^"]+"\)/.test(text)) seen.add('program.cjs');
-    for (const [, spec] of text.matchAll(specifier)) {
-      const target = path.normalize(path.join(path.dirname(file), spec!));
-      if (!seen.has(target) && existsSync(path.join(dir, target))) {
-        seen.add(target);
-        queue.push(target);
+    for (const [, key] of text.matchAll(/\bprogram\.require\("([^"]+)"\)/g)) add(scriptHolding(dir, key!));
+    // A start-up script is a table of former files: their specifiers are relative to each one.
+    for (const [, key, body] of file.endsWith('.cjs') ? text.matchAll(SCRIPT_MODULE) : []) {
+      for (const [, spec] of body!.matchAll(SCRIPT_SPECIFIER)) {
+        const target = path.posix.join(path.posix.dirname(key!), spec!);
+        add(scriptOf(dir)[target] ?? target);
       }
     }
+    for (const [, spec] of text.matchAll(specifier)) add(path.normalize(path.join(path.dirname(file), spec!)));
   }
   return [...seen];
 }
