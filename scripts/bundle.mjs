@@ -10,7 +10,7 @@
 // CommonJS files with a V8 code cache (see sdk/vendor-module.ts).
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildProgram } from './program-bundle.mjs';
@@ -57,9 +57,10 @@ const esm = {
   plugins: [highlightLanguages()],
 };
 const main = await build({ ...esm, metafile: true, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
-// The start-up path becomes one code-cached script (see scripts/program-bundle.mjs); its cache is
-// written below, after the scripted server it rehearses against is built.
-copyFileSync('bin/program-loader.js', 'dist/program-loader.js');
+// The start-up path becomes two code-cached scripts (scripts/program-bundle.mjs) run by
+// bin/program-loader.js; their caches are written below, after the scripted server and the vendor
+// files the rehearsal uses are built.
+await build({ ...common, bundle: false, format: 'esm', entryPoints: ['bin/program-loader.js'], outfile: 'dist/program-loader.js' });
 const program = await buildProgram(main.metafile, { dist: 'dist', entry: 'dist/mewcode.js', mainEntryPoint: 'bin/main.ts' });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
