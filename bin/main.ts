@@ -39,7 +39,8 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
       const flags: { provider?: string; model?: string } = {};
       if (options.provider !== undefined) flags.provider = options.provider;
       if (options.model !== undefined) flags.model = options.model;
-      return await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust });
+      // Started below, once no trust dialog can make this kernel the one that is thrown away.
+      return await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust, deferStart: true });
     } catch (error) {
       if (error instanceof ConfigurationError) {
         process.stderr.write(`mewcode: ${error.message}\n`);
@@ -73,9 +74,10 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   if (!ui) {
     kernel.output.flushToFallback();
     process.stderr.write('mewcode: no user interface of this build can run here (the terminal UI needs a terminal and no -p); pass a prompt: mewcode -p "…"\n');
-    await kernel.shutdown(); // what plugins started in the background (MCP servers) ends now
+    await kernel.shutdown();
     return 2;
   }
+  kernel.startPlugins();
   // From here on, every notice, warning and approval request goes to this UI (the buffered ones first).
   kernel.activateUi(ui);
   for (const warning of trust.warnings) kernel.warn(warning);

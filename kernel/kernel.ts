@@ -75,6 +75,12 @@ export interface KernelOptions {
   cli?: CliOptions;
   defaultToolTimeoutMs?: number;
   maxUnknownToolIterations?: number;
+  /**
+   * Leave the plugins' background work (`start()`: MCP servers, probes) to `startPlugins()`. The
+   * CLI defers it while the terminal UI may still ask whether to trust the project: on yes it
+   * boots again with the project's settings, and the first kernel must not have started servers.
+   */
+  deferStart?: boolean;
 }
 
 export class Kernel implements KernelApi {
@@ -93,6 +99,7 @@ export class Kernel implements KernelApi {
   readonly #raw: KernelHooks = createHooks();
   private readonly ledger = new TapLedger();
   private idleWarmDone = false;
+  private pluginsStarted = false;
   /** Set when the first answer's first event arrives: warming stops, the turn needs the CPU. */
   private firstAnswerBegan = false;
   private readonly chain: PermissionChain;
@@ -158,8 +165,15 @@ export class Kernel implements KernelApi {
     await this.lifecycle.applyAll();
     this.tools.seal();
     this.mainSession.syncTools();
-    this.lifecycle.startAll();
+    if (!this.options.deferStart) this.startPlugins();
     await this.announceTrust();
+  }
+
+  /** Start the plugins' background work, once (boot does it unless `deferStart`). */
+  startPlugins(): void {
+    if (this.pluginsStarted) return;
+    this.pluginsStarted = true;
+    this.lifecycle.startAll();
   }
 
   /**

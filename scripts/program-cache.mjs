@@ -9,8 +9,8 @@
 // The rehearsal is `mewcode -p …` once per protocol against the scripted model server, in a
 // temporary HOME and project, with the program loaded exactly as dist/mewcode.js loads it: the
 // model reads a file (the tool path: permission layers, hooks, the tool runner, the session) and
-// then answers.
-// A rehearsal that fails only makes the cache colder: said loudly, and what ran is cached.
+// then answers. A rehearsal that fails only makes the caches colder: said loudly, and what ran
+// is cached.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,7 +43,7 @@ try {
   process.chdir(project);
   for (const protocol of ['anthropic', 'openai']) await rehearse(protocol, home);
 } catch (error) {
-  process.stderr.write(`program-cache: warning: the rehearsed run failed, so the cache holds less: ${error?.stack ?? error}\n`);
+  process.stderr.write(`program-cache: warning: the rehearsed run failed, so the caches hold less: ${error?.stack ?? error}\n`);
 } finally {
   process.chdir(ROOT);
   rmSync(work, { recursive: true, force: true });
