@@ -63,6 +63,11 @@ export function createSubagentsPlugin(): MewcodePlugin {
         service.noteMode(context.agentId, context.mode);
         return decision;
       });
+      // A message is read once a request of its task carries it; the rest are said in the report.
+      kernel.hooks.preModelRequest.tap(NAME, (request, context) => {
+        tasks.noteRequest(context.agentId, request.reminder);
+        return request;
+      });
       // Background tasks stop with the session, each leaving a valid history.
       kernel.hooks.sessionEnd.tapPromise(NAME, () => tasks.stopAll());
     },

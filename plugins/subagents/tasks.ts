@@ -24,6 +24,8 @@ export interface BackgroundTask {
   /** Its session while it runs (to message it); let go when it ends, so its history can be freed. */
   session: AgentSession | undefined;
   parent: AgentSession;
+  /** Messages (task_message) no model request of the task has carried yet. */
+  unread: string[];
   startedAt: number;
   endedAt?: number;
   result?: SubagentResult;
@@ -88,6 +90,7 @@ export class TaskManager {
       outputCut: false,
       session: started.session,
       parent: request.parent,
+      unread: [],
       startedAt: Date.now(),
       done: Promise.resolve(),
     };
@@ -109,8 +112,17 @@ export class TaskManager {
   message(id: string, text: string): boolean {
     const task = this.get(id);
     if (!task || task.status !== 'running' || !task.session) return false;
-    task.session.injectReminder(`A message from the agent that started you: ${text}`);
+    const reminder = `A message from the agent that started you: ${text}`;
+    task.unread.push(reminder);
+    task.session.injectReminder(reminder);
     return true;
+  }
+
+  /** A model request of `agentId` went out: the messages its reminder carries are read. */
+  noteRequest(agentId: string, reminder: string | undefined): void {
+    const task = this.tasks.get(agentId);
+    if (!task || task.unread.length === 0 || reminder === undefined) return;
+    task.unread = task.unread.filter((message) => !reminder.includes(message));
   }
 
   /** Stop a running task and wait until it has ended (its history is then valid). */
@@ -153,8 +165,15 @@ export class TaskManager {
     const seconds = ((task.endedAt - task.startedAt) / 1000).toFixed(1);
     const report = result.text.length > TASK_REPORT_MAX ? `${result.text.slice(0, TASK_REPORT_MAX)}\n[report cut at ${TASK_REPORT_MAX} characters; task_output shows its end]` : result.text;
     task.parent.injectReminder(
-      `Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${report}\n\n${usageLine(task.role, result)}`,
+      `Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${report}\n\n${usageLine(task.role, result)}${unreadLine(task)}`,
     );
     this.tell(`Background task ${task.id} (${task.description}) ${task.status}.`, task.parent);
   }
+}
+
+/** A message sent while the task made its last model request arrived after it stopped reading. */
+function unreadLine(task: BackgroundTask): string {
+  if (task.unread.length === 0) return '';
+  const texts = task.unread.map((reminder) => `- ${reminder.replace(/^A message from the agent that started you: /, '')}`);
+  return `\n\nIt ended before reading ${task.unread.length === 1 ? 'this message' : `these ${task.unread.length} messages`} from you (sent during its last step):\n${texts.join('\n')}`;
 }
