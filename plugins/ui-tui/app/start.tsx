@@ -8,11 +8,13 @@ import { TOKENS } from '../../../types/tokens.js';
 import type { PendingTrust } from '../../../types/trust.js';
 import { initialMode, TuiController } from '../model/controller.js';
 import { replay } from '../model/local-commands.js';
+import { followSubagents } from '../model/subagent-activity.js';
 import type { StatusInfo } from '../model/entries.js';
 import { UiStore } from '../model/ui-store.js';
 import type { TuiOutput } from '../tui-output.js';
 import { App } from './app.js';
 import { TrustDialog } from './dialogs.js';
+import { describeCall } from './tool-text.js';
 
 /**
  * Ink options shared by the app and the benchmark. Ink 6.8's `incrementalRendering` would halve
@@ -78,6 +80,8 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
     () => store.setStatus({ sandbox: 'unknown' }),
   );
   void watchMcp(kernel, store).catch(() => store.endProgress('mcp'));
+  const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined;
+  const stopFollowing = followSubagents(runner, store, describeCall);
   const exited = new Promise<number>((resolve) => (controller.exit = resolve));
   const instance = render(<App controller={controller} />, INK_OPTIONS);
   try {
@@ -90,6 +94,7 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
     return code;
   } finally {
     controller.cancel();
+    stopFollowing();
     output.detach();
   }
 }

@@ -108,9 +108,17 @@ export class UiStore {
     this.set({ status: { ...this.state.status, ...patch } });
   }
 
-  /** A long operation outside a run's events (MCP servers connecting) shows as a progress line. */
+  /**
+   * A long operation outside a run's events (MCP servers connecting, a sub-agent) shows as a
+   * progress line; calling again with the same id changes its text and keeps its start time.
+   */
   startProgress(id: string, text: string): void {
-    this.set({ progress: [...this.state.progress.filter((p) => p.id !== id), { id, text, startedAt: this.now() }] });
+    const existing = this.state.progress.find((p) => p.id === id);
+    if (existing) {
+      this.set({ progress: this.state.progress.map((p) => (p.id === id ? { ...p, text } : p)) });
+      return;
+    }
+    this.set({ progress: [...this.state.progress, { id, text, startedAt: this.now() }] });
   }
 
   endProgress(id: string): void {
