@@ -188,7 +188,7 @@ test('background tasks stop with the session, each leaving a valid history', asy
   expect(child.at(-1)).toMatchObject({ role: 'assistant' });
 });
 
-test('task_message reaches a running task before its next model request', async () => {
+test('task_message reaches a running task before its next model request; a message it read is not listed as unread in its report', async () => {
   const root = temp('mewcode-bg-root-');
   const home = temp('mewcode-bg-home-');
   const entered = deferred();
@@ -206,11 +206,12 @@ test('task_message reaches a running task before its next model request', async 
   };
   let taskId = '';
   const childRequests: ModelRequest[] = [];
-  const steps = routedSteps(5, async (request) => {
+  const steps = routedSteps(6, async (request) => {
     if (promptOf(request) === 'wait for word') {
       childRequests.push(request);
       return turnOf(request) === 0 ? useTools([call('mcp__slow__wait', {})]) : say('heard you');
     }
+    if (promptOf(request) === 'anything?') return say('nothing new');
     const turn = turnOf(request);
     if (turn === 0) return useTools([call('agent', { description: 'waiter', prompt: 'wait for word', run_in_background: true })]);
     if (turn === 1) {
@@ -221,12 +222,16 @@ test('task_message reaches a running task before its next model request', async 
     sent.resolve();
     return say('messaged');
   });
-  const { kernel, reporter } = await bootKernel(steps, [toolsPlugin([wait]), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
+  const { kernel, reporter, model } = await bootKernel(steps, [toolsPlugin([wait]), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
   await runPrompt(kernel, 'start', 'default');
   await until(() => reporter.notices.some((n) => n.startsWith(`Background task ${taskId}`)), 'the task to finish');
   expect(childRequests).toHaveLength(2);
   expect(childRequests[0]!.reminder ?? '').not.toContain('also check the tests');
   expect(childRequests[1]!.reminder).toContain('A message from the agent that started you: also check the tests');
+  await runPrompt(kernel, 'anything?', 'default');
+  const report = model.requests.find((r) => promptOf(r) === 'anything?')!.reminder ?? '';
+  expect(report).toContain('heard you');
+  expect(report).not.toContain('It ended before reading');
   await kernel.shutdown();
 });
 
@@ -260,46 +265,6 @@ test('a message sent while the task makes its last request is never read: the re
   const report = model.requests.find((r) => promptOf(r) === 'anything?')!.reminder ?? '';
   expect(report).toContain(`Background task ${taskId}`);
   expect(report).toContain('It ended before reading this message from you (sent during its last step):\n- also check the tests');
-  await kernel.shutdown();
-});
-
-test('a message the task read is not listed as unread in its report', async () => {
-  const root = temp('mewcode-bg-root-');
-  const home = temp('mewcode-bg-home-');
-  const entered = deferred();
-  const sent = deferred();
-  const wait: Tool = {
-    name: 'mcp__slow__wait',
-    description: 'Waits until told.',
-    inputSchema: { type: 'object' },
-    readOnly: true,
-    async execute() {
-      entered.resolve();
-      await sent.promise;
-      return { content: 'waited' };
-    },
-  };
-  let taskId = '';
-  const steps = routedSteps(6, async (request) => {
-    if (promptOf(request) === 'wait for word') return turnOf(request) === 0 ? useTools([call('mcp__slow__wait', {})]) : say('heard you');
-    if (promptOf(request) === 'anything?') return say('nothing new');
-    const turn = turnOf(request);
-    if (turn === 0) return useTools([call('agent', { description: 'waiter', prompt: 'wait for word', run_in_background: true })]);
-    if (turn === 1) {
-      taskId = taskIdIn(lastResults(request)[0]!.content);
-      await entered.promise;
-      return useTools([call('task_message', { task_id: taskId, message: 'also check the tests' })]);
-    }
-    sent.resolve();
-    return say('messaged');
-  });
-  const { kernel, reporter, model } = await bootKernel(steps, [toolsPlugin([wait]), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
-  await runPrompt(kernel, 'start', 'default');
-  await until(() => reporter.notices.some((n) => n.startsWith(`Background task ${taskId}`)), 'the task to finish');
-  await runPrompt(kernel, 'anything?', 'default');
-  const report = model.requests.find((r) => promptOf(r) === 'anything?')!.reminder ?? '';
-  expect(report).toContain('heard you');
-  expect(report).not.toContain('It ended before reading');
   await kernel.shutdown();
 });
 
