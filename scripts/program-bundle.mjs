@@ -58,7 +58,7 @@ export async function buildProgram(metafile, { dist, entry, mainEntryPoint }) {
       rmSync(`${file}.map`, { force: true }); // it maps the code that moved into the script
     }
   }
-  return { scripts: parts.map((part) => part.script), mainKey: toKey(dist, mainChunk) };
+  return { mainKey: toKey(dist, mainChunk) };
 }
 
 /** `file` and everything it imports statically (what loading it loads). */
@@ -82,8 +82,8 @@ function toKey(dist, file) {
 
 /** `import(x)` → `__mewcodeImport(x)`, only where the parser sees a dynamic import call. */
 export function renameImportCalls(source, fileName) {
-  const sourceFile = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   if (source.includes(IMPORT_CALL_NAME)) throw new Error(`program-bundle: ${fileName} already uses the name ${IMPORT_CALL_NAME}`);
+  const sourceFile = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   const starts = [];
   const visit = (node) => {
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) starts.push(node.expression.getStart(sourceFile));

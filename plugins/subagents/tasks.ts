@@ -112,9 +112,8 @@ export class TaskManager {
   message(id: string, text: string): boolean {
     const task = this.get(id);
     if (!task || task.status !== 'running' || !task.session) return false;
-    const reminder = `A message from the agent that started you: ${text}`;
-    task.unread.push(reminder);
-    task.session.injectReminder(reminder);
+    task.unread.push(text);
+    task.session.injectReminder(messageReminder(text));
     return true;
   }
 
@@ -122,7 +121,7 @@ export class TaskManager {
   noteRequest(agentId: string, reminder: string | undefined): void {
     const task = this.tasks.get(agentId);
     if (!task || task.unread.length === 0 || reminder === undefined) return;
-    task.unread = task.unread.filter((message) => !reminder.includes(message));
+    task.unread = task.unread.filter((text) => !reminder.includes(messageReminder(text)));
   }
 
   /** Stop a running task and wait until it has ended (its history is then valid). */
@@ -174,6 +173,10 @@ export class TaskManager {
 /** A message sent while the task made its last model request arrived after it stopped reading. */
 function unreadLine(task: BackgroundTask): string {
   if (task.unread.length === 0) return '';
-  const texts = task.unread.map((reminder) => `- ${reminder.replace(/^A message from the agent that started you: /, '')}`);
+  const texts = task.unread.map((text) => `- ${text}`);
   return `\n\nIt ended before reading ${task.unread.length === 1 ? 'this message' : `these ${task.unread.length} messages`} from you (sent during its last step):\n${texts.join('\n')}`;
+}
+
+function messageReminder(text: string): string {
+  return `A message from the agent that started you: ${text}`;
 }

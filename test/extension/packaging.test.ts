@@ -309,11 +309,6 @@ function jsFiles(dir: string, prefix = ''): string[] {
   });
 }
 
-/**
- * Every file `entry` loads, statically or by dynamic import, following relative specifiers (only
- * those naming a file of the bundle: bundled libraries hold such strings in their own text). A
- * file the start-up scripts replaced (`program.require("chunks/x.js")`) loads the script that holds it.
- */
 /** One former file in a start-up script: `"key":function(exports,…){…}` up to the next one. */
 const SCRIPT_MODULE = /^(?:\(\{)?"([^"]+)":function\(exports,require,module,[^)]*\)\{([\s\S]*?)(?=^"[^"]+":function\(exports,|(?![\s\S]))/gm;
 const SCRIPT_SPECIFIER = /\b(?:require|__mewcodeImport)\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
@@ -325,13 +320,13 @@ function scriptOf(dir: string): Record<string, string> {
   return JSON.parse(map) as Record<string, string>;
 }
 
-function scriptHolding(dir: string, key: string): string {
-  const script = scriptOf(dir)[key];
-  if (!script) throw new Error(`dist/program.js names no script for ${key}`);
-  return script;
-}
-
+/**
+ * Every file `entry` loads, statically or by dynamic import, following relative specifiers (only
+ * those naming a file of the bundle: bundled libraries hold such strings in their own text). A
+ * file the start-up scripts replaced (`program.require("chunks/x.js")`) loads the script that holds it.
+ */
 function importClosure(dir: string, entry: string): string[] {
+  const scripts = scriptOf(dir);
   const seen = new Set<string>([entry]);
   const queue = [entry];
   const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
@@ -344,12 +339,16 @@ function importClosure(dir: string, entry: string): string[] {
   while (queue.length > 0) {
     const file = queue.shift()!;
     const text = readFileSync(path.join(dir, file), 'utf8');
-    for (const [, key] of text.matchAll(/\bprogram\.require\("([^"]+)"\)/g)) add(scriptHolding(dir, key!));
+    for (const [, key] of text.matchAll(/\bprogram\.require\("([^"]+)"\)/g)) {
+      const script = scripts[key!];
+      if (!script) throw new Error(`dist/program.js names no script for ${key}`);
+      add(script);
+    }
     // A start-up script is a table of former files: their specifiers are relative to each one.
     for (const [, key, body] of file.endsWith('.cjs') ? text.matchAll(SCRIPT_MODULE) : []) {
       for (const [, spec] of body!.matchAll(SCRIPT_SPECIFIER)) {
         const target = path.posix.join(path.posix.dirname(key!), spec!);
-        add(scriptOf(dir)[target] ?? target);
+        add(scripts[target] ?? target);
       }
     }
     for (const [, spec] of text.matchAll(specifier)) add(path.normalize(path.join(path.dirname(file), spec!)));
