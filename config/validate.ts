@@ -43,8 +43,13 @@ function toConfigIssues(issue: ZodIssue, raw: unknown): ConfigIssue[] {
   return [{ path, message: issue.message }];
 }
 
+/** A zod schema of either API, classic (`zod`) or mini (`zod/mini`): what validation needs of it. */
+export interface ZodSchema<T> {
+  safeParse(data: unknown): z.core.util.SafeParseResult<T>;
+}
+
 /** A plugin's `ConfigSection` from a zod schema; issue paths are relative to the section. */
-export function zodSection<T>(key: string, schema: z.ZodType<T>): ConfigSection<T> {
+export function zodSection<T>(key: string, schema: ZodSchema<T>): ConfigSection<T> {
   return {
     key,
     parse(raw) {

@@ -1,9 +1,10 @@
 // Moves the CLI's start-up path into code-cached scripts (Node 20 has no compile cache for ES
 // modules; compiling the ≈ 35 chunk files a run loads costs ≈ 40 ms on every launch).
 //
-// Input: the ESM build's metafile. Two scripts: `dist/entry.cjs` holds the entry
-// `dist/mewcode.js` and what it imports statically (argument parsing: all `--version`, `--help`
-// and `audit verify` need), `dist/program.cjs` the main chunk and the rest of its static imports.
+// Input: the ESM build's metafile. `dist/entry.cjs` holds the entry `dist/mewcode.js` and what it
+// imports statically (argument parsing: all `--version`, `--help` and `audit verify` need),
+// `dist/program.cjs` the main chunk and the rest of its static imports, and every other chunk
+// (loaded lazily) that can be a script is one of its own, `dist/chunks/<chunk>.cjs`.
 // Each file is rewritten to a CommonJS function (esbuild transform); a script's value is the table
 // { "chunks/x.js": function (exports, require, module, __mewcodeModuleUrl, __mewcodeImport) }.
 // `dist/program.js` (generated) creates the program from the map of which script holds which file
@@ -39,16 +40,18 @@ export async function buildProgram(metafile, { dist, entry, mainEntryPoint }) {
     { script: 'entry.cjs', files: [...entrySet] },
     { script: 'program.cjs', files: [...staticClosure(outputs, mainChunk)].filter((file) => !entrySet.has(file)) },
   ];
+  const converted = new Map();
+  for (const { files } of parts) for (const file of files) converted.set(file, await convert(file));
+  // Every other chunk is loaded lazily (configuration parsing, the tools' implementations, the
+  // audit writer, the terminal UI): each gets a script of its own, loaded when first imported.
+  for (const [file, code] of await convertLazyChunks(outputs, dist, converted)) {
+    parts.push({ script: toKey(dist, file).replace(/\.js$/, '.cjs'), files: [file] });
+    converted.set(file, code);
+  }
   const scriptOf = {};
   for (const { script, files } of parts) {
-    const factories = [];
-    for (const file of files) {
-      const key = toKey(dist, file);
-      const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
-      const commonJs = await toCommonJs(renameImportCalls(source, file), file);
-      factories.push(`${JSON.stringify(key)}:function(exports,require,module,__mewcodeModuleUrl,${IMPORT_CALL_NAME}){"use strict";\n${commonJs}}`);
-      scriptOf[key] = script;
-    }
+    const factories = files.map((file) => `${JSON.stringify(toKey(dist, file))}:function(exports,require,module,__mewcodeModuleUrl,${IMPORT_CALL_NAME}){"use strict";\n${converted.get(file)}}`);
+    for (const file of files) scriptOf[toKey(dist, file)] = script;
     writeFileSync(path.join(dist, script), `({${factories.join(',\n')}})\n`);
   }
   writeFileSync(path.join(dist, 'program.js'), `import{createProgram}from"./program-loader.js";\nexport const program=createProgram(${JSON.stringify(scriptOf)});\n`);
@@ -60,6 +63,44 @@ export async function buildProgram(metafile, { dist, entry, mainEntryPoint }) {
   }
   return { mainKey: toKey(dist, mainChunk) };
 }
+
+/** A chunk's CommonJS function body (throws when it cannot be one). */
+async function convert(file) {
+  const source = readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n');
+  return toCommonJs(renameImportCalls(source, file), file);
+}
+
+/**
+ * The chunks in dist/chunks/ outside the start-up scripts that can become scripts, with their
+ * CommonJS. A chunk stays an ES module when it cannot be one (top-level await, `import.meta`
+ * beyond `url`, an export name a facade cannot carry) or imports one that stays: a script's
+ * `require` cannot load an ES module (Node 20).
+ */
+export async function convertLazyChunks(outputs, dist, alreadyConverted) {
+  const chunksDir = `${path.join(dist, 'chunks')}${path.sep}`;
+  const candidates = new Map();
+  for (const file of Object.keys(outputs)) {
+    if (!file.endsWith('.js') || !path.normalize(file).startsWith(chunksDir) || alreadyConverted.has(file)) continue;
+    try {
+      if (!outputs[file].exports.every(isIdentifier)) continue;
+      candidates.set(file, await convert(file));
+    } catch {
+      // stays an ES module, as built
+    }
+  }
+  const importsConvertible = (file) => outputs[file].imports.every((imported) => imported.kind !== 'import-statement' || imported.external || alreadyConverted.has(imported.path) || candidates.has(imported.path));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const file of candidates.keys()) {
+      if (importsConvertible(file)) continue;
+      candidates.delete(file);
+      changed = true;
+    }
+  }
+  return [...candidates].sort(([a], [b]) => a.localeCompare(b));
+}
+
+const isIdentifier = (name) => name === 'default' || /^[\p{ID_Start}$_][\p{ID_Continue}$]*$/u.test(name);
 
 /** `file` and everything it imports statically (what loading it loads). */
 function staticClosure(outputs, file, set = new Set()) {
@@ -118,7 +159,7 @@ function facade(dist, file, exportNames) {
     `const m=program.require(${JSON.stringify(toKey(dist, file))});`,
   ];
   const named = exportNames.filter((name) => name !== 'default');
-  if (named.length > 0) lines.push(`export const{${named.map((name) => (/^[\p{ID_Start}$_][\p{ID_Continue}$]*$/u.test(name) ? name : fail(file, name))).join(',')}}=m;`);
+  if (named.length > 0) lines.push(`export const{${named.map((name) => (isIdentifier(name) ? name : fail(file, name))).join(',')}}=m;`);
   if (exportNames.includes('default')) lines.push('export default m.default;');
   return `${lines.join('\n')}\n`;
 }

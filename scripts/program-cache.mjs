@@ -1,7 +1,7 @@
-// Writes dist/entry.cjs.cache and dist/program.cjs.cache: V8's code caches for the CLI's start-up
-// scripts (scripts/program-bundle.mjs), made after a rehearsed run so they hold the functions a
-// real run compiles (V8 compiles a function on its first call, and a cache made after running code
-// holds what ran). The build runs this in its own process under Node's default flags: a cache is
+// Writes `<script>.cache` beside each of the program's scripts (dist/entry.cjs, dist/program.cjs,
+// dist/chunks/*.cjs; scripts/program-bundle.mjs): V8's code caches, made after a rehearsed run
+// so they hold the functions a real run compiles (V8 compiles a function on its first call, and a
+// cache made after running code holds what ran). The build runs this in its own process under Node's default flags: a cache is
 // only accepted under the flags it was made with.
 //
 //   node scripts/program-cache.mjs <main chunk key>
@@ -9,13 +9,16 @@
 // The rehearsal is `mewcode -p …` once per protocol against the scripted model server, in a
 // temporary HOME and project, with the program loaded exactly as dist/mewcode.js loads it: the
 // model reads a file (the tool path: permission layers, hooks, the tool runner, the session) and
-// then answers. A rehearsal that fails only makes the caches colder: said loudly, and what ran
-// is cached.
+// then answers. The Anthropic run is configured as a user's is, by ~/.mewcode/config.yaml and
+// permission rules in ~/.mewcode/settings.yaml (the configuration path: YAML, discovery, schema
+// checks, rule parsing); the OpenAI run by the environment alone. A rehearsal that fails only
+// makes the caches colder: said loudly, and what ran is cached.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import vm from 'node:vm';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
@@ -31,9 +34,8 @@ const { startScriptedServer } = await import(pathToFileURL(path.join(DIST, 'scri
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-program-cache-'));
 try {
-  const home = path.join(work, 'home');
   const project = path.join(work, 'project');
-  for (const dir of [home, project]) mkdirSync(dir);
+  mkdirSync(project);
   writeFileSync(path.join(project, 'README.md'), '# rehearsal\n');
   try {
     execFileSync('git', ['init', '-q'], { cwd: project, stdio: 'ignore' });
@@ -41,7 +43,11 @@ try {
     // no git: the environment block says so, and the rest of the run is the same
   }
   process.chdir(project);
-  for (const protocol of ['anthropic', 'openai']) await rehearse(protocol, home);
+  for (const protocol of ['anthropic', 'openai']) {
+    const home = path.join(work, `home-${protocol}`);
+    mkdirSync(home);
+    await rehearse(protocol, home);
+  }
 } catch (error) {
   process.stderr.write(`program-cache: warning: the rehearsed run failed, so the caches hold less: ${error?.stack ?? error}\n`);
 } finally {
@@ -49,7 +55,13 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 if (program.scripts().size === 0) program.require(mainKey);
-for (const [name, script] of program.scripts()) writeFileSync(path.join(DIST, `${name}.cache`), script.createCachedData());
+// A script the rehearsal did not run (a tool it did not call, the terminal UI) gets the cache of
+// its compilation: a run then skips parsing it, and compiles its functions as they are called.
+for (const name of program.names()) {
+  const file = path.join(DIST, name);
+  const script = program.scripts().get(name) ?? new vm.Script(readFileSync(file, 'utf8'), { filename: file });
+  writeFileSync(`${file}.cache`, script.createCachedData());
+}
 // The run's idle work (warm-ups, audit flushes) must not keep the build waiting.
 process.exit(0);
 
@@ -57,7 +69,7 @@ async function rehearse(protocol, home) {
   const server = await startScriptedServer({ turns: [{ text: 'Reading it.', toolCalls: [{ name: 'read_file', input: { path: 'README.md' } }] }, { text: 'Rehearsed.' }] });
   try {
     for (const key of Object.keys(process.env)) delete process.env[key];
-    Object.assign(process.env, { PATH, HOME: home }, providerEnv(protocol, server.url));
+    Object.assign(process.env, { PATH, HOME: home }, protocol === 'anthropic' ? userConfig(home, server.url) : providerEnv(protocol, server.url));
     const { main } = program.require(mainKey);
     const code = await main(['-p', 'Read README.md.']);
     const answered = JSON.stringify(server.requests[1]?.body ?? '').includes('# rehearsal');
@@ -65,6 +77,15 @@ async function rehearse(protocol, home) {
   } finally {
     await server.close();
   }
+}
+
+/** A user's configuration: the provider in ~/.mewcode/config.yaml, rules in settings.yaml. */
+function userConfig(home, url) {
+  const dir = path.join(home, '.mewcode');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'config.yaml'), `providers:\n  - name: rehearsal\n    protocol: anthropic\n    model: rehearsal\n    base_url: ${url}\n    max_tokens: 4096\n`);
+  writeFileSync(path.join(dir, 'settings.yaml'), 'permissions:\n  allow: ["Read(README.md)", "Bash(npm run test:*)"]\n  deny: ["Read(./.env)"]\n');
+  return { ANTHROPIC_API_KEY: 'rehearsal' };
 }
 
 function providerEnv(protocol, url) {

@@ -3,24 +3,27 @@
 // so a change's start-up cost is measured against the build before it on the same noisy machine.
 //
 //   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci)
-//   node scripts/bench/compare-first-request.mjs /tmp/before/bin/mewcode.js bin/mewcode.js [--runs N]
+//   node scripts/bench/compare-first-request.mjs /tmp/before/bin/mewcode.js bin/mewcode.js [--runs N] [--configured]
 //
 // Each run: a fresh HTTP server on 127.0.0.1 that answers the first request with a 400 (so the
 // CLI exits at once), `mewcode -p hi` spawned with a minimal environment (temporary HOME, a
 // project that is a small git repository as in bench b, a key and base URL), timed from spawn()
-// to the request's arrival. The builds alternate run by run; the first two runs of each are warm-up. Prints medians and p10/p90.
+// to the request's arrival. --configured: the provider comes from ~/.mewcode/config.yaml and
+// permission rules from settings.yaml instead, as in bench b's configured row. The builds
+// alternate run by run; the first two runs of each are warm-up. Prints medians and p10/p90.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeUserConfig } from './first-request.mjs';
 import { makeGitProject, providerEnv } from './harness.mjs';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '30' }, protocol: { type: 'string', default: 'anthropic' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '30' }, protocol: { type: 'string', default: 'anthropic' }, configured: { type: 'boolean', default: false } } });
 const runs = Number.parseInt(values.runs, 10);
 if (positionals.length < 1 || !(runs >= 3) || !['anthropic', 'openai'].includes(values.protocol)) {
-  process.stderr.write('usage: node scripts/bench/compare-first-request.mjs CLI [CLI…] [--runs N ≥ 3] [--protocol anthropic|openai]\n');
+  process.stderr.write('usage: node scripts/bench/compare-first-request.mjs CLI [CLI…] [--runs N ≥ 3] [--protocol anthropic|openai] [--configured]\n');
   process.exit(2);
 }
 const clis = positionals.map((cli) => path.resolve(cli));
@@ -41,7 +44,13 @@ function once(cli) {
       resolve(elapsed);
     });
     server.listen(0, '127.0.0.1', () => {
-      const env = { PATH: process.env.PATH, HOME: home, ...providerEnv(values.protocol, `http://127.0.0.1:${server.address().port}`) };
+      const url = `http://127.0.0.1:${server.address().port}`;
+      const provider = providerEnv(values.protocol, url);
+      if (values.configured) {
+        writeUserConfig(home, values.protocol, url);
+        for (const key of Object.keys(provider)) if (!key.endsWith('_API_KEY')) delete provider[key];
+      }
+      const env = { PATH: process.env.PATH, HOME: home, ...provider };
       started = performance.now();
       const child = spawn(process.execPath, [cli, '-p', 'hi'], { cwd: project, env, stdio: 'ignore' });
       child.on('error', reject);

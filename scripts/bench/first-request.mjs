@@ -2,12 +2,30 @@
 // server's `receivedAt` of the CLI's first request (same process, same clock).
 // References, interleaved: `node -e ""` (spawn → exit) and a bare `node -e 'fetch(…)'` that POSTs to
 // the same server (spawn → request received: the floor for "a Node process sends a request").
+// Interleaved with them, the same run configured as a user's is: the provider in
+// ~/.mewcode/config.yaml and permission rules in ~/.mewcode/settings.yaml (configured).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { CLI, FETCH_SCRIPT, HTTP_SCRIPT, NODE, childEnv, makeGitProject, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
+
+/** A user's rules, as README.md shows them: a command prefix, a path glob, a denied file. */
+export const USER_SETTINGS = 'permissions:\n  allow: ["Bash(npm run test:*)", "Edit(src/**)"]\n  ask: ["Bash(git push:*)"]\n  deny: ["Read(./.env)"]\n';
+
+/** Writes ~/.mewcode/config.yaml (one provider entry, for the server at `url`) and settings.yaml in `home`. */
+export function writeUserConfig(home, protocol, url) {
+  const dir = path.join(home, '.mewcode');
+  mkdirSync(dir, { recursive: true });
+  const baseUrl = protocol === 'openai' ? `${url}/v1` : url;
+  writeFileSync(path.join(dir, 'config.yaml'), `providers:\n  - name: work\n    protocol: ${protocol}\n    model: bench-model\n    base_url: ${baseUrl}\n    max_tokens: 16384\n`);
+  writeFileSync(path.join(dir, 'settings.yaml'), USER_SETTINGS);
+}
 
 export async function measureFirstRequest({ protocol, runs, warmup, progress }) {
   const home = makeTempDir('mewcode-bench-home-');
+  const configuredHome = makeTempDir('mewcode-bench-home-');
   const project = makeGitProject(makeTempDir('mewcode-bench-project-'));
   const cli = [];
+  const configured = [];
   const cliWall = [];
   const refExit = [];
   const refFetch = [];
@@ -15,29 +33,39 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
   try {
     for (let i = -warmup; i < runs; i++) {
       progress(`b. first request (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
-      const steps = [runCli, runRefExit, runRefFetch, runRefHttp];
+      const steps = [runCli, runConfigured, runRefExit, runRefFetch, runRefHttp];
       const rotation = ((i % steps.length) + steps.length) % steps.length;
       for (const step of [...steps.slice(rotation), ...steps.slice(0, rotation)]) await step(i >= 0);
     }
   } finally {
     removeDir(home);
+    removeDir(configuredHome);
     removeDir(project);
   }
-  return { cli, cliWall, refExit, refFetch, refHttp };
+  return { cli, configured, cliWall, refExit, refFetch, refHttp };
 
-  async function runCli(keep) {
+  function runCli(keep) {
+    return runFirstRequest((url) => childEnv(home, providerEnv(protocol, url)), keep ? cli : undefined, keep ? cliWall : undefined);
+  }
+
+  function runConfigured(keep) {
+    const keyVariable = protocol === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
+    return runFirstRequest((url) => {
+      writeUserConfig(configuredHome, protocol, url);
+      return childEnv(configuredHome, { [keyVariable]: 'bench-key' });
+    }, keep ? configured : undefined);
+  }
+
+  async function runFirstRequest(envFor, samples, wallSamples) {
     const { server } = await startTimedServer([{ text: 'Hello from the scripted model.' }]);
     try {
-      const env = childEnv(home, providerEnv(protocol, server.url));
-      const r = await runChild(NODE, [CLI, '-p', 'hi', '--output-format', 'json'], { cwd: project, env });
+      const r = await runChild(NODE, [CLI, '-p', 'hi', '--output-format', 'json'], { cwd: project, env: envFor(server.url) });
       const result = lastJson(r.stdout);
       if (r.code !== 0 || !result || result.is_error || server.requests.length !== 1) {
         throw new Error(`mewcode -p hi (${protocol}) failed (exit ${r.code}, ${server.requests.length} requests): ${r.stderr || r.stdout}`);
       }
-      if (keep) {
-        cli.push(server.requests[0].receivedAt - r.spawnedAt);
-        cliWall.push(r.wallMs);
-      }
+      samples?.push(server.requests[0].receivedAt - r.spawnedAt);
+      wallSamples?.push(r.wallMs);
     } finally {
       await server.close();
     }

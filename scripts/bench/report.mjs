@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { mib, ms, ratio, summarize } from './stats.mjs';
 import { PROJECT_FILES } from './harness.mjs';
+import { USER_SETTINGS } from './first-request.mjs';
 
 export const START = '<!-- bench:kernel:start -->';
 export const END = '<!-- bench:kernel:end -->';
@@ -40,6 +41,13 @@ export function buildRows(results) {
       ['b', '`mewcode -p hi`: spawn → first model request received', protocol, ms(cli.median), ms(cli.p90), `\`node -e ""\` ${ms(exit.median)}; bare-Node \`http.request\` ${ms(httpRef.median)}; bare-Node \`fetch\` ${ms(fetch.median)}`, `${ratio(cli.median, exit.median)} / ${ratio(cli.median, httpRef.median)} / ${ratio(cli.median, fetch.median)}`, `≤ ${TARGETS.firstRequestMs} ms`, status(cli.median, cli.p90, TARGETS.firstRequestMs)],
       `b. first request (${protocol}): median ${ms(cli.median)} > ${TARGETS.firstRequestMs} ms`,
     );
+    if (b.configured?.length) {
+      const configured = summarize(b.configured);
+      push(
+        ['b', 'same, configured as a user: the provider in `~/.mewcode/config.yaml`, permission rules in `~/.mewcode/settings.yaml`', protocol, ms(configured.median), ms(configured.p90), `\`node -e ""\` ${ms(exit.median)}; unconfigured (b) ${ms(cli.median)}`, `${ratio(configured.median, exit.median)} / ${ratio(configured.median, cli.median)}`, `≤ ${TARGETS.firstRequestMs} ms`, status(configured.median, configured.p90, TARGETS.firstRequestMs)],
+        `b. first request, configured (${protocol}): median ${ms(configured.median)} > ${TARGETS.firstRequestMs} ms`,
+      );
+    }
   }
 
   for (const [protocol, s] of Object.entries(results.session)) {
@@ -155,7 +163,7 @@ export function section(results) {
     'How each number is taken (the scripted model server runs inside the bench process; every child gets a fresh temporary `HOME` and project directory and no provider variables except the ones set here):',
     '',
     '- **a.** `node bin/mewcode.js --version` and `node -e ""`, alternating, each timed from `spawn()` to the child\'s exit.',
-    '- **b.** `node bin/mewcode.js -p hi --output-format json` against the scripted server (one text turn), in a project as a session starts in: a git repository with ' + PROJECT_FILES + ' committed source files, one of them changed and one untracked (scripts/bench/harness.mjs `makeGitProject`), no MewCode configuration. From `Date.now()` just before `spawn()` to the server\'s `receivedAt` of the first request (set when its body has been read). References, interleaved: `node -e ""` spawn → exit, and a bare Node process POSTing to the same server, spawn → `receivedAt`, once with `node:http` (the floor for MewCode, whose SDKs send through `node:http`, sdk/http/node-fetch.ts) and once with the global `fetch` (what the SDKs use by default: it initialises undici).',
+    '- **b.** `node bin/mewcode.js -p hi --output-format json` against the scripted server (one text turn), in a project as a session starts in: a git repository with ' + PROJECT_FILES + ' committed source files, one of them changed and one untracked (scripts/bench/harness.mjs `makeGitProject`), no MewCode configuration. From `Date.now()` just before `spawn()` to the server\'s `receivedAt` of the first request (set when its body has been read). References, interleaved: `node -e ""` spawn → exit, and a bare Node process POSTing to the same server, spawn → `receivedAt`, once with `node:http` (the floor for MewCode, whose SDKs send through `node:http`, sdk/http/node-fetch.ts) and once with the global `fetch` (what the SDKs use by default: it initialises undici). The configured row is the same run, interleaved, with no provider variable but the API key: the provider comes from `~/.mewcode/config.yaml` and ' + "permission rules from `~/.mewcode/settings.yaml` (`" + USER_SETTINGS.trim().replace(/\n\s*/g, ' ') + "`, scripts/bench/first-request.mjs), as a user's run reads them: the configuration path (YAML, discovery, schema checks, rule parsing) is in it.",
     '- **c.** `-p … --output-format stream-json --permission-mode bypassPermissions` in a project whose `.mewcode.yaml` loads `bench-tool.mjs` (scripts/bench/bench-tool.mjs), a git repository like b\'s; the model answers text + a `bench_echo` call, then text. Wall time is spawn → exit; peak RSS is GNU `time -f %M` of the child (when `/usr/bin/time` is GNU time), cross-checked by `process.resourceUsage().maxRSS` written from the plugin\'s `dispose()` at shutdown. Both references (`node -e ""`, and a bare `node -e "fetch(…)"` that POSTs once to the same server and reads the answer) run under the same `time`.',
     `- **d.** ${gapNote} Date/performance clock resolution is well under 1 ms. The two in-process rows come from the bench plugin (scripts/bench/bench-tool.mjs): it stamps the \`messageAppended\` of the assistant turn that asked for the tool (the stream is finished and recorded), the last \`preModelRequest\` tap of the next iteration (the request is handed to the provider), and, through Node's HTTP diagnostics channels, the creation of the next HTTP request and the \`end\` of the first response (the client read its last byte); the tool's own time is subtracted. The wire-level row additionally contains the SDK reading the end of the stream and Node writing the request.`,
     `- **d′.** The same two-turn session as d, with the scripted server pacing its answers like a model, only faster than any hosted one (response headers after ${results.pacing?.delayMs} ms, SSE events ${results.pacing?.chunkDelayMs} ms apart; hosted models take 0.3–2 s to a first token). Unpaced, the whole response arrives at once, right after the request, so the CLI works through all of its events after the last byte, which a streamed answer spreads over its generation, and nothing can use the wait for the first answer (the CLI's idle warm-up runs there, \`IDLE_WARM_DELAY_MS\` after the first request, unless the answer has begun: ARCHITECTURE.md, "Idle warm-up"). d is the worst case; d′ is what a session with a real model does. Stamped as in d; no references are run.`,

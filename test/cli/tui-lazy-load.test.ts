@@ -33,9 +33,14 @@ export async function resolve(specifier, context, next) {
   return { nodeOptions: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, log };
 }
 
-/** The libraries whose code is in any of the loaded files. */
-function librariesIn(log: string): string[] {
-  const files = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((url) => fileURLToPath(url));
+/**
+ * The libraries whose code is in any of the loaded files: the ES modules the hook saw, and the
+ * program's scripts (dist/*.cjs, dist/chunks/*.cjs), which load without the ES module loader and
+ * are named by MEWCODE_DEBUG=program on stderr.
+ */
+function librariesIn(log: string, stderr = ''): string[] {
+  const scripts = [...stderr.matchAll(/^mewcode: debug: loaded (\S+\.cjs) /gm)].map(([, name]) => join(REPO_ROOT, 'dist', name!));
+  const files = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((url) => fileURLToPath(url)).concat(scripts);
   expect(files.length).toBeGreaterThan(0); // the hook did see modules load
   const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
   return Object.entries(MARKERS)
@@ -45,7 +50,7 @@ function librariesIn(log: string): string[] {
 
 test('the markers are in the built chunks (so finding none below means something)', () => {
   const dir = join(REPO_ROOT, 'dist', 'chunks');
-  const all = readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  const all = readdirSync(dir).filter((f) => /\.c?js$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
   for (const marker of Object.values(MARKERS)) expect(all).toContain(marker);
 });
 
@@ -69,9 +74,10 @@ test('--version, -p (text and stream-json) and a piped headless prompt load none
     ];
     for (const [args, input] of runs) {
       const hook = hookImport();
-      const result = await s.run(args, { env: { NODE_OPTIONS: hook.nodeOptions }, ...(input !== undefined ? { input } : {}) });
-      expect([args.join(' '), result.code, result.stderr]).toEqual([args.join(' '), 0, '']);
-      expect([args.join(' '), librariesIn(hook.log)]).toEqual([args.join(' '), []]);
+      const result = await s.run(args, { env: { NODE_OPTIONS: hook.nodeOptions, MEWCODE_DEBUG: 'program' }, ...(input !== undefined ? { input } : {}) });
+      expect([args.join(' '), result.code, result.stderr.replace(/^mewcode: debug: loaded \S+\.cjs \(code cache accepted\)\n/gm, '')]).toEqual([args.join(' '), 0, '']);
+      expect(result.stderr).toContain('loaded entry.cjs');
+      expect([args.join(' '), librariesIn(hook.log, result.stderr)]).toEqual([args.join(' '), []]);
     }
   });
 });
