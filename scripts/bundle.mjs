@@ -11,6 +11,7 @@
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildProgram } from './program-bundle.mjs';
@@ -54,7 +55,7 @@ const esm = {
   // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
   // time; only the production one goes into the terminal UI's chunk.
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [highlightLanguages()],
+  plugins: [highlightLanguages(), yogaWithoutFetch(), markdownRendererOnDemand()],
 };
 const main = await build({ ...esm, metafile: true, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
 // The start-up path becomes two code-cached scripts (scripts/program-bundle.mjs) run by
@@ -83,6 +84,47 @@ if (tscExit !== 0) {
   // tsc still wrote every declaration; the error makes `npm test` / `npm pack` stop, as it should.
   process.stderr.write(`bundle: tsc -p tsconfig.build.json failed (exit ${tscExit}); the declarations in dist/types may be wrong\n`);
   process.exit(1);
+}
+
+/**
+ * Ink's layout engine, yoga, ships its WebAssembly as a base64 `data:` URL that its Emscripten
+ * loader reads with `fetch` whenever `fetch` exists. In Node that initialises undici and runs its
+ * data-URL decoder: ≈ 60 ms of the terminal UI's start. With no `fetch` in the loader's scope it
+ * takes its own synchronous path (decode the base64, `WebAssembly.instantiate` the bytes).
+ */
+function yogaWithoutFetch() {
+  // The loader's own name for it, so no other code in the chunk loses the global `fetch`.
+  const LOCAL = 'yogaLoaderFetch';
+  return {
+    name: 'yoga-without-fetch',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const uses = source.match(/\bfetch\b/g)?.length ?? 0;
+        // yoga-layout 3.x: two `typeof fetch` checks and two calls. Anything else is a new loader.
+        if (uses !== 4 || source.includes(LOCAL)) throw new Error(`yoga-without-fetch: ${args.path} uses \`fetch\` ${uses} times, not the 4 this build knows; check its loader`);
+        return { contents: `const ${LOCAL} = undefined;\n${source.replace(/\bfetch\b/g, LOCAL)}`, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * What marked-terminal imports but the terminal UI's start does not need: cli-highlight loads at the
+ * first code block (scripts/cli-highlight-on-first-use.mjs), node-emoji never (its `emoji` option
+ * is off: scripts/node-emoji-unused.mjs). Only marked-terminal's own imports are redirected.
+ */
+function markdownRendererOnDemand() {
+  const fromMarkedTerminal = /[\\/]node_modules[\\/]marked-terminal[\\/]/;
+  return {
+    name: 'markdown-renderer-on-demand',
+    setup(build) {
+      build.onResolve({ filter: /^(cli-highlight|node-emoji)$/ }, (args) => {
+        if (!fromMarkedTerminal.test(args.importer)) return undefined;
+        return { path: path.resolve(args.path === 'cli-highlight' ? 'scripts/cli-highlight-on-first-use.mjs' : 'scripts/node-emoji-unused.mjs') };
+      });
+    },
+  };
 }
 
 /** cli-highlight's `highlight.js` (all 190 languages, 1.4 MB) → the core with common languages. */
