@@ -15,7 +15,7 @@ const DIST = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * @param {Record<string, string>} scriptOf module key ("chunks/x.js") → script file name in dist/
- * @returns {{ require(key: string): object, scripts(): Map<string, vm.Script>, names(): Set<string> }}
+ * @returns {{ require(key: string): object, scripts(): Map<string, vm.Script>, scriptOf(): Record<string, string> }}
  */
 export function createProgram(scriptOf) {
   const scripts = new Map();
@@ -75,5 +75,5 @@ export function createProgram(scriptOf) {
     return module.exports;
   }
 
-  return { require, scripts: () => scripts, names: () => new Set(Object.values(scriptOf)) };
+  return { require, scripts: () => scripts, scriptOf: () => ({ ...scriptOf }) };
 }

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { ROOT, gnuTimePath, setKeepNodeEnv, strippedNodeVars } from './bench/harness.mjs';
 import { measureVersion } from './bench/startup.mjs';
 import { measureFirstRequest } from './bench/first-request.mjs';
+import { measureInteractiveStart, scriptCommand } from './bench/interactive-start.mjs';
 import { MODEL_PACING, measureSession } from './bench/session.mjs';
 import { measureLongSession } from './bench/long-session.mjs';
 import { benchSessions } from './bench/sessions.mjs';
@@ -95,6 +96,8 @@ try {
     for (const protocol of protocols) {
       results.firstRequest[protocol] = await measureFirstRequest({ protocol, runs: runs.firstRequest, warmup: runs.warmup, progress });
     }
+    if (scriptCommand()) results.interactive = await measureInteractiveStart({ runs: runs.firstRequest, warmup: runs.warmup, progress });
+    else process.stderr.write('bench: util-linux script(1) not found; the interactive start (i) is not measured\n');
     for (const protocol of protocols) {
       const session = await measureSession({ protocol, runs: runs.session, warmup: runs.warmup, progress });
       results.session[protocol] = session;

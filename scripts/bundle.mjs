@@ -55,7 +55,7 @@ const esm = {
   // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
   // time; only the production one goes into the terminal UI's chunk.
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [highlightLanguages(), yogaWithoutFetch(), markdownRendererOnDemand()],
+  plugins: [highlightLanguages(), yogaSynchronous(), inkWithoutTopLevelAwait(), markdownRendererOnDemand()],
 };
 const main = await build({ ...esm, metafile: true, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
 // The start-up path becomes two code-cached scripts (scripts/program-bundle.mjs) run by
@@ -87,23 +87,80 @@ if (tscExit !== 0) {
 }
 
 /**
- * Ink's layout engine, yoga, ships its WebAssembly as a base64 `data:` URL that its Emscripten
- * loader reads with `fetch` whenever `fetch` exists. In Node that initialises undici and runs its
- * data-URL decoder: ≈ 60 ms of the terminal UI's start. With no `fetch` in the loader's scope it
- * takes its own synchronous path (decode the base64, `WebAssembly.instantiate` the bytes).
+ * Ink's layout engine, yoga, loaded synchronously. Its Emscripten loader reads the WebAssembly (a
+ * base64 `data:` URL) with `fetch` whenever `fetch` exists, which in Node initialises undici and
+ * its data-URL decoder (≈ 60 ms of the terminal UI's start), and its module waits for it with a
+ * top-level `await`, which keeps the UI's chunk an ES module compiled from source at every start
+ * (scripts/program-bundle.mjs). Here the loader's `fetch` is a name of its own, left undefined, and
+ * yoga's entry instantiates the module synchronously through Emscripten's `instantiateWasm`
+ * option, handed the loader's own decoder of the data URL. The build fails if yoga's files change
+ * shape.
  */
-function yogaWithoutFetch() {
-  // The loader's own name for it, so no other code in the chunk loses the global `fetch`.
-  const LOCAL = 'yogaLoaderFetch';
+function yogaSynchronous() {
+  const LOCAL_FETCH = 'yogaLoaderFetch';
+  const packageFile = (...parts) => new RegExp(`[\\\\/]yoga-layout[\\\\/]dist[\\\\/]${parts.join('[\\\\/]').replace(/\./g, '\\.')}$`);
+  const replaceOnce = (source, file, pattern, replacement) => {
+    const found = source.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
+    if (found !== 1) throw new Error(`yoga-synchronous: ${file} has ${found} matches of ${pattern}, not the 1 this build knows; check yoga's loader`);
+    return source.replace(pattern, replacement);
+  };
   return {
-    name: 'yoga-without-fetch',
+    name: 'yoga-synchronous',
     setup(build) {
-      build.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      build.onLoad({ filter: packageFile('binaries', 'yoga-wasm-base64-esm.js') }, async (args) => {
         const source = await readFile(args.path, 'utf8');
         const uses = source.match(/\bfetch\b/g)?.length ?? 0;
-        // yoga-layout 3.x: two `typeof fetch` checks and two calls. Anything else is a new loader.
-        if (uses !== 4 || source.includes(LOCAL)) throw new Error(`yoga-without-fetch: ${args.path} uses \`fetch\` ${uses} times, not the 4 this build knows; check its loader`);
-        return { contents: `const ${LOCAL} = undefined;\n${source.replace(/\bfetch\b/g, LOCAL)}`, loader: 'js' };
+        // yoga-layout 3.x: two `typeof fetch` checks and two calls.
+        if (uses !== 4 || source.includes(LOCAL_FETCH)) throw new Error(`yoga-synchronous: ${args.path} uses "fetch" ${uses} times, not the 4 this build knows; check its loader`);
+        // `wa` is the loader's synchronous reader of its data URL (base64 → bytes).
+        const withBytes = replaceOnce(source, args.path, /h\.instantiateWasm\(d,\s*a\)/, 'h.instantiateWasm(d,a,wa)');
+        return { contents: `const ${LOCAL_FETCH} = undefined;\n${withBytes.replace(/\bfetch\b/g, LOCAL_FETCH)}`, loader: 'js' };
+      });
+      build.onLoad({ filter: packageFile('src', 'index.js') }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const contents = replaceOnce(
+          source,
+          args.path,
+          /const Yoga = wrapAssembly\(await loadYoga\(\)\);/,
+          `const loaded = {
+  instantiateWasm(imports, receive, wasmBytes) {
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(wasmBytes()), imports);
+    receive(instance);
+    return instance.exports;
+  },
+};
+loadYoga(loaded); // runs to the end at once: nothing it waits for is asynchronous now
+if (!loaded.calledRun) throw new Error('yoga did not load synchronously');
+const Yoga = wrapAssembly(loaded);`,
+        );
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * Ink's reconciler waits with top-level `await` for what it needs only under `DEV=true` (React
+ * DevTools, which the bundle does not carry, and its own package.json for them). Without those
+ * awaits the terminal UI's chunk can be a code-cached script. Under `DEV=true` Ink still prints its
+ * warning that react-devtools-core is missing, as it does today. The build fails if the file changes shape.
+ */
+function inkWithoutTopLevelAwait() {
+  const edits = [
+    [/await import\('\.\/devtools\.js'\);/, "throw Object.assign(new Error('react-devtools-core is not part of the MewCode bundle'), { code: 'ERR_MODULE_NOT_FOUND' });"],
+    [/\? await loadPackageJson\(\)/, '? { name: undefined, version: undefined }'],
+  ];
+  return {
+    name: 'ink-without-top-level-await',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
+        let contents = await readFile(args.path, 'utf8');
+        for (const [pattern, replacement] of edits) {
+          const found = contents.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
+          if (found !== 1) throw new Error(`ink-without-top-level-await: ${args.path} has ${found} matches of ${pattern}, not the 1 this build knows`);
+          contents = contents.replace(pattern, replacement);
+        }
+        return { contents, loader: 'js' };
       });
     },
   };

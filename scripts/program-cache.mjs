@@ -55,9 +55,19 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 if (program.scripts().size === 0) program.require(mainKey);
-// A script the rehearsal did not run (a tool it did not call, the terminal UI) gets the cache of
-// its compilation: a run then skips parsing it, and compiles its functions as they are called.
-for (const name of program.names()) {
+// A script the rehearsal did not run (a tool it did not call, the terminal UI) is loaded now, so
+// its cache holds what loading it compiles (its modules' top level; the rest compiles as it is
+// called). One that fails to load gets the cache of its compilation alone.
+const scriptOf = program.scriptOf();
+for (const [key, name] of Object.entries(scriptOf)) {
+  if (program.scripts().has(name)) continue;
+  try {
+    program.require(key);
+  } catch (error) {
+    process.stderr.write(`program-cache: warning: loading ${key} failed, so its cache holds less: ${error?.message ?? error}\n`);
+  }
+}
+for (const name of new Set(Object.values(scriptOf))) {
   const file = path.join(DIST, name);
   const script = program.scripts().get(name) ?? new vm.Script(readFileSync(file, 'utf8'), { filename: file });
   writeFileSync(`${file}.cache`, script.createCachedData());

@@ -1,7 +1,7 @@
 // Start-up is a feature: `--version`, `-p` and the headless run must not load React, Ink or the
 // markdown renderer; only the interactive UI imports their chunk. A module-resolve hook records
 // every file the built CLI loads, and each is searched for a marker of those libraries.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -58,10 +58,12 @@ test('the check notices the terminal UI chunk when it is loaded', () => {
   const chunk = readdirSync(join(REPO_ROOT, 'dist', 'chunks')).find((f) => f.startsWith('start-') && f.endsWith('.js'));
   expect(chunk).toBeDefined();
   const hook = hookImport();
-  execFileSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'chunks', chunk!)).href)});`], {
-    env: { PATH: process.env.PATH, NODE_OPTIONS: hook.nodeOptions },
+  const loaded = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'chunks', chunk!)).href)});`], {
+    env: { PATH: process.env.PATH, NODE_OPTIONS: hook.nodeOptions, MEWCODE_DEBUG: 'program' },
+    encoding: 'utf8',
   });
-  expect(librariesIn(hook.log)).toEqual(['react', 'ink', 'marked']);
+  expect(loaded.status).toBe(0);
+  expect(librariesIn(hook.log, loaded.stderr)).toEqual(['react', 'ink', 'marked']);
 });
 
 test('--version, -p (text and stream-json) and a piped headless prompt load none of React, Ink, marked', async () => {

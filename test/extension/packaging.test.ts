@@ -25,11 +25,13 @@ const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'u
 const TYPESCRIPT = `typescript@${readVersion('typescript')}`;
 const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
 /**
- * Published size budget: today ≈2.2 MB packed, ≈10 MB unpacked (the SDK vendor files and their code
+ * Published size budget: today ≈2.6 MB packed, ≈8.2 MB unpacked (the SDK vendor files and their code
  * caches are most of it; the terminal UI's lazily loaded chunk — React's reconciler, Ink and Yoga,
- * marked, highlight.js with 26 languages, parse5 — adds ≈0.4 MB packed, 2.2 MB unpacked).
+ * marked, highlight.js with 26 languages, parse5 — adds ≈0.4 MB packed; the code caches of the
+ * lazily loaded chunks ≈0.45 MB packed, which buy a configured run and the terminal UI ≈ 100 ms
+ * of their start: BENCHMARKS.md).
  */
-const MAX_PACKED_BYTES = 2_500_000;
+const MAX_PACKED_BYTES = 3_000_000;
 const MAX_UNPACKED_BYTES = 11_000_000;
 const MARKER = /<!-- compiled by test\/extension\/packaging\.test\.ts as (\S+) -->\s*```(\w+)\n([\s\S]*?)```/g;
 const PLUGIN_DIR = 'mewcode-plugin-acme';
