@@ -270,15 +270,16 @@ export class Kernel implements KernelApi {
     setTimeout(() => {
       if (!waiting()) return;
       precompileHooks(this.#raw);
-      // The plugins' first: the shell parser is the longest step and the one worth most (a first
-      // bash call), so it starts earliest and ends before a fast answer; then the tools' modules,
-      // short steps each, which an answer that begins stops between.
+      // The tools' modules first: short steps each (code-cached scripts), which an answer that
+      // begins stops between. They must load before the plugins' step that compiles the shell
+      // parser's WebAssembly: it changes a V8 flag (--liftoff-only), and V8 refuses every code
+      // cache made under other flags, so a script loaded after it is compiled from its source.
       void (async () => {
-        await this.lifecycle.warmAll(waiting);
         for (const tool of this.tools.list()) {
           if (!waiting()) return;
           await tool.warm?.().catch(() => undefined); // reported at first use
         }
+        await this.lifecycle.warmAll(waiting);
       })();
     }, IDLE_WARM_DELAY_MS).unref();
     return () => {
