@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildProgram } from './program-bundle.mjs';
+import { patchStringWidth } from './string-width-patch.mjs';
 
 const VENDORS = { 'anthropic-sdk': './plugins/provider-anthropic/vendor.ts', 'openai-sdk': 'openai', 'mcp-sdk': './plugins/mcp/vendor.ts' };
 // Packages only the vendor files contain (the main build keeps them out of its chunks).
@@ -55,7 +56,7 @@ const esm = {
   // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
   // time; only the production one goes into the terminal UI's chunk.
   define: { 'process.env.NODE_ENV': '"production"' },
-  plugins: [highlightLanguages(), yogaSynchronous(), inkWithoutTopLevelAwait(), markdownRendererOnDemand()],
+  plugins: [highlightLanguages(), yogaSynchronous(), inkWithoutTopLevelAwait(), markdownRendererOnDemand(), oneStringWidth()],
 };
 const main = await build({ ...esm, metafile: true, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
 // The start-up path becomes two code-cached scripts (scripts/program-bundle.mjs) run by
@@ -179,6 +180,31 @@ function markdownRendererOnDemand() {
       build.onResolve({ filter: /^(cli-highlight|node-emoji)$/ }, (args) => {
         if (!fromMarkedTerminal.test(args.importer)) return undefined;
         return { path: path.resolve(args.path === 'cli-highlight' ? 'scripts/cli-highlight-on-first-use.mjs' : 'scripts/node-emoji-unused.mjs') };
+      });
+    },
+  };
+}
+
+/**
+ * The terminal UI's libraries each bring their own string-width (Ink, wrap-ansi, cli-truncate and
+ * widest-line: versions 7 and 8), and each built its segmenter and emoji expressions at load. Their
+ * ES module imports resolve to Ink's one copy (version 8), made lazy where it was slow
+ * (scripts/string-width-patch.mjs). CommonJS requires (cli-table3's version 4, another API) keep
+ * their own.
+ */
+function oneStringWidth() {
+  let target;
+  return {
+    name: 'one-string-width',
+    setup(build) {
+      build.onResolve({ filter: /^string-width$/ }, async (args) => {
+        if (args.kind !== 'import-statement' || args.pluginData?.oneStringWidth) return undefined;
+        target ??= await build.resolve('string-width', { resolveDir: path.resolve('node_modules/ink'), kind: 'import-statement', pluginData: { oneStringWidth: true } });
+        return target.errors.length > 0 ? { errors: target.errors } : { path: target.path };
+      });
+      build.onLoad({ filter: /[\\/]string-width[\\/]index\.js$/ }, async (args) => {
+        if (args.path !== target?.path) return undefined;
+        return { contents: patchStringWidth(await readFile(args.path, 'utf8'), args.path), loader: 'js' };
       });
     },
   };
