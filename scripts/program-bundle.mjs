@@ -44,7 +44,8 @@ export async function buildProgram(metafile, { dist, entry, mainEntryPoint }) {
   for (const { files } of parts) for (const file of files) converted.set(file, await convert(file));
   // Every other chunk is loaded lazily (configuration parsing, the tools' implementations, the
   // audit writer, the terminal UI): each gets a script of its own, loaded when first imported.
-  for (const [file, code] of await convertLazyChunks(outputs, dist, converted)) {
+  const keptAsModule = (file, reason) => process.stderr.write(`program-bundle: ${file} stays an ES module, compiled at every load: ${reason}\n`);
+  for (const [file, code] of await convertLazyChunks(outputs, dist, converted, keptAsModule)) {
     parts.push({ script: toKey(dist, file).replace(/\.js$/, '.cjs'), files: [file] });
     converted.set(file, code);
   }
@@ -76,23 +77,29 @@ async function convert(file) {
  * beyond `url`, an export name a facade cannot carry) or imports one that stays: a script's
  * `require` cannot load an ES module (Node 20).
  */
-export async function convertLazyChunks(outputs, dist, alreadyConverted) {
+export async function convertLazyChunks(outputs, dist, alreadyConverted, keptAsModule = () => undefined) {
   const chunksDir = `${path.join(dist, 'chunks')}${path.sep}`;
   const candidates = new Map();
   for (const file of Object.keys(outputs)) {
     if (!file.endsWith('.js') || !path.normalize(file).startsWith(chunksDir) || alreadyConverted.has(file)) continue;
+    const oddName = outputs[file].exports.find((name) => !isIdentifier(name));
+    if (oddName !== undefined) {
+      keptAsModule(file, `it exports ${JSON.stringify(oddName)}, which a facade cannot re-export`);
+      continue;
+    }
     try {
-      if (!outputs[file].exports.every(isIdentifier)) continue;
       candidates.set(file, await convert(file));
-    } catch {
-      // stays an ES module, as built
+    } catch (error) {
+      keptAsModule(file, error?.errors?.[0]?.text ?? String(error?.message ?? error).split('\n')[0]); // esbuild's own words first
     }
   }
-  const importsConvertible = (file) => outputs[file].imports.every((imported) => imported.kind !== 'import-statement' || imported.external || alreadyConverted.has(imported.path) || candidates.has(imported.path));
+  const blocking = (file) => outputs[file].imports.find((imported) => imported.kind === 'import-statement' && !imported.external && !alreadyConverted.has(imported.path) && !candidates.has(imported.path));
   for (let changed = true; changed; ) {
     changed = false;
     for (const file of candidates.keys()) {
-      if (importsConvertible(file)) continue;
+      const imported = blocking(file);
+      if (!imported) continue;
+      keptAsModule(file, `it imports ${imported.path}, which stays an ES module`);
       candidates.delete(file);
       changed = true;
     }

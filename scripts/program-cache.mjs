@@ -1,8 +1,8 @@
 // Writes `<script>.cache` beside each of the program's scripts (dist/entry.cjs, dist/program.cjs,
 // dist/chunks/*.cjs; scripts/program-bundle.mjs): V8's code caches, made after a rehearsed run
 // so they hold the functions a real run compiles (V8 compiles a function on its first call, and a
-// cache made after running code holds what ran). The build runs this in its own process under Node's default flags: a cache is
-// only accepted under the flags it was made with.
+// cache made after running code holds what ran). The build runs this in its own process under
+// Node's default flags: a cache is only accepted under the flags it was made with.
 //
 //   node scripts/program-cache.mjs <main chunk key>
 //

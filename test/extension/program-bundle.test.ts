@@ -11,7 +11,7 @@ import { convertLazyChunks, renameImportCalls } from '../../scripts/program-bund
 
 type Output = { imports: { path: string; kind: string; external?: boolean }[]; exports: string[] };
 const rename = renameImportCalls as (source: string, fileName: string) => string;
-const convertLazy = convertLazyChunks as (outputs: Record<string, Output>, dist: string, already: Map<string, string>) => Promise<[string, string][]>;
+const convertLazy = convertLazyChunks as (outputs: Record<string, Output>, dist: string, already: Map<string, string>, keptAsModule?: (file: string, reason: string) => void) => Promise<[string, string][]>;
 
 test('dynamic import calls are renamed, with any spacing and any argument', () => {
   const source = 'const a=await import("./chunk-A.js");const b=import (x);async function f(){return (await import(`./${y}.js`)).z}';
@@ -57,8 +57,13 @@ describe('lazily loaded chunks', () => {
         outputs[path.join(dist, name)] = { imports: imports.map((entry) => ({ ...entry, path: entry.external ? entry.path : path.join(dist, entry.path) })), exports: exportNames };
       }
       const already = new Map([[path.join(dist, 'chunks/in-program.js'), '']]);
-      const converted = await convertLazy(outputs, dist, already);
+      const kept: Record<string, string> = {};
+      const converted = await convertLazy(outputs, dist, already, (file, reason) => (kept[path.relative(dist, file)] = reason));
       expect(converted.map(([file]) => path.relative(dist, file)).sort()).toEqual(['chunks/imports-awaits-lazily.js', 'chunks/imports-program.js', 'chunks/plain.js']);
+      // Each chunk left an ES module is named, with why.
+      expect(Object.keys(kept).sort()).toEqual(['chunks/awaits.js', 'chunks/imports-awaits.js', 'chunks/meta.js']);
+      expect(kept['chunks/awaits.js']).toMatch(/top-level await/i);
+      expect(kept['chunks/imports-awaits.js']).toBe(`it imports ${path.join(dist, 'chunks/awaits.js')}, which stays an ES module`);
       // The body is CommonJS whose dynamic import goes through the loader.
       expect(converted.find(([file]) => file.endsWith('imports-awaits-lazily.js'))![1]).toContain('__mewcodeImport("./awaits.js")');
     } finally {
