@@ -59,7 +59,7 @@ const esm = {
   plugins: [highlightLanguages(), yogaSynchronous(), inkWithoutTopLevelAwait(), markdownRendererOnDemand(), oneStringWidth()],
 };
 const main = await build({ ...esm, metafile: true, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' }, define: { ...esm.define, __MEWCODE_BUNDLED__: 'true' } });
-// The start-up path becomes two code-cached scripts (scripts/program-bundle.mjs) run by
+// The program becomes code-cached scripts (scripts/program-bundle.mjs) run by
 // bin/program-loader.js; their caches are written below, after the scripted server and the vendor
 // files the rehearsal uses are built.
 await build({ ...common, bundle: false, format: 'esm', entryPoints: ['bin/program-loader.js'], outfile: 'dist/program-loader.js' });
@@ -87,6 +87,13 @@ if (tscExit !== 0) {
   process.exit(1);
 }
 
+/** A package file's one match of `pattern` replaced; any other count fails the build (the package changed). */
+function replaceExactlyOnce(plugin, source, file, pattern, replacement) {
+  const found = source.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
+  if (found !== 1) throw new Error(`${plugin}: ${file} has ${found} matches of ${pattern}, not the 1 this build knows; check the package's new version`);
+  return source.replace(pattern, () => replacement);
+}
+
 /**
  * Ink's layout engine, yoga, loaded synchronously. Its Emscripten loader reads the WebAssembly (a
  * base64 `data:` URL) with `fetch` whenever `fetch` exists, which in Node initialises undici and
@@ -100,11 +107,7 @@ if (tscExit !== 0) {
 function yogaSynchronous() {
   const LOCAL_FETCH = 'yogaLoaderFetch';
   const packageFile = (...parts) => new RegExp(`[\\\\/]yoga-layout[\\\\/]dist[\\\\/]${parts.join('[\\\\/]').replace(/\./g, '\\.')}$`);
-  const replaceOnce = (source, file, pattern, replacement) => {
-    const found = source.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
-    if (found !== 1) throw new Error(`yoga-synchronous: ${file} has ${found} matches of ${pattern}, not the 1 this build knows; check yoga's loader`);
-    return source.replace(pattern, replacement);
-  };
+  const replaceOnce = (source, file, pattern, replacement) => replaceExactlyOnce('yoga-synchronous', source, file, pattern, replacement);
   return {
     name: 'yoga-synchronous',
     setup(build) {
@@ -156,11 +159,7 @@ function inkWithoutTopLevelAwait() {
     setup(build) {
       build.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
         let contents = await readFile(args.path, 'utf8');
-        for (const [pattern, replacement] of edits) {
-          const found = contents.match(new RegExp(pattern.source, 'g'))?.length ?? 0;
-          if (found !== 1) throw new Error(`ink-without-top-level-await: ${args.path} has ${found} matches of ${pattern}, not the 1 this build knows`);
-          contents = contents.replace(pattern, replacement);
-        }
+        for (const [pattern, replacement] of edits) contents = replaceExactlyOnce('ink-without-top-level-await', contents, args.path, pattern, replacement);
         return { contents, loader: 'js' };
       });
     },
