@@ -83,3 +83,21 @@ test('--version, -p (text and stream-json) and a piped headless prompt load none
     }
   });
 });
+
+test("the program loads without Node's HTTP, TLS and zlib modules: creating a fetch loads the first two (zlib waits for a compressed body)", () => {
+  const programUrl = pathToFileURL(join(REPO_ROOT, 'dist', 'program.js')).href;
+  const mainKey = /"(chunks\/main-[^"]+\.js)"/.exec(readFileSync(join(REPO_ROOT, 'dist', 'program.js'), 'utf8'))?.[1];
+  expect(mainKey).toBeDefined();
+  const script = [
+    "const loaded = () => process.moduleLoadList.filter((m) => /^NativeModule (http|https|zlib)$/.test(m)).map((m) => m.slice(13)).sort();",
+    `const { program } = await import(${JSON.stringify(programUrl)});`,
+    `program.require(${JSON.stringify(mainKey)});`,
+    'const atLoad = loaded();',
+    `const { sharedNodeFetch } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'sdk.js')).href)});`,
+    'sharedNodeFetch();',
+    'process.stdout.write(JSON.stringify({ atLoad, withFetch: loaded() }));',
+  ].join('\n');
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect(JSON.parse(result.stdout)).toEqual({ atLoad: [], withFetch: ['http', 'https'] });
+});
