@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
+import { writeUserConfig } from './user-config-fixture.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
@@ -79,7 +80,7 @@ async function rehearse(protocol, home) {
   const server = await startScriptedServer({ turns: [{ text: 'Reading it.', toolCalls: [{ name: 'read_file', input: { path: 'README.md' } }] }, { text: 'Rehearsed.' }] });
   try {
     for (const key of Object.keys(process.env)) delete process.env[key];
-    Object.assign(process.env, { PATH, HOME: home }, protocol === 'anthropic' ? userConfig(home, server.url) : providerEnv(protocol, server.url));
+    Object.assign(process.env, { PATH, HOME: home }, protocol === 'anthropic' ? configuredAsAUser(home, server.url) : providerEnv(protocol, server.url));
     const { main } = program.require(mainKey);
     const code = await main(['-p', 'Read README.md.']);
     const answered = JSON.stringify(server.requests[1]?.body ?? '').includes('# rehearsal');
@@ -89,12 +90,9 @@ async function rehearse(protocol, home) {
   }
 }
 
-/** A user's configuration: the provider in ~/.mewcode/config.yaml, rules in settings.yaml. */
-function userConfig(home, url) {
-  const dir = path.join(home, '.mewcode');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'config.yaml'), `providers:\n  - name: rehearsal\n    protocol: anthropic\n    model: rehearsal\n    base_url: ${url}\n    max_tokens: 4096\n`);
-  writeFileSync(path.join(dir, 'settings.yaml'), 'permissions:\n  allow: ["Read(README.md)", "Bash(npm run test:*)"]\n  deny: ["Read(./.env)"]\n');
+/** The Anthropic run's setting: a user's files (scripts/user-config-fixture.mjs), the key from the environment. */
+function configuredAsAUser(home, url) {
+  writeUserConfig(home, { protocol: 'anthropic', url, model: 'rehearsal' });
   return { ANTHROPIC_API_KEY: 'rehearsal' };
 }
 

@@ -17,7 +17,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeUserConfig } from './first-request.mjs';
+import { writeUserConfig } from '../user-config-fixture.mjs';
 import { makeGitProject, providerEnv } from './harness.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { runs: { type: 'string', default: '30' }, protocol: { type: 'string', default: 'anthropic' }, configured: { type: 'boolean', default: false } } });
@@ -47,7 +47,7 @@ function once(cli) {
       const url = `http://127.0.0.1:${server.address().port}`;
       const provider = providerEnv(values.protocol, url);
       if (values.configured) {
-        writeUserConfig(home, values.protocol, url);
+        writeUserConfig(home, { protocol: values.protocol, url, model: 'bench-model' });
         for (const key of Object.keys(provider)) if (!key.endsWith('_API_KEY')) delete provider[key];
       }
       const env = { PATH: process.env.PATH, HOME: home, ...provider };

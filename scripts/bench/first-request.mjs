@@ -4,21 +4,8 @@
 // the same server (spawn → request received: the floor for "a Node process sends a request").
 // Interleaved with them, the same run configured as a user's is: the provider in
 // ~/.mewcode/config.yaml and permission rules in ~/.mewcode/settings.yaml (configured).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { CLI, FETCH_SCRIPT, HTTP_SCRIPT, NODE, childEnv, makeGitProject, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
-
-/** A user's rules, as README.md shows them: a command prefix, a path glob, a denied file. */
-export const USER_SETTINGS = 'permissions:\n  allow: ["Bash(npm run test:*)", "Edit(src/**)"]\n  ask: ["Bash(git push:*)"]\n  deny: ["Read(./.env)"]\n';
-
-/** Writes ~/.mewcode/config.yaml (one provider entry, for the server at `url`) and settings.yaml in `home`. */
-export function writeUserConfig(home, protocol, url) {
-  const dir = path.join(home, '.mewcode');
-  mkdirSync(dir, { recursive: true });
-  const baseUrl = protocol === 'openai' ? `${url}/v1` : url;
-  writeFileSync(path.join(dir, 'config.yaml'), `providers:\n  - name: work\n    protocol: ${protocol}\n    model: bench-model\n    base_url: ${baseUrl}\n    max_tokens: 16384\n`);
-  writeFileSync(path.join(dir, 'settings.yaml'), USER_SETTINGS);
-}
+import { writeUserConfig } from '../user-config-fixture.mjs';
 
 export async function measureFirstRequest({ protocol, runs, warmup, progress }) {
   const home = makeTempDir('mewcode-bench-home-');
@@ -51,7 +38,7 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
   function runConfigured(keep) {
     const keyVariable = protocol === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
     return runFirstRequest((url) => {
-      writeUserConfig(configuredHome, protocol, url);
+      writeUserConfig(configuredHome, { protocol, url, model: 'bench-model' });
       return childEnv(configuredHome, { [keyVariable]: 'bench-key' });
     }, keep ? configured : undefined);
   }

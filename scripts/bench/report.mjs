@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { mib, ms, ratio, summarize } from './stats.mjs';
 import { PROJECT_FILES } from './harness.mjs';
-import { USER_SETTINGS } from './first-request.mjs';
+import { USER_SETTINGS } from '../user-config-fixture.mjs';
 
 export const START = '<!-- bench:kernel:start -->';
 export const END = '<!-- bench:kernel:end -->';

@@ -55,6 +55,28 @@ async function hang(signal: AbortSignal, asked: { resolve(): void }): Promise<Pr
 
 const taskIdIn = (text: string): string => /agent-[0-9a-f]{8}/.exec(text)![0];
 
+/**
+ * The parent's side of the task_message tests: start `prompt` as a background task, send it one
+ * message once `ready` resolves, then answer (resolving `sent`). `taskId` is known after turn 1.
+ */
+function messagingParent(task: { description: string; prompt: string }, ready: Promise<unknown>, sent: { resolve(): void }): { taskId: () => string; turn(request: ModelRequest): Promise<ProviderEvent[]> } {
+  let taskId = '';
+  return {
+    taskId: () => taskId,
+    async turn(request) {
+      const turn = turnOf(request);
+      if (turn === 0) return useTools([call('agent', { ...task, run_in_background: true })]);
+      if (turn === 1) {
+        taskId = taskIdIn(lastResults(request)[0]!.content);
+        await ready;
+        return useTools([call('task_message', { task_id: taskId, message: 'also check the tests' })]);
+      }
+      sent.resolve();
+      return say('messaged');
+    },
+  };
+}
+
 
 test('two background tasks run in parallel; each report reaches the parent as a reminder on its next turn; task_list and task_output follow them', async () => {
   const root = temp('mewcode-bg-root-');
@@ -204,27 +226,19 @@ test('task_message reaches a running task before its next model request; a messa
       return { content: 'waited' };
     },
   };
-  let taskId = '';
   const childRequests: ModelRequest[] = [];
+  const parent = messagingParent({ description: 'waiter', prompt: 'wait for word' }, entered.promise, sent);
   const steps = routedSteps(6, async (request) => {
     if (promptOf(request) === 'wait for word') {
       childRequests.push(request);
       return turnOf(request) === 0 ? useTools([call('mcp__slow__wait', {})]) : say('heard you');
     }
     if (promptOf(request) === 'anything?') return say('nothing new');
-    const turn = turnOf(request);
-    if (turn === 0) return useTools([call('agent', { description: 'waiter', prompt: 'wait for word', run_in_background: true })]);
-    if (turn === 1) {
-      taskId = taskIdIn(lastResults(request)[0]!.content);
-      await entered.promise;
-      return useTools([call('task_message', { task_id: taskId, message: 'also check the tests' })]);
-    }
-    sent.resolve();
-    return say('messaged');
+    return parent.turn(request);
   });
   const { kernel, reporter, model } = await bootKernel(steps, [toolsPlugin([wait]), createSubagentsPlugin()], { projectRoot: root, homeDir: home });
   await runPrompt(kernel, 'start', 'default');
-  await until(() => reporter.notices.some((n) => n.startsWith(`Background task ${taskId}`)), 'the task to finish');
+  await until(() => reporter.notices.some((n) => n.startsWith(`Background task ${parent.taskId()}`)), 'the task to finish');
   expect(childRequests).toHaveLength(2);
   expect(childRequests[0]!.reminder ?? '').not.toContain('also check the tests');
   expect(childRequests[1]!.reminder).toContain('A message from the agent that started you: also check the tests');
@@ -240,7 +254,7 @@ test('a message sent while the task makes its last request is never read: the re
   const home = temp('mewcode-bg-home-');
   const inLastRequest = deferred();
   const sent = deferred();
-  let taskId = '';
+  const parent = messagingParent({ description: 'one-stepper', prompt: 'one step' }, inLastRequest.promise, sent);
   const steps = routedSteps(5, async (request) => {
     if (promptOf(request) === 'one step') {
       inLastRequest.resolve();
@@ -248,22 +262,14 @@ test('a message sent while the task makes its last request is never read: the re
       return say('finished without tools');
     }
     if (promptOf(request) === 'anything?') return say('nothing new');
-    const turn = turnOf(request);
-    if (turn === 0) return useTools([call('agent', { description: 'one-stepper', prompt: 'one step', run_in_background: true })]);
-    if (turn === 1) {
-      taskId = taskIdIn(lastResults(request)[0]!.content);
-      await inLastRequest.promise;
-      return useTools([call('task_message', { task_id: taskId, message: 'also check the tests' })]);
-    }
-    sent.resolve();
-    return say('messaged');
+    return parent.turn(request);
   });
   const { kernel, reporter, model } = await bootKernel(steps, [createSubagentsPlugin()], { projectRoot: root, homeDir: home });
   await runPrompt(kernel, 'start', 'default');
-  await until(() => reporter.notices.some((n) => n.startsWith(`Background task ${taskId}`)), 'the task to finish');
+  await until(() => reporter.notices.some((n) => n.startsWith(`Background task ${parent.taskId()}`)), 'the task to finish');
   await runPrompt(kernel, 'anything?', 'default');
   const report = model.requests.find((r) => promptOf(r) === 'anything?')!.reminder ?? '';
-  expect(report).toContain(`Background task ${taskId}`);
+  expect(report).toContain(`Background task ${parent.taskId()}`);
   expect(report).toContain('It ended before reading this message from you (sent during its last step):\n- also check the tests');
   await kernel.shutdown();
 });
