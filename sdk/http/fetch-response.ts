@@ -1,14 +1,14 @@
 /**
  * The `Response` that `createNodeFetch` answers with: the members both vendor SDKs read
- * (status, headers, a web `ReadableStream` body, text/json/arrayBuffer/blob, clone, bodyUsed),
- * built on Node's `IncomingMessage` so undici is never initialised.
+ * (status, headers, a body with the web `ReadableStream` API, text/json/arrayBuffer/blob, clone,
+ * bodyUsed), built on Node's `IncomingMessage` so undici is never initialised.
  */
 import { Blob } from 'node:buffer';
-import type { Readable } from 'node:stream';
+import type { NodeBody } from './node-body.js';
 import { WebHeaders } from './web-headers.js';
 
-/** Chunks buffered ahead of the reader before the socket is paused. */
-const BODY_HIGH_WATER_MARK = 16;
+/** A `NodeBody` until `clone()` splits it into two web streams. */
+type Body = NodeBody | ReadableStream<Uint8Array>;
 
 export interface FetchResponseInit {
   readonly status: number;
@@ -25,10 +25,10 @@ export class FetchResponse {
   readonly url: string;
   readonly redirected: boolean;
   readonly type = 'basic';
-  #body: ReadableStream<Uint8Array> | null;
+  #body: Body | null;
   #used = false;
 
-  constructor(init: FetchResponseInit, body: ReadableStream<Uint8Array> | null) {
+  constructor(init: FetchResponseInit, body: Body | null) {
     this.status = init.status;
     this.statusText = init.statusText;
     this.headers = init.headers;
@@ -41,8 +41,9 @@ export class FetchResponse {
     return this.status >= 200 && this.status <= 299;
   }
 
+  /** Typed as the standard's: a `NodeBody` has every member of `ReadableStream` the SDKs use. */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#body;
+    return this.#body as ReadableStream<Uint8Array> | null;
   }
 
   get bodyUsed(): boolean {
@@ -81,55 +82,7 @@ export class FetchResponse {
     this.#used = true;
     if (this.#body === null) return new Uint8Array(0);
     const chunks: Uint8Array[] = [];
-    const reader = this.#body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-    }
+    for await (const chunk of this.#body as AsyncIterable<Uint8Array>) chunks.push(chunk);
     return Buffer.concat(chunks);
   }
-}
-
-/**
- * A web stream over a Node stream, with backpressure (the source is paused while the reader is
- * BODY_HIGH_WATER_MARK chunks behind). `settle` runs once, when the body ends, fails or is
- * cancelled; `failure` turns a source error into the error the reader sees.
- */
-export function webStreamOf(source: Readable, settle: () => void, failure: (error: Error) => Error): ReadableStream<Uint8Array> {
-  let settled = false;
-  const finish = (): void => {
-    if (settled) return;
-    settled = true;
-    settle();
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        source.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) source.pause();
-        });
-        source.once('end', () => {
-          if (settled) return;
-          finish();
-          controller.close();
-        });
-        source.on('error', (error: Error) => {
-          if (settled) return;
-          finish();
-          controller.error(failure(error));
-        });
-      },
-      pull() {
-        source.resume();
-      },
-      cancel() {
-        finish();
-        source.destroy();
-      },
-    },
-    { highWaterMark: BODY_HIGH_WATER_MARK },
-  );
 }

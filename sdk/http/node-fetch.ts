@@ -18,7 +18,8 @@ import type https from 'node:https';
 import { createRequire } from 'node:module';
 import { pipeline, type Readable } from 'node:stream';
 import type zlib from 'node:zlib';
-import { FetchResponse, webStreamOf } from './fetch-response.js';
+import { FetchResponse } from './fetch-response.js';
+import { NodeBody } from './node-body.js';
 import { encodeRequestBody, type EncodedBody } from './request-body.js';
 import { WebHeaders, type WebHeadersInit } from './web-headers.js';
 
@@ -57,7 +58,6 @@ interface Attempt {
 }
 
 let shared: typeof fetch | undefined;
-let streamsWarmed = false;
 
 /**
  * Node's HTTP and TLS modules load when a fetch is created, and zlib at the first compressed
@@ -153,7 +153,6 @@ function send(attempt: Attempt, agents: Record<'http:' | 'https:', http.Agent>, 
       resolve(response);
     });
     link.track(request);
-    if (!streamsWarmed) request.once('finish', warmStreamsOnce);
     request.setTimeout(idleTimeoutMs, () => request.destroy(idleTimeout(idleTimeoutMs)));
     // `on`, not `once`: a socket can fail again after the response began; the body reports that.
     request.on('error', (error: NodeJS.ErrnoException) => {
@@ -167,21 +166,6 @@ function send(attempt: Attempt, agents: Record<'http:' | 'https:', http.Agent>, 
       reject(fetchFailed(error));
     });
     writeBody(request, attempt.body).catch((error: unknown) => request.destroy(error instanceof Error ? error : new Error(String(error))));
-  });
-}
-
-/**
- * Node builds parts of its web streams lazily: loading them (≈ 3 ms) and the first end of a
- * stream (≈ 2 ms: releasing the reader builds an error in a fresh context). Done once, after the
- * first request has been written, while the process waits for the model; otherwise the first
- * response pays it, between one turn and the next.
- */
-function warmStreamsOnce(): void {
-  if (streamsWarmed) return;
-  streamsWarmed = true;
-  setImmediate(() => {
-    const iterator = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() })[Symbol.asyncIterator]();
-    void iterator.next();
   });
 }
 
@@ -224,7 +208,7 @@ function answer(response: http.IncomingMessage, attempt: Attempt, redirected: bo
     return new FetchResponse(init, null);
   }
   const failure = (error: Error): Error => link.reason() ?? terminated(error);
-  return new FetchResponse(init, webStreamOf(decoded(response, headers.get('content-encoding')), () => link.release(), failure));
+  return new FetchResponse(init, new NodeBody(decoded(response, headers.get('content-encoding')), () => link.release(), failure));
 }
 
 /** Undoes Content-Encoding (applied in order, so decoded in reverse); unknown codings pass through. */

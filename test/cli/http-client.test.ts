@@ -1,5 +1,6 @@
 // The built CLI talks to both vendors through sdk/http/node-fetch.ts and never initialises
-// Node's bundled undici (≈ 35 ms of every launch): a preload traps the globals that would.
+// Node's bundled undici (≈ 35 ms of every launch): a preload traps the globals that would. Nor
+// does it load Node's web streams: the SDKs iterate the body (sdk/http/node-body.ts).
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +11,10 @@ afterAll(() => removeTempDirs());
 
 const UNDICI_GLOBALS = ['fetch', 'Headers', 'Request', 'Response', 'FormData', 'WebSocket', 'EventSource'];
 
-/** Reports (on stderr) the first read of each global that makes Node load undici. */
+/**
+ * Reports (on stderr) the first read of each global that makes Node load undici, and at exit
+ * whether Node's web streams were loaded.
+ */
 function trapFile(): string {
   const file = join(tempDir('mewcode-undici-trap-'), 'trap.mjs');
   writeFileSync(
@@ -27,18 +31,23 @@ function trapFile(): string {
     },
   });
 }
+process.on('exit', () => {
+  if (process.moduleLoadList.includes('NativeModule internal/webstreams/readablestream')) process.stderr.write('web streams loaded\\n');
+});
 `,
   );
   return file;
 }
 
-test('the trap notices a read of the global Headers (so the tests below can fail)', () => {
+test('the trap notices a read of the global Headers and a web stream (so the tests below can fail)', () => {
   const r = spawnSync(process.execPath, ['--import', trapFile(), '-e', 'new Headers()'], { encoding: 'utf8' });
   expect(r.stderr).toContain('undici initialised by globalThis.Headers');
+  const streams = spawnSync(process.execPath, ['--import', trapFile(), '-e', 'new ReadableStream()'], { encoding: 'utf8' });
+  expect(streams.stderr).toBe('web streams loaded\n');
 });
 
 describe.each(['anthropic', 'openai'] as const)('%s: the HTTP client', (protocol) => {
-  test.concurrent('a session with a tool call reaches the model twice without loading undici', async () => {
+  test.concurrent('a session with a tool call reaches the model twice without loading undici or web streams', async () => {
     const trap = trapFile();
     await scenario(
       [{ text: 'Reading.', toolCalls: [{ id: 'call_1', name: 'read_file', input: { path: 'note.txt' } }] }, { text: 'It says hello.' }],
@@ -46,7 +55,7 @@ describe.each(['anthropic', 'openai'] as const)('%s: the HTTP client', (protocol
         writeFileSync(join(s.cwd, 'note.txt'), 'hello\n');
         const r = await s.run(['-p', 'read note.txt', '--permission-mode', 'bypassPermissions'], { env: { NODE_OPTIONS: `--import ${trap}` } });
         expect(r.stderr).not.toContain('undici initialised');
-        expect(r.code).toBe(0);
+              expect(r.code).toBe(0);
         expect(r.stdout).toContain('It says hello.');
         expect(s.requests).toHaveLength(2);
         expect(JSON.stringify(s.requests[1]!.body)).toContain('hello');
