@@ -15,7 +15,7 @@
  * Project hooks run only in a trusted project; every run is logged in `.mewcode/hooks.log`;
  * a failure is shown at once and the action goes on (fail-open).
  */
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
@@ -29,19 +29,26 @@ export interface HooksPluginOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The files hooks can come from; the plugin's code loads only when one of them exists. */
-function hookFiles(projectRoot: string, homeDir: string): string[] {
-  return [
-    path.join(homeDir, '.mewcode', 'settings.yaml'),
-    path.join(projectRoot, '.mewcode', 'settings.yaml'),
-    path.join(projectRoot, '.mewcode', 'settings.local.yaml'),
-    path.join(projectRoot, '.mewcode', 'hooks.yaml'),
-    path.join(homeDir, '.mewcode', 'hooks.yaml'),
-  ];
+/** Settings files, which hold hooks under a `hooks` key among other settings. */
+function settingsFiles(projectRoot: string, homeDir: string): string[] {
+  return [path.join(homeDir, '.mewcode', 'settings.yaml'), path.join(projectRoot, '.mewcode', 'settings.yaml'), path.join(projectRoot, '.mewcode', 'settings.local.yaml')];
 }
 
-async function anyFile(files: readonly string[]): Promise<boolean> {
-  const found = await Promise.all(files.map((file) => stat(file).then((info) => info.isFile(), () => false)));
+/** Rule files, which hold nothing but hooks. */
+function ruleFiles(projectRoot: string, homeDir: string): string[] {
+  return [path.join(projectRoot, '.mewcode', 'hooks.yaml'), path.join(homeDir, '.mewcode', 'hooks.yaml')];
+}
+
+/**
+ * Whether any file can hold a hook, so the plugin's code loads only then. A settings file
+ * counts only if its text contains `hooks` at all: permission rules alone (the common
+ * settings file) load no hook code. A mere test of the text, so it can only err towards loading.
+ */
+async function mayHoldHooks(projectRoot: string, homeDir: string): Promise<boolean> {
+  const found = await Promise.all([
+    ...ruleFiles(projectRoot, homeDir).map((file) => stat(file).then((info) => info.isFile(), () => false)),
+    ...settingsFiles(projectRoot, homeDir).map((file) => readFile(file, 'utf8').then((text) => text.includes('hooks'), () => false)),
+  ]);
   return found.includes(true);
 }
 
@@ -60,7 +67,7 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
     }),
     async apply(kernel) {
       kernel.container.get<{ kernel?: KernelApi }>(KERNEL_HOLDER).kernel = kernel;
-      if (!(await anyFile(hookFiles(kernel.projectRoot, kernel.homeDir)))) return;
+      if (!(await mayHoldHooks(kernel.projectRoot, kernel.homeDir))) return;
       const { applyHooks } = await import('./runtime.js');
       const close = await applyHooks(kernel, env);
       if (close) closers.add(close);

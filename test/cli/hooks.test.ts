@@ -4,9 +4,9 @@
  * but in MewCode's settings file. What the model receives is read from the scripted server's log.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { lastUserTexts, removeTempDirs, scenario, type Scenario } from './helpers.js';
+import { lastUserTexts, REPO_ROOT, removeTempDirs, scenario, type Scenario } from './helpers.js';
 
 afterEach(removeTempDirs);
 
@@ -264,5 +264,24 @@ test('/hooks with no hook file says where hooks go', async () => {
     const list = await s.run(['-p', '/hooks']);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('No hooks configured');
+  });
+});
+
+test('a settings file with permission rules and no hooks loads no hook code; one with hooks does', async () => {
+  // The program script that holds the hooks runtime (found by a string only it has).
+  const chunks = path.join(REPO_ROOT, 'dist', 'chunks');
+  const runtime = readdirSync(chunks).filter((name) => name.endsWith('.cjs') && readFileSync(path.join(chunks, name), 'utf8').includes('stop_hook_active'));
+  expect(runtime).toHaveLength(1);
+  const loaded = (stderr: string): boolean => stderr.includes(`loaded chunks/${runtime[0]} `);
+  await scenario([{ text: 'ok' }, { text: 'ok' }], async (s) => {
+    mkdirSync(path.join(s.home, '.mewcode'), { recursive: true });
+    const settings = path.join(s.home, '.mewcode', 'settings.yaml');
+    writeFileSync(settings, 'permissions:\n  allow: ["Bash(npm run test:*)"]\n  deny: ["Read(./.env)"]\n');
+    const plain = await s.run(['-p', 'hi'], { env: { MEWCODE_DEBUG: 'program' } });
+    expect([plain.code, loaded(plain.stderr)]).toEqual([0, false]);
+    expect(plain.stderr).toContain('loaded program.cjs'); // the debug lines are there to be read
+    writeFileSync(settings, 'permissions:\n  allow: ["Bash(npm run test:*)"]\nhooks:\n  Stop:\n    - hooks:\n        - { type: command, command: "true" }\n');
+    const withHooks = await s.run(['-p', 'hi'], { env: { MEWCODE_DEBUG: 'program' } });
+    expect([withHooks.code, loaded(withHooks.stderr)]).toEqual([0, true]);
   });
 });
