@@ -25,7 +25,7 @@ import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
-import { createHooks, guardHooks, precompileHooks } from './hooks.js';
+import { createHooks, guardHooks, precompileHooksStepwise } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings } from './kernel-config.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { PermissionChain } from './permission-chain.js';
@@ -267,9 +267,11 @@ export class Kernel implements KernelApi {
     if (this.idleWarmDone) return () => undefined;
     this.idleWarmDone = true;
     const waiting = (): boolean => !this.firstAnswerBegan;
+    // The hooks first, in short steps from now on: they fit in the wait even for a model that
+    // answers within milliseconds (bench d), where the timer below never fires.
+    precompileHooksStepwise(this.#raw, waiting);
     setTimeout(() => {
       if (!waiting()) return;
-      precompileHooks(this.#raw);
       // The tools' modules first: short steps each (code-cached scripts), which an answer that
       // begins stops between. They must load before the plugins' step that compiles the shell
       // parser's WebAssembly: it changes a V8 flag (--liftoff-only), and V8 refuses every code

@@ -115,6 +115,38 @@ describe('the kernel warms up while the first request waits', () => {
     await kernel.shutdown();
   });
 
+  test('a model that answers within milliseconds still finds the tool-turn hooks compiled; an answer at once stops the steps', async () => {
+    let rawHooks: KernelHooks | undefined;
+    let atAnswer: { preToolUse: boolean; checkPermission: boolean; postToolUse: boolean } | undefined;
+    const fastModel = memoryModel([
+      async function* answerAfterAFewMilliseconds() {
+        // Well inside IDLE_WARM_DELAY_MS, as a local endpoint answers (bench d).
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        atAnswer = { preToolUse: compiled(rawHooks!.preToolUse), checkPermission: compiled(rawHooks!.checkPermission), postToolUse: compiled(rawHooks!.postToolUse) };
+        yield* say('fast');
+      },
+    ]);
+    const observer = definePlugin({
+      name: 'tool-observer',
+      apply(kernel) {
+        kernel.hooks.preToolUse.tapPromise('tool-observer', async (decision) => decision);
+        kernel.hooks.postToolUse.tapPromise('tool-observer', async (result) => result);
+      },
+    });
+    const fast = await Kernel.create({ plugins: [fastModel.plugin, permissionMode, observer], projectRoot: root, homeDir: root, env: memoryEnv, reporter: new MemoryReporter() });
+    rawHooks = rawHooksOf(fast);
+    await runPrompt(fast, 'go');
+    expect(atAnswer).toEqual({ preToolUse: true, checkPermission: true, postToolUse: true });
+    await fast.shutdown();
+
+    const atOnce = await Kernel.create({ plugins: [memoryModel([say('at once')]).plugin, permissionMode, observer], projectRoot: root, homeDir: root, env: memoryEnv, reporter: new MemoryReporter() });
+    await runPrompt(atOnce, 'go');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A text answer never calls postToolUse: only a step could have compiled it, and none ran.
+    expect(compiled(rawHooksOf(atOnce).postToolUse)).toBe(false);
+    await atOnce.shutdown();
+  });
+
   /** A plugin whose warm() and lazily loaded tool record when they ran. */
   function warmingPlugin(log: string[]): ReturnType<typeof definePlugin> {
     const tool: Tool = lazyTool({ name: 'lazy_echo', description: 'echo', inputSchema: { type: 'object', properties: {} }, readOnly: true }, async () => {
