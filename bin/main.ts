@@ -11,6 +11,7 @@ import { TOKENS } from '../types/tokens.js';
 import { parseCommandLine } from './cli-args.js';
 import { runSubcommand } from './subcommands.js';
 import { createWorkspaceTrust } from '../config/trust.js';
+import { monotonicMs } from '../sdk/monotonic-clock.js';
 
 /**
  * Run MewCode with a command line (`argv` without node and the script) or parsed options, and
@@ -27,12 +28,12 @@ function isArgv(value: readonly string[] | CliOptions): value is readonly string
 }
 
 async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
-  const bootStarted = performance.now();
+  const bootStarted = monotonicMs();
   const homeDir = os.homedir();
   // Workspace trust first: the project's settings that run code or send data (plugins, providers,
   // hooks, MCP servers…) are left out of the configuration unless the user trusts the project.
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: process.env, flag: options.trustProject === true });
-  const trustDone = performance.now();
+  const trustDone = monotonicMs();
   const boot = async (): Promise<Kernel | number> => {
     const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
     try {
@@ -51,8 +52,8 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   };
   let kernel = await boot();
   if (typeof kernel === 'number') return kernel;
-  const configDone = performance.now();
-  if (options.debugBoot) printBootTimings(kernel, { trust: trustDone - bootStarted, config: configDone - trustDone, kernel: performance.now() - configDone });
+  const configDone = monotonicMs();
+  if (options.debugBoot) printBootTimings(kernel, { trust: trustDone - bootStarted, config: configDone - trustDone, kernel: monotonicMs() - configDone });
 
   let ui = pickUi(kernel, options);
   // An interactive UI asks whether to trust the project (headless runs use --trust-project). The

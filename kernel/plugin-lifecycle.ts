@@ -13,6 +13,7 @@ import { ConfigurationError } from './configuration-error.js';
 import type { TapLedger } from './hook-facade.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
+import { monotonicMs } from '../sdk/monotonic-clock.js';
 
 /** How long the first model request waits for a plugin's `start()` unless it declares otherwise. */
 export const DEFAULT_START_TIMEOUT_MS = 5_000;
@@ -62,7 +63,7 @@ export class PluginLifecycle {
 
   async bindAll(plugins: readonly MewcodePlugin[]): Promise<void> {
     for (const plugin of plugins) {
-      const started = performance.now();
+      const started = monotonicMs();
       // Tools go under a token of their own per plugin, so one plugin's broken factory cannot take the others down.
       const toolToken = Symbol(`mewcode/Tool@${plugin.name}`) as ServiceIdentifier<Tool>;
       const module = plugin.bindings ? redirectTools(plugin.bindings, toolToken) : undefined;
@@ -72,7 +73,7 @@ export class PluginLifecycle {
       } catch (error) {
         this.fail(plugin, 'bindings', error, 'skipped');
       }
-      this.timings.push({ name: plugin.name, bindMs: performance.now() - started, applyMs: 0 });
+      this.timings.push({ name: plugin.name, bindMs: monotonicMs() - started, applyMs: 0 });
     }
   }
 
@@ -96,7 +97,7 @@ export class PluginLifecycle {
 
   async applyAll(): Promise<void> {
     for (const entry of this.loaded) {
-      const started = performance.now();
+      const started = monotonicMs();
       try {
         await entry.plugin.apply?.(this.deps.contextFor(entry.plugin));
         this.applied.push(entry);
@@ -105,16 +106,19 @@ export class PluginLifecycle {
         this.fail(entry.plugin, 'apply', error, 'its taps and tools were removed and it was disposed');
       }
       const timing = this.timings.find((t) => t.name === entry.plugin.name);
-      if (timing) timing.applyMs = performance.now() - started;
+      if (timing) timing.applyMs = monotonicMs() - started;
     }
   }
 
   /**
    * The plugins' `warm()`s, one after another, while `waiting()` holds (the first answer has not
-   * begun). Failures are ignored: the first real use loads again and reports them.
+   * begun), in plugin order except that those declaring `warmSetsV8Flags` go last. Failures are
+   * ignored: the first real use loads again and reports them.
    */
   async warmAll(waiting: () => boolean): Promise<void> {
-    for (const { plugin } of this.applied) {
+    const plugins = this.applied.map(({ plugin }) => plugin);
+    const ordered = [...plugins.filter((plugin) => plugin.warmSetsV8Flags !== true), ...plugins.filter((plugin) => plugin.warmSetsV8Flags === true)];
+    for (const plugin of ordered) {
       if (!plugin.warm) continue;
       if (!waiting()) return;
       try {

@@ -11,6 +11,7 @@ import type { AgentSession } from '../types/session.js';
 import { errorResult, gateToolCall, type GateDeps, type GateOutcome } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
 import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
+import { monotonicMs } from '../sdk/monotonic-clock.js';
 
 export interface SchedulerDeps extends GateDeps {
   hooks: KernelHooks;
@@ -58,7 +59,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
   await Promise.all(
     gates.map(async (gate, offset) => {
       const call = calls[from + offset] as ToolCall;
-      const started = performance.now();
+      const started = monotonicMs();
       let result = gate.run
         ? await runTool(call, gate.tool, gate.input, {
             signal: deps.signal,
@@ -71,7 +72,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
             onProgress: (progress) => deps.emit({ type: 'tool_progress', call, progress: { ...progress } }),
           })
         : gate.result;
-      const durationMs = performance.now() - started;
+      const durationMs = monotonicMs() - started;
       if (gate.run) {
         result = await deps.hooks.postToolUse.promise(result, {
           ...deps.run,

@@ -7,7 +7,7 @@
  * failed the same way. Tool call inputs stay as they are (a call must still match its result);
  * the session file keeps every original message before the compaction record.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../sdk/lazy-crypto.js';
 import path from 'node:path';
 import { cutBytes } from '../../sdk/text-cuts.js';
 import type { Message } from '../../types/messages.js';
@@ -67,7 +67,7 @@ function replacePart(message: Message, part: number, deps: ShrinkDeps): Message 
 
 /** The text saved to a file and its preview; if the file cannot be written, the text's start and a note (the session file still has it all). */
 function moveOut(text: string, what: string, deps: ShrinkDeps): string {
-  const name = `message-${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+  const name = `message-${nodeCrypto().createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
   try {
     const file = saveResult(deps.projectRoot, deps.sessionId, name, text);
     return previewOf(text, path.relative(deps.projectRoot, file), what);

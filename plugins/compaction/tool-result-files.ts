@@ -3,7 +3,7 @@
  * `.mewcode/sessions/<id>/tool-results/<tool call id>`, written without following links (a
  * repository may have planted them) and never outside the project.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../sdk/lazy-crypto.js';
 import { prepareSessionDirectory, replaceFile, sessionDirectory } from '../../sdk/session-files.js';
 import path from 'node:path';
 
@@ -11,7 +11,7 @@ import path from 'node:path';
 export function resultFileName(toolCallId: string): string {
   const safe = toolCallId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 200);
   // Ids that had to change (or were cut) keep a hash of the original, so two never share a file.
-  return safe === toolCallId && safe !== '' ? safe : `${safe}-${createHash('sha256').update(toolCallId).digest('hex').slice(0, 12)}`;
+  return safe === toolCallId && safe !== '' ? safe : `${safe}-${nodeCrypto().createHash('sha256').update(toolCallId).digest('hex').slice(0, 12)}`;
 }
 
 export function resultFile(projectRoot: string, sessionId: string, toolCallId: string): string {

@@ -16,6 +16,7 @@ export const AGENT_HOOK_TIMEOUT_SEC = 60;
 import { postHook } from './post-hook.js';
 import type { HookRule } from './settings.js';
 import type { SubagentRunner } from '../../types/subagents.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 export interface DispatcherDeps {
   projectRoot: string;
@@ -104,7 +105,7 @@ export class HookDispatcher {
     const handler = rule.handler;
     const timeoutMs = (handler.timeoutSec ?? (handler.type === 'agent' ? AGENT_HOOK_TIMEOUT_SEC : defaultTimeoutSec(rule.event))) * 1000;
     if (handler.type === 'agent') {
-      const started = performance.now();
+      const started = monotonicMs();
       const result = await runAgentHook({
         event: rule.event,
         ruleName: rule.name,
@@ -117,7 +118,7 @@ export class HookDispatcher {
         ...(handler.model ? { model: handler.model } : {}),
         ...(handler.agent ? { agent: handler.agent } : {}),
       });
-      recordRun(this.deps, { name: rule.name, event: rule.event, async: handler.async, durationMs: performance.now() - started, result });
+      recordRun(this.deps, { name: rule.name, event: rule.event, async: handler.async, durationMs: monotonicMs() - started, result });
       return { rule, result };
     }
     const outcome =

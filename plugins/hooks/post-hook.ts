@@ -6,10 +6,11 @@
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
 import type { CommandOutcome } from './run-command.js';
 import { renderTemplate } from './template.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 export async function postHook(action: { url: string; method: string; headers: Record<string, string>; body?: string }, payload: Record<string, unknown>, timeoutMs: number, cancel?: AbortSignal): Promise<CommandOutcome> {
-  const started = performance.now();
-  const elapsed = (): number => Math.round(performance.now() - started);
+  const started = monotonicMs();
+  const elapsed = (): number => Math.round(monotonicMs() - started);
   const body = action.body === undefined ? JSON.stringify(payload) : renderTemplate(action.body, payload);
   const headers: Record<string, string> = { ...action.headers };
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';

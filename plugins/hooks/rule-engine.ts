@@ -18,6 +18,7 @@ import { fromHookAgent, runSubagentAction } from './subagent-action.js';
 import { postHook } from './post-hook.js';
 import { fieldAt } from './template.js';
 import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 function matchValue(match: Match, value: string): boolean {
   switch (match.type) {
@@ -109,7 +110,7 @@ export class RuleEngine {
 
   private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined): (signal: AbortSignal | undefined) => Promise<HookResult & { ranOk: boolean }> {
     return async (signal) => {
-      const started = performance.now();
+      const started = monotonicMs();
       let result: HookResult;
       if (rule.action.type === 'prompt') {
         result = { kind: 'ok', additionalContext: rule.action.text, exit: 'prompt' };
@@ -131,7 +132,7 @@ export class RuleEngine {
       if (result.kind === 'failed' && rule.failClosed && blocking) {
         result = { ...result, kind: 'blocked', reason: `the hook failed and is fail_closed: ${result.reason}`, ...(rule.event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
       }
-      recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.async, durationMs: performance.now() - started, result });
+      recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.async, durationMs: monotonicMs() - started, result });
       return { ...result, ranOk };
     };
   }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { registerProcessGroup, releaseProcessGroup, signalGroup } from '../../sdk/process-reaper.js';
 import { resolveShell } from '../../sdk/shell-path.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 /** Passed through when set; nothing else of MewCode's environment reaches a hook (no API keys). */
 const BASE_ENV = ['HOME', 'PATH', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR'];
@@ -47,8 +48,8 @@ export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string):
 }
 
 export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
-  const started = performance.now();
-  const elapsed = (): number => Math.round(performance.now() - started);
+  const started = monotonicMs();
+  const elapsed = (): number => Math.round(monotonicMs() - started);
   const env = hookEnvironment(run.env, run.projectRoot);
   const shell = await resolveShell(env.PATH ?? '');
   // stdin is a socket pair (libuv), which makes bash think a remote shell daemon started it and

@@ -20,6 +20,7 @@ import { serverEnvironment } from './server-env.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import type { StoredOAuthProvider } from './oauth.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 export type ServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'closed';
 export type TransportKind = 'stdio' | 'http' | 'sse';
@@ -97,7 +98,7 @@ export class McpConnection {
 
   private async attempt(): Promise<void> {
     this.state = 'connecting';
-    const started = performance.now();
+    const started = monotonicMs();
     const timeoutMs = this.config.connectTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     let abandoned = false;
@@ -126,7 +127,7 @@ export class McpConnection {
       this.attempts = 0;
       this.state = 'connected';
       this.lastError = undefined;
-      this.deps.log.write(`connected in ${Math.round(performance.now() - started)} ms over ${this.transportKind}, ${this.tools.length} tools`);
+      this.deps.log.write(`connected in ${Math.round(monotonicMs() - started)} ms over ${this.transportKind}, ${this.tools.length} tools`);
       this.deps.toolsChanged(this);
     } catch (error) {
       await this.drop();

@@ -18,6 +18,7 @@ import type { ConfigIssue, ConfigSection, ResolvedConfig } from '../../types/con
 import type { McpServers, McpServerStatus } from '../../types/mcp.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 /** Also in server-sources.ts (the runtime); repeated here so boot does not load that module. */
 const MCP_JSON = '.mcp.json';
@@ -146,7 +147,7 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     // The wait counts from here, not from when the servers were read: the first request is
     // delayed by at most startup_wait_ms in all.
     const settings = kernel.config<McpSettings>(NAME) ?? DEFAULTS;
-    const deadline = performance.now() + settings.startupWaitMs;
+    const deadline = monotonicMs() + settings.startupWaitMs;
     if (!(await anythingConfigured(kernel))) return;
     const { startMcp } = await import('./runtime.js');
     if (holder.closed) return;
@@ -162,7 +163,7 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     const waited = await Promise.race([
       connects.then(() => 'all' as const),
       new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - performance.now()));
+        timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - monotonicMs()));
         timer.unref();
       }),
     ]);

@@ -1,32 +1,84 @@
 /**
- * The audit log as the plugin uses it: the writer (hash chain, locking, no-follow opens) is
- * imported with the first record, not at boot, and records keep their order while it loads.
+ * The audit log as the plugin uses it. The writer (hash chain, locking, no-follow opens, and
+ * `node:crypto` for the chain's hashes: ≈ 5 ms to load) is not loaded at boot, nor between a
+ * model's answer and the next request: records wait here, in order, until the writer is loaded
+ * by `warm()` (the kernel's idle warm-up, while the first request waits for the model), by
+ * `flush()` (session end), `holdMs` after the first record at the latest, or when the process
+ * is about to exit. From then on each record goes straight to the writer, which writes it at once.
+ * What a crash can lose is the first `holdMs` of records, and only when the model answered
+ * before the warm-up.
  */
 import type { AuditLog } from './audit-log.js';
 
 export type AuditWriter = Pick<AuditLog, 'append' | 'flush'>;
 
+type AppendArgs = Parameters<AuditLog['append']>;
+
+/**
+ * Logs holding records. An exit that skips shutdown (no UI, a failed start) must not lose them:
+ * the event loop empties, `beforeExit` fires, and the loads and writes started then keep the
+ * process alive. One listener serves them all, so many kernels in one process add no more.
+ */
+const holding = new Set<DeferredAuditLog>();
+const releaseAllBeforeExit = (): void => {
+  for (const log of [...holding]) log.releaseHeld();
+};
+
 export class DeferredAuditLog implements AuditWriter {
   private writer: Promise<AuditWriter | undefined> | undefined;
+  private held: AppendArgs[] = [];
+  /** While records are held: what releases them at the latest (cleared once they are released). */
+  private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly create: () => Promise<AuditWriter>,
     private readonly onLoadError: (message: string) => void,
+    private readonly holdMs: number,
   ) {}
 
-  append(...args: Parameters<AuditLog['append']>): void {
-    // Each record waits on the same promise, so `then` callbacks run in the order records came.
-    void this.load().then((writer) => writer?.append(...args));
+  append(...args: AppendArgs): void {
+    if (this.writer !== undefined) return this.pass(args);
+    this.held.push(args);
+    if (this.holdTimer !== undefined) return;
+    this.holdTimer = setTimeout(() => this.release(), this.holdMs).unref();
+    if (holding.size === 0) process.on('beforeExit', releaseAllBeforeExit);
+    holding.add(this);
+  }
+
+  /** For the process's `beforeExit`: what is held goes to the writer now. */
+  releaseHeld(): void {
+    this.release();
   }
 
   async flush(): Promise<void> {
+    this.release();
     if (!this.writer) return;
     await (await this.writer)?.flush();
   }
 
-  /** Load the writer now and write what is queued (the boot's delayed trust record). */
+  /** Load the writer now and write what is held (the boot's trust record). */
   async warm(): Promise<void> {
+    this.release();
     await (await this.load())?.flush();
+  }
+
+  /** Held records go to the writer, due now, ahead of anything appended after them. */
+  private release(): void {
+    if (this.holdTimer !== undefined) {
+      clearTimeout(this.holdTimer);
+      this.holdTimer = undefined;
+      holding.delete(this);
+      if (holding.size === 0) process.off('beforeExit', releaseAllBeforeExit);
+    }
+    if (this.held.length === 0) return;
+    const held = this.held;
+    this.held = [];
+    for (const [record] of held) this.pass([record]);
+  }
+
+  private pass(args: AppendArgs): void {
+    // Each record waits on the same promise, so `then` callbacks run in the order records came.
+    void this.load().then((writer) => writer?.append(...args));
   }
 
   private load(): Promise<AuditWriter | undefined> {

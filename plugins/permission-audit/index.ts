@@ -43,7 +43,7 @@ export const AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS: AuditCaps = {
   auditReasonMaxChars: 2000,
 };
 
-/** How long the boot's trust record may wait in the queue (see trustDecided below). */
+/** How long records may wait for the writer to load (deferred-log.ts), from the boot's trust record on. */
 export const TRUST_RECORD_DELAY_MS = 500;
 
 export function auditFile(projectRoot: string): string {
@@ -71,6 +71,7 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
             onProblem: (_kind, message) => kernel.warn(`${NAME}: ${message}`),
           }),
         (message) => kernel.warn(`${NAME}: ${message}`),
+        TRUST_RECORD_DELAY_MS,
       );
       open.add(log);
       kernel.hooks.permissionDecided.tapPromise(NAME, async (decided) => {
@@ -81,9 +82,9 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
         return result;
       });
       kernel.hooks.trustDecided.tapPromise(NAME, async (decision) => {
-        // Written with the first decision, at session end, or after TRUST_RECORD_DELAY_MS, whichever
-        // comes first: not while the first request is being prepared.
-        log.append(trustRecord(decision), { delayMs: TRUST_RECORD_DELAY_MS });
+        // Held with any record before the writer loads (deferred-log.ts): at the idle warm-up, at
+        // session end, or TRUST_RECORD_DELAY_MS after boot, not while the first request is prepared.
+        log.append(trustRecord(decision));
       });
       kernel.hooks.sessionEnd.tapPromise(NAME, () => log.flush());
     },

@@ -21,7 +21,7 @@
  * A repository may ship `.mewcode/sessions/…` with symbolic links in it: the directory path is
  * checked before anything is created, and every file is opened with O_NOFOLLOW.
  */
-import { closeSync, constants, fstatSync, fsync, fsyncSync, openSync, readSync } from 'node:fs';
+import { close, closeSync, constants, fstatSync, fsync, fsyncSync, open, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { lockSession, prepareSessionDirectory, readNoFollow, rememberSession, replaceFile, unlockSession, writeFully } from '../../sdk/session-files.js';
 import type { CompactionReport } from '../../types/session.js';
@@ -67,6 +67,8 @@ export class TranscriptWriter {
   readonly #broken = new Map<string, Error>();
   /** Per open descriptor: its background fsync. */
   readonly #syncs = new Map<number, SyncState>();
+  /** New files' directories whose background fsync has not finished (#syncDirectorySoon). */
+  readonly #directorySyncs = new Set<{ dir: string; file: string; origin: Origin; closed: boolean }>();
   /** Sessions whose meta.json is behind what is in memory (written at the next turn boundary). */
   readonly #metaBehind = new Set<string>();
   readonly #options: TranscriptWriterOptions;
@@ -134,6 +136,7 @@ export class TranscriptWriter {
     this.#metaBehind.clear();
     for (const [file, fd] of this.#files) this.#closeFile(file, fd);
     this.#files.clear();
+    this.#syncDirectoriesNow();
     for (const sessionId of this.#locked) unlockSession(this.#projectRoot, sessionId);
     this.#locked.clear();
   }
@@ -179,6 +182,45 @@ export class TranscriptWriter {
       });
     };
     run();
+  }
+
+  /**
+   * A new file's directory is fsynced in the background, like the file's lines (#syncSoon), and
+   * a failure is reported as theirs: synchronously it held up the first request (≈ 1 ms here, more
+   * on a laptop's disk) for no stronger guarantee, since the lines themselves are synced later.
+   */
+  #syncDirectorySoon(dir: string, file: string, origin: Origin): void {
+    const pending = { dir, file, origin, closed: false };
+    this.#directorySyncs.add(pending);
+    const done = (error: Error | null): void => {
+      if (pending.closed) return; // close() synced it itself
+      this.#directorySyncs.delete(pending);
+      if (error) this.#lateFailure(file, origin, error);
+    };
+    open(dir, O_RDONLY, (openError, fd) => {
+      if (openError) return done(openError);
+      fsync(fd, (error) => {
+        close(fd, () => undefined);
+        done(error);
+      });
+    });
+  }
+
+  /** At close, a directory whose background fsync has not finished is fsynced now. */
+  #syncDirectoriesNow(): void {
+    for (const pending of this.#directorySyncs) {
+      pending.closed = true;
+      const failed = this.#guarded(() => {
+        const fd = openSync(pending.dir, O_RDONLY);
+        try {
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      });
+      if (failed) this.#lateFailure(pending.file, pending.origin, failed);
+    }
+    this.#directorySyncs.clear();
   }
 
   #lateFailure(file: string, origin: Origin, error: unknown): void {
@@ -234,7 +276,7 @@ export class TranscriptWriter {
     const fd = openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
     const size = fstatSync(fd).size;
     if (size === 0) {
-      syncDirectory(dir); // the new file's name is durable too
+      this.#syncDirectorySoon(dir, file, origin); // the new file's name is durable too
       // Only a session started here may later be resumed here (see isKnownSession).
       if (origin.agentId === 'main') rememberSession(this.#homeDir, this.#projectRoot, origin.sessionId);
     }
@@ -297,13 +339,4 @@ function lastByte(fd: number, size: number): number {
   const buffer = Buffer.alloc(1);
   readSync(fd, buffer, 0, 1, size - 1);
   return buffer[0] ?? 0x0a;
-}
-
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, O_RDONLY);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

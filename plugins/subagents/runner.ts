@@ -4,7 +4,7 @@
  * the same tool filter, model choice, permission chain and hooks (a child session runs the
  * kernel's own loop) and the same visibility (every event goes to the subscribers, tagged).
  */
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../sdk/lazy-crypto.js';
 import type { AgentEvent } from '../../types/events.js';
 import { emptyUsage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';
@@ -29,7 +29,7 @@ export interface StartedSubagent {
 }
 
 export function newAgentId(): string {
-  return `agent-${randomBytes(4).toString('hex')}`;
+  return `agent-${nodeCrypto().randomBytes(4).toString('hex')}`;
 }
 
 export class SubagentService implements SubagentRunner {

@@ -18,6 +18,7 @@ import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { signalGroup } from '../../sdk/process-reaper.js';
 import { incompleteTailStart } from './utf8.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 export interface RunRequest {
   /** What to spawn: the shell (`bash`, `-c`, command), or the OS sandbox wrapping it. */
@@ -96,8 +97,8 @@ export function describeExit(code: number | null, signal: NodeJS.Signals | null)
 }
 
 export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
-  const started = performance.now();
-  const elapsed = (): number => Math.round(performance.now() - started);
+  const started = monotonicMs();
+  const elapsed = (): number => Math.round(monotonicMs() - started);
 
   return new Promise<RunOutcome>((resolve) => {
     let child: ChildProcess;
@@ -123,7 +124,7 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     let exit: { code: number | null; signal: NodeJS.Signals | null; at: number } | undefined;
-    let lastData = performance.now();
+    let lastData = monotonicMs();
 
     const stop = (why: 'timeout' | 'cancelled'): void => {
       if (reason || done || child.pid === undefined) return;
@@ -162,7 +163,7 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
     for (const pipe of pipes) {
       pipe.on('data', (chunk: Buffer) => {
         if (done) return;
-        lastData = performance.now();
+        lastData = monotonicMs();
         forward(pipe, chunk);
       });
       pipe.on('error', () => undefined); // EPIPE/ECONNRESET after destroy: nothing to report
@@ -205,7 +206,7 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
 
     const drain = (): void => {
       if (done || !exit) return;
-      const now = performance.now();
+      const now = monotonicMs();
       // Quiet pipes while we are not the ones pausing them: whatever the shell wrote has been read.
       const quiet = request.flow.flowing && now - Math.max(lastData, exit.at) >= request.postExitIdleMs;
       if (quiet || now - exit.at >= request.postExitMaxMs) finish(true);
@@ -223,7 +224,7 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
       }
     });
     child.once('exit', (code, signal) => {
-      exit = { code, signal, at: performance.now() };
+      exit = { code, signal, at: monotonicMs() };
       clearTimeout(timer);
       if (openPipes === 0) finish(false);
       else drain();

@@ -17,6 +17,7 @@ import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { useDescriptorPaths } from '../../sdk/file-tool-support/contained-fs.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
 
@@ -160,11 +161,11 @@ export class GlobTool implements Tool {
 
     // Newest first: stat only the matches.
     const dated: { rel: string; mtime: number }[] = [];
-    let sliceStart = performance.now();
+    let sliceStart = monotonicMs();
     for (let i = 0; i < matches.length; i++) {
-      if ((i & 255) === 255 && performance.now() - sliceStart > 8) {
+      if ((i & 255) === 255 && monotonicMs() - sliceStart > 8) {
         await yieldToEventLoop();
-        sliceStart = performance.now();
+        sliceStart = monotonicMs();
         if (ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
       }
       const rel = matches[i]!;

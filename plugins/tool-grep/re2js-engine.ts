@@ -17,6 +17,7 @@ import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
 import { joinRoot, yieldToEventLoop } from '../../sdk/search-common/walker.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 const SLICE_BYTES = 16 * 1024 * 1024;
 const LEAF_LINES = 16;
@@ -301,11 +302,11 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     limit: collector.request.limit,
   };
   let unreadable = 0;
-  let sliceStart = performance.now();
+  let sliceStart = monotonicMs();
   for (let i = 0; i < options.files.length; i++) {
-    if (performance.now() - sliceStart > 10) {
+    if (monotonicMs() - sliceStart > 10) {
       await yieldToEventLoop();
-      sliceStart = performance.now();
+      sliceStart = monotonicMs();
     }
     if (options.signal.aborted) return { unreadable, stopped: 'aborted' };
     if (Date.now() >= options.deadline) return { unreadable, stopped: 'deadline' };

@@ -10,6 +10,7 @@ import { parseSlashCommand, runSlashCommand, slashCommandName, unknownCommandMes
 import { buildResult } from './result-object.js';
 import { eventToJson } from './stream-json.js';
 import { readStdin } from './read-stdin.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 /** --permission-mode when given, else the settings' default_mode, else the flag's default. */
 export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
@@ -40,7 +41,7 @@ export class HeadlessUserInterface implements UserInterface {
   async run(kernel: KernelApi, options: CliOptions): Promise<number> {
     let prompt = await this.prompt(options);
     if (prompt === undefined) return EXIT_USAGE;
-    const started = performance.now();
+    const started = monotonicMs();
     const model = kernel.container.get(TOKENS.ProviderRegistry).active().model;
     const sessionId = kernel.session.sessionId;
     const print = (value: unknown): void => void this.out.write(`${JSON.stringify(value)}\n`);
@@ -103,7 +104,7 @@ export class HeadlessUserInterface implements UserInterface {
       this.err.write('mewcode: error: the run ended without a result\n');
       return EXIT_RUN_ERROR;
     }
-    const result = buildResult(done, lastError, { sessionId, model, durationMs: performance.now() - started, subagentUsage });
+    const result = buildResult(done, lastError, { sessionId, model, durationMs: monotonicMs() - started, subagentUsage });
     if (options.outputFormat === 'text') {
       if (!result.is_error) this.out.write(`${result.result}\n`);
     } else {

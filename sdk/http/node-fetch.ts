@@ -60,13 +60,16 @@ interface Attempt {
 let shared: typeof fetch | undefined;
 
 /**
- * Node's HTTP and TLS modules load when a fetch is created, and zlib at the first compressed
- * body, not with the program: ≈ 11 ms the terminal UI's first frame does without (it needs them
- * only once a prompt is sent), paid by a headless run at its first request instead of at load.
+ * Node's HTTP module loads at the first request, its TLS one at the first `https:` request, and
+ * zlib at the first compressed body, not with the program: ≈ 11 ms the terminal UI's first frame
+ * does without (it needs them only once a prompt is sent), and a local endpoint (`http:`) never
+ * loads TLS (≈ 2 ms).
  */
 const builtin = createRequire(import.meta.url);
-let transports: { 'http:': typeof http; 'https:': typeof https } | undefined;
-const nodeTransports = (): { 'http:': typeof http; 'https:': typeof https } => (transports ??= { 'http:': builtin('node:http'), 'https:': builtin('node:https') });
+type Protocol = 'http:' | 'https:';
+const transports: Partial<Record<Protocol, typeof http>> = {};
+// node:https has node:http's request()/Agent shape, with TLS.
+const transportFor = (protocol: Protocol): typeof http => (transports[protocol] ??= builtin(protocol === 'https:' ? 'node:https' : 'node:http') as typeof http);
 let decompression: typeof zlib | undefined;
 const zlibModule = (): typeof zlib => (decompression ??= builtin('node:zlib'));
 
@@ -83,10 +86,8 @@ export function sharedNodeFetch(): typeof fetch {
 export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-  const agents = {
-    'http:': options.httpAgent ?? new (nodeTransports()['http:'].Agent)({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS }),
-    'https:': options.httpsAgent ?? new (nodeTransports()['https:'].Agent)({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS }),
-  };
+  const agents: Partial<Record<Protocol, http.Agent>> = { 'http:': options.httpAgent, 'https:': options.httpsAgent };
+  const agentFor = (protocol: Protocol): http.Agent => (agents[protocol] ??= new (transportFor(protocol).Agent)({ keepAlive: true, timeout: FREE_SOCKET_TIMEOUT_MS }));
 
   async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<FetchResponse> {
     const request = typeof input === 'object' && !(input instanceof URL) ? input : undefined;
@@ -102,7 +103,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     try {
       link.throwIfAborted();
       for (let redirects = 0; ; redirects += 1) {
-        const response = await send(attempt, agents, idleTimeoutMs, link);
+        const response = await send(attempt, agentFor, idleTimeoutMs, link);
         const status = response.statusCode ?? 0;
         const location = response.headers.location;
         if (!REDIRECT_STATUSES.has(status) || location === undefined || redirect === 'manual') {
@@ -143,12 +144,11 @@ function followRedirect(attempt: Attempt, status: number, location: string): voi
   attempt.url = next;
 }
 
-function send(attempt: Attempt, agents: Record<'http:' | 'https:', http.Agent>, idleTimeoutMs: number, link: AbortLink, retried = false): Promise<http.IncomingMessage> {
+function send(attempt: Attempt, agentFor: (protocol: Protocol) => http.Agent, idleTimeoutMs: number, link: AbortLink, retried = false): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const protocol = attempt.url.protocol === 'https:' ? 'https:' : 'http:';
-    const transport = protocol === 'https:' ? nodeTransports()['https:'] : nodeTransports()['http:'];
     let responded = false;
-    const request = transport.request(attempt.url, { method: attempt.method, headers: outgoingHeaders(attempt), agent: agents[protocol] }, (response) => {
+    const request = transportFor(protocol).request(attempt.url, { method: attempt.method, headers: outgoingHeaders(attempt), agent: agentFor(protocol) }, (response) => {
       responded = true;
       resolve(response);
     });
@@ -161,7 +161,7 @@ function send(attempt: Attempt, agents: Record<'http:' | 'https:', http.Agent>, 
       if (aborted !== undefined) return reject(aborted);
       const replayable = attempt.body?.chunks === undefined;
       if (!retried && replayable && request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) {
-        return resolve(send(attempt, agents, idleTimeoutMs, link, true));
+        return resolve(send(attempt, agentFor, idleTimeoutMs, link, true));
       }
       reject(fetchFailed(error));
     });

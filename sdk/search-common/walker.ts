@@ -32,6 +32,7 @@ import { readFileSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { listDirectoryExact, readFileExact } from './exact-open.js';
 import { IgnoreFile } from './gitignore.js';
+import { monotonicMs } from '../monotonic-clock.js';
 
 export interface WalkOptions {
   /** Real (symlink-resolved) absolute path of the project root. */
@@ -102,12 +103,12 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     return exclude?.verdict(rel, isDir) === 'ignore';
   };
 
-  let sliceStart = performance.now();
+  let sliceStart = monotonicMs();
   let steps = 0;
   while (stack.length > 0) {
-    if ((++steps & 31) === 0 && performance.now() - sliceStart > SLICE_MS) {
+    if ((++steps & 31) === 0 && monotonicMs() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
-      sliceStart = performance.now();
+      sliceStart = monotonicMs();
     }
     if (signal?.aborted) return { ...summary, stopped: 'aborted' };
     if (deadline !== undefined && (steps & 31) === 0 && Date.now() >= deadline) return { ...summary, stopped: 'deadline' };

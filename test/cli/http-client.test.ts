@@ -12,8 +12,10 @@ afterAll(() => removeTempDirs());
 const UNDICI_GLOBALS = ['fetch', 'Headers', 'Request', 'Response', 'FormData', 'WebSocket', 'EventSource'];
 
 /**
- * Reports (on stderr) the first read of each global that makes Node load undici, and at exit
- * whether Node's web streams were loaded.
+ * Reports (on stderr) the first read of each global that makes Node load undici, which of the
+ * built-ins a run needs only later (crypto, perf_hooks) or not at all for an `http:` endpoint
+ * (https, tls) are loaded when the first HTTP request starts, and at exit whether Node's web
+ * streams were loaded.
  */
 function trapFile(): string {
   const file = join(tempDir('mewcode-undici-trap-'), 'trap.mjs');
@@ -34,6 +36,14 @@ function trapFile(): string {
 process.on('exit', () => {
   if (process.moduleLoadList.includes('NativeModule internal/webstreams/readablestream')) process.stderr.write('web streams loaded\\n');
 });
+let firstRequest = true;
+const { subscribe } = await import('node:diagnostics_channel');
+subscribe('http.client.request.start', () => {
+  if (!firstRequest) return;
+  firstRequest = false;
+  const early = process.moduleLoadList.filter((m) => /^NativeModule (crypto|perf_hooks|https|tls)$/.test(m)).map((m) => m.slice(13));
+  process.stderr.write('at the first request: [' + early.join(', ') + ']\\n');
+});
 `,
   );
   return file;
@@ -44,6 +54,8 @@ test('the trap notices a read of the global Headers and a web stream (so the tes
   expect(r.stderr).toContain('undici initialised by globalThis.Headers');
   const streams = spawnSync(process.execPath, ['--import', trapFile(), '-e', 'new ReadableStream()'], { encoding: 'utf8' });
   expect(streams.stderr).toBe('web streams loaded\n');
+  const early = spawnSync(process.execPath, ['--import', trapFile(), '-e', "require('node:crypto'); performance.now(); require('node:http').get('http://127.0.0.1:1/').on('error', () => {})"], { encoding: 'utf8' });
+  expect(early.stderr).toBe('at the first request: [crypto, perf_hooks]\n');
 });
 
 describe.each(['anthropic', 'openai'] as const)('%s: the HTTP client', (protocol) => {

@@ -84,7 +84,7 @@ test('--version, -p (text and stream-json) and a piped headless prompt load none
   });
 });
 
-test("the program loads without Node's HTTP, TLS and zlib modules: creating a fetch loads the first two (zlib waits for a compressed body)", () => {
+test("the program loads without Node's HTTP, TLS and zlib modules: a fetch loads HTTP at its first request, TLS only for https:", () => {
   const programUrl = pathToFileURL(join(REPO_ROOT, 'dist', 'program.js')).href;
   const mainKey = /"(chunks\/main-[^"]+\.js)"/.exec(readFileSync(join(REPO_ROOT, 'dist', 'program.js'), 'utf8'))?.[1];
   expect(mainKey).toBeDefined();
@@ -94,10 +94,15 @@ test("the program loads without Node's HTTP, TLS and zlib modules: creating a fe
     `program.require(${JSON.stringify(mainKey)});`,
     'const atLoad = loaded();',
     `const { sharedNodeFetch } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'sdk.js')).href)});`,
-    'sharedNodeFetch();',
-    'process.stdout.write(JSON.stringify({ atLoad, withFetch: loaded() }));',
+    'const fetch = sharedNodeFetch();',
+    'const created = loaded();',
+    // Port 1 refuses the connection: the request is made, and fails, without a server.
+    "await fetch('http://127.0.0.1:1/').catch(() => undefined);",
+    'const afterHttp = loaded();',
+    "await fetch('https://127.0.0.1:1/').catch(() => undefined);",
+    'process.stdout.write(JSON.stringify({ atLoad, created, afterHttp, afterHttps: loaded() }));',
   ].join('\n');
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
   expect(result.stderr).toBe('');
-  expect(JSON.parse(result.stdout)).toEqual({ atLoad: [], withFetch: ['http', 'https'] });
+  expect(JSON.parse(result.stdout)).toEqual({ atLoad: [], created: [], afterHttp: ['http'], afterHttps: ['http', 'https'] });
 });

@@ -36,7 +36,12 @@ beforeEach(() => {
   for (const dir of [project, home, outside]) mkdirSync(dir);
   ran.length = 0;
 });
-afterEach(() => rmSync(base, { recursive: true, force: true }));
+/** Every kernel a test boots, shut down after it (its audit log writes what it held). */
+const kernels: Kernel[] = [];
+afterEach(async () => {
+  await Promise.all(kernels.splice(0).map((kernel) => kernel.shutdown()));
+  rmSync(base, { recursive: true, force: true });
+});
 
 /** A command tool that only records what it would run: the blacklist judges it like bash. */
 const ran: string[] = [];
@@ -82,6 +87,7 @@ async function bootDefaults(steps: Parameters<typeof memoryModel>[0], extra: Mew
     env: memoryEnv,
     reporter,
   });
+  kernels.push(kernel);
   return { kernel, model, reporter, decisions };
 }
 
@@ -285,6 +291,7 @@ describe.each(stages)('a checkPermission tap at stage %s', (_what, stage) => {
     const decisions: PermissionDecidedContext[] = [];
     const plugins = first ? [eager, ...defaultPlugins, model.plugin, fakeShellPlugin, decisionLog(decisions)] : [...defaultPlugins, model.plugin, fakeShellPlugin, decisionLog(decisions), eager];
     const kernel = await Kernel.create({ plugins, projectRoot: project, homeDir: home, env: memoryEnv, reporter });
+    kernels.push(kernel);
     expect(kernel.plugins.map((p) => p.name)).toContain('eager-allow');
     const results = await dangerousRun({ kernel, model, reporter, decisions }, 'default');
     expect(results[0]).toMatchObject({ isError: true, content: expect.stringContaining('Permission denied by permission-sandbox') });
@@ -321,6 +328,7 @@ describe.each(queueJumps)('a checkPermission tap with %s', (_what, options) => {
     const decisions: PermissionDecidedContext[] = [];
     const rest = [...defaultPlugins, model.plugin, fakeShellPlugin, decisionLog(decisions)];
     const kernel = await Kernel.create({ plugins: first ? [jumper, ...rest] : [...rest, jumper], projectRoot: project, homeDir: home, env: memoryEnv, reporter });
+    kernels.push(kernel);
     expectEssentialLayersHeld(await dangerousRun({ kernel, model, reporter, decisions }), decisions);
     expect(reporter.warnings.filter((w) => w.startsWith('plugin queue-jumper failed in apply: '))).toEqual([
       expect.stringMatching(/plugin queue-jumper (tried to tap hook checkPermission with "before"; taps are ordered by stage only|tapped hook checkPermission with stage .*; a stage must be a number)/),
@@ -357,6 +365,7 @@ test('a plugin named in configuration that declares itself essential gets no ess
   const reporter = new MemoryReporter();
   const decisions: PermissionDecidedContext[] = [];
   const kernel = await Kernel.create({ plugins: [...defaultPlugins, model.plugin, fakeShellPlugin, decisionLog(decisions)], config, projectRoot: project, homeDir: home, env: memoryEnv, reporter });
+  kernels.push(kernel);
   expect(kernel.plugins.map((p) => p.name)).toContain('self-essential'); // it loads and runs…
   expectEssentialLayersHeld(await dangerousRun({ kernel, model, reporter, decisions }), decisions); // …without the essential layers' say
   expect(reporter.warnings).toContain('plugin self-essential declares itself essential, which only a custom build can make a plugin; it runs as an ordinary plugin');

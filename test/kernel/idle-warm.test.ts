@@ -181,6 +181,22 @@ describe('the kernel warms up while the first request waits', () => {
     await kernel.shutdown();
   });
 
+  test('a warm() that sets V8 flags runs after the other plugins\' warm(), whatever the plugin order', async () => {
+    const log: string[] = [];
+    const flagSetter = definePlugin({ name: 'flag-setter', warmSetsV8Flags: true, async warm() { log.push('flag-setter'); } });
+    const plain = (name: string) => definePlugin({ name, async warm() { log.push(name); } });
+    const model = memoryModel([
+      async function* slowAnswer() {
+        await new Promise((resolve) => setTimeout(resolve, IDLE_WARM_DELAY_MS + 50));
+        yield* say('done');
+      },
+    ]);
+    const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, plain('first'), flagSetter, plain('last')], projectRoot: root, homeDir: root, env: memoryEnv, reporter: new MemoryReporter() });
+    await runPrompt(kernel, 'go');
+    expect(log).toEqual(['first', 'last', 'flag-setter']);
+    await kernel.shutdown();
+  });
+
   test('an answer that begins before the warm-up was due leaves everything to first use', async () => {
     const log: string[] = [];
     const model = memoryModel([say('at once')]);

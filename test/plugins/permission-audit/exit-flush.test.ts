@@ -17,23 +17,35 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a delayed record is written before a natural exit, long before its delay', async () => {
-  const entry = path.join(dir, 'child.ts');
-  mkdirSync(path.join(dir, 'project', '.mewcode'), { recursive: true });
-  writeFileSync(
-    entry,
-    `import { AuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-log.ts'))};
-const log = new AuditLog(process.argv[2], { maxBytes: 1 << 20, keep: 1 });
-log.append({ type: 'trust', trusted: false }, { delayMs: 60_000 });
-// No flush, no shutdown: the script simply ends.
-`,
-  );
-  const bundle = path.join(dir, 'child.mjs');
+/** Runs `source` (TypeScript, bundled) in a child with the log file as its argument; returns the records written. */
+async function recordsAfterNaturalExit(name: string, source: string): Promise<unknown[]> {
+  const entry = path.join(dir, `${name}.ts`);
+  mkdirSync(path.join(dir, name, '.mewcode'), { recursive: true });
+  writeFileSync(entry, source);
+  const bundle = path.join(dir, `${name}.mjs`);
   await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'error' });
-  const file = path.join(dir, 'project', '.mewcode', 'audit.jsonl');
+  const file = path.join(dir, name, '.mewcode', 'audit.jsonl');
   const started = Date.now();
   await run(process.execPath, [bundle, file], { timeout: 20_000 });
   expect(Date.now() - started).toBeLessThan(20_000); // the 60 s timer kept nothing alive
-  const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-  expect(lines).toEqual([expect.objectContaining({ type: 'trust', trusted: false })]);
+  return readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+}
+
+test('a delayed record is written before a natural exit, long before its delay', async () => {
+  const source = `import { AuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-log.ts'))};
+const log = new AuditLog(process.argv[2], { maxBytes: 1 << 20, keep: 1 });
+log.append({ type: 'trust', trusted: false }, { delayMs: 60_000 });
+// No flush, no shutdown: the script simply ends.
+`;
+  expect(await recordsAfterNaturalExit('plain', source)).toEqual([expect.objectContaining({ type: 'trust', trusted: false })]);
+});
+
+test('records the plugin holds before loading its writer are written before a natural exit too', async () => {
+  const source = `import { AuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-log.ts'))};
+import { DeferredAuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/deferred-log.ts'))};
+const log = new DeferredAuditLog(async () => new AuditLog(process.argv[2], { maxBytes: 1 << 20, keep: 1 }), (message) => console.error(message), 60_000);
+log.append({ type: 'trust', trusted: true });
+log.append({ type: 'decision' });
+`;
+  expect(await recordsAfterNaturalExit('deferred', source)).toEqual([expect.objectContaining({ type: 'trust', trusted: true }), expect.objectContaining({ type: 'decision' })]);
 });
