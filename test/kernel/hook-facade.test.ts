@@ -153,6 +153,8 @@ const misbehaviours: [string, Misbehaviour, RegExp][] = [
     (kernel) => void Object.defineProperty(kernel.hooks, 'checkPermission', { value: new tapable.AsyncSeriesBailHook(['request']) }),
     /tried to redefine "checkPermission" of the hooks/,
   ],
+  ['freezes the hooks (so no later tap could be recorded)', (kernel) => void Object.freeze(kernel.hooks), /tried to change "extensibility" of the hooks/],
+  ['replaces the prototype of the hooks', (kernel) => void Object.setPrototypeOf(kernel.hooks, { checkPermission: null }), /tried to replace "prototype" of the hooks/],
   ['clears the taps of a hook', (kernel) => void (looseHook(kernel).taps.length = 0), /tried to use "taps" of hook checkPermission; a plugin may only tap/],
   ['intercepts a hook', (kernel) => looseHook(kernel).intercept({ register: (tap: unknown) => tap }), /tried to use "intercept" of hook checkPermission/],
   ['replaces a tap method', (kernel) => void (looseHook(kernel).tapPromise = () => undefined), /tried to replace "tapPromise" of hook checkPermission/],
@@ -369,4 +371,19 @@ test('a plugin named in configuration that declares itself essential gets no ess
   expect(kernel.plugins.map((p) => p.name)).toContain('self-essential'); // it loads and runs…
   expectEssentialLayersHeld(await dangerousRun({ kernel, model, reporter, decisions }), decisions); // …without the essential layers' say
   expect(reporter.warnings).toContain('plugin self-essential declares itself essential, which only a custom build can make a plugin; it runs as an ordinary plugin');
+});
+
+test("a plugin's hooks list the whole catalogue, and each read gives the same tap-only facade", async () => {
+  let seen: { keys: string[]; same: boolean; has: [boolean, boolean]; methods: string[] } | undefined;
+  const lister = definePlugin({
+    name: 'lister',
+    apply(kernel) {
+      const hooks = kernel.hooks as unknown as Record<string, object>;
+      seen = { keys: Object.keys(hooks), same: hooks.preToolUse === hooks.preToolUse, has: ['preToolUse' in hooks, 'taps' in hooks], methods: Object.keys(hooks.preToolUse!) };
+    },
+  });
+  const { kernel } = await bootDefaults([say('ok')], [lister]);
+  const { HOOK_NAMES } = await import('../../kernel/hooks.js');
+  expect(seen).toEqual({ keys: HOOK_NAMES, same: true, has: [true, false], methods: ['tap', 'tapAsync', 'tapPromise'] });
+  expect(kernel.plugins.map((plugin) => plugin.name)).toContain('lister');
 });
