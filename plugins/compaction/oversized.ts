@@ -7,7 +7,7 @@
  * failed the same way. Tool call inputs stay as they are (a call must still match its result);
  * the session file keeps every original message before the compaction record.
  */
-import { nodeCrypto } from '../../sdk/lazy-crypto.js';
+import { nodeCrypto } from '../../sdk/lazy-builtin.js';
 import path from 'node:path';
 import { cutBytes } from '../../sdk/text-cuts.js';
 import type { Message } from '../../types/messages.js';

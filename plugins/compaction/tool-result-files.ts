@@ -3,7 +3,7 @@
  * `.mewcode/sessions/<id>/tool-results/<tool call id>`, written without following links (a
  * repository may have planted them) and never outside the project.
  */
-import { nodeCrypto } from '../../sdk/lazy-crypto.js';
+import { nodeCrypto } from '../../sdk/lazy-builtin.js';
 import { prepareSessionDirectory, replaceFile, sessionDirectory } from '../../sdk/session-files.js';
 import path from 'node:path';
 

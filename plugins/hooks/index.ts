@@ -16,10 +16,10 @@
  * a failure is shown at once and the action goes on (fail-open).
  */
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import { hookSettingsFiles, ruleFiles } from './files.js';
 import { hooksCommand } from './hooks-command.js';
 
 const KERNEL_HOLDER = Symbol('hooks/kernel');
@@ -29,16 +29,6 @@ export interface HooksPluginOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Settings files, which hold hooks under a `hooks` key among other settings. */
-function settingsFiles(projectRoot: string, homeDir: string): string[] {
-  return [path.join(homeDir, '.mewcode', 'settings.yaml'), path.join(projectRoot, '.mewcode', 'settings.yaml'), path.join(projectRoot, '.mewcode', 'settings.local.yaml')];
-}
-
-/** Rule files, which hold nothing but hooks. */
-function ruleFiles(projectRoot: string, homeDir: string): string[] {
-  return [path.join(projectRoot, '.mewcode', 'hooks.yaml'), path.join(homeDir, '.mewcode', 'hooks.yaml')];
-}
-
 /**
  * Whether any file can hold a hook, so the plugin's code loads only then. A settings file
  * counts only if its text contains `hooks` at all: permission rules alone (the common
@@ -46,8 +36,8 @@ function ruleFiles(projectRoot: string, homeDir: string): string[] {
  */
 async function mayHoldHooks(projectRoot: string, homeDir: string): Promise<boolean> {
   const found = await Promise.all([
-    ...ruleFiles(projectRoot, homeDir).map((file) => stat(file).then((info) => info.isFile(), () => false)),
-    ...settingsFiles(projectRoot, homeDir).map((file) => readFile(file, 'utf8').then((text) => text.includes('hooks'), () => false)),
+    ...ruleFiles(projectRoot, homeDir).map(({ file }) => stat(file).then((info) => info.isFile(), () => false)),
+    ...hookSettingsFiles(projectRoot, homeDir).map(({ file }) => readFile(file, 'utf8').then((text) => text.includes('hooks'), () => false)),
   ]);
   return found.includes(true);
 }

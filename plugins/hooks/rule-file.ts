@@ -19,10 +19,10 @@
  * The project's file needs workspace trust (its whole text is what is approved).
  */
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
+import { ruleFiles } from './files.js';
 
 export const MEWCODE_EVENTS = [
   'SessionStart',
@@ -86,13 +86,6 @@ export const DEFAULT_RULE_TIMEOUT_MS = 30_000;
 /** A sub-agent works for a while (Claude Code's `agent` hooks default to 60 s). */
 export const DEFAULT_SUBAGENT_TIMEOUT_MS = 60_000;
 const MAX_FILE_BYTES = 1024 * 1024;
-
-export function ruleFiles(projectRoot: string, homeDir: string): { file: string; project: boolean }[] {
-  return [
-    { file: path.join(projectRoot, '.mewcode', 'hooks.yaml'), project: true },
-    { file: path.join(homeDir, '.mewcode', 'hooks.yaml'), project: false },
-  ];
-}
 
 class RuleError extends Error {
   constructor(

@@ -11,13 +11,11 @@
  * untrusted (fail closed). Identical handlers from several files run once (as in Claude Code).
  */
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { CLAUDE_EVENTS, type ClaudeEvent } from './events.js';
-
-export type HookScope = 'user' | 'project' | 'local';
+import { hookSettingsFiles, type HookScope } from './files.js';
 
 /** Claude Code's `http` handler: the payload POSTed as JSON; a 2xx JSON answer is the hook's output. */
 export interface HttpHandler {
@@ -86,14 +84,6 @@ export interface LoadedHooks {
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 const PREFIX = 'hooks:';
-
-export function hookSettingsFiles(projectRoot: string, homeDir: string): { scope: HookScope; file: string }[] {
-  return [
-    { scope: 'user', file: path.join(homeDir, '.mewcode', 'settings.yaml') },
-    { scope: 'project', file: path.join(projectRoot, '.mewcode', 'settings.yaml') },
-    { scope: 'local', file: path.join(projectRoot, '.mewcode', 'settings.local.yaml') },
-  ];
-}
 
 async function readText(file: string, warnings: string[]): Promise<string | undefined> {
   try {

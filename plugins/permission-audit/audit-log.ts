@@ -47,7 +47,6 @@ interface ChainState extends AuditHead {
 export class AuditLog {
   private pending: string[] = [];
   private draining: Promise<void> | undefined;
-  private flushBeforeExit = false;
   private readonly reported = new Set<AuditProblem>();
   private readonly maxBytes: number;
   private readonly keep: number;
@@ -64,11 +63,10 @@ export class AuditLog {
   }
 
   /**
-   * Queue one record; returns at once. `later`: the write may wait (at most `delayMs`, or until the
-   * next record or flush()): the boot's trust record is not written while the first request is
-   * being prepared.
+   * Queue one record; returns at once, and the write starts now. (Records the plugin wants written
+   * later wait in deferred-log.ts, before this writer is even loaded.)
    */
-  append(record: object, later?: { delayMs: number }): void {
+  append(record: object): void {
     let json: string;
     try {
       json = JSON.stringify(record);
@@ -77,15 +75,7 @@ export class AuditLog {
       return;
     }
     this.pending.push(json);
-    if (later) {
-      setTimeout(() => void this.flush(), later.delayMs).unref();
-      // An exit that skips shutdown (no UI, a failed start) must not lose the record: the event
-      // loop empties, `beforeExit` fires, and the write it starts keeps the process alive.
-      if (!this.flushBeforeExit) {
-        this.flushBeforeExit = true;
-        process.once('beforeExit', () => void this.flush());
-      }
-    } else this.draining ??= this.drain();
+    this.draining ??= this.drain();
   }
 
   /** Resolves when every queued record has been written (or has failed). */

@@ -12,8 +12,6 @@ import type { AuditLog } from './audit-log.js';
 
 export type AuditWriter = Pick<AuditLog, 'append' | 'flush'>;
 
-type AppendArgs = Parameters<AuditLog['append']>;
-
 /**
  * Logs holding records. An exit that skips shutdown (no UI, a failed start) must not lose them:
  * the event loop empties, `beforeExit` fires, and the loads and writes started then keep the
@@ -26,7 +24,7 @@ const releaseAllBeforeExit = (): void => {
 
 export class DeferredAuditLog implements AuditWriter {
   private writer: Promise<AuditWriter | undefined> | undefined;
-  private held: AppendArgs[] = [];
+  private held: object[] = [];
   /** While records are held: what releases them at the latest (cleared once they are released). */
   private holdTimer: NodeJS.Timeout | undefined;
 
@@ -36,34 +34,29 @@ export class DeferredAuditLog implements AuditWriter {
     private readonly holdMs: number,
   ) {}
 
-  append(...args: AppendArgs): void {
-    if (this.writer !== undefined) return this.pass(args);
-    this.held.push(args);
+  append(record: object): void {
+    if (this.writer !== undefined) return this.pass(record);
+    this.held.push(record);
     if (this.holdTimer !== undefined) return;
-    this.holdTimer = setTimeout(() => this.release(), this.holdMs).unref();
+    this.holdTimer = setTimeout(() => this.releaseHeld(), this.holdMs).unref();
     if (holding.size === 0) process.on('beforeExit', releaseAllBeforeExit);
     holding.add(this);
   }
 
-  /** For the process's `beforeExit`: what is held goes to the writer now. */
-  releaseHeld(): void {
-    this.release();
-  }
-
   async flush(): Promise<void> {
-    this.release();
+    this.releaseHeld();
     if (!this.writer) return;
     await (await this.writer)?.flush();
   }
 
   /** Load the writer now and write what is held (the boot's trust record). */
   async warm(): Promise<void> {
-    this.release();
+    this.releaseHeld();
     await (await this.load())?.flush();
   }
 
-  /** Held records go to the writer, due now, ahead of anything appended after them. */
-  private release(): void {
+  /** Held records go to the writer, due now, ahead of anything appended after them (also on `beforeExit`). */
+  releaseHeld(): void {
     if (this.holdTimer !== undefined) {
       clearTimeout(this.holdTimer);
       this.holdTimer = undefined;
@@ -73,12 +66,12 @@ export class DeferredAuditLog implements AuditWriter {
     if (this.held.length === 0) return;
     const held = this.held;
     this.held = [];
-    for (const [record] of held) this.pass([record]);
+    for (const record of held) this.pass(record);
   }
 
-  private pass(args: AppendArgs): void {
+  private pass(record: object): void {
     // Each record waits on the same promise, so `then` callbacks run in the order records came.
-    void this.load().then((writer) => writer?.append(...args));
+    void this.load().then((writer) => writer?.append(record));
   }
 
   private load(): Promise<AuditWriter | undefined> {

@@ -4,7 +4,7 @@
  * the same tool filter, model choice, permission chain and hooks (a child session runs the
  * kernel's own loop) and the same visibility (every event goes to the subscribers, tagged).
  */
-import { nodeCrypto } from '../../sdk/lazy-crypto.js';
+import { nodeCrypto } from '../../sdk/lazy-builtin.js';
 import type { AgentEvent } from '../../types/events.js';
 import { emptyUsage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';

@@ -15,9 +15,9 @@
  */
 import type http from 'node:http';
 import type https from 'node:https';
-import { createRequire } from 'node:module';
 import { pipeline, type Readable } from 'node:stream';
 import type zlib from 'node:zlib';
+import { builtinOnFirstUse } from '../lazy-builtin.js';
 import { FetchResponse } from './fetch-response.js';
 import { NodeBody } from './node-body.js';
 import { encodeRequestBody, type EncodedBody } from './request-body.js';
@@ -65,13 +65,11 @@ let shared: typeof fetch | undefined;
  * does without (it needs them only once a prompt is sent), and a local endpoint (`http:`) never
  * loads TLS (≈ 2 ms).
  */
-const builtin = createRequire(import.meta.url);
 type Protocol = 'http:' | 'https:';
-const transports: Partial<Record<Protocol, typeof http>> = {};
 // node:https has node:http's request()/Agent shape, with TLS.
-const transportFor = (protocol: Protocol): typeof http => (transports[protocol] ??= builtin(protocol === 'https:' ? 'node:https' : 'node:http') as typeof http);
-let decompression: typeof zlib | undefined;
-const zlibModule = (): typeof zlib => (decompression ??= builtin('node:zlib'));
+const transports: Record<Protocol, () => typeof http> = { 'http:': builtinOnFirstUse('node:http'), 'https:': builtinOnFirstUse('node:https') };
+const transportFor = (protocol: Protocol): typeof http => transports[protocol]();
+const zlibModule = builtinOnFirstUse<typeof zlib>('node:zlib');
 
 /** The process-wide instance: one connection pool for every provider. */
 export function sharedNodeFetch(): typeof fetch {

@@ -1,7 +1,8 @@
 /**
- * A record queued to be written later (the boot's trust record) is still written when the process
- * ends on its own without a shutdown (no UI, a failed start): the log flushes on `beforeExit`.
- * Proven in a real child process, since `beforeExit` never fires inside jest.
+ * Records are still written when the process ends on its own without a shutdown (no UI, a failed
+ * start): one the writer has queued, and those the plugin holds before loading the writer (the
+ * boot's trust record; deferred-log.ts releases them on `beforeExit`). Proven in a real child
+ * process, since `beforeExit` never fires inside jest.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,14 +28,14 @@ async function recordsAfterNaturalExit(name: string, source: string): Promise<un
   const file = path.join(dir, name, '.mewcode', 'audit.jsonl');
   const started = Date.now();
   await run(process.execPath, [bundle, file], { timeout: 20_000 });
-  expect(Date.now() - started).toBeLessThan(20_000); // the 60 s timer kept nothing alive
+  expect(Date.now() - started).toBeLessThan(20_000); // a 60 s hold kept nothing alive
   return readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
 }
 
-test('a delayed record is written before a natural exit, long before its delay', async () => {
+test('a record appended and never flushed is written before a natural exit', async () => {
   const source = `import { AuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-log.ts'))};
 const log = new AuditLog(process.argv[2], { maxBytes: 1 << 20, keep: 1 });
-log.append({ type: 'trust', trusted: false }, { delayMs: 60_000 });
+log.append({ type: 'trust', trusted: false });
 // No flush, no shutdown: the script simply ends.
 `;
   expect(await recordsAfterNaturalExit('plain', source)).toEqual([expect.objectContaining({ type: 'trust', trusted: false })]);

@@ -1,0 +1,24 @@
+/**
+ * Where hooks come from. Kept apart from the readers (settings.ts, rule-file.ts) so the plugin's
+ * boot (index.ts) can look at these files without loading the hook code.
+ */
+import path from 'node:path';
+
+export type HookScope = 'user' | 'project' | 'local';
+
+/** Settings files in Claude Code's shape: hooks under a `hooks` key, among other settings. */
+export function hookSettingsFiles(projectRoot: string, homeDir: string): { scope: HookScope; file: string }[] {
+  return [
+    { scope: 'user', file: path.join(homeDir, '.mewcode', 'settings.yaml') },
+    { scope: 'project', file: path.join(projectRoot, '.mewcode', 'settings.yaml') },
+    { scope: 'local', file: path.join(projectRoot, '.mewcode', 'settings.local.yaml') },
+  ];
+}
+
+/** MewCode's own rule files, which hold nothing but hooks: the project's first. */
+export function ruleFiles(projectRoot: string, homeDir: string): { file: string; project: boolean }[] {
+  return [
+    { file: path.join(projectRoot, '.mewcode', 'hooks.yaml'), project: true },
+    { file: path.join(homeDir, '.mewcode', 'hooks.yaml'), project: false },
+  ];
+}
