@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
+import { PRINT_MAX_TURNS } from '../types/session.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
@@ -26,6 +27,8 @@ Options:
   -r, --resume <id>             continue the session with this id (\`mewcode sessions\` lists them)
   --provider <name>             configured provider name or protocol (anthropic | openai)
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
+  --max-turns <n>               stop after n model turns (default: none interactively, ${PRINT_MAX_TURNS} with -p;
+                                max_turns in configuration sets your own default)
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
@@ -145,6 +148,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         'dangerously-skip-sandbox': { type: 'boolean' },
         // Claude Code requires --verbose with `-p --output-format stream-json`; scripts pass it.
         verbose: { type: 'boolean' },
+        'max-turns': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
@@ -168,6 +172,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   }
   if (values.continue && values.resume !== undefined) return { kind: 'error', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' };
   if (values.resume !== undefined && values.resume.trim() === '') return { kind: 'error', message: '--resume needs a session id; `mewcode sessions` lists them' };
+  const maxTurns = values['max-turns'];
+  if (maxTurns !== undefined && !/^[1-9]\d*$/.test(maxTurns.trim())) {
+    return { kind: 'error', message: `--max-turns must be a whole number of at least 1 (got "${maxTurns}")` };
+  }
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const options: CliOptions = {
     outputFormat: outputFormat as CliOptions['outputFormat'],
@@ -184,6 +192,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   else if (values.print) options.prompt = '';
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
+  if (maxTurns !== undefined) options.maxTurns = Number(maxTurns.trim());
   if (values.continue) options.continueLatest = true;
   if (values.resume !== undefined) options.resumeId = values.resume.trim();
   return { kind: 'run', options };

@@ -108,6 +108,8 @@ export class Kernel implements KernelApi {
   private readonly pluginConfig = new Map<string, unknown>();
   private readonly essential = new Set<string>();
   private readonly pluginNames = new Set<string>();
+  /** `max_turns` from configuration (read at boot, before any session exists). */
+  private maxTurns: number | undefined;
   private mainSession!: AgentSessionImpl;
   private activeUi: UserInterface | undefined;
 
@@ -143,6 +145,7 @@ export class Kernel implements KernelApi {
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
+    this.maxTurns = settings.maxTurns;
     const external = await loadExternalPlugins(this.pluginSpecs(settings.plugins), (m) => this.warn(m));
     const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(this.resolvedConfig, ['disable', index]) !== 'user'));
     const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m), byProject);
@@ -245,6 +248,7 @@ export class Kernel implements KernelApi {
       homeDir: this.options.homeDir,
       defaultToolTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       defaultMaxUnknownToolIterations: this.options.maxUnknownToolIterations ?? MAX_UNKNOWN_TOOL_ITERATIONS,
+      configuredMaxTurns: this.maxTurns,
       provider: (choice) => this.providers.resolve(choice),
       conversationFactory: () => this.lastBound<ConversationFactory>(TOKENS.ConversationFactory) ?? defaultConversationFactory,
       compactionService: () => this.lastBound<CompactionService>(TOKENS.CompactionService),

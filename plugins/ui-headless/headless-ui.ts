@@ -11,6 +11,7 @@ import { buildResult } from './result-object.js';
 import { eventToJson } from './stream-json.js';
 import { readStdin } from './read-stdin.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import { PRINT_MAX_TURNS } from '../../types/session.js';
 
 /** --permission-mode when given, else the settings' default_mode, else the flag's default. */
 export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
@@ -86,7 +87,7 @@ export class HeadlessUserInterface implements UserInterface {
       if (line) print(line);
     });
     try {
-      for await (const event of kernel.run({ prompt, mode, signal: controller.signal })) {
+      for await (const event of kernel.run({ prompt, mode, signal: controller.signal, maxTurns: options.maxTurns, defaultMaxTurns: PRINT_MAX_TURNS })) {
         if (event.type === 'done') done = event;
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'error') this.err.write(`mewcode: error: ${event.message}\n`);
