@@ -29,6 +29,8 @@ import type { ToolView } from './tool-view.js';
 /** A sub-agent's turns per run unless its session says otherwise; a main session's limit comes from its run. */
 export const SUBAGENT_MAX_TURNS = 25;
 export const MAX_UNKNOWN_TOOL_ITERATIONS = 3;
+/** Concurrency-safe calls of one turn run this many at once even on a small machine: they mostly wait (on disk, a process, a server), not compute. */
+export const MIN_TOOL_CONCURRENCY = 4;
 /** Sub-agents give up sooner on unknown tools (SPEC L1). */
 export const SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS = 2;
 /** How many times `stop` taps may send a completed run back to work, per run. */
@@ -52,6 +54,8 @@ export interface LoopDeps {
   defaultToolTimeoutMs: number;
   maxIterations: number;
   maxUnknownToolIterations: number;
+  /** How many concurrency-safe calls of one turn run at once. */
+  maxToolConcurrency: number;
   takeReminders(): string[];
   addReminder(text: string): void;
   anchor: { current: UsageAnchor | undefined };
@@ -208,6 +212,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       iteration,
       signal,
       defaultTimeoutMs: deps.defaultToolTimeoutMs,
+      maxConcurrency: deps.maxToolConcurrency,
       emit,
       approve: deps.approve,
       addContext: deps.addReminder,

@@ -33,6 +33,7 @@ export interface SessionHost {
   readonly homeDir: string;
   readonly defaultToolTimeoutMs: number;
   readonly defaultMaxUnknownToolIterations: number;
+  readonly maxToolConcurrency: number;
   /** `max_turns` from configuration, when set. */
   readonly configuredMaxTurns: number | undefined;
   provider(options: { name?: string; model?: string }): Provider;
@@ -231,6 +232,7 @@ export class AgentSessionImpl implements AgentSession {
         defaultToolTimeoutMs: this.#host.defaultToolTimeoutMs,
         maxIterations: this.turnLimit(options),
         maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.#host.defaultMaxUnknownToolIterations),
+        maxToolConcurrency: this.#host.maxToolConcurrency,
         takeReminders: () => this.reminders.splice(0),
         addReminder: (text) => this.reminders.push(text),
         anchor: this.anchor,

@@ -25,6 +25,7 @@ import { section, writeSection } from './bench/report.mjs';
 import { benchReadFile } from './bench/tool-read-file.mjs';
 import { benchBash } from './bench/tool-bash.mjs';
 import { benchSearch } from './bench/tool-search.mjs';
+import { benchParallelTools } from './bench/parallel-tools.mjs';
 import { benchPermissions } from './bench/permissions.mjs';
 import { benchSandbox } from './bench/sandbox.mjs';
 import { benchTrust } from './bench/trust.mjs';
@@ -126,9 +127,11 @@ try {
     const bash = await benchBash({ runs: values.quick ? 3 : 5 });
     process.stderr.write('bench: tools: grep and glob on a ≥ 20,000-file tree against ripgrep…\n');
     const search = await benchSearch({ runs: values.quick ? 3 : 5 });
+    process.stderr.write('bench: tools: several calls in one turn, concurrent against sequential…\n');
+    const parallel = await benchParallelTools({ runs: values.quick ? 3 : 7, protocol: protocols[0], progress });
     sections.push({
       name: 'tools',
-      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown].join('\n'),
+      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown].join('\n'),
     });
   }
   if (wants('permissions')) {

@@ -82,6 +82,13 @@ export interface Tool {
    */
   timeoutMs?(input: ToolInput): number;
   /**
+   * For a tool that is not read-only: whether this call may still run alongside the other
+   * concurrency-safe calls of its turn because it writes nothing they could read or write (bash
+   * running `sleep 1` or `git status`). Absent, false or throwing: the call runs alone, in the
+   * model's order. Ordering only: the permission layers judge the call the same either way.
+   */
+  concurrencySafe?(input: ToolInput): boolean | Promise<boolean>;
+  /**
    * Errors should be returned as `{isError: true}` with text that says what to do next (K1);
    * a throw is caught by the kernel and turned into such a result all the same.
    */
