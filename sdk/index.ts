@@ -5,11 +5,11 @@
  */
 export { ContainerModule, inject, injectable, multiInject, optional } from 'inversify';
 export type { ServiceIdentifier } from 'inversify';
-export { definePlugin } from '../types/plugin.js';
-export type { MewcodePlugin, KernelApi } from '../types/plugin.js';
-export { TOKENS } from '../types/tokens.js';
-export { PermissionStage } from '../types/permissions.js';
-export { ProviderError } from '../types/provider.js';
+// The whole contract — definePlugin, TOKENS, PermissionStage, ProviderError and every type a
+// plugin names (Tool, ToolInput, ToolContext, PermissionRequest, PermissionVerdict, hook payloads…)
+// — so a plugin needs no import from the `mewcode` package itself.
+export * from '../types/index.js';
+export { defineTool, type ToolSpec } from './define-tool.js';
 export { lazyTool, type ToolDefinitionPart } from './lazy-tool.js';
 export * from './provider-retry.js';
 export { importVendor } from './vendor-module.js';
