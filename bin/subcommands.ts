@@ -45,6 +45,10 @@ export async function runSubcommand(command: Subcommand, plugins?: readonly Mewc
       const { installSkillCommand } = await import('./skills-command.js');
       return installSkillCommand(command.options, command.url, command.scope);
     }
+    case 'plugin': {
+      const { runPluginCommand } = await import('./plugin-command.js');
+      return runPluginCommand(command);
+    }
     case 'mcp-list': {
       const { listMcpServers } = await import('./mcp-command.js');
       return listMcpServers(command.options, plugins);

@@ -51,6 +51,8 @@ export interface RunOptions {
   env: Record<string, string | undefined>;
   /** Written to stdin, which is then closed (closed empty when omitted). */
   input?: string;
+  /** Kill the child after this long (default RUN_TIMEOUT_MS); for commands that run npm. */
+  timeoutMs?: number;
 }
 
 export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
@@ -68,12 +70,12 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill('SIGKILL');
-  }, RUN_TIMEOUT_MS);
+  }, options.timeoutMs ?? RUN_TIMEOUT_MS);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (c, s) => resolve([c, s]));
   }).finally(() => clearTimeout(timer));
-  if (timedOut) throw new Error(`mewcode ${args.join(' ')} did not exit within ${RUN_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
+  if (timedOut) throw new Error(`mewcode ${args.join(' ')} did not exit within ${options.timeoutMs ?? RUN_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
   return { code, signal, stdout, stderr };
 }
 
