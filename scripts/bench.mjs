@@ -26,6 +26,7 @@ import { benchReadFile } from './bench/tool-read-file.mjs';
 import { benchBash } from './bench/tool-bash.mjs';
 import { benchSearch } from './bench/tool-search.mjs';
 import { benchParallelTools } from './bench/parallel-tools.mjs';
+import { benchManyCalls } from './bench/many-calls.mjs';
 import { benchPermissions } from './bench/permissions.mjs';
 import { benchSandbox } from './bench/sandbox.mjs';
 import { benchTrust } from './bench/trust.mjs';
@@ -129,9 +130,11 @@ try {
     const search = await benchSearch({ runs: values.quick ? 3 : 5 });
     process.stderr.write('bench: tools: several calls in one turn, concurrent against sequential…\n');
     const parallel = await benchParallelTools({ runs: values.quick ? 3 : 7, protocol: protocols[0], progress });
+    process.stderr.write('bench: tools: 500 real tool calls in one run (RSS, gap trend)…\n');
+    const many = await benchManyCalls({ calls: values.quick ? 250 : 500, protocol: protocols[0], progress });
     sections.push({
       name: 'tools',
-      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown].join('\n'),
+      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown, '', many.markdown].join('\n'),
     });
   }
   if (wants('permissions')) {
