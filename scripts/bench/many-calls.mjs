@@ -34,7 +34,8 @@ function turns(calls) {
 }
 
 export async function benchManyCalls({ calls = 500, protocol = 'anthropic', progress = () => {} } = {}) {
-  const marks = [100, 250, 500].filter((m) => m <= calls);
+  const standard = [100, 250, 500].filter((m) => m <= calls);
+  const marks = standard.length > 0 ? standard : [Math.ceil(calls / 2), calls];
   const project = makeGitProject(makeTempDir('mewcode-bench-many-'));
   const home = makeTempDir('mewcode-bench-home-');
   mkdirSync(path.join(home, '.mewcode'), { recursive: true });
