@@ -11,7 +11,7 @@
 import os from 'node:os';
 import type { MewcodePlugin } from '../types/plugin.js';
 import type { DoctorOptions } from './cli-args.js';
-import { checkAudit, checkConfig, checkNode, checkRipgrep, checkTrust } from './doctor-checks.js';
+import { checkAudit, checkConfig, checkNode, checkProxy, checkRipgrep, checkTrust } from './doctor-checks.js';
 import { formatLine, summaryLine, type CheckLine } from './doctor-report.js';
 // Static imports of what a run loads anyway: a dynamic import of a start-up module would make it
 // a chunk of its own on every run's path (see BENCHMARKS.md, the start-up path's chunk count).
@@ -60,6 +60,7 @@ export async function collectChecks(
   lines.push(...kernel.provider);
 
   lines.push(...checkRipgrep(findRipgrep(env.PATH)));
+  lines.push(...checkProxy(env));
   lines.push(...kernel.sandbox);
   lines.push(...(await checkAudit(options.cwd)));
   lines.push(...kernel.plugins);
