@@ -4,8 +4,10 @@ import { createElement } from 'react';
 import { render } from 'ink-testing-library';
 import { ApprovalDialog, PickerView, TrustDialog } from '../../../plugins/ui-tui/app/dialogs.js';
 import { EntryView } from '../../../plugins/ui-tui/app/entry-view.js';
+import { InputBox } from '../../../plugins/ui-tui/app/input-box.js';
 import { RunningToolView } from '../../../plugins/ui-tui/app/tool-view.js';
 import { terminalSafe } from '../../../plugins/ui-tui/app/terminal-safe.js';
+import { until } from './helpers.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const TITLE = '\u001b]0;owned\u001b\\';
@@ -74,4 +76,14 @@ test('the approval, trust and picker dialogs show hostile text without control s
   const picker = render(createElement(PickerView, { picker: { title: 'Resume', items: [{ label: `session ${EVIL}`, detail: `first prompt ${OSC52}`, value: 's1' }], resolve: () => undefined } as never }));
   assertSafe(picker.lastFrame());
   picker.unmount();
+});
+
+test('the command menu shows a skill’s or a project command’s hostile description and hint without control sequences', async () => {
+  const commands = () => [{ name: 'deploy', description: `Deploy it ${EVIL}`, argumentHint: `[env${OSC52}]` }];
+  const view = render(createElement(InputBox, { commands, history: [], active: true, onSubmit: () => true }));
+  view.stdin.write('/de');
+  await until(() => view.lastFrame()!.includes('/deploy'), () => view.lastFrame()!);
+  assertSafe(view.lastFrame());
+  expect(view.lastFrame()).toContain('Deploy it');
+  view.unmount();
 });
