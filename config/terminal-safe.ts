@@ -20,7 +20,7 @@ export const UNSAFE_KEEPING_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u0
  * body stops at the next ESC or C1 character, so an unterminated one costs linear time and leaves
  * its text visible (only the introducer goes).
  */
-const ESCAPE_SEQUENCE =
+export const ESCAPE_SEQUENCE =
   /(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u0080-\u009f]*(?:\u0007|\u001b\\|\u009c)|\u001b[\u0020-\u002f]*[\u0030-\u007e]/g;
 
 /**

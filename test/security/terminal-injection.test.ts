@@ -10,7 +10,8 @@ import { afterAll, afterEach, describe, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { removeTempDirs, scenario, type CliResult, type Scenario } from '../cli/helpers.js';
+import { prepareCli, removeTempDirs, scenario, type CliResult, type Scenario } from '../cli/helpers.js';
+import { TmuxTerminal } from '../cli/tmux.js';
 import { securityTally } from './attempts.js';
 
 const tally = securityTally('terminal-injection');
@@ -209,4 +210,35 @@ describe('the JSON formats carry the exact text, escaped', () => {
       expect(lines.at(-1).result).toBe(text);
     });
   });
+});
+
+describe('the terminal UI in a real terminal (tmux)', () => {
+  test('a hostile answer and hostile hook output neither set the clipboard or the title nor clear the screen', async () => {
+    await scenario([{ text: `Hello ${EVIL}\u001b[2J\u001b[3J\u001bc world` }], async (s) => {
+      const failing = printingScript(s, 'fail.sh', 'stderr', 1, 'failing');
+      userFile(s, '.mewcode/settings.yaml', JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: failing }] }] } }));
+      const terminal = new TmuxTerminal();
+      try {
+        terminal.start(await prepareCli(), [], s.cwd, s.env);
+        // tmux takes an application's OSC 52 into a paste buffer only with set-clipboard on.
+        terminal.command('set-option', '-s', 'set-clipboard', 'on');
+        const title = terminal.command('display-message', '-p', '-t', 'main', '#{pane_title}');
+        await terminal.waitFor('type a prompt, / for commands');
+        terminal.type('first prompt');
+        terminal.keys('Enter');
+        const screen = await terminal.waitFor(/Hello [^\n]*world/, 'the answer');
+        await new Promise((resolve) => setTimeout(resolve, 300)); // let anything written after the answer arrive
+        const buffers = terminal.command('list-buffers');
+        const titleAfter = terminal.command('display-message', '-p', '-t', 'main', '#{pane_title}');
+        const cleared = !terminal.screen(true).includes('first prompt');
+        tally.attempt('TUI: OSC 52 clipboard write', buffers.trim() !== '');
+        tally.attempt('TUI: OSC 0 title', titleAfter !== title);
+        tally.attempt('TUI: screen and scrollback cleared (CSI 2J/3J, RIS)', cleared);
+        expect({ buffers: buffers.trim(), titleAfter, cleared }).toEqual({ buffers: '', titleAfter: title, cleared: false });
+        expect(screen).toContain('failing');
+      } finally {
+        terminal.kill();
+      }
+    });
+  }, 60_000);
 });

@@ -23,8 +23,9 @@ function assertSafe(frame: string | undefined): void {
 
 const call = (input: object, name = 'bash') => ({ id: 'c1', name, input: JSON.stringify(input) });
 
-test('terminalSafe: escapes become visible, other controls and bidi go, \\r starts a line', () => {
-  expect(terminalSafe(`a${OSC52}b`)).toBe('a␛]52;c;ZWNobyBwd25lZA==b');
+test('terminalSafe: sequences go, a stray escape becomes visible, other controls and bidi go, \\r starts a line', () => {
+  expect(terminalSafe(`a${OSC52}b${TITLE}c\u009b2Jd`)).toBe('abcd');
+  expect(terminalSafe('a\u001b')).toBe('a␛');
   expect(terminalSafe('50%\r100%\r\n\tx\u202e')).toBe('50%\n100%\n  x');
   expect(terminalSafe('plain ✓ text\n')).toBe('plain ✓ text\n');
   // The same character list as every other display path (config/terminal-safe.ts): marks, zero-width, separators.
