@@ -54,9 +54,9 @@ function asciiJson(value: unknown): string {
 }
 
 /** A shell script printing the payload (written by printf from octal escapes, so the script itself is plain). */
-function printingScript(s: Scenario, name: string, stream: 'stdout' | 'stderr', exitCode: number, words: string): string {
+function printingScript(s: Scenario, name: string, stream: 'stdout' | 'stderr', exitCode: number, words: string, readStdin = true): string {
   const octal = [...Buffer.from(`${words} ${EVIL} end`, 'utf8')].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
-  return userFile(s, name, `#!/bin/sh\ncat >/dev/null\nprintf '${octal}\\n' ${stream === 'stderr' ? '>&2' : ''}\nexit ${exitCode}\n`);
+  return userFile(s, name, `#!/bin/sh\n${readStdin ? 'cat >/dev/null\n' : ''}printf '${octal}\\n' ${stream === 'stderr' ? '>&2' : ''}\nexit ${exitCode}\n`);
 }
 
 describe('the model’s text in -p text mode', () => {
@@ -171,13 +171,25 @@ describe('project and user files, skills, sessions, MCP servers', () => {
 
   test('an MCP server that fails with hostile stderr: at run time and in mewcode mcp list', async () => {
     await scenario([{ text: 'ok' }], async (s) => {
-      const server = printingScript(s, 'server.sh', 'stderr', 1, 'crashing');
-      userFile(s, '.mewcode/config.yaml', stringify({ mcp_servers: { [`db${EVIL}`]: { type: 'stdio', command: server, args: [`--x${EVIL}`] }, other: { type: 'stdio', command: `missing${EVIL}` } }, mcp: { startup_wait_ms: 5000 } }));
+      const server = printingScript(s, 'server.sh', 'stderr', 1, 'crashing', false);
+      // A server that speaks MCP but refuses to initialise, with a crafted JSON-RPC error message.
+      const refusing = userFile(
+        s,
+        'refusing.mjs',
+        `import { createInterface } from 'node:readline';\nfor await (const line of createInterface({ input: process.stdin })) {\n  const message = JSON.parse(line);\n  if (message.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: ${JSON.stringify(`refused ${EVIL} end`)} } }) + '\\n');\n}\n`,
+      );
+      const servers = { [`db${EVIL}`]: { type: 'stdio', command: server, args: [`--x${EVIL}`] }, other: { type: 'stdio', command: `missing${EVIL}` }, crashing: { type: 'stdio', command: server } };
+      userFile(s, '.mewcode/config.yaml', stringify({ mcp_servers: { ...servers, refusing: { type: 'stdio', command: process.execPath, args: [refusing] } }, mcp: { startup_wait_ms: 5000 } }));
       const run = await s.run(['-p', 'hi']);
-      assertClean('MCP failure at run time', run);
+      assertClean('MCP failures at run time', run);
+      expect(run.stderr).toContain('refused');
+      // (mcp list leaves out the refusing server: it ends that command early, a separate fault.)
+      userFile(s, '.mewcode/config.yaml', stringify({ mcp_servers: servers, mcp: { startup_wait_ms: 5000 } }));
       const list = await s.run(['mcp', 'list']);
       assertClean('mewcode mcp list', list);
-      expect(list.stdout).toContain('failed');
+      expect(list.stdout).toContain('crashing  failed');
+      expect(list.stdout).toMatch(/stderr: crashing .*end/);
+      expect(list.stdout).toContain('missing');
     });
   });
 
