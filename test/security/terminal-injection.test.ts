@@ -53,10 +53,14 @@ function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(/[^\u0020-\u007e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/'/g, '\\u0027');
 }
 
-/** A shell script printing the payload (written by printf from octal escapes, so the script itself is plain). */
+/**
+ * A shell script printing the payload (written by printf from octal escapes, so the script itself
+ * is plain). Without `readStdin` (an MCP server: its stdin stays open) it waits a moment before
+ * exiting, so its stderr is logged before the connection is seen closed.
+ */
 function printingScript(s: Scenario, name: string, stream: 'stdout' | 'stderr', exitCode: number, words: string, readStdin = true): string {
   const octal = [...Buffer.from(`${words} ${EVIL} end`, 'utf8')].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('');
-  return userFile(s, name, `#!/bin/sh\n${readStdin ? 'cat >/dev/null\n' : ''}printf '${octal}\\n' ${stream === 'stderr' ? '>&2' : ''}\nexit ${exitCode}\n`);
+  return userFile(s, name, `#!/bin/sh\n${readStdin ? 'cat >/dev/null\n' : ''}printf '${octal}\\n' ${stream === 'stderr' ? '>&2' : ''}\n${readStdin ? '' : 'sleep 0.3\n'}exit ${exitCode}\n`);
 }
 
 describe('the model’s text in -p text mode', () => {
