@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { prepareCli, removeTempDirs, scenario, type CliResult, type Scenario } from '../cli/helpers.js';
+import { prepareCli, removeTempDirs, runCli, scenario, type CliResult, type Scenario } from '../cli/helpers.js';
 import { TmuxTerminal } from '../cli/tmux.js';
 import { securityTally } from './attempts.js';
 
@@ -194,6 +194,20 @@ describe('project and user files, skills, sessions, MCP servers', () => {
       expect(list.stdout).toContain('crashing  failed');
       expect(list.stdout).toMatch(/stderr: crashing .*end/);
       expect(list.stdout).toContain('missing');
+    });
+  });
+
+  test('a project directory whose name carries escapes, with settings that need trust (notices quote the path)', async () => {
+    await scenario([{ text: 'ok' }], async (s) => {
+      const project = path.join(s.cwd, `repo${'\u001b]0;owned\u0007'}${'\u009b2J'}name`);
+      mkdirSync(project);
+      writeFileSync(path.join(project, '.mcp.json'), JSON.stringify({ mcpServers: { [`db${EVIL}`]: { command: `evil${EVIL}` } } }));
+      const runIn = (args: string[]) => runCli(args, { cwd: project, env: s.env });
+      for (const [name, args] of [['-p', ['-p', 'hi']], ['sessions', ['sessions']], ['mcp list', ['mcp', 'list']], ['hooks', ['hooks']], ['doctor', ['doctor']]] as const) {
+        const result = await runIn([...args]);
+        assertClean(`project path in ${name}`, result);
+        if (name === '-p' || name === 'mcp list' || name === 'doctor') expect(result.stdout + result.stderr).toContain('repo');
+      }
     });
   });
 
