@@ -48,7 +48,15 @@ export async function listMcpServers(options: DoctorOptions, plugins: readonly M
       return 0;
     }
     const servers = kernel.container.get<McpServers>(TOKENS.McpServers);
-    await servers.settled();
+    // The servers' processes and timers do not hold the event loop (a run must be able to end while
+    // one starts); this command has nothing else to wait on, so it holds the loop itself until every
+    // first connect settled, or Node would end it early with nothing printed.
+    const holdOpen = setInterval(() => undefined, 60_000);
+    try {
+      await servers.settled();
+    } finally {
+      clearInterval(holdOpen);
+    }
     const status = servers.status();
     if (status.length === 0) {
       terminal.out(`No MCP servers configured for ${options.cwd} (mcp_servers: in ~/.mewcode/config.yaml or .mewcode.yaml, or .mcp.json).\n`);
