@@ -16,13 +16,13 @@ function shellQuote(text: string): string {
 }
 
 export class HeadlessOutput implements UserOutput {
+  /** Messages quote files, servers and hooks: written through the terminal-safe filter. */
+  private readonly write: (text: string) => void;
+
   /**
    * The rule suggester, looked up when an approval is answered (the UI may be active before it
    * runs); undefined in builds without permission-rules.
    */
-  /** Messages quote files, servers and hooks: written through the terminal-safe filter. */
-  private readonly write: (text: string) => void;
-
   constructor(
     err: NodeJS.WritableStream = process.stderr,
     private readonly approvals: () => Approvals | undefined = () => undefined,
