@@ -152,6 +152,17 @@ describe('project and user files, skills, sessions, MCP servers', () => {
     });
   });
 
+  test('a plugin’s warnings and notices (the output route)', async () => {
+    await scenario([{ text: 'ok' }], async (s) => {
+      const message = JSON.stringify(`noisy ${EVIL} end`);
+      userFile(s, '.mewcode/noisy-plugin.mjs', `export default { name: 'noisy', apply(kernel) { kernel.warn(${message}); kernel.notify('notice', ${message}); } };\n`);
+      userFile(s, '.mewcode/config.yaml', stringify({ plugins: ['./noisy-plugin.mjs'] }));
+      const result = await s.run(['-p', 'hi']);
+      assertClean('plugin warnings', result);
+      expect(result.stderr).toContain('noisy');
+    });
+  });
+
   test('mewcode skills: a skill whose description and name carry escapes', async () => {
     await scenario([], async (s) => {
       const quoted = asciiJson(`Looks harmless ${EVIL} really`);
