@@ -20,6 +20,7 @@ import { createWorkspaceTrust, loadConfig } from '../config/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
 import { findRipgrep } from '../plugins/tool-grep/find-ripgrep.js';
 import { kernelChecks } from './doctor-kernel.js';
+import { terminal } from '../config/terminal-safe.js';
 
 export interface DoctorDeps {
   /** The build's plugins (default: the default set, imported only now). */
@@ -34,7 +35,7 @@ export interface DoctorDeps {
 export async function runDoctor(options: DoctorOptions, deps: DoctorDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
   const homeDir = deps.homeDir ?? os.homedir();
-  const out = deps.out ?? ((text: string) => void process.stdout.write(text));
+  const out = deps.out ?? terminal.out;
   const lines = await collectChecks(options, { env, homeDir, ...(deps.plugins ? { plugins: deps.plugins } : {}), ...(deps.nodeVersion ? { nodeVersion: deps.nodeVersion } : {}) });
   const style = { cwd: options.cwd, homeDir };
   out(`mewcode doctor ${KERNEL_VERSION}: ${options.cwd}\n`);

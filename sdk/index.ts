@@ -39,4 +39,4 @@ export { displayPath as searchDisplayPath, describeLocation, resolveSearchLocati
 export { formatPos, offsetToLineCol, toPlain, type LocatedNode, type LocatedMap, type LocatedSeq, type LocatedScalar, type SourcePos } from '../config/located.js';
 export { parseConfigTextCached } from '../config/parse-cache.js';
 export { isTrackedByGit, type TrackedAnswer } from '../config/git-tracked.js';
-export { terminalSafe } from '../config/terminal-safe.js';
+export { terminalSafe, terminalSafeJson, terminalWriter } from '../config/terminal-safe.js';
