@@ -10,7 +10,7 @@ export default definePlugin({
   version: '0.1.0',
   apply(kernel) {
     kernel.hooks.buildSystemPrompt.tap({ name: NAME, stage: -100 }, (parts, context) => {
-      const files = readInstructionFiles(context.homeDir, context.projectRoot);
+      const files = readInstructionFiles(context.homeDir, context.projectRoot, (message) => kernel.warn(message));
       for (const file of files) if (file.truncated) kernel.warn(`${file.file} is larger than the instruction limit; only its start is used`);
       return [BASE_SYSTEM_PROMPT, ...parts, renderInstructions(files)];
     });

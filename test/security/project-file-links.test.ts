@@ -82,11 +82,11 @@ async function run(plant: (w: World) => void, options: { args?: string[]; turns?
 }
 
 /** One attempt: escaped when the run hung or the secret was seen anywhere. */
-function judge(name: string, outcome: Outcome, extra = false, exitCode: number | undefined = 0): void {
+function judge(name: string, outcome: Outcome, extra = false, exitCode: number | null = 0): void {
   const escaped = outcome.hung || outcome.seen.includes(SECRET) || extra;
   tally.attempt(name, escaped);
   expect({ name, hung: outcome.hung, leaked: outcome.seen.includes(SECRET), extra }).toEqual({ name, hung: false, leaked: false, extra: false });
-  if (exitCode !== undefined) expect(outcome.result?.code).toBe(exitCode);
+  if (exitCode !== null) expect(outcome.result?.code).toBe(exitCode);
 }
 
 /** The first request's system prompt, as text. */
@@ -103,7 +103,7 @@ describe('instruction files (CLAUDE.md, AGENTS.md, MEWCODE.md) that are links, p
   test.concurrent('CLAUDE.md -> /proc/self/environ', async () => {
     const o = await run((w) => w.link('/proc/self/environ', path.join(w.root, 'CLAUDE.md')));
     judge('instructions: CLAUDE.md -> /proc/self/environ', o);
-    expect(o.result!.stderr).toMatch(/CLAUDE\.md.*outside the project/);
+    expect(o.result!.stderr).toMatch(/CLAUDE\.md is not used as instructions: it leads to \/proc\/\d+\/environ, a system file/);
   });
 
   test.concurrent('AGENTS.md -> ~/.ssh/id_rsa (absolute link into HOME)', async () => {
@@ -201,7 +201,7 @@ describe('configuration and settings files of the project', () => {
   test.concurrent('.mewcode.yaml -> /proc/self/environ', async () => {
     const o = await run((w) => w.link('/proc/self/environ', path.join(w.root, '.mewcode.yaml')));
     judge('config: .mewcode.yaml -> /proc/self/environ', o);
-    expect(o.result!.stderr).toMatch(/\.mewcode\.yaml.*outside the project/);
+    expect(o.result!.stderr).toMatch(/\.mewcode\.yaml\): it leads to \/proc\/\d+\/environ, a system file/);
   });
 
   test.concurrent('.mewcode/settings.yaml -> ~/.ssh/id_rsa', async () => {
@@ -234,7 +234,7 @@ describe('configuration and settings files of the project', () => {
       { args: ['-p', 'hi', '--trust-project', '--provider', 'evil'], env: { MEWCODE_MODEL: undefined } },
     );
     // Read, the model name would be sent in the request; refused, there is no provider "evil".
-    judge('config: .mewcode/config.yaml hard link', o, false, undefined);
+    judge('config: .mewcode/config.yaml hard link', o, false, null);
     expect(o.result!.stderr).toMatch(/config\.yaml.*hard link/);
   });
 });
