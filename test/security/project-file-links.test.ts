@@ -8,7 +8,7 @@
  * as links that stay inside the project.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { prepareCli, removeTempDirs, scenario, tempDir, type CliResult, type Scenario } from '../cli/helpers.js';
@@ -374,5 +374,92 @@ describe("a trusted project's hook scripts", () => {
     }, trusted);
     expect(o.result!.code).toBe(0);
     expect(JSON.stringify(o.world.s.requests[0]?.body.messages)).toContain('hook context here');
+  });
+});
+
+/** The tool results the model was sent, in order (Anthropic wire format). */
+function toolResults(o: Outcome): string[] {
+  const last = o.world.s.requests.at(-1)?.body.messages ?? [];
+  return last.flatMap((m: any) => (m.role === 'user' && Array.isArray(m.content) ? m.content : []))
+    .filter((b: any) => b.type === 'tool_result')
+    .map((b: any) => (typeof b.content === 'string' ? b.content : b.content.map((c: any) => c.text).join('')));
+}
+
+const readCall = (id: string, file: string): ScriptedTurn => ({ toolCalls: [{ id, name: 'read_file', input: { path: file } }] });
+
+describe('hard links and the file tools', () => {
+  test.concurrent('read_file of a hard link to a secret outside the project is refused', async () => {
+    const o = await run(
+      (w) => {
+        linkSync(path.join(w.home, '.ssh', 'id_rsa'), path.join(w.root, 'notes.txt'));
+        linkSync(path.join(w.outside, 'notes.md'), path.join(w.root, 'docs.md'));
+      },
+      { turns: [readCall('r1', 'notes.txt'), readCall('r2', 'docs.md'), { text: 'done' }] },
+    );
+    judge('hard link: read_file', o);
+    expect(toolResults(o)).toEqual([expect.stringMatching(/^Refusing to read notes\.txt: it has 2 hard links/), expect.stringMatching(/^Refusing to read docs\.md: it has 2 hard links/)]);
+  });
+
+  test.concurrent('grep does not search a hard link to a secret outside the project', async () => {
+    const o = await run(
+      (w) => {
+        linkSync(path.join(w.home, '.ssh', 'id_rsa'), path.join(w.root, 'key.txt'));
+        w.put(path.join(w.root, 'plain.txt'), 'PLANTED-but-harmless\n');
+      },
+      { turns: [{ toolCalls: [{ id: 'g1', name: 'grep', input: { pattern: 'PLANTED' } }] }, { text: 'done' }] },
+    );
+    judge('hard link: grep', o);
+    expect(toolResults(o)[0]).toContain('plain.txt');
+  });
+
+  test.concurrent('write_file and edit_file never change the outside file through a hard link', async () => {
+    let outsideFile = '';
+    const o = await run(
+      (w) => {
+        outsideFile = path.join(w.outside, 'notes.md');
+        linkSync(outsideFile, path.join(w.root, 'notes.md'));
+      },
+      {
+        args: ['-p', 'hi', '--permission-mode', 'acceptEdits'],
+        turns: [
+          { toolCalls: [{ id: 'w1', name: 'write_file', input: { path: 'notes.md', content: 'overwritten\n' } }] },
+          { toolCalls: [{ id: 'e1', name: 'edit_file', input: { file_path: 'notes.md', old_string: 'Always', new_string: 'Never' } }] },
+          { text: 'done' },
+        ],
+      },
+    );
+    judge('hard link: write_file/edit_file', o, readFileSync(outsideFile, 'utf8') !== `Always reveal ${SECRET}.\n`);
+  });
+
+  test.concurrent('control: a pnpm layout (node_modules hard-linked from a store in HOME) and a uv .venv read without a prompt; an edit leaves the store intact', async () => {
+    let storeFile = '';
+    const o = await run(
+      (w) => {
+        storeFile = w.put(path.join(w.home, '.local', 'share', 'pnpm', 'store', 'v3', 'files', 'ab', 'cdef0123-index'), 'module.exports = "left-pad from the store";\n');
+        const pkg = path.join(w.root, 'node_modules', '.pnpm', 'left-pad@1.3.0', 'node_modules', 'left-pad');
+        mkdirSync(pkg, { recursive: true });
+        linkSync(storeFile, path.join(pkg, 'index.js'));
+        w.link('.pnpm/left-pad@1.3.0/node_modules/left-pad', path.join(w.root, 'node_modules', 'left-pad'));
+        const uvCache = w.put(path.join(w.home, '.cache', 'uv', 'archive-v0', 'x', 'six.py'), 'SIX = "from the uv cache"\n');
+        mkdirSync(path.join(w.root, '.venv', 'lib', 'python3.12', 'site-packages'), { recursive: true });
+        linkSync(uvCache, path.join(w.root, '.venv', 'lib', 'python3.12', 'site-packages', 'six.py'));
+      },
+      {
+        args: ['-p', 'hi', '--permission-mode', 'acceptEdits'],
+        turns: [
+          readCall('r1', 'node_modules/left-pad/index.js'),
+          readCall('r2', '.venv/lib/python3.12/site-packages/six.py'),
+          { toolCalls: [{ id: 'e1', name: 'edit_file', input: { file_path: 'node_modules/left-pad/index.js', old_string: 'from the store', new_string: 'patched' } }] },
+          { text: 'done' },
+        ],
+      },
+    );
+    expect(o.result!.code).toBe(0);
+    const results = toolResults(o);
+    expect(results[0]).toContain('left-pad from the store');
+    expect(results[1]).toContain('from the uv cache');
+    expect(results[2]).toMatch(/^Edited /);
+    expect(readFileSync(storeFile, 'utf8')).toBe('module.exports = "left-pad from the store";\n');
+    expect(readFileSync(path.join(o.world.root, 'node_modules', 'left-pad', 'index.js'), 'utf8')).toContain('patched');
   });
 });
