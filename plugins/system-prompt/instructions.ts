@@ -7,7 +7,7 @@
  * the start. The user's own files may be links anywhere (dotfile managers make them).
  */
 import path from 'node:path';
-import { readProjectTextFile } from '../../config/project-file.js';
+import { projectBoundary, readProjectTextFile } from '../../config/project-file.js';
 
 export const INSTRUCTION_FILES = ['MEWCODE.md', 'AGENTS.md', 'CLAUDE.md'] as const;
 export const MAX_INSTRUCTION_BYTES = 64 * 1024;
@@ -20,7 +20,9 @@ export interface InstructionFile {
 
 /** `warn` is told each file that exists but is not used, and why. */
 export function readInstructionFiles(homeDir: string, projectRoot: string, warn: (message: string) => void = () => undefined): InstructionFile[] {
-  const dirs: { dir: string; root?: string }[] = [{ dir: path.join(homeDir, '.mewcode') }, { dir: projectRoot, root: projectRoot }];
+  // A project that is the home directory has no files of its own: ~/CLAUDE.md is the user's.
+  const root = projectBoundary(projectRoot, homeDir);
+  const dirs: { dir: string; root?: string }[] = [{ dir: path.join(homeDir, '.mewcode') }, { dir: projectRoot, ...(root !== undefined ? { root } : {}) }];
   const found: InstructionFile[] = [];
   for (const { dir, root } of dirs) {
     for (const name of INSTRUCTION_FILES) {

@@ -4,7 +4,7 @@ import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, wr
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from '@jest/globals';
-import { projectScriptProblem, readProjectTextFile } from '../../config/project-file.js';
+import { inPackageDirectory, projectBoundary, projectScriptProblem, readProjectTextFile } from '../../config/project-file.js';
 
 let base: string;
 let root: string;
@@ -97,4 +97,35 @@ test('a hook script: inside and plain passes; a link out, a FIFO or a hard link 
   expect(projectScriptProblem(at('out.sh'), root)).toMatch(/outside the project/);
   expect(projectScriptProblem(at('pipe.sh'), root)).toMatch(/FIFO/);
   expect(projectScriptProblem(at('hard.sh'), root)).toMatch(/hard links/);
+});
+
+test('config discovery: a project file linked out is a layer error naming it; in the home directory the same link is the user\'s own and is used', async () => {
+  const { loadConfig } = await import('../../config/load.js');
+  const home = path.join(base, 'home');
+  mkdirSync(path.join(home, '.mewcode'), { recursive: true });
+  writeFileSync(path.join(outside, 'mewcode.yaml'), 'ui: { theme: dark }\n');
+  symlinkSync(path.join(outside, 'mewcode.yaml'), at('.mewcode.yaml'));
+  const project = await loadConfig({ cwd: root, homeDir: home });
+  expect(project.layers).toEqual([{ layer: 'project', file: at('.mewcode.yaml'), loaded: false, error: expect.stringMatching(/\.mewcode\.yaml\): it is a link to .*mewcode\.yaml, outside the project/) }]);
+  symlinkSync(path.join(outside, 'mewcode.yaml'), path.join(home, '.mewcode.yaml'));
+  const inHome = await loadConfig({ cwd: home, homeDir: home });
+  expect(inHome.layers).toEqual([{ layer: 'project', file: path.join(home, '.mewcode.yaml'), loaded: true }]);
+});
+
+test('projectBoundary: none for the home directory, the root otherwise', () => {
+  expect(projectBoundary(root, base)).toBe(root);
+  expect(projectBoundary(base, base)).toBeUndefined();
+});
+
+test('package directories are judged below the root: a project that itself lies under node_modules gains nothing', () => {
+  expect(inPackageDirectory('/p/node_modules/.pnpm/a@1/node_modules/a/index.js', '/p')).toBe(true);
+  expect(inPackageDirectory('/p/.venv/lib/python3.12/site-packages/six.py', '/p')).toBe(true);
+  expect(inPackageDirectory('/home/u/node_modules/p/notes.txt', '/home/u/node_modules/p')).toBe(false);
+  expect(inPackageDirectory('/p/src/node_modules.txt', '/p')).toBe(false);
+});
+
+test('a hard link inside a package directory of the project is read', () => {
+  mkdirSync(at('node_modules/pkg'), { recursive: true });
+  linkSync(path.join(outside, 'secret.md'), at('node_modules/pkg/README.md'));
+  expect(read('node_modules/pkg/README.md')).toMatchObject({ ok: true, text: 'SECRET' });
 });
