@@ -23,7 +23,8 @@ export interface LoadedDefinitions {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const MAX_FILE_BYTES = 256 * 1024;
+/** A definition file is read up to this size; a larger one is skipped. */
+export const MAX_DEFINITION_BYTES = 256 * 1024;
 
 /** Read every definition file; later directories win by name. */
 export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: WorkspaceTrust | undefined): Promise<LoadedDefinitions> {
@@ -64,7 +65,7 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
  * in the project).
  */
 function readDefinitionFile(file: string, root: string | undefined): { text: string } | { problem: string } {
-  const read = readProjectTextFile(file, withinRoot(root, { maxBytes: MAX_FILE_BYTES }));
+  const read = readProjectTextFile(file, withinRoot(root, { maxBytes: MAX_DEFINITION_BYTES }));
   return read.ok ? { text: read.text } : { problem: read.reason };
 }
 
