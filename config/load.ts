@@ -39,11 +39,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const homeDir = resolve(options.homeDir);
   const specs = layerSpecs(cwd, homeDir);
   const given = options.trust;
-  // Discovery (cosmiconfig) is loaded only when there is something to discover.
+  // Discovery (and the parser) is loaded only when there is something to discover.
   if (!(await anyConfigFileExists(specs))) return createResolvedConfig(mergeLayers([], []), [], given ? given.warnings : []);
   const trust = given ?? (await createWorkspaceTrust({ projectRoot: cwd, homeDir }));
   const { searchLayer } = await import('./discover.js');
-  const results = await Promise.all(specs.map(searchLayer));
+  // In the home directory the "project" files are the user's own (links followed, as for ~/.mewcode).
+  const projectRoot = cwd === homeDir ? undefined : cwd;
+  const results = await Promise.all(specs.map((spec) => searchLayer(spec, projectRoot)));
 
   const layers: ConfigLayerInfo[] = [];
   const warnings: string[] = [...trust.warnings];

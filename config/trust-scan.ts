@@ -12,11 +12,12 @@
  * A missing file costs one failed open; git is looked at only when a `*.local.*` file exists.
  * Parsing goes through the shared cache, so `loadConfig` does not parse the same text again.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
+import { readProjectTextFile } from './project-file.js';
 import { CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
 import { summarize, summarizeFile } from './trust-summary.js';
 
@@ -40,7 +41,7 @@ export interface ScanResult {
 }
 
 interface Candidate {
-  /** Files tried in order; the first that exists is the one read (as cosmiconfig does). */
+  /** Files tried in order; the first that exists is the one read (as discovery does). */
   files: string[];
   kind: 'config' | 'settings' | 'whole';
   local: boolean;
@@ -101,24 +102,16 @@ function candidates(root: string, rootIsHome: boolean, warnings: string[]): Cand
 const MAX_FILE_BYTES = 1024 * 1024;
 
 /**
- * The first candidate that exists. Only a regular file of sane size is read: a committed link to
- * /dev/zero or /dev/stdin must not hang the start (what is not read is never approved).
+ * The first candidate that exists, read as the readers read it (project-file.ts): only a regular
+ * file of sane size really inside the project — a committed link to /dev/zero, /dev/stdin or out
+ * of the project must not hang the start, and what is not read is never approved. `root` is
+ * undefined when the project is the home directory (the files are then the user's own).
  */
-function readFirst(files: readonly string[]): { file: string; text: string } | undefined {
+function readFirst(files: readonly string[], root: string | undefined): { file: string; text: string } | undefined {
   for (const file of files) {
-    let fd: number | undefined;
-    try {
-      fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-      return { file, text: readFileSync(fd, 'utf8') };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-      return undefined; // unreadable: loadConfig and the settings reader cannot use it either
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    const read = readProjectTextFile(file, { maxBytes: MAX_FILE_BYTES, ...(root !== undefined ? { root } : {}) });
+    if (read.ok) return { file, text: read.text };
+    if (!read.missing) return undefined; // refused: loadConfig and the settings reader cannot use it either
   }
   return undefined;
 }
@@ -130,7 +123,7 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
   const display = (file: string) => path.relative(root, file).split(path.sep).join('/');
 
   for (const candidate of candidates(root, rootIsHome, result.warnings)) {
-    const found = readFirst(candidate.files);
+    const found = readFirst(candidate.files, rootIsHome ? undefined : root);
     if (!found) continue;
     if (candidate.local) {
       const answer = await (await import('./git-tracked.js')).isTrackedByGit(found.file) /* loaded only when a local file exists */;

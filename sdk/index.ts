@@ -40,3 +40,5 @@ export { formatPos, offsetToLineCol, toPlain, type LocatedNode, type LocatedMap,
 export { parseConfigTextCached } from '../config/parse-cache.js';
 export { isTrackedByGit, type TrackedAnswer } from '../config/git-tracked.js';
 export { terminalSafe, terminalSafeJson, terminalWriter } from '../config/terminal-safe.js';
+// Files a project supplies (instructions, definitions, settings): inside it by real path, regular, bounded.
+export { readProjectTextFile, projectScriptProblem, projectBoundary, withinRoot, refusalOf, inPackageDirectory, hardLinks, PACKAGE_DIRECTORIES, type ProjectFileOptions, type ProjectFileRead } from '../config/project-file.js';

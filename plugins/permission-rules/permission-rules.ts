@@ -3,6 +3,7 @@
  * files, session grants and persisted grants, and the services built on them.
  */
 import path from 'node:path';
+import { projectBoundary } from '../../config/project-file.js';
 import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import type { SearchPolicy, ToolRegistry } from '../../types/services.js';
@@ -46,7 +47,8 @@ export class PermissionRules {
   /** Read the three settings files and the command-line rules (at boot). */
   async load(cli: { allowedTools: readonly string[]; disallowedTools: readonly string[] } | undefined): Promise<void> {
     const scopes: FileScope[] = ['local', 'project', 'user'];
-    const files = await Promise.all(scopes.map((scope) => readSettingsFile(scope, this.files[scope], this.context.trust)));
+    const root = projectBoundary(this.context.projectRoot, this.context.homeDir);
+    const files = await Promise.all(scopes.map((scope) => readSettingsFile(scope, this.files[scope], this.context.trust, root)));
     const inputs: RuleInput[] = [];
     for (const file of files) {
       this.loaded[file.scope] = file;

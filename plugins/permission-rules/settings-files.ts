@@ -25,10 +25,10 @@
  * (TOKENS.WorkspaceTrust not bound) the project is untrusted (fail closed), each is reported
  * here, and a local file is checked against git here.
  */
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
+import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
@@ -102,24 +102,18 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /**
  * Read one settings file. `trust` is the workspace trust service (TOKENS.WorkspaceTrust);
- * undefined means the project is untrusted (fail closed).
+ * undefined means the project is untrusted (fail closed). `projectRoot` holds the project's and
+ * the local file to the project (config/project-file.ts); without it they are read like the user's.
  */
-export async function readSettingsFile(scope: FileScope, file: string, trust?: WorkspaceTrust): Promise<SettingsFile> {
+export async function readSettingsFile(scope: FileScope, file: string, trust?: WorkspaceTrust, projectRoot?: string): Promise<SettingsFile> {
   const result: SettingsFile = { scope, file, exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [] };
-  let text: string;
-  try {
-    const info = await stat(file);
-    // A repository could link its settings file to /dev/zero or a huge file.
-    if (!info.isFile() || info.size > MAX_SETTINGS_BYTES) {
-      result.warnings.push(`${PREFIX} cannot read ${file}: ${info.isFile() ? 'larger than 1 MiB' : 'not a regular file'}; its permission settings are ignored`);
-      return result;
-    }
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') result.warnings.push(`${PREFIX} cannot read ${file}: ${(error as Error).message}; its permission settings are ignored`);
+  // A repository could link its settings file out of the project, to /dev/zero or a FIFO.
+  const read = readProjectTextFile(file, withinRoot(scope === 'user' ? undefined : projectRoot, { maxBytes: MAX_SETTINGS_BYTES }));
+  if (!read.ok) {
+    if (!read.missing) result.warnings.push(`${PREFIX} cannot read ${file}: ${read.reason}; its permission settings are ignored`);
     return result;
   }
+  const text = read.text;
   result.exists = true;
   const parsed = await parseConfigTextCached(file, text);
   for (const warning of parsed.warnings) result.warnings.push(`${PREFIX} ${warning.replace(/^config: /, '')}`);

@@ -402,8 +402,8 @@ describe('files that are not files', () => {
     const { config } = await loadUntrusted();
     const { kernel, reporter } = await bootRules({ root, home, cleanup: () => undefined }, { plugins: [trustPlugin(await untrusted())] });
     attempt('/dev/zero config hangs the start', Date.now() - started > 5000);
-    expect(config.layers).toEqual([{ layer: 'project', file: path.join(root, '.mewcode.yaml'), loaded: false, error: expect.stringContaining('it is not a regular file') }]);
-    expect(reporter.warnings).toContain(`permission-rules: cannot read ${path.join(root, '.mewcode', 'settings.yaml')}: not a regular file; its permission settings are ignored`);
+    expect(config.layers).toEqual([{ layer: 'project', file: path.join(root, '.mewcode.yaml'), loaded: false, error: expect.stringContaining('it leads to /dev/zero, a system file') }]);
+    expect(reporter.warnings).toContain(`permission-rules: cannot read ${path.join(root, '.mewcode', 'settings.yaml')}: it leads to /dev/zero, a system file; its permission settings are ignored`);
     expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode()).toBeUndefined();
   });
 });
