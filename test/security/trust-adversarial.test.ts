@@ -303,7 +303,7 @@ describe('permission settings: bypass and additional directories', () => {
   it.each(cases)('%s: the default mode is not taken (with and without a trust service)', async (name, file, text) => {
     put(file, text);
     commitAll();
-    const without = await bootRules({ root, home, cleanup: () => undefined });
+    const without = await bootRules({ root, home, cleanup: () => undefined }, { trust: false });
     const withService = await bootRules({ root, home, cleanup: () => undefined }, { trust: await untrusted() });
     const modes = [without, withService].map(({ kernel }) => kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode());
     attempt(`default mode via ${name}`, modes.some((mode) => mode !== undefined));
