@@ -247,6 +247,6 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
 
 /** How a code file is listed in the notice and the dialog. */
 export function describeCodeFile(code: CodeFile): string {
-  const what = code.digest === undefined ? `too large to verify (${code.size} bytes, over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB)` : `${code.size} bytes`;
-  return terminalSafe(`code run by ${code.namedBy}, ${what}`);
+  const what = code.digest === undefined ? `too large to verify: ${code.size} bytes, over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB` : `${code.size} bytes`;
+  return terminalSafe(`run by ${code.namedBy} (${what})`);
 }
