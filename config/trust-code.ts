@@ -10,13 +10,15 @@
  *   mcp_servers, .mcp.json, hooks (all shapes)
  *                      every word of every `command` (split as a shell would, with
  *                      $CLAUDE_PROJECT_DIR / $MEWCODE_PROJECT_DIR expanded) and every `args`
- *                      entry (`--x=./file` too) that names a regular file inside the project
+ *                      entry (`--x=./file` too) that names a regular file inside the project,
+ *                      and the file a runner reads its tasks from (`npm …` → package.json,
+ *                      `make` → Makefile, `just`, `uv`/`poetry` → pyproject.toml, `cargo`)
  *
  * Only files inside the project are hashed (what a sandboxed command may rewrite), each by its
  * content (links followed), at most MAX_CODE_FILES of them. A file larger than
  * MAX_CODE_FILE_BYTES is not read: its trust cannot be remembered, so the project asks again at
  * every start (or takes --trust-project for one run). What such code loads in turn (a plugin's
- * own imports, an `npm run` script's package.json) is not followed.
+ * own imports, the files a package.json script runs) is not followed.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -117,6 +119,36 @@ function wordFiles(word: string, bases: readonly string[], root: string): string
   return found;
 }
 
+/**
+ * Programs that run what a project file of a fixed name says (`npm run x` runs package.json's
+ * script x): when a command uses one, that file is code the trust approves too.
+ */
+const RUNNER_FILES: Readonly<Record<string, readonly string[]>> = {
+  npm: ['package.json'],
+  npx: ['package.json'],
+  pnpm: ['package.json'],
+  yarn: ['package.json'],
+  bun: ['package.json'],
+  make: ['Makefile', 'makefile', 'GNUmakefile'],
+  just: ['justfile', 'Justfile', '.justfile'],
+  uv: ['pyproject.toml'],
+  poetry: ['pyproject.toml'],
+  cargo: ['Cargo.toml'],
+};
+
+function runnerFiles(words: readonly string[], bases: readonly string[], root: string): string[] {
+  const found: string[] = [];
+  for (const word of words) {
+    for (const name of RUNNER_FILES[path.basename(word)] ?? []) {
+      for (const base of bases) {
+        const file = path.join(base, name);
+        if (inside(root, file) && regularFile(file) !== undefined) found.push(file);
+      }
+    }
+  }
+  return found;
+}
+
 /** Every `command` / `args` in a value (any depth: hook lists, server maps…), as file names inside the project. */
 function commandFiles(value: unknown, root: string, out: Set<string>, depth = 0): void {
   if (depth > 12) return;
@@ -127,8 +159,9 @@ function commandFiles(value: unknown, root: string, out: Set<string>, depth = 0)
   if (!isMap(value)) return;
   const cwd = typeof value.cwd === 'string' ? path.resolve(root, value.cwd.replace(PROJECT_DIR_VARIABLE, root)) : undefined;
   const bases = cwd === undefined || cwd === root ? [root] : [root, cwd];
-  if (typeof value.command === 'string') for (const word of shellWords(value.command)) for (const file of wordFiles(word, bases, root)) out.add(file);
-  if (Array.isArray(value.args)) for (const arg of value.args) if (typeof arg === 'string') for (const file of wordFiles(arg, bases, root)) out.add(file);
+  const words = [...(typeof value.command === 'string' ? shellWords(value.command) : []), ...(Array.isArray(value.args) ? value.args.filter((arg): arg is string => typeof arg === 'string') : [])];
+  for (const word of words) for (const file of wordFiles(word, bases, root)) out.add(file);
+  for (const file of runnerFiles(words, bases, root)) out.add(file);
   for (const [key, child] of Object.entries(value)) if (key !== 'command' && key !== 'args' && key !== 'env') commandFiles(child, root, out, depth + 1);
 }
 

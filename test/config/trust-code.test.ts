@@ -49,6 +49,14 @@ describe('which files are covered', () => {
     expect((await codeOf()).sort()).toEqual(['.mewcode/hooks/r.sh', 'conf/a.json', 'scripts/h.sh', 'srv/a.py', 'tools/c.js', 'x.sh'].sort());
   });
 
+  it('a runner\'s task file: npm run → package.json, make → Makefile', async () => {
+    put('.mcp.json', JSON.stringify({ mcpServers: { a: { command: 'npm', args: ['run', 'mcp'] } } }));
+    put('.mewcode/settings.yaml', 'hooks:\n  Stop:\n    - hooks:\n        - { type: command, command: "make lint" }\n');
+    put('package.json', '{"scripts": {"mcp": "node srv.js"}}');
+    put('Makefile', 'lint:\n\ttrue\n');
+    expect((await codeOf()).sort()).toEqual(['Makefile', 'package.json']);
+  });
+
   it('splits command lines as a shell would (quotes, escapes, operators)', () => {
     expect(shellWords(`a "b c" 'd e'\\ f|g;h&&i>j $(k) "x\\"y"`)).toEqual(['a', 'b c', 'd e f', 'g', 'h', 'i', 'j', '$', 'k', 'x"y']);
   });

@@ -389,6 +389,24 @@ describe('code a trusted project names is covered by the trust: rewritten, it do
       names: 'scripts/hook.sh',
     },
     {
+      name: 'a hook script in .claude/hooks/ named through ${CLAUDE_PROJECT_DIR}',
+      setup: (s) => {
+        put(s.cwd, '.mewcode/settings.yaml', 'hooks:\n  SessionStart:\n    - hooks:\n        - { type: command, command: "sh ${CLAUDE_PROJECT_DIR}/.claude/hooks/x.sh" }\n');
+        put(s.cwd, '.claude/hooks/x.sh', 'exit 0\n');
+      },
+      rewrite: (s) => void put(s.cwd, '.claude/hooks/x.sh', 'touch canary\n'),
+      names: '.claude/hooks/x.sh',
+    },
+    {
+      name: "an .mcp.json server run by npm (the script in package.json)",
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'npm', args: ['run', '--silent', 'mcp'] } } }));
+        put(s.cwd, 'package.json', JSON.stringify({ name: 'app', version: '1.0.0', scripts: { mcp: 'exit 0' } }));
+      },
+      rewrite: (s) => void put(s.cwd, 'package.json', JSON.stringify({ name: 'app', version: '1.0.0', scripts: { mcp: 'touch canary' } })),
+      names: 'package.json',
+    },
+    {
       name: 'a hook script named in .mewcode/hooks.yaml',
       setup: (s) => {
         put(s.cwd, '.mewcode/hooks.yaml', 'hooks:\n  - name: start\n    event: SessionStart\n    action: { type: shell, command: ./scripts/start.sh }\n');
