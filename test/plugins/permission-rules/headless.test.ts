@@ -54,7 +54,7 @@ describe('headless approval answer', () => {
     await runPrompt(kernel, 'go', 'bypassPermissions');
     const result = toolResults(kernel)[0]!;
     expect(result).toContain('ask project rule');
-    expect(result).toMatch(/in \.mewcode\/settings\.local\.yaml\.$/);
+    expect(result).toMatch(/in ~\/\.mewcode\/settings\.yaml\.$/);
   });
 
   it('without the rules plugin the answer is as before', async () => {
