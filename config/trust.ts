@@ -96,9 +96,9 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
     const record = Object.hasOwn(stored.file.projects, realRoot) ? stored.file.projects[realRoot] : undefined;
     if (record !== undefined && record.hash === (await currentHash()) && unverifiable.length === 0) source = 'stored';
     else if (record) {
-      changed = true;
-      changedItems = await changedSince(record.items, scan.settings);
-      for (const id of unverifiable) if (!changedItems?.includes(id)) (changedItems ??= []).push(id);
+      // A record whose hash still matches failed only for code too large to verify (the notice says so).
+      changed = record.hash !== (await currentHash());
+      if (changed) changedItems = await changedSince(record.items, scan.settings);
     }
   }
   const isChanged = (s: ScannedSetting): boolean => changedItems?.includes(settingId(s)) === true;
