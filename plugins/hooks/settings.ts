@@ -6,7 +6,7 @@
  * model, timeout } ] } ] }` — exactly as Claude Code documents it for settings.json.
  *
  * A bad entry is skipped with a message naming the file, line and key (K2); the rest load.
- * Project-scope files (the shared one, or a local file tracked by git) apply only when the
+ * Project files (the shared one and the local one, whatever git says of it) apply only when the
  * workspace trust service approves their `hooks` value; without a trust service they are
  * untrusted (fail closed). Identical handlers from several files run once (as in Claude Code).
  */
@@ -71,7 +71,7 @@ export interface HookSource {
   scope: HookScope;
   file: string;
   exists: boolean;
-  /** `trusted`, `untrusted` (skipped), or `personal` (user and untracked local files need no trust). */
+  /** `trusted`, `untrusted` (skipped), or `personal` (the user's own file needs no trust). */
   trust: 'personal' | 'trusted' | 'untrusted';
   rules: HookRule[];
 }
@@ -112,8 +112,8 @@ export async function loadHookRules(projectRoot: string, homeDir: string, trust:
     }
     const node = parsed.root.entries.get('hooks');
     if (node === undefined || (node.kind === 'scalar' && node.value === null)) continue;
-    // Without a trust service a local file cannot be shown to be personal: it counts as the project's (fail closed).
-    const projectScope = scope === 'project' || (scope === 'local' && trust?.scopeOf(file) !== 'local');
+    // A local file is the project's (nothing shows the user wrote it); only ~/.mewcode is the user's.
+    const projectScope = scope !== 'user' && trust?.scopeOf(file) !== 'user';
     if (projectScope) {
       // The trust service lists what it refused in its one notice.
       if (!trust?.approves(file, 'hooks', toPlain(node))) {

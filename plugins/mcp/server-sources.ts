@@ -1,9 +1,9 @@
 /**
  * Where the servers come from (SPEC M2), lowest first; a later source replaces a server of the
  * same name whole:
- *   1. `mcp_servers:` in the user's files (`~/.mewcode/config.yaml`, an untracked local file);
+ *   1. `mcp_servers:` in the user's file (`~/.mewcode/config.yaml`);
  *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);
- *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*`.
+ *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`.
  * Project servers run code or contact hosts, so they need workspace trust (A12): `loadConfig`
  * already left an untrusted project's `mcp_servers:` out, and `.mcp.json` is used only when the
  * trust service approves exactly the text read here. Untrusted servers are listed in the status

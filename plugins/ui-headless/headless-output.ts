@@ -46,7 +46,7 @@ export class HeadlessOutput implements UserOutput {
     return {
       choice: 'deny',
       answeredBy: HEADLESS_NAME,
-      reason: `${why} Allow it with --allowedTools ${shellQuote(rule)} or add ${JSON.stringify(rule)} to permissions.allow in .mewcode/settings.local.yaml${mode}.`,
+      reason: `${why} Allow it with --allowedTools ${shellQuote(rule)} or add ${JSON.stringify(rule)} to permissions.allow in ~/.mewcode/settings.yaml${mode}.`,
     };
   }
 }
