@@ -268,8 +268,9 @@ export class OsCommandSandbox implements CommandSandbox {
         this.options.warn(`sandbox-os: no seccomp filter for the ${arch} architecture: commands can use the kernel keyring and connect to unix sockets they can reach`);
         return undefined;
       }
-      const file = path.join(base, bridge || this.settings.allowUnixSockets.length > 0 ? 'seccomp-keyring.bpf' : 'seccomp.bpf');
-      await writeFile(file, seccompFilter({ denyUnixSockets: !bridge && this.settings.allowUnixSockets.length === 0, arch }), { mode: 0o400 });
+      const denyUnixSockets = !bridge && this.settings.allowUnixSockets.length === 0 && this.settings.allowAllUnixSockets !== true;
+      const file = path.join(base, denyUnixSockets ? 'seccomp.bpf' : 'seccomp-keyring.bpf');
+      await writeFile(file, seccompFilter({ denyUnixSockets, arch }), { mode: 0o400 });
       return file;
     })();
     return this.filterFile;

@@ -14,7 +14,8 @@
  *   deny_read: [~/secrets, /opt/keys]   # unreadable inside the sandbox, on top of the default list
  *   allow_write: [~/.cache/go-build]    # writable on top of the project and additional directories
  *   allow_unix_sockets: [~/.colima/default/docker.sock]  # unix sockets commands may connect to (none by
- *                                # default: creating a unix socket is refused, see seccomp-filter.ts)
+ *                                # default: creating a unix socket is refused, see seccomp-filter.ts);
+ *                                # `true`: any socket a command can reach (for tests that make their own)
  * ```
  *
  * Not through a plugin `config:` section: that merges the project's files over the user's, and a
@@ -38,6 +39,8 @@ export interface SandboxSettings {
   allowWrite: string[];
   /** Absolute paths of unix sockets (or directories of them) commands may connect to. */
   allowUnixSockets: string[];
+  /** `allow_unix_sockets: true`: unix sockets are not refused at all (only hidden where /run, /tmp and the deny list hide them). */
+  allowAllUnixSockets?: boolean;
   /** The file:line:col that turned the sandbox off, for status messages. */
   disabledAt?: string;
 }
@@ -111,6 +114,10 @@ export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (mess
       case 'deny_read':
       case 'allow_write':
       case 'allow_unix_sockets': {
+        if (key === 'allow_unix_sockets' && value.kind === 'scalar' && typeof value.value === 'boolean') {
+          settings.allowAllUnixSockets = value.value;
+          break;
+        }
         const list = paths(key, value, homeDir, warn);
         if (key === 'deny_read') settings.denyRead.push(...list);
         else if (key === 'allow_write') settings.allowWrite.push(...list);
