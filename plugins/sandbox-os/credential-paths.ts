@@ -260,7 +260,7 @@ export function credentialPathsFromEnv(homeDir: string, env: NodeJS.ProcessEnv =
     ['.local/share/', env.XDG_DATA_HOME],
   ];
   for (const [prefix, base] of moved) {
-    if (!base || !path.isAbsolute(base) || path.normalize(base) === path.join(homeDir, prefix)) continue;
+    if (!base || !path.isAbsolute(base) || path.resolve(base) === path.resolve(homeDir, prefix)) continue; // unset, or the default place
     for (const entry of CREDENTIAL_PATHS) if (entry.startsWith(prefix)) out.push(path.join(base, entry.slice(prefix.length).replace(/\/$/, '')));
   }
   return out;

@@ -144,7 +144,8 @@ export class OsCommandSandbox implements CommandSandbox {
           this.warnedDomains = true;
           this.options.warn('sandbox-os: sandbox.allowed_domains is not supported with sandbox-exec (macOS) yet; the network stays off (sandbox.network: true allows all of it)');
         }
-        const args = seatbeltArgs({ plan, privateTmp: dirs.tmp, network: this.settings.network, argv: command.argv });
+        const unixSockets = { allowed: await realPaths(this.settings.allowUnixSockets), ...(this.settings.allowAllUnixSockets ? { allowAll: true } : {}) };
+        const args = seatbeltArgs({ plan, privateTmp: dirs.tmp, network: this.settings.network, argv: command.argv, unixSockets });
         return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { file: located.found.binary, args, env: { TMPDIR: dirs.tmp }, release: async () => undefined } };
       }
       const made = await this.makeMountPoints(plan.blocked);
@@ -156,7 +157,8 @@ export class OsCommandSandbox implements CommandSandbox {
       const argv = proxy && proxySocket ? [process.execPath, '-e', proxy.bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
       // The bridge to the domain proxy connects to a unix socket, so with it unix sockets stay allowed.
       const filterFile = await this.seccompFilterFile(dirs.base, byDomain);
-      const unixSockets = this.settings.allowUnixSockets;
+      // Links resolved: the mount lands on the socket itself; a missing one is skipped (bound when it exists).
+      const unixSockets = await realPaths(this.settings.allowUnixSockets);
       const bwrap = bwrapArgs({
         plan,
         privateTmp: dirs.tmp,
