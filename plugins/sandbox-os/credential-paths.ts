@@ -197,7 +197,8 @@ export const CREDENTIAL_PATHS: readonly string[] = [
 export const HIDDEN_EXCEPT: Readonly<Record<string, readonly string[]>> = {
   // MewCode: settings.yaml (http hook headers, permission rules), config.* (provider api_key),
   // trust.json, mcp-oauth.json, hooks.yaml, sessions/, logs/, hooks.log.
-  '.mewcode': ['skills', 'agents', 'commands', 'MEWCODE.md', 'AGENTS.md'],
+  // `hooks/`: scripts the user's own hooks run (with `sandbox: true` a hook runs in here).
+  '.mewcode': ['skills', 'agents', 'commands', 'hooks', 'MEWCODE.md', 'AGENTS.md'],
   // Claude Code: .credentials.json (OAuth), settings.json (env, apiKeyHelper), projects/
   // (transcripts), history.jsonl, ide/*.lock (IDE auth tokens), shell-snapshots/:
   // https://docs.anthropic.com/en/docs/claude-code/settings
