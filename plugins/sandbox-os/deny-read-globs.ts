@@ -1,5 +1,6 @@
 /**
- * `sandbox.deny_read` entries with glob characters (`~/.config/*\/token`, `~/work/**\/.env`): a
+ * `sandbox.deny_read` entries with glob characters (a star for one path segment, two stars for
+ * any depth, as in `~/.config/<star>/token`): a
  * mount needs a path, so each pattern is expanded at every call by walking from its literal
  * prefix, with read-rules.ts's walk and bounds (the same walk the rules layer's Read deny rules
  * use). Matching is picomatch's, with `dot: true`: a credential file is usually a dotfile.

@@ -76,8 +76,8 @@ export function filterInstructions(options: FilterOptions): Instruction[] {
   if (options.arch === 'x64' || (options.arch === undefined && process.arch === 'x64')) {
     program.push(jump(JGE_K, X32_BIT, 0, 1), stmt(RET_K, RET_KILL_PROCESS));
   }
-  // Each denied number jumps to the EPERM return at the end; the rest fall through to ALLOW (or the socket check).
-  // Between the last denied number and the EPERM return: the socket check (4) and ALLOW, or ALLOW alone.
+  // Each denied number jumps to the EPERM return at the end, past what lies between: the socket
+  // check (4 instructions) and ALLOW, or ALLOW alone. Any other number falls through to them.
   const tail = options.denyUnixSockets ? 5 : 1;
   denied.forEach((nr, index) => program.push(jump(JEQ_K, nr, denied.length - 1 - index + tail, 0)));
   if (options.denyUnixSockets) {

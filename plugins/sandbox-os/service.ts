@@ -66,6 +66,7 @@ export class OsCommandSandbox implements CommandSandbox {
   /** The mkdir of a mount point in progress or done, shared by every call that claimed it. */
   private readonly creating = new Map<string, Promise<void>>();
   private warnedRuleWalk = false;
+  private warnedGlobWalk = false;
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
   private warnedDomains = false;
   /** The seccomp program's file in the session directory, written once (undefined: none for this architecture). */
@@ -244,7 +245,15 @@ export class OsCommandSandbox implements CommandSandbox {
   private async denyReadPaths(homeDir: string, writableRoots: readonly string[], ruleHidden: readonly string[]): Promise<string[]> {
     const patterns = this.settings.denyRead.filter(isGlob);
     const globRules = globReadRules(patterns);
-    const globbed = globRules ? (await ruleHiddenPaths(globRules, writableRoots, homeDir)).paths : [];
+    const expanded = globRules ? await ruleHiddenPaths(globRules, writableRoots, homeDir) : { paths: [], truncated: false };
+    if (expanded.truncated && !this.warnedGlobWalk) {
+      this.warnedGlobWalk = true;
+      this.options.warn(
+        `sandbox-os: the sandbox.deny_read patterns matched more than MewCode looks at per command (${MAX_RULE_VISITED} entries, ${MAX_RULE_HIDDEN} hidden paths); ` +
+          'files beyond may be readable by commands. Name their directory instead (e.g. ~/work/secrets rather than ~/work/**/secret*)',
+      );
+    }
+    const globbed = expanded.paths;
     const candidates = [
       ...credentialPaths(homeDir),
       ...credentialPathsFromEnv(homeDir, this.options.env ?? process.env),
