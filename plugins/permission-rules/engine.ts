@@ -187,7 +187,8 @@ export class RulesEngine {
       combine([wholeDecision, ...segmentDecisions], { allowed: false }) ??
       computedNameObjection(applicable, parsed.segments) ??
       unknownCommandsObjection(applicable, parsed.segments) ??
-      (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined);
+      (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined) ??
+      (parsed.opaque !== undefined ? opaqueObjection(applicable, parsed.opaque) : undefined);
     if (objection) return objection;
     if (!verifiable) return undefined;
     if (wholeDecision?.decision === 'allow' && wholeDecision.rule.exact) return verdictFor('allow', [wholeDecision]);
@@ -263,6 +264,26 @@ function unknownCommandsObjection(applicable: readonly Record<RuleList, Compiled
   const hidden = segments.find((s) => s.unknownCommands !== undefined);
   return hidden && unseenObjection(applicable, (list, rule) =>
     `${quote(hidden.text)} runs commands that cannot be seen (${hidden.unknownCommands}), so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against them; write the commands out`);
+}
+
+/**
+ * With a deny (or ask) rule for the tool, a command the parser cannot see through (interpreter
+ * code on the command line, arithmetic or a prompt string over run-time values, `eval`,
+ * command-running options…) may run what the rule names: it asks. Not a deny: such constructs are
+ * everyday (`python3 -c …`, `for ((…))`) and a person can read the command; where nobody can be
+ * asked (headless runs) an ask is refused, so the rule holds there as a deny.
+ */
+function opaqueObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], opaque: string): PermissionVerdict | undefined {
+  const rule = applicable.flatMap((lists) => lists.deny)[0] ?? applicable.flatMap((lists) => lists.ask)[0];
+  if (!rule) return undefined;
+  const shown = opaque.length > 160 ? `${opaque.slice(0, 160)}…` : opaque;
+  return {
+    decision: 'ask',
+    layer: `${LAYER_NAME}:${rule.origin.scope}`,
+    reason:
+      `what this command runs cannot be fully seen (${shown}), so it may do what ${rule.list} rule ${rule.describeOrigin()} "${rule.text}" forbids: ` +
+      'it needs approval (refused where nobody can approve); write the commands out as plain shell commands',
+  };
 }
 
 /** What a deny rule (else an ask rule) of the tool says about a command it cannot see: deny (ask). */

@@ -452,13 +452,15 @@ class Walker {
         }
         return;
       case 'compound_statement':
-        if (node.children[0]?.type === '((') this.opaque('(( … )) arithmetic');
+        if (node.children[0]?.type === '((' && !plainArithmetic(this.arithmeticText(node))) this.opaque('(( … )) arithmetic');
         return;
-      case 'c_style_for_statement':
-        this.opaque('for (( … )) arithmetic');
+      case 'c_style_for_statement': {
+        const header = this.arithmeticText(node);
+        if (!plainArithmetic(header, numericInits(header, this.source))) this.opaque('for (( … )) arithmetic');
         return;
+      }
       case 'arithmetic_expansion':
-        this.opaque('$(( … )) arithmetic expansion');
+        if (!plainArithmetic(this.arithmeticText(node))) this.opaque('$(( … )) arithmetic expansion');
         return;
       case 'subscript': {
         const index = /\[([\s\S]*)\]$/.exec(this.source.slice(node.start, node.end))?.[1] ?? '';
@@ -510,6 +512,16 @@ class Walker {
     ) {
       if (args.some((w) => !w.literal || w.value.includes('['))) this.opaque(`${name} with a computed or subscripted variable name`);
     }
+  }
+
+  /**
+   * The arithmetic text of `$((…))`, `((…))` or a `for ((…))` header: from its first to its last
+   * named child before a loop body (tokens carry no position). `''` when there is none.
+   */
+  private arithmeticText(node: SyntaxNode): string {
+    const parts = node.children.filter((c) => c.named && c.start >= 0 && c.type !== 'do_group' && c.type !== 'compound_statement' && c.type !== 'comment');
+    if (parts.length === 0) return '';
+    return this.source.slice(parts[0]!.start, parts[parts.length - 1]!.end);
   }
 
   private walkChildren(node: SyntaxNode, ctx: Context): void {
@@ -880,6 +892,41 @@ class Walker {
       this.emit({ argv: words, text, redirects: [], assignments: [], textWithoutRedirects: text });
     }
   }
+}
+
+/** Special parameters that always expand to a number. */
+const NUMERIC_SPECIALS = /\$(?:#|\?|\$|!)/g;
+/** Integer constants: `42`, `0x1f`, `8#17`, `64#Zz@_`. */
+const INTEGER_CONSTANTS = /\b\d+#[A-Za-z0-9@_]+|\b0[xX][0-9a-fA-F]+|\b\d+/g;
+
+/**
+ * Arithmetic that cannot evaluate a string: only integer constants, operators and the variables
+ * in `assigned` (set to a number earlier in the same construct) — `$((1 + 2))`, `((3 > 2))`,
+ * `for ((i = 0; i < 3; i++))`. Any other name, expansion or subscript is read at run time, and
+ * bash evaluates the value of a variable as arithmetic too (`x='a[$(cmd)]'; echo $((x))`).
+ */
+function plainArithmetic(text: string, assigned: ReadonlySet<string> = new Set()): boolean {
+  const rest = text.replace(NUMERIC_SPECIALS, '0').replace(INTEGER_CONSTANTS, '0');
+  if (/[$`[\]\\'"]/.test(rest)) return false;
+  return (rest.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).every((name) => assigned.has(name));
+}
+
+/**
+ * Names a `for ((…))` header's first clause sets to an integer constant (`i = 0, j = 10`) and
+ * nothing else in the command line assigns (a body's `i='a[$(cmd)]'` would be evaluated by the
+ * loop's test); none when the line has a builtin that may assign any name.
+ */
+function numericInits(header: string, source: string): Set<string> {
+  const names = new Set<string>();
+  if (/\b(?:read|mapfile|readarray|printf|declare|typeset|local|export|readonly|eval|source|let|unset|getopts|wait)\b|(?:^|[\s;&|(])\.\s/.test(source)) return names;
+  const init = header.split(';')[0] ?? '';
+  for (const part of init.split(',')) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*-?\d+\s*$/.exec(part);
+    if (!match) continue;
+    const assignments = source.match(new RegExp(`(?:^|[^A-Za-z0-9_])${match[1]!}\\s*\\+?=(?!=)`, 'g')) ?? [];
+    if (assignments.length === 1) names.add(match[1]!);
+  }
+  return names;
 }
 
 function unique(items: readonly string[]): string[] {
