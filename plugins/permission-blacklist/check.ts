@@ -16,6 +16,7 @@ import { HOME, isBlockDevice, normaliseOperand, type Where } from './targets.js'
 
 /** For the plugin's warm(): the parser loads with the checks, not at the first command. */
 export { loadShellParser } from '../../sdk/shell-command/index.js';
+export { unverifiableCommand } from './unverifiable.js';
 
 export interface BlacklistHit {
   pattern: string;

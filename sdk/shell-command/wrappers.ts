@@ -14,6 +14,7 @@
  */
 import { isDescriptorPath, isStdinPath } from './hidden-runners.js';
 import { parallelInvocation } from './parallel.js';
+import { toolRunner } from './tool-runners.js';
 
 /** One word of a simple command, unquoted, with its UTF-16 span in the source it came from. */
 export interface Word {
@@ -155,7 +156,12 @@ export function unwrapCommand(words: Word[]): Unwrapped {
     const script = words.slice(1).map((w) => w.value).join(' ');
     return { ...NONE, scripts: script.trim() === '' ? [] : [script] };
   }
-  if (name === 'find') return findExec(words);
+  if (name === 'find') {
+    // -exec commands, and `-delete` as an `rm -r` of the starting points.
+    const exec = findExec(words);
+    const deletes = toolRunner(name, words);
+    return deletes ? { ...exec, commands: [...exec.commands, ...deletes.commands] } : exec;
+  }
   if (name === 'alias') {
     // alias x='rm -rf /' runs its value wherever x is used.
     const scripts = words.slice(1).map((w) => w.value).filter((v) => /^[^=\s]+=/.test(v)).map((v) => v.slice(v.indexOf('=') + 1));
@@ -169,6 +175,8 @@ export function unwrapCommand(words: Word[]): Unwrapped {
     if (operands.length < 2 || action === undefined || action === '-' || action.trim() === '' || /^-[lp]+$/.test(action)) return NONE;
     return { ...NONE, scripts: [action] };
   }
+  const tool = toolRunner(name, words);
+  if (tool) return tool;
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined; // never Object.prototype's names
   if (!spec) return NONE;
   return wrapped(name, words, spec);
