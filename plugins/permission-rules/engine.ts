@@ -127,6 +127,22 @@ export class RulesEngine {
     return [...prefixes];
   }
 
+  /**
+   * The deny and ask rules of the reading tools (`Read(…)`), for commands that read files: each
+   * with the one file it names (`exact`) or the directory all its files lie in (`prefix`, the
+   * part before the first glob character); both undefined when unknowable (a regex, a negation).
+   */
+  readRules(): { rule: CompiledRule; exact: string | undefined; prefix: string | undefined }[] {
+    const applicable = this.applicable({ toolName: 'read_file', category: 'read', targetKind: 'path' });
+    return (applicable ?? []).flatMap((lists) => [...lists.deny, ...lists.ask]).map((rule) => ({ rule, exact: rule.exactPath(), prefix: rule.literalPrefix() }));
+  }
+
+  /** What the Read rules say about reading this absolute path (as read_file would be judged). */
+  readVerdict(absolute: string, projectRoot: string, homeDir: string): PermissionVerdict | undefined {
+    const applicable = this.applicable({ toolName: 'read_file', category: 'read', targetKind: 'path' });
+    return applicable && this.decidePathNow(applicable, absolute, projectRoot, homeDir);
+  }
+
   /** The rules that concern this tool, per layer and list; undefined when there are none (most calls). */
   private applicable(facts: ToolFacts): Record<RuleList, CompiledRule[]>[] | undefined {
     // The rules that concern this tool, per layer and list; most calls stop here with none.
