@@ -43,6 +43,8 @@ export interface ShellSegmentLike {
   inlineCode?: { interpreter: string; code: string };
   /** Why the segment runs commands the parser cannot see (no rule can be matched against them). */
   unknownCommands?: string;
+  /** The same operation as another command (`find x -delete` ≈ `rm x`), for deny and ask rules. */
+  equivalent?: string;
 }
 export interface ParsedCommandLike {
   segments: ShellSegmentLike[];
@@ -379,6 +381,7 @@ function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
     forms.add([base, ...segment.argv.slice(1)].join(' '));
     forms.add([base.toLowerCase(), ...segment.argv.slice(1)].join(' '));
   }
+  if (segment.equivalent !== undefined) forms.add(segment.equivalent);
   const denyForms = [...forms];
   let writesAllowed: boolean | undefined;
   return {

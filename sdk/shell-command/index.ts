@@ -72,6 +72,11 @@ export interface ShellSegment {
    * for the tool denies it.
    */
   unknownCommands?: string;
+  /**
+   * The same operation written as another command, for deny and ask rules only (`find x -delete`
+   * is also `rm x`, so `Bash(rm:*)` covers it).
+   */
+  equivalent?: string;
 }
 
 export interface ParsedCommand {
@@ -808,6 +813,7 @@ class Walker {
       if (name === 'eval') this.opaque('eval');
       if (result.opaque) this.opaque(result.opaque);
       if (result.unknown) this.hidden(item.segment, result.unknown);
+      if (result.equivalent !== undefined && item.segment) item.segment.equivalent = result.equivalent;
       const runner = hiddenRunner(item.words, item.assignments);
       if (runner) this.hidden(item.segment, runner);
       // trap and alias bodies run later, wherever the shell is then.

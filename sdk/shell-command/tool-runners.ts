@@ -8,8 +8,8 @@
  * (`vim -c`, `ex`, `ed`, `gdb -ex`), `sed`'s `e`, database shells' `.shell`/`\!`, `socat
  * EXEC:`, `hash -p`, `enable -f`, git's `ext::` transport — the segment runs something unknown
  * (`unknown`: any deny rule for the tool denies it). `cmake -E rm|remove|remove_directory|rename…`
- * becomes the command it performs (`rm`, `rm -r`, `mv`…), and `find … -delete` an `rm` of what
- * it finds, so a `Bash(rm:*)` deny rule covers them.
+ * becomes the command it performs (`rm`, `rm -r`, `mv`…), and `find … -delete` counts as an `rm`
+ * for deny and ask rules, so a `Bash(rm:*)` deny rule covers them.
  */
 import { isDescriptorPath } from './hidden-runners.js';
 import type { Unwrapped, Word } from './wrappers.js';
@@ -388,11 +388,13 @@ function git(words: readonly Word[]): Unwrapped | undefined {
   }
 }
 
-/** `find … -delete` deletes what it finds: judged as `rm -r` of its starting points too. */
+/**
+ * `find … -delete` deletes what it finds: for deny and ask rules it is also `rm` of its starting
+ * points (ShellSegment.equivalent), so `Bash(rm:*)` covers it. Not a segment of its own: the
+ * blacklist and the protected paths judge find's own deletion (only what matches is deleted).
+ */
 function findDelete(words: readonly Word[]): Unwrapped {
   const first = words.findIndex((w, i) => i > 0 && (w.value.startsWith('-') || w.value === '(' || w.value === '!') && !/^-[HLP]$|^-O\d*$/.test(w.value));
   const starts = words.slice(1, first === -1 ? words.length : first).filter((w) => !/^-[HLP]$|^-O\d*$/.test(w.value));
-  const name = words[0]!;
-  const rm = [{ value: 'rm', literal: true, start: name.start, end: name.end }, { value: '-r', literal: true, start: name.start, end: name.end }];
-  return { commands: [{ words: [...rm, ...(starts.length > 0 ? starts : [{ ...name, value: '.' }])], assignments: [] }], scripts: [], readsStdin: false };
+  return { ...NONE, equivalent: ['rm', ...(starts.length > 0 ? starts.map((w) => w.value) : ['.'])].join(' ') };
 }

@@ -35,6 +35,8 @@ export interface Unwrapped {
   unknown?: string;
   /** Set (to why) when what it runs was found but may differ at run time (ParsedCommand.opaque). */
   opaque?: string;
+  /** The same operation as another command, for deny and ask rules (ShellSegment.equivalent). */
+  equivalent?: string;
 }
 
 export const SHELLS = new Set([
@@ -160,7 +162,7 @@ export function unwrapCommand(words: Word[]): Unwrapped {
     // -exec commands, and `-delete` as an `rm -r` of the starting points.
     const exec = findExec(words);
     const deletes = toolRunner(name, words);
-    return deletes ? { ...exec, commands: [...exec.commands, ...deletes.commands] } : exec;
+    return deletes?.equivalent !== undefined ? { ...exec, equivalent: deletes.equivalent } : exec;
   }
   if (name === 'alias') {
     // alias x='rm -rf /' runs its value wherever x is used.
