@@ -448,14 +448,22 @@ class Walker {
   /** Records (in out.opaque) a construct in which bash may evaluate a string as arithmetic or a prompt. */
   private noteEvaluatingConstruct(node: SyntaxNode): void {
     switch (node.type) {
-      case 'test_command':
-        for (const op of collect(node, (n) => n.type === 'test_operator')) {
+      case 'test_command': {
+        const double = node.children[0]?.type === '[[';
+        for (const expression of collect(node, (n) => n.type === 'binary_expression' || n.type === 'unary_expression')) {
+          const op = expression.children.find((c) => c.type === 'test_operator');
+          if (!op) continue;
           const text = this.source.slice(op.start, op.end);
           // `[ a -eq b ]` (the test builtin) wants plain integers; `[[ a -eq b ]]` evaluates arithmetic.
-          const evaluates = node.children[0]?.type === '[[' ? ARITHMETIC_TEST_OPERATORS.has(text) : text === '-v' || text === '-R';
-          if (evaluates) this.opaque(`${node.children[0]?.type ?? '[['} … ${text} … evaluates its operands as arithmetic or variable names`);
+          const evaluates = double ? ARITHMETIC_TEST_OPERATORS.has(text) : text === '-v' || text === '-R';
+          if (!evaluates) continue;
+          // `[[ $# -eq 0 ]]`: integer constants and `$#`/`$?` evaluate no string.
+          const operands = expression.children.filter((c) => c !== op && c.named && c.start >= 0);
+          const plain = text !== '-v' && text !== '-R' && operands.every((c) => plainArithmetic(this.source.slice(c.start, c.end).replace(/^"([\s\S]*)"$/, '$1')));
+          if (!plain) this.opaque(`${node.children[0]?.type ?? '[['} … ${text} … evaluates its operands as arithmetic or variable names`);
         }
         return;
+      }
       case 'compound_statement':
         if (node.children[0]?.type === '((' && !plainArithmetic(this.arithmeticText(node))) this.opaque('(( … )) arithmetic');
         return;

@@ -213,7 +213,8 @@ export function sedExecutes(script: string): boolean {
     if ('aicrRwWbtTv:'.includes(command) || command === 'l' || command === 'q' || command === 'Q' || command === 'L') {
       // Text, a file name or a label: to the end of the line (labels also end at `;`).
       const endsAtSemicolon = 'btTv:lqQL'.includes(command);
-      while (i < n && script[i] !== '\n' && !(endsAtSemicolon && script[i] === ';')) i++;
+      // a/i/c text continues over lines that end with a backslash (`a\` then the text).
+      while (i < n && !(endsAtSemicolon && script[i] === ';') && !(script[i] === '\n' && script[i - 1] !== '\\')) i++;
       continue;
     }
     if (/[dDgGhHnNpPxzF]/.test(command)) continue;
@@ -238,7 +239,7 @@ function tar(words: readonly Word[]): Unwrapped | undefined {
       const value = eq === -1 ? words[++i] : { ...word, value: arg.slice(eq + 1) };
       if (!value) continue;
       if (full === '--checkpoint-action') {
-        if (!value.literal && /exec/.test(value.value)) return unknown('tar --checkpoint-action with a computed action');
+        if (!value.literal) return unknown('tar --checkpoint-action with a computed action');
         if (value.value.startsWith('exec=')) values.push({ ...value, value: value.value.slice('exec='.length) });
         continue;
       }
