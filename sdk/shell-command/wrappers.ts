@@ -292,7 +292,11 @@ function wrapped(name: string, words: Word[], spec: WrapperSpec): Unwrapped {
   const rest = words.slice(i);
   if (spec.scriptAnywhere) {
     // su, runuser, flock and script accept their command option after the operands too.
-    for (let j = i; j < words.length; j++) {
+    // flock takes `-c` only right after its lock file; what follows the file otherwise is a
+    // command whose own `-c` (`flock f python3 -c …`) is not flock's.
+    // `runuser -u user cmd…` runs cmd (its `-c` is cmd's own).
+    const end = name === 'flock' ? Math.min(words.length, i + 1) : name === 'runuser' && userOption ? i : words.length;
+    for (let j = i; j < end; j++) {
       const arg = words[j]!.value;
       const long = spec.scriptLong?.find((opt) => arg === opt || arg.startsWith(`${opt}=`));
       const isShort = spec.scriptShort !== undefined && /^-[A-Za-z]+$/.test(arg) && arg.slice(1).includes(spec.scriptShort);

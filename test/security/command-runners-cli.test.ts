@@ -84,11 +84,30 @@ const UNDER_DENY_RULE = [
   `zip z{N}.zip /etc/hostname -T -TT 'rm {V} #'`,
   `man -P 'rm {V}; cat' man`,
   'find {V} -delete',
+  // wrapped, nested, in functions and here-documents
+  `timeout 5 python3 -c "import os; os.remove('{V}')"`,
+  `nice -n 1 perl -e 'unlink "{V}"'`,
+  `bash -c "perl -e 'unlink q({V})'"`,
+  `env -S "perl -e 'unlink q({V})'"`,
+  `echo {V} | xargs perl -e 'unlink @ARGV'`,
+  `flock /tmp/l{N} python3 -c "import os; os.remove('{V}')"`,
+  `nohup node -e "require('fs').unlinkSync('{V}')" > /dev/null`,
+  `f() { python3 -c "import os; os.remove('$1')"; }; f {V}`,
+  `tclsh <<'EOF'\nfile delete {V}\nEOF`,
+  `echo 'os.remove("{V}")' | python3 -c "import os,sys; exec(sys.stdin.read())"`,
+  `python3 -c "exec(bytes.fromhex('{HEX}'))"`,
+  `sed -n '$e rm {V}' /etc/hostname`,
+  `ls && perl -e 'unlink "{V}"' || true`,
 ];
 
 test('a Bash(rm:*) deny rule holds against commands run by interpreters and command-running tools', async () => {
   const victims: string[] = [];
-  const commands = UNDER_DENY_RULE.map((template, i) => template.replaceAll('{V}', `sub/v${i}`).replaceAll('{N}', String(i)));
+  const commands = UNDER_DENY_RULE.map((template, i) =>
+    template
+      .replaceAll('{V}', `sub/v${i}`)
+      .replaceAll('{N}', String(i))
+      .replaceAll('{HEX}', Buffer.from(`import os; os.remove('sub/v${i}')`).toString('hex')),
+  );
   const run = await runBashAttempts(commands, {
     args: BYPASS_UNCONFINED,
     prepare: (s) => {
@@ -126,6 +145,16 @@ const UNDER_BLACKLIST = [
   `ssh -o ProxyCommand='rm -rf {V}' -o ConnectTimeout=1 nohost.invalid`,
   `sqlite3 :memory: '.shell rm -rf {V}'`,
   `man -P 'rm -rf {V}; cat' man`,
+  // wrapped, nested, in functions
+  `timeout 5 python3 -c "import shutil; getattr(shutil,'rm'+'tree')('{V}')"`,
+  `bash -c "perl -e 'system(q(r).q(m -rf {V}))'"`,
+  `nice node -e "require('fs')['rm'+'Sync']('{V}', {recursive: true})"`,
+  `echo {V} | xargs perl -MFile::Path -e 'File::Path->can("rm"."tree")->(@ARGV)'`,
+  `f() { perl -e 'system("r"."m -rf $ARGV[0]")' "$1"; }; f {V}`,
+  `sed -n '$e rm -rf {V}' /etc/hostname`,
+  'git -C {V} clean -ffdx',
+  'GIT_WORK_TREE={V} GIT_DIR={V}/.git git clean -fdx',
+  'git --work-tree {V} --git-dir {V}/.git clean -fxd',
 ];
 
 test('the blacklist (no OS sandbox, bypassPermissions) holds against tree deletion outside the project by programs it cannot read', async () => {

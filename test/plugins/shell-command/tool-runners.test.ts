@@ -126,3 +126,12 @@ test('the sed reader: e as a command or a flag of s, nothing else', () => {
   expect(sedExecutes('s/a/b/w e.txt')).toBe(false);
   expect(sedExecutes('K')).toBe(true); // unknown to the reader: fail closed
 });
+
+test.each([
+  ["flock /tmp/l python3 -c 'import os'", 'python3 -c import os'],
+  ["runuser -u me -- perl -e 'unlink 1'", 'perl -e unlink 1'],
+])("a wrapper's command keeps its own -c/-e: %s runs the interpreter (opaque)", async (command, inner) => {
+  const parsed = await parse(command);
+  expect(await argvs(command)).toContain(inner);
+  expect(parsed.opaque).toEqual(expect.any(String));
+});
