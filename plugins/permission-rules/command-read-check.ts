@@ -14,8 +14,9 @@
  *   inside that repository (or where the repository is computed): the objects may hold the file
  *   whatever it is named. Metadata commands (`status`, `log`, `branch`, `add`, `commit`) are not
  *   reads.
+ * - program text given to an interpreter that contains a denied file's name asks.
  * What is not seen: a file name computed at run time (`cat "$f"`, `xargs cat`), a program that
- * opens the file itself (`python3 x.py`), a copy made by an earlier command. With the OS sandbox
+ * opens the file itself without naming it (`python3 x.py`), a copy made by an earlier command. With the OS sandbox
  * on, the files these rules deny are hidden from every command (sandbox-os), git's objects aside.
  */
 import { existsSync } from 'node:fs';
@@ -69,6 +70,7 @@ export async function checkCommandReads(request: PermissionRequest, engine: Rule
     const dirs = segmentDirectories(segment.dirs, judge.startDir, context.homeDir);
     const label = segment.text.length > 120 ? `${segment.text.slice(0, 120)}…` : segment.text;
     findings.push(...(await judge.segment(reads, dirs, label)));
+    if (segment.inlineCode) findings.push(...judge.programText(segment.inlineCode.code, label));
     const deny = findings.find((f) => f.decision === 'deny');
     if (deny) return verdict(deny);
   }
@@ -211,6 +213,18 @@ class ReadJudge {
       const inRepository = tops === undefined || named === undefined || tops.some((top) => inside(named, top) || inside(top, named));
       if (!inRepository) continue;
       found.push(this.possible(rule, `${JSON.stringify(label)} prints file content from the git repository${tops ? ` at ${tops.join(', ')}` : ''}, which may include ${named ?? 'what'} ${named ? `(${rule.list} rule "${rule.text}")` : `rule "${rule.text}" covers`}: git's objects hold every committed version`));
+    }
+    return found;
+  }
+
+  /** Program text given to an interpreter that names a file a rule names (`open('.env')`): it may read it. */
+  programText(code: string, label: string): Finding[] {
+    const found: Finding[] = [];
+    for (const { rule, exact, prefix } of this.rules) {
+      const named = exact ?? prefix;
+      const name = named === undefined ? undefined : path.basename(named);
+      if (name === undefined || name === '' || !code.includes(name)) continue;
+      found.push(this.possible(rule, `${JSON.stringify(label)} is a program that names ${JSON.stringify(name)}, which rule "${rule.text}" covers`));
     }
     return found;
   }

@@ -111,6 +111,9 @@ const ATTEMPTS = [
   'cat $PWD/.env',
   'D=.; cat "$D"/.env',
   'cat ~+/.env',
+  `python3 -c "print(open('.env').read())"`,
+  `node -e "process.stdout.write(require('fs').readFileSync('.env'))"`,
+  `perl -ne 'print' .env`,
 ];
 
 function expectHeld(results: { command: string; content: string; refused: boolean }[], requestText: string, label: string): void {
