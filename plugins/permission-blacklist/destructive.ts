@@ -175,8 +175,8 @@ const git: Verb = (args, where, inside) => {
     (sub === 'stash' && (has(/^-[A-Za-z]*[ua]/) || has(/^--(?:include-untracked|all)$/))) ||
     sub === 'rm';
   if (!destroys) return undefined;
-  const tree = workTree !== undefined ? join(dir, workTree) : gitDir !== undefined ? join(dir, gitDir.replace(/\/+$/, '').replace(/\/?\.git$/, '') || '.') : dir;
-  if (tree === undefined) return undefined; // the project's own repository
+  // No -C/--work-tree/--git-dir: the repository of the directory it runs in (`cd ~/x && git clean -fdx`).
+  const tree = workTree !== undefined ? join(dir, workTree) : gitDir !== undefined ? join(dir, gitDir.replace(/\/+$/, '').replace(/\/?\.git$/, '') || '.') : (dir ?? '.');
   return firstOutside(`git ${sub} in the work tree`, [tree], where, inside, true);
 };
 
