@@ -122,6 +122,24 @@ test('a Bash(rm:*) deny rule holds against commands run by interpreters and comm
   expectAllHeld(run.results, victims, 'Bash(rm:*) deny');
 });
 
+test('a Bash(rm:*) deny rule holds in default mode with the OS sandbox on (where it runs), which lets bash run without asking', async () => {
+  const victims: string[] = [];
+  const templates = UNDER_DENY_RULE.filter((t) => !t.includes('{HEX}'));
+  const commands = templates.map((template, i) => template.replaceAll('{V}', `sub/v${i}`).replaceAll('{N}', String(i)));
+  const run = await runBashAttempts(commands, {
+    args: [],
+    prepare: (s) => {
+      userSettings(s, 'permissions:\n  deny: ["Bash(rm:*)"]\n');
+      mkdirSync(join(s.cwd, 'sub'));
+      commands.forEach((_, i) => {
+        writeFileSync(join(s.cwd, 'sub', `v${i}`), 'victim\n');
+        victims.push(join(s.cwd, 'sub', `v${i}`));
+      });
+    },
+  });
+  expectAllHeld(run.results, victims, 'Bash(rm:*) deny, default mode');
+});
+
 // `{V}` is a directory outside the project (in HOME) holding a file.
 const UNDER_BLACKLIST = [
   `python3 -c "import shutil; getattr(shutil,'rm'+'tree')('{V}')"`,
@@ -155,6 +173,7 @@ const UNDER_BLACKLIST = [
   'git -C {V} clean -ffdx',
   'GIT_WORK_TREE={V} GIT_DIR={V}/.git git clean -fdx',
   'git --work-tree {V} --git-dir {V}/.git clean -fxd',
+  'cd {V} && git clean -fdx',
 ];
 
 test('the blacklist (no OS sandbox, bypassPermissions) holds against tree deletion outside the project by programs it cannot read', async () => {
@@ -220,6 +239,19 @@ test.each([
       ordinaryProject(s);
     },
   });
+  const refused = run.results.filter((r) => r.refused || !r.content.startsWith('exit_code: 0')).map((r) => `${r.command} → ${r.content.slice(0, 200)}`);
+  expect(refused).toEqual([]);
+});
+
+test('control: ordinary commands still run under a Bash(rm:*) deny rule in default mode with the OS sandbox', async () => {
+  const run = await runBashAttempts(ORDINARY, {
+    args: [],
+    prepare: (s) => {
+      userSettings(s, 'permissions:\n  deny: ["Bash(rm:*)"]\n');
+      ordinaryProject(s);
+    },
+  });
+  if (!process.env.MEWCODE_REQUIRE_SANDBOX && run.results.every((r) => /permission-mode/.test(r.content))) return; // no OS sandbox here: default mode asks for all bash
   const refused = run.results.filter((r) => r.refused || !r.content.startsWith('exit_code: 0')).map((r) => `${r.command} → ${r.content.slice(0, 200)}`);
   expect(refused).toEqual([]);
 });
