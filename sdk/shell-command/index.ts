@@ -19,8 +19,11 @@
  * the shell strings of interpreter programs (`python3 -c "os.system('…')"`). A segment that runs
  * commands nothing shows — a shell reading a pipe, a file or process substitution on stdin, a
  * computed script or `-c` string, `git -c alias.x='!…'`, `make -f /dev/stdin`, a program the same
- * command line copied or wrote (hidden-runners.ts, written-files.ts) — is marked `unknownCommands`
- * as well: any deny rule for the tool denies it.
+ * command line copied or wrote (hidden-runners.ts, written-files.ts), an editor, debugger or
+ * `sed e` given commands (tool-runners.ts) — is marked `unknownCommands` as well: any deny rule
+ * for the tool denies it. Tools that run a literal command from an option (`tar
+ * --checkpoint-action=exec=…`, `ssh -o ProxyCommand=…`, `git rebase -x …`) have it parsed as a
+ * script and are opaque; `cmake -E rm …` is the `rm` it performs.
  * Each segment records the directories it may run in after `cd`/`pushd` (`dirs`), so that
  * relative targets are resolved where the command runs, not where the command line starts.
  *
