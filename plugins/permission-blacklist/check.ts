@@ -16,6 +16,7 @@ import { HOME, isBlockDevice, normaliseOperand, type Where } from './targets.js'
 
 /** For the plugin's warm(): the parser loads with the checks, not at the first command. */
 export { loadShellParser } from '../../sdk/shell-command/index.js';
+export { unverifiableCommand } from './unverifiable.js';
 
 export interface BlacklistHit {
   pattern: string;
@@ -87,6 +88,9 @@ function trimSlash(dir: string): string {
 /** Longer unparseable text is refused outright: checking it word by word would take too long. */
 export const MAX_RAW_TEXT = 65_536;
 
+/** Words after which an expansion is an operand of a test, not a command (`[[ $x -eq 1 ]]`). */
+const TEST_CONTEXT = /^(?:\[\[?|test|-(?:eq|ne|lt|le|gt|ge|nt|ot|ef|[a-zA-Z])|==?|!=|=~|<|>)$/;
+
 export function checkRawText(command: string, where: Where): BlacklistHit | undefined {
   if (command.length > MAX_RAW_TEXT) return { pattern: `a command longer than ${MAX_RAW_TEXT} characters that does not parse cannot be checked`, segment: `${command.slice(0, 60)}…`, fromRawText: true };
   // `{rm,-rf,~}` is the words `rm -rf ~` (brace expansion at the start of a word).
@@ -100,6 +104,8 @@ export function checkRawText(command: string, where: Where): BlacklistHit | unde
     for (let i = 0; i < words.length; i++) {
       const name = commandNameOf(words[i]);
       if (name === undefined || !isCheckedCommand(name, words[i]!)) continue;
+      // `[[ $# -eq 0 ]]`: an expansion that is a test's operand is not a command name.
+      if (/[$`]/.test(words[i]!) && i > 0 && TEST_CONTEXT.test(words[i - 1]!)) continue;
       const hit = checkWords(words.slice(i), where) ?? (() => {
         const expanded = expandSplitting(words.slice(i));
         return expanded ? checkWords(expanded, where) : undefined;

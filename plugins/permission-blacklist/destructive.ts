@@ -142,7 +142,45 @@ const tar: Verb = (args, where, inside) => {
   return firstOutside('tar --remove-files', targets, where, inside, false);
 };
 
-const VERBS: Record<string, Verb> = { rm, find, mv, chmod: ownerOrMode('chmod'), chown: ownerOrMode('chown'), chgrp: ownerOrMode('chgrp'), dd, truncate, shred, rsync, tar, gtar: tar, bsdtar: tar };
+/**
+ * git commands that destroy files of a work tree — `clean -f`, `reset --hard`, `checkout -f` /
+ * `checkout -- <paths>`, `restore`, `stash -u`, `rm` — where the work tree (from `-C`,
+ * `--work-tree`, `--git-dir`'s parent, `GIT_WORK_TREE`/`GIT_DIR` given as options by the caller)
+ * is not a literal path inside the project: another repository's files are outside.
+ */
+const git: Verb = (args, where, inside) => {
+  let dir: string | undefined;
+  let workTree: string | undefined;
+  let gitDir: string | undefined;
+  let at = 0;
+  const join = (base: string | undefined, next: string): string => (base === undefined || next.startsWith('/') || next.startsWith('~') || next.startsWith('$') ? next : `${base.replace(/\/+$/, '')}/${next}`);
+  for (; at < args.length; at++) {
+    const arg = args[at]!;
+    const [key, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (key === '-C') dir = join(dir, args[++at] ?? '');
+    else if (key === '--work-tree') workTree = inline ?? args[++at];
+    else if (key === '--git-dir') gitDir = inline ?? args[++at];
+    else if (key === '-c' || key === '--namespace' || key === '--super-prefix' || key === '--config-env') {
+      if (inline === undefined) at++;
+    } else if (!arg.startsWith('-')) break;
+  }
+  const sub = args[at];
+  const rest = args.slice(at + 1);
+  const has = (test: RegExp): boolean => rest.some((a) => test.test(a));
+  const destroys =
+    (sub === 'clean' && (has(/^-[A-Za-z]*f/) || has(/^--force$/))) ||
+    (sub === 'reset' && has(/^--(?:hard|merge|keep)$/)) ||
+    (sub === 'checkout' && (has(/^-[A-Za-z]*f/) || has(/^--force$/) || rest.includes('--') || rest.includes('.'))) ||
+    sub === 'restore' ||
+    (sub === 'stash' && (has(/^-[A-Za-z]*[ua]/) || has(/^--(?:include-untracked|all)$/))) ||
+    sub === 'rm';
+  if (!destroys) return undefined;
+  // No -C/--work-tree/--git-dir: the repository of the directory it runs in (`cd ~/x && git clean -fdx`).
+  const tree = workTree !== undefined ? join(dir, workTree) : gitDir !== undefined ? join(dir, gitDir.replace(/\/+$/, '').replace(/\/?\.git$/, '') || '.') : (dir ?? '.');
+  return firstOutside(`git ${sub} in the work tree`, [tree], where, inside, true);
+};
+
+const VERBS: Record<string, Verb> = { git, rm, find, mv, chmod: ownerOrMode('chmod'), chown: ownerOrMode('chown'), chgrp: ownerOrMode('chgrp'), dd, truncate, shred, rsync, tar, gtar: tar, bsdtar: tar };
 
 function baseName(word: string | undefined): string {
   return word === undefined ? '' : word.slice(word.lastIndexOf('/') + 1);

@@ -7,6 +7,11 @@
  * trees, whose target is not a literal path inside the project or an additional directory); a hit is a deny that no rule, mode (bypassPermissions included) or approval
  * can turn into an allow. No hit: no verdict, the next layer decides. Essential: `disable:` in
  * configuration cannot remove it. It has no configuration on purpose.
+ *
+ * A second check (stage Rules + 50, after the user's rules, before the mode layer): when no OS
+ * sandbox confines the command, one the checks cannot read all of (unverifiable.ts: interpreter
+ * code, computed command names, command-running options, opaque constructs) asks instead of
+ * running — in bypassPermissions mode too; headless, an ask is refused.
  */
 import path from 'node:path';
 import type { Container } from 'inversify';
@@ -15,6 +20,10 @@ import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { PermissionStage, type PermissionVerdict } from '../../types/permissions.js';
 import { loadOnce } from '../../sdk/load-once.js';
+import type { CommandSandbox } from '../../types/sandbox.js';
+
+/** The tools the OS sandbox runs (the mode layer's list: only bash today). */
+const SANDBOXED_TOOLS: readonly string[] = ['bash'];
 type CheckModule = typeof import('./check.js');
 
 const NAME = 'permission-blacklist';
@@ -59,8 +68,31 @@ export default definePlugin({
       const how = hit.fromRawText ? ' (the command could not be parsed, so it was checked as text)' : '';
       return { decision: 'deny', layer: NAME, reason: `blocked dangerous command: ${hit.pattern} in segment "${hit.segment}"${how}` };
     });
+    // Fail closed where nothing confines the command: what the checks above cannot read asks
+    // (refused headless). After the rules (their deny still wins), before the mode layer.
+    kernel.hooks.checkPermission.tapPromise({ name: `${NAME}:unverifiable`, stage: PermissionStage.Rules + 50 }, async (request): Promise<PermissionVerdict | undefined> => {
+      const command = request.target.kind === 'command' ? request.target.command : undefined;
+      if (typeof command !== 'string' || (await confined(kernel.container, request.toolName))) return undefined;
+      const why = await (await loadChecks()).unverifiableCommand(command);
+      if (why === undefined) return undefined;
+      return {
+        decision: 'ask',
+        layer: NAME,
+        reason: `no OS sandbox confines this command and the blacklist cannot check all of it: ${why}; write it as plain shell commands, or approve it`,
+      };
+    });
   },
 });
+
+/** Whether the OS sandbox will confine this call (only bash runs in it; a failing probe counts as not). */
+async function confined(container: Container, toolName: string): Promise<boolean> {
+  if (!SANDBOXED_TOOLS.includes(toolName) || !container.isBound(TOKENS.CommandSandbox)) return false;
+  try {
+    return (await container.get<CommandSandbox>(TOKENS.CommandSandbox).probe()).active;
+  } catch {
+    return false;
+  }
+}
 
 /** permissions.additional_directories from the settings owner, if one is bound; none on failure. */
 function additionalDirectories(container: Container): readonly string[] {

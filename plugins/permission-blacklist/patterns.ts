@@ -281,11 +281,18 @@ export function checkSegment(segment: ShellSegment, where: Where): Hit | undefin
     const hit = interpreterRemovingTree(segment.inlineCode.interpreter, segment.inlineCode.code, where);
     if (hit) return hit;
   }
-  const hit = checkWords(segment.argv, where);
+  const hit = checkWords(gitEnvironmentAsOptions(segment), where);
   if (hit) return hit;
   // `rm${IFS}-rf${IFS}~`, `${x:-rm} -rf ~`: the words bash would see after those expansions.
   const expanded = expandSplitting(segment.argv);
   return expanded ? checkWords(expanded, where) : undefined;
+}
+
+/** `GIT_WORK_TREE=x GIT_DIR=y git …` as `git --work-tree=x --git-dir=y …` (the git verb reads options). */
+function gitEnvironmentAsOptions(segment: ShellSegment): readonly string[] {
+  if (commandNameOf(segment.argv[0]) !== 'git') return segment.argv;
+  const options = segment.assignments.flatMap((a) => (a.startsWith('GIT_WORK_TREE=') ? [`--work-tree=${a.slice(14)}`] : a.startsWith('GIT_DIR=') ? [`--git-dir=${a.slice(8)}`] : []));
+  return options.length === 0 ? segment.argv : [segment.argv[0]!, ...options, ...segment.argv.slice(1)];
 }
 
 /** `$IFS` / `${IFS…}` as a space and `${X:-word}` / `${X-word}` / `${X:=word}` as `word`, re-split; undefined when nothing changes. */

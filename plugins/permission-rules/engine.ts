@@ -43,6 +43,8 @@ export interface ShellSegmentLike {
   inlineCode?: { interpreter: string; code: string };
   /** Why the segment runs commands the parser cannot see (no rule can be matched against them). */
   unknownCommands?: string;
+  /** The same operation as another command (`find x -delete` ≈ `rm x`), for deny and ask rules. */
+  equivalent?: string;
 }
 export interface ParsedCommandLike {
   segments: ShellSegmentLike[];
@@ -127,6 +129,22 @@ export class RulesEngine {
     return [...prefixes];
   }
 
+  /**
+   * The deny and ask rules of the reading tools (`Read(…)`), for commands that read files: each
+   * with the one file it names (`exact`) or the directory all its files lie in (`prefix`, the
+   * part before the first glob character); both undefined when unknowable (a regex, a negation).
+   */
+  readRules(): { rule: CompiledRule; exact: string | undefined; prefix: string | undefined }[] {
+    const applicable = this.applicable({ toolName: 'read_file', category: 'read', targetKind: 'path' });
+    return (applicable ?? []).flatMap((lists) => [...lists.deny, ...lists.ask]).map((rule) => ({ rule, exact: rule.exactPath(), prefix: rule.literalPrefix() }));
+  }
+
+  /** What the Read rules say about reading this absolute path (as read_file would be judged). */
+  readVerdict(absolute: string, projectRoot: string, homeDir: string): PermissionVerdict | undefined {
+    const applicable = this.applicable({ toolName: 'read_file', category: 'read', targetKind: 'path' });
+    return applicable && this.decidePathNow(applicable, absolute, projectRoot, homeDir);
+  }
+
   /** The rules that concern this tool, per layer and list; undefined when there are none (most calls). */
   private applicable(facts: ToolFacts): Record<RuleList, CompiledRule[]>[] | undefined {
     // The rules that concern this tool, per layer and list; most calls stop here with none.
@@ -187,7 +205,8 @@ export class RulesEngine {
       combine([wholeDecision, ...segmentDecisions], { allowed: false }) ??
       computedNameObjection(applicable, parsed.segments) ??
       unknownCommandsObjection(applicable, parsed.segments) ??
-      (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined);
+      (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined) ??
+      (parsed.opaque !== undefined ? opaqueObjection(applicable, parsed.opaque) : undefined);
     if (objection) return objection;
     if (!verifiable) return undefined;
     if (wholeDecision?.decision === 'allow' && wholeDecision.rule.exact) return verdictFor('allow', [wholeDecision]);
@@ -268,6 +287,26 @@ function unknownCommandsObjection(applicable: readonly Record<RuleList, Compiled
     `${quote(hidden.text)} runs commands that cannot be seen (${hidden.unknownCommands}), so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against them; write the commands out`);
 }
 
+/**
+ * With a deny (or ask) rule for the tool, a command the parser cannot see through (interpreter
+ * code on the command line, arithmetic or a prompt string over run-time values, `eval`,
+ * command-running options…) may run what the rule names: it asks. Not a deny: such constructs are
+ * everyday (`python3 -c …`, `for ((…))`) and a person can read the command; where nobody can be
+ * asked (headless runs) an ask is refused, so the rule holds there as a deny.
+ */
+function opaqueObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], opaque: string): PermissionVerdict | undefined {
+  const rule = applicable.flatMap((lists) => lists.deny)[0] ?? applicable.flatMap((lists) => lists.ask)[0];
+  if (!rule) return undefined;
+  const shown = opaque.length > 160 ? `${opaque.slice(0, 160)}…` : opaque;
+  return {
+    decision: 'ask',
+    layer: `${LAYER_NAME}:${rule.origin.scope}`,
+    reason:
+      `what this command runs cannot be fully seen (${shown}), so it may do what ${rule.list} rule ${rule.describeOrigin()} "${rule.text}" forbids: ` +
+      'it needs approval (refused where nobody can approve); write the commands out as plain shell commands',
+  };
+}
+
 /** What a deny rule (else an ask rule) of the tool says about a command it cannot see: deny (ask). */
 function unseenObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], reason: (list: 'deny' | 'ask', rule: CompiledRule) => string): PermissionVerdict | undefined {
   for (const list of ['deny', 'ask'] as const) {
@@ -345,6 +384,7 @@ function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
     forms.add([base, ...segment.argv.slice(1)].join(' '));
     forms.add([base.toLowerCase(), ...segment.argv.slice(1)].join(' '));
   }
+  if (segment.equivalent !== undefined) forms.add(segment.equivalent);
   const denyForms = [...forms];
   let writesAllowed: boolean | undefined;
   return {

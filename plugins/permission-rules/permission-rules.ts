@@ -14,6 +14,7 @@ import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Sc
 import { FRIENDLY_NAMES, parseRule, type RuleList } from './rule-syntax.js';
 import { RulesEngine, type CommandParser } from './engine.js';
 import { checkProtectedPaths } from './protection.js';
+import { checkCommandReads } from './command-read-check.js';
 import type { ApprovalGrant, Approvals, GrantScope, PermissionSettings } from './services.js';
 import { PREFIX, approvalsFile, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
 import { suggestRule } from './suggest.js';
@@ -125,9 +126,13 @@ export class PermissionRules {
     const context = { homeDir: this.context.homeDir, parseCommand: this.context.parseCommand };
     const verdict = await this.engine.check(request, context);
     if (verdict?.decision === 'deny') return verdict;
+    // Read rules cover what a command visibly reads (files, trees, git's objects): deny or ask.
+    const reads = await checkCommandReads(request, this.engine, context);
+    if (reads?.decision === 'deny') return reads;
     // Protected paths ask in every mode, before the mode layer could allow (issue 8).
     const guarded = await checkProtectedPaths(request, this.engine, context);
     if (guarded) return guarded;
+    if (reads) return reads;
     // Plan mode stays read-only: a rule may deny or ask there, but never let a change through.
     if (verdict?.decision === 'allow' && request.mode === 'plan' && request.category !== 'read') return undefined;
     return verdict;

@@ -46,7 +46,7 @@ const GIT_ENV = /^(?:GIT_(?:SSH|SSH_COMMAND|PAGER|EDITOR|SEQUENCE_EDITOR|EXTERNA
  * Environment variables through which any program loads code or runs a command. (Not `ENV`:
  * only interactive shells read it, and `ENV=production npm start` is everyday.)
  */
-const PROGRAM_ENV = /^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES|BASH_ENV|PAGER|MANPAGER|EDITOR|VISUAL)$/;
+const PROGRAM_ENV = /^(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES|BASH_ENV|PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|RSYNC_RSH|BROWSER|PERL5OPT|PYTHONSTARTUP|PYTHONINSPECT|NODE_OPTIONS|RUBYOPT)$/;
 const PAGER_LIKE = /^(?:GIT_(?:PAGER|EDITOR|SEQUENCE_EDITOR)|PAGER|MANPAGER|EDITOR|VISUAL)$/;
 
 /** Why this command runs commands the analysis cannot see; undefined for an ordinary command. */

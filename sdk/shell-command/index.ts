@@ -19,8 +19,11 @@
  * the shell strings of interpreter programs (`python3 -c "os.system('…')"`). A segment that runs
  * commands nothing shows — a shell reading a pipe, a file or process substitution on stdin, a
  * computed script or `-c` string, `git -c alias.x='!…'`, `make -f /dev/stdin`, a program the same
- * command line copied or wrote (hidden-runners.ts, written-files.ts) — is marked `unknownCommands`
- * as well: any deny rule for the tool denies it.
+ * command line copied or wrote (hidden-runners.ts, written-files.ts), an editor, debugger or
+ * `sed e` given commands (tool-runners.ts) — is marked `unknownCommands` as well: any deny rule
+ * for the tool denies it. Tools that run a literal command from an option (`tar
+ * --checkpoint-action=exec=…`, `ssh -o ProxyCommand=…`, `git rebase -x …`) have it parsed as a
+ * script and are opaque; `cmake -E rm …` is the `rm` it performs.
  * Each segment records the directories it may run in after `cd`/`pushd` (`dirs`), so that
  * relative targets are resolved where the command runs, not where the command line starts.
  *
@@ -72,6 +75,11 @@ export interface ShellSegment {
    * for the tool denies it.
    */
   unknownCommands?: string;
+  /**
+   * The same operation written as another command, for deny and ask rules only (`find x -delete`
+   * is also `rm x`, so `Bash(rm:*)` covers it).
+   */
+  equivalent?: string;
 }
 
 export interface ParsedCommand {
@@ -443,22 +451,32 @@ class Walker {
   /** Records (in out.opaque) a construct in which bash may evaluate a string as arithmetic or a prompt. */
   private noteEvaluatingConstruct(node: SyntaxNode): void {
     switch (node.type) {
-      case 'test_command':
-        for (const op of collect(node, (n) => n.type === 'test_operator')) {
+      case 'test_command': {
+        const double = node.children[0]?.type === '[[';
+        for (const expression of collect(node, (n) => n.type === 'binary_expression' || n.type === 'unary_expression')) {
+          const op = expression.children.find((c) => c.type === 'test_operator');
+          if (!op) continue;
           const text = this.source.slice(op.start, op.end);
           // `[ a -eq b ]` (the test builtin) wants plain integers; `[[ a -eq b ]]` evaluates arithmetic.
-          const evaluates = node.children[0]?.type === '[[' ? ARITHMETIC_TEST_OPERATORS.has(text) : text === '-v' || text === '-R';
-          if (evaluates) this.opaque(`${node.children[0]?.type ?? '[['} … ${text} … evaluates its operands as arithmetic or variable names`);
+          const evaluates = double ? ARITHMETIC_TEST_OPERATORS.has(text) : text === '-v' || text === '-R';
+          if (!evaluates) continue;
+          // `[[ $# -eq 0 ]]`: integer constants and `$#`/`$?` evaluate no string.
+          const operands = expression.children.filter((c) => c !== op && c.named && c.start >= 0);
+          const plain = text !== '-v' && text !== '-R' && operands.every((c) => plainArithmetic(this.source.slice(c.start, c.end).replace(/^"([\s\S]*)"$/, '$1')));
+          if (!plain) this.opaque(`${node.children[0]?.type ?? '[['} … ${text} … evaluates its operands as arithmetic or variable names`);
         }
         return;
+      }
       case 'compound_statement':
-        if (node.children[0]?.type === '((') this.opaque('(( … )) arithmetic');
+        if (node.children[0]?.type === '((' && !plainArithmetic(this.arithmeticText(node))) this.opaque('(( … )) arithmetic');
         return;
-      case 'c_style_for_statement':
-        this.opaque('for (( … )) arithmetic');
+      case 'c_style_for_statement': {
+        const header = this.arithmeticText(node);
+        if (!plainArithmetic(header, numericInits(header, this.source))) this.opaque('for (( … )) arithmetic');
         return;
+      }
       case 'arithmetic_expansion':
-        this.opaque('$(( … )) arithmetic expansion');
+        if (!plainArithmetic(this.arithmeticText(node))) this.opaque('$(( … )) arithmetic expansion');
         return;
       case 'subscript': {
         const index = /\[([\s\S]*)\]$/.exec(this.source.slice(node.start, node.end))?.[1] ?? '';
@@ -510,6 +528,16 @@ class Walker {
     ) {
       if (args.some((w) => !w.literal || w.value.includes('['))) this.opaque(`${name} with a computed or subscripted variable name`);
     }
+  }
+
+  /**
+   * The arithmetic text of `$((…))`, `((…))` or a `for ((…))` header: from its first to its last
+   * named child before a loop body (tokens carry no position). `''` when there is none.
+   */
+  private arithmeticText(node: SyntaxNode): string {
+    const parts = node.children.filter((c) => c.named && c.start >= 0 && c.type !== 'do_group' && c.type !== 'compound_statement' && c.type !== 'comment');
+    if (parts.length === 0) return '';
+    return this.source.slice(parts[0]!.start, parts[parts.length - 1]!.end);
   }
 
   private walkChildren(node: SyntaxNode, ctx: Context): void {
@@ -796,6 +824,7 @@ class Walker {
       if (name === 'eval') this.opaque('eval');
       if (result.opaque) this.opaque(result.opaque);
       if (result.unknown) this.hidden(item.segment, result.unknown);
+      if (result.equivalent !== undefined && item.segment) item.segment.equivalent = result.equivalent;
       const runner = hiddenRunner(item.words, item.assignments);
       if (runner) this.hidden(item.segment, runner);
       // trap and alias bodies run later, wherever the shell is then.
@@ -880,6 +909,41 @@ class Walker {
       this.emit({ argv: words, text, redirects: [], assignments: [], textWithoutRedirects: text });
     }
   }
+}
+
+/** Special parameters that always expand to a number. */
+const NUMERIC_SPECIALS = /\$(?:#|\?|\$|!)/g;
+/** Integer constants: `42`, `0x1f`, `8#17`, `64#Zz@_`. */
+const INTEGER_CONSTANTS = /\b\d+#[A-Za-z0-9@_]+|\b0[xX][0-9a-fA-F]+|\b\d+/g;
+
+/**
+ * Arithmetic that cannot evaluate a string: only integer constants, operators and the variables
+ * in `assigned` (set to a number earlier in the same construct) — `$((1 + 2))`, `((3 > 2))`,
+ * `for ((i = 0; i < 3; i++))`. Any other name, expansion or subscript is read at run time, and
+ * bash evaluates the value of a variable as arithmetic too (`x='a[$(cmd)]'; echo $((x))`).
+ */
+function plainArithmetic(text: string, assigned: ReadonlySet<string> = new Set()): boolean {
+  const rest = text.replace(NUMERIC_SPECIALS, '0').replace(INTEGER_CONSTANTS, '0');
+  if (/[$`[\]\\'"]/.test(rest)) return false;
+  return (rest.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []).every((name) => assigned.has(name));
+}
+
+/**
+ * Names a `for ((…))` header's first clause sets to an integer constant (`i = 0, j = 10`) and
+ * nothing else in the command line assigns (a body's `i='a[$(cmd)]'` would be evaluated by the
+ * loop's test); none when the line has a builtin that may assign any name.
+ */
+function numericInits(header: string, source: string): Set<string> {
+  const names = new Set<string>();
+  if (/\b(?:read|mapfile|readarray|printf|declare|typeset|local|export|readonly|eval|source|let|unset|getopts|wait)\b|(?:^|[\s;&|(])\.\s/.test(source)) return names;
+  const init = header.split(';')[0] ?? '';
+  for (const part of init.split(',')) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*-?\d+\s*$/.exec(part);
+    if (!match) continue;
+    const assignments = source.match(new RegExp(`(?:^|[^A-Za-z0-9_])${match[1]!}\\s*\\+?=(?!=)`, 'g')) ?? [];
+    if (assignments.length === 1) names.add(match[1]!);
+  }
+  return names;
 }
 
 function unique(items: readonly string[]): string[] {

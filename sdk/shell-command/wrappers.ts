@@ -14,6 +14,7 @@
  */
 import { isDescriptorPath, isStdinPath } from './hidden-runners.js';
 import { parallelInvocation } from './parallel.js';
+import { toolRunner } from './tool-runners.js';
 
 /** One word of a simple command, unquoted, with its UTF-16 span in the source it came from. */
 export interface Word {
@@ -34,6 +35,8 @@ export interface Unwrapped {
   unknown?: string;
   /** Set (to why) when what it runs was found but may differ at run time (ParsedCommand.opaque). */
   opaque?: string;
+  /** The same operation as another command, for deny and ask rules (ShellSegment.equivalent). */
+  equivalent?: string;
 }
 
 export const SHELLS = new Set([
@@ -155,7 +158,12 @@ export function unwrapCommand(words: Word[]): Unwrapped {
     const script = words.slice(1).map((w) => w.value).join(' ');
     return { ...NONE, scripts: script.trim() === '' ? [] : [script] };
   }
-  if (name === 'find') return findExec(words);
+  if (name === 'find') {
+    // -exec commands, and `-delete` as an `rm -r` of the starting points.
+    const exec = findExec(words);
+    const deletes = toolRunner(name, words);
+    return deletes?.equivalent !== undefined ? { ...exec, equivalent: deletes.equivalent } : exec;
+  }
   if (name === 'alias') {
     // alias x='rm -rf /' runs its value wherever x is used.
     const scripts = words.slice(1).map((w) => w.value).filter((v) => /^[^=\s]+=/.test(v)).map((v) => v.slice(v.indexOf('=') + 1));
@@ -169,6 +177,8 @@ export function unwrapCommand(words: Word[]): Unwrapped {
     if (operands.length < 2 || action === undefined || action === '-' || action.trim() === '' || /^-[lp]+$/.test(action)) return NONE;
     return { ...NONE, scripts: [action] };
   }
+  const tool = toolRunner(name, words);
+  if (tool) return tool;
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined; // never Object.prototype's names
   if (!spec) return NONE;
   return wrapped(name, words, spec);
@@ -282,7 +292,11 @@ function wrapped(name: string, words: Word[], spec: WrapperSpec): Unwrapped {
   const rest = words.slice(i);
   if (spec.scriptAnywhere) {
     // su, runuser, flock and script accept their command option after the operands too.
-    for (let j = i; j < words.length; j++) {
+    // flock takes `-c` only right after its lock file; what follows the file otherwise is a
+    // command whose own `-c` (`flock f python3 -c …`) is not flock's.
+    // `runuser -u user cmd…` runs cmd (its `-c` is cmd's own).
+    const end = name === 'flock' ? Math.min(words.length, i + 1) : name === 'runuser' && userOption ? i : words.length;
+    for (let j = i; j < end; j++) {
       const arg = words[j]!.value;
       const long = spec.scriptLong?.find((opt) => arg === opt || arg.startsWith(`${opt}=`));
       const isShort = spec.scriptShort !== undefined && /^-[A-Za-z]+$/.test(arg) && arg.slice(1).includes(spec.scriptShort);

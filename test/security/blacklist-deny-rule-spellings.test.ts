@@ -220,11 +220,15 @@ test.each([
   'bash ./scripts/x.sh',
   'source venv/bin/activate && pytest',
   "sh -c 'ls -la'",
-  'echo ls | sh',
-  'parallel gzip ::: a b',
   'cp a b && ls',
   'chronic make',
   'tar --remove-files -cf out.tar build',
 ])('control: %j is not denied by Bash(rm:*) / Bash(curl:*)', async (command) => {
   expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
+
+// What these run is found, but not all of it is certain (a shell option such as xpg_echo changes
+// what echo writes; parallel builds its commands at run time): under a deny rule they ask.
+test.each(['echo ls | sh', 'parallel gzip ::: a b'])('control: the opaque %j asks under Bash(rm:*), not denied', async (command) => {
+  expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
 });

@@ -169,13 +169,20 @@ test('control: ordinary clean-ups inside the project are allowed', async () => {
     'find . -name "*.o" -delete',
     'cd sub && rm -rf *',
     'mv a b',
-    "python3 -c \"import shutil; shutil.rmtree('build')\"",
     'tar --remove-files -cf out.tar build',
     'tar -cf /tmp/backup.tar ~/.ssh',
+  ]) {
+    expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  }
+});
+
+test('control: clean-ups the blacklist cannot read all of ask (no OS sandbox here), they are not denied', async () => {
+  for (const command of [
+    "python3 -c \"import shutil; shutil.rmtree('build')\"",
     'parallel gzip ::: build/a sub/b',
     "deno eval 'Deno.removeSync(\"build\", {recursive: true})'",
   ]) {
-    expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+    expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-blacklist' });
   }
 });
 

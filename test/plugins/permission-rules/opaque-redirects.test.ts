@@ -39,12 +39,21 @@ describe('opaque commands (arithmetic and prompt evaluation)', () => {
     expect(await outcome(bash(kernel, "echo hi; [[ 'a[$(touch /tmp/x)]' -eq 0 ]]", 'bypassPermissions'))).toBe('ask');
   });
 
-  test('arithmetic without a hidden string is still not allowed by a rule (the mode decides)', async () => {
+  test('arithmetic over a variable is still not allowed by a rule (the mode decides)', async () => {
     writeSettings(dirs, 'project', { allow: ['Bash(echo *)', 'Bash(let *)', 'Bash'] });
     const { kernel } = await bootRules(dirs);
-    expect(await outcome(bash(kernel, 'echo $((1 + 2))'))).toBe('mode:ask');
+    expect(await outcome(bash(kernel, 'echo $((n + 2))'))).toBe('mode:ask');
     expect(await outcome(bash(kernel, 'let x=1'))).toBe('mode:ask');
-    expect(await outcome(bash(kernel, 'echo $((1 + 2))', 'bypassPermissions'))).toBe('mode:allow');
+    expect(await outcome(bash(kernel, 'for ((i = 0; i < n; i++)); do echo $i; done'))).toBe('mode:ask');
+    expect(await outcome(bash(kernel, 'echo $((n + 2))', 'bypassPermissions'))).toBe('mode:allow');
+  });
+
+  test('arithmetic over constants and a numeric loop counter evaluates no string: allowable', async () => {
+    writeSettings(dirs, 'project', { allow: ['Bash(echo *)'] });
+    const { kernel } = await bootRules(dirs);
+    expect(await outcome(bash(kernel, 'echo $((1 + 2 * 0x10))'))).toBe('allow');
+    expect(await outcome(bash(kernel, 'for ((i = 0; i < 3; i++)); do echo $i; done'))).toBe('allow');
+    expect(await outcome(bash(kernel, "for ((i = 0; i < 3; i++)); do i='a[$(touch /tmp/x)]'; echo $i; done"))).toBe('mode:ask');
   });
 
   test.each([

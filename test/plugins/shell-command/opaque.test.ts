@@ -23,8 +23,11 @@ describe('opaque commands', () => {
     "for x in '$(touch /tmp/x)'; do echo ${x@P}; done",
     "select x in 'a[$(touch /tmp/x)]'; do echo $((x)); done",
     '(( x + 1 ))',
-    'for ((i = 0; i < 3; i++)); do echo $i; done',
+    'for ((i = 0; i < n; i++)); do echo $i; done',
+    "for ((i = 0; i < 3; i++)); do i='a[$(touch /tmp/x)]'; done",
+    'for ((i = 0; i < 3; i++)); do read i; done',
     'echo $((x + 1))',
+    'echo $(( $1 + 1 ))',
     'echo $[x]',
     'let x=y',
     'declare -i n=y',
@@ -48,6 +51,9 @@ describe('opaque commands', () => {
 
   test.each([
     '[[ -f x ]]',
+    'for ((i = 0; i < 3; i++)); do echo $i; done', // a counter set to a constant in the loop itself
+    'echo $((1 + 2 * 0x1f)) $(( $# + 1 ))',
+    '(( 3 > 2 ))',
     '[[ $a == b ]]',
     '[[ -n "$x" && -d dir ]]',
     '[[ $a =~ ^[0-9]+$ ]]',
