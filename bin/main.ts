@@ -79,6 +79,17 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
     return 2;
   }
   kernel.startPlugins();
+  // A required, essential or safety plugin whose start() fails or hangs ends the run before any
+  // request (immediate when none of them has a start()).
+  try {
+    await kernel.criticalPluginsReady();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    kernel.output.flushToFallback();
+    process.stderr.write(`mewcode: ${error.message}\n`);
+    await kernel.shutdown();
+    return 2;
+  }
   // From here on, every notice, warning and approval request goes to this UI (the buffered ones first).
   kernel.activateUi(ui);
   for (const warning of trust.warnings) kernel.warn(warning);

@@ -15,11 +15,16 @@ export class PluginContext implements KernelApi {
   /** A true private field: what a plugin holds must not lead back to the kernel object itself. */
   readonly #kernel: KernelApi;
 
+  readonly #tools: ToolRegistry | undefined;
+
+  /** `tools`: the registry as this plugin sees it (its registrations carry its name). */
   constructor(
     kernel: KernelApi,
     readonly hooks: PluginHooks,
+    tools?: ToolRegistry,
   ) {
     this.#kernel = kernel;
+    this.#tools = tools;
   }
 
   get version(): string {
@@ -41,7 +46,7 @@ export class PluginContext implements KernelApi {
     return this.#kernel.cli;
   }
   get tools(): ToolRegistry {
-    return this.#kernel.tools;
+    return this.#tools ?? this.#kernel.tools;
   }
   config<T>(key: string): T | undefined {
     return this.#kernel.config<T>(key);
