@@ -7,8 +7,6 @@
 import { parseCommandLine } from './cli-args.js';
 import { runSubcommand } from './subcommands.js';
 
-import { guardUnfinishedRun } from './unfinished-run.js';
-
 async function cli(): Promise<number> {
   const command = parseCommandLine(process.argv.slice(2), process.cwd());
   if (command.kind !== 'run') return runSubcommand(command);
@@ -16,14 +14,11 @@ async function cli(): Promise<number> {
   return main(command.options);
 }
 
-const finished = guardUnfinishedRun(process.argv.slice(2));
 cli().then(
   (code) => {
-    finished();
     process.exitCode = code;
   },
   (error: unknown) => {
-    finished();
     process.stderr.write(`mewcode: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },

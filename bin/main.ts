@@ -10,6 +10,7 @@ import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.j
 import { TOKENS } from '../types/tokens.js';
 import { parseCommandLine } from './cli-args.js';
 import { runSubcommand } from './subcommands.js';
+import { guardUnfinishedRun } from './unfinished-run.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { monotonicMs } from '../sdk/monotonic-clock.js';
 
@@ -18,9 +19,19 @@ import { monotonicMs } from '../sdk/monotonic-clock.js';
  * resolve to the process exit code: 0 success, 1 the run ended in error, 2 usage or configuration.
  */
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
-  if (!isArgv(argv)) return runWith(argv, plugins);
+  if (!isArgv(argv)) return guarded(argv, plugins);
   const command = parseCommandLine(argv, process.cwd());
-  return command.kind === 'run' ? runWith(command.options, plugins) : runSubcommand(command, plugins);
+  return command.kind === 'run' ? guarded(command.options, plugins) : runSubcommand(command, plugins);
+}
+
+/** A run that can never end the process as a success without having finished (unfinished-run.ts). */
+async function guarded(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
+  const finished = guardUnfinishedRun(options.outputFormat !== 'text');
+  try {
+    return await runWith(options, plugins);
+  } finally {
+    finished();
+  }
 }
 
 function isArgv(value: readonly string[] | CliOptions): value is readonly string[] {
