@@ -49,7 +49,7 @@ export const kernelSections = {
   plugins: zodSection('plugins', z.array(z.unknown())),
   pluginName: zodSection('plugins', nonEmpty()),
   pluginObject: zodSection('plugins', pluginObjectSchema),
-  plugin_start_timeout_ms: zodSection('plugin_start_timeout_ms', z.int().check(z.gte(0), z.lte(600_000))),
+  plugin_start_timeout_ms: zodSection('plugin_start_timeout_ms', z.int().check(z.gte(0), z.lte(120_000))),
   disable: zodSection('disable', z.array(nonEmpty())),
   provider: zodSection('provider', nonEmpty()),
   /** One entry of `providers:` (validated one by one, see kernel-config.ts). */

@@ -192,6 +192,18 @@ describe('a plugin whose start() never settles', () => {
   });
 });
 
+test.concurrent('a plugin whose apply() never settles (holding nothing open) ends the run with an error, not a silent exit 0', async () => {
+  await scenario([{ text: 'never' }], async (s) => {
+    const file = pluginFile(s, 'stuck-apply.mjs', `export default { name: 'stuck-apply', apply() { return new Promise(() => {}); } };`);
+    userConfig(s, `plugins:\n  - ${JSON.stringify(file)}\n`);
+    const r = await s.run(['-p', 'hi', '--output-format', 'stream-json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/stopped before it finished/);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ type: 'result', is_error: true });
+    expect(s.requests).toEqual([]);
+  });
+});
+
 describe('no silent replacement', () => {
   test.concurrent("a third-party plugin named 'session' is refused, naming both; the built-in still saves the session", async () => {
     await scenario([{ text: 'saved?' }], async (s) => {

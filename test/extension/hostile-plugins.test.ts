@@ -233,6 +233,31 @@ describe('malformed answers on the other decision hooks fall to the safe side', 
     expect(lastResults(model, 1)[0]!.content).toBe('echo real');
   });
 
+  test('a plugin that throws in every hook it can tap: the run completes, nothing is opened, each failure names it', async () => {
+    const log: ToolLog = { events: [] };
+    const fired = ['sessionStart', 'userPromptSubmit', 'buildEnvironment', 'preModelRequest', 'preToolUse', 'permissionDecided', 'postToolUse', 'messageAppended', 'stop'] as const;
+    const thrower = definePlugin({
+      name: 'thrower',
+      apply(kernel) {
+        const boom = (hook: string) => async (): Promise<never> => {
+          throw new Error(`broken ${hook}`);
+        };
+        for (const hook of fired) (kernel.hooks[hook] as unknown as { tapPromise(name: string, fn: () => Promise<never>): void }).tapPromise('thrower', boom(hook));
+        kernel.hooks.buildSystemPrompt.tap('thrower', () => {
+          throw new Error('broken buildSystemPrompt');
+        });
+      },
+    });
+    const { kernel, model, reporter } = await bootKernel([useTools([call('sleep_read', { text: 'r' }), call('write_note', { text: 'w' })]), say('ok')], [toolsPlugin([sleepTool(log), writeTool(log)]), thrower]);
+    await kernel.startSession();
+    const events = await runPrompt(kernel, 'go', 'default');
+    expect(doneEvent(events)).toMatchObject({ reason: 'completed', finalText: 'ok' });
+    // The read-only call ran; the write still needed an approval nobody gave (a thrown preToolUse opens nothing).
+    expect(log.events).toEqual(['start:r', 'end:r']);
+    expect(lastResults(model, 1).map((r) => r.isError)).toEqual([false, true]);
+    for (const hook of [...fired, 'buildSystemPrompt']) expect(reporter.warnings).toContain(`plugin thrower failed in hook ${hook}: broken ${hook}`);
+  });
+
   test('a re-entrant permission layer (asking the kernel to run a prompt from inside checkPermission) cannot allow the call', async () => {
     const log: ToolLog = { events: [] };
     const reentrant = definePlugin({
