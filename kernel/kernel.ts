@@ -261,7 +261,9 @@ export class Kernel implements KernelApi {
   }
 
   private bindCoreServices(): void {
-    this.bindings.claimForKernel(TOKENS.Kernel, TOKENS.ToolRegistry, TOKENS.Reporter, TOKENS.Config, TOKENS.FileReads, TOKENS.Conversation, TOKENS.WorkspaceTrust, TOKENS.ProviderRegistry);
+    this.bindings.claimForKernel(TOKENS.Kernel, TOKENS.ToolRegistry, TOKENS.Reporter, TOKENS.Config, TOKENS.FileReads, TOKENS.Conversation, TOKENS.ProviderRegistry);
+    // Without a trust decision from the host, a plugin of the build may supply it (doctor, tests).
+    if (this.options.trust) this.bindings.claimForKernel(TOKENS.WorkspaceTrust);
     // A view, not the kernel itself: services resolved from the container (by any plugin) get the
     // kernel's API with hooks that refuse every tap; taps are made in `apply` through the
     // plugin's own facade, so they carry its name.
