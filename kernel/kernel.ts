@@ -182,6 +182,7 @@ export class Kernel implements KernelApi {
       byProject,
       {
         sourceOf: (plugin) => sources.get(plugin),
+        isRequired: (plugin) => this.requiredByConfig.has(plugin),
         refuse: (plugin, message) => {
           if (this.requiredByConfig.has(plugin)) throw new ConfigurationError(`${message}. ${REQUIRED_BY_CONFIG}, so MewCode will not run without it.`);
           this.warn(message);

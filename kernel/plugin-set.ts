@@ -14,6 +14,8 @@ export interface PluginSetOptions {
   sourceOf?(plugin: MewcodePlugin): string | undefined;
   /** A configured plugin refused; the default says it with `warn` (a caller may make it fatal). */
   refuse?(plugin: MewcodePlugin, message: string): void;
+  /** Required by configuration: `disable:` cannot remove it either. */
+  isRequired?(plugin: MewcodePlugin): boolean;
 }
 
 export function resolvePluginSet(
@@ -72,6 +74,10 @@ export function resolvePluginSet(
     if (!disabled.has(plugin.name)) return true;
     if (plugin.essential) {
       warn(`plugins: ${plugin.name} is essential and cannot be disabled by configuration; keeping it`);
+      return true;
+    }
+    if (plugin.required || options.isRequired?.(plugin)) {
+      warn(`plugins: ${plugin.name} is required and cannot be disabled by configuration; keeping it`);
       return true;
     }
     if (plugin.safety && disabledByProject.has(plugin.name)) {

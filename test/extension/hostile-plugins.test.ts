@@ -299,6 +299,14 @@ describe('required (by configuration) and essential plugins', () => {
     expect(reporter.warnings.join('\n')).toContain('plugin acme failed in apply: boom');
   });
 
+  test('disable: cannot remove a required plugin', async () => {
+    const project = tempDir('mewcode-hostile-');
+    writeFileSync(path.join(project, 'p.mjs'), `export default { name: 'acme', apply(k) { k.warn('acme applied'); } };`);
+    const { reporter, kernel } = await bootKernel([], [], { projectRoot: project, config: configWith({ plugins: [{ use: './p.mjs', required: true }], disable: ['acme'] }) });
+    expect(reporter.warnings).toEqual(['plugins: acme is required and cannot be disabled by configuration; keeping it', 'acme applied']);
+    expect(kernel.plugins.map((p) => p.name)).toContain('acme');
+  });
+
   test('an essential plugin of the build that fails in apply stops the boot (never runs without it)', async () => {
     const essential = definePlugin({ name: 'my-blacklist', essential: true, apply() { throw new Error('rules file unreadable'); } });
     await expect(bootKernel([], [essential])).rejects.toThrow(/plugin my-blacklist failed in apply: rules file unreadable\. It is essential/);
