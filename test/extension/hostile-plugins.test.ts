@@ -258,6 +258,19 @@ describe('malformed answers on the other decision hooks fall to the safe side', 
     for (const hook of [...fired, 'buildSystemPrompt']) expect(reporter.warnings).toContain(`plugin thrower failed in hook ${hook}: broken ${hook}`);
   });
 
+  test('a sync tap that returns a rejected promise does not crash the process; the rejection names the plugin', async () => {
+    const sloppy = definePlugin({
+      name: 'sloppy',
+      apply(kernel) {
+        kernel.hooks.messageAppended.tap('sloppy', () => Promise.reject(new Error('forgot tapPromise')) as never);
+      },
+    });
+    const { kernel, reporter } = await bootKernel([say('ok')], [sloppy]);
+    expect(doneEvent(await runPrompt(kernel, 'go')).finalText).toBe('ok');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reporter.warnings).toContain('plugin sloppy failed in hook messageAppended: forgot tapPromise');
+  });
+
   test('a re-entrant permission layer (asking the kernel to run a prompt from inside checkPermission) cannot allow the call', async () => {
     const log: ToolLog = { events: [] };
     const reentrant = definePlugin({
