@@ -145,7 +145,12 @@ export class Kernel implements KernelApi {
       bindings: this.bindings,
       warn: (message) => this.warn(message),
       contextFor: (plugin) =>
-        new PluginContext(this, createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger), this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}) })),
+        new PluginContext(
+          this,
+          createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger),
+          this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}) }),
+          plugin.name,
+        ),
       criticality: (plugin) => this.criticality(plugin),
       fromBuild: (plugin) => this.options.plugins.includes(plugin),
       startTimeoutMs: () => this.startTimeoutMs,

@@ -462,6 +462,17 @@ describe('plugin names and DI tokens', () => {
     expect(kernel.container.isBound(TOKENS.CommandSandbox)).toBe(true);
   });
 
+  test('a plugin cannot bind or unbind through the kernel API in apply (only its bindings module may, through the ledger)', async () => {
+    const late = definePlugin({ name: 'late-binder', apply: (kernel) => void kernel.container.bind(TOKENS.CommandSandbox).toConstantValue(sandboxLike as never) });
+    const remover = definePlugin({ name: 'remover', apply: (kernel) => void kernel.container.unbind(TOKENS.CommandSandbox) });
+    const { kernel, reporter } = await bootKernel([], [binds('real-sandbox', TOKENS.CommandSandbox as symbol), late, remover]);
+    expect(reporter.warnings).toEqual([
+      "plugin late-binder failed in apply: plugin late-binder cannot bind in the container after boot; bind services in the plugin's bindings module; its taps and tools were removed and it was disposed",
+      "plugin remover failed in apply: plugin remover cannot unbind in the container after boot; bind services in the plugin's bindings module; its taps and tools were removed and it was disposed",
+    ]);
+    expect(() => kernel.container.get(TOKENS.CommandSandbox)).not.toThrow();
+  });
+
   test('a failed plugin leaves no binding behind (a half-loaded module is unloaded)', async () => {
     const half = definePlugin({
       name: 'half',
