@@ -26,11 +26,11 @@ export async function main(argv: readonly string[] | CliOptions, plugins: readon
 
 /** A run that can never end the process as a success without having finished (unfinished-run.ts). */
 async function guarded(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
-  const finished = guardUnfinishedRun(options.outputFormat !== 'text');
+  const ended = guardUnfinishedRun(options.outputFormat !== 'text');
   try {
-    return await runWith(options, plugins);
+    return await runWith(options, plugins, ended);
   } finally {
-    finished();
+    ended();
   }
 }
 
@@ -38,7 +38,8 @@ function isArgv(value: readonly string[] | CliOptions): value is readonly string
   return Array.isArray(value);
 }
 
-async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
+/** `ended(code)`: the run's outcome is known; what follows is shutdown (which may not hold the process open). */
+async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[], ended: (code: number) => void = () => undefined): Promise<number> {
   const bootStarted = monotonicMs();
   const homeDir = os.homedir();
   // Workspace trust first: the project's settings that run code or send data (plugins, providers,
@@ -86,6 +87,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   if (!ui) {
     kernel.output.flushToFallback();
     process.stderr.write('mewcode: no user interface of this build can run here (the terminal UI needs a terminal and no -p); pass a prompt: mewcode -p "…"\n');
+    ended(2);
     await kernel.shutdown();
     return 2;
   }
@@ -98,6 +100,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
     if (!(error instanceof ConfigurationError)) throw error;
     kernel.output.flushToFallback();
     process.stderr.write(`mewcode: ${error.message}\n`);
+    ended(2);
     await kernel.shutdown();
     return 2;
   }
@@ -109,13 +112,16 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   if (options.continueLatest || options.resumeId !== undefined) {
     const resumed = await resumeSaved(kernel, options);
     if (resumed !== undefined) {
+      ended(resumed);
       await kernel.shutdown();
       return resumed;
     }
   }
   await kernel.startSession();
   try {
-    return await ui.run(kernel, options);
+    const code = await ui.run(kernel, options);
+    ended(code);
+    return code;
   } finally {
     await kernel.shutdown();
   }

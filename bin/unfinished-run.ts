@@ -7,12 +7,21 @@
  * `--output-format json`/`stream-json`, and sets exit code 1.
  */
 
-/** Call the returned function when the run has settled (either way). */
-export function guardUnfinishedRun(jsonOutput: boolean): () => void {
+/**
+ * Call the returned function once the run's outcome is known (with its exit code when there is
+ * one): from then on an emptied event loop is a normal end (e.g. during shutdown, whose clean-up
+ * need not hold the process open), and the process exits with that code.
+ */
+export function guardUnfinishedRun(jsonOutput: boolean): (code?: number) => void {
   let done = false;
+  let outcome: number | undefined;
   const onBeforeExit = (): void => {
     process.off('beforeExit', onBeforeExit);
-    if (done) return;
+    if (done) {
+      // The outcome was known and only clean-up was left: exit with the run's own code.
+      if (outcome !== undefined && process.exitCode === undefined) process.exitCode = outcome;
+      return;
+    }
     const message =
       'the run stopped before it finished: everything it was waiting for was gone (a plugin hook, a start() or a provider left a promise that nothing will settle); --debug-boot lists the plugins that loaded';
     process.stderr.write(`mewcode: ${message}\n`);
@@ -22,8 +31,9 @@ export function guardUnfinishedRun(jsonOutput: boolean): () => void {
     process.exitCode = 1;
   };
   process.on('beforeExit', onBeforeExit);
-  return () => {
+  return (code) => {
     done = true;
-    process.off('beforeExit', onBeforeExit);
+    if (code !== undefined) outcome ??= code;
+    else process.off('beforeExit', onBeforeExit); // main() returned: its caller sets the exit code
   };
 }
