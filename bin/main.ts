@@ -11,6 +11,7 @@ import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.j
 import { TOKENS } from '../types/tokens.js';
 import { parseCommandLine } from './cli-args.js';
 import { runSubcommand } from './subcommands.js';
+import { guardUnfinishedRun } from './unfinished-run.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { monotonicMs } from '../sdk/monotonic-clock.js';
 
@@ -19,16 +20,27 @@ import { monotonicMs } from '../sdk/monotonic-clock.js';
  * resolve to the process exit code: 0 success, 1 the run ended in error, 2 usage or configuration.
  */
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
-  if (!isArgv(argv)) return runWith(argv, plugins);
+  if (!isArgv(argv)) return guarded(argv, plugins);
   const command = parseCommandLine(argv, process.cwd());
-  return command.kind === 'run' ? runWith(command.options, plugins) : runSubcommand(command, plugins);
+  return command.kind === 'run' ? guarded(command.options, plugins) : runSubcommand(command, plugins);
+}
+
+/** A run that can never end the process as a success without having finished (unfinished-run.ts). */
+async function guarded(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
+  const ended = guardUnfinishedRun(options.outputFormat !== 'text');
+  try {
+    return await runWith(options, plugins, ended);
+  } finally {
+    ended();
+  }
 }
 
 function isArgv(value: readonly string[] | CliOptions): value is readonly string[] {
   return Array.isArray(value);
 }
 
-async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): Promise<number> {
+/** `ended(code)`: the run's outcome is known; what follows is shutdown (which may not hold the process open). */
+async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[], ended: (code: number) => void = () => undefined): Promise<number> {
   const bootStarted = monotonicMs();
   const homeDir = os.homedir();
   // Workspace trust first: the project's settings that run code or send data (plugins, providers,
@@ -76,10 +88,23 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   if (!ui) {
     kernel.output.flushToFallback();
     terminal.err('mewcode: no user interface of this build can run here (the terminal UI needs a terminal and no -p); pass a prompt: mewcode -p "…"\n');
+    ended(2);
     await kernel.shutdown();
     return 2;
   }
   kernel.startPlugins();
+  // A required, essential or safety plugin whose start() fails or hangs ends the run before any
+  // request (immediate when none of them has a start()).
+  try {
+    await kernel.criticalPluginsReady();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    kernel.output.flushToFallback();
+    process.stderr.write(`mewcode: ${error.message}\n`);
+    ended(2);
+    await kernel.shutdown();
+    return 2;
+  }
   // From here on, every notice, warning and approval request goes to this UI (the buffered ones first).
   kernel.activateUi(ui);
   for (const warning of trust.warnings) kernel.warn(warning);
@@ -88,13 +113,16 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   if (options.continueLatest || options.resumeId !== undefined) {
     const resumed = await resumeSaved(kernel, options);
     if (resumed !== undefined) {
+      ended(resumed);
       await kernel.shutdown();
       return resumed;
     }
   }
   await kernel.startSession();
   try {
-    return await ui.run(kernel, options);
+    const code = await ui.run(kernel, options);
+    ended(code);
+    return code;
   } finally {
     await kernel.shutdown();
   }

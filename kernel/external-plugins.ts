@@ -4,7 +4,8 @@
  * in order): a plugin named in the user's own file resolves from `~/.mewcode` and reaches the
  * project's node_modules only once the project is trusted, so a cloned repository cannot plant the
  * code a user-level name loads. A missing, broken or incompatible plugin is reported by name and
- * skipped; the rest still runs (K2).
+ * skipped, and the rest still runs (K2) — unless configuration marks it required, then the
+ * caller's `fail` stops the run.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -21,17 +22,31 @@ export interface PluginSpec {
   from: readonly string[];
   /** Said when it is found nowhere, e.g. why the project's node_modules were not searched. */
   hint?: string;
+  /** Configuration marks it required: a failure to load it is fatal (the caller decides how). */
+  required?: boolean;
 }
 
-export async function loadExternalPlugins(specs: readonly PluginSpec[], warn: (message: string) => void): Promise<MewcodePlugin[]> {
+export interface ExternalPlugin {
+  plugin: MewcodePlugin;
+  spec: PluginSpec;
+}
+
+/**
+ * `fail(spec, message)` is called for each plugin that cannot be used; it may throw (a required
+ * plugin), which rejects the whole load.
+ */
+export async function loadExternalPlugins(specs: readonly PluginSpec[], fail: (spec: PluginSpec, message: string) => void): Promise<ExternalPlugin[]> {
   if (specs.length === 0) return [];
   // Only external plugins can use inversify's decorators, which need the Reflect metadata API.
   await import('reflect-metadata');
-  const loaded = await Promise.all(specs.map((spec) => loadOne(spec, warn)));
-  return loaded.filter((p): p is MewcodePlugin => p !== undefined);
+  const loaded = await Promise.all(specs.map(async (spec) => {
+    const plugin = await loadOne(spec, (message) => fail(spec, message));
+    return plugin ? { plugin, spec } : undefined;
+  }));
+  return loaded.filter((p): p is ExternalPlugin => p !== undefined);
 }
 
-async function loadOne({ spec, from, hint }: PluginSpec, warn: (message: string) => void): Promise<MewcodePlugin | undefined> {
+async function loadOne({ spec, from, hint }: PluginSpec, fail: (message: string) => void): Promise<MewcodePlugin | undefined> {
   let plugin: unknown;
   try {
     const file = resolveFromAny(spec, from, hint);
@@ -39,22 +54,22 @@ async function loadOne({ spec, from, hint }: PluginSpec, warn: (message: string)
     const exported = module.default ?? module;
     plugin = typeof exported === 'function' ? await (exported as (api: typeof pluginApi) => unknown)(pluginApi) : exported;
   } catch (error) {
-    warn(`plugin ${spec} could not be loaded: ${errorMessage(error)}; skipped`);
+    fail(`plugin ${spec} could not be loaded: ${errorMessage(error)}`);
     return undefined;
   }
   if (!isPlugin(plugin)) {
-    warn(`plugin ${spec} does not export a plugin (an object with a "name", or a factory returning one); skipped`);
+    fail(`plugin ${spec} does not export a plugin (an object with a "name", or a factory returning one)`);
     return undefined;
   }
   if (plugin.kernel !== undefined) {
     const { default: semver } = await import('semver');
     const range = semver.validRange(plugin.kernel);
     if (!range) {
-      warn(`plugin ${plugin.name} (${spec}) declares an invalid kernel range "${plugin.kernel}"; skipped`);
+      fail(`plugin ${plugin.name} (${spec}) declares an invalid kernel range "${plugin.kernel}"`);
       return undefined;
     }
     if (!semver.satisfies(KERNEL_VERSION, range, { includePrerelease: true })) {
-      warn(`plugin ${plugin.name} (${spec}) requires MewCode kernel ${plugin.kernel}, but this kernel is ${KERNEL_VERSION}; skipped`);
+      fail(`plugin ${plugin.name} (${spec}) requires MewCode kernel ${plugin.kernel}, but this kernel is ${KERNEL_VERSION}`);
       return undefined;
     }
   }

@@ -154,6 +154,10 @@ function skipWhenSettled(tap: InterceptableTap, fn: InterceptableTap['fn'], isSe
   return (...args) => (isSettled(args[0]) ? (tap.type === 'promise' ? Promise.resolve(args[0]) : args[0]) : fn(...args));
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
 function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback, report: (error: PluginError) => void): InterceptableTap['fn'] {
   const fail = (args: unknown[], cause: unknown): unknown => {
     const error = new PluginError(pluginOfTap(tap.name), hookName, cause);
@@ -165,7 +169,11 @@ function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback,
     case 'sync':
       return (...args) => {
         try {
-          return fn(...args);
+          const result = fn(...args);
+          // A sync tap that returns a promise: nobody awaits it, so its rejection is reported here
+          // instead of ending the process as an unhandled rejection.
+          if (isThenable(result)) result.then(undefined, (cause: unknown) => report(new PluginError(pluginOfTap(tap.name), hookName, cause)));
+          return result;
         } catch (cause) {
           return fail(args, cause);
         }

@@ -1,9 +1,17 @@
 /** The kernel's own configuration sections: which plugins to load and which providers to use. */
 import type { ResolvedConfig, ConfigSection } from '../types/config.js';
 import { formatConfigIssues } from '../config/validate.js';
-import type { ProviderEntry } from './kernel-sections.js';
+import { ConfigurationError } from './configuration-error.js';
+import type { PluginObjectEntry, ProviderEntry } from './kernel-sections.js';
 
-const KERNEL_SECTION_KEYS = ['plugins', 'disable', 'provider', 'providers', 'max_turns', 'max_tool_concurrency'] as const;
+const KERNEL_SECTION_KEYS = ['plugins', 'disable', 'provider', 'providers', 'plugin_start_timeout_ms', 'max_turns', 'max_tool_concurrency'] as const;
+
+/** A `plugins:` entry; `index` is its place in the merged list (for its file and scope). */
+export interface PluginEntry {
+  use: string;
+  required: boolean;
+  index: number;
+}
 
 /** Validate one section; a bad section is reported with file, line and key, and treated as absent (K2). */
 export function readSection<T>(config: ResolvedConfig, section: ConfigSection<T>, warn: (message: string) => void): T | undefined {
@@ -16,7 +24,9 @@ export function readSection<T>(config: ResolvedConfig, section: ConfigSection<T>
 }
 
 export interface KernelSettings {
-  plugins: string[];
+  plugins: PluginEntry[];
+  /** `plugin_start_timeout_ms`: the bound of a start() whose plugin declares none. */
+  pluginStartTimeoutMs: number | undefined;
   disable: string[];
   provider: string | undefined;
   /** The valid entries of `providers:`; a bad entry is skipped with a warning, not the whole list. */
@@ -31,11 +41,12 @@ export interface KernelSettings {
 
 export async function readKernelSettings(config: ResolvedConfig, warn: (message: string) => void): Promise<KernelSettings> {
   if (KERNEL_SECTION_KEYS.every((key) => config.section(key) === undefined)) {
-    return { plugins: [], disable: [], provider: undefined, providers: [], providersConfigured: false, maxTurns: undefined, maxToolConcurrency: undefined };
+    return { plugins: [], pluginStartTimeoutMs: undefined, disable: [], provider: undefined, providers: [], providersConfigured: false, maxTurns: undefined, maxToolConcurrency: undefined };
   }
   const { kernelSections: sections } = await import('./kernel-sections.js');
   return {
-    plugins: readSection(config, sections.plugins, warn) ?? [],
+    plugins: readPluginEntries(config, sections, warn),
+    pluginStartTimeoutMs: readSection(config, sections.plugin_start_timeout_ms, warn),
     disable: readSection(config, sections.disable, warn) ?? [],
     provider: readSection(config, sections.provider, warn),
     providers: readProviderEntries(config, sections.providerEntry, warn),
@@ -61,6 +72,41 @@ function readProviderEntries(config: ResolvedConfig, entry: ConfigSection<Provid
       const issues = parsed.issues.map((issue) => ({ ...issue, path: [index, ...issue.path] }));
       for (const message of formatConfigIssues(config, 'providers', issues)) warn(`${message} (provider entry skipped)`);
     }
+  });
+  return entries;
+}
+
+/**
+ * `plugins:` entry by entry. A bad string entry is skipped with a warning (K2); a bad object
+ * entry stops the run: the object form exists to say `required`, and a misspelt key must not
+ * quietly turn an organisation's required plugin into a missing one. The same module named twice
+ * (e.g. by two files) loads once, required if any entry says so.
+ */
+function readPluginEntries(
+  config: ResolvedConfig,
+  sections: { plugins: ConfigSection<unknown[]>; pluginName: ConfigSection<string>; pluginObject: ConfigSection<PluginObjectEntry> },
+  warn: (message: string) => void,
+): PluginEntry[] {
+  const raw = readSection(config, sections.plugins, warn);
+  if (raw === undefined) return [];
+  const entries: PluginEntry[] = [];
+  raw.forEach((item, index) => {
+    const isObject = typeof item === 'object' && item !== null && !Array.isArray(item);
+    const parsed = isObject ? sections.pluginObject.parse(item) : sections.pluginName.parse(item);
+    if (!parsed.ok) {
+      const messages = formatConfigIssues(config, 'plugins', parsed.issues.map((issue) => ({ ...issue, path: [index, ...issue.path] })));
+      if (isObject) {
+        throw new ConfigurationError(`${messages.join('; ')}. A plugins: entry is a module name or { use: <module>, required: true|false }; MewCode does not run with a plugin entry it cannot read`);
+      }
+      for (const message of messages) warn(`${message} (plugin entry skipped)`);
+      return;
+    }
+    const value = parsed.value;
+    const use = typeof value === 'string' ? value : value.use;
+    const required = typeof value === 'string' ? false : value.required === true;
+    const same = entries.find((e) => e.use === use);
+    if (same) same.required ||= required;
+    else entries.push({ use, required, index });
   });
   return entries;
 }

@@ -37,8 +37,19 @@ export const providerEntrySchema = z.strictObject({
 });
 export type ProviderEntry = z.infer<typeof providerEntrySchema>;
 
+/**
+ * One entry of `plugins:`: a module name or path, or `{ use, required }`. A required plugin that
+ * cannot be resolved, imported, matched to the kernel, bound, applied or started ends the run.
+ */
+export const pluginObjectSchema = z.strictObject({ use: nonEmpty(), required: z.optional(z.boolean()) });
+export type PluginObjectEntry = z.infer<typeof pluginObjectSchema>;
+
 export const kernelSections = {
-  plugins: zodSection('plugins', z.array(nonEmpty())),
+  /** The list itself (entries are validated one by one: kernel-config.ts). */
+  plugins: zodSection('plugins', z.array(z.unknown())),
+  pluginName: zodSection('plugins', nonEmpty()),
+  pluginObject: zodSection('plugins', pluginObjectSchema),
+  plugin_start_timeout_ms: zodSection('plugin_start_timeout_ms', z.int().check(z.gte(0), z.lte(120_000))),
   disable: zodSection('disable', z.array(nonEmpty())),
   provider: zodSection('provider', nonEmpty()),
   maxTurns: zodSection('max_turns', positiveInt()),

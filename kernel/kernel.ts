@@ -27,8 +27,11 @@ import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks, precompileHooksStepwise } from './hooks.js';
-import { readSection, readKernelSettings, type KernelSettings } from './kernel-config.js';
+import { readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
+import { BindingLedger } from './binding-ledger.js';
+import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
+import { shapeTransforms } from './decision-guards.js';
 import { PermissionChain } from './permission-chain.js';
 import { PluginContext } from './plugin-context.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
@@ -43,6 +46,8 @@ import { ToolRegistryImpl } from './tool-registry.js';
 import { KERNEL_VERSION } from './version.js';
 
 export type { PluginTiming } from './plugin-lifecycle.js';
+
+const REQUIRED_BY_CONFIG = 'It is required by configuration (plugins: { use, required: true })';
 
 const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap hooks; tap them in apply(kernel), whose hooks carry the plugin\'s name';
 
@@ -76,6 +81,8 @@ export interface KernelOptions {
   cli?: CliOptions;
   defaultToolTimeoutMs?: number;
   maxUnknownToolIterations?: number;
+  /** How long one checkPermission tap may take before its silence is a deny (PERMISSION_LAYER_TIMEOUT_MS). */
+  permissionLayerTimeoutMs?: number;
   /**
    * Leave the plugins' background work (`start()`: MCP servers, probes) to `startPlugins()`. The
    * CLI defers it while the terminal UI may still ask whether to trust the project: on yes it
@@ -108,6 +115,12 @@ export class Kernel implements KernelApi {
   private readonly resolvedConfig: ResolvedConfig;
   private readonly pluginConfig = new Map<string, unknown>();
   private readonly essential = new Set<string>();
+  /** Safety layers of the build (a configured plugin's own claim does not count). */
+  private readonly safety = new Set<string>();
+  /** Plugins configuration marks `required: true`. */
+  private readonly requiredByConfig = new Set<MewcodePlugin>();
+  private readonly bindings: BindingLedger;
+  private startTimeoutMs: number | undefined;
   private readonly pluginNames = new Set<string>();
   /** `max_turns` from configuration (read at boot, before any session exists). */
   private maxTurns: number | undefined;
@@ -122,15 +135,30 @@ export class Kernel implements KernelApi {
     if (options.reporter) this.output.attach(reporterOutput(options.reporter));
     this.resolvedConfig = options.config ?? emptyConfig;
     this.cli = options.cli;
-    this.chain = new PermissionChain((plugin) => this.essential.has(plugin));
-    guardHooks(this.#raw, (error) => this.warn(error.message), { checkPermission: this.chain.transform });
+    this.chain = new PermissionChain({
+      isEssential: (plugin) => this.essential.has(plugin),
+      warn: (message) => this.warn(message),
+      ...(options.permissionLayerTimeoutMs !== undefined ? { timeoutMs: options.permissionLayerTimeoutMs } : {}),
+    });
+    guardHooks(this.#raw, (error) => this.warn(error.message), { ...shapeTransforms((message) => this.warn(message)), checkPermission: this.chain.transform });
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
+    this.bindings = new BindingLedger((plugin) => (this.essential.has(plugin) ? 'essential' : this.safety.has(plugin) ? 'safety' : undefined));
     this.lifecycle = new PluginLifecycle({
       container: this.container,
       registry: this.tools,
       ledger: this.ledger,
+      bindings: this.bindings,
       warn: (message) => this.warn(message),
-      contextFor: (plugin) => new PluginContext(this, createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger)),
+      contextFor: (plugin) =>
+        new PluginContext(
+          this,
+          createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger),
+          this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}) }),
+          plugin.name,
+        ),
+      criticality: (plugin) => this.criticality(plugin),
+      fromBuild: (plugin) => this.options.plugins.includes(plugin),
+      startTimeoutMs: () => this.startTimeoutMs,
     });
   }
 
@@ -150,15 +178,37 @@ export class Kernel implements KernelApi {
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
     this.maxTurns = settings.maxTurns;
     this.maxToolConcurrency = settings.maxToolConcurrency;
-    const external = await loadExternalPlugins(this.pluginSpecs(settings.plugins), (m) => this.warn(m));
+    this.startTimeoutMs = settings.pluginStartTimeoutMs;
+    const external = await loadExternalPlugins(this.pluginSpecs(settings.plugins), (spec, message) => {
+      if (spec.required) throw new ConfigurationError(`${message}. ${REQUIRED_BY_CONFIG}, so MewCode will not run without it.`);
+      this.warn(`${message}; skipped`);
+    });
+    const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
+    for (const { plugin, spec } of external) if (spec.required) this.requiredByConfig.add(plugin);
     const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(this.resolvedConfig, ['disable', index]) !== 'user'));
-    const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m), byProject);
+    const plugins = resolvePluginSet(
+      this.options.plugins,
+      external.map(({ plugin }) => plugin),
+      settings.disable,
+      (m) => this.warn(m),
+      byProject,
+      {
+        sourceOf: (plugin) => sources.get(plugin),
+        isRequired: (plugin) => this.requiredByConfig.has(plugin),
+        refuse: (plugin, message) => {
+          if (this.requiredByConfig.has(plugin)) throw new ConfigurationError(`${message}. ${REQUIRED_BY_CONFIG}, so MewCode will not run without it.`);
+          this.warn(message);
+        },
+      },
+    );
     for (const plugin of plugins) {
       this.pluginNames.add(plugin.name);
+      const fromBuild = this.options.plugins.includes(plugin);
+      if (plugin.safety && fromBuild) this.safety.add(plugin.name);
       if (!plugin.essential) continue;
       // Only the build makes a plugin essential: a plugin named in configuration that claims it
       // would get the blacklist's and sandbox's say in the permission chain (an allow before them).
-      if (this.options.plugins.includes(plugin)) this.essential.add(plugin.name);
+      if (fromBuild) this.essential.add(plugin.name);
       else this.warn(`plugin ${plugin.name} declares itself essential, which only a custom build can make a plugin; it runs as an ordinary plugin`);
     }
     this.bindCoreServices();
@@ -167,6 +217,7 @@ export class Kernel implements KernelApi {
       if (plugin.config) this.pluginConfig.set(plugin.config.key, readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m)));
     }
     this.lifecycle.registerTools();
+    await this.lifecycle.registerCommands();
     this.setUpProviders(settings);
     this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? newSessionId(), agentId: 'main' });
     await this.lifecycle.applyAll();
@@ -184,26 +235,54 @@ export class Kernel implements KernelApi {
   }
 
   /**
+   * Resolves when every plugin's start() finished or used up its bound (what the first request
+   * waits for); rejects with a ConfigurationError when a required, essential or safety plugin's
+   * start() failed or did not finish in time.
+   */
+  pluginsReady(): Promise<void> {
+    return this.lifecycle.ready();
+  }
+
+  /** The same, for the required, essential and safety plugins only (immediate when none has a start()). */
+  criticalPluginsReady(): Promise<void> {
+    return this.lifecycle.criticalReady();
+  }
+
+  /**
    * Where each configured plugin may be loaded from. The user's own entries resolve from
    * `~/.mewcode` first, and from the project only once it is trusted: otherwise an untrusted
    * repository's node_modules (or a file it ships) would supply the code a user-level name loads.
    */
-  private pluginSpecs(specs: readonly string[]): PluginSpec[] {
+  private pluginSpecs(entries: readonly PluginEntry[]): PluginSpec[] {
     const userDir = path.join(this.options.homeDir, '.mewcode');
     const projectAllowed = this.options.trust?.isTrusted() ?? true;
-    return specs.map((spec, index) => {
-      if (configScopeAt(this.resolvedConfig, ['plugins', index]) !== 'user') return { spec, from: [this.options.projectRoot] };
-      if (projectAllowed) return { spec, from: [userDir, this.options.projectRoot] };
-      return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)` };
+    return entries.map(({ use: spec, required, index }): PluginSpec => {
+      const flag = required ? { required } : {};
+      if (configScopeAt(this.resolvedConfig, ['plugins', index]) !== 'user') return { spec, from: [this.options.projectRoot], ...flag };
+      if (projectAllowed) return { spec, from: [userDir, this.options.projectRoot], ...flag };
+      return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)`, ...flag };
     });
   }
 
+  /** Why the run cannot go on without this plugin, or undefined when it can. */
+  private criticality(plugin: MewcodePlugin): string | undefined {
+    if (plugin.required) return 'It is required (organisation policy)';
+    if (this.requiredByConfig.has(plugin)) return REQUIRED_BY_CONFIG;
+    if (this.essential.has(plugin.name)) return 'It is essential';
+    if (this.safety.has(plugin.name)) return 'It is a safety layer';
+    return undefined;
+  }
+
   private bindCoreServices(): void {
+    this.bindings.claimForKernel(TOKENS.Kernel, TOKENS.ToolRegistry, TOKENS.Reporter, TOKENS.Config, TOKENS.FileReads, TOKENS.Conversation, TOKENS.ProviderRegistry);
+    // Without a trust decision from the host, a plugin of the build may supply it (doctor, tests).
+    if (this.options.trust) this.bindings.claimForKernel(TOKENS.WorkspaceTrust);
     // A view, not the kernel itself: services resolved from the container (by any plugin) get the
     // kernel's API with hooks that refuse every tap; taps are made in `apply` through the
     // plugin's own facade, so they carry its name.
     this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger)));
-    this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools);
+    // Services resolve the registry from the container with no plugin's name: they may not take or remove a plugin's tool.
+    this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools.forOwner({ owner: 'a service from the container' }));
     this.container.bind(TOKENS.Reporter).toConstantValue(this.output);
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
     this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);

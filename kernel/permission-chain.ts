@@ -4,10 +4,22 @@
  * only deny (which ends the chain) or ask (which sets a floor: the call is asked about even if a
  * later layer allows, and the essential layers still run). The kernel also records which tap
  * decided, so a PreToolUse "allow" can answer only the mode layer's question.
+ *
+ * Fail closed: a tap's answer must be `undefined` (no opinion) or a well-formed verdict; anything
+ * else (a string, a number, an unknown decision, a missing layer) is a deny that names the plugin
+ * and what it returned. A tap that does not answer within `timeoutMs` is a deny too, so a stuck
+ * policy server cannot hang the session.
  */
 import type { KernelHooks } from '../types/hooks.js';
 import { PermissionStage, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
+import { defuseThenable, describeValue, isPermissionVerdict } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
+
+/**
+ * How long one permission layer may take to answer. Generous: a policy plugin may ask a server;
+ * but bounded, because the user is waiting and nothing else would ever end the wait.
+ */
+export const PERMISSION_LAYER_TIMEOUT_MS = 30_000;
 
 export interface Decider {
   plugin: string;
@@ -21,18 +33,36 @@ export interface ChainOutcome {
   decider: Decider | undefined;
 }
 
+export interface ChainOptions {
+  isEssential(plugin: string): boolean;
+  /** Tell the user (a malformed or late answer is a plugin bug they must hear of). */
+  warn(message: string): void;
+  timeoutMs?: number;
+}
+
 export class PermissionChain {
   private readonly floors = new WeakMap<PermissionRequest, { verdict: PermissionVerdict; decider: Decider }>();
   private readonly deciders = new WeakMap<PermissionRequest, Decider>();
+  private readonly timeoutMs: number;
 
-  constructor(private readonly isEssential: (plugin: string) => boolean) {}
+  constructor(private readonly options: ChainOptions) {
+    this.timeoutMs = options.timeoutMs ?? PERMISSION_LAYER_TIMEOUT_MS;
+  }
 
   readonly transform: TapTransform = (tap: InterceptableTap) => {
     const plugin = pluginOfTap(tap.name);
     const stage = tap.stage ?? 0;
-    const settle = (request: PermissionRequest, verdict: PermissionVerdict | undefined): PermissionVerdict | undefined => {
-      if (!verdict) return undefined;
-      const decider = { plugin, stage, essential: this.isEssential(plugin) };
+    const refuse = (reason: string): PermissionVerdict => {
+      this.options.warn(reason);
+      return { decision: 'deny', layer: plugin, reason: `${reason}; denied` };
+    };
+    const settle = (request: PermissionRequest, answer: unknown): PermissionVerdict | undefined => {
+      if (answer === undefined) return undefined;
+      defuseThenable(answer);
+      const verdict = isPermissionVerdict(answer)
+        ? answer
+        : refuse(`plugin ${plugin} returned a malformed permission verdict (${describeValue(answer)}): a permission layer answers undefined or { decision: 'allow' | 'deny' | 'ask', layer, reason? }`);
+      const decider = { plugin, stage, essential: this.options.isEssential(plugin) };
       if (!decider.essential && stage <= PermissionStage.Sandbox && verdict.decision !== 'deny') {
         if (verdict.decision === 'ask' && !this.floors.has(request)) this.floors.set(request, { verdict, decider });
         return undefined; // an allow (or ask) this early never ends the chain
@@ -40,19 +70,32 @@ export class PermissionChain {
       this.deciders.set(request, decider);
       return verdict;
     };
+    const late = (): PermissionVerdict => refuse(`plugin ${plugin} did not answer checkPermission within ${this.timeoutMs} ms`);
     const { fn } = tap;
     switch (tap.type) {
       case 'sync':
-        return (request) => settle(request as PermissionRequest, fn(request) as PermissionVerdict | undefined);
+        return (request) => settle(request as PermissionRequest, fn(request));
       case 'promise':
-        return async (request) => settle(request as PermissionRequest, (await fn(request)) as PermissionVerdict | undefined);
+        return async (request) => settle(request as PermissionRequest, await this.bounded(Promise.resolve(fn(request)), late));
       case 'async':
-        return (request, callback) =>
-          fn(request, (error: unknown, verdict?: PermissionVerdict) =>
-            error ? (callback as (e: unknown) => void)(error) : (callback as (e: null, v: unknown) => void)(null, settle(request as PermissionRequest, verdict)),
+        return (request, callback) => {
+          const answer = new Promise<unknown>((resolve, reject) => fn(request, (error: unknown, verdict?: unknown) => (error ? reject(error) : resolve(verdict))));
+          this.bounded(answer, late).then(
+            (verdict) => (callback as (e: null, v: unknown) => void)(null, settle(request as PermissionRequest, verdict)),
+            (error: unknown) => (callback as (e: unknown) => void)(error),
           );
+        };
     }
   };
+
+  /** The answer, or `late()` once the bound has passed (the answer is then ignored). */
+  private bounded(answer: Promise<unknown>, late: () => PermissionVerdict): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<PermissionVerdict>((resolve) => {
+      timer = setTimeout(() => resolve(late()), this.timeoutMs);
+    });
+    return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
+  }
 
   async decide(hooks: KernelHooks, request: PermissionRequest): Promise<ChainOutcome> {
     const verdict = await hooks.checkPermission.promise(request);

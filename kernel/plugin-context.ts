@@ -15,18 +15,31 @@ export class PluginContext implements KernelApi {
   /** A true private field: what a plugin holds must not lead back to the kernel object itself. */
   readonly #kernel: KernelApi;
 
+  readonly #tools: ToolRegistry | undefined;
+  readonly #owner: string;
+  #container: Container | undefined;
+
+  /**
+   * `tools`: the registry as this plugin sees it (its registrations carry its name); `owner`
+   * names it in the refusal of a container change.
+   */
   constructor(
     kernel: KernelApi,
     readonly hooks: PluginHooks,
+    tools?: ToolRegistry,
+    owner = 'a service from the container',
   ) {
     this.#kernel = kernel;
+    this.#tools = tools;
+    this.#owner = owner;
   }
 
   get version(): string {
     return this.#kernel.version;
   }
   get container(): Container {
-    return this.#kernel.container;
+    this.#container ??= readOnlyContainer(this.#kernel.container, this.#owner);
+    return this.#container;
   }
   get projectRoot(): string {
     return this.#kernel.projectRoot;
@@ -41,7 +54,7 @@ export class PluginContext implements KernelApi {
     return this.#kernel.cli;
   }
   get tools(): ToolRegistry {
-    return this.#kernel.tools;
+    return this.#tools ?? this.#kernel.tools;
   }
   config<T>(key: string): T | undefined {
     return this.#kernel.config<T>(key);
@@ -70,4 +83,26 @@ export class PluginContext implements KernelApi {
   compactNow(mode: PermissionMode): Promise<boolean> {
     return this.#kernel.compactNow(mode);
   }
+}
+
+/**
+ * What may change the container: only a plugin's `bindings` module, loaded by the kernel through
+ * the binding ledger (who bound what, no silent second binding). Through the kernel API a plugin
+ * resolves services; binding, unbinding or loading modules there would bypass the ledger.
+ */
+const CHANGES: ReadonlySet<PropertyKey> = new Set(['bind', 'rebind', 'rebindAsync', 'unbind', 'unbindAsync', 'unbindAll', 'unbindAllAsync', 'load', 'loadAsync', 'unload', 'unloadAsync']);
+
+function readOnlyContainer(container: Container, owner: string): Container {
+  return new Proxy(container, {
+    get(target, property) {
+      if (CHANGES.has(property)) {
+        return () => {
+          throw new Error(`${owner.includes(' ') ? owner : `plugin ${owner}`} cannot ${String(property)} in the container after boot; bind services in the plugin's bindings module`);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+    set: () => false,
+  });
 }

@@ -2,23 +2,28 @@
  * The boot lifecycle, one guard per plugin and phase: `bindings` → tools (resolved per plugin)
  * → `apply` (taps) → `start()` (background; the first request waits at most the plugin's bound)
  * → runs → `dispose()`. A failing plugin is reported by name and the rest go on (K2); a failed
- * `apply` removes the plugin's taps and tools and disposes it. A `required` plugin that fails
- * stops the run (exit 2).
+ * `bindings` or `apply` removes what the plugin bound, registered and tapped, and disposes it.
+ *
+ * A critical plugin — required (by itself or by configuration), essential or a safety layer of
+ * the build — that fails in any phase, start() included, stops the run (exit 2): MewCode never
+ * runs with a policy, a permission layer, the sandbox or the audit log missing.
  */
 import { ContainerModule, type Container, type ServiceIdentifier } from 'inversify';
+import type { Command } from '../types/commands.js';
+import { TOKENS } from '../types/tokens.js';
 import type { KernelApi, MewcodePlugin } from '../types/plugin.js';
 import type { Tool } from '../types/tools.js';
-import { TOKENS } from '../types/tokens.js';
+import type { BindingLedger } from './binding-ledger.js';
 import { ConfigurationError } from './configuration-error.js';
 import type { TapLedger } from './hook-facade.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
 import { monotonicMs } from '../sdk/monotonic-clock.js';
 
-/** How long the first model request waits for a plugin's `start()` unless it declares otherwise. */
+/** How long the first model request waits for a plugin's `start()` unless it (or `plugin_start_timeout_ms`) says otherwise. */
 export const DEFAULT_START_TIMEOUT_MS = 5_000;
 
-export type Phase = 'load' | 'bindings' | 'tools' | 'apply';
+export type Phase = 'load' | 'bindings' | 'tools' | 'commands' | 'apply' | 'start';
 
 export interface PluginTiming {
   name: string;
@@ -30,14 +35,24 @@ interface LifecycleDeps {
   container: Container;
   registry: ToolRegistryImpl;
   ledger: TapLedger;
+  bindings: BindingLedger;
   warn(message: string): void;
   contextFor(plugin: MewcodePlugin): KernelApi;
+  /** Why the run cannot go on without this plugin ("It is essential"), or undefined. */
+  criticality(plugin: MewcodePlugin): string | undefined;
+  /** The plugin is in the build's own list (it may replace protected services). */
+  fromBuild(plugin: MewcodePlugin): boolean;
+  /** The bound of a start() whose plugin declares none (`plugin_start_timeout_ms`), if configured. */
+  startTimeoutMs(): number | undefined;
 }
 
 interface Loaded {
   plugin: MewcodePlugin;
   module: ContainerModule | undefined;
   toolToken: ServiceIdentifier<Tool>;
+  commandToken: ServiceIdentifier<Command>;
+  /** The kernel's bindings of the commands it accepted from this plugin under TOKENS.Command. */
+  commandModule?: ContainerModule;
   tools: string[];
 }
 
@@ -46,6 +61,8 @@ export class PluginLifecycle {
   private readonly loaded: Loaded[] = [];
   private readonly applied: Loaded[] = [];
   private readiness: Promise<void> = Promise.resolve();
+  private criticalReadiness: Promise<void> = Promise.resolve();
+  private readonly startTimers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly deps: LifecycleDeps) {}
 
@@ -54,11 +71,16 @@ export class PluginLifecycle {
     return this.applied.map((entry) => entry.plugin);
   }
 
-  /** A failure: reported by plugin name, or fatal for a required plugin. */
-  fail(plugin: Pick<MewcodePlugin, 'name' | 'required'>, phase: Phase, error: unknown, consequence: string): void {
-    const message = `plugin ${plugin.name} failed ${phase === 'load' ? 'to load' : `in ${phase}`}: ${errorMessage(error)}`;
-    if (plugin.required) throw new ConfigurationError(`${message}. It is required (organisation policy), so MewCode will not run without it.`);
-    this.deps.warn(`${message}; ${consequence}`);
+  /** A failure: reported by plugin name, or a ConfigurationError for a critical plugin. */
+  fail(plugin: MewcodePlugin, phase: Phase, error: unknown, consequence: string): void {
+    const fatal = this.fatal(plugin, phase, error);
+    if (fatal) throw fatal;
+    this.deps.warn(`${describeFailure(plugin, phase, error)}; ${consequence}`);
+  }
+
+  private fatal(plugin: MewcodePlugin, phase: Phase, error: unknown): ConfigurationError | undefined {
+    const why = this.deps.criticality(plugin);
+    return why ? new ConfigurationError(`${describeFailure(plugin, phase, error)}. ${why}, so MewCode will not run without it.`) : undefined;
   }
 
   async bindAll(plugins: readonly MewcodePlugin[]): Promise<void> {
@@ -66,11 +88,17 @@ export class PluginLifecycle {
       const started = monotonicMs();
       // Tools go under a token of their own per plugin, so one plugin's broken factory cannot take the others down.
       const toolToken = Symbol(`mewcode/Tool@${plugin.name}`) as ServiceIdentifier<Tool>;
-      const module = plugin.bindings ? redirectTools(plugin.bindings, toolToken) : undefined;
+      const commandToken = Symbol(`mewcode/Command@${plugin.name}`) as ServiceIdentifier<Command>;
+      const module = plugin.bindings
+        ? this.deps.bindings.guardModule({ plugin, fromBuild: this.deps.fromBuild(plugin) }, plugin.bindings, { tools: toolToken, commands: commandToken })
+        : undefined;
       try {
         if (module) await this.deps.container.loadAsync(module);
-        this.loaded.push({ plugin, module, toolToken, tools: [] });
+        this.loaded.push({ plugin, module, toolToken, commandToken, tools: [] });
       } catch (error) {
+        // Whatever it bound before failing goes too: a half-bound plugin must not shadow or break another's service.
+        if (module) await this.deps.container.unloadAsync(module).catch(() => undefined);
+        this.deps.bindings.release(plugin.name);
         this.fail(plugin, 'bindings', error, 'skipped');
       }
       this.timings.push({ name: plugin.name, bindMs: monotonicMs() - started, applyMs: 0 });
@@ -85,13 +113,59 @@ export class PluginLifecycle {
         for (const tool of tools) {
           if (!tool || typeof tool.name !== 'string' || typeof tool.execute !== 'function') throw new Error('a bound tool has no name or execute()');
         }
+        const claim = { owner: entry.plugin.name, ...(entry.plugin.replaces ? { replaces: entry.plugin.replaces } : {}) };
+        // All or nothing: a refused name leaves none of the plugin's tools half-registered.
         for (const tool of tools) {
-          this.deps.registry.register(tool);
+          const refusal = this.deps.registry.refusal(tool.name, claim);
+          if (refusal) throw new Error(refusal);
+        }
+        for (const tool of tools) {
+          this.deps.registry.register(tool, claim);
           entry.tools.push(tool.name);
         }
       } catch (error) {
         this.fail(entry.plugin, 'tools', error, 'its tools are not available; the run goes on without them');
       }
+    }
+  }
+
+  /**
+   * Each plugin's slash commands, under TOKENS.Command, one plugin per name: a second plugin's
+   * command of a taken name is left out, naming both, unless that plugin `replaces` the name.
+   */
+  async registerCommands(): Promise<void> {
+    const accepted = new Map<string, { command: Command; owner: Loaded }>();
+    for (const entry of this.loaded) {
+      if (!entry.module || !this.deps.container.isBound(entry.commandToken)) continue;
+      let commands: Command[];
+      try {
+        commands = this.deps.container.getAll(entry.commandToken);
+        for (const command of commands) {
+          if (!command || typeof command.name !== 'string' || typeof command.run !== 'function') throw new Error('a bound command has no name or run()');
+        }
+      } catch (error) {
+        this.fail(entry.plugin, 'commands', error, 'its commands are not available');
+        continue;
+      }
+      for (const command of commands) {
+        const holder = accepted.get(command.name);
+        if (holder && holder.owner !== entry && !(entry.plugin.replaces ?? []).includes(command.name)) {
+          this.deps.warn(
+            `plugin ${entry.plugin.name}: command /${command.name} is already contributed by plugin ${holder.owner.plugin.name}; its /${command.name} is not available (declare replaces: ['${command.name}'] to replace it)`,
+          );
+          continue;
+        }
+        if (holder && holder.owner !== entry) accepted.delete(command.name); // replaced: the newcomer's goes last
+        accepted.set(command.name, { command, owner: entry });
+      }
+    }
+    for (const entry of this.loaded) {
+      const mine = [...accepted.values()].filter((held) => held.owner === entry).map((held) => held.command);
+      if (mine.length === 0) continue;
+      entry.commandModule = new ContainerModule(({ bind }) => {
+        for (const command of mine) bind(TOKENS.Command).toConstantValue(command);
+      });
+      await this.deps.container.loadAsync(entry.commandModule);
     }
   }
 
@@ -129,41 +203,80 @@ export class PluginLifecycle {
     }
   }
 
-  /** Start background work; `ready()` resolves when every start finished or used up its bound. */
+  /**
+   * Start background work. Each start() is bounded: one that fails or has not finished within its
+   * bound is a warning (the run goes on without waiting), or, for a critical plugin, the
+   * ConfigurationError `ready()` and `criticalReady()` reject with.
+   */
   startAll(): void {
+    const critical: Promise<void>[] = [];
     const waits = this.applied
       .filter((entry) => entry.plugin.start)
       .map(({ plugin }) => {
-        const bound = plugin.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-        let done = false;
-        const started = Promise.resolve()
-          .then(() => plugin.start?.(this.deps.contextFor(plugin)))
-          .then(
-            () => undefined,
-            (error: unknown) => this.deps.warn(`plugin ${plugin.name} failed in start: ${errorMessage(error)}; it may work only partly`),
-          )
-          .finally(() => {
-            done = true;
-          });
-        let timer: NodeJS.Timeout | undefined;
-        const expired = new Promise<void>((resolve) => {
-          timer = setTimeout(() => {
-            if (!done) this.deps.warn(`plugin ${plugin.name} is still starting after ${bound} ms; going on without waiting for it`);
-            resolve();
-          }, bound);
-          timer.unref();
-        });
-        return Promise.race([started, expired]).finally(() => clearTimeout(timer));
+        const wait = this.startOne(plugin);
+        if (this.deps.criticality(plugin)) critical.push(wait);
+        return wait;
       });
     this.readiness = Promise.all(waits).then(() => undefined);
+    this.criticalReadiness = Promise.all(critical).then(() => undefined);
+    // Nobody may be waiting yet: a critical failure is also reported through ready().
+    this.readiness.catch(() => undefined);
+    this.criticalReadiness.catch(() => undefined);
   }
 
+  private startOne(plugin: MewcodePlugin): Promise<void> {
+    const bound = plugin.startTimeoutMs ?? this.deps.startTimeoutMs() ?? DEFAULT_START_TIMEOUT_MS;
+    const failed = (error: unknown): void => {
+      const fatal = this.fatal(plugin, 'start', error);
+      if (fatal) throw fatal;
+      this.deps.warn(`${describeFailure(plugin, 'start', error)}; it may work only partly`);
+    };
+    let done = false;
+    const started = Promise.resolve()
+      .then(() => plugin.start?.(this.deps.contextFor(plugin)))
+      .then(() => undefined, failed)
+      .finally(() => {
+        done = true;
+      });
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<void>((resolve, reject) => {
+      timer = setTimeout(() => {
+        this.startTimers.delete(timer!);
+        if (done) return resolve();
+        const late = new Error(`did not finish start within ${bound} ms`);
+        const fatal = this.fatal(plugin, 'start', late);
+        if (fatal) return reject(fatal);
+        this.deps.warn(`plugin ${plugin.name} did not finish start within ${bound} ms; going on without waiting for it`);
+        resolve();
+      }, bound);
+      // Not holding the process open by itself: a run that ends first exits at once. `ready()`
+      // holds it while someone waits, so a start() that never settles cannot let the process
+      // end with the first request still waiting for it.
+      timer.unref();
+      this.startTimers.add(timer);
+    });
+    return Promise.race([started, expired]).finally(() => {
+      clearTimeout(timer);
+      this.startTimers.delete(timer!);
+    });
+  }
+
+  /** Resolves when every start() finished or used up its bound; rejects when a critical one failed. */
   ready(): Promise<void> {
+    for (const timer of this.startTimers) timer.ref();
     return this.readiness;
+  }
+
+  /** The same for the critical plugins only (what the CLI waits for before a UI runs). */
+  criticalReady(): Promise<void> {
+    for (const timer of this.startTimers) timer.ref();
+    return this.criticalReadiness;
   }
 
   /** Shutdown, in reverse order: each plugin's taps are removed first, so a disposed plugin is never called. */
   async disposeAll(): Promise<void> {
+    for (const timer of this.startTimers) clearTimeout(timer);
+    this.startTimers.clear();
     for (const entry of [...this.applied].reverse()) {
       this.deps.ledger.removeAll(entry.plugin.name);
       await this.dispose(entry.plugin);
@@ -172,8 +285,11 @@ export class PluginLifecycle {
 
   private async unload(entry: Loaded): Promise<void> {
     this.deps.ledger.removeAll(entry.plugin.name);
-    for (const name of entry.tools) this.deps.registry.unregister(name);
+    // Only its own registrations (bound or registered in apply): a tool it replaced comes back.
+    this.deps.registry.unregisterOwner(entry.plugin.name);
+    if (entry.commandModule) await this.deps.container.unloadAsync(entry.commandModule).catch(() => undefined);
     if (entry.module) await this.deps.container.unloadAsync(entry.module).catch(() => undefined);
+    this.deps.bindings.release(entry.plugin.name);
     await this.dispose(entry.plugin);
   }
 
@@ -186,17 +302,7 @@ export class PluginLifecycle {
   }
 }
 
-/** The plugin's module, with `bind(TOKENS.Tool)` sent to the plugin's own tool token. */
-function redirectTools(bindings: ContainerModule, toolToken: ServiceIdentifier<Tool>): ContainerModule {
-  if (typeof (bindings as { load?: unknown }).load !== 'function') {
-    return new ContainerModule(() => {
-      throw new Error('its "bindings" is not a ContainerModule (use the ContainerModule the kernel API or mewcode/sdk provides)');
-    });
-  }
-  return new ContainerModule((options) =>
-    bindings.load({
-      ...options,
-      bind: ((id: ServiceIdentifier) => options.bind(id === TOKENS.Tool ? toolToken : id)) as typeof options.bind,
-    }),
-  );
+function describeFailure(plugin: Pick<MewcodePlugin, 'name'>, phase: Phase, error: unknown): string {
+  if (phase === 'start' && error instanceof Error && error.message.startsWith('did not finish start within')) return `plugin ${plugin.name} ${error.message}`;
+  return `plugin ${plugin.name} failed ${phase === 'load' ? 'to load' : `in ${phase}`}: ${errorMessage(error)}`;
 }

@@ -1,10 +1,22 @@
 /**
- * Which plugins run, in which order: defaults, then configured plugins; a later plugin of the same
- * name replaces the earlier one in its place; `replaces` drops the named plugins (taking the place
- * of the first); `disable:` removes by name (not essential ones, and a safety layer only when the
- * user's own file asks); `dependsOn` orders and requires.
+ * Which plugins run, in which order: defaults (the build's own list), then configured plugins.
+ * In the build's list a later plugin of the same name replaces the earlier one in its place; a
+ * configured plugin may take a name already in the set only when it says so (`replaces: [name]`),
+ * otherwise it is refused with both named. `replaces` drops the named plugins (taking the place
+ * of the first); configuration can never replace an essential or safety layer. `disable:` removes
+ * by name (not essential ones, and a safety layer only when the user's own file asks);
+ * `dependsOn` orders and requires.
  */
 import type { MewcodePlugin } from '../types/plugin.js';
+
+export interface PluginSetOptions {
+  /** Where a configured plugin came from (its `plugins:` entry), for messages. */
+  sourceOf?(plugin: MewcodePlugin): string | undefined;
+  /** A configured plugin refused; the default says it with `warn` (a caller may make it fatal). */
+  refuse?(plugin: MewcodePlugin, message: string): void;
+  /** Required by configuration: `disable:` cannot remove it either. */
+  isRequired?(plugin: MewcodePlugin): boolean;
+}
 
 export function resolvePluginSet(
   defaults: readonly MewcodePlugin[],
@@ -13,23 +25,38 @@ export function resolvePluginSet(
   warn: (message: string) => void,
   /** Names in `disable` that came from a project's files rather than the user's own. */
   disabledByProject: ReadonlySet<string> = new Set(),
+  options: PluginSetOptions = {},
 ): MewcodePlugin[] {
   const list: MewcodePlugin[] = [];
-  const essential = new Set(defaults.filter((p) => p.essential).map((p) => p.name));
+  const refuse = options.refuse ?? ((_plugin: MewcodePlugin, message: string) => warn(message));
+  const named = (plugin: MewcodePlugin): string => {
+    const source = options.sourceOf?.(plugin);
+    return source ? `${plugin.name} (${source})` : plugin.name;
+  };
   // A plugin named in configuration may not stand in for an essential one (the blacklist, the
-  // sandbox): configuration must never be able to switch those layers off (SPEC A1).
-  const configured = extra.filter((plugin) => {
-    const takesOver = namesTakenOver(plugin, essential);
-    if (takesOver.length === 0) return true;
-    warn(`plugins: ${plugin.name} would replace the essential plugin ${takesOver.join(', ')}; only a custom build may do that. ${plugin.name} skipped`);
-    return false;
-  });
-  // Allowed (configured plugins load only from trusted places), but never silent: a configured
-  // plugin standing in for a permission layer or the audit decides what those layers did.
-  const safety = new Set(defaults.filter((p) => p.safety).map((p) => p.name));
-  for (const plugin of configured) {
-    const takesOver = namesTakenOver(plugin, safety);
-    if (takesOver.length > 0) warn(`plugins: ${plugin.name} (from configuration) replaces the safety layer ${takesOver.join(', ')}`);
+  // sandbox) or a safety layer (the permission layers, the audit): configuration must never be
+  // able to switch those off or decide what they did (SPEC A1). A custom build may.
+  const protectedLayers = new Map<string, string>();
+  for (const plugin of defaults) {
+    if (plugin.essential) protectedLayers.set(plugin.name, 'essential plugin');
+    else if (plugin.safety) protectedLayers.set(plugin.name, 'safety layer');
+  }
+  const configured: MewcodePlugin[] = [];
+  for (const plugin of extra) {
+    const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => protectedLayers.has(name));
+    if (takesOver.length > 0) {
+      const kinds = takesOver.map((name) => `${protectedLayers.get(name)} ${name}`).join(', ');
+      refuse(plugin, `plugins: ${plugin.name} would replace the ${kinds}; only a custom build may do that. ${plugin.name} skipped`);
+      continue;
+    }
+    // One name, one plugin: a configured plugin does not silently take the place of another.
+    const holder = [...defaults, ...configured].find((p) => p.name === plugin.name);
+    if (holder && !(plugin.replaces ?? []).includes(plugin.name)) {
+      const incumbent = defaults.includes(holder) ? `the built-in plugin ${holder.name}` : `plugin ${named(holder)}`;
+      refuse(plugin, `plugins: ${named(plugin)} has the name of ${incumbent}; it was not loaded (declare replaces: ['${plugin.name}'] to stand in for it)`);
+      continue;
+    }
+    configured.push(plugin);
   }
   for (const plugin of [...defaults, ...configured]) {
     const replaced = new Set([plugin.name, ...(plugin.replaces ?? [])]);
@@ -47,6 +74,10 @@ export function resolvePluginSet(
     if (!disabled.has(plugin.name)) return true;
     if (plugin.essential) {
       warn(`plugins: ${plugin.name} is essential and cannot be disabled by configuration; keeping it`);
+      return true;
+    }
+    if (plugin.required || options.isRequired?.(plugin)) {
+      warn(`plugins: ${plugin.name} is required and cannot be disabled by configuration; keeping it`);
       return true;
     }
     if (plugin.safety && disabledByProject.has(plugin.name)) {
@@ -95,9 +126,4 @@ function orderByDependencies(plugins: MewcodePlugin[], warn: (message: string) =
   };
   for (const plugin of plugins) visit(plugin, []);
   return ordered;
-}
-
-/** Which of `names` this plugin stands in for: its own name, and what it `replaces`. */
-function namesTakenOver(plugin: MewcodePlugin, names: ReadonlySet<string>): string[] {
-  return [plugin.name, ...(plugin.replaces ?? [])].filter((name) => names.has(name));
 }

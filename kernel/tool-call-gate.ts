@@ -6,8 +6,9 @@
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, RunContext, ToolUseDecision } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
-import { PermissionStage, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
+import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import { toolCategory, type Tool, type ToolInput, type ToolInputCheck } from '../types/tools.js';
+import { describeValue, isApprovalOutcome } from './decision-shapes.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import type { ToolLookup } from './tool-view.js';
 
@@ -101,22 +102,28 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     return deny(call, `[hook ${by}] ${reason}`);
   }
   const { verdict } = applyHookDecision(await deps.chain.decide(deps.hooks, permission), hook, by);
-  if (verdict.decision === 'deny') {
+  if (verdict.decision !== 'allow' && verdict.decision !== 'ask') {
     await decided(permission, verdict, false);
     return deny(call, `Permission denied by ${verdict.layer}: ${verdict.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
   }
   if (verdict.decision === 'ask') {
     const approvalRequest: ApprovalRequest = { ...permission, verdict, toolCallId: call.id };
     deps.emit({ type: 'approval_request', request: approvalRequest });
-    const outcome = (await deps.hooks.requestApproval.promise(approvalRequest)) ?? (await deps.approve(approvalRequest));
-    if (!outcome) {
+    const answer: unknown = (await deps.hooks.requestApproval.promise(approvalRequest)) ?? (await deps.approve(approvalRequest));
+    if (answer === undefined) {
       await decided(permission, verdict, false);
       return deny(call, `Permission required: ${call.name} needs approval (${verdict.reason ?? verdict.layer}) and no one was available to approve it. Do not retry this call.`);
     }
-    await decided(permission, verdict, outcome.choice !== 'deny', outcome);
-    if (outcome.choice === 'deny') return deny(call, `User denied: ${outcome.reason ?? `${call.name} was not approved`}`);
+    // Only a well-formed allow choice runs the call; anything else an approver returned denies it.
+    const outcome: ApprovalOutcome = isApprovalOutcome(answer)
+      ? answer
+      : { choice: 'deny', answeredBy: 'kernel', reason: `the approver returned a malformed approval (${describeValue(answer)})` };
+    const allowed = ALLOW_CHOICES.has(outcome.choice);
+    await decided(permission, verdict, allowed, outcome);
+    if (!allowed) return deny(call, `User denied: ${outcome.reason ?? `${call.name} was not approved`}`);
     return { run: true, tool, input };
   }
+  // Only an explicit allow reaches here: anything else was a deny or an ask above.
   await decided(permission, verdict, true);
   return { run: true, tool, input };
 }
@@ -136,6 +143,8 @@ async function checkedInput(tool: Tool, parsed: ToolInputCheck): Promise<ToolInp
     return { ok: false, error: `the tool's input check failed: ${(error as Error)?.message ?? String(error)}` };
   }
 }
+
+const ALLOW_CHOICES: ReadonlySet<string> = new Set<ApprovalChoice>(['allow_once', 'allow_session', 'allow_always']);
 
 /**
  * A hook's `ask` turns an allow into a question; a hook's `allow` answers only the question the

@@ -1,15 +1,35 @@
 /**
- * Every tool of the process (SPEC T1). Boot tools keep registration order (a later tool of the
- * same name replaces the earlier in place); tools registered after boot (e.g. MCP servers that
- * connected in the background) follow, sorted by name, so the list is deterministic whatever
- * order they arrived in. Sessions read it through a ToolView that changes only between turns.
+ * Every tool of the process (SPEC T1). Boot tools keep registration order; tools registered after
+ * boot (e.g. MCP servers that connected in the background) follow, sorted by name, so the list is
+ * deterministic whatever order they arrived in. Sessions read it through a ToolView that changes
+ * only between turns.
+ *
+ * Every registration records its owner (the plugin, through its own view `forOwner`). A name is
+ * one owner's: another owner's registration of it is refused, naming both, unless the newcomer
+ * declares `replaces: [<tool name>]`; then it is stacked over the incumbent, and removing it (the
+ * replacer failed, or unregistered it) brings the incumbent back. An owner may remove only its
+ * own. The host (the registry itself, without a claim: tests, custom builds) may do anything.
  */
 import type { ToolRegistry } from '../types/services.js';
 import { toolDefinition, type Tool, type ToolDefinition } from '../types/tools.js';
 
+export interface ToolClaim {
+  /** Who registers: a plugin name, or a label such as "a service from the container". */
+  owner: string;
+  /** The newcomer's `replaces`: a tool name listed there may be taken from its owner. */
+  replaces?: readonly string[];
+}
+
+interface Entry {
+  tool: Tool;
+  /** Undefined: the host. */
+  owner: string | undefined;
+}
+
 export class ToolRegistryImpl implements ToolRegistry {
-  private readonly boot: Tool[] = [];
-  private readonly late = new Map<string, Tool>();
+  /** Each name's registrations, the one in force last; boot names keep their first place. */
+  private readonly stacks = new Map<string, Entry[]>();
+  private readonly bootOrder: string[] = [];
   private sealed = false;
   private ordered: Tool[] | undefined;
   private cache = new Map<boolean, ToolDefinition[]>();
@@ -21,28 +41,74 @@ export class ToolRegistryImpl implements ToolRegistry {
     this.sealed = true;
   }
 
-  register(tool: Tool): void {
-    const index = this.boot.findIndex((t) => t.name === tool.name);
-    if (index >= 0) this.boot[index] = tool;
-    else if (this.sealed) this.late.set(tool.name, tool);
-    else this.boot.push(tool);
+  /** The registry as one owner sees it: its registrations carry its name. */
+  forOwner(claim: ToolClaim): ToolRegistry {
+    return {
+      register: (tool) => this.register(tool, claim),
+      unregister: (name) => this.unregister(name, claim.owner),
+      get: (name) => this.get(name),
+      list: () => this.list(),
+      definitions: (options) => this.definitions(options),
+    };
+  }
+
+  /** Why `claim` may not register `name` now; undefined when it may. */
+  refusal(name: string, claim: ToolClaim | undefined): string | undefined {
+    const current = this.stacks.get(name)?.at(-1);
+    if (!current || !claim || current.owner === claim.owner) return undefined;
+    if (current.owner !== undefined && (claim.replaces ?? []).includes(name)) return undefined;
+    return `tool ${name} is already registered by ${ownerName(current.owner)} (declare replaces: ['${name}'] to replace it)`;
+  }
+
+  register(tool: Tool, claim?: ToolClaim): void {
+    const refusal = this.refusal(tool.name, claim);
+    if (refusal) throw new Error(refusal);
+    const owner = claim?.owner;
+    const stack = this.stacks.get(tool.name);
+    if (!stack) {
+      this.stacks.set(tool.name, [{ tool, owner }]);
+      if (!this.sealed) this.bootOrder.push(tool.name);
+    } else {
+      const own = stack.findIndex((entry) => entry.owner === owner);
+      // The host replaces whatever is in force; an owner replaces its own entry, or stacks on top.
+      if (owner === undefined) stack[stack.length - 1] = { tool, owner };
+      else if (own >= 0 && own === stack.length - 1) stack[own] = { tool, owner };
+      else stack.push({ tool, owner });
+    }
     this.changed();
   }
 
-  unregister(name: string): boolean {
-    const index = this.boot.findIndex((t) => t.name === name);
-    if (index >= 0) this.boot.splice(index, 1);
-    else if (!this.late.delete(name)) return false;
+  /** Removes `owner`'s registration (the host's call removes the one in force). */
+  unregister(name: string, owner?: string): boolean {
+    const stack = this.stacks.get(name);
+    if (!stack) return false;
+    const at = owner === undefined ? stack.length - 1 : stack.findIndex((entry) => entry.owner === owner);
+    if (at < 0) throw new Error(`tool ${name} is registered by ${ownerName(stack.at(-1)!.owner)}; ${owner} cannot remove it`);
+    stack.splice(at, 1);
+    if (stack.length === 0) {
+      this.stacks.delete(name);
+      const boot = this.bootOrder.indexOf(name);
+      if (boot >= 0) this.bootOrder.splice(boot, 1);
+    }
     this.changed();
     return true;
   }
 
+  /** Removes every registration of `owner` (a plugin that failed), bringing back what it replaced. */
+  unregisterOwner(owner: string): void {
+    for (const [name, stack] of [...this.stacks]) if (stack.some((entry) => entry.owner === owner)) this.unregister(name, owner);
+  }
+
   get(name: string): Tool | undefined {
-    return this.boot.find((t) => t.name === name) ?? this.late.get(name);
+    return this.stacks.get(name)?.at(-1)?.tool;
   }
 
   list(): readonly Tool[] {
-    this.ordered ??= [...this.boot, ...[...this.late.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))];
+    if (!this.ordered) {
+      const boot = new Set(this.bootOrder);
+      const late = [...this.stacks.keys()].filter((name) => !boot.has(name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.ordered = [...this.bootOrder, ...late].map((name) => this.get(name)!);
+    }
     return this.ordered;
   }
 
@@ -62,4 +128,9 @@ export class ToolRegistryImpl implements ToolRegistry {
     this.cache.clear();
     this.version++;
   }
+}
+
+function ownerName(owner: string | undefined): string {
+  if (owner === undefined) return 'the host';
+  return owner.includes(' ') ? owner : `plugin ${owner}`;
 }

@@ -52,7 +52,14 @@ export interface MewcodePlugin {
   version?: string;
   /** Semver range of the kernel API this plugin was built for (checked for external plugins). */
   kernel?: string;
-  /** Names of plugins this one stands in for (they are dropped from the set). */
+  /**
+   * What this plugin deliberately takes over; nothing is taken over silently. A plugin name: that
+   * plugin is dropped from the set (a configured plugin must list its own name here to take a
+   * name already in the set). A tool name (`read_file`), a slash command name (`deploy`) or a
+   * single-binding token's name in TOKENS (`CommandSandbox`): this plugin's registration replaces
+   * the other plugin's instead of being refused. Configuration can never take over an essential
+   * plugin or a safety layer, or their services; a custom build's own list can.
+   */
   replaces?: readonly string[];
   /**
    * Essential plugins (e.g. the permission blacklist and sandbox) cannot be removed by the
@@ -69,19 +76,29 @@ export interface MewcodePlugin {
   /** The plugin's own configuration section, validated before `apply`. */
   config?: ConfigSection;
   /**
-   * Organisation policy: when this plugin fails to load (import, bindings, apply), the run stops
-   * with exit 2 instead of running without it.
+   * Organisation policy: when this plugin fails to load (import, bindings, tools, apply) or its
+   * start() fails or does not finish within its bound, the run stops with exit 2 before any
+   * model request instead of running without it. Configuration can say the same of any plugin:
+   * `plugins: [{ use: <module>, required: true }]`. Essential plugins and safety layers of the
+   * build are held to the same rule.
    */
   required?: boolean;
   /** All binding happens here (never in `apply`). Tools bound under TOKENS.Tool are resolved per plugin. */
   bindings?: ContainerModule;
-  /** Tap hooks. A throw removes this plugin's taps and disposes it. */
+  /**
+   * Tap hooks. A throw removes this plugin's taps, tools and bindings and disposes it. What a tap
+   * returns is checked at run time: a malformed answer to a decision hook takes the safe side
+   * (checkPermission, preToolUse and requestApproval deny, userPromptSubmit blocks) and names
+   * this plugin. A checkPermission tap that does not answer within 30 s denies.
+   */
   apply?(kernel: KernelApi): void | Promise<void>;
   /**
    * Background work after boot (e.g. connecting MCP servers). Not awaited by boot; the first
-   * model request waits for it at most `startTimeoutMs` (default 5000).
+   * model request waits for it at most `startTimeoutMs`. One that fails or does not finish in
+   * time is a warning, or, for a required, essential or safety plugin, ends the run (exit 2).
    */
   start?(kernel: KernelApi): Promise<void>;
+  /** The bound of `start()`; default `plugin_start_timeout_ms` from configuration, else 5000. */
   startTimeoutMs?: number;
   /**
    * Load now what the first tool turn will need (a lazily imported module, a parser), because the

@@ -77,6 +77,6 @@ test.each([
   expect(ui.seen.asked.map((p) => p.settings.map((s) => s.key))).toEqual([['permissions.default_mode']]);
   expect(counter.kernels).toHaveLength(1);
   // The kernel that started its plugins is the one the session ran on, with the user's answer.
-  expect(counter.kernels[0]!.container).toBe(ui.seen.ranWith!.container);
+  expect(counter.kernels[0]!.session).toBe(ui.seen.ranWith!.session); // (a plugin sees a read-only view of the container)
   expect(ui.seen.ranWith!.container.get(TOKENS.WorkspaceTrust).isTrusted()).toBe(answer);
 });

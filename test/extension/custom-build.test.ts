@@ -188,13 +188,14 @@ test('a configured plugin cannot replace an essential plugin; a custom build can
   expect(resolvePluginSet([guard, impostor], [], [], () => undefined)).toEqual([impostor]);
 });
 
-test('a configured plugin that replaces a safety layer is allowed (it is trusted code) but said aloud', async () => {
+test('a configured plugin cannot replace a safety layer either; a custom build can', async () => {
   const { resolvePluginSet } = await import('../../kernel/plugin-set.js');
   const rules: MewcodePlugin = { name: 'permission-rules', safety: true };
   const mine: MewcodePlugin = { name: 'acme-rules', replaces: ['permission-rules'] };
   const warnings: string[] = [];
-  expect(resolvePluginSet([rules], [mine], [], (m) => warnings.push(m))).toEqual([mine]);
-  expect(warnings).toEqual(['plugins: acme-rules (from configuration) replaces the safety layer permission-rules']);
+  expect(resolvePluginSet([rules], [mine], [], (m) => warnings.push(m))).toEqual([rules]);
+  expect(warnings).toEqual(['plugins: acme-rules would replace the safety layer permission-rules; only a custom build may do that. acme-rules skipped']);
+  expect(resolvePluginSet([rules, mine], [], [], () => undefined)).toEqual([mine]);
   // disable: from a project file keeps it; from the user's own file it may go.
   expect(resolvePluginSet([rules], [], ['permission-rules'], () => undefined, new Set(['permission-rules']))).toEqual([rules]);
   expect(resolvePluginSet([rules], [], ['permission-rules'], () => undefined, new Set())).toEqual([]);

@@ -275,7 +275,7 @@ test('start() runs in the background; the first model request waits for it at mo
   expect(model.requests[0]!.system.environment).toBe('quick ready: true\n\nslow ready: false');
   expect(reporter.warnings).toEqual([
     'plugin failing-start failed in start: no network; it may work only partly',
-    'plugin slow-start is still starting after 300 ms; going on without waiting for it',
+    'plugin slow-start did not finish start within 300 ms; going on without waiting for it',
   ]);
 
   const secondStarted = performance.now();

@@ -1,0 +1,129 @@
+/**
+ * Who bound which service. Every plugin's `bindings` module is loaded through `guardModule`,
+ * which sees each `bind`, `rebind` and `unbind` it makes:
+ * - `TOKENS.Tool` goes to the plugin's own tool token (its tools are resolved, and fail, alone),
+ *   and `TOKENS.Command` to its own command token (the kernel binds the commands it accepts:
+ *   one plugin per command name);
+ * - the multi-bound tokens (tools, provider factories, user interfaces, commands) take any number
+ *   of bindings;
+ * - every other token of TOKENS is single-binding (it is resolved with `get`): a second plugin's
+ *   binding would make every `get` fail with "Ambiguous bindings" and take the first plugin down.
+ *   It is refused instead, naming both, unless the newcomer declares `replaces: ['<token name>']`
+ *   (e.g. `replaces: ['CommandSandbox']`); then the incumbent's binding is removed first. The
+ *   kernel's own services, and those of an essential or safety plugin when the newcomer comes from
+ *   configuration, cannot be replaced. A plugin may `unbind` or `rebind` only what it bound.
+ * Tokens a plugin defines itself are its own business and are not checked.
+ *
+ * Why not a child container per plugin (Fastify-style encapsulation): every plugin resolves other
+ * plugins' services by TOKENS from the one container (the sandbox, the permission settings, the
+ * session store), which is the documented contract; a container per plugin would need an export
+ * list per plugin and a second resolution path, for what this ledger already prevents (a plugin
+ * silently taking over or breaking another's service).
+ */
+import { ContainerModule, type ContainerModuleLoadOptions, type ServiceIdentifier } from 'inversify';
+import type { MewcodePlugin } from '../types/plugin.js';
+import type { Command } from '../types/commands.js';
+import type { Tool } from '../types/tools.js';
+import { TOKENS } from '../types/tokens.js';
+
+/** Tokens that take a binding from every plugin that contributes one. */
+const MULTI_BOUND: ReadonlySet<ServiceIdentifier> = new Set([TOKENS.Tool, TOKENS.ProviderFactory, TOKENS.UserInterface, TOKENS.Command, TOKENS.CommandProvider]);
+
+const TOKEN_NAMES = new Map<ServiceIdentifier, string>(Object.entries(TOKENS).map(([name, token]) => [token as ServiceIdentifier, name]));
+
+/** The pseudo-owner of the services the kernel binds itself. */
+export const KERNEL_OWNER = 'the kernel';
+
+export interface Newcomer {
+  plugin: MewcodePlugin;
+  /** The plugin is part of the build's own list (not named in configuration). */
+  fromBuild: boolean;
+}
+
+export class BindingLedger {
+  private readonly owners = new Map<ServiceIdentifier, string>();
+
+  constructor(private readonly isProtected: (plugin: string) => 'essential' | 'safety' | undefined) {}
+
+  /** Services the kernel binds: never another's. */
+  claimForKernel(...tokens: ServiceIdentifier[]): void {
+    for (const token of tokens) this.owners.set(token, KERNEL_OWNER);
+  }
+
+  /** Forget a failed plugin's claims (its module was unloaded). */
+  release(plugin: string): void {
+    for (const [token, owner] of this.owners) if (owner === plugin) this.owners.delete(token);
+  }
+
+  /** The plugin's module, with its tools redirected to `toolToken` and every single-binding token checked. */
+  guardModule(newcomer: Newcomer, bindings: ContainerModule, own: { tools: ServiceIdentifier<Tool>; commands: ServiceIdentifier<Command> }): ContainerModule {
+    if (typeof (bindings as { load?: unknown }).load !== 'function') {
+      return new ContainerModule(() => {
+        throw new Error('its "bindings" is not a ContainerModule (use the ContainerModule the kernel API or mewcode/sdk provides)');
+      });
+    }
+    const name = newcomer.plugin.name;
+    return new ContainerModule((options) => {
+      const bind = ((id: ServiceIdentifier) => {
+        if (id === TOKENS.Tool) return options.bind(own.tools);
+        if (id === TOKENS.Command) return options.bind(own.commands);
+        if (this.checked(id)) this.take(newcomer, id, options);
+        return options.bind(id);
+      }) as ContainerModuleLoadOptions['bind'];
+      const mayChange = (id: ServiceIdentifier): void => {
+        if (!this.checked(id)) return;
+        const owner = this.owners.get(id);
+        if (owner !== undefined && owner !== name) throw new Error(`${tokenLabel(id)} is bound by ${owner}`);
+      };
+      const identifierOf = (identifier: unknown): ServiceIdentifier | undefined =>
+        typeof identifier === 'object' && identifier !== null && 'serviceIdentifier' in identifier ? (identifier as { serviceIdentifier: ServiceIdentifier }).serviceIdentifier : (identifier as ServiceIdentifier);
+      return bindings.load({
+        ...options,
+        bind,
+        rebind: ((id: ServiceIdentifier) => (mayChange(id), this.record(name, id), options.rebind(id))) as ContainerModuleLoadOptions['rebind'],
+        rebindAsync: (async (id: ServiceIdentifier) => (mayChange(id), this.record(name, id), options.rebindAsync(id))) as ContainerModuleLoadOptions['rebindAsync'],
+        unbind: ((identifier: Parameters<ContainerModuleLoadOptions['unbind']>[0]) => {
+          const id = identifierOf(identifier);
+          if (id !== undefined) mayChange(id);
+          return options.unbind(identifier);
+        }) as ContainerModuleLoadOptions['unbind'],
+        unbindAsync: (async (identifier: Parameters<ContainerModuleLoadOptions['unbindAsync']>[0]) => {
+          const id = identifierOf(identifier);
+          if (id !== undefined) mayChange(id);
+          return options.unbindAsync(identifier);
+        }) as ContainerModuleLoadOptions['unbindAsync'],
+      });
+    });
+  }
+
+  private checked(id: ServiceIdentifier): boolean {
+    return TOKEN_NAMES.has(id) && !MULTI_BOUND.has(id);
+  }
+
+  private record(plugin: string, id: ServiceIdentifier): void {
+    if (this.checked(id)) this.owners.set(id, plugin);
+  }
+
+  /** Claim `id` for the newcomer, or throw naming both; a declared replacement unbinds the incumbent. */
+  private take(newcomer: Newcomer, id: ServiceIdentifier, options: ContainerModuleLoadOptions): void {
+    const name = newcomer.plugin.name;
+    const owner = this.owners.get(id);
+    if (owner !== undefined && owner !== name) {
+      const tokenName = TOKEN_NAMES.get(id)!;
+      const replaces = (newcomer.plugin.replaces ?? []).includes(tokenName);
+      if (owner === KERNEL_OWNER) throw new Error(`${tokenLabel(id)} is bound by the kernel`);
+      const kind = this.isProtected(owner);
+      if (kind && !newcomer.fromBuild) {
+        throw new Error(`${tokenLabel(id)} is bound by the ${kind === 'essential' ? 'essential plugin' : 'safety layer'} ${owner}, which configuration cannot replace`);
+      }
+      if (!replaces) throw new Error(`${tokenLabel(id)} is already bound by ${owner} (declare replaces: ['${tokenName}'] to replace it)`);
+      if (options.isBound(id)) options.unbind(id);
+    }
+    this.owners.set(id, name);
+  }
+}
+
+function tokenLabel(id: ServiceIdentifier): string {
+  return `TOKENS.${TOKEN_NAMES.get(id) ?? String(id)}`;
+}
+

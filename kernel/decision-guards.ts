@@ -1,0 +1,95 @@
+/**
+ * Run-time checks of what each tap of a decision-carrying or value-carrying hook returns. A tap
+ * whose answer is not of the hook's shape does not get its way: the hook takes its safe side and
+ * the user is told which plugin returned what.
+ *
+ * - preToolUse: the call is denied (`[hook <plugin>] …`); later taps are not called.
+ * - requestApproval: the approval is a deny answered by the plugin.
+ * - userPromptSubmit: the prompt is blocked (it never enters history).
+ * - stop: no continuation (the run ends as it would have).
+ * - the other waterfalls (prompt parts, environment parts, the model request, a tool result):
+ *   the value the waterfall had is kept.
+ * checkPermission has its own rules (permission-chain.ts).
+ */
+import type { HookName, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
+import type { ApprovalOutcome } from '../types/permissions.js';
+import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision } from './decision-shapes.js';
+import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
+
+type Check = (value: unknown) => boolean;
+/** What the hook takes instead of a malformed answer, given the tap's arguments and the message. */
+type SafeSide = (args: unknown[], plugin: string, problem: string) => unknown;
+
+const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringList: Check = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const keepValue: SafeSide = (args) => args[0];
+
+interface Guard {
+  check: Check;
+  safe: SafeSide;
+  /** How the message names the answer. */
+  noun: string;
+}
+
+const GUARDS: Partial<Record<HookName, Guard>> = {
+  preToolUse: {
+    check: isToolUseDecision,
+    noun: 'preToolUse decision',
+    safe: (args, plugin, problem): ToolUseDecision => {
+      const previous = args[0] as ToolUseDecision;
+      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: problem, by: plugin };
+    },
+  },
+  requestApproval: {
+    check: isApprovalOutcome,
+    noun: 'approval',
+    safe: (_args, plugin, problem): ApprovalOutcome => ({ choice: 'deny', answeredBy: plugin, reason: problem }),
+  },
+  userPromptSubmit: {
+    check: isPromptSubmission,
+    noun: 'userPromptSubmit value',
+    safe: (args, plugin, problem): PromptSubmission => ({ additionalContext: (args[0] as PromptSubmission).additionalContext, block: { block: true, reason: problem, by: plugin } }),
+  },
+  stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined },
+  buildSystemPrompt: { check: isStringList, noun: 'buildSystemPrompt value', safe: keepValue },
+  buildEnvironment: { check: isStringList, noun: 'buildEnvironment value', safe: keepValue },
+  preModelRequest: { check: (value) => isObject(value) && Array.isArray((value as { messages?: unknown }).messages), noun: 'preModelRequest value', safe: keepValue },
+  postToolUse: {
+    check: (value) => isObject(value) && typeof (value as { content?: unknown }).content === 'string' && typeof (value as { toolCallId?: unknown }).toolCallId === 'string',
+    noun: 'postToolUse result',
+    safe: keepValue,
+  },
+};
+
+/** The transforms for guardHooks: each tap's answer checked against its hook's shape. */
+export function shapeTransforms(warn: (message: string) => void): Partial<Record<HookName, TapTransform>> {
+  const transforms: Partial<Record<HookName, TapTransform>> = {};
+  for (const [name, guard] of Object.entries(GUARDS) as [HookName, Guard][]) {
+    transforms[name] = (tap) => checked(tap, guard, warn);
+  }
+  return transforms;
+}
+
+function checked(tap: InterceptableTap, guard: Guard, warn: (message: string) => void): InterceptableTap['fn'] {
+  const plugin = pluginOfTap(tap.name);
+  const settle = (args: unknown[], value: unknown): unknown => {
+    // undefined is tapable's "no answer": a waterfall keeps its value, a bail hook asks the next tap.
+    if (value === undefined || guard.check(value)) return value;
+    defuseThenable(value);
+    const problem = `plugin ${plugin} returned a malformed ${guard.noun} (${describeValue(value)})`;
+    warn(problem);
+    return guard.safe(args, plugin, problem);
+  };
+  const { fn } = tap;
+  switch (tap.type) {
+    case 'sync':
+      return (...args) => settle(args, fn(...args));
+    case 'promise':
+      return async (...args) => settle(args, await fn(...args));
+    case 'async':
+      return (...allArgs) => {
+        const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
+        fn(...allArgs, (error: unknown, result?: unknown) => (error ? callback(error) : callback(null, settle(allArgs, result))));
+      };
+  }
+}
