@@ -12,7 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MewcodePlugin } from '../types/plugin.js';
 import { errorMessage } from './plugin-error.js';
-import { resolvePackageEntry } from './package-entry.js';
+import { manifestPluginFiles, resolvePackageEntry } from './package-entry.js';
 import { pluginApi } from './plugin-api.js';
 import { KERNEL_VERSION } from './version.js';
 
@@ -40,16 +40,37 @@ export async function loadExternalPlugins(specs: readonly PluginSpec[], fail: (s
   // Only external plugins can use inversify's decorators, which need the Reflect metadata API.
   await import('reflect-metadata');
   const loaded = await Promise.all(specs.map(async (spec) => {
-    const plugin = await loadOne(spec, (message) => fail(spec, message));
-    return plugin ? { plugin, spec } : undefined;
+    const plugins = await loadPackage(spec, (message) => fail(spec, message));
+    return plugins.map((plugin) => ({ plugin, spec }));
   }));
-  return loaded.filter((p): p is ExternalPlugin => p !== undefined);
+  return loaded.flat();
 }
 
-async function loadOne({ spec, from, hint }: PluginSpec, fail: (message: string) => void): Promise<MewcodePlugin | undefined> {
+/** The plugins of one `plugins:` entry: its entry file's, or each file its package.json's `mewcode.plugins` lists. */
+async function loadPackage(entry: PluginSpec, fail: (message: string) => void): Promise<MewcodePlugin[]> {
+  let files: string[];
+  try {
+    files = manifestFiles(entry) ?? [resolveFromAny(entry.spec, entry.from, entry.hint)];
+  } catch (error) {
+    fail(`plugin ${entry.spec} could not be loaded: ${errorMessage(error)}`);
+    return [];
+  }
+  const plugins = await Promise.all(files.map((file) => loadOne(entry.spec, file, fail)));
+  return plugins.filter((p): p is MewcodePlugin => p !== undefined);
+}
+
+/** The first base where the package is found decides, as for its entry. */
+function manifestFiles({ spec, from }: PluginSpec): string[] | undefined {
+  for (const base of from) {
+    const files = manifestPluginFiles(spec, base);
+    if (files !== undefined) return files ?? undefined;
+  }
+  return undefined;
+}
+
+async function loadOne(spec: string, file: string, fail: (message: string) => void): Promise<MewcodePlugin | undefined> {
   let plugin: unknown;
   try {
-    const file = resolveFromAny(spec, from, hint);
     const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
     const exported = module.default ?? module;
     plugin = typeof exported === 'function' ? await (exported as (api: typeof pluginApi) => unknown)(pluginApi) : exported;

@@ -106,3 +106,33 @@ function conditionalTarget(target: unknown, match: string | undefined): string |
   }
   return undefined; // null (excluded) or no matching condition
 }
+
+/**
+ * Several plugins in one package: `"mewcode": { "plugins": ["./dist/policy.js", "./dist/tool.js"] }`
+ * in the package.json of `spec` (a bare package name). Undefined when the package is not found from
+ * `baseDir`; null when it declares no such list (its entry is the plugin); the files, inside the
+ * package, when it does; a sentence naming the package.json and the entry when the list is malformed.
+ */
+export function manifestPluginFiles(spec: string, baseDir: string): string[] | null | undefined {
+  const { name, subpath } = splitSpec(spec);
+  if (subpath !== '.' || spec.startsWith('.') || path.isAbsolute(spec)) return undefined;
+  const require = createRequire(path.join(baseDir, 'package.json'));
+  for (const modules of require.resolve.paths(spec) ?? []) {
+    const dir = path.join(modules, name);
+    if (!isDirectory(dir)) continue;
+    const manifestFile = path.join(dir, 'package.json');
+    const declared = (readManifest(dir) as { mewcode?: { plugins?: unknown } } | undefined)?.mewcode?.plugins;
+    if (declared === undefined) return null;
+    if (!Array.isArray(declared) || declared.length === 0 || !declared.every((entry) => typeof entry === 'string')) {
+      throw new Error(`${manifestFile}: "mewcode.plugins" must be a non-empty list of paths inside the package, like ["./dist/policy.js"]`);
+    }
+    return declared.map((entry: string) => {
+      const file = path.resolve(dir, entry);
+      const relative = path.relative(dir, file);
+      if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) throw new Error(`${manifestFile}: "mewcode.plugins" names ${entry}, which is outside the package`);
+      if (!existsSync(file)) throw new Error(`${manifestFile}: "mewcode.plugins" names ${entry}, but there is no file at ${file}`);
+      return file;
+    });
+  }
+  return undefined;
+}

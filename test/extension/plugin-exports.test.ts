@@ -105,3 +105,29 @@ test('plugin packages load by their exports under the import conditions, CommonJ
   expect(stderr.match(/could not be loaded/g)).toHaveLength(3);
   expect(stderr).toContain('which is outside the package');
 });
+
+test('a package.json "mewcode.plugins" list loads several plugins from one package; a bad list is reported naming the file', async () => {
+  const project = await mkdtemp(path.join(os.tmpdir(), 'mewcode-plugin-manifest-'));
+  const home = await mkdtemp(path.join(os.tmpdir(), 'mewcode-home-'));
+  dirs.push(project, home);
+  const esm = { type: 'module' };
+  await writePackage(project, 'acme-suite', { ...esm, main: './index.js', mewcode: { plugins: ['./dist/policy.js', './dist/tool.js'] } }, {
+    'index.js': pluginSource('t_suite_main_unused', 'esm'),
+    'dist/policy.js': pluginSource('t_suite_policy', 'esm'),
+    'dist/tool.js': pluginSource('t_suite_tool', 'esm'),
+  });
+  await writePackage(project, 'missing-part', { ...esm, mewcode: { plugins: ['./dist/a.js', './dist/gone.js'] } }, { 'dist/a.js': pluginSource('t_part_a', 'esm') });
+  await writePackage(project, 'outside', { ...esm, mewcode: { plugins: ['../acme-suite/dist/tool.js'] } }, {});
+  await writePackage(project, 'not-a-list', { ...esm, mewcode: { plugins: './dist/a.js' } }, {});
+  await writeFile(path.join(project, '.mewcode.yaml'), 'plugins: [acme-suite, missing-part, outside, not-a-list]\n');
+
+  server = await startScriptedServer({ turns: [{ text: 'done' }] });
+  const { code, stderr } = await runCli(project, home, server, ['-p', 'hi', '--trust-project']);
+  expect(code).toBe(0);
+  const tools: string[] = server.requests[0]!.body.tools.map((t: { name: string }) => t.name);
+  expect(tools.filter((name) => name.startsWith('t_')).sort()).toEqual(['t_suite_policy', 't_suite_tool']);
+  const manifest = (name: string) => path.join(project, 'node_modules', name, 'package.json');
+  expect(stderr).toContain(`plugin missing-part could not be loaded: ${manifest('missing-part')}: "mewcode.plugins" names ./dist/gone.js, but there is no file`);
+  expect(stderr).toContain(`plugin outside could not be loaded: ${manifest('outside')}: "mewcode.plugins" names ../acme-suite/dist/tool.js, which is outside the package`);
+  expect(stderr).toContain(`plugin not-a-list could not be loaded: ${manifest('not-a-list')}: "mewcode.plugins" must be a non-empty list`);
+});
