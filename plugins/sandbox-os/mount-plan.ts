@@ -28,7 +28,7 @@
  * git writes in those submodules.
  */
 import path from 'node:path';
-import { GIT_PROTECTED, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, isWithin } from './policy.js';
+import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, HOME_STARTUP_NAMES, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isWithin } from './policy.js';
 
 export type PathKind = 'dir' | 'file' | 'missing' | 'symlink' | 'other';
 
@@ -45,6 +45,11 @@ export interface MountPlan {
   hiddenDirs: string[];
   /** Unreadable: /dev/null bound over files. */
   hiddenFiles: string[];
+  /**
+   * Symbolic links among the home's dotfiles (a writable root holds the home): a mount would land
+   * on the target and leave the link replaceable, so the caller checks them after the command.
+   */
+  watchedLinks: string[];
 }
 
 export type PlanResult = { ok: true; plan: MountPlan } | { ok: false; message: string };
@@ -54,6 +59,11 @@ export interface PlanInput {
   homeDir: string;
   /** Absolute paths (default list + user's), after following links. */
   denyRead: readonly string[];
+  /**
+   * Paths the git configuration of `<root>/.git` makes git read or run (included files, the hooks
+   * directory; sdk/git-config-paths.ts): protected like `.git/config` when inside a writable root.
+   */
+  gitNamedPaths?: (gitDir: string, workTree: string) => readonly string[];
 }
 
 /** lstat-like for protected paths (links not followed); stat-like (`follow`) for deny-read paths. */
@@ -73,13 +83,17 @@ interface GitContext {
 
 export async function planMounts(input: PlanInput, inspect: Inspect, list: List = async () => []): Promise<PlanResult> {
   const writable = dedupe(input.writableRoots);
-  const plan: MountPlan = { writable, pinned: [], readOnly: [], blocked: [], hiddenDirs: [], hiddenFiles: [] };
+  const plan: MountPlan = { writable, pinned: [], readOnly: [], blocked: [], hiddenDirs: [], hiddenFiles: [], watchedLinks: [] };
 
   const protect = async (target: string): Promise<string | undefined> => {
     const kind = await inspect(target, false);
     if (kind === 'symlink') return refusal(target);
-    if (kind === 'missing') plan.blocked.push(target);
-    else plan.readOnly.push(target);
+    if (kind === 'missing') {
+      // Its directory missing too (`objects/info` of a damaged repository): no mount point can be
+      // made without creating that directory as well; nothing is blocked.
+      if ((await inspect(path.dirname(target), false)) === 'missing') return undefined;
+      plan.blocked.push(target);
+    } else plan.readOnly.push(target);
     return undefined;
   };
 
@@ -91,6 +105,13 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     if (gitKind === 'dir') {
       const problem = await protectGitDir(git, context);
       if (problem) return { ok: false, message: problem };
+      for (const named of input.gitNamedPaths?.(git, root) ?? []) {
+        const target = path.normalize(named);
+        // Inside a writable root, and not a root itself (`core.hooksPath = .` would freeze the project).
+        if (!writable.some((dir) => isWithin(dir, target) && dir !== target)) continue;
+        const refused = await protect(target);
+        if (refused) return { ok: false, message: refused };
+      }
     } else if (gitKind === 'missing') plan.blocked.push(git);
     else plan.readOnly.push(git); // a `gitdir:` file (worktree, submodule)
 
@@ -102,6 +123,7 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
       const problem = await protect(target);
       if (problem) return { ok: false, message: problem };
     }
+    if (isWithin(root, input.homeDir)) await protectHome(input.homeDir, plan, inspect, list, protect);
   }
 
   for (const target of dedupe(input.denyRead)) {
@@ -124,7 +146,22 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   plan.pinned = dedupe(plan.pinned);
   plan.readOnly = dedupe(plan.readOnly);
   plan.blocked = dedupe(plan.blocked);
+  plan.watchedLinks = dedupe(plan.watchedLinks);
   return { ok: true, plan };
+}
+
+/**
+ * The home inside a writable root: its dot entries read-only (links watched instead: see
+ * MountPlan.watchedLinks), the startup names blocked while missing.
+ */
+async function protectHome(homeDir: string, plan: MountPlan, inspect: Inspect, list: List, protect: (target: string) => Promise<string | undefined>): Promise<void> {
+  const names = new Set([...(await list(homeDir)).filter(homeProtectedName), ...HOME_STARTUP_NAMES]);
+  for (const name of names) {
+    const target = path.join(homeDir, name);
+    const kind = await inspect(target, false);
+    if (kind === 'symlink') plan.watchedLinks.push(target);
+    else await protect(target);
+  }
 }
 
 /**
@@ -145,6 +182,12 @@ async function pinWithNames(dir: string, names: readonly string[], context: GitC
 async function protectGitDir(gitDir: string, context: GitContext): Promise<string | undefined> {
   const problem = await pinWithNames(gitDir, GIT_PROTECTED, context);
   if (problem) return problem;
+  for (const name of GIT_PROTECTED_IF_PRESENT) {
+    const target = path.join(gitDir, name);
+    const kind = await context.inspect(target, false);
+    if (kind === 'symlink') return refusal(target);
+    if (kind !== 'missing') context.plan.readOnly.push(target);
+  }
   const worktrees = await subdirectories(path.join(gitDir, 'worktrees'), context, false);
   if (typeof worktrees === 'string') return worktrees;
   for (const dir of worktrees ?? []) {

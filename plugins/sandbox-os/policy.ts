@@ -18,9 +18,20 @@ export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', 
  * Inside an existing git directory (the project's `.git` and each submodule's
  * `.git/modules/<name>`): read-only. The git directories themselves are pinned (see bwrap-args).
  * `config.worktree` is read when extensions.worktreeConfig is on (sparse-checkout turns it on).
- * The rules layer's list (permission-rules/protected-paths.ts) names the same files.
+ * `info/` is left writable: what it holds (attributes, exclude, sparse-checkout) names no
+ * program, as the committed `.gitattributes` and `.gitignore` name none — drivers come from
+ * config only. The rules layer's list (permission-rules/protected-paths.ts) names the same files.
  */
 export const GIT_PROTECTED: readonly string[] = ['config', 'hooks', 'config.worktree'];
+
+/**
+ * Inside a git directory, read-only when they exist: `commondir` moves where git reads config and
+ * hooks from (in any git directory, not only a worktree's), `objects/info/alternates` where it
+ * reads objects. Missing, they cannot be blocked: git dies on a `commondir` it cannot read (a
+ * directory, an empty file) and warns at every command on an `alternates` directory. One that
+ * appears during a command is set aside after it (git-sweep.ts).
+ */
+export const GIT_PROTECTED_IF_PRESENT: readonly string[] = ['commondir', 'objects/info/alternates'];
 
 /** Inside each linked worktree's directory `<gitdir>/worktrees/<id>`: its own config, and where its common dir (config, hooks) is. */
 export const WORKTREE_PROTECTED: readonly string[] = ['config.worktree', 'commondir'];
@@ -53,6 +64,26 @@ export const DEFAULT_DENY_READ: readonly string[] = [
   '.mewcode/config.yml',
   '.mewcode/config.json',
 ];
+
+/**
+ * When a writable root holds the home directory (MewCode started in `~`, `/` or an ancestor):
+ * what a shell, git, ssh or the desktop runs or reads at the user's next login or command. Every
+ * existing entry of the home whose name starts with `.` is read-only (see mount-plan.ts); these
+ * are also blocked while missing, since creating one (`.bash_profile` where only `.profile`
+ * exists) runs code as surely as changing it. `bin` is on the default PATH of many distributions.
+ */
+export const HOME_STARTUP_NAMES: readonly string[] = [
+  '.profile', '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases',
+  '.zshenv', '.zshrc', '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.mkshrc', '.cshrc', '.tcshrc', '.login', '.logout',
+  '.inputrc', '.pam_environment', '.xprofile', '.xsessionrc', '.xinitrc', '.xsession',
+  '.gitconfig', '.config', '.local', '.ssh', '.gnupg', '.npmrc', '.curlrc', '.wgetrc', '.claude', '.claude.json', '.mewcode',
+  'bin',
+];
+
+/** Names in the home protected whenever it is writable: every dot entry, and these. */
+export function homeProtectedName(name: string): boolean {
+  return name.startsWith('.') || name === 'bin' || name === 'Library';
+}
 
 export function defaultDenyRead(homeDir: string): string[] {
   return DEFAULT_DENY_READ.map((relative) => path.join(homeDir, relative));
