@@ -11,7 +11,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
-import { bash, gitWorld, plantGitDir, runModel, sandboxActive, writeHostileConfig, type ToolCallSpec } from './sandbox-cli.js';
+import { bash, gitWorld, opaqueBash, plantGitDir, runModel, sandboxActive, writeHostileConfig, type ToolCallSpec } from './sandbox-cli.js';
 
 const tally = securityTally('git-indirection');
 afterAll(() => {
@@ -148,7 +148,7 @@ describe.each(attempts.map((a) => [a.name, a] as const))('bash: %s', (name, atte
     if (!active) return;
     const w = gitWorld('gitind');
     attempt.setup?.(w);
-    const run = await runModel(w.root, w.home, attempt.calls(w));
+    const run = await runModel(w.root, w.home, attempt.calls(w).map((call) => opaqueBash(call.input.command as string)));
     expect(run.result.code).toBe(0);
     for (const dir of ['.', ...(attempt.gitIn ?? [])]) if (existsSync(path.join(w.root, dir))) w.git(path.join(w.root, dir), 'status', '--porcelain');
     attempt.then?.(w);

@@ -36,6 +36,12 @@ const turnsFor = (calls: readonly (ToolCallSpec | ToolCallSpec[])[]): ScriptedTu
 
 export const bash = (command: string): ToolCallSpec => ({ name: 'bash', input: { command } });
 
+/**
+ * The same command spelled so no analyser can see what it writes (decoded at run time): the OS
+ * sandbox alone must hold, as against a model that avoids every spelling the rules know.
+ */
+export const opaqueBash = (command: string): ToolCallSpec => bash(`echo ${Buffer.from(command).toString('base64')} | base64 -d | sh`);
+
 /** Runs `mewcode -p` in `cwd` with HOME `home`, the model issuing `calls` (an array entry = parallel calls). */
 export async function runModel(cwd: string, home: string, calls: readonly (ToolCallSpec | ToolCallSpec[])[], args: readonly string[] = []): Promise<CliRun> {
   const server = await startScriptedServer({ turns: turnsFor(calls) });
