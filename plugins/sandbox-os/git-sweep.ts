@@ -59,6 +59,8 @@ function inertKey(key: string, value: string): boolean {
 export interface Quarantined {
   /** The file renamed (absolute). */
   path: string;
+  /** Its new name. */
+  movedTo: string;
   /** What it holds, e.g. `core.fsmonitor`. */
   why: string;
 }
@@ -100,7 +102,7 @@ async function quarantine(file: string, why: string, context: Context): Promise<
   for (let n = 2; (await ctimeOf(target)) !== undefined; n++) target = `${file}${QUARANTINE_SUFFIX}-${n}`;
   try {
     await rename(file, target);
-    context.quarantined.push({ path: file, why });
+    context.quarantined.push({ path: file, movedTo: target, why });
   } catch {
     // gone meanwhile
   }

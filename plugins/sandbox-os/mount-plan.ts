@@ -28,7 +28,7 @@
  * git writes in those submodules.
  */
 import path from 'node:path';
-import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, HOME_STARTUP_NAMES, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isWithin } from './policy.js';
+import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isWithin } from './policy.js';
 
 export type PathKind = 'dir' | 'file' | 'missing' | 'symlink' | 'other';
 
@@ -46,10 +46,13 @@ export interface MountPlan {
   /** Unreadable: /dev/null bound over files. */
   hiddenFiles: string[];
   /**
-   * Symbolic links among the home's dotfiles (a writable root holds the home): a mount would land
-   * on the target and leave the link replaceable, so the caller checks them after the command.
+   * A writable root holds the home (MewCode started in `~`, `/` or an ancestor): the home is bound
+   * read-only, then its entries that are not dotfiles (`homeProtectedName`) bound read-write again,
+   * so no dotfile can be changed, replaced or created (`.bash_profile`, `.gdbinit`: there are too
+   * many startup names to list one by one), while the rest of the home stays writable. New
+   * top-level entries cannot be made in the home. Applied after `pinned`, before `readOnly`.
    */
-  watchedLinks: string[];
+  homeGuard?: { home: string; writableEntries: string[] };
 }
 
 export type PlanResult = { ok: true; plan: MountPlan } | { ok: false; message: string };
@@ -64,6 +67,8 @@ export interface PlanInput {
    * directory; sdk/git-config-paths.ts): protected like `.git/config` when inside a writable root.
    */
   gitNamedPaths?: (gitDir: string, workTree: string) => readonly string[];
+  /** The real path of a link (undefined when it dangles): a dotfile link's target is protected where it lies. */
+  realPath?: (link: string) => Promise<string | undefined>;
 }
 
 /** lstat-like for protected paths (links not followed); stat-like (`follow`) for deny-read paths. */
@@ -83,7 +88,7 @@ interface GitContext {
 
 export async function planMounts(input: PlanInput, inspect: Inspect, list: List = async () => []): Promise<PlanResult> {
   const writable = dedupe(input.writableRoots);
-  const plan: MountPlan = { writable, pinned: [], readOnly: [], blocked: [], hiddenDirs: [], hiddenFiles: [], watchedLinks: [] };
+  const plan: MountPlan = { writable, pinned: [], readOnly: [], blocked: [], hiddenDirs: [], hiddenFiles: [] };
 
   const protect = async (target: string): Promise<string | undefined> => {
     const kind = await inspect(target, false);
@@ -123,7 +128,7 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
       const problem = await protect(target);
       if (problem) return { ok: false, message: problem };
     }
-    if (isWithin(root, input.homeDir)) await protectHome(input.homeDir, plan, inspect, list, protect);
+    if (isWithin(root, input.homeDir) && !plan.homeGuard) await guardHome(input.homeDir, plan, inspect, list, input.realPath);
   }
 
   for (const target of dedupe(input.denyRead)) {
@@ -146,22 +151,33 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   plan.pinned = dedupe(plan.pinned);
   plan.readOnly = dedupe(plan.readOnly);
   plan.blocked = dedupe(plan.blocked);
-  plan.watchedLinks = dedupe(plan.watchedLinks);
+  if (plan.homeGuard) {
+    // Nothing can be created in the read-only home: its missing protected names need no mount point.
+    const home = plan.homeGuard.home;
+    plan.blocked = plan.blocked.filter((target) => path.dirname(target) !== home);
+  }
   return { ok: true, plan };
 }
 
 /**
- * The home inside a writable root: its dot entries read-only (links watched instead: see
- * MountPlan.watchedLinks), the startup names blocked while missing.
+ * The home inside a writable root: see MountPlan.homeGuard. A dotfile that is a link (dotfile
+ * managers) is read-only where it points, when that is writable (`~/.vimrc -> dotfiles/vimrc`).
  */
-async function protectHome(homeDir: string, plan: MountPlan, inspect: Inspect, list: List, protect: (target: string) => Promise<string | undefined>): Promise<void> {
-  const names = new Set([...(await list(homeDir)).filter(homeProtectedName), ...HOME_STARTUP_NAMES]);
-  for (const name of names) {
+async function guardHome(homeDir: string, plan: MountPlan, inspect: Inspect, list: List, realPath: PlanInput['realPath']): Promise<void> {
+  const writableEntries: string[] = [];
+  for (const name of await list(homeDir)) {
     const target = path.join(homeDir, name);
     const kind = await inspect(target, false);
-    if (kind === 'symlink') plan.watchedLinks.push(target);
-    else await protect(target);
+    if (!homeProtectedName(name)) {
+      // Links stay as they are (read-only in the home): binding one would bind where it points.
+      if (kind === 'dir' || kind === 'file') writableEntries.push(target);
+      continue;
+    }
+    if (kind !== 'symlink' || !realPath) continue;
+    const real = await realPath(target);
+    if (real && plan.writable.some((root) => isWithin(root, real) && root !== real) && real !== homeDir) plan.readOnly.push(real);
   }
+  plan.homeGuard = { home: homeDir, writableEntries };
 }
 
 /**

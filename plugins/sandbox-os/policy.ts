@@ -66,21 +66,11 @@ export const DEFAULT_DENY_READ: readonly string[] = [
 ];
 
 /**
- * When a writable root holds the home directory (MewCode started in `~`, `/` or an ancestor):
- * what a shell, git, ssh or the desktop runs or reads at the user's next login or command. Every
- * existing entry of the home whose name starts with `.` is read-only (see mount-plan.ts); these
- * are also blocked while missing, since creating one (`.bash_profile` where only `.profile`
- * exists) runs code as surely as changing it. `bin` is on the default PATH of many distributions.
+ * When a writable root holds the home directory (MewCode started in `~`, `/` or an ancestor): the
+ * entries of the home that stay read-only (see mount-plan.ts, homeGuard): every dotfile — what a
+ * shell, git, ssh, an editor or a debugger runs or reads at the next login or command — and
+ * `bin` (on the default PATH of many distributions) and `Library` (macOS LaunchAgents).
  */
-export const HOME_STARTUP_NAMES: readonly string[] = [
-  '.profile', '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.bash_aliases',
-  '.zshenv', '.zshrc', '.zprofile', '.zlogin', '.zlogout', '.kshrc', '.mkshrc', '.cshrc', '.tcshrc', '.login', '.logout',
-  '.inputrc', '.pam_environment', '.xprofile', '.xsessionrc', '.xinitrc', '.xsession',
-  '.gitconfig', '.config', '.local', '.ssh', '.gnupg', '.npmrc', '.curlrc', '.wgetrc', '.claude', '.claude.json', '.mewcode',
-  'bin',
-];
-
-/** Names in the home protected whenever it is writable: every dot entry, and these. */
 export function homeProtectedName(name: string): boolean {
   return name.startsWith('.') || name === 'bin' || name === 'Library';
 }

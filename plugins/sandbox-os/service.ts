@@ -2,7 +2,7 @@
  * The CommandSandbox service: status (probed once, cached), and `wrap`, which turns a command
  * into the bubblewrap (Linux) or sandbox-exec (macOS) invocation that runs it confined.
  */
-import { lstat, mkdir, mkdtemp, readdir, readlink, realpath, rename, rm, rmdir, stat, symlink } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { existsSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -11,7 +11,7 @@ import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, S
 import { bwrapArgs } from './bwrap-args.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
-import { gitBaseline, sweepGitDirs, QUARANTINE_SUFFIX, type GitBaseline } from './git-sweep.js';
+import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
 import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
 import { defaultDenyRead } from './policy.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
@@ -141,14 +141,14 @@ export class OsCommandSandbox implements CommandSandbox {
       const denyRead = await realPaths([...defaultDenyRead(command.homeDir), ...this.settings.denyRead, ...ruleHidden]);
       const homeDir = await realpath(command.homeDir).catch(() => command.homeDir);
       const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPathsCached({ gitDir, workTree, homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
-      const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths }, this.inspectProtected, list);
+      const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
+      const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, realPath }, this.inspectProtected, list);
       if (!planned.ok) return { kind: 'refused', message: planned.message };
       const { plan } = planned;
       await this.baseline(writableRoots);
-      const links = await linkTargets(plan.watchedLinks);
       // Wall clock, as file ctimes are: what changes from here on is the command's doing.
       const since = Date.now();
-      const afterCommand = (): Promise<void> => this.afterCommand(writableRoots, since, links);
+      const afterCommand = (): Promise<void> => this.afterCommand(writableRoots, since);
       if (located.found.mechanism === 'sandbox-exec') {
         if (!this.settings.network && this.settings.allowedDomains.length > 0 && !this.warnedDomains) {
           this.warnedDomains = true;
@@ -351,27 +351,19 @@ export class OsCommandSandbox implements CommandSandbox {
     for (const [file, id] of await gitBaseline(fresh)) if (!this.gitBaseline.has(file)) this.gitBaseline.set(file, id);
   }
 
-  /** After a command: git directories it planted set aside, the home's dotfile links it replaced put back. */
-  private async afterCommand(roots: readonly string[], since: number, links: ReadonlyMap<string, string>): Promise<void> {
+  /** After a command: git directories it planted set aside (git-sweep.ts). */
+  private async afterCommand(roots: readonly string[], since: number): Promise<void> {
     try {
       const { quarantined, truncated } = await sweepGitDirs(roots, since, this.gitBaseline);
       for (const item of quarantined) {
         this.options.warn(
           `sandbox-os: a sandboxed command left ${item.why} at ${item.path}; git would have run it on your machine at your next git command there. ` +
-            `MewCode renamed it to ${item.path}${QUARANTINE_SUFFIX}: look at it, and rename it back if you wrote it yourself.`,
+            `MewCode renamed it to ${item.movedTo}: look at it, and rename it back if you wrote it yourself.`,
         );
       }
       if (truncated && !this.warnedSweep) {
         this.warnedSweep = true;
         this.options.warn('sandbox-os: the project is too large to check every nested git repository after each command; repositories beyond the first directories walked are not checked');
-      }
-      for (const [link, target] of links) {
-        const now = await readlink(link).catch(() => undefined);
-        if (now === target) continue;
-        const aside = `${link}${QUARANTINE_SUFFIX}`;
-        await rename(link, aside).catch(() => undefined);
-        await symlink(target, link).catch(() => undefined);
-        this.options.warn(`sandbox-os: a sandboxed command replaced the link ${link} (a file your shell or git reads at start); MewCode put the link back and kept what was written as ${aside}`);
       }
     } catch (error) {
       this.options.warn(`sandbox-os: the check after a sandboxed command failed (${(error as Error).message})`);
@@ -478,19 +470,6 @@ async function isMountPointLeft(target: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Where each watched link points before the command. */
-async function linkTargets(links: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  for (const link of links) {
-    try {
-      out.set(link, await readlink(link));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
 }
 
 const inspect: Inspect = async (target, follow) => {
