@@ -96,7 +96,8 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     if (kind === 'missing') {
       // Its directory missing too (`objects/info` of a damaged repository): no mount point can be
       // made without creating that directory as well; nothing is blocked.
-      if ((await inspect(path.dirname(target), false)) === 'missing') return undefined;
+      const parent = path.dirname(target);
+      if (!writable.includes(parent) && (await inspect(parent, false)) === 'missing') return undefined;
       plan.blocked.push(target);
     } else plan.readOnly.push(target);
     return undefined;
