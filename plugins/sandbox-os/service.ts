@@ -45,6 +45,8 @@ export interface OsSandboxOptions {
 export const START_WAIT_MS = 0;
 /** When start() does not wait, the probe starts this long after boot (probe()/wrap() start it at once). */
 export const PROBE_DELAY_MS = 1000;
+/** How far before a command's start a file change still counts as the command's (git-sweep.ts). */
+const CTIME_SLACK_MS = 2000;
 /** Where the domain proxy's socket appears inside the sandbox (under its own tmpfs /run). */
 const PROXY_SOCKET_INSIDE = '/run/mewcode-proxy.sock';
 
@@ -146,8 +148,9 @@ export class OsCommandSandbox implements CommandSandbox {
       if (!planned.ok) return { kind: 'refused', message: planned.message };
       const { plan } = planned;
       await this.baseline(writableRoots);
-      // Wall clock, as file ctimes are: what changes from here on is the command's doing.
-      const since = Date.now();
+      // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
+      // times come from a coarse clock (a few ms behind; whole seconds on some file systems).
+      const since = Date.now() - CTIME_SLACK_MS;
       const afterCommand = (): Promise<void> => this.afterCommand(writableRoots, since);
       if (located.found.mechanism === 'sandbox-exec') {
         if (!this.settings.network && this.settings.allowedDomains.length > 0 && !this.warnedDomains) {
