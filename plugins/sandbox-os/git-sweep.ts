@@ -192,35 +192,42 @@ export interface GitEntry {
   id: string;
 }
 
+/** Directories listed at once (the thread pool reads them side by side). */
+const WALK_BATCH = 64;
+
 /** Every `.git` below `root` (not `root/.git` itself), skipping node_modules; bounded. */
 export async function findGitEntries(root: string): Promise<{ entries: GitEntry[]; truncated: boolean }> {
-  const entries: GitEntry[] = [];
+  const found: { path: string; kind: GitEntry['kind'] }[] = [];
   let level = [root];
   let visited = 0;
-  while (level.length > 0) {
+  let truncated = false;
+  while (level.length > 0 && !truncated) {
+    if (visited + level.length > MAX_SWEEP_DIRS) {
+      level = level.slice(0, MAX_SWEEP_DIRS - visited);
+      truncated = true;
+    }
+    visited += level.length;
     const next: string[] = [];
-    for (const dir of level) {
-      if (++visited > MAX_SWEEP_DIRS) return { entries, truncated: true };
-      let children;
-      try {
-        children = await readdir(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const child of children) {
-        const full = path.join(dir, child.name);
-        if (child.name === '.git') {
-          if (dir === root) continue;
-          const id = await identity(full);
-          if (id) entries.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file', id });
-          continue;
+    for (let i = 0; i < level.length; i += WALK_BATCH) {
+      const batch = level.slice(i, i + WALK_BATCH);
+      const listed = await Promise.all(batch.map((dir) => readdir(dir, { withFileTypes: true }).catch(() => [])));
+      batch.forEach((dir, j) => {
+        for (const child of listed[j]!) {
+          const full = path.join(dir, child.name);
+          if (child.name === '.git') {
+            if (dir !== root) found.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file' });
+          } else if (child.isDirectory() && child.name !== 'node_modules') next.push(full);
         }
-        if (child.isDirectory() && child.name !== 'node_modules') next.push(full);
-      }
+      });
     }
     level = next;
   }
-  return { entries, truncated: false };
+  const entries: GitEntry[] = [];
+  for (const entry of found) {
+    const id = await identity(entry.path);
+    if (id) entries.push({ ...entry, id });
+  }
+  return { entries, truncated };
 }
 
 async function identity(file: string): Promise<string | undefined> {

@@ -21,6 +21,9 @@ afterAll(() => {
 });
 
 const ROUNDS = Number(process.env.MEWCODE_STRESS_ROUNDS ?? 3);
+/** Rounds per CLI run (each run is bounded in time); the stress run makes several. */
+const ROUNDS_PER_RUN = 3;
+const RUNS = Math.ceil(ROUNDS / ROUNDS_PER_RUN);
 const PARALLEL_CALLS = 4;
 const HOOKS = 8;
 /** The protected names a fresh project lacks: each gets a temporary mount point per call. */
@@ -46,35 +49,43 @@ beforeAll(async () => {
   if (!active) tally.skip(3, `sandbox mount points: ${probe.reason}`);
 });
 
-test(`${HOOKS} parallel project PreToolUse hooks, one of them blocking, over ${ROUNDS}×${PARALLEL_CALLS} bash calls: every call is blocked`, async () => {
+test(`${HOOKS} parallel project PreToolUse hooks, one of them blocking, over ${RUNS * ROUNDS_PER_RUN}×${PARALLEL_CALLS} bash calls: every call is blocked`, async () => {
   if (!active) return;
   const { root, home } = project();
   // Seven that allow, one policy hook that blocks every command: all sandboxed (a project's hooks).
   const hooks = [...Array.from({ length: HOOKS - 1 }, () => ({ type: 'command', command: 'cat >/dev/null; exit 0' })), { type: 'command', command: 'cat >/dev/null; echo "policy: no commands" >&2; exit 2' }];
   mkdirSync(path.join(root, '.mewcode'));
   writeFileSync(path.join(root, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks }] } }));
-  const calls = Array.from({ length: ROUNDS }, (_, round) => Array.from({ length: PARALLEL_CALLS }, (_, i) => bash(`echo ran-${round}-${i} >> ran.log`)));
-  const run = await runModel(root, home, calls, ['--trust-project']);
-  expect(run.result.code).toBe(0);
+  const results: string[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const calls = Array.from({ length: ROUNDS_PER_RUN }, (_, round) => Array.from({ length: PARALLEL_CALLS }, (_, i) => bash(`echo ran-${r}-${round}-${i} >> ran.log`)));
+    const run = await runModel(root, home, calls, ['--trust-project']);
+    expect(run.result.code).toBe(0);
+    results.push(...run.toolResults);
+  }
   const ran = existsSync(path.join(root, 'ran.log'));
   tally.attempt('a blocked call runs because a parallel hook failed on a mount point', ran);
-  expect({ ran, results: run.toolResults.filter((r) => !r.includes('policy: no commands')) }).toEqual({ ran: false, results: [] });
-  expect(run.toolResults).toHaveLength(ROUNDS * PARALLEL_CALLS);
+  expect({ ran, results: results.filter((r) => !r.includes('policy: no commands')) }).toEqual({ ran: false, results: [] });
+  expect(results).toHaveLength(RUNS * ROUNDS_PER_RUN * PARALLEL_CALLS);
   expect(leftovers(root)).toEqual([]);
-}, 120_000);
+}, 60_000 * RUNS);
 
-test(`parallel read-only bash (${ROUNDS}×6 calls): none fails`, async () => {
+test(`parallel read-only bash (${RUNS * ROUNDS_PER_RUN}×6 calls): none fails`, async () => {
   if (!active) return;
   const { root, home } = project();
-  const calls = Array.from({ length: ROUNDS }, () => Array.from({ length: 6 }, () => bash('cat README.md')));
-  const run = await runModel(root, home, calls, ['--allowedTools', 'Bash']);
-  expect(run.result.code).toBe(0);
-  const failed = run.toolResults.filter((r) => r !== 'exit_code: 0\nhello');
+  const results: string[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    const calls = Array.from({ length: ROUNDS_PER_RUN }, () => Array.from({ length: 6 }, () => bash('cat README.md')));
+    const run = await runModel(root, home, calls, ['--allowedTools', 'Bash']);
+    expect(run.result.code).toBe(0);
+    results.push(...run.toolResults);
+  }
+  const failed = results.filter((r) => r !== 'exit_code: 0\nhello');
   tally.attempt('a parallel read-only command fails on a mount point', failed.length > 0);
   expect(failed).toEqual([]);
-  expect(run.toolResults).toHaveLength(ROUNDS * 6);
+  expect(results).toHaveLength(RUNS * ROUNDS_PER_RUN * 6);
   expect(leftovers(root)).toEqual([]);
-}, 120_000);
+}, 60_000 * RUNS);
 
 test('kill -9 of MewCode while a sandboxed command runs leaves no mount point in the project', async () => {
   if (!active) return;
