@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
+import { PRINT_MAX_TURNS } from '../types/session.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
@@ -13,6 +14,7 @@ export const HELP = `Usage: mewcode [options] [prompt]
        mewcode mcp list [--trust-project]
        mewcode hooks [--trust-project]
        mewcode skills [--trust-project] | skills install <url> [--project]
+       mewcode plugin add <npm package | path> [--project] | plugin remove <name> | plugin list
 
 MewCode, a terminal coding agent.
 
@@ -26,6 +28,8 @@ Options:
   -r, --resume <id>             continue the session with this id (\`mewcode sessions\` lists them)
   --provider <name>             configured provider name or protocol (anthropic | openai)
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
+  --max-turns <n>               stop after n model turns (default: none interactively, ${PRINT_MAX_TURNS} with -p;
+                                max_turns in configuration sets your own default)
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
@@ -48,6 +52,14 @@ Commands:
                                 install a skill from a github.com tree URL, a raw.githubusercontent.com
                                 SKILL.md or skills.sh into ~/.mewcode/skills (or the project's
                                 .mewcode/skills); MEWCODE_SKILLS_GITHUB_API / _RAW_BASE change the endpoints
+  plugin add <spec> [--project]
+                                install a MewCode plugin (an npm package name or spec, a package
+                                folder or tarball, or a plugin file) into ~/.mewcode (or the
+                                project, which then loads it once trusted) and add it to plugins:
+  plugin remove <name> [--project]
+                                take it out of plugins: and uninstall it
+  plugin list                   the plugins your configuration and the project's name, and where
+                                each resolves
   mcp list [--trust-project]    connect to every configured MCP server and list each: state,
                                 transport, tool count, unset variables, last error, log file
   sessions                      list this project's saved sessions, newest first: id, age, model,
@@ -97,6 +109,8 @@ export type ParsedCommand =
   | { kind: 'hooks'; options: DoctorOptions }
   | { kind: 'skills-list'; options: DoctorOptions }
   | { kind: 'skills-install'; options: DoctorOptions; url: string; scope: 'user' | 'project' }
+  | { kind: 'plugin'; action: 'add' | 'remove'; target: string; scope: 'user' | 'project'; cwd: string }
+  | { kind: 'plugin'; action: 'list'; cwd: string }
   | { kind: 'error'; message: string };
 
 /** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
@@ -123,6 +137,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (argv[0] === 'mcp') return parseMcpCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'hooks') return parseHooksCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'skills') return parseSkillsCommand(argv.slice(1), cwd, env);
+  if (argv[0] === 'plugin' || argv[0] === 'plugins') return parsePluginCommand(argv.slice(1), cwd);
   if (argv[0] === 'sessions') {
     return argv.length === 1 ? { kind: 'sessions', cwd } : { kind: 'error', message: `sessions takes no arguments (got "${argv.slice(1).join(' ')}"); usage: mewcode sessions` };
   }
@@ -145,6 +160,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         'dangerously-skip-sandbox': { type: 'boolean' },
         // Claude Code requires --verbose with `-p --output-format stream-json`; scripts pass it.
         verbose: { type: 'boolean' },
+        'max-turns': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
@@ -168,6 +184,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   }
   if (values.continue && values.resume !== undefined) return { kind: 'error', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' };
   if (values.resume !== undefined && values.resume.trim() === '') return { kind: 'error', message: '--resume needs a session id; `mewcode sessions` lists them' };
+  const maxTurns = values['max-turns'];
+  if (maxTurns !== undefined && !/^[1-9]\d*$/.test(maxTurns.trim())) {
+    return { kind: 'error', message: `--max-turns must be a whole number of at least 1 (got "${maxTurns}")` };
+  }
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const options: CliOptions = {
     outputFormat: outputFormat as CliOptions['outputFormat'],
@@ -184,6 +204,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   else if (values.print) options.prompt = '';
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
+  if (maxTurns !== undefined) options.maxTurns = Number(maxTurns.trim());
   if (values.continue) options.continueLatest = true;
   if (values.resume !== undefined) options.resumeId = values.resume.trim();
   return { kind: 'run', options };
@@ -289,6 +310,29 @@ function parseSkillsCommand(argv: readonly string[], cwd: string, env: Readonly<
   if (sub === 'install' && rest.length === 1) return { kind: 'skills-install', options, url: rest[0]!, scope: parsed.values.project ? 'project' : 'user' };
   if (sub === 'install') return { kind: 'error', message: `skills install takes one URL; ${SKILLS_USAGE}` };
   return { kind: 'error', message: `unknown skills subcommand "${parsed.positionals.join(' ')}"; ${SKILLS_USAGE}` };
+}
+
+const PLUGIN_USAGE = 'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list';
+
+/** `plugin add <spec> [--project]`, `plugin remove <name> [--project]`, `plugin list`. */
+function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { project: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    return { kind: 'error', message: `${firstSentence(error)}; ${PLUGIN_USAGE}` };
+  }
+  if (parsed.values.help) return { kind: 'help' };
+  const [action, ...rest] = parsed.positionals;
+  if (action === 'list' || (action === undefined && !parsed.values.project)) {
+    if (rest.length > 0 || parsed.values.project) return { kind: 'error', message: `plugin list takes no arguments; ${PLUGIN_USAGE}` };
+    return { kind: 'plugin', action: 'list', cwd };
+  }
+  if (action === 'add' || action === 'remove') {
+    if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one ${action === 'add' ? 'npm package or path' : 'plugin name'}; ${PLUGIN_USAGE}` };
+    return { kind: 'plugin', action, target: rest[0]!.trim(), scope: parsed.values.project ? 'project' : 'user', cwd };
+  }
+  return { kind: 'error', message: `unknown plugin subcommand "${parsed.positionals.join(' ')}"; ${PLUGIN_USAGE}` };
 }
 
 const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';

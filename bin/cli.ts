@@ -6,6 +6,7 @@
  */
 import { parseCommandLine } from './cli-args.js';
 import { runSubcommand } from './subcommands.js';
+import { terminal } from '../config/terminal-safe.js';
 
 async function cli(): Promise<number> {
   const command = parseCommandLine(process.argv.slice(2), process.cwd());
@@ -19,7 +20,7 @@ cli().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`mewcode: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    terminal.err(`mewcode: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../types/config.js';
 import type { TrustSource, WorkspaceTrust } from '../types/trust.js';
 import type { CheckLine } from './doctor-report.js';
+import { describeProxyEnvironment } from '../sdk/http/proxy.js';
 
 /** package.json `engines.node` (test/bin/doctor.test.ts keeps the two equal). */
 export const MIN_NODE_VERSION = '20.11.0';
@@ -92,6 +93,14 @@ export function checkTrust(trust: WorkspaceTrust): CheckLine[] {
 export function checkRipgrep(found: string | undefined): CheckLine[] {
   if (found) return [{ status: 'ok', check: 'ripgrep', message: `rg at ${found} (the grep tool uses it)` }];
   return [{ status: 'warn', check: 'ripgrep', message: 'rg is not on PATH: the grep tool falls back to its slower built-in engine', hint: 'install ripgrep (e.g. apt-get install ripgrep, brew install ripgrep)' }];
+}
+
+/** The proxy variables every outgoing request honours (model, MCP over HTTP, skill installs). */
+export function checkProxy(env: NodeJS.ProcessEnv): CheckLine[] {
+  const set = describeProxyEnvironment(env);
+  if (set.length === 0) return [{ status: 'ok', check: 'proxy', message: 'no HTTPS_PROXY, HTTP_PROXY or ALL_PROXY: requests go out directly' }];
+  const text = set.map(({ name, value }) => `${name}=${value}`).join(', ');
+  return [{ status: 'ok', check: 'proxy', message: `in use: ${text} (model requests, MCP over HTTP and skill installs)` }];
 }
 
 /** The project's audit log (.mewcode/audit.jsonl), when there is one: its hash chain must hold. */

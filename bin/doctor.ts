@@ -11,7 +11,7 @@
 import os from 'node:os';
 import type { MewcodePlugin } from '../types/plugin.js';
 import type { DoctorOptions } from './cli-args.js';
-import { checkAudit, checkConfig, checkNode, checkRipgrep, checkTrust } from './doctor-checks.js';
+import { checkAudit, checkConfig, checkNode, checkProxy, checkRipgrep, checkTrust } from './doctor-checks.js';
 import { formatLine, summaryLine, type CheckLine } from './doctor-report.js';
 // Static imports of what a run loads anyway: a dynamic import of a start-up module would make it
 // a chunk of its own on every run's path (see BENCHMARKS.md, the start-up path's chunk count).
@@ -20,6 +20,7 @@ import { createWorkspaceTrust, loadConfig } from '../config/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
 import { findRipgrep } from '../plugins/tool-grep/find-ripgrep.js';
 import { kernelChecks } from './doctor-kernel.js';
+import { terminal } from '../config/terminal-safe.js';
 
 export interface DoctorDeps {
   /** The build's plugins (default: the default set, imported only now). */
@@ -34,7 +35,7 @@ export interface DoctorDeps {
 export async function runDoctor(options: DoctorOptions, deps: DoctorDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
   const homeDir = deps.homeDir ?? os.homedir();
-  const out = deps.out ?? ((text: string) => void process.stdout.write(text));
+  const out = deps.out ?? terminal.out;
   const lines = await collectChecks(options, { env, homeDir, ...(deps.plugins ? { plugins: deps.plugins } : {}), ...(deps.nodeVersion ? { nodeVersion: deps.nodeVersion } : {}) });
   const style = { cwd: options.cwd, homeDir };
   out(`mewcode doctor ${KERNEL_VERSION}: ${options.cwd}\n`);
@@ -60,6 +61,7 @@ export async function collectChecks(
   lines.push(...kernel.provider);
 
   lines.push(...checkRipgrep(findRipgrep(env.PATH)));
+  lines.push(...checkProxy(env));
   lines.push(...kernel.sandbox);
   lines.push(...(await checkAudit(options.cwd)));
   lines.push(...kernel.plugins);

@@ -3,6 +3,7 @@
  * booting a kernel.
  */
 import os from 'node:os';
+import { terminal } from '../config/terminal-safe.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { describeHooks } from '../plugins/hooks/listing.js';
 import type { DoctorOptions } from './cli-args.js';
@@ -11,7 +12,7 @@ export async function listHooks(options: DoctorOptions): Promise<number> {
   const homeDir = os.homedir();
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: process.env, flag: options.trustProject });
   const listing = await describeHooks(options.cwd, homeDir, trust);
-  for (const warning of listing.warnings) process.stderr.write(`mewcode: ${warning}\n`);
-  process.stdout.write(listing.text);
+  for (const warning of listing.warnings) terminal.err(`mewcode: ${warning}\n`);
+  terminal.out(listing.text);
   return 0;
 }

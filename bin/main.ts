@@ -4,6 +4,7 @@
  */
 import os from 'node:os';
 import { loadConfig } from '../config/index.js';
+import { terminal } from '../config/terminal-safe.js';
 import { Kernel, ConfigurationError } from '../kernel/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
 import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.js';
@@ -44,7 +45,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
       return await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust, deferStart: true });
     } catch (error) {
       if (error instanceof ConfigurationError) {
-        process.stderr.write(`mewcode: ${error.message}\n`);
+        terminal.err(`mewcode: ${error.message}\n`);
         return 2;
       }
       throw error;
@@ -63,7 +64,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
       try {
         await trust.grant();
       } catch (error) {
-        process.stderr.write(`mewcode: ${error instanceof Error ? error.message : String(error)}\n`);
+        terminal.err(`mewcode: ${error instanceof Error ? error.message : String(error)}\n`);
       }
       kernel.output.attach({ notify: () => undefined }); // the untrusted boot's messages are superseded
       await kernel.shutdown();
@@ -74,7 +75,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[]): 
   }
   if (!ui) {
     kernel.output.flushToFallback();
-    process.stderr.write('mewcode: no user interface of this build can run here (the terminal UI needs a terminal and no -p); pass a prompt: mewcode -p "…"\n');
+    terminal.err('mewcode: no user interface of this build can run here (the terminal UI needs a terminal and no -p); pass a prompt: mewcode -p "…"\n');
     await kernel.shutdown();
     return 2;
   }
@@ -107,14 +108,14 @@ function pickUi(kernel: Kernel, options: CliOptions): UserInterface | undefined 
 /** `--continue` / `--resume <id>`: the saved session becomes the main one. An exit code when it cannot. */
 async function resumeSaved(kernel: Kernel, options: CliOptions): Promise<number | undefined> {
   if (!kernel.container.isBound(TOKENS.SessionStore)) {
-    process.stderr.write('mewcode: this build has no session plugin, so there is nothing to continue\n');
+    terminal.err('mewcode: this build has no session plugin, so there is nothing to continue\n');
     return 2;
   }
   const store = kernel.container.get(TOKENS.SessionStore);
   try {
     const id = options.resumeId ?? (await store.latest());
     if (id === undefined) {
-      process.stderr.write(`mewcode: no saved session to continue in ${options.cwd}; start one with mewcode -p "…"\n`);
+      terminal.err(`mewcode: no saved session to continue in ${options.cwd}; start one with mewcode -p "…"\n`);
       return 2;
     }
     const loaded = await store.load(id);
@@ -125,7 +126,7 @@ async function resumeSaved(kernel: Kernel, options: CliOptions): Promise<number 
     }
     return undefined;
   } catch (error) {
-    process.stderr.write(`mewcode: cannot continue the session: ${error instanceof Error ? error.message : String(error)}\n`);
+    terminal.err(`mewcode: cannot continue the session: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
 }
@@ -141,5 +142,5 @@ function formatPause(ms: number): string {
 function printBootTimings(kernel: Kernel, ms: { trust: number; config: number; kernel: number }): void {
   const lines = kernel.timings.map((t) => `  ${t.name.padEnd(24)} bind ${t.bindMs.toFixed(2).padStart(7)} ms   apply ${t.applyMs.toFixed(2).padStart(7)} ms`);
   const phases = `trust ${ms.trust.toFixed(1)} ms, config ${ms.config.toFixed(1)} ms, kernel ${ms.kernel.toFixed(1)} ms`;
-  process.stderr.write(`mewcode: boot timings (process uptime ${(process.uptime() * 1000).toFixed(1)} ms; ${phases})\n${lines.join('\n')}\n`);
+  terminal.err(`mewcode: boot timings (process uptime ${(process.uptime() * 1000).toFixed(1)} ms; ${phases})\n${lines.join('\n')}\n`);
 }

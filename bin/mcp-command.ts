@@ -6,7 +6,7 @@
  * kernel could not boot.
  */
 import os from 'node:os';
-import { terminalSafe } from '../config/terminal-safe.js';
+import { terminal, terminalSafe } from '../config/terminal-safe.js';
 import { loadConfig } from '../config/index.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { defaultPlugins } from '../plugins/default-set.js';
@@ -34,29 +34,37 @@ export async function listMcpServers(options: DoctorOptions, plugins: readonly M
   const env = process.env;
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env, flag: options.trustProject });
   const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
-  for (const warning of [...config.warnings]) process.stderr.write(`mewcode: ${warning}\n`);
+  for (const warning of [...config.warnings]) terminal.err(`mewcode: ${warning}\n`);
   const booted = await bootWithoutProvider({ options, homeDir, env, plugins: [...plugins], config, trust, shown: new Set() });
-  for (const warning of booted.warnings) process.stderr.write(`mewcode: ${warning}\n`);
+  for (const warning of booted.warnings) terminal.err(`mewcode: ${warning}\n`);
   if (!booted.kernel) {
-    process.stderr.write(`mewcode: ${booted.error instanceof Error ? booted.error.message : String(booted.error)}\n`);
+    terminal.err(`mewcode: ${booted.error instanceof Error ? booted.error.message : String(booted.error)}\n`);
     return 2;
   }
   const kernel = booted.kernel;
   try {
     if (!kernel.container.isBound(TOKENS.McpServers)) {
-      process.stdout.write('This build has no MCP plugin.\n');
+      terminal.out('This build has no MCP plugin.\n');
       return 0;
     }
     const servers = kernel.container.get<McpServers>(TOKENS.McpServers);
-    await servers.settled();
+    // The servers' processes and timers do not hold the event loop (a run must be able to end while
+    // one starts); this command has nothing else to wait on, so it holds the loop itself until every
+    // first connect settled, or Node would end it early with nothing printed.
+    const holdOpen = setInterval(() => undefined, 60_000);
+    try {
+      await servers.settled();
+    } finally {
+      clearInterval(holdOpen);
+    }
     const status = servers.status();
     if (status.length === 0) {
-      process.stdout.write(`No MCP servers configured for ${options.cwd} (mcp_servers: in ~/.mewcode/config.yaml or .mewcode.yaml, or .mcp.json).\n`);
+      terminal.out(`No MCP servers configured for ${options.cwd} (mcp_servers: in ~/.mewcode/config.yaml or .mewcode.yaml, or .mcp.json).\n`);
       return 0;
     }
-    for (const server of status) process.stdout.write(`${describeServer(server, homeDir).join('\n')}\n`);
+    for (const server of status) terminal.out(`${describeServer(server, homeDir).join('\n')}\n`);
     const notice = trust.notice();
-    if (notice) process.stderr.write(`mewcode: ${notice}\n`);
+    if (notice) terminal.err(`mewcode: ${notice}\n`);
     return status.some((server) => server.state === 'failed') ? 1 : 0;
   } finally {
     await kernel.shutdown();

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { loadConfig } from '../config/index.js';
-import { terminalSafe } from '../config/terminal-safe.js';
+import { terminal } from '../config/terminal-safe.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { loadCatalog, type SkillCatalog } from '../plugins/skills/catalog.js';
 import { describeCatalog } from '../plugins/skills/listing.js';
@@ -19,11 +19,11 @@ async function catalogLoader(options: DoctorOptions): Promise<{ load: () => Prom
   const homeDir = os.homedir();
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: process.env, flag: options.trustProject });
   const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
-  for (const warning of config.warnings) process.stderr.write(`mewcode: ${warning}\n`);
+  for (const warning of config.warnings) terminal.err(`mewcode: ${warning}\n`);
   const raw = config.section(skillsSection.key);
   const parsed = raw === undefined ? undefined : skillsSection.parse(raw);
   if (parsed && !parsed.ok) {
-    for (const issue of parsed.issues) process.stderr.write(`mewcode: config: ${config.locate([skillsSection.key, ...issue.path]) ?? 'skills'}: skills.${issue.path.join('.')}: ${issue.message}; the section is ignored\n`);
+    for (const issue of parsed.issues) terminal.err(`mewcode: config: ${config.locate([skillsSection.key, ...issue.path]) ?? 'skills'}: skills.${issue.path.join('.')}: ${issue.message}; the section is ignored\n`);
   }
   const settings = parsed?.ok ? parsed.value : DEFAULT_SKILLS_SETTINGS;
   const roots = skillRoots(homeDir, options.cwd, settings.extraRoots);
@@ -32,13 +32,13 @@ async function catalogLoader(options: DoctorOptions): Promise<{ load: () => Prom
 
 export async function listSkills(options: DoctorOptions): Promise<number> {
   const { load, homeDir } = await catalogLoader(options);
-  process.stdout.write(describeCatalog(await load(), homeDir));
+  terminal.out(describeCatalog(await load(), homeDir));
   return 0;
 }
 
 export async function installSkillCommand(options: DoctorOptions, url: string, scope: 'user' | 'project'): Promise<number> {
   const { load, homeDir } = await catalogLoader(options);
   const result = await installAndReload({ kernel: { homeDir, projectRoot: options.cwd }, reload: load }, { url, scope });
-  (result.ok ? process.stdout : process.stderr).write(`${result.ok ? '' : 'mewcode: '}${terminalSafe(result.text, true)}\n`);
+  (result.ok ? terminal.out : terminal.err)(`${result.ok ? '' : 'mewcode: '}${result.text}\n`);
   return result.ok ? 0 : 1;
 }

@@ -6,6 +6,8 @@
 import type { MewcodePlugin } from '../types/plugin.js';
 import { HELP, type ParsedCommand } from './cli-args.js';
 import { KERNEL_VERSION } from '../kernel/version.js';
+// Every subcommand prints through the terminal-safe filter: they show files, servers and hooks.
+import { terminal } from '../config/terminal-safe.js';
 
 export type Subcommand = Exclude<ParsedCommand, { kind: 'run' }>;
 
@@ -13,17 +15,17 @@ export type Subcommand = Exclude<ParsedCommand, { kind: 'run' }>;
 export async function runSubcommand(command: Subcommand, plugins?: readonly MewcodePlugin[]): Promise<number> {
   switch (command.kind) {
     case 'version':
-      process.stdout.write(`${KERNEL_VERSION} (MewCode)\n`);
+      terminal.out(`${KERNEL_VERSION} (MewCode)\n`);
       return 0;
     case 'help':
-      process.stdout.write(HELP);
+      terminal.out(HELP);
       return 0;
     case 'error':
-      process.stderr.write(`mewcode: ${command.message}\n`);
+      terminal.err(`mewcode: ${command.message}\n`);
       return 2;
     case 'audit-verify': {
       const { runAuditVerify } = await import('../plugins/permission-audit/verify.js');
-      return runAuditVerify(command.file, { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) });
+      return runAuditVerify(command.file, { stdout: terminal.out, stderr: terminal.err });
     }
     case 'doctor': {
       const { runDoctor } = await import('./doctor.js');
@@ -44,6 +46,10 @@ export async function runSubcommand(command: Subcommand, plugins?: readonly Mewc
     case 'skills-install': {
       const { installSkillCommand } = await import('./skills-command.js');
       return installSkillCommand(command.options, command.url, command.scope);
+    }
+    case 'plugin': {
+      const { runPluginCommand } = await import('./plugin-command.js');
+      return runPluginCommand(command);
     }
     case 'mcp-list': {
       const { listMcpServers } = await import('./mcp-command.js');

@@ -1,7 +1,7 @@
 /**
- * "Is this file tracked by git?" — asked only for a `*.local.*` settings file that exists, to
- * tell a personal file from one that came with a cloned repository (then it is project scope).
- * A file outside any repository counts as tracked (with a warning): it may have come in an archive.
+ * "Is this file tracked by git?" — asked when a saved session is resumed (a transcript committed
+ * to the repository came with it). Never used to trust a file: an untracked file may as well
+ * have come in an archive. A file outside any repository counts as tracked (with a warning).
  *
  * Read from the repository's index directly (no process, nothing the repository controls can
  * run): the index of format 2 or 3 stores every tracked path in full, sorted, so a walk from the

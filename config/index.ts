@@ -1,5 +1,5 @@
 /**
- * Configuration: discovery (cosmiconfig), layering user < project < local (rules in merge.ts),
+ * Configuration: discovery (fixed names, read with project-file.ts), layering user < project < local (rules in merge.ts),
  * `${VAR}` expansion, zod-based section validation with precise error locations (K2), and
  * workspace trust (SPEC A12: project settings that run code or send data need the user's trust).
  */

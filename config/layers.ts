@@ -1,6 +1,6 @@
 /**
  * Where each configuration layer's file may be. Kept apart from discovery so a run can see that
- * no file exists (a few stat calls) without loading cosmiconfig at all.
+ * no file exists (a few stat calls) without loading the discovery and the parser at all.
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';

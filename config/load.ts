@@ -28,22 +28,25 @@ export interface LoadConfigOptions {
  * without a file is absent from `layers`. When the working directory is the home directory,
  * `.mewcode/config.*` is the user file and is not read again as the project file.
  *
- * Workspace trust (SPEC A12): in project-scope files — the project file, and a
- * `.mewcode/config.local.*` that is tracked by git (listed with `layer: 'project'`) — the
+ * Workspace trust (SPEC A12): in project-scope files — the project file, and
+ * `.mewcode/config.local.*` (listed with `layer: 'project'`: nothing tells a file the user
+ * wrote from one a checkout or an archive brought, so it keeps only its higher precedence) — the
  * settings that run code or send data (config/trust-keys.ts) are left out unless the trust
  * service approves them; the service lists what was left out (`skipped()`, `notice()`). Its
- * warnings (e.g. a tracked local file) are part of `warnings`.
+ * warnings (e.g. an unreadable trust.json) are part of `warnings`.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const cwd = resolve(options.cwd);
   const homeDir = resolve(options.homeDir);
   const specs = layerSpecs(cwd, homeDir);
   const given = options.trust;
-  // Discovery (cosmiconfig) is loaded only when there is something to discover.
+  // Discovery (and the parser) is loaded only when there is something to discover.
   if (!(await anyConfigFileExists(specs))) return createResolvedConfig(mergeLayers([], []), [], given ? given.warnings : []);
   const trust = given ?? (await createWorkspaceTrust({ projectRoot: cwd, homeDir }));
   const { searchLayer } = await import('./discover.js');
-  const results = await Promise.all(specs.map(searchLayer));
+  // In the home directory the "project" files are the user's own (links followed, as for ~/.mewcode).
+  const projectRoot = cwd === homeDir ? undefined : cwd;
+  const results = await Promise.all(specs.map((spec) => searchLayer(spec, projectRoot)));
 
   const layers: ConfigLayerInfo[] = [];
   const warnings: string[] = [...trust.warnings];

@@ -2,9 +2,8 @@
  * Configuration merge rules (copied into ARCHITECTURE.md)
  * --------------------------------------------------------
  * Layers, lowest to highest precedence: user (~/.mewcode/config.*), project (.mewcode.* or
- * .mewcode/config.* in the working directory), local (.mewcode/config.local.*, personal and
- * git-ignored; one tracked by git keeps its place here but counts as project scope for workspace
- * trust, see load.ts). Each top-level section is merged on its own:
+ * .mewcode/config.* in the working directory), local (.mewcode/config.local.*: it keeps its
+ * place here, but counts as project scope for workspace trust, see load.ts). Each top-level section is merged on its own:
  *
  * - Default, every section not listed below: mappings deep-merge, the higher layer winning
  *   per key (recursively); scalars and arrays are replaced whole by the higher layer. A value

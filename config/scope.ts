@@ -6,8 +6,8 @@
  * const fromProject = (config.section('disable') as string[]).filter((_, i) => configScopeAt(config, ['disable', i]) === 'project');
  * ```
  *
- * A tracked `.mewcode/config.local.*` is listed as a `project` layer by loadConfig, so its
- * values are `project` here too. For a list merged as a union (`plugins`, `disable`) an entry
+ * `.mewcode/config.local.*` is listed as a `project` layer by loadConfig (it is the project's for
+ * trust), so its values are `project` here too. For a list merged as a union (`plugins`, `disable`) an entry
  * written in several layers belongs to the lowest one that wrote it (its first occurrence).
  */
 import type { ConfigLayerName, ConfigPath, ResolvedConfig } from '../types/config.js';

@@ -7,7 +7,7 @@ import type { LocatedMap, LocatedNode } from './located.js';
 
 export type TrustPath = readonly string[];
 
-/** In `.mewcode.yaml` / `.mewcode/config.*` and a tracked `.mewcode/config.local.*`. */
+/** In `.mewcode.yaml` / `.mewcode/config.*` and `.mewcode/config.local.*`. */
 export const CONFIG_TRUST_PATHS: readonly TrustPath[] = [
   ['plugins'], // code that runs at start-up
   ['providers'], // where the conversation and an API key are sent
@@ -18,8 +18,11 @@ export const CONFIG_TRUST_PATHS: readonly TrustPath[] = [
   ['sandbox'], // the OS sandbox's settings (network, writable paths…)
 ];
 
-/** In `.mewcode/settings.yaml` and a tracked `.mewcode/settings.local.yaml` (both spellings). */
+/** In `.mewcode/settings.yaml` and `.mewcode/settings.local.yaml` (both spellings). */
 export const SETTINGS_TRUST_PATHS: readonly TrustPath[] = [
+  // What runs without asking: a repository's `Bash` or `mcp__<your server>__*` would grant itself
+  // execution. Its deny and ask rules need no trust (they only ever take permissions away).
+  ['permissions', 'allow'],
   ['permissions', 'default_mode'],
   ['permissions', 'defaultMode'],
   ['permissions', 'additional_directories'],

@@ -3,20 +3,30 @@
  * a repository can bring:
  *
  *   .mewcode.yaml | .mewcode.yml | .mewcode.json | .mewcode/config.*   config (first found)
- *   .mewcode/config.local.*      config, only when tracked by git (else personal)
+ *   .mewcode/config.local.*      config
  *   .mewcode/settings.yaml       permission settings
- *   .mewcode/settings.local.yaml permission settings, only when tracked by git
+ *   .mewcode/settings.local.yaml permission settings
  *   .mewcode/hooks.yaml, .mcp.json   whole files (hooks, MCP servers)
  *   .claude/agents/*.md, .mewcode/agents/*.md   whole files (sub-agent definitions)
  *
- * A missing file costs one failed open; git is looked at only when a `*.local.*` file exists.
- * Parsing goes through the shared cache, so `loadConfig` does not parse the same text again.
+ * plus the code those settings name (trust-code.ts), each file under the key `code` with the
+ * sha256 of its content as its value.
+ *
+ * The `*.local.*` files are the project's like the others: nothing on disk tells a file the user
+ * wrote from one that came with a checkout, an archive or a tarball (git not tracking it proves
+ * nothing), so what they set that runs code or sends data needs the trust decision too. They
+ * keep only their higher precedence. (In the home directory they are the user's own files.)
+ *
+ * A missing file costs one failed open. Parsing goes through the shared cache, so `loadConfig`
+ * does not parse the same text again.
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
+import { readProjectTextFile } from './project-file.js';
+import { codeFilesOf, describeCodeFile } from './trust-code.js';
 import { CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
 import { summarize, summarizeFile } from './trust-summary.js';
 
@@ -28,19 +38,22 @@ export interface ScannedSetting {
   key: string;
   value: unknown;
   summary: string;
+  /** A file of code too large to hash: its trust cannot be remembered. */
+  unverifiable?: boolean;
 }
+
+/** The key under which a file of code a setting names is listed and hashed. */
+export const CODE_KEY = 'code';
 
 export interface ScanResult {
   settings: ScannedSetting[];
-  /** `*.local.*` files that are tracked by git (absolute paths): project scope. */
-  trackedLocal: Set<string>;
-  /** `*.local.*` files that exist and are personal (absolute paths). */
-  personalLocal: Set<string>;
+  /** The `*.local.*` files found in the project (absolute paths): project scope for trust. */
+  localFiles: Set<string>;
   warnings: string[];
 }
 
 interface Candidate {
-  /** Files tried in order; the first that exists is the one read (as cosmiconfig does). */
+  /** Files tried in order; the first that exists is the one read (as discovery does). */
   files: string[];
   kind: 'config' | 'settings' | 'whole';
   local: boolean;
@@ -84,14 +97,19 @@ function candidates(root: string, rootIsHome: boolean, warnings: string[]): Cand
   // When the project is the home directory, `.mewcode/config.*` and `.mewcode/settings.yaml`
   // are the user's own files (loadConfig reads them once, as user files).
   const projectPlaces = PROJECT_SEARCH_PLACES.filter((place) => !(rootIsHome && place.startsWith('.mewcode/')));
-  const list: Candidate[] = [
-    { files: projectPlaces.map(inRoot), kind: 'config', local: false },
-    { files: LOCAL_SEARCH_PLACES.map(inDotDir), kind: 'config', local: true },
-    { files: [inDotDir('settings.local.yaml')], kind: 'settings', local: true },
+  const list: Candidate[] = [{ files: projectPlaces.map(inRoot), kind: 'config', local: false }];
+  // In the home directory these live in ~/.mewcode: the user's own files.
+  if (!rootIsHome) {
+    list.push(
+      { files: LOCAL_SEARCH_PLACES.map(inDotDir), kind: 'config', local: true },
+      { files: [inDotDir('settings.yaml')], kind: 'settings', local: false },
+      { files: [inDotDir('settings.local.yaml')], kind: 'settings', local: true },
+    );
+  }
+  list.push(
     { files: [inRoot(WHOLE_FILES.hooks)], kind: 'whole', local: false, key: 'hooks' },
     { files: [inRoot(WHOLE_FILES.mcpServers)], kind: 'whole', local: false, key: 'mcpServers' },
-  ];
-  if (!rootIsHome) list.splice(2, 0, { files: [inDotDir('settings.yaml')], kind: 'settings', local: false });
+  );
   // In the home directory these are the user's own definitions.
   if (!rootIsHome) for (const dir of AGENT_DIRECTORIES) for (const file of markdownFiles(inRoot(dir), warnings)) list.push({ files: [file], kind: 'whole', local: false, key: 'agents' });
   return list;
@@ -101,24 +119,16 @@ function candidates(root: string, rootIsHome: boolean, warnings: string[]): Cand
 const MAX_FILE_BYTES = 1024 * 1024;
 
 /**
- * The first candidate that exists. Only a regular file of sane size is read: a committed link to
- * /dev/zero or /dev/stdin must not hang the start (what is not read is never approved).
+ * The first candidate that exists, read as the readers read it (project-file.ts): only a regular
+ * file of sane size really inside the project — a committed link to /dev/zero, /dev/stdin or out
+ * of the project must not hang the start, and what is not read is never approved. `root` is
+ * undefined when the project is the home directory (the files are then the user's own).
  */
-function readFirst(files: readonly string[]): { file: string; text: string } | undefined {
+function readFirst(files: readonly string[], root: string | undefined): { file: string; text: string } | undefined {
   for (const file of files) {
-    let fd: number | undefined;
-    try {
-      fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-      return { file, text: readFileSync(fd, 'utf8') };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-      return undefined; // unreadable: loadConfig and the settings reader cannot use it either
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    const read = readProjectTextFile(file, { maxBytes: MAX_FILE_BYTES, ...(root !== undefined ? { root } : {}) });
+    if (read.ok) return { file, text: read.text };
+    if (!read.missing) return undefined; // refused: loadConfig and the settings reader cannot use it either
   }
   return undefined;
 }
@@ -126,26 +136,13 @@ function readFirst(files: readonly string[]): { file: string; text: string } | u
 export async function scanProject(projectRoot: string, homeDir: string): Promise<ScanResult> {
   const root = path.resolve(projectRoot);
   const rootIsHome = root === path.resolve(homeDir) || realOrResolved(root) === realOrResolved(homeDir);
-  const result: ScanResult = { settings: [], trackedLocal: new Set(), personalLocal: new Set(), warnings: [] };
+  const result: ScanResult = { settings: [], localFiles: new Set(), warnings: [] };
   const display = (file: string) => path.relative(root, file).split(path.sep).join('/');
 
   for (const candidate of candidates(root, rootIsHome, result.warnings)) {
-    const found = readFirst(candidate.files);
+    const found = readFirst(candidate.files, rootIsHome ? undefined : root);
     if (!found) continue;
-    if (candidate.local) {
-      const answer = await (await import('./git-tracked.js')).isTrackedByGit(found.file) /* loaded only when a local file exists */;
-      if (answer.warning) result.warnings.push(`trust: ${answer.warning}`);
-      if (!answer.tracked) {
-        result.personalLocal.add(found.file);
-        continue;
-      }
-      result.trackedLocal.add(found.file);
-      // A fail-closed guess (no repository, an index it could not read) already said why.
-      if (!answer.warning) result.warnings.push(
-        `trust: ${found.file} is tracked by git, so it came with the repository: it counts as project settings, not personal ones ` +
-          '(what it sets that runs code or sends data needs the project to be trusted). Keep personal settings in an untracked, git-ignored file.',
-      );
-    }
+    if (candidate.local) result.localFiles.add(found.file);
     if (candidate.kind === 'whole') {
       if (found.text.trim() === '') continue;
       const key = candidate.key ?? 'file';
@@ -159,6 +156,10 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
       const value = toPlain(setting.node);
       result.settings.push({ file: found.file, display: display(found.file), key: setting.key, value, summary: summarize(setting.key, value) });
     }
+  }
+  for (const code of await codeFilesOf(result.settings, root, result.warnings)) {
+    const unverifiable = code.digest === undefined;
+    result.settings.push({ file: code.file, display: display(code.file), key: CODE_KEY, value: code.digest ?? `unverifiable:${code.size}`, summary: describeCodeFile(code), ...(unverifiable ? { unverifiable } : {}) });
   }
   return result;
 }

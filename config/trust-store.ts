@@ -1,9 +1,11 @@
 /**
  * `~/.mewcode/trust.json`: the projects the user trusted, by real path, with the hash of the
- * settings they trusted.
+ * settings (and the code they name) they trusted, and one hash per setting (`items`, to say
+ * what changed; absent in records written before it existed).
  *
  * ```json
- * { "version": 1, "projects": { "/home/me/src/app": { "hash": "sha256:…", "trusted_at": "2026-…" } } }
+ * { "version": 1, "projects": { "/home/me/src/app": { "hash": "sha256:…", "trusted_at": "2026-…",
+ *   "items": { ".mcp.json: mcpServers": "sha256:…", "tools/server.js: code": "sha256:…" } } } }
  * ```
  *
  * Read with O_NOFOLLOW (a link there is ignored, loudly: it could point into a repository) and
@@ -17,6 +19,8 @@ import path from 'node:path';
 export interface TrustRecord {
   hash: string;
   trusted_at: string;
+  /** `<file>: <key>` → the hash of that setting's value, as trusted. */
+  items?: Record<string, string>;
 }
 
 export interface TrustFile {
@@ -37,6 +41,13 @@ const empty = (): TrustFile => ({ version: 1, projects: {} });
 
 function isRecord(value: unknown): value is TrustRecord {
   return typeof value === 'object' && value !== null && typeof (value as TrustRecord).hash === 'string';
+}
+
+function stringMap(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const map: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') map[key] = item;
+  return map;
 }
 
 export function readTrustFile(file: string): ReadTrust {
@@ -62,7 +73,12 @@ export function readTrustFile(file: string): ReadTrust {
       return { file: empty(), warning: `trust: ${file} has no "projects" mapping; it is ignored` };
     }
     const kept: Record<string, TrustRecord> = Object.create(null) as Record<string, TrustRecord>;
-    for (const [root, record] of Object.entries(projects)) if (isRecord(record)) kept[root] = { hash: record.hash, trusted_at: String(record.trusted_at ?? '') };
+    for (const [root, record] of Object.entries(projects)) {
+      if (!isRecord(record)) continue;
+      kept[root] = { hash: record.hash, trusted_at: String(record.trusted_at ?? '') };
+      const items = stringMap(record.items);
+      if (items) kept[root].items = items;
+    }
     return { file: { version: 1, projects: kept } };
   } catch (error) {
     return { file: empty(), warning: `trust: ${file} cannot be parsed (${(error as Error).message}); it is ignored` };
@@ -71,8 +87,8 @@ export function readTrustFile(file: string): ReadTrust {
   }
 }
 
-/** Records `projectRoot` → `hash`, keeping the other projects. Throws (with the reason) when it cannot. */
-export async function writeTrust(file: string, projectRoot: string, hash: string, now: Date = new Date()): Promise<void> {
+/** Records `projectRoot` → `hash` (and the per-setting `items`), keeping the other projects. Throws (with the reason) when it cannot. */
+export async function writeTrust(file: string, projectRoot: string, hash: string, items?: Record<string, string>, now: Date = new Date()): Promise<void> {
   const { randomBytes } = await import('node:crypto');
   const dir = path.dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -81,7 +97,8 @@ export async function writeTrust(file: string, projectRoot: string, hash: string
   if (existing && !existing.isFile()) throw new Error(`refusing to write ${file}: it is not a regular file`);
 
   const current = existing ? readTrustFile(file).file : empty();
-  const projects = { ...current.projects, [projectRoot]: { hash, trusted_at: now.toISOString() } };
+  const record: TrustRecord = { hash, trusted_at: now.toISOString(), ...(items ? { items } : {}) };
+  const projects = { ...current.projects, [projectRoot]: record };
   const sorted = Object.fromEntries(Object.keys(projects).sort().map((root) => [root, projects[root]]));
   const text = `${JSON.stringify({ version: 1, projects: sorted }, null, 2)}\n`;
 

@@ -63,6 +63,7 @@ export function summarize(key: string, value: unknown): string {
     case 'hooks':
       return cut(isMap(value) ? Object.keys(value).join(', ') : scalar(value));
     case 'plugins':
+    case 'permissions.allow':
     case 'disable':
     case 'bash.env_allowlist':
     case 'permissions.additional_directories':

@@ -8,8 +8,11 @@
  *
  * Trusted when, in this order: `flag` (--trust-project), `MEWCODE_TRUST_PROJECT=1` in `env`
  * (both for this run only, nothing written), or trust.json holds this project's real path with
- * the hash of its current trust-requiring settings (`stored`), or `grant()` was called
- * (`dialog`). trust.json is read only when the project has such settings.
+ * the hash of its current trust-requiring settings and of the code they name (`stored`), or
+ * `grant()` was called (`dialog`). trust.json is read only when the project has such settings.
+ * The record also keeps one hash per setting, so when the project changed the notice and the
+ * dialog can say which settings or files did. A file of code too large to hash is never trusted
+ * from storage (each start asks again).
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +41,25 @@ export function settingsHash(settings: readonly Pick<ScannedSetting, 'display' |
   return canonicalHash({ version: 1, settings: items });
 }
 
+/** How a setting is named in the notice, the dialog and the per-setting hashes. */
+const settingId = (s: Pick<ScannedSetting, 'display' | 'key'>): string => `${s.display}: ${s.key}`;
+
+/** One hash per setting, so a later start can tell which of them changed. */
+async function itemHashes(settings: readonly ScannedSetting[]): Promise<Record<string, string>> {
+  const items: Record<string, string> = {};
+  for (const s of settings) items[settingId(s)] = await canonicalHash({ file: s.display, key: s.key, value: s.value });
+  return items;
+}
+
+/** The settings that differ from what the user trusted (new, changed or gone); undefined when the record cannot tell. */
+async function changedSince(recorded: Record<string, string> | undefined, settings: readonly ScannedSetting[]): Promise<string[] | undefined> {
+  if (recorded === undefined) return undefined;
+  const now = await itemHashes(settings);
+  const changed = Object.keys(now).filter((id) => recorded[id] !== now[id]);
+  for (const id of Object.keys(recorded)) if (!Object.hasOwn(now, id)) changed.push(`${id} (removed)`);
+  return changed;
+}
+
 function realOrResolved(dir: string): string {
   try {
     return realpathSync(dir);
@@ -63,15 +85,23 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
 
   let source: TrustSource = 'none';
   let changed = false;
+  /** What changed since the user trusted the project, when the record can tell. */
+  let changedItems: string[] | undefined;
+  const unverifiable = scan.settings.filter((s) => s.unverifiable === true).map(settingId);
   if (options.flag === true) source = 'flag';
   else if (envTrusts(options.env)) source = 'env';
   else if (scan.settings.length > 0 && options.stored !== false) {
     const stored = readTrustFile(trustFilePath(homeDir));
     if (stored.warning) warnings.push(stored.warning);
     const record = Object.hasOwn(stored.file.projects, realRoot) ? stored.file.projects[realRoot] : undefined;
-    if (record !== undefined && record.hash === (await currentHash())) source = 'stored';
-    else if (record) changed = true;
+    if (record !== undefined && record.hash === (await currentHash()) && unverifiable.length === 0) source = 'stored';
+    else if (record) {
+      // A record whose hash still matches failed only for code too large to verify (the notice says so).
+      changed = record.hash !== (await currentHash());
+      if (changed) changedItems = await changedSince(record.items, scan.settings);
+    }
   }
+  const isChanged = (s: ScannedSetting): boolean => changedItems?.includes(settingId(s)) === true;
 
   const refused: string[] = [];
   const refuse = (entry: string): false => {
@@ -95,11 +125,11 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
     warnings,
     isTrusted,
     pending(): PendingTrust {
-      const settings = isTrusted() ? [] : scan.settings.map((s) => ({ file: s.display, key: s.key, summary: s.summary }));
+      const settings = isTrusted() ? [] : scan.settings.map((s) => ({ file: s.display, key: s.key, summary: isChanged(s) ? `changed since you trusted it: ${s.summary}` : s.summary }));
       return { projectRoot: realRoot, settings, changed: changed && !isTrusted() };
     },
     async grant() {
-      await writeTrust(trustFilePath(homeDir), realRoot, await currentHash());
+      await writeTrust(trustFilePath(homeDir), realRoot, await currentHash(), await itemHashes(scan.settings));
       source = 'dialog';
       changed = false;
       // Refusals so far were for want of trust; the CLI loads the configuration again after this.
@@ -108,9 +138,11 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
     skipped,
     notice() {
       if (skipped().length === 0) return undefined;
-      const scanned = isTrusted() ? [] : scan.settings.map((s) => `  ${s.display}: ${s.key}: ${s.summary}`);
-      const unexpected = refused.filter((entry) => isTrusted() || !scan.settings.some((s) => `${s.display}: ${s.key}` === entry));
-      const lines = [...scanned, ...unexpected.map((entry) => `  ${entry} (changed after the trust check)`)];
+      const scanned = isTrusted() ? [] : scan.settings.map((s) => `  ${terminalSafe(s.display)}: ${s.key}: ${s.summary}${isChanged(s) ? ' (changed)' : ''}`);
+      const unexpected = refused.filter((entry) => isTrusted() || !scan.settings.some((s) => settingId(s) === entry));
+      const lines = [...scanned, ...unexpected.map((entry) => `  ${terminalSafe(entry)} (changed after the trust check)`)];
+      const removed = isTrusted() ? [] : (changedItems ?? []).filter((id) => id.endsWith(' (removed)')).map((id) => `  ${terminalSafe(id)}`);
+      const tooLarge = isTrusted() || unverifiable.length === 0 ? [] : [`Files of code too large to hash (${unverifiable.join(', ')}) are never remembered as trusted: each start asks again.`];
       const why = isTrusted()
         ? 'were skipped because they changed while MewCode was starting'
         : changed
@@ -119,15 +151,18 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
       return [
         `trust: these settings of ${terminalSafe(realRoot)} that run code or send data ${why}:`,
         ...lines,
+        ...removed,
+        ...tooLarge,
         'Review them; to apply them pass --trust-project (or set MEWCODE_TRUST_PROJECT=1) for one run, or trust the project when an interactive session asks.',
       ].join('\n');
     },
     scopeOf(file: string): SettingsScope {
       const absolute = path.resolve(file);
-      if (scan.trackedLocal.has(absolute)) return 'project';
-      if (scan.personalLocal.has(absolute)) return 'local';
+      if (scan.localFiles.has(absolute)) return 'project';
       if (absolute.startsWith(userDir)) return 'user';
-      return 'project'; // anything else in the project, including a local file the scan did not see
+      // Anything else in the project — a `*.local.*` file included, whatever git says of it:
+      // only what the user trusted, as MewCode hashed it, runs.
+      return 'project';
     },
     approves(file: string, key: string, value: unknown): boolean {
       const absolute = path.resolve(file);

@@ -26,8 +26,11 @@ import { buildReminder } from './reminders.js';
 import { runToolCalls } from './tool-scheduler.js';
 import type { ToolView } from './tool-view.js';
 
-export const MAX_ITERATIONS = 25;
+/** A sub-agent's turns per run unless its session says otherwise; a main session's limit comes from its run. */
+export const SUBAGENT_MAX_TURNS = 25;
 export const MAX_UNKNOWN_TOOL_ITERATIONS = 3;
+/** Concurrency-safe calls of one turn run this many at once even on a small machine: they mostly wait (on disk, a process, a server), not compute. */
+export const MIN_TOOL_CONCURRENCY = 4;
 /** Sub-agents give up sooner on unknown tools (SPEC L1). */
 export const SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS = 2;
 /** How many times `stop` taps may send a completed run back to work, per run. */
@@ -35,8 +38,7 @@ export const MAX_STOP_CONTINUATIONS = 3;
 export const COMPLETION_NOTE = '(Task completed.)';
 export const CANCELLED_NOTE = '(Cancelled.)';
 export const UNKNOWN_TOOLS_NOTE = '(Stopped: the model asked only for tools that do not exist, several times in a row.)';
-export const maxIterationsNote = (max: number): string => `(Stopped after the maximum of ${max} iterations; send another message to continue.)`;
-export const MAX_ITERATIONS_NOTE = maxIterationsNote(MAX_ITERATIONS);
+export const maxIterationsNote = (max: number): string => `(Stopped after the maximum of ${max} turns (--max-turns, max_turns); send another message to continue.)`;
 export const TOO_LONG_ADVICE = "The conversation does not fit the model's context window even after compaction: start a new session (mewcode without --continue) or switch to a model with a larger context window.";
 
 export interface LoopDeps {
@@ -52,6 +54,8 @@ export interface LoopDeps {
   defaultToolTimeoutMs: number;
   maxIterations: number;
   maxUnknownToolIterations: number;
+  /** How many concurrency-safe calls of one turn run at once. */
+  maxToolConcurrency: number;
   takeReminders(): string[];
   addReminder(text: string): void;
   anchor: { current: UsageAnchor | undefined };
@@ -208,6 +212,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       iteration,
       signal,
       defaultTimeoutMs: deps.defaultToolTimeoutMs,
+      maxConcurrency: deps.maxToolConcurrency,
       emit,
       approve: deps.approve,
       addContext: deps.addReminder,

@@ -10,7 +10,7 @@ import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../types/
 import type { Provider } from '../types/provider.js';
 import type { Conversation } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, ForkOptions, ModelSelection, RunOptions, SessionOptions } from '../types/session.js';
-import { MAX_ITERATIONS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
+import { SUBAGENT_MAX_TURNS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
 import { compactHistory } from './compaction.js';
 import { estimateTokens, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail, recentHistory, startableHistory } from './conversation.js';
@@ -33,6 +33,9 @@ export interface SessionHost {
   readonly homeDir: string;
   readonly defaultToolTimeoutMs: number;
   readonly defaultMaxUnknownToolIterations: number;
+  readonly maxToolConcurrency: number;
+  /** `max_turns` from configuration, when set. */
+  readonly configuredMaxTurns: number | undefined;
   provider(options: { name?: string; model?: string }): Provider;
   conversationFactory(): ConversationFactory;
   compactionService(): CompactionService | undefined;
@@ -194,6 +197,14 @@ export class AgentSessionImpl implements AgentSession {
     if (event.type === 'notice') this.#host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId, ...(this.parentAgentId ? { parentAgentId: this.parentAgentId } : {}) });
   }
 
+  /** The run's own limit, the session's, a sub-agent's default, configuration's, the front end's; else none. */
+  private turnLimit(options: RunOptions): number {
+    if (options.maxTurns !== undefined) return options.maxTurns;
+    if (this.options.maxIterations !== undefined) return this.options.maxIterations;
+    if (this.parentAgentId) return SUBAGENT_MAX_TURNS;
+    return this.#host.configuredMaxTurns ?? options.defaultMaxTurns ?? Number.POSITIVE_INFINITY;
+  }
+
   private async runExclusive(channel: EventChannel<AgentEvent>, options: RunOptions): Promise<void> {
     const release = await this.lock.acquire();
     const emit = (event: AgentEvent): void => {
@@ -219,8 +230,9 @@ export class AgentSessionImpl implements AgentSession {
         provider: () => this.currentProvider(),
         stablePrompt: () => this.systemPrompt(),
         defaultToolTimeoutMs: this.#host.defaultToolTimeoutMs,
-        maxIterations: this.options.maxIterations ?? MAX_ITERATIONS,
+        maxIterations: this.turnLimit(options),
         maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.#host.defaultMaxUnknownToolIterations),
+        maxToolConcurrency: this.#host.maxToolConcurrency,
         takeReminders: () => this.reminders.splice(0),
         addReminder: (text) => this.reminders.push(text),
         anchor: this.anchor,

@@ -6,12 +6,12 @@
  * code a user-level name loads. A missing, broken or incompatible plugin is reported by name and
  * skipped; the rest still runs (K2).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MewcodePlugin } from '../types/plugin.js';
 import { errorMessage } from './plugin-error.js';
+import { resolvePackageEntry } from './package-entry.js';
 import { pluginApi } from './plugin-api.js';
 import { KERNEL_VERSION } from './version.js';
 
@@ -77,48 +77,15 @@ function resolveFromAny(spec: string, bases: readonly string[], hint: string | u
   throw new Error(`${failures.join('; ') || 'nowhere to look'}${hint ? ` (${hint})` : ''}`);
 }
 
-/** A path (./x, ../x, /x) is taken relative to the base directory; anything else is a package name. */
+/**
+ * A path (./x, ../x, /x) is taken relative to the base directory; anything else is a package name
+ * (or a package's subpath), resolved as `import` would (package-entry.ts).
+ */
 function resolveSpec(spec: string, projectRoot: string): string {
   if (spec.startsWith('.') || path.isAbsolute(spec)) {
     const file = path.resolve(projectRoot, spec);
     if (!existsSync(file)) throw new Error(`no file at ${file}`);
     return file;
   }
-  const require = createRequire(path.join(projectRoot, 'package.json'));
-  try {
-    return require.resolve(spec);
-  } catch (error) {
-    // ESM-only packages may export only an "import" condition, which require.resolve refuses.
-    const fromManifest = resolveEsmEntry(spec, require);
-    if (fromManifest) return fromManifest;
-    throw new Error(`package not found from ${projectRoot} (${errorMessage(error).split('\n')[0]})`);
-  }
-}
-
-function resolveEsmEntry(spec: string, require: NodeJS.Require): string | undefined {
-  for (const dir of require.resolve.paths(spec) ?? []) {
-    const manifestPath = path.join(dir, spec, 'package.json');
-    if (!existsSync(manifestPath)) continue;
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { main?: string; exports?: unknown };
-    const entry = exportEntry(manifest.exports) ?? manifest.main ?? 'index.js';
-    return path.join(dir, spec, entry);
-  }
-  return undefined;
-}
-
-function exportEntry(exports: unknown): string | undefined {
-  if (typeof exports === 'string') return exports;
-  if (!exports || typeof exports !== 'object') return undefined;
-  const root = (exports as Record<string, unknown>)['.'] ?? exports;
-  if (typeof root === 'string') return root;
-  if (root && typeof root === 'object') {
-    const conditions = root as Record<string, unknown>;
-    for (const key of ['import', 'node', 'default']) {
-      const value = conditions[key];
-      if (typeof value === 'string') return value;
-      const nested = exportEntry(value);
-      if (nested) return nested;
-    }
-  }
-  return undefined;
+  return resolvePackageEntry(spec, projectRoot);
 }

@@ -3,7 +3,7 @@ import type { ResolvedConfig, ConfigSection } from '../types/config.js';
 import { formatConfigIssues } from '../config/validate.js';
 import type { ProviderEntry } from './kernel-sections.js';
 
-const KERNEL_SECTION_KEYS = ['plugins', 'disable', 'provider', 'providers'] as const;
+const KERNEL_SECTION_KEYS = ['plugins', 'disable', 'provider', 'providers', 'max_turns', 'max_tool_concurrency'] as const;
 
 /** Validate one section; a bad section is reported with file, line and key, and treated as absent (K2). */
 export function readSection<T>(config: ResolvedConfig, section: ConfigSection<T>, warn: (message: string) => void): T | undefined {
@@ -23,11 +23,15 @@ export interface KernelSettings {
   providers: ProviderEntry[];
   /** Whether configuration has a `providers:` section at all (then the environment is not used). */
   providersConfigured: boolean;
+  /** `max_turns`: model turns a main-session run may take. */
+  maxTurns: number | undefined;
+  /** `max_tool_concurrency`: how many concurrency-safe calls of one turn run at once. */
+  maxToolConcurrency: number | undefined;
 }
 
 export async function readKernelSettings(config: ResolvedConfig, warn: (message: string) => void): Promise<KernelSettings> {
   if (KERNEL_SECTION_KEYS.every((key) => config.section(key) === undefined)) {
-    return { plugins: [], disable: [], provider: undefined, providers: [], providersConfigured: false };
+    return { plugins: [], disable: [], provider: undefined, providers: [], providersConfigured: false, maxTurns: undefined, maxToolConcurrency: undefined };
   }
   const { kernelSections: sections } = await import('./kernel-sections.js');
   return {
@@ -36,6 +40,8 @@ export async function readKernelSettings(config: ResolvedConfig, warn: (message:
     provider: readSection(config, sections.provider, warn),
     providers: readProviderEntries(config, sections.providerEntry, warn),
     providersConfigured: config.section('providers') !== undefined,
+    maxTurns: readSection(config, sections.maxTurns, warn),
+    maxToolConcurrency: readSection(config, sections.maxToolConcurrency, warn),
   };
 }
 

@@ -41,6 +41,8 @@ export const kernelSections = {
   plugins: zodSection('plugins', z.array(nonEmpty())),
   disable: zodSection('disable', z.array(nonEmpty())),
   provider: zodSection('provider', nonEmpty()),
+  maxTurns: zodSection('max_turns', positiveInt()),
+  maxToolConcurrency: zodSection('max_tool_concurrency', positiveInt()),
   /** One entry of `providers:` (validated one by one, see kernel-config.ts). */
   providerEntry: zodSection('providers', providerEntrySchema),
 };

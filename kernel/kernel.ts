@@ -15,9 +15,10 @@ import type { AgentSession, CompactionService, ConversationFactory, RunOptions, 
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { createVarExpander } from '../config/expand.js';
 import { configScopeAt } from '../config/scope.js';
-import { MAX_UNKNOWN_TOOL_ITERATIONS } from './agent-loop.js';
+import { MAX_UNKNOWN_TOOL_ITERATIONS, MIN_TOOL_CONCURRENCY } from './agent-loop.js';
 import { AgentSessionImpl, type SessionHost } from './agent-session.js';
 import { defaultConversationFactory, ensureAssistantTail } from './conversation.js';
 import { emptyConfig } from './empty-config.js';
@@ -108,6 +109,10 @@ export class Kernel implements KernelApi {
   private readonly pluginConfig = new Map<string, unknown>();
   private readonly essential = new Set<string>();
   private readonly pluginNames = new Set<string>();
+  /** `max_turns` from configuration (read at boot, before any session exists). */
+  private maxTurns: number | undefined;
+  /** `max_tool_concurrency` from configuration; default: the machine's cores, at least MIN_TOOL_CONCURRENCY. */
+  private maxToolConcurrency: number | undefined;
   private mainSession!: AgentSessionImpl;
   private activeUi: UserInterface | undefined;
 
@@ -143,6 +148,8 @@ export class Kernel implements KernelApi {
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
+    this.maxTurns = settings.maxTurns;
+    this.maxToolConcurrency = settings.maxToolConcurrency;
     const external = await loadExternalPlugins(this.pluginSpecs(settings.plugins), (m) => this.warn(m));
     const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(this.resolvedConfig, ['disable', index]) !== 'user'));
     const plugins = resolvePluginSet(this.options.plugins, external, settings.disable, (m) => this.warn(m), byProject);
@@ -245,6 +252,8 @@ export class Kernel implements KernelApi {
       homeDir: this.options.homeDir,
       defaultToolTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
       defaultMaxUnknownToolIterations: this.options.maxUnknownToolIterations ?? MAX_UNKNOWN_TOOL_ITERATIONS,
+      configuredMaxTurns: this.maxTurns,
+      maxToolConcurrency: this.maxToolConcurrency ?? Math.max(MIN_TOOL_CONCURRENCY, availableParallelism()),
       provider: (choice) => this.providers.resolve(choice),
       conversationFactory: () => this.lastBound<ConversationFactory>(TOKENS.ConversationFactory) ?? defaultConversationFactory,
       compactionService: () => this.lastBound<CompactionService>(TOKENS.CompactionService),

@@ -4,6 +4,7 @@
  * are buffered (bounded), so nothing writes over a screen the UI has not drawn yet; a run that ends
  * before any UI flushes the buffer to the fallback (stderr).
  */
+import { terminalSafe } from '../config/terminal-safe.js';
 import type { KernelHooks, NotificationPayload } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import type { UserOutput } from '../types/plugin.js';
@@ -42,7 +43,10 @@ export class OutputRoute implements Reporter {
     if (!this.sink) this.attach(this.fallback());
   }
 
-  notify(payload: NotificationPayload): void {
+  notify(original: NotificationPayload): void {
+    // Messages quote files, servers, hooks and providers: made terminal-safe here, once, so no UI
+    // (a third party's included) and no notification hook receives an escape sequence.
+    const payload = { ...original, message: terminalSafe(original.message, true) };
     void this.#hooks.notification.promise(payload);
     if (this.sink) this.sink.notify(payload);
     else if (this.buffer.length < OUTPUT_BUFFER_LIMIT) this.buffer.push(payload);

@@ -1,16 +1,20 @@
-/** The default Reporter: warnings and notices to stderr, never stdout (stdout may carry JSON). */
+/**
+ * The default Reporter: warnings and notices to stderr, never stdout (stdout may carry JSON),
+ * through the terminal-safe filter (messages quote files, servers and hooks).
+ */
+import { terminal } from '../config/terminal-safe.js';
 import type { Reporter } from '../types/services.js';
 
 export class StderrReporter implements Reporter {
   constructor(private readonly debugEnabled = false) {}
   warn(message: string): void {
-    process.stderr.write(`mewcode: warning: ${message}\n`);
+    terminal.err(`mewcode: warning: ${message}\n`);
   }
   notice(message: string): void {
-    process.stderr.write(`mewcode: ${message}\n`);
+    terminal.err(`mewcode: ${message}\n`);
   }
   debug(message: string): void {
-    if (this.debugEnabled) process.stderr.write(`mewcode: debug: ${message}\n`);
+    if (this.debugEnabled) terminal.err(`mewcode: debug: ${message}\n`);
   }
 }
 

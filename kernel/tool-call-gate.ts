@@ -7,7 +7,7 @@ import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, RunContext, ToolUseDecision } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import { PermissionStage, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
-import { toolCategory, type Tool, type ToolInput } from '../types/tools.js';
+import { toolCategory, type Tool, type ToolInput, type ToolInputCheck } from '../types/tools.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import type { ToolLookup } from './tool-view.js';
 
@@ -30,7 +30,7 @@ export function errorResult(call: ToolCall, content: string): ToolResult {
   return { toolCallId: call.id, content, isError: true };
 }
 
-export function parseToolInput(raw: string): { ok: true; input: ToolInput } | { ok: false; error: string } {
+export function parseToolInput(raw: string): ToolInputCheck {
   try {
     const value: unknown = JSON.parse(raw.trim() === '' ? '{}' : raw);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -48,10 +48,8 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     const available = deps.tools.list().map((t) => t.name).join(', ') || '(none)';
     return deny(call, `Unknown tool: ${call.name}. Use one of the available tools: ${available}.`);
   }
-  const parsed = parseToolInput(call.input);
-  if (!parsed.ok) {
-    return deny(call, `Invalid arguments for ${call.name}: ${parsed.error}. Send the call again with a JSON object that matches the tool's input schema.`);
-  }
+  const parsed = await checkedInput(tool, parseToolInput(call.input));
+  if (!parsed.ok) return deny(call, invalidArguments(call.name, parsed.error));
   const request = async (input: ToolInput): Promise<PermissionRequest> => ({
     toolName: call.name,
     tool,
@@ -88,9 +86,14 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     { ...deps.run, call, tool, input: parsed.input, iteration: deps.iteration },
   );
   for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);
-  const input = hook.input && typeof hook.input === 'object' ? hook.input : parsed.input;
-  const permission = await request(input);
   const by = hook.by ?? 'preToolUse';
+  let input = parsed.input;
+  if (hook.input && typeof hook.input === 'object' && hook.input !== parsed.input) {
+    const rewritten = await checkedInput(tool, { ok: true, input: hook.input });
+    if (!rewritten.ok) return deny(call, `[hook ${by}] rewrote the arguments into ones ${call.name} does not accept: ${rewritten.error}`);
+    input = rewritten.input;
+  }
+  const permission = await request(input);
 
   if (hook.decision === 'deny') {
     const reason = hook.reason ?? 'blocked by a PreToolUse hook';
@@ -116,6 +119,22 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   }
   await decided(permission, verdict, true);
   return { run: true, tool, input };
+}
+
+function invalidArguments(tool: string, error: string): string {
+  return `Invalid arguments for ${tool}: ${error}. Send the call again with a JSON object that matches the tool's input schema.`;
+}
+
+/** The tool's own check of a parsed input (a throwing check is a failed one, K1). */
+async function checkedInput(tool: Tool, parsed: ToolInputCheck): Promise<ToolInputCheck> {
+  if (!parsed.ok || !tool.validateInput) return parsed;
+  try {
+    const checked = await tool.validateInput(parsed.input);
+    if (checked?.ok === true && checked.input && typeof checked.input === 'object') return checked;
+    return { ok: false, error: checked?.ok === false && typeof checked.error === 'string' ? checked.error : 'the tool rejected them' };
+  } catch (error) {
+    return { ok: false, error: `the tool's input check failed: ${(error as Error)?.message ?? String(error)}` };
+  }
 }
 
 /**

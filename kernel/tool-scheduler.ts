@@ -1,14 +1,17 @@
 /**
- * SPEC L3: ordered batch concurrency. Consecutive read-only calls form a batch whose gates run
- * first, whose starts are announced together, which run concurrently, and whose ends are
- * announced in the original order. A call with side effects runs alone. Results always come
- * back in the order the model asked, each paired with its call id.
+ * Ordered batch concurrency. Consecutive concurrency-safe calls — read-only tools, and calls a tool
+ * says write nothing (`Tool.concurrencySafe`, e.g. bash running `sleep 1`) — form a batch whose
+ * gates run first, one after another (so approval questions never interleave), whose starts are
+ * announced together, which run concurrently (at most `maxConcurrency` at once), and whose ends
+ * are announced in the original order. A call that may write runs alone, in the model's order.
+ * Results always come back in the order the model asked, each paired with its call id.
  */
 import type { AgentEvent } from '../types/events.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
+import type { Tool, ToolInput } from '../types/tools.js';
 import type { KernelHooks, RunContext } from '../types/hooks.js';
 import type { AgentSession } from '../types/session.js';
-import { errorResult, gateToolCall, type GateDeps, type GateOutcome } from './tool-call-gate.js';
+import { errorResult, gateToolCall, parseToolInput, type GateDeps, type GateOutcome } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
 import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
 import { monotonicMs } from '../sdk/monotonic-clock.js';
@@ -19,6 +22,8 @@ export interface SchedulerDeps extends GateDeps {
   session: AgentSession;
   signal: AbortSignal;
   defaultTimeoutMs: number;
+  /** How many calls of a batch run at once. */
+  maxConcurrency: number;
   emit(event: AgentEvent): void;
 }
 
@@ -30,12 +35,13 @@ export interface ScheduledResults {
 
 export async function runToolCalls(calls: readonly ToolCall[], deps: SchedulerDeps): Promise<ScheduledResults> {
   const results: ToolResult[] = new Array(calls.length);
-  const isReadOnly = (call: ToolCall): boolean => deps.tools.get(call.name)?.readOnly === true;
+  // One call has nobody to run beside: no need to ask (a tool's answer may cost a parse).
+  const safe = calls.length > 1 ? await Promise.all(calls.map((call) => concurrencySafe(deps.tools.get(call.name), parsedInput(call)))) : [false];
   let i = 0;
   while (i < calls.length) {
     if (deps.signal.aborted) break;
     let end = i + 1;
-    if (isReadOnly(calls[i] as ToolCall)) while (end < calls.length && isReadOnly(calls[end] as ToolCall)) end++;
+    if (safe[i]) while (end < calls.length && safe[end]) end++;
     await runBatch(calls, i, end, results, deps);
     i = end;
   }
@@ -43,6 +49,35 @@ export async function runToolCalls(calls: readonly ToolCall[], deps: SchedulerDe
     if (!results[k]) results[k] = errorResult(calls[k] as ToolCall, CANCELLED_BEFORE_START);
   }
   return { results, completed: !deps.signal.aborted };
+}
+
+function parsedInput(call: ToolCall): ToolInput | undefined {
+  const parsed = parseToolInput(call.input);
+  return parsed.ok ? parsed.input : undefined;
+}
+
+/** Read-only, or safe by the tool's own judgement of this input; anything unexpected is "may write". */
+async function concurrencySafe(tool: Tool | undefined, input: ToolInput | undefined): Promise<boolean> {
+  if (!tool || input === undefined) return true; // an error result: it runs nothing
+  if (tool.readOnly) return true;
+  if (!tool.concurrencySafe) return false;
+  try {
+    return (await tool.concurrencySafe(input)) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Run `work` over `items` with at most `limit` at once; resolves when all have. */
+async function withLimit<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
 async function runBatch(calls: readonly ToolCall[], from: number, to: number, results: ToolResult[], deps: SchedulerDeps): Promise<void> {
@@ -53,11 +88,16 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
     // K1: nothing a tool does while being checked (e.g. a throwing permissionTarget) reaches the loop.
     gates.push(await gateToolCall(call, deps).catch((error: unknown) => ({ run: false as const, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) })));
   }
+  // A PreToolUse hook may have rewritten an input: a batch whose gated inputs are not all still
+  // safe runs one call at a time, in order. (Judged again on what will run; parses are cached.)
+  const stillSafe = to - from === 1 || (await Promise.all(gates.map((gate) => (gate.run ? concurrencySafe(gate.tool, gate.input) : true)))).every(Boolean);
   for (let k = from; k < to; k++) deps.emit({ type: 'tool_start', call: calls[k] as ToolCall });
 
   const durations: number[] = [];
-  await Promise.all(
-    gates.map(async (gate, offset) => {
+  await withLimit(
+    gates,
+    stillSafe ? deps.maxConcurrency : 1,
+    async (gate, offset) => {
       const call = calls[from + offset] as ToolCall;
       const started = monotonicMs();
       let result = gate.run
@@ -85,7 +125,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
       }
       results[from + offset] = result;
       durations[offset] = durationMs;
-    }),
+    },
   );
   for (let k = from; k < to; k++) {
     deps.emit({ type: 'tool_end', call: calls[k] as ToolCall, result: results[k] as ToolResult, durationMs: durations[k - from] ?? 0 });

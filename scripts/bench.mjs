@@ -25,6 +25,8 @@ import { section, writeSection } from './bench/report.mjs';
 import { benchReadFile } from './bench/tool-read-file.mjs';
 import { benchBash } from './bench/tool-bash.mjs';
 import { benchSearch } from './bench/tool-search.mjs';
+import { benchParallelTools } from './bench/parallel-tools.mjs';
+import { benchManyCalls } from './bench/many-calls.mjs';
 import { benchPermissions } from './bench/permissions.mjs';
 import { benchSandbox } from './bench/sandbox.mjs';
 import { benchTrust } from './bench/trust.mjs';
@@ -40,13 +42,15 @@ const { values } = parseArgs({
     protocol: { type: 'string', default: 'both' },
     runs: { type: 'string' },
     quick: { type: 'boolean', default: false },
+    // One run of everything at tiny sizes: proves every suite still builds and prints its table (npm test runs it).
+    smoke: { type: 'boolean', default: false },
     suite: { type: 'string', default: 'all' },
     'keep-node-env': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks|skills|compaction|tui] [--protocol anthropic|openai|both] [--runs N] [--quick] [--keep-node-env]\n');
+  process.stdout.write('usage: node scripts/bench.mjs [--write] [--suite all|kernel|tools|permissions|safety|sessions|mcp|hooks|skills|compaction|tui] [--protocol anthropic|openai|both] [--runs N] [--quick | --smoke] [--keep-node-env]\n');
   process.exit(0);
 }
 const SUITES = ['all', 'kernel', 'tools', 'permissions', 'safety', 'sessions', 'mcp', 'hooks', 'skills', 'compaction', 'tui'];
@@ -72,7 +76,14 @@ if (base !== undefined && !(base >= 3)) {
   process.stderr.write(`bench: --runs must be a whole number ≥ 3 (got "${values.runs}")\n`);
   process.exit(2);
 }
-const runs = values.quick
+const smoke = values.smoke;
+if (smoke && values.write) {
+  process.stderr.write('bench: --smoke measures nothing worth keeping; it cannot --write\n');
+  process.exit(2);
+}
+const runs = smoke
+  ? { version: 1, firstRequest: 1, session: 1, longSession: 1, warmup: 0 }
+  : values.quick
   ? { version: 5, firstRequest: 3, session: 3, longSession: 1, warmup: 1 }
   : { version: base ?? 30, firstRequest: base ?? 20, session: base ?? 15, longSession: 3, warmup: 2 };
 
@@ -119,27 +130,31 @@ try {
     sections.push({ name: 'kernel', text: section(results) });
   }
   if (wants('tools')) {
-    const toolRuns = values.quick ? 3 : Math.max(5, Math.min(base ?? 10, 10));
+    const toolRuns = smoke ? 1 : values.quick ? 3 : Math.max(5, Math.min(base ?? 10, 10));
     process.stderr.write('bench: tools: read_file on a 1 GiB file…\n');
-    const read = await benchReadFile({ runs: toolRuns });
+    const read = await benchReadFile({ runs: toolRuns, ...(smoke ? { size: 1024 * 1024 } : {}) });
     process.stderr.write('bench: tools: bash with 100 MB of output…\n');
-    const bash = await benchBash({ runs: values.quick ? 3 : 5 });
+    const bash = await benchBash({ runs: smoke ? 1 : values.quick ? 3 : 5, ...(smoke ? { bytes: 1_000_000 } : {}) });
     process.stderr.write('bench: tools: grep and glob on a ≥ 20,000-file tree against ripgrep…\n');
-    const search = await benchSearch({ runs: values.quick ? 3 : 5 });
+    const search = await benchSearch({ runs: smoke ? 1 : values.quick ? 3 : 5, ...(smoke ? { minFiles: 100, source: path.join(ROOT, 'node_modules', 'yaml') } : {}) });
+    process.stderr.write('bench: tools: several calls in one turn, concurrent against sequential…\n');
+    const parallel = await benchParallelTools({ runs: smoke ? 1 : values.quick ? 3 : 7, protocol: protocols[0], progress });
+    process.stderr.write('bench: tools: 500 real tool calls in one run (RSS, gap trend)…\n');
+    const many = await benchManyCalls({ calls: smoke ? 20 : values.quick ? 250 : 500, protocol: protocols[0], progress });
     sections.push({
       name: 'tools',
-      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown].join('\n'),
+      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown, '', many.markdown].join('\n'),
     });
   }
   if (wants('permissions')) {
     process.stderr.write('bench: permissions: checkPermission with 200 rules…\n');
-    const permissions = await benchPermissions(values.quick ? { runs: 50, warmup: 10 } : {});
+    const permissions = await benchPermissions(smoke ? { runs: 3, warmup: 1 } : values.quick ? { runs: 50, warmup: 10 } : {});
     sections.push({ name: 'permissions', text: ['## Permissions: checkPermission', '', `Reproduce: \`npm run bench -- --suite permissions\` (measured ${results.date}).`, '', permissions.markdown].join('\n') });
   }
   if (wants('safety')) {
     process.stderr.write('bench: safety: the OS sandbox per bash call, the trust check at start-up…\n');
-    const sandbox = await benchSandbox({ runs: values.quick ? 10 : 50 });
-    const trust = await benchTrust(values.quick ? { runs: 50, warmup: 10 } : {});
+    const sandbox = await benchSandbox({ runs: smoke ? 2 : values.quick ? 10 : 50 });
+    const trust = await benchTrust(smoke ? { runs: 3, warmup: 1 } : values.quick ? { runs: 50, warmup: 10 } : {});
     sections.push({
       name: 'safety',
       text: ['## Safety: OS sandbox and workspace trust', '', `Reproduce: \`npm run bench -- --suite safety\` (measured ${results.date}).`, '', sandbox.markdown.replace(/^## /m, '### '), '', trust.markdown].join('\n'),
@@ -147,28 +162,28 @@ try {
   }
   if (wants('sessions')) {
     process.stderr.write('bench: sessions: resuming a 100,000-message session, fsynced appends…\n');
-    const sessionsBench = await benchSessions({ runs: values.quick ? 2 : 5 });
+    const sessionsBench = await benchSessions({ runs: smoke ? 1 : values.quick ? 2 : 5, ...(smoke ? { messages: 1000 } : {}) });
     const layerOne = await benchLayerOne();
     sections.push({ name: 'sessions', text: ['## Sessions: resume, append, compaction layer 1', '', `Reproduce: \`npm run bench -- --suite sessions\` (measured ${results.date}).`, '', sessionsBench.markdown, '', layerOne.markdown].join('\n') });
   }
   if (wants('mcp')) {
     process.stderr.write('bench: mcp: first request with MCP servers, request bytes with 50 MCP tools…\n');
-    const mcp = await benchMcp({ runs: values.quick ? 3 : 10, progress });
+    const mcp = await benchMcp({ runs: smoke ? 1 : values.quick ? 3 : 10, progress });
     sections.push({ name: 'mcp', text: ['## MCP: start-up with servers, request bytes', '', `Reproduce: \`npm run bench -- --suite mcp\` (measured ${results.date}).`, '', mcp.markdown].join('\n') });
   }
   if (wants('hooks')) {
     process.stderr.write('bench: hooks: PreToolUse cost per call…\n');
-    const hooks = await benchHooks({ runs: values.quick ? 30 : 200 });
+    const hooks = await benchHooks(smoke ? { runs: 3, warmup: 1 } : { runs: values.quick ? 30 : 200 });
     sections.push({ name: 'hooks', text: ['## Hooks: PreToolUse cost per call', '', `Reproduce: \`npm run bench -- --suite hooks\` (measured ${results.date}).`, '', hooks.markdown].join('\n') });
   }
   if (wants('skills')) {
     process.stderr.write('bench: skills: catalog load, boot and stable-prompt bytes with 200 skills…\n');
-    const skillsBench = await benchSkills({ runs: values.quick ? 5 : 20 });
+    const skillsBench = await benchSkills(smoke ? { runs: 1, warmup: 0 } : { runs: values.quick ? 5 : 20 });
     sections.push({ name: 'skills', text: ['## Skills: a catalog of 200', '', `Reproduce: \`npm run bench -- --suite skills\` (measured ${results.date}).`, '', skillsBench.markdown].join('\n') });
   }
   if (wants('compaction')) {
     process.stderr.write('bench: compaction: peak RSS over a 2,000-tool-call session that keeps compacting…\n');
-    const compaction = await benchCompaction({ prompts: values.quick ? 20 : undefined, progress });
+    const compaction = await benchCompaction({ prompts: smoke ? 2 : values.quick ? 20 : undefined, progress });
     sections.push({ name: 'compaction', text: ['## Compaction: memory over a 2,000-tool-call session', '', `Reproduce: \`npm run bench -- --suite compaction\` (measured ${results.date}).`, '', compaction.markdown].join('\n') });
   }
   if (wants('tui')) {

@@ -5,11 +5,11 @@
  */
 export { ContainerModule, inject, injectable, multiInject, optional } from 'inversify';
 export type { ServiceIdentifier } from 'inversify';
-export { definePlugin } from '../types/plugin.js';
-export type { MewcodePlugin, KernelApi } from '../types/plugin.js';
-export { TOKENS } from '../types/tokens.js';
-export { PermissionStage } from '../types/permissions.js';
-export { ProviderError } from '../types/provider.js';
+// The whole contract — definePlugin, TOKENS, PermissionStage, ProviderError and every type a
+// plugin names (Tool, ToolInput, ToolContext, PermissionRequest, PermissionVerdict, hook payloads…)
+// — so a plugin needs no import from the `mewcode` package itself.
+export * from '../types/index.js';
+export { defineTool, type ToolSpec } from './define-tool.js';
 export { lazyTool, type ToolDefinitionPart } from './lazy-tool.js';
 export * from './provider-retry.js';
 export { importVendor } from './vendor-module.js';
@@ -39,4 +39,6 @@ export { displayPath as searchDisplayPath, describeLocation, resolveSearchLocati
 export { formatPos, offsetToLineCol, toPlain, type LocatedNode, type LocatedMap, type LocatedSeq, type LocatedScalar, type SourcePos } from '../config/located.js';
 export { parseConfigTextCached } from '../config/parse-cache.js';
 export { isTrackedByGit, type TrackedAnswer } from '../config/git-tracked.js';
-export { terminalSafe } from '../config/terminal-safe.js';
+export { terminalSafe, terminalSafeJson, terminalWriter } from '../config/terminal-safe.js';
+// Files a project supplies (instructions, definitions, settings): inside it by real path, regular, bounded.
+export { readProjectTextFile, projectScriptProblem, projectBoundary, withinRoot, refusalOf, inPackageDirectory, hardLinks, PACKAGE_DIRECTORIES, type ProjectFileOptions, type ProjectFileRead } from '../config/project-file.js';

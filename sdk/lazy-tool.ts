@@ -6,7 +6,7 @@
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../types/tools.js';
 
 /** What is known without the implementation; `timeoutMs`, when needed, must be given here too. */
-export type ToolDefinitionPart = Pick<Tool, 'name' | 'description' | 'inputSchema' | 'readOnly' | 'category' | 'system' | 'timeoutMs'>;
+export type ToolDefinitionPart = Pick<Tool, 'name' | 'description' | 'inputSchema' | 'readOnly' | 'category' | 'system' | 'timeoutMs' | 'concurrencySafe' | 'validateInput'>;
 
 export function lazyTool(definition: ToolDefinitionPart, load: () => Promise<Tool>): Tool {
   let loading: Promise<Tool> | undefined;

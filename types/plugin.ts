@@ -121,6 +121,8 @@ export interface CliOptions {
   /** Session rules from --allowedTools / --disallowedTools, in permission-rule syntax. */
   allowedTools: string[];
   disallowedTools: string[];
+  /** --max-turns: model turns the run may take (the front end's default otherwise). */
+  maxTurns?: number;
   /** --trust-project (or MEWCODE_TRUST_PROJECT=1): trust this project's code-running settings for this run. */
   trustProject?: boolean;
   /** --dangerously-skip-sandbox: allow bypass mode for bash where no OS sandbox can run. */

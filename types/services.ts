@@ -99,6 +99,6 @@ export interface Approvals {
   revoke(rule: string, scope: GrantScope): Promise<boolean>;
   /** The exact rule that would allow this call (and nothing wider). */
   suggestRule(request: Pick<PermissionRequest, 'toolName' | 'target' | 'projectRoot'>): string;
-  /** Absolute path of the local settings file "allow always" writes to. */
+  /** Absolute path of the file "allow always" writes to: the user's saved approvals for this project, in ~/.mewcode. */
   localSettingsFile(): string;
 }

@@ -12,10 +12,26 @@ import type { Conversation } from './services.js';
 import type { Tool } from './tools.js';
 import type { UsageAnchor } from './token-estimate.js';
 
+/**
+ * `-p`'s turn limit when neither `--max-turns` nor `max_turns` sets one. A headless run has nobody
+ * watching its cost; 200 turns covers a refactor across dozens of files or a long test-fix loop
+ * (one model turn per edit-and-check), while a model going round in circles still stops. An
+ * interactive session has no default limit: its user sees every turn and can press Esc.
+ */
+export const PRINT_MAX_TURNS = 200;
+
 export interface RunOptions {
   prompt: string;
   mode: PermissionMode;
   signal?: AbortSignal;
+  /**
+   * Model turns this run may take (`--max-turns`); reaching it ends the run with `max_iterations`
+   * (Claude Code's `error_max_turns`). Absent: the session's own limit, else `max_turns` from
+   * configuration, else `defaultMaxTurns`, else no limit.
+   */
+  maxTurns?: number;
+  /** The front end's limit when neither the run, the session nor configuration sets one. */
+  defaultMaxTurns?: number;
 }
 
 export interface SessionOptions {
@@ -28,7 +44,7 @@ export interface SessionOptions {
   /** A configured provider name, and/or a model, instead of the active provider's. */
   provider?: string;
   model?: string;
-  /** Iterations per run (default 25, SPEC L1). */
+  /** Model turns per run: a sub-agent's default is 25; a main session has none of its own (see RunOptions.maxTurns). */
   maxIterations?: number;
   /** Consecutive all-unknown-tool iterations before stopping (default 3; 2 for sub-agents). */
   maxUnknownToolIterations?: number;

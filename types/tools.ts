@@ -46,6 +46,9 @@ export interface ToolOutput {
 
 export type ToolInput = Record<string, unknown>;
 
+/** A tool's verdict on an input: the input to use (it may normalise it, e.g. fill defaults), or why not. */
+export type ToolInputCheck = { ok: true; input: ToolInput } | { ok: false; error: string };
+
 export interface ToolHints {
   title?: string;
   destructive?: boolean;
@@ -81,6 +84,20 @@ export interface Tool {
    * (clamped to its documented maximum); the kernel enforces it as the outer limit.
    */
   timeoutMs?(input: ToolInput): number;
+  /**
+   * For a tool that is not read-only: whether this call may still run alongside the other
+   * concurrency-safe calls of its turn because it writes nothing they could read or write (bash
+   * running `sleep 1` or `git status`). Absent, false or throwing: the call runs alone, in the
+   * model's order. Ordering only: the permission layers judge the call the same either way.
+   */
+  concurrencySafe?(input: ToolInput): boolean | Promise<boolean>;
+  /**
+   * Checks the model's input before anything else sees it (hooks, the permission layers,
+   * execute), and again after a PreToolUse hook rewrote it. A failure goes back to the model as
+   * "Invalid arguments for <tool>: <error>"; name the field and what it must be. `defineTool`
+   * (mewcode/sdk) derives this from a zod schema.
+   */
+  validateInput?(input: ToolInput): ToolInputCheck | Promise<ToolInputCheck>;
   /**
    * Errors should be returned as `{isError: true}` with text that says what to do next (K1);
    * a throw is caught by the kernel and turned into such a result all the same.

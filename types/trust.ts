@@ -1,9 +1,10 @@
 /**
  * Workspace trust (issue 8, SPEC A12), bound under TOKENS.WorkspaceTrust. The project's settings
  * that run code or send data (plugins, providers, disable, hooks, MCP servers, environment
- * allowlists, additional directories, default mode, sandbox) apply only once the user trusts
- * the project: stored in `~/.mewcode/trust.json` by the project's real path and a sha256 of
- * exactly those settings' values, so a change of any of them asks again.
+ * allowlists, additional directories, default mode, allow rules, sandbox) apply only once the user
+ * trusts the project: stored in `~/.mewcode/trust.json` by the project's real path and a sha256 of
+ * exactly those settings' values and of the code they name (plugin entries, MCP server and hook
+ * scripts inside the project), so a change of any of them asks again.
  *
  * Built before the kernel (`createWorkspaceTrust` in config/), because `loadConfig` needs it to
  * leave the untrusted settings out of the configuration the kernel reads `plugins:` from.
@@ -12,7 +13,7 @@
 /** Why the project is trusted for this run; `none` when it is not. */
 export type TrustSource = 'stored' | 'flag' | 'env' | 'dialog' | 'none';
 
-/** Where a settings file belongs. A `*.local.*` file tracked by git belongs to the project. */
+/** Where a settings file belongs. `*.local.*` files in the project belong to it (for trust; they keep their precedence). */
 export type SettingsScope = 'user' | 'project' | 'local';
 
 /** One setting that needs trust, as the start-up dialog and the headless notice show it. */
@@ -53,9 +54,9 @@ export interface WorkspaceTrust {
   skipped(): string[];
   /** The one notice listing the skipped settings and how to trust them; undefined when none. */
   notice(): string | undefined;
-  /** Remarks found while looking (e.g. a tracked `*.local.*` file, an unreadable trust.json). */
+  /** Remarks found while looking (e.g. an unreadable trust.json, too many files of code to hash). */
   readonly warnings: readonly string[];
-  /** The scope of a project settings file (`project` for a `*.local.*` file tracked by git). */
+  /** The scope of a settings file: `user` in ~/.mewcode, else `project` (`*.local.*` files included). */
   scopeOf(file: string): SettingsScope;
   /**
    * Whether this project-scope setting may take effect: the project is trusted and the value

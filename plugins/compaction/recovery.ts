@@ -5,6 +5,7 @@
  * says "changed handler.ts"; the file says what is in it.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { inPackageDirectory } from '../../config/project-file.js';
 import path from 'node:path';
 import { CHARS_PER_TOKEN, tokensOfChars } from '../../types/token-estimate.js';
 import { RECOVERY_FILES, RECOVERY_TOKENS_PER_FILE } from './thresholds.js';
@@ -73,7 +74,10 @@ function fileSection(projectRoot: string, file: string, maxTokens: number): { te
     // O_NONBLOCK: a FIFO put in the file's place would block the open (and the whole process) until a writer came.
     const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
-      if (!fstatSync(fd).isFile()) return undefined;
+      const info = fstatSync(fd);
+      if (!info.isFile()) return undefined;
+      // Several hard links: possibly a file outside under a second name; read_file refuses it too.
+      if (info.nlink > 1 && !inPackageDirectory(file, projectRoot)) return undefined;
       // O_NOFOLLOW checks the last part only: a directory of the path may have become a link out of the project since the read.
       if (!isInside(realpathSync(projectRoot), realpathSync(file))) return undefined;
       // UTF-8: at most 4 bytes a character, so this many bytes hold the budget.

@@ -15,14 +15,17 @@
  * Project hooks run only in a trusted project; every run is logged in `.mewcode/hooks.log`;
  * a failure is shown at once and the action goes on (fail-open).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { ContainerModule } from 'inversify';
+import { readProjectTextFile } from '../../config/project-file.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { hookSettingsFiles, ruleFiles } from './files.js';
 import { hooksCommand } from './hooks-command.js';
 
 const KERNEL_HOLDER = Symbol('hooks/kernel');
+/** The settings readers' own limit: a larger file is refused there (and so loads the hook code here). */
+const MAX_PROBE_BYTES = 1024 * 1024;
 
 export interface HooksPluginOptions {
   /** The environment hook commands draw their few variables from (default: process.env). */
@@ -37,7 +40,12 @@ export interface HooksPluginOptions {
 async function mayHoldHooks(projectRoot: string, homeDir: string): Promise<boolean> {
   const found = await Promise.all([
     ...ruleFiles(projectRoot, homeDir).map(({ file }) => stat(file).then((info) => info.isFile(), () => false)),
-    ...hookSettingsFiles(projectRoot, homeDir).map(({ file }) => readFile(file, 'utf8').then((text) => text.includes('hooks'), () => false)),
+    ...hookSettingsFiles(projectRoot, homeDir).map(({ file }) => {
+      // Never blocks (a FIFO planted as settings.yaml once hung every start); a file that is
+      // there but refused loads the hook code, whose reader says why it is ignored.
+      const read = readProjectTextFile(file, { maxBytes: MAX_PROBE_BYTES });
+      return read.ok ? read.text.includes('hooks') : !read.missing;
+    }),
   ]);
   return found.includes(true);
 }

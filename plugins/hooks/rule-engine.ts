@@ -120,7 +120,7 @@ export class RuleEngine {
       } else {
         const outcome =
           rule.action.type === 'shell'
-            ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, ...(signal ? { signal } : {}) })
+            ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, projectCommand: rule.sandboxed, ...(signal ? { signal } : {}) })
             : rule.sandboxed && (await projectHttpRefusal(this.deps))
               ? { code: null, stdout: '', stderr: '', timedOut: false, error: PROJECT_HTTP_REFUSED, durationMs: 0 }
               : await postHook(rule.action, payload, rule.timeoutMs, signal);

@@ -18,9 +18,9 @@
  * ```
  * The project's file needs workspace trust (its whole text is what is approved).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
+import { projectBoundary, readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { ruleFiles } from './files.js';
 
@@ -115,22 +115,16 @@ export async function loadRuleFiles(projectRoot: string, homeDir: string, trust:
   const rules: MewcodeRule[] = [];
   const files: LoadedRules['files'] = [];
   const names = new Map<string, { rule: MewcodeRule; project: boolean }>();
+  const root = projectBoundary(projectRoot, homeDir);
   for (const { file, project } of ruleFiles(projectRoot, homeDir)) {
     const entry: LoadedRules['files'][number] = { file, exists: false, trust: project ? 'trusted' : 'personal', rules: [] };
     files.push(entry);
-    let text: string;
-    try {
-      const info = await stat(file);
-      if (!info.isFile() || info.size > MAX_FILE_BYTES) {
-        warnings.push(`hooks: cannot read ${file}: ${info.isFile() ? 'larger than 1 MiB' : 'not a regular file'}; its rules are ignored`);
-        continue;
-      }
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') warnings.push(`hooks: cannot read ${file}: ${(error as Error).message}; its rules are ignored`);
+    const read = readProjectTextFile(file, withinRoot(project ? root : undefined, { maxBytes: MAX_FILE_BYTES }));
+    if (!read.ok) {
+      if (!read.missing) warnings.push(`hooks: cannot read ${file}: ${read.reason}; its rules are ignored`);
       continue;
     }
+    const text = read.text;
     entry.exists = true;
     if (project && !trust?.approves(file, 'hooks', text)) {
       entry.trust = 'untrusted';

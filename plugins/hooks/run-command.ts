@@ -5,6 +5,7 @@
  * sandbox when one is active (a sandbox that refuses the command means it does not run).
  */
 import { spawn } from 'node:child_process';
+import { projectCommandProblem } from './command-files.js';
 import { registerProcessGroup, releaseProcessGroup, signalGroup } from '../../sdk/process-reaper.js';
 import { resolveShell } from '../../sdk/shell-path.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
@@ -25,6 +26,8 @@ export interface CommandRun {
   env: NodeJS.ProcessEnv;
   sandbox: CommandSandbox | undefined;
   signal?: AbortSignal;
+  /** The command is a project's: the files it names in the project are checked first (command-files.ts). */
+  projectCommand?: boolean;
 }
 
 export interface CommandOutcome {
@@ -50,6 +53,10 @@ export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string):
 export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
   const started = monotonicMs();
   const elapsed = (): number => Math.round(monotonicMs() - started);
+  if (run.projectCommand) {
+    const problem = projectCommandProblem(run.command, run.projectRoot);
+    if (problem !== undefined) return { code: null, stdout: '', stderr: '', timedOut: false, error: problem, durationMs: elapsed() };
+  }
   const env = hookEnvironment(run.env, run.projectRoot);
   const shell = await resolveShell(env.PATH ?? '');
   // stdin is a socket pair (libuv), which makes bash think a remote shell daemon started it and

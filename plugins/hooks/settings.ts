@@ -6,13 +6,13 @@
  * model, timeout } ] } ] }` — exactly as Claude Code documents it for settings.json.
  *
  * A bad entry is skipped with a message naming the file, line and key (K2); the rest load.
- * Project-scope files (the shared one, or a local file tracked by git) apply only when the
+ * Project files (the shared one and the local one, whatever git says of it) apply only when the
  * workspace trust service approves their `hooks` value; without a trust service they are
  * untrusted (fail closed). Identical handlers from several files run once (as in Claude Code).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
+import { projectBoundary, readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { CLAUDE_EVENTS, type ClaudeEvent } from './events.js';
 import { hookSettingsFiles, type HookScope } from './files.js';
@@ -71,7 +71,7 @@ export interface HookSource {
   scope: HookScope;
   file: string;
   exists: boolean;
-  /** `trusted`, `untrusted` (skipped), or `personal` (user and untracked local files need no trust). */
+  /** `trusted`, `untrusted` (skipped), or `personal` (the user's own file needs no trust). */
   trust: 'personal' | 'trusted' | 'untrusted';
   rules: HookRule[];
 }
@@ -85,19 +85,12 @@ export interface LoadedHooks {
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 const PREFIX = 'hooks:';
 
-async function readText(file: string, warnings: string[]): Promise<string | undefined> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > MAX_SETTINGS_BYTES) {
-      warnings.push(`${PREFIX} cannot read ${file}: ${info.isFile() ? 'larger than 1 MiB' : 'not a regular file'}; its hooks are ignored`);
-      return undefined;
-    }
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') warnings.push(`${PREFIX} cannot read ${file}: ${(error as Error).message}; its hooks are ignored`);
-    return undefined;
-  }
+/** A project's files must be regular files really inside it (config/project-file.ts); the user's may be links. */
+function readText(file: string, root: string | undefined, warnings: string[]): string | undefined {
+  const read = readProjectTextFile(file, withinRoot(root, { maxBytes: MAX_SETTINGS_BYTES }));
+  if (read.ok) return read.text;
+  if (!read.missing) warnings.push(`${PREFIX} cannot read ${file}: ${read.reason}; its hooks are ignored`);
+  return undefined;
 }
 
 export async function loadHookRules(projectRoot: string, homeDir: string, trust: WorkspaceTrust | undefined): Promise<LoadedHooks> {
@@ -105,10 +98,11 @@ export async function loadHookRules(projectRoot: string, homeDir: string, trust:
   const sources: HookSource[] = [];
   const seen = new Set<string>();
   const rules: HookRule[] = [];
+  const root = projectBoundary(projectRoot, homeDir);
   for (const { scope, file } of hookSettingsFiles(projectRoot, homeDir)) {
     const source: HookSource = { scope, file, exists: false, trust: 'personal', rules: [] };
     sources.push(source);
-    const text = await readText(file, warnings);
+    const text = readText(file, scope === 'user' ? undefined : root, warnings);
     if (text === undefined) continue;
     source.exists = true;
     const parsed = await parseConfigTextCached(file, text);
@@ -118,8 +112,8 @@ export async function loadHookRules(projectRoot: string, homeDir: string, trust:
     }
     const node = parsed.root.entries.get('hooks');
     if (node === undefined || (node.kind === 'scalar' && node.value === null)) continue;
-    // Without a trust service a local file cannot be shown to be personal: it counts as the project's (fail closed).
-    const projectScope = scope === 'project' || (scope === 'local' && trust?.scopeOf(file) !== 'local');
+    // A local file is the project's (nothing shows the user wrote it); only ~/.mewcode is the user's.
+    const projectScope = scope !== 'user' && trust?.scopeOf(file) !== 'user';
     if (projectScope) {
       // The trust service lists what it refused in its one notice.
       if (!trust?.approves(file, 'hooks', toPlain(node))) {

@@ -1,20 +1,19 @@
 /**
  * Where the servers come from (SPEC M2), lowest first; a later source replaces a server of the
  * same name whole:
- *   1. `mcp_servers:` in the user's files (`~/.mewcode/config.yaml`, an untracked local file);
+ *   1. `mcp_servers:` in the user's file (`~/.mewcode/config.yaml`);
  *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);
- *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*`.
+ *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`.
  * Project servers run code or contact hosts, so they need workspace trust (A12): `loadConfig`
  * already left an untrusted project's `mcp_servers:` out, and `.mcp.json` is used only when the
  * trust service approves exactly the text read here. Untrusted servers are listed in the status
  * as `untrusted`, never started.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { createVarExpander } from '../../config/expand.js';
 import { formatPos, toPlain, type LocatedMap } from '../../config/located.js';
 import { parseConfigText } from '../../config/parse-file.js';
+import { readProjectTextFile } from '../../config/project-file.js';
 import { configScopeAt } from '../../config/scope.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -91,31 +90,14 @@ async function readMcpJson(
 ): Promise<Map<string, ServerConfig>> {
   const found = new Map<string, ServerConfig>();
   const file = path.join(inputs.projectRoot, MCP_JSON);
-  let buffer: Buffer;
-  try {
-    // A repository may make it a FIFO (a read that never ends) or a link to /dev/zero: opened
-    // without blocking, and only a regular file within the size limit is read.
-    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const info = await handle.stat();
-      if (!info.isFile()) {
-        inputs.warn(`${file}: not a regular file; its MCP servers are not used`);
-        return found;
-      }
-      if (info.size > MCP_JSON_MAX_BYTES) {
-        inputs.warn(`${file}: larger than ${MCP_JSON_MAX_BYTES} bytes; its MCP servers are not used`);
-        return found;
-      }
-      buffer = await handle.readFile();
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') inputs.warn(`${file}: cannot be read (${(error as Error).message}); its MCP servers are not used`);
+  // A repository may make it a FIFO (a read that never ends), a link to /dev/zero or out of the
+  // project: only a regular file really inside the project, within the size limit, is read.
+  const read = readProjectTextFile(file, { root: inputs.projectRoot, maxBytes: MCP_JSON_MAX_BYTES });
+  if (!read.ok) {
+    if (!read.missing) inputs.warn(`${file}: cannot be read: ${read.reason}; its MCP servers are not used`);
     return found;
   }
-  const text = buffer.toString('utf8');
+  const text = read.text;
   const parsed = parseConfigText(file, text);
   if (parsed.error) {
     inputs.warn(`${parsed.error}; its MCP servers are not used`);

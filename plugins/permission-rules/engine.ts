@@ -27,7 +27,7 @@ import path from 'node:path';
 import { expandHome, isWithin, resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
-import { SCOPES, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
+import { SCOPES, ownedByUser, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
 
 /** The shell-command plugin's parse result (structural, so this file does not depend on its loading). */
 export interface ShellSegmentLike {
@@ -196,7 +196,9 @@ export class RulesEngine {
 
   /**
    * Whether an allow rule for file writes names exactly this file (an `=` pattern or a path
-   * without glob characters, not a folder): the only rule that passes a protected path.
+   * without glob characters, not a folder): the only rule that passes a protected path. Only the
+   * user's own rules count (~/.mewcode/settings.yaml, the command line, a saved approval): a
+   * project's settings, trusted or not, never unlock the project's protected files.
    */
   allowsExactFile(absolute: string, toolName: string): boolean {
     const candidates = new Set([absolute, realPath(absolute) ?? absolute]);
@@ -204,6 +206,7 @@ export class RulesEngine {
       const applicable = this.applicable({ toolName: tool, category: 'write', targetKind: 'path' });
       for (const lists of applicable ?? []) {
         for (const rule of lists.allow) {
+          if (!ownedByUser(rule.origin)) continue;
           const named = rule.exactPath();
           if (named !== undefined && [...candidates].some((c) => c === named && rule.matchesPath(c))) return true;
         }

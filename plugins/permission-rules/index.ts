@@ -4,13 +4,15 @@
  * Precedence: session (--allowedTools / --disallowedTools, "allow for this session") > local
  * (.mewcode/settings.local.yaml) > project (.mewcode/settings.yaml) > user
  * (~/.mewcode/settings.yaml); inside one layer deny, then ask, then allow; the first layer with
- * a matching rule decides, so a personal local allow overrides a project deny. Denials that no
+ * a matching rule decides, so a local allow overrides a project deny. The user's "allow always"
+ * answers are saved in ~/.mewcode/approvals/ and read at the local layer. Allow rules (and
+ * default_mode, additional_directories) of the project's files apply only once it is trusted. Denials that no
  * user file may lift belong to a policy plugin tapping an earlier stage
  * (e.g. `PermissionStage.Sandbox + 50`). No matching rule → no verdict: the mode layer decides.
  *
  * Protected paths (protection.ts): a change to MewCode's settings, config, hooks or audit log,
  * `.git/config`, `.git/hooks/**`, `.claude/**` or `.mcp.json` asks in every mode unless an allow
- * rule names exactly that file — checked here, before the mode layer could allow it.
+ * rule of the user's own (not a project file's) names exactly that file — checked here, before the mode layer could allow it.
  *
  * Binds TOKENS.PermissionSettings (default mode, additional directories), TOKENS.Approvals
  * (list / revoke grants, suggestRule) and TOKENS.SearchPolicy (files glob and grep must skip).

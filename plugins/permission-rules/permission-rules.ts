@@ -3,6 +3,7 @@
  * files, session grants and persisted grants, and the services built on them.
  */
 import path from 'node:path';
+import { projectBoundary } from '../../config/project-file.js';
 import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import type { SearchPolicy, ToolRegistry } from '../../types/services.js';
@@ -14,7 +15,7 @@ import { FRIENDLY_NAMES, parseRule, type RuleList } from './rule-syntax.js';
 import { RulesEngine, type CommandParser } from './engine.js';
 import { checkProtectedPaths } from './protection.js';
 import type { ApprovalGrant, Approvals, GrantScope, PermissionSettings } from './services.js';
-import { PREFIX, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
+import { PREFIX, approvalsFile, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
 import { suggestRule } from './suggest.js';
 
 export interface RuleInput {
@@ -37,22 +38,32 @@ export interface RulesContext {
 export class PermissionRules {
   readonly engine = new RulesEngine(SCOPES.map((scope) => new RuleLayer(scope)));
   readonly files: Record<FileScope, string>;
+  /** The user's "allow always" answers for this project (in ~/.mewcode: the user's own file). */
+  readonly approvalsFile: string;
   private readonly loaded: Partial<Record<FileScope, SettingsFile>> = {};
 
   constructor(private readonly context: RulesContext) {
     this.files = settingsFilePaths(context.projectRoot, context.homeDir);
+    this.approvalsFile = approvalsFile(context.projectRoot, context.homeDir);
   }
 
-  /** Read the three settings files and the command-line rules (at boot). */
+  /** Read the settings files, the saved approvals and the command-line rules (at boot). */
   async load(cli: { allowedTools: readonly string[]; disallowedTools: readonly string[] } | undefined): Promise<void> {
     const scopes: FileScope[] = ['local', 'project', 'user'];
-    const files = await Promise.all(scopes.map((scope) => readSettingsFile(scope, this.files[scope], this.context.trust)));
+    const root = projectBoundary(this.context.projectRoot, this.context.homeDir);
+    const [approvals, ...files] = await Promise.all([
+      readSettingsFile('local', this.approvalsFile, this.context.trust, undefined, 'user'),
+      ...scopes.map((scope) => readSettingsFile(scope, this.files[scope], this.context.trust, root)),
+    ]);
     const inputs: RuleInput[] = [];
     for (const file of files) {
       this.loaded[file.scope] = file;
       for (const warning of file.warnings) this.context.warn(warning);
       for (const raw of file.rules) inputs.push({ list: raw.list, value: raw.value, origin: { scope: file.scope, source: file.file, where: raw.where } });
     }
+    // Answers the user gave: the local layer's precedence, and the user's own rules (they may pass a protected path).
+    for (const warning of approvals!.warnings) this.context.warn(warning);
+    for (const raw of approvals!.rules) inputs.push({ list: raw.list, value: raw.value, origin: { scope: 'local', source: approvals!.file, where: raw.where, userOwned: true } });
     for (const value of cli?.disallowedTools ?? []) inputs.push({ list: 'deny', value, origin: { scope: 'session', source: '--disallowedTools' } });
     for (const value of cli?.allowedTools ?? []) inputs.push({ list: 'allow', value, origin: { scope: 'session', source: '--allowedTools' } });
     for (const rule of await this.compile(inputs)) this.engine.layer(rule.origin.scope).add(rule);
@@ -132,10 +143,10 @@ export class PermissionRules {
     return compiled ? this.engine.layer('session').add(compiled) : false;
   }
 
-  /** "Allow always": applied now, and appended to the local settings file. */
+  /** "Allow always": applied now, and appended to the user's saved approvals for this project. */
   async grantLocal(rule: string): Promise<boolean> {
-    const file = this.files.local;
-    const [compiled] = await this.compile([{ list: 'allow', value: rule, origin: { scope: 'local', source: file } }]);
+    const file = this.approvalsFile;
+    const [compiled] = await this.compile([{ list: 'allow', value: rule, origin: { scope: 'local', source: file, userOwned: true } }]);
     if (!compiled) return false;
     this.engine.layer('local').add(compiled);
     try {
@@ -152,10 +163,13 @@ export class PermissionRules {
     if (scope === 'session') return this.engine.layer('session').remove(text, 'allow') > 0;
     const inMemory = this.engine.layer('local').remove(text, 'allow');
     let inFile = 0;
-    try {
-      inFile = await removeAllowRule(this.files.local, text);
-    } catch (error) {
-      this.context.warn(`${PREFIX} could not remove "${text}" from ${this.files.local}: ${(error as Error).message}`);
+    // The saved approvals, and the project's local file (where earlier versions saved them).
+    for (const file of [this.approvalsFile, this.files.local]) {
+      try {
+        inFile += await removeAllowRule(file, text);
+      } catch (error) {
+        this.context.warn(`${PREFIX} could not remove "${text}" from ${file}: ${(error as Error).message}`);
+      }
     }
     return inMemory + inFile > 0;
   }
@@ -204,7 +218,7 @@ export class PermissionRules {
       list: () => this.grants(),
       revoke: (rule, scope) => this.revoke(rule, scope),
       suggestRule: (request) => this.suggest(request),
-      localSettingsFile: () => this.files.local,
+      localSettingsFile: () => this.approvalsFile,
     };
   }
 }

@@ -57,6 +57,7 @@ const HOME_FILES: readonly [RegExp, string][] = [
   [/^\.mewcode\/(?:settings|config)[^/]*$/, "MewCode's user settings"],
   [/^\.mewcode\/hooks[^/]*$/, "MewCode's user hooks"],
   [/^\.mewcode\/trust\.json$/, "MewCode's workspace trust list"],
+  [/^\.mewcode\/approvals(?:\/.*)?$/, "MewCode's saved approvals"],
   [/^\.mewcode\.(?:ya?ml|json)$/, "MewCode's configuration"],
   [/^\.gitconfig$/, 'the git user configuration (git runs the programs it names)'],
 ];

@@ -4,8 +4,9 @@
  * allows everything in bypassPermissions). A file-writing tool's path, and every file a bash
  * command visibly writes (redirections, tee, cp/mv/install/ln destinations, mv/rm sources,
  * `sed -i`, `dd of=`, `git config`…, each resolved from the directories the segment may run
- * in), is checked against protected-paths.ts. A hit asks — unless an allow rule names exactly
- * that file. A write whose target cannot be known (`> "$OUT"`, a relative target after
+ * in), is checked against protected-paths.ts. A hit asks — unless an allow rule of the user's
+ * own (~/.mewcode/settings.yaml, the command line, a saved approval; never a project file, trusted
+ * or not) names exactly that file. A write whose target cannot be known (`> "$OUT"`, a relative target after
  * `cd "$X"`, an interpreter program naming `.mewcode`, `.git`, `.claude`, `.mcp.json`) asks too.
  */
 import { readdirSync, statSync } from 'node:fs';
@@ -52,7 +53,7 @@ export async function checkProtectedPaths(
     return {
       decision: 'ask',
       layer: PROTECTED_LAYER,
-      reason: `${first.hit.path} is a protected path (${first.hit.what}): changing it always asks, in every permission mode; only an allow rule naming exactly this file passes it: ${rule}`,
+      reason: `${first.hit.path} is a protected path (${first.hit.what}): changing it always asks, in every permission mode; only an allow rule of yours naming exactly this file passes it (in ~/.mewcode/settings.yaml or --allowedTools; a project's own settings cannot unlock it): ${rule}`,
     };
   }
   return {

@@ -16,6 +16,17 @@ export interface RuleOrigin {
   source: string;
   /** `file:line:col` when the rule was read from a file. */
   where?: string;
+  /**
+   * Written by the user (their own files, the command line, an approval they gave), not by the
+   * project: only such a rule may pass a protected path. Absent: the user's only for the `user`
+   * and `session` scopes.
+   */
+  userOwned?: boolean;
+}
+
+/** Whether the user, not the project, wrote the rule (see RuleOrigin.userOwned). */
+export function ownedByUser(origin: RuleOrigin): boolean {
+  return origin.userOwned ?? (origin.scope === 'user' || origin.scope === 'session');
 }
 
 /** What the rules need to know about a call to choose the rules that concern it. */

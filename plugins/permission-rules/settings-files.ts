@@ -2,7 +2,8 @@
  * Reading the permission settings files (SPEC A6):
  *   ~/.mewcode/settings.yaml            user
  *   <root>/.mewcode/settings.yaml       project (team, committed)
- *   <root>/.mewcode/settings.local.yaml local (personal, git-ignored; "allow always" writes here)
+ *   <root>/.mewcode/settings.local.yaml local (highest of the files; still the project's for trust)
+ *   ~/.mewcode/approvals/<project>.yaml local: the user's "allow always" answers for this project
  *
  * ```yaml
  * permissions:
@@ -17,18 +18,22 @@
  * does not parse contributes nothing and the other files still load. The YAML parser is loaded
  * only when a file exists.
  *
- * Workspace trust (SPEC A12): `default_mode` and `additional_directories` from a project-scope
- * file — the shared file, or a `settings.local.yaml` tracked by git (it came with the
- * repository) — apply only when the trust service approves them (then as configured, bypass
- * and `/` included: that is what trusting the project means). While the project is untrusted
- * they are left out silently: the service's one notice lists them. Without a trust service
- * (TOKENS.WorkspaceTrust not bound) the project is untrusted (fail closed), each is reported
- * here, and a local file is checked against git here.
+ * Workspace trust (SPEC A12): `allow`, `default_mode` and `additional_directories` from a
+ * project file — the shared file or `settings.local.yaml` (nothing tells a file the user wrote
+ * from one a checkout or an archive brought, so both are the project's) — apply only when the
+ * trust service approves them (then as configured, bypass and `/` included: that is what
+ * trusting the project means). `deny` and `ask` always apply: they only take permissions away.
+ * While the project is untrusted the others are left out silently: the service's one notice
+ * lists them. Without a trust service (TOKENS.WorkspaceTrust not bound) the project is untrusted
+ * (fail closed) and each is reported here. The user's own files (`~/.mewcode/settings.yaml`, the
+ * saved approvals) need no trust.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
+import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
+import { nodeCrypto } from '../../sdk/lazy-builtin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
@@ -63,6 +68,24 @@ export function settingsFilePaths(projectRoot: string, homeDir: string): Record<
   };
 }
 
+/**
+ * Where the user's "allow always" answers for one project are kept: in the user's own directory
+ * (a project file would need the project's trust, and its rules could not unlock a protected
+ * path), one file per project, named by its real path made into one file name.
+ */
+export function approvalsFile(projectRoot: string, homeDir: string): string {
+  let real = path.resolve(projectRoot);
+  try {
+    real = realpathSync(real);
+  } catch {
+    // A project that does not exist yet: its path as given.
+  }
+  let name = encodeURIComponent(real);
+  // File names are limited to 255 bytes: a long path keeps its end and a hash of the whole.
+  if (name.length > 200) name = `${name.slice(-150)}-${nodeCrypto().createHash('sha256').update(real).digest('hex').slice(0, 16)}`;
+  return path.join(homeDir, '.mewcode', 'approvals', `${name}.yaml`);
+}
+
 const MODE_ALIASES: Readonly<Record<string, PermissionMode>> = { manual: 'default' };
 const KEYS = {
   default_mode: 'default_mode',
@@ -73,7 +96,7 @@ const KEYS = {
 
 /** Decides the trust-requiring keys of one file. */
 interface TrustGate {
-  /** The file belongs to the project (shared, or a local file tracked by git). */
+  /** The file belongs to the project (the shared or the local file). */
   projectScope: boolean;
   /** Whether a trust-requiring key of a project-scope file applies. */
   approves(key: string, node: LocatedNode): boolean;
@@ -81,45 +104,35 @@ interface TrustGate {
   reportsRefusals: boolean;
 }
 
-async function trustGate(scope: FileScope, file: string, trust: WorkspaceTrust | undefined, warnings: string[]): Promise<TrustGate> {
+function trustGate(file: string, trust: WorkspaceTrust | undefined): TrustGate {
   if (trust) {
-    const projectScope = scope === 'project' || (scope === 'local' && trust.scopeOf(file) === 'project');
+    // scopeOf says `user` only for the user's own directory (the project being the home directory).
+    const projectScope = trust.scopeOf(file) !== 'user';
     return { projectScope, reportsRefusals: false, approves: (key, node) => trust.approves(file, `permissions.${key}`, toPlain(node)) };
   }
-  let projectScope = scope === 'project';
-  if (scope === 'local') {
-    const answer = await (await import('../../config/git-tracked.js')).isTrackedByGit(file) /* loaded only when a local file exists */;
-    if (answer.warning) warnings.push(`${PREFIX} ${answer.warning}`);
-    if (answer.tracked) {
-      projectScope = true;
-      if (!answer.warning) warnings.push(`${PREFIX} ${file} is tracked by git, so it came with the repository: it counts as project settings, not personal ones`);
-    }
-  }
-  return { projectScope, reportsRefusals: true, approves: () => false };
+  return { projectScope: true, reportsRefusals: true, approves: () => false };
 }
+
+const USER_GATE: TrustGate = { projectScope: false, reportsRefusals: false, approves: () => true };
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /**
  * Read one settings file. `trust` is the workspace trust service (TOKENS.WorkspaceTrust);
- * undefined means the project is untrusted (fail closed).
+ * undefined means the project is untrusted (fail closed). `projectRoot` holds the project's and
+ * the local file to the project (config/project-file.ts); without it they are read like the user's.
+ * `owner: 'user'` marks a file of the user's own directory read at a project scope (the saved
+ * approvals): it needs no trust, and may be a link like any file of the user's.
  */
-export async function readSettingsFile(scope: FileScope, file: string, trust?: WorkspaceTrust): Promise<SettingsFile> {
+export async function readSettingsFile(scope: FileScope, file: string, trust?: WorkspaceTrust, projectRoot?: string, owner?: 'user'): Promise<SettingsFile> {
   const result: SettingsFile = { scope, file, exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [] };
-  let text: string;
-  try {
-    const info = await stat(file);
-    // A repository could link its settings file to /dev/zero or a huge file.
-    if (!info.isFile() || info.size > MAX_SETTINGS_BYTES) {
-      result.warnings.push(`${PREFIX} cannot read ${file}: ${info.isFile() ? 'larger than 1 MiB' : 'not a regular file'}; its permission settings are ignored`);
-      return result;
-    }
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') result.warnings.push(`${PREFIX} cannot read ${file}: ${(error as Error).message}; its permission settings are ignored`);
+  // A repository could link its settings file out of the project, to /dev/zero or a FIFO.
+  const read = readProjectTextFile(file, withinRoot(scope === 'user' || owner === 'user' ? undefined : projectRoot, { maxBytes: MAX_SETTINGS_BYTES }));
+  if (!read.ok) {
+    if (!read.missing) result.warnings.push(`${PREFIX} cannot read ${file}: ${read.reason}; its permission settings are ignored`);
     return result;
   }
+  const text = read.text;
   result.exists = true;
   const parsed = await parseConfigTextCached(file, text);
   for (const warning of parsed.warnings) result.warnings.push(`${PREFIX} ${warning.replace(/^config: /, '')}`);
@@ -127,7 +140,7 @@ export async function readSettingsFile(scope: FileScope, file: string, trust?: W
     result.warnings.push(`${PREFIX} ${parsed.error.replace(/^config: /, '')}; this file's permission settings are ignored`);
     return result;
   }
-  const gate = scope === 'user' ? { projectScope: false, reportsRefusals: false, approves: () => true } : await trustGate(scope, file, trust, result.warnings);
+  const gate = scope === 'user' || owner === 'user' ? USER_GATE : trustGate(file, trust);
   readPermissions(parsed.root, result, gate);
   return result;
 }
@@ -145,7 +158,7 @@ function readPermissions(root: LocatedMap, out: SettingsFile, gate: TrustGate): 
   }
   for (const [key, node] of section.entries) {
     if ((RULE_LISTS as readonly string[]).includes(key)) {
-      readRuleList(key as RuleList, node, out);
+      readRuleList(key as RuleList, node, out, gate);
       continue;
     }
     const canonical = KEYS[key as keyof typeof KEYS];
@@ -159,12 +172,15 @@ function readPermissions(root: LocatedMap, out: SettingsFile, gate: TrustGate): 
   }
 }
 
-function readRuleList(list: RuleList, node: LocatedNode, out: SettingsFile): void {
+function readRuleList(list: RuleList, node: LocatedNode, out: SettingsFile, gate: TrustGate): void {
   if (node.kind === 'scalar' && node.value === null) return;
   if (node.kind !== 'seq') {
     out.warnings.push(`${PREFIX} ${at(node)}: permissions.${list}: expected a list of rules such as ["Bash(npm test)"]; ignored`);
     return;
   }
+  // An allow rule grants: a repository's `Bash` or `mcp__<your server>__*` must not run anything
+  // before the user trusts it. Deny and ask rules only take permissions away: always applied.
+  if (list === 'allow' && !trusted(list, node, out, gate)) return;
   for (const item of node.items) {
     out.rules.push({ list, value: item.kind === 'scalar' ? item.value : item.kind === 'seq' ? [] : {}, where: at(item) });
   }
@@ -179,7 +195,7 @@ function trusted(key: string, node: LocatedNode, out: SettingsFile, gate: TrustG
   if (gate.reportsRefusals) {
     out.warnings.push(
       `${PREFIX} ${at(node)}: permissions.${key}: not applied: this project's settings are not trusted (a repository controls this file); ` +
-        'trust the project (--trust-project, or when an interactive session asks), or set it in ~/.mewcode/settings.yaml or an untracked .mewcode/settings.local.yaml',
+        'trust the project (--trust-project, or when an interactive session asks), or set it in ~/.mewcode/settings.yaml',
     );
   }
   return false;

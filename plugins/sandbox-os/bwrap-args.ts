@@ -15,8 +15,11 @@
  *                                      (also each submodule's and worktree's git directory, parents first)
  *   --ro-bind P P                      protected paths that exist
  *   --ro-bind <empty> P                protected paths that do not exist (mount point made by the caller)
- *   --tmpfs D --remount-ro D           deny-read directories
+ *   --tmpfs D, --remount-ro D          deny-read directories (read-only once the sockets below are bound)
  *   --ro-bind /dev/null F              deny-read files
+ *   --ro-bind S S                      unix sockets the user allowed (sandbox.allow_unix_sockets), back
+ *                                      where /run, /tmp or a deny-read directory hid them
+ *   --seccomp 3                        seccomp-filter.ts: no keyring, no new unix socket unless allowed
  *
  * Namespaces: PID (with --die-with-parent: nothing started inside outlives the sandbox), IPC,
  * and network unless the user allowed it; no capabilities; --new-session so a command cannot push keystrokes into
@@ -36,6 +39,22 @@ export interface BwrapInvocation {
   proxySocket?: { outside: string; inside: string };
   cwd: string;
   argv: readonly string[];
+  /** The seccomp filter is readable on SECCOMP_FD (the caller opens it there: see seccompLaunch). */
+  seccomp?: boolean;
+  /** Unix sockets (or directories of them) the user allowed, bound back in read-only (connect() still works). */
+  unixSockets?: readonly string[];
+}
+
+/** The descriptor bubblewrap reads the seccomp program from. */
+export const SECCOMP_FD = 3;
+
+/**
+ * bubblewrap reads the filter from a descriptor, and the callers spawn with stdin/stdout/stderr
+ * only: a POSIX shell opens the filter file on SECCOMP_FD and replaces itself with bubblewrap
+ * (same process, so process groups, signals and exit codes are unchanged).
+ */
+export function seccompLaunch(bwrapBinary: string, args: readonly string[], filterFile: string): { file: string; args: string[] } {
+  return { file: '/bin/sh', args: ['-c', `exec "$@" ${SECCOMP_FD}<"$0"`, filterFile, bwrapBinary, ...args] };
 }
 
 /**
@@ -82,8 +101,13 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   if (plan.homeGuard) args.push('--ro-bind', plan.homeGuard.home, plan.homeGuard.home, ...plan.homeGuard.writableEntries.flatMap((entry) => ['--bind', entry, entry]));
   for (const target of plan.readOnly) args.push('--ro-bind', target, target);
   for (const target of plan.blocked) args.push('--ro-bind', invocation.emptyDir, target);
-  for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir, '--remount-ro', dir);
+  // A socket allowed inside a hidden directory needs its mount point made before the tmpfs turns read-only.
+  const sockets = invocation.unixSockets ?? [];
+  for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir, ...(sockets.length === 0 ? ['--remount-ro', dir] : []));
   for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
+  for (const socket of sockets) args.push('--ro-bind-try', socket, socket);
+  if (sockets.length > 0) for (const dir of plan.hiddenDirs) args.push('--remount-ro', dir);
+  if (invocation.seccomp) args.push('--seccomp', String(SECCOMP_FD));
   args.push('--chdir', invocation.cwd, '--', ...invocation.argv);
   return args;
 }

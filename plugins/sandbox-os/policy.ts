@@ -39,31 +39,8 @@ export const WORKTREE_PROTECTED: readonly string[] = ['config.worktree', 'common
 /** Submodule git directories protected one by one; beyond, `.git/modules` is read-only whole. */
 export const MAX_GIT_MODULES = 256;
 
-/**
- * Unreadable inside the sandbox, relative to the home directory the kernel was given.
- * Credentials a command has no business reading; the user adds more with `sandbox.deny_read`.
- */
-export const DEFAULT_DENY_READ: readonly string[] = [
-  '.ssh',
-  '.aws',
-  '.gnupg',
-  '.config/gcloud',
-  '.kube',
-  // Whole directory: config.json holds registry credentials, and Docker Desktop keeps its socket
-  // (root on the host) under it; a read-only mount does not stop connect() on a socket.
-  '.docker',
-  '.netrc',
-  '.npmrc',
-  '.pypirc',
-  '.git-credentials',
-  '.config/gh',
-  '.azure',
-  '.mewcode/trust.json',
-  // The user's MewCode config may hold provider api_key values.
-  '.mewcode/config.yaml',
-  '.mewcode/config.yml',
-  '.mewcode/config.json',
-];
+/** Unreadable inside the sandbox: the researched list lives in credential-paths.ts. */
+export { CREDENTIAL_PATHS as DEFAULT_DENY_READ, credentialPaths as defaultDenyRead } from './credential-paths.js';
 
 /**
  * When a writable root holds the home directory (MewCode started in `~`, `/` or an ancestor): the
@@ -73,10 +50,6 @@ export const DEFAULT_DENY_READ: readonly string[] = [
  */
 export function homeProtectedName(name: string): boolean {
   return name.startsWith('.') || name === 'bin' || name === 'Library';
-}
-
-export function defaultDenyRead(homeDir: string): string[] {
-  return DEFAULT_DENY_READ.map((relative) => path.join(homeDir, relative));
 }
 
 /** True when `inner` is `outer` or below it (both absolute, normalised). */

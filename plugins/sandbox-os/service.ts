@@ -2,18 +2,20 @@
  * The CommandSandbox service: status (probed once, cached), and `wrap`, which turns a command
  * into the bubblewrap (Linux) or sandbox-exec (macOS) invocation that runs it confined.
  */
-import { lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { existsSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
-import { bwrapArgs } from './bwrap-args.js';
+import { bwrapArgs, seccompLaunch } from './bwrap-args.js';
+import { credentialPaths, credentialPathsFromEnv, hiddenToolEntries } from './credential-paths.js';
+import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
 import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
-import { defaultDenyRead } from './policy.js';
+import { isWithin } from './policy.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
 import { MAX_RULE_HIDDEN, MAX_RULE_VISITED, ruleHiddenPaths } from './read-rules.js';
 import { seatbeltArgs } from './seatbelt.js';
@@ -35,6 +37,10 @@ export interface OsSandboxOptions {
   platform?: NodeJS.Platform;
   searchPath?: string;
   tmpRoot?: string;
+  /** Where credential-moving variables (KUBECONFIG, XDG_CONFIG_HOME…) are read: process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Tests: another architecture for the seccomp filter. */
+  arch?: string;
 }
 
 /**
@@ -73,8 +79,11 @@ export class OsCommandSandbox implements CommandSandbox {
   private readonly baselinedRoots = new Set<string>();
   private warnedSweep = false;
   private warnedRuleWalk = false;
+  private warnedGlobWalk = false;
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
   private warnedDomains = false;
+  /** The seccomp program's file in the session directory, written once (undefined: none for this architecture). */
+  private filterFile: Promise<string | undefined> | undefined;
 
   constructor(private readonly options: OsSandboxOptions) {}
 
@@ -140,7 +149,7 @@ export class OsCommandSandbox implements CommandSandbox {
       const dirs = await this.sessionDirs();
       const writableRoots = await this.writableRoots(command.projectRoot);
       const ruleHidden = await this.ruleHidden(writableRoots, command.homeDir);
-      const denyRead = await realPaths([...defaultDenyRead(command.homeDir), ...this.settings.denyRead, ...ruleHidden]);
+      const denyRead = await this.denyReadPaths(command.homeDir, writableRoots, ruleHidden);
       const homeDir = await realpath(command.homeDir).catch(() => command.homeDir);
       const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPathsCached({ gitDir, workTree, homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
       const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
@@ -157,7 +166,8 @@ export class OsCommandSandbox implements CommandSandbox {
           this.warnedDomains = true;
           this.options.warn('sandbox-os: sandbox.allowed_domains is not supported with sandbox-exec (macOS) yet; the network stays off (sandbox.network: true allows all of it)');
         }
-        const args = seatbeltArgs({ plan, privateTmp: dirs.tmp, network: this.settings.network, argv: command.argv });
+        const unixSockets = { allowed: await realPaths(this.settings.allowUnixSockets), ...(this.settings.allowAllUnixSockets ? { allowAll: true } : {}) };
+        const args = seatbeltArgs({ plan, privateTmp: dirs.tmp, network: this.settings.network, argv: command.argv, unixSockets });
         let swept = false;
         const releaseSeatbelt = async (): Promise<void> => {
           if (swept) return;
@@ -173,7 +183,22 @@ export class OsCommandSandbox implements CommandSandbox {
       const proxy = byDomain ? await import('./domain-proxy.js') : undefined;
       const proxySocket = byDomain ? (await this.domainProxy(dirs.base)).socketPath : undefined;
       const argv = proxy && proxySocket ? [process.execPath, '-e', proxy.bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
-      const args = bwrapArgs({ plan, privateTmp: dirs.tmp, emptyDir: dirs.empty, network: this.settings.network, cwd: command.cwd, argv, ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}) });
+      // The bridge to the domain proxy connects to a unix socket, so with it unix sockets stay allowed.
+      const filterFile = await this.seccompFilterFile(dirs.base, byDomain);
+      // Links resolved: the mount lands on the socket itself; a missing one is skipped (bound when it exists).
+      const unixSockets = await realPaths(this.settings.allowUnixSockets);
+      const bwrap = bwrapArgs({
+        plan,
+        privateTmp: dirs.tmp,
+        emptyDir: dirs.empty,
+        network: this.settings.network,
+        cwd: command.cwd,
+        argv,
+        seccomp: filterFile !== undefined,
+        ...(unixSockets.length > 0 ? { unixSockets } : {}),
+        ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}),
+      });
+      const { file, args } = filterFile ? seccompLaunch(located.found.binary, bwrap, filterFile) : { file: located.found.binary, args: bwrap };
       let released = false;
       const release = async (): Promise<void> => {
         if (released) return;
@@ -181,7 +206,7 @@ export class OsCommandSandbox implements CommandSandbox {
         await this.releaseMountPoints(plan.blocked);
         await afterCommand();
       };
-      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file: located.found.binary, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
+      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
     } catch (error) {
       return {
         kind: 'refused',
@@ -223,6 +248,7 @@ export class OsCommandSandbox implements CommandSandbox {
     if (proxy) await (await proxy.started.catch(() => undefined))?.close();
     const session = this.session;
     this.session = undefined;
+    this.filterFile = undefined; // it lives in the session directory
     // Its cleanup finds nothing left to do (every call released its mount points).
     this.watchdog?.stdin?.end();
     this.watchdog = undefined;
@@ -239,6 +265,57 @@ export class OsCommandSandbox implements CommandSandbox {
       this.settings = settings;
     });
     await this.settingsLoaded;
+  }
+
+  /**
+   * Everything unreadable for this call, links resolved: the credential list (credential-paths.ts),
+   * paths the environment moved credentials to, the hidden entries of ~/.mewcode and the AI tools'
+   * directories, the user's deny_read (plain paths, and globs expanded now), the Read rules' paths.
+   * A path that is or holds a writable root is left out: hiding it would hide the project.
+   */
+  private async denyReadPaths(homeDir: string, writableRoots: readonly string[], ruleHidden: readonly string[]): Promise<string[]> {
+    const patterns = this.settings.denyRead.filter(isGlob);
+    const globRules = globReadRules(patterns);
+    const expanded = globRules ? await ruleHiddenPaths(globRules, writableRoots, homeDir) : { paths: [], truncated: false };
+    if (expanded.truncated && !this.warnedGlobWalk) {
+      this.warnedGlobWalk = true;
+      this.options.warn(
+        `sandbox-os: the sandbox.deny_read patterns matched more than MewCode looks at per command (${MAX_RULE_VISITED} entries, ${MAX_RULE_HIDDEN} hidden paths); ` +
+          'files beyond may be readable by commands. Name their directory instead (e.g. ~/work/secrets rather than ~/work/**/secret*)',
+      );
+    }
+    const globbed = expanded.paths;
+    const candidates = [
+      ...credentialPaths(homeDir),
+      ...credentialPathsFromEnv(homeDir, this.options.env ?? process.env),
+      ...(await hiddenToolEntries(homeDir)),
+      ...this.settings.denyRead.filter((entry) => !isGlob(entry)),
+      ...globbed,
+      ...ruleHidden,
+    ];
+    const real = await realPaths(candidates);
+    return real.filter((target) => target !== '/' && !writableRoots.some((root) => isWithin(target, root)));
+  }
+
+  /**
+   * The seccomp program (seccomp-filter.ts) for this session, written once next to the private /tmp.
+   * On an architecture the filter does not know, none: said once, and commands still run (with
+   * the keyring and unix sockets not isolated) rather than not at all.
+   */
+  private seccompFilterFile(base: string, bridge: boolean): Promise<string | undefined> {
+    this.filterFile ??= (async () => {
+      const { seccompFilter, supportedArch } = await import('./seccomp-filter.js');
+      const arch = this.options.arch ?? process.arch;
+      if (!supportedArch(arch)) {
+        this.options.warn(`sandbox-os: no seccomp filter for the ${arch} architecture: commands can use the kernel keyring and connect to unix sockets they can reach`);
+        return undefined;
+      }
+      const denyUnixSockets = !bridge && this.settings.allowUnixSockets.length === 0 && this.settings.allowAllUnixSockets !== true;
+      const file = path.join(base, denyUnixSockets ? 'seccomp.bpf' : 'seccomp-keyring.bpf');
+      await writeFile(file, seccompFilter({ denyUnixSockets, arch }), { mode: 0o400 });
+      return file;
+    })();
+    return this.filterFile;
   }
 
   /** Paths the rules layer's Read deny/ask rules cover (read-rules.ts); nothing when there are no such rules. */
@@ -502,15 +579,21 @@ const list: List = async (dir) => {
   }
 };
 
-/** Deny-read paths with links followed (the mount must land on what a read would reach). */
+/**
+ * Deny-read paths with links followed (the mount must land on what a read would reach), in
+ * parallel (the default list has well over a hundred entries, most of them missing). A missing
+ * path is dropped: there is nothing to hide. One that cannot be resolved otherwise is kept as is.
+ */
 async function realPaths(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const target of paths) {
-    try {
-      out.push(await realpath(target));
-    } catch {
-      out.push(target); // missing: nothing to hide (inspect says so)
-    }
-  }
-  return out;
+  const resolved = await Promise.all(
+    [...new Set(paths)].map(async (target) => {
+      try {
+        return await realpath(target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : target;
+      }
+    }),
+  );
+  return resolved.filter((target): target is string => target !== undefined);
 }

@@ -13,6 +13,9 @@
  *                                # MewCode's proxy (domain-proxy.ts; Linux); `network: true` allows all
  *   deny_read: [~/secrets, /opt/keys]   # unreadable inside the sandbox, on top of the default list
  *   allow_write: [~/.cache/go-build]    # writable on top of the project and additional directories
+ *   allow_unix_sockets: [~/.colima/default/docker.sock]  # unix sockets commands may connect to (none by
+ *                                # default: creating a unix socket is refused, see seccomp-filter.ts);
+ *                                # `true`: any socket a command can reach (for tests that make their own)
  * ```
  *
  * Not through a plugin `config:` section: that merges the project's files over the user's, and a
@@ -34,14 +37,18 @@ export interface SandboxSettings {
   denyRead: string[];
   /** Absolute paths. */
   allowWrite: string[];
+  /** Absolute paths of unix sockets (or directories of them) commands may connect to. */
+  allowUnixSockets: string[];
+  /** `allow_unix_sockets: true`: unix sockets are not refused at all (only hidden where /run, /tmp and the deny list hide them). */
+  allowAllUnixSockets?: boolean;
   /** The file:line:col that turned the sandbox off, for status messages. */
   disabledAt?: string;
 }
 
-export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { enabled: true, network: false, allowedDomains: [], denyRead: [], allowWrite: [] };
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { enabled: true, network: false, allowedDomains: [], denyRead: [], allowWrite: [], allowUnixSockets: [] };
 
 const PREFIX = 'sandbox-os:';
-const KEYS = ['enabled', 'network', 'allowed_domains', 'deny_read', 'allow_write'];
+const KEYS = ['enabled', 'network', 'allowed_domains', 'deny_read', 'allow_write', 'allow_unix_sockets'];
 
 /** The user files, highest priority first. */
 export function userSettingsFiles(homeDir: string): string[] {
@@ -76,15 +83,15 @@ function at(node: LocatedNode): string {
 }
 
 export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (message: string) => void): SandboxSettings {
-  const settings: SandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, allowedDomains: [], denyRead: [], allowWrite: [] };
+  const settings: SandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, allowedDomains: [], denyRead: [], allowWrite: [], allowUnixSockets: [] };
   if (node.kind === 'scalar') {
     if (node.value === null || node.value === true) return settings;
     if (node.value === false) return { ...settings, enabled: false, disabledAt: at(node) };
-    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, allowed_domains, deny_read, allow_write); ignored`);
+    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (${KEYS.join(', ')}); ignored`);
     return settings;
   }
   if (node.kind !== 'map') {
-    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (enabled, network, allowed_domains, deny_read, allow_write); ignored`);
+    warn(`${PREFIX} ${at(node)}: sandbox: expected true, false or a mapping (${KEYS.join(', ')}); ignored`);
     return settings;
   }
   for (const [key, value] of node.entries) {
@@ -105,10 +112,16 @@ export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (mess
         settings.allowedDomains.push(...domains(value, warn));
         break;
       case 'deny_read':
-      case 'allow_write': {
+      case 'allow_write':
+      case 'allow_unix_sockets': {
+        if (key === 'allow_unix_sockets' && value.kind === 'scalar' && typeof value.value === 'boolean') {
+          settings.allowAllUnixSockets = value.value;
+          break;
+        }
         const list = paths(key, value, homeDir, warn);
         if (key === 'deny_read') settings.denyRead.push(...list);
-        else settings.allowWrite.push(...list);
+        else if (key === 'allow_write') settings.allowWrite.push(...list);
+        else settings.allowUnixSockets.push(...list);
         break;
       }
       default:

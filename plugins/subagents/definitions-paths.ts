@@ -8,6 +8,8 @@ import path from 'node:path';
 export interface AgentDirectory {
   dir: string;
   project: boolean;
+  /** A project directory's files must really lie inside this root (config/project-file.ts). */
+  root?: string;
 }
 
 /** Lowest precedence first. */
@@ -16,6 +18,6 @@ export function agentDirectories(projectRoot: string, homeDir: string): AgentDir
   const project = [path.join(projectRoot, '.claude', 'agents'), path.join(projectRoot, '.mewcode', 'agents')];
   // A project that is the home directory has no project files of its own.
   if (path.resolve(projectRoot) === path.resolve(homeDir)) return user.map((dir) => ({ dir, project: false }));
-  return [...user.map((dir) => ({ dir, project: false })), ...project.map((dir) => ({ dir, project: true }))];
+  return [...user.map((dir) => ({ dir, project: false })), ...project.map((dir) => ({ dir, project: true, root: projectRoot }))];
 }
 

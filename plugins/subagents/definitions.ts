@@ -8,10 +8,10 @@
  * trust approves exactly the text read here (they steer what a sub-agent does with its tools).
  * A bad file is skipped with a warning naming it (K2).
  */
-import { constants } from 'node:fs';
-import { open, readdir, type FileHandle } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
+import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import { MAX_AGENT_FILES } from '../../config/trust-scan.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { AgentDirectory } from './definitions-paths.js';
@@ -23,18 +23,19 @@ export interface LoadedDefinitions {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const MAX_FILE_BYTES = 256 * 1024;
+/** A definition file is read up to this size; a larger one is skipped. */
+export const MAX_DEFINITION_BYTES = 256 * 1024;
 
 /** Read every definition file; later directories win by name. */
 export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: WorkspaceTrust | undefined): Promise<LoadedDefinitions> {
   const warnings: string[] = [];
   const byName = new Map<string, RoleDefinition>();
-  for (const { dir, project } of dirs) {
+  for (const { dir, project, root } of dirs) {
     const all = await markdownFiles(dir);
     if (all.length > MAX_AGENT_FILES) warnings.push(`subagents: ${dir}: more than ${MAX_AGENT_FILES} definition files; only the first ${MAX_AGENT_FILES} by name are read`);
     const files = all.slice(0, MAX_AGENT_FILES);
     for (const file of files) {
-      const read = await readDefinitionFile(file);
+      const read = readDefinitionFile(file, project ? root : undefined);
       if ('problem' in read) {
         warnings.push(`subagents: ${file}: ${read.problem}; skipped`);
         continue;
@@ -57,22 +58,15 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
 }
 
 /**
- * Only a regular file of sane size is read, without blocking on open: a committed link to
- * /dev/zero or a FIFO must not hang the start.
+ * Through the shared reader of project-supplied files (config/project-file.ts): only a regular
+ * file of sane size is read, without blocking on open (a committed link to /dev/zero or a FIFO
+ * must not hang the start), and a project's file must really lie inside the project, with one
+ * hard link (a link to a definition elsewhere would steer a sub-agent with text trust never saw
+ * in the project).
  */
-async function readDefinitionFile(file: string): Promise<{ text: string } | { problem: string }> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    const info = await handle.stat();
-    if (!info.isFile()) return { problem: 'not a regular file' };
-    if (info.size > MAX_FILE_BYTES) return { problem: `larger than ${MAX_FILE_BYTES / 1024} KiB` };
-    return { text: await handle.readFile('utf8') };
-  } catch (error) {
-    return { problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
-  } finally {
-    await handle?.close();
-  }
+function readDefinitionFile(file: string, root: string | undefined): { text: string } | { problem: string } {
+  const read = readProjectTextFile(file, withinRoot(root, { maxBytes: MAX_DEFINITION_BYTES }));
+  return read.ok ? { text: read.text } : { problem: read.reason };
 }
 
 /** `*.md` files of a directory, sorted; none when it does not exist. */

@@ -1,10 +1,13 @@
 /**
  * Project instructions (SPEC U3): MEWCODE.md, AGENTS.md and CLAUDE.md from ~/.mewcode/ (the
  * user's, first) and the project root. Read once per session; each file is capped so one huge
- * file cannot crowd out the conversation.
+ * file cannot crowd out the conversation. The project's files go through the shared reader of
+ * project-supplied files (config/project-file.ts): a repository's `CLAUDE.md -> ~/.ssh/id_rsa`
+ * or a FIFO named `CLAUDE.md` is skipped with a warning instead of reaching the model or hanging
+ * the start. The user's own files may be links anywhere (dotfile managers make them).
  */
-import { openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import path from 'node:path';
+import { projectBoundary, readProjectTextFile } from '../../config/project-file.js';
 
 export const INSTRUCTION_FILES = ['MEWCODE.md', 'AGENTS.md', 'CLAUDE.md'] as const;
 export const MAX_INSTRUCTION_BYTES = 64 * 1024;
@@ -15,37 +18,24 @@ export interface InstructionFile {
   truncated: boolean;
 }
 
-export function readInstructionFiles(homeDir: string, projectRoot: string): InstructionFile[] {
-  const dirs = [path.join(homeDir, '.mewcode'), projectRoot];
+/** `warn` is told each file that exists but is not used, and why. */
+export function readInstructionFiles(homeDir: string, projectRoot: string, warn: (message: string) => void = () => undefined): InstructionFile[] {
+  // A project that is the home directory has no files of its own: ~/CLAUDE.md is the user's.
+  const root = projectBoundary(projectRoot, homeDir);
+  const dirs: { dir: string; root?: string }[] = [{ dir: path.join(homeDir, '.mewcode') }, { dir: projectRoot, ...(root !== undefined ? { root } : {}) }];
   const found: InstructionFile[] = [];
-  for (const dir of dirs) {
+  for (const { dir, root } of dirs) {
     for (const name of INSTRUCTION_FILES) {
       const file = path.join(dir, name);
-      const read = readCapped(file);
-      if (read && read.text.trim() !== '') found.push({ file, ...read });
+      const read = readProjectTextFile(file, { maxBytes: MAX_INSTRUCTION_BYTES, oversize: 'truncate', ...(root !== undefined ? { root } : {}) });
+      if (!read.ok) {
+        if (!read.missing) warn(`${file} is not used as instructions: ${read.reason}`);
+        continue;
+      }
+      if (read.text.trim() !== '') found.push({ file, text: read.text, truncated: read.truncated });
     }
   }
   return found;
-}
-
-function readCapped(file: string): { text: string; truncated: boolean } | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    if (!fstatSync(fd).isFile()) return undefined;
-    const buffer = Buffer.alloc(MAX_INSTRUCTION_BYTES + 1);
-    const length = readSync(fd, buffer, 0, buffer.length, 0);
-    const truncated = length > MAX_INSTRUCTION_BYTES;
-    // `stream: true` holds back an incomplete trailing sequence, so the cut never splits a character.
-    const text = new TextDecoder('utf-8').decode(buffer.subarray(0, Math.min(length, MAX_INSTRUCTION_BYTES)), { stream: true });
-    return { text, truncated };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function renderInstructions(files: readonly InstructionFile[]): string {

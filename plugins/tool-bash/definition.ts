@@ -12,7 +12,15 @@ export const KILL_GRACE_MS = 2_000;
 /** The kernel's outer limit is the command's timeout plus this: the kill sequence fits inside it. */
 export const TIMEOUT_MARGIN_MS = KILL_GRACE_MS + 1_000;
 
-export function bashDefinition(limits: OutputLimits): { name: 'bash'; readOnly: false; category: 'exec'; description: string; inputSchema: JsonSchema; timeoutMs(input: ToolInput): number } {
+export function bashDefinition(limits: OutputLimits): {
+  name: 'bash';
+  readOnly: false;
+  category: 'exec';
+  description: string;
+  inputSchema: JsonSchema;
+  timeoutMs(input: ToolInput): number;
+  concurrencySafe(input: ToolInput): Promise<boolean>;
+} {
   return {
     name: 'bash',
     readOnly: false,
@@ -41,7 +49,18 @@ export function bashDefinition(limits: OutputLimits): { name: 'bash'; readOnly: 
       additionalProperties: false,
     },
     timeoutMs: bashTimeoutMs,
+    concurrencySafe: bashConcurrencySafe,
   };
+}
+
+/**
+ * A command that only reads may run beside the turn's other such calls. The parser and the
+ * classifier load here, not at boot; the permission layers parse the same command (cached).
+ */
+async function bashConcurrencySafe(input: ToolInput): Promise<boolean> {
+  if (typeof input.command !== 'string') return false;
+  const [{ parseShellCommand }, { isReadOnlyCommand }] = await Promise.all([import('../../sdk/shell-command/index.js'), import('./read-only-command.js')]);
+  return isReadOnlyCommand(await parseShellCommand(input.command));
 }
 
 /** The kernel's outer limit for a call: the command's own timeout plus the kill sequence. */

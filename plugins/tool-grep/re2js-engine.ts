@@ -13,6 +13,7 @@
  * huge file never becomes one string. The loop yields to the event loop every ≈ 10 ms.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
+import { inPackageDirectory } from '../../config/project-file.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
@@ -42,6 +43,8 @@ interface SearchState {
   signal: AbortSignal;
   /** Matching lines shown at most (per-file store budget, see FileHitBudget). */
   limit: number;
+  /** The real root the files lie in: where a file with several hard links may be searched is judged below it. */
+  root: string;
 }
 
 /**
@@ -184,7 +187,11 @@ export function searchFile(absolute: string, state: SearchState): FileSearchOutc
     return undefined;
   }
   try {
-    const size = fstatSync(fd).size;
+    const info = fstatSync(fd);
+    // A file with other hard links may be a file outside the project under a second name: as
+    // read_file, only package directories (pnpm's store links) are searched (config/project-file.ts).
+    if (info.nlink > 1 && !inPackageDirectory(absolute, state.root)) return undefined;
+    const size = info.size;
     let buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SLICE_BYTES) + 1);
     let carry = 0; // bytes of an unfinished line kept at the start of `buffer`
     let firstLine = 1;
@@ -300,6 +307,7 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     deadline: options.deadline,
     signal: options.signal,
     limit: collector.request.limit,
+    root: options.root,
   };
   let unreadable = 0;
   let sliceStart = monotonicMs();

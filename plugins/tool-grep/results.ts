@@ -180,7 +180,7 @@ export class ResultCollector {
       notes.push('[search stopped at its time limit: results are incomplete; narrow the path, glob or pattern]');
     }
     if (incomplete.unreadable > 0) {
-      notes.push(`[${plural(incomplete.unreadable, 'path')} could not be read (permission denied or I/O error) and ${incomplete.unreadable === 1 ? 'was' : 'were'} not searched]`);
+      notes.push(`[${plural(incomplete.unreadable, 'path')} could not be read (permission denied, an I/O error, or several hard links outside a package directory) and ${incomplete.unreadable === 1 ? 'was' : 'were'} not searched]`);
     }
     if (notes.length > 0 && out.length > 0) out.push('');
     return [...out, ...notes].join('\n');

@@ -1,4 +1,5 @@
 /** The texts read_file returns. Each error says what to do next (SPEC K1); each cut says how to get the rest (T8). */
+import { PACKAGE_DIRECTORIES } from '../../config/project-file.js';
 import type { WindowStop } from './read-window.js';
 
 export function continuationMarker(stop: WindowStop, lastShownLine: number, maxBytes: number): string | undefined {
@@ -40,6 +41,8 @@ export const messages = {
     `Refusing to read ${display}: ${display === real ? 'it is' : `it resolves to ${real},`} outside the project root and the allowed directories (a symbolic link points there, or was changed while the file was opened). read_file reads inside the project only; additional directories can be allowed in settings: permissions.additional_directories.`,
   raced: (display: string) =>
     `${display} changed while it was being opened (a symbolic link appeared on its path), so nothing was read. Call read_file again; if this repeats, something is rewriting the files under it.`,
+  hardLinked: (display: string, links: number) =>
+    `Refusing to read ${display}: it has ${links} hard links, so the same file also has another name that may lie outside the project, which read_file cannot check. Only files in ${PACKAGE_DIRECTORIES.join(', ')} directories (linked from a package manager's store) are read with several links. Ask the user if you need this file (a copy of it can be read).`,
   aborted: (display: string) => `read_file of ${display} was cancelled.`,
   failed: (display: string, reason: string) => `Could not read ${display}: ${reason}. Check the path and try again.`,
 };

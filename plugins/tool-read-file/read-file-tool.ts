@@ -21,7 +21,9 @@ import { checkReadFileInput } from './input.js';
 import { continuationMarker, cutLinesNote, messages } from './messages.js';
 import { nearbyNames } from './nearby-names.js';
 import { readWindow, type WindowStop } from './read-window.js';
+import { inPackageDirectory } from '../../config/project-file.js';
 import { containmentCode, fileScope, openForRead, type FileScope } from '../../sdk/file-tool-support/contained-fs.js';
+import { isWithin } from '../../sdk/path-containment.js';
 import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 import { readFileDefinition } from './definition.js';
@@ -76,6 +78,10 @@ export class ReadFileTool implements Tool {
       const info = await file.stat();
       if (info.isDirectory()) return error(messages.directory(display));
       if (!info.isFile()) return error(messages.notRegular(display, info.isFIFO() ? 'FIFO' : info.isSocket() ? 'socket' : 'device'));
+      // A hard link is the same file under another name, which may lie outside the project and
+      // cannot be found cheaply: only package directories, where pnpm, bun and uv link files from
+      // their stores, are read with several links (config/project-file.ts).
+      if (info.nlink > 1 && !inPackageDirectory(real, scope.roots.find((root) => isWithin(root, real)))) return error(messages.hardLinked(display, info.nlink));
       const window = await readWindow(file, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
       switch (window.kind) {
         case 'empty':

@@ -3,7 +3,7 @@
  * requests answered with a deny whose reason names the exact rule or flag that would allow the
  * call — with nobody to ask, an "ask" is a deny.
  */
-import { terminalSafe } from '../../config/terminal-safe.js';
+import { terminalWriter } from '../../config/terminal-safe.js';
 import type { NotificationPayload } from '../../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import type { UserOutput } from '../../types/plugin.js';
@@ -16,20 +16,23 @@ function shellQuote(text: string): string {
 }
 
 export class HeadlessOutput implements UserOutput {
+  /** Messages quote files, servers and hooks: written through the terminal-safe filter. */
+  private readonly write: (text: string) => void;
+
   /**
    * The rule suggester, looked up when an approval is answered (the UI may be active before it
    * runs); undefined in builds without permission-rules.
    */
   constructor(
-    private readonly err: NodeJS.WritableStream = process.stderr,
+    err: NodeJS.WritableStream = process.stderr,
     private readonly approvals: () => Approvals | undefined = () => undefined,
-  ) {}
+  ) {
+    this.write = terminalWriter(err);
+  }
 
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
-    // Messages quote files, servers and hooks: no terminal escapes (or bidi controls) reach the terminal.
-    const message = terminalSafe(payload.message, true);
-    this.err.write(payload.kind === 'warning' ? `mewcode: warning: ${message}\n` : `mewcode: ${message}\n`);
+    this.write(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
   }
 
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
@@ -43,7 +46,7 @@ export class HeadlessOutput implements UserOutput {
     return {
       choice: 'deny',
       answeredBy: HEADLESS_NAME,
-      reason: `${why} Allow it with --allowedTools ${shellQuote(rule)} or add ${JSON.stringify(rule)} to permissions.allow in .mewcode/settings.local.yaml${mode}.`,
+      reason: `${why} Allow it with --allowedTools ${shellQuote(rule)} or add ${JSON.stringify(rule)} to permissions.allow in ~/.mewcode/settings.yaml${mode}.`,
     };
   }
 }

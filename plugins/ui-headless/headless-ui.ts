@@ -11,6 +11,8 @@ import { buildResult } from './result-object.js';
 import { eventToJson } from './stream-json.js';
 import { readStdin } from './read-stdin.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import { PRINT_MAX_TURNS } from '../../types/session.js';
+import { terminalSafeJson, terminalWriter } from '../../config/terminal-safe.js';
 
 /** --permission-mode when given, else the settings' default_mode, else the flag's default. */
 export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
@@ -25,13 +27,22 @@ export const EXIT_USAGE = 2;
 export class HeadlessUserInterface implements UserInterface {
   readonly name = 'headless';
   readonly output: HeadlessOutput;
+  /**
+   * Text mode's writers: the answer and every message quote the model, a provider or a file, so
+   * both go through the terminal-safe filter (newlines and tabs kept, escape sequences removed).
+   * JSON goes to `out` itself, escaped by `terminalSafeJson`.
+   */
+  private readonly say: (text: string) => void;
+  private readonly complain: (text: string) => void;
 
   constructor(
     private readonly out: NodeJS.WritableStream = process.stdout,
-    private readonly err: NodeJS.WritableStream = process.stderr,
+    err: NodeJS.WritableStream = process.stderr,
     approvals: () => Approvals | undefined = () => undefined,
   ) {
     this.output = new HeadlessOutput(err, approvals);
+    this.say = terminalWriter(out);
+    this.complain = terminalWriter(err);
   }
 
   handles(options: CliOptions, stdinIsTTY: boolean): boolean {
@@ -44,20 +55,20 @@ export class HeadlessUserInterface implements UserInterface {
     const started = monotonicMs();
     const model = kernel.container.get(TOKENS.ProviderRegistry).active().model;
     const sessionId = kernel.session.sessionId;
-    const print = (value: unknown): void => void this.out.write(`${JSON.stringify(value)}\n`);
+    const print = (value: unknown): void => void this.out.write(`${terminalSafeJson(value)}\n`);
     const mode = startingMode(kernel, options);
 
     const commands = kernel.commands();
     const slash = parseSlashCommand(prompt, commands);
     const unknown = slash ? undefined : slashCommandName(prompt);
     if (unknown !== undefined) {
-      this.err.write(`mewcode: ${unknownCommandMessage(unknown, commands)}\n`);
+      this.complain(`mewcode: ${unknownCommandMessage(unknown, commands)}\n`);
       return EXIT_USAGE;
     }
     if (slash) {
       const outcome = await runSlashCommand(slash, kernel.session, mode);
       if (outcome.prompt === undefined) {
-        if (options.outputFormat === 'text') (outcome.isError ? this.err : this.out).write(`${outcome.output}\n`);
+        if (options.outputFormat === 'text') (outcome.isError ? this.complain : this.say)(`${outcome.output}\n`);
         else print({ type: 'result', subtype: outcome.isError ? 'error_during_execution' : 'success', is_error: outcome.isError, result: outcome.output, command: slash.command.name, session_id: sessionId });
         return outcome.isError ? EXIT_RUN_ERROR : EXIT_OK;
       }
@@ -86,10 +97,10 @@ export class HeadlessUserInterface implements UserInterface {
       if (line) print(line);
     });
     try {
-      for await (const event of kernel.run({ prompt, mode, signal: controller.signal })) {
+      for await (const event of kernel.run({ prompt, mode, signal: controller.signal, maxTurns: options.maxTurns, defaultMaxTurns: PRINT_MAX_TURNS })) {
         if (event.type === 'done') done = event;
         if (event.type === 'error') lastError = event.message;
-        if (event.type === 'error') this.err.write(`mewcode: error: ${event.message}\n`);
+        if (event.type === 'error') this.complain(`mewcode: error: ${event.message}\n`);
         if (options.outputFormat === 'stream-json') {
           const line = eventToJson(event, { sessionId, agentId: kernel.session.agentId });
           if (line) print(line);
@@ -101,12 +112,12 @@ export class HeadlessUserInterface implements UserInterface {
       process.off('SIGTERM', onSignal);
     }
     if (!done) {
-      this.err.write('mewcode: error: the run ended without a result\n');
+      this.complain('mewcode: error: the run ended without a result\n');
       return EXIT_RUN_ERROR;
     }
     const result = buildResult(done, lastError, { sessionId, model, durationMs: monotonicMs() - started, subagentUsage });
     if (options.outputFormat === 'text') {
-      if (!result.is_error) this.out.write(`${result.result}\n`);
+      if (!result.is_error) this.say(`${result.result}\n`);
     } else {
       print(result);
     }
@@ -119,13 +130,13 @@ export class HeadlessUserInterface implements UserInterface {
       try {
         piped = (await readStdin()).trim();
       } catch (error) {
-        this.err.write(`mewcode: ${(error as Error).message}\n`);
+        this.complain(`mewcode: ${(error as Error).message}\n`);
         return undefined;
       }
     }
     const parts = [options.prompt?.trim(), piped].filter((p): p is string => !!p);
     if (parts.length === 0) {
-      this.err.write('mewcode: no prompt: pass one as an argument (mewcode -p "…") or on standard input\n');
+      this.complain('mewcode: no prompt: pass one as an argument (mewcode -p "…") or on standard input\n');
       return undefined;
     }
     return parts.join('\n\n');

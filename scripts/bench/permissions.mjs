@@ -99,6 +99,7 @@ function harnessSource(present) {
 import 'reflect-metadata';
 import { Kernel } from ${JSON.stringify(path.join(ROOT, 'kernel/kernel.ts'))};
 import { MemoryReporter } from ${JSON.stringify(path.join(ROOT, 'kernel/reporter.ts'))};
+import { rawHooksOf } from ${JSON.stringify(path.join(ROOT, 'kernel/raw-hooks.ts'))};
 import { memoryEnv, memoryModel } from ${JSON.stringify(path.join(ROOT, 'test/support/memory-provider.ts'))};
 import { toolsPlugin } from ${JSON.stringify(path.join(ROOT, 'test/support/test-tools.ts'))};
 import { toolCategory } from ${JSON.stringify(path.join(ROOT, 'types/tools.ts'))};
@@ -131,16 +132,16 @@ async function measure(kernel) {
   const requests = kinds.map(([kind, calls]) => [kind, calls.map((c) => request(kernel, c))]);
   const first = performance.now();
   const firstCommand = requests.flatMap(([, reqs]) => reqs).find((r) => r.target.kind === 'command');
-  await kernel.hooks.checkPermission.promise(firstCommand); // the first command loads the shell parser
+  await rawHooksOf(kernel).checkPermission.promise(firstCommand); // the first command loads the shell parser
   const coldMs = performance.now() - first;
-  for (let i = 0; i < config.warmup; i++) for (const [, reqs] of requests) for (const r of reqs) await kernel.hooks.checkPermission.promise(r);
+  for (let i = 0; i < config.warmup; i++) for (const [, reqs] of requests) for (const r of reqs) await rawHooksOf(kernel).checkPermission.promise(r);
   const samples = Object.fromEntries(kinds.map(([kind]) => [kind, []]));
   const verdicts = {};
   for (let i = 0; i < config.runs; i++) {
     for (const [kind, reqs] of requests) {
       for (const r of reqs) {
         const started = performance.now();
-        const verdict = await kernel.hooks.checkPermission.promise(r);
+        const verdict = await rawHooksOf(kernel).checkPermission.promise(r);
         samples[kind].push(performance.now() - started);
         if (i === 0) verdicts[r.target.command ?? r.target.path ?? r.toolName] = verdict ? verdict.decision + ' by ' + verdict.layer : 'none';
       }

@@ -33,7 +33,7 @@ const MIB = 1024 * 1024;
 const CHILD_SOURCE = `
 import { ReadFileTool } from './plugins/tool-read-file/read-file-tool.js';
 import { LIMITS } from './plugins/output-limits/limits.js';
-import { cutBytes, cutLine } from './plugins/output-limits/text-cuts.js';
+import { cutBytes, cutLine } from './sdk/text-cuts.js';
 import { FileReadTrackerImpl } from './kernel/file-read-tracker.js';
 
 const [mode, file] = process.argv.slice(2);
@@ -59,11 +59,12 @@ out.peakAfterKiB = process.resourceUsage().maxRSS;
 process.stdout.write(JSON.stringify(out));
 `;
 
-export async function benchReadFile({ runs = 10, progress = () => {} } = {}) {
+/** `size`: the file's bytes (the smoke run's tiny file); default 1 GiB, or 256 MiB on a small temp disk. */
+export async function benchReadFile({ runs = 10, progress = () => {}, size: sizeOverride } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-read-'));
   try {
     const free = freeBytes(os.tmpdir());
-    const size = free >= 3e9 ? GIB : 256 * MIB;
+    const size = sizeOverride ?? (free >= 3e9 ? GIB : 256 * MIB);
     const file = path.join(dir, 'huge.log');
     progress(`read_file: writing a ${size / MIB} MiB text file`);
     const writeMs = writeTextFile(file, size);

@@ -60,17 +60,16 @@ function ensureRipgrep(log) {
   return { available: false, version: 'not installed', note: `ripgrep is not installed and \`apt-get install -y ripgrep\` failed (${why}): only MewCode's re2js fallback and glob were measured, without ratios.` };
 }
 
-async function buildTree(log) {
+async function buildTree(log, minFiles = MIN_FILES, source = path.join(ROOT, 'node_modules')) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-search-'));
-  const source = path.join(ROOT, 'node_modules');
   let files = 0;
-  for (let copy = 0; files < MIN_FILES && copy < 8; copy++) {
+  for (let copy = 0; files < minFiles && copy < 8; copy++) {
     log(`bench: copying node_modules into the tree (copy ${copy + 1})\n`);
     const result = spawnSync('cp', ['-r', source, path.join(dir, `copy${copy}`)]);
     if (result.status !== 0) throw new Error(`cp -r failed: ${result.stderr}`);
     files = countFiles(dir);
   }
-  if (files < MIN_FILES) throw new Error(`the benchmark tree has only ${files} files (need ${MIN_FILES})`);
+  if (files < minFiles) throw new Error(`the benchmark tree has only ${files} files (need ${minFiles})`);
   return { dir, files };
 }
 
@@ -78,7 +77,7 @@ const ENTRY = `
 import { GrepTool } from ${JSON.stringify(path.join(ROOT, 'plugins/tool-grep/grep-tool.ts'))};
 import { GlobTool } from ${JSON.stringify(path.join(ROOT, 'plugins/tool-glob/glob-tool.ts'))};
 import { LIMITS } from ${JSON.stringify(path.join(ROOT, 'plugins/output-limits/limits.ts'))};
-import { cutBytes, cutLine } from ${JSON.stringify(path.join(ROOT, 'plugins/output-limits/text-cuts.ts'))};
+import { cutBytes, cutLine } from ${JSON.stringify(path.join(ROOT, 'sdk/text-cuts.ts'))};
 const [tool, engine, root, input] = process.argv.slice(2);
 const limits = { ...LIMITS, spillDir: () => root, spillPath: async () => root, cutLine, cutBytes };
 const instance = tool === 'glob' ? new GlobTool(limits, { respectIgnore: false }) : new GrepTool(limits, { respectIgnore: false, engine });
@@ -148,10 +147,11 @@ function ratio(value, reference) {
   return Number.isFinite(value) && Number.isFinite(reference) && reference > 0 ? `${(value / reference).toFixed(2)}×` : '—';
 }
 
-export async function benchSearch({ runs = 5, treeDir, log = (text) => process.stderr.write(text) } = {}) {
+/** `minFiles` / `source`: the smoke run's small tree (copies of one package instead of node_modules). */
+export async function benchSearch({ runs = 5, treeDir, log = (text) => process.stderr.write(text), minFiles = MIN_FILES, source } = {}) {
   const rg = ensureRipgrep(log);
   const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-tools-'));
-  const tree = treeDir ? { dir: treeDir, files: countFiles(treeDir), reused: true } : { ...(await buildTree(log)), reused: false };
+  const tree = treeDir ? { dir: treeDir, files: countFiles(treeDir), reused: true } : { ...(await buildTree(log, minFiles, source)), reused: false };
   try {
     const bundle = await bundleTools(work);
     const node = process.execPath;

@@ -22,6 +22,7 @@ import { FetchResponse } from './fetch-response.js';
 import { NodeBody } from './node-body.js';
 import { encodeRequestBody, type EncodedBody } from './request-body.js';
 import { WebHeaders, type WebHeadersInit } from './web-headers.js';
+import { proxyFor } from './proxy.js';
 
 export interface NodeFetchOptions {
   /** Longest silence while waiting for the headers or between body bytes (undici's default). */
@@ -101,7 +102,9 @@ export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
     try {
       link.throwIfAborted();
       for (let redirects = 0; ; redirects += 1) {
-        const response = await send(attempt, agentFor, idleTimeoutMs, link);
+        // Behind a proxy (HTTPS_PROXY…, NO_PROXY), its agent; else the protocol's own. Per hop: a redirect may change it.
+        const agent = (await proxyFor(attempt.url))?.agent ?? agentFor(attempt.url.protocol === 'https:' ? 'https:' : 'http:');
+        const response = await send(attempt, agent, idleTimeoutMs, link);
         const status = response.statusCode ?? 0;
         const location = response.headers.location;
         if (!REDIRECT_STATUSES.has(status) || location === undefined || redirect === 'manual') {
@@ -142,11 +145,11 @@ function followRedirect(attempt: Attempt, status: number, location: string): voi
   attempt.url = next;
 }
 
-function send(attempt: Attempt, agentFor: (protocol: Protocol) => http.Agent, idleTimeoutMs: number, link: AbortLink, retried = false): Promise<http.IncomingMessage> {
+function send(attempt: Attempt, agent: http.Agent, idleTimeoutMs: number, link: AbortLink, retried = false): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     const protocol = attempt.url.protocol === 'https:' ? 'https:' : 'http:';
     let responded = false;
-    const request = transportFor(protocol).request(attempt.url, { method: attempt.method, headers: outgoingHeaders(attempt), agent: agentFor(protocol) }, (response) => {
+    const request = transportFor(protocol).request(attempt.url, { method: attempt.method, headers: outgoingHeaders(attempt), agent }, (response) => {
       responded = true;
       resolve(response);
     });
@@ -159,7 +162,7 @@ function send(attempt: Attempt, agentFor: (protocol: Protocol) => http.Agent, id
       if (aborted !== undefined) return reject(aborted);
       const replayable = attempt.body?.chunks === undefined;
       if (!retried && replayable && request.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) {
-        return resolve(send(attempt, agentFor, idleTimeoutMs, link, true));
+        return resolve(send(attempt, agent, idleTimeoutMs, link, true));
       }
       reject(fetchFailed(error));
     });

@@ -3,7 +3,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareCli, removeTempDirs, runCli, tempDir } from './helpers.js';
-import { initRepo } from '../support/git-repo.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -28,12 +27,12 @@ test.concurrent('a good setup: exit 0, every check on its own line, the key neve
 test.concurrent('a bad setup: a broken project config and no provider: exit 1, fail lines naming the file and what to set', async () => {
   const cwd = tempDir('mewcode-doctor-cwd-');
   const home = tempDir('mewcode-doctor-home-');
-  initRepo(cwd); // untracked in a repository: the user's own local file
   mkdirSync(join(cwd, '.mewcode'));
   writeFileSync(join(cwd, '.mewcode', 'config.local.yaml'), 'model: [unclosed\n');
   const r = await runCli(['doctor'], { cwd, env: { PATH: process.env.PATH, HOME: home } });
   expect(r.code).toBe(1);
-  expect(r.stdout).toMatch(/^fail {2}config {4}local file \.mewcode\/config\.local\.yaml:\d+:\d+ cannot be used: /m);
+  // A local file is the project's for trust (whatever git says of it): reported as a project file.
+  expect(r.stdout).toMatch(/^fail {2}config {4}project file \.mewcode\/config\.local\.yaml:\d+:\d+ cannot be used: /m);
   expect(r.stdout).toMatch(/^fail {2}provider  No provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY/m);
   expect(r.stdout).toMatch(/^ok {4}plugins {3}26 loaded \(checked with a stand-in provider/m);
 });

@@ -51,6 +51,8 @@ export interface RunOptions {
   env: Record<string, string | undefined>;
   /** Written to stdin, which is then closed (closed empty when omitted). */
   input?: string;
+  /** Instead of RUN_TIMEOUT_MS (runs that make many sandboxed calls at once). */
+  timeoutMs?: number;
 }
 
 export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
@@ -65,15 +67,16 @@ export async function runCli(args: readonly string[], options: RunOptions): Prom
   child.stdin.on('error', () => undefined); // the CLI may exit without reading stdin
   child.stdin.end(options.input ?? '');
   let timedOut = false;
+  const timeoutMs = options.timeoutMs ?? RUN_TIMEOUT_MS;
   const timer = setTimeout(() => {
     timedOut = true;
     child.kill('SIGKILL');
-  }, RUN_TIMEOUT_MS);
+  }, timeoutMs);
   const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (c, s) => resolve([c, s]));
   }).finally(() => clearTimeout(timer));
-  if (timedOut) throw new Error(`mewcode ${args.join(' ')} did not exit within ${RUN_TIMEOUT_MS} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
+  if (timedOut) throw new Error(`mewcode ${args.join(' ')} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`);
   return { code, signal, stdout, stderr };
 }
 

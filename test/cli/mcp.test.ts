@@ -213,3 +213,18 @@ test('mewcode mcp list: a server that fails is listed with its error and log, an
     expect(list.stdout).toMatch(/log: ~\/\.mewcode\/logs\/mcp\/.*\/broken\.log/);
   });
 });
+
+test('mewcode mcp list: a server that answers initialize with an error is listed as failed (the command does not end early with nothing printed)', async () => {
+  await scenario([], async (s) => {
+    const server = path.join(s.home, 'refusing.mjs');
+    writeFileSync(
+      server,
+      `import { createInterface } from 'node:readline';\nfor await (const line of createInterface({ input: process.stdin })) {\n  const message = JSON.parse(line);\n  if (message.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: 'not today' } }) + '\\n');\n}\n`,
+    );
+    userConfig(s, { mcp_servers: { refusing: { type: 'stdio', command: process.execPath, args: [server] } } });
+    const list = await s.run(['mcp', 'list']);
+    expect(list.stdout).toMatch(/^refusing {2}failed {2}stdio {2}0 tools$/m);
+    expect(list.stdout).toContain('not today');
+    expect(list.code).toBe(1);
+  });
+});

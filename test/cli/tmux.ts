@@ -79,6 +79,11 @@ export class TmuxTerminal {
     }
   }
 
+  /** A tmux command against this terminal's own server (an option, a query such as `display -p`). */
+  command(...args: string[]): string {
+    return this.tmux(...args);
+  }
+
   private tmux(...args: string[]): string {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }

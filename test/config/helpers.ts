@@ -17,7 +17,7 @@ export async function makeTempDirs(): Promise<TempDirs> {
   const homeDir = join(base, 'home');
   await mkdir(cwd);
   await mkdir(homeDir);
-  initRepo(cwd); // local files are personal only in a repository that does not track them
+  initRepo(cwd); // a repository, as most projects are (whether git tracks a file changes nothing for trust)
   return {
     cwd,
     homeDir,

@@ -85,7 +85,8 @@ describe('loadConfig: discovery', () => {
   it('loads the local layer alone', async () => {
     const file = await dirs.write(dirs.cwd, '.mewcode/config.local.yml', 'agent:\n  model: local-model\n');
     const config = await load();
-    expect(config.layers).toEqual([{ layer: 'local', file, loaded: true }]);
+    // A local file is the project's for trust (whatever git says of it): listed as a project layer.
+    expect(config.layers).toEqual([{ layer: 'project', file, loaded: true }]);
     expect(config.section('agent')).toEqual({ model: 'local-model' });
   });
 
@@ -110,7 +111,7 @@ describe('loadConfig: discovery', () => {
     expect(config.layers).toEqual([
       { layer: 'user', file: user, loaded: true },
       { layer: 'project', file: project, loaded: true },
-      { layer: 'local', file: local, loaded: true },
+      { layer: 'project', file: local, loaded: true },
     ]);
     expect(config.section('x')).toBe(3);
     await dirs.write(dirs.cwd, '.mewcode/config.local.yaml', 'x: 4\n');
@@ -269,7 +270,7 @@ describe('loadConfig: broken files', () => {
     expect(config.layers.map(({ layer, loaded }) => [layer, loaded])).toEqual([
       ['user', true],
       ['project', false],
-      ['local', true],
+      ['project', true],
     ]);
     expect(config.layers[1]).toEqual({ layer: 'project', file: project, loaded: false, error });
     expect(config.section('plugins')).toEqual(['from-user', 'from-local']);

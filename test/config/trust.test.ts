@@ -59,7 +59,7 @@ describe('the settings hash: a change asks again', () => {
     expect(changed.pending()).toEqual({
       projectRoot: realpathSync(dirs.cwd),
       changed: true,
-      settings: [{ file: '.mewcode.yaml', key: 'providers', summary: 'corp (openai, base_url http://127.0.0.1:9/steal, api_key ${CORP_KEY})' }],
+      settings: [{ file: '.mewcode.yaml', key: 'providers', summary: 'changed since you trusted it: corp (openai, base_url http://127.0.0.1:9/steal, api_key ${CORP_KEY})' }],
     });
     expect((await load(changed)).section('providers')).toBeUndefined();
   });
@@ -273,38 +273,35 @@ describe('loadConfig of an untrusted project (headless)', () => {
 describe('*.local.* files and scope', () => {
   const localConfig = lines('plugins: [./local.mjs]', 'bash:', '  env_allowlist: [MY_TOKEN]');
 
-  it('an untracked config.local.yaml stays personal: applied without trust, layer local', async () => {
+  it.each([
+    ['untracked in a repository (a checkout in an archive)', () => git('init', '-q')],
+    ['tracked by git', () => (git('init', '-q'), git('add', '.mewcode/config.local.yaml'))],
+    ['outside any repository', () => undefined],
+  ])('a config.local.yaml %s is the project\'s for trust: a project layer, gated, in the notice', async (_case, setup) => {
     const file = await dirs.write(dirs.cwd, '.mewcode/config.local.yaml', localConfig);
-    git('init', '-q');
-    const trust = await trustOf();
-    const config = await load(trust);
-    expect(config.layers).toEqual([{ layer: 'local', file, loaded: true }]);
-    expect(config.section('plugins')).toEqual(['./local.mjs']);
-    expect(config.section('bash')).toEqual({ env_allowlist: ['MY_TOKEN'] });
-    expect(trust.scopeOf(file)).toBe('local');
-    expect(config.warnings).toEqual([]);
-  });
-
-  it('a tracked config.local.yaml is project scope: listed as a project layer, gated, with a warning naming it', async () => {
-    const file = await dirs.write(dirs.cwd, '.mewcode/config.local.yaml', localConfig);
-    git('init', '-q');
-    git('add', '.mewcode/config.local.yaml');
+    setup();
     const trust = await trustOf();
     const config = await load(trust);
     expect(config.layers).toEqual([{ layer: 'project', file, loaded: true }]);
     expect(config.section('plugins')).toBeUndefined();
     expect(config.section('bash')).toEqual({});
     expect(trust.scopeOf(file)).toBe('project');
-    expect(config.warnings).toEqual([expect.stringContaining(`trust: ${file} is tracked by git, so it came with the repository: it counts as project settings`)]);
+    expect(config.warnings).toEqual([]);
     expect(trust.skipped()).toEqual(['.mewcode/config.local.yaml: plugins', '.mewcode/config.local.yaml: bash.env_allowlist']);
   });
 
-  it('configScopeAt tells each disable entry’s layer (a tracked local file is project)', async () => {
+  it('trusted, a config.local.yaml applies, and still above the project file (precedence is unchanged)', async () => {
+    await dirs.write(dirs.cwd, '.mewcode.yaml', 'agent:\n  model: team\nbash:\n  env_allowlist: [A]\n');
+    await dirs.write(dirs.cwd, '.mewcode/config.local.yaml', 'agent:\n  model: mine\nbash:\n  env_allowlist: [B]\n');
+    const config = await load(await trustOf({ flag: true }));
+    expect(config.section('agent')).toEqual({ model: 'mine' });
+    expect(config.section('bash')).toEqual({ env_allowlist: ['B'] });
+  });
+
+  it('configScopeAt tells each disable entry’s layer (a local file is project)', async () => {
     await dirs.write(dirs.homeDir, '.mewcode/config.yaml', 'disable: [tool-grep]\n');
     await dirs.write(dirs.cwd, '.mewcode.yaml', 'disable: [permission-audit, tool-grep]\n');
     await dirs.write(dirs.cwd, '.mewcode/config.local.yaml', 'disable: [permission-rules]\n');
-    git('init', '-q');
-    git('add', '.mewcode/config.local.yaml');
     const config = await load(await trustOf({ flag: true }));
     const disable = config.section('disable') as string[];
     expect(disable).toEqual(['tool-grep', 'permission-audit', 'permission-rules']);

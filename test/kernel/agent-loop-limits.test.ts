@@ -1,24 +1,62 @@
-/** SPEC L1, L2, L5: iteration limits, unknown-tool stop, plan reminders, final-text rules. */
+/** Turn limits, unknown-tool stop, plan reminders, final-text rules. */
 import type { ProviderEvent } from '../../types/provider.js';
 import { call, say, useTools, fail } from '../support/memory-provider.js';
-import { bootKernel, doneEvent, runPrompt } from '../support/boot.js';
+import { bootKernel, collect, doneEvent, runPrompt } from '../support/boot.js';
 import { sleepTool, toolsPlugin, writeTool } from '../support/test-tools.js';
-import { MAX_ITERATIONS, COMPLETION_NOTE, UNKNOWN_TOOLS_NOTE, MAX_ITERATIONS_NOTE } from '../../kernel/agent-loop.js';
+import { SUBAGENT_MAX_TURNS, COMPLETION_NOTE, UNKNOWN_TOOLS_NOTE, maxIterationsNote } from '../../kernel/agent-loop.js';
+import type { ResolvedConfig } from '../../types/config.js';
 import { PLAN_REMINDER_FULL, PLAN_REMINDER_SHORT } from '../../kernel/reminders.js';
 
 const log = { events: [] as string[] };
 const tools = toolsPlugin([sleepTool(log), writeTool(log)]);
 
-test('L1: a run stops after exactly 25 iterations and leaves an assistant message last', async () => {
-  const steps = Array.from({ length: 30 }, () => useTools([call('sleep_read', { ms: 0, text: 'x' })]));
-  const { kernel, model } = await bootKernel(steps, [tools]);
-  const events = await runPrompt(kernel, 'loop forever');
-  expect(MAX_ITERATIONS).toBe(25);
-  expect(model.requests).toHaveLength(25);
-  expect(doneEvent(events)).toMatchObject({ reason: 'max_iterations', iterations: 25 });
-  expect(events.filter((e) => e.type === 'iteration').map((e) => (e as { iteration: number }).iteration)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-  expect(events).toContainEqual({ type: 'notice', message: MAX_ITERATIONS_NOTE });
+const toolTurns = (n: number, last = 'finished') => [...Array.from({ length: n }, () => useTools([call('sleep_read', { ms: 0, text: 'x' })])), say(last)];
+const configWith = (sections: Record<string, unknown>): ResolvedConfig => ({ layers: [], warnings: [], section: (key) => sections[key], locate: (path) => `/p/.mewcode.yaml:${path.length}:1` });
+
+test('turn limit: a main-session run has none of its own: 60 tool turns complete', async () => {
+  const { kernel, model } = await bootKernel(toolTurns(60), [tools]);
+  const events = await runPrompt(kernel, 'long task');
+  expect(doneEvent(events)).toMatchObject({ reason: 'completed', iterations: 61, finalText: 'finished' });
+  expect(model.requests).toHaveLength(61);
+});
+
+test('turn limit: maxTurns N allows exactly N model turns and leaves an assistant message last', async () => {
+  // N turns fit: the answer on turn N completes.
+  const fits = await bootKernel(toolTurns(4), [tools]);
+  expect(doneEvent(await collect(fits.kernel.run({ prompt: 'go', mode: 'bypassPermissions', maxTurns: 5 }))).reason).toBe('completed');
+  // One turn more than allowed: stopped after exactly N requests.
+  const { kernel, model } = await bootKernel(toolTurns(5), [tools]);
+  const events = await collect(kernel.run({ prompt: 'go', mode: 'bypassPermissions', maxTurns: 5 }));
+  expect(model.requests).toHaveLength(5);
+  expect(doneEvent(events)).toMatchObject({ reason: 'max_iterations', iterations: 5 });
+  expect(events.filter((e) => e.type === 'iteration').map((e) => (e as { iteration: number }).iteration)).toEqual([1, 2, 3, 4, 5]);
+  expect(events).toContainEqual({ type: 'notice', message: maxIterationsNote(5) });
   expect(kernel.conversation.lastRole()).toBe('assistant');
+});
+
+test('turn limit: the run\'s limit beats max_turns from configuration, which beats the front end\'s default', async () => {
+  const configured = { config: configWith({ max_turns: 3 }) };
+  const byConfig = await bootKernel(toolTurns(10), [tools], configured);
+  expect(doneEvent(await collect(byConfig.kernel.run({ prompt: 'go', mode: 'bypassPermissions', defaultMaxTurns: 7 }))).iterations).toBe(3);
+  const byRun = await bootKernel(toolTurns(10), [tools], configured);
+  expect(doneEvent(await collect(byRun.kernel.run({ prompt: 'go', mode: 'bypassPermissions', maxTurns: 6 }))).iterations).toBe(6);
+  const byDefault = await bootKernel(toolTurns(10), [tools]);
+  expect(doneEvent(await collect(byDefault.kernel.run({ prompt: 'go', mode: 'bypassPermissions', defaultMaxTurns: 7 }))).iterations).toBe(7);
+});
+
+test('turn limit: a bad max_turns is reported with its file and ignored', async () => {
+  const { kernel, reporter } = await bootKernel(toolTurns(30), [tools], { config: configWith({ max_turns: 0 }) });
+  expect(reporter.warnings.join('\n')).toMatch(/\/p\/\.mewcode\.yaml:\d+:1: max_turns: .*\(section ignored\)/);
+  expect(doneEvent(await runPrompt(kernel, 'go')).reason).toBe('completed');
+});
+
+test('turn limit: a sub-agent stops after SUBAGENT_MAX_TURNS unless its session sets its own', async () => {
+  const { kernel, model } = await bootKernel(toolTurns(40), [tools]);
+  const child = kernel.createSession({ parent: kernel.session });
+  const events = await collect(child.run({ prompt: 'sub', mode: 'bypassPermissions' }));
+  expect(SUBAGENT_MAX_TURNS).toBe(25);
+  expect(doneEvent(events)).toMatchObject({ reason: 'max_iterations', iterations: 25 });
+  expect(model.requests).toHaveLength(25);
 });
 
 test('L1: three consecutive all-unknown iterations stop the run; one known call resets the count', async () => {

@@ -69,11 +69,23 @@ describe('hard links to an outside canary', () => {
     attempt('hard link: edit_file replace_all', before2);
   });
 
-  test('documented rule: read_file reads a multi-link file (its inside name holds that content); writes never reach the other name', async () => {
+  test('read_file and grep refuse a multi-link file outside a package directory (its other name may be outside)', async () => {
     setUp();
+    const before = world.outsideSnapshot();
     const result = await world.read({ path: 'hard.txt' });
-    expect(result.content).toBe(`     1\t${CANARY}`);
+    expect(result).toEqual({ isError: true, content: expect.stringMatching(/^Refusing to read hard\.txt: it has 2 hard links/) });
+    attempt('hard link: read_file', before, result);
+    for (const engine of ['re2js', ...(RG_PATH ? ['ripgrep' as const] : [])] as const) attempt(`hard link: grep (${engine})`, before, await world.grep({ pattern: 'OUTSIDE' }, engine));
     expect(statSync(at('hard.txt')).nlink).toBe(2);
+  });
+
+  test('a multi-link file in node_modules (a package store link) is read and searched', async () => {
+    world = makeWorld();
+    mkdirSync(at('node_modules/pkg'), { recursive: true });
+    writeFileSync(path.join(world.outside, 'store-file.js'), 'store content\n');
+    linkSync(path.join(world.outside, 'store-file.js'), at('node_modules/pkg/index.js'));
+    expect((await world.read({ path: 'node_modules/pkg/index.js' })).content).toBe('     1\tstore content');
+    expect((await world.grep({ pattern: 'store content', path: 'node_modules/pkg' }, 're2js')).content).toContain('index.js');
   });
 });
 

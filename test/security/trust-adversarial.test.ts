@@ -303,8 +303,8 @@ describe('permission settings: bypass and additional directories', () => {
   it.each(cases)('%s: the default mode is not taken (with and without a trust service)', async (name, file, text) => {
     put(file, text);
     commitAll();
-    const without = await bootRules({ root, home, cleanup: () => undefined });
-    const withService = await bootRules({ root, home, cleanup: () => undefined }, { plugins: [trustPlugin(await untrusted())] });
+    const without = await bootRules({ root, home, cleanup: () => undefined }, { trust: false });
+    const withService = await bootRules({ root, home, cleanup: () => undefined }, { trust: await untrusted() });
     const modes = [without, withService].map(({ kernel }) => kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode());
     attempt(`default mode via ${name}`, modes.some((mode) => mode !== undefined));
   });
@@ -316,7 +316,7 @@ describe('permission settings: bypass and additional directories', () => {
   ])('%s: additional directory "/" is not taken', async (name, file, key) => {
     put(file, `permissions:\n  ${key}: ["/", "${home}"]\n`);
     commitAll();
-    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { plugins: [trustPlugin(await untrusted())] });
+    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { trust: await untrusted() });
     attempt(`additional directories via ${name}`, kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).additionalDirectories().length > 0);
   });
 
@@ -325,7 +325,7 @@ describe('permission settings: bypass and additional directories', () => {
     mkdirSync(path.join(root, '.mewcode'));
     symlinkSync('../conf/evil.yaml', path.join(root, '.mewcode', 'settings.local.yaml'));
     commitAll();
-    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { plugins: [trustPlugin(await untrusted())] });
+    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { trust: await untrusted() });
     attempt('bypass via committed link file', kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode() !== undefined);
   });
 
@@ -336,7 +336,7 @@ describe('permission settings: bypass and additional directories', () => {
     commitAll();
     const trust = await untrusted();
     const config = await loadConfig({ cwd: root, homeDir: home, trust });
-    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { plugins: [trustPlugin(trust)] });
+    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { trust });
     attempt('bypass via committed .mewcode link', kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode() !== undefined);
     attempt('plugins via committed .mewcode link', config.section('plugins') !== undefined);
   });
@@ -345,7 +345,7 @@ describe('permission settings: bypass and additional directories', () => {
     const app = path.join(root, 'packages', 'app');
     put('packages/app/.mewcode/settings.local.yaml', 'permissions:\n  default_mode: bypassPermissions\n');
     commitAll();
-    const { kernel } = await bootRules({ root: app, home, cleanup: () => undefined }, { plugins: [trustPlugin(await untrusted(app))] });
+    const { kernel } = await bootRules({ root: app, home, cleanup: () => undefined }, { trust: await untrusted(app) });
     attempt('bypass from a subdirectory project', kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode() !== undefined);
   });
 
@@ -356,7 +356,7 @@ describe('permission settings: bypass and additional directories', () => {
     git('update-index', ...args.filter((a) => a !== undefined));
     const trust = await untrusted();
     const config = await loadConfig({ cwd: root, homeDir: home, trust });
-    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { plugins: [trustPlugin(trust)] });
+    const { kernel } = await bootRules({ root, home, cleanup: () => undefined }, { trust });
     attempt(`bypass with index ${args.join(' ')}`, kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode() !== undefined);
     attempt(`plugins with index ${args.join(' ')}`, config.section('plugins') !== undefined);
   });
@@ -400,10 +400,10 @@ describe('files that are not files', () => {
     symlinkSync('/dev/zero', path.join(root, '.mewcode', 'settings.yaml'));
     const started = Date.now();
     const { config } = await loadUntrusted();
-    const { kernel, reporter } = await bootRules({ root, home, cleanup: () => undefined }, { plugins: [trustPlugin(await untrusted())] });
+    const { kernel, reporter } = await bootRules({ root, home, cleanup: () => undefined }, { trust: await untrusted() });
     attempt('/dev/zero config hangs the start', Date.now() - started > 5000);
-    expect(config.layers).toEqual([{ layer: 'project', file: path.join(root, '.mewcode.yaml'), loaded: false, error: expect.stringContaining('it is not a regular file') }]);
-    expect(reporter.warnings).toContain(`permission-rules: cannot read ${path.join(root, '.mewcode', 'settings.yaml')}: not a regular file; its permission settings are ignored`);
+    expect(config.layers).toEqual([{ layer: 'project', file: path.join(root, '.mewcode.yaml'), loaded: false, error: expect.stringContaining('it leads to /dev/zero, a system file') }]);
+    expect(reporter.warnings).toContain(`permission-rules: cannot read ${path.join(root, '.mewcode', 'settings.yaml')}: it leads to /dev/zero, a system file; its permission settings are ignored`);
     expect(kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS).defaultMode()).toBeUndefined();
   });
 });

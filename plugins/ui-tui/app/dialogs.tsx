@@ -15,7 +15,7 @@ import { DiffView } from './tool-view.js';
 export const APPROVAL_CHOICES: readonly { choice: ApprovalChoice; label: string }[] = [
   { choice: 'allow_once', label: 'Yes, allow once' },
   { choice: 'allow_session', label: 'Yes, allow for this session' },
-  { choice: 'allow_always', label: 'Yes, always allow (saved to .mewcode/settings.local.yaml)' },
+  { choice: 'allow_always', label: 'Yes, always allow (saved in ~/.mewcode for this project)' },
   { choice: 'deny', label: 'No, deny (Esc)' },
 ];
 

@@ -7,6 +7,7 @@ import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { CommandInfo } from '../model/controller.js';
 import { editText, type EditState } from './text-edit.js';
+import { terminalSafe } from './terminal-safe.js';
 
 /** Completion rows shown under the input. */
 const MENU_ROWS = 8;
@@ -141,7 +142,8 @@ export function InputBox({ commands, history, onSubmit, active, placeholder }: I
         <Box flexDirection="column" paddingX={2}>
           {matches.slice(menuStart, menuStart + MENU_ROWS).map((c, i) => (
             <Text key={c.name} {...(menuStart + i === selected ? { color: 'cyan' } : { dimColor: true })}>
-              {`${menuStart + i === selected ? '›' : ' '} /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}`}
+              {/* Names, hints and descriptions come from skill and command files: terminal-safe. */}
+              {terminalSafe(`${menuStart + i === selected ? '›' : ' '} /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description}`)}
             </Text>
           ))}
           {matches.length > MENU_ROWS ? <Text dimColor>{`  ${matches.length} commands, ↑/↓ to see all`}</Text> : null}

@@ -140,7 +140,7 @@ export class TuiController {
     this.abort = controller;
     store.setBusy(true);
     try {
-      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal: controller.signal })) store.apply(event);
+      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal: controller.signal, maxTurns: this.kernel.cli?.maxTurns })) store.apply(event);
     } catch (error) {
       store.notice('error', message(error));
     } finally {

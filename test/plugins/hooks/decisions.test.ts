@@ -151,7 +151,8 @@ test('Claude Code\'s http handler: the payload is POSTed; a JSON answer decides;
       await runPrompt(second.kernel, 'write', 'bypassPermissions');
       expect(results(second.model.requests[1])[0]).toMatchObject({ isError: false, content: 'written' });
       const warning = second.reporter.warnings.find((w) => w.includes('(PreToolUse) failed: exited with 1: HTTP 500'))!;
-      expect(warning).toContain('?[2Joops'); // the escape is neutralised
+      expect(warning).toContain('HTTP 500: oops'); // the escape sequence is removed, the words stay
+      expect(warning).not.toContain('\u001b');
     } finally {
       await second.kernel.shutdown();
     }

@@ -173,5 +173,5 @@ test('a .mcp.json that is not JSON, or too large, is reported and loses nothing 
   expect((await load({ trusted: true, mcpJson: padded })).servers.map((s) => s.name)).toEqual(['a']);
   const over = await load({ trusted: true, mcpJson: `${padded} ` });
   expect(over.servers).toEqual([]);
-  expect(over.warnings.join('\n')).toContain(`larger than ${MCP_JSON_MAX_BYTES} bytes`);
+  expect(over.warnings.join('\n')).toContain(`over the ${MCP_JSON_MAX_BYTES}-byte limit`);
 });

@@ -1,5 +1,8 @@
 /** SPEC A9: allow for this session / allow always, the persisted rule, list and revoke. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createWorkspaceTrust } from '../../../config/trust.js';
+import { approvalsFile } from '../../../plugins/permission-rules/settings-files.js';
 import type { Kernel } from '../../../kernel/kernel.js';
 import type { ApprovalChoice } from '../../../types/permissions.js';
 import { definePlugin } from '../../../types/plugin.js';
@@ -38,6 +41,13 @@ function steps(commands: string[]) {
 }
 
 const approvals = (kernel: Kernel) => kernel.container.get<Approvals>(APPROVALS);
+/** Where "allow always" saves: the user's own file for this project, in ~/.mewcode. */
+const saved = () => approvalsFile(dirs.root, dirs.home);
+function writeSaved(text: string): string {
+  mkdirSync(path.dirname(saved()), { recursive: true });
+  writeFileSync(saved(), text);
+  return saved();
+}
 
 describe('allow always', () => {
   it('persists an exact rule that never widens: rm -rf build/* does not allow rm -rf src', async () => {
@@ -48,14 +58,14 @@ describe('allow always', () => {
     expect(asked).toEqual(['rm -rf build/*']);
     expect(executed).toHaveLength(2);
 
-    const file = settingsPath(dirs, 'local');
-    expect(readFileSync(file, 'utf8')).toBe('permissions:\n  allow:\n    - Bash(=rm -rf build/*)\n');
+    expect(existsSync(settingsPath(dirs, 'local'))).toBe(false); // not in the project
+    expect(readFileSync(saved(), 'utf8')).toBe('permissions:\n  allow:\n    - Bash(=rm -rf build/*)\n');
     expect(await outcome(bash(kernel, 'rm -rf build/*'))).toBe('allow');
     expect(await outcome(bash(kernel, 'rm -rf src'))).toBe('mode:ask');
     expect(await outcome(bash(kernel, 'rm -rf build/x'))).toBe('mode:ask');
 
-    // a later session reads it from the file
-    const later = (await bootRules(dirs)).kernel;
+    // a later session reads it from the file, whether the project is trusted or not (the answer is the user's)
+    const later = (await bootRules(dirs, { trust: false })).kernel;
     expect(await outcome(bash(later, 'rm -rf build/*'))).toBe('allow');
     expect(await outcome(bash(later, 'rm -rf src'))).toBe('mode:ask');
   });
@@ -73,11 +83,11 @@ describe('allow always', () => {
       '  key: value # keep me',
       '',
     ].join('\n');
-    writeSettings(dirs, 'local', original);
+    writeSaved(original);
     const asked: string[] = [];
     const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', asked)], steps: steps(['make build']) });
     await runCommands(kernel);
-    const after = readFileSync(settingsPath(dirs, 'local'), 'utf8');
+    const after = readFileSync(saved(), 'utf8');
     expect(after).toBe(original.replace('    - Bash(npm test) # the test suite\n', '    - Bash(npm test) # the test suite\n    - Bash(make build)\n'));
 
     // the same approval again (e.g. from another session that asked before the file changed)
@@ -91,15 +101,15 @@ describe('allow always', () => {
       sessionId: 's',
       agentId: 'main',
     });
-    expect(readFileSync(settingsPath(dirs, 'local'), 'utf8')).toBe(after);
+    expect(readFileSync(saved(), 'utf8')).toBe(after);
     expect(approvals(again.kernel).list().filter((g) => g.rule === 'Bash(make build)')).toHaveLength(1);
   });
 
   it('appends to a flow list in its own style', async () => {
-    writeSettings(dirs, 'local', 'permissions: {allow: [Bash(make)], deny: [Bash(rm *)]} # compact\n');
+    writeSaved('permissions: {allow: [Bash(make)], deny: [Bash(rm *)]} # compact\n');
     const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['npm ci']) });
     await runCommands(kernel);
-    expect(readFileSync(settingsPath(dirs, 'local'), 'utf8')).toBe('permissions: {allow: [Bash(make), Bash(npm ci)], deny: [Bash(rm *)]} # compact\n');
+    expect(readFileSync(saved(), 'utf8')).toBe('permissions: {allow: [Bash(make), Bash(npm ci)], deny: [Bash(rm *)]} # compact\n');
   });
 
   it('a file path approval is exact and relative to the project', async () => {
@@ -120,7 +130,7 @@ describe('allow always', () => {
       steps: [useTools([call('write_file', { file_path: 'src/*.ts' })]), say('ok')],
     });
     await runPrompt(kernel, 'go', 'default');
-    expect(readFileSync(settingsPath(dirs, 'local'), 'utf8')).toContain('Write(=./src/*.ts)');
+    expect(readFileSync(saved(), 'utf8')).toContain('Write(=./src/*.ts)');
     expect(await outcome(edit(kernel, 'src/*.ts'))).toBe('mode:ask'); // Write rule, edit tool
     expect(await outcome(bash(kernel, 'ls'))).toBe('mode:ask');
   });
@@ -129,7 +139,7 @@ describe('allow always', () => {
     const asked: string[] = [];
     const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', asked)], steps: steps(['git status && npm test']) });
     await runCommands(kernel);
-    expect(readFileSync(settingsPath(dirs, 'local'), 'utf8')).toContain('- Bash(git status && npm test)');
+    expect(readFileSync(saved(), 'utf8')).toContain('- Bash(git status && npm test)');
     expect(await outcome(bash(kernel, 'git status && npm test'))).toBe('allow');
     expect(await outcome(bash(kernel, 'npm test'))).toBe('mode:ask');
   });
@@ -141,7 +151,7 @@ describe('allow for this session', () => {
     const { kernel } = await bootRules(dirs, { plugins: [answering('allow_session', asked)], steps: steps(['npm test', 'npm test', 'npm test -- -u']) });
     await runCommands(kernel);
     expect(asked).toEqual(['npm test', 'npm test -- -u']);
-    expect(existsSync(settingsPath(dirs, 'local'))).toBe(false);
+    expect(existsSync(saved())).toBe(false);
     expect(approvals(kernel).list()).toEqual([
       { rule: 'Bash(npm test)', scope: 'session', source: 'approval' },
       { rule: 'Bash(npm test -- -u)', scope: 'session', source: 'approval' },
@@ -158,8 +168,8 @@ describe('allow for this session', () => {
 });
 
 describe('the Approvals service', () => {
-  it('lists session flags, session approvals and local allow rules; revokes them', async () => {
-    const file = writeSettings(dirs, 'local', '# keep this comment\npermissions:\n  allow:\n    - Bash(make) # and this\n    - Read(docs/**)\n  deny:\n    - Bash(rm *)\n');
+  it('lists session flags, session approvals and saved allow rules; revokes them', async () => {
+    const file = writeSaved('# keep this comment\npermissions:\n  allow:\n    - Bash(make) # and this\n    - Read(docs/**)\n  deny:\n    - Bash(rm *)\n');
     const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Bash(ls *)'] } });
     const service = approvals(kernel);
     expect(service.localSettingsFile()).toBe(file);
@@ -181,8 +191,8 @@ describe('the Approvals service', () => {
     expect(await service.revoke('Bash(never-granted)', 'session')).toBe(false);
   });
 
-  it('a local settings file that does not parse is not rewritten; the grant still applies this session', async () => {
-    const file = writeSettings(dirs, 'local', 'permissions: [oops\n');
+  it('a saved approvals file that does not parse is not rewritten; the grant still applies this session', async () => {
+    const file = writeSaved('permissions: [oops\n');
     const { kernel, reporter } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['make']) });
     await runCommands(kernel);
     expect(readFileSync(file, 'utf8')).toBe('permissions: [oops\n');
@@ -190,10 +200,44 @@ describe('the Approvals service', () => {
     expect(await outcome(bash(kernel, 'make'))).toBe('allow');
   });
 
-  it('creates the .mewcode directory when needed', async () => {
-    expect(existsSync(settingsPath(dirs, 'local'))).toBe(false);
+  it('creates the directory when needed', async () => {
+    expect(existsSync(saved())).toBe(false);
     const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['make']) });
     await runCommands(kernel);
-    expect(readFileSync(settingsPath(dirs, 'local'), 'utf8')).toBe('permissions:\n  allow:\n    - Bash(make)\n');
+    expect(readFileSync(saved(), 'utf8')).toBe('permissions:\n  allow:\n    - Bash(make)\n');
+  });
+
+  it('revoking also removes the rule from the project\'s local file (where it may have been written by hand or an earlier version)', async () => {
+    const local = writeSettings(dirs, 'local', 'permissions:\n  allow:\n    - Bash(make)\n');
+    const { kernel } = await bootRules(dirs);
+    expect(await approvals(kernel).revoke('Bash(make)', 'local')).toBe(true);
+    expect(readFileSync(local, 'utf8')).toBe('permissions:\n  allow: []\n');
+  });
+});
+
+describe('saved approvals are the user\'s own', () => {
+  it('"allow always" in a trusted project does not change what the trust covers: no new question at the next start', async () => {
+    writeSettings(dirs, 'project', { allow: ['Bash(npm test)'] });
+    await (await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, env: {} })).grant();
+    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['make']) });
+    await runCommands(kernel);
+    const next = await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, env: {} });
+    expect(next.source).toBe('stored');
+  });
+
+  it('a saved approval naming a protected file exactly passes it; the same rule in the project\'s local file does not', async () => {
+    writeSettings(dirs, 'local', { allow: ['Edit(.mcp.json)'] });
+    const project = await bootRules(dirs);
+    expect(await edit(project.kernel, '.mcp.json', 'acceptEdits')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+    writeSaved('permissions:\n  allow: ["Edit(.mcp.json)"]\n');
+    const user = await bootRules(dirs, { trust: false });
+    expect(await edit(user.kernel, '.mcp.json', 'acceptEdits')).toMatchObject({ decision: 'allow' });
+  });
+
+  it('the file is named after the project\'s real path and lives in ~/.mewcode/approvals', () => {
+    expect(path.dirname(saved())).toBe(path.join(dirs.home, '.mewcode', 'approvals'));
+    expect(approvalsFile(path.join(dirs.root, '.'), dirs.home)).toBe(saved());
+    expect(approvalsFile(`${dirs.root}-other`, dirs.home)).not.toBe(saved());
+    expect(path.basename(approvalsFile(`/${'x'.repeat(400)}`, dirs.home)).length).toBeLessThan(255);
   });
 });

@@ -35,9 +35,9 @@ describe('headless approval answer', () => {
     const [bashResult, writeResult] = toolResults(kernel);
     expect(bashResult).toBe(
       'User denied: bash needs approval, which headless mode cannot ask for (exec tools ask for approval in default mode (--permission-mode bypassPermissions allows them)). ' +
-        'Allow it with --allowedTools "Bash(npm test)" or add "Bash(npm test)" to permissions.allow in .mewcode/settings.local.yaml, or re-run with --permission-mode bypassPermissions.',
+        'Allow it with --allowedTools "Bash(npm test)" or add "Bash(npm test)" to permissions.allow in ~/.mewcode/settings.yaml, or re-run with --permission-mode bypassPermissions.',
     );
-    expect(writeResult).toContain('Allow it with --allowedTools "Write(./src/a.ts)" or add "Write(./src/a.ts)" to permissions.allow in .mewcode/settings.local.yaml, or re-run with --permission-mode acceptEdits.');
+    expect(writeResult).toContain('Allow it with --allowedTools "Write(./src/a.ts)" or add "Write(./src/a.ts)" to permissions.allow in ~/.mewcode/settings.yaml, or re-run with --permission-mode acceptEdits.');
   });
 
   it('quotes a command for the shell and uses the exact form when it has glob characters', async () => {
@@ -54,7 +54,7 @@ describe('headless approval answer', () => {
     await runPrompt(kernel, 'go', 'bypassPermissions');
     const result = toolResults(kernel)[0]!;
     expect(result).toContain('ask project rule');
-    expect(result).toMatch(/in \.mewcode\/settings\.local\.yaml\.$/);
+    expect(result).toMatch(/in ~\/\.mewcode\/settings\.yaml\.$/);
   });
 
   it('without the rules plugin the answer is as before', async () => {

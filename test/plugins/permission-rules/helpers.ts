@@ -10,8 +10,12 @@ import { toolCategory, type Tool, type ToolInput } from '../../../types/tools.js
 import { bootKernel } from '../../support/boot.js';
 import type { Step } from '../../support/memory-provider.js';
 import { toolsPlugin } from '../../support/test-tools.js';
-import { initRepo } from '../../support/git-repo.js';
 import { createPermissionRulesPlugin } from '../../../plugins/permission-rules/index.js';
+import { createWorkspaceTrust } from '../../../config/trust.js';
+import { ContainerModule } from 'inversify';
+import { definePlugin } from '../../../types/plugin.js';
+import { TOKENS } from '../../../types/tokens.js';
+import type { WorkspaceTrust } from '../../../types/trust.js';
 import { rawHooks } from './raw-hooks.js';
 
 export interface Dirs {
@@ -26,7 +30,6 @@ export function tempDirs(): Dirs {
   const home = path.join(base, 'home');
   mkdirSync(root, { recursive: true });
   mkdirSync(home, { recursive: true });
-  initRepo(root); // local files are personal only in a repository that does not track them
   return { root, home, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
@@ -89,10 +92,21 @@ export interface BootRulesOptions {
   cli?: Partial<CliOptions>;
   plugins?: MewcodePlugin[];
   steps?: Step[];
+  /**
+   * The workspace trust service bound: by default one that trusts the project (as
+   * --trust-project does: the tests of the rules' meaning write project rules); `false` binds
+   * none (the project is untrusted, fail closed).
+   */
+  trust?: WorkspaceTrust | false;
 }
 
+export const trustPlugin = (trust: WorkspaceTrust): MewcodePlugin =>
+  definePlugin({ name: 'test-trust', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.WorkspaceTrust).toConstantValue(trust)) });
+
 export async function bootRules(dirs: Dirs, options: BootRulesOptions = {}): Promise<{ kernel: Kernel; reporter: MemoryReporter }> {
-  const { kernel, reporter } = await bootKernel(options.steps ?? [], [fakeTools(), createPermissionRulesPlugin(), ...(options.plugins ?? [])], {
+  const trust = options.trust ?? (await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, flag: true }));
+  const trustPlugins = trust === false ? [] : [trustPlugin(trust)];
+  const { kernel, reporter } = await bootKernel(options.steps ?? [], [fakeTools(), createPermissionRulesPlugin(), ...trustPlugins, ...(options.plugins ?? [])], {
     projectRoot: dirs.root,
     homeDir: dirs.home,
     ...(options.cli ? { cli: cliOptions(options.cli) } : {}),

@@ -74,10 +74,15 @@ test('the reason names the file and the exact rule that passes it; that rule pas
   const verdict = await edit(first.kernel, '.mewcode/settings.local.yaml', 'acceptEdits');
   expect(verdict!.reason).toContain(path.join(dirs.root, '.mewcode/settings.local.yaml'));
   expect(verdict!.reason).toContain('Edit(.mewcode/settings.local.yaml)');
+  // In a project file (even of a trusted project) the rule does not pass it: the project cannot unlock its own protected files…
   writeSettings(dirs, 'local', { allow: ['Edit(.mewcode/settings.local.yaml)'] });
+  writeSettings(dirs, 'project', { allow: ['Edit(.mewcode/settings.local.yaml)'] });
+  const projectRule = await bootRules(dirs);
+  expect(await edit(projectRule.kernel, '.mewcode/settings.local.yaml', 'acceptEdits')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  // …the user's own rule does, for that file only.
+  writeSettings(dirs, 'user', { allow: ['Edit(.mewcode/settings.local.yaml)'] });
   const second = await bootRules(dirs);
   expect(await edit(second.kernel, '.mewcode/settings.local.yaml', 'acceptEdits')).toMatchObject({ decision: 'allow' });
-  // …that file only
   expect(await edit(second.kernel, '.mewcode/settings.yaml', 'acceptEdits')).toMatchObject({ decision: 'ask' });
 });
 

@@ -2,12 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ContainerModule } from 'inversify';
 import { createWorkspaceTrust } from '../../../config/trust.js';
 import type { Kernel } from '../../../kernel/kernel.js';
-import { definePlugin, type MewcodePlugin } from '../../../types/plugin.js';
-import { TOKENS } from '../../../types/tokens.js';
-import type { WorkspaceTrust } from '../../../types/trust.js';
 import { PERMISSION_SETTINGS, type PermissionSettings } from '../../../plugins/permission-rules/index.js';
 import { bash, bootRules, outcome, read, tempDirs, writeSettings, type Dirs } from './helpers.js';
 
@@ -97,14 +93,9 @@ describe('file problems', () => {
   });
 });
 
-/** Binds a workspace trust service the way the kernel does (TOKENS.WorkspaceTrust). */
-function trustPlugin(trust: WorkspaceTrust): MewcodePlugin {
-  return definePlugin({ name: 'test-trust', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.WorkspaceTrust).toConstantValue(trust)) });
-}
-
 const trustFor = (options: { flag?: boolean } = {}) => createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, ...options });
 const settingsOf = (kernel: Kernel) => kernel.container.get<PermissionSettings>(PERMISSION_SETTINGS);
-const NOT_TRUSTED = "not applied: this project's settings are not trusted (a repository controls this file); trust the project (--trust-project, or when an interactive session asks), or set it in ~/.mewcode/settings.yaml or an untracked .mewcode/settings.local.yaml";
+const NOT_TRUSTED = "not applied: this project's settings are not trusted (a repository controls this file); trust the project (--trust-project, or when an interactive session asks), or set it in ~/.mewcode/settings.yaml";
 
 describe('the PermissionSettings service', () => {
   it('default_mode: local > project > user; Claude spelling accepted (project trusted)', async () => {
@@ -113,18 +104,18 @@ describe('the PermissionSettings service', () => {
     expect(settingsOf(first.kernel).defaultMode()).toBe('plan');
 
     writeSettings(dirs, 'project', 'permissions:\n  default_mode: acceptEdits\n');
-    const second = await bootRules(dirs, { plugins: [trustPlugin(await trustFor({ flag: true }))] });
+    const second = await bootRules(dirs, { trust: await trustFor({ flag: true }) });
     expect(settingsOf(second.kernel).defaultMode()).toBe('acceptEdits');
 
     writeSettings(dirs, 'local', 'permissions:\n  default_mode: bypassPermissions\n');
-    const third = await bootRules(dirs, { plugins: [trustPlugin(await trustFor({ flag: true }))] });
+    const third = await bootRules(dirs, { trust: await trustFor({ flag: true }) });
     expect(settingsOf(third.kernel).defaultMode()).toBe('bypassPermissions');
   });
 
   it('without a trust service the project is untrusted: its default_mode is not applied, and said so', async () => {
     writeSettings(dirs, 'user', 'permissions:\n  default_mode: acceptEdits\n');
     const file = writeSettings(dirs, 'project', 'permissions:\n  default_mode: bypassPermissions\n');
-    const { kernel, reporter } = await bootRules(dirs);
+    const { kernel, reporter } = await bootRules(dirs, { trust: false });
     expect(settingsOf(kernel).defaultMode()).toBe('acceptEdits');
     expect(reporter.warnings).toEqual([`permission-rules: ${file}:2:17: permissions.default_mode: ${NOT_TRUSTED}`]);
   });
@@ -132,7 +123,7 @@ describe('the PermissionSettings service', () => {
   it('with an untrusted service the project default_mode is left out silently and listed by the service', async () => {
     writeSettings(dirs, 'project', 'permissions:\n  defaultMode: acceptEdits\n');
     const trust = await trustFor();
-    const { kernel, reporter } = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
+    const { kernel, reporter } = await bootRules(dirs, { trust });
     expect(settingsOf(kernel).defaultMode()).toBeUndefined();
     expect(reporter.warnings).toEqual([]);
     expect(trust.skipped()).toEqual(['.mewcode/settings.yaml: permissions.defaultMode']);
@@ -140,7 +131,7 @@ describe('the PermissionSettings service', () => {
 
   it('a trusted project may set bypassPermissions and additional directories as configured', async () => {
     writeSettings(dirs, 'project', 'permissions:\n  default_mode: bypassPermissions\n  additional_directories: [../docs]\n');
-    const { kernel, reporter } = await bootRules(dirs, { plugins: [trustPlugin(await trustFor({ flag: true }))] });
+    const { kernel, reporter } = await bootRules(dirs, { trust: await trustFor({ flag: true }) });
     expect(settingsOf(kernel).defaultMode()).toBe('bypassPermissions');
     expect(settingsOf(kernel).additionalDirectories()).toEqual([path.resolve(dirs.root, '../docs')]);
     expect(reporter.warnings).toEqual([]);
@@ -150,9 +141,30 @@ describe('the PermissionSettings service', () => {
     writeSettings(dirs, 'project', 'permissions:\n  default_mode: acceptEdits\n');
     const trust = await trustFor({ flag: true });
     writeSettings(dirs, 'project', 'permissions:\n  default_mode: bypassPermissions\n');
-    const { kernel } = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
+    const { kernel } = await bootRules(dirs, { trust });
     expect(settingsOf(kernel).defaultMode()).toBeUndefined();
     expect(trust.skipped()).toEqual(['.mewcode/settings.yaml: permissions.default_mode']);
+  });
+
+  it('allow rules of the project (shared and local file) apply only once trusted; its deny and ask rules always', async () => {
+    const shared = writeSettings(dirs, 'project', { allow: ['Bash(npm test)'], deny: ['Bash(curl *)'] });
+    writeSettings(dirs, 'local', { allow: ['Bash(make)'], ask: ['Bash(git push)'] });
+    const without = await bootRules(dirs, { trust: false });
+    expect(await outcome(bash(without.kernel, 'npm test'))).toBe('mode:ask');
+    expect(await outcome(bash(without.kernel, 'make'))).toBe('mode:ask');
+    expect(await outcome(bash(without.kernel, 'curl x'))).toBe('deny');
+    expect(await outcome(bash(without.kernel, 'git push'))).toBe('ask');
+    expect(without.reporter.warnings).toContain(`permission-rules: ${shared}:3:5: permissions.allow: ${NOT_TRUSTED}`);
+
+    const untrusted = await trustFor();
+    const viaService = await bootRules(dirs, { trust: untrusted });
+    expect(await outcome(bash(viaService.kernel, 'npm test'))).toBe('mode:ask');
+    expect(viaService.reporter.warnings).toEqual([]);
+    expect(untrusted.skipped()).toEqual(['.mewcode/settings.yaml: permissions.allow', '.mewcode/settings.local.yaml: permissions.allow']);
+
+    const trusted = await bootRules(dirs);
+    expect(await outcome(bash(trusted.kernel, 'npm test'))).toBe('allow');
+    expect(await outcome(bash(trusted.kernel, 'make'))).toBe('allow');
   });
 
   it('no default_mode anywhere → undefined', async () => {
@@ -161,51 +173,52 @@ describe('the PermissionSettings service', () => {
     expect(settingsOf(kernel).additionalDirectories()).toEqual([]);
   });
 
-  it('additional directories from the user and local files, absolute, resolved against the project root; not from an untrusted project', async () => {
+  it('additional directories from the user file, absolute, resolved against the project root; not from an untrusted project (local file included)', async () => {
     writeSettings(dirs, 'user', 'permissions:\n  additional_directories: [~/shared, /opt/data]\n');
-    writeSettings(dirs, 'local', 'permissions:\n  additionalDirectories: [../docs/, /opt/data]\n');
+    const local = writeSettings(dirs, 'local', 'permissions:\n  additionalDirectories: [../docs/, /opt/data]\n');
     const project = writeSettings(dirs, 'project', 'permissions:\n  additional_directories: ["/"]\n');
-    const { kernel, reporter } = await bootRules(dirs);
-    expect(settingsOf(kernel).additionalDirectories().sort()).toEqual([path.join(dirs.home, 'shared'), '/opt/data', path.resolve(dirs.root, '../docs')].sort());
+    const { kernel, reporter } = await bootRules(dirs, { trust: false });
+    expect(settingsOf(kernel).additionalDirectories().sort()).toEqual([path.join(dirs.home, 'shared'), '/opt/data'].sort());
     expect(reporter.warnings).toContain(`permission-rules: ${project}:2:27: permissions.additional_directories: ${NOT_TRUSTED}`);
+    expect(reporter.warnings).toContain(`permission-rules: ${local}:2:26: permissions.additionalDirectories: ${NOT_TRUSTED}`);
+    const trusted = await bootRules(dirs);
+    expect(settingsOf(trusted.kernel).additionalDirectories().sort()).toEqual([path.join(dirs.home, 'shared'), '/opt/data', path.resolve(dirs.root, '../docs'), '/'].sort());
   });
 });
 
-describe('a settings.local.yaml tracked by git is project scope', () => {
+describe('settings.local.yaml is the project\'s for trust, tracked by git or not', () => {
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: dirs.root, stdio: 'pipe' });
 
-  it('tracked: its default_mode and additional directories need trust; the warning names the file', async () => {
-    const local = writeSettings(dirs, 'local', 'permissions:\n  default_mode: bypassPermissions\n  additional_directories: ["/"]\n  allow: ["Bash(npm test)"]\n');
-    git('init', '-q');
-    git('add', '.mewcode/settings.local.yaml');
-    const { kernel, reporter } = await bootRules(dirs);
+  it.each([
+    ['tracked by git', () => (git('init', '-q'), git('add', '.mewcode/settings.local.yaml'))],
+    ['untracked in a repository (an archive of a checkout)', () => (git('init', '-q'), writeFileSync(path.join(dirs.root, 'README.md'), 'x\n'), git('add', 'README.md'))],
+    ['outside any repository', () => undefined],
+  ])('%s: its default_mode, additional directories and allow rules need trust', async (_case, setup) => {
+    const local = writeSettings(dirs, 'local', 'permissions:\n  default_mode: bypassPermissions\n  additional_directories: ["/"]\n  allow: ["Bash(npm test)"]\n  deny: ["Bash(curl *)"]\n');
+    setup();
+    const { kernel, reporter } = await bootRules(dirs, { trust: false });
     expect(settingsOf(kernel).defaultMode()).toBeUndefined();
     expect(settingsOf(kernel).additionalDirectories()).toEqual([]);
     expect(reporter.warnings).toEqual([
-      `permission-rules: ${local} is tracked by git, so it came with the repository: it counts as project settings, not personal ones`,
       `permission-rules: ${local}:2:17: permissions.default_mode: ${NOT_TRUSTED}`,
       `permission-rules: ${local}:3:27: permissions.additional_directories: ${NOT_TRUSTED}`,
+      `permission-rules: ${local}:4:10: permissions.allow: ${NOT_TRUSTED}`,
     ]);
-    // Its rules still load (rules are not trust-gated).
-    expect(await outcome(bash(kernel, 'npm test'))).toBe('allow');
+    expect(await outcome(bash(kernel, 'npm test'))).toBe('mode:ask');
+    expect(await outcome(bash(kernel, 'curl x'))).toBe('deny'); // deny rules need no trust
 
     const trust = await trustFor();
-    const viaService = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
+    const viaService = await bootRules(dirs, { trust });
     expect(settingsOf(viaService.kernel).defaultMode()).toBeUndefined();
     expect(trust.scopeOf(local)).toBe('project');
-    expect(trust.warnings.some((w) => w.includes(`${local} is tracked by git`))).toBe(true);
-    expect(trust.skipped()).toEqual(['.mewcode/settings.local.yaml: permissions.default_mode', '.mewcode/settings.local.yaml: permissions.additional_directories']);
-  });
+    expect(trust.skipped()).toEqual([
+      '.mewcode/settings.local.yaml: permissions.allow',
+      '.mewcode/settings.local.yaml: permissions.default_mode',
+      '.mewcode/settings.local.yaml: permissions.additional_directories',
+    ]);
 
-  it('untracked (even inside a repository): personal, applied without trust', async () => {
-    writeSettings(dirs, 'local', 'permissions:\n  default_mode: bypassPermissions\n');
-    git('init', '-q');
-    writeFileSync(path.join(dirs.root, 'README.md'), 'x\n');
-    git('add', 'README.md');
-    const trust = await trustFor();
-    const { kernel, reporter } = await bootRules(dirs, { plugins: [trustPlugin(trust)] });
-    expect(settingsOf(kernel).defaultMode()).toBe('bypassPermissions');
-    expect(reporter.warnings).toEqual([]);
-    expect(trust.pending().settings).toEqual([]);
+    const trusted = await bootRules(dirs);
+    expect(settingsOf(trusted.kernel).defaultMode()).toBe('bypassPermissions');
+    expect(await outcome(bash(trusted.kernel, 'npm test'))).toBe('allow');
   });
 });

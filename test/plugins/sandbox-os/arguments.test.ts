@@ -148,8 +148,9 @@ describe('Seatbelt profile (macOS; untested on this machine beyond its text)', (
     const denyProtected = lines.findIndex((l) => l.includes(`(literal "${ROOT}/.git/config")`));
     expect(denyProtected).toBeGreaterThan(allow);
     expect(profile).toContain(`(deny file-read* (subpath "${HOME}/.ssh"))`);
-    expect(lines.at(-1)).toBe('(deny network*)');
-    expect(seatbeltProfile({ plan: p, privateTmp: '/t', network: true, argv: [] })).not.toContain('network');
+    expect(lines.slice(-2)).toEqual(['(deny network*)', '(deny network-outbound (remote unix-socket))']);
+    // With the network on, only unix-socket connections stay refused (the seccomp filter's counterpart).
+    expect(seatbeltProfile({ plan: p, privateTmp: '/t', network: true, argv: [] }).split('\n').filter((line) => line.includes('network'))).toEqual(['(deny network-outbound (remote unix-socket))']);
   });
 
   test('quotes and backslashes in paths cannot end the string literal', async () => {

@@ -10,7 +10,7 @@ import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
 import { readSandboxSettings } from '../../../plugins/sandbox-os/settings.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel } from '../../support/boot.js';
-import { initRepo } from '../../support/git-repo.js';
+import { createWorkspaceTrust } from '../../../config/trust.js';
 
 async function tmp(prefix: string): Promise<string> {
   return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
@@ -72,15 +72,14 @@ describe('user settings', () => {
     expect(await readSandboxSettings(await tmp('mc-sbx-empty-'), () => undefined)).toMatchObject({ enabled: true, network: false });
   });
 
-  test("a project's sandbox: is ignored, with a warning naming its file (even the personal local file)", async () => {
+  test("a project's sandbox: is ignored, with a warning naming its file (even the local file of a trusted project)", async () => {
     const root = await tmp('mc-sbx-proj-');
     const home = await tmp('mc-sbx-home-');
-    // The shared project file's `sandbox:` is held back by workspace trust before it gets here;
-    // the local file (untracked) reaches the merged config, and is still not obeyed.
-    initRepo(root); // untracked in a repository: the user's own file
+    // An untrusted project's `sandbox:` is held back by workspace trust before it gets here; once
+    // the project is trusted the local file reaches the merged config, and is still not obeyed.
     await mkdir(path.join(root, '.mewcode'));
     await writeFile(path.join(root, '.mewcode', 'config.local.yaml'), 'sandbox: false\n');
-    const config = await loadConfig({ cwd: root, homeDir: home });
+    const config = await loadConfig({ cwd: root, homeDir: home, trust: await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: true }) });
     const { kernel, reporter } = await bootKernel([], [outputLimits, sandboxOs], { projectRoot: root, homeDir: home, config });
     expect(kernel.container.get(TOKENS.CommandSandbox).status().disabledByUser).toBeUndefined();
     await kernel.shutdown(); // warnings are held for a UI until then

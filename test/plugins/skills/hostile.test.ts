@@ -46,7 +46,7 @@ describe('links out of the project', () => {
     expect(catalog.skills.map((s) => [s.name, s.root.scope])).toEqual([['outside', 'user'], ['team', 'project']]);
     const skipped = catalog.problems.filter((p) => p.skipped);
     expect(skipped.map((p) => path.relative(project, p.file)).sort()).toEqual(['.claude/skills/key/SKILL.md', '.claude/skills/linked-out/SKILL.md']);
-    for (const problem of skipped) expect(problem.message).toMatch(/^SKILL\.md resolves to .*, outside the project \(.*\); a project's skill may not link outside it$/);
+    for (const problem of skipped) expect(problem.message).toMatch(/^SKILL\.md is a link to .*, outside the project; a project's file may not lead out of it$/);
   });
 
   test('a project skill whose SKILL.md becomes a link outside after the scan: load_skill returns an error result, the secret never reaches the model', async () => {
@@ -60,7 +60,7 @@ describe('links out of the project', () => {
     await collect(kernel.run({ prompt: 'take notes', mode: 'bypassPermissions' }));
     const [result] = toolResults(model.requests[1]!.messages);
     expect(result!.isError).toBe(true);
-    expect(result!.content).toMatch(/^Cannot read the skill "notes" \(.*\): SKILL\.md resolves to .*, outside the project/);
+    expect(result!.content).toMatch(/^Cannot read the skill "notes" \(.*\): SKILL\.md is a link to .*, outside the project/);
     expect(JSON.stringify(model.requests)).not.toContain('PRIVATE KEY MATERIAL');
   });
 });
@@ -87,7 +87,7 @@ describe('a SKILL.md that changes after the scan', () => {
     symlinkSync('/dev/zero', path.join(dir, 'SKILL.md'));
     await collect(kernel.run({ prompt: 'go', mode: 'bypassPermissions' }));
     const [result] = toolResults(model.requests[1]!.messages);
-    expect(result).toEqual({ isError: true, content: expect.stringContaining('SKILL.md is not a regular file') });
+    expect(result).toEqual({ isError: true, content: expect.stringContaining('SKILL.md leads to /dev/zero, a system file') });
   }, 10_000);
 });
 

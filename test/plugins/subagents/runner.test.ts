@@ -258,7 +258,7 @@ test('a definition that is a link to a device is skipped by name, without hangin
   write(path.join(home, '.mewcode', 'agents', 'ok.md'), '---\nname: ok\ndescription: fine\n---\nOK\n');
   symlinkSync('/dev/zero', path.join(home, '.mewcode', 'agents', 'zero.md'));
   const { kernel, reporter } = await bootKernel([], [allTools, createSubagentsPlugin()], { projectRoot: root, homeDir: home });
-  expect(reporter.warnings).toEqual([`subagents: ${path.join(home, '.mewcode', 'agents', 'zero.md')}: not a regular file; skipped`]);
+  expect(reporter.warnings).toEqual([`subagents: ${path.join(home, '.mewcode', 'agents', 'zero.md')}: it leads to /dev/zero, a system file; skipped`]);
   expect(runnerOf(kernel).roles().map((r) => r.name)).toEqual(['explore', 'general', 'ok']);
   await kernel.shutdown();
 });

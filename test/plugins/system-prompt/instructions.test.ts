@@ -1,5 +1,5 @@
 /** SPEC U3: project instructions in the stable prompt, capped at a character boundary. */
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { MAX_INSTRUCTION_BYTES, readInstructionFiles, renderInstructions } from '../../../plugins/system-prompt/instructions.js';
@@ -48,4 +48,25 @@ test('truncation never splits a UTF-8 character', async () => {
   expect(file!.truncated).toBe(true);
   expect(file!.text).toBe('a'.repeat(MAX_INSTRUCTION_BYTES - 1));
   expect(file!.text).not.toContain('\uFFFD');
+});
+
+test("a project's file that leads out of the project is skipped with a warning naming it; the user's own link is followed", async () => {
+  const { home, root } = await dirs();
+  const { symlink } = await import('node:fs/promises');
+  await writeFile(path.join(home, 'secret.md'), 'SECRET');
+  await symlink(path.join(home, 'secret.md'), path.join(root, 'CLAUDE.md'));
+  await symlink(path.join(home, 'secret.md'), path.join(home, '.mewcode', 'AGENTS.md'));
+  const warnings: string[] = [];
+  const files = readInstructionFiles(home, root, (message) => warnings.push(message));
+  expect(files.map((f) => [f.file, f.text])).toEqual([[path.join(home, '.mewcode', 'AGENTS.md'), 'SECRET']]);
+  expect(warnings).toEqual([`${path.join(root, 'CLAUDE.md')} is not used as instructions: it is a link to ${await realpath(path.join(home, 'secret.md'))}, outside the project; a project's file may not lead out of it`]);
+});
+
+test('in the home directory the root files are the user\'s own: their links are followed', async () => {
+  const { home } = await dirs();
+  const { symlink } = await import('node:fs/promises');
+  const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'mc-dotfiles-'));
+  await writeFile(path.join(elsewhere, 'CLAUDE.md'), 'dotfiles rule');
+  await symlink(path.join(elsewhere, 'CLAUDE.md'), path.join(home, 'CLAUDE.md'));
+  expect(readInstructionFiles(home, home).map((f) => f.text)).toEqual(['dotfiles rule']);
 });

@@ -10,7 +10,6 @@ import type { ToolResult } from '../../../types/messages.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { processGone, readPid, waitUntilGone } from './helpers.js';
-import { initRepo } from '../../support/git-repo.js';
 
 async function tmp(prefix: string): Promise<string> {
   return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
@@ -76,12 +75,11 @@ test('cancelling the run stops the command and everything it started', async () 
   expect(await waitUntilGone(await readPid(pidFile), 1000)).toBe(true);
 });
 
-test('bash.env_allowlist from the personal local configuration is passed; background jobs stop at session end', async () => {
+test("bash.env_allowlist from the user's configuration is passed; background jobs stop at session end", async () => {
   const root = await tmp('mc-bash-kernel-');
   const home = await tmp('mc-bash-home-');
-  initRepo(root); // the local file is personal: in a repository that does not track it
-  await mkdir(path.join(root, '.mewcode'));
-  await writeFile(path.join(root, '.mewcode', 'config.local.yaml'), 'bash:\n  env_allowlist: [MEWCODE_TEST_EXTRA]\n');
+  await mkdir(path.join(home, '.mewcode'));
+  await writeFile(path.join(home, '.mewcode', 'config.yaml'), 'bash:\n  env_allowlist: [MEWCODE_TEST_EXTRA]\n');
   process.env.MEWCODE_TEST_EXTRA = 'from-config';
   process.env.MEWCODE_TEST_SECRET = 'hunter2';
   try {

@@ -4,8 +4,10 @@ import { createElement } from 'react';
 import { render } from 'ink-testing-library';
 import { ApprovalDialog, PickerView, TrustDialog } from '../../../plugins/ui-tui/app/dialogs.js';
 import { EntryView } from '../../../plugins/ui-tui/app/entry-view.js';
+import { InputBox } from '../../../plugins/ui-tui/app/input-box.js';
 import { RunningToolView } from '../../../plugins/ui-tui/app/tool-view.js';
 import { terminalSafe } from '../../../plugins/ui-tui/app/terminal-safe.js';
+import { until } from './helpers.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const TITLE = '\u001b]0;owned\u001b\\';
@@ -21,8 +23,9 @@ function assertSafe(frame: string | undefined): void {
 
 const call = (input: object, name = 'bash') => ({ id: 'c1', name, input: JSON.stringify(input) });
 
-test('terminalSafe: escapes become visible, other controls and bidi go, \\r starts a line', () => {
-  expect(terminalSafe(`a${OSC52}b`)).toBe('a␛]52;c;ZWNobyBwd25lZA==b');
+test('terminalSafe: sequences go, a stray escape becomes visible, other controls and bidi go, \\r starts a line', () => {
+  expect(terminalSafe(`a${OSC52}b${TITLE}c\u009b2Jd`)).toBe('abcd');
+  expect(terminalSafe('a\u001b')).toBe('a␛');
   expect(terminalSafe('50%\r100%\r\n\tx\u202e')).toBe('50%\n100%\n  x');
   expect(terminalSafe('plain ✓ text\n')).toBe('plain ✓ text\n');
   // The same character list as every other display path (config/terminal-safe.ts): marks, zero-width, separators.
@@ -74,4 +77,14 @@ test('the approval, trust and picker dialogs show hostile text without control s
   const picker = render(createElement(PickerView, { picker: { title: 'Resume', items: [{ label: `session ${EVIL}`, detail: `first prompt ${OSC52}`, value: 's1' }], resolve: () => undefined } as never }));
   assertSafe(picker.lastFrame());
   picker.unmount();
+});
+
+test('the command menu shows a skill’s or a project command’s hostile description and hint without control sequences', async () => {
+  const commands = () => [{ name: 'deploy', description: `Deploy it ${EVIL}`, argumentHint: `[env${OSC52}]` }];
+  const view = render(createElement(InputBox, { commands, history: [], active: true, onSubmit: () => true }));
+  view.stdin.write('/de');
+  await until(() => view.lastFrame()!.includes('/deploy'), () => view.lastFrame()!);
+  assertSafe(view.lastFrame());
+  expect(view.lastFrame()).toContain('Deploy it');
+  view.unmount();
 });

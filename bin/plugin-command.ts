@@ -1,0 +1,241 @@
+/**
+ * `mewcode plugin add|remove|list`: MewCode plugins from npm (a name or any npm spec, a package
+ * folder or tarball) or a plugin file, installed where a run looks for them and named in the
+ * right configuration file's `plugins:`.
+ *
+ * - User scope (default): installed into `~/.mewcode` (its own package.json, made here) and named
+ *   in `~/.mewcode/config.yaml`. Project scope (`--project`): the project's package.json (as a
+ *   dev dependency) and `.mewcode.yaml`; such plugins load once the project is trusted.
+ * - One MewCode: plugins declare `mewcode` as a peer dependency. npm would install a second copy
+ *   to satisfy it, so installs skip peers (`--legacy-peer-deps`) and `node_modules/mewcode` is a
+ *   link to the MewCode that is running, so a plugin's `import 'mewcode/sdk'` loads the very
+ *   modules the CLI runs (one inversify, one tapable). A project that has its own `mewcode`
+ *   keeps it. Local folders are installed as packed copies (`--install-links`): a link would make
+ *   the plugin resolve its imports from its own folder instead.
+ * - A plugin is loaded once before it is named in configuration: one that cannot be imported or
+ *   exports no plugin is uninstalled again and nothing is changed.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addListEntry, readListNames, removeListEntry } from '../config/edit-list.js';
+import { PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from '../config/layers.js';
+import { terminalSafe } from '../config/terminal-safe.js';
+import { loadExternalPlugins } from '../kernel/external-plugins.js';
+import type { ParsedCommand } from './cli-args.js';
+
+type PluginCommand = Extract<ParsedCommand, { kind: 'plugin' }>;
+type Scope = 'user' | 'project';
+
+export interface PluginCommandDeps {
+  homeDir: string;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const USER_MANIFEST = { name: 'mewcode-user-plugins', private: true, description: 'MewCode plugins installed with `mewcode plugin add`' };
+const NPM_FLAGS = ['--no-audit', '--no-fund', '--legacy-peer-deps', '--install-links'];
+
+export async function runPluginCommand(
+  command: PluginCommand,
+  deps: PluginCommandDeps = { homeDir: os.homedir(), out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) },
+): Promise<number> {
+  try {
+    if (command.action === 'list') return listPlugins(command.cwd, deps);
+    if (command.action === 'add') return await addPlugin(command.target, command.scope, command.cwd, deps);
+    return await removePlugin(command.target, command.scope, command.cwd, deps);
+  } catch (error) {
+    deps.err(`mewcode: plugin ${command.action}: ${terminalSafe((error as Error).message ?? String(error))}\n`);
+    return 1;
+  }
+}
+
+async function addPlugin(spec: string, scope: Scope, cwd: string, deps: PluginCommandDeps): Promise<number> {
+  const dir = installDir(scope, cwd, deps.homeDir);
+  const file = configFile(scope, cwd, deps.homeDir);
+  const local = path.resolve(cwd, spec.startsWith('~/') ? path.join(deps.homeDir, spec.slice(2)) : spec);
+  const pathLike = /^(?:\.{1,2}(?:\/|$)|\/|~\/)/.test(spec);
+  if (pathLike && !existsSync(local)) throw new Error(`nothing at ${local}`);
+
+  // A plugin file is named as it is: nothing to install.
+  if (pathLike && statSync(local).isFile()) {
+    const entry = scope === 'user' || !isInside(local, cwd) ? local : `./${path.relative(cwd, local).split(path.sep).join('/')}`;
+    await checkLoads(entry, [scope === 'user' ? path.dirname(local) : cwd], deps);
+    return report(await addListEntry(file, 'plugins', entry), entry, undefined, file, scope, deps);
+  }
+
+  if (scope === 'user') await prepareUserDir(dir);
+  else if (!existsSync(path.join(dir, 'package.json'))) {
+    throw new Error(`${dir} has no package.json: run \`npm init\` there first, or add the plugin for yourself (without --project)`);
+  }
+  const before = dependencyNames(dir);
+  const install = await npm(['install', scope === 'project' ? '--save-dev' : '--save', ...NPM_FLAGS, pathLike ? local : spec], dir);
+  if (install.code !== 0) throw new Error(`npm install ${spec} failed in ${dir}:\n${lastLines(install.stderr)}`);
+  const name = dependencyNames(dir).find((n) => !before.includes(n)) ?? packageNameOf(pathLike ? folderPackageName(local) : spec, dir);
+  if (!name) throw new Error(`npm installed ${spec}, but its package name could not be found in ${path.join(dir, 'package.json')}`);
+  await linkRunningMewcode(dir, scope);
+  try {
+    await checkLoads(name, [dir], deps);
+  } catch (error) {
+    if (!before.includes(name)) await npm(['uninstall', ...NPM_FLAGS, name], dir);
+    throw error;
+  }
+  return report(await addListEntry(file, 'plugins', name), name, installedVersion(dir, name), file, scope, deps);
+}
+
+async function removePlugin(name: string, scope: Scope, cwd: string, deps: PluginCommandDeps): Promise<number> {
+  const dir = installDir(scope, cwd, deps.homeDir);
+  const file = configFile(scope, cwd, deps.homeDir);
+  const listed = await removeListEntry(file, 'plugins', name);
+  const installed = dependencyNames(dir).includes(name);
+  if (installed) {
+    const r = await npm(['uninstall', ...NPM_FLAGS, name], dir);
+    if (r.code !== 0) throw new Error(`npm uninstall ${name} failed in ${dir}:\n${lastLines(r.stderr)}`);
+  }
+  if (!listed && !installed) throw new Error(`no plugin named ${name} in ${file}${scope === 'user' ? ' (a project plugin? add --project)' : ''}`);
+  deps.out(`Removed ${terminalSafe(name)}${listed ? ` from plugins: in ${file}` : ''}${installed ? `${listed ? ' and' : ''} from ${path.join(dir, 'node_modules')}` : ''}.\n`);
+  return 0;
+}
+
+async function listPlugins(cwd: string, deps: PluginCommandDeps): Promise<number> {
+  const rows: string[] = [];
+  for (const scope of ['user', 'project'] as const) {
+    const file = configFile(scope, cwd, deps.homeDir);
+    const dir = installDir(scope, cwd, deps.homeDir);
+    for (const name of await readListNames(file, 'plugins')) {
+      const isPath = /^(?:\.{1,2}\/|\/)/.test(name);
+      const version = isPath ? undefined : installedVersion(dir, name);
+      const where = isPath ? (existsSync(path.resolve(dir, name)) ? 'file' : 'missing file') : version ? `npm ${version}` : 'not installed';
+      rows.push(`${terminalSafe(name)}\t${scope}${scope === 'project' ? ' (loads once the project is trusted)' : ''}\t${where}`);
+    }
+  }
+  deps.out(rows.length === 0 ? 'No MewCode plugins are configured. Add one with `mewcode plugin add <npm package | path>`.\n' : `${rows.join('\n')}\n`);
+  return 0;
+}
+
+function report(added: boolean, name: string, version: string | undefined, file: string, scope: Scope, deps: PluginCommandDeps): number {
+  const what = `${terminalSafe(name)}${version ? ` ${version}` : ''}`;
+  deps.out(added ? `Added ${what} to plugins: in ${file}.\n` : `${what} is installed; plugins: in ${file} already names it.\n`);
+  if (scope === 'project') deps.out("A project's plugins load once you trust the project (the trust question, or --trust-project).\n");
+  return 0;
+}
+
+/** Loads the plugin as a run would; throws with the loader's own words when it cannot. */
+async function checkLoads(spec: string, from: string[], deps: PluginCommandDeps): Promise<void> {
+  const problems: string[] = [];
+  const loaded = await loadExternalPlugins([{ spec, from }], (message) => problems.push(message));
+  if (loaded.length === 0) throw new Error(problems.join('; ') || `${spec} did not load`);
+  for (const problem of problems) deps.err(`mewcode: warning: ${terminalSafe(problem)}\n`);
+}
+
+function installDir(scope: Scope, cwd: string, homeDir: string): string {
+  return scope === 'user' ? path.join(homeDir, '.mewcode') : cwd;
+}
+
+/** The file a run reads for this scope: the existing one, else the first place a run looks. */
+function configFile(scope: Scope, cwd: string, homeDir: string): string {
+  const [dir, places] = scope === 'user' ? [path.join(homeDir, '.mewcode'), USER_SEARCH_PLACES] : [cwd, PROJECT_SEARCH_PLACES];
+  const existing = places.map((place) => path.join(dir, place)).find((candidate) => existsSync(candidate));
+  return existing ?? path.join(dir, places[0]);
+}
+
+async function prepareUserDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const manifest = path.join(dir, 'package.json');
+  if (!existsSync(manifest)) await writeFile(manifest, `${JSON.stringify(USER_MANIFEST, null, 2)}\n`);
+}
+
+function readManifest(dir: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function dependencyNames(dir: string): string[] {
+  const manifest = readManifest(dir) ?? {};
+  return Object.keys({ ...(manifest.dependencies as object | undefined), ...(manifest.devDependencies as object | undefined) });
+}
+
+function installedVersion(dir: string, name: string): string | undefined {
+  const version = readManifest(path.join(dir, 'node_modules', name))?.version;
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** The name in a package folder's package.json (a tarball's is found by what the install added). */
+function folderPackageName(folder: string): string | undefined {
+  const name = statSync(folder).isDirectory() ? readManifest(folder)?.name : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** `pkg`, `pkg@1.2`, `@scope/pkg@^2` → the name, when it is installed under that name. */
+function packageNameOf(spec: string | undefined, dir: string): string | undefined {
+  if (spec === undefined) return undefined;
+  const name = /^(@[^/@]+\/[^/@]+|[^/@]+)/.exec(spec)?.[1];
+  return name && dependencyNames(dir).includes(name) ? name : undefined;
+}
+
+/** The package root of the running MewCode (its package.json is named "mewcode"). */
+function runningMewcodeRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (readManifest(dir)?.name === 'mewcode') return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('the running MewCode has no package.json named "mewcode" above it');
+    dir = parent;
+  }
+}
+
+/** `node_modules/mewcode` → the running MewCode (kept as it is in a project that has its own). */
+async function linkRunningMewcode(dir: string, scope: Scope): Promise<void> {
+  const root = runningMewcodeRoot();
+  const link = path.join(dir, 'node_modules', 'mewcode');
+  const present = lstatOrUndefined(link);
+  if (present?.isSymbolicLink() && realpathOrUndefined(link) === realpathSync(root)) return;
+  if (present && scope === 'project') return;
+  if (present) await rm(link, { recursive: true, force: true });
+  await mkdir(path.dirname(link), { recursive: true });
+  await symlink(root, link, 'dir');
+  if (readlinkSync(link) !== root) throw new Error(`could not link ${link} to ${root}`);
+}
+
+function lstatOrUndefined(file: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function realpathOrUndefined(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(file: string, dir: string): boolean {
+  const relative = path.relative(dir, file);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-6).join('\n');
+}
+
+function npm(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', (error) => resolve({ code: 127, stdout, stderr: `${stderr}${error.message}` }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,285 @@
+/**
+ * What the sandbox makes unreadable by default: where tools keep credentials, relative to the home
+ * directory the kernel was given. One entry per line, a trailing `/` for a directory (hidden whole,
+ * so files the tool adds later are hidden too), each with where it comes from: the tool's own
+ * documentation naming the file (or its source, where the docs do not). A missing path costs
+ * nothing (no mount is made). The user adds more with `sandbox.deny_read`.
+ *
+ * Decisions, beyond plain credential files:
+ * - Shell and REPL histories are hidden: commands typed with a token in them (`export X=…`,
+ *   `curl -H "Authorization: …"`, `mysql -p…`) stay there, and no build reads a history.
+ * - Browser profiles are hidden: cookies are live sessions, and saved passwords are only as safe as
+ *   the keyring (Chromium's "basic" store on Linux uses a fixed key). Test browsers (Playwright,
+ *   Puppeteer) make their own profiles.
+ * - Whole directories where a tool keeps little else (`~/.aws`, `~/.config/gh`); single files where
+ *   the directory also holds what builds need (`~/.cargo` has the registry cache and installed
+ *   binaries, `~/.m2` the Maven repository, `~/.gradle` its caches, `~/.ansible` its collections).
+ * - AI tools' and MewCode's own directories: every entry but what a command may need to run
+ *   (skills' scripts, agent and command definitions), see HIDDEN_EXCEPT.
+ */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+export const CREDENTIAL_PATHS: readonly string[] = [
+  // --- Secrets tools and keys
+  '.ssh/', // OpenSSH keys, agent sockets, known_hosts: ssh(1) FILES, https://man.openbsd.org/ssh#FILES
+  '.gnupg/', // GnuPG keyrings and agent sockets: https://www.gnupg.org/documentation/manuals/gnupg/GPG-Configuration.html
+  '.password-store/', // pass: "~/.password-store" by default, https://www.passwordstore.org/ (pass(1) FILES)
+  '.config/age/', // age keys by convention (age-keygen -o); sops reads $XDG_CONFIG_HOME/sops/age/keys.txt below
+  '.config/sops/', // sops: age keys at ~/.config/sops/age/keys.txt, https://github.com/getsops/sops#encrypting-using-age
+  '.vault-token', // HashiCorp Vault token helper: https://developer.hashicorp.com/vault/docs/commands/token-helper
+  '.config/op/', // 1Password CLI config and session: https://developer.1password.com/docs/cli/config-directories/
+  '.op/', // 1Password CLI v1 config directory (same page, legacy location)
+  '.1password/', // 1Password SSH agent socket ~/.1password/agent.sock: https://developer.1password.com/docs/ssh/agent/config/
+  '.config/Bitwarden CLI/', // Bitwarden CLI data.json (session, encrypted vault): https://bitwarden.com/help/data-storage/
+  '.local/share/keyrings/', // GNOME Keyring files: https://wiki.gnome.org/Projects/GnomeKeyring (and keyrings(7))
+  '.local/share/kwalletd/', // KDE Wallet files: https://userbase.kde.org/KDE_Wallet_Manager
+  'Library/Keychains/', // macOS login keychain: https://support.apple.com/guide/keychain-access/
+  '.vault_pass.txt', // Ansible vault password file as in its docs' examples: https://docs.ansible.com/ansible/latest/vault_guide/vault_managing_passwords.html
+  '.vault_pass', // the same, the other name the Ansible docs use
+  '.netrc', // curl, git, ftp, heroku login: https://everything.curl.dev/usingcurl/netrc
+  '.git-credentials', // git credential-store default file: https://git-scm.com/docs/git-credential-store#_files
+  '.config/git/credentials', // git credential-store, XDG location (same page)
+
+  // --- Cloud CLIs
+  '.aws/', // AWS CLI credentials and config (SSO cache too): https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-files.html
+  '.config/gcloud/', // Google Cloud SDK credentials, ADC file: https://cloud.google.com/sdk/docs/configurations
+  '.azure/', // Azure CLI tokens (msal_token_cache): https://learn.microsoft.com/cli/azure/azure-cli-configuration
+  '.oci/', // Oracle Cloud CLI config and API keys: https://docs.oracle.com/iaas/Content/API/Concepts/sdkconfig.htm
+  '.config/doctl/', // DigitalOcean doctl config.yaml with access-token: `doctl --config` default, https://docs.digitalocean.com/reference/doctl/
+  '.config/linode-cli', // Linode CLI config with token: https://www.linode.com/docs/products/tools/cli/guides/install/
+  '.linode-cli', // Linode CLI, legacy location (same page)
+  '.config/hcloud/', // Hetzner hcloud cli.toml with context tokens: https://github.com/hetznercloud/cli/blob/main/docs/reference/manual/hcloud_context.md
+  '.config/scw/', // Scaleway CLI config.yaml with secret_key: https://www.scaleway.com/en/docs/scaleway-cli/reference-content/scaleway-configuration-file/
+  '.bluemix/', // IBM Cloud CLI config and tokens: https://cloud.ibm.com/docs/cli?topic=cli-ibmcloud_env_var
+  '.config/heroku/', // Heroku CLI config (the token itself is in ~/.netrc): https://devcenter.heroku.com/articles/authentication
+  '.fly/', // flyctl config.yml with access_token: https://fly.io/docs/flyctl/ (`fly auth token` reads it)
+  '.local/share/com.vercel.cli/', // Vercel CLI auth.json: https://vercel.com/docs/project-configuration/global-configuration
+  'Library/Application Support/com.vercel.cli/', // the same on macOS (same page)
+  '.config/netlify/', // Netlify CLI config.json with tokens: https://cli.netlify.com/ (global config, XDG location)
+  '.netlify/', // Netlify CLI, older location (same)
+  '.wrangler/', // Cloudflare wrangler OAuth tokens, legacy ~/.wrangler/config/default.toml: https://developers.cloudflare.com/workers/wrangler/
+  '.config/.wrangler/', // wrangler, XDG location of the same config (workers-sdk getGlobalWranglerConfigPath)
+  '.config/openstack/', // OpenStack clouds.yaml with passwords: https://docs.openstack.org/python-openstackclient/latest/configuration/
+  '.s3cfg', // s3cmd access and secret keys: https://s3tools.org/kb/item14.htm
+  '.boto', // boto / gsutil credentials: https://cloud.google.com/storage/docs/boto-gsutil
+  '.config/rclone/', // rclone.conf with remote credentials: https://rclone.org/docs/#config-config-file
+  '.terraform.d/credentials.tfrc.json', // `terraform login` token: https://developer.hashicorp.com/terraform/cli/commands/login
+  '.terraformrc', // Terraform CLI config, may hold `credentials` blocks: https://developer.hashicorp.com/terraform/cli/config/config-file
+  '.tofurc', // OpenTofu CLI config, same format: https://opentofu.org/docs/cli/config/config-file/
+  '.pulumi/credentials.json', // Pulumi access tokens: https://www.pulumi.com/docs/iac/concepts/state-and-backends/
+  '.supabase/', // Supabase CLI access-token: https://supabase.com/docs/reference/cli/supabase-login
+  '.railway/', // Railway CLI config.json with token: https://docs.railway.com/guides/cli
+  '.config/stripe/', // Stripe CLI config.toml with keys: https://docs.stripe.com/cli/login
+  '.sentryclirc', // sentry-cli auth token: https://docs.sentry.io/cli/configuration/
+  '.databrickscfg', // Databricks CLI tokens: https://docs.databricks.com/dev-tools/cli/profiles.html
+  '.snowflake/', // Snowflake CLI connections.toml: https://docs.snowflake.com/developer-guide/snowflake-cli/connecting/configure-connections
+  '.dbt/profiles.yml', // dbt warehouse credentials: https://docs.getdbt.com/docs/core/connect-data-platform/profiles.yml
+  '.kaggle/', // Kaggle API kaggle.json: https://github.com/Kaggle/kaggle-api#api-credentials
+  '.cache/huggingface/token', // Hugging Face token: https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables#hfhome
+  '.huggingface/token', // Hugging Face, older location (same page, legacy)
+  '.config/configstore/', // tokens of npm-based CLIs (firebase-tools, snyk…) via the configstore package: https://github.com/yeoman/configstore
+
+  // --- Containers and Kubernetes
+  '.docker/', // Docker config.json auths, Docker Desktop socket: https://docs.docker.com/reference/cli/docker/#configuration-files
+  '.config/containers/auth.json', // Podman/Buildah/Skopeo auth: https://github.com/containers/image/blob/main/docs/containers-auth.json.5.md
+  '.kube/', // kubectl kubeconfig with tokens and client keys: https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/
+  '.minikube/', // minikube client certificates and keys: https://minikube.sigs.k8s.io/docs/handbook/config/
+  '.config/helm/', // Helm registry/config.json and repositories.yaml passwords: https://helm.sh/docs/helm/helm/ (XDG paths)
+  '.colima/', // Colima's Docker socket ~/.colima/default/docker.sock: https://github.com/abiosoft/colima/blob/main/docs/FAQ.md
+  '.lima/', // Lima instances' sockets and SSH keys: https://lima-vm.io/docs/dev/internals/
+  '.rd/', // Rancher Desktop's ~/.rd/docker.sock: https://docs.rancherdesktop.io/references/architecture/
+  '.orbstack/', // OrbStack's ~/.orbstack/run/docker.sock: https://docs.orbstack.dev/docker/
+  '.local/share/containers/podman/machine/', // Podman machine sockets and SSH keys: https://docs.podman.io/en/latest/markdown/podman-machine.1.html
+
+  // --- Package registries
+  '.npmrc', // npm auth tokens: https://docs.npmjs.com/cli/configuring-npm/npmrc
+  '.yarnrc', // Yarn 1 config (registry auth): https://classic.yarnpkg.com/en/docs/yarnrc
+  '.yarnrc.yml', // Yarn Berry npmAuthToken: https://yarnpkg.com/configuration/yarnrc#npmAuthToken
+  '.pypirc', // PyPI upload tokens: https://packaging.python.org/specifications/pypirc/
+  '.config/pip/pip.conf', // pip index URLs with credentials: https://pip.pypa.io/en/stable/topics/configuration/
+  '.pip/pip.conf', // pip, legacy location (same page)
+  '.config/pypoetry/auth.toml', // Poetry repository credentials (when no keyring): https://python-poetry.org/docs/repositories/#configuring-credentials
+  '.gem/credentials', // RubyGems API key: https://guides.rubygems.org/command-reference/#gem-signin
+  '.local/share/gem/credentials', // RubyGems, XDG location (same)
+  '.bundle/config', // Bundler per-user source credentials: https://bundler.io/man/bundle-config.1.html
+  '.cargo/credentials.toml', // Cargo registry tokens: https://doc.rust-lang.org/cargo/reference/config.html#credentials
+  '.cargo/credentials', // Cargo, pre-1.39 name (same page)
+  '.nuget/NuGet/NuGet.Config', // NuGet packageSourceCredentials: https://learn.microsoft.com/nuget/consume-packages/configuring-nuget-behavior
+  '.config/NuGet/NuGet.Config', // NuGet on Linux/macOS (same page)
+  '.config/composer/auth.json', // Composer auth: https://getcomposer.org/doc/articles/authentication-for-private-packages.md
+  '.composer/auth.json', // Composer, legacy COMPOSER_HOME (same page)
+  '.gradle/gradle.properties', // Gradle user properties (publishing credentials): https://docs.gradle.org/current/userguide/build_environment.html
+  '.m2/settings.xml', // Maven server passwords: https://maven.apache.org/settings.html#servers
+  '.m2/settings-security.xml', // Maven master password: https://maven.apache.org/guides/mini/guide-encryption.html
+  '.ivy2/.credentials', // sbt/Ivy publish credentials: https://www.scala-sbt.org/1.x/docs/Publishing.html#Credentials
+  '.sbt/credentials', // sbt credentials file as in the sbt docs (same page)
+  '.config/hub', // hub (GitHub) oauth_token: https://hub.github.com/hub.1.html (CONFIGURATION)
+  '.pub-cache/credentials.json', // Dart pub credentials: https://dart.dev/tools/pub/cmd/pub-token
+  '.config/dart/pub-credentials.json', // Dart pub, newer XDG location (same page)
+
+  // --- Version control hosts
+  '.config/gh/', // GitHub CLI hosts.yml with oauth_token: https://cli.github.com/manual/gh_help_environment
+  '.config/glab-cli/', // GitLab CLI config.yml with tokens: https://gitlab.com/gitlab-org/cli#configuration
+  '.config/tea/', // Gitea tea config.yml with tokens: https://gitea.com/gitea/tea
+  '.config/github-copilot/', // Copilot hosts.json/apps.json OAuth tokens (copilot.vim and editors): https://github.com/github/copilot.vim
+
+  // --- Databases
+  '.pgpass', // PostgreSQL passwords: https://www.postgresql.org/docs/current/libpq-pgpass.html
+  '.pg_service.conf', // PostgreSQL service file, may hold passwords: https://www.postgresql.org/docs/current/libpq-pgservice.html
+  '.my.cnf', // MySQL client options with password: https://dev.mysql.com/doc/refman/8.0/en/option-files.html
+  '.mylogin.cnf', // MySQL login paths (obfuscated, not encrypted): https://dev.mysql.com/doc/refman/8.0/en/mysql-config-editor.html
+  '.mongorc.js', // legacy mongo shell startup file, often with auth: https://www.mongodb.com/docs/v4.4/mongo/#mongorc-js-file
+  '.mongoshrc.js', // mongosh startup file: https://www.mongodb.com/docs/mongodb-shell/mongoshrc/
+  '.mongodb/', // mongosh history and Compass connections: https://www.mongodb.com/docs/mongodb-shell/reference/configure-shell-settings-global/
+  '.redisclirc', // redis-cli defaults: https://redis.io/docs/latest/develop/tools/cli/
+  '.cassandra/cqlshrc', // cqlsh credentials: https://cassandra.apache.org/doc/latest/cassandra/managing/tools/cqlsh.html
+
+  // --- MewCode's own (every other entry of ~/.mewcode is hidden too, see HIDDEN_EXCEPT; these are named for the record)
+  '.mewcode/settings.yaml', // permission rules, hooks with http headers (tokens): plugins/hooks/files.ts
+  '.mewcode/settings.yml', // the same, other spelling (sandbox-os/settings.ts reads it)
+  '.mewcode/settings.json', // the same, JSON
+  '.mewcode/config.yaml', // provider api_key values: config/layers.ts
+  '.mewcode/config.yml', // the same, other spelling
+  '.mewcode/config.json', // the same, JSON
+  '.mewcode/trust.json', // the user's trust decisions: config/trust-store.ts
+  '.mewcode/mcp-oauth.json', // MCP servers' OAuth tokens: plugins/mcp/oauth.ts
+  '.mewcode/hooks.yaml', // the user's hooks: plugins/hooks/files.ts
+  '.mewcode/sessions/', // transcripts of sessions run from the home directory (plugins/session/layout.ts)
+  '.mewcode/logs/', // MCP server logs: plugins/mcp/server-log.ts
+
+  // --- AI tools (their directories also hold transcripts; see HIDDEN_EXCEPT for ~/.claude, ~/.codex, ~/.gemini)
+  '.claude.json', // Claude Code state: OAuth account, MCP server env: https://docs.anthropic.com/en/docs/claude-code/settings
+  '.claude.json.backup', // its backup, written beside it
+  '.config/Claude/', // Claude desktop claude_desktop_config.json (MCP env) on Linux: https://modelcontextprotocol.io/quickstart/user
+  'Library/Application Support/Claude/', // the same on macOS (same page)
+  '.aider.conf.yml', // aider config with api keys: https://aider.chat/docs/config/aider_conf.html
+  '.continue/', // Continue config.json with provider keys: https://docs.continue.dev/reference
+  '.cursor/mcp.json', // Cursor global MCP servers (env tokens): https://docs.cursor.com/context/model-context-protocol
+  '.codeium/', // Codeium/Windsurf config and tokens: https://docs.windsurf.com/windsurf/cascade/mcp
+
+  // --- Shell and REPL histories (a decision: see the top)
+  '.bash_history', // bash(1) HISTFILE default
+  '.zsh_history', // zsh: common HISTFILE (oh-my-zsh default)
+  '.zhistory', // zsh: the other common HISTFILE
+  '.histfile', // zsh: zsh-newuser-install's default
+  '.sh_history', // ksh/mksh HISTFILE
+  '.local/share/fish/fish_history', // fish: https://fishshell.com/docs/current/interactive.html#searchable-command-history
+  '.python_history', // Python REPL: https://docs.python.org/3/library/site.html#rlcompleter-config
+  '.node_repl_history', // Node REPL: https://nodejs.org/api/repl.html#persistent-history
+  '.psql_history', // psql: https://www.postgresql.org/docs/current/app-psql.html (FILES)
+  '.mysql_history', // mysql: https://dev.mysql.com/doc/refman/8.0/en/mysql-logging.html
+  '.sqlite_history', // sqlite3 shell
+  '.rediscli_history', // redis-cli: https://redis.io/docs/latest/develop/tools/cli/
+  '.irb_history', // Ruby irb
+  '.lesshst', // less(1) search history
+
+  // --- Browser profiles (a decision: see the top)
+  '.mozilla/', // Firefox profiles: https://support.mozilla.org/kb/profiles-where-firefox-stores-user-data
+  'snap/firefox/', // Firefox as a snap (Ubuntu)
+  '.config/google-chrome/', // Chrome user data: https://chromium.googlesource.com/chromium/src/+/main/docs/user_data_dir.md
+  '.config/chromium/', // Chromium (same page)
+  '.config/BraveSoftware/', // Brave (Chromium user data dir)
+  '.config/microsoft-edge/', // Edge on Linux (Chromium user data dir)
+  '.config/vivaldi/', // Vivaldi (Chromium user data dir)
+  'Library/Application Support/Google/Chrome/', // Chrome on macOS (same Chromium page)
+  'Library/Application Support/Firefox/', // Firefox on macOS (Mozilla page above)
+  'Library/Safari/', // Safari data on macOS
+  'Library/Cookies/', // macOS cookie jars
+];
+
+/**
+ * Directories hidden entry by entry, except the names listed: every file MewCode or the tool keeps
+ * there (settings with hook headers and api keys, OAuth tokens, trust decisions, transcripts,
+ * logs, and anything a later version adds) is hidden, while what a command may legitimately run
+ * stays: skills' scripts and agent, command and instruction files the user wrote.
+ */
+export const HIDDEN_EXCEPT: Readonly<Record<string, readonly string[]>> = {
+  // MewCode: settings.yaml (http hook headers, permission rules), config.* (provider api_key),
+  // trust.json, mcp-oauth.json, hooks.yaml, sessions/, logs/, hooks.log.
+  // `hooks/`: scripts the user's own hooks run (with `sandbox: true` a hook runs in here).
+  '.mewcode': ['skills', 'agents', 'commands', 'hooks', 'MEWCODE.md', 'AGENTS.md'],
+  // Claude Code: .credentials.json (OAuth), settings.json (env, apiKeyHelper), projects/
+  // (transcripts), history.jsonl, ide/*.lock (IDE auth tokens), shell-snapshots/:
+  // https://docs.anthropic.com/en/docs/claude-code/settings
+  '.claude': ['skills', 'agents', 'commands', 'plugins', 'output-styles', 'CLAUDE.md'],
+  // Codex CLI: auth.json, config.toml (MCP env), sessions/, history.jsonl:
+  // https://github.com/openai/codex/blob/main/docs/config.md
+  '.codex': ['prompts', 'skills', 'AGENTS.md'],
+  // Gemini CLI: oauth_creds.json, google_accounts.json, settings.json, .env:
+  // https://github.com/google-gemini/gemini-cli/blob/main/docs/get-started/configuration.md
+  '.gemini': ['commands', 'extensions', 'GEMINI.md'],
+};
+
+/**
+ * Environment variables that move a credential file or directory elsewhere: where they are set,
+ * the named path is hidden too. KUBECONFIG is a list.
+ */
+export const CREDENTIAL_ENV: readonly string[] = [
+  'AWS_SHARED_CREDENTIALS_FILE', // https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-envvars.html
+  'AWS_CONFIG_FILE', // same page
+  'GOOGLE_APPLICATION_CREDENTIALS', // https://cloud.google.com/docs/authentication/application-default-credentials
+  'CLOUDSDK_CONFIG', // https://cloud.google.com/sdk/docs/configurations
+  'AZURE_CONFIG_DIR', // https://learn.microsoft.com/cli/azure/azure-cli-configuration
+  'OCI_CLI_CONFIG_FILE', // https://docs.oracle.com/iaas/Content/API/SDKDocs/clienvironmentvariables.htm
+  'KUBECONFIG', // https://kubernetes.io/docs/concepts/configuration/organize-cluster-access-kubeconfig/
+  'DOCKER_CONFIG', // https://docs.docker.com/reference/cli/docker/#environment-variables
+  'REGISTRY_AUTH_FILE', // podman/buildah/skopeo: containers-auth.json(5)
+  'GNUPGHOME', // https://www.gnupg.org/documentation/manuals/gnupg/Ephemeral-home-directories.html
+  'PASSWORD_STORE_DIR', // pass(1)
+  'SOPS_AGE_KEY_FILE', // https://github.com/getsops/sops#encrypting-using-age
+  'VAULT_CONFIG_PATH', // https://developer.hashicorp.com/vault/docs/commands#vault_config_path
+  'TF_CLI_CONFIG_FILE', // https://developer.hashicorp.com/terraform/cli/config/environment-variables
+  'PGPASSFILE', // https://www.postgresql.org/docs/current/libpq-envars.html
+  'NPM_CONFIG_USERCONFIG', // https://docs.npmjs.com/cli/using-npm/config#userconfig
+  'PIP_CONFIG_FILE', // https://pip.pypa.io/en/stable/topics/configuration/#pip-config-file
+  'NETRC', // curl/git/python netrc override
+  'ANSIBLE_VAULT_PASSWORD_FILE', // https://docs.ansible.com/ansible/latest/reference_appendices/config.html#default-vault-password-file
+  'RCLONE_CONFIG', // https://rclone.org/docs/#config-config-file
+  'HF_TOKEN_PATH', // https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables
+  'KAGGLE_CONFIG_DIR', // https://github.com/Kaggle/kaggle-api#api-credentials
+];
+
+/** The default list as absolute paths under `homeDir` (directories without their trailing `/`). */
+export function credentialPaths(homeDir: string): string[] {
+  return CREDENTIAL_PATHS.map((entry) => path.join(homeDir, entry.replace(/\/$/, '')));
+}
+
+/**
+ * Paths named by the credential environment variables (absolute ones only), and the `.config/…`
+ * and `.local/share/…` entries moved under XDG_CONFIG_HOME / XDG_DATA_HOME when those are set.
+ */
+export function credentialPathsFromEnv(homeDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const out: string[] = [];
+  for (const name of CREDENTIAL_ENV) {
+    const value = env[name];
+    if (!value) continue;
+    for (const part of name === 'KUBECONFIG' ? value.split(path.delimiter) : [value]) if (path.isAbsolute(part)) out.push(path.normalize(part));
+  }
+  const moved: [string, string | undefined][] = [
+    ['.config/', env.XDG_CONFIG_HOME],
+    ['.local/share/', env.XDG_DATA_HOME],
+  ];
+  for (const [prefix, base] of moved) {
+    if (!base || !path.isAbsolute(base) || path.resolve(base) === path.resolve(homeDir, prefix)) continue; // unset, or the default place
+    for (const entry of CREDENTIAL_PATHS) if (entry.startsWith(prefix)) out.push(path.join(base, entry.slice(prefix.length).replace(/\/$/, '')));
+  }
+  return out;
+}
+
+/** Every entry of the HIDDEN_EXCEPT directories but the kept names, listed now (a directory that is missing gives nothing). */
+export async function hiddenToolEntries(homeDir: string): Promise<string[]> {
+  const out: string[] = [];
+  await Promise.all(
+    Object.entries(HIDDEN_EXCEPT).map(async ([dir, keep]) => {
+      let names: string[];
+      try {
+        names = await readdir(path.join(homeDir, dir));
+      } catch {
+        return;
+      }
+      for (const name of names) if (!keep.includes(name)) out.push(path.join(homeDir, dir, name));
+    }),
+  );
+  return out;
+}
