@@ -30,6 +30,9 @@
 import path from 'node:path';
 import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isWithin } from './policy.js';
 
+/** The audit log's lock and its anchor's temporary files (permission-audit/chain.ts). */
+const TRANSIENT_FILE = /^audit\.(?:lock|head\..+\.tmp)$/;
+
 export type PathKind = 'dir' | 'file' | 'missing' | 'symlink' | 'other';
 
 export interface MountPlan {
@@ -148,7 +151,10 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     return false;
   };
   plan.hiddenDirs = plan.hiddenDirs.filter((dir) => !covered(dir));
-  plan.hiddenFiles = plan.hiddenFiles.filter((file) => !covered(file));
+  // A file that may vanish before bubblewrap mounts over it cannot be hidden (the mount would need
+  // a new mount point, in a directory that may be read-only): the audit log's lock and the anchor's
+  // temporary files, in `~/.mewcode` when MewCode runs in the home. They hold no secret.
+  plan.hiddenFiles = plan.hiddenFiles.filter((file) => !covered(file) && !TRANSIENT_FILE.test(path.basename(file)));
   plan.pinned = dedupe(plan.pinned);
   plan.readOnly = dedupe(plan.readOnly);
   plan.blocked = dedupe(plan.blocked);

@@ -383,11 +383,11 @@ export class OsCommandSandbox implements CommandSandbox {
    * `.mcp.json` or `.claude` directory in the user's project.
    */
   private startWatchdog(base: string): void {
-    // Retried for a few seconds: the killed call's sandbox may still be tearing down its mounts.
+    // Several passes over about three seconds: a bubblewrap killed while it set up its mounts may
+    // make a mount point again just after a pass removed it.
     const script =
-      'cat >/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do left=0; ' +
-      'while IFS= read -r p; do [ -e "$p" ] || continue; rmdir -- "$p" 2>/dev/null || left=1; done < "$1/mount-points"; ' +
-      '[ "$left" = 0 ] && break; sleep 0.3; done; rm -rf -- "$1"';
+      'cat >/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do ' +
+      'while IFS= read -r p; do [ -e "$p" ] && rmdir -- "$p" 2>/dev/null; done < "$1/mount-points"; sleep 0.3; done; rm -rf -- "$1"';
     writeFileSync(path.join(base, 'mount-points'), '');
     try {
       const child = spawn('/bin/sh', ['-c', script, 'mewcode-sandbox-cleanup', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
