@@ -5,7 +5,8 @@
  * Protected paths that do not exist yet (e.g. `.mcp.json`, `.mewcode/` in a fresh project) must
  * not be creatable either. A mount needs a mount point, so the caller creates an EMPTY DIRECTORY
  * at that path just for the call and removes it afterwards (if still empty and no other call uses
- * it), and an empty read-only directory is bound over it. A directory rather than a file: git
+ * it; a watchdog removes it if MewCode is killed: service.ts), and an empty read-only directory
+ * is bound over it. A directory rather than a file: git
  * ignores empty directories, so `git status` inside or outside the sandbox shows nothing new,
  * while a file (/dev/null or an empty one) would show up as untracked. Inside the sandbox the
  * path is a read-only mount point, which cannot be written, removed, renamed or replaced.
@@ -21,9 +22,9 @@
  * is pinned too: a directory that merely HOLDS a mount point can still be renamed away and a new
  * one with a hostile config put in its place. A submodule cloned during a sandboxed command is
  * not protected during that command (it did not exist at plan time) but is from the next one on;
- * that gives nothing a command could not already do by planting a nested repository anywhere in
- * the project and registering it as a submodule (`.gitmodules` and `.git/index` stay writable, or
- * git could not work), which no list of mounts can prevent. Beyond MAX_GIT_MODULES git directories, the
+ * like a nested repository planted anywhere in the project and registered as a submodule
+ * (`.gitmodules` and `.git/index` stay writable, or git could not work), which no list of mounts
+ * can prevent, it is judged after the command instead (git-sweep.ts). Beyond MAX_GIT_MODULES git directories, the
  * whole `modules` (or `worktrees`) directory is read-only instead: fail closed, at the cost of
  * git writes in those submodules.
  */
