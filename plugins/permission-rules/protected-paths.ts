@@ -14,7 +14,9 @@
  * same resolution as the sandbox), so a link inside the project that points at `.git/config`
  * or at a settings file that does not exist yet is protected too.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
+import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
 
 export interface ProtectedScope {
@@ -40,6 +42,12 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   [/^\.git(?:\/modules\/.+)?\/hooks(?:\/.*)?$/, 'a git hook (git runs it)'],
   // A linked worktree's own config (extensions.worktreeConfig) and the pointer to its common dir.
   [/^\.git(?:\/modules\/.+)?\/worktrees\/[^/]+\/(?:config(?:\.worktree)?|commondir)$/, 'the git configuration of a worktree (git runs the programs it names)'],
+  // Where any git directory reads its config and hooks (commondir) and its objects (alternates).
+  [/^\.git(?:\/modules\/.+)?\/(?:commondir|objects\/info\/alternates)$/, 'a redirection of where git reads its configuration or objects'],
+  // A nested repository or a `.git` file/link in a subfolder: git uses it for every command run
+  // there, and `git status` enters it once it is registered as a submodule.
+  [/^.+\/\.git$/, 'a nested git repository or `.git` file (git reads the configuration it names)'],
+  [/^.+\/\.git\/(?:config(?:\.worktree)?|commondir|hooks(?:\/.*)?|objects\/info\/alternates)$/, 'the git configuration of a nested repository (git runs the programs it names)'],
   [/^\.claude(?:\/.*)?$/, "Claude Code's settings"],
   [/^\.mcp\.json$/, 'the MCP server list'],
 ];
@@ -53,6 +61,15 @@ const HOME_FILES: readonly [RegExp, string][] = [
   [/^\.mewcode\.(?:ya?ml|json)$/, "MewCode's configuration"],
   [/^\.gitconfig$/, 'the git user configuration (git runs the programs it names)'],
 ];
+
+/**
+ * Also relative to the home directory, outside the project (or anywhere when the project holds
+ * the home: MewCode started in `~` or above): the user's dotfiles — every `~/.name` and what is
+ * below it (shell startup files, `~/.config/**`, `~/.ssh`, `~/.local/bin`…: what a shell, git or
+ * ssh runs or reads at the next login or command) — and `~/bin`, on the default PATH of many
+ * distributions. The sandbox keeps the same names read-only (sandbox-os/policy.ts).
+ */
+const HOME_DOTFILES: readonly [RegExp, string][] = [[/^(?:\.[^/]+|bin|Library)(?:\/.*)?$/, 'one of your dotfiles (your shell, git or ssh reads or runs it)']];
 
 /** Directories that hold protected files: deleting or replacing one of them changes those files. */
 const PROJECT_HOLDERS = ['', '.mewcode', '.git', '.git/hooks', '.claude'];
@@ -111,6 +128,7 @@ export interface ProtectedHit {
 /** Whether writing `absolute` changes a protected file; undefined when it does not. */
 export function protectedPath(absolute: string, scope: ProtectedScope): ProtectedHit | undefined {
   const { project, home } = roots(scope);
+  const projectHoldsHome = home.some((h) => project.some((root) => h === root || relativeInside(root, h) !== undefined));
   for (const candidate of forms(absolute)) {
     for (const root of project) {
       const what = lookup(PROJECT_FILES, relativeInside(root, candidate));
@@ -120,6 +138,37 @@ export function protectedPath(absolute: string, scope: ProtectedScope): Protecte
       const what = lookup(HOME_FILES, relativeInside(root, candidate));
       if (what) return { path: absolute, what };
     }
+    const inProject = project.some((root) => candidate === root || relativeInside(root, candidate) !== undefined);
+    if (projectHoldsHome || !inProject) {
+      for (const root of home) {
+        const what = lookup(HOME_DOTFILES, relativeInside(root, candidate));
+        if (what) return { path: absolute, what };
+      }
+    }
+    const named = gitNamed(candidate, scope);
+    if (named) return { path: absolute, what: named };
+  }
+  return undefined;
+}
+
+/**
+ * A file or directory the project's git configuration names (an included file, the hooks
+ * directory, an fsmonitor program) inside the project: as good as `.git/config` or `.git/hooks`.
+ */
+function gitNamed(candidate: string, scope: ProtectedScope): string | undefined {
+  const gitDir = path.join(scope.projectRoot, '.git');
+  let paths: string[];
+  try {
+    if (!statSync(gitDir).isDirectory()) return undefined;
+    paths = gitNamedPathsCached({ gitDir, workTree: scope.projectRoot, homeDir: scope.homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
+  } catch {
+    return undefined;
+  }
+  const { project } = roots(scope);
+  for (const named of paths) {
+    // Inside the project only (the user's own files elsewhere are the user's), never the root itself.
+    if (!project.some((root) => relativeInside(root, named) !== undefined)) continue;
+    if (candidate === named || relativeInside(named, candidate) !== undefined) return 'a file your git configuration names (git reads it, or runs what it holds)';
   }
   return undefined;
 }

@@ -82,7 +82,8 @@ function commandFindings(parsed: ParsedCommandLike, startDir: string, scope: Pro
     for (const write of writes) {
       const target = expandHomeSpelling(write.target, scope.homeDir);
       if (HARMLESS.test(target)) continue;
-      if (/[$`]/.test(target) || target === '' || target.startsWith('~')) {
+      // A brace expansion (`~/.bash{rc,_profile}`) names several paths bash computes: not judged one by one.
+      if (/[$`]/.test(target) || /\{[^}]*(?:,|\.\.)[^}]*\}/.test(target) || target === '' || target.startsWith('~')) {
         findings.push({ unknown: `"${short(segment.text)}" writes to ${JSON.stringify(write.target)}, which is computed at run time` });
         continue;
       }

@@ -97,6 +97,8 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   args.push('--bind', invocation.privateTmp, '/tmp');
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   for (const dir of plan.pinned) args.push('--bind', dir, dir);
+  // MewCode started in the home (or above): the home read-only, its entries but the dotfiles writable again.
+  if (plan.homeGuard) args.push('--ro-bind', plan.homeGuard.home, plan.homeGuard.home, ...plan.homeGuard.writableEntries.flatMap((entry) => ['--bind', entry, entry]));
   for (const target of plan.readOnly) args.push('--ro-bind', target, target);
   for (const target of plan.blocked) args.push('--ro-bind', invocation.emptyDir, target);
   // A socket allowed inside a hidden directory needs its mount point made before the tmpfs turns read-only.

@@ -23,12 +23,15 @@
  * Settings come from the user's files only (settings.ts); a project's `sandbox:` is ignored,
  * loudly. The plugin is essential: a project's `disable:` cannot remove it.
  */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { SandboxReadRules } from '../../types/sandbox.js';
 import type { PermissionSettings, SearchPolicy } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
+import { isWithin } from './policy.js';
 import { OsCommandSandbox } from './service.js';
 
 export { OsCommandSandbox, type OsSandboxOptions } from './service.js';
@@ -46,6 +49,29 @@ function warnProjectSetting(kernel: KernelApi): void {
   kernel.warn(
     `sandbox-os: ${where}: sandbox: is ignored outside your own settings (a repository must not switch off or widen its own sandbox); ` +
       'set it in ~/.mewcode/settings.yaml or ~/.mewcode/config.yaml',
+  );
+}
+
+/**
+ * Started in the home directory, `/` or an ancestor of the home: commands may write the whole
+ * home, so its dotfiles are protected (read-only in the sandbox, asking in the file tools). Said
+ * once, at start.
+ */
+function warnHomeRoot(kernel: KernelApi): void {
+  const real = (p: string): string => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const root = real(kernel.projectRoot);
+  const home = real(kernel.homeDir);
+  if (!isWithin(root, home)) return;
+  kernel.warn(
+    `sandbox-os: the project root ${root} ${root === home ? 'is your home directory' : 'holds your home directory'}: commands may write anywhere in it except your dotfiles ` +
+      '(every ~/.name: ~/.bashrc, ~/.profile, ~/.gitconfig, ~/.ssh, ~/.config …, and ~/bin), which stay read-only; the file tools ask before changing them. ' +
+      'Start MewCode in a project directory to keep the rest of your home out of reach.',
   );
 }
 
@@ -91,6 +117,7 @@ export default definePlugin({
   async apply(kernel) {
     const sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
     warnProjectSetting(kernel);
+    warnHomeRoot(kernel);
     // Probes now, in the background, so a sandbox that cannot run is said once at start (within
     // ≈ 10 ms, long before a model answers) without holding up the first request. Every consumer
     // (the mode layer's probe(), wrap()) awaits the same probe, after the user's settings.

@@ -5,7 +5,8 @@
  * Protected paths that do not exist yet (e.g. `.mcp.json`, `.mewcode/` in a fresh project) must
  * not be creatable either. A mount needs a mount point, so the caller creates an EMPTY DIRECTORY
  * at that path just for the call and removes it afterwards (if still empty and no other call uses
- * it), and an empty read-only directory is bound over it. A directory rather than a file: git
+ * it; a watchdog removes it if MewCode is killed: service.ts), and an empty read-only directory
+ * is bound over it. A directory rather than a file: git
  * ignores empty directories, so `git status` inside or outside the sandbox shows nothing new,
  * while a file (/dev/null or an empty one) would show up as untracked. Inside the sandbox the
  * path is a read-only mount point, which cannot be written, removed, renamed or replaced.
@@ -21,14 +22,17 @@
  * is pinned too: a directory that merely HOLDS a mount point can still be renamed away and a new
  * one with a hostile config put in its place. A submodule cloned during a sandboxed command is
  * not protected during that command (it did not exist at plan time) but is from the next one on;
- * that gives nothing a command could not already do by planting a nested repository anywhere in
- * the project and registering it as a submodule (`.gitmodules` and `.git/index` stay writable, or
- * git could not work), which no list of mounts can prevent. Beyond MAX_GIT_MODULES git directories, the
+ * like a nested repository planted anywhere in the project and registered as a submodule
+ * (`.gitmodules` and `.git/index` stay writable, or git could not work), which no list of mounts
+ * can prevent, it is judged after the command instead (git-sweep.ts). Beyond MAX_GIT_MODULES git directories, the
  * whole `modules` (or `worktrees`) directory is read-only instead: fail closed, at the cost of
  * git writes in those submodules.
  */
 import path from 'node:path';
-import { GIT_PROTECTED, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, isWithin } from './policy.js';
+import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isWithin } from './policy.js';
+
+/** The audit log's lock and its anchor's temporary files (permission-audit/chain.ts). */
+const TRANSIENT_FILE = /^audit\.(?:lock|head\..+\.tmp)$/;
 
 export type PathKind = 'dir' | 'file' | 'missing' | 'symlink' | 'other';
 
@@ -45,6 +49,14 @@ export interface MountPlan {
   hiddenDirs: string[];
   /** Unreadable: /dev/null bound over files. */
   hiddenFiles: string[];
+  /**
+   * A writable root holds the home (MewCode started in `~`, `/` or an ancestor): the home is bound
+   * read-only, then its entries that are not dotfiles (`homeProtectedName`) bound read-write again,
+   * so no dotfile can be changed, replaced or created (`.bash_profile`, `.gdbinit`: there are too
+   * many startup names to list one by one), while the rest of the home stays writable. New
+   * top-level entries cannot be made in the home. Applied after `pinned`, before `readOnly`.
+   */
+  homeGuard?: { home: string; writableEntries: string[] };
 }
 
 export type PlanResult = { ok: true; plan: MountPlan } | { ok: false; message: string };
@@ -54,6 +66,13 @@ export interface PlanInput {
   homeDir: string;
   /** Absolute paths (default list + user's), after following links. */
   denyRead: readonly string[];
+  /**
+   * Paths the git configuration of `<root>/.git` makes git read or run (included files, the hooks
+   * directory; sdk/git-config-paths.ts): protected like `.git/config` when inside a writable root.
+   */
+  gitNamedPaths?: (gitDir: string, workTree: string) => readonly string[];
+  /** The real path of a link (undefined when it dangles): a dotfile link's target is protected where it lies. */
+  realPath?: (link: string) => Promise<string | undefined>;
 }
 
 /** lstat-like for protected paths (links not followed); stat-like (`follow`) for deny-read paths. */
@@ -78,8 +97,13 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   const protect = async (target: string): Promise<string | undefined> => {
     const kind = await inspect(target, false);
     if (kind === 'symlink') return refusal(target);
-    if (kind === 'missing') plan.blocked.push(target);
-    else plan.readOnly.push(target);
+    if (kind === 'missing') {
+      // Its directory missing too (`objects/info` of a damaged repository): no mount point can be
+      // made without creating that directory as well; nothing is blocked.
+      const parent = path.dirname(target);
+      if (!writable.includes(parent) && (await inspect(parent, false)) === 'missing') return undefined;
+      plan.blocked.push(target);
+    } else plan.readOnly.push(target);
     return undefined;
   };
 
@@ -91,6 +115,13 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     if (gitKind === 'dir') {
       const problem = await protectGitDir(git, context);
       if (problem) return { ok: false, message: problem };
+      for (const named of input.gitNamedPaths?.(git, root) ?? []) {
+        const target = path.normalize(named);
+        // Inside a writable root, and not a root itself (`core.hooksPath = .` would freeze the project).
+        if (!writable.some((dir) => isWithin(dir, target) && dir !== target)) continue;
+        const refused = await protect(target);
+        if (refused) return { ok: false, message: refused };
+      }
     } else if (gitKind === 'missing') plan.blocked.push(git);
     else plan.readOnly.push(git); // a `gitdir:` file (worktree, submodule)
 
@@ -102,6 +133,7 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
       const problem = await protect(target);
       if (problem) return { ok: false, message: problem };
     }
+    if (isWithin(root, input.homeDir) && !plan.homeGuard) await guardHome(input.homeDir, plan, inspect, list, input.realPath);
   }
 
   for (const target of dedupe(input.denyRead)) {
@@ -120,11 +152,40 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     return false;
   };
   plan.hiddenDirs = plan.hiddenDirs.filter((dir) => !covered(dir));
-  plan.hiddenFiles = plan.hiddenFiles.filter((file) => !covered(file));
+  // A file that may vanish before bubblewrap mounts over it cannot be hidden (the mount would need
+  // a new mount point, in a directory that may be read-only): the audit log's lock and the anchor's
+  // temporary files, in `~/.mewcode` when MewCode runs in the home. They hold no secret.
+  plan.hiddenFiles = plan.hiddenFiles.filter((file) => !covered(file) && !TRANSIENT_FILE.test(path.basename(file)));
   plan.pinned = dedupe(plan.pinned);
   plan.readOnly = dedupe(plan.readOnly);
   plan.blocked = dedupe(plan.blocked);
+  if (plan.homeGuard) {
+    // Nothing can be created in the read-only home: its missing protected names need no mount point.
+    const home = plan.homeGuard.home;
+    plan.blocked = plan.blocked.filter((target) => path.dirname(target) !== home);
+  }
   return { ok: true, plan };
+}
+
+/**
+ * The home inside a writable root: see MountPlan.homeGuard. A dotfile that is a link (dotfile
+ * managers) is read-only where it points, when that is writable (`~/.vimrc -> dotfiles/vimrc`).
+ */
+async function guardHome(homeDir: string, plan: MountPlan, inspect: Inspect, list: List, realPath: PlanInput['realPath']): Promise<void> {
+  const writableEntries: string[] = [];
+  for (const name of await list(homeDir)) {
+    const target = path.join(homeDir, name);
+    const kind = await inspect(target, false);
+    if (!homeProtectedName(name)) {
+      // Links stay as they are (read-only in the home): binding one would bind where it points.
+      if (kind === 'dir' || kind === 'file') writableEntries.push(target);
+      continue;
+    }
+    if (kind !== 'symlink' || !realPath) continue;
+    const real = await realPath(target);
+    if (real && plan.writable.some((root) => isWithin(root, real) && root !== real) && real !== homeDir) plan.readOnly.push(real);
+  }
+  plan.homeGuard = { home: homeDir, writableEntries };
 }
 
 /**
@@ -145,6 +206,12 @@ async function pinWithNames(dir: string, names: readonly string[], context: GitC
 async function protectGitDir(gitDir: string, context: GitContext): Promise<string | undefined> {
   const problem = await pinWithNames(gitDir, GIT_PROTECTED, context);
   if (problem) return problem;
+  for (const name of GIT_PROTECTED_IF_PRESENT) {
+    const target = path.join(gitDir, name);
+    const kind = await context.inspect(target, false);
+    if (kind === 'symlink') return refusal(target);
+    if (kind !== 'missing') context.plan.readOnly.push(target);
+  }
   const worktrees = await subdirectories(path.join(gitDir, 'worktrees'), context, false);
   if (typeof worktrees === 'string') return worktrees;
   for (const dir of worktrees ?? []) {

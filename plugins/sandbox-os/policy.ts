@@ -18,9 +18,20 @@ export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', 
  * Inside an existing git directory (the project's `.git` and each submodule's
  * `.git/modules/<name>`): read-only. The git directories themselves are pinned (see bwrap-args).
  * `config.worktree` is read when extensions.worktreeConfig is on (sparse-checkout turns it on).
- * The rules layer's list (permission-rules/protected-paths.ts) names the same files.
+ * `info/` is left writable: what it holds (attributes, exclude, sparse-checkout) names no
+ * program, as the committed `.gitattributes` and `.gitignore` name none — drivers come from
+ * config only. The rules layer's list (permission-rules/protected-paths.ts) names the same files.
  */
 export const GIT_PROTECTED: readonly string[] = ['config', 'hooks', 'config.worktree'];
+
+/**
+ * Inside a git directory, read-only when they exist: `commondir` moves where git reads config and
+ * hooks from (in any git directory, not only a worktree's), `objects/info/alternates` where it
+ * reads objects. Missing, they cannot be blocked: git dies on a `commondir` it cannot read (a
+ * directory, an empty file) and warns at every command on an `alternates` directory. One that
+ * appears during a command is set aside after it (git-sweep.ts).
+ */
+export const GIT_PROTECTED_IF_PRESENT: readonly string[] = ['commondir', 'objects/info/alternates'];
 
 /** Inside each linked worktree's directory `<gitdir>/worktrees/<id>`: its own config, and where its common dir (config, hooks) is. */
 export const WORKTREE_PROTECTED: readonly string[] = ['config.worktree', 'commondir'];
@@ -30,6 +41,16 @@ export const MAX_GIT_MODULES = 256;
 
 /** Unreadable inside the sandbox: the researched list lives in credential-paths.ts. */
 export { CREDENTIAL_PATHS as DEFAULT_DENY_READ, credentialPaths as defaultDenyRead } from './credential-paths.js';
+
+/**
+ * When a writable root holds the home directory (MewCode started in `~`, `/` or an ancestor): the
+ * entries of the home that stay read-only (see mount-plan.ts, homeGuard): every dotfile — what a
+ * shell, git, ssh, an editor or a debugger runs or reads at the next login or command — and
+ * `bin` (on the default PATH of many distributions) and `Library` (macOS LaunchAgents).
+ */
+export function homeProtectedName(name: string): boolean {
+  return name.startsWith('.') || name === 'bin' || name === 'Library';
+}
 
 /** True when `inner` is `outer` or below it (both absolute, normalised). */
 export function isWithin(outer: string, inner: string): boolean {

@@ -38,6 +38,10 @@ export function seatbeltProfile(invocation: SeatbeltInvocation): string {
   const lines = ['(version 1)', '(allow default)', '(deny file-write*)'];
   const writable = [...plan.writable, invocation.privateTmp];
   lines.push(`(allow file-write* ${writable.map((dir) => `(subpath ${quote(dir)})`).join(' ')} (literal "/dev/null") (literal "/dev/tty") (regex #"^/dev/fd/"))`);
+  if (plan.homeGuard) {
+    lines.push(`(deny file-write* (subpath ${quote(plan.homeGuard.home)}))`);
+    if (plan.homeGuard.writableEntries.length > 0) lines.push(`(allow file-write* ${plan.homeGuard.writableEntries.map((entry) => `(subpath ${quote(entry)})`).join(' ')})`);
+  }
   const protectedPaths = [...plan.readOnly, ...plan.blocked];
   if (protectedPaths.length > 0) lines.push(`(deny file-write* ${protectedPaths.map((p) => `(literal ${quote(p)}) (subpath ${quote(p)})`).join(' ')})`);
   // .git itself must not be renamed away and replaced.

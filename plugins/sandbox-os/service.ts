@@ -3,7 +3,8 @@
  * into the bubblewrap (Linux) or sandbox-exec (macOS) invocation that runs it confined.
  */
 import { lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
@@ -11,6 +12,8 @@ import { bwrapArgs, seccompLaunch } from './bwrap-args.js';
 import { credentialPaths, credentialPathsFromEnv, hiddenToolEntries } from './credential-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
+import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
+import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
 import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
@@ -48,6 +51,8 @@ export interface OsSandboxOptions {
 export const START_WAIT_MS = 0;
 /** When start() does not wait, the probe starts this long after boot (probe()/wrap() start it at once). */
 export const PROBE_DELAY_MS = 1000;
+/** How far before a command's start a file change still counts as the command's (git-sweep.ts). */
+const CTIME_SLACK_MS = 2000;
 /** Where the domain proxy's socket appears inside the sandbox (under its own tmpfs /run). */
 const PROXY_SOCKET_INSIDE = '/run/mewcode-proxy.sock';
 
@@ -65,6 +70,14 @@ export class OsCommandSandbox implements CommandSandbox {
   private readonly mountPoints = new Map<string, number>();
   /** The mkdir of a mount point in progress or done, shared by every call that claimed it. */
   private readonly creating = new Map<string, Promise<void>>();
+  /** The rmdir of a mount point no call uses any more, in progress: a new claim waits for it. */
+  private readonly removing = new Map<string, Promise<void>>();
+  /** Removes the mount points recorded in the session directory if this process dies (kill -9). */
+  private watchdog: ChildProcess | undefined;
+  /** The `.git` entries of the writable roots as the last command left them (git-sweep.ts). */
+  private readonly gitBaseline: GitBaseline = new Map();
+  private readonly baselinedRoots = new Set<string>();
+  private warnedSweep = false;
   private warnedRuleWalk = false;
   private warnedGlobWalk = false;
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
@@ -137,9 +150,17 @@ export class OsCommandSandbox implements CommandSandbox {
       const writableRoots = await this.writableRoots(command.projectRoot);
       const ruleHidden = await this.ruleHidden(writableRoots, command.homeDir);
       const denyRead = await this.denyReadPaths(command.homeDir, writableRoots, ruleHidden);
-      const planned = await planMounts({ writableRoots, homeDir: command.homeDir, denyRead }, inspect, list);
+      const homeDir = await realpath(command.homeDir).catch(() => command.homeDir);
+      const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPathsCached({ gitDir, workTree, homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
+      const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
+      const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, realPath }, this.inspectProtected, list);
       if (!planned.ok) return { kind: 'refused', message: planned.message };
       const { plan } = planned;
+      await this.baseline(writableRoots);
+      // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
+      // times come from a coarse clock (a few ms behind; whole seconds on some file systems).
+      const since = Date.now() - CTIME_SLACK_MS;
+      const afterCommand = (): Promise<void> => this.afterCommand(writableRoots, since);
       if (located.found.mechanism === 'sandbox-exec') {
         if (!this.settings.network && this.settings.allowedDomains.length > 0 && !this.warnedDomains) {
           this.warnedDomains = true;
@@ -147,7 +168,13 @@ export class OsCommandSandbox implements CommandSandbox {
         }
         const unixSockets = { allowed: await realPaths(this.settings.allowUnixSockets), ...(this.settings.allowAllUnixSockets ? { allowAll: true } : {}) };
         const args = seatbeltArgs({ plan, privateTmp: dirs.tmp, network: this.settings.network, argv: command.argv, unixSockets });
-        return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { file: located.found.binary, args, env: { TMPDIR: dirs.tmp }, release: async () => undefined } };
+        let swept = false;
+        const releaseSeatbelt = async (): Promise<void> => {
+          if (swept) return;
+          swept = true;
+          await afterCommand();
+        };
+        return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { file: located.found.binary, args, env: { TMPDIR: dirs.tmp }, release: releaseSeatbelt } };
       }
       const made = await this.makeMountPoints(plan.blocked);
       if (!made.ok) return { kind: 'refused', message: made.message };
@@ -177,6 +204,7 @@ export class OsCommandSandbox implements CommandSandbox {
         if (released) return;
         released = true;
         await this.releaseMountPoints(plan.blocked);
+        await afterCommand();
       };
       return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
     } catch (error) {
@@ -221,6 +249,9 @@ export class OsCommandSandbox implements CommandSandbox {
     const session = this.session;
     this.session = undefined;
     this.filterFile = undefined; // it lives in the session directory
+    // Its cleanup finds nothing left to do (every call released its mount points).
+    this.watchdog?.stdin?.end();
+    this.watchdog = undefined;
     if (!session) return;
     try {
       await rm((await session).base, { recursive: true, force: true });
@@ -338,9 +369,89 @@ export class OsCommandSandbox implements CommandSandbox {
       const empty = path.join(base, 'empty');
       await mkdir(tmp, { mode: 0o700 });
       await mkdir(empty, { mode: 0o500 });
+      this.startWatchdog(base);
       return { base, tmp, empty };
     })();
     return this.session;
+  }
+
+  /**
+   * A small detached shell that outlives this process: it waits for the end of its stdin (a pipe
+   * only this process holds, closed by the kernel however the process ends, kill -9 included),
+   * then removes the mount points still listed in the session directory's `mount-points` file
+   * (rmdir: only if still empty) and the session directory. So a killed MewCode leaves no empty
+   * `.mcp.json` or `.claude` directory in the user's project.
+   */
+  private startWatchdog(base: string): void {
+    // Several passes over about three seconds: a bubblewrap killed while it set up its mounts may
+    // make a mount point again just after a pass removed it.
+    const script =
+      'cat >/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do ' +
+      'while IFS= read -r p; do [ -e "$p" ] && rmdir -- "$p" 2>/dev/null; done < "$1/mount-points"; sleep 0.3; done; rm -rf -- "$1"';
+    writeFileSync(path.join(base, 'mount-points'), '');
+    try {
+      const child = spawn('/bin/sh', ['-c', script, 'mewcode-sandbox-cleanup', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+      child.on('error', () => undefined);
+      child.stdin.on('error', () => undefined);
+      child.unref();
+      (child.stdin as unknown as { unref?: () => void }).unref?.();
+      this.watchdog = child;
+    } catch {
+      // No shell to spawn: mount points are still removed by every call that ends normally.
+    }
+  }
+
+  /** The claimed mount points, for the watchdog (deepest first, as releaseMountPoints removes them). */
+  private recordMountPoints(): void {
+    const session = this.session;
+    if (!session) return;
+    void session.then(({ base }) => {
+      try {
+        writeFileSync(path.join(base, 'mount-points'), [...this.mountPoints.keys()].sort((a, b) => b.length - a.length).map((p) => `${p}\n`).join(''));
+      } catch {
+        // the session directory is gone (dispose)
+      }
+    });
+  }
+
+  /**
+   * Protected paths as the plan sees them: a mount point this process made (or is removing), or
+   * one another MewCode left or holds (an empty directory of mode 0500), is "missing": bound over
+   * from the empty directory rather than over itself, so it may vanish before bubblewrap mounts it
+   * (bubblewrap then makes it again) without failing the command.
+   */
+  private readonly inspectProtected: Inspect = async (target, follow) => {
+    const kind = await inspect(target, follow);
+    if (follow || kind !== 'dir') return kind;
+    if (this.mountPoints.has(target) || this.removing.has(target)) return 'missing';
+    return (await isMountPointLeft(target)) ? 'missing' : kind;
+  };
+
+  /** The first command in a writable root: its `.git` entries before anything ran (git-sweep.ts). */
+  private async baseline(roots: readonly string[]): Promise<void> {
+    const fresh = roots.filter((root) => !this.baselinedRoots.has(root));
+    if (fresh.length === 0) return;
+    for (const root of fresh) this.baselinedRoots.add(root);
+    for (const [file, id] of await gitBaseline(fresh)) if (!this.gitBaseline.has(file)) this.gitBaseline.set(file, id);
+  }
+
+  /** After a command: git directories it planted set aside (git-sweep.ts). */
+  private async afterCommand(roots: readonly string[], since: number): Promise<void> {
+    try {
+      const { quarantined, truncated } = await sweepGitDirs(roots, since, this.gitBaseline);
+      for (const item of quarantined) {
+        this.options.warn(
+          `sandbox-os: a sandboxed command left ${item.why} at ${item.path}; git would have run it on your machine at your next git command there. ` +
+            `MewCode renamed it to ${item.movedTo}: look at it, and rename it back if you wrote it yourself.`,
+        );
+      }
+      if (truncated && !this.warnedSweep) {
+        this.warnedSweep = true;
+        this.options.warn('sandbox-os: the project is too large to check every nested git repository after each command; repositories beyond the first directories walked are not checked');
+      }
+    } catch (error) {
+      this.options.warn(`sandbox-os: the check after a sandboxed command failed (${(error as Error).message})`);
+    }
   }
 
   private async writableRoots(projectRoot: string): Promise<string[]> {
@@ -360,11 +471,32 @@ export class OsCommandSandbox implements CommandSandbox {
   private async makeMountPoints(paths: readonly string[]): Promise<{ ok: true } | { ok: false; message: string }> {
     const made: string[] = [];
     for (const target of paths) {
+      if (target.includes('\n')) {
+        await this.releaseMountPoints(made);
+        return { ok: false, message: `The OS sandbox cannot protect ${JSON.stringify(target)} (a line break in the path), so the command was not run. Ask the user to rename the directory.` };
+      }
       const users = this.mountPoints.get(target) ?? 0;
       // Claimed before awaiting, so a concurrent call (hooks run side by side) shares this mount
-      // point instead of racing to create it; it waits for the same mkdir.
+      // point instead of racing to create it; it waits for the same mkdir, and a mkdir waits for
+      // the rmdir of the previous claim still in progress.
       this.mountPoints.set(target, users + 1);
-      if (users === 0) this.creating.set(target, mkdir(target, { mode: 0o500 }).then(() => undefined));
+      if (users === 0) {
+        this.recordMountPoints();
+        const removal = this.removing.get(target);
+        this.creating.set(
+          target,
+          (async () => {
+            await removal;
+            try {
+              await mkdir(target, { mode: 0o500 });
+            } catch (error) {
+              // One another MewCode made (or left): the same empty read-only directory, shared.
+              if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await isMountPointLeft(target))) return;
+              throw error;
+            }
+          })(),
+        );
+      }
       try {
         await this.creating.get(target);
       } catch (error) {
@@ -374,6 +506,7 @@ export class OsCommandSandbox implements CommandSandbox {
         else {
           this.mountPoints.delete(target);
           this.creating.delete(target);
+          this.recordMountPoints();
         }
         await this.releaseMountPoints(made);
         return {
@@ -388,6 +521,7 @@ export class OsCommandSandbox implements CommandSandbox {
 
   private async releaseMountPoints(paths: readonly string[]): Promise<void> {
     // Deepest first, so `.git/hooks` goes before `.git`.
+    const removals: Promise<void>[] = [];
     for (const target of [...paths].sort((a, b) => b.length - a.length)) {
       const users = (this.mountPoints.get(target) ?? 1) - 1;
       if (users > 0) {
@@ -396,12 +530,29 @@ export class OsCommandSandbox implements CommandSandbox {
       }
       this.mountPoints.delete(target);
       this.creating.delete(target);
-      try {
-        await rmdir(target); // only if still empty: something the user put there stays
-      } catch {
-        // not empty, or already gone
-      }
+      // Only if still empty: something the user put there stays.
+      const removal: Promise<void> = rmdir(target)
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.removing.get(target) === removal) this.removing.delete(target);
+        });
+      this.removing.set(target, removal);
+      removals.push(removal);
+      await removal;
     }
+    await Promise.all(removals);
+    if (removals.length > 0) this.recordMountPoints();
+  }
+}
+
+/** An empty directory of mode 0500: the mount point of a MewCode call (this process's or another's, live or killed). */
+async function isMountPointLeft(target: string): Promise<boolean> {
+  try {
+    const info = await lstat(target);
+    if (!info.isDirectory() || (info.mode & 0o777) !== 0o500) return false;
+    return (await readdir(target)).length === 0;
+  } catch {
+    return false;
   }
 }
 

@@ -1,0 +1,145 @@
+/**
+ * Files and directories a repository's git configuration makes git read or run from: the files
+ * it includes (`include.path`, `includeIf.*.path`, followed), the hooks directory
+ * (`core.hooksPath`) and an fsmonitor program given as a path (`core.fsmonitor`). When one of
+ * them lies inside the project, writing it is as good as writing `.git/config` or `.git/hooks`
+ * (husky's `core.hooksPath = .husky`, a team's `include.path = ../team.gitconfig`), so the
+ * sandbox and the rules layer protect them like those. Shared by sandbox-os and permission-rules.
+ *
+ * The configuration files read are the user's and the repository's own (`~/.gitconfig`,
+ * `$XDG_CONFIG_HOME/git/config`, `<gitdir>/config`, `<gitdir>/config.worktree`), which commands
+ * cannot write: a plain reader is enough, it never meets hostile syntax it must match git on.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** How deep includes are followed (git stops at 10). */
+const MAX_INCLUDE_DEPTH = 10;
+
+interface Entry {
+  key: string;
+  value: string;
+}
+
+/** `section.sub.name` keys (section and name lower-cased, as git compares them) and values. */
+export function parseGitConfig(text: string): Entry[] {
+  const entries: Entry[] = [];
+  let section = '';
+  const lines = text.replace(/\\\r?\n/g, '').split(/\r?\n/);
+  for (const raw of lines) {
+    let line = raw.trim();
+    while (line.startsWith('[')) {
+      const close = line.indexOf(']');
+      if (close === -1) break;
+      const header = line.slice(1, close).trim();
+      const quoted = /^([^\s"]+)\s+"((?:[^"\\]|\\.)*)"$/.exec(header);
+      if (quoted) section = `${quoted[1]!.toLowerCase()}.${quoted[2]!.replace(/\\(.)/g, '$1')}`;
+      else {
+        const dot = header.indexOf('.');
+        section = dot === -1 ? header.toLowerCase() : `${header.slice(0, dot).toLowerCase()}.${header.slice(dot + 1)}`;
+      }
+      line = line.slice(close + 1).trim();
+    }
+    if (line === '' || line.startsWith('#') || line.startsWith(';') || section === '') continue;
+    const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (!match) continue;
+    entries.push({ key: `${section}.${match[1]!.toLowerCase()}`, value: match[2] === undefined ? 'true' : unquote(match[2]) });
+  }
+  return entries;
+}
+
+function unquote(value: string): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    if (ch === '\\' && i + 1 < value.length) {
+      const next = value[++i]!;
+      out += next === 'n' ? '\n' : next === 't' ? '\t' : next;
+    } else if (ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === '#' || ch === ';')) break;
+    else out += ch;
+  }
+  return out.trim();
+}
+
+function expandTilde(value: string, homeDir: string): string {
+  return value === '~' || value.startsWith('~/') ? path.join(homeDir, value.slice(1)) : value;
+}
+
+function readText(file: string): string | undefined {
+  try {
+    if (!statSync(file).isFile()) return undefined;
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export interface GitNamedPathsInput {
+  /** The repository's git directory (`<root>/.git`). */
+  gitDir: string;
+  /** Its working tree (the project root): relative hooks paths and fsmonitor programs are taken from there. */
+  workTree: string;
+  homeDir: string;
+  /** XDG_CONFIG_HOME, when set. */
+  xdgConfigHome?: string;
+}
+
+/**
+ * The absolute paths the configuration of `gitDir` names (included files, the hooks directory, an
+ * fsmonitor program), each resolved as git resolves it. Unreadable files are skipped.
+ */
+export function gitNamedPaths(input: GitNamedPathsInput): string[] {
+  const found = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string, depth: number): void => {
+    if (depth > MAX_INCLUDE_DEPTH || seen.has(file)) return;
+    seen.add(file);
+    const text = readText(file);
+    if (text === undefined) return;
+    for (const { key, value } of parseGitConfig(text)) {
+      if (value === '') continue;
+      if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) {
+        // Relative includes are relative to the including file.
+        const included = path.resolve(path.dirname(file), expandTilde(value, input.homeDir));
+        found.add(included);
+        visit(included, depth + 1);
+      } else if (key === 'core.hookspath') {
+        found.add(path.resolve(input.workTree, expandTilde(value, input.homeDir)));
+      } else if (key === 'core.fsmonitor' && !/^(?:true|false|yes|no|on|off|1|0)$/i.test(value)) {
+        // A program: its first word, when it is a path (a bare name is looked up on PATH).
+        const program = expandTilde(value.split(/\s+/)[0]!, input.homeDir);
+        if (program.includes('/')) found.add(path.resolve(input.workTree, program));
+      }
+    }
+  };
+  const xdg = input.xdgConfigHome && path.isAbsolute(input.xdgConfigHome) ? input.xdgConfigHome : path.join(input.homeDir, '.config');
+  for (const file of [path.join(input.homeDir, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(input.gitDir, 'config'), path.join(input.gitDir, 'config.worktree')]) visit(file, 0);
+  return [...found];
+}
+
+const cache = new Map<string, { stamp: string; paths: string[] }>();
+
+/** gitNamedPaths, cached until one of the configuration files read changes (by size and mtime). */
+export function gitNamedPathsCached(input: GitNamedPathsInput): string[] {
+  const key = `${input.gitDir}\u0000${input.workTree}\u0000${input.homeDir}\u0000${input.xdgConfigHome ?? ''}`;
+  const xdg = input.xdgConfigHome && path.isAbsolute(input.xdgConfigHome) ? input.xdgConfigHome : path.join(input.homeDir, '.config');
+  const files = [path.join(input.homeDir, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(input.gitDir, 'config'), path.join(input.gitDir, 'config.worktree')];
+  const stamp = files
+    .map((file) => {
+      try {
+        const info = statSync(file);
+        return `${info.size}:${info.mtimeMs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+  const hit = cache.get(key);
+  if (hit && hit.stamp === stamp) return hit.paths;
+  const paths = gitNamedPaths(input);
+  if (cache.size > 32) cache.clear();
+  cache.set(key, { stamp, paths });
+  return paths;
+}

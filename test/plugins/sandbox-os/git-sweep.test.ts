@@ -1,0 +1,83 @@
+/**
+ * The check after each sandboxed command (git-sweep.ts), on real git repositories: what a command
+ * planted that git would run is set aside; ordinary repositories, and what was there before the
+ * command, are left alone.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gitBaseline, sweepGitDirs, QUARANTINE_SUFFIX } from '../../../plugins/sandbox-os/git-sweep.js';
+
+let root: string;
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: root } }).toString();
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mc-sweep-')));
+  git(root, 'init', '-q');
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** The baseline, then `act` (the "command"), then the sweep. */
+async function around(act: () => void): Promise<string[]> {
+  const baseline = await gitBaseline([root]);
+  const since = Date.now() - 20; // file times lag the wall clock by a few ms (the service allows more)
+  act();
+  const { quarantined } = await sweepGitDirs([root], since, baseline);
+  return quarantined.map((q) => path.relative(root, q.path));
+}
+
+const HOSTILE = '[core]\n\tfsmonitor = touch /tmp/x\n';
+
+test('a nested repository given an fsmonitor: its config is set aside', async () => {
+  expect(await around(() => {
+    git(root, 'init', '-q', 'sub');
+    writeFileSync(path.join(root, 'sub', '.git', 'config'), HOSTILE);
+  })).toEqual(['sub/.git/config']);
+  expect(existsSync(path.join(root, 'sub', '.git', `config${QUARANTINE_SUFFIX}`))).toBe(true);
+});
+
+test('repositories made by git init, clone and submodule add, with remotes and branches: nothing is touched', async () => {
+  const upstream = path.join(root, 'up');
+  expect(await around(() => {
+    git(root, 'init', '-q', 'up');
+    git(upstream, 'commit', '-q', '--allow-empty', '-m', 'x');
+    git(root, 'clone', '-q', upstream, 'copy');
+    git(root, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', upstream, 'lib');
+    git(path.join(root, 'copy'), 'remote', 'add', 'other', 'https://example.com/x.git');
+  })).toEqual([]);
+});
+
+test("a nested repository's own non-inert settings from before the command stay, even when git runs in it", async () => {
+  git(root, 'init', '-q', 'mine');
+  const config = path.join(root, 'mine', '.git', 'config');
+  writeFileSync(config, '[core]\n\tpager = less -R\n');
+  await new Promise((resolve) => setTimeout(resolve, 100)); // well before the command
+
+  expect(await around(() => git(path.join(root, 'mine'), 'commit', '-q', '--allow-empty', '-m', 'x'))).toEqual([]);
+  expect(readFileSync(path.join(root, 'mine', '.git', 'config'), 'utf8')).toContain('pager');
+});
+
+test('a hostile git directory moved into place (its files keep their old ctimes) is judged whole', async () => {
+  git(root, 'init', '-q', 'prepared');
+  writeFileSync(path.join(root, 'prepared', '.git', 'config'), HOSTILE);
+  renameSync(path.join(root, 'prepared', '.git'), path.join(root, 'prepared', 'dotgit')); // before the baseline: not a `.git`
+  expect(await around(() => renameSync(path.join(root, 'prepared', 'dotgit'), path.join(root, 'prepared', '.git')))).toEqual(['prepared/.git/config']);
+});
+
+test('a .git file pointing at a planted git directory: the .git file is set aside; a hook added to a nested repository too', async () => {
+  expect(await around(() => {
+    git(root, 'init', '-q', '--bare', '.cache/evil');
+    writeFileSync(path.join(root, '.cache', 'evil', 'config'), HOSTILE);
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src', '.git'), 'gitdir: ../.cache/evil\n');
+  })).toEqual(['src/.git']);
+  git(root, 'init', '-q', 'n');
+  expect(await around(() => writeFileSync(path.join(root, 'n', '.git', 'hooks', 'post-checkout'), '#!/bin/sh\n', { mode: 0o755 }))).toEqual(['n/.git/hooks/post-checkout']);
+});
+
+test("the project's own commondir and alternates appearing during the command are set aside", async () => {
+  expect(await around(() => {
+    writeFileSync(path.join(root, '.git', 'commondir'), '../evil\n');
+    writeFileSync(path.join(root, '.git', 'objects', 'info', 'alternates'), '/tmp/objs\n');
+  })).toEqual(['.git/commondir', '.git/objects/info/alternates']);
+});

@@ -1,0 +1,81 @@
+/**
+ * The mount plan when a writable root holds the home (the home read-only but its non-dot
+ * entries), for what the git configuration names (hooks directory, included files), and for the
+ * git files protected only while present (commondir, alternates). Pure: run everywhere.
+ */
+import path from 'node:path';
+import { bwrapArgs } from '../../../plugins/sandbox-os/bwrap-args.js';
+import { planMounts, type MountPlan, type PathKind } from '../../../plugins/sandbox-os/mount-plan.js';
+import { seatbeltProfile } from '../../../plugins/sandbox-os/seatbelt.js';
+
+const HOME = '/home/u';
+
+async function plan(root: string, table: Record<string, PathKind>, extra: { named?: string[]; links?: Record<string, string> } = {}): Promise<MountPlan> {
+  const result = await planMounts(
+    { writableRoots: [root], homeDir: HOME, denyRead: [], gitNamedPaths: () => extra.named ?? [], realPath: async (link) => extra.links?.[link] },
+    async (target) => table[target] ?? 'missing',
+    async (dir) => Object.keys(table).filter((p) => path.dirname(p) === dir).map((p) => path.basename(p)),
+  );
+  if (!result.ok) throw new Error(result.message);
+  return result.plan;
+}
+
+const HOME_TABLE: Record<string, PathKind> = {
+  [HOME]: 'dir',
+  [`${HOME}/.bashrc`]: 'file',
+  [`${HOME}/.config`]: 'dir',
+  [`${HOME}/.vimrc`]: 'symlink',
+  [`${HOME}/bin`]: 'dir',
+  [`${HOME}/work`]: 'dir',
+  [`${HOME}/notes.txt`]: 'file',
+  [`${HOME}/Music`]: 'symlink',
+  [`${HOME}/dotfiles`]: 'dir',
+};
+
+test('root = home: the home is read-only, its non-dot files and folders writable again, links and dotfiles not', async () => {
+  const p = await plan(HOME, HOME_TABLE, { links: { [`${HOME}/.vimrc`]: `${HOME}/dotfiles/vimrc` } });
+  expect(p.homeGuard).toEqual({ home: HOME, writableEntries: [`${HOME}/work`, `${HOME}/notes.txt`, `${HOME}/dotfiles`] });
+  // A dotfile link's target, where it is writable, is read-only.
+  expect(p.readOnly).toContain(`${HOME}/dotfiles/vimrc`);
+  // Nothing can be created in the read-only home: no mount point is made there.
+  expect(p.blocked.filter((b) => path.dirname(b) === HOME)).toEqual([]);
+});
+
+test('root above the home (/home): the same guard', async () => {
+  const p = await plan('/home', { '/home': 'dir', ...HOME_TABLE });
+  expect(p.homeGuard?.home).toBe(HOME);
+});
+
+test('a project elsewhere: no guard', async () => {
+  const p = await plan('/work/proj', { '/work/proj': 'dir', ...HOME_TABLE });
+  expect(p.homeGuard).toBeUndefined();
+});
+
+test('bubblewrap: the home read-only after the writable root and pins, its entries writable again, protection after', async () => {
+  const p = await plan(HOME, { ...HOME_TABLE, [`${HOME}/.git`]: 'dir', [`${HOME}/.git/config`]: 'file' });
+  const args = bwrapArgs({ plan: p, privateTmp: '/tmp/p', emptyDir: '/tmp/e', network: false, cwd: HOME, argv: ['true'] });
+  const at = (...seq: string[]): number => args.findIndex((_, i) => seq.every((part, j) => args[i + j] === part));
+  const guard = at('--ro-bind', HOME, HOME);
+  expect(at('--bind', HOME, HOME)).toBeLessThan(guard);
+  expect(at('--bind', `${HOME}/.git`, `${HOME}/.git`)).toBeLessThan(guard);
+  expect(guard).toBeLessThan(at('--bind', `${HOME}/work`, `${HOME}/work`));
+  expect(at('--bind', `${HOME}/work`, `${HOME}/work`)).toBeLessThan(at('--ro-bind', `${HOME}/.git/config`, `${HOME}/.git/config`));
+  expect(seatbeltProfile({ plan: p, privateTmp: '/tmp/p', network: false, argv: ['true'] })).toContain(`(deny file-write* (subpath "${HOME}"))`);
+});
+
+test('what the git configuration names inside the project is protected; outside it, or the root itself, is not', async () => {
+  const root = '/work/proj';
+  const p = await plan(root, { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/.husky`]: 'dir', [`${root}/team.gitconfig`]: 'file' }, { named: [`${root}/.husky`, `${root}/team.gitconfig`, `${root}/missing.gitconfig`, '/etc/gitconfig.d/x', root] });
+  expect(p.readOnly).toEqual(expect.arrayContaining([`${root}/.husky`, `${root}/team.gitconfig`]));
+  expect(p.blocked).toContain(`${root}/missing.gitconfig`);
+  expect([...p.readOnly, ...p.blocked]).not.toContain('/etc/gitconfig.d/x');
+  expect(p.readOnly).not.toContain(root);
+});
+
+test('commondir and objects/info/alternates: read-only when present, never blocked (git dies on a commondir directory)', async () => {
+  const root = '/work/proj';
+  const present = await plan(root, { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/.git/commondir`]: 'file', [`${root}/.git/objects/info`]: 'dir', [`${root}/.git/objects/info/alternates`]: 'file' });
+  expect(present.readOnly).toEqual(expect.arrayContaining([`${root}/.git/commondir`, `${root}/.git/objects/info/alternates`]));
+  const missing = await plan(root, { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/.git/objects/info`]: 'dir' });
+  expect(missing.blocked.filter((b) => /commondir|alternates/.test(b))).toEqual([]);
+});

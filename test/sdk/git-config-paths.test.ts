@@ -1,0 +1,45 @@
+/** What a repository's git configuration makes git read or run from (sdk/git-config-paths.ts), on real files. */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gitNamedPaths, gitNamedPathsCached, parseGitConfig } from '../../sdk/git-config-paths.js';
+
+let base: string;
+let root: string;
+let home: string;
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mc-gitnamed-')));
+  root = path.join(base, 'proj');
+  home = path.join(base, 'home');
+  mkdirSync(path.join(root, '.git'), { recursive: true });
+  mkdirSync(home);
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+const named = (): string[] => gitNamedPaths({ gitDir: path.join(root, '.git'), workTree: root, homeDir: home }).sort();
+
+test('parses sections, subsections, quoting, comments and bare keys as git does', () => {
+  expect(parseGitConfig('[core]\n\thooksPath = ".hooks" # comment\n[includeIf "gitdir:~/w/"]\n\tpath = ~/w.inc\n[Section.Sub]\n\tflag\n')).toEqual([
+    { key: 'core.hookspath', value: '.hooks' },
+    { key: 'includeif.gitdir:~/w/.path', value: '~/w.inc' },
+    { key: 'section.Sub.flag', value: 'true' },
+  ]);
+});
+
+test('the hooks directory (relative to the work tree), included files (relative to the includer, followed) and an fsmonitor path', () => {
+  writeFileSync(path.join(root, '.git', 'config'), '[core]\n\thooksPath = .husky\n\tfsmonitor = scripts/watch.sh --fast\n[include]\n\tpath = ../team.gitconfig\n');
+  writeFileSync(path.join(root, 'team.gitconfig'), '[include]\n\tpath = more.gitconfig\n');
+  expect(named()).toEqual([path.join(root, '.husky'), path.join(root, 'more.gitconfig'), path.join(root, 'scripts/watch.sh'), path.join(root, 'team.gitconfig')].sort());
+});
+
+test("the user's own ~/.gitconfig counts too (a relative hooksPath there names the project's directory); fsmonitor = true names nothing", () => {
+  writeFileSync(path.join(home, '.gitconfig'), '[core]\n\thooksPath = .githooks\n\tfsmonitor = true\n[includeIf "gitdir:~/src/"]\n\tpath = ~/.gitconfig-work\n');
+  expect(named()).toEqual([path.join(home, '.gitconfig-work'), path.join(root, '.githooks')].sort());
+});
+
+test('the cache follows a change of the configuration', () => {
+  const input = { gitDir: path.join(root, '.git'), workTree: root, homeDir: home };
+  expect(gitNamedPathsCached(input)).toEqual([]);
+  writeFileSync(path.join(root, '.git', 'config'), '[core]\n\thooksPath = .husky\n');
+  expect(gitNamedPathsCached(input)).toEqual([path.join(root, '.husky')]);
+});
