@@ -29,14 +29,15 @@ export function processIdentity(pid: number): ProcessIdentity | undefined {
   return state && startTime ? { state, startTime } : undefined;
 }
 
-/** This process's start time, for the locks it writes (undefined without `/proc`). */
+let ownStart: { value: string | undefined } | undefined;
+/** This process's start time, for the locks it writes (undefined without `/proc`); read once. */
 export function ownStartTime(): string | undefined {
-  return processIdentity(process.pid)?.startTime;
+  return (ownStart ??= { value: processIdentity(process.pid)?.startTime }).value;
 }
 
 let procAvailable: boolean | undefined;
 function hasProc(): boolean {
-  return (procAvailable ??= processIdentity(process.pid) !== undefined);
+  return (procAvailable ??= ownStartTime() !== undefined);
 }
 
 /**

@@ -247,13 +247,34 @@ export class AuditLog {
     return kept;
   }
 
+  /**
+   * `audit.head` is rewritten in place (one small write at offset 0, padded to the old length so
+   * no stale byte stays outside the JSON): a rename over it would make ext4 flush the new file
+   * first, milliseconds on every record. Only something other than our own regular file at the
+   * name (a link, a FIFO, a hard link) is replaced by temp file + rename, never followed.
+   */
   private writeHead(dir: AuditDirectory, head: AuditHead): void {
-    const temp = `${this.names.head}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    const fd = openNoFollow(dir, temp, HEAD_TEMP_FLAGS);
+    const text = formatHead(head);
+    let fd: number | undefined;
     try {
-      writeAll(fd, formatHead(head));
+      fd = openNoFollow(dir, this.names.head, constants.O_RDWR | constants.O_CREAT);
+    } catch (error) {
+      if (!isStatePathRefused(error)) throw error;
+    }
+    if (fd !== undefined) {
+      try {
+        overwrite(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    }
+    const temp = `${this.names.head}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    const tempFd = openNoFollow(dir, temp, HEAD_TEMP_FLAGS);
+    try {
+      writeAll(tempFd, text);
     } finally {
-      closeSync(fd);
+      closeSync(tempFd);
     }
     // rename replaces whatever is at audit.head (a link included) without following it.
     try {
@@ -295,15 +316,39 @@ function readAnchor(anchor: string): string | undefined {
   }
 }
 
-/** The user's copy of the head (with the log it anchors, for whoever reads it), replaced atomically. */
+/**
+ * The user's copy of the head (with the log it anchors, for whoever reads it), rewritten in place
+ * like `audit.head`; anything but a regular file of one link at the name is replaced by rename.
+ */
 function writeAnchor(anchor: string, head: AuditHead, log: string): void {
   ensureAnchorDirectory(anchor);
-  const temp = `${anchor}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const fd = openSync(temp, HEAD_TEMP_FLAGS | constants.O_NOFOLLOW, 0o600);
+  const text = `${JSON.stringify({ segment: head.segment, records: head.records, bytes: head.bytes, last: head.last, log })}\n`;
+  let fd: number | undefined;
   try {
-    writeAll(fd, `${JSON.stringify({ segment: head.segment, records: head.records, bytes: head.bytes, last: head.last, log })}\n`);
+    fd = openSync(anchor, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.nlink !== 1) {
+      closeSync(fd);
+      fd = undefined;
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ELOOP' && code !== 'ENXIO' && code !== 'EISDIR') throw error;
+  }
+  if (fd !== undefined) {
+    try {
+      overwrite(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  const temp = `${anchor}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const tempFd = openSync(temp, HEAD_TEMP_FLAGS | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeAll(tempFd, text);
   } finally {
-    closeSync(fd);
+    closeSync(tempFd);
   }
   try {
     renameSync(temp, anchor);
@@ -311,6 +356,20 @@ function writeAnchor(anchor: string, head: AuditHead, log: string): void {
     ignoreMissing(() => unlinkSync(temp));
     throw error;
   }
+}
+
+/**
+ * Replaces a small file's content with one write at offset 0. Shorter text is padded with spaces
+ * before its final newline to the old length (JSON allows the blanks), so the file never holds a
+ * stale tail and one write(2) — atomic for readers at this size — is all it takes.
+ */
+function overwrite(fd: number, text: string): void {
+  const size = fstatSync(fd).size;
+  const bytes = Buffer.byteLength(text);
+  const padded = bytes >= size ? text : `${text.slice(0, -1)}${' '.repeat(size - bytes)}\n`;
+  const buffer = Buffer.from(padded, 'utf8');
+  const written = writeSync(fd, buffer, 0, buffer.length, 0);
+  if (written !== buffer.length) throw new Error(`only ${written} of ${buffer.length} bytes were written`);
 }
 
 function lastByte(fd: number, size: number): number | undefined {
