@@ -201,6 +201,36 @@ test('a link planted inside a real tool-output/ to an old file outside: the outs
     },
   }));
 
+/** The user's own UserPromptSubmit hook: every run then appends to `.mewcode/hooks.log`. */
+function userHook(s: Scenario): void {
+  mkdirSync(path.join(s.home, '.mewcode'), { recursive: true });
+  writeFileSync(path.join(s.home, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }] } }));
+}
+
+test('hooks.log → a file outside: the hook run is not logged through it', () =>
+  attempt({
+    name: 'hooks.log link',
+    plant: (s) => {
+      userHook(s);
+      const victim = victimArea();
+      symlinkSync(path.join(victim, '.bashrc'), path.join(s.cwd, '.mewcode', 'hooks.log'));
+      return victim;
+    },
+    check: (_s, _out, stderr) => expect(stderr).toMatch(/hook runs are not logged: .*symbolic link/),
+  }));
+
+test('hooks.log under a relative .mewcode link: nothing written outside', () =>
+  attempt({
+    name: 'hooks.log through .mewcode link',
+    plant: (s) => {
+      userHook(s);
+      const victim = victimArea();
+      rmdirSync(path.join(s.cwd, '.mewcode'));
+      symlinkSync(path.relative(s.cwd, victim), path.join(s.cwd, '.mewcode'));
+      return victim;
+    },
+  }));
+
 test('control: without links, an old spill file in a real tool-output/ is cleaned up (the clean-up did run)', async () => {
   await scenario([{ text: 'done', delayMs: 400 }, { text: 'done' }], async (s) => {
     const spill = path.join(s.cwd, '.mewcode', 'tool-output');
