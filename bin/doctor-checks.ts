@@ -104,16 +104,16 @@ export function checkProxy(env: NodeJS.ProcessEnv): CheckLine[] {
 }
 
 /** The project's audit log (.mewcode/audit.jsonl), when there is one: its hash chain must hold. */
-export async function checkAudit(projectRoot: string): Promise<CheckLine[]> {
+export async function checkAudit(projectRoot: string, homeDir: string): Promise<CheckLine[]> {
   const file = path.join(projectRoot, '.mewcode', 'audit.jsonl');
-  const { headFileOf } = await import('../plugins/permission-audit/chain.js');
+  const { anchorFileOf, headFileOf } = await import('../plugins/permission-audit/chain.js');
   const exists = async (f: string): Promise<boolean> => access(f).then(() => true, () => false);
   if (!(await exists(file)) && !(await exists(headFileOf(file)))) {
     return [{ status: 'ok', check: 'audit', message: 'no audit log in this project yet (.mewcode/audit.jsonl)' }];
   }
   const { verifyAuditLog } = await import('../plugins/permission-audit/verify.js');
   try {
-    const result = await verifyAuditLog(file);
+    const result = await verifyAuditLog(file, { anchor: anchorFileOf(homeDir, file) });
     if (result.ok === 'missing') return [{ status: 'ok', check: 'audit', message: 'no audit log in this project yet (.mewcode/audit.jsonl)' }];
     if (result.ok) return [{ status: 'ok', check: 'audit', message: `audit log intact: ${result.records} records in ${result.files} file${result.files === 1 ? '' : 's'}` }];
     return [{

@@ -63,7 +63,7 @@ export async function collectChecks(
   lines.push(...checkRipgrep(findRipgrep(env.PATH)));
   lines.push(...checkProxy(env));
   lines.push(...kernel.sandbox);
-  lines.push(...(await checkAudit(options.cwd)));
+  lines.push(...(await checkAudit(options.cwd, homeDir)));
   lines.push(...kernel.plugins);
   return lines;
 }

@@ -35,16 +35,17 @@ const { startScriptedServer } = await import(pathToFileURL(path.join(DIST, 'scri
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-program-cache-'));
 try {
-  const project = path.join(work, 'project');
-  mkdirSync(project);
-  writeFileSync(path.join(project, 'README.md'), '# rehearsal\n');
-  try {
-    execFileSync('git', ['init', '-q'], { cwd: project, stdio: 'ignore' });
-  } catch {
-    // no git: the environment block says so, and the rest of the run is the same
-  }
-  process.chdir(project);
   for (const protocol of ['anthropic', 'openai']) {
+    // A project per home: a project's audit log is anchored in the home of the user who wrote it.
+    const project = path.join(work, `project-${protocol}`);
+    mkdirSync(project);
+    writeFileSync(path.join(project, 'README.md'), '# rehearsal\n');
+    try {
+      execFileSync('git', ['init', '-q'], { cwd: project, stdio: 'ignore' });
+    } catch {
+      // no git: the environment block says so, and the rest of the run is the same
+    }
+    process.chdir(project);
     const home = path.join(work, `home-${protocol}`);
     mkdirSync(home);
     await rehearse(protocol, home);

@@ -4,9 +4,11 @@
  * `.gitignore` (whoever writes first creates it: transcripts and saved results hold what was said
  * and read, secrets included) and the lock that keeps two processes out of one session.
  */
-import { closeSync, constants, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { redirectedByLink, resolveRealSync } from './path-containment.js';
+import { resolveRealSync } from './path-containment.js';
+import { isStatePathRefused, openProjectStateFile, openStateDirectory, readProjectStateFile, replaceProjectStateFile, unlinkProjectStateFile } from './project-state-dir.js';
+import { holderAlive, holderRecord, parseHolderRecord } from './process-liveness.js';
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_RDONLY, O_WRONLY } = constants;
 
@@ -19,16 +21,20 @@ export function sessionDirectory(projectRoot: string, sessionId: string): string
 }
 
 /**
- * Creates `dir` (inside the sessions root) after checking that no symbolic link on the way leads
- * elsewhere, and the root's `.gitignore` of `*` if it is missing. Throws what went wrong.
+ * Creates `dir` (inside the sessions root) one checked name at a time (sdk/project-state-dir.ts:
+ * a symbolic link on the way is refused, never followed), and the root's `.gitignore` of `*` if it
+ * is missing. Throws what went wrong.
  */
 export function prepareSessionDirectory(projectRoot: string, dir: string, what: string): void {
-  const real = redirectedByLink(projectRoot, dir);
-  if (real !== undefined) throw new Error(`${path.relative(projectRoot, dir)} leads to ${real} through a symbolic link; ${what} are written only inside the project`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    openStateDirectory(projectRoot, path.relative(projectRoot, dir), { create: true })?.close();
+  } catch (error) {
+    if (isStatePathRefused(error)) throw new Error(`${error.message}; ${what} are written only inside the project`);
+    throw error;
+  }
   let fd: number;
   try {
-    fd = openSync(path.join(sessionsRoot(projectRoot), '.gitignore'), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    fd = openProjectStateFile(projectRoot, path.join(sessionsRoot(projectRoot), '.gitignore'), O_WRONLY | O_CREAT | O_EXCL);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
     throw error;
@@ -50,16 +56,12 @@ export function readNoFollow(file: string): string {
   }
 }
 
-/** Writes `text` to a temporary name beside `file`, then renames it over: never a half-written file. */
-export function replaceFile(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, O_WRONLY | O_CREAT | constants.O_TRUNC | O_NOFOLLOW, 0o600);
-  try {
-    writeFully(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file); // replaces the name, never follows it
+/**
+ * Writes `text` to a temporary name beside `file` (under `projectRoot`), then renames it over:
+ * never a half-written file, never through a link.
+ */
+export function replaceFile(projectRoot: string, file: string, text: string): void {
+  replaceProjectStateFile(projectRoot, file, text);
 }
 
 /** writeSync may write less than asked (a full disk, a signal): the rest, or an error. */
@@ -118,23 +120,21 @@ export function lockFile(projectRoot: string, sessionId: string): string {
   return path.join(sessionDirectory(projectRoot, sessionId), 'lock');
 }
 
-/** The pid of another live process that holds this session, if any (a dead holder's lock is stale). */
+/**
+ * The pid of another live process that holds this session, if any. A dead holder's lock is stale,
+ * and so is one whose holder is a zombie or whose pid now names a process started later
+ * (sdk/process-liveness.ts).
+ */
 export function sessionHolder(projectRoot: string, sessionId: string): number | undefined {
   let text: string;
   try {
-    text = readNoFollow(lockFile(projectRoot, sessionId));
+    text = readProjectStateFile(projectRoot, lockFile(projectRoot, sessionId));
   } catch {
     return undefined;
   }
-  const pid = Number.parseInt(text.trim(), 10);
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    // EPERM: alive, another user's; ESRCH: gone, the lock is stale.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
-  }
+  const holder = parseHolderRecord(text);
+  if (holder === undefined || holder.pid === process.pid) return undefined;
+  return holderAlive(holder.pid, holder.startTime) ? holder.pid : undefined;
 }
 
 /**
@@ -145,20 +145,16 @@ export function lockSession(projectRoot: string, sessionId: string): void {
   const holder = sessionHolder(projectRoot, sessionId);
   if (holder !== undefined) throw new Error(`session ${sessionId} is open in another MewCode process (pid ${holder})`);
   const file = lockFile(projectRoot, sessionId);
-  try {
-    unlinkSync(file); // stale, or ours from before
-  } catch {
-    // there was none
-  }
+  unlinkProjectStateFile(projectRoot, file); // stale, or ours from before
   let fd: number;
   try {
-    fd = openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    fd = openProjectStateFile(projectRoot, file, O_WRONLY | O_CREAT | O_EXCL);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`session ${sessionId} was just taken by another MewCode process`);
     throw error;
   }
   try {
-    writeSync(fd, `${process.pid}\n`);
+    writeSync(fd, holderRecord());
   } finally {
     closeSync(fd);
   }
@@ -167,8 +163,8 @@ export function lockSession(projectRoot: string, sessionId: string): void {
 export function unlockSession(projectRoot: string, sessionId: string): void {
   if (sessionHolder(projectRoot, sessionId) !== undefined) return; // someone else's now
   try {
-    unlinkSync(lockFile(projectRoot, sessionId));
+    unlinkProjectStateFile(projectRoot, lockFile(projectRoot, sessionId));
   } catch {
-    // already gone
+    // already gone, or a link now: nothing of ours to remove
   }
 }

@@ -50,6 +50,13 @@ export interface OutputLimits {
   spillDir(): string;
   /** A fresh file path in the spill directory for one call's full output (directory created). */
   spillPath(toolCallId: string, suffix?: string): Promise<string>;
+  /**
+   * A fresh spill file, created and opened for writing (the caller closes `fd`). Reached without
+   * following links (a repository may commit `.mewcode/tool-output` as one): a link on the way
+   * rejects, naming it, and nothing is written. Prefer it to `spillPath`, whose path the caller
+   * would open later.
+   */
+  openSpillFile(toolCallId: string, suffix?: string): Promise<{ path: string; fd: number }>;
   /** Cut a line to `maxChars` characters (code points), marking the cut. */
   cutLine(line: string, maxChars: number): CutText;
   /** Keep at most `maxBytes` UTF-8 bytes, never splitting a character. No marker is added. */

@@ -23,6 +23,6 @@ export function saveResult(projectRoot: string, sessionId: string, toolCallId: s
   const file = resultFile(projectRoot, sessionId, toolCallId);
   const dir = path.dirname(file);
   prepareSessionDirectory(projectRoot, dir, 'results');
-  replaceFile(file, content); // a failed write never spoils a copy saved before
+  replaceFile(projectRoot, file, content); // a failed write never spoils a copy saved before
   return file;
 }

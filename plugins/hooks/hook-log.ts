@@ -1,10 +1,11 @@
 /**
  * `.mewcode/hooks.log`: one JSON line per hook run (rule, event, duration, exit, decision), so no
- * hook failure is silent, and `mewcode hooks` can count runs per rule. The `.mewcode` directory
- * must be a real directory (a repository may plant a link there) and the file is opened with
- * O_NOFOLLOW; when either check fails the run goes on unlogged, with one warning.
+ * hook failure is silent, and `mewcode hooks` can count runs per rule. Reached without following a
+ * link (sdk/project-state-dir.ts: a repository may plant one at `.mewcode` or at the file); when
+ * that is refused the run goes on unlogged, with one warning.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, readSync, writeSync } from 'node:fs';
+import { openProjectStateFile } from '../../sdk/project-state-dir.js';
 
 /** `mewcode hooks` reads at most this much of the log (its newest runs count). */
 const MAX_COUNTED_BYTES = 16 * 1024 * 1024;
@@ -37,21 +38,10 @@ export class HookLog {
 
   private open(): number | undefined {
     if (this.fd !== undefined || this.failed) return this.fd;
-    const dir = path.join(this.projectRoot, '.mewcode');
     try {
-      try {
-        if (lstatSync(dir).isSymbolicLink()) throw new Error(`${dir} is a symbolic link`);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        mkdirSync(dir, { mode: 0o700 });
-      }
-      // O_NONBLOCK: a FIFO planted there must not block MewCode; only a regular file is used.
-      const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
-      if (!fstatSync(fd).isFile()) {
-        closeSync(fd);
-        throw new Error(`${this.file} is not a regular file`);
-      }
-      this.fd = fd;
+      // Every name from the project root down is checked (a link is refused, never followed), and
+      // only a regular file is used: a FIFO planted there must not block MewCode.
+      this.fd = openProjectStateFile(this.projectRoot, this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, { create: true });
     } catch (error) {
       this.failed = true;
       this.warn(`hooks: hook runs are not logged: ${(error as Error).message}`);
@@ -83,12 +73,12 @@ export interface RuleCounters {
   totalMs: number;
 }
 
-/** Counters per rule from a log (a line that does not parse is skipped). */
-export function countRuns(file: string): Map<string, RuleCounters> {
+/** Counters per rule from the project's log (a line that does not parse is skipped; a linked log counts nothing). */
+export function countRuns(projectRoot: string, file = path.join(projectRoot, HOOK_LOG)): Map<string, RuleCounters> {
   const counts = new Map<string, RuleCounters>();
   let text = '';
   try {
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const fd = openProjectStateFile(projectRoot, file, constants.O_RDONLY);
     try {
       const info = fstatSync(fd);
       if (!info.isFile()) return counts;

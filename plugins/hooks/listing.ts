@@ -4,10 +4,9 @@
  * project file is trusted, and how many times each rule ran (ok / blocked / failed, average time)
  * according to `.mewcode/hooks.log`. Shared by `mewcode hooks` and the `/hooks` command.
  */
-import path from 'node:path';
 import { terminalSafe } from '../../config/terminal-safe.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
-import { countRuns, HOOK_LOG } from './hook-log.js';
+import { countRuns } from './hook-log.js';
 import { loadHookRules } from './settings.js';
 import { loadRuleFiles } from './rule-file.js';
 
@@ -21,7 +20,7 @@ export interface HookListing {
 export async function describeHooks(projectRoot: string, homeDir: string, trust: WorkspaceTrust | undefined): Promise<HookListing> {
   const printable = (text: string): string => terminalSafe(text);
   const [loaded, files] = await Promise.all([loadHookRules(projectRoot, homeDir, trust), loadRuleFiles(projectRoot, homeDir, trust)]);
-  const counts = countRuns(path.join(projectRoot, HOOK_LOG));
+  const counts = countRuns(projectRoot);
   const runsOf = (name: string): string => {
     const count = counts.get(name);
     return count ? `${count.runs} runs: ${count.ok} ok, ${count.blocked} blocked, ${count.failed} failed, ${Math.round(count.totalMs / count.runs)} ms on average` : 'not run yet';

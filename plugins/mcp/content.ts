@@ -13,8 +13,7 @@
  * - text beyond the read limits (lines, bytes) is cut, and the whole text saved to a file the
  *   model can page through with read_file.
  */
-import { lstat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { closeSync, writeFileSync } from 'node:fs';
 import type { ImageBlock } from '../../types/messages.js';
 import type { OutputLimits } from '../../types/output-limits.js';
 import type { ToolOutput } from '../../types/tools.js';
@@ -125,22 +124,18 @@ export async function capText(text: string, limits: OutputLimits | undefined, to
   head = limits.cutBytes(head, limits.readMaxBytes).text;
   let where: string;
   try {
-    const file = await limits.spillPath(toolCallId, 'mcp.txt');
-    // The spill directory lives in the project: a repository could commit it as a link.
-    await refuseLinkedAncestors(path.dirname(file), limits);
-    await writeFile(file, text, { flag: 'wx', mode: 0o600 });
+    // Opened by the limits service, which refuses links on the way (a repository could commit them).
+    const { path: file, fd } = await limits.openSpillFile(toolCallId, 'mcp.txt');
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
     where = `the whole result (${bytes} bytes, ${lineCount} lines) is saved in ${file}: read it with read_file, in parts`;
   } catch (error) {
     where = `the rest could not be saved (${(error as Error).message})`;
   }
   return `${head}\n\n[Result cut at ${Buffer.byteLength(head)} bytes; ${where}.]`;
-}
-
-/** The spill directory and its parent (`.mewcode`) must be real directories, not links. */
-async function refuseLinkedAncestors(dir: string, limits: OutputLimits): Promise<void> {
-  for (const each of [dir, path.dirname(dir)]) {
-    if ((await lstat(each)).isSymbolicLink()) throw new Error(`${each} is a symbolic link (${limits.spillDir()})`);
-  }
 }
 
 export async function toToolOutput(result: McpCallResult, limits: OutputLimits | undefined, toolCallId: string): Promise<ToolOutput> {

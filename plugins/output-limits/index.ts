@@ -9,17 +9,26 @@ import type { OutputLimits } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { LIMITS } from './limits.js';
 import { cutBytes, cutLine } from '../../sdk/text-cuts.js';
-import { DEFAULT_SPILL_DIR, ensureDirectory, removeOldSpillFiles, spillFileName } from './spill-directory.js';
+import { isStatePathRefused } from '../../sdk/project-state-dir.js';
+import { createSpillFile, DEFAULT_SPILL_DIR, ensureDirectory, removeOldSpillFiles, spillFileName, spillLocation } from './spill-directory.js';
 
 const NAME = 'output-limits';
 
-export function createOutputLimits(spillDir: string): OutputLimits {
+/**
+ * `spillDir` is checked for links from `projectRoot` down (by default the directory two levels up,
+ * the project of `<root>/.mewcode/tool-output`).
+ */
+export function createOutputLimits(spillDir: string, projectRoot = path.dirname(path.dirname(spillDir))): OutputLimits {
+  const location = spillLocation(projectRoot, spillDir);
   return {
     ...LIMITS,
     spillDir: () => spillDir,
     async spillPath(toolCallId, suffix) {
-      await ensureDirectory(spillDir);
+      ensureDirectory(location);
       return path.join(spillDir, spillFileName(toolCallId, suffix));
+    },
+    async openSpillFile(toolCallId, suffix) {
+      return createSpillFile(location, spillFileName(toolCallId, suffix));
     },
     cutLine,
     cutBytes,
@@ -31,14 +40,19 @@ export default definePlugin({
   version: '0.1.0',
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.OutputLimits)
-      .toDynamicValue((context) => createOutputLimits(path.join(context.get<KernelApi>(TOKENS.Kernel).projectRoot, DEFAULT_SPILL_DIR)))
+      .toDynamicValue((context) => {
+        const root = context.get<KernelApi>(TOKENS.Kernel).projectRoot;
+        return createOutputLimits(path.join(root, DEFAULT_SPILL_DIR), root);
+      })
       .inSingletonScope();
   }),
   apply(kernel) {
     const limits = kernel.container.get<OutputLimits>(TOKENS.OutputLimits);
     kernel.hooks.sessionStart.tapPromise(NAME, async () => {
       // Background: the first request never waits for the clean-up.
-      void removeOldSpillFiles(limits.spillDir(), limits.spillMaxAgeMs).catch(() => undefined);
+      void removeOldSpillFiles(spillLocation(kernel.projectRoot, limits.spillDir()), limits.spillMaxAgeMs).catch((error: unknown) => {
+        if (isStatePathRefused(error)) kernel.warn(`${NAME}: old tool outputs are not cleaned up: ${error.message}`);
+      });
     });
   },
 });

@@ -2,27 +2,32 @@
  * The audit log writer: an append-only, hash-chained JSONL file with size-bounded rotation
  * (SPEC A11, A16). The format is described in chain.ts.
  *
- * - Appends are asynchronous: callers never wait. Queued records are written in batches, in
- *   order, and `flush()` waits for all of them (session end, dispose).
- * - Each batch runs under the cross-process lock (lock.ts): read the anchor (`audit.head`), open
- *   the log O_APPEND|O_WRONLY|O_CREAT|O_NOFOLLOW (no-follow.ts), append, rotate when the next
- *   line would take the file past `maxBytes`, write the new anchor (temp file + rename, so a
- *   link at `audit.head` is replaced, never followed).
+ * - Every append is written through, synchronously, before `append` returns: a record is on disk
+ *   (in the kernel's page cache, which outlives the process) before the decision it records takes
+ *   effect, so a crash or `process.exit` right after loses nothing. One append costs a few dozen
+ *   system calls (well under a millisecond).
+ * - Each append runs under the cross-process lock (lock.ts): read the anchor, open the log
+ *   O_APPEND|O_RDWR|O_CREAT|O_NOFOLLOW (no-follow.ts), append, rotate when the next line would take
+ *   the file past `maxBytes`, write the new head (temp file + rename, so a link at `audit.head` is
+ *   replaced, never followed) and, when `anchor` is set, the user's own copy of it outside the
+ *   project (`~/.mewcode/audit/…`, chain.ts: the root of trust).
  * - Every record's `prev` is the anchor's last hash — what MewCode itself wrote last — never
- *   recomputed from the file. A log edited, cut or appended to between two writes therefore
- *   stays broken at that point for `mewcode audit verify` to find, and the writer says so once.
- * - A missing anchor next to a non-empty log (deleted, or a log from before chaining) starts an
- *   `anchor_lost` record chained to the file's real last line: the chain goes on, and verify
- *   reports that the lines before it could have been cut.
- * - Problems are reported once per kind (`onProblem`), never thrown; later records are still
- *   attempted, so a removed link lets the log resume.
+ *   recomputed from the file. With `anchor` set, that is the user's copy, which the project cannot
+ *   write; without it, `audit.head`. A log edited, cut, replaced or appended to between two writes
+ *   therefore stays broken at that point for `mewcode audit verify` to find, and the writer says so.
+ * - A missing anchor next to a non-empty log (a log the repository brought, one from before
+ *   anchoring, or a deleted anchor) starts an `anchor_lost` record chained to the file's real last
+ *   line: the chain goes on, and verify reports that the lines before it are not vouched for.
+ * - Problems are reported once per kind (`onProblem`), never thrown; `append` returns false and
+ *   `problem()` says why, so the plugin can refuse tools while the log cannot be written. Later
+ *   records are still attempted, so a removed link lets the log resume.
  */
-import { constants } from 'node:fs';
-import { lstat, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { isStatePathRefused } from '../../sdk/project-state-dir.js';
 import { formatHead, GENESIS, hashLine, headFileOf, lockFileOf, parseHead, rotatedFile, rotationRecord, withPrev, type AuditHead } from './chain.js';
 import { acquireLock } from './lock.js';
-import { LinkRefusedError, openAuditDirectory, openNoFollow, readNoFollow, type AuditDirectory } from './no-follow.js';
+import { openAuditDirectory, openNoFollow, readNoFollow, type AuditDirectory } from './no-follow.js';
 
 export type AuditProblem = 'link' | 'write' | 'tampered';
 
@@ -33,9 +38,14 @@ export interface AuditLogOptions {
   keep: number;
   /** Told once per kind of problem, with a sentence for the user. */
   onProblem?(kind: AuditProblem, message: string): void;
+  /**
+   * The user's own copy of the head, outside the project (chain.ts `anchorFileOf`): the root of
+   * trust. Without it, `audit.head` next to the log is the only anchor.
+   */
+  anchor?: string | (() => string);
 }
 
-const APPEND_FLAGS = constants.O_APPEND | constants.O_WRONLY | constants.O_CREAT;
+const APPEND_FLAGS = constants.O_APPEND | constants.O_RDWR | constants.O_CREAT;
 const HEAD_TEMP_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY;
 
 /** The chain state while a batch is written. */
@@ -45,13 +55,14 @@ interface ChainState extends AuditHead {
 }
 
 export class AuditLog {
-  private pending: string[] = [];
-  private draining: Promise<void> | undefined;
   private readonly reported = new Set<AuditProblem>();
   private readonly maxBytes: number;
   private readonly keep: number;
   /** Names inside the log's directory. */
   private readonly names: { log: string; head: string; lock: string };
+  /** Why the last append failed; cleared by the next one that succeeds. */
+  private lastFailure: string | undefined;
+  private anchorFile: string | undefined;
 
   constructor(
     readonly file: string,
@@ -62,61 +73,85 @@ export class AuditLog {
     this.names = { log: path.basename(file), head: path.basename(headFileOf(file)), lock: path.basename(lockFileOf(file)) };
   }
 
-  /**
-   * Queue one record; returns at once, and the write starts now. (Records the plugin wants written
-   * later wait in deferred-log.ts, before this writer is even loaded.)
-   */
-  append(record: object): void {
-    let json: string;
+  /** Writes one record now; false when it could not be (said once per kind through onProblem). */
+  append(record: object): boolean {
+    return this.appendAll([record]);
+  }
+
+  /** Writes the records now, in order, in one append. */
+  appendAll(records: readonly object[]): boolean {
+    let lines: string[];
     try {
-      json = JSON.stringify(record);
+      lines = records.map((record) => JSON.stringify(record));
     } catch (error) {
-      this.report('write', `cannot write the audit log ${this.file}: ${(error as Error).message}`);
-      return;
+      return this.fail('write', `cannot write the audit log ${this.file}: ${(error as Error).message}`);
     }
-    this.pending.push(json);
-    this.draining ??= this.drain();
-  }
-
-  /** Resolves when every queued record has been written (or has failed). */
-  flush(): Promise<void> {
-    if (!this.draining && this.pending.length > 0) this.draining = this.drain();
-    return this.draining ?? Promise.resolve();
-  }
-
-  private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      try {
-        await this.writeBatch(batch);
-      } catch (error) {
-        if (error instanceof LinkRefusedError) {
-          this.report('link', `refusing to write the audit log through a link: ${error.message}; nothing was written (remove it so the log can resume)`);
-        } else {
-          this.report('write', `cannot write the audit log ${this.file}: ${(error as Error).message}`);
-        }
+    try {
+      this.writeRecords(lines);
+      this.lastFailure = undefined;
+      return true;
+    } catch (error) {
+      if (isStatePathRefused(error) && /symbolic link|hard link/.test(error.message)) {
+        return this.fail('link', `refusing to write the audit log through a link: ${error.message}; nothing was written (remove it so the log can resume)`);
       }
+      return this.fail('write', `cannot write the audit log ${this.file}: ${(error as Error).message}`);
     }
-    this.draining = undefined;
   }
 
-  private async writeBatch(records: string[]): Promise<void> {
-    const dir = await openAuditDirectory(path.dirname(this.file));
+  /** Appends are written through: nothing waits. Kept so callers can treat every writer alike. */
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /**
+   * Why the log cannot be written now, or undefined when it can: the directory and the file are
+   * opened (created when missing) exactly as an append would, without writing; the user's anchor
+   * directory must be usable; and the last append must have succeeded.
+   */
+  problem(): string | undefined {
     try {
-      await this.writeBatchIn(dir, records);
+      const dir = openAuditDirectory(path.dirname(this.file));
+      try {
+        closeSync(openNoFollow(dir, this.names.log, APPEND_FLAGS));
+      } finally {
+        dir.close();
+      }
+      if (this.anchor) ensureAnchorDirectory(this.anchor);
+    } catch (error) {
+      return isStatePathRefused(error) ? `${error.message}; MewCode never writes the audit log through a link` : (error as Error).message;
+    }
+    return this.lastFailure;
+  }
+
+  /** The user's copy of the head, when this log keeps one (named on first use). */
+  private get anchor(): string | undefined {
+    const { anchor } = this.options;
+    if (anchor === undefined) return undefined;
+    return (this.anchorFile ??= typeof anchor === 'string' ? anchor : anchor());
+  }
+
+  private fail(kind: AuditProblem, message: string): false {
+    this.lastFailure = message;
+    this.report(kind, message);
+    return false;
+  }
+
+  private writeRecords(records: string[]): void {
+    const dir = openAuditDirectory(path.dirname(this.file));
+    try {
+      this.writeRecordsIn(dir, records);
     } finally {
-      await dir.close();
+      dir.close();
     }
   }
 
-  private async writeBatchIn(dir: AuditDirectory, records: string[]): Promise<void> {
-    const release = await acquireLock(dir, this.names.lock);
-    let handle: FileHandle | undefined;
+  private writeRecordsIn(dir: AuditDirectory, records: string[]): void {
+    const release = acquireLock(dir, this.names.lock);
+    let fd: number | undefined;
     try {
-      handle = await openNoFollow(dir, this.names.log, APPEND_FLAGS);
-      const size = (await handle.stat()).size;
-      const { state, lost } = await this.chainState(dir, size);
+      fd = openNoFollow(dir, this.names.log, APPEND_FLAGS);
+      const size = fstatSync(fd).size;
+      const { state, lost } = this.chainState(dir, fd, size);
       if (lost) records = [JSON.stringify(lost), ...records];
 
       let chunk = state.unterminated ? '\n' : '';
@@ -125,11 +160,11 @@ export class AuditLog {
         // Rotate before a line would take a non-empty file past the cap. The line then goes in
         // the fresh file even if it alone exceeds the cap (checked once per line: no loop).
         if (state.bytes > 0 && state.bytes + Buffer.byteLength(line) + 1 > this.maxBytes) {
-          await writeAll(handle, chunk);
-          await handle.close();
-          handle = undefined;
-          const kept = await this.rotate(dir);
-          handle = await openNoFollow(dir, this.names.log, APPEND_FLAGS);
+          writeAll(fd, chunk);
+          closeSync(fd);
+          fd = undefined;
+          const kept = this.rotate(dir);
+          fd = openNoFollow(dir, this.names.log, APPEND_FLAGS);
           const rotation = withPrev(JSON.stringify(rotationRecord(this.names.log, state.segment + 1, kept, state.records)), state.last);
           chunk = `${rotation}\n`;
           Object.assign(state, { segment: state.segment + 1, records: 1, bytes: Buffer.byteLength(chunk), last: hashLine(rotation) });
@@ -140,11 +175,12 @@ export class AuditLog {
         state.bytes += Buffer.byteLength(line) + 1;
         state.last = hashLine(line);
       }
-      await writeAll(handle, chunk);
-      await this.writeHead(dir, state);
+      writeAll(fd, chunk);
+      this.writeHead(dir, state);
+      if (this.anchor) writeAnchor(this.anchor, state, path.join(dir.real, this.names.log));
     } finally {
-      await handle?.close().catch(() => undefined);
-      await release();
+      if (fd !== undefined) closeSync(fd);
+      release();
     }
   }
 
@@ -152,13 +188,14 @@ export class AuditLog {
    * Where the chain stands: the anchor when there is one (saying so once if the file no longer
    * matches it), else the file's own last line plus an `anchor_lost` record.
    */
-  private async chainState(dir: AuditDirectory, size: number): Promise<{ state: ChainState; lost?: object }> {
+  private chainState(dir: AuditDirectory, fd: number, size: number): { state: ChainState; lost?: object } {
+    const anchorName = this.anchor ? `the anchor ${this.anchor}` : this.names.head;
     let head: AuditHead | string | undefined;
     try {
-      const text = await readNoFollow(dir, this.names.head);
+      const text = this.anchor ? readAnchor(this.anchor) : readNoFollow(dir, this.names.head);
       head = text === undefined ? undefined : parseHead(text);
     } catch (error) {
-      head = error instanceof LinkRefusedError ? error.message : (error as Error).message;
+      head = (error as Error).message;
     }
     if (typeof head === 'object') {
       if (size !== head.bytes) {
@@ -168,20 +205,25 @@ export class AuditLog {
             'new records keep the chain from the last one MewCode wrote, so `mewcode audit verify` will show where',
         );
       }
-      const unterminated = size > 0 && !(await endsWithNewline(dir, this.names.log, size));
+      const unterminated = size > 0 && lastByte(fd, size) !== 0x0a;
       // `bytes` is the file's real size (what the next write will find); `last` stays MewCode's own.
       return { state: { ...head, bytes: size + (unterminated ? 1 : 0), unterminated } };
     }
     if (size === 0) return { state: { segment: 0, records: 0, bytes: 0, last: GENESIS, unterminated: false } };
 
     // A log without its anchor: continue from the file's real end, and say the end was unguarded.
-    const text = (await readNoFollow(dir, this.names.log)) ?? '';
+    const text = readFd(fd, size);
     const lines = text.split('\n');
     const unterminated = lines.at(-1) !== '';
     if (!unterminated) lines.pop();
     const lastLine = lines.at(-1) ?? '';
-    const why = head === undefined ? `${this.names.head} is missing` : `${this.names.head} is unusable (${head})`;
-    this.report('tampered', `${why} next to the non-empty audit log ${this.file}; lines cut from its end before now cannot be detected`);
+    const why =
+      head === undefined
+        ? this.anchor
+          ? `no anchor for this log in ${path.dirname(this.anchor)} (MewCode did not write it on this machine, or wrote it before anchors were kept there)`
+          : `${this.names.head} is missing`
+        : `${anchorName} is unusable (${head})`;
+    this.report('tampered', `${why}: the ${lines.length} records already in the audit log ${this.file} are not vouched for; new records are chained after them`);
     const firstSegment = segmentOf(lines[0]);
     return {
       state: { segment: firstSegment, records: lines.length, bytes: Buffer.byteLength(text) + (unterminated ? 1 : 0), last: hashLine(lastLine), unterminated },
@@ -190,34 +232,57 @@ export class AuditLog {
   }
 
   /** `.N-1 → .N … → .1`, current → `.1`; returns how many rotated files now follow in a row. */
-  private async rotate(dir: AuditDirectory): Promise<number> {
+  private rotate(dir: AuditDirectory): number {
     const log = this.names.log;
     if (this.keep === 0) {
-      await unlink(dir.at(log)).catch(ignoreMissing);
+      ignoreMissing(() => unlinkSync(dir.at(log)));
       return 0;
     }
     // rename moves a link planted at one of these names; it never writes through it.
-    for (let i = this.keep - 1; i >= 1; i--) await rename(dir.at(rotatedFile(log, i)), dir.at(rotatedFile(log, i + 1))).catch(ignoreMissing);
-    await rename(dir.at(log), dir.at(rotatedFile(log, 1)));
+    for (let i = this.keep - 1; i >= 1; i--) ignoreMissing(() => renameSync(dir.at(rotatedFile(log, i)), dir.at(rotatedFile(log, i + 1))));
+    renameSync(dir.at(log), dir.at(rotatedFile(log, 1)));
     // Counted, not assumed: after `keep` was raised, or in a young log, fewer files exist.
     let kept = 1;
-    while (kept < this.keep && (await exists(dir.at(rotatedFile(log, kept + 1))))) kept++;
+    while (kept < this.keep && lstatSync(dir.at(rotatedFile(log, kept + 1)), { throwIfNoEntry: false }) !== undefined) kept++;
     return kept;
   }
 
-  private async writeHead(dir: AuditDirectory, head: AuditHead): Promise<void> {
-    const temp = `${this.names.head}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    const handle = await openNoFollow(dir, temp, HEAD_TEMP_FLAGS);
+  /**
+   * `audit.head` is rewritten in place (one small write at offset 0, padded to the old length so
+   * no stale byte stays outside the JSON): a rename over it would make ext4 flush the new file
+   * first, milliseconds on every record. Only something other than our own regular file at the
+   * name (a link, a FIFO, a hard link) is replaced by temp file + rename, never followed.
+   */
+  private writeHead(dir: AuditDirectory, head: AuditHead): void {
+    const text = formatHead(head);
+    let fd: number | undefined;
     try {
-      await handle.writeFile(formatHead(head));
+      fd = openNoFollow(dir, this.names.head, constants.O_RDWR | constants.O_CREAT);
+    } catch (error) {
+      if (!isStatePathRefused(error)) throw error;
+    }
+    if (fd !== undefined) {
+      try {
+        overwrite(fd, text);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    }
+    const temp = `${this.names.head}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    const tempFd = openNoFollow(dir, temp, HEAD_TEMP_FLAGS);
+    try {
+      writeAll(tempFd, text);
     } finally {
-      await handle.close();
+      closeSync(tempFd);
     }
     // rename replaces whatever is at audit.head (a link included) without following it.
-    await rename(dir.at(temp), dir.at(this.names.head)).catch(async (error: unknown) => {
-      await unlink(dir.at(temp)).catch(() => undefined);
+    try {
+      renameSync(dir.at(temp), dir.at(this.names.head));
+    } catch (error) {
+      ignoreMissing(() => unlinkSync(dir.at(temp)));
       throw error;
-    });
+    }
   }
 
   private report(kind: AuditProblem, message: string): void {
@@ -227,23 +292,108 @@ export class AuditLog {
   }
 }
 
-async function writeAll(handle: FileHandle, text: string): Promise<void> {
-  if (text === '') return;
-  const buffer = Buffer.from(text, 'utf8');
-  // One write(2) with O_APPEND: the batch lands whole at the end. A short write (disk full) is an error.
-  const { bytesWritten } = await handle.write(buffer, 0, buffer.length);
-  if (bytesWritten !== buffer.length) throw new Error(`only ${bytesWritten} of ${buffer.length} bytes were written`);
+/** `~/.mewcode/audit/`: created for the user only; a link or non-directory there is refused. */
+function ensureAnchorDirectory(anchor: string): void {
+  const dir = path.dirname(anchor);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const info = lstatSync(dir);
+  if (!info.isDirectory()) throw new Error(`${dir} is not a directory`);
 }
 
-async function endsWithNewline(dir: AuditDirectory, name: string, size: number): Promise<boolean> {
-  const handle = await openNoFollow(dir, name, constants.O_RDONLY);
+function readAnchor(anchor: string): string | undefined {
+  let fd: number;
   try {
-    const byte = Buffer.alloc(1);
-    await handle.read(byte, 0, 1, size - 1);
-    return byte[0] === 0x0a;
-  } finally {
-    await handle.close();
+    fd = openSync(anchor, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${anchor} is not a regular file`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The user's copy of the head (with the log it anchors, for whoever reads it), rewritten in place
+ * like `audit.head`; anything but a regular file of one link at the name is replaced by rename.
+ */
+function writeAnchor(anchor: string, head: AuditHead, log: string): void {
+  ensureAnchorDirectory(anchor);
+  const text = `${JSON.stringify({ segment: head.segment, records: head.records, bytes: head.bytes, last: head.last, log })}\n`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(anchor, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.nlink !== 1) {
+      closeSync(fd);
+      fd = undefined;
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ELOOP' && code !== 'ENXIO' && code !== 'EISDIR') throw error;
+  }
+  if (fd !== undefined) {
+    try {
+      overwrite(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  const temp = `${anchor}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const tempFd = openSync(temp, HEAD_TEMP_FLAGS | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeAll(tempFd, text);
+  } finally {
+    closeSync(tempFd);
+  }
+  try {
+    renameSync(temp, anchor);
+  } catch (error) {
+    ignoreMissing(() => unlinkSync(temp));
+    throw error;
+  }
+}
+
+/**
+ * Replaces a small file's content with one write at offset 0. Shorter text is padded with spaces
+ * before its final newline to the old length (JSON allows the blanks), so the file never holds a
+ * stale tail and one write(2) — atomic for readers at this size — is all it takes.
+ */
+function overwrite(fd: number, text: string): void {
+  const size = fstatSync(fd).size;
+  const bytes = Buffer.byteLength(text);
+  const padded = bytes >= size ? text : `${text.slice(0, -1)}${' '.repeat(size - bytes)}\n`;
+  const buffer = Buffer.from(padded, 'utf8');
+  const written = writeSync(fd, buffer, 0, buffer.length, 0);
+  if (written !== buffer.length) throw new Error(`only ${written} of ${buffer.length} bytes were written`);
+}
+
+function lastByte(fd: number, size: number): number | undefined {
+  const byte = Buffer.alloc(1);
+  return readSync(fd, byte, 0, 1, size - 1) === 1 ? byte[0] : undefined;
+}
+
+function readFd(fd: number, size: number): string {
+  const buffer = Buffer.alloc(size);
+  let read = 0;
+  while (read < size) {
+    const count = readSync(fd, buffer, read, size - read, read);
+    if (count <= 0) break;
+    read += count;
+  }
+  return buffer.subarray(0, read).toString('utf8');
+}
+
+function writeAll(fd: number, text: string): void {
+  if (text === '') return;
+  const buffer = Buffer.from(text, 'utf8');
+  // One write(2) with O_APPEND: the records land whole at the end. A short write (disk full) is an error.
+  const written = writeSync(fd, buffer, 0, buffer.length);
+  if (written !== buffer.length) throw new Error(`only ${written} of ${buffer.length} bytes were written`);
 }
 
 function segmentOf(firstLine: string | undefined): number {
@@ -255,13 +405,10 @@ function segmentOf(firstLine: string | undefined): number {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  return lstat(file).then(
-    () => true,
-    () => false,
-  );
-}
-
-function ignoreMissing(error: unknown): void {
-  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+function ignoreMissing(operation: () => void): void {
+  try {
+    operation();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }

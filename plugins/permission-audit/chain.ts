@@ -12,9 +12,16 @@
  * Anchor. `audit.head` (next to the log) holds the current file's segment number, record count,
  * byte size and last line hash after every write. The chain alone cannot show that lines were
  * cut from the end; the anchor can.
+ *
+ * Root of trust. Anything able to write `.mewcode/` (the repository the log came with, to begin
+ * with) can write a self-consistent chain and `audit.head`. So the writer keeps the same head in
+ * the user's own `~/.mewcode/audit/<hash of the log's real path>.head`, outside every project and
+ * read-only in the OS sandbox, and `mewcode audit verify` requires the log to match it: a log
+ * MewCode did not write on this machine, or one rewritten since, does not verify.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { nodeCrypto } from '../../sdk/lazy-builtin.js';
+import { resolveRealSync } from '../../sdk/path-containment.js';
 
 /** `prev` of the very first record. */
 export const GENESIS = '0'.repeat(64);
@@ -23,7 +30,26 @@ const HASH_PATTERN = /^[0-9a-f]{64}$/;
 
 /** SHA-256 (hex) of one line, given without its newline. */
 export function hashLine(line: string): string {
-  return createHash('sha256').update(line, 'utf8').digest('hex');
+  return nodeCrypto().createHash('sha256').update(line, 'utf8').digest('hex');
+}
+
+/** Where the user's own copy of the head of the log `logFile` lives: `~/.mewcode/audit/<hash>.head`. */
+export function anchorFileOf(homeDir: string, logFile: string): string {
+  return path.join(homeDir, '.mewcode', 'audit', `${nodeCrypto().createHash('sha256').update(realLogPath(logFile), 'utf8').digest('hex').slice(0, 32)}.head`);
+}
+
+/**
+ * The log's real path, by its directory's (the log, even `.mewcode`, may not exist yet: the
+ * deepest existing ancestor is resolved and the rest appended, so the name is the same before
+ * and after they are created). A path that cannot be resolved keeps its absolute form.
+ */
+function realLogPath(logFile: string): string {
+  const absolute = path.resolve(logFile);
+  try {
+    return path.join(resolveRealSync(path.dirname(absolute)), path.basename(absolute));
+  } catch {
+    return absolute;
+  }
 }
 
 export function isHash(value: unknown): value is string {
@@ -57,6 +83,7 @@ export interface AuditHead {
 
 /** The head's text, or why it is not a head. */
 export function parseHead(text: string): AuditHead | string {
+  // The user's copy may also name the log it anchors (`log`), for whoever reads it.
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -13,9 +13,16 @@
  * Trust (trustDecided, once at boot):
  *   {type:"trust", time, project_root, trusted, source, skipped}
  *
- * Writing never blocks the loop: records are queued and appended in order in the background,
- * flushed at session end and on dispose. Sizes and rotation come from OutputLimits (every cap in
- * one place); a build without the output-limits plugin uses the same values, built in below.
+ * Every record is written through, synchronously, as its decision is made (audit-recorder.ts
+ * says which one record waits, and until when). The chain is anchored in the user's own
+ * `~/.mewcode/audit/` (chain.ts), which the project cannot write, so `mewcode audit verify`
+ * rejects a log the repository brought or rewrote.
+ *
+ * No working log, no tools: a `checkPermission` tap ahead of every layer denies each call while
+ * the log cannot be written (a committed `.mewcode` link, a link or FIFO at `audit.jsonl`, an
+ * unwritable directory), with the reason the model and the user see. Sizes and rotation come from
+ * OutputLimits (every cap in one place); a build without the output-limits plugin uses the same
+ * values, built in below.
  */
 import path from 'node:path';
 import type { PermissionDecidedContext, PostToolUseContext, TrustDecidedContext } from '../../types/hooks.js';
@@ -25,7 +32,9 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { TOKENS } from '../../types/tokens.js';
 import type { PermissionTarget } from '../../types/tools.js';
 import { cutUtf16 } from '../../sdk/text-cuts.js';
-import { DeferredAuditLog } from './deferred-log.js';
+import { AuditLog } from './audit-log.js';
+import { AuditRecorder } from './audit-recorder.js';
+import { anchorFileOf } from './chain.js';
 
 export const NAME = 'permission-audit';
 
@@ -43,8 +52,8 @@ export const AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS: AuditCaps = {
   auditReasonMaxChars: 2000,
 };
 
-/** How long records may wait for the writer to load (deferred-log.ts), from the boot's trust record on. */
-export const TRUST_RECORD_DELAY_MS = 500;
+/** Ahead of every permission layer (the blacklist is PermissionStage.Blacklist, 100): a deny here ends the chain. */
+export const AUDIT_GATE_STAGE = 10;
 
 export function auditFile(projectRoot: string): string {
   return path.join(projectRoot, '.mewcode', 'audit.jsonl');
@@ -55,25 +64,35 @@ export function auditCaps(kernel: Pick<KernelApi, 'container'>): AuditCaps {
 }
 
 export function createPermissionAuditPlugin(): MewcodePlugin {
-  const open = new Set<DeferredAuditLog>();
+  const open = new Set<AuditRecorder>();
   return definePlugin({
     name: NAME,
     safety: true,
-    version: '0.2.0',
+    version: '0.3.0',
     apply(kernel) {
       const caps = auditCaps(kernel);
       const file = auditFile(kernel.projectRoot);
-      const log = new DeferredAuditLog(
-        async () =>
-          new (await import('./audit-log.js')).AuditLog(file, {
-            maxBytes: caps.auditMaxBytes,
-            keep: caps.auditKeepFiles,
-            onProblem: (_kind, message) => kernel.warn(`${NAME}: ${message}`),
-          }),
-        (message) => kernel.warn(`${NAME}: ${message}`),
-        TRUST_RECORD_DELAY_MS,
+      const log = new AuditRecorder(
+        new AuditLog(file, {
+          maxBytes: caps.auditMaxBytes,
+          keep: caps.auditKeepFiles,
+          onProblem: (_kind, message) => kernel.warn(`${NAME}: ${message}`),
+          // Named at the first write (hashing the path loads node:crypto, which boot does not).
+          anchor: () => anchorFileOf(kernel.homeDir, file),
+        }),
       );
       open.add(log);
+      kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: AUDIT_GATE_STAGE }, async (request) => {
+        const problem = log.problem();
+        if (problem === undefined) return undefined;
+        return {
+          decision: 'deny',
+          layer: NAME,
+          reason:
+            `the permission audit log cannot be written (${problem}), and no tool runs unrecorded. ` +
+            `Tell the user: ${request.toolName} was not run; fix or remove what is in the way of ${file}, then try again`,
+        };
+      });
       kernel.hooks.permissionDecided.tapPromise(NAME, async (decided) => {
         log.append(decisionRecord(decided, caps));
       });
@@ -82,21 +101,19 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
         return result;
       });
       kernel.hooks.trustDecided.tapPromise(NAME, async (decision) => {
-        // Held with any record before the writer loads (deferred-log.ts): at the idle warm-up, at
-        // session end, or TRUST_RECORD_DELAY_MS after boot, not while the first request is prepared.
-        log.append(trustRecord(decision));
+        // Held until the warm-up or the first check (audit-recorder.ts): not while the first request is prepared.
+        log.hold(trustRecord(decision));
       });
-      kernel.hooks.sessionEnd.tapPromise(NAME, () => log.flush());
+      kernel.hooks.sessionEnd.tapPromise(NAME, async () => log.release());
     },
-    // While the first request waits: load the writer and write the trust record, which is due
-    // within TRUST_RECORD_DELAY_MS anyway, so the first decision's record does not pay for both.
+    // While the first request waits for the model: write the trust record (loading node:crypto).
     async warm() {
-      await Promise.all([...open].map((log) => log.warm()));
+      for (const log of open) log.release();
     },
     async dispose() {
       const logs = [...open];
       open.clear();
-      await Promise.all(logs.map((log) => log.flush()));
+      for (const log of logs) log.release();
     },
   });
 }

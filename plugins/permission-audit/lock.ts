@@ -3,63 +3,72 @@
  * link). Two MewCode processes in one project append to the same chain: each must read the head,
  * append and move the head while the other waits, or both would chain to the same record.
  *
- * A lock left by a process that died (its pid is gone) or older than STALE_MS is broken. Held
- * only for the few milliseconds of one batch of appends, so a wait is short.
+ * A lock left by a process that died (its pid is gone, a zombie, or now another process's:
+ * sdk/process-liveness.ts) or older than STALE_MS is broken. Held only for the fraction of a
+ * millisecond one append takes, so a wait is short; it is synchronous like the append.
  */
-import { constants } from 'node:fs';
-import { lstat, open, unlink } from 'node:fs/promises';
-import { setTimeout as delay } from 'node:timers/promises';
+import { constants, lstatSync, openSync, closeSync, unlinkSync, writeSync } from 'node:fs';
+import { holderAlive, holderRecord, parseHolderRecord } from '../../sdk/process-liveness.js';
 import { readNoFollow, type AuditDirectory } from './no-follow.js';
 
-/** A lock older than this is taken to be left over (a batch takes milliseconds). */
-export const STALE_MS = 10_000;
+/**
+ * A lock held longer than this is taken to be left over (an append takes well under a
+ * millisecond); also the longest an append waits, blocking its process, for a holder that is alive
+ * but stuck (stopped, swapped out).
+ */
+export const STALE_MS = 2_000;
 
-/** Takes the lock `name` in the directory; resolves to its release. */
-export async function acquireLock(dir: AuditDirectory, name: string): Promise<() => Promise<void>> {
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** Blocks this thread for `ms` (the append that waits is synchronous by design). */
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** Takes the lock `name` in the directory; returns its release. */
+export function acquireLock(dir: AuditDirectory, name: string): () => void {
   const lockFile = dir.at(name);
   const giveUpWaiting = Date.now() + STALE_MS;
   for (;;) {
     try {
-      const handle = await open(lockFile, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
+      const fd = openSync(lockFile, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_NOFOLLOW, 0o600);
       try {
-        await handle.writeFile(`${process.pid}\n`);
+        writeSync(fd, holderRecord());
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
-      return () => unlink(lockFile).catch(() => undefined);
+      return () => {
+        try {
+          unlinkSync(lockFile);
+        } catch {
+          // broken by another process that thought it stale: nothing to release
+        }
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    if (Date.now() > giveUpWaiting || (await isStale(dir, name))) {
+    if (Date.now() > giveUpWaiting || isStale(dir, name)) {
       // A directory planted at the name cannot be unlinked: that error ends the attempt.
-      await unlink(lockFile).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
+      try {
+        unlinkSync(lockFile);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
       continue;
     }
-    await delay(5 + Math.floor(Math.random() * 10));
+    sleepSync(1 + Math.floor(Math.random() * 4));
   }
 }
 
-async function isStale(dir: AuditDirectory, name: string): Promise<boolean> {
+function isStale(dir: AuditDirectory, name: string): boolean {
   try {
-    const info = await lstat(dir.at(name));
+    const info = lstatSync(dir.at(name));
     if (Date.now() - info.mtimeMs > STALE_MS) return true;
-    const pid = Number.parseInt((await readNoFollow(dir, name)) ?? '', 10);
-    if (!Number.isSafeInteger(pid) || pid <= 0) return false; // being written right now
-    return !processExists(pid);
+    const holder = parseHolderRecord(readNoFollow(dir, name) ?? '');
+    if (holder === undefined) return false; // being written right now
+    return !holderAlive(holder.pid, holder.startTime);
   } catch (error) {
     // Vanished between the attempts (free now), or not a file we can read: a link or a
     // directory planted at the name would never go away, so treat it as stale and remove it.
     return (error as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -12,15 +12,20 @@
  *   the rotated files, and each names its predecessor's record count and last line hash);
  * - records written after MewCode found its anchor missing (`anchor_lost`): lines before them
  *   could have been cut unseen.
- * What it cannot detect: anyone able to write `.mewcode/` can rebuild a consistent chain and
- * anchor (the hash is unkeyed), or delete the log, its rotated files and the anchor together —
- * keeping bash from writing there is the job of the sandbox and the protected-path rule. Rotated
- * files older than the kept ones are dropped by design and are not missed; so are rotated files
- * removed just before the next rotation (they look the same).
+ * - with `anchor` (the CLI and doctor always give it): a log MewCode did not write on this machine
+ *   (no anchor in `~/.mewcode/audit/` — a log the repository brought, or one copied in), and a
+ *   log rewritten, however consistently, since MewCode last wrote it (it no longer matches the
+ *   user's copy of the head, which the project cannot write).
+ * What it cannot detect: someone able to write the user's own `~/.mewcode/audit/` as well as the
+ * project can rebuild both (the hash is unkeyed); so can one who deletes the log, its rotated
+ * files and both anchors together — keeping bash from writing there is the job of the sandbox and
+ * the protected-path rule. Rotated files older than the kept ones are dropped by design and are
+ * not missed; so are rotated files removed just before the next rotation (they look the same).
  */
 import { lstat, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { GENESIS, hashLine, headFileOf, isHash, parseHead, rotatedFile } from './chain.js';
+import os from 'node:os';
+import { anchorFileOf, GENESIS, hashLine, headFileOf, isHash, parseHead, rotatedFile } from './chain.js';
 
 export type VerifyResult =
   | { ok: true; records: number; files: number }
@@ -38,7 +43,12 @@ interface ChainFile {
   unterminated: boolean;
 }
 
-export async function verifyAuditLog(file: string): Promise<VerifyResult> {
+export interface VerifyOptions {
+  /** The user's own copy of the head (chain.ts `anchorFileOf`): the log must match it. */
+  anchor?: string;
+}
+
+export async function verifyAuditLog(file: string, options: VerifyOptions = {}): Promise<VerifyResult> {
   const headFile = headFileOf(file);
   const current = await readChainFile(file);
   if (typeof current === 'string') return { ok: false, file, line: 1, reason: current };
@@ -72,6 +82,10 @@ export async function verifyAuditLog(file: string): Promise<VerifyResult> {
 
   const anchor = await checkAnchor(current, headFile, previous?.segment ?? 0);
   if (anchor) return { ok: false, file, ...anchor };
+  if (options.anchor !== undefined) {
+    const own = await checkAnchor(current, options.anchor, previous?.segment ?? 0, 'the anchor in your ~/.mewcode/audit');
+    if (own) return { ok: false, file, ...own };
+  }
   return { ok: true, records: chain.reduce((sum, part) => sum + part.lines.length, 0), files: chain.length };
 }
 
@@ -131,10 +145,16 @@ function checkLines(part: ChainFile, previous: { file: ChainFile; segment: numbe
 }
 
 /** Compares the current file with `audit.head`: the only guard of the end of the log. */
-async function checkAnchor(current: ChainFile, headFile: string, segment: number): Promise<{ line: number; reason: string } | undefined> {
-  const name = path.basename(headFile);
+async function checkAnchor(current: ChainFile, headFile: string, segment: number, own?: string): Promise<{ line: number; reason: string } | undefined> {
+  const name = own ?? path.basename(headFile);
   const head = await readHead(headFile);
   const count = current.lines.length;
+  if (head === undefined && own !== undefined) {
+    return {
+      line: 1,
+      reason: `not anchored on this machine: ${headFile} does not exist, so MewCode did not write this log here (it came with the project or was copied in, or predates anchors) and nothing vouches for it`,
+    };
+  }
   if (head === undefined) return { line: count, reason: `${name} is missing: the end of the log cannot be checked (it was deleted, or the log was not written by MewCode)` };
   if (typeof head === 'string') return { line: count, reason: `${name} is unusable (${head})` };
   if (head.segment !== segment) return { line: 1, reason: `head mismatch: ${name} anchors segment ${head.segment}, this file is segment ${segment} (a file was replaced)` };
@@ -197,12 +217,12 @@ async function readHead(headFile: string): Promise<ReturnType<typeof parseHead> 
 
 /**
  * The subcommand: prints the verdict on stdout; exit 0 intact, 1 broken, 2 no log to check.
- * `file` is absolute (bin/cli-args.ts resolves it).
+ * `file` is absolute (bin/cli-args.ts resolves it). The log must match the user's own anchor.
  */
-export async function runAuditVerify(file: string, out: { stdout(text: string): void; stderr(text: string): void }): Promise<number> {
+export async function runAuditVerify(file: string, out: { stdout(text: string): void; stderr(text: string): void }, homeDir = os.homedir()): Promise<number> {
   let result: VerifyResult;
   try {
-    result = await verifyAuditLog(file);
+    result = await verifyAuditLog(file, { anchor: anchorFileOf(homeDir, file) });
   } catch (error) {
     out.stderr(`mewcode: cannot read the audit log ${file}: ${(error as Error).message}\n`);
     return 2;

@@ -4,13 +4,15 @@
  * history starts after the last `compact` marker, and the kernel's resume then answers tool calls
  * whose results never arrived (kernel `startableHistory`), so the next request is valid.
  */
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { INTERRUPTED_RESULT } from '../../types/session.js';
 import type { LoadedSession, SessionStore, SessionSummary } from '../../types/session-store.js';
-import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionDir, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
+import { MAX_AGE_MS, RECORD_VERSION, SESSION_ID, metaFile, sessionsDir, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 import { readMeta } from './transcript-writer.js';
-import { knownSessions, knownSessionsFile, readNoFollow, sessionHolder } from '../../sdk/session-files.js';
+import { knownSessions, knownSessionsFile, sessionHolder } from '../../sdk/session-files.js';
+import { isStatePathRefused, openStateDirectory, readProjectStateFile, removeStateEntry, type StateDirectory } from '../../sdk/project-state-dir.js';
 import { compareCodeUnits } from '../../sdk/plain-intl.js';
 
 export class FileSessionStore implements SessionStore {
@@ -46,11 +48,11 @@ export class FileSessionStore implements SessionStore {
     const file = transcriptFile(this.projectRoot, id, 'main');
     let text: string;
     try {
-      text = readNoFollow(file);
+      text = readProjectStateFile(this.projectRoot, file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new Error(`no session ${id} in this project (${file} does not exist)`);
-      if (code === 'ELOOP') throw new Error(`${file} is a symbolic link, not a transcript MewCode wrote; not resumed`);
+      if (code === 'ELOOP' || isStatePathRefused(error)) throw new Error(`${(error as Error).message}: not a transcript MewCode wrote; not resumed`);
       throw new Error(`cannot read ${file}: ${(error as Error).message}`);
     }
     // A transcript that came with the project (an archive, a checkout) would put someone else's
@@ -71,7 +73,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   meta(id: string): SessionMeta | undefined {
-    return readMeta(metaFile(this.projectRoot, id), id);
+    return readMeta(this.projectRoot, metaFile(this.projectRoot, id), id);
   }
 
   /**
@@ -80,25 +82,40 @@ export class FileSessionStore implements SessionStore {
    */
   removeExpired(now = Date.now(), active: ReadonlySet<string> = new Set()): string[] {
     const removed: string[] = [];
-    for (const id of this.ids()) {
-      if (active.has(id) || sessionHolder(this.projectRoot, id) !== undefined) continue;
-      const dir = sessionDir(this.projectRoot, id);
-      const transcript = transcriptFile(this.projectRoot, id, 'main');
-      const touched = existsSync(transcript) ? statSync(transcript).mtimeMs : statSync(dir).mtimeMs;
-      if (now - touched <= MAX_AGE_MS) continue;
-      rmSync(dir, { recursive: true, force: true });
-      removed.push(id);
+    // Reached and removed without following links (sdk/project-state-dir.ts): a committed
+    // `.mewcode/sessions -> ~` is refused (thrown, the caller warns), never emptied.
+    const root = this.sessionsDirectory();
+    if (root === undefined) return removed;
+    try {
+      for (const id of this.ids(root)) {
+        if (active.has(id) || sessionHolder(this.projectRoot, id) !== undefined) continue;
+        const touched = lstatSync(root.at(path.join(id, 'conversation.jsonl')), { throwIfNoEntry: false })?.mtimeMs ?? lstatSync(root.at(id)).mtimeMs;
+        if (now - touched <= MAX_AGE_MS) continue;
+        removeStateEntry(root, id);
+        removed.push(id);
+      }
+    } finally {
+      root.close();
     }
     return removed;
   }
 
-  private ids(): string[] {
+  /** The sessions root, checked for links; undefined when there is none yet. */
+  private sessionsDirectory(): StateDirectory | undefined {
+    return openStateDirectory(this.projectRoot, path.relative(this.projectRoot, sessionsDir(this.projectRoot)), { create: false });
+  }
+
+  /** Session directories (real ones: a link named like a session is not one). */
+  private ids(root?: StateDirectory): string[] {
+    if (root !== undefined) return listIds(root);
+    let opened: StateDirectory | undefined;
     try {
-      return readdirSync(sessionsDir(this.projectRoot), { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && SESSION_ID.test(entry.name))
-        .map((entry) => entry.name);
+      opened = this.sessionsDirectory();
+      return opened === undefined ? [] : listIds(opened);
     } catch {
-      return [];
+      return []; // a linked sessions root: nothing of ours to list
+    } finally {
+      opened?.close();
     }
   }
 
@@ -108,10 +125,20 @@ export class FileSessionStore implements SessionStore {
     // No meta (an older or interrupted write): the transcript itself, read once.
     const file = transcriptFile(this.projectRoot, id, 'main');
     if (!existsSync(file)) return undefined;
-    const { messages } = parseTranscript(readNoFollow(file));
+    const { messages } = parseTranscript(readProjectStateFile(this.projectRoot, file));
     const firstUser = messages.find((message) => message.role === 'user');
     const time = statSync(file).mtime.toISOString();
     return { id, title: firstUser?.role === 'user' ? titleOf(firstUser.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ')) : '', messages: messages.length, created: time, updated: time };
+  }
+}
+
+function listIds(root: StateDirectory): string[] {
+  try {
+    return readdirSync(root.at('.'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && SESSION_ID.test(entry.name))
+      .map((entry) => entry.name);
+  } catch {
+    return [];
   }
 }
 

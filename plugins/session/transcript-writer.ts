@@ -18,17 +18,19 @@
  * A file is opened on its first record (sessions that never speak leave nothing behind). A
  * failure is returned to the caller, which reports it once; the session goes on in memory.
  *
- * A repository may ship `.mewcode/sessions/…` with symbolic links in it: the directory path is
- * checked before anything is created, and every file is opened with O_NOFOLLOW.
+ * A repository may ship `.mewcode/sessions/…` with symbolic links in it: every file is reached
+ * one name at a time from the project root without following a link (sdk/project-state-dir.ts);
+ * a link on the way is refused and the session goes on unsaved, with a warning.
  */
 import { close, closeSync, constants, fstatSync, fsync, fsyncSync, open, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { lockSession, prepareSessionDirectory, readNoFollow, rememberSession, replaceFile, unlockSession, writeFully } from '../../sdk/session-files.js';
+import { lockSession, prepareSessionDirectory, rememberSession, replaceFile, unlockSession, writeFully } from '../../sdk/session-files.js';
+import { openProjectStateFile, readProjectStateFile } from '../../sdk/project-state-dir.js';
 import type { CompactionReport } from '../../types/session.js';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { RECORD_VERSION, metaFile, titleOf, transcriptFile, type SessionMeta } from './layout.js';
 
-const { O_APPEND, O_CREAT, O_NOFOLLOW, O_RDONLY, O_RDWR } = constants;
+const { O_APPEND, O_CREAT, O_RDONLY, O_RDWR } = constants;
 
 export interface Origin {
   sessionId: string;
@@ -273,7 +275,7 @@ export class TranscriptWriter {
       lockSession(this.#projectRoot, origin.sessionId);
       this.#locked.add(origin.sessionId);
     }
-    const fd = openSync(file, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW, 0o600);
+    const fd = openProjectStateFile(this.#projectRoot, file, O_RDWR | O_APPEND | O_CREAT, { create: true });
     const size = fstatSync(fd).size;
     if (size === 0) {
       this.#syncDirectorySoon(dir, file, origin); // the new file's name is durable too
@@ -296,7 +298,7 @@ export class TranscriptWriter {
   #updateMeta(sessionId: string, now: Date, change: (meta: SessionMeta) => SessionMeta, boundary: boolean): void {
     // After a resume the count and title go on from what is on disk.
     const stored = this.#meta.get(sessionId);
-    const previous = stored ?? readMeta(metaFile(this.#projectRoot, sessionId), sessionId) ?? { v: RECORD_VERSION, id: sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
+    const previous = stored ?? readMeta(this.#projectRoot, metaFile(this.#projectRoot, sessionId), sessionId) ?? { v: RECORD_VERSION, id: sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
     const meta: SessionMeta = { ...change(previous), updated: now.toISOString() };
     this.#meta.set(sessionId, meta);
     if (boundary || stored === undefined || meta.title !== previous.title || meta.model !== previous.model) this.#writeMeta(sessionId);
@@ -307,14 +309,14 @@ export class TranscriptWriter {
     const meta = this.#meta.get(sessionId);
     if (!meta) return;
     this.#metaBehind.delete(sessionId);
-    replaceFile(metaFile(this.#projectRoot, sessionId), `${JSON.stringify(meta)}\n`);
+    replaceFile(this.#projectRoot, metaFile(this.#projectRoot, sessionId), `${JSON.stringify(meta)}\n`);
   }
 }
 
 /** The meta a resumed session continues from (absent or unreadable: a fresh count). */
-export function readMeta(file: string, id: string): SessionMeta | undefined {
+export function readMeta(projectRoot: string, file: string, id: string): SessionMeta | undefined {
   try {
-    const meta = JSON.parse(readNoFollow(file)) as Partial<SessionMeta>;
+    const meta = JSON.parse(readProjectStateFile(projectRoot, file)) as Partial<SessionMeta>;
     const valid = meta.id === id && typeof meta.title === 'string' && Number.isInteger(meta.messages) && typeof meta.created === 'string' && typeof meta.updated === 'string' && (meta.model === undefined || typeof meta.model === 'string');
     return valid ? (meta as SessionMeta) : undefined;
   } catch {

@@ -144,7 +144,7 @@ export class BashTool implements Tool {
       headLines: Math.floor(maxLines / 4),
       headBytes: Math.floor(maxBytes / 4),
       spillMaxBytes: this.spillMaxBytes,
-      openSpill: () => this.limits.spillPath(ctx.toolCallId, 'log'),
+      openSpill: () => this.limits.openSpillFile(ctx.toolCallId, 'log'),
       setFlowing: (flowing) => flow.set(flowing),
     });
     const tail = new OutputTail(ctx.progress?.bind(ctx));

@@ -23,7 +23,7 @@ export interface CollectorOptions {
   headBytes: number;
   spillMaxBytes: number;
   /** A fresh path for the spill file (called at most once, only when the output is cut). */
-  openSpill(): Promise<string>;
+  openSpill(): Promise<string | { path: string; fd: number }>;
   /** Pause (false) or resume (true) the sources. */
   setFlowing(flowing: boolean): void;
   /** Write buffer of the spill file stream. */
@@ -160,9 +160,12 @@ export class OutputCollector {
     this.updateFlow();
     this.spill(initial);
     this.spillOpening = this.options.openSpill().then(
-      (file) => {
+      (opened) => {
+        // An opened file (the spill directory was checked for links) or, from simpler callers, a path.
+        const file = typeof opened === 'string' ? opened : opened.path;
         this.spillPath = file;
-        const stream = createWriteStream(file, { highWaterMark: this.options.spillHighWaterMark ?? DEFAULT_SPILL_HIGH_WATER_MARK });
+        const highWaterMark = this.options.spillHighWaterMark ?? DEFAULT_SPILL_HIGH_WATER_MARK;
+        const stream = typeof opened === 'string' ? createWriteStream(file, { highWaterMark }) : createWriteStream(file, { fd: opened.fd, highWaterMark });
         stream.on('error', (error) => this.failSpill(error));
         this.spillStream = stream;
         if (this.spillState !== 'opening') return; // failed in between

@@ -9,6 +9,7 @@ import { appendFileSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { anchorFileOf } from '../../plugins/permission-audit/chain.js';
 import { auditDirs, writeRecords, type AuditDirs } from '../plugins/permission-audit/helpers.js';
 
 let outDir: string;
@@ -46,9 +47,19 @@ beforeEach(() => {
 afterEach(() => dirs.cleanup());
 
 function mewcode(args: string[], cwd = dirs.root) {
-  const run = spawnSync(process.execPath, [path.join(outDir, 'mewcode.js'), ...args], { cwd, encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync(process.execPath, [path.join(outDir, 'mewcode.js'), ...args], { cwd, encoding: 'utf8', timeout: 20_000, env: { ...process.env, HOME: dirs.home } });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
+
+/** Written as MewCode writes it: anchored in the user's home. */
+const anchored = () => ({ anchor: anchorFileOf(dirs.home, dirs.file) });
+
+test('a self-consistent log that was not written on this machine: exit 1', async () => {
+  await writeRecords(dirs.file, 3);
+  const run = mewcode(['audit', 'verify']);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toMatch(/line 1: not anchored on this machine/);
+});
 
 test('the stub really stands in for the main program', () => {
   const run = mewcode(['-p', 'hello']);
@@ -57,12 +68,12 @@ test('the stub really stands in for the main program', () => {
 });
 
 test('an intact log: exit 0, "audit log OK: N records", without loading the main program', async () => {
-  await writeRecords(dirs.file, 4);
+  await writeRecords(dirs.file, 4, 1, anchored());
   expect(mewcode(['audit', 'verify'])).toEqual({ code: 0, stdout: 'audit log OK: 4 records\n', stderr: '' });
 });
 
 test('a forged line: exit 1 naming the line and why', async () => {
-  await writeRecords(dirs.file, 2);
+  await writeRecords(dirs.file, 2, 1, anchored());
   appendFileSync(dirs.file, '{"type":"decision","verdict":"allow"}\n');
   const run = mewcode(['audit', 'verify']);
   expect(run.code).toBe(1);
@@ -70,7 +81,7 @@ test('a forged line: exit 1 naming the line and why', async () => {
 });
 
 test('--file relative to the working directory', async () => {
-  await writeRecords(dirs.file, 3);
+  await writeRecords(dirs.file, 3, 1, anchored());
   expect(mewcode(['audit', 'verify', '--file', path.join('project', '.mewcode', 'audit.jsonl')], dirs.base)).toMatchObject({ code: 0, stdout: 'audit log OK: 3 records\n' });
 });
 

@@ -11,6 +11,7 @@ import { sandboxLines } from '../../bin/doctor-kernel.js';
 import { formatLine } from '../../bin/doctor-report.js';
 import { runDoctor } from '../../bin/doctor.js';
 import { writeRecords } from '../plugins/permission-audit/helpers.js';
+import { anchorFileOf } from '../../plugins/permission-audit/chain.js';
 
 let base: string;
 let cwd: string;
@@ -114,6 +115,10 @@ test('an unset ${VAR} in the provider entry is a provider warning', async () => 
 test('the audit log: intact is ok with its record count; edited is a fail naming the line', async () => {
   const file = path.join(cwd, '.mewcode', 'audit.jsonl');
   await writeRecords(file, 3);
+  // Not written by MewCode on this machine (no anchor in the home): not vouched for.
+  expect((await doctor(goodEnv)).line('audit')).toEqual([expect.stringMatching(/^fail {2}audit {5}audit log BROKEN: .* line 1: not anchored on this machine/)]);
+  rmSync(path.dirname(file), { recursive: true });
+  await writeRecords(file, 3, 1, { anchor: anchorFileOf(home, file) });
   expect((await doctor(goodEnv)).line('audit')).toEqual(['ok    audit     audit log intact: 3 records in 1 file']);
   const lines = readFileSync(file, 'utf8').split('\n');
   writeFileSync(file, [lines[0], lines[1]!.replace('record 2', 'record X'), ...lines.slice(2)].join('\n'));

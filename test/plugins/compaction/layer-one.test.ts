@@ -140,7 +140,7 @@ describe('LayerOne', () => {
       const failures: string[] = [];
       const layer = new LayerOne({ projectRoot: root, onSaveFailed: (_id, error) => failures.push(error.message) });
       expect((layer.apply('s', SESSION, history())[2] as ToolMessage).results[0]!.content).toBe(big);
-      expect(failures[0]).toMatch(/through a symbolic link; results are written only inside the project$/);
+      expect(failures[0]).toMatch(/tool-results is a symbolic link \(MewCode never follows one in its own directories\); results are written only inside the project$/);
       expect(existsSync(path.join(outside, 'call_big'))).toBe(false);
     } finally {
       rmSync(outside, { recursive: true, force: true });

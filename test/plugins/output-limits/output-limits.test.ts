@@ -93,7 +93,8 @@ test('start-up clean-up removes spill files older than 7 days and keeps newer on
     await utimes(path.join(dir, name), mtime / 1000, mtime / 1000);
   }
   await mkdir(path.join(dir, 'a-directory'));
-  expect(await removeOldSpillFiles(dir, LIMITS.spillMaxAgeMs, now)).toBe(1);
+  const root = path.dirname(dir);
+  expect(await removeOldSpillFiles({ root, relative: 'tool-output' }, LIMITS.spillMaxAgeMs, now)).toBe(1);
   expect((await readdir(dir)).sort()).toEqual(['a-directory', 'edge', 'fresh']);
-  expect(await removeOldSpillFiles(path.join(dir, 'missing'), LIMITS.spillMaxAgeMs, now)).toBe(0);
+  expect(await removeOldSpillFiles({ root, relative: 'tool-output/missing' }, LIMITS.spillMaxAgeMs, now)).toBe(0);
 });

@@ -125,7 +125,7 @@ describe('audit records', () => {
     expect(decision.target).toBe(`${command.slice(0, LIMITS.auditTargetMaxChars)}…`);
   });
 
-  it('a write failure is one visible warning, never a crash', async () => {
+  it('a write failure is one visible warning, never a crash; no tool runs unrecorded', async () => {
     writeFileSync(path.join(dirs.root, '.mewcode'), 'not a directory');
     const { kernel, reporter } = await bootRules(dirs, {
       steps: [useTools([call('bash', { command: 'a' }), call('bash', { command: 'b' })]), say('done')],
@@ -136,6 +136,8 @@ describe('audit records', () => {
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed' });
     const failures = reporter.warnings.filter((w) => w.startsWith('permission-audit: cannot write the audit log'));
     expect(failures).toHaveLength(1);
+    const results = events.filter((e) => e.type === 'tool_end').map((e) => (e as { result: { content: string } }).result.content);
+    expect(results).toEqual([expect.stringMatching(/^Permission denied by permission-audit: the permission audit log cannot be written/), expect.stringMatching(/^Permission denied by permission-audit/)]);
   });
 });
 
@@ -185,7 +187,7 @@ describe('caps and other records', () => {
     const hooks = createHooks();
     const warnings: string[] = [];
     const plugin = createPermissionAuditPlugin();
-    const api = { hooks, container: new Container(), projectRoot: dirs.root, session: { projectRoot: dirs.root }, warn: (m: string) => warnings.push(m) };
+    const api = { hooks, container: new Container(), projectRoot: dirs.root, homeDir: dirs.home, session: { projectRoot: dirs.root }, warn: (m: string) => warnings.push(m) };
     void plugin.apply!(api as unknown as KernelApi);
     return { hooks, plugin, warnings };
   }
@@ -200,7 +202,7 @@ describe('caps and other records', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('warm() writes the delayed trust record at once (no need to wait for the delay or a decision)', async () => {
+  it('warm() writes the held trust record (not written while the first request is prepared)', async () => {
     const { hooks, plugin } = appliedToBareHooks();
     await hooks.trustDecided.promise({ projectRoot: dirs.root, trusted: true, source: 'flag', skipped: [] });
     const exists = (): boolean => {

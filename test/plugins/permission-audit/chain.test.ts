@@ -1,8 +1,8 @@
 /** SPEC A16: the audit log is append-only, hash-chained, rotated without breaking the chain, anchored. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { GENESIS, hashLine, headFileOf, lockFileOf, parseHead, rotatedFile, withPrev } from '../../../plugins/permission-audit/chain.js';
+import { anchorFileOf, GENESIS, hashLine, headFileOf, lockFileOf, parseHead, rotatedFile, withPrev } from '../../../plugins/permission-audit/chain.js';
 import { verifyAuditLog, runAuditVerify } from '../../../plugins/permission-audit/verify.js';
 import { acquireLock, STALE_MS } from '../../../plugins/permission-audit/lock.js';
 import { openAuditDirectory } from '../../../plugins/permission-audit/no-follow.js';
@@ -55,21 +55,23 @@ describe('the chain', () => {
     expect([...a.problems, ...b.problems]).toEqual([]);
   });
 
-  it('waits while another live process holds the lock, then continues the chain', async () => {
+  it('waits while another live process holds the lock, at most STALE_MS, then continues the chain', async () => {
     const { log } = openLog(dirs.file);
     log.append({ first: true });
-    await log.flush();
     const lockFile = lockFileOf(dirs.file);
-    // A live holder (this test's child) keeps the writer waiting; it resumes once the lock goes.
-    const child = spawnSync(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(lockFile)}, String(process.ppid))`]);
-    expect(child.status).toBe(0);
-    log.append({ second: true });
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(records(dirs.file)).toHaveLength(1); // still waiting for the lock held by a live pid
-    unlinkSync(lockFile);
-    await log.flush();
-    expect(records(dirs.file).map((r) => Object.keys(r)[0])).toEqual(['first', 'second']);
-    expect(await verifyAuditLog(dirs.file)).toMatchObject({ ok: true, records: 2 });
+    // A live holder that never lets go (a stopped process): the writer waits, then breaks the lock.
+    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => holder.once('spawn', resolve));
+      writeFileSync(lockFile, `${holder.pid}\n`);
+      const started = Date.now();
+      log.append({ second: true });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(STALE_MS - 50);
+      expect(records(dirs.file).map((r) => Object.keys(r)[0])).toEqual(['first', 'second']);
+      expect(await verifyAuditLog(dirs.file)).toMatchObject({ ok: true, records: 2 });
+    } finally {
+      holder.kill('SIGKILL');
+    }
   });
 
   it('a lock left by a dead process is broken at once', async () => {
@@ -92,22 +94,23 @@ describe('the chain', () => {
     expect(records(dirs.file)).toHaveLength(1);
   });
 
-  it('acquireLock waits for a held lock and gets it once released', async () => {
+  it('acquireLock waits while a live process holds the lock, and takes it once that holder is dead (here: a zombie)', async () => {
     await writeRecords(dirs.file, 1);
-    const dir = await openAuditDirectory(path.dirname(dirs.file));
+    const dir = openAuditDirectory(path.dirname(dirs.file));
     const name = path.basename(lockFileOf(dirs.file));
-    const release = await acquireLock(dir, name);
-    let second = false;
-    const waiting = acquireLock(dir, name).then((r) => {
-      second = true;
-      return r;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(second).toBe(false);
-    await release();
-    await (await waiting)();
-    expect(second).toBe(true);
-    await dir.close();
+    const holder = spawn('sleep', ['0.3'], { stdio: 'ignore' });
+    await new Promise((resolve) => holder.once('spawn', resolve));
+    const stat = readFileSync(`/proc/${holder.pid}/stat`, 'utf8');
+    writeFileSync(lockFileOf(dirs.file), `${holder.pid}\n${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]}\n`);
+    const started = Date.now();
+    // Synchronous: while it waits, nothing reaps the exited sleep, which stays a zombie — dead all the same.
+    const release = acquireLock(dir, name);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(STALE_MS / 2);
+    expect(readFileSync(lockFileOf(dirs.file), 'utf8')).toMatch(new RegExp(`^${process.pid}\n`));
+    release();
+    expect(existsSync(lockFileOf(dirs.file))).toBe(false);
+    dir.close();
   });
 
   it('withPrev adds prev as the last key of any object', () => {
@@ -325,7 +328,7 @@ describe('the writer after tampering', () => {
     await writeRecords(dirs.file, 3);
     unlinkSync(headFileOf(dirs.file));
     const { problems } = await writeRecords(dirs.file, 1, 4);
-    expect(problems[0]!.message).toMatch(/audit.head is missing next to the non-empty audit log/);
+    expect(problems[0]!.message).toMatch(/audit.head is missing: the 3 records already in the audit log .* are not vouched for/);
     expect(records(dirs.file).map((r) => r.type)).toEqual(['test', 'test', 'test', 'anchor_lost', 'test']);
     expect(await verifyAuditLog(dirs.file)).toMatchObject({ ok: false, line: 4, reason: expect.stringMatching(/anchor was missing/) });
   });
@@ -344,13 +347,37 @@ describe('the writer after tampering', () => {
 describe('runAuditVerify (the subcommand body)', () => {
   const run = async (file: string) => {
     const out = { stdout: '', stderr: '' };
-    const code = await runAuditVerify(file, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) });
+    const code = await runAuditVerify(file, { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, dirs.home);
     return { code, ...out };
   };
 
   it('0 and "audit log OK: N records" when intact', async () => {
-    await writeRecords(dirs.file, 7);
+    await writeRecords(dirs.file, 7, 1, { anchor: anchorFileOf(dirs.home, dirs.file) });
     expect(await run(dirs.file)).toEqual({ code: 0, stdout: 'audit log OK: 7 records\n', stderr: '' });
+  });
+
+  it("1 for an intact chain that was not written on this machine (no anchor in the user's ~/.mewcode/audit)", async () => {
+    await writeRecords(dirs.file, 7);
+    const result = await run(dirs.file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/line 1: not anchored on this machine: .*\.mewcode\/audit\/[0-9a-f]{32}\.head does not exist/);
+  });
+
+  it('1 for a log rewritten consistently (chain and audit.head) after MewCode anchored it', async () => {
+    await writeRecords(dirs.file, 3, 1, { anchor: anchorFileOf(dirs.home, dirs.file) });
+    const rewritten: string[] = [];
+    for (const line of lines(dirs.file)) {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      delete record.prev;
+      rewritten.push(JSON.stringify({ ...record, n: 99, prev: rewritten.length === 0 ? GENESIS : hashLine(rewritten.at(-1)!) }));
+    }
+    writeLines(dirs.file, rewritten);
+    const bytes = statSync(dirs.file).size;
+    writeFileSync(headFileOf(dirs.file), `${JSON.stringify({ segment: 0, records: 3, bytes, last: hashLine(rewritten.at(-1)!) })}\n`);
+    expect(await verifyAuditLog(dirs.file)).toMatchObject({ ok: true }); // the project's own head is fooled
+    const result = await run(dirs.file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/the anchor in your ~\/.mewcode\/audit/);
   });
 
   it('1 naming the first bad line', async () => {

@@ -1,8 +1,7 @@
 /**
- * Records are still written when the process ends on its own without a shutdown (no UI, a failed
- * start): one the writer has queued, and those the plugin holds before loading the writer (the
- * boot's trust record; deferred-log.ts releases them on `beforeExit`). Proven in a real child
- * process, since `beforeExit` never fires inside jest.
+ * Records survive the process ending without a shutdown (process.exit, a natural end, a failed
+ * start): an appended record is already on disk, and the one the plugin holds (the boot's trust
+ * record, audit-recorder.ts) is written by the `exit` listener. Proven in real child processes.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,21 +31,30 @@ async function recordsAfterNaturalExit(name: string, source: string): Promise<un
   return readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
 }
 
-test('a record appended and never flushed is written before a natural exit', async () => {
+test('a record appended right before process.exit is kept (written through)', async () => {
   const source = `import { AuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-log.ts'))};
 const log = new AuditLog(process.argv[2], { maxBytes: 1 << 20, keep: 1 });
-log.append({ type: 'trust', trusted: false });
-// No flush, no shutdown: the script simply ends.
+log.append({ type: 'decision', allowed: true });
+process.exit(0);
 `;
-  expect(await recordsAfterNaturalExit('plain', source)).toEqual([expect.objectContaining({ type: 'trust', trusted: false })]);
+  expect(await recordsAfterNaturalExit('plain', source)).toEqual([expect.objectContaining({ type: 'decision', allowed: true })]);
 });
 
-test('records the plugin holds before loading its writer are written before a natural exit too', async () => {
-  const source = `import { AuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-log.ts'))};
-import { DeferredAuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/deferred-log.ts'))};
-const log = new DeferredAuditLog(async () => new AuditLog(process.argv[2], { maxBytes: 1 << 20, keep: 1 }), (message) => console.error(message), 60_000);
-log.append({ type: 'trust', trusted: true });
-log.append({ type: 'decision' });
+test('the held trust record is written at process.exit, and at a natural exit', async () => {
+  for (const ending of ['process.exit(3);', '']) {
+    const source = `import { AuditLog } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-log.ts'))};
+import { AuditRecorder } from ${JSON.stringify(path.resolve('plugins/permission-audit/audit-recorder.ts'))};
+const log = new AuditRecorder(new AuditLog(process.argv[2], { maxBytes: 1 << 20, keep: 1 }));
+log.hold({ type: 'trust', trusted: true });
+${ending}
 `;
-  expect(await recordsAfterNaturalExit('deferred', source)).toEqual([expect.objectContaining({ type: 'trust', trusted: true }), expect.objectContaining({ type: 'decision' })]);
+    const name = ending ? 'held-exit' : 'held-natural';
+    expect(await recordsAfterNaturalExit(name, source).catch((error: { code?: number }) => (error.code === 3 ? readRecords(name) : Promise.reject(error)))).toEqual([
+      expect.objectContaining({ type: 'trust', trusted: true }),
+    ]);
+  }
 });
+
+async function readRecords(name: string): Promise<unknown[]> {
+  return readFileSync(path.join(dir, name, '.mewcode', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+}

@@ -12,6 +12,8 @@ export interface AuditDirs {
   file: string;
   /** A directory outside the project, for canaries. */
   outside: string;
+  /** The user's home (its `.mewcode/audit/` keeps the anchors). */
+  home: string;
   cleanup(): void;
 }
 
@@ -21,7 +23,9 @@ export function auditDirs(): AuditDirs {
   const outside = path.join(base, 'outside');
   mkdirSync(root, { recursive: true });
   mkdirSync(outside, { recursive: true });
-  return { base, root, outside, file: path.join(root, '.mewcode', 'audit.jsonl'), cleanup: () => rmSync(base, { recursive: true, force: true }) };
+  const home = path.join(base, 'home');
+  mkdirSync(home);
+  return { base, root, outside, home, file: path.join(root, '.mewcode', 'audit.jsonl'), cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }
 
 export interface OpenedLog {
@@ -29,14 +33,19 @@ export interface OpenedLog {
   problems: { kind: AuditProblem; message: string }[];
 }
 
-export function openLog(file: string, caps: { maxBytes?: number; keep?: number } = {}): OpenedLog {
+export function openLog(file: string, caps: { maxBytes?: number; keep?: number; anchor?: string } = {}): OpenedLog {
   const problems: OpenedLog['problems'] = [];
-  const log = new AuditLog(file, { maxBytes: caps.maxBytes ?? 5 * 1024 * 1024, keep: caps.keep ?? 3, onProblem: (kind, message) => problems.push({ kind, message }) });
+  const log = new AuditLog(file, {
+    maxBytes: caps.maxBytes ?? 5 * 1024 * 1024,
+    keep: caps.keep ?? 3,
+    onProblem: (kind, message) => problems.push({ kind, message }),
+    ...(caps.anchor ? { anchor: caps.anchor } : {}),
+  });
   return { log, problems };
 }
 
 /** Appends `count` records `{type:"test", n}` starting at `from`, and waits for them. */
-export async function writeRecords(file: string, count: number, from = 1, caps?: { maxBytes?: number; keep?: number }): Promise<OpenedLog> {
+export async function writeRecords(file: string, count: number, from = 1, caps?: { maxBytes?: number; keep?: number; anchor?: string }): Promise<OpenedLog> {
   const opened = openLog(file, caps);
   for (let n = from; n < from + count; n++) opened.log.append({ type: 'test', n, text: `record ${n}` });
   await opened.log.flush();
