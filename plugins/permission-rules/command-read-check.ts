@@ -201,7 +201,9 @@ class ReadJudge {
     const starts = git.repository === null ? undefined : git.repository.length > 0 ? bases.flatMap((b) => git.repository!.map((r) => this.resolve(r, b))) : [...bases];
     const tops = starts?.map(topLevel);
     for (const named of git.paths) {
-      const roots = named.from === 'top' ? (tops ?? [this.projectRoot]) : (starts ?? [...bases]);
+      // A top-relative path (`HEAD:.env`) is judged at every work-tree top it may mean and at the
+      // project root as well: without a `.git` above the start the top is a guess (fail closed).
+      const roots = named.from === 'top' ? [...new Set([...(tops ?? []), this.projectRoot])] : (starts ?? [...bases]);
       for (const root of roots) {
         const hit = this.file(path.resolve(root, named.path), label, 'prints');
         if (hit) found.push(hit);

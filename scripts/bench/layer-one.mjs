@@ -49,7 +49,7 @@ export async function benchLayerOne() {
     const entry = path.join(work, 'harness.mjs');
     writeFileSync(entry, harness(path.join(ROOT, 'plugins', 'compaction', 'layer-one.ts'), work));
     const outfile = path.join(work, 'harness.bundle.mjs');
-    await build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', entryPoints: [entry], outfile });
+    await build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', entryPoints: [entry], outfile, alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' } });
     const r = spawnSync(process.execPath, [outfile], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`layer-one bench failed: ${r.stderr}`);
     const results = JSON.parse(r.stdout);

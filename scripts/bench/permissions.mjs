@@ -193,6 +193,8 @@ export async function benchPermissions({ runs = 200, warmup = 20 } = {}) {
       entryPoints: [entry],
       outfile,
       bundle: true,
+    // jsonc-parser's "main" is a UMD build whose relative requires esbuild cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
       platform: 'node',
       format: 'esm',
       target: 'node20',

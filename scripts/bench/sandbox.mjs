@@ -65,6 +65,8 @@ async function bundle(dir) {
   await build({
     stdin: { contents: entry(), resolveDir: ROOT, loader: 'ts', sourcefile: 'sandbox-bench-entry.ts' },
     bundle: true,
+    // jsonc-parser's "main" is a UMD build whose relative requires esbuild cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     platform: 'node',
     target: 'node20',
     format: 'esm',

@@ -119,6 +119,8 @@ async function bundleTool(outfile) {
   await build({
     stdin: { contents: CHILD_SOURCE, resolveDir: ROOT, sourcefile: 'read-file-bench-entry.ts', loader: 'ts' },
     bundle: true,
+    // jsonc-parser's "main" is a UMD build whose relative requires esbuild cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     platform: 'node',
     format: 'esm',
     target: 'node20',

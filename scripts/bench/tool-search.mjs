@@ -95,6 +95,8 @@ async function bundleTools(dir) {
   await build({
     entryPoints: [entry],
     bundle: true,
+    // jsonc-parser's "main" is a UMD build whose relative requires esbuild cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     platform: 'node',
     format: 'esm',
     target: 'node20',

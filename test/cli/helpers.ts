@@ -25,7 +25,8 @@ export function tempDir(prefix: string): string {
 }
 
 export function removeTempDirs(): void {
-  for (const dir of cleanups.splice(0)) rmSync(dir, { recursive: true, force: true });
+  // A child that is still exiting (a terminal UI in tmux) may write one last file meanwhile: retried.
+  for (const dir of cleanups.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
 
 /** The built launcher (`npm test` builds before jest runs). */
