@@ -120,8 +120,9 @@ describe('the kernel warms up while the first request waits', () => {
     let atAnswer: { preToolUse: boolean; checkPermission: boolean; postToolUse: boolean } | undefined;
     const fastModel = memoryModel([
       async function* answerAfterAFewMilliseconds() {
-        // Well inside IDLE_WARM_DELAY_MS, as a local endpoint answers (bench d).
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Inside IDLE_WARM_DELAY_MS, as a local endpoint answers (bench d); 25 ms rather than the
+        // 5 ms of an idle machine, so three event-loop turns fit when the suite loads both cores.
+        await new Promise((resolve) => setTimeout(resolve, 25));
         atAnswer = { preToolUse: compiled(rawHooks!.preToolUse), checkPermission: compiled(rawHooks!.checkPermission), postToolUse: compiled(rawHooks!.postToolUse) };
         yield* say('fast');
       },
