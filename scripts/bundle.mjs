@@ -44,11 +44,11 @@ const esm = {
   splitting: true,
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
-  // cosmiconfig's optional TypeScript loader is never used; the SDKs are loaded from dist/vendor
-  // (or, if that is missing, imported from node_modules), never bundled into the chunks;
+  // The SDKs are loaded from dist/vendor (or, if that is missing, imported from node_modules),
+  // never bundled into the chunks;
   // web-tree-sitter finds its own .wasm next to its module, so it stays in node_modules.
   // Ink imports react-devtools-core only under DEV=true (a developer tool, not installed).
-  external: ['typescript', 'web-tree-sitter', 'react-devtools-core', ...VENDOR_PACKAGES],
+  external: ['web-tree-sitter', 'react-devtools-core', ...VENDOR_PACKAGES],
   // jsonc-parser's "main" is a UMD build whose `require("./impl/format")` calls esbuild cannot
   // follow (the bundle then fails at run time); its ESM build bundles cleanly.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
