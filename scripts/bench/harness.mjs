@@ -56,7 +56,8 @@ export function makeTempDir(prefix) {
 }
 
 export function removeDir(dir) {
-  rmSync(dir, { recursive: true, force: true });
+  // A child still exiting (the terminal UI under script(1)) may write one last file meanwhile.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
 
 /** Source files in a bench project: a small real repository, as a session starts in. */
