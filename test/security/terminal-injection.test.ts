@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { prepareCli, removeTempDirs, runCli, scenario, type CliResult, type Scenario } from '../cli/helpers.js';
-import { TmuxTerminal } from '../cli/tmux.js';
+import { EXITED, TmuxTerminal } from '../cli/tmux.js';
 import { securityTally } from './attempts.js';
 
 const tally = securityTally('terminal-injection');
@@ -276,6 +276,13 @@ describe('the terminal UI in a real terminal (tmux)', () => {
         tally.attempt('TUI: screen and scrollback cleared (CSI 2J/3J, RIS)', cleared);
         expect({ buffers: buffers.trim(), titleAfter, cleared }).toEqual({ buffers: '', titleAfter: title, cleared: false });
         expect(screen).toContain('failing');
+        // Leave as a user does and wait for the exit, so nothing writes into the project while
+        // the test removes it.
+        await terminal.waitFor('type a prompt, / for commands', 'an idle prompt');
+        terminal.keys('C-c');
+        await terminal.waitFor('Press Ctrl+C again to exit');
+        terminal.keys('C-c');
+        await terminal.waitFor(EXITED, 'the exit line');
       } finally {
         terminal.kill();
       }
