@@ -21,7 +21,7 @@ import type { PermissionChain } from './permission-chain.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
 import { toolFilter, ToolView, type ToolChange } from './tool-view.js';
-import { groupDigits } from '../sdk/plain-intl.js';
+import { groupDigits } from '../types/plain-intl.js';
 
 /** What a session needs from the kernel that created it. */
 export interface SessionHost {

@@ -18,7 +18,7 @@ import { ConfigurationError } from './configuration-error.js';
 import type { TapLedger } from './hook-facade.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
-import { monotonicMs } from '../sdk/monotonic-clock.js';
+import { monotonicMs } from '../types/monotonic-clock.js';
 
 /** How long the first model request waits for a plugin's `start()` unless it (or `plugin_start_timeout_ms`) says otherwise. */
 export const DEFAULT_START_TIMEOUT_MS = 5_000;

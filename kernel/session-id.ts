@@ -1,5 +1,5 @@
 /** Session ids sort by time and are valid directory names: YYYYMMDD-HHMMSS-xxxx (SPEC C1). */
-import { nodeCrypto } from '../sdk/lazy-builtin.js';
+import { nodeCrypto } from '../types/lazy-builtin.js';
 
 /**
  * The suffix only keeps two sessions started in the same second apart; it guards nothing, so it

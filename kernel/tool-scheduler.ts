@@ -14,7 +14,7 @@ import type { AgentSession } from '../types/session.js';
 import { errorResult, gateToolCall, parseToolInput, type GateDeps, type GateOutcome } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
 import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
-import { monotonicMs } from '../sdk/monotonic-clock.js';
+import { monotonicMs } from '../types/monotonic-clock.js';
 
 export interface SchedulerDeps extends GateDeps {
   hooks: KernelHooks;

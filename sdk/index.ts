@@ -1,7 +1,9 @@
 /**
- * `mewcode/sdk`: everything a plugin needs, and exactly what the built-in plugins use. A built-in
- * plugin imports only `types/`, `config/` and this folder, so a third-party plugin can do all a
- * built-in one does.
+ * `mewcode/sdk`: the plugin library — the contract (`types/`) and the helpers the built-in plugins
+ * use. A built-in plugin imports only `types/`, `config/` and this folder. The `config/` helpers
+ * a plugin reading its own files needs (positions, cached parsing, git tracking, the terminal
+ * filter, project files) are exported by the `mewcode` entry, not here: this library does not
+ * re-export the host's configuration layer (a rule of .dependency-cruiser.cjs).
  */
 export { ContainerModule, inject, injectable, multiInject, optional } from 'inversify';
 export type { ServiceIdentifier } from 'inversify';
@@ -34,11 +36,3 @@ export * from './search-common/path-glob.js';
 export { IgnoreFile, parseIgnoreText, parseIgnoreLine, anchoredIgnoreLine, type IgnoreRule, type IgnoreVerdict } from './search-common/gitignore.js';
 export { searchToolBinding, type SearchToolServices } from './search-common/search-tool-binding.js';
 export { displayPath as searchDisplayPath, describeLocation, resolveSearchLocation, type SearchLocation, type Resolved } from './search-common/search-path.js';
-
-// Configuration helpers a plugin reading its own files needs: positions, cached parsing, git tracking.
-export { formatPos, offsetToLineCol, toPlain, type LocatedNode, type LocatedMap, type LocatedSeq, type LocatedScalar, type SourcePos } from '../config/located.js';
-export { parseConfigTextCached } from '../config/parse-cache.js';
-export { isTrackedByGit, type TrackedAnswer } from '../config/git-tracked.js';
-export { terminalSafe, terminalSafeJson, terminalWriter } from '../config/terminal-safe.js';
-// Files a project supplies (instructions, definitions, settings): inside it by real path, regular, bounded.
-export { readProjectTextFile, projectScriptProblem, projectBoundary, withinRoot, refusalOf, inPackageDirectory, hardLinks, PACKAGE_DIRECTORIES, type ProjectFileOptions, type ProjectFileRead } from '../config/project-file.js';

@@ -11,7 +11,6 @@ import { pathToFileURL } from 'node:url';
 import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Message } from '../../types/messages.js';
 import type { Provider } from '../../types/provider.js';
-import type { McpConnection } from './connection.js';
 import type { McpSdk } from './sdk-loader.js';
 
 export interface ClientHandlerDeps {
@@ -23,10 +22,15 @@ export interface ClientHandlerDeps {
   canElicit(): boolean;
 }
 
+/** Where a handled request is noted for the server's status (a connection); named here, not imported, to keep the two modules apart. */
+export interface RequestNotes {
+  noteRequest(line: string): void;
+}
+
 export class ClientHandlers {
   constructor(private readonly deps: ClientHandlerDeps) {}
 
-  createClient(sdk: McpSdk, connection: McpConnection): SdkClient {
+  createClient(sdk: McpSdk, connection: RequestNotes): SdkClient {
     const capabilities = {
       // No listChanged: the roots (project root, additional directories) do not change in a run.
       roots: {},

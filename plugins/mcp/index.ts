@@ -19,24 +19,18 @@ import type { McpServers, McpServerStatus } from '../../types/mcp.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import type { McpSettings } from './settings.js';
+
+export type { McpSettings, ToolSearchMode } from './settings.js';
 
 /** Also in server-sources.ts (the runtime); repeated here so boot does not load that module. */
 const MCP_JSON = '.mcp.json';
-
-export type ToolSearchMode = 'auto' | 'always' | 'never';
 
 const NAME = 'mcp';
 
 export const DEFAULT_STARTUP_WAIT_MS = 1_500;
 export const MAX_STARTUP_WAIT_MS = 60_000;
 export const DEFAULT_TOOL_SEARCH_SHARE = 0.1;
-
-export interface McpSettings {
-  startupWaitMs: number;
-  toolSearch: ToolSearchMode;
-  toolSearchShare: number;
-  sampling: 'deny' | 'allow';
-}
 
 const DEFAULTS: McpSettings = { startupWaitMs: DEFAULT_STARTUP_WAIT_MS, toolSearch: 'auto', toolSearchShare: DEFAULT_TOOL_SEARCH_SHARE, sampling: 'deny' };
 

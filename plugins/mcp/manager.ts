@@ -17,7 +17,7 @@ import { ServerLog, logDirectory } from './server-log.js';
 import { oauthStorePath, StoredOAuthProvider } from './oauth.js';
 import type { ServerSources } from './server-sources.js';
 import { adaptTools } from './tool-adapter.js';
-import type { ToolSearchMode } from './index.js';
+import type { ToolSearchMode } from './settings.js';
 import { createToolSearchTool, estimateDefinitionTokens, TOOL_SEARCH_NAME } from './tool-search.js';
 
 /** M9: shutdown closes every session within this. */

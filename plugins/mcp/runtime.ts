@@ -14,7 +14,7 @@ import type { WorkspaceTrust } from '../../types/trust.js';
 import { ClientHandlers } from './client-handlers.js';
 import { McpManager } from './manager.js';
 import { loadServerSources } from './server-sources.js';
-import type { McpSettings } from './index.js';
+import type { McpSettings } from './settings.js';
 
 const NAME = 'mcp';
 

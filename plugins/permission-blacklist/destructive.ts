@@ -4,7 +4,7 @@
  * (`rm -r`, `find -delete`, `shred`, …), `tar --remove-files` and `rsync --remove-source-files`
  * delete what they copy.
  */
-import type { Hit } from './patterns.js';
+import type { Hit } from './hit.js';
 import { literalInside, type Inside } from './outside-targets.js';
 import type { Where } from './targets.js';
 

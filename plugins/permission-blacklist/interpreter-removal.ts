@@ -7,7 +7,7 @@
  * path inside the project is dangerous; shell commands the program runs (`os.system('rm -rf ~')`)
  * are segments of their own and get the ordinary checks.
  */
-import type { Hit } from './patterns.js';
+import type { Hit } from './hit.js';
 import { literalInside } from './outside-targets.js';
 import type { Where } from './targets.js';
 

@@ -11,12 +11,9 @@
  */
 import path from 'node:path';
 import { resolveRealSync } from '../../sdk/path-containment.js';
-import { HOME, expandBraces, type Where } from './targets.js';
+import { HOME, expandBraces, type Inside, type Where } from './targets.js';
 
-/** Where destructive verbs may act: the project root and the additional directories (real paths). */
-export interface Inside {
-  roots: readonly string[];
-}
+export type { Inside } from './targets.js';
 
 const GLOB = /[*?[]/;
 /** A path component that is nothing but a glob (`*`, `.*`, `?*`): "everything here". */

@@ -31,11 +31,9 @@ import {
   protectedChmodTarget,
   type Where,
 } from './targets.js';
+import type { Hit } from './hit.js';
 
-export interface Hit {
-  /** Which pattern, in words, e.g. "recursive rm of /". */
-  pattern: string;
-}
+export type { Hit } from './hit.js';
 
 type Checker = (args: string[], where: Where) => Hit | undefined;
 

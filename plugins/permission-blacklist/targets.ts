@@ -15,7 +15,12 @@ export interface Where {
   /** The real home directory, so that `rm -rf *` run in it counts as deleting the home directory. */
   home: string | undefined;
   /** Where destructive verbs may act (the project); absent: only the ten patterns are checked. */
-  inside?: import('./outside-targets.js').Inside;
+  inside?: Inside;
+}
+
+/** Where destructive verbs may act: the project root and the additional directories (real paths). */
+export interface Inside {
+  roots: readonly string[];
 }
 
 /**

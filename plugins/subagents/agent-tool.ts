@@ -4,10 +4,11 @@
  * The catalogue of roles is in the description, fixed at boot so the tool JSON stays
  * byte-identical across turns (K3).
  */
-import type { SubagentRole, SubagentResult } from '../../types/subagents.js';
+import type { SubagentRole } from '../../types/subagents.js';
 import type { Tool, ToolOutput } from '../../types/tools.js';
 import type { SubagentService } from './runner.js';
 import type { TaskManager } from './tasks.js';
+import { usageLine } from './usage-line.js';
 
 /** A sub-agent may run this long (its own tool calls have their own timeouts; runs stop at 25 iterations). */
 export const SUBAGENT_TIMEOUT_MS = 30 * 60_000;
@@ -20,13 +21,6 @@ function describe(roles: readonly SubagentRole[]): string {
     'With run_in_background: true you get a task id at once and the result arrives later as a reminder; use task_list, task_output, task_message and task_stop to follow it.',
     `Available subagent_type values:\n${catalogue}`,
   ].join('\n\n');
-}
-
-/** The line after the report: who worked, how long and at what cost. */
-export function usageLine(role: string, result: SubagentResult): string {
-  const u = result.usage;
-  const iterations = `${result.iterations} iteration${result.iterations === 1 ? '' : 's'}`;
-  return `[sub-agent ${role} ${result.agentId}: ${iterations}, ${u.input + u.cacheRead + u.cacheWrite} input / ${u.output} output tokens${result.isError ? `, ended: ${result.endReason}` : ''}]`;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);

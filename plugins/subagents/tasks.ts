@@ -7,7 +7,7 @@
  */
 import type { AgentSession } from '../../types/session.js';
 import type { SubagentRequest, SubagentResult } from '../../types/subagents.js';
-import { usageLine } from './agent-tool.js';
+import { usageLine } from './usage-line.js';
 import type { SubagentService } from './runner.js';
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';

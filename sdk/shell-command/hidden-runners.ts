@@ -10,18 +10,9 @@
  * Plain `git status` / `git -c core.pager=cat log` / `make test` / `make -f build/Makefile` stay
  * ordinary commands: git and make then run only the project's own configuration.
  */
-import type { Word } from './wrappers.js';
+import { isDescriptorPath } from './descriptor-paths.js';
+import type { Word } from './shell-shapes.js';
 import { commandName } from './wrappers.js';
-
-/** A path through which a program reads its standard input (or another inherited descriptor). */
-export function isDescriptorPath(path: string): boolean {
-  return path === '-' || /^\/dev\/(?:stdin|tty|fd\/\d+)$/.test(path) || /^\/proc\/[^/]+\/fd\/\d+$/.test(path);
-}
-
-/** The ones that are the standard input itself (a heredoc or pipe given to the command supplies them). */
-export function isStdinPath(path: string): boolean {
-  return path === '-' || path === '/dev/stdin' || /^\/(?:dev|proc\/(?:self|thread-self))\/fd\/0$/.test(path);
-}
 
 /** Values of a pager/editor setting that run nothing but the named harmless program. */
 const HARMLESS_PROGRAM = /^(?:|cat|less|more|most|bat|head|tail|true|false|:|ed|vi|vim|nvim|nano|micro|hx|emacs|emacsclient|code|subl|delta|diff-so-fancy)(?:\s+-{1,2}[A-Za-z][A-Za-z-]*)*$/;

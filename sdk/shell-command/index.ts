@@ -39,48 +39,9 @@ import { decodeAnsiC, wordValue } from './words.js';
 import { hiddenRunner } from './hidden-runners.js';
 import { commandName, isShell, unwrapCommand, type Word } from './wrappers.js';
 import { renamedPrograms } from './written-files.js';
+import type { ShellSegment } from './shell-shapes.js';
 
-export interface ShellSegment {
-  /**
-   * Words after shell unquoting: `rm -rf "/"` → `['rm', '-rf', '/']`. Words with expansions keep
-   * their source text for those parts (`"$HOME"/x` → `$HOME/x`, `~` stays `~`). Empty for a
-   * statement made only of assignments or redirections.
-   */
-  argv: string[];
-  /** The segment's source text, trimmed, e.g. `rm -rf /` (with its redirections, if any). */
-  text: string;
-  /** e.g. `{ op: '>', target: '/dev/sda' }`; `op` is the operator without the fd number (`2>` → `>`). */
-  redirects: { op: string; target: string }[];
-  /** Leading `VAR=value` words (unquoted like argv); for `env X=1 cmd` also env's assignments. */
-  assignments: string[];
-  /**
-   * The segment's source text without the redirections written in it (`npm test 2>&1` →
-   * `npm test`); absent when the segment is only redirections. Its `redirects` still list them.
-   */
-  textWithoutRedirects?: string;
-  /**
-   * Where the segment may run, relative to the directory the command line starts in: absent
-   * when only there; otherwise every directory it may be in after the `cd`/`pushd` before it
-   * (a `cd` may fail, so the previous directory stays possible), written as `.`-relative paths,
-   * absolute paths or `~`-paths; `null` when it cannot be known (`cd "$X"`, `cd -`, `popd`, a
-   * `cd` in a loop or a function, a `CDPATH` assignment, a trap or alias body).
-   */
-  dirs?: readonly string[] | null;
-  /** Program text handed to an interpreter (`python3 -c …`, `awk '…'`, `node - <<EOF`). */
-  inlineCode?: { interpreter: string; code: string };
-  /**
-   * Set (to why) when the segment runs commands the analysis cannot see at all (`curl … | sh`,
-   * `bash "$f"`, `source <(…)`, `git -c alias.x='!…' x`, `./r` after `cp /bin/rm r`): the
-   * command is opaque, and a deny rule cannot be matched against what it runs, so any deny rule
-   * for the tool denies it.
-   */
-  unknownCommands?: string;
-  /**
-   * The same operation written as another command, for deny and ask rules only (`find x -delete`
-   * is also `rm x`, so `Bash(rm:*)` covers it).
-   */
-  equivalent?: string;
-}
+export type { ShellSegment } from './shell-shapes.js';
 
 export interface ParsedCommand {
   segments: ShellSegment[];

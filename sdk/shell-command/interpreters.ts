@@ -10,7 +10,7 @@
  * also parsed as shell commands, so deny rules and the blacklist see `rm -rf ~` in
  * `python3 -c "import os; os.system('rm -rf ~')"`.
  */
-import type { Word } from './wrappers.js';
+import type { Word } from './shell-shapes.js';
 import { commandName } from './wrappers.js';
 
 interface InterpreterSpec {

@@ -7,7 +7,7 @@
  * are parallel's own); what it runs is unknown (any deny rule denies) when the arguments come
  * from stdin or files (`::::`, `-a`), the command is computed, or a `{= perl =}` expression is used.
  */
-import type { Word } from './wrappers.js';
+import type { Word } from './shell-shapes.js';
 
 /** Options that take a value (the next word, unless written `--opt=value` or `-jN`). */
 const VALUED_SHORT = 'aCdEIjJLnNPsS';

@@ -11,8 +11,8 @@
  * becomes the command it performs (`rm`, `rm -r`, `mv`…), and `find … -delete` counts as an `rm`
  * for deny and ask rules, so a `Bash(rm:*)` deny rule covers them.
  */
-import { isDescriptorPath } from './hidden-runners.js';
-import type { Unwrapped, Word } from './wrappers.js';
+import { isDescriptorPath } from './descriptor-paths.js';
+import type { Unwrapped, Word } from './shell-shapes.js';
 
 const NONE: Unwrapped = { commands: [], scripts: [], readsStdin: false };
 

@@ -12,32 +12,12 @@
  * `bash /dev/fd/3`) runs something unknown (`unknown`: any deny rule denies it). `sh -n` runs
  * nothing.
  */
-import { isDescriptorPath, isStdinPath } from './hidden-runners.js';
+import { isDescriptorPath, isStdinPath } from './descriptor-paths.js';
 import { parallelInvocation } from './parallel.js';
+import type { Unwrapped, Word } from './shell-shapes.js';
 import { toolRunner } from './tool-runners.js';
 
-/** One word of a simple command, unquoted, with its UTF-16 span in the source it came from. */
-export interface Word {
-  value: string;
-  literal: boolean;
-  start: number;
-  end: number;
-}
-
-export interface Unwrapped {
-  /** Commands this one runs, in order (usually one; `find` may run several). */
-  commands: { words: Word[]; assignments: string[] }[];
-  /** Shell source this command runs (`sh -c 'rm -rf /'` → `rm -rf /`). */
-  scripts: string[];
-  /** A shell started without `-c` or a script file: it runs what arrives on stdin. */
-  readsStdin: boolean;
-  /** Set (to why) when it runs commands the analysis cannot see at all (see ShellSegment.unknownCommands). */
-  unknown?: string;
-  /** Set (to why) when what it runs was found but may differ at run time (ParsedCommand.opaque). */
-  opaque?: string;
-  /** The same operation as another command, for deny and ask rules (ShellSegment.equivalent). */
-  equivalent?: string;
-}
+export type { Unwrapped, Word } from './shell-shapes.js';
 
 export const SHELLS = new Set([
   'sh', 'bash', 'rbash', 'zsh', 'dash', 'ksh', 'ksh93', 'mksh', 'oksh', 'loksh', 'pdksh', 'ash', 'hush', 'yash', 'posh', 'osh', 'ysh', 'fish', 'csh', 'tcsh',

@@ -14,7 +14,7 @@
  * compiler, a target with an expansion) is out of reach of this check and of deny rules; the OS
  * sandbox is the boundary there.
  */
-import type { ShellSegment } from './index.js';
+import type { ShellSegment } from './shell-shapes.js';
 import { interpreterFamily } from './interpreters.js';
 import { isShell } from './wrappers.js';
 

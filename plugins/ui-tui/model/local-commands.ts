@@ -5,8 +5,20 @@
 import type { Message, TextBlock } from '../../../types/messages.js';
 import type { PermissionMode } from '../../../types/permissions.js';
 import { PERMISSION_MODES } from '../../../types/permissions.js';
+import type { KernelApi } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
-import type { TuiController } from './controller.js';
+import type { UiStore } from './ui-store.js';
+
+/** What the local commands use of the UI (the controller is one); named here so they do not import it. */
+export interface CommandHost {
+  readonly kernel: KernelApi;
+  readonly store: UiStore;
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+  refreshStatus(): void;
+  hasSessionStore(): boolean;
+  exit: (code: number) => void;
+}
 
 export interface LocalCommand {
   name: string;
@@ -21,7 +33,7 @@ export interface LocalCommand {
 /** Messages of a resumed session shown again in the scrollback (the most recent ones). */
 export const RESUME_REPLAY_MESSAGES = 20;
 
-export function localCommands(ui: TuiController): LocalCommand[] {
+export function localCommands(ui: CommandHost): LocalCommand[] {
   const { kernel, store } = ui;
   return [
     {
@@ -142,7 +154,7 @@ export function localCommands(ui: TuiController): LocalCommand[] {
 }
 
 /** The resumed conversation's recent prompts and answers, back in the scrollback (/resume, --continue). */
-export function replay(ui: Pick<TuiController, 'store'>, messages: readonly Message[]): void {
+export function replay(ui: Pick<CommandHost, 'store'>, messages: readonly Message[]): void {
   const recent = messages.slice(-RESUME_REPLAY_MESSAGES);
   if (recent.length < messages.length) ui.store.notice('notice', `… ${messages.length - recent.length} earlier messages`);
   for (const m of recent) {

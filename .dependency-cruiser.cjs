@@ -1,0 +1,84 @@
+/**
+ * The import boundaries of MewCode, checked by `npm test` (test/architecture/boundaries.test.ts
+ * runs dependency-cruiser with this file). ARCHITECTURE.md ("Parts and boundaries") explains them.
+ * A rule that must bend names the exception here, with its reason.
+ */
+// npm packages the kernel may load: DI, hooks, the version check, decorator metadata, and zod
+// for configuration sections. No vendor SDK, no UI library, no HTTP client.
+const KERNEL_PACKAGES = ['inversify', 'tapable', 'semver', 'reflect-metadata', 'zod'];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'kernel-imports-only-types-and-config',
+      comment: 'The kernel knows the contract (types/) and the configuration layer (config/), never the plugin library, a plugin or the CLI.',
+      severity: 'error',
+      from: { path: '^kernel/' },
+      to: { path: '^(sdk|plugins|bin|scripts|test)/|^index\\.ts$' },
+    },
+    {
+      name: 'kernel-npm-packages',
+      comment: `The kernel's npm dependencies are ${KERNEL_PACKAGES.join(', ')}; a vendor SDK or UI belongs in a plugin.`,
+      severity: 'error',
+      from: { path: '^kernel/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], pathNot: `node_modules/(${KERNEL_PACKAGES.join('|')})/` },
+    },
+    {
+      name: 'types-and-config-stay-below-the-kernel',
+      comment: 'types/ is the contract and config/ the configuration layer: neither reaches up into the kernel, the sdk, a plugin or the CLI.',
+      severity: 'error',
+      from: { path: '^(types|config)/' },
+      to: { path: '^(kernel|sdk|plugins|bin)/' },
+    },
+    {
+      name: 'plugin-imports-no-kernel',
+      comment: 'A plugin talks to the kernel through hooks and TOKENS (types/), so a third-party plugin can do all a built-in one does.',
+      severity: 'error',
+      from: { path: '^plugins/[^/]+/' },
+      to: { path: '^(kernel|bin)/|^index\\.ts$' },
+    },
+    {
+      name: 'plugin-imports-no-other-plugin',
+      comment: 'Plugins share code through sdk/ or types/, never through each other\'s files.',
+      severity: 'error',
+      from: { path: '^plugins/([^/]+)/' },
+      to: { path: '^plugins/', pathNot: '^plugins/$1/' },
+    },
+    {
+      name: 'sdk-stays-a-library',
+      comment: 'sdk/ (mewcode/sdk) builds on types/ (and uses config/ helpers); it never imports the kernel, a plugin or the CLI.',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: '^(kernel|plugins|bin)/|^index\\.ts$' },
+    },
+    {
+      name: 'sdk-does-not-re-export-config',
+      comment: 'config/ is the host\'s configuration layer, not part of the plugin library: its helpers for plugins are exported by the `mewcode` entry (index.ts).',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: '^config/', dependencyTypes: ['export'] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'A cycle makes load order matter and the modules impossible to read one at a time. Move what both sides need into a module of its own.',
+      severity: 'error',
+      from: { pathNot: '^types/' },
+      to: { circular: true },
+    },
+    {
+      name: 'types-cycles-are-type-only',
+      comment: 'Named exception: the contract\'s declarations refer to each other (a tool\'s context names its session, a session\'s hooks name tools, hook payloads name both). These imports are `import type`, erased at build, so they order nothing at run time; a value import closing such a cycle is an error.',
+      severity: 'error',
+      from: { path: '^types/' },
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^dist/' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
