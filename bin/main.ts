@@ -159,7 +159,7 @@ async function resumeSaved(kernel: Kernel, options: CliOptions): Promise<number 
   }
 }
 
-/** SPEC C4: after more than 6 h away the model is told (files may have changed). */
+/** C4: after more than 6 h away the model is told (files may have changed). */
 const PAUSE_NOTE_AFTER_MS = 6 * 60 * 60 * 1000;
 
 function formatPause(ms: number): string {

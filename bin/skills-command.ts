@@ -1,7 +1,7 @@
 /**
  * `mewcode skills` lists the catalog a run here would use — name, mode, source root, description,
  * and every problem found (fixed-up values, skipped folders with the reason) — without booting a
- * kernel. `mewcode skills install <url> [--project]` installs one (SPEC S7) as the install_skill
+ * kernel. `mewcode skills install <url> [--project]` installs one (S7) as the install_skill
  * tool does; running the command is the user's approval.
  */
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * `${NAME}` expansion (SPEC M3). Only that exact form is expanded; `$NAME`, `${NAME:-x}`,
+ * `${NAME}` expansion (M3). Only that exact form is expanded; `$NAME`, `${NAME:-x}`,
  * `${}` and everything else stay literal. An undefined variable becomes the empty string with
  * one warning per variable name per expander. A variable set to the empty string is not
  * "undefined" and is used silently.

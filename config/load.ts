@@ -28,7 +28,7 @@ export interface LoadConfigOptions {
  * without a file is absent from `layers`. When the working directory is the home directory,
  * `.mewcode/config.*` is the user file and is not read again as the project file.
  *
- * Workspace trust (SPEC A12): in project-scope files — the project file, and
+ * Workspace trust (A12): in project-scope files — the project file, and
  * `.mewcode/config.local.*` (listed with `layer: 'project'`: nothing tells a file the user
  * wrote from one a checkout or an archive brought, so it keeps only its higher precedence) — the
  * settings that run code or send data (config/trust-keys.ts) are left out unless the trust

@@ -17,7 +17,7 @@
  * - `plugins` and `disable` (lists of strings): the union in layer order, duplicates dropped
  *   (the first occurrence keeps its place).
  * - `mcp_servers` (a mapping of server name to server): per server name, the higher layer's
- *   server replaces the lower one whole, it is not deep-merged (SPEC M2); other names are kept.
+ *   server replaces the lower one whole, it is not deep-merged (M2); other names are kept.
  * - If either side of `providers`, `plugins`, `disable` or `mcp_servers` is not of the
  *   expected kind (list or mapping), the higher layer's value replaces the lower one whole, and
  *   the section's validation reports it.

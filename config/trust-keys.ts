@@ -1,5 +1,5 @@
 /**
- * Which settings need workspace trust when a project file sets them (SPEC A12), in one table so
+ * Which settings need workspace trust when a project file sets them (A12), in one table so
  * the trust scan, `loadConfig` and the permission settings reader agree by construction. Add a
  * key here and it is hashed, listed in the dialog and the notice, and left out while untrusted.
  */

@@ -1,5 +1,5 @@
 /**
- * The workspace trust service (SPEC A12, types/trust.ts). Created before the kernel:
+ * The workspace trust service (A12, types/trust.ts). Created before the kernel:
  *
  * ```ts
  * const trust = await createWorkspaceTrust({ projectRoot: cwd, homeDir, env: process.env, flag: options.trustProject });

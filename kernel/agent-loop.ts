@@ -1,5 +1,5 @@
 /**
- * The ReAct loop (SPEC L1–L8): stream → record → run tools → append results → repeat, with every
+ * The ReAct loop (L1–L8): stream → record → run tools → append results → repeat, with every
  * exit path leaving an assistant message last in history (L5). Progress goes out as typed events.
  * The loop works on one session's state, handed in as `LoopDeps`; it holds no state of its own.
  */
@@ -31,7 +31,7 @@ export const SUBAGENT_MAX_TURNS = 25;
 export const MAX_UNKNOWN_TOOL_ITERATIONS = 3;
 /** Concurrency-safe calls of one turn run this many at once even on a small machine: they mostly wait (on disk, a process, a server), not compute. */
 export const MIN_TOOL_CONCURRENCY = 4;
-/** Sub-agents give up sooner on unknown tools (SPEC L1). */
+/** Sub-agents give up sooner on unknown tools (L1). */
 export const SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS = 2;
 /** How many times `stop` taps may send a completed run back to work, per run. */
 export const MAX_STOP_CONTINUATIONS = 3;

@@ -140,7 +140,7 @@ export class AgentSessionImpl implements AgentSession {
     return channel;
   }
 
-  /** SPEC C4: a resumed history that leaves less than this much of the window is compacted at once. */
+  /** C4: a resumed history that leaves less than this much of the window is compacted at once. */
   async compactIfNearlyFull(headroomTokens: number): Promise<boolean> {
     const window = this.currentProvider().contextWindow;
     if (estimateTokens(this.conversation.messages, this.anchor.current, this.#host.compactionService()) <= window - headroomTokens) return false;

@@ -1,5 +1,5 @@
 /**
- * The kernel owns the compaction procedure (SPEC C): a trigger (auto each iteration, manual on
+ * The kernel owns the compaction procedure (C1–C8): a trigger (auto each iteration, manual on
  * request, emergency after prompt-too-long) → `preCompact` → the CompactionService bound under
  * TOKENS.CompactionService rewrites the history → `postCompact` (whose taps may hand back text to
  * re-inject) → the re-injected text appended. Without a service nothing is compacted. After a

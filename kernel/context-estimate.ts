@@ -1,5 +1,5 @@
 /**
- * SPEC C8: the kernel's side of the one token estimate (types/token-estimate.ts). A compaction
+ * C8: the kernel's side of the one token estimate (types/token-estimate.ts). A compaction
  * service that counts messages as they are sent supplies its own `estimateTokens`; without one the
  * kernel counts each message whole.
  */

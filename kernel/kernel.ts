@@ -51,7 +51,7 @@ const REQUIRED_BY_CONFIG = 'It is required by configuration (plugins: { use, req
 
 const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap hooks; tap them in apply(kernel), whose hooks carry the plugin\'s name';
 
-/** SPEC C4: resuming compacts at once when fewer tokens than this are left in the window. */
+/** C4: resuming compacts at once when fewer tokens than this are left in the window. */
 export const RESUME_HEADROOM_TOKENS = 8000;
 /**
  * How long after the first request goes to the provider the warm-up starts. The request is on
@@ -419,7 +419,7 @@ export class Kernel implements KernelApi {
     await ensureAssistantTail(session.conversation, '(The previous session ended here.)');
     if (session.agentId === 'main') this.mainSession = session;
     await this.#raw.sessionResume.promise(session.context());
-    // A history that nearly fills the window would fail its first request (SPEC C4). A failed
+    // A history that nearly fills the window would fail its first request (C4). A failed
     // compaction is said, and the session is resumed as it is (the first request may compact again).
     try {
       await session.compactIfNearlyFull(RESUME_HEADROOM_TOKENS);

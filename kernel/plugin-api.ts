@@ -1,7 +1,8 @@
 /**
  * What an external (npm) plugin's factory receives: the kernel's own copies of inversify and the
- * contract helpers, so the plugin never loads a second inversify (DESIGN.md "Budgets").
- *   export default (api) => api.definePlugin({ name: 'my-plugin', kernel: '^0.1.0', … })
+ * contract helpers, so the plugin never loads a second inversify (a second copy would cost start-up
+ * time and could not share the kernel's decorators' metadata).
+ *   export default (api) => api.definePlugin({ name: 'my-plugin', kernel: '^0.2.0', … })
  */
 import { ContainerModule, inject, injectable, multiInject, optional } from 'inversify';
 import { definePlugin } from '../types/plugin.js';

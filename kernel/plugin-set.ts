@@ -35,7 +35,7 @@ export function resolvePluginSet(
   };
   // A plugin named in configuration may not stand in for an essential one (the blacklist, the
   // sandbox) or a safety layer (the permission layers, the audit): configuration must never be
-  // able to switch those off or decide what they did (SPEC A1). A custom build may.
+  // able to switch those off or decide what they did (A1). A custom build may.
   const protectedLayers = new Map<string, string>();
   for (const plugin of defaults) {
     if (plugin.essential) protectedLayers.set(plugin.name, 'essential plugin');

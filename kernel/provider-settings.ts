@@ -1,5 +1,5 @@
 /**
- * The `providers:` / `provider:` configuration sections (SPEC P5) and how the active provider is
+ * The `providers:` / `provider:` configuration sections (P5) and how the active provider is
  * chosen: flags > environment > configuration. Missing key or model is a ConfigurationError that
  * says exactly what to set, raised before any network call.
  */

@@ -1,4 +1,4 @@
-/** Per-turn reminder text (SPEC L1, L2): plan-mode reminder plus hook-injected prompts, taken once. */
+/** Per-turn reminder text (L1, L2): plan-mode reminder plus hook-injected prompts, taken once. */
 import type { PermissionMode } from '../types/permissions.js';
 
 export const PLAN_REMINDER_INTERVAL = 4;

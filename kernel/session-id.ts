@@ -1,4 +1,4 @@
-/** Session ids sort by time and are valid directory names: YYYYMMDD-HHMMSS-xxxx (SPEC C1). */
+/** Session ids sort by time and are valid directory names: YYYYMMDD-HHMMSS-xxxx (C1). */
 import { nodeCrypto } from '../types/lazy-builtin.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Everything that happens to one tool call before it may run: lookup, input parsing, the
- * PreToolUse hook, the permission chain and, when the chain says "ask", approval (SPEC A1, L3).
+ * PreToolUse hook, the permission chain and, when the chain says "ask", approval (A1, L3).
  * Every outcome, refusals included, is announced once on `permissionDecided` (A11).
  */
 import type { AgentEvent } from '../types/events.js';

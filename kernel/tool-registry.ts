@@ -1,5 +1,5 @@
 /**
- * Every tool of the process (SPEC T1). Boot tools keep registration order; tools registered after
+ * Every tool of the process (T1). Boot tools keep registration order; tools registered after
  * boot (e.g. MCP servers that connected in the background) follow, sorted by name, so the list is
  * deterministic whatever order they arrived in. Sessions read it through a ToolView that changes
  * only between turns.

@@ -1,5 +1,5 @@
 /**
- * SPEC A3 path containment, shared by the sandbox layer and tools that take a directory
+ * A3 path containment, shared by the sandbox layer and tools that take a directory
  * (bash's workdir, glob and grep roots): make the path absolute against the project root,
  * normalise it, resolve symlinks (for a path that does not exist yet, through its nearest
  * existing ancestor, then re-append the rest; a dangling symlink is followed, so a link to a

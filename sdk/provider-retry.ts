@@ -1,5 +1,5 @@
 /**
- * Provider error classification and retry (SPEC P6), shared by every provider plugin.
+ * Provider error classification and retry (P6), shared by every provider plugin.
  *
  * Deliberately vendor-free: no SDK is imported here. A plugin recognises its vendor's documented
  * error bodies (prompt too long, overloaded) and hands this module plain facts; this module maps

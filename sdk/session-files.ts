@@ -1,5 +1,5 @@
 /**
- * The session directory every plugin writing there shares (SPEC C1): `<root>/.mewcode/sessions/
+ * The session directory every plugin writing there shares (C1): `<root>/.mewcode/sessions/
  * <id>/` with the transcript (the session plugin) and `tool-results/` (compaction), its
  * `.gitignore` (whoever writes first creates it: transcripts and saved results hold what was said
  * and read, secrets included) and the lock that keeps two processes out of one session.

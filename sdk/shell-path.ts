@@ -1,5 +1,5 @@
 /**
- * Which shell runs a command line: bash from the command's PATH, else `/bin/sh` (SPEC T5). Used by
+ * Which shell runs a command line: bash from the command's PATH, else `/bin/sh` (T5). Used by
  * the bash tool and by hook commands, looked up once per PATH.
  */
 import { constants } from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const shells = new Map<string, Promise<string>>();
 
-/** `bash` from the command's PATH, else `/bin/sh` (SPEC T5: bash, with sh as the fallback). */
+/** `bash` from the command's PATH, else `/bin/sh` (T5: bash, with sh as the fallback). */
 export function resolveShell(searchPath: string): Promise<string> {
   let found = shells.get(searchPath);
   if (!found) {

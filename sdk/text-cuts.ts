@@ -1,5 +1,5 @@
 /**
- * Character-safe cuts, the one implementation every tool uses (SPEC T2, T8): never split a UTF-8
+ * Character-safe cuts, the one implementation every tool uses (T2, T8): never split a UTF-8
  * sequence (byte cuts: bash output, read_file's long-line cut, spill files) or a UTF-16
  * surrogate pair (string cuts: line caps, grep's kept line text).
  */

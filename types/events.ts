@@ -1,4 +1,4 @@
-/** The typed progress stream of a run (SPEC L6). Events are for the UI; none is stored in history. */
+/** The typed progress stream of a run (L6). Events are for the UI; none is stored in history. */
 import type { ApprovalRequest } from './permissions.js';
 import type { ToolCall, ToolResult, Usage } from './messages.js';
 

@@ -1,7 +1,7 @@
 /** The file-read service, bound by the kernel under TOKENS.FileReads. */
 
 /**
- * Whether an existing file may be changed now (the read-first rule, SPEC T3/T4): `not-read` when
+ * Whether an existing file may be changed now (the read-first rule, T3/T4): `not-read` when
  * the model never read it in this session, `changed-since-read` when its mtime differs from the
  * one recorded at the last read or write. Each tool words its own refusal from the reason.
  */

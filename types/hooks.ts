@@ -119,7 +119,7 @@ export interface CompactionContext extends RunContext {
   provider: Provider;
 }
 
-/** Every permission outcome of a tool call, for the audit log (SPEC A11). */
+/** Every permission outcome of a tool call, for the audit log (A11). */
 export interface PermissionDecidedContext extends Pick<SessionContext, 'sessionId' | 'agentId'>, Partial<Pick<SessionContext, 'parentAgentId'>> {
   request: PermissionRequest;
   /** The verdict that decided; for a PreToolUse block, layer `hook:<name>`. */

@@ -1,4 +1,4 @@
-/** Protocol-neutral conversation types (SPEC P2). No vendor shapes leak past a provider plugin. */
+/** Protocol-neutral conversation types (P2). No vendor shapes leak past a provider plugin. */
 
 export type Role = 'user' | 'assistant' | 'tool';
 

@@ -1,4 +1,4 @@
-/** The tools' output caps and spill directory (SPEC T8), bound under TOKENS.OutputLimits. */
+/** The tools' output caps and spill directory (T8), bound under TOKENS.OutputLimits. */
 
 /** A text cut to a limit. `truncated` says whether anything was dropped. */
 export interface CutText {
@@ -7,7 +7,7 @@ export interface CutText {
 }
 
 /**
- * Every output cap of the tools and of the permission audit log lives in one place (SPEC T8),
+ * Every output cap of the tools and of the permission audit log lives in one place (T8),
  * with the spill directory where full outputs are saved when a cut is made. Bound by the
  * `output-limits` plugin; tools get it from the container (`TOKENS.OutputLimits`) and never
  * hard-code a limit.

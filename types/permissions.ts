@@ -1,4 +1,4 @@
-/** Permission verdicts and the checkPermission stage table (SPEC A1, A7, A8, A9). */
+/** Permission verdicts and the checkPermission stage table (A1, A7, A8, A9). */
 import type { PermissionTarget, Tool, ToolCategory, ToolInput } from './tools.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';

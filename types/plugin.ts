@@ -1,4 +1,4 @@
-/** The plugin contract (DESIGN.md "The plugin contract"). */
+/** The plugin contract; docs/plugin-contract.md is its reference. */
 import type { Container, ContainerModule } from 'inversify';
 import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
@@ -169,7 +169,7 @@ export interface UserInterface {
   /** Runs the session and resolves to the process exit code. */
   run(kernel: KernelApi, options: CliOptions): Promise<number>;
   /**
-   * Ask the user whether to trust the project (an interactive UI's start-up dialog, SPEC A12).
+   * Ask the user whether to trust the project (an interactive UI's start-up dialog, A12).
    * Called before the session starts when the project has settings that need trust and nothing
    * trusted it yet; on true the CLI grants trust and boots again with those settings.
    */

@@ -1,4 +1,4 @@
-/** The protocol-neutral provider contract (SPEC P1, P5, P6). */
+/** The protocol-neutral provider contract (P1, P5, P6). */
 import type { AssistantContentBlock, Message, ToolCall, Usage } from './messages.js';
 import type { ToolDefinition } from './tools.js';
 

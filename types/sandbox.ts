@@ -66,7 +66,7 @@ export interface CommandSandbox {
 }
 
 /**
- * The rules layer's read rules as the sandbox sees them (SPEC A13: Read-denied paths are
+ * The rules layer's read rules as the sandbox sees them (A13: Read-denied paths are
  * unreadable inside it). Built by the sandbox-os plugin from TOKENS.SearchPolicy, the only
  * service that exposes them today, as a predicate.
  */

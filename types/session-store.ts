@@ -1,5 +1,5 @@
 /**
- * Saved sessions (SPEC C1–C4): bound under TOKENS.SessionStore by the session plugin; the CLI's
+ * Saved sessions (C1–C4): bound under TOKENS.SessionStore by the session plugin; the CLI's
  * `--continue` / `--resume` / `mewcode sessions` and the TUI's `/resume` use it.
  */
 import type { SessionRecords } from './session.js';

@@ -109,7 +109,7 @@ export type ConversationFactory = (session: SessionContext, initial: readonly Me
 /** Bound under TOKENS.CompactionService; the kernel owns when and how it is called. */
 export interface CompactionService {
   /**
-   * SPEC C8, the one estimate every threshold decision uses (the auto check, the resume check, the
+   * C8, the one estimate every threshold decision uses (the auto check, the resume check, the
    * state the compaction hooks see): the anchor plus the messages after it as they are sent.
    * Without it the kernel counts each message whole (types/token-estimate.ts).
    */
@@ -154,7 +154,7 @@ export interface CompactionReport {
   /** The recent messages kept as they were. */
   kept: { count: number; tokens: number };
   summaryTokens: number;
-  /** Estimates (SPEC C8) of the history before and after. */
+  /** Estimates (C8) of the history before and after. */
   tokensBefore: number;
   tokensAfter: number;
   /** One line for the user. */

@@ -1,5 +1,5 @@
 /**
- * The sub-agent runner (SPEC G1–G3): one service, bound under TOKENS.SubagentRunner by the
+ * The sub-agent runner (G1–G3): one service, bound under TOKENS.SubagentRunner by the
  * `subagents` plugin, that the `agent` tool, fork-mode skills (S6) and the hooks' `subagent`
  * action (H3) all use, so every sub-agent gets the same tool filter, permission chain, hooks,
  * iteration limits and visibility.
@@ -45,7 +45,7 @@ export interface SubagentRequest {
   /** The permission mode the sub-agent runs in (default: the parent's current mode). */
   mode?: PermissionMode;
   signal?: AbortSignal;
-  /** Runs as a background task: the background allowlist applies (SPEC G2 step 3). */
+  /** Runs as a background task: the background allowlist applies (G2 step 3). */
   background?: boolean;
   /** The sub-agent's id, chosen by the caller (a background task's id); default: a new one. */
   agentId?: string;

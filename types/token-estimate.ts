@@ -1,5 +1,5 @@
 /**
- * SPEC C8, the one token estimate: the last real usage (input + output + cache write + cache read)
+ * C8, the one token estimate: the last real usage (input + output + cache write + cache read)
  * plus the characters of the messages since, / 3.5. The kernel and the compaction plugin share this
  * constant and this arithmetic; the compaction plugin counts a message as it is sent (a tool result
  * layer 1 moved out counts as its preview), the kernel's fallback counts it whole.

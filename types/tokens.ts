@@ -35,7 +35,7 @@ export const TOKENS = {
   Reporter: token<Reporter>('Reporter'),
   /** the resolved configuration (ResolvedConfig) */
   Config: token<ResolvedConfig>('Config'),
-  /** OutputLimits: every tool output cap and the spill directory (SPEC T8) */
+  /** OutputLimits: every tool output cap and the spill directory (T8) */
   OutputLimits: token<OutputLimits>('OutputLimits'),
   /** FileReadTracker: files read this session */
   FileReads: token<FileReadTracker>('FileReads'),

@@ -1,4 +1,4 @@
-/** The tool contract (SPEC T1, A4, A7, K1). */
+/** The tool contract (T1, A4, A7, K1). */
 import type { ToolProgress } from './events.js';
 import type { ImageBlock } from './messages.js';
 import type { AgentSession } from './session.js';

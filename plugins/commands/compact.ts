@@ -1,5 +1,5 @@
 /**
- * `/compact [focus]`: compact the session's history now (manual compaction, SPEC C7: it ignores the
+ * `/compact [focus]`: compact the session's history now (manual compaction, C7: it ignores the
  * automatic breaker); the focus is passed into the summary prompt. The kernel owns the procedure
  * (`session.compact`); the rewrite itself is the CompactionService bound under
  * TOKENS.CompactionService, which a build may not have.

@@ -1,5 +1,5 @@
 /**
- * The built-in slash commands (SPEC U1): `/help` and `/compact`, contributed under TOKENS.Command
+ * The built-in slash commands (U1): `/help` and `/compact`, contributed under TOKENS.Command
  * exactly as any plugin contributes its own, and run by the headless UI (`mewcode -p "/help"`)
  * and, later, the terminal UI. Each command reaches the kernel through TOKENS.Kernel when it is
  * resolved (kernel.commands()), never through kernel internals.

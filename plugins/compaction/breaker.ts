@@ -1,5 +1,5 @@
 /**
- * SPEC C7's breaker, per session: three automatic compactions that fail in a row turn automatic
+ * C7's breaker, per session: three automatic compactions that fail in a row turn automatic
  * compaction off for that session (each further try would cost a failing request and its delay on
  * every turn). Manual and emergency compactions ignore it and their failures do not count; any
  * compaction that succeeds shows the summariser works again and resets it.

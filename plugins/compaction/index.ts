@@ -1,5 +1,5 @@
 /**
- * Compaction (SPEC C5–C8), bound under TOKENS.CompactionService for the kernel's compaction
+ * Compaction (C5–C8), bound under TOKENS.CompactionService for the kernel's compaction
  * procedure. Layer 1: large tool results leave each request for a file under the session's
  * directory, with a stable preview in their place (layer-one.ts). The one token estimate counts
  * what layer 1 sends. Layer 2: past the threshold of the active provider's window, the older

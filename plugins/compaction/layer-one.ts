@@ -1,5 +1,5 @@
 /**
- * Layer 1 of compaction (SPEC C5) applied to each request: a tool result over 50,000 bytes, or
+ * Layer 1 of compaction (C5) applied to each request: a tool result over 50,000 bytes, or
  * the largest results of a tool message over 200,000 bytes, are saved to a file and the request
  * carries a preview instead. The history keeps every result in full (so does the transcript); only
  * what is sent shrinks.
@@ -72,7 +72,7 @@ export class LayerOne {
   }
 
   /**
-   * A message's characters as layer 1 sends it (SPEC C8): a result it moved out counts as its
+   * A message's characters as layer 1 sends it (C8): a result it moved out counts as its
    * preview; one not decided yet (the results of the turn just taken) as the preview it will get.
    */
   sentChars(message: Message): number {

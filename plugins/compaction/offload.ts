@@ -1,5 +1,5 @@
 /**
- * Layer 1 of compaction (SPEC C5), the decisions: which tool results of one tool message leave the
+ * Layer 1 of compaction (C5), the decisions: which tool results of one tool message leave the
  * request for a file, and the preview that takes their place. Pure; sizes are UTF-8 bytes.
  */
 import { cutBytes } from '../../sdk/text-cuts.js';

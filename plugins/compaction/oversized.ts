@@ -1,5 +1,5 @@
 /**
- * The emergency path's last resort (SPEC L: on prompt-too-long, compact once and retry once): a
+ * The emergency path's last resort (L2: on prompt-too-long, compact once and retry once): a
  * kept tail that alone is too large (one enormous pasted prompt, a long answer, a tool message of
  * many results each under layer 1's limit) cannot be helped by a summary. Its largest texts are
  * saved to files beside layer 1's, largest first, and a preview takes their place until the

@@ -1,5 +1,5 @@
 /**
- * SPEC C7: when the summary request itself is too long, the oldest user turns are left out of it:
+ * C7: when the summary request itself is too long, the oldest user turns are left out of it:
  * one at a time for three tries (as much as possible is kept), then 20 % of those left at a time
  * (at least one), until it fits or one turn is left. Turns, not messages: a tool call and its
  * results stay together.

@@ -1,5 +1,5 @@
 /**
- * The recovery attachment after a summary (SPEC C6): the files the model read most recently, as
+ * The recovery attachment after a summary (C6): the files the model read most recently, as
  * they are on disk now (clean content: no line numbers, which would confuse it; cut to a
  * budget), the tools it has, and the notice that the summary is not authoritative. A summary
  * says "changed handler.ts"; the file says what is in it.

@@ -1,7 +1,7 @@
 /**
  * Layer 2's model call: the rendered conversation plus the nine-section prompt, sent to the
  * provider the session's next request goes to, retried without the oldest turns while the
- * provider says it is too long (SPEC C7). Its usage does not move the session's anchor (C8).
+ * provider says it is too long (C7). Its usage does not move the session's anchor (C8).
  */
 import type { Message } from '../../types/messages.js';
 import type { ModelRequest, Provider } from '../../types/provider.js';

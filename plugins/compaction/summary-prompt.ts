@@ -1,5 +1,5 @@
 /**
- * The summary request's text (SPEC C6, the seed's two-phase prompt): an analysis the model may
+ * The summary request's text (C6, the seed's two-phase prompt): an analysis the model may
  * think aloud in (discarded), then a summary in nine fixed sections, so what free summaries tend
  * to lose — the user's own words (verbatim, section 6), the pending tasks, the exact current
  * step — is always there. The conversation is sent as one rendered transcript: no tool calls to

@@ -1,5 +1,5 @@
 /**
- * The recent tail a summary keeps as it was (SPEC C6): walking back from the end until both
+ * The recent tail a summary keeps as it was (C6): walking back from the end until both
  * ≥ TAIL_MIN_TOKENS and ≥ TAIL_MIN_MESSAGES are reached, then moved back to the assistant turn
  * whose results it would otherwise begin with, so a tool call and its results are never split.
  */

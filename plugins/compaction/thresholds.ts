@@ -1,5 +1,5 @@
 /**
- * Layer 2's numbers (SPEC C6, C7), from the seed. The summary starts when the estimate reaches
+ * Layer 2's numbers (C6, C7), from the seed. The summary starts when the estimate reaches
  * `window − SUMMARY_RESERVE − AUTO_SAFETY_MARGIN`: room for the summary request's own input and
  * output, plus a margin for the estimate's error (it under-counts non-Latin text).
  */

@@ -1,5 +1,5 @@
 /**
- * Where layer 1 keeps the results it moved out of the conversation (SPEC C1, C5):
+ * Where layer 1 keeps the results it moved out of the conversation (C1, C5):
  * `.mewcode/sessions/<id>/tool-results/<tool call id>`, written without following links (a
  * repository may have planted them) and never outside the project.
  */

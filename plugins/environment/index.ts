@@ -1,5 +1,5 @@
 /**
- * The per-run environment block (SPEC U3, K3): working directory, platform, date, git branch and
+ * The per-run environment block (U3, K3): working directory, platform, date, git branch and
  * short status. It goes after the cache breakpoint and is rebuilt for every request; git is
  * started at boot, concurrently with the rest of start-up, and re-read once per run (iteration 1)
  * rather than per request, so the gap between turns holds no `git` process.

@@ -1,5 +1,5 @@
 /**
- * Claude Code's hook vocabulary (../shared/reference/CLAUDE_CODE_HOOKS.md), and how it maps onto
+ * Claude Code's hook vocabulary (as its hooks documentation defines it), and how it maps onto
  * MewCode: event names, the tool names matchers and payloads speak, `tool_input` field names, the
  * matcher syntax and the default timeouts.
  */

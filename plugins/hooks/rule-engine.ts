@@ -1,5 +1,5 @@
 /**
- * Runs MewCode's own rules (rule-file.ts) for one event (SPEC H3–H7): conditions over the payload
+ * Runs MewCode's own rules (rule-file.ts) for one event (H3–H7): conditions over the payload
  * (a missing field is absent: no match of any kind fires on it, `not` included — the seed's bug
  * fixed), then the action — shell (exit codes and JSON output as for Claude-style hooks), prompt
  * (its text reaches the model with the next request), http (POST of the payload or of a

@@ -1,5 +1,5 @@
 /**
- * MewCode's own hook rule files (SPEC H2–H3): `<root>/.mewcode/hooks.yaml`, then
+ * MewCode's own hook rule files (H2–H3): `<root>/.mewcode/hooks.yaml`, then
  * `~/.mewcode/hooks.yaml`; rules accumulate, a duplicate name is skipped with a warning. Each rule
  * is compiled on its own with the seed's 14 checks; a rule that fails one is skipped with
  * `file:line:col: hook "<name>": <problem>` and the others load (K2).

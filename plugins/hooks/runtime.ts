@@ -74,7 +74,7 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
   };
 }
 
-/** MewCode's payload (SPEC H4): `event` is added by the engine. */
+/** MewCode's payload (H4): `event` is added by the engine. */
 function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> {
   return { session_id: context.sessionId, cwd: context.projectRoot, ...(context.mode ? { mode: context.mode } : {}), ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}) };
 }

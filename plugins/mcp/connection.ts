@@ -1,7 +1,7 @@
 /**
  * One MCP server: connect (initialize + tools/list) under its own timeout, keep its tool list
  * current (`notifications/tools/list_changed`), call tools, notice a crash and reconnect on the
- * next use with backoff (SPEC M5, M7, M8), close (M9).
+ * next use with backoff (M5, M7, M8), close (M9).
  *
  * A connect that runs out of time is abandoned whole: the child is killed and the client closed,
  * so no half-open session stays behind. A failure of one server touches no other.

@@ -1,5 +1,5 @@
 /**
- * An MCP tool result as the model sees it (SPEC M7). Nothing is dropped silently (the seed kept
+ * An MCP tool result as the model sees it (M7). Nothing is dropped silently (the seed kept
  * only text):
  * - text blocks are joined with newlines;
  * - images go to the model as images (ToolOutput.images; a provider that takes none describes

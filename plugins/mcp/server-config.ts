@@ -1,5 +1,5 @@
 /**
- * MCP server entries (SPEC M2–M4): validated one by one, so one bad entry is skipped loudly and
+ * MCP server entries (M2–M4): validated one by one, so one bad entry is skipped loudly and
  * the rest load (K2). Two shapes:
  * - MewCode's `mcp_servers:` (`~/.mewcode/config.yaml`, `.mewcode.yaml`, …): `type` is required
  *   ("missing type" is its own message), snake_case keys;

@@ -1,5 +1,5 @@
 /**
- * A stdio server's environment (SPEC M1: the host's environment plus the entry's `env`), minus
+ * A stdio server's environment (M1: the host's environment plus the entry's `env`), minus
  * what looks like a credential: a server is someone else's code, and MewCode's own API keys or
  * the user's cloud tokens must not reach every server the user configures. A server that needs
  * one names it in its entry (`env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" }`), as Claude Code's

@@ -1,5 +1,5 @@
 /**
- * A server's log file (SPEC M1: stderr never reaches the terminal): the child's stderr is
+ * A server's log file (M1: stderr never reaches the terminal): the child's stderr is
  * written there directly (its fd), and MewCode adds its own lines (connects, failures, the
  * server's `notifications/message`). Under the user's home, not the project: a repository cannot
  * plant a link where MewCode writes. `~/.mewcode/logs/mcp/<project>-<hash>/<server>.log`, opened

@@ -1,5 +1,5 @@
 /**
- * Where the servers come from (SPEC M2), lowest first; a later source replaces a server of the
+ * Where the servers come from (M2), lowest first; a later source replaces a server of the
  * same name whole:
  *   1. `mcp_servers:` in the user's file (`~/.mewcode/config.yaml`);
  *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);

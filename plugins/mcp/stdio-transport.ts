@@ -1,5 +1,5 @@
 /**
- * The stdio transport (SPEC M1), our own rather than the SDK's StdioClientTransport, because a
+ * The stdio transport (M1), our own rather than the SDK's StdioClientTransport, because a
  * server must never outlive MewCode (M9) and never write into the terminal:
  * - the server is the leader of its own process group (`detached`), registered with the process
  *   reaper, so closing, a timeout or MewCode's death kills everything it started (`npx` → node);

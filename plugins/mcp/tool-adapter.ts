@@ -1,5 +1,5 @@
 /**
- * An MCP tool as a MewCode tool (SPEC M6): `mcp__<server>__<tool>`, the description or a
+ * An MCP tool as a MewCode tool (M6): `mcp__<server>__<tool>`, the description or a
  * fallback, the input schema passed through (`{type: object}` when the server gives none),
  * read-only only when `readOnlyHint === true`; the other hints travel to hooks as `hints`.
  * Permission rules match the full name (`mcp__server__tool`, `mcp__server__*`), so there is no

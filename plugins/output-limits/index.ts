@@ -1,5 +1,5 @@
 /**
- * The output-limits plugin (SPEC T8): binds the OutputLimits service every tool uses for its
+ * The output-limits plugin (T8): binds the OutputLimits service every tool uses for its
  * caps and for saving full outputs, and cleans old spill files in the background at start-up.
  */
 import path from 'node:path';

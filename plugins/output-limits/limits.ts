@@ -1,4 +1,4 @@
-/** Every output cap (SPEC T2, T5, T6, T7, T8; the audit log, A11), in one place. */
+/** Every output cap (T2, T5, T6, T7, T8; the audit log, A11), in one place. */
 export const LIMITS = {
   readMaxLines: 2000,
   readMaxBytes: 256 * 1024,

@@ -1,6 +1,6 @@
 /**
  * The audit log writer: an append-only, hash-chained JSONL file with size-bounded rotation
- * (SPEC A11, A16). The format is described in chain.ts.
+ * (A11, A16). The format is described in chain.ts.
  *
  * - Every append is written through, synchronously, before `append` returns: a record is on disk
  *   (in the kernel's page cache, which outlives the process) before the decision it records takes

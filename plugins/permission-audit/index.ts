@@ -1,5 +1,5 @@
 /**
- * The permission audit log (SPEC A11, A16): every permission decision of a tool call, every
+ * The permission audit log (A11, A16): every permission decision of a tool call, every
  * executed call and the workspace-trust decision, as hash-chained JSON lines in
  * `<root>/.mewcode/audit.jsonl` (format: chain.ts; writer: audit-log.ts; `mewcode audit verify`:
  * verify.ts). Every record also carries `prev`, the hash of the line before it.

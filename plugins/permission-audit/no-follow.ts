@@ -1,5 +1,5 @@
 /**
- * Opening the audit files without ever following a link (SPEC A16), on sdk/project-state-dir.ts:
+ * Opening the audit files without ever following a link (A16), on sdk/project-state-dir.ts:
  *
  * - The directory holding the log (`.mewcode/`) must be a real directory, not a link: a committed
  *   `.mewcode -> /somewhere/else` would otherwise redirect every write out of the project. On

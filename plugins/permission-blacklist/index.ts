@@ -1,7 +1,7 @@
 /**
- * Permission layer 1, the dangerous-command blacklist (SPEC A1, A2, A10). Taps checkPermission at
+ * Permission layer 1, the dangerous-command blacklist (A1, A2, A10). Taps checkPermission at
  * PermissionStage.Blacklist for command-executing calls (`target.kind === 'command'`): every
- * segment of the command (sdk/shell-command) is checked against the ten patterns of seed 003
+ * segment of the command (sdk/shell-command) is checked against the ten patterns of A2
  * (see patterns.ts) and against destructive verbs aimed outside the project (outside-targets.ts:
  * recursive rm, find -delete, mv, chmod/chown -R, dd of=, truncate, shred, interpreters removing
  * trees, whose target is not a literal path inside the project or an additional directory); a hit is a deny that no rule, mode (bypassPermissions included) or approval

@@ -1,5 +1,5 @@
 /**
- * The ten blacklist patterns of seed 003 (SPEC A2), judged on the words of one simple command
+ * The ten blacklist patterns (A2), judged on the words of one simple command
  * (argv after shell unquoting) rather than by regexes over the whole command line, so spacing,
  * quoting, flag order and flag spelling do not matter, and `echo "rm -rf /"` is not a hit.
  *

@@ -1,5 +1,5 @@
 /**
- * SPEC A8: the mode fallback. It only ever allows or asks; denying is the job of the blacklist,
+ * A8: the mode fallback. It only ever allows or asks; denying is the job of the blacklist,
  * the sandbox and the rules. Plan mode keeps the default matrix as a safety net (its write and
  * exec tools are not even offered to the model).
  */

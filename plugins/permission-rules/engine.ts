@@ -1,5 +1,5 @@
 /**
- * The rules layer's decision for one call (SPEC A1, A5, A10).
+ * The rules layer's decision for one call (A1, A5, A10).
  *
  * Layers are tried in order session > local > project > user; inside a layer deny, then ask,
  * then allow; the first layer holding a matching rule decides that subject. A call can have

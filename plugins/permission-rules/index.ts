@@ -1,5 +1,5 @@
 /**
- * The permission rules layer (SPEC A1, A5, A6, A9, A10), `checkPermission` stage 300.
+ * The permission rules layer (A1, A5, A6, A9, A10), `checkPermission` stage 300.
  *
  * Precedence: session (--allowedTools / --disallowedTools, "allow for this session") > local
  * (.mewcode/settings.local.yaml) > project (.mewcode/settings.yaml) > user

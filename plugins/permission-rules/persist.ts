@@ -1,5 +1,5 @@
 /**
- * Editing `permissions.allow` of the local settings file (SPEC A9): the file is re-read from
+ * Editing `permissions.allow` of the local settings file (A9): the file is re-read from
  * disk, edited through yaml's Document API so every other key and every comment stays, and
  * replaced atomically (temp file + rename). Writes to one file are serialised in this process.
  * A file that does not parse is never rewritten: the caller reports the error.

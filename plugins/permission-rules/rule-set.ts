@@ -1,5 +1,5 @@
 /**
- * Compiled rules and the layers that hold them. Layers, highest first (SPEC A1 as stated by the
+ * Compiled rules and the layers that hold them. Layers, highest first (A1 as stated by the
  * permission issue): session (CLI flags and "allow for this session") > local > project > user.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Permission rule syntax (SPEC A5, Claude Code spelling): `Tool` or `Tool(pattern)`.
+ * Permission rule syntax (A5, Claude Code spelling): `Tool` or `Tool(pattern)`.
  *
  * Tool part: a friendly name (Bash, Read, Write, Edit, Glob, Grep), an exact registered tool
  * name (`read_file`, `mcp__fs__read`), a whole MCP server (`mcp__fs`, `mcp__fs__*`), or, in deny
@@ -17,7 +17,7 @@ import { CLAUDE_TO_OURS, claudeToolName } from '../../sdk/claude-tool-names.js';
 export type RuleList = 'deny' | 'ask' | 'allow';
 export const RULE_LISTS: readonly RuleList[] = ['deny', 'ask', 'allow'];
 
-/** Friendly rule names → registered tool names (SPEC A5): Claude Code's names, shared in the sdk. */
+/** Friendly rule names → registered tool names (A5): Claude Code's names, shared in the sdk. */
 export const FRIENDLY_NAMES: Readonly<Record<string, string>> = CLAUDE_TO_OURS;
 
 /** The name a rule for this tool is best written with: `Bash` for bash, the tool name otherwise. */

@@ -1,5 +1,5 @@
 /**
- * Reading the permission settings files (SPEC A6):
+ * Reading the permission settings files (A6):
  *   ~/.mewcode/settings.yaml            user
  *   <root>/.mewcode/settings.yaml       project (team, committed)
  *   <root>/.mewcode/settings.local.yaml local (highest of the files; still the project's for trust)
@@ -18,7 +18,7 @@
  * does not parse contributes nothing and the other files still load. The YAML parser is loaded
  * only when a file exists.
  *
- * Workspace trust (SPEC A12): `allow`, `default_mode` and `additional_directories` from a
+ * Workspace trust (A12): `allow`, `default_mode` and `additional_directories` from a
  * project file — the shared file or `settings.local.yaml` (nothing tells a file the user wrote
  * from one a checkout or an archive brought, so both are the project's) — apply only when the
  * trust service approves them (then as configured, bypass and `/` included: that is what

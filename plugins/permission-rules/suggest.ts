@@ -1,5 +1,5 @@
 /**
- * The exact rule that allows one call and nothing else (SPEC A9): what "allow for this session"
+ * The exact rule that allows one call and nothing else (A9): what "allow for this session"
  * and "allow always" record, and what the headless UI tells the user to add.
  *
  * - command: `Bash(npm test)` when the command holds no glob metacharacter, otherwise the exact

@@ -1,5 +1,5 @@
 /**
- * Permission layer 2, the file sandbox (SPEC A1, A3, A4). Taps checkPermission at
+ * Permission layer 2, the file sandbox (A1, A3, A4). Taps checkPermission at
  * PermissionStage.Sandbox for calls whose tool declares a path target (`target.kind === 'path'`:
  * read_file, write_file, edit_file, glob/grep roots): a path that resolves outside the project
  * root — symlinks followed, `..` normalised, `~` expanded — and outside every additional

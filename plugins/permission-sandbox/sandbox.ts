@@ -1,5 +1,5 @@
 /**
- * The sandbox decision for one path (SPEC A3): the path is made absolute against the project
+ * The sandbox decision for one path (A3): the path is made absolute against the project
  * root (`~` expanded, kernel expandHome), normalised, and its symlinks resolved through the
  * nearest existing ancestor; it must then equal the real project root (or an allowed additional
  * directory) or lie below it plus a separator (kernel isWithin — never a bare string prefix).

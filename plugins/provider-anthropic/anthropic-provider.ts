@@ -1,4 +1,4 @@
-/** The Anthropic Messages provider (SPEC P1, P3, P6). */
+/** The Anthropic Messages provider (P1, P3, P6). */
 import type { Anthropic } from './vendor.js';
 import { keepingPartialUsage, requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderSettings } from '../../types/index.js';

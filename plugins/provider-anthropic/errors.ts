@@ -1,5 +1,5 @@
 /**
- * Anthropic SDK errors → typed ProviderErrors (SPEC P6), from the HTTP status and the documented
+ * Anthropic SDK errors → typed ProviderErrors (P6), from the HTTP status and the documented
  * error body `{"type":"error","error":{"type":…,"message":…}}`
  * (https://docs.anthropic.com/en/api/errors). Never a substring guess on an arbitrary error.
  */

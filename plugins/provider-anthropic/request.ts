@@ -1,5 +1,5 @@
 /**
- * Protocol-neutral request → Anthropic Messages parameters (SPEC P3). Pure: no SDK at runtime.
+ * Protocol-neutral request → Anthropic Messages parameters (P3). Pure: no SDK at runtime.
  */
 import type {
   ContentBlockParam,

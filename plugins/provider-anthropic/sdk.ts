@@ -27,7 +27,7 @@ export function createAnthropicClient(sdk: AnthropicSdk, settings: ProviderSetti
     apiKey: settings.apiKey,
     // undefined → the SDK's default, which honours ANTHROPIC_BASE_URL
     baseURL: settings.baseUrl,
-    // retries are ours (kernel/provider-retry.ts): they yield notices and never repeat streamed text
+    // retries are ours (sdk/provider-retry.ts): they yield notices and never repeat streamed text
     maxRetries: 0,
     // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request
     fetch: sharedNodeFetch(),

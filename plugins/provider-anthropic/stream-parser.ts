@@ -1,5 +1,5 @@
 /**
- * Anthropic raw stream events → ProviderEvents (SPEC P1, P3). Deltas are emitted as they arrive;
+ * Anthropic raw stream events → ProviderEvents (P1, P3). Deltas are emitted as they arrive;
  * `finish()` yields the tool calls, the usage and `done` once the message is complete.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * openai SDK errors → typed ProviderErrors (SPEC P6), from the HTTP status and the documented error
+ * openai SDK errors → typed ProviderErrors (P6), from the HTTP status and the documented error
  * body `{"error":{"message","type","param","code"}}` (https://platform.openai.com/docs/guides/error-codes).
  */
 import { ProviderError } from '../../types/index.js';

@@ -1,4 +1,4 @@
-/** The OpenAI Chat Completions provider, for api.openai.com and compatible endpoints (SPEC P1, P4, P6). */
+/** The OpenAI Chat Completions provider, for api.openai.com and compatible endpoints (P1, P4, P6). */
 import type OpenAI from 'openai';
 import { keepingPartialUsage, requestSignal, withProviderRetry } from '../../sdk/provider-retry.js';
 import { ProviderError } from '../../types/index.js';

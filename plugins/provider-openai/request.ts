@@ -1,5 +1,5 @@
 /**
- * Protocol-neutral request → OpenAI Chat Completions parameters (SPEC P4). Pure: no SDK at runtime.
+ * Protocol-neutral request → OpenAI Chat Completions parameters (P4). Pure: no SDK at runtime.
  */
 import type {
   ChatCompletionContentPart,

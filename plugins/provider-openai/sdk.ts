@@ -33,7 +33,7 @@ export function createOpenAIClient(sdk: OpenAISdk, settings: ProviderSettings): 
   const options = {
     // undefined → the SDK's default, which honours OPENAI_BASE_URL
     baseURL: settings.baseUrl,
-    // retries are ours (kernel/provider-retry.ts): they yield notices and never repeat streamed text
+    // retries are ours (sdk/provider-retry.ts): they yield notices and never repeat streamed text
     maxRetries: 0,
     // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request
     fetch: sharedNodeFetch(),

@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions chunks → ProviderEvents (SPEC P1, P4). Deltas are emitted as they
+ * OpenAI Chat Completions chunks → ProviderEvents (P1, P4). Deltas are emitted as they
  * arrive; `finish()` yields the tool calls, the usage and `done`.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions/completions';

@@ -1,5 +1,5 @@
 /**
- * Network by domain for sandboxed commands (`sandbox.allowed_domains`, SPEC A13): the sandbox has
+ * Network by domain for sandboxed commands (`sandbox.allowed_domains`, A13): the sandbox has
  * no network of its own (bubblewrap's `--unshare-net`), and reaches the outside only through this
  * HTTP proxy, which runs in MewCode (outside the sandbox) on a unix socket bound into it. It
  * accepts `CONNECT host:port` (HTTPS and any TLS, tunnelled untouched) and absolute-form plain

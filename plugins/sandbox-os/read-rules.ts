@@ -1,5 +1,5 @@
 /**
- * The rules layer's Read deny (and ask) rules, made unreadable inside the sandbox (SPEC A13):
+ * The rules layer's Read deny (and ask) rules, made unreadable inside the sandbox (A13):
  * `deny: ["Read(./secrets/**)"]` must hold for `cat secrets/key` in bash too, which runs
  * without asking because it is sandboxed.
  *

@@ -1,5 +1,5 @@
 /**
- * Session persistence (SPEC C1–C4): every history append of every session is written to
+ * Session persistence (C1–C4): every history append of every session is written to
  * `.mewcode/sessions/<id>/` before the append resolves and fsynced in the background at once (a
  * `messageAppended` tap; transcript-writer.ts says why), the
  * saved sessions are offered under TOKENS.SessionStore for `--continue`, `--resume <id>`,

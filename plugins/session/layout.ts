@@ -1,5 +1,5 @@
 /**
- * Where sessions live (SPEC C1): `<root>/.mewcode/sessions/<YYYYMMDD-HHMMSS-xxxx>/` with the main
+ * Where sessions live (C1): `<root>/.mewcode/sessions/<YYYYMMDD-HHMMSS-xxxx>/` with the main
  * transcript `conversation.jsonl`, sub-agents' transcripts under `agents/`, and `meta.json` (what
  * `mewcode sessions` lists, so listing never reads a whole transcript).
  */

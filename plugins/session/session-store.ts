@@ -1,5 +1,5 @@
 /**
- * Reading saved sessions (SPEC C2–C4). Loading is forgiving, since the file may come from a crash:
+ * Reading saved sessions (C2–C4). Loading is forgiving, since the file may come from a crash:
  * a line that is not a valid record is skipped and counted, a half-written last line is ignored,
  * history starts after the last `compact` marker, and the kernel's resume then answers tool calls
  * whose results never arrived (kernel `startableHistory`), so the next request is valid.

@@ -1,5 +1,5 @@
 /**
- * Appends a session's records, one JSON line each (SPEC C1, K4). Every line is written before the
+ * Appends a session's records, one JSON line each (C1, K4). Every line is written before the
  * history append resolves, so a crash of the process loses at most the line being written (what
  * write(2) returned is in the kernel's page cache and survives the process). The fsync that makes
  * it survive a crash of the machine too is started at once for every append but runs on libuv's

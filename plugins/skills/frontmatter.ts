@@ -1,5 +1,5 @@
 /**
- * SKILL.md = YAML frontmatter between `---` lines, then the markdown body (SPEC S1). The
+ * SKILL.md = YAML frontmatter between `---` lines, then the markdown body (S1). The
  * frontmatter ends where YAML says its document ends: at the first line that *is* a document
  * marker — `---` or `...` in column 0, alone or followed by a space — never at text that merely
  * contains "---": a block scalar's lines are indented, so a `---` inside a value is part of it

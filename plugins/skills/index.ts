@@ -1,5 +1,5 @@
 /**
- * The skills plugin (SPEC S1–S7): SKILL.md folders — the Agent Skills format Claude Code uses — as
+ * The skills plugin (S1–S7): SKILL.md folders — the Agent Skills format Claude Code uses — as
  * procedures the model loads on demand.
  *
  * - Catalog (catalog.ts) from `~/.mewcode/skills`, the extra roots (`.claude/skills`,

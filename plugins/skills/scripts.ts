@@ -1,7 +1,7 @@
 /**
  * Whether a skill folder carries scripts: executable files, or files with a script extension.
  * A project's skill with scripts is code a repository brought; it loads only in a trusted
- * project (SPEC A12). The walk is bounded (depth and entries) so a huge folder costs little.
+ * project (A12). The walk is bounded (depth and entries) so a huge folder costs little.
  */
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';

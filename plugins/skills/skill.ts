@@ -1,5 +1,5 @@
 /**
- * One skill as the catalog knows it (SPEC S1): the folder's SKILL.md frontmatter, validated.
+ * One skill as the catalog knows it (S1): the folder's SKILL.md frontmatter, validated.
  * A bad value falls back with a warning; a folder that cannot be a skill is a problem naming its
  * file (K2). The body is not kept: it is re-read from disk at every load (S3).
  */

@@ -1,4 +1,4 @@
-/** `/skills` (SPEC U1): the catalog in use, as `mewcode skills` prints it. */
+/** `/skills` (U1): the catalog in use, as `mewcode skills` prints it. */
 import type { Command } from '../../types/commands.js';
 import { describeCatalog } from './listing.js';
 import type { SkillsRuntime } from './runtime.js';

@@ -1,5 +1,5 @@
 /**
- * The `agent` tool (SPEC G1): runs a sub-agent to completion in a child session and returns only
+ * The `agent` tool (G1): runs a sub-agent to completion in a child session and returns only
  * its final text and a short usage line; with `run_in_background` it returns a task id at once.
  * The catalogue of roles is in the description, fixed at boot so the tool JSON stays
  * byte-identical across turns (K3).

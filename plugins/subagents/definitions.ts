@@ -1,5 +1,5 @@
 /**
- * Sub-agent definition files (SPEC G1): markdown with YAML frontmatter, in Claude Code's format so
+ * Sub-agent definition files (G1): markdown with YAML frontmatter, in Claude Code's format so
  * `.claude/agents/*.md` works unchanged. Frontmatter: `name`, `description`, `tools`,
  * `disallowed_tools` / `disallowedTools`, `model`; the body is the system prompt.
  *

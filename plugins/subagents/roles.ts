@@ -1,4 +1,4 @@
-/** The built-in roles (SPEC G1) and how roles from files and built-ins combine. */
+/** The built-in roles (G1) and how roles from files and built-ins combine. */
 import type { SubagentRole } from '../../types/subagents.js';
 import { compareNames } from '../../sdk/plain-intl.js';
 

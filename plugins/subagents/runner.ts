@@ -1,5 +1,5 @@
 /**
- * The sub-agent runner (SPEC G1–G3), bound under TOKENS.SubagentRunner: the agent tool, background
+ * The sub-agent runner (G1–G3), bound under TOKENS.SubagentRunner: the agent tool, background
  * tasks, fork-mode skills and the hooks' subagent action all start sub-agents here, so each gets
  * the same tool filter, model choice, permission chain and hooks (a child session runs the
  * kernel's own loop) and the same visibility (every event goes to the subscribers, tagged).

@@ -1,5 +1,5 @@
 /**
- * The tools that follow background tasks (SPEC G3): list, read output, message, stop. They act
+ * The tools that follow background tasks (G3): list, read output, message, stop. They act
  * only on this process's own sub-agents, so they are read-only (no approval, callable side by
  * side); sub-agents never get them (tool-filter.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Background tasks (SPEC G3): a sub-agent started with `run_in_background` runs beside its parent.
+ * Background tasks (G3): a sub-agent started with `run_in_background` runs beside its parent.
  * Its text streams to the subscribers as it comes; when it ends, its report is queued as a
  * reminder for the parent's next turn (and the user is told). Tasks can be listed, read, messaged
  * (the message reaches the sub-agent's next model request) and stopped; they all stop with the

@@ -1,5 +1,5 @@
 /**
- * Which tools a sub-agent gets (SPEC G2), in order: all tools → minus the never-allowed ones (the
+ * Which tools a sub-agent gets (G2), in order: all tools → minus the never-allowed ones (the
  * agent and task tools: sub-agents cannot start or steer sub-agents) → for a background agent,
  * only the background allowlist and MCP tools → minus the role's disallowed → only the role's
  * allowed → for a read-only role, only tools whose `readOnly` is true (MCP tools included: an MCP

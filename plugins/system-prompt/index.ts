@@ -1,4 +1,4 @@
-/** The stable system prompt: MewCode's base prompt plus project instructions (SPEC U3, K3). */
+/** The stable system prompt: MewCode's base prompt plus project instructions (U3, K3). */
 import { definePlugin } from '../../types/plugin.js';
 import { BASE_SYSTEM_PROMPT } from './base-prompt.js';
 import { readInstructionFiles, renderInstructions } from './instructions.js';

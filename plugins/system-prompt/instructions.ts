@@ -1,5 +1,5 @@
 /**
- * Project instructions (SPEC U3): MEWCODE.md, AGENTS.md and CLAUDE.md from ~/.mewcode/ (the
+ * Project instructions (U3): MEWCODE.md, AGENTS.md and CLAUDE.md from ~/.mewcode/ (the
  * user's, first) and the project root. Read once per session; each file is capped so one huge
  * file cannot crowd out the conversation. The project's files go through the shared reader of
  * project-supplied files (config/project-file.ts): a repository's `CLAUDE.md -> ~/.ssh/id_rsa`

@@ -1,5 +1,5 @@
 /**
- * The `bash` tool (SPEC T5, K1, K5, L7, A4).
+ * The `bash` tool (T5, K1, K5, L7, A4).
  *
  * Policies (documented in the description the model reads, and in the result):
  * - Timeout: `timeout` ms, default 120000, max 600000, honoured as given (no hidden shorter cap).

@@ -1,9 +1,9 @@
 /**
- * The command's environment (SPEC K5, T5): an allowlist, never the agent's whole environment,
+ * The command's environment (K5, T5): an allowlist, never the agent's whole environment,
  * so API keys and tokens in the user's shell do not reach model-triggered processes.
  */
 
-/** Passed through when set (SPEC T5). Anything else must be named in `bash.env_allowlist`. */
+/** Passed through when set (T5). Anything else must be named in `bash.env_allowlist`. */
 export const BASE_ENV_NAMES: readonly string[] = ['HOME', 'PATH', 'USER', 'TERM', 'LANG'];
 
 const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';

@@ -1,5 +1,5 @@
 /**
- * The tool-bash plugin (SPEC T5): contributes the `bash` tool.
+ * The tool-bash plugin (T5): contributes the `bash` tool.
  *
  * The tool is bound like every other tool (TOKENS.Tool, collected at boot in plugin order, K3),
  * as a lazyTool: its definition is known at boot, its implementation imported on the first call. Its configuration section

@@ -1,5 +1,5 @@
 /**
- * Collects a command's interleaved output with bounded memory (SPEC T5, T8).
+ * Collects a command's interleaved output with bounded memory (T5, T8).
  *
  * While the output fits the caps it is kept in memory. The moment it exceeds them (more bytes
  * than `maxBytes` or more lines than `maxLines`) the collector keeps only the first `maxBytes`

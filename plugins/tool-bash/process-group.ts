@@ -1,5 +1,5 @@
 /**
- * Runs one shell command in its own process group (SPEC T5) and reports how it ended.
+ * Runs one shell command in its own process group (T5) and reports how it ended.
  *
  * - `detached: true` makes the shell the leader of a new session and process group, so a
  *   timeout or cancellation reaches every process it started: SIGTERM to the group, then

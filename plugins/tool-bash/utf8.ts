@@ -1,5 +1,5 @@
 /**
- * Byte-level UTF-8 helpers for cutting command output on character boundaries (SPEC T8; the
+ * Byte-level UTF-8 helpers for cutting command output on character boundaries (T8; the
  * seed sliced bytes and could split a character). Output is kept as bytes until it is shown.
  */
 

@@ -1,6 +1,6 @@
 /**
  * When old_string matches nothing, the region of the file it most likely meant, so the error can
- * show the real text (SPEC T4: the error tells the model how to fix the call). Linear in the file:
+ * show the real text (T4: the error tells the model how to fix the call). Linear in the file:
  *  1. Lines equal to a line of old_string once whitespace is normalised vote for the window start
  *     they imply (file line i matching needle line j votes for i - j), weighted by length so that
  *     a lone `}` counts for little. This finds indentation, tab/space and trailing-space slips.

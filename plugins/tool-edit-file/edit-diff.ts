@@ -1,5 +1,5 @@
 /**
- * The short unified diff an edit returns (SPEC T4), so the model sees the result without another
+ * The short unified diff an edit returns (T4), so the model sees the result without another
  * read. Only the changed regions are diffed: matches whose context overlaps form a group, each
  * group's lines (plus context) are cut out of the old text, the group's replacements are applied
  * to that excerpt, and jsdiff diffs the two excerpts. The cost follows the size of the change,

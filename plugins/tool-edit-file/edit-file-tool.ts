@@ -1,5 +1,5 @@
 /**
- * edit_file (SPEC T4): replace an exact string in a file the model has read. Exactly one match
+ * edit_file (T4): replace an exact string in a file the model has read. Exactly one match
  * unless replace_all; zero or several matches are errors that say how to fix the call. The file
  * keeps its mode and its line endings, the write is atomic, and the result carries a short
  * unified diff so the model can check its change without reading the file again.
@@ -7,7 +7,7 @@
  * An empty old_string creates the file when it does not exist (as Claude Code does), or fills an
  * existing empty file; on any other file it is refused, since "insert where?" has no answer.
  *
- * Race-free (SPEC A15, sdk/file-tool-support/contained-fs.ts): the file's directory is opened and
+ * Race-free (A15, sdk/file-tool-support/contained-fs.ts): the file's directory is opened and
  * verified inside the project (or an allowed directory) on the descriptor; the file is read from
  * a descriptor opened through it without following links, and the result is written to a
  * temporary file there and renamed over the name. A file with other hard links is replaced by the

@@ -1,5 +1,5 @@
 /**
- * The edit_file tool (SPEC T4) as a plugin: it cuts long lines in its messages with output-limits
+ * The edit_file tool (T4) as a plugin: it cuts long lines in its messages with output-limits
  * (T8). The model sees the definition from boot; the implementation (with the diff library) is
  * imported on the first call, keeping it out of start-up.
  */

@@ -1,5 +1,5 @@
 /**
- * CRLF files keep CRLF (SPEC T4). read_file shows lines without their \r, so the model's strings
+ * CRLF files keep CRLF (T4). read_file shows lines without their \r, so the model's strings
  * use LF. A file whose every newline is CRLF is matched as LF text and written back with CRLF.
  * A file that mixes both is matched byte for byte, and if that finds nothing, with the model's
  * newlines turned into CRLF: only the edited text changes, the other lines keep their endings.

@@ -1,4 +1,4 @@
-/** The texts edit_file returns. Each error says how to fix the call (SPEC K1, T4). */
+/** The texts edit_file returns. Each error says how to fix the call (K1, T4). */
 
 /** At most this many line numbers are listed for multiple matches or replacements. */
 const MAX_LISTED_LINES = 10;

@@ -1,5 +1,5 @@
 /**
- * The `glob` tool (SPEC T6): files whose path matches a pattern, newest-modified first.
+ * The `glob` tool (T6): files whose path matches a pattern, newest-modified first.
  *
  * The walk (hidden directories and git-ignored paths skipped) is the shared project walker in
  * `sdk/search-common/`; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
@@ -219,7 +219,7 @@ export class GlobTool implements Tool {
 
 /**
  * lstat of `name` in its directory, looked up through a descriptor verified to be exactly that
- * directory (SPEC A15): a directory swapped for a symlink since containment was checked cannot
+ * directory (A15): a directory swapped for a symlink since containment was checked cannot
  * reveal what exists outside. Undefined when missing or not verifiable.
  */
 function lstatInside(absolute: string): Stats | undefined {

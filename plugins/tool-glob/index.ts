@@ -1,5 +1,5 @@
 /**
- * The `glob` tool plugin (SPEC T6). The model sees the definition from boot; the implementation
+ * The `glob` tool plugin (T6). The model sees the definition from boot; the implementation
  * (with its glob matcher) is imported on the first call, keeping it out of start-up.
  */
 import { definePlugin } from '../../types/plugin.js';

@@ -1,11 +1,11 @@
 /**
- * The `grep` tool (SPEC T7): regex search over the project's files.
+ * The `grep` tool (T7): regex search over the project's files.
  *
  * Engines: ripgrep when `rg` is on PATH, otherwise re2js over the project walker. Both are
  * linear-time (a hostile pattern cannot hang the process), both take the same pattern language
  * (RE2, re-spelled for ripgrep in pattern.ts) and search the same files (ripgrep is given the
  * walker's ignore decisions, rg-engine.ts). ripgrep only finds the candidate files; their lines
- * are read by re2js through verified descriptors (SPEC A15: no link is followed out of the
+ * are read by re2js through verified descriptors (A15: no link is followed out of the
  * project, even one swapped in during the search), into the same collector and renderer
  * (results.ts), so the output is identical whichever engine ran. A pattern ripgrep cannot take
  * is searched with re2js for that call.

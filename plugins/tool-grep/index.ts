@@ -1,5 +1,5 @@
 /**
- * The `grep` tool plugin (SPEC T7). The model sees the definition from boot; the implementation
+ * The `grep` tool plugin (T7). The model sees the definition from boot; the implementation
  * (with its regex engine) is imported on the first call, keeping it out of start-up.
  */
 import { definePlugin } from '../../types/plugin.js';

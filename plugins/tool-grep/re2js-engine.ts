@@ -177,7 +177,7 @@ function invalidLines(buffer: Buffer, length: number, text: string, starts: numb
 
 /**
  * Searches one file; undefined when it cannot be read. `absolute` is a real path from the walk:
- * it is opened only if the descriptor is exactly that file (no link followed, SPEC A15).
+ * it is opened only if the descriptor is exactly that file (no link followed, A15).
  */
 export function searchFile(absolute: string, state: SearchState): FileSearchOutcome | undefined {
   let fd: number;

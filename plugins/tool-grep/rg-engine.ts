@@ -2,7 +2,7 @@
  * The ripgrep engine finds the files that match; the lines shown are always read by this
  * process. ripgrep walks and searches natively (parallel, SIMD literals), so it answers "which
  * files match" fast, but it opens files and directories by path: a symlink swapped in while it
- * runs would be followed out of the project (SPEC A15). So its answer is only a candidate list:
+ * runs would be followed out of the project (A15). So its answer is only a candidate list:
  * each candidate is searched again with re2js through a descriptor verified to be exactly the file
  * the name denotes (re2js-engine.ts, exact-open.ts), and only that search produces lines and counts.
  * A swap can at most make ripgrep miss or propose a file; it can never put outside content in

@@ -1,5 +1,5 @@
 /**
- * Is this text? Looks only at the start of the file (SPEC T2: the first 8 KiB), so the answer costs
+ * Is this text? Looks only at the start of the file (T2: the first 8 KiB), so the answer costs
  * one small read however large the file is. A NUL byte means binary (no text encoding we show uses
  * NUL; UTF-16 files land here too, which is fine: we only show UTF-8). Otherwise, a high share of
  * bytes that are not valid UTF-8 means binary or a legacy 8-bit encoding we would show as noise;

@@ -1,5 +1,5 @@
 /**
- * The read_file tool (SPEC T2) as a plugin: its caps come from output-limits (T8). The model sees
+ * The read_file tool (T2) as a plugin: its caps come from output-limits (T8). The model sees
  * the definition from boot; the implementation is imported on the first call.
  */
 import { ContainerModule } from 'inversify';

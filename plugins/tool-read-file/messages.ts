@@ -1,4 +1,4 @@
-/** The texts read_file returns. Each error says what to do next (SPEC K1); each cut says how to get the rest (T8). */
+/** The texts read_file returns. Each error says what to do next (K1); each cut says how to get the rest (T8). */
 import { PACKAGE_DIRECTORIES } from '../../config/project-file.js';
 import type { WindowStop } from './read-window.js';
 

@@ -1,7 +1,7 @@
 /**
  * For a missing file, names in the same directory the model may have meant: same name in another
  * case, or same stem with another extension (`index.js` for `index.ts`). One readdir, no walking.
- * The directory is opened and verified like a file (SPEC A15): a directory that is (or was just
+ * The directory is opened and verified like a file (A15): a directory that is (or was just
  * swapped into) a link out of the project lends no names.
  */
 import { readdir } from 'node:fs/promises';

@@ -1,9 +1,9 @@
 /**
- * read_file (SPEC T2): a window of a text file as numbered lines, read incrementally so that the
+ * read_file (T2): a window of a text file as numbered lines, read incrementally so that the
  * head of a huge file costs what the head costs. A successful read is recorded in the session's
  * FileReadTracker, which write_file and edit_file consult before changing an existing file.
  *
- * Containment (SPEC A15) is checked on the opened descriptor (contained-fs.ts): a symlink swapped
+ * Containment (A15) is checked on the opened descriptor (contained-fs.ts): a symlink swapped
  * after the permission check can point the open anywhere, but what was opened is only read when
  * it lies in the project root or an allowed directory.
  *
@@ -106,7 +106,7 @@ export class ReadFileTool implements Tool {
   }
 
   /**
-   * `%6d\t` numbering (SPEC T2), long lines cut, then the note and marker that say how to get the
+   * `%6d\t` numbering (T2), long lines cut, then the note and marker that say how to get the
    * rest. A plain loop with string concatenation: this runs once per call, before the JIT has
    * warmed up, over up to 2000 lines.
    */

@@ -1,5 +1,5 @@
 /**
- * Reads one window of lines from an open file without loading the file (SPEC T2). The start of
+ * Reads one window of lines from an open file without loading the file (T2). The start of
  * the file is sniffed for binary content from the first read, whichever it is. Lines before
  * `offset` are skipped by counting newline bytes chunk by chunk (0x0A never occurs inside a
  * multi-byte UTF-8 sequence, so skipping needs no decoding). The window itself is one read of at

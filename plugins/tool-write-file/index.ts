@@ -1,5 +1,5 @@
 /**
- * The write_file tool (SPEC T3) as a plugin. The model sees the definition from boot; the
+ * The write_file tool (T3) as a plugin. The model sees the definition from boot; the
  * implementation (contained, race-free writes) is imported on the first call.
  */
 import { ContainerModule } from 'inversify';

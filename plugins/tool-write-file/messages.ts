@@ -1,4 +1,4 @@
-/** The texts write_file returns. Each error says what to do next (SPEC K1, T3). */
+/** The texts write_file returns. Each error says what to do next (K1, T3). */
 export const messages = {
   directory: (display: string) => `${display} is a directory; write_file writes files. Choose a file path inside it, e.g. ${display}/<name>.`,
   notRegular: (display: string) => `${display} is not a regular file; write_file only writes regular files.`,

@@ -1,10 +1,10 @@
 /**
- * write_file (SPEC T3): create a file, or replace one the model has read. Parent directories are
+ * write_file (T3): create a file, or replace one the model has read. Parent directories are
  * created; an existing file keeps its mode; the write is atomic; the result says how many bytes
  * and lines were written. The new mtime is recorded as a write: the model knows the content it
  * just wrote, so a follow-up edit needs no re-read.
  *
- * Race-free (SPEC A15, sdk/file-tool-support/contained-fs.ts): the model's path is resolved
+ * Race-free (A15, sdk/file-tool-support/contained-fs.ts): the model's path is resolved
  * (links followed, as A3 does), its directory is opened and verified inside the project or an
  * allowed directory on the descriptor, and everything after that — the read-first check, the
  * temporary file, the rename — names the file through that descriptor, never through a link. A

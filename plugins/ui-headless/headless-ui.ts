@@ -1,4 +1,4 @@
-/** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (SPEC U2). */
+/** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (U2). */
 import type { AgentEvent } from '../../types/events.js';
 import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';

@@ -1,5 +1,5 @@
 /**
- * The interactive terminal UI (SPEC U1): `mewcode` in a terminal without `-p`. Binding it costs
+ * The interactive terminal UI (U1): `mewcode` in a terminal without `-p`. Binding it costs
  * nothing: React, Ink and the markdown renderer are a separate chunk imported only when this UI
  * runs, so `--version`, `-p` and headless start-up never load them.
  */

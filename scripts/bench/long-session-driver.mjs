@@ -1,6 +1,6 @@
 // f. The child side of the long session: the built package (`mewcode`: Kernel, defaultPlugins)
 // with the bench plugin, one session, several prompts in a row, so one session reaches 60 model
-// requests (a run stops at 25 iterations, SPEC L1). Prints one JSON line: each run's end reason
+// requests (a run stops at 25 iterations, L1). Prints one JSON line: each run's end reason
 // and iteration count. Provider variables come from the environment, as for the CLI.
 import { Kernel, MemoryReporter, defaultPlugins, pluginApi } from '../../dist/index.js';
 

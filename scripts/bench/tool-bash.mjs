@@ -1,4 +1,4 @@
-// Memory and time of the bash tool on a command that prints 100 MB (SPEC T5: bounded memory).
+// Memory and time of the bash tool on a command that prints 100 MB (T5: bounded memory).
 //
 //   node scripts/bench/tool-bash.mjs [--runs N]      prints a Markdown section to stdout
 //   import { benchBash } from './scripts/bench/tool-bash.mjs'; await benchBash({ runs: 5 })

@@ -1,4 +1,4 @@
-// read_file on a huge file (SPEC T2: the head of a huge file must not cost the whole file).
+// read_file on a huge file (T2: the head of a huge file must not cost the whole file).
 //
 //   node scripts/bench/tool-read-file.mjs [--runs N]        prints the Markdown section
 //   import { benchReadFile } from './bench/tool-read-file.mjs'; await benchReadFile({ runs })

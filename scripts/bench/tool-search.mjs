@@ -1,4 +1,4 @@
-// glob and grep against ripgrep on a tree of ≥ 20,000 files (SPEC T6, T7).
+// glob and grep against ripgrep on a tree of ≥ 20,000 files (T6, T7).
 //
 //   node scripts/bench/tool-search.mjs [--runs N] [--tree DIR]
 //

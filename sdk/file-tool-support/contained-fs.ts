@@ -1,6 +1,6 @@
 /**
  * File access that stays inside the allowed directories even while the tree changes under it
- * (SPEC A15). The permission sandbox (A3) checks a path before the call; a symlink swapped
+ * (A15). The permission sandbox (A3) checks a path before the call; a symlink swapped
  * between that check and the open would otherwise let a tool read or write outside. So every
  * check here is made on what was actually opened:
  *

@@ -2,8 +2,8 @@
  * Shared by the file tools (a library folder, not a plugin). Where a model-given path points.
  * Relative paths are relative to the project root and a leading `~` is the home directory.
  * Containment is not decided on these strings: the sandbox layer checks the path before the call
- * (SPEC A3) and the tools check what they actually open (contained-fs.ts, A15). No substring test
- * such as `..`, which would reject valid names like `a..b.ts` (seed 002 defect).
+ * (A3) and the tools check what they actually open (contained-fs.ts, A15). No substring test
+ * such as `..`, which would reject valid names like `a..b.ts` (T4).
  */
 import path from 'node:path';
 import { expandHome, resolveReal } from '../path-containment.js';

@@ -1,5 +1,5 @@
 /**
- * Synchronous opens for the search tools (SPEC A15) that succeed only when the object opened is
+ * Synchronous opens for the search tools (A15) that succeed only when the object opened is
  * exactly the one at `absolute`, a real path the walk found (no symlink anywhere on it). A
  * directory or file swapped for a symlink after the walk listed it — to lead the search out of
  * the project — is refused (`ERACE`) instead of followed:

@@ -1,6 +1,6 @@
 /**
  * Resolving the directory (or file) a search starts from: `path` relative to the project root,
- * `~` expanded, symlinks resolved, and contained in the project (SPEC A3, via the kernel's
+ * `~` expanded, symlinks resolved, and contained in the project (A3, via the kernel's
  * path-containment helper — the permission sandbox checks the same target first).
  */
 import { stat } from 'node:fs/promises';

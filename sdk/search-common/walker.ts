@@ -1,5 +1,5 @@
 /**
- * The project file walker shared by glob and grep (SPEC T6, T7): which files a search sees.
+ * The project file walker shared by glob and grep (T6, T7): which files a search sees.
  *
  * Rules, in this order:
  * - Directories whose name starts with `.` are never entered (`.git`, `.cache`, `.venv`…), except
@@ -7,7 +7,7 @@
  * - Symbolic links, sockets and FIFOs are skipped (links are never followed, so a walk cannot
  *   leave the tree); only regular files are reported. This is what ripgrep does without --follow.
  *   Each directory is opened and listed through a descriptor verified to be exactly the directory
- *   the walk expects (exact-open.ts, SPEC A15): one swapped for a symlink after its parent was
+ *   the walk expects (exact-open.ts, A15): one swapped for a symlink after its parent was
  *   listed is skipped (counted as unreadable), never followed out of the project. Ignore files
  *   are read the same way.
  * - With `respectIgnore` (the default for the tools): the `.gitignore` of every directory from

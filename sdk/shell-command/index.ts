@@ -1,5 +1,5 @@
 /**
- * The shell parser shared by the permission layers (SPEC A10): splits a command line into every
+ * The shell parser shared by the permission layers (A10): splits a command line into every
  * simple command it would run, with a real bash grammar (tree-sitter-bash via web-tree-sitter),
  * so that a check applies to each segment of `a; b`, `a && b`, `a || b`, `a | b`, `a & b`,
  * `(a; b)`, `{ a; }`, `$(a)`, `` `a` `` (also inside "…" and assignments), `<(a)`, `>(a)`,

@@ -1,4 +1,4 @@
-// Broken configuration is reported with file and line and does not stop a run (SPEC K2);
+// Broken configuration is reported with file and line and does not stop a run (K2);
 // --debug-boot reports every default plugin's load time.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

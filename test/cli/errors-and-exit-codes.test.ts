@@ -1,4 +1,4 @@
-// Exit codes, retries and provider errors of `mewcode -p` (SPEC U2, P5, P6).
+// Exit codes, retries and provider errors of `mewcode -p` (U2, P5, P6).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, prepareCli, removeTempDirs, scenario, singleJsonObject } from './helpers.js';

@@ -1,4 +1,4 @@
-// `mewcode -p` output formats (SPEC U2): json result object, text, stream-json; thinking never
+// `mewcode -p` output formats (U2): json result object, text, stream-json; thinking never
 // leaks into the answer.
 import { prepareCli, removeTempDirs, scenario, singleJsonObject, SESSION_ID_RE } from './helpers.js';
 

@@ -1,5 +1,5 @@
 // What the CLI sends: the prompt (argument and/or stdin), provider and model selection, the
-// system prompt parts (SPEC U3, K3) and the plan-mode reminder, checked on the logged requests.
+// system prompt parts (U3, K3) and the plan-mode reminder, checked on the logged requests.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

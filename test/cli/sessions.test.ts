@@ -1,4 +1,4 @@
-// Saved sessions through the built CLI (SPEC C1–C4): -p then --continue / --resume, `mewcode
+// Saved sessions through the built CLI (C1–C4): -p then --continue / --resume, `mewcode
 // sessions`, a damaged transcript, a transcript that cannot be written, and kill -9 at many points
 // of a multi-tool run, each followed by --continue whose request must be valid.
 import { spawn } from 'node:child_process';

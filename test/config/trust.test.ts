@@ -1,4 +1,4 @@
-/** Workspace trust (SPEC A12): the hash, trust.json, the flag and variable, and loadConfig without trust. */
+/** Workspace trust (A12): the hash, trust.json, the flag and variable, and loadConfig without trust. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** SPEC A3: containment after symlink resolution, with the root + separator rule. */
+/** A3: containment after symlink resolution, with the root + separator rule. */
 import { mkdir, mkdtemp, realpath, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

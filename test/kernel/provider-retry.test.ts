@@ -1,4 +1,4 @@
-// kernel/provider-retry.ts, the vendor-free classification and retry loop both provider plugins use.
+// sdk/provider-retry.ts, the vendor-free classification and retry loop both provider plugins use.
 // (Kept beside the provider tests: the provider plugins are its only users.)
 import {
   MAX_RETRY_DELAY_MS,

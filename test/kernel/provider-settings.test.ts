@@ -1,4 +1,4 @@
-/** SPEC P5, K2: provider selection from configuration and environment. */
+/** P5, K2: provider selection from configuration and environment. */
 import { Kernel } from '../../kernel/kernel.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
 import { resolveProviderSettings } from '../../kernel/provider-settings.js';

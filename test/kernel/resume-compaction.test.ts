@@ -1,4 +1,4 @@
-/** SPEC C4: a resumed history that leaves less than 8,000 tokens of the window is compacted at once. */
+/** C4: a resumed history that leaves less than 8,000 tokens of the window is compacted at once. */
 import { ContainerModule } from 'inversify';
 import { Kernel, RESUME_HEADROOM_TOKENS } from '../../kernel/kernel.js';
 import { estimateTokens } from '../../kernel/context-estimate.js';

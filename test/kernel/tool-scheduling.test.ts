@@ -1,4 +1,4 @@
-/** SPEC L3, L4, L7, L8: ordered batch concurrency, cancellation, timeouts, run/compaction exclusion. */
+/** L3, L4, L7, L8: ordered batch concurrency, cancellation, timeouts, run/compaction exclusion. */
 import type { AgentEvent } from '../../types/events.js';
 import type { Tool } from '../../types/tools.js';
 import { call, say, useTools } from '../support/memory-provider.js';

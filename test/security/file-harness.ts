@@ -1,5 +1,5 @@
 /**
- * Shared set-up of the file-tool adversarial suites (SPEC A15): a project and an outside area
+ * Shared set-up of the file-tool adversarial suites (A15): a project and an outside area
  * of canaries in temp dirs, the five tools, a snapshot that proves the outside area unchanged,
  * and a racer process that swaps links in a tight loop while the tools run.
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC A15 without timing luck: hard links to an outside canary, dangling links, a symlinked
+ * A15 without timing luck: hard links to an outside canary, dangling links, a symlinked
  * directory in the middle of a path, and the check-then-use gaps replayed deterministically (the
  * swap happens exactly between the resolution and the use) — on Linux's descriptor paths and on
  * the portable O_NOFOLLOW fallback. Every attempt is also an assertion.

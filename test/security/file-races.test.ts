@@ -1,5 +1,5 @@
 /**
- * SPEC A15 under attack: a racer process swaps links in a tight loop while read_file, write_file,
+ * A15 under attack: a racer process swaps links in a tight loop while read_file, write_file,
  * edit_file, glob and grep run again and again. Whatever the interleaving, no result may show
  * the outside canaries, and nothing in the outside area may change (not a byte, not an mtime,
  * not a new name). Each batch (one racer, BATCH_CALLS calls) is one attempt in the tally.

@@ -1,6 +1,6 @@
 /**
- * An in-memory provider for kernel unit tests (DESIGN.md: "Unit tests may use an in-memory
- * provider"). Each request consumes one scripted step: a list of events, or a function that
+ * An in-memory provider for kernel unit tests (only unit tests use it; the CLI and security tests
+ * talk to the scripted model server over HTTP). Each request consumes one scripted step: a list of events, or a function that
  * receives the request and signal and yields events.
  */
 import { ContainerModule } from 'inversify';

@@ -1,4 +1,4 @@
-/** SPEC S7's install limits, in one place. */
+/** S7's install limits, in one place. */
 export const INSTALL_LIMITS = {
   /** Bytes per file. */
   maxFileBytes: 1024 * 1024,

@@ -99,7 +99,7 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
   }
 }
 
-/** The start-up trust question, on its own before the session's screen (SPEC A12). */
+/** The start-up trust question, on its own before the session's screen (A12). */
 export async function askTrust(pending: PendingTrust): Promise<boolean> {
   let answer!: (trusted: boolean) => void;
   const answered = new Promise<boolean>((resolve) => (answer = resolve));

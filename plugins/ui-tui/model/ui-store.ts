@@ -196,7 +196,7 @@ export class UiStore {
     return this.state.progress.some((p) => p.id === 'retry') ? this.state.progress.filter((p) => p.id !== 'retry') : this.state.progress;
   }
 
-  /** One event of a run (SPEC L6). */
+  /** One event of a run (L6). */
   apply(event: AgentEvent): void {
     switch (event.type) {
       case 'iteration':

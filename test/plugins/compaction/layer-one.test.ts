@@ -1,4 +1,4 @@
-// Compaction layer 1 (SPEC C5): the 50,000 / 200,000-byte boundaries, the preview, decisions that
+// Compaction layer 1 (C5): the 50,000 / 200,000-byte boundaries, the preview, decisions that
 // stay put across requests, a failed save tried again, and the plugin in a real kernel.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Compaction layer 2 (SPEC C6–C8) in parts: the trigger arithmetic, the one estimate counting
+// Compaction layer 2 (C6–C8) in parts: the trigger arithmetic, the one estimate counting
 // what layer 1 sends, the kept tail never splitting a call from its results, the summary
 // request's retry when it is too long (1, 1, 1, then 20 %), the breaker, the prompt and the
 // recovery attachment.

@@ -1,4 +1,4 @@
-/** The per-run environment block (SPEC U3): cwd, platform, date, git branch and short status. */
+/** The per-run environment block (U3): cwd, platform, date, git branch and short status. */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Every hook event is dispatched at its moment in a scripted session (issue 13, SPEC H1), with
+ * Every hook event is dispatched at its moment in a scripted session (issue 13, H1), with
  * Claude Code's payload fields; async hooks never hold the run up and are cancelled at shutdown.
  */
 import { afterEach, expect, test } from '@jest/globals';

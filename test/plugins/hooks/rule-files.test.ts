@@ -1,5 +1,5 @@
 /**
- * MewCode's own hook rule files (SPEC H2–H7): compile checks with file and line, conditions (a
+ * MewCode's own hook rule files (H2–H7): compile checks with file and line, conditions (a
  * missing field is absent), the shell / prompt / http actions, first block wins, only_once counts
  * successful runs only, fail_closed, duplicates, and workspace trust for the project's file.
  */

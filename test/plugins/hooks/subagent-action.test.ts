@@ -1,5 +1,5 @@
 /**
- * Hooks that run sub-agents (SPEC H3, issue 13 deliverable 2) in scripted sessions: the `subagent`
+ * Hooks that run sub-agents (H3, issue 13 deliverable 2) in scripted sessions: the `subagent`
  * action of MewCode's rule files runs the named sub-agent with the rule's prompt and the payload,
  * and its final text becomes context; without a runner the failure is visible; a sub-agent a hook
  * started never starts another through its own events. Claude Code's `agent` handler in the

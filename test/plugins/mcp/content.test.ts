@@ -1,4 +1,4 @@
-/** MCP tool results as the model sees them (SPEC M7): nothing dropped silently, limits at their boundary. */
+/** MCP tool results as the model sees them (M7): nothing dropped silently, limits at their boundary. */
 import { afterEach, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Server entries (SPEC M2–M4): validation messages with file and line, `.mcp.json` compatibility,
+ * Server entries (M2–M4): validation messages with file and line, `.mcp.json` compatibility,
  * `${VAR}` only in env and headers, precedence, and workspace trust for project servers.
  */
 import { afterEach, expect, test } from '@jest/globals';

@@ -1,4 +1,4 @@
-/** SPEC T8: one place for every cap, character-safe cuts, and the spill directory's clean-up. */
+/** T8: one place for every cap, character-safe cuts, and the spill directory's clean-up. */
 import { mkdtemp, readdir, utimes, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-/** SPEC A11: the audit log of every permission decision and executed call. */
+/** A11: the audit log of every permission decision and executed call. */
 import { mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Container, ContainerModule } from 'inversify';

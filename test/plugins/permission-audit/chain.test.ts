@@ -1,4 +1,4 @@
-/** SPEC A16: the audit log is append-only, hash-chained, rotated without breaking the chain, anchored. */
+/** A16: the audit log is append-only, hash-chained, rotated without breaking the chain, anchored. */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

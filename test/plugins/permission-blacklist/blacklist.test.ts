@@ -1,5 +1,5 @@
 /**
- * SPEC A2, A10: the ten blacklist patterns, judged on every segment of a command (argv after
+ * A2, A10: the ten blacklist patterns, judged on every segment of a command (argv after
  * shell unquoting), robust to spacing, flag order and spelling; commands that merely mention a
  * dangerous command are let through; unparseable commands are also checked as text.
  */

@@ -1,4 +1,4 @@
-/** SPEC A9: allow for this session / allow always, the persisted rule, list and revoke. */
+/** A9: allow for this session / allow always, the persisted rule, list and revoke. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createWorkspaceTrust } from '../../../config/trust.js';

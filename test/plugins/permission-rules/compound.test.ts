@@ -1,4 +1,4 @@
-/** SPEC A10: compound commands are split by the shell parser; every segment must pass. */
+/** A10: compound commands are split by the shell parser; every segment must pass. */
 import { bash, bootRules, outcome, tempDirs, writeSettings, type Dirs } from './helpers.js';
 
 let dirs: Dirs;

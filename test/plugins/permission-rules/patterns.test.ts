@@ -1,4 +1,4 @@
-/** SPEC A5 pattern kinds, friendly names, MCP names, and Claude Code's spellings. */
+/** A5 pattern kinds, friendly names, MCP names, and Claude Code's spellings. */
 import path from 'node:path';
 import { symlinkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { bash, bootRules, decide, edit, outcome, read, tempDirs, write, writeSettings, type Dirs } from './helpers.js';

@@ -1,4 +1,4 @@
-/** SPEC A1 precedence: session > local > project > user; deny → ask → allow inside a layer. */
+/** A1 precedence: session > local > project > user; deny → ask → allow inside a layer. */
 import { definePlugin } from '../../../types/plugin.js';
 import { PermissionStage } from '../../../types/permissions.js';
 import { bash, bootRules, decide, edit, outcome, read, tempDirs, writeSettings, type Dirs } from './helpers.js';

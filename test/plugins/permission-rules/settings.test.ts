@@ -1,4 +1,4 @@
-/** SPEC A6 / K2: settings files, their validation, default_mode and additional directories. */
+/** A6 / K2: settings files, their validation, default_mode and additional directories. */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';

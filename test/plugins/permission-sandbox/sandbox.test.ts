@@ -1,5 +1,5 @@
 /**
- * SPEC A3: the sandbox layer. Every attempt goes through the real `checkPermission` tap of a
+ * A3: the sandbox layer. Every attempt goes through the real `checkPermission` tap of a
  * booted kernel (sandbox + mode layer, bypassPermissions mode, so anything the sandbox lets
  * through is allowed by the mode layer). The escape suite must end with zero escapes.
  */

@@ -1,4 +1,4 @@
-// The session plugin's files (SPEC C1–C3): what is written, how a damaged transcript loads, what
+// The session plugin's files (C1–C3): what is written, how a damaged transcript loads, what
 // listing and clean-up read and remove.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * SPEC A10: the shared shell parser. Every separator and nesting form becomes segments, quoting is
+ * A10: the shared shell parser. Every separator and nesting form becomes segments, quoting is
  * removed the way bash removes it, wrappers and shell strings are followed, parse errors are
  * reported with best-effort segments, and parsing is fast after warm-up.
  */

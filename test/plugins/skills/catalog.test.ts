@@ -1,5 +1,5 @@
 /**
- * SPEC S1, S2, K2: the corpus of skill folders (test/fixtures/skills/corpus) loads as specified —
+ * S1, S2, K2: the corpus of skill folders (test/fixtures/skills/corpus) loads as specified —
  * frontmatter variants, CRLF, BOM, nested files, scripts, long descriptions, bad names — and the
  * roots' precedence, trust for project scripts, and every limit at its boundary.
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC S3–S5, K3 in a real kernel: the catalog in the stable prompt, bodies only after
+ * S3–S5, K3 in a real kernel: the catalog in the stable prompt, bodies only after
  * load_skill (re-read from disk each time), active skills in the environment block in activation
  * order, cleared for a new or another resumed session, re-injected after a compaction; skill
  * commands pass their arguments; hot reload swaps whole catalogs.

@@ -1,5 +1,5 @@
 /**
- * SPEC S6 end to end with the real sub-agent runner (the subagents plugin): a fork-mode skill runs
+ * S6 end to end with the real sub-agent runner (the subagents plugin): a fork-mode skill runs
  * in an isolated conversation that sees only its task and the skill, is offered only its allowed
  * tools (system tools kept), cannot run any other, and its final text returns to the parent.
  */

@@ -1,5 +1,5 @@
 /**
- * SPEC S6: a fork-mode skill runs through TOKENS.SubagentRunner — the contract exercised with a
+ * S6: a fork-mode skill runs through TOKENS.SubagentRunner — the contract exercised with a
  * runner that records its requests: context none / recent N (configured) / full, the model
  * override, allowed_tools as registered names for the hard allowlist, the rendered body as system
  * prompt, and the final text back as the tool result or command output.

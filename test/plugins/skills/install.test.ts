@@ -1,5 +1,5 @@
 /**
- * SPEC S7 against a local server imitating GitHub's contents API and raw host: the three URL
+ * S7 against a local server imitating GitHub's contents API and raw host: the three URL
  * forms, other hosts refused, every quota at its boundary (checked from the listing before and
  * from the bytes during a download, so a file lying about its size is stopped), hostile names,
  * staging inside the target root (no EXDEV), atomic replace, user and project scope.

@@ -1,5 +1,5 @@
 /**
- * Background tasks (SPEC G3): `run_in_background` returns a task id at once; two tasks run side
+ * Background tasks (G3): `run_in_background` returns a task id at once; two tasks run side
  * by side; a finished task's report reaches the parent as a reminder on its next turn; tasks can
  * be listed, read, messaged and stopped; a task stopped mid-run, or by the session ending, leaves
  * a valid history (observed on `messageAppended`, as the session store persists it); so does a

@@ -1,5 +1,5 @@
 /**
- * The sub-agent runner (SPEC G1–G3) in a real kernel with the in-memory model: isolation, the
+ * The sub-agent runner (G1–G3) in a real kernel with the in-memory model: isolation, the
  * tool filter, definition files in Claude Code's format (Claude tool names, project over user,
  * workspace trust, bad files named), nesting refused, unknown types, the runner as a service.
  */

@@ -1,4 +1,4 @@
-/** SPEC U3: project instructions in the stable prompt, capped at a character boundary. */
+/** U3: project instructions in the stable prompt, capped at a character boundary. */
 import { mkdtemp, mkdir, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

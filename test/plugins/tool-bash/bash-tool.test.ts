@@ -1,5 +1,5 @@
 /**
- * SPEC T5 (bash), K1, K5, L7, A4 with real processes. Only harmless commands: echo, printf,
+ * T5 (bash), K1, K5, L7, A4 with real processes. Only harmless commands: echo, printf,
  * sleep, seq, head, yes | head, cat of temporary files.
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';

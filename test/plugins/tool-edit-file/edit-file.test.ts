@@ -1,4 +1,4 @@
-/** edit_file (SPEC T4) on real files: matching, errors that teach, replace_all, mode, CRLF, diff. */
+/** edit_file (T4) on real files: matching, errors that teach, replace_all, mode, CRLF, diff. */
 import { chmod, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

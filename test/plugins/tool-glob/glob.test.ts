@@ -1,4 +1,4 @@
-/** SPEC T6: the glob tool on real temporary trees. */
+/** T6: the glob tool on real temporary trees. */
 import path from 'node:path';
 import { GlobTool } from '../../../plugins/tool-glob/glob-tool.js';
 import { makeTree, removeTree, setAge, testLimits, toolContext, writeTree } from '../tool-grep/helpers.js';

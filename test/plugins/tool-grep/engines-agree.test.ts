@@ -1,5 +1,5 @@
 /**
- * SPEC T7: the ripgrep engine and the re2js fallback give byte-identical output — same files
+ * T7: the ripgrep engine and the re2js fallback give byte-identical output — same files
  * (ignore rules, hidden directories, symlinks, binary files), same lines, same order, same
  * markers — on a tree built to exercise the differences between them.
  *

@@ -1,5 +1,5 @@
 /**
- * SPEC T7: the grep tool on real temporary trees, run through each engine.
+ * T7: the grep tool on real temporary trees, run through each engine.
  *
  * The re2js engine always runs. The ripgrep engine runs when `rg` is on PATH; when it is not,
  * its cases are reported as skipped (never silently passed), and with MEWCODE_REQUIRE_RG=1 (set

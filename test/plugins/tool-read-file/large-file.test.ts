@@ -1,5 +1,5 @@
 /**
- * SPEC T2: the head of a huge file is read without loading the file. A 1 GiB file whose first
+ * T2: the head of a huge file is read without loading the file. A 1 GiB file whose first
  * 4 MiB are real text lines and whose rest is a sparse hole (reads as NUL bytes, costs no disk).
  * A whole-file read would raise the process's peak RSS by at least 1 GiB (the buffer alone) and
  * take hundreds of milliseconds; the peak (`resourceUsage().maxRSS`, which GC cannot hide) must

@@ -1,4 +1,4 @@
-/** read_file (SPEC T2) on real files in a temporary project: windows, caps, markers, errors. */
+/** read_file (T2) on real files in a temporary project: windows, caps, markers, errors. */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -212,7 +212,7 @@ test('paths: relative to the project root, absolute, ~ for home, names with ".."
   expect((await read({ path: 'a..b.ts' })).content).toBe(numbered(1, 'dots'));
   expect((await read({ path: path.join(root, 'a..b.ts') })).content).toBe(numbered(1, 'dots'));
   await writeFile(path.join(home, 'notes.md'), 'home\n');
-  // Home is outside the project: readable only as an allowed additional directory (SPEC A3, A15).
+  // Home is outside the project: readable only as an allowed additional directory (A3, A15).
   expect((await read({ path: '~/notes.md' })).content).toMatch(/^Refusing to read .*notes\.md: it is outside the project root/);
   const withHome = new ReadFileTool(limits(), reads, { additionalDirectories: () => ['~'] });
   expect((await read({ path: '~/notes.md' }, withHome)).content).toBe(numbered(1, 'home'));

@@ -1,4 +1,4 @@
-/** write_file (SPEC T3) on real files: parent directories, mode, read-first rule, result text. */
+/** write_file (T3) on real files: parent directories, mode, read-first rule, result text. */
 import { chmod, link, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
