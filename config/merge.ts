@@ -1,5 +1,5 @@
 /**
- * Configuration merge rules (copied into ARCHITECTURE.md)
+ * Configuration merge rules (described in docs/kernel.md, "Configuration")
  * --------------------------------------------------------
  * Layers, lowest to highest precedence: user (~/.mewcode/config.*), project (.mewcode.* or
  * .mewcode/config.* in the working directory), local (.mewcode/config.local.*: it keeps its

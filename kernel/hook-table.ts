@@ -1,4 +1,4 @@
-/** ARCHITECTURE.md's hook table, rendered from the catalogue (a test keeps the document true). */
+/** docs/plugin-contract.md's hook table, rendered from the catalogue (a test keeps the document true). */
 import { HOOK_CATALOGUE, type HookSpec } from '../types/hook-catalogue.js';
 
 const FAILURE_TEXT: Record<HookSpec['failure'], string> = {

@@ -1,4 +1,4 @@
-// Regenerates the hook table in ARCHITECTURE.md from the hook catalogue (types/hook-catalogue.ts,
+// Regenerates the hook table in docs/plugin-contract.md from the hook catalogue (types/hook-catalogue.ts,
 // rendered by kernel/hook-table.ts), between `<!-- hook-table:start -->` and `<!-- hook-table:end -->`.
 //
 //   node scripts/hook-table.mjs           rewrite the table in place
@@ -16,7 +16,7 @@ export const START = '<!-- hook-table:start -->';
 export const END = '<!-- hook-table:end -->';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const doc = path.join(root, 'ARCHITECTURE.md');
+const doc = path.join(root, 'docs/plugin-contract.md');
 
 const compiled = await build({
   entryPoints: [path.join(root, 'kernel/hook-table.ts')],
@@ -32,19 +32,19 @@ const text = readFileSync(doc, 'utf8');
 const start = text.indexOf(START);
 const end = text.indexOf(END);
 if (start < 0 || end < start || text.indexOf(START, start + 1) >= 0 || text.indexOf(END, end + 1) >= 0) {
-  process.stderr.write(`hook-table: ARCHITECTURE.md must hold exactly one ${START} … ${END} pair, in that order\n`);
+  process.stderr.write(`hook-table: docs/plugin-contract.md must hold exactly one ${START} … ${END} pair, in that order\n`);
   process.exit(2);
 }
 const next = `${text.slice(0, start + START.length)}\n${renderHookTable()}\n${text.slice(end)}`;
 
 if (process.argv.includes('--check')) {
   if (next !== text) {
-    process.stderr.write('hook-table: ARCHITECTURE.md is out of date; run `node scripts/hook-table.mjs`\n');
+    process.stderr.write('hook-table: docs/plugin-contract.md is out of date; run `node scripts/hook-table.mjs`\n');
     process.exit(1);
   }
 } else if (next !== text) {
   writeFileSync(doc, next);
-  process.stdout.write('hook-table: ARCHITECTURE.md updated\n');
+  process.stdout.write('hook-table: docs/plugin-contract.md updated\n');
 } else {
-  process.stdout.write('hook-table: ARCHITECTURE.md already up to date\n');
+  process.stdout.write('hook-table: docs/plugin-contract.md already up to date\n');
 }

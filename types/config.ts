@@ -26,7 +26,7 @@ export interface ConfigLayerInfo {
 
 export interface ResolvedConfig {
   readonly layers: readonly ConfigLayerInfo[];
-  /** Merged raw value of a top-level section (merge rules per section in ARCHITECTURE.md). */
+  /** Merged raw value of a top-level section (merge rules per section in docs/kernel.md, "Configuration"). */
   section(key: string): unknown;
   /** "file:line:col" of the value that won the merge at `path`, or undefined if nowhere. */
   locate(path: ConfigPath): string | undefined;

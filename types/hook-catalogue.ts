@@ -1,7 +1,7 @@
 /**
  * The one, closed hook catalogue (webpack `Compiler.hooks` style): every extension point declared
  * once, with its tapable class, argument names, what a throwing tap does, when it fires and a doc
- * line. The `KernelHooks` type, the constructed hooks (kernel/hooks.ts) and ARCHITECTURE.md's hook
+ * line. The `KernelHooks` type, the constructed hooks (kernel/hooks.ts) and docs/plugin-contract.md's hook
  * table (kept true by a test) are all derived from this object.
  */
 import type { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncWaterfallHook } from 'tapable';

@@ -1,5 +1,5 @@
 /**
- * ARCHITECTURE.md's hook table is generated from the one hook catalogue (types/hook-catalogue.ts)
+ * docs/plugin-contract.md's hook table is generated from the one hook catalogue (types/hook-catalogue.ts)
  * by renderHookTable (kernel/hook-table.ts); this keeps the document true when the catalogue changes.
  */
 import { execFileSync } from 'node:child_process';
@@ -20,18 +20,18 @@ function occurrences(text: string, needle: string): number {
 
 /** The text between the markers, without the line breaks that frame it. */
 function documentedTable(): string {
-  const doc = readFileSync(path.join(REPO, 'ARCHITECTURE.md'), 'utf8');
+  const doc = readFileSync(path.join(REPO, 'docs/plugin-contract.md'), 'utf8');
   if (occurrences(doc, START) !== 1 || occurrences(doc, END) !== 1 || doc.indexOf(START) > doc.indexOf(END)) {
-    throw new Error(`ARCHITECTURE.md must hold exactly one "${START}" followed by one "${END}" (the generated hook table goes between them; fill it with \`${REGENERATE}\`)`);
+    throw new Error(`docs/plugin-contract.md must hold exactly one "${START}" followed by one "${END}" (the generated hook table goes between them; fill it with \`${REGENERATE}\`)`);
   }
   const between = doc.slice(doc.indexOf(START) + START.length, doc.indexOf(END));
   if (!between.startsWith('\n') || !between.endsWith('\n')) {
-    throw new Error(`the hook-table markers in ARCHITECTURE.md must be on lines of their own; run \`${REGENERATE}\``);
+    throw new Error(`the hook-table markers in docs/plugin-contract.md must be on lines of their own; run \`${REGENERATE}\``);
   }
   return between.slice(1, -1);
 }
 
-test('the hook table in ARCHITECTURE.md is exactly renderHookTable() (regenerate with `node scripts/hook-table.mjs`)', () => {
+test('the hook table in docs/plugin-contract.md is exactly renderHookTable() (regenerate with `node scripts/hook-table.mjs`)', () => {
   const documented = documentedTable();
   const expected = renderHookTable();
   if (documented !== expected) {
@@ -40,7 +40,7 @@ test('the hook table in ARCHITECTURE.md is exactly renderHookTable() (regenerate
     const line = want.findIndex((row, i) => have[i] !== row);
     const at = line < 0 ? have.length : line;
     throw new Error(
-      `ARCHITECTURE.md's hook table no longer matches the hook catalogue (types/hook-catalogue.ts).\n` +
+      `docs/plugin-contract.md's hook table no longer matches the hook catalogue (types/hook-catalogue.ts).\n` +
         `Regenerate it with:  ${REGENERATE}   (from the repository root; no build needed)\n` +
         `First difference at table row ${at + 1}:\n  documented: ${have[at] ?? '(missing)'}\n  catalogue:  ${want[at] ?? '(none)'}`,
     );
