@@ -1,4 +1,4 @@
-/** The MCP client's status service (issue 11), bound under TOKENS.McpServers by the mcp plugin. */
+/** The MCP client's status service, bound under TOKENS.McpServers by the mcp plugin. */
 
 export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'closed';
 

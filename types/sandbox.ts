@@ -1,5 +1,5 @@
 /**
- * The OS command sandbox (issue 8), bound under TOKENS.CommandSandbox by the sandbox-os plugin.
+ * The OS command sandbox, bound under TOKENS.CommandSandbox by the sandbox-os plugin.
  * bash uses it now; MCP stdio servers and hook commands will use it too.
  *
  * The service does not spawn anything itself: it says how to spawn a command so that it runs

@@ -1,5 +1,5 @@
 /**
- * Workspace trust (issue 8, A12), bound under TOKENS.WorkspaceTrust. The project's settings
+ * Workspace trust (A12), bound under TOKENS.WorkspaceTrust. The project's settings
  * that run code or send data (plugins, providers, disable, hooks, MCP servers, environment
  * allowlists, additional directories, default mode, allow rules, sandbox) apply only once the user
  * trusts the project: stored in `~/.mewcode/trust.json` by the project's real path and a sha256 of

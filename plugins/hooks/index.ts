@@ -1,5 +1,5 @@
 /**
- * The hooks plugin (issue 13): user hook rules in Claude Code's settings shape, run on the
+ * The hooks plugin: user hook rules in Claude Code's settings shape, run on the
  * kernel's typed hooks, so a Claude Code user's hook scripts work unchanged — only the file is
  * MewCode's (`~/.mewcode/settings.yaml`, `.mewcode/settings.yaml`, `.mewcode/settings.local.yaml`).
  *

@@ -1,5 +1,5 @@
 /**
- * User hook rules in Claude Code's settings shape (issue 13), read from MewCode's settings files:
+ * User hook rules in Claude Code's settings shape, read from MewCode's settings files:
  *   ~/.mewcode/settings.yaml, <root>/.mewcode/settings.yaml, <root>/.mewcode/settings.local.yaml
  * (YAML or JSON content), under `hooks: { <Event>: [ { matcher, hooks: [ { type: command,
  * command, timeout, async } | { type: http, url, headers, timeout } | { type: agent, prompt,

@@ -1,5 +1,5 @@
 /**
- * What MewCode answers when a server asks something of it (issue 11 item 6):
+ * What MewCode answers when a server asks something of it:
  * - `roots/list`: the project root and the additional directories, as file:// URIs (the
  *   `roots` capability is advertised; they do not change during a run);
  * - `sampling/createMessage`: sent to the active provider only when the user allowed it

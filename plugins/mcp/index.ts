@@ -1,5 +1,5 @@
 /**
- * The mcp plugin (issue 11, M1–M9): MCP servers' tools as MewCode tools.
+ * The mcp plugin (M1–M9): MCP servers' tools as MewCode tools.
  *
  * Start-up: nothing at boot. `start()` reads the server entries (config, `.mcp.json`, trust) and
  * connects every server concurrently; the first model request waits for them at most

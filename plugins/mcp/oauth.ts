@@ -1,5 +1,5 @@
 /**
- * OAuth for remote MCP servers that answer 401 with OAuth metadata (issue 11 item 7), using the
+ * OAuth for remote MCP servers that answer 401 with OAuth metadata, using the
  * SDK's client flow (discovery, dynamic client registration, PKCE, refresh): this file is the
  * `OAuthClientProvider` it asks for, plus the local callback.
  *

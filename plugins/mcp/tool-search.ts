@@ -1,5 +1,5 @@
 /**
- * The context budget (issue 11 item 5). When the MCP tools' definitions would take more than a
+ * The context budget. When the MCP tools' definitions would take more than a
  * share of the context window (default 10 %), they are not all sent: `mcp_tool_search` is
  * offered instead, and the tools it finds are added to the tool list from the model's next step
  * (the kernel refreshes tools between turns), under their own names, so permission rules and

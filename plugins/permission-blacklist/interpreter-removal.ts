@@ -1,5 +1,5 @@
 /**
- * Interpreters removing trees (issue 8): `python3 -c "import shutil; shutil.rmtree(…)"`,
+ * Interpreters removing trees: `python3 -c "import shutil; shutil.rmtree(…)"`,
  * `perl -MFile::Path -e 'rmtree(…)'`, `ruby -e 'FileUtils.rm_rf(…)'`,
  * `node -e "fs.rmSync(…, {recursive: true})"`, `deno eval 'Deno.removeSync(…, {recursive: true})'`,
  * `Rscript -e 'unlink(…, recursive = TRUE)'`, `pwsh -c 'Remove-Item … -Recurse'`. The program

@@ -1,5 +1,5 @@
 /**
- * Destructive verbs aimed outside the project (issue 8, point 3): a recursive `rm`, `find …
+ * Destructive verbs aimed outside the project: a recursive `rm`, `find …
  * -delete` / `-exec rm`, `mv`, `chmod -R` / `chown -R` / `chgrp -R`, `dd of=`, `truncate`,
  * `shred` or `tar --remove-files` whose target is not a literal path inside the project is
  * dangerous. "Literal inside" means: no expansion (`$X`, `${X:?}`, `$(…)`, backquotes), no `~`,

@@ -1,4 +1,4 @@
-/** The last automatic permission layer: the mode matrix (A7–A8), adjusted for bash by the OS sandbox (issue 8). */
+/** The last automatic permission layer: the mode matrix (A7–A8), adjusted for bash by the OS sandbox. */
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
 import type { CommandSandbox } from '../../types/sandbox.js';

@@ -1,5 +1,5 @@
 /**
- * The mode layer's answer for bash, which depends on the OS sandbox (issue 8):
+ * The mode layer's answer for bash, which depends on the OS sandbox:
  *
  * - sandbox active: bash runs WITHOUT asking in default, acceptEdits and bypassPermissions mode
  *   (the OS holds the boundary; the blacklist and the deny/ask rules ran before this layer and

@@ -129,7 +129,7 @@ export class PermissionRules {
     // Read rules cover what a command visibly reads (files, trees, git's objects): deny or ask.
     const reads = await checkCommandReads(request, this.engine, context);
     if (reads?.decision === 'deny') return reads;
-    // Protected paths ask in every mode, before the mode layer could allow (issue 8).
+    // Protected paths ask in every mode, before the mode layer could allow.
     const guarded = await checkProtectedPaths(request, this.engine, context);
     if (guarded) return guarded;
     if (reads) return reads;

@@ -1,5 +1,5 @@
 /**
- * Protected paths (issue 8, point 4): files whose change would let the agent widen its own
+ * Protected paths (A14): files whose change would let the agent widen its own
  * permissions or run code outside a tool call — MewCode's settings and configuration (the next
  * session reads them), its hooks and audit log (with its anchor `audit.head` and lock
  * `audit.lock`: rewriting the anchor hides a cut log, holding the lock stalls the writer),

@@ -1,5 +1,5 @@
 /**
- * The protected-path guard of the rules layer (issue 8, point 4), run on every call before the
+ * The protected-path guard of the rules layer (A14), run on every call before the
  * rules' own verdict can allow it and in every mode (stage 300 comes before the mode layer that
  * allows everything in bypassPermissions). A file-writing tool's path, and every file a bash
  * command visibly writes (redirections, tee, cp/mv/install/ln destinations, mv/rm sources,

@@ -1,5 +1,5 @@
 /**
- * The sandbox-os plugin (issue 8): binds TOKENS.CommandSandbox, the OS sandbox commands run in
+ * The sandbox-os plugin: binds TOKENS.CommandSandbox, the OS sandbox commands run in
  * (bash now; MCP stdio servers and hook commands later).
  *
  * Linux: bubblewrap, driven directly (the distribution package `bubblewrap`; `.ci/run` installs

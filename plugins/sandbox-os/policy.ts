@@ -5,7 +5,7 @@ import path from 'node:path';
 
 /**
  * Read-only inside every writable root, because writing them runs code or widens permissions
- * on the host later (issue 8: `.git/config` fsmonitor/pager, hooks, MewCode's own settings that
+ * on the host later (`.git/config` fsmonitor/pager, hooks, MewCode's own settings that
  * start the next session in bypass, Claude Code's settings, MCP servers).
  * `.mewcode` is protected whole: its settings, config, hooks.yaml and audit log (with its anchor
  * `audit.head` and lock `audit.lock`) live there, and nothing a command needs to write does (the

@@ -19,7 +19,7 @@
  * ```
  *
  * Not through a plugin `config:` section: that merges the project's files over the user's, and a
- * cloned repository must not be able to turn its own sandbox off or widen it (issue 8). The
+ * cloned repository must not be able to turn its own sandbox off or widen it. The
  * kernel's merged configuration is only consulted to warn when a project file tries.
  * Problems are warnings naming file:line:col and the key; a bad key is skipped, the rest applies.
  */

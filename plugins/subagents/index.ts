@@ -1,5 +1,5 @@
 /**
- * The subagents plugin (issue 14, G1–G3): the sub-agent runner service (TOKENS.SubagentRunner)
+ * The subagents plugin (G1–G3): the sub-agent runner service (TOKENS.SubagentRunner)
  * that the `agent` tool, background tasks, fork-mode skills and the hooks' subagent action use;
  * the `agent` tool; the task tools; `/agents`. Roles: `general`, `explore` (read-only), and definition files
  * in Claude Code's format (definitions.ts), loaded at boot only when such files exist.
