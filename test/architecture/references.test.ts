@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { TOKENS } from '../../types/tokens.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SKIPPED_DIRECTORIES = new Set(['node_modules', 'dist', '.git', 'coverage']);
@@ -144,3 +145,9 @@ test('code comments and Markdown cite only behaviour ids defined in docs/ and fi
   }
   expect(problems).toEqual([]);
 }, 60_000);
+
+test('docs/plugin-contract.md lists every TOKENS entry', () => {
+  const contract = readFileSync(path.join(ROOT, 'docs/plugin-contract.md'), 'utf8');
+  const listed = new Set([...contract.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]));
+  expect(Object.keys(TOKENS).filter((name) => !listed.has(name))).toEqual([]);
+});
