@@ -35,6 +35,11 @@ export interface ScriptedTurn {
    * explanation streamed as `delta.refusal` (finish_reason "stop" unless `stopReason` says otherwise).
    */
   refusal?: { category?: string | null; explanation?: string | null };
+  /**
+   * OpenAI protocol: Azure OpenAI's per-choice `content_filter_results`, sent on every content chunk
+   * and on the finishing one (e.g. `{ violence: { filtered: true, severity: 'medium' } }`).
+   */
+  contentFilterResults?: Record<string, { filtered: boolean; severity?: string }>;
 }
 
 export type WireProtocolName = 'anthropic' | 'openai';
