@@ -2,10 +2,10 @@
 // DeepSeek's reasoning_content), thinking on Chat Completions entries, refusals and content
 // filters, answers cut by the output limit or a failure, and the wording of provider errors. The
 // scripted server answers in each vendor's shape (ids, reasoning deltas, Azure filter results).
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoggedRequest, ScriptedTurn } from '../scripted-server/index.js';
-import { prepareCli, removeTempDirs, scenario, type Scenario } from './helpers.js';
+import { prepareCli, removeTempDirs, scenario, SESSION_ID_RE, type Scenario } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -290,5 +290,28 @@ describe('provider error messages', () => {
       expect(r.stderr).toContain('api-keys. Check the API key');
       expect(r.stderr).not.toContain('..');
     }, 'openai');
+  });
+});
+
+describe('a provider switch at resume', () => {
+  test('--continue --provider <other> gives the switch notice and records the switch in the transcript', async () => {
+    await scenario([{ text: 'one' }, { text: 'two' }, { text: 'three' }], async (s) => {
+      writeVendors(s, [VENDORS[0]!, VENDORS[3]!]);
+      expect((await s.run(['-p', 'hi', '--provider', 'claude'], { env: CONFIGURED })).code).toBe(0);
+      const switchedRun = await s.run(['--continue', '-p', 'go on', '--provider', 'kimi'], { env: CONFIGURED });
+      expect(switchedRun.code).toBe(0);
+      expect(switchedRun.stderr).toContain('Model switched to kimi-k2-0905-preview (provider "kimi", context window 128,000 tokens) from claude-sonnet-4-5 (provider "claude")');
+      const sameRun = await s.run(['--continue', '-p', 'more', '--provider', 'kimi'], { env: CONFIGURED });
+      expect(sameRun.stderr).not.toContain('Model switched');
+      const sessions = join(s.cwd, '.mewcode', 'sessions');
+      const [id] = readdirSync(sessions).filter((name) => SESSION_ID_RE.test(name));
+      const records = readFileSync(join(sessions, id!, 'conversation.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      const switches = records.filter((r) => r.type === 'provider_switch');
+      expect(switches).toEqual([expect.objectContaining({ from: { provider: 'claude', model: 'claude-sonnet-4-5' }, to: { provider: 'kimi', model: 'kimi-k2-0905-preview' } })]);
+      // The switch comes before the first message sent to the new provider.
+      const switchAt = records.findIndex((r) => r.type === 'provider_switch');
+      const goOnAt = records.findIndex((r) => r.type === 'message' && JSON.stringify(r.message).includes('go on'));
+      expect(switchAt).toBeLessThan(goOnAt);
+    });
   });
 });
