@@ -315,3 +315,24 @@ describe('a provider switch at resume', () => {
     });
   });
 });
+
+describe('compaction right after a switch to a smaller window', () => {
+  test('a summary that would replace only a sliver of the history is not asked for, and the user is told why', async () => {
+    await scenario([{ text: 'hello' }, { text: 'answer' }, { text: 'spare' }], async (s) => {
+      writeVendors(s, [
+        { name: 'big', protocol: 'anthropic', model: 'big-model', ids: ['', ''] },
+        { name: 'small', protocol: 'anthropic', model: 'small-model', ids: ['', ''], extra: 'context_window: 50000' },
+      ]);
+      expect((await s.run(['-p', 'hi', '--provider', 'big'], { env: CONFIGURED })).code).toBe(0);
+      // ≈ 24,000 tokens in the new prompt: over the smaller window's threshold by itself.
+      const paste = 'a line of a long log that the user pasted\n'.repeat(2_300);
+      const r = await s.run(['--continue', '-p', '--provider', 'small'], { env: CONFIGURED, input: paste });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('answer\n');
+      // One request: no summary call was spent on the two short messages before the paste.
+      expect(s.requests).toHaveLength(2);
+      expect(s.requests[1]!.body.model).toBe('small-model');
+      expect(r.stderr).toMatch(/compaction: not run automatically: a summary could replace only the 1 oldest message \(~\d+ of ~[\d,]+ tokens\)/);
+    });
+  });
+});
