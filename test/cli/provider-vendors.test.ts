@@ -336,3 +336,12 @@ describe('compaction right after a switch to a smaller window', () => {
     });
   });
 });
+
+test('a Chat Completions stream cut short names the provider entry', async () => {
+  await scenario([{ text: 'partial', endEarly: { afterEvents: 1 } }], async (s) => {
+    writeVendors(s, [{ name: 'edge-proxy', protocol: 'openai', model: 'm', ids: ['', ''] }]);
+    const r = await s.run(['-p', 'hi'], { env: CONFIGURED });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('OpenAI-compatible API "edge-proxy": the response stream ended before the model finished');
+  });
+});

@@ -28,6 +28,8 @@ export interface ScriptedTurn {
   promptTooLong?: boolean;
   /** After `afterEvents` SSE events (default 2) send the vendor's mid-stream error and end the response. */
   streamError?: { afterEvents?: number; type?: string; message?: string };
+  /** After `afterEvents` SSE events (default 2) end the body normally: a stream cut short without an error. */
+  endEarly?: { afterEvents?: number };
   /** After `afterEvents` SSE events (default 2) destroy the socket: a connection reset mid-body. */
   connectionReset?: { afterEvents?: number };
   /**
