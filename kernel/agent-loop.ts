@@ -24,6 +24,7 @@ import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail } from './conversation.js';
 import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
+import { groupDigits } from '../sdk/plain-intl.js';
 import { runToolCalls } from './tool-scheduler.js';
 import type { ToolView } from './tool-view.js';
 
@@ -191,7 +192,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       const note = refusalNote(outcome.refusal, provider.id);
       const dropped = outcome.text.trim();
       if (dropped !== '') {
-        emit({ type: 'notice', message: `The ${groupDigits(dropped.length)} characters of answer that arrived before the ${outcome.refusal.by === 'content_filter' ? 'content filter stopped it' : 'refusal'} are not kept in the session's history (they are shown above); the history records the refusal instead.` });
+        emit({ type: 'notice', message: `The ${groupDigits(dropped.length)} characters of answer that arrived before the ${outcome.refusal.by === 'content_filter' ? 'content filter stopped it' : 'refusal'} were shown but are not kept in the session's history, which records the refusal instead.` });
       }
       emit({ type: 'error', message: note, kind: 'refusal' });
       return exitWith('refusal', note);
@@ -252,10 +253,6 @@ function refusalNote(refusal: Refusal, providerId: string): string {
     return `The content filter of provider "${providerId}" stopped the answer (finish_reason "content_filter")${category}${explanation}`;
   }
   return `The model declined to continue${category}${explanation}`;
-}
-
-function groupDigits(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 /** The calls of an answer stopped at its output limit whose argument JSON did not arrive whole. */

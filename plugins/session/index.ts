@@ -11,6 +11,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import type { ProviderRegistry } from '../../types/services.js';
 import type { SessionStore } from '../../types/session-store.js';
 import { TOKENS } from '../../types/tokens.js';
+import { groupDigits } from '../../sdk/plain-intl.js';
 import { FileSessionStore } from './session-store.js';
 import { TranscriptWriter, type ModelInUse } from './transcript-writer.js';
 
@@ -59,7 +60,7 @@ export function createSessionPlugin(): MewcodePlugin {
         const before = active.lastModel(context.sessionId);
         if (!now || !before || !switched(before, now)) return;
         const from = before.provider ? `${before.model} (provider "${before.provider}")` : before.model;
-        kernel.notify('notice', `Model switched to ${now.model} (provider "${now.provider}"${now.contextWindow ? `, context window ${now.contextWindow.toLocaleString('en-US')} tokens` : ''}) from ${from}, which this session used last; its prompt cache starts over with the next request.`, context);
+        kernel.notify('notice', `Model switched to ${now.model} (provider "${now.provider}"${now.contextWindow ? `, context window ${groupDigits(now.contextWindow)} tokens` : ''}) from ${from}, which this session used last; its prompt cache starts over with the next request.`, context);
         report(context, active.recordSwitch(origin(context), before, { provider: now.provider, model: now.model }));
       });
       kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => {

@@ -196,7 +196,7 @@ describe('refusals and content filters', () => {
       const first = await s.run(['-p', 'write an exploit']);
       expect(first.stdout).toContain(partial.trim());
       expect(first.stderr).toMatch(/The model declined to continue \(category: cyber\)/);
-      expect(first.stderr).toMatch(/characters of answer that arrived before the refusal are not kept/);
+      expect(first.stderr).toMatch(/characters of answer that arrived before the refusal were shown but are not kept/);
       const next = await s.run(['--continue', '-p', 'something else then']);
       expect(next.code).toBe(0);
       const sent = JSON.stringify(s.requests[1]!.body.messages);
