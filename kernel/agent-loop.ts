@@ -12,6 +12,7 @@ import {
   type AssistantContentBlock,
   type AssistantMessage,
   type ToolCall,
+  type ToolResult,
   type Usage,
   type UserMessage,
 } from '../types/messages.js';
@@ -23,6 +24,7 @@ import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail } from './conversation.js';
 import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
+import { groupDigits } from '../sdk/plain-intl.js';
 import { runToolCalls } from './tool-scheduler.js';
 import type { ToolView } from './tool-view.js';
 
@@ -176,14 +178,22 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       // Still too long after the emergency compaction (or none could run): say the way out, else every prompt fails alike.
       const message = outcome.error.kind === 'prompt_too_long' ? `${outcome.error.message.replace(/\.?\s*$/, '.')} ${TOO_LONG_ADVICE}` : outcome.error.message;
       emit({ type: 'error', message, kind: outcome.error.kind });
-      return exitWith('error', `(The request failed: ${message})`);
+      const note = `(The request failed: ${message})`;
+      // The part of the answer the user already read stays in history, marked as cut off, so a
+      // continued session (and the model) knows what was said and that it was not finished.
+      if (outcome.text.trim() !== '') await conversation.append(assistantMessage([...outcome.content, { type: 'text', text: `\n\n(Interrupted here: the request failed: ${message})` }], []));
+      return exitWith('error', note);
     }
 
     if (outcome.refusal) {
-      // Declined: what was shown stays in history, tool calls of the refused turn never run.
-      const note = refusalNote(outcome.refusal);
-      if (outcome.content.length > 0) await conversation.append(assistantMessage(outcome.content, []));
-      if (outcome.usage) deps.anchor.current = anchorFromUsage(outcome.usage, conversation.messages.length);
+      // Declined: tool calls of the refused turn never run, and the refused turn does not go back
+      // as it was (Anthropic's guidance for streaming refusals): what arrived before the refusal is
+      // replaced in history by the note, and the user is told what was left out.
+      const note = refusalNote(outcome.refusal, provider.id);
+      const dropped = outcome.text.trim();
+      if (dropped !== '') {
+        emit({ type: 'notice', message: `The ${groupDigits(dropped.length)} characters of answer that arrived before the ${outcome.refusal.by === 'content_filter' ? 'content filter stopped it' : 'refusal'} were shown but are not kept in the session's history, which records the refusal instead.` });
+      }
       emit({ type: 'error', message: note, kind: 'refusal' });
       return exitWith('refusal', note);
     }
@@ -203,7 +213,10 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
     if (outcome.usage) deps.anchor.current = anchorFromUsage(outcome.usage, conversation.messages.length);
     unknownRun = outcome.calls.every((c) => !deps.tools.get(c.name)) ? unknownRun + 1 : 0;
 
-    const { results, completed } = await runToolCalls(outcome.calls, {
+    // A call whose arguments the output limit cut off never runs; its result says why, so the
+    // model splits the work instead of sending the same too-long call again.
+    const cut = cutByOutputLimit(outcome);
+    const ran = await runToolCalls(outcome.calls.filter((call) => !cut.has(call)), {
       hooks,
       tools: deps.tools,
       chain: deps.chain,
@@ -217,6 +230,9 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       approve: deps.approve,
       addContext: deps.addReminder,
     });
+    const completed = ran.completed;
+    const queue = [...ran.results];
+    const results = outcome.calls.map((call) => (cut.has(call) ? outputLimitResult(call) : queue.shift()!));
     await conversation.append({ role: 'tool', results });
 
     if (!completed) return exitWith('cancelled', CANCELLED_NOTE);
@@ -230,10 +246,38 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
   return exitWith('max_iterations', note);
 }
 
-function refusalNote(refusal: Refusal): string {
+function refusalNote(refusal: Refusal, providerId: string): string {
   const category = refusal.category === undefined ? '' : ` (category: ${refusal.category})`;
   const explanation = refusal.explanation === undefined ? '' : `: ${refusal.explanation}`;
+  if (refusal.by === 'content_filter') {
+    return `The content filter of provider "${providerId}" stopped the answer (finish_reason "content_filter")${category}${explanation}`;
+  }
   return `The model declined to continue${category}${explanation}`;
+}
+
+/** The calls of an answer stopped at its output limit whose argument JSON did not arrive whole. */
+function cutByOutputLimit(outcome: StreamOutcome): Set<ToolCall> {
+  if (outcome.stopReason !== 'max_tokens' && outcome.stopReason !== 'length') return new Set();
+  return new Set(outcome.calls.filter((call) => !isJsonText(call.input)));
+}
+
+function isJsonText(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function outputLimitResult(call: ToolCall): ToolResult {
+  return {
+    toolCallId: call.id,
+    isError: true,
+    content:
+      `This ${call.name} call did not run: the response reached the model's output token limit (max_tokens) while its arguments were being written, so they arrived cut off. ` +
+      'Sending the same call again would be cut off the same way: split the work into smaller calls (for example write a long file in several parts, or make several smaller edits).',
+  };
 }
 
 function userMessage(prompt: string, context: readonly string[]): UserMessage {

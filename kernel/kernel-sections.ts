@@ -30,6 +30,8 @@ export const providerEntrySchema = z.strictObject({
   context_window: z.optional(positiveInt()),
   /** false: the model takes no image input (a text-only local model); images reach it described. */
   images: z.optional(z.boolean()),
+  /** Chat Completions: send the model's reasoning back as `reasoning_content` (default: where the model needs it). */
+  reasoning_content: z.optional(z.boolean()),
   max_tokens: z.optional(positiveInt()),
   thinking: z.optional(thinkingSchema),
   max_retries: z.optional(z.int().check(z.gte(0), z.lte(20))),

@@ -106,5 +106,6 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
   if (baseUrl) settings.baseUrl = baseUrl;
   if (thinking) settings.thinking = thinking;
   if (entry.images === false) settings.images = false;
+  if (entry.reasoning_content !== undefined) settings.reasoningContent = entry.reasoning_content;
   return settings;
 }

@@ -42,6 +42,8 @@ export interface HttpErrorFacts {
   overloaded?: boolean;
   /** Appended to the message of an authentication failure: what the user should set. */
   authenticationHint?: string;
+  /** Appended to the message of a 404: which provider entry's `base_url` and `model` to check. */
+  notFoundHint?: string;
   /** Is `status` a real HTTP status (false for a status derived from a mid-stream error type)? */
   statusFromResponse?: boolean;
   cause?: unknown;
@@ -65,9 +67,23 @@ export function classifyHttpError(facts: HttpErrorFacts): ProviderError {
   let kind: ProviderErrorKind = status === undefined ? 'unknown' : kindForHttpStatus(status);
   if (facts.overloaded) kind = 'overloaded';
   const where = reportedStatus === undefined ? '' : ` (${reportedStatus})`;
-  let message = `${label} ${describeKind(kind)}${where}: ${vendorMessage}`;
-  if (kind === 'authentication' && facts.authenticationHint) message += `. ${facts.authenticationHint}`;
+  let message = `${label} ${describeKind(kind)}${where}: ${withoutStatusPrefix(vendorMessage, reportedStatus)}`;
+  if (kind === 'authentication' && facts.authenticationHint) message = `${withoutFinalStop(message)}. ${facts.authenticationHint}`;
+  if (reportedStatus === 404 && facts.notFoundHint) message = `${withoutFinalStop(message)}. ${facts.notFoundHint}`;
   return new ProviderError(kind, message, { status: reportedStatus, cause });
+}
+
+/**
+ * The SDKs put the status before a body they could not parse ("404 404 page not found" for a
+ * gateway's plain-text 404); the message already says the status once.
+ */
+function withoutStatusPrefix(vendorMessage: string, status: number | undefined): string {
+  return status !== undefined && vendorMessage.startsWith(`${status} `) ? vendorMessage.slice(`${status} `.length) : vendorMessage;
+}
+
+/** A vendor text that ends with a full stop (or a URL's last dot) before a hint is appended. */
+function withoutFinalStop(text: string): string {
+  return text.replace(/[.\s]+$/, '');
 }
 
 export function cancelledError(label: string, cause?: unknown): ProviderError {

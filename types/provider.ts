@@ -63,7 +63,12 @@ export type ProviderEvent =
 
 /** A declined response: Anthropic's `stop_reason: "refusal"`, OpenAI's `content_filter`. */
 export interface Refusal {
-  /** The vendor's policy category, when it names one (Anthropic `stop_details.category`). */
+  /**
+   * Who stopped the answer: the vendor's content filter (`finish_reason: "content_filter"`), or
+   * the model itself (unset).
+   */
+  by?: 'content_filter';
+  /** The vendor's policy category, when it names one (Anthropic `stop_details.category`, Azure's filtered categories). */
   category?: string;
   /** Why, in the vendor's words (Anthropic `stop_details.explanation`, OpenAI `refusal` text). */
   explanation?: string;
@@ -90,6 +95,11 @@ export interface ProviderSettings {
   retryBaseDelayMs: number;
   /** false when the model takes no image input (`images: false`); images are then described. */
   images?: boolean;
+  /**
+   * Chat Completions: send the model's reasoning back as `reasoning_content` (`reasoning_content:`
+   * of the provider entry). Unset: on for the models known to require it (DeepSeek's reasoner).
+   */
+  reasoningContent?: boolean;
 }
 
 export interface Provider {

@@ -18,7 +18,7 @@ import { recoveryAttachment } from './recovery.js';
 import { providerAsk, summarise, SummaryTooLongError, type AskModel } from './summariser.js';
 import { tailStart } from './tail.js';
 import { shrinkOversized } from './oversized.js';
-import { BREAKER_FAILURES, RECOVERY_FILES, reachesThreshold, summaryThreshold } from './thresholds.js';
+import { BREAKER_FAILURES, MIN_SUMMARISED_SHARE, RECOVERY_FILES, reachesThreshold, summaryThreshold } from './thresholds.js';
 import { groupDigits } from '../../sdk/plain-intl.js';
 
 export interface SummaryCompactionDeps {
@@ -50,8 +50,37 @@ export class SummaryCompaction implements CompactionService {
 
   shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext, messages?: readonly Message[]): boolean {
     if (session && this.breaker.tripped(sessionKey(session))) return false;
-    if (!reachesThreshold(state.estimatedTokens, state.contextWindow)) return false;
-    return messages === undefined || this.#summaryStart(messages) !== undefined;
+    if (!reachesThreshold(state.estimatedTokens, state.contextWindow)) {
+      if (session) this.#skipped.delete(sessionKey(session));
+      return false;
+    }
+    if (messages === undefined) return true;
+    const start = this.#summaryStart(messages);
+    if (start === undefined) return false;
+    const why = this.#notWorthIt(messages, start);
+    if (why === undefined) return true;
+    // Said once while it lasts: the check runs before every request.
+    const key = session ? sessionKey(session) : '';
+    if (!this.#skipped.has(key)) {
+      this.#skipped.add(key);
+      this.deps.warn(`compaction: not run automatically: ${why}`);
+    }
+    return false;
+  }
+
+  /** Sessions told that a summary would not be worth it (until their history is under the threshold again). */
+  readonly #skipped = new Set<string>();
+
+  /**
+   * Why a summary from `start` on would not free a meaningful share of the history, or undefined
+   * when it would: the part it replaces must be at least MIN_SUMMARISED_SHARE of the tokens.
+   */
+  #notWorthIt(messages: readonly Message[], start: number): string | undefined {
+    const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
+    const total = messages.reduce((sum, message) => sum + tokensOfChars(charsOf(message)), 0);
+    const older = messages.slice(0, start).reduce((sum, message) => sum + tokensOfChars(charsOf(message)), 0);
+    if (total === 0 || older >= total * MIN_SUMMARISED_SHARE) return undefined;
+    return `a summary could replace only the ${plural(start, 'oldest message')} (~${n(older)} of ~${n(total)} tokens); the most recent messages, kept as they are, take the rest, so it would free almost nothing and cost a model call. Send a shorter message, or switch to a model with a larger context window.`;
   }
 
   /** Where the kept tail starts, or undefined when a summary would free nothing (see #summarise). */
@@ -119,6 +148,12 @@ export class SummaryCompaction implements CompactionService {
     const shrunk = request.reason === 'emergency' ? this.#shrink(next, 1, request) : undefined;
     if (shrunk) next = shrunk.messages;
     const report = buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf);
+    // The summary and the recovery attachment turned out as large as what they replace: the
+    // history stays as it was (a longer one would only fill the window sooner).
+    if (request.reason === 'auto' && report.tokensAfter >= report.tokensBefore) {
+      this.deps.warn(`compaction: the summary was not used: it would have taken the history from ~${n(report.tokensBefore)} to ~${n(report.tokensAfter)} tokens. The history is kept as it is.`);
+      return undefined;
+    }
     return { messages: next, report: shrunk ? { ...report, notice: `${report.notice}${shrunkNote(shrunk.shrunk)}` } : report };
   }
 

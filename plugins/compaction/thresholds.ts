@@ -11,6 +11,13 @@ export const TAIL_MIN_MESSAGES = 5;
 /** Recovery: this many recently read files, each cut to this many tokens. */
 export const RECOVERY_FILES = 5;
 export const RECOVERY_TOKENS_PER_FILE = 5_000;
+/**
+ * An automatic summary must be worth its model call: the older part it replaces is at least this
+ * share of the history. Right after a switch to a smaller window the kept tail alone can be over
+ * the threshold, and a summary of the few tokens before it (plus its recovery attachment) made the
+ * context grow.
+ */
+export const MIN_SUMMARISED_SHARE = 0.1;
 /** Consecutive failed automatic compactions that turn automatic compaction off for the session. */
 export const BREAKER_FAILURES = 3;
 

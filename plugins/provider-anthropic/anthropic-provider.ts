@@ -31,7 +31,12 @@ export class AnthropicProvider implements Provider {
       signal,
       attempt: () => this.#attempt(request, signal),
       classify: (error) =>
-        classifyAnthropicError(error, this.#sdk, { model: this.model, contextWindow: this.contextWindow }),
+        classifyAnthropicError(error, this.#sdk, {
+          model: this.model,
+          contextWindow: this.contextWindow,
+          providerName: this.id,
+          baseUrl: this.#settings.baseUrl ?? process.env['ANTHROPIC_BASE_URL'],
+        }),
     });
   }
 

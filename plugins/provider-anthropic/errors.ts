@@ -34,6 +34,9 @@ const CONTEXT_LIMIT_PREFIX = 'input length and `max_tokens` exceed context limit
 export interface AnthropicErrorContext {
   model: string;
   contextWindow: number;
+  /** The provider entry's name and the base URL its client talks to, for the hint of a 404. */
+  providerName: string;
+  baseUrl: string | undefined;
 }
 
 export function classifyAnthropicError(
@@ -63,13 +66,20 @@ export function classifyAnthropicError(
       status,
       statusFromResponse,
       vendorMessage,
-      promptTooLong: promptTooLong ? context : undefined,
+      promptTooLong: promptTooLong ? { model: context.model, contextWindow: context.contextWindow } : undefined,
       overloaded: type === 'overloaded_error',
       authenticationHint: 'Check the API key: set ANTHROPIC_API_KEY or api_key in the provider configuration',
+      notFoundHint: notFoundHint(context.providerName, context.baseUrl, context.model),
       cause: error,
     });
   }
   return transportFailure(ANTHROPIC_LABEL, error) ?? new ProviderError('unknown', `${ANTHROPIC_LABEL} error: ${describe(error)}`, { cause: error });
+}
+
+/** A 404 is most often a gateway's base URL with a path segment too many (the SDK adds /v1/messages), else an unknown model. */
+function notFoundHint(providerName: string, baseUrl: string | undefined, model: string): string {
+  const url = baseUrl === undefined ? '' : ` (${baseUrl})`;
+  return `Check \`base_url\` of provider "${providerName}"${url}: requests go to it + /v1/messages, so it ends before /v1; and check its \`model\` ("${model}").`;
 }
 
 function describe(error: unknown): string {

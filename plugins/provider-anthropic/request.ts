@@ -22,6 +22,7 @@ import type {
   UserMessage,
 } from '../../types/index.js';
 import { describeImage } from '../../types/index.js';
+import { ANTHROPIC_TOOL_CALL_IDS, ToolCallIdMapper } from '../../sdk/tool-call-ids.js';
 
 type ImageMediaType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
 
@@ -73,7 +74,7 @@ function userBlocks(message: UserMessage): ContentBlockParam[] {
   return blocks;
 }
 
-function assistantBlocks(message: AssistantMessage, providerName: string | undefined): ContentBlockParam[] {
+function assistantBlocks(message: AssistantMessage, providerName: string | undefined, ids: ToolCallIdMapper): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
   // Thinking recorded from another configured provider (before a model switch): its signature is
   // not valid here, and the API would reject the request. Left out, like unsigned thinking.
@@ -94,7 +95,7 @@ function assistantBlocks(message: AssistantMessage, providerName: string | undef
     }
   }
   for (const call of message.toolCalls) {
-    blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: toolInputObject(call.input) });
+    blocks.push({ type: 'tool_use', id: ids.call(call.id), name: call.name, input: toolInputObject(call.input) });
   }
   return blocks;
 }
@@ -118,22 +119,22 @@ function toolResultContent(result: ToolResult, imagesAccepted: boolean): ToolRes
   return parts;
 }
 
-function toolResultBlocks(message: ToolMessage, imagesAccepted: boolean): ContentBlockParam[] {
+function toolResultBlocks(message: ToolMessage, imagesAccepted: boolean, ids: ToolCallIdMapper): ContentBlockParam[] {
   return message.results.map((result) => {
     const content = toolResultContent(result, imagesAccepted);
     // An empty content string is left out: the API accepts a result without content.
-    return { type: 'tool_result' as const, tool_use_id: result.toolCallId, ...(content === undefined ? {} : { content }), is_error: result.isError };
+    return { type: 'tool_result' as const, tool_use_id: ids.result(result.toolCallId), ...(content === undefined ? {} : { content }), is_error: result.isError };
   });
 }
 
-function toBlocks(message: Message, providerName: string | undefined, imagesAccepted: boolean): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
+function toBlocks(message: Message, providerName: string | undefined, imagesAccepted: boolean, ids: ToolCallIdMapper): { role: 'user' | 'assistant'; content: ContentBlockParam[] } {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: userBlocks(message) };
     case 'assistant':
-      return { role: 'assistant', content: assistantBlocks(message, providerName) };
+      return { role: 'assistant', content: assistantBlocks(message, providerName, ids) };
     case 'tool':
-      return { role: 'user', content: toolResultBlocks(message, imagesAccepted) };
+      return { role: 'user', content: toolResultBlocks(message, imagesAccepted, ids) };
   }
 }
 
@@ -157,8 +158,10 @@ export function toAnthropicMessages(messages: readonly Message[], reminder?: str
     if (last && last.role === role) last.content.push(...content);
     else out.push({ role, content: [...content] });
   };
+  // Ids recorded from another vendor (after a provider switch) are mapped to ones this API accepts.
+  const ids = new ToolCallIdMapper(ANTHROPIC_TOOL_CALL_IDS);
   for (const message of messages) {
-    const { role, content } = toBlocks(message, providerName, imagesAccepted);
+    const { role, content } = toBlocks(message, providerName, imagesAccepted, ids);
     append(role, content);
   }
   if (reminder !== undefined && reminder !== '') append('user', [{ type: 'text', text: reminder }]);

@@ -30,6 +30,9 @@ const CONTEXT_LENGTH_MESSAGE_PREFIX = "this model's maximum context length is";
 
 export interface OpenAIErrorContext {
   label: string;
+  /** The provider entry's name and the base URL its client talks to, for the hint of a 404. */
+  providerName: string;
+  baseUrl: string | undefined;
   model: string;
   contextWindow: number;
 }
@@ -68,10 +71,17 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
       vendorMessage,
       promptTooLong: promptTooLong ? { model: context.model, contextWindow: context.contextWindow } : undefined,
       authenticationHint: 'Check the API key: set OPENAI_API_KEY or api_key in the provider configuration',
+      notFoundHint: notFoundHint(context.providerName, context.baseUrl, context.model, 'chat/completions'),
       cause: error,
     });
   }
   return transportFailure(label, error) ?? new ProviderError('unknown', `${label} error: ${describe(error)}`, { cause: error });
+}
+
+/** A 404 is most often a gateway's base URL missing (or repeating) a path segment, else an unknown model. */
+export function notFoundHint(providerName: string, baseUrl: string | undefined, model: string, endpoint: string): string {
+  const url = baseUrl === undefined ? '' : ` (${baseUrl})`;
+  return `Check \`base_url\` of provider "${providerName}"${url}: requests go to it + /${endpoint}, so for a gateway it usually ends with /v1; and check its \`model\` ("${model}").`;
 }
 
 function describe(error: unknown): string {

@@ -34,7 +34,13 @@ export class OpenAIProvider implements Provider {
       signal,
       attempt: () => this.#attempt(request, signal),
       classify: (error) =>
-        classifyOpenAIError(error, this.#sdk, { label: this.#label, model: this.model, contextWindow: this.contextWindow }),
+        classifyOpenAIError(error, this.#sdk, {
+          label: this.#label,
+          model: this.model,
+          contextWindow: this.contextWindow,
+          providerName: this.id,
+          baseUrl: this.#settings.baseUrl ?? process.env['OPENAI_BASE_URL'],
+        }),
     });
   }
 
@@ -75,7 +81,7 @@ export class OpenAIProvider implements Provider {
     // Without a finish_reason the body ended early (the SDK does not notice): partial text or
     // tool-call JSON must not pass for a complete answer. Thrown errors are classified and,
     // when nothing was shown yet, retried.
-    if (!parser.complete) throw new ProviderError('network', 'OpenAI-compatible API: the response stream ended before the model finished (no finish_reason)');
+    if (!parser.complete) throw new ProviderError('network', `${this.#label}: the response stream ended before the model finished (no finish_reason)`);
     yield* parser.finish();
   }
 }

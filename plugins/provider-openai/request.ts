@@ -19,6 +19,7 @@ import type {
   UserMessage,
 } from '../../types/index.js';
 import { describeImage } from '../../types/index.js';
+import { OPENAI_TOOL_CALL_IDS, ToolCallIdMapper } from '../../sdk/tool-call-ids.js';
 
 /**
  * One system message. Compatible endpoints disagree about several system messages (some keep
@@ -61,22 +62,35 @@ function userMessage(message: UserMessage): ChatCompletionMessageParam | undefin
   return { role: 'user', content: parts };
 }
 
-/** Thinking is dropped: Chat Completions has no field to send it back in. */
-function assistantMessage(message: AssistantMessage): ChatCompletionMessageParam | undefined {
+/** How one request writes its history: fixed per request, shared by every message. */
+interface Conversion {
+  imagesAccepted: boolean;
+  /** Send the model's reasoning back as `reasoning_content` (DeepSeek's thinking mode requires it in a tool loop). */
+  reasoningContent: boolean;
+  ids: ToolCallIdMapper;
+}
+
+/** Chat Completions has no standard field for thinking: it goes back only as `reasoning_content`, where the server wants it. */
+function assistantMessage(message: AssistantMessage, conversion: Conversion): ChatCompletionMessageParam | undefined {
   const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+  const reasoning = message.content.map((block) => (block.type === 'thinking' ? block.thinking : '')).join('');
+  // A turn with tool calls always carries the field (empty when its reasoning came from no
+  // reasoning model, e.g. before a provider switch): the server checks that it is present.
+  const withReasoning = conversion.reasoningContent && (reasoning !== '' || message.toolCalls.length > 0) ? { reasoning_content: reasoning } : {};
   if (message.toolCalls.length === 0) {
-    return text === '' ? undefined : { role: 'assistant', content: text };
+    return text === '' ? undefined : ({ role: 'assistant', content: text, ...withReasoning } as ChatCompletionMessageParam);
   }
   return {
     role: 'assistant',
     content: text === '' ? null : text,
+    ...withReasoning,
     tool_calls: message.toolCalls.map((call) => ({
-      id: call.id,
+      id: conversion.ids.call(call.id),
       type: 'function' as const,
       // the raw text the model produced, never re-serialised (P2)
       function: { name: call.name, arguments: call.input },
     })),
-  };
+  } as ChatCompletionMessageParam;
 }
 
 /**
@@ -88,18 +102,18 @@ export function toolResultContent(result: ToolResult): string {
   return `Error: ${result.content}`;
 }
 
-function toMessages(message: Message, imagesAccepted: boolean): ChatCompletionMessageParam[] {
+function toMessages(message: Message, conversion: Conversion): ChatCompletionMessageParam[] {
   switch (message.role) {
     case 'user': {
       const converted = userMessage(message);
       return converted ? [converted] : [];
     }
     case 'assistant': {
-      const converted = assistantMessage(message);
+      const converted = assistantMessage(message, conversion);
       return converted ? [converted] : [];
     }
     case 'tool':
-      return toolMessages(message, imagesAccepted);
+      return toolMessages(message, conversion);
   }
 }
 
@@ -109,27 +123,31 @@ function toMessages(message: Message, imagesAccepted: boolean): ChatCompletionMe
  * every tool message to follow its assistant turn directly, so they cannot come between them).
  * When the model takes no images (`images: false`), each is described in its result instead.
  */
-function toolMessages(message: ToolMessage, imagesAccepted: boolean): ChatCompletionMessageParam[] {
+function toolMessages(message: ToolMessage, conversion: Conversion): ChatCompletionMessageParam[] {
+  const { imagesAccepted } = conversion;
   const out: ChatCompletionMessageParam[] = [];
   const parts: ChatCompletionContentPart[] = [];
   for (const result of message.results) {
+    const toolCallId = conversion.ids.result(result.toolCallId);
     const images = result.images ?? [];
     let content = toolResultContent(result);
     if (images.length > 0 && !imagesAccepted) {
       content = [content, ...images.map((image) => describeImage(image, 'this model is configured without image input'))].filter((t) => t !== '').join('\n');
     } else if (images.length > 0) {
       content = [content, `(${images.length === 1 ? 'an image follows' : `${images.length} images follow`} in the next message)`].filter((t) => t !== '').join('\n');
-      parts.push({ type: 'text', text: `Image${images.length === 1 ? '' : 's'} returned by tool call ${result.toolCallId}:` });
+      parts.push({ type: 'text', text: `Image${images.length === 1 ? '' : 's'} returned by tool call ${toolCallId}:` });
       for (const image of images) parts.push({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } });
     }
-    out.push({ role: 'tool', tool_call_id: result.toolCallId, content });
+    out.push({ role: 'tool', tool_call_id: toolCallId, content });
   }
   if (parts.length > 0) out.push({ role: 'user', content: parts });
   return out;
 }
 
-export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true): ChatCompletionMessageParam[] {
-  const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap((message) => toMessages(message, imagesAccepted))];
+export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true, reasoningContent = false): ChatCompletionMessageParam[] {
+  // Ids recorded from another vendor (after a provider switch) are mapped to ones this API accepts.
+  const conversion: Conversion = { imagesAccepted, reasoningContent, ids: new ToolCallIdMapper(OPENAI_TOOL_CALL_IDS) };
+  const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap((message) => toMessages(message, conversion))];
   // Chat Completions accepts consecutive user messages, so the reminder simply goes last.
   if (request.reminder !== undefined && request.reminder !== '') {
     messages.push({ role: 'user', content: request.reminder });
@@ -161,12 +179,51 @@ export function toOpenAIParams(
 ): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: settings.model,
-    messages: toOpenAIMessages(request, settings.images !== false),
+    messages: toOpenAIMessages(request, settings.images !== false, sendsReasoningContent(settings)),
     stream: true,
     stream_options: { include_usage: true },
   };
   if (usesMaxCompletionTokens(baseURL)) params.max_completion_tokens = settings.maxTokens;
   else params.max_tokens = settings.maxTokens;
   if (request.tools.length > 0) params.tools = toOpenAITools(request.tools);
+  Object.assign(params, thinkingParams(settings, baseURL));
   return params;
+}
+
+/**
+ * Models that require their `reasoning_content` back on the assistant turns of a tool loop
+ * (DeepSeek's thinking mode answers 400 "Missing `reasoning_content` field" otherwise; Kimi's
+ * thinking models likewise). Other servers may reject the unknown field (Groq does), so it is sent
+ * only to these unless the provider entry says `reasoning_content: true`.
+ */
+const MODELS_NEEDING_REASONING_CONTENT = /^deepseek-reasoner$|deepseek-v3\.[1-9]|kimi-k2[.-].*thinking|kimi-k2\.5/i;
+
+export function sendsReasoningContent(settings: Pick<ProviderSettings, 'model' | 'reasoningContent'>): boolean {
+  return settings.reasoningContent ?? MODELS_NEEDING_REASONING_CONTENT.test(settings.model);
+}
+
+/**
+ * `thinking:` of the provider entry, in the server's terms: Qwen (DashScope) takes
+ * `enable_thinking` with a token budget; OpenAI and most compatible servers (Azure, Groq, xAI,
+ * vLLM, Ollama) take `reasoning_effort`, for which the budget picks a level.
+ */
+export function thinkingParams(settings: Pick<ProviderSettings, 'model' | 'thinking'>, baseURL: string): Record<string, unknown> {
+  const thinking = settings.thinking;
+  if (!thinking?.enabled) return {};
+  if (isDashScope(baseURL) || /^qwen/i.test(settings.model)) return { enable_thinking: true, thinking_budget: thinking.budgetTokens };
+  return { reasoning_effort: reasoningEffort(thinking.budgetTokens) };
+}
+
+export function reasoningEffort(budgetTokens: number): 'low' | 'medium' | 'high' {
+  if (budgetTokens <= 4_096) return 'low';
+  if (budgetTokens <= 16_384) return 'medium';
+  return 'high';
+}
+
+function isDashScope(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).hostname.includes('dashscope');
+  } catch {
+    return false;
+  }
 }

@@ -3,7 +3,7 @@
  * arrive; `finish()` yields the tool calls, the usage and `done`.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions/completions';
-import type { AssistantContentBlock, ProviderEvent, ToolCall, Usage } from '../../types/index.js';
+import type { AssistantContentBlock, ProviderEvent, Refusal, ToolCall, Usage } from '../../types/index.js';
 
 /** Fields compatible servers add to a delta: DeepSeek streams its reasoning as `reasoning_content`. */
 interface ExtendedDelta extends ChatCompletionChunk.Choice.Delta {
@@ -34,6 +34,8 @@ export class OpenAIStreamParser {
   #finishReason: string | null = null;
   /** The model's `refusal` text (structured outputs), the explanation of a declined answer. */
   #refusalText = '';
+  /** Content-filter categories the server marked as filtered (Azure). */
+  readonly #filteredCategories: string[] = [];
 
   push(chunk: ChatCompletionChunk): ProviderEvent[] {
     const events: ProviderEvent[] = [];
@@ -72,8 +74,22 @@ export class OpenAIStreamParser {
         call.raw += fragment.function?.arguments ?? '';
       }
     }
+    this.#noteFilteredCategories(choice as { content_filter_results?: unknown });
     if (choice.finish_reason) this.#finishReason = choice.finish_reason;
     return events;
+  }
+
+  /**
+   * Azure OpenAI reports its content filter per choice as
+   * `content_filter_results: { hate: { filtered, severity }, violence: … }`: the filtered ones name
+   * why a `content_filter` stop happened.
+   */
+  #noteFilteredCategories(choice: { content_filter_results?: unknown }): void {
+    const results = choice.content_filter_results;
+    if (typeof results !== 'object' || results === null) return;
+    for (const [category, verdict] of Object.entries(results)) {
+      if ((verdict as { filtered?: unknown } | null)?.filtered === true && !this.#filteredCategories.includes(category)) this.#filteredCategories.push(category);
+    }
   }
 
   #appendText(text: string): void {
@@ -116,8 +132,15 @@ export class OpenAIStreamParser {
     events.push({ type: 'usage', usage: { ...this.#usage } });
     const stopReason = this.#finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
     // content_filter: the vendor's filter cut the answer; a refusal text alone is the model declining.
-    const refused = stopReason === 'content_filter' || (this.#refusalText.trim() !== '' && calls.length === 0);
-    const refusal = refused ? (this.#refusalText.trim() === '' ? {} : { explanation: this.#refusalText.trim() }) : undefined;
+    const filtered = stopReason === 'content_filter';
+    const refused = filtered || (this.#refusalText.trim() !== '' && calls.length === 0);
+    const refusal: Refusal | undefined = refused
+      ? {
+          ...(filtered ? { by: 'content_filter' as const } : {}),
+          ...(filtered && this.#filteredCategories.length > 0 ? { category: this.#filteredCategories.join(', ') } : {}),
+          ...(this.#refusalText.trim() === '' ? {} : { explanation: this.#refusalText.trim() }),
+        }
+      : undefined;
     events.push({ type: 'done', content, stopReason, ...(refusal ? { refusal } : {}) });
     return events;
   }

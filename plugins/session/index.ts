@@ -11,8 +11,9 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import type { ProviderRegistry } from '../../types/services.js';
 import type { SessionStore } from '../../types/session-store.js';
 import { TOKENS } from '../../types/tokens.js';
+import { groupDigits } from '../../sdk/plain-intl.js';
 import { FileSessionStore } from './session-store.js';
-import { TranscriptWriter } from './transcript-writer.js';
+import { TranscriptWriter, type ModelInUse } from './transcript-writer.js';
 
 export const NAME = 'session';
 /** Clean-up waits until the first turn is well under way: it is never on the start-up path. */
@@ -52,11 +53,25 @@ export function createSessionPlugin(): MewcodePlugin {
         inUse.add(context.sessionId);
         // Taken at once (its lock, a mark in the transcript), so no other process writes it or cleans it up.
         report(context, active.open(origin(context)));
+        if (context.agentId !== 'main') return;
+        // Resumed on another provider or model (`--continue --provider …`): said as a switch during
+        // a run is, and recorded in the transcript.
+        const now = sessionModel(kernel, context.sessionId);
+        const before = active.lastModel(context.sessionId);
+        if (!now || !before || !switched(before, now)) return;
+        const from = before.provider ? `${before.model} (provider "${before.provider}")` : before.model;
+        kernel.notify('notice', `Model switched to ${now.model} (provider "${now.provider}"${now.contextWindow ? `, context window ${groupDigits(now.contextWindow)} tokens` : ''}) from ${from}, which this session used last; its prompt cache starts over with the next request.`, context);
+        report(context, active.recordSwitch(origin(context), before, { provider: now.provider, model: now.model }));
       });
       kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => {
         inUse.add(context.sessionId);
-        const model = context.agentId === 'main' ? sessionModel(kernel, context.sessionId) : undefined;
-        report(context, active.append({ ...origin(context), message, ...(model ? { model } : {}) }));
+        const now = context.agentId === 'main' ? sessionModel(kernel, context.sessionId) : undefined;
+        if (now) {
+          // A switch during a run (/model) is recorded where it takes effect, before the first message it applies to.
+          const before = active.lastModel(context.sessionId);
+          if (before && switched(before, now)) report(context, active.recordSwitch(origin(context), before, { provider: now.provider, model: now.model }));
+        }
+        report(context, active.append({ ...origin(context), message, ...(now ? { model: now.model, provider: now.provider } : {}) }));
       });
       // Last, so it records the result as the other taps left it.
       kernel.hooks.postToolUse.tapPromise({ name: NAME, stage: 2000 }, async (result, context) => {
@@ -92,14 +107,28 @@ export function createSessionPlugin(): MewcodePlugin {
   });
 }
 
-/** The model the main session's requests go to now (it follows `switchModel`), else the registry's active one. */
-function sessionModel(kernel: KernelApi, sessionId: string): string | undefined {
+/** The provider and model the main session's requests go to now (it follows `switchModel`), else the registry's active one. */
+function sessionModel(kernel: KernelApi, sessionId: string): (ModelInUse & { contextWindow?: number }) | undefined {
   try {
-    if (kernel.session.sessionId === sessionId) return kernel.session.currentProvider().model;
+    if (kernel.session.sessionId === sessionId) {
+      const provider = kernel.session.currentProvider();
+      return { provider: provider.id, model: provider.model, contextWindow: provider.contextWindow };
+    }
   } catch {
     // no usable provider: fall back to what the registry says
   }
-  return kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get<ProviderRegistry>(TOKENS.ProviderRegistry).active().model : undefined;
+  if (!kernel.container.isBound(TOKENS.ProviderRegistry)) return undefined;
+  try {
+    const active = kernel.container.get<ProviderRegistry>(TOKENS.ProviderRegistry).active();
+    return { provider: active.id, model: active.model, contextWindow: active.contextWindow };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A session saved before providers were recorded compares by model alone. */
+function switched(before: Partial<ModelInUse>, now: ModelInUse): boolean {
+  return before.model !== now.model || (before.provider !== undefined && before.provider !== now.provider);
 }
 
 export default createSessionPlugin();

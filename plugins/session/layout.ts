@@ -29,6 +29,8 @@ export function metaFile(projectRoot: string, id: string): string {
 /** meta.json: the listing's summary and the record version. */
 export interface SessionMeta extends SessionSummary {
   v: number;
+  /** The provider entry the session's requests last went to (with `model`): a resume on another one is a switch. */
+  provider?: string;
 }
 
 export function titleOf(text: string): string {

@@ -41,6 +41,14 @@ export interface Origin {
 export interface AppendInput extends Origin {
   message: Message;
   model?: string;
+  /** The provider entry `model` belongs to. */
+  provider?: string;
+}
+
+/** Where a session's requests go: a provider entry and its model. */
+export interface ModelInUse {
+  provider: string;
+  model: string;
 }
 
 export interface TranscriptWriterOptions {
@@ -87,7 +95,21 @@ export class TranscriptWriter {
   append(input: AppendInput, now = new Date()): Error | undefined {
     return this.#guarded(() => {
       this.#write(input, { type: 'message', time: now.toISOString(), message: input.message }, now);
-      if (input.agentId === 'main') this.#updateMeta(input.sessionId, now, (meta) => ({ ...meta, messages: meta.messages + 1, title: meta.title !== '' ? meta.title : titleFrom(input.message), ...(input.model ? { model: input.model } : {}) }), endsExchange(input.message));
+      if (input.agentId === 'main') this.#updateMeta(input.sessionId, now, (meta) => ({ ...meta, messages: meta.messages + 1, title: meta.title !== '' ? meta.title : titleFrom(input.message), ...(input.model ? { model: input.model } : {}), ...(input.provider ? { provider: input.provider } : {}) }), endsExchange(input.message));
+    });
+  }
+
+  /** The provider and model the session's main transcript last recorded (undefined for a new session, or one saved before providers were recorded). */
+  lastModel(sessionId: string): Partial<ModelInUse> | undefined {
+    const meta = this.#meta.get(sessionId) ?? readMeta(this.#projectRoot, metaFile(this.#projectRoot, sessionId), sessionId);
+    return meta?.model === undefined ? undefined : { model: meta.model, ...(meta.provider ? { provider: meta.provider } : {}) };
+  }
+
+  /** The session's requests go to another provider or model from here on: a record, and meta.json follows. */
+  recordSwitch(origin: Origin, from: Partial<ModelInUse>, to: ModelInUse, now = new Date()): Error | undefined {
+    return this.#guarded(() => {
+      this.#write(origin, { type: 'provider_switch', time: now.toISOString(), from, to }, now);
+      if (origin.agentId === 'main') this.#updateMeta(origin.sessionId, now, (meta) => ({ ...meta, model: to.model, provider: to.provider }), true);
     });
   }
 
@@ -301,7 +323,7 @@ export class TranscriptWriter {
     const previous = stored ?? readMeta(this.#projectRoot, metaFile(this.#projectRoot, sessionId), sessionId) ?? { v: RECORD_VERSION, id: sessionId, title: '', messages: 0, created: now.toISOString(), updated: now.toISOString() };
     const meta: SessionMeta = { ...change(previous), updated: now.toISOString() };
     this.#meta.set(sessionId, meta);
-    if (boundary || stored === undefined || meta.title !== previous.title || meta.model !== previous.model) this.#writeMeta(sessionId);
+    if (boundary || stored === undefined || meta.title !== previous.title || meta.model !== previous.model || meta.provider !== previous.provider) this.#writeMeta(sessionId);
     else this.#metaBehind.add(sessionId);
   }
 
@@ -317,7 +339,7 @@ export class TranscriptWriter {
 export function readMeta(projectRoot: string, file: string, id: string): SessionMeta | undefined {
   try {
     const meta = JSON.parse(readProjectStateFile(projectRoot, file)) as Partial<SessionMeta>;
-    const valid = meta.id === id && typeof meta.title === 'string' && Number.isInteger(meta.messages) && typeof meta.created === 'string' && typeof meta.updated === 'string' && (meta.model === undefined || typeof meta.model === 'string');
+    const valid = meta.id === id && typeof meta.title === 'string' && Number.isInteger(meta.messages) && typeof meta.created === 'string' && typeof meta.updated === 'string' && (meta.model === undefined || typeof meta.model === 'string') && (meta.provider === undefined || typeof meta.provider === 'string');
     return valid ? (meta as SessionMeta) : undefined;
   } catch {
     return undefined;

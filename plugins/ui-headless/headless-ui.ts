@@ -84,6 +84,8 @@ export class HeadlessUserInterface implements UserInterface {
     process.once('SIGTERM', onSignal);
 
     let lastError: string | undefined;
+    /** What the last model turn said: printed when the run fails or is refused after it began answering. */
+    let lastTurnText = '';
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     // Sub-agents' tokens count in the result; their events stream tagged with who said them.
     // Counted per request as spent (not from `done`): a background task still running when the
@@ -99,6 +101,8 @@ export class HeadlessUserInterface implements UserInterface {
     try {
       for await (const event of kernel.run({ prompt, mode, signal: controller.signal, maxTurns: options.maxTurns, defaultMaxTurns: PRINT_MAX_TURNS })) {
         if (event.type === 'done') done = event;
+        if (event.type === 'iteration') lastTurnText = '';
+        if (event.type === 'text') lastTurnText += event.text;
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'error') this.complain(`mewcode: error: ${event.message}\n`);
         if (options.outputFormat === 'stream-json') {
@@ -118,6 +122,9 @@ export class HeadlessUserInterface implements UserInterface {
     const result = buildResult(done, lastError, { sessionId, model, durationMs: monotonicMs() - started, subagentUsage });
     if (options.outputFormat === 'text') {
       if (!result.is_error) this.say(`${result.result}\n`);
+      // The answer a filter, a refusal or a failure cut short: what arrived is the user's to read
+      // (the reason is on standard error).
+      else if (lastTurnText.trim() !== '' && (done.reason === 'refusal' || done.reason === 'error')) this.say(`${lastTurnText.replace(/\s+$/, '')}\n`);
     } else {
       print(result);
     }

@@ -158,7 +158,7 @@ test('K1: malformed tool input and throwing tools become error results, the loop
   expect(results[1]).toMatchObject({ isError: true, content: 'Tool explode failed: kaboom' });
 });
 
-test('a refusal ends the run as "refusal": tool calls of the refused turn never run, history ends with what was shown', async () => {
+test('a refusal ends the run as "refusal": tool calls of the refused turn never run, the refused partial turn is replaced in history by the note, and the user is told', async () => {
   log.events.length = 0;
   const refused: ProviderEvent[] = [
     { type: 'text', text: 'Let me ' },
@@ -172,5 +172,7 @@ test('a refusal ends the run as "refusal": tool calls of the refused turn never 
   expect(doneEvent(events)).toMatchObject({ reason: 'refusal', finalText: 'The model declined to continue (category: cyber): Not this one.' });
   expect(events).toContainEqual({ type: 'error', message: 'The model declined to continue (category: cyber): Not this one.', kind: 'refusal' });
   expect(kernel.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-  expect(kernel.conversation.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Let me ' }], toolCalls: [] });
+  // Not sent back as it was (Anthropic's guidance for streaming refusals): the note stands in for it.
+  expect(kernel.conversation.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'The model declined to continue (category: cyber): Not this one.' }], toolCalls: [] });
+  expect(events).toContainEqual({ type: 'notice', message: expect.stringMatching(/^The 6 characters of answer that arrived before the refusal were shown but are not kept in the session's history/) });
 });

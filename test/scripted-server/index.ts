@@ -86,6 +86,9 @@ async function writeStream(
   let frames = protocol.streamFrames(turn, ctx);
   if (turn.connectionReset) {
     frames = frames.slice(0, Math.max(0, turn.connectionReset.afterEvents ?? DEFAULT_STREAM_ERROR_AFTER));
+  } else if (turn.endEarly) {
+    // A proxy that closes the body cleanly mid-stream: no error, no stop reason, no trailer.
+    frames = frames.slice(0, Math.max(0, turn.endEarly.afterEvents ?? DEFAULT_STREAM_ERROR_AFTER));
   } else if (turn.streamError) {
     const after = Math.max(0, turn.streamError.afterEvents ?? DEFAULT_STREAM_ERROR_AFTER);
     frames = [...frames.slice(0, after), protocol.streamErrorFrame(turn.streamError)];

@@ -83,8 +83,9 @@ function streamFrames(turn: ScriptedTurn, ctx: ResponseContext): string[] {
       choices,
       ...(ctx.includeUsage ? { usage } : {}),
     });
+  const filter = turn.contentFilterResults ? { content_filter_results: turn.contentFilterResults } : {};
   const delta = (deltaBody: Record<string, unknown>, finishReason: string | null = null) =>
-    chunk([{ index: 0, delta: deltaBody, logprobs: null, finish_reason: finishReason }]);
+    chunk([{ index: 0, delta: deltaBody, logprobs: null, finish_reason: finishReason, ...filter }]);
 
   const frames: string[] = [];
   const toolsOnly = plan.toolCalls.length > 0 && !plan.textDeltas && !plan.thinking;

@@ -28,6 +28,8 @@ export interface ScriptedTurn {
   promptTooLong?: boolean;
   /** After `afterEvents` SSE events (default 2) send the vendor's mid-stream error and end the response. */
   streamError?: { afterEvents?: number; type?: string; message?: string };
+  /** After `afterEvents` SSE events (default 2) end the body normally: a stream cut short without an error. */
+  endEarly?: { afterEvents?: number };
   /** After `afterEvents` SSE events (default 2) destroy the socket: a connection reset mid-body. */
   connectionReset?: { afterEvents?: number };
   /**
@@ -35,6 +37,11 @@ export interface ScriptedTurn {
    * explanation streamed as `delta.refusal` (finish_reason "stop" unless `stopReason` says otherwise).
    */
   refusal?: { category?: string | null; explanation?: string | null };
+  /**
+   * OpenAI protocol: Azure OpenAI's per-choice `content_filter_results`, sent on every content chunk
+   * and on the finishing one (e.g. `{ violence: { filtered: true, severity: 'medium' } }`).
+   */
+  contentFilterResults?: Record<string, { filtered: boolean; severity?: string }>;
 }
 
 export type WireProtocolName = 'anthropic' | 'openai';

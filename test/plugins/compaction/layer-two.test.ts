@@ -210,7 +210,8 @@ describe('the breaker (C7)', () => {
     let asked = 0;
     const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
     const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
-    const first = (await service.compact([user('old'), assistant('ok'), user(sized(30_000))], { reason: 'auto', session, tools: [] }))!;
+    // Asked for by hand (automatically it would not be worth it: see the next test).
+    const first = (await service.compact([user('old'), assistant('ok'), user(sized(30_000))], { reason: 'manual', session, tools: [] }))!;
     expect(first.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']); // the summary of 'old', then the kept tail
     expect(await service.compact(first.messages, { reason: 'auto', session, tools: [] })).toBeUndefined();
     expect(await service.compact([...first.messages, assistant('answer')], { reason: 'manual', session, tools: [] })).toBeUndefined();
@@ -218,7 +219,24 @@ describe('the breaker (C7)', () => {
     // So the automatic check says no (no compaction announced, no PreCompact hook, on every turn); with something older it says yes.
     const over = { estimatedTokens: 40_000, contextWindow: 50_000 };
     expect(service.shouldCompact(over, session, first.messages)).toBe(false);
-    expect(service.shouldCompact(over, session, [user('old'), assistant('ok'), user(sized(30_000))])).toBe(true);
+    expect(service.shouldCompact(over, session, [user(sized(8_000)), assistant('ok'), user(sized(30_000))])).toBe(true);
+  });
+
+  test('automatically, a summary that would replace only a sliver of the history is not asked for, and the user is told why once', async () => {
+    let asked = 0;
+    const warnings: string[] = [];
+    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m), ask: () => async () => `${++asked}` });
+    const session: CompactionContext = { sessionId: 's2', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
+    // Just after a switch to a smaller window: the recent turn alone is over the threshold.
+    const history = [user('hi'), assistant('hello'), user(sized(30_000))];
+    const over = { estimatedTokens: 30_010, contextWindow: 50_000 };
+    expect(service.shouldCompact(over, session, history)).toBe(false);
+    expect(service.shouldCompact(over, session, [...history, assistant('ok')])).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^compaction: not run automatically: a summary could replace only the 1 oldest message \(~\d+ of ~[\d,]+ tokens\)/);
+    // A summary that would leave the history larger than it was is not used.
+    expect(await service.compact(history, { reason: 'auto', session, tools: [] })).toBeUndefined();
+    expect(warnings.at(-1)).toMatch(/^compaction: the summary was not used: it would have taken the history from ~[\d,]+ to ~[\d,]+ tokens/);
   });
 
   test('emergency: a kept tail that alone is over the window is shrunk (its largest texts saved to files, previews kept), never left to fail again', async () => {
@@ -237,7 +255,7 @@ describe('the breaker (C7)', () => {
     expect(service.estimateTokens(alone.messages, undefined)).toBeLessThan(summaryThreshold(60_000));
     expect(alone.report!.notice).toMatch(/1 oversized message .* saved to files/);
     // After a summary (only the summary before the tail): the tail's enormous prompt is shrunk; small messages stay.
-    const first = (await service.compact([user('old'), assistant('ok'), user('short question'), assistant(sized(200)), user(paste)], { reason: 'auto', session, tools: [] }))!;
+    const first = (await service.compact([user('old'), assistant('ok'), user('short question'), assistant(sized(200)), user(paste)], { reason: 'manual', session, tools: [] }))!;
     expect(first.messages[0]!.role).toBe('user');
     const again = (await service.compact(first.messages, { reason: 'emergency', session, tools: [] }))!;
     expect(again.messages).toHaveLength(first.messages.length);
