@@ -166,7 +166,16 @@ export class TuiController {
 export function initialMode(kernel: KernelApi, given: PermissionMode, modeGiven: boolean): PermissionMode {
   if (modeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return given;
   const mode = kernel.container.get(TOKENS.PermissionSettings).defaultMode();
-  return mode !== undefined && PERMISSION_MODES.includes(mode) ? mode : given;
+  const chosen = mode !== undefined && PERMISSION_MODES.includes(mode) ? mode : given;
+  // The kernel runs it as default anyway (and says so); the status line must not claim bypass.
+  return chosen === 'bypassPermissions' && bypassRefusal(kernel) !== undefined ? 'default' : chosen;
+}
+
+/** Why bypassPermissions cannot be chosen (managed settings disable it), or undefined. */
+export function bypassRefusal(kernel: KernelApi): string | undefined {
+  if (!kernel.container.isBound(TOKENS.ManagedPolicy)) return undefined;
+  const disabled = kernel.container.get(TOKENS.ManagedPolicy).permissions.disableBypassMode;
+  return disabled ? `bypassPermissions is disabled by managed settings (${disabled.where}: disable_bypass_mode)` : undefined;
 }
 
 export function message(error: unknown): string {

@@ -6,7 +6,7 @@ import type { Message, TextBlock } from '../../../types/messages.js';
 import type { PermissionMode } from '../../../types/permissions.js';
 import { PERMISSION_MODES } from '../../../types/permissions.js';
 import { TOKENS } from '../../../types/tokens.js';
-import type { TuiController } from './controller.js';
+import { bypassRefusal, type TuiController } from './controller.js';
 
 export interface LocalCommand {
   name: string;
@@ -41,10 +41,13 @@ export function localCommands(ui: TuiController): LocalCommand[] {
       async run(args) {
         let wanted = args.trim();
         if (!wanted) {
-          wanted = (await store.pick({ title: 'Permission mode', items: PERMISSION_MODES.map((m) => ({ label: m, value: m, ...(m === ui.mode ? { detail: 'current' } : {}) })) })) ?? '';
+          const offered = PERMISSION_MODES.filter((m) => m !== 'bypassPermissions' || bypassRefusal(kernel) === undefined);
+          wanted = (await store.pick({ title: 'Permission mode', items: offered.map((m) => ({ label: m, value: m, ...(m === ui.mode ? { detail: 'current' } : {}) })) })) ?? '';
           if (!wanted) return undefined;
         }
         if (!PERMISSION_MODES.includes(wanted as PermissionMode)) return { isError: true, output: `Unknown mode ${wanted}; one of ${PERMISSION_MODES.join(', ')}.` };
+        const refused = wanted === 'bypassPermissions' ? bypassRefusal(kernel) : undefined;
+        if (refused !== undefined) return { isError: true, output: `${refused}; the mode stays ${ui.mode}.` };
         ui.setMode(wanted as PermissionMode);
         return { output: `Mode: ${wanted}.` };
       },
