@@ -13,7 +13,7 @@ import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 import type { WorkspaceTrust } from '../types/trust.js';
-import { skipSandboxRefusedBy, type ManagedPolicy } from '../types/managed.js';
+import { isEmptyPolicy, skipSandboxRefusedBy, type ManagedPolicy } from '../types/managed.js';
 import { TOKENS } from '../types/tokens.js';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -217,6 +217,8 @@ export class Kernel implements KernelApi {
       {
         sourceOf: (plugin) => sources.get(plugin),
         isRequired: (plugin) => this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin),
+        managedPlugins: new Set(this.requiredByManaged.keys()),
+        ...(isEmptyPolicy(this.managedPolicy) ? {} : { safetyLockedBy: this.managedPolicy.files.join(', ') }),
         refuse: (plugin, message) => {
           const required = this.criticality(plugin);
           if (required !== undefined && (this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin))) throw new ConfigurationError(`${message}. ${required}, so MewCode will not run without it.`);

@@ -120,6 +120,26 @@ describe('a managed policy plugin that is present', () => {
     });
   });
 
+  const standIns: [string, string][] = [
+    ['a user plugin of the same name declaring replaces', `export default { name: 'acme-policy', replaces: ['acme-policy'] };\n`],
+    ['a user plugin of another name replacing it', `export default { name: 'my-policy', replaces: ['acme-policy'] };\n`],
+  ];
+  test.concurrent.each(standIns)('%s does not take its place: the denial holds in bypass mode', async (_label, source) => {
+    const turns = [{ toolCalls: [{ id: 'toolu_w', name: 'write_file', input: { path: 'prod.secret', content: 'key\n' } }] }, { text: 'done' }];
+    await scenario(turns, async (s) => {
+      const managed = await managedDir('plugins: [acme-policy]\n', 'good');
+      const own = path.join(s.home, 'plugins', 'stand-in.mjs');
+      mkdirSync(path.dirname(own), { recursive: true });
+      writeFileSync(own, source);
+      userFile(s, 'config.yaml', `plugins: [${JSON.stringify(own)}]\n`);
+      const r = await s.run(['-p', 'go', '--permission-mode', 'bypassPermissions'], { env: { MEWCODE_MANAGED_SETTINGS: managed } });
+      expect(r.code).toBe(0);
+      expect(existsSync(path.join(s.cwd, 'prod.secret'))).toBe(false);
+      expect(r.stderr).toMatch(/plugin required by managed settings acme-policy/);
+      expect(toolResult(s, 1)).toMatch(/Permission denied by acme-policy/);
+    });
+  });
+
   test.concurrent('control: what the policy does not cover runs in bypass mode (the plugin loaded, and denies only its own cases)', async () => {
     await scenario([{ toolCalls: [{ id: 'toolu_w', name: 'write_file', input: { path: 'notes.txt', content: 'ok\n' } }] }, { text: 'done' }], async (s) => {
       const managed = await managedDir('plugins: [acme-policy]\n', 'good');

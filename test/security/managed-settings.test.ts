@@ -60,6 +60,13 @@ const LOOSENINGS: [string, Loosening][] = [
       write(s.home, '.mewcode/config.yaml', `plugins: [${JSON.stringify(path.join(s.home, 'plugins/lenient.mjs'))}]\n`);
     },
   }],
+  ['disable: [permission-rules] in the user\'s own config (with a user allow rule)', {
+    prepare: (s) => {
+      write(s.home, '.mewcode/config.yaml', 'disable: [permission-rules]\n');
+      write(s.home, '.mewcode/settings.yaml', ALLOW_EVERYTHING);
+    },
+    args: ['--permission-mode', 'acceptEdits'],
+  }],
   ['a user allow rule in acceptEdits mode', { prepare: (s) => write(s.home, '.mewcode/settings.yaml', ALLOW_EVERYTHING), args: ['--permission-mode', 'acceptEdits'] }],
 ];
 

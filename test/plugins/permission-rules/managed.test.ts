@@ -4,7 +4,7 @@
  * another plugin's layer say; bypassPermissions and --dangerously-skip-sandbox are refused when
  * managed settings forbid them.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../../kernel/configuration-error.js';
 import { loadManagedPolicy } from '../../../config/managed-settings.js';
@@ -34,7 +34,7 @@ async function managed(yaml: string): Promise<ManagedPolicy> {
 
 async function boot(policy: ManagedPolicy, options: { cli?: Parameters<typeof cliOptions>[0]; plugins?: MewcodePlugin[] } = {}): Promise<{ kernel: Kernel; reporter: MemoryReporter }> {
   const trust = await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, flag: true });
-  const { kernel, reporter } = await bootKernel([{ text: 'ok' }], [fakeTools(), createPermissionRulesPlugin(), trustPlugin(trust), ...(options.plugins ?? [])], {
+  const { kernel, reporter } = await bootKernel([say('ok')], [fakeTools(), createPermissionRulesPlugin(), trustPlugin(trust), ...(options.plugins ?? [])], {
     projectRoot: dirs.root,
     homeDir: dirs.home,
     managed: policy,
@@ -163,5 +163,42 @@ describe('bypassPermissions and --dangerously-skip-sandbox', () => {
   it('without managed settings nothing changes: bypass and the flag are accepted', async () => {
     const { kernel } = await boot(await managed('{}\n'), { cli: { permissionMode: 'bypassPermissions', permissionModeGiven: true, dangerouslySkipSandbox: true } });
     expect(kernel.permittedMode('bypassPermissions')).toBe('bypassPermissions');
+  });
+});
+
+describe('the layers that hold managed restrictions stay', () => {
+  it('the user\'s own disable: cannot remove the rules layer while managed settings apply', async () => {
+    const { loadConfig } = await import('../../../config/load.js');
+    mkdirSync(path.join(dirs.home, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(dirs.home, '.mewcode', 'config.yaml'), 'disable: [permission-rules]\n');
+    const trust = await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, flag: true });
+    const config = await loadConfig({ cwd: dirs.root, homeDir: dirs.home, trust });
+    const { kernel, reporter } = await bootKernel([say('ok')], [fakeTools(), createPermissionRulesPlugin(), trustPlugin(trust)], {
+      projectRoot: dirs.root,
+      homeDir: dirs.home,
+      config,
+      managed: await managed('permissions:\n  deny: ["Bash(curl *)"]\n'),
+    });
+    expect(kernel.plugins.map((p) => p.name)).toContain('permission-rules');
+    expect(reporter.warnings.join('\n')).toMatch(/permission-rules is a safety layer, which managed settings keep/);
+    expect(await bash(kernel, 'curl x', 'bypassPermissions')).toMatchObject({ decision: 'deny', layer: 'permission-rules:managed' });
+  });
+
+  it('a configured plugin cannot take the name of, or replace, a plugin managed settings require', async () => {
+    const managedDir = path.join(dirs.home, '..', 'org');
+    mkdirSync(managedDir, { recursive: true });
+    writeFileSync(path.join(managedDir, 'acme.mjs'), `export default { name: 'acme-policy', apply(kernel) { kernel.hooks.checkPermission.tapPromise({ name: 'acme-policy', stage: 250 }, async (r) => r.toolName === 'bash' ? { decision: 'deny', layer: 'acme-policy', reason: 'acme' } : undefined); } };\n`);
+    writeFileSync(path.join(dirs.home, 'mine.mjs'), `export default { name: 'my-policy', replaces: ['acme-policy'] };\n`);
+    const { loadConfig } = await import('../../../config/load.js');
+    mkdirSync(path.join(dirs.home, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(dirs.home, '.mewcode', 'config.yaml'), `plugins: [${JSON.stringify(path.join(dirs.home, 'mine.mjs'))}]\n`);
+    const trust = await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, flag: true });
+    const config = await loadConfig({ cwd: dirs.root, homeDir: dirs.home, trust });
+    const policy: ManagedPolicy = { ...(await managed('{}\n')), plugins: [{ use: './acme.mjs', baseDir: managedDir, where: 'managed-settings.yaml:1:10' }] };
+    const { kernel, reporter } = await bootKernel([say('ok')], [fakeTools(), createPermissionRulesPlugin(), trustPlugin(trust)], { projectRoot: dirs.root, homeDir: dirs.home, config, managed: policy });
+    expect(kernel.plugins.map((p) => p.name)).toContain('acme-policy');
+    expect(kernel.plugins.map((p) => p.name)).not.toContain('my-policy');
+    expect(reporter.warnings.join('\n')).toMatch(/my-policy would replace the plugin required by managed settings acme-policy/);
+    expect(await bash(kernel, 'ls', 'bypassPermissions')).toMatchObject({ decision: 'deny', layer: 'acme-policy' });
   });
 });
