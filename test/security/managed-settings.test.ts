@@ -110,6 +110,10 @@ describe('a managed ask rule stays a question (headless: denied) in bypass mode,
       expect(escaped).toBe(false);
       expect(r.code).toBe(0);
       expect(auditDecisions(s.cwd)).toEqual([expect.objectContaining({ layer: 'permission-rules:managed', verdict: 'ask', allowed: false })]);
+      // The model is not told to add an allow rule that could not lift it.
+      const result = JSON.stringify(s.requests[1]!.body.messages.at(-1).content);
+      expect(result).toContain('Managed settings require a person to approve it');
+      expect(result).not.toContain('--allowedTools');
     });
   });
 });
