@@ -246,6 +246,7 @@ export class Kernel implements KernelApi {
     this.setUpProviders(settings);
     this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? newSessionId(), agentId: 'main' });
     await this.lifecycle.applyAll();
+    this.requireManagedEnforcers();
     this.tools.seal();
     this.mainSession.syncTools();
     if (!this.options.deferStart) this.startPlugins();
@@ -329,6 +330,23 @@ export class Kernel implements KernelApi {
     const skip = skipSandboxRefusedBy(this.managedPolicy);
     if (skip !== undefined && cli.dangerouslySkipSandbox === true) {
       throw new ConfigurationError(`--dangerously-skip-sandbox is refused by managed settings (${skip}): commands run in the OS sandbox or ask`);
+    }
+  }
+
+  /**
+   * Managed restrictions need the plugins that enforce them: a custom build without the rules
+   * layer or the OS sandbox must not run as if the organisation's policy held.
+   */
+  private requireManagedEnforcers(): void {
+    const policy = this.managedPolicy;
+    const files = policy.files.join(', ');
+    const loaded = new Set(this.lifecycle.plugins().map((plugin) => plugin.name));
+    const { permissions, sandbox } = policy;
+    if ((permissions.deny.length > 0 || permissions.ask.length > 0 || permissions.managedRulesOnly) && !loaded.has('permission-rules')) {
+      throw new ConfigurationError(`managed settings (${files}) have permission rules, and this build has no permission-rules plugin to apply them`);
+    }
+    if (sandbox.forceEnabled && !this.container.isBound(TOKENS.CommandSandbox)) {
+      throw new ConfigurationError(`managed settings (${sandbox.forceEnabled.where}) require the OS sandbox, and this build has no sandbox plugin (TOKENS.CommandSandbox)`);
     }
   }
 

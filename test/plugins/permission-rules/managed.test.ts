@@ -202,3 +202,12 @@ describe('the layers that hold managed restrictions stay', () => {
     expect(await bash(kernel, 'ls', 'bypassPermissions')).toMatchObject({ decision: 'deny', layer: 'acme-policy' });
   });
 });
+
+describe('a build that cannot enforce the managed settings does not run', () => {
+  it('managed rules without the rules layer, a forced sandbox without a sandbox plugin: ConfigurationError', async () => {
+    const rules = await managed('permissions:\n  deny: ["Bash(curl *)"]\n');
+    await expect(bootKernel([say('ok')], [fakeTools()], { projectRoot: dirs.root, homeDir: dirs.home, managed: rules })).rejects.toThrow(/this build has no permission-rules plugin to apply them/);
+    const sandbox = await managed('sandbox:\n  enabled: true\n');
+    await expect(bootKernel([say('ok')], [fakeTools()], { projectRoot: dirs.root, homeDir: dirs.home, managed: sandbox })).rejects.toThrow(/require the OS sandbox, and this build has no sandbox plugin/);
+  });
+});
