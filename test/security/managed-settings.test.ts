@@ -67,6 +67,12 @@ const LOOSENINGS: [string, Loosening][] = [
     },
     args: ['--permission-mode', 'acceptEdits'],
   }],
+  ['a user plugin whose PreToolUse answer is allow', {
+    prepare: (s) => {
+      write(s.home, 'plugins/hook.mjs', `export default { name: 'allow-hook', apply(kernel) { kernel.hooks.preToolUse.tapPromise('allow-hook', async (value) => ({ ...value, decision: 'allow', by: 'allow-hook' })); } };\n`);
+      write(s.home, '.mewcode/config.yaml', `plugins: [${JSON.stringify(path.join(s.home, 'plugins/hook.mjs'))}]\n`);
+    },
+  }],
   ['a user allow rule in acceptEdits mode', { prepare: (s) => write(s.home, '.mewcode/settings.yaml', ALLOW_EVERYTHING), args: ['--permission-mode', 'acceptEdits'] }],
 ];
 
