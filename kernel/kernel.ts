@@ -13,13 +13,12 @@ import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 import type { WorkspaceTrust } from '../types/trust.js';
-import { isEmptyPolicy, skipSandboxRefusedBy, type ManagedPolicy } from '../types/managed.js';
+import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
 import { TOKENS } from '../types/tokens.js';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { createVarExpander } from '../config/expand.js';
 import { configScopeAt } from '../config/scope.js';
-import { loadManagedPolicy, ManagedSettingsError } from '../config/managed-settings.js';
 import { MAX_UNKNOWN_TOOL_ITERATIONS, MIN_TOOL_CONCURRENCY } from './agent-loop.js';
 import { AgentSessionImpl, type SessionHost } from './agent-session.js';
 import { defaultConversationFactory, ensureAssistantTail } from './conversation.js';
@@ -31,6 +30,7 @@ import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks, precompileHooksStepwise } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
 import { BindingLedger } from './binding-ledger.js';
+import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
@@ -132,7 +132,7 @@ export class Kernel implements KernelApi {
   /** Plugins the managed settings require, with the managed file that names each. */
   private readonly requiredByManaged = new Map<MewcodePlugin, string>();
   private managedPolicy!: ManagedPolicy;
-  private warnedBypassRefused = false;
+  private readonly modeGuard = new ModeGuard(() => this.managedPolicy, (message) => this.warn(message));
   private readonly bindings: BindingLedger;
   private startTimeoutMs: number | undefined;
   private readonly pluginNames = new Set<string>();
@@ -189,8 +189,8 @@ export class Kernel implements KernelApi {
 
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
-    this.managedPolicy = await this.loadManaged();
-    this.refuseManagedFlags();
+    this.managedPolicy = await loadManaged(this.options.managed, this.options.env ?? process.env);
+    refuseManagedFlags(this.managedPolicy, this.options.cli);
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
     this.maxTurns = settings.maxTurns;
     this.maxToolConcurrency = settings.maxToolConcurrency;
@@ -246,7 +246,7 @@ export class Kernel implements KernelApi {
     this.setUpProviders(settings);
     this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? newSessionId(), agentId: 'main' });
     await this.lifecycle.applyAll();
-    this.requireManagedEnforcers();
+    requireManagedEnforcers(this.managedPolicy, { pluginNames: new Set(this.lifecycle.plugins().map((plugin) => plugin.name)), hasCommandSandbox: this.container.isBound(TOKENS.CommandSandbox) });
     this.tools.seal();
     this.mainSession.syncTools();
     if (!this.options.deferStart) this.startPlugins();
@@ -308,48 +308,6 @@ export class Kernel implements KernelApi {
     return managedBy !== undefined ? requiredByManagedText(managedBy) : REQUIRED_BY_CONFIG;
   }
 
-  /** The managed settings given, or read from the system (a file that cannot be applied stops the boot). */
-  private async loadManaged(): Promise<ManagedPolicy> {
-    if (this.options.managed) return this.options.managed;
-    try {
-      return await loadManagedPolicy({ env: this.options.env ?? process.env });
-    } catch (error) {
-      if (error instanceof ManagedSettingsError) throw new ConfigurationError(error.message);
-      throw error;
-    }
-  }
-
-  /** Command-line flags the managed settings forbid: a refusal, not a silent downgrade. */
-  private refuseManagedFlags(): void {
-    const cli = this.options.cli;
-    if (!cli) return;
-    const bypass = this.managedPolicy.permissions.disableBypassMode;
-    if (bypass && cli.permissionModeGiven && cli.permissionMode === 'bypassPermissions') {
-      throw new ConfigurationError(`--permission-mode bypassPermissions is disabled by managed settings (${bypass.where}: disable_bypass_mode)`);
-    }
-    const skip = skipSandboxRefusedBy(this.managedPolicy);
-    if (skip !== undefined && cli.dangerouslySkipSandbox === true) {
-      throw new ConfigurationError(`--dangerously-skip-sandbox is refused by managed settings (${skip}): commands run in the OS sandbox or ask`);
-    }
-  }
-
-  /**
-   * Managed restrictions need the plugins that enforce them: a custom build without the rules
-   * layer or the OS sandbox must not run as if the organisation's policy held.
-   */
-  private requireManagedEnforcers(): void {
-    const policy = this.managedPolicy;
-    const files = policy.files.join(', ');
-    const loaded = new Set(this.lifecycle.plugins().map((plugin) => plugin.name));
-    const { permissions, sandbox } = policy;
-    if ((permissions.deny.length > 0 || permissions.ask.length > 0 || permissions.managedRulesOnly) && !loaded.has('permission-rules')) {
-      throw new ConfigurationError(`managed settings (${files}) have permission rules, and this build has no permission-rules plugin to apply them`);
-    }
-    if (sandbox.forceEnabled && !this.container.isBound(TOKENS.CommandSandbox)) {
-      throw new ConfigurationError(`managed settings (${sandbox.forceEnabled.where}) require the OS sandbox, and this build has no sandbox plugin (TOKENS.CommandSandbox)`);
-    }
-  }
-
   /** The managed settings in force (empty when no managed file exists). */
   get managed(): ManagedPolicy {
     return this.managedPolicy;
@@ -360,13 +318,7 @@ export class Kernel implements KernelApi {
    * mode switch, a plugin's run) while managed settings disable it runs as default, said once.
    */
   permittedMode(mode: PermissionMode): PermissionMode {
-    const bypass = this.managedPolicy.permissions.disableBypassMode;
-    if (mode !== 'bypassPermissions' || !bypass) return mode;
-    if (!this.warnedBypassRefused) {
-      this.warnedBypassRefused = true;
-      this.warn(`bypassPermissions mode is disabled by managed settings (${bypass.where}: disable_bypass_mode); running in default mode`);
-    }
-    return 'default';
+    return this.modeGuard.permitted(mode);
   }
 
   /** Why the run cannot go on without this plugin, or undefined when it can. */
