@@ -74,6 +74,8 @@ Environment (used when no providers are configured):
   MEWCODE_PROVIDER=anthropic|openai      which protocol to use;   MEWCODE_MODEL=<model>   which model
 
 Configuration: ~/.mewcode/config.yaml, .mewcode.yaml (or .mewcode/config.yaml), .mewcode/config.local.yaml
+Managed settings (an organisation's policy, above all of these): /etc/mewcode/managed-settings.yaml
+  (macOS: /Library/Application Support/MewCode/managed-settings.yaml); MEWCODE_MANAGED_SETTINGS=<path> adds one more
 `;
 
 /**

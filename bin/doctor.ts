@@ -3,7 +3,7 @@
  * `ok|warn|fail  <check>  <message> — <hint>`, then a count. Exit 0 without a fail, 1 with one.
  *
  * Loaded only for the subcommand (bin/cli.ts, bin/main.ts import it dynamically), so a normal
- * start never pays for it. Checks, in order: Node.js, configuration files, workspace trust, the
+ * start never pays for it. Checks, in order: Node.js, managed settings, configuration files, workspace trust, the
  * provider a run would use and its API key (never printed), ripgrep, the OS sandbox, the audit
  * log, and the plugins (a real boot of the build's plugin set, without a session or a model
  * call). Nothing is written: not the trust store, not the audit log.
@@ -20,6 +20,7 @@ import { createWorkspaceTrust, loadConfig } from '../config/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
 import { findRipgrep } from '../plugins/tool-grep/find-ripgrep.js';
 import { kernelChecks } from './doctor-kernel.js';
+import { checkManaged } from './doctor-managed.js';
 import { terminal } from '../config/terminal-safe.js';
 
 export interface DoctorDeps {
@@ -53,6 +54,8 @@ export async function collectChecks(
 
   const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env, flag: options.trustProject });
   const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
+  const managed = await checkManaged(env);
+  lines.push(...managed.lines);
   lines.push(...checkConfig(config, new Set(trust.warnings))); // the trust check shows those
   lines.push(...checkTrust(trust));
 

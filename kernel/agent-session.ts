@@ -43,6 +43,8 @@ export interface SessionHost {
   /** A request has been handed to the provider: the process now mostly waits for the model. Returns what to call at the answer's first event. */
   awaitingModel(): () => void;
   createSession(options: SessionOptions): AgentSession;
+  /** The mode a run may use: managed settings can forbid bypassPermissions however it was chosen. */
+  permittedMode(mode: PermissionMode): PermissionMode;
 }
 
 export class AgentSessionImpl implements AgentSession {
@@ -212,7 +214,8 @@ export class AgentSessionImpl implements AgentSession {
       this.route(event);
     };
     const signal = options.signal ?? new AbortController().signal;
-    const run = { ...this.context(), mode: options.mode };
+    const mode = this.#host.permittedMode(options.mode);
+    const run = { ...this.context(), mode };
     const parent = this.parentAgentId;
     let stopFired = false;
     let end: RunEnd | undefined;
@@ -238,7 +241,7 @@ export class AgentSessionImpl implements AgentSession {
         anchor: this.anchor,
         emit,
         approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.#host.output.approve(request),
-        compact: (reason, runSignal) => this.compactWith(reason, options.mode, emit, runSignal),
+        compact: (reason, runSignal) => this.compactWith(reason, mode, emit, runSignal),
         ready: () => this.#host.ready(),
         awaitingModel: () => this.#host.awaitingModel(),
         refreshTools: () => {

@@ -13,6 +13,7 @@ import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 import type { WorkspaceTrust } from '../types/trust.js';
+import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
 import { TOKENS } from '../types/tokens.js';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -29,6 +30,7 @@ import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks, precompileHooksStepwise } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
 import { BindingLedger } from './binding-ledger.js';
+import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
@@ -48,6 +50,8 @@ import { KERNEL_VERSION } from './version.js';
 export type { PluginTiming } from './plugin-lifecycle.js';
 
 const REQUIRED_BY_CONFIG = 'It is required by configuration (plugins: { use, required: true })';
+
+const requiredByManagedText = (where: string): string => `It is required by managed settings (${where})`;
 
 const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap hooks; tap them in apply(kernel), whose hooks carry the plugin\'s name';
 
@@ -89,6 +93,12 @@ export interface KernelOptions {
    * boots again with the project's settings, and the first kernel must not have started servers.
    */
   deferStart?: boolean;
+  /**
+   * The organisation's managed settings. Absent: read from the system file and
+   * MEWCODE_MANAGED_SETTINGS of `env` (config/managed-settings.ts); a file that cannot be applied
+   * is a ConfigurationError.
+   */
+  managed?: ManagedPolicy;
 }
 
 export class Kernel implements KernelApi {
@@ -119,6 +129,10 @@ export class Kernel implements KernelApi {
   private readonly safety = new Set<string>();
   /** Plugins configuration marks `required: true`. */
   private readonly requiredByConfig = new Set<MewcodePlugin>();
+  /** Plugins the managed settings require, with the managed file that names each. */
+  private readonly requiredByManaged = new Map<MewcodePlugin, string>();
+  private managedPolicy!: ManagedPolicy;
+  private readonly modeGuard = new ModeGuard(() => this.managedPolicy, (message) => this.warn(message));
   private readonly bindings: BindingLedger;
   private startTimeoutMs: number | undefined;
   private readonly pluginNames = new Set<string>();
@@ -175,16 +189,24 @@ export class Kernel implements KernelApi {
 
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
+    this.managedPolicy = await loadManaged(this.options.managed, this.options.env ?? process.env);
+    refuseManagedFlags(this.managedPolicy, this.options.cli);
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));
     this.maxTurns = settings.maxTurns;
     this.maxToolConcurrency = settings.maxToolConcurrency;
     this.startTimeoutMs = settings.pluginStartTimeoutMs;
-    const external = await loadExternalPlugins(this.pluginSpecs(settings.plugins), (spec, message) => {
-      if (spec.required) throw new ConfigurationError(`${message}. ${REQUIRED_BY_CONFIG}, so MewCode will not run without it.`);
+    const specs = this.pluginSpecs(settings.plugins);
+    const external = await loadExternalPlugins(specs, (spec, message) => {
+      if (spec.required) throw new ConfigurationError(`${message}. ${this.requiredBecause(spec)}, so MewCode will not run without it.`);
       this.warn(`${message}; skipped`);
     });
     const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
-    for (const { plugin, spec } of external) if (spec.required) this.requiredByConfig.add(plugin);
+    for (const { plugin, spec } of external) {
+      if (!spec.required) continue;
+      const managedBy = this.managedRequirement(spec);
+      if (managedBy !== undefined) this.requiredByManaged.set(plugin, managedBy);
+      else this.requiredByConfig.add(plugin);
+    }
     const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(this.resolvedConfig, ['disable', index]) !== 'user'));
     const plugins = resolvePluginSet(
       this.options.plugins,
@@ -194,9 +216,12 @@ export class Kernel implements KernelApi {
       byProject,
       {
         sourceOf: (plugin) => sources.get(plugin),
-        isRequired: (plugin) => this.requiredByConfig.has(plugin),
+        isRequired: (plugin) => this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin),
+        managedPlugins: new Set(this.requiredByManaged.keys()),
+        ...(isEmptyPolicy(this.managedPolicy) ? {} : { safetyLockedBy: this.managedPolicy.files.join(', ') }),
         refuse: (plugin, message) => {
-          if (this.requiredByConfig.has(plugin)) throw new ConfigurationError(`${message}. ${REQUIRED_BY_CONFIG}, so MewCode will not run without it.`);
+          const required = this.criticality(plugin);
+          if (required !== undefined && (this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin))) throw new ConfigurationError(`${message}. ${required}, so MewCode will not run without it.`);
           this.warn(message);
         },
       },
@@ -221,6 +246,7 @@ export class Kernel implements KernelApi {
     this.setUpProviders(settings);
     this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? newSessionId(), agentId: 'main' });
     await this.lifecycle.applyAll();
+    requireManagedEnforcers(this.managedPolicy, { pluginNames: new Set(this.lifecycle.plugins().map((plugin) => plugin.name)), hasCommandSandbox: this.container.isBound(TOKENS.CommandSandbox) });
     this.tools.seal();
     this.mainSession.syncTools();
     if (!this.options.deferStart) this.startPlugins();
@@ -256,16 +282,49 @@ export class Kernel implements KernelApi {
   private pluginSpecs(entries: readonly PluginEntry[]): PluginSpec[] {
     const userDir = path.join(this.options.homeDir, '.mewcode');
     const projectAllowed = this.options.trust?.isTrusted() ?? true;
-    return entries.map(({ use: spec, required, index }): PluginSpec => {
-      const flag = required ? { required } : {};
-      if (configScopeAt(this.resolvedConfig, ['plugins', index]) !== 'user') return { spec, from: [this.options.projectRoot], ...flag };
-      if (projectAllowed) return { spec, from: [userDir, this.options.projectRoot], ...flag };
-      return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)`, ...flag };
-    });
+    // The managed settings' plugins resolve from the managed file's directory only (never from a
+    // project or the user's directory, which could supply another package of that name); an
+    // entry of the user's or the project's naming the same module is that one, required.
+    const managed = this.managedPolicy.plugins.map((plugin): PluginSpec => ({ spec: plugin.use, from: [plugin.baseDir], required: true }));
+    const configured = entries
+      .filter(({ use }) => !this.managedPolicy.plugins.some((plugin) => plugin.use === use))
+      .map(({ use: spec, required, index }): PluginSpec => {
+        const flag = required ? { required } : {};
+        if (configScopeAt(this.resolvedConfig, ['plugins', index]) !== 'user') return { spec, from: [this.options.projectRoot], ...flag };
+        if (projectAllowed) return { spec, from: [userDir, this.options.projectRoot], ...flag };
+        return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)`, ...flag };
+      });
+    return [...managed, ...configured];
+  }
+
+  /** The managed file that requires this plugin entry, or undefined. */
+  private managedRequirement(spec: PluginSpec): string | undefined {
+    const plugin = this.managedPolicy.plugins.find((p) => p.use === spec.spec && spec.from.length === 1 && spec.from[0] === p.baseDir);
+    return plugin?.where;
+  }
+
+  private requiredBecause(spec: PluginSpec): string {
+    const managedBy = this.managedRequirement(spec);
+    return managedBy !== undefined ? requiredByManagedText(managedBy) : REQUIRED_BY_CONFIG;
+  }
+
+  /** The managed settings in force (empty when no managed file exists). */
+  get managed(): ManagedPolicy {
+    return this.managedPolicy;
+  }
+
+  /**
+   * The mode a run may use. bypassPermissions chosen anywhere (settings' default_mode, a UI's
+   * mode switch, a plugin's run) while managed settings disable it runs as default, said once.
+   */
+  permittedMode(mode: PermissionMode): PermissionMode {
+    return this.modeGuard.permitted(mode);
   }
 
   /** Why the run cannot go on without this plugin, or undefined when it can. */
   private criticality(plugin: MewcodePlugin): string | undefined {
+    const managedBy = this.requiredByManaged.get(plugin);
+    if (managedBy !== undefined) return requiredByManagedText(managedBy);
     if (plugin.required) return 'It is required (organisation policy)';
     if (this.requiredByConfig.has(plugin)) return REQUIRED_BY_CONFIG;
     if (this.essential.has(plugin.name)) return 'It is essential';
@@ -277,6 +336,8 @@ export class Kernel implements KernelApi {
     this.bindings.claimForKernel(TOKENS.Kernel, TOKENS.ToolRegistry, TOKENS.Reporter, TOKENS.Config, TOKENS.FileReads, TOKENS.Conversation, TOKENS.ProviderRegistry);
     // Without a trust decision from the host, a plugin of the build may supply it (doctor, tests).
     if (this.options.trust) this.bindings.claimForKernel(TOKENS.WorkspaceTrust);
+    this.bindings.claimForKernel(TOKENS.ManagedPolicy);
+    this.container.bind(TOKENS.ManagedPolicy).toConstantValue(this.managedPolicy);
     // A view, not the kernel itself: services resolved from the container (by any plugin) get the
     // kernel's API with hooks that refuse every tap; taps are made in `apply` through the
     // plugin's own facade, so they carry its name.
@@ -339,6 +400,7 @@ export class Kernel implements KernelApi {
       ready: () => this.lifecycle.ready(),
       awaitingModel: () => this.warmWhileWaiting(),
       createSession: (next) => this.createSession(next),
+      permittedMode: (mode) => this.permittedMode(mode),
     };
     return new AgentSessionImpl(host, options);
   }

@@ -16,6 +16,16 @@ export interface PluginSetOptions {
   refuse?(plugin: MewcodePlugin, message: string): void;
   /** Required by configuration: `disable:` cannot remove it either. */
   isRequired?(plugin: MewcodePlugin): boolean;
+  /**
+   * The plugins managed settings require: no other configured plugin may take their name or
+   * replace them (`replaces:`): a user's plugin must not drop the organisation's policy.
+   */
+  managedPlugins?: ReadonlySet<MewcodePlugin>;
+  /**
+   * Set (to the managed file) while managed settings apply: a safety layer then cannot be disabled
+   * even by the user's own file, since the organisation's rules live in those layers.
+   */
+  safetyLockedBy?: string;
 }
 
 export function resolvePluginSet(
@@ -43,9 +53,11 @@ export function resolvePluginSet(
   }
   const configured: MewcodePlugin[] = [];
   for (const plugin of extra) {
-    const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => protectedLayers.has(name));
+    const managedNamed = (name: string): boolean => [...(options.managedPlugins ?? [])].some((held) => held.name === name && held !== plugin);
+    const guarded = (name: string): string | undefined => protectedLayers.get(name) ?? (managedNamed(name) ? 'plugin required by managed settings' : undefined);
+    const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => guarded(name) !== undefined);
     if (takesOver.length > 0) {
-      const kinds = takesOver.map((name) => `${protectedLayers.get(name)} ${name}`).join(', ');
+      const kinds = takesOver.map((name) => `${guarded(name)} ${name}`).join(', ');
       refuse(plugin, `plugins: ${plugin.name} would replace the ${kinds}; only a custom build may do that. ${plugin.name} skipped`);
       continue;
     }
@@ -78,6 +90,10 @@ export function resolvePluginSet(
     }
     if (plugin.required || options.isRequired?.(plugin)) {
       warn(`plugins: ${plugin.name} is required and cannot be disabled by configuration; keeping it`);
+      return true;
+    }
+    if (plugin.safety && options.safetyLockedBy !== undefined) {
+      warn(`plugins: ${plugin.name} is a safety layer, which managed settings keep (${options.safetyLockedBy}); keeping it`);
       return true;
     }
     if (plugin.safety && disabledByProject.has(plugin.name)) {

@@ -8,6 +8,7 @@ export * from './services.js';
 export * from './sandbox.js';
 export * from './mcp.js';
 export * from './trust.js';
+export * from './managed.js';
 export * from './config.js';
 export * from './plugin.js';
 export * from './session.js';

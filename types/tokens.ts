@@ -11,6 +11,7 @@ import type { KernelApi, UserInterface } from './plugin.js';
 import type { ProviderFactory } from './provider.js';
 import type { Command, CommandProvider } from './commands.js';
 import type { CommandSandbox } from './sandbox.js';
+import type { ManagedPolicy } from './managed.js';
 import type { McpServers } from './mcp.js';
 import type { CompactionService, ConversationFactory } from './session.js';
 import type { SessionStore } from './session-store.js';
@@ -65,4 +66,6 @@ export const TOKENS = {
   McpServers: token<McpServers>('McpServers'),
   /** SubagentRunner: runs sub-agents for the agent tool, fork-mode skills and hook actions (subagents plugin). */
   SubagentRunner: token<SubagentRunner>('SubagentRunner'),
+  /** ManagedPolicy: the organisation's managed settings (bound by the kernel; empty when none). */
+  ManagedPolicy: token<ManagedPolicy>('ManagedPolicy'),
 } as const;

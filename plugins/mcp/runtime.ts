@@ -68,6 +68,7 @@ export async function startMcp(kernel: KernelApi, env: NodeJS.ProcessEnv, settin
     projectRoot: kernel.projectRoot,
     env,
     warn: (message) => kernel.warn(message),
+    ...(kernel.container.isBound(TOKENS.ManagedPolicy) ? { managed: kernel.container.get(TOKENS.ManagedPolicy) } : {}),
   });
   manager.configure(sources);
   return { manager, connects: manager.connectAll() };

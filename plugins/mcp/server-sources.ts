@@ -8,6 +8,10 @@
  * already left an untrusted project's `mcp_servers:` out, and `.mcp.json` is used only when the
  * trust service approves exactly the text read here. Untrusted servers are listed in the status
  * as `untrusted`, never started.
+ *
+ * Managed settings (an organisation's `mcp.allowed_servers` / `denied_servers`) come last: a
+ * server of any source that the allow-list leaves out, or the deny-list names, is not started,
+ * and each is said with its place and the managed file's.
  */
 import path from 'node:path';
 import { createVarExpander } from '../../config/expand.js';
@@ -17,6 +21,7 @@ import { readProjectTextFile } from '../../config/project-file.js';
 import { configScopeAt } from '../../config/scope.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
+import type { ManagedPolicy } from '../../types/managed.js';
 import { parseServerEntry, type ServerConfig, type ServerScope } from './server-config.js';
 
 export const MCP_JSON = '.mcp.json';
@@ -29,6 +34,8 @@ export interface SourceInputs {
   projectRoot: string;
   env: NodeJS.ProcessEnv;
   warn(message: string): void;
+  /** The organisation's managed settings (TOKENS.ManagedPolicy). */
+  managed?: ManagedPolicy;
 }
 
 export interface UntrustedServer {
@@ -80,7 +87,26 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
     const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
     if (server) byName.set(name, server);
   }
-  return { servers: [...byName.values()], untrusted };
+  return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted };
+}
+
+/** The servers managed settings let start; each one left out is said (never skipped silently). */
+function managedOnly(servers: readonly ServerConfig[], managed: ManagedPolicy | undefined, warn: (message: string) => void): ServerConfig[] {
+  if (!managed) return [...servers];
+  const allowed = managed.mcp.allowedServers;
+  return servers.filter((server) => {
+    const denied = managed.mcp.deniedServers.find((entry) => entry.rule === server.name);
+    if (denied) {
+      warn(`mcp: ${server.where}: server "${server.name}" is not started: managed settings deny it (${denied.where})`);
+      return false;
+    }
+    if (allowed && !allowed.value.includes(server.name)) {
+      const list = allowed.value.length > 0 ? allowed.value.join(', ') : 'none';
+      warn(`mcp: ${server.where}: server "${server.name}" is not started: managed settings allow only these MCP servers: ${list} (${allowed.where})`);
+      return false;
+    }
+    return true;
+  });
 }
 
 async function readMcpJson(

@@ -3,6 +3,7 @@ import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { TOKENS } from '../../types/tokens.js';
+import { skipSandboxRefusedBy } from '../../types/managed.js';
 import { modeDecision, modeThatAllows } from './mode-matrix.js';
 import { sandboxedBashVerdict } from './sandboxed-bash.js';
 
@@ -18,7 +19,10 @@ export default definePlugin({
   version: '0.1.0',
   apply(kernel) {
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Mode }, async (request) => {
-      const sandboxed = await sandboxedBashVerdict(request, sandboxOf(kernel), kernel.cli?.dangerouslySkipSandbox === true, NAME);
+      // The kernel refuses the flag at boot when managed settings forbid it; a host that passes it anyway gets no effect.
+      const managed = kernel.container.isBound(TOKENS.ManagedPolicy) ? kernel.container.get(TOKENS.ManagedPolicy) : undefined;
+      const skip = kernel.cli?.dangerouslySkipSandbox === true && (managed === undefined || skipSandboxRefusedBy(managed) === undefined);
+      const sandboxed = await sandboxedBashVerdict(request, sandboxOf(kernel), skip, NAME);
       if (sandboxed) return sandboxed;
       const decision = modeDecision(request.mode, request.category);
       const reason =

@@ -1,14 +1,17 @@
 /**
  * The permission rules layer (A1, A5, A6, A9, A10), `checkPermission` stage 300.
  *
- * Precedence: session (--allowedTools / --disallowedTools, "allow for this session") > local
+ * Precedence: managed (the organisation's deny and ask rules) > session (--allowedTools / --disallowedTools, "allow for this session") > local
  * (.mewcode/settings.local.yaml) > project (.mewcode/settings.yaml) > user
  * (~/.mewcode/settings.yaml); inside one layer deny, then ask, then allow; the first layer with
  * a matching rule decides, so a local allow overrides a project deny. The user's "allow always"
  * answers are saved in ~/.mewcode/approvals/ and read at the local layer. Allow rules (and
  * default_mode, additional_directories) of the project's files apply only once it is trusted. Denials that no
- * user file may lift belong to a policy plugin tapping an earlier stage
- * (e.g. `PermissionStage.Sandbox + 50`). No matching rule → no verdict: the mode layer decides.
+ * user file may lift belong to the organisation's managed settings (config/managed-settings.ts:
+ * their deny and ask rules are the top layer, and are checked once more at MANAGED_STAGE, before
+ * any plugin's layer), or to a policy plugin tapping an earlier stage (e.g.
+ * `PermissionStage.Sandbox + 50`). With `allow_managed_rules_only` no other allow rule applies
+ * and approvals are not remembered. No matching rule → no verdict: the mode layer decides.
  *
  * Protected paths (protection.ts): a change to MewCode's settings, config, hooks or audit log,
  * `.git/config`, `.git/hooks/**`, `.claude/**` or `.mcp.json` asks in every mode unless an allow
@@ -28,6 +31,9 @@ import { APPROVALS, PERMISSION_SETTINGS } from './services.js';
 import { loadOnce } from '../../sdk/load-once.js';
 
 export const NAME = 'permission-rules';
+
+/** Where the managed rules are checked: after the blacklist, before the sandbox and every policy plugin. */
+export const MANAGED_STAGE = PermissionStage.Blacklist + 50;
 
 export interface PermissionRulesOptions {
   /** The shell parser for compound commands; the shell-command module's by default. */
@@ -58,6 +64,7 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
         .toDynamicValue((context) => {
           const kernel = context.get<KernelApi>(TOKENS.Kernel);
           const trust = context.get(TOKENS.WorkspaceTrust, { optional: true });
+          const managed = context.get(TOKENS.ManagedPolicy, { optional: true });
           return new PermissionRules({
             projectRoot: kernel.projectRoot,
             homeDir: kernel.homeDir,
@@ -65,6 +72,7 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
             warn: (message) => kernel.warn(message),
             tools: context.get<ToolRegistry>(TOKENS.ToolRegistry),
             ...(trust ? { trust } : {}),
+            ...(managed ? { managed } : {}),
           });
         })
         .inSingletonScope();
@@ -80,6 +88,10 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
       const rules = kernel.container.get(RULES);
       await rules.load(kernel.cli);
 
+      // The managed settings' rules once more, ahead of every other layer: at this stage a deny
+      // ends the chain and an ask is a floor, so a plugin's layer at a stage before the rules
+      // (e.g. a policy plugin at 250 that allows) cannot lift them either.
+      kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: MANAGED_STAGE }, (request) => rules.checkManaged(request));
       kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Rules }, (request) => rules.check(request));
 
       kernel.hooks.permissionDecided.tapPromise(NAME, async ({ request, approval, allowed }) => {

@@ -8,6 +8,7 @@ import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import type { SearchPolicy, ToolRegistry } from '../../types/services.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
+import type { ManagedPolicy } from '../../types/managed.js';
 import { loadMatcherDeps, patternNeeds } from './matchers.js';
 import { appendAllowRule, removeAllowRule } from './persist.js';
 import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Scope } from './rule-set.js';
@@ -34,10 +35,14 @@ export interface RulesContext {
   tools?: ToolRegistry;
   /** Workspace trust (TOKENS.WorkspaceTrust); absent → the project is untrusted. */
   trust?: WorkspaceTrust;
+  /** The organisation's managed settings (TOKENS.ManagedPolicy): their rules are the top layer. */
+  managed?: ManagedPolicy;
 }
 
 export class PermissionRules {
   readonly engine = new RulesEngine(SCOPES.map((scope) => new RuleLayer(scope)));
+  /** The managed layer alone (the same RuleLayer object), checked ahead of every plugin's layer (checkManaged). */
+  private readonly managedEngine = new RulesEngine([this.engine.layer('managed')]);
   readonly files: Record<FileScope, string>;
   /** The user's "allow always" answers for this project (in ~/.mewcode: the user's own file). */
   readonly approvalsFile: string;
@@ -67,12 +72,55 @@ export class PermissionRules {
     for (const raw of approvals!.rules) inputs.push({ list: raw.list, value: raw.value, origin: { scope: 'local', source: approvals!.file, where: raw.where, userOwned: true } });
     for (const value of cli?.disallowedTools ?? []) inputs.push({ list: 'deny', value, origin: { scope: 'session', source: '--disallowedTools' } });
     for (const value of cli?.allowedTools ?? []) inputs.push({ list: 'allow', value, origin: { scope: 'session', source: '--allowedTools' } });
-    for (const rule of await this.compile(inputs)) this.engine.layer(rule.origin.scope).add(rule);
+    for (const rule of await this.compile(this.withoutUnmanagedAllows(inputs))) this.engine.layer(rule.origin.scope).add(rule);
+    await this.loadManaged();
     this.warnUnknownTools();
   }
 
+  /**
+   * The managed settings' deny and ask rules, in the top layer. A managed rule that cannot be
+   * compiled stops the run (this plugin is a safety layer: failing in apply is exit 2): an
+   * organisation's restriction must not vanish with a warning the user may never read.
+   */
+  private async loadManaged(): Promise<void> {
+    const managed = this.context.managed;
+    if (!managed) return;
+    const inputs: RuleInput[] = [];
+    for (const list of ['deny', 'ask'] as const) {
+      for (const { rule, where } of managed.permissions[list]) inputs.push({ list, value: rule, origin: { scope: 'managed', source: 'managed settings', where } });
+    }
+    if (inputs.length === 0) return;
+    const problems: string[] = [];
+    const compiled = await this.compile(inputs, (input, error) => problems.push(`${input.origin.where}: ${input.list} rule ${JSON.stringify(input.value)}: ${error}`));
+    if (problems.length > 0) throw new Error(`managed settings: ${problems.join('; ')}; MewCode does not run with a managed rule it cannot apply`);
+    for (const rule of compiled) this.engine.layer('managed').add(rule);
+  }
+
+  /** With `allow_managed_rules_only`, no allow rule but the organisation's applies: said once, with how many were left out. */
+  private withoutUnmanagedAllows(inputs: readonly RuleInput[]): RuleInput[] {
+    const only = this.context.managed?.permissions.managedRulesOnly;
+    if (!only) return [...inputs];
+    const kept = inputs.filter((input) => input.list !== 'allow');
+    const dropped = inputs.length - kept.length;
+    if (dropped > 0) this.context.warn(`${PREFIX} ${dropped} allow rule${dropped === 1 ? '' : 's'} ignored: managed settings apply only their own permission rules (${only.where}: allow_managed_rules_only)`);
+    return kept;
+  }
+
+  /** Whether an approval may become a rule (not with `allow_managed_rules_only`: it then allows that one call only). */
+  private grantsAllowed(): boolean {
+    const only = this.context.managed?.permissions.managedRulesOnly;
+    if (!only) return true;
+    if (!this.warnedGrant) {
+      this.warnedGrant = true;
+      this.context.warn(`${PREFIX} approvals are not remembered: managed settings apply only their own permission rules (${only.where}: allow_managed_rules_only); each call asks`);
+    }
+    return false;
+  }
+
+  private warnedGrant = false;
+
   /** Parse, load what the patterns need, compile; broken rules are reported (in order) and skipped (K2). */
-  async compile(inputs: readonly RuleInput[]): Promise<CompiledRule[]> {
+  async compile(inputs: readonly RuleInput[], report: (input: RuleInput, error: string) => void = (input, error) => this.reportBadRule(input, error)): Promise<CompiledRule[]> {
     const results = inputs.map((input) => ({ input, parsed: parseRule(input.value, input.list) }));
     const needs = { glob: false, regex: false };
     for (const { parsed } of results) {
@@ -85,7 +133,7 @@ export class PermissionRules {
     const compiled: CompiledRule[] = [];
     for (const { input, parsed } of results) {
       if (!parsed.ok) {
-        this.reportBadRule(input, parsed.error);
+        report(input, parsed.error);
         continue;
       }
       const candidate = new CompiledRule(parsed.rule, input.list, input.origin, pathBasesFor(input.origin.scope, this.context.projectRoot, this.context.homeDir));
@@ -93,7 +141,7 @@ export class PermissionRules {
         candidate.precompile();
         compiled.push(candidate);
       } catch (error) {
-        this.reportBadRule(input, (error as Error).message);
+        report(input, (error as Error).message);
       }
     }
     return compiled;
@@ -138,18 +186,34 @@ export class PermissionRules {
     return verdict;
   }
 
+  /**
+   * The managed rules alone, for the early tap (index.ts): a managed deny ends the chain there,
+   * a managed ask is a floor no later layer's allow (a policy plugin's, a user rule's) lifts.
+   * Undefined when managed settings have no rule or none matches.
+   */
+  async checkManaged(request: PermissionRequest): Promise<PermissionVerdict | undefined> {
+    if (this.engine.layer('managed').size === 0) return undefined;
+    const context = { homeDir: this.context.homeDir, parseCommand: this.context.parseCommand };
+    const verdict = await this.managedEngine.check(request, context);
+    if (verdict?.decision === 'deny') return verdict;
+    const reads = await checkCommandReads(request, this.managedEngine, context);
+    return reads ?? verdict;
+  }
+
   suggest(request: Pick<PermissionRequest, 'toolName' | 'target' | 'projectRoot'>): string {
     return suggestRule(request, this.context.homeDir);
   }
 
   /** "Allow for this session": an exact session rule. */
   async grantSession(rule: string, source = 'approval'): Promise<boolean> {
+    if (!this.grantsAllowed()) return false;
     const [compiled] = await this.compile([{ list: 'allow', value: rule, origin: { scope: 'session', source } }]);
     return compiled ? this.engine.layer('session').add(compiled) : false;
   }
 
   /** "Allow always": applied now, and appended to the user's saved approvals for this project. */
   async grantLocal(rule: string): Promise<boolean> {
+    if (!this.grantsAllowed()) return false;
     const file = this.approvalsFile;
     const [compiled] = await this.compile([{ list: 'allow', value: rule, origin: { scope: 'local', source: file, userOwned: true } }]);
     if (!compiled) return false;

@@ -1,14 +1,15 @@
 /**
  * Compiled rules and the layers that hold them. Layers, highest first (A1 as stated by the
- * permission issue): session (CLI flags and "allow for this session") > local > project > user.
+ * permission issue): managed (the organisation's managed settings: deny and ask only, so nothing
+ * below can lift them) > session (CLI flags and "allow for this session") > local > project > user.
  */
 import path from 'node:path';
 import type { ToolCategory } from '../../types/tools.js';
 import { compileCommandTest, compilePathTest, compileRegex, hasPathGlobChars, resolveExactPath, resolvePathPattern, type PathBases, type Test } from './matchers.js';
 import { FRIENDLY_NAMES, PATH_RULE_NAMES, friendlyName, type ParsedRule, type RuleList } from './rule-syntax.js';
 
-export type Scope = 'session' | 'local' | 'project' | 'user';
-export const SCOPES: readonly Scope[] = ['session', 'local', 'project', 'user'];
+export type Scope = 'managed' | 'session' | 'local' | 'project' | 'user';
+export const SCOPES: readonly Scope[] = ['managed', 'session', 'local', 'project', 'user'];
 
 export interface RuleOrigin {
   scope: Scope;

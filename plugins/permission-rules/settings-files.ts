@@ -41,7 +41,7 @@ import type { Scope } from './rule-set.js';
 
 export const PREFIX = 'permission-rules:';
 
-export type FileScope = Exclude<Scope, 'session'>;
+export type FileScope = Exclude<Scope, 'session' | 'managed'>;
 
 export interface RawRule {
   list: RuleList;

@@ -98,7 +98,9 @@ export default definePlugin({
     bind(TOKENS.CommandSandbox)
       .toDynamicValue((context) => {
         const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        const managed = context.get(TOKENS.ManagedPolicy, { optional: true });
         return new OsCommandSandbox({
+          ...(managed ? { managed } : {}),
           homeDir: kernel.homeDir,
           warn: (message) => kernel.warn(message),
           // Bound by permission-rules (when the build has it); read at each call, after its files are loaded.

@@ -20,6 +20,8 @@ import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome
 import { MAX_RULE_HIDDEN, MAX_RULE_VISITED, ruleHiddenPaths } from './read-rules.js';
 import { seatbeltArgs } from './seatbelt.js';
 import { DEFAULT_SANDBOX_SETTINGS, readSandboxSettings, type SandboxSettings } from './settings.js';
+import { applyManagedSandbox, unconfinedRefusal } from './managed.js';
+import type { ManagedPolicy } from '../../types/managed.js';
 
 export interface OsSandboxOptions {
   /** Where the user's settings are read from (the kernel's home directory). */
@@ -41,6 +43,8 @@ export interface OsSandboxOptions {
   env?: NodeJS.ProcessEnv;
   /** Tests: another architecture for the seccomp filter. */
   arch?: string;
+  /** The organisation's managed settings (TOKENS.ManagedPolicy): they may force the sandbox on and pin its hosts. */
+  managed?: ManagedPolicy;
 }
 
 /**
@@ -143,7 +147,10 @@ export class OsCommandSandbox implements CommandSandbox {
 
   async wrap(command: SandboxCommand): Promise<SandboxWrapResult> {
     const status = await this.probe();
-    if (!status.active) return { kind: 'unsandboxed', status };
+    if (!status.active) {
+      const refusal = unconfinedRefusal(this.options.managed, status.reason);
+      return refusal === undefined ? { kind: 'unsandboxed', status } : { kind: 'refused', message: refusal };
+    }
     const located = this.locate() as Extract<Located, { ok: true }>;
     try {
       const dirs = await this.sessionDirs();
@@ -262,7 +269,7 @@ export class OsCommandSandbox implements CommandSandbox {
 
   private async loadSettings(): Promise<void> {
     this.settingsLoaded ??= readSandboxSettings(this.options.homeDir, this.options.warn).then((settings) => {
-      this.settings = settings;
+      this.settings = applyManagedSandbox(settings, this.options.managed, this.options.warn);
     });
     await this.settingsLoaded;
   }

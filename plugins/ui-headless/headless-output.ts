@@ -41,6 +41,10 @@ export class HeadlessOutput implements UserOutput {
     if (!approvals) {
       return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} Re-run with a --permission-mode that allows it, or add an allow rule to the settings.` };
     }
+    // An organisation's managed ask rule: no flag or user rule lifts it, so none is suggested.
+    if (request.verdict.layer.startsWith('permission-rules:managed')) {
+      return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} Managed settings require a person to approve it: run interactively to answer.` };
+    }
     const rule = approvals.suggestRule(request);
     const mode = request.verdict.layer === 'permission-mode' ? `, or re-run with --permission-mode ${request.category === 'write' ? 'acceptEdits' : 'bypassPermissions'}` : '';
     return {

@@ -7,7 +7,7 @@ import { prepareCli, removeTempDirs, runCli, tempDir } from './helpers.js';
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
-const CHECKS = ['node', 'config', 'trust', 'provider', 'ripgrep', 'proxy', 'sandbox', 'audit', 'plugins'];
+const CHECKS = ['node', 'managed', 'config', 'trust', 'provider', 'ripgrep', 'proxy', 'sandbox', 'audit', 'plugins'];
 
 test.concurrent('a good setup: exit 0, every check on its own line, the key never printed', async () => {
   const cwd = tempDir('mewcode-doctor-cwd-');

@@ -10,6 +10,7 @@ import type { KernelApi } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { UiStore } from './ui-store.js';
 import { localCommands, type LocalCommand } from './local-commands.js';
+import { bypassRefusal } from './bypass-refusal.js';
 import { compareNames } from '../../../sdk/plain-intl.js';
 
 /** Shift+Tab cycles through these (bypass only by flag or settings: never one key away). */
@@ -166,7 +167,9 @@ export class TuiController {
 export function initialMode(kernel: KernelApi, given: PermissionMode, modeGiven: boolean): PermissionMode {
   if (modeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return given;
   const mode = kernel.container.get(TOKENS.PermissionSettings).defaultMode();
-  return mode !== undefined && PERMISSION_MODES.includes(mode) ? mode : given;
+  const chosen = mode !== undefined && PERMISSION_MODES.includes(mode) ? mode : given;
+  // The kernel runs it as default anyway (and says so); the status line must not claim bypass.
+  return chosen === 'bypassPermissions' && bypassRefusal(kernel) !== undefined ? 'default' : chosen;
 }
 
 export function message(error: unknown): string {

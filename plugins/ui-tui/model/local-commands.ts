@@ -8,6 +8,7 @@ import { PERMISSION_MODES } from '../../../types/permissions.js';
 import type { KernelApi } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { UiStore } from './ui-store.js';
+import { bypassRefusal } from './bypass-refusal.js';
 
 /** What the local commands use of the UI (the controller is one); named here so they do not import it. */
 export interface CommandHost {
@@ -53,10 +54,13 @@ export function localCommands(ui: CommandHost): LocalCommand[] {
       async run(args) {
         let wanted = args.trim();
         if (!wanted) {
-          wanted = (await store.pick({ title: 'Permission mode', items: PERMISSION_MODES.map((m) => ({ label: m, value: m, ...(m === ui.mode ? { detail: 'current' } : {}) })) })) ?? '';
+          const offered = PERMISSION_MODES.filter((m) => m !== 'bypassPermissions' || bypassRefusal(kernel) === undefined);
+          wanted = (await store.pick({ title: 'Permission mode', items: offered.map((m) => ({ label: m, value: m, ...(m === ui.mode ? { detail: 'current' } : {}) })) })) ?? '';
           if (!wanted) return undefined;
         }
         if (!PERMISSION_MODES.includes(wanted as PermissionMode)) return { isError: true, output: `Unknown mode ${wanted}; one of ${PERMISSION_MODES.join(', ')}.` };
+        const refused = wanted === 'bypassPermissions' ? bypassRefusal(kernel) : undefined;
+        if (refused !== undefined) return { isError: true, output: `${refused}; the mode stays ${ui.mode}.` };
         ui.setMode(wanted as PermissionMode);
         return { output: `Mode: ${wanted}.` };
       },
