@@ -2,7 +2,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { initialStatus } from '../../../plugins/ui-tui/app/start.js';
-import { bypassRefusal, initialMode, TuiController } from '../../../plugins/ui-tui/model/controller.js';
+import { bypassRefusal } from '../../../plugins/ui-tui/model/bypass-refusal.js';
+import { initialMode, TuiController } from '../../../plugins/ui-tui/model/controller.js';
 import { localCommands } from '../../../plugins/ui-tui/model/local-commands.js';
 import { UiStore } from '../../../plugins/ui-tui/model/ui-store.js';
 import permissionRules from '../../../plugins/permission-rules/index.js';
