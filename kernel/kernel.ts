@@ -14,7 +14,6 @@ import type { Reporter } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
-import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { createVarExpander } from '../config/expand.js';
 import { configScopeAt } from '../config/scope.js';
@@ -37,6 +36,7 @@ import { PluginContext } from './plugin-context.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
+import { pluginSpecsFor } from './plugin-specs.js';
 import { ProviderRegistryImpl } from './provider-registry.js';
 import { resolveProviderSettings } from './provider-settings.js';
 import { StderrReporter } from './reporter.js';
@@ -248,20 +248,9 @@ export class Kernel implements KernelApi {
     return this.lifecycle.criticalReady();
   }
 
-  /**
-   * Where each configured plugin may be loaded from. The user's own entries resolve from
-   * `~/.mewcode` first, and from the project only once it is trusted: otherwise an untrusted
-   * repository's node_modules (or a file it ships) would supply the code a user-level name loads.
-   */
+  /** Where each configured plugin may be loaded from (plugin-specs.ts). */
   private pluginSpecs(entries: readonly PluginEntry[]): PluginSpec[] {
-    const userDir = path.join(this.options.homeDir, '.mewcode');
-    const projectAllowed = this.options.trust?.isTrusted() ?? true;
-    return entries.map(({ use: spec, required, index }): PluginSpec => {
-      const flag = required ? { required } : {};
-      if (configScopeAt(this.resolvedConfig, ['plugins', index]) !== 'user') return { spec, from: [this.options.projectRoot], ...flag };
-      if (projectAllowed) return { spec, from: [userDir, this.options.projectRoot], ...flag };
-      return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)`, ...flag };
-    });
+    return pluginSpecsFor(entries, { config: this.resolvedConfig, projectRoot: this.options.projectRoot, homeDir: this.options.homeDir, trust: this.options.trust });
   }
 
   /** Why the run cannot go on without this plugin, or undefined when it can. */
