@@ -20,7 +20,7 @@ export async function pluginDoctorChecks(context: DoctorContext, plugins: readon
   let checks: Contribution<DoctorCheck>[];
   try {
     // Warnings of the plugin set itself (a plugin that cannot load…) are the kernel boot's, shown on the plugins line.
-    const build = await resolveBuildPlugins({ plugins, config: context.config, projectRoot: context.cwd, homeDir: context.homeDir, trust: context.trust, warn: () => undefined });
+    const build = await resolveBuildPlugins({ plugins, config: context.config, projectRoot: context.cwd, homeDir: context.homeDir, trust: context.trust, warn: () => undefined, requiredFailure: 'warn' });
     checks = collectDoctorChecks(build, { reserved: DOCTOR_OWN_CHECKS, warn: (message) => clashes.push({ status: 'warn', check: 'plugins', message, hint: 'see the plugins named' }) });
   } catch {
     checks = []; // a required plugin that cannot load: the plugins line says it

@@ -48,7 +48,8 @@ async function lookUp(place: Place, trustProject: boolean, plugins: readonly Mew
   };
   const trust = await createWorkspaceTrust({ projectRoot: place.cwd, homeDir: place.homeDir, env: place.env, flag: trustProject });
   const config = await loadConfig({ cwd: place.cwd, homeDir: place.homeDir, trust });
-  const build = await resolveBuildPlugins({ plugins, config, projectRoot: place.cwd, homeDir: place.homeDir, trust, warn });
+  // A required plugin that cannot load stops every run, not the commands that inspect (audit verify, sessions).
+  const build = await resolveBuildPlugins({ plugins, config, projectRoot: place.cwd, homeDir: place.homeDir, trust, warn, requiredFailure: 'warn' });
   const commands = collectSubcommands(build, { reserved: OWN_COMMANDS, warn });
   return { build, commands, warnings };
 }

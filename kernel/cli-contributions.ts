@@ -28,6 +28,12 @@ export interface BuildPluginsInput {
   homeDir: string;
   trust?: WorkspaceTrust;
   warn(message: string): void;
+  /**
+   * A required plugin that cannot be loaded: a ConfigurationError (as at boot, the default), or a
+   * warning (commands that inspect, such as `audit verify`, must work while a plugin is broken; a
+   * run still stops).
+   */
+  requiredFailure?: 'throw' | 'warn';
 }
 
 export interface BuildPlugins {
@@ -43,9 +49,13 @@ export interface BuildPlugins {
 export async function resolveBuildPlugins(input: BuildPluginsInput): Promise<BuildPlugins> {
   const settings = await readKernelSettings(input.config, input.warn);
   const required = (message: string): ConfigurationError => new ConfigurationError(`${message}. It is required by configuration (plugins: { use, required: true }), so MewCode will not run without it.`);
+  const failRequired = (message: string): void => {
+    if (input.requiredFailure === 'warn') input.warn(required(message).message);
+    else throw required(message);
+  };
   const external = await loadExternalPlugins(pluginSpecsFor(settings.plugins, { config: input.config, projectRoot: input.projectRoot, homeDir: input.homeDir, trust: input.trust }), (spec, message) => {
-    if (spec.required) throw required(message);
-    input.warn(`${message}; skipped`);
+    if (spec.required) failRequired(message);
+    else input.warn(`${message}; skipped`);
   });
   const requiredPlugins = new Set(external.filter(({ spec }) => spec.required).map(({ plugin }) => plugin));
   const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
@@ -54,8 +64,8 @@ export async function resolveBuildPlugins(input: BuildPluginsInput): Promise<Bui
     sourceOf: (plugin) => sources.get(plugin),
     isRequired: (plugin) => requiredPlugins.has(plugin),
     refuse: (plugin, message) => {
-      if (requiredPlugins.has(plugin)) throw required(message);
-      input.warn(message);
+      if (requiredPlugins.has(plugin)) failRequired(message);
+      else input.warn(message);
     },
   });
   return { plugins, fromBuild: (plugin) => input.plugins.includes(plugin) };
