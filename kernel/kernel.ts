@@ -33,6 +33,8 @@ import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
 import { PermissionChain } from './permission-chain.js';
 import { PluginContext } from './plugin-context.js';
+import { pluginDebugEnabled } from './plugin-debug.js';
+import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
@@ -111,6 +113,8 @@ export class Kernel implements KernelApi {
   /** Set when the first answer's first event arrives: warming stops, the turn needs the CPU. */
   private firstAnswerBegan = false;
   private readonly chain: PermissionChain;
+  /** Plugins' failures: each warning once, with the stack under --debug. */
+  private readonly failures: PluginFailureLog;
   private readonly lifecycle: PluginLifecycle;
   private readonly resolvedConfig: ResolvedConfig;
   private readonly pluginConfig = new Map<string, unknown>();
@@ -140,7 +144,8 @@ export class Kernel implements KernelApi {
       warn: (message) => this.warn(message),
       ...(options.permissionLayerTimeoutMs !== undefined ? { timeoutMs: options.permissionLayerTimeoutMs } : {}),
     });
-    guardHooks(this.#raw, (error) => this.warn(error.message), { ...shapeTransforms((message) => this.warn(message)), checkPermission: this.chain.transform });
+    this.failures = new PluginFailureLog((message) => this.warn(message), pluginDebugEnabled(options.env ?? process.env, options.cli?.debug));
+    guardHooks(this.#raw, (error) => this.failures.report(error.message, error), { ...shapeTransforms((message) => this.failures.report(message)), checkPermission: this.chain.transform });
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
     this.bindings = new BindingLedger((plugin) => (this.essential.has(plugin) ? 'essential' : this.safety.has(plugin) ? 'safety' : undefined));
     this.lifecycle = new PluginLifecycle({
@@ -149,6 +154,7 @@ export class Kernel implements KernelApi {
       ledger: this.ledger,
       bindings: this.bindings,
       warn: (message) => this.warn(message),
+      withStack: (message, error) => this.failures.withStack(message, error),
       contextFor: (plugin) =>
         new PluginContext(
           this,
