@@ -1,5 +1,4 @@
 /** Command-line parsing with Node's own util.parseArgs: no dependency, nothing to load at start-up. */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
@@ -7,14 +6,14 @@ import { PRINT_MAX_TURNS } from '../types/session.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
-export const HELP = `Usage: mewcode [options] [prompt]
-       mewcode audit verify [--file F]
+/**
+ * The help's head (usage and options); the commands follow, MewCode's own and then those of the
+ * build's plugins (plugin-subcommands.ts), then HELP_TAIL.
+ */
+export const HELP_HEAD = `Usage: mewcode [options] [prompt]
        mewcode doctor [--provider P] [--model M] [--trust-project]
-       mewcode sessions
-       mewcode mcp list [--trust-project]
-       mewcode hooks [--trust-project]
-       mewcode skills [--trust-project] | skills install <url> [--project]
        mewcode plugin add <npm package | path> [--project] | plugin remove <name> | plugin list
+       mewcode <command of a plugin> …   (listed below)
 
 MewCode, a terminal coding agent.
 
@@ -37,21 +36,14 @@ Options:
                                 code-running settings without asking (also MEWCODE_TRUST_PROJECT=1)
   --dangerously-skip-sandbox    allow bypassPermissions for bash on a machine where no OS sandbox can run
   --debug-boot                  print each plugin's load time to stderr
+  --debug                       show a failing plugin's stack (also MEWCODE_DEBUG=plugins)
   -v, --version                 print the version
   -h, --help                    print this help
 
-Commands:
-  audit verify [--file F]       check the permission audit log's hash chain (default
-                                .mewcode/audit.jsonl): exit 0 intact, 1 broken (first bad line
-                                named), 2 no log or bad usage
-  hooks [--trust-project]       list the hook rules of the settings files: event, matcher,
-                                command, source, trust state, and runs counted in .mewcode/hooks.log
-  skills [--trust-project]      list the skills a run here would offer: name, mode, source folder,
-                                description, and problems found (fixed-up values, skipped folders)
-  skills install <url> [--project]
-                                install a skill from a github.com tree URL, a raw.githubusercontent.com
-                                SKILL.md or skills.sh into ~/.mewcode/skills (or the project's
-                                .mewcode/skills); MEWCODE_SKILLS_GITHUB_API / _RAW_BASE change the endpoints
+`;
+
+/** MewCode's own commands (a plugin cannot take these names). */
+export const OWN_COMMANDS_HELP = `Commands:
   plugin add <spec> [--project]
                                 install a MewCode plugin (an npm package name or spec, a package
                                 folder or tarball, or a plugin file) into ~/.mewcode (or the
@@ -60,15 +52,14 @@ Commands:
                                 take it out of plugins: and uninstall it
   plugin list                   the plugins your configuration and the project's name, and where
                                 each resolves
-  mcp list [--trust-project]    connect to every configured MCP server and list each: state,
-                                transport, tool count, unset variables, last error, log file
-  sessions                      list this project's saved sessions, newest first: id, age, model,
-                                message count, title
   doctor                        check this machine and project: Node.js, configuration files,
-                                workspace trust, provider and API key (never printed), ripgrep,
-                                OS sandbox, audit log, plugins; one ok/warn/fail line each;
-                                exit 0 without a fail, 1 with one, 2 bad usage
+                                workspace trust, provider and API key (never printed), proxy,
+                                plugins, and each plugin's checks (OS sandbox, ripgrep, audit
+                                log…); one ok/warn/fail line each; exit 0 without a fail, 1 with
+                                one, 2 bad usage
+`;
 
+export const HELP_TAIL = `
 Environment (used when no providers are configured):
   ANTHROPIC_API_KEY / OPENAI_API_KEY     API key; ANTHROPIC_BASE_URL / OPENAI_BASE_URL to change the endpoint
   MEWCODE_PROVIDER=anthropic|openai      which protocol to use;   MEWCODE_MODEL=<model>   which model
@@ -77,6 +68,37 @@ Configuration: ~/.mewcode/config.yaml, .mewcode.yaml (or .mewcode/config.yaml), 
 Managed settings (an organisation's policy, above all of these): /etc/mewcode/managed-settings.yaml
   (macOS: /Library/Application Support/MewCode/managed-settings.yaml); MEWCODE_MANAGED_SETTINGS=<path> adds one more
 `;
+
+/** The help of a build without any plugin command. */
+export const HELP = `${HELP_HEAD}${OWN_COMMANDS_HELP}${HELP_TAIL}`;
+
+/** The first words MewCode answers itself; every other first word may be a plugin's command. */
+export const OWN_COMMANDS: ReadonlySet<string> = new Set(['doctor', 'plugin', 'plugins', 'help', 'version']);
+
+const SUMMARY_COLUMN = 32;
+const HELP_WIDTH = 100;
+
+/** `  <usage>   <summary>` lines in the help's layout: the summary wrapped at the help's width. */
+export function formatCommandHelp(commands: readonly { usage: string; summary: string }[]): string {
+  const indent = ' '.repeat(SUMMARY_COLUMN);
+  return commands
+    .map(({ usage, summary }) => {
+      const words = summary.split(/\s+/).filter(Boolean);
+      const lines: string[] = [];
+      let line = '';
+      for (const word of words) {
+        if (line !== '' && SUMMARY_COLUMN + line.length + 1 + word.length > HELP_WIDTH) {
+          lines.push(line);
+          line = word;
+        } else line = line === '' ? word : `${line} ${word}`;
+      }
+      if (line !== '') lines.push(line);
+      const head = `  ${usage}`;
+      const first = head.length < SUMMARY_COLUMN ? `${head.padEnd(SUMMARY_COLUMN)}${lines.shift() ?? ''}` : `${head}\n${indent}${lines.shift() ?? ''}`;
+      return [first.trimEnd(), ...lines.map((l) => `${indent}${l}`)].join('\n');
+    })
+    .join('\n');
+}
 
 /**
  * `--allowedTools "Bash(git log:*),Read" --allowedTools Edit`: values may repeat and may hold
@@ -104,13 +126,7 @@ export type ParsedCommand =
   | { kind: 'version' }
   | { kind: 'help' }
   | { kind: 'run'; options: CliOptions }
-  | { kind: 'audit-verify'; file: string }
   | { kind: 'doctor'; options: DoctorOptions }
-  | { kind: 'sessions'; cwd: string }
-  | { kind: 'mcp-list'; options: DoctorOptions }
-  | { kind: 'hooks'; options: DoctorOptions }
-  | { kind: 'skills-list'; options: DoctorOptions }
-  | { kind: 'skills-install'; options: DoctorOptions; url: string; scope: 'user' | 'project' }
   | { kind: 'plugin'; action: 'add' | 'remove'; target: string; scope: 'user' | 'project'; cwd: string }
   | { kind: 'plugin'; action: 'list'; cwd: string }
   | { kind: 'error'; message: string };
@@ -127,22 +143,11 @@ export interface DoctorOptions {
 /** Environment values that switch a boolean on (`MEWCODE_TRUST_PROJECT=1` for CI). */
 const ENV_TRUE = new Set(['1', 'true']);
 
-/** The audit log checked by `audit verify` when no --file is given. */
-export const DEFAULT_AUDIT_FILE = path.join('.mewcode', 'audit.jsonl');
-
-const AUDIT_USAGE = 'usage: mewcode audit verify [--file F]';
-
 export function parseCommandLine(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>> = process.env): ParsedCommand {
-  // A subcommand is the first word exactly; `mewcode "audit this"` stays a prompt.
-  if (argv[0] === 'audit') return parseAuditCommand(argv.slice(1), cwd);
+  // A subcommand is the first word exactly; `mewcode "doctor this"` stays a prompt. The plugins'
+  // commands (`sessions`, `audit verify`…) are looked up before this (subcommands.ts).
   if (argv[0] === 'doctor') return parseDoctorCommand(argv.slice(1), cwd, env);
-  if (argv[0] === 'mcp') return parseMcpCommand(argv.slice(1), cwd, env);
-  if (argv[0] === 'hooks') return parseHooksCommand(argv.slice(1), cwd, env);
-  if (argv[0] === 'skills') return parseSkillsCommand(argv.slice(1), cwd, env);
   if (argv[0] === 'plugin' || argv[0] === 'plugins') return parsePluginCommand(argv.slice(1), cwd);
-  if (argv[0] === 'sessions') {
-    return argv.length === 1 ? { kind: 'sessions', cwd } : { kind: 'error', message: `sessions takes no arguments (got "${argv.slice(1).join(' ')}"); usage: mewcode sessions` };
-  }
   let parsed;
   try {
     parsed = parseArgs({
@@ -158,6 +163,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         provider: { type: 'string' },
         model: { type: 'string' },
         'debug-boot': { type: 'boolean' },
+        debug: { type: 'boolean' },
         'trust-project': { type: 'boolean' },
         'dangerously-skip-sandbox': { type: 'boolean' },
         // Claude Code requires --verbose with `-p --output-format stream-json`; scripts pass it.
@@ -207,27 +213,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
   if (maxTurns !== undefined) options.maxTurns = Number(maxTurns.trim());
+  if (values.debug) options.debug = true;
   if (values.continue) options.continueLatest = true;
   if (values.resume !== undefined) options.resumeId = values.resume.trim();
   return { kind: 'run', options };
-}
-
-/** `audit verify [--file F]`: the file is resolved against `cwd`. */
-function parseAuditCommand(argv: readonly string[], cwd: string): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { file: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    return { kind: 'error', message: `${firstSentence(error)}; ${AUDIT_USAGE}` };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { kind: 'help' };
-  if (positionals.length !== 1 || positionals[0] !== 'verify') {
-    const got = positionals.length === 0 ? 'no subcommand' : `"${positionals.join(' ')}"`;
-    return { kind: 'error', message: `audit takes one subcommand, verify (got ${got}); ${AUDIT_USAGE}` };
-  }
-  if (values.file !== undefined && values.file.trim() === '') return { kind: 'error', message: `--file needs a path; ${AUDIT_USAGE}` };
-  return { kind: 'audit-verify', file: path.resolve(cwd, values.file ?? DEFAULT_AUDIT_FILE) };
 }
 
 const DOCTOR_USAGE = 'usage: mewcode doctor [--provider P] [--model M] [--trust-project]';
@@ -260,58 +249,9 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
   return { kind: 'doctor', options };
 }
 
-/** `mewcode <words> [--trust-project]`: a listing command whose only flag is trust. */
-function parseTrustOnlyCommand(
-  argv: readonly string[],
-  cwd: string,
-  env: Readonly<Record<string, string | undefined>>,
-  usage: string,
-): { options: DoctorOptions; positionals: string[] } | { error: ParsedCommand } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    return { error: { kind: 'error', message: `${firstSentence(error)}; ${usage}` } };
-  }
-  if (parsed.values.help) return { error: { kind: 'help' } };
-  return { options: { cwd, trustProject: trustFlag(parsed.values['trust-project'], env) }, positionals: parsed.positionals };
-}
-
 /** --trust-project, or MEWCODE_TRUST_PROJECT=1 for CI. */
 function trustFlag(given: boolean | undefined, env: Readonly<Record<string, string | undefined>>): boolean {
   return given === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase());
-}
-
-const HOOKS_USAGE = 'usage: mewcode hooks [--trust-project]';
-
-/** `hooks [--trust-project]`: the hook rules a run in `cwd` would use. */
-function parseHooksCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
-  const parsed = parseTrustOnlyCommand(argv, cwd, env, HOOKS_USAGE);
-  if ('error' in parsed) return parsed.error;
-  if (parsed.positionals.length > 0) return { kind: 'error', message: `hooks takes no arguments (got "${parsed.positionals.join(' ')}"); ${HOOKS_USAGE}` };
-  return { kind: 'hooks', options: parsed.options };
-}
-
-const SKILLS_USAGE = 'usage: mewcode skills [--trust-project] | mewcode skills install <url> [--project]';
-
-/** `skills [list] [--trust-project]` or `skills install <url> [--project]`. */
-function parseSkillsCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { 'trust-project': { type: 'boolean' }, project: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    return { kind: 'error', message: `${firstSentence(error)}; ${SKILLS_USAGE}` };
-  }
-  if (parsed.values.help) return { kind: 'help' };
-  const options: DoctorOptions = { cwd, trustProject: trustFlag(parsed.values['trust-project'], env) };
-  const [sub, ...rest] = parsed.positionals;
-  if (sub === undefined || (sub === 'list' && rest.length === 0)) {
-    if (parsed.values.project) return { kind: 'error', message: `--project is for skills install; ${SKILLS_USAGE}` };
-    return { kind: 'skills-list', options };
-  }
-  if (sub === 'install' && rest.length === 1) return { kind: 'skills-install', options, url: rest[0]!, scope: parsed.values.project ? 'project' : 'user' };
-  if (sub === 'install') return { kind: 'error', message: `skills install takes one URL; ${SKILLS_USAGE}` };
-  return { kind: 'error', message: `unknown skills subcommand "${parsed.positionals.join(' ')}"; ${SKILLS_USAGE}` };
 }
 
 const PLUGIN_USAGE = 'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list';
@@ -335,19 +275,6 @@ function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand
     return { kind: 'plugin', action, target: rest[0]!.trim(), scope: parsed.values.project ? 'project' : 'user', cwd };
   }
   return { kind: 'error', message: `unknown plugin subcommand "${parsed.positionals.join(' ')}"; ${PLUGIN_USAGE}` };
-}
-
-const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';
-
-/** `mcp list [--trust-project]`: the MCP servers a run in `cwd` would start. */
-function parseMcpCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
-  const parsed = parseTrustOnlyCommand(argv, cwd, env, MCP_USAGE);
-  if ('error' in parsed) return parsed.error;
-  const { positionals } = parsed;
-  if (positionals.length !== 1 || positionals[0] !== 'list') {
-    return { kind: 'error', message: `${positionals.length === 0 ? 'mcp needs a subcommand' : `unknown mcp subcommand "${positionals.join(' ')}"`}; ${MCP_USAGE}` };
-  }
-  return { kind: 'mcp-list', options: parsed.options };
 }
 
 /** parseArgs appends advice about '--' that reads oddly here; keep its first sentence. */

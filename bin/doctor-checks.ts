@@ -1,9 +1,8 @@
 /**
- * The checks of `mewcode doctor` that need no kernel: Node.js, configuration files, workspace
- * trust, ripgrep and the audit log. Each returns its lines; none throws for what it finds.
+ * The checks of `mewcode doctor` that need no kernel and belong to no plugin: Node.js,
+ * configuration files, workspace trust and the proxy. Each returns its lines; none throws for what
+ * it finds. The plugins' checks (OS sandbox, ripgrep, audit log…) come with the plugins.
  */
-import { access } from 'node:fs/promises';
-import path from 'node:path';
 import type { ResolvedConfig } from '../types/config.js';
 import type { TrustSource, WorkspaceTrust } from '../types/trust.js';
 import type { CheckLine } from './doctor-report.js';
@@ -90,39 +89,10 @@ export function checkTrust(trust: WorkspaceTrust): CheckLine[] {
   return lines;
 }
 
-export function checkRipgrep(found: string | undefined): CheckLine[] {
-  if (found) return [{ status: 'ok', check: 'ripgrep', message: `rg at ${found} (the grep tool uses it)` }];
-  return [{ status: 'warn', check: 'ripgrep', message: 'rg is not on PATH: the grep tool falls back to its slower built-in engine', hint: 'install ripgrep (e.g. apt-get install ripgrep, brew install ripgrep)' }];
-}
-
 /** The proxy variables every outgoing request honours (model, MCP over HTTP, skill installs). */
 export function checkProxy(env: NodeJS.ProcessEnv): CheckLine[] {
   const set = describeProxyEnvironment(env);
   if (set.length === 0) return [{ status: 'ok', check: 'proxy', message: 'no HTTPS_PROXY, HTTP_PROXY or ALL_PROXY: requests go out directly' }];
   const text = set.map(({ name, value }) => `${name}=${value}`).join(', ');
   return [{ status: 'ok', check: 'proxy', message: `in use: ${text} (model requests, MCP over HTTP and skill installs)` }];
-}
-
-/** The project's audit log (.mewcode/audit.jsonl), when there is one: its hash chain must hold. */
-export async function checkAudit(projectRoot: string, homeDir: string): Promise<CheckLine[]> {
-  const file = path.join(projectRoot, '.mewcode', 'audit.jsonl');
-  const { anchorFileOf, headFileOf } = await import('../plugins/permission-audit/chain.js');
-  const exists = async (f: string): Promise<boolean> => access(f).then(() => true, () => false);
-  if (!(await exists(file)) && !(await exists(headFileOf(file)))) {
-    return [{ status: 'ok', check: 'audit', message: 'no audit log in this project yet (.mewcode/audit.jsonl)' }];
-  }
-  const { verifyAuditLog } = await import('../plugins/permission-audit/verify.js');
-  try {
-    const result = await verifyAuditLog(file, { anchor: anchorFileOf(homeDir, file) });
-    if (result.ok === 'missing') return [{ status: 'ok', check: 'audit', message: 'no audit log in this project yet (.mewcode/audit.jsonl)' }];
-    if (result.ok) return [{ status: 'ok', check: 'audit', message: `audit log intact: ${result.records} records in ${result.files} file${result.files === 1 ? '' : 's'}` }];
-    return [{
-      status: 'fail',
-      check: 'audit',
-      message: `audit log BROKEN: ${result.file} line ${result.line}: ${result.reason}`,
-      hint: 'it was changed outside MewCode; keep a copy, investigate, then move it aside (mewcode audit verify repeats this check)',
-    }];
-  } catch (error) {
-    return [{ status: 'fail', check: 'audit', message: `cannot read the audit log ${file}: ${(error as Error).message}`, hint: 'check the file\'s permissions' }];
-  }
 }

@@ -1,6 +1,6 @@
 /**
- * The checks of `mewcode doctor` that need a booted kernel: the provider a run would use, the
- * plugins that load (and what they warn about), and the OS sandbox bash would run in. The kernel
+ * The checks of `mewcode doctor` that need a booted kernel: the provider a run would use and the
+ * plugins that load (and what they warn about); the plugins' own checks run on it too. The kernel
  * is booted as bin/main.ts boots it, but no session starts and no model is called.
  *
  * Two differences from a run, both so that doctor changes nothing: workspace trust is bound as a
@@ -12,13 +12,11 @@ import { ContainerModule } from 'inversify';
 import type { ResolvedConfig } from '../types/config.js';
 import { definePlugin, type CliOptions, type MewcodePlugin } from '../types/plugin.js';
 import type { Provider, ProviderFactory } from '../types/provider.js';
-import { describeSandboxNetwork, type SandboxStatus } from '../types/sandbox.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
 import type { DoctorOptions } from './cli-args.js';
 import type { CheckLine } from './doctor-report.js';
 import { Kernel, MemoryReporter } from '../kernel/index.js';
-import { locateMechanism, probeAsync } from '../plugins/sandbox-os/probe.js';
 
 const TRUST_PLUGIN = 'doctor-workspace-trust';
 const STAND_IN = 'doctor-stand-in';
@@ -189,48 +187,20 @@ function pluginLines(kernel: Kernel, warnings: readonly CheckLine[], standIn: bo
   return [{ status: 'ok', check: 'plugins', message: `${names.length} loaded${note}: ${names.join(', ')}` }, ...warnings];
 }
 
-export function sandboxLines(status: SandboxStatus | undefined, binary?: string): CheckLine[] {
-  const unsandboxed = 'bash would run unsandboxed (it asks for approval in default mode, and bypassPermissions needs --dangerously-skip-sandbox)';
-  if (status === undefined) {
-    return [{ status: 'warn', check: 'sandbox', message: `this build has no OS sandbox plugin: ${unsandboxed}`, hint: 'use a build with the sandbox-os plugin' }];
-  }
-  if (status.active) {
-    const where = binary ? ` (${binary})` : '';
-    return [{ status: 'ok', check: 'sandbox', message: `${status.mechanism}${where}: bash commands run in the OS sandbox, network ${describeSandboxNetwork(status)}` }];
-  }
-  if (status.disabledByUser) {
-    return [{ status: 'warn', check: 'sandbox', message: `OS sandbox ${status.reason ?? 'turned off by the user'}: ${unsandboxed}`, hint: 'remove sandbox: false from your settings to turn it back on' }];
-  }
-  const install = process.platform === 'linux' ? 'install bubblewrap (apt-get install bubblewrap) and allow unprivileged user namespaces' : process.platform === 'darwin' ? 'sandbox-exec ships with macOS: check /usr/bin/sandbox-exec' : 'no OS sandbox exists for this platform';
-  return [{ status: 'warn', check: 'sandbox', message: `no OS sandbox: ${status.reason ?? 'unavailable'}; ${unsandboxed}`, hint: install }];
-}
-
-/** Without a kernel: what the sandbox plugin would find (the user's `sandbox:` setting is not read). */
-async function sandboxWithoutKernel(): Promise<CheckLine[]> {
-  const located = locateMechanism();
-  if (!located.ok) return sandboxLines({ active: false, mechanism: 'none', reason: located.reason });
-  const outcome = await probeAsync(located.found);
-  return sandboxLines(outcome.ok ? { active: true, mechanism: located.found.mechanism } : { active: false, mechanism: 'none', reason: outcome.reason }, located.found.binary);
-}
-
-async function sandboxOfKernel(kernel: Kernel): Promise<CheckLine[]> {
-  if (!kernel.container.isBound(TOKENS.CommandSandbox)) return sandboxLines(undefined);
-  const status = await kernel.container.get(TOKENS.CommandSandbox).probe();
-  let binary: string | undefined;
-  if (status.active) {
-    const located = locateMechanism();
-    if (located.ok && located.found.mechanism === status.mechanism) binary = located.found.binary;
-  }
-  return sandboxLines(status, binary);
+/** A build without a CommandSandbox: bash runs without an OS sandbox (no plugin's check would say so). */
+export function noSandboxPluginLines(): CheckLine[] {
+  return [{ status: 'warn', check: 'sandbox', message: 'this build has no OS sandbox plugin: bash would run unsandboxed (it asks for approval in default mode, and bypassPermissions needs --dangerously-skip-sandbox)', hint: 'use a build with the sandbox-os plugin' }];
 }
 
 export interface KernelChecks {
   provider: CheckLine[];
   plugins: CheckLine[];
-  sandbox: CheckLine[];
+  /** What `onKernel` found. */
+  more: CheckLine[];
 }
 
-export async function kernelChecks(input: KernelCheckInput): Promise<KernelChecks> {
+/** `onKernel`: the checks that look at the booted kernel (undefined when none booted), run before it shuts down. */
+export async function kernelChecks(input: KernelCheckInput, onKernel: (kernel: Kernel | undefined) => Promise<CheckLine[]>): Promise<KernelChecks> {
   const real = await boot(input, false);
   if (real.kernel) {
     const kernel = real.kernel;
@@ -239,7 +209,7 @@ export async function kernelChecks(input: KernelCheckInput): Promise<KernelCheck
       return {
         provider: [...providerLines(kernel, input.env), ...warnings.provider],
         plugins: pluginLines(kernel, warnings.plugins, false),
-        sandbox: await sandboxOfKernel(kernel),
+        more: await onKernel(kernel),
       };
     } finally {
       await kernel.shutdown();
@@ -260,7 +230,7 @@ export async function kernelChecks(input: KernelCheckInput): Promise<KernelCheck
           ...warnings.provider,
         ],
         plugins: pluginLines(kernel, warnings.plugins, true),
-        sandbox: await sandboxOfKernel(kernel),
+        more: await onKernel(kernel),
       };
     } finally {
       await kernel.shutdown();
@@ -270,6 +240,6 @@ export async function kernelChecks(input: KernelCheckInput): Promise<KernelCheck
   return {
     provider: [{ status: 'warn', check: 'provider', message: 'not checked: MewCode stops before it chooses a provider (see plugins)', hint: 'fix the plugins failure first' }, ...warnings.provider],
     plugins: [{ status: 'fail', check: 'plugins', message: `MewCode does not start: ${message(standIn.error)}`, hint: 'fix the plugin or setting named; a run exits 2 until then' }, ...warnings.plugins],
-    sandbox: await sandboxWithoutKernel(),
+    more: await onKernel(undefined),
   };
 }

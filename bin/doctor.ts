@@ -3,24 +3,25 @@
  * `ok|warn|fail  <check>  <message> — <hint>`, then a count. Exit 0 without a fail, 1 with one.
  *
  * Loaded only for the subcommand (bin/cli.ts, bin/main.ts import it dynamically), so a normal
- * start never pays for it. Checks, in order: Node.js, managed settings, configuration files, workspace trust, the
- * provider a run would use and its API key (never printed), ripgrep, the OS sandbox, the audit
- * log, and the plugins (a real boot of the build's plugin set, without a session or a model
- * call). Nothing is written: not the trust store, not the audit log.
+ * start never pays for it. Checks, in order: Node.js, managed settings, configuration files,
+ * workspace trust, the provider a run would use and its API key (never printed), the proxy, then
+ * each plugin's own checks in plugin order (the OS sandbox, ripgrep, the audit log…,
+ * types/cli.ts), and the plugins (a real boot of the build's plugin set, without a session or a
+ * model call). Nothing is written: not the trust store, not the audit log.
  */
 import os from 'node:os';
 import type { MewcodePlugin } from '../types/plugin.js';
 import type { DoctorOptions } from './cli-args.js';
-import { checkAudit, checkConfig, checkNode, checkProxy, checkRipgrep, checkTrust } from './doctor-checks.js';
+import { checkConfig, checkNode, checkProxy, checkTrust } from './doctor-checks.js';
 import { formatLine, summaryLine, type CheckLine } from './doctor-report.js';
 // Static imports of what a run loads anyway: a dynamic import of a start-up module would make it
 // a chunk of its own on every run's path (see BENCHMARKS.md, the start-up path's chunk count).
 import { KERNEL_VERSION } from '../kernel/version.js';
 import { createWorkspaceTrust, loadConfig } from '../config/index.js';
 import { defaultPlugins } from '../plugins/default-set.js';
-import { findRipgrep } from '../plugins/tool-grep/find-ripgrep.js';
 import { kernelChecks } from './doctor-kernel.js';
 import { checkManaged } from './doctor-managed.js';
+import { pluginDoctorChecks } from './doctor-plugin-checks.js';
 import { terminal } from '../config/terminal-safe.js';
 
 export interface DoctorDeps {
@@ -60,13 +61,12 @@ export async function collectChecks(
   lines.push(...checkTrust(trust));
 
   const plugins = deps.plugins ?? defaultPlugins;
-  const kernel = await kernelChecks({ options, homeDir, env, plugins, config, trust, shown: new Set([...config.warnings, ...trust.warnings]) });
+  const kernel = await kernelChecks({ options, homeDir, env, plugins, config, trust, shown: new Set([...config.warnings, ...trust.warnings]) }, (booted) =>
+    pluginDoctorChecks({ cwd: options.cwd, homeDir, env, config, trust, kernel: booted }, plugins),
+  );
   lines.push(...kernel.provider);
-
-  lines.push(...checkRipgrep(findRipgrep(env.PATH)));
   lines.push(...checkProxy(env));
-  lines.push(...kernel.sandbox);
-  lines.push(...(await checkAudit(options.cwd, homeDir)));
+  lines.push(...kernel.more);
   lines.push(...kernel.plugins);
   return lines;
 }

@@ -10,7 +10,7 @@ import { defaultPlugins } from '../plugins/default-set.js';
 import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import { TOKENS } from '../types/tokens.js';
 import { parseCommandLine } from './cli-args.js';
-import { runSubcommand } from './subcommands.js';
+import { runPluginSubcommand, runSubcommand } from './subcommands.js';
 import { guardUnfinishedRun } from './unfinished-run.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { monotonicMs } from '../sdk/monotonic-clock.js';
@@ -21,8 +21,10 @@ import { monotonicMs } from '../sdk/monotonic-clock.js';
  */
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
   if (!isArgv(argv)) return guarded(argv, plugins);
+  const fromPlugin = await runPluginSubcommand(argv, plugins);
+  if (fromPlugin !== undefined) return fromPlugin;
   const command = parseCommandLine(argv, process.cwd());
-  return command.kind === 'run' ? guarded(command.options, plugins) : runSubcommand(command, plugins);
+  return command.kind === 'run' ? guarded(command.options, plugins) : runSubcommand(command, plugins, argv);
 }
 
 /** A run that can never end the process as a success without having finished (unfinished-run.ts). */

@@ -1,59 +1,54 @@
 /**
  * Every command-line form except a run: answered the same way by the `mewcode` entry
  * (bin/cli.ts, which must stay light) and by `main()` (custom builds, which pass their plugin
- * list). Each subcommand's module is imported only when it is asked for.
+ * list). MewCode's own commands (`doctor`, `plugin`) are parsed in cli-args.ts; every other first
+ * word may be a plugin's command (plugin-subcommands.ts). Each command's module is imported only
+ * when it is asked for.
  */
 import type { MewcodePlugin } from '../types/plugin.js';
-import { HELP, type ParsedCommand } from './cli-args.js';
+import { SUBCOMMAND_NAME } from '../types/cli.js';
+import { OWN_COMMANDS, type ParsedCommand } from './cli-args.js';
 import { KERNEL_VERSION } from '../kernel/version.js';
 // Every subcommand prints through the terminal-safe filter: they show files, servers and hooks.
 import { terminal } from '../config/terminal-safe.js';
 
 export type Subcommand = Exclude<ParsedCommand, { kind: 'run' }>;
 
-/** `plugins`: a custom build's list (doctor and `mcp list` boot with it); default the built-in set. */
-export async function runSubcommand(command: Subcommand, plugins?: readonly MewcodePlugin[]): Promise<number> {
+/**
+ * When the first word may name a plugin's command: runs it and resolves to its exit code, or to
+ * undefined when no plugin provides it (the command line is then parsed as a run, as always).
+ * Flags first (`-p …`, `--version`) never look anything up.
+ */
+export async function runPluginSubcommand(argv: readonly string[], plugins?: readonly MewcodePlugin[]): Promise<number | undefined> {
+  const word = argv[0];
+  if (word === undefined || !SUBCOMMAND_NAME.test(word) || OWN_COMMANDS.has(word)) return undefined;
+  const { dispatchPluginSubcommand } = await import('./plugin-subcommands.js');
+  return dispatchPluginSubcommand(argv, plugins);
+}
+
+/** `plugins`: a custom build's list (doctor and the help use it); default the built-in set. */
+export async function runSubcommand(command: Subcommand, plugins?: readonly MewcodePlugin[], argv: readonly string[] = []): Promise<number> {
   switch (command.kind) {
     case 'version':
       terminal.out(`${KERNEL_VERSION} (MewCode)\n`);
       return 0;
-    case 'help':
-      terminal.out(HELP);
+    case 'help': {
+      const { helpText } = await import('./plugin-subcommands.js');
+      const help = await helpText(plugins, argv);
+      for (const warning of help.warnings) terminal.err(`mewcode: warning: ${warning}\n`);
+      terminal.out(help.text);
       return 0;
+    }
     case 'error':
       terminal.err(`mewcode: ${command.message}\n`);
       return 2;
-    case 'audit-verify': {
-      const { runAuditVerify } = await import('../plugins/permission-audit/verify.js');
-      return runAuditVerify(command.file, { stdout: terminal.out, stderr: terminal.err });
-    }
     case 'doctor': {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor(command.options, plugins ? { plugins } : {});
     }
-    case 'sessions': {
-      const { listSessions } = await import('./sessions-command.js');
-      return listSessions(command.cwd);
-    }
-    case 'hooks': {
-      const { listHooks } = await import('./hooks-command.js');
-      return listHooks(command.options);
-    }
-    case 'skills-list': {
-      const { listSkills } = await import('./skills-command.js');
-      return listSkills(command.options);
-    }
-    case 'skills-install': {
-      const { installSkillCommand } = await import('./skills-command.js');
-      return installSkillCommand(command.options, command.url, command.scope);
-    }
     case 'plugin': {
       const { runPluginCommand } = await import('./plugin-command.js');
       return runPluginCommand(command);
-    }
-    case 'mcp-list': {
-      const { listMcpServers } = await import('./mcp-command.js');
-      return listMcpServers(command.options, plugins);
     }
   }
 }

@@ -15,7 +15,6 @@ import type { AgentSession, CompactionService, ConversationFactory, RunOptions, 
 import type { WorkspaceTrust } from '../types/trust.js';
 import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
 import { TOKENS } from '../types/tokens.js';
-import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { createVarExpander } from '../config/expand.js';
 import { configScopeAt } from '../config/scope.js';
@@ -36,9 +35,12 @@ import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
 import { PermissionChain } from './permission-chain.js';
 import { PluginContext } from './plugin-context.js';
+import { pluginDebugEnabled } from './plugin-debug.js';
+import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
+import { pluginSpecsFor } from './plugin-specs.js';
 import { ProviderRegistryImpl } from './provider-registry.js';
 import { resolveProviderSettings } from './provider-settings.js';
 import { StderrReporter } from './reporter.js';
@@ -121,6 +123,8 @@ export class Kernel implements KernelApi {
   /** Set when the first answer's first event arrives: warming stops, the turn needs the CPU. */
   private firstAnswerBegan = false;
   private readonly chain: PermissionChain;
+  /** Plugins' failures: each warning once, with the stack under --debug. */
+  private readonly failures: PluginFailureLog;
   private readonly lifecycle: PluginLifecycle;
   private readonly resolvedConfig: ResolvedConfig;
   private readonly pluginConfig = new Map<string, unknown>();
@@ -154,7 +158,8 @@ export class Kernel implements KernelApi {
       warn: (message) => this.warn(message),
       ...(options.permissionLayerTimeoutMs !== undefined ? { timeoutMs: options.permissionLayerTimeoutMs } : {}),
     });
-    guardHooks(this.#raw, (error) => this.warn(error.message), { ...shapeTransforms((message) => this.warn(message)), checkPermission: this.chain.transform });
+    this.failures = new PluginFailureLog((message) => this.warn(message), pluginDebugEnabled(options.env ?? process.env, options.cli?.debug));
+    guardHooks(this.#raw, (error) => this.failures.report(error.message, error), { ...shapeTransforms((message) => this.failures.report(message)), checkPermission: this.chain.transform });
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
     this.bindings = new BindingLedger((plugin) => (this.essential.has(plugin) ? 'essential' : this.safety.has(plugin) ? 'safety' : undefined));
     this.lifecycle = new PluginLifecycle({
@@ -163,6 +168,7 @@ export class Kernel implements KernelApi {
       ledger: this.ledger,
       bindings: this.bindings,
       warn: (message) => this.warn(message),
+      withStack: (message, error) => this.failures.withStack(message, error),
       contextFor: (plugin) =>
         new PluginContext(
           this,
@@ -274,27 +280,14 @@ export class Kernel implements KernelApi {
     return this.lifecycle.criticalReady();
   }
 
-  /**
-   * Where each configured plugin may be loaded from. The user's own entries resolve from
-   * `~/.mewcode` first, and from the project only once it is trusted: otherwise an untrusted
-   * repository's node_modules (or a file it ships) would supply the code a user-level name loads.
-   */
+  /** Where each configured plugin may be loaded from (plugin-specs.ts). */
   private pluginSpecs(entries: readonly PluginEntry[]): PluginSpec[] {
-    const userDir = path.join(this.options.homeDir, '.mewcode');
-    const projectAllowed = this.options.trust?.isTrusted() ?? true;
     // The managed settings' plugins resolve from the managed file's directory only (never from a
     // project or the user's directory, which could supply another package of that name); an
     // entry of the user's or the project's naming the same module is that one, required.
     const managed = this.managedPolicy.plugins.map((plugin): PluginSpec => ({ spec: plugin.use, from: [plugin.baseDir], required: true }));
-    const configured = entries
-      .filter(({ use }) => !this.managedPolicy.plugins.some((plugin) => plugin.use === use))
-      .map(({ use: spec, required, index }): PluginSpec => {
-        const flag = required ? { required } : {};
-        if (configScopeAt(this.resolvedConfig, ['plugins', index]) !== 'user') return { spec, from: [this.options.projectRoot], ...flag };
-        if (projectAllowed) return { spec, from: [userDir, this.options.projectRoot], ...flag };
-        return { spec, from: [userDir], hint: `the project's own node_modules and files are used for a user-level plugin only once the project is trusted (--trust-project)`, ...flag };
-      });
-    return [...managed, ...configured];
+    const configured = entries.filter(({ use }) => !this.managedPolicy.plugins.some((plugin) => plugin.use === use));
+    return [...managed, ...pluginSpecsFor(configured, { config: this.resolvedConfig, projectRoot: this.options.projectRoot, homeDir: this.options.homeDir, trust: this.options.trust })];
   }
 
   /** The managed file that requires this plugin entry, or undefined. */

@@ -37,6 +37,8 @@ interface LifecycleDeps {
   ledger: TapLedger;
   bindings: BindingLedger;
   warn(message: string): void;
+  /** A failure's message with the plugin's stack appended under --debug (unchanged otherwise). */
+  withStack?(message: string, error: unknown): string;
   contextFor(plugin: MewcodePlugin): KernelApi;
   /** Why the run cannot go on without this plugin ("It is essential"), or undefined. */
   criticality(plugin: MewcodePlugin): string | undefined;
@@ -75,12 +77,16 @@ export class PluginLifecycle {
   fail(plugin: MewcodePlugin, phase: Phase, error: unknown, consequence: string): void {
     const fatal = this.fatal(plugin, phase, error);
     if (fatal) throw fatal;
-    this.deps.warn(`${describeFailure(plugin, phase, error)}; ${consequence}`);
+    this.deps.warn(this.stacked(`${describeFailure(plugin, phase, error)}; ${consequence}`, error));
+  }
+
+  private stacked(message: string, error: unknown): string {
+    return this.deps.withStack ? this.deps.withStack(message, error) : message;
   }
 
   private fatal(plugin: MewcodePlugin, phase: Phase, error: unknown): ConfigurationError | undefined {
     const why = this.deps.criticality(plugin);
-    return why ? new ConfigurationError(`${describeFailure(plugin, phase, error)}. ${why}, so MewCode will not run without it.`) : undefined;
+    return why ? new ConfigurationError(this.stacked(`${describeFailure(plugin, phase, error)}. ${why}, so MewCode will not run without it.`, error)) : undefined;
   }
 
   async bindAll(plugins: readonly MewcodePlugin[]): Promise<void> {
@@ -229,7 +235,7 @@ export class PluginLifecycle {
     const failed = (error: unknown): void => {
       const fatal = this.fatal(plugin, 'start', error);
       if (fatal) throw fatal;
-      this.deps.warn(`${describeFailure(plugin, 'start', error)}; it may work only partly`);
+      this.deps.warn(this.stacked(`${describeFailure(plugin, 'start', error)}; it may work only partly`, error));
     };
     let done = false;
     const started = Promise.resolve()

@@ -12,6 +12,8 @@ export type { ServiceIdentifier } from 'inversify';
 // — so a plugin needs no import from the `mewcode` package itself.
 export * from '../types/index.js';
 export { defineTool, type ToolSpec } from './define-tool.js';
+// Subcommands (`mewcode <name> …`): strict flag parsing with MewCode's usage messages.
+export { parseSubcommandArgs, trustProjectFlag, usageError, type ParsedSubcommand, type SubcommandFlags } from './subcommand-args.js';
 export { lazyTool, type ToolDefinitionPart } from './lazy-tool.js';
 export * from './provider-retry.js';
 export { importVendor } from './vendor-module.js';

@@ -11,6 +11,7 @@ export * from './trust.js';
 export * from './managed.js';
 export * from './config.js';
 export * from './plugin.js';
+export * from './cli.js';
 export * from './session.js';
 export * from './session-store.js';
 export * from './subagents.js';

@@ -1,5 +1,6 @@
 /** The plugin contract; docs/plugin-contract.md is its reference. */
 import type { Container, ContainerModule } from 'inversify';
+import type { CliSubcommand, DoctorCheck } from './cli.js';
 import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
 import type { ConfigSection } from './config.js';
@@ -115,6 +116,14 @@ export interface MewcodePlugin {
   warmSetsV8Flags?: boolean;
   /** Also called after a failed `apply`. */
   dispose?(): void | Promise<void>;
+  /**
+   * `mewcode <name> …` subcommands (types/cli.ts). One plugin per name: a second plugin's command
+   * of a taken name is refused, naming both, unless it declares `replaces: ['<name>']` (a command
+   * of an essential plugin or a safety layer cannot be taken over from configuration).
+   */
+  subcommands?: readonly CliSubcommand[];
+  /** Checks `mewcode doctor` runs after the kernel's own (types/cli.ts); names unique as subcommands'. */
+  doctorChecks?: readonly DoctorCheck[];
 }
 
 export function definePlugin<P extends MewcodePlugin>(plugin: P): P {
@@ -134,6 +143,8 @@ export interface CliOptions {
   provider?: string;
   model?: string;
   debugBoot: boolean;
+  /** --debug (or MEWCODE_DEBUG=plugins): a plugin's failure is shown with its stack. */
+  debug?: boolean;
   cwd: string;
   /** Session rules from --allowedTools / --disallowedTools, in permission-rule syntax. */
   allowedTools: string[];

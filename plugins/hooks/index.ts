@@ -57,6 +57,14 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
   return definePlugin({
     name: 'hooks',
     version: '0.1.0',
+    subcommands: [
+      {
+        name: 'hooks',
+        usage: 'hooks [--trust-project]',
+        summary: 'list the hook rules of the settings files: event, matcher, command, source, trust state, and runs counted in .mewcode/hooks.log',
+        run: async (context) => (await import('./hooks-subcommand.js')).listHooks(context),
+      },
+    ],
     bindings: new ContainerModule(({ bind }) => {
       // `/hooks` lists the rules even when no hook file exists (it says where hooks go).
       const holder: { kernel?: KernelApi } = {};

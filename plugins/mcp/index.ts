@@ -117,6 +117,14 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     name: NAME,
     version: '0.1.0',
     config: MCP_SECTION,
+    subcommands: [
+      {
+        name: 'mcp',
+        usage: 'mcp list [--trust-project]',
+        summary: 'connect to every configured MCP server and list each: state, transport, tool count, unset variables, last error, log file',
+        run: async (context) => (await import('./mcp-subcommand.js')).runMcpCommand(context),
+      },
+    ],
     bindings: new ContainerModule(({ bind }) => {
       bind(TOKENS.McpServers).toConstantValue(new McpStatusHolder());
     }),

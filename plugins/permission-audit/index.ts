@@ -69,6 +69,15 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
     name: NAME,
     safety: true,
     version: '0.3.0',
+    subcommands: [
+      {
+        name: 'audit',
+        usage: 'audit verify [--file F]',
+        summary: 'check the permission audit log\'s hash chain (default .mewcode/audit.jsonl): exit 0 intact, 1 broken (first bad line named), 2 no log or bad usage',
+        run: async (context) => (await import('./audit-subcommand.js')).runAuditCommand(context),
+      },
+    ],
+    doctorChecks: [{ name: 'audit', run: async (context) => (await import('./doctor-check.js')).checkAudit(context) }],
     apply(kernel) {
       const caps = auditCaps(kernel);
       const file = auditFile(kernel.projectRoot);

@@ -94,6 +94,7 @@ export default definePlugin({
   name: NAME,
   version: '0.1.0',
   essential: true,
+  doctorChecks: [{ name: 'sandbox', run: async (context) => (await import('./doctor-check.js')).checkSandbox(context) }],
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.CommandSandbox)
       .toDynamicValue((context) => {

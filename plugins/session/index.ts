@@ -28,6 +28,14 @@ export function createSessionPlugin(): MewcodePlugin {
   return definePlugin({
     name: NAME,
     version: '0.2.0',
+    subcommands: [
+      {
+        name: 'sessions',
+        usage: 'sessions',
+        summary: 'list this project\'s saved sessions, newest first: id, age, model, message count, title',
+        run: async (context) => (await import('./sessions-subcommand.js')).listSessions(context),
+      },
+    ],
     bindings: new ContainerModule(({ bind }) => {
       bind(TOKENS.SessionStore)
         .toDynamicValue((context) => {

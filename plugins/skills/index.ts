@@ -33,6 +33,15 @@ const NAME = 'skills';
 export default definePlugin({
   name: NAME,
   version: '0.1.0',
+  subcommands: [
+    {
+      name: 'skills',
+      usage: 'skills [--trust-project] | skills install <url> [--project]',
+      summary:
+        'list the skills a run here would offer (name, mode, source folder, description, problems found), or install one from a github.com tree URL, a raw.githubusercontent.com SKILL.md or skills.sh into ~/.mewcode/skills (or the project\'s .mewcode/skills); MEWCODE_SKILLS_GITHUB_API / _RAW_BASE change the endpoints',
+      run: async (context) => (await import('./skills-subcommand.js')).runSkillsCommand(context),
+    },
+  ],
   config: skillsSection,
   bindings: new ContainerModule(({ bind }) => {
     bind<SkillsRuntime>(SKILLS_RUNTIME)

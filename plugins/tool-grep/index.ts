@@ -9,6 +9,7 @@ import { GREP_DESCRIPTION, GREP_INPUT_SCHEMA } from './grep-definition.js';
 export default definePlugin({
   name: 'tool-grep',
   version: '0.1.0',
+  doctorChecks: [{ name: 'ripgrep', run: async (context) => (await import('./doctor-check.js')).checkRipgrep(context) }],
   dependsOn: ['output-limits'],
   bindings: searchToolBinding({ name: 'grep', description: GREP_DESCRIPTION, inputSchema: GREP_INPUT_SCHEMA }, async ({ limits, searchPolicy }) => {
     const { GrepTool } = await import('./grep-tool.js');

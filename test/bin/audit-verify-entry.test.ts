@@ -1,8 +1,9 @@
 /**
  * `mewcode audit verify` through the real bin entry (bin/cli.ts), bundled the way
  * scripts/bundle.mjs bundles it but into a temp directory (dist/ is left alone), with the main
- * program replaced by a module that fails when loaded: the subcommand must never load the
- * kernel or any plugin.
+ * program replaced by a module that fails when loaded: the subcommand (the permission-audit
+ * plugin's) must never boot the kernel; it reads the plugins' declarations and loads only the
+ * verifier.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -28,6 +29,8 @@ beforeAll(async () => {
     logLevel: 'silent',
     // As scripts/bundle.mjs: Ink imports react-devtools-core only under DEV=true (not installed).
     external: ['react-devtools-core'],
+    // As scripts/bundle.mjs: CommonJS dependencies bundled into ES modules require Node's built-ins.
+    banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
     plugins: [
       {
         name: 'no-main-program',

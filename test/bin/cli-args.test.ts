@@ -1,5 +1,10 @@
 /** The command line: rule lists, Claude Code's flags, and what counts as "given". */
 import { HELP, parseCommandLine, splitRuleList } from '../../bin/cli-args.js';
+import { runPluginSubcommand } from '../../bin/subcommands.js';
+import { listHooks } from '../../plugins/hooks/hooks-subcommand.js';
+import { runMcpCommand } from '../../plugins/mcp/mcp-subcommand.js';
+import { runAuditCommand } from '../../plugins/permission-audit/audit-subcommand.js';
+import { capturedContext } from '../support/subcommand-context.js';
 
 test('rule lists split on commas and spaces outside parentheses, and repeat', () => {
   expect(splitRuleList(['Bash(git log:*),Read', 'Edit Bash(npm run test:*)'])).toEqual(['Bash(git log:*)', 'Read', 'Edit', 'Bash(npm run test:*)']);
@@ -41,30 +46,34 @@ describe('trust and sandbox flags', () => {
   it('are in the help', () => {
     expect(HELP).toContain('--trust-project');
     expect(HELP).toContain('--dangerously-skip-sandbox');
-    expect(HELP).toContain('audit verify [--file F]');
   });
 });
 
-describe('audit verify', () => {
-  it('defaults to the project log under the working directory', () => {
-    expect(parseCommandLine(['audit', 'verify'], '/work/p')).toEqual({ kind: 'audit-verify', file: '/work/p/.mewcode/audit.jsonl' });
+describe('audit verify (the command of the permission-audit plugin)', () => {
+  it('defaults to the project log under the working directory; --file is resolved against it', async () => {
+    const plain = capturedContext(['verify'], { cwd: '/work/p' });
+    expect(await runAuditCommand(plain.context)).toBe(2);
+    expect(plain.err()).toContain('no audit log at /work/p/.mewcode/audit.jsonl');
+    const relative = capturedContext(['verify', '--file', 'logs/a.jsonl'], { cwd: '/work/p' });
+    await runAuditCommand(relative.context);
+    expect(relative.err()).toContain('no audit log at /work/p/logs/a.jsonl');
+    const absolute = capturedContext(['verify', '--file=/abs/b.jsonl'], { cwd: '/work/p' });
+    await runAuditCommand(absolute.context);
+    expect(absolute.err()).toContain('no audit log at /abs/b.jsonl');
   });
 
-  it('--file is resolved against the working directory', () => {
-    expect(parseCommandLine(['audit', 'verify', '--file', 'logs/a.jsonl'], '/work/p')).toEqual({ kind: 'audit-verify', file: '/work/p/logs/a.jsonl' });
-    expect(parseCommandLine(['audit', 'verify', '--file=/abs/b.jsonl'], '/work/p')).toEqual({ kind: 'audit-verify', file: '/abs/b.jsonl' });
-  });
-
-  it('usage errors name the usage', () => {
-    for (const argv of [['audit'], ['audit', 'erase'], ['audit', 'verify', 'extra'], ['audit', 'verify', '--bogus'], ['audit', 'verify', '--file'], ['audit', 'verify', '--file', '']]) {
-      const parsed = parseCommandLine(argv, '/');
-      expect(parsed).toMatchObject({ kind: 'error' });
-      expect((parsed as { message: string }).message).toContain('usage: mewcode audit verify [--file F]');
+  it('usage errors name the usage (exit 2)', async () => {
+    for (const argv of [[], ['erase'], ['verify', 'extra'], ['verify', '--bogus'], ['verify', '--file'], ['verify', '--file', '']]) {
+      const run = capturedContext(argv);
+      expect(await runAuditCommand(run.context)).toBe(2);
+      expect(run.err()).toContain('usage: mewcode audit verify [--file F]');
     }
   });
 
-  it('is a subcommand only as the first word: a prompt that mentions it stays a prompt', () => {
+  it('is a subcommand only as the first word: a prompt that mentions it stays a prompt', async () => {
     expect(parseCommandLine(['-p', 'audit', 'verify'], '/')).toMatchObject({ kind: 'run', options: { prompt: 'audit verify' } });
+    expect(await runPluginSubcommand(['-p', 'audit', 'verify'])).toBeUndefined();
+    expect(await runPluginSubcommand(['audit the code'])).toBeUndefined();
     expect(parseCommandLine(['audit the code'], '/')).toMatchObject({ kind: 'run', options: { prompt: 'audit the code' } });
   });
 });
@@ -99,20 +108,26 @@ describe('doctor', () => {
   });
 });
 
-describe('mcp list and hooks', () => {
-  it('take only --trust-project (or MEWCODE_TRUST_PROJECT=1)', () => {
-    expect(parseCommandLine(['mcp', 'list'], '/w', {})).toEqual({ kind: 'mcp-list', options: { cwd: '/w', trustProject: false } });
-    expect(parseCommandLine(['mcp', 'list', '--trust-project'], '/w', {})).toEqual({ kind: 'mcp-list', options: { cwd: '/w', trustProject: true } });
-    expect(parseCommandLine(['hooks'], '/w', { MEWCODE_TRUST_PROJECT: 'true' })).toEqual({ kind: 'hooks', options: { cwd: '/w', trustProject: true } });
-    expect(parseCommandLine(['hooks', '-h'], '/w', {})).toEqual({ kind: 'help' });
+describe('mcp list and hooks (commands of the mcp and hooks plugins)', () => {
+  it('anything but their one form is an error with the usage, before anything is booted', async () => {
+    const cases: [typeof runMcpCommand, string[], string][] = [
+      [runMcpCommand, [], 'mewcode: mcp needs a subcommand; usage: mewcode mcp list [--trust-project]\n'],
+      [runMcpCommand, ['add', 'x'], 'mewcode: unknown mcp subcommand "add x"; usage: mewcode mcp list [--trust-project]\n'],
+      [listHooks, ['all'], 'mewcode: hooks takes no arguments (got "all"); usage: mewcode hooks [--trust-project]\n'],
+    ];
+    for (const [command, argv, message] of cases) {
+      const run = capturedContext(argv);
+      expect(await command(run.context)).toBe(2);
+      expect(run.err()).toBe(message);
+    }
+    const bogus = capturedContext(['--bogus']);
+    expect(await listHooks(bogus.context)).toBe(2);
+    expect(bogus.err()).toMatch(/--bogus.*; usage: mewcode hooks \[--trust-project\]\n$/);
   });
 
-  it('anything else is an error with the usage', () => {
-    expect(parseCommandLine(['mcp'], '/w', {})).toEqual({ kind: 'error', message: 'mcp needs a subcommand; usage: mewcode mcp list [--trust-project]' });
-    expect(parseCommandLine(['mcp', 'add', 'x'], '/w', {})).toEqual({ kind: 'error', message: 'unknown mcp subcommand "add x"; usage: mewcode mcp list [--trust-project]' });
-    expect(parseCommandLine(['hooks', 'all'], '/w', {})).toEqual({ kind: 'error', message: 'hooks takes no arguments (got "all"); usage: mewcode hooks [--trust-project]' });
-    expect((parseCommandLine(['hooks', '--bogus'], '/w', {}) as { message: string }).message).toMatch(/--bogus.*; usage: mewcode hooks \[--trust-project\]$/);
-    expect(HELP).toContain('mewcode mcp list [--trust-project]');
-    expect(HELP).toContain('mewcode hooks [--trust-project]');
+  it('-h prints the usage', async () => {
+    const run = capturedContext(['-h']);
+    expect(await listHooks(run.context)).toBe(0);
+    expect(run.out()).toBe('usage: mewcode hooks [--trust-project]\n');
   });
 });

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MIN_NODE_VERSION, checkNode, compareVersions } from '../../bin/doctor-checks.js';
-import { sandboxLines } from '../../bin/doctor-kernel.js';
+import { noSandboxPluginLines } from '../../bin/doctor-kernel.js';
+import { sandboxLines } from '../../plugins/sandbox-os/doctor-check.js';
 import { formatLine } from '../../bin/doctor-report.js';
 import { runDoctor } from '../../bin/doctor.js';
 import { writeRecords } from '../plugins/permission-audit/helpers.js';
@@ -142,7 +143,7 @@ test('the sandbox line: unavailable or turned off warns that bash would run unsa
   expect(formatLine(missing!, style)).toMatch(/^warn {2}sandbox {3}no OS sandbox: bubblewrap \(bwrap\) is not installed; bash would run unsandboxed \(it asks for approval in default mode/);
   const [off] = sandboxLines({ active: false, mechanism: 'none', disabledByUser: true, reason: 'turned off by the user (sandbox: false at /h/.mewcode/settings.yaml:1:1)' });
   expect(formatLine(off!, style)).toMatch(/^warn {2}sandbox {3}OS sandbox turned off by the user \(sandbox: false at ~\/\.mewcode\/settings\.yaml:1:1\): bash would run unsandboxed .* — remove sandbox: false/);
-  expect(sandboxLines(undefined)[0]).toMatchObject({ status: 'warn', message: expect.stringContaining('this build has no OS sandbox plugin: bash would run unsandboxed') });
+  expect(noSandboxPluginLines()[0]).toMatchObject({ status: 'warn', message: expect.stringContaining('this build has no OS sandbox plugin: bash would run unsandboxed') });
   expect(sandboxLines({ active: true, mechanism: 'bubblewrap', network: false }, '/usr/bin/bwrap')[0]).toEqual({ status: 'ok', check: 'sandbox', message: 'bubblewrap (/usr/bin/bwrap): bash commands run in the OS sandbox, network off' });
 });
 

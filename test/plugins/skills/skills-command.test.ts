@@ -4,7 +4,8 @@
  */
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseCommandLine } from '../../../bin/cli-args.js';
+import { runSkillsCommand } from '../../../plugins/skills/skills-subcommand.js';
+import { capturedContext } from '../../support/subcommand-context.js';
 import { prepareCli, removeTempDirs, scenario } from '../../cli/helpers.js';
 import { startFakeGithub } from './fake-github.js';
 
@@ -13,12 +14,18 @@ const CORPUS = path.resolve('test/fixtures/skills/corpus');
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
-test('parsing: skills, skills list, skills install <url> [--project], and the errors', () => {
-  expect(parseCommandLine(['skills'], '/w', {})).toEqual({ kind: 'skills-list', options: { cwd: '/w', trustProject: false } });
-  expect(parseCommandLine(['skills', 'list', '--trust-project'], '/w', {})).toEqual({ kind: 'skills-list', options: { cwd: '/w', trustProject: true } });
-  expect(parseCommandLine(['skills', 'install', 'https://skills.sh/a/b', '--project'], '/w', {})).toEqual({ kind: 'skills-install', options: { cwd: '/w', trustProject: false }, url: 'https://skills.sh/a/b', scope: 'project' });
-  expect(parseCommandLine(['skills', 'install'], '/w', {})).toMatchObject({ kind: 'error', message: expect.stringContaining('skills install takes one URL') });
-  expect(parseCommandLine(['skills', 'remove', 'x'], '/w', {})).toMatchObject({ kind: 'error', message: expect.stringContaining('unknown skills subcommand "remove x"') });
+test('usage: skills install takes one URL, other words and --project without install are errors (exit 2)', async () => {
+  const cases: [string[], string][] = [
+    [['install'], 'skills install takes one URL'],
+    [['remove', 'x'], 'unknown skills subcommand "remove x"'],
+    [['--project'], '--project is for skills install'],
+    [['--bogus'], "Unknown option '--bogus'"],
+  ];
+  for (const [argv, problem] of cases) {
+    const run = capturedContext(argv);
+    expect(await runSkillsCommand(run.context)).toBe(2);
+    expect(run.err()).toBe(`mewcode: ${problem}; usage: mewcode skills [--trust-project] | mewcode skills install <url> [--project]\n`);
+  }
 });
 
 test.concurrent('mewcode skills lists name, mode, root and description, then every problem naming its file', async () => {

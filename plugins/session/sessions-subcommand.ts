@@ -1,18 +1,25 @@
 /** `mewcode sessions`: this project's saved sessions, newest first, read without booting a kernel. */
-import os from 'node:os';
-import { terminal, terminalSafe } from '../config/terminal-safe.js';
-import { FileSessionStore } from '../plugins/session/session-store.js';
+import type { SubcommandContext } from '../../types/cli.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
+import { FileSessionStore } from './session-store.js';
 
-export async function listSessions(cwd: string, now = Date.now()): Promise<number> {
-  const sessions = await new FileSessionStore(cwd, os.homedir()).list();
+export const SESSIONS_USAGE = 'usage: mewcode sessions';
+
+export async function listSessions(context: SubcommandContext, now = Date.now()): Promise<number> {
+  if (context.argv.length > 0) {
+    context.err(`mewcode: sessions takes no arguments (got "${context.argv.join(' ')}"); ${SESSIONS_USAGE}\n`);
+    return 2;
+  }
+  const { cwd } = context;
+  const sessions = await new FileSessionStore(cwd, context.homeDir).list();
   if (sessions.length === 0) {
-    terminal.out(`No saved sessions in ${cwd}.\n`);
+    context.out(`No saved sessions in ${cwd}.\n`);
     return 0;
   }
   const rows = sessions.map((s) => [s.id, age(now - Date.parse(s.updated)), printable(s.model ?? '?'), `${s.messages} msg`, printable(s.title)]);
   const widths = rows[0]!.slice(0, -1).map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) terminal.out(`${row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join('  ')}\n`);
-  terminal.out('Continue one with: mewcode --resume <id>   (the newest: mewcode --continue)\n');
+  for (const row of rows) context.out(`${row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]!) : cell)).join('  ')}\n`);
+  context.out('Continue one with: mewcode --resume <id>   (the newest: mewcode --continue)\n');
   return 0;
 }
 

@@ -5,16 +5,13 @@
  * closed). Exit 0 when every enabled, trusted server connected; 1 when one failed; 2 when the
  * kernel could not boot.
  */
-import os from 'node:os';
-import { terminal, terminalSafe } from '../config/terminal-safe.js';
-import { loadConfig } from '../config/index.js';
-import { createWorkspaceTrust } from '../config/trust.js';
-import { defaultPlugins } from '../plugins/default-set.js';
-import type { McpServers, McpServerStatus } from '../types/mcp.js';
-import type { MewcodePlugin } from '../types/plugin.js';
-import { TOKENS } from '../types/tokens.js';
-import type { DoctorOptions } from './cli-args.js';
-import { bootWithoutProvider } from './doctor-kernel.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
+import type { SubcommandContext } from '../../types/cli.js';
+import type { McpServers, McpServerStatus } from '../../types/mcp.js';
+import { TOKENS } from '../../types/tokens.js';
+import { parseSubcommandArgs, trustProjectFlag, usageError } from '../../sdk/subcommand-args.js';
+
+export const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';
 
 /** Terminal escapes in a server's error or a config value never reach the terminal. */
 const printable = (text: string): string => terminalSafe(text);
@@ -29,22 +26,24 @@ export function describeServer(server: McpServerStatus, home: string): string[] 
   return lines;
 }
 
-export async function listMcpServers(options: DoctorOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
-  const homeDir = os.homedir();
-  const env = process.env;
-  const trust = await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env, flag: options.trustProject });
-  const config = await loadConfig({ cwd: options.cwd, homeDir, trust });
-  for (const warning of [...config.warnings]) terminal.err(`mewcode: ${warning}\n`);
-  const booted = await bootWithoutProvider({ options, homeDir, env, plugins: [...plugins], config, trust, shown: new Set() });
-  for (const warning of booted.warnings) terminal.err(`mewcode: ${warning}\n`);
-  if (!booted.kernel) {
-    terminal.err(`mewcode: ${booted.error instanceof Error ? booted.error.message : String(booted.error)}\n`);
+export async function runMcpCommand(context: SubcommandContext): Promise<number> {
+  const parsed = parseSubcommandArgs(context, { 'trust-project': { type: 'boolean' } }, MCP_USAGE);
+  if (typeof parsed === 'number') return parsed;
+  const { positionals } = parsed;
+  if (positionals.length !== 1 || positionals[0] !== 'list') {
+    return usageError(context, positionals.length === 0 ? 'mcp needs a subcommand' : `unknown mcp subcommand "${positionals.join(' ')}"`, MCP_USAGE);
+  }
+  let booted;
+  try {
+    booted = await context.bootKernel({ trustProject: trustProjectFlag(parsed.values['trust-project'], context.env) });
+  } catch (error) {
+    context.err(`mewcode: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const kernel = booted.kernel;
+  const { kernel } = booted;
   try {
     if (!kernel.container.isBound(TOKENS.McpServers)) {
-      terminal.out('This build has no MCP plugin.\n');
+      context.out('This build has no MCP plugin.\n');
       return 0;
     }
     const servers = kernel.container.get<McpServers>(TOKENS.McpServers);
@@ -59,14 +58,14 @@ export async function listMcpServers(options: DoctorOptions, plugins: readonly M
     }
     const status = servers.status();
     if (status.length === 0) {
-      terminal.out(`No MCP servers configured for ${options.cwd} (mcp_servers: in ~/.mewcode/config.yaml or .mewcode.yaml, or .mcp.json).\n`);
+      context.out(`No MCP servers configured for ${context.cwd} (mcp_servers: in ~/.mewcode/config.yaml or .mewcode.yaml, or .mcp.json).\n`);
       return 0;
     }
-    for (const server of status) terminal.out(`${describeServer(server, homeDir).join('\n')}\n`);
-    const notice = trust.notice();
-    if (notice) terminal.err(`mewcode: ${notice}\n`);
+    for (const server of status) context.out(`${describeServer(server, context.homeDir).join('\n')}\n`);
+    const notice = booted.trustNotice();
+    if (notice) context.err(`mewcode: ${notice}\n`);
     return status.some((server) => server.state === 'failed') ? 1 : 0;
   } finally {
-    await kernel.shutdown();
+    await booted.shutdown();
   }
 }

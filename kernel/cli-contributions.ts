@@ -1,0 +1,144 @@
+/**
+ * The subcommands and doctor checks of a build (types/cli.ts), found without booting a kernel:
+ * the plugin set is resolved exactly as the kernel's boot resolves it (configured plugins loaded,
+ * `replaces` and `disable:` applied), then the plugins' declarations are read. No plugin's
+ * bindings, `apply` or `start` run, so a subcommand costs only what it loads itself.
+ *
+ * One plugin per name, as for tools and slash commands: a second plugin's subcommand (or check) of
+ * a taken name is left out with a warning naming both, unless it declares `replaces: ['<name>']`.
+ * A command of an essential plugin or a safety layer (`audit`) cannot be taken over by a plugin
+ * named in configuration; a custom build's own list may.
+ */
+import { SUBCOMMAND_NAME, type CliSubcommand, type DoctorCheck } from '../types/cli.js';
+import type { ResolvedConfig } from '../types/config.js';
+import type { MewcodePlugin } from '../types/plugin.js';
+import type { WorkspaceTrust } from '../types/trust.js';
+import { configScopeAt } from '../config/scope.js';
+import { ConfigurationError } from './configuration-error.js';
+import { loadExternalPlugins } from './external-plugins.js';
+import { readKernelSettings } from './kernel-config.js';
+import { resolvePluginSet } from './plugin-set.js';
+import { pluginSpecsFor } from './plugin-specs.js';
+
+export interface BuildPluginsInput {
+  /** The build's own list. */
+  plugins: readonly MewcodePlugin[];
+  config: ResolvedConfig;
+  projectRoot: string;
+  homeDir: string;
+  trust?: WorkspaceTrust;
+  warn(message: string): void;
+  /**
+   * A required plugin that cannot be loaded: a ConfigurationError (as at boot, the default), or a
+   * warning (commands that inspect, such as `audit verify`, must work while a plugin is broken; a
+   * run still stops).
+   */
+  requiredFailure?: 'throw' | 'warn';
+}
+
+export interface BuildPlugins {
+  plugins: MewcodePlugin[];
+  /** Plugins of the build's own list (the others come from configuration). */
+  fromBuild(plugin: MewcodePlugin): boolean;
+}
+
+/**
+ * The plugins a run here would load, in order. A configured plugin marked required that cannot
+ * be loaded is a ConfigurationError, as at boot.
+ */
+export async function resolveBuildPlugins(input: BuildPluginsInput): Promise<BuildPlugins> {
+  const settings = await readKernelSettings(input.config, input.warn);
+  const required = (message: string): ConfigurationError => new ConfigurationError(`${message}. It is required by configuration (plugins: { use, required: true }), so MewCode will not run without it.`);
+  const failRequired = (message: string): void => {
+    if (input.requiredFailure === 'warn') input.warn(required(message).message);
+    else throw required(message);
+  };
+  const external = await loadExternalPlugins(pluginSpecsFor(settings.plugins, { config: input.config, projectRoot: input.projectRoot, homeDir: input.homeDir, trust: input.trust }), (spec, message) => {
+    if (spec.required) failRequired(message);
+    else input.warn(`${message}; skipped`);
+  });
+  const requiredPlugins = new Set(external.filter(({ spec }) => spec.required).map(({ plugin }) => plugin));
+  const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
+  const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(input.config, ['disable', index]) !== 'user'));
+  const plugins = resolvePluginSet(input.plugins, external.map(({ plugin }) => plugin), settings.disable, input.warn, byProject, {
+    sourceOf: (plugin) => sources.get(plugin),
+    isRequired: (plugin) => requiredPlugins.has(plugin),
+    refuse: (plugin, message) => {
+      if (requiredPlugins.has(plugin)) failRequired(message);
+      else input.warn(message);
+    },
+  });
+  return { plugins, fromBuild: (plugin) => input.plugins.includes(plugin) };
+}
+
+export interface Contribution<T> {
+  item: T;
+  plugin: MewcodePlugin;
+}
+
+interface Claims {
+  /** Names the CLI answers itself (`doctor`, `plugin`, `help`…): no plugin may take them. */
+  reserved?: ReadonlySet<string>;
+  warn(message: string): void;
+}
+
+/** The build's subcommands by name, clashes refused (see above). */
+export function collectSubcommands(build: BuildPlugins, claims: Claims): Map<string, Contribution<CliSubcommand>> {
+  return collect(build, claims, 'subcommand', (plugin) => plugin.subcommands, (command) => (typeof command?.run === 'function' && typeof command.name === 'string' && SUBCOMMAND_NAME.test(command.name) ? command.name : undefined));
+}
+
+/** The build's doctor checks, in plugin order, clashes refused as for subcommands. */
+export function collectDoctorChecks(build: BuildPlugins, claims: Claims): Contribution<DoctorCheck>[] {
+  return [...collect(build, claims, 'doctor check', (plugin) => plugin.doctorChecks, (check) => (typeof check?.run === 'function' && typeof check.name === 'string' && check.name.trim() !== '' ? check.name : undefined)).values()];
+}
+
+function collect<T>(
+  build: BuildPlugins,
+  claims: Claims,
+  kind: string,
+  declared: (plugin: MewcodePlugin) => readonly T[] | undefined,
+  nameOf: (item: T) => string | undefined,
+): Map<string, Contribution<T>> {
+  const accepted = new Map<string, Contribution<T>>();
+  for (const plugin of build.plugins) {
+    const items = declared(plugin);
+    if (items === undefined) continue;
+    if (!Array.isArray(items)) {
+      claims.warn(`plugin ${plugin.name}: its ${kind}s are not a list; none of them is available`);
+      continue;
+    }
+    for (const item of items as readonly T[]) {
+      const name = nameOf(item);
+      if (name === undefined) {
+        claims.warn(`plugin ${plugin.name}: a ${kind} without a valid name (lower case letters, digits, -) or run(); left out`);
+        continue;
+      }
+      if (claims.reserved?.has(name)) {
+        claims.warn(`plugin ${plugin.name}: ${kind} ${name} is MewCode's own; left out`);
+        continue;
+      }
+      const holder = accepted.get(name);
+      if (holder && holder.plugin !== plugin) {
+        const refusal = refusalOf(build, plugin, holder.plugin, kind, name);
+        if (refusal) {
+          claims.warn(refusal);
+          continue;
+        }
+        accepted.delete(name); // replaced: the newcomer's takes the name
+      }
+      accepted.set(name, { item, plugin });
+    }
+  }
+  return accepted;
+}
+
+function refusalOf(build: BuildPlugins, newcomer: MewcodePlugin, holder: MewcodePlugin, kind: string, name: string): string | undefined {
+  if (!(newcomer.replaces ?? []).includes(name)) {
+    return `plugin ${newcomer.name}: ${kind} ${name} is already contributed by plugin ${holder.name}; its ${name} is not available (declare replaces: ['${name}'] to replace it)`;
+  }
+  const protectedKind = build.fromBuild(holder) ? (holder.essential ? 'essential plugin' : holder.safety ? 'safety layer' : undefined) : undefined;
+  if (protectedKind && !build.fromBuild(newcomer)) {
+    return `plugin ${newcomer.name}: ${kind} ${name} belongs to the ${protectedKind} ${holder.name}, which configuration cannot replace; left out`;
+  }
+  return undefined;
+}

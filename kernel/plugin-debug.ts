@@ -1,0 +1,15 @@
+/**
+ * `--debug` or `MEWCODE_DEBUG=plugins` (a comma-separated list, like the other MEWCODE_DEBUG
+ * switches): a plugin's failure is shown with its stack, so its author sees the file and line.
+ * Without it the user sees one line naming the plugin, once.
+ */
+export function pluginDebugEnabled(env: Readonly<Record<string, string | undefined>>, flag: boolean | undefined): boolean {
+  if (flag === true) return true;
+  return (env.MEWCODE_DEBUG ?? '').split(/[\s,]+/).some((word) => word === 'plugins' || word === 'all');
+}
+
+/** The stack of a failure's cause (what the plugin threw), or undefined when there is none. */
+export function causeStack(error: unknown): string | undefined {
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  return cause instanceof Error && typeof cause.stack === 'string' ? cause.stack : undefined;
+}
