@@ -12,10 +12,10 @@
  */
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { anchoredIgnoreLine } from '../../sdk/search-common/gitignore.js';
+import { reanchorIgnoreText } from '../../sdk/search-common/gitignore.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
-import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
+import { ancestorIgnoreTexts, excludeText, joinRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { findRipgrep } from './find-ripgrep.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
 import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
@@ -124,6 +124,22 @@ export function typeGlobFor(glob: string): string | undefined {
   return /^[A-Za-z0-9._\-*?{},]+$/.test(last) ? last : undefined;
 }
 
+/**
+ * The ignore rules the walker applies from above the start, for ripgrep's `--ignore-file`
+ * (lowest precedence first): `.git/info/exclude`, then the ancestors' `.gitignore`, `.ignore`
+ * and `.rgignore` files, each kind shallowest first, re-anchored to the root. Below the start,
+ * ripgrep reads the ignore files itself.
+ */
+export function rulesAboveStart(root: string, startRel: string): string[] {
+  const lines: string[] = [];
+  // The root's own files are read by ripgrep when the search starts there.
+  const { texts, excludeApplies } = ancestorIgnoreTexts(root, startRel);
+  const exclude = excludeApplies ? excludeText(root) : undefined;
+  if (exclude !== undefined) lines.push(...reanchorIgnoreText(exclude, ''));
+  for (const { rel, text } of texts.sort((a, b) => a.kind - b.kind)) lines.push(...reanchorIgnoreText(text, rel));
+  return lines;
+}
+
 export class GrepTool implements Tool {
   readonly name = 'grep';
   readonly description = GREP_DESCRIPTION;
@@ -186,61 +202,32 @@ export class GrepTool implements Tool {
     }
     const respectIgnore = this.options.respectIgnore ?? true;
 
-    const collector = new ResultCollector(searchRequest);
+    let collector = new ResultCollector(searchRequest);
     let outcome: EngineOutcome | undefined;
-    let files: string[] | undefined;
-    let walkUnreadable = 0;
 
-    if (rgPath && compiled.value.ripgrep !== undefined) {
-      let ignoreLines: string[] | undefined;
-      if (respectIgnore && location.kind === 'dir') {
-        ignoreLines = [];
-        files = [];
-        const lines = ignoreLines;
-        const listed = files;
-        const walk = await walkProject({
-          root: location.root,
-          start: location.absolute,
-          respectIgnore,
-          signal: ctx.signal,
-          deadline,
-          onFile: (rel) => {
-            if (accept(rel)) listed.push(rel);
-          },
-          onIgnored: (rel, isDir) => lines.push(anchoredIgnoreLine(rel, isDir)),
-        });
-        walkUnreadable = walk.unreadableDirs;
-        if (walk.stopped) {
-          outcome = { unreadable: walk.unreadableDirs, stopped: walk.stopped };
-          this.lastRun = { engine: 'ripgrep' };
-        }
-      }
-      if (!outcome) {
-        const rg = await searchWithRipgrep({
-          rgPath,
-          root: location.root,
-          startRel: location.relative,
-          pattern: compiled.value.ripgrep,
-          ignoreLines,
-          typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
-          accept,
-          signal: ctx.signal,
-          deadline,
-        });
-        if (rg.failed === undefined) {
-          // ripgrep proposes; the lines come from verified descriptors (see rg-engine.ts).
-          this.lastRun = { engine: 'ripgrep' };
-          if (rg.stopped) outcome = { unreadable: rg.unreadable, stopped: rg.stopped };
-          else {
-            const searched = await searchWithRe2js({ root: location.root, files: rg.candidates.sort(), pattern: compiled.value, collector, signal: ctx.signal, deadline });
-            outcome = { unreadable: rg.unreadable + searched.unreadable, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
-          }
-        }
-      }
+    const ripgrepPattern = compiled.value.ripgrep;
+    if (rgPath && ripgrepPattern !== undefined) {
+      const rg = await searchWithRipgrep({
+        rgPath,
+        root: location.root,
+        startRel: location.relative,
+        pattern: { ...compiled.value, ripgrep: ripgrepPattern },
+        respectIgnore,
+        ignoreLines: respectIgnore && location.kind === 'dir' ? rulesAboveStart(location.root, location.relative) : [],
+        typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
+        accept,
+        collector,
+        signal: ctx.signal,
+        deadline,
+      });
+      if (rg.failed === undefined) {
+        this.lastRun = { engine: 'ripgrep' };
+        outcome = rg;
+      } else collector = new ResultCollector(searchRequest); // the fallback starts afresh
     }
 
     if (!outcome) {
-      outcome = await this.searchFallback(location, compiled.value, respectIgnore, accept, collector, ctx.signal, deadline, files, walkUnreadable);
+      outcome = await this.searchFallback(location, compiled.value, respectIgnore, accept, collector, ctx.signal, deadline);
       this.lastRun = { engine: 're2js' };
     }
     if (outcome.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'grep was cancelled.' };
@@ -259,27 +246,20 @@ export class GrepTool implements Tool {
     collector: ResultCollector,
     signal: AbortSignal,
     deadline: number,
-    walked: string[] | undefined,
-    walkedUnreadable: number,
   ): Promise<EngineOutcome> {
-    let files = walked;
-    let unreadableDirs = walkedUnreadable;
-    if (!files) {
-      const listed: string[] = [];
-      const walk = await walkProject({
-        root: location.root,
-        start: location.absolute,
-        respectIgnore,
-        signal,
-        deadline,
-        onFile: (rel) => {
-          if (location.kind === 'file' || accept(rel)) listed.push(rel);
-        },
-      });
-      if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
-      files = listed;
-      unreadableDirs = walk.unreadableDirs;
-    }
+    const files: string[] = [];
+    const walk = await walkProject({
+      root: location.root,
+      start: location.absolute,
+      respectIgnore,
+      signal,
+      deadline,
+      onFile: (rel) => {
+        if (location.kind === 'file' || accept(rel)) files.push(rel);
+      },
+    });
+    if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
+    const unreadableDirs = walk.unreadableDirs;
     const searched = await searchWithRe2js({ root: location.root, files, pattern, collector, signal, deadline });
     return { unreadable: searched.unreadable + unreadableDirs, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
   }

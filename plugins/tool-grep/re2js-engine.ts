@@ -295,10 +295,10 @@ export interface EngineOutcome {
   stopped?: 'deadline' | 'aborted';
 }
 
-export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<EngineOutcome> {
+function stateFor(options: Omit<Re2jsSearchOptions, 'files'>): SearchState {
   const { collector } = options;
   const { mode, before, after } = collector.request;
-  const state: SearchState = {
+  return {
     pattern: options.pattern,
     before: mode === 'content' ? before : 0,
     after: mode === 'content' ? after : 0,
@@ -309,6 +309,22 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     limit: collector.request.limit,
     root: options.root,
   };
+}
+
+/**
+ * One file searched by this engine into the collector (the ripgrep engine's answer for a file
+ * that changed after ripgrep read it): false when it cannot be read.
+ */
+export function searchOneFile(rel: string, options: Omit<Re2jsSearchOptions, 'files'>): boolean {
+  const outcome = searchFile(joinRoot(options.root, rel), stateFor(options));
+  if (!outcome || outcome.stopped) return outcome !== undefined;
+  if (!outcome.binary && outcome.matches > 0) options.collector.addFile(rel, outcome.matches, outcome.hits);
+  return true;
+}
+
+export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<EngineOutcome> {
+  const { collector } = options;
+  const state = stateFor(options);
   let unreadable = 0;
   let sliceStart = monotonicMs();
   for (let i = 0; i < options.files.length; i++) {
