@@ -1,8 +1,9 @@
 /**
  * The `glob` tool (SPEC T6): files whose path matches a pattern, newest-modified first.
  *
- * The walk (hidden directories and git-ignored paths skipped) is the shared project walker in
- * `sdk/search-common/`; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
+ * The list (hidden directories and ignored paths skipped) is `rg --files` when ripgrep is on PATH
+ * (sdk/search-common/ripgrep-files.ts), else the shared project walker in `sdk/search-common/`:
+ * both apply the same rules; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
  * relative to the search directory; only the matches are stat'ed (for their mtime).
  */
 import { closeSync, lstatSync, statSync, type Stats } from 'node:fs';
@@ -15,6 +16,9 @@ import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/
 import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../../sdk/search-common/walker.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
+import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
+import { listWithRipgrep } from '../../sdk/search-common/ripgrep-files.js';
+import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
 import { useDescriptorPaths } from '../../sdk/file-tool-support/contained-fs.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
@@ -22,6 +26,10 @@ import { monotonicMs } from '../../sdk/monotonic-clock.js';
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
 
 export interface GlobToolOptions {
+  /** 'auto' (default): `rg --files` when rg is on PATH, else the walker. Tests and benchmarks force one. */
+  engine?: 'auto' | 'ripgrep' | 'walker';
+  /** Path of the rg executable (default: looked up on PATH). */
+  rgPath?: string;
   /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
@@ -145,18 +153,30 @@ export class GlobTool implements Tool {
     }
     // Files a read rule denies are never listed, whatever the search root.
     const hidden = this.options.searchPolicy?.()?.hiddenFiles('glob');
-    const summary = walkStartInfo?.isDirectory()
-      ? await walkProject({
-          root: searchDir.root,
-          start: walkStart,
-          respectIgnore: this.options.respectIgnore ?? true,
-          signal: ctx.signal,
-          deadline: Date.now() + deadlineMs,
-          onFile: (rel) => {
-            if (matcher(rel.slice(startPrefix)) && !hidden?.(joinRoot(searchDir.root, rel))) matches.push(rel);
-          },
-        })
-      : { unreadableDirs: 0 };
+    const respectIgnore = this.options.respectIgnore ?? true;
+    const deadline = Date.now() + deadlineMs;
+    /** Exact name bytes of the matches whose names are not valid UTF-8 (to lstat them as they are). */
+    const nameBytes = new Map<string, Buffer>();
+    const onFile = (rel: string, bytes?: Buffer): void => {
+      if (!matcher(rel.slice(startPrefix)) || hidden?.(joinRoot(searchDir.root, rel))) return;
+      matches.push(rel);
+      if (bytes) nameBytes.set(rel, bytes);
+    };
+    let summary: { unreadableDirs: number; stopped?: 'deadline' | 'aborted' } = { unreadableDirs: 0 };
+    if (walkStartInfo?.isDirectory()) {
+      const engine = this.options.engine ?? 'auto';
+      const rgPath = engine === 'walker' ? undefined : (this.options.rgPath ?? findRipgrep());
+      let listed = false;
+      if (rgPath) {
+        // ripgrep walks on every core; the walker is the fallback (same rules, ripgrep-selection.ts).
+        const outcome = await listWithRipgrep({ rgPath, root: searchDir.root, startRel, respectIgnore, typeGlob: typeGlobFor(split.glob), signal: ctx.signal, deadline, onFile });
+        if (outcome.failed === undefined) {
+          summary = outcome;
+          listed = true;
+        } else matches.length = 0;
+      }
+      if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, signal: ctx.signal, deadline, onFile: (rel) => onFile(rel) });
+    }
     if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
 
     // Newest first: stat only the matches.
@@ -170,7 +190,8 @@ export class GlobTool implements Tool {
       }
       const rel = matches[i]!;
       // lstat: a match swapped for a symlink since the walk must not reveal its target's mtime.
-      const info = lstatSync(joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      const bytes = nameBytes.get(rel);
+      const info = lstatSync(bytes ? Buffer.concat([Buffer.from(`${searchDir.root}/`), bytes]) : joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
       if (info && !info.isFile()) continue;
       if (info) dated.push({ rel, mtime: info.mtimeMs });
     }

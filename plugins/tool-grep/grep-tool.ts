@@ -4,19 +4,20 @@
  * Engines: ripgrep when `rg` is on PATH, otherwise re2js over the project walker. Both are
  * linear-time (a hostile pattern cannot hang the process), both take the same pattern language
  * (RE2, re-spelled for ripgrep in pattern.ts) and search the same files (ripgrep is given the
- * walker's ignore decisions, rg-engine.ts). ripgrep only finds the candidate files; their lines
- * are read by re2js through verified descriptors (SPEC A15: no link is followed out of the
- * project, even one swapped in during the search), into the same collector and renderer
- * (results.ts), so the output is identical whichever engine ran. A pattern ripgrep cannot take
- * is searched with re2js for that call.
+ * walker's rules as flags, sdk/search-common/ripgrep-selection.ts). ripgrep's JSON output is the
+ * result — no file is read twice — after its lines are checked against the files themselves
+ * through verified descriptors (rg-engine.ts: no link is followed out of the project, even one
+ * swapped in during the search); both engines fill the same collector and renderer (results.ts),
+ * so the output is identical whichever engine ran. A pattern ripgrep cannot take is searched
+ * with re2js for that call.
  */
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { reanchorIgnoreText } from '../../sdk/search-common/gitignore.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
-import { ancestorIgnoreTexts, excludeText, joinRoot, walkProject } from '../../sdk/search-common/walker.js';
-import { findRipgrep } from './find-ripgrep.js';
+import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
+import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
+import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
 import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
 import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
@@ -109,36 +110,7 @@ function parseRequest(input: ToolInput): Parsed<GrepRequest> {
   };
 }
 
-/**
- * A file-name glob ripgrep can pre-filter with (`--type-add`), only when it selects a superset of
- * what picomatch selects: plain names with `*`, `?` and one level of `{a,b}`. The last segment of
- * a glob with `/` is used the same way (`src/**\/*.ts` → `*.ts`).
- */
-export function typeGlobFor(glob: string): string | undefined {
-  if (glob.startsWith('!')) return undefined;
-  const braces = /\{[^{}]*\}/g;
-  if (glob.replace(braces, '').match(/[{}]/)) return undefined; // nested or unbalanced braces
-  for (const group of glob.match(braces) ?? []) if (group.includes('/')) return undefined;
-  const last = glob.slice(glob.lastIndexOf('/') + 1);
-  if (last === '' || last.includes('**')) return undefined;
-  return /^[A-Za-z0-9._\-*?{},]+$/.test(last) ? last : undefined;
-}
-
-/**
- * The ignore rules the walker applies from above the start, for ripgrep's `--ignore-file`
- * (lowest precedence first): `.git/info/exclude`, then the ancestors' `.gitignore`, `.ignore`
- * and `.rgignore` files, each kind shallowest first, re-anchored to the root. Below the start,
- * ripgrep reads the ignore files itself.
- */
-export function rulesAboveStart(root: string, startRel: string): string[] {
-  const lines: string[] = [];
-  // The root's own files are read by ripgrep when the search starts there.
-  const { texts, excludeApplies } = ancestorIgnoreTexts(root, startRel);
-  const exclude = excludeApplies ? excludeText(root) : undefined;
-  if (exclude !== undefined) lines.push(...reanchorIgnoreText(exclude, ''));
-  for (const { rel, text } of texts.sort((a, b) => a.kind - b.kind)) lines.push(...reanchorIgnoreText(text, rel));
-  return lines;
-}
+export { typeGlobFor };
 
 export class GrepTool implements Tool {
   readonly name = 'grep';
@@ -213,7 +185,7 @@ export class GrepTool implements Tool {
         startRel: location.relative,
         pattern: { ...compiled.value, ripgrep: ripgrepPattern },
         respectIgnore,
-        ignoreLines: respectIgnore && location.kind === 'dir' ? rulesAboveStart(location.root, location.relative) : [],
+        startIsFile: location.kind !== 'dir',
         typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
         accept,
         collector,

@@ -4,17 +4,9 @@
  * byte offsets — fed into the same collector and renderer as the fallback (results.ts). Files are
  * not read a second time and the tree is not walked a second time.
  *
- * The choice of files is the project walker's (sdk/search-common/walker.ts), spelled as flags:
- * - ignore files: ripgrep reads `.gitignore`, `.ignore` and `.rgignore` below the start itself
- *   (`--no-require-git`: a `.gitignore` counts without a repository), never the global excludes
- *   (`--no-ignore-global`) nor files above the start (`--no-ignore-parent`); what the walker
- *   would read above the start inside the project — the root's and intermediate directories'
- *   ignore files and `.git/info/exclude` — is handed over in one `--ignore-file`, re-anchored to
- *   the root (ripgrep matches it relative to its working directory, the root). Without ignore
- *   files: `--no-ignore`.
- * - `--hidden` plus the override glob `!.*\/`: hidden files are searched, hidden directories are
- *   not. Symlinks are not followed (no `--follow`).
- * - `--encoding none` (no BOM sniffing or transcoding), no config file (`--no-config`).
+ * The choice of files is the project walker's, given as flags by the shared search code
+ * (sdk/search-common/ripgrep-selection.ts: ignore files, hidden directories, no links followed);
+ * `--encoding none` (no BOM sniffing or transcoding).
  * - binary files: ripgrep reports where it saw a NUL byte (`binary_offset`); such a file is left
  *   out, as the fallback leaves out every file with a NUL byte. Every mode reads matching files
  *   to their end (no `--max-count 1`, unlike `rg -l`), so a NUL byte after the first match still
@@ -23,7 +15,7 @@
  *   (`*.ts`), and every file is filtered again with the same matcher the fallback uses, which
  *   also drops the files a read rule denies.
  *
- * Links (SPEC A15): ripgrep opens files by path, so a directory swapped for a symlink while it
+ * Links: ripgrep opens files by path, so a directory swapped for a symlink while it
  * runs could make it read a file outside the project. Before a file's lines are used they are
  * checked against the file itself, opened through a descriptor verified to be exactly that path
  * (exact-open.ts, no link anywhere on it, not a multi-link file outside a package directory): the
@@ -34,12 +26,10 @@
  * unreadable. Outside content can never reach the result.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, readSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { inPackageDirectory } from '../../config/project-file.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
+import { withSelectionArgs } from '../../sdk/search-common/ripgrep-selection.js';
 import { joinRoot } from '../../sdk/search-common/walker.js';
 import type { CompiledPattern } from './pattern.js';
 import { searchOneFile, type EngineOutcome } from './re2js-engine.js';
@@ -54,8 +44,8 @@ export interface RipgrepSearchOptions {
   pattern: CompiledPattern & { ripgrep: string };
   /** Honour ignore files (the tools' default). */
   respectIgnore: boolean;
-  /** Rules from above the start (re-anchored to the root), lowest precedence first; none when empty. */
-  ignoreLines: readonly string[];
+  /** The start is one file (searched whatever the ignore files say). */
+  startIsFile: boolean;
   /** File-name glob for `--type-add` (a superset of `accept`), if any. */
   typeGlob: string | undefined;
   /** Final filter on paths relative to the root (the `glob` filter and read denies). */
@@ -73,11 +63,8 @@ const STDERR_CAP = 64 * 1024;
 /** Lines whose offsets lie within this many bytes of each other are checked with one read. */
 const VERIFY_SPAN_BYTES = 256 * 1024;
 
-export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'typeGlob' | 'respectIgnore' | 'collector'> & { pattern: string }, ignoreFile: string | undefined): string[] {
-  const args = ['--no-config', '--json', '--no-mmap', '--encoding=none', '--hidden', '--glob=!.*/'];
-  if (options.respectIgnore) args.push('--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-exclude');
-  else args.push('--no-ignore');
-  if (ignoreFile) args.push(`--ignore-file=${ignoreFile}`);
+export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'typeGlob' | 'collector'> & { pattern: string }, selection: string[]): string[] {
+  const args = [...selection, '--json', '--no-mmap', '--encoding=none'];
   const { mode, before, after } = options.collector.request;
   if (mode === 'content' && before > 0) args.push(`--before-context=${before}`);
   if (mode === 'content' && after > 0) args.push(`--after-context=${after}`);
@@ -86,17 +73,11 @@ export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'ty
   return args;
 }
 
-export async function searchWithRipgrep(options: RipgrepSearchOptions): Promise<RipgrepOutcome> {
-  let ignoreFile: string | undefined;
-  if (options.ignoreLines.length > 0) {
-    ignoreFile = path.join(os.tmpdir(), `mewcode-grep-${process.pid}-${randomBytes(6).toString('hex')}.ignore`);
-    writeFileSync(ignoreFile, `${options.ignoreLines.join('\n')}\n`);
-  }
-  try {
-    return await run(options, ripgrepArgs({ ...options, pattern: options.pattern.ripgrep }, ignoreFile));
-  } finally {
-    if (ignoreFile) rmSync(ignoreFile, { force: true });
-  }
+export function searchWithRipgrep(options: RipgrepSearchOptions): Promise<RipgrepOutcome> {
+  // Ignore files above the start count only when the start is a directory (a named file is searched).
+  return withSelectionArgs(options.root, options.startRel, options.respectIgnore && !options.startIsFile, (selection) =>
+    run(options, ripgrepArgs({ ...options, pattern: options.pattern.ripgrep }, selection)),
+  );
 }
 
 /** ripgrep's JSON spelling of bytes: `{text}` when valid UTF-8, else `{bytes}` (base64). */
