@@ -175,7 +175,7 @@ export class GlobTool implements Tool {
           listed = true;
         } else matches.length = 0;
       }
-      if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, signal: ctx.signal, deadline, onFile: (rel) => onFile(rel) });
+      if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, signal: ctx.signal, deadline, onFile });
     }
     if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
 

@@ -220,19 +220,22 @@ export class GrepTool implements Tool {
     deadline: number,
   ): Promise<EngineOutcome> {
     const files: string[] = [];
+    const exact = new Map<string, Buffer>();
     const walk = await walkProject({
       root: location.root,
       start: location.absolute,
       respectIgnore,
       signal,
       deadline,
-      onFile: (rel) => {
-        if (location.kind === 'file' || accept(rel)) files.push(rel);
+      onFile: (rel, bytes) => {
+        if (location.kind !== 'file' && !accept(rel)) return;
+        files.push(rel);
+        if (bytes) exact.set(rel, bytes);
       },
     });
     if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
     const unreadableDirs = walk.unreadableDirs;
-    const searched = await searchWithRe2js({ root: location.root, files, pattern, collector, signal, deadline });
+    const searched = await searchWithRe2js({ root: location.root, files, exact, pattern, collector, signal, deadline });
     return { unreadable: searched.unreadable + unreadableDirs, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
   }
 }

@@ -53,21 +53,32 @@ export function openExactSync(absolute: string | Buffer, directory = false): num
 /**
  * The entries of exactly the directory `absolute`, and the text of each ignore file named in
  * `ignoreFiles` that it holds (in the same order; undefined where absent or unreadable).
+ * `exactNames` (same order as `entries`) is there only when a name is not valid UTF-8: it holds
+ * that name's bytes (the entry's `name` is its decoding, with U+FFFD), so it can still be opened.
  */
-export function listDirectoryExact(absolute: string, ignoreFiles: readonly string[] = []): { entries: Dirent[]; ignoreTexts: (string | undefined)[] } {
+export function listDirectoryExact(
+  absolute: string | Buffer,
+  ignoreFiles: readonly string[] = [],
+): { entries: Dirent[]; ignoreTexts: (string | undefined)[]; exactNames?: (Buffer | undefined)[] } {
   const fd = openExactSync(absolute, true);
   try {
     const listed = useDescriptorPaths() ? `/proc/self/fd/${fd}` : absolute;
-    const entries = readdirSync(listed, { withFileTypes: true });
+    let entries = readdirSync(listed, { withFileTypes: true });
+    let exactNames: (Buffer | undefined)[] | undefined;
+    if (entries.some((entry) => entry.name.includes('\uFFFD'))) {
+      const raw = readdirSync(listed, { withFileTypes: true, encoding: 'buffer' });
+      exactNames = raw.map((entry) => (Buffer.from(entry.name.toString('utf8')).equals(entry.name) ? undefined : entry.name));
+      entries = raw.map((entry) => ({ name: entry.name.toString('utf8'), isDirectory: () => entry.isDirectory(), isFile: () => entry.isFile() }) as Dirent);
+    }
     const ignoreTexts = ignoreFiles.map((name): string | undefined => {
       if (!entries.some((entry) => entry.name === name && entry.isFile())) return undefined;
       try {
-        return readFileExact(`${listed}/${name}`, useDescriptorPaths() ? undefined : `${absolute}/${name}`);
+        return readFileExact(`${listed.toString()}/${name}`, useDescriptorPaths() ? undefined : `${absolute.toString()}/${name}`);
       } catch {
         return undefined; // unreadable or swapped: no rules from it
       }
     });
-    return { entries, ignoreTexts };
+    return { entries, ignoreTexts, ...(exactNames ? { exactNames } : {}) };
   } finally {
     closeSync(fd);
   }

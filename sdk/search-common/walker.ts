@@ -46,8 +46,11 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Epoch milliseconds after which the walk stops (reported as `stopped: 'deadline'`). */
   deadline?: number;
-  /** Every regular file found, relative to the root. */
-  onFile(relPath: string): void;
+  /**
+   * Every regular file found, relative to the root. `exact` is given when the path is not valid
+   * UTF-8: its bytes (relative to the root), for opening it (`relPath` holds U+FFFD there).
+   */
+  onFile(relPath: string, exact?: Buffer): void;
   /** Every entry left out by an ignore rule (a directory is reported once, not its contents). */
   onIgnored?(relPath: string, isDir: boolean): void;
 }
@@ -90,6 +93,13 @@ interface Frame {
   chains: IgnoreChains;
   /** False inside a nested repository (see ancestorIgnoreTexts). */
   excludeApplies: boolean;
+  /** The path's bytes, when it is not valid UTF-8. */
+  exact?: Buffer;
+}
+
+/** The absolute path of a root-relative path given as bytes. */
+export function joinRootBytes(root: string, exact: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(root.endsWith('/') ? root : `${root}/`), exact]);
 }
 
 export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
@@ -136,11 +146,12 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     if (signal?.aborted) return { ...summary, stopped: 'aborted' };
     if (deadline !== undefined && (steps & 31) === 0 && Date.now() >= deadline) return { ...summary, stopped: 'deadline' };
     const frame = stack.pop()!;
-    const dirAbs = joinRoot(root, frame.rel);
+    const dirAbs = frame.exact ? joinRootBytes(root, frame.exact) : joinRoot(root, frame.rel);
     let entries: Dirent[];
     let ignoreTexts: (string | undefined)[];
+    let exactNames: (Buffer | undefined)[] | undefined;
     try {
-      ({ entries, ignoreTexts } = listDirectoryExact(dirAbs, respectIgnore ? IGNORE_FILE_NAMES : []));
+      ({ entries, ignoreTexts, exactNames } = listDirectoryExact(dirAbs, respectIgnore ? IGNORE_FILE_NAMES : []));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') summary.unreadableDirs++;
@@ -162,7 +173,14 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     });
     const anyRules = (excludeApplies && exclude !== undefined) || chains.some((chain) => chain.length > 0);
     const prefix = frame.rel === '' ? '' : `${frame.rel}/`;
-    for (const entry of entries) {
+    // Bytes of an entry's path, only where the path is not valid UTF-8 (rare).
+    const exactOf = (k: number, name: string): Buffer | undefined => {
+      const own = exactNames?.[k];
+      if (!own && !frame.exact) return undefined;
+      return Buffer.concat([frame.exact ? Buffer.concat([frame.exact, Buffer.from('/')]) : Buffer.from(prefix), own ?? Buffer.from(name)]);
+    };
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]!;
       const name = entry.name;
       if (entry.isDirectory()) {
         if (name.charCodeAt(0) === DOT) continue;
@@ -171,14 +189,14 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
           onIgnored?.(rel, true);
           continue;
         }
-        stack.push({ rel, chains, excludeApplies });
+        stack.push({ rel, chains, excludeApplies, exact: exactOf(k, name) });
       } else if (entry.isFile()) {
         const rel = prefix + name;
         if (respectIgnore && anyRules && ignored(rel, false, chains, excludeApplies)) {
           onIgnored?.(rel, false);
           continue;
         }
-        onFile(rel);
+        onFile(rel, exactOf(k, name));
       }
     }
   }
