@@ -13,7 +13,7 @@ import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
 import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
-import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../../sdk/search-common/walker.js';
+import { joinRoot, joinRootBytes, relativeToRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
@@ -21,7 +21,6 @@ import { listWithRipgrep } from '../../sdk/search-common/ripgrep-files.js';
 import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
 import { useDescriptorPaths } from '../../sdk/file-tool-support/contained-fs.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
-import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
 
@@ -144,7 +143,6 @@ export class GlobTool implements Tool {
     const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const startRel = relativeToRoot(searchDir.root, walkStart);
     const startPrefix = startRel === '' ? 0 : startRel.length + 1;
-    const matches: string[] = [];
     let walkStartInfo;
     try {
       walkStartInfo = statSync(walkStart);
@@ -155,12 +153,14 @@ export class GlobTool implements Tool {
     const hidden = this.options.searchPolicy?.()?.hiddenFiles('glob');
     const respectIgnore = this.options.respectIgnore ?? true;
     const deadline = Date.now() + deadlineMs;
-    /** Exact name bytes of the matches whose names are not valid UTF-8 (to lstat them as they are). */
-    const nameBytes = new Map<string, Buffer>();
+    // Newest first: only the matches are stat'ed, each as soon as it is listed, so the stats run
+    // while ripgrep is still walking. lstat: a match swapped for a symlink since it was listed
+    // must not reveal its target's mtime.
+    const dated: { rel: string; mtime: number }[] = [];
     const onFile = (rel: string, bytes?: Buffer): void => {
       if (!matcher(rel.slice(startPrefix)) || hidden?.(joinRoot(searchDir.root, rel))) return;
-      matches.push(rel);
-      if (bytes) nameBytes.set(rel, bytes);
+      const info = lstatSync(bytes ? joinRootBytes(searchDir.root, bytes) : joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      if (info?.isFile()) dated.push({ rel, mtime: info.mtimeMs });
     };
     let summary: { unreadableDirs: number; stopped?: 'deadline' | 'aborted' } = { unreadableDirs: 0 };
     if (walkStartInfo?.isDirectory()) {
@@ -173,28 +173,14 @@ export class GlobTool implements Tool {
         if (outcome.failed === undefined) {
           summary = outcome;
           listed = true;
-        } else matches.length = 0;
+        } else {
+          dated.length = 0;
+        }
       }
       if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, signal: ctx.signal, deadline, onFile });
     }
     if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
 
-    // Newest first: stat only the matches.
-    const dated: { rel: string; mtime: number }[] = [];
-    let sliceStart = monotonicMs();
-    for (let i = 0; i < matches.length; i++) {
-      if ((i & 255) === 255 && monotonicMs() - sliceStart > 8) {
-        await yieldToEventLoop();
-        sliceStart = monotonicMs();
-        if (ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
-      }
-      const rel = matches[i]!;
-      // lstat: a match swapped for a symlink since the walk must not reveal its target's mtime.
-      const bytes = nameBytes.get(rel);
-      const info = lstatSync(bytes ? Buffer.concat([Buffer.from(`${searchDir.root}/`), bytes]) : joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
-      if (info && !info.isFile()) continue;
-      if (info) dated.push({ rel, mtime: info.mtimeMs });
-    }
     dated.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 
     const notes: string[] = [];

@@ -1,24 +1,24 @@
-// glob and grep against ripgrep on a tree of ≥ 20,000 files (SPEC T6, T7).
+// glob and grep against ripgrep on a real large tree (SPEC T6, T7).
 //
 //   node scripts/bench/tool-search.mjs [--runs N] [--tree DIR]
 //
-// `benchSearch({ runs })` copies the project's node_modules into a temporary directory (twice when
-// one copy has fewer than 20,000 files), bundles the two tools with esbuild, and times, in child
-// processes, interleaved and with the page cache warm:
-//   - grep for a literal and for a regex: ripgrep itself, MewCode's grep on its ripgrep engine,
-//     MewCode's grep on its re2js fallback;
-//   - glob "**/*.js": `rg --files` (the target's reference), `rg --files --sortr=modified` (the
-//     same newest-first order glob returns) and MewCode's glob.
-// Ignore files are OFF on both sides (the tools get the constructor option `respectIgnore: false`,
-// which the model never sees), and both sides keep the walker's other rules: hidden files are
-// searched, hidden directories are not, symlinks are not followed. The ripgrep reference is
-//   rg --no-config --no-ignore --hidden --glob=!.*/ …
-// Each MewCode child reports its in-process time too: inside the agent the tools run in an
-// already-started process, so that is the cost a tool call adds; the child's wall time also
-// contains Node's own start-up. Results are checked against ripgrep's (same match and file
-// counts). Returns `{ markdown }`; nothing is written to BENCHMARKS.md.
+// `benchSearch({ runs })` searches the project's own node_modules when it holds ≥ 20,000 files
+// (else copies of it in a temporary directory), bundles the two tools with esbuild, and times,
+// in child processes, interleaved (the order rotates every round) and with the page cache warm:
+//   - grep for a literal and for a regex, in content mode against `rg -n` and in
+//     files_with_matches mode against `rg -l`: MewCode's grep on its ripgrep engine, and (content
+//     mode) on its re2js fallback;
+//   - glob "**/*.js": `rg --files --glob='*.js'` (the target's reference), the same with
+//     `--sortr=modified` (glob's newest-first order) and MewCode's glob.
+// Ignore files are ON on both sides (the tools' default; node_modules holds packages' own
+// .gitignore files), and ripgrep gets the flags that spell the tools' file rules
+// (sdk/search-common/ripgrep-selection.ts): RG_FLAGS below. Each MewCode child reports its
+// in-process time too: inside the agent the tools run in an already-started process, so that is
+// the cost a tool call adds; the child's wall time also contains Node's own start-up. Results are
+// checked against ripgrep's (same match and file counts). Returns `{ markdown }`; nothing is
+// written to BENCHMARKS.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -156,7 +156,13 @@ function ratio(value, reference) {
 export async function benchSearch({ runs = 5, treeDir, log = (text) => process.stderr.write(text), minFiles = MIN_FILES, source } = {}) {
   const rg = ensureRipgrep(log);
   const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-tools-'));
-  const tree = treeDir ? { dir: treeDir, files: countFiles(treeDir), reused: true } : { ...(await buildTree(log, minFiles, source)), reused: false };
+  const ownModules = source === undefined ? path.join(ROOT, 'node_modules') : undefined;
+  const ownFiles = ownModules && !treeDir ? countFiles(ownModules) : 0;
+  const tree = treeDir
+    ? { dir: treeDir, files: countFiles(treeDir), reused: true, label: 'given' }
+    : ownFiles >= minFiles
+      ? { dir: realpathSync(ownModules), files: ownFiles, reused: true, label: "the project's node_modules" }
+      : { ...(await buildTree(log, minFiles, source)), reused: false, label: 'copies of node_modules' };
   try {
     const bundle = await bundleTools(work);
     const node = process.execPath;
@@ -246,14 +252,14 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
     const markdown = [
       '### glob and grep vs ripgrep',
       '',
-      `Tree: ${tree.files.toLocaleString('en-US')} files (${tree.reused ? 'given' : 'copies of node_modules'}), ignore files off on both sides. ripgrep: ${rg.version}. Node ${process.version}, ${os.cpus().length} CPUs. Medians of ${runs} runs (re2js fallback: ${fallbackRuns}) after one warm-up round; page cache warm.`,
+      `Tree: ${tree.files.toLocaleString('en-US')} files (${tree.label}), ignore files on for both sides. ripgrep: ${rg.version}. Node ${process.version}, ${os.cpus().length} CPUs. Medians of ${runs} runs (re2js fallback: ${fallbackRuns}) after one warm-up round; page cache warm.`,
       ...(rg.note ? ['', rg.note] : []),
       '',
       '| case | command | runs | wall (child) | in-process | wall ÷ rg | in-process ÷ rg | matches / files |',
       '|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
-      `ripgrep reference: \`rg ${RG_FLAGS.join(' ')} -n -e PATTERN .\` and \`rg ${RG_FLAGS.join(' ')} --files --glob='*.js' .\` (hidden files searched, hidden directories and ignore files not, symlinks not followed — the walker's rules with ignore files off). MewCode children are the esbuild bundle of the two tools, run with \`respectIgnore: false\`; "in-process" is the tool call alone, "wall" adds Node's start-up.`,
+      `ripgrep reference: \`rg ${RG_FLAGS.join(' ')} -n -e PATTERN .\` (content), the same with \`-l\` (files_with_matches), and \`rg ${RG_FLAGS.join(' ')} --files --glob='*.js' .\` (hidden files searched, hidden directories not, ignore files on without global or parent files, symlinks not followed — the tools' rules). MewCode children are the esbuild bundle of the two tools with their defaults; "in-process" is the tool call alone, "wall" adds Node's start-up. The machine may be shared: compare the ratios, taken in the same run.`,
       '',
       ...verdicts,
       checks.length === 0 ? '- Result check: every MewCode run found the same number of matching lines / files as ripgrep.' : `- Result check FAILED: ${checks.join('; ')}`,
