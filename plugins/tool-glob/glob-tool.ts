@@ -29,7 +29,7 @@ export interface GlobToolOptions {
   engine?: 'auto' | 'ripgrep' | 'walker';
   /** Path of the rg executable (default: looked up on PATH). */
   rgPath?: string;
-  /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
+  /** Honour ignore files (default true). Never exposed to the model. */
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
@@ -197,7 +197,7 @@ export class GlobTool implements Tool {
       if (!split.glob.includes('/') && !split.glob.startsWith('**') && !split.glob.startsWith('!')) {
         hints.push(`"${split.glob}" only matches files directly in ${where}; use "**/${split.glob}" to search subdirectories.`);
       }
-      hints.push('Hidden directories and files ignored by .gitignore are not searched.');
+      hints.push('Hidden directories and files ignored by .gitignore, .ignore or .rgignore are not searched.');
       lines.push(hints.join(' '));
       return { content: [...lines, ...notes].join('\n') };
     }

@@ -33,7 +33,7 @@ export interface GrepToolOptions {
   engine?: GrepEngine;
   /** Path of the rg executable (default: looked up on PATH). */
   rgPath?: string;
-  /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
+  /** Honour ignore files (default true). Never exposed to the model. */
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
