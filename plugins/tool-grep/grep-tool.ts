@@ -183,7 +183,7 @@ export class GrepTool implements Tool {
         rgPath,
         root: location.root,
         startRel: location.relative,
-        pattern: { ...compiled.value, ripgrep: ripgrepPattern },
+        pattern: compiled.value as CompiledPattern & { ripgrep: string }, // not spread: its re2js-only parts compile lazily
         respectIgnore,
         startIsFile: location.kind !== 'dir',
         typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
