@@ -244,7 +244,7 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
         const sameOrder = members.find((m) => m.sameOrder);
         if (c.target && sameOrder) {
           const sortedWall = median(samples.get(sameOrder).map((s) => s.wallMs));
-          verdicts.push(`- For the same newest-first list, \`rg --sortr=modified\` takes ${fmt(sortedWall)}: MewCode glob is ${ratio(inProcess, sortedWall)} of that in-process (${ratio(wall, sortedWall)} wall). The gap to plain \`rg --files\` is the mtime of every match (one stat each) plus a single-threaded walk.`);
+          verdicts.push(`- For the same newest-first list, \`rg --sortr=modified\` takes ${fmt(sortedWall)}: MewCode glob is ${ratio(inProcess, sortedWall)} of that in-process (${ratio(wall, sortedWall)} wall). MewCode glob lists with \`rg --files\` too; the gap to it is the mtime of every match (one lstat each, made while ripgrep still walks) and the sort.`);
         }
       }
     }
