@@ -10,9 +10,15 @@
  *   files: `--no-ignore`.
  * - `--hidden` plus the override glob `!.*\/`: hidden files are listed, hidden directories are
  *   not entered. Symlinks are not followed (no `--follow`). No configuration file (`--no-config`).
- * Known difference: rules from above the start all rank below the ignore files under it, where
- * the walker ranks by kind first (`.rgignore` over `.ignore` over `.gitignore`); they differ only
- * when a kind above the start and another kind under it disagree about the same path.
+ * Known differences, both only for a search started below the root (a `path`), since rules from
+ * above the start reach ripgrep as one explicit ignore file:
+ * - those rules rank below every ignore file under the start, where the walker ranks by kind first
+ *   (`.rgignore` over `.ignore` over `.gitignore`): they differ when a kind above the start and
+ *   another kind under it disagree about the same path;
+ * - a `.gitignore` above the start still applies inside a nested repository (a directory with a
+ *   `.git`) under the start, where the walker, like git, stops it at that repository.
+ * ripgrep's own parent handling (without `--no-ignore-parent`) would get both right, but it also
+ * reads ignore files above the project (a home directory kept in git would hide the project).
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
