@@ -80,7 +80,7 @@ export class OsCommandSandbox implements CommandSandbox {
   private watchdog: ChildProcess | undefined;
   /** The `.git` entries of the writable roots as the last command left them (git-sweep.ts). */
   private readonly gitBaseline: GitBaseline = new Map();
-  private readonly baselinedRoots = new Set<string>();
+  private readonly baselinedRoots = new Map<string, Promise<void>>();
   private warnedSweep = false;
   private warnedRuleWalk = false;
   private warnedGlobWalk = false;
@@ -434,12 +434,44 @@ export class OsCommandSandbox implements CommandSandbox {
     return (await isMountPointLeft(target)) ? 'missing' : kind;
   };
 
-  /** The first command in a writable root: its `.git` entries before anything ran (git-sweep.ts). */
+  /**
+   * The first command in a writable root: its `.git` entries before anything ran (git-sweep.ts).
+   * One walk per root, shared: a command waits for a walk prepare() started earlier.
+   */
   private async baseline(roots: readonly string[]): Promise<void> {
-    const fresh = roots.filter((root) => !this.baselinedRoots.has(root));
-    if (fresh.length === 0) return;
-    for (const root of fresh) this.baselinedRoots.add(root);
-    for (const [file, id] of await gitBaseline(fresh)) if (!this.gitBaseline.has(file)) this.gitBaseline.set(file, id);
+    await Promise.all(
+      roots.map((root) => {
+        let walk = this.baselinedRoots.get(root);
+        if (!walk) {
+          walk = gitBaseline([root]).then((found) => {
+            for (const [file, id] of found) if (!this.gitBaseline.has(file)) this.gitBaseline.set(file, id);
+          });
+          this.baselinedRoots.set(root, walk);
+          // A failed walk is walked again by the next command (never a command without a baseline).
+          walk.catch(() => this.baselinedRoots.delete(root));
+        }
+        return walk;
+      }),
+    );
+  }
+
+  /**
+   * What a first command would otherwise do between the model's answer and its start, done ahead
+   * while the model is still answering: the probe and the project root's git baseline (a walk of
+   * the tree, 10–100 ms on a large project). Each is the same cached step a command takes (nothing
+   * is weakened: a command still awaits both, and a baseline taken before any command ran is
+   * exactly what the first command would have taken). The session's private directories are not
+   * made ahead: they start a watchdog process, which a session without commands should not pay.
+   * Failures are left for the command itself to meet and report.
+   */
+  async prepare(projectRoot: string): Promise<void> {
+    try {
+      const status = await this.probe();
+      if (!status.active) return;
+      await this.baseline([await realpath(projectRoot)]);
+    } catch {
+      // the command meets it again and reports it
+    }
   }
 
   /** After a command: git directories it planted set aside (git-sweep.ts). */

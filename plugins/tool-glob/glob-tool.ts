@@ -1,8 +1,9 @@
 /**
  * The `glob` tool (T6): files whose path matches a pattern, newest-modified first.
  *
- * The walk (hidden directories and git-ignored paths skipped) is the shared project walker in
- * `sdk/search-common/`; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
+ * The list (hidden directories and ignored paths skipped) is `rg --files` when ripgrep is on PATH
+ * (sdk/search-common/ripgrep-files.ts), else the shared project walker in `sdk/search-common/`:
+ * both apply the same rules; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
  * relative to the search directory; only the matches are stat'ed (for their mtime).
  */
 import { closeSync, lstatSync, statSync, type Stats } from 'node:fs';
@@ -12,17 +13,23 @@ import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
 import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
-import { joinRoot, relativeToRoot, walkProject, yieldToEventLoop } from '../../sdk/search-common/walker.js';
+import { joinRoot, joinRootBytes, relativeToRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
+import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
+import { listWithRipgrep } from '../../sdk/search-common/ripgrep-files.js';
+import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
 import { useDescriptorPaths } from '../../sdk/file-tool-support/contained-fs.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
-import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
 
 export interface GlobToolOptions {
-  /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
+  /** 'auto' (default): `rg --files` when rg is on PATH, else the walker. Tests and benchmarks force one. */
+  engine?: 'auto' | 'ripgrep' | 'walker';
+  /** Path of the rg executable (default: looked up on PATH). */
+  rgPath?: string;
+  /** Honour ignore files (default true). Never exposed to the model. */
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
@@ -136,7 +143,6 @@ export class GlobTool implements Tool {
     const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const startRel = relativeToRoot(searchDir.root, walkStart);
     const startPrefix = startRel === '' ? 0 : startRel.length + 1;
-    const matches: string[] = [];
     let walkStartInfo;
     try {
       walkStartInfo = statSync(walkStart);
@@ -145,35 +151,36 @@ export class GlobTool implements Tool {
     }
     // Files a read rule denies are never listed, whatever the search root.
     const hidden = this.options.searchPolicy?.()?.hiddenFiles('glob');
-    const summary = walkStartInfo?.isDirectory()
-      ? await walkProject({
-          root: searchDir.root,
-          start: walkStart,
-          respectIgnore: this.options.respectIgnore ?? true,
-          signal: ctx.signal,
-          deadline: Date.now() + deadlineMs,
-          onFile: (rel) => {
-            if (matcher(rel.slice(startPrefix)) && !hidden?.(joinRoot(searchDir.root, rel))) matches.push(rel);
-          },
-        })
-      : { unreadableDirs: 0 };
+    const respectIgnore = this.options.respectIgnore ?? true;
+    const deadline = Date.now() + deadlineMs;
+    // Newest first: only the matches are stat'ed, each as soon as it is listed, so the stats run
+    // while ripgrep is still walking. lstat: a match swapped for a symlink since it was listed
+    // must not reveal its target's mtime.
+    const dated: { rel: string; mtime: number }[] = [];
+    const onFile = (rel: string, bytes?: Buffer): void => {
+      if (!matcher(rel.slice(startPrefix)) || hidden?.(joinRoot(searchDir.root, rel))) return;
+      const info = lstatSync(bytes ? joinRootBytes(searchDir.root, bytes) : joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      if (info?.isFile()) dated.push({ rel, mtime: info.mtimeMs });
+    };
+    let summary: { unreadableDirs: number; stopped?: 'deadline' | 'aborted' } = { unreadableDirs: 0 };
+    if (walkStartInfo?.isDirectory()) {
+      const engine = this.options.engine ?? 'auto';
+      const rgPath = engine === 'walker' ? undefined : (this.options.rgPath ?? findRipgrep());
+      let listed = false;
+      if (rgPath) {
+        // ripgrep walks on every core; the walker is the fallback (same rules, ripgrep-selection.ts).
+        const outcome = await listWithRipgrep({ rgPath, root: searchDir.root, startRel, respectIgnore, typeGlob: typeGlobFor(split.glob), signal: ctx.signal, deadline, onFile });
+        if (outcome.failed === undefined) {
+          summary = outcome;
+          listed = true;
+        } else {
+          dated.length = 0;
+        }
+      }
+      if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, signal: ctx.signal, deadline, onFile });
+    }
     if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
 
-    // Newest first: stat only the matches.
-    const dated: { rel: string; mtime: number }[] = [];
-    let sliceStart = monotonicMs();
-    for (let i = 0; i < matches.length; i++) {
-      if ((i & 255) === 255 && monotonicMs() - sliceStart > 8) {
-        await yieldToEventLoop();
-        sliceStart = monotonicMs();
-        if (ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
-      }
-      const rel = matches[i]!;
-      // lstat: a match swapped for a symlink since the walk must not reveal its target's mtime.
-      const info = lstatSync(joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
-      if (info && !info.isFile()) continue;
-      if (info) dated.push({ rel, mtime: info.mtimeMs });
-    }
     dated.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 
     const notes: string[] = [];
@@ -190,7 +197,7 @@ export class GlobTool implements Tool {
       if (!split.glob.includes('/') && !split.glob.startsWith('**') && !split.glob.startsWith('!')) {
         hints.push(`"${split.glob}" only matches files directly in ${where}; use "**/${split.glob}" to search subdirectories.`);
       }
-      hints.push('Hidden directories and files ignored by .gitignore are not searched.');
+      hints.push('Hidden directories and files ignored by .gitignore, .ignore or .rgignore are not searched.');
       lines.push(hints.join(' '));
       return { content: [...lines, ...notes].join('\n') };
     }

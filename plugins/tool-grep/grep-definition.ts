@@ -10,7 +10,7 @@ export const GREP_DESCRIPTION = [
   'Syntax is RE2 (as in ripgrep and Go): no backreferences or lookaround, and matching is linear-time, so any pattern is safe; escape ( ) [ ] { } . * + ? ^ $ | \\ to match them literally. \\d \\w \\s \\b are ASCII.',
   'output_mode "content" (default) prints matching lines as `path:LINE: text`; with context, context lines are `path:LINE- text` and `--` separates non-adjacent groups. "files_with_matches" prints one path per line; "count" prints `path:N` (matching lines per file).',
   'Results are sorted by path, then line, and capped at 100 lines (or files); a final note says how many more there are. Lines longer than 500 characters are cut.',
-  'Searches `path` (a directory or one file; default: the project root), skipping hidden directories, files ignored by .gitignore, and binary files (containing a NUL byte).',
+  'Searches `path` (a directory or one file; default: the project root), skipping hidden directories, files ignored by .gitignore, .ignore or .rgignore, and binary files (containing a NUL byte).',
   '`glob` limits the files: "*.ts" or "*.{ts,tsx}" match file names, "src/**/*.ts" matches paths relative to `path`. To find files by name, use glob.',
 ].join(' ');
 

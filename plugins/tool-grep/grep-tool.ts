@@ -4,19 +4,20 @@
  * Engines: ripgrep when `rg` is on PATH, otherwise re2js over the project walker. Both are
  * linear-time (a hostile pattern cannot hang the process), both take the same pattern language
  * (RE2, re-spelled for ripgrep in pattern.ts) and search the same files (ripgrep is given the
- * walker's ignore decisions, rg-engine.ts). ripgrep only finds the candidate files; their lines
- * are read by re2js through verified descriptors (A15: no link is followed out of the
- * project, even one swapped in during the search), into the same collector and renderer
- * (results.ts), so the output is identical whichever engine ran. A pattern ripgrep cannot take
- * is searched with re2js for that call.
+ * walker's rules as flags, sdk/search-common/ripgrep-selection.ts). ripgrep's JSON output is the
+ * result — no file is read twice — after its lines are checked against the files themselves
+ * through verified descriptors (rg-engine.ts: no link is followed out of the project, even one
+ * swapped in during the search); both engines fill the same collector and renderer (results.ts),
+ * so the output is identical whichever engine ran. A pattern ripgrep cannot take is searched
+ * with re2js for that call.
  */
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
-import { anchoredIgnoreLine } from '../../sdk/search-common/gitignore.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
 import { describeLocation, resolveSearchLocation, type SearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, walkProject } from '../../sdk/search-common/walker.js';
-import { findRipgrep } from './find-ripgrep.js';
+import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
+import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
 import { compilePattern, type CompiledPattern } from './pattern.js';
 import { searchWithRe2js, type EngineOutcome } from './re2js-engine.js';
 import { ResultCollector, type OutputMode, type SearchRequest } from './results.js';
@@ -32,7 +33,7 @@ export interface GrepToolOptions {
   engine?: GrepEngine;
   /** Path of the rg executable (default: looked up on PATH). */
   rgPath?: string;
-  /** Honour .gitignore files (default true). Benchmarks turn it off; never exposed to the model. */
+  /** Honour ignore files (default true). Never exposed to the model. */
   respectIgnore?: boolean;
   /** Total time budget of one call in ms (default 30 000). */
   deadlineMs?: number;
@@ -109,20 +110,7 @@ function parseRequest(input: ToolInput): Parsed<GrepRequest> {
   };
 }
 
-/**
- * A file-name glob ripgrep can pre-filter with (`--type-add`), only when it selects a superset of
- * what picomatch selects: plain names with `*`, `?` and one level of `{a,b}`. The last segment of
- * a glob with `/` is used the same way (`src/**\/*.ts` → `*.ts`).
- */
-export function typeGlobFor(glob: string): string | undefined {
-  if (glob.startsWith('!')) return undefined;
-  const braces = /\{[^{}]*\}/g;
-  if (glob.replace(braces, '').match(/[{}]/)) return undefined; // nested or unbalanced braces
-  for (const group of glob.match(braces) ?? []) if (group.includes('/')) return undefined;
-  const last = glob.slice(glob.lastIndexOf('/') + 1);
-  if (last === '' || last.includes('**')) return undefined;
-  return /^[A-Za-z0-9._\-*?{},]+$/.test(last) ? last : undefined;
-}
+export { typeGlobFor };
 
 export class GrepTool implements Tool {
   readonly name = 'grep';
@@ -186,61 +174,32 @@ export class GrepTool implements Tool {
     }
     const respectIgnore = this.options.respectIgnore ?? true;
 
-    const collector = new ResultCollector(searchRequest);
+    let collector = new ResultCollector(searchRequest);
     let outcome: EngineOutcome | undefined;
-    let files: string[] | undefined;
-    let walkUnreadable = 0;
 
-    if (rgPath && compiled.value.ripgrep !== undefined) {
-      let ignoreLines: string[] | undefined;
-      if (respectIgnore && location.kind === 'dir') {
-        ignoreLines = [];
-        files = [];
-        const lines = ignoreLines;
-        const listed = files;
-        const walk = await walkProject({
-          root: location.root,
-          start: location.absolute,
-          respectIgnore,
-          signal: ctx.signal,
-          deadline,
-          onFile: (rel) => {
-            if (accept(rel)) listed.push(rel);
-          },
-          onIgnored: (rel, isDir) => lines.push(anchoredIgnoreLine(rel, isDir)),
-        });
-        walkUnreadable = walk.unreadableDirs;
-        if (walk.stopped) {
-          outcome = { unreadable: walk.unreadableDirs, stopped: walk.stopped };
-          this.lastRun = { engine: 'ripgrep' };
-        }
-      }
-      if (!outcome) {
-        const rg = await searchWithRipgrep({
-          rgPath,
-          root: location.root,
-          startRel: location.relative,
-          pattern: compiled.value.ripgrep,
-          ignoreLines,
-          typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
-          accept,
-          signal: ctx.signal,
-          deadline,
-        });
-        if (rg.failed === undefined) {
-          // ripgrep proposes; the lines come from verified descriptors (see rg-engine.ts).
-          this.lastRun = { engine: 'ripgrep' };
-          if (rg.stopped) outcome = { unreadable: rg.unreadable, stopped: rg.stopped };
-          else {
-            const searched = await searchWithRe2js({ root: location.root, files: rg.candidates.sort(), pattern: compiled.value, collector, signal: ctx.signal, deadline });
-            outcome = { unreadable: rg.unreadable + searched.unreadable, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
-          }
-        }
-      }
+    const ripgrepPattern = compiled.value.ripgrep;
+    if (rgPath && ripgrepPattern !== undefined) {
+      const rg = await searchWithRipgrep({
+        rgPath,
+        root: location.root,
+        startRel: location.relative,
+        pattern: compiled.value as CompiledPattern & { ripgrep: string }, // not spread: its re2js-only parts compile lazily
+        respectIgnore,
+        startIsFile: location.kind !== 'dir',
+        typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
+        accept,
+        collector,
+        signal: ctx.signal,
+        deadline,
+      });
+      if (rg.failed === undefined) {
+        this.lastRun = { engine: 'ripgrep' };
+        outcome = rg;
+      } else collector = new ResultCollector(searchRequest); // the fallback starts afresh
     }
 
     if (!outcome) {
-      outcome = await this.searchFallback(location, compiled.value, respectIgnore, accept, collector, ctx.signal, deadline, files, walkUnreadable);
+      outcome = await this.searchFallback(location, compiled.value, respectIgnore, accept, collector, ctx.signal, deadline);
       this.lastRun = { engine: 're2js' };
     }
     if (outcome.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'grep was cancelled.' };
@@ -259,28 +218,24 @@ export class GrepTool implements Tool {
     collector: ResultCollector,
     signal: AbortSignal,
     deadline: number,
-    walked: string[] | undefined,
-    walkedUnreadable: number,
   ): Promise<EngineOutcome> {
-    let files = walked;
-    let unreadableDirs = walkedUnreadable;
-    if (!files) {
-      const listed: string[] = [];
-      const walk = await walkProject({
-        root: location.root,
-        start: location.absolute,
-        respectIgnore,
-        signal,
-        deadline,
-        onFile: (rel) => {
-          if (location.kind === 'file' || accept(rel)) listed.push(rel);
-        },
-      });
-      if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
-      files = listed;
-      unreadableDirs = walk.unreadableDirs;
-    }
-    const searched = await searchWithRe2js({ root: location.root, files, pattern, collector, signal, deadline });
+    const files: string[] = [];
+    const exact = new Map<string, Buffer>();
+    const walk = await walkProject({
+      root: location.root,
+      start: location.absolute,
+      respectIgnore,
+      signal,
+      deadline,
+      onFile: (rel, bytes) => {
+        if (location.kind !== 'file' && !accept(rel)) return;
+        files.push(rel);
+        if (bytes) exact.set(rel, bytes);
+      },
+    });
+    if (walk.stopped) return { unreadable: walk.unreadableDirs, stopped: walk.stopped };
+    const unreadableDirs = walk.unreadableDirs;
+    const searched = await searchWithRe2js({ root: location.root, files, exact, pattern, collector, signal, deadline });
     return { unreadable: searched.unreadable + unreadableDirs, ...(searched.stopped ? { stopped: searched.stopped } : {}) };
   }
 }

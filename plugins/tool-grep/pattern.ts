@@ -50,20 +50,37 @@ export function compilePattern(source: string, caseInsensitive: boolean): Compil
     return { ok: false, error: explainSyntaxError(source, error) };
   }
   const perLineOnly = /\\[Az]/.test(source) || /\(\?[imsU]*-[imsU]*m/.test(source);
-  const block = perLineOnly ? undefined : RE2JS.compile(source, flags | RE2JS.MULTILINE);
   let ripgrep: string | undefined;
   try {
     ripgrep = (caseInsensitive ? '(?i)' : '') + toRipgrepRegex(source);
   } catch {
     ripgrep = undefined;
   }
-  let barrier: RE2JS | undefined;
-  try {
-    barrier = RE2JS.compile(toBarrierPattern(source), flags);
-  } catch {
-    barrier = undefined;
-  }
-  return { ok: true, value: { source, caseInsensitive, line, block, ripgrep, barrier } };
+  // `block` and `barrier` serve the re2js engine only: compiled on first use, so a search that
+  // ripgrep answers does not pay for them.
+  let block: RE2JS | undefined | null = null;
+  let barrier: RE2JS | undefined | null = null;
+  const value: CompiledPattern = {
+    source,
+    caseInsensitive,
+    line,
+    ripgrep,
+    get block() {
+      if (block === null) block = perLineOnly ? undefined : RE2JS.compile(source, flags | RE2JS.MULTILINE);
+      return block;
+    },
+    get barrier() {
+      if (barrier === null) {
+        try {
+          barrier = RE2JS.compile(toBarrierPattern(source), flags);
+        } catch {
+          barrier = undefined;
+        }
+      }
+      return barrier;
+    },
+  };
+  return { ok: true, value };
 }
 
 function explainSyntaxError(source: string, error: unknown): string {

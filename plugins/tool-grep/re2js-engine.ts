@@ -17,7 +17,7 @@ import { inPackageDirectory } from '../../config/project-file.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
-import { joinRoot, yieldToEventLoop } from '../../sdk/search-common/walker.js';
+import { joinRoot, joinRootBytes, yieldToEventLoop } from '../../sdk/search-common/walker.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
 const SLICE_BYTES = 16 * 1024 * 1024;
@@ -179,7 +179,7 @@ function invalidLines(buffer: Buffer, length: number, text: string, starts: numb
  * Searches one file; undefined when it cannot be read. `absolute` is a real path from the walk:
  * it is opened only if the descriptor is exactly that file (no link followed, A15).
  */
-export function searchFile(absolute: string, state: SearchState): FileSearchOutcome | undefined {
+export function searchFile(absolute: string | Buffer, state: SearchState): FileSearchOutcome | undefined {
   let fd: number;
   try {
     fd = openExactSync(absolute);
@@ -190,7 +190,7 @@ export function searchFile(absolute: string, state: SearchState): FileSearchOutc
     const info = fstatSync(fd);
     // A file with other hard links may be a file outside the project under a second name: as
     // read_file, only package directories (pnpm's store links) are searched (config/project-file.ts).
-    if (info.nlink > 1 && !inPackageDirectory(absolute, state.root)) return undefined;
+    if (info.nlink > 1 && !inPackageDirectory(absolute.toString(), state.root)) return undefined;
     const size = info.size;
     let buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SLICE_BYTES) + 1);
     let carry = 0; // bytes of an unfinished line kept at the start of `buffer`
@@ -284,6 +284,8 @@ export function searchFile(absolute: string, state: SearchState): FileSearchOutc
 export interface Re2jsSearchOptions {
   root: string;
   files: readonly string[];
+  /** The bytes of the paths (relative to the root) that are not valid UTF-8, to open them as they are. */
+  exact?: ReadonlyMap<string, Buffer>;
   pattern: CompiledPattern;
   collector: ResultCollector;
   signal: AbortSignal;
@@ -295,10 +297,10 @@ export interface EngineOutcome {
   stopped?: 'deadline' | 'aborted';
 }
 
-export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<EngineOutcome> {
+function stateFor(options: Omit<Re2jsSearchOptions, 'files'>): SearchState {
   const { collector } = options;
   const { mode, before, after } = collector.request;
-  const state: SearchState = {
+  return {
     pattern: options.pattern,
     before: mode === 'content' ? before : 0,
     after: mode === 'content' ? after : 0,
@@ -309,6 +311,22 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     limit: collector.request.limit,
     root: options.root,
   };
+}
+
+/**
+ * One file searched by this engine into the collector (the ripgrep engine's answer for a file
+ * that changed after ripgrep read it): false when it cannot be read.
+ */
+export function searchOneFile(rel: string, options: Omit<Re2jsSearchOptions, 'files'>): boolean {
+  const outcome = searchFile(joinRoot(options.root, rel), stateFor(options));
+  if (!outcome || outcome.stopped) return outcome !== undefined;
+  if (!outcome.binary && outcome.matches > 0) options.collector.addFile(rel, outcome.matches, outcome.hits);
+  return true;
+}
+
+export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<EngineOutcome> {
+  const { collector } = options;
+  const state = stateFor(options);
   let unreadable = 0;
   let sliceStart = monotonicMs();
   for (let i = 0; i < options.files.length; i++) {
@@ -319,7 +337,8 @@ export async function searchWithRe2js(options: Re2jsSearchOptions): Promise<Engi
     if (options.signal.aborted) return { unreadable, stopped: 'aborted' };
     if (Date.now() >= options.deadline) return { unreadable, stopped: 'deadline' };
     const rel = options.files[i]!;
-    const outcome = searchFile(joinRoot(options.root, rel), state);
+    const bytes = options.exact?.get(rel);
+    const outcome = searchFile(bytes ? joinRootBytes(options.root, bytes) : joinRoot(options.root, rel), state);
     if (!outcome) {
       unreadable++;
       continue;

@@ -1,96 +1,188 @@
 /**
- * The ripgrep engine finds the files that match; the lines shown are always read by this
- * process. ripgrep walks and searches natively (parallel, SIMD literals), so it answers "which
- * files match" fast, but it opens files and directories by path: a symlink swapped in while it
- * runs would be followed out of the project (A15). So its answer is only a candidate list:
- * each candidate is searched again with re2js through a descriptor verified to be exactly the file
- * the name denotes (re2js-engine.ts, exact-open.ts), and only that search produces lines and counts.
- * A swap can at most make ripgrep miss or propose a file; it can never put outside content in
- * the result. The output is the fallback's by construction.
+ * The ripgrep engine: `rg --json` walks, applies the ignore files and searches (parallel, SIMD
+ * literals), and its output is the result — match and context lines with their line numbers and
+ * byte offsets — fed into the same collector and renderer as the fallback (results.ts). Files are
+ * not read a second time and the tree is not walked a second time.
  *
- * The *choice of files* is ours, so that it equals the fallback's exactly whatever rg version is
- * installed:
- * - `--no-ignore` turns off every ignore file ripgrep would read by itself (.gitignore, .ignore,
- *   .rgignore, global excludes, parents); the project walker decides instead, and what it left
- *   out is handed over with `--ignore-file` as anchored literal paths (`/dist/`, `/a/b.log`),
- *   which ripgrep matches relative to its working directory, the project root.
- * - `--hidden` plus an override glob excluding directories named `.*` (`!.*` + `/`): hidden
- *   files are searched, hidden directories are not (the walker's rule). Symlinks are not
- *   followed (no `--follow`: ripgrep's default, and the walker's).
- * - `--encoding none` (no BOM sniffing or transcoding), `--no-mmap`, no config file
- *   (`--no-config`), `--files-with-matches --null` (one NUL-terminated name per matching file).
- * - The `glob` filter is given to ripgrep only as a file-name type filter when that is a superset
- *   (`*.ts`), and every candidate is filtered again with the same matcher the fallback uses.
+ * The choice of files is the project walker's, given as flags by the shared search code
+ * (sdk/search-common/ripgrep-selection.ts: ignore files, hidden directories, no links followed);
+ * `--encoding none` (no BOM sniffing or transcoding).
+ * - binary files: ripgrep reports where it saw a NUL byte (`binary_offset`); such a file is left
+ *   out, as the fallback leaves out every file with a NUL byte. Every mode reads matching files
+ *   to their end (no `--max-count 1`, unlike `rg -l`), so a NUL byte after the first match still
+ *   makes the file binary, in files_with_matches mode too (as `rg -c` decides).
+ * - the `glob` filter is given to ripgrep only as a file-name type filter when that is a superset
+ *   (`*.ts`), and every file is filtered again with the same matcher the fallback uses, which
+ *   also drops the files a read rule denies.
+ *
+ * Links: ripgrep opens files by path, so a directory swapped for a symlink while it
+ * runs could make it read a file outside the project. Before a file's lines are used they are
+ * checked against the file itself, opened through a descriptor verified to be exactly that path
+ * (exact-open.ts, no link anywhere on it, not a multi-link file outside a package directory): the
+ * bytes of every line that will be stored (and of the first and last match, which back the
+ * counts) must be there at the offsets ripgrep gave. A file that fails the check — swapped, or
+ * simply changed since ripgrep read it — is searched again by re2js through that verified
+ * descriptor, which gives its current content; one that can no longer be opened is counted
+ * unreadable. Outside content can never reach the result.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { EngineOutcome } from './re2js-engine.js';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { inPackageDirectory } from '../../config/project-file.js';
+import { openExactSync } from '../../sdk/search-common/exact-open.js';
+import { withSelectionArgs } from '../../sdk/search-common/ripgrep-selection.js';
+import { joinRoot } from '../../sdk/search-common/walker.js';
+import type { CompiledPattern } from './pattern.js';
+import { searchOneFile, type EngineOutcome } from './re2js-engine.js';
+import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
 
 export interface RipgrepSearchOptions {
   rgPath: string;
   root: string;
   /** The start relative to the root (`''` for the root). */
   startRel: string;
-  /** The Rust-syntax pattern (see pattern.ts). */
-  pattern: string;
-  /** Anchored ignore lines from the walker; undefined when ignore files are not honoured. */
-  ignoreLines: readonly string[] | undefined;
+  /** The compiled pattern; `.ripgrep` is the Rust spelling given to ripgrep (see pattern.ts). */
+  pattern: CompiledPattern & { ripgrep: string };
+  /** Honour ignore files (the tools' default). */
+  respectIgnore: boolean;
+  /** The start is one file (searched whatever the ignore files say). */
+  startIsFile: boolean;
   /** File-name glob for `--type-add` (a superset of `accept`), if any. */
   typeGlob: string | undefined;
-  /** Final filter on paths relative to the root. */
+  /** Final filter on paths relative to the root (the `glob` filter and read denies). */
   accept: (relPath: string) => boolean;
+  collector: ResultCollector;
   signal: AbortSignal;
   deadline: number;
 }
 
-/** `candidates`: files (relative to the root, accepted) ripgrep found a match in. */
-export type RipgrepOutcome = (EngineOutcome & { failed?: undefined; candidates: string[] }) | { failed: 'pattern' | 'engine'; message: string };
+export type RipgrepOutcome = (EngineOutcome & { failed?: undefined }) | { failed: 'pattern' | 'engine'; message: string };
 
 const PATTERN_ERROR = /regex parse error|error parsing regex|not allowed in a regex|multiline mode is enabled|size limit|exceeds/i;
 const ENGINE_ERROR = /unrecognized|unexpected argument|Found argument|invalid value|error: /i;
 const STDERR_CAP = 64 * 1024;
+/** Lines whose offsets lie within this many bytes of each other are checked with one read. */
+const VERIFY_SPAN_BYTES = 256 * 1024;
 
-function normalisePath(raw: string): string {
-  let p = raw;
-  while (p.startsWith('./')) p = p.slice(2);
-  return path.sep === '/' ? p : p.split(path.sep).join('/');
-}
-
-export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'pattern' | 'typeGlob'>, ignoreFile: string | undefined): string[] {
-  const args = ['--no-config', '--files-with-matches', '--null', '--no-mmap', '--encoding=none', '--hidden', '--no-ignore', '--glob=!.*/'];
-  if (ignoreFile) args.push(`--ignore-file=${ignoreFile}`);
+export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'typeGlob' | 'collector'> & { pattern: string }, selection: string[]): string[] {
+  const args = [...selection, '--json', '--no-mmap', '--encoding=none'];
+  const { mode, before, after } = options.collector.request;
+  if (mode === 'content' && before > 0) args.push(`--before-context=${before}`);
+  if (mode === 'content' && after > 0) args.push(`--after-context=${after}`);
   if (options.typeGlob) args.push(`--type-add=mewcodeglob:${options.typeGlob}`, '--type=mewcodeglob');
   args.push(`--regexp=${options.pattern}`, '--', options.startRel === '' ? '.' : options.startRel);
   return args;
 }
 
-export async function searchWithRipgrep(options: RipgrepSearchOptions): Promise<RipgrepOutcome> {
-  let ignoreFile: string | undefined;
-  if (options.ignoreLines && options.ignoreLines.length > 0) {
-    ignoreFile = path.join(os.tmpdir(), `mewcode-grep-${process.pid}-${randomBytes(6).toString('hex')}.ignore`);
-    writeFileSync(ignoreFile, `${options.ignoreLines.join('\n')}\n`);
-  }
-  try {
-    return await run(options, ripgrepArgs(options, ignoreFile));
-  } finally {
-    if (ignoreFile) rmSync(ignoreFile, { force: true });
-  }
+export function searchWithRipgrep(options: RipgrepSearchOptions): Promise<RipgrepOutcome> {
+  // Ignore files above the start count only when the start is a directory (a named file is searched).
+  return withSelectionArgs(options.root, options.startRel, options.respectIgnore && !options.startIsFile, (selection) =>
+    run(options, ripgrepArgs({ ...options, pattern: options.pattern.ripgrep }, selection)),
+  );
+}
+
+/** ripgrep's JSON spelling of bytes: `{text}` when valid UTF-8, else `{bytes}` (base64). */
+interface JsonData {
+  text?: string;
+  bytes?: string;
+}
+
+function rawOf(data: JsonData | undefined): Buffer {
+  if (!data) return Buffer.alloc(0);
+  return data.text !== undefined ? Buffer.from(data.text, 'utf8') : Buffer.from(data.bytes ?? '', 'base64');
+}
+
+/** A line ripgrep reported, as far as it is kept: its first bytes and where they are in the file. */
+interface Span {
+  offset: number;
+  raw: Buffer;
+}
+
+interface FileState {
+  /** Name bytes relative to ripgrep's working directory (the root), `./` removed. */
+  name: Buffer;
+  matches: number;
+  hits: LineHit[];
+  /** The stored hits' bytes, checked against the file before they are used. */
+  spans: Span[];
+  firstMatch: Span | undefined;
+  lastMatch: Span | undefined;
+  budget: FileHitBudget;
+}
+
+function stripDotSlash(name: Buffer): Buffer {
+  let at = 0;
+  while (name[at] === 0x2e && name[at + 1] === 0x2f) at += 2;
+  return at === 0 ? name : name.subarray(at);
 }
 
 function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutcome> {
+  const { collector } = options;
+  const { mode, limit, keepChars } = collector.request;
+  const after = mode === 'content' ? collector.request.after : 0;
+  // Bytes kept of a line: enough for `keepChars` UTF-16 units of complete characters.
+  const keepBytes = 4 * keepChars + 4;
+  const files = new Map<string, FileState>();
+  let unreadable = 0;
+  let sawOutput = false;
+
+  const keep = (raw: Buffer): Buffer => (raw.length > keepBytes ? Buffer.from(raw.subarray(0, keepBytes)) : raw);
+
+  const onMessage = (message: { type: string; data: Record<string, unknown> }): void => {
+    const data = message.data;
+    const key = JSON.stringify(data.path);
+    if (message.type === 'begin') {
+      files.set(key, { name: stripDotSlash(rawOf(data.path as JsonData)), matches: 0, hits: [], spans: [], firstMatch: undefined, lastMatch: undefined, budget: new FileHitBudget(limit, after) });
+      return;
+    }
+    const file = files.get(key);
+    if (!file) return;
+    if (message.type === 'match' || message.type === 'context') {
+      const match = message.type === 'match';
+      const line = data.line_number as number;
+      const offset = data.absolute_offset as number;
+      const raw = keep(rawOf(data.lines as JsonData));
+      if (match) {
+        file.matches++;
+        const span = { offset, raw };
+        file.firstMatch ??= span;
+        file.lastMatch = span;
+      }
+      if (mode === 'content' && file.budget.accept(line, match)) {
+        file.hits.push({ line, text: raw.toString('utf8'), match });
+        file.spans.push({ offset, raw });
+      }
+      return;
+    }
+    if (message.type === 'end') {
+      files.delete(key);
+      const binary = (data.binary_offset ?? null) !== null;
+      if (binary || file.matches === 0) return;
+      finish(file);
+    }
+  };
+
+  const finish = (file: FileState): void => {
+    const rel = file.name.toString('utf8');
+    if (!options.accept(rel)) return;
+    const absolute = Buffer.from(rel, 'utf8').equals(file.name) ? joinRoot(options.root, rel) : Buffer.concat([Buffer.from(`${options.root}/`), file.name]);
+    const verdict = verify(absolute, options.root, [file.firstMatch, file.lastMatch, ...file.spans]);
+    if (verdict === 'same') collector.addFile(rel, file.matches, mode === 'content' ? file.hits : undefined);
+    else if (verdict === 'changed' && typeof absolute === 'string') {
+      if (!searchOneFile(rel, { root: options.root, pattern: options.pattern, collector, signal: options.signal, deadline: options.deadline })) unreadable++;
+    } else unreadable++;
+  };
+
   return new Promise((resolve) => {
     const env = { ...process.env };
     delete env.RIPGREP_CONFIG_PATH;
     const child = spawn(options.rgPath, args, { cwd: options.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const candidates: string[] = [];
     let stderr = '';
-    let pending = '';
     let stopped: 'deadline' | 'aborted' | undefined;
     let spawnError: Error | undefined;
     let killTimer: NodeJS.Timeout | undefined;
+    // Output not yet split into lines; only the newest chunk is scanned for a newline, so a
+    // line of many megabytes (a minified file's) costs linear time.
+    let pending: Buffer[] = [];
 
     const stop = (why: 'deadline' | 'aborted'): void => {
       if (stopped) return;
@@ -104,23 +196,32 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
     options.signal.addEventListener('abort', onAbort, { once: true });
     const deadlineTimer = setTimeout(() => stop('deadline'), Math.max(0, options.deadline - Date.now()));
 
-    const handle = (name: string): void => {
-      if (name === '') return;
-      const rel = normalisePath(name);
-      if (options.accept(rel)) candidates.push(rel);
+    const handleLine = (line: Buffer): void => {
+      if (line.length === 0 || stopped) return;
+      sawOutput = true;
+      let message;
+      try {
+        message = JSON.parse(line.toString('utf8')) as { type: string; data: Record<string, unknown> };
+      } catch {
+        return;
+      }
+      onMessage(message);
     };
 
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      pending += chunk;
-      let end = pending.indexOf('\0');
+    child.stdout.on('data', (chunk: Buffer) => {
       let from = 0;
-      while (end !== -1) {
-        handle(pending.slice(from, end));
-        from = end + 1;
-        end = pending.indexOf('\0', from);
+      let nl = chunk.indexOf(10);
+      while (nl !== -1) {
+        const piece = chunk.subarray(from, nl);
+        if (pending.length > 0) {
+          pending.push(piece);
+          handleLine(Buffer.concat(pending));
+          pending = [];
+        } else handleLine(piece);
+        from = nl + 1;
+        nl = chunk.indexOf(10, from);
       }
-      pending = pending.slice(from);
+      if (from < chunk.length) pending.push(chunk.subarray(from));
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -133,16 +234,67 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
       clearTimeout(deadlineTimer);
       if (killTimer) clearTimeout(killTimer);
       options.signal.removeEventListener('abort', onAbort);
-      handle(pending);
+      if (pending.length > 0) handleLine(Buffer.concat(pending));
       if (spawnError) return resolve({ failed: 'engine', message: spawnError.message });
-      if (stopped) return resolve({ unreadable: 0, stopped, candidates });
+      if (stopped) return resolve({ unreadable, stopped });
       const errors = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-      if (code === 2 && candidates.length === 0 && PATTERN_ERROR.test(stderr)) return resolve({ failed: 'pattern', message: stderr.trim() });
-      if (code !== 0 && code !== 1 && candidates.length === 0 && errors.length > 0 && ENGINE_ERROR.test(errors[0]!) && !/os error/.test(errors[0]!)) {
+      if (code === 2 && !sawOutput && PATTERN_ERROR.test(stderr)) return resolve({ failed: 'pattern', message: stderr.trim() });
+      if (code !== 0 && code !== 1 && !sawOutput && errors.length > 0 && ENGINE_ERROR.test(errors[0]!) && !/os error/.test(errors[0]!)) {
         return resolve({ failed: 'engine', message: stderr.trim() });
       }
       if (code === null) return resolve({ failed: 'engine', message: 'ripgrep was killed' });
-      resolve({ unreadable: errors.filter((l) => /os error|Permission denied|I\/O error/i.test(l)).length, candidates });
+      resolve({ unreadable: unreadable + errors.filter((l) => /os error|Permission denied|I\/O error/i.test(l)).length });
     });
   });
+}
+
+/**
+ * Whether the file at `absolute` (opened without following any link) holds `spans` where
+ * ripgrep said: 'same'; 'changed' when it does not (swapped or edited since); 'unreadable' when
+ * it cannot be opened as exactly that path, or is a multi-link file outside a package directory.
+ */
+export function verify(absolute: string | Buffer, root: string, spans: readonly (Span | undefined)[]): 'same' | 'changed' | 'unreadable' {
+  let fd: number;
+  try {
+    fd = openExactSync(absolute);
+  } catch {
+    return 'unreadable';
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) return 'unreadable';
+    // A file with other hard links may be a file outside the project under a second name: as
+    // read_file, only package directories (pnpm's store links) are searched (config/project-file.ts).
+    if (info.nlink > 1 && !inPackageDirectory(absolute.toString(), root)) return 'unreadable';
+    const sorted = spans.filter((s): s is Span => s !== undefined).sort((a, b) => a.offset - b.offset);
+    let k = 0;
+    while (k < sorted.length) {
+      // One read for a run of nearby lines.
+      const start = sorted[k]!.offset;
+      let end = start + sorted[k]!.raw.length;
+      let j = k + 1;
+      while (j < sorted.length && sorted[j]!.offset + sorted[j]!.raw.length - start <= VERIFY_SPAN_BYTES) {
+        end = Math.max(end, sorted[j]!.offset + sorted[j]!.raw.length);
+        j++;
+      }
+      if (end > info.size) return 'changed';
+      const buffer = Buffer.allocUnsafe(end - start);
+      let filled = 0;
+      while (filled < buffer.length) {
+        const read = readSync(fd, buffer, filled, buffer.length - filled, start + filled);
+        if (read === 0) return 'changed';
+        filled += read;
+      }
+      for (; k < j; k++) {
+        const span = sorted[k]!;
+        const at = span.offset - start;
+        if (!buffer.subarray(at, at + span.raw.length).equals(span.raw)) return 'changed';
+      }
+    }
+    return 'same';
+  } catch {
+    return 'unreadable';
+  } finally {
+    closeSync(fd);
+  }
 }

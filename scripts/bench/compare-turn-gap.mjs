@@ -27,6 +27,8 @@ const modes = [
   { name: 'whole response at once (d)', pacing: undefined },
   { name: `paced (d′: headers after ${MODEL_PACING.delayMs} ms, events ${MODEL_PACING.chunkDelayMs} ms apart)`, pacing: MODEL_PACING },
   { name: 'paced, the first call `bash` (d″; both gaps minus the tool\'s duration_ms)', pacing: MODEL_PACING, tool: 'bash' },
+  // The first bash call when the model answers at once: nothing of the process is warm yet.
+  { name: 'whole response at once, the first call `bash` (minus the tool\'s duration_ms)', pacing: undefined, tool: 'bash' },
 ];
 
 const dirs = sessionDirs();

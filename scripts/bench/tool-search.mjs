@@ -1,24 +1,24 @@
-// glob and grep against ripgrep on a tree of ≥ 20,000 files (T6, T7).
+// glob and grep against ripgrep on a real large tree (T6, T7).
 //
 //   node scripts/bench/tool-search.mjs [--runs N] [--tree DIR]
 //
-// `benchSearch({ runs })` copies the project's node_modules into a temporary directory (twice when
-// one copy has fewer than 20,000 files), bundles the two tools with esbuild, and times, in child
-// processes, interleaved and with the page cache warm:
-//   - grep for a literal and for a regex: ripgrep itself, MewCode's grep on its ripgrep engine,
-//     MewCode's grep on its re2js fallback;
-//   - glob "**/*.js": `rg --files` (the target's reference), `rg --files --sortr=modified` (the
-//     same newest-first order glob returns) and MewCode's glob.
-// Ignore files are OFF on both sides (the tools get the constructor option `respectIgnore: false`,
-// which the model never sees), and both sides keep the walker's other rules: hidden files are
-// searched, hidden directories are not, symlinks are not followed. The ripgrep reference is
-//   rg --no-config --no-ignore --hidden --glob=!.*/ …
-// Each MewCode child reports its in-process time too: inside the agent the tools run in an
-// already-started process, so that is the cost a tool call adds; the child's wall time also
-// contains Node's own start-up. Results are checked against ripgrep's (same match and file
-// counts). Returns `{ markdown }`; nothing is written to BENCHMARKS.md.
+// `benchSearch({ runs })` searches the project's own node_modules when it holds ≥ 20,000 files
+// (else copies of it in a temporary directory), bundles the two tools with esbuild, and times,
+// in child processes, interleaved (the order rotates every round) and with the page cache warm:
+//   - grep for a literal and for a regex, in content mode against `rg -n` and in
+//     files_with_matches mode against `rg -l`: MewCode's grep on its ripgrep engine, and (content
+//     mode) on its re2js fallback;
+//   - glob "**/*.js": `rg --files --glob='*.js'` (the target's reference), the same with
+//     `--sortr=modified` (glob's newest-first order) and MewCode's glob.
+// Ignore files are ON on both sides (the tools' default; node_modules holds packages' own
+// .gitignore files), and ripgrep gets the flags that spell the tools' file rules
+// (sdk/search-common/ripgrep-selection.ts): RG_FLAGS below. Each MewCode child reports its
+// in-process time too: inside the agent the tools run in an already-started process, so that is
+// the cost a tool call adds; the child's wall time also contains Node's own start-up. Results are
+// checked against ripgrep's (same match and file counts). Returns `{ markdown }`; nothing is
+// written to BENCHMARKS.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,7 +28,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const MIN_FILES = 20_000;
 const LITERAL = 'useState';
 const REGEX = 'function\\s+\\w+Sync\\(';
-const RG_FLAGS = ['--no-config', '--no-ignore', '--hidden', '--glob=!.*/'];
+// The walker's rules as ripgrep flags (plugins/tool-grep/rg-engine.ts): ignore files on (.gitignore
+// without a repository, .ignore, .rgignore; no global or parent files), hidden files searched,
+// hidden directories not, symlinks not followed.
+const RG_FLAGS = ['--no-config', '--hidden', '--glob=!.*/', '--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-exclude'];
 
 function countFiles(dir) {
   let files = 0;
@@ -80,7 +83,7 @@ import { LIMITS } from ${JSON.stringify(path.join(ROOT, 'plugins/output-limits/l
 import { cutBytes, cutLine } from ${JSON.stringify(path.join(ROOT, 'sdk/text-cuts.ts'))};
 const [tool, engine, root, input] = process.argv.slice(2);
 const limits = { ...LIMITS, spillDir: () => root, spillPath: async () => root, cutLine, cutBytes };
-const instance = tool === 'glob' ? new GlobTool(limits, { respectIgnore: false }) : new GrepTool(limits, { respectIgnore: false, engine });
+const instance = tool === 'glob' ? new GlobTool(limits) : new GrepTool(limits, { engine });
 const started = performance.now();
 const result = await instance.execute(JSON.parse(input), { signal: new AbortController().signal, projectRoot: root, homeDir: root, sessionId: 'bench', toolCallId: 'bench' });
 const ms = performance.now() - started;
@@ -153,7 +156,13 @@ function ratio(value, reference) {
 export async function benchSearch({ runs = 5, treeDir, log = (text) => process.stderr.write(text), minFiles = MIN_FILES, source } = {}) {
   const rg = ensureRipgrep(log);
   const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-tools-'));
-  const tree = treeDir ? { dir: treeDir, files: countFiles(treeDir), reused: true } : { ...(await buildTree(log, minFiles, source)), reused: false };
+  const ownModules = source === undefined ? path.join(ROOT, 'node_modules') : undefined;
+  const ownFiles = ownModules && !treeDir ? countFiles(ownModules) : 0;
+  const tree = treeDir
+    ? { dir: treeDir, files: countFiles(treeDir), reused: true, label: 'given' }
+    : ownFiles >= minFiles
+      ? { dir: realpathSync(ownModules), files: ownFiles, reused: true, label: "the project's node_modules" }
+      : { ...(await buildTree(log, minFiles, source)), reused: false, label: 'copies of node_modules' };
   try {
     const bundle = await bundleTools(work);
     const node = process.execPath;
@@ -176,16 +185,21 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
       ['literal', LITERAL],
       ['regex', REGEX],
     ]) {
-      const group = `grep ${label} \`${pattern}\``;
-      if (rg.available) cases.push({ group, name: 'rg', reference: true, run: ripgrep(['-n', '-e', pattern, '.'], lineCount) });
-      if (rg.available) cases.push({ group, name: 'MewCode grep (ripgrep engine)', target: 1.2, run: ours('grep', 'ripgrep', { pattern }) });
-      cases.push({ group, name: 'MewCode grep (re2js fallback)', run: ours('grep', 're2js', { pattern }), slow: true });
+      for (const [mode, flag, count] of [
+        ['content', '-n', lineCount],
+        ['files_with_matches', '-l', lineCount],
+      ]) {
+        const group = `grep ${label} \`${pattern}\`, ${mode}`;
+        if (rg.available) cases.push({ group, name: `rg ${flag}`, reference: true, run: ripgrep([flag, '-e', pattern, '.'], count) });
+        if (rg.available) cases.push({ group, name: 'MewCode grep (ripgrep engine)', target: 1.15, run: ours('grep', 'ripgrep', { pattern, output_mode: mode }) });
+        if (mode === 'content') cases.push({ group, name: 'MewCode grep (re2js fallback)', run: ours('grep', 're2js', { pattern, output_mode: mode }), slow: true });
+      }
     }
     const globGroup = 'glob `**/*.js`';
     if (rg.available) cases.push({ group: globGroup, name: "rg --files --glob='*.js'", reference: true, run: ripgrep(['--files', '--glob=*.js', '.'], lineCount) });
     // the same list in glob's order (newest first): ripgrep then stats every file and sorts on one thread
     if (rg.available) cases.push({ group: globGroup, name: "rg --files --glob='*.js' --sortr=modified", sameOrder: true, run: ripgrep(['--files', '--glob=*.js', '--sortr=modified', '.'], lineCount) });
-    cases.push({ group: globGroup, name: 'MewCode glob', target: 1.5, run: ours('glob', 'auto', { pattern: '**/*.js' }) });
+    cases.push({ group: globGroup, name: 'MewCode glob', target: 1.2, run: ours('glob', 'auto', { pattern: '**/*.js' }) });
 
     const samples = new Map(cases.map((c) => [c, []]));
     const fallbackRuns = Math.max(1, Math.min(runs, 3));
@@ -230,7 +244,7 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
         const sameOrder = members.find((m) => m.sameOrder);
         if (c.target && sameOrder) {
           const sortedWall = median(samples.get(sameOrder).map((s) => s.wallMs));
-          verdicts.push(`- For the same newest-first list, \`rg --sortr=modified\` takes ${fmt(sortedWall)}: MewCode glob is ${ratio(inProcess, sortedWall)} of that in-process (${ratio(wall, sortedWall)} wall). The gap to plain \`rg --files\` is the mtime of every match (one stat each) plus a single-threaded walk.`);
+          verdicts.push(`- For the same newest-first list, \`rg --sortr=modified\` takes ${fmt(sortedWall)}: MewCode glob is ${ratio(inProcess, sortedWall)} of that in-process (${ratio(wall, sortedWall)} wall). MewCode glob lists with \`rg --files\` too; the gap to it is the mtime of every match (one lstat each, made while ripgrep still walks) and the sort.`);
         }
       }
     }
@@ -238,14 +252,14 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
     const markdown = [
       '### glob and grep vs ripgrep',
       '',
-      `Tree: ${tree.files.toLocaleString('en-US')} files (${tree.reused ? 'given' : 'copies of node_modules'}), ignore files off on both sides. ripgrep: ${rg.version}. Node ${process.version}, ${os.cpus().length} CPUs. Medians of ${runs} runs (re2js fallback: ${fallbackRuns}) after one warm-up round; page cache warm.`,
+      `Tree: ${tree.files.toLocaleString('en-US')} files (${tree.label}), ignore files on for both sides. ripgrep: ${rg.version}. Node ${process.version}, ${os.cpus().length} CPUs. Medians of ${runs} runs (re2js fallback: ${fallbackRuns}) after one warm-up round; page cache warm.`,
       ...(rg.note ? ['', rg.note] : []),
       '',
       '| case | command | runs | wall (child) | in-process | wall ÷ rg | in-process ÷ rg | matches / files |',
       '|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
-      `ripgrep reference: \`rg ${RG_FLAGS.join(' ')} -n -e PATTERN .\` and \`rg ${RG_FLAGS.join(' ')} --files --glob='*.js' .\` (hidden files searched, hidden directories and ignore files not, symlinks not followed — the walker's rules with ignore files off). MewCode children are the esbuild bundle of the two tools, run with \`respectIgnore: false\`; "in-process" is the tool call alone, "wall" adds Node's start-up.`,
+      `ripgrep reference: \`rg ${RG_FLAGS.join(' ')} -n -e PATTERN .\` (content), the same with \`-l\` (files_with_matches), and \`rg ${RG_FLAGS.join(' ')} --files --glob='*.js' .\` (hidden files searched, hidden directories not, ignore files on without global or parent files, symlinks not followed — the tools' rules). MewCode children are the esbuild bundle of the two tools with their defaults; "in-process" is the tool call alone, "wall" adds Node's start-up. The machine may be shared: compare the ratios, taken in the same run.`,
       '',
       ...verdicts,
       checks.length === 0 ? '- Result check: every MewCode run found the same number of matching lines / files as ripgrep.' : `- Result check FAILED: ${checks.join('; ')}`,

@@ -20,11 +20,18 @@ function raced(absolute: string): Error {
 }
 
 /** A descriptor for exactly `absolute`; the caller closes it. */
-export function openExactSync(absolute: string, directory = false): number {
+export function openExactSync(absolute: string | Buffer, directory = false): number {
   const fd = openSync(absolute, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | (directory ? O_DIRECTORY : 0));
   try {
     if (useDescriptorPaths()) {
-      if (readlinkSync(`/proc/self/fd/${fd}`) !== absolute) throw raced(absolute);
+      if (typeof absolute === 'string') {
+        if (readlinkSync(`/proc/self/fd/${fd}`) !== absolute) throw raced(absolute);
+      } else if (!readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'buffer' }).equals(absolute)) {
+        // A name that is not valid UTF-8 (as ripgrep reports it) is compared byte for byte.
+        throw raced(absolute.toString());
+      }
+    } else if (typeof absolute !== 'string') {
+      throw raced(absolute.toString()); // no per-name check for byte names here: refused, not guessed
     } else {
       // No symlink on the way (O_NOFOLLOW covers only the last name), and still the same object.
       let current = path.parse(absolute).root;
@@ -43,21 +50,35 @@ export function openExactSync(absolute: string, directory = false): number {
   }
 }
 
-/** The entries of exactly the directory `absolute`, and the text of its `.gitignore` if asked for. */
-export function listDirectoryExact(absolute: string, ignoreFile?: string): { entries: Dirent[]; ignoreText: string | undefined } {
+/**
+ * The entries of exactly the directory `absolute`, and the text of each ignore file named in
+ * `ignoreFiles` that it holds (in the same order; undefined where absent or unreadable).
+ * `exactNames` (same order as `entries`) is there only when a name is not valid UTF-8: it holds
+ * that name's bytes (the entry's `name` is its decoding, with U+FFFD), so it can still be opened.
+ */
+export function listDirectoryExact(
+  absolute: string | Buffer,
+  ignoreFiles: readonly string[] = [],
+): { entries: Dirent[]; ignoreTexts: (string | undefined)[]; exactNames?: (Buffer | undefined)[] } {
   const fd = openExactSync(absolute, true);
   try {
     const listed = useDescriptorPaths() ? `/proc/self/fd/${fd}` : absolute;
-    const entries = readdirSync(listed, { withFileTypes: true });
-    let ignoreText: string | undefined;
-    if (ignoreFile !== undefined && entries.some((entry) => entry.name === ignoreFile && entry.isFile())) {
-      try {
-        ignoreText = readFileExact(`${listed}/${ignoreFile}`, useDescriptorPaths() ? undefined : `${absolute}/${ignoreFile}`);
-      } catch {
-        ignoreText = undefined; // unreadable or swapped: no rules from it
-      }
+    let entries = readdirSync(listed, { withFileTypes: true });
+    let exactNames: (Buffer | undefined)[] | undefined;
+    if (entries.some((entry) => entry.name.includes('\uFFFD'))) {
+      const raw = readdirSync(listed, { withFileTypes: true, encoding: 'buffer' });
+      exactNames = raw.map((entry) => (Buffer.from(entry.name.toString('utf8')).equals(entry.name) ? undefined : entry.name));
+      entries = raw.map((entry) => ({ name: entry.name.toString('utf8'), isDirectory: () => entry.isDirectory(), isFile: () => entry.isFile() }) as Dirent);
     }
-    return { entries, ignoreText };
+    const ignoreTexts = ignoreFiles.map((name): string | undefined => {
+      if (!entries.some((entry) => entry.name === name && entry.isFile())) return undefined;
+      try {
+        return readFileExact(`${listed.toString()}/${name}`, useDescriptorPaths() ? undefined : `${absolute.toString()}/${name}`);
+      } catch {
+        return undefined; // unreadable or swapped: no rules from it
+      }
+    });
+    return { entries, ignoreTexts, ...(exactNames ? { exactNames } : {}) };
   } finally {
     closeSync(fd);
   }

@@ -11,7 +11,8 @@
  * unless escaped; `!` re-includes; a trailing `/` matches directories only; a pattern with a `/`
  * at the start or in the middle is anchored to the file's directory, any other pattern matches a
  * name at any depth; `*` and `?` never match `/`; `**` as a whole segment matches any number of
- * directories; `[...]` classes (with `!`/`^` negation, ranges and `[:alpha:]` names); `\` escapes.
+ * directories; `[...]` classes (with `!`/`^` negation, ranges and `[:alpha:]` names); `\` escapes;
+ * `{a,b}` alternation (ripgrep's reading; git takes braces literally).
  * Within one file the last matching rule wins.
  */
 
@@ -141,8 +142,28 @@ export function globToRegexSource(glob: string): string {
   let out = '';
   const chars = Array.from(glob);
   let i = 0;
+  let braces = 0;
   while (i < chars.length) {
     const ch = chars[i]!;
+    // `{a,b}` is an alternation, as ripgrep reads ignore files (git would take it literally): the
+    // search tools follow ripgrep so that its engine and the walker skip the same files.
+    if (ch === '{') {
+      out += '(?:';
+      braces++;
+      i++;
+      continue;
+    }
+    if (ch === ',' && braces > 0) {
+      out += '|';
+      i++;
+      continue;
+    }
+    if (ch === '}' && braces > 0) {
+      out += ')';
+      braces--;
+      i++;
+      continue;
+    }
     if (ch === '*') {
       let j = i;
       while (chars[j] === '*') j++;
@@ -189,6 +210,7 @@ export function globToRegexSource(glob: string): string {
     out += escapeRegexChar(ch);
     i++;
   }
+  if (braces > 0) throw new Error('unclosed {');
   return out;
 }
 
@@ -256,4 +278,35 @@ export function anchoredIgnoreLine(relPath: string, isDir: boolean): string {
   let escaped = relPath.replace(/[\\*?[\]{}!#]/g, (c) => `\\${c}`);
   if (escaped.endsWith(' ')) escaped = `${escaped.slice(0, -1)}\\ `;
   return `/${escaped}${isDir ? '/' : ''}`;
+}
+
+/**
+ * The lines of an ignore file that lies in directory `baseRel` (relative to the project root),
+ * rewritten so that the same rules hold when matched relative to the root (ripgrep's
+ * `--ignore-file` matches relative to its working directory): `*.log` in `a/` becomes
+ * `/a/**\/*.log`, `/out` becomes `/a/out`, `!keep` becomes `!/a/**\/keep`. Comments and blank
+ * lines are dropped; the order (last rule wins) is kept.
+ */
+export function reanchorIgnoreText(text: string, baseRel: string): string[] {
+  const out: string[] = [];
+  for (const rawLine of text.split('\n')) {
+    let line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+    if (line === '' || line.startsWith('#')) continue;
+    if (baseRel === '') {
+      out.push(line);
+      continue;
+    }
+    let bang = '';
+    if (line.startsWith('!')) {
+      bang = '!';
+      line = line.slice(1);
+    }
+    // A pattern with a `/` before its (optional) trailing one is anchored to its file's directory.
+    const body = line.replace(/\/+$/, '');
+    if (body === '') continue;
+    const anchored = body.includes('/');
+    const base = baseRel.replace(/[\\*?[\]{}!#]/g, (c) => `\\${c}`);
+    out.push(`${bang}/${base}/${anchored ? line.replace(/^\/+/, '') : `**/${line}`}`);
+  }
+  return out;
 }

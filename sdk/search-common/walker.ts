@@ -10,15 +10,18 @@
  *   the walk expects (exact-open.ts, A15): one swapped for a symlink after its parent was
  *   listed is skipped (counted as unreadable), never followed out of the project. Ignore files
  *   are read the same way.
- * - With `respectIgnore` (the default for the tools): the `.gitignore` of every directory from
- *   the project root down to the entry's directory, and the repository's `.git/info/exclude`
- *   (lowest precedence). A deeper file wins over a shallower one; inside one file the last
- *   matching rule wins; `!rule` re-includes. Rules are tested against the entry's own path, and
- *   an ignored directory is not entered (so nothing below it can be re-included, as in git).
- *   Ignore files above the project root, `core.excludesFile`, `.ignore` and `.rgignore` are not
- *   read. The start itself is never tested, so a search started inside an ignored directory
+ * - With `respectIgnore` (the default for the tools): the ignore files of every directory from
+ *   the project root down to the entry's directory — `.gitignore`, `.ignore` and `.rgignore`, as
+ *   ripgrep reads them — and the repository's `.git/info/exclude`. Precedence is ripgrep's: by kind
+ *   first (`.rgignore` over `.ignore` over `.gitignore` over the exclude file), then the deepest
+ *   file of that kind with an opinion; inside one file the last matching rule wins; `!rule`
+ *   re-includes. Rules are tested against the entry's own path, and an ignored directory is not
+ *   entered (so nothing below it can be re-included, as in git). A `.gitignore` applies without a
+ *   git repository (ripgrep's `--no-require-git`). Ignore files above the project root and
+ *   `core.excludesFile` are not read. The start itself is never tested, so a search started inside an ignored directory
  *   (`node_modules/react` under a `node_modules/` rule) sees the entries there, unless a rule
- *   matches them by their own path (`node_modules/**`).
+ *   matches them by their own path (`node_modules/**`). grep's ripgrep engine gives ripgrep the
+ *   same rules (plugins/tool-grep/rg-engine.ts), so both engines and glob see the same files.
  *
  * Why not `fdir`: it was measured slower than this walker on the same trees (it lists every
  * directory, ignored ones included, before a filter can prune them), and it follows the path, not
@@ -28,7 +31,7 @@
  * in slices of ≈ 8 ms and yields to the event loop between them, so cancellation, the deadline
  * and the kernel's timers keep working on huge trees.
  */
-import { readFileSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { listDirectoryExact, readFileExact } from './exact-open.js';
 import { IgnoreFile } from './gitignore.js';
@@ -43,8 +46,11 @@ export interface WalkOptions {
   signal?: AbortSignal;
   /** Epoch milliseconds after which the walk stops (reported as `stopped: 'deadline'`). */
   deadline?: number;
-  /** Every regular file found, relative to the root. */
-  onFile(relPath: string): void;
+  /**
+   * Every regular file found, relative to the root. `exact` is given when the path is not valid
+   * UTF-8: its bytes (relative to the root), for opening it (`relPath` holds U+FFFD there).
+   */
+  onFile(relPath: string, exact?: Buffer): void;
   /** Every entry left out by an ignore rule (a directory is reported once, not its contents). */
   onIgnored?(relPath: string, isDir: boolean): void;
 }
@@ -73,9 +79,27 @@ const SLICE_MS = 8;
 
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/** The ignore files read in each directory, in ascending precedence (ripgrep's order). */
+export const IGNORE_FILE_NAMES = ['.gitignore', '.ignore', '.rgignore'] as const;
+const GITIGNORE_KIND = 0;
+
+/** Per kind (IGNORE_FILE_NAMES' order), the files from the root down to a directory. */
+type IgnoreChains = readonly (readonly IgnoreFile[])[];
+
+const NO_CHAINS: IgnoreChains = IGNORE_FILE_NAMES.map(() => []);
+
 interface Frame {
   rel: string;
-  chain: readonly IgnoreFile[];
+  chains: IgnoreChains;
+  /** False inside a nested repository (see ancestorIgnoreTexts). */
+  excludeApplies: boolean;
+  /** The path's bytes, when it is not valid UTF-8. */
+  exact?: Buffer;
+}
+
+/** The absolute path of a root-relative path given as bytes. */
+export function joinRootBytes(root: string, exact: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(root.endsWith('/') ? root : `${root}/`), exact]);
 }
 
 export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
@@ -93,14 +117,23 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     return summary;
   }
   const exclude = respectIgnore ? loadExclude(root) : undefined;
-  const stack: Frame[] = [{ rel: startRel, chain: respectIgnore ? loadAncestorChain(root, startRel) : [] }];
+  const stack: Frame[] = [
+    {
+      rel: startRel,
+      chains: respectIgnore ? loadAncestorChains(root, startRel) : NO_CHAINS,
+      excludeApplies: respectIgnore && (startRel === '' || ancestorIgnoreTexts(root, startRel).excludeApplies),
+    },
+  ];
 
-  const ignored = (rel: string, isDir: boolean, chain: readonly IgnoreFile[]): boolean => {
-    for (let k = chain.length - 1; k >= 0; k--) {
-      const verdict = chain[k]!.verdict(rel, isDir);
-      if (verdict !== undefined) return verdict === 'ignore';
+  const ignored = (rel: string, isDir: boolean, chains: IgnoreChains, excludeApplies: boolean): boolean => {
+    for (let kind = chains.length - 1; kind >= 0; kind--) {
+      const chain = chains[kind]!;
+      for (let k = chain.length - 1; k >= 0; k--) {
+        const verdict = chain[k]!.verdict(rel, isDir);
+        if (verdict !== undefined) return verdict === 'ignore';
+      }
     }
-    return exclude?.verdict(rel, isDir) === 'ignore';
+    return excludeApplies && exclude?.verdict(rel, isDir) === 'ignore';
   };
 
   let sliceStart = monotonicMs();
@@ -113,73 +146,126 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     if (signal?.aborted) return { ...summary, stopped: 'aborted' };
     if (deadline !== undefined && (steps & 31) === 0 && Date.now() >= deadline) return { ...summary, stopped: 'deadline' };
     const frame = stack.pop()!;
-    const dirAbs = joinRoot(root, frame.rel);
+    const dirAbs = frame.exact ? joinRootBytes(root, frame.exact) : joinRoot(root, frame.rel);
     let entries: Dirent[];
-    let ignoreText: string | undefined;
+    let ignoreTexts: (string | undefined)[];
+    let exactNames: (Buffer | undefined)[] | undefined;
     try {
-      ({ entries, ignoreText } = listDirectoryExact(dirAbs, respectIgnore ? '.gitignore' : undefined));
+      ({ entries, ignoreTexts, exactNames } = listDirectoryExact(dirAbs, respectIgnore ? IGNORE_FILE_NAMES : []));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') summary.unreadableDirs++;
       continue;
     }
-    let chain = frame.chain;
-    if (ignoreText !== undefined) {
-      const file = new IgnoreFile(ignoreText, frame.rel);
-      if (!file.empty) chain = [...chain, file];
+    let chains = frame.chains;
+    let excludeApplies = frame.excludeApplies;
+    if (respectIgnore && frame.rel !== '' && frame.rel !== startRel && entries.some((entry) => entry.name === '.git')) {
+      // A nested repository: the .gitignore files above it and the project's exclude stop here.
+      chains = chains.map((chain, kind) => (kind === GITIGNORE_KIND ? [] : chain));
+      excludeApplies = false;
     }
+    ignoreTexts.forEach((text, kind) => {
+      if (text === undefined) return;
+      const file = new IgnoreFile(text, frame.rel);
+      if (file.empty) return;
+      if (chains === frame.chains) chains = [...chains];
+      (chains as (readonly IgnoreFile[])[])[kind] = [...chains[kind]!, file];
+    });
+    const anyRules = (excludeApplies && exclude !== undefined) || chains.some((chain) => chain.length > 0);
     const prefix = frame.rel === '' ? '' : `${frame.rel}/`;
-    for (const entry of entries) {
+    // Bytes of an entry's path, only where the path is not valid UTF-8 (rare).
+    const exactOf = (k: number, name: string): Buffer | undefined => {
+      const own = exactNames?.[k];
+      if (!own && !frame.exact) return undefined;
+      return Buffer.concat([frame.exact ? Buffer.concat([frame.exact, Buffer.from('/')]) : Buffer.from(prefix), own ?? Buffer.from(name)]);
+    };
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]!;
       const name = entry.name;
       if (entry.isDirectory()) {
         if (name.charCodeAt(0) === DOT) continue;
         const rel = prefix + name;
-        if (respectIgnore && chain.length + (exclude ? 1 : 0) > 0 && ignored(rel, true, chain)) {
+        if (respectIgnore && anyRules && ignored(rel, true, chains, excludeApplies)) {
           onIgnored?.(rel, true);
           continue;
         }
-        stack.push({ rel, chain });
+        stack.push({ rel, chains, excludeApplies, exact: exactOf(k, name) });
       } else if (entry.isFile()) {
         const rel = prefix + name;
-        if (respectIgnore && chain.length + (exclude ? 1 : 0) > 0 && ignored(rel, false, chain)) {
+        if (respectIgnore && anyRules && ignored(rel, false, chains, excludeApplies)) {
           onIgnored?.(rel, false);
           continue;
         }
-        onFile(rel);
+        onFile(rel, exactOf(k, name));
       }
     }
   }
   return summary;
 }
 
-function readIgnoreFile(file: string, baseRel: string, exact = true): IgnoreFile | undefined {
-  let text: string;
-  try {
-    // The project's own ignore files are read without following links; `.git/info/exclude` may
-    // legitimately live elsewhere (a worktree's gitdir), so it is read plainly.
-    text = exact ? readFileExact(file, file) : readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
+/** The ignore files of the root and of every directory between it and the start (exclusive), per kind. */
+function loadAncestorChains(root: string, startRel: string): IgnoreChains {
+  if (startRel === '') return NO_CHAINS;
+  const chains: IgnoreFile[][] = IGNORE_FILE_NAMES.map(() => []);
+  for (const { rel, kind, text } of ancestorIgnoreTexts(root, startRel).texts) {
+    const file = new IgnoreFile(text, rel);
+    if (!file.empty) chains[kind]!.push(file);
   }
-  const parsed = new IgnoreFile(text, baseRel);
-  return parsed.empty ? undefined : parsed;
+  return chains;
 }
 
-/** `.gitignore` files of the root and of every directory between it and the start (exclusive). */
-function loadAncestorChain(root: string, startRel: string): IgnoreFile[] {
-  if (startRel === '') return [];
-  const chain: IgnoreFile[] = [];
+/**
+ * The texts of the ignore files in the root and every directory between it and `startRel`
+ * (exclusive), shallowest first, with their directory (relative to the root) and kind (index
+ * in IGNORE_FILE_NAMES). Read without following links. A nested repository (a directory with a
+ * `.git`, such as a submodule) is its own git world, as in git and ripgrep: when the start lies
+ * in one, the `.gitignore` files above that repository and `.git/info/exclude` of the project
+ * (`excludeApplies: false`) do not apply.
+ */
+export function ancestorIgnoreTexts(root: string, startRel: string): { texts: { rel: string; kind: number; text: string }[]; excludeApplies: boolean } {
+  let texts: { rel: string; kind: number; text: string }[] = [];
+  let excludeApplies = true;
+  if (startRel === '') return { texts, excludeApplies };
   const parts = startRel.split('/');
-  for (let depth = 0; depth < parts.length; depth++) {
+  for (let depth = 0; depth <= parts.length; depth++) {
     const rel = parts.slice(0, depth).join('/');
-    const file = readIgnoreFile(path.join(joinRoot(root, rel), '.gitignore'), rel);
-    if (file) chain.push(file);
+    const dir = joinRoot(root, rel);
+    if (depth > 0 && existsNoFollow(path.join(dir, '.git'))) {
+      texts = texts.filter((t) => t.kind !== GITIGNORE_KIND);
+      excludeApplies = false;
+    }
+    if (depth === parts.length) break;
+    IGNORE_FILE_NAMES.forEach((name, kind) => {
+      const file = path.join(dir, name);
+      try {
+        texts.push({ rel, kind, text: readFileExact(file, file) });
+      } catch {
+        // absent or not a plain file
+      }
+    });
   }
-  return chain;
+  return { texts, excludeApplies };
+}
+
+function existsNoFollow(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `<root>/.git/info/exclude`, also through a `.git` file (worktrees, submodules). */
 function loadExclude(root: string): IgnoreFile | undefined {
+  const text = excludeText(root);
+  if (text === undefined) return undefined;
+  const parsed = new IgnoreFile(text, '');
+  return parsed.empty ? undefined : parsed;
+}
+
+/** The text of the repository's `.git/info/exclude` when the root is a repository's top. */
+export function excludeText(root: string): string | undefined {
   const dotGit = path.join(root, '.git');
   let gitDir: string | undefined;
   try {
@@ -200,5 +286,11 @@ function loadExclude(root: string): IgnoreFile | undefined {
   } catch {
     return undefined;
   }
-  return gitDir ? readIgnoreFile(path.join(gitDir, 'info', 'exclude'), '', false) : undefined;
+  if (!gitDir) return undefined;
+  try {
+    // `.git/info/exclude` may legitimately live elsewhere (a worktree's gitdir): read plainly.
+    return readFileSync(path.join(gitDir, 'info', 'exclude'), 'utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -124,7 +124,7 @@ describe('glob', () => {
     const result = await glob(root, { pattern: '*.ts' });
     expect(result.isError).toBeUndefined();
     expect(result.content).toBe(
-      'No files match "*.ts" in the project root.\n"*.ts" only matches files directly in the project root; use "**/*.ts" to search subdirectories. Hidden directories and files ignored by .gitignore are not searched.',
+      'No files match "*.ts" in the project root.\n"*.ts" only matches files directly in the project root; use "**/*.ts" to search subdirectories. Hidden directories and files ignored by .gitignore, .ignore or .rgignore are not searched.',
     );
     expect((await glob(root, { pattern: '**/*.py' })).content).toMatch(/^No files match "\*\*\/\*\.py" in the project root\./);
   });

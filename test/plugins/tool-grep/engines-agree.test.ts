@@ -13,7 +13,7 @@ const long = `needle ${'é'.repeat(600)}`;
 const many = Array.from({ length: 120 }, (_, i) => `row ${i} ${i % 3 === 0 ? 'needle' : 'hay'}`).join('\n');
 
 const SPEC = {
-  '.gitignore': ['node_modules/', '*.log', '!important.log', '/build/', 'gen/**', 'weird \\[x\\] {y}.txt', 'a\\*b/', 'trail\\ ', ''].join('\n'),
+  '.gitignore': ['node_modules/', '*.log', '!important.log', '/build/', 'gen/**', 'weird \\[x\\] \\{y\\}.txt', '*.{tmp,bak}', 'a\\*b/', 'trail\\ ', ''].join('\n'),
   '.git/info/exclude': 'excluded-by-git.txt\n',
   '.git/HEAD': 'needle\n',
   '.github/workflows/ci.yml': 'needle: true\n',
@@ -24,6 +24,8 @@ const SPEC = {
   'excluded-by-git.txt': 'needle\n',
   'weird [x] {y}.txt': 'needle\n',
   'weird (x).txt': 'needle\n',
+  'scratch.tmp': 'needle\n', // ignored by `*.{tmp,bak}` (braces are ripgrep's alternation)
+  'scratch.bak': 'needle\n',
   'trail ': 'needle\n',
   'a*b/inside.txt': 'needle\n',
   'acb/inside.txt': 'needle\n',

@@ -1,0 +1,80 @@
+/**
+ * The project walker's choice of files (walker.ts) spelled as ripgrep flags, for the search
+ * tools that let ripgrep walk (grep's ripgrep engine, glob when `rg` is on PATH):
+ * - ignore files: ripgrep reads `.gitignore`, `.ignore` and `.rgignore` below the start itself
+ *   (`--no-require-git`: a `.gitignore` counts without a repository), never the global excludes
+ *   (`--no-ignore-global`) nor files above the start (`--no-ignore-parent`); what the walker reads
+ *   above the start inside the project — the root's and intermediate directories' ignore files
+ *   and `.git/info/exclude` — is handed over in one `--ignore-file`, re-anchored to the root
+ *   (ripgrep matches it relative to its working directory, which is the root). Without ignore
+ *   files: `--no-ignore`.
+ * - `--hidden` plus the override glob `!.*\/`: hidden files are listed, hidden directories are
+ *   not entered. Symlinks are not followed (no `--follow`). No configuration file (`--no-config`).
+ * Known differences, both only for a search started below the root (a `path`), since rules from
+ * above the start reach ripgrep as one explicit ignore file:
+ * - those rules rank below every ignore file under the start, where the walker ranks by kind first
+ *   (`.rgignore` over `.ignore` over `.gitignore`): they differ when a kind above the start and
+ *   another kind under it disagree about the same path;
+ * - a `.gitignore` above the start still applies inside a nested repository (a directory with a
+ *   `.git`) under the start, where the walker, like git, stops it at that repository.
+ * ripgrep's own parent handling (without `--no-ignore-parent`) would get both right, but it also
+ * reads ignore files above the project (a home directory kept in git would hide the project).
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { reanchorIgnoreText } from './gitignore.js';
+import { ancestorIgnoreTexts, excludeText } from './walker.js';
+
+export function selectionArgs(respectIgnore: boolean, ignoreFile: string | undefined): string[] {
+  const args = ['--no-config', '--hidden', '--glob=!.*/'];
+  if (respectIgnore) args.push('--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-exclude');
+  else args.push('--no-ignore');
+  if (ignoreFile) args.push(`--ignore-file=${ignoreFile}`);
+  return args;
+}
+
+/**
+ * The ignore rules the walker applies from above the start (lowest precedence first):
+ * `.git/info/exclude`, then the ancestors' `.gitignore`, `.ignore` and `.rgignore` files, each
+ * kind shallowest first, re-anchored to the root. Below the start, ripgrep reads them itself.
+ */
+export function rulesAboveStart(root: string, startRel: string): string[] {
+  const lines: string[] = [];
+  const { texts, excludeApplies } = ancestorIgnoreTexts(root, startRel);
+  const exclude = excludeApplies ? excludeText(root) : undefined;
+  if (exclude !== undefined) lines.push(...reanchorIgnoreText(exclude, ''));
+  for (const { rel, text } of texts.sort((a, b) => a.kind - b.kind)) lines.push(...reanchorIgnoreText(text, rel));
+  return lines;
+}
+
+/** Runs `use` with the flags for a search of `startRel` (a temporary ignore file when needed). */
+export async function withSelectionArgs<T>(root: string, startRel: string, respectIgnore: boolean, use: (args: string[]) => Promise<T>): Promise<T> {
+  const lines = respectIgnore ? rulesAboveStart(root, startRel) : [];
+  let ignoreFile: string | undefined;
+  if (lines.length > 0) {
+    ignoreFile = path.join(os.tmpdir(), `mewcode-search-${process.pid}-${randomBytes(6).toString('hex')}.ignore`);
+    writeFileSync(ignoreFile, `${lines.join('\n')}\n`);
+  }
+  try {
+    return await use(selectionArgs(respectIgnore, ignoreFile));
+  } finally {
+    if (ignoreFile) rmSync(ignoreFile, { force: true });
+  }
+}
+
+/**
+ * A file-name glob ripgrep can pre-filter with (`--type-add`), only when it selects a superset of
+ * what picomatch selects: plain names with `*`, `?` and one level of `{a,b}`. The last segment of
+ * a glob with `/` is used the same way (`src/**\/*.ts` → `*.ts`).
+ */
+export function typeGlobFor(glob: string): string | undefined {
+  if (glob.startsWith('!')) return undefined;
+  const braces = /\{[^{}]*\}/g;
+  if (glob.replace(braces, '').match(/[{}]/)) return undefined; // nested or unbalanced braces
+  for (const group of glob.match(braces) ?? []) if (group.includes('/')) return undefined;
+  const last = glob.slice(glob.lastIndexOf('/') + 1);
+  if (last === '' || last.includes('**')) return undefined;
+  return /^[A-Za-z0-9._\-*?{},]+$/.test(last) ? last : undefined;
+}
