@@ -24,7 +24,7 @@ import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail } from './conversation.js';
 import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
-import { groupDigits } from '../sdk/plain-intl.js';
+import { groupDigits } from '../types/plain-intl.js';
 import { runToolCalls } from './tool-scheduler.js';
 import type { ToolView } from './tool-view.js';
 
