@@ -4,7 +4,7 @@
  * matcher syntax and the default timeouts.
  */
 import path from 'node:path';
-export { claudeToolName } from '../../sdk/claude-tool-names.js';
+export { claudeToolName, toolNameAliases } from '../../sdk/claude-tool-names.js';
 export const CLAUDE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
@@ -21,9 +21,10 @@ export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
 /** Claude Code's field names beside ours, so `.tool_input.file_path` works unchanged. */
 const CLAUDE_INPUT_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  read_file: { path: 'file_path' },
-  write_file: { path: 'file_path' },
-  // edit_file already says file_path; only made absolute, as Claude Code gives it.
+  // The file tools take Claude's field names (the kernel renames the old `path` before hooks see
+  // a call); the path is only made absolute, as Claude Code gives it.
+  read_file: { file_path: 'file_path' },
+  write_file: { file_path: 'file_path' },
   edit_file: { file_path: 'file_path' },
 };
 
@@ -37,6 +38,15 @@ export function claudeToolInput(tool: string, input: Record<string, unknown>, pr
     if (value !== undefined && (ours === theirs || !(theirs in input))) out[theirs] = typeof value === 'string' ? path.resolve(projectRoot, value) : value;
   }
   return out;
+}
+
+/**
+ * `tool_input` for MewCode's own rule files: the file tools' path also under its older name
+ * `path`, so a rule written as `field: tool_input.path` (a deny on `.env` writes) still matches.
+ */
+export function ownToolInput(tool: string, input: Record<string, unknown>): Record<string, unknown> {
+  if (!CLAUDE_INPUT_FIELDS[tool] || typeof input.file_path !== 'string' || 'path' in input) return input;
+  return { ...input, path: input.file_path };
 }
 
 /** An `updatedInput` in Claude's names back in ours (a field only Claude's name carries wins). */
