@@ -68,7 +68,7 @@ export class ReadFileTool implements Tool {
     let opened;
     let scope: FileScope | undefined;
     try {
-      scope = fileScope(context.projectRoot, context.homeDir, this.options.additionalDirectories?.());
+      scope = fileScope(context.projectRoot, context.homeDir, [...(this.options.additionalDirectories?.() ?? []), ...(this.options.readOnlyDirectories?.(context.session) ?? [])]);
       opened = await openForRead(absolute, scope);
     } catch (cause) {
       return error(await describeFsError(cause, absolute, display, scope));

@@ -41,7 +41,8 @@ test('the tool definitions name file_path, and every file tool runs with it (and
     }
     const [window, whole] = results(s.requests[1]!.body);
     expect(window).toMatchObject({ is_error: false });
-    expect(window.content).toMatch(/^\s+2\ttwo$/);
+    expect(window.content).toMatch(/^\s+2\ttwo(\n|$)/);
+    expect(window.content).not.toContain('three');
     expect(whole.content).toContain('3\tthree');
     expect(results(s.requests[2]!.body).map((r) => r.is_error)).toEqual([false, false]);
     expect(results(s.requests[3]!.body).map((r) => r.is_error)).toEqual([false]);
