@@ -76,9 +76,11 @@ export default definePlugin({
       return block ? [...parts, block] : parts;
     });
     kernel.hooks.sessionEnd.tapPromise(NAME, async () => runtime.stopWatching());
-    // The UI starts the main session after a resume too: the resumed session keeps its skills.
-    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId, session.sessionId));
+    // The UI starts the main session after a resume too: that start keeps the resumed skills.
+    const resumed = new Set<string>();
+    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId, resumed.has(session.sessionId) ? session.sessionId : undefined));
     kernel.hooks.sessionResume.tapPromise(NAME, async (session) => {
+      resumed.add(session.sessionId);
       runtime.active.clearAgent(session.agentId, session.sessionId);
       if (session.agentId !== 'main') return;
       // The history says these skills are active: they are again, read from disk now.

@@ -1,8 +1,8 @@
 /**
  * Whether a skill folder carries scripts: what the skill can have run. A project's skill with
  * scripts is code a repository brought; it loads only in a trusted project (SPEC A12). Counted:
- * executable files, and files with a script extension that the skill says it runs — in its
- * `scripts/` or `bin/` folder (the Agent Skills convention), or named in its SKILL.md. A `.js`
+ * executable files, shell and batch files (they exist to be run), and source files the skill says
+ * it runs — in its `scripts/` or `bin/` folder (the Agent Skills convention), or named in its SKILL.md. A `.js`
  * template or a `.ts` example the skill never names is data, like its Markdown (many public skills
  * ship such files, and withholding them on that account only taught users to ignore the notice).
  * The walk is bounded (depth and entries) so a huge folder costs little.
@@ -11,6 +11,8 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 const SCRIPT_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.py', '.js', '.mjs', '.cjs', '.ts', '.rb', '.pl', '.php', '.ps1', '.bat', '.cmd', '.exe', '.lua']);
+/** Files that exist only to be run: always scripts, wherever they lie. */
+const RUN_ONLY_EXTENSIONS = new Set(['.sh', '.bash', '.zsh', '.fish', '.ps1', '.bat', '.cmd', '.exe']);
 /** Files that are read, not run: their mode is not looked at (one stat fewer per file). */
 const DATA_EXTENSIONS = new Set(['.md', '.markdown', '.txt', '.json', '.yaml', '.yml', '.toml', '.csv', '.html', '.xml', '.svg', '.png', '.jpg', '.jpeg', '.gif', '.pdf']);
 const MAX_DEPTH = 4;
@@ -45,7 +47,7 @@ export async function findScripts(dir: string, skillText = ''): Promise<string[]
         const relative = path.relative(dir, full);
         const info = target ?? (await lstat(full).catch(() => undefined));
         const runFolder = RUN_FOLDERS.has(relative.split(path.sep)[0]!) && relative.includes(path.sep);
-        if (runFolder || named(skillText, relative) || (info !== undefined && (info.mode & 0o111) !== 0)) found.push(relative);
+        if (RUN_ONLY_EXTENSIONS.has(extension) || runFolder || named(skillText, relative) || (info !== undefined && (info.mode & 0o111) !== 0)) found.push(relative);
       } else {
         const info = target ?? (await lstat(full).catch(() => undefined));
         if (info && (info.mode & 0o111) !== 0) found.push(path.relative(dir, full));
