@@ -101,3 +101,22 @@ test('the sub-agent tool is Task to hook matchers and payloads; subagent events 
     expect(seen.find((r) => r.label === 'substop')!.agent_id).toMatch(/^agent-/);
   });
 });
+
+test('/compact runs SessionStart with source "compact" once, and its context stands after the summary', async () => {
+  const turns = [{ text: 'one' }, { text: 'two' }, { text: 'Summary: the user said first and second.' }, { text: 'after' }];
+  await scenario(turns, async (s) => {
+    const log = path.join(s.home, 'compact.log');
+    const context = path.join(s.home, 'context.py');
+    writeFileSync(context, `import json, sys\npayload = json.load(sys.stdin)\nopen(${JSON.stringify(log)}, 'a').write(payload["source"] + "\\n")\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CONTEXT-" + payload["source"]}}))\n`);
+    userHooks(s, { SessionStart: [{ hooks: [{ type: 'command', command: `python3 ${context}` }] }] });
+    expect((await s.run(['-p', 'first'])).code).toBe(0);
+    expect((await s.run(['-c', '-p', 'second'])).code).toBe(0);
+    const compacted = await s.run(['-c', '-p', '/compact']);
+    expect(compacted.code).toBe(0);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['startup', 'resume', 'resume', 'compact']);
+    expect((await s.run(['-c', '-p', 'go on'])).code).toBe(0);
+    const last = JSON.stringify(s.requests.at(-1)!.body.messages);
+    expect(last).toContain('Summary: the user said first and second.');
+    expect(last).toContain('CONTEXT-compact');
+  });
+});
