@@ -126,6 +126,28 @@ test('SessionStart stdout joins the session\'s history with the next prompt; mat
   }
 });
 
+test('/clear (a fresh, empty conversation) is SessionStart with source "clear", run once', async () => {
+  const root = temp('mewcode-hooks-root-');
+  const home = temp('mewcode-hooks-home-');
+  const log = path.join(root, 'sources.log');
+  mkdirSync(path.join(home, '.mewcode'));
+  writeFileSync(
+    path.join(home, '.mewcode', 'settings.yaml'),
+    JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `python3 -c 'import json,sys; open("${log}","a").write(json.load(sys.stdin)["source"] + "\\n")'` }] }] } }),
+  );
+  const { kernel } = await bootKernel([say('ok')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  try {
+    await kernel.startSession();
+    await runPrompt(kernel, 'hi');
+    // What the terminal UI's /clear does: a new session id, resumed with no history.
+    const fresh = kernel.createSession().sessionId;
+    await kernel.resumeSession({ sessionId: fresh, messages: [], agentId: 'main' });
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['startup', 'clear']);
+  } finally {
+    await kernel.shutdown();
+  }
+});
+
 test('an async hook does not hold the run up, decides nothing, and is cancelled at shutdown', async () => {
   const root = temp('mewcode-hooks-root-');
   const home = temp('mewcode-hooks-home-');
