@@ -94,6 +94,7 @@ export class AgentSessionImpl implements AgentSession {
       sessionId: this.sessionId,
       agentId: this.agentId,
       ...(this.parentAgentId ? { parentAgentId: this.parentAgentId } : {}),
+      ...(this.options.agentType ? { agentType: this.options.agentType } : {}),
       projectRoot: this.projectRoot,
       homeDir: this.homeDir,
     };

@@ -4,7 +4,7 @@
  * - `TOKENS.Tool` goes to the plugin's own tool token (its tools are resolved, and fail, alone),
  *   and `TOKENS.Command` to its own command token (the kernel binds the commands it accepts:
  *   one plugin per command name);
- * - the multi-bound tokens (tools, provider factories, user interfaces, commands) take any number
+ * - the multi-bound tokens (tools, provider factories, user interfaces, commands, read-only directories) take any number
  *   of bindings;
  * - every other token of TOKENS is single-binding (it is resolved with `get`): a second plugin's
  *   binding would make every `get` fail with "Ambiguous bindings" and take the first plugin down.
@@ -27,7 +27,7 @@ import type { Tool } from '../types/tools.js';
 import { TOKENS } from '../types/tokens.js';
 
 /** Tokens that take a binding from every plugin that contributes one. */
-const MULTI_BOUND: ReadonlySet<ServiceIdentifier> = new Set([TOKENS.Tool, TOKENS.ProviderFactory, TOKENS.UserInterface, TOKENS.Command, TOKENS.CommandProvider]);
+const MULTI_BOUND: ReadonlySet<ServiceIdentifier> = new Set([TOKENS.Tool, TOKENS.ProviderFactory, TOKENS.UserInterface, TOKENS.Command, TOKENS.CommandProvider, TOKENS.ReadOnlyDirectories]);
 
 const TOKEN_NAMES = new Map<ServiceIdentifier, string>(Object.entries(TOKENS).map(([name, token]) => [token as ServiceIdentifier, name]));
 

@@ -12,9 +12,18 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
   Edit: 'edit_file',
   Glob: 'glob',
   Grep: 'grep',
+  // The sub-agent tool: `Task` in most hook scripts and settings, `Agent` in Claude Code's newer docs.
+  Task: 'agent',
+  Agent: 'agent',
 };
 
-const OURS_TO_CLAUDE: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(CLAUDE_TO_OURS).map(([claude, ours]) => [ours, claude]));
+/** The name payloads give a tool that has several Claude names (the first one above wins otherwise). */
+const PREFERRED: Readonly<Record<string, string>> = { agent: 'Task' };
+
+const OURS_TO_CLAUDE: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.entries(CLAUDE_TO_OURS).reverse().map(([claude, ours]) => [ours, claude])),
+  ...PREFERRED,
+};
 
 /** The registered name for a name as a user wrote it (Claude's or ours). */
 export function fromClaudeToolName(name: string): string {
@@ -25,4 +34,9 @@ export function fromClaudeToolName(name: string): string {
 /** Claude Code's name for a registered tool (`Bash` for bash); other tools keep their name. */
 export function claudeToolName(name: string): string {
   return Object.hasOwn(OURS_TO_CLAUDE, name) ? OURS_TO_CLAUDE[name]! : name;
+}
+
+/** Every name a matcher may use for a registered tool: Claude's (all of them) and ours. */
+export function toolNameAliases(name: string): string[] {
+  return [...Object.keys(CLAUDE_TO_OURS).filter((claude) => CLAUDE_TO_OURS[claude] === name), name];
 }

@@ -30,6 +30,7 @@ export { cutUtf16, decodeUtf8Prefix, utf8BoundaryAtOrAfter, utf8BoundaryAtOrBefo
 export * from './file-tool-support/contained-fs.js';
 export * from './file-tool-support/tool-scope.js';
 export { resolveToolPath, toolPathAbsolute, realPathOf, displayPath, type ToolPath } from './file-tool-support/tool-path.js';
+export { canonicalFileFields, filePathOf, FILE_FIELD_ALIASES } from './file-tool-support/file-fields.js';
 
 // Search tools: the gitignore-aware walker, exact (no-follow) opens, path globs, search locations.
 export * from './search-common/walker.js';

@@ -17,6 +17,8 @@ export interface SessionContext {
   agentId: string;
   /** The agent that created this one; absent for the main session. */
   parentAgentId?: string;
+  /** A sub-agent's role (`explore`, `general`…), as its creator named it; absent for the main session. */
+  agentType?: string;
   projectRoot: string;
   homeDir: string;
 }

@@ -56,6 +56,16 @@ export interface Reporter {
 }
 
 /**
+ * Multi-bound under TOKENS.ReadOnlyDirectories: directories outside the project that the read-only
+ * file tools may read in one session (an active skill's own folder). The sandbox layer allows a
+ * read-only call there and read_file's descriptor check agrees; a tool that writes never gets them.
+ * An implementation returns absolute, real paths it has vetted (never a whole home directory).
+ */
+export interface ReadOnlyDirectories {
+  directories(session: { sessionId: string; agentId: string }): readonly string[];
+}
+
+/**
  * Bound by the permission-rules plugin under TOKENS.SearchPolicy: what glob and grep must leave
  * out, so a `Read` deny on a file holds for a search over its directory too.
  */

@@ -37,6 +37,8 @@ export interface RunOptions {
 export interface SessionOptions {
   /** The session that creates this one (a sub-agent's parent). */
   parent?: Pick<SessionContext, 'agentId' | 'sessionId'>;
+  /** A sub-agent's role, carried in every hook payload about this session. */
+  agentType?: string;
   /** Which tools this session offers: names, or a predicate. Default: all. */
   tools?: readonly string[] | ((tool: Tool) => boolean);
   /** System-prompt parts that start the `buildSystemPrompt` waterfall (e.g. a sub-agent's role). */

@@ -16,7 +16,7 @@ import type { McpServers } from './mcp.js';
 import type { CompactionService, ConversationFactory } from './session.js';
 import type { SessionStore } from './session-store.js';
 import type { SubagentRunner } from './subagents.js';
-import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, Reporter, SearchPolicy, ToolRegistry } from './services.js';
+import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
 import type { WorkspaceTrust } from './trust.js';
 
@@ -58,6 +58,8 @@ export const TOKENS = {
   Command: token<Command>('Command'),
   /** multi-bound: sources of commands that change at run time (CommandProvider), after TOKENS.Command */
   CommandProvider: token<CommandProvider>('CommandProvider'),
+  /** multi-bound: folders outside the project the read-only file tools may read in a session (ReadOnlyDirectories; skills) */
+  ReadOnlyDirectories: token<ReadOnlyDirectories>('ReadOnlyDirectories'),
   /** WorkspaceTrust: whether the project's code-running settings may take effect */
   WorkspaceTrust: token<WorkspaceTrust>('WorkspaceTrust'),
   /** SessionStore: saved sessions to list and resume (the session plugin) */

@@ -1,11 +1,11 @@
-/** The file a read_file call names (its `path`, or Claude's `file_path`), or undefined when it names none. */
+/** The file a read_file call names (`file_path`, or its older name `path`), or undefined when it names none. */
 import type { ToolCall } from '../../types/messages.js';
+import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
 export function readFileTarget(call: ToolCall): string | undefined {
   if (call.name !== 'read_file') return undefined;
   try {
-    const input = JSON.parse(call.input) as { path?: unknown; file_path?: unknown };
-    return typeof input.path === 'string' ? input.path : typeof input.file_path === 'string' ? input.file_path : undefined;
+    return filePathOf(JSON.parse(call.input) as Record<string, unknown>);
   } catch {
     return undefined; // not JSON: the tool refused it
   }

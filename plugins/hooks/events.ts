@@ -4,7 +4,8 @@
  * matcher syntax and the default timeouts.
  */
 import path from 'node:path';
-export { claudeToolName } from '../../sdk/claude-tool-names.js';
+export { claudeToolName, toolNameAliases } from '../../sdk/claude-tool-names.js';
+import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 export const CLAUDE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
@@ -19,43 +20,39 @@ export const CLAUDE_EVENTS = [
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
-/** Claude Code's field names beside ours, so `.tool_input.file_path` works unchanged. */
-const CLAUDE_INPUT_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  read_file: { path: 'file_path' },
-  write_file: { path: 'file_path' },
-  // edit_file already says file_path; only made absolute, as Claude Code gives it.
-  edit_file: { file_path: 'file_path' },
-};
+/** The file tools: Claude's `file_path` (absolute, as Claude Code gives it) whichever name the call used. */
+const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
 
 /** Claude's field beside ours; a path is made absolute, as Claude Code gives it. */
 export function claudeToolInput(tool: string, input: Record<string, unknown>, projectRoot: string): Record<string, unknown> {
-  const aliases = CLAUDE_INPUT_FIELDS[tool];
-  if (!aliases) return input;
-  const out = { ...input };
-  for (const [ours, theirs] of Object.entries(aliases)) {
-    const value = input[ours];
-    if (value !== undefined && (ours === theirs || !(theirs in input))) out[theirs] = typeof value === 'string' ? path.resolve(projectRoot, value) : value;
-  }
-  return out;
+  if (!FILE_TOOLS.has(tool)) return input;
+  // The kernel renamed the old `path` for the built-in tools; a stored call or another
+  // implementation of the name may still carry it.
+  const file = filePathOf(input);
+  return typeof file === 'string' ? { ...input, file_path: path.resolve(projectRoot, file) } : input;
 }
 
-/** An `updatedInput` in Claude's names back in ours (a field only Claude's name carries wins). */
+/**
+ * `tool_input` for MewCode's own rule files: the file tools' path also under its older name
+ * `path`, so a rule written as `field: tool_input.path` (a deny on `.env` writes) still matches.
+ */
+export function ownToolInput(tool: string, input: Record<string, unknown>): Record<string, unknown> {
+  if (!FILE_TOOLS.has(tool) || typeof input.file_path !== 'string' || 'path' in input) return input;
+  return { ...input, path: input.file_path };
+}
+
+/** An `updatedInput` in Claude's names back in the call's (a field only Claude's name carries wins). */
 export function fromClaudeToolInput(tool: string, input: Record<string, unknown>, original: Record<string, unknown>, projectRoot: string): Record<string, unknown> {
-  const aliases = CLAUDE_INPUT_FIELDS[tool];
-  if (!aliases) return input;
+  if (!FILE_TOOLS.has(tool) || !('file_path' in input)) return input;
   const out = { ...input };
-  const shown = claudeToolInput(tool, original, projectRoot);
-  for (const [ours, theirs] of Object.entries(aliases)) {
-    if (!(theirs in input)) continue;
-    // A script that changed Claude's field meant it; one that copied it back unchanged did not.
-    const changed = input[theirs] !== shown[theirs];
-    if (ours === theirs) {
-      if (!changed) out[ours] = original[ours];
-      continue;
-    }
-    if (changed || !(ours in input)) out[ours] = input[theirs];
-    delete out[theirs];
+  // A script that changed Claude's field meant it; one that copied it back unchanged did not.
+  const changed = input.file_path !== claudeToolInput(tool, original, projectRoot).file_path;
+  if ('file_path' in original) {
+    if (!changed) out.file_path = original.file_path;
+    return out;
   }
+  if (changed || !('path' in input)) out.path = input.file_path;
+  delete out.file_path;
   return out;
 }
 

@@ -9,11 +9,12 @@ import type { CommandSandbox } from '../../types/sandbox.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { HookDispatcher, type RuleResult } from './dispatcher.js';
-import { claudeToolInput, claudeToolName, fromClaudeToolInput, type ClaudeEvent } from './events.js';
+import { claudeToolInput, claudeToolName, fromClaudeToolInput, ownToolInput, toolNameAliases, type ClaudeEvent } from './events.js';
 import { HookLog } from './hook-log.js';
 import { loadHookRules } from './settings.js';
 import { loadRuleFiles, type MewcodeEvent } from './rule-file.js';
 import { RuleEngine } from './rule-engine.js';
+import { SessionStartContext, type SessionStartSource } from './session-context.js';
 
 const NAME = 'hooks';
 
@@ -30,8 +31,12 @@ function common(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Re
     cwd: context.projectRoot,
     ...(context.mode ? { permission_mode: context.mode } : {}),
     ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}),
+    ...(context.agentType ? { agent_type: context.agentType } : {}),
   };
 }
+
+/** What a SubagentStart / SubagentStop matcher is tested against: the sub-agent's type, as in Claude Code. */
+const agentTypeSubjects = (context: SessionContext): string[] => [context.agentType ?? 'general'];
 
 /** Who decided: the gate shows a PreToolUse deny as `[hook <by>]`; prompts and stops say `hook <by>` themselves. */
 const by = (entry: RuleResult): string => entry.rule.name;
@@ -97,13 +102,13 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
   if (listens('PreToolUse')) {
     kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => {
       const input = decision.input;
-      const results = await both('PreToolUse', 'PreToolUse', [claudeToolName(context.call.name), context.call.name], () => ({
+      const results = await both('PreToolUse', 'PreToolUse', toolNameAliases(context.call.name), () => ({
         ...common(context),
         tool_name: claudeToolName(context.call.name),
         tool_input: claudeToolInput(context.call.name, input, context.projectRoot),
         tool_use_id: context.call.id,
         ...(context.tool?.hints ? { tool_hints: context.tool.hints } : {}),
-      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: input, iteration: context.iteration }));
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, input), iteration: context.iteration }));
       const next = { ...decision, additionalContext: [...decision.additionalContext] };
       for (const entry of results) if (entry.result.additionalContext) next.additionalContext.push(entry.result.additionalContext);
       const rewrite = results.find((entry) => entry.result.updatedInput && entry.result.permission !== 'deny');
@@ -121,14 +126,14 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
 
   if (listens('PostToolUse')) {
     kernel.hooks.postToolUse.tapPromise(NAME, async (result, context) => {
-      const results = await both('PostToolUse', 'PostToolUse', [claudeToolName(context.call.name), context.call.name], () => ({
+      const results = await both('PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), () => ({
         ...common(context),
         tool_name: claudeToolName(context.call.name),
         tool_input: claudeToolInput(context.call.name, context.input, context.projectRoot),
         tool_response: { output: result.content, is_error: result.isError },
         tool_use_id: context.call.id,
         duration_ms: Math.round(context.durationMs),
-      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: context.input, tool_result: result.content, is_error: result.isError, iteration: context.iteration }));
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input), tool_result: result.content, is_error: result.isError, iteration: context.iteration }));
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
       );
@@ -153,7 +158,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
       // Claude Code's Stop is the agent finishing its answer: not a cancel, an error or a blocked prompt.
       if (context.reason !== 'completed') return undefined;
       const event: ClaudeEvent = context.parentAgentId ? 'SubagentStop' : 'Stop';
-      const results = await both(event, event, [], () => ({
+      const results = await both(event, event, context.parentAgentId ? agentTypeSubjects(context) : [], () => ({
         ...common(context),
         stop_hook_active: context.continuations > 0,
         last_assistant_message: context.finalText,
@@ -178,7 +183,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
 
   if (listens('SubagentStart')) {
     kernel.hooks.subagentStart.tapPromise(NAME, async (context) => {
-      remind(await both('SubagentStart', 'SubagentStart', ['agent'], () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt })));
+      remind(await both('SubagentStart', 'SubagentStart', agentTypeSubjects(context), () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt })));
     });
   }
 
@@ -198,14 +203,42 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
     });
   }
 
-  // Context from SessionStart goes to the main session with its next request.
-  const sessionStart = async (session: SessionContext, source: 'startup' | 'resume'): Promise<void> => {
+  // SessionStart, as Claude Code runs it: once per start of the main session, with the source
+  // that started it, and its context kept for the whole session (session-context.ts).
+  const started = new SessionStartContext();
+  const sessionStart = async (session: SessionContext, source: Exclude<SessionStartSource, 'compact'>): Promise<string[]> => {
     const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source }), session, () => own(session));
-    for (const entry of results) if (entry.result.additionalContext && session.agentId === 'main') kernel.injectReminder(entry.result.additionalContext);
+    return results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
   };
   if (listens('SessionStart') || rules.listens('SessionResume')) {
-    kernel.hooks.sessionStart.tapPromise(NAME, (session) => sessionStart(session, 'startup'));
-    kernel.hooks.sessionResume.tapPromise(NAME, (session) => sessionStart(session, 'resume'));
+    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => {
+      // The UI starts the main session after a resume too: that start is the resume, already run.
+      if (session.agentId !== 'main' || started.resumed(session.sessionId)) return;
+      started.keep(session.sessionId, await sessionStart(session, 'startup'));
+    });
+    kernel.hooks.sessionResume.tapPromise(NAME, async (session) => {
+      if (session.agentId !== 'main') return;
+      started.markResumed(session.sessionId);
+      // `/clear` continues with a fresh, empty conversation: a new session to the hooks.
+      const source = kernel.session.sessionId === session.sessionId && kernel.session.conversation.messages.length === 0 ? 'clear' : 'resume';
+      started.keep(session.sessionId, await sessionStart(session, source));
+    });
+    // Kept in history by joining the next prompt of the session (saved with it, so a continued
+    // session still has it); the stable system prompt never changes.
+    kernel.hooks.userPromptSubmit.tapPromise({ name: NAME, stage: 100 }, async (submission, context) => {
+      if (context.agentId !== 'main' || submission.block) return submission;
+      const texts = started.take(context.sessionId);
+      return texts.length === 0 ? submission : { ...submission, additionalContext: [...texts, ...submission.additionalContext] };
+    });
+    if (hooks.listens('SessionStart')) {
+      // The summary replaced the history that held the context: Claude Code runs SessionStart
+      // again with source "compact", and what it returns stands after the summary.
+      kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
+        if (context.agentId !== 'main') return;
+        const texts = (await hooks.dispatch('SessionStart', ['compact'], () => ({ ...common(context), source: 'compact' }))).flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+        if (texts.length > 0) (state.reinject ??= []).push(...texts);
+      });
+    }
   }
 
   if (listens('SessionEnd')) {

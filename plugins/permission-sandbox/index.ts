@@ -17,6 +17,7 @@ import { PermissionStage, type PermissionVerdict } from '../../types/permissions
 import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { checkSandboxPath } from './sandbox.js';
+import { readOnlyDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
 
 export { checkSandboxPath, type SandboxResult, type SandboxScope } from './sandbox.js';
 
@@ -33,9 +34,15 @@ export default definePlugin({
       if (!warned) kernel.warn(message);
       warned = true;
     };
+    const readOnlyDirectories = readOnlyDirectoriesOf(kernel);
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Sandbox }, async (request): Promise<PermissionVerdict | undefined> => {
       if (request.target.kind !== 'path') return undefined;
-      const additionalDirectories = (): readonly string[] => readAdditionalDirectories(kernel.container, warnOnce);
+      // A read-only tool may also read the folders this session may only read (an active skill's).
+      const readOnly = request.tool?.readOnly === true && request.category === 'read' && request.sessionId !== undefined && request.agentId !== undefined;
+      const additionalDirectories = (): readonly string[] => [
+        ...readAdditionalDirectories(kernel.container, warnOnce),
+        ...(readOnly ? readOnlyDirectories({ sessionId: request.sessionId!, agentId: request.agentId! }) : []),
+      ];
       const result = await checkSandboxPath(request.target.path, { projectRoot: request.projectRoot, homeDir, additionalDirectories });
       if (result.ok) return undefined;
       return { decision: 'deny', layer: NAME, reason: result.reason };

@@ -11,6 +11,9 @@ const keyOf = (session: SessionKey): string => `${session.sessionId}\u0000${sess
 export class ActiveSkills {
   readonly #bySession = new Map<string, ActiveEntry[]>();
 
+  /** `changed` is told a session's list after each activation or replacement (to save it). */
+  constructor(private readonly changed: (session: SessionKey, entries: readonly ActiveEntry[]) => void = () => undefined) {}
+
   activate(session: SessionKey, entry: ActiveEntry): void {
     const key = keyOf(session);
     const entries = this.#bySession.get(key) ?? [];
@@ -18,6 +21,7 @@ export class ActiveSkills {
     if (index === -1) entries.push(entry);
     else entries[index] = entry;
     this.#bySession.set(key, entries);
+    this.changed(session, entries);
   }
 
   list(session: SessionKey): readonly ActiveEntry[] {
@@ -26,6 +30,7 @@ export class ActiveSkills {
 
   replaceAll(session: SessionKey, entries: ActiveEntry[]): void {
     this.#bySession.set(keyOf(session), entries);
+    this.changed(session, entries);
   }
 
   /** Forget the agent's skills (a new or a different resumed session), except those of `keep`. */

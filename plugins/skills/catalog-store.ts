@@ -4,6 +4,7 @@
  * (an older scan finishing late never replaces a newer catalog).
  */
 import { emptyCatalog, loadCatalog, type CatalogOptions, type SkillCatalog, type SkillProblem } from './catalog.js';
+import path from 'node:path';
 import type { SkillRoot } from './skill.js';
 
 export class CatalogStore {
@@ -15,8 +16,8 @@ export class CatalogStore {
   constructor(
     private readonly roots: () => readonly SkillRoot[],
     private readonly options: () => CatalogOptions,
-    /** Told each problem once (K2: skipped folders and fixed-up values are said, naming the file). */
-    private readonly report: (problem: SkillProblem) => void = () => undefined,
+    /** Told, after each scan, the problems not told before (K2: said once, not at every scan). */
+    private readonly report: (problems: readonly SkillProblem[]) => void = () => undefined,
   ) {
     this.#current = emptyCatalog();
   }
@@ -38,12 +39,14 @@ export class CatalogStore {
     // A newer reload started while this one scanned: its result wins, and this caller gets it too.
     if (generation !== this.#generation) return this.#latest ?? this.#current;
     this.#current = next;
+    const fresh: SkillProblem[] = [];
     for (const problem of next.problems) {
       const key = `${problem.file}\u0000${problem.message}`;
       if (this.#reported.has(key)) continue;
       this.#reported.add(key);
-      this.report(problem);
+      fresh.push(problem);
     }
+    if (fresh.length > 0) this.report(fresh);
     return next;
   }
 }
@@ -51,4 +54,26 @@ export class CatalogStore {
 /** `skills: <file>: <message>`, the one wording of a problem for warnings and listings. */
 export function describeProblem(problem: SkillProblem): string {
   return `skills: ${problem.file}: ${problem.skipped ? 'skipped: ' : ''}${problem.message}`;
+}
+
+/** How many skipped skills a summary names. */
+const NAMED_IN_SUMMARY = 5;
+
+/**
+ * One notice for a scan's problems: a single problem in full (it names its file); several as a
+ * count, the skipped ones by name, and where the details are (`mewcode skills` lists each one).
+ */
+export function summarizeProblems(problems: readonly SkillProblem[]): string {
+  if (problems.length === 1) return describeProblem(problems[0]!);
+  const skipped = problems.filter((problem) => problem.skipped);
+  const warned = new Set(problems.filter((problem) => !problem.skipped).map((problem) => problem.file));
+  const nameOf = (problem: SkillProblem): string => problem.name ?? path.basename(path.dirname(problem.file));
+  const parts: string[] = [];
+  if (skipped.length > 0) {
+    const names = skipped.slice(0, NAMED_IN_SUMMARY).map(nameOf).join(', ') + (skipped.length > NAMED_IN_SUMMARY ? `, … (${skipped.length} in all)` : '');
+    parts.push(`${skipped.length} not loaded (${names})`);
+  }
+  if (warned.size > 0) parts.push(`${warned.size} loaded with ${warned.size === 1 ? 'a warning' : 'warnings'}`);
+  const trust = skipped.some((problem) => problem.message.includes('--trust-project')) ? '; a project skill that carries scripts loads once you trust the project (--trust-project)' : '';
+  return `skills: ${parts.join(', ')}${trust}. Details: mewcode skills`;
 }

@@ -70,7 +70,7 @@ async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOpti
   if (!parsed.ok) return { problems: [{ file, message: parsed.reason, skipped: true }] };
   const { skill } = parsed;
   if (root.scope === 'project' && !options.projectTrusted) {
-    const scripts = await findScripts(dir);
+    const scripts = await findScripts(dir, text);
     if (scripts.length > 0) {
       const shown = scripts.slice(0, 3).join(', ') + (scripts.length > 3 ? `, … (${scripts.length} in all)` : '');
       return { problems: [{ file, name: skill.name, skipped: true, message: `the project's skill "${skill.name}" carries scripts (${shown}); it loads once you trust the project (--trust-project)` }] };

@@ -56,6 +56,12 @@ export default definePlugin({
         return lazyTool(installSkillDefinition, async () => (await import('./install-tool.js')).installSkillTool(runtime));
       })
       .inSingletonScope();
+    bind(TOKENS.ReadOnlyDirectories)
+      .toDynamicValue((context) => {
+        const runtime = context.get<SkillsRuntime>(SKILLS_RUNTIME);
+        return { directories: (session) => runtime.readableDirectories(session) };
+      })
+      .inSingletonScope();
     bind(TOKENS.Command)
       .toDynamicValue((context) => skillsListCommand(context.get<SkillsRuntime>(SKILLS_RUNTIME)))
       .inSingletonScope();
@@ -79,8 +85,19 @@ export default definePlugin({
       return block ? [...parts, block] : parts;
     });
     kernel.hooks.sessionEnd.tapPromise(NAME, async () => runtime.stopWatching());
-    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId));
-    kernel.hooks.sessionResume.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId, session.sessionId));
+    // The UI starts the main session after a resume too: that start keeps the resumed skills.
+    const resumed = new Set<string>();
+    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => runtime.active.clearAgent(session.agentId, resumed.has(session.sessionId) ? session.sessionId : undefined));
+    kernel.hooks.sessionResume.tapPromise(NAME, async (session) => {
+      resumed.add(session.sessionId);
+      runtime.active.clearAgent(session.agentId, session.sessionId);
+      if (session.agentId !== 'main') return;
+      // The history says these skills are active: they are again, read from disk now.
+      const missing = await runtime.restoreActive(session);
+      if (missing.length > 0) {
+        kernel.injectReminder(`These skills were active earlier in this session but are no longer available, so their instructions are gone: ${missing.join(', ')}. Do not follow them from memory; ask the user if they are needed.`);
+      }
+    });
     kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
       const entries = runtime.active.list(context);
       if (!state.compacted || entries.length === 0) return;

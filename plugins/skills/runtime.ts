@@ -3,7 +3,7 @@
  * commands and `install_skill` share. Settings, trust and the sub-agent runner are looked up when
  * used (the configuration is validated after bindings load; a runner may be bound by a later plugin).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
@@ -11,10 +11,11 @@ import type { SubagentRunner } from '../../types/subagents.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { ActiveSkills } from './active.js';
-import type { ActivationDeps } from './activation.js';
+import { readRendered, type ActivationDeps } from './activation.js';
 import type { SkillCatalog } from './catalog.js';
-import { CatalogStore, describeProblem } from './catalog-store.js';
-import { skillRoots } from './roots.js';
+import { CatalogStore, summarizeProblems } from './catalog-store.js';
+import { isInside, skillRoots } from './roots.js';
+import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
 import { skillCommand } from './skill-commands.js';
 import { CatalogWatcher } from './watcher.js';
@@ -22,17 +23,28 @@ import { CatalogWatcher } from './watcher.js';
 export const SKILLS_RUNTIME = Symbol.for('mewcode/skills/Runtime');
 
 export class SkillsRuntime {
-  readonly active = new ActiveSkills();
+  readonly active: ActiveSkills;
+  #saveWarned = false;
   readonly store: CatalogStore;
   readonly deps: ActivationDeps;
   #commands: { catalog: SkillCatalog; list: Command[] } | undefined;
   #shadowWarned = new Set<string>();
 
   constructor(readonly kernel: KernelApi) {
+    // The main session's list is saved with it (a continued session keeps its skills).
+    this.active = new ActiveSkills((session, entries) => {
+      if (session.agentId !== 'main') return;
+      try {
+        saveActiveSkills(kernel.projectRoot, session.sessionId, entries);
+      } catch (error) {
+        if (!this.#saveWarned) kernel.warn(`skills: the active skills of this session are not saved (a continued session will not have them): ${(error as Error).message}`);
+        this.#saveWarned = true;
+      }
+    });
     this.store = new CatalogStore(
       () => skillRoots(kernel.homeDir, kernel.projectRoot, this.settings().extraRoots),
       () => ({ projectTrusted: this.projectTrusted() }),
-      (problem) => kernel.warn(describeProblem(problem)),
+      (problems) => kernel.warn(summarizeProblems(problems)),
     );
     this.deps = {
       store: this.store,
@@ -61,6 +73,52 @@ export class SkillsRuntime {
     const catalog = await this.store.reload();
     this.#watcher?.sync(watchedDirs(catalog, this.kernel.projectRoot, this.kernel.homeDir));
     return catalog;
+  }
+
+  /**
+   * A continued main session: its saved skills activated again, their bodies read from disk now.
+   * Returns the names that could not be (removed, renamed, or no longer loading).
+   */
+  async restoreActive(session: { sessionId: string; agentId: string }): Promise<string[]> {
+    const missing: string[] = [];
+    for (const saved of loadActiveSkills(this.kernel.projectRoot, session.sessionId)) {
+      const skill = this.store.current.get(saved.name);
+      const rendered = skill && skill.mode === 'inline' ? await readRendered(skill, saved.args) : undefined;
+      if (!skill || !rendered?.ok) {
+        missing.push(saved.name);
+        continue;
+      }
+      this.active.activate(session, { name: skill.name, args: saved.args, dir: skill.dir, body: rendered.text });
+    }
+    return missing;
+  }
+
+  /**
+   * The folders of the session's active skills that its read-only file tools may read: a user's
+   * skill (`~/.claude/skills/pdf`), whose body names its own files. Project skills are inside the
+   * project already. A root outside the home skill folders counts only in a trusted project (an
+   * untrusted project's configuration must not open a folder of its choosing), and a folder that
+   * resolves to the home directory, one of its parents or the filesystem root never counts.
+   */
+  readableDirectories(session: { sessionId: string; agentId: string }): string[] {
+    const home = this.kernel.homeDir;
+    const homeRoots = new Set([path.join(home, '.mewcode', 'skills'), path.join(home, '.claude', 'skills')]);
+    const trusted = this.projectTrusted();
+    const dirs: string[] = [];
+    for (const entry of this.active.list(session)) {
+      const skill = this.store.current.get(entry.name);
+      if (!skill || skill.dir !== entry.dir || skill.root.scope !== 'user') continue;
+      if (!homeRoots.has(skill.root.dir) && !trusted) continue;
+      let real: string;
+      try {
+        real = realpathSync(skill.dir);
+      } catch {
+        continue;
+      }
+      if (path.dirname(real) === real || isInside(realHome(home), real)) continue;
+      dirs.push(real);
+    }
+    return dirs;
   }
 
   settings(): SkillsSettings {
@@ -115,4 +173,12 @@ function watchedDirs(catalog: SkillCatalog, projectRoot: string, homeDir: string
   }
   for (const skill of catalog.skills) dirs.add(skill.dir);
   return [...dirs];
+}
+
+function realHome(home: string): string {
+  try {
+    return realpathSync(home);
+  } catch {
+    return home;
+  }
 }

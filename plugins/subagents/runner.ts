@@ -109,6 +109,7 @@ export class SubagentService implements SubagentRunner {
       tools,
       systemPrompt,
       agentId,
+      agentType: role.name,
       ...(choice.selection.provider ? { provider: choice.selection.provider } : {}),
       ...(choice.selection.model ? { model: choice.selection.model } : {}),
     });

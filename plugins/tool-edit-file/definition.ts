@@ -3,6 +3,8 @@
  * diff library, is imported on the first call: plugins/tool-edit-file/index.ts).
  */
 import type { JsonSchema } from '../../types/tools.js';
+import { fileToolInputCheck } from '../../sdk/file-tool-support/file-fields.js';
+import { checkEditFileInput } from './input.js';
 
 export const EDIT_FILE_DEFINITION = {
   name: 'edit_file',
@@ -26,4 +28,5 @@ export const EDIT_FILE_DEFINITION = {
     required: ['file_path', 'old_string', 'new_string'],
     additionalProperties: false,
   } as JsonSchema,
+  validateInput: fileToolInputCheck(checkEditFileInput),
 };

@@ -35,6 +35,7 @@ import { noMatchMessage } from './no-match.js';
 import { findOccurrences, LineIndex } from './text-index.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
 import { EDIT_FILE_DEFINITION } from './definition.js';
+import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
 
 export class EditFileTool implements Tool {
@@ -51,12 +52,12 @@ export class EditFileTool implements Tool {
   ) {}
 
   permissionTarget(input: ToolInput): PermissionTarget {
-    return { kind: 'path', path: typeof input.file_path === 'string' ? input.file_path : '' };
+    return { kind: 'path', path: filePathOf(input) ?? '' };
   }
 
   async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
     const checked = checkEditFileInput(input);
-    if (!checked.ok) return error(checked.error);
+    if (!checked.ok) return error(`edit_file: ${checked.error}.`);
     const edit = checked.value;
     if (edit.oldString === edit.newString) return error(messages.identical());
     const target = await resolveToolPath(edit.filePath, context.projectRoot, context.homeDir);

@@ -1,8 +1,10 @@
 /** What the model sees of read_file, from the caps in OutputLimits; known at boot without the implementation. */
 import type { OutputLimits } from '../../types/services.js';
-import type { JsonSchema } from '../../types/tools.js';
+import type { JsonSchema, ToolInputCheck, ToolInput } from '../../types/tools.js';
+import { fileToolInputCheck } from '../../sdk/file-tool-support/file-fields.js';
+import { checkReadFileInput } from './input.js';
 
-export function readFileDefinition(limits: OutputLimits): { name: 'read_file'; readOnly: true; category: 'read'; description: string; inputSchema: JsonSchema } {
+export function readFileDefinition(limits: OutputLimits): { name: 'read_file'; readOnly: true; category: 'read'; description: string; inputSchema: JsonSchema; validateInput(input: ToolInput): ToolInputCheck } {
   const { readMaxLines: lines, readMaxBytes: bytes, readLineMaxChars: chars } = limits;
   return {
     name: 'read_file',
@@ -18,12 +20,13 @@ export function readFileDefinition(limits: OutputLimits): { name: 'read_file'; r
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', description: 'The file to read: relative to the project root, absolute, or starting with ~.' },
+        file_path: { type: 'string', description: 'The file to read: relative to the project root, absolute, or starting with ~.' },
         offset: { type: 'integer', minimum: 1, description: 'The line number to start from (1 = first line). Default 1.' },
         limit: { type: 'integer', minimum: 1, maximum: lines, description: `How many lines to read. Default and maximum ${lines}.` },
       },
-      required: ['path'],
+      required: ['file_path'],
       additionalProperties: false,
     },
+    validateInput: fileToolInputCheck((input) => checkReadFileInput(input, lines)),
   };
 }

@@ -7,7 +7,7 @@ import { definePlugin } from '../../types/plugin.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
-import { additionalDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
+import { additionalDirectoriesOf, readOnlyDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { TOKENS } from '../../types/tokens.js';
 import { readFileDefinition } from './definition.js';
 
@@ -20,10 +20,13 @@ export default definePlugin({
       .toDynamicValue((context) => {
         const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
         const reads = context.get<FileReadTracker>(TOKENS.FileReads);
-        const additionalDirectories = additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel));
+        const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        const additionalDirectories = additionalDirectoriesOf(kernel);
+        // read_file never writes: it may also read what a session may only read (an active skill's folder).
+        const readOnlyDirectories = readOnlyDirectoriesOf(kernel);
         return lazyTool(readFileDefinition(limits), async () => {
           const { ReadFileTool } = await import('./read-file-tool.js');
-          return new ReadFileTool(limits, reads, { additionalDirectories });
+          return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories });
         });
       })
       .inSingletonScope();

@@ -27,6 +27,7 @@ import { isWithin } from '../../sdk/path-containment.js';
 import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 import { readFileDefinition } from './definition.js';
+import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
 /** Right-aligns line numbers to six columns (`%6d`). */
 const PADDING = '      ';
@@ -52,14 +53,14 @@ export class ReadFileTool implements Tool {
   }
 
   permissionTarget(input: ToolInput): PermissionTarget {
-    return { kind: 'path', path: typeof input.path === 'string' ? input.path : '' };
+    return { kind: 'path', path: filePathOf(input) ?? '' };
   }
 
   async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
     const checked = checkReadFileInput(input, this.limits.readMaxLines);
-    if (!checked.ok) return error(checked.error);
+    if (!checked.ok) return error(`read_file: ${checked.error}.`);
     const { offset, limit } = checked.value;
-    const absolute = toolPathAbsolute(checked.value.path, context.projectRoot, context.homeDir);
+    const absolute = toolPathAbsolute(checked.value.filePath, context.projectRoot, context.homeDir);
     const display = displayPath(absolute, context.projectRoot);
 
     // The real path of the opened descriptor is the tracker's key (a read via a link counts for
@@ -67,7 +68,7 @@ export class ReadFileTool implements Tool {
     let opened;
     let scope: FileScope | undefined;
     try {
-      scope = fileScope(context.projectRoot, context.homeDir, this.options.additionalDirectories?.());
+      scope = fileScope(context.projectRoot, context.homeDir, [...(this.options.additionalDirectories?.() ?? []), ...(this.options.readOnlyDirectories?.(context.session) ?? [])]);
       opened = await openForRead(absolute, scope);
     } catch (cause) {
       return error(await describeFsError(cause, absolute, display, scope));

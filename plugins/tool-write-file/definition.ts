@@ -1,5 +1,7 @@
 /** What the model sees of write_file, known at boot without the implementation (imported on the first call). */
 import type { JsonSchema } from '../../types/tools.js';
+import { fileToolInputCheck } from '../../sdk/file-tool-support/file-fields.js';
+import { checkWriteFileInput } from './input.js';
 
 export const WRITE_FILE_DEFINITION = {
   name: 'write_file',
@@ -14,10 +16,11 @@ export const WRITE_FILE_DEFINITION = {
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'The file to write: relative to the project root, absolute, or starting with ~.' },
+      file_path: { type: 'string', description: 'The file to write: relative to the project root, absolute, or starting with ~.' },
       content: { type: 'string', description: 'The complete content of the file.' },
     },
-    required: ['path', 'content'],
+    required: ['file_path', 'content'],
     additionalProperties: false,
   } as JsonSchema,
+  validateInput: fileToolInputCheck(checkWriteFileInput),
 };

@@ -1,18 +1,25 @@
-/** Cheap input checks (the kernel passes the parsed JSON object as is): each error names the field. */
+/**
+ * Cheap input checks: each error names the field. The kernel runs them (with the old field name
+ * `path` renamed to `file_path`) before anything else sees the call; `execute` runs them again for
+ * callers that skip the kernel.
+ */
+import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
+
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface WriteFileInput {
-  path: string;
+  filePath: string;
   content: string;
 }
 
 export function checkWriteFileInput(input: Record<string, unknown>): Checked<WriteFileInput> {
-  const { path, content } = input;
-  if (typeof path !== 'string' || path.trim() === '') {
-    return { ok: false, error: 'write_file: "path" is required and must be a non-empty string: the file to write, relative to the project root or absolute.' };
+  const { content } = input;
+  const filePath = filePathOf(input);
+  if (typeof filePath !== 'string' || filePath.trim() === '') {
+    return { ok: false, error: '"file_path" is required and must be a non-empty string: the file to write, relative to the project root or absolute' };
   }
   if (typeof content !== 'string') {
-    return { ok: false, error: `write_file: "content" is required and must be a string (the complete new file content); got ${content === undefined ? 'nothing' : typeof content}.` };
+    return { ok: false, error: `"content" is required and must be a string (the complete new file content); got ${content === undefined ? 'nothing' : typeof content}` };
   }
-  return { ok: true, value: { path, content } };
+  return { ok: true, value: { filePath, content } };
 }

@@ -20,6 +20,7 @@ import { checkWriteFileInput } from './input.js';
 import { messages } from './messages.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
 import { WRITE_FILE_DEFINITION } from './definition.js';
+import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
 export class WriteFileTool implements Tool {
   readonly name = WRITE_FILE_DEFINITION.name;
@@ -34,14 +35,14 @@ export class WriteFileTool implements Tool {
   ) {}
 
   permissionTarget(input: ToolInput): PermissionTarget {
-    return { kind: 'path', path: typeof input.path === 'string' ? input.path : '' };
+    return { kind: 'path', path: filePathOf(input) ?? '' };
   }
 
   async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
     const checked = checkWriteFileInput(input);
-    if (!checked.ok) return error(checked.error);
+    if (!checked.ok) return error(`write_file: ${checked.error}.`);
     const { content } = checked.value;
-    const target = await resolveToolPath(checked.value.path, context.projectRoot, context.homeDir);
+    const target = await resolveToolPath(checked.value.filePath, context.projectRoot, context.homeDir);
     const name = path.basename(target.real);
     if (context.signal.aborted) return error(messages.aborted(target.display));
 

@@ -4,14 +4,37 @@
  * time, so the tools' own descriptor checks (contained-fs.ts) allow exactly what the sandbox
  * layer allows. Nothing bound, or a failing service: the project root only.
  */
+import path from 'node:path';
 import type { KernelApi } from '../../types/plugin.js';
-import type { PermissionSettings } from '../../types/services.js';
+import type { PermissionSettings, ReadOnlyDirectories } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 
 export type AdditionalDirectories = () => readonly string[];
 
+/** Folders a session may only read (an active skill's), from every TOKENS.ReadOnlyDirectories binding. */
+export type SessionReadOnlyDirectories = (session: { sessionId: string; agentId: string }) => readonly string[];
+
 export interface FileToolOptions {
   additionalDirectories?: AdditionalDirectories;
+  /** Given only to tools that never write. */
+  readOnlyDirectories?: SessionReadOnlyDirectories;
+}
+
+/** A failing or malformed source allows nothing (it must never widen what a tool may read). */
+export function readOnlyDirectoriesOf(kernel: KernelApi): SessionReadOnlyDirectories {
+  return (session) => {
+    if (!kernel.container.isBound(TOKENS.ReadOnlyDirectories)) return [];
+    const out: string[] = [];
+    for (const source of kernel.container.getAll<ReadOnlyDirectories>(TOKENS.ReadOnlyDirectories)) {
+      try {
+        const dirs = source.directories(session);
+        if (Array.isArray(dirs)) for (const dir of dirs) if (typeof dir === 'string' && path.isAbsolute(dir) && path.dirname(dir) !== dir) out.push(dir);
+      } catch {
+        // nothing from this source
+      }
+    }
+    return out;
+  };
 }
 
 export function additionalDirectoriesOf(kernel: KernelApi): AdditionalDirectories {

@@ -27,7 +27,7 @@ const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
 /**
  * Published size budget: today ≈2.6 MB packed, ≈8.2 MB unpacked (the SDK vendor files and their code
  * caches are most of it; the terminal UI's lazily loaded chunk — React's reconciler, Ink and Yoga,
- * marked, highlight.js with 26 languages, parse5 — adds ≈0.4 MB packed; the code caches of the
+ * marked, highlight.js with 51 languages, parse5 — adds ≈0.4 MB packed; the code caches of the
  * lazily loaded chunks ≈0.45 MB packed, which buy a configured run and the terminal UI ≈ 100 ms
  * of their start: BENCHMARKS.md).
  */

@@ -70,13 +70,15 @@ test('every event is dispatched at its moment, with Claude Code\'s payload field
   await kernel.shutdown();
 
   const events = recorded(record);
-  expect(events.map((e) => e.hook_event_name)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'Notification', 'SessionEnd']);
+  // After the compaction SessionStart runs again with source "compact", as in Claude Code.
+  expect(events.map((e) => e.hook_event_name)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionStart', 'Notification', 'SessionEnd']);
   for (const event of events) {
     expect(event.session_id).toBe(kernel.session.sessionId);
     expect(event.cwd).toBe(root);
   }
-  const byName = Object.fromEntries(events.map((e) => [e.hook_event_name, e]));
+  const byName = Object.fromEntries([...events].reverse().map((e) => [e.hook_event_name, e]));
   expect(byName.SessionStart).toMatchObject({ source: 'startup' });
+  expect(events.filter((e) => e.hook_event_name === 'SessionStart').map((e) => e.source)).toEqual(['startup', 'compact']);
   expect(byName.UserPromptSubmit).toMatchObject({ prompt: 'read it', permission_mode: 'default' });
   expect(byName.PreToolUse).toMatchObject({ tool_name: 'Read', tool_input: { path: 'a.txt', file_path: path.join(root, 'a.txt') }, tool_use_id: expect.any(String) });
   expect(byName.PostToolUse).toMatchObject({ tool_name: 'Read', tool_response: { output: 'read a.txt', is_error: false } });
@@ -88,10 +90,10 @@ test('every event is dispatched at its moment, with Claude Code\'s payload field
   expect(byName.PreToolUse.transcript_path).toBe(path.join(root, '.mewcode', 'sessions', kernel.session.sessionId, 'conversation.jsonl'));
   // Every run is in the hook log.
   const log = readFileSync(path.join(root, '.mewcode', 'hooks.log'), 'utf8').trim().split('\n');
-  expect(log).toHaveLength(10);
+  expect(log).toHaveLength(11);
 });
 
-test('SessionStart stdout becomes context of the next request; matchers select by source', async () => {
+test('SessionStart stdout joins the session\'s history with the next prompt; matchers select by source', async () => {
   const root = temp('mewcode-hooks-root-');
   const home = temp('mewcode-hooks-home-');
   mkdirSync(path.join(home, '.mewcode'));
@@ -110,12 +112,37 @@ test('SessionStart stdout becomes context of the next request; matchers select b
   try {
     await kernel.startSession();
     await runPrompt(kernel, 'hi');
-    expect(model.requests[0]!.reminder).toContain('Branch policy: work on feature branches');
-    expect(model.requests[0]!.reminder).not.toContain('never shown');
-    // A resumed session is SessionStart with source "resume" (Claude Code's name for it).
+    const sent = (index: number): string => JSON.stringify(model.requests[index]!.messages);
+    expect(sent(0)).toContain('Branch policy: work on feature branches');
+    expect(sent(0)).not.toContain('never shown');
+    // A resumed session is SessionStart with source "resume" (Claude Code's name for it); the
+    // startup context is still in its history.
     await kernel.resumeSession({ sessionId: kernel.session.sessionId, agentId: 'main', messages: [...kernel.session.conversation.messages] });
     await runPrompt(kernel, 'again');
-    expect(model.requests[1]!.reminder).toContain('Welcome back');
+    expect(sent(1)).toContain('Welcome back');
+    expect(sent(1)).toContain('Branch policy: work on feature branches');
+  } finally {
+    await kernel.shutdown();
+  }
+});
+
+test('/clear (a fresh, empty conversation) is SessionStart with source "clear", run once', async () => {
+  const root = temp('mewcode-hooks-root-');
+  const home = temp('mewcode-hooks-home-');
+  const log = path.join(root, 'sources.log');
+  mkdirSync(path.join(home, '.mewcode'));
+  writeFileSync(
+    path.join(home, '.mewcode', 'settings.yaml'),
+    JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `python3 -c 'import json,sys; open("${log}","a").write(json.load(sys.stdin)["source"] + "\\n")'` }] }] } }),
+  );
+  const { kernel } = await bootKernel([say('ok')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  try {
+    await kernel.startSession();
+    await runPrompt(kernel, 'hi');
+    // What the terminal UI's /clear does: a new session id, resumed with no history.
+    const fresh = kernel.createSession().sessionId;
+    await kernel.resumeSession({ sessionId: fresh, messages: [], agentId: 'main' });
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['startup', 'clear']);
   } finally {
     await kernel.shutdown();
   }

@@ -196,7 +196,7 @@ test('identical strings, a missing file, a directory, non-UTF-8 content and bad 
   await given('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
   expect((await edit({ file_path: 'latin1.txt', old_string: 'caf', new_string: 'CAF' })).content).toMatch(/is not valid UTF-8 text .*nothing was changed/);
   expect(await readFile(at('latin1.txt'))).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-  expect((await edit({ path: 'a.ts', old_string: 'x', new_string: 'y' })).content).toMatch(/^edit_file: "file_path" is required/);
+  expect((await edit({ old_string: 'x', new_string: 'y' })).content).toMatch(/^edit_file: "file_path" is required/);
   expect((await edit({ file_path: 'a.ts', new_string: 'y' })).content).toMatch(/^edit_file: "old_string" is required .*got nothing/);
   expect((await edit({ file_path: 'a.ts', old_string: 'x', new_string: null })).content).toMatch(/^edit_file: "new_string" is required .*got null/);
   expect((await edit({ file_path: 'a.ts', old_string: 'x', new_string: 'y', replace_all: 'yes' })).content).toMatch(/^edit_file: "replace_all" must be true or false/);

@@ -38,8 +38,10 @@ test('declares its name, schema, read-only category and the path as its permissi
   expect(tool.name).toBe('read_file');
   expect(tool.readOnly).toBe(true);
   expect(tool.category).toBe('read');
-  expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['path'], properties: { path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } } });
-  expect(tool.permissionTarget({ path: 'src/a.ts' })).toEqual({ kind: 'path', path: 'src/a.ts' });
+  expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['file_path'], properties: { file_path: { type: 'string' }, offset: { type: 'integer' }, limit: { type: 'integer' } } });
+  expect(tool.permissionTarget({ file_path: 'src/a.ts' })).toEqual({ kind: 'path', path: 'src/a.ts' });
+  // The older field name still names the file.
+  expect(tool.permissionTarget({ path: 'src/b.ts' })).toEqual({ kind: 'path', path: 'src/b.ts' });
   expect(tool.description).toMatch(/edit_file/);
   expect(tool.description).toMatch(/glob/);
 });
@@ -224,8 +226,8 @@ test('paths: relative to the project root, absolute, ~ for home, names with ".."
 });
 
 test('bad input is an error naming the field', async () => {
-  expect((await read({})).content).toMatch(/^read_file: "path" is required/);
-  expect((await read({ path: 3 })).content).toMatch(/^read_file: "path" is required and must be a non-empty string/);
+  expect((await read({})).content).toMatch(/^read_file: "file_path" is required/);
+  expect((await read({ file_path: 3 })).content).toMatch(/^read_file: "file_path" is required and must be a non-empty string/);
   expect((await read({ path: 'a', offset: -1 })).content).toMatch(/^read_file: "offset" must be an integer ≥ 1/);
   expect((await read({ path: 'a', limit: 'ten' })).content).toMatch(/^read_file: "limit" must be an integer ≥ 1 .*got "ten"/);
   expect((await read({ path: 'a', limit: 1.5 })).isError).toBe(true);

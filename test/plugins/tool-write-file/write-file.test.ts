@@ -29,8 +29,9 @@ test('declares its name, schema, write category and the path as its permission t
   expect(tool.name).toBe('write_file');
   expect(tool.readOnly).toBe(false);
   expect(tool.category).toBe('write');
-  expect(tool.inputSchema).toMatchObject({ required: ['path', 'content'], properties: { path: { type: 'string' }, content: { type: 'string' } } });
-  expect(tool.permissionTarget({ path: 'x/y.ts', content: '' })).toEqual({ kind: 'path', path: 'x/y.ts' });
+  expect(tool.inputSchema).toMatchObject({ required: ['file_path', 'content'], properties: { file_path: { type: 'string' }, content: { type: 'string' } } });
+  expect(tool.permissionTarget({ file_path: 'x/y.ts', content: '' })).toEqual({ kind: 'path', path: 'x/y.ts' });
+  expect(tool.permissionTarget({ path: 'x/z.ts', content: '' })).toEqual({ kind: 'path', path: 'x/z.ts' });
   expect(tool.description).toMatch(/edit_file/);
   expect(tool.description).toMatch(/read_file/);
 });
@@ -114,7 +115,7 @@ test('empty content, a directory target, a name with "..", and bad input', async
   expect((await write({ path: 'a..b.ts', content: 'x' })).content).toBe('Wrote 1 byte (1 line) to a..b.ts (new file).');
   await writeFile(at('file'), 'x');
   expect((await write({ path: 'file/child.txt', content: 'x' })).content).toMatch(/a part of its directory path exists as a file/);
-  expect((await write({ content: 'x' })).content).toMatch(/^write_file: "path" is required/);
+  expect((await write({ content: 'x' })).content).toMatch(/^write_file: "file_path" is required/);
   expect((await write({ path: 'x.txt' })).content).toMatch(/^write_file: "content" is required and must be a string .*got nothing/);
   expect((await write({ path: 'x.txt', content: 42 })).content).toMatch(/got number/);
 });
