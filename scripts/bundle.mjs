@@ -62,7 +62,8 @@ const esm = {
   define: { 'process.env.NODE_ENV': '"production"' },
   plugins: [verifiedPatches(checked), highlightLanguages(), markdownRendererOnDemand(), oneStringWidth()],
 };
-await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts' } });
+// mewcode-shell-parser: the shell parser's own process (sdk/shell-command/parser-process.ts).
+await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' } });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,
