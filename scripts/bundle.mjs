@@ -59,7 +59,10 @@ const esm = {
   banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
   // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
   // time; only the production one goes into the terminal UI's chunk.
-  define: { 'process.env.NODE_ENV': '"production"' },
+  // The SDKs' `Headers`, `FormData` and `globalThis.ReadableStream` without loading undici
+  // (scripts/vendor-globals.mjs).
+  define: { 'process.env.NODE_ENV': '"production"', 'globalThis.ReadableStream': '__mewcodeReadableStream' },
+  inject: ['scripts/vendor-globals.mjs'],
   plugins: [verifiedPatches(checked), highlightLanguages(), markdownRendererOnDemand(), oneStringWidth()],
 };
 // mewcode-shell-parser: the shell parser's own process (sdk/shell-command/parser-process.ts).
