@@ -346,7 +346,8 @@ export class Kernel implements KernelApi {
   /**
    * Once per kernel, while its first request waits for the model, what the first tool turn would
    * otherwise load between the answer and the next request: each tool's `warm()` (lazily imported
-   * implementations), then each plugin's (the sandbox probe, the shell parser, the audit writer). No step starts once the answer has begun: what is
+   * implementations) and, alongside, each plugin's (the sandbox probe, the shell parser, the audit
+   * writer). No step starts once the answer has begun: what is
    * left is done where it is needed, as before. Returns what the loop calls at the answer's first
    * event.
    */
@@ -356,15 +357,16 @@ export class Kernel implements KernelApi {
     const waiting = (): boolean => !this.firstAnswerBegan;
     setTimeout(() => {
       if (!waiting()) return;
-      // The tools' modules first (short steps each, which an answer that begins stops between),
-      // then the plugins' warms (the shell parser's WebAssembly is the longest).
+      // Two sequences side by side: the tools' modules (short steps each, which an answer that
+      // begins stops between) and the plugins' warms, whose longest steps wait on other processes
+      // (the sandbox probe, the shell parser's own process), so they start at once.
       void (async () => {
         for (const tool of this.tools.list()) {
           if (!waiting()) return;
           await tool.warm?.().catch(() => undefined); // reported at first use
         }
-        await this.lifecycle.warmAll(waiting);
       })();
+      void this.lifecycle.warmAll(waiting);
     }, IDLE_WARM_DELAY_MS).unref();
     return () => {
       this.firstAnswerBegan = true;
