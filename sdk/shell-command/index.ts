@@ -142,14 +142,18 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
  * Results are cached (the blacklist and the rules layer parse the same command in one check)
  * and deeply frozen: treat them as read-only.
  */
-export async function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
+export function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
+  return analyze(command, false);
+}
+
+async function analyze(command: string, background: boolean): Promise<ShellAnalysis> {
   const cached = cache.get(command);
   if (cached) {
     cache.delete(command); // refresh its place in the LRU order
     cache.set(command, cached);
     return cached;
   }
-  const out = await analyzeWithTrees(command);
+  const out = await analyzeWithTrees(command, background);
   for (const { segment, reason, unknown } of renamedPrograms(out.segments)) {
     if (unknown) segment.unknownCommands ??= reason;
     out.opaque.push(reason);
@@ -170,7 +174,7 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
  * once per nesting level. It is deterministic, so the last round is the analysis of the command
  * with every tree in place; what an earlier round found with a tree missing is dropped.
  */
-async function analyzeWithTrees(command: string): Promise<Output> {
+async function analyzeWithTrees(command: string, background: boolean): Promise<Output> {
   const parseShell = await shellParser();
   const trees = new Map<string, SyntaxNode | Error>();
   for (;;) {
@@ -187,7 +191,7 @@ async function analyzeWithTrees(command: string): Promise<Output> {
     if (missing.size === 0) return out;
     await Promise.all(
       [...missing].map(async (source) => {
-        trees.set(source, await parseShell(source).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+        trees.set(source, await parseShell(source, background).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
       }),
     );
   }
@@ -225,7 +229,7 @@ function freezeAnalysis(analysis: ShellAnalysis): ShellAnalysis {
  * beyond the cache entry of the sample line.
  */
 export function loadShellParser(): Promise<ShellAnalysis> {
-  return analyzeShellCommand(WARM_UP_COMMAND);
+  return analyze(WARM_UP_COMMAND, true); // a run that ends meanwhile does not wait for it
 }
 
 /** Common shapes: a pipeline, a list, a redirection, quoting, a substitution, a compound command. */

@@ -23,8 +23,11 @@ export interface ParseRequest {
 }
 export type ParseReply = { id: number; tree: SyntaxNode } | { id: number; error: string };
 
-/** Parses shell source into a plain syntax tree; rejects with the parser's error. */
-export type ParseShell = (source: string) => Promise<SyntaxNode>;
+/**
+ * Parses shell source into a plain syntax tree; rejects with the parser's error. A `background`
+ * parse (the warm-up) never keeps MewCode running: a run that ends first does not wait for it.
+ */
+export type ParseShell = (source: string, background?: boolean) => Promise<SyntaxNode>;
 
 const CHILD_SCRIPT = 'mewcode-shell-parser.js';
 
@@ -35,7 +38,7 @@ export function shellParser(): Promise<ParseShell> {
   const script = childScript();
   if (script === undefined) return (inProcess ??= loadInProcess());
   child ??= new ParserChild(script, () => (child = undefined));
-  return Promise.resolve((source) => child!.parse(source));
+  return Promise.resolve((source, background) => child!.parse(source, background));
 }
 
 async function loadInProcess(): Promise<ParseShell> {
@@ -55,7 +58,7 @@ function childScript(): string | undefined {
 
 class ParserChild {
   readonly #process: ChildProcess;
-  readonly #pending = new Map<number, { resolve(tree: SyntaxNode): void; reject(error: Error): void }>();
+  readonly #pending = new Map<number, { resolve(tree: SyntaxNode): void; reject(error: Error): void; background: boolean }>();
   #nextId = 0;
   #gone: Error | undefined;
 
@@ -85,20 +88,20 @@ class ParserChild {
     this.#idleUnlessPending();
   }
 
-  parse(source: string): Promise<SyntaxNode> {
+  parse(source: string, background = false): Promise<SyntaxNode> {
     if (this.#gone) return Promise.reject(this.#gone);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, { resolve, reject, background });
       this.#idleUnlessPending();
       this.#process.send({ id, source } satisfies ParseRequest);
     });
   }
 
-  /** The child keeps MewCode alive only while a parse is waiting for it. */
+  /** The child keeps MewCode alive only while a parse someone waits for (not the warm-up) is pending. */
   #idleUnlessPending(): void {
     const channel = this.#process.channel as { ref?(): void; unref?(): void } | undefined;
-    if (this.#pending.size > 0) {
+    if ([...this.#pending.values()].some((waiting) => !waiting.background)) {
       this.#process.ref();
       channel?.ref?.();
     } else {
