@@ -31,58 +31,6 @@ export function createHooks(): KernelHooks {
   return Object.freeze(hooks) as unknown as KernelHooks;
 }
 
-/**
- * Compiles the call function of every hook that has taps now, instead of on the hook's first
- * call. tapable builds that function (`new Function`) lazily; for the hooks of a tool call
- * (preToolUse, checkPermission, permissionDecided, postToolUse…) the first call falls between
- * the first answer and the next request, about 1 ms of the first turn gap. The kernel does this
- * (`precompileHooksStepwise`) while the first request waits for the model. It does what
- * tapable's own delegate does on a first call (`_createCall`), and a later tap resets it the
- * usual way.
- */
-export function precompileHooks(hooks: KernelHooks): void {
-  for (const name of HOOK_NAMES) precompileHook(hooks, name);
-}
-
-/**
- * `precompileHooks` in steps, one hook per turn of the event loop (`setImmediate`), while `go()`
- * holds. A step is short (≈ 0.1 ms), so I/O that becomes ready meanwhile (the request's socket,
- * the answer) waits for one step at most: the steps fill the wait for the model even when it
- * answers within milliseconds, and stop once it has begun.
- */
-export function precompileHooksStepwise(hooks: KernelHooks, go: () => boolean): void {
-  let next = 0;
-  const step = (): void => {
-    if (!go()) return;
-    while (next < HOOK_NAMES.length && !precompileHook(hooks, HOOK_NAMES[next++]!));
-    if (next < HOOK_NAMES.length) setImmediate(step);
-  };
-  setImmediate(step);
-}
-
-/** Compiles one hook's call function if it has taps and is not compiled yet; true if it did. */
-function precompileHook(hooks: KernelHooks, name: HookName): boolean {
-  const hook = hooks[name] as unknown as CompilableHook;
-  if (hook.taps.length === 0 || typeof hook._createCall !== 'function') return false;
-  if ((HOOK_CATALOGUE[name] as HookSpec).class.startsWith('Sync')) {
-    if (hook.call !== hook._call) return false;
-    hook.call = hook._createCall('sync');
-  } else {
-    if (hook.promise !== hook._promise) return false;
-    hook.promise = hook._createCall('promise');
-  }
-  return true;
-}
-
-interface CompilableHook {
-  taps: unknown[];
-  call: unknown;
-  _call: unknown;
-  promise: unknown;
-  _promise: unknown;
-  _createCall(type: 'sync' | 'promise'): unknown;
-}
-
 /** The tap object tapable stores (what a `register` interceptor sees and returns). */
 export interface InterceptableTap {
   name: string;

@@ -26,7 +26,7 @@ import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
-import { createHooks, guardHooks, precompileHooksStepwise } from './hooks.js';
+import { createHooks, guardHooks } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
@@ -400,9 +400,9 @@ export class Kernel implements KernelApi {
 
   /**
    * Once per kernel, while its first request waits for the model, what the first tool turn would
-   * otherwise load or compile between the answer and the next request: the hooks' call functions,
-   * then each plugin's `warm()` (the sandbox probe, the shell parser, the audit writer) and each
-   * tool's (lazily imported implementations). No step starts once the answer has begun: what is
+   * otherwise load between the answer and the next request: each tool's `warm()` (lazily imported
+   * implementations) and, alongside, each plugin's (the sandbox probe, the shell parser, the audit
+   * writer). No step starts once the answer has begun: what is
    * left is done where it is needed, as before. Returns what the loop calls at the answer's first
    * event.
    */
@@ -410,22 +410,18 @@ export class Kernel implements KernelApi {
     if (this.idleWarmDone) return () => undefined;
     this.idleWarmDone = true;
     const waiting = (): boolean => !this.firstAnswerBegan;
-    // The hooks first, in short steps from now on: they fit in the wait even for a model that
-    // answers within milliseconds (bench d), where the timer below never fires.
-    precompileHooksStepwise(this.#raw, waiting);
     setTimeout(() => {
       if (!waiting()) return;
-      // The tools' modules first: short steps each (code-cached scripts), which an answer that
-      // begins stops between. They must load before the plugins' step that compiles the shell
-      // parser's WebAssembly: it changes a V8 flag (--liftoff-only), and V8 refuses every code
-      // cache made under other flags, so a script loaded after it is compiled from its source.
+      // Two sequences side by side: the tools' modules (short steps each, which an answer that
+      // begins stops between) and the plugins' warms, whose longest steps wait on other processes
+      // (the sandbox probe, the shell parser's own process), so they start at once.
       void (async () => {
         for (const tool of this.tools.list()) {
           if (!waiting()) return;
           await tool.warm?.().catch(() => undefined); // reported at first use
         }
-        await this.lifecycle.warmAll(waiting);
       })();
+      void this.lifecycle.warmAll(waiting);
     }, IDLE_WARM_DELAY_MS).unref();
     return () => {
       this.firstAnswerBegan = true;

@@ -192,13 +192,10 @@ export class PluginLifecycle {
 
   /**
    * The plugins' `warm()`s, one after another, while `waiting()` holds (the first answer has not
-   * begun), in plugin order except that those declaring `warmSetsV8Flags` go last. Failures are
-   * ignored: the first real use loads again and reports them.
+   * begun), in plugin order. Failures are ignored: the first real use loads again and reports them.
    */
   async warmAll(waiting: () => boolean): Promise<void> {
-    const plugins = this.applied.map(({ plugin }) => plugin);
-    const ordered = [...plugins.filter((plugin) => plugin.warmSetsV8Flags !== true), ...plugins.filter((plugin) => plugin.warmSetsV8Flags === true)];
-    for (const plugin of ordered) {
+    for (const { plugin } of this.applied) {
       if (!plugin.warm) continue;
       if (!waiting()) return;
       try {

@@ -1,7 +1,6 @@
 // A user's MewCode configuration, as README.md shows one: the provider in ~/.mewcode/config.yaml and
-// permission rules in ~/.mewcode/settings.yaml. The cache rehearsal (scripts/program-cache.mjs)
-// runs once with it, and bench b's configured row measures it (scripts/bench/first-request.mjs):
-// one definition, so the configuration path the caches hold is the one the bench times.
+// permission rules in ~/.mewcode/settings.yaml. `npm run check-deps` (scripts/check-deps.mjs) runs
+// the built CLI once with it, and bench b's configured row measures it (scripts/bench/first-request.mjs).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,7 +1,8 @@
-// Injected into the vendor SDK bundles (scripts/bundle.mjs, esbuild `inject`): their free
-// references to `Headers` and `FormData` resolve here instead of to Node's globals, because
-// touching either global makes Node initialise its bundled undici (≈ 22 ms per launch), which
-// MewCode's own fetch (sdk/http/node-fetch.ts) does not need.
+// Injected into the bundle (scripts/bundle.mjs, esbuild `inject`): free references to `Headers` and
+// `FormData` (the model and MCP SDKs have them; MewCode's own code has none) resolve here instead
+// of to Node's globals, because touching either global makes Node initialise its bundled undici,
+// web streams, http2, zlib and WebCrypto (≈ 25 ms before the first request), which MewCode's own
+// fetch (sdk/http/node-fetch.ts) does not need. `npm run check-deps` runs both SDKs on them.
 export { WebHeaders as Headers } from '../sdk/http/web-headers.ts';
 
 /**

@@ -16,7 +16,6 @@ export { defineTool, type ToolSpec } from './define-tool.js';
 export { parseSubcommandArgs, trustProjectFlag, usageError, type ParsedSubcommand, type SubcommandFlags } from './subcommand-args.js';
 export { lazyTool, type ToolDefinitionPart } from './lazy-tool.js';
 export * from './provider-retry.js';
-export { importVendor } from './vendor-module.js';
 export { vendorLogger, type VendorLogger } from './vendor-logger.js';
 export { createNodeFetch, sharedNodeFetch, type NodeFetchOptions } from './http/node-fetch.js';
 export { FetchResponse } from './http/fetch-response.js';

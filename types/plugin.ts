@@ -108,12 +108,6 @@ export interface MewcodePlugin {
    * see. A failure is ignored here: the first real use loads again and reports it.
    */
   warm?(kernel: KernelApi): void | Promise<void>;
-  /**
-   * This plugin's `warm()` changes a V8 flag (the shell parser's `--liftoff-only`), after which
-   * V8 refuses every code cache: such warms run after all the others, so the scripts those load
-   * keep their caches.
-   */
-  warmSetsV8Flags?: boolean;
   /** Also called after a failed `apply`. */
   dispose?(): void | Promise<void>;
   /**

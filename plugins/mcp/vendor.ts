@@ -1,7 +1,6 @@
 /**
- * The parts of @modelcontextprotocol/sdk the MCP plugin uses, as one module. The build emits it
- * as `dist/vendor/mcp-sdk.cjs` with a V8 code cache (scripts/bundle.mjs), loaded through
- * `importVendor` only when a server is configured; a run without MCP servers never loads it.
+ * The parts of @modelcontextprotocol/sdk the MCP plugin uses, as one module, imported only when a
+ * server is configured (sdk-loader.ts): a run without MCP servers never loads it.
  */
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -37,8 +37,6 @@ export default definePlugin({
   version: '0.1.0',
   essential: true,
   // The parser's WebAssembly takes tens of ms to load: not between the first answer and a bash call.
-  // Compiling it sets --liftoff-only (sdk/shell-command/syntax-tree.ts): the other warms go first.
-  warmSetsV8Flags: true,
   async warm() {
     await (await loadChecks()).loadShellParser();
   },

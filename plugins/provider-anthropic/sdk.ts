@@ -5,7 +5,6 @@
  */
 import type { Anthropic } from './vendor.js';
 import type { ProviderSettings } from '../../types/index.js';
-import { importVendor } from '../../sdk/vendor-module.js';
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
 import { vendorLogger } from '../../sdk/vendor-logger.js';
 
@@ -15,7 +14,7 @@ let sdkPromise: Promise<AnthropicSdk> | undefined;
 
 /** One import for the process; a failed import is retried on the next call. */
 export function loadAnthropicSdk(): Promise<AnthropicSdk> {
-  sdkPromise ??= importVendor<AnthropicSdk>('anthropic-sdk', () => import('./vendor.js')).catch((error: unknown) => {
+  sdkPromise ??= import('./vendor.js').catch((error: unknown) => {
     sdkPromise = undefined;
     throw error;
   });

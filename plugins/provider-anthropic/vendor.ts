@@ -1,7 +1,6 @@
 /**
- * The parts of @anthropic-ai/sdk the Anthropic provider uses, as one module. The build emits it as
- * `dist/vendor/anthropic-sdk.cjs` with a V8 code cache (scripts/bundle.mjs), loaded through
- * `importVendor` at the first request.
+ * The parts of @anthropic-ai/sdk the Anthropic provider uses, as one module, imported at the first
+ * request (sdk.ts): the build puts it in a chunk of its own.
  *
  * The SDK's own `Anthropic` class builds every resource of the API (models, files, skills, beta,
  * organization…) and its module imports them all: 1.0 MB bundled, read and deserialized at every

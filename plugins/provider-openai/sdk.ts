@@ -5,7 +5,6 @@
 import type OpenAI from 'openai';
 import { ProviderError } from '../../types/index.js';
 import type { ProviderSettings } from '../../types/index.js';
-import { importVendor } from '../../sdk/vendor-module.js';
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
 import { vendorLogger } from '../../sdk/vendor-logger.js';
 import { usesMaxCompletionTokens } from './request.js';
@@ -16,7 +15,7 @@ let sdkPromise: Promise<OpenAISdk> | undefined;
 
 /** One import for the process; a failed import is retried on the next call. */
 export function loadOpenAISdk(): Promise<OpenAISdk> {
-  sdkPromise ??= importVendor<OpenAISdk>('openai-sdk', () => import('openai')).catch((error: unknown) => {
+  sdkPromise ??= import('openai').catch((error: unknown) => {
     sdkPromise = undefined;
     throw error;
   });

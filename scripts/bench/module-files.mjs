@@ -5,9 +5,9 @@
 //
 //   node scripts/bench/module-files.mjs [--files 20] [--runs 15]
 //
-// It also prints how many chunk files the start-up scripts (dist/entry.cjs, dist/program.cjs) hold.
+// It also prints how many files the built CLI's entry and its main chunk load statically.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,12 +41,26 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-// The start-up path in the built bundle: two code-cached scripts (scripts/program-bundle.mjs).
-for (const name of ['entry.cjs', 'program.cjs']) {
-  const script = path.join(ROOT, 'dist', name);
-  if (!existsSync(script)) continue;
-  const text = readFileSync(script, 'utf8');
-  const modules = [...text.matchAll(/^(?:\(\{)?"([^"]+)":function\(exports,require,module,/gm)].length;
-  const cache = existsSync(`${script}.cache`) ? `, code cache ${(statSync(`${script}.cache`).size / 1024).toFixed(0)} KiB` : ', no code cache';
-  process.stdout.write(`start-up script dist/${name}: ${modules} former chunk files, ${(text.length / 1024).toFixed(0)} KiB${cache}\n`);
+// The start-up path in the built bundle: the entry (all `--version` needs) and the main chunk
+// (a real run), each with the chunks it imports statically.
+const DIST = path.join(ROOT, 'dist');
+const mainChunk = existsSync(path.join(DIST, 'chunks')) ? readdirSync(path.join(DIST, 'chunks')).find((file) => /^main-.*\.js$/.test(file)) : undefined;
+for (const entry of ['mewcode.js', ...(mainChunk ? [`chunks/${mainChunk}`] : [])]) {
+  if (!existsSync(path.join(DIST, entry))) continue;
+  const seen = new Set([entry]);
+  const queue = [entry];
+  let bytes = 0;
+  while (queue.length > 0) {
+    const file = queue.shift();
+    const text = readFileSync(path.join(DIST, file), 'utf8');
+    bytes += text.length;
+    for (const [, spec] of [...text.matchAll(/\bfrom\s*["'](\.{1,2}\/[^"']+)["']|\bimport\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => [m[0], m[1] ?? m[2]])) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      if (!seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  process.stdout.write(`dist/${entry} and its static imports: ${seen.size} files, ${(bytes / 1024).toFixed(0)} KiB\n`);
 }

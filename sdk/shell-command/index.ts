@@ -28,13 +28,14 @@
  * relative targets are resolved where the command runs, not where the command line starts.
  *
  * This folder is a library, not a plugin. web-tree-sitter is imported on the first call only
- * (≈60 ms, then cached); results are cached (LRU, 256) and frozen. Callers must treat
+ * (≈60 ms, then cached; in the built CLI in a process of its own: parser-process.ts); results are cached (LRU, 256) and frozen. Callers must treat
  * `parseError` conservatively: the segments are then best-effort.
  */
 import path from 'node:path';
 import { embeddedScripts, unescapeBackquoted } from './embedded.js';
 import { interpreterCall, shellStringsInCode } from './interpreters.js';
-import { bashParser, parseToSyntaxTree, type SyntaxNode } from './syntax-tree.js';
+import { shellParser } from './parser-process.js';
+import type { SyntaxNode } from './syntax-tree.js';
 import { decodeAnsiC, wordValue } from './words.js';
 import { hiddenRunner } from './hidden-runners.js';
 import { commandName, isShell, unwrapCommand, type Word } from './wrappers.js';
@@ -102,17 +103,18 @@ export async function parseShellCommand(command: string): Promise<ParsedCommand>
  * Results are cached (the blacklist and the rules layer parse the same command in one check)
  * and deeply frozen: treat them as read-only.
  */
-export async function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
+export function analyzeShellCommand(command: string): Promise<ShellAnalysis> {
+  return analyze(command, false);
+}
+
+async function analyze(command: string, background: boolean): Promise<ShellAnalysis> {
   const cached = cache.get(command);
   if (cached) {
     cache.delete(command); // refresh its place in the LRU order
     cache.set(command, cached);
     return cached;
   }
-  const parser = await bashParser();
-  const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [] };
-  const parse = (source: string): SyntaxNode => parseToSyntaxTree(parser, source);
-  analyzeSource(parse, { source: command, dirs: START }, 0, out);
+  const out = await analyzeWithTrees(command, background);
   for (const { segment, reason, unknown } of renamedPrograms(out.segments)) {
     if (unknown) segment.unknownCommands ??= reason;
     out.opaque.push(reason);
@@ -124,6 +126,36 @@ export async function analyzeShellCommand(command: string): Promise<ShellAnalysi
   cache.set(command, analysis);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return analysis;
+}
+
+/**
+ * The analysis asks for the tree of each script it finds (the command, then the sources of `sh -c`,
+ * `eval`… inside it) synchronously, while the parser answers asynchronously (parser-process.ts). So
+ * the analysis runs again with each round's new trees, until it asks for none it lacks: at most
+ * once per nesting level. It is deterministic, so the last round is the analysis of the command
+ * with every tree in place; what an earlier round found with a tree missing is dropped.
+ */
+async function analyzeWithTrees(command: string, background: boolean): Promise<Output> {
+  const parseShell = await shellParser();
+  const trees = new Map<string, SyntaxNode | Error>();
+  for (;;) {
+    const missing = new Set<string>();
+    const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [] };
+    const parse = (source: string): SyntaxNode => {
+      const tree = trees.get(source);
+      if (tree instanceof Error) throw tree;
+      if (tree) return tree;
+      missing.add(source);
+      return { type: 'program', field: null, named: true, missing: false, start: 0, end: source.length, children: [] };
+    };
+    analyzeSource(parse, { source: command, dirs: START }, 0, out);
+    if (missing.size === 0) return out;
+    await Promise.all(
+      [...missing].map(async (source) => {
+        trees.set(source, await parseShell(source, background).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+      }),
+    );
+  }
 }
 
 const CACHE_SIZE = 256;
@@ -158,7 +190,7 @@ function freezeAnalysis(analysis: ShellAnalysis): ShellAnalysis {
  * beyond the cache entry of the sample line.
  */
 export function loadShellParser(): Promise<ShellAnalysis> {
-  return analyzeShellCommand(WARM_UP_COMMAND);
+  return analyze(WARM_UP_COMMAND, true); // a run that ends meanwhile does not wait for it
 }
 
 /** Common shapes: a pipeline, a list, a redirection, quoting, a substitution, a compound command. */

@@ -5,7 +5,6 @@
  * data instead of crossing into WebAssembly for every node, and the tree can be freed at once.
  */
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
 import type { Parser as TreeSitterParser } from 'web-tree-sitter';
 
 /** One node of the parse tree; `start`/`end` are UTF-16 offsets into the parsed source. */
@@ -23,20 +22,7 @@ export interface SyntaxNode {
 
 let parserPromise: Promise<TreeSitterParser> | undefined;
 
-/**
- * Keeps the grammar's WebAssembly on V8's baseline tier. Otherwise V8 recompiles its hot functions
- * with the optimising tier on background threads: ≈ 40 MiB more at the peak and ≈ 250 ms before
- * the process can exit, for a parse that takes well under a millisecond either way. Set here, just
- * before the first WebAssembly compile, not at launch: after any V8 flag change V8 refuses the code
- * cache built into Node for its own modules, so every one loaded later compiles from source
- * (≈ 25 ms of start-up when this was set at launch).
- */
-function baselineWasmTierOnly(): void {
-  setFlagsFromString('--liftoff-only');
-}
-
 async function loadParser(): Promise<TreeSitterParser> {
-  baselineWasmTierOnly();
   const { Parser, Language } = await import('web-tree-sitter');
   await Parser.init();
   const wasmPath = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');

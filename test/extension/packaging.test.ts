@@ -8,8 +8,9 @@
  * `<!-- compiled by test/extension/packaging.test.ts as PATH -->` marker) and compiled with strict
  * TypeScript against the packed declarations.
  *
- * `npm pack --ignore-scripts` packs the dist/ already built instead of rebuilding it (`prepare`),
- * which keeps this test at ≈20 s, ≈10 s of it `npm install`.
+ * `npm pack` packs the dist/ already built (the package has no `prepare` script: nothing rebuilds
+ * the checkout, and nothing in the tarball points at a build script it does not hold), which keeps
+ * this test at ≈20 s, ≈10 s of it `npm install`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -25,14 +26,12 @@ const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'u
 const TYPESCRIPT = `typescript@${readVersion('typescript')}`;
 const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
 /**
- * Published size budget: today ≈2.6 MB packed, ≈8.2 MB unpacked (the SDK vendor files and their code
- * caches are most of it; the terminal UI's lazily loaded chunk — React's reconciler, Ink and Yoga,
- * marked, highlight.js with 51 languages, parse5 — adds ≈0.4 MB packed; the code caches of the
- * lazily loaded chunks ≈0.45 MB packed, which buy a configured run and the terminal UI ≈ 100 ms
- * of their start: BENCHMARKS.md).
+ * Published size budget: today ≈2.0 MB packed, ≈8.0 MB unpacked: the bundle's chunks (the
+ * model and MCP SDKs, the terminal UI's React, Ink, Yoga and marked, highlight.js with 51 languages) and their source maps (names
+ * and lines only, no source text), plus the declarations.
  */
-const MAX_PACKED_BYTES = 3_000_000;
-const MAX_UNPACKED_BYTES = 11_000_000;
+const MAX_PACKED_BYTES = 2_300_000;
+const MAX_UNPACKED_BYTES = 9_000_000;
 const MARKER = /<!-- compiled by test\/extension\/packaging\.test\.ts as (\S+) -->\s*```(\w+)\n([\s\S]*?)```/g;
 const PLUGIN_DIR = 'mewcode-plugin-acme';
 // skipLibCheck as `tsc --init` sets it: checking every .d.ts (the vendor SDKs' included) costs
@@ -74,7 +73,7 @@ beforeAll(async () => {
   await mkdir(project);
   await mkdir(home);
 
-  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], { cwd: REPO });
+  const pack = await run('npm', ['pack', '--json', '--pack-destination', workDir], { cwd: REPO });
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
   [packed] = JSON.parse(pack.stdout) as PackResult[];
 
@@ -103,16 +102,19 @@ afterAll(async () => {
 });
 
 describe('the tarball', () => {
-  test('holds the bundle, the declarations, the CLI and the docs; no tests, sources or source maps', () => {
+  test('holds the bundle with its source maps, the declarations, the CLI and the docs; no tests or sources', () => {
     const files = packed.files.map((f) => f.path);
     const declared = [OWN_MANIFEST.bin.mewcode, OWN_MANIFEST.main, OWN_MANIFEST.types, ...exportTargets(OWN_MANIFEST.exports)].map((p: string) => p.replace(/^\.\//, ''));
     for (const file of declared) expect(files).toContain(file);
-    expect(files).toEqual(expect.arrayContaining(['dist/sdk.js', 'dist/types/sdk/index.d.ts', 'dist/vendor/anthropic-sdk.cjs', 'README.md', 'package.json']));
+    expect(files).toEqual(expect.arrayContaining(['dist/sdk.js', 'dist/types/sdk/index.d.ts', 'README.md', 'package.json']));
     expect(files.filter((f) => f.startsWith('dist/types/')).length).toBeGreaterThan(50);
 
     expect(files.filter((f) => f.startsWith('test/') || f.includes('scripted-server'))).toEqual([]);
     expect(files.filter((f) => /\.(ts|mts|cts)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // Every bundled file has its source map (stack traces under --debug name .ts files), and nothing else is code.
+    const code = files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/types/') && !f.endsWith('.map'));
+    expect(code.filter((f) => !f.endsWith('.js'))).toEqual([]);
+    expect(code.filter((f) => !files.includes(`${f}.map`))).toEqual([]);
     expect(files.filter((f) => !/^(dist\/|bin\/mewcode\.js$|plugins\/[^/]+\/README\.md$|[A-Z]+\.md$|docs\/[a-z-]+\.md$|package\.json$)/.test(f))).toEqual([]);
     expect(packed.size).toBeLessThan(MAX_PACKED_BYTES);
     expect(packed.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES);
@@ -134,18 +136,20 @@ describe('the tarball', () => {
     expect(index).toContain(tapable[0]);
   });
 
-  test('`mewcode` and `mewcode/sdk` imported together run each program script once, from its code cache', async () => {
+  test('the packed manifest has no install-time script (nothing to run that the tarball does not hold)', () => {
+    const manifest = JSON.parse(readFileSync(path.join(project, 'node_modules', 'mewcode', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    const installTime = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
+    expect(Object.keys(manifest.scripts ?? {}).filter((name) => installTime.includes(name))).toEqual([]);
+  });
+
+  test('`mewcode` and `mewcode/sdk` imported together share one instance of the contract', async () => {
     const script = [
       "const sdk = await import('mewcode/sdk');",
       "const mewcode = await import('mewcode');",
       "process.stdout.write(JSON.stringify({ tokens: sdk.TOKENS === mewcode.TOKENS, containerModule: typeof sdk.ContainerModule, main: typeof mewcode.main }));",
     ].join('\n');
-    const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env: { ...cliEnv(), MEWCODE_DEBUG: 'program' } });
-    // Each script once (the chunks the library entries import are scripts of their own), each from its cache.
-    const loaded = result.stderr.split('\n').filter(Boolean);
-    expect(loaded).toEqual(expect.arrayContaining(['mewcode: debug: loaded entry.cjs (code cache accepted)', 'mewcode: debug: loaded program.cjs (code cache accepted)']));
-    expect(loaded.filter((line) => !/^mewcode: debug: loaded \S+\.cjs \(code cache accepted\)$/.test(line))).toEqual([]);
-    expect(new Set(loaded).size).toBe(loaded.length);
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env: cliEnv() });
+    expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({ tokens: true, containerModule: 'function', main: 'function' });
   });
 });
@@ -311,28 +315,15 @@ function jsFiles(dir: string, prefix = ''): string[] {
   return readdirSync(path.join(dir, prefix), { withFileTypes: true }).flatMap((entry) => {
     const relative = path.join(prefix, entry.name);
     if (entry.isDirectory()) return jsFiles(dir, relative);
-    return /\.c?js$/.test(entry.name) ? [relative] : [];
+    return entry.name.endsWith('.js') ? [relative] : [];
   });
-}
-
-/** One former file in a start-up script: `"key":function(exports,…){…}` up to the next one. */
-const SCRIPT_MODULE = /^(?:\(\{)?"([^"]+)":function\(exports,require,module,[^)]*\)\{([\s\S]*?)(?=^"[^"]+":function\(exports,|(?![\s\S]))/gm;
-const SCRIPT_SPECIFIER = /\b(?:require|__mewcodeImport)\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
-
-/** Which script (entry.cjs, program.cjs, chunks/<chunk>.cjs) holds each replaced file, per dist/program.js. */
-function scriptOf(dir: string): Record<string, string> {
-  const map = /createProgram\((\{.*\})\)/.exec(readFileSync(path.join(dir, 'program.js'), 'utf8'))?.[1];
-  if (!map) throw new Error('dist/program.js holds no map of the start-up scripts');
-  return JSON.parse(map) as Record<string, string>;
 }
 
 /**
  * Every file `entry` loads, statically or by dynamic import, following relative specifiers (only
- * those naming a file of the bundle: bundled libraries hold such strings in their own text). A
- * file the start-up scripts replaced (`program.require("chunks/x.js")`) loads the script that holds it.
+ * those naming a file of the bundle: bundled libraries hold such strings in their own text).
  */
 function importClosure(dir: string, entry: string): string[] {
-  const scripts = scriptOf(dir);
   const seen = new Set<string>([entry]);
   const queue = [entry];
   const specifier = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["'](\.{1,2}\/[^"']+)["']/g;
@@ -345,18 +336,6 @@ function importClosure(dir: string, entry: string): string[] {
   while (queue.length > 0) {
     const file = queue.shift()!;
     const text = readFileSync(path.join(dir, file), 'utf8');
-    for (const [, key] of text.matchAll(/\bprogram\.require\("([^"]+)"\)/g)) {
-      const script = scripts[key!];
-      if (!script) throw new Error(`dist/program.js names no script for ${key}`);
-      add(script);
-    }
-    // A start-up script is a table of former files: their specifiers are relative to each one.
-    for (const [, key, body] of file.endsWith('.cjs') ? text.matchAll(SCRIPT_MODULE) : []) {
-      for (const [, spec] of body!.matchAll(SCRIPT_SPECIFIER)) {
-        const target = path.posix.join(path.posix.dirname(key!), spec!);
-        add(scripts[target] ?? target);
-      }
-    }
     for (const [, spec] of text.matchAll(specifier)) add(path.normalize(path.join(path.dirname(file), spec!)));
   }
   return [...seen];
