@@ -38,6 +38,8 @@ export interface PluginCommandDeps {
 
 const USER_MANIFEST = { name: 'mewcode-user-plugins', private: true, description: 'MewCode plugins installed with `mewcode plugin add`' };
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--legacy-peer-deps', '--install-links'];
+/** What `npm pack` writes and `npm install` takes as a package: a gzipped or plain tar file. */
+const PACKED_PACKAGE = /\.(?:tgz|tar\.gz|tar)$/i;
 
 export async function runPluginCommand(
   command: PluginCommand,
@@ -60,8 +62,8 @@ async function addPlugin(spec: string, scope: Scope, cwd: string, deps: PluginCo
   const pathLike = /^(?:\.{1,2}(?:\/|$)|\/|~\/)/.test(spec);
   if (pathLike && !existsSync(local)) throw new Error(`nothing at ${local}`);
 
-  // A plugin file is named as it is: nothing to install.
-  if (pathLike && statSync(local).isFile()) {
+  // A plugin file is named as it is: nothing to install. A packed package (`npm pack`) is installed.
+  if (pathLike && statSync(local).isFile() && !PACKED_PACKAGE.test(local)) {
     const entry = scope === 'user' || !isInside(local, cwd) ? local : `./${path.relative(cwd, local).split(path.sep).join('/')}`;
     await checkLoads(entry, [scope === 'user' ? path.dirname(local) : cwd], deps);
     return report(await addListEntry(file, 'plugins', entry), entry, undefined, file, scope, deps);
