@@ -51,6 +51,7 @@ let guide: Guide;
 let mewcodeTarball: string;
 let pluginTarball: string;
 let compiled: Run;
+let compiledWithDecorators: Run;
 
 beforeAll(async () => {
   for (const file of ['dist/mewcode.js', 'dist/sdk.js', 'dist/types/sdk/index.d.ts']) {
@@ -84,6 +85,9 @@ beforeAll(async () => {
   if (install.code !== 0) throw new Error(`npm install in the plugin's folder failed:\n${install.stderr}`);
 
   compiled = await run(process.execPath, [TSC, '-p', '.'], { cwd: pluginDir });
+  // The guide's class-based example: its tsconfig plus the one option it says decorators need.
+  await writeFile(path.join(pluginDir, 'tsconfig.decorators.json'), JSON.stringify({ extends: './tsconfig.json', compilerOptions: { experimentalDecorators: true, rootDir: '.', noEmit: true }, include: ['examples'] }));
+  compiledWithDecorators = await run(process.execPath, [TSC, '-p', 'tsconfig.decorators.json'], { cwd: pluginDir });
   if (compiled.code !== 0) return; // reported by the compile test; the rest fail on the missing tarball
   const packPlugin = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: pluginDir, env: npmEnv() });
   if (packPlugin.code !== 0) throw new Error(`npm pack of the plugin failed:\n${packPlugin.stderr}`);
@@ -97,11 +101,12 @@ afterAll(async () => {
 describe('docs/plugins.md', () => {
   test('every code block names the file it is, and the package has the files the guide describes', () => {
     expect(guide.unmarked).toEqual([]);
-    expect([...guide.files.keys()].sort()).toEqual(['package.json', 'src/conventions.ts', 'src/policy.ts', 'src/tools.ts', 'src/word-count.ts', 'tsconfig.json']);
+    expect([...guide.files.keys()].sort()).toEqual(['examples/word-count-class.ts', 'package.json', 'src/conventions.ts', 'src/policy.ts', 'src/tools.ts', 'src/word-count.ts', 'tsconfig.json']);
   });
 
-  test("compiles with tsc --strict against the packed MewCode's declarations, which need @types/node and no decorators", () => {
+  test("compiles with tsc --strict against the packed MewCode's declarations, which need @types/node; decorators only with experimentalDecorators", () => {
     expect({ code: compiled.code, output: compiled.stdout + compiled.stderr }).toEqual({ code: 0, output: '' });
+    expect({ code: compiledWithDecorators.code, output: compiledWithDecorators.stdout + compiledWithDecorators.stderr }).toEqual({ code: 0, output: '' });
     const options = (JSON.parse(guide.files.get('tsconfig.json')!) as { compilerOptions: Record<string, unknown> }).compilerOptions;
     expect(options).toMatchObject({ strict: true, types: ['node'] });
     expect(options.experimentalDecorators).toBeUndefined();
