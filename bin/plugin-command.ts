@@ -20,11 +20,11 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSy
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { addListEntry, readListNames, removeListEntry } from '../config/edit-list.js';
 import { PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from '../config/layers.js';
 import { terminalSafe } from '../config/terminal-safe.js';
 import { loadExternalPlugins } from '../kernel/external-plugins.js';
+import { runningMewcodeRoot } from '../kernel/running-mewcode.js';
 import type { ParsedCommand } from './cli-args.js';
 
 type PluginCommand = Extract<ParsedCommand, { kind: 'plugin' }>;
@@ -181,20 +181,10 @@ function packageNameOf(spec: string | undefined, dir: string): string | undefine
   return name && dependencyNames(dir).includes(name) ? name : undefined;
 }
 
-/** The package root of the running MewCode (its package.json is named "mewcode"). */
-function runningMewcodeRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (readManifest(dir)?.name === 'mewcode') return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('the running MewCode has no package.json named "mewcode" above it');
-    dir = parent;
-  }
-}
-
 /** `node_modules/mewcode` → the running MewCode (kept as it is in a project that has its own). */
 async function linkRunningMewcode(dir: string, scope: Scope): Promise<void> {
   const root = runningMewcodeRoot();
+  if (root === undefined) throw new Error('the running MewCode has no package.json named "mewcode" above it');
   const link = path.join(dir, 'node_modules', 'mewcode');
   const present = lstatOrUndefined(link);
   if (present?.isSymbolicLink() && realpathOrUndefined(link) === realpathSync(root)) return;
