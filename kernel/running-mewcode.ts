@@ -7,11 +7,14 @@
  * folder with its dev dependencies, a project with its own `mewcode`) or where no `mewcode` can
  * be found at all (a plugin file named by path).
  *
- * For those, and only when one is about to be imported, a module resolution hook is registered
- * (node:module `register`): `mewcode` and `mewcode/…` imported from outside the running package
- * are resolved as the running package resolves its own name (Node's package self-reference
- * through its `exports`). When every plugin already reaches the running MewCode, nothing is
- * registered (the hook runs on a thread of its own, which costs start-up time).
+ * For those, when one that uses MewCode is about to be imported, a module resolution hook is
+ * registered (node:module `register`): `mewcode` and `mewcode/…` imported from outside the running
+ * package are resolved as the running package resolves its own name (Node's package
+ * self-reference through its `exports`). The hook runs on a thread of its own, whose start costs
+ * tens of milliseconds, so it is registered only for a plugin that does not already reach the
+ * running MewCode and that uses one: its package.json names `mewcode` (a peer, dev or plain
+ * dependency), or, for a file outside any package that names it, its text imports `mewcode`.
+ * Where the loader cannot take hooks (a test runner's sandbox), the plugin loads as before.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
@@ -48,9 +51,44 @@ export function importsRunningMewcode(file: string): void {
   const root = runningMewcodeRoot();
   if (root === undefined) return; // not running from a package (nothing to point at)
   const real = realpathSync(root);
-  if (mewcodeSeenFrom(file) === real) return;
-  register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { root: pathToFileURL(real).href.replace(/\/?$/, '/') } });
-  registered = true;
+  if (mewcodeSeenFrom(file) === real || !usesMewcode(file)) return;
+  try {
+    register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { root: pathToFileURL(real).href.replace(/\/?$/, '/') } });
+    registered = true;
+  } catch {
+    // No hooks here (a test runner's own module sandbox): imports resolve as Node finds them.
+  }
+}
+
+const MEWCODE_IMPORT = /(?:from|import)\s*\(?\s*['"]mewcode(?:\/[^'"]*)?['"]/;
+
+/** Whether the plugin at `file` imports MewCode: by its package's manifest, else by its text. */
+function usesMewcode(file: string): boolean {
+  const manifest = nearestManifest(path.dirname(file));
+  if (manifest !== undefined) {
+    const named = ['dependencies', 'peerDependencies', 'devDependencies', 'optionalDependencies'].some((field) => Object.hasOwn(asRecord(manifest[field]), 'mewcode'));
+    if (named) return true;
+  }
+  try {
+    return MEWCODE_IMPORT.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The package.json of the package `dir` belongs to (the nearest one above it, not crossing node_modules). */
+function nearestManifest(dir: string): Record<string, unknown> | undefined {
+  for (;;) {
+    const manifest = readManifest(dir);
+    if (manifest !== undefined) return manifest;
+    const parent = path.dirname(dir);
+    if (parent === dir || path.basename(dir) === 'node_modules') return undefined;
+    dir = parent;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 /** The real root of the `mewcode` package `file` would import, or undefined when it finds none. */
@@ -63,8 +101,12 @@ function mewcodeSeenFrom(file: string): string | undefined {
 }
 
 function packageName(dir: string): unknown {
+  return readManifest(dir)?.name;
+}
+
+function readManifest(dir: string): Record<string, unknown> | undefined {
   try {
-    return (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name;
+    return asRecord(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')));
   } catch {
     return undefined;
   }
