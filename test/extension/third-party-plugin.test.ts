@@ -1,18 +1,22 @@
 /**
- * The third-party story, end to end, and the plugin guide's code: MewCode packed as `npm publish`
- * would pack it; the example package of docs/plugins.md (every code block written to the file it
- * names) installed beside the packed MewCode only, compiled with strict TypeScript against the
- * packed declarations, and packed itself; the tarball installed with the packed CLI's
- * `mewcode plugin add` under a temporary HOME; a session against the scripted model server in
- * which the model calls the plugin's tool and meets its policy and its hook; and ~/.mewcode
- * holding one MewCode (`npm ls`).
+ * The third-party story, end to end, and the plugin guide's code: the example package of
+ * docs/plugins.md (every code block written to the file it names) compiled with strict TypeScript
+ * against MewCode's declarations, packed, installed with the CLI's `mewcode plugin add <tarball>`
+ * under a temporary HOME, and used in a session against the scripted model server in which the
+ * model calls the plugin's tool and meets its policy and its hook; ~/.mewcode holds one MewCode
+ * (`npm ls`).
  *
- * Needs the built dist/ (`npm test` builds first). npm works from its cache (`--prefer-offline`):
- * after `npm ci` every package installed here is one MewCode's own install already fetched.
+ * Two ways, one test: by default MewCode is this checkout's build (the plugin's node_modules/mewcode
+ * links to it), which keeps the default suite fast. `npm run test:third-party` (MEWCODE_PACKED=1)
+ * packs MewCode as `npm publish` would and installs the tarball beside the plugin (≈ 190 packages
+ * from the npm cache), so the plugin sees the packed declarations only and the packed CLI adds it.
+ *
+ * Needs the built dist/ (`npm test` builds first). npm runs with --prefer-offline: from the cache,
+ * asking the registry only for what the cache lacks (after `npm ci` alone, package metadata).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import semver from 'semver';
@@ -29,6 +33,8 @@ const COMPILED_LANGUAGES = new Set(['ts', 'typescript', 'js', 'json']);
 /** A fenced block, with the `<!-- file: … -->` comment that may stand right above it. */
 const BLOCK = /(?:<!--\s*file:\s*(\S+)\s*-->\s*\n)?```(\w*)\n([\s\S]*?)```/g;
 const FILE_LINE = /^\/\/ file: (\S+)\n/;
+/** `npm run test:third-party`: against a packed MewCode instead of this checkout. */
+const PACKED = process.env.MEWCODE_PACKED === '1';
 
 interface Run {
   code: number | null;
@@ -48,7 +54,6 @@ let home: string;
 let project: string;
 let pluginDir: string;
 let guide: Guide;
-let mewcodeTarball: string;
 let pluginTarball: string;
 let compiled: Run;
 let compiledWithDecorators: Run;
@@ -65,24 +70,12 @@ beforeAll(async () => {
   await mkdir(home);
   await mkdir(project);
 
-  // `--ignore-scripts`: pack the dist/ already built instead of rebuilding it (`prepare`).
-  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO });
-  if (pack.code !== 0) throw new Error(`npm pack of MewCode failed:\n${pack.stderr}`);
-  mewcodeTarball = path.join(work, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
-
   for (const [file, text] of guide.files) {
     await mkdir(path.dirname(path.join(pluginDir, file)), { recursive: true });
     await writeFile(path.join(pluginDir, file), text);
   }
-  // The guide's manifest as printed, but its build tools are this repository's: the packed
-  // MewCode (not the registry's) and the @types/node it is built with; tsc is run from here.
-  const manifest = guideManifest();
-  await writeFile(
-    path.join(pluginDir, 'package.json'),
-    JSON.stringify({ ...manifest, devDependencies: { mewcode: `file:${mewcodeTarball}`, '@types/node': repoVersion('@types/node') } }, null, 2),
-  );
-  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: pluginDir, env: npmEnv() });
-  if (install.code !== 0) throw new Error(`npm install in the plugin's folder failed:\n${install.stderr}`);
+  if (PACKED) await installPackedMewcode();
+  else await linkCheckout();
 
   compiled = await run(process.execPath, [TSC, '-p', '.'], { cwd: pluginDir });
   // The guide's class-based example: its tsconfig plus the one option it says decorators need.
@@ -104,15 +97,15 @@ describe('docs/plugins.md', () => {
     expect([...guide.files.keys()].sort()).toEqual(['examples/word-count-class.ts', 'package.json', 'src/conventions.ts', 'src/policy.ts', 'src/tools.ts', 'src/word-count.ts', 'tsconfig.json']);
   });
 
-  test("compiles with tsc --strict against the packed MewCode's declarations, which need @types/node; decorators only with experimentalDecorators", () => {
+  test(`compiles with tsc --strict against ${PACKED ? "the packed MewCode's" : "this build's"} declarations, which need @types/node; decorators only with experimentalDecorators`, () => {
     expect({ code: compiled.code, output: compiled.stdout + compiled.stderr }).toEqual({ code: 0, output: '' });
     expect({ code: compiledWithDecorators.code, output: compiledWithDecorators.stdout + compiledWithDecorators.stderr }).toEqual({ code: 0, output: '' });
     const options = (JSON.parse(guide.files.get('tsconfig.json')!) as { compilerOptions: Record<string, unknown> }).compilerOptions;
     expect(options).toMatchObject({ strict: true, types: ['node'] });
     expect(options.experimentalDecorators).toBeUndefined();
     expect(options.emitDecoratorMetadata).toBeUndefined();
-    // The types came from the tarball: nothing links back to this checkout.
-    expect(realpathSync(path.join(pluginDir, 'node_modules', 'mewcode'))).toBe(path.join(pluginDir, 'node_modules', 'mewcode'));
+    // Packed: the types came from the tarball, nothing links back to this checkout.
+    expect(mewcodeRoot()).toBe(PACKED ? path.join(pluginDir, 'node_modules', 'mewcode') : realpathSync(REPO));
     for (const part of ['tools', 'policy', 'conventions', 'word-count']) {
       expect(existsSync(path.join(pluginDir, 'dist', `${part}.js`))).toBe(true);
       expect(existsSync(path.join(pluginDir, 'dist', `${part}.d.ts`))).toBe(true);
@@ -133,7 +126,7 @@ describe('docs/plugins.md', () => {
 
 test('the packed plugin, added with `mewcode plugin add <tarball>`, works in a session; ~/.mewcode holds one MewCode', async () => {
   expect(pluginTarball).toBeDefined();
-  const cli = path.join(pluginDir, 'node_modules', 'mewcode', 'bin', 'mewcode.js');
+  const cli = path.join(mewcodeRoot(), 'bin', 'mewcode.js');
   const added = await run(process.execPath, [cli, 'plugin', 'add', pluginTarball], { cwd: project, env: { ...npmEnv(), HOME: home } });
   const userDir = path.join(home, '.mewcode');
   expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
@@ -143,7 +136,7 @@ test('the packed plugin, added with `mewcode plugin add <tarball>`, works in a s
   const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: userDir, env: { ...npmEnv(), HOME: home } });
   const mewcodes = ls.stdout.split('\n').filter((line) => path.basename(line) === 'mewcode');
   expect(mewcodes).toHaveLength(1);
-  expect(realpathSync(mewcodes[0]!)).toBe(realpathSync(path.join(pluginDir, 'node_modules', 'mewcode')));
+  expect(realpathSync(mewcodes[0]!)).toBe(mewcodeRoot());
 
   // The guide's configuration: the package required.
   const [required] = guide.yaml.filter((text) => /required: true/.test(text));
@@ -191,6 +184,38 @@ test('the packed plugin, added with `mewcode plugin add <tarball>`, works in a s
 }, 120_000);
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * The guide's manifest as printed, but its build tools are this repository's: the packed MewCode
+ * (not the registry's) and the @types/node it is built with; tsc is run from here.
+ */
+async function installPackedMewcode(): Promise<void> {
+  // `--ignore-scripts`: pack the dist/ already built instead of rebuilding it (`prepare`).
+  const pack = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: REPO });
+  if (pack.code !== 0) throw new Error(`npm pack of MewCode failed:\n${pack.stderr}`);
+  const tarball = path.join(work, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
+  await writeFile(
+    path.join(pluginDir, 'package.json'),
+    JSON.stringify({ ...guideManifest(), devDependencies: { mewcode: `file:${tarball}`, '@types/node': repoVersion('@types/node') } }, null, 2),
+  );
+  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock'], { cwd: pluginDir, env: npmEnv() });
+  if (install.code !== 0) throw new Error(`npm install in the plugin's folder failed:\n${install.stderr}`);
+}
+
+/** What installing the dev dependencies would give, from this checkout: mewcode, zod, @types/node. */
+async function linkCheckout(): Promise<void> {
+  const links: Array<[string, string]> = [['mewcode', REPO], ['zod', path.join(REPO, 'node_modules', 'zod')], ['@types/node', path.join(REPO, 'node_modules', '@types', 'node')]];
+  for (const [name, target] of links) {
+    const link = path.join(pluginDir, 'node_modules', name);
+    await mkdir(path.dirname(link), { recursive: true });
+    await symlink(target, link, 'dir');
+  }
+}
+
+/** The MewCode the plugin was built against, whose CLI adds and runs it. */
+function mewcodeRoot(): string {
+  return realpathSync(path.join(pluginDir, 'node_modules', 'mewcode'));
+}
 
 function readGuide(): Guide {
   const text = readFileSync(GUIDE, 'utf8');
