@@ -20,11 +20,11 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSy
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { addListEntry, readListNames, removeListEntry } from '../config/edit-list.js';
 import { PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from '../config/layers.js';
 import { terminalSafe } from '../config/terminal-safe.js';
 import { loadExternalPlugins } from '../kernel/external-plugins.js';
+import { runningMewcodeRoot } from '../kernel/running-mewcode.js';
 import type { ParsedCommand } from './cli-args.js';
 
 type PluginCommand = Extract<ParsedCommand, { kind: 'plugin' }>;
@@ -38,6 +38,8 @@ export interface PluginCommandDeps {
 
 const USER_MANIFEST = { name: 'mewcode-user-plugins', private: true, description: 'MewCode plugins installed with `mewcode plugin add`' };
 const NPM_FLAGS = ['--no-audit', '--no-fund', '--legacy-peer-deps', '--install-links'];
+/** What `npm pack` writes and `npm install` takes as a package: a gzipped or plain tar file. */
+const PACKED_PACKAGE = /\.(?:tgz|tar\.gz|tar)$/i;
 
 export async function runPluginCommand(
   command: PluginCommand,
@@ -60,8 +62,8 @@ async function addPlugin(spec: string, scope: Scope, cwd: string, deps: PluginCo
   const pathLike = /^(?:\.{1,2}(?:\/|$)|\/|~\/)/.test(spec);
   if (pathLike && !existsSync(local)) throw new Error(`nothing at ${local}`);
 
-  // A plugin file is named as it is: nothing to install.
-  if (pathLike && statSync(local).isFile()) {
+  // A plugin file is named as it is: nothing to install. A packed package (`npm pack`) is installed.
+  if (pathLike && statSync(local).isFile() && !PACKED_PACKAGE.test(local)) {
     const entry = scope === 'user' || !isInside(local, cwd) ? local : `./${path.relative(cwd, local).split(path.sep).join('/')}`;
     await checkLoads(entry, [scope === 'user' ? path.dirname(local) : cwd], deps);
     return report(await addListEntry(file, 'plugins', entry), entry, undefined, file, scope, deps);
@@ -179,20 +181,10 @@ function packageNameOf(spec: string | undefined, dir: string): string | undefine
   return name && dependencyNames(dir).includes(name) ? name : undefined;
 }
 
-/** The package root of the running MewCode (its package.json is named "mewcode"). */
-function runningMewcodeRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (readManifest(dir)?.name === 'mewcode') return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('the running MewCode has no package.json named "mewcode" above it');
-    dir = parent;
-  }
-}
-
 /** `node_modules/mewcode` → the running MewCode (kept as it is in a project that has its own). */
 async function linkRunningMewcode(dir: string, scope: Scope): Promise<void> {
   const root = runningMewcodeRoot();
+  if (root === undefined) throw new Error('the running MewCode has no package.json named "mewcode" above it');
   const link = path.join(dir, 'node_modules', 'mewcode');
   const present = lstatOrUndefined(link);
   if (present?.isSymbolicLink() && realpathOrUndefined(link) === realpathSync(root)) return;

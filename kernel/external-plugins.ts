@@ -14,6 +14,7 @@ import type { MewcodePlugin } from '../types/plugin.js';
 import { errorMessage } from './plugin-error.js';
 import { manifestPluginFiles, resolvePackageEntry } from './package-entry.js';
 import { pluginApi } from './plugin-api.js';
+import { importsRunningMewcode } from './running-mewcode.js';
 import { KERNEL_VERSION } from './version.js';
 
 export interface PluginSpec {
@@ -71,6 +72,7 @@ function manifestFiles({ spec, from }: PluginSpec): string[] | undefined {
 async function loadOne(spec: string, file: string, fail: (message: string) => void): Promise<MewcodePlugin | undefined> {
   let plugin: unknown;
   try {
+    importsRunningMewcode(file);
     const module = (await import(pathToFileURL(file).href)) as { default?: unknown };
     const exported = module.default ?? module;
     plugin = typeof exported === 'function' ? await (exported as (api: typeof pluginApi) => unknown)(pluginApi) : exported;
