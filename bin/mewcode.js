@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 // Stack traces name the TypeScript sources (dist/*.js.map) when the user debugs: a plugin author
-// then reads `plugins/x/index.ts:12`, not a line of the bundle. Off otherwise: mapping costs at
+// then reads `plugins/<name>/index.ts:12`, not a line of the bundle. Off otherwise: mapping costs at
 // every error, and an ordinary run shows no stacks.
 if (process.argv.slice(2).some((arg) => arg === '--debug' || arg.startsWith('--debug=')) || process.env.MEWCODE_DEBUG) {
   process.setSourceMapsEnabled(true);
