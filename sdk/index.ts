@@ -17,9 +17,6 @@ export { parseSubcommandArgs, trustProjectFlag, usageError, type ParsedSubcomman
 export { lazyTool, type ToolDefinitionPart } from './lazy-tool.js';
 export * from './provider-retry.js';
 export { vendorLogger, type VendorLogger } from './vendor-logger.js';
-export { createNodeFetch, sharedNodeFetch, type NodeFetchOptions } from './http/node-fetch.js';
-export { FetchResponse } from './http/fetch-response.js';
-export { WebHeaders } from './http/web-headers.js';
 export { containPath, expandHome, isWithin, redirectedByLink, resolveReal, resolveRealSync, errorCode, type Containment } from './path-containment.js';
 export { analyzeShellCommand, parseShellCommand, loadShellParser, type ParsedCommand, type ShellAnalysis, type ShellSegment } from './shell-command/index.js';
 export { cutBytes, cutLine, LINE_CUT_MARKER } from './text-cuts.js';

@@ -7,6 +7,7 @@ import { afterEach, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lastUserTexts, REPO_ROOT, removeTempDirs, scenario, type Scenario } from './helpers.js';
+import { hookImport, loadedFiles } from './load-hook.js';
 
 afterEach(removeTempDirs);
 
@@ -268,20 +269,22 @@ test('/hooks with no hook file says where hooks go', async () => {
 });
 
 test('a settings file with permission rules and no hooks loads no hook code; one with hooks does', async () => {
-  // The program script that holds the hooks runtime (found by a string only it has).
+  // The chunk that holds the hooks runtime (found by a string only it has).
   const chunks = path.join(REPO_ROOT, 'dist', 'chunks');
-  const runtime = readdirSync(chunks).filter((name) => name.endsWith('.cjs') && readFileSync(path.join(chunks, name), 'utf8').includes('stop_hook_active'));
+  const runtime = readdirSync(chunks).filter((name) => name.endsWith('.js') && readFileSync(path.join(chunks, name), 'utf8').includes('stop_hook_active'));
   expect(runtime).toHaveLength(1);
-  const loaded = (stderr: string): boolean => stderr.includes(`loaded chunks/${runtime[0]} `);
+  const loaded = (log: string): boolean => loadedFiles(log).some((file) => path.basename(file) === runtime[0]);
   await scenario([{ text: 'ok' }, { text: 'ok' }], async (s) => {
     mkdirSync(path.join(s.home, '.mewcode'), { recursive: true });
     const settings = path.join(s.home, '.mewcode', 'settings.yaml');
     writeFileSync(settings, 'permissions:\n  allow: ["Bash(npm run test:*)"]\n  deny: ["Read(./.env)"]\n');
-    const plain = await s.run(['-p', 'hi'], { env: { MEWCODE_DEBUG: 'program' } });
-    expect([plain.code, loaded(plain.stderr)]).toEqual([0, false]);
-    expect(plain.stderr).toContain('loaded program.cjs'); // the debug lines are there to be read
+    const plainHook = hookImport();
+    const plain = await s.run(['-p', 'hi'], { env: { NODE_OPTIONS: plainHook.nodeOptions } });
+    expect([plain.code, loaded(plainHook.log)]).toEqual([0, false]);
+    expect(loadedFiles(plainHook.log).length).toBeGreaterThan(0); // the hook did see modules load
     writeFileSync(settings, 'permissions:\n  allow: ["Bash(npm run test:*)"]\nhooks:\n  Stop:\n    - hooks:\n        - { type: command, command: "true" }\n');
-    const withHooks = await s.run(['-p', 'hi'], { env: { MEWCODE_DEBUG: 'program' } });
-    expect([withHooks.code, loaded(withHooks.stderr)]).toEqual([0, true]);
+    const hooksHook = hookImport();
+    const withHooks = await s.run(['-p', 'hi'], { env: { NODE_OPTIONS: hooksHook.nodeOptions } });
+    expect([withHooks.code, loaded(hooksHook.log)]).toEqual([0, true]);
   });
 });

@@ -2,10 +2,12 @@
 // markdown renderer; only the interactive UI imports their chunk. A module-resolve hook records
 // every file the built CLI loads, and each is searched for a marker of those libraries.
 import { spawnSync } from 'node:child_process';
+import { buildSync } from 'esbuild';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { REPO_ROOT, prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
+import { hookImport, loadedFiles } from './load-hook.js';
 
 /** Strings found only in each library's code (checked below to be in the built chunks). */
 const MARKERS = { react: 'react.transitional.element', ink: 'ink-text', marked: 'input parameter is undefined or null' };
@@ -13,29 +15,9 @@ const MARKERS = { react: 'react.transitional.element', ink: 'ink-text', marked: 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
-function hookImport(): { nodeOptions: string; log: string } {
-  const dir = tempDir('mewcode-load-hook-');
-  const log = join(dir, 'loaded.txt');
-  writeFileSync(
-    join(dir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-let log;
-export function initialize(data) { log = data.log; }
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  if (result.url.startsWith('file:')) appendFileSync(log, result.url + '\\n');
-  return result;
-}
-`,
-  );
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } });\n`);
-  writeFileSync(log, '');
-  return { nodeOptions: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, log };
-}
-
 /** The libraries whose code is in any of the ES modules the hook saw load. */
 function librariesIn(log: string): string[] {
-  const files = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((url) => fileURLToPath(url));
+  const files = loadedFiles(log);
   expect(files.length).toBeGreaterThan(0); // the hook did see modules load
   const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
   return Object.entries(MARKERS)
@@ -81,11 +63,14 @@ test('--version, -p (text and stream-json) and a piped headless prompt load none
 test("the program loads without Node's HTTP, TLS and zlib modules: a fetch loads HTTP at its first request, TLS only for https:", () => {
   const mainChunk = readdirSync(join(REPO_ROOT, 'dist', 'chunks')).find((f) => f.startsWith('main-') && f.endsWith('.js'));
   expect(mainChunk).toBeDefined();
+  // The fetch is internal (not exported by mewcode/sdk): bundled here from its source as the build does.
+  const fetchModule = join(tempDir('mewcode-node-fetch-'), 'node-fetch.mjs');
+  buildSync({ entryPoints: [join(REPO_ROOT, 'sdk', 'http', 'node-fetch.ts')], bundle: true, platform: 'node', format: 'esm', outfile: fetchModule, logLevel: 'silent' });
   const script = [
     "const loaded = () => process.moduleLoadList.filter((m) => /^NativeModule (http|https|zlib)$/.test(m)).map((m) => m.slice(13)).sort();",
     `await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'chunks', mainChunk!)).href)});`,
     'const atLoad = loaded();',
-    `const { sharedNodeFetch } = await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'sdk.js')).href)});`,
+    `const { sharedNodeFetch } = await import(${JSON.stringify(pathToFileURL(fetchModule).href)});`,
     'const fetch = sharedNodeFetch();',
     'const created = loaded();',
     // Port 1 refuses the connection: the request is made, and fails, without a server.

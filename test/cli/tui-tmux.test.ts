@@ -53,7 +53,9 @@ test(
       const done = await t.waitFor('const answer = 42;');
       printScreen('streamed answer', done);
       expect(done).toContain('> say something');
-      // The code block is highlighted: the keyword and the number have colours of their own.
+      // Once the fence has closed (the run is over), the code block is highlighted: the keyword and
+      // the number have colours of their own.
+      await t.waitFor(PROMPT_READY, 'an idle prompt');
       expect(t.screenWithColours()).toMatch(/\u001b\[\d+mconst\u001b\[39m answer = \u001b\[\d+m42\u001b\[39m;/);
       expect(await leave(t)).toBe(0);
     });

@@ -1,0 +1,33 @@
+/**
+ * Which ES modules a child process of the built CLI loads: a resolve hook (node:module register,
+ * given through NODE_OPTIONS=--import) appends every file URL it resolves to a log.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tempDir } from './helpers.js';
+
+export function hookImport(): { nodeOptions: string; log: string } {
+  const dir = tempDir('mewcode-load-hook-');
+  const log = join(dir, 'loaded.txt');
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  if (result.url.startsWith('file:')) appendFileSync(log, result.url + '\\n');
+  return result;
+}
+`,
+  );
+  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } });\n`);
+  writeFileSync(log, '');
+  return { nodeOptions: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, log };
+}
+
+/** The files the hook saw resolve, each once. */
+export function loadedFiles(log: string): string[] {
+  return [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((url) => fileURLToPath(url));
+}
