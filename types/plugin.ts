@@ -4,7 +4,7 @@ import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
 import type { ConfigSection } from './config.js';
 import type { NotificationPayload, PluginHooks } from './hooks.js';
-import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from './permissions.js';
+import type { ApprovalOutcome, ApprovalRequest, PermissionMode, PermissionRequest, PermissionVerdict } from './permissions.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from './session.js';
 import type { ToolRegistry } from './services.js';
 import type { PendingTrust } from './trust.js';
@@ -44,6 +44,12 @@ export interface KernelApi {
   run(options: RunOptions): AsyncIterable<AgentEvent>;
   /** The main session's `compact`. */
   compactNow(mode: PermissionMode): Promise<boolean>;
+  /**
+   * The permission chain's verdict on a call a plugin is about to make itself (a custom command's
+   * `!` line), decided exactly as a model's call is — every layer, the floors — without approval.
+   * Optional: a build without it makes such plugins refuse the call.
+   */
+  decidePermission?(request: PermissionRequest): Promise<PermissionVerdict>;
 }
 
 export interface MewcodePlugin {

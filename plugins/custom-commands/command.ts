@@ -1,0 +1,55 @@
+/** One command file as a slash command: its body expanded (arguments, `@path`, `!` lines) into the prompt. */
+import type { Command, CommandResult } from '../../types/commands.js';
+import type { KernelApi } from '../../types/plugin.js';
+import type { AgentSession } from '../../types/session.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { TOKENS } from '../../types/tokens.js';
+import { substituteArguments } from './arguments.js';
+import { scopeLabel, type CommandFile } from './command-file.js';
+import { includeFiles } from './file-includes.js';
+import type { TurnNarrowing } from './narrowing.js';
+import { askChain, registeredTool } from './permission-check.js';
+import { hasShellLines, runShellLines, ShellLineError } from './shell-lines.js';
+
+function projectTrusted(kernel: KernelApi): boolean {
+  return kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust).isTrusted() : false;
+}
+
+export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: CommandFile): Command {
+  const label = `/${file.name} (${file.file})`;
+  return {
+    name: file.name,
+    description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
+    ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
+    async run(session: AgentSession, args: string, context): Promise<CommandResult> {
+      // Text from a repository is harmless; running its commands is what trust is for.
+      if (file.scope === 'project' && hasShellLines(file.body) && !projectTrusted(kernel)) {
+        return {
+          isError: true,
+          output: `${label} runs shell commands (!\`…\` lines), and this project is not trusted: trust the workspace (mewcode --trust-project) to use it.`,
+        };
+      }
+      let text = substituteArguments(file.body, args);
+      const read = registeredTool(kernel, 'read_file');
+      const included = await includeFiles(text, {
+        projectRoot: kernel.projectRoot,
+        homeDir: kernel.homeDir,
+        readDenied: async (resolved) => {
+          if (!read) return undefined;
+          const verdict = await askChain(kernel, session, context.mode, read, { path: resolved });
+          return verdict.decision === 'deny' ? `denied by ${verdict.layer}${verdict.reason ? `: ${verdict.reason}` : ''}` : undefined;
+        },
+      });
+      for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);
+      text = included.text;
+      try {
+        text = await runShellLines(text, kernel, session, context.mode, label);
+      } catch (error) {
+        if (error instanceof ShellLineError) return { isError: true, output: error.message };
+        throw error;
+      }
+      narrowing.set(session, file.allowedTools, label);
+      return { prompt: text.trim() };
+    },
+  };
+}

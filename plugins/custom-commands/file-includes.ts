@@ -1,0 +1,57 @@
+/**
+ * `@path` in a command's body includes that file's content, as an @-mention does in Claude Code.
+ * Only a project file: the path is resolved with links followed (sdk/path-containment) and must
+ * stay inside the project, and the permission chain is asked as for a `read_file` call, so a deny
+ * rule (`Read(.env)`) keeps a file out. A `@word` that names no file is left as written (an e-mail
+ * address, a decorator); a refused one is replaced by a note saying why.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { containPath } from '../../sdk/path-containment.js';
+
+/** At line start or after whitespace, as Claude Code recognises a mention. */
+const MENTION = /(^|\s)@([^\s`'"]+)/g;
+const MAX_INCLUDE_BYTES = 256 * 1024;
+
+export interface IncludeDeps {
+  projectRoot: string;
+  homeDir: string;
+  /** Whether a read of this (resolved) path is denied by the permission layers; the reason when so. */
+  readDenied(resolved: string): Promise<string | undefined>;
+}
+
+async function isFile(target: string): Promise<boolean> {
+  return (await stat(target).catch(() => undefined))?.isFile() ?? false;
+}
+
+async function includeOne(raw: string, deps: IncludeDeps): Promise<string | undefined> {
+  // Trailing punctuation of a sentence is not part of the path (`see @README.md.`).
+  const candidates = [raw, raw.replace(/[.,;:!?)\]]+$/, '')].filter((c, i, all) => c && all.indexOf(c) === i);
+  for (const candidate of candidates) {
+    const { inside, resolved } = await containPath(deps.projectRoot, candidate, deps.homeDir);
+    if (!inside) {
+      if (await isFile(resolved)) return `[@${candidate}: not included: the path is outside the project]`;
+      continue;
+    }
+    if (!(await isFile(resolved))) continue;
+    const denied = await deps.readDenied(resolved);
+    if (denied) return `[@${candidate}: not included: ${denied}]`;
+    const info = await stat(resolved);
+    if (info.size > MAX_INCLUDE_BYTES) return `[@${candidate}: not included: the file is ${info.size} bytes, over ${MAX_INCLUDE_BYTES}]`;
+    const content = await readFile(resolved, 'utf8');
+    const rest = raw.slice(candidate.length);
+    return `@${candidate}${rest}\n<file path="${candidate}">\n${content.replace(/\n$/, '')}\n</file>\n`;
+  }
+  return undefined;
+}
+
+export async function includeFiles(body: string, deps: IncludeDeps): Promise<{ text: string; refused: string[] }> {
+  const refused: string[] = [];
+  const replacements: string[] = [];
+  for (const match of body.matchAll(MENTION)) {
+    const included = await includeOne(match[2]!, deps);
+    if (included?.startsWith('[@')) refused.push(included);
+    replacements.push(included === undefined ? match[0] : `${match[1]}${included}`);
+  }
+  let index = 0;
+  return { text: body.replace(MENTION, () => replacements[index++]!), refused };
+}
