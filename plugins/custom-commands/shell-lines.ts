@@ -13,8 +13,8 @@ import { askChain, registeredTool } from './permission-check.js';
 const SHELL_LINE = /(^|[ \t])!`([^`\n]+)`/gm;
 
 export function hasShellLines(body: string): boolean {
-  SHELL_LINE.lastIndex = 0;
-  return SHELL_LINE.test(body);
+  // A fresh expression: a shared global one keeps lastIndex, and matchAll would start from it.
+  return new RegExp(SHELL_LINE.source, 'm').test(body);
 }
 
 export class ShellLineError extends Error {}
@@ -45,8 +45,10 @@ export async function runShellLines(body: string, kernel: KernelApi, session: Ag
       toolCallId: `custom-command-${++n}`,
       session,
     });
-    if (result.isError) throw new ShellLineError(`${label}: !\`${command}\` failed: ${result.content.trim()}`);
-    outputs.push(result.content.replace(/\n$/, ''));
+    // The bash tool's result opens with `exit_code: N`; like Claude Code, a non-zero exit aborts.
+    const exit = /^exit_code: (\S+)\n?/.exec(result.content);
+    if (result.isError || !exit || exit[1] !== '0') throw new ShellLineError(`${label}: !\`${command}\` failed: ${result.content.trim()}`);
+    outputs.push(result.content.slice(exit[0].length).replace(/\n$/, ''));
   }
   let index = 0;
   return body.replace(SHELL_LINE, (_match, lead: string) => `${lead}${outputs[index++]}`);

@@ -152,3 +152,23 @@ test.concurrent('a skill and a command of the same name: the skill wins, the com
     expect(r.stderr).toContain(join('.claude', 'commands', 'deploy.md'));
   });
 });
+
+test.concurrent('a !`command` line goes through the permission chain (a deny rule stops the command) and a failing one aborts', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/settings.yaml'), 'permissions:\n  deny: ["Bash(echo *)", "Read(./secret.txt)"]\n');
+    write(join(s.cwd, 'secret.txt'), 'DENIED-CONTENT');
+    write(join(s.home, '.mewcode/commands/denied.md'), 'Out: !`echo nope`\n');
+    write(join(s.home, '.mewcode/commands/failing.md'), 'Out: !`exit 3`\n');
+    write(join(s.home, '.mewcode/commands/readdenied.md'), 'Out: @secret.txt\n');
+    const denied = await s.run(['-p', '/denied']);
+    expect(denied.code).not.toBe(0);
+    expect(denied.stdout + denied.stderr).toMatch(/permission check failed/);
+    const failing = await s.run(['-p', '/failing']);
+    expect(failing.code).not.toBe(0);
+    expect(failing.stdout + failing.stderr).toMatch(/failed: exit_code: 3/);
+    expect(s.requests).toHaveLength(0);
+    const read = await s.run(['-p', '/readdenied']);
+    expect(read.stdout + read.stderr).toMatch(/not included: denied/);
+    expect(JSON.stringify(s.requests.map((q) => q.body))).not.toContain('DENIED-CONTENT');
+  });
+});
