@@ -107,7 +107,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         warn(`custom commands: ${file}: skipped: ${text.message}`);
         continue;
       }
-      const parsed = readFrontmatter(text);
+      const parsed = await readFrontmatter(text);
       if (!parsed.ok) {
         warn(`custom commands: ${file}: skipped: ${parsed.error}`);
         continue;

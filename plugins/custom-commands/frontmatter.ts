@@ -4,7 +4,10 @@
  * parse the block as a mapping, a line reader takes each `key: value` line (indented lines
  * continue the previous value). Only a block that opens and never closes is unreadable.
  */
-import { parse } from 'yaml';
+import { loadOnce } from '../../sdk/load-once.js';
+
+/** `yaml` is loaded with the first file that has frontmatter, not at start-up. */
+const yamlModule = loadOnce(() => import('./yaml-mapping.js'));
 
 export type Frontmatter = { ok: true; data: Record<string, unknown>; body: string } | { ok: false; error: string };
 
@@ -33,23 +36,17 @@ export function readKeyValueLines(block: string): Record<string, unknown> {
   return data;
 }
 
-function strictMapping(block: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = parse(block, { logLevel: 'error', uniqueKeys: false });
-    if (value === null || value === undefined) return {};
-    return typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+async function strictMapping(block: string): Promise<Record<string, unknown> | undefined> {
+  return (await yamlModule()).yamlMapping(block);
 }
 
-export function readFrontmatter(raw: string): Frontmatter {
+export async function readFrontmatter(raw: string): Promise<Frontmatter> {
   const text = (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r\n?/g, '\n');
   if (!/^---[ \t]*(\n|$)/.test(text)) return { ok: true, data: {}, body: text };
   const lines = text.split('\n');
   const closing = lines.findIndex((line, index) => index > 0 && /^(---|\.\.\.)[ \t]*$/.test(line));
   if (closing === -1) return { ok: false, error: 'the frontmatter starts with --- on line 1 but no line closes it (---)' };
   const block = lines.slice(1, closing).join('\n');
-  const data = strictMapping(block) ?? readKeyValueLines(block);
+  const data = (await strictMapping(block)) ?? readKeyValueLines(block);
   return { ok: true, data, body: lines.slice(closing + 1).join('\n') };
 }
