@@ -48,7 +48,23 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         if (error instanceof ShellLineError) return { isError: true, output: error.message };
         throw error;
       }
-      narrowing.set(session, file.allowedTools, label);
+      let restore: (() => void) | undefined;
+      if (file.model && file.model !== 'inherit') {
+        const previous = session.currentProvider();
+        try {
+          session.switchModel({ model: file.model });
+        } catch (error) {
+          return { isError: true, output: `${label}: model "${file.model}" cannot be used: ${(error as Error).message}` };
+        }
+        restore = () => {
+          try {
+            session.switchModel({ provider: previous.id, model: previous.model });
+          } catch (error) {
+            kernel.warn(`${label}: the model could not be switched back to ${previous.model}: ${(error as Error).message}`);
+          }
+        };
+      }
+      narrowing.set(session, file.allowedTools, label, restore);
       return { prompt: text.trim() };
     },
   };

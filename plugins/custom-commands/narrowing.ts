@@ -12,6 +12,8 @@ interface Narrowing {
   allowed: readonly string[];
   label: string;
   armed: boolean;
+  /** Undoes what else the command changed for its turn (its `model`). */
+  restore?: () => void;
 }
 
 function key(context: { sessionId: string; agentId: string }): string {
@@ -34,22 +36,26 @@ export function entryCovers(entry: string, toolName: string, input: Record<strin
 export class TurnNarrowing {
   readonly #byAgent = new Map<string, Narrowing>();
 
-  set(context: { sessionId: string; agentId: string }, allowed: readonly string[], label: string): void {
-    if (allowed.length === 0) this.#byAgent.delete(key(context));
-    else this.#byAgent.set(key(context), { allowed, label, armed: false });
+  set(context: { sessionId: string; agentId: string }, allowed: readonly string[], label: string, restore?: () => void): void {
+    // A command run before the last one's turn started: that one's changes are undone first.
+    this.#byAgent.get(key(context))?.restore?.();
+    if (allowed.length === 0 && !restore) this.#byAgent.delete(key(context));
+    else this.#byAgent.set(key(context), { allowed, label, armed: false, ...(restore ? { restore } : {}) });
   }
 
   /** A prompt is submitted: the command's own prompt arms the narrowing, the next one ends it. */
   promptSubmitted(context: { sessionId: string; agentId: string }): void {
     const entry = this.#byAgent.get(key(context));
     if (!entry) return;
-    if (entry.armed) this.#byAgent.delete(key(context));
-    else entry.armed = true;
+    if (entry.armed) {
+      this.#byAgent.delete(key(context));
+      entry.restore?.();
+    } else entry.armed = true;
   }
 
   decide(decision: ToolUseDecision, context: ToolUseContext): ToolUseDecision {
     const entry = this.#byAgent.get(key(context));
-    if (!entry || !entry.armed || decision.decision === 'deny' || context.tool?.system) return decision;
+    if (!entry || !entry.armed || entry.allowed.length === 0 || decision.decision === 'deny' || context.tool?.system) return decision;
     const input = decision.input ?? context.input;
     if (entry.allowed.some((allowed) => entryCovers(allowed, context.call.name, input))) return decision;
     return {

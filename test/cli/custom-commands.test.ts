@@ -172,3 +172,12 @@ test.concurrent('a !`command` line goes through the permission chain (a deny rul
     expect(JSON.stringify(s.requests.map((q) => q.body))).not.toContain('DENIED-CONTENT');
   });
 });
+
+test.concurrent('model: in the frontmatter sends the command\'s turn to that model', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/fast.md'), '---\nmodel: other-model\n---\nQuick question\n');
+    const r = await s.run(['-p', '/fast']);
+    expect(r.code).toBe(0);
+    expect(s.requests[0]!.body.model).toBe('other-model');
+  });
+});
