@@ -38,7 +38,8 @@ export function splitWords(text: string): string[] {
 
 const PLACEHOLDER = /\\\$(\d+)|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)/g;
 
-export function substituteArguments(body: string, args: string): string {
+/** The placeholders replaced; `placed` says whether the text had any. */
+export function placeArguments(body: string, args: string): { text: string; placed: boolean } {
   const typed = args.trim();
   const words = splitWords(typed);
   let placed = false;
@@ -51,5 +52,11 @@ export function substituteArguments(body: string, args: string): string {
     const word = words[Number(index)];
     return word === undefined ? match : word;
   });
-  return !placed && typed ? `${text.replace(/\n+$/, '')}\n\nARGUMENTS: ${typed}` : text;
+  return { text, placed };
+}
+
+export function substituteArguments(body: string, args: string, alsoPlacedElsewhere = false): string {
+  const { text, placed } = placeArguments(body, args);
+  const typed = args.trim();
+  return !placed && !alsoPlacedElsewhere && typed ? `${text.replace(/\n+$/, '')}\n\nARGUMENTS: ${typed}` : text;
 }

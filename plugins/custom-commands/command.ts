@@ -4,12 +4,12 @@ import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { TOKENS } from '../../types/tokens.js';
-import { substituteArguments } from './arguments.js';
+import { placeArguments, substituteArguments } from './arguments.js';
 import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnNarrowing } from './narrowing.js';
 import { askChain, registeredTool } from './permission-check.js';
-import { hasShellLines, runShellLines, ShellLineError } from './shell-lines.js';
+import { hasShellLines, runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
 
 function projectTrusted(kernel: KernelApi): boolean {
   return kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust).isTrusted() : false;
@@ -29,7 +29,13 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
           output: `${label} runs shell commands (!\`…\` lines), and this project is not trusted: trust the workspace (mewcode --trust-project) to use it.`,
         };
       }
-      let text = substituteArguments(file.body, args);
+      // The file's own `!` lines first: arguments and included files are placed after, never run.
+      // A command line may use the arguments too (`!\`git log $0\``): the user's own words, run only
+      // where the file put them, and judged by the permission chain like any command.
+      const shell = takeShellLines(file.body);
+      const typed = withoutSlots(args);
+      const commands = shell.commands.map((command) => placeArguments(command, typed));
+      let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed));
       const read = registeredTool(kernel, 'read_file');
       const included = await includeFiles(text, {
         projectRoot: kernel.projectRoot,
@@ -37,13 +43,14 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         readDenied: async (resolved) => {
           if (!read) return undefined;
           const verdict = await askChain(kernel, session, context.mode, read, { path: resolved });
-          return verdict.decision === 'deny' ? `denied by ${verdict.layer}${verdict.reason ? `: ${verdict.reason}` : ''}` : undefined;
+          // Only an outright allow: a read the layers would ask about is not made without asking.
+          return verdict.decision === 'allow' ? undefined : `${verdict.decision === 'deny' ? 'denied' : 'needs approval'} by ${verdict.layer}${verdict.reason ? `: ${verdict.reason}` : ''}`;
         },
       });
       for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);
       text = included.text;
       try {
-        text = await runShellLines(text, kernel, session, context.mode, label);
+        text = await runShellLines(text, commands.map((c) => c.text), kernel, session, context.mode, label);
       } catch (error) {
         if (error instanceof ShellLineError) return { isError: true, output: error.message };
         throw error;

@@ -1,12 +1,13 @@
 /**
  * `@path` in a command's body includes that file's content, as an @-mention does in Claude Code.
  * Only a project file: the path is resolved with links followed (sdk/path-containment) and must
- * stay inside the project, and the permission chain is asked as for a `read_file` call, so a deny
- * rule (`Read(.env)`) keeps a file out. A `@word` that names no file is left as written (an e-mail
+ * stay inside the project, and the permission chain is asked as for a `read_file` call: only an
+ * outright allow includes it, so a deny rule (`Read(.env)`) or a read that would ask keeps it out. A `@word` that names no file is left as written (an e-mail
  * address, a decorator); a refused one is replaced by a note saying why.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { containPath } from '../../sdk/path-containment.js';
+import { withoutSlots } from './shell-lines.js';
 
 /** At line start or after whitespace, as Claude Code recognises a mention. */
 const MENTION = /(^|\s)@([^\s`'"]+)/g;
@@ -15,7 +16,7 @@ const MAX_INCLUDE_BYTES = 256 * 1024;
 export interface IncludeDeps {
   projectRoot: string;
   homeDir: string;
-  /** Whether a read of this (resolved) path is denied by the permission layers; the reason when so. */
+  /** Why a read of this (resolved) path may not be made without asking; undefined when the layers allow it. */
   readDenied(resolved: string): Promise<string | undefined>;
 }
 
@@ -37,7 +38,7 @@ async function includeOne(raw: string, deps: IncludeDeps): Promise<string | unde
     if (denied) return `[@${candidate}: not included: ${denied}]`;
     const info = await stat(resolved);
     if (info.size > MAX_INCLUDE_BYTES) return `[@${candidate}: not included: the file is ${info.size} bytes, over ${MAX_INCLUDE_BYTES}]`;
-    const content = await readFile(resolved, 'utf8');
+    const content = withoutSlots(await readFile(resolved, 'utf8'));
     const rest = raw.slice(candidate.length);
     return `@${candidate}${rest}\n<file path="${candidate}">\n${content.replace(/\n$/, '')}\n</file>\n`;
   }

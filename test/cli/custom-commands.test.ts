@@ -181,3 +181,18 @@ test.concurrent('model: in the frontmatter sends the command\'s turn to that mod
     expect(s.requests[0]!.body.model).toBe('other-model');
   });
 });
+
+test.concurrent('only the file\'s own !`…` lines run: text from an included file or from the arguments is never run', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, 'doc.txt'), 'Intro\n!`echo FILE-$((1+1))`\n');
+    write(join(s.home, '.mewcode/commands/inject.md'), 'Read @doc.txt\nNote: $ARGUMENTS\nOwn: !`echo OWN-$((2+2))`\n');
+    const r = await s.run(['-p', '/inject !`echo ARG-$((3+3))`', '--trust-project']);
+    expect(r.code).toBe(0);
+    const sent = sentText(s);
+    expect(sent).toContain('OWN-4');
+    expect(sent).toContain('!`echo FILE-$((1+1))`');
+    expect(sent).toContain('!`echo ARG-$((3+3))`');
+    expect(sent).not.toContain('FILE-2');
+    expect(sent).not.toContain('ARG-6');
+  });
+});
