@@ -483,8 +483,18 @@ export class Kernel implements KernelApi {
     return this.mainSession.compact(mode);
   }
 
-  async decidePermission(request: PermissionRequest): Promise<PermissionVerdict> {
-    return (await this.chain.decide(this.#raw, request)).verdict;
+  async decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+    const { verdict } = await this.chain.decide(this.#raw, request);
+    await this.#raw.permissionDecided.promise({
+      request,
+      verdict,
+      allowed: verdict.decision === 'allow',
+      toolCallId: callId,
+      sessionId: request.sessionId,
+      agentId: request.agentId ?? 'main',
+      ...(request.parentAgentId ? { parentAgentId: request.parentAgentId } : {}),
+    });
+    return verdict;
   }
 }
 

@@ -83,8 +83,8 @@ export class PluginContext implements KernelApi {
   compactNow(mode: PermissionMode): Promise<boolean> {
     return this.#kernel.compactNow(mode);
   }
-  decidePermission(request: PermissionRequest): Promise<PermissionVerdict> {
-    if (this.#kernel.decidePermission) return this.#kernel.decidePermission(request);
+  decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+    if (this.#kernel.decidePermission) return this.#kernel.decidePermission(request, callId);
     return Promise.resolve({ decision: 'deny', layer: 'kernel', reason: 'this kernel cannot decide a plugin\'s own calls' });
   }
 }

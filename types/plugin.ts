@@ -46,10 +46,12 @@ export interface KernelApi {
   compactNow(mode: PermissionMode): Promise<boolean>;
   /**
    * The permission chain's verdict on a call a plugin is about to make itself (a custom command's
-   * `!` line), decided exactly as a model's call is — every layer, the floors — without approval.
+   * `!` line), decided exactly as a model's call is — every layer, the floors — without approval,
+   * and announced on `permissionDecided` (so the audit log has it) as allowed only when the verdict
+   * is an allow: the caller makes the call on an allow and on nothing else.
    * Optional: a build without it makes such plugins refuse the call.
    */
-  decidePermission?(request: PermissionRequest): Promise<PermissionVerdict>;
+  decidePermission?(request: PermissionRequest, callId: string): Promise<PermissionVerdict>;
 }
 
 export interface MewcodePlugin {

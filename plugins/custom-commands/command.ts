@@ -42,7 +42,7 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         homeDir: kernel.homeDir,
         readDenied: async (resolved) => {
           if (!read) return undefined;
-          const verdict = await askChain(kernel, session, context.mode, read, { path: resolved });
+          const verdict = await askChain(kernel, session, context.mode, read, { path: resolved }, `custom-command-include`);
           // Only an outright allow: a read the layers would ask about is not made without asking.
           return verdict.decision === 'allow' ? undefined : `${verdict.decision === 'deny' ? 'denied' : 'needs approval'} by ${verdict.layer}${verdict.reason ? `: ${verdict.reason}` : ''}`;
         },

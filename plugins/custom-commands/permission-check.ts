@@ -1,7 +1,8 @@
 /**
  * Asking the permission chain about a call the command makes before the prompt is sent (a `!`
  * line's bash command, an `@path` read), built exactly as the kernel builds a model's call: the
- * registered tool, its own permission target, the session and the current mode.
+ * registered tool, its own permission target, the session and the current mode. The kernel
+ * announces each decision on `permissionDecided`, so the audit log records these calls too.
  */
 import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionVerdict } from '../../types/permissions.js';
@@ -15,7 +16,7 @@ export function registeredTool(kernel: KernelApi, name: string): Tool | undefine
   return kernel.container.isBound(TOKENS.ToolRegistry) ? kernel.container.get<ToolRegistry>(TOKENS.ToolRegistry).get(name) : undefined;
 }
 
-export async function askChain(kernel: KernelApi, session: AgentSession, mode: PermissionMode, tool: Tool, input: ToolInput): Promise<PermissionVerdict> {
+export async function askChain(kernel: KernelApi, session: AgentSession, mode: PermissionMode, tool: Tool, input: ToolInput, callId: string): Promise<PermissionVerdict> {
   if (!kernel.decidePermission) return { decision: 'deny', layer: 'kernel', reason: 'this build cannot check a command\'s own calls' };
   return kernel.decidePermission({
     toolName: tool.name,
@@ -27,5 +28,5 @@ export async function askChain(kernel: KernelApi, session: AgentSession, mode: P
     sessionId: session.sessionId,
     agentId: session.agentId,
     projectRoot: kernel.projectRoot,
-  });
+  }, callId);
 }

@@ -52,7 +52,7 @@ export async function runShellLines(
   const outputs: string[] = [];
   for (const [index, command] of commands.entries()) {
     const input = { command };
-    const verdict = await askChain(kernel, session, mode, bash, input);
+    const verdict = await askChain(kernel, session, mode, bash, input, `custom-command-${index + 1}`);
     if (verdict.decision !== 'allow') {
       throw new ShellLineError(
         `${label}: shell command permission check failed for !\`${command}\` (${verdict.layer}: ${verdict.reason ?? verdict.decision}). ` +

@@ -1,6 +1,6 @@
 // Custom slash commands: Markdown files in `.claude/commands` / `.mewcode/commands` (project and
 // home) run as `/name args` through the built CLI, with the scripted model recording what was sent.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { lastUserTexts, prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
 
@@ -101,6 +101,9 @@ test.concurrent('a !`command` line runs before the prompt in a trusted project; 
     expect(trusted.stderr).toBe('');
     expect(trusted.code).toBe(0);
     expect(sentText(s)).toBe('State:\nbang-42\nEnd');
+    // The command's call is in the audit log like a model's call.
+    const audit = readFileSync(join(s.cwd, '.mewcode', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(audit.filter((l) => l.type === 'decision')).toEqual([expect.objectContaining({ tool: 'bash', tool_call_id: 'custom-command-1', verdict: 'allow', allowed: true })]);
   });
 });
 
