@@ -32,9 +32,14 @@ export interface CommandFile {
 }
 
 export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[] {
-  return [
+  const user: CommandRoot[] = [
     { dir: path.join(homeDir, '.claude', 'commands'), scope: 'user' },
     { dir: path.join(homeDir, '.mewcode', 'commands'), scope: 'user' },
+  ];
+  // Started in the home directory: its folders are the user's own (as the trust scan sees them).
+  if (path.resolve(projectRoot) === path.resolve(homeDir)) return user;
+  return [
+    ...user,
     { dir: path.join(projectRoot, '.claude', 'commands'), scope: 'project' },
     { dir: path.join(projectRoot, '.mewcode', 'commands'), scope: 'project' },
   ];
