@@ -5,8 +5,9 @@
  * A file in a subfolder keeps its own name and shows the folder in its description, as Claude Code
  * does ("(project:frontend)"); when two files share a name, the ones in subfolders are `folder:name`.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readProjectTextFile } from '../../config/project-file.js';
 import { readFrontmatter } from './frontmatter.js';
 
 export type CommandScope = 'user' | 'project';
@@ -47,6 +48,7 @@ export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[
 
 const MAX_DEPTH = 4;
 const MAX_FILES = 1000;
+const MAX_FILE_BYTES = 256 * 1024;
 const NAME_PART = /^[A-Za-z0-9][\w-]*$/;
 
 /**
@@ -79,7 +81,12 @@ function firstLine(body: string): string {
   return body.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('!`')) ?? '';
 }
 
-async function markdownFiles(dir: string): Promise<string[]> {
+/**
+ * The `.md` files below a root, bounded in depth and number. A linked file is listed (the reader
+ * decides: a project's file must really lie inside the project); a linked folder is followed only
+ * in the user's own roots.
+ */
+async function markdownFiles(dir: string, scope: CommandScope): Promise<string[]> {
   const found: string[] = [];
   const walk = async (current: string, depth: number): Promise<void> => {
     if (depth > MAX_DEPTH || found.length >= MAX_FILES) return;
@@ -87,8 +94,9 @@ async function markdownFiles(dir: string): Promise<string[]> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const full = path.join(current, entry.name);
-      if (entry.isDirectory()) await walk(full, depth + 1);
-      else if (entry.isFile() && entry.name.endsWith('.md')) found.push(full);
+      const target = entry.isSymbolicLink() ? await stat(full).catch(() => undefined) : undefined;
+      if (entry.isDirectory() || (scope === 'user' && target?.isDirectory())) await walk(full, depth + 1);
+      else if ((entry.isFile() || target?.isFile()) && entry.name.endsWith('.md') && found.length < MAX_FILES) found.push(full);
     }
   };
   await walk(dir, 1);
@@ -100,19 +108,20 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
   const byName = new Map<string, CommandFile>();
   const loaded: CommandFile[] = [];
   for (const root of roots) {
-    for (const file of await markdownFiles(root.dir)) {
+    for (const file of await markdownFiles(root.dir, root.scope)) {
       const relative = path.relative(root.dir, file);
       const parts = relative.slice(0, -'.md'.length).split(path.sep);
       if (!parts.every((part) => NAME_PART.test(part))) {
         warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-" and "_"`);
         continue;
       }
-      const text = await readFile(file, 'utf8').catch((error: Error) => error);
-      if (text instanceof Error) {
-        warn(`custom commands: ${file}: skipped: ${text.message}`);
+      // The shared reader of project-supplied files: inside the project, a regular file, bounded.
+      const read = readProjectTextFile(file, { maxBytes: MAX_FILE_BYTES, ...(root.scope === 'project' ? { root: path.dirname(path.dirname(root.dir)) } : {}) });
+      if (!read.ok) {
+        if (!read.missing) warn(`custom commands: ${file}: skipped: ${read.reason}`);
         continue;
       }
-      const parsed = await readFrontmatter(text);
+      const parsed = await readFrontmatter(read.text);
       if (!parsed.ok) {
         warn(`custom commands: ${file}: skipped: ${parsed.error}`);
         continue;

@@ -5,7 +5,8 @@
  * outright allow includes it, so a deny rule (`Read(.env)`) or a read that would ask keeps it out. A `@word` that names no file is left as written (an e-mail
  * address, a decorator); a refused one is replaced by a note saying why.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readProjectTextFile } from '../../config/project-file.js';
 import { containPath } from '../../sdk/path-containment.js';
 import { withoutSlots } from './shell-lines.js';
 
@@ -36,9 +37,10 @@ async function includeOne(raw: string, deps: IncludeDeps): Promise<string | unde
     if (!(await isFile(resolved))) continue;
     const denied = await deps.readDenied(resolved);
     if (denied) return `[@${candidate}: not included: ${denied}]`;
-    const info = await stat(resolved);
-    if (info.size > MAX_INCLUDE_BYTES) return `[@${candidate}: not included: the file is ${info.size} bytes, over ${MAX_INCLUDE_BYTES}]`;
-    const content = withoutSlots(await readFile(resolved, 'utf8'));
+    // The shared reader of project files: a regular file really inside the project, bounded.
+    const read = readProjectTextFile(resolved, { root: deps.projectRoot, maxBytes: MAX_INCLUDE_BYTES });
+    if (!read.ok) return `[@${candidate}: not included: ${read.missing ? 'the file is gone' : read.reason}]`;
+    const content = withoutSlots(read.text);
     const rest = raw.slice(candidate.length);
     return `@${candidate}${rest}\n<file path="${candidate}">\n${content.replace(/\n$/, '')}\n</file>\n`;
   }

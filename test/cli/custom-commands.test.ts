@@ -1,6 +1,6 @@
 // Custom slash commands: Markdown files in `.claude/commands` / `.mewcode/commands` (project and
 // home) run as `/name args` through the built CLI, with the scripted model recording what was sent.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { lastUserTexts, prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
 
@@ -197,5 +197,17 @@ test.concurrent('only the file\'s own !`…` lines run: text from an included fi
     expect(sent).toContain('!`echo ARG-$((3+3))`');
     expect(sent).not.toContain('FILE-2');
     expect(sent).not.toContain('ARG-6');
+  });
+});
+
+test.concurrent('a project command file linked to a file outside the project is not read (warning naming it)', async () => {
+  await scenario([], async (s) => {
+    const outside = tempDir('mewcode-cmd-link-');
+    write(join(outside, 'evil.md'), 'OUTSIDE-BODY\n');
+    mkdirSync(join(s.cwd, '.claude/commands'), { recursive: true });
+    symlinkSync(join(outside, 'evil.md'), join(s.cwd, '.claude/commands/evil.md'));
+    const help = await s.run(['-p', '/help']);
+    expect(help.stdout).not.toContain('/evil');
+    expect(help.stderr).toContain(join('.claude', 'commands', 'evil.md'));
   });
 });
