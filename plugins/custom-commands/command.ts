@@ -41,7 +41,8 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         projectRoot: kernel.projectRoot,
         homeDir: kernel.homeDir,
         readDenied: async (resolved) => {
-          if (!read) return undefined;
+          // No read_file tool, no layer to ask: nothing is read.
+          if (!read) return 'this build has no read_file tool';
           const verdict = await askChain(kernel, session, context.mode, read, { path: resolved }, `custom-command-include`);
           // Only an outright allow: a read the layers would ask about is not made without asking.
           return verdict.decision === 'allow' ? undefined : `${verdict.decision === 'deny' ? 'denied' : 'needs approval'} by ${verdict.layer}${verdict.reason ? `: ${verdict.reason}` : ''}`;
