@@ -7,7 +7,7 @@ import { Container, type ServiceIdentifier } from 'inversify';
 import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, NotificationPayload, PluginHooks } from '../types/hooks.js';
-import type { PermissionMode } from '../types/permissions.js';
+import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../types/permissions.js';
 import type { CliOptions, KernelApi, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
@@ -532,6 +532,20 @@ export class Kernel implements KernelApi {
 
   compactNow(mode: PermissionMode): Promise<boolean> {
     return this.mainSession.compact(mode);
+  }
+
+  async decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+    const { verdict } = await this.chain.decide(this.#raw, request);
+    await this.#raw.permissionDecided.promise({
+      request,
+      verdict,
+      allowed: verdict.decision === 'allow',
+      toolCallId: callId,
+      sessionId: request.sessionId,
+      agentId: request.agentId ?? 'main',
+      ...(request.parentAgentId ? { parentAgentId: request.parentAgentId } : {}),
+    });
+    return verdict;
   }
 }
 

@@ -6,7 +6,7 @@ import type { Container } from 'inversify';
 import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
 import type { NotificationPayload, PluginHooks } from '../types/hooks.js';
-import type { PermissionMode } from '../types/permissions.js';
+import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../types/permissions.js';
 import type { CliOptions, KernelApi } from '../types/plugin.js';
 import type { ToolRegistry } from '../types/services.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
@@ -82,6 +82,10 @@ export class PluginContext implements KernelApi {
   }
   compactNow(mode: PermissionMode): Promise<boolean> {
     return this.#kernel.compactNow(mode);
+  }
+  decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+    if (this.#kernel.decidePermission) return this.#kernel.decidePermission(request, callId);
+    return Promise.resolve({ decision: 'deny', layer: 'kernel', reason: 'this kernel cannot decide a plugin\'s own calls' });
   }
 }
 

@@ -29,6 +29,7 @@ import skills from './skills/index.js';
 import mcp from './mcp/index.js';
 import hooks from './hooks/index.js';
 import subagents from './subagents/index.js';
+import customCommands from './custom-commands/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -57,4 +58,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   mcp,
   hooks,
   subagents,
+  customCommands,
 ];

@@ -5,7 +5,7 @@ import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
 import type { ConfigSection } from './config.js';
 import type { NotificationPayload, PluginHooks } from './hooks.js';
-import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from './permissions.js';
+import type { ApprovalOutcome, ApprovalRequest, PermissionMode, PermissionRequest, PermissionVerdict } from './permissions.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from './session.js';
 import type { ToolRegistry } from './services.js';
 import type { PendingTrust } from './trust.js';
@@ -45,6 +45,14 @@ export interface KernelApi {
   run(options: RunOptions): AsyncIterable<AgentEvent>;
   /** The main session's `compact`. */
   compactNow(mode: PermissionMode): Promise<boolean>;
+  /**
+   * The permission chain's verdict on a call a plugin is about to make itself (a custom command's
+   * `!` line), decided exactly as a model's call is — every layer, the floors — without approval,
+   * and announced on `permissionDecided` (so the audit log has it) as allowed only when the verdict
+   * is an allow: the caller makes the call on an allow and on nothing else.
+   * Optional: a build without it makes such plugins refuse the call.
+   */
+  decidePermission?(request: PermissionRequest, callId: string): Promise<PermissionVerdict>;
 }
 
 export interface MewcodePlugin {

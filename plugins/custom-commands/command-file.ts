@@ -1,0 +1,160 @@
+/**
+ * Where command files live and what one holds. Roots, lowest precedence first: `~/.claude/commands`,
+ * `~/.mewcode/commands`, `<project>/.claude/commands`, `<project>/.mewcode/commands` — a later
+ * root's command replaces an earlier one of the same name (the project wins, as it does for skills).
+ * A file in a subfolder keeps its own name and shows the folder in its description, as Claude Code
+ * does ("(project:frontend)"); when two files share a name, the ones in subfolders are `folder:name`.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { readProjectTextFile } from '../../config/project-file.js';
+import { readFrontmatter } from './frontmatter.js';
+
+export type CommandScope = 'user' | 'project';
+
+export interface CommandRoot {
+  dir: string;
+  scope: CommandScope;
+}
+
+export interface CommandFile {
+  name: string;
+  file: string;
+  scope: CommandScope;
+  /** Subfolders below the root, joined by `:` ('' at the top). */
+  namespace: string;
+  description: string;
+  argumentHint?: string;
+  /** `allowed-tools` entries as written (`Bash(git status:*)`, `Read`). */
+  allowedTools: string[];
+  model?: string;
+  disableModelInvocation: boolean;
+  body: string;
+}
+
+export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[] {
+  const user: CommandRoot[] = [
+    { dir: path.join(homeDir, '.claude', 'commands'), scope: 'user' },
+    { dir: path.join(homeDir, '.mewcode', 'commands'), scope: 'user' },
+  ];
+  // Started in the home directory: its folders are the user's own (as the trust scan sees them).
+  if (path.resolve(projectRoot) === path.resolve(homeDir)) return user;
+  return [
+    ...user,
+    { dir: path.join(projectRoot, '.claude', 'commands'), scope: 'project' },
+    { dir: path.join(projectRoot, '.mewcode', 'commands'), scope: 'project' },
+  ];
+}
+
+const MAX_DEPTH = 4;
+const MAX_FILES = 1000;
+const MAX_FILE_BYTES = 256 * 1024;
+const NAME_PART = /^[A-Za-z0-9][\w-]*$/;
+
+/**
+ * `allowed-tools` as a list: a YAML list, or one string in either spelling — commas
+ * (`Read, Grep`) or spaces (`Read Grep`); a space inside a rule's parentheses does not split.
+ */
+export function toolList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
+  if (typeof value !== 'string') return [];
+  const entries: string[] = [];
+  let current = '';
+  let depth = 0;
+  for (const char of value) {
+    if (char === '(') depth++;
+    if (char === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current.trim()) entries.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  if (current.trim()) entries.push(current.trim());
+  return entries;
+}
+
+function truthy(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && /^(true|yes|on|1)$/i.test(value.trim())) || value === 1;
+}
+
+function firstLine(body: string): string {
+  return body.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('!`')) ?? '';
+}
+
+/**
+ * The `.md` files below a root, bounded in depth and number. A linked file is listed (the reader
+ * decides: a project's file must really lie inside the project); a linked folder is followed only
+ * in the user's own roots.
+ */
+async function markdownFiles(dir: string, scope: CommandScope): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (current: string, depth: number): Promise<void> => {
+    if (depth > MAX_DEPTH || found.length >= MAX_FILES) return;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      const target = entry.isSymbolicLink() ? await stat(full).catch(() => undefined) : undefined;
+      if (entry.isDirectory() || (scope === 'user' && target?.isDirectory())) await walk(full, depth + 1);
+      else if ((entry.isFile() || target?.isFile()) && entry.name.endsWith('.md') && found.length < MAX_FILES) found.push(full);
+    }
+  };
+  await walk(dir, 1);
+  return found;
+}
+
+/** Every command file of every root; a file that cannot be used is a warning naming it. */
+export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (message: string) => void): Promise<CommandFile[]> {
+  const byName = new Map<string, CommandFile>();
+  const loaded: CommandFile[] = [];
+  for (const root of roots) {
+    for (const file of await markdownFiles(root.dir, root.scope)) {
+      const relative = path.relative(root.dir, file);
+      const parts = relative.slice(0, -'.md'.length).split(path.sep);
+      if (!parts.every((part) => NAME_PART.test(part))) {
+        warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-" and "_"`);
+        continue;
+      }
+      // The shared reader of project-supplied files: inside the project, a regular file, bounded.
+      const read = readProjectTextFile(file, { maxBytes: MAX_FILE_BYTES, ...(root.scope === 'project' ? { root: path.dirname(path.dirname(root.dir)) } : {}) });
+      if (!read.ok) {
+        if (!read.missing) warn(`custom commands: ${file}: skipped: ${read.reason}`);
+        continue;
+      }
+      const parsed = await readFrontmatter(read.text);
+      if (!parsed.ok) {
+        warn(`custom commands: ${file}: skipped: ${parsed.error}`);
+        continue;
+      }
+      const data = parsed.data;
+      const hint = data['argument-hint'] ?? data.argument_hint;
+      const command: CommandFile = {
+        name: parts.at(-1)!,
+        file,
+        scope: root.scope,
+        namespace: parts.slice(0, -1).join(':'),
+        description: typeof data.description === 'string' && data.description.trim() ? data.description.trim() : firstLine(parsed.body),
+        ...(hint !== undefined && String(hint).trim() ? { argumentHint: String(hint).trim() } : {}),
+        allowedTools: toolList(data['allowed-tools'] ?? data.allowed_tools),
+        ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
+        disableModelInvocation: truthy(data['disable-model-invocation']),
+        body: parsed.body,
+      };
+      loaded.push(command);
+    }
+  }
+  // Same name in different subfolders: each keeps its folder in the name. Same full name in two
+  // roots: the later (higher-precedence) root's file wins.
+  const counts = new Map<string, number>();
+  for (const command of loaded) counts.set(command.name, (counts.get(command.name) ?? 0) + 1);
+  for (const command of loaded) {
+    const qualified = command.namespace && (counts.get(command.name) ?? 0) > 1 ? `${command.namespace}:${command.name}` : command.name;
+    byName.set(qualified, { ...command, name: qualified });
+  }
+  return [...byName.values()];
+}
+
+/** "(project)", "(user)", "(project:frontend)": where the command comes from, as Claude Code shows it. */
+export function scopeLabel(command: Pick<CommandFile, 'scope' | 'namespace'>): string {
+  return `(${command.scope}${command.namespace ? `:${command.namespace}` : ''})`;
+}

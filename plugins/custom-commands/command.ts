@@ -1,0 +1,79 @@
+/** One command file as a slash command: its body expanded (arguments, `@path`, `!` lines) into the prompt. */
+import type { Command, CommandResult } from '../../types/commands.js';
+import type { KernelApi } from '../../types/plugin.js';
+import type { AgentSession } from '../../types/session.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { TOKENS } from '../../types/tokens.js';
+import { placeArguments, substituteArguments } from './arguments.js';
+import { scopeLabel, type CommandFile } from './command-file.js';
+import { includeFiles } from './file-includes.js';
+import type { TurnNarrowing } from './narrowing.js';
+import { askChain, registeredTool } from './permission-check.js';
+import { hasShellLines, runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
+
+function projectTrusted(kernel: KernelApi): boolean {
+  return kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust).isTrusted() : false;
+}
+
+export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: CommandFile): Command {
+  const label = `/${file.name} (${file.file})`;
+  return {
+    name: file.name,
+    description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
+    ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
+    async run(session: AgentSession, args: string, context): Promise<CommandResult> {
+      // Text from a repository is harmless; running its commands is what trust is for.
+      if (file.scope === 'project' && hasShellLines(file.body) && !projectTrusted(kernel)) {
+        return {
+          isError: true,
+          output: `${label} runs shell commands (!\`…\` lines), and this project is not trusted: trust the workspace (mewcode --trust-project) to use it.`,
+        };
+      }
+      // The file's own `!` lines first: arguments and included files are placed after, never run.
+      // A command line may use the arguments too (`!\`git log $0\``): the user's own words, run only
+      // where the file put them, and judged by the permission chain like any command.
+      const shell = takeShellLines(file.body);
+      const typed = withoutSlots(args);
+      const commands = shell.commands.map((command) => placeArguments(command, typed));
+      let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed));
+      const read = registeredTool(kernel, 'read_file');
+      const included = await includeFiles(text, {
+        projectRoot: kernel.projectRoot,
+        homeDir: kernel.homeDir,
+        readDenied: async (resolved) => {
+          // No read_file tool, no layer to ask: nothing is read.
+          if (!read) return 'this build has no read_file tool';
+          const verdict = await askChain(kernel, session, context.mode, read, { path: resolved }, `custom-command-include`);
+          // Only an outright allow: a read the layers would ask about is not made without asking.
+          return verdict.decision === 'allow' ? undefined : `${verdict.decision === 'deny' ? 'denied' : 'needs approval'} by ${verdict.layer}${verdict.reason ? `: ${verdict.reason}` : ''}`;
+        },
+      });
+      for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);
+      text = included.text;
+      try {
+        text = await runShellLines(text, commands.map((c) => c.text), kernel, session, context.mode, label);
+      } catch (error) {
+        if (error instanceof ShellLineError) return { isError: true, output: error.message };
+        throw error;
+      }
+      let restore: (() => void) | undefined;
+      if (file.model && file.model !== 'inherit') {
+        const previous = session.currentProvider();
+        try {
+          session.switchModel({ model: file.model });
+        } catch (error) {
+          return { isError: true, output: `${label}: model "${file.model}" cannot be used: ${(error as Error).message}` };
+        }
+        restore = () => {
+          try {
+            session.switchModel({ provider: previous.id, model: previous.model });
+          } catch (error) {
+            kernel.warn(`${label}: the model could not be switched back to ${previous.model}: ${(error as Error).message}`);
+          }
+        };
+      }
+      narrowing.set(session, file.allowedTools, label, restore);
+      return { prompt: text.trim() };
+    },
+  };
+}

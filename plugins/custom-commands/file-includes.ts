@@ -1,0 +1,60 @@
+/**
+ * `@path` in a command's body includes that file's content, as an @-mention does in Claude Code.
+ * Only a project file: the path is resolved with links followed (sdk/path-containment) and must
+ * stay inside the project, and the permission chain is asked as for a `read_file` call: only an
+ * outright allow includes it, so a deny rule (`Read(.env)`) or a read that would ask keeps it out. A `@word` that names no file is left as written (an e-mail
+ * address, a decorator); a refused one is replaced by a note saying why.
+ */
+import { stat } from 'node:fs/promises';
+import { readProjectTextFile } from '../../config/project-file.js';
+import { containPath } from '../../sdk/path-containment.js';
+import { withoutSlots } from './shell-lines.js';
+
+/** At line start or after whitespace, as Claude Code recognises a mention. */
+const MENTION = /(^|\s)@([^\s`'"]+)/g;
+const MAX_INCLUDE_BYTES = 256 * 1024;
+
+export interface IncludeDeps {
+  projectRoot: string;
+  homeDir: string;
+  /** Why a read of this (resolved) path may not be made without asking; undefined when the layers allow it. */
+  readDenied(resolved: string): Promise<string | undefined>;
+}
+
+async function isFile(target: string): Promise<boolean> {
+  return (await stat(target).catch(() => undefined))?.isFile() ?? false;
+}
+
+async function includeOne(raw: string, deps: IncludeDeps): Promise<string | undefined> {
+  // Trailing punctuation of a sentence is not part of the path (`see @README.md.`).
+  const candidates = [raw, raw.replace(/[.,;:!?)\]]+$/, '')].filter((c, i, all) => c && all.indexOf(c) === i);
+  for (const candidate of candidates) {
+    const { inside, resolved } = await containPath(deps.projectRoot, candidate, deps.homeDir);
+    if (!inside) {
+      if (await isFile(resolved)) return `[@${candidate}: not included: the path is outside the project]`;
+      continue;
+    }
+    if (!(await isFile(resolved))) continue;
+    const denied = await deps.readDenied(resolved);
+    if (denied) return `[@${candidate}: not included: ${denied}]`;
+    // The shared reader of project files: a regular file really inside the project, bounded.
+    const read = readProjectTextFile(resolved, { root: deps.projectRoot, maxBytes: MAX_INCLUDE_BYTES });
+    if (!read.ok) return `[@${candidate}: not included: ${read.missing ? 'the file is gone' : read.reason}]`;
+    const content = withoutSlots(read.text);
+    const rest = raw.slice(candidate.length);
+    return `@${candidate}${rest}\n<file path="${candidate}">\n${content.replace(/\n$/, '')}\n</file>\n`;
+  }
+  return undefined;
+}
+
+export async function includeFiles(body: string, deps: IncludeDeps): Promise<{ text: string; refused: string[] }> {
+  const refused: string[] = [];
+  const replacements: string[] = [];
+  for (const match of body.matchAll(MENTION)) {
+    const included = await includeOne(match[2]!, deps);
+    if (included?.startsWith('[@')) refused.push(included);
+    replacements.push(included === undefined ? match[0] : `${match[1]}${included}`);
+  }
+  let index = 0;
+  return { text: body.replace(MENTION, () => replacements[index++]!), refused };
+}

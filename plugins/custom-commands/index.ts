@@ -1,0 +1,77 @@
+/**
+ * The custom-commands plugin: Markdown files in `~/.claude/commands`, `~/.mewcode/commands`,
+ * `<project>/.claude/commands` and `<project>/.mewcode/commands` become `/name` commands — in the
+ * terminal UI, in `mewcode -p "/name args"` and in `/help` — contributed through
+ * TOKENS.CommandProvider like the skills' commands. A skill or a built-in command of the same name
+ * wins (this plugin comes after them, and its own entry is left out with a warning naming the file).
+ */
+import { ContainerModule } from 'inversify';
+import type { Command, CommandProvider } from '../../types/commands.js';
+import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import { commandRoots, loadCommandFiles, type CommandFile } from './command-file.js';
+import { fileCommand } from './command.js';
+import { TurnNarrowing } from './narrowing.js';
+
+const NAME = 'custom-commands';
+const PROVIDER = Symbol.for('mewcode/custom-commands/Provider');
+
+class CustomCommands implements CommandProvider {
+  readonly narrowing = new TurnNarrowing();
+  #files: CommandFile[] = [];
+  #listing = false;
+  readonly #shadowWarned = new Set<string>();
+
+  constructor(private readonly kernel: KernelApi) {}
+
+  async load(): Promise<void> {
+    this.#files = await loadCommandFiles(commandRoots(this.kernel.homeDir, this.kernel.projectRoot), (message) => this.kernel.warn(message));
+  }
+
+  commands(): readonly Command[] {
+    // kernel.commands() asks every provider, this one included: while it is asked from here, none.
+    if (this.#listing) return [];
+    this.#listing = true;
+    let taken: Set<string>;
+    try {
+      taken = new Set(this.kernel.commands().map((command) => command.name));
+    } finally {
+      this.#listing = false;
+    }
+    const list: Command[] = [];
+    for (const file of this.#files) {
+      if (taken.has(file.name)) {
+        if (!this.#shadowWarned.has(file.file)) {
+          this.#shadowWarned.add(file.file);
+          this.kernel.warn(`custom commands: ${file.file}: /${file.name} is already a skill or built-in command, which wins; this file is not used`);
+        }
+        continue;
+      }
+      list.push(fileCommand(this.kernel, this.narrowing, file));
+    }
+    // Skills may reload later: the list is rebuilt each time it is asked for.
+    return list;
+  }
+}
+
+export default definePlugin({
+  name: NAME,
+  version: '0.1.0',
+  bindings: new ContainerModule(({ bind }) => {
+    bind<CustomCommands>(PROVIDER)
+      .toDynamicValue((context) => new CustomCommands(context.get<KernelApi>(TOKENS.Kernel)))
+      .inSingletonScope();
+    bind(TOKENS.CommandProvider)
+      .toDynamicValue((context) => context.get<CustomCommands>(PROVIDER))
+      .inSingletonScope();
+  }),
+  async apply(kernel) {
+    const provider = kernel.container.get<CustomCommands>(PROVIDER);
+    await provider.load();
+    kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
+      provider.narrowing.promptSubmitted(context);
+      return submission;
+    });
+    kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => provider.narrowing.decide(decision, context));
+  },
+});

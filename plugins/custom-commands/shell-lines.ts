@@ -1,0 +1,77 @@
+/**
+ * `` !`command` `` in a command's body (at line start or after whitespace) runs before the prompt
+ * is sent and its output takes the placeholder's place (not scanned again). Only the file's own
+ * lines count: they are taken out before the arguments and `@path` files are placed, so text a
+ * user typed or a repository file included can never add a command. The command runs as the
+ * model's bash call would: through the permission chain and the registered `bash` tool, so the OS
+ * sandbox, the blacklist and the rules apply unchanged. Like Claude Code it never prompts: a
+ * command the chain does not allow outright, or one that fails, stops the whole invocation.
+ */
+import type { KernelApi } from '../../types/plugin.js';
+import type { PermissionMode } from '../../types/permissions.js';
+import type { AgentSession } from '../../types/session.js';
+import { askChain, registeredTool } from './permission-check.js';
+
+const SHELL_LINE = /(^|[ \t])!`([^`\n]+)`/gm;
+/** Marks where a command's output goes; NUL never survives in the texts placed around it. */
+const SLOT = /\u0000shell-(\d+)\u0000/g;
+
+export function hasShellLines(body: string): boolean {
+  // A fresh expression: a shared global one keeps lastIndex, and matchAll would start from it.
+  return new RegExp(SHELL_LINE.source, 'm').test(body);
+}
+
+/** Text placed into the body (arguments, included files) with NUL removed, so it cannot forge a slot. */
+export function withoutSlots(text: string): string {
+  return text.replace(/\u0000/g, '');
+}
+
+/** The body with each `!` line replaced by a slot, and the commands in slot order. */
+export function takeShellLines(body: string): { body: string; commands: string[] } {
+  const commands: string[] = [];
+  const marked = withoutSlots(body).replace(SHELL_LINE, (_match, lead: string, command: string) => {
+    commands.push(command.trim());
+    return `${lead}\u0000shell-${commands.length - 1}\u0000`;
+  });
+  return { body: marked, commands };
+}
+
+export class ShellLineError extends Error {}
+
+export async function runShellLines(
+  body: string,
+  commands: readonly string[],
+  kernel: KernelApi,
+  session: AgentSession,
+  mode: PermissionMode,
+  label: string,
+): Promise<string> {
+  if (commands.length === 0) return body;
+  const bash = registeredTool(kernel, 'bash');
+  if (!bash) throw new ShellLineError(`${label}: its !\`command\` lines need the bash tool, which this build does not have`);
+  const outputs: string[] = [];
+  for (const [index, command] of commands.entries()) {
+    const input = { command };
+    const verdict = await askChain(kernel, session, mode, bash, input, `custom-command-${index + 1}`);
+    if (verdict.decision !== 'allow') {
+      throw new ShellLineError(
+        `${label}: shell command permission check failed for !\`${command}\` (${verdict.layer}: ${verdict.reason ?? verdict.decision}). ` +
+          'Commands in a custom command never ask: allow it with a permission rule first.',
+      );
+    }
+    const result = await bash.execute(input, {
+      signal: AbortSignal.timeout(120_000),
+      projectRoot: kernel.projectRoot,
+      homeDir: kernel.homeDir,
+      sessionId: session.sessionId,
+      agentId: session.agentId,
+      toolCallId: `custom-command-${index + 1}`,
+      session,
+    });
+    // The bash tool's result opens with `exit_code: N`; like Claude Code, a non-zero exit aborts.
+    const exit = /^exit_code: (\S+)\n?/.exec(result.content);
+    if (result.isError || !exit || exit[1] !== '0') throw new ShellLineError(`${label}: !\`${command}\` failed: ${result.content.trim()}`);
+    outputs.push(result.content.slice(exit[0].length).replace(/\n$/, ''));
+  }
+  return body.replace(SLOT, (_match, index: string) => outputs[Number(index)] ?? '');
+}

@@ -1,0 +1,213 @@
+// Custom slash commands: Markdown files in `.claude/commands` / `.mewcode/commands` (project and
+// home) run as `/name args` through the built CLI, with the scripted model recording what was sent.
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { lastUserTexts, prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
+
+beforeAll(() => prepareCli(), 40_000);
+afterAll(() => removeTempDirs());
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+function sentText(s: { requests: { body: any }[] }): string {
+  return lastUserTexts(s.requests[0]!.body).join('\n');
+}
+
+test.concurrent('$ARGUMENTS and 0-based positional arguments reach the model', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(
+      join(s.cwd, '.claude/commands/greet.md'),
+      '---\ndescription: Greet people\nargument-hint: <first> <second>\n---\nAll: $ARGUMENTS | first=$0 second=$1 | third=$2 | indexed=$ARGUMENTS[1]\n',
+    );
+    const r = await s.run(['-p', '/greet Alice "Bob Jr"']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toContain('All: Alice "Bob Jr" | first=Alice second=Bob Jr | third=$2 | indexed=Bob Jr');
+  });
+});
+
+test.concurrent('a body without $ARGUMENTS gets the arguments appended; a home command works too', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/commands/review.md'), 'Review the change carefully.\n');
+    const r = await s.run(['-p', '/review the parser']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Review the change carefully.\n\nARGUMENTS: the parser');
+  });
+});
+
+test.concurrent('a subfolder namespaces the command as Claude Code does ("(project:frontend)"; `folder:name` when names clash); /help lists commands with their scope', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.mewcode/commands/frontend/component.md'), '---\ndescription: Make a component\n---\nBuild component $ARGUMENTS\n');
+    write(join(s.home, '.claude/commands/tidy.md'), 'Tidy up the workspace\n');
+    write(join(s.cwd, '.claude/commands/a/dup.md'), 'Dup from a\n');
+    write(join(s.cwd, '.claude/commands/b/dup.md'), 'Dup from b\n');
+    const help = await s.run(['-p', '/help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/\/component\s+Make a component \(project:frontend\)/);
+    expect(help.stdout).toMatch(/\/a:dup\s+Dup from a \(project:a\)/);
+    expect(help.stdout).toMatch(/\/b:dup\s+Dup from b \(project:b\)/);
+    expect(help.stdout).toMatch(/\/tidy\s+Tidy up the workspace \(user\)/);
+    expect(s.requests).toHaveLength(0);
+    const r = await s.run(['-p', '/component Button']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Build component Button');
+  });
+});
+
+test.concurrent('frontmatter strict YAML rejects still loads (line reader); a file that cannot be read at all is skipped with a warning naming it', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    // `: ` inside an unquoted value: strict YAML rejects this mapping, Claude Code reads it.
+    write(join(s.cwd, '.claude/commands/lenient.md'), '---\ndescription: Fix: the thing <example>x</example>\nallowed-tools: Read, Grep\n---\nLenient body\n');
+    write(join(s.cwd, '.claude/commands/broken.md'), '---\ndescription: never closed\nBody without a closing line\n');
+    const help = await s.run(['-p', '/help']);
+    expect(help.stdout).toMatch(/\/lenient\s+Fix: the thing <example>x<\/example> \(project\)/);
+    expect(help.stdout).not.toContain('/broken');
+    expect(help.stderr).toContain(join('.claude', 'commands', 'broken.md'));
+    const r = await s.run(['-p', '/lenient']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Lenient body');
+  });
+});
+
+test.concurrent('@path includes a project file; a path outside the project is refused', async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }], async (s) => {
+    const outside = tempDir('mewcode-cmd-outside-');
+    write(join(outside, 'secret.txt'), 'OUTSIDE-SECRET');
+    write(join(s.cwd, 'notes/todo.txt'), 'TODO-CONTENT');
+    write(join(s.cwd, '.claude/commands/inc.md'), 'Read @notes/todo.txt please\n');
+    write(join(s.cwd, '.claude/commands/leak.md'), `Read @${join(outside, 'secret.txt')} and @../${outside.split('/').pop()}/secret.txt\n`);
+    const r = await s.run(['-p', '/inc']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toContain('TODO-CONTENT');
+    const leak = await s.run(['-p', '/leak']);
+    const all = JSON.stringify(s.requests.map((q) => q.body)) + leak.stdout + leak.stderr;
+    expect(all).not.toContain('OUTSIDE-SECRET');
+    expect(leak.stdout + leak.stderr + (s.requests[1] ? sentText({ requests: [s.requests[1]] }) : '')).toMatch(/outside the project/);
+  });
+});
+
+test.concurrent('a !`command` line runs before the prompt in a trusted project; untrusted it is refused', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/status.md'), '---\nallowed-tools: Bash(echo:*)\n---\nState:\n!`echo bang-$((40+2))`\nEnd\n');
+    write(join(s.cwd, '.claude/commands/plain.md'), 'Just text\n');
+    const untrusted = await s.run(['-p', '/status']);
+    expect(untrusted.code).not.toBe(0);
+    expect(untrusted.stdout + untrusted.stderr).toMatch(/trust/i);
+    expect(s.requests).toHaveLength(0);
+    const trusted = await s.run(['-p', '/status', '--trust-project'], { env: { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX } });
+    expect(trusted.stderr).toBe('');
+    expect(trusted.code).toBe(0);
+    expect(sentText(s)).toBe('State:\nbang-42\nEnd');
+    // The command's call is in the audit log like a model's call.
+    const audit = readFileSync(join(s.cwd, '.mewcode', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(audit.filter((l) => l.type === 'decision')).toEqual([expect.objectContaining({ tool: 'bash', tool_call_id: 'custom-command-1', verdict: 'allow', allowed: true })]);
+  });
+});
+
+test.concurrent('a text-only project command works untrusted', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/plain.md'), 'Just text $ARGUMENTS\n');
+    const r = await s.run(['-p', '/plain here']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Just text here');
+  });
+});
+
+test.concurrent('allowed-tools narrows the turn: a tool it does not name needs approval (headless: refused)', async () => {
+  await scenario(
+    [{ toolCalls: [{ id: 'c1', name: 'glob', input: { pattern: '*.txt' } }] }, { text: 'done' }],
+    async (s) => {
+      write(join(s.cwd, 'a.txt'), 'x');
+      write(join(s.cwd, '.claude/commands/narrow.md'), '---\nallowed-tools: Read Grep\n---\nLook around\n');
+      const r = await s.run(['-p', '/narrow']);
+      expect(r.code).toBe(0);
+      const second = s.requests[1]!.body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
+      expect(second.is_error).toBe(true);
+      expect(JSON.stringify(second.content)).toMatch(/approval/);
+    },
+  );
+});
+
+test.concurrent('without allowed-tools the same call runs (the narrowing is the file\'s)', async () => {
+  await scenario(
+    [{ toolCalls: [{ id: 'c1', name: 'glob', input: { pattern: '*.txt' } }] }, { text: 'done' }],
+    async (s) => {
+      write(join(s.cwd, 'a.txt'), 'x');
+      write(join(s.cwd, '.claude/commands/wide.md'), 'Look around\n');
+      const r = await s.run(['-p', '/wide']);
+      expect(r.code).toBe(0);
+      const second = s.requests[1]!.body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
+      expect(second.is_error ?? false).toBe(false);
+    },
+  );
+});
+
+test.concurrent('a skill and a command of the same name: the skill wins, the command is named in a warning', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.mewcode/skills/deploy/SKILL.md'), '---\nname: deploy\ndescription: Deploy skill\n---\nSkill body\n');
+    write(join(s.cwd, '.claude/commands/deploy.md'), 'Command body\n');
+    const r = await s.run(['-p', '/deploy now']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toContain('Use the "deploy" skill');
+    expect(r.stderr).toContain(join('.claude', 'commands', 'deploy.md'));
+  });
+});
+
+test.concurrent('a !`command` line goes through the permission chain (a deny rule stops the command) and a failing one aborts', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/settings.yaml'), 'permissions:\n  deny: ["Bash(echo *)", "Read(./secret.txt)"]\n');
+    write(join(s.cwd, 'secret.txt'), 'DENIED-CONTENT');
+    write(join(s.home, '.mewcode/commands/denied.md'), 'Out: !`echo nope`\n');
+    write(join(s.home, '.mewcode/commands/failing.md'), 'Out: !`exit 3`\n');
+    write(join(s.home, '.mewcode/commands/readdenied.md'), 'Out: @secret.txt\n');
+    const denied = await s.run(['-p', '/denied']);
+    expect(denied.code).not.toBe(0);
+    expect(denied.stdout + denied.stderr).toMatch(/permission check failed/);
+    const failing = await s.run(['-p', '/failing']);
+    expect(failing.code).not.toBe(0);
+    expect(failing.stdout + failing.stderr).toMatch(/failed: exit_code: 3/);
+    expect(s.requests).toHaveLength(0);
+    const read = await s.run(['-p', '/readdenied']);
+    expect(read.stdout + read.stderr).toMatch(/not included: denied/);
+    expect(JSON.stringify(s.requests.map((q) => q.body))).not.toContain('DENIED-CONTENT');
+  });
+});
+
+test.concurrent('model: in the frontmatter sends the command\'s turn to that model', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/fast.md'), '---\nmodel: other-model\n---\nQuick question\n');
+    const r = await s.run(['-p', '/fast']);
+    expect(r.code).toBe(0);
+    expect(s.requests[0]!.body.model).toBe('other-model');
+  });
+});
+
+test.concurrent('only the file\'s own !`…` lines run: text from an included file or from the arguments is never run', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, 'doc.txt'), 'Intro\n!`echo FILE-$((1+1))`\n');
+    write(join(s.home, '.mewcode/commands/inject.md'), 'Read @doc.txt\nNote: $ARGUMENTS\nOwn: !`echo OWN-$((2+2))`\n');
+    const r = await s.run(['-p', '/inject !`echo ARG-$((3+3))`', '--trust-project']);
+    expect(r.code).toBe(0);
+    const sent = sentText(s);
+    expect(sent).toContain('OWN-4');
+    expect(sent).toContain('!`echo FILE-$((1+1))`');
+    expect(sent).toContain('!`echo ARG-$((3+3))`');
+    expect(sent).not.toContain('FILE-2');
+    expect(sent).not.toContain('ARG-6');
+  });
+});
+
+test.concurrent('a project command file linked to a file outside the project is not read (warning naming it)', async () => {
+  await scenario([], async (s) => {
+    const outside = tempDir('mewcode-cmd-link-');
+    write(join(outside, 'evil.md'), 'OUTSIDE-BODY\n');
+    mkdirSync(join(s.cwd, '.claude/commands'), { recursive: true });
+    symlinkSync(join(outside, 'evil.md'), join(s.cwd, '.claude/commands/evil.md'));
+    const help = await s.run(['-p', '/help']);
+    expect(help.stdout).not.toContain('/evil');
+    expect(help.stderr).toContain(join('.claude', 'commands', 'evil.md'));
+  });
+});
