@@ -64,8 +64,10 @@ test("the program loads without Node's HTTP, TLS and zlib modules: a fetch loads
   const mainChunk = readdirSync(join(REPO_ROOT, 'dist', 'chunks')).find((f) => f.startsWith('main-') && f.endsWith('.js'));
   expect(mainChunk).toBeDefined();
   // The fetch is internal (not exported by mewcode/sdk): bundled here from its source as the build does.
-  const fetchModule = join(tempDir('mewcode-node-fetch-'), 'node-fetch.mjs');
-  buildSync({ entryPoints: [join(REPO_ROOT, 'sdk', 'http', 'node-fetch.ts')], bundle: true, platform: 'node', format: 'esm', outfile: fetchModule, logLevel: 'silent' });
+  // Split as the build splits, so what the fetch imports on demand (the proxy agents) stays on demand.
+  const fetchDir = tempDir('mewcode-node-fetch-');
+  buildSync({ entryPoints: [join(REPO_ROOT, 'sdk', 'http', 'node-fetch.ts')], bundle: true, splitting: true, platform: 'node', format: 'esm', outdir: fetchDir, outExtension: { '.js': '.mjs' }, logLevel: 'silent' });
+  const fetchModule = join(fetchDir, 'node-fetch.mjs');
   const script = [
     "const loaded = () => process.moduleLoadList.filter((m) => /^NativeModule (http|https|zlib)$/.test(m)).map((m) => m.slice(13)).sort();",
     `await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'chunks', mainChunk!)).href)});`,
