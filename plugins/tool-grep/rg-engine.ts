@@ -25,10 +25,10 @@
  * descriptor, which gives its current content; one that can no longer be opened is counted
  * unreadable. Outside content can never reach the result.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { inPackageDirectory } from '../../config/project-file.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
+import { spawnRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { withSelectionArgs } from '../../sdk/search-common/ripgrep-selection.js';
 import { joinRoot } from '../../sdk/search-common/walker.js';
 import type { CompiledPattern } from './pattern.js';
@@ -173,9 +173,7 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
   };
 
   return new Promise((resolve) => {
-    const env = { ...process.env };
-    delete env.RIPGREP_CONFIG_PATH;
-    const child = spawn(options.rgPath, args, { cwd: options.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnRipgrep(options.rgPath, options.root, args);
     let stderr = '';
     let stopped: 'deadline' | 'aborted' | undefined;
     let spawnError: Error | undefined;

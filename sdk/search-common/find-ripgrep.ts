@@ -1,6 +1,8 @@
 /** Locating the `rg` executable on PATH (once per process; no process is started for it). */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 let cached: { key: string; found: string | undefined } | undefined;
 
@@ -26,4 +28,15 @@ export function findRipgrep(envPath: string | undefined = process.env.PATH): str
   }
   cached = { key, found };
   return found;
+}
+
+/**
+ * Starts `rg` in `cwd` with `args`, its output piped. A user's RIPGREP_CONFIG_PATH is dropped:
+ * a config file could add flags (follow links, search hidden or ignored files) the tools' own
+ * rules did not choose.
+ */
+export function spawnRipgrep(rgPath: string, cwd: string, args: readonly string[]): ChildProcessByStdio<null, Readable, Readable> {
+  const env = { ...process.env };
+  delete env.RIPGREP_CONFIG_PATH;
+  return spawn(rgPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }

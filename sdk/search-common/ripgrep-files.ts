@@ -4,7 +4,7 @@
  * process only splits its NUL-separated output. Names are bytes: one that is not valid UTF-8 is
  * shown decoded (U+FFFD for the bad bytes) and handed over as bytes too, to be opened as it is.
  */
-import { spawn } from 'node:child_process';
+import { spawnRipgrep } from './find-ripgrep.js';
 import { withSelectionArgs } from './ripgrep-selection.js';
 
 export interface RipgrepListOptions {
@@ -34,9 +34,7 @@ export function listWithRipgrep(options: RipgrepListOptions): Promise<RipgrepLis
 
 function run(options: RipgrepListOptions, args: string[]): Promise<RipgrepListOutcome> {
   return new Promise((resolve) => {
-    const env = { ...process.env };
-    delete env.RIPGREP_CONFIG_PATH;
-    const child = spawn(options.rgPath, args, { cwd: options.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnRipgrep(options.rgPath, options.root, args);
     let stderr = '';
     let stopped: 'deadline' | 'aborted' | undefined;
     let spawnError: Error | undefined;
