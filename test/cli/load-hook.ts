@@ -1,6 +1,7 @@
 /**
  * Which ES modules a child process of the built CLI loads: a resolve hook (node:module register,
- * given through NODE_OPTIONS=--import) appends every file URL it resolves to a log.
+ * given through NODE_OPTIONS=--import and so inherited by child processes) appends `<pid> <url>`
+ * for every file it resolves to a log.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ let log;
 export function initialize(data) { log = data.log; }
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  if (result.url.startsWith('file:')) appendFileSync(log, result.url + '\\n');
+  if (result.url.startsWith('file:')) appendFileSync(log, process.pid + ' ' + result.url + '\\n');
   return result;
 }
 `,
@@ -27,7 +28,15 @@ export async function resolve(specifier, context, next) {
   return { nodeOptions: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, log };
 }
 
+/** Each resolve the hook saw: the process and the file's URL. */
+export function loadRecords(log: string): { pid: number; url: string }[] {
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => {
+    const space = line.indexOf(' ');
+    return { pid: Number(line.slice(0, space)), url: line.slice(space + 1) };
+  });
+}
+
 /** The files the hook saw resolve, each once. */
 export function loadedFiles(log: string): string[] {
-  return [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((url) => fileURLToPath(url));
+  return [...new Set(loadRecords(log).map((record) => record.url))].map((url) => fileURLToPath(url));
 }

@@ -2,33 +2,12 @@
 // (sdk/shell-command/parser-process.ts): V8's background recompile of the grammar would otherwise
 // hold MewCode's exit after every run that parsed a command. A module-resolve hook, inherited by
 // the parser's process through NODE_OPTIONS, records which process loads what.
-import { writeFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { prepareCli, removeTempDirs, scenario } from './helpers.js';
+import { hookImport, loadRecords } from './load-hook.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
-
-function loadRecorder(): { nodeOptions: string; log: string } {
-  const dir = tempDir('mewcode-parser-hook-');
-  const log = join(dir, 'loaded.txt');
-  writeFileSync(
-    join(dir, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-let log;
-export function initialize(data) { log = data.log; }
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(log, process.pid + ' ' + result.url + '\\n');
-  return result;
-}
-`,
-  );
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } });\n`);
-  writeFileSync(log, '');
-  return { nodeOptions: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, log };
-}
 
 /** Running (a killed process whose parent is gone may stay a zombie until something reaps it). */
 const running = (pid: number): boolean => {
@@ -42,13 +21,13 @@ const running = (pid: number): boolean => {
 
 test('a run that calls bash parses the command in a child process, which is gone when MewCode exits', async () => {
   await scenario([{ text: 'Running.', toolCalls: [{ id: 'call_1', name: 'bash', input: { command: 'echo parsed-elsewhere' } }] }, { text: 'Done.' }], async (s) => {
-    const recorder = loadRecorder();
+    const recorder = hookImport();
     const result = await s.run(['-p', 'run it', '--permission-mode', 'bypassPermissions'], { env: { NODE_OPTIONS: recorder.nodeOptions } });
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     expect(JSON.stringify(s.requests[1]?.body)).toContain('parsed-elsewhere');
-    const lines = readFileSync(recorder.log, 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]);
-    const main = Number(lines.find(([, url]) => url.endsWith('/dist/mewcode.js'))?.[0]);
-    const parserPids = [...new Set(lines.filter(([, url]) => url.includes('/web-tree-sitter/')).map(([pid]) => Number(pid)))];
+    const records = loadRecords(recorder.log);
+    const main = records.find(({ url }) => url.endsWith('/dist/mewcode.js'))?.pid;
+    const parserPids = [...new Set(records.filter(({ url }) => url.includes('/web-tree-sitter/')).map(({ pid }) => pid))];
     expect(Number.isInteger(main)).toBe(true);
     expect(parserPids.length).toBe(1);
     expect(parserPids).not.toContain(main);

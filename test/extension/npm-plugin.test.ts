@@ -3,14 +3,13 @@
  * project's node_modules by the name in `plugins:`. A version mismatch, a throwing plugin and a
  * missing package are each reported by name while the run goes on.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KERNEL_VERSION } from '../../kernel/version.js';
 import { startScriptedServer, type ScriptedServer } from '../scripted-server/index.js';
+import { runCli } from './run-built-cli.js';
 
-const CLI = path.resolve('bin/mewcode.js');
 
 async function writePackage(root: string, name: string, source: string, manifest: Record<string, unknown> = {}): Promise<void> {
   const dir = path.join(root, 'node_modules', name);
@@ -18,21 +17,6 @@ async function writePackage(root: string, name: string, source: string, manifest
   // ESM-only, "import"-only exports: the shape require.resolve refuses and the loader must handle.
   await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', type: 'module', exports: { '.': { import: './index.js' } }, ...manifest }));
   await writeFile(path.join(dir, 'index.js'), source);
-}
-
-function runCli(cwd: string, home: string, server: ScriptedServer, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, MEWCODE_PROVIDER: 'anthropic', MEWCODE_MODEL: 'x' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 let server: ScriptedServer;

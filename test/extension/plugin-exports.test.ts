@@ -5,13 +5,12 @@
  * package exporting both `import` and `require` is loaded as the ES module. A subpath the package
  * does not export, and a target that leaves the package, are reported by name and skipped.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startScriptedServer, type ScriptedServer } from '../scripted-server/index.js';
+import { runCli } from './run-built-cli.js';
 
-const CLI = path.resolve('bin/mewcode.js');
 
 /** A plugin module contributing one tool named `name` (ESM or CommonJS). */
 function pluginSource(name: string, format: 'esm' | 'cjs'): string {
@@ -32,21 +31,6 @@ async function writePackage(root: string, name: string, manifest: Record<string,
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), text);
   }
-}
-
-function runCli(cwd: string, home: string, server: ScriptedServer, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, MEWCODE_PROVIDER: 'anthropic', MEWCODE_MODEL: 'x' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 let server: ScriptedServer | undefined;

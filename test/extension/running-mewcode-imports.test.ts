@@ -4,14 +4,13 @@
  * with its dev dependencies, a project with its own copy) or where no `mewcode` package can be
  * found at all (a plugin file named by path).
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KERNEL_VERSION } from '../../kernel/version.js';
 import { startScriptedServer, type ScriptedServer } from '../scripted-server/index.js';
+import { CLI, runCli } from './run-built-cli.js';
 
-const CLI = path.resolve('bin/mewcode.js');
 
 /** A plugin contributing tool `name`, whose answer says which MewCode it got: the kernel version and whether `mewcode` and `mewcode/sdk` agree. */
 function pluginSource(name: string): string {
@@ -36,21 +35,6 @@ async function secondCopy(dir: string): Promise<void> {
   await mkdir(copy, { recursive: true });
   await writeFile(path.join(copy, 'package.json'), JSON.stringify({ name: 'mewcode', version: '0.1.9', type: 'module', exports: { '.': './index.js', './sdk': './index.js' } }));
   await writeFile(path.join(copy, 'index.js'), "throw new Error('a second MewCode was loaded from ' + import.meta.url);\n");
-}
-
-function runCli(cwd: string, home: string, server: ScriptedServer, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, MEWCODE_PROVIDER: 'anthropic', MEWCODE_MODEL: 'x' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 let server: ScriptedServer | undefined;
