@@ -16,5 +16,6 @@ export * from './session.js';
 export * from './session-store.js';
 export * from './subagents.js';
 export * from './commands.js';
+export * from './claude-plugins.js';
 export * from './hook-catalogue.js';
 export * from './tokens.js';

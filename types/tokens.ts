@@ -18,6 +18,7 @@ import type { SessionStore } from './session-store.js';
 import type { SubagentRunner } from './subagents.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
+import type { ClaudePluginRootSource } from './claude-plugins.js';
 import type { WorkspaceTrust } from './trust.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
@@ -70,4 +71,6 @@ export const TOKENS = {
   SubagentRunner: token<SubagentRunner>('SubagentRunner'),
   /** ManagedPolicy: the organisation's managed settings (bound by the kernel; empty when none). */
   ManagedPolicy: token<ManagedPolicy>('ManagedPolicy'),
+  /** multi-bound: sources of the Claude Code plugin directories enabled for this run (types/claude-plugins.ts). */
+  ClaudePluginRoots: token<ClaudePluginRootSource>('ClaudePluginRoots'),
 } as const;
