@@ -92,6 +92,11 @@ export async function dispatchPluginSubcommand(argv: readonly string[], plugins:
     out: terminal.out,
     err: terminal.err,
     bootKernel: (options) => bootForInspection(place, options.trustProject, plugins),
+    openRun: async (options, ui) => {
+      const { openRun } = await import('./open-run.js');
+      const kernel = await openRun(options, plugins, ui, { homeDir: place.homeDir, env: place.env });
+      return { kernel, shutdown: () => kernel.shutdown() };
+    },
   };
   try {
     return await entry.item.run(context);

@@ -7,7 +7,7 @@
  * never loads it.
  */
 import type { ResolvedConfig } from './config.js';
-import type { KernelApi } from './plugin.js';
+import type { CliOptions, KernelApi, UserInterface } from './plugin.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /**
@@ -40,6 +40,20 @@ export interface SubcommandContext extends CliWriters {
    * boot (the message names the plugin or setting). Shut it down.
    */
   bootKernel(options: { trustProject: boolean }): Promise<InspectionKernel>;
+  /**
+   * Boot this build's kernel for a real run, as `mewcode -p` would (workspace trust, configuration,
+   * plugins and their start(), the session started, or resumed when the options name one), with
+   * `ui` as its front end: for a command that is itself a front end running several sessions (the
+   * editor protocol's `mewcode acp`). `options.cwd` is the session's project. Throws an Error whose
+   * message names the plugin or setting when it cannot boot. Shut it down when done.
+   */
+  openRun(options: CliOptions, ui: UserInterface): Promise<RunningKernel>;
+}
+
+/** A kernel booted for a real run by `SubcommandContext.openRun`. */
+export interface RunningKernel {
+  readonly kernel: KernelApi;
+  shutdown(): Promise<void>;
 }
 
 /** A subcommand's name: lower case letters, digits and dashes, starting with a letter. */

@@ -22,6 +22,7 @@ export function capturedContext(argv: readonly string[], place: { cwd?: string; 
       err += text;
     },
     bootKernel: () => Promise.reject(new Error('this test boots no kernel')),
+    openRun: () => Promise.reject(new Error('this test opens no run')),
   };
   return { context, out: () => out, err: () => err };
 }
