@@ -92,9 +92,9 @@ export async function dispatchPluginSubcommand(argv: readonly string[], plugins:
     out: terminal.out,
     err: terminal.err,
     bootKernel: (options) => bootForInspection(place, options.trustProject, plugins),
-    openRun: async (options, ui) => {
+    openRun: async (options, ui, extraPlugins = []) => {
       const { openRun } = await import('./open-run.js');
-      const kernel = await openRun(options, plugins, ui, { homeDir: place.homeDir, env: place.env });
+      const kernel = await openRun(options, [...plugins, ...extraPlugins], ui, { homeDir: place.homeDir, env: place.env });
       return { kernel, shutdown: () => kernel.shutdown() };
     },
   };

@@ -7,7 +7,7 @@
  * never loads it.
  */
 import type { ResolvedConfig } from './config.js';
-import type { CliOptions, KernelApi, UserInterface } from './plugin.js';
+import type { CliOptions, KernelApi, MewcodePlugin, UserInterface } from './plugin.js';
 import type { WorkspaceTrust } from './trust.js';
 
 /**
@@ -45,9 +45,10 @@ export interface SubcommandContext extends CliWriters {
    * plugins and their start(), the session started, or resumed when the options name one), with
    * `ui` as its front end: for a command that is itself a front end running several sessions (the
    * editor protocol's `mewcode acp`). `options.cwd` is the session's project. Throws an Error whose
-   * message names the plugin or setting when it cannot boot. Shut it down when done.
+   * message names the plugin or setting when it cannot boot. Shut it down when done. `extraPlugins`
+   * join this run's plugin set (e.g. bindings only this front end can provide).
    */
-  openRun(options: CliOptions, ui: UserInterface): Promise<RunningKernel>;
+  openRun(options: CliOptions, ui: UserInterface, extraPlugins?: readonly MewcodePlugin[]): Promise<RunningKernel>;
 }
 
 /** A kernel booted for a real run by `SubcommandContext.openRun`. */

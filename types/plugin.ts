@@ -161,6 +161,14 @@ export interface CliOptions {
   continueLatest?: boolean;
   /** `--resume <id>`: resume this session. */
   resumeId?: string;
+  /**
+   * MCP servers this run adds to the configured ones, keyed by name, each in `.mcp.json`'s
+   * `mcpServers` shape (`{command, args, env}` or `{type: 'http'|'sse', url, headers}`): from
+   * `--mcp-config` or a front end (an editor's `session/new`, the programmatic API). They are the
+   * user's own choice, so they need no workspace trust; a name taken by a configured server wins
+   * over the configured one.
+   */
+  mcpServers?: Readonly<Record<string, unknown>>;
 }
 
 /**
