@@ -8,7 +8,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readProjectTextFile } from '../../config/project-file.js';
-import { readFrontmatter } from './frontmatter.js';
+import { readFrontmatter } from '../../sdk/frontmatter.js';
 
 export type CommandScope = 'user' | 'project';
 
@@ -123,7 +123,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       }
       const parsed = await readFrontmatter(read.text);
       if (!parsed.ok) {
-        warn(`custom commands: ${file}: skipped: ${parsed.error}`);
+        warn(`custom commands: ${file}:${parsed.line}: ${parsed.message}; skipped`);
         continue;
       }
       const data = parsed.data;
