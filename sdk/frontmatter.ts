@@ -29,6 +29,13 @@ export const DEFINITION_KEYS: readonly string[] = [
   'agent', 'arguments', 'when_to_use', 'shell', 'paths', 'license', 'metadata', 'version', 'compatibility', 'mode', 'fork_context',
 ];
 
+/**
+ * The longest frontmatter read. Real ones are a few keys (an agent's examples make a few KiB);
+ * YAML's time grows faster than its length (tens of thousands of keys take seconds), and a
+ * project's files are read at every start, trusted or not.
+ */
+export const MAX_FRONTMATTER_CHARS = 32 * 1024;
+
 export interface FrontmatterOptions {
   /** Keys that always start an entry in the line reader (default DEFINITION_KEYS). */
   keys?: readonly string[];
@@ -129,6 +136,7 @@ export function parseFrontmatter(raw: string, options: FrontmatterOptions = {}):
     lenient,
   });
   if (!split.hasFrontmatter || split.yaml.trim() === '') return done({}, {}, false);
+  if (split.yaml.length > MAX_FRONTMATTER_CHARS) return { ok: false, line: FIRST_LINE, message: `the frontmatter is ${split.yaml.length} characters, over the ${MAX_FRONTMATTER_CHARS} read (a frontmatter is a few keys; the body below it has no limit of its own)` };
   if (!strictYaml) throw new Error('frontmatterReady() was not awaited before parsing a frontmatter');
   const strict = strictYaml(split.yaml);
   if (strict.ok) {
@@ -161,7 +169,9 @@ interface Entry {
 /** The line reader (step 2 of the module comment). */
 function readEntries(yaml: string, keys: ReadonlySet<string>, strict: typeof StrictYaml): { data: Record<string, unknown>; keyLines: Record<string, number> } | { line: number; message: string } {
   const entries: Entry[] = [];
+  const byKey = new Map<string, Entry>();
   const open: string[] = [];
+  const lastClosing = closingTagPositions(yaml);
   let offset = 0;
   const lines = yaml.split('\n');
   for (const [index, line] of lines.entries()) {
@@ -170,14 +180,16 @@ function readEntries(yaml: string, keys: ReadonlySet<string>, strict: typeof Str
     const key = open.length === 0 ? KEY_LINE.exec(line)?.[1] : undefined;
     const startsEntry = key !== undefined && (current === undefined || keys.has(key) || (current.yaml ??= readsAlone(current, strict)));
     if (startsEntry) {
-      const earlier = entries.find((entry) => entry.key === key);
+      const earlier = byKey.get(key);
       if (earlier) return { line: lineNumber, message: `${key} is given twice (lines ${earlier.line} and ${lineNumber})` };
-      entries.push({ key, line: lineNumber, lines: [line] });
+      const entry: Entry = { key, line: lineNumber, lines: [line] };
+      entries.push(entry);
+      byKey.set(key, entry);
     } else if (current) current.lines.push(line);
     else if (line.trim() !== '' && !line.trimStart().startsWith('#')) {
       return { line: lineNumber, message: `"${line.trim().slice(0, 60)}" is not a "key: value" line` };
     }
-    trackTags(yaml, offset, line, open);
+    trackTags(lastClosing, offset, line, open);
     offset += line.length + 1;
   }
   const data: Record<string, unknown> = {};
@@ -199,15 +211,22 @@ function readsAlone(entry: Entry, strict: typeof StrictYaml): boolean {
  * unclosed `<b>` in a description must not swallow the keys after it); a closing tag pops back
  * to its opening one.
  */
-function trackTags(yaml: string, lineOffset: number, line: string, open: string[]): void {
+function trackTags(lastClosing: ReadonlyMap<string, number>, lineOffset: number, line: string, open: string[]): void {
   for (const match of line.matchAll(TAG)) {
     const [whole, closing, name] = match as unknown as [string, string, string];
     if (whole.endsWith('/>')) continue;
     if (closing) {
       const at = open.lastIndexOf(name);
       if (at !== -1) open.length = at;
-    } else if (yaml.indexOf(`</${name}>`, lineOffset + match.index + whole.length) !== -1) open.push(name);
+    } else if ((lastClosing.get(name) ?? -1) > lineOffset + match.index) open.push(name);
   }
+}
+
+/** Where each tag name is closed last in the block (one pass, so many tags cost no rescans). */
+function closingTagPositions(yaml: string): Map<string, number> {
+  const last = new Map<string, number>();
+  for (const match of yaml.matchAll(/<\/([A-Za-z][\w-]*)>/g)) last.set(match[1]!, match.index);
+  return last;
 }
 
 function unquote(value: string): string {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { readFrontmatter, type Frontmatter } from '../../sdk/frontmatter.js';
+import { MAX_FRONTMATTER_CHARS, readFrontmatter, type Frontmatter } from '../../sdk/frontmatter.js';
 
 const FIXTURES = path.resolve('test/fixtures/claude-agents');
 const fixture = (name: string): string => readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -105,6 +105,16 @@ describe('what even the line reader cannot read: an error naming the file line',
     const read = await readFrontmatter(text);
     expect(read).toMatchObject({ ok: false, line });
     if (!read.ok) expect(read.message).toMatch(message);
+  });
+
+  test(`a frontmatter over ${MAX_FRONTMATTER_CHARS} characters is refused before YAML reads it; one of exactly that size is read`, async () => {
+    const head = 'name: big\ndescription: ';
+    const exact = `---\n${head}${'x'.repeat(MAX_FRONTMATTER_CHARS - head.length - 1)}\n---\nbody`;
+    expect(ok(await readFrontmatter(exact)).data.name).toBe('big');
+    const over = `---\n${head}${'x'.repeat(MAX_FRONTMATTER_CHARS - head.length)}\n---\nbody`;
+    const read = await readFrontmatter(over);
+    expect(read).toMatchObject({ ok: false, line: 2 });
+    if (!read.ok) expect(read.message).toMatch(new RegExp(`^the frontmatter is ${MAX_FRONTMATTER_CHARS + 1} characters, over the ${MAX_FRONTMATTER_CHARS} read`));
   });
 
   test('YAML that is valid but hostile (an alias bomb) is refused, never read line by line', async () => {
