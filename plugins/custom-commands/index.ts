@@ -9,6 +9,7 @@ import { ContainerModule } from 'inversify';
 import type { Command, CommandProvider } from '../../types/commands.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
 import { commandRoots, loadCommandFiles, type CommandFile } from './command-file.js';
 import { fileCommand } from './command.js';
 import { TurnNarrowing } from './narrowing.js';
@@ -25,7 +26,8 @@ class CustomCommands implements CommandProvider {
   constructor(private readonly kernel: KernelApi) {}
 
   async load(): Promise<void> {
-    this.#files = await loadCommandFiles(commandRoots(this.kernel.homeDir, this.kernel.projectRoot), (message) => this.kernel.warn(message));
+    const trust = this.kernel.container.isBound(TOKENS.WorkspaceTrust) ? this.kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+    this.#files = await loadCommandFiles(commandRoots(this.kernel.homeDir, this.kernel.projectRoot), (message) => this.kernel.warn(message), trust);
   }
 
   commands(): readonly Command[] {
