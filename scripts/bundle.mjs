@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { onDemandModulesInsideProgram } from './on-demand-modules.mjs';
 import { PatchMismatchError, packageDirectory, verifiedPatches, verifyPatches } from './patches.mjs';
 
 const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
@@ -66,7 +67,10 @@ const esm = {
   plugins: [verifiedPatches(checked), highlightLanguages(), markdownRendererOnDemand(), oneStringWidth()],
 };
 // mewcode-shell-parser: the shell parser's own process (sdk/shell-command/parser-process.ts).
-await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' } });
+const entryPoints = { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' };
+// The program in a few chunk files, not ≈ 55 (scripts/on-demand-modules.mjs).
+const programChunks = await onDemandModulesInsideProgram(esm, entryPoints, ['mewcode-shell-parser']);
+await build({ ...esm, entryPoints, plugins: [...esm.plugins, programChunks] });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,
