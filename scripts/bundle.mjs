@@ -6,7 +6,8 @@
 // esbuild build with splitting: an external plugin importing `mewcode/sdk` loads the very chunk
 // files the CLI loaded, so there is one inversify and one tapable in the process. Splitting also
 // keeps what a run may not need (the main program, the model and MCP SDKs, the terminal UI, each
-// tool's implementation) in chunks loaded only by the `import()` that needs them.
+// tool's implementation) in chunks loaded only by the `import()` that needs them, while the
+// program itself comes in a few files (scripts/on-demand-modules.mjs).
 //
 // The source maps name the sources relative to dist/ (`../plugins/x/index.ts`), never this
 // machine's paths; they carry no source text. `bin/mewcode.js` turns them on under `--debug` or
