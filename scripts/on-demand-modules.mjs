@@ -32,14 +32,14 @@ export async function onDemandModulesInsideProgram(options, entryPoints, separat
   const inputs = probe.metafile.inputs;
   const program = reachable(inputs, [PROGRAM], false);
   const elsewhere = reachable(inputs, separateEntries.map((name) => entryPoints[name]), true);
+  // What the light commands load on demand stays light too (`mewcode plugin` growing a module).
+  const light = reachable(inputs, [...RUN_WITHOUT_PROGRAM], false);
+  const dynamicImports = Object.keys(inputs).flatMap((file) => inputs[file].imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => ({ file, target: i.path })));
+  const lightTargets = new Set(dynamicImports.filter(({ file }) => light.has(file) && !program.has(file)).map(({ target }) => target));
   const targets = new Set();
-  for (const file of Object.keys(inputs)) {
-    for (const imported of inputs[file].imports) {
-      if (imported.kind !== 'dynamic-import' || imported.external) continue;
-      const target = imported.path;
-      if (program.has(target) || elsewhere.has(target) || RUN_WITHOUT_PROGRAM.has(target) || !PROGRAM_SOURCES.test(target)) continue;
-      targets.add(path.resolve(target));
-    }
+  for (const { target } of dynamicImports) {
+    if (program.has(target) || elsewhere.has(target) || lightTargets.has(target) || RUN_WITHOUT_PROGRAM.has(target) || !PROGRAM_SOURCES.test(target)) continue;
+    targets.add(path.resolve(target));
   }
   if (targets.size === 0) throw new Error('on-demand-modules: no module of the program is imported on demand; the build layout changed, so this plugin needs a look');
   const programFile = path.resolve(PROGRAM);

@@ -1,7 +1,8 @@
 // Start-up is a feature: Node's ES module loader pays for every file it resolves, reads, compiles
 // and links, so the program a run loads comes in a few chunk files, not one per combination of
 // modules loaded on demand (scripts/on-demand-modules.mjs). What runs without the program stays
-// without it: `--version` and the shell parser's own process load none of the program's files.
+// without it: `--version`, `mewcode plugin` and the shell parser's own process load none of the
+// program's files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, prepareCli, removeTempDirs, scenario } from './helpers.js';
@@ -48,6 +49,17 @@ test('--version loads none of the program', async () => {
     const hook = hookImport();
     const result = await s.run(['--version'], { env: { NODE_OPTIONS: hook.nodeOptions } });
     expect(result.code).toBe(0);
+    const files = [...distFilesByProcess(hook.log).values()].flatMap((set) => [...set]);
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter(holdsProgram)).toEqual([]);
+  });
+}, 60_000);
+
+test('`mewcode plugin list` loads none of the program', async () => {
+  await scenario([], async (s) => {
+    const hook = hookImport();
+    const result = await s.run(['plugin', 'list'], { env: { NODE_OPTIONS: hook.nodeOptions } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
     const files = [...distFilesByProcess(hook.log).values()].flatMap((set) => [...set]);
     expect(files.length).toBeGreaterThan(0);
     expect(files.filter(holdsProgram)).toEqual([]);
