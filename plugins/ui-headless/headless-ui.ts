@@ -35,10 +35,15 @@ export class HeadlessUserInterface implements UserInterface {
   private readonly say: (text: string) => void;
   private readonly complain: (text: string) => void;
 
+  /**
+   * `input`: where a piped prompt is read from (standard input, unless it is a terminal). Given by
+   * a host whose own stdin is not the user's: a test runner's worker, an embedding program.
+   */
   constructor(
     private readonly out: NodeJS.WritableStream = process.stdout,
     err: NodeJS.WritableStream = process.stderr,
     approvals: () => Approvals | undefined = () => undefined,
+    private readonly input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin,
   ) {
     this.output = new HeadlessOutput(err, approvals);
     this.say = terminalWriter(out);
@@ -133,9 +138,9 @@ export class HeadlessUserInterface implements UserInterface {
 
   private async prompt(options: CliOptions): Promise<string | undefined> {
     let piped = '';
-    if (!process.stdin.isTTY) {
+    if (!this.input.isTTY) {
       try {
-        piped = (await readStdin()).trim();
+        piped = (await readStdin(this.input)).trim();
       } catch (error) {
         this.complain(`mewcode: ${(error as Error).message}\n`);
         return undefined;
