@@ -1,16 +1,12 @@
 import { createDefaultEsmPreset } from 'ts-jest';
 import os from 'node:os';
 
-// Suites with their own npm script (each run by .ci/run after `npm test`): the benchmark smoke run
-// (`npm run test:bench-smoke`) runs every benchmark once and takes about a minute on its own.
-const SEPARATE_SUITES = ['<rootDir>/test/bench/'];
-
 export default {
   ...createDefaultEsmPreset({ tsconfig: './tsconfig.json' }),
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...(process.env.MEWCODE_SEPARATE_SUITES ? [] : SEPARATE_SUITES)],
+  testPathIgnorePatterns: ['/node_modules/'],
   setupFiles: ['<rootDir>/test/setup.ts'],
   globalSetup: '<rootDir>/test/security/global-setup.mjs',
   globalTeardown: '<rootDir>/test/security/global-teardown.mjs',
