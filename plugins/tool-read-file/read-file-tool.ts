@@ -20,7 +20,9 @@ import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOu
 import { checkReadFileInput } from './input.js';
 import { continuationMarker, cutLinesNote, messages } from './messages.js';
 import { nearbyNames } from './nearby-names.js';
-import { readWindow, type WindowStop } from './read-window.js';
+import type { FileHandle } from 'node:fs/promises';
+import { readWindow, textSource, type ByteSource, type WindowStop } from './read-window.js';
+import { sniffFileHead } from '../../sdk/file-tool-support/binary-sniff.js';
 import { inPackageDirectory } from '../../config/project-file.js';
 import { containmentCode, fileScope, openForRead, type FileScope } from '../../sdk/file-tool-support/contained-fs.js';
 import { isWithin } from '../../sdk/path-containment.js';
@@ -83,7 +85,9 @@ export class ReadFileTool implements Tool {
       // cannot be found cheaply: only package directories, where pnpm, bun and uv link files from
       // their stores, are read with several links (config/project-file.ts).
       if (info.nlink > 1 && !inPackageDirectory(real, scope.roots.find((root) => isWithin(root, real)))) return error(messages.hardLinked(display, info.nlink));
-      const window = await readWindow(file, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
+      const source = await this.contentSource(file, real, display, context.signal);
+      if (typeof source === 'string') return error(source);
+      const window = await readWindow(source, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
       switch (window.kind) {
         case 'empty':
           this.reads.recordRead(real, info.mtimeMs);
@@ -103,6 +107,24 @@ export class ReadFileTool implements Tool {
     } finally {
       // Not awaited: nothing depends on it, and the result need not wait for one more round trip.
       void file.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Where the text comes from: the opened file, or — when a front end holds the files
+   * (TOKENS.WorkspaceFiles, an editor's unsaved buffers) — its text for this real path. Every check
+   * before this point was made on the file on disk; so is the binary refusal (the disk file's head),
+   * so an editor's decoding of a binary file is never shown. A string is the error to return.
+   */
+  private async contentSource(file: FileHandle, real: string, display: string, signal: AbortSignal): Promise<ByteSource | string> {
+    const files = this.options.workspaceFiles?.();
+    if (!files?.readText) return file;
+    const sniff = await sniffFileHead(file);
+    if (sniff.binary) return messages.binary(display, sniff.reason);
+    try {
+      return textSource(await files.readText(real, signal));
+    } catch (cause) {
+      return messages.failed(display, describe(cause));
     }
   }
 
