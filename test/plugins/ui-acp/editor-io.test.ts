@@ -15,7 +15,7 @@ import { BashTool } from '../../../plugins/tool-bash/bash-tool.js';
 import { EditFileTool } from '../../../plugins/tool-edit-file/edit-file-tool.js';
 import { ReadFileTool } from '../../../plugins/tool-read-file/read-file-tool.js';
 import { CLEAN_ENVIRONMENT, TERMINAL_OUTPUT_MAX_BYTES, editorIoPlugin, type EditorIoOptions } from '../../../plugins/ui-acp/editor-io.js';
-import type { ClientCapabilities } from '../../../types/index.js';
+import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import { TOKENS } from '../../../types/tokens.js';
 import type { CommandLauncher, WorkspaceFiles } from '../../../types/workspace-io.js';
 import { methodsOf, testEditor, type TestEditorState } from '../../support/acp-test-editor.js';
