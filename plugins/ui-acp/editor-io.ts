@@ -25,8 +25,11 @@ import { monotonicMs } from '../../sdk/monotonic-clock.js';
 export interface EditorIoOptions {
   /** The connection's client side: what `fs/*` and `terminal/*` are sent through. */
   client: AgentContext;
-  /** The editor-protocol session these files and terminals belong to. */
-  sessionId: string;
+  /**
+   * The editor-protocol session these files and terminals belong to; a function when the id is
+   * known only once the session's kernel has booted (it is read at each call).
+   */
+  sessionId: string | (() => string);
   /** What the client advertised in `initialize`. */
   capabilities: ClientCapabilities | undefined;
   /**
@@ -76,12 +79,13 @@ export function editorIoPlugin(options: EditorIoOptions): MewcodePlugin | undefi
 
 /** `fs/read_text_file` and `fs/write_text_file`, each only if advertised. */
 export function editorFiles(options: Pick<EditorIoOptions, 'client' | 'sessionId' | 'capabilities'>): WorkspaceFiles | undefined {
-  const { client, sessionId } = options;
+  const { client } = options;
+  const sessionId = sessionIdOf(options);
   const fs = options.capabilities?.fs;
   const files: WorkspaceFiles = {};
   if (fs?.readTextFile === true) {
     files.readText = async (realPath, signal) => {
-      const response = await client.request('fs/read_text_file', { sessionId, path: realPath }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+      const response = await client.request('fs/read_text_file', { sessionId: sessionId(), path: realPath }, { cancellationSignal: signal, stopWaitingOnCancel: true });
       if (typeof response?.content !== 'string') throw new Error('the editor answered fs/read_text_file without text');
       return response.content;
     };
@@ -90,7 +94,7 @@ export function editorFiles(options: Pick<EditorIoOptions, 'client' | 'sessionId
     // No cancellation: a write the editor may already have applied is waited for, so the tool's
     // result says what happened.
     files.writeText = async (realPath, content) => {
-      await client.request('fs/write_text_file', { sessionId, path: realPath, content });
+      await client.request('fs/write_text_file', { sessionId: sessionId(), path: realPath, content });
     };
   }
   return files.readText || files.writeText ? files : undefined;
@@ -108,7 +112,7 @@ export class EditorTerminals implements CommandLauncher {
     let terminal: TerminalHandle;
     try {
       terminal = await this.options.client.createTerminal({
-        sessionId: this.options.sessionId,
+        sessionId: sessionIdOf(this.options)(),
         command: request.shell,
         args: ['-c', CLEAN_ENVIRONMENT, 'mewcode-env', request.file, ...request.args],
         env: [...names.map((name) => ({ name, value: request.env[name] as string })), { name: 'MEWCODE_ENV_NAMES', value: names.join(' ') }],
@@ -178,6 +182,11 @@ export class EditorTerminals implements CommandLauncher {
       ...(reason ? { stoppedBy: "the editor's terminal was killed" } : {}),
     };
   }
+}
+
+function sessionIdOf(options: Pick<EditorIoOptions, 'sessionId'>): () => string {
+  const { sessionId } = options;
+  return typeof sessionId === 'function' ? sessionId : () => sessionId;
 }
 
 function delay(ms: number): Promise<undefined> {
