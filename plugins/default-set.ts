@@ -22,6 +22,7 @@ import permissionMode from './permission-mode/index.js';
 import permissionAudit from './permission-audit/index.js';
 import uiHeadless from './ui-headless/index.js';
 import uiTui from './ui-tui/index.js';
+import uiAcp from './ui-acp/index.js';
 import commands from './commands/index.js';
 import session from './session/index.js';
 import compaction from './compaction/index.js';
@@ -51,6 +52,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   permissionAudit,
   uiHeadless,
   uiTui,
+  uiAcp,
   commands,
   session,
   compaction,

@@ -1,0 +1,58 @@
+/**
+ * The text of a file before an allowed write_file / edit_file changes it, so the editor is shown
+ * the whole change (`{type: 'diff', path, oldText, newText}`) instead of only the replaced lines.
+ * Taken when the permission chain has allowed the call (permissionDecided), never for a call the
+ * layers refused; bounded to small regular UTF-8 files (anything else shows the call's own input).
+ * How the text is read is a parameter, so a session whose files live in the editor's buffers can
+ * read those instead of the disk.
+ */
+import { lstat, readFile } from 'node:fs/promises';
+import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
+import { absolutePath } from './tool-calls.js';
+
+export const SNAPSHOT_PLUGIN = 'ui-acp-edit-snapshots';
+const MAX_SNAPSHOT_BYTES = 1024 * 1024;
+const EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
+
+export type ReadBefore = (absolutePath: string) => Promise<string | undefined>;
+
+/** The file's text when it is a regular file of at most 1 MiB that decodes as UTF-8; undefined otherwise (a new file included). */
+export const readBeforeFromDisk: ReadBefore = async (file) => {
+  try {
+    const info = await lstat(file);
+    if (!info.isFile() || info.size > MAX_SNAPSHOT_BYTES) return undefined;
+    const bytes = await readFile(file);
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text;
+  } catch {
+    return undefined;
+  }
+};
+
+export class EditSnapshots {
+  private readonly texts = new Map<string, string | undefined>();
+  constructor(readonly readBefore: ReadBefore = readBeforeFromDisk) {}
+
+  async take(toolCallId: string, file: string): Promise<void> {
+    this.texts.set(toolCallId, await this.readBefore(file));
+  }
+
+  /** The text before the call, once (undefined when none was taken or the file did not exist). */
+  takeOut(toolCallId: string): string | undefined {
+    const text = this.texts.get(toolCallId);
+    this.texts.delete(toolCallId);
+    return text;
+  }
+}
+
+export function editSnapshotPlugin(snapshots: EditSnapshots): MewcodePlugin {
+  return definePlugin({
+    name: SNAPSHOT_PLUGIN,
+    apply(kernel) {
+      kernel.hooks.permissionDecided.tapPromise(SNAPSHOT_PLUGIN, async ({ request, allowed, toolCallId }) => {
+        if (!allowed || !EDIT_TOOLS.has(request.toolName) || request.target.kind !== 'path' || request.target.path === '') return;
+        await snapshots.take(toolCallId, absolutePath(request.target.path, kernel.projectRoot, kernel.homeDir));
+      });
+    },
+  });
+}
