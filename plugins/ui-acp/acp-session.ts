@@ -100,6 +100,14 @@ export class AcpSession {
     this.send({ sessionUpdate: 'available_commands_update', availableCommands: commands });
   }
 
+  /**
+   * A bash call of this turn runs in an editor terminal (editor-io.ts): the editor shows it live in
+   * the call. Only for calls the editor was told about (a sub-agent's are not).
+   */
+  showTerminal(toolCallId: string, terminalId: string): void {
+    if (this.announced.has(toolCallId)) this.send({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'terminal', terminalId }] });
+  }
+
   /** A saved session's history, as updates, before `session/load` is answered. */
   async replayHistory(): Promise<void> {
     const updates = historyUpdates(this.kernel.session.conversation.messages, { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: (name) => this.kernel.tools.get(name) });

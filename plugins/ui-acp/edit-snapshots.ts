@@ -29,6 +29,26 @@ export const readBeforeFromDisk: ReadBefore = async (file) => {
   }
 };
 
+/** How long the snapshot waits for the editor's buffer before showing the file on disk. */
+const EDITOR_SNAPSHOT_WAIT_MS = 5_000;
+
+/**
+ * The editor's buffer (unsaved changes included), which is what the edit will apply to, for a file
+ * that passes readBeforeFromDisk's bounds on disk; the disk text when the editor does not answer.
+ */
+export function readBeforeFromEditor(readText: (file: string, signal: AbortSignal) => Promise<string>): ReadBefore {
+  return async (file) => {
+    const onDisk = await readBeforeFromDisk(file);
+    if (onDisk === undefined) return undefined;
+    try {
+      const text = await readText(file, AbortSignal.timeout(EDITOR_SNAPSHOT_WAIT_MS));
+      return Buffer.byteLength(text, 'utf8') <= MAX_SNAPSHOT_BYTES ? text : undefined;
+    } catch {
+      return onDisk;
+    }
+  };
+}
+
 export class EditSnapshots {
   private readonly texts = new Map<string, string | undefined>();
   constructor(readonly readBefore: ReadBefore = readBeforeFromDisk) {}

@@ -14,7 +14,8 @@ import type { NotificationPayload } from '../../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import type { CliOptions, MewcodePlugin, UserInterface } from '../../types/plugin.js';
 import { AcpSession, type SessionPlace } from './acp-session.js';
-import { EditSnapshots, editSnapshotPlugin } from './edit-snapshots.js';
+import { EditSnapshots, editSnapshotPlugin, readBeforeFromDisk, readBeforeFromEditor } from './edit-snapshots.js';
+import { editorFiles, editorIoPlugin } from './editor-io.js';
 import { mcpServersFromAcp } from './mcp-servers.js';
 import { startingMode } from './modes.js';
 import { ACP_UI_NAME } from './permission-options.js';
@@ -87,10 +88,20 @@ export async function openAcpSession(context: SubcommandContext, base: Omit<CliO
   if (Object.keys(servers).length > 0) options.mcpServers = servers;
   if (request.resumeId !== undefined) options.resumeId = request.resumeId;
 
-  const snapshots = new EditSnapshots();
-  const extraPlugins: MewcodePlugin[] = [editSnapshotPlugin(snapshots)];
-
   const frontEnd = new SessionFrontEnd();
+  // The editor's buffers and terminals, for what the client advertised (editor-io.ts). Their
+  // requests name the session, which exists once the kernel has booted: no tool runs before that.
+  const sessionId = (): string => {
+    if (!frontEnd.session) throw new Error('the editor session is not open yet');
+    return frontEnd.session.sessionId;
+  };
+  const io = { client: connection.client, sessionId, capabilities: connection.clientCapabilities };
+  const editorIo = editorIoPlugin({ ...io, onTerminal: (toolCallId, terminalId) => frontEnd.session?.showTerminal(toolCallId, terminalId) });
+  // The diff an edit shows starts from what the edit applies to: the editor's buffer when it has one.
+  const readText = editorFiles(io)?.readText;
+  const snapshots = new EditSnapshots(readText ? readBeforeFromEditor(readText) : readBeforeFromDisk);
+  const extraPlugins: MewcodePlugin[] = [editSnapshotPlugin(snapshots), ...(editorIo ? [editorIo] : [])];
+
   let running: RunningKernel;
   try {
     running = await context.openRun(options, frontEnd, extraPlugins);
