@@ -20,7 +20,7 @@ interface Terminal {
 export interface TestEditorState {
   /** Unsaved buffers by absolute path; reads fall back to the disk. */
   buffers: Map<string, string>;
-  /** Every fs/* and terminal/* call, in order: `[method, params]`. */
+  /** Every fs/*, terminal/* and permission request, in order: `[method, params]`. */
   calls: Array<[string, Record<string, unknown>]>;
   /** The environment the editor's terminals start from (an editor's holds its own secrets). */
   terminalBaseEnv: NodeJS.ProcessEnv;
@@ -91,6 +91,12 @@ export function testEditor(state: Partial<TestEditorState> = {}): { app: acp.Cli
       killGroup(terminal(params.terminalId).child);
       return {};
     })
+    .onRequest('session/request_permission', ({ params }) => {
+      record('session/request_permission', params);
+      // The user allows once: what a person would click for a call they expected.
+      const option = params.options.find((o) => o.kind === 'allow_once');
+      return { outcome: option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' } };
+    })
     .onRequest('terminal/release', ({ params }) => {
       record('terminal/release', params);
       killGroup(terminal(params.terminalId).child);
@@ -111,5 +117,5 @@ function killGroup(child: ChildProcess): void {
 
 /** The method names of the recorded calls. */
 export function methodsOf(state: TestEditorState): string[] {
-  return state.calls.map(([method]) => method);
+  return state.calls.map(([method]) => method).filter((method) => method !== 'session/request_permission');
 }
