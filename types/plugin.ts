@@ -165,10 +165,14 @@ export interface CliOptions {
    * MCP servers this run adds to the configured ones, keyed by name, each in `.mcp.json`'s
    * `mcpServers` shape (`{command, args, env}` or `{type: 'http'|'sse', url, headers}`): from
    * `--mcp-config` or a front end (an editor's `session/new`, the programmatic API). They are the
-   * user's own choice, so they need no workspace trust; a name taken by a configured server wins
-   * over the configured one.
+   * user's own choice, so they need no workspace trust (managed settings still apply). A server of
+   * the same name in the configuration (a trusted `.mcp.json` or `mcp_servers:`) wins: the run's
+   * entry is then not used, and the user is told. A bad entry is skipped loudly, naming the server
+   * and the key.
    */
   mcpServers?: Readonly<Record<string, unknown>>;
+  /** Where each of `mcpServers` was given (`/path/servers.json`, `--mcp-config`), for messages. */
+  mcpServerOrigins?: Readonly<Record<string, string>>;
 }
 
 /**
