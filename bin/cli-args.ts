@@ -32,6 +32,7 @@ Options:
                                 max_turns in configuration sets your own default)
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
+  --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
   --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
                                 (repeatable; no trust needed; a configured server of a name wins)
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
@@ -175,6 +176,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
         'mcp-config': { type: 'string', multiple: true },
+        'append-system-prompt': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -221,6 +223,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (maxTurns !== undefined) options.maxTurns = Number(maxTurns.trim());
   if (values.debug) options.debug = true;
   if (values.continue) options.continueLatest = true;
+  if (values['append-system-prompt'] !== undefined && values['append-system-prompt'].trim() !== '') options.appendSystemPrompt = values['append-system-prompt'];
   if (values.resume !== undefined) options.resumeId = values.resume.trim();
   if (mcpConfig) {
     options.mcpServers = mcpConfig.servers;

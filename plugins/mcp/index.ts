@@ -105,6 +105,7 @@ async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
   const config = kernel.container.isBound(TOKENS.Config) ? kernel.container.get<ResolvedConfig>(TOKENS.Config) : undefined;
   const servers = config?.section('mcp_servers');
   if (servers !== undefined && servers !== null) return true;
+  if (kernel.cli?.settingSources && !kernel.cli.settingSources.includes('project')) return false;
   return access(path.join(kernel.projectRoot, MCP_JSON)).then(
     () => true,
     () => false,

@@ -42,6 +42,8 @@ export interface SourceInputs {
   managed?: ManagedPolicy;
   /** Servers this run adds (CliOptions.mcpServers), and where each was given. */
   added?: AddedServers;
+  /** Whether the run reads the project's files (CliOptions.settingSources has `project`): `.mcp.json`. Default true. */
+  projectFiles?: boolean;
 }
 
 export interface AddedServers {
@@ -93,7 +95,7 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
     if (server) byName.set(name, server);
   }
 
-  for (const [name, server] of await readMcpJson(inputs, expand, untrusted)) byName.set(name, server);
+  if (inputs.projectFiles !== false) for (const [name, server] of await readMcpJson(inputs, expand, untrusted)) byName.set(name, server);
 
   for (const [name, raw, scope] of yamlEntries) {
     if (scope !== 'project') continue;

@@ -239,3 +239,14 @@ test('managed settings apply to the servers a run adds as to any other', async (
   expect(servers.map((s) => s.name)).toEqual(['ok']);
   expect(warnings).toEqual(['mcp: servers added by this run: server "other" is not started: managed settings allow only these MCP servers: ok (/etc/mewcode/managed-settings.yaml:3:3)']);
 });
+
+test('a run that does not read the project\'s files (settingSources without project) leaves .mcp.json alone', async () => {
+  const root = tempDir('mewcode-mcp-src-root-');
+  writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'x' } } }));
+  const warnings: string[] = [];
+  const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: tempDir('mewcode-mcp-src-home-'), flag: true });
+  const read = (projectFiles: boolean) => loadServerSources({ config: undefined, trust, projectRoot: root, env: {}, warn: (m) => warnings.push(m), projectFiles });
+  expect((await read(false))).toEqual({ servers: [], untrusted: [] });
+  expect((await read(true)).servers.map((s) => s.name)).toEqual(['repo']);
+  expect(warnings).toEqual([]);
+});
