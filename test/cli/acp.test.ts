@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { prepareCli, removeTempDirs, scenario, type Scenario } from './helpers.js';
+import { prepareCli, REPO_ROOT, removeTempDirs, scenario, type Scenario } from './helpers.js';
 import { expectOnlyJsonRpc, startAcp, textOf, type AcpClient } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -355,6 +355,31 @@ test(
         },
         { env },
       );
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  'MCP servers from session/new join the project\'s for that session: the model calls their tools',
+  async () => {
+    const fakeServer = join(REPO_ROOT, 'test', 'plugins', 'mcp', 'fixtures', 'fake-server.mjs');
+    await scenario([{ toolCalls: [{ id: 'toolu_m', name: 'mcp__fake__echo', input: { text: 'from the editor' } }] }, { text: 'Echoed.' }], async (s) => {
+      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+      writeFileSync(join(s.home, '.mewcode', 'config.yaml'), 'mcp:\n  startup_wait_ms: 20000\n');
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        const { sessionId } = await client.agent.request('session/new', {
+          cwd: s.cwd,
+          mcpServers: [{ name: 'fake', command: process.execPath, args: [fakeServer, join(s.home, 'pids')], env: [{ name: 'FAKE_NO_CHILD', value: '1' }] }],
+        });
+        expect((await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo something' }] })).stopReason).toBe('end_turn');
+        const tools = (s.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
+        expect(tools).toContain('mcp__fake__echo');
+        const updates = client.updatesOf(sessionId);
+        expect(toolCalls(updates)[0]).toMatchObject({ toolCallId: 'toolu_m', kind: 'other' });
+        expect(toolUpdates(updates, 'toolu_m').at(-1)).toMatchObject({ status: 'completed', content: [{ type: 'content', content: { type: 'text', text: expect.stringContaining('echo: from the editor') } }] });
+      });
     });
   },
   TIMEOUT,
