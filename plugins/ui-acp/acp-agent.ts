@@ -45,7 +45,7 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
 
   const session = (sessionId: string): AcpSession => {
     const found = sessions.get(sessionId);
-    if (!found) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!found) throw new acp.RequestError(-32002, `Resource not found: no open session "${sessionId}"; open one with session/new, or session/load for a saved one`, { sessionId });
     return found;
   };
   const place = () => ({ notices: connection?.clientCapabilities.session?.notices != null, ...(setup.base.maxTurns !== undefined ? { maxTurns: setup.base.maxTurns } : {}) });

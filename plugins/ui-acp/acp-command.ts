@@ -17,10 +17,17 @@ export async function runAcp(context: SubcommandContext): Promise<number> {
   }
   const stdio = claimStdio();
   const agent = createAgent({ context, base: flags.base });
+  const connection = agent.app.connect(acp.ndJsonStream(stdio.output, stdio.input));
+  // An editor stops its agent with a signal: the sessions' kernels still shut down (transcripts
+  // closed, MCP servers stopped) before the process ends.
+  const stop = (): void => connection.close();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
   try {
-    const connection = agent.app.connect(acp.ndJsonStream(stdio.output, stdio.input));
     await connection.closed;
   } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
     await agent.closeAll();
     stdio.restore();
     process.stdin.destroy();

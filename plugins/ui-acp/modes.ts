@@ -10,9 +10,9 @@ import type { CliOptions, KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 
 const DESCRIPTIONS: Readonly<Record<PermissionMode, { name: string; description: string }>> = {
-  default: { name: 'Default', description: 'Asks before edits and commands that are not allowed by a rule' },
+  default: { name: 'Default', description: 'Asks before edits, and before commands the OS sandbox cannot contain, unless a rule allows them' },
   acceptEdits: { name: 'Accept edits', description: 'Edits in the project run without asking; commands still ask' },
-  plan: { name: 'Plan', description: 'Read-only: explores and proposes, changes nothing' },
+  plan: { name: 'Plan', description: 'Read-only tools only: explores and proposes a plan, changes nothing' },
   bypassPermissions: { name: 'Bypass permissions', description: 'Runs every call without asking (the blacklist, the sandbox and deny rules still apply)' },
 };
 
