@@ -48,8 +48,12 @@ export const EDITOR_IO_PLUGIN = 'ui-acp-editor-io';
  */
 export const TERMINAL_OUTPUT_MAX_BYTES = 4 * 1024 * 1024;
 
-/** After a kill, how long to wait for the editor to report the exit before reading the output anyway. */
-const KILL_WAIT_MS = 5_000;
+/**
+ * After a kill, how long to wait for the editor to report the exit before reading the output
+ * anyway: well inside the margin bash's caller leaves past the timeout (TIMEOUT_MARGIN_MS), so the
+ * result is this launcher's, with the output so far.
+ */
+const KILL_WAIT_MS = 1_000;
 
 /**
  * Runs before the command in the editor's terminal (as `bash -c CLEAN_ENVIRONMENT mewcode-env
@@ -148,6 +152,8 @@ export class EditorTerminals implements CommandLauncher {
       timer = setTimeout(() => resolve('timeout'), request.timeoutMs);
       onAbort = () => resolve('cancelled');
       request.signal.addEventListener('abort', onAbort, { once: true });
+      // Cancelled while the terminal was being created: the event has already fired.
+      if (request.signal.aborted) onAbort();
     });
     let reason: 'timeout' | 'cancelled' | undefined;
     let exit: Exit | undefined;

@@ -24,10 +24,12 @@ export interface TestEditorState {
   calls: Array<[string, Record<string, unknown>]>;
   /** The environment the editor's terminals start from (an editor's holds its own secrets). */
   terminalBaseEnv: NodeJS.ProcessEnv;
+  /** How long terminal/create takes to answer (a slow editor). */
+  terminalCreateDelayMs?: number;
 }
 
 export function testEditor(state: Partial<TestEditorState> = {}): { app: acp.ClientApp; state: TestEditorState } {
-  const editor: TestEditorState = { buffers: state.buffers ?? new Map(), calls: state.calls ?? [], terminalBaseEnv: state.terminalBaseEnv ?? { ...process.env } };
+  const editor: TestEditorState = { ...state, buffers: state.buffers ?? new Map(), calls: state.calls ?? [], terminalBaseEnv: state.terminalBaseEnv ?? { ...process.env } };
   const terminals = new Map<string, Terminal>();
   let next = 0;
   const record = (method: string, params: unknown): void => void editor.calls.push([method, params as Record<string, unknown>]);
@@ -48,8 +50,9 @@ export function testEditor(state: Partial<TestEditorState> = {}): { app: acp.Cli
       editor.buffers.set(params.path, params.content);
       return {};
     })
-    .onRequest('terminal/create', ({ params }) => {
+    .onRequest('terminal/create', async ({ params }) => {
       record('terminal/create', params);
+      if (editor.terminalCreateDelayMs) await new Promise((resolve) => setTimeout(resolve, editor.terminalCreateDelayMs));
       const env = { ...editor.terminalBaseEnv };
       for (const { name, value } of params.env ?? []) env[name] = value;
       const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -156,3 +156,22 @@ test('with the sandbox on, the editor is given the sandbox-wrapped command, neve
   expect(create.args.slice(3, 5)).toEqual(['/usr/bin/env', 'IN_SANDBOX=1']);
   expect(create.env.map((v) => v.name)).toContain('PROXY_PORT');
 });
+
+test('a timeout kills the command in the editor and keeps its output; a cancel during terminal/create still kills and releases', async () => {
+  const { client, editor } = connect({ terminalCreateDelayMs: 300 });
+  const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL });
+  const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher });
+  const timedOut = await bash.execute({ command: 'echo started; sleep 10', timeout: 800 }, toolContext({ projectRoot: root }));
+  expect(timedOut.isError).toBe(true);
+  expect(timedOut.content).toMatch(/^Error: the command timed out after 800 ms and was stopped \(the editor's terminal was killed\).*\nstarted\n/s);
+  expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/output', 'terminal/release']);
+
+  editor.calls.length = 0;
+  const controller = new AbortController();
+  const running = bash.execute({ command: 'sleep 10' }, toolContext({ projectRoot: root, signal: controller.signal }));
+  setTimeout(() => controller.abort(), 100); // while terminal/create is still being answered
+  const cancelled = await running;
+  expect(cancelled.isError).toBe(true);
+  expect(cancelled.content).toMatch(/^Error: the command was cancelled/);
+  expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/output', 'terminal/release']);
+});
