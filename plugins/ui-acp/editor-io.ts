@@ -60,9 +60,10 @@ const KILL_WAIT_MS = 1_000;
  * <file> <args…>`): rebuilds the environment from the names in MEWCODE_ENV_NAMES only and execs
  * the command under `env -i`, so nothing the editor's own environment holds reaches it. The values
  * travel in the terminal's environment, not on a command line; they are on `env`'s command line
- * only between its start and its exec of the command.
+ * only between its start and its exec of the command. Standard input is /dev/null, as for a
+ * command MewCode runs itself: one that reads input ends instead of waiting on the terminal.
  */
-export const CLEAN_ENVIRONMENT = 'kept=(); for name in $MEWCODE_ENV_NAMES; do kept+=("$name=${!name}"); done; exec /usr/bin/env -i "${kept[@]}" "$@"';
+export const CLEAN_ENVIRONMENT = 'kept=(); for name in $MEWCODE_ENV_NAMES; do kept+=("$name=${!name}"); done; exec /usr/bin/env -i "${kept[@]}" "$@" </dev/null';
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -55,7 +55,7 @@ export function testEditor(state: Partial<TestEditorState> = {}): { app: acp.Cli
       if (editor.terminalCreateDelayMs) await new Promise((resolve) => setTimeout(resolve, editor.terminalCreateDelayMs));
       const env = { ...editor.terminalBaseEnv };
       for (const { name, value } of params.env ?? []) env[name] = value;
-      const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }); // input stays open, as a terminal's does
       const id = `term-${++next}`;
       const entry: Terminal = {
         child,

@@ -115,6 +115,9 @@ test('bash runs in an editor terminal: the wrapped argv, only the allowlisted en
   expect((create.env as Array<{ name: string }>).map((v) => v.name).sort()).toEqual(['HOME', 'MEWCODE_ENV_NAMES', 'PATH']);
   expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
   expect(shown).toEqual([['call-7', 'term-1']]);
+
+  // Input is /dev/null, as for a local run: a command that reads does not wait on the terminal.
+  expect(await bash.execute({ command: 'read line; echo "read: [$line] $?"', timeout: 5_000 }, context)).toEqual({ content: 'exit_code: 0\nread: [] 1', isError: false });
 });
 
 test('a cancelled command is killed in the editor, then its terminal released; a refused terminal is an error result', async () => {
