@@ -23,7 +23,7 @@ test('titles and locations: paths relative to the project in the title, absolute
   expect(toolTitle(call('bash', { command: 'npm   test' }), '/w')).toBe('Run `npm test`');
   expect(toolTitle(call('grep', { pattern: 'TODO' }), '/w')).toBe('Search for TODO');
   expect(toolTitle(call('mcp__docs__search', {}), '/w', { hints: { title: 'Search the docs' } })).toBe('Search the docs');
-  expect(toolTitle({ id: 'x', name: 'read_file', input: '{not json' }, '/w')).toBe('Read a file');
+  expect(toolTitle({ name: 'read_file', input: '{not json' }, '/w')).toBe('Read a file');
 });
 
 test('edit diffs: the whole file when its text before is known, else the replaced part; a write of a new file has no oldText', () => {
