@@ -12,6 +12,8 @@ import { absolutePath } from './tool-calls.js';
 
 export const SNAPSHOT_PLUGIN = 'ui-acp-edit-snapshots';
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
+/** Snapshots kept at once (each at most MAX_SNAPSHOT_BYTES). */
+const MAX_KEPT = 32;
 const EDIT_TOOLS: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 
 export type ReadBefore = (absolutePath: string) => Promise<string | undefined>;
@@ -55,6 +57,8 @@ export class EditSnapshots {
 
   async take(toolCallId: string, file: string): Promise<void> {
     this.texts.set(toolCallId, await this.readBefore(file));
+    // A sub-agent's calls end outside the turn's events, so nobody takes theirs out: the oldest go.
+    while (this.texts.size > MAX_KEPT) this.texts.delete(this.texts.keys().next().value!);
   }
 
   /** The text before the call, once (undefined when none was taken or the file did not exist). */

@@ -26,7 +26,8 @@ export interface AcpClient {
   waitForUpdate(sessionId: string, kind: acp.SessionUpdate['sessionUpdate'], timeoutMs?: number): Promise<acp.SessionUpdate>;
   answer: { permission: PermissionAnswer };
   initialize(): Promise<acp.InitializeResponse>;
-  close(): Promise<number | null>;
+  /** Ends the connection (stdin closed), or with `signal` stops the agent as an editor may. */
+  close(options?: { signal?: NodeJS.Signals }): Promise<number | null>;
 }
 
 export const allowOnce: PermissionAnswer = () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
@@ -98,7 +99,8 @@ export async function startAcp(options: { cwd: string; env: Record<string, strin
       });
     },
     initialize: () => connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: 'mewcode-acp-test', version: '1' } }),
-    close: async () => {
+    close: async (options = {}) => {
+      if (options.signal) child.kill(options.signal);
       connection.close();
       child.stdin.end();
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

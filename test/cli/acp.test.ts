@@ -19,12 +19,12 @@ afterAll(() => removeTempDirs());
 
 const TIMEOUT = 90_000;
 
-async function withAgent<T>(s: Scenario, body: (client: AcpClient) => Promise<T>, options: { env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<T> {
+async function withAgent<T>(s: Scenario, body: (client: AcpClient) => Promise<T>, options: { env?: Record<string, string | undefined>; args?: string[]; stopWith?: NodeJS.Signals } = {}): Promise<T> {
   const client = await startAcp({ cwd: s.cwd, env: { ...s.env, ...options.env }, ...(options.args ? { args: options.args } : {}) });
   try {
     return await body(client);
   } finally {
-    const code = await client.close();
+    const code = await client.close(options.stopWith ? { signal: options.stopWith } : {});
     expectOnlyJsonRpc(client.stdoutLines());
     expect(code).toBe(0);
   }
@@ -201,7 +201,7 @@ test(
 );
 
 test(
-  'session/load replays a saved session (user and agent messages, tool calls and results) before it answers; the next prompt continues it',
+  'session/load (after the agent was stopped with SIGTERM) replays a saved session (user and agent messages, tool calls and results) before it answers; the next prompt continues it',
   async () => {
     await scenario([{ toolCalls: [{ id: 'toolu_r', name: 'read_file', input: { file_path: 'a.txt' } }] }, { text: 'It says apple.' }, { text: 'Yes, apple.' }], async (s) => {
       writeFileSync(join(s.cwd, 'a.txt'), 'apple\n');
@@ -209,7 +209,7 @@ test(
         const sessionId = await newSession(client, s.cwd);
         expect((await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what does a.txt say?' }] })).stopReason).toBe('end_turn');
         return sessionId;
-      });
+      }, { stopWith: 'SIGTERM' }); // as an editor stops its agent: the session is closed cleanly, so it can be loaded
       await withAgent(s, async (client) => {
         await client.initialize();
         const loaded = await client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers: [] });

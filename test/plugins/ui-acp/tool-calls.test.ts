@@ -23,7 +23,7 @@ test('titles and locations: paths relative to the project in the title, absolute
   expect(toolTitle(call('bash', { command: 'npm   test' }), '/w')).toBe('Run `npm test`');
   expect(toolTitle(call('grep', { pattern: 'TODO' }), '/w')).toBe('Search for TODO');
   expect(toolTitle(call('mcp__docs__search', {}), '/w', { hints: { title: 'Search the docs' } })).toBe('Search the docs');
-  expect(toolTitle({ id: 'x', name: 'read_file', input: '{not json' }, '/w')).toBe('Read a file');
+  expect(toolTitle({ name: 'read_file', input: '{not json' }, '/w')).toBe('Read a file');
 });
 
 test('edit diffs: the whole file when its text before is known, else the replaced part; a write of a new file has no oldText', () => {
@@ -75,4 +75,40 @@ test('a saved history replays as chunks and tool calls with their results, in or
   expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'agent_thought_chunk', 'agent_message_chunk', 'tool_call', 'tool_call_update', 'agent_message_chunk']);
   expect(updates[3]).toMatchObject({ toolCallId: 't1', kind: 'edit', title: 'Edit a.txt' });
   expect(updates[4]).toMatchObject({ toolCallId: 't1', status: 'completed', content: [{ type: 'diff', path: '/w/a.txt', oldText: 'x', newText: 'y' }] });
+});
+
+test('edit snapshots: taken once, read through the given reader, bounded in number', async () => {
+  const { EditSnapshots } = await import('../../../plugins/ui-acp/edit-snapshots.js');
+  const reads: string[] = [];
+  const snapshots = new EditSnapshots(async (file) => {
+    reads.push(file);
+    return `text of ${file}`;
+  });
+  await snapshots.take('c1', '/w/a.txt');
+  expect(snapshots.takeOut('c1')).toBe('text of /w/a.txt');
+  expect(snapshots.takeOut('c1')).toBeUndefined();
+  for (let i = 0; i < 40; i++) await snapshots.take(`k${i}`, `/w/${i}`);
+  expect(snapshots.takeOut('k0')).toBeUndefined();
+  expect(snapshots.takeOut('k39')).toBe('text of /w/39');
+  expect(reads).toHaveLength(41);
+});
+
+test('the text before an edit is read only from a small regular UTF-8 file (not a link, a directory, binary or a missing file)', async () => {
+  const { mkdtempSync, writeFileSync, symlinkSync, mkdirSync, rmSync } = await import('node:fs');
+  const os = await import('node:os');
+  const { readBeforeFromDisk } = await import('../../../plugins/ui-acp/edit-snapshots.js');
+  const dir = mkdtempSync(`${os.tmpdir()}/ui-acp-snap-`);
+  try {
+    writeFileSync(`${dir}/a.txt`, 'héllo\n');
+    writeFileSync(`${dir}/bin`, Buffer.from([0xff, 0xfe, 0x00, 0x80]));
+    symlinkSync(`${dir}/a.txt`, `${dir}/link`);
+    mkdirSync(`${dir}/sub`);
+    expect(await readBeforeFromDisk(`${dir}/a.txt`)).toBe('héllo\n');
+    expect(await readBeforeFromDisk(`${dir}/bin`)).toBeUndefined();
+    expect(await readBeforeFromDisk(`${dir}/link`)).toBeUndefined();
+    expect(await readBeforeFromDisk(`${dir}/sub`)).toBeUndefined();
+    expect(await readBeforeFromDisk(`${dir}/missing`)).toBeUndefined();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
