@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
 import { PRINT_MAX_TURNS } from '../types/session.js';
+import { readMcpConfigFlags } from './mcp-config-flag.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
@@ -31,6 +32,9 @@ Options:
                                 max_turns in configuration sets your own default)
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
+  --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
+  --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
+                                (repeatable; no trust needed; a configured server of a name wins)
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
   --trust-project               apply this project's plugins, providers, hooks, MCP servers and other
                                 code-running settings without asking (also MEWCODE_TRUST_PROJECT=1)
@@ -171,6 +175,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         'max-turns': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
+        'mcp-config': { type: 'string', multiple: true },
+        'append-system-prompt': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -196,6 +202,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (maxTurns !== undefined && !/^[1-9]\d*$/.test(maxTurns.trim())) {
     return { kind: 'error', message: `--max-turns must be a whole number of at least 1 (got "${maxTurns}")` };
   }
+  const mcpConfig = values['mcp-config'] ? readMcpConfigFlags(values['mcp-config'], cwd) : undefined;
+  if (mcpConfig && 'error' in mcpConfig) return { kind: 'error', message: mcpConfig.error };
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const options: CliOptions = {
     outputFormat: outputFormat as CliOptions['outputFormat'],
@@ -215,7 +223,12 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (maxTurns !== undefined) options.maxTurns = Number(maxTurns.trim());
   if (values.debug) options.debug = true;
   if (values.continue) options.continueLatest = true;
+  if (values['append-system-prompt'] !== undefined && values['append-system-prompt'].trim() !== '') options.appendSystemPrompt = values['append-system-prompt'];
   if (values.resume !== undefined) options.resumeId = values.resume.trim();
+  if (mcpConfig) {
+    options.mcpServers = mcpConfig.servers;
+    options.mcpServerOrigins = mcpConfig.origins;
+  }
   return { kind: 'run', options };
 }
 
