@@ -195,3 +195,58 @@ test('two queries at once in one process, each on its own server and project: no
     });
   });
 });
+
+test('settingSources: nothing of the user\'s or the project\'s files by default, each layer when asked; systemPrompt is appended, the same on every request', async () => {
+  const turns = [{ toolCalls: [{ id: 'g1', name: 'glob', input: { pattern: '*' } }] }, { text: 'done' }];
+  await withPlace([...turns, ...turns], async (place) => {
+    writeFileSync(path.join(place.home, '.mewcode', 'AGENTS.md'), 'USER-RULE');
+    writeFileSync(path.join(place.home, '.mewcode', 'config.yaml'), 'max_turns: 1\n');
+    writeFileSync(path.join(place.cwd, 'CLAUDE.md'), 'PROJECT-RULE');
+    const system = (index: number) => (place.server.requests[index]!.body.system as { text: string }[]).map((block) => block.text).join('\n');
+
+    const plain = await collect(query({ prompt: 'look', options: { cwd: place.cwd, env: place.env, systemPrompt: 'APPENDED-BY-CALLER', stderr: (t) => place.stderr.push(t) } }));
+    expect(last(plain)).toMatchObject({ subtype: 'success', num_turns: 2 }); // the user's max_turns: 1 was not read
+    expect(system(0)).not.toMatch(/USER-RULE|PROJECT-RULE/);
+    // The end of the stable part (the per-request environment follows it, after the cache breakpoint).
+    const stable = (index: number) => (place.server.requests[index]!.body.system as { text: string }[])[0]!.text;
+    expect(stable(0).trimEnd().endsWith('APPENDED-BY-CALLER')).toBe(true);
+    expect(stable(1)).toBe(stable(0));
+
+    const all = await collect(query({ prompt: 'look', options: { cwd: place.cwd, env: place.env, settingSources: ['user', 'project'], systemPrompt: { append: 'APPENDED-BY-CALLER' }, stderr: (t) => place.stderr.push(t) } }));
+    expect(last(all)).toMatchObject({ subtype: 'error_max_turns', num_turns: 1 }); // the user's max_turns: 1
+    expect(system(2)).toContain('USER-RULE');
+    expect(system(2)).toContain('PROJECT-RULE');
+    expect(system(2).indexOf('PROJECT-RULE')).toBeLessThan(system(2).indexOf('APPENDED-BY-CALLER'));
+  });
+});
+
+test('a bad option is a TypeError naming it, and a plugin module that cannot be loaded fails the query naming it', async () => {
+  await withPlace([], async (place) => {
+    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, permissionMode: 'yolo' as never } }))).rejects.toThrow(/options.permissionMode must be one of/);
+    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, settingSources: ['system' as never] } }))).rejects.toThrow(/options.settingSources: "system"/);
+    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, plugins: ['./no-such-plugin.mjs'] } }))).rejects.toThrow(/no-such-plugin/);
+    expect(place.server.requests).toHaveLength(0);
+  });
+});
+
+test('plugins: a plugin object joins the run (its tool is offered and called)', async () => {
+  await withPlace([{ toolCalls: [{ id: 'p1', name: 'shout', input: { text: 'hi' } }] }, { text: 'done' }], async (place) => {
+    const plugin = {
+      name: 'shouting',
+      apply(kernel: { tools: { register(tool: unknown): void } }) {
+        kernel.tools.register({
+          name: 'shout',
+          description: 'Upper-cases text.',
+          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          readOnly: true,
+          async execute(input: { text: string }) {
+            return { content: input.text.toUpperCase() };
+          },
+        });
+      },
+    };
+    const messages = await collect(query({ prompt: 'shout', options: { cwd: place.cwd, env: place.env, plugins: [plugin as never], stderr: (t) => place.stderr.push(t) } }));
+    expect((place.server.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toContain('shout');
+    expect(results(messages)[0]).toMatchObject({ tool_use_id: 'p1', is_error: false, content: 'HI' });
+  });
+});
