@@ -250,3 +250,26 @@ test('plugins: a plugin object joins the run (its tool is offered and called)', 
     expect(results(messages)[0]).toMatchObject({ tool_use_id: 'p1', is_error: false, content: 'HI' });
   });
 });
+
+test('a saved session one query holds is not written by another query of the same process at the same time', async () => {
+  await withPlace([{ text: 'first' }, { delayMs: 1500, text: 'second' }], async (place) => {
+    const options = { cwd: place.cwd, env: place.env, stderr: (t: string) => place.stderr.push(t) };
+    const first = last(await collect(query({ prompt: 'one', options })));
+    const holding = collect(query({ prompt: 'two', options: { ...options, resume: first.session_id } }));
+    while (place.server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    const other = await startScriptedServer({ turns: [{ text: 'third' }] });
+    const otherErr: string[] = [];
+    try {
+      const third = await collect(query({ prompt: 'three', options: { ...options, env: anthropicEnv(other, place.home), resume: first.session_id, stderr: (t) => otherErr.push(t) } }));
+      expect(last(third)).toMatchObject({ result: 'third' });
+    } finally {
+      await other.close();
+    }
+    expect(otherErr.join('')).toContain(`session ${first.session_id} is open in another session of this process (a concurrent query)`);
+    expect(last(await holding)).toMatchObject({ result: 'second', session_id: first.session_id });
+    // The holder's transcript has its own turns only.
+    const transcript = readFileSync(path.join(place.cwd, '.mewcode', 'sessions', first.session_id, 'conversation.jsonl'), 'utf8');
+    expect(transcript).toContain('second');
+    expect(transcript).not.toContain('three');
+  });
+});
