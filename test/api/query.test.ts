@@ -273,3 +273,25 @@ test('a saved session one query holds is not written by another query of the sam
     expect(transcript).not.toContain('three');
   });
 });
+
+test('abortController: aborting stops the running prompt with a result, and no later prompt of the stream runs', async () => {
+  await withPlace([{ delayMs: 300, chunkDelayMs: 200, text: 'a long answer that is cut short' }, { text: 'never' }], async (place) => {
+    const abortController = new AbortController();
+    let pulled = 0;
+    async function* prompts() {
+      pulled++;
+      yield 'one';
+      pulled++;
+      yield 'two';
+    }
+    const messages: StreamMessage[] = [];
+    for await (const message of query({ prompt: prompts(), options: { cwd: place.cwd, env: place.env, abortController, stderr: (t) => place.stderr.push(t) } })) {
+      messages.push(message);
+      if (message.type === 'text_delta') abortController.abort();
+    }
+    expect(messages.filter((m) => m.type === 'result')).toEqual([expect.objectContaining({ stop_reason: 'cancelled' })]);
+    expect(place.server.requests).toHaveLength(1);
+    expect(pulled).toBeLessThanOrEqual(2);
+    expect(messages.some((m) => m.type === 'text_delta' && m.text.includes('never'))).toBe(false);
+  });
+});
