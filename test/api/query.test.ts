@@ -295,3 +295,15 @@ test('abortController: aborting stops the running prompt with a result, and no l
     expect(messages.some((m) => m.type === 'text_delta' && m.text.includes('never'))).toBe(false);
   });
 });
+
+test('settingSources also decides whose permission rules count: the user\'s allow rule only when `user` is read', async () => {
+  await withPlace([writeCall('one\n'), { text: 'a' }, writeCall('two\n'), { text: 'b' }], async (place) => {
+    writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), 'permissions:\n  allow:\n    - "Write(./out.txt)"\n');
+    const plain = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    expect(results(plain)[0]).toMatchObject({ is_error: true });
+    expect(existsSync(path.join(place.cwd, 'out.txt'))).toBe(false);
+    const withUser = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    expect(results(withUser)[0]).toMatchObject({ is_error: false });
+    expect(readFileSync(path.join(place.cwd, 'out.txt'), 'utf8')).toBe('two\n');
+  });
+});
