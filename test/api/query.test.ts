@@ -307,3 +307,15 @@ test('settingSources also decides whose permission rules count: the user\'s allo
     expect(readFileSync(path.join(place.cwd, 'out.txt'), 'utf8')).toBe('two\n');
   });
 });
+
+test('hooks in the user\'s settings run only when the query reads them', async () => {
+  await withPlace([{ text: 'a' }, { text: 'b' }], async (place) => {
+    const marker = path.join(place.home, 'hook-ran');
+    const hooks = { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] } };
+    writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), JSON.stringify(hooks));
+    await collect(query({ prompt: 'one', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    expect(existsSync(marker)).toBe(false);
+    await collect(query({ prompt: 'two', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    expect(existsSync(marker)).toBe(true);
+  });
+});
