@@ -142,9 +142,11 @@ export function sessionHolder(projectRoot: string, sessionId: string): number | 
  * holds it, takes over a stale lock. The directory must exist.
  */
 export function lockSession(projectRoot: string, sessionId: string): void {
-  const holder = sessionHolder(projectRoot, sessionId);
-  if (holder !== undefined) throw new Error(`session ${sessionId} is open in another MewCode process (pid ${holder})`);
   const file = lockFile(projectRoot, sessionId);
+  // Several kernels may share this process (the programmatic API runs each query on its own): one
+  // of them may not write into a session another holds, although the lock names this very process.
+  const holder = heldHere.has(file) ? process.pid : sessionHolder(projectRoot, sessionId);
+  if (holder !== undefined) throw new Error(`session ${sessionId} is open ${holderText(holder)}`);
   unlinkProjectStateFile(projectRoot, file); // stale, or ours from before
   let fd: number;
   try {
@@ -158,9 +160,19 @@ export function lockSession(projectRoot: string, sessionId: string): void {
   } finally {
     closeSync(fd);
   }
+  heldHere.add(file);
+}
+
+/** Lock files this process holds, by path: a second kernel of the process must not take one. */
+const heldHere = new Set<string>();
+
+/** Where the holder is, for messages: another process, or another session of this one. */
+export function holderText(pid: number): string {
+  return pid === process.pid ? 'in another session of this process (a concurrent query)' : `in another MewCode process (pid ${pid})`;
 }
 
 export function unlockSession(projectRoot: string, sessionId: string): void {
+  heldHere.delete(lockFile(projectRoot, sessionId));
   if (sessionHolder(projectRoot, sessionId) !== undefined) return; // someone else's now
   try {
     unlinkProjectStateFile(projectRoot, lockFile(projectRoot, sessionId));

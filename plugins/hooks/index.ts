@@ -73,6 +73,8 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
     }),
     async apply(kernel) {
       kernel.container.get<{ kernel?: KernelApi }>(KERNEL_HOLDER).kernel = kernel;
+      // A run that reads no settings files (the programmatic API's default) runs no hook of them.
+      if (kernel.cli?.settingSources?.length === 0) return;
       if (!(await mayHoldHooks(kernel.projectRoot, kernel.homeDir))) return;
       const { applyHooks } = await import('./runtime.js');
       const close = await applyHooks(kernel, env);

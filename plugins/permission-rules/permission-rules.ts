@@ -9,6 +9,7 @@ import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../..
 import type { SearchPolicy, ToolRegistry } from '../../types/services.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ManagedPolicy } from '../../types/managed.js';
+import type { CliOptions } from '../../types/plugin.js';
 import { loadMatcherDeps, patternNeeds } from './matchers.js';
 import { appendAllowRule, removeAllowRule } from './persist.js';
 import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Scope } from './rule-set.js';
@@ -39,6 +40,9 @@ export interface RulesContext {
   managed?: ManagedPolicy;
 }
 
+/** No saved answers (a run that does not read the user's settings). */
+const NO_APPROVALS: SettingsFile = { scope: 'local', file: '', exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [] };
+
 export class PermissionRules {
   readonly engine = new RulesEngine(SCOPES.map((scope) => new RuleLayer(scope)));
   /** The managed layer alone (the same RuleLayer object), checked ahead of every plugin's layer (checkManaged). */
@@ -54,11 +58,14 @@ export class PermissionRules {
   }
 
   /** Read the settings files, the saved approvals and the command-line rules (at boot). */
-  async load(cli: { allowedTools: readonly string[]; disallowedTools: readonly string[] } | undefined): Promise<void> {
-    const scopes: FileScope[] = ['local', 'project', 'user'];
+  async load(cli: Pick<CliOptions, 'allowedTools' | 'disallowedTools' | 'settingSources'> | undefined): Promise<void> {
+    // A run that names its setting sources (the programmatic API) reads only those files; the
+    // user's saved "allow always" answers belong to the user's settings.
+    const reads = (scope: FileScope): boolean => cli?.settingSources === undefined || cli.settingSources.includes(scope);
+    const scopes = (['local', 'project', 'user'] as const).filter(reads);
     const root = projectBoundary(this.context.projectRoot, this.context.homeDir);
     const [approvals, ...files] = await Promise.all([
-      readSettingsFile('local', this.approvalsFile, this.context.trust, undefined, 'user'),
+      reads('user') ? readSettingsFile('local', this.approvalsFile, this.context.trust, undefined, 'user') : NO_APPROVALS,
       ...scopes.map((scope) => readSettingsFile(scope, this.files[scope], this.context.trust, root)),
     ]);
     const inputs: RuleInput[] = [];

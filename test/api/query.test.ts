@@ -195,3 +195,127 @@ test('two queries at once in one process, each on its own server and project: no
     });
   });
 });
+
+test('settingSources: nothing of the user\'s or the project\'s files by default, each layer when asked; systemPrompt is appended, the same on every request', async () => {
+  const turns = [{ toolCalls: [{ id: 'g1', name: 'glob', input: { pattern: '*' } }] }, { text: 'done' }];
+  await withPlace([...turns, ...turns], async (place) => {
+    writeFileSync(path.join(place.home, '.mewcode', 'AGENTS.md'), 'USER-RULE');
+    writeFileSync(path.join(place.home, '.mewcode', 'config.yaml'), 'max_turns: 1\n');
+    writeFileSync(path.join(place.cwd, 'CLAUDE.md'), 'PROJECT-RULE');
+    const system = (index: number) => (place.server.requests[index]!.body.system as { text: string }[]).map((block) => block.text).join('\n');
+
+    const plain = await collect(query({ prompt: 'look', options: { cwd: place.cwd, env: place.env, systemPrompt: 'APPENDED-BY-CALLER', stderr: (t) => place.stderr.push(t) } }));
+    expect(last(plain)).toMatchObject({ subtype: 'success', num_turns: 2 }); // the user's max_turns: 1 was not read
+    expect(system(0)).not.toMatch(/USER-RULE|PROJECT-RULE/);
+    // The end of the stable part (the per-request environment follows it, after the cache breakpoint).
+    const stable = (index: number) => (place.server.requests[index]!.body.system as { text: string }[])[0]!.text;
+    expect(stable(0).trimEnd().endsWith('APPENDED-BY-CALLER')).toBe(true);
+    expect(stable(1)).toBe(stable(0));
+
+    const all = await collect(query({ prompt: 'look', options: { cwd: place.cwd, env: place.env, settingSources: ['user', 'project'], systemPrompt: { append: 'APPENDED-BY-CALLER' }, stderr: (t) => place.stderr.push(t) } }));
+    expect(last(all)).toMatchObject({ subtype: 'error_max_turns', num_turns: 1 }); // the user's max_turns: 1
+    expect(system(2)).toContain('USER-RULE');
+    expect(system(2)).toContain('PROJECT-RULE');
+    expect(system(2).indexOf('PROJECT-RULE')).toBeLessThan(system(2).indexOf('APPENDED-BY-CALLER'));
+  });
+});
+
+test('a bad option is a TypeError naming it, and a plugin module that cannot be loaded fails the query naming it', async () => {
+  await withPlace([], async (place) => {
+    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, permissionMode: 'yolo' as never } }))).rejects.toThrow(/options.permissionMode must be one of/);
+    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, settingSources: ['system' as never] } }))).rejects.toThrow(/options.settingSources: "system"/);
+    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, plugins: ['./no-such-plugin.mjs'] } }))).rejects.toThrow(/no-such-plugin/);
+    expect(place.server.requests).toHaveLength(0);
+  });
+});
+
+test('plugins: a plugin object joins the run (its tool is offered and called)', async () => {
+  await withPlace([{ toolCalls: [{ id: 'p1', name: 'shout', input: { text: 'hi' } }] }, { text: 'done' }], async (place) => {
+    const plugin = {
+      name: 'shouting',
+      apply(kernel: { tools: { register(tool: unknown): void } }) {
+        kernel.tools.register({
+          name: 'shout',
+          description: 'Upper-cases text.',
+          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          readOnly: true,
+          async execute(input: { text: string }) {
+            return { content: input.text.toUpperCase() };
+          },
+        });
+      },
+    };
+    const messages = await collect(query({ prompt: 'shout', options: { cwd: place.cwd, env: place.env, plugins: [plugin as never], stderr: (t) => place.stderr.push(t) } }));
+    expect((place.server.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toContain('shout');
+    expect(results(messages)[0]).toMatchObject({ tool_use_id: 'p1', is_error: false, content: 'HI' });
+  });
+});
+
+test('a saved session one query holds is not written by another query of the same process at the same time', async () => {
+  await withPlace([{ text: 'first' }, { delayMs: 1500, text: 'second' }], async (place) => {
+    const options = { cwd: place.cwd, env: place.env, stderr: (t: string) => place.stderr.push(t) };
+    const first = last(await collect(query({ prompt: 'one', options })));
+    const holding = collect(query({ prompt: 'two', options: { ...options, resume: first.session_id } }));
+    while (place.server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    const other = await startScriptedServer({ turns: [{ text: 'third' }] });
+    const otherErr: string[] = [];
+    try {
+      const third = await collect(query({ prompt: 'three', options: { ...options, env: anthropicEnv(other, place.home), resume: first.session_id, stderr: (t) => otherErr.push(t) } }));
+      expect(last(third)).toMatchObject({ result: 'third' });
+    } finally {
+      await other.close();
+    }
+    expect(otherErr.join('')).toContain(`session ${first.session_id} is open in another session of this process (a concurrent query)`);
+    expect(last(await holding)).toMatchObject({ result: 'second', session_id: first.session_id });
+    // The holder's transcript has its own turns only.
+    const transcript = readFileSync(path.join(place.cwd, '.mewcode', 'sessions', first.session_id, 'conversation.jsonl'), 'utf8');
+    expect(transcript).toContain('second');
+    expect(transcript).not.toContain('three');
+  });
+});
+
+test('abortController: aborting stops the running prompt with a result, and no later prompt of the stream runs', async () => {
+  await withPlace([{ delayMs: 300, chunkDelayMs: 200, text: 'a long answer that is cut short' }, { text: 'never' }], async (place) => {
+    const abortController = new AbortController();
+    let pulled = 0;
+    async function* prompts() {
+      pulled++;
+      yield 'one';
+      pulled++;
+      yield 'two';
+    }
+    const messages: StreamMessage[] = [];
+    for await (const message of query({ prompt: prompts(), options: { cwd: place.cwd, env: place.env, abortController, stderr: (t) => place.stderr.push(t) } })) {
+      messages.push(message);
+      if (message.type === 'text_delta') abortController.abort();
+    }
+    expect(messages.filter((m) => m.type === 'result')).toEqual([expect.objectContaining({ stop_reason: 'cancelled' })]);
+    expect(place.server.requests).toHaveLength(1);
+    expect(pulled).toBeLessThanOrEqual(2);
+    expect(messages.some((m) => m.type === 'text_delta' && m.text.includes('never'))).toBe(false);
+  });
+});
+
+test('settingSources also decides whose permission rules count: the user\'s allow rule only when `user` is read', async () => {
+  await withPlace([writeCall('one\n'), { text: 'a' }, writeCall('two\n'), { text: 'b' }], async (place) => {
+    writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), 'permissions:\n  allow:\n    - "Write(./out.txt)"\n');
+    const plain = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    expect(results(plain)[0]).toMatchObject({ is_error: true });
+    expect(existsSync(path.join(place.cwd, 'out.txt'))).toBe(false);
+    const withUser = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    expect(results(withUser)[0]).toMatchObject({ is_error: false });
+    expect(readFileSync(path.join(place.cwd, 'out.txt'), 'utf8')).toBe('two\n');
+  });
+});
+
+test('hooks in the user\'s settings run only when the query reads them', async () => {
+  await withPlace([{ text: 'a' }, { text: 'b' }], async (place) => {
+    const marker = path.join(place.home, 'hook-ran');
+    const hooks = { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] } };
+    writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), JSON.stringify(hooks));
+    await collect(query({ prompt: 'one', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    expect(existsSync(marker)).toBe(false);
+    await collect(query({ prompt: 'two', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    expect(existsSync(marker)).toBe(true);
+  });
+});

@@ -21,6 +21,12 @@ test('-p with flags Claude Code scripts pass; the permission mode records whethe
   expect(parseCommandLine(['-p', 'x', '--permission-mode', 'plan'], '/')).toMatchObject({ options: { permissionMode: 'plan', permissionModeGiven: true } });
 });
 
+test('--append-system-prompt (Claude Code\'s flag) carries the text; an empty one adds nothing', () => {
+  expect(parseCommandLine(['-p', 'x', '--append-system-prompt', 'Answer in French.'], '/')).toMatchObject({ kind: 'run', options: { appendSystemPrompt: 'Answer in French.' } });
+  expect(parseCommandLine(['-p', 'x', '--append-system-prompt', ' '], '/')).not.toHaveProperty('options.appendSystemPrompt');
+  expect(HELP).toContain('--append-system-prompt <text>');
+});
+
 test('a bad flag is an error naming it, without parseArgs\' advice about "--"', () => {
   expect(parseCommandLine(['--bogus'], '/')).toEqual({ kind: 'error', message: "Unknown option '--bogus'. Run mewcode --help for the options." });
 });
