@@ -13,6 +13,8 @@ export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export const HELP_HEAD = `Usage: mewcode [options] [prompt]
        mewcode doctor [--provider P] [--model M] [--trust-project]
        mewcode plugin add <npm package | path> [--project] | plugin remove <name> | plugin list
+       mewcode plugin marketplace add <git URL | folder> | marketplace list | update [name] | remove <name>
+       mewcode plugin install|uninstall|enable|disable <plugin>[@<marketplace>]
        mewcode <command of a plugin> …   (listed below)
 
 MewCode, a terminal coding agent.
@@ -51,7 +53,17 @@ export const OWN_COMMANDS_HELP = `Commands:
   plugin remove <name> [--project]
                                 take it out of plugins: and uninstall it
   plugin list                   the plugins your configuration and the project's name, and where
-                                each resolves
+                                each resolves, then the installed Claude Code plugins
+  plugin marketplace add <git URL | folder>
+                                add a Claude Code plugin marketplace (.claude-plugin/marketplace.json):
+                                a folder is read where it is; a git repository is cloned with git
+  plugin marketplace list | update [name] | remove <name>
+                                the known marketplaces; fetch the newest commit; forget one (and
+                                uninstall its plugins)
+  plugin install <plugin>[@<marketplace>]
+                                copy a Claude Code plugin into ~/.mewcode/plugins (again: update it)
+  plugin enable|disable|uninstall <plugin>[@<marketplace>]
+                                turn an installed plugin on or off (from the next start), or remove it
   doctor                        check this machine and project: Node.js, configuration files,
                                 workspace trust, provider and API key (never printed), proxy,
                                 plugins, and each plugin's checks (OS sandbox, ripgrep, audit
@@ -129,6 +141,9 @@ export type ParsedCommand =
   | { kind: 'doctor'; options: DoctorOptions }
   | { kind: 'plugin'; action: 'add' | 'remove'; target: string; scope: 'user' | 'project'; cwd: string }
   | { kind: 'plugin'; action: 'list'; cwd: string }
+  | { kind: 'plugin'; action: 'install' | 'uninstall' | 'enable' | 'disable'; target: string; cwd: string }
+  | { kind: 'plugin'; action: 'marketplace'; verb: 'add' | 'remove'; target: string; cwd: string }
+  | { kind: 'plugin'; action: 'marketplace'; verb: 'list' | 'update'; target?: string; cwd: string }
   | { kind: 'error'; message: string };
 
 /** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
@@ -254,7 +269,9 @@ function trustFlag(given: boolean | undefined, env: Readonly<Record<string, stri
   return given === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase());
 }
 
-const PLUGIN_USAGE = 'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list';
+const PLUGIN_USAGE =
+  'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list | plugin install|uninstall|enable|disable <plugin>[@<marketplace>] | plugin marketplace add|list|update|remove';
+const MARKETPLACE_USAGE = 'usage: mewcode plugin marketplace add <git URL | folder> | marketplace list | marketplace update [name] | marketplace remove <name>';
 
 /** `plugin add <spec> [--project]`, `plugin remove <name> [--project]`, `plugin list`. */
 function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand {
@@ -273,6 +290,23 @@ function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand
   if (action === 'add' || action === 'remove') {
     if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one ${action === 'add' ? 'npm package or path' : 'plugin name'}; ${PLUGIN_USAGE}` };
     return { kind: 'plugin', action, target: rest[0]!.trim(), scope: parsed.values.project ? 'project' : 'user', cwd };
+  }
+  // Claude Code plugins are installed for the user only (like a user-scope `claude plugin install`).
+  if (parsed.values.project && (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable' || action === 'marketplace')) {
+    return { kind: 'error', message: `plugin ${action} has no --project: Claude Code plugins are installed for you; a project enables them with enabledPlugins in .claude/settings.json` };
+  }
+  if (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable') {
+    if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one <plugin>[@<marketplace>]; ${PLUGIN_USAGE}` };
+    return { kind: 'plugin', action, target: rest[0]!.trim(), cwd };
+  }
+  if (action === 'marketplace' || action === 'market') {
+    const [verb = 'list', ...names] = rest;
+    if ((verb === 'add' || verb === 'remove' || verb === 'rm') && names.length === 1 && names[0]!.trim() !== '') {
+      return { kind: 'plugin', action: 'marketplace', verb: verb === 'rm' ? 'remove' : verb, target: names[0]!.trim(), cwd };
+    }
+    if (verb === 'list' && names.length === 0) return { kind: 'plugin', action: 'marketplace', verb, cwd };
+    if (verb === 'update' && names.length <= 1) return { kind: 'plugin', action: 'marketplace', verb, ...(names[0] ? { target: names[0] } : {}), cwd };
+    return { kind: 'error', message: `plugin marketplace ${rest.join(' ')}: ${MARKETPLACE_USAGE}` };
   }
   return { kind: 'error', message: `unknown plugin subcommand "${parsed.positionals.join(' ')}"; ${PLUGIN_USAGE}` };
 }

@@ -30,6 +30,7 @@ import mcp from './mcp/index.js';
 import hooks from './hooks/index.js';
 import subagents from './subagents/index.js';
 import customCommands from './custom-commands/index.js';
+import claudePluginSources from './claude-plugin-sources/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -59,4 +60,5 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   hooks,
   subagents,
   customCommands,
+  claudePluginSources,
 ];
