@@ -20,6 +20,8 @@ export interface Writers {
   err(text: string): void;
 }
 
+/** One row of a listing: each field made terminal-safe, the tabs between them kept. */
+const row = (...fields: string[]): string => fields.map((field) => terminalSafe(field)).join('\t');
 const short = (commit: string | undefined): string => (commit ? commit.slice(0, 7) : '');
 const NEXT_START = 'This applies from the next start of MewCode.';
 
@@ -42,7 +44,7 @@ export async function runClaudePluginCommand(command: ClaudePluginCommand, io: W
         if (all.length === 0) say('No plugin marketplaces are added. Add one with `mewcode plugin marketplace add <git URL | folder>`.');
         for (const { record, catalogue, error } of all) {
           const where = record.source.kind === 'git' ? `git ${record.source.url}${record.commit ? ` at ${short(record.commit)}` : ''}` : `folder ${record.source.path}`;
-          say(`${record.name}\t${where}\t${catalogue ? `${catalogue.plugins.length} plugins: ${catalogue.plugins.map((p) => (p.version ? `${p.name} ${p.version}` : p.name)).join(', ')}` : `unreadable: ${error}`}`);
+          io.out(`${row(record.name, where, catalogue ? `${catalogue.plugins.length} plugins: ${catalogue.plugins.map((p) => (p.version ? `${p.name} ${p.version}` : p.name)).join(', ')}` : `unreadable: ${error}`)}\n`);
           for (const w of catalogue?.warnings ?? []) warn(w);
         }
         return 0;
@@ -110,7 +112,7 @@ export async function claudePluginRows(cwd: string, homeDir: string, env: NodeJS
   const rows = states.map((s) => {
     const detail = [s.plugin.version ? `version ${s.plugin.version}` : '', s.plugin.commit ? `commit ${short(s.plugin.commit)}` : ''].filter(Boolean).join(', ');
     const why = s.decidedBy ? ` (by ${s.decidedBy.file})` : '';
-    return `${s.id}\tclaude-plugin\t${s.enabled ? 'enabled' : 'disabled'}${why}${detail ? `\t${detail}` : ''}`;
+    return row(s.id, 'claude-plugin', `${s.enabled ? 'enabled' : 'disabled'}${why}`, ...(detail ? [detail] : []));
   });
   return { rows, warnings: [...warnings, ...notices] };
 }

@@ -125,7 +125,7 @@ async function listPlugins(cwd: string, deps: PluginCommandDeps): Promise<number
   deps.out(rows.length === 0 ? 'No MewCode plugins are configured. Add one with `mewcode plugin add <npm package | path>`.\n' : `${rows.join('\n')}\n`);
   const { claudePluginRows } = await import('./claude-plugin-command.js');
   const claude = await claudePluginRows(cwd, deps.homeDir, deps.env ?? process.env);
-  deps.out(claude.rows.length === 0 ? 'No Claude Code plugins are installed. Install one with `mewcode plugin install <plugin>@<marketplace>`.\n' : `${claude.rows.map((row) => terminalSafe(row)).join('\n')}\n`);
+  deps.out(claude.rows.length === 0 ? 'No Claude Code plugins are installed. Install one with `mewcode plugin install <plugin>@<marketplace>`.\n' : `${claude.rows.join('\n')}\n`);
   for (const warning of claude.warnings) deps.err(`mewcode: warning: ${terminalSafe(warning)}\n`);
   return 0;
 }
