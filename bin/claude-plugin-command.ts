@@ -75,7 +75,7 @@ export async function runClaudePluginCommand(command: ClaudePluginCommand, io: W
   }
   switch (command.action) {
     case 'install': {
-      const report = await installPlugin(home, command.target, command.cwd);
+      const report = await installPlugin(home, command.target);
       for (const w of report.warnings) warn(w);
       const { plugin } = report;
       const id = `${plugin.name}@${plugin.marketplace}`;

@@ -57,7 +57,7 @@ function findInMarketplaces(manifest: PluginManifest, spec: string, warnings: st
   throw new Error(marketplace !== undefined ? `marketplace ${marketplace} has no plugin named "${name}" (${readCatalogue(candidates[0]!.root).file})` : `no known marketplace offers a plugin named "${name}" (searched: ${candidates.map((c) => c.name).join(', ')})`);
 }
 
-export async function installPlugin(homeDir: string, spec: string, projectRoot: string = homeDir): Promise<InstallReport> {
+export async function installPlugin(homeDir: string, spec: string): Promise<InstallReport> {
   const warnings: string[] = [];
   const notes: string[] = [];
   const manifest = readManifest(homeDir);
@@ -101,7 +101,8 @@ export async function installPlugin(homeDir: string, spec: string, projectRoot: 
     renameSync(staging, target);
     rmSync(old, { recursive: true, force: true });
     const previous = manifest.plugins[id];
-    const userChoice = readPluginSettings(projectRoot, homeDir, undefined).enabled.get(id);
+    // Only the user's own settings file (the home directory as the project: no project files are read).
+    const userChoice = readPluginSettings(homeDir, homeDir, undefined).enabled.get(id);
     const enabled = previous?.enabled ?? (userChoice?.scope === 'user' ? userChoice.enabled : true);
     if (!previous && userChoice?.scope === 'user' && !userChoice.enabled) notes.push(`${userChoice.file} disables ${id}: installed disabled (mewcode plugin enable ${id} turns it on)`);
     const plugin: InstalledPlugin = { name: entry.name, marketplace: marketplace.name, root: target, from, installedAt: new Date().toISOString(), enabled, ...(version ? { version } : {}), ...(commit ? { commit } : {}) };

@@ -73,6 +73,15 @@ describe('a local folder marketplace', () => {
     expect(existsSync(path.join(market, '.claude-plugin', 'marketplace.json'))).toBe(true);
   });
 
+  it("a plugin the user's ~/.claude/settings.json turns off is installed switched off, and says so", async () => {
+    await addMarketplace(dirs.homeDir, folderMarketplace(), dirs.cwd);
+    writeFiles(dirs.homeDir, { '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'fmt@team-tools': false } }) });
+    const report = await installPlugin(dirs.homeDir, 'fmt@team-tools');
+    expect(report.plugin.enabled).toBe(false);
+    expect(report.notes).toEqual([expect.stringMatching(/home\/\.claude\/settings\.json disables fmt@team-tools: installed disabled/)]);
+    expect((await installPlugin(dirs.homeDir, 'lint@team-tools')).plugin.enabled).toBe(true);
+  });
+
   it('a second add of the same folder says so; another marketplace of the same name is refused', async () => {
     await addMarketplace(dirs.homeDir, folderMarketplace(), dirs.cwd);
     expect((await addMarketplace(dirs.homeDir, market, dirs.cwd)).alreadyAdded).toBe(true);
