@@ -7,7 +7,7 @@
  * in, so a failed install leaves the installed plugin as it was.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { cloneRepository } from './git.js';
@@ -76,7 +76,7 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
       const realRoot = realpathSync(marketplace.root);
       const realSource = realpathSync(source);
       if (realSource !== realRoot && !isInside(realSource, realRoot)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its source ${entry.source.path} lies outside the marketplace`);
-      cpSync(realSource, staging, { recursive: true, filter: (file) => path.basename(file) !== '.git' });
+      cpSync(realSource, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(realSource, warnings) });
       commit = marketplace.commit;
     } else {
       const { url, subdir } = entry.source;
@@ -87,7 +87,7 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
         const folder = subdir ? path.resolve(clone, subdir) : clone;
         if (!isInside(folder, clone) && folder !== clone) throw new Error(`${catalogueFile}: plugin "${entry.name}": its path ${subdir} lies outside the repository`);
         if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`${catalogueFile}: plugin "${entry.name}": ${url} has no folder ${subdir}`);
-        cpSync(folder, staging, { recursive: true, filter: (file) => path.basename(file) !== '.git' });
+        cpSync(folder, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(realpathSync(folder), warnings) });
       } finally {
         rmSync(clone, { recursive: true, force: true });
       }
@@ -116,6 +116,26 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * What a copy leaves out: `.git`, and links that lead out of the plugin (or nowhere): a plugin
+ * may not bring in the user's other files under its own name.
+ */
+function copyFilter(root: string, warnings: string[]): (file: string) => boolean {
+  return (file) => {
+    if (path.basename(file) === '.git') return false;
+    if (!lstatSync(file).isSymbolicLink()) return true;
+    let real: string | undefined;
+    try {
+      real = realpathSync(file);
+    } catch {
+      real = undefined;
+    }
+    if (real !== undefined && (real === root || isInside(real, root))) return true;
+    warnings.push(`${file} is a link ${real === undefined ? 'to nothing' : `out of the plugin (to ${real})`}; not copied`);
+    return false;
+  };
 }
 
 /** A present `.claude-plugin/plugin.json` must be a JSON object: a plugin that could never load is not installed. Returns its version. */

@@ -4,7 +4,7 @@
  * installed plugins a run uses given Claude-shaped settings and workspace trust.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { enabledPlugins } from '../../config/claude-plugins/enabled.js';
 import { installPlugin, setPluginEnabled, uninstallPlugin } from '../../config/claude-plugins/install.js';
@@ -185,6 +185,20 @@ describe('bad input: a clear error or warning naming the file; the rest works', 
     const clash = await installPlugin(dirs.homeDir, 'fmt@second');
     expect(clash.warnings).toEqual([expect.stringMatching(/a plugin named "fmt" is also installed from team-tools/)]);
     expect(() => setPluginEnabled(dirs.homeDir, 'fmt', false)).toThrow(/several installed plugins are named "fmt": fmt@team-tools, fmt@second; name one/);
+  });
+
+  it('links out of the plugin are not copied (with a warning); links inside it are', async () => {
+    writePlugin(path.join(market, 'plugins', 'fmt'), 'fmt');
+    writeFiles(dirs.homeDir, { 'secret.txt': 'the user\'s own' });
+    symlinkSync(path.join(dirs.homeDir, 'secret.txt'), path.join(market, 'plugins', 'fmt', 'commands', 'leak.md'));
+    symlinkSync('hello.md', path.join(market, 'plugins', 'fmt', 'commands', 'alias.md'));
+    writeCatalogue(market, 'team-tools', [{ name: 'fmt', source: './plugins/fmt' }]);
+    await addMarketplace(dirs.homeDir, market, dirs.cwd);
+    const { plugin, warnings } = await installPlugin(dirs.homeDir, 'fmt@team-tools');
+    expect(warnings).toEqual([expect.stringMatching(/commands\/leak\.md is a link out of the plugin \(to .*secret\.txt\); not copied/)]);
+    expect(existsSync(path.join(plugin.root, 'commands', 'leak.md'))).toBe(false);
+    expect(readFileSync(path.join(plugin.root, 'commands', 'alias.md'), 'utf8')).toContain('Say hello from fmt');
+    expect(readlinkSync(path.join(plugin.root, 'commands', 'alias.md'))).toBe('hello.md'); // the copy's own file
   });
 
   it('a corrupt manifest is an error naming the file, and it is left exactly as it was', async () => {
