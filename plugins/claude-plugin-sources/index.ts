@@ -29,5 +29,5 @@ export default definePlugin({
     // Worked out (and its notices told) at boot, whether or not a loader asks for the roots.
     kernel.container.get<InstalledPluginSource>(SOURCE).result();
   },
-  doctorChecks: [{ name: 'claude-plugins', run: async (context) => (await import('./doctor-check.js')).checkClaudePlugins(context) }],
+  doctorChecks: [{ name: 'installed-plugins', run: async (context) => (await import('./doctor-check.js')).checkClaudePlugins(context) }],
 });

@@ -8,7 +8,7 @@ beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
 // The plugins' own checks come in plugin order (sandbox-os, tool-grep, permission-audit), after MewCode's.
-const CHECKS = ['node', 'managed', 'config', 'trust', 'provider', 'proxy', 'sandbox', 'ripgrep', 'audit', 'claude-plugins', 'plugins'];
+const CHECKS = ['node', 'managed', 'config', 'trust', 'provider', 'proxy', 'sandbox', 'ripgrep', 'audit', 'installed-plugins', 'plugins'];
 
 test.concurrent('a good setup: exit 0, every check on its own line, the key never printed', async () => {
   const cwd = tempDir('mewcode-doctor-cwd-');
