@@ -38,6 +38,8 @@ export interface ClaudePluginPart {
    * mcpServers: server name → entry in `.mcp.json`'s shape.
    */
   readonly value: Readonly<Record<string, unknown>>;
+  /** Line and column in `file` of the value at `path` inside `value` (for warnings naming file:line:col). */
+  locate(path: readonly (string | number)[]): { line: number; col: number } | undefined;
 }
 
 /** How many of each kind a plugin declares (files and entries found; the owning plugins may still skip one, naming it). */
@@ -86,6 +88,17 @@ export interface ClaudePluginBundle {
 export interface ClaudePluginBundles {
   /** Every plugin directory of this run, loaded or not, in the order their sources gave them. */
   list(): readonly ClaudePluginBundle[];
+}
+
+/**
+ * The first file inside the plugin that a hook command names (its words, quotes dropped, after
+ * the variables were expanded) and that does not exist; undefined when there is none. Such a hook
+ * would fail at every event, so it is not loaded.
+ */
+export function missingPluginScript(command: string, root: string, exists: (file: string) => boolean): string | undefined {
+  const words = command.split(/[\s;|&()<>`]+/).map((word) => word.replace(/["']/g, ''));
+  const inside = `${root.replace(/[\\/]+$/, '')}/`;
+  return words.find((word) => word.startsWith(inside) && !exists(word));
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` replaced, as Claude Code does in a plugin's text. */

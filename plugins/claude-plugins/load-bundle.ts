@@ -10,9 +10,10 @@
  */
 import path from 'node:path';
 import type { ClaudePluginBundle, ClaudePluginPart, ClaudePluginProblem, ClaudePluginRoot } from '../../types/claude-plugins.js';
-import { expandPluginVariables } from '../../types/claude-plugins.js';
+import { expandPluginVariables, missingPluginScript } from '../../types/claude-plugins.js';
+import type { LocatedNode } from '../../config/located.js';
 import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './manifest.js';
-import { isInside, markdownFiles, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
+import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
 
 export const MANIFEST = path.join('.claude-plugin', 'plugin.json');
 const DEFAULTS: Record<ComponentKey, string> = { commands: 'commands', agents: 'agents', skills: 'skills', hooks: path.join('hooks', 'hooks.json'), mcpServers: '.mcp.json' };
@@ -63,6 +64,7 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePlu
   const manifestFile = path.join(root, MANIFEST);
   let manifest: Manifest = { components: {} };
   const read = readJsonFile(manifestFile);
+  const manifestNode = read.ok ? read.node : undefined;
   if (read.ok) {
     const parsed = readManifest(read.value, manifestFile, problems);
     if (!parsed) return notLoaded(source, fallbackName, problems);
@@ -120,13 +122,13 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePlu
   });
   const rootSkill = skills.length === 0 && statOf(path.join(root, 'SKILL.md'))?.isFile() ? root : undefined;
 
-  const hooks = jsonParts('hooks', paths('hooks', false), manifest, manifestFile, variables, problems);
-  const mcpServers = jsonParts('mcpServers', paths('mcpServers', false), manifest, manifestFile, variables, problems);
+  const hooks = jsonParts('hooks', paths('hooks', false), manifest, manifestFile, manifestNode, variables, problems);
+  const mcpServers = jsonParts('mcpServers', paths('mcpServers', false), manifest, manifestFile, manifestNode, variables, problems);
   const counts = {
     commands: commands.reduce((sum, entry) => sum + markdownFiles(entry, true).length, 0),
     agents: agents.reduce((sum, entry) => sum + markdownFiles(entry, false).length, 0),
     skills: skills.reduce((sum, dir) => sum + skillFolders(dir).length, 0) + (rootSkill ? 1 : 0),
-    hooks: hooks.reduce((sum, part) => sum + countHandlers(part.value), 0),
+    hooks: hooks.reduce((sum, part) => sum + countHandlers(part.value, root), 0),
     mcpServers: new Set(mcpServers.flatMap((part) => Object.keys(part.value))).size,
   };
   if (!read.ok && Object.values(counts).every((count) => count === 0) && !rootSkill) {
@@ -159,65 +161,58 @@ function jsonParts(
   files: readonly string[],
   manifest: Manifest,
   manifestFile: string,
+  manifestNode: LocatedNode | undefined,
   variables: Readonly<Record<string, string>>,
   problems: ClaudePluginProblem[],
 ): ClaudePluginPart[] {
-  const raw: { file: string; value: unknown }[] = [];
+  const raw: { file: string; value: unknown; node: LocatedNode; at: (string | number)[] }[] = [];
   for (const file of files) {
     const read = readJsonFile(file);
-    if (read.ok) raw.push({ file, value: read.value });
+    if (read.ok) raw.push({ file, value: read.value, node: read.node, at: [] });
     else problems.push({ file, message: `${read.message}; its ${key === 'hooks' ? 'hooks are' : 'MCP servers are'} not loaded` });
   }
   const spec = manifest.components[key];
-  if (spec?.kind === 'inline') raw.push({ file: manifestFile, value: spec.value });
+  if (spec?.kind === 'inline') raw.push({ file: manifestFile, value: spec.value, node: manifestNode!, at: [key] });
   const parts: ClaudePluginPart[] = [];
-  for (const { file, value } of raw) {
+  for (const { file, value, node, at } of raw) {
     // hooks.json is `{ "description"?, "hooks": { <Event>: [...] } }`; .mcp.json is `{ "mcpServers": {...} }`.
     // Either wrapper may be left out (plugin.json's inline objects usually are).
-    const inner = isObject(value) && isObject(value[key]) ? value[key] : value;
+    const wrapped = isObject(value) && isObject(value[key]);
+    const inner = wrapped ? (value as Record<string, unknown>)[key] : value;
+    const base = wrapped ? [...at, key] : at;
     if (!isObject(inner)) {
       problems.push({ file, message: key === 'hooks' ? 'hooks must be an object of event names (PreToolUse, Stop, …) to matcher groups; not loaded' : 'mcpServers must be an object of server names to servers; not loaded' });
       continue;
     }
     const expanded = expandAll(inner, variables) as Record<string, unknown>;
-    const checked = key === 'hooks' ? withoutMissingScripts(expanded, file, variables.CLAUDE_PLUGIN_ROOT!, problems) : serversWithEnvironment(expanded, file, variables, problems);
-    parts.push({ file, value: checked });
+    if (key === 'hooks') reportMissingScripts(expanded, file, variables.CLAUDE_PLUGIN_ROOT!, problems);
+    const checked = key === 'hooks' ? expanded : serversWithEnvironment(expanded, file, variables, problems);
+    parts.push({ file, value: checked, locate: (path) => positionIn(node, [...base, ...path]) });
   }
   return parts;
 }
 
-/** The words of a hook command that name a file in the plugin (`"${CLAUDE_PLUGIN_ROOT}"/scripts/x.sh`, expanded). */
-function pluginFilesNamed(command: string, root: string): string[] {
-  return command
-    .split(/[\s;|&()<>`]+/)
-    .map((word) => word.replace(/["']/g, ''))
-    .filter((word) => word.startsWith(`${root}${path.sep}`));
+/**
+ * A command hook whose script is not in the plugin would fail at every event: it is named with
+ * its file here, and the hooks plugin does not load it (types/claude-plugins.ts's missingPluginScript).
+ */
+function reportMissingScripts(hooks: Record<string, unknown>, file: string, root: string, problems: ClaudePluginProblem[]): void {
+  eachCommand(hooks, (command, where) => {
+    const missing = missingPluginScript(command, root, (named) => statOf(named) !== undefined);
+    if (missing !== undefined) problems.push({ file, message: `${where}: its script ${missing} does not exist; this hook is not loaded` });
+  });
 }
 
-/**
- * A command hook whose script is not in the plugin would fail at every event: it is left out,
- * named with its file, and the plugin's other hooks load.
- */
-function withoutMissingScripts(hooks: Record<string, unknown>, file: string, root: string, problems: ClaudePluginProblem[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function eachCommand(hooks: Readonly<Record<string, unknown>>, visit: (command: string, where: string) => void): void {
   for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) {
-      out[event] = groups; // the hooks plugin says what is wrong with it
-      continue;
-    }
-    out[event] = groups.map((group, groupIndex) => {
-      if (!isObject(group) || !Array.isArray(group.hooks)) return group;
-      const kept = group.hooks.filter((handler, handlerIndex) => {
-        if (!isObject(handler) || typeof handler.command !== 'string') return true;
-        const missing = pluginFilesNamed(handler.command, root).find((named) => !statOf(named));
-        if (missing === undefined) return true;
-        problems.push({ file, message: `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]: its script ${missing} does not exist; this hook is not loaded` });
-        return false;
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((group, groupIndex) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return;
+      group.hooks.forEach((handler, handlerIndex) => {
+        if (isObject(handler) && typeof handler.command === 'string') visit(handler.command, `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`);
       });
-      return { ...group, hooks: kept };
     });
   }
-  return out;
 }
 
 /**
@@ -237,8 +232,12 @@ function serversWithEnvironment(servers: Record<string, unknown>, file: string, 
   return out;
 }
 
-function countHandlers(hooks: Readonly<Record<string, unknown>>): number {
-  let count = 0;
+function countHandlers(hooks: Readonly<Record<string, unknown>>, root: string): number {
+  let missing = 0;
+  eachCommand(hooks, (command) => {
+    if (missingPluginScript(command, root, (named) => statOf(named) !== undefined) !== undefined) missing++;
+  });
+  let count = -missing;
   for (const groups of Object.values(hooks)) {
     if (!Array.isArray(groups)) continue;
     for (const group of groups) if (isObject(group) && Array.isArray(group.hooks)) count += group.hooks.length;

@@ -5,7 +5,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { toPlain } from '../../config/located.js';
+import { toPlain, type LocatedNode } from '../../config/located.js';
 import { parseConfigText } from '../../config/parse-file.js';
 import { readProjectTextFile } from '../../config/project-file.js';
 
@@ -15,7 +15,7 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 const MAX_DEPTH = 4;
 const MAX_FILES = 1000;
 
-export type JsonRead = { ok: true; value: unknown } | { ok: false; missing: boolean; message: string };
+export type JsonRead = { ok: true; value: unknown; node: LocatedNode } | { ok: false; missing: boolean; message: string };
 
 export function readJsonFile(file: string): JsonRead {
   const read = readProjectTextFile(file, { maxBytes: MAX_JSON_BYTES });
@@ -24,7 +24,7 @@ export function readJsonFile(file: string): JsonRead {
   const parsed = parseConfigText(file.endsWith('.json') ? file : `${file}.json`, read.text);
   // `config: <file>:<line>:<col>: <message>`: the position is what the problem adds to the file's name.
   if (parsed.error) return { ok: false, missing: false, message: `not valid JSON (${parsed.error.replace(/^config: /, '')})` };
-  return { ok: true, value: toPlain(parsed.root) };
+  return { ok: true, value: toPlain(parsed.root), node: parsed.root };
 }
 
 export function statOf(file: string): Stats | undefined {
@@ -84,4 +84,15 @@ export function skillFolders(dir: string): string[] {
     return [];
   }
   return names.filter((name) => !name.startsWith('.') && statOf(path.join(dir, name, 'SKILL.md'))?.isFile()).slice(0, MAX_FILES);
+}
+
+/** Line and column of the node at `path` below `node` (the nearest existing one above it when the path goes further). */
+export function positionIn(node: LocatedNode, path: readonly (string | number)[]): { line: number; col: number } {
+  let current = node;
+  for (const step of path) {
+    const next = current.kind === 'map' && typeof step === 'string' ? current.entries.get(step) : current.kind === 'seq' && typeof step === 'number' ? current.items[step] : undefined;
+    if (!next) break;
+    current = next;
+  }
+  return { line: current.pos.line, col: current.pos.col };
 }
