@@ -13,7 +13,7 @@ export function claudePluginFindings(context: DoctorContext): DoctorFinding[] {
   for (const bundle of bundles) {
     const { summary, problems } = describeClaudePlugin(bundle);
     findings.push({ status: bundle.loaded ? 'ok' : 'fail', check: CHECK, message: summary, ...(bundle.loaded ? {} : { hint: 'fix the file named below' }) });
-    for (const problem of problems) findings.push({ status: 'warn', check: CHECK, message: `${bundle.id}: ${problem}`, hint: 'the rest of the plugin loads' });
+    for (const problem of problems) findings.push({ status: 'warn', check: CHECK, message: `${bundle.id}: ${problem}`, ...(bundle.loaded ? { hint: 'the rest of the plugin loads' } : {}) });
   }
   return findings;
 }

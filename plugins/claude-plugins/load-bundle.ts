@@ -177,7 +177,7 @@ function jsonParts(
   for (const { file, value, node, at } of raw) {
     // hooks.json is `{ "description"?, "hooks": { <Event>: [...] } }`; .mcp.json is `{ "mcpServers": {...} }`.
     // Either wrapper may be left out (plugin.json's inline objects usually are).
-    const wrapped = isObject(value) && isObject(value[key]);
+    const wrapped = isObject(value) && Object.hasOwn(value, key);
     const inner = wrapped ? (value as Record<string, unknown>)[key] : value;
     const base = wrapped ? [...at, key] : at;
     if (!isObject(inner)) {

@@ -5,7 +5,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { toPlain, type LocatedNode } from '../../config/located.js';
+import type { LocatedNode } from '../../config/located.js';
 import { parseConfigText } from '../../config/parse-file.js';
 import { readProjectTextFile } from '../../config/project-file.js';
 
@@ -21,10 +21,19 @@ export function readJsonFile(file: string): JsonRead {
   const read = readProjectTextFile(file, { maxBytes: MAX_JSON_BYTES });
   if (!read.ok) return { ok: false, missing: read.missing === true, message: read.missing ? 'it does not exist' : `it cannot be read: ${read.reason}` };
   if (read.text.trim() === '') return { ok: false, missing: false, message: 'it is empty (a JSON object was expected)' };
-  const parsed = parseConfigText(file.endsWith('.json') ? file : `${file}.json`, read.text);
-  // `config: <file>:<line>:<col>: <message>`: the position is what the problem adds to the file's name.
-  if (parsed.error) return { ok: false, missing: false, message: `not valid JSON (${parsed.error.replace(/^config: /, '')})` };
-  return { ok: true, value: toPlain(parsed.root), node: parsed.root };
+  const name = file.endsWith('.json') ? file : `${file}.json`;
+  let value: unknown;
+  try {
+    value = JSON.parse(read.text);
+  } catch {
+    // `config: <file>:<line>:<col>: <message>`: the position is what the problem adds to the file's name.
+    const parsed = parseConfigText(name, read.text);
+    return { ok: false, missing: false, message: `not valid JSON (${(parsed.error ?? 'a syntax error').replace(/^config: /, '')})` };
+  }
+  // Parsed again with positions (for warnings naming file:line:col); only an object has them.
+  const parsed = typeof value === 'object' && value !== null && !Array.isArray(value) ? parseConfigText(name, read.text) : undefined;
+  const node: LocatedNode = parsed && !parsed.error ? parsed.root : { kind: 'map', pos: { file, line: 1, col: 1 }, entries: new Map() };
+  return { ok: true, value, node };
 }
 
 export function statOf(file: string): Stats | undefined {
