@@ -1,4 +1,5 @@
 /** Command-line parsing with Node's own util.parseArgs: no dependency, nothing to load at start-up. */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
@@ -11,7 +12,7 @@ export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
  * build's plugins (plugin-subcommands.ts), then HELP_TAIL.
  */
 export const HELP_HEAD = `Usage: mewcode [options] [prompt]
-       mewcode doctor [--provider P] [--model M] [--trust-project]
+       mewcode doctor [--provider P] [--model M] [--trust-project] [--plugin-dir D]
        mewcode plugin add <npm package | path> [--project] | plugin remove <name> | plugin list
        mewcode plugin marketplace add <git URL | folder> | marketplace list | update [name] | remove <name>
        mewcode plugin install|uninstall|enable|disable <plugin>[@<marketplace>]
@@ -31,6 +32,8 @@ Options:
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
   --max-turns <n>               stop after n model turns (default: none interactively, ${PRINT_MAX_TURNS} with -p;
                                 max_turns in configuration sets your own default)
+  --plugin-dir <path>           load the Claude Code plugin in this directory for this run
+                                (repeatable; also MEWCODE_PLUGIN_DIR, paths separated by ':')
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
@@ -153,6 +156,8 @@ export interface DoctorOptions {
   model?: string;
   /** --trust-project or MEWCODE_TRUST_PROJECT=1, as for a run. */
   trustProject: boolean;
+  /** --plugin-dir / MEWCODE_PLUGIN_DIR, as for a run. */
+  pluginDirs?: readonly string[];
 }
 
 /** Environment values that switch a boolean on (`MEWCODE_TRUST_PROJECT=1` for CI). */
@@ -186,6 +191,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         'max-turns': { type: 'string' },
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
+        'plugin-dir': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -231,10 +237,13 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (values.debug) options.debug = true;
   if (values.continue) options.continueLatest = true;
   if (values.resume !== undefined) options.resumeId = values.resume.trim();
+  const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
+  if (typeof pluginDirs === 'string') return { kind: 'error', message: pluginDirs };
+  if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
   return { kind: 'run', options };
 }
 
-const DOCTOR_USAGE = 'usage: mewcode doctor [--provider P] [--model M] [--trust-project]';
+const DOCTOR_USAGE = 'usage: mewcode doctor [--provider P] [--model M] [--trust-project] [--plugin-dir D]';
 
 /** `doctor [--provider P] [--model M] [--trust-project]`: checks what a run in `cwd` would use. */
 function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
@@ -244,7 +253,7 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { provider: { type: 'string' }, model: { type: 'string' }, 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { provider: { type: 'string' }, model: { type: 'string' }, 'trust-project': { type: 'boolean' }, 'plugin-dir': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     return { kind: 'error', message: `${firstSentence(error)}; ${DOCTOR_USAGE}` };
@@ -261,7 +270,25 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
   };
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
+  const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
+  if (typeof pluginDirs === 'string') return { kind: 'error', message: `${pluginDirs}; ${DOCTOR_USAGE}` };
+  if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
   return { kind: 'doctor', options };
+}
+
+/**
+ * Claude Code plugin directories: MEWCODE_PLUGIN_DIR's (split at the path delimiter) first, then
+ * each `--plugin-dir`, resolved against `cwd`; an empty value is a usage error.
+ */
+export function pluginDirList(flags: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): string[] | string {
+  const fromEnv = (env.MEWCODE_PLUGIN_DIR ?? '').split(path.delimiter).filter((dir) => dir.trim() !== '');
+  if (flags.some((dir) => dir.trim() === '')) return '--plugin-dir needs a directory';
+  const dirs: string[] = [];
+  for (const dir of [...fromEnv, ...flags]) {
+    const resolved = path.resolve(cwd, dir.trim());
+    if (!dirs.includes(resolved)) dirs.push(resolved);
+  }
+  return dirs;
 }
 
 /** --trust-project, or MEWCODE_TRUST_PROJECT=1 for CI. */

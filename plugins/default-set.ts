@@ -25,6 +25,7 @@ import uiTui from './ui-tui/index.js';
 import commands from './commands/index.js';
 import session from './session/index.js';
 import compaction from './compaction/index.js';
+import claudePlugins from './claude-plugins/index.js';
 import skills from './skills/index.js';
 import mcp from './mcp/index.js';
 import hooks from './hooks/index.js';
@@ -55,6 +56,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   commands,
   session,
   compaction,
+  claudePlugins,
   skills,
   mcp,
   hooks,

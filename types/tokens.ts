@@ -18,7 +18,7 @@ import type { SessionStore } from './session-store.js';
 import type { SubagentRunner } from './subagents.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
-import type { ClaudePluginRootSource } from './claude-plugins.js';
+import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugins.js';
 import type { WorkspaceTrust } from './trust.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
@@ -73,4 +73,6 @@ export const TOKENS = {
   ManagedPolicy: token<ManagedPolicy>('ManagedPolicy'),
   /** multi-bound: sources of the Claude Code plugin directories enabled for this run (types/claude-plugins.ts). */
   ClaudePluginRoots: token<ClaudePluginRootSource>('ClaudePluginRoots'),
+  /** ClaudePluginBundles: what each Claude Code plugin directory of this run contributes (claude-plugins plugin). */
+  ClaudePluginBundles: token<ClaudePluginBundles>('ClaudePluginBundles'),
 } as const;

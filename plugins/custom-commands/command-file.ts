@@ -8,13 +8,19 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readProjectTextFile } from '../../config/project-file.js';
+import { expandPluginVariables } from '../../types/claude-plugins.js';
 import { readFrontmatter } from './frontmatter.js';
 
 export type CommandScope = 'user' | 'project';
 
 export interface CommandRoot {
+  /** A folder of command files, or (a Claude Code plugin's `commands` path) one `.md` file. */
   dir: string;
   scope: CommandScope;
+  /** A Claude Code plugin's commands: its name, the namespace of `/plugin:command`. */
+  plugin?: string;
+  /** `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}` of that plugin, expanded in the body and allowed-tools. */
+  variables?: Readonly<Record<string, string>>;
 }
 
 export interface CommandFile {
@@ -30,6 +36,8 @@ export interface CommandFile {
   model?: string;
   disableModelInvocation: boolean;
   body: string;
+  /** The Claude Code plugin it comes from (its name is then `plugin:command`). */
+  plugin?: string;
 }
 
 export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[] {
@@ -88,6 +96,8 @@ function firstLine(body: string): string {
  */
 async function markdownFiles(dir: string, scope: CommandScope): Promise<string[]> {
   const found: string[] = [];
+  // A plugin may name one file as a command.
+  if (dir.endsWith('.md') && (await stat(dir).catch(() => undefined))?.isFile()) return [dir];
   const walk = async (current: string, depth: number): Promise<void> => {
     if (depth > MAX_DEPTH || found.length >= MAX_FILES) return;
     const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
@@ -109,7 +119,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
   const loaded: CommandFile[] = [];
   for (const root of roots) {
     for (const file of await markdownFiles(root.dir, root.scope)) {
-      const relative = path.relative(root.dir, file);
+      const relative = file === root.dir ? path.basename(file) : path.relative(root.dir, file);
       const parts = relative.slice(0, -'.md'.length).split(path.sep);
       if (!parts.every((part) => NAME_PART.test(part))) {
         warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-" and "_"`);
@@ -127,6 +137,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         continue;
       }
       const data = parsed.data;
+      const expand = (text: string): string => (root.variables ? expandPluginVariables(text, root.variables) : text);
       const hint = data['argument-hint'] ?? data.argument_hint;
       const command: CommandFile = {
         name: parts.at(-1)!,
@@ -135,26 +146,32 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         namespace: parts.slice(0, -1).join(':'),
         description: typeof data.description === 'string' && data.description.trim() ? data.description.trim() : firstLine(parsed.body),
         ...(hint !== undefined && String(hint).trim() ? { argumentHint: String(hint).trim() } : {}),
-        allowedTools: toolList(data['allowed-tools'] ?? data.allowed_tools),
+        allowedTools: toolList(data['allowed-tools'] ?? data.allowed_tools).map(expand),
         ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
         disableModelInvocation: truthy(data['disable-model-invocation']),
-        body: parsed.body,
+        body: expand(parsed.body),
+        ...(root.plugin ? { plugin: root.plugin } : {}),
       };
       loaded.push(command);
     }
   }
   // Same name in different subfolders: each keeps its folder in the name. Same full name in two
   // roots: the later (higher-precedence) root's file wins.
+  // A plugin's commands are `plugin:name` (its subfolders as for the user's own), so they never
+  // replace the user's or another plugin's.
   const counts = new Map<string, number>();
-  for (const command of loaded) counts.set(command.name, (counts.get(command.name) ?? 0) + 1);
+  const key = (command: CommandFile): string => `${command.plugin ?? ''}\u0000${command.name}`;
+  for (const command of loaded) counts.set(key(command), (counts.get(key(command)) ?? 0) + 1);
   for (const command of loaded) {
-    const qualified = command.namespace && (counts.get(command.name) ?? 0) > 1 ? `${command.namespace}:${command.name}` : command.name;
+    const local = command.namespace && (counts.get(key(command)) ?? 0) > 1 ? `${command.namespace}:${command.name}` : command.name;
+    const qualified = command.plugin ? `${command.plugin}:${local}` : local;
     byName.set(qualified, { ...command, name: qualified });
   }
   return [...byName.values()];
 }
 
 /** "(project)", "(user)", "(project:frontend)": where the command comes from, as Claude Code shows it. */
-export function scopeLabel(command: Pick<CommandFile, 'scope' | 'namespace'>): string {
+export function scopeLabel(command: Pick<CommandFile, 'scope' | 'namespace' | 'plugin'>): string {
+  if (command.plugin) return `(plugin ${command.plugin}${command.namespace ? `:${command.namespace}` : ''})`;
   return `(${command.scope}${command.namespace ? `:${command.namespace}` : ''})`;
 }

@@ -12,6 +12,7 @@
  * SessionStart → sessionStart (source startup) and sessionResume (source resume), SessionEnd →
  * sessionEnd, PreCompact → preCompact, Notification → notification.
  *
+ * Claude Code plugins' hooks (TOKENS.ClaudePluginBundles) are the user's own (plugin-hooks.ts).
  * Project hooks run only in a trusted project; every run is logged in `.mewcode/hooks.log`;
  * a failure is shown at once and the action goes on (fail-open).
  */
@@ -22,6 +23,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { TOKENS } from '../../types/tokens.js';
 import { hookSettingsFiles, ruleFiles } from './files.js';
 import { hooksCommand } from './hooks-command.js';
+import { hasPluginHooks } from './plugin-hooks.js';
 
 const KERNEL_HOLDER = Symbol('hooks/kernel');
 /** The settings readers' own limit: a larger file is refused there (and so loads the hook code here). */
@@ -73,7 +75,7 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
     }),
     async apply(kernel) {
       kernel.container.get<{ kernel?: KernelApi }>(KERNEL_HOLDER).kernel = kernel;
-      if (!(await mayHoldHooks(kernel.projectRoot, kernel.homeDir))) return;
+      if (!hasPluginHooks(kernel) && !(await mayHoldHooks(kernel.projectRoot, kernel.homeDir))) return;
       const { applyHooks } = await import('./runtime.js');
       const close = await applyHooks(kernel, env);
       if (close) closers.add(close);

@@ -98,11 +98,12 @@ class McpStatusHolder implements McpServers {
   }
 }
 
-/** Whether anything names a server: a `mcp_servers:` section or a `.mcp.json` file. */
+/** Whether anything names a server: a `mcp_servers:` section, a Claude Code plugin's servers or a `.mcp.json` file. */
 async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
   const config = kernel.container.isBound(TOKENS.Config) ? kernel.container.get<ResolvedConfig>(TOKENS.Config) : undefined;
   const servers = config?.section('mcp_servers');
   if (servers !== undefined && servers !== null) return true;
+  if (kernel.container.isBound(TOKENS.ClaudePluginBundles) && kernel.container.get(TOKENS.ClaudePluginBundles).list().some((bundle) => bundle.loaded && bundle.mcpServers.some((part) => Object.keys(part.value).length > 0))) return true;
   return access(path.join(kernel.projectRoot, MCP_JSON)).then(
     () => true,
     () => false,

@@ -69,6 +69,7 @@ export async function startMcp(kernel: KernelApi, env: NodeJS.ProcessEnv, settin
     env,
     warn: (message) => kernel.warn(message),
     ...(kernel.container.isBound(TOKENS.ManagedPolicy) ? { managed: kernel.container.get(TOKENS.ManagedPolicy) } : {}),
+    ...(kernel.container.isBound(TOKENS.ClaudePluginBundles) ? { plugins: kernel.container.get(TOKENS.ClaudePluginBundles).list() } : {}),
   });
   manager.configure(sources);
   return { manager, connects: manager.connectAll() };

@@ -8,7 +8,8 @@
  * trust approves exactly the text read here (they steer what a sub-agent does with its tools).
  * A bad file is skipped with a warning naming it (K2).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { expandPluginVariables } from '../../types/claude-plugins.js';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
@@ -30,7 +31,7 @@ export const MAX_DEFINITION_BYTES = 256 * 1024;
 export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: WorkspaceTrust | undefined): Promise<LoadedDefinitions> {
   const warnings: string[] = [];
   const byName = new Map<string, RoleDefinition>();
-  for (const { dir, project, root } of dirs) {
+  for (const { dir, project, root, plugin, variables } of dirs) {
     const all = await markdownFiles(dir);
     if (all.length > MAX_AGENT_FILES) warnings.push(`subagents: ${dir}: more than ${MAX_AGENT_FILES} definition files; only the first ${MAX_AGENT_FILES} by name are read`);
     const files = all.slice(0, MAX_AGENT_FILES);
@@ -50,7 +51,9 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
         warnings.push(`subagents: ${parsed.error}; skipped`);
         continue;
       }
-      byName.set(parsed.role.name, parsed.role);
+      // A plugin's agent is `plugin:agent`, its prompt with the plugin's variables filled in.
+      const role = plugin ? { ...parsed.role, name: `${plugin}:${parsed.role.name}`, prompt: variables ? expandPluginVariables(parsed.role.prompt, variables) : parsed.role.prompt } : parsed.role;
+      byName.set(role.name, role);
       warnings.push(...parsed.warnings);
     }
   }
@@ -71,6 +74,7 @@ function readDefinitionFile(file: string, root: string | undefined): { text: str
 
 /** `*.md` files of a directory, sorted; none when it does not exist. */
 async function markdownFiles(dir: string): Promise<string[]> {
+  if (dir.endsWith('.md') && (await stat(dir).catch(() => undefined))?.isFile()) return [dir];
   try {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md')).map((e) => path.join(dir, e.name)).sort();
