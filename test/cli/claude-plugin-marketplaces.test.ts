@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileUrl, gitCommitAll, gitInit, writeCatalogue, writeFiles, writePlugin } from '../support/claude-marketplace.js';
-import { prepareCli, removeTempDirs, runCli, scenario, tempDir, type Scenario } from './helpers.js';
+import { lastUserTexts, prepareCli, removeTempDirs, runCli, scenario, tempDir, type Scenario } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -173,5 +173,32 @@ test("a project's enabledPlugins: untrusted it is not applied and the trust noti
     expect(manifestOf(s).plugins['fmt@team-tools'].enabled).toBe(false);
     expect((await s.run(['-p', '/plugin'])).stdout).toMatch(/^ {2}off {2}fmt@team-tools/m);
     expect(s.requests).toHaveLength(0);
+  });
+}, 60_000);
+
+test('end to end: a plugin installed from a git marketplace is used by the next run (its command and its skill); disabled, it is gone', async () => {
+  await scenario([{ text: 'hello sent' }, { toolCalls: [{ id: 'l1', name: 'load_skill', input: { name: 'fmt:house-style' } }] }, { text: 'done' }], async (s) => {
+    const dir = tempDir('mewcode-market-e2e-');
+    gitInit(dir);
+    marketplace(dir);
+    writeFiles(join(dir, 'plugins', 'fmt'), { 'skills/house-style/SKILL.md': '---\nname: house-style\ndescription: The fmt house style\n---\nFMT-HOUSE-RULES: tabs, never spaces.\n' });
+    gitCommitAll(dir, 'marketplace');
+    expect((await plugin(s, 'marketplace', 'add', fileUrl(dir))).code).toBe(0);
+    expect((await plugin(s, 'install', 'fmt@team-tools')).code).toBe(0);
+
+    const command = await s.run(['-p', '/fmt:hello world']);
+    expect(command.stderr).toBe('');
+    expect(command.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toContain('Say hello from fmt: world');
+
+    const skill = await s.run(['-p', 'format it the house way']);
+    expect(skill.code).toBe(0);
+    expect(JSON.stringify(s.requests[1]!.body.system)).toContain('fmt:house-style');
+    expect(JSON.stringify(s.requests[2]!.body)).toContain('FMT-HOUSE-RULES: tabs, never spaces.');
+
+    expect((await plugin(s, 'disable', 'fmt@team-tools')).code).toBe(0);
+    const help = await s.run(['-p', '/help']);
+    expect(help.stdout).not.toContain('/fmt:hello');
+    expect(s.requests).toHaveLength(3);
   });
 }, 60_000);
