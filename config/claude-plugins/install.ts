@@ -13,7 +13,7 @@ import path from 'node:path';
 import { cloneRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type PluginManifest } from './manifest.js';
 import { readCatalogue, type MarketplaceEntry } from './marketplace-file.js';
-import { isInside, unknownMarketplace } from './marketplaces.js';
+import { isInside, removeInstalledCopy, unknownMarketplace } from './marketplaces.js';
 import { installedPluginDir, pluginId, splitPluginId } from './paths.js';
 import { readPluginSettings } from './settings.js';
 
@@ -166,7 +166,7 @@ export function findInstalled(manifest: PluginManifest, spec: string): Installed
 export function uninstallPlugin(homeDir: string, spec: string): InstalledPlugin {
   return updateManifest(homeDir, (manifest) => {
     const plugin = findInstalled(manifest, spec);
-    rmSync(plugin.root, { recursive: true, force: true });
+    removeInstalledCopy(homeDir, plugin.root);
     delete manifest.plugins[pluginId(plugin.name, plugin.marketplace)];
     return plugin;
   });

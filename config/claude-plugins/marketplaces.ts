@@ -65,7 +65,13 @@ export async function addMarketplace(homeDir: string, spec: string, cwd: string 
   await mkdir(path.dirname(staging), { recursive: true });
   try {
     const commit = await cloneRepository(source.url, staging, ref ? { ref } : {});
-    const catalogue = readCatalogue(staging);
+    let catalogue: MarketplaceCatalogue;
+    try {
+      catalogue = readCatalogue(staging);
+    } catch (error) {
+      // Name the repository, not the temporary clone.
+      throw new Error(`${source.url}: ${(error as Error).message.split(staging).join('<repository>')}`);
+    }
     const existing = manifest.marketplaces[catalogue.name];
     if (existing && sameSource(existing.source, source)) return { record: existing, catalogue: readCatalogue(existing.root), alreadyAdded: true };
     if (existing) throw clash(catalogue, existing);
@@ -140,7 +146,7 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
     const uninstalled: string[] = [];
     for (const [id, plugin] of Object.entries(manifest.plugins)) {
       if (plugin.marketplace !== name) continue;
-      rmSync(plugin.root, { recursive: true, force: true });
+      removeInstalledCopy(homeDir, plugin.root);
       delete manifest.plugins[id];
       uninstalled.push(id);
     }
@@ -148,6 +154,11 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
     delete manifest.marketplaces[name];
     return { record, uninstalled };
   });
+}
+
+/** Deletes an installed copy; only ever under ~/.mewcode/plugins (the manifest is a file a hand may edit). */
+export function removeInstalledCopy(homeDir: string, root: string): void {
+  if (isInside(path.resolve(root), pluginsHome(homeDir))) rmSync(root, { recursive: true, force: true });
 }
 
 export function isInside(child: string, parent: string): boolean {

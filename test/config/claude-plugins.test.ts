@@ -4,7 +4,7 @@
  * installed plugins a run uses given Claude-shaped settings and workspace trust.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { enabledPlugins } from '../../config/claude-plugins/enabled.js';
 import { installPlugin, setPluginEnabled, uninstallPlugin } from '../../config/claude-plugins/install.js';
@@ -132,6 +132,15 @@ describe('a git marketplace', () => {
 });
 
 describe('bad input: a clear error or warning naming the file; the rest works', () => {
+  it('a git repository without a usable catalogue is refused naming the repository; nothing is kept', async () => {
+    gitInit(market);
+    writeFiles(market, { '.claude-plugin/marketplace.json': '{"name": "x"}' });
+    gitCommitAll(market, 'bad');
+    await expect(addMarketplace(dirs.homeDir, fileUrl(market), dirs.cwd)).rejects.toThrow(`${fileUrl(market)}: <repository>/.claude-plugin/marketplace.json: "plugins" must be a list`);
+    expect(existsSync(manifestPath(dirs.homeDir))).toBe(false);
+    expect(readdirSync(path.join(dirs.homeDir, '.mewcode', 'plugins', 'marketplaces'))).toEqual([]);
+  });
+
   it('a malformed marketplace.json is refused and nothing is recorded', async () => {
     writeFiles(market, { '.claude-plugin/marketplace.json': '{"name": "broken", "plugins": [' });
     await expect(addMarketplace(dirs.homeDir, market, dirs.cwd)).rejects.toThrow(/market\/\.claude-plugin\/marketplace\.json is not valid JSON/);
@@ -212,6 +221,11 @@ describe('bad input: a clear error or warning naming the file; the rest works', 
     expect(result.roots).toEqual([]);
     expect(result.warnings).toEqual([expect.stringMatching(/installed\.json is not valid JSON.*no installed plugin is used/)]);
     expect(readFileSync(file, 'utf8')).toBe('{"version": 1, "plugins": ');
+    writeFileSync(file, JSON.stringify({ version: 1, marketplaces: {}, plugins: { x: { name: 'y' } } }));
+    // A hand-edited record never makes uninstall delete anything outside ~/.mewcode/plugins.
+    writeFileSync(file, JSON.stringify({ version: 1, marketplaces: {}, plugins: { 'x@m': { name: 'x', marketplace: 'm', root: market, from: '', installedAt: '', enabled: true } } }));
+    expect(uninstallPlugin(dirs.homeDir, 'x@m').name).toBe('x');
+    expect(existsSync(path.join(market, '.claude-plugin', 'marketplace.json'))).toBe(true);
     writeFileSync(file, JSON.stringify({ version: 1, marketplaces: {}, plugins: { x: { name: 'y' } } }));
     expect(() => readManifest(dirs.homeDir)).toThrow(/installed\.json is not a MewCode plugin manifest: plugins\["x"\] is not an installed-plugin record/);
   });
