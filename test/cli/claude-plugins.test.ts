@@ -15,9 +15,10 @@ afterAll(() => removeTempDirs());
 
 const SANDBOX_ENV = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX };
 
-function kit(): string {
+/** The kit plugin; its MCP server (a real one, slow to start on a loaded machine) only where a test uses it. */
+function kit(withServer = false): string {
   const dir = tempDir('mewcode-claude-plugin-');
-  writeKitPlugin(dir, { mcp: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
+  writeKitPlugin(dir, withServer ? { mcp: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } : {});
   return dir;
 }
 
@@ -103,7 +104,7 @@ test("a plugin's MCP server starts without workspace trust; its tools are mcp__p
       { text: 'done' },
     ],
     async (s) => {
-      const dir = kit();
+      const dir = kit(true);
       mkdirSync(path.join(s.home, '.mewcode'), { recursive: true });
       writeFileSync(path.join(s.home, '.mewcode', 'config.yaml'), stringify({ mcp: { startup_wait_ms: 20_000 } }));
       const r = await s.run(['-p', 'use the server', '--plugin-dir', dir, '--allowedTools', 'mcp__plugin_kit_everything']);
@@ -141,7 +142,7 @@ test('bad plugins are named with their file and reason, and the good plugin stil
 
 test('mewcode doctor --plugin-dir lists each plugin with what it contributes, and a broken one with its file and reason', async () => {
   await scenario([], async (s) => {
-    const good = kit();
+    const good = kit(true);
     const malformed = tempDir('mewcode-claude-plugin-bad-');
     write(path.join(malformed, '.claude-plugin', 'plugin.json'), '[1, 2]');
     const r = await s.run(['doctor', '--plugin-dir', good, '--plugin-dir', malformed]);
