@@ -58,8 +58,9 @@ export const OWN_COMMANDS_HELP = `Commands:
   plugin list                   the plugins your configuration and the project's name, and where
                                 each resolves, then the installed Claude Code plugins
   plugin marketplace add <git URL | folder>
-                                add a Claude Code plugin marketplace (.claude-plugin/marketplace.json):
-                                a folder is read where it is; a git repository is cloned with git
+                                add a Claude Code plugin marketplace (a folder or git repository
+                                with .claude-plugin/marketplace.json): a folder is read where it
+                                is; a git repository is cloned with git
   plugin marketplace list | update [name] | remove <name>
                                 the known marketplaces; fetch the newest commit; forget one (and
                                 uninstall its plugins)
