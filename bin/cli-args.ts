@@ -14,7 +14,7 @@ export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export const HELP_HEAD = `Usage: mewcode [options] [prompt]
        mewcode doctor [--provider P] [--model M] [--trust-project] [--plugin-dir D]
        mewcode plugin add <npm package | path> [--project] | plugin remove <name> | plugin list
-       mewcode plugin marketplace add <git URL | folder> | marketplace list | update [name] | remove <name>
+       mewcode plugin marketplace add <git URL | folder> | list | update [name] | remove <name>
        mewcode plugin install|uninstall|enable|disable <plugin>[@<marketplace>]
        mewcode <command of a plugin> …   (listed below)
 
