@@ -5,34 +5,31 @@
  * both are named.
  */
 import path from 'node:path';
-import type { ClaudePluginBundle, ClaudePluginRoot, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import type { ClaudePluginBundle, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import { collectRoots, type CollectedRoots } from './roots.js';
 import { loadBundle } from './load-bundle.js';
 import { realOf } from './plugin-files.js';
 
 export function loadBundles(sources: readonly ClaudePluginRootSource[], homeDir: string): ClaudePluginBundle[] {
-  const roots: ClaudePluginRoot[] = [];
-  const failed: ClaudePluginBundle[] = [];
-  for (const source of sources) {
-    try {
-      roots.push(...source.roots());
-    } catch (error) {
-      failed.push({
-        id: source.name,
-        name: source.name,
-        root: '',
-        origin: 'settings',
-        loaded: false,
-        commands: [],
-        agents: [],
-        skills: [],
-        hooks: [],
-        mcpServers: [],
-        variables: {},
-        counts: { commands: 0, agents: 0, skills: 0, hooks: 0, mcpServers: 0 },
-        problems: [{ file: source.name, message: `the source of plugin directories "${source.name}" failed: ${error instanceof Error ? error.message : String(error)}` }],
-      });
-    }
-  }
+  return loadRoots(collectRoots(sources), homeDir);
+}
+
+export function loadRoots({ roots, failures }: CollectedRoots, homeDir: string): ClaudePluginBundle[] {
+  const failed = failures.map(({ source, message }): ClaudePluginBundle => ({
+    id: source,
+    name: source,
+    root: '',
+    origin: 'settings',
+    loaded: false,
+    commands: [],
+    agents: [],
+    skills: [],
+    hooks: [],
+    mcpServers: [],
+    variables: {},
+    counts: { commands: 0, agents: 0, skills: 0, hooks: 0, mcpServers: 0 },
+    problems: [{ file: source, message: `the source of plugin directories "${source}" failed: ${message}` }],
+  }));
   const seenDirs = new Set<string>();
   const byName = new Map<string, ClaudePluginBundle>();
   const bundles: ClaudePluginBundle[] = [];

@@ -12,19 +12,25 @@ import { ContainerModule } from 'inversify';
 import type { ClaudePluginBundle, ClaudePluginBundles, ClaudePluginRootSource } from '../../types/claude-plugins.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
-import { loadBundles } from './bundles.js';
+import { collectRoots } from './roots.js';
 
 const NAME = 'claude-plugins';
+/** This plugin's own service (the contract is TOKENS.ClaudePluginBundles). */
+const BUNDLES = Symbol.for('mewcode/claude-plugins/Bundles');
 
+/** Filled in by this plugin's apply, which comes before the plugins that read it (skills, mcp, hooks, subagents, custom-commands). */
 class Bundles implements ClaudePluginBundles {
-  #list: ClaudePluginBundle[] | undefined;
+  #list: readonly ClaudePluginBundle[] = [];
   constructor(private readonly kernel: KernelApi) {}
   list(): readonly ClaudePluginBundle[] {
-    if (!this.#list) {
-      const container = this.kernel.container;
-      const sources = container.isBound(TOKENS.ClaudePluginRoots) ? container.getAll<ClaudePluginRootSource>(TOKENS.ClaudePluginRoots) : [];
-      this.#list = loadBundles(sources, this.kernel.homeDir);
-    }
+    return this.#list;
+  }
+  async load(): Promise<readonly ClaudePluginBundle[]> {
+    const container = this.kernel.container;
+    const collected = collectRoots(container.isBound(TOKENS.ClaudePluginRoots) ? container.getAll<ClaudePluginRootSource>(TOKENS.ClaudePluginRoots) : []);
+    if (collected.roots.length === 0 && collected.failures.length === 0) return this.#list;
+    const { loadRoots } = await import('./bundles.js');
+    this.#list = loadRoots(collected, this.kernel.homeDir);
     return this.#list;
   }
 }
@@ -42,12 +48,15 @@ export default definePlugin({
         };
       })
       .inSingletonScope();
-    bind(TOKENS.ClaudePluginBundles)
+    bind<Bundles>(BUNDLES)
       .toDynamicValue((context) => new Bundles(context.get<KernelApi>(TOKENS.Kernel)))
       .inSingletonScope();
+    bind(TOKENS.ClaudePluginBundles)
+      .toDynamicValue((context) => context.get<Bundles>(BUNDLES))
+      .inSingletonScope();
   }),
-  apply(kernel) {
-    for (const bundle of kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list()) {
+  async apply(kernel) {
+    for (const bundle of await kernel.container.get<Bundles>(BUNDLES).load()) {
       for (const problem of bundle.problems) kernel.warn(`claude plugin ${bundle.id}: ${problem.file}: ${problem.message}`);
     }
   },

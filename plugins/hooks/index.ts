@@ -23,7 +23,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { TOKENS } from '../../types/tokens.js';
 import { hookSettingsFiles, ruleFiles } from './files.js';
 import { hooksCommand } from './hooks-command.js';
-import { hasPluginHooks } from './plugin-hooks.js';
+import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 
 const KERNEL_HOLDER = Symbol('hooks/kernel');
 /** The settings readers' own limit: a larger file is refused there (and so loads the hook code here). */
@@ -50,6 +50,12 @@ async function mayHoldHooks(projectRoot: string, homeDir: string): Promise<boole
     }),
   ]);
   return found.includes(true);
+}
+
+/** Whether a Claude Code plugin of this run has hooks (read by plugin-hooks.ts once the hook code loads). */
+function hasPluginHooks(kernel: KernelApi): boolean {
+  if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return false;
+  return kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list().some((bundle) => bundle.loaded && bundle.hooks.length > 0);
 }
 
 export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlugin {

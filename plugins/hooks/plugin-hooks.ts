@@ -23,10 +23,6 @@ function located(value: unknown, part: ClaudePluginPart, path: (string | number)
   return { kind: 'scalar', pos, value };
 }
 
-export function hasPluginHooks(kernel: KernelApi): boolean {
-  return bundlesOf(kernel).some((bundle) => bundle.loaded && bundle.hooks.length > 0);
-}
-
 function bundlesOf(kernel: KernelApi) {
   return kernel.container.isBound(TOKENS.ClaudePluginBundles) ? kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list() : [];
 }

@@ -39,7 +39,7 @@ test('a plugin command runs as /kit:hello and bare /hello with 0-based arguments
     expect(bare.code).toBe(0);
     expect(sentText(s.requests[1]!)).toContain('Hello Carol and Dan!');
   });
-});
+}, 60_000);
 
 test("a plugin command's ! line goes through the permission chain: a deny rule stops the command before any request", async () => {
   await scenario([{ text: 'never' }], async (s) => {
@@ -138,16 +138,19 @@ test('bad plugins are named with their file and reason, and the good plugin stil
     expect(systemText(s.requests[0]!.body) + JSON.stringify(s.requests[0]!.body.tools)).toContain('partial:helper');
     expect(existsSync(path.join(partial, 'scripts'))).toBe(false);
   });
-});
+}, 40_000);
 
 test('mewcode doctor --plugin-dir lists each plugin with what it contributes, and a broken one with its file and reason', async () => {
   await scenario([], async (s) => {
-    const good = kit(true);
+    // Doctor boots the plugins as a run would: a disabled server is counted but never started.
+    const good = kit();
+    write(path.join(good, '.mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], disabled: true } } }));
     const malformed = tempDir('mewcode-claude-plugin-bad-');
     write(path.join(malformed, '.claude-plugin', 'plugin.json'), '[1, 2]');
     const r = await s.run(['doctor', '--plugin-dir', good, '--plugin-dir', malformed]);
+    expect({ stderr: r.stderr, signal: r.signal }).toEqual({ stderr: '', signal: null });
     expect(r.stdout).toMatch(/ok\s+claude-plugins\s+kit 1\.2\.0 \(plugin-dir, .*\): 1 command, 1 agent, 1 skill, 1 hook, 1 MCP server/);
     expect(r.stdout).toMatch(/fail\s+claude-plugins\s+.*: not loaded/);
     expect(r.stdout).toContain(`${path.join(malformed, '.claude-plugin', 'plugin.json')}: plugin.json must be a JSON object, not a list; the plugin is not loaded`);
   });
-});
+}, 40_000);
