@@ -7,7 +7,6 @@
  * a manifest. A manifest that cannot be read as one is never overwritten: every command reads it
  * first and stops with an error naming the file, so fixing it by hand loses nothing.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { manifestPath } from './paths.js';
@@ -100,7 +99,8 @@ export function readManifest(homeDir: string): PluginManifest {
 export function writeManifest(homeDir: string, manifest: PluginManifest): void {
   const file = manifestPath(homeDir);
   mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  // O_EXCL below refuses a name that exists; no need for node:crypto (read at every start) for it.
+  const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
   try {
     writeSync(fd, `${JSON.stringify(manifest, null, 2)}\n`);

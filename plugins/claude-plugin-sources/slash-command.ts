@@ -5,7 +5,6 @@
  * `mewcode plugin …` in a shell: they fetch with git, which a session should not wait for.
  */
 import { ManifestError, readManifest } from '../../config/claude-plugins/manifest.js';
-import { setPluginEnabled } from '../../config/claude-plugins/install.js';
 import type { Command, CommandResult } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { InstalledPluginSource } from './source.js';
@@ -22,6 +21,8 @@ export function pluginCommand(kernel: KernelApi, source: InstalledPluginSource):
       try {
         if (verb === 'list' && target === undefined) return { output: listing(kernel, source) };
         if ((verb === 'enable' || verb === 'disable') && target !== undefined && rest.length === 0) {
+          // Imported when used: it brings the install code (git, copies) that a start never needs.
+          const { setPluginEnabled } = await import('../../config/claude-plugins/install.js');
           const { plugin, changed } = setPluginEnabled(kernel.homeDir, target, verb === 'enable');
           const id = `${plugin.name}@${plugin.marketplace}`;
           const state = verb === 'enable' ? 'enabled' : 'disabled';
