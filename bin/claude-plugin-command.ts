@@ -75,7 +75,9 @@ export async function runClaudePluginCommand(command: ClaudePluginCommand, io: W
   }
   switch (command.action) {
     case 'install': {
-      const report = await installPlugin(home, command.target);
+      const report = await installPlugin(home, command.target).catch(async (error: Error) => {
+        throw new Error(`${error.message}${await marketplaceHint(command.target, command.cwd, home)}`);
+      });
       for (const w of report.warnings) warn(w);
       const { plugin } = report;
       const id = `${plugin.name}@${plugin.marketplace}`;
@@ -101,6 +103,18 @@ export async function runClaudePluginCommand(command: ClaudePluginCommand, io: W
       return 0;
     }
   }
+}
+
+/**
+ * When `install` names a marketplace that is not added but a settings file names it
+ * (`extraKnownMarketplaces`; the project's only when trusted): the command that adds it.
+ */
+async function marketplaceHint(spec: string, cwd: string, homeDir: string): Promise<string> {
+  const marketplace = spec.includes('@') ? spec.slice(spec.lastIndexOf('@') + 1) : undefined;
+  if (marketplace === undefined || readManifest(homeDir).marketplaces[marketplace]) return '';
+  const trust = await createWorkspaceTrust({ projectRoot: cwd, homeDir, env: process.env });
+  const wanted = readPluginSettings(cwd, homeDir, trust).marketplaces.get(marketplace);
+  return wanted?.addSpec ? `. ${wanted.file} names it: mewcode plugin marketplace add ${wanted.addSpec}` : '';
 }
 
 /** The Claude Code plugin rows of `mewcode plugin list` (each marked `claude-plugin`). */

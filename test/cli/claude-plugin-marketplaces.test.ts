@@ -110,6 +110,10 @@ test('bad input: each a clear message naming the file or the name; nothing is ch
     const r2 = await plugin(s, 'install', 'fmt@nowhere');
     expect(r2.code).toBe(1);
     expect(r2.stderr).toMatch(/plugin install: no marketplace named "nowhere" has been added \(none is known yet\)/);
+    writeFiles(s.home, { '.claude/settings.json': JSON.stringify({ extraKnownMarketplaces: { nowhere: { source: { source: 'git', url: 'https://git.example.com/nowhere.git' } } } }) });
+    const hinted = await plugin(s, 'install', 'fmt@nowhere');
+    expect(hinted.code).toBe(1);
+    expect(hinted.stderr).toMatch(/has been added \(none is known yet\).*\.claude\/settings\.json names it: mewcode plugin marketplace add https:\/\/git\.example\.com\/nowhere\.git/);
 
     const dir = tempDir('mewcode-market-');
     writePlugin(join(dir, 'plugins', 'fmt'), 'fmt');
