@@ -128,6 +128,8 @@ export async function claudePluginRows(cwd: string, homeDir: string, env: NodeJS
     const why = s.decidedBy ? ` (by ${s.decidedBy.file})` : '';
     return row(s.id, 'claude-plugin', `${s.enabled ? 'enabled' : 'disabled'}${why}`, ...(detail ? [detail] : []));
   });
-  return { rows, warnings: [...warnings, ...notices] };
+  const untrusted = trust.skipped().filter((entry) => /: (?:enabledPlugins|extraKnownMarketplaces)$/.test(entry));
+  const trustNote = untrusted.length > 0 ? [`not applied until you trust this project: ${untrusted.join(', ')}`] : [];
+  return { rows, warnings: [...warnings, ...notices, ...trustNote] };
 }
 

@@ -158,6 +158,7 @@ test("a project's enabledPlugins: untrusted it is not applied and the trust noti
     expect((await plugin(s, 'disable', 'lint@team-tools')).code).toBe(0);
     writeFiles(s.cwd, { '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'lint@team-tools': true, 'ghost@team-tools': true } }) });
 
+    expect((await plugin(s, 'list')).stderr).toContain('warning: not applied until you trust this project: .claude/settings.json: enabledPlugins');
     const untrusted = await s.run(['-p', '/plugin']);
     expect(untrusted.code).toBe(0);
     expect(untrusted.stdout).toMatch(/^ {2}on {3}fmt@team-tools 2\.1\.0$/m);
