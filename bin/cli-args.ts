@@ -1,4 +1,5 @@
 /** Command-line parsing with Node's own util.parseArgs: no dependency, nothing to load at start-up. */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
@@ -12,8 +13,10 @@ export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
  * build's plugins (plugin-subcommands.ts), then HELP_TAIL.
  */
 export const HELP_HEAD = `Usage: mewcode [options] [prompt]
-       mewcode doctor [--provider P] [--model M] [--trust-project]
+       mewcode doctor [--provider P] [--model M] [--trust-project] [--plugin-dir D]
        mewcode plugin add <npm package | path> [--project] | plugin remove <name> | plugin list
+       mewcode plugin marketplace add <git URL | folder> | list | update [name] | remove <name>
+       mewcode plugin install|uninstall|enable|disable <plugin>[@<marketplace>]
        mewcode <command of a plugin> …   (listed below)
 
 MewCode, a terminal coding agent.
@@ -30,6 +33,8 @@ Options:
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
   --max-turns <n>               stop after n model turns (default: none interactively, ${PRINT_MAX_TURNS} with -p;
                                 max_turns in configuration sets your own default)
+  --plugin-dir <path>           load the Claude Code plugin in this directory for this run
+                                (repeatable; also MEWCODE_PLUGIN_DIR, paths separated by ':')
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
   --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
@@ -55,7 +60,18 @@ export const OWN_COMMANDS_HELP = `Commands:
   plugin remove <name> [--project]
                                 take it out of plugins: and uninstall it
   plugin list                   the plugins your configuration and the project's name, and where
-                                each resolves
+                                each resolves, then the installed Claude Code plugins
+  plugin marketplace add <git URL | folder>
+                                add a Claude Code plugin marketplace (a folder or git repository
+                                with .claude-plugin/marketplace.json): a folder is read where it
+                                is; a git repository is cloned with git
+  plugin marketplace list | update [name] | remove <name>
+                                the known marketplaces; fetch the newest commit; forget one (and
+                                uninstall its plugins)
+  plugin install <plugin>[@<marketplace>]
+                                copy a Claude Code plugin into ~/.mewcode/plugins (again: update it)
+  plugin enable|disable|uninstall <plugin>[@<marketplace>]
+                                turn an installed plugin on or off (from the next start), or remove it
   doctor                        check this machine and project: Node.js, configuration files,
                                 workspace trust, provider and API key (never printed), proxy,
                                 plugins, and each plugin's checks (OS sandbox, ripgrep, audit
@@ -133,6 +149,9 @@ export type ParsedCommand =
   | { kind: 'doctor'; options: DoctorOptions }
   | { kind: 'plugin'; action: 'add' | 'remove'; target: string; scope: 'user' | 'project'; cwd: string }
   | { kind: 'plugin'; action: 'list'; cwd: string }
+  | { kind: 'plugin'; action: 'install' | 'uninstall' | 'enable' | 'disable'; target: string; cwd: string }
+  | { kind: 'plugin'; action: 'marketplace'; verb: 'add' | 'remove'; target: string; cwd: string }
+  | { kind: 'plugin'; action: 'marketplace'; verb: 'list' | 'update'; target?: string; cwd: string }
   | { kind: 'error'; message: string };
 
 /** `mewcode doctor`: the flags that change what a run would use (provider, model, trust). */
@@ -142,6 +161,8 @@ export interface DoctorOptions {
   model?: string;
   /** --trust-project or MEWCODE_TRUST_PROJECT=1, as for a run. */
   trustProject: boolean;
+  /** --plugin-dir / MEWCODE_PLUGIN_DIR, as for a run. */
+  pluginDirs?: readonly string[];
 }
 
 /** Environment values that switch a boolean on (`MEWCODE_TRUST_PROJECT=1` for CI). */
@@ -177,6 +198,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         disallowedTools: { type: 'string', multiple: true },
         'mcp-config': { type: 'string', multiple: true },
         'append-system-prompt': { type: 'string' },
+        'plugin-dir': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -229,10 +251,13 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
     options.mcpServers = mcpConfig.servers;
     options.mcpServerOrigins = mcpConfig.origins;
   }
+  const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
+  if (typeof pluginDirs === 'string') return { kind: 'error', message: pluginDirs };
+  if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
   return { kind: 'run', options };
 }
 
-const DOCTOR_USAGE = 'usage: mewcode doctor [--provider P] [--model M] [--trust-project]';
+const DOCTOR_USAGE = 'usage: mewcode doctor [--provider P] [--model M] [--trust-project] [--plugin-dir D]';
 
 /** `doctor [--provider P] [--model M] [--trust-project]`: checks what a run in `cwd` would use. */
 function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): ParsedCommand {
@@ -242,7 +267,7 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { provider: { type: 'string' }, model: { type: 'string' }, 'trust-project': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { provider: { type: 'string' }, model: { type: 'string' }, 'trust-project': { type: 'boolean' }, 'plugin-dir': { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     return { kind: 'error', message: `${firstSentence(error)}; ${DOCTOR_USAGE}` };
@@ -259,7 +284,25 @@ function parseDoctorCommand(argv: readonly string[], cwd: string, env: Readonly<
   };
   if (values.provider !== undefined) options.provider = values.provider;
   if (values.model !== undefined) options.model = values.model;
+  const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
+  if (typeof pluginDirs === 'string') return { kind: 'error', message: `${pluginDirs}; ${DOCTOR_USAGE}` };
+  if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
   return { kind: 'doctor', options };
+}
+
+/**
+ * Claude Code plugin directories: MEWCODE_PLUGIN_DIR's (split at the path delimiter) first, then
+ * each `--plugin-dir`, resolved against `cwd`; an empty value is a usage error.
+ */
+export function pluginDirList(flags: readonly string[], cwd: string, env: Readonly<Record<string, string | undefined>>): string[] | string {
+  const fromEnv = (env.MEWCODE_PLUGIN_DIR ?? '').split(path.delimiter).filter((dir) => dir.trim() !== '');
+  if (flags.some((dir) => dir.trim() === '')) return '--plugin-dir needs a directory';
+  const dirs: string[] = [];
+  for (const dir of [...fromEnv, ...flags]) {
+    const resolved = path.resolve(cwd, dir.trim());
+    if (!dirs.includes(resolved)) dirs.push(resolved);
+  }
+  return dirs;
 }
 
 /** --trust-project, or MEWCODE_TRUST_PROJECT=1 for CI. */
@@ -267,7 +310,9 @@ function trustFlag(given: boolean | undefined, env: Readonly<Record<string, stri
   return given === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase());
 }
 
-const PLUGIN_USAGE = 'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list';
+const PLUGIN_USAGE =
+  'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list | plugin install|uninstall|enable|disable <plugin>[@<marketplace>] | plugin marketplace add|list|update|remove';
+const MARKETPLACE_USAGE = 'usage: mewcode plugin marketplace add <git URL | folder> | marketplace list | marketplace update [name] | marketplace remove <name>';
 
 /** `plugin add <spec> [--project]`, `plugin remove <name> [--project]`, `plugin list`. */
 function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand {
@@ -286,6 +331,23 @@ function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand
   if (action === 'add' || action === 'remove') {
     if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one ${action === 'add' ? 'npm package or path' : 'plugin name'}; ${PLUGIN_USAGE}` };
     return { kind: 'plugin', action, target: rest[0]!.trim(), scope: parsed.values.project ? 'project' : 'user', cwd };
+  }
+  // Claude Code plugins are installed for the user only (like a user-scope `claude plugin install`).
+  if (parsed.values.project && (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable' || action === 'marketplace')) {
+    return { kind: 'error', message: `plugin ${action} has no --project: Claude Code plugins are installed for you; a project enables them with enabledPlugins in .claude/settings.json` };
+  }
+  if (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable') {
+    if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one <plugin>[@<marketplace>]; ${PLUGIN_USAGE}` };
+    return { kind: 'plugin', action, target: rest[0]!.trim(), cwd };
+  }
+  if (action === 'marketplace' || action === 'market') {
+    const [verb = 'list', ...names] = rest;
+    if ((verb === 'add' || verb === 'remove' || verb === 'rm') && names.length === 1 && names[0]!.trim() !== '') {
+      return { kind: 'plugin', action: 'marketplace', verb: verb === 'rm' ? 'remove' : verb, target: names[0]!.trim(), cwd };
+    }
+    if (verb === 'list' && names.length === 0) return { kind: 'plugin', action: 'marketplace', verb, cwd };
+    if (verb === 'update' && names.length <= 1) return { kind: 'plugin', action: 'marketplace', verb, ...(names[0] ? { target: names[0] } : {}), cwd };
+    return { kind: 'error', message: `plugin marketplace ${rest.join(' ')}: ${MARKETPLACE_USAGE}` };
   }
   return { kind: 'error', message: `unknown plugin subcommand "${parsed.positionals.join(' ')}"; ${PLUGIN_USAGE}` };
 }

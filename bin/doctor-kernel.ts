@@ -93,6 +93,7 @@ function cliOptions(options: DoctorOptions): CliOptions {
   };
   if (options.provider !== undefined) cli.provider = options.provider;
   if (options.model !== undefined) cli.model = options.model;
+  if (options.pluginDirs !== undefined) cli.pluginDirs = options.pluginDirs;
   return cli;
 }
 

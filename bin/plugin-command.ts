@@ -26,12 +26,15 @@ import { terminalSafe } from '../config/terminal-safe.js';
 import { loadExternalPlugins } from '../kernel/external-plugins.js';
 import { runningMewcodeRoot } from '../kernel/running-mewcode.js';
 import type { ParsedCommand } from './cli-args.js';
+import type { ClaudePluginCommand } from './claude-plugin-command.js';
 
 type PluginCommand = Extract<ParsedCommand, { kind: 'plugin' }>;
 type Scope = 'user' | 'project';
 
 export interface PluginCommandDeps {
   homeDir: string;
+  /** For workspace trust (MEWCODE_TRUST_PROJECT) in `list`; default process.env. */
+  env?: NodeJS.ProcessEnv;
   out(text: string): void;
   err(text: string): void;
 }
@@ -46,11 +49,15 @@ export async function runPluginCommand(
   deps: PluginCommandDeps = { homeDir: os.homedir(), out: (t) => void process.stdout.write(t), err: (t) => void process.stderr.write(t) },
 ): Promise<number> {
   try {
-    if (command.action === 'list') return listPlugins(command.cwd, deps);
+    if (command.action === 'list') return await listPlugins(command.cwd, deps);
     if (command.action === 'add') return await addPlugin(command.target, command.scope, command.cwd, deps);
-    return await removePlugin(command.target, command.scope, command.cwd, deps);
+    if (command.action === 'remove') return await removePlugin(command.target, command.scope, command.cwd, deps);
+    const { runClaudePluginCommand } = await import('./claude-plugin-command.js');
+    // add and remove are handled above (one variant with a two-valued action, so TS cannot narrow it away).
+    return await runClaudePluginCommand(command as ClaudePluginCommand, deps);
   } catch (error) {
-    deps.err(`mewcode: plugin ${command.action}: ${terminalSafe((error as Error).message ?? String(error))}\n`);
+    const what = command.action === 'marketplace' ? `marketplace ${command.verb}` : command.action;
+    deps.err(`mewcode: plugin ${what}: ${terminalSafe((error as Error).message ?? String(error))}\n`);
     return 1;
   }
 }
@@ -102,6 +109,7 @@ async function removePlugin(name: string, scope: Scope, cwd: string, deps: Plugi
   return 0;
 }
 
+/** Both kinds: MewCode's own plugins (npm packages, plugin files), then the installed Claude Code plugins. */
 async function listPlugins(cwd: string, deps: PluginCommandDeps): Promise<number> {
   const rows: string[] = [];
   for (const scope of ['user', 'project'] as const) {
@@ -115,6 +123,10 @@ async function listPlugins(cwd: string, deps: PluginCommandDeps): Promise<number
     }
   }
   deps.out(rows.length === 0 ? 'No MewCode plugins are configured. Add one with `mewcode plugin add <npm package | path>`.\n' : `${rows.join('\n')}\n`);
+  const { claudePluginRows } = await import('./claude-plugin-command.js');
+  const claude = await claudePluginRows(cwd, deps.homeDir, deps.env ?? process.env);
+  deps.out(claude.rows.length === 0 ? 'No Claude Code plugins are installed. Install one with `mewcode plugin install <plugin>@<marketplace>`.\n' : `${claude.rows.join('\n')}\n`);
+  for (const warning of claude.warnings) deps.err(`mewcode: warning: ${terminalSafe(warning)}\n`);
   return 0;
 }
 

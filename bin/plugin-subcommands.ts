@@ -12,7 +12,7 @@ import { terminal } from '../config/terminal-safe.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import { ConfigurationError } from '../kernel/configuration-error.js';
 import { collectSubcommands, resolveBuildPlugins, type BuildPlugins, type Contribution } from '../kernel/cli-contributions.js';
-import { defaultPlugins } from '../plugins/default-set.js';
+import { defaultPlugins, withFreshState } from '../plugins/default-set.js';
 import type { CliSubcommand, InspectionKernel, SubcommandContext } from '../types/cli.js';
 import type { MewcodePlugin } from '../types/plugin.js';
 import { formatCommandHelp, HELP_HEAD, HELP_TAIL, OWN_COMMANDS, OWN_COMMANDS_HELP } from './cli-args.js';
@@ -94,7 +94,8 @@ export async function dispatchPluginSubcommand(argv: readonly string[], plugins:
     bootKernel: (options) => bootForInspection(place, options.trustProject, plugins),
     openRun: async (options, ui, extraPlugins = []) => {
       const { openRun } = await import('./open-run.js');
-      const kernel = await openRun(options, [...plugins, ...extraPlugins], ui, { homeDir: place.homeDir, env: place.env });
+      // Each run its own plugin objects: one session's shutdown closes nothing of another's.
+      const kernel = await openRun(options, withFreshState([...plugins, ...extraPlugins]), ui, { homeDir: place.homeDir, env: place.env });
       return { kernel, shutdown: () => kernel.shutdown() };
     },
   };

@@ -30,6 +30,12 @@ export const SETTINGS_TRUST_PATHS: readonly TrustPath[] = [
   ['hooks'], // Claude Code's hook commands, run on events (the hooks plugin)
 ];
 
+/**
+ * In Claude-shaped `.claude/settings.json` and `.claude/settings.local.json`: which Claude Code
+ * plugins run (code) and which marketplaces the project wants added.
+ */
+export const CLAUDE_SETTINGS_TRUST_PATHS: readonly TrustPath[] = [['enabledPlugins'], ['extraKnownMarketplaces']];
+
 export const keyOf = (path: TrustPath): string => path.join('.');
 
 export interface FoundSetting {

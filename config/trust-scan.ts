@@ -11,6 +11,7 @@
  *   .claude/commands/**\/*.md, .mewcode/commands/**\/*.md   whole files, only those with a
  *                                `` !`command` `` line (custom commands that run something;
  *                                text-only commands need no trust and are not listed)
+ *   .claude/settings.json, .claude/settings.local.json   Claude Code plugin settings only
  *
  * plus the code those settings name (trust-code.ts), each file under the key `code` with the
  * sha256 of its content as its value.
@@ -31,7 +32,7 @@ import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { readProjectTextFile } from './project-file.js';
 import { codeFilesOf, describeCodeFile } from './trust-code.js';
-import { CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
+import { CLAUDE_SETTINGS_TRUST_PATHS, CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
 import { summarize, summarizeCommandFile, summarizeFile } from './trust-summary.js';
 
 export interface ScannedSetting {
@@ -59,7 +60,7 @@ export interface ScanResult {
 interface Candidate {
   /** Files tried in order; the first that exists is the one read (as discovery does). */
   files: string[];
-  kind: 'config' | 'settings' | 'whole';
+  kind: 'config' | 'settings' | 'claude-settings' | 'whole';
   local: boolean;
   /** For whole files: the key shown and hashed. */
   key?: string;
@@ -108,6 +109,9 @@ function candidates(root: string, rootIsHome: boolean, warnings: string[]): Cand
       { files: LOCAL_SEARCH_PLACES.map(inDotDir), kind: 'config', local: true },
       { files: [inDotDir('settings.yaml')], kind: 'settings', local: false },
       { files: [inDotDir('settings.local.yaml')], kind: 'settings', local: true },
+      // Only their plugin keys: nothing else in Claude Code's settings files is read by MewCode.
+      { files: [inRoot(path.join('.claude', 'settings.json'))], kind: 'claude-settings', local: false },
+      { files: [inRoot(path.join('.claude', 'settings.local.json'))], kind: 'claude-settings', local: true },
     );
   }
   list.push(
@@ -155,7 +159,7 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
     }
     const parsed = await parseConfigTextCached(found.file, found.text);
     if (parsed.error !== undefined) continue; // the file contributes nothing anywhere
-    const paths: readonly TrustPath[] = candidate.kind === 'config' ? CONFIG_TRUST_PATHS : SETTINGS_TRUST_PATHS;
+    const paths: readonly TrustPath[] = candidate.kind === 'config' ? CONFIG_TRUST_PATHS : candidate.kind === 'claude-settings' ? CLAUDE_SETTINGS_TRUST_PATHS : SETTINGS_TRUST_PATHS;
     for (const setting of findTrustSettings(parsed.root, paths)) {
       const value = toPlain(setting.node);
       result.settings.push({ file: found.file, display: display(found.file), key: setting.key, value, summary: summarize(setting.key, value) });

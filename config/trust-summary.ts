@@ -62,6 +62,10 @@ export function summarize(key: string, value: unknown): string {
       return cut(isMap(value) ? Object.entries(value).map(([name, server]) => mcpServer(name, server)).join('; ') : scalar(value));
     case 'hooks':
       return cut(isMap(value) ? Object.keys(value).join(', ') : scalar(value));
+    case 'enabledPlugins':
+      return cut(isMap(value) ? Object.entries(value).map(([id, on]) => (on === false ? `${id} (off)` : id)).join(', ') : scalar(value));
+    case 'extraKnownMarketplaces':
+      return cut(isMap(value) ? Object.entries(value).map(([name, entry]) => (isMap(entry) && isMap(entry.source) ? `${name} (${Object.values(entry.source).map(scalar).join(' ')})` : name)).join('; ') : scalar(value));
     case 'plugins':
     case 'permissions.allow':
     case 'disable':

@@ -27,7 +27,7 @@ import type { Tool } from '../types/tools.js';
 import { TOKENS } from '../types/tokens.js';
 
 /** Tokens that take a binding from every plugin that contributes one. */
-const MULTI_BOUND: ReadonlySet<ServiceIdentifier> = new Set([TOKENS.Tool, TOKENS.ProviderFactory, TOKENS.UserInterface, TOKENS.Command, TOKENS.CommandProvider, TOKENS.ReadOnlyDirectories]);
+const MULTI_BOUND: ReadonlySet<ServiceIdentifier> = new Set([TOKENS.Tool, TOKENS.ProviderFactory, TOKENS.UserInterface, TOKENS.Command, TOKENS.CommandProvider, TOKENS.ReadOnlyDirectories, TOKENS.ClaudePluginRoots]);
 
 const TOKEN_NAMES = new Map<ServiceIdentifier, string>(Object.entries(TOKENS).map(([name, token]) => [token as ServiceIdentifier, name]));
 

@@ -26,11 +26,13 @@ import uiAcp from './ui-acp/index.js';
 import commands from './commands/index.js';
 import session, { createSessionPlugin } from './session/index.js';
 import compaction, { createCompactionPlugin } from './compaction/index.js';
+import claudePlugins from './claude-plugins/index.js';
 import skills from './skills/index.js';
 import mcp, { createMcpPlugin } from './mcp/index.js';
 import hooks, { createHooksPlugin } from './hooks/index.js';
 import subagents, { createSubagentsPlugin } from './subagents/index.js';
 import customCommands from './custom-commands/index.js';
+import claudePluginSources from './claude-plugin-sources/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
   providerAnthropic,
@@ -56,11 +58,13 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   commands,
   session,
   compaction,
+  claudePlugins,
   skills,
   mcp,
   hooks,
   subagents,
   customCommands,
+  claudePluginSources,
 ];
 
 /**
@@ -71,6 +75,15 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
  * servers draw their variables from (default process.env).
  */
 export function createDefaultPlugins(options: { env?: NodeJS.ProcessEnv } = {}): MewcodePlugin[] {
+  return withFreshState(defaultPlugins, options);
+}
+
+/**
+ * `plugins` (a build's list) with each default plugin that keeps per-kernel state replaced by a
+ * fresh object, for another kernel in the same process (`mewcode acp` opens one per editor
+ * session). A custom build's own plugins are kept as they are.
+ */
+export function withFreshState(plugins: readonly MewcodePlugin[], options: { env?: NodeJS.ProcessEnv } = {}): MewcodePlugin[] {
   const env = options.env ? { env: options.env } : {};
   const fresh = new Map<MewcodePlugin, MewcodePlugin>([
     [permissionRules, createPermissionRulesPlugin()],
@@ -81,5 +94,5 @@ export function createDefaultPlugins(options: { env?: NodeJS.ProcessEnv } = {}):
     [hooks, createHooksPlugin(env)],
     [subagents, createSubagentsPlugin()],
   ]);
-  return defaultPlugins.map((plugin) => fresh.get(plugin) ?? plugin);
+  return plugins.map((plugin) => fresh.get(plugin) ?? plugin);
 }

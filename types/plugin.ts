@@ -185,6 +185,12 @@ export interface CliOptions {
    * prompt stays byte-identical from turn to turn.
    */
   appendSystemPrompt?: string;
+  /**
+   * `--plugin-dir <path>` (repeatable) and MEWCODE_PLUGIN_DIR (paths separated by the platform's
+   * path delimiter): Claude Code plugin directories this run loads, absolute. The user named them,
+   * so their contributions are the user's own (no workspace trust needed).
+   */
+  pluginDirs?: readonly string[];
 }
 
 /**

@@ -19,7 +19,7 @@ import type { SessionStore } from './session-store.js';
 import type { SubagentRunner } from './subagents.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
-import type { ClaudePluginRootSource } from './claude-plugins.js';
+import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugins.js';
 import type { WorkspaceTrust } from './trust.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
@@ -78,4 +78,6 @@ export const TOKENS = {
   WorkspaceFiles: token<WorkspaceFiles>('WorkspaceFiles'),
   /** CommandLauncher: where bash runs its sandbox-wrapped command (unbound: a child process; an editor front end binds its terminals). */
   CommandLauncher: token<CommandLauncher>('CommandLauncher'),
+  /** ClaudePluginBundles: what each Claude Code plugin directory of this run contributes (claude-plugins plugin). */
+  ClaudePluginBundles: token<ClaudePluginBundles>('ClaudePluginBundles'),
 } as const;

@@ -5,17 +5,24 @@
  * A file in a subfolder keeps its own name and shows the folder in its description, as Claude Code
  * does ("(project:frontend)"); when two files share a name, the ones in subfolders are `folder:name`.
  */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandMarkdownFiles, commandNameParts, hasShellLines } from '../../config/command-files.js';
 import { readProjectTextFile } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
+import { expandPluginVariables } from '../../types/claude-plugins.js';
 import { readFrontmatter } from '../../sdk/frontmatter.js';
 
 export type CommandScope = 'user' | 'project';
 
 export interface CommandRoot {
+  /** A folder of command files, or (a Claude Code plugin's `commands` path) one `.md` file. */
   dir: string;
   scope: CommandScope;
+  /** A Claude Code plugin's commands: its name, the namespace of `/plugin:command`. */
+  plugin?: string;
+  /** `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}` of that plugin, expanded in the body and allowed-tools. */
+  variables?: Readonly<Record<string, string>>;
 }
 
 export interface CommandFile {
@@ -36,6 +43,8 @@ export interface CommandFile {
    * only when workspace trust approves exactly the text read here (the trust scan lists such files).
    */
   mayRunShellLines: boolean;
+  /** The Claude Code plugin it comes from (its name is then `plugin:command`). */
+  plugin?: string;
 }
 
 export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[] {
@@ -75,13 +84,19 @@ function firstLine(body: string): string {
   return body.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('!`')) ?? '';
 }
 
+/** A root's `.md` files: a folder's, or the one file a plugin's `commands` path names. */
+async function rootMarkdownFiles(root: CommandRoot): Promise<string[]> {
+  if (root.dir.endsWith('.md') && (await stat(root.dir).catch(() => undefined))?.isFile()) return [root.dir];
+  return commandMarkdownFiles(root.dir, root.scope === 'user');
+}
+
 /** Every command file of every root; a file that cannot be used is a warning naming it. */
 export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (message: string) => void, trust?: WorkspaceTrust): Promise<CommandFile[]> {
   const byName = new Map<string, CommandFile>();
   const loaded: CommandFile[] = [];
   for (const root of roots) {
-    for (const file of await commandMarkdownFiles(root.dir, root.scope === 'user')) {
-      const parts = commandNameParts(root.dir, file);
+    for (const file of await rootMarkdownFiles(root)) {
+      const parts = file === root.dir ? commandNameParts(path.dirname(file), file) : commandNameParts(root.dir, file);
       if (!parts) {
         warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-" and "_"`);
         continue;
@@ -98,6 +113,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         continue;
       }
       const data = parsed.data;
+      const expand = (text: string): string => (root.variables ? expandPluginVariables(text, root.variables) : text);
       const hint = data['argument-hint'] ?? data.argument_hint;
       const command: CommandFile = {
         name: parts.at(-1)!,
@@ -106,28 +122,34 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         namespace: parts.slice(0, -1).join(':'),
         description: typeof data.description === 'string' && data.description.trim() ? data.description.trim() : firstLine(parsed.body),
         ...(hint !== undefined && String(hint).trim() ? { argumentHint: String(hint).trim() } : {}),
-        allowedTools: toolList(data['allowed-tools'] ?? data.allowed_tools),
+        allowedTools: toolList(data['allowed-tools'] ?? data.allowed_tools).map(expand),
         ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
         disableModelInvocation: truthy(data['disable-model-invocation']),
-        body: parsed.body,
+        body: expand(parsed.body),
         // Asked only of a file that runs something: a text-only command needs no trust (and is not listed).
         mayRunShellLines: root.scope === 'user' || !hasShellLines(read.text) || trust?.approves(file, 'commands', read.text) === true,
+        ...(root.plugin ? { plugin: root.plugin } : {}),
       };
       loaded.push(command);
     }
   }
   // Same name in different subfolders: each keeps its folder in the name. Same full name in two
   // roots: the later (higher-precedence) root's file wins.
+  // A plugin's commands are `plugin:name` (its subfolders as for the user's own), so they never
+  // replace the user's or another plugin's.
   const counts = new Map<string, number>();
-  for (const command of loaded) counts.set(command.name, (counts.get(command.name) ?? 0) + 1);
+  const key = (command: CommandFile): string => `${command.plugin ?? ''}\u0000${command.name}`;
+  for (const command of loaded) counts.set(key(command), (counts.get(key(command)) ?? 0) + 1);
   for (const command of loaded) {
-    const qualified = command.namespace && (counts.get(command.name) ?? 0) > 1 ? `${command.namespace}:${command.name}` : command.name;
+    const local = command.namespace && (counts.get(key(command)) ?? 0) > 1 ? `${command.namespace}:${command.name}` : command.name;
+    const qualified = command.plugin ? `${command.plugin}:${local}` : local;
     byName.set(qualified, { ...command, name: qualified });
   }
   return [...byName.values()];
 }
 
 /** "(project)", "(user)", "(project:frontend)": where the command comes from, as Claude Code shows it. */
-export function scopeLabel(command: Pick<CommandFile, 'scope' | 'namespace'>): string {
+export function scopeLabel(command: Pick<CommandFile, 'scope' | 'namespace' | 'plugin'>): string {
+  if (command.plugin) return `(plugin ${command.plugin}${command.namespace ? `:${command.namespace}` : ''})`;
   return `(${command.scope}${command.namespace ? `:${command.namespace}` : ''})`;
 }

@@ -4,17 +4,30 @@
  * terminal UI, in `mewcode -p "/name args"` and in `/help` — contributed through
  * TOKENS.CommandProvider like the skills' commands. A skill or a built-in command of the same name
  * wins (this plugin comes after them, and its own entry is left out with a warning naming the file).
+ * Claude Code plugins' commands (TOKENS.ClaudePluginBundles) are `/plugin:name`, and bare `/name`
+ * while no other command has that name.
  */
 import { ContainerModule } from 'inversify';
 import type { Command, CommandProvider } from '../../types/commands.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
-import { commandRoots, loadCommandFiles, type CommandFile } from './command-file.js';
+import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
+import { commandRoots, loadCommandFiles, type CommandFile, type CommandRoot } from './command-file.js';
 import { fileCommand } from './command.js';
 import { TurnNarrowing } from './narrowing.js';
 
 const NAME = 'custom-commands';
+
+/** The command folders and files of the Claude Code plugins of this run (user-level: the user chose them). */
+function pluginCommandRoots(kernel: KernelApi): CommandRoot[] {
+  if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return [];
+  return kernel.container
+    .get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles)
+    .list()
+    .filter((bundle) => bundle.loaded)
+    .flatMap((bundle) => bundle.commands.map((dir): CommandRoot => ({ dir, scope: 'user', plugin: bundle.name, variables: bundle.variables })));
+}
 const PROVIDER = Symbol.for('mewcode/custom-commands/Provider');
 
 class CustomCommands implements CommandProvider {
@@ -27,7 +40,7 @@ class CustomCommands implements CommandProvider {
 
   async load(): Promise<void> {
     const trust = this.kernel.container.isBound(TOKENS.WorkspaceTrust) ? this.kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
-    this.#files = await loadCommandFiles(commandRoots(this.kernel.homeDir, this.kernel.projectRoot), (message) => this.kernel.warn(message), trust);
+    this.#files = await loadCommandFiles([...pluginCommandRoots(this.kernel), ...commandRoots(this.kernel.homeDir, this.kernel.projectRoot)], (message) => this.kernel.warn(message), trust);
   }
 
   commands(): readonly Command[] {
@@ -50,6 +63,19 @@ class CustomCommands implements CommandProvider {
         continue;
       }
       list.push(fileCommand(this.kernel, this.narrowing, file));
+    }
+    // A plugin's `/plugin:name` also answers to a bare `/name` while nothing else has that name
+    // (as in Claude Code): not when two plugins' commands share it.
+    const names = new Set([...taken, ...list.map((command) => command.name)]);
+    const bare = new Map<string, CommandFile[]>();
+    for (const file of this.#files) {
+      if (!file.plugin || taken.has(file.name)) continue;
+      const short = file.name.slice(file.plugin.length + 1);
+      bare.set(short, [...(bare.get(short) ?? []), file]);
+    }
+    for (const [short, files] of bare) {
+      if (files.length !== 1 || names.has(short)) continue;
+      list.push({ ...fileCommand(this.kernel, this.narrowing, files[0]!), name: short });
     }
     // Skills may reload later: the list is rebuilt each time it is asked for.
     return list;

@@ -124,7 +124,7 @@ export class HookDispatcher {
     const outcome =
       handler.type === 'http'
         ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs, signal)
-        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user' });
+        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
     const result = interpret(rule.event, outcome);
     recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result });
     return { rule, result };

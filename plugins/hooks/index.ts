@@ -12,6 +12,7 @@
  * SessionStart → sessionStart (source startup) and sessionResume (source resume), SessionEnd →
  * sessionEnd, PreCompact → preCompact, Notification → notification.
  *
+ * Claude Code plugins' hooks (TOKENS.ClaudePluginBundles) are the user's own (plugin-hooks.ts).
  * Project hooks run only in a trusted project; every run is logged in `.mewcode/hooks.log`;
  * a failure is shown at once and the action goes on (fail-open).
  */
@@ -22,6 +23,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { TOKENS } from '../../types/tokens.js';
 import { hookSettingsFiles, ruleFiles } from './files.js';
 import { hooksCommand } from './hooks-command.js';
+import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 
 const KERNEL_HOLDER = Symbol('hooks/kernel');
 /** The settings readers' own limit: a larger file is refused there (and so loads the hook code here). */
@@ -50,6 +52,12 @@ async function mayHoldHooks(projectRoot: string, homeDir: string): Promise<boole
   return found.includes(true);
 }
 
+/** Whether a Claude Code plugin of this run has hooks (read by plugin-hooks.ts once the hook code loads). */
+function hasPluginHooks(kernel: KernelApi): boolean {
+  if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return false;
+  return kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list().some((bundle) => bundle.loaded && bundle.hooks.length > 0);
+}
+
 export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlugin {
   // One plugin object may serve several kernels in a process (tests, custom builds).
   const closers = new Set<() => void>();
@@ -75,7 +83,7 @@ export function createHooksPlugin(options: HooksPluginOptions = {}): MewcodePlug
       kernel.container.get<{ kernel?: KernelApi }>(KERNEL_HOLDER).kernel = kernel;
       // A run that reads no settings files (the programmatic API's default) runs no hook of them.
       if (kernel.cli?.settingSources?.length === 0) return;
-      if (!(await mayHoldHooks(kernel.projectRoot, kernel.homeDir))) return;
+      if (!hasPluginHooks(kernel) && !(await mayHoldHooks(kernel.projectRoot, kernel.homeDir))) return;
       const { applyHooks } = await import('./runtime.js');
       const close = await applyHooks(kernel, env);
       if (close) closers.add(close);

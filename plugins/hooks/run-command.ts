@@ -1,7 +1,8 @@
 /**
  * Runs one command hook: `bash -c <command>` (sh where there is no bash on PATH) with the payload as one
  * line of JSON on stdin, in its own process group (a timeout kills everything it started), with a
- * minimal environment plus MEWCODE_PROJECT_DIR and CLAUDE_PROJECT_DIR, inside the OS command
+ * minimal environment plus MEWCODE_PROJECT_DIR and CLAUDE_PROJECT_DIR (and a plugin's
+ * CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA), inside the OS command
  * sandbox when one is active (a sandbox that refuses the command means it does not run).
  */
 import { spawn } from 'node:child_process';
@@ -28,6 +29,8 @@ export interface CommandRun {
   signal?: AbortSignal;
   /** The command is a project's: the files it names in the project are checked first (command-files.ts). */
   projectCommand?: boolean;
+  /** Set in the hook's environment too: a Claude Code plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA. */
+  extraEnv?: Readonly<Record<string, string>>;
 }
 
 export interface CommandOutcome {
@@ -57,7 +60,7 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
     const problem = projectCommandProblem(run.command, run.projectRoot);
     if (problem !== undefined) return { code: null, stdout: '', stderr: '', timedOut: false, error: problem, durationMs: elapsed() };
   }
-  const env = hookEnvironment(run.env, run.projectRoot);
+  const env = { ...hookEnvironment(run.env, run.projectRoot), ...run.extraEnv };
   const shell = await resolveShell(env.PATH ?? '');
   // stdin is a socket pair (libuv), which makes bash think a remote shell daemon started it and
   // read ~/.bashrc: --norc keeps the user's rc files out of a hook's output.

@@ -12,6 +12,7 @@ import { HookDispatcher, type RuleResult } from './dispatcher.js';
 import { claudeToolInput, claudeToolName, fromClaudeToolInput, ownToolInput, toolNameAliases, type ClaudeEvent } from './events.js';
 import { HookLog } from './hook-log.js';
 import { loadHookRules } from './settings.js';
+import { loadPluginHooks } from './plugin-hooks.js';
 import { loadRuleFiles, type MewcodeEvent } from './rule-file.js';
 import { RuleEngine } from './rule-engine.js';
 import { SessionStartContext, type SessionStartSource } from './session-context.js';
@@ -54,7 +55,9 @@ function sandboxFor(kernel: KernelApi): () => Promise<CommandSandbox | undefined
 export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Promise<(() => void) | undefined> {
   const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
   const [settings, files] = await Promise.all([loadHookRules(kernel.projectRoot, kernel.homeDir, trust), loadRuleFiles(kernel.projectRoot, kernel.homeDir, trust)]);
-  for (const warning of [...files.warnings, ...settings.warnings]) kernel.warn(warning);
+  const plugins = loadPluginHooks(kernel);
+  settings.rules.push(...plugins.rules);
+  for (const warning of [...files.warnings, ...settings.warnings, ...plugins.warnings]) kernel.warn(warning);
   if (settings.rules.length === 0 && files.rules.length === 0) return undefined;
   const log = new HookLog(kernel.projectRoot, (message) => kernel.warn(message));
   const deps = {

@@ -59,6 +59,8 @@ export interface HookRule {
   handler: CommandHandler | HttpHandler | AgentHandler;
   scope: HookScope;
   file: string;
+  /** A Claude Code plugin's hook: its id, and what its command processes get in their environment (CLAUDE_PLUGIN_ROOT…). */
+  plugin?: { id: string; env: Readonly<Record<string, string>> };
   /**
    * Runs inside the OS command sandbox (when one is active): always for a project's hooks (a
    * repository's commands), for the user's own only with `sandbox: true` — they are the user's
@@ -134,7 +136,7 @@ export async function loadHookRules(projectRoot: string, homeDir: string, trust:
   return { rules, sources, warnings };
 }
 
-function parseHooks(node: LocatedNode, scope: HookScope, file: string, warnings: string[], projectScope: boolean): HookRule[] {
+export function parseHooks(node: LocatedNode, scope: HookScope, file: string, warnings: string[], projectScope: boolean): HookRule[] {
   const where = (n: LocatedNode): string => formatPos(n.pos);
   if (node.kind !== 'map') {
     warnings.push(`${PREFIX} ${where(node)}: hooks must be a mapping of event names (PreToolUse, Stop, …) to matcher groups; ignored`);

@@ -99,12 +99,13 @@ class McpStatusHolder implements McpServers {
   }
 }
 
-/** Whether anything names a server: the run's own servers, a `mcp_servers:` section or a `.mcp.json` file. */
+/** Whether anything names a server: the run's own servers, a `mcp_servers:` section, a Claude Code plugin's servers or a `.mcp.json` file. */
 async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
   if (kernel.cli?.mcpServers && Object.keys(kernel.cli.mcpServers).length > 0) return true;
   const config = kernel.container.isBound(TOKENS.Config) ? kernel.container.get<ResolvedConfig>(TOKENS.Config) : undefined;
   const servers = config?.section('mcp_servers');
   if (servers !== undefined && servers !== null) return true;
+  if (kernel.container.isBound(TOKENS.ClaudePluginBundles) && kernel.container.get(TOKENS.ClaudePluginBundles).list().some((bundle) => bundle.loaded && bundle.mcpServers.some((part) => Object.keys(part.value).length > 0))) return true;
   if (kernel.cli?.settingSources && !kernel.cli.settingSources.includes('project')) return false;
   return access(path.join(kernel.projectRoot, MCP_JSON)).then(
     () => true,

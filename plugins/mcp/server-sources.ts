@@ -3,6 +3,7 @@
  * same name whole:
  *   1. `mcp_servers:` in the user's file (`~/.mewcode/config.yaml`);
  *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);
+ *   1b. the servers of the Claude Code plugins of this run (`plugin_<plugin>_<server>`, the user's own);
  *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`.
  * Then the servers this run adds (`--mcp-config`, an editor's session, the programmatic API:
  * CliOptions.mcpServers), in `.mcp.json`'s shape: they are the user's own choice for this run, so
@@ -26,6 +27,7 @@ import { configScopeAt } from '../../config/scope.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ManagedPolicy } from '../../types/managed.js';
+import type { ClaudePluginBundle } from '../../types/claude-plugins.js';
 import { parseServerEntry, type ServerConfig, type ServerScope } from './server-config.js';
 
 export const MCP_JSON = '.mcp.json';
@@ -44,6 +46,8 @@ export interface SourceInputs {
   added?: AddedServers;
   /** Whether the run reads the project's files (CliOptions.settingSources has `project`): `.mcp.json`. Default true. */
   projectFiles?: boolean;
+  /** The Claude Code plugins of this run (TOKENS.ClaudePluginBundles): their servers are the user's own. */
+  plugins?: readonly ClaudePluginBundle[];
 }
 
 export interface AddedServers {
@@ -95,6 +99,8 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
     if (server) byName.set(name, server);
   }
 
+  for (const [name, server] of pluginServers(inputs, expand)) byName.set(name, server);
+
   if (inputs.projectFiles !== false) for (const [name, server] of await readMcpJson(inputs, expand, untrusted)) byName.set(name, server);
 
   for (const [name, raw, scope] of yamlEntries) {
@@ -135,6 +141,30 @@ function addRunServers(
     byName.set(name, server);
     for (let i = untrusted.length - 1; i >= 0; i--) if (untrusted[i]!.name === name) untrusted.splice(i, 1);
   }
+}
+
+/**
+ * A plugin's servers, as Claude Code names them: `plugin_<plugin>_<server>` (so its tools are
+ * `mcp__plugin_<plugin>_<server>__<tool>` and never collide with the user's). User scope: the user
+ * chose the plugin, so no workspace trust; the managed allow- and deny-lists still apply by that name.
+ */
+function pluginServers(inputs: SourceInputs, expand: (value: string, where: string, missing: (name: string) => void) => string): Map<string, ServerConfig> {
+  const found = new Map<string, ServerConfig>();
+  for (const bundle of inputs.plugins ?? []) {
+    if (!bundle.loaded) continue;
+    for (const part of bundle.mcpServers) {
+      for (const [server, raw] of Object.entries(part.value)) {
+        const name = `plugin_${bundle.name}_${server}`;
+        const locate = (key?: string): string => {
+          const pos = part.locate(key ? [server, key] : [server]);
+          return pos ? `${part.file}:${pos.line}:${pos.col}` : part.file;
+        };
+        const parsed = parseServerEntry(name, raw, 'claude', 'user', { locate, expand, warn: inputs.warn });
+        if (parsed) found.set(name, parsed);
+      }
+    }
+  }
+  return found;
 }
 
 /** The servers managed settings let start; each one left out is said (never skipped silently). */

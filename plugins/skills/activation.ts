@@ -5,6 +5,7 @@
  */
 import type { AgentSession, ForkContext } from '../../types/session.js';
 import type { SubagentRunner } from '../../types/subagents.js';
+import { expandPluginVariables } from '../../types/claude-plugins.js';
 import type { ActiveSkills } from './active.js';
 import type { CatalogStore } from './catalog-store.js';
 import { renderBody } from './render.js';
@@ -45,7 +46,8 @@ export async function readRendered(skill: Skill, args: string): Promise<{ ok: tr
   await frontmatterReady();
   const body = skillBody(text);
   if (!body.ok) return { ok: false, message: `The skill "${skill.name}" (${skill.file}) no longer parses: ${body.error}` };
-  return { ok: true, text: renderBody(skill, body.body, args) };
+  const own = skill.root.variables ? expandPluginVariables(body.body, skill.root.variables) : body.body;
+  return { ok: true, text: renderBody(skill, own, args) };
 }
 
 export function forkContextOf(skill: Skill, recent: number): ForkContext {

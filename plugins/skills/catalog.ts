@@ -68,7 +68,8 @@ async function loadFolder(root: SkillRoot, dirName: string, options: CatalogOpti
   await frontmatterReady();
   const parsed = parseSkill(text, { dir, file, dirName, root });
   if (!parsed.ok) return { problems: [{ file, message: parsed.reason, skipped: true }] };
-  const { skill } = parsed;
+  // A plugin's skill is `plugin:name`: its own name (frontmatter or folder) is the last part.
+  const skill = root.plugin ? { ...parsed.skill, name: `${root.plugin.toLowerCase()}:${parsed.skill.name}` } : parsed.skill;
   if (root.scope === 'project' && !options.projectTrusted) {
     const scripts = await findScripts(dir, text);
     if (scripts.length > 0) {
@@ -114,7 +115,7 @@ async function scanRoot(root: SkillRoot, options: CatalogOptions): Promise<{ ski
     ? [{ file: root.dir, skipped: true, message: `more than ${MAX_ROOT_ENTRIES} entries; only the first ${MAX_ROOT_ENTRIES} read are looked at (the rest are not loaded)` }]
     : [];
   const outcomes = await Promise.all(
-    entries.map(async (name) => {
+    entries.filter((name) => root.only === undefined || name === root.only).map(async (name) => {
       // Folders and links to folders (a `.claude/skills` entry is often a link to a shared checkout).
       const info = await lstat(path.join(root.dir, name)).catch(() => undefined);
       if (!info || (!info.isDirectory() && !info.isSymbolicLink())) return undefined;

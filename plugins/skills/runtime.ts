@@ -5,6 +5,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import type { Command } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { SubagentRunner } from '../../types/subagents.js';
@@ -15,6 +16,7 @@ import { readRendered, type ActivationDeps } from './activation.js';
 import type { SkillCatalog } from './catalog.js';
 import { CatalogStore, summarizeProblems } from './catalog-store.js';
 import { isInside, skillRoots } from './roots.js';
+import type { SkillRoot } from './skill.js';
 import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
 import { skillCommand } from './skill-commands.js';
@@ -42,7 +44,7 @@ export class SkillsRuntime {
       }
     });
     this.store = new CatalogStore(
-      () => skillRoots(kernel.homeDir, kernel.projectRoot, this.settings().extraRoots),
+      () => [...pluginSkillRoots(kernel), ...skillRoots(kernel.homeDir, kernel.projectRoot, this.settings().extraRoots)],
       () => ({ projectTrusted: this.projectTrusted() }),
       (problems) => kernel.warn(summarizeProblems(problems)),
     );
@@ -108,7 +110,8 @@ export class SkillsRuntime {
     for (const entry of this.active.list(session)) {
       const skill = this.store.current.get(entry.name);
       if (!skill || skill.dir !== entry.dir || skill.root.scope !== 'user') continue;
-      if (!homeRoots.has(skill.root.dir) && !trusted) continue;
+      // A plugin's skill folder is the user's choice, like ~/.claude/skills.
+      if (!homeRoots.has(skill.root.dir) && !skill.root.plugin && !trusted) continue;
       let real: string;
       try {
         real = realpathSync(skill.dir);
@@ -150,6 +153,21 @@ export class SkillsRuntime {
     this.#commands = { catalog, list };
     return list;
   }
+}
+
+/**
+ * The skills folders of the Claude Code plugins of this run, lowest precedence (their skills are
+ * `plugin:name`, so they never replace another's). User scope: the user chose the plugin.
+ */
+function pluginSkillRoots(kernel: KernelApi): SkillRoot[] {
+  if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return [];
+  const roots: SkillRoot[] = [];
+  for (const bundle of kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list()) {
+    if (!bundle.loaded) continue;
+    for (const dir of bundle.skills) roots.push({ dir, scope: 'user', plugin: bundle.name, variables: bundle.variables });
+    if (bundle.rootSkill) roots.push({ dir: path.dirname(bundle.rootSkill), scope: 'user', plugin: bundle.name, variables: bundle.variables, only: path.basename(bundle.rootSkill) });
+  }
+  return roots;
 }
 
 /**

@@ -16,6 +16,12 @@ export interface SkillRoot {
   scope: SkillScope;
   /** For a project-scope root: the project's folder, which its skills' files must resolve inside. */
   project?: string;
+  /** A Claude Code plugin's skills: its name, the namespace of `plugin:skill`. */
+  plugin?: string;
+  /** That plugin's `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}`, expanded in the body. */
+  variables?: Readonly<Record<string, string>>;
+  /** Only this folder of `dir` is a skill (a single-skill plugin: its root holds SKILL.md). */
+  only?: string;
 }
 
 export interface Skill {

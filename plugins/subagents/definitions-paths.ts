@@ -6,10 +6,15 @@
 import path from 'node:path';
 
 export interface AgentDirectory {
+  /** A folder of definition files, or (a Claude Code plugin's `agents` path) one `.md` file. */
   dir: string;
   project: boolean;
   /** A project directory's files must really lie inside this root (config/project-file.ts). */
   root?: string;
+  /** A Claude Code plugin's agents: its name, the namespace of `plugin:agent`. */
+  plugin?: string;
+  /** That plugin's `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}`, expanded in the prompt. */
+  variables?: Readonly<Record<string, string>>;
 }
 
 /** Lowest precedence first. */

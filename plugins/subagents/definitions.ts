@@ -10,7 +10,8 @@
  * agent files are not strict YAML). A file even that cannot read is skipped with a warning naming
  * its file and line (K2).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { expandPluginVariables } from '../../types/claude-plugins.js';
 import path from 'node:path';
 import { frontmatterReady, parseFrontmatter } from '../../sdk/frontmatter.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
@@ -33,7 +34,7 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
   const warnings: string[] = [];
   const byName = new Map<string, RoleDefinition>();
   await frontmatterReady();
-  for (const { dir, project, root } of dirs) {
+  for (const { dir, project, root, plugin, variables } of dirs) {
     const all = await markdownFiles(dir);
     if (all.length > MAX_AGENT_FILES) warnings.push(`subagents: ${dir}: more than ${MAX_AGENT_FILES} definition files; only the first ${MAX_AGENT_FILES} by name are read`);
     const files = all.slice(0, MAX_AGENT_FILES);
@@ -53,7 +54,9 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
         warnings.push(`subagents: ${parsed.error}; skipped`);
         continue;
       }
-      byName.set(parsed.role.name, parsed.role);
+      // A plugin's agent is `plugin:agent`, its prompt with the plugin's variables filled in.
+      const role = plugin ? { ...parsed.role, name: `${plugin}:${parsed.role.name}`, prompt: variables ? expandPluginVariables(parsed.role.prompt, variables) : parsed.role.prompt } : parsed.role;
+      byName.set(role.name, role);
       warnings.push(...parsed.warnings);
     }
   }
@@ -74,6 +77,7 @@ function readDefinitionFile(file: string, root: string | undefined): { text: str
 
 /** `*.md` files of a directory, sorted; none when it does not exist. */
 async function markdownFiles(dir: string): Promise<string[]> {
+  if (dir.endsWith('.md') && (await stat(dir).catch(() => undefined))?.isFile()) return [dir];
   try {
     const entries = await readdir(dir, { withFileTypes: true });
     return entries.filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md')).map((e) => path.join(dir, e.name)).sort();

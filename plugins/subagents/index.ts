@@ -10,6 +10,7 @@ import type { ServiceIdentifier } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
+import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import { agentTool } from './agent-tool.js';
 import { agentsCommand } from './agents-command.js';
 import { agentDirectories, type AgentDirectory } from './definitions-paths.js';
@@ -24,12 +25,22 @@ const NAME = 'subagents';
 const STATE: ServiceIdentifier<SubagentService> = Symbol.for('mewcode/subagents/service') as ServiceIdentifier<SubagentService>;
 
 async function hasDefinitions(dirs: readonly AgentDirectory[]): Promise<boolean> {
-  const found = await Promise.all(dirs.map(({ dir }) => readdir(dir).then((names) => names.some((n) => n.endsWith('.md')), () => false)));
+  const found = await Promise.all(dirs.map(({ dir }) => (dir.endsWith('.md') ? Promise.resolve(true) : readdir(dir).then((names) => names.some((n) => n.endsWith('.md')), () => false))));
   return found.includes(true);
 }
 
+/** The agents of the Claude Code plugins of this run: user-level (the user chose them), lowest precedence. */
+function pluginAgentDirectories(kernel: KernelApi): AgentDirectory[] {
+  if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return [];
+  return kernel.container
+    .get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles)
+    .list()
+    .filter((bundle) => bundle.loaded)
+    .flatMap((bundle) => bundle.agents.map((dir): AgentDirectory => ({ dir, project: false, plugin: bundle.name, variables: bundle.variables })));
+}
+
 async function readRoles(kernel: KernelApi): Promise<RoleDefinition[]> {
-  const dirs = agentDirectories(kernel.projectRoot, kernel.homeDir);
+  const dirs = [...pluginAgentDirectories(kernel), ...agentDirectories(kernel.projectRoot, kernel.homeDir)];
   if (!(await hasDefinitions(dirs))) return [];
   const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
   const { loadDefinitions } = await import('./definitions.js');

@@ -65,6 +65,20 @@ describe('--mcp-config (Claude Code\'s flag): servers this run adds', () => {
   });
 });
 
+test('plugin marketplace … and plugin install|uninstall|enable|disable (Claude Code plugins)', () => {
+  expect(parseCommandLine(['plugin', 'marketplace', 'add', './market'], '/w')).toEqual({ kind: 'plugin', action: 'marketplace', verb: 'add', target: './market', cwd: '/w' });
+  expect(parseCommandLine(['plugin', 'market', 'rm', 'team'], '/w')).toEqual({ kind: 'plugin', action: 'marketplace', verb: 'remove', target: 'team', cwd: '/w' });
+  expect(parseCommandLine(['plugin', 'marketplace'], '/w')).toEqual({ kind: 'plugin', action: 'marketplace', verb: 'list', cwd: '/w' });
+  expect(parseCommandLine(['plugin', 'marketplace', 'update'], '/w')).toEqual({ kind: 'plugin', action: 'marketplace', verb: 'update', cwd: '/w' });
+  expect(parseCommandLine(['plugin', 'marketplace', 'update', 'team'], '/w')).toEqual({ kind: 'plugin', action: 'marketplace', verb: 'update', target: 'team', cwd: '/w' });
+  for (const action of ['install', 'uninstall', 'enable', 'disable'] as const) {
+    expect(parseCommandLine(['plugin', action, 'fmt@team'], '/w')).toEqual({ kind: 'plugin', action, target: 'fmt@team', cwd: '/w' });
+  }
+  expect(parseCommandLine(['plugin', 'marketplace', 'add'], '/w')).toMatchObject({ kind: 'error', message: expect.stringMatching(/usage: mewcode plugin marketplace add/) });
+  expect(parseCommandLine(['plugin', 'enable', 'a', 'b'], '/w')).toMatchObject({ kind: 'error', message: expect.stringMatching(/plugin enable takes one <plugin>\[@<marketplace>\]/) });
+  expect(HELP).toMatch(/^ {2}plugin install <plugin>\[@<marketplace>\]$/m);
+});
+
 describe('trust and sandbox flags', () => {
   it('are always set, false by default', () => {
     expect(parseCommandLine(['-p', 'x'], '/', {})).toMatchObject({ kind: 'run', options: { trustProject: false, dangerouslySkipSandbox: false } });

@@ -53,7 +53,7 @@ test('a good setup: every check ok (the machine-dependent ones not fail), exit 0
   expect(r.line('sandbox')).toEqual([expect.stringMatching(/^(ok|warn) /)]);
   expect(r.line('audit')).toEqual(['ok    audit     no audit log in this project yet (.mewcode/audit.jsonl)']);
   const plugins = r.line('plugins');
-  expect(plugins).toEqual([expect.stringMatching(/^ok {4}plugins {3}28 loaded: provider-anthropic, provider-openai, .*permission-audit, ui-headless, ui-tui, ui-acp, commands, session, compaction, skills, mcp, hooks, subagents, custom-commands$/)]);
+  expect(plugins).toEqual([expect.stringMatching(/^ok {4}plugins {3}29 loaded: provider-anthropic, provider-openai, .*permission-audit, ui-headless, ui-tui, ui-acp, commands, session, compaction, claude-plugins, skills, mcp, hooks, subagents, custom-commands$/)]);
   expect(r.text).toMatch(/^\d+ ok, \d+ warn, 0 fail\n$/m);
   expect(r.code).toBe(0);
   expect(r.text).not.toContain(SECRET);

@@ -8,7 +8,7 @@ beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
 // The plugins' own checks come in plugin order (sandbox-os, tool-grep, permission-audit), after MewCode's.
-const CHECKS = ['node', 'managed', 'config', 'trust', 'provider', 'proxy', 'sandbox', 'ripgrep', 'audit', 'plugins'];
+const CHECKS = ['node', 'managed', 'config', 'trust', 'provider', 'proxy', 'sandbox', 'ripgrep', 'audit', 'installed-plugins', 'plugins'];
 
 test.concurrent('a good setup: exit 0, every check on its own line, the key never printed', async () => {
   const cwd = tempDir('mewcode-doctor-cwd-');
@@ -35,7 +35,7 @@ test.concurrent('a bad setup: a broken project config and no provider: exit 1, f
   // A local file is the project's for trust (whatever git says of it): reported as a project file.
   expect(r.stdout).toMatch(/^fail {2}config {4}project file \.mewcode\/config\.local\.yaml:\d+:\d+ cannot be used: /m);
   expect(r.stdout).toMatch(/^fail {2}provider  No provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY/m);
-  expect(r.stdout).toMatch(/^ok {4}plugins {3}28 loaded \(checked with a stand-in provider/m);
+  expect(r.stdout).toMatch(/^ok {4}plugins {3}30 loaded \(checked with a stand-in provider/m);
 });
 
 test.concurrent('bad usage: exit 2 with the usage', async () => {

@@ -1,0 +1,31 @@
+/**
+ * The installed Claude Code plugins a run uses, as a TOKENS.ClaudePluginRoots source: worked out
+ * once per kernel (the manifest, then the settings' `enabledPlugins`, the project's only when it
+ * is trusted), and its problems and to-dos told once, as warnings and notices.
+ */
+import { enabledPlugins, type EnabledPlugins } from '../../config/claude-plugins/enabled.js';
+import type { ClaudePluginRoot, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import type { KernelApi } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+
+export class InstalledPluginSource implements ClaudePluginRootSource {
+  readonly name = 'installed-claude-plugins';
+  #result: EnabledPlugins | undefined;
+
+  constructor(private readonly kernel: KernelApi) {}
+
+  roots(): readonly ClaudePluginRoot[] {
+    return this.result().roots;
+  }
+
+  result(): EnabledPlugins {
+    if (this.#result) return this.#result;
+    const { container, projectRoot, homeDir } = this.kernel;
+    const trust = container.isBound(TOKENS.WorkspaceTrust) ? container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+    this.#result = enabledPlugins(projectRoot, homeDir, trust);
+    for (const warning of this.#result.warnings) this.kernel.warn(warning);
+    for (const notice of this.#result.notices) this.kernel.notify('notice', notice);
+    return this.#result;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Every plugin directory of this run, from every TOKENS.ClaudePluginRoots source (installed
+ * plugins, `--plugin-dir`), read once. The same directory named twice loads once; a second plugin
+ * with a name already taken is not loaded (its commands, agents and servers would collide), and
+ * both are named.
+ */
+import path from 'node:path';
+import type { ClaudePluginBundle, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import { collectRoots, type CollectedRoots } from './roots.js';
+import { loadBundle } from './load-bundle.js';
+import { realOf } from './plugin-files.js';
+
+export function loadBundles(sources: readonly ClaudePluginRootSource[], homeDir: string): ClaudePluginBundle[] {
+  return loadRoots(collectRoots(sources), homeDir);
+}
+
+export function loadRoots({ roots, failures }: CollectedRoots, homeDir: string): ClaudePluginBundle[] {
+  const failed = failures.map(({ source, message }): ClaudePluginBundle => ({
+    id: source,
+    name: source,
+    root: '',
+    origin: 'settings',
+    loaded: false,
+    commands: [],
+    agents: [],
+    skills: [],
+    hooks: [],
+    mcpServers: [],
+    variables: {},
+    counts: { commands: 0, agents: 0, skills: 0, hooks: 0, mcpServers: 0 },
+    problems: [{ file: source, message: `the source of plugin directories "${source}" failed: ${message}` }],
+  }));
+  const seenDirs = new Set<string>();
+  const byName = new Map<string, ClaudePluginBundle>();
+  const bundles: ClaudePluginBundle[] = [];
+  for (const root of roots) {
+    const real = realOf(path.resolve(root.root));
+    if (seenDirs.has(real)) continue;
+    seenDirs.add(real);
+    const bundle = loadBundle(root, homeDir);
+    const first = bundle.loaded ? byName.get(bundle.name) : undefined;
+    if (first) {
+      bundles.push({
+        ...bundle,
+        loaded: false,
+        problems: [...bundle.problems, { file: bundle.root, message: `the plugin name "${bundle.name}" is already used by ${first.id} (${first.root}); this one is not loaded` }],
+      });
+      continue;
+    }
+    if (bundle.loaded) byName.set(bundle.name, bundle);
+    bundles.push(bundle);
+  }
+  return [...bundles, ...failed];
+}

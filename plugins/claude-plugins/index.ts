@@ -1,0 +1,64 @@
+/**
+ * The claude-plugins plugin: Claude Code plugin directories (`.claude-plugin/plugin.json` with
+ * commands, agents, skills, hooks and MCP servers) read for this run, from every
+ * TOKENS.ClaudePluginRoots source — installed plugins (bound by whoever installs them) and the
+ * directories named by `--plugin-dir` / MEWCODE_PLUGIN_DIR (bound here). What each contributes is
+ * offered under TOKENS.ClaudePluginBundles; the plugins owning each kind (custom-commands, skills,
+ * subagents, hooks, mcp) read it and load the contributions through their own paths, so trust,
+ * the sandbox and the permission chain apply as to the user's own files. Problems are warned
+ * about once, each naming its file; `mewcode doctor` lists each plugin.
+ */
+import { ContainerModule } from 'inversify';
+import type { ClaudePluginBundle, ClaudePluginBundles, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import { collectRoots } from './roots.js';
+
+const NAME = 'claude-plugins';
+/** This plugin's own service (the contract is TOKENS.ClaudePluginBundles). */
+const BUNDLES = Symbol.for('mewcode/claude-plugins/Bundles');
+
+/** Filled in by this plugin's apply, which comes before the plugins that read it (skills, mcp, hooks, subagents, custom-commands). */
+class Bundles implements ClaudePluginBundles {
+  #list: readonly ClaudePluginBundle[] = [];
+  constructor(private readonly kernel: KernelApi) {}
+  list(): readonly ClaudePluginBundle[] {
+    return this.#list;
+  }
+  async load(): Promise<readonly ClaudePluginBundle[]> {
+    const container = this.kernel.container;
+    const collected = collectRoots(container.isBound(TOKENS.ClaudePluginRoots) ? container.getAll<ClaudePluginRootSource>(TOKENS.ClaudePluginRoots) : []);
+    if (collected.roots.length === 0 && collected.failures.length === 0) return this.#list;
+    const { loadRoots } = await import('./bundles.js');
+    this.#list = loadRoots(collected, this.kernel.homeDir);
+    return this.#list;
+  }
+}
+
+export default definePlugin({
+  name: NAME,
+  version: '0.1.0',
+  bindings: new ContainerModule(({ bind }) => {
+    bind(TOKENS.ClaudePluginRoots)
+      .toDynamicValue((context): ClaudePluginRootSource => {
+        const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        return {
+          name: '--plugin-dir',
+          roots: () => (kernel.cli?.pluginDirs ?? []).map((root) => ({ id: root.split(/[\\/]/).filter(Boolean).at(-1) ?? root, root, origin: 'plugin-dir' as const })),
+        };
+      })
+      .inSingletonScope();
+    bind<Bundles>(BUNDLES)
+      .toDynamicValue((context) => new Bundles(context.get<KernelApi>(TOKENS.Kernel)))
+      .inSingletonScope();
+    bind(TOKENS.ClaudePluginBundles)
+      .toDynamicValue((context) => context.get<Bundles>(BUNDLES))
+      .inSingletonScope();
+  }),
+  async apply(kernel) {
+    for (const bundle of await kernel.container.get<Bundles>(BUNDLES).load()) {
+      for (const problem of bundle.problems) kernel.warn(`claude plugin ${bundle.id}: ${problem.file}: ${problem.message}`);
+    }
+  },
+  doctorChecks: [{ name: 'claude-plugins', run: async (context) => (await import('./doctor-check.js')).claudePluginFindings(context) }],
+});

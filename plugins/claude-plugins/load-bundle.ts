@@ -1,0 +1,246 @@
+/**
+ * One plugin directory → what it contributes (types/claude-plugins.ts), as Claude Code lays a
+ * plugin out: `commands/`, `agents/`, `skills/`, `hooks/hooks.json`, `.mcp.json` by default;
+ * plugin.json's `commands` and `agents` replace their default folder, `skills` adds to `skills/`,
+ * and `hooks` / `mcpServers` (paths or inline objects) add to the default file (a server named in
+ * both: plugin.json's wins). Component paths must start with `./` and stay inside the plugin.
+ *
+ * Every problem names its file and says what is left out; nothing here stops another part (or
+ * another plugin) from loading. Nothing is written.
+ */
+import path from 'node:path';
+import type { ClaudePluginBundle, ClaudePluginPart, ClaudePluginProblem, ClaudePluginRoot } from '../../types/claude-plugins.js';
+import { expandPluginVariables, missingPluginScript } from '../../types/claude-plugins.js';
+import type { LocatedNode } from '../../config/located.js';
+import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './manifest.js';
+import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
+
+export const MANIFEST = path.join('.claude-plugin', 'plugin.json');
+const DEFAULTS: Record<ComponentKey, string> = { commands: 'commands', agents: 'agents', skills: 'skills', hooks: path.join('hooks', 'hooks.json'), mcpServers: '.mcp.json' };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Where `${CLAUDE_PLUGIN_DATA}` points: kept across updates, one folder per plugin id. */
+export function pluginDataDir(homeDir: string, id: string): string {
+  return path.join(homeDir, '.mewcode', 'plugins', 'data', id.replace(/[^A-Za-z0-9_-]/g, '-'));
+}
+
+function notLoaded(root: ClaudePluginRoot, name: string, problems: ClaudePluginProblem[]): ClaudePluginBundle {
+  return {
+    id: root.id,
+    name,
+    root: root.root,
+    origin: root.origin,
+    loaded: false,
+    commands: [],
+    agents: [],
+    skills: [],
+    hooks: [],
+    mcpServers: [],
+    variables: {},
+    counts: { commands: 0, agents: 0, skills: 0, hooks: 0, mcpServers: 0 },
+    problems,
+  };
+}
+
+/** Every string inside `value` with the plugin's variables expanded (a fresh copy). */
+function expandAll(value: unknown, variables: Readonly<Record<string, string>>): unknown {
+  if (typeof value === 'string') return expandPluginVariables(value, variables);
+  if (Array.isArray(value)) return value.map((item) => expandAll(item, variables));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandAll(item, variables)]));
+  return value;
+}
+
+export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePluginBundle {
+  const problems: ClaudePluginProblem[] = [];
+  const root = path.resolve(source.root);
+  const fallbackName = path.basename(root);
+  const info = statOf(root);
+  if (!info?.isDirectory()) {
+    problems.push({ file: root, message: info ? 'a plugin must be a directory; not loaded' : 'the plugin directory does not exist; not loaded' });
+    return notLoaded(source, fallbackName, problems);
+  }
+
+  const manifestFile = path.join(root, MANIFEST);
+  let manifest: Manifest = { components: {} };
+  const read = readJsonFile(manifestFile);
+  const manifestNode = read.ok ? read.node : undefined;
+  if (read.ok) {
+    const parsed = readManifest(read.value, manifestFile, problems);
+    if (!parsed) return notLoaded(source, fallbackName, problems);
+    manifest = parsed;
+  } else if (!read.missing) {
+    problems.push({ file: manifestFile, message: `${read.message}; the plugin is not loaded` });
+    return notLoaded(source, fallbackName, problems);
+  }
+  const name = manifest.name ?? fallbackName;
+  if (!PLUGIN_NAME.test(name)) {
+    problems.push({ file: root, message: `the folder's name "${name}" cannot be a plugin name (letters, digits, "-" and "_"), and no plugin.json names it; not loaded` });
+    return notLoaded(source, name, problems);
+  }
+
+  // A `--plugin-dir` plugin is known by its own name; an installed one by its `name@marketplace`.
+  const id = source.origin === 'plugin-dir' ? name : source.id;
+  const variables = { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: pluginDataDir(homeDir, id) };
+  const realRoot = realOf(root);
+  /** A path plugin.json names: `./…`, inside the plugin, existing. */
+  const resolveGiven = (given: string, key: ComponentKey): string | undefined => {
+    if (!given.startsWith('./')) {
+      problems.push({ file: manifestFile, message: `"${key}": ${JSON.stringify(given)} must be a relative path starting with "./"; left out` });
+      return undefined;
+    }
+    const full = path.resolve(root, given);
+    if (!isInside(full, root) || !isInside(realOf(full), realRoot)) {
+      problems.push({ file: manifestFile, message: `"${key}": ${JSON.stringify(given)} leads outside the plugin directory; left out` });
+      return undefined;
+    }
+    if (!statOf(full)) {
+      problems.push({ file: full, message: `named by "${key}" in plugin.json, but it does not exist; left out` });
+      return undefined;
+    }
+    return full;
+  };
+  const defaultPath = (key: ComponentKey): string | undefined => {
+    const full = path.join(root, DEFAULTS[key]);
+    return statOf(full) ? full : undefined;
+  };
+  const paths = (key: ComponentKey, replacesDefault: boolean): string[] => {
+    const spec = manifest.components[key];
+    if (spec?.kind === 'invalid') return [];
+    const given = spec?.kind === 'paths' ? spec.paths.flatMap((p) => resolveGiven(p, key) ?? []) : [];
+    const fallback = defaultPath(key);
+    const list = replacesDefault && spec?.kind === 'paths' ? given : [...(fallback ? [fallback] : []), ...given];
+    return [...new Set(list)];
+  };
+
+  const commands = paths('commands', true);
+  const agents = paths('agents', true);
+  const skills = paths('skills', false).filter((dir) => {
+    if (statOf(dir)?.isDirectory()) return true;
+    problems.push({ file: dir, message: 'a skills path must be a folder holding one folder per skill; left out' });
+    return false;
+  });
+  const rootSkill = skills.length === 0 && statOf(path.join(root, 'SKILL.md'))?.isFile() ? root : undefined;
+
+  const hooks = jsonParts('hooks', paths('hooks', false), manifest, manifestFile, manifestNode, variables, problems);
+  const mcpServers = jsonParts('mcpServers', paths('mcpServers', false), manifest, manifestFile, manifestNode, variables, problems);
+  const counts = {
+    commands: commands.reduce((sum, entry) => sum + markdownFiles(entry, true).length, 0),
+    agents: agents.reduce((sum, entry) => sum + markdownFiles(entry, false).length, 0),
+    skills: skills.reduce((sum, dir) => sum + skillFolders(dir).length, 0) + (rootSkill ? 1 : 0),
+    hooks: hooks.reduce((sum, part) => sum + countHandlers(part.value, root), 0),
+    mcpServers: new Set(mcpServers.flatMap((part) => Object.keys(part.value))).size,
+  };
+  if (!read.ok && Object.values(counts).every((count) => count === 0) && !rootSkill) {
+    problems.push({ file: root, message: `not a Claude Code plugin: no ${MANIFEST} and none of ${COMPONENT_KEYS.map((key) => DEFAULTS[key]).join(', ')}` });
+  }
+  return {
+    id,
+    name,
+    root,
+    origin: source.origin,
+    loaded: true,
+    ...(manifest.version ? { version: manifest.version } : {}),
+    ...(manifest.description ? { description: manifest.description } : {}),
+    ...(manifest.author ? { author: manifest.author } : {}),
+    commands,
+    agents,
+    skills,
+    ...(rootSkill ? { rootSkill } : {}),
+    hooks,
+    mcpServers,
+    variables,
+    counts,
+    problems,
+  };
+}
+
+/** hooks.json / .mcp.json files and plugin.json's inline object, each read, unwrapped, expanded and checked. */
+function jsonParts(
+  key: 'hooks' | 'mcpServers',
+  files: readonly string[],
+  manifest: Manifest,
+  manifestFile: string,
+  manifestNode: LocatedNode | undefined,
+  variables: Readonly<Record<string, string>>,
+  problems: ClaudePluginProblem[],
+): ClaudePluginPart[] {
+  const raw: { file: string; value: unknown; node: LocatedNode; at: (string | number)[] }[] = [];
+  for (const file of files) {
+    const read = readJsonFile(file);
+    if (read.ok) raw.push({ file, value: read.value, node: read.node, at: [] });
+    else problems.push({ file, message: `${read.message}; its ${key === 'hooks' ? 'hooks are' : 'MCP servers are'} not loaded` });
+  }
+  const spec = manifest.components[key];
+  if (spec?.kind === 'inline') raw.push({ file: manifestFile, value: spec.value, node: manifestNode!, at: [key] });
+  const parts: ClaudePluginPart[] = [];
+  for (const { file, value, node, at } of raw) {
+    // hooks.json is `{ "description"?, "hooks": { <Event>: [...] } }`; .mcp.json is `{ "mcpServers": {...} }`.
+    // Either wrapper may be left out (plugin.json's inline objects usually are).
+    const wrapped = isObject(value) && Object.hasOwn(value, key);
+    const inner = wrapped ? (value as Record<string, unknown>)[key] : value;
+    const base = wrapped ? [...at, key] : at;
+    if (!isObject(inner)) {
+      problems.push({ file, message: key === 'hooks' ? 'hooks must be an object of event names (PreToolUse, Stop, …) to matcher groups; not loaded' : 'mcpServers must be an object of server names to servers; not loaded' });
+      continue;
+    }
+    const expanded = expandAll(inner, variables) as Record<string, unknown>;
+    if (key === 'hooks') reportMissingScripts(expanded, file, variables.CLAUDE_PLUGIN_ROOT!, problems);
+    const checked = key === 'hooks' ? expanded : serversWithEnvironment(expanded, file, variables, problems);
+    parts.push({ file, value: checked, locate: (path) => positionIn(node, [...base, ...path]) });
+  }
+  return parts;
+}
+
+/**
+ * A command hook whose script is not in the plugin would fail at every event: it is named with
+ * its file here, and the hooks plugin does not load it (types/claude-plugins.ts's missingPluginScript).
+ */
+function reportMissingScripts(hooks: Record<string, unknown>, file: string, root: string, problems: ClaudePluginProblem[]): void {
+  eachCommand(hooks, (command, where) => {
+    const missing = missingPluginScript(command, root, (named) => statOf(named) !== undefined);
+    if (missing !== undefined) problems.push({ file, message: `${where}: its script ${missing} does not exist; this hook is not loaded` });
+  });
+}
+
+function eachCommand(hooks: Readonly<Record<string, unknown>>, visit: (command: string, where: string) => void): void {
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((group, groupIndex) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return;
+      group.hooks.forEach((handler, handlerIndex) => {
+        if (isObject(handler) && typeof handler.command === 'string') visit(handler.command, `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`);
+      });
+    });
+  }
+}
+
+/**
+ * Each server entry must be an object; a stdio server's process gets CLAUDE_PLUGIN_ROOT and
+ * CLAUDE_PLUGIN_DATA in its environment (its own `env` wins), as Claude Code exports them.
+ */
+function serversWithEnvironment(servers: Record<string, unknown>, file: string, variables: Readonly<Record<string, string>>, problems: ClaudePluginProblem[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    if (!isObject(entry)) {
+      problems.push({ file, message: `MCP server "${name}" must be an object ({ "command": … } or { "url": … }); not loaded` });
+      continue;
+    }
+    const stdio = entry.command !== undefined || (entry.url === undefined && entry.type === undefined) || entry.type === 'stdio';
+    out[name] = stdio && (entry.env === undefined || isObject(entry.env)) ? { ...entry, env: { ...variables, ...(entry.env as Record<string, unknown> | undefined) } } : entry;
+  }
+  return out;
+}
+
+function countHandlers(hooks: Readonly<Record<string, unknown>>, root: string): number {
+  let missing = 0;
+  eachCommand(hooks, (command) => {
+    if (missingPluginScript(command, root, (named) => statOf(named) !== undefined) !== undefined) missing++;
+  });
+  let count = -missing;
+  for (const groups of Object.values(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const group of groups) if (isObject(group) && Array.isArray(group.hooks)) count += group.hooks.length;
+  }
+  return count;
+}

@@ -1,0 +1,209 @@
+/**
+ * `mewcode plugin marketplace …` and `mewcode plugin install|enable|disable|uninstall|list` for
+ * Claude Code plugins, through the BUILT CLI, against marketplaces built in temporary directories
+ * as a local folder and as a local git repository (file:// URLs: no network); `/plugin` in a run;
+ * the settings' `enabledPlugins` with and without workspace trust.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileUrl, gitCommitAll, gitInit, writeCatalogue, writeFiles, writePlugin } from '../support/claude-marketplace.js';
+import { lastUserTexts, prepareCli, removeTempDirs, runCli, scenario, tempDir, type Scenario } from './helpers.js';
+
+beforeAll(() => prepareCli(), 40_000);
+afterAll(() => removeTempDirs());
+
+function marketplace(dir: string, name = 'team-tools'): string {
+  writePlugin(join(dir, 'plugins', 'fmt'), 'fmt', { version: '2.1.0' });
+  writePlugin(join(dir, 'plugins', 'lint'), 'lint', { version: '0.3.0' });
+  writeCatalogue(dir, name, [
+    { name: 'fmt', source: './plugins/fmt' },
+    { name: 'lint', source: './plugins/lint' },
+  ]);
+  return dir;
+}
+
+const plugin = (s: Scenario, ...args: string[]) => runCli(['plugin', ...args], { cwd: s.cwd, env: s.env });
+const manifestOf = (s: Scenario) => JSON.parse(readFileSync(join(s.home, '.mewcode', 'plugins', 'installed.json'), 'utf8'));
+
+test('a folder marketplace: add, list, install, plugin list shows both kinds, disable, enable, uninstall, remove', async () => {
+  await scenario([], async (s) => {
+    const dir = marketplace(tempDir('mewcode-market-'));
+    const added = await plugin(s, 'marketplace', 'add', dir);
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain(`Added the marketplace team-tools (folder ${dir}, read in place): 2 plugins: fmt, lint.`);
+    expect((await plugin(s, 'marketplace', 'list')).stdout).toBe(`team-tools\tfolder ${dir}\t2 plugins: fmt, lint\n`);
+
+    const installed = await plugin(s, 'install', 'fmt@team-tools');
+    expect(installed.code).toBe(0);
+    const copy = join(s.home, '.mewcode', 'plugins', 'cache', 'team-tools', 'fmt');
+    expect(installed.stdout).toContain(`Installed fmt@team-tools (version 2.1.0) into ${copy}; enabled. This applies from the next start of MewCode.`);
+    expect(existsSync(join(copy, 'commands', 'hello.md'))).toBe(true);
+    expect(manifestOf(s).plugins['fmt@team-tools']).toMatchObject({ name: 'fmt', marketplace: 'team-tools', version: '2.1.0', enabled: true, root: copy });
+
+    // One list, both kinds, each marked.
+    writeFileSync(join(s.cwd, 'mine.mjs'), "export default { name: 'mine' };\n");
+    expect((await plugin(s, 'add', './mine.mjs', '--project')).code).toBe(0);
+    const list = await plugin(s, 'list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^\.\/mine\.mjs\tproject \(loads once the project is trusted\)\tfile$/m);
+    expect(list.stdout).toMatch(/^fmt@team-tools\tclaude-plugin\tenabled\tversion 2\.1\.0$/m);
+
+    const disabled = await plugin(s, 'disable', 'fmt');
+    expect(disabled.stdout).toBe('fmt@team-tools is now disabled. This applies from the next start of MewCode.\n');
+    expect(manifestOf(s).plugins['fmt@team-tools'].enabled).toBe(false);
+    expect((await plugin(s, 'list')).stdout).toMatch(/^fmt@team-tools\tclaude-plugin\tdisabled/m);
+    expect((await plugin(s, 'enable', 'fmt@team-tools')).stdout).toContain('fmt@team-tools is now enabled.');
+    expect(manifestOf(s).plugins['fmt@team-tools'].enabled).toBe(true);
+
+    const uninstalled = await plugin(s, 'uninstall', 'fmt@team-tools');
+    expect(uninstalled.stdout).toBe(`Uninstalled fmt@team-tools (removed ${copy}).\n`);
+    expect(existsSync(copy)).toBe(false);
+    expect(manifestOf(s).plugins).toEqual({});
+
+    expect((await plugin(s, 'install', 'lint')).code).toBe(0);
+    const removed = await plugin(s, 'marketplace', 'remove', 'team-tools');
+    expect(removed.stdout).toBe('Removed the marketplace team-tools and uninstalled its plugins: lint@team-tools.\n');
+    expect(manifestOf(s)).toEqual({ version: 1, marketplaces: {}, plugins: {} });
+    expect((await plugin(s, 'list')).stdout).toContain('No Claude Code plugins are installed.');
+  });
+}, 60_000);
+
+test('a git marketplace: cloned with git, a new commit picked up by update and recorded, the plugin reinstalled from it', async () => {
+  await scenario([], async (s) => {
+    const dir = tempDir('mewcode-market-git-');
+    gitInit(dir);
+    marketplace(dir);
+    const first = gitCommitAll(dir, 'first');
+    const added = await plugin(s, 'marketplace', 'add', fileUrl(dir));
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain(`Added the marketplace team-tools (git ${fileUrl(dir)} at ${first.slice(0, 7)}): 2 plugins`);
+    expect(manifestOf(s).marketplaces['team-tools']).toMatchObject({ source: { kind: 'git', url: fileUrl(dir) }, commit: first, root: join(s.home, '.mewcode', 'plugins', 'marketplaces', 'team-tools') });
+    expect((await plugin(s, 'install', 'fmt@team-tools')).stdout).toContain(`(version 2.1.0, commit ${first.slice(0, 7)})`);
+
+    writePlugin(join(dir, 'plugins', 'fmt'), 'fmt', { version: '2.2.0' });
+    const second = gitCommitAll(dir, 'second');
+    const updated = await plugin(s, 'marketplace', 'update', 'team-tools');
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toContain(`team-tools: ${first.slice(0, 7)} → ${second.slice(0, 7)}; 2 plugins.`);
+    expect(manifestOf(s).marketplaces['team-tools'].commit).toBe(second);
+    expect((await plugin(s, 'marketplace', 'update')).stdout).toContain(`team-tools: already at ${second.slice(0, 7)}`);
+    expect((await plugin(s, 'list')).stdout).toMatch(new RegExp(`^fmt@team-tools\\tclaude-plugin\\tenabled\\tversion 2\\.1\\.0, commit ${first.slice(0, 7)}$`, 'm'));
+    const again = await plugin(s, 'install', 'fmt@team-tools');
+    expect(again.stdout).toContain(`Reinstalled fmt@team-tools (version 2.2.0, commit ${second.slice(0, 7)})`);
+    expect(manifestOf(s).plugins['fmt@team-tools']).toMatchObject({ version: '2.2.0', commit: second });
+
+    expect((await plugin(s, 'marketplace', 'remove', 'team-tools')).code).toBe(0);
+    expect(existsSync(join(s.home, '.mewcode', 'plugins', 'marketplaces', 'team-tools'))).toBe(false);
+  });
+}, 60_000);
+
+test('bad input: each a clear message naming the file or the name; nothing is changed', async () => {
+  await scenario([], async (s) => {
+    const broken = tempDir('mewcode-market-bad-');
+    writeFiles(broken, { '.claude-plugin/marketplace.json': '{"name": "x", "plugins": [' });
+    const r1 = await plugin(s, 'marketplace', 'add', broken);
+    expect(r1.code).toBe(1);
+    expect(r1.stderr).toMatch(new RegExp(`plugin marketplace add: ${broken}/\\.claude-plugin/marketplace\\.json is not valid JSON`));
+    expect(existsSync(join(s.home, '.mewcode', 'plugins', 'installed.json'))).toBe(false);
+
+    const r2 = await plugin(s, 'install', 'fmt@nowhere');
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toMatch(/plugin install: no marketplace named "nowhere" has been added \(none is known yet\)/);
+    writeFiles(s.home, { '.claude/settings.json': JSON.stringify({ extraKnownMarketplaces: { nowhere: { source: { source: 'git', url: 'https://git.example.com/nowhere.git' } } } }) });
+    const hinted = await plugin(s, 'install', 'fmt@nowhere');
+    expect(hinted.code).toBe(1);
+    expect(hinted.stderr).toMatch(/has been added \(none is known yet\).*\.claude\/settings\.json names it: mewcode plugin marketplace add https:\/\/git\.example\.com\/nowhere\.git/);
+
+    const dir = tempDir('mewcode-market-');
+    writePlugin(join(dir, 'plugins', 'fmt'), 'fmt');
+    writeCatalogue(dir, 'team-tools', [{ name: 'nosource' }, { name: 'fmt', source: './plugins/fmt' }]);
+    const r3 = await plugin(s, 'marketplace', 'add', dir);
+    expect(r3.code).toBe(0);
+    expect(r3.stderr).toMatch(/warning: .*marketplace\.json: plugins\[0\] \("nosource"\): it has no "source"; skipped/);
+    expect(r3.stdout).toContain('1 plugin: fmt.');
+    const other = tempDir('mewcode-market-other-');
+    writeCatalogue(other, 'team-tools', []);
+    const r4 = await plugin(s, 'marketplace', 'add', other);
+    expect(r4.code).toBe(1);
+    expect(r4.stderr).toMatch(/names the marketplace "team-tools", but a marketplace of that name is already added from/);
+
+    const manifest = join(s.home, '.mewcode', 'plugins', 'installed.json');
+    const before = readFileSync(manifest, 'utf8');
+    writeFileSync(manifest, `${before.slice(0, 40)}`);
+    const r5 = await plugin(s, 'install', 'fmt@team-tools');
+    expect(r5.code).toBe(1);
+    expect(r5.stderr).toContain(`${manifest} is not valid JSON`);
+    expect((await plugin(s, 'list')).stderr).toContain(`${manifest} is not valid JSON`);
+    expect(readFileSync(manifest, 'utf8')).toBe(before.slice(0, 40));
+
+    for (const [args, message] of [
+      [['install'], /plugin install takes one <plugin>\[@<marketplace>\]/],
+      [['marketplace', 'frob'], /plugin marketplace frob: usage: mewcode plugin marketplace add/],
+      [['install', 'fmt', '--project'], /plugin install has no --project/],
+    ] as const) {
+      const r = await plugin(s, ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+}, 60_000);
+
+test("a project's enabledPlugins: untrusted it is not applied and the trust notice lists it; trusted it is; /plugin shows it and disables a plugin from the next start", async () => {
+  await scenario([], async (s) => {
+    const dir = marketplace(tempDir('mewcode-market-'));
+    expect((await plugin(s, 'marketplace', 'add', dir)).code).toBe(0);
+    expect((await plugin(s, 'install', 'fmt@team-tools')).code).toBe(0);
+    expect((await plugin(s, 'install', 'lint@team-tools')).code).toBe(0);
+    expect((await plugin(s, 'disable', 'lint@team-tools')).code).toBe(0);
+    writeFiles(s.cwd, { '.claude/settings.json': JSON.stringify({ enabledPlugins: { 'lint@team-tools': true, 'ghost@team-tools': true } }) });
+
+    expect((await plugin(s, 'list')).stderr).toContain('warning: not applied until you trust this project: .claude/settings.json: enabledPlugins');
+    const untrusted = await s.run(['-p', '/plugin']);
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stdout).toMatch(/^ {2}on {3}fmt@team-tools 2\.1\.0$/m);
+    expect(untrusted.stdout).toMatch(/^ {2}off {2}lint@team-tools 0\.3\.0$/m);
+    expect(untrusted.stdout).not.toContain('ghost');
+    expect(untrusted.stderr).toMatch(/trust: these settings of .* were skipped: this project is not trusted:\n\s+\.claude\/settings\.json: enabledPlugins: lint@team-tools, ghost@team-tools/);
+
+    const trusted = await s.run(['-p', '/plugin', '--trust-project']);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(new RegExp(`^ {2}on {3}lint@team-tools 0\\.3\\.0 by ${s.cwd}/\\.claude/settings\\.json$`, 'm'));
+    expect(`${trusted.stdout}${trusted.stderr}`).toContain('enables the plugin ghost@team-tools, which is not installed; to use it: mewcode plugin install ghost@team-tools');
+    expect(trusted.stderr).not.toContain('trust: these settings');
+
+    const off = await s.run(['-p', '/plugin disable fmt']);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toContain('fmt@team-tools is now disabled; this applies from the next start of MewCode');
+    expect(manifestOf(s).plugins['fmt@team-tools'].enabled).toBe(false);
+    expect((await s.run(['-p', '/plugin'])).stdout).toMatch(/^ {2}off {2}fmt@team-tools/m);
+    expect(s.requests).toHaveLength(0);
+  });
+}, 60_000);
+
+test('end to end: a plugin installed from a git marketplace is used by the next run (its command and its skill); disabled, it is gone', async () => {
+  await scenario([{ text: 'hello sent' }, { toolCalls: [{ id: 'l1', name: 'load_skill', input: { name: 'fmt:house-style' } }] }, { text: 'done' }], async (s) => {
+    const dir = tempDir('mewcode-market-e2e-');
+    gitInit(dir);
+    marketplace(dir);
+    writeFiles(join(dir, 'plugins', 'fmt'), { 'skills/house-style/SKILL.md': '---\nname: house-style\ndescription: The fmt house style\n---\nFMT-HOUSE-RULES: tabs, never spaces.\n' });
+    gitCommitAll(dir, 'marketplace');
+    expect((await plugin(s, 'marketplace', 'add', fileUrl(dir))).code).toBe(0);
+    expect((await plugin(s, 'install', 'fmt@team-tools')).code).toBe(0);
+
+    const command = await s.run(['-p', '/fmt:hello world']);
+    expect(command.stderr).toBe('');
+    expect(command.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toContain('Say hello from fmt: world');
+
+    const skill = await s.run(['-p', 'format it the house way']);
+    expect(skill.code).toBe(0);
+    expect(JSON.stringify(s.requests[1]!.body.system)).toContain('fmt:house-style');
+    expect(JSON.stringify(s.requests[2]!.body)).toContain('FMT-HOUSE-RULES: tabs, never spaces.');
+
+    expect((await plugin(s, 'disable', 'fmt@team-tools')).code).toBe(0);
+    const help = await s.run(['-p', '/help']);
+    expect(help.stdout).not.toContain('/fmt:hello');
+    expect(s.requests).toHaveLength(3);
+  });
+}, 60_000);
