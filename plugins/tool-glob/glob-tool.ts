@@ -4,8 +4,7 @@
  * The list (hidden directories and ignored paths skipped) is `rg --files` when ripgrep is on PATH
  * (sdk/search-common/ripgrep-files.ts), else the shared project walker in `sdk/search-common/`:
  * both apply the same rules; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
- * relative to the search directory; only the matches are lstat'ed (for their mtime), on the thread
- * pool while the list is still coming (mtime-collector.ts).
+ * relative to the search directory; only the matches are stat'ed (for their mtime).
  */
 import { closeSync, lstatSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +21,6 @@ import { listWithRipgrep } from '../../sdk/search-common/ripgrep-files.js';
 import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
 import { useDescriptorPaths } from '../../sdk/file-tool-support/contained-fs.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
-import { MtimeCollector } from './mtime-collector.js';
 
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
 
@@ -155,12 +153,14 @@ export class GlobTool implements Tool {
     const hidden = this.options.searchPolicy?.()?.hiddenFiles('glob');
     const respectIgnore = this.options.respectIgnore ?? true;
     const deadline = Date.now() + deadlineMs;
-    // Newest first: only the matches are dated, each as soon as it is listed, off this thread
-    // (mtime-collector.ts), so the lookups run while ripgrep is still walking.
-    const collector = new MtimeCollector();
+    // Newest first: only the matches are stat'ed, each as soon as it is listed, so the stats run
+    // while ripgrep is still walking. lstat: a match swapped for a symlink since it was listed
+    // must not reveal its target's mtime.
+    const dated: { rel: string; mtime: number }[] = [];
     const onFile = (rel: string, bytes?: Buffer): void => {
       if (!matcher(rel.slice(startPrefix)) || hidden?.(joinRoot(searchDir.root, rel))) return;
-      collector.add(rel, bytes ? joinRootBytes(searchDir.root, bytes) : joinRoot(searchDir.root, rel));
+      const info = lstatSync(bytes ? joinRootBytes(searchDir.root, bytes) : joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      if (info?.isFile()) dated.push({ rel, mtime: info.mtimeMs });
     };
     let summary: { unreadableDirs: number; stopped?: 'deadline' | 'aborted' } = { unreadableDirs: 0 };
     if (walkStartInfo?.isDirectory()) {
@@ -174,12 +174,11 @@ export class GlobTool implements Tool {
           summary = outcome;
           listed = true;
         } else {
-          collector.reset();
+          dated.length = 0;
         }
       }
       if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, signal: ctx.signal, deadline, onFile });
     }
-    const dated = await collector.settled();
     if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
 
     dated.sort((a, b) => b.mtime - a.mtime || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
