@@ -128,6 +128,13 @@ export default definePlugin({
     // start() reads the user's sandbox settings (so status() knows `sandbox: false` at once) and
     // leaves the probe running.
     await sandbox.start();
+    // A bash call's permission check waits for the probe (the mode layer asks whether commands are
+    // confined). Started as the call arrives, the probe of a process's first call runs beside the
+    // checks and imports before that layer instead of after them; later calls find it settled.
+    kernel.hooks.preToolUse.tap(NAME, (decision, context) => {
+      if (context.call.name === 'bash') sandbox.probe().catch(() => undefined);
+      return decision;
+    });
     // The private /tmp lives as long as the user's session (sub-agents share it).
     kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {
       if (session.agentId === 'main') await sandbox.dispose();

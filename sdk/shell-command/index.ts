@@ -27,14 +27,17 @@
  * Each segment records the directories it may run in after `cd`/`pushd` (`dirs`), so that
  * relative targets are resolved where the command runs, not where the command line starts.
  *
- * This folder is a library, not a plugin. web-tree-sitter is imported on the first call only
- * (≈60 ms, then cached; in the built CLI in a process of its own: parser-process.ts); results are cached (LRU, 256) and frozen. Callers must treat
- * `parseError` conservatively: the segments are then best-effort.
+ * This folder is a library, not a plugin. A plain line (words, simple quotes, `|`, `&&`, `||`,
+ * `;`, plain redirections: simple-syntax.ts) gets the tree tree-sitter would give it without the
+ * parser; web-tree-sitter is imported at the first other line only (≈60 ms, then cached; in the
+ * built CLI in a process of its own: parser-process.ts). Results are cached (LRU, 256) and frozen.
+ * Callers must treat `parseError` conservatively: the segments are then best-effort.
  */
 import path from 'node:path';
 import { embeddedScripts, unescapeBackquoted } from './embedded.js';
 import { interpreterCall, shellStringsInCode } from './interpreters.js';
-import { shellParser } from './parser-process.js';
+import { shellParser, type ParseShell } from './parser-process.js';
+import { simpleSyntaxTree } from './simple-syntax.js';
 import type { SyntaxNode } from './syntax-tree.js';
 import { decodeAnsiC, wordValue } from './words.js';
 import { hiddenRunner } from './hidden-runners.js';
@@ -136,23 +139,32 @@ async function analyze(command: string, background: boolean): Promise<ShellAnaly
  * with every tree in place; what an earlier round found with a tree missing is dropped.
  */
 async function analyzeWithTrees(command: string, background: boolean): Promise<Output> {
-  const parseShell = await shellParser();
+  let parseShell: ParseShell | undefined;
   const trees = new Map<string, SyntaxNode | Error>();
   for (;;) {
     const missing = new Set<string>();
     const out: Output = { segments: [], errors: [], functions: [], hasFunctionDefinition: false, opaque: [] };
     const parse = (source: string): SyntaxNode => {
-      const tree = trees.get(source);
+      let tree = trees.get(source);
       if (tree instanceof Error) throw tree;
       if (tree) return tree;
+      // A plain line's tree is built here, exactly as the parser would give it (simple-syntax.ts):
+      // the parser's process is started only for a line that needs it.
+      tree = simpleSyntaxTree(source);
+      if (tree) {
+        trees.set(source, tree);
+        return tree;
+      }
       missing.add(source);
       return { type: 'program', field: null, named: true, missing: false, start: 0, end: source.length, children: [] };
     };
     analyzeSource(parse, { source: command, dirs: START }, 0, out);
     if (missing.size === 0) return out;
+    parseShell ??= await shellParser();
+    const parseWith = parseShell;
     await Promise.all(
       [...missing].map(async (source) => {
-        trees.set(source, await parseShell(source, background).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+        trees.set(source, await parseWith(source, background).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
       }),
     );
   }

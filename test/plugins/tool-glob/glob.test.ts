@@ -119,6 +119,19 @@ describe('glob', () => {
     expect(out[100]).toBe('[… 1 more matching file not shown (showing the 100 most recently modified of 101); narrow the pattern or path]');
   });
 
+  test('many matches, dated while they are listed: the 100 newest in order, the real count, with either lister', async () => {
+    // More matches than lookups in flight at once (mtime-collector.ts), in an order unlike their ages.
+    const names = Array.from({ length: 700 }, (_, i) => `big/d${i % 7}/f${String((i * 389) % 700).padStart(3, '0')}.log`);
+    const root = tree(Object.fromEntries(names.map((n) => [n, 'x'])));
+    names.forEach((n) => setAge(root, n, 1 + Number(/f(\d+)/.exec(n)![1])));
+    const newest = [...names].sort((a, b) => Number(/f(\d+)/.exec(a)![1]) - Number(/f(\d+)/.exec(b)![1])).slice(0, 100);
+    for (const engine of ['ripgrep', 'walker'] as const) {
+      const out = lines((await glob(root, { pattern: '**/*.log' }, { engine })).content);
+      expect({ engine, shown: out.slice(0, 100) }).toEqual({ engine, shown: newest });
+      expect(out[100]).toBe('[… 600 more matching files not shown (showing the 100 most recently modified of 700); narrow the pattern or path]');
+    }
+  });
+
   test('no matches: a clear, non-error message with a hint for a pattern without a directory part', async () => {
     const root = tree({ 'src/a.ts': 'x' });
     const result = await glob(root, { pattern: '*.ts' });
