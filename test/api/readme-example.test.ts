@@ -42,3 +42,10 @@ test('docs/examples/query.mjs: its canUseTool lets the Markdown file be written 
     await server.close();
   }
 });
+
+test('the README shows exactly docs/examples/query.mjs (after its two lines on where it lives and how to run it)', () => {
+  const example = readFileSync(path.join(REPO_ROOT, 'docs', 'examples', 'query.mjs'), 'utf8').split('\n').slice(2).join('\n').trim();
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const block = /<!-- the test suite runs this as docs\/examples\/query\.mjs[^\n]*-->\n```js\n([\s\S]*?)\n```/.exec(readme);
+  expect(block?.[1]?.trim()).toBe(example);
+});
