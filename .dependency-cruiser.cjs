@@ -60,6 +60,20 @@ module.exports = {
       to: { path: '^config/', dependencyTypes: ['export'] },
     },
     {
+      name: 'api-builds-on-the-boot',
+      comment: 'The programmatic API (api/) is a front end like the CLI: it boots through bin/open-run.ts with the default set (plugins/default-set.ts), and reaches no plugin\'s or other CLI module\'s internals.',
+      severity: 'error',
+      from: { path: '^api/' },
+      to: { path: '^(plugins|bin)/|^index\\.ts$', pathNot: '^(plugins/default-set|bin/open-run)\\.ts$' },
+    },
+    {
+      name: 'api-is-reached-through-the-entry',
+      comment: 'api/ is published through the `mewcode` entry (index.ts); the kernel, plugins, sdk and CLI do not depend on it.',
+      severity: 'error',
+      from: { path: '^(types|config|kernel|sdk|plugins|bin)/' },
+      to: { path: '^api/' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle makes load order matter and the modules impossible to read one at a time. Move what both sides need into a module of its own.',
       severity: 'error',

@@ -10,6 +10,8 @@ export type { KernelOptions, PluginTiming, PluginApi } from './kernel/index.js';
 export { loadConfig, zodSection, createVarExpander } from './config/index.js';
 export { defaultPlugins } from './plugins/default-set.js';
 export { main } from './bin/main.js';
+// The programmatic API: `query({ prompt, options })` yields the messages of --output-format stream-json.
+export * from './api/index.js';
 
 // For plugins, beside `mewcode/sdk` (which does not re-export config/): the configuration helpers
 // a plugin reading its own files needs: positions, cached parsing, git tracking, the terminal filter.

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
 import { PRINT_MAX_TURNS } from '../types/session.js';
+import { readMcpConfigFlags } from './mcp-config-flag.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
@@ -34,6 +35,9 @@ Options:
                                 (repeatable; also MEWCODE_PLUGIN_DIR, paths separated by ':')
   --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
   --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
+  --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
+  --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
+                                (repeatable; no trust needed; a configured server of a name wins)
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
   --trust-project               apply this project's plugins, providers, hooks, MCP servers and other
                                 code-running settings without asking (also MEWCODE_TRUST_PROJECT=1)
@@ -177,6 +181,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         allowedTools: { type: 'string', multiple: true },
         disallowedTools: { type: 'string', multiple: true },
         'plugin-dir': { type: 'string', multiple: true },
+        'mcp-config': { type: 'string', multiple: true },
+        'append-system-prompt': { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -202,6 +208,8 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (maxTurns !== undefined && !/^[1-9]\d*$/.test(maxTurns.trim())) {
     return { kind: 'error', message: `--max-turns must be a whole number of at least 1 (got "${maxTurns}")` };
   }
+  const mcpConfig = values['mcp-config'] ? readMcpConfigFlags(values['mcp-config'], cwd) : undefined;
+  if (mcpConfig && 'error' in mcpConfig) return { kind: 'error', message: mcpConfig.error };
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const options: CliOptions = {
     outputFormat: outputFormat as CliOptions['outputFormat'],
@@ -221,10 +229,15 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (maxTurns !== undefined) options.maxTurns = Number(maxTurns.trim());
   if (values.debug) options.debug = true;
   if (values.continue) options.continueLatest = true;
+  if (values['append-system-prompt'] !== undefined && values['append-system-prompt'].trim() !== '') options.appendSystemPrompt = values['append-system-prompt'];
   if (values.resume !== undefined) options.resumeId = values.resume.trim();
   const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
   if (typeof pluginDirs === 'string') return { kind: 'error', message: pluginDirs };
   if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
+  if (mcpConfig) {
+    options.mcpServers = mcpConfig.servers;
+    options.mcpServerOrigins = mcpConfig.origins;
+  }
   return { kind: 'run', options };
 }
 

@@ -42,14 +42,14 @@ export async function bootKernel(options: CliOptions, plugins: readonly MewcodeP
   // hooks, MCP servers…) are left out of the configuration unless the user trusts the project.
   const workspaceTrust = trust ?? (await createWorkspaceTrust({ projectRoot: options.cwd, homeDir, env: place.env ?? process.env, flag: options.trustProject === true }));
   const trustDone = monotonicMs();
-  const config = await loadConfig({ cwd: options.cwd, homeDir, trust: workspaceTrust });
+  const config = await loadConfig({ cwd: options.cwd, homeDir, trust: workspaceTrust, ...(options.settingSources ? { layers: options.settingSources } : {}) });
   const configDone = monotonicMs();
   const flags: { provider?: string; model?: string } = {};
   if (options.provider !== undefined) flags.provider = options.provider;
   if (options.model !== undefined) flags.model = options.model;
   try {
     // Started by startRun, once no trust dialog can make this kernel the one that is thrown away.
-    const kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust: workspaceTrust, deferStart: true });
+    const kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust: workspaceTrust, deferStart: true, ...(place.env ? { env: place.env } : {}) });
     return { kernel, trust: workspaceTrust, phases: { trust: trustDone - started, config: configDone - trustDone, kernel: monotonicMs() - configDone } };
   } catch (error) {
     if (error instanceof ConfigurationError) throw new OpenRunError(error.message, 2);

@@ -19,6 +19,11 @@ export interface LoadConfigOptions {
    * was left out is added to `warnings`. With it, the caller shows `trust.notice()`.
    */
   trust?: WorkspaceTrust;
+  /**
+   * Which layers to read (default all three): an embedder of the programmatic API reads none
+   * unless it asks (`settingSources`). A layer left out is not looked for at all.
+   */
+  layers?: readonly ConfigLayerName[];
 }
 
 /**
@@ -38,7 +43,8 @@ export interface LoadConfigOptions {
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
   const cwd = resolve(options.cwd);
   const homeDir = resolve(options.homeDir);
-  const specs = layerSpecs(cwd, homeDir);
+  const wanted = options.layers;
+  const specs = layerSpecs(cwd, homeDir).filter((spec) => wanted === undefined || wanted.includes(spec.layer));
   const given = options.trust;
   // Discovery (and the parser) is loaded only when there is something to discover.
   if (!(await anyConfigFileExists(specs))) return createResolvedConfig(mergeLayers([], []), [], given ? given.warnings : []);

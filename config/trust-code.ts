@@ -13,6 +13,7 @@
  *                      entry (`--x=./file` too) that names a regular file inside the project,
  *                      and the file a runner reads its tasks from (`npm …` → package.json,
  *                      `make` → Makefile, `just`, `uv`/`poetry` → pyproject.toml, `cargo`)
+ *   commands           the same for each `` !`command` `` line of a custom command file
  *
  * Only files inside the project are hashed (what a sandboxed command may rewrite), each by its
  * content (links followed), at most MAX_CODE_FILES of them. A file larger than
@@ -23,6 +24,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { shellLineCommands } from './command-files.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { terminalSafe } from './trust-summary.js';
@@ -224,6 +226,9 @@ async function namedFiles(setting: NamingSetting, root: string): Promise<string[
     for (const spec of specs) if (typeof spec === 'string') for (const file of pluginFiles(spec, root)) out.add(file);
   } else if (setting.key === 'mcp_servers' || setting.key === 'hooks' || setting.key === 'mcpServers') {
     commandFiles(await plainValue(setting), root, out);
+  } else if (setting.key === 'commands' && typeof setting.value === 'string') {
+    // A custom command file's `!` lines are commands like a hook's.
+    commandFiles(shellLineCommands(setting.value).map((command) => ({ command })), root, out);
   }
   return [...out].filter((file) => inside(root, file));
 }

@@ -8,6 +8,9 @@
  *   .mewcode/settings.local.yaml permission settings
  *   .mewcode/hooks.yaml, .mcp.json   whole files (hooks, MCP servers)
  *   .claude/agents/*.md, .mewcode/agents/*.md   whole files (sub-agent definitions)
+ *   .claude/commands/**\/*.md, .mewcode/commands/**\/*.md   whole files, only those with a
+ *                                `` !`command` `` line (custom commands that run something;
+ *                                text-only commands need no trust and are not listed)
  *
  * plus the code those settings name (trust-code.ts), each file under the key `code` with the
  * sha256 of its content as its value.
@@ -22,13 +25,14 @@
  */
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandMarkdownFiles, commandNameParts, hasShellLines, shellLineCommands } from './command-files.js';
 import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { readProjectTextFile } from './project-file.js';
 import { codeFilesOf, describeCodeFile } from './trust-code.js';
 import { CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
-import { summarize, summarizeFile } from './trust-summary.js';
+import { summarize, summarizeCommandFile, summarizeFile } from './trust-summary.js';
 
 export interface ScannedSetting {
   /** Absolute path (as `path.resolve` gives it, not the real path). */
@@ -157,9 +161,31 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
       result.settings.push({ file: found.file, display: display(found.file), key: setting.key, value, summary: summarize(setting.key, value) });
     }
   }
+  // In the home directory these are the user's own commands.
+  if (!rootIsHome) result.settings.push(...(await commandsThatRunCode(root, display)));
   for (const code of await codeFilesOf(result.settings, root, result.warnings)) {
     const unverifiable = code.digest === undefined;
     result.settings.push({ file: code.file, display: display(code.file), key: CODE_KEY, value: code.digest ?? `unverifiable:${code.size}`, summary: describeCodeFile(code), ...(unverifiable ? { unverifiable } : {}) });
   }
   return result;
+}
+
+/**
+ * The project's custom command files with a `` !`command` `` line, each a whole file under the key
+ * `commands`, found and read exactly as the custom-commands plugin finds and reads them
+ * (command-files.ts), so the text trust approves is the text that runs.
+ */
+async function commandsThatRunCode(root: string, display: (file: string) => string): Promise<ScannedSetting[]> {
+  const found: ScannedSetting[] = [];
+  for (const place of COMMAND_DIRECTORIES) {
+    const dir = path.join(root, place);
+    for (const file of await commandMarkdownFiles(dir, false)) {
+      const parts = commandNameParts(dir, file);
+      if (!parts) continue; // the plugin skips it (with a warning): it never runs
+      const read = readProjectTextFile(file, { maxBytes: MAX_COMMAND_FILE_BYTES, root });
+      if (!read.ok || !hasShellLines(read.text)) continue;
+      found.push({ file, display: display(file), key: 'commands', value: read.text, summary: summarizeCommandFile(parts.at(-1)!, shellLineCommands(read.text)) });
+    }
+  }
+  return found;
 }

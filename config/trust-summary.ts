@@ -87,3 +87,8 @@ export function summarizeFile(key: string, text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#')).length;
   return `the whole file (${lines} line${lines === 1 ? '' : 's'})`;
 }
+
+/** A custom command file that runs something: its name and the commands of its `` !`…` `` lines. */
+export function summarizeCommandFile(name: string, commands: readonly string[]): string {
+  return cut(`/${name} runs ${commands.map((command) => `!\`${command}\``).join(', ')}`);
+}

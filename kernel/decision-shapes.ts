@@ -21,7 +21,7 @@ export function isPermissionVerdict(value: unknown): value is PermissionVerdict 
 }
 
 export function isApprovalOutcome(value: unknown): value is ApprovalOutcome {
-  return isObject(value) && CHOICES.has(value.choice) && typeof value.answeredBy === 'string' && optionalString(value.reason);
+  return isObject(value) && CHOICES.has(value.choice) && typeof value.answeredBy === 'string' && optionalString(value.reason) && (value.input === undefined || isObject(value.input));
 }
 
 export function isToolUseDecision(value: unknown): value is ToolUseDecision {

@@ -119,6 +119,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
       ? answer
       : { choice: 'deny', answeredBy: 'kernel', reason: `the approver returned a malformed approval (${describeValue(answer)})` };
     const allowed = ALLOW_CHOICES.has(outcome.choice);
+    if (allowed && outcome.input !== undefined) return approvedWithOtherInput(outcome.input, outcome);
     await decided(permission, verdict, allowed, outcome);
     if (!allowed) return deny(call, `User denied: ${outcome.reason ?? `${call.name} was not approved`}`);
     return { run: true, tool, input };
@@ -126,6 +127,26 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   // Only an explicit allow reaches here: anything else was a deny or an ask above.
   await decided(permission, verdict, true);
   return { run: true, tool, input };
+
+  /**
+   * The approver allowed the call with arguments of its own: they must suit the tool, and every
+   * layer decides on them again (the approval answers a question, never a layer's deny).
+   */
+  async function approvedWithOtherInput(given: ToolInput, outcome: ApprovalOutcome): Promise<GateOutcome> {
+    const checked = await checkedInput(tool!, { ok: true, input: given });
+    if (!checked.ok) {
+      await decided(permission, verdict, false, { ...outcome, choice: 'deny' });
+      return deny(call, `${outcome.answeredBy} allowed ${call.name} with arguments it does not accept: ${checked.error}`);
+    }
+    const again = await request(checked.input);
+    const { verdict: second } = await deps.chain.decide(deps.hooks, again);
+    if (second.decision === 'deny') {
+      await decided(again, second, false, outcome);
+      return deny(call, `Permission denied by ${second.layer}: ${second.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
+    }
+    await decided(again, second.decision === 'allow' ? second : verdict, true, outcome);
+    return { run: true, tool: tool!, input: checked.input };
+  }
 }
 
 function invalidArguments(tool: string, error: string): string {

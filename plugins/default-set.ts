@@ -17,19 +17,20 @@ import toolGlob from './tool-glob/index.js';
 import toolGrep from './tool-grep/index.js';
 import permissionBlacklist from './permission-blacklist/index.js';
 import permissionSandbox from './permission-sandbox/index.js';
-import permissionRules from './permission-rules/index.js';
+import permissionRules, { createPermissionRulesPlugin } from './permission-rules/index.js';
 import permissionMode from './permission-mode/index.js';
-import permissionAudit from './permission-audit/index.js';
+import permissionAudit, { createPermissionAuditPlugin } from './permission-audit/index.js';
 import uiHeadless from './ui-headless/index.js';
 import uiTui from './ui-tui/index.js';
+import uiAcp from './ui-acp/index.js';
 import commands from './commands/index.js';
-import session from './session/index.js';
-import compaction from './compaction/index.js';
+import session, { createSessionPlugin } from './session/index.js';
+import compaction, { createCompactionPlugin } from './compaction/index.js';
 import claudePlugins from './claude-plugins/index.js';
 import skills from './skills/index.js';
-import mcp from './mcp/index.js';
-import hooks from './hooks/index.js';
-import subagents from './subagents/index.js';
+import mcp, { createMcpPlugin } from './mcp/index.js';
+import hooks, { createHooksPlugin } from './hooks/index.js';
+import subagents, { createSubagentsPlugin } from './subagents/index.js';
 import customCommands from './custom-commands/index.js';
 
 export const defaultPlugins: readonly MewcodePlugin[] = [
@@ -52,6 +53,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   permissionAudit,
   uiHeadless,
   uiTui,
+  uiAcp,
   commands,
   session,
   compaction,
@@ -62,3 +64,24 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   subagents,
   customCommands,
 ];
+
+/**
+ * The default set for one of several kernels in a process (the programmatic API runs each query
+ * on its own): the plugins that keep what they opened for every kernel they serve (transcript
+ * writers, audit logs, hook runners, sub-agent tasks, MCP servers) are fresh objects, so one
+ * kernel's shutdown (their `dispose`) closes nothing of another's. `env` is what hooks and MCP
+ * servers draw their variables from (default process.env).
+ */
+export function createDefaultPlugins(options: { env?: NodeJS.ProcessEnv } = {}): MewcodePlugin[] {
+  const env = options.env ? { env: options.env } : {};
+  const fresh = new Map<MewcodePlugin, MewcodePlugin>([
+    [permissionRules, createPermissionRulesPlugin()],
+    [permissionAudit, createPermissionAuditPlugin()],
+    [session, createSessionPlugin()],
+    [compaction, createCompactionPlugin()],
+    [mcp, createMcpPlugin(env)],
+    [hooks, createHooksPlugin(env)],
+    [subagents, createSubagentsPlugin()],
+  ]);
+  return defaultPlugins.map((plugin) => fresh.get(plugin) ?? plugin);
+}

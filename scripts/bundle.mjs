@@ -6,7 +6,8 @@
 // esbuild build with splitting: an external plugin importing `mewcode/sdk` loads the very chunk
 // files the CLI loaded, so there is one inversify and one tapable in the process. Splitting also
 // keeps what a run may not need (the main program, the model and MCP SDKs, the terminal UI, each
-// tool's implementation) in chunks loaded only by the `import()` that needs them.
+// tool's implementation) in chunks loaded only by the `import()` that needs them, while the
+// program itself comes in a few files (scripts/on-demand-modules.mjs).
 //
 // The source maps name the sources relative to dist/ (`../plugins/x/index.ts`), never this
 // machine's paths; they carry no source text. `bin/mewcode.js` turns them on under `--debug` or
@@ -16,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { onDemandModulesInsideProgram } from './on-demand-modules.mjs';
 import { PatchMismatchError, packageDirectory, verifiedPatches, verifyPatches } from './patches.mjs';
 
 const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
@@ -32,7 +34,10 @@ try {
 
 rmSync('dist', { recursive: true, force: true });
 // The declarations take longer than the bundles (a full type-check): emitted in parallel.
-const declarations = runTsc(['-p', 'tsconfig.build.json']);
+// `npm test` type-checks the whole project right after the build (`npm run typecheck`), so there
+// the declarations are emitted without a second check of the same sources (MEWCODE_BUILD_NO_CHECK,
+// tsc --noCheck: the same files, in half the time).
+const declarations = runTsc(['-p', 'tsconfig.build.json', ...(process.env.MEWCODE_BUILD_NO_CHECK ? ['--noCheck'] : [])]);
 
 const esm = {
   bundle: true,
@@ -66,7 +71,10 @@ const esm = {
   plugins: [verifiedPatches(checked), highlightLanguages(), markdownRendererOnDemand(), oneStringWidth()],
 };
 // mewcode-shell-parser: the shell parser's own process (sdk/shell-command/parser-process.ts).
-await build({ ...esm, entryPoints: { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' } });
+const entryPoints = { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' };
+// The program in a few chunk files, not ≈ 55 (scripts/on-demand-modules.mjs).
+const programChunks = await onDemandModulesInsideProgram(esm, entryPoints, ['mewcode-shell-parser']);
+await build({ ...esm, entryPoints, plugins: [...esm.plugins, programChunks] });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,

@@ -20,6 +20,8 @@ export { vendorLogger, type VendorLogger } from './vendor-logger.js';
 export { containPath, expandHome, isWithin, redirectedByLink, resolveReal, resolveRealSync, errorCode, type Containment } from './path-containment.js';
 export { analyzeShellCommand, parseShellCommand, loadShellParser, type ParsedCommand, type ShellAnalysis, type ShellSegment } from './shell-command/index.js';
 export { cutBytes, cutLine, LINE_CUT_MARKER } from './text-cuts.js';
+// Definition files (agents, commands, skills): frontmatter read as leniently as Claude Code reads it.
+export { DEFINITION_KEYS, frontmatterReady, parseFrontmatter, readFrontmatter, type Frontmatter, type FrontmatterOptions } from './frontmatter.js';
 export { cutUtf16, decodeUtf8Prefix, utf8BoundaryAtOrAfter, utf8BoundaryAtOrBefore } from './text-cuts.js';
 
 // File tools: race-free, contained file access (A15) and the path conventions of the built-in tools.

@@ -6,6 +6,7 @@ export * from './events.js';
 export * from './hooks.js';
 export * from './services.js';
 export * from './sandbox.js';
+export * from './workspace-io.js';
 export * from './mcp.js';
 export * from './trust.js';
 export * from './managed.js';

@@ -57,4 +57,10 @@ export interface ApprovalOutcome {
   /** Who answered (plugin name), and why for a deny. */
   answeredBy: string;
   reason?: string;
+  /**
+   * An allow that runs the call with other arguments (the programmatic API's `updatedInput`). They
+   * are checked against the tool's schema and decided again by every permission layer: a layer's
+   * deny still stops the call, only a question is taken as answered.
+   */
+  input?: ToolInput;
 }

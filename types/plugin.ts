@@ -3,7 +3,7 @@ import type { Container, ContainerModule } from 'inversify';
 import type { CliSubcommand, DoctorCheck } from './cli.js';
 import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
-import type { ConfigSection } from './config.js';
+import type { ConfigLayerName, ConfigSection } from './config.js';
 import type { NotificationPayload, PluginHooks } from './hooks.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode, PermissionRequest, PermissionVerdict } from './permissions.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from './session.js';
@@ -165,10 +165,26 @@ export interface CliOptions {
    * MCP servers this run adds to the configured ones, keyed by name, each in `.mcp.json`'s
    * `mcpServers` shape (`{command, args, env}` or `{type: 'http'|'sse', url, headers}`): from
    * `--mcp-config` or a front end (an editor's `session/new`, the programmatic API). They are the
-   * user's own choice, so they need no workspace trust; a name taken by a configured server wins
-   * over the configured one.
+   * user's own choice, so they need no workspace trust (managed settings still apply). A server of
+   * the same name in the configuration (a trusted `.mcp.json` or `mcp_servers:`) wins: the run's
+   * entry is then not used, and the user is told. A bad entry is skipped loudly, naming the server
+   * and the key.
    */
   mcpServers?: Readonly<Record<string, unknown>>;
+  /** Where each of `mcpServers` was given (`/path/servers.json`, `--mcp-config`), for messages. */
+  mcpServerOrigins?: Readonly<Record<string, string>>;
+  /**
+   * Which configuration layers this run reads: `user` (`~/.mewcode/`), `project` (the project's
+   * files: `.mewcode.yaml`, `.mcp.json`, instruction files) and `local` (`.mewcode/config.local.*`).
+   * Undefined (the CLI): all of them. The programmatic API reads none unless its caller asks.
+   */
+  settingSources?: readonly ConfigLayerName[];
+  /**
+   * Text appended to the main agent's system prompt (`--append-system-prompt`, the API's
+   * `systemPrompt`): after the base prompt and the instructions, the same on every request, so the
+   * prompt stays byte-identical from turn to turn.
+   */
+  appendSystemPrompt?: string;
   /**
    * `--plugin-dir <path>` (repeatable) and MEWCODE_PLUGIN_DIR (paths separated by the platform's
    * path delimiter): Claude Code plugin directories this run loads, absolute. The user named them,

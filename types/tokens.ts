@@ -11,6 +11,7 @@ import type { KernelApi, UserInterface } from './plugin.js';
 import type { ProviderFactory } from './provider.js';
 import type { Command, CommandProvider } from './commands.js';
 import type { CommandSandbox } from './sandbox.js';
+import type { CommandLauncher, WorkspaceFiles } from './workspace-io.js';
 import type { ManagedPolicy } from './managed.js';
 import type { McpServers } from './mcp.js';
 import type { CompactionService, ConversationFactory } from './session.js';
@@ -73,6 +74,10 @@ export const TOKENS = {
   ManagedPolicy: token<ManagedPolicy>('ManagedPolicy'),
   /** multi-bound: sources of the Claude Code plugin directories enabled for this run (types/claude-plugins.ts). */
   ClaudePluginRoots: token<ClaudePluginRootSource>('ClaudePluginRoots'),
+  /** WorkspaceFiles: where read_file / write_file / edit_file get and put a file's text (unbound: the disk; an editor front end binds its buffers). */
+  WorkspaceFiles: token<WorkspaceFiles>('WorkspaceFiles'),
+  /** CommandLauncher: where bash runs its sandbox-wrapped command (unbound: a child process; an editor front end binds its terminals). */
+  CommandLauncher: token<CommandLauncher>('CommandLauncher'),
   /** ClaudePluginBundles: what each Claude Code plugin directory of this run contributes (claude-plugins plugin). */
   ClaudePluginBundles: token<ClaudePluginBundles>('ClaudePluginBundles'),
 } as const;

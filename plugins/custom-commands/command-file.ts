@@ -5,11 +5,13 @@
  * A file in a subfolder keeps its own name and shows the folder in its description, as Claude Code
  * does ("(project:frontend)"); when two files share a name, the ones in subfolders are `folder:name`.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandMarkdownFiles, commandNameParts, hasShellLines } from '../../config/command-files.js';
 import { readProjectTextFile } from '../../config/project-file.js';
 import { expandPluginVariables } from '../../types/claude-plugins.js';
-import { readFrontmatter } from './frontmatter.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
+import { readFrontmatter } from '../../sdk/frontmatter.js';
 
 export type CommandScope = 'user' | 'project';
 
@@ -38,26 +40,19 @@ export interface CommandFile {
   body: string;
   /** The Claude Code plugin it comes from (its name is then `plugin:command`). */
   plugin?: string;
+  /**
+   * Whether its `` !`command` `` lines may run: always for the user's own files; for a project's,
+   * only when workspace trust approves exactly the text read here (the trust scan lists such files).
+   */
+  mayRunShellLines: boolean;
 }
 
 export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[] {
-  const user: CommandRoot[] = [
-    { dir: path.join(homeDir, '.claude', 'commands'), scope: 'user' },
-    { dir: path.join(homeDir, '.mewcode', 'commands'), scope: 'user' },
-  ];
+  const user = COMMAND_DIRECTORIES.map((dir): CommandRoot => ({ dir: path.join(homeDir, dir), scope: 'user' }));
   // Started in the home directory: its folders are the user's own (as the trust scan sees them).
   if (path.resolve(projectRoot) === path.resolve(homeDir)) return user;
-  return [
-    ...user,
-    { dir: path.join(projectRoot, '.claude', 'commands'), scope: 'project' },
-    { dir: path.join(projectRoot, '.mewcode', 'commands'), scope: 'project' },
-  ];
+  return [...user, ...COMMAND_DIRECTORIES.map((dir): CommandRoot => ({ dir: path.join(projectRoot, dir), scope: 'project' }))];
 }
-
-const MAX_DEPTH = 4;
-const MAX_FILES = 1000;
-const MAX_FILE_BYTES = 256 * 1024;
-const NAME_PART = /^[A-Za-z0-9][\w-]*$/;
 
 /**
  * `allowed-tools` as a list: a YAML list, or one string in either spelling — commas
@@ -89,51 +84,28 @@ function firstLine(body: string): string {
   return body.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('!`')) ?? '';
 }
 
-/**
- * The `.md` files below a root, bounded in depth and number. A linked file is listed (the reader
- * decides: a project's file must really lie inside the project); a linked folder is followed only
- * in the user's own roots.
- */
-async function markdownFiles(dir: string, scope: CommandScope): Promise<string[]> {
-  const found: string[] = [];
-  // A plugin may name one file as a command.
-  if (dir.endsWith('.md') && (await stat(dir).catch(() => undefined))?.isFile()) return [dir];
-  const walk = async (current: string, depth: number): Promise<void> => {
-    if (depth > MAX_DEPTH || found.length >= MAX_FILES) return;
-    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const full = path.join(current, entry.name);
-      const target = entry.isSymbolicLink() ? await stat(full).catch(() => undefined) : undefined;
-      if (entry.isDirectory() || (scope === 'user' && target?.isDirectory())) await walk(full, depth + 1);
-      else if ((entry.isFile() || target?.isFile()) && entry.name.endsWith('.md') && found.length < MAX_FILES) found.push(full);
-    }
-  };
-  await walk(dir, 1);
-  return found;
-}
-
 /** Every command file of every root; a file that cannot be used is a warning naming it. */
-export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (message: string) => void): Promise<CommandFile[]> {
+export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (message: string) => void, trust?: WorkspaceTrust): Promise<CommandFile[]> {
   const byName = new Map<string, CommandFile>();
   const loaded: CommandFile[] = [];
   for (const root of roots) {
-    for (const file of await markdownFiles(root.dir, root.scope)) {
-      const relative = file === root.dir ? path.basename(file) : path.relative(root.dir, file);
-      const parts = relative.slice(0, -'.md'.length).split(path.sep);
-      if (!parts.every((part) => NAME_PART.test(part))) {
+    // A plugin may name one `.md` file as a command.
+    const single = root.plugin !== undefined && root.dir.endsWith('.md') && (await stat(root.dir).catch(() => undefined))?.isFile();
+    for (const file of single ? [root.dir] : await commandMarkdownFiles(root.dir, root.scope === 'user')) {
+      const parts = commandNameParts(single ? path.dirname(root.dir) : root.dir, file);
+      if (!parts) {
         warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-" and "_"`);
         continue;
       }
       // The shared reader of project-supplied files: inside the project, a regular file, bounded.
-      const read = readProjectTextFile(file, { maxBytes: MAX_FILE_BYTES, ...(root.scope === 'project' ? { root: path.dirname(path.dirname(root.dir)) } : {}) });
+      const read = readProjectTextFile(file, { maxBytes: MAX_COMMAND_FILE_BYTES, ...(root.scope === 'project' ? { root: path.dirname(path.dirname(root.dir)) } : {}) });
       if (!read.ok) {
         if (!read.missing) warn(`custom commands: ${file}: skipped: ${read.reason}`);
         continue;
       }
       const parsed = await readFrontmatter(read.text);
       if (!parsed.ok) {
-        warn(`custom commands: ${file}: skipped: ${parsed.error}`);
+        warn(`custom commands: ${file}:${parsed.line}: ${parsed.message}; skipped`);
         continue;
       }
       const data = parsed.data;
@@ -151,6 +123,8 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         disableModelInvocation: truthy(data['disable-model-invocation']),
         body: expand(parsed.body),
         ...(root.plugin ? { plugin: root.plugin } : {}),
+        // Asked only of a file that runs something: a text-only command needs no trust (and is not listed).
+        mayRunShellLines: root.scope === 'user' || !hasShellLines(read.text) || trust?.approves(file, 'commands', read.text) === true,
       };
       loaded.push(command);
     }

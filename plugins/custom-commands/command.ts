@@ -2,18 +2,12 @@
 import type { Command, CommandResult } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
-import type { WorkspaceTrust } from '../../types/trust.js';
-import { TOKENS } from '../../types/tokens.js';
 import { placeArguments, substituteArguments } from './arguments.js';
 import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnNarrowing } from './narrowing.js';
 import { askChain, registeredTool } from './permission-check.js';
 import { hasShellLines, runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
-
-function projectTrusted(kernel: KernelApi): boolean {
-  return kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust).isTrusted() : false;
-}
 
 export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: CommandFile): Command {
   const label = `/${file.name} (${file.file})`;
@@ -23,10 +17,10 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
     ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
     async run(session: AgentSession, args: string, context): Promise<CommandResult> {
       // Text from a repository is harmless; running its commands is what trust is for.
-      if (file.scope === 'project' && hasShellLines(file.body) && !projectTrusted(kernel)) {
+      if (hasShellLines(file.body) && !file.mayRunShellLines) {
         return {
           isError: true,
-          output: `${label} runs shell commands (!\`…\` lines), and this project is not trusted: trust the workspace (mewcode --trust-project) to use it.`,
+          output: `${label} runs shell commands (!\`…\` lines), which need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session) to use it.`,
         };
       }
       // The file's own `!` lines first: arguments and included files are placed after, never run.

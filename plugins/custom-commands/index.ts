@@ -12,6 +12,7 @@ import type { Command, CommandProvider } from '../../types/commands.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
+import type { WorkspaceTrust } from '../../types/trust.js';
 import { commandRoots, loadCommandFiles, type CommandFile, type CommandRoot } from './command-file.js';
 import { fileCommand } from './command.js';
 import { TurnNarrowing } from './narrowing.js';
@@ -38,7 +39,8 @@ class CustomCommands implements CommandProvider {
   constructor(private readonly kernel: KernelApi) {}
 
   async load(): Promise<void> {
-    this.#files = await loadCommandFiles([...pluginCommandRoots(this.kernel), ...commandRoots(this.kernel.homeDir, this.kernel.projectRoot)], (message) => this.kernel.warn(message));
+    const trust = this.kernel.container.isBound(TOKENS.WorkspaceTrust) ? this.kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+    this.#files = await loadCommandFiles([...pluginCommandRoots(this.kernel), ...commandRoots(this.kernel.homeDir, this.kernel.projectRoot)], (message) => this.kernel.warn(message), trust);
   }
 
   commands(): readonly Command[] {

@@ -7,19 +7,16 @@
  * sandbox, the blacklist and the rules apply unchanged. Like Claude Code it never prompts: a
  * command the chain does not allow outright, or one that fails, stops the whole invocation.
  */
+import { SHELL_LINE } from '../../config/command-files.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
 import { askChain, registeredTool } from './permission-check.js';
 
-const SHELL_LINE = /(^|[ \t])!`([^`\n]+)`/gm;
 /** Marks where a command's output goes; NUL never survives in the texts placed around it. */
 const SLOT = /\u0000shell-(\d+)\u0000/g;
 
-export function hasShellLines(body: string): boolean {
-  // A fresh expression: a shared global one keeps lastIndex, and matchAll would start from it.
-  return new RegExp(SHELL_LINE.source, 'm').test(body);
-}
+export { hasShellLines } from '../../config/command-files.js';
 
 /** Text placed into the body (arguments, included files) with NUL removed, so it cannot forge a slot. */
 export function withoutSlots(text: string): string {

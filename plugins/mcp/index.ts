@@ -1,11 +1,12 @@
 /**
  * The mcp plugin (M1–M9): MCP servers' tools as MewCode tools.
  *
- * Start-up: nothing at boot. `start()` reads the server entries (config, `.mcp.json`, trust) and
- * connects every server concurrently; the first model request waits for them at most
- * `mcp.startup_wait_ms` (default 1500) and then goes without the slow ones, whose tools join at
- * a later turn. The MCP SDK is loaded only when a server is configured. Shutdown closes every
- * session within 5 s and leaves no child behind (sdk/process-reaper.ts covers crashes too).
+ * Start-up: nothing at boot. `start()` reads the server entries (config, `.mcp.json`, trust, and
+ * the servers the run adds: CliOptions.mcpServers) and connects every server concurrently; the
+ * first model request waits for them at most `mcp.startup_wait_ms` (default 1500) and then goes
+ * without the slow ones, whose tools join at a later turn. The MCP SDK is loaded only when a
+ * server is configured. Shutdown closes every session within 5 s and leaves no child behind
+ * (sdk/process-reaper.ts covers crashes too).
  *
  * Settings (`mcp:`): startup_wait_ms, tool_search (auto | always | never), tool_search_share
  * (of the context window, default 0.1), sampling (deny | allow; honoured only from the user's
@@ -98,12 +99,14 @@ class McpStatusHolder implements McpServers {
   }
 }
 
-/** Whether anything names a server: a `mcp_servers:` section, a Claude Code plugin's servers or a `.mcp.json` file. */
+/** Whether anything names a server: the run's own servers, a Claude Code plugin's servers, a `mcp_servers:` section or a `.mcp.json` file. */
 async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
+  if (kernel.cli?.mcpServers && Object.keys(kernel.cli.mcpServers).length > 0) return true;
   const config = kernel.container.isBound(TOKENS.Config) ? kernel.container.get<ResolvedConfig>(TOKENS.Config) : undefined;
   const servers = config?.section('mcp_servers');
   if (servers !== undefined && servers !== null) return true;
   if (kernel.container.isBound(TOKENS.ClaudePluginBundles) && kernel.container.get(TOKENS.ClaudePluginBundles).list().some((bundle) => bundle.loaded && bundle.mcpServers.some((part) => Object.keys(part.value).length > 0))) return true;
+  if (kernel.cli?.settingSources && !kernel.cli.settingSources.includes('project')) return false;
   return access(path.join(kernel.projectRoot, MCP_JSON)).then(
     () => true,
     () => false,

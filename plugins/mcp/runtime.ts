@@ -70,6 +70,8 @@ export async function startMcp(kernel: KernelApi, env: NodeJS.ProcessEnv, settin
     warn: (message) => kernel.warn(message),
     ...(kernel.container.isBound(TOKENS.ManagedPolicy) ? { managed: kernel.container.get(TOKENS.ManagedPolicy) } : {}),
     ...(kernel.container.isBound(TOKENS.ClaudePluginBundles) ? { plugins: kernel.container.get(TOKENS.ClaudePluginBundles).list() } : {}),
+    projectFiles: kernel.cli?.settingSources?.includes('project') ?? true,
+    ...(kernel.cli?.mcpServers ? { added: { servers: kernel.cli.mcpServers, ...(kernel.cli.mcpServerOrigins ? { origins: kernel.cli.mcpServerOrigins } : {}) } } : {}),
   });
   manager.configure(sources);
   return { manager, connects: manager.connectAll() };

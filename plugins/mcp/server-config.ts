@@ -7,7 +7,8 @@
  * `${VAR}` is expanded only in `env` and `headers` values (M3); an undefined variable becomes
  * empty, is warned about once, and is listed in the server's status.
  */
-export type ServerScope = 'user' | 'project' | 'local' | 'mcp.json';
+/** `run`: added by this run (CliOptions.mcpServers: `--mcp-config`, an editor, the programmatic API). */
+export type ServerScope = 'user' | 'project' | 'local' | 'mcp.json' | 'run';
 
 interface CommonServerConfig {
   name: string;

@@ -5,6 +5,10 @@
  *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);
  *   1b. the servers of the Claude Code plugins of this run (`plugin_<plugin>_<server>`, the user's own);
  *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`.
+ * Then the servers this run adds (`--mcp-config`, an editor's session, the programmatic API:
+ * CliOptions.mcpServers), in `.mcp.json`'s shape: they are the user's own choice for this run, so
+ * they need no trust, but they only fill names the configuration leaves free — a configured
+ * server of the same name is kept, and the user is told the run's entry is not used.
  * Project servers run code or contact hosts, so they need workspace trust (A12): `loadConfig`
  * already left an untrusted project's `mcp_servers:` out, and `.mcp.json` is used only when the
  * trust service approves exactly the text read here. Untrusted servers are listed in the status
@@ -40,7 +44,19 @@ export interface SourceInputs {
   managed?: ManagedPolicy;
   /** The Claude Code plugins of this run (TOKENS.ClaudePluginBundles): their servers are the user's own. */
   plugins?: readonly ClaudePluginBundle[];
+  /** Servers this run adds (CliOptions.mcpServers), and where each was given. */
+  added?: AddedServers;
+  /** Whether the run reads the project's files (CliOptions.settingSources has `project`): `.mcp.json`. Default true. */
+  projectFiles?: boolean;
 }
+
+export interface AddedServers {
+  servers: Readonly<Record<string, unknown>>;
+  origins?: Readonly<Record<string, string>>;
+}
+
+/** Said for a run's server when nothing says where it came from. */
+export const ADDED_ORIGIN = 'servers added by this run';
 
 export interface UntrustedServer {
   name: string;
@@ -85,7 +101,7 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
 
   for (const [name, server] of pluginServers(inputs, expand)) byName.set(name, server);
 
-  for (const [name, server] of await readMcpJson(inputs, expand, untrusted)) byName.set(name, server);
+  if (inputs.projectFiles !== false) for (const [name, server] of await readMcpJson(inputs, expand, untrusted)) byName.set(name, server);
 
   for (const [name, raw, scope] of yamlEntries) {
     if (scope !== 'project') continue;
@@ -93,6 +109,7 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
     const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
     if (server) byName.set(name, server);
   }
+  if (inputs.added) addRunServers(inputs.added, byName, untrusted, expand, inputs.warn);
   return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted };
 }
 
@@ -118,6 +135,36 @@ function pluginServers(inputs: SourceInputs, expand: (value: string, where: stri
     }
   }
   return found;
+}
+
+/**
+ * The run's own servers, after every configured one: a name the configuration already uses keeps
+ * the configured server. A project server left out for want of trust does not hold its name (it
+ * never starts), so the run's server takes it and the untrusted entry is no longer listed.
+ */
+function addRunServers(
+  added: AddedServers,
+  byName: Map<string, ServerConfig>,
+  untrusted: UntrustedServer[],
+  expand: (value: string, where: string, missing: (name: string) => void) => string,
+  warn: (message: string) => void,
+): void {
+  if (typeof added.servers !== 'object' || added.servers === null || Array.isArray(added.servers)) {
+    warn(`mcp: ${ADDED_ORIGIN}: expected an object of server names to servers; none of them is used`);
+    return;
+  }
+  for (const [name, raw] of Object.entries(added.servers)) {
+    const origin = added.origins?.[name] ?? ADDED_ORIGIN;
+    const configured = byName.get(name);
+    if (configured) {
+      warn(`mcp: ${origin}: MCP server "${name}" is not used: the configured server of that name (${configured.where}) is kept`);
+      continue;
+    }
+    const server = parseServerEntry(name, raw, 'claude', 'run', { locate: () => origin, expand, warn });
+    if (!server) continue;
+    byName.set(name, server);
+    for (let i = untrusted.length - 1; i >= 0; i--) if (untrusted[i]!.name === name) untrusted.splice(i, 1);
+  }
 }
 
 /** The servers managed settings let start; each one left out is said (never skipped silently). */

@@ -24,10 +24,20 @@ function serialised<T>(file: string, task: () => Promise<T>): Promise<T> {
 }
 
 type YamlModule = typeof import('yaml');
+
+/**
+ * yaml is a CommonJS package: in the bundle, `import('yaml')` resolves to a namespace that holds
+ * it under `default` only (from source, Node's loader also copies the named exports), so
+ * `parseDocument` was undefined and "allow always" was never saved by the built CLI.
+ */
+async function loadYaml(): Promise<YamlModule> {
+  const loaded = (await import('yaml')) as YamlModule & { default?: YamlModule };
+  return typeof loaded.parseDocument === 'function' ? loaded : (loaded.default as YamlModule);
+}
 type YamlDocument = ReturnType<YamlModule['parseDocument']>;
 
 async function load(file: string): Promise<{ yaml: YamlModule; doc: YamlDocument; existed: boolean }> {
-  const yaml = await import('yaml');
+  const yaml = await loadYaml();
   let text = '';
   let existed = true;
   try {

@@ -6,12 +6,14 @@
  * Sources, lowest first: ~/.claude/agents, ~/.mewcode/agents, <root>/.claude/agents,
  * <root>/.mewcode/agents; a later one wins by name. Project files are used only when workspace
  * trust approves exactly the text read here (they steer what a sub-agent does with its tools).
- * A bad file is skipped with a warning naming it (K2).
+ * The frontmatter is read as leniently as Claude Code reads it (sdk/frontmatter.ts: many real
+ * agent files are not strict YAML). A file even that cannot read is skipped with a warning naming
+ * its file and line (K2).
  */
 import { readdir, stat } from 'node:fs/promises';
 import { expandPluginVariables } from '../../types/claude-plugins.js';
 import path from 'node:path';
-import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
+import { frontmatterReady, parseFrontmatter } from '../../sdk/frontmatter.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import { MAX_AGENT_FILES } from '../../config/trust-scan.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -31,6 +33,7 @@ export const MAX_DEFINITION_BYTES = 256 * 1024;
 export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: WorkspaceTrust | undefined): Promise<LoadedDefinitions> {
   const warnings: string[] = [];
   const byName = new Map<string, RoleDefinition>();
+  await frontmatterReady();
   for (const { dir, project, root, plugin, variables } of dirs) {
     const all = await markdownFiles(dir);
     if (all.length > MAX_AGENT_FILES) warnings.push(`subagents: ${dir}: more than ${MAX_AGENT_FILES} definition files; only the first ${MAX_AGENT_FILES} by name are read`);
@@ -85,30 +88,13 @@ async function markdownFiles(dir: string): Promise<string[]> {
 
 type Parsed = { role: RoleDefinition; warnings: string[] } | { error: string };
 
-/** One definition file. Lines in errors count from the file's first line (the opening `---`). */
+/** One definition file (`frontmatterReady()` awaited first). Lines in errors count from the file's first line (the opening `---`). */
 export function parseDefinition(file: string, text: string): Parsed {
-  const match = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!match) return { error: `${file}:1: no frontmatter (the file must start with a --- line, then YAML, then ---)` };
-  const lines = new LineCounter();
-  const doc = parseDocument(match[1] ?? '', { prettyErrors: true, lineCounter: lines });
-  const first = doc.errors[0];
-  if (first) {
-    const line = (first.linePos?.[0]?.line ?? 0) + 1;
-    return { error: `${file}:${line}: ${first.message.split('\n')[0]}` };
-  }
-  const data: unknown = doc.toJS();
-  if (data === null || data === undefined) return parseFields(file, text.slice(match[0].length), {}, () => file);
-  if (typeof data !== 'object' || Array.isArray(data)) return { error: `${file}:2: the frontmatter must be a mapping of keys` };
-  return parseFields(file, text.slice(match[0].length), data as Record<string, unknown>, keyPosition(file, doc, lines));
-}
-
-/** `file:line` of a frontmatter key (the frontmatter starts on the file's line 2). */
-function keyPosition(file: string, doc: Document, lines: LineCounter): (key: string) => string {
-  return (key) => {
-    const pair = isMap(doc.contents) ? doc.contents.items.find((item) => isScalar(item.key) && item.key.value === key) : undefined;
-    const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
-    return offset === undefined ? file : `${file}:${lines.linePos(offset).line + 1}`;
-  };
+  const parsed = parseFrontmatter(text);
+  if (!parsed.ok) return { error: `${file}:${parsed.line}: ${parsed.message}` };
+  if (!parsed.hasFrontmatter) return { error: `${file}:1: no frontmatter (the file must start with a --- line, then YAML, then ---)` };
+  const at = (key: string): string => (parsed.keyLines[key] === undefined ? file : `${file}:${parsed.keyLines[key]}`);
+  return parseFields(file, parsed.body, parsed.data, at);
 }
 
 function parseFields(file: string, body: string, fields: Record<string, unknown>, at: (key: string) => string): Parsed {

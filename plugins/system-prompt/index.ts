@@ -1,4 +1,4 @@
-/** The stable system prompt: MewCode's base prompt plus project instructions (U3, K3). */
+/** The stable system prompt: MewCode's base prompt plus project instructions (U3, K3), then the run's own appended text. */
 import { definePlugin } from '../../types/plugin.js';
 import { BASE_SYSTEM_PROMPT } from './base-prompt.js';
 import { readInstructionFiles, renderInstructions } from './instructions.js';
@@ -16,10 +16,16 @@ export default definePlugin({
       warned.add(message);
       kernel.warn(message);
     };
+    // The run reads the user's and the project's files unless it names its setting sources (the programmatic API).
+    const layers = kernel.cli?.settingSources;
+    const sources = { user: layers === undefined || layers.includes('user'), project: layers === undefined || layers.includes('project') };
+    const appended = kernel.cli?.appendSystemPrompt?.trim() ?? '';
     kernel.hooks.buildSystemPrompt.tap({ name: NAME, stage: -100 }, (parts, context) => {
-      const files = readInstructionFiles(context.homeDir, context.projectRoot, warnOnce);
+      const files = readInstructionFiles(context.homeDir, context.projectRoot, warnOnce, sources);
       for (const file of files) if (file.truncated) kernel.warn(`${file.file} is larger than the instruction limit; only its start is used`);
-      return [BASE_SYSTEM_PROMPT, ...parts, renderInstructions(files)];
+      // The caller's own text goes last, for the main agent only (a sub-agent has its role's prompt).
+      const own = context.agentId === 'main' ? appended : '';
+      return [BASE_SYSTEM_PROMPT, ...parts, renderInstructions(files), own];
     });
   },
 });

@@ -18,11 +18,24 @@ export interface InstructionFile {
   truncated: boolean;
 }
 
+/** Whose files to read: the user's (`~/.mewcode/`) and the project's (default both). */
+export interface InstructionSources {
+  user: boolean;
+  project: boolean;
+}
+
 /** `warn` is told each file that exists but is not used, and why. */
-export function readInstructionFiles(homeDir: string, projectRoot: string, warn: (message: string) => void = () => undefined): InstructionFile[] {
+export function readInstructionFiles(
+  homeDir: string,
+  projectRoot: string,
+  warn: (message: string) => void = () => undefined,
+  sources: InstructionSources = { user: true, project: true },
+): InstructionFile[] {
   // A project that is the home directory has no files of its own: ~/CLAUDE.md is the user's.
   const root = projectBoundary(projectRoot, homeDir);
-  const dirs: { dir: string; root?: string }[] = [{ dir: path.join(homeDir, '.mewcode') }, { dir: projectRoot, ...(root !== undefined ? { root } : {}) }];
+  const dirs: { dir: string; root?: string }[] = [];
+  if (sources.user) dirs.push({ dir: path.join(homeDir, '.mewcode') });
+  if (sources.project) dirs.push({ dir: projectRoot, ...(root !== undefined ? { root } : {}) });
   const found: InstructionFile[] = [];
   for (const { dir, root } of dirs) {
     for (const name of INSTRUCTION_FILES) {

@@ -25,6 +25,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { CommandSandbox, SandboxLaunch } from '../../types/sandbox.js';
+import type { CommandLauncher, LaunchOutcome, LaunchRequest } from '../../types/workspace-io.js';
 import type { OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
@@ -48,6 +49,11 @@ export interface BashToolOptions {
    * permission layer may have allowed the call because the sandbox holds the boundary).
    */
   sandbox?: () => CommandSandbox | undefined;
+  /**
+   * Where the (sandbox-wrapped) command runs when not as MewCode's own child process
+   * (TOKENS.CommandLauncher: an editor's terminals), looked up at each call; undefined: spawned here.
+   */
+  launcher?: () => CommandLauncher | undefined;
   /** The validated `bash` section, read at each call (it is validated after the tool is created). */
   settings?: () => BashSettings;
   /** Where allowlisted variables are read from (tests). */
@@ -73,6 +79,7 @@ export class BashTool implements Tool {
 
   private readonly settings: () => BashSettings;
   private readonly sandbox: () => CommandSandbox | undefined;
+  private readonly launcher: () => CommandLauncher | undefined;
   private readonly sourceEnv: () => NodeJS.ProcessEnv;
   private readonly killGraceMs: number;
   private readonly spillMaxBytes: number;
@@ -87,6 +94,7 @@ export class BashTool implements Tool {
   ) {
     this.settings = options.settings ?? (() => DEFAULT_BASH_SETTINGS);
     this.sandbox = options.sandbox ?? (() => undefined);
+    this.launcher = options.launcher ?? (() => undefined);
     this.sourceEnv = options.sourceEnv ?? (() => process.env);
     this.killGraceMs = options.killGraceMs ?? KILL_GRACE_MS;
     this.spillMaxBytes = options.spillMaxBytes ?? limits.bashSpillMaxBytes;
@@ -148,22 +156,40 @@ export class BashTool implements Tool {
       setFlowing: (flowing) => flow.set(flowing),
     });
     const tail = new OutputTail(ctx.progress?.bind(ctx));
-    const outcome = await runInProcessGroup({
-      file: launch.file,
-      args: launch.args,
-      cwd,
-      env: launch.env ? { ...env, ...launch.env } : env,
-      timeoutMs: parsed.timeoutMs,
-      signal: ctx.signal,
-      killGraceMs: this.killGraceMs,
-      postExitIdleMs: this.postExitIdleMs,
-      postExitMaxMs: this.postExitMaxMs,
-      onOutput: (chunk) => {
-        collector.write(chunk);
-        tail.write(chunk);
-      },
-      flow,
-    }).finally(() => {
+    const onOutput = (chunk: Buffer): void => {
+      collector.write(chunk);
+      tail.write(chunk);
+    };
+    const commandEnv = launch.env ? { ...env, ...launch.env } : env;
+    const launcher = this.launcher();
+    const outcome = await (
+      launcher
+        ? runWithLauncher(launcher, {
+            file: launch.file,
+            args: launch.args,
+            cwd,
+            env: commandEnv,
+            shell,
+            timeoutMs: parsed.timeoutMs,
+            signal: ctx.signal,
+            maxOutputBytes: this.spillMaxBytes,
+            toolCallId: ctx.toolCallId,
+            onOutput,
+          })
+        : runInProcessGroup({
+            file: launch.file,
+            args: launch.args,
+            cwd,
+            env: commandEnv,
+            timeoutMs: parsed.timeoutMs,
+            signal: ctx.signal,
+            killGraceMs: this.killGraceMs,
+            postExitIdleMs: this.postExitIdleMs,
+            postExitMaxMs: this.postExitMaxMs,
+            onOutput,
+            flow,
+          })
+    ).finally(() => {
       tail.close();
       return launch.release(); // awaited: it removes the sandbox's mount points
     });
@@ -171,6 +197,32 @@ export class BashTool implements Tool {
     if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
     return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes });
   }
+}
+
+/** How a launcher's run ended, in the terms of a local run (no process group of ours to report). */
+type ToolRunOutcome = RunOutcome | (Extract<RunOutcome, { end: 'exited' | 'timeout' | 'cancelled' }> & { outputTruncated?: boolean; stoppedBy?: string });
+
+/** The command through TOKENS.CommandLauncher; a launcher that throws counts as a failed start. */
+async function runWithLauncher(launcher: CommandLauncher, request: LaunchRequest): Promise<ToolRunOutcome> {
+  let outcome: LaunchOutcome;
+  try {
+    outcome = await launcher.run(request);
+  } catch (cause) {
+    return { end: 'spawn-error', message: (cause as Error | undefined)?.message ?? String(cause), elapsedMs: 0 };
+  }
+  if (outcome.end === 'spawn-error') return outcome;
+  return {
+    end: outcome.end,
+    code: outcome.code,
+    signal: outcome.signal as NodeJS.Signals | null,
+    elapsedMs: outcome.elapsedMs,
+    pid: 0,
+    killEscalated: false,
+    backgroundAlive: false,
+    stoppedReading: false,
+    ...(outcome.outputTruncated ? { outputTruncated: true } : {}),
+    ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}),
+  };
 }
 
 /** The bare shell, or the sandbox's wrapping of it; an error when the sandbox refuses. */
@@ -275,7 +327,7 @@ function renderOutput(output: CollectedOutput, settings: FormatSettings): string
 
 function formatResult(
   parsed: Extract<ParsedInput, { ok: true }>,
-  outcome: RunOutcome,
+  outcome: ToolRunOutcome,
   output: CollectedOutput,
   settings: FormatSettings,
 ): ToolOutput {
@@ -288,7 +340,10 @@ function formatResult(
   }
   const body = renderOutput(output, settings);
   const exitText = describeExit(outcome.code, outcome.signal);
-  const stopped = `SIGTERM to its process group${outcome.killEscalated ? `, then SIGKILL after ${settings.killGraceMs} ms` : ''}`;
+  const stopped = ('stoppedBy' in outcome ? outcome.stoppedBy : undefined) ?? `SIGTERM to its process group${outcome.killEscalated ? `, then SIGKILL after ${settings.killGraceMs} ms` : ''}`;
+  if ('outputTruncated' in outcome && outcome.outputTruncated) {
+    notes.push('Note: the terminal the command ran in kept only the end of its output; the beginning was dropped before MewCode received it.');
+  }
 
   if (outcome.end === 'exited' && outcome.backgroundAlive) {
     notes.push(

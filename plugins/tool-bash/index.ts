@@ -13,6 +13,7 @@
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
+import type { CommandLauncher } from '../../types/workspace-io.js';
 import type { OutputLimits } from '../../types/services.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -64,6 +65,8 @@ export default definePlugin({
           loaded.current = new BashTool(limits, {
             // The OS sandbox (sandbox-os), when the build has one; looked up at each call.
             sandbox: () => (kernel.container.isBound(TOKENS.CommandSandbox) ? kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox) : undefined),
+            // A front end's terminals (an editor), when it binds TOKENS.CommandLauncher; else a child process.
+            launcher: () => (kernel.container.isBound(TOKENS.CommandLauncher) ? kernel.container.get<CommandLauncher>(TOKENS.CommandLauncher) : undefined),
             settings: () => (fromProject ? DEFAULT_BASH_SETTINGS : (kernel.config<BashSettings>(bashSection.key) ?? DEFAULT_BASH_SETTINGS)),
           });
           return loaded.current;

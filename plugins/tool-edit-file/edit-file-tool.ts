@@ -35,6 +35,9 @@ import { noMatchMessage } from './no-match.js';
 import { findOccurrences, LineIndex } from './text-index.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
 import { EDIT_FILE_DEFINITION } from './definition.js';
+import type { WorkspaceFiles } from '../../types/workspace-io.js';
+import { writeThrough } from '../../sdk/file-tool-support/write-through.js';
+import { sniffFileHead } from '../../sdk/file-tool-support/binary-sniff.js';
 import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
 
@@ -90,37 +93,51 @@ export class EditFileTool implements Tool {
     } catch (cause) {
       return error(describeFsError(cause, target));
     }
-    if (!entry) return edit.oldString === '' ? this.write(at, undefined, edit.newString, `Created ${target.display} with ${describeSize(edit.newString)}.`) : error(messages.notFound(target.display));
+    if (!entry) return edit.oldString === '' ? this.write(at, undefined, edit.newString, `Created ${target.display} with ${describeSize(edit.newString)}.`, signal) : error(messages.notFound(target.display));
     const { handle, stats: info } = entry;
-    let bytes: Buffer;
+    const files = this.options.workspaceFiles?.();
+    let bytes: Buffer | undefined;
     try {
       if (info.isDirectory()) return error(messages.directory(target.display));
       if (!info.isFile()) return error(messages.notRegular(target.display));
       const fresh = this.reads.checkFresh(at.key, info.mtimeMs);
       if (!fresh.ok) return error(fresh.reason === 'not-read' ? messages.notRead(target.display) : messages.changedSinceRead(target.display));
       if (info.size > this.limits.editMaxFileBytes) return error(messages.tooLarge(target.display, info.size, this.limits.editMaxFileBytes));
-      bytes = await handle.readFile();
+      if (files?.readText) {
+        // The text comes from the front end's buffer; the binary refusal stays on the disk file's head.
+        if ((await sniffFileHead(handle)).binary) return error(messages.notUtf8(target.display));
+      } else bytes = await handle.readFile();
     } catch (cause) {
       return error(describeFsError(cause, target));
     } finally {
       await handle.close().catch(() => undefined);
     }
     let raw: string;
-    try {
-      // fatal: a file that is not UTF-8 would be silently corrupted by a decode/encode round trip.
-      raw = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      return error(messages.notUtf8(target.display));
+    if (bytes === undefined) {
+      try {
+        raw = await (files as Required<WorkspaceFiles>).readText(at.key, signal);
+      } catch (cause) {
+        return error(messages.failed(target.display, (cause as Error | undefined)?.message ?? String(cause)));
+      }
+      const size = Buffer.byteLength(raw, 'utf8');
+      if (size > this.limits.editMaxFileBytes) return error(messages.tooLarge(target.display, size, this.limits.editMaxFileBytes));
+    } else {
+      try {
+        // fatal: a file that is not UTF-8 would be silently corrupted by a decode/encode round trip.
+        raw = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      } catch {
+        return error(messages.notUtf8(target.display));
+      }
     }
     if (signal.aborted) return error(messages.aborted(target.display));
-    return this.replace(at, info, raw, edit);
+    return this.replace(at, info, raw, edit, signal);
   }
 
-  private async replace(at: Destination, info: Stats, raw: string, edit: EditFileInput): Promise<ToolOutput> {
+  private async replace(at: Destination, info: Stats, raw: string, edit: EditFileInput, signal: AbortSignal): Promise<ToolOutput> {
     const { target } = at;
     if (edit.oldString === '') {
       if (raw !== '') return error(messages.emptyOldOnNonEmpty(target.display));
-      return this.write(at, info, edit.newString, `Wrote ${describeSize(edit.newString)} into the empty file ${target.display}.`);
+      return this.write(at, info, edit.newString, `Wrote ${describeSize(edit.newString)} into the empty file ${target.display}.`, signal);
     }
     const { text, endings } = matchText(raw);
     let oldString = edit.oldString;
@@ -145,14 +162,15 @@ export class EditFileTool implements Tool {
     if (endings === 'crlf') summary.push('CRLF line endings kept.');
     const body = [summary.join(' '), diff.text];
     if (!diff.complete) body.push(`[… diff cut at ${this.limits.editDiffMaxLines} lines; call read_file on ${target.display} with offset=${diff.resumeLine} to check the rest of the change.]`);
-    return this.write(at, info, toDisk(updated, endings), body.filter((part) => part !== '').join('\n'));
+    return this.write(at, info, toDisk(updated, endings), body.filter((part) => part !== '').join('\n'), signal);
   }
 
   /** Write, then record the write: the model knows what the file now contains. */
-  private async write(at: Destination, info: Stats | undefined, content: string, result: string): Promise<ToolOutput> {
+  private async write(at: Destination, info: Stats | undefined, content: string, result: string, signal: AbortSignal): Promise<ToolOutput> {
     try {
-      const written = await replaceEntry(at.dir, at.name, content, info);
-      this.reads.recordWrite(at.key, written.mtimeMs);
+      const files = this.options.workspaceFiles?.();
+      if (files?.writeText) this.reads.recordWrite(at.key, await writeThrough(files.writeText.bind(files), at.dir, at.name, at.key, content, info, signal));
+      else this.reads.recordWrite(at.key, (await replaceEntry(at.dir, at.name, content, info)).mtimeMs);
     } catch (cause) {
       return error(describeFsError(cause, at.target));
     }

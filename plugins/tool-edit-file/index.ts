@@ -9,7 +9,7 @@ import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { KernelApi } from '../../types/plugin.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
-import { additionalDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
+import { additionalDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { EDIT_FILE_DEFINITION } from './definition.js';
 
 export default definePlugin({
@@ -21,10 +21,13 @@ export default definePlugin({
       .toDynamicValue((context) => {
         const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
         const reads = context.get<FileReadTracker>(TOKENS.FileReads);
-        const additionalDirectories = additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel));
+        const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        const additionalDirectories = additionalDirectoriesOf(kernel);
+        // A front end's buffers (an editor), when it binds TOKENS.WorkspaceFiles; else the disk.
+        const workspaceFiles = workspaceFilesOf(kernel);
         return lazyTool(EDIT_FILE_DEFINITION, async () => {
           const { EditFileTool } = await import('./edit-file-tool.js');
-          return new EditFileTool(limits, reads, { additionalDirectories });
+          return new EditFileTool(limits, reads, { additionalDirectories, workspaceFiles });
         });
       })
       .inSingletonScope();

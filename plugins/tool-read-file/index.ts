@@ -7,7 +7,7 @@ import { definePlugin } from '../../types/plugin.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
-import { additionalDirectoriesOf, readOnlyDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
+import { additionalDirectoriesOf, readOnlyDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { TOKENS } from '../../types/tokens.js';
 import { readFileDefinition } from './definition.js';
 
@@ -24,9 +24,11 @@ export default definePlugin({
         const additionalDirectories = additionalDirectoriesOf(kernel);
         // read_file never writes: it may also read what a session may only read (an active skill's folder).
         const readOnlyDirectories = readOnlyDirectoriesOf(kernel);
+        // A front end's buffers (an editor), when it binds TOKENS.WorkspaceFiles; else the disk.
+        const workspaceFiles = workspaceFilesOf(kernel);
         return lazyTool(readFileDefinition(limits), async () => {
           const { ReadFileTool } = await import('./read-file-tool.js');
-          return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories });
+          return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories, workspaceFiles });
         });
       })
       .inSingletonScope();

@@ -20,7 +20,10 @@ import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOu
 import { checkReadFileInput } from './input.js';
 import { continuationMarker, cutLinesNote, messages } from './messages.js';
 import { nearbyNames } from './nearby-names.js';
-import { readWindow, type WindowStop } from './read-window.js';
+import type { FileHandle } from 'node:fs/promises';
+import type { WorkspaceFiles } from '../../types/workspace-io.js';
+import { readWindow, textSource, type ByteSource, type WindowStop } from './read-window.js';
+import { sniffFileHead } from '../../sdk/file-tool-support/binary-sniff.js';
 import { inPackageDirectory } from '../../config/project-file.js';
 import { containmentCode, fileScope, openForRead, type FileScope } from '../../sdk/file-tool-support/contained-fs.js';
 import { isWithin } from '../../sdk/path-containment.js';
@@ -83,7 +86,15 @@ export class ReadFileTool implements Tool {
       // cannot be found cheaply: only package directories, where pnpm, bun and uv link files from
       // their stores, are read with several links (config/project-file.ts).
       if (info.nlink > 1 && !inPackageDirectory(real, scope.roots.find((root) => isWithin(root, real)))) return error(messages.hardLinked(display, info.nlink));
-      const window = await readWindow(file, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
+      // The disk path stays as it was (no extra await); the front end's path is its own branch.
+      const files = this.options.workspaceFiles?.();
+      let source: ByteSource = file;
+      if (files?.readText) {
+        const fromFrontEnd = await frontEndSource(files as Required<Pick<WorkspaceFiles, 'readText'>>, file, real, display, context.signal);
+        if (typeof fromFrontEnd === 'string') return error(fromFrontEnd);
+        source = fromFrontEnd;
+      }
+      const window = await readWindow(source, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
       switch (window.kind) {
         case 'empty':
           this.reads.recordRead(real, info.mtimeMs);
@@ -129,6 +140,22 @@ export class ReadFileTool implements Tool {
     const marker = continuationMarker(stop, firstLine + lines.length - 1, this.limits.readMaxBytes);
     if (marker) out += '\n' + marker;
     return out;
+  }
+}
+
+/**
+ * The text of a file a front end holds (TOKENS.WorkspaceFiles, an editor's unsaved buffers) for
+ * its real path. Every check before this was made on the file on disk; so is the binary refusal
+ * (the disk file's head), so an editor's decoding of a binary file is never shown. A string is the
+ * error to return.
+ */
+async function frontEndSource(files: Required<Pick<WorkspaceFiles, 'readText'>>, file: FileHandle, real: string, display: string, signal: AbortSignal): Promise<ByteSource | string> {
+  const sniff = await sniffFileHead(file);
+  if (sniff.binary) return messages.binary(display, sniff.reason);
+  try {
+    return textSource(await files.readText(real, signal));
+  } catch (cause) {
+    return messages.failed(display, describe(cause));
   }
 }
 

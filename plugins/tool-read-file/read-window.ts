@@ -6,9 +6,23 @@
  * most `maxBytes + 1` bytes. Memory is bounded by those buffers whatever the file's size; time by
  * the bytes before the window plus the window.
  */
-import type { FileHandle } from 'node:fs/promises';
+/** What a window is read from: an open file, or a text held in memory (textSource). */
+export interface ByteSource {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+}
+
+/**
+ * A text someone else holds (an editor's buffer, TOKENS.WorkspaceFiles) as a ByteSource, so its
+ * window is cut, sniffed and numbered exactly as a file's is.
+ */
+export function textSource(text: string): ByteSource {
+  const bytes = Buffer.from(text, 'utf8');
+  return {
+    read: async (buffer, offset, length, position) => ({ bytesRead: position >= bytes.length ? 0 : bytes.copy(buffer, offset, position, Math.min(bytes.length, position + length)) }),
+  };
+}
 import { decodeUtf8Prefix } from '../../sdk/text-cuts.js';
-import { SNIFF_BYTES, sniffBinary } from './binary-sniff.js';
+import { SNIFF_BYTES, sniffBinary } from '../../sdk/file-tool-support/binary-sniff.js';
 
 export interface WindowRequest {
   /** 1-based first line. */
@@ -37,7 +51,7 @@ const SKIP_CHUNK = 1024 * 1024;
 const NEWLINE = 0x0a;
 const BOM = '\ufeff';
 
-export async function readWindow(file: FileHandle, request: WindowRequest, signal: AbortSignal): Promise<WindowResult> {
+export async function readWindow(file: ByteSource, request: WindowRequest, signal: AbortSignal): Promise<WindowResult> {
   // One lookahead byte past the cap tells "the window ends exactly at the cap" from "more follows";
   // never less than the sniff needs, even under a small cap.
   const window = Buffer.allocUnsafe(Math.max(request.maxBytes + 1, SNIFF_BYTES));
@@ -93,7 +107,7 @@ type LineStart = { kind: 'found'; position: number } | Exclude<WindowResult, { k
  * check always looks at the start of the file, whatever the offset). A file with fewer lines
  * reports its line count.
  */
-async function findLineStart(file: FileHandle, offset: number, signal: AbortSignal): Promise<LineStart> {
+async function findLineStart(file: ByteSource, offset: number, signal: AbortSignal): Promise<LineStart> {
   const chunk = Buffer.allocUnsafe(SKIP_CHUNK);
   let line = 1;
   let base = 0;
@@ -119,7 +133,7 @@ async function findLineStart(file: FileHandle, offset: number, signal: AbortSign
 }
 
 /** Fill `buffer` from `position`, fewer bytes only at the end of the file. */
-async function readFully(file: FileHandle, buffer: Buffer, position: number): Promise<number> {
+async function readFully(file: ByteSource, buffer: Buffer, position: number): Promise<number> {
   let filled = 0;
   while (filled < buffer.length) {
     const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, position + filled);

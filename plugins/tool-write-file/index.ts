@@ -8,7 +8,7 @@ import type { FileReadTracker } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { KernelApi } from '../../types/plugin.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
-import { additionalDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
+import { additionalDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { WRITE_FILE_DEFINITION } from './definition.js';
 
 export default definePlugin({
@@ -18,10 +18,13 @@ export default definePlugin({
     bind(TOKENS.Tool)
       .toDynamicValue((context) => {
         const reads = context.get<FileReadTracker>(TOKENS.FileReads);
-        const additionalDirectories = additionalDirectoriesOf(context.get<KernelApi>(TOKENS.Kernel));
+        const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        const additionalDirectories = additionalDirectoriesOf(kernel);
+        // A front end's buffers (an editor), when it binds TOKENS.WorkspaceFiles; else the disk.
+        const workspaceFiles = workspaceFilesOf(kernel);
         return lazyTool(WRITE_FILE_DEFINITION, async () => {
           const { WriteFileTool } = await import('./write-file-tool.js');
-          return new WriteFileTool(reads, { additionalDirectories });
+          return new WriteFileTool(reads, { additionalDirectories, workspaceFiles });
         });
       })
       .inSingletonScope();

@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { FileReadTracker } from '../../types/services.js';
 import type { PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containmentCode, fileScope, insideScope, openDirectory, openEntry, replaceEntry, type ContainedDir } from '../../sdk/file-tool-support/contained-fs.js';
+import { writeThrough } from '../../sdk/file-tool-support/write-through.js';
 import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { checkWriteFileInput } from './input.js';
 import { messages } from './messages.js';
@@ -76,8 +77,9 @@ export class WriteFileTool implements Tool {
       }
       if (context.signal.aborted) return error(messages.aborted(target.display));
       try {
-        const written = await replaceEntry(dir, name, content, existing);
-        this.reads.recordWrite(key, written.mtimeMs);
+        const files = this.options.workspaceFiles?.();
+        if (files?.writeText) this.reads.recordWrite(key, await writeThrough(files.writeText.bind(files), dir, name, key, content, existing, context.signal));
+        else this.reads.recordWrite(key, (await replaceEntry(dir, name, content, existing)).mtimeMs);
       } catch (cause) {
         return error(describeFsError(cause, target, 'write'));
       }

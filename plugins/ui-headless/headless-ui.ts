@@ -1,14 +1,12 @@
 /** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (U2). */
-import type { AgentEvent } from '../../types/events.js';
-import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
 import type { Approvals } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { HeadlessOutput } from './headless-output.js';
 import { parseSlashCommand, runSlashCommand, slashCommandName, unknownCommandMessage } from './slash-command.js';
-import { buildResult } from './result-object.js';
-import { eventToJson } from './stream-json.js';
+import type { ResultMessage } from '../../sdk/stream-json/messages.js';
+import { runMessages } from '../../sdk/stream-json/run-messages.js';
 import { readStdin } from './read-stdin.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 import { PRINT_MAX_TURNS } from '../../types/session.js';
@@ -35,10 +33,15 @@ export class HeadlessUserInterface implements UserInterface {
   private readonly say: (text: string) => void;
   private readonly complain: (text: string) => void;
 
+  /**
+   * `input`: where a piped prompt is read from (standard input, unless it is a terminal). Given by
+   * a host whose own stdin is not the user's: a test runner's worker, an embedding program.
+   */
   constructor(
     private readonly out: NodeJS.WritableStream = process.stdout,
     err: NodeJS.WritableStream = process.stderr,
     approvals: () => Approvals | undefined = () => undefined,
+    private readonly input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin,
   ) {
     this.output = new HeadlessOutput(err, approvals);
     this.say = terminalWriter(out);
@@ -53,7 +56,6 @@ export class HeadlessUserInterface implements UserInterface {
     let prompt = await this.prompt(options);
     if (prompt === undefined) return EXIT_USAGE;
     const started = monotonicMs();
-    const model = kernel.container.get(TOKENS.ProviderRegistry).active().model;
     const sessionId = kernel.session.sessionId;
     const print = (value: unknown): void => void this.out.write(`${terminalSafeJson(value)}\n`);
     const mode = startingMode(kernel, options);
@@ -75,57 +77,39 @@ export class HeadlessUserInterface implements UserInterface {
       prompt = outcome.prompt;
     }
 
-    if (options.outputFormat === 'stream-json') {
-      print({ type: 'system', subtype: 'init', session_id: sessionId, cwd: options.cwd, model, permission_mode: mode, mewcode_version: kernel.version });
-    }
     const controller = new AbortController();
     const onSignal = (): void => controller.abort();
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
 
-    let lastError: string | undefined;
     /** What the last model turn said: printed when the run fails or is refused after it began answering. */
     let lastTurnText = '';
-    let done: Extract<AgentEvent, { type: 'done' }> | undefined;
-    // Sub-agents' tokens count in the result; their events stream tagged with who said them.
-    // Counted per request as spent (not from `done`): a background task still running when the
-    // main run ends has spent tokens too, and its `done` comes after the result, if ever.
-    const subagentUsage = new Map<string, Usage>();
-    const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined;
-    const unsubscribe = runner?.subscribe?.((sub) => {
-      if (sub.event.type === 'usage') subagentUsage.set(sub.agentId, addUsage(subagentUsage.get(sub.agentId) ?? emptyUsage(), sub.event.usage));
-      if (options.outputFormat !== 'stream-json') return;
-      const line = eventToJson(sub.event, { sessionId, ...sub });
-      if (line) print(line);
-    });
+    let result: ResultMessage | undefined;
     try {
-      for await (const event of kernel.run({ prompt, mode, signal: controller.signal, maxTurns: options.maxTurns, defaultMaxTurns: PRINT_MAX_TURNS })) {
-        if (event.type === 'done') done = event;
-        if (event.type === 'iteration') lastTurnText = '';
-        if (event.type === 'text') lastTurnText += event.text;
-        if (event.type === 'error') lastError = event.message;
-        if (event.type === 'error') this.complain(`mewcode: error: ${event.message}\n`);
-        if (options.outputFormat === 'stream-json') {
-          const line = eventToJson(event, { sessionId, agentId: kernel.session.agentId });
-          if (line) print(line);
-        }
+      const messages = runMessages(kernel, { prompt, mode, cwd: options.cwd, signal: controller.signal, maxTurns: options.maxTurns, defaultMaxTurns: PRINT_MAX_TURNS, startedMs: started });
+      for await (const message of messages) {
+        if (message.type === 'result') result = message;
+        if (options.outputFormat === 'stream-json') print(message);
+        // Sub-agents' messages are about them; the main agent's make the text answer and its errors.
+        if (message.type === 'system' || message.type === 'result' || message.agent_id !== kernel.session.agentId) continue;
+        if (message.type === 'iteration') lastTurnText = '';
+        if (message.type === 'text_delta') lastTurnText += message.text;
+        if (message.type === 'error') this.complain(`mewcode: error: ${message.message}\n`);
       }
     } finally {
-      unsubscribe?.();
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
-    if (!done) {
+    if (!result) {
       this.complain('mewcode: error: the run ended without a result\n');
       return EXIT_RUN_ERROR;
     }
-    const result = buildResult(done, lastError, { sessionId, model, durationMs: monotonicMs() - started, subagentUsage });
     if (options.outputFormat === 'text') {
       if (!result.is_error) this.say(`${result.result}\n`);
       // The answer a filter, a refusal or a failure cut short: what arrived is the user's to read
       // (the reason is on standard error).
-      else if (lastTurnText.trim() !== '' && (done.reason === 'refusal' || done.reason === 'error')) this.say(`${lastTurnText.replace(/\s+$/, '')}\n`);
-    } else {
+      else if (lastTurnText.trim() !== '' && (result.stop_reason === 'refusal' || result.stop_reason === 'error')) this.say(`${lastTurnText.replace(/\s+$/, '')}\n`);
+    } else if (options.outputFormat === 'json') {
       print(result);
     }
     return result.is_error ? EXIT_RUN_ERROR : EXIT_OK;
@@ -133,9 +117,9 @@ export class HeadlessUserInterface implements UserInterface {
 
   private async prompt(options: CliOptions): Promise<string | undefined> {
     let piped = '';
-    if (!process.stdin.isTTY) {
+    if (!this.input.isTTY) {
       try {
-        piped = (await readStdin()).trim();
+        piped = (await readStdin(this.input)).trim();
       } catch (error) {
         this.complain(`mewcode: ${(error as Error).message}\n`);
         return undefined;

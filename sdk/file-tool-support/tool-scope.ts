@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionSettings, ReadOnlyDirectories } from '../../types/services.js';
+import type { WorkspaceFiles } from '../../types/workspace-io.js';
 import { TOKENS } from '../../types/tokens.js';
 
 export type AdditionalDirectories = () => readonly string[];
@@ -18,6 +19,19 @@ export interface FileToolOptions {
   additionalDirectories?: AdditionalDirectories;
   /** Given only to tools that never write. */
   readOnlyDirectories?: SessionReadOnlyDirectories;
+  /**
+   * Where a file's text is read from and written to when not the disk (TOKENS.WorkspaceFiles, an
+   * editor's buffers), looked up at each call; undefined: the disk. Every check stays on disk.
+   */
+  workspaceFiles?: () => WorkspaceFiles | undefined;
+}
+
+/**
+ * The session kernel's TOKENS.WorkspaceFiles, when bound. A synchronous lookup, so the default
+ * (unbound) path costs no extra await.
+ */
+export function workspaceFilesOf(kernel: KernelApi): () => WorkspaceFiles | undefined {
+  return () => (kernel.container.isBound(TOKENS.WorkspaceFiles) ? kernel.container.get<WorkspaceFiles>(TOKENS.WorkspaceFiles) : undefined);
 }
 
 /** A failing or malformed source allows nothing (it must never widen what a tool may read). */

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-const SOURCES = ['index.ts', 'types', 'kernel', 'sdk', 'plugins', 'config', 'bin'];
+const SOURCES = ['index.ts', 'types', 'kernel', 'sdk', 'plugins', 'config', 'bin', 'api'];
 
 interface Violation {
   rule: { name: string };

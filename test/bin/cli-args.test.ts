@@ -1,4 +1,7 @@
 /** The command line: rule lists, Claude Code's flags, and what counts as "given". */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { HELP, parseCommandLine, splitRuleList } from '../../bin/cli-args.js';
 import { runPluginSubcommand } from '../../bin/subcommands.js';
 import { listHooks } from '../../plugins/hooks/hooks-subcommand.js';
@@ -20,6 +23,40 @@ test('-p with flags Claude Code scripts pass; the permission mode records whethe
 
 test('a bad flag is an error naming it, without parseArgs\' advice about "--"', () => {
   expect(parseCommandLine(['--bogus'], '/')).toEqual({ kind: 'error', message: "Unknown option '--bogus'. Run mewcode --help for the options." });
+});
+
+describe('--mcp-config (Claude Code\'s flag): servers this run adds', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'mewcode-mcp-config-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads files (relative to the working directory) and inline JSON, repeatable; a later value\'s server of a name replaces an earlier one', () => {
+    writeFileSync(path.join(dir, 'a.json'), JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['fs'] }, web: { type: 'http', url: 'http://x/mcp' } } }));
+    const parsed = parseCommandLine(['-p', 'x', '--mcp-config', 'a.json', '--mcp-config', '{"mcpServers": {"web": {"type": "sse", "url": "http://y/sse"}}}'], dir);
+    expect(parsed).toMatchObject({
+      kind: 'run',
+      options: {
+        mcpServers: { fs: { command: 'npx', args: ['fs'] }, web: { type: 'sse', url: 'http://y/sse' } },
+        mcpServerOrigins: { fs: path.join(dir, 'a.json'), web: '--mcp-config' },
+      },
+    });
+    expect(parseCommandLine(['-p', 'x'], dir)).not.toHaveProperty('options.mcpServers');
+  });
+
+  it('a value that cannot be used is an error naming the file (exit 2), not a run without the servers', () => {
+    writeFileSync(path.join(dir, 'broken.json'), '{"mcpServers": {');
+    writeFileSync(path.join(dir, 'list.json'), '{"mcpServers": []}');
+    const error = (value: string) => {
+      const parsed = parseCommandLine(['-p', 'x', '--mcp-config', value], dir);
+      expect(parsed.kind).toBe('error');
+      return (parsed as { message: string }).message;
+    };
+    expect(error('missing.json')).toBe(`--mcp-config ${path.join(dir, 'missing.json')}: cannot be read: no such file`);
+    expect(error('broken.json')).toMatch(new RegExp(`^--mcp-config ${path.join(dir, 'broken.json')}: not valid JSON: `));
+    expect(error('list.json')).toBe(`--mcp-config ${path.join(dir, 'list.json')}: expected {"mcpServers": {<name>: {…}}}, as in .mcp.json`);
+    expect(error(dir)).toBe(`--mcp-config ${dir}: not a regular file`);
+    expect(error('{"servers": {}}')).toBe('--mcp-config: expected {"mcpServers": {<name>: {…}}}, as in .mcp.json');
+    expect(error(' ')).toMatch(/^--mcp-config needs a JSON file or a JSON text/);
+  });
 });
 
 describe('trust and sandbox flags', () => {

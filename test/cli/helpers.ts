@@ -113,7 +113,7 @@ export interface Scenario {
   home: string;
   env: Record<string, string | undefined>;
   requests: LoggedRequest[];
-  run(args: readonly string[], options?: { input?: string; env?: Record<string, string | undefined> }): Promise<CliResult>;
+  run(args: readonly string[], options?: { input?: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<CliResult>;
 }
 
 /**
@@ -139,6 +139,7 @@ export async function scenario<T>(
       run: (args, options = {}) => {
         const runOptions: RunOptions = { cwd, env: { ...env, ...options.env } };
         if (options.input !== undefined) runOptions.input = options.input;
+        if (options.timeoutMs !== undefined) runOptions.timeoutMs = options.timeoutMs;
         return runCli(args, runOptions);
       },
     });

@@ -19,7 +19,8 @@ function readingTurns(n: number) {
 test.concurrent('a 60-turn -p run completes (no hard limit at 25)', async () => {
   await scenario(readingTurns(59), async (s) => {
     writeFileSync(join(s.cwd, 'notes.txt'), 'notes\n');
-    const r = await s.run(['-p', 'read it many times', '--output-format', 'json']);
+    // 60 requests and 59 tool calls: longer than one ordinary run takes when test files share the cores.
+    const r = await s.run(['-p', 'read it many times', '--output-format', 'json'], { timeoutMs: 55_000 });
     expect(r.code).toBe(0);
     expect(singleJsonObject(r.stdout)).toMatchObject({ subtype: 'success', is_error: false, result: 'All done.', num_turns: 60 });
     expect(s.requests).toHaveLength(60);

@@ -109,6 +109,49 @@ test('permission rules speak mcp__server__tool: a deny rule for the whole server
   );
 });
 
+test('--mcp-config adds servers for this run without workspace trust: a file and inline JSON, and the model calls their tools; a configured server of the same name wins', async () => {
+  await scenario(
+    [
+      { toolCalls: [{ id: 'c1', name: 'mcp__everything__echo', input: { message: 'from the flag' } }] },
+      { text: 'done' },
+    ],
+    async (s) => {
+      userConfig(s, { mcp: { startup_wait_ms: 20_000 }, mcp_servers: { mine: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
+      // The untrusted project's own .mcp.json is still not started.
+      writeFileSync(path.join(s.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+      writeFileSync(path.join(s.cwd, 'servers.json'), JSON.stringify(everythingStdio));
+      const inline = JSON.stringify({ mcpServers: { mine: { command: 'never-started' } } });
+      const result = await s.run(['-p', 'echo', '--mcp-config', 'servers.json', '--mcp-config', inline, '--allowedTools', 'mcp__everything']);
+      expect(result.code).toBe(0);
+      const names = toolNames(s.requests[0]!.body).filter((n) => n.startsWith('mcp__'));
+      expect(names).toContain('mcp__everything__echo');
+      expect(names).toContain('mcp__mine__echo');
+      expect(names.some((n) => n.startsWith('mcp__repo__'))).toBe(false);
+      expect(result.stderr).toContain('mcp: --mcp-config: MCP server "mine" is not used: the configured server of that name');
+      const [echoed] = s.requests[1]!.body.messages.at(-1).content;
+      expect(echoed).toMatchObject({ type: 'tool_result', tool_use_id: 'c1', content: 'Echo: from the flag', is_error: false });
+    },
+  );
+});
+
+test('--mcp-config: a file that cannot be used is exit 2 naming it, before any model request; a bad entry is skipped naming the server and key', async () => {
+  await scenario([{ text: 'ok' }], async (s) => {
+    const missing = await s.run(['-p', 'hi', '--mcp-config', 'nowhere.json']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`--mcp-config ${path.join(s.cwd, 'nowhere.json')}: cannot be read`);
+    writeFileSync(path.join(s.cwd, 'broken.json'), '{"mcpServers": ');
+    const broken = await s.run(['-p', 'hi', '--mcp-config', 'broken.json']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(`--mcp-config ${path.join(s.cwd, 'broken.json')}: not valid JSON`);
+    expect(s.requests).toHaveLength(0);
+
+    writeFileSync(path.join(s.cwd, 'bad-entry.json'), JSON.stringify({ mcpServers: { nocmd: { type: 'stdio', command: 'x', args: 'x' } } }));
+    const skipped = await s.run(['-p', 'hi', '--mcp-config', 'bad-entry.json']);
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toContain(`${path.join(s.cwd, 'bad-entry.json')}: MCP server "nocmd" args: expected a list of strings; the server is skipped`);
+  });
+});
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

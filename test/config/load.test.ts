@@ -15,6 +15,26 @@ afterEach(async () => {
 const load = async () =>
   loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir, trust: await createWorkspaceTrust({ projectRoot: dirs.cwd, homeDir: dirs.homeDir, flag: true }) });
 
+describe('loadConfig: which layers to read (the programmatic API\'s settingSources)', () => {
+  it('reads only the layers asked for, and none when the list is empty', async () => {
+    const user = await dirs.write(dirs.homeDir, '.mewcode/config.yaml', lines('a: user', 'u: 1'));
+    const project = await dirs.write(dirs.cwd, '.mewcode.yaml', lines('a: project', 'p: 1'));
+    const local = await dirs.write(dirs.cwd, '.mewcode/config.local.yaml', lines('a: local', 'l: 1'));
+    const trust = await createWorkspaceTrust({ projectRoot: dirs.cwd, homeDir: dirs.homeDir, flag: true });
+    const read = (layers: ('user' | 'project' | 'local')[]) => loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir, trust, layers });
+    const none = await read([]);
+    expect(none.layers).toEqual([]);
+    expect(none.section('a')).toBeUndefined();
+    const userOnly = await read(['user']);
+    expect(userOnly.layers.map((l) => l.file)).toEqual([user]);
+    expect([userOnly.section('a'), userOnly.section('p')]).toEqual(['user', undefined]);
+    const projectAndLocal = await read(['project', 'local']);
+    expect(projectAndLocal.layers.map((l) => l.file)).toEqual([project, local]);
+    expect([projectAndLocal.section('a'), projectAndLocal.section('u')]).toEqual(['local', undefined]);
+    expect((await loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir, trust })).layers.map((l) => l.file)).toEqual([user, project, local]);
+  });
+});
+
 describe('loadConfig: discovery', () => {
   it('returns an empty configuration when no file exists', async () => {
     const config = await load();

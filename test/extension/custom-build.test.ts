@@ -33,7 +33,7 @@ test('(a) the default plugin set boots in order with both providers and both UIs
   expect(kernel.plugins.map((p) => p.name)).toEqual([
     'provider-anthropic', 'provider-openai', 'system-prompt', 'environment', 'output-limits',
     'tool-read-file', 'tool-write-file', 'tool-edit-file', 'sandbox-os', 'tool-bash', 'tool-glob', 'tool-grep',
-    'permission-blacklist', 'permission-sandbox', 'permission-rules', 'permission-mode', 'permission-audit', 'ui-headless', 'ui-tui', 'commands', 'session', 'compaction', 'claude-plugins', 'skills', 'mcp', 'hooks', 'subagents', 'custom-commands',
+    'permission-blacklist', 'permission-sandbox', 'permission-rules', 'permission-mode', 'permission-audit', 'ui-headless', 'ui-tui', 'ui-acp', 'commands', 'session', 'compaction', 'claude-plugins', 'skills', 'mcp', 'hooks', 'subagents', 'custom-commands',
   ]);
   expect(kernel.tools.list().map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'load_skill', 'install_skill', 'agent', 'task_list', 'task_output', 'task_message', 'task_stop']);
   expect(kernel.providers.active()).toMatchObject({ id: 'anthropic', protocol: 'anthropic', model: 'm', contextWindow: 200_000 });

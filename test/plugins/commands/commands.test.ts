@@ -4,7 +4,7 @@
  * compaction and says whether the history changed, or plainly that the build cannot compact.
  * Then the headless UI in process: `-p "/help"`, `-p "/compact"`, and an unknown `/name`.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { ContainerModule } from 'inversify';
 import commandsPlugin, { NO_COMPACTION_SERVICE, renderHelp } from '../../../plugins/commands/index.js';
 import uiHeadless from '../../../plugins/ui-headless/index.js';
@@ -157,7 +157,7 @@ describe('through the headless UI (mewcode -p)', () => {
     let stderr = '';
     out.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     err.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const ui = new HeadlessUserInterface(out, err);
+    const ui = new HeadlessUserInterface(out, err, undefined, Readable.from([])); // not the runner's stdin
     booted.kernel.activateUi(ui);
     const code = await ui.run(booted.kernel, options(prompt, outputFormat));
     return { code, stdout, stderr, requests: booted.model.requests };

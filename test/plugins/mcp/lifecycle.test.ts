@@ -10,6 +10,7 @@ import { doneEvent, runPrompt } from '../../support/boot.js';
 import { addServer, alive, bootMcp, EVERYTHING, fakePids, fakeServer, mcpProject, mcpStatus, removeTempDirs, settled, waitFor } from './helpers.js';
 import type { ToolMessage } from '../../../types/messages.js';
 import type { ModelRequest } from '../../../types/provider.js';
+import type { Kernel } from '../../../kernel/index.js';
 
 afterEach(removeTempDirs);
 
@@ -124,15 +125,21 @@ test('shutdown closes every server and leaves no process of theirs behind', asyn
 
 test('a tool registered after initialize (tools/list_changed) joins on the next model turn', async () => {
   const project = mcpProject({});
-  addServer(project, 'fake', fakeServer(project, {}, { FAKE_LATE_TOOL: '200' }));
+  addServer(project, 'fake', fakeServer(project, {}, { FAKE_LATE_TOOL: '1' }));
+  let booted: Kernel | undefined;
   const { kernel, model } = await bootMcp(project, [
     async function* () {
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // The first request's tools are fixed by now: the server registers its new tool, and the
+      // turn ends once the client has taken in its tools/list_changed.
+      const toolsBefore = mcpStatus(booted!)[0]!.toolCount;
+      process.kill(fakePids(project)[0]!, 'SIGUSR2');
+      await waitFor(() => mcpStatus(booted!)[0]!.toolCount === toolsBefore + 1, 10_000, 'the late tool to be listed');
       yield* useTools([call('mcp__fake__echo', { text: 'x' })]);
     },
     useTools([call('mcp__fake__late', {})]),
     say('ok'),
   ]);
+  booted = kernel;
   try {
     await settled(kernel);
     await runPrompt(kernel, 'go');

@@ -19,6 +19,8 @@ interface Setup {
   mcpJson?: string;
   env?: NodeJS.ProcessEnv;
   trusted?: boolean;
+  /** Servers the run adds (CliOptions.mcpServers) and where each was given. */
+  added?: { servers: Record<string, unknown>; origins?: Record<string, string> };
 }
 
 async function load(setup: Setup) {
@@ -33,7 +35,7 @@ async function load(setup: Setup) {
   const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: setup.trusted ?? false });
   const config = await loadConfig({ cwd: root, homeDir: home, trust });
   const warnings: string[] = [];
-  const sources = await loadServerSources({ config, trust, projectRoot: root, env: setup.env ?? {}, warn: (m) => warnings.push(m) });
+  const sources = await loadServerSources({ config, trust, projectRoot: root, env: setup.env ?? {}, warn: (m) => warnings.push(m), ...(setup.added ? { added: setup.added } : {}) });
   return { ...sources, warnings, root, home, trust };
 }
 
@@ -174,4 +176,77 @@ test('a .mcp.json that is not JSON, or too large, is reported and loses nothing 
   const over = await load({ trusted: true, mcpJson: `${padded} ` });
   expect(over.servers).toEqual([]);
   expect(over.warnings.join('\n')).toContain(`over the ${MCP_JSON_MAX_BYTES}-byte limit`);
+});
+
+test('servers a run adds (.mcp.json shape) need no trust; ${VAR} expands in env; scope "run" and where they were given', async () => {
+  const { servers, untrusted, warnings } = await load({
+    env: { TOKEN: 't0k' },
+    added: {
+      servers: { fs: { command: 'npx', args: ['server-filesystem', '.'], env: { KEY: '${TOKEN}' } }, web: { type: 'http', url: 'http://127.0.0.1:9/mcp' } },
+      origins: { fs: '/tmp/servers.json' },
+    },
+  });
+  expect(untrusted).toEqual([]);
+  expect(warnings).toEqual([]);
+  expect(byName(servers)).toMatchObject({
+    fs: { type: 'stdio', command: 'npx', args: ['server-filesystem', '.'], env: { KEY: 't0k' }, scope: 'run', where: '/tmp/servers.json' },
+    web: { type: 'http', url: 'http://127.0.0.1:9/mcp', scope: 'run', where: 'servers added by this run' },
+  });
+});
+
+test('a configured server of the same name wins over the run\'s, and the user is told; an untrusted project server does not hold its name', async () => {
+  const { servers, untrusted, warnings, home } = await load({
+    user: 'mcp_servers:\n  mine: { type: stdio, command: user-mine }\n',
+    mcpJson: JSON.stringify({ mcpServers: { shared: { command: 'repo-shared' } } }),
+    added: { servers: { mine: { command: 'run-mine' }, shared: { command: 'run-shared' } }, origins: { mine: '--mcp-config', shared: '--mcp-config' } },
+  });
+  const found = byName(servers) as Record<string, ServerConfig & { type: 'stdio' }>;
+  expect(found.mine!.command).toBe('user-mine');
+  expect(found.shared).toMatchObject({ command: 'run-shared', scope: 'run' });
+  expect(untrusted).toEqual([]);
+  expect(warnings).toEqual([`mcp: --mcp-config: MCP server "mine" is not used: the configured server of that name (${path.join(home, '.mewcode', 'config.yaml')}:2:9) is kept`]);
+
+  const trusted = await load({
+    trusted: true,
+    mcpJson: JSON.stringify({ mcpServers: { shared: { command: 'repo-shared' } } }),
+    added: { servers: { shared: { command: 'run-shared' } } },
+  });
+  expect((byName(trusted.servers) as Record<string, ServerConfig & { type: 'stdio' }>).shared!.command).toBe('repo-shared');
+  expect(trusted.warnings.join('\n')).toMatch(/MCP server "shared" is not used: the configured server of that name \(.*\.mcp\.json:1:\d+\) is kept/);
+});
+
+test('a bad entry a run adds is skipped loudly, naming where it was given, the server and the key; the others load', async () => {
+  const { servers, warnings } = await load({
+    added: {
+      servers: { nocommand: { type: 'stdio' }, badargs: { command: 'x', args: 'not-a-list' }, 'bad name': { command: 'x' }, notobject: 'node server.js', good: { command: 'node' } },
+      origins: { nocommand: '/p/a.json', badargs: '/p/a.json', 'bad name': '/p/a.json', notobject: '--mcp-config', good: '/p/a.json' },
+    },
+  });
+  expect(servers.map((s) => s.name)).toEqual(['good']);
+  expect(warnings).toEqual([
+    '/p/a.json: MCP server "nocommand": type stdio needs a command; the server is skipped',
+    '/p/a.json: MCP server "badargs" args: expected a list of strings; the server is skipped',
+    '/p/a.json: MCP server "bad name": the name may use only letters, digits, "_" and "-" (it becomes part of tool names); the server is skipped',
+    '--mcp-config: MCP server "notobject": expected a mapping; the server is skipped',
+  ]);
+});
+
+test('managed settings apply to the servers a run adds as to any other', async () => {
+  const root = tempDir('mewcode-mcp-src-root-');
+  const warnings: string[] = [];
+  const managed = { mcp: { allowedServers: { value: ['ok'], where: '/etc/mewcode/managed-settings.yaml:3:3' }, deniedServers: [] } } as never;
+  const { servers } = await loadServerSources({ config: undefined, trust: undefined, projectRoot: root, env: {}, warn: (m) => warnings.push(m), managed, added: { servers: { ok: { command: 'a' }, other: { command: 'b' } } } });
+  expect(servers.map((s) => s.name)).toEqual(['ok']);
+  expect(warnings).toEqual(['mcp: servers added by this run: server "other" is not started: managed settings allow only these MCP servers: ok (/etc/mewcode/managed-settings.yaml:3:3)']);
+});
+
+test('a run that does not read the project\'s files (settingSources without project) leaves .mcp.json alone', async () => {
+  const root = tempDir('mewcode-mcp-src-root-');
+  writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { repo: { command: 'x' } } }));
+  const warnings: string[] = [];
+  const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: tempDir('mewcode-mcp-src-home-'), flag: true });
+  const read = (projectFiles: boolean) => loadServerSources({ config: undefined, trust, projectRoot: root, env: {}, warn: (m) => warnings.push(m), projectFiles });
+  expect((await read(false))).toEqual({ servers: [], untrusted: [] });
+  expect((await read(true)).servers.map((s) => s.name)).toEqual(['repo']);
+  expect(warnings).toEqual([]);
 });

@@ -4,7 +4,7 @@
  * `done` comes later, or never when the session's end stops it).
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { HeadlessUserInterface } from '../../../plugins/ui-headless/headless-ui.js';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import type { CliOptions } from '../../../types/plugin.js';
@@ -32,7 +32,8 @@ test('the result object counts a background task that is still running when the 
   const chunks: string[] = [];
   out.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
   const options: CliOptions = { prompt: 'go', outputFormat: 'json', permissionMode: 'default', permissionModeGiven: true, debugBoot: false, cwd, allowedTools: [], disallowedTools: [] };
-  expect(await new HeadlessUserInterface(out, new PassThrough()).run(kernel, options)).toBe(0);
+  // No piped prompt: the test runner's own stdin (a worker's never-ending pipe) is not read.
+  expect(await new HeadlessUserInterface(out, new PassThrough(), undefined, Readable.from([])).run(kernel, options)).toBe(0);
   await kernel.shutdown();
   const result = JSON.parse(chunks.join(''));
   const agents = Object.keys(result.usage_by_agent);

@@ -87,7 +87,8 @@ test('definition files: Claude-named tool lists, the body as system prompt, proj
   const { root, home } = dirs();
   write(path.join(home, '.mewcode', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: user reviewer\ntools: Read\n---\nUSER PROMPT\n');
   write(path.join(home, '.mewcode', 'agents', 'tester.md'), '---\nname: tester\ndescription: Runs tests\ntools: [Bash, Read, "Bash(npm test:*)"]\ndisallowedTools: Write\n---\nTESTER PROMPT\n');
-  write(path.join(home, '.mewcode', 'agents', 'broken.md'), '---\nname: broken\ndescription: [unclosed\n---\nbody\n');
+  // Not YAML, and no key before its text: even the lenient reader cannot read it.
+  write(path.join(home, '.mewcode', 'agents', 'broken.md'), '---\n# notes\n<<<<<<< HEAD\nname: broken\n---\nbody\n');
   write(path.join(home, '.mewcode', 'agents', 'plain.md'), 'no frontmatter here\n');
   write(path.join(home, '.mewcode', 'agents', 'typed.md'), '---\nname: typed\ndescription: bad model\n# a comment\nmodel: [a, b]\n---\nbody\n');
   write(path.join(root, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep, Glob\ndisallowed_tools: Grep\nmodel: inherit\n---\n\nYou review code. PROJECT PROMPT\n');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { LINE_CUT_MARKER } from '../../../plugins/output-limits/limits.js';
-import { invalidUtf8Bytes } from '../../../plugins/tool-read-file/binary-sniff.js';
+import { invalidUtf8Bytes } from '../../../sdk/file-tool-support/binary-sniff.js';
 import { ReadFileTool, describeFsError } from '../../../plugins/tool-read-file/read-file-tool.js';
 import type { OutputLimits } from '../../../types/services.js';
 import type { ToolContext, ToolInput } from '../../../types/tools.js';

@@ -1,32 +1,10 @@
 /**
- * The final result in Claude Code's `--output-format json` shape, so existing scripts work:
- * {type, subtype, is_error, result, num_turns, duration_ms, session_id, usage{…}}.
+ * The run's result message in Claude Code's `--output-format json` shape, so existing scripts
+ * work: {type, subtype, is_error, result, num_turns, duration_ms, session_id, usage{…}}.
  */
-import type { AgentEvent, RunEndReason } from '../../types/events.js';
+import type { AgentEvent } from '../../types/events.js';
 import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
-
-export interface ResultObject {
-  type: 'result';
-  subtype: 'success' | 'error_max_turns' | 'error_during_execution';
-  is_error: boolean;
-  result: string;
-  stop_reason: RunEndReason;
-  num_turns: number;
-  duration_ms: number;
-  session_id: string;
-  model: string;
-  /** Every agent's tokens together: the main agent's and its sub-agents'. */
-  usage: ClaudeUsage;
-  /** Per agent (`main`, and each sub-agent that ran during the prompt). */
-  usage_by_agent: Record<string, ClaudeUsage>;
-}
-
-export interface ClaudeUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
-}
+import type { ClaudeUsage, ResultMessage } from './messages.js';
 
 export function toClaudeUsage(usage: Usage): ClaudeUsage {
   return {
@@ -37,11 +15,11 @@ export function toClaudeUsage(usage: Usage): ClaudeUsage {
   };
 }
 
-export function buildResult(
+export function resultMessage(
   done: Extract<AgentEvent, { type: 'done' }>,
   lastError: string | undefined,
   meta: { sessionId: string; model: string; durationMs: number; subagentUsage?: ReadonlyMap<string, Usage> },
-): ResultObject {
+): ResultMessage {
   const byAgent = new Map<string, Usage>([['main', done.usage], ...(meta.subagentUsage ?? [])]);
   const total = [...byAgent.values()].reduce(addUsage, emptyUsage());
   const isError = done.reason !== 'completed';

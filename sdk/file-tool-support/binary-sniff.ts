@@ -63,3 +63,13 @@ function inRange(lead: number, second: number): boolean {
   if (lead === 0xf4) return second <= 0x8f;
   return true;
 }
+
+/**
+ * The sniff of an open file's first bytes on disk. A file tool whose text comes from somewhere
+ * else (an editor's buffer, TOKENS.WorkspaceFiles) still refuses what is binary on disk.
+ */
+export async function sniffFileHead(handle: { read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }> }): Promise<Sniff> {
+  const head = Buffer.allocUnsafe(SNIFF_BYTES);
+  const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+  return sniffBinary(head.subarray(0, bytesRead), bytesRead < SNIFF_BYTES);
+}

@@ -1,10 +1,7 @@
-/**
- * `--output-format stream-json`: one JSON object per line per event, snake_case like Claude Code.
- * Every line says which agent it is about (`agent_id`: `main` or a sub-agent's id, and for a
- * sub-agent `parent_agent_id`), so a script can tell which agent said what.
- */
+/** An event of a run as its stream-json message (messages.ts); undefined for the main agent's `done`. */
 import type { AgentEvent } from '../../types/events.js';
-import { toClaudeUsage } from './result-object.js';
+import type { EventMessage } from './messages.js';
+import { toClaudeUsage } from './result-message.js';
 
 /** Who an event is about. */
 export interface EventSource {
@@ -17,7 +14,7 @@ export interface EventSource {
   taskId?: string;
 }
 
-export function eventToJson(event: AgentEvent, source: EventSource): Record<string, unknown> | undefined {
+export function eventMessage(event: AgentEvent, source: EventSource): EventMessage | undefined {
   const base = { session_id: source.sessionId, agent_id: source.agentId, ...(source.parentAgentId ? { parent_agent_id: source.parentAgentId } : {}) };
   switch (event.type) {
     case 'iteration':
@@ -53,7 +50,7 @@ export function eventToJson(event: AgentEvent, source: EventSource): Record<stri
     case 'error':
       return { type: 'error', message: event.message, kind: event.kind, ...base };
     case 'done':
-      // The main agent's result object closes the stream instead; a sub-agent's end is a line.
+      // The main agent's result message closes the stream instead; a sub-agent's end is a message.
       if (!source.parentAgentId) return undefined;
       return {
         type: 'subagent_result',

@@ -1,0 +1,65 @@
+/**
+ * Custom command files (`.claude/commands/**\/*.md`, `.mewcode/commands/**\/*.md`), as both the
+ * workspace trust scan and the custom-commands plugin find them, so trust is asked for exactly the
+ * files the plugin runs: the same folders, the same walk (depth, count, order, names), the same
+ * size limit and the same test for a `` !`command` `` line — the only part of a command file that
+ * runs something, and so the only reason a project's command needs trust.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The project's (and the user's, under the home directory) command folders, lowest precedence first. */
+export const COMMAND_DIRECTORIES = [path.join('.claude', 'commands'), path.join('.mewcode', 'commands')] as const;
+
+const MAX_DEPTH = 4;
+/** Files read per folder, the first in walk order. */
+export const MAX_COMMAND_FILES = 1000;
+/** A command file is read up to this size; a larger one is skipped. */
+export const MAX_COMMAND_FILE_BYTES = 256 * 1024;
+const NAME_PART = /^[A-Za-z0-9][\w-]*$/;
+
+/** `` !`command` `` at a line's start or after a space or tab. */
+export const SHELL_LINE = /(^|[ \t])!`([^`\n]+)`/gm;
+
+/** Whether a text holds a `` !`command` `` line. */
+export function hasShellLines(text: string): boolean {
+  // A fresh expression: a shared global one keeps lastIndex, and test() would start from it.
+  return new RegExp(SHELL_LINE.source, 'm').test(text);
+}
+
+/** The commands of a text's `` !`command` `` lines, in order. */
+export function shellLineCommands(text: string): string[] {
+  return [...text.matchAll(new RegExp(SHELL_LINE.source, 'gm'))].map((match) => match[2]!.trim());
+}
+
+/**
+ * The subfolders and name of a command file below its folder (`frontend/component.md` →
+ * `['frontend', 'component']`), or undefined when a part is not a usable name (letters, digits,
+ * `-`, `_`).
+ */
+export function commandNameParts(dir: string, file: string): string[] | undefined {
+  const parts = path.relative(dir, file).slice(0, -'.md'.length).split(path.sep);
+  return parts.every((part) => NAME_PART.test(part)) ? parts : undefined;
+}
+
+/**
+ * The `.md` files below a command folder, sorted, bounded in depth and number. A linked file is
+ * listed (its reader decides: a project's file must really lie inside the project); a linked
+ * folder is followed only when `followLinkedFolders` (the user's own folders).
+ */
+export async function commandMarkdownFiles(dir: string, followLinkedFolders: boolean): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (current: string, depth: number): Promise<void> => {
+    if (depth > MAX_DEPTH || found.length >= MAX_COMMAND_FILES) return;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(current, entry.name);
+      const target = entry.isSymbolicLink() ? await stat(full).catch(() => undefined) : undefined;
+      if (entry.isDirectory() || (followLinkedFolders && target?.isDirectory())) await walk(full, depth + 1);
+      else if ((entry.isFile() || target?.isFile()) && entry.name.endsWith('.md') && found.length < MAX_COMMAND_FILES) found.push(full);
+    }
+  };
+  await walk(dir, 1);
+  return found;
+}

@@ -1,0 +1,109 @@
+/**
+ * The ACP agent side of `mewcode acp`: initialize (honest capabilities), authenticate,
+ * session/new, session/load (replayed before it is answered), session/prompt, session/cancel and
+ * session/set_mode, over one connection. A request that cannot be served is answered with a
+ * JSON-RPC error naming why; the session it named stays as it was.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import type { SubcommandContext } from '../../types/cli.js';
+import type { CliOptions } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { AcpSession } from './acp-session.js';
+import { authenticate, authMethods, type ProviderKey } from './auth-methods.js';
+import { openAcpSession, type Connection } from './session-opener.js';
+
+export interface AgentSetup {
+  context: SubcommandContext;
+  base: Omit<CliOptions, 'cwd'>;
+}
+
+/** Build facts for initialize, read from a kernel booted to inspect (no key needed, no model called). */
+async function inspectBuild(setup: AgentSetup): Promise<{ version: string; keys: ProviderKey[] }> {
+  let inspection;
+  try {
+    inspection = await setup.context.bootKernel({ trustProject: setup.base.trustProject === true });
+  } catch (error) {
+    setup.context.err(`mewcode: acp: this build could not be inspected for its providers: ${error instanceof Error ? error.message : String(error)}\n`);
+    return { version: 'unknown', keys: [] };
+  }
+  try {
+    const { kernel } = inspection;
+    // The inspection kernel's active provider is its stand-in, which no user configures.
+    const standIn = kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get(TOKENS.ProviderRegistry).active().protocol : undefined;
+    const factories = kernel.container.isBound(TOKENS.ProviderFactory) ? kernel.container.getAll(TOKENS.ProviderFactory) : [];
+    const keys = factories.filter((f) => f.protocol !== standIn).map((f) => ({ protocol: f.protocol, apiKeyEnv: f.apiKeyEnv }));
+    return { version: kernel.version, keys };
+  } finally {
+    await inspection.shutdown();
+  }
+}
+
+export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll(): Promise<void> } {
+  const sessions = new Map<string, AcpSession>();
+  let connection: Connection | undefined;
+  let keys: ProviderKey[] = [];
+
+  const session = (sessionId: string): AcpSession => {
+    const found = sessions.get(sessionId);
+    if (!found) throw new acp.RequestError(-32002, `Resource not found: no open session "${sessionId}"; open one with session/new, or session/load for a saved one`, { sessionId });
+    return found;
+  };
+  const place = () => ({ notices: connection?.clientCapabilities.session?.notices != null, ...(setup.base.maxTurns !== undefined ? { maxTurns: setup.base.maxTurns } : {}) });
+  const connected = (client: acp.AgentContext): Connection => connection ?? { client, clientCapabilities: {} };
+  // After the response is written: the editor learns the session from it first.
+  const afterResponse = (opened: AcpSession): void => void setImmediate(() => opened.advertiseCommands());
+
+  const app = acp
+    .agent({ name: 'mewcode' })
+    .onRequest(acp.methods.agent.initialize, async ({ params, client }) => {
+      connection = { client, clientCapabilities: params.clientCapabilities ?? {} };
+      const build = await inspectBuild(setup);
+      keys = build.keys;
+      return {
+        protocolVersion: params.protocolVersion === acp.PROTOCOL_VERSION ? params.protocolVersion : acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          // A run's prompt is text: images and audio are not accepted, whatever the model takes.
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+        },
+        authMethods: authMethods(keys),
+        agentInfo: { name: 'mewcode', title: 'MewCode', version: build.version },
+      };
+    })
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => authenticate(params.methodId, keys, setup.context.env))
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const opened = await openAcpSession(setup.context, setup.base, { cwd: params.cwd, mcpServers: params.mcpServers ?? [] }, connected(client), place());
+      sessions.set(opened.sessionId, opened);
+      afterResponse(opened);
+      return { sessionId: opened.sessionId, modes: opened.modes() };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      // One kernel per saved session: an editor loading it again gets a fresh one.
+      const open = sessions.get(params.sessionId);
+      if (open) {
+        sessions.delete(params.sessionId);
+        await open.shutdown();
+      }
+      const opened = await openAcpSession(setup.context, setup.base, { cwd: params.cwd, mcpServers: params.mcpServers ?? [], resumeId: params.sessionId }, connected(client), place());
+      sessions.set(opened.sessionId, opened);
+      await opened.replayHistory();
+      afterResponse(opened);
+      return { modes: opened.modes() };
+    })
+    .onRequest(acp.methods.agent.session.prompt, ({ params }) => session(params.sessionId).prompt(params.prompt))
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => sessions.get(params.sessionId)?.cancel())
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      session(params.sessionId).setMode(params.modeId);
+      return {};
+    });
+
+  return {
+    app,
+    closeAll: async () => {
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(all.map((s) => s.shutdown()));
+    },
+  };
+}

@@ -1,0 +1,280 @@
+/**
+ * One editor session: one MewCode kernel (opened by session-opener.ts) and the turn running in it.
+ * A prompt runs through the kernel's main session and its events stream to the editor as
+ * `session/update`s, in the order they happened; the prompt is answered only once every update of
+ * the turn was written. A cancel aborts the run (the kernel leaves a valid history) and answers a
+ * pending approval as a deny, and the prompt ends `cancelled`.
+ */
+import { RequestError, type AgentContext, type ContentBlock, type PromptResponse, type RequestPermissionResponse, type SessionUpdate, type StopReason, type ToolCallContent } from '@agentclientprotocol/sdk';
+import { terminalWriter } from '../../config/terminal-safe.js';
+import type { RunningKernel } from '../../types/cli.js';
+import type { AgentEvent, RunEndReason } from '../../types/events.js';
+import type { NotificationPayload } from '../../types/hooks.js';
+import type { ToolCall } from '../../types/messages.js';
+import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../types/permissions.js';
+import type { KernelApi } from '../../types/plugin.js';
+import type { EditSnapshots } from './edit-snapshots.js';
+import { historyUpdates } from './history-replay.js';
+import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
+import { ACP_UI_NAME, approvalOutcome, permissionOptions } from './permission-options.js';
+import { promptText } from './prompt-text.js';
+import { availableCommands, slashPrompt, unknownCommandText } from './slash-commands.js';
+import { absolutePath, announceToolCall, editDiff, toolResultUpdate } from './tool-calls.js';
+
+const STOP_REASONS: Readonly<Record<RunEndReason, StopReason | 'error'>> = {
+  completed: 'end_turn',
+  cancelled: 'cancelled',
+  max_iterations: 'max_turn_requests',
+  refusal: 'refusal',
+  // A UserPromptSubmit hook refused the prompt: the agent declines this turn.
+  blocked: 'refusal',
+  unknown_tools: 'end_turn',
+  error: 'error',
+};
+
+/** How long a question waits for its turn's updates to be streamed (they are normally already queued). */
+const APPROVAL_EVENT_WAIT_MS = 500;
+
+export interface SessionPlace {
+  /** Whether the editor shows `notice` updates (client capability `session.notices`). */
+  notices: boolean;
+  maxTurns?: number;
+  stderr?: NodeJS.WritableStream;
+}
+
+export class AcpSession {
+  mode: PermissionMode;
+  private turn: AbortController | undefined;
+  private readonly announced = new Set<string>();
+  private updates: Promise<void> = Promise.resolve();
+  private lastCommands = '';
+  /** Approval questions whose `approval_request` event the turn has streamed (see approve). */
+  private readonly approvalEvents = new Map<string, () => void>();
+  private readonly approvalEventsSeen = new Set<string>();
+  private readonly complain: (text: string) => void;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly running: RunningKernel,
+    private readonly client: AgentContext,
+    private readonly snapshots: EditSnapshots,
+    mode: PermissionMode,
+    private readonly place: SessionPlace,
+  ) {
+    this.mode = mode;
+    this.complain = terminalWriter(place.stderr ?? process.stderr);
+  }
+
+  get kernel(): KernelApi {
+    return this.running.kernel;
+  }
+
+  modes() {
+    return modeState(this.kernel, this.mode);
+  }
+
+  /** Queued in order; a failed write (the editor went away) is said on stderr, once per update. */
+  send(update: SessionUpdate): void {
+    this.updates = this.updates.then(() => this.client.notify('session/update', { sessionId: this.sessionId, update })).catch((error: unknown) => {
+      this.complain(`mewcode: acp: a session/update could not be sent: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
+  }
+
+  flush(): Promise<void> {
+    return this.updates;
+  }
+
+  /** A notice or warning of this session's kernel: a `notice` update when the editor shows them, else stderr. */
+  notify(payload: NotificationPayload): void {
+    if (payload.kind !== 'notice' && payload.kind !== 'warning') return;
+    if (this.place.notices) this.send({ sessionUpdate: 'notice', severity: payload.kind === 'warning' ? 'warning' : 'info', title: payload.message });
+    else this.complain(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+  }
+
+  /** The slash commands, when they changed since last said (a skill installed or reloaded). */
+  advertiseCommands(): void {
+    const commands = availableCommands(this.kernel.commands());
+    const key = JSON.stringify(commands);
+    if (key === this.lastCommands) return;
+    this.lastCommands = key;
+    this.send({ sessionUpdate: 'available_commands_update', availableCommands: commands });
+  }
+
+  /**
+   * A bash call of this turn runs in an editor terminal (editor-io.ts): the editor shows it live in
+   * the call. Only for calls the editor was told about (a sub-agent's are not).
+   */
+  showTerminal(toolCallId: string, terminalId: string): void {
+    if (this.announced.has(toolCallId)) this.send({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'terminal', terminalId }] });
+  }
+
+  /** A saved session's history, as updates, before `session/load` is answered. */
+  async replayHistory(): Promise<void> {
+    const updates = historyUpdates(this.kernel.session.conversation.messages, { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: (name) => this.kernel.tools.get(name) });
+    for (const update of updates) this.send(update);
+    await this.flush();
+  }
+
+  setMode(modeId: string): void {
+    if (!isPermissionMode(modeId)) throw RequestError.invalidParams({ modeId }, `unknown mode "${modeId}"; the modes are ${offeredModes(this.kernel).join(', ')}`);
+    if (modeId === 'bypassPermissions') {
+      const refused = bypassRefusal(this.kernel);
+      if (refused) throw RequestError.invalidParams({ modeId }, refused);
+    }
+    this.mode = modeId;
+    this.send({ sessionUpdate: 'current_mode_update', currentModeId: modeId });
+  }
+
+  cancel(): void {
+    this.turn?.abort();
+  }
+
+  async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+    if (this.turn) throw RequestError.invalidRequest({ sessionId: this.sessionId }, 'a prompt is already running in this session: wait for its answer or send session/cancel');
+    const parsed = promptText(blocks);
+    if (!parsed.ok) throw RequestError.invalidParams({ sessionId: this.sessionId }, parsed.error);
+    const turn = new AbortController();
+    this.turn = turn;
+    try {
+      let text = parsed.text;
+      const commands = this.kernel.commands();
+      const slash = slashPrompt(text, commands);
+      if (slash.kind === 'unknown') return await this.answer(unknownCommandText(slash.name, commands), 'end_turn');
+      if (slash.kind === 'command') {
+        let result;
+        try {
+          result = await slash.command.run(this.kernel.session, slash.args, { mode: this.mode });
+        } catch (error) {
+          return await this.answer(`/${slash.command.name} failed: ${error instanceof Error ? error.message : String(error)}`, 'end_turn');
+        }
+        if (result.prompt === undefined) return await this.answer(result.output ?? '', 'end_turn');
+        if (result.output) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${result.output}\n\n` } });
+        text = result.prompt;
+      }
+      return await this.run(text, turn.signal);
+    } finally {
+      this.turn = undefined;
+      this.advertiseCommands();
+    }
+  }
+
+  private async answer(text: string, stopReason: StopReason): Promise<PromptResponse> {
+    if (text !== '') this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+    await this.flush();
+    return { stopReason };
+  }
+
+  private async run(prompt: string, signal: AbortSignal): Promise<PromptResponse> {
+    let lastError: string | undefined;
+    let reason: RunEndReason | undefined;
+    try {
+      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal, ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
+        if (event.type === 'error') lastError = event.message;
+        if (event.type === 'done') reason = event.reason;
+        this.onEvent(event);
+      }
+    } catch (error) {
+      if (!signal.aborted) throw error;
+      reason = 'cancelled';
+    }
+    await this.flush();
+    const stop = signal.aborted ? 'cancelled' : STOP_REASONS[reason ?? 'error'];
+    if (stop === 'error') throw RequestError.internalError({ sessionId: this.sessionId }, lastError ?? 'the run ended without a result');
+    return { stopReason: stop };
+  }
+
+  private onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'text':
+        if (event.text !== '') this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } });
+        return;
+      case 'thinking':
+        if (event.thinking !== '') this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.thinking } });
+        return;
+      case 'tool_start':
+        if (this.announced.has(event.call.id)) this.send({ sessionUpdate: 'tool_call_update', toolCallId: event.call.id, status: 'in_progress' });
+        else this.announce(event.call, 'in_progress');
+        return;
+      case 'tool_end': {
+        if (!this.announced.has(event.call.id)) this.announce(event.call, 'in_progress');
+        const diff = editDiff(event.call, this.kernel.projectRoot, this.snapshots.takeOut(event.call.id), this.kernel.homeDir);
+        this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(event.call, event.result, diff) });
+        this.announced.delete(event.call.id);
+        return;
+      }
+      case 'approval_request': {
+        const waiting = this.approvalEvents.get(event.request.toolCallId);
+        if (waiting) waiting();
+        else this.approvalEventsSeen.add(event.request.toolCallId);
+        return;
+      }
+      case 'notice':
+        this.notify({ kind: 'notice', message: event.message });
+        return;
+      case 'error':
+        this.complain(`mewcode: error: ${event.message}\n`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private announce(call: ToolCall, status: 'pending' | 'in_progress', content?: ToolCallContent[]): void {
+    this.announced.add(call.id);
+    const announced = announceToolCall(call, status, { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: this.kernel.tools.get(call.name) });
+    this.send({ sessionUpdate: 'tool_call', ...announced, ...(content ? { content } : {}) });
+  }
+
+  /**
+   * The approval layer's question, asked in the editor. The call is announced first (pending, with
+   * the change it proposes), so the editor shows what it is asked about; a cancelled turn, an editor
+   * that fails the request or answers with something not offered: a deny.
+   */
+  async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
+    await this.streamedUpTo(request);
+    const call: ToolCall = { id: request.toolCallId, name: request.toolName, input: JSON.stringify(request.input) };
+    const file = request.target.kind === 'path' && request.target.path !== '' ? absolutePath(request.target.path, this.kernel.projectRoot, this.kernel.homeDir) : undefined;
+    const before = file && (call.name === 'write_file' || call.name === 'edit_file') ? await this.snapshots.readBefore(file) : undefined;
+    const proposed = editDiff(call, this.kernel.projectRoot, before, this.kernel.homeDir);
+    if (!this.announced.has(call.id)) this.announce(call, 'pending', proposed ? [proposed] : undefined);
+    const options = permissionOptions(request);
+    const turn = this.turn;
+    if (turn?.signal.aborted) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the prompt turn was cancelled in the editor' };
+    const toolCall = announceToolCall(call, 'pending', { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: request.tool });
+    await this.flush();
+    let response: RequestPermissionResponse;
+    try {
+      response = await this.client.request(
+        'session/request_permission',
+        { sessionId: this.sessionId, toolCall: { ...toolCall, ...(proposed ? { content: [proposed] } : {}) }, options },
+        turn ? { cancellationSignal: turn.signal, stopWaitingOnCancel: true } : {},
+      );
+    } catch (error) {
+      if (turn?.signal.aborted) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the prompt turn was cancelled in the editor' };
+      return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: `the editor did not answer the permission request (${error instanceof Error ? error.message : String(error)})` };
+    }
+    return approvalOutcome(response.outcome, options);
+  }
+
+  /**
+   * The kernel asks right after it emitted `approval_request`; the turn's loop may not have sent
+   * the updates before it yet (the text that led to the call). Waiting for that event keeps the
+   * editor's view in order. A sub-agent's question has no event in the main turn: bounded wait.
+   */
+  private async streamedUpTo(request: ApprovalRequest): Promise<void> {
+    const id = request.toolCallId;
+    if (this.approvalEventsSeen.delete(id) || !this.turn || (request.agentId !== undefined && request.agentId !== 'main')) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.approvalEvents.set(id, resolve);
+      timer = setTimeout(resolve, APPROVAL_EVENT_WAIT_MS);
+    });
+    clearTimeout(timer);
+    this.approvalEvents.delete(id);
+  }
+
+  async shutdown(): Promise<void> {
+    this.turn?.abort();
+    await this.running.shutdown();
+  }
+}

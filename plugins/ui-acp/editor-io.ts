@@ -1,0 +1,205 @@
+/**
+ * The editor's files and terminals for one editor-protocol session: a plugin for that session's
+ * kernel (an `extraPlugins` entry of `openRun`) that binds
+ * - TOKENS.WorkspaceFiles to `fs/read_text_file` / `fs/write_text_file`, so read_file, write_file
+ *   and edit_file see and change the editor's buffers, unsaved edits included;
+ * - TOKENS.CommandLauncher to `terminal/create|wait_for_exit|output|kill|release`, so bash runs in
+ *   the editor's terminals, where the user watches it;
+ * each only when the client advertised it in `initialize` (an unadvertised method is never called).
+ *
+ * Nothing here decides what may happen: the tools make every check on the real path first (the
+ * permission layers, containment, read-before-write, stale files, binary refusal), and bash hands
+ * over the command as the OS sandbox wrapped it. Two things only this side can keep:
+ * - the environment: an editor's terminal starts from the editor's own environment, which may hold
+ *   API keys; the command is started under `env -i` with exactly bash's allowlisted variables (see
+ *   CLEAN_ENVIRONMENT);
+ * - the terminal's lifetime: it is always released, killed first on timeout or cancellation.
+ */
+import type { AgentContext, ClientCapabilities, TerminalHandle } from '@agentclientprotocol/sdk';
+import { ContainerModule } from 'inversify';
+import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { CommandLauncher, LaunchOutcome, LaunchRequest, WorkspaceFiles } from '../../types/workspace-io.js';
+import { monotonicMs } from '../../sdk/monotonic-clock.js';
+
+export interface EditorIoOptions {
+  /** The connection's client side: what `fs/*` and `terminal/*` are sent through. */
+  client: AgentContext;
+  /**
+   * The editor-protocol session these files and terminals belong to; a function when the id is
+   * known only once the session's kernel has booted (it is read at each call).
+   */
+  sessionId: string | (() => string);
+  /** What the client advertised in `initialize`. */
+  capabilities: ClientCapabilities | undefined;
+  /**
+   * A terminal was opened for a bash call: the front end can show it in that tool call
+   * (`{ type: 'terminal', terminalId }` content). Called before the command is waited for.
+   */
+  onTerminal?(toolCallId: string, terminalId: string): void;
+}
+
+export const EDITOR_IO_PLUGIN = 'ui-acp-editor-io';
+
+/**
+ * What the editor keeps of a command's output. Bash could use up to its spill cap, but the whole
+ * output comes back in one `terminal/output` message, and JSON escaping can make a byte six
+ * (`\u0000`): 4 MiB stays under the SDK's 32 MiB message cap on either side.
+ */
+export const TERMINAL_OUTPUT_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * After a kill, how long to wait for the editor to report the exit before reading the output
+ * anyway: well inside the margin bash's caller leaves past the timeout (TIMEOUT_MARGIN_MS), so the
+ * result is this launcher's, with the output so far.
+ */
+const KILL_WAIT_MS = 1_000;
+
+/**
+ * Runs before the command in the editor's terminal (as `bash -c CLEAN_ENVIRONMENT mewcode-env
+ * <file> <args…>`): rebuilds the environment from the names in MEWCODE_ENV_NAMES only and execs
+ * the command under `env -i`, so nothing the editor's own environment holds reaches it. The values
+ * travel in the terminal's environment, not on a command line; they are on `env`'s command line
+ * only between its start and its exec of the command. Standard input is /dev/null, as for a
+ * command MewCode runs itself: one that reads input ends instead of waiting on the terminal.
+ */
+export const CLEAN_ENVIRONMENT = 'kept=(); for name in $MEWCODE_ENV_NAMES; do kept+=("$name=${!name}"); done; exec /usr/bin/env -i "${kept[@]}" "$@" </dev/null';
+
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The session kernel's extra plugin; undefined when the client advertised neither files nor terminals. */
+export function editorIoPlugin(options: EditorIoOptions): MewcodePlugin | undefined {
+  const files = editorFiles(options);
+  const launcher = options.capabilities?.terminal === true ? new EditorTerminals(options) : undefined;
+  if (!files && !launcher) return undefined;
+  return definePlugin({
+    name: EDITOR_IO_PLUGIN,
+    version: '0.1.0',
+    bindings: new ContainerModule(({ bind }) => {
+      if (files) bind(TOKENS.WorkspaceFiles).toConstantValue(files);
+      if (launcher) bind(TOKENS.CommandLauncher).toConstantValue(launcher);
+    }),
+  });
+}
+
+/** `fs/read_text_file` and `fs/write_text_file`, each only if advertised. */
+export function editorFiles(options: Pick<EditorIoOptions, 'client' | 'sessionId' | 'capabilities'>): WorkspaceFiles | undefined {
+  const { client } = options;
+  const sessionId = sessionIdOf(options);
+  const fs = options.capabilities?.fs;
+  const files: WorkspaceFiles = {};
+  if (fs?.readTextFile === true) {
+    files.readText = async (realPath, signal) => {
+      const response = await client.request('fs/read_text_file', { sessionId: sessionId(), path: realPath }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+      if (typeof response?.content !== 'string') throw new Error('the editor answered fs/read_text_file without text');
+      return response.content;
+    };
+  }
+  if (fs?.writeTextFile === true) {
+    // No cancellation: a write the editor may already have applied is waited for, so the tool's
+    // result says what happened.
+    files.writeText = async (realPath, content) => {
+      await client.request('fs/write_text_file', { sessionId: sessionId(), path: realPath, content });
+    };
+  }
+  return files.readText || files.writeText ? files : undefined;
+}
+
+/** bash's commands in the editor's terminals. */
+export class EditorTerminals implements CommandLauncher {
+  constructor(private readonly options: Pick<EditorIoOptions, 'client' | 'sessionId' | 'onTerminal'>) {}
+
+  async run(request: LaunchRequest): Promise<LaunchOutcome> {
+    const started = monotonicMs();
+    const elapsed = (): number => Math.round(monotonicMs() - started);
+    if (request.signal.aborted) return { end: 'cancelled', code: null, signal: null, elapsedMs: 0 };
+    const names = Object.keys(request.env).filter((name) => SHELL_NAME.test(name));
+    let terminal: TerminalHandle;
+    try {
+      terminal = await this.options.client.createTerminal({
+        sessionId: sessionIdOf(this.options)(),
+        command: request.shell,
+        args: ['-c', CLEAN_ENVIRONMENT, 'mewcode-env', request.file, ...request.args],
+        env: [...names.map((name) => ({ name, value: request.env[name] as string })), { name: 'MEWCODE_ENV_NAMES', value: names.join(' ') }],
+        cwd: request.cwd,
+        outputByteLimit: Math.min(request.maxOutputBytes, TERMINAL_OUTPUT_MAX_BYTES),
+      });
+    } catch (cause) {
+      return { end: 'spawn-error', message: `the editor could not open a terminal for it (${describe(cause)})`, elapsedMs: elapsed() };
+    }
+    try {
+      this.options.onTerminal?.(request.toolCallId, terminal.id);
+    } catch {
+      // showing the terminal is the front end's business; the command runs regardless
+    }
+    try {
+      return await this.follow(terminal, request, elapsed);
+    } finally {
+      // Always: release frees the editor's terminal (and kills what still runs in it).
+      await terminal.release().catch(() => undefined);
+    }
+  }
+
+  /** Waits for the exit, the timeout or the cancellation (then kills), and reads the output. */
+  private async follow(terminal: TerminalHandle, request: LaunchRequest, elapsed: () => number): Promise<LaunchOutcome> {
+    type Exit = { exitCode?: number | null; signal?: string | null };
+    const exited: Promise<{ exit: Exit } | { failed: unknown }> = terminal.waitForExit().then(
+      (exit) => ({ exit }),
+      (failed: unknown) => ({ failed }),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<'timeout' | 'cancelled'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), request.timeoutMs);
+      onAbort = () => resolve('cancelled');
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      // Cancelled while the terminal was being created: the event has already fired.
+      if (request.signal.aborted) onAbort();
+    });
+    let reason: 'timeout' | 'cancelled' | undefined;
+    let exit: Exit | undefined;
+    try {
+      const first = await Promise.race([exited, stopped]);
+      if (typeof first === 'string') {
+        reason = first;
+        await terminal.kill().catch(() => undefined);
+        const after = await Promise.race([exited, delay(KILL_WAIT_MS)]);
+        if (after && 'exit' in after) exit = after.exit;
+      } else if ('exit' in first) exit = first.exit;
+      else return { end: 'spawn-error', message: `the editor's terminal failed while the command ran (${describe(first.failed)})`, elapsedMs: elapsed() };
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) request.signal.removeEventListener('abort', onAbort);
+    }
+    let truncated = false;
+    try {
+      const output = await terminal.currentOutput();
+      if (output.output !== '') request.onOutput(Buffer.from(output.output, 'utf8'));
+      truncated = output.truncated;
+      exit ??= output.exitStatus ?? undefined;
+    } catch {
+      // the exit status stands; the output is reported as empty
+    }
+    return {
+      end: reason ?? 'exited',
+      code: exit?.exitCode ?? null,
+      signal: exit?.signal ?? null,
+      elapsedMs: elapsed(),
+      ...(truncated ? { outputTruncated: true } : {}),
+      ...(reason ? { stoppedBy: "the editor's terminal was killed" } : {}),
+    };
+  }
+}
+
+function sessionIdOf(options: Pick<EditorIoOptions, 'sessionId'>): () => string {
+  const { sessionId } = options;
+  return typeof sessionId === 'function' ? sessionId : () => sessionId;
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
+}
+
+function describe(cause: unknown): string {
+  return (cause as Error | undefined)?.message ?? String(cause);
+}

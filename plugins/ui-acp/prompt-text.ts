@@ -1,0 +1,53 @@
+/**
+ * An ACP prompt (content blocks) as the one text a MewCode run takes. Text is kept as written; a
+ * resource link becomes a line naming the file (the model reads it with its tools, under the
+ * permission layers like any read); an embedded resource is inlined with its URI, because the
+ * editor sent its content (an unsaved buffer may differ from the disk). Blocks this agent does not
+ * advertise (images, audio) are refused with a message naming the block, never dropped silently.
+ */
+import { fileURLToPath } from 'node:url';
+import type { ContentBlock } from '@agentclientprotocol/sdk';
+
+export type PromptText = { ok: true; text: string } | { ok: false; error: string };
+
+export function promptText(blocks: readonly ContentBlock[]): PromptText {
+  const parts: string[] = [];
+  for (const [index, block] of blocks.entries()) {
+    switch (block.type) {
+      case 'text':
+        parts.push(block.text);
+        break;
+      case 'resource_link':
+        parts.push(`[file: ${displayPath(block.uri)}${block.name && block.name !== baseName(block.uri) ? ` (${block.name})` : ''}]`);
+        break;
+      case 'resource': {
+        const resource = block.resource;
+        if ('text' in resource && typeof resource.text === 'string') {
+          parts.push(`<resource uri="${displayPath(resource.uri)}">\n${resource.text}\n</resource>`);
+        } else {
+          parts.push(`[file: ${displayPath(resource.uri)} (binary content not included)]`);
+        }
+        break;
+      }
+      default:
+        return { ok: false, error: `prompt block ${index} is of type "${block.type}", which this agent does not accept (see promptCapabilities in the initialize response)` };
+    }
+  }
+  const text = parts.join('\n\n').trim();
+  if (text === '') return { ok: false, error: 'the prompt is empty: send at least one text, resource_link or resource block with content' };
+  return { ok: true, text };
+}
+
+/** A `file://` URI as the path the model's tools take; any other URI as written. */
+function displayPath(uri: string): string {
+  if (!uri.startsWith('file://')) return uri;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
+}
+
+function baseName(uri: string): string {
+  return displayPath(uri).split('/').pop() ?? uri;
+}

@@ -1,0 +1,136 @@
+/**
+ * How a MewCode tool call looks in the editor: an ACP `tool_call` with a title, a kind (which
+ * icon and treatment the editor gives it), the files it touches, and once it ended its result,
+ * with a diff for a file edit. Built from the call's own input and result, like the terminal UI's
+ * view of it.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolCall as AcpToolCall, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
+import type { ToolCall, ToolResult } from '../../types/messages.js';
+import type { Tool } from '../../types/tools.js';
+
+/** The built-in tools' kinds; other tools are judged by what they declare (see toolKind). */
+const KINDS: Readonly<Record<string, ToolKind>> = {
+  read_file: 'read',
+  write_file: 'edit',
+  edit_file: 'edit',
+  bash: 'execute',
+  glob: 'search',
+  grep: 'search',
+  agent: 'think',
+  web_fetch: 'fetch',
+  fetch: 'fetch',
+};
+
+export function toolKind(name: string, tool: Pick<Tool, 'readOnly'> | undefined): ToolKind {
+  const known = KINDS[name];
+  if (known) return known;
+  // An MCP or plugin tool: only a declared read-only tool is shown as a read.
+  return tool?.readOnly === true && !name.startsWith('mcp__') ? 'read' : 'other';
+}
+
+export function parseInput(call: Pick<ToolCall, 'input'>): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(call.input || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** A path the model wrote as the file tools resolve it: relative to the project, `~` for home. */
+export function absolutePath(file: string, projectRoot: string, homeDir: string = os.homedir()): string {
+  if (file === '~') return homeDir;
+  if (file.startsWith('~/')) return path.join(homeDir, file.slice(2));
+  return path.resolve(projectRoot, file);
+}
+
+function oneLine(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, tool?: Pick<Tool, 'hints'>): string {
+  const input = parseInput(call);
+  const file = str(input.file_path) ?? str(input.path);
+  const shown = file ? path.relative(projectRoot, absolutePath(file, projectRoot)) || file : undefined;
+  switch (call.name) {
+    case 'read_file':
+      return shown ? `Read ${shown}` : 'Read a file';
+    case 'write_file':
+      return shown ? `Write ${shown}` : 'Write a file';
+    case 'edit_file':
+      return shown ? `Edit ${shown}` : 'Edit a file';
+    case 'bash': {
+      const command = str(input.command);
+      return str(input.description) ?? (command ? `Run \`${oneLine(command)}\`` : 'Run a command');
+    }
+    case 'glob':
+      return str(input.pattern) ? `Find ${oneLine(String(input.pattern))}` : 'Find files';
+    case 'grep':
+      return str(input.pattern) ? `Search for ${oneLine(String(input.pattern))}` : 'Search';
+    case 'agent':
+      return str(input.description) ? `Agent: ${oneLine(String(input.description))}` : 'Run a sub-agent';
+    default:
+      return tool?.hints?.title ?? call.name;
+  }
+}
+
+export function toolLocations(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, homeDir?: string): ToolCallLocation[] {
+  const input = parseInput(call);
+  const file = str(input.file_path) ?? (call.name === 'read_file' || call.name === 'write_file' || call.name === 'edit_file' ? str(input.path) : undefined);
+  if (!file) return [];
+  const location: ToolCallLocation = { path: absolutePath(file, projectRoot, homeDir) };
+  if (call.name === 'read_file' && typeof input.offset === 'number' && Number.isInteger(input.offset) && input.offset >= 1) location.line = input.offset;
+  return [location];
+}
+
+/** The `tool_call` that announces a call (status pending before approval, in_progress once it runs). */
+export function announceToolCall(call: ToolCall, status: 'pending' | 'in_progress', context: { projectRoot: string; homeDir?: string; tool: Tool | undefined }): AcpToolCall {
+  return {
+    toolCallId: call.id,
+    title: toolTitle(call, context.projectRoot, context.tool),
+    kind: toolKind(call.name, context.tool),
+    status,
+    locations: toolLocations(call, context.projectRoot, context.homeDir),
+    rawInput: parseInput(call),
+  };
+}
+
+/** What an edit changed, when the call is one: the whole file when its text before is known, else the replaced part. */
+export function editDiff(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, before: string | undefined, homeDir?: string): ToolCallContent | undefined {
+  const input = parseInput(call);
+  const file = str(input.file_path);
+  if (!file) return undefined;
+  const target = absolutePath(file, projectRoot, homeDir);
+  if (call.name === 'write_file' && typeof input.content === 'string') {
+    return before === undefined ? { type: 'diff', path: target, newText: input.content } : { type: 'diff', path: target, oldText: before, newText: input.content };
+  }
+  if (call.name === 'edit_file' && typeof input.old_string === 'string' && typeof input.new_string === 'string') {
+    const whole = before !== undefined && input.old_string !== '' ? applyEdit(before, input.old_string, input.new_string, input.replace_all === true) : undefined;
+    if (whole !== undefined) return { type: 'diff', path: target, oldText: before!, newText: whole };
+    // An empty old_string creates the file.
+    return input.old_string === '' && before === undefined ? { type: 'diff', path: target, newText: input.new_string } : { type: 'diff', path: target, oldText: input.old_string, newText: input.new_string };
+  }
+  return undefined;
+}
+
+/** The file after the edit as the tool makes it, or undefined when the text is not found as written (line endings the tool normalised). */
+function applyEdit(text: string, oldString: string, newString: string, all: boolean): string | undefined {
+  const at = text.indexOf(oldString);
+  if (at < 0) return undefined;
+  return all ? text.split(oldString).join(newString) : `${text.slice(0, at)}${newString}${text.slice(at + oldString.length)}`;
+}
+
+/** The `tool_call_update` that reports how a call ended. */
+export function toolResultUpdate(call: ToolCall, result: ToolResult, diff: ToolCallContent | undefined): { toolCallId: string; status: 'completed' | 'failed'; content: ToolCallContent[]; rawOutput: Record<string, unknown> } {
+  const failed = result.isError;
+  const text: ToolCallContent = { type: 'content', content: { type: 'text', text: result.content } };
+  const content = !failed && diff ? [diff] : [text];
+  return { toolCallId: call.id, status: failed ? 'failed' : 'completed', content, rawOutput: { content: result.content, isError: failed } };
+}

@@ -1,0 +1,132 @@
+/**
+ * Drives the BUILT `mewcode acp` with the ACP SDK's client side over the child's stdio, against
+ * the scripted model server: every stdout line is kept (to check that only JSON-RPC goes there),
+ * every `session/update` is recorded per session, and permission requests are answered by a
+ * function the test chooses.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { prepareCli } from './helpers.js';
+
+export type PermissionAnswer = (request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse> | acp.RequestPermissionResponse;
+
+export interface AcpClient {
+  child: ChildProcessWithoutNullStreams;
+  agent: acp.ClientContext;
+  /** Every update received, in order, with the session it was for. */
+  updates: { sessionId: string; update: acp.SessionUpdate }[];
+  permissionRequests: acp.RequestPermissionRequest[];
+  /** A log of what arrived, in order: `update:<kind>` and what the test pushes itself. */
+  order: string[];
+  stdoutLines(): string[];
+  stderr(): string;
+  updatesOf(sessionId: string): acp.SessionUpdate[];
+  /** Resolves when an update of this kind has arrived for the session. */
+  waitForUpdate(sessionId: string, kind: acp.SessionUpdate['sessionUpdate'], timeoutMs?: number): Promise<acp.SessionUpdate>;
+  answer: { permission: PermissionAnswer };
+  initialize(): Promise<acp.InitializeResponse>;
+  /** Ends the connection (stdin closed), or with `signal` stops the agent as an editor may. */
+  close(options?: { signal?: NodeJS.Signals }): Promise<number | null>;
+}
+
+export const allowOnce: PermissionAnswer = () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+
+export async function startAcp(options: { cwd: string; env: Record<string, string | undefined>; args?: string[] }): Promise<AcpClient> {
+  const bin = await prepareCli();
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
+  const child = spawn(process.execPath, [bin, 'acp', ...(options.args ?? [])], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  // The raw bytes are kept and handed on to the SDK's reader.
+  const input = new ReadableStream<Uint8Array>({
+    start(controller) {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        controller.enqueue(new Uint8Array(chunk));
+      });
+      child.stdout.on('end', () => {
+        try {
+          controller.close();
+        } catch {
+          // the connection already cancelled its reader
+        }
+      });
+    },
+  });
+  const output = Writable.toWeb(child.stdin) as WritableStream<Uint8Array>;
+  const updates: AcpClient['updates'] = [];
+  const permissionRequests: acp.RequestPermissionRequest[] = [];
+  const order: string[] = [];
+  const waiters: { sessionId: string; kind: string; resolve(update: acp.SessionUpdate): void }[] = [];
+  const answer = { permission: allowOnce };
+  const connection = acp
+    .client({ name: 'mewcode-acp-test' })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push({ sessionId: params.sessionId, update: params.update });
+      order.push(`update:${params.update.sessionUpdate}`);
+      for (const waiter of waiters.splice(0)) {
+        if (waiter.sessionId === params.sessionId && waiter.kind === params.update.sessionUpdate) waiter.resolve(params.update);
+        else waiters.push(waiter);
+      }
+    })
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
+      permissionRequests.push(params);
+      order.push('request_permission');
+      return answer.permission(params);
+    })
+    .connect(acp.ndJsonStream(output, input));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const updatesOf = (sessionId: string) => updates.filter((u) => u.sessionId === sessionId).map((u) => u.update);
+  return {
+    child,
+    agent: connection.agent,
+    updates,
+    permissionRequests,
+    order,
+    answer,
+    stdoutLines: () => stdout.split('\n').filter((line) => line !== ''),
+    stderr: () => stderr,
+    updatesOf,
+    waitForUpdate: (sessionId, kind, timeoutMs = 15_000) => {
+      const found = updatesOf(sessionId).find((u) => u.sessionUpdate === kind);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${kind} update for ${sessionId} within ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs);
+        waiters.push({ sessionId, kind, resolve: (update) => (clearTimeout(timer), resolve(update)) });
+      });
+    },
+    initialize: () => connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: 'mewcode-acp-test', version: '1' } }),
+    close: async (options = {}) => {
+      if (options.signal) child.kill(options.signal);
+      connection.close();
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Every line on stdout is one JSON-RPC 2.0 message. */
+export function expectOnlyJsonRpc(lines: readonly string[]): void {
+  for (const line of lines) {
+    let message: any;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      throw new Error(`a line on stdout is not JSON: ${line}`);
+    }
+    if (message?.jsonrpc !== '2.0') throw new Error(`a line on stdout is not JSON-RPC 2.0: ${line}`);
+  }
+}
+
+export function textOf(updates: readonly acp.SessionUpdate[], kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'): string {
+  return updates
+    .filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: typeof kind }> => u.sessionUpdate === kind)
+    .map((u) => (u.content.type === 'text' ? u.content.text : ''))
+    .join('');
+}

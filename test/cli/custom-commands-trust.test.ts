@@ -1,0 +1,72 @@
+// A project's custom commands need workspace trust only where they run something: through the
+// built CLI, an untrusted project's trust notice lists each command file with a !`…` line (name,
+// file, commands) and its lines do not run; text-only commands work and are not listed; trusted —
+// for one run, or remembered in trust.json — the command runs.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createWorkspaceTrust } from '../../config/trust.js';
+import { lastUserTexts, prepareCli, removeTempDirs, scenario } from './helpers.js';
+
+beforeAll(() => prepareCli(), 40_000);
+afterAll(() => removeTempDirs());
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+const sandboxEnv = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX };
+
+test.concurrent('untrusted: the notice lists the command files that run something, their lines do not run, text-only commands work unlisted', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/ops/touch-it.md'), '---\ndescription: Touches a file\nallowed-tools: Bash(touch:*)\n---\nTouched:\n!`touch ran-marker`\n');
+    write(join(s.cwd, '.mewcode/commands/status.md'), 'State: !`echo bang-$((40+2))`\n');
+    write(join(s.cwd, '.claude/commands/plain.md'), 'Just text $ARGUMENTS\n');
+    const plain = await s.run(['-p', '/plain here']);
+    expect(plain.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Just text here');
+    expect(plain.stderr).toContain('that run code or send data were skipped: this project is not trusted');
+    expect(plain.stderr).toContain('  .claude/commands/ops/touch-it.md: commands: /touch-it runs !`touch ran-marker`\n');
+    expect(plain.stderr).toContain('  .mewcode/commands/status.md: commands: /status runs !`echo bang-$((40+2))`\n');
+    expect(plain.stderr).not.toContain('plain.md');
+
+    const refused = await s.run(['-p', '/touch-it']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain('/touch-it');
+    expect(refused.stdout + refused.stderr).toMatch(/runs shell commands .* need this project trusted/);
+    expect(existsSync(join(s.cwd, 'ran-marker'))).toBe(false);
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
+test.concurrent('trusted for one run, the ! line runs and no notice is shown', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/touch-it.md'), '---\nallowed-tools: Bash(touch:*)\n---\nTouched:\n!`touch ran-marker`\n');
+    const r = await s.run(['-p', '/touch-it', '--trust-project'], { env: sandboxEnv });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(existsSync(join(s.cwd, 'ran-marker'))).toBe(true);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Touched:\n(no output)');
+  });
+});
+
+test.concurrent('trust remembered in trust.json covers a project whose only code-running setting is a command file; an edit asks again', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    const file = join(s.cwd, '.claude/commands/status.md');
+    write(file, '---\nallowed-tools: Bash(echo:*)\n---\nState: !`echo bang-$((40+2))`\n');
+    // What the interactive trust question does when the user says yes.
+    await (await createWorkspaceTrust({ projectRoot: s.cwd, homeDir: s.home })).grant();
+    const trusted = await s.run(['-p', '/status'], { env: sandboxEnv });
+    expect(trusted.stderr).toBe('');
+    expect(trusted.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('State: bang-42');
+
+    write(file, '---\nallowed-tools: Bash(echo:*)\n---\nState: !`echo edited-$((40+2))`\n');
+    const edited = await s.run(['-p', '/status'], { env: sandboxEnv });
+    expect(edited.code).not.toBe(0);
+    expect(edited.stderr).toContain('they changed since you trusted this project');
+    expect(edited.stderr).toContain('  .claude/commands/status.md: commands: /status runs !`echo edited-$((40+2))` (changed)\n');
+    expect(edited.stdout + edited.stderr).not.toContain('edited-42');
+    expect(s.requests).toHaveLength(1);
+  });
+});

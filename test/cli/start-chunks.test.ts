@@ -1,0 +1,81 @@
+// Start-up is a feature: Node's ES module loader pays for every file it resolves, reads, compiles
+// and links, so the program a run loads comes in a few chunk files, not one per combination of
+// modules loaded on demand (scripts/on-demand-modules.mjs). What runs without the program stays
+// without it: `--version`, `mewcode plugin` and the shell parser's own process load none of the
+// program's files.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, prepareCli, removeTempDirs, scenario } from './helpers.js';
+import { hookImport, loadRecords } from './load-hook.js';
+
+beforeAll(() => prepareCli(), 40_000);
+afterAll(() => removeTempDirs());
+
+const DIST = join(REPO_ROOT, 'dist') + '/';
+
+/** The bundle's files (dist/) each process loaded. */
+function distFilesByProcess(log: string): Map<number, Set<string>> {
+  const byPid = new Map<number, Set<string>>();
+  for (const { pid, url } of loadRecords(log)) {
+    const file = decodeURIComponent(new URL(url).pathname);
+    if (!file.startsWith(DIST)) continue;
+    if (!byPid.has(pid)) byPid.set(pid, new Set());
+    byPid.get(pid)!.add(file);
+  }
+  return byPid;
+}
+
+/** Whether a built file holds the program's code (its source map names bin/main.ts or the plugin list). */
+function holdsProgram(file: string): boolean {
+  const sources: string[] = JSON.parse(readFileSync(`${file}.map`, 'utf8')).sources;
+  return sources.some((source) => source.endsWith('bin/main.ts') || source.endsWith('plugins/default-set.ts'));
+}
+
+test('a -p run loads the program from at most 30 files of dist/, the provider SDK included', async () => {
+  await scenario([{ text: 'hello back' }], async (s) => {
+    const hook = hookImport();
+    const result = await s.run(['-p', 'hello'], { env: { NODE_OPTIONS: hook.nodeOptions } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const byPid = distFilesByProcess(hook.log);
+    expect(byPid.size).toBe(1);
+    const files = [...byPid.values()][0]!;
+    expect([...files].some(holdsProgram)).toBe(true); // the check sees the program when it is there
+    expect(files.size).toBeLessThanOrEqual(30);
+  });
+}, 60_000);
+
+test('--version loads none of the program', async () => {
+  await scenario([], async (s) => {
+    const hook = hookImport();
+    const result = await s.run(['--version'], { env: { NODE_OPTIONS: hook.nodeOptions } });
+    expect(result.code).toBe(0);
+    const files = [...distFilesByProcess(hook.log).values()].flatMap((set) => [...set]);
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter(holdsProgram)).toEqual([]);
+  });
+}, 60_000);
+
+test('`mewcode plugin list` loads none of the program', async () => {
+  await scenario([], async (s) => {
+    const hook = hookImport();
+    const result = await s.run(['plugin', 'list'], { env: { NODE_OPTIONS: hook.nodeOptions } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const files = [...distFilesByProcess(hook.log).values()].flatMap((set) => [...set]);
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter(holdsProgram)).toEqual([]);
+  });
+}, 60_000);
+
+test("the shell parser's process loads none of the program", async () => {
+  await scenario([{ text: 'Running.', toolCalls: [{ id: 'call_1', name: 'bash', input: { command: 'echo parsed' } }] }, { text: 'Done.' }], async (s) => {
+    const hook = hookImport();
+    const result = await s.run(['-p', 'run it', '--permission-mode', 'bypassPermissions'], { env: { NODE_OPTIONS: hook.nodeOptions } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+    const records = loadRecords(hook.log);
+    const parserPid = records.find(({ url }) => url.includes('/web-tree-sitter/'))?.pid;
+    expect(parserPid).toBeDefined();
+    const parserFiles = [...(distFilesByProcess(hook.log).get(parserPid!) ?? [])];
+    expect(parserFiles.length).toBeGreaterThan(0);
+    expect(parserFiles.filter(holdsProgram)).toEqual([]);
+  });
+}, 60_000);

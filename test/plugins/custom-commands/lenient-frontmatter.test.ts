@@ -1,0 +1,24 @@
+/**
+ * Command files whose frontmatter strict YAML rejects load through the custom-commands loader as
+ * Claude Code loads them; one even the lenient reader cannot read is skipped naming file:line.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { commandRoots, loadCommandFiles } from '../../../plugins/custom-commands/command-file.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+
+afterEach(removeTempDirs);
+
+test('a description with an unquoted ": " and lines of its own, a - item tool list; a broken file named by line', async () => {
+  const root = temp('lenient-commands-root-');
+  const home = temp('lenient-commands-home-');
+  const dir = path.join(root, '.claude', 'commands');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'review.md'), '---\ndescription: Review: the diff, then\n  the tests\nargument-hint: [pr] [focus]\nallowed-tools:\n  - Bash(git diff:*)\n  - Read\nmodel: sonnet\n---\nReview $0.\n');
+  writeFileSync(path.join(dir, 'twice.md'), '---\ndescription: Deploy: now\ndescription: later\n---\nDeploy.\n');
+  const warnings: string[] = [];
+  const loaded = await loadCommandFiles(commandRoots(home, root), (message) => warnings.push(message));
+  expect(loaded.map((c) => c.name)).toEqual(['review']);
+  expect(loaded[0]).toMatchObject({ description: 'Review: the diff, then\nthe tests', argumentHint: '[pr] [focus]', allowedTools: ['Bash(git diff:*)', 'Read'], model: 'sonnet', body: 'Review $0.\n' });
+  expect(warnings).toEqual([`custom commands: ${path.join(dir, 'twice.md')}:3: invalid YAML in the frontmatter: description is given twice (lines 2 and 3), and YAML cannot read it either (line 2: Nested mappings are not allowed in compact mappings); skipped`]);
+});

@@ -1,0 +1,180 @@
+/**
+ * ui-acp/editor-io.ts over a real SDK connection pair (agent and client ends joined by two
+ * in-memory streams, newline-delimited JSON as on stdio): the plugin binds only what the client
+ * advertised; read_file / edit_file go through fs/*; bash goes through terminal/* with the wrapped
+ * command, a clean environment, the output limit, a kill on cancellation and always a release.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { Container } from 'inversify';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
+import { createOutputLimits } from '../../../plugins/output-limits/index.js';
+import { BashTool } from '../../../plugins/tool-bash/bash-tool.js';
+import { EditFileTool } from '../../../plugins/tool-edit-file/edit-file-tool.js';
+import { ReadFileTool } from '../../../plugins/tool-read-file/read-file-tool.js';
+import { CLEAN_ENVIRONMENT, TERMINAL_OUTPUT_MAX_BYTES, editorIoPlugin, type EditorIoOptions } from '../../../plugins/ui-acp/editor-io.js';
+import type { ClientCapabilities } from '@agentclientprotocol/sdk';
+import { TOKENS } from '../../../types/tokens.js';
+import type { CommandLauncher, WorkspaceFiles } from '../../../types/workspace-io.js';
+import { methodsOf, testEditor, type TestEditorState } from '../../support/acp-test-editor.js';
+import { toolContext } from '../../support/tool-context.js';
+
+const SESSION = 'sess-1';
+let root: string;
+let connections: acp.AcpConnection[] = [];
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-editor-io-')));
+});
+afterEach(async () => {
+  for (const connection of connections.splice(0)) connection.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The agent's view of a connected test editor. */
+function connect(state: Partial<TestEditorState> = {}): { client: acp.AgentContext; editor: TestEditorState } {
+  const { app, state: editor } = testEditor(state);
+  return { client: connectApp(app), editor };
+}
+
+/** Joins a client app and a fresh agent end with two in-memory newline-delimited JSON streams. */
+function connectApp(app: acp.ClientApp): acp.AgentContext {
+  const toClient = new TransformStream<Uint8Array, Uint8Array>();
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  connections.push(app.connect(acp.ndJsonStream(toAgent.writable, toClient.readable)));
+  const agent = acp.agent({ name: 'mewcode-test' }).connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+  connections.push(agent);
+  return agent.client;
+}
+
+async function services(options: EditorIoOptions): Promise<{ files?: WorkspaceFiles; launcher?: CommandLauncher }> {
+  const plugin = editorIoPlugin(options);
+  if (!plugin) return {};
+  const container = new Container();
+  await container.loadAsync(plugin.bindings as never);
+  return {
+    ...(container.isBound(TOKENS.WorkspaceFiles) ? { files: container.get<WorkspaceFiles>(TOKENS.WorkspaceFiles) } : {}),
+    ...(container.isBound(TOKENS.CommandLauncher) ? { launcher: container.get<CommandLauncher>(TOKENS.CommandLauncher) } : {}),
+  };
+}
+
+const ALL: ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
+
+test('only what the client advertised is bound; nothing advertised, no plugin', async () => {
+  const { client } = connect();
+  expect(editorIoPlugin({ client, sessionId: SESSION, capabilities: undefined })).toBeUndefined();
+  expect(editorIoPlugin({ client, sessionId: SESSION, capabilities: { fs: { readTextFile: false }, terminal: false } })).toBeUndefined();
+  const readOnly = await services({ client, sessionId: SESSION, capabilities: { fs: { readTextFile: true } } });
+  expect(typeof readOnly.files?.readText).toBe('function');
+  expect(readOnly.files?.writeText).toBeUndefined();
+  expect(readOnly.launcher).toBeUndefined();
+  const terminalsOnly = await services({ client, sessionId: SESSION, capabilities: { terminal: true } });
+  expect(terminalsOnly.files).toBeUndefined();
+  expect(terminalsOnly.launcher).toBeDefined();
+});
+
+test('read_file and edit_file see and change the editor buffer through fs/*; the disk is untouched', async () => {
+  const { client, editor } = connect();
+  const { files } = await services({ client, sessionId: SESSION, capabilities: ALL });
+  const file = path.join(root, 'a.ts');
+  await writeFile(file, 'const saved = 1;\n');
+  editor.buffers.set(file, 'const saved = 1;\nconst unsaved = 2;\n');
+  const limits = createOutputLimits(path.join(root, '.spill'));
+  const reads = new FileReadTrackerImpl();
+  const context = toolContext({ projectRoot: root });
+  const read = await new ReadFileTool(limits, reads, { workspaceFiles: () => files }).execute({ file_path: 'a.ts' }, context);
+  expect(read.content).toBe('     1\tconst saved = 1;\n     2\tconst unsaved = 2;');
+  const edited = await new EditFileTool(limits, reads, { workspaceFiles: () => files }).execute({ file_path: 'a.ts', old_string: 'unsaved = 2', new_string: 'edited = 3' }, context);
+  expect(edited.isError).toBeUndefined();
+  expect(editor.buffers.get(file)).toBe('const saved = 1;\nconst edited = 3;\n');
+  expect(await readFile(file, 'utf8')).toBe('const saved = 1;\n');
+  expect(editor.calls).toEqual([
+    ['fs/read_text_file', { sessionId: SESSION, path: file }],
+    ['fs/read_text_file', { sessionId: SESSION, path: file }],
+    ['fs/write_text_file', { sessionId: SESSION, path: file, content: 'const saved = 1;\nconst edited = 3;\n' }],
+  ]);
+});
+
+test('bash runs in an editor terminal: the wrapped argv, only the allowlisted environment, the output limit, then release', async () => {
+  const { client, editor } = connect({ terminalBaseEnv: { ...process.env, EDITOR_SECRET: 'from-the-editor' } });
+  const shown: Array<[string, string]> = [];
+  const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL, onTerminal: (call, terminal) => void shown.push([call, terminal]) });
+  const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher, sourceEnv: () => ({ PATH: process.env.PATH, HOME: '/home/u', AGENT_SECRET: 'k' }) });
+  const context = toolContext({ projectRoot: root, toolCallId: 'call-7' });
+  const result = await bash.execute({ command: 'echo "[${EDITOR_SECRET-unset}] [${AGENT_SECRET-unset}] $HOME"; exit 2' }, context);
+  expect(result).toEqual({ content: 'exit_code: 2\n[unset] [unset] /home/u', isError: false });
+
+  const [method, create] = editor.calls[0] as [string, Record<string, unknown>];
+  expect(method).toBe('terminal/create');
+  const args = create.args as string[];
+  expect(args.slice(0, 3)).toEqual(['-c', CLEAN_ENVIRONMENT, 'mewcode-env']);
+  expect(args.slice(3)).toEqual([create.command, '-c', 'echo "[${EDITOR_SECRET-unset}] [${AGENT_SECRET-unset}] $HOME"; exit 2']);
+  expect(create).toMatchObject({ sessionId: SESSION, cwd: root, outputByteLimit: TERMINAL_OUTPUT_MAX_BYTES });
+  expect((create.env as Array<{ name: string }>).map((v) => v.name).sort()).toEqual(['HOME', 'MEWCODE_ENV_NAMES', 'PATH']);
+  expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
+  expect(shown).toEqual([['call-7', 'term-1']]);
+
+  // Input is /dev/null, as for a local run: a command that reads does not wait on the terminal.
+  expect(await bash.execute({ command: 'read line; echo "read: [$line] $?"', timeout: 5_000 }, context)).toEqual({ content: 'exit_code: 0\nread: [] 1', isError: false });
+});
+
+test('a cancelled command is killed in the editor, then its terminal released; a refused terminal is an error result', async () => {
+  const { client, editor } = connect();
+  const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL });
+  const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher });
+  const controller = new AbortController();
+  const running = bash.execute({ command: 'echo begun; sleep 10' }, toolContext({ projectRoot: root, signal: controller.signal }));
+  setTimeout(() => controller.abort(), 400);
+  const cancelled = await running;
+  expect(cancelled.isError).toBe(true);
+  expect(cancelled.content).toMatch(/^Error: the command was cancelled after \d+ ms and stopped \(the editor's terminal was killed\).*\nbegun$/s);
+  expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/output', 'terminal/release']);
+
+  // An editor that advertised terminals but answers terminal/create with an error.
+  const refusing = connectApp(acp.client({ name: 'refusing-editor' }));
+  const { launcher: gone } = await services({ client: refusing, sessionId: SESSION, capabilities: ALL });
+  const failed = await new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => gone }).execute({ command: 'echo hi' }, toolContext({ projectRoot: root }));
+  expect(failed.isError).toBe(true);
+  expect(failed.content).toMatch(/^Error: could not start the command: the editor could not open a terminal for it/);
+});
+
+test('with the sandbox on, the editor is given the sandbox-wrapped command, never the bare one', async () => {
+  const { client, editor } = connect();
+  const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL });
+  const sandbox = {
+    status: () => ({ active: true, mechanism: 'bubblewrap' as const }),
+    probe: async () => ({ active: true, mechanism: 'bubblewrap' as const }),
+    wrap: async (command: { argv: readonly string[] }) => ({
+      kind: 'sandboxed' as const,
+      mechanism: 'bubblewrap' as const,
+      launch: { file: '/usr/bin/env', args: ['IN_SANDBOX=1', ...command.argv], env: { PROXY_PORT: '9' }, release: async () => undefined },
+    }),
+  };
+  const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher, sandbox: () => sandbox });
+  const result = await bash.execute({ command: 'echo $IN_SANDBOX $PROXY_PORT' }, toolContext({ projectRoot: root }));
+  expect(result).toEqual({ content: 'exit_code: 0\n1 9', isError: false });
+  const create = editor.calls[0]?.[1] as { args: string[]; env: Array<{ name: string }> };
+  expect(create.args.slice(3, 5)).toEqual(['/usr/bin/env', 'IN_SANDBOX=1']);
+  expect(create.env.map((v) => v.name)).toContain('PROXY_PORT');
+});
+
+test('a timeout kills the command in the editor and keeps its output; a cancel during terminal/create still kills and releases', async () => {
+  const { client, editor } = connect({ terminalCreateDelayMs: 300 });
+  const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL });
+  const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher });
+  const timedOut = await bash.execute({ command: 'echo started; sleep 10', timeout: 800 }, toolContext({ projectRoot: root }));
+  expect(timedOut.isError).toBe(true);
+  expect(timedOut.content).toMatch(/^Error: the command timed out after 800 ms and was stopped \(the editor's terminal was killed\).*\nstarted\n/s);
+  expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/output', 'terminal/release']);
+
+  editor.calls.length = 0;
+  const controller = new AbortController();
+  const running = bash.execute({ command: 'sleep 10' }, toolContext({ projectRoot: root, signal: controller.signal }));
+  setTimeout(() => controller.abort(), 100); // while terminal/create is still being answered
+  const cancelled = await running;
+  expect(cancelled.isError).toBe(true);
+  expect(cancelled.content).toMatch(/^Error: the command was cancelled/);
+  expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/output', 'terminal/release']);
+});

@@ -1,0 +1,55 @@
+/** ui-acp's conversions of what an editor sends: prompt blocks to a run's text, MCP servers to `.mcp.json` entries, the command-line flags. */
+import { expect, test } from '@jest/globals';
+import { promptText } from '../../../plugins/ui-acp/prompt-text.js';
+import { mcpServersFromAcp } from '../../../plugins/ui-acp/mcp-servers.js';
+import { parseAcpFlags } from '../../../plugins/ui-acp/acp-flags.js';
+
+test('text is kept, a resource link is a line naming the file, an embedded resource is inlined with its URI', () => {
+  expect(
+    promptText([
+      { type: 'text', text: 'Explain these' },
+      { type: 'resource_link', uri: 'file:///w/src/a%20b.ts', name: 'a b.ts' },
+      { type: 'resource_link', uri: 'https://example.com/spec', name: 'Spec' },
+      { type: 'resource', resource: { uri: 'file:///w/draft.md', text: 'unsaved\ntext' } },
+      { type: 'resource', resource: { uri: 'file:///w/logo.png', blob: 'AAAA', mimeType: 'image/png' } },
+    ]),
+  ).toEqual({
+    ok: true,
+    text: 'Explain these\n\n[file: /w/src/a b.ts]\n\n[file: https://example.com/spec (Spec)]\n\n<resource uri="/w/draft.md">\nunsaved\ntext\n</resource>\n\n[file: /w/logo.png (binary content not included)]',
+  });
+});
+
+test('an image or audio block is refused by name (not advertised), and an empty prompt is refused', () => {
+  expect(promptText([{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }])).toEqual({ ok: false, error: expect.stringContaining('prompt block 1 is of type "image"') });
+  expect(promptText([{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }])).toEqual({ ok: false, error: expect.stringContaining('"audio"') });
+  expect(promptText([{ type: 'text', text: '   ' }])).toEqual({ ok: false, error: expect.stringContaining('the prompt is empty') });
+});
+
+test('MCP servers: stdio with env pairs, http and sse with header pairs, in the .mcp.json shape; a duplicate name is warned about and the first kept', () => {
+  const converted = mcpServersFromAcp([
+    { name: 'files', command: '/usr/bin/files-mcp', args: ['--root', '/w'], env: [{ name: 'TOKEN', value: 't' }] },
+    { type: 'http', name: 'docs', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] },
+    { type: 'sse', name: 'old', url: 'https://mcp.example.com/sse', headers: [] },
+    { name: 'files', command: '/other', args: [], env: [] },
+  ]);
+  expect(converted.servers).toEqual({
+    files: { type: 'stdio', command: '/usr/bin/files-mcp', args: ['--root', '/w'], env: { TOKEN: 't' } },
+    docs: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+    old: { type: 'sse', url: 'https://mcp.example.com/sse', headers: {} },
+  });
+  expect(converted.warnings).toEqual(['MCP server "files" is listed twice by the editor; the first entry is used']);
+  expect(mcpServersFromAcp(undefined)).toEqual({ servers: {}, warnings: [] });
+});
+
+test('flags: provider, model, mode, rules and trust as a run takes them; MEWCODE_TRUST_PROJECT trusts too; bad values are usage errors', () => {
+  const parsed = parseAcpFlags(['--provider', 'work', '--model', 'm1', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(npm test:*),Read', '--max-turns', '7'], {});
+  expect(parsed).toEqual({
+    ok: true,
+    base: expect.objectContaining({ provider: 'work', model: 'm1', permissionMode: 'acceptEdits', permissionModeGiven: true, allowedTools: ['Bash(npm test:*)', 'Read'], disallowedTools: [], maxTurns: 7, trustProject: false }),
+  });
+  expect(parseAcpFlags([], { MEWCODE_TRUST_PROJECT: '1' })).toEqual({ ok: true, base: expect.objectContaining({ trustProject: true, permissionMode: 'default', permissionModeGiven: false }) });
+  expect(parseAcpFlags(['--trust-project'], {})).toEqual({ ok: true, base: expect.objectContaining({ trustProject: true }) });
+  expect(parseAcpFlags(['--permission-mode', 'yolo'], {})).toEqual({ ok: false, error: expect.stringContaining('--permission-mode must be one of') });
+  expect(parseAcpFlags(['--max-turns', '0'], {})).toEqual({ ok: false, error: expect.stringContaining('--max-turns') });
+  expect(parseAcpFlags(['--nope'], {})).toEqual({ ok: false, error: expect.stringContaining('usage: mewcode acp') });
+});
