@@ -1,6 +1,6 @@
 /**
  * Every plugin directory of this run, from every TOKENS.ClaudePluginRoots source (installed
- * plugins, `--plugin-dir`), read once. The same directory named twice loads once; a second plugin
+ * plugins, `--plugin-dir`), read once, `--plugin-dir` ones first. The same directory named twice loads once; a second plugin
  * with a name already taken is not loaded (its commands, agents and servers would collide), and
  * both are named.
  */
@@ -33,7 +33,10 @@ export function loadRoots({ roots, failures }: CollectedRoots, homeDir: string):
   const seenDirs = new Set<string>();
   const byName = new Map<string, ClaudePluginBundle>();
   const bundles: ClaudePluginBundle[] = [];
-  for (const root of roots) {
+  // A directory named on the command line comes first: while developing a plugin that is also
+  // installed, `--plugin-dir` is the copy that loads (the installed one clashes by name).
+  const ordered = [...roots.filter((root) => root.origin === 'plugin-dir'), ...roots.filter((root) => root.origin !== 'plugin-dir')];
+  for (const root of ordered) {
     const real = realOf(path.resolve(root.root));
     if (seenDirs.has(real)) continue;
     seenDirs.add(real);

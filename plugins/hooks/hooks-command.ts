@@ -18,8 +18,10 @@ export function hooksCommand(kernelOf: () => KernelApi | undefined): Command {
       if (!kernel) return { output: 'The hooks plugin is not started.', isError: true };
       const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
       const { describeHooks } = await import('./listing.js');
-      const listing = await describeHooks(kernel.projectRoot, kernel.homeDir, trust);
-      const warnings = listing.warnings.map((warning) => `warning: ${terminalSafe(warning)}\n`).join('');
+      const { loadPluginHooks } = await import('./plugin-hooks.js');
+      const plugins = loadPluginHooks(kernel);
+      const listing = await describeHooks(kernel.projectRoot, kernel.homeDir, trust, plugins.sources);
+      const warnings = [...listing.warnings, ...plugins.warnings].map((warning) => `warning: ${terminalSafe(warning)}\n`).join('');
       return { output: `${warnings}${listing.text}`.trimEnd() };
     },
   };

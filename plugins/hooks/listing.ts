@@ -7,7 +7,7 @@
 import { terminalSafe } from '../../config/terminal-safe.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { countRuns } from './hook-log.js';
-import { loadHookRules } from './settings.js';
+import { loadHookRules, type HookSource } from './settings.js';
 import { loadRuleFiles } from './rule-file.js';
 
 export interface HookListing {
@@ -17,7 +17,8 @@ export interface HookListing {
   warnings: string[];
 }
 
-export async function describeHooks(projectRoot: string, homeDir: string, trust: WorkspaceTrust | undefined): Promise<HookListing> {
+/** `plugins`: the hooks of the Claude Code plugins of a running session (plugin-hooks.ts), listed after the settings files'. */
+export async function describeHooks(projectRoot: string, homeDir: string, trust: WorkspaceTrust | undefined, plugins: readonly HookSource[] = []): Promise<HookListing> {
   const printable = (text: string): string => terminalSafe(text);
   const [loaded, files] = await Promise.all([loadHookRules(projectRoot, homeDir, trust), loadRuleFiles(projectRoot, homeDir, trust)]);
   const counts = countRuns(projectRoot);
@@ -39,10 +40,11 @@ export async function describeHooks(projectRoot: string, homeDir: string, trust:
       out.push(`  ${printable(rule.name)} on ${rule.event}: ${printable(action)}${flags ? ` (${flags})` : ''}`, `    ${printable(rule.where)} — ${runsOf(rule.name)}`);
     }
   }
-  for (const source of loaded.sources) {
+  for (const source of [...loaded.sources, ...plugins]) {
     if (!source.exists) continue;
     const state = source.trust === 'untrusted' ? 'untrusted: its hooks do not run (trust the project: --trust-project)' : source.trust === 'trusted' ? 'trusted project file' : 'your own file';
-    out.push(`${printable(source.file)} (${source.scope}, ${state})`);
+    const plugin = plugins.includes(source) ? source.rules[0]?.plugin?.id : undefined;
+    out.push(`${printable(source.file)} (${plugins.includes(source) ? `Claude Code plugin${plugin ? ` ${printable(plugin)}` : ''}` : `${source.scope}, ${state}`})`);
     if (source.trust === 'untrusted') continue;
     if (source.rules.length === 0) out.push('  no hooks');
     for (const rule of source.rules) {
@@ -51,7 +53,7 @@ export async function describeHooks(projectRoot: string, homeDir: string, trust:
       out.push(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}: ${printable(action)}${flags ? ` (${flags})` : ''}`, `    ${printable(rule.name)} — ${runsOf(rule.name)}`);
     }
   }
-  if (!loaded.sources.some((source) => source.exists) && !files.files.some((file) => file.exists)) {
+  if (!loaded.sources.some((source) => source.exists) && !files.files.some((file) => file.exists) && plugins.length === 0) {
     out.push('No hooks configured (hooks: in ~/.mewcode/settings.yaml, .mewcode/settings.yaml or .mewcode/settings.local.yaml in Claude Code\'s settings.json shape, or rules in .mewcode/hooks.yaml and ~/.mewcode/hooks.yaml).');
   }
   return { text: out.map((line) => `${line}\n`).join(''), warnings: [...files.warnings, ...loaded.warnings] };

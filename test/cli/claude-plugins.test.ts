@@ -89,8 +89,13 @@ test("a plugin's PreToolUse hook blocks a bash call; its script gets CLAUDE_PLUG
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result.content)).toContain('kit guard blocks this bash call');
     expect(readFileSync(path.join(dir, 'hook-saw-root.txt'), 'utf8')).toBe(dir);
+    // `/hooks` lists the plugin's hook with its file and line.
+    const listing = await s.run(['-p', '/hooks', '--plugin-dir', dir]);
+    expect(listing.stdout).toContain(`${path.join(dir, 'hooks', 'hooks.json')} (Claude Code plugin kit)`);
+    expect(listing.stdout).toMatch(new RegExp(`PreToolUse \\[Bash\\]: "${dir}"/scripts/guard\\.sh`));
+    expect(listing.stdout).toContain(`${path.join(dir, 'hooks', 'hooks.json')}:1:`);
   });
-});
+}, 40_000);
 
 test("a plugin's MCP server starts without workspace trust; its tools are mcp__plugin_kit_everything__*, and its process has CLAUDE_PLUGIN_ROOT", async () => {
   await scenario(

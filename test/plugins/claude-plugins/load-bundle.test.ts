@@ -197,7 +197,7 @@ describe('bad input: each problem names the file and what is left out; the rest 
 });
 
 describe('every source together', () => {
-  test('a name two plugins share: the second is not loaded, naming the first; the same folder twice loads once; a failing source is named', () => {
+  test('a name two plugins share: the second is not loaded, naming the first; --plugin-dir comes first; the same folder twice loads once; a failing source is named', () => {
     const first = temp('cp-first-');
     writeKitPlugin(first);
     const second = temp('cp-second-');
@@ -214,8 +214,9 @@ describe('every source together', () => {
       ],
       HOME,
     );
-    expect(bundles.map((b) => [b.id, b.loaded])).toEqual([['kit@m', true], ['kit@n', false], ['other', true], ['broken', false]]);
-    expect(messages(bundles[1]!)).toEqual([`${second}: the plugin name "kit" is already used by kit@m (${first}); this one is not loaded`]);
+    // --plugin-dir first: its copy of a plugin wins over an installed one (the same folder loads once).
+    expect(bundles.map((b) => [b.id, b.loaded])).toEqual([['kit', true], ['other', true], ['kit@n', false], ['broken', false]]);
+    expect(messages(bundles[2]!)).toEqual([`${second}: the plugin name "kit" is already used by kit (${first}); this one is not loaded`]);
     expect(messages(bundles[3]!)).toEqual(['broken: the source of plugin directories "broken" failed: cannot read the install records']);
   });
 });

@@ -34,7 +34,7 @@ test('an installed-plugins source bound by another plugin and --plugin-dir both 
   const { kernel, reporter } = await bootKernel([], [source, claudePlugins, skills, customCommands], { cli: cli([dir]), homeDir: home, projectRoot: temp('cpk-project-') });
   try {
     const bundles = kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list();
-    expect(bundles.map((b) => [b.id, b.origin, b.loaded])).toEqual([['fmt@team', 'installed', true], ['kit', 'plugin-dir', true]]);
+    expect(bundles.map((b) => [b.id, b.origin, b.loaded])).toEqual([['kit', 'plugin-dir', true], ['fmt@team', 'installed', true]]);
     const names = kernel.commands().map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['fmt:format', 'fmt:hello', 'kit:hello', 'kit:style', 'format']));
     // Two plugins have a `hello`: neither gets the bare name.
