@@ -32,13 +32,13 @@ export async function onDemandModulesInsideProgram(options, entryPoints, separat
   const inputs = probe.metafile.inputs;
   const program = reachable(inputs, [PROGRAM], false);
   const elsewhere = reachable(inputs, separateEntries.map((name) => entryPoints[name]), true);
-  // What the light commands load on demand stays light too (`mewcode plugin` growing a module).
-  const light = reachable(inputs, [...RUN_WITHOUT_PROGRAM], false);
+  // Whatever the light commands load, statically or on demand, stays light too (`mewcode plugin`
+  // installing a Claude Code plugin uses config/claude-plugins/, which a run loads on demand).
+  const light = reachable(inputs, [...RUN_WITHOUT_PROGRAM], true);
   const dynamicImports = Object.keys(inputs).flatMap((file) => inputs[file].imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => ({ file, target: i.path })));
-  const lightTargets = new Set(dynamicImports.filter(({ file }) => light.has(file) && !program.has(file)).map(({ target }) => target));
   const targets = new Set();
   for (const { target } of dynamicImports) {
-    if (program.has(target) || elsewhere.has(target) || lightTargets.has(target) || RUN_WITHOUT_PROGRAM.has(target) || !PROGRAM_SOURCES.test(target)) continue;
+    if (program.has(target) || elsewhere.has(target) || light.has(target) || !PROGRAM_SOURCES.test(target)) continue;
     targets.add(path.resolve(target));
   }
   if (targets.size === 0) throw new Error('on-demand-modules: no module of the program is imported on demand; the build layout changed, so this plugin needs a look');

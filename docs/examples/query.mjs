@@ -3,7 +3,7 @@
 import { query } from 'mewcode';
 
 const run = query({
-  prompt: 'Summarise this project in SUMMARY.md.',
+  prompt: 'Summarise this project in summary.md.',
   options: {
     cwd: process.cwd(),
     allowedTools: ['Read', 'Glob', 'Grep'],

@@ -12,7 +12,7 @@ test('docs/examples/query.mjs: its canUseTool lets the Markdown file be written 
   await prepareCli(); // the example imports the built `mewcode` package
   const server = await startScriptedServer({
     turns: [
-      { toolCalls: [{ id: 'w1', name: 'write_file', input: { file_path: 'SUMMARY.md', content: '# A project with one readme\n' } }] },
+      { toolCalls: [{ id: 'w1', name: 'write_file', input: { file_path: 'summary.md', content: '# A project with one readme\n' } }] },
       { toolCalls: [{ id: 'w2', name: 'write_file', input: { file_path: 'run.sh', content: 'rm -rf ~\n' } }] },
       { text: 'A project with one readme.' },
     ],
@@ -29,8 +29,8 @@ test('docs/examples/query.mjs: its canUseTool lets the Markdown file be written 
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect({ code, stderr }).toMatchObject({ code: 0 });
     expect(stdout).toBe('A project with one readme.\nsuccess: 3 turns, 60 output tokens\n');
-    expect(stderr).toContain('[write_file] {"file_path":"SUMMARY.md"');
-    expect(readFileSync(path.join(cwd, 'SUMMARY.md'), 'utf8')).toBe('# A project with one readme\n');
+    expect(stderr).toContain('[write_file] {"file_path":"summary.md"');
+    expect(readFileSync(path.join(cwd, 'summary.md'), 'utf8')).toBe('# A project with one readme\n');
     expect(existsSync(path.join(cwd, 'run.sh'))).toBe(false);
     const [written] = server.requests[1]!.body.messages.at(-1).content;
     expect(written).toMatchObject({ tool_use_id: 'w1', is_error: false });

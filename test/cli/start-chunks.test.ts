@@ -67,7 +67,7 @@ test('`mewcode plugin list` loads none of the program', async () => {
 }, 60_000);
 
 test("the shell parser's process loads none of the program", async () => {
-  await scenario([{ text: 'Running.', toolCalls: [{ id: 'call_1', name: 'bash', input: { command: 'echo parsed' } }] }, { text: 'Done.' }], async (s) => {
+  await scenario([{ text: 'Running.', toolCalls: [{ id: 'call_1', name: 'bash', input: { command: 'echo parsed # a comment: not a plain line, so the parser runs' } }] }, { text: 'Done.' }], async (s) => {
     const hook = hookImport();
     const result = await s.run(['-p', 'run it', '--permission-mode', 'bypassPermissions'], { env: { NODE_OPTIONS: hook.nodeOptions } });
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });

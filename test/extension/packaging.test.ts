@@ -26,12 +26,13 @@ const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'u
 const TYPESCRIPT = `typescript@${readVersion('typescript')}`;
 const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
 /**
- * Published size budget: today ≈2.0 MB packed, ≈8.0 MB unpacked: the bundle's chunks (the
- * model and MCP SDKs, the terminal UI's React, Ink, Yoga and marked, highlight.js with 51 languages) and their source maps (names
- * and lines only, no source text), plus the declarations.
+ * Published size budget: today ≈2.2 MB packed, ≈9.0 MB unpacked: the bundle's chunks (the
+ * model, MCP and editor-protocol SDKs, the terminal UI's React, Ink, Yoga and marked, highlight.js
+ * with 51 languages) and their source maps (names and lines only, no source text), plus the
+ * declarations.
  */
-const MAX_PACKED_BYTES = 2_300_000;
-const MAX_UNPACKED_BYTES = 9_000_000;
+const MAX_PACKED_BYTES = 2_500_000;
+const MAX_UNPACKED_BYTES = 10_000_000;
 const MARKER = /<!-- compiled by test\/extension\/packaging\.test\.ts as (\S+) -->\s*```(\w+)\n([\s\S]*?)```/g;
 const PLUGIN_DIR = 'mewcode-plugin-acme';
 // skipLibCheck as `tsc --init` sets it: checking every .d.ts (the vendor SDKs' included) costs
@@ -115,7 +116,7 @@ describe('the tarball', () => {
     const code = files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/types/') && !f.endsWith('.map'));
     expect(code.filter((f) => !f.endsWith('.js'))).toEqual([]);
     expect(code.filter((f) => !files.includes(`${f}.map`))).toEqual([]);
-    expect(files.filter((f) => !/^(dist\/|bin\/mewcode\.js$|plugins\/[^/]+\/README\.md$|[A-Z]+\.md$|docs\/[a-z-]+\.md$|package\.json$)/.test(f))).toEqual([]);
+    expect(files.filter((f) => !/^(dist\/|bin\/mewcode\.js$|plugins\/[^/]+\/README\.md$|[A-Z]+\.md$|docs\/[a-z-]+\.md$|docs\/examples\/[a-z-]+\.mjs$|package\.json$)/.test(f))).toEqual([]);
     expect(packed.size).toBeLessThan(MAX_PACKED_BYTES);
     expect(packed.unpackedSize).toBeLessThan(MAX_UNPACKED_BYTES);
   });
