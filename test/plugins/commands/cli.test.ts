@@ -47,7 +47,7 @@ test.concurrent('an unknown /name: exit 2, the error names it and the available 
     const r = await s.run(['-p', '/frobnicate the code']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('mewcode: unknown command /frobnicate; available: /agents, /compact, /help, /hooks, /skills');
+    expect(r.stderr).toContain('mewcode: unknown command /frobnicate; available: /agents, /compact, /help, /hooks, /plugin, /skills');
     expect(s.requests).toHaveLength(0);
   });
 });
