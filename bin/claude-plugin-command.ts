@@ -3,7 +3,9 @@
  * `install|uninstall|enable|disable`, and the Claude Code rows of `plugin list`. The work is done
  * by config/claude-plugins/ (shared with the claude-plugin-sources plugin); this file words it.
  */
+import { existsSync } from 'node:fs';
 import { enabledPlugins } from '../config/claude-plugins/enabled.js';
+import { describeClaudePlugin } from '../types/claude-plugins.js';
 import { installPlugin, setPluginEnabled, uninstallPlugin } from '../config/claude-plugins/install.js';
 import { readManifest } from '../config/claude-plugins/manifest.js';
 import { addMarketplace, describeSource, listMarketplaces, removeMarketplace, updateMarketplaces } from '../config/claude-plugins/marketplaces.js';
@@ -123,10 +125,15 @@ export async function claudePluginRows(cwd: string, homeDir: string, env: NodeJS
   // As a run here would see it: the project's settings count if the project is trusted.
   const trust = await createWorkspaceTrust({ projectRoot: cwd, homeDir, env });
   const { states, notices, warnings } = enabledPlugins(cwd, homeDir, trust);
-  const rows = states.map((s) => {
+  // The plugins' own files are read only when there are some (the reader comes with the program's modules).
+  const { loadBundle } = states.length > 0 ? await import('../config/claude-plugins/bundle/load-bundle.js') : { loadBundle: undefined };
+  const rows = states.flatMap((s) => {
     const detail = [s.plugin.version ? `version ${s.plugin.version}` : '', s.plugin.commit ? `commit ${short(s.plugin.commit)}` : ''].filter(Boolean).join(', ');
     const why = s.decidedBy ? ` (by ${s.decidedBy.file})` : '';
-    return row(s.id, 'claude-plugin', `${s.enabled ? 'enabled' : 'disabled'}${why}`, ...(detail ? [detail] : []));
+    // What it contributes and what of it fails to load, read as a run reads it (one broken part never hides the others).
+    const described = loadBundle && existsSync(s.plugin.root) ? describeClaudePlugin(loadBundle({ id: s.id, root: s.plugin.root, origin: 'installed' }, homeDir)) : undefined;
+    const contributes = described ? described.summary.slice(described.summary.lastIndexOf('): ') + 3) : 'its copy is missing';
+    return [row(s.id, 'claude-plugin', `${s.enabled ? 'enabled' : 'disabled'}${why}`, ...(detail ? [detail] : []), contributes), ...(described?.problems ?? []).map((problem) => `  problem: ${problem}`)];
   });
   const untrusted = trust.skipped().filter((entry) => /: (?:enabledPlugins|extraKnownMarketplaces)$/.test(entry));
   const trustNote = untrusted.length > 0 ? [`not applied until you trust this project: ${untrusted.join(', ')}`] : [];

@@ -32,9 +32,11 @@ export async function onDemandModulesInsideProgram(options, entryPoints, separat
   const inputs = probe.metafile.inputs;
   const program = reachable(inputs, [PROGRAM], false);
   const elsewhere = reachable(inputs, separateEntries.map((name) => entryPoints[name]), true);
-  // Whatever the light commands load, statically or on demand, stays light too (`mewcode plugin`
-  // installing a Claude Code plugin uses config/claude-plugins/, which a run loads on demand).
-  const light = reachable(inputs, [...RUN_WITHOUT_PROGRAM], true);
+  // What the light commands load stays light too: their own modules, and the bin/ modules they load
+  // on demand with what those import (`mewcode plugin install` uses config/claude-plugins/, which a
+  // run loads on demand). A module of config/ or plugins/ they load on demand (the Claude Code
+  // plugin reader, for `plugin list` when such plugins are installed) brings the program with it.
+  const light = reachable(inputs, [...RUN_WITHOUT_PROGRAM], (target) => target.startsWith('bin/'));
   const dynamicImports = Object.keys(inputs).flatMap((file) => inputs[file].imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => ({ file, target: i.path })));
   const targets = new Set();
   for (const { target } of dynamicImports) {
@@ -55,15 +57,16 @@ export async function onDemandModulesInsideProgram(options, entryPoints, separat
   };
 }
 
-/** The files reachable from `roots` by static imports (and by `import()` too when `dynamicToo`). */
+/** The files reachable from `roots` by static imports (and by `import()` of the targets `dynamicToo` accepts). */
 function reachable(inputs, roots, dynamicToo) {
+  const followDynamic = typeof dynamicToo === 'function' ? dynamicToo : () => dynamicToo;
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file) || !inputs[file]) return;
     seen.add(file);
     for (const imported of inputs[file].imports) {
       if (imported.external) continue;
-      if (imported.kind === 'import-statement' || imported.kind === 'require-call' || (dynamicToo && imported.kind === 'dynamic-import')) visit(imported.path);
+      if (imported.kind === 'import-statement' || imported.kind === 'require-call' || (imported.kind === 'dynamic-import' && followDynamic(imported.path))) visit(imported.path);
     }
   };
   for (const root of roots) visit(root);

@@ -7,8 +7,8 @@
 import path from 'node:path';
 import type { ClaudePluginBundle, ClaudePluginRootSource } from '../../types/claude-plugins.js';
 import { collectRoots, type CollectedRoots } from './roots.js';
-import { loadBundle } from './load-bundle.js';
-import { realOf } from './plugin-files.js';
+import { loadBundle } from '../../config/claude-plugins/bundle/load-bundle.js';
+import { realOf } from '../../config/claude-plugins/bundle/plugin-files.js';
 
 export function loadBundles(sources: readonly ClaudePluginRootSource[], homeDir: string): ClaudePluginBundle[] {
   return loadRoots(collectRoots(sources), homeDir);

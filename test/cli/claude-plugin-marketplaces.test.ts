@@ -47,7 +47,12 @@ test('a folder marketplace: add, list, install, plugin list shows both kinds, di
     const list = await plugin(s, 'list');
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^\.\/mine\.mjs\tproject \(loads once the project is trusted\)\tfile$/m);
-    expect(list.stdout).toMatch(/^fmt@team-tools\tclaude-plugin\tenabled\tversion 2\.1\.0$/m);
+    // Each Claude Code plugin with what it contributes, and every part that fails to load, named.
+    expect(list.stdout).toMatch(/^fmt@team-tools\tclaude-plugin\tenabled\tversion 2\.1\.0\t1 command$/m);
+    writeFileSync(join(copy, '.mcp.json'), '{"mcpServers": {');
+    const broken = await plugin(s, 'list');
+    expect(broken.stdout).toMatch(/^fmt@team-tools\tclaude-plugin\tenabled\tversion 2\.1\.0\t1 command; 1 problem$/m);
+    expect(broken.stdout).toContain(`  problem: ${join(copy, '.mcp.json')}: `);
 
     const disabled = await plugin(s, 'disable', 'fmt');
     expect(disabled.stdout).toBe('fmt@team-tools is now disabled. This applies from the next start of MewCode.\n');
@@ -88,7 +93,7 @@ test('a git marketplace: cloned with git, a new commit picked up by update and r
     expect(updated.stdout).toContain(`team-tools: ${first.slice(0, 7)} → ${second.slice(0, 7)}; 2 plugins.`);
     expect(manifestOf(s).marketplaces['team-tools'].commit).toBe(second);
     expect((await plugin(s, 'marketplace', 'update')).stdout).toContain(`team-tools: already at ${second.slice(0, 7)}`);
-    expect((await plugin(s, 'list')).stdout).toMatch(new RegExp(`^fmt@team-tools\\tclaude-plugin\\tenabled\\tversion 2\\.1\\.0, commit ${first.slice(0, 7)}$`, 'm'));
+    expect((await plugin(s, 'list')).stdout).toMatch(new RegExp(`^fmt@team-tools\\tclaude-plugin\\tenabled\\tversion 2\\.1\\.0, commit ${first.slice(0, 7)}\\t1 command$`, 'm'));
     const again = await plugin(s, 'install', 'fmt@team-tools');
     expect(again.stdout).toContain(`Reinstalled fmt@team-tools (version 2.2.0, commit ${second.slice(0, 7)})`);
     expect(manifestOf(s).plugins['fmt@team-tools']).toMatchObject({ version: '2.2.0', commit: second });

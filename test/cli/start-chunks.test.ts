@@ -55,7 +55,7 @@ test('--version loads none of the program', async () => {
   });
 }, 60_000);
 
-test('`mewcode plugin list` loads none of the program', async () => {
+test('`mewcode plugin list` with no Claude Code plugin installed loads none of the program', async () => {
   await scenario([], async (s) => {
     const hook = hookImport();
     const result = await s.run(['plugin', 'list'], { env: { NODE_OPTIONS: hook.nodeOptions } });

@@ -7,7 +7,7 @@
  * validator only warns about them). A component key of the wrong type is a problem naming the key;
  * that component is left out and the rest of the plugin loads.
  */
-import type { ClaudePluginProblem } from '../../types/claude-plugins.js';
+import type { ClaudePluginProblem } from '../../../types/claude-plugins.js';
 
 /** Becomes part of `/plugin:command`, `plugin:agent` and `mcp__plugin_<name>_<server>__…`. */
 export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;

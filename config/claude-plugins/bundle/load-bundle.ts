@@ -9,10 +9,10 @@
  * another plugin) from loading. Nothing is written.
  */
 import path from 'node:path';
-import type { ClaudePluginBundle, ClaudePluginPart, ClaudePluginProblem, ClaudePluginRoot } from '../../types/claude-plugins.js';
-import { expandPluginVariables, missingPluginScript } from '../../types/claude-plugins.js';
-import type { LocatedNode } from '../../config/located.js';
-import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './manifest.js';
+import type { ClaudePluginBundle, ClaudePluginPart, ClaudePluginProblem, ClaudePluginRoot } from '../../../types/claude-plugins.js';
+import { expandPluginVariables, missingPluginScript } from '../../../types/claude-plugins.js';
+import type { LocatedNode } from '../../located.js';
+import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './plugin-manifest.js';
 import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
 
 export const MANIFEST = path.join('.claude-plugin', 'plugin.json');

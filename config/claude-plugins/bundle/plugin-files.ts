@@ -5,9 +5,9 @@
  */
 import { readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { LocatedNode } from '../../config/located.js';
-import { parseConfigText } from '../../config/parse-file.js';
-import { readProjectTextFile } from '../../config/project-file.js';
+import type { LocatedNode } from '../../located.js';
+import { parseConfigText } from '../../parse-file.js';
+import { readProjectTextFile } from '../../project-file.js';
 
 /** plugin.json, hooks.json and .mcp.json are small; a larger one is not read. */
 export const MAX_JSON_BYTES = 1024 * 1024;
