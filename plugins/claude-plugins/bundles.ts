@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { ClaudePluginBundle, ClaudePluginRootSource } from '../../types/claude-plugins.js';
 import { collectRoots, type CollectedRoots } from './roots.js';
-import { loadBundle } from '../../config/claude-plugins/bundle/load-bundle.js';
+import { loadBundle, notLoaded } from '../../config/claude-plugins/bundle/load-bundle.js';
 import { realOf } from '../../config/claude-plugins/bundle/plugin-files.js';
 
 export function loadBundles(sources: readonly ClaudePluginRootSource[], homeDir: string): ClaudePluginBundle[] {
@@ -15,21 +15,9 @@ export function loadBundles(sources: readonly ClaudePluginRootSource[], homeDir:
 }
 
 export function loadRoots({ roots, failures }: CollectedRoots, homeDir: string): ClaudePluginBundle[] {
-  const failed = failures.map(({ source, message }): ClaudePluginBundle => ({
-    id: source,
-    name: source,
-    root: '',
-    origin: 'settings',
-    loaded: false,
-    commands: [],
-    agents: [],
-    skills: [],
-    hooks: [],
-    mcpServers: [],
-    variables: {},
-    counts: { commands: 0, agents: 0, skills: 0, hooks: 0, mcpServers: 0 },
-    problems: [{ file: source, message: `the source of plugin directories "${source}" failed: ${message}` }],
-  }));
+  const failed = failures.map(({ source, message }) =>
+    notLoaded({ id: source, root: '', origin: 'settings' }, source, [{ file: source, message: `the source of plugin directories "${source}" failed: ${message}` }]),
+  );
   const seenDirs = new Set<string>();
   const byName = new Map<string, ClaudePluginBundle>();
   const bundles: ClaudePluginBundle[] = [];

@@ -25,7 +25,7 @@ export function pluginDataDir(homeDir: string, id: string): string {
   return path.join(homeDir, '.mewcode', 'plugins', 'data', id.replace(/[^A-Za-z0-9_-]/g, '-'));
 }
 
-function notLoaded(root: ClaudePluginRoot, name: string, problems: ClaudePluginProblem[]): ClaudePluginBundle {
+export function notLoaded(root: ClaudePluginRoot, name: string, problems: ClaudePluginProblem[]): ClaudePluginBundle {
   return {
     id: root.id,
     name,
