@@ -4,9 +4,11 @@
  * as a local folder and as a local git repository (file:// URLs: no network); `/plugin` in a run;
  * the settings' `enabledPlugins` with and without workspace trust.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileUrl, gitCommitAll, gitInit, writeCatalogue, writeFiles, writePlugin } from '../support/claude-marketplace.js';
+import { EVERYTHING } from '../plugins/mcp/helpers.js';
+import { writeKitPlugin } from '../plugins/claude-plugins/fixture.js';
 import { lastUserTexts, prepareCli, removeTempDirs, runCli, scenario, tempDir, type Scenario } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -212,3 +214,52 @@ test('end to end: a plugin installed from a git marketplace is used by the next 
     expect(s.requests).toHaveLength(3);
   });
 }, 60_000);
+
+test('end to end: a plugin of every kind installed from a git marketplace — its command with arguments and a ! line, its agent, its skill, its hook blocking a call, its MCP server', async () => {
+  await scenario(
+    [
+      { text: 'greeted' },
+      { toolCalls: [{ id: 'a1', name: 'agent', input: { description: 'review', prompt: 'Review the kit', subagent_type: 'kit:reviewer' } }] },
+      { text: 'Reviewed: all good.' },
+      {
+        toolCalls: [
+          { id: 'l1', name: 'load_skill', input: { name: 'kit:style' } },
+          { id: 'b1', name: 'bash', input: { command: 'echo forbidden-thing' } },
+          { id: 'm1', name: 'mcp__plugin_kit_everything__echo', input: { message: 'hi from kit' } },
+        ],
+      },
+      { text: 'done' },
+    ],
+    async (s) => {
+      const dir = tempDir('mewcode-market-kit-');
+      gitInit(dir);
+      writeKitPlugin(join(dir, 'plugins', 'kit'), { mcp: { command: process.execPath, args: [EVERYTHING, 'stdio'] } });
+      writeCatalogue(dir, 'kits', [{ name: 'kit', source: './plugins/kit' }]);
+      gitCommitAll(dir, 'the kit');
+      expect((await plugin(s, 'marketplace', 'add', fileUrl(dir))).code).toBe(0);
+      expect((await plugin(s, 'install', 'kit@kits')).code).toBe(0);
+      const copy = join(s.home, '.mewcode', 'plugins', 'cache', 'kits', 'kit');
+      expect((await plugin(s, 'list')).stdout).toMatch(/^kit@kits\tclaude-plugin\tenabled\tversion 1\.2\.0[^\n]*\t1 command, 1 agent, 1 skill, 1 hook, 1 MCP server$/m);
+      const env = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX };
+
+      const command = await s.run(['-p', '/kit:hello Alice Bob'], { env });
+      expect(command.stderr).toBe('');
+      expect(command.code).toBe(0);
+      expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe(`Hello Alice and Bob!\nRoot: ${copy}\nplugin-line-42`);
+
+      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+      writeFileSync(join(s.home, '.mewcode', 'config.yaml'), 'mcp:\n  startup_wait_ms: 20000\n');
+      const run = await s.run(['-p', 'review, style, run and echo', '--allowedTools', 'Bash(echo:*)', '--allowedTools', 'mcp__plugin_kit_everything'], { env });
+      expect(run.code).toBe(0);
+      expect(s.requests[1]!.body.tools.find((t: any) => t.name === 'agent').description).toContain('- kit:reviewer: Reviews things for the kit');
+      expect(JSON.stringify(s.requests[2]!.body.system)).toContain(`You are the kit reviewer. Kit files live in ${copy}.`);
+      const results = s.requests[4]!.body.messages.at(-1).content;
+      expect(JSON.stringify(results.find((b: any) => b.tool_use_id === 'l1').content)).toContain('The skill \\"kit:style\\" is active');
+      expect(JSON.stringify(s.requests[4]!.body)).toContain(`KIT-STYLE-RULES from ${copy}`);
+      const blocked = results.find((b: any) => b.tool_use_id === 'b1');
+      expect(blocked.is_error).toBe(true);
+      expect(JSON.stringify(blocked.content)).toContain('kit guard blocks this bash call');
+      expect(results.find((b: any) => b.tool_use_id === 'm1')).toMatchObject({ content: 'Echo: hi from kit', is_error: false });
+    },
+  );
+}, 90_000);
