@@ -384,3 +384,29 @@ test(
   },
   TIMEOUT,
 );
+
+test(
+  'two sessions in one agent keep apart: each is saved to its own file and loads with its own history',
+  async () => {
+    await scenario([{ text: 'Alpha noted.' }, { text: 'Beta noted.' }], async (s) => {
+      const ids = await withAgent(s, async (client) => {
+        const a = await newSession(client, s.cwd);
+        const b = (await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] })).sessionId;
+        expect(b).not.toBe(a);
+        expect((await client.agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'remember alpha' }] })).stopReason).toBe('end_turn');
+        expect((await client.agent.request('session/prompt', { sessionId: b, prompt: [{ type: 'text', text: 'remember beta' }] })).stopReason).toBe('end_turn');
+        return { a, b };
+      }, { stopWith: 'SIGTERM' });
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        for (const [id, said, answered] of [[ids.a, 'remember alpha', 'Alpha noted.'], [ids.b, 'remember beta', 'Beta noted.']] as const) {
+          await client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers: [] });
+          const replayed = client.updatesOf(id).filter((u) => u.sessionUpdate !== 'available_commands_update');
+          expect(textOf(replayed, 'user_message_chunk')).toBe(said);
+          expect(textOf(replayed, 'agent_message_chunk')).toBe(answered);
+        }
+      });
+    });
+  },
+  TIMEOUT,
+);
