@@ -18,7 +18,7 @@ let log;
 export function initialize(data) { log = data.log; }
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  if (result.url.startsWith('file:')) appendFileSync(log, process.pid + ' ' + result.url + '\\n');
+  if (result.url.startsWith('file:')) appendFileSync(log, process.pid + ' ' + Date.now() + ' ' + result.url + '\\n');
   return result;
 }
 `,
@@ -28,11 +28,11 @@ export async function resolve(specifier, context, next) {
   return { nodeOptions: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, log };
 }
 
-/** Each resolve the hook saw: the process and the file's URL. */
-export function loadRecords(log: string): { pid: number; url: string }[] {
+/** Each resolve the hook saw: the process, when (ms since the epoch) and the file's URL. */
+export function loadRecords(log: string): { pid: number; at: number; url: string }[] {
   return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => {
-    const space = line.indexOf(' ');
-    return { pid: Number(line.slice(0, space)), url: line.slice(space + 1) };
+    const [pid, at, ...url] = line.split(' ');
+    return { pid: Number(pid), at: Number(at), url: url.join(' ') };
   });
 }
 
