@@ -22,6 +22,10 @@ export class InstalledPluginSource implements ClaudePluginRootSource {
   result(): EnabledPlugins {
     if (this.#result) return this.#result;
     const { container, projectRoot, homeDir } = this.kernel;
+    // Installed plugins are the user's settings: a run that reads no user settings (the
+    // programmatic API's default) uses none of them.
+    const sources = this.kernel.cli?.settingSources;
+    if (sources && !sources.includes('user')) return (this.#result = { roots: [], states: [], notices: [], warnings: [] });
     const trust = container.isBound(TOKENS.WorkspaceTrust) ? container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
     this.#result = enabledPlugins(projectRoot, homeDir, trust);
     for (const warning of this.#result.warnings) this.kernel.warn(warning);

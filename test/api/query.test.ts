@@ -12,6 +12,9 @@ import { removeTempDirs, runCli } from '../cli/helpers.js';
 import { startScriptedServer } from '../scripted-server/index.js';
 import { anthropicEnv } from '../cli/helpers.js';
 import { collect, normalised, withPlace } from './helpers.js';
+import { addMarketplace } from '../../config/claude-plugins/marketplaces.js';
+import { installPlugin } from '../../config/claude-plugins/install.js';
+import { writeCatalogue, writeFiles, writePlugin } from '../support/claude-marketplace.js';
 
 afterEach(removeTempDirs);
 
@@ -317,5 +320,22 @@ test('hooks in the user\'s settings run only when the query reads them', async (
     expect(existsSync(marker)).toBe(false);
     await collect(query({ prompt: 'two', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+test("settingSources: the user's installed Claude Code plugins join a query only when `user` is read", async () => {
+  await withPlace([{ text: 'one' }, { text: 'two' }], async (place) => {
+    const market = path.join(place.home, 'market');
+    writePlugin(path.join(market, 'plugins', 'fmt'), 'fmt');
+    writeFiles(path.join(market, 'plugins', 'fmt'), { 'skills/house-style/SKILL.md': '---\nname: house-style\ndescription: The fmt house style\n---\nTabs.\n' });
+    writeCatalogue(market, 'team', [{ name: 'fmt', source: './plugins/fmt' }]);
+    await addMarketplace(place.home, market, place.cwd);
+    await installPlugin(place.home, 'fmt@team');
+    const offered = (index: number) => JSON.stringify(place.server.requests[index]!.body);
+
+    await collect(query({ prompt: 'hi', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    await collect(query({ prompt: 'hi', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    expect(offered(0)).not.toContain('fmt:house-style');
+    expect(offered(1)).toContain('fmt:house-style');
   });
 });
