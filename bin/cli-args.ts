@@ -5,6 +5,7 @@ import type { CliOptions } from '../types/plugin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
 import { PRINT_MAX_TURNS } from '../types/session.js';
 import { readMcpConfigFlags } from './mcp-config-flag.js';
+import { splitRuleList } from '../sdk/subcommand-args.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
@@ -120,27 +121,7 @@ export function formatCommandHelp(commands: readonly { usage: string; summary: s
     .join('\n');
 }
 
-/**
- * `--allowedTools "Bash(git log:*),Read" --allowedTools Edit`: values may repeat and may hold
- * several rules separated by commas or spaces outside parentheses (as Claude Code accepts).
- */
-export function splitRuleList(values: readonly string[]): string[] {
-  const rules: string[] = [];
-  for (const value of values) {
-    let depth = 0;
-    let current = '';
-    for (const char of value) {
-      if (char === '(') depth++;
-      if (char === ')') depth = Math.max(0, depth - 1);
-      if (depth === 0 && (char === ',' || char === ' ')) {
-        if (current.trim()) rules.push(current.trim());
-        current = '';
-      } else current += char;
-    }
-    if (current.trim()) rules.push(current.trim());
-  }
-  return rules;
-}
+export { splitRuleList };
 
 export type ParsedCommand =
   | { kind: 'version' }

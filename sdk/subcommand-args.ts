@@ -44,3 +44,25 @@ export function usageError(context: Pick<SubcommandContext, 'err'>, problem: str
   context.err(`mewcode: ${problem}; ${usage}\n`);
   return 2;
 }
+
+/**
+ * `--allowedTools "Bash(git log:*),Read" --allowedTools Edit`: values may repeat and may hold
+ * several rules separated by commas or spaces outside parentheses (as Claude Code accepts).
+ */
+export function splitRuleList(values: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = '';
+    for (const char of value) {
+      if (char === '(') depth++;
+      if (char === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (char === ',' || char === ' ')) {
+        if (current.trim()) rules.push(current.trim());
+        current = '';
+      } else current += char;
+    }
+    if (current.trim()) rules.push(current.trim());
+  }
+  return rules;
+}

@@ -7,29 +7,11 @@ import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.j
 import type { CliOptions } from '../../types/plugin.js';
 
 import { ACP_USAGE } from './usage.js';
+import { splitRuleList } from '../../sdk/subcommand-args.js';
 
 const ENV_TRUE = new Set(['1', 'true']);
 
 export type AcpFlags = { ok: true; base: Omit<CliOptions, 'cwd'> } | { ok: false; error: string };
-
-/** `"Bash(npm test:*),Read"`: rules separated by commas or spaces outside parentheses, as on the CLI. */
-function splitRules(values: readonly string[]): string[] {
-  const rules: string[] = [];
-  for (const value of values) {
-    let depth = 0;
-    let current = '';
-    for (const char of value) {
-      if (char === '(') depth++;
-      if (char === ')') depth = Math.max(0, depth - 1);
-      if (depth === 0 && (char === ',' || char === ' ')) {
-        if (current.trim()) rules.push(current.trim());
-        current = '';
-      } else current += char;
-    }
-    if (current.trim()) rules.push(current.trim());
-  }
-  return rules;
-}
 
 export function parseAcpFlags(argv: readonly string[], env: NodeJS.ProcessEnv): AcpFlags {
   let values;
@@ -65,8 +47,8 @@ export function parseAcpFlags(argv: readonly string[], env: NodeJS.ProcessEnv): 
     permissionModeGiven: mode !== undefined,
     debugBoot: false,
     debug: values.debug === true,
-    allowedTools: splitRules(values.allowedTools ?? []),
-    disallowedTools: splitRules(values.disallowedTools ?? []),
+    allowedTools: splitRuleList(values.allowedTools ?? []),
+    disallowedTools: splitRuleList(values.disallowedTools ?? []),
     trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()),
     dangerouslySkipSandbox: values['dangerously-skip-sandbox'] === true,
   };
