@@ -25,8 +25,16 @@ export function tempDir(prefix: string): string {
 }
 
 export function removeTempDirs(): void {
-  // A child that is still exiting (a terminal UI in tmux) may write one last file meanwhile: retried.
-  for (const dir of cleanups.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  // A child that is still exiting (a terminal UI in tmux) may write one last file meanwhile: retried
+  // for up to 5 s (a loaded machine in parallel runs). A directory that still cannot go is left in
+  // the system's temporary folder: what the tests checked was already checked.
+  for (const dir of cleanups.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
+    } catch (error) {
+      process.stderr.write(`test cleanup: ${dir} left behind: ${(error as Error).message}\n`);
+    }
+  }
 }
 
 /** The built launcher (`npm test` builds before jest runs). */
