@@ -132,7 +132,7 @@ export async function claudePluginRows(cwd: string, homeDir: string, env: NodeJS
     const why = s.decidedBy ? ` (by ${s.decidedBy.file})` : '';
     // What it contributes and what of it fails to load, read as a run reads it (one broken part never hides the others).
     const described = loadBundle && existsSync(s.plugin.root) ? describeClaudePlugin(loadBundle({ id: s.id, root: s.plugin.root, origin: 'installed' }, homeDir)) : undefined;
-    const contributes = described ? described.summary.slice(described.summary.lastIndexOf('): ') + 3) : 'its copy is missing';
+    const contributes = described?.contributes ?? 'its copy is missing';
     return [row(s.id, 'claude-plugin', `${s.enabled ? 'enabled' : 'disabled'}${why}`, ...(detail ? [detail] : []), contributes), ...(described?.problems ?? []).map((problem) => `  problem: ${problem}`)];
   });
   const untrusted = trust.skipped().filter((entry) => /: (?:enabledPlugins|extraKnownMarketplaces)$/.test(entry));

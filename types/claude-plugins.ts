@@ -110,10 +110,10 @@ export function expandPluginVariables(text: string, variables: Readonly<Record<s
  * What a plugin contributed and what failed, as lines for a listing (`mewcode doctor`, `mewcode
  * plugin list`): the first line names the plugin, the others (indented by the caller) each problem.
  */
-export function describeClaudePlugin(bundle: ClaudePluginBundle): { summary: string; problems: string[] } {
+export function describeClaudePlugin(bundle: ClaudePluginBundle): { summary: string; contributes: string; problems: string[] } {
   const head = `${bundle.id}${bundle.version ? ` ${bundle.version}` : ''} (${bundle.origin}, ${bundle.root})`;
   const problems = bundle.problems.map((problem) => `${problem.file}: ${problem.message}`);
-  if (!bundle.loaded) return { summary: `${head}: not loaded`, problems };
+  if (!bundle.loaded) return { summary: `${head}: not loaded`, contributes: 'not loaded', problems };
   const { counts } = bundle;
   const parts: [number, string][] = [
     [counts.commands, 'command'],
@@ -123,5 +123,7 @@ export function describeClaudePlugin(bundle: ClaudePluginBundle): { summary: str
     [counts.mcpServers, 'MCP server'],
   ];
   const contributed = parts.filter(([count]) => count > 0).map(([count, kind]) => `${count} ${kind}${count === 1 ? '' : 's'}`);
-  return { summary: `${head}: ${contributed.length > 0 ? contributed.join(', ') : 'nothing to contribute'}${problems.length > 0 ? `; ${problems.length} problem${problems.length === 1 ? '' : 's'}` : ''}`, problems };
+  /** What it contributed (and how many problems), without the plugin's name: `1 command, 1 skill; 1 problem`. */
+  const contributes = `${contributed.length > 0 ? contributed.join(', ') : 'nothing to contribute'}${problems.length > 0 ? `; ${problems.length} problem${problems.length === 1 ? '' : 's'}` : ''}`;
+  return { summary: `${head}: ${contributes}`, contributes, problems };
 }
