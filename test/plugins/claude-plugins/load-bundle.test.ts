@@ -225,7 +225,7 @@ test('describeClaudePlugin: counts by kind, and the problems', () => {
   const dir = temp('cp-describe-');
   writeKitPlugin(dir);
   const described = describeClaudePlugin(load(dir));
-  expect(described).toEqual({ summary: `kit 1.2.0 (plugin-dir, ${dir}): 1 command, 1 agent, 1 skill, 1 hook`, problems: [] });
+  expect(described).toEqual({ summary: `kit 1.2.0 (plugin-dir, ${dir}): 1 command, 1 agent, 1 skill, 1 hook`, contributes: '1 command, 1 agent, 1 skill, 1 hook', problems: [] });
   const broken = temp('cp-describe-bad-');
   manifest(broken, '{');
   expect(describeClaudePlugin(load(broken)).summary).toBe(`${path.basename(broken)} (plugin-dir, ${broken}): not loaded`);
