@@ -45,7 +45,11 @@ export async function startAcp(options: { cwd: string; env: Record<string, strin
     start(controller) {
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString('utf8');
-        controller.enqueue(new Uint8Array(chunk));
+        try {
+          controller.enqueue(new Uint8Array(chunk));
+        } catch {
+          // the connection already cancelled its reader; the text is still kept in `stdout`
+        }
       });
       child.stdout.on('end', () => {
         try {

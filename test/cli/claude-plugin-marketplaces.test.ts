@@ -241,14 +241,16 @@ test('end to end: a plugin of every kind installed from a git marketplace — it
       const copy = join(s.home, '.mewcode', 'plugins', 'cache', 'kits', 'kit');
       expect((await plugin(s, 'list')).stdout).toMatch(/^kit@kits\tclaude-plugin\tenabled\tversion 1\.2\.0[^\n]*\t1 command, 1 agent, 1 skill, 1 hook, 1 MCP server$/m);
       const env = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX };
+      // The kit's MCP server starts with every run; on a loaded machine the default wait can pass
+      // first, and its notice on stderr is not what these runs check.
+      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+      writeFileSync(join(s.home, '.mewcode', 'config.yaml'), 'mcp:\n  startup_wait_ms: 20000\n');
 
       const command = await s.run(['-p', '/kit:hello Alice Bob'], { env });
       expect(command.stderr).toBe('');
       expect(command.code).toBe(0);
       expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe(`Hello Alice and Bob!\nRoot: ${copy}\nplugin-line-42`);
 
-      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
-      writeFileSync(join(s.home, '.mewcode', 'config.yaml'), 'mcp:\n  startup_wait_ms: 20000\n');
       const run = await s.run(['-p', 'review, style, run and echo', '--allowedTools', 'Bash(echo:*)', '--allowedTools', 'mcp__plugin_kit_everything'], { env });
       expect(run.code).toBe(0);
       expect(s.requests[1]!.body.tools.find((t: any) => t.name === 'agent').description).toContain('- kit:reviewer: Reviews things for the kit');
