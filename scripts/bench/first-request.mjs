@@ -3,9 +3,13 @@
 // References, interleaved: `node -e ""` (spawn → exit) and a bare `node -e 'fetch(…)'` that POSTs to
 // the same server (spawn → request received: the floor for "a Node process sends a request").
 // Interleaved with them, the same run configured as a user's is: the provider in
-// ~/.mewcode/config.yaml and permission rules in ~/.mewcode/settings.yaml (configured).
+// ~/.mewcode/config.yaml and permission rules in ~/.mewcode/settings.yaml (configured); and the
+// stack floor (stack-floor.mjs): the required libraries and the provider's client alone, sending
+// the same streamed request, so the CLI's time minus the floor's is MewCode's own start-up work.
 import { CLI, FETCH_SCRIPT, HTTP_SCRIPT, NODE, childEnv, makeGitProject, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
 import { writeUserConfig } from '../user-config-fixture.mjs';
+import { buildStackFloor } from './stack-floor.mjs';
+import path from 'node:path';
 
 export async function measureFirstRequest({ protocol, runs, warmup, progress }) {
   const home = makeTempDir('mewcode-bench-home-');
@@ -17,10 +21,13 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
   const refExit = [];
   const refFetch = [];
   const refHttp = [];
+  const refFloor = [];
+  const floorDir = makeTempDir('mewcode-bench-floor-');
   try {
+    const floor = await buildStackFloor(protocol, floorDir);
     for (let i = -warmup; i < runs; i++) {
       progress(`b. first request (${protocol}) ${Math.max(0, i + 1)}/${runs}`);
-      const steps = [runCli, runConfigured, runRefExit, runRefFetch, runRefHttp];
+      const steps = [runCli, runConfigured, runRefExit, runRefFetch, runRefHttp, (keep) => runFloor(floor, keep)];
       const rotation = ((i % steps.length) + steps.length) % steps.length;
       for (const step of [...steps.slice(rotation), ...steps.slice(0, rotation)]) await step(i >= 0);
     }
@@ -28,8 +35,9 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
     removeDir(home);
     removeDir(configuredHome);
     removeDir(project);
+    removeDir(floorDir);
   }
-  return { cli, configured, cliWall, refExit, refFetch, refHttp };
+  return { cli, configured, cliWall, refExit, refFetch, refHttp, refFloor };
 
   function runCli(keep) {
     return runFirstRequest((url) => childEnv(home, providerEnv(protocol, url)), keep ? cli : undefined, keep ? cliWall : undefined);
@@ -70,6 +78,17 @@ export async function measureFirstRequest({ protocol, runs, warmup, progress }) 
 
   function runRefHttp(keep) {
     return runRequestReference(HTTP_SCRIPT, 'node:http', keep ? refHttp : undefined);
+  }
+
+  async function runFloor(floor, keep) {
+    const { server } = await startTimedServer([{ text: 'Hello from the scripted model.' }]);
+    try {
+      const r = await runChild(NODE, [floor, server.url], { cwd: project, env: childEnv(home) });
+      if (r.code !== 0 || server.requests.length !== 1) throw new Error(`the stack floor (${path.basename(floor)}) failed (exit ${r.code}, ${server.requests.length} requests): ${r.stderr}`);
+      if (keep) refFloor.push(server.requests[0].receivedAt - r.spawnedAt);
+    } finally {
+      await server.close();
+    }
   }
 
   async function runRequestReference(script, label, samples) {

@@ -41,6 +41,10 @@ export function buildRows(results) {
       ['b', '`mewcode -p hi`: spawn → first model request received', protocol, ms(cli.median), ms(cli.p90), `\`node -e ""\` ${ms(exit.median)}; bare-Node \`http.request\` ${ms(httpRef.median)}; bare-Node \`fetch\` ${ms(fetch.median)}`, `${ratio(cli.median, exit.median)} / ${ratio(cli.median, httpRef.median)} / ${ratio(cli.median, fetch.median)}`, `≤ ${TARGETS.firstRequestMs} ms`, status(cli.median, cli.p90, TARGETS.firstRequestMs)],
       `b. first request (${protocol}): median ${ms(cli.median)} > ${TARGETS.firstRequestMs} ms`,
     );
+    if (b.refFloor?.length) {
+      const floor = summarize(b.refFloor);
+      push(['b', 'the stack floor (scripts/bench/stack-floor.mjs): reflect-metadata, inversify, tapable and the provider\'s client as MewCode builds it, one streamed request; b minus this is MewCode\'s own start-up work', protocol, ms(floor.median), ms(floor.p90), `\`mewcode -p hi\` (b) ${ms(cli.median)}: ${ms(cli.median - floor.median)} over the floor`, ratio(cli.median, floor.median), '—', '—']);
+    }
     if (b.configured?.length) {
       const configured = summarize(b.configured);
       push(
