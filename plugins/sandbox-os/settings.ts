@@ -27,6 +27,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LocatedNode } from '../../config/located.js';
+import { parseConfigTextCached } from '../../config/parse-cache.js';
 
 export interface SandboxSettings {
   enabled: boolean;
@@ -68,8 +69,8 @@ export async function readSandboxSettings(homeDir: string, warn: (message: strin
       if (code !== 'ENOENT' && code !== 'ENOTDIR') warn(`${PREFIX} cannot read ${file}: ${(error as Error).message}; its sandbox settings are ignored`);
       continue;
     }
-    const { parseConfigText } = await import('../../config/parse-file.js');
-    const parsed = parseConfigText(file, text);
+    // The same file the permission rules read at start-up: parsed once for both.
+    const parsed = await parseConfigTextCached(file, text);
     if (parsed.error) continue; // the file's own loader (config / permission-rules) reports it
     const node = parsed.root.entries.get('sandbox');
     if (node === undefined) continue;
