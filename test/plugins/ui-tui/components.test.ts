@@ -7,6 +7,13 @@ import { INPUT_ROWS, InputBox, visibleWindow } from '../../../plugins/ui-tui/app
 import { StatusLine } from '../../../plugins/ui-tui/app/status-line.js';
 import { KEYS, settle, until } from './helpers.js';
 
+/**
+ * The arming delay the typed-ahead tests use: the dialogs' own (ARM_MS) is a few hundred ms, and a
+ * test machine running the suite in parallel can stall a process that long between the render
+ * and the keys, which would then count as typed after the dialog armed.
+ */
+const TEST_ARM_MS = Math.max(ARM_MS, 1500);
+
 function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
   return {
     toolName: 'edit_file',
@@ -32,7 +39,7 @@ describe('approval dialog', () => {
 
   test('keys typed ahead or pasted as it opens (1, Enter, arrows) do not answer it; Esc still denies', async () => {
     const answers: ApprovalChoice[] = [];
-    const view = render(createElement(ApprovalDialog, { request: request(), onAnswer: (c: ApprovalChoice) => answers.push(c) }));
+    const view = render(createElement(ApprovalDialog, { request: request(), onAnswer: (c: ApprovalChoice) => answers.push(c), armMs: TEST_ARM_MS }));
     view.stdin.write('1');
     view.stdin.write(KEYS.enter);
     view.stdin.write(KEYS.down);
@@ -40,7 +47,7 @@ describe('approval dialog', () => {
     await settle();
     expect(answers).toEqual([]);
     expect(view.lastFrame()).toContain('› 1.');
-    await new Promise((r) => setTimeout(r, ARM_MS + 50));
+    await new Promise((r) => setTimeout(r, TEST_ARM_MS + 50));
     view.stdin.write('2');
     view.stdin.write('1'); // a second key before the re-render does not answer twice
     await until(() => answers.length > 0);
@@ -117,12 +124,12 @@ describe('trust dialog', () => {
 
   test('a 1 or Enter typed before it opens does not trust the project', async () => {
     const answers: boolean[] = [];
-    const view = render(createElement(TrustDialog, { pending, onAnswer: (t: boolean) => answers.push(t) }));
+    const view = render(createElement(TrustDialog, { pending, onAnswer: (t: boolean) => answers.push(t), armMs: TEST_ARM_MS }));
     view.stdin.write('1');
     view.stdin.write(KEYS.enter);
     await settle();
     expect(answers).toEqual([]);
-    await new Promise((r) => setTimeout(r, ARM_MS + 50));
+    await new Promise((r) => setTimeout(r, TEST_ARM_MS + 50));
     view.stdin.write(KEYS.enter);
     await until(() => answers.length > 0);
     expect(answers).toEqual([true]);
