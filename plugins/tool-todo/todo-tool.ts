@@ -16,7 +16,6 @@ export function renderTodos(todos: readonly TodoItem[]): string {
   const count = (status: TodoItem['status']): number => todos.filter((todo) => todo.status === status).length;
   const lines = [`To-do list updated: ${todos.length} ${todos.length === 1 ? 'item' : 'items'} (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending).`];
   for (const todo of todos) lines.push(`${MARKS[todo.status]} ${todo.status === 'in_progress' && todo.activeForm ? todo.activeForm : todo.content}`);
-  lines.push('Keep it current: mark each item completed as soon as it is done.');
   return lines.join('\n');
 }
 

@@ -39,7 +39,7 @@ test('each call replaces the whole list of the calling session; listeners see ev
   const [r1, r2] = results(events);
   expect(r1?.isError).toBeFalsy();
   expect(r1?.content).toBe(
-    ['To-do list updated: 3 items (1 completed, 1 in progress, 1 pending).', '[x] Write the failing test', '[~] Fixing the parser', '[ ] Update the docs', 'Keep it current: mark each item completed as soon as it is done.'].join('\n'),
+    ['To-do list updated: 3 items (1 completed, 1 in progress, 1 pending).', '[x] Write the failing test', '[~] Fixing the parser', '[ ] Update the docs'].join('\n'),
   );
   expect(r2?.content).toContain('1 item (0 completed, 1 in progress, 0 pending)');
   // Replaced, not merged: only the second list is left; the unknown `id` key was dropped.
