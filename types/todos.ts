@@ -17,16 +17,19 @@ export interface TodoItem {
   priority?: TodoPriority;
 }
 
+/** Which session a list belongs to: a sub-agent's `agentId` is its own, so is its list. */
+export type TodoListOwner = Pick<SessionContext, 'sessionId' | 'agentId'>;
+
 export interface TodoListChange {
-  /** The session whose list changed (compare with `===`: a sub-agent's session is another object). */
-  session: SessionContext;
+  /** The session whose list changed. */
+  session: TodoListOwner;
   /** The whole new list (each write replaces it). */
   todos: readonly TodoItem[];
 }
 
 export interface TodoLists {
   /** The session's list as last written; empty when its model never wrote one. */
-  current(session: SessionContext): readonly TodoItem[];
+  current(session: TodoListOwner): readonly TodoItem[];
   /** `listener` is called after every write of any session's list; the returned function stops it. */
   onChange(listener: (change: TodoListChange) => void): () => void;
 }

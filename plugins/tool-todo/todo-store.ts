@@ -1,17 +1,18 @@
 /**
  * Every session's to-do list, for one kernel (bound in singleton scope: each kernel of a process
- * has its own). Keyed by the session object, so a sub-agent's list is its own and a finished
- * session's list goes with it.
+ * has its own). Keyed by session id and agent id, so a sub-agent's list is its own and a hook's
+ * context (which carries the ids, not the session object) finds the list of its session.
  */
-import type { SessionContext } from '../../types/hooks.js';
-import type { TodoItem, TodoListChange, TodoLists } from '../../types/todos.js';
+import type { TodoItem, TodoListChange, TodoListOwner, TodoLists } from '../../types/todos.js';
+
+const keyOf = (owner: TodoListOwner): string => `${owner.sessionId}\u0000${owner.agentId}`;
 
 export class TodoStore implements TodoLists {
-  private readonly lists = new WeakMap<SessionContext, readonly TodoItem[]>();
+  private readonly lists = new Map<string, readonly TodoItem[]>();
   private readonly listeners = new Set<(change: TodoListChange) => void>();
 
-  current(session: SessionContext): readonly TodoItem[] {
-    return this.lists.get(session) ?? [];
+  current(session: TodoListOwner): readonly TodoItem[] {
+    return this.lists.get(keyOf(session)) ?? [];
   }
 
   onChange(listener: (change: TodoListChange) => void): () => void {
@@ -22,12 +23,15 @@ export class TodoStore implements TodoLists {
   }
 
   /** Replaces the session's list and tells every listener; a throwing listener does not fail the write. */
-  write(session: SessionContext, todos: readonly TodoItem[]): void {
+  write(session: TodoListOwner, todos: readonly TodoItem[]): void {
     const frozen = Object.freeze(todos.map((todo) => Object.freeze({ ...todo })));
-    this.lists.set(session, frozen);
+    const owner = { sessionId: session.sessionId, agentId: session.agentId };
+    // An empty list is no list: nothing is kept for a session that cleared its list.
+    if (frozen.length === 0) this.lists.delete(keyOf(owner));
+    else this.lists.set(keyOf(owner), frozen);
     for (const listener of [...this.listeners]) {
       try {
-        listener({ session, todos: frozen });
+        listener({ session: owner, todos: frozen });
       } catch {
         // a listener is a view (an editor's plan); the list itself is written
       }

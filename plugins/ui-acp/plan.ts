@@ -19,6 +19,6 @@ export function followPlan(kernel: KernelApi, send: (update: SessionUpdate) => v
   if (!kernel.container.isBound(TOKENS.TodoLists)) return () => {};
   const lists = kernel.container.get<TodoLists>(TOKENS.TodoLists);
   return lists.onChange((change) => {
-    if (change.session === kernel.session) send(planUpdate(change.todos));
+    if (change.session.sessionId === kernel.session.sessionId && change.session.agentId === kernel.session.agentId) send(planUpdate(change.todos));
   });
 }

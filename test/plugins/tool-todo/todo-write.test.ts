@@ -2,9 +2,14 @@
  * The todo_write tool through a real kernel: the whole list replaced at each call, kept per session
  * (a sub-agent's apart), read by other plugins through TOKENS.TodoLists, never asked about in any
  * permission mode; bad input comes back as a result naming the field and index, and leaves the
- * list as it was; the item and length limits hold exactly at their boundary.
+ * list as it was; the item and length limits hold exactly at their boundary. A resumed session gets
+ * back the list its last successful call left; after a compaction the model is given the list again.
  */
 import { afterEach, expect, test } from '@jest/globals';
+import { ContainerModule } from 'inversify';
+import type { Message } from '../../../types/messages.js';
+import { definePlugin } from '../../../types/plugin.js';
+import type { CompactionService } from '../../../types/session.js';
 import type { AgentEvent } from '../../../types/events.js';
 import type { PermissionMode } from '../../../types/permissions.js';
 import type { TodoListChange, TodoLists } from '../../../types/todos.js';
@@ -45,7 +50,7 @@ test('each call replaces the whole list of the calling session; listeners see ev
   // Replaced, not merged: only the second list is left; the unknown `id` key was dropped.
   expect(lists(booted).current(booted.kernel.session)).toEqual([{ content: 'Update the docs', status: 'in_progress' }]);
   expect(changes.map((c) => c.todos.length)).toEqual([3, 1]);
-  expect(changes[0]!.session).toBe(booted.kernel.session);
+  expect(changes[0]!.session).toEqual({ sessionId: booted.kernel.session.sessionId, agentId: 'main' });
   expect(changes[0]!.todos[1]).toEqual({ content: 'Fix the parser', status: 'in_progress', activeForm: 'Fixing the parser', priority: 'high' });
 });
 
@@ -120,4 +125,36 @@ test(`content and activeForm hold at most ${MAX_TODO_CHARS} characters, counted 
 test('a blank content is refused; a blank activeForm is dropped; text is trimmed', () => {
   expect(checkTodos({ todos: [{ content: '   ', status: 'pending' }] })).toEqual({ ok: false, error: 'todos[0].content must not be empty' });
   expect(checkTodos({ todos: [{ content: '  Run it  ', status: 'pending', activeForm: ' ' }] })).toEqual({ ok: true, todos: [{ content: 'Run it', status: 'pending' }] });
+});
+
+test('a resumed session gets back the list of its last successful todo_write (a failed later call does not count)', async () => {
+  const saved: Message[] = [
+    { role: 'user', content: [{ type: 'text', text: 'plan' }] },
+    { role: 'assistant', content: [], toolCalls: [{ id: 't1', name: 'todo_write', input: JSON.stringify({ todos: [{ content: 'Old', status: 'pending' }] }) }] },
+    { role: 'tool', results: [{ toolCallId: 't1', content: 'ok', isError: false }] },
+    { role: 'assistant', content: [], toolCalls: [{ id: 't2', name: 'todo_write', input: JSON.stringify({ todos: [{ content: 'Kept', status: 'in_progress' }, { content: 'Next', status: 'pending' }] }) }] },
+    { role: 'tool', results: [{ toolCallId: 't2', content: 'ok', isError: false }] },
+    { role: 'assistant', content: [], toolCalls: [{ id: 't3', name: 'todo_write', input: JSON.stringify({ todos: [{ content: 'Refused', status: 'done' }] }) }] },
+    { role: 'tool', results: [{ toolCallId: 't3', content: 'Invalid arguments', isError: true }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'ok' }], toolCalls: [] },
+  ];
+  booted = await bootKernel([], [toolTodo]);
+  const resumed = await booted.kernel.resumeSession({ sessionId: '20261201-000000-beef', messages: saved });
+  expect(lists(booted).current(resumed)).toEqual([
+    { content: 'Kept', status: 'in_progress' },
+    { content: 'Next', status: 'pending' },
+  ]);
+});
+
+test('after a compaction the model is given its list again, after the summary', async () => {
+  const summary: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'SUMMARY' }] }, { role: 'assistant', content: [{ type: 'text', text: 'noted' }], toolCalls: [] }];
+  const service: CompactionService = { shouldCompact: () => false, compact: async () => summary };
+  const compaction = definePlugin({ name: 'test-compaction', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CompactionService).toConstantValue(service)) });
+  booted = await bootKernel([useTools([call('todo_write', { todos: [{ content: 'Fix it', status: 'in_progress', activeForm: 'Fixing it' }, { content: 'Test it', status: 'pending' }] })]), say('a'), say('b')], [toolTodo, compaction]);
+  await runPrompt(booted.kernel, 'go', 'default');
+  expect(await booted.kernel.compactNow('default')).toBe(true);
+  await runPrompt(booted.kernel, 'next', 'default');
+  const sent = JSON.stringify(booted.model.requests[2]!.messages);
+  expect(sent).toContain('SUMMARY');
+  expect(sent).toContain('Your to-do list (kept with todo_write) is still:\\n[~] Fixing it\\n[ ] Test it');
 });
