@@ -17,7 +17,7 @@ import type { EditSnapshots } from './edit-snapshots.js';
 import { historyUpdates } from './history-replay.js';
 import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
 import { ACP_UI_NAME, approvalOutcome, permissionOptions } from './permission-options.js';
-import { followPlan } from './plan.js';
+import { currentPlan, followPlan } from './plan.js';
 import { promptText } from './prompt-text.js';
 import { availableCommands, slashPrompt, unknownCommandText } from './slash-commands.js';
 import { absolutePath, announceToolCall, editDiff, toolResultUpdate } from './tool-calls.js';
@@ -115,6 +115,9 @@ export class AcpSession {
   async replayHistory(): Promise<void> {
     const updates = historyUpdates(this.kernel.session.conversation.messages, { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: (name) => this.kernel.tools.get(name) });
     for (const update of updates) this.send(update);
+    // The plan the session had when it was saved (its last to-do list), after the history that made it.
+    const plan = currentPlan(this.kernel);
+    if (plan) this.send(plan);
     await this.flush();
   }
 

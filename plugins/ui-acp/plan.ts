@@ -14,6 +14,13 @@ export function planUpdate(todos: readonly TodoItem[]): SessionUpdate {
   return { sessionUpdate: 'plan', entries };
 }
 
+/** The main session's list as a plan update, when it has one (a loaded session's, restored by tool-todo). */
+export function currentPlan(kernel: KernelApi): SessionUpdate | undefined {
+  if (!kernel.container.isBound(TOKENS.TodoLists)) return undefined;
+  const todos = kernel.container.get<TodoLists>(TOKENS.TodoLists).current(kernel.session);
+  return todos.length > 0 ? planUpdate(todos) : undefined;
+}
+
 /** Calls `send` with a plan update after each change of the kernel's main session's list; returns the stop. */
 export function followPlan(kernel: KernelApi, send: (update: SessionUpdate) => void): () => void {
   if (!kernel.container.isBound(TOKENS.TodoLists)) return () => {};

@@ -464,3 +464,34 @@ test(
   },
   TIMEOUT,
 );
+
+test(
+  'session/load: the saved session\'s to-do list comes back as a plan update after the replayed history',
+  async () => {
+    const todos = [
+      { content: 'Read the config', status: 'completed' },
+      { content: 'Fix the bug', status: 'in_progress', priority: 'high' },
+    ];
+    await scenario([{ toolCalls: [{ id: 'toolu_todo', name: 'todo_write', input: { todos } }] }, { text: 'Planned.' }], async (s) => {
+      const id = await withAgent(s, async (client) => {
+        const opened = await newSession(client, s.cwd);
+        expect((await client.agent.request('session/prompt', { sessionId: opened, prompt: [{ type: 'text', text: 'plan it' }] })).stopReason).toBe('end_turn');
+        return opened;
+      });
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        await client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers: [] });
+        const replayed = client.updatesOf(id).filter((u) => u.sessionUpdate !== 'available_commands_update');
+        expect(replayed.at(-1)).toEqual({
+          sessionUpdate: 'plan',
+          entries: [
+            { content: 'Read the config', priority: 'medium', status: 'completed' },
+            { content: 'Fix the bug', priority: 'high', status: 'in_progress' },
+          ],
+        });
+        expect(replayed.filter((u) => u.sessionUpdate === 'plan')).toHaveLength(1);
+      });
+    });
+  },
+  TIMEOUT,
+);
