@@ -15,6 +15,7 @@ import sandboxOs from './sandbox-os/index.js';
 import toolBash from './tool-bash/index.js';
 import toolGlob from './tool-glob/index.js';
 import toolGrep from './tool-grep/index.js';
+import toolTodo from './tool-todo/index.js';
 import permissionBlacklist from './permission-blacklist/index.js';
 import permissionSandbox from './permission-sandbox/index.js';
 import permissionRules, { createPermissionRulesPlugin } from './permission-rules/index.js';
@@ -47,6 +48,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   toolBash,
   toolGlob,
   toolGrep,
+  toolTodo,
   permissionBlacklist,
   permissionSandbox,
   permissionRules,

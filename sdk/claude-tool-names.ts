@@ -12,6 +12,7 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
   Edit: 'edit_file',
   Glob: 'glob',
   Grep: 'grep',
+  TodoWrite: 'todo_write',
   // The sub-agent tool: `Task` in most hook scripts and settings, `Agent` in Claude Code's newer docs.
   Task: 'agent',
   Agent: 'agent',

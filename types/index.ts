@@ -16,6 +16,7 @@ export * from './cli.js';
 export * from './session.js';
 export * from './session-store.js';
 export * from './subagents.js';
+export * from './todos.js';
 export * from './commands.js';
 export * from './claude-plugins.js';
 export * from './hook-catalogue.js';

@@ -19,6 +19,7 @@ import type { SessionStore } from './session-store.js';
 import type { SubagentRunner } from './subagents.js';
 import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
+import type { TodoLists } from './todos.js';
 import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugins.js';
 import type { WorkspaceTrust } from './trust.js';
 
@@ -80,4 +81,6 @@ export const TOKENS = {
   CommandLauncher: token<CommandLauncher>('CommandLauncher'),
   /** ClaudePluginBundles: what each Claude Code plugin directory of this run contributes (claude-plugins plugin). */
   ClaudePluginBundles: token<ClaudePluginBundles>('ClaudePluginBundles'),
+  /** TodoLists: each session's to-do list as the model last wrote it, and its changes (tool-todo). */
+  TodoLists: token<TodoLists>('TodoLists'),
 } as const;

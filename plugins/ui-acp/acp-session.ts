@@ -17,6 +17,7 @@ import type { EditSnapshots } from './edit-snapshots.js';
 import { historyUpdates } from './history-replay.js';
 import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
 import { ACP_UI_NAME, approvalOutcome, permissionOptions } from './permission-options.js';
+import { currentPlan, followPlan } from './plan.js';
 import { promptText } from './prompt-text.js';
 import { availableCommands, slashPrompt, unknownCommandText } from './slash-commands.js';
 import { absolutePath, announceToolCall, editDiff, toolResultUpdate } from './tool-calls.js';
@@ -52,6 +53,7 @@ export class AcpSession {
   private readonly approvalEvents = new Map<string, () => void>();
   private readonly approvalEventsSeen = new Set<string>();
   private readonly complain: (text: string) => void;
+  private readonly stopPlan: () => void;
 
   constructor(
     readonly sessionId: string,
@@ -63,6 +65,7 @@ export class AcpSession {
   ) {
     this.mode = mode;
     this.complain = terminalWriter(place.stderr ?? process.stderr);
+    this.stopPlan = followPlan(running.kernel, (update) => this.send(update));
   }
 
   get kernel(): KernelApi {
@@ -112,6 +115,9 @@ export class AcpSession {
   async replayHistory(): Promise<void> {
     const updates = historyUpdates(this.kernel.session.conversation.messages, { projectRoot: this.kernel.projectRoot, homeDir: this.kernel.homeDir, tool: (name) => this.kernel.tools.get(name) });
     for (const update of updates) this.send(update);
+    // The plan the session had when it was saved (its last to-do list), after the history that made it.
+    const plan = currentPlan(this.kernel);
+    if (plan) this.send(plan);
     await this.flush();
   }
 
@@ -274,6 +280,7 @@ export class AcpSession {
   }
 
   async shutdown(): Promise<void> {
+    this.stopPlan();
     this.turn?.abort();
     await this.running.shutdown();
   }

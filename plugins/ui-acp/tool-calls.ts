@@ -19,6 +19,7 @@ const KINDS: Readonly<Record<string, ToolKind>> = {
   glob: 'search',
   grep: 'search',
   agent: 'think',
+  todo_write: 'think',
   web_fetch: 'fetch',
   fetch: 'fetch',
 };

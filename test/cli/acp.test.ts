@@ -410,3 +410,88 @@ test(
   },
   TIMEOUT,
 );
+
+test(
+  'todo_write: each change of the list reaches the editor as a plan update with every entry; another session gets none',
+  async () => {
+    const first = [
+      { content: 'Read the config', status: 'in_progress', activeForm: 'Reading the config' },
+      { content: 'Fix the bug', status: 'pending', priority: 'high' },
+    ];
+    const second = [
+      { content: 'Read the config', status: 'completed' },
+      { content: 'Fix the bug', status: 'in_progress', priority: 'high' },
+      { content: 'Run the tests', status: 'pending', priority: 'low' },
+    ];
+    await scenario(
+      [{ text: 'Planning.', toolCalls: [{ id: 'toolu_todo1', name: 'todo_write', input: { todos: first } }] }, { toolCalls: [{ id: 'toolu_todo2', name: 'todo_write', input: { todos: second } }] }, { text: 'Planned.' }],
+      async (s) => {
+        await withAgent(s, async (client) => {
+          const id = await newSession(client, s.cwd);
+          const other = (await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] })).sessionId;
+          expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'plan the fix' }] })).stopReason).toBe('end_turn');
+          const updates = client.updatesOf(id);
+          const plans = updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'plan' }> => u.sessionUpdate === 'plan');
+          expect(plans.map((p) => p.entries)).toEqual([
+            [
+              { content: 'Read the config', priority: 'medium', status: 'in_progress' },
+              { content: 'Fix the bug', priority: 'high', status: 'pending' },
+            ],
+            [
+              { content: 'Read the config', priority: 'medium', status: 'completed' },
+              { content: 'Fix the bug', priority: 'high', status: 'in_progress' },
+              { content: 'Run the tests', priority: 'low', status: 'pending' },
+            ],
+          ]);
+          // Read-only: never asked about; shown as the agent thinking, completed.
+          expect(client.permissionRequests).toHaveLength(0);
+          expect(toolCalls(updates).map((c) => [c.toolCallId, c.kind])).toEqual([
+            ['toolu_todo1', 'think'],
+            ['toolu_todo2', 'think'],
+          ]);
+          expect(toolUpdates(updates, 'toolu_todo2').at(-1)).toMatchObject({ status: 'completed' });
+          // The first plan arrives after the text that led to it and before the answer.
+          const kinds = updates.map((u) => u.sessionUpdate);
+          expect(kinds.indexOf('agent_message_chunk')).toBeLessThan(kinds.indexOf('plan'));
+          expect(kinds.lastIndexOf('plan')).toBeLessThan(kinds.lastIndexOf('agent_message_chunk'));
+          expect(client.updatesOf(other).some((u) => u.sessionUpdate === 'plan')).toBe(false);
+          // The model saw the tool and its checklist result.
+          expect(s.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain('todo_write');
+          expect(JSON.stringify(s.requests[2]!.body.messages.at(-1))).toContain('[~] Fix the bug');
+        });
+      },
+    );
+  },
+  TIMEOUT,
+);
+
+test(
+  'session/load: the saved session\'s to-do list comes back as a plan update after the replayed history',
+  async () => {
+    const todos = [
+      { content: 'Read the config', status: 'completed' },
+      { content: 'Fix the bug', status: 'in_progress', priority: 'high' },
+    ];
+    await scenario([{ toolCalls: [{ id: 'toolu_todo', name: 'todo_write', input: { todos } }] }, { text: 'Planned.' }], async (s) => {
+      const id = await withAgent(s, async (client) => {
+        const opened = await newSession(client, s.cwd);
+        expect((await client.agent.request('session/prompt', { sessionId: opened, prompt: [{ type: 'text', text: 'plan it' }] })).stopReason).toBe('end_turn');
+        return opened;
+      });
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        await client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers: [] });
+        const replayed = client.updatesOf(id).filter((u) => u.sessionUpdate !== 'available_commands_update');
+        expect(replayed.at(-1)).toEqual({
+          sessionUpdate: 'plan',
+          entries: [
+            { content: 'Read the config', priority: 'medium', status: 'completed' },
+            { content: 'Fix the bug', priority: 'high', status: 'in_progress' },
+          ],
+        });
+        expect(replayed.filter((u) => u.sessionUpdate === 'plan')).toHaveLength(1);
+      });
+    });
+  },
+  TIMEOUT,
+);

@@ -44,7 +44,7 @@ describe.each(['anthropic', 'openai'] as const)('read_file → edit_file → bas
         expect(toolResultText(bodies[3], protocol)).toMatch(/^exit_code: 0\ngoodbye world\nsecond line/);
         // The built-in tools (then the skill and sub-agent tools) are offered, in a stable order, on every request.
         const names = (b: any): string[] => (protocol === 'anthropic' ? b.tools.map((t: any) => t.name) : b.tools.map((t: any) => t.function.name));
-        expect(names(bodies[0])).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'load_skill', 'install_skill', ...SUBAGENT_TOOLS]);
+        expect(names(bodies[0])).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'todo_write', 'load_skill', 'install_skill', ...SUBAGENT_TOOLS]);
         expect(JSON.stringify(bodies[3].tools)).toBe(JSON.stringify(bodies[0].tools));
       },
       protocol,
@@ -59,6 +59,6 @@ test('plan mode offers only the read-only tools', async () => {
   await scenario([{ text: 'A plan.' }], async (s) => {
     const r = await s.run(['-p', 'plan', '--output-format', 'json', '--permission-mode', 'plan']);
     expect(r.code).toBe(0);
-    expect(s.requests[0]!.body.tools.map((t: any) => t.name)).toEqual(['read_file', 'glob', 'grep', 'load_skill', ...SUBAGENT_TOOLS]);
+    expect(s.requests[0]!.body.tools.map((t: any) => t.name)).toEqual(['read_file', 'glob', 'grep', 'todo_write', 'load_skill', ...SUBAGENT_TOOLS]);
   });
 });

@@ -32,10 +32,10 @@ test('(a) the default plugin set boots in order with both providers and both UIs
   const kernel = await Kernel.create({ ...base, plugins: defaultPlugins, reporter, env: { ANTHROPIC_API_KEY: 'k', MEWCODE_MODEL: 'm' } });
   expect(kernel.plugins.map((p) => p.name)).toEqual([
     'provider-anthropic', 'provider-openai', 'system-prompt', 'environment', 'output-limits',
-    'tool-read-file', 'tool-write-file', 'tool-edit-file', 'sandbox-os', 'tool-bash', 'tool-glob', 'tool-grep',
+    'tool-read-file', 'tool-write-file', 'tool-edit-file', 'sandbox-os', 'tool-bash', 'tool-glob', 'tool-grep', 'tool-todo',
     'permission-blacklist', 'permission-sandbox', 'permission-rules', 'permission-mode', 'permission-audit', 'ui-headless', 'ui-tui', 'ui-acp', 'commands', 'session', 'compaction', 'claude-plugins', 'skills', 'mcp', 'hooks', 'subagents', 'custom-commands', 'claude-plugin-sources',
   ]);
-  expect(kernel.tools.list().map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'load_skill', 'install_skill', 'agent', 'task_list', 'task_output', 'task_message', 'task_stop']);
+  expect(kernel.tools.list().map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'todo_write', 'load_skill', 'install_skill', 'agent', 'task_list', 'task_output', 'task_message', 'task_stop']);
   expect(kernel.providers.active()).toMatchObject({ id: 'anthropic', protocol: 'anthropic', model: 'm', contextWindow: 200_000 });
   expect(kernel.container.getAll(TOKENS.UserInterface).map((u) => (u as { name: string }).name)).toEqual(['headless', 'tui']);
   expect(reporter.warnings).toEqual([]);

@@ -59,7 +59,7 @@ test('(d) an npm plugin contributes a tool the model uses; bad plugins are repor
   expect(stderr).toContain('plugin flaky failed in hook userPromptSubmit: boom');
   expect(code).toBe(0);
   expect(JSON.parse(stdout)).toMatchObject({ is_error: false, result: 'It said HELLO.' });
-  expect(server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'load_skill', 'install_skill', 'shout', 'agent', 'task_list', 'task_output', 'task_message', 'task_stop']);
+  expect(server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'todo_write', 'load_skill', 'install_skill', 'shout', 'agent', 'task_list', 'task_output', 'task_message', 'task_stop']);
   const toolResult = server.requests[1]!.body.messages.at(-1).content[0];
   expect(toolResult).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1', content: `HELLO (kernel ${KERNEL_VERSION})` });
   expect(toolResult.is_error).toBeFalsy();

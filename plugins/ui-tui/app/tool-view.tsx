@@ -53,7 +53,8 @@ export function DiffView({ diff }: { diff: { lines: DiffLine[]; more: number } }
 
 export function FinishedToolView({ call, result, durationMs }: { call: ToolCall; result: ToolResult; durationMs: number }) {
   const diff = result.isError ? undefined : callDiff(call, DIFF_LINES);
-  const head = headLines(result.content, RESULT_LINES);
+  // A to-do list is the point of its call: shown whole (todo_write caps it at 100 items).
+  const head = headLines(result.content, call.name === 'todo_write' && !result.isError ? Number.MAX_SAFE_INTEGER : RESULT_LINES);
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text>

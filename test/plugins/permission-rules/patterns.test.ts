@@ -148,6 +148,11 @@ describe('tool names', () => {
     expect(await outcome(decide(kernel, 'glob', { path: 'anything' }))).toBe('allow');
   });
 
+  it("Claude Code's TodoWrite names todo_write", async () => {
+    const kernel = await withRules({ deny: ['TodoWrite'] });
+    expect(await outcome(decide(kernel, 'todo_write', { todos: [] }))).toBe('deny');
+  });
+
   it('MCP: full names, mcp__server__* and mcp__server; the target is the tool name', async () => {
     const kernel = await withRules({ allow: ['mcp__fs__*'], deny: ['mcp__fs__write'], ask: ['mcp__git'] });
     expect(await outcome(decide(kernel, 'mcp__fs__read', {}))).toBe('allow');

@@ -99,6 +99,14 @@ test('an edit is shown as a diff; a failed one as its error', () => {
   expect(failed.lastFrame()).not.toContain('+ y = 3');
 });
 
+test('a to-do list is shown whole, not cut to the first result lines', () => {
+  const todos = Array.from({ length: 9 }, (_, i) => `[ ] step ${i + 1}`);
+  const list = call('t', 'todo_write', JSON.stringify({ todos: [] }));
+  const shown = render(createElement(FinishedToolView, { call: list, result: { toolCallId: 't', content: ['To-do list updated: 9 items (0 completed, 0 in progress, 9 pending).', ...todos].join('\n'), isError: false }, durationMs: 1 }));
+  expect(shown.lastFrame()).toContain('[ ] step 9');
+  expect(shown.lastFrame()).not.toContain('more lines');
+});
+
 test('thinking is dimmed and collapsed to its first lines unless Ctrl+T expanded it', () => {
   const text = 'one\ntwo\nthree\nfour';
   expect(thinkingText(text, false)).toBe('✻ one\ntwo\n  … 2 more lines of thinking (Ctrl+T shows thinking in full)');
