@@ -29,19 +29,42 @@ class ApiOutput implements UserOutput {
     if (!this.canUseTool) {
       return { choice: 'deny', answeredBy: API_UI_NAME, reason: `${request.toolName} needs approval (${why}) and this query has no canUseTool callback to ask; pass one, a permissionMode or allowedTools that allow it` };
     }
-    let answer: PermissionResult;
+    const signal = this.signal();
+    if (signal.aborted) return STOPPED;
+    let answer: PermissionResult | typeof STOPPED;
     try {
-      answer = await this.canUseTool(request.toolName, structuredClone(request.input), {
-        signal: this.signal(),
-        toolUseId: request.toolCallId,
-        agentId: request.agentId ?? 'main',
-        ...(request.verdict.reason !== undefined ? { reason: request.verdict.reason } : {}),
-      });
+      // A callback that ignores its signal must not hold a stopped prompt: the stop answers for it.
+      answer = await untilAborted(
+        Promise.resolve(
+          this.canUseTool(request.toolName, structuredClone(request.input), {
+            signal,
+            toolUseId: request.toolCallId,
+            agentId: request.agentId ?? 'main',
+            ...(request.verdict.reason !== undefined ? { reason: request.verdict.reason } : {}),
+          }),
+        ),
+        signal,
+      );
     } catch (error) {
+      if (signal.aborted) return STOPPED;
       return { choice: 'deny', answeredBy: 'canUseTool', reason: `canUseTool failed: ${error instanceof Error ? error.message : String(error)}` };
     }
-    return outcomeOf(answer);
+    return answer === STOPPED ? STOPPED : outcomeOf(answer);
   }
+}
+
+const STOPPED: ApprovalOutcome = { choice: 'deny', answeredBy: API_UI_NAME, reason: 'the query was interrupted or aborted while canUseTool was asked' };
+
+/** The answer, or STOPPED as soon as the signal fires (the answer is then ignored). */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T | typeof STOPPED> {
+  return new Promise((resolve, reject) => {
+    const stop = (): void => resolve(STOPPED);
+    signal.addEventListener('abort', stop, { once: true });
+    answer.then(
+      (value) => (signal.removeEventListener('abort', stop), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', stop), reject(error)),
+    );
+  });
 }
 
 /** Only a well-formed allow runs the call; anything else denies it, saying why. */

@@ -6,6 +6,7 @@
  * queries may run at once in one process: nothing of a query is process-wide (no chdir, no
  * process.env writes, no signal handlers; its plugins are its own objects).
  */
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import { openRun } from '../bin/open-run.js';
 import type { Kernel } from '../kernel/index.js';
@@ -46,6 +47,8 @@ export function query({ prompt, options = {} }: QueryParams): Query {
 
   async function* messages(): AsyncGenerator<StreamMessage, void> {
     const cli = toCliOptions(options);
+    // A missing project would boot anyway, unsaved and with warnings: said here, by name, instead.
+    if (!isDirectory(cli.cwd)) throw new Error(`options.cwd is not a directory: ${cli.cwd}`);
     const env = options.env ? { ...options.env } : undefined;
     const homeDir = env?.HOME ?? os.homedir();
     const plugins = await queryPlugins(options.plugins ?? [], cli.cwd, env);
@@ -95,6 +98,14 @@ export function query({ prompt, options = {} }: QueryParams): Query {
 function startingMode(kernel: Kernel, cli: CliOptions): PermissionMode {
   if (cli.permissionModeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return cli.permissionMode;
   return kernel.container.get(TOKENS.PermissionSettings).defaultMode() ?? cli.permissionMode;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function drain(iterator: AsyncIterator<unknown>): Promise<void> {
