@@ -45,6 +45,8 @@ export interface SessionPlace {
 export class AcpSession {
   mode: PermissionMode;
   private turn: AbortController | undefined;
+  /** Settles when the running turn has answered (a prompt sent after a cancel waits for it). */
+  private turnEnded: Promise<void> = Promise.resolve();
   private readonly announced = new Set<string>();
   private updates: Promise<void> = Promise.resolve();
   private lastCommands = '';
@@ -130,11 +132,18 @@ export class AcpSession {
   }
 
   async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
-    if (this.turn) throw RequestError.invalidRequest({ sessionId: this.sessionId }, 'a prompt is already running in this session: wait for its answer or send session/cancel');
     const parsed = promptText(blocks);
     if (!parsed.ok) throw RequestError.invalidParams({ sessionId: this.sessionId }, parsed.error);
+    // Editors send the next prompt right after session/cancel, without waiting for the cancelled
+    // one's answer: it follows that turn, which is ending. Without a cancel a second prompt is refused.
+    while (this.turn) {
+      if (!this.turn.signal.aborted) throw RequestError.invalidRequest({ sessionId: this.sessionId }, 'a prompt is already running in this session: wait for its answer or send session/cancel');
+      await this.turnEnded;
+    }
     const turn = new AbortController();
     this.turn = turn;
+    let ended: () => void = () => undefined;
+    this.turnEnded = new Promise<void>((resolve) => (ended = resolve));
     try {
       let text = parsed.text;
       const commands = this.kernel.commands();
@@ -154,6 +163,7 @@ export class AcpSession {
       return await this.run(text, turn.signal);
     } finally {
       this.turn = undefined;
+      ended();
       this.advertiseCommands();
     }
   }
@@ -208,9 +218,7 @@ export class AcpSession {
         else this.approvalEventsSeen.add(event.request.toolCallId);
         return;
       }
-      case 'notice':
-        this.notify({ kind: 'notice', message: event.message });
-        return;
+      // A notice event also reaches the kernel's output route (this session's notify): said there, once.
       case 'error':
         this.complain(`mewcode: error: ${event.message}\n`);
         return;

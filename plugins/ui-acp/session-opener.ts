@@ -61,9 +61,13 @@ class SessionFrontEnd implements UserInterface {
   }
 }
 
+/** The saved session is open in another kernel of this process (this agent's own session of that id). */
+export class SessionOpenHere extends Error {}
+
 /** What an editor asked for that cannot be opened, as the JSON-RPC error it gets. */
-function openError(error: unknown, request: OpenSession): RequestError {
+function openError(error: unknown, request: OpenSession): Error {
   const message = error instanceof Error ? error.message : String(error);
+  if (request.resumeId !== undefined && /is open in another session of this process/.test(message)) return new SessionOpenHere(message);
   if (/^No provider configured|^No API key for provider/.test(message)) return RequestError.authRequired({ cwd: request.cwd }, message);
   if (request.resumeId !== undefined && /no session .* in this project|cannot continue the session/.test(message)) return new RequestError(-32002, `Resource not found: ${message}`, { sessionId: request.resumeId });
   return RequestError.internalError({ cwd: request.cwd }, message);

@@ -1,0 +1,141 @@
+/**
+ * `mewcode acp` at its edges, as editors drive it: a prompt sent right after session/cancel (Zed
+ * and CodeCompanion do not wait for the cancelled answer) runs once the cancelled turn has ended;
+ * a session/load that fails leaves the open session it named as it was; a notice reaches an
+ * editor that shows notices once.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { prepareCli, removeTempDirs, scenario, type Scenario } from './helpers.js';
+import { expectOnlyJsonRpc, startAcp, textOf, type AcpClient } from './acp-harness.js';
+
+beforeAll(() => prepareCli(), 40_000);
+afterAll(() => removeTempDirs());
+
+const TIMEOUT = 60_000;
+
+async function withAgent<T>(s: Scenario, body: (client: AcpClient) => Promise<T>): Promise<T> {
+  const client = await startAcp({ cwd: s.cwd, env: s.env });
+  try {
+    return await body(client);
+  } finally {
+    const code = await client.close();
+    expectOnlyJsonRpc(client.stdoutLines());
+    expect(code).toBe(0);
+  }
+}
+
+async function newSession(client: AcpClient, cwd: string): Promise<string> {
+  await client.initialize();
+  return (await client.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
+}
+
+const errorOf = async (promise: Promise<unknown>): Promise<{ code: number; message: string }> => {
+  try {
+    await promise;
+  } catch (error) {
+    return { code: (error as { code: number }).code, message: (error as Error).message };
+  }
+  throw new Error('the request succeeded; an error was expected');
+};
+
+/** Roles alternate from a user message. */
+function expectAlternating(messages: { role: string }[]): void {
+  expect(messages[0]?.role).toBe('user');
+  messages.forEach((message, index) => {
+    if (index > 0) expect(message.role).not.toBe(messages[index - 1]!.role);
+  });
+}
+
+test(
+  'a prompt sent right after session/cancel waits for the cancelled turn, then runs: both answered, the history valid',
+  async () => {
+    // The model is slow to answer: the cancel comes while the request is still open.
+    const slow = { delayMs: 1500, text: 'never shown' };
+    await scenario([slow, { text: 'The new question, answered.' }], async (s) => {
+      await withAgent(s, async (client) => {
+        const id = await newSession(client, s.cwd);
+        const first = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk for a while' }] });
+        while (s.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Written together, as an editor does when the user sends a new message mid-answer.
+        void client.agent.notify('session/cancel', { sessionId: id });
+        const second = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'a new question' }] });
+        expect((await first).stopReason).toBe('cancelled');
+        expect((await second).stopReason).toBe('end_turn');
+        expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toContain('The new question, answered.');
+        expect(s.requests).toHaveLength(2);
+        const messages = s.requests[1]!.body.messages as { role: string }[];
+        expectAlternating(messages);
+        expect(JSON.stringify(messages.at(-1))).toContain('a new question');
+      });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  'a second prompt while one runs (no cancel) is refused clearly, and the running one is not disturbed',
+  async () => {
+    const slow = { text: Array.from({ length: 20 }, (_, i) => `w${i} `), chunkDelayMs: 50 };
+    await scenario([slow], async (s) => {
+      await withAgent(s, async (client) => {
+        const id = await newSession(client, s.cwd);
+        const first = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk' }] });
+        await client.waitForUpdate(id, 'agent_message_chunk');
+        const refused = await errorOf(client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'interrupting' }] }));
+        expect([refused.code, refused.message]).toEqual([-32600, expect.stringContaining('already running')]);
+        expect((await first).stopReason).toBe('end_turn');
+        expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toBe(slow.text.join(''));
+        expect(s.requests).toHaveLength(1);
+      });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  'a session/load that fails (another cwd) leaves the open session of that id open and usable',
+  async () => {
+    await scenario([{ text: 'First.' }, { text: 'Still open.' }], async (s) => {
+      await withAgent(s, async (client) => {
+        const id = await newSession(client, s.cwd);
+        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'one' }] })).stopReason).toBe('end_turn');
+        const elsewhere = join(s.cwd, 'elsewhere');
+        mkdirSync(elsewhere);
+        const failed = await errorOf(client.agent.request('session/load', { sessionId: id, cwd: elsewhere, mcpServers: [] }));
+        expect(failed.code).toBe(-32002);
+        const missing = await errorOf(client.agent.request('session/load', { sessionId: id, cwd: join(s.cwd, 'missing'), mcpServers: [] }));
+        expect(missing.code).toBe(-32602);
+        await client.agent.request('session/set_mode', { sessionId: id, modeId: 'plan' });
+        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'two' }] })).stopReason).toBe('end_turn');
+        expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toBe('First.Still open.');
+        expectAlternating(s.requests[1]!.body.messages);
+        expect(s.requests[1]!.body.messages).toHaveLength(3);
+        // Loaded again where it lives: the open kernel makes way for a fresh one, which replays it.
+        const before = client.updatesOf(id).length;
+        await client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers: [] });
+        expect(textOf(client.updatesOf(id).slice(before), 'user_message_chunk')).toBe('onetwo');
+      });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  'an editor that shows notices gets each notice once (a provider retry)',
+  async () => {
+    await scenario([{ httpError: { status: 500 } }, { text: 'Answered after a retry.' }], async (s) => {
+      await withAgent(s, async (client) => {
+        await client.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { session: { notices: {} } } } as acp.InitializeRequest);
+        const { sessionId } = await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] });
+        expect((await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+        const notices = client.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'notice');
+        expect(notices.map((n) => (n as { title?: string }).title)).toEqual([expect.stringContaining('retrying')]);
+        expect(client.stderr()).not.toContain('retrying');
+      });
+    });
+  },
+  TIMEOUT,
+);
