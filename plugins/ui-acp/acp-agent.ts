@@ -99,7 +99,8 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
       afterResponse(opened);
       return { modes: opened.modes() };
     })
-    .onRequest(acp.methods.agent.session.prompt, ({ params }) => session(params.sessionId).prompt(params.prompt))
+    // `$/cancel_request` for a prompt (the handler's signal) cancels its turn as session/cancel does.
+    .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => session(params.sessionId).prompt(params.prompt, signal))
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => sessions.get(params.sessionId)?.cancel())
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       session(params.sessionId).setMode(params.modeId);

@@ -35,6 +35,9 @@ const STOP_REASONS: Readonly<Record<RunEndReason, StopReason | 'error'>> = {
 /** How long a question waits for its turn's updates to be streamed (they are normally already queued). */
 const APPROVAL_EVENT_WAIT_MS = 500;
 
+/** How long a shutdown waits for a cancelled turn to end before the kernel closes anyway. */
+const SHUTDOWN_TURN_WAIT_MS = 5_000;
+
 export interface SessionPlace {
   /** Whether the editor shows `notice` updates (client capability `session.notices`). */
   notices: boolean;
@@ -131,7 +134,7 @@ export class AcpSession {
     this.turn?.abort();
   }
 
-  async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
+  async prompt(blocks: readonly ContentBlock[], requestSignal?: AbortSignal): Promise<PromptResponse> {
     const parsed = promptText(blocks);
     if (!parsed.ok) throw RequestError.invalidParams({ sessionId: this.sessionId }, parsed.error);
     // Editors send the next prompt right after session/cancel, without waiting for the cancelled
@@ -142,6 +145,9 @@ export class AcpSession {
     }
     const turn = new AbortController();
     this.turn = turn;
+    const cancelRequest = (): void => turn.abort();
+    if (requestSignal?.aborted) turn.abort();
+    requestSignal?.addEventListener('abort', cancelRequest, { once: true });
     let ended: () => void = () => undefined;
     this.turnEnded = new Promise<void>((resolve) => (ended = resolve));
     try {
@@ -162,6 +168,7 @@ export class AcpSession {
       }
       return await this.run(text, turn.signal);
     } finally {
+      requestSignal?.removeEventListener('abort', cancelRequest);
       this.turn = undefined;
       ended();
       this.advertiseCommands();
@@ -281,8 +288,17 @@ export class AcpSession {
     this.approvalEvents.delete(id);
   }
 
+  /**
+   * The editor went away or stopped the agent: a running turn is cancelled and given a moment to
+   * end as a cancel ends it (its answer so far saved), so the kernel never closes a half-written turn.
+   */
   async shutdown(): Promise<void> {
-    this.turn?.abort();
+    if (this.turn) {
+      this.turn.abort();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.turnEnded, new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_TURN_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     await this.running.shutdown();
   }
 }

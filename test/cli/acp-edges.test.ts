@@ -5,7 +5,7 @@
  * editor that shows notices once.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { prepareCli, removeTempDirs, scenario, type Scenario } from './helpers.js';
@@ -134,6 +134,49 @@ test(
         const notices = client.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'notice');
         expect(notices.map((n) => (n as { title?: string }).title)).toEqual([expect.stringContaining('retrying')]);
         expect(client.stderr()).not.toContain('retrying');
+      });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  'the editor closing stdin mid-turn: the agent exits 0, and the saved turn is ended (the partial answer kept), not left dangling',
+  async () => {
+    const slow = { text: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 100 };
+    await scenario([slow], async (s) => {
+      const client = await startAcp({ cwd: s.cwd, env: s.env });
+      const id = await newSession(client, s.cwd);
+      void client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk for a while' }] }).catch(() => undefined);
+      await client.waitForUpdate(id, 'agent_message_chunk');
+      while (textOf(client.updatesOf(id), 'agent_message_chunk').length < 12) await new Promise((resolve) => setTimeout(resolve, 20));
+      client.child.stdin.end();
+      const code = await client.close();
+      expect(code).toBe(0);
+      expectOnlyJsonRpc(client.stdoutLines());
+      const lines = readFileSync(join(s.cwd, '.mewcode', 'sessions', id, 'conversation.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      const messages = lines.filter((entry) => entry.type === 'message').map((entry) => entry.message as { role: string; content: { type: string; text?: string }[] });
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(JSON.stringify(messages[1]!.content)).toContain('word0');
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  '$/cancel_request for a running session/prompt cancels its turn like session/cancel: answered "cancelled", the session goes on',
+  async () => {
+    const slow = { text: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 100 };
+    await scenario([slow, { text: 'Next.' }], async (s) => {
+      await withAgent(s, async (client) => {
+        const id = await newSession(client, s.cwd);
+        const stop = new AbortController();
+        const first = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk for a while' }] }, { cancellationSignal: stop.signal });
+        await client.waitForUpdate(id, 'agent_message_chunk');
+        stop.abort();
+        expect((await first).stopReason).toBe('cancelled');
+        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'next' }] })).stopReason).toBe('end_turn');
+        expect(JSON.stringify(s.requests[1]!.body.messages[1])).not.toContain('word59');
       });
     });
   },
