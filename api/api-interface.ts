@@ -12,6 +12,8 @@ import type { CanUseTool, PermissionResult } from './options.js';
 
 export const API_UI_NAME = 'api';
 
+const fallbackWrite = terminalWriter(process.stderr);
+
 class ApiOutput implements UserOutput {
   constructor(
     private readonly write: (text: string) => void,
@@ -21,7 +23,13 @@ class ApiOutput implements UserOutput {
 
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
-    this.write(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+    const line = payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`;
+    try {
+      this.write(line);
+    } catch (error) {
+      // The caller's logger failing must not fail the run that is telling it something.
+      fallbackWrite(`${line}mewcode: warning: the stderr option's callback failed (${error instanceof Error ? error.message : String(error)})\n`);
+    }
   }
 
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {

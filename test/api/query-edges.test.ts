@@ -75,3 +75,23 @@ test('a prompt with no text is a TypeError naming it; nothing is sent to the mod
     expect(place.server.requests).toHaveLength(1);
   });
 });
+
+test('a stderr callback that throws does not fail the run (the notice falls back to standard error)', async () => {
+  await withPlace([{ toolCalls: [{ id: 'g1', name: 'glob', input: { pattern: '*' } }] }, { text: 'never' }], async (place) => {
+    const messages = await collect(
+      query({
+        prompt: 'look',
+        options: {
+          cwd: place.cwd,
+          env: place.env,
+          maxTurns: 1,
+          stderr: () => {
+            throw new Error('the logger is broken');
+          },
+        },
+      }),
+    );
+    expect(messages.some((m) => m.type === 'error')).toBe(false);
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'error_max_turns' });
+  });
+});
