@@ -10,7 +10,7 @@ import { terminalWriter } from '../../config/terminal-safe.js';
 import type { RunningKernel } from '../../types/cli.js';
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import type { NotificationPayload } from '../../types/hooks.js';
-import type { ToolCall } from '../../types/messages.js';
+import type { ToolCall, ToolResult } from '../../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { EditSnapshots } from './edit-snapshots.js';
@@ -56,6 +56,8 @@ export class AcpSession {
   /** Approval questions whose `approval_request` event the turn has streamed (see approve). */
   private readonly approvalEvents = new Map<string, () => void>();
   private readonly approvalEventsSeen = new Set<string>();
+  /** Sub-agents' calls shown to the editor for approval, allowed, not yet ended. */
+  private readonly subAgentCalls = new Set<string>();
   private readonly complain: (text: string) => void;
 
   constructor(
@@ -194,6 +196,9 @@ export class AcpSession {
       if (!signal.aborted) throw error;
       reason = 'cancelled';
     }
+    // A sub-agent call that was allowed but never ran (stopped with its turn) is not left in progress.
+    for (const toolCallId of this.subAgentCalls) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    this.subAgentCalls.clear();
     await this.flush();
     const stop = signal.aborted ? 'cancelled' : STOP_REASONS[reason ?? 'error'];
     if (stop === 'error') throw RequestError.internalError({ sessionId: this.sessionId }, lastError ?? 'the run ended without a result');
@@ -246,6 +251,28 @@ export class AcpSession {
    * that fails the request or answers with something not offered: a deny.
    */
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
+    const outcome = await this.ask(request);
+    // A sub-agent's call has no events in the turn: what the editor was shown is ended here (a
+    // deny), or when the call has run (subAgentCallEnded), never left pending.
+    if (request.agentId !== undefined && request.agentId !== 'main') {
+      if (outcome.choice === 'deny') {
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId: request.toolCallId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: `Denied: ${outcome.reason ?? 'not approved'}` } }] });
+      } else {
+        this.subAgentCalls.add(request.toolCallId);
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId: request.toolCallId, status: 'in_progress' });
+      }
+    }
+    return outcome;
+  }
+
+  /** A sub-agent's call the editor was asked about has run: its result, as for the turn's own calls. */
+  subAgentCallEnded(call: ToolCall, result: ToolResult): void {
+    if (!this.subAgentCalls.delete(call.id)) return;
+    const diff = editDiff(call, this.kernel.projectRoot, this.snapshots.takeOut(call.id), this.kernel.homeDir);
+    this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(call, result, diff) });
+  }
+
+  private async ask(request: ApprovalRequest): Promise<ApprovalOutcome> {
     await this.streamedUpTo(request);
     const call: ToolCall = { id: request.toolCallId, name: request.toolName, input: JSON.stringify(request.input) };
     const file = request.target.kind === 'path' && request.target.path !== '' ? absolutePath(request.target.path, this.kernel.projectRoot, this.kernel.homeDir) : undefined;

@@ -182,3 +182,33 @@ test(
   },
   TIMEOUT,
 );
+
+test(
+  'a sub-agent\'s call the editor is asked about is not left pending: it ends with its result, or failed when denied',
+  async () => {
+    const turns = [
+      { toolCalls: [{ id: 'toolu_agent', name: 'agent', input: { description: 'write files', prompt: 'write x.txt and y.txt' } }] },
+      { toolCalls: [{ id: 'toolu_sub_x', name: 'write_file', input: { file_path: 'x.txt', content: 'x\n' } }] },
+      { toolCalls: [{ id: 'toolu_sub_y', name: 'write_file', input: { file_path: 'y.txt', content: 'y\n' } }] },
+      { text: 'Sub-agent done.' },
+      { text: 'All done.' },
+    ];
+    await scenario(turns, async (s) => {
+      await withAgent(s, async (client) => {
+        client.answer.permission = (request) => ({ outcome: { outcome: 'selected', optionId: request.toolCall.toolCallId === 'toolu_sub_x' ? 'allow_once' : 'deny' } });
+        const id = await newSession(client, s.cwd);
+        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'delegate' }] })).stopReason).toBe('end_turn');
+        expect(client.permissionRequests.map((r) => r.toolCall.toolCallId)).toEqual(['toolu_sub_x', 'toolu_sub_y']);
+        const lastOf = (toolCallId: string) =>
+          client
+            .updatesOf(id)
+            .filter((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === toolCallId && u.status != null)
+            .at(-1) as { status?: string; content?: unknown[] } | undefined;
+        expect(lastOf('toolu_sub_x')).toMatchObject({ status: 'completed', content: [{ type: 'diff', path: join(s.cwd, 'x.txt'), newText: 'x\n' }] });
+        expect(lastOf('toolu_sub_y')).toMatchObject({ status: 'failed' });
+        expect(lastOf('toolu_agent')).toMatchObject({ status: 'completed' });
+      });
+    });
+  },
+  TIMEOUT,
+);
