@@ -37,12 +37,14 @@ export interface QueryParams {
 export function query({ prompt, options = {} }: QueryParams): Query {
   const aborted = options.abortController?.signal ?? new AbortController().signal;
   let turn: AbortController | undefined;
-  /** interrupt() before a prompt began: that prompt starts stopped. */
+  /** interrupt() before the first prompt began: that prompt starts stopped. */
   let interruptPending = false;
+  /** Once a prompt has run, an interrupt while idle (between streamed messages) stops nothing. */
+  let started = false;
 
   const interrupt = async (): Promise<void> => {
     if (turn) turn.abort();
-    else interruptPending = true;
+    else if (!started) interruptPending = true;
   };
 
   async function* messages(): AsyncGenerator<StreamMessage, void> {
@@ -61,6 +63,7 @@ export function query({ prompt, options = {} }: QueryParams): Query {
         if (aborted.aborted) break;
         const controller = new AbortController();
         turn = controller;
+        started = true;
         const stop = (): void => controller.abort();
         aborted.addEventListener('abort', stop, { once: true });
         if (interruptPending) controller.abort();

@@ -95,3 +95,17 @@ test('a stderr callback that throws does not fail the run (the notice falls back
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'error_max_turns' });
   });
 });
+
+test('streaming input: interrupt() while idle between messages stops nothing, the next message runs (only one sent before the first starts it stopped)', async () => {
+  await withPlace([{ text: 'first answer' }, { text: 'second answer' }], async (place) => {
+    let q: ReturnType<typeof query> | undefined;
+    async function* prompts() {
+      yield 'one';
+      await q!.interrupt(); // nothing runs now: the first prompt has ended, the next is not sent yet
+      yield 'two';
+    }
+    q = query({ prompt: prompts(), options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } });
+    const results = (await collect(q)).filter((m) => m.type === 'result');
+    expect(results.map((m) => (m as { stop_reason?: string; result?: string }).result)).toEqual(['first answer', 'second answer']);
+  });
+});
