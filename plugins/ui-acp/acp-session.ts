@@ -295,6 +295,9 @@ export class AcpSession {
       if (turn?.signal.aborted) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the prompt turn was cancelled in the editor' };
       return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: `the editor did not answer the permission request (${error instanceof Error ? error.message : String(error)})` };
     }
+    // The protocol's `cancelled` outcome says the prompt turn was cancelled: the turn ends so, as
+    // after session/cancel (an editor may dismiss the question that way without sending one).
+    if (response.outcome.outcome === 'cancelled') turn?.abort();
     return approvalOutcome(response.outcome, options);
   }
 

@@ -5,7 +5,7 @@
  * editor that shows notices once.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { prepareCli, removeTempDirs, scenario, type Scenario } from './helpers.js';
@@ -207,6 +207,26 @@ test(
         expect(lastOf('toolu_sub_x')).toMatchObject({ status: 'completed', content: [{ type: 'diff', path: join(s.cwd, 'x.txt'), newText: 'x\n' }] });
         expect(lastOf('toolu_sub_y')).toMatchObject({ status: 'failed' });
         expect(lastOf('toolu_agent')).toMatchObject({ status: 'completed' });
+      });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  'a permission request answered "cancelled" (the editor cancelled the turn) ends the prompt "cancelled": the call does not run, the model is not asked again',
+  async () => {
+    await scenario([{ toolCalls: [{ id: 'toolu_w', name: 'write_file', input: { file_path: 'never.txt', content: 'x' } }] }, { text: 'Should not be asked.' }, { text: 'Next prompt.' }], async (s) => {
+      await withAgent(s, async (client) => {
+        client.answer.permission = () => ({ outcome: { outcome: 'cancelled' } });
+        const id = await newSession(client, s.cwd);
+        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'write never.txt' }] })).stopReason).toBe('cancelled');
+        expect(s.requests).toHaveLength(1);
+        expect(existsSync(join(s.cwd, 'never.txt'))).toBe(false);
+        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'go on' }] })).stopReason).toBe('end_turn');
+        const messages = s.requests[1]!.body.messages as { role: string; content: unknown }[];
+        expectAlternating(messages);
+        expect(JSON.stringify(messages)).toContain('"tool_use_id":"toolu_w"');
       });
     });
   },
