@@ -12,6 +12,8 @@ import type { CanUseTool, PermissionResult } from './options.js';
 
 export const API_UI_NAME = 'api';
 
+const fallbackWrite = terminalWriter(process.stderr);
+
 class ApiOutput implements UserOutput {
   constructor(
     private readonly write: (text: string) => void,
@@ -21,7 +23,13 @@ class ApiOutput implements UserOutput {
 
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
-    this.write(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+    const line = payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`;
+    try {
+      this.write(line);
+    } catch (error) {
+      // The caller's logger failing must not fail the run that is telling it something.
+      fallbackWrite(`${line}mewcode: warning: the stderr option's callback failed (${error instanceof Error ? error.message : String(error)})\n`);
+    }
   }
 
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
@@ -29,19 +37,42 @@ class ApiOutput implements UserOutput {
     if (!this.canUseTool) {
       return { choice: 'deny', answeredBy: API_UI_NAME, reason: `${request.toolName} needs approval (${why}) and this query has no canUseTool callback to ask; pass one, a permissionMode or allowedTools that allow it` };
     }
-    let answer: PermissionResult;
+    const signal = this.signal();
+    if (signal.aborted) return STOPPED;
+    let answer: PermissionResult | typeof STOPPED;
     try {
-      answer = await this.canUseTool(request.toolName, structuredClone(request.input), {
-        signal: this.signal(),
-        toolUseId: request.toolCallId,
-        agentId: request.agentId ?? 'main',
-        ...(request.verdict.reason !== undefined ? { reason: request.verdict.reason } : {}),
-      });
+      // A callback that ignores its signal must not hold a stopped prompt: the stop answers for it.
+      answer = await untilAborted(
+        Promise.resolve(
+          this.canUseTool(request.toolName, structuredClone(request.input), {
+            signal,
+            toolUseId: request.toolCallId,
+            agentId: request.agentId ?? 'main',
+            ...(request.verdict.reason !== undefined ? { reason: request.verdict.reason } : {}),
+          }),
+        ),
+        signal,
+      );
     } catch (error) {
+      if (signal.aborted) return STOPPED;
       return { choice: 'deny', answeredBy: 'canUseTool', reason: `canUseTool failed: ${error instanceof Error ? error.message : String(error)}` };
     }
-    return outcomeOf(answer);
+    return answer === STOPPED ? STOPPED : outcomeOf(answer);
   }
+}
+
+const STOPPED: ApprovalOutcome = { choice: 'deny', answeredBy: API_UI_NAME, reason: 'the query was interrupted or aborted while canUseTool was asked' };
+
+/** The answer, or STOPPED as soon as the signal fires (the answer is then ignored). */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T | typeof STOPPED> {
+  return new Promise((resolve, reject) => {
+    const stop = (): void => resolve(STOPPED);
+    signal.addEventListener('abort', stop, { once: true });
+    answer.then(
+      (value) => (signal.removeEventListener('abort', stop), resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', stop), reject(error)),
+    );
+  });
 }
 
 /** Only a well-formed allow runs the call; anything else denies it, saying why. */

@@ -6,6 +6,7 @@
  * queries may run at once in one process: nothing of a query is process-wide (no chdir, no
  * process.env writes, no signal handlers; its plugins are its own objects).
  */
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import { openRun } from '../bin/open-run.js';
 import type { Kernel } from '../kernel/index.js';
@@ -36,16 +37,20 @@ export interface QueryParams {
 export function query({ prompt, options = {} }: QueryParams): Query {
   const aborted = options.abortController?.signal ?? new AbortController().signal;
   let turn: AbortController | undefined;
-  /** interrupt() before a prompt began: that prompt starts stopped. */
+  /** interrupt() before the first prompt began: that prompt starts stopped. */
   let interruptPending = false;
+  /** Once a prompt has run, an interrupt while idle (between streamed messages) stops nothing. */
+  let started = false;
 
   const interrupt = async (): Promise<void> => {
     if (turn) turn.abort();
-    else interruptPending = true;
+    else if (!started) interruptPending = true;
   };
 
   async function* messages(): AsyncGenerator<StreamMessage, void> {
     const cli = toCliOptions(options);
+    // A missing project would boot anyway, unsaved and with warnings: said here, by name, instead.
+    if (!isDirectory(cli.cwd)) throw new Error(`options.cwd is not a directory: ${cli.cwd}`);
     const env = options.env ? { ...options.env } : undefined;
     const homeDir = env?.HOME ?? os.homedir();
     const plugins = await queryPlugins(options.plugins ?? [], cli.cwd, env);
@@ -58,6 +63,7 @@ export function query({ prompt, options = {} }: QueryParams): Query {
         if (aborted.aborted) break;
         const controller = new AbortController();
         turn = controller;
+        started = true;
         const stop = (): void => controller.abort();
         aborted.addEventListener('abort', stop, { once: true });
         if (interruptPending) controller.abort();
@@ -95,6 +101,14 @@ export function query({ prompt, options = {} }: QueryParams): Query {
 function startingMode(kernel: Kernel, cli: CliOptions): PermissionMode {
   if (cli.permissionModeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return cli.permissionMode;
   return kernel.container.get(TOKENS.PermissionSettings).defaultMode() ?? cli.permissionMode;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function drain(iterator: AsyncIterator<unknown>): Promise<void> {

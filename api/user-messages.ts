@@ -22,7 +22,7 @@ export type Prompt = string | AsyncIterable<UserMessage>;
 /** The text of each turn, in order; a message MewCode cannot take is a TypeError naming what is wrong. */
 export async function* promptTexts(prompt: Prompt): AsyncGenerator<string> {
   if (typeof prompt === 'string') {
-    yield prompt;
+    yield nonEmpty(prompt, 'prompt');
     return;
   }
   if (prompt === null || typeof prompt !== 'object' || typeof (prompt as AsyncIterable<UserMessage>)[Symbol.asyncIterator] !== 'function') {
@@ -30,8 +30,15 @@ export async function* promptTexts(prompt: Prompt): AsyncGenerator<string> {
   }
   let index = 0;
   for await (const message of prompt) {
-    yield messageText(message, index++);
+    const where = `prompt message ${index + 1}`;
+    yield nonEmpty(messageText(message, index++), where);
   }
+}
+
+/** A turn needs text: the model's API refuses an empty message, and `mewcode -p ""` refuses it too. */
+function nonEmpty(text: string, where: string): string {
+  if (text.trim() === '') throw new TypeError(`${where} is empty: a turn needs some text`);
+  return text;
 }
 
 function messageText(message: UserMessage, index: number): string {

@@ -10,7 +10,7 @@ import type { CliOptions } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { AcpSession } from './acp-session.js';
 import { authenticate, authMethods, type ProviderKey } from './auth-methods.js';
-import { openAcpSession, type Connection } from './session-opener.js';
+import { openAcpSession, SessionOpenHere, type Connection } from './session-opener.js';
 
 export interface AgentSetup {
   context: SubcommandContext;
@@ -79,19 +79,28 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
       return { sessionId: opened.sessionId, modes: opened.modes() };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      // One kernel per saved session: an editor loading it again gets a fresh one.
-      const open = sessions.get(params.sessionId);
-      if (open) {
+      const request = { cwd: params.cwd, mcpServers: params.mcpServers ?? [], resumeId: params.sessionId };
+      const open = () => openAcpSession(setup.context, setup.base, request, connected(client), place());
+      let opened: AcpSession;
+      try {
+        opened = await open();
+      } catch (error) {
+        // One kernel per saved session: an editor loading an open one again gets a fresh one. The
+        // open one is closed only once the load is known to fail for that reason alone, so a load
+        // that cannot succeed (another cwd, a bad one) leaves it as it was.
+        const current = sessions.get(params.sessionId);
+        if (!(error instanceof SessionOpenHere) || !current) throw error instanceof SessionOpenHere ? acp.RequestError.internalError({ sessionId: params.sessionId }, error.message) : error;
         sessions.delete(params.sessionId);
-        await open.shutdown();
+        await current.shutdown();
+        opened = await open();
       }
-      const opened = await openAcpSession(setup.context, setup.base, { cwd: params.cwd, mcpServers: params.mcpServers ?? [], resumeId: params.sessionId }, connected(client), place());
       sessions.set(opened.sessionId, opened);
       await opened.replayHistory();
       afterResponse(opened);
       return { modes: opened.modes() };
     })
-    .onRequest(acp.methods.agent.session.prompt, ({ params }) => session(params.sessionId).prompt(params.prompt))
+    // `$/cancel_request` for a prompt (the handler's signal) cancels its turn as session/cancel does.
+    .onRequest(acp.methods.agent.session.prompt, ({ params, signal }) => session(params.sessionId).prompt(params.prompt, signal))
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => sessions.get(params.sessionId)?.cancel())
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
       session(params.sessionId).setMode(params.modeId);

@@ -10,7 +10,7 @@ import { terminalWriter } from '../../config/terminal-safe.js';
 import type { RunningKernel } from '../../types/cli.js';
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import type { NotificationPayload } from '../../types/hooks.js';
-import type { ToolCall } from '../../types/messages.js';
+import type { ToolCall, ToolResult } from '../../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { EditSnapshots } from './edit-snapshots.js';
@@ -36,6 +36,9 @@ const STOP_REASONS: Readonly<Record<RunEndReason, StopReason | 'error'>> = {
 /** How long a question waits for its turn's updates to be streamed (they are normally already queued). */
 const APPROVAL_EVENT_WAIT_MS = 500;
 
+/** How long a shutdown waits for a cancelled turn to end before the kernel closes anyway. */
+const SHUTDOWN_TURN_WAIT_MS = 5_000;
+
 export interface SessionPlace {
   /** Whether the editor shows `notice` updates (client capability `session.notices`). */
   notices: boolean;
@@ -46,12 +49,16 @@ export interface SessionPlace {
 export class AcpSession {
   mode: PermissionMode;
   private turn: AbortController | undefined;
+  /** Settles when the running turn has answered (a prompt sent after a cancel waits for it). */
+  private turnEnded: Promise<void> = Promise.resolve();
   private readonly announced = new Set<string>();
   private updates: Promise<void> = Promise.resolve();
   private lastCommands = '';
   /** Approval questions whose `approval_request` event the turn has streamed (see approve). */
   private readonly approvalEvents = new Map<string, () => void>();
   private readonly approvalEventsSeen = new Set<string>();
+  /** Sub-agents' calls shown to the editor for approval, allowed, not yet ended. */
+  private readonly subAgentCalls = new Set<string>();
   private readonly complain: (text: string) => void;
   private readonly stopPlan: () => void;
 
@@ -135,12 +142,22 @@ export class AcpSession {
     this.turn?.abort();
   }
 
-  async prompt(blocks: readonly ContentBlock[]): Promise<PromptResponse> {
-    if (this.turn) throw RequestError.invalidRequest({ sessionId: this.sessionId }, 'a prompt is already running in this session: wait for its answer or send session/cancel');
+  async prompt(blocks: readonly ContentBlock[], requestSignal?: AbortSignal): Promise<PromptResponse> {
     const parsed = promptText(blocks);
     if (!parsed.ok) throw RequestError.invalidParams({ sessionId: this.sessionId }, parsed.error);
+    // Editors send the next prompt right after session/cancel, without waiting for the cancelled
+    // one's answer: it follows that turn, which is ending. Without a cancel a second prompt is refused.
+    while (this.turn) {
+      if (!this.turn.signal.aborted) throw RequestError.invalidRequest({ sessionId: this.sessionId }, 'a prompt is already running in this session: wait for its answer or send session/cancel');
+      await this.turnEnded;
+    }
     const turn = new AbortController();
     this.turn = turn;
+    const cancelRequest = (): void => turn.abort();
+    if (requestSignal?.aborted) turn.abort();
+    requestSignal?.addEventListener('abort', cancelRequest, { once: true });
+    let ended: () => void = () => undefined;
+    this.turnEnded = new Promise<void>((resolve) => (ended = resolve));
     try {
       let text = parsed.text;
       const commands = this.kernel.commands();
@@ -159,7 +176,9 @@ export class AcpSession {
       }
       return await this.run(text, turn.signal);
     } finally {
+      requestSignal?.removeEventListener('abort', cancelRequest);
       this.turn = undefined;
+      ended();
       this.advertiseCommands();
     }
   }
@@ -183,6 +202,9 @@ export class AcpSession {
       if (!signal.aborted) throw error;
       reason = 'cancelled';
     }
+    // A sub-agent call that was allowed but never ran (stopped with its turn) is not left in progress.
+    for (const toolCallId of this.subAgentCalls) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    this.subAgentCalls.clear();
     await this.flush();
     const stop = signal.aborted ? 'cancelled' : STOP_REASONS[reason ?? 'error'];
     if (stop === 'error') throw RequestError.internalError({ sessionId: this.sessionId }, lastError ?? 'the run ended without a result');
@@ -214,9 +236,7 @@ export class AcpSession {
         else this.approvalEventsSeen.add(event.request.toolCallId);
         return;
       }
-      case 'notice':
-        this.notify({ kind: 'notice', message: event.message });
-        return;
+      // A notice event also reaches the kernel's output route (this session's notify): said there, once.
       case 'error':
         this.complain(`mewcode: error: ${event.message}\n`);
         return;
@@ -237,6 +257,28 @@ export class AcpSession {
    * that fails the request or answers with something not offered: a deny.
    */
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
+    const outcome = await this.ask(request);
+    // A sub-agent's call has no events in the turn: what the editor was shown is ended here (a
+    // deny), or when the call has run (subAgentCallEnded), never left pending.
+    if (request.agentId !== undefined && request.agentId !== 'main') {
+      if (outcome.choice === 'deny') {
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId: request.toolCallId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: `Denied: ${outcome.reason ?? 'not approved'}` } }] });
+      } else {
+        this.subAgentCalls.add(request.toolCallId);
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId: request.toolCallId, status: 'in_progress' });
+      }
+    }
+    return outcome;
+  }
+
+  /** A sub-agent's call the editor was asked about has run: its result, as for the turn's own calls. */
+  subAgentCallEnded(call: ToolCall, result: ToolResult): void {
+    if (!this.subAgentCalls.delete(call.id)) return;
+    const diff = editDiff(call, this.kernel.projectRoot, this.snapshots.takeOut(call.id), this.kernel.homeDir);
+    this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(call, result, diff) });
+  }
+
+  private async ask(request: ApprovalRequest): Promise<ApprovalOutcome> {
     await this.streamedUpTo(request);
     const call: ToolCall = { id: request.toolCallId, name: request.toolName, input: JSON.stringify(request.input) };
     const file = request.target.kind === 'path' && request.target.path !== '' ? absolutePath(request.target.path, this.kernel.projectRoot, this.kernel.homeDir) : undefined;
@@ -259,6 +301,9 @@ export class AcpSession {
       if (turn?.signal.aborted) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the prompt turn was cancelled in the editor' };
       return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: `the editor did not answer the permission request (${error instanceof Error ? error.message : String(error)})` };
     }
+    // The protocol's `cancelled` outcome says the prompt turn was cancelled: the turn ends so, as
+    // after session/cancel (an editor may dismiss the question that way without sending one).
+    if (response.outcome.outcome === 'cancelled') turn?.abort();
     return approvalOutcome(response.outcome, options);
   }
 
@@ -279,9 +324,18 @@ export class AcpSession {
     this.approvalEvents.delete(id);
   }
 
+  /**
+   * The editor went away or stopped the agent: a running turn is cancelled and given a moment to
+   * end as a cancel ends it (its answer so far saved), so the kernel never closes a half-written turn.
+   */
   async shutdown(): Promise<void> {
     this.stopPlan();
-    this.turn?.abort();
+    if (this.turn) {
+      this.turn.abort();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.turnEnded, new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_TURN_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     await this.running.shutdown();
   }
 }

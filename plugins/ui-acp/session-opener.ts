@@ -12,7 +12,7 @@ import { terminalWriter } from '../../config/terminal-safe.js';
 import type { RunningKernel, SubcommandContext } from '../../types/cli.js';
 import type { NotificationPayload } from '../../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
-import type { CliOptions, MewcodePlugin, UserInterface } from '../../types/plugin.js';
+import { definePlugin, type CliOptions, type MewcodePlugin, type UserInterface } from '../../types/plugin.js';
 import { AcpSession, type SessionPlace } from './acp-session.js';
 import { EditSnapshots, editSnapshotPlugin, readBeforeFromDisk, readBeforeFromEditor } from './edit-snapshots.js';
 import { editorFiles, editorIoPlugin } from './editor-io.js';
@@ -61,9 +61,26 @@ class SessionFrontEnd implements UserInterface {
   }
 }
 
+/** The saved session is open in another kernel of this process (this agent's own session of that id). */
+export class SessionOpenHere extends Error {}
+
+/** Sub-agents' results, for the calls of theirs the editor was asked about (their events stay in the sub-agent). */
+function subAgentResultsPlugin(frontEnd: SessionFrontEnd): MewcodePlugin {
+  return definePlugin({
+    name: 'ui-acp-subagent-results',
+    apply(kernel) {
+      kernel.hooks.postToolUse.tapPromise('ui-acp-subagent-results', async (result, context) => {
+        frontEnd.session?.subAgentCallEnded(context.call, result);
+        return result;
+      });
+    },
+  });
+}
+
 /** What an editor asked for that cannot be opened, as the JSON-RPC error it gets. */
-function openError(error: unknown, request: OpenSession): RequestError {
+function openError(error: unknown, request: OpenSession): Error {
   const message = error instanceof Error ? error.message : String(error);
+  if (request.resumeId !== undefined && /is open in another session of this process/.test(message)) return new SessionOpenHere(message);
   if (/^No provider configured|^No API key for provider/.test(message)) return RequestError.authRequired({ cwd: request.cwd }, message);
   if (request.resumeId !== undefined && /no session .* in this project|cannot continue the session/.test(message)) return new RequestError(-32002, `Resource not found: ${message}`, { sessionId: request.resumeId });
   return RequestError.internalError({ cwd: request.cwd }, message);
@@ -100,7 +117,7 @@ export async function openAcpSession(context: SubcommandContext, base: Omit<CliO
   // The diff an edit shows starts from what the edit applies to: the editor's buffer when it has one.
   const readText = editorFiles(io)?.readText;
   const snapshots = new EditSnapshots(readText ? readBeforeFromEditor(readText) : readBeforeFromDisk);
-  const extraPlugins: MewcodePlugin[] = [editSnapshotPlugin(snapshots), ...(editorIo ? [editorIo] : [])];
+  const extraPlugins: MewcodePlugin[] = [editSnapshotPlugin(snapshots), subAgentResultsPlugin(frontEnd), ...(editorIo ? [editorIo] : [])];
 
   let running: RunningKernel;
   try {

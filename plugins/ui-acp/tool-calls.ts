@@ -56,10 +56,23 @@ function oneLine(text: string, max = 80): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, tool?: Pick<Tool, 'hints'>): string {
+/**
+ * A path as a title shows it: relative inside the project; outside it absolute, or `~/…` in the
+ * home (a `../../etc/x` says nothing the editor can open).
+ */
+function shownPath(file: string, projectRoot: string, homeDir: string = os.homedir()): string {
+  const absolute = absolutePath(file, projectRoot, homeDir);
+  const inside = path.relative(projectRoot, absolute);
+  if (inside === '') return file;
+  if (!inside.startsWith('..') && !path.isAbsolute(inside)) return inside;
+  const inHome = path.relative(homeDir, absolute);
+  return inHome !== '' && !inHome.startsWith('..') && !path.isAbsolute(inHome) ? `~/${inHome}` : absolute;
+}
+
+export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, tool?: Pick<Tool, 'hints'>, homeDir?: string): string {
   const input = parseInput(call);
   const file = str(input.file_path) ?? str(input.path);
-  const shown = file ? path.relative(projectRoot, absolutePath(file, projectRoot)) || file : undefined;
+  const shown = file ? shownPath(file, projectRoot, homeDir) : undefined;
   switch (call.name) {
     case 'read_file':
       return shown ? `Read ${shown}` : 'Read a file';
@@ -82,9 +95,12 @@ export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: s
   }
 }
 
+const LOCATED_BY_PATH: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file', 'grep', 'glob']);
+
 export function toolLocations(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, homeDir?: string): ToolCallLocation[] {
   const input = parseInput(call);
-  const file = str(input.file_path) ?? (call.name === 'read_file' || call.name === 'write_file' || call.name === 'edit_file' ? str(input.path) : undefined);
+  // The file tools name their file; grep and glob the file or folder they search, when they name one.
+  const file = str(input.file_path) ?? (LOCATED_BY_PATH.has(call.name) ? str(input.path) : undefined);
   if (!file) return [];
   const location: ToolCallLocation = { path: absolutePath(file, projectRoot, homeDir) };
   if (call.name === 'read_file' && typeof input.offset === 'number' && Number.isInteger(input.offset) && input.offset >= 1) location.line = input.offset;
@@ -95,7 +111,7 @@ export function toolLocations(call: Pick<ToolCall, 'name' | 'input'>, projectRoo
 export function announceToolCall(call: ToolCall, status: 'pending' | 'in_progress', context: { projectRoot: string; homeDir?: string; tool: Tool | undefined }): AcpToolCall {
   return {
     toolCallId: call.id,
-    title: toolTitle(call, context.projectRoot, context.tool),
+    title: toolTitle(call, context.projectRoot, context.tool, context.homeDir),
     kind: toolKind(call.name, context.tool),
     status,
     locations: toolLocations(call, context.projectRoot, context.homeDir),

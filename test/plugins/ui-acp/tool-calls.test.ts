@@ -112,3 +112,19 @@ test('the text before an edit is read only from a small regular UTF-8 file (not 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a path outside the project is titled as the editor can open it (absolute, or ~ in the home), never as ../..', () => {
+  const context = { projectRoot: '/w/project', homeDir: '/home/u', tool: undefined };
+  expect(announceToolCall(call('read_file', { file_path: '/etc/hostname' }), 'pending', context).title).toBe('Read /etc/hostname');
+  expect(announceToolCall(call('edit_file', { file_path: '/home/u/.bashrc', old_string: 'a', new_string: 'b' }), 'pending', context).title).toBe('Edit ~/.bashrc');
+  expect(announceToolCall(call('write_file', { file_path: '../sibling/x.txt', content: '' }), 'pending', context).title).toBe('Write /w/sibling/x.txt');
+  expect(announceToolCall(call('read_file', { file_path: 'src/a.ts' }), 'pending', context).title).toBe('Read src/a.ts');
+});
+
+test('grep and glob are located at the file or folder they search, when they name one', () => {
+  const context = { projectRoot: '/w', homeDir: '/home/u', tool: undefined };
+  expect(announceToolCall(call('grep', { pattern: 'TODO', path: 'src/a.ts' }), 'in_progress', context).locations).toEqual([{ path: '/w/src/a.ts' }]);
+  expect(announceToolCall(call('glob', { pattern: '**/*.ts', path: 'src' }), 'in_progress', context).locations).toEqual([{ path: '/w/src' }]);
+  expect(announceToolCall(call('grep', { pattern: 'TODO' }), 'in_progress', context).locations).toEqual([]);
+  expect(announceToolCall(call('bash', { command: 'ls', path: 'x' }), 'in_progress', context).locations).toEqual([]);
+});
