@@ -26,10 +26,12 @@ export interface TestEditorState {
   terminalBaseEnv: NodeJS.ProcessEnv;
   /** How long terminal/create takes to answer (a slow editor). */
   terminalCreateDelayMs?: number;
+  /** Everything any terminal printed so far (tests wait on it instead of on a clock). */
+  printed: string;
 }
 
 export function testEditor(state: Partial<TestEditorState> = {}): { app: acp.ClientApp; state: TestEditorState } {
-  const editor: TestEditorState = { ...state, buffers: state.buffers ?? new Map(), calls: state.calls ?? [], terminalBaseEnv: state.terminalBaseEnv ?? { ...process.env } };
+  const editor: TestEditorState = { ...state, buffers: state.buffers ?? new Map(), calls: state.calls ?? [], terminalBaseEnv: state.terminalBaseEnv ?? { ...process.env }, printed: '' };
   const terminals = new Map<string, Terminal>();
   let next = 0;
   const record = (method: string, params: unknown): void => void editor.calls.push([method, params as Record<string, unknown>]);
@@ -69,6 +71,7 @@ export function testEditor(state: Partial<TestEditorState> = {}): { app: acp.Cli
       };
       void entry.exit.then((status) => (entry.exitStatus = status));
       const keep = (chunk: Buffer): void => {
+        editor.printed += chunk.toString('utf8');
         entry.output = Buffer.concat([entry.output, chunk]);
         if (entry.output.length > entry.limit) {
           entry.output = entry.output.subarray(entry.output.length - entry.limit);

@@ -22,6 +22,14 @@ import { methodsOf, testEditor, type TestEditorState } from '../../support/acp-t
 import { toolContext } from '../../support/tool-context.js';
 
 const SESSION = 'sess-1';
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 let root: string;
 let connections: acp.AcpConnection[] = [];
 
@@ -126,7 +134,8 @@ test('a cancelled command is killed in the editor, then its terminal released; a
   const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher });
   const controller = new AbortController();
   const running = bash.execute({ command: 'echo begun; sleep 10' }, toolContext({ projectRoot: root, signal: controller.signal }));
-  setTimeout(() => controller.abort(), 400);
+  await until(() => editor.printed.includes('begun')); // cancelled once it runs, however slow the machine
+  controller.abort();
   const cancelled = await running;
   expect(cancelled.isError).toBe(true);
   expect(cancelled.content).toMatch(/^Error: the command was cancelled after \d+ ms and stopped \(the editor's terminal was killed\).*\nbegun$/s);
@@ -164,9 +173,10 @@ test('a timeout kills the command in the editor and keeps its output; a cancel d
   const { client, editor } = connect({ terminalCreateDelayMs: 300 });
   const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL });
   const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher });
-  const timedOut = await bash.execute({ command: 'echo started; sleep 10', timeout: 800 }, toolContext({ projectRoot: root }));
+  // Long enough for a loaded machine to start the command and print before the time-out.
+  const timedOut = await bash.execute({ command: 'echo started; sleep 10', timeout: 3_000 }, toolContext({ projectRoot: root }));
   expect(timedOut.isError).toBe(true);
-  expect(timedOut.content).toMatch(/^Error: the command timed out after 800 ms and was stopped \(the editor's terminal was killed\).*\nstarted\n/s);
+  expect(timedOut.content).toMatch(/^Error: the command timed out after 3000 ms and was stopped \(the editor's terminal was killed\).*\nstarted\n/s);
   expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/output', 'terminal/release']);
 
   editor.calls.length = 0;
