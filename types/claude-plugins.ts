@@ -74,6 +74,8 @@ export interface ClaudePluginBundle {
   readonly agents: readonly string[];
   /** Folders holding one folder per skill (each with a SKILL.md). */
   readonly skills: readonly string[];
+  /** Folders that are one skill each (they hold SKILL.md): a `skills` path naming a skill's own folder. */
+  readonly singleSkills?: readonly string[];
   /** A single-skill plugin: the plugin root itself holds SKILL.md (and there is no skills/ folder). */
   readonly rootSkill?: string;
   readonly hooks: readonly ClaudePluginPart[];

@@ -4,12 +4,14 @@
  * folder of the marketplace is copied from it (the clone, for a git marketplace); a plugin in a
  * repository of its own is cloned with git at the entry's ref or sha. Installing again replaces
  * the copy (that is how a plugin is updated). A new copy is made beside the old one and swapped
- * in, so a failed install leaves the installed plugin as it was.
+ * in, so a failed install leaves the installed plugin as it was. A marketplace entry that defines
+ * parts of its plugin (`strict`, entry-definition.ts) has them written into the copy's plugin.json.
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { applyEntryDefinition } from './entry-definition.js';
 import { cloneRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type PluginManifest } from './manifest.js';
 import { readCatalogue, type MarketplaceEntry } from './marketplace-file.js';
@@ -94,6 +96,7 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
     }
     const shown = entry.source.kind === 'relative' ? path.join(path.resolve(marketplace.root, entry.source.path), '.claude-plugin', 'plugin.json') : `.claude-plugin/plugin.json of ${from}`;
     const pluginVersion = checkPluginManifest(staging, entry.name, shown);
+    applyEntryDefinition(staging, entry, catalogueFile, shown);
     const version = entry.version ?? pluginVersion;
     // Swap the new copy in; the old one (a reinstall) goes only once the new one is in place.
     const old = `${target}.${randomBytes(6).toString('hex')}.old`;

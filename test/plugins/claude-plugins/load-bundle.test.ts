@@ -87,6 +87,21 @@ describe('a complete plugin', () => {
     expect(bundle.counts).toMatchObject({ hooks: 2, mcpServers: 1 });
   });
 
+  test('a skills path may name one skill\'s own folder (as marketplace entries do: "./skills/xlsx"); a folder holding no skill is named', () => {
+    const dir = temp('cp-skill-dirs-');
+    manifest(dir, { name: 'docs', skills: ['./office/xlsx', './office/docx', './skills/pdf', './empty'] });
+    write(path.join(dir, 'office', 'xlsx', 'SKILL.md'), '---\nname: xlsx\ndescription: d\n---\nX\n');
+    write(path.join(dir, 'office', 'docx', 'SKILL.md'), '---\nname: docx\ndescription: d\n---\nD\n');
+    write(path.join(dir, 'skills', 'pdf', 'SKILL.md'), '---\nname: pdf\ndescription: d\n---\nP\n');
+    mkdirSync(path.join(dir, 'empty'));
+    const bundle = load(dir);
+    expect(bundle.skills).toEqual([path.join(dir, 'skills')]);
+    // pdf is in the default skills/ folder already: counted once.
+    expect(bundle.singleSkills).toEqual([path.join(dir, 'office', 'xlsx'), path.join(dir, 'office', 'docx')]);
+    expect(bundle.counts.skills).toBe(3);
+    expect(messages(bundle)).toEqual([`${path.join(dir, 'empty')}: named by "skills" in plugin.json, but it holds no SKILL.md and no folder with one; left out`]);
+  });
+
   test('a single-skill plugin: a root SKILL.md without skills/', () => {
     const dir = temp('cp-single-');
     manifest(dir, { name: 'single' });
