@@ -50,6 +50,8 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         if (error instanceof ShellLineError) return { isError: true, output: error.message };
         throw error;
       }
+      // An empty prompt would be a request with no message: say so instead (nothing was typed either).
+      if (text.trim() === '') return { isError: true, output: `${label} has no text to send: the file's body is empty; write the prompt below its frontmatter, or pass arguments` };
       let restore: (() => void) | undefined;
       if (file.model && file.model !== 'inherit') {
         const previous = session.currentProvider();

@@ -211,3 +211,19 @@ test.concurrent('a project command file linked to a file outside the project is 
     expect(help.stderr).toContain(join('.claude', 'commands', 'evil.md'));
   });
 });
+
+test.concurrent('a command file with no text (empty, or frontmatter only) says so and sends nothing; with arguments they are the prompt', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/empty.md'), '');
+    write(join(s.cwd, '.claude/commands/onlyfm.md'), '---\ndescription: Only frontmatter\n---\n');
+    for (const name of ['empty', 'onlyfm']) {
+      const r = await s.run(['-p', `/${name}`]);
+      expect(r.code).not.toBe(0);
+      expect(r.stdout + r.stderr).toContain(`/${name} (${join(s.cwd, '.claude', 'commands', `${name}.md`)}) has no text to send`);
+    }
+    expect(s.requests).toHaveLength(0);
+    const withArgs = await s.run(['-p', '/empty fix the bug']);
+    expect(withArgs.code).toBe(0);
+    expect(sentText(s)).toBe('ARGUMENTS: fix the bug');
+  });
+});
