@@ -2,6 +2,8 @@
 import type { Command, CommandResult } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
+import { chooseModel } from '../../sdk/model-choice.js';
+import { TOKENS } from '../../types/tokens.js';
 import { placeArguments, substituteArguments } from './arguments.js';
 import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
@@ -53,10 +55,14 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
       // An empty prompt would be a request with no message: say so instead (nothing was typed either).
       if (text.trim() === '') return { isError: true, output: `${label} has no text to send: the file's body is empty; write the prompt below its frontmatter, or pass arguments` };
       let restore: (() => void) | undefined;
-      if (file.model && file.model !== 'inherit') {
-        const previous = session.currentProvider();
+      // Claude Code's aliases (`haiku`…) and configured provider names are resolved as for a sub-agent.
+      const previous = session.currentProvider();
+      const choice = file.model ? chooseModel(file.model, (kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get(TOKENS.ProviderRegistry).configured() : []), { provider: previous.id, model: previous.model }, 'the command') : undefined;
+      if (choice?.notice) kernel.notify('notice', `${label}: ${choice.notice}`);
+      const selection = choice?.selection;
+      if (selection && !(selection.provider === previous.id && (selection.model ?? previous.model) === previous.model)) {
         try {
-          session.switchModel({ model: file.model });
+          session.switchModel(selection);
         } catch (error) {
           return { isError: true, output: `${label}: model "${file.model}" cannot be used: ${(error as Error).message}` };
         }

@@ -227,3 +227,26 @@ test.concurrent('a command file with no text (empty, or frontmatter only) says s
     expect(sentText(s)).toBe('ARGUMENTS: fix the bug');
   });
 });
+
+test.concurrent("model: Claude Code's aliases (haiku, sonnet, opus) pick the configured model of that family; with none configured the session's model is kept, with a notice", async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }, { text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/quick.md'), '---\nmodel: haiku\n---\nQuick question\n');
+    const kept = await s.run(['-p', '/quick']);
+    expect(kept.code).toBe(0);
+    expect(s.requests[0]!.body.model).toBe('x');
+    expect(kept.stderr).toContain('No configured model matches "haiku"');
+    write(
+      join(s.home, '.mewcode/config.yaml'),
+      `providers:\n  - {name: main, protocol: anthropic, model: main-model, api_key: k, base_url: "${s.server.url}"}\n  - {name: small, protocol: anthropic, model: claude-haiku-4-5, api_key: k, base_url: "${s.server.url}"}\n`,
+    );
+    const env = { MEWCODE_PROVIDER: undefined, MEWCODE_MODEL: undefined, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined };
+    const picked = await s.run(['-p', '/quick'], { env });
+    expect(picked.stderr).not.toContain('No configured model');
+    expect(picked.code).toBe(0);
+    expect(s.requests[1]!.body.model).toBe('claude-haiku-4-5');
+    // A full model name is still sent as written.
+    write(join(s.cwd, '.claude/commands/exact.md'), '---\nmodel: claude-opus-4-1\n---\nExact\n');
+    expect((await s.run(['-p', '/exact'], { env })).code).toBe(0);
+    expect(s.requests[2]!.body.model).toBe('claude-opus-4-1');
+  });
+});
