@@ -169,7 +169,7 @@ export function findInstalled(manifest: PluginManifest, spec: string): Installed
 export function uninstallPlugin(homeDir: string, spec: string): InstalledPlugin {
   return updateManifest(homeDir, (manifest) => {
     const plugin = findInstalled(manifest, spec);
-    removeInstalledCopy(homeDir, plugin.root);
+    removeInstalledCopy(homeDir, plugin);
     delete manifest.plugins[pluginId(plugin.name, plugin.marketplace)];
     return plugin;
   });

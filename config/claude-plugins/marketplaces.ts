@@ -4,14 +4,14 @@
  * a git repository is cloned under `~/.mewcode/plugins/marketplaces/<name>` with `git clone` and
  * updated with `git fetch` (the commit is recorded each time).
  */
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { cloneRepository, headCommit, pullRepository } from './git.js';
-import { readManifest, updateManifest, type MarketplaceRecord, type MarketplaceSource } from './manifest.js';
+import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type MarketplaceSource } from './manifest.js';
 import { looksLikeGitUrl, readCatalogue, type MarketplaceCatalogue } from './marketplace-file.js';
-import { marketplaceCloneDir, pluginsHome } from './paths.js';
+import { marketplaceCloneDir, pluginDataDir, pluginId, pluginsHome } from './paths.js';
 
 export interface MarketplaceReport {
   record: MarketplaceRecord;
@@ -146,7 +146,7 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
     const uninstalled: string[] = [];
     for (const [id, plugin] of Object.entries(manifest.plugins)) {
       if (plugin.marketplace !== name) continue;
-      removeInstalledCopy(homeDir, plugin.root);
+      removeInstalledCopy(homeDir, plugin);
       delete manifest.plugins[id];
       uninstalled.push(id);
     }
@@ -156,9 +156,20 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
   });
 }
 
-/** Deletes an installed copy; only ever under ~/.mewcode/plugins (the manifest is a file a hand may edit). */
-export function removeInstalledCopy(homeDir: string, root: string): void {
-  if (isInside(path.resolve(root), pluginsHome(homeDir))) rmSync(root, { recursive: true, force: true });
+/**
+ * Deletes what an installed plugin left: its copy, its `${CLAUDE_PLUGIN_DATA}` folder and the
+ * marketplace's cache folder once empty — only ever under ~/.mewcode/plugins (the manifest is a
+ * file a hand may edit).
+ */
+export function removeInstalledCopy(homeDir: string, plugin: Pick<InstalledPlugin, 'root' | 'name' | 'marketplace'>): void {
+  const home = pluginsHome(homeDir);
+  const root = path.resolve(plugin.root);
+  if (isInside(root, home)) {
+    rmSync(root, { recursive: true, force: true });
+    const parent = path.dirname(root);
+    if (isInside(parent, path.join(home, 'cache')) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
+  }
+  rmSync(pluginDataDir(homeDir, pluginId(plugin.name, plugin.marketplace)), { recursive: true, force: true });
 }
 
 export function isInside(child: string, parent: string): boolean {

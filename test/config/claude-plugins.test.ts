@@ -91,6 +91,23 @@ describe('a local folder marketplace', () => {
   });
 });
 
+describe('uninstalling leaves no files behind', () => {
+  it("uninstall and marketplace remove delete the plugin's copy, its ${CLAUDE_PLUGIN_DATA} folder, and the marketplace's emptied cache folder", async () => {
+    await addMarketplace(dirs.homeDir, folderMarketplace(), dirs.cwd);
+    await installPlugin(dirs.homeDir, 'fmt@team-tools');
+    await installPlugin(dirs.homeDir, 'lint@team-tools');
+    const plugins = path.join(dirs.homeDir, '.mewcode', 'plugins');
+    // What the plugins kept across updates (a hook or MCP server writes here).
+    writeFiles(plugins, { 'data/fmt-team-tools/state.json': '{}', 'data/lint-team-tools/state.json': '{}' });
+    uninstallPlugin(dirs.homeDir, 'fmt@team-tools');
+    expect(existsSync(path.join(plugins, 'data', 'fmt-team-tools'))).toBe(false);
+    expect(existsSync(path.join(plugins, 'data', 'lint-team-tools'))).toBe(true);
+    removeMarketplace(dirs.homeDir, 'team-tools');
+    expect(readdirSync(path.join(plugins, 'data'))).toEqual([]);
+    expect(readdirSync(path.join(plugins, 'cache'))).toEqual([]);
+  });
+});
+
 describe('a git marketplace', () => {
   it('is cloned; update fetches a new commit and records it; a plugin installed from it records the commit', async () => {
     gitInit(market);

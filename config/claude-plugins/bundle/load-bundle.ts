@@ -14,16 +14,14 @@ import { expandPluginVariables, missingPluginScript } from '../../../types/claud
 import type { LocatedNode } from '../../located.js';
 import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './plugin-manifest.js';
 import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
+import { pluginDataDir } from '../paths.js';
 
 export const MANIFEST = path.join('.claude-plugin', 'plugin.json');
 const DEFAULTS: Record<ComponentKey, string> = { commands: 'commands', agents: 'agents', skills: 'skills', hooks: path.join('hooks', 'hooks.json'), mcpServers: '.mcp.json' };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Where `${CLAUDE_PLUGIN_DATA}` points: kept across updates, one folder per plugin id. */
-export function pluginDataDir(homeDir: string, id: string): string {
-  return path.join(homeDir, '.mewcode', 'plugins', 'data', id.replace(/[^A-Za-z0-9_-]/g, '-'));
-}
+export { pluginDataDir } from '../paths.js';
 
 export function notLoaded(root: ClaudePluginRoot, name: string, problems: ClaudePluginProblem[]): ClaudePluginBundle {
   return {
