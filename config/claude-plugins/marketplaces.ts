@@ -24,7 +24,7 @@ export interface MarketplaceReport {
 
 const GITHUB_SHORTHAND = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
-/** What `marketplace add <spec>` names: a local folder (or its marketplace.json), or a git repository (`url[#ref]`, `owner/repo`). */
+/** What `marketplace add <spec>` names: a local folder (or its marketplace.json), or a git repository (`url[#ref]`, `owner/repo[@ref]`). */
 export function resolveMarketplaceSpec(spec: string, cwd: string, homeDir: string): { source: MarketplaceSource; ref?: string } {
   const expanded = spec.startsWith('~/') ? path.join(homeDir, spec.slice(2)) : spec;
   const local = path.resolve(cwd, expanded);
@@ -39,9 +39,15 @@ export function resolveMarketplaceSpec(spec: string, cwd: string, homeDir: strin
     return { source: { kind: 'directory', path: local } };
   }
   const [url, ref] = spec.split('#', 2) as [string, string | undefined];
+  // Claude Code also takes a catalogue's own URL; MewCode installs from clones and folders only.
+  if (/^https?:\/\/[^#?]*\.json(?:[?#]|$)/i.test(spec)) {
+    throw new Error(`${spec}: adding a marketplace.json by its URL is not supported by MewCode; add the git repository or a folder that holds .claude-plugin/marketplace.json`);
+  }
   if (looksLikeGitUrl(url)) return { source: { kind: 'git', url }, ...(ref ? { ref } : {}) };
-  if (GITHUB_SHORTHAND.test(url)) return { source: { kind: 'git', url: `https://github.com/${url}.git` }, ...(ref ? { ref } : {}) };
-  throw new Error(`${spec} is neither a folder nor a git repository URL (https://…, file://…, git@host:path, owner/repo)`);
+  // `owner/repo@ref`, as Claude Code spells a GitHub marketplace at a branch or tag.
+  const [repo, atRef] = ref === undefined && url.includes('@') ? (url.split('@', 2) as [string, string]) : [url, ref];
+  if (GITHUB_SHORTHAND.test(repo)) return { source: { kind: 'git', url: `https://github.com/${repo}.git` }, ...(atRef ? { ref: atRef } : {}) };
+  throw new Error(`${spec} is neither a folder nor a git repository URL (https://…, file://…, git@host:path, owner/repo[@ref])`);
 }
 
 const sameSource = (a: MarketplaceSource, b: MarketplaceSource): boolean => (a.kind === 'git' && b.kind === 'git' ? a.url === b.url : a.kind === 'directory' && b.kind === 'directory' ? a.path === b.path : false);

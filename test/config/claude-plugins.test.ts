@@ -9,7 +9,7 @@ import path from 'node:path';
 import { enabledPlugins } from '../../config/claude-plugins/enabled.js';
 import { installPlugin, setPluginEnabled, uninstallPlugin } from '../../config/claude-plugins/install.js';
 import { readManifest } from '../../config/claude-plugins/manifest.js';
-import { addMarketplace, listMarketplaces, removeMarketplace, updateMarketplaces } from '../../config/claude-plugins/marketplaces.js';
+import { addMarketplace, listMarketplaces, removeMarketplace, resolveMarketplaceSpec, updateMarketplaces } from '../../config/claude-plugins/marketplaces.js';
 import { manifestPath } from '../../config/claude-plugins/paths.js';
 import { createWorkspaceTrust } from '../../config/trust.js';
 import { fileUrl, gitCommitAll, gitInit, writeCatalogue, writeFiles, writePlugin } from '../support/claude-marketplace.js';
@@ -88,6 +88,18 @@ describe('a local folder marketplace', () => {
     const other = path.join(path.dirname(dirs.cwd), 'other');
     writeCatalogue(other, 'team-tools', []);
     await expect(addMarketplace(dirs.homeDir, other, dirs.cwd)).rejects.toThrow(/other\/\.claude-plugin\/marketplace\.json names the marketplace "team-tools", but a marketplace of that name is already added from .*market/);
+  });
+});
+
+describe('what marketplace add accepts', () => {
+  it('owner/repo[@ref] and git-url[#ref] as Claude Code spells them; a direct URL to a marketplace.json is refused with the reason', () => {
+    const at = (spec: string) => resolveMarketplaceSpec(spec, dirs.cwd, dirs.homeDir);
+    expect(at('acme/tools')).toEqual({ source: { kind: 'git', url: 'https://github.com/acme/tools.git' } });
+    expect(at('acme/tools@v2')).toEqual({ source: { kind: 'git', url: 'https://github.com/acme/tools.git' }, ref: 'v2' });
+    expect(at('acme/tools#v2')).toEqual({ source: { kind: 'git', url: 'https://github.com/acme/tools.git' }, ref: 'v2' });
+    expect(at('https://git.example.com/tools.git#release/1')).toEqual({ source: { kind: 'git', url: 'https://git.example.com/tools.git' }, ref: 'release/1' });
+    expect(at('git@github.com:acme/tools.git')).toEqual({ source: { kind: 'git', url: 'git@github.com:acme/tools.git' } });
+    expect(() => at('https://example.com/plugins/.claude-plugin/marketplace.json')).toThrow(/a marketplace\.json by its URL .* not supported .*git repository or a folder/);
   });
 });
 
