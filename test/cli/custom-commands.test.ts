@@ -250,3 +250,14 @@ test.concurrent("model: Claude Code's aliases (haiku, sonnet, opus) pick the con
     expect(s.requests[2]!.body.model).toBe('claude-opus-4-1');
   });
 });
+
+test.concurrent('@folder lists that project folder (as a Claude Code @-mention of a folder does); a missing path stays as written', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, 'src/a.ts'), 'A');
+    write(join(s.cwd, 'src/lib/b.ts'), 'B');
+    write(join(s.cwd, '.claude/commands/tree.md'), 'Look at @src/ and @nowhere/\n');
+    const r = await s.run(['-p', '/tree']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Look at @src/\n<directory path="src/">\na.ts\nlib/\n</directory>\n and @nowhere/');
+  });
+});
