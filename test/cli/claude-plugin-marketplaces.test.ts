@@ -305,3 +305,20 @@ test("a marketplace entry's own parts: strict: false makes the entry the whole d
     expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Loose command: a b');
   });
 }, 60_000);
+
+test("/plugin install, uninstall, update and marketplace in a session answer with the shell command that does it (Claude Code's spelling kept), not a bare usage line", async () => {
+  await scenario([], async (s) => {
+    for (const [typed, command] of [
+      ['/plugin install fmt@team-tools', 'mewcode plugin install fmt@team-tools'],
+      ['/plugin uninstall fmt@team-tools', 'mewcode plugin uninstall fmt@team-tools'],
+      ['/plugin update fmt@team-tools', 'mewcode plugin install fmt@team-tools'],
+      ['/plugin marketplace add acme/tools', 'mewcode plugin marketplace add acme/tools'],
+      ['/plugin market rm team-tools', 'mewcode plugin marketplace remove team-tools'],
+    ] as const) {
+      const r = await s.run(['-p', typed]);
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toContain(`in a shell: ${command}`);
+    }
+    expect(s.requests).toHaveLength(0);
+  });
+}, 60_000);
