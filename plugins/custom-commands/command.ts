@@ -11,6 +11,11 @@ import type { TurnNarrowing } from './narrowing.js';
 import { askChain, registeredTool } from './permission-check.js';
 import { hasShellLines, runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
 
+/** `${CLAUDE_SESSION_ID}` and `${CLAUDE_PROJECT_DIR}`, as Claude Code fills them in a command's text; others stay. */
+function expandSessionVariables(text: string, variables: Readonly<Record<string, string>>): string {
+  return text.replace(/\$\{(CLAUDE_SESSION_ID|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);
+}
+
 export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: CommandFile): Command {
   const label = `/${file.name} (${file.file})`;
   return {
@@ -28,7 +33,9 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
       // The file's own `!` lines first: arguments and included files are placed after, never run.
       // A command line may use the arguments too (`!\`git log $0\``): the user's own words, run only
       // where the file put them, and judged by the permission chain like any command.
-      const shell = takeShellLines(file.body);
+      // The session's placeholders are the file's own text: filled in before its `!` lines are taken.
+      const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
+      const shell = takeShellLines(expandSessionVariables(file.body, variables));
       const typed = withoutSlots(args);
       const commands = shell.commands.map((command) => placeArguments(command, typed));
       let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed));
@@ -74,7 +81,7 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
           }
         };
       }
-      narrowing.set(session, file.allowedTools, label, restore);
+      narrowing.set(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label, restore);
       return { prompt: text.trim() };
     },
   };

@@ -261,3 +261,14 @@ test.concurrent('@folder lists that project folder (as a Claude Code @-mention o
     expect(sentText(s)).toBe('Look at @src/\n<directory path="src/">\na.ts\nlib/\n</directory>\n and @nowhere/');
   });
 });
+
+test.concurrent('${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID} are filled in, in the text and in a !`…` line', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.claude/commands/where.md'), 'Session ${CLAUDE_SESSION_ID} in ${CLAUDE_PROJECT_DIR}\nListed: !`ls "${CLAUDE_PROJECT_DIR}"`\nOther ${CLAUDE_UNKNOWN} stays\n');
+    write(join(s.cwd, 'marker.txt'), 'x');
+    const r = await s.run(['-p', '/where']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toMatch(new RegExp(`^Session \\d{8}-\\d{6}-[0-9a-f]{4} in ${s.cwd}\\nListed: marker\\.txt\\nOther \\$\\{CLAUDE_UNKNOWN\\} stays$`));
+  });
+});
