@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { PLUGIN_NAME } from './bundle/plugin-manifest.js';
 import { applyEntryDefinition } from './entry-definition.js';
 import { cloneRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type PluginManifest } from './manifest.js';
@@ -97,6 +98,9 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
     const shown = entry.source.kind === 'relative' ? path.join(path.resolve(marketplace.root, entry.source.path), '.claude-plugin', 'plugin.json') : `.claude-plugin/plugin.json of ${from}`;
     const pluginVersion = checkPluginManifest(staging, entry.name, shown);
     applyEntryDefinition(staging, entry, catalogueFile, shown);
+    // The name its commands, agents and MCP tools are called by: one a run would refuse is refused now.
+    const name = pluginJsonName(staging) ?? entry.name;
+    if (!PLUGIN_NAME.test(name)) throw new Error(`plugin "${entry.name}": ${JSON.stringify(name)} cannot be a plugin name (letters, digits, "-" and "_"; its commands are /${name}:…), and ${shown} gives no other; not installed`);
     const version = entry.version ?? pluginVersion;
     // Swap the new copy in; the old one (a reinstall) goes only once the new one is in place.
     const old = `${target}.${randomBytes(6).toString('hex')}.old`;
@@ -154,6 +158,17 @@ function checkPluginManifest(dir: string, name: string, shown: string): string |
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`plugin "${name}": ${shown} is not a JSON object; not installed`);
   const version = (data as Record<string, unknown>).version;
   return typeof version === 'string' && version.trim() !== '' ? version.trim() : undefined;
+}
+
+/** The `name` of a copy's plugin.json, when it has one (as written: a run checks it). */
+function pluginJsonName(dir: string): string | undefined {
+  try {
+    const data: unknown = JSON.parse(readFileSync(path.join(dir, '.claude-plugin', 'plugin.json'), 'utf8'));
+    const name = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).name : undefined;
+    return typeof name === 'string' ? name.trim() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The installed plugin `spec` names: `name@marketplace`, or a name only one installed plugin has. */

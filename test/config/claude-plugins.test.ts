@@ -103,6 +103,22 @@ describe('what marketplace add accepts', () => {
   });
 });
 
+describe('plugin names', () => {
+  it('a plugin whose name cannot name its commands (no plugin.json, an entry named "fmt.tools") is refused at install, not left to fail at every start', async () => {
+    writeFiles(market, { 'tools/commands/a.md': 'A\n', 'named/.claude-plugin/plugin.json': JSON.stringify({ name: 'good-name' }), 'named/commands/b.md': 'B\n' });
+    writeCatalogue(market, 'team-tools', [
+      { name: 'fmt.tools', source: './tools' },
+      { name: 'named.tools', source: './named' },
+    ]);
+    await addMarketplace(dirs.homeDir, market, dirs.cwd);
+    await expect(installPlugin(dirs.homeDir, 'fmt.tools@team-tools')).rejects.toThrow(/plugin "fmt\.tools": "fmt\.tools" cannot be a plugin name \(letters, digits, "-" and "_"; .*not installed/);
+    expect(readManifest(dirs.homeDir).plugins).toEqual({});
+    expect(existsSync(path.join(dirs.homeDir, '.mewcode', 'plugins', 'cache', 'team-tools', 'fmt.tools'))).toBe(false);
+    // Its plugin.json's name is the one its commands use: that one is fine.
+    expect((await installPlugin(dirs.homeDir, 'named.tools@team-tools')).plugin.name).toBe('named.tools');
+  });
+});
+
 describe('uninstalling leaves no files behind', () => {
   it("uninstall and marketplace remove delete the plugin's copy, its ${CLAUDE_PLUGIN_DATA} folder, and the marketplace's emptied cache folder", async () => {
     await addMarketplace(dirs.homeDir, folderMarketplace(), dirs.cwd);
