@@ -322,3 +322,27 @@ test("/plugin install, uninstall, update and marketplace in a session answer wit
     expect(s.requests).toHaveLength(0);
   });
 }, 60_000);
+
+test('plugin update <plugin>@<marketplace> (as Claude Code spells it): fetches the marketplace and reinstalls from its newest commit; again, it says it is up to date', async () => {
+  await scenario([], async (s) => {
+    const dir = tempDir('mewcode-market-update-');
+    gitInit(dir);
+    marketplace(dir);
+    const first = gitCommitAll(dir, 'first');
+    expect((await plugin(s, 'marketplace', 'add', fileUrl(dir))).code).toBe(0);
+    expect((await plugin(s, 'install', 'fmt@team-tools')).code).toBe(0);
+    writePlugin(join(dir, 'plugins', 'fmt'), 'fmt', { version: '2.2.0', body: 'NEW-BODY $ARGUMENTS\n' });
+    const second = gitCommitAll(dir, 'second');
+    const updated = await plugin(s, 'update', 'fmt@team-tools');
+    expect(updated.stderr).toBe('');
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toContain(`Updated fmt@team-tools from version 2.1.0 (commit ${first.slice(0, 7)}) to version 2.2.0 (commit ${second.slice(0, 7)})`);
+    expect(readFileSync(join(s.home, '.mewcode', 'plugins', 'cache', 'team-tools', 'fmt', 'commands', 'hello.md'), 'utf8')).toBe('NEW-BODY $ARGUMENTS\n');
+    const again = await plugin(s, 'update', 'fmt');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('fmt@team-tools is up to date (version 2.2.0');
+    const missing = await plugin(s, 'update', 'ghost@team-tools');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no installed plugin ghost@team-tools');
+  });
+}, 60_000);
