@@ -44,8 +44,7 @@ export function pluginCommand(kernel: KernelApi, source: InstalledPluginSource):
 /** Claude Code's in-session `/plugin install|uninstall|update|marketplace …` as the `mewcode plugin` command that does it. */
 function shellCommand(verb: string, target: string | undefined, rest: readonly string[]): string | undefined {
   if ((verb === 'install' || verb === 'uninstall' || verb === 'update') && target !== undefined && rest.length === 0) {
-    // Installing again is how an installed plugin is updated.
-    return `mewcode plugin ${verb === 'update' ? 'install' : verb} ${target}`;
+    return `mewcode plugin ${verb} ${target}`;
   }
   if (verb === 'marketplace' || verb === 'market') {
     const [sub, ...names] = [target, ...rest].filter((word): word is string => word !== undefined);

@@ -311,7 +311,7 @@ test("/plugin install, uninstall, update and marketplace in a session answer wit
     for (const [typed, command] of [
       ['/plugin install fmt@team-tools', 'mewcode plugin install fmt@team-tools'],
       ['/plugin uninstall fmt@team-tools', 'mewcode plugin uninstall fmt@team-tools'],
-      ['/plugin update fmt@team-tools', 'mewcode plugin install fmt@team-tools'],
+      ['/plugin update fmt@team-tools', 'mewcode plugin update fmt@team-tools'],
       ['/plugin marketplace add acme/tools', 'mewcode plugin marketplace add acme/tools'],
       ['/plugin market rm team-tools', 'mewcode plugin marketplace remove team-tools'],
     ] as const) {
