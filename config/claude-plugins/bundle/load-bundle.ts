@@ -49,7 +49,8 @@ function expandAll(value: unknown, variables: Readonly<Record<string, string>>):
   return value;
 }
 
-export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePluginBundle {
+/** `projectRoot`: the run's project, `${CLAUDE_PROJECT_DIR}` (a listing without a run leaves it as written). */
+export function loadBundle(source: ClaudePluginRoot, homeDir: string, projectRoot?: string): ClaudePluginBundle {
   const problems: ClaudePluginProblem[] = [];
   const root = path.resolve(source.root);
   const fallbackName = path.basename(root);
@@ -79,7 +80,7 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePlu
 
   // A `--plugin-dir` plugin is known by its own name; an installed one by its `name@marketplace`.
   const id = source.origin === 'plugin-dir' ? name : source.id;
-  const variables = { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: pluginDataDir(homeDir, id) };
+  const variables = { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: pluginDataDir(homeDir, id), ...(projectRoot !== undefined ? { CLAUDE_PROJECT_DIR: projectRoot } : {}) };
   const realRoot = realOf(root);
   /** A path plugin.json names: `./…`, inside the plugin, existing. */
   const resolveGiven = (given: string, key: ComponentKey): string | undefined => {

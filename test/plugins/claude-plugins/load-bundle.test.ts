@@ -35,6 +35,14 @@ describe('a complete plugin', () => {
     expect(bundle.mcpServers[0]!.locate(['everything', 'command'])).toEqual({ line: 1, col: expect.any(Number) });
   });
 
+  test('${CLAUDE_PROJECT_DIR} is expanded in MCP entries and hook commands and exported to servers, when the run names its project', () => {
+    const dir = temp('cp-project-dir-');
+    manifest(dir, { name: 'proj', mcpServers: { db: { command: '${CLAUDE_PLUGIN_ROOT}/db', args: ['--data', '${CLAUDE_PROJECT_DIR}/data'] } }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo ${CLAUDE_PROJECT_DIR}' }] }] } });
+    const bundle = loadBundle(at(dir), HOME, '/work/project');
+    expect(bundle.mcpServers[0]!.value).toEqual({ db: { command: `${dir}/db`, args: ['--data', '/work/project/data'], env: { CLAUDE_PLUGIN_ROOT: dir, CLAUDE_PLUGIN_DATA: pluginDataDir(HOME, 'proj'), CLAUDE_PROJECT_DIR: '/work/project' } } });
+    expect(bundle.hooks[0]!.value).toEqual({ Stop: [{ hooks: [{ type: 'command', command: 'echo /work/project' }] }] });
+  });
+
   test('an installed plugin keeps its name@marketplace id; its data folder is named after it', () => {
     const dir = temp('cp-inst-');
     writeKitPlugin(dir);
