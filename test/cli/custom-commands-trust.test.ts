@@ -70,3 +70,15 @@ test.concurrent('trust remembered in trust.json covers a project whose only code
     expect(s.requests).toHaveLength(1);
   });
 });
+
+test.concurrent('a project command whose only runnable part is a fenced ```! block is listed by the trust notice and refused untrusted', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/fenced.md'), 'Run:\n```!\ntouch fenced-marker\n```\n');
+    const refused = await s.run(['-p', '/fenced']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('  .claude/commands/fenced.md: commands: /fenced runs !`touch fenced-marker`\n');
+    expect(refused.stdout + refused.stderr).toMatch(/runs shell commands .* need this project trusted/);
+    expect(existsSync(join(s.cwd, 'fenced-marker'))).toBe(false);
+    expect(s.requests).toHaveLength(0);
+  });
+});

@@ -272,3 +272,13 @@ test.concurrent('${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID} are filled in, i
     expect(sentText(s)).toMatch(new RegExp(`^Session \\d{8}-\\d{6}-[0-9a-f]{4} in ${s.cwd}\\nListed: marker\\.txt\\nOther \\$\\{CLAUDE_UNKNOWN\\} stays$`));
   });
 });
+
+test.concurrent('a fenced ```! block runs as one command before the prompt is sent, its output in its place (as in Claude Code)', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.claude/commands/block.md'), 'Info:\n```!\necho one-$((0+1))\necho two-$((1+1))\n```\nEnd\n');
+    const r = await s.run(['-p', '/block']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Info:\none-1\ntwo-2\nEnd');
+  });
+});
