@@ -37,8 +37,8 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
       const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
       const shell = takeShellLines(expandSessionVariables(file.body, variables));
       const typed = withoutSlots(args);
-      const commands = shell.commands.map((command) => placeArguments(command, typed));
-      let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed));
+      const commands = shell.commands.map((command) => placeArguments(command, typed, file.argumentNames));
+      let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed), file.argumentNames);
       const read = registeredTool(kernel, 'read_file');
       const included = await includeFiles(text, {
         projectRoot: kernel.projectRoot,

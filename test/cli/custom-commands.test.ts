@@ -282,3 +282,14 @@ test.concurrent('a fenced ```! block runs as one command before the prompt is se
     expect(sentText(s)).toBe('Info:\none-1\ntwo-2\nEnd');
   });
 });
+
+test.concurrent('named arguments: `arguments:` names the words in order ($component, $from); one with no word becomes empty; undeclared $names stay', async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/migrate.md'), '---\narguments: [component, from, to]\n---\nMigrate $component from $from to $to (keep $HOME and $components).\n');
+    write(join(s.cwd, '.claude/commands/pair.md'), '---\narguments: first second\n---\nA=$first B=$second\n');
+    expect((await s.run(['-p', '/migrate Button "React 17"'])).code).toBe(0);
+    expect(sentText(s)).toBe('Migrate Button from React 17 to  (keep $HOME and $components).');
+    expect((await s.run(['-p', '/pair x y'])).code).toBe(0);
+    expect(lastUserTexts(s.requests[1]!.body).join('\n')).toBe('A=x B=y');
+  });
+});
