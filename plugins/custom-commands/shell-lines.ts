@@ -34,6 +34,9 @@ export function takeShellLines(body: string): { body: string; commands: string[]
   return { body: marked, commands };
 }
 
+/** What the bash tool's result says for a command that printed nothing. */
+const NO_OUTPUT = '(no output)';
+
 export class ShellLineError extends Error {}
 
 export async function runShellLines(
@@ -69,7 +72,9 @@ export async function runShellLines(
     // The bash tool's result opens with `exit_code: N`; like Claude Code, a non-zero exit aborts.
     const exit = /^exit_code: (\S+)\n?/.exec(result.content);
     if (result.isError || !exit || exit[1] !== '0') throw new ShellLineError(`${label}: !\`${command}\` failed: ${result.content.trim()}`);
-    outputs.push(result.content.slice(exit[0].length).replace(/\n$/, ''));
+    const output = result.content.slice(exit[0].length).replace(/\n$/, '');
+    // The bash tool tells the model "(no output)"; here, as in Claude Code, nothing takes the line's place.
+    outputs.push(output === NO_OUTPUT ? '' : output);
   }
   return body.replace(SLOT, (_match, index: string) => outputs[Number(index)] ?? '');
 }

@@ -293,3 +293,12 @@ test.concurrent('named arguments: `arguments:` names the words in order ($compon
     expect(lastUserTexts(s.requests[1]!.body).join('\n')).toBe('A=x B=y');
   });
 });
+
+test.concurrent('a !`…` line that prints nothing leaves nothing in its place (not the bash tool\'s "(no output)")', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.claude/commands/quiet.md'), 'Branch: !`true`|Next: !`echo shown`\n');
+    const r = await s.run(['-p', '/quiet']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Branch: |Next: shown');
+  });
+});
