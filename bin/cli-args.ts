@@ -301,12 +301,15 @@ const MARKETPLACE_USAGE = 'usage: mewcode plugin marketplace add <git URL | fold
 function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { project: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { project: { type: 'boolean' }, scope: { type: 'string', short: 's' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     return { kind: 'error', message: `${firstSentence(error)}; ${PLUGIN_USAGE}` };
   }
   if (parsed.values.help) return { kind: 'help' };
   const [action, ...rest] = parsed.positionals;
+  if (parsed.values.scope !== undefined && (action === undefined || action === 'add' || action === 'remove' || action === 'list')) {
+    return { kind: 'error', message: `plugin ${action ?? 'list'} has no --scope (MewCode plugins: --project); ${PLUGIN_USAGE}` };
+  }
   if (action === 'list' || (action === undefined && !parsed.values.project)) {
     if (rest.length > 0 || parsed.values.project) return { kind: 'error', message: `plugin list takes no arguments; ${PLUGIN_USAGE}` };
     return { kind: 'plugin', action: 'list', cwd };
@@ -315,7 +318,12 @@ function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand
     if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one ${action === 'add' ? 'npm package or path' : 'plugin name'}; ${PLUGIN_USAGE}` };
     return { kind: 'plugin', action, target: rest[0]!.trim(), scope: parsed.values.project ? 'project' : 'user', cwd };
   }
-  // Claude Code plugins are installed for the user only (like a user-scope `claude plugin install`).
+  // Claude Code plugins are installed for the user only (like a user-scope `claude plugin install`):
+  // `--scope user`, Claude Code's default, changes nothing; another scope is a project's settings.
+  const scope = parsed.values.scope;
+  if (scope !== undefined && scope !== 'user') {
+    return { kind: 'error', message: `--scope ${scope}: Claude Code plugins are installed for you; a project enables them with enabledPlugins in .claude/settings.json (.claude/settings.local.json for this machine only)` };
+  }
   if (parsed.values.project && (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable' || action === 'update' || action === 'marketplace')) {
     return { kind: 'error', message: `plugin ${action} has no --project: Claude Code plugins are installed for you; a project enables them with enabledPlugins in .claude/settings.json` };
   }
