@@ -6,15 +6,15 @@
 import { existsSync } from 'node:fs';
 import { enabledPlugins } from '../config/claude-plugins/enabled.js';
 import { describeClaudePlugin } from '../types/claude-plugins.js';
-import { installPlugin, setPluginEnabled, uninstallPlugin } from '../config/claude-plugins/install.js';
-import { readManifest } from '../config/claude-plugins/manifest.js';
+import { findInstalled, installPlugin, setPluginEnabled, uninstallPlugin } from '../config/claude-plugins/install.js';
+import { readManifest, type InstalledPlugin } from '../config/claude-plugins/manifest.js';
 import { addMarketplace, describeSource, listMarketplaces, removeMarketplace, updateMarketplaces } from '../config/claude-plugins/marketplaces.js';
 import { readPluginSettings } from '../config/claude-plugins/settings.js';
 import { terminalSafe } from '../config/terminal-safe.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import type { ParsedCommand } from './cli-args.js';
 
-export type ClaudePluginCommand = Extract<ParsedCommand, { kind: 'plugin'; action: 'install' | 'uninstall' | 'enable' | 'disable' | 'marketplace' }>;
+export type ClaudePluginCommand = Extract<ParsedCommand, { kind: 'plugin'; action: 'install' | 'uninstall' | 'enable' | 'disable' | 'update' | 'marketplace' }>;
 
 export interface Writers {
   homeDir: string;
@@ -88,6 +88,19 @@ export async function runClaudePluginCommand(command: ClaudePluginCommand, io: W
       for (const note of report.notes) say(note);
       return 0;
     }
+    case 'update': {
+      // As `claude plugin update`: the marketplace is fetched first, then the plugin installed again from it.
+      const before = findInstalled(readManifest(home), command.target);
+      const id = `${before.name}@${before.marketplace}`;
+      const [fetched] = await updateMarketplaces(home, before.marketplace);
+      if (fetched?.error) throw new Error(`its marketplace ${before.marketplace} could not be updated: ${fetched.error}`);
+      const report = await installPlugin(home, id);
+      for (const w of report.warnings) warn(w);
+      const after = report.plugin;
+      const unchanged = after.version === before.version && after.commit === before.commit;
+      say(unchanged ? `${id} is up to date (${described(after)}).` : `Updated ${id} from ${described(before)} to ${described(after)}. ${NEXT_START}`);
+      return 0;
+    }
     case 'uninstall': {
       const plugin = uninstallPlugin(home, command.target);
       say(`Uninstalled ${plugin.name}@${plugin.marketplace} (removed ${plugin.root}).`);
@@ -105,6 +118,12 @@ export async function runClaudePluginCommand(command: ClaudePluginCommand, io: W
       return 0;
     }
   }
+}
+
+/** `version 2.2.0 (commit abc1234)`, or what of it is known. */
+function described(plugin: InstalledPlugin): string {
+  const version = plugin.version ? `version ${plugin.version}` : 'no version';
+  return plugin.commit ? `${version} (commit ${short(plugin.commit)})` : version;
 }
 
 /**

@@ -17,7 +17,7 @@ export const HELP_HEAD = `Usage: mewcode [options] [prompt]
        mewcode doctor [--provider P] [--model M] [--trust-project] [--plugin-dir D]
        mewcode plugin add <npm package | path> [--project] | plugin remove <name> | plugin list
        mewcode plugin marketplace add <git URL | folder> | list | update [name] | remove <name>
-       mewcode plugin install|uninstall|enable|disable <plugin>[@<marketplace>]
+       mewcode plugin install|uninstall|enable|disable|update <plugin>[@<marketplace>]
        mewcode <command of a plugin> …   (listed below)
 
 MewCode, a terminal coding agent.
@@ -73,6 +73,8 @@ export const OWN_COMMANDS_HELP = `Commands:
                                 copy a Claude Code plugin into ~/.mewcode/plugins (again: update it)
   plugin enable|disable|uninstall <plugin>[@<marketplace>]
                                 turn an installed plugin on or off (from the next start), or remove it
+  plugin update <plugin>[@<marketplace>]
+                                fetch its marketplace and install the plugin again from it
   doctor                        check this machine and project: Node.js, configuration files,
                                 workspace trust, provider and API key (never printed), proxy,
                                 plugins, and each plugin's checks (OS sandbox, ripgrep, audit
@@ -130,7 +132,7 @@ export type ParsedCommand =
   | { kind: 'doctor'; options: DoctorOptions }
   | { kind: 'plugin'; action: 'add' | 'remove'; target: string; scope: 'user' | 'project'; cwd: string }
   | { kind: 'plugin'; action: 'list'; cwd: string }
-  | { kind: 'plugin'; action: 'install' | 'uninstall' | 'enable' | 'disable'; target: string; cwd: string }
+  | { kind: 'plugin'; action: 'install' | 'uninstall' | 'enable' | 'disable' | 'update'; target: string; cwd: string }
   | { kind: 'plugin'; action: 'marketplace'; verb: 'add' | 'remove'; target: string; cwd: string }
   | { kind: 'plugin'; action: 'marketplace'; verb: 'list' | 'update'; target?: string; cwd: string }
   | { kind: 'error'; message: string };
@@ -292,19 +294,22 @@ function trustFlag(given: boolean | undefined, env: Readonly<Record<string, stri
 }
 
 const PLUGIN_USAGE =
-  'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list | plugin install|uninstall|enable|disable <plugin>[@<marketplace>] | plugin marketplace add|list|update|remove';
+  'usage: mewcode plugin add <npm package | path> [--project] | plugin remove <name> [--project] | plugin list | plugin install|uninstall|enable|disable|update <plugin>[@<marketplace>] | plugin marketplace add|list|update|remove';
 const MARKETPLACE_USAGE = 'usage: mewcode plugin marketplace add <git URL | folder> | marketplace list | marketplace update [name] | marketplace remove <name>';
 
 /** `plugin add <spec> [--project]`, `plugin remove <name> [--project]`, `plugin list`. */
 function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { project: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: { project: { type: 'boolean' }, scope: { type: 'string', short: 's' }, help: { type: 'boolean', short: 'h' } } });
   } catch (error) {
     return { kind: 'error', message: `${firstSentence(error)}; ${PLUGIN_USAGE}` };
   }
   if (parsed.values.help) return { kind: 'help' };
   const [action, ...rest] = parsed.positionals;
+  if (parsed.values.scope !== undefined && (action === undefined || action === 'add' || action === 'remove' || action === 'list')) {
+    return { kind: 'error', message: `plugin ${action ?? 'list'} has no --scope (MewCode plugins: --project); ${PLUGIN_USAGE}` };
+  }
   if (action === 'list' || (action === undefined && !parsed.values.project)) {
     if (rest.length > 0 || parsed.values.project) return { kind: 'error', message: `plugin list takes no arguments; ${PLUGIN_USAGE}` };
     return { kind: 'plugin', action: 'list', cwd };
@@ -313,11 +318,16 @@ function parsePluginCommand(argv: readonly string[], cwd: string): ParsedCommand
     if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one ${action === 'add' ? 'npm package or path' : 'plugin name'}; ${PLUGIN_USAGE}` };
     return { kind: 'plugin', action, target: rest[0]!.trim(), scope: parsed.values.project ? 'project' : 'user', cwd };
   }
-  // Claude Code plugins are installed for the user only (like a user-scope `claude plugin install`).
-  if (parsed.values.project && (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable' || action === 'marketplace')) {
+  // Claude Code plugins are installed for the user only (like a user-scope `claude plugin install`):
+  // `--scope user`, Claude Code's default, changes nothing; another scope is a project's settings.
+  const scope = parsed.values.scope;
+  if (scope !== undefined && scope !== 'user') {
+    return { kind: 'error', message: `--scope ${scope}: Claude Code plugins are installed for you; a project enables them with enabledPlugins in .claude/settings.json (.claude/settings.local.json for this machine only)` };
+  }
+  if (parsed.values.project && (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable' || action === 'update' || action === 'marketplace')) {
     return { kind: 'error', message: `plugin ${action} has no --project: Claude Code plugins are installed for you; a project enables them with enabledPlugins in .claude/settings.json` };
   }
-  if (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable') {
+  if (action === 'install' || action === 'uninstall' || action === 'enable' || action === 'disable' || action === 'update') {
     if (rest.length !== 1 || rest[0]!.trim() === '') return { kind: 'error', message: `plugin ${action} takes one <plugin>[@<marketplace>]; ${PLUGIN_USAGE}` };
     return { kind: 'plugin', action, target: rest[0]!.trim(), cwd };
   }

@@ -21,15 +21,27 @@ const NAME_PART = /^[A-Za-z0-9][\w-]*$/;
 /** `` !`command` `` at a line's start or after a space or tab. */
 export const SHELL_LINE = /(^|[ \t])!`([^`\n]+)`/gm;
 
-/** Whether a text holds a `` !`command` `` line. */
+/**
+ * Either form Claude Code runs: a fenced block opened with ```` ```! ```` (its lines run as one
+ * command; group 1) or a `` !`command` `` (groups 2 and 3). One expression, so a `` !`…` `` inside
+ * a block is part of the block, and commands come in the order they are written.
+ */
+export const SHELL_COMMAND = /^```![ \t]*\r?\n([\s\S]*?)^```[ \t]*$|(^|[ \t])!`([^`\n]+)`/gm;
+
+/** Whether a text holds a `` !`command` `` line or a ```` ```! ```` block. */
 export function hasShellLines(text: string): boolean {
   // A fresh expression: a shared global one keeps lastIndex, and test() would start from it.
-  return new RegExp(SHELL_LINE.source, 'm').test(text);
+  return new RegExp(SHELL_COMMAND.source, 'm').test(text);
 }
 
-/** The commands of a text's `` !`command` `` lines, in order. */
+/** The command of one SHELL_COMMAND match. */
+export function shellCommandOf(match: readonly (string | undefined)[]): string {
+  return (match[1] ?? match[3] ?? '').trim();
+}
+
+/** The commands of a text's `` !`command` `` lines and ```` ```! ```` blocks, in order. */
 export function shellLineCommands(text: string): string[] {
-  return [...text.matchAll(new RegExp(SHELL_LINE.source, 'gm'))].map((match) => match[2]!.trim());
+  return [...text.matchAll(new RegExp(SHELL_COMMAND.source, 'gm'))].map(shellCommandOf);
 }
 
 /**

@@ -74,11 +74,13 @@ export interface ClaudePluginBundle {
   readonly agents: readonly string[];
   /** Folders holding one folder per skill (each with a SKILL.md). */
   readonly skills: readonly string[];
+  /** Folders that are one skill each (they hold SKILL.md): a `skills` path naming a skill's own folder. */
+  readonly singleSkills?: readonly string[];
   /** A single-skill plugin: the plugin root itself holds SKILL.md (and there is no skills/ folder). */
   readonly rootSkill?: string;
   readonly hooks: readonly ClaudePluginPart[];
   readonly mcpServers: readonly ClaudePluginPart[];
-  /** `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`: expanded in its text, exported to its hook and MCP processes. */
+  /** `CLAUDE_PLUGIN_ROOT`, `CLAUDE_PLUGIN_DATA` (and the run's `CLAUDE_PROJECT_DIR`): expanded in its text, exported to its hook and MCP processes. */
   readonly variables: Readonly<Record<string, string>>;
   readonly counts: ClaudePluginCounts;
   readonly problems: readonly ClaudePluginProblem[];
@@ -101,9 +103,9 @@ export function missingPluginScript(command: string, root: string, exists: (file
   return words.find((word) => word.startsWith(inside) && !exists(word));
 }
 
-/** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` replaced, as Claude Code does in a plugin's text. */
+/** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` (and `${CLAUDE_PROJECT_DIR}` when given) replaced, as Claude Code does in a plugin's text. */
 export function expandPluginVariables(text: string, variables: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA)\}/g, (match, name: string) => variables[name] ?? match);
+  return text.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);
 }
 
 /**

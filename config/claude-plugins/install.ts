@@ -4,12 +4,15 @@
  * folder of the marketplace is copied from it (the clone, for a git marketplace); a plugin in a
  * repository of its own is cloned with git at the entry's ref or sha. Installing again replaces
  * the copy (that is how a plugin is updated). A new copy is made beside the old one and swapped
- * in, so a failed install leaves the installed plugin as it was.
+ * in, so a failed install leaves the installed plugin as it was. A marketplace entry that defines
+ * parts of its plugin (`strict`, entry-definition.ts) has them written into the copy's plugin.json.
  */
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { PLUGIN_NAME } from './bundle/plugin-manifest.js';
+import { applyEntryDefinition } from './entry-definition.js';
 import { cloneRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type PluginManifest } from './manifest.js';
 import { readCatalogue, type MarketplaceEntry } from './marketplace-file.js';
@@ -94,6 +97,10 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
     }
     const shown = entry.source.kind === 'relative' ? path.join(path.resolve(marketplace.root, entry.source.path), '.claude-plugin', 'plugin.json') : `.claude-plugin/plugin.json of ${from}`;
     const pluginVersion = checkPluginManifest(staging, entry.name, shown);
+    applyEntryDefinition(staging, entry, catalogueFile, shown);
+    // The name its commands, agents and MCP tools are called by: one a run would refuse is refused now.
+    const name = pluginJsonName(staging) ?? entry.name;
+    if (!PLUGIN_NAME.test(name)) throw new Error(`plugin "${entry.name}": ${JSON.stringify(name)} cannot be a plugin name (letters, digits, "-" and "_"; its commands are /${name}:…), and ${shown} gives no other; not installed`);
     const version = entry.version ?? pluginVersion;
     // Swap the new copy in; the old one (a reinstall) goes only once the new one is in place.
     const old = `${target}.${randomBytes(6).toString('hex')}.old`;
@@ -153,6 +160,17 @@ function checkPluginManifest(dir: string, name: string, shown: string): string |
   return typeof version === 'string' && version.trim() !== '' ? version.trim() : undefined;
 }
 
+/** The `name` of a copy's plugin.json, when it has one (as written: a run checks it). */
+function pluginJsonName(dir: string): string | undefined {
+  try {
+    const data: unknown = JSON.parse(readFileSync(path.join(dir, '.claude-plugin', 'plugin.json'), 'utf8'));
+    const name = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).name : undefined;
+    return typeof name === 'string' ? name.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The installed plugin `spec` names: `name@marketplace`, or a name only one installed plugin has. */
 export function findInstalled(manifest: PluginManifest, spec: string): InstalledPlugin {
   const { name, marketplace } = splitPluginId(spec);
@@ -166,7 +184,7 @@ export function findInstalled(manifest: PluginManifest, spec: string): Installed
 export function uninstallPlugin(homeDir: string, spec: string): InstalledPlugin {
   return updateManifest(homeDir, (manifest) => {
     const plugin = findInstalled(manifest, spec);
-    removeInstalledCopy(homeDir, plugin.root);
+    removeInstalledCopy(homeDir, plugin);
     delete manifest.plugins[pluginId(plugin.name, plugin.marketplace)];
     return plugin;
   });

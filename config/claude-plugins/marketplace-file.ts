@@ -16,11 +16,20 @@ export type PluginSource =
   | { kind: 'relative'; path: string }
   | { kind: 'git'; url: string; ref?: string; sha?: string; subdir?: string };
 
+/** The parts a plugin.json (or a marketplace entry) may declare. */
+export const PLUGIN_COMPONENT_KEYS = ['commands', 'agents', 'skills', 'hooks', 'mcpServers'] as const;
+
 export interface MarketplaceEntry {
   name: string;
   source: PluginSource;
   version?: string;
   description?: string;
+  /** `author` as the entry gives it (used when the entry is the plugin's whole definition). */
+  author?: unknown;
+  /** `strict: false`: the entry is the plugin's whole definition; otherwise its parts add to plugin.json's. */
+  strict: boolean;
+  /** The parts the entry itself declares (`commands`, `skills`…), as written. */
+  components: Partial<Record<(typeof PLUGIN_COMPONENT_KEYS)[number], unknown>>;
 }
 
 export interface MarketplaceCatalogue {
@@ -118,7 +127,16 @@ export function readCatalogue(root: string): MarketplaceCatalogue {
     seen.add(pluginName);
     const version = str(entry.version);
     const description = str(entry.description);
-    plugins.push({ name: pluginName, source, ...(version ? { version } : {}), ...(description ? { description } : {}) });
+    const components = Object.fromEntries(PLUGIN_COMPONENT_KEYS.filter((key) => entry[key] !== undefined && entry[key] !== null).map((key) => [key, entry[key]]));
+    plugins.push({
+      name: pluginName,
+      source,
+      ...(version ? { version } : {}),
+      ...(description ? { description } : {}),
+      ...(entry.author !== undefined ? { author: entry.author } : {}),
+      strict: entry.strict !== false,
+      components,
+    });
   });
   const owner = isRecord(data.owner) ? str(data.owner.name) : undefined;
   const description = str(data.description) ?? str(metadata.description);

@@ -4,14 +4,14 @@
  * a git repository is cloned under `~/.mewcode/plugins/marketplaces/<name>` with `git clone` and
  * updated with `git fetch` (the commit is recorded each time).
  */
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { cloneRepository, headCommit, pullRepository } from './git.js';
-import { readManifest, updateManifest, type MarketplaceRecord, type MarketplaceSource } from './manifest.js';
+import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type MarketplaceSource } from './manifest.js';
 import { looksLikeGitUrl, readCatalogue, type MarketplaceCatalogue } from './marketplace-file.js';
-import { marketplaceCloneDir, pluginsHome } from './paths.js';
+import { marketplaceCloneDir, pluginDataDir, pluginId, pluginsHome } from './paths.js';
 
 export interface MarketplaceReport {
   record: MarketplaceRecord;
@@ -24,7 +24,7 @@ export interface MarketplaceReport {
 
 const GITHUB_SHORTHAND = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
-/** What `marketplace add <spec>` names: a local folder (or its marketplace.json), or a git repository (`url[#ref]`, `owner/repo`). */
+/** What `marketplace add <spec>` names: a local folder (or its marketplace.json), or a git repository (`url[#ref]`, `owner/repo[@ref]`). */
 export function resolveMarketplaceSpec(spec: string, cwd: string, homeDir: string): { source: MarketplaceSource; ref?: string } {
   const expanded = spec.startsWith('~/') ? path.join(homeDir, spec.slice(2)) : spec;
   const local = path.resolve(cwd, expanded);
@@ -39,9 +39,15 @@ export function resolveMarketplaceSpec(spec: string, cwd: string, homeDir: strin
     return { source: { kind: 'directory', path: local } };
   }
   const [url, ref] = spec.split('#', 2) as [string, string | undefined];
+  // Claude Code also takes a catalogue's own URL; MewCode installs from clones and folders only.
+  if (/^https?:\/\/[^#?]*\.json(?:[?#]|$)/i.test(spec)) {
+    throw new Error(`${spec}: adding a marketplace.json by its URL is not supported by MewCode; add the git repository or a folder that holds .claude-plugin/marketplace.json`);
+  }
   if (looksLikeGitUrl(url)) return { source: { kind: 'git', url }, ...(ref ? { ref } : {}) };
-  if (GITHUB_SHORTHAND.test(url)) return { source: { kind: 'git', url: `https://github.com/${url}.git` }, ...(ref ? { ref } : {}) };
-  throw new Error(`${spec} is neither a folder nor a git repository URL (https://…, file://…, git@host:path, owner/repo)`);
+  // `owner/repo@ref`, as Claude Code spells a GitHub marketplace at a branch or tag.
+  const [repo, atRef] = ref === undefined && url.includes('@') ? (url.split('@', 2) as [string, string]) : [url, ref];
+  if (GITHUB_SHORTHAND.test(repo)) return { source: { kind: 'git', url: `https://github.com/${repo}.git` }, ...(atRef ? { ref: atRef } : {}) };
+  throw new Error(`${spec} is neither a folder nor a git repository URL (https://…, file://…, git@host:path, owner/repo[@ref])`);
 }
 
 const sameSource = (a: MarketplaceSource, b: MarketplaceSource): boolean => (a.kind === 'git' && b.kind === 'git' ? a.url === b.url : a.kind === 'directory' && b.kind === 'directory' ? a.path === b.path : false);
@@ -146,7 +152,7 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
     const uninstalled: string[] = [];
     for (const [id, plugin] of Object.entries(manifest.plugins)) {
       if (plugin.marketplace !== name) continue;
-      removeInstalledCopy(homeDir, plugin.root);
+      removeInstalledCopy(homeDir, plugin);
       delete manifest.plugins[id];
       uninstalled.push(id);
     }
@@ -156,9 +162,20 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
   });
 }
 
-/** Deletes an installed copy; only ever under ~/.mewcode/plugins (the manifest is a file a hand may edit). */
-export function removeInstalledCopy(homeDir: string, root: string): void {
-  if (isInside(path.resolve(root), pluginsHome(homeDir))) rmSync(root, { recursive: true, force: true });
+/**
+ * Deletes what an installed plugin left: its copy, its `${CLAUDE_PLUGIN_DATA}` folder and the
+ * marketplace's cache folder once empty — only ever under ~/.mewcode/plugins (the manifest is a
+ * file a hand may edit).
+ */
+export function removeInstalledCopy(homeDir: string, plugin: Pick<InstalledPlugin, 'root' | 'name' | 'marketplace'>): void {
+  const home = pluginsHome(homeDir);
+  const root = path.resolve(plugin.root);
+  if (isInside(root, home)) {
+    rmSync(root, { recursive: true, force: true });
+    const parent = path.dirname(root);
+    if (isInside(parent, path.join(home, 'cache')) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
+  }
+  rmSync(pluginDataDir(homeDir, pluginId(plugin.name, plugin.marketplace)), { recursive: true, force: true });
 }
 
 export function isInside(child: string, parent: string): boolean {

@@ -31,12 +31,28 @@ export function pluginCommand(kernel: KernelApi, source: InstalledPluginSource):
           if (overridden && overridden.enabled !== (verb === 'enable')) lines.push(`Note: ${overridden.file} sets enabledPlugins["${id}"] to ${overridden.enabled}, which wins over this switch; change it there.`);
           return { output: lines.join('\n') };
         }
+        const shell = shellCommand(verb, target, rest);
+        if (shell) return { isError: true, output: `/plugin ${verb} is not run inside a session (it fetches with git and changes what a session has loaded); in a shell: ${shell}\nIt applies from the next start of MewCode.` };
         return { isError: true, output: USAGE };
       } catch (error) {
         return { isError: true, output: `/plugin: ${(error as Error).message}` };
       }
     },
   };
+}
+
+/** Claude Code's in-session `/plugin install|uninstall|update|marketplace …` as the `mewcode plugin` command that does it. */
+function shellCommand(verb: string, target: string | undefined, rest: readonly string[]): string | undefined {
+  if ((verb === 'install' || verb === 'uninstall' || verb === 'update') && target !== undefined && rest.length === 0) {
+    return `mewcode plugin ${verb} ${target}`;
+  }
+  if (verb === 'marketplace' || verb === 'market') {
+    const [sub, ...names] = [target, ...rest].filter((word): word is string => word !== undefined);
+    if (sub === 'add' && names.length === 1) return `mewcode plugin marketplace add ${names[0]}`;
+    if ((sub === 'remove' || sub === 'rm') && names.length === 1) return `mewcode plugin marketplace remove ${names[0]}`;
+    if ((sub === 'update' && names.length <= 1) || (sub === 'list' && names.length === 0)) return `mewcode plugin marketplace ${[sub, ...names].join(' ')}`;
+  }
+  return undefined;
 }
 
 function listing(kernel: KernelApi, source: InstalledPluginSource): string {

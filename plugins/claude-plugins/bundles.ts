@@ -10,11 +10,11 @@ import { collectRoots, type CollectedRoots } from './roots.js';
 import { loadBundle, notLoaded } from '../../config/claude-plugins/bundle/load-bundle.js';
 import { realOf } from '../../config/claude-plugins/bundle/plugin-files.js';
 
-export function loadBundles(sources: readonly ClaudePluginRootSource[], homeDir: string): ClaudePluginBundle[] {
-  return loadRoots(collectRoots(sources), homeDir);
+export function loadBundles(sources: readonly ClaudePluginRootSource[], homeDir: string, projectRoot?: string): ClaudePluginBundle[] {
+  return loadRoots(collectRoots(sources), homeDir, projectRoot);
 }
 
-export function loadRoots({ roots, failures }: CollectedRoots, homeDir: string): ClaudePluginBundle[] {
+export function loadRoots({ roots, failures }: CollectedRoots, homeDir: string, projectRoot?: string): ClaudePluginBundle[] {
   const failed = failures.map(({ source, message }) =>
     notLoaded({ id: source, root: '', origin: 'settings' }, source, [{ file: source, message: `the source of plugin directories "${source}" failed: ${message}` }]),
   );
@@ -28,7 +28,7 @@ export function loadRoots({ roots, failures }: CollectedRoots, homeDir: string):
     const real = realOf(path.resolve(root.root));
     if (seenDirs.has(real)) continue;
     seenDirs.add(real);
-    const bundle = loadBundle(root, homeDir);
+    const bundle = loadBundle(root, homeDir, projectRoot);
     const first = bundle.loaded ? byName.get(bundle.name) : undefined;
     if (first) {
       bundles.push({

@@ -30,7 +30,7 @@ class Bundles implements ClaudePluginBundles {
     const collected = collectRoots(container.isBound(TOKENS.ClaudePluginRoots) ? container.getAll<ClaudePluginRootSource>(TOKENS.ClaudePluginRoots) : []);
     if (collected.roots.length === 0 && collected.failures.length === 0) return this.#list;
     const { loadRoots } = await import('./bundles.js');
-    this.#list = loadRoots(collected, this.kernel.homeDir);
+    this.#list = loadRoots(collected, this.kernel.homeDir, this.kernel.projectRoot);
     return this.#list;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Arguments as current Claude Code places them: `$ARGUMENTS` is the whole string as typed;
  * `$ARGUMENTS[N]` and the shorthand `$N` are 0-based words (shell-style quoting); an index with no
- * word stays verbatim; `\$1` is a literal `$1`. A body without `$ARGUMENTS` gets
+ * word stays verbatim; `\$1` is a literal `$1`; `arguments:` names words (`$component`). A body
+ * without `$ARGUMENTS` gets
  * `ARGUMENTS: <text>` appended when there are arguments and it has no placeholder at all.
  */
 
@@ -36,17 +37,28 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
-const PLACEHOLDER = /\\\$(\d+)|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)/g;
+const PLACEHOLDER = /\\\$(\d+)|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$(\d+)/;
 
-/** The placeholders replaced; `placed` says whether the text had any. */
-export function placeArguments(body: string, args: string): { text: string; placed: boolean } {
+/** A name `arguments:` may declare (`$component`). */
+export const ARGUMENT_NAME = /^[A-Za-z_]\w*$/;
+
+/**
+ * The placeholders replaced; `placed` says whether the text had any. `names` are the file's
+ * `arguments:` in order: `$name` is the word at its position, empty when there is none.
+ */
+export function placeArguments(body: string, args: string, names: readonly string[] = []): { text: string; placed: boolean } {
   const typed = args.trim();
   const words = splitWords(typed);
   let placed = false;
-  const text = body.replace(PLACEHOLDER, (match, escaped: string | undefined, indexed: string | undefined, short: string | undefined) => {
+  const usable = names.filter((name) => ARGUMENT_NAME.test(name));
+  // Always a fourth group (one that never matches without names), so the replacer's arguments keep their places.
+  const named = usable.length > 0 ? `|\\$(${usable.join('|')})(?!\\w)` : '|(?!)()';
+  const pattern = new RegExp(`${PLACEHOLDER.source}${named}`, 'g');
+  const text = body.replace(pattern, (match, escaped: string | undefined, indexed: string | undefined, short: string | undefined, name: string | undefined) => {
     if (escaped !== undefined) return `$${escaped}`;
     // Any placeholder means the body places the arguments itself: nothing is appended.
     placed = true;
+    if (name !== undefined) return words[usable.indexOf(name)] ?? '';
     const index = indexed ?? short;
     if (index === undefined) return typed;
     const word = words[Number(index)];
@@ -55,8 +67,8 @@ export function placeArguments(body: string, args: string): { text: string; plac
   return { text, placed };
 }
 
-export function substituteArguments(body: string, args: string, alsoPlacedElsewhere = false): string {
-  const { text, placed } = placeArguments(body, args);
+export function substituteArguments(body: string, args: string, alsoPlacedElsewhere = false, names: readonly string[] = []): string {
+  const { text, placed } = placeArguments(body, args, names);
   const typed = args.trim();
   return !placed && !alsoPlacedElsewhere && typed ? `${text.replace(/\n+$/, '')}\n\nARGUMENTS: ${typed}` : text;
 }

@@ -35,6 +35,8 @@ export interface CommandFile {
   argumentHint?: string;
   /** `allowed-tools` entries as written (`Bash(git status:*)`, `Read`). */
   allowedTools: string[];
+  /** `arguments:`: the names of the words in order (`$component` is the first). */
+  argumentNames: string[];
   model?: string;
   disableModelInvocation: boolean;
   body: string;
@@ -123,6 +125,8 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         description: typeof data.description === 'string' && data.description.trim() ? data.description.trim() : firstLine(parsed.body),
         ...(hint !== undefined && String(hint).trim() ? { argumentHint: String(hint).trim() } : {}),
         allowedTools: toolList(data['allowed-tools'] ?? data.allowed_tools).map(expand),
+        // A list of names, or of `{ name, description }` entries; or one string of names.
+        argumentNames: toolList(Array.isArray(data.arguments) ? data.arguments.map((item: unknown) => (typeof item === 'object' && item !== null && 'name' in item ? (item as { name: unknown }).name : item)) : data.arguments),
         ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
         disableModelInvocation: truthy(data['disable-model-invocation']),
         body: expand(parsed.body),

@@ -2,12 +2,19 @@
 import type { Command, CommandResult } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
+import { chooseModel } from '../../sdk/model-choice.js';
+import { TOKENS } from '../../types/tokens.js';
 import { placeArguments, substituteArguments } from './arguments.js';
 import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnNarrowing } from './narrowing.js';
 import { askChain, registeredTool } from './permission-check.js';
 import { hasShellLines, runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
+
+/** `${CLAUDE_SESSION_ID}` and `${CLAUDE_PROJECT_DIR}`, as Claude Code fills them in a command's text; others stay. */
+function expandSessionVariables(text: string, variables: Readonly<Record<string, string>>): string {
+  return text.replace(/\$\{(CLAUDE_SESSION_ID|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);
+}
 
 export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: CommandFile): Command {
   const label = `/${file.name} (${file.file})`;
@@ -26,10 +33,12 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
       // The file's own `!` lines first: arguments and included files are placed after, never run.
       // A command line may use the arguments too (`!\`git log $0\``): the user's own words, run only
       // where the file put them, and judged by the permission chain like any command.
-      const shell = takeShellLines(file.body);
+      // The session's placeholders are the file's own text: filled in before its `!` lines are taken.
+      const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
+      const shell = takeShellLines(expandSessionVariables(file.body, variables));
       const typed = withoutSlots(args);
-      const commands = shell.commands.map((command) => placeArguments(command, typed));
-      let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed));
+      const commands = shell.commands.map((command) => placeArguments(command, typed, file.argumentNames));
+      let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed), file.argumentNames);
       const read = registeredTool(kernel, 'read_file');
       const included = await includeFiles(text, {
         projectRoot: kernel.projectRoot,
@@ -50,11 +59,17 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         if (error instanceof ShellLineError) return { isError: true, output: error.message };
         throw error;
       }
+      // An empty prompt would be a request with no message: say so instead (nothing was typed either).
+      if (text.trim() === '') return { isError: true, output: `${label} has no text to send: the file's body is empty; write the prompt below its frontmatter, or pass arguments` };
       let restore: (() => void) | undefined;
-      if (file.model && file.model !== 'inherit') {
-        const previous = session.currentProvider();
+      // Claude Code's aliases (`haiku`…) and configured provider names are resolved as for a sub-agent.
+      const previous = session.currentProvider();
+      const choice = file.model ? chooseModel(file.model, (kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get(TOKENS.ProviderRegistry).configured() : []), { provider: previous.id, model: previous.model }, 'the command') : undefined;
+      if (choice?.notice) kernel.notify('notice', `${label}: ${choice.notice}`);
+      const selection = choice?.selection;
+      if (selection && !(selection.provider === previous.id && (selection.model ?? previous.model) === previous.model)) {
         try {
-          session.switchModel({ model: file.model });
+          session.switchModel(selection);
         } catch (error) {
           return { isError: true, output: `${label}: model "${file.model}" cannot be used: ${(error as Error).message}` };
         }
@@ -66,7 +81,7 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
           }
         };
       }
-      narrowing.set(session, file.allowedTools, label, restore);
+      narrowing.set(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label, restore);
       return { prompt: text.trim() };
     },
   };

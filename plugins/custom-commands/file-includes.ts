@@ -1,11 +1,12 @@
 /**
- * `@path` in a command's body includes that file's content, as an @-mention does in Claude Code.
+ * `@path` in a command's body includes that file's content (a folder: its entries), as an @-mention
+ * does in Claude Code.
  * Only a project file: the path is resolved with links followed (sdk/path-containment) and must
  * stay inside the project, and the permission chain is asked as for a `read_file` call: only an
  * outright allow includes it, so a deny rule (`Read(.env)`) or a read that would ask keeps it out. A `@word` that names no file is left as written (an e-mail
  * address, a decorator); a refused one is replaced by a note saying why.
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { readProjectTextFile } from '../../config/project-file.js';
 import { containPath } from '../../sdk/path-containment.js';
 import { withoutSlots } from './shell-lines.js';
@@ -13,6 +14,7 @@ import { withoutSlots } from './shell-lines.js';
 /** At line start or after whitespace, as Claude Code recognises a mention. */
 const MENTION = /(^|\s)@([^\s`'"]+)/g;
 const MAX_INCLUDE_BYTES = 256 * 1024;
+const MAX_LISTED_ENTRIES = 200;
 
 export interface IncludeDeps {
   projectRoot: string;
@@ -25,18 +27,34 @@ async function isFile(target: string): Promise<boolean> {
   return (await stat(target).catch(() => undefined))?.isFile() ?? false;
 }
 
+async function isDirectory(target: string): Promise<boolean> {
+  return (await stat(target).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** A folder's entries, one level, folders marked with `/`, bounded (a mention is a glance, not a walk). */
+async function listing(dir: string): Promise<string> {
+  const entries = (await readdir(dir, { withFileTypes: true })).map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+  const shown = entries.slice(0, MAX_LISTED_ENTRIES);
+  return [...shown, ...(entries.length > shown.length ? [`… ${entries.length - shown.length} more`] : [])].join('\n');
+}
+
 async function includeOne(raw: string, deps: IncludeDeps): Promise<string | undefined> {
   // Trailing punctuation of a sentence is not part of the path (`see @README.md.`).
   const candidates = [raw, raw.replace(/[.,;:!?)\]]+$/, '')].filter((c, i, all) => c && all.indexOf(c) === i);
   for (const candidate of candidates) {
     const { inside, resolved } = await containPath(deps.projectRoot, candidate, deps.homeDir);
     if (!inside) {
-      if (await isFile(resolved)) return `[@${candidate}: not included: the path is outside the project]`;
+      if ((await isFile(resolved)) || (await isDirectory(resolved))) return `[@${candidate}: not included: the path is outside the project]`;
       continue;
     }
-    if (!(await isFile(resolved))) continue;
+    const folder = await isDirectory(resolved);
+    if (!folder && !(await isFile(resolved))) continue;
     const denied = await deps.readDenied(resolved);
     if (denied) return `[@${candidate}: not included: ${denied}]`;
+    if (folder) {
+      const entries = await listing(resolved).catch((error: Error) => `(cannot be listed: ${error.message})`);
+      return `@${candidate}${raw.slice(candidate.length)}\n<directory path="${candidate}">\n${withoutSlots(entries)}\n</directory>\n`;
+    }
     // The shared reader of project files: a regular file really inside the project, bounded.
     const read = readProjectTextFile(resolved, { root: deps.projectRoot, maxBytes: MAX_INCLUDE_BYTES });
     if (!read.ok) return `[@${candidate}: not included: ${read.missing ? 'the file is gone' : read.reason}]`;

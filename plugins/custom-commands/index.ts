@@ -28,6 +28,11 @@ function pluginCommandRoots(kernel: KernelApi): CommandRoot[] {
     .filter((bundle) => bundle.loaded)
     .flatMap((bundle) => bundle.commands.map((dir): CommandRoot => ({ dir, scope: 'user', plugin: bundle.name, variables: bundle.variables })));
 }
+/** The names of the Claude Code plugins loaded in this run (the namespaces of their commands and skills). */
+function loadedPluginNames(kernel: KernelApi): Set<string> {
+  if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return new Set();
+  return new Set(kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list().filter((bundle) => bundle.loaded).map((bundle) => bundle.name));
+}
 const PROVIDER = Symbol.for('mewcode/custom-commands/Provider');
 
 class CustomCommands implements CommandProvider {
@@ -47,12 +52,13 @@ class CustomCommands implements CommandProvider {
     // kernel.commands() asks every provider, this one included: while it is asked from here, none.
     if (this.#listing) return [];
     this.#listing = true;
-    let taken: Set<string>;
+    let others: readonly Command[];
     try {
-      taken = new Set(this.kernel.commands().map((command) => command.name));
+      others = this.kernel.commands();
     } finally {
       this.#listing = false;
     }
+    const taken = new Set(others.map((command) => command.name));
     const list: Command[] = [];
     for (const file of this.#files) {
       if (taken.has(file.name)) {
@@ -64,18 +70,24 @@ class CustomCommands implements CommandProvider {
       }
       list.push(fileCommand(this.kernel, this.narrowing, file));
     }
-    // A plugin's `/plugin:name` also answers to a bare `/name` while nothing else has that name
-    // (as in Claude Code): not when two plugins' commands share it.
+    // A plugin's `/plugin:name` — its command files, and the skills the skills plugin lists as
+    // `plugin:name` — also answers to a bare `/name` while nothing else has that name (as in
+    // Claude Code): not when two of them share it.
     const names = new Set([...taken, ...list.map((command) => command.name)]);
-    const bare = new Map<string, CommandFile[]>();
+    const bare = new Map<string, (() => Command)[]>();
+    const offer = (short: string, make: () => Command): void => void bare.set(short, [...(bare.get(short) ?? []), make]);
     for (const file of this.#files) {
       if (!file.plugin || taken.has(file.name)) continue;
-      const short = file.name.slice(file.plugin.length + 1);
-      bare.set(short, [...(bare.get(short) ?? []), file]);
+      offer(file.name.slice(file.plugin.length + 1), () => fileCommand(this.kernel, this.narrowing, file));
     }
-    for (const [short, files] of bare) {
-      if (files.length !== 1 || names.has(short)) continue;
-      list.push({ ...fileCommand(this.kernel, this.narrowing, files[0]!), name: short });
+    const plugins = loadedPluginNames(this.kernel);
+    for (const command of others) {
+      const [plugin, short, ...more] = command.name.split(':');
+      if (more.length === 0 && short && plugins.has(plugin!)) offer(short, () => command);
+    }
+    for (const [short, makers] of bare) {
+      if (makers.length !== 1 || names.has(short)) continue;
+      list.push({ ...makers[0]!(), name: short });
     }
     // Skills may reload later: the list is rebuilt each time it is asked for.
     return list;

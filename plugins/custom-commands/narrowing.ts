@@ -20,11 +20,14 @@ function key(context: { sessionId: string; agentId: string }): string {
   return `${context.sessionId}\0${context.agentId}`;
 }
 
-/** Whether an entry (`Read`, `bash`, `Bash(git status:*)`, `Bash(npm test)`) covers this call. */
+/** Whether an entry (`Read`, `bash`, `Bash(git status:*)`, `Bash(npm test)`, `mcp__server`) covers this call. */
 export function entryCovers(entry: string, toolName: string, input: Record<string, unknown>): boolean {
   const match = /^([^()]+?)\s*(?:\((.*)\))?$/s.exec(entry.trim());
   if (!match) return false;
   const name = match[1]!.trim() === 'MultiEdit' ? 'edit_file' : fromClaudeToolName(match[1]!.trim());
+  // A whole MCP server, as Claude Code's rules name one: `mcp__server` or `mcp__server__*`.
+  const server = /^mcp__([^*]+?)(?:__\*)?$/.exec(name);
+  if (server && !server[1]!.includes('__')) return toolName.startsWith(`mcp__${server[1]}__`);
   if (name !== toolName) return false;
   const argument = match[2]?.trim();
   if (!argument || argument === '*' || toolName !== 'bash') return true;

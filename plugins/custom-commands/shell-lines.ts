@@ -1,13 +1,13 @@
 /**
- * `` !`command` `` in a command's body (at line start or after whitespace) runs before the prompt
- * is sent and its output takes the placeholder's place (not scanned again). Only the file's own
+ * `` !`command` `` in a command's body (at line start or after whitespace), and a fenced block
+ * opened with ```` ```! ```` (run as one command), runs before the prompt is sent and its output takes the placeholder's place (not scanned again). Only the file's own
  * lines count: they are taken out before the arguments and `@path` files are placed, so text a
  * user typed or a repository file included can never add a command. The command runs as the
  * model's bash call would: through the permission chain and the registered `bash` tool, so the OS
  * sandbox, the blacklist and the rules apply unchanged. Like Claude Code it never prompts: a
  * command the chain does not allow outright, or one that fails, stops the whole invocation.
  */
-import { SHELL_LINE } from '../../config/command-files.js';
+import { SHELL_COMMAND, shellCommandOf } from '../../config/command-files.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
@@ -26,12 +26,16 @@ export function withoutSlots(text: string): string {
 /** The body with each `!` line replaced by a slot, and the commands in slot order. */
 export function takeShellLines(body: string): { body: string; commands: string[] } {
   const commands: string[] = [];
-  const marked = withoutSlots(body).replace(SHELL_LINE, (_match, lead: string, command: string) => {
-    commands.push(command.trim());
-    return `${lead}\u0000shell-${commands.length - 1}\u0000`;
+  const marked = withoutSlots(body).replace(SHELL_COMMAND, (...match: (string | undefined)[]) => {
+    commands.push(shellCommandOf(match));
+    // A block's output takes the whole block's place; a line's keeps the space before it.
+    return `${match[1] === undefined ? (match[2] ?? '') : ''}\u0000shell-${commands.length - 1}\u0000`;
   });
   return { body: marked, commands };
 }
+
+/** What the bash tool's result says for a command that printed nothing. */
+const NO_OUTPUT = '(no output)';
 
 export class ShellLineError extends Error {}
 
@@ -68,7 +72,9 @@ export async function runShellLines(
     // The bash tool's result opens with `exit_code: N`; like Claude Code, a non-zero exit aborts.
     const exit = /^exit_code: (\S+)\n?/.exec(result.content);
     if (result.isError || !exit || exit[1] !== '0') throw new ShellLineError(`${label}: !\`${command}\` failed: ${result.content.trim()}`);
-    outputs.push(result.content.slice(exit[0].length).replace(/\n$/, ''));
+    const output = result.content.slice(exit[0].length).replace(/\n$/, '');
+    // The bash tool tells the model "(no output)"; here, as in Claude Code, nothing takes the line's place.
+    outputs.push(output === NO_OUTPUT ? '' : output);
   }
   return body.replace(SLOT, (_match, index: string) => outputs[Number(index)] ?? '');
 }

@@ -165,6 +165,7 @@ function pluginSkillRoots(kernel: KernelApi): SkillRoot[] {
   for (const bundle of kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list()) {
     if (!bundle.loaded) continue;
     for (const dir of bundle.skills) roots.push({ dir, scope: 'user', plugin: bundle.name, variables: bundle.variables });
+    for (const dir of bundle.singleSkills ?? []) roots.push({ dir: path.dirname(dir), scope: 'user', plugin: bundle.name, variables: bundle.variables, only: path.basename(dir) });
     if (bundle.rootSkill) roots.push({ dir: path.dirname(bundle.rootSkill), scope: 'user', plugin: bundle.name, variables: bundle.variables, only: path.basename(bundle.rootSkill) });
   }
   return roots;

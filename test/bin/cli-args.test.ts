@@ -79,6 +79,13 @@ test('plugin marketplace … and plugin install|uninstall|enable|disable (Claude
   expect(HELP).toMatch(/^ {2}plugin install <plugin>\[@<marketplace>\]$/m);
 });
 
+test("Claude Code's --scope on plugin commands: user (its default) is what MewCode does; project and local say where a project enables plugins", () => {
+  expect(parseCommandLine(['plugin', 'install', 'fmt@team', '--scope', 'user'], '/w')).toEqual({ kind: 'plugin', action: 'install', target: 'fmt@team', cwd: '/w' });
+  expect(parseCommandLine(['plugin', 'update', 'fmt', '-s', 'user'], '/w')).toEqual({ kind: 'plugin', action: 'update', target: 'fmt', cwd: '/w' });
+  expect(parseCommandLine(['plugin', 'marketplace', 'add', './m', '--scope=user'], '/w')).toEqual({ kind: 'plugin', action: 'marketplace', verb: 'add', target: './m', cwd: '/w' });
+  expect(parseCommandLine(['plugin', 'install', 'fmt@team', '--scope', 'project'], '/w')).toMatchObject({ kind: 'error', message: expect.stringMatching(/--scope project: Claude Code plugins are installed for you; a project enables them with enabledPlugins in \.claude\/settings\.json/) });
+});
+
 describe('trust and sandbox flags', () => {
   it('are always set, false by default', () => {
     expect(parseCommandLine(['-p', 'x'], '/', {})).toMatchObject({ kind: 'run', options: { trustProject: false, dangerouslySkipSandbox: false } });

@@ -265,3 +265,84 @@ test('end to end: a plugin of every kind installed from a git marketplace — it
     },
   );
 }, 90_000);
+
+test("a marketplace entry's own parts: strict: false makes the entry the whole definition (its commands and one-skill folders); strict entries add to plugin.json; strict: false with a plugin.json declaring parts is refused", async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    const dir = tempDir('mewcode-market-entries-');
+    writeFiles(dir, {
+      'cmds/loosecmd.md': 'Loose command: $ARGUMENTS\n',
+      'office/xlsx/SKILL.md': '---\nname: xlsx\ndescription: Spreadsheets\n---\nXLSX\n',
+      'office/docx/SKILL.md': '---\nname: docx\ndescription: Documents\n---\nDOCX\n',
+      'scripts/guard.sh': '#!/bin/sh\nexit 0\n',
+    });
+    writePlugin(join(dir, 'plugins', 'fmt'), 'fmt', { version: '2.1.0' });
+    writePlugin(join(dir, 'plugins', 'clash'), 'clash');
+    writeCatalogue(dir, 'team-tools', [
+      { name: 'loose', source: './', strict: false, description: 'Loose tools', commands: ['./cmds/'], skills: ['./office/xlsx'] },
+      { name: 'fmt', source: './plugins/fmt', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } },
+      { name: 'clash', source: './plugins/clash', strict: false, commands: './commands/hello.md' },
+    ]);
+    writeFiles(join(dir, 'plugins', 'clash'), { '.claude-plugin/plugin.json': JSON.stringify({ name: 'clash', commands: './commands/hello.md' }) });
+    expect((await plugin(s, 'marketplace', 'add', dir)).code).toBe(0);
+    const loose = await plugin(s, 'install', 'loose@team-tools');
+    expect(loose.stderr).toBe('');
+    expect(loose.code).toBe(0);
+    expect((await plugin(s, 'install', 'fmt@team-tools')).code).toBe(0);
+    const clash = await plugin(s, 'install', 'clash@team-tools');
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toMatch(/plugin "clash" has "strict": false .* but .*plugin\.json declares commands too; not installed/);
+    expect(manifestOf(s).plugins['clash@team-tools']).toBeUndefined();
+
+    const list = await plugin(s, 'list');
+    expect(list.stdout).toMatch(/^loose@team-tools\tclaude-plugin\tenabled\t1 command, 1 skill$/m);
+    expect(list.stdout).toMatch(/^fmt@team-tools\tclaude-plugin\tenabled\tversion 2\.1\.0\t1 command, 1 hook$/m);
+    const help = await s.run(['-p', '/help']);
+    expect(help.stdout).toMatch(/\/loose:loosecmd\s/);
+    expect(help.stdout).toMatch(/\/loose:xlsx\s+Spreadsheets/);
+    expect(help.stdout).not.toContain('/loose:docx');
+    const run = await s.run(['-p', '/loose:loosecmd a b']);
+    expect(run.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Loose command: a b');
+  });
+}, 60_000);
+
+test("/plugin install, uninstall, update and marketplace in a session answer with the shell command that does it (Claude Code's spelling kept), not a bare usage line", async () => {
+  await scenario([], async (s) => {
+    for (const [typed, command] of [
+      ['/plugin install fmt@team-tools', 'mewcode plugin install fmt@team-tools'],
+      ['/plugin uninstall fmt@team-tools', 'mewcode plugin uninstall fmt@team-tools'],
+      ['/plugin update fmt@team-tools', 'mewcode plugin update fmt@team-tools'],
+      ['/plugin marketplace add acme/tools', 'mewcode plugin marketplace add acme/tools'],
+      ['/plugin market rm team-tools', 'mewcode plugin marketplace remove team-tools'],
+    ] as const) {
+      const r = await s.run(['-p', typed]);
+      expect(r.code).toBe(1);
+      expect(r.stdout + r.stderr).toContain(`in a shell: ${command}`);
+    }
+    expect(s.requests).toHaveLength(0);
+  });
+}, 60_000);
+
+test('plugin update <plugin>@<marketplace> (as Claude Code spells it): fetches the marketplace and reinstalls from its newest commit; again, it says it is up to date', async () => {
+  await scenario([], async (s) => {
+    const dir = tempDir('mewcode-market-update-');
+    gitInit(dir);
+    marketplace(dir);
+    const first = gitCommitAll(dir, 'first');
+    expect((await plugin(s, 'marketplace', 'add', fileUrl(dir))).code).toBe(0);
+    expect((await plugin(s, 'install', 'fmt@team-tools')).code).toBe(0);
+    writePlugin(join(dir, 'plugins', 'fmt'), 'fmt', { version: '2.2.0', body: 'NEW-BODY $ARGUMENTS\n' });
+    const second = gitCommitAll(dir, 'second');
+    const updated = await plugin(s, 'update', 'fmt@team-tools');
+    expect(updated.stderr).toBe('');
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toContain(`Updated fmt@team-tools from version 2.1.0 (commit ${first.slice(0, 7)}) to version 2.2.0 (commit ${second.slice(0, 7)})`);
+    expect(readFileSync(join(s.home, '.mewcode', 'plugins', 'cache', 'team-tools', 'fmt', 'commands', 'hello.md'), 'utf8')).toBe('NEW-BODY $ARGUMENTS\n');
+    const again = await plugin(s, 'update', 'fmt');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('fmt@team-tools is up to date (version 2.2.0');
+    const missing = await plugin(s, 'update', 'ghost@team-tools');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no installed plugin ghost@team-tools');
+  });
+}, 60_000);

@@ -161,3 +161,17 @@ test('mewcode doctor --plugin-dir lists each plugin with what it contributes, an
     expect(r.stdout).toContain(`${path.join(malformed, '.claude-plugin', 'plugin.json')}: plugin.json must be a JSON object, not a list; the plugin is not loaded`);
   });
 }, 40_000);
+
+test("a plugin skill answers to a bare /<skill> too while no other command has that name (as Claude Code's plugin skills do); a user's command of that name keeps it", async () => {
+  await scenario([{ text: 'one' }, { text: 'two' }], async (s) => {
+    const dir = kit();
+    const bare = await s.run(['-p', '/style tabs please', '--plugin-dir', dir]);
+    expect(bare.stderr).toBe('');
+    expect(bare.code).toBe(0);
+    expect(sentText(s.requests[0]!)).toContain('Use the "kit:style" skill');
+    write(path.join(s.cwd, '.claude', 'commands', 'style.md'), 'MY-OWN-STYLE $ARGUMENTS\n');
+    const own = await s.run(['-p', '/style x', '--plugin-dir', dir]);
+    expect(own.code).toBe(0);
+    expect(sentText(s.requests[1]!)).toBe('MY-OWN-STYLE x');
+  });
+}, 60_000);

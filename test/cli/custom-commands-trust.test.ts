@@ -46,7 +46,7 @@ test.concurrent('trusted for one run, the ! line runs and no notice is shown', a
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(existsSync(join(s.cwd, 'ran-marker'))).toBe(true);
-    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Touched:\n(no output)');
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Touched:');
   });
 });
 
@@ -68,5 +68,17 @@ test.concurrent('trust remembered in trust.json covers a project whose only code
     expect(edited.stderr).toContain('  .claude/commands/status.md: commands: /status runs !`echo edited-$((40+2))` (changed)\n');
     expect(edited.stdout + edited.stderr).not.toContain('edited-42');
     expect(s.requests).toHaveLength(1);
+  });
+});
+
+test.concurrent('a project command whose only runnable part is a fenced ```! block is listed by the trust notice and refused untrusted', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/fenced.md'), 'Run:\n```!\ntouch fenced-marker\n```\n');
+    const refused = await s.run(['-p', '/fenced']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('  .claude/commands/fenced.md: commands: /fenced runs !`touch fenced-marker`\n');
+    expect(refused.stdout + refused.stderr).toMatch(/runs shell commands .* need this project trusted/);
+    expect(existsSync(join(s.cwd, 'fenced-marker'))).toBe(false);
+    expect(s.requests).toHaveLength(0);
   });
 });

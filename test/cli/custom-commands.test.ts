@@ -211,3 +211,94 @@ test.concurrent('a project command file linked to a file outside the project is 
     expect(help.stderr).toContain(join('.claude', 'commands', 'evil.md'));
   });
 });
+
+test.concurrent('a command file with no text (empty, or frontmatter only) says so and sends nothing; with arguments they are the prompt', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/empty.md'), '');
+    write(join(s.cwd, '.claude/commands/onlyfm.md'), '---\ndescription: Only frontmatter\n---\n');
+    for (const name of ['empty', 'onlyfm']) {
+      const r = await s.run(['-p', `/${name}`]);
+      expect(r.code).not.toBe(0);
+      expect(r.stdout + r.stderr).toContain(`/${name} (${join(s.cwd, '.claude', 'commands', `${name}.md`)}) has no text to send`);
+    }
+    expect(s.requests).toHaveLength(0);
+    const withArgs = await s.run(['-p', '/empty fix the bug']);
+    expect(withArgs.code).toBe(0);
+    expect(sentText(s)).toBe('ARGUMENTS: fix the bug');
+  });
+});
+
+test.concurrent("model: Claude Code's aliases (haiku, sonnet, opus) pick the configured model of that family; with none configured the session's model is kept, with a notice", async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }, { text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/quick.md'), '---\nmodel: haiku\n---\nQuick question\n');
+    const kept = await s.run(['-p', '/quick']);
+    expect(kept.code).toBe(0);
+    expect(s.requests[0]!.body.model).toBe('x');
+    expect(kept.stderr).toContain('No configured model matches "haiku"');
+    write(
+      join(s.home, '.mewcode/config.yaml'),
+      `providers:\n  - {name: main, protocol: anthropic, model: main-model, api_key: k, base_url: "${s.server.url}"}\n  - {name: small, protocol: anthropic, model: claude-haiku-4-5, api_key: k, base_url: "${s.server.url}"}\n`,
+    );
+    const env = { MEWCODE_PROVIDER: undefined, MEWCODE_MODEL: undefined, ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined };
+    const picked = await s.run(['-p', '/quick'], { env });
+    expect(picked.stderr).not.toContain('No configured model');
+    expect(picked.code).toBe(0);
+    expect(s.requests[1]!.body.model).toBe('claude-haiku-4-5');
+    // A full model name is still sent as written.
+    write(join(s.cwd, '.claude/commands/exact.md'), '---\nmodel: claude-opus-4-1\n---\nExact\n');
+    expect((await s.run(['-p', '/exact'], { env })).code).toBe(0);
+    expect(s.requests[2]!.body.model).toBe('claude-opus-4-1');
+  });
+});
+
+test.concurrent('@folder lists that project folder (as a Claude Code @-mention of a folder does); a missing path stays as written', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, 'src/a.ts'), 'A');
+    write(join(s.cwd, 'src/lib/b.ts'), 'B');
+    write(join(s.cwd, '.claude/commands/tree.md'), 'Look at @src/ and @nowhere/\n');
+    const r = await s.run(['-p', '/tree']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Look at @src/\n<directory path="src/">\na.ts\nlib/\n</directory>\n and @nowhere/');
+  });
+});
+
+test.concurrent('${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID} are filled in, in the text and in a !`…` line', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.claude/commands/where.md'), 'Session ${CLAUDE_SESSION_ID} in ${CLAUDE_PROJECT_DIR}\nListed: !`ls "${CLAUDE_PROJECT_DIR}"`\nOther ${CLAUDE_UNKNOWN} stays\n');
+    write(join(s.cwd, 'marker.txt'), 'x');
+    const r = await s.run(['-p', '/where']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toMatch(new RegExp(`^Session \\d{8}-\\d{6}-[0-9a-f]{4} in ${s.cwd}\\nListed: marker\\.txt\\nOther \\$\\{CLAUDE_UNKNOWN\\} stays$`));
+  });
+});
+
+test.concurrent('a fenced ```! block runs as one command before the prompt is sent, its output in its place (as in Claude Code)', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.claude/commands/block.md'), 'Info:\n```!\necho one-$((0+1))\necho two-$((1+1))\n```\nEnd\n');
+    const r = await s.run(['-p', '/block']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Info:\none-1\ntwo-2\nEnd');
+  });
+});
+
+test.concurrent('named arguments: `arguments:` names the words in order ($component, $from); one with no word becomes empty; undeclared $names stay', async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/migrate.md'), '---\narguments: [component, from, to]\n---\nMigrate $component from $from to $to (keep $HOME and $components).\n');
+    write(join(s.cwd, '.claude/commands/pair.md'), '---\narguments: first second\n---\nA=$first B=$second\n');
+    expect((await s.run(['-p', '/migrate Button "React 17"'])).code).toBe(0);
+    expect(sentText(s)).toBe('Migrate Button from React 17 to  (keep $HOME and $components).');
+    expect((await s.run(['-p', '/pair x y'])).code).toBe(0);
+    expect(lastUserTexts(s.requests[1]!.body).join('\n')).toBe('A=x B=y');
+  });
+});
+
+test.concurrent('a !`…` line that prints nothing leaves nothing in its place (not the bash tool\'s "(no output)")', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.claude/commands/quiet.md'), 'Branch: !`true`|Next: !`echo shown`\n');
+    const r = await s.run(['-p', '/quiet']);
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('Branch: |Next: shown');
+  });
+});

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { enabledPlugins } from '../../config/claude-plugins/enabled.js';
 import { installPlugin, setPluginEnabled, uninstallPlugin } from '../../config/claude-plugins/install.js';
 import { readManifest } from '../../config/claude-plugins/manifest.js';
-import { addMarketplace, listMarketplaces, removeMarketplace, updateMarketplaces } from '../../config/claude-plugins/marketplaces.js';
+import { addMarketplace, listMarketplaces, removeMarketplace, resolveMarketplaceSpec, updateMarketplaces } from '../../config/claude-plugins/marketplaces.js';
 import { manifestPath } from '../../config/claude-plugins/paths.js';
 import { createWorkspaceTrust } from '../../config/trust.js';
 import { fileUrl, gitCommitAll, gitInit, writeCatalogue, writeFiles, writePlugin } from '../support/claude-marketplace.js';
@@ -88,6 +88,51 @@ describe('a local folder marketplace', () => {
     const other = path.join(path.dirname(dirs.cwd), 'other');
     writeCatalogue(other, 'team-tools', []);
     await expect(addMarketplace(dirs.homeDir, other, dirs.cwd)).rejects.toThrow(/other\/\.claude-plugin\/marketplace\.json names the marketplace "team-tools", but a marketplace of that name is already added from .*market/);
+  });
+});
+
+describe('what marketplace add accepts', () => {
+  it('owner/repo[@ref] and git-url[#ref] as Claude Code spells them; a direct URL to a marketplace.json is refused with the reason', () => {
+    const at = (spec: string) => resolveMarketplaceSpec(spec, dirs.cwd, dirs.homeDir);
+    expect(at('acme/tools')).toEqual({ source: { kind: 'git', url: 'https://github.com/acme/tools.git' } });
+    expect(at('acme/tools@v2')).toEqual({ source: { kind: 'git', url: 'https://github.com/acme/tools.git' }, ref: 'v2' });
+    expect(at('acme/tools#v2')).toEqual({ source: { kind: 'git', url: 'https://github.com/acme/tools.git' }, ref: 'v2' });
+    expect(at('https://git.example.com/tools.git#release/1')).toEqual({ source: { kind: 'git', url: 'https://git.example.com/tools.git' }, ref: 'release/1' });
+    expect(at('git@github.com:acme/tools.git')).toEqual({ source: { kind: 'git', url: 'git@github.com:acme/tools.git' } });
+    expect(() => at('https://example.com/plugins/.claude-plugin/marketplace.json')).toThrow(/a marketplace\.json by its URL .* not supported .*git repository or a folder/);
+  });
+});
+
+describe('plugin names', () => {
+  it('a plugin whose name cannot name its commands (no plugin.json, an entry named "fmt.tools") is refused at install, not left to fail at every start', async () => {
+    writeFiles(market, { 'tools/commands/a.md': 'A\n', 'named/.claude-plugin/plugin.json': JSON.stringify({ name: 'good-name' }), 'named/commands/b.md': 'B\n' });
+    writeCatalogue(market, 'team-tools', [
+      { name: 'fmt.tools', source: './tools' },
+      { name: 'named.tools', source: './named' },
+    ]);
+    await addMarketplace(dirs.homeDir, market, dirs.cwd);
+    await expect(installPlugin(dirs.homeDir, 'fmt.tools@team-tools')).rejects.toThrow(/plugin "fmt\.tools": "fmt\.tools" cannot be a plugin name \(letters, digits, "-" and "_"; .*not installed/);
+    expect(readManifest(dirs.homeDir).plugins).toEqual({});
+    expect(existsSync(path.join(dirs.homeDir, '.mewcode', 'plugins', 'cache', 'team-tools', 'fmt.tools'))).toBe(false);
+    // Its plugin.json's name is the one its commands use: that one is fine.
+    expect((await installPlugin(dirs.homeDir, 'named.tools@team-tools')).plugin.name).toBe('named.tools');
+  });
+});
+
+describe('uninstalling leaves no files behind', () => {
+  it("uninstall and marketplace remove delete the plugin's copy, its ${CLAUDE_PLUGIN_DATA} folder, and the marketplace's emptied cache folder", async () => {
+    await addMarketplace(dirs.homeDir, folderMarketplace(), dirs.cwd);
+    await installPlugin(dirs.homeDir, 'fmt@team-tools');
+    await installPlugin(dirs.homeDir, 'lint@team-tools');
+    const plugins = path.join(dirs.homeDir, '.mewcode', 'plugins');
+    // What the plugins kept across updates (a hook or MCP server writes here).
+    writeFiles(plugins, { 'data/fmt-team-tools/state.json': '{}', 'data/lint-team-tools/state.json': '{}' });
+    uninstallPlugin(dirs.homeDir, 'fmt@team-tools');
+    expect(existsSync(path.join(plugins, 'data', 'fmt-team-tools'))).toBe(false);
+    expect(existsSync(path.join(plugins, 'data', 'lint-team-tools'))).toBe(true);
+    removeMarketplace(dirs.homeDir, 'team-tools');
+    expect(readdirSync(path.join(plugins, 'data'))).toEqual([]);
+    expect(readdirSync(path.join(plugins, 'cache'))).toEqual([]);
   });
 });
 

@@ -14,16 +14,14 @@ import { expandPluginVariables, missingPluginScript } from '../../../types/claud
 import type { LocatedNode } from '../../located.js';
 import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './plugin-manifest.js';
 import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
+import { pluginDataDir } from '../paths.js';
 
 export const MANIFEST = path.join('.claude-plugin', 'plugin.json');
 const DEFAULTS: Record<ComponentKey, string> = { commands: 'commands', agents: 'agents', skills: 'skills', hooks: path.join('hooks', 'hooks.json'), mcpServers: '.mcp.json' };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Where `${CLAUDE_PLUGIN_DATA}` points: kept across updates, one folder per plugin id. */
-export function pluginDataDir(homeDir: string, id: string): string {
-  return path.join(homeDir, '.mewcode', 'plugins', 'data', id.replace(/[^A-Za-z0-9_-]/g, '-'));
-}
+export { pluginDataDir } from '../paths.js';
 
 export function notLoaded(root: ClaudePluginRoot, name: string, problems: ClaudePluginProblem[]): ClaudePluginBundle {
   return {
@@ -51,7 +49,8 @@ function expandAll(value: unknown, variables: Readonly<Record<string, string>>):
   return value;
 }
 
-export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePluginBundle {
+/** `projectRoot`: the run's project, `${CLAUDE_PROJECT_DIR}` (a listing without a run leaves it as written). */
+export function loadBundle(source: ClaudePluginRoot, homeDir: string, projectRoot?: string): ClaudePluginBundle {
   const problems: ClaudePluginProblem[] = [];
   const root = path.resolve(source.root);
   const fallbackName = path.basename(root);
@@ -81,7 +80,7 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePlu
 
   // A `--plugin-dir` plugin is known by its own name; an installed one by its `name@marketplace`.
   const id = source.origin === 'plugin-dir' ? name : source.id;
-  const variables = { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: pluginDataDir(homeDir, id) };
+  const variables = { CLAUDE_PLUGIN_ROOT: root, CLAUDE_PLUGIN_DATA: pluginDataDir(homeDir, id), ...(projectRoot !== undefined ? { CLAUDE_PROJECT_DIR: projectRoot } : {}) };
   const realRoot = realOf(root);
   /** A path plugin.json names: `./…`, inside the plugin, existing. */
   const resolveGiven = (given: string, key: ComponentKey): string | undefined => {
@@ -115,19 +114,25 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePlu
 
   const commands = paths('commands', true);
   const agents = paths('agents', true);
-  const skills = paths('skills', false).filter((dir) => {
-    if (statOf(dir)?.isDirectory()) return true;
-    problems.push({ file: dir, message: 'a skills path must be a folder holding one folder per skill; left out' });
-    return false;
-  });
-  const rootSkill = skills.length === 0 && statOf(path.join(root, 'SKILL.md'))?.isFile() ? root : undefined;
+  // A skills path is a folder of skill folders, or one skill's own folder (marketplace entries
+  // list them so: "./skills/xlsx"); one already found in a folder of skill folders counts once.
+  const skills: string[] = [];
+  const singleSkills: string[] = [];
+  for (const dir of paths('skills', false)) {
+    if (!statOf(dir)?.isDirectory()) problems.push({ file: dir, message: 'a skills path must be a folder holding one folder per skill, or a skill\'s own folder (with SKILL.md); left out' });
+    else if (statOf(path.join(dir, 'SKILL.md'))?.isFile()) singleSkills.push(dir);
+    else if (skillFolders(dir).length > 0 || dir === defaultPath('skills')) skills.push(dir);
+    else problems.push({ file: dir, message: 'named by "skills" in plugin.json, but it holds no SKILL.md and no folder with one; left out' });
+  }
+  const ownSkills = singleSkills.filter((dir) => !skills.includes(path.dirname(dir)));
+  const rootSkill = skills.length === 0 && ownSkills.length === 0 && statOf(path.join(root, 'SKILL.md'))?.isFile() ? root : undefined;
 
   const hooks = jsonParts('hooks', paths('hooks', false), manifest, manifestFile, manifestNode, variables, problems);
   const mcpServers = jsonParts('mcpServers', paths('mcpServers', false), manifest, manifestFile, manifestNode, variables, problems);
   const counts = {
     commands: commands.reduce((sum, entry) => sum + markdownFiles(entry, true).length, 0),
     agents: agents.reduce((sum, entry) => sum + markdownFiles(entry, false).length, 0),
-    skills: skills.reduce((sum, dir) => sum + skillFolders(dir).length, 0) + (rootSkill ? 1 : 0),
+    skills: skills.reduce((sum, dir) => sum + skillFolders(dir).length, 0) + ownSkills.length + (rootSkill ? 1 : 0),
     hooks: hooks.reduce((sum, part) => sum + countHandlers(part.value, root), 0),
     mcpServers: new Set(mcpServers.flatMap((part) => Object.keys(part.value))).size,
   };
@@ -146,6 +151,7 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string): ClaudePlu
     commands,
     agents,
     skills,
+    ...(ownSkills.length > 0 ? { singleSkills: ownSkills } : {}),
     ...(rootSkill ? { rootSkill } : {}),
     hooks,
     mcpServers,
@@ -172,7 +178,7 @@ function jsonParts(
     else problems.push({ file, message: `${read.message}; its ${key === 'hooks' ? 'hooks are' : 'MCP servers are'} not loaded` });
   }
   const spec = manifest.components[key];
-  if (spec?.kind === 'inline') raw.push({ file: manifestFile, value: spec.value, node: manifestNode!, at: [key] });
+  if (spec?.kind === 'paths') for (const inline of spec.inline) raw.push({ file: manifestFile, value: inline.value, node: manifestNode!, at: inline.at });
   const parts: ClaudePluginPart[] = [];
   for (const { file, value, node, at } of raw) {
     // hooks.json is `{ "description"?, "hooks": { <Event>: [...] } }`; .mcp.json is `{ "mcpServers": {...} }`.

@@ -16,7 +16,9 @@ export type ComponentKey = 'commands' | 'agents' | 'skills' | 'hooks' | 'mcpServ
 export const COMPONENT_KEYS: readonly ComponentKey[] = ['commands', 'agents', 'skills', 'hooks', 'mcpServers'];
 
 /** A component as plugin.json gives it: paths (relative to the plugin root, as written) or an inline object. */
-export type ComponentSpec = { kind: 'paths'; paths: string[] } | { kind: 'inline'; value: Record<string, unknown> } | { kind: 'invalid' };
+export type ComponentSpec =
+  | { kind: 'paths'; paths: string[]; inline: { value: Record<string, unknown>; at: (string | number)[] }[] }
+  | { kind: 'invalid' };
 
 export interface Manifest {
   name?: string;
@@ -60,10 +62,17 @@ export function readManifest(data: unknown, file: string, problems: ClaudePlugin
     const value = data[key];
     if (value === undefined || value === null) continue;
     const inlineAllowed = key === 'hooks' || key === 'mcpServers';
-    if (typeof value === 'string') manifest.components[key] = { kind: 'paths', paths: [value] };
-    else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) manifest.components[key] = { kind: 'paths', paths: value as string[] };
-    else if (inlineAllowed && isObject(value)) manifest.components[key] = { kind: 'inline', value };
-    else {
+    // A list may mix paths and (hooks, mcpServers) inline objects: a marketplace entry's parts added
+    // to plugin.json's are written so.
+    const items: unknown[] = Array.isArray(value) ? value : [value];
+    const usable = (item: unknown): boolean => typeof item === 'string' || (inlineAllowed && isObject(item));
+    if (items.every(usable)) {
+      manifest.components[key] = {
+        kind: 'paths',
+        paths: items.filter((item): item is string => typeof item === 'string'),
+        inline: items.flatMap((item, index) => (isObject(item) ? [{ value: item, at: Array.isArray(value) ? [key, index] : [key] }] : [])),
+      };
+    } else {
       const expected = inlineAllowed ? 'a "./path", a list of paths, or an inline object' : 'a "./path" or a list of paths';
       problems.push({ file, message: `"${key}" must be ${expected}, not ${kind(value)}; the plugin's ${key} are not loaded` });
       manifest.components[key] = { kind: 'invalid' };

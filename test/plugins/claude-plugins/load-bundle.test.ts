@@ -35,6 +35,14 @@ describe('a complete plugin', () => {
     expect(bundle.mcpServers[0]!.locate(['everything', 'command'])).toEqual({ line: 1, col: expect.any(Number) });
   });
 
+  test('${CLAUDE_PROJECT_DIR} is expanded in MCP entries and hook commands and exported to servers, when the run names its project', () => {
+    const dir = temp('cp-project-dir-');
+    manifest(dir, { name: 'proj', mcpServers: { db: { command: '${CLAUDE_PLUGIN_ROOT}/db', args: ['--data', '${CLAUDE_PROJECT_DIR}/data'] } }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo ${CLAUDE_PROJECT_DIR}' }] }] } });
+    const bundle = loadBundle(at(dir), HOME, '/work/project');
+    expect(bundle.mcpServers[0]!.value).toEqual({ db: { command: `${dir}/db`, args: ['--data', '/work/project/data'], env: { CLAUDE_PLUGIN_ROOT: dir, CLAUDE_PLUGIN_DATA: pluginDataDir(HOME, 'proj'), CLAUDE_PROJECT_DIR: '/work/project' } } });
+    expect(bundle.hooks[0]!.value).toEqual({ Stop: [{ hooks: [{ type: 'command', command: 'echo /work/project' }] }] });
+  });
+
   test('an installed plugin keeps its name@marketplace id; its data folder is named after it', () => {
     const dir = temp('cp-inst-');
     writeKitPlugin(dir);
@@ -85,6 +93,21 @@ describe('a complete plugin', () => {
     expect(bundle.mcpServers.map((part) => Object.keys(part.value))).toEqual([['db'], ['db']]);
     expect(bundle.mcpServers[1]!.value).toEqual({ db: { url: `https://example.com/${bundle.variables.CLAUDE_PLUGIN_DATA}` } });
     expect(bundle.counts).toMatchObject({ hooks: 2, mcpServers: 1 });
+  });
+
+  test('a skills path may name one skill\'s own folder (as marketplace entries do: "./skills/xlsx"); a folder holding no skill is named', () => {
+    const dir = temp('cp-skill-dirs-');
+    manifest(dir, { name: 'docs', skills: ['./office/xlsx', './office/docx', './skills/pdf', './empty'] });
+    write(path.join(dir, 'office', 'xlsx', 'SKILL.md'), '---\nname: xlsx\ndescription: d\n---\nX\n');
+    write(path.join(dir, 'office', 'docx', 'SKILL.md'), '---\nname: docx\ndescription: d\n---\nD\n');
+    write(path.join(dir, 'skills', 'pdf', 'SKILL.md'), '---\nname: pdf\ndescription: d\n---\nP\n');
+    mkdirSync(path.join(dir, 'empty'));
+    const bundle = load(dir);
+    expect(bundle.skills).toEqual([path.join(dir, 'skills')]);
+    // pdf is in the default skills/ folder already: counted once.
+    expect(bundle.singleSkills).toEqual([path.join(dir, 'office', 'xlsx'), path.join(dir, 'office', 'docx')]);
+    expect(bundle.counts.skills).toBe(3);
+    expect(messages(bundle)).toEqual([`${path.join(dir, 'empty')}: named by "skills" in plugin.json, but it holds no SKILL.md and no folder with one; left out`]);
   });
 
   test('a single-skill plugin: a root SKILL.md without skills/', () => {
