@@ -53,7 +53,7 @@ test('a good setup: every check ok (the machine-dependent ones not fail), exit 0
   expect(r.line('sandbox')).toEqual([expect.stringMatching(/^(ok|warn) /)]);
   expect(r.line('audit')).toEqual(['ok    audit     no audit log in this project yet (.mewcode/audit.jsonl)']);
   const plugins = r.line('plugins');
-  expect(plugins).toEqual([expect.stringMatching(/^ok {4}plugins {3}30 loaded: provider-anthropic, provider-openai, .*permission-audit, ui-headless, ui-tui, ui-acp, commands, session, compaction, claude-plugins, skills, mcp, hooks, subagents, custom-commands, claude-plugin-sources$/)]);
+  expect(plugins).toEqual([expect.stringMatching(/^ok {4}plugins {3}31 loaded: provider-anthropic, provider-openai, .*permission-audit, ui-headless, ui-tui, ui-acp, commands, session, compaction, claude-plugins, skills, mcp, hooks, subagents, custom-commands, claude-plugin-sources$/)]);
   expect(r.text).toMatch(/^\d+ ok, \d+ warn, 0 fail\n$/m);
   expect(r.code).toBe(0);
   expect(r.text).not.toContain(SECRET);
@@ -77,7 +77,7 @@ test('a bad setup: a broken config file fails naming it; an untrusted project\'s
   ]);
   expect(r.line('provider')).toEqual([expect.stringMatching(/^fail {2}provider  No provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY .* — a run stops with exit 2 until this is fixed/)]);
   // The plugins are still checked, with a stand-in provider.
-  expect(r.line('plugins')[0]).toMatch(/^ok {4}plugins {3}30 loaded \(checked with a stand-in provider, see provider\): provider-anthropic, /);
+  expect(r.line('plugins')[0]).toMatch(/^ok {4}plugins {3}31 loaded \(checked with a stand-in provider, see provider\): provider-anthropic, /);
   expect(r.text).toMatch(/^\d+ ok, \d+ warn, 2 fail\n$/m);
 });
 
@@ -85,7 +85,7 @@ test('trusted with --trust-project: the project\'s plugins: is applied, and a pl
   writeFileSync(path.join(cwd, '.mewcode.yaml'), 'plugins: [./acme-plugin.js]\n');
   const r = await doctor(goodEnv, { trustProject: true });
   expect(r.line('trust')).toEqual(['ok    trust     project trusted (--trust-project): its plugins, providers, hooks and other code-running settings apply']);
-  expect(r.line('plugins')).toEqual([expect.stringMatching(/^ok {4}plugins {3}30 loaded: /), expect.stringMatching(/^warn {2}plugins {3}plugin \.\/acme-plugin\.js could not be loaded: .*acme-plugin\.js.* — see the plugin or setting named$/)]);
+  expect(r.line('plugins')).toEqual([expect.stringMatching(/^ok {4}plugins {3}31 loaded: /), expect.stringMatching(/^warn {2}plugins {3}plugin \.\/acme-plugin\.js could not be loaded: .*acme-plugin\.js.* — see the plugin or setting named$/)]);
   expect(r.code).toBe(0);
 });
 

@@ -35,7 +35,7 @@ test.concurrent('a bad setup: a broken project config and no provider: exit 1, f
   // A local file is the project's for trust (whatever git says of it): reported as a project file.
   expect(r.stdout).toMatch(/^fail {2}config {4}project file \.mewcode\/config\.local\.yaml:\d+:\d+ cannot be used: /m);
   expect(r.stdout).toMatch(/^fail {2}provider  No provider configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY/m);
-  expect(r.stdout).toMatch(/^ok {4}plugins {3}30 loaded \(checked with a stand-in provider/m);
+  expect(r.stdout).toMatch(/^ok {4}plugins {3}31 loaded \(checked with a stand-in provider/m);
 });
 
 test.concurrent('bad usage: exit 2 with the usage', async () => {

@@ -42,7 +42,8 @@ test(
   'a prompt streams its answer into the terminal',
   async () => {
     const answer = 'Streaming works: first part arrives, then the second part, and at last the end of the answer.\n\n```js\nconst answer = 42;\n```';
-    await scenario([{ text: answer, chunkDelayMs: 60 }], async (s) => {
+    // Chunks far enough apart that a loaded machine still draws, and the poll still sees, a partial answer.
+    await scenario([{ text: answer, chunkDelayMs: 200 }], async (s) => {
       const t = open(s);
       await t.waitFor(PROMPT_READY);
       t.type('say something');
