@@ -6,6 +6,7 @@
  * `maxOutputBytes` (the oldest output dropped, as an editor's terminal does).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxWrapResult } from '../../../types/sandbox.js';
@@ -108,13 +109,16 @@ test('a sandbox that refuses the command: the launcher is never called', async (
 test('a timeout and a cancellation reach the launcher and read as they do for a local run', async () => {
   const terminal = new TerminalLike();
   const p = await project({ launcher: () => terminal });
-  const timedOut = await p.tool.execute({ command: 'echo started; sleep 5', timeout: 300 }, p.context());
+  // Long enough for a loaded machine to start the command and print before the time-out.
+  const timedOut = await p.tool.execute({ command: 'echo started; sleep 5', timeout: 2_000 }, p.context());
   expect(timedOut.isError).toBe(true);
-  expect(timedOut.content).toMatch(/^Error: the command timed out after 300 ms and was stopped \(the terminal was killed\); exit_code: 137 \(terminated by SIGKILL\)\. Output before the timeout:\nstarted\n/);
+  expect(timedOut.content).toMatch(/^Error: the command timed out after 2000 ms and was stopped \(the terminal was killed\); exit_code: 137 \(terminated by SIGKILL\)\. Output before the timeout:\nstarted\n/);
 
   const controller = new AbortController();
-  const running = p.tool.execute({ command: 'echo begun; sleep 5' }, p.context({ signal: controller.signal }));
-  setTimeout(() => controller.abort(), 300);
+  const marker = path.join(p.root, 'begun.mark');
+  const running = p.tool.execute({ command: `echo begun; : > '${marker}'; sleep 5` }, p.context({ signal: controller.signal }));
+  await untilExists(marker); // cancelled once the command runs, however slowly a loaded machine starts it
+  controller.abort();
   const cancelled = await running;
   expect(cancelled.isError).toBe(true);
   expect(cancelled.content).toMatch(/^Error: the command was cancelled after \d+ ms and stopped \(the terminal was killed\).*\nbegun$/s);
@@ -144,3 +148,12 @@ test('a launcher that fails is an error result, not a crash', async () => {
     isError: true,
   });
 });
+
+/** Waits until `file` exists (the command reached that point). */
+async function untilExists(file: string, withinMs = 10_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`${file} never appeared`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
