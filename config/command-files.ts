@@ -18,9 +18,6 @@ export const MAX_COMMAND_FILES = 1000;
 export const MAX_COMMAND_FILE_BYTES = 256 * 1024;
 const NAME_PART = /^[A-Za-z0-9][\w-]*$/;
 
-/** `` !`command` `` at a line's start or after a space or tab. */
-export const SHELL_LINE = /(^|[ \t])!`([^`\n]+)`/gm;
-
 /**
  * Either form Claude Code runs: a fenced block opened with ```` ```! ```` (its lines run as one
  * command; group 1) or a `` !`command` `` (groups 2 and 3). One expression, so a `` !`…` `` inside
@@ -28,10 +25,19 @@ export const SHELL_LINE = /(^|[ \t])!`([^`\n]+)`/gm;
  */
 export const SHELL_COMMAND = /^```![ \t]*\r?\n([\s\S]*?)^```[ \t]*$|(^|[ \t])!`([^`\n]+)`/gm;
 
+/**
+ * The text commands are taken from, as the plugin that runs them reads it: no byte-order mark, LF
+ * line ends, no NUL. The trust scan looks at this same text, so a `!` line hidden from it by a BOM,
+ * a lone CR or a NUL cannot run either.
+ */
+export function runnableText(text: string): string {
+  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n').replace(/\u0000/g, '');
+}
+
 /** Whether a text holds a `` !`command` `` line or a ```` ```! ```` block. */
 export function hasShellLines(text: string): boolean {
   // A fresh expression: a shared global one keeps lastIndex, and test() would start from it.
-  return new RegExp(SHELL_COMMAND.source, 'm').test(text);
+  return new RegExp(SHELL_COMMAND.source, 'm').test(runnableText(text));
 }
 
 /** The command of one SHELL_COMMAND match. */
@@ -41,7 +47,7 @@ export function shellCommandOf(match: readonly (string | undefined)[]): string {
 
 /** The commands of a text's `` !`command` `` lines and ```` ```! ```` blocks, in order. */
 export function shellLineCommands(text: string): string[] {
-  return [...text.matchAll(new RegExp(SHELL_COMMAND.source, 'gm'))].map(shellCommandOf);
+  return [...runnableText(text).matchAll(new RegExp(SHELL_COMMAND.source, 'gm'))].map(shellCommandOf);
 }
 
 /**

@@ -9,7 +9,7 @@ import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnNarrowing } from './narrowing.js';
 import { askChain, registeredTool } from './permission-check.js';
-import { hasShellLines, runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
+import { runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
 
 /** `${CLAUDE_SESSION_ID}` and `${CLAUDE_PROJECT_DIR}`, as Claude Code fills them in a command's text; others stay. */
 function expandSessionVariables(text: string, variables: Readonly<Record<string, string>>): string {
@@ -23,19 +23,20 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
     description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
     ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
     async run(session: AgentSession, args: string, context): Promise<CommandResult> {
-      // Text from a repository is harmless; running its commands is what trust is for.
-      if (hasShellLines(file.body) && !file.mayRunShellLines) {
+      // The session's placeholders are the file's own text: filled in before its `!` lines are taken.
+      const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
+      const shell = takeShellLines(expandSessionVariables(file.body, variables));
+      // Text from a repository is harmless; running its commands is what trust is for. Judged on
+      // the commands that would run, not on a second reading of the file.
+      if (shell.commands.length > 0 && !file.mayRunShellLines) {
         return {
           isError: true,
-          output: `${label} runs shell commands (!\`…\` lines), which need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session) to use it.`,
+          output: `${label} runs shell commands (!\`…\` lines or \`\`\`! blocks), which need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session) to use it.`,
         };
       }
       // The file's own `!` lines first: arguments and included files are placed after, never run.
       // A command line may use the arguments too (`!\`git log $0\``): the user's own words, run only
       // where the file put them, and judged by the permission chain like any command.
-      // The session's placeholders are the file's own text: filled in before its `!` lines are taken.
-      const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
-      const shell = takeShellLines(expandSessionVariables(file.body, variables));
       const typed = withoutSlots(args);
       const commands = shell.commands.map((command) => placeArguments(command, typed, file.argumentNames));
       let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed), file.argumentNames);

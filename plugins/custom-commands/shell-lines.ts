@@ -7,7 +7,7 @@
  * sandbox, the blacklist and the rules apply unchanged. Like Claude Code it never prompts: a
  * command the chain does not allow outright, or one that fails, stops the whole invocation.
  */
-import { SHELL_COMMAND, shellCommandOf } from '../../config/command-files.js';
+import { runnableText, SHELL_COMMAND, shellCommandOf } from '../../config/command-files.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
@@ -15,8 +15,6 @@ import { askChain, registeredTool } from './permission-check.js';
 
 /** Marks where a command's output goes; NUL never survives in the texts placed around it. */
 const SLOT = /\u0000shell-(\d+)\u0000/g;
-
-export { hasShellLines } from '../../config/command-files.js';
 
 /** Text placed into the body (arguments, included files) with NUL removed, so it cannot forge a slot. */
 export function withoutSlots(text: string): string {
@@ -26,7 +24,8 @@ export function withoutSlots(text: string): string {
 /** The body with each `!` line replaced by a slot, and the commands in slot order. */
 export function takeShellLines(body: string): { body: string; commands: string[] } {
   const commands: string[] = [];
-  const marked = withoutSlots(body).replace(SHELL_COMMAND, (...match: (string | undefined)[]) => {
+  // The same text the trust scan looked at (config/command-files.ts), NUL removed with the rest.
+  const marked = runnableText(body).replace(SHELL_COMMAND, (...match: (string | undefined)[]) => {
     commands.push(shellCommandOf(match));
     // A block's output takes the whole block's place; a line's keeps the space before it.
     return `${match[1] === undefined ? (match[2] ?? '') : ''}\u0000shell-${commands.length - 1}\u0000`;

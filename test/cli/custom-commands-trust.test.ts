@@ -82,3 +82,26 @@ test.concurrent('a project command whose only runnable part is a fenced ```! blo
     expect(s.requests).toHaveLength(0);
   });
 });
+
+test.concurrent('a ! line or block hidden from a plain reading (a byte-order mark, lone CR line ends, a NUL inside) is listed by the notice and refused untrusted', async () => {
+  const spellings: Record<string, string> = {
+    bom: '\uFEFF!`touch bom-marker`\n',
+    'bom-fence': '\uFEFF```!\ntouch bom-fence-marker\n```\n',
+    cr: 'Run:\r```!\rtouch cr-marker\r```\r',
+    'nul-line': 'x !\u0000`touch nul-line-marker`\n',
+    'nul-fence': '```\u0000!\ntouch nul-fence-marker\n```\n',
+  };
+  await scenario([{ text: 'done' }], async (s) => {
+    for (const [name, text] of Object.entries(spellings)) write(join(s.cwd, `.claude/commands/${name}.md`), text);
+    write(join(s.cwd, '.claude/commands/plain.md'), 'Just text\n');
+    const plain = await s.run(['-p', '/plain']);
+    expect(plain.code).toBe(0);
+    for (const name of Object.keys(spellings)) {
+      expect(plain.stderr).toContain(`  .claude/commands/${name}.md: commands: /${name} runs !\`touch ${name}-marker\`\n`);
+      const refused = await s.run(['-p', `/${name}`], { env: sandboxEnv });
+      expect(refused.stdout + refused.stderr).toMatch(/runs shell commands .* need this project trusted/);
+      expect(existsSync(join(s.cwd, `${name}-marker`))).toBe(false);
+    }
+    expect(s.requests).toHaveLength(1);
+  });
+});
