@@ -87,10 +87,14 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
       const clone = `${staging}.clone`;
       try {
         commit = await cloneRepository(url, clone, { ...(entry.source.ref ? { ref: entry.source.ref } : {}), ...(entry.source.sha ? { sha: entry.source.sha } : {}) });
-        const folder = subdir ? path.resolve(clone, subdir) : clone;
-        if (!isInside(folder, clone) && folder !== clone) throw new Error(`${catalogueFile}: plugin "${entry.name}": its path ${subdir} lies outside the repository`);
-        if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new Error(`${catalogueFile}: plugin "${entry.name}": ${url} has no folder ${subdir}`);
-        cpSync(folder, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(realpathSync(folder), warnings) });
+        const wanted = subdir ? path.resolve(clone, subdir) : clone;
+        if (!existsSync(wanted) || !statSync(wanted).isDirectory()) throw new Error(`${catalogueFile}: plugin "${entry.name}": ${url} has no folder ${subdir}`);
+        // Links resolved, as for a marketplace folder's source: a subdirectory that is a link out of
+        // the clone would be copied as that link, and the install would then write through it.
+        const realClone = realpathSync(clone);
+        const folder = realpathSync(wanted);
+        if (folder !== realClone && !isInside(folder, realClone)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its path ${subdir} lies outside the repository`);
+        cpSync(folder, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(folder, warnings) });
       } finally {
         rmSync(clone, { recursive: true, force: true });
       }

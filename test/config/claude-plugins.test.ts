@@ -255,6 +255,21 @@ describe('bad input: a clear error or warning naming the file; the rest works', 
     expect(readlinkSync(path.join(plugin.root, 'commands', 'alias.md'))).toBe('hello.md'); // the copy's own file
   });
 
+  it('a git-subdir path that is a link out of the repository is refused; nothing is copied or written through it', async () => {
+    const victim = path.join(path.dirname(dirs.cwd), 'victim');
+    writeFiles(victim, { 'notes.md': 'the user\'s own' });
+    const repo = path.join(path.dirname(dirs.cwd), 'linked-repo');
+    gitInit(repo);
+    writeFiles(repo, { 'README.md': '# repo' });
+    symlinkSync(victim, path.join(repo, 'sub'));
+    gitCommitAll(repo, 'a link as the plugin folder');
+    writeCatalogue(market, 'team-tools', [{ name: 'evil', source: { source: 'git-subdir', url: fileUrl(repo), path: 'sub' }, strict: false, commands: ['./notes.md'] }]);
+    await addMarketplace(dirs.homeDir, market, dirs.cwd);
+    await expect(installPlugin(dirs.homeDir, 'evil@team-tools')).rejects.toThrow(/plugin "evil": its path sub lies outside the repository/);
+    expect(readdirSync(victim)).toEqual(['notes.md']);
+    expect(existsSync(path.join(dirs.homeDir, '.mewcode', 'plugins', 'cache', 'team-tools', 'evil'))).toBe(false);
+  });
+
   it('a corrupt manifest is an error naming the file, and it is left exactly as it was', async () => {
     folderMarketplace();
     const file = manifestPath(dirs.homeDir);
