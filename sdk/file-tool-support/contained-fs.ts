@@ -308,6 +308,15 @@ export async function replaceEntry(dir: ContainedDir, name: string, data: string
   }
 }
 
+/**
+ * Whether `now` is still `existing` (the file the checks saw) and has no other name: the condition
+ * for changing a file in place, where its other hard links (which may lie outside the project)
+ * would change with it.
+ */
+export function isSameOnlyFile(now: Stats, existing: Stats): boolean {
+  return now.ino === existing.ino && now.dev === existing.dev && now.nlink === 1 && now.isFile();
+}
+
 async function writeInPlace(dir: ContainedDir, name: string, data: string | Uint8Array, existing: Stats): Promise<Stats> {
   await dir.verify();
   const handle = await open(dir.entry(name), O_WRONLY | O_NOFOLLOW | O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
@@ -316,7 +325,7 @@ async function writeInPlace(dir: ContainedDir, name: string, data: string | Uint
   try {
     const now = await handle.stat();
     // Another inode, or a hard link made since: never change it in place.
-    if (now.ino !== existing.ino || now.dev !== existing.dev || now.nlink !== 1 || !now.isFile()) throw raced(path.join(dir.realPath, name));
+    if (!isSameOnlyFile(now, existing)) throw raced(path.join(dir.realPath, name));
     await handle.truncate(0);
     await handle.writeFile(data); // a fresh descriptor writes from offset 0
     await handle.sync();

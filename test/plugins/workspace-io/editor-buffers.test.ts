@@ -4,7 +4,7 @@
  * The front end here is a small real one: open buffers in memory over the real disk, as an editor
  * with unsaved changes is.
  */
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
@@ -198,4 +198,19 @@ test('unbound (no front end): the disk, as always', async () => {
   expect((await edit({ file_path: 'a.ts', old_string: 'disk', new_string: 'edited' })).isError).toBeUndefined();
   expect(await readFile(at('a.ts'), 'utf8')).toBe('edited\n');
   expect(editor.asked).toEqual([]);
+});
+
+test('a file given another hard link after it was read (a name maybe outside the project) is not handed to the editor, which writes in place: write_file and edit_file refuse it', async () => {
+  await writeFile(at('shared.txt'), 'project content\n');
+  expect((await read({ file_path: 'shared.txt' })).isError).toBeUndefined();
+  // read_file refuses a file with several links; one made after the read is what is left to catch.
+  await link(at('shared.txt'), path.join(outside, 'shared.txt'));
+  const written = await write({ file_path: 'shared.txt', content: 'replaced\n' });
+  expect(written.isError).toBe(true);
+  expect(written.content).toMatch(/has 2 hard links .*nothing was written/);
+  const edited = await edit({ file_path: 'shared.txt', old_string: 'project', new_string: 'edited' });
+  expect(edited.isError).toBe(true);
+  expect(edited.content).toMatch(/has 2 hard links/);
+  expect(editor.written).toEqual([]);
+  expect(await readFile(path.join(outside, 'shared.txt'), 'utf8')).toBe('project content\n');
 });
