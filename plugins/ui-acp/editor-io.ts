@@ -56,14 +56,17 @@ export const TERMINAL_OUTPUT_MAX_BYTES = 4 * 1024 * 1024;
 const KILL_WAIT_MS = 1_000;
 
 /**
- * Runs before the command in the editor's terminal (as `bash -c CLEAN_ENVIRONMENT mewcode-env
- * <file> <args…>`): rebuilds the environment from the names in MEWCODE_ENV_NAMES only and execs
+ * Runs before the command in the editor's terminal (as `/bin/sh -c CLEAN_ENVIRONMENT mewcode-env
+ * <file> <args…>`, plain POSIX sh: the command's own shell may be `/bin/sh` where no bash is on
+ * PATH): rebuilds the environment from the names in MEWCODE_ENV_NAMES only and execs
  * the command under `env -i`, so nothing the editor's own environment holds reaches it. The values
  * travel in the terminal's environment, not on a command line; they are on `env`'s command line
  * only between its start and its exec of the command. Standard input is /dev/null, as for a
  * command MewCode runs itself: one that reads input ends instead of waiting on the terminal.
  */
-export const CLEAN_ENVIRONMENT = 'kept=(); for name in $MEWCODE_ENV_NAMES; do kept+=("$name=${!name}"); done; exec /usr/bin/env -i "${kept[@]}" "$@" </dev/null';
+// Each name is a shell identifier (SHELL_NAME), so `eval` only ever sees `set -- "NAME=${NAME}" "$@"`;
+// the value is expanded once, inside double quotes, never read as code.
+export const CLEAN_ENVIRONMENT = 'for name in $MEWCODE_ENV_NAMES; do eval "set -- \\"$name=\\${$name}\\" \\"\\$@\\""; done; exec /usr/bin/env -i "$@" </dev/null';
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -118,7 +121,7 @@ export class EditorTerminals implements CommandLauncher {
     try {
       terminal = await this.options.client.createTerminal({
         sessionId: sessionIdOf(this.options)(),
-        command: request.shell,
+        command: '/bin/sh',
         args: ['-c', CLEAN_ENVIRONMENT, 'mewcode-env', request.file, ...request.args],
         env: [...names.map((name) => ({ name, value: request.env[name] as string })), { name: 'MEWCODE_ENV_NAMES', value: names.join(' ') }],
         cwd: request.cwd,

@@ -118,7 +118,9 @@ test('bash runs in an editor terminal: the wrapped argv, only the allowlisted en
   expect(method).toBe('terminal/create');
   const args = create.args as string[];
   expect(args.slice(0, 3)).toEqual(['-c', CLEAN_ENVIRONMENT, 'mewcode-env']);
-  expect(args.slice(3)).toEqual([create.command, '-c', 'echo "[${EDITOR_SECRET-unset}] [${AGENT_SECRET-unset}] $HOME"; exit 2']);
+  expect(create.command).toBe('/bin/sh');
+  expect(args[3]).toMatch(/\/(ba)?sh$/);
+  expect(args.slice(4)).toEqual(['-c', 'echo "[${EDITOR_SECRET-unset}] [${AGENT_SECRET-unset}] $HOME"; exit 2']);
   expect(create).toMatchObject({ sessionId: SESSION, cwd: root, outputByteLimit: TERMINAL_OUTPUT_MAX_BYTES });
   expect((create.env as Array<{ name: string }>).map((v) => v.name).sort()).toEqual(['HOME', 'MEWCODE_ENV_NAMES', 'PATH']);
   expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
@@ -126,6 +128,14 @@ test('bash runs in an editor terminal: the wrapped argv, only the allowlisted en
 
   // Input is /dev/null, as for a local run: a command that reads does not wait on the terminal.
   expect(await bash.execute({ command: 'read line; echo "read: [$line] $?"', timeout: 5_000 }, context)).toEqual({ content: 'exit_code: 0\nread: [] 1', isError: false });
+});
+
+test('with no bash on the command PATH the command runs under /bin/sh in the editor terminal too, its allowlisted variables kept', async () => {
+  const { client } = connect();
+  const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL });
+  const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher, sourceEnv: () => ({ PATH: '/nonexistent', HOME: '/home/u v' }) });
+  const result = await bash.execute({ command: 'echo "[$HOME] [$PATH]"' }, toolContext({ projectRoot: root }));
+  expect(result).toEqual({ content: 'exit_code: 0\n[/home/u v] [/nonexistent]', isError: false });
 });
 
 test('a cancelled command is killed in the editor, then its terminal released; a refused terminal is an error result', async () => {
