@@ -32,10 +32,14 @@ export function modeState(kernel: KernelApi, current: PermissionMode): SessionMo
   return { currentModeId: current, availableModes };
 }
 
-/** --permission-mode when given, else the settings' default_mode, else default. */
+/** --permission-mode when given, else the settings' default_mode, else default; never a mode not offered. */
 export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
-  if (options.permissionModeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)) return options.permissionMode;
-  return kernel.container.get(TOKENS.PermissionSettings).defaultMode() ?? options.permissionMode;
+  const chosen =
+    options.permissionModeGiven || !kernel.container.isBound(TOKENS.PermissionSettings)
+      ? options.permissionMode
+      : (kernel.container.get(TOKENS.PermissionSettings).defaultMode() ?? options.permissionMode);
+  // The kernel runs a refused bypass as default (and says so), as the terminal UI shows it.
+  return chosen === 'bypassPermissions' && bypassRefusal(kernel) !== undefined ? 'default' : chosen;
 }
 
 export function isPermissionMode(value: string): value is PermissionMode {
