@@ -31,8 +31,8 @@ type YamlModule = typeof import('yaml');
  * `parseDocument` was undefined and "allow always" was never saved by the built CLI.
  */
 async function loadYaml(): Promise<YamlModule> {
-  const loaded = (await import('yaml')) as YamlModule & { default?: YamlModule };
-  return typeof loaded.parseDocument === 'function' ? loaded : (loaded.default as YamlModule);
+  const imported = (await import('yaml')) as YamlModule & { default?: YamlModule };
+  return imported.default ?? imported;
 }
 type YamlDocument = ReturnType<YamlModule['parseDocument']>;
 

@@ -55,8 +55,8 @@ export default definePlugin({
     kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
       const todos = store.current(context);
       if (!state.compacted || todos.length === 0) return;
-      const { renderTodos } = await import('./todo-tool.js');
-      (state.reinject ??= []).push(`Your to-do list (kept with todo_write) is still:\n${renderTodos(todos).split('\n').slice(1).join('\n')}`);
+      const { todoLines } = await import('./todo-tool.js');
+      (state.reinject ??= []).push(`Your to-do list (kept with todo_write) is still:\n${todoLines(todos).join('\n')}`);
     });
   },
 });

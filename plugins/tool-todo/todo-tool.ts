@@ -10,13 +10,17 @@ import { checkTodos } from './todo-validation.js';
 
 const MARKS: Readonly<Record<TodoItem['status'], string>> = { completed: '[x]', in_progress: '[~]', pending: '[ ]' };
 
+/** One checklist line per item: `[x]` done, `[~]` in progress (as its activeForm), `[ ]` pending. */
+export function todoLines(todos: readonly TodoItem[]): string[] {
+  return todos.map((todo) => `${MARKS[todo.status]} ${todo.status === 'in_progress' && todo.activeForm ? todo.activeForm : todo.content}`);
+}
+
 /** The list as the model and the user read it back. */
 export function renderTodos(todos: readonly TodoItem[]): string {
   if (todos.length === 0) return 'The to-do list is now empty.';
   const count = (status: TodoItem['status']): number => todos.filter((todo) => todo.status === status).length;
-  const lines = [`To-do list updated: ${todos.length} ${todos.length === 1 ? 'item' : 'items'} (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending).`];
-  for (const todo of todos) lines.push(`${MARKS[todo.status]} ${todo.status === 'in_progress' && todo.activeForm ? todo.activeForm : todo.content}`);
-  return lines.join('\n');
+  const header = `To-do list updated: ${todos.length} ${todos.length === 1 ? 'item' : 'items'} (${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending).`;
+  return [header, ...todoLines(todos)].join('\n');
 }
 
 export class TodoWriteTool implements Tool {

@@ -7,9 +7,8 @@ import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.j
 import type { CliOptions } from '../../types/plugin.js';
 
 import { ACP_USAGE } from './usage.js';
-import { splitRuleList } from '../../sdk/subcommand-args.js';
+import { splitRuleList, trustProjectFlag } from '../../sdk/subcommand-args.js';
 
-const ENV_TRUE = new Set(['1', 'true']);
 
 export type AcpFlags = { ok: true; base: Omit<CliOptions, 'cwd'> } | { ok: false; error: string };
 
@@ -49,7 +48,7 @@ export function parseAcpFlags(argv: readonly string[], env: NodeJS.ProcessEnv): 
     debug: values.debug === true,
     allowedTools: splitRuleList(values.allowedTools ?? []),
     disallowedTools: splitRuleList(values.disallowedTools ?? []),
-    trustProject: values['trust-project'] === true || ENV_TRUE.has((env.MEWCODE_TRUST_PROJECT ?? '').trim().toLowerCase()),
+    trustProject: trustProjectFlag(values['trust-project'], env),
     dangerouslySkipSandbox: values['dangerously-skip-sandbox'] === true,
   };
   if (values.provider !== undefined) base.provider = values.provider;

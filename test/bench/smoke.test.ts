@@ -38,4 +38,6 @@ test('npm run bench -- --smoke: every suite builds, runs and prints its tables',
   // Every section carries at least one filled table row.
   const sections = stdout.split(/^(?=## )/m).filter((s) => s.startsWith('## '));
   for (const section of sections) expect(section).toMatch(/^\|(?: [^|\n]+ \|)+$/m);
+  // Bench b's stack floor (scripts/bench/stack-floor.mjs) is built, run and reported for each protocol.
+  for (const protocol of ['anthropic', 'openai']) expect(stdout).toMatch(new RegExp(`^\\| b \\| the stack floor \\(scripts/bench/stack-floor\\.mjs\\).*\\| ${protocol} \\| \\d`, 'm'));
 }, 900_000);
