@@ -123,8 +123,6 @@ export function formatCommandHelp(commands: readonly { usage: string; summary: s
     .join('\n');
 }
 
-export { splitRuleList };
-
 export type ParsedCommand =
   | { kind: 'version' }
   | { kind: 'help' }

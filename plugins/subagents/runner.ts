@@ -12,7 +12,7 @@ import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
 import type { SubagentEvent, SubagentRequest, SubagentResult, SubagentRole, SubagentRunner } from '../../types/subagents.js';
 import { TOKENS } from '../../types/tokens.js';
-import { chooseModel } from './model-choice.js';
+import { chooseModel } from '../../sdk/model-choice.js';
 import { BUILTIN_ROLES, mergeRoles, type RoleDefinition } from './roles.js';
 import { subagentToolFilter } from './tool-filter.js';
 

@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HELP, parseCommandLine, splitRuleList } from '../../bin/cli-args.js';
+import { HELP, parseCommandLine } from '../../bin/cli-args.js';
+import { splitRuleList } from '../../sdk/subcommand-args.js';
 import { runPluginSubcommand } from '../../bin/subcommands.js';
 import { listHooks } from '../../plugins/hooks/hooks-subcommand.js';
 import { runMcpCommand } from '../../plugins/mcp/mcp-subcommand.js';

@@ -13,7 +13,7 @@ import providerAnthropic from '../../../plugins/provider-anthropic/index.js';
 import providerOpenai from '../../../plugins/provider-openai/index.js';
 import permissionMode from '../../../plugins/permission-mode/index.js';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
-import { chooseModel } from '../../../plugins/subagents/model-choice.js';
+import { chooseModel } from '../../../sdk/model-choice.js';
 import type { ResolvedConfig } from '../../../types/config.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { collect } from '../../support/boot.js';
