@@ -16,7 +16,8 @@ import { applyEntryDefinition } from './entry-definition.js';
 import { cloneRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type PluginManifest } from './manifest.js';
 import { readCatalogue, type MarketplaceEntry } from './marketplace-file.js';
-import { isInside, removeInstalledCopy, unknownMarketplace } from './marketplaces.js';
+import { isInside } from './bundle/plugin-files.js';
+import { removeInstalledCopy, unknownMarketplace } from './marketplaces.js';
 import { installedPluginDir, pluginId, splitPluginId } from './paths.js';
 import { readPluginSettings } from './settings.js';
 
@@ -78,7 +79,7 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
       if (!existsSync(source) || !statSync(source).isDirectory()) throw new Error(`${catalogueFile}: plugin "${entry.name}": its source ${entry.source.path} is not a folder of the marketplace (${source})`);
       const realRoot = realpathSync(marketplace.root);
       const realSource = realpathSync(source);
-      if (realSource !== realRoot && !isInside(realSource, realRoot)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its source ${entry.source.path} lies outside the marketplace`);
+      if (!isInside(realSource, realRoot)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its source ${entry.source.path} lies outside the marketplace`);
       cpSync(realSource, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(realSource, warnings) });
       commit = marketplace.commit;
     } else {
@@ -93,7 +94,7 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
         // the clone would be copied as that link, and the install would then write through it.
         const realClone = realpathSync(clone);
         const folder = realpathSync(wanted);
-        if (folder !== realClone && !isInside(folder, realClone)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its path ${subdir} lies outside the repository`);
+        if (!isInside(folder, realClone)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its path ${subdir} lies outside the repository`);
         cpSync(folder, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(folder, warnings) });
       } finally {
         rmSync(clone, { recursive: true, force: true });
@@ -143,7 +144,7 @@ function copyFilter(root: string, warnings: string[]): (file: string) => boolean
     } catch {
       real = undefined;
     }
-    if (real !== undefined && (real === root || isInside(real, root))) return true;
+    if (real !== undefined && isInside(real, root)) return true;
     warnings.push(`${file} is a link ${real === undefined ? 'to nothing' : `out of the plugin (to ${real})`}; not copied`);
     return false;
   };

@@ -156,7 +156,7 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
       delete manifest.plugins[id];
       uninstalled.push(id);
     }
-    if (record.source.kind === 'git' && isInside(record.root, pluginsHome(homeDir))) rmSync(record.root, { recursive: true, force: true });
+    if (record.source.kind === 'git' && strictlyInside(record.root, pluginsHome(homeDir))) rmSync(record.root, { recursive: true, force: true });
     delete manifest.marketplaces[name];
     return { record, uninstalled };
   });
@@ -170,15 +170,16 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
 export function removeInstalledCopy(homeDir: string, plugin: Pick<InstalledPlugin, 'root' | 'name' | 'marketplace'>): void {
   const home = pluginsHome(homeDir);
   const root = path.resolve(plugin.root);
-  if (isInside(root, home)) {
+  if (strictlyInside(root, home)) {
     rmSync(root, { recursive: true, force: true });
     const parent = path.dirname(root);
-    if (isInside(parent, path.join(home, 'cache')) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
+    if (strictlyInside(parent, path.join(home, 'cache')) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
   }
   rmSync(pluginDataDir(homeDir, pluginId(plugin.name, plugin.marketplace)), { recursive: true, force: true });
 }
 
-export function isInside(child: string, parent: string): boolean {
+/** Strictly below `parent` (never `parent` itself: the plugins folder is not removed). */
+function strictlyInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
