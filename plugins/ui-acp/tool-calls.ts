@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ToolCall as AcpToolCall, ToolCallContent, ToolCallLocation, ToolKind } from '@agentclientprotocol/sdk';
 import type { ToolCall, ToolResult } from '../../types/messages.js';
 import type { Tool } from '../../types/tools.js';
+import { expandHome, isWithin } from '../../sdk/path-containment.js';
 
 /** The built-in tools' kinds; other tools are judged by what they declare (see toolKind). */
 const KINDS: Readonly<Record<string, ToolKind>> = {
@@ -46,9 +47,7 @@ function str(value: unknown): string | undefined {
 
 /** A path the model wrote as the file tools resolve it: relative to the project, `~` for home. */
 export function absolutePath(file: string, projectRoot: string, homeDir: string = os.homedir()): string {
-  if (file === '~') return homeDir;
-  if (file.startsWith('~/')) return path.join(homeDir, file.slice(2));
-  return path.resolve(projectRoot, file);
+  return path.resolve(projectRoot, expandHome(file, homeDir));
 }
 
 function oneLine(text: string, max = 80): string {
@@ -62,11 +61,9 @@ function oneLine(text: string, max = 80): string {
  */
 function shownPath(file: string, projectRoot: string, homeDir: string = os.homedir()): string {
   const absolute = absolutePath(file, projectRoot, homeDir);
-  const inside = path.relative(projectRoot, absolute);
-  if (inside === '') return file;
-  if (!inside.startsWith('..') && !path.isAbsolute(inside)) return inside;
-  const inHome = path.relative(homeDir, absolute);
-  return inHome !== '' && !inHome.startsWith('..') && !path.isAbsolute(inHome) ? `~/${inHome}` : absolute;
+  if (absolute === projectRoot) return file;
+  if (isWithin(projectRoot, absolute)) return path.relative(projectRoot, absolute);
+  return absolute !== homeDir && isWithin(homeDir, absolute) ? `~/${path.relative(homeDir, absolute)}` : absolute;
 }
 
 export function toolTitle(call: Pick<ToolCall, 'name' | 'input'>, projectRoot: string, tool?: Pick<Tool, 'hints'>, homeDir?: string): string {
