@@ -199,11 +199,8 @@ export class BashTool implements Tool {
   }
 }
 
-/** How a launcher's run ended, in the terms of a local run (no process group of ours to report). */
-type ToolRunOutcome = RunOutcome | (Extract<RunOutcome, { end: 'exited' | 'timeout' | 'cancelled' }> & { outputTruncated?: boolean; stoppedBy?: string });
-
-/** The command through TOKENS.CommandLauncher; a launcher that throws counts as a failed start. */
-async function runWithLauncher(launcher: CommandLauncher, request: LaunchRequest): Promise<ToolRunOutcome> {
+/** The command through TOKENS.CommandLauncher, ended in the terms of a local run (no process group of ours to report); a launcher that throws counts as a failed start. */
+async function runWithLauncher(launcher: CommandLauncher, request: LaunchRequest): Promise<RunOutcome> {
   let outcome: LaunchOutcome;
   try {
     outcome = await launcher.run(request);
@@ -327,7 +324,7 @@ function renderOutput(output: CollectedOutput, settings: FormatSettings): string
 
 function formatResult(
   parsed: Extract<ParsedInput, { ok: true }>,
-  outcome: ToolRunOutcome,
+  outcome: RunOutcome,
   output: CollectedOutput,
   settings: FormatSettings,
 ): ToolOutput {
@@ -340,8 +337,8 @@ function formatResult(
   }
   const body = renderOutput(output, settings);
   const exitText = describeExit(outcome.code, outcome.signal);
-  const stopped = ('stoppedBy' in outcome ? outcome.stoppedBy : undefined) ?? `SIGTERM to its process group${outcome.killEscalated ? `, then SIGKILL after ${settings.killGraceMs} ms` : ''}`;
-  if ('outputTruncated' in outcome && outcome.outputTruncated) {
+  const stopped = outcome.stoppedBy ?? `SIGTERM to its process group${outcome.killEscalated ? `, then SIGKILL after ${settings.killGraceMs} ms` : ''}`;
+  if (outcome.outputTruncated) {
     notes.push('Note: the terminal the command ran in kept only the end of its output; the beginning was dropped before MewCode received it.');
   }
 

@@ -50,6 +50,10 @@ export type RunOutcome =
       backgroundAlive: boolean;
       /** Something (a background job) still held the output pipes; reading stopped. */
       stoppedReading: boolean;
+      /** How a launcher (an editor's terminal) stopped it on timeout or cancel, for the result. */
+      stoppedBy?: string;
+      /** A launcher kept only the end of the output. */
+      outputTruncated?: boolean;
     };
 
 /** Pauses and resumes the pipes on behalf of the output collector (backpressure). */
