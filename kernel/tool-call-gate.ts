@@ -144,7 +144,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
       await decided(again, second, false, outcome);
       return deny(call, `Permission denied by ${second.layer}: ${second.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
     }
-    await decided(again, second.decision === 'allow' ? second : verdict, true, outcome);
+    await decided(again, second, true, outcome); // an ask here was answered by the approver already
     return { run: true, tool: tool!, input: checked.input };
   }
 }

@@ -110,6 +110,30 @@ test('canUseTool allow runs the call; updatedInput runs it with the caller\'s ar
   });
 });
 
+test('the audit log records the decision on the arguments canUseTool gave, not the first verdict', async () => {
+  await withPlace([writeCall('from the model\n'), { text: 'done' }], async (place) => {
+    writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), 'permissions:\n  ask: ["Write(./special.txt)"]\n');
+    const messages = await collect(
+      query({
+        prompt: 'write it',
+        options: {
+          cwd: place.cwd,
+          env: place.env,
+          settingSources: ['user'],
+          stderr: (t) => place.stderr.push(t),
+          canUseTool: (_tool, input) => ({ behavior: 'allow', updatedInput: { ...input, file_path: 'special.txt' } }),
+        },
+      }),
+    );
+    expect(results(messages)[0]).toMatchObject({ tool_use_id: 'w1', is_error: false });
+    const audit = readFileSync(path.join(place.cwd, '.mewcode', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    // out.txt asked by the mode; special.txt, which ran, asked by the rule: its record says so.
+    expect(audit.filter((record) => record.type === 'decision')).toEqual([
+      expect.objectContaining({ tool: 'write_file', target: expect.stringContaining('special.txt'), layer: 'permission-rules:user', verdict: 'ask', allowed: true }),
+    ]);
+  });
+});
+
 test('without canUseTool an ask is a deny that says how to allow it', async () => {
   await withPlace([writeCall('x'), { text: 'fine' }], async (place) => {
     const messages = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
