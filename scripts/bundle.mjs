@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { ESM_OUTPUT } from './esm-output.mjs';
 import { onDemandModulesInsideProgram } from './on-demand-modules.mjs';
 import { PatchMismatchError, packageDirectory, verifiedPatches, verifyPatches } from './patches.mjs';
 
@@ -40,15 +41,7 @@ rmSync('dist', { recursive: true, force: true });
 const declarations = runTsc(['-p', 'tsconfig.build.json', ...(process.env.MEWCODE_BUILD_NO_CHECK ? ['--noCheck'] : [])]);
 
 const esm = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  legalComments: 'none',
-  logLevel: 'warning',
-  // Comments and indentation cost start-up (every byte is read and scanned); names stay, and the
-  // source maps point into the sources.
-  minifyWhitespace: true,
+  ...ESM_OUTPUT,
   sourcemap: 'linked',
   sourcesContent: false,
   splitting: true,
@@ -60,19 +53,11 @@ const esm = {
   // jsonc-parser's "main" is a UMD build whose `require("./impl/format")` calls esbuild cannot
   // follow (the bundle then fails at run time); its ESM build bundles cleanly.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  // CommonJS packages in the bundle `require` Node's built-ins.
-  banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
-  // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
-  // time; only the production one goes into the terminal UI's chunk.
-  // The SDKs' `Headers`, `FormData` and `globalThis.ReadableStream` without loading undici
-  // (scripts/vendor-globals.mjs).
-  define: { 'process.env.NODE_ENV': '"production"', 'globalThis.ReadableStream': '__mewcodeReadableStream' },
-  inject: ['scripts/vendor-globals.mjs'],
   plugins: [verifiedPatches(checked), highlightLanguages(), markdownRendererOnDemand(), oneStringWidth()],
 };
 // mewcode-shell-parser: the shell parser's own process (sdk/shell-command/parser-process.ts).
 const entryPoints = { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' };
-// The program in a few chunk files, not ≈ 55 (scripts/on-demand-modules.mjs).
+// The program in a few chunk files, not ≈ 59 (scripts/on-demand-modules.mjs).
 const programChunks = await onDemandModulesInsideProgram(esm, entryPoints, ['mewcode-shell-parser']);
 await build({ ...esm, entryPoints, plugins: [...esm.plugins, programChunks] });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.

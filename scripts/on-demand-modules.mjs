@@ -3,7 +3,7 @@
 // esbuild splits shared code by the SET of entry points that reach each module, and every
 // `import()` target counts as an entry point. The program (bin/main.ts and what it imports) shares
 // small pieces with dozens of modules it loads on demand (each tool's implementation, the
-// subcommands, the MCP and hooks runtimes, the provider SDKs…), so it came out as ≈ 55 files, and
+// subcommands, the MCP and hooks runtimes, the provider SDKs…), so it came out as ≈ 59 files, and
 // Node's ES module loader pays for each file it resolves, reads, compiles and links.
 //
 // Those on-demand modules only ever run inside the program: it is what imports them. This build

@@ -2,12 +2,13 @@
 // a first request — reflect-metadata, an inversify container, a tapable hook, the provider's SDK
 // client as MewCode builds it (provider-anthropic/vendor.ts, or the openai client), sending
 // through MewCode's node:http fetch (sdk/http/node-fetch.ts) — and streams one request. Bundled by
-// esbuild as the CLI is (ESM, whitespace minified, the same vendor globals), so
+// esbuild with the CLI's own output options (scripts/esm-output.mjs), so
 // `mewcode -p hi` minus this floor is MewCode's own start-up work: configuration, trust, plugins,
 // session, git status, system prompt.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ESM_OUTPUT } from '../esm-output.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -45,18 +46,9 @@ export async function buildStackFloor(protocol, dir) {
   mkdirSync(dir, { recursive: true });
   const outfile = path.join(dir, `stack-floor-${protocol}.mjs`);
   await build({
+    ...ESM_OUTPUT,
     stdin: { contents: ENTRIES[protocol], resolveDir: ROOT, loader: 'ts', sourcefile: `stack-floor-${protocol}.ts` },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    minifyWhitespace: true,
-    legalComments: 'none',
-    logLevel: 'warning',
     outfile,
-    banner: { js: "import { createRequire as __floorCreateRequire } from 'node:module'; const require = __floorCreateRequire(import.meta.url);" },
-    define: { 'process.env.NODE_ENV': '"production"', 'globalThis.ReadableStream': '__mewcodeReadableStream' },
-    inject: [path.join(ROOT, 'scripts', 'vendor-globals.mjs')],
   });
   return outfile;
 }

@@ -1,0 +1,26 @@
+// How the CLI's code is emitted and what it runs with, shared by the build (scripts/bundle.mjs) and
+// the stack floor of bench b (scripts/bench/stack-floor.mjs), so the floor measures code built
+// exactly as the CLI's is. Paths are relative to the package root (the build's working directory);
+// `inject` is absolute so a build started elsewhere finds the file too.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ESM_OUTPUT = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Comments and indentation cost start-up (every byte is read and scanned); names stay, and the
+  // source maps point into the sources.
+  minifyWhitespace: true,
+  // CommonJS packages in the bundle `require` Node's built-ins.
+  banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
+  // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
+  // time; only the production one goes into the terminal UI's chunk.
+  // The SDKs' `Headers`, `FormData` and `globalThis.ReadableStream` without loading undici
+  // (scripts/vendor-globals.mjs).
+  define: { 'process.env.NODE_ENV': '"production"', 'globalThis.ReadableStream': '__mewcodeReadableStream' },
+  inject: [path.join(path.dirname(fileURLToPath(import.meta.url)), 'vendor-globals.mjs')],
+};
