@@ -15,7 +15,9 @@
  * - Background jobs (`cmd &`): the call ends when the shell exits; the tool never waits for them
  *   and stops reading their output. They keep running (the model asked for `&`, e.g. a dev
  *   server), the result names their process group, and they are stopped when the session ends
- *   (SIGTERM to the group, SIGKILL after the grace), so nothing outlives the agent.
+ *   (SIGTERM to the group, SIGKILL after the grace), so nothing outlives the agent. Through a
+ *   CommandLauncher (an editor's terminal) the launcher owns the processes: background jobs end
+ *   when its terminal is released, and no process group is reported.
  * - Output: stdout and stderr interleaved in arrival order. When it exceeds the caps
  *   (OutputLimits.bashMaxLines / bashMaxBytes) the result keeps the head (a quarter of each cap)
  *   and the tail (the rest: build and test failures and summaries are at the end), never
