@@ -46,6 +46,11 @@ export interface SessionPlace {
   stderr?: NodeJS.WritableStream;
 }
 
+/** A notice or warning as standard error shows it (an editor that takes no `notice` updates). */
+export function noticeLine(payload: NotificationPayload): string {
+  return payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`;
+}
+
 export class AcpSession {
   mode: PermissionMode;
   private turn: AbortController | undefined;
@@ -98,7 +103,7 @@ export class AcpSession {
   notify(payload: NotificationPayload): void {
     if (payload.kind !== 'notice' && payload.kind !== 'warning') return;
     if (this.place.notices) this.send({ sessionUpdate: 'notice', severity: payload.kind === 'warning' ? 'warning' : 'info', title: payload.message });
-    else this.complain(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+    else this.complain(noticeLine(payload));
   }
 
   /** The slash commands, when they changed since last said (a skill installed or reloaded). */

@@ -13,7 +13,7 @@ import type { RunningKernel, SubcommandContext } from '../../types/cli.js';
 import type { NotificationPayload } from '../../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import { definePlugin, type CliOptions, type MewcodePlugin, type UserInterface } from '../../types/plugin.js';
-import { AcpSession, type SessionPlace } from './acp-session.js';
+import { AcpSession, noticeLine, type SessionPlace } from './acp-session.js';
 import { EditSnapshots, editSnapshotPlugin, readBeforeFromDisk, readBeforeFromEditor } from './edit-snapshots.js';
 import { editorFiles, editorIoPlugin } from './editor-io.js';
 import { mcpServersFromAcp } from './mcp-servers.js';
@@ -44,7 +44,7 @@ class SessionFrontEnd implements UserInterface {
   readonly output = {
     notify: (payload: NotificationPayload): void => {
       if (this.session) return this.session.notify(payload);
-      if (payload.kind === 'notice' || payload.kind === 'warning') this.complain(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+      if (payload.kind === 'notice' || payload.kind === 'warning') this.complain(noticeLine(payload));
     },
     approve: async (request: ApprovalRequest): Promise<ApprovalOutcome> => {
       if (!this.session) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the editor session is not open yet' };
