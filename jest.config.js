@@ -1,12 +1,18 @@
 import { createDefaultEsmPreset } from 'ts-jest';
 import os from 'node:os';
 
-export default {
+/**
+ * The test folders `npm run test:e2e` runs (jest.e2e.config.js): the built CLI end to end, the
+ * security attack corpora and the OS sandbox, packaging and hostile npm plugins. They spend
+ * minutes starting processes; `npm test` (this config) runs everything else in about three
+ * minutes on 2 cores, and `npm run test:all` (the README's command, `.ci/run`) runs both.
+ */
+export const E2E_FOLDERS = ['cli', 'security', 'extension'];
+
+export const shared = {
   ...createDefaultEsmPreset({ tsconfig: './tsconfig.json' }),
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/'],
   setupFiles: ['<rootDir>/test/setup.ts'],
   globalSetup: '<rootDir>/test/security/global-setup.mjs',
   globalTeardown: '<rootDir>/test/security/global-teardown.mjs',
@@ -17,4 +23,10 @@ export default {
   // Files are independent: each makes its own temporary directories, ports and servers.
   maxWorkers: process.env.MEWCODE_TEST_WORKERS ? Number(process.env.MEWCODE_TEST_WORKERS) : Math.max(2, os.availableParallelism() + 1),
   testTimeout: 30000,
+};
+
+export default {
+  ...shared,
+  roots: ['<rootDir>/test'],
+  testPathIgnorePatterns: ['/node_modules/', ...E2E_FOLDERS.map((folder) => `<rootDir>/test/${folder}/`)],
 };

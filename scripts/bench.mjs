@@ -171,7 +171,7 @@ try {
   }
   if (wants('mcp')) {
     process.stderr.write('bench: mcp: first request with MCP servers, request bytes with 50 MCP tools…\n');
-    const mcp = await benchMcp({ runs: smoke ? 1 : values.quick ? 3 : 10, progress });
+    const mcp = await benchMcp({ runs: smoke ? 1 : values.quick ? 3 : 10, warmup: smoke ? 0 : 1, progress });
     sections.push({ name: 'mcp', text: ['## MCP: start-up with servers, request bytes', '', `Reproduce: \`npm run bench -- --suite mcp\` (measured ${results.date}).`, '', mcp.markdown].join('\n') });
   }
   if (wants('hooks')) {

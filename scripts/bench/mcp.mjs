@@ -60,13 +60,13 @@ async function serverInit(count) {
   return JSON.parse(r.stdout).slowestMs;
 }
 
-export async function benchMcp({ runs = 10, progress = () => undefined } = {}) {
+export async function benchMcp({ runs = 10, warmup = 1, progress = () => undefined } = {}) {
   const none = [];
   const three = [];
   const spawnAt = [];
   const ownInit = [];
   const hung = [];
-  for (let i = -1; i < runs; i++) {
+  for (let i = -warmup; i < runs; i++) {
     progress(`mcp: first request ${Math.max(0, i + 1)}/${runs}`);
     const samples = [
       await firstRequest({}),
@@ -74,7 +74,7 @@ export async function benchMcp({ runs = 10, progress = () => undefined } = {}) {
       await serverInit(3),
       await firstRequest({ mcp: { startup_wait_ms: STARTUP_WAIT_MS }, mcp_servers: { fast: fast('fast'), hung: fast('hung', { FAKE_MODE: 'hang' }) } }),
     ];
-    if (i < 0) continue; // warm-up
+    if (i < 0) continue; // a warm-up round
     none.push(samples[0].ms);
     three.push(samples[1].ms);
     spawnAt.push(samples[1].spawnMs);
