@@ -3,7 +3,7 @@
  * project's node_modules by the name in `plugins:`. A version mismatch, a throwing plugin and a
  * missing package are each reported by name while the run goes on.
  */
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { KERNEL_VERSION } from '../../kernel/version.js';
@@ -20,11 +20,16 @@ async function writePackage(root: string, name: string, source: string, manifest
 }
 
 let server: ScriptedServer;
-afterEach(async () => server?.close());
+const made: string[] = [];
+afterEach(async () => {
+  await server?.close();
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
 
 test('(d) an npm plugin contributes a tool the model uses; bad plugins are reported and skipped', async () => {
   const project = await mkdtemp(path.join(os.tmpdir(), 'mewcode-npm-plugin-'));
   const home = await mkdtemp(path.join(os.tmpdir(), 'mewcode-home-'));
+  made.push(project, home);
   await writePackage(project, 'mewcode-plugin-shout', `
     export default (api) => api.definePlugin({
       name: 'shout',
