@@ -30,6 +30,8 @@ import path from 'node:path';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 const O_NOCTTY = constants.O_NOCTTY ?? 0;
+/** The first read of a file whose fstat size is 0 or small (a /proc file reports 0). */
+const MIN_READ_BYTES = 4096;
 
 export interface ProjectFileOptions {
   /**
@@ -180,24 +182,42 @@ export function readProjectTextFile(file: string, options: ProjectFileOptions): 
     }
     const truncate = options.oversize === 'truncate';
     if (!truncate && info.size > options.maxBytes) return refused(`it is ${info.size} bytes, over the ${options.maxBytes}-byte limit`);
-    // One byte more than allowed is asked for: a file that grew since fstat (or whose size lies, as /proc's do) is caught too.
-    const buffer = Buffer.alloc(options.maxBytes + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const read = readSync(fd, buffer, length, buffer.length - length, length);
-      if (read === 0) break;
-      length += read;
-    }
+    // Up to one byte more than allowed is read: a file that grew since fstat (or whose size lies,
+    // as /proc's do) is caught too.
+    const bytes = readUpTo(fd, options.maxBytes + 1, info.size);
+    const length = bytes.length;
     const over = length > options.maxBytes;
     if (over && !truncate) return refused(`it is over the ${options.maxBytes}-byte limit`);
     // `stream: true` holds back an incomplete trailing sequence, so a cut never splits a character.
-    const text = new TextDecoder('utf-8').decode(buffer.subarray(0, Math.min(length, options.maxBytes)), { stream: over });
+    const text = new TextDecoder('utf-8').decode(bytes.subarray(0, Math.min(length, options.maxBytes)), { stream: over });
     return { ok: true, text, truncated: over, realPath };
   } catch (error) {
     return refused(`it cannot be read (${code(error) ?? String(error)})`);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The bytes of `fd` from its start, at most `limit` of them. The buffer starts at the size fstat
+ * gave (`sizeHint`), not at the limit: a megabyte zero-filled for each small settings file cost
+ * start-up milliseconds. It grows only while the file keeps giving bytes. Exported for tests.
+ */
+export function readUpTo(fd: number, limit: number, sizeHint: number): Buffer {
+  let buffer = Buffer.allocUnsafe(Math.min(limit, Math.max(sizeHint + 1, MIN_READ_BYTES)));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (buffer.length === limit) break;
+      const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
+      buffer.copy(grown, 0, 0, length);
+      buffer = grown;
+    }
+    const read = readSync(fd, buffer, length, buffer.length - length, length);
+    if (read === 0) break;
+    length += read;
+  }
+  return buffer.subarray(0, length);
 }
 
 /**

@@ -1,10 +1,10 @@
 /** The shared reader of project-supplied definition files: places, kinds, links and the size limit. */
 import { execFileSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from '@jest/globals';
-import { inPackageDirectory, projectBoundary, projectScriptProblem, readProjectTextFile } from '../../config/project-file.js';
+import { inPackageDirectory, projectBoundary, projectScriptProblem, readProjectTextFile, readUpTo } from '../../config/project-file.js';
 
 let base: string;
 let root: string;
@@ -34,6 +34,28 @@ test('size limit: exactly maxBytes is read whole, one byte more is refused (or c
   writeFileSync(at('a.md'), 'x'.repeat(101));
   expect(read('a.md', 100)).toEqual({ ok: false, missing: false, reason: 'it is 101 bytes, over the 100-byte limit' });
   expect(read('a.md', 100, 'truncate')).toEqual({ ok: true, text: 'x'.repeat(100), truncated: true, realPath: at('a.md') });
+});
+
+test('the reader takes what the file holds up to the limit, whatever size fstat gave (a file that grew, a /proc file)', () => {
+  const content = Buffer.from(Array.from({ length: 20_000 }, (_, i) => i % 251));
+  writeFileSync(at('grown.md'), content);
+  const fd = openSync(at('grown.md'), 'r');
+  try {
+    // The hint is the size fstat gave: right, too small (the file grew), or 0 (/proc).
+    for (const hint of [20_000, 5_000, 0]) {
+      expect(readUpTo(fd, 100_000, hint).equals(content)).toBe(true);
+      // At the limit: exactly `limit` bytes, however the buffer grew.
+      expect(readUpTo(fd, 20_000, hint).equals(content)).toBe(true);
+      expect(readUpTo(fd, 12_345, hint).equals(content.subarray(0, 12_345))).toBe(true);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  // Through readProjectTextFile: a file of exactly maxBytes is whole, one byte over is refused.
+  writeFileSync(at('big.md'), 'y'.repeat(70_000));
+  expect(read('big.md', 70_000)).toMatchObject({ ok: true, text: 'y'.repeat(70_000), truncated: false });
+  expect(read('big.md', 69_999)).toMatchObject({ ok: false, reason: 'it is 70000 bytes, over the 69999-byte limit' });
+  expect(read('big.md', 69_999, 'truncate')).toMatchObject({ ok: true, text: 'y'.repeat(69_999), truncated: true });
 });
 
 test('a cut never splits a character', () => {

@@ -20,12 +20,10 @@ test('L3: consecutive read-only calls run concurrently, starts announced togethe
   const log: ToolLog = { events: [] };
   const calls = [call('sleep_read', { ms: 150, text: 'a' }), call('sleep_read', { ms: 10, text: 'b' }), call('sleep_read', { ms: 80, text: 'c' })];
   const { kernel, model } = await bootKernel([useTools(calls), say('ok')], [toolsPlugin([sleepTool(log)])]);
-  const started = performance.now();
   const events = await runPrompt(kernel, 'read three');
-  const elapsed = performance.now() - started;
+  // Concurrent, not serial: all three started before any ended, and they ended by duration.
   expect(log.events.slice(0, 3)).toEqual(['start:a', 'start:b', 'start:c']);
   expect(log.events.slice(3)).toEqual(['end:b', 'end:c', 'end:a']);
-  expect(elapsed).toBeLessThan(150 + 10 + 80); // concurrent, not serial
   const toolEvents = events.filter((e) => e.type === 'tool_start' || e.type === 'tool_end').map((e) => `${e.type}:${(e as { call: { id: string } }).call.id}`);
   expect(toolEvents).toEqual([...calls.map((c) => `tool_start:${c.id}`), ...calls.map((c) => `tool_end:${c.id}`)]);
   expect(toolResults(model, 1)).toEqual(calls.map((c, i) => ({ toolCallId: c.id, content: `echo ${'abc'[i]}`, isError: false })));

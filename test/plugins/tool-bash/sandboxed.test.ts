@@ -148,11 +148,10 @@ sandboxed('sandbox.network: true in the user settings lets commands reach the ne
 });
 
 test('the sandbox status is probed once and cached', async () => {
-  const before = Date.now();
+  // The same object each time: a second probe would settle a new status.
   const first = fx.sandbox.status();
   expect(fx.sandbox.status()).toBe(first);
   expect(await fx.sandbox.probe()).toBe(first);
-  expect(Date.now() - before).toBeLessThan(50);
   if (!skipWithoutSandbox(tally, 'status when active', first)) expect(first.mechanism).toBe(process.platform === 'darwin' ? 'sandbox-exec' : 'bubblewrap');
 });
 
