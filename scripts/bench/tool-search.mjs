@@ -6,7 +6,8 @@
 // (else copies of it in a temporary directory), bundles the two tools with esbuild, and times,
 // in child processes, interleaved (the order rotates every round) and with the page cache warm:
 //   - grep for a literal and for a regex, in content mode against `rg -n` and in
-//     files_with_matches mode against `rg -l`: MewCode's grep on its ripgrep engine, and (content
+//     files_with_matches mode against `rg -l` (and `rg -c` beside it, which like MewCode's grep
+//     reads each matching file to its end): MewCode's grep on its ripgrep engine, and (content
 //     mode) on its re2js fallback;
 //   - glob "**/*.js": `rg --files --glob='*.js'` (the target's reference), the same with
 //     `--sortr=modified` (glob's newest-first order) and MewCode's glob.
@@ -191,6 +192,9 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
       ]) {
         const group = `grep ${label} \`${pattern}\`, ${mode}`;
         if (rg.available) cases.push({ group, name: `rg ${flag}`, reference: true, run: ripgrep([flag, '-e', pattern, '.'], count) });
+        // `rg -l` stops reading a file at its first match; MewCode's grep reads each matching file to
+        // its end (a NUL byte after the first match still makes it binary), as `rg -c` does.
+        if (rg.available && mode === 'files_with_matches') cases.push({ group, name: 'rg -c', sameWork: true, run: ripgrep(['-c', '-e', pattern, '.'], count) });
         if (rg.available) cases.push({ group, name: 'MewCode grep (ripgrep engine)', target: 1.15, run: ours('grep', 'ripgrep', { pattern, output_mode: mode }) });
         if (mode === 'content') cases.push({ group, name: 'MewCode grep (re2js fallback)', run: ours('grep', 're2js', { pattern, output_mode: mode }), slow: true });
       }
@@ -227,9 +231,9 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
         const wall = median(list.map((s) => s.wallMs));
         const inProcess = median(list.map((s) => s.inProcessMs));
         const total = list[0]?.total;
-        const native = c.reference || c.sameOrder;
+        const native = c.reference || c.sameOrder || c.sameWork;
         rows.push(`| ${group} | ${c.name} | ${list.length} | ${fmt(wall)} | ${native ? '—' : fmt(inProcess)} | ${c.reference ? '1.00×' : ratio(wall, refWall)} | ${native ? '—' : ratio(inProcess, refWall)} | ${total} |`);
-        if (ref && !c.reference) {
+        if (ref && !c.reference && !c.sameWork) {
           const refTotal = samples.get(ref)[0]?.total;
           if (total !== refTotal) checks.push(`${group}: ${c.name} found ${total}, ripgrep ${refTotal}`);
         }
@@ -241,6 +245,11 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
           );
         }
         if (c.slow && ref) verdicts.push(`- re2js fallback, ${group}: ${ratio(inProcess, refWall)} ripgrep in-process (${ratio(wall, refWall)} wall).`);
+        const sameWork = members.find((m) => m.sameWork);
+        if (c.target && sameWork) {
+          const fullWall = median(samples.get(sameWork).map((s) => s.wallMs));
+          verdicts.push(`- Against \`rg -c\` (${fmt(fullWall)}), which reads every matching file to its end as MewCode's grep does: in-process ${ratio(inProcess, fullWall)} (${ratio(wall, fullWall)} wall).`);
+        }
         const sameOrder = members.find((m) => m.sameOrder);
         if (c.target && sameOrder) {
           const sortedWall = median(samples.get(sameOrder).map((s) => s.wallMs));
@@ -259,7 +268,7 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
       '|---|---|---|---|---|---|---|---|',
       ...rows,
       '',
-      `ripgrep reference: \`rg ${RG_FLAGS.join(' ')} -n -e PATTERN .\` (content), the same with \`-l\` (files_with_matches), and \`rg ${RG_FLAGS.join(' ')} --files --glob='*.js' .\` (hidden files searched, hidden directories not, ignore files on without global or parent files, symlinks not followed — the tools' rules). MewCode children are the esbuild bundle of the two tools with their defaults; "in-process" is the tool call alone, "wall" adds Node's start-up. The machine may be shared: compare the ratios, taken in the same run.`,
+      `ripgrep reference: \`rg ${RG_FLAGS.join(' ')} -n -e PATTERN .\` (content), the same with \`-l\` (files_with_matches; \`-c\` beside it reads every matching file to its end, as MewCode's grep does), and \`rg ${RG_FLAGS.join(' ')} --files --glob='*.js' .\` (hidden files searched, hidden directories not, ignore files on without global or parent files, symlinks not followed — the tools' rules). MewCode children are the esbuild bundle of the two tools with their defaults; "in-process" is the tool call alone, "wall" adds Node's start-up. The machine may be shared: compare the ratios, taken in the same run.`,
       '',
       ...verdicts,
       checks.length === 0 ? '- Result check: every MewCode run found the same number of matching lines / files as ripgrep.' : `- Result check FAILED: ${checks.join('; ')}`,
