@@ -12,6 +12,8 @@ export interface ApiPlace {
   env: Record<string, string | undefined>;
   /** What the query told the user (its `stderr` option). */
   stderr: string[];
+  /** query()'s options for this place: its cwd and env, and `stderr` collected above. */
+  options: { cwd: string; env: Record<string, string | undefined>; stderr: (text: string) => void };
 }
 
 export async function withPlace<T>(turns: ScriptedTurn[], body: (place: ApiPlace) => Promise<T>): Promise<T> {
@@ -20,7 +22,9 @@ export async function withPlace<T>(turns: ScriptedTurn[], body: (place: ApiPlace
   const home = tempDir('mewcode-api-home-');
   mkdirSync(path.join(home, '.mewcode'), { recursive: true });
   try {
-    return await body({ server, cwd, home, env: anthropicEnv(server, home), stderr: [] });
+    const env = anthropicEnv(server, home);
+    const stderr: string[] = [];
+    return await body({ server, cwd, home, env, stderr, options: { cwd, env, stderr: (text) => stderr.push(text) } });
   } finally {
     await server.close();
   }

@@ -17,7 +17,7 @@ const never = (): Promise<never> => new Promise<never>(() => undefined);
 
 test('interrupt() while a canUseTool question that ignores its signal is pending: the prompt ends cancelled, nothing is written', async () => {
   await withPlace([writeCall, { text: 'after' }], async (place) => {
-    const q = query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t), canUseTool: never } });
+    const q = query({ prompt: 'write', options: { ...place.options, canUseTool: never } });
     const seen: StreamMessage[] = [];
     const started = Date.now();
     for await (const message of q) {
@@ -34,7 +34,7 @@ test('abortController aborted while a canUseTool question that ignores its signa
   await withPlace([writeCall, { text: 'after' }], async (place) => {
     const abortController = new AbortController();
     const seen: StreamMessage[] = [];
-    for await (const message of query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, abortController, stderr: (t) => place.stderr.push(t), canUseTool: never } })) {
+    for await (const message of query({ prompt: 'write', options: { ...place.options, abortController, canUseTool: never } })) {
       seen.push(message);
       if (message.type === 'approval_request') setTimeout(() => abortController.abort(), 50);
     }
@@ -46,10 +46,10 @@ test('abortController aborted while a canUseTool question that ignores its signa
 test('a cwd that does not exist, or is a file, is an error naming it, before anything boots or is sent', async () => {
   await withPlace([{ text: 'never' }], async (place) => {
     const missing = path.join(place.cwd, 'no-such-dir');
-    await expect(collect(query({ prompt: 'hi', options: { cwd: missing, env: place.env, stderr: (t) => place.stderr.push(t) } }))).rejects.toThrow(`options.cwd is not a directory: ${missing}`);
+    await expect(collect(query({ prompt: 'hi', options: { ...place.options, cwd: missing } }))).rejects.toThrow(`options.cwd is not a directory: ${missing}`);
     const file = path.join(place.cwd, 'file.txt');
     writeFileSync(file, 'x');
-    await expect(collect(query({ prompt: 'hi', options: { cwd: file, env: place.env, stderr: (t) => place.stderr.push(t) } }))).rejects.toThrow(`options.cwd is not a directory: ${file}`);
+    await expect(collect(query({ prompt: 'hi', options: { ...place.options, cwd: file } }))).rejects.toThrow(`options.cwd is not a directory: ${file}`);
     expect(place.server.requests).toHaveLength(0);
     expect(place.stderr.join('')).toBe('');
   });
@@ -57,7 +57,7 @@ test('a cwd that does not exist, or is a file, is an error naming it, before any
 
 test('a prompt with no text is a TypeError naming it; nothing is sent to the model', async () => {
   await withPlace([{ text: 'first' }, { text: 'never' }], async (place) => {
-    const options = { cwd: place.cwd, env: place.env, stderr: (t: string) => place.stderr.push(t) };
+    const options = { ...place.options };
     await expect(collect(query({ prompt: '', options }))).rejects.toThrow(TypeError);
     await expect(collect(query({ prompt: '  \n ', options }))).rejects.toThrow('prompt is empty');
     expect(place.server.requests).toHaveLength(0);
@@ -104,7 +104,7 @@ test('streaming input: interrupt() while idle between messages stops nothing, th
       await q!.interrupt(); // nothing runs now: the first prompt has ended, the next is not sent yet
       yield 'two';
     }
-    q = query({ prompt: prompts(), options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } });
+    q = query({ prompt: prompts(), options: place.options });
     const results = (await collect(q)).filter((m) => m.type === 'result');
     expect(results.map((m) => (m as { stop_reason?: string; result?: string }).result)).toEqual(['first answer', 'second answer']);
   });

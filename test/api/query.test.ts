@@ -35,7 +35,7 @@ test('the messages equal what mewcode -p --output-format stream-json prints for 
 
     const again = await startScriptedServer({ turns: readThenAnswer });
     try {
-      const messages = await collect(query({ prompt: 'read the notes', options: { cwd: place.cwd, env: anthropicEnv(again, place.home), stderr: (t) => place.stderr.push(t) } }));
+      const messages = await collect(query({ prompt: 'read the notes', options: { ...place.options, env: anthropicEnv(again, place.home) } }));
       expect(normalised(messages)).toEqual(normalised(printed));
       expect(messages.map((m) => m.type)).toEqual(['system', 'iteration', 'text_delta', 'usage', 'tool_use', 'tool_result', 'iteration', 'text_delta', 'text_delta', 'usage', 'result']);
       expect(last(messages)).toMatchObject({ subtype: 'success', result: 'The notes say hello.', num_turns: 2 });
@@ -57,9 +57,7 @@ test('canUseTool is asked where a person would be: a deny\'s message reaches the
       query({
         prompt: 'write it',
         options: {
-          cwd: place.cwd,
-          env: place.env,
-          stderr: (t) => place.stderr.push(t),
+          ...place.options,
           canUseTool: async (tool, input, context) => {
             asked.push({ tool, input, id: context.toolUseId, signal: context.signal instanceof AbortSignal });
             return { behavior: 'deny', message: 'no writes in this test' };
@@ -85,9 +83,7 @@ test('canUseTool allow runs the call; updatedInput runs it with the caller\'s ar
       query({
         prompt: 'write it',
         options: {
-          cwd: place.cwd,
-          env: place.env,
-          stderr: (t) => place.stderr.push(t),
+          ...place.options,
           canUseTool: (_tool, input) => {
             calls++;
             if (calls === 1) return { behavior: 'allow' };
@@ -117,10 +113,8 @@ test('the audit log records the decision on the arguments canUseTool gave, not t
       query({
         prompt: 'write it',
         options: {
-          cwd: place.cwd,
-          env: place.env,
+          ...place.options,
           settingSources: ['user'],
-          stderr: (t) => place.stderr.push(t),
           canUseTool: (_tool, input) => ({ behavior: 'allow', updatedInput: { ...input, file_path: 'special.txt' } }),
         },
       }),
@@ -136,7 +130,7 @@ test('the audit log records the decision on the arguments canUseTool gave, not t
 
 test('without canUseTool an ask is a deny that says how to allow it', async () => {
   await withPlace([writeCall('x'), { text: 'fine' }], async (place) => {
-    const messages = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    const messages = await collect(query({ prompt: 'write', options: place.options }));
     expect(String(results(messages)[0]!.content)).toContain('no canUseTool callback');
     expect(existsSync(path.join(place.cwd, 'out.txt'))).toBe(false);
   });
@@ -145,7 +139,7 @@ test('without canUseTool an ask is a deny that says how to allow it', async () =
 test('interrupt() mid-run: the run ends with a result, and the saved history stays valid for the next query', async () => {
   const slowBash = { toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'sleep 30' } }] };
   await withPlace([slowBash, { text: 'resumed fine' }], async (place) => {
-    const q = query({ prompt: 'sleep', options: { cwd: place.cwd, env: place.env, permissionMode: 'bypassPermissions', stderr: (t) => place.stderr.push(t) } });
+    const q = query({ prompt: 'sleep', options: { ...place.options, permissionMode: 'bypassPermissions' } });
     const seen: StreamMessage[] = [];
     const started = Date.now();
     for await (const message of q) {
@@ -156,7 +150,7 @@ test('interrupt() mid-run: the run ends with a result, and the saved history sta
     expect(last(seen)).toMatchObject({ type: 'result', stop_reason: 'cancelled', is_error: true });
 
     // The saved session continues: its history has a result for the interrupted call.
-    const resumed = await collect(query({ prompt: 'go on', options: { cwd: place.cwd, env: place.env, continue: true, stderr: (t) => place.stderr.push(t) } }));
+    const resumed = await collect(query({ prompt: 'go on', options: { ...place.options, continue: true } }));
     expect(last(resumed)).toMatchObject({ subtype: 'success', result: 'resumed fine' });
     const history = place.server.requests[1]!.body.messages as { role: string; content: unknown }[];
     const toolUse = JSON.stringify(history);
@@ -171,7 +165,7 @@ test('streaming input: two user messages are two turns of one session, each with
       yield { type: 'user' as const, message: { role: 'user' as const, content: 'one' } };
       yield { type: 'user' as const, message: { role: 'user' as const, content: [{ type: 'text', text: 'two' }] } };
     }
-    const messages = await collect(query({ prompt: prompts(), options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    const messages = await collect(query({ prompt: prompts(), options: place.options }));
     const ends = messages.filter((m) => m.type === 'result');
     expect(ends.map((m) => (m as { result: string }).result)).toEqual(['first answer', 'second answer']);
     expect(messages.filter((m) => m.type === 'system')).toHaveLength(2);
@@ -192,7 +186,7 @@ test('two queries at once in one process, each on its own server and project: no
     await withPlace(turnsFor('b', 1500), async (b) => {
       writeFileSync(path.join(a.cwd, 'who.txt'), 'project A\n');
       writeFileSync(path.join(b.cwd, 'who.txt'), 'project B\n');
-      const run = (place: typeof a) => collect(query({ prompt: 'who', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+      const run = (place: typeof a) => collect(query({ prompt: 'who', options: place.options }));
       const runningB = run(b);
       const fromA = await run(a);
       // A's kernel has shut down while B still runs: B's session is still held (its lock, its files).
@@ -231,7 +225,7 @@ test('settingSources: nothing of the user\'s or the project\'s files by default,
     writeFileSync(path.join(place.cwd, 'CLAUDE.md'), 'PROJECT-RULE');
     const system = (index: number) => (place.server.requests[index]!.body.system as { text: string }[]).map((block) => block.text).join('\n');
 
-    const plain = await collect(query({ prompt: 'look', options: { cwd: place.cwd, env: place.env, systemPrompt: 'APPENDED-BY-CALLER', stderr: (t) => place.stderr.push(t) } }));
+    const plain = await collect(query({ prompt: 'look', options: { ...place.options, systemPrompt: 'APPENDED-BY-CALLER' } }));
     expect(last(plain)).toMatchObject({ subtype: 'success', num_turns: 2 }); // the user's max_turns: 1 was not read
     expect(system(0)).not.toMatch(/USER-RULE|PROJECT-RULE/);
     // The end of the stable part (the per-request environment follows it, after the cache breakpoint).
@@ -239,7 +233,7 @@ test('settingSources: nothing of the user\'s or the project\'s files by default,
     expect(stable(0).trimEnd().endsWith('APPENDED-BY-CALLER')).toBe(true);
     expect(stable(1)).toBe(stable(0));
 
-    const all = await collect(query({ prompt: 'look', options: { cwd: place.cwd, env: place.env, settingSources: ['user', 'project'], systemPrompt: { append: 'APPENDED-BY-CALLER' }, stderr: (t) => place.stderr.push(t) } }));
+    const all = await collect(query({ prompt: 'look', options: { ...place.options, settingSources: ['user', 'project'], systemPrompt: { append: 'APPENDED-BY-CALLER' } } }));
     expect(last(all)).toMatchObject({ subtype: 'error_max_turns', num_turns: 1 }); // the user's max_turns: 1
     expect(system(2)).toContain('USER-RULE');
     expect(system(2)).toContain('PROJECT-RULE');
@@ -249,9 +243,9 @@ test('settingSources: nothing of the user\'s or the project\'s files by default,
 
 test('a bad option is a TypeError naming it, and a plugin module that cannot be loaded fails the query naming it', async () => {
   await withPlace([], async (place) => {
-    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, permissionMode: 'yolo' as never } }))).rejects.toThrow(/options.permissionMode must be one of/);
-    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, settingSources: ['system' as never] } }))).rejects.toThrow(/options.settingSources: "system"/);
-    await expect(collect(query({ prompt: 'x', options: { cwd: place.cwd, env: place.env, plugins: ['./no-such-plugin.mjs'] } }))).rejects.toThrow(/no-such-plugin/);
+    await expect(collect(query({ prompt: 'x', options: { ...place.options, permissionMode: 'yolo' as never } }))).rejects.toThrow(/options.permissionMode must be one of/);
+    await expect(collect(query({ prompt: 'x', options: { ...place.options, settingSources: ['system' as never] } }))).rejects.toThrow(/options.settingSources: "system"/);
+    await expect(collect(query({ prompt: 'x', options: { ...place.options, plugins: ['./no-such-plugin.mjs'] } }))).rejects.toThrow(/no-such-plugin/);
     expect(place.server.requests).toHaveLength(0);
   });
 });
@@ -272,7 +266,7 @@ test('plugins: a plugin object joins the run (its tool is offered and called)', 
         });
       },
     };
-    const messages = await collect(query({ prompt: 'shout', options: { cwd: place.cwd, env: place.env, plugins: [plugin as never], stderr: (t) => place.stderr.push(t) } }));
+    const messages = await collect(query({ prompt: 'shout', options: { ...place.options, plugins: [plugin as never] } }));
     expect((place.server.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toContain('shout');
     expect(results(messages)[0]).toMatchObject({ tool_use_id: 'p1', is_error: false, content: 'HI' });
   });
@@ -280,7 +274,7 @@ test('plugins: a plugin object joins the run (its tool is offered and called)', 
 
 test('a saved session one query holds is not written by another query of the same process at the same time', async () => {
   await withPlace([{ text: 'first' }, { delayMs: 1500, text: 'second' }], async (place) => {
-    const options = { cwd: place.cwd, env: place.env, stderr: (t: string) => place.stderr.push(t) };
+    const options = { ...place.options };
     const first = last(await collect(query({ prompt: 'one', options })));
     const holding = collect(query({ prompt: 'two', options: { ...options, resume: first.session_id } }));
     while (place.server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -312,7 +306,7 @@ test('abortController: aborting stops the running prompt with a result, and no l
       yield 'two';
     }
     const messages: StreamMessage[] = [];
-    for await (const message of query({ prompt: prompts(), options: { cwd: place.cwd, env: place.env, abortController, stderr: (t) => place.stderr.push(t) } })) {
+    for await (const message of query({ prompt: prompts(), options: { ...place.options, abortController } })) {
       messages.push(message);
       if (message.type === 'text_delta') abortController.abort();
     }
@@ -326,10 +320,10 @@ test('abortController: aborting stops the running prompt with a result, and no l
 test('settingSources also decides whose permission rules count: the user\'s allow rule only when `user` is read', async () => {
   await withPlace([writeCall('one\n'), { text: 'a' }, writeCall('two\n'), { text: 'b' }], async (place) => {
     writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), 'permissions:\n  allow:\n    - "Write(./out.txt)"\n');
-    const plain = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    const plain = await collect(query({ prompt: 'write', options: place.options }));
     expect(results(plain)[0]).toMatchObject({ is_error: true });
     expect(existsSync(path.join(place.cwd, 'out.txt'))).toBe(false);
-    const withUser = await collect(query({ prompt: 'write', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    const withUser = await collect(query({ prompt: 'write', options: { ...place.options, settingSources: ['user'] } }));
     expect(results(withUser)[0]).toMatchObject({ is_error: false });
     expect(readFileSync(path.join(place.cwd, 'out.txt'), 'utf8')).toBe('two\n');
   });
@@ -340,9 +334,9 @@ test('hooks in the user\'s settings run only when the query reads them', async (
     const marker = path.join(place.home, 'hook-ran');
     const hooks = { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] } };
     writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), JSON.stringify(hooks));
-    await collect(query({ prompt: 'one', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
+    await collect(query({ prompt: 'one', options: place.options }));
     expect(existsSync(marker)).toBe(false);
-    await collect(query({ prompt: 'two', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    await collect(query({ prompt: 'two', options: { ...place.options, settingSources: ['user'] } }));
     expect(existsSync(marker)).toBe(true);
   });
 });
@@ -357,8 +351,8 @@ test("settingSources: the user's installed Claude Code plugins join a query only
     await installPlugin(place.home, 'fmt@team');
     const offered = (index: number) => JSON.stringify(place.server.requests[index]!.body);
 
-    await collect(query({ prompt: 'hi', options: { cwd: place.cwd, env: place.env, stderr: (t) => place.stderr.push(t) } }));
-    await collect(query({ prompt: 'hi', options: { cwd: place.cwd, env: place.env, settingSources: ['user'], stderr: (t) => place.stderr.push(t) } }));
+    await collect(query({ prompt: 'hi', options: place.options }));
+    await collect(query({ prompt: 'hi', options: { ...place.options, settingSources: ['user'] } }));
     expect(offered(0)).not.toContain('fmt:house-style');
     expect(offered(1)).toContain('fmt:house-style');
   });
