@@ -8,29 +8,15 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { prepareCli, removeTempDirs, scenario, type Scenario } from './helpers.js';
-import { expectOnlyJsonRpc, startAcp, textOf, type AcpClient } from './acp-harness.js';
+import { prepareCli, removeTempDirs, scenario } from './helpers.js';
+import { expectOnlyJsonRpc, newSession, promptText, slowAnswer, startAcp, textOf, until, withAgent } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
 const TIMEOUT = 60_000;
 
-async function withAgent<T>(s: Scenario, body: (client: AcpClient) => Promise<T>): Promise<T> {
-  const client = await startAcp({ cwd: s.cwd, env: s.env });
-  try {
-    return await body(client);
-  } finally {
-    const code = await client.close();
-    expectOnlyJsonRpc(client.stdoutLines());
-    expect(code).toBe(0);
-  }
-}
 
-async function newSession(client: AcpClient, cwd: string): Promise<string> {
-  await client.initialize();
-  return (await client.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
-}
 
 const errorOf = async (promise: Promise<unknown>): Promise<{ code: number; message: string }> => {
   try {
@@ -57,11 +43,11 @@ test(
     await scenario([slow, { text: 'The new question, answered.' }], async (s) => {
       await withAgent(s, async (client) => {
         const id = await newSession(client, s.cwd);
-        const first = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk for a while' }] });
-        while (s.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const first = promptText(client, id, 'talk for a while');
+        await until(() => s.requests.length > 0);
         // Written together, as an editor does when the user sends a new message mid-answer.
         void client.agent.notify('session/cancel', { sessionId: id });
-        const second = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'a new question' }] });
+        const second = promptText(client, id, 'a new question');
         expect((await first).stopReason).toBe('cancelled');
         expect((await second).stopReason).toBe('end_turn');
         expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toContain('The new question, answered.');
@@ -78,13 +64,13 @@ test(
 test(
   'a second prompt while one runs (no cancel) is refused clearly, and the running one is not disturbed',
   async () => {
-    const slow = { text: Array.from({ length: 20 }, (_, i) => `w${i} `), chunkDelayMs: 50 };
+    const slow = slowAnswer(20, 50);
     await scenario([slow], async (s) => {
       await withAgent(s, async (client) => {
         const id = await newSession(client, s.cwd);
-        const first = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk' }] });
+        const first = promptText(client, id, 'talk');
         await client.waitForUpdate(id, 'agent_message_chunk');
-        const refused = await errorOf(client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'interrupting' }] }));
+        const refused = await errorOf(promptText(client, id, 'interrupting'));
         expect([refused.code, refused.message]).toEqual([-32600, expect.stringContaining('already running')]);
         expect((await first).stopReason).toBe('end_turn');
         expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toBe(slow.text.join(''));
@@ -101,7 +87,7 @@ test(
     await scenario([{ text: 'First.' }, { text: 'Still open.' }], async (s) => {
       await withAgent(s, async (client) => {
         const id = await newSession(client, s.cwd);
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'one' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'one')).stopReason).toBe('end_turn');
         const elsewhere = join(s.cwd, 'elsewhere');
         mkdirSync(elsewhere);
         const failed = await errorOf(client.agent.request('session/load', { sessionId: id, cwd: elsewhere, mcpServers: [] }));
@@ -109,7 +95,7 @@ test(
         const missing = await errorOf(client.agent.request('session/load', { sessionId: id, cwd: join(s.cwd, 'missing'), mcpServers: [] }));
         expect(missing.code).toBe(-32602);
         await client.agent.request('session/set_mode', { sessionId: id, modeId: 'plan' });
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'two' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'two')).stopReason).toBe('end_turn');
         expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toBe('First.Still open.');
         expectAlternating(s.requests[1]!.body.messages);
         expect(s.requests[1]!.body.messages).toHaveLength(3);
@@ -130,7 +116,7 @@ test(
       await withAgent(s, async (client) => {
         await client.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { session: { notices: {} } } } as acp.InitializeRequest);
         const { sessionId } = await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] });
-        expect((await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, sessionId, 'hi')).stopReason).toBe('end_turn');
         const notices = client.updatesOf(sessionId).filter((u) => u.sessionUpdate === 'notice');
         expect(notices.map((n) => (n as { title?: string }).title)).toEqual([expect.stringContaining('retrying')]);
         expect(client.stderr()).not.toContain('retrying');
@@ -143,13 +129,13 @@ test(
 test(
   'the editor closing stdin mid-turn: the agent exits 0, and the saved turn is ended (the partial answer kept), not left dangling',
   async () => {
-    const slow = { text: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 100 };
+    const slow = slowAnswer(60, 100);
     await scenario([slow], async (s) => {
       const client = await startAcp({ cwd: s.cwd, env: s.env });
       const id = await newSession(client, s.cwd);
-      void client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk for a while' }] }).catch(() => undefined);
+      void promptText(client, id, 'talk for a while').catch(() => undefined);
       await client.waitForUpdate(id, 'agent_message_chunk');
-      while (textOf(client.updatesOf(id), 'agent_message_chunk').length < 12) await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => textOf(client.updatesOf(id), 'agent_message_chunk').length >= 12);
       client.child.stdin.end();
       const code = await client.close();
       expect(code).toBe(0);
@@ -166,16 +152,16 @@ test(
 test(
   '$/cancel_request for a running session/prompt cancels its turn like session/cancel: answered "cancelled", the session goes on',
   async () => {
-    const slow = { text: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 100 };
+    const slow = slowAnswer(60, 100);
     await scenario([slow, { text: 'Next.' }], async (s) => {
       await withAgent(s, async (client) => {
         const id = await newSession(client, s.cwd);
         const stop = new AbortController();
-        const first = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk for a while' }] }, { cancellationSignal: stop.signal });
+        const first = promptText(client, id, 'talk for a while', { cancellationSignal: stop.signal });
         await client.waitForUpdate(id, 'agent_message_chunk');
         stop.abort();
         expect((await first).stopReason).toBe('cancelled');
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'next' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'next')).stopReason).toBe('end_turn');
         expect(JSON.stringify(s.requests[1]!.body.messages[1])).not.toContain('word59');
       });
     });
@@ -197,7 +183,7 @@ test(
       await withAgent(s, async (client) => {
         client.answer.permission = (request) => ({ outcome: { outcome: 'selected', optionId: request.toolCall.toolCallId === 'toolu_sub_x' ? 'allow_once' : 'deny' } });
         const id = await newSession(client, s.cwd);
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'delegate' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'delegate')).stopReason).toBe('end_turn');
         expect(client.permissionRequests.map((r) => r.toolCall.toolCallId)).toEqual(['toolu_sub_x', 'toolu_sub_y']);
         const lastOf = (toolCallId: string) =>
           client
@@ -220,10 +206,10 @@ test(
       await withAgent(s, async (client) => {
         client.answer.permission = () => ({ outcome: { outcome: 'cancelled' } });
         const id = await newSession(client, s.cwd);
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'write never.txt' }] })).stopReason).toBe('cancelled');
+        expect((await promptText(client, id, 'write never.txt')).stopReason).toBe('cancelled');
         expect(s.requests).toHaveLength(1);
         expect(existsSync(join(s.cwd, 'never.txt'))).toBe(false);
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'go on' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'go on')).stopReason).toBe('end_turn');
         const messages = s.requests[1]!.body.messages as { role: string; content: unknown }[];
         expectAlternating(messages);
         expect(JSON.stringify(messages)).toContain('"tool_use_id":"toolu_w"');

@@ -6,8 +6,9 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Writable } from 'node:stream';
+import { expect } from '@jest/globals';
 import * as acp from '@agentclientprotocol/sdk';
-import { prepareCli } from './helpers.js';
+import { prepareCli, type Scenario } from './helpers.js';
 
 export type PermissionAnswer = (request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse> | acp.RequestPermissionResponse;
 
@@ -113,6 +114,42 @@ export async function startAcp(options: { cwd: string; env: Record<string, strin
       return code;
     },
   };
+}
+
+/**
+ * Starts `mewcode acp` in the scenario's project, runs `body`, then ends the connection (stdin
+ * closed, or `stopWith`): the agent exits 0 and wrote nothing but JSON-RPC on stdout.
+ */
+export async function withAgent<T>(s: Scenario, body: (client: AcpClient) => Promise<T>, options: { env?: Record<string, string | undefined>; args?: string[]; stopWith?: NodeJS.Signals } = {}): Promise<T> {
+  const client = await startAcp({ cwd: s.cwd, env: { ...s.env, ...options.env }, ...(options.args ? { args: options.args } : {}) });
+  try {
+    return await body(client);
+  } finally {
+    const code = await client.close(options.stopWith ? { signal: options.stopWith } : {});
+    expectOnlyJsonRpc(client.stdoutLines());
+    expect(code).toBe(0);
+  }
+}
+
+/** initialize, then session/new in `cwd`: the new session's id. */
+export async function newSession(client: AcpClient, cwd: string): Promise<string> {
+  await client.initialize();
+  return (await client.agent.request('session/new', { cwd, mcpServers: [] })).sessionId;
+}
+
+/** session/prompt with one text block. */
+export function promptText(client: AcpClient, sessionId: string, text: string, options?: { cancellationSignal: AbortSignal }): Promise<acp.PromptResponse> {
+  return client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }, options);
+}
+
+/** A scripted answer streamed slowly enough to act mid-answer: `count` words, one every `delayMs`. */
+export function slowAnswer(count: number, delayMs: number): { text: string[]; chunkDelayMs: number } {
+  return { text: Array.from({ length: count }, (_, i) => `word${i} `), chunkDelayMs: delayMs };
+}
+
+/** Resolves once `done()` holds, checking every 20 ms (the test's own time-out bounds the wait). */
+export async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 /** Every line on stdout is one JSON-RPC 2.0 message. */

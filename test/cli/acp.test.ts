@@ -11,30 +11,15 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
-import { prepareCli, REPO_ROOT, removeTempDirs, scenario, type Scenario } from './helpers.js';
-import { expectOnlyJsonRpc, startAcp, textOf, type AcpClient } from './acp-harness.js';
+import { prepareCli, REPO_ROOT, removeTempDirs, scenario } from './helpers.js';
+import { newSession, promptText, slowAnswer, textOf, until, withAgent } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
 const TIMEOUT = 90_000;
 
-async function withAgent<T>(s: Scenario, body: (client: AcpClient) => Promise<T>, options: { env?: Record<string, string | undefined>; args?: string[]; stopWith?: NodeJS.Signals } = {}): Promise<T> {
-  const client = await startAcp({ cwd: s.cwd, env: { ...s.env, ...options.env }, ...(options.args ? { args: options.args } : {}) });
-  try {
-    return await body(client);
-  } finally {
-    const code = await client.close(options.stopWith ? { signal: options.stopWith } : {});
-    expectOnlyJsonRpc(client.stdoutLines());
-    expect(code).toBe(0);
-  }
-}
 
-async function newSession(client: AcpClient, cwd: string): Promise<string> {
-  await client.initialize();
-  const session = await client.agent.request('session/new', { cwd, mcpServers: [] });
-  return session.sessionId;
-}
 
 function toolCalls(updates: readonly acp.SessionUpdate[]): Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' }>[] {
   return updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'tool_call' }> => u.sessionUpdate === 'tool_call');
@@ -89,7 +74,7 @@ test(
         const commands = (await client.waitForUpdate(id, 'available_commands_update')) as Extract<acp.SessionUpdate, { sessionUpdate: 'available_commands_update' }>;
         expect(commands.availableCommands.map((c) => c.name)).toEqual(expect.arrayContaining(['help', 'compact']));
 
-        const answer = await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'Make greet.txt say hello ACP' }] });
+        const answer = await promptText(client, id, 'Make greet.txt say hello ACP');
         expect(answer.stopReason).toBe('end_turn');
         const updates = client.updatesOf(id);
         expect(textOf(updates, 'agent_thought_chunk')).toBe('Let me look at the file.');
@@ -129,17 +114,17 @@ test(
       await withAgent(s, async (client) => {
         client.answer.permission = () => ({ outcome: { outcome: 'selected', optionId: 'allow_always' } });
         const id = await newSession(client, s.cwd);
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'write notes' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'write notes')).stopReason).toBe('end_turn');
         expect(client.permissionRequests).toHaveLength(1);
         expect(readFileSync(join(s.cwd, 'notes.txt'), 'utf8')).toBe('one\n');
         client.answer.permission = () => {
           throw new Error('asked again');
         };
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'write them again' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'write them again')).stopReason).toBe('end_turn');
         expect(client.permissionRequests).toHaveLength(1);
         // Saved for the project in ~/.mewcode: a new session does not ask either.
         const next = (await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] })).sessionId;
-        expect((await client.agent.request('session/prompt', { sessionId: next, prompt: [{ type: 'text', text: 'once more' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, next, 'once more')).stopReason).toBe('end_turn');
         expect(client.permissionRequests).toHaveLength(1);
         expect(textOf(client.updatesOf(next), 'agent_message_chunk')).toBe('And again.');
         expect(client.stderr()).not.toContain('could not save');
@@ -155,17 +140,17 @@ test(
 test(
   'a cancel mid-stream ends the prompt "cancelled"; the history stays valid and the next prompt works',
   async () => {
-    const slow = { text: Array.from({ length: 60 }, (_, i) => `word${i} `), chunkDelayMs: 100 };
+    const slow = slowAnswer(60, 100);
     await scenario([slow, { text: 'Still here.' }], async (s) => {
       await withAgent(s, async (client) => {
         const id = await newSession(client, s.cwd);
-        const prompt = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'talk for a while' }] });
+        const prompt = promptText(client, id, 'talk for a while');
         await client.waitForUpdate(id, 'agent_message_chunk');
         await client.agent.notify('session/cancel', { sessionId: id });
         expect((await prompt).stopReason).toBe('cancelled');
         expect(textOf(client.updatesOf(id), 'agent_message_chunk').length).toBeLessThan(slow.text.join('').length);
 
-        const next = await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'are you there?' }] });
+        const next = await promptText(client, id, 'are you there?');
         expect(next.stopReason).toBe('end_turn');
         expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toContain('Still here.');
         expect(s.requests).toHaveLength(2);
@@ -185,14 +170,14 @@ test(
         const id = await newSession(client, s.cwd);
         let answerCancelled: () => void = () => undefined;
         client.answer.permission = () => new Promise((resolve) => (answerCancelled = () => resolve({ outcome: { outcome: 'cancelled' } })));
-        const prompt = client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'write never.txt' }] });
-        while (client.permissionRequests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const prompt = promptText(client, id, 'write never.txt');
+        await until(() => client.permissionRequests.length > 0);
         await client.agent.notify('session/cancel', { sessionId: id });
         answerCancelled(); // what the protocol asks of a client after session/cancel
         expect((await prompt).stopReason).toBe('cancelled');
         expect(existsSync(join(s.cwd, 'never.txt'))).toBe(false);
         client.answer.permission = () => ({ outcome: { outcome: 'selected', optionId: 'deny' } });
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'never mind' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'never mind')).stopReason).toBe('end_turn');
         expectValidHistory(s.requests.at(-1)!.body);
       });
     });
@@ -207,7 +192,7 @@ test(
       writeFileSync(join(s.cwd, 'a.txt'), 'apple\n');
       const id = await withAgent(s, async (client) => {
         const sessionId = await newSession(client, s.cwd);
-        expect((await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'what does a.txt say?' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, sessionId, 'what does a.txt say?')).stopReason).toBe('end_turn');
         return sessionId;
       }, { stopWith: 'SIGTERM' }); // as an editor stops its agent: the session is closed cleanly, so it can be loaded
       await withAgent(s, async (client) => {
@@ -224,7 +209,7 @@ test(
         const answered = client.order.indexOf('load answered');
         expect(client.order.slice(answered).filter((o) => o !== 'update:available_commands_update')).toEqual(['load answered']);
 
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'sure?' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'sure?')).stopReason).toBe('end_turn');
         const body = s.requests.at(-1)!.body;
         expectValidHistory(body);
         expect(JSON.stringify(body.messages[0])).toContain('what does a.txt say?');
@@ -247,7 +232,7 @@ test(
         const id = await newSession(client, s.cwd);
         await client.agent.request('session/set_mode', { sessionId: id, modeId: 'plan' });
         expect(client.updatesOf(id).filter((u) => u.sessionUpdate === 'current_mode_update')).toEqual([{ sessionUpdate: 'current_mode_update', currentModeId: 'plan' }]);
-        await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'plan something' }] });
+        await promptText(client, id, 'plan something');
         const tools = (s.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
         expect(tools).toContain('read_file');
         expect(tools).not.toContain('write_file');
@@ -261,7 +246,7 @@ test(
         client.answer.permission = () => {
           throw new Error('acceptEdits should not ask for a write in the project');
         };
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'write b' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'write b')).stopReason).toBe('end_turn');
         expect(client.permissionRequests).toHaveLength(0);
         expect(readFileSync(join(s.cwd, 'b.txt'), 'utf8')).toBe('b');
       });
@@ -276,7 +261,7 @@ test(
     await scenario([{ text: 'Got the buffer.' }], async (s) => {
       await withAgent(s, async (client) => {
         const id = await newSession(client, s.cwd);
-        const unknownSession = await errorOf(client.agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] }));
+        const unknownSession = await errorOf(promptText(client, 'no-such-session', 'hi'));
         expect(unknownSession.code).toBe(-32002);
         const malformed = await errorOf(client.agent.request('session/prompt', { sessionId: id, prompt: 'not a list' } as never));
         expect(malformed.code).toBe(-32602);
@@ -287,10 +272,10 @@ test(
         const unknownMethod = await errorOf(client.agent.request('session/frobnicate', { sessionId: id }));
         expect(unknownMethod.code).toBe(-32601);
 
-        const help = await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: '/help' }] });
+        const help = await promptText(client, id, '/help');
         expect(help.stopReason).toBe('end_turn');
         expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toContain('/compact');
-        const unknownCommand = await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: '/no-such-command now' }] });
+        const unknownCommand = await promptText(client, id, '/no-such-command now');
         expect(unknownCommand.stopReason).toBe('end_turn');
         expect(textOf(client.updatesOf(id), 'agent_message_chunk')).toContain('Unknown command /no-such-command');
         expect(s.requests).toHaveLength(0);
@@ -326,7 +311,7 @@ test(
       writeFileSync(join(s.home, '.mewcode', 'config.yaml'), `plugins:\n  - ${plugin}\n`);
       await withAgent(s, async (client) => {
         const id = await newSession(client, s.cwd);
-        expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'hello' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, id, 'hello')).stopReason).toBe('end_turn');
         expect(client.stderr()).toContain('NOISE FROM APPLY');
         expect(client.stderr()).toContain('NOISE FROM A TAP');
         expect(client.stdoutLines().join('\n')).not.toContain('NOISE');
@@ -373,7 +358,7 @@ test(
           cwd: s.cwd,
           mcpServers: [{ name: 'fake', command: process.execPath, args: [fakeServer, join(s.home, 'pids')], env: [{ name: 'FAKE_NO_CHILD', value: '1' }] }],
         });
-        expect((await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo something' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, sessionId, 'echo something')).stopReason).toBe('end_turn');
         const tools = (s.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
         expect(tools).toContain('mcp__fake__echo');
         const updates = client.updatesOf(sessionId);
@@ -393,8 +378,8 @@ test(
         const a = await newSession(client, s.cwd);
         const b = (await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] })).sessionId;
         expect(b).not.toBe(a);
-        expect((await client.agent.request('session/prompt', { sessionId: a, prompt: [{ type: 'text', text: 'remember alpha' }] })).stopReason).toBe('end_turn');
-        expect((await client.agent.request('session/prompt', { sessionId: b, prompt: [{ type: 'text', text: 'remember beta' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, a, 'remember alpha')).stopReason).toBe('end_turn');
+        expect((await promptText(client, b, 'remember beta')).stopReason).toBe('end_turn');
         return { a, b };
       }, { stopWith: 'SIGTERM' });
       await withAgent(s, async (client) => {
@@ -429,7 +414,7 @@ test(
         await withAgent(s, async (client) => {
           const id = await newSession(client, s.cwd);
           const other = (await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] })).sessionId;
-          expect((await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'text', text: 'plan the fix' }] })).stopReason).toBe('end_turn');
+          expect((await promptText(client, id, 'plan the fix')).stopReason).toBe('end_turn');
           const updates = client.updatesOf(id);
           const plans = updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: 'plan' }> => u.sessionUpdate === 'plan');
           expect(plans.map((p) => p.entries)).toEqual([
@@ -475,7 +460,7 @@ test(
     await scenario([{ toolCalls: [{ id: 'toolu_todo', name: 'todo_write', input: { todos } }] }, { text: 'Planned.' }], async (s) => {
       const id = await withAgent(s, async (client) => {
         const opened = await newSession(client, s.cwd);
-        expect((await client.agent.request('session/prompt', { sessionId: opened, prompt: [{ type: 'text', text: 'plan it' }] })).stopReason).toBe('end_turn');
+        expect((await promptText(client, opened, 'plan it')).stopReason).toBe('end_turn');
         return opened;
       });
       await withAgent(s, async (client) => {
