@@ -2,18 +2,14 @@
 // built CLI, an untrusted project's trust notice lists each command file with a !`…` line (name,
 // file, commands) and its lines do not run; text-only commands work and are not listed; trusted —
 // for one run, or remembered in trust.json — the command runs.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createWorkspaceTrust } from '../../config/trust.js';
-import { lastUserTexts, prepareCli, removeTempDirs, scenario } from './helpers.js';
+import { lastUserTexts, prepareCli, removeTempDirs, scenario, writeFileAndDirs as write } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
 
 const sandboxEnv = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX };
 

@@ -1,16 +1,12 @@
 // Custom slash commands: Markdown files in `.claude/commands` / `.mewcode/commands` (project and
 // home) run as `/name args` through the built CLI, with the scripted model recording what was sent.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { lastUserTexts, prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { lastUserTexts, prepareCli, removeTempDirs, scenario, tempDir, writeFileAndDirs as write } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
 
 function sentText(s: { requests: { body: any }[] }): string {
   return lastUserTexts(s.requests[0]!.body).join('\n');

@@ -4,7 +4,7 @@
  * server started in this process.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,12 @@ const DIST = join(REPO_ROOT, 'dist');
 const RUN_TIMEOUT_MS = 20_000;
 
 const cleanups: string[] = [];
+
+/** Writes `text` to `file`, making its folders first. */
+export function writeFileAndDirs(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
 
 export function tempDir(prefix: string): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
