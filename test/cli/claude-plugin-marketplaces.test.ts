@@ -24,6 +24,14 @@ function marketplace(dir: string, name = 'team-tools'): string {
   return dir;
 }
 
+/** The same marketplace as a git repository with one commit: its folder and that commit. */
+function gitMarketplace(prefix: string): { dir: string; first: string } {
+  const dir = tempDir(prefix);
+  gitInit(dir);
+  marketplace(dir);
+  return { dir, first: gitCommitAll(dir, 'first') };
+}
+
 const plugin = (s: Scenario, ...args: string[]) => runCli(['plugin', ...args], { cwd: s.cwd, env: s.env });
 const manifestOf = (s: Scenario) => JSON.parse(readFileSync(join(s.home, '.mewcode', 'plugins', 'installed.json'), 'utf8'));
 
@@ -78,10 +86,7 @@ test('a folder marketplace: add, list, install, plugin list shows both kinds, di
 
 test('a git marketplace: cloned with git, a new commit picked up by update and recorded, the plugin reinstalled from it', async () => {
   await scenario([], async (s) => {
-    const dir = tempDir('mewcode-market-git-');
-    gitInit(dir);
-    marketplace(dir);
-    const first = gitCommitAll(dir, 'first');
+    const { dir, first } = gitMarketplace('mewcode-market-git-');
     const added = await plugin(s, 'marketplace', 'add', fileUrl(dir));
     expect(added.code).toBe(0);
     expect(added.stdout).toContain(`Added the marketplace team-tools (git ${fileUrl(dir)} at ${first.slice(0, 7)}): 2 plugins`);
@@ -325,10 +330,7 @@ test("/plugin install, uninstall, update and marketplace in a session answer wit
 
 test('plugin update <plugin>@<marketplace> (as Claude Code spells it): fetches the marketplace and reinstalls from its newest commit; again, it says it is up to date', async () => {
   await scenario([], async (s) => {
-    const dir = tempDir('mewcode-market-update-');
-    gitInit(dir);
-    marketplace(dir);
-    const first = gitCommitAll(dir, 'first');
+    const { dir, first } = gitMarketplace('mewcode-market-update-');
     expect((await plugin(s, 'marketplace', 'add', fileUrl(dir))).code).toBe(0);
     expect((await plugin(s, 'install', 'fmt@team-tools')).code).toBe(0);
     writePlugin(join(dir, 'plugins', 'fmt'), 'fmt', { version: '2.2.0', body: 'NEW-BODY $ARGUMENTS\n' });
