@@ -166,9 +166,15 @@ export function lockSession(projectRoot: string, sessionId: string): void {
 /** Lock files this process holds, by path: a second kernel of the process must not take one. */
 const heldHere = new Set<string>();
 
+/**
+ * What a lock error says when a session is open in another kernel of this very process: the
+ * editor front end (ui-acp) recognises that case in the error's message, which reaches it as text.
+ */
+export const HELD_IN_THIS_PROCESS = 'in another session of this process';
+
 /** Where the holder is, for messages: another process, or another session of this one. */
 export function holderText(pid: number): string {
-  return pid === process.pid ? 'in another session of this process (a concurrent query)' : `in another MewCode process (pid ${pid})`;
+  return pid === process.pid ? `${HELD_IN_THIS_PROCESS} (a concurrent query)` : `in another MewCode process (pid ${pid})`;
 }
 
 export function unlockSession(projectRoot: string, sessionId: string): void {

@@ -19,6 +19,7 @@ import { editorFiles, editorIoPlugin } from './editor-io.js';
 import { mcpServersFromAcp } from './mcp-servers.js';
 import { startingMode } from './modes.js';
 import { ACP_UI_NAME } from './permission-options.js';
+import { HELD_IN_THIS_PROCESS } from '../../sdk/session-files.js';
 
 export interface OpenSession {
   cwd: string;
@@ -80,7 +81,7 @@ function subAgentResultsPlugin(frontEnd: SessionFrontEnd): MewcodePlugin {
 /** What an editor asked for that cannot be opened, as the JSON-RPC error it gets. */
 function openError(error: unknown, request: OpenSession): Error {
   const message = error instanceof Error ? error.message : String(error);
-  if (request.resumeId !== undefined && /is open in another session of this process/.test(message)) return new SessionOpenHere(message);
+  if (request.resumeId !== undefined && message.includes(`is open ${HELD_IN_THIS_PROCESS}`)) return new SessionOpenHere(message);
   if (/^No provider configured|^No API key for provider/.test(message)) return RequestError.authRequired({ cwd: request.cwd }, message);
   if (request.resumeId !== undefined && /no session .* in this project|cannot continue the session/.test(message)) return new RequestError(-32002, `Resource not found: ${message}`, { sessionId: request.resumeId });
   return RequestError.internalError({ cwd: request.cwd }, message);
