@@ -6,6 +6,7 @@
  */
 import { terminalWriter } from '../config/terminal-safe.js';
 import type { NotificationPayload } from '../types/hooks.js';
+import { noticeLine } from '../types/notice-line.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface, UserOutput } from '../types/plugin.js';
 import type { CanUseTool, PermissionResult } from './options.js';
@@ -23,7 +24,7 @@ class ApiOutput implements UserOutput {
 
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
-    const line = payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`;
+    const line = noticeLine(payload);
     try {
       this.write(line);
     } catch (error) {

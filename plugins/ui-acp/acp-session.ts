@@ -10,6 +10,7 @@ import { terminalWriter } from '../../config/terminal-safe.js';
 import type { RunningKernel } from '../../types/cli.js';
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import type { NotificationPayload } from '../../types/hooks.js';
+import { noticeLine } from '../../types/notice-line.js';
 import type { ToolCall, ToolResult } from '../../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
@@ -44,11 +45,6 @@ export interface SessionPlace {
   notices: boolean;
   maxTurns?: number;
   stderr?: NodeJS.WritableStream;
-}
-
-/** A notice or warning as standard error shows it (an editor that takes no `notice` updates). */
-export function noticeLine(payload: NotificationPayload): string {
-  return payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`;
 }
 
 export class AcpSession {

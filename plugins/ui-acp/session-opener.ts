@@ -11,9 +11,10 @@ import { RequestError, type AgentContext, type ClientCapabilities, type McpServe
 import { terminalWriter } from '../../config/terminal-safe.js';
 import type { RunningKernel, SubcommandContext } from '../../types/cli.js';
 import type { NotificationPayload } from '../../types/hooks.js';
+import { noticeLine } from '../../types/notice-line.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import { definePlugin, type CliOptions, type MewcodePlugin, type UserInterface } from '../../types/plugin.js';
-import { AcpSession, noticeLine, type SessionPlace } from './acp-session.js';
+import { AcpSession, type SessionPlace } from './acp-session.js';
 import { EditSnapshots, editSnapshotPlugin, readBeforeFromDisk, readBeforeFromEditor } from './edit-snapshots.js';
 import { editorFiles, editorIoPlugin } from './editor-io.js';
 import { mcpServersFromAcp } from './mcp-servers.js';

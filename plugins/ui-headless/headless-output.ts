@@ -5,6 +5,7 @@
  */
 import { terminalWriter } from '../../config/terminal-safe.js';
 import type { NotificationPayload } from '../../types/hooks.js';
+import { noticeLine } from '../../types/notice-line.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import type { UserOutput } from '../../types/plugin.js';
 import type { Approvals } from '../../types/services.js';
@@ -32,7 +33,7 @@ export class HeadlessOutput implements UserOutput {
 
   notify(payload: NotificationPayload): void {
     if (payload.kind === 'approval_needed' || payload.kind === 'debug' || payload.kind === 'idle') return;
-    this.write(payload.kind === 'warning' ? `mewcode: warning: ${payload.message}\n` : `mewcode: ${payload.message}\n`);
+    this.write(noticeLine(payload));
   }
 
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
