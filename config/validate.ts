@@ -5,15 +5,12 @@
 import type { z } from 'zod';
 import type { ConfigIssue, ConfigPath, ConfigSection, ResolvedConfig } from '../types/config.js';
 import { renderConfigPath } from './config-path.js';
+import { isRecord } from './is-record.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
 function toConfigPath(path: readonly PropertyKey[]): (string | number)[] {
   return path.map((segment) => (typeof segment === 'number' ? segment : String(segment)));
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The parent of `path` is an object that does not have its last key at all. */
@@ -25,7 +22,7 @@ function isMissingKey(raw: unknown, path: ConfigPath): boolean {
     parent = (parent as Record<string | number, unknown>)[segment];
   }
   const last = path[path.length - 1];
-  return isPlainObject(parent) && last !== undefined && !Object.hasOwn(parent, String(last));
+  return isRecord(parent) && last !== undefined && !Object.hasOwn(parent, String(last));
 }
 
 function toConfigIssues(issue: ZodIssue, raw: unknown): ConfigIssue[] {

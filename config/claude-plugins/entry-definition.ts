@@ -9,8 +9,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PLUGIN_COMPONENT_KEYS, type MarketplaceEntry } from './marketplace-file.js';
+import { isRecord } from '../is-record.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
 /** Both declarations of one part, plugin.json's first: the loader reads a list of paths and inline objects. */

@@ -10,6 +10,7 @@
 import { closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { manifestPath } from './paths.js';
+import { isRecord } from '../is-record.js';
 
 export type MarketplaceSource = { kind: 'git'; url: string } | { kind: 'directory'; path: string };
 
@@ -50,7 +51,6 @@ export class ManifestError extends Error {}
 
 export const emptyManifest = (): PluginManifest => ({ version: 1, marketplaces: {}, plugins: {} });
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === 'string';
 const optionalString = (value: unknown): boolean => value === undefined || isString(value);
 

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSafeName } from './paths.js';
+import { isRecord } from '../is-record.js';
 
 /** Where a plugin entry's files come from. `git` covers Claude Code's `github`, `url` and `git-subdir` sources. */
 export type PluginSource =
@@ -43,7 +44,6 @@ export interface MarketplaceCatalogue {
 
 export const catalogueFile = (root: string): string => path.join(root, '.claude-plugin', 'marketplace.json');
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /** A string source that is a git URL rather than a folder of the marketplace. */

@@ -18,6 +18,7 @@
 import path from 'node:path';
 import { projectBoundary, readProjectTextFile, withinRoot } from '../project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
+import { isRecord } from '../is-record.js';
 
 export type PluginSettingsScope = 'user' | 'project' | 'local';
 
@@ -60,7 +61,6 @@ export interface PluginSettings {
 }
 
 const MAX_BYTES = 1024 * 1024;
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads the files synchronously (the plugin-directory sources are asked at boot). `trust`

@@ -15,13 +15,10 @@ import type { LocatedNode } from '../../located.js';
 import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './plugin-manifest.js';
 import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
 import { pluginDataDir } from '../paths.js';
+import { isRecord } from '../../is-record.js';
 
 export const MANIFEST = path.join('.claude-plugin', 'plugin.json');
 const DEFAULTS: Record<ComponentKey, string> = { commands: 'commands', agents: 'agents', skills: 'skills', hooks: path.join('hooks', 'hooks.json'), mcpServers: '.mcp.json' };
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-export { pluginDataDir } from '../paths.js';
 
 export function notLoaded(root: ClaudePluginRoot, name: string, problems: ClaudePluginProblem[]): ClaudePluginBundle {
   return {
@@ -45,7 +42,7 @@ export function notLoaded(root: ClaudePluginRoot, name: string, problems: Claude
 function expandAll(value: unknown, variables: Readonly<Record<string, string>>): unknown {
   if (typeof value === 'string') return expandPluginVariables(value, variables);
   if (Array.isArray(value)) return value.map((item) => expandAll(item, variables));
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandAll(item, variables)]));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandAll(item, variables)]));
   return value;
 }
 
@@ -183,10 +180,10 @@ function jsonParts(
   for (const { file, value, node, at } of raw) {
     // hooks.json is `{ "description"?, "hooks": { <Event>: [...] } }`; .mcp.json is `{ "mcpServers": {...} }`.
     // Either wrapper may be left out (plugin.json's inline objects usually are).
-    const wrapped = isObject(value) && Object.hasOwn(value, key);
+    const wrapped = isRecord(value) && Object.hasOwn(value, key);
     const inner = wrapped ? (value as Record<string, unknown>)[key] : value;
     const base = wrapped ? [...at, key] : at;
-    if (!isObject(inner)) {
+    if (!isRecord(inner)) {
       problems.push({ file, message: key === 'hooks' ? 'hooks must be an object of event names (PreToolUse, Stop, …) to matcher groups; not loaded' : 'mcpServers must be an object of server names to servers; not loaded' });
       continue;
     }
@@ -213,9 +210,9 @@ function eachCommand(hooks: Readonly<Record<string, unknown>>, visit: (command: 
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
     groups.forEach((group, groupIndex) => {
-      if (!isObject(group) || !Array.isArray(group.hooks)) return;
+      if (!isRecord(group) || !Array.isArray(group.hooks)) return;
       group.hooks.forEach((handler, handlerIndex) => {
-        if (isObject(handler) && typeof handler.command === 'string') visit(handler.command, `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`);
+        if (isRecord(handler) && typeof handler.command === 'string') visit(handler.command, `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`);
       });
     });
   }
@@ -228,12 +225,12 @@ function eachCommand(hooks: Readonly<Record<string, unknown>>, visit: (command: 
 function serversWithEnvironment(servers: Record<string, unknown>, file: string, variables: Readonly<Record<string, string>>, problems: ClaudePluginProblem[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(servers)) {
-    if (!isObject(entry)) {
+    if (!isRecord(entry)) {
       problems.push({ file, message: `MCP server "${name}" must be an object ({ "command": … } or { "url": … }); not loaded` });
       continue;
     }
     const stdio = entry.command !== undefined || (entry.url === undefined && entry.type === undefined) || entry.type === 'stdio';
-    out[name] = stdio && (entry.env === undefined || isObject(entry.env)) ? { ...entry, env: { ...variables, ...(entry.env as Record<string, unknown> | undefined) } } : entry;
+    out[name] = stdio && (entry.env === undefined || isRecord(entry.env)) ? { ...entry, env: { ...variables, ...(entry.env as Record<string, unknown> | undefined) } } : entry;
   }
   return out;
 }
@@ -246,7 +243,7 @@ function countHandlers(hooks: Readonly<Record<string, unknown>>, root: string): 
   let count = -missing;
   for (const groups of Object.values(hooks)) {
     if (!Array.isArray(groups)) continue;
-    for (const group of groups) if (isObject(group) && Array.isArray(group.hooks)) count += group.hooks.length;
+    for (const group of groups) if (isRecord(group) && Array.isArray(group.hooks)) count += group.hooks.length;
   }
   return count;
 }

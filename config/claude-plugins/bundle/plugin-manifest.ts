@@ -8,6 +8,7 @@
  * that component is left out and the rest of the plugin loads.
  */
 import type { ClaudePluginProblem } from '../../../types/claude-plugins.js';
+import { isRecord } from '../../is-record.js';
 
 /** Becomes part of `/plugin:command`, `plugin:agent` and `mcp__plugin_<name>_<server>__…`. */
 export const PLUGIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -28,12 +29,11 @@ export interface Manifest {
   components: Partial<Record<ComponentKey, ComponentSpec>>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const kind = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`);
 
 /** The parsed JSON of plugin.json (already known to be JSON) → manifest and problems; undefined when it cannot be a manifest at all. */
 export function readManifest(data: unknown, file: string, problems: ClaudePluginProblem[]): Manifest | undefined {
-  if (!isObject(data)) {
+  if (!isRecord(data)) {
     problems.push({ file, message: `plugin.json must be a JSON object, not ${kind(data)}; the plugin is not loaded` });
     return undefined;
   }
@@ -55,7 +55,7 @@ export function readManifest(data: unknown, file: string, problems: ClaudePlugin
   text('description');
   const author = data.author;
   if (typeof author === 'string' && author.trim()) manifest.author = author.trim();
-  else if (isObject(author) && typeof author.name === 'string' && author.name.trim()) manifest.author = author.name.trim();
+  else if (isRecord(author) && typeof author.name === 'string' && author.name.trim()) manifest.author = author.name.trim();
   else if (author !== undefined && author !== null) problems.push({ file, message: '"author" must be { "name": …, "email"?: …, "url"?: … }; ignored' });
 
   for (const key of COMPONENT_KEYS) {
@@ -65,12 +65,12 @@ export function readManifest(data: unknown, file: string, problems: ClaudePlugin
     // A list may mix paths and (hooks, mcpServers) inline objects: a marketplace entry's parts added
     // to plugin.json's are written so.
     const items: unknown[] = Array.isArray(value) ? value : [value];
-    const usable = (item: unknown): boolean => typeof item === 'string' || (inlineAllowed && isObject(item));
+    const usable = (item: unknown): boolean => typeof item === 'string' || (inlineAllowed && isRecord(item));
     if (items.every(usable)) {
       manifest.components[key] = {
         kind: 'paths',
         paths: items.filter((item): item is string => typeof item === 'string'),
-        inline: items.flatMap((item, index) => (isObject(item) ? [{ value: item, at: Array.isArray(value) ? [key, index] : [key] }] : [])),
+        inline: items.flatMap((item, index) => (isRecord(item) ? [{ value: item, at: Array.isArray(value) ? [key, index] : [key] }] : [])),
       };
     } else {
       const expected = inlineAllowed ? 'a "./path", a list of paths, or an inline object' : 'a "./path" or a list of paths';

@@ -3,7 +3,8 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { loadBundles } from '../../../plugins/claude-plugins/bundles.js';
-import { loadBundle, pluginDataDir } from '../../../config/claude-plugins/bundle/load-bundle.js';
+import { loadBundle } from '../../../config/claude-plugins/bundle/load-bundle.js';
+import { pluginDataDir } from '../../../config/claude-plugins/paths.js';
 import { describeClaudePlugin, expandPluginVariables, missingPluginScript, type ClaudePluginBundle, type ClaudePluginRoot } from '../../../types/claude-plugins.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { write, writeKitPlugin } from './fixture.js';
