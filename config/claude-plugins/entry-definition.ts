@@ -8,7 +8,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PLUGIN_COMPONENT_KEYS, type MarketplaceEntry } from './marketplace-file.js';
+import { COMPONENT_KEYS } from './bundle/plugin-manifest.js';
+import type { MarketplaceEntry } from './marketplace-file.js';
 import { isRecord } from '../is-record.js';
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
@@ -26,7 +27,7 @@ function combined(own: unknown, added: unknown): unknown {
  * `strict: false` entry meets a plugin.json that declares parts too.
  */
 export function applyEntryDefinition(copy: string, entry: MarketplaceEntry, catalogueFile: string, shown: string): void {
-  const declared = PLUGIN_COMPONENT_KEYS.filter((key) => entry.components[key] !== undefined);
+  const declared = COMPONENT_KEYS.filter((key) => entry.components[key] !== undefined);
   if (entry.strict && declared.length === 0) return;
   const file = path.join(copy, '.claude-plugin', 'plugin.json');
   let own: Record<string, unknown> = {};
@@ -41,7 +42,7 @@ export function applyEntryDefinition(copy: string, entry: MarketplaceEntry, cata
     definition = { name: entry.name, ...own };
     for (const key of declared) definition[key] = combined(own[key], entry.components[key]);
   } else {
-    const ownParts = PLUGIN_COMPONENT_KEYS.filter((key) => own[key] !== undefined && own[key] !== null);
+    const ownParts = COMPONENT_KEYS.filter((key) => own[key] !== undefined && own[key] !== null);
     if (ownParts.length > 0) {
       throw new Error(`${catalogueFile}: plugin "${entry.name}" has "strict": false (its entry is its whole definition), but ${shown} declares ${ownParts.join(', ')} too; not installed (Claude Code does not load such a plugin either)`);
     }

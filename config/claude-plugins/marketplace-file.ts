@@ -11,14 +11,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSafeName } from './paths.js';
 import { isRecord } from '../is-record.js';
+import { COMPONENT_KEYS, type ComponentKey } from './bundle/plugin-manifest.js';
 
 /** Where a plugin entry's files come from. `git` covers Claude Code's `github`, `url` and `git-subdir` sources. */
 export type PluginSource =
   | { kind: 'relative'; path: string }
   | { kind: 'git'; url: string; ref?: string; sha?: string; subdir?: string };
-
-/** The parts a plugin.json (or a marketplace entry) may declare. */
-export const PLUGIN_COMPONENT_KEYS = ['commands', 'agents', 'skills', 'hooks', 'mcpServers'] as const;
 
 export interface MarketplaceEntry {
   name: string;
@@ -30,7 +28,7 @@ export interface MarketplaceEntry {
   /** `strict: false`: the entry is the plugin's whole definition; otherwise its parts add to plugin.json's. */
   strict: boolean;
   /** The parts the entry itself declares (`commands`, `skills`…), as written. */
-  components: Partial<Record<(typeof PLUGIN_COMPONENT_KEYS)[number], unknown>>;
+  components: Partial<Record<ComponentKey, unknown>>;
 }
 
 export interface MarketplaceCatalogue {
@@ -127,7 +125,7 @@ export function readCatalogue(root: string): MarketplaceCatalogue {
     seen.add(pluginName);
     const version = str(entry.version);
     const description = str(entry.description);
-    const components = Object.fromEntries(PLUGIN_COMPONENT_KEYS.filter((key) => entry[key] !== undefined && entry[key] !== null).map((key) => [key, entry[key]]));
+    const components = Object.fromEntries(COMPONENT_KEYS.filter((key) => entry[key] !== undefined && entry[key] !== null).map((key) => [key, entry[key]]));
     plugins.push({
       name: pluginName,
       source,
