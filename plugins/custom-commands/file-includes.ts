@@ -23,12 +23,10 @@ export interface IncludeDeps {
   readDenied(resolved: string): Promise<string | undefined>;
 }
 
-async function isFile(target: string): Promise<boolean> {
-  return (await stat(target).catch(() => undefined))?.isFile() ?? false;
-}
-
-async function isDirectory(target: string): Promise<boolean> {
-  return (await stat(target).catch(() => undefined))?.isDirectory() ?? false;
+/** What is at `target`, links followed: a file, a folder, or nothing a mention can name. */
+async function kindAt(target: string): Promise<'file' | 'folder' | undefined> {
+  const info = await stat(target).catch(() => undefined);
+  return info?.isFile() ? 'file' : info?.isDirectory() ? 'folder' : undefined;
 }
 
 /** A folder's entries, one level, folders marked with `/`, bounded (a mention is a glance, not a walk). */
@@ -44,11 +42,12 @@ async function includeOne(raw: string, deps: IncludeDeps): Promise<string | unde
   for (const candidate of candidates) {
     const { inside, resolved } = await containPath(deps.projectRoot, candidate, deps.homeDir);
     if (!inside) {
-      if ((await isFile(resolved)) || (await isDirectory(resolved))) return `[@${candidate}: not included: the path is outside the project]`;
+      if ((await kindAt(resolved)) !== undefined) return `[@${candidate}: not included: the path is outside the project]`;
       continue;
     }
-    const folder = await isDirectory(resolved);
-    if (!folder && !(await isFile(resolved))) continue;
+    const kind = await kindAt(resolved);
+    if (kind === undefined) continue;
+    const folder = kind === 'folder';
     const denied = await deps.readDenied(resolved);
     if (denied) return `[@${candidate}: not included: ${denied}]`;
     if (folder) {
