@@ -44,6 +44,7 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
       const included = await includeFiles(text, {
         projectRoot: kernel.projectRoot,
         homeDir: kernel.homeDir,
+        ...(kernel.container.isBound(TOKENS.SearchPolicy) ? { hidden: kernel.container.get(TOKENS.SearchPolicy).hiddenFiles('read_file') } : {}),
         readDenied: async (resolved) => {
           // No read_file tool, no layer to ask: nothing is read.
           if (!read) return 'this build has no read_file tool';

@@ -7,6 +7,7 @@
  * address, a decorator); a refused one is replaced by a note saying why.
  */
 import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { readProjectTextFile } from '../../config/project-file.js';
 import { containPath } from '../../sdk/path-containment.js';
 import { withoutSlots } from './shell-lines.js';
@@ -21,6 +22,8 @@ export interface IncludeDeps {
   homeDir: string;
   /** Why a read of this (resolved) path may not be made without asking; undefined when the layers allow it. */
   readDenied(resolved: string): Promise<string | undefined>;
+  /** The files a folder's listing leaves out, by absolute path: those the Read rules hide from glob too. */
+  hidden?: (absolutePath: string) => boolean;
 }
 
 /** What is at `target`, links followed: a file, a folder, or nothing a mention can name. */
@@ -29,9 +32,15 @@ async function kindAt(target: string): Promise<'file' | 'folder' | undefined> {
   return info?.isFile() ? 'file' : info?.isDirectory() ? 'folder' : undefined;
 }
 
-/** A folder's entries, one level, folders marked with `/`, bounded (a mention is a glance, not a walk). */
-async function listing(dir: string): Promise<string> {
-  const entries = (await readdir(dir, { withFileTypes: true })).map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+/**
+ * A folder's entries, one level, folders marked with `/`, bounded (a mention is a glance, not a
+ * walk). An entry the Read rules hide is left out, name and all, as glob leaves it out.
+ */
+async function listing(dir: string, hidden: ((absolutePath: string) => boolean) | undefined): Promise<string> {
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => !hidden?.(path.join(dir, entry.name)))
+    .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+    .sort();
   const shown = entries.slice(0, MAX_LISTED_ENTRIES);
   return [...shown, ...(entries.length > shown.length ? [`… ${entries.length - shown.length} more`] : [])].join('\n');
 }
@@ -51,7 +60,7 @@ async function includeOne(raw: string, deps: IncludeDeps): Promise<string | unde
     const denied = await deps.readDenied(resolved);
     if (denied) return `[@${candidate}: not included: ${denied}]`;
     if (folder) {
-      const entries = await listing(resolved).catch((error: Error) => `(cannot be listed: ${error.message})`);
+      const entries = await listing(resolved, deps.hidden).catch((error: Error) => `(cannot be listed: ${error.message})`);
       return `@${candidate}${raw.slice(candidate.length)}\n<directory path="${candidate}">\n${withoutSlots(entries)}\n</directory>\n`;
     }
     // The shared reader of project files: a regular file really inside the project, bounded.

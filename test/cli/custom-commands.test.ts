@@ -258,6 +258,20 @@ test.concurrent('@folder lists that project folder (as a Claude Code @-mention o
   });
 });
 
+test.concurrent('@folder leaves out the entries a Read deny rule hides, as glob does (their names too)', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/settings.yaml'), 'permissions:\n  deny: ["Read(./src/.env)", "Read(./src/keys/**)"]\n');
+    write(join(s.cwd, 'src/a.ts'), 'A');
+    write(join(s.cwd, 'src/.env'), 'TOKEN=1');
+    write(join(s.cwd, 'src/keys/id.pem'), 'KEY');
+    write(join(s.cwd, '.claude/commands/tree.md'), 'Look at @src/\n');
+    const r = await s.run(['-p', '/tree']);
+    expect(r.code).toBe(0);
+    // `keys/**` hides the folder as the search predicate does: glob and grep do not go in either.
+    expect(sentText(s)).toBe('Look at @src/\n<directory path="src/">\na.ts\n</directory>');
+  });
+});
+
 test.concurrent('${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID} are filled in, in the text and in a !`…` line', async () => {
   await scenario([{ text: 'done' }], async (s) => {
     write(join(s.home, '.claude/commands/where.md'), 'Session ${CLAUDE_SESSION_ID} in ${CLAUDE_PROJECT_DIR}\nListed: !`ls "${CLAUDE_PROJECT_DIR}"`\nOther ${CLAUDE_UNKNOWN} stays\n');
