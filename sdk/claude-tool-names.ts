@@ -41,3 +41,15 @@ export function claudeToolName(name: string): string {
 export function toolNameAliases(name: string): string[] {
   return [...Object.keys(CLAUDE_TO_OURS).filter((claude) => CLAUDE_TO_OURS[claude] === name), name];
 }
+
+/**
+ * `mcp__server` or `mcp__server__*`, Claude Code's names for every tool of one MCP server (in
+ * permission rules and `allowed-tools`): the prefix those tools share, `mcp__server__`. Undefined
+ * for any other name, a single MCP tool (`mcp__server__tool`) included.
+ */
+export function mcpServerPrefix(name: string): string | undefined {
+  const plain = /^mcp__([^_*][^*]*?)$/.exec(name);
+  if (plain) return plain[1]!.includes('__') ? undefined : `${name}__`;
+  const wildcard = /^(mcp__[^*]+?__)\*$/.exec(name);
+  return wildcard && !wildcard[1]!.slice(5, -2).includes('__') ? wildcard[1] : undefined;
+}

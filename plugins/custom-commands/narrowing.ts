@@ -5,7 +5,7 @@
  * layer. The narrowing is set when the command runs and ends with the next prompt's run
  * (armed at that prompt's submission, dropped at the submission after it).
  */
-import { fromClaudeToolName } from '../../sdk/claude-tool-names.js';
+import { fromClaudeToolName, mcpServerPrefix } from '../../sdk/claude-tool-names.js';
 import type { ToolUseDecision, ToolUseContext } from '../../types/hooks.js';
 
 interface Narrowing {
@@ -26,8 +26,8 @@ export function entryCovers(entry: string, toolName: string, input: Record<strin
   if (!match) return false;
   const name = match[1]!.trim() === 'MultiEdit' ? 'edit_file' : fromClaudeToolName(match[1]!.trim());
   // A whole MCP server, as Claude Code's rules name one: `mcp__server` or `mcp__server__*`.
-  const server = /^mcp__([^*]+?)(?:__\*)?$/.exec(name);
-  if (server && !server[1]!.includes('__')) return toolName.startsWith(`mcp__${server[1]}__`);
+  const server = mcpServerPrefix(name);
+  if (server !== undefined) return toolName.startsWith(server);
   if (name !== toolName) return false;
   const argument = match[2]?.trim();
   if (!argument || argument === '*' || toolName !== 'bash') return true;

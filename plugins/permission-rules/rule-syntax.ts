@@ -12,7 +12,7 @@
  * Claude Code (`Read(~/.zshrc)`); a regex that starts with a slash is written `~^/…`.
  */
 
-import { CLAUDE_TO_OURS, claudeToolName } from '../../sdk/claude-tool-names.js';
+import { CLAUDE_TO_OURS, claudeToolName, mcpServerPrefix } from '../../sdk/claude-tool-names.js';
 
 export type RuleList = 'deny' | 'ask' | 'allow';
 export const RULE_LISTS: readonly RuleList[] = ['deny', 'ask', 'allow'];
@@ -84,13 +84,9 @@ export function parseRule(input: unknown, list: RuleList): RuleParseResult {
 }
 
 function parseToolSpec(name: string, list: RuleList): { ok: true; spec: ToolSpec } | { ok: false; error: string } {
-  if (!name.includes('*')) {
-    const server = /^mcp__([^_*][^*]*?)$/.exec(name);
-    if (server && !server[1]!.includes('__')) return { ok: true, spec: { kind: 'server', prefix: `${name}__` } };
-    return { ok: true, spec: { kind: 'name', name } };
-  }
-  const wholeServer = /^(mcp__[^*]+?__)\*$/.exec(name);
-  if (wholeServer && !wholeServer[1]!.slice(5, -2).includes('__')) return { ok: true, spec: { kind: 'server', prefix: wholeServer[1]! } };
+  const server = mcpServerPrefix(name);
+  if (server !== undefined) return { ok: true, spec: { kind: 'server', prefix: server } };
+  if (!name.includes('*')) return { ok: true, spec: { kind: 'name', name } };
   if (list === 'allow' && !/^mcp__[^*]+?__/.test(name)) {
     return {
       ok: false,
