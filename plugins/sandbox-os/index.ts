@@ -130,9 +130,10 @@ export default definePlugin({
     await sandbox.start();
     // A bash call's permission check waits for the probe (the mode layer asks whether commands are
     // confined). Started as the call arrives, the probe of a process's first call runs beside the
-    // checks and imports before that layer instead of after them; later calls find it settled.
+    // checks and imports before that layer instead of after them, and so do the session's private
+    // directories and seccomp filter its command needs; later calls find them made.
     kernel.hooks.preToolUse.tap(NAME, (decision, context) => {
-      if (context.call.name === 'bash') sandbox.probe().catch(() => undefined);
+      if (context.call.name === 'bash') sandbox.prepareCommand().catch(() => undefined);
       return decision;
     });
     // The private /tmp lives as long as the user's session (sub-agents share it).

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
 import { bwrapArgs, seccompLaunch } from './bwrap-args.js';
 import { credentialPaths, credentialPathsFromEnv, hiddenToolEntries } from './credential-paths.js';
+import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
@@ -152,8 +153,10 @@ export class OsCommandSandbox implements CommandSandbox {
       return refusal === undefined ? { kind: 'unsandboxed', status } : { kind: 'refused', message: refusal };
     }
     const located = this.locate() as Extract<Located, { ok: true }>;
+    // The session's directories (made once) while this call's paths are worked out.
+    const dirsReady = this.sessionDirs();
+    dirsReady.catch(() => undefined); // awaited below; a refusal before that must not leave it unhandled
     try {
-      const dirs = await this.sessionDirs();
       const writableRoots = await this.writableRoots(command.projectRoot);
       const ruleHidden = await this.ruleHidden(writableRoots, command.homeDir);
       const denyRead = await this.denyReadPaths(command.homeDir, writableRoots, ruleHidden);
@@ -168,6 +171,7 @@ export class OsCommandSandbox implements CommandSandbox {
       // times come from a coarse clock (a few ms behind; whole seconds on some file systems).
       const since = Date.now() - CTIME_SLACK_MS;
       const afterCommand = (): Promise<void> => this.afterCommand(writableRoots, since);
+      const dirs = await dirsReady;
       if (located.found.mechanism === 'sandbox-exec') {
         if (!this.settings.network && this.settings.allowedDomains.length > 0 && !this.warnedDomains) {
           this.warnedDomains = true;
@@ -183,15 +187,25 @@ export class OsCommandSandbox implements CommandSandbox {
         };
         return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { file: located.found.binary, args, env: { TMPDIR: dirs.tmp }, release: releaseSeatbelt } };
       }
+      // Network by domain: no network of its own, the proxy's socket bound in, a bridge in front.
+      const byDomain = this.byDomain();
+      // The bridge to the domain proxy connects to a unix socket, so with it unix sockets stay allowed.
+      const filterReady = this.seccompFilterFile(dirs.base, byDomain);
+      filterReady.catch(() => undefined); // awaited below, after the mount points
       const made = await this.makeMountPoints(plan.blocked);
       if (!made.ok) return { kind: 'refused', message: made.message };
-      // Network by domain: no network of its own, the proxy's socket bound in, a bridge in front.
-      const byDomain = !this.settings.network && this.settings.allowedDomains.length > 0;
-      const proxy = byDomain ? await import('./domain-proxy.js') : undefined;
-      const proxySocket = byDomain ? (await this.domainProxy(dirs.base)).socketPath : undefined;
+      let proxy: typeof import('./domain-proxy.js') | undefined;
+      let proxySocket: string | undefined;
+      let filterFile: string | undefined;
+      try {
+        proxy = byDomain ? await import('./domain-proxy.js') : undefined;
+        proxySocket = byDomain ? (await this.domainProxy(dirs.base)).socketPath : undefined;
+        filterFile = await filterReady;
+      } catch (error) {
+        await this.releaseMountPoints(plan.blocked); // made for this call, which will not run
+        throw error;
+      }
       const argv = proxy && proxySocket ? [process.execPath, '-e', proxy.bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
-      // The bridge to the domain proxy connects to a unix socket, so with it unix sockets stay allowed.
-      const filterFile = await this.seccompFilterFile(dirs.base, byDomain);
       // Links resolved: the mount lands on the socket itself; a missing one is skipped (bound when it exists).
       const unixSockets = await realPaths(this.settings.allowUnixSockets);
       const bwrap = bwrapArgs({
@@ -220,6 +234,23 @@ export class OsCommandSandbox implements CommandSandbox {
         message: `The OS sandbox could not be prepared (${(error as Error).message}), so the command was not run. Try again; if it persists, ask the user to check the sandbox with \`mewcode doctor\`.`,
       };
     }
+  }
+
+  /** Network by domain: the command gets no network of its own, only the domain proxy's socket. */
+  private byDomain(): boolean {
+    return !this.settings.network && this.settings.allowedDomains.length > 0;
+  }
+
+  /**
+   * A bash call has arrived (its checks are starting): the probe, then the session's private
+   * directories and seccomp filter, which its command will need, made while the checks run.
+   * The same cached steps wrap() takes; failures are left for wrap() to meet and report.
+   */
+  async prepareCommand(): Promise<void> {
+    const status = await this.probe();
+    if (!status.active) return;
+    const dirs = await this.sessionDirs();
+    if ((this.locate() as Extract<Located, { ok: true }>).found.mechanism === 'bubblewrap') await this.seccompFilterFile(dirs.base, this.byDomain());
   }
 
   /**
@@ -300,7 +331,7 @@ export class OsCommandSandbox implements CommandSandbox {
       ...globbed,
       ...ruleHidden,
     ];
-    const real = await realPaths(candidates);
+    const real = await realPaths(await listedPaths(candidates));
     return real.filter((target) => target !== '/' && !writableRoots.some((root) => isWithin(target, root)));
   }
 
@@ -310,7 +341,8 @@ export class OsCommandSandbox implements CommandSandbox {
    * the keyring and unix sockets not isolated) rather than not at all.
    */
   private seccompFilterFile(base: string, bridge: boolean): Promise<string | undefined> {
-    this.filterFile ??= (async () => {
+    if (this.filterFile) return this.filterFile;
+    const writing = (async () => {
       const { seccompFilter, supportedArch } = await import('./seccomp-filter.js');
       const arch = this.options.arch ?? process.arch;
       if (!supportedArch(arch)) {
@@ -322,7 +354,11 @@ export class OsCommandSandbox implements CommandSandbox {
       await writeFile(file, seccompFilter({ denyUnixSockets, arch }), { mode: 0o400 });
       return file;
     })();
-    return this.filterFile;
+    this.filterFile = writing;
+    writing.catch(() => {
+      if (this.filterFile === writing) this.filterFile = undefined; // written again by the next command
+    });
+    return writing;
   }
 
   /** Paths the rules layer's Read deny/ask rules cover (read-rules.ts); nothing when there are no such rules. */
@@ -369,8 +405,10 @@ export class OsCommandSandbox implements CommandSandbox {
     return status;
   }
 
+  /** Made once per session; one that failed is made again by the next command (not a refusal for good). */
   private sessionDirs(): Promise<{ base: string; tmp: string; empty: string }> {
-    this.session ??= (async () => {
+    if (this.session) return this.session;
+    const making = (async () => {
       const base = await mkdtemp(path.join(this.options.tmpRoot ?? os.tmpdir(), 'mewcode-sandbox-'));
       const tmp = path.join(base, 'tmp');
       const empty = path.join(base, 'empty');
@@ -379,7 +417,11 @@ export class OsCommandSandbox implements CommandSandbox {
       this.startWatchdog(base);
       return { base, tmp, empty };
     })();
-    return this.session;
+    this.session = making;
+    making.catch(() => {
+      if (this.session === making) this.session = undefined;
+    });
+    return making;
   }
 
   /**
@@ -461,7 +503,8 @@ export class OsCommandSandbox implements CommandSandbox {
    * the tree, 10–100 ms on a large project). Each is the same cached step a command takes (nothing
    * is weakened: a command still awaits both, and a baseline taken before any command ran is
    * exactly what the first command would have taken). The session's private directories are not
-   * made ahead: they start a watchdog process, which a session without commands should not pay.
+   * made here: they start a watchdog process, which a session without commands should not pay;
+   * prepareCommand() makes them once a bash call arrives.
    * Failures are left for the command itself to meet and report.
    */
   async prepare(projectRoot: string): Promise<void> {
@@ -508,79 +551,100 @@ export class OsCommandSandbox implements CommandSandbox {
   }
 
   private async makeMountPoints(paths: readonly string[]): Promise<{ ok: true } | { ok: false; message: string }> {
-    const made: string[] = [];
-    for (const target of paths) {
-      if (target.includes('\n')) {
-        await this.releaseMountPoints(made);
-        return { ok: false, message: `The OS sandbox cannot protect ${JSON.stringify(target)} (a line break in the path), so the command was not run. Ask the user to rename the directory.` };
-      }
-      const users = this.mountPoints.get(target) ?? 0;
-      // Claimed before awaiting, so a concurrent call (hooks run side by side) shares this mount
-      // point instead of racing to create it; it waits for the same mkdir, and a mkdir waits for
-      // the rmdir of the previous claim still in progress.
-      this.mountPoints.set(target, users + 1);
-      if (users === 0) {
-        this.recordMountPoints();
-        const removal = this.removing.get(target);
-        this.creating.set(
-          target,
-          (async () => {
-            await removal;
-            try {
-              await mkdir(target, { mode: 0o500 });
-            } catch (error) {
-              // One another MewCode made (or left): the same empty read-only directory, shared.
-              if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await isMountPointLeft(target))) return;
-              throw error;
-            }
-          })(),
-        );
-      }
-      try {
-        await this.creating.get(target);
-      } catch (error) {
-        // Not ours to remove (it may be something that appeared meanwhile): only the claim goes.
-        const left = (this.mountPoints.get(target) ?? 1) - 1;
-        if (left > 0) this.mountPoints.set(target, left);
-        else {
-          this.mountPoints.delete(target);
-          this.creating.delete(target);
-          this.recordMountPoints();
-        }
-        await this.releaseMountPoints(made);
-        return {
-          ok: false,
-          message: `The OS sandbox could not reserve ${target} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), a path commands may not create, so the command was not run. Try again.`,
-        };
-      }
-      made.push(target);
+    const unsafe = paths.find((target) => target.includes('\n'));
+    if (unsafe !== undefined) {
+      return { ok: false, message: `The OS sandbox cannot protect ${JSON.stringify(unsafe)} (a line break in the path), so the command was not run. Ask the user to rename the directory.` };
     }
-    return { ok: true };
+    // Claimed before awaiting, so a concurrent call (hooks run side by side) shares a mount point
+    // instead of racing to create it; it waits for the same mkdir, and a mkdir waits for the rmdir
+    // of the previous claim still in progress.
+    const fresh: string[] = [];
+    for (const target of paths) {
+      const users = this.mountPoints.get(target) ?? 0;
+      this.mountPoints.set(target, users + 1);
+      if (users === 0) fresh.push(target);
+    }
+    // Listed for the watchdog before any is made (the list's write is queued ahead of every mkdir).
+    if (fresh.length > 0) this.recordMountPoints();
+    // Side by side; one inside another is made after it (shallowest first).
+    for (const target of [...fresh].sort((a, b) => a.length - b.length)) {
+      const removal = this.removing.get(target);
+      const parent = fresh.includes(path.dirname(target)) ? this.creating.get(path.dirname(target)) : undefined;
+      this.creating.set(
+        target,
+        (async () => {
+          await removal;
+          await parent?.catch(() => undefined);
+          try {
+            await mkdir(target, { mode: 0o500 });
+          } catch (error) {
+            // One another MewCode made (or left): the same empty read-only directory, shared.
+            if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await isMountPointLeft(target))) return;
+            throw error;
+          }
+        })(),
+      );
+    }
+    const outcomes = await Promise.allSettled(paths.map((target) => this.creating.get(target)));
+    const failedAt = outcomes.findIndex((outcome) => outcome.status === 'rejected');
+    if (failedAt === -1) return { ok: true };
+    // A mount point that could not be made is not ours to remove (it may be something that
+    // appeared meanwhile): only its claim goes. The ones made are released as after a command.
+    let unlisted = false;
+    paths.forEach((target, at) => {
+      if (outcomes[at]?.status !== 'rejected') return;
+      const left = (this.mountPoints.get(target) ?? 1) - 1;
+      if (left > 0) this.mountPoints.set(target, left);
+      else {
+        this.mountPoints.delete(target);
+        this.creating.delete(target);
+        unlisted = true;
+      }
+    });
+    if (unlisted) this.recordMountPoints();
+    await this.releaseMountPoints(paths.filter((_, at) => outcomes[at]?.status === 'fulfilled'));
+    const error = (outcomes[failedAt] as PromiseRejectedResult).reason as NodeJS.ErrnoException;
+    return {
+      ok: false,
+      message: `The OS sandbox could not reserve ${paths[failedAt]} (${error.code ?? error.message}), a path commands may not create, so the command was not run. Try again.`,
+    };
   }
 
   private async releaseMountPoints(paths: readonly string[]): Promise<void> {
-    // Deepest first, so `.git/hooks` goes before `.git`.
-    const removals: Promise<void>[] = [];
-    for (const target of [...paths].sort((a, b) => b.length - a.length)) {
+    const unused: string[] = [];
+    for (const target of paths) {
       const users = (this.mountPoints.get(target) ?? 1) - 1;
-      if (users > 0) {
-        this.mountPoints.set(target, users);
-        continue;
+      if (users > 0) this.mountPoints.set(target, users);
+      else {
+        this.mountPoints.delete(target);
+        this.creating.delete(target);
+        unused.push(target);
       }
-      this.mountPoints.delete(target);
-      this.creating.delete(target);
-      // Only if still empty: something the user put there stays.
-      const removal: Promise<void> = rmdir(target)
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.removing.get(target) === removal) this.removing.delete(target);
-        });
-      this.removing.set(target, removal);
-      removals.push(removal);
-      await removal;
     }
-    await Promise.all(removals);
-    if (removals.length > 0) this.recordMountPoints();
+    if (unused.length === 0) return;
+    // Only if still empty: something the user put there stays. Deepest first, so `.git/hooks`
+    // goes before `.git`; paths of one depth side by side. Every removal is registered at once,
+    // so a new claim of any of them waits for its removal.
+    const depth = (target: string): number => target.split(path.sep).length;
+    let deeper: Promise<unknown> = Promise.resolve();
+    for (const level of [...new Set(unused.map(depth))].sort((a, b) => b - a)) {
+      const after = deeper;
+      const removals = unused
+        .filter((target) => depth(target) === level)
+        .map((target) => {
+          const removal: Promise<void> = after
+            .then(() => rmdir(target))
+            .catch(() => undefined)
+            .finally(() => {
+              if (this.removing.get(target) === removal) this.removing.delete(target);
+            });
+          this.removing.set(target, removal);
+          return removal;
+        });
+      deeper = Promise.all(removals);
+    }
+    await deeper;
+    this.recordMountPoints();
   }
 }
 
