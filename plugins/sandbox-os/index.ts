@@ -114,7 +114,8 @@ export default definePlugin({
   }),
   // The probe (a bwrap process) otherwise starts PROBE_DELAY_MS after boot or at the first bash
   // call's permission check, which then waits for it between the answer and the next request.
-  // The project's git baseline (a walk of the tree) follows it, so the first command does not walk.
+  // The project's git baseline (a walk of the tree) and the session's private directories follow
+  // it, so the first command neither walks nor makes them.
   async warm(kernel) {
     await (kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox).prepare(kernel.projectRoot);
   },

@@ -499,12 +499,12 @@ export class OsCommandSandbox implements CommandSandbox {
 
   /**
    * What a first command would otherwise do between the model's answer and its start, done ahead
-   * while the model is still answering: the probe and the project root's git baseline (a walk of
-   * the tree, 10–100 ms on a large project). Each is the same cached step a command takes (nothing
-   * is weakened: a command still awaits both, and a baseline taken before any command ran is
-   * exactly what the first command would have taken). The session's private directories are not
-   * made here: they start a watchdog process, which a session without commands should not pay;
-   * prepareCommand() makes them once a bash call arrives.
+   * while the model is still answering: the probe, the project root's git baseline (a walk of
+   * the tree, 10–100 ms on a large project), and the session's private directories and seccomp
+   * filter (prepareCommand). Each is the same cached step a command takes (nothing is weakened: a
+   * command still awaits them, and a baseline taken before any command ran is exactly what the
+   * first command would have taken). A session that never runs a command pays, in time it spends
+   * waiting anyway, one idle watchdog process and an empty directory, both gone at its end.
    * Failures are left for the command itself to meet and report.
    */
   async prepare(projectRoot: string): Promise<void> {
@@ -512,6 +512,7 @@ export class OsCommandSandbox implements CommandSandbox {
       const status = await this.probe();
       if (!status.active) return;
       await this.baseline([await realpath(projectRoot)]);
+      await this.prepareCommand();
     } catch {
       // the command meets it again and reports it
     }

@@ -1,10 +1,13 @@
 /**
- * prepare(): the probe and the project's git baseline taken while the model is still answering,
- * so the first command does not walk the tree. It must not weaken the check after a command: a
+ * prepare(): the probe, the project's git baseline and the session's directory made while the
+ * model is still answering, so the first command does not walk the tree or make them. It must not weaken the check after a command: a
  * git directory the first command plants is still set aside, and what was there before is not.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
 import { sandboxFixture, type SandboxFixture } from './fixture.js';
 
 let fixture: SandboxFixture;
@@ -28,4 +31,27 @@ test('after prepare(), the first command still has a planted repository set asid
   expect(existsSync(path.join(fixture.root, 'planted', '.git', 'config.quarantined-by-mewcode'))).toBe(true);
   expect(existsSync(path.join(fixture.root, 'mine', '.git', 'config'))).toBe(true);
   expect(fixture.warnings.join('\n')).toMatch(/planted\/\.git\/config/);
+});
+
+test('prepare() also makes the session directory (private /tmp, seccomp filter) the first command uses; dispose() removes it', async () => {
+  if (!fixture.status.active) return; // no sandbox here: nothing is made (tallied by the security suites)
+  const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'mc-prepare-tmp-'));
+  const sandbox = new OsCommandSandbox({ homeDir: fixture.home, warn: () => undefined, tmpRoot });
+  try {
+    await sandbox.prepare(fixture.root);
+    const made = readdirSync(tmpRoot);
+    expect(made).toHaveLength(1);
+    const base = path.join(tmpRoot, made[0] as string);
+    expect(readdirSync(base)).toEqual(expect.arrayContaining(['tmp', 'empty']));
+    if (sandbox.status().mechanism === 'bubblewrap') expect(readdirSync(base).some((name) => name.endsWith('.bpf'))).toBe(true);
+    const wrapped = await sandbox.wrap({ argv: ['/bin/sh', '-c', 'true'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+    expect(wrapped.kind).toBe('sandboxed');
+    if (wrapped.kind === 'sandboxed') await wrapped.launch.release();
+    expect(readdirSync(tmpRoot)).toEqual(made); // the command used the one prepared
+    await sandbox.dispose();
+    expect(existsSync(base)).toBe(false);
+  } finally {
+    await sandbox.dispose();
+    await rm(tmpRoot, { recursive: true, force: true });
+  }
 });
