@@ -27,6 +27,7 @@ import { benchBash } from './bench/tool-bash.mjs';
 import { benchSearch } from './bench/tool-search.mjs';
 import { benchParallelTools } from './bench/parallel-tools.mjs';
 import { benchManyCalls } from './bench/many-calls.mjs';
+import { benchBashTurns } from './bench/bash-turns.mjs';
 import { benchPermissions } from './bench/permissions.mjs';
 import { benchSandbox } from './bench/sandbox.mjs';
 import { benchTrust } from './bench/trust.mjs';
@@ -142,11 +143,13 @@ try {
     const search = await benchSearch({ runs: smoke ? 1 : values.quick ? 3 : 5, ...(smoke ? { minFiles: 100, source: path.join(ROOT, 'node_modules', 'yaml') } : {}) });
     process.stderr.write('bench: tools: several calls in one turn, concurrent against sequential…\n');
     const parallel = await benchParallelTools({ runs: smoke ? 1 : values.quick ? 3 : 7, protocol: protocols[0], progress });
+    process.stderr.write('bench: tools: bash calls, one per turn (first and later calls)…\n');
+    const bashTurns = await benchBashTurns({ runs: smoke ? 1 : values.quick ? 3 : 5, turns: smoke ? 2 : 6, warmup: smoke ? 0 : 1, protocol: protocols[0], progress });
     process.stderr.write('bench: tools: 500 real tool calls in one run (RSS, gap trend)…\n');
     const many = await benchManyCalls({ calls: smoke ? 20 : values.quick ? 250 : 500, protocol: protocols[0], progress });
     sections.push({
       name: 'tools',
-      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown, '', many.markdown].join('\n'),
+      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown, '', bashTurns.markdown, '', many.markdown].join('\n'),
     });
   }
   if (wants('permissions')) {

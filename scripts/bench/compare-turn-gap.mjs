@@ -7,9 +7,13 @@
 //
 // Each run is bench d's two-turn session (scripts/bench/session.mjs, the bench plugin loaded from
 // the project), once with the whole response at once and once with the model paced as in d′; the
-// builds alternate run by run, after one discarded warm-up round. A third mode makes the first
-// call a real `bash` (d″), whose own run time is taken out of the gap. Prints medians and p90 of the
-// wire gap and of the client's share, and each build's median against the first build's.
+// builds alternate run by run, after one discarded warm-up round. Three more modes make the first
+// call a real `bash` (`echo ping`, sandboxed): the response at once, paced as d′ (d″), and with a
+// hosted model's first-token wait. Their gap includes the tool, and is also shown over the command
+// alone (the same command started by this process, timed in the same rounds): what MewCode adds.
+// Prints medians and p90 of the wire gap, the client's share, and each build's median against the
+// first build's.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MODEL_PACING, runTwoTurns, sessionDirs } from './session.mjs';
@@ -23,16 +27,32 @@ if (positionals.length < 1 || !(runs >= 3) || !protocols.every((p) => p === 'ant
   process.exit(2);
 }
 const clis = positionals.map((cli) => path.resolve(cli));
+const HOSTED_FIRST_TOKEN = { ...MODEL_PACING, delayMs: 1000 };
 const modes = [
   { name: 'whole response at once (d)', pacing: undefined },
   { name: `paced (d′: headers after ${MODEL_PACING.delayMs} ms, events ${MODEL_PACING.chunkDelayMs} ms apart)`, pacing: MODEL_PACING },
-  { name: 'paced, the first call `bash` (d″; both gaps minus the tool\'s duration_ms)', pacing: MODEL_PACING, tool: 'bash' },
-  // The first bash call when the model answers at once: nothing of the process is warm yet.
-  { name: 'whole response at once, the first call `bash` (minus the tool\'s duration_ms)', pacing: undefined, tool: 'bash' },
+  // The first call a real `bash` (`echo ping`, sandboxed): the whole gap, the tool included. Its
+  // own share is the command alone (`bash -c 'echo ping'` started by this process, timed in the
+  // same rounds): the rest is what MewCode adds (checks, sandbox, bookkeeping).
+  { name: 'first call `bash`, whole response at once', pacing: undefined, tool: 'bash' },
+  { name: `first call \`bash\`, paced as d′ (d″)`, pacing: MODEL_PACING, tool: 'bash' },
+  { name: `first call \`bash\`, first token after ${HOSTED_FIRST_TOKEN.delayMs} ms (a hosted model's usual wait)`, pacing: HOSTED_FIRST_TOKEN, tool: 'bash' },
 ];
+
+/** The command alone: `bash -c 'echo ping'` from this process, spawn to close. */
+function commandAlone() {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('bash', ['-c', 'echo ping'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve(performance.now() - started));
+  });
+}
 
 const dirs = sessionDirs();
 const samples = new Map();
+const alone = [];
 const key = (protocol, mode, cli) => `${protocol}\u0000${mode.name}\u0000${cli}`;
 try {
   for (let i = -1; i < runs; i++) {
@@ -43,12 +63,11 @@ try {
           const run = await runTwoTurns({ cli, protocol, dirs, pacing: mode.pacing, tool: mode.tool });
           if (i < 0) continue;
           const entry = samples.get(key(protocol, mode, cli)) ?? { wire: [], client: [] };
-          // The bench plugin subtracts only its own tool's time: bash's is taken out here.
-          const withoutTool = (ms) => (mode.tool === 'bash' ? ms - run.toolMs : ms);
-          entry.wire.push(withoutTool(run.gap));
-          if (Number.isFinite(run.turn.clientMs)) entry.client.push(withoutTool(run.turn.clientMs));
+          entry.wire.push(run.gap);
+          if (Number.isFinite(run.turn.clientMs)) entry.client.push(run.turn.clientMs);
           samples.set(key(protocol, mode, cli), entry);
         }
+        if (mode.tool === 'bash' && i >= 0) alone.push(await commandAlone());
       }
     }
   }
@@ -59,7 +78,9 @@ try {
 
 const label = (cli) => path.relative(process.cwd(), cli) || cli;
 const fmt = (n) => (Number.isFinite(n) ? `${n.toFixed(2)} ms` : 'n/a');
-process.stdout.write(`${runs} runs per build and row, interleaved.\n\n| protocol | response | build | wire gap median | p90 | client share median | p90 | wire vs ${label(clis[0])} |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n`);
+const command = summarize(alone).median;
+process.stdout.write(`${runs} runs per build and row, interleaved. Gaps are response 1 → request 2 on the wire, the tool included; the bench plugin's own tool is instant. The command alone (\`bash -c 'echo ping'\` from the bench's process, same rounds): ${fmt(command)}.\n\n`);
+process.stdout.write(`| protocol | response | build | wire gap median | p90 | over the command alone | client share median | wire vs ${label(clis[0])} |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n`);
 for (const protocol of protocols) {
   for (const mode of modes) {
     const base = summarize(samples.get(key(protocol, mode, clis[0])).wire).median;
@@ -67,7 +88,8 @@ for (const protocol of protocols) {
       const { wire, client } = samples.get(key(protocol, mode, cli));
       const w = summarize(wire);
       const c = summarize(client);
-      process.stdout.write(`| ${protocol} | ${mode.name} | ${label(cli)} | ${fmt(w.median)} | ${fmt(w.p90)} | ${fmt(c.median)} | ${fmt(c.p90)} | ${(w.median / base).toFixed(2)}× |\n`);
+      const over = mode.tool === 'bash' ? fmt(w.median - command) : '—';
+      process.stdout.write(`| ${protocol} | ${mode.name} | ${label(cli)} | ${fmt(w.median)} | ${fmt(w.p90)} | ${over} | ${fmt(c.median)} | ${(w.median / base).toFixed(2)}× |\n`);
     }
   }
 }

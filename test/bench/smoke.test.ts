@@ -12,6 +12,7 @@ const SECTIONS = [
   /^## Kernel/m,
   /^## Tools: read_file, bash, grep, glob/m,
   /^### Several tool calls in one turn/m,
+  /^### bash calls, one per turn/m,
   /^### \d+ real tool calls in one run/m,
   /^## Permissions: checkPermission/m,
   /^## Safety: OS sandbox and workspace trust/m,

@@ -1,0 +1,123 @@
+// What a `bash` call costs the user: a `-p` run whose model calls bash (`echo ping`, sandboxed as
+// by default) in each of several turns, one call per turn, in a real git project. Each turn's gap
+// is response n's last byte → request n+1 fully received (stamped in this process): the tool
+// included. Its reference is the command alone, `bash -c 'echo ping'` started by this process in
+// the same rounds; the difference is what MewCode adds (checks, sandbox, bookkeeping). The first
+// call of a process is shown apart from the later ones, with the model answering at once (nothing
+// of the process is warm) and with a hosted model's first-token wait (the idle warm-up has run).
+// Targets are reported, never asserted.
+//
+//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--cli PATH …]   prints a Markdown section to stdout
+//   (several --cli: builds compared, interleaved, each against the first)
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { CLI, NODE, childEnv, makeGitProject, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
+import { MODEL_PACING } from './session.mjs';
+import { median, ms, ratio } from './stats.mjs';
+
+const COMMAND = 'echo ping';
+/** A hosted model's usual wait for its first token (0.3–2 s); the later events come as in d′. */
+const HOSTED = { ...MODEL_PACING, delayMs: 1000 };
+const TARGET_FIRST_MS = 40;
+
+/** One `-p` run of `turns` bash turns; returns each turn's gap. */
+async function bashTurnGaps({ cli, home, project, protocol, turns, pacing }) {
+  const script = [];
+  for (let i = 0; i < turns; i++) script.push({ text: 'Next.', toolCalls: [{ id: `b${i}`, name: 'bash', input: { command: COMMAND } }], ...pacing });
+  script.push({ text: 'Done.', ...pacing });
+  const { server, timings } = await startTimedServer(script);
+  try {
+    const env = childEnv(home, providerEnv(protocol, server.url));
+    const r = await runChild(NODE, [cli, '-p', 'Run it.', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { cwd: project, env });
+    let result;
+    try {
+      result = JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '');
+    } catch {
+      result = undefined;
+    }
+    if (r.code !== 0 || !result || result.is_error || server.requests.length !== turns + 1) {
+      throw new Error(`bash-turns: the session failed (exit ${r.code}, ${server.requests.length} requests):\n${r.stderr}\n${r.stdout}`);
+    }
+    const gaps = [];
+    for (let k = 0; k < turns; k++) gaps.push(timings[k + 1].bodyEndAt - timings[k].finishedAt);
+    return gaps;
+  } finally {
+    await server.close();
+  }
+}
+
+/** The command alone, as the tool would start it (spawn → close). */
+function commandAlone() {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('bash', ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve(performance.now() - started));
+  });
+}
+
+export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], progress = () => {} } = {}) {
+  const project = makeGitProject(makeTempDir('mewcode-bench-bash-'));
+  const home = makeTempDir('mewcode-bench-home-');
+  const modes = { atOnce: undefined, hosted: HOSTED };
+  const gaps = new Map(clis.map((cli) => [cli, { atOnce: { first: [], later: [] }, hosted: { first: [], later: [] } }]));
+  const alone = [];
+  try {
+    for (let i = -warmup; i < runs; i++) {
+      progress(`bash turns: ${Math.max(0, i + 1)}/${runs}`);
+      for (const [name, pacing] of Object.entries(modes)) {
+        for (const cli of i % 2 === 0 ? clis : [...clis].reverse()) {
+          const run = await bashTurnGaps({ cli, home, project, protocol, turns, pacing });
+          if (i < 0) continue;
+          gaps.get(cli)[name].first.push(run[0]);
+          gaps.get(cli)[name].later.push(...run.slice(1));
+        }
+        if (i >= 0) alone.push(await commandAlone());
+      }
+    }
+  } finally {
+    removeDir(project);
+    removeDir(home);
+  }
+  const command = median(alone);
+  const label = (cli) => (clis.length > 1 ? ` | ${path.relative(process.cwd(), cli) || cli}` : '');
+  const rows = [];
+  const calls = [
+    ['first call of the process, whole response at once', 'atOnce', 'first', TARGET_FIRST_MS],
+    [`first call of the process, first token after ${HOSTED.delayMs} ms`, 'hosted', 'first', TARGET_FIRST_MS],
+    ['later calls, whole response at once', 'atOnce', 'later'],
+    [`later calls, first token after ${HOSTED.delayMs} ms`, 'hosted', 'later'],
+  ];
+  for (const [text, mode, which, target] of calls) {
+    const reference = median(gaps.get(clis[0])[mode][which]);
+    for (const cli of clis) {
+      const samples = gaps.get(cli)[mode][which];
+      const gap = median(samples);
+      const over = gap - command;
+      const verdict = target === undefined ? '—' : `≤ ${target} ms: ${over <= target ? 'met' : '**not met**'}`;
+      const versus = clis.length > 1 ? ` | ${ratio(gap, reference)}` : '';
+      rows.push(`| ${text}${label(cli)} | ${samples.length} | ${ms(gap)} | ${ms(over)}${versus} | ${verdict} |`);
+    }
+  }
+  const builds = clis.length > 1;
+  const markdown = [
+    `### bash calls, one per turn (${protocol}, ${runs} runs of ${turns} turns per mode${builds ? ' and build, interleaved' : ''})`,
+    '',
+    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${COMMAND}'\` from the bench's process, same rounds: ${ms(command)}). Sandboxed with bubblewrap (the default where it runs).`,
+    '',
+    `| call${builds ? ' | build' : ''} | gaps | gap median | over the command alone${builds ? ' | vs the first build' : ''} | target |`,
+    `| --- |${builds ? ' --- |' : ''} --- | --- | ---${builds ? ' | ---' : ''} | --- |`,
+    ...rows,
+  ].join('\n');
+  return { markdown, gaps, command };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, cli: { type: 'string', multiple: true } } });
+  const clis = (values.cli ?? [CLI]).map((cli) => path.resolve(cli));
+  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, progress: (t) => process.stderr.write(`${t}\n`) });
+  process.stdout.write(`${markdown}\n`);
+}
