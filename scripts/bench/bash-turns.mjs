@@ -48,8 +48,8 @@ async function bashTurnGaps({ cli, home, project, protocol, turns, pacing }) {
   }
 }
 
-/** The command alone, as the tool would start it (spawn → close). */
-function commandAlone() {
+/** The command alone, as the tool would start it (spawn → close), from this process. */
+export function commandAlone() {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn('bash', ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'ignore'] });

@@ -13,9 +13,9 @@
 // alone (the same command started by this process, timed in the same rounds): what MewCode adds.
 // Prints medians and p90 of the wire gap, the client's share, and each build's median against the
 // first build's.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { commandAlone } from './bash-turns.mjs';
 import { MODEL_PACING, runTwoTurns, sessionDirs } from './session.mjs';
 import { summarize } from './stats.mjs';
 
@@ -38,17 +38,6 @@ const modes = [
   { name: `first call \`bash\`, paced as d′ (d″)`, pacing: MODEL_PACING, tool: 'bash' },
   { name: `first call \`bash\`, first token after ${HOSTED_FIRST_TOKEN.delayMs} ms (a hosted model's usual wait)`, pacing: HOSTED_FIRST_TOKEN, tool: 'bash' },
 ];
-
-/** The command alone: `bash -c 'echo ping'` from this process, spawn to close. */
-function commandAlone() {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn('bash', ['-c', 'echo ping'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout.resume();
-    child.on('error', reject);
-    child.on('close', () => resolve(performance.now() - started));
-  });
-}
 
 const dirs = sessionDirs();
 const samples = new Map();
