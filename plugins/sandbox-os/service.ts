@@ -87,8 +87,10 @@ export class OsCommandSandbox implements CommandSandbox {
   private warnedGlobWalk = false;
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
   private warnedDomains = false;
-  /** The seccomp program's file in the session directory, written once (undefined: none for this architecture). */
-  private filterFile: Promise<string | undefined> | undefined;
+  /** The seccomp program's file in the session directory `base`, written once (undefined: none for this architecture). */
+  private filterFile: { base: string; written: Promise<string | undefined> } | undefined;
+  /** Bumped by dispose(): preparation begun before it makes nothing for the session that ended. */
+  private epoch = 0;
 
   constructor(private readonly options: OsSandboxOptions) {}
 
@@ -247,9 +249,11 @@ export class OsCommandSandbox implements CommandSandbox {
    * The same cached steps wrap() takes; failures are left for wrap() to meet and report.
    */
   async prepareCommand(): Promise<void> {
+    const epoch = this.epoch;
     const status = await this.probe();
-    if (!status.active) return;
+    if (!status.active || epoch !== this.epoch) return;
     const dirs = await this.sessionDirs();
+    if (epoch !== this.epoch) return;
     if ((this.locate() as Extract<Located, { ok: true }>).found.mechanism === 'bubblewrap') await this.seccompFilterFile(dirs.base, this.byDomain());
   }
 
@@ -281,6 +285,7 @@ export class OsCommandSandbox implements CommandSandbox {
 
   /** Removes the session's private temporary directory (session end) and stops the proxy. */
   async dispose(): Promise<void> {
+    this.epoch++; // preparation still in flight makes nothing for the session that ended
     const proxy = this.proxy;
     this.proxy = undefined;
     if (proxy) await (await proxy.started.catch(() => undefined))?.close();
@@ -323,15 +328,18 @@ export class OsCommandSandbox implements CommandSandbox {
       );
     }
     const globbed = expanded.paths;
+    // The built-in list (≈ 150 names in a dozen directories of the home, most of them missing)
+    // is narrowed by listing those directories; every other path is few and resolved as given
+    // (a name a lookup finds but a listing may not show: an automount, another Unicode spelling).
     const candidates = [
-      ...credentialPaths(homeDir),
+      ...(await listedPaths(credentialPaths(homeDir))),
       ...credentialPathsFromEnv(homeDir, this.options.env ?? process.env),
       ...(await hiddenToolEntries(homeDir)),
       ...this.settings.denyRead.filter((entry) => !isGlob(entry)),
       ...globbed,
       ...ruleHidden,
     ];
-    const real = await realPaths(await listedPaths(candidates));
+    const real = await realPaths(candidates);
     return real.filter((target) => target !== '/' && !writableRoots.some((root) => isWithin(target, root)));
   }
 
@@ -341,7 +349,7 @@ export class OsCommandSandbox implements CommandSandbox {
    * the keyring and unix sockets not isolated) rather than not at all.
    */
   private seccompFilterFile(base: string, bridge: boolean): Promise<string | undefined> {
-    if (this.filterFile) return this.filterFile;
+    if (this.filterFile?.base === base) return this.filterFile.written;
     const writing = (async () => {
       const { seccompFilter, supportedArch } = await import('./seccomp-filter.js');
       const arch = this.options.arch ?? process.arch;
@@ -354,9 +362,10 @@ export class OsCommandSandbox implements CommandSandbox {
       await writeFile(file, seccompFilter({ denyUnixSockets, arch }), { mode: 0o400 });
       return file;
     })();
-    this.filterFile = writing;
+    const entry = { base, written: writing };
+    this.filterFile = entry;
     writing.catch(() => {
-      if (this.filterFile === writing) this.filterFile = undefined; // written again by the next command
+      if (this.filterFile === entry) this.filterFile = undefined; // written again by the next command
     });
     return writing;
   }
@@ -408,14 +417,22 @@ export class OsCommandSandbox implements CommandSandbox {
   /** Made once per session; one that failed is made again by the next command (not a refusal for good). */
   private sessionDirs(): Promise<{ base: string; tmp: string; empty: string }> {
     if (this.session) return this.session;
+    const epoch = this.epoch;
     const making = (async () => {
       const base = await mkdtemp(path.join(this.options.tmpRoot ?? os.tmpdir(), 'mewcode-sandbox-'));
-      const tmp = path.join(base, 'tmp');
-      const empty = path.join(base, 'empty');
-      await mkdir(tmp, { mode: 0o700 });
-      await mkdir(empty, { mode: 0o500 });
-      this.startWatchdog(base);
-      return { base, tmp, empty };
+      try {
+        const tmp = path.join(base, 'tmp');
+        const empty = path.join(base, 'empty');
+        await mkdir(tmp, { mode: 0o700 });
+        await mkdir(empty, { mode: 0o500 });
+        if (epoch !== this.epoch) throw new Error('the session ended while its sandbox directory was being made');
+        this.startWatchdog(base);
+        return { base, tmp, empty };
+      } catch (error) {
+        // Nothing is left behind: no watchdog watches this directory yet.
+        await rm(base, { recursive: true, force: true }).catch(() => undefined);
+        throw error;
+      }
     })();
     this.session = making;
     making.catch(() => {
@@ -454,13 +471,18 @@ export class OsCommandSandbox implements CommandSandbox {
   private recordMountPoints(): void {
     const session = this.session;
     if (!session) return;
-    void session.then(({ base }) => {
-      try {
-        writeFileSync(path.join(base, 'mount-points'), [...this.mountPoints.keys()].sort((a, b) => b.length - a.length).map((p) => `${p}\n`).join(''));
-      } catch {
-        // the session directory is gone (dispose)
-      }
-    });
+    // Claimed ones and ones whose removal is still pending: both may be on disk.
+    const listed = [...new Set([...this.mountPoints.keys(), ...this.removing.keys()])];
+    session.then(
+      ({ base }) => {
+        try {
+          writeFileSync(path.join(base, 'mount-points'), listed.sort((a, b) => b.length - a.length).map((p) => `${p}\n`).join(''));
+        } catch {
+          // the session directory is gone (dispose)
+        }
+      },
+      () => undefined, // no session directory: no watchdog to tell
+    );
   }
 
   /**
@@ -508,11 +530,12 @@ export class OsCommandSandbox implements CommandSandbox {
    * Failures are left for the command itself to meet and report.
    */
   async prepare(projectRoot: string): Promise<void> {
+    const epoch = this.epoch;
     try {
       const status = await this.probe();
       if (!status.active) return;
       await this.baseline([await realpath(projectRoot)]);
-      await this.prepareCommand();
+      if (epoch === this.epoch) await this.prepareCommand();
     } catch {
       // the command meets it again and reports it
     }

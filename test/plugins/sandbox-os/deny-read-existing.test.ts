@@ -1,9 +1,9 @@
 /**
- * Which deny-read paths exist is read from one listing per directory (most of the ≈ 150
- * credential paths are missing). What a path-by-path resolution hid must still be hidden: a file
- * in a directory that cannot be listed but can be passed through, a credential directory that is
- * a link, and a credential made on the host after an earlier command (listings are read again at
- * every command).
+ * Which credential paths exist is read from one listing per directory (most of the ≈ 150 built-in
+ * names are missing); a user's deny_read paths are resolved as given. What a path-by-path
+ * resolution hid must still be hidden: a credential directory that is a link, a credential made
+ * on the host after an earlier command (listings are read again at every command), and a
+ * deny_read file in a directory that can be passed through but not listed.
  */
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -55,3 +55,32 @@ test('prepare() also makes the session directory (private /tmp, seccomp filter) 
     await rm(tmpRoot, { recursive: true, force: true });
   }
 });
+
+test('dispose() while the session directory is being prepared leaves none behind; the next command makes a new one', async () => {
+  if (!fixture.status.active) return; // no sandbox here: nothing is made (tallied by the security suites)
+  const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'mc-prepare-tmp-'));
+  const sandbox = new OsCommandSandbox({ homeDir: fixture.home, warn: () => undefined, tmpRoot });
+  try {
+    // Ended before the probe is known, and ended while the directory itself is being made.
+    const early = sandbox.prepare(fixture.root);
+    await sandbox.dispose();
+    await early;
+    expect(readdirSync(tmpRoot)).toEqual([]);
+    await sandbox.probe();
+    const making = sandbox.prepareCommand();
+    await new Promise((resolve) => setImmediate(resolve));
+    await sandbox.dispose();
+    await making.catch(() => undefined);
+    expect(readdirSync(tmpRoot)).toEqual([]);
+
+    const wrapped = await sandbox.wrap({ argv: ['/bin/sh', '-c', 'true'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+    expect(wrapped.kind).toBe('sandboxed');
+    if (wrapped.kind === 'sandboxed') await wrapped.launch.release();
+    expect(readdirSync(tmpRoot)).toHaveLength(1);
+    await sandbox.dispose();
+    expect(readdirSync(tmpRoot)).toEqual([]);
+  } finally {
+    await sandbox.dispose();
+    await rm(tmpRoot, { recursive: true, force: true });
+  }
+});
