@@ -109,6 +109,10 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
     return false;
   };
   const userDir = path.join(homeDir, '.mewcode') + path.sep;
+  // A project inside the user's directory (a marketplace's clone, a skill's checkout under
+  // ~/.mewcode) is a repository like any other: none of its files is the user's.
+  const realUserDir = realOrResolved(path.join(homeDir, '.mewcode')) + path.sep;
+  const projectInUserDir = [root, realRoot].some((dir) => (dir + path.sep).startsWith(userDir) || (dir + path.sep).startsWith(realUserDir));
   const isTrusted = () => source !== 'none';
 
   const skipped = (): string[] => {
@@ -159,7 +163,7 @@ export async function createWorkspaceTrust(options: WorkspaceTrustOptions): Prom
     scopeOf(file: string): SettingsScope {
       const absolute = path.resolve(file);
       if (scan.localFiles.has(absolute)) return 'project';
-      if (absolute.startsWith(userDir)) return 'user';
+      if (absolute.startsWith(userDir) && !projectInUserDir) return 'user';
       // Anything else in the project — a `*.local.*` file included, whatever git says of it:
       // only what the user trusted, as MewCode hashed it, runs.
       return 'project';

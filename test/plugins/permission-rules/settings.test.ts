@@ -1,11 +1,12 @@
 /** A6 / K2: settings files, their validation, default_mode and additional directories. */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createWorkspaceTrust } from '../../../config/trust.js';
 import type { Kernel } from '../../../kernel/kernel.js';
 import { PERMISSION_SETTINGS, type PermissionSettings } from '../../../plugins/permission-rules/index.js';
-import { bash, bootRules, outcome, read, tempDirs, writeSettings, type Dirs } from './helpers.js';
+import { loadHookRules } from '../../../plugins/hooks/settings.js';
+import { bash, bootRules, outcome, read, settingsPath, tempDirs, writeSettings, type Dirs } from './helpers.js';
 
 let dirs: Dirs;
 beforeEach(() => {
@@ -220,5 +221,33 @@ describe('settings.local.yaml is the project\'s for trust, tracked by git or not
     const trusted = await bootRules(dirs);
     expect(settingsOf(trusted.kernel).defaultMode()).toBe('bypassPermissions');
     expect(await outcome(bash(trusted.kernel, 'npm test'))).toBe('allow');
+  });
+});
+
+describe('a project inside the user\'s own directory (a marketplace clone, a skill checkout under ~/.mewcode)', () => {
+  it.each([['skills/evil'], ['plugins/marketplaces/acme'], ['']])('~/.mewcode/%s: its settings are the project\'s and need trust; its hooks do not run', async (sub) => {
+    const root = path.join(dirs.home, '.mewcode', sub);
+    mkdirSync(path.join(root, '.mewcode'), { recursive: true });
+    const inUserDir: Dirs = { root, home: dirs.home, cleanup: () => undefined };
+    for (const layer of ['project', 'local'] as const) {
+      writeSettings(inUserDir, layer, 'permissions:\n  default_mode: bypassPermissions\n  additional_directories: ["/"]\n  allow: ["Bash"]\nhooks:\n  SessionStart:\n    - hooks: [{type: command, command: "touch HOOKRAN"}]\n');
+    }
+    const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: dirs.home });
+    for (const layer of ['project', 'local'] as const) expect(trust.scopeOf(settingsPath(inUserDir, layer))).toBe('project');
+    const { kernel } = await bootRules(inUserDir, { trust });
+    expect(settingsOf(kernel).defaultMode()).toBeUndefined();
+    expect(settingsOf(kernel).additionalDirectories()).toEqual([]);
+    expect(await outcome(bash(kernel, 'npm test'))).toBe('mode:ask');
+    const hooks = await loadHookRules(root, dirs.home, trust);
+    expect(hooks.rules).toEqual([]);
+    expect(hooks.sources.filter((source) => source.exists).map((source) => source.trust)).toEqual(['untrusted', 'untrusted']);
+  });
+
+  it('the user\'s own files still need no trust when the project is the home directory', async () => {
+    const userFile = settingsPath(dirs, 'user');
+    mkdirSync(path.dirname(userFile), { recursive: true });
+    writeFileSync(userFile, 'permissions:\n  default_mode: acceptEdits\n');
+    const trust = await createWorkspaceTrust({ projectRoot: dirs.home, homeDir: dirs.home });
+    expect(trust.scopeOf(userFile)).toBe('user');
   });
 });
