@@ -49,13 +49,25 @@ export interface BwrapInvocation {
 export const SECCOMP_FD = 3;
 
 /**
- * bubblewrap reads the filter from a descriptor, and the callers spawn with stdin/stdout/stderr
- * only: a POSIX shell opens the filter file on SECCOMP_FD and replaces itself with bubblewrap
- * (same process, so process groups, signals and exit codes are unchanged).
+ * How the sandbox program is started: a shell that closes every descriptor but stdin, stdout and
+ * stderr, opens the seccomp filter (when there is one) on SECCOMP_FD, and replaces itself with
+ * the program (same process, so process groups, signals and exit codes are unchanged).
+ * MewCode opens its own descriptors close-on-exec, but one its parent left open (a CI runner's,
+ * an editor's, a wrapper's `200<secret`) would pass through bubblewrap into the sandbox, past
+ * the hidden paths and the read-only mounts. bash closes any number (it is looked for at fixed
+ * paths, never on PATH: this shell runs outside the sandbox); a POSIX sh can name only 3–9.
  */
-export function seccompLaunch(bwrapBinary: string, args: readonly string[], filterFile: string): { file: string; args: string[] } {
-  return { file: '/bin/sh', args: ['-c', `exec "$@" ${SECCOMP_FD}<"$0"`, filterFile, bwrapBinary, ...args] };
+export function sandboxLaunch(binary: string, args: readonly string[], filterFile: string | undefined, shell: string): { file: string; args: string[] } {
+  const close = shell.endsWith('/bash') ? CLOSE_ANY : CLOSE_SINGLE_DIGIT;
+  const filter = filterFile === undefined ? '' : ` ${SECCOMP_FD}<"$0"`;
+  return { file: shell, args: ['-c', `${close} exec "$@"${filter}`, filterFile ?? 'mewcode-sandbox', binary, ...args] };
 }
+
+const CLOSE_ANY = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" ;; esac; done;';
+const CLOSE_SINGLE_DIGIT = 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-;';
+
+/** The shell sandboxLaunch uses: bash at a fixed path, else the POSIX sh. */
+export const LAUNCH_SHELLS = ['/bin/bash', '/usr/bin/bash', '/bin/sh'] as const;
 
 /**
  * The namespaces, capabilities and base filesystem, shared by the probe and every call.

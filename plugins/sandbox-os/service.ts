@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
-import { bwrapArgs, seccompLaunch } from './bwrap-args.js';
+import { bwrapArgs, LAUNCH_SHELLS, sandboxLaunch } from './bwrap-args.js';
 import { credentialPaths, credentialPathsFromEnv, hiddenToolEntries } from './credential-paths.js';
 import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
@@ -187,7 +187,8 @@ export class OsCommandSandbox implements CommandSandbox {
           swept = true;
           await afterCommand();
         };
-        return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { file: located.found.binary, args, env: { TMPDIR: dirs.tmp }, release: releaseSeatbelt } };
+        const launch = sandboxLaunch(located.found.binary, args, undefined, launchShell());
+        return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { ...launch, env: { TMPDIR: dirs.tmp }, release: releaseSeatbelt } };
       }
       // Network by domain: no network of its own, the proxy's socket bound in, a bridge in front.
       const byDomain = this.byDomain();
@@ -221,7 +222,7 @@ export class OsCommandSandbox implements CommandSandbox {
         ...(unixSockets.length > 0 ? { unixSockets } : {}),
         ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}),
       });
-      const { file, args } = filterFile ? seccompLaunch(located.found.binary, bwrap, filterFile) : { file: located.found.binary, args: bwrap };
+      const { file, args } = sandboxLaunch(located.found.binary, bwrap, filterFile, launchShell());
       let released = false;
       const release = async (): Promise<void> => {
         if (released) return;
@@ -670,6 +671,13 @@ export class OsCommandSandbox implements CommandSandbox {
     await deeper;
     this.recordMountPoints();
   }
+}
+
+let foundLaunchShell: string | undefined;
+/** The first of LAUNCH_SHELLS that exists (looked up once). */
+function launchShell(): string {
+  foundLaunchShell ??= LAUNCH_SHELLS.find((candidate) => existsSync(candidate)) ?? '/bin/sh';
+  return foundLaunchShell;
 }
 
 /** An empty directory of mode 0500: the mount point of a MewCode call (this process's or another's, live or killed). */

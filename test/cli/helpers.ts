@@ -3,7 +3,7 @@
  * a temp working directory, a temp HOME and a minimal environment, against the scripted model
  * server started in this process.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -68,13 +68,21 @@ export interface RunOptions {
   input?: string;
   /** Instead of RUN_TIMEOUT_MS (runs that make many sandboxed calls at once). */
   timeoutMs?: number;
+  /** Descriptors the CLI inherits beyond stdin/stdout/stderr (its fd number → an fd of this process), as a parent process may leave open. */
+  inheritedFds?: Record<number, number>;
 }
 
 export async function runCli(args: readonly string[], options: RunOptions): Promise<CliResult> {
   const bin = await prepareCli();
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
-  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const stdio: ('pipe' | 'ignore' | number)[] = ['pipe', 'pipe', 'pipe'];
+  for (const [at, fd] of Object.entries(options.inheritedFds ?? {})) {
+    while (stdio.length <= Number(at)) stdio.push('ignore');
+    stdio[Number(at)] = fd;
+  }
+  // stdin, stdout and stderr are always pipes.
+  const child = spawn(process.execPath, [bin, ...args], { cwd: options.cwd, env, stdio }) as ChildProcessWithoutNullStreams;
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -55,7 +55,7 @@ export interface BashRun {
 }
 
 /** One CLI run: the model asks for all `calls` at once (parallel tool calls), then ends. */
-export async function runBashCalls(dirs: CliSandboxDirs, calls: readonly { id: string; command: string }[], env: Record<string, string> = {}): Promise<BashRun> {
+export async function runBashCalls(dirs: CliSandboxDirs, calls: readonly { id: string; command: string }[], env: Record<string, string> = {}, inheritedFds?: Record<number, number>): Promise<BashRun> {
   const server = await startScriptedServer({
     turns: [{ toolCalls: calls.map((call) => ({ id: call.id, name: 'bash', input: { command: call.command, timeout: 30_000 } })) }, { text: 'done' }],
   });
@@ -72,6 +72,7 @@ export async function runBashCalls(dirs: CliSandboxDirs, calls: readonly { id: s
         ...env,
       },
       timeoutMs: 90_000,
+      ...(inheritedFds ? { inheritedFds } : {}),
     });
     const results = new Map<string, string>();
     for (const request of server.requests) {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bwrapArgs, seccompLaunch } from '../../../plugins/sandbox-os/bwrap-args.js';
+import { bwrapArgs, sandboxLaunch } from '../../../plugins/sandbox-os/bwrap-args.js';
 import { CREDENTIAL_ENV, CREDENTIAL_PATHS, HIDDEN_EXCEPT, credentialPaths, credentialPathsFromEnv, hiddenToolEntries } from '../../../plugins/sandbox-os/credential-paths.js';
 import { globReadRules, isGlob } from '../../../plugins/sandbox-os/deny-read-globs.js';
 import { ruleHiddenPaths } from '../../../plugins/sandbox-os/read-rules.js';
@@ -135,9 +135,14 @@ describe('arguments', () => {
     expect(plain[plain.indexOf('/home/u/.docker') + 1]).toBe('--remount-ro');
   });
 
-  test('the seccomp launch: a POSIX shell opens the filter on descriptor 3 and becomes bubblewrap, the arguments unchanged', () => {
-    const launch = seccompLaunch('/usr/bin/bwrap', ['--ro-bind', '/', '/', '--', 'echo', '"$0" \'x\''], '/s/seccomp.bpf');
-    expect(launch).toEqual({ file: '/bin/sh', args: ['-c', 'exec "$@" 3<"$0"', '/s/seccomp.bpf', '/usr/bin/bwrap', '--ro-bind', '/', '/', '--', 'echo', '"$0" \'x\''] });
+  test('the launch: a shell closes inherited descriptors, opens the filter on descriptor 3 and becomes bubblewrap, the arguments unchanged', () => {
+    const args = ['--ro-bind', '/', '/', '--', 'echo', '"$0" \'x\''];
+    const close = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" ;; esac; done;';
+    expect(sandboxLaunch('/usr/bin/bwrap', args, '/s/seccomp.bpf', '/bin/bash')).toEqual({ file: '/bin/bash', args: ['-c', `${close} exec "$@" 3<"$0"`, '/s/seccomp.bpf', '/usr/bin/bwrap', ...args] });
+    // No filter (an architecture without one, or sandbox-exec): the same, without descriptor 3.
+    expect(sandboxLaunch('/usr/bin/bwrap', args, undefined, '/usr/bin/bash').args.slice(0, 3)).toEqual(['-c', `${close} exec "$@"`, 'mewcode-sandbox']);
+    // Without bash, a POSIX sh closes what it can name (3–9).
+    expect(sandboxLaunch('/usr/bin/bwrap', args, '/s/f.bpf', '/bin/sh').args[1]).toBe('exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$@" 3<"$0"');
   });
 
   test('Seatbelt: unix-socket connections refused except the allowed paths (after the network rule), none with allowAll', () => {

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bwrapArgs, seccompLaunch, SECCOMP_FD } from '../../../plugins/sandbox-os/bwrap-args.js';
+import { bwrapArgs, sandboxLaunch, SECCOMP_FD } from '../../../plugins/sandbox-os/bwrap-args.js';
 import { locateMechanism } from '../../../plugins/sandbox-os/probe.js';
 import { seccompFilter, supportedArch, type FilterArch } from '../../../plugins/sandbox-os/seccomp-filter.js';
 
@@ -101,7 +101,7 @@ describe('installed by bubblewrap (this machine)', () => {
     const plan = { writable: [], pinned: [], readOnly: [], blocked: [], hiddenDirs: [], hiddenFiles: [] };
     const args = bwrapArgs({ plan, privateTmp: dir, emptyDir: dir, network: false, cwd: '/', argv: ['/usr/bin/python3', '-c', script], seccomp: true });
     expect(args.slice(args.indexOf('--seccomp'), args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', String(SECCOMP_FD)]);
-    const launch = seccompLaunch(located.found.binary, args, file);
+    const launch = sandboxLaunch(located.found.binary, args, file, '/bin/sh');
     const result = spawnSync(launch.file, launch.args, { encoding: 'utf8', timeout: 10_000 });
     return `${result.stdout}${result.stderr}`.trim();
   };
