@@ -40,6 +40,12 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.netrc', // curl, git, ftp, heroku login: https://everything.curl.dev/usingcurl/netrc
   '.git-credentials', // git credential-store default file: https://git-scm.com/docs/git-credential-store#_files
   '.config/git/credentials', // git credential-store, XDG location (same page)
+  '.subversion/auth/', // Subversion's cached passwords: https://svnbook.red-bean.com/en/1.7/svn.serverconfig.netmodel.html#svn.serverconfig.netmodel.credcache
+  '.Xauthority', // X11 cookies (any client could drive the user's display): https://www.x.org/releases/X11R7.7/doc/man/man1/xauth.1.xhtml
+  '.config/keybase/', // Keybase device keys and session: https://book.keybase.io/docs/files (config dir)
+  '.config/solana/', // Solana CLI keypair id.json (a wallet's private key): https://docs.solanalabs.com/cli/wallets/file-system
+  '.ethereum/keystore/', // geth account keystore: https://geth.ethereum.org/docs/fundamentals/account-management
+  '.electrum/wallets/', // Electrum wallet files: https://electrum.readthedocs.io/en/latest/faq.html#where-is-my-wallet-file-located
 
   // --- Cloud CLIs
   '.aws/', // AWS CLI credentials and config (SSO cache too): https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-files.html
@@ -61,6 +67,11 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.wrangler/', // Cloudflare wrangler OAuth tokens, legacy ~/.wrangler/config/default.toml: https://developers.cloudflare.com/workers/wrangler/
   '.config/.wrangler/', // wrangler, XDG location of the same config (workers-sdk getGlobalWranglerConfigPath)
   '.config/openstack/', // OpenStack clouds.yaml with passwords: https://docs.openstack.org/python-openstackclient/latest/configuration/
+  '.aliyun/', // Alibaba Cloud CLI config.json with AccessKey pairs: https://www.alibabacloud.com/help/en/cli/configure-credentials
+  '.tccli/', // Tencent Cloud CLI *.credential files: https://www.tencentcloud.com/document/product/1013/33465
+  '.mc/config.json', // MinIO client aliases with access and secret keys: https://min.io/docs/minio/linux/reference/minio-mc.html
+  '.config/ngrok/', // ngrok agent ngrok.yml with its authtoken: https://ngrok.com/docs/agent/config/
+  '.ngrok2/', // ngrok v2's location of the same file (same page, legacy)
   '.s3cfg', // s3cmd access and secret keys: https://s3tools.org/kb/item14.htm
   '.boto', // boto / gsutil credentials: https://cloud.google.com/storage/docs/boto-gsutil
   '.config/rclone/', // rclone.conf with remote credentials: https://rclone.org/docs/#config-config-file
@@ -73,6 +84,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.config/stripe/', // Stripe CLI config.toml with keys: https://docs.stripe.com/cli/login
   '.sentryclirc', // sentry-cli auth token: https://docs.sentry.io/cli/configuration/
   '.databrickscfg', // Databricks CLI tokens: https://docs.databricks.com/dev-tools/cli/profiles.html
+  '.snowsql/config', // SnowSQL connections with passwords: https://docs.snowflake.com/en/user-guide/snowsql-config
   '.snowflake/', // Snowflake CLI connections.toml: https://docs.snowflake.com/developer-guide/snowflake-cli/connecting/configure-connections
   '.dbt/profiles.yml', // dbt warehouse credentials: https://docs.getdbt.com/docs/core/connect-data-platform/profiles.yml
   '.kaggle/', // Kaggle API kaggle.json: https://github.com/Kaggle/kaggle-api#api-credentials
@@ -123,6 +135,9 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.config/glab-cli/', // GitLab CLI config.yml with tokens: https://gitlab.com/gitlab-org/cli#configuration
   '.config/tea/', // Gitea tea config.yml with tokens: https://gitea.com/gitea/tea
   '.config/github-copilot/', // Copilot hosts.json/apps.json OAuth tokens (copilot.vim and editors): https://github.com/github/copilot.vim
+  '.config/Code/User/globalStorage/', // VS Code's extension state and secret storage (state.vscdb: tokens): https://code.visualstudio.com/api/extension-capabilities/common-capabilities#data-storage
+  'Library/Application Support/Code/User/globalStorage/', // the same on macOS
+  '.config/filezilla/', // FileZilla sitemanager.xml and recentservers.xml with stored passwords: https://wiki.filezilla-project.org/FileZilla_Client_Configuration
 
   // --- Databases
   '.pgpass', // PostgreSQL passwords: https://www.postgresql.org/docs/current/libpq-pgpass.html
@@ -165,6 +180,9 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.histfile', // zsh: zsh-newuser-install's default
   '.sh_history', // ksh/mksh HISTFILE
   '.local/share/fish/fish_history', // fish: https://fishshell.com/docs/current/interactive.html#searchable-command-history
+  '.config/fish/fish_history', // fish before 2.3 kept it here (same page's release notes)
+  '.local/share/atuin/', // atuin's history database: https://docs.atuin.sh/configuration/config/
+  '.viminfo', // vim registers, command line and search history: https://vimhelp.org/starting.txt.html#viminfo
   '.python_history', // Python REPL: https://docs.python.org/3/library/site.html#rlcompleter-config
   '.node_repl_history', // Node REPL: https://nodejs.org/api/repl.html#persistent-history
   '.psql_history', // psql: https://www.postgresql.org/docs/current/app-psql.html (FILES)
