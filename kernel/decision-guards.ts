@@ -4,6 +4,8 @@
  * the user is told which plugin returned what.
  *
  * - preToolUse: the call is denied (`[hook <plugin>] …`); later taps are not called.
+ * Decisions are taken as plain snapshots (read once: no getter or Proxy answers twice), and a
+ * preToolUse tap cannot lower what an earlier one answered (allow < ask < deny).
  * - requestApproval: the approval is a deny answered by the plugin.
  * - userPromptSubmit: the prompt is blocked (it never enters history).
  * - stop: no continuation (the run ends as it would have).
@@ -13,7 +15,7 @@
  */
 import type { HookName, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome } from '../types/permissions.js';
-import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision } from './decision-shapes.js';
+import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
 
 type Check = (value: unknown) => boolean;
@@ -29,12 +31,30 @@ interface Guard {
   safe: SafeSide;
   /** How the message names the answer. */
   noun: string;
+  /** A decision: checked and used as one snapshot, each property read once (decision-shapes.ts). */
+  snapshot?: (args: unknown[], value: unknown) => unknown;
+  /** What the hook keeps of a well-formed answer, given the value it had (preToolUse: never a lower decision). */
+  keep?: (args: unknown[], answer: unknown) => unknown;
+}
+
+/**
+ * A later preToolUse tap may add context or rewrite the input, but not lower an earlier answer:
+ * an ask (or an allow) a policy gave stays, with its reason and who gave it.
+ */
+function notLower(args: unknown[], answer: unknown): unknown {
+  const previous = args[0] as ToolUseDecision;
+  const next = answer as ToolUseDecision;
+  if (strictness(next.decision) >= strictness(previous.decision)) return next;
+  const { decision: _lower, reason: _reason, by: _by, ...rest } = next;
+  return Object.freeze({ ...rest, decision: previous.decision, ...(previous.reason !== undefined ? { reason: previous.reason } : {}), ...(previous.by !== undefined ? { by: previous.by } : {}) });
 }
 
 const GUARDS: Partial<Record<HookName, Guard>> = {
   preToolUse: {
     check: isToolUseDecision,
     noun: 'preToolUse decision',
+    snapshot: (args, value) => toolUseSnapshot(value, (args[0] as ToolUseDecision).input),
+    keep: notLower,
     safe: (args, plugin, problem): ToolUseDecision => {
       const previous = args[0] as ToolUseDecision;
       return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: problem, by: plugin };
@@ -43,14 +63,16 @@ const GUARDS: Partial<Record<HookName, Guard>> = {
   requestApproval: {
     check: isApprovalOutcome,
     noun: 'approval',
+    snapshot: (_args, value) => plainSnapshot(value),
     safe: (_args, plugin, problem): ApprovalOutcome => ({ choice: 'deny', answeredBy: plugin, reason: problem }),
   },
   userPromptSubmit: {
     check: isPromptSubmission,
     noun: 'userPromptSubmit value',
+    snapshot: (_args, value) => plainSnapshot(value),
     safe: (args, plugin, problem): PromptSubmission => ({ additionalContext: (args[0] as PromptSubmission).additionalContext, block: { block: true, reason: problem, by: plugin } }),
   },
-  stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined },
+  stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
   buildSystemPrompt: { check: isStringList, noun: 'buildSystemPrompt value', safe: keepValue },
   buildEnvironment: { check: isStringList, noun: 'buildEnvironment value', safe: keepValue },
   preModelRequest: { check: (value) => isObject(value) && Array.isArray((value as { messages?: unknown }).messages), noun: 'preModelRequest value', safe: keepValue },
@@ -74,7 +96,9 @@ function checked(tap: InterceptableTap, guard: Guard, warn: (message: string) =>
   const plugin = pluginOfTap(tap.name);
   const settle = (args: unknown[], value: unknown): unknown => {
     // undefined is tapable's "no answer": a waterfall keeps its value, a bail hook asks the next tap.
-    if (value === undefined || guard.check(value)) return value;
+    if (value === undefined) return value;
+    const answer = guard.snapshot ? guard.snapshot(args, value) : value;
+    if (answer !== undefined && guard.check(answer)) return guard.keep ? guard.keep(args, answer) : answer;
     defuseThenable(value);
     const problem = `plugin ${plugin} returned a malformed ${guard.noun} (${describeValue(value)})`;
     warn(problem);

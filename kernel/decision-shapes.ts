@@ -45,6 +45,64 @@ export function isStopDecision(value: unknown): value is StopDecision {
   return isObject(value) && value.continue === true && typeof value.reason === 'string' && typeof value.by === 'string';
 }
 
+/**
+ * A tap's answer as plain data, each property read once: a getter or a Proxy cannot show the check
+ * one decision and the kernel another later. Undefined when it cannot be read as data (a Proxy
+ * that throws, a cycle). Frozen at the top, so no later tap changes it in place.
+ */
+export function plainSnapshot(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  return text === undefined ? undefined : Object.freeze(JSON.parse(text) as unknown);
+}
+
+/**
+ * A preToolUse answer as a snapshot (see plainSnapshot): its fields read once; its input copied
+ * only when a tap rewrote it (the same object as `previousInput` is kept, so a large write's
+ * content is not copied at every tap). Undefined when it cannot be read.
+ */
+export function toolUseSnapshot(value: unknown, previousInput: unknown): unknown {
+  if (!isObject(value)) return undefined;
+  try {
+    const { decision, reason, by, input, additionalContext } = value;
+    const context = Array.isArray(additionalContext) ? Object.freeze([...(additionalContext as unknown[])]) : additionalContext;
+    return Object.freeze({
+      input: input === previousInput ? input : plainSnapshot(input),
+      additionalContext: context,
+      ...(decision !== undefined ? { decision } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+      ...(by !== undefined ? { by } : {}),
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** A deep copy of plain data (a tool input, a permission target), frozen all the way down. */
+export function frozenCopy(value: unknown): unknown {
+  return deepFreeze(structuredClone(value));
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const STRICTNESS: Readonly<Record<string, number>> = { allow: 1, ask: 2, deny: 3 };
+
+/** How strict a preToolUse or permission answer is: none < allow < ask < deny. */
+export function strictness(decision: string | undefined): number {
+  return decision === undefined ? 0 : (STRICTNESS[decision] ?? 0);
+}
+
 /** A short, printable rendering of what a plugin returned, for the message that names it. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';

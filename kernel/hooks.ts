@@ -57,6 +57,19 @@ function fallbackFor(name: HookName): Fallback {
   if (name === 'requestApproval') {
     return (_args, error): ApprovalOutcome => ({ choice: 'deny', answeredBy: error.pluginName, reason: error.message });
   }
+  // A policy's tap that throws must not let the call run or the prompt through.
+  if (name === 'preToolUse') {
+    return (args, error): ToolUseDecision => {
+      const previous = args[0] as ToolUseDecision;
+      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: `${error.message} (denied because a preToolUse tap failed)`, by: error.pluginName };
+    };
+  }
+  if (name === 'userPromptSubmit') {
+    return (args, error): PromptSubmission => ({
+      additionalContext: (args[0] as PromptSubmission).additionalContext,
+      block: { block: true, reason: `${error.message} (blocked because a userPromptSubmit tap failed)`, by: error.pluginName },
+    });
+  }
   return fallbacks[(HOOK_CATALOGUE[name] as HookSpec).failure];
 }
 

@@ -12,7 +12,7 @@
  */
 import type { KernelHooks } from '../types/hooks.js';
 import { PermissionStage, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
-import { defuseThenable, describeValue, isPermissionVerdict } from './decision-shapes.js';
+import { defuseThenable, describeValue, isPermissionVerdict, plainSnapshot } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
 
 /**
@@ -59,8 +59,10 @@ export class PermissionChain {
     const settle = (request: PermissionRequest, answer: unknown): PermissionVerdict | undefined => {
       if (answer === undefined) return undefined;
       defuseThenable(answer);
-      const verdict = isPermissionVerdict(answer)
-        ? answer
+      // Read once, as plain data: a getter or a Proxy cannot pass the check and then say otherwise.
+      const plain = plainSnapshot(answer);
+      const verdict = isPermissionVerdict(plain)
+        ? plain
         : refuse(`plugin ${plugin} returned a malformed permission verdict (${describeValue(answer)}): a permission layer answers undefined or { decision: 'allow' | 'deny' | 'ask', layer, reason? }`);
       const decider = { plugin, stage, essential: this.options.isEssential(plugin) };
       if (!decider.essential && stage <= PermissionStage.Sandbox && verdict.decision !== 'deny') {

@@ -8,7 +8,7 @@ import type { KernelHooks, RunContext, ToolUseDecision } from '../types/hooks.js
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import { toolCategory, type Tool, type ToolInput, type ToolInputCheck } from '../types/tools.js';
-import { describeValue, isApprovalOutcome } from './decision-shapes.js';
+import { describeValue, frozenCopy, isApprovalOutcome } from './decision-shapes.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import type { ToolLookup } from './tool-view.js';
 
@@ -51,18 +51,21 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   }
   const parsed = await checkedInput(tool, parseToolInput(call.input));
   if (!parsed.ok) return deny(call, invalidArguments(call.name, parsed.error));
-  const request = async (input: ToolInput): Promise<PermissionRequest> => ({
-    toolName: call.name,
-    tool,
-    input,
-    category: toolCategory(tool),
-    target: (await tool.permissionTarget?.(input)) ?? { kind: 'none' },
-    mode: deps.run.mode,
-    sessionId: deps.run.sessionId,
-    agentId: deps.run.agentId,
-    ...(deps.run.parentAgentId ? { parentAgentId: deps.run.parentAgentId } : {}),
-    projectRoot: deps.run.projectRoot,
-  });
+  // Every permission layer sees the same request, frozen with its own copies of the input and the
+  // target: a layer cannot change what the layers after it see (a harmless target, another mode).
+  const request = async (input: ToolInput): Promise<PermissionRequest> =>
+    Object.freeze({
+      toolName: call.name,
+      tool,
+      input: frozenCopy(input) as ToolInput,
+      category: toolCategory(tool),
+      target: frozenCopy((await tool.permissionTarget?.(input)) ?? { kind: 'none' }) as PermissionRequest['target'],
+      mode: deps.run.mode,
+      sessionId: deps.run.sessionId,
+      agentId: deps.run.agentId,
+      ...(deps.run.parentAgentId ? { parentAgentId: deps.run.parentAgentId } : {}),
+      projectRoot: deps.run.projectRoot,
+    });
   const decided = (permission: PermissionRequest, verdict: PermissionVerdict, allowed: boolean, approval?: ApprovalOutcome): Promise<void> =>
     deps.hooks.permissionDecided.promise({
       request: permission,
@@ -83,7 +86,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   }
 
   const hook: ToolUseDecision = await deps.hooks.preToolUse.promise(
-    { input: parsed.input, additionalContext: [] },
+    Object.freeze({ input: parsed.input, additionalContext: Object.freeze([]) as unknown as string[] }),
     { ...deps.run, call, tool, input: parsed.input, iteration: deps.iteration },
   );
   for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);

@@ -34,7 +34,8 @@ export type HookClass = 'AsyncSeriesHook' | 'AsyncSeriesBailHook' | 'AsyncSeries
 
 /**
  * What a throwing tap does: `skip` (fail open: the tap is ignored), `keep-value` (a waterfall
- * keeps the value it had), `deny` (fail closed: the permission or approval is denied).
+ * keeps the value it had), `deny` (fail closed: the permission or approval is denied, the tool
+ * call denied, the prompt blocked).
  */
 export type HookFailure = 'skip' | 'keep-value' | 'deny';
 
@@ -80,7 +81,7 @@ export const HOOK_CATALOGUE = {
     doc: 'A sub-agent finished, with its end reason and final text.',
   }),
   userPromptSubmit: hook<AsyncSeriesWaterfallHook<[PromptSubmission, PromptSubmitContext]>>({
-    class: 'AsyncSeriesWaterfallHook', args: ['submission', 'context'], failure: 'keep-value',
+    class: 'AsyncSeriesWaterfallHook', args: ['submission', 'context'], failure: 'deny',
     fires: 'before the prompt enters history',
     doc: 'Block the prompt (it never enters history, H6) or add context after it.',
   }),
@@ -110,8 +111,8 @@ export const HOOK_CATALOGUE = {
     doc: 'History was rewritten; `tokensAfter` says how far it shrank, `report` what was dropped; push to `reinject` what the model must have again (active skills).',
   }),
   preToolUse: hook<AsyncSeriesWaterfallHook<[ToolUseDecision, ToolUseContext]>>({
-    class: 'AsyncSeriesWaterfallHook', args: ['decision', 'context'], failure: 'keep-value',
-    fires: 'per call, before the permission chain; a deny stops later taps',
+    class: 'AsyncSeriesWaterfallHook', args: ['decision', 'context'], failure: 'deny',
+    fires: 'per call, before the permission chain; a deny stops later taps, and no tap lowers an earlier answer (allow < ask < deny)',
     doc: 'allow | ask | deny with a reason, rewritten input, context for the model.',
   }),
   checkPermission: hook<AsyncSeriesBailHook<[PermissionRequest], PermissionVerdict | undefined>>({
