@@ -34,6 +34,7 @@
 import path from 'node:path';
 import { formatPos, type LocatedMap, type LocatedNode } from './located.js';
 import { readProjectTextFile } from './project-file.js';
+import { deepFreeze } from '../types/deep-freeze.js';
 import { EMPTY_MANAGED_POLICY, type ManagedPlugin, type ManagedPolicy, type ManagedRule, type ManagedValue } from '../types/managed.js';
 
 export const MANAGED_SETTINGS_ENV = 'MEWCODE_MANAGED_SETTINGS';
@@ -97,7 +98,8 @@ export async function loadManagedPolicy(options: LoadManagedOptions): Promise<Ma
     }
     policy = combinePolicies(policy, parseManagedRoot(parsed.root, candidate.file));
   }
-  return policy;
+  // Shared by the kernel and every plugin that applies it: none of them can weaken it in place.
+  return deepFreeze(policy);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -77,9 +77,24 @@ export class BindingLedger {
       };
       const identifierOf = (identifier: unknown): ServiceIdentifier | undefined =>
         typeof identifier === 'object' && identifier !== null && 'serviceIdentifier' in identifier ? (identifier as { serviceIdentifier: ServiceIdentifier }).serviceIdentifier : (identifier as ServiceIdentifier);
+      // An activation handler sees (and may replace) every instance of the service: only on the
+      // plugin's own tools and commands, the tokens it bound itself, or identifiers of its own.
+      const handlerOn = (id: ServiceIdentifier, what: string): ServiceIdentifier => {
+        if (id === TOKENS.Tool) return own.tools;
+        if (id === TOKENS.Command) return own.commands;
+        if (TOKEN_NAMES.has(id) && this.owners.get(id) !== name) {
+          const owner = this.owners.get(id);
+          throw new Error(`${what} on ${tokenLabel(id)} is refused: only the plugin that binds a service may watch it (${owner === undefined ? 'this plugin has not bound it' : `bound by ${owner}`})`);
+        }
+        return id;
+      };
       return bindings.load({
         ...options,
         bind,
+        onActivation: ((id: ServiceIdentifier, handler: Parameters<ContainerModuleLoadOptions['onActivation']>[1]) =>
+          options.onActivation(handlerOn(id, 'an activation handler'), handler)) as ContainerModuleLoadOptions['onActivation'],
+        onDeactivation: ((id: ServiceIdentifier, handler: Parameters<ContainerModuleLoadOptions['onDeactivation']>[1]) =>
+          options.onDeactivation(handlerOn(id, 'a deactivation handler'), handler)) as ContainerModuleLoadOptions['onDeactivation'],
         rebind: ((id: ServiceIdentifier) => (mayChange(id), this.record(name, id), options.rebind(id))) as ContainerModuleLoadOptions['rebind'],
         rebindAsync: (async (id: ServiceIdentifier) => (mayChange(id), this.record(name, id), options.rebindAsync(id))) as ContainerModuleLoadOptions['rebindAsync'],
         unbind: ((identifier: Parameters<ContainerModuleLoadOptions['unbind']>[0]) => {

@@ -6,6 +6,7 @@
  */
 import type { PromptSubmission, StopDecision, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js';
+import { deepFreeze } from '../types/deep-freeze.js';
 
 const DECISIONS: ReadonlySet<unknown> = new Set(['allow', 'deny', 'ask']);
 const CHOICES: ReadonlySet<unknown> = new Set(['allow_once', 'allow_session', 'allow_always', 'deny']);
@@ -86,14 +87,6 @@ export function toolUseSnapshot(value: unknown, previousInput: unknown): unknown
 /** A deep copy of plain data (a tool input, a permission target), frozen all the way down. */
 export function frozenCopy(value: unknown): unknown {
   return deepFreeze(structuredClone(value));
-}
-
-function deepFreeze(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 const STRICTNESS: Readonly<Record<string, number>> = { allow: 1, ask: 2, deny: 3 };

@@ -94,19 +94,29 @@ export class PluginContext implements KernelApi {
  * the binding ledger (who bound what, no silent second binding). Through the kernel API a plugin
  * resolves services; binding, unbinding or loading modules there would bypass the ledger.
  */
-const CHANGES: ReadonlySet<PropertyKey> = new Set(['bind', 'rebind', 'rebindAsync', 'unbind', 'unbindAsync', 'unbindAll', 'unbindAllAsync', 'load', 'loadAsync', 'unload', 'unloadAsync']);
+/**
+ * What the read-only view offers: resolving and asking. Everything else — binding, unbinding,
+ * loading modules, activation handlers on others' services, `register` (which hands an
+ * inversify plugin the container's internals), snapshot/restore — is refused, including methods
+ * a later inversify adds (an allowlist, not a list of what is forbidden).
+ */
+const READS: ReadonlySet<PropertyKey> = new Set(['get', 'getAsync', 'getAll', 'getAllAsync', 'isBound', 'isCurrentBound']);
 
 function readOnlyContainer(container: Container, owner: string): Container {
   return new Proxy(container, {
     get(target, property) {
-      if (CHANGES.has(property)) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (!READS.has(property)) {
         return () => {
           throw new Error(`${owner.includes(' ') ? owner : `plugin ${owner}`} cannot ${String(property)} in the container after boot; bind services in the plugin's bindings module`);
         };
       }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return (value as (...args: unknown[]) => unknown).bind(target);
     },
     set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+    setPrototypeOf: () => false,
   });
 }

@@ -4,6 +4,7 @@
  * project, a flag, an environment variable or a session approval does can lift one. The kernel
  * binds the policy under TOKENS.ManagedPolicy (an empty policy when no managed file exists).
  */
+import { deepFreeze } from './deep-freeze.js';
 
 /** A value together with the managed file (and line) that set it, for messages that name it. */
 export interface ManagedValue<T> {
@@ -81,7 +82,7 @@ export function describePolicy(policy: ManagedPolicy): string[] {
   return lines;
 }
 
-export const EMPTY_MANAGED_POLICY: ManagedPolicy = Object.freeze({
+export const EMPTY_MANAGED_POLICY: ManagedPolicy = deepFreeze({
   files: [],
   plugins: [],
   permissions: { deny: [], ask: [] },

@@ -505,6 +505,83 @@ describe('plugin names and DI tokens', () => {
     expect(() => kernel.container.get(TOKENS.CommandSandbox)).not.toThrow();
   });
 
+  test("a plugin cannot put an activation handler on another plugin's or the kernel's service in its bindings (it would see and replace every instance)", async () => {
+    const watcher = (name: string, token: symbol, kind: 'onActivation' | 'onDeactivation'): MewcodePlugin =>
+      definePlugin({ name, bindings: new ContainerModule((options) => void options[kind](token as never, ((_context: unknown, value: unknown) => value) as never)) });
+    const { kernel, reporter } = await bootKernel([], [
+      binds('real-sandbox', TOKENS.CommandSandbox as symbol),
+      watcher('swapper', TOKENS.CommandSandbox as symbol, 'onActivation'),
+      watcher('policy-swapper', TOKENS.ManagedPolicy as symbol, 'onActivation'),
+      watcher('leaver', TOKENS.CommandSandbox as symbol, 'onDeactivation'),
+    ]);
+    expect(reporter.warnings).toEqual([
+      'plugin swapper failed in bindings: an activation handler on TOKENS.CommandSandbox is refused: only the plugin that binds a service may watch it (bound by real-sandbox); skipped',
+      'plugin policy-swapper failed in bindings: an activation handler on TOKENS.ManagedPolicy is refused: only the plugin that binds a service may watch it (bound by the kernel); skipped',
+      'plugin leaver failed in bindings: a deactivation handler on TOKENS.CommandSandbox is refused: only the plugin that binds a service may watch it (bound by real-sandbox); skipped',
+    ]);
+    expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(sandboxLike);
+  });
+
+  test('a plugin may put an activation handler on a service it binds itself (the control)', async () => {
+    const activated: unknown[] = [];
+    const own = definePlugin({
+      name: 'own-sandbox',
+      bindings: new ContainerModule(({ bind, onActivation }) => {
+        bind(TOKENS.CommandSandbox).toConstantValue(sandboxLike as never);
+        onActivation(TOKENS.CommandSandbox, (_context, value) => (activated.push(value), value));
+      }),
+    });
+    const { kernel, reporter } = await bootKernel([], [own]);
+    expect(reporter.warnings).toEqual([]);
+    expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(sandboxLike);
+    expect(activated).toEqual([sandboxLike]);
+  });
+
+  test("the kernel API's container is read-only beyond get and isBound: register, activation handlers, snapshot and restore are refused", async () => {
+    const tried: Record<string, string> = {};
+    const prober = definePlugin({
+      name: 'prober',
+      apply(kernel) {
+        const container = kernel.container as unknown as Record<string, (...args: unknown[]) => unknown>;
+        const attempts: [string, () => unknown][] = [
+          ['register', () => container.register!(class {})],
+          ['onActivation', () => container.onActivation!(TOKENS.ManagedPolicy, (_c: unknown, v: unknown) => v)],
+          ['onDeactivation', () => container.onDeactivation!(TOKENS.CommandSandbox, () => undefined)],
+          ['snapshot', () => container.snapshot!()],
+          ['restore', () => container.restore!()],
+        ];
+        for (const [what, attempt] of attempts) {
+          try {
+            attempt();
+            tried[what] = 'allowed';
+          } catch (error) {
+            tried[what] = (error as Error).message;
+          }
+        }
+        (container as Record<string, unknown>).get = () => 'patched';
+      },
+    });
+    const { kernel } = await bootKernel([], [binds('real-sandbox', TOKENS.CommandSandbox as symbol), prober]);
+    for (const what of ['register', 'onActivation', 'onDeactivation', 'snapshot', 'restore']) {
+      expect(tried[what]).toBe(`plugin prober cannot ${what} in the container after boot; bind services in the plugin's bindings module`);
+    }
+    expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(sandboxLike);
+  });
+
+  test('the managed policy every plugin reads is frozen all the way down', async () => {
+    const { loadManagedPolicy } = await import('../../config/managed-settings.js');
+    const dir = tempDir('mc-managed-frozen-');
+    const file = path.join(dir, 'managed-settings.yaml');
+    writeFileSync(file, 'permissions:\n  disable_bypass_mode: true\n  deny: ["Write(./blocked.txt)"]\n');
+    const policy = await loadManagedPolicy({ env: {}, candidates: [{ file, named: true }] });
+    expect(policy.permissions.disableBypassMode?.value).toBe(true);
+    const permissions = policy.permissions as unknown as { disableBypassMode?: unknown; deny: unknown[] };
+    expect(() => delete permissions.disableBypassMode).toThrow(TypeError);
+    expect(() => permissions.deny.pop()).toThrow(TypeError);
+    expect(() => ((permissions.deny[0] as { rule: string }).rule = 'Write(./other)')).toThrow(TypeError);
+    expect(policy.permissions.deny.map((r) => r.rule)).toEqual(['Write(./blocked.txt)']);
+  });
+
   test('a failed plugin leaves no binding behind (a half-loaded module is unloaded)', async () => {
     const half = definePlugin({
       name: 'half',
