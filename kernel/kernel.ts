@@ -223,6 +223,7 @@ export class Kernel implements KernelApi {
       {
         sourceOf: (plugin) => sources.get(plugin),
         isRequired: (plugin) => this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin),
+        mustRun: (plugin) => this.criticality(plugin),
         managedPlugins: new Set(this.requiredByManaged.keys()),
         ...(isEmptyPolicy(this.managedPolicy) ? {} : { safetyLockedBy: this.managedPolicy.files.join(', ') }),
         refuse: (plugin, message) => {

@@ -8,6 +8,7 @@
  * `dependsOn` orders and requires.
  */
 import type { MewcodePlugin } from '../types/plugin.js';
+import { ConfigurationError } from './configuration-error.js';
 
 export interface PluginSetOptions {
   /** Where a configured plugin came from (its `plugins:` entry), for messages. */
@@ -26,6 +27,12 @@ export interface PluginSetOptions {
    * even by the user's own file, since the organisation's rules live in those layers.
    */
   safetyLockedBy?: string;
+  /**
+   * Why a plugin must run (essential, a safety layer, required by configuration or by managed
+   * settings), or undefined: such a plugin whose dependency is missing, disabled or cyclic stops
+   * the boot (ConfigurationError) instead of being skipped.
+   */
+  mustRun?(plugin: MewcodePlugin): string | undefined;
 }
 
 export function resolvePluginSet(
@@ -105,11 +112,16 @@ export function resolvePluginSet(
   for (const name of disabled) {
     if (!list.some((p) => p.name === name)) warn(`plugins: disable names ${name}, which is not a loaded plugin`);
   }
-  return orderByDependencies(enabled, warn);
+  const skipped = (plugin: MewcodePlugin, message: string): void => {
+    const reason = options.mustRun?.(plugin);
+    if (reason !== undefined) throw new ConfigurationError(`${message.replace(/; [^;]*skipped$/, '').replace(' skipped because ', ' cannot run because ')}. ${reason}, so MewCode will not run without it.`);
+    warn(message);
+  };
+  return orderByDependencies(enabled, skipped);
 }
 
 /** Stable topological order; a plugin whose dependency is absent (or cyclic) is skipped loudly. */
-function orderByDependencies(plugins: MewcodePlugin[], warn: (message: string) => void): MewcodePlugin[] {
+function orderByDependencies(plugins: MewcodePlugin[], warn: (plugin: MewcodePlugin, message: string) => void): MewcodePlugin[] {
   const byName = new Map(plugins.map((p) => [p.name, p]));
   const ordered: MewcodePlugin[] = [];
   const state = new Map<string, 'visiting' | 'done' | 'failed'>();
@@ -119,19 +131,19 @@ function orderByDependencies(plugins: MewcodePlugin[], warn: (message: string) =
     if (seen === 'done') return true;
     if (seen === 'failed') return false;
     if (seen === 'visiting') {
-      warn(`plugins: ${plugin.name} is part of a dependency cycle (${[...chain, plugin.name].join(' -> ')}); skipped`);
+      warn(plugin, `plugins: ${plugin.name} is part of a dependency cycle (${[...chain, plugin.name].join(' -> ')}); skipped`);
       return false;
     }
     state.set(plugin.name, 'visiting');
     for (const dependency of plugin.dependsOn ?? []) {
       const target = byName.get(dependency);
       if (!target) {
-        warn(`plugins: ${plugin.name} depends on ${dependency}, which is not loaded; ${plugin.name} skipped`);
+        warn(plugin, `plugins: ${plugin.name} depends on ${dependency}, which is not loaded; ${plugin.name} skipped`);
         state.set(plugin.name, 'failed');
         return false;
       }
       if (!visit(target, [...chain, plugin.name])) {
-        if (state.get(plugin.name) !== 'failed') warn(`plugins: ${plugin.name} skipped because ${dependency} could not load`);
+        if (state.get(plugin.name) !== 'failed') warn(plugin, `plugins: ${plugin.name} skipped because ${dependency} could not load`);
         state.set(plugin.name, 'failed');
         return false;
       }

@@ -344,6 +344,23 @@ describe('required (by configuration) and essential plugins', () => {
     expect(reporter.warnings.join('\n')).toContain('plugin acme failed in apply: boom');
   });
 
+  test('a required plugin whose dependency is disabled, missing or cyclic stops the boot, naming both (it is never skipped)', async () => {
+    const project = tempDir('mewcode-hostile-');
+    writeFileSync(path.join(project, 'p.mjs'), `export default { name: 'acme', dependsOn: ['helper'], apply() {} };`);
+    writeFileSync(path.join(project, 'helper.mjs'), `export default { name: 'helper', apply() {} };`);
+    writeFileSync(path.join(project, 'loop.mjs'), `export default { name: 'helper', dependsOn: ['acme'], apply() {} };`);
+    const required = { use: './p.mjs', required: true };
+    await expect(bootKernel([], [], { projectRoot: project, config: configWith({ plugins: [required, './helper.mjs'], disable: ['helper'] }) })).rejects.toThrow(
+      'plugins: acme depends on helper, which is not loaded. It is required by configuration (plugins: { use, required: true }), so MewCode will not run without it.',
+    );
+    await expect(bootKernel([], [], { projectRoot: project, config: configWith({ plugins: [required] }) })).rejects.toThrow(/acme depends on helper, which is not loaded\. It is required/);
+    await expect(bootKernel([], [], { projectRoot: project, config: configWith({ plugins: [required, './loop.mjs'] }) })).rejects.toThrow(/dependency cycle .*\. It is required/);
+    // Not required: skipped with a warning, as before.
+    const { reporter, kernel } = await bootKernel([], [], { projectRoot: project, config: configWith({ plugins: ['./p.mjs'] }) });
+    expect(reporter.warnings).toContain('plugins: acme depends on helper, which is not loaded; acme skipped');
+    expect(kernel.plugins.map((p) => p.name)).not.toContain('acme');
+  });
+
   test('disable: cannot remove a required plugin', async () => {
     const project = tempDir('mewcode-hostile-');
     writeFileSync(path.join(project, 'p.mjs'), `export default { name: 'acme', apply(k) { k.warn('acme applied'); } };`);
