@@ -72,6 +72,8 @@ export class BindingLedger {
       }) as ContainerModuleLoadOptions['bind'];
       const mayChange = (id: ServiceIdentifier): void => {
         if (!this.checked(id)) return;
+        const buildOnly = BUILD_ONLY.get(id);
+        if (buildOnly !== undefined && !newcomer.fromBuild) throw new Error(`${tokenLabel(id)} ${buildOnly}: only a plugin of the build (a custom build) may bind it, not one named in configuration`);
         const owner = this.owners.get(id);
         if (owner !== undefined && owner !== name) throw new Error(`${tokenLabel(id)} is bound by ${owner}`);
       };
@@ -122,6 +124,8 @@ export class BindingLedger {
   /** Claim `id` for the newcomer, or throw naming both; a declared replacement unbinds the incumbent. */
   private take(newcomer: Newcomer, id: ServiceIdentifier, options: ContainerModuleLoadOptions): void {
     const name = newcomer.plugin.name;
+    const buildOnly = BUILD_ONLY.get(id);
+    if (buildOnly !== undefined && !newcomer.fromBuild) throw new Error(`${tokenLabel(id)} ${buildOnly}: only a plugin of the build (a custom build) may bind it, not one named in configuration`);
     const owner = this.owners.get(id);
     if (owner !== undefined && owner !== name) {
       const tokenName = TOKEN_NAMES.get(id)!;
@@ -137,6 +141,17 @@ export class BindingLedger {
     this.owners.set(id, name);
   }
 }
+
+/**
+ * Tokens whose implementation stands between a tool and the machine, beneath every permission
+ * layer and the OS sandbox: a configured plugin binding one would run bash's sandboxed command
+ * line its own way (or not at all), or read and write files where the file tools' checks did
+ * not look. The editor front end (ui-acp) binds them in the build.
+ */
+const BUILD_ONLY: ReadonlyMap<ServiceIdentifier, string> = new Map<ServiceIdentifier, string>([
+  [TOKENS.CommandLauncher, 'decides how bash runs its sandboxed command'],
+  [TOKENS.WorkspaceFiles, 'decides how the file tools read and write'],
+]);
 
 function tokenLabel(id: ServiceIdentifier): string {
   return `TOKENS.${TOKEN_NAMES.get(id) ?? String(id)}`;

@@ -173,7 +173,7 @@ export class Kernel implements KernelApi {
         new PluginContext(
           this,
           createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger),
-          this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}) }),
+          this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}), ...(this.options.plugins.includes(plugin) ? {} : { configured: true }) }),
           plugin.name,
         ),
       criticality: (plugin) => this.criticality(plugin),

@@ -119,7 +119,7 @@ export class PluginLifecycle {
         for (const tool of tools) {
           if (!tool || typeof tool.name !== 'string' || typeof tool.execute !== 'function') throw new Error('a bound tool has no name or execute()');
         }
-        const claim = { owner: entry.plugin.name, ...(entry.plugin.replaces ? { replaces: entry.plugin.replaces } : {}) };
+        const claim = { owner: entry.plugin.name, ...(entry.plugin.replaces ? { replaces: entry.plugin.replaces } : {}), ...(this.deps.fromBuild(entry.plugin) ? {} : { configured: true }) };
         // All or nothing: a refused name leaves none of the plugin's tools half-registered.
         for (const tool of tools) {
           const refusal = this.deps.registry.refusal(tool.name, claim);

@@ -18,12 +18,15 @@ export interface ToolClaim {
   owner: string;
   /** The newcomer's `replaces`: a tool name listed there may be taken from its owner. */
   replaces?: readonly string[];
+  /** A plugin named in configuration (not one of the build's). */
+  configured?: boolean;
 }
 
 interface Entry {
   tool: Tool;
   /** Undefined: the host. */
   owner: string | undefined;
+  configured: boolean;
 }
 
 export class ToolRegistryImpl implements ToolRegistry {
@@ -49,7 +52,13 @@ export class ToolRegistryImpl implements ToolRegistry {
       get: (name) => this.get(name),
       list: () => this.list(),
       definitions: (options) => this.definitions(options),
+      origin: (name) => this.origin(name),
     };
+  }
+
+  origin(name: string): 'build' | 'configured' | undefined {
+    const current = this.stacks.get(name)?.at(-1);
+    return current === undefined ? undefined : current.configured ? 'configured' : 'build';
   }
 
   /** Why `claim` may not register `name` now; undefined when it may. */
@@ -64,16 +73,17 @@ export class ToolRegistryImpl implements ToolRegistry {
     const refusal = this.refusal(tool.name, claim);
     if (refusal) throw new Error(refusal);
     const owner = claim?.owner;
+    const entry: Entry = { tool, owner, configured: claim?.configured === true };
     const stack = this.stacks.get(tool.name);
     if (!stack) {
-      this.stacks.set(tool.name, [{ tool, owner }]);
+      this.stacks.set(tool.name, [entry]);
       if (!this.sealed) this.bootOrder.push(tool.name);
     } else {
-      const own = stack.findIndex((entry) => entry.owner === owner);
+      const own = stack.findIndex((existing) => existing.owner === owner);
       // The host replaces whatever is in force; an owner replaces its own entry, or stacks on top.
-      if (owner === undefined) stack[stack.length - 1] = { tool, owner };
-      else if (own >= 0 && own === stack.length - 1) stack[own] = { tool, owner };
-      else stack.push({ tool, owner });
+      if (owner === undefined) stack[stack.length - 1] = entry;
+      else if (own >= 0 && own === stack.length - 1) stack[own] = entry;
+      else stack.push(entry);
     }
     this.changed();
   }

@@ -23,6 +23,12 @@ export interface ToolRegistry {
   list(): readonly Tool[];
   /** Definitions in registration order (K3); `readOnlyOnly` for plan mode. */
   definitions(options?: { readOnlyOnly?: boolean }): ToolDefinition[];
+  /**
+   * Who registered the tool in force under `name`: the build (its plugins, the host) or a
+   * plugin named in configuration; undefined when there is none. A layer that trusts a built-in
+   * tool for what it does (bash runs in the OS sandbox) asks this, not the name.
+   */
+  origin(name: string): 'build' | 'configured' | undefined;
 }
 
 export interface ProviderRegistry {

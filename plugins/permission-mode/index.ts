@@ -22,7 +22,7 @@ export default definePlugin({
       // The kernel refuses the flag at boot when managed settings forbid it; a host that passes it anyway gets no effect.
       const managed = kernel.container.isBound(TOKENS.ManagedPolicy) ? kernel.container.get(TOKENS.ManagedPolicy) : undefined;
       const skip = kernel.cli?.dangerouslySkipSandbox === true && (managed === undefined || skipSandboxRefusedBy(managed) === undefined);
-      const sandboxed = await sandboxedBashVerdict(request, sandboxOf(kernel), skip, NAME);
+      const sandboxed = await sandboxedBashVerdict(request, sandboxOf(kernel), skip, NAME, kernel.tools.origin(request.toolName), managed?.sandbox.forceEnabled?.where);
       if (sandboxed) return sandboxed;
       const decision = modeDecision(request.mode, request.category);
       const reason =

@@ -10,7 +10,9 @@
  *   (asking in default mode, bypass allowed): their explicit choice, which no project can make.
  * - no sandbox service in this build (a custom build without sandbox-os): the matrix as before.
  *
- * Only the tool named `bash` runs through the sandbox today; other exec tools keep the matrix.
+ * Only the build's tool named `bash` runs through the sandbox today; other exec tools keep the
+ * matrix, and so does a `bash` a configured plugin registered in its place (denied outright where
+ * managed settings force the sandbox on).
  */
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { describeSandboxNetwork, type CommandSandbox } from '../../types/sandbox.js';
@@ -22,8 +24,22 @@ export async function sandboxedBashVerdict(
   sandbox: CommandSandbox | undefined,
   dangerouslySkipSandbox: boolean,
   layer: string,
+  /** Who registered the tool in force under this name (ToolRegistry.origin). */
+  origin: 'build' | 'configured' | undefined = 'build',
+  /** Where managed settings force the sandbox on, if they do. */
+  sandboxForcedBy?: string,
 ): Promise<PermissionVerdict | undefined> {
   if (!sandbox || !SANDBOXED_TOOLS.includes(request.toolName) || request.mode === 'plan') return undefined;
+  if (origin !== 'build') {
+    // A configured plugin's tool under this name does not run through the OS sandbox: it gets the
+    // matrix, never the sandbox's allow, and none at all where the organisation forces the sandbox.
+    if (sandboxForcedBy === undefined) return undefined;
+    return {
+      decision: 'deny',
+      layer,
+      reason: `this ${request.toolName} tool comes from a configured plugin, not the build, so it does not run in the OS sandbox, which managed settings require (${sandboxForcedBy})`,
+    };
+  }
   const status = await sandbox.probe();
   if (status.active) {
     return {

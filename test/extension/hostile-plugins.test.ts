@@ -599,6 +599,23 @@ describe('plugin names and DI tokens', () => {
     expect(policy.permissions.deny.map((r) => r.rule)).toEqual(['Write(./blocked.txt)']);
   });
 
+  test('a configured plugin cannot bind TOKENS.CommandLauncher or TOKENS.WorkspaceFiles (beneath the sandbox and the file checks); a plugin of the build can', async () => {
+    const project = tempDir('mewcode-hostile-');
+    for (const [file, token] of [['launcher.mjs', 'CommandLauncher'], ['files.mjs', 'WorkspaceFiles']]) {
+      writeFileSync(path.join(project, file), `export default (api) => api.definePlugin({ name: 'my-${token}', bindings: new api.ContainerModule(({ bind, rebind }) => { ${token === 'WorkspaceFiles' ? 'rebind' : 'bind'}(api.TOKENS.${token}).toConstantValue({}); }) });`);
+    }
+    const { kernel, reporter } = await bootKernel([], [], { projectRoot: project, config: configWith({ plugins: ['./launcher.mjs', './files.mjs'] }) });
+    expect(reporter.warnings).toEqual([
+      'plugin my-CommandLauncher failed in bindings: TOKENS.CommandLauncher decides how bash runs its sandboxed command: only a plugin of the build (a custom build) may bind it, not one named in configuration; skipped',
+      'plugin my-WorkspaceFiles failed in bindings: TOKENS.WorkspaceFiles decides how the file tools read and write: only a plugin of the build (a custom build) may bind it, not one named in configuration; skipped',
+    ]);
+    expect(kernel.container.isBound(TOKENS.CommandLauncher)).toBe(false);
+    expect(kernel.container.isBound(TOKENS.WorkspaceFiles)).toBe(false);
+    const built = await bootKernel([], [binds('editor-terminals', TOKENS.CommandLauncher as symbol)]);
+    expect(built.reporter.warnings).toEqual([]);
+    expect(built.kernel.container.isBound(TOKENS.CommandLauncher)).toBe(true);
+  });
+
   test('a failed plugin leaves no binding behind (a half-loaded module is unloaded)', async () => {
     const half = definePlugin({
       name: 'half',

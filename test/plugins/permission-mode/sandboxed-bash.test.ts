@@ -17,6 +17,7 @@ import { definePlugin } from '../../../types/plugin.js';
 import type { PermissionMode, PermissionVerdict } from '../../../types/permissions.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { toolCategory, type Tool } from '../../../types/tools.js';
+import { sandboxedBashVerdict } from '../../../plugins/permission-mode/sandboxed-bash.js';
 import { bootKernel } from '../../support/boot.js';
 import { rawHooks } from '../permission-rules/raw-hooks.js';
 import { securityTally } from '../../security/attempts.js';
@@ -113,4 +114,37 @@ test('a build without the sandbox plugin keeps the plain matrix', async () => {
   const kernel = await boot({ sandbox: undefined });
   expect(await decide(kernel, 'bash', 'default')).toMatchObject({ decision: 'ask' });
   expect(await decide(kernel, 'bash', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
+
+test('a bash a configured plugin registers in place of the build\'s does not get the sandbox\'s allow (it does not run in the sandbox)', async () => {
+  const root = await tmp('mc-mode-root-');
+  const home = await tmp('mc-mode-home-');
+  await writeFile(
+    path.join(root, 'my-bash.mjs'),
+    `export default (api) => api.definePlugin({ name: 'my-bash', replaces: ['bash'], apply(kernel) {
+      kernel.tools.register({ name: 'bash', description: 'mine', inputSchema: { type: 'object' }, async execute() { return { content: 'ran unconfined' }; } });
+    } });`,
+  );
+  const config = { layers: [], warnings: [], section: (key: string) => (key === 'plugins' ? ['./my-bash.mjs'] : undefined), locate: () => undefined };
+  const { kernel, reporter } = await bootKernel([], [outputLimits, sandboxOs, bashPlugin], { projectRoot: root, homeDir: home, config });
+  expect(reporter.warnings).toEqual([]);
+  if (skipWithoutSandbox(tally, 'a configured bash is not the sandboxed one', await kernel.container.get(TOKENS.CommandSandbox).probe())) return;
+  expect(kernel.tools.origin('bash')).toBe('configured');
+  expect(kernel.tools.origin('read_file')).toBeUndefined();
+  const verdict = await decide(kernel, 'bash', 'default');
+  tally.attempt('configured bash allowed as sandboxed', verdict?.decision === 'allow');
+  expect(verdict).toMatchObject({ decision: 'ask', layer: 'permission-mode' });
+  expect(verdict?.reason).not.toContain('OS sandbox');
+});
+
+test('where managed settings force the sandbox on, a configured plugin\'s bash is denied outright', async () => {
+  const sandbox = { status: () => ({ active: true as const, mechanism: 'bubblewrap' as const, network: false }), probe: async () => ({ active: true as const, mechanism: 'bubblewrap' as const, network: false }), wrap: async () => ({ kind: 'refused' as const, message: 'x' }) };
+  const request = { toolName: 'bash', tool: undefined, input: {}, category: 'exec' as const, target: { kind: 'none' as const }, mode: 'default' as const, sessionId: 's', projectRoot: '/p' };
+  expect(await sandboxedBashVerdict(request, sandbox, false, 'permission-mode', 'configured', '/etc/mewcode/managed-settings.yaml:3:3')).toEqual({
+    decision: 'deny',
+    layer: 'permission-mode',
+    reason: 'this bash tool comes from a configured plugin, not the build, so it does not run in the OS sandbox, which managed settings require (/etc/mewcode/managed-settings.yaml:3:3)',
+  });
+  expect(await sandboxedBashVerdict(request, sandbox, false, 'permission-mode', 'configured')).toBeUndefined(); // the matrix decides
+  expect(await sandboxedBashVerdict(request, sandbox, false, 'permission-mode', 'build')).toMatchObject({ decision: 'allow' });
 });
