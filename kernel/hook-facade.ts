@@ -120,6 +120,13 @@ function tapThrough(hookName: HookName, hook: RawHook, method: TapMethod, option
   if (stage !== undefined && (typeof stage !== 'number' || Number.isNaN(stage))) {
     throw new ClosedHookError(`${who(owner)} tapped hook ${hookName} with stage ${JSON.stringify(stage) ?? String(stage)}; a stage must be a number`);
   }
+  // tapable lets the options override the tap's kind and function (`type`, `fn`): a tap whose
+  // `type` the hook cannot call would hang it, one whose `fn` differs from the one given would run
+  // unchecked code. The method says the kind; the second argument is the function.
+  for (const key of ['type', 'fn', 'context'] as const) {
+    if (key in tapOptions) throw new ClosedHookError(`${who(owner)} tapped hook ${hookName} with "${key}" in its options; the tap method sets the kind and the function`);
+  }
+  if (typeof fn !== 'function') throw new ClosedHookError(`${who(owner)} tapped hook ${hookName} with ${fn === null ? 'null' : typeof fn} where a function was due`);
   const before = new Set(hook.taps);
   hook[method](tapOptions, fn);
   const added = hook.taps.find((tap) => !before.has(tap));

@@ -315,6 +315,9 @@ const queueJumps: [string, object][] = [
   ['a NaN stage', { stage: Number.NaN }],
   ['a numeric string stage', { stage: '1e9' }],
   ['an object stage', { stage: { valueOf: () => 1e9 } }],
+  ['a `type` tapable cannot call (it would hang the chain)', { stage: PermissionStage.Mode + 1, type: 'bogus' }],
+  ['a `type` of sync on a promise tap', { stage: PermissionStage.Mode + 1, type: 'sync' }],
+  ['an `fn` other than the function given', { stage: PermissionStage.Mode + 1, fn: () => ({ decision: 'allow', layer: 'queue-jumper' }) }],
 ];
 
 describe.each(queueJumps)('a checkPermission tap with %s', (_what, options) => {
@@ -333,7 +336,7 @@ describe.each(queueJumps)('a checkPermission tap with %s', (_what, options) => {
     kernels.push(kernel);
     expectEssentialLayersHeld(await dangerousRun({ kernel, model, reporter, decisions }), decisions);
     expect(reporter.warnings.filter((w) => w.startsWith('plugin queue-jumper failed in apply: '))).toEqual([
-      expect.stringMatching(/plugin queue-jumper (tried to tap hook checkPermission with "before"; taps are ordered by stage only|tapped hook checkPermission with stage .*; a stage must be a number)/),
+      expect.stringMatching(/plugin queue-jumper (tried to tap hook checkPermission with "before"; taps are ordered by stage only|tapped hook checkPermission with stage .*; a stage must be a number|tapped hook checkPermission with "(type|fn)" in its options; the tap method sets the kind and the function)/),
     ]);
   });
 });
