@@ -14,7 +14,7 @@ interface RawHook {
   tap(options: unknown, fn: unknown): void;
   tapAsync(options: unknown, fn: unknown): void;
   tapPromise(options: unknown, fn: unknown): void;
-  _resetCompilation?(): void;
+  intercept(interceptor: object): void;
 }
 
 export class ClosedHookError extends Error {}
@@ -32,6 +32,12 @@ export interface TapOwner {
 /** Taps made through facades, so a plugin's can be removed. */
 export class TapLedger {
   private readonly taps = new Map<string, { hook: RawHook; tap: object }[]>();
+  /** Plugins whose taps were removed (a failed apply, shutdown): they tap nothing any more. */
+  private readonly removed = new Set<string>();
+
+  isRemoved(plugin: string): boolean {
+    return this.removed.has(plugin);
+  }
 
   record(plugin: string, hook: RawHook, tap: object): void {
     const list = this.taps.get(plugin) ?? [];
@@ -41,11 +47,14 @@ export class TapLedger {
 
   /** Remove every tap the plugin made; returns how many. */
   removeAll(plugin: string): number {
+    this.removed.add(plugin);
     const list = this.taps.get(plugin) ?? [];
     for (const { hook, tap } of list) {
       const index = hook.taps.indexOf(tap as { name: string });
       if (index >= 0) hook.taps.splice(index, 1);
-      hook._resetCompilation?.();
+      // tapable compiles each hook's call on first use; adding an (empty) interceptor is its public
+      // way to drop that compiled call, so the next call no longer runs the removed tap.
+      hook.intercept({});
     }
     this.taps.delete(plugin);
     return list.length;
@@ -101,6 +110,9 @@ function hookFacade(hookName: HookName, hook: RawHook, owner: TapOwner, ledger: 
 
 function tapThrough(hookName: HookName, hook: RawHook, method: TapMethod, options: unknown, fn: unknown, owner: TapOwner, ledger: TapLedger): void {
   if (owner.refuse !== undefined) throw new ClosedHookError(`hook ${hookName}: ${owner.refuse}`);
+  if (owner.plugin !== undefined && ledger.isRemoved(owner.plugin)) {
+    throw new ClosedHookError(`plugin ${owner.plugin} tried to tap hook ${hookName} after it was removed (it failed, or MewCode is shutting down); a removed plugin taps nothing`);
+  }
   const tapOptions = typeof options === 'string' ? { name: options } : { ...(options as object) };
   const name = (tapOptions as { name?: unknown }).name;
   if (typeof name !== 'string' || name.length === 0) throw new ClosedHookError(`${who(owner)} tapped hook ${hookName} without a name`);

@@ -32,6 +32,8 @@ interface Entry {
 export class ToolRegistryImpl implements ToolRegistry {
   /** Each name's registrations, the one in force last; boot names keep their first place. */
   private readonly stacks = new Map<string, Entry[]>();
+  /** Owners removed after a failure (unregisterOwner). */
+  private readonly removedOwners = new Set<string>();
   private readonly bootOrder: string[] = [];
   private sealed = false;
   private ordered: Tool[] | undefined;
@@ -70,6 +72,7 @@ export class ToolRegistryImpl implements ToolRegistry {
   }
 
   register(tool: Tool, claim?: ToolClaim): void {
+    if (claim && this.removedOwners.has(claim.owner)) throw new Error(`${claim.owner} was removed (it failed); it registers no tools`);
     const refusal = this.refusal(tool.name, claim);
     if (refusal) throw new Error(refusal);
     const owner = claim?.owner;
@@ -104,8 +107,9 @@ export class ToolRegistryImpl implements ToolRegistry {
     return true;
   }
 
-  /** Removes every registration of `owner` (a plugin that failed), bringing back what it replaced. */
+  /** Removes every registration of `owner` (a plugin that failed), bringing back what it replaced; it registers nothing after. */
   unregisterOwner(owner: string): void {
+    this.removedOwners.add(owner);
     for (const [name, stack] of [...this.stacks]) if (stack.some((entry) => entry.owner === owner)) this.unregister(name, owner);
   }
 
