@@ -10,10 +10,11 @@
  * that subfolder, or at an ordinary `git status` in the project once the nested repository is
  * registered as a submodule (the index must stay writable for `git add`). So, once the command
  * has ended (nothing it started is still running: the sandbox's PID namespace is gone), every
- * `.git` in the writable roots whose redirection, configuration, common dir or hooks changed
- * during the command is checked: a configuration key outside the short list of keys that run
- * nothing (the ones `git init`, `clone`, `submodule` and `worktree` write), a hook, or a common
- * dir outside the project's protected git directories, and the file that carries it is renamed
+ * `.git` in the writable roots whose redirection, configuration, common dir, hooks or sequencer
+ * todo lists changed during the command is checked (todo lists in the project's own `.git` too):
+ * a configuration key outside the short list of keys that run nothing (the ones `git init`,
+ * `clone`, `submodule` and `worktree` write), a hook, a common dir outside the project's
+ * protected git directories, or a todo list's `exec` line, and the file that carries it is renamed
  * to `<name>.quarantined-by-mewcode`, with a warning naming it. A repository the model clones or
  * initialises for ordinary work has none of those, and nothing older than the command is judged.
  *
@@ -171,6 +172,33 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
     offence ??= `hook ${name}`;
     await quarantine(file, 'a git hook', context);
   }
+  const todo = await checkTodoLists(gitDir, all, context);
+  return offence ?? todo;
+}
+
+/**
+ * Sequencer todo lists: an `exec` (`x`) line runs its command on the host at the user's next
+ * `git rebase --continue` (or `git cherry-pick --continue`). A command can leave one in any git
+ * directory it may write, the project's own included (its `.git` stays writable for git's work).
+ */
+const TODO_LISTS = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
+const EXEC_LINE = /^[ \t]*(?:x|exec)[ \t]+\S/m;
+
+async function checkTodoLists(gitDir: string, all: boolean, context: Context): Promise<string | undefined> {
+  let offence: string | undefined;
+  for (const name of TODO_LISTS) {
+    const file = path.join(gitDir, name);
+    if (!all && !changed(await ctimeOf(file), context.since)) continue;
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!EXEC_LINE.test(text)) continue;
+    offence ??= `exec lines in ${name}`;
+    await quarantine(file, `a todo list with exec lines, which git runs at the next --continue (${name})`, context);
+  }
   return offence;
 }
 
@@ -304,12 +332,14 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   }
   const context: Context = { since, roots, protectedGitDirs, quarantined: [] };
   let truncated = false;
-  // The project's own git directories: what the mounts could not block while missing.
+  // The project's own git directories: what the mounts could not block while missing, and todo
+  // lists (the directory stays writable for git's own work).
   for (const gitDir of protectedGitDirs) {
     for (const name of GIT_PROTECTED_IF_PRESENT) {
       const file = path.join(gitDir, name);
       if (changed(await ctimeOf(file), since)) await quarantine(file, name === 'commondir' ? 'a redirection of where git reads its configuration and hooks' : 'a redirection of where git reads objects', context);
     }
+    await checkTodoLists(gitDir, false, context);
   }
   const isNew = (file: string, id: string | undefined): boolean => id !== undefined && baseline.get(file) !== id;
   for (const gitDir of protectedGitDirs) {

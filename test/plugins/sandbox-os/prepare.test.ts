@@ -84,3 +84,12 @@ test('dispose() while the session directory is being prepared leaves none behind
     await rm(tmpRoot, { recursive: true, force: true });
   }
 });
+
+test("a command that leaves an interactive rebase's todo list with exec lines in the project's .git: set aside, with a warning", async () => {
+  if (!fixture.status.active) return; // no sandbox here: the check after a command never runs (tallied by the security suites)
+  const result = await fixture.run("mkdir -p .git/rebase-merge && printf 'pick 1234567 a\\nexec touch /tmp/mewcode-rebase-canary\\n' > .git/rebase-merge/git-rebase-todo && echo done");
+  expect(result.content).toContain('done');
+  expect(existsSync(path.join(fixture.root, '.git', 'rebase-merge', 'git-rebase-todo'))).toBe(false);
+  expect(existsSync(path.join(fixture.root, '.git', 'rebase-merge', 'git-rebase-todo.quarantined-by-mewcode'))).toBe(true);
+  expect(fixture.warnings.join('\n')).toMatch(/todo list with exec lines.*at \S*\.git\/rebase-merge\/git-rebase-todo;/);
+});
