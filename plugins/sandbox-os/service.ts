@@ -20,6 +20,7 @@ import { isWithin } from './policy.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
 import { MAX_RULE_HIDDEN, MAX_RULE_VISITED, ruleHiddenPaths } from './read-rules.js';
 import { seatbeltArgs } from './seatbelt.js';
+import { seccompFilter, supportedArch } from './seccomp-filter.js';
 import { DEFAULT_SANDBOX_SETTINGS, readSandboxSettings, type SandboxSettings } from './settings.js';
 import { applyManagedSandbox, unconfinedRefusal } from './managed.js';
 import type { ManagedPolicy } from '../../types/managed.js';
@@ -352,7 +353,6 @@ export class OsCommandSandbox implements CommandSandbox {
   private seccompFilterFile(base: string, bridge: boolean): Promise<string | undefined> {
     if (this.filterFile?.base === base) return this.filterFile.written;
     const writing = (async () => {
-      const { seccompFilter, supportedArch } = await import('./seccomp-filter.js');
       const arch = this.options.arch ?? process.arch;
       if (!supportedArch(arch)) {
         this.options.warn(`sandbox-os: no seccomp filter for the ${arch} architecture: commands can use the kernel keyring and connect to unix sockets they can reach`);
