@@ -4,14 +4,16 @@
  * the user is told which plugin returned what.
  *
  * - preToolUse: the call is denied (`[hook <plugin>] …`); later taps are not called.
- * Decisions are taken as plain snapshots (read once: no getter or Proxy answers twice), and a
- * preToolUse tap cannot lower what an earlier one answered (allow < ask < deny).
  * - requestApproval: the approval is a deny answered by the plugin.
  * - userPromptSubmit: the prompt is blocked (it never enters history).
  * - stop: no continuation (the run ends as it would have).
  * - the other waterfalls (prompt parts, environment parts, the model request, a tool result):
  *   the value the waterfall had is kept.
  * checkPermission has its own rules (permission-chain.ts).
+ *
+ * Well-formed decisions are taken as plain snapshots (read once: no getter or Proxy answers the
+ * check one thing and the kernel another), and a preToolUse tap cannot lower what an earlier one
+ * answered (allow < ask < deny).
  */
 import type { HookName, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome } from '../types/permissions.js';
