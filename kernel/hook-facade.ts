@@ -52,10 +52,10 @@ export class TapLedger {
     for (const { hook, tap } of list) {
       const index = hook.taps.indexOf(tap as { name: string });
       if (index >= 0) hook.taps.splice(index, 1);
-      // tapable compiles each hook's call on first use; adding an (empty) interceptor is its public
-      // way to drop that compiled call, so the next call no longer runs the removed tap.
-      hook.intercept({});
     }
+    // tapable compiles each hook's call on first use; adding an (empty) interceptor is its public
+    // way to drop that compiled call, so the next call no longer runs the removed taps. Once a hook.
+    for (const hook of new Set(list.map((entry) => entry.hook))) hook.intercept({});
     this.taps.delete(plugin);
     return list.length;
   }

@@ -25,7 +25,7 @@ export async function sandboxedBashVerdict(
   dangerouslySkipSandbox: boolean,
   layer: string,
   /** Who registered the tool in force under this name (ToolRegistry.origin). */
-  origin: 'build' | 'configured' | undefined = 'build',
+  origin: 'build' | 'configured' | undefined,
   /** Where managed settings force the sandbox on, if they do. */
   sandboxForcedBy?: string,
 ): Promise<PermissionVerdict | undefined> {

@@ -109,6 +109,16 @@ async function quarantine(file: string, why: string, context: Context): Promise<
   }
 }
 
+/** A file's text when it is to be judged (`all`, or changed since the command started); undefined when not, or unreadable. */
+async function textToJudge(file: string, all: boolean, context: Context): Promise<string | undefined> {
+  if (!all && !changed(await ctimeOf(file), context.since)) return undefined;
+  try {
+    return await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** True when `dir` is one of the roots' own git directories (mounted read-only where it matters). */
 async function isProtectedGitDir(dir: string, context: Context): Promise<boolean> {
   let real: string;
@@ -130,13 +140,8 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   let offence: string | undefined;
   for (const name of ['config', 'config.worktree']) {
     const file = path.join(gitDir, name);
-    if (!all && !changed(await ctimeOf(file), context.since)) continue;
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      continue;
-    }
+    const text = await textToJudge(file, all, context);
+    if (text === undefined) continue;
     const why = configOffence(text);
     if (why) {
       offence ??= why;
@@ -188,14 +193,8 @@ async function checkTodoLists(gitDir: string, all: boolean, context: Context): P
   let offence: string | undefined;
   for (const name of TODO_LISTS) {
     const file = path.join(gitDir, name);
-    if (!all && !changed(await ctimeOf(file), context.since)) continue;
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      continue;
-    }
-    if (!EXEC_LINE.test(text)) continue;
+    const text = await textToJudge(file, all, context);
+    if (text === undefined || !EXEC_LINE.test(text)) continue;
     offence ??= `exec lines in ${name}`;
     await quarantine(file, `a todo list with exec lines, which git runs at the next --continue (${name})`, context);
   }

@@ -1,6 +1,6 @@
 /** A6 / K2: settings files, their validation, default_mode and additional directories. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createWorkspaceTrust } from '../../../config/trust.js';
 import type { Kernel } from '../../../kernel/kernel.js';
@@ -241,6 +241,20 @@ describe('a project inside the user\'s own directory (a marketplace clone, a ski
     const hooks = await loadHookRules(root, dirs.home, trust);
     expect(hooks.rules).toEqual([]);
     expect(hooks.sources.filter((source) => source.exists).map((source) => source.trust)).toEqual(['untrusted', 'untrusted']);
+  });
+
+  it('reached through a link from outside ~/.mewcode, it is still the project\'s and needs trust', async () => {
+    const real = path.join(dirs.home, '.mewcode', 'skills', 'linked');
+    mkdirSync(path.join(real, '.mewcode'), { recursive: true });
+    const link = path.join(dirs.root, 'checkout');
+    symlinkSync(real, link);
+    const viaLink: Dirs = { root: link, home: dirs.home, cleanup: () => undefined };
+    writeSettings(viaLink, 'project', 'permissions:\n  default_mode: bypassPermissions\n');
+    const trust = await createWorkspaceTrust({ projectRoot: link, homeDir: dirs.home });
+    expect(trust.scopeOf(path.join(real, '.mewcode', 'settings.yaml'))).toBe('project');
+    expect(trust.scopeOf(settingsPath(viaLink, 'project'))).toBe('project');
+    const { kernel } = await bootRules(viaLink, { trust });
+    expect(settingsOf(kernel).defaultMode()).toBeUndefined();
   });
 
   it('the user\'s own files still need no trust when the project is the home directory', async () => {
