@@ -201,7 +201,9 @@ test('Streamable HTTP: a remote server started on a free port serves a call; one
 
 /** The CLI as a child we can signal; resolves once the fake server and its child are up. */
 async function startWithFakeServer(s: Scenario, pidFile: string): Promise<ChildProcess> {
-  userConfig(s, { mcp_servers: { fake: { type: 'stdio', command: process.execPath, args: [FAKE_SERVER, pidFile] } } });
+  // A loaded machine can take longer than the default 1.5 s wait to start the server; without its
+  // tools the model's call would fail at once and the turn would end before the test can signal.
+  userConfig(s, { mcp: { startup_wait_ms: 20_000 }, mcp_servers: { fake: { type: 'stdio', command: process.execPath, args: [FAKE_SERVER, pidFile] } } });
   const bin = await prepareCli();
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(s.env)) if (value !== undefined) env[key] = value;
@@ -222,7 +224,8 @@ for (const [how, signal] of [
     await scenario(slowTurn, async (s) => {
       const pidFile = path.join(s.cwd, 'pids.txt');
       const child = await startWithFakeServer(s, pidFile);
-      await waitFor(() => s.requests.length === 1, 10_000, 'the first request');
+      await waitFor(() => s.requests.length >= 1, 20_000, 'the first request');
+      expect(toolNames(s.requests[0]!.body)).toContain('mcp__fake__slow');
       const pids = fakePids({ pidFile } as never);
       expect(pids.every(alive)).toBe(true);
       const exited = new Promise((resolve) => child.once('exit', resolve));
