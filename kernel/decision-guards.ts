@@ -4,7 +4,8 @@
  * the user is told which plugin returned what.
  *
  * - preToolUse: the call is denied (`[hook <plugin>] …`); later taps are not called.
- * - requestApproval: the approval is a deny answered by the plugin.
+ * - requestApproval: the approval is a deny answered by the plugin. A well-formed allow is taken
+ *   for this call only, and only for the mode layer's question (pluginApproval).
  * - userPromptSubmit: the prompt is blocked (it never enters history).
  * - stop: no continuation (the run ends as it would have).
  * - the other waterfalls (prompt parts, environment parts, the model request, a tool result):
@@ -16,7 +17,7 @@
  * answered (allow < ask < deny).
  */
 import type { HookName, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
-import type { ApprovalOutcome } from '../types/permissions.js';
+import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
 
@@ -51,6 +52,20 @@ function notLower(args: unknown[], answer: unknown): unknown {
   return Object.freeze({ ...rest, decision: previous.decision, ...(previous.reason !== undefined ? { reason: previous.reason } : {}), ...(previous.by !== undefined ? { by: previous.by } : {}) });
 }
 
+/**
+ * A plugin answers an approval for this call only ("for the session" and "always" are the user's
+ * to give, and would be saved as the user's rules), and its allow counts only where the request
+ * says plugins may allow (the mode layer's question): elsewhere it is no answer, so the next tap
+ * and then the user are asked. A deny always counts.
+ */
+function pluginApproval(args: unknown[], answer: unknown): unknown {
+  const request = args[0] as ApprovalRequest;
+  const outcome = answer as ApprovalOutcome;
+  if (outcome.choice === 'deny') return outcome;
+  if (request.pluginsMayAllow !== true) return undefined;
+  return outcome.choice === 'allow_once' ? outcome : Object.freeze({ ...outcome, choice: 'allow_once' });
+}
+
 const GUARDS: Partial<Record<HookName, Guard>> = {
   preToolUse: {
     check: isToolUseDecision,
@@ -66,6 +81,7 @@ const GUARDS: Partial<Record<HookName, Guard>> = {
     check: isApprovalOutcome,
     noun: 'approval',
     snapshot: (_args, value) => plainSnapshot(value),
+    keep: pluginApproval,
     safe: (_args, plugin, problem): ApprovalOutcome => ({ choice: 'deny', answeredBy: plugin, reason: problem }),
   },
   userPromptSubmit: {

@@ -30,6 +30,7 @@ import { createHooks, guardHooks } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
+import { permissionRequest } from './permission-request.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
@@ -535,7 +536,23 @@ export class Kernel implements KernelApi {
     return this.mainSession.compact(mode);
   }
 
-  async decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+  /**
+   * A plugin's question about a call it makes itself (a custom command's `!` line). The request is
+   * built again as the gate builds a model's call: the registered tool (never the caller's object),
+   * its own target, frozen copies, and the mode managed settings permit.
+   */
+  async decidePermission(asked: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+    const tool = this.tools.get(asked.toolName);
+    const request = tool
+      ? await permissionRequest(asked.toolName, tool, asked.input, {
+          mode: this.permittedMode(asked.mode),
+          sessionId: asked.sessionId,
+          agentId: asked.agentId ?? 'main',
+          parentAgentId: asked.parentAgentId,
+          projectRoot: this.options.projectRoot,
+        })
+      : undefined;
+    if (!request) return { decision: 'deny', layer: 'kernel', reason: `no tool named ${asked.toolName} is registered` };
     const { verdict } = await this.chain.decide(this.#raw, request);
     await this.#raw.permissionDecided.promise({
       request,

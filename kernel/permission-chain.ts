@@ -106,7 +106,9 @@ export class PermissionChain {
       if (floor) return floor;
       return { verdict: { decision: 'ask', layer: 'kernel', reason: 'no permission layer decided' }, decider: undefined };
     }
-    if (verdict.decision === 'allow' && floor) return floor;
+    // An early layer's ask stands over a later allow, and over a later ask too: the question put
+    // is the policy's, which only the user may answer (never the mode layer's, which a plugin may).
+    if (verdict.decision !== 'deny' && floor) return floor;
     return { verdict, decider: this.deciders.get(request) };
   }
 }

@@ -7,9 +7,10 @@ import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, RunContext, ToolUseDecision } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
-import { toolCategory, type Tool, type ToolInput, type ToolInputCheck } from '../types/tools.js';
+import type { Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
 import { describeValue, frozenCopy, isApprovalOutcome } from './decision-shapes.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
+import { permissionRequest } from './permission-request.js';
 import type { ToolLookup } from './tool-view.js';
 
 export type GateOutcome = { run: true; tool: Tool; input: ToolInput } | { run: false; result: ToolResult };
@@ -53,19 +54,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   if (!parsed.ok) return deny(call, invalidArguments(call.name, parsed.error));
   // Every permission layer sees the same request, frozen with its own copies of the input and the
   // target: a layer cannot change what the layers after it see (a harmless target, another mode).
-  const request = async (input: ToolInput): Promise<PermissionRequest> =>
-    Object.freeze({
-      toolName: call.name,
-      tool,
-      input: frozenCopy(input) as ToolInput,
-      category: toolCategory(tool),
-      target: frozenCopy((await tool.permissionTarget?.(input)) ?? { kind: 'none' }) as PermissionRequest['target'],
-      mode: deps.run.mode,
-      sessionId: deps.run.sessionId,
-      agentId: deps.run.agentId,
-      ...(deps.run.parentAgentId ? { parentAgentId: deps.run.parentAgentId } : {}),
-      projectRoot: deps.run.projectRoot,
-    });
+  const request = (input: ToolInput): Promise<PermissionRequest> => permissionRequest(call.name, tool, input, deps.run);
   const decided = (permission: PermissionRequest, verdict: PermissionVerdict, allowed: boolean, approval?: ApprovalOutcome): Promise<void> =>
     deps.hooks.permissionDecided.promise({
       request: permission,
@@ -85,14 +74,16 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     return deny(call, refusal);
   }
 
+  // The hooks see a frozen copy: one that keeps a reference cannot change the call afterwards.
+  const given = frozenCopy(parsed.input) as ToolInput;
   const hook: ToolUseDecision = await deps.hooks.preToolUse.promise(
-    Object.freeze({ input: parsed.input, additionalContext: Object.freeze([]) as unknown as string[] }),
-    { ...deps.run, call, tool, input: parsed.input, iteration: deps.iteration },
+    Object.freeze({ input: given, additionalContext: Object.freeze([]) as unknown as string[] }),
+    { ...deps.run, call, tool, input: given, iteration: deps.iteration },
   );
   for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);
   const by = hook.by ?? 'preToolUse';
   let input = parsed.input;
-  if (hook.input && typeof hook.input === 'object' && hook.input !== parsed.input) {
+  if (hook.input && typeof hook.input === 'object' && hook.input !== given) {
     const rewritten = await checkedInput(tool, { ok: true, input: hook.input });
     if (!rewritten.ok) return deny(call, `[hook ${by}] rewrote the arguments into ones ${call.name} does not accept: ${rewritten.error}`);
     input = rewritten.input;
@@ -104,15 +95,17 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     await decided(permission, { decision: 'deny', layer: `hook:${by}`, reason }, false);
     return deny(call, `[hook ${by}] ${reason}`);
   }
-  const { verdict } = applyHookDecision(await deps.chain.decide(deps.hooks, permission), hook, by);
+  const judged = applyHookDecision(await deps.chain.decide(deps.hooks, permission), hook, by);
+  const { verdict } = judged;
   if (verdict.decision !== 'allow' && verdict.decision !== 'ask') {
     await decided(permission, verdict, false);
     return deny(call, `Permission denied by ${verdict.layer}: ${verdict.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
   }
   if (verdict.decision === 'ask') {
-    const approvalRequest: ApprovalRequest = { ...permission, verdict, toolCallId: call.id };
+    const approvalRequest: ApprovalRequest = Object.freeze({ ...permission, verdict, toolCallId: call.id, pluginsMayAllow: pluginsMayAllow(judged) });
     deps.emit({ type: 'approval_request', request: approvalRequest });
-    const answer: unknown = (await deps.hooks.requestApproval.promise(approvalRequest)) ?? (await deps.approve(approvalRequest));
+    const byPlugin: unknown = await deps.hooks.requestApproval.promise(approvalRequest);
+    const answer: unknown = byPlugin ?? (await deps.approve(approvalRequest));
     if (answer === undefined) {
       await decided(permission, verdict, false);
       return deny(call, `Permission required: ${call.name} needs approval (${verdict.reason ?? verdict.layer}) and no one was available to approve it. Do not retry this call.`);
@@ -122,33 +115,44 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
       ? answer
       : { choice: 'deny', answeredBy: 'kernel', reason: `the approver returned a malformed approval (${describeValue(answer)})` };
     const allowed = ALLOW_CHOICES.has(outcome.choice);
-    if (allowed && outcome.input !== undefined) return approvedWithOtherInput(outcome.input, outcome);
+    if (allowed && outcome.input !== undefined) return approvedWithOtherInput(outcome.input, outcome, byPlugin !== undefined);
     await decided(permission, verdict, allowed, outcome);
     if (!allowed) return deny(call, `User denied: ${outcome.reason ?? `${call.name} was not approved`}`);
-    return { run: true, tool, input };
+    return runs(permission);
   }
   // Only an explicit allow reaches here: anything else was a deny or an ask above.
   await decided(permission, verdict, true);
-  return { run: true, tool, input };
+  return runs(permission);
+
+  /** The tool runs exactly the input the layers judged: its own copy, shared with no plugin. */
+  function runs(judgedRequest: PermissionRequest): GateOutcome {
+    return { run: true, tool: tool!, input: structuredClone(judgedRequest.input) };
+  }
 
   /**
    * The approver allowed the call with arguments of its own: they must suit the tool, and every
    * layer decides on them again (the approval answers a question, never a layer's deny).
    */
-  async function approvedWithOtherInput(given: ToolInput, outcome: ApprovalOutcome): Promise<GateOutcome> {
+  async function approvedWithOtherInput(given: ToolInput, outcome: ApprovalOutcome, byPlugin: boolean): Promise<GateOutcome> {
     const checked = await checkedInput(tool!, { ok: true, input: given });
     if (!checked.ok) {
       await decided(permission, verdict, false, { ...outcome, choice: 'deny' });
       return deny(call, `${outcome.answeredBy} allowed ${call.name} with arguments it does not accept: ${checked.error}`);
     }
     const again = await request(checked.input);
-    const { verdict: second } = await deps.chain.decide(deps.hooks, again);
+    const secondOutcome = await deps.chain.decide(deps.hooks, again);
+    const second = secondOutcome.verdict;
     if (second.decision === 'deny') {
       await decided(again, second, false, outcome);
       return deny(call, `Permission denied by ${second.layer}: ${second.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
     }
-    await decided(again, second, true, outcome); // an ask here was answered by the approver already
-    return { run: true, tool: tool!, input: checked.input };
+    // An ask here was answered by the approver already, unless a plugin answered a question only the user may.
+    if (second.decision === 'ask' && byPlugin && !pluginsMayAllow(secondOutcome)) {
+      await decided(again, second, false, { ...outcome, choice: 'deny' });
+      return deny(call, `Permission required: ${outcome.answeredBy} allowed ${call.name} with other arguments, which ${second.layer} asks the user about (${second.reason ?? 'no reason given'}). Do not retry this call.`);
+    }
+    await decided(again, second, true, outcome);
+    return runs(again);
   }
 }
 
@@ -174,16 +178,25 @@ const ALLOW_CHOICES: ReadonlySet<string> = new Set<ApprovalChoice>(['allow_once'
  * A hook's `ask` turns an allow into a question; a hook's `allow` answers only the question the
  * mode layer (or no layer) asked — never the blacklist's, the sandbox's, a rule's or a policy's.
  */
-function applyHookDecision(outcome: ChainOutcome, hook: ToolUseDecision, by: string): ChainOutcome {
+function applyHookDecision(outcome: ChainOutcome, hook: ToolUseDecision, by: string): ChainOutcome & { hookAsked?: true } {
   const { verdict, decider } = outcome;
   if (hook.decision === 'ask' && verdict.decision === 'allow') {
-    return { verdict: { decision: 'ask', layer: `hook:${by}`, reason: hook.reason ?? 'a PreToolUse hook asks for approval' }, decider };
+    return { verdict: { decision: 'ask', layer: `hook:${by}`, reason: hook.reason ?? 'a PreToolUse hook asks for approval' }, decider, hookAsked: true };
   }
-  const modeQuestion = decider === undefined || (!decider.essential && decider.stage >= PermissionStage.Mode);
-  if (hook.decision === 'allow' && verdict.decision === 'ask' && modeQuestion) {
+  if (hook.decision === 'allow' && verdict.decision === 'ask' && isModeQuestion(outcome)) {
     return { verdict: { decision: 'allow', layer: `hook:${by}`, reason: hook.reason ?? 'allowed by a PreToolUse hook' }, decider };
   }
   return outcome;
+}
+
+/** The chain's ask is the mode layer's (or no layer decided): the one question a plugin may answer. */
+function isModeQuestion({ decider }: ChainOutcome): boolean {
+  return decider === undefined || (!decider.essential && decider.stage >= PermissionStage.Mode);
+}
+
+/** Whether a requestApproval tap's allow is taken for this ask (never for a hook's own question). */
+function pluginsMayAllow(outcome: ChainOutcome & { hookAsked?: true }): boolean {
+  return outcome.hookAsked !== true && isModeQuestion(outcome);
 }
 
 function deny(call: ToolCall, content: string): GateOutcome {

@@ -9,9 +9,12 @@
  * declares `replaces: [<tool name>]`; then it is stacked over the incumbent, and removing it (the
  * replacer failed, or unregistered it) brings the incumbent back. An owner may remove only its
  * own. The host (the registry itself, without a claim: tests, custom builds) may do anything.
+ * What is registered is kept as a frozen facade (sealed-tool.ts), so `get` never hands out the
+ * object a plugin could change.
  */
 import type { ToolRegistry } from '../types/services.js';
 import { toolDefinition, type Tool, type ToolDefinition } from '../types/tools.js';
+import { sealedTool } from './sealed-tool.js';
 
 export interface ToolClaim {
   /** Who registers: a plugin name, or a label such as "a service from the container". */
@@ -71,8 +74,10 @@ export class ToolRegistryImpl implements ToolRegistry {
     return `tool ${name} is already registered by ${ownerName(current.owner)} (declare replaces: ['${name}'] to replace it)`;
   }
 
-  register(tool: Tool, claim?: ToolClaim): void {
+  register(given: Tool, claim?: ToolClaim): void {
     if (claim && this.removedOwners.has(claim.owner)) throw new Error(`${claim.owner} was removed (it failed); it registers no tools`);
+    // Kept (and handed to everyone) as a frozen facade read once now: nobody changes it later.
+    const tool = sealedTool(given);
     const refusal = this.refusal(tool.name, claim);
     if (refusal) throw new Error(refusal);
     const owner = claim?.owner;

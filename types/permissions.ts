@@ -50,6 +50,12 @@ export interface ApprovalRequest extends PermissionRequest {
   /** The verdict that asked, with its reason. */
   verdict: PermissionVerdict;
   toolCallId: string;
+  /**
+   * Whether a `requestApproval` tap's allow is taken. Only the mode layer's question (or a call no
+   * layer decided) may be answered by a plugin; a rule's, a protected path's, the blacklist's, the
+   * sandbox's, a policy's or a PreToolUse hook's question is the user's. A tap may always deny.
+   */
+  pluginsMayAllow: boolean;
 }
 
 export interface ApprovalOutcome {

@@ -5,7 +5,7 @@ import { createWorkspaceTrust } from '../../../config/trust.js';
 import { approvalsFile } from '../../../plugins/permission-rules/settings-files.js';
 import type { Kernel } from '../../../kernel/kernel.js';
 import type { ApprovalChoice } from '../../../types/permissions.js';
-import { definePlugin } from '../../../types/plugin.js';
+import { definePlugin, type UserOutput } from '../../../types/plugin.js';
 import { APPROVALS, suggestRule, type Approvals } from '../../../plugins/permission-rules/index.js';
 import { doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
@@ -19,17 +19,12 @@ beforeEach(() => {
 });
 afterEach(() => dirs.cleanup());
 
-/** A UI that answers every approval with `choice` and counts the questions. */
-function answering(choice: ApprovalChoice, asked: string[]) {
-  return definePlugin({
-    name: 'test-ui',
-    apply(kernel) {
-      kernel.hooks.requestApproval.tapPromise('test-ui', async (request) => {
-        asked.push(request.target.kind === 'command' ? request.target.command : request.toolName);
-        return { choice, answeredBy: 'test-ui' };
-      });
-    },
-  });
+/** The user, answering every approval with `choice` in the active interface, and the questions counted. */
+function answering(choice: ApprovalChoice, asked: string[]): UserOutput['approve'] {
+  return async (request) => {
+    asked.push(request.target.kind === 'command' ? request.target.command : request.toolName);
+    return { choice, answeredBy: 'test-ui' };
+  };
 }
 
 async function runCommands(kernel: Kernel): Promise<void> {
@@ -52,7 +47,7 @@ function writeSaved(text: string): string {
 describe('allow always', () => {
   it('persists an exact rule that never widens: rm -rf build/* does not allow rm -rf src', async () => {
     const asked: string[] = [];
-    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', asked)], steps: steps(['rm -rf build/*', 'rm -rf build/*']) });
+    const { kernel } = await bootRules(dirs, { approve: answering('allow_always', asked), steps: steps(['rm -rf build/*', 'rm -rf build/*']) });
     await runCommands(kernel);
     // asked once, then applied at once for the second identical call
     expect(asked).toEqual(['rm -rf build/*']);
@@ -85,7 +80,7 @@ describe('allow always', () => {
     ].join('\n');
     writeSaved(original);
     const asked: string[] = [];
-    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', asked)], steps: steps(['make build']) });
+    const { kernel } = await bootRules(dirs, { approve: answering('allow_always', asked), steps: steps(['make build']) });
     await runCommands(kernel);
     const after = readFileSync(saved(), 'utf8');
     expect(after).toBe(original.replace('    - Bash(npm test) # the test suite\n', '    - Bash(npm test) # the test suite\n    - Bash(make build)\n'));
@@ -107,7 +102,7 @@ describe('allow always', () => {
 
   it('appends to a flow list in its own style', async () => {
     writeSaved('permissions: {allow: [Bash(make)], deny: [Bash(rm *)]} # compact\n');
-    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['npm ci']) });
+    const { kernel } = await bootRules(dirs, { approve: answering('allow_always', []), steps: steps(['npm ci']) });
     await runCommands(kernel);
     expect(readFileSync(saved(), 'utf8')).toBe('permissions: {allow: [Bash(make), Bash(npm ci)], deny: [Bash(rm *)]} # compact\n');
   });
@@ -126,7 +121,7 @@ describe('allow always', () => {
   it('a path approval applies at once and only to that file', async () => {
     const asked: string[] = [];
     const { kernel } = await bootRules(dirs, {
-      plugins: [answering('allow_always', asked)],
+      approve: answering('allow_always', asked),
       steps: [useTools([call('write_file', { file_path: 'src/*.ts' })]), say('ok')],
     });
     await runPrompt(kernel, 'go', 'default');
@@ -137,7 +132,7 @@ describe('allow always', () => {
 
   it('a compound command is approved as the whole exact line', async () => {
     const asked: string[] = [];
-    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', asked)], steps: steps(['git status && npm test']) });
+    const { kernel } = await bootRules(dirs, { approve: answering('allow_always', asked), steps: steps(['git status && npm test']) });
     await runCommands(kernel);
     expect(readFileSync(saved(), 'utf8')).toContain('- Bash(git status && npm test)');
     expect(await outcome(bash(kernel, 'git status && npm test'))).toBe('allow');
@@ -148,7 +143,7 @@ describe('allow always', () => {
 describe('allow for this session', () => {
   it('adds an exact session rule, not written anywhere', async () => {
     const asked: string[] = [];
-    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_session', asked)], steps: steps(['npm test', 'npm test', 'npm test -- -u']) });
+    const { kernel } = await bootRules(dirs, { approve: answering('allow_session', asked), steps: steps(['npm test', 'npm test', 'npm test -- -u']) });
     await runCommands(kernel);
     expect(asked).toEqual(['npm test', 'npm test -- -u']);
     expect(existsSync(saved())).toBe(false);
@@ -160,7 +155,7 @@ describe('allow for this session', () => {
 
   it('allow once and deny leave no rule', async () => {
     for (const choice of ['allow_once', 'deny'] as const) {
-      const { kernel } = await bootRules(dirs, { plugins: [answering(choice, [])], steps: steps(['npm test']) });
+      const { kernel } = await bootRules(dirs, { approve: answering(choice, []), steps: steps(['npm test']) });
       await runCommands(kernel);
       expect(approvals(kernel).list()).toEqual([]);
     }
@@ -193,7 +188,7 @@ describe('the Approvals service', () => {
 
   it('a saved approvals file that does not parse is not rewritten; the grant still applies this session', async () => {
     const file = writeSaved('permissions: [oops\n');
-    const { kernel, reporter } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['make']) });
+    const { kernel, reporter } = await bootRules(dirs, { approve: answering('allow_always', []), steps: steps(['make']) });
     await runCommands(kernel);
     expect(readFileSync(file, 'utf8')).toBe('permissions: [oops\n');
     expect(reporter.warnings.some((w) => w.includes('could not save "Bash(make)"') && w.includes(file))).toBe(true);
@@ -202,7 +197,7 @@ describe('the Approvals service', () => {
 
   it('creates the directory when needed', async () => {
     expect(existsSync(saved())).toBe(false);
-    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['make']) });
+    const { kernel } = await bootRules(dirs, { approve: answering('allow_always', []), steps: steps(['make']) });
     await runCommands(kernel);
     expect(readFileSync(saved(), 'utf8')).toBe('permissions:\n  allow:\n    - Bash(make)\n');
   });
@@ -219,7 +214,7 @@ describe('saved approvals are the user\'s own', () => {
   it('"allow always" in a trusted project does not change what the trust covers: no new question at the next start', async () => {
     writeSettings(dirs, 'project', { allow: ['Bash(npm test)'] });
     await (await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, env: {} })).grant();
-    const { kernel } = await bootRules(dirs, { plugins: [answering('allow_always', [])], steps: steps(['make']) });
+    const { kernel } = await bootRules(dirs, { approve: answering('allow_always', []), steps: steps(['make']) });
     await runCommands(kernel);
     const next = await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, env: {} });
     expect(next.source).toBe('stored');

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Kernel } from '../../../kernel/kernel.js';
 import { MemoryReporter } from '../../../kernel/reporter.js';
 import type { PermissionMode, PermissionVerdict } from '../../../types/permissions.js';
-import type { CliOptions, MewcodePlugin } from '../../../types/plugin.js';
+import { reporterOutput } from '../../../kernel/output-route.js';
+import type { CliOptions, MewcodePlugin, UserOutput } from '../../../types/plugin.js';
 import { toolCategory, type Tool, type ToolInput } from '../../../types/tools.js';
 import { bootKernel } from '../../support/boot.js';
 import type { Step } from '../../support/memory-provider.js';
@@ -98,6 +99,8 @@ export interface BootRulesOptions {
    * none (the project is untrusted, fail closed).
    */
   trust?: WorkspaceTrust | false;
+  /** The active user interface's answer to approvals (as the user would answer); its messages still go to the reporter. */
+  approve?: UserOutput['approve'];
 }
 
 export const trustPlugin = (trust: WorkspaceTrust): MewcodePlugin =>
@@ -111,6 +114,7 @@ export async function bootRules(dirs: Dirs, options: BootRulesOptions = {}): Pro
     homeDir: dirs.home,
     ...(options.cli ? { cli: cliOptions(options.cli) } : {}),
   });
+  if (options.approve) kernel.output.attach({ ...reporterOutput(reporter), approve: options.approve });
   return { kernel, reporter };
 }
 

@@ -26,6 +26,7 @@ function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
     projectRoot: '/p',
     verdict: { decision: 'ask', layer: 'permission-mode', reason: 'write tools ask in default mode' },
     toolCallId: 'call_1',
+    pluginsMayAllow: true,
     ...overrides,
   };
 }
