@@ -17,6 +17,7 @@ import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
 import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
+import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
 import { MAX_RULE_HIDDEN, MAX_RULE_VISITED, ruleHiddenPaths } from './read-rules.js';
 import { seatbeltArgs } from './seatbelt.js';
@@ -218,7 +219,8 @@ export class OsCommandSandbox implements CommandSandbox {
         emptyDir: dirs.empty,
         network: this.settings.network,
         cwd: command.cwd,
-        argv,
+        // Started only once the mounts are found where they were planned (mount-check.ts).
+        argv: mountCheckedArgv(expectedMounts(plan, hostMounts(), { privateTmp: dirs.tmp }), argv, launchShell()),
         seccomp: filterFile !== undefined,
         ...(unixSockets.length > 0 ? { unixSockets } : {}),
         ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}),

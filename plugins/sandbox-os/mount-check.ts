@@ -1,0 +1,116 @@
+/**
+ * The mounts a command gets, checked inside the sandbox before it starts.
+ *
+ * bubblewrap takes the paths of its mounts and resolves them when it sets the sandbox up, some
+ * milliseconds after MewCode planned them. Another sandboxed command running at that moment (a
+ * parallel call, a background sub-agent's) can write the same project: swap a directory that is
+ * bound onto itself (`.git`, a submodule's git directory, a protected path) for a symbolic link.
+ * bubblewrap then follows the link: the source becomes whatever it points at (the user's home,
+ * bound read-write) and the destination lands elsewhere (a read-only protection moved off the
+ * path it protects).
+ *
+ * So the sandbox starts the command through a small POSIX shell step that reads
+ * /proc/self/mountinfo and runs the command only if every planned mount is there: each bind of a
+ * path onto itself with the source it was planned from (the same device, the same path within
+ * that file system, as the host's mountinfo gives them), and each other mount (an empty directory
+ * or /dev/null over a path, a tmpfs) at its path. Anything else ends the call with exit 125 and
+ * a message: nothing has run. Cost: one /bin/sh and a read of mountinfo per command.
+ */
+import { readFileSync } from 'node:fs';
+import type { MountPlan } from './mount-plan.js';
+
+export interface MountEntry {
+  /** major:minor of the file system. */
+  dev: string;
+  /** The path within that file system that is the root of the mount (unescaped). */
+  root: string;
+  /** Where it is mounted (unescaped). */
+  mountPoint: string;
+}
+
+/** mountinfo's octal escapes of space, tab, newline and backslash. */
+export function escapeMountPath(value: string): string {
+  return value.replace(/[\\ \t\n]/g, (char) => `\\${char.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+function unescapeMountPath(value: string): string {
+  return value.replace(/\\([0-7]{3})/g, (_match, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+}
+
+export function parseMountInfo(text: string): MountEntry[] {
+  const entries: MountEntry[] = [];
+  for (const line of text.split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length < 5) continue;
+    entries.push({ dev: fields[2]!, root: unescapeMountPath(fields[3]!), mountPoint: unescapeMountPath(fields[4]!) });
+  }
+  return entries;
+}
+
+/** This process's mounts (where bubblewrap starts from); empty where there is no /proc. */
+export function hostMounts(): MountEntry[] {
+  try {
+    return parseMountInfo(readFileSync('/proc/self/mountinfo', 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+const within = (target: string, mountPoint: string): boolean => mountPoint === '/' || target === mountPoint || target.startsWith(`${mountPoint}/`);
+
+/** Where `target` (a real path) comes from: its file system and its path within it; undefined when no mount holds it. */
+export function sourceOf(target: string, mounts: readonly MountEntry[]): { dev: string; root: string } | undefined {
+  let best: MountEntry | undefined;
+  // The last of the longest: mounts stacked on one point are listed in order, the top one last.
+  for (const mount of mounts) if (within(target, mount.mountPoint) && (!best || mount.mountPoint.length >= best.mountPoint.length)) best = mount;
+  if (!best) return undefined;
+  const rest = best.mountPoint === '/' ? target : target.slice(best.mountPoint.length);
+  const root = best.root === '/' ? rest || '/' : `${best.root}${rest}`;
+  return { dev: best.dev, root };
+}
+
+/**
+ * What the check looks for in mountinfo, as mountinfo spells it: ` <dev> <root> <mount point> r`
+ * for a path bound onto itself (its source known: the same file system, the same path within
+ * it), ` <mount point> r` for the rest (an empty directory, /dev/null or a tmpfs over a path).
+ * Each is followed in the file by `o,` or `w,` (the mount options), which no other field can be.
+ */
+export function expectedMounts(plan: MountPlan, mounts: readonly MountEntry[], extra: { privateTmp?: string } = {}): string[] {
+  const keys = new Set<string>();
+  const selfBound = [...plan.writable, ...plan.pinned, ...(plan.homeGuard ? [plan.homeGuard.home, ...plan.homeGuard.writableEntries] : []), ...plan.readOnly];
+  for (const target of selfBound) {
+    const source = sourceOf(target, mounts);
+    keys.add(source ? ` ${source.dev} ${escapeMountPath(source.root)} ${escapeMountPath(target)} r` : ` ${escapeMountPath(target)} r`);
+  }
+  for (const target of [...plan.blocked, ...plan.hiddenDirs, ...plan.hiddenFiles]) keys.add(` ${escapeMountPath(target)} r`);
+  if (extra.privateTmp !== undefined) keys.add(' /tmp r');
+  return [...keys];
+}
+
+/** The exit status of a command whose sandbox was not set up as planned (nothing ran). */
+export const MOUNT_CHECK_FAILED = 125;
+
+/** Reads mountinfo into $all: bash in one read (it reads a seekable file in blocks), a POSIX sh line by line. */
+const READ_ALL = {
+  bash: "IFS= read -r -d '' all < /proc/self/mountinfo",
+  sh: 'all=; while IFS= read -r line; do all="$all$line|"; done < /proc/self/mountinfo',
+};
+
+const checkScript = (read: string): string =>
+  [
+    read,
+    'for want; do',
+    '  if [ "$want" = -- ]; then shift; exec "$@"; fi',
+    '  case "$all" in',
+    '    *"$want"[ow],*) shift ;;',
+    `    *) printf '%s\n' "mewcode: the sandbox was not set up as planned (no mount \${want% r} found): a path changed while it was being mounted, most likely by another sandboxed command running in the project at the same time. Nothing was run; run the command again." >&2; exit ${MOUNT_CHECK_FAILED} ;;`,
+    '  esac',
+    'done',
+    `exit ${MOUNT_CHECK_FAILED}`,
+  ].join('\n');
+
+/** argv that runs `argv` inside the sandbox only once every expected mount is found there; `shell` checks (bash, else /bin/sh). */
+export function mountCheckedArgv(expected: readonly string[], argv: readonly string[], shell: string): string[] {
+  const bash = shell.endsWith('/bash');
+  return [bash ? shell : '/bin/sh', '-c', checkScript(bash ? READ_ALL.bash : READ_ALL.sh), 'mewcode-mount-check', ...expected, '--', ...argv];
+}

@@ -1,0 +1,59 @@
+/** The check a sandboxed command passes before it starts (mount-check.ts): mountinfo read the way bubblewrap leaves it. */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { escapeMountPath, expectedMounts, hostMounts, MOUNT_CHECK_FAILED, mountCheckedArgv, parseMountInfo, sourceOf } from '../../../plugins/sandbox-os/mount-check.js';
+import type { MountPlan } from '../../../plugins/sandbox-os/mount-plan.js';
+
+const INFO = [
+  '25 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda1 rw',
+  '40 25 254:16 /volumes/work /work rw,relatime - ext4 /dev/vdb rw',
+  '41 40 254:16 /volumes/my\\040dir /work/my\\040dir ro,relatime - ext4 /dev/vdb rw',
+].join('\n');
+
+const emptyPlan = (over: Partial<MountPlan>): MountPlan => ({ writable: [], pinned: [], readOnly: [], blocked: [], hiddenDirs: [], hiddenFiles: [], ...over });
+
+test('mountinfo: fields unescaped; a path with a space spelled back as mountinfo spells it', () => {
+  const mounts = parseMountInfo(INFO);
+  expect(mounts[2]).toEqual({ dev: '254:16', root: '/volumes/my dir', mountPoint: '/work/my dir' });
+  expect(escapeMountPath('/a b\tc\nd\\e')).toBe('/a\\040b\\011c\\012d\\134e');
+});
+
+test("a path's source is its file system and its path within it, from the deepest mount that holds it", () => {
+  const mounts = parseMountInfo(INFO);
+  expect(sourceOf('/etc/passwd', mounts)).toEqual({ dev: '254:0', root: '/etc/passwd' });
+  expect(sourceOf('/work/proj/.git', mounts)).toEqual({ dev: '254:16', root: '/volumes/work/proj/.git' });
+  expect(sourceOf('/work', mounts)).toEqual({ dev: '254:16', root: '/volumes/work' });
+  expect(sourceOf('/work/my dir/x', mounts)).toEqual({ dev: '254:16', root: '/volumes/my dir/x' });
+  expect(sourceOf('/workshop', mounts)).toEqual({ dev: '254:0', root: '/workshop' }); // a prefix is not a parent
+});
+
+test('the expected mounts: binds of a path onto itself with their source, the rest by place', () => {
+  const keys = expectedMounts(emptyPlan({ writable: ['/work/proj'], pinned: ['/work/proj/.git'], blocked: ['/work/proj/.mcp.json'], hiddenFiles: ['/home/u/.netrc'] }), parseMountInfo(INFO), { privateTmp: '/tmp/x' });
+  expect(keys).toEqual([' 254:16 /volumes/work/proj /work/proj r', ' 254:16 /volumes/work/proj/.git /work/proj/.git r', ' /work/proj/.mcp.json r', ' /home/u/.netrc r', ' /tmp r']);
+});
+
+const shells = ['/bin/sh', ...['/bin/bash', '/usr/bin/bash'].filter(existsSync).slice(0, 1)];
+
+describe.each(shells)('the check, run by %s against this machine\'s own mountinfo', (shell) => {
+  const rootKey = expectedMounts(emptyPlan({ writable: ['/'] }), hostMounts());
+  const run = (keys: string[]) => {
+    const [file, ...args] = mountCheckedArgv(keys, ['/bin/echo', 'ran'], shell);
+    return spawnSync(file!, args, { encoding: 'utf8' });
+  };
+
+  test('every mount found: the command runs with its own arguments', () => {
+    expect(rootKey[0]).toMatch(/^ \d+:\d+ \/ \/ r$/);
+    expect(run([...rootKey, ...rootKey])).toMatchObject({ status: 0, stdout: 'ran\n', stderr: '' });
+  });
+
+  test.each([
+    ['the right place from another source (another path of the same file system)', (key: string) => key.replace(' / / r', ' /home / r')],
+    ['the right place from another file system', (key: string) => key.replace(/^ \d+:\d+/, ' 9999:9999')],
+    ['nothing mounted at the place', () => ' /nowhere/mewcode-not-mounted r'],
+  ])('%s: nothing runs, exit 125, the place named', (_label, change) => {
+    const result = run([rootKey[0]!, change(rootKey[0]!)]);
+    expect(result.status).toBe(MOUNT_CHECK_FAILED);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('the sandbox was not set up as planned (no mount ');
+  });
+});

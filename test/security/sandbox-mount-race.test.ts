@@ -1,0 +1,77 @@
+/**
+ * A path bound into the sandbox swapped for a symbolic link between MewCode's plan and
+ * bubblewrap's mounts — what another sandboxed command running in the project at that moment
+ * (a parallel call, a background sub-agent's) can do. bubblewrap follows the link, so without a
+ * check the link's target (here a directory outside the project, as it could be the user's home)
+ * would be bound read-write. The swap is made here, deterministically, between `wrap()` and the
+ * launch: the command must not run, and the outside directory must stay as it was.
+ */
+import { afterAll, expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { MOUNT_CHECK_FAILED } from '../../plugins/sandbox-os/mount-check.js';
+import { OUTSIDE_TEXT, sandboxFixture, skipWithoutSandbox } from '../plugins/sandbox-os/fixture.js';
+import { securityTally } from './attempts.js';
+
+const tally = securityTally('sandbox-mount-race');
+afterAll(() => tally.save());
+
+/** Runs `command` through wrap(), with `swap` applied to the project after the plan and before bubblewrap. */
+async function runSwapped(swap: ((root: string, outside: string) => () => void) | undefined, setup?: (root: string, outside: string) => void): Promise<{ status: number | null; stdout: string; stderr: string; outside: string }> {
+  const fixture = await sandboxFixture();
+  setup?.(fixture.root, fixture.outside);
+  const canary = path.join(fixture.outside, 'canary.txt');
+  const wrapped = await fixture.sandbox.wrap({ argv: ['/bin/sh', '-c', `echo PWNED >> ${canary}; echo ran`], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+  if (wrapped.kind !== 'sandboxed') throw new Error(`not sandboxed: ${JSON.stringify(wrapped)}`);
+  const undo = swap?.(fixture.root, fixture.outside);
+  try {
+    const run = spawnSync(wrapped.launch.file, wrapped.launch.args, { cwd: fixture.root, encoding: 'utf8', timeout: 20_000 });
+    return { status: run.status, stdout: run.stdout, stderr: run.stderr, outside: readFileSync(canary, 'utf8') };
+  } finally {
+    undo?.();
+    await wrapped.launch.release();
+  }
+}
+
+/** `dir` (inside the project) set aside and replaced by a relative link to the outside directory. */
+function linkedAway(relative: string): (root: string, outside: string) => () => void {
+  return (root, outside) => {
+    const dir = path.join(root, relative);
+    renameSync(dir, `${dir}.aside`);
+    symlinkSync(path.relative(path.dirname(dir), outside), dir);
+    return () => {
+      rmSync(dir);
+      renameSync(`${dir}.aside`, dir);
+    };
+  };
+}
+
+test('control: with nothing swapped the command runs (the check passes)', async () => {
+  const probe = await sandboxFixture();
+  if (skipWithoutSandbox(tally, 'sandbox-mount-race', probe.status, 3)) return;
+  const run = await runSwapped(undefined);
+  expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: 'ran\n' });
+  expect(run.stderr).toContain('Read-only file system'); // outside the project, as it should be
+  expect(run.outside).toBe(OUTSIDE_TEXT);
+});
+
+test.each([
+  ['the pinned .git', '.git'],
+  ['a submodule git directory pinned on the way (.git/modules/y, no HEAD yet)', '.git/modules/y'],
+])('%s swapped for a link to a directory outside the project before bubblewrap mounts it: nothing runs, nothing outside changes', async (_label, relative) => {
+  const probe = await sandboxFixture();
+  if (skipWithoutSandbox(tally, 'sandbox-mount-race', probe.status)) return;
+  const run = await runSwapped(linkedAway(relative), (root, outside) => {
+    mkdirSync(path.join(root, relative), { recursive: true });
+    // What the plan protects inside the directory exists behind the link too, so bubblewrap finds every source.
+    for (const name of ['hooks', 'info', 'modules']) mkdirSync(path.join(outside, name), { recursive: true });
+    for (const name of ['config', 'HEAD', 'packed-refs']) writeFileSync(path.join(outside, name), '');
+  });
+  const escaped = run.outside.includes('PWNED');
+  tally.attempt(`mount race: ${relative} linked outside`, escaped);
+  expect(escaped).toBe(false);
+  expect(run.stdout).not.toContain('ran');
+  expect(run.status).toBe(MOUNT_CHECK_FAILED);
+  expect(run.stderr).toContain('the sandbox was not set up as planned');
+});
