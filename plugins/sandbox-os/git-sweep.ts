@@ -18,13 +18,19 @@
  * to `<name>.quarantined-by-mewcode`, with a warning naming it. A repository the model clones or
  * initialises for ordinary work has none of those, and nothing older than the command is judged.
  *
- * The walk skips `node_modules` and stops after MAX_SWEEP_DIRS directories (said once). A host
+ * A directory git would take for a git directory by its shape alone (HEAD, objects/ and refs/,
+ * no `.git`: a "bare" repository made in `src/`, or at the root of a project that is not a git
+ * repository) is judged like a `.git` directory. The walk skips `node_modules` and stops after
+ * MAX_SWEEP_DIRS directories (said once), but every submodule the project's index registers is
+ * checked wherever it is, since an ordinary `git status` at the root reads it. A host
  * git command the user runs WHILE the command runs still sees the planted file: the window is the
  * command's duration.
  */
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, readFile, realpath, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseGitConfig } from '../../sdk/git-config-paths.js';
+import { gitlinkPaths } from './git-index.js';
 import { GIT_PROTECTED_IF_PRESENT, isWithin } from './policy.js';
 
 /** Directories walked per root for `.git` entries. */
@@ -239,7 +245,11 @@ export async function findGitEntries(root: string): Promise<{ entries: GitEntry[
       const batch = level.slice(i, i + WALK_BATCH);
       const listed = await Promise.all(batch.map((dir) => readdir(dir, { withFileTypes: true }).catch(() => [])));
       batch.forEach((dir, j) => {
-        for (const child of listed[j]!) {
+        const children = listed[j]!;
+        // A directory git takes for a git directory by its shape (HEAD, objects/, refs/: a "bare"
+        // repository), found by git from there and below; the root's own only where it has no .git.
+        if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => child.name === '.git'))) found.push({ path: dir, kind: 'dir' });
+        for (const child of children) {
           const full = path.join(dir, child.name);
           if (child.name === '.git') {
             if (dir !== root) found.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file' });
@@ -257,6 +267,19 @@ export async function findGitEntries(root: string): Promise<{ entries: GitEntry[
   return { entries, truncated };
 }
 
+/** HEAD beside objects/ and refs/: what git's discovery accepts as a git directory without a `.git`. */
+function looksLikeGitDir(children: readonly Dirent[]): boolean {
+  let head = false;
+  let objects = false;
+  let refs = false;
+  for (const child of children) {
+    if (child.name === 'HEAD' && !child.isDirectory()) head = true;
+    else if (child.name === 'objects' && child.isDirectory()) objects = true;
+    else if (child.name === 'refs' && child.isDirectory()) refs = true;
+  }
+  return head && objects && refs;
+}
+
 async function identity(file: string): Promise<string | undefined> {
   try {
     const info = await lstat(file);
@@ -264,6 +287,23 @@ async function identity(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** The `.git` of each submodule the root's index registers (a gitlink), as walk entries. */
+async function gitlinkEntries(root: string): Promise<GitEntry[]> {
+  const entries: GitEntry[] = [];
+  for (const relative of await gitlinkPaths(path.join(root, '.git'))) {
+    const file = path.join(root, relative, '.git');
+    if (!isWithin(root, file)) continue;
+    let info;
+    try {
+      info = await lstat(file);
+    } catch {
+      continue; // not checked out
+    }
+    entries.push({ path: file, kind: info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file', id: `${info.dev}:${info.ino}` });
+  }
+  return entries;
 }
 
 /** Path → identity of every `.git` entry and inner git directory: what a later sweep compares with. */
@@ -274,6 +314,7 @@ export async function gitBaseline(roots: readonly string[]): Promise<GitBaseline
   const baseline: GitBaseline = new Map();
   for (const root of roots) {
     for (const entry of (await findGitEntries(root)).entries) baseline.set(entry.path, entry.id);
+    for (const entry of await gitlinkEntries(root)) baseline.set(entry.path, entry.id);
     for (const inner of await innerGitDirs(path.join(root, '.git'))) {
       const id = await identity(inner);
       if (id) baseline.set(inner, id);
@@ -351,6 +392,10 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   for (const root of roots) {
     const found = await findGitEntries(root);
     truncated ||= found.truncated;
+    // The index's submodules too, wherever they are (node_modules, past the walk's bound): an
+    // ordinary `git status` at the root reads each one's git directory.
+    const seen = new Set(found.entries.map((entry) => entry.path));
+    for (const entry of await gitlinkEntries(root)) if (!seen.has(entry.path)) found.entries.push(entry);
     for (const entry of found.entries) {
       const fresh = isNew(entry.path, entry.id);
       baseline.set(entry.path, entry.id);

@@ -7,7 +7,7 @@
  * user's next ordinary git command on the host (status, or commit for hooks) runs its program.
  * The file tools get the same attempts in bypassPermissions mode (they must ask, so -p denies).
  */
-import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
@@ -93,6 +93,27 @@ const attempts: Attempt[] = [
     },
     calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\n' > .husky/pre-commit; printf '#!/bin/sh\\ntouch ${w.canary}\\n' > .husky/post-commit; chmod +x .husky/*`)],
     then: (w) => void w.git(w.root, 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: 'a nested repository in node_modules (where the walk does not go) with fsmonitor, registered as a gitlink',
+    calls: (w) => [bash(`mkdir -p node_modules/left-pad && cd node_modules/left-pad && git init -q -b main && echo x > f && git add f && git ${ID} commit -qm i && printf '\\tfsmonitor = "touch ${w.canary}; false"\\n' >> .git/config && cd ../.. && git update-index --add --cacheinfo 160000,$(git -C node_modules/left-pad rev-parse HEAD),node_modules/left-pad`)],
+  },
+  {
+    name: 'a gitlink registered by one command, its repository (with fsmonitor, in node_modules) made by the next',
+    calls: (w) => [
+      bash(`git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),node_modules/dep`),
+      bash(`mkdir -p node_modules/dep && cd node_modules/dep && git init -q -b main && printf '[core]\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' >> .git/config`),
+    ],
+  },
+  {
+    name: 'a subfolder made a git directory by its shape alone (HEAD, objects/, refs/, a config with fsmonitor and a work tree)',
+    calls: (w) => [bash(`mkdir -p src/objects src/refs && echo 'ref: refs/heads/main' > src/HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > src/config`)],
+    gitIn: ['src'],
+  },
+  {
+    name: 'the root of a project that is not a git repository made a git directory by its shape',
+    setup: (w) => rmSync(path.join(w.root, '.git'), { recursive: true, force: true }),
+    calls: (w) => [bash(`mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > config`)],
   },
   {
     name: 'objects/info/alternates redirects object lookup',

@@ -70,7 +70,7 @@ test('a .git file pointing at a planted git directory: the .git file is set asid
     writeFileSync(path.join(root, '.cache', 'evil', 'config'), HOSTILE);
     mkdirSync(path.join(root, 'src'));
     writeFileSync(path.join(root, 'src', '.git'), 'gitdir: ../.cache/evil\n');
-  })).toEqual(['src/.git']);
+  })).toEqual(['src/.git', '.cache/evil/config']); // the planted (bare) git directory is one too: git takes it by its shape
   git(root, 'init', '-q', 'n');
   expect(await around(() => writeFileSync(path.join(root, 'n', '.git', 'hooks', 'post-checkout'), '#!/bin/sh\n', { mode: 0o755 }))).toEqual(['n/.git/hooks/post-checkout']);
 });
@@ -103,4 +103,49 @@ test("a todo list with exec lines left in the project's own .git or a nested rep
   expect(existsSync(path.join(root, '.git', 'rebase-merge', `git-rebase-todo${QUARANTINE_SUFFIX}`))).toBe(true);
   expect(readFileSync(path.join(root, '.git', 'sequencer', 'todo'), 'utf8')).toContain('exec make test');
   expect(existsSync(path.join(root, 'plain', '.git', 'rebase-merge', 'git-rebase-todo'))).toBe(true);
+});
+
+describe('git directories by their shape, and submodules wherever they are', () => {
+  /** What was written before the "command" must be older than its start (ctimes are compared). */
+  const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 60));
+  const commit = (dir: string): string => {
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'x');
+    return git(dir, 'rev-parse', 'HEAD').trim();
+  };
+
+  test('a subfolder made a git directory by its shape (HEAD, objects/, refs/) with a hostile config: the config is set aside', async () => {
+    expect(await around(() => {
+      mkdirSync(path.join(root, 'src', 'objects'), { recursive: true });
+      mkdirSync(path.join(root, 'src', 'refs'));
+      writeFileSync(path.join(root, 'src', 'HEAD'), 'ref: refs/heads/main\n');
+      writeFileSync(path.join(root, 'src', 'config'), `[core]\n\trepositoryformatversion = 0\n\tworktree = ..\n${HOSTILE.slice(7)}`);
+    })).toEqual(['src/config']);
+  });
+
+  test('a bare repository made by git init --bare for ordinary work, and one that was there before with a hook: nothing is touched', async () => {
+    git(root, 'init', '-q', '--bare', 'fixtures/before.git');
+    writeFileSync(path.join(root, 'fixtures', 'before.git', 'hooks', 'post-receive'), '#!/bin/sh\n', { mode: 0o755 });
+    await settled();
+    expect(await around(() => git(root, 'init', '-q', '--bare', 'tmp/remote.git'))).toEqual([]);
+  });
+
+  test('a submodule registered in the index inside node_modules (where the walk does not go): a hostile config added later is set aside; one there before with a hook is left alone', async () => {
+    const dep = path.join(root, 'node_modules', 'dep');
+    mkdirSync(dep, { recursive: true });
+    git(dep, 'init', '-q');
+    writeFileSync(path.join(dep, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n', { mode: 0o755 });
+    git(root, 'update-index', '--add', '--cacheinfo', `160000,${commit(dep)},node_modules/dep`);
+    await settled();
+    expect(await around(() => undefined)).toEqual([]);
+    expect(await around(() => writeFileSync(path.join(dep, '.git', 'config'), HOSTILE))).toEqual(['node_modules/dep/.git/config']);
+  });
+
+  test('a repository in node_modules registered as a submodule during the command is judged whole (its hostile config was written before)', async () => {
+    const dep = path.join(root, 'node_modules', 'late');
+    mkdirSync(dep, { recursive: true });
+    git(dep, 'init', '-q');
+    const head = commit(dep);
+    writeFileSync(path.join(dep, '.git', 'config'), HOSTILE);
+    expect(await around(() => git(root, 'update-index', '--add', '--cacheinfo', `160000,${head},node_modules/late`))).toEqual(['node_modules/late/.git/config']);
+  });
 });
