@@ -338,7 +338,8 @@ export class Kernel implements KernelApi {
     // plugin's own facade, so they carry its name.
     this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger)));
     // Services resolve the registry from the container with no plugin's name: they may not take or remove a plugin's tool.
-    this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools.forOwner({ owner: 'a service from the container' }));
+    // Any plugin can resolve this view: what it registers is never a system tool (offered in plan mode and to every sub-agent).
+    this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools.forOwner({ owner: 'a service from the container', systemTools: false }));
     this.container.bind(TOKENS.Reporter).toConstantValue(this.output);
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
     this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);

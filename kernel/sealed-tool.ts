@@ -11,8 +11,12 @@ import { frozenCopy } from './decision-shapes.js';
 
 const METHODS = ['permissionTarget', 'timeoutMs', 'concurrencySafe', 'validateInput', 'warm'] as const;
 
-export function sealedTool(tool: Tool): Tool {
-  if (Object.isFrozen(tool) && SEALED.has(tool)) return tool;
+/**
+ * `system` is kept only for the build's own tools (`mayBeSystem`): a system tool is offered in
+ * plan mode and to every sub-agent whatever its allowlist, which no configured plugin may claim.
+ */
+export function sealedTool(tool: Tool, mayBeSystem = true): Tool {
+  if (SEALED.has(tool) && (mayBeSystem || tool.system !== true)) return tool;
   const { name, description, inputSchema, readOnly, category, hints, system } = tool;
   const execute = tool.execute;
   if (typeof name !== 'string' || name === '') throw new Error('a tool needs a name');
@@ -26,7 +30,7 @@ export function sealedTool(tool: Tool): Tool {
   };
   if (category !== undefined) sealed.category = category;
   if (hints !== undefined) sealed.hints = frozenCopy(hints);
-  if (system !== undefined) sealed.system = system === true;
+  if (system !== undefined) sealed.system = system === true && mayBeSystem;
   for (const method of METHODS) {
     const fn = tool[method] as ((...args: unknown[]) => unknown) | undefined;
     if (typeof fn === 'function') sealed[method] = (...args: unknown[]) => fn.apply(tool, args);

@@ -23,6 +23,8 @@ export interface ToolClaim {
   replaces?: readonly string[];
   /** A plugin named in configuration (not one of the build's). */
   configured?: boolean;
+  /** Whether its tools may be `system` (default: unless configured); the container's shared view may not. */
+  systemTools?: boolean;
 }
 
 interface Entry {
@@ -77,7 +79,7 @@ export class ToolRegistryImpl implements ToolRegistry {
   register(given: Tool, claim?: ToolClaim): void {
     if (claim && this.removedOwners.has(claim.owner)) throw new Error(`${claim.owner} was removed (it failed); it registers no tools`);
     // Kept (and handed to everyone) as a frozen facade read once now: nobody changes it later.
-    const tool = sealedTool(given);
+    const tool = sealedTool(given, claim?.systemTools ?? claim?.configured !== true);
     const refusal = this.refusal(tool.name, claim);
     if (refusal) throw new Error(refusal);
     const owner = claim?.owner;
