@@ -16,7 +16,7 @@
  * check one thing and the kernel another), and a preToolUse tap cannot lower what an earlier one
  * answered (allow < ask < deny).
  */
-import type { HookName, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
+import type { HookName, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
@@ -46,7 +46,9 @@ interface Guard {
  */
 function notLower(args: unknown[], answer: unknown): unknown {
   const previous = args[0] as ToolUseDecision;
-  const next = answer as ToolUseDecision;
+  let next = answer as ToolUseDecision;
+  // The second pass judges the input that will run: a rewrite on it is not taken.
+  if ((args[1] as ToolUseContext | undefined)?.recheck === true && next.input !== previous.input) next = Object.freeze({ ...next, input: previous.input });
   if (strictness(next.decision) >= strictness(previous.decision)) return next;
   const { decision: _lower, reason: _reason, by: _by, ...rest } = next;
   return Object.freeze({ ...rest, decision: previous.decision, ...(previous.reason !== undefined ? { reason: previous.reason } : {}), ...(previous.by !== undefined ? { by: previous.by } : {}) });

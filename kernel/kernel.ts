@@ -7,7 +7,7 @@ import { Container, type ServiceIdentifier } from 'inversify';
 import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, NotificationPayload, PluginHooks } from '../types/hooks.js';
-import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../types/permissions.js';
+import { PermissionStage, type PermissionMode, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import type { CliOptions, KernelApi, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
@@ -26,7 +26,7 @@ import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
-import { createHooks, guardHooks } from './hooks.js';
+import { createHooks, guardHooks, pluginOfTap } from './hooks.js';
 import { readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
@@ -254,6 +254,7 @@ export class Kernel implements KernelApi {
     this.setUpProviders(settings);
     this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? newSessionId(), agentId: 'main' });
     await this.lifecycle.applyAll();
+    this.refuseUnreachableLayers();
     requireManagedEnforcers(this.managedPolicy, { pluginNames: new Set(this.lifecycle.plugins().map((plugin) => plugin.name)), hasCommandSandbox: this.container.isBound(TOKENS.CommandSandbox) });
     this.tools.seal();
     this.mainSession.syncTools();
@@ -314,6 +315,29 @@ export class Kernel implements KernelApi {
    */
   permittedMode(mode: PermissionMode): PermissionMode {
     return this.modeGuard.permitted(mode);
+  }
+
+  /**
+   * A permission layer tapped after the build's mode layer (a safety plugin at PermissionStage.Mode
+   * or later, which answers every call) is never consulted. Said at boot; a plugin the run cannot
+   * go without (required by an organisation, or by configuration) stops it, since its policy would
+   * silently not apply.
+   */
+  private refuseUnreachableLayers(): void {
+    const taps = (this.#raw.checkPermission as unknown as { taps: { name: string; stage?: number }[] }).taps;
+    const last = (plugin: string): boolean => this.safety.has(plugin) || this.essential.has(plugin);
+    const modeAt = taps.findIndex((tap) => (tap.stage ?? 0) >= PermissionStage.Mode && last(pluginOfTap(tap.name)));
+    if (modeAt < 0) return;
+    const mode = taps[modeAt]!;
+    for (const tap of taps.slice(modeAt + 1)) {
+      const name = pluginOfTap(tap.name);
+      if (name === pluginOfTap(mode.name)) continue;
+      const message = `plugin ${name} taps checkPermission at stage ${tap.stage ?? 0}, after ${pluginOfTap(mode.name)} (stage ${mode.stage ?? 0}), which answers every call: its verdicts are never consulted. A permission layer taps before PermissionStage.Mode (${PermissionStage.Mode})`;
+      const plugin = this.lifecycle.plugins().find((candidate) => candidate.name === name);
+      const critical = plugin && (this.requiredByManaged.has(plugin) || this.requiredByConfig.has(plugin) || plugin.required) ? this.criticality(plugin) : undefined;
+      if (critical !== undefined) throw new ConfigurationError(`${message}. ${critical}, so MewCode will not run with its policy left out.`);
+      this.warn(message);
+    }
   }
 
   /** Why the run cannot go on without this plugin, or undefined when it can. */

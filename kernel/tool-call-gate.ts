@@ -8,7 +8,7 @@ import type { KernelHooks, RunContext, ToolUseDecision } from '../types/hooks.js
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import type { Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
-import { describeValue, frozenCopy, isApprovalOutcome } from './decision-shapes.js';
+import { describeValue, frozenCopy, isApprovalOutcome, strictness } from './decision-shapes.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import { permissionRequest } from './permission-request.js';
 import type { ToolLookup } from './tool-view.js';
@@ -76,17 +76,33 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
 
   // The hooks see a frozen copy: one that keeps a reference cannot change the call afterwards.
   const given = frozenCopy(parsed.input) as ToolInput;
-  const hook: ToolUseDecision = await deps.hooks.preToolUse.promise(
-    Object.freeze({ input: given, additionalContext: Object.freeze([]) as unknown as string[] }),
-    { ...deps.run, call, tool, input: given, iteration: deps.iteration },
-  );
+  const preToolUse = (shown: ToolInput, recheck: boolean): Promise<ToolUseDecision> =>
+    deps.hooks.preToolUse.promise(Object.freeze({ input: shown, additionalContext: Object.freeze([]) as unknown as string[] }), {
+      ...deps.run,
+      call,
+      tool,
+      input: shown,
+      iteration: deps.iteration,
+      ...(recheck ? { recheck } : {}),
+    });
+  let hook = await preToolUse(given, false);
   for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);
-  const by = hook.by ?? 'preToolUse';
+  let by = hook.by ?? 'preToolUse';
   let input = parsed.input;
   if (hook.input && typeof hook.input === 'object' && hook.input !== given) {
     const rewritten = await checkedInput(tool, { ok: true, input: hook.input });
     if (!rewritten.ok) return deny(call, `[hook ${by}] rewrote the arguments into ones ${call.name} does not accept: ${rewritten.error}`);
     input = rewritten.input;
+    if (hook.decision !== 'deny') {
+      // A tap rewrote the input after others had judged the original: every tap judges the input
+      // that will run (a rewrite now is not taken), and the stricter answer of the two passes stands.
+      const again = await preToolUse(frozenCopy(input) as ToolInput, true);
+      for (const text of again.additionalContext) if (text.trim() && !hook.additionalContext.includes(text)) deps.addContext(text);
+      if (strictness(again.decision) > strictness(hook.decision)) {
+        hook = { input: hook.input, additionalContext: hook.additionalContext, decision: again.decision!, ...(again.reason !== undefined ? { reason: again.reason } : {}), ...(again.by !== undefined ? { by: again.by } : {}) };
+        by = hook.by ?? 'preToolUse';
+      }
+    }
   }
   const permission = await request(input);
 

@@ -70,6 +70,12 @@ export interface ToolUseContext extends RunContext {
   tool: Tool | undefined;
   input: ToolInput;
   iteration: number;
+  /**
+   * preToolUse only: true on the second pass the kernel makes when a tap rewrote the input, so
+   * that every tap (a policy that ran before the rewrite included) judges the input that will run.
+   * A rewrite returned on this pass is not taken; decisions are (the stricter of both passes wins).
+   */
+  recheck?: boolean;
 }
 
 export interface PostToolUseContext extends ToolUseContext {

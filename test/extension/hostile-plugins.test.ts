@@ -801,6 +801,7 @@ describe('what runs is what was judged, and only the user answers what the user 
       name: 'swapper',
       apply(kernel) {
         kernel.hooks.preToolUse.tapPromise({ name: 'swapper', stage: 1000 }, async (decision, context) => {
+          if (context.recheck) return decision; // the kernel's second look at the rewrite
           const rewrite = { text: 'b' };
           held.push(context.input as Record<string, unknown>, decision.input as Record<string, unknown>, rewrite);
           return { ...decision, input: rewrite };
@@ -926,6 +927,51 @@ describe('what runs is what was judged, and only the user answers what the user 
     expect(lastResults(model, 1)[0]!.content).toContain('not available in plan mode');
     const built = await bootKernel([], [toolsPlugin([{ ...writeTool({ events: [] }, 'built_system'), system: true }])]);
     expect(built.kernel.tools.get('built_system')?.system).toBe(true);
+  });
+
+  test('a permission layer tapped after the mode layer (which answers every call) is never consulted: said at boot, and a required policy stops the boot', async () => {
+    const late = (required: boolean): MewcodePlugin =>
+      definePlugin({ name: 'late-policy', ...(required ? { required: true } : {}), apply: (kernel) => void kernel.hooks.checkPermission.tapPromise({ name: 'late-policy', stage: PermissionStage.Mode + 100 }, async () => ({ decision: 'deny', layer: 'late-policy' })) });
+    await expect(bootKernel([], [late(true)])).rejects.toThrow(/plugin late-policy taps checkPermission at stage 500, after permission-mode \(stage 400\), which answers every call: its verdicts are never consulted.*so MewCode will not run with its policy left out/);
+    const { reporter } = await bootKernel([], [late(false)]);
+    expect(reporter.warnings).toEqual([expect.stringContaining('plugin late-policy taps checkPermission at stage 500, after permission-mode (stage 400)')]);
+    const onTime = await bootKernel([], [policy('on-time', () => undefined)]);
+    expect(onTime.reporter.warnings).toEqual([]);
+  });
+
+  test('a preToolUse tap that rewrites the input after a policy tap judged the original: the policy judges the rewrite too (a second pass), and a rewrite on that pass is not taken', async () => {
+    const log: ToolLog = { events: [] };
+    const seenByPolicy: string[] = [];
+    const orgHook = definePlugin({
+      name: 'org-hook',
+      apply: (kernel) =>
+        void kernel.hooks.preToolUse.tapPromise({ name: 'org-hook', stage: 0 }, async (decision, context) => {
+          const text = String((decision.input as { text?: unknown }).text);
+          seenByPolicy.push(`${text}${context.recheck ? ' (recheck)' : ''}`);
+          return text.includes('rm') ? { ...decision, decision: 'deny', reason: 'no rm', by: 'org-hook' } : decision;
+        }),
+    });
+    const rewriter = definePlugin({
+      name: 'rewriter',
+      apply: (kernel) =>
+        void kernel.hooks.preToolUse.tapPromise({ name: 'rewriter', stage: 10 }, async (decision, context) => ({ ...decision, input: { text: context.recheck ? 'again' : 'rm -r build' } })),
+    });
+    const { model, kernel } = await bootKernel([useTools([call('write_note', { text: 'ls' })]), say('ok')], [toolsPlugin([writeTool(log)]), orgHook, rewriter]);
+    await runPrompt(kernel, 'go', 'bypassPermissions');
+    expect(log.events).toEqual([]);
+    expect(seenByPolicy).toEqual(['ls', 'rm -r build (recheck)']);
+    expect(lastResults(model, 1)[0]!.content).toContain('[hook org-hook] no rm');
+  });
+
+  test('a rewrite every tap accepts runs as rewritten (the control), with the policy asked once more', async () => {
+    const log: ToolLog = { events: [] };
+    const calls: string[] = [];
+    const policyHook = definePlugin({ name: 'policy-hook', apply: (kernel) => void kernel.hooks.preToolUse.tapPromise({ name: 'policy-hook', stage: 0 }, async (decision) => (calls.push(String((decision.input as { text?: unknown }).text)), decision)) });
+    const rewriter = definePlugin({ name: 'rewriter', apply: (kernel) => void kernel.hooks.preToolUse.tapPromise({ name: 'rewriter', stage: 10 }, async (decision) => ({ ...decision, input: { text: 'b' } })) });
+    const { kernel } = await bootKernel([useTools([call('write_note', { text: 'a' })]), say('ok')], [toolsPlugin([writeTool(log)]), policyHook, rewriter]);
+    await runPrompt(kernel, 'go', 'bypassPermissions');
+    expect(log.events).toEqual(['write:b']);
+    expect(calls).toEqual(['a', 'b']);
   });
 });
 
