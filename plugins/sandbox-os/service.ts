@@ -2,7 +2,7 @@
  * The CommandSandbox service: status (probed once, cached), and `wrap`, which turns a command
  * into the bubblewrap (Linux) or sandbox-exec (macOS) invocation that runs it confined.
  */
-import { lstat, mkdir, mkdtemp, readdir, realpath, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -18,6 +18,7 @@ import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
 import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
+import { mkdirBeneath, rmdirBeneath } from './beneath.js';
 import { locateMechanism, probeAsync, probeSync, type Located, type ProbeOutcome } from './probe.js';
 import { MAX_RULE_HIDDEN, MAX_RULE_VISITED, ruleHiddenPaths } from './read-rules.js';
 import { seatbeltArgs } from './seatbelt.js';
@@ -197,7 +198,7 @@ export class OsCommandSandbox implements CommandSandbox {
       // The bridge to the domain proxy connects to a unix socket, so with it unix sockets stay allowed.
       const filterReady = this.seccompFilterFile(dirs.base, byDomain);
       filterReady.catch(() => undefined); // awaited below, after the mount points
-      const made = await this.makeMountPoints(plan.blocked);
+      const made = await this.makeMountPoints(plan.blocked, plan.writable);
       if (!made.ok) return { kind: 'refused', message: made.message };
       let proxy: typeof import('./domain-proxy.js') | undefined;
       let proxySocket: string | undefined;
@@ -207,7 +208,7 @@ export class OsCommandSandbox implements CommandSandbox {
         proxySocket = byDomain ? (await this.domainProxy(dirs.base)).socketPath : undefined;
         filterFile = await filterReady;
       } catch (error) {
-        await this.releaseMountPoints(plan.blocked); // made for this call, which will not run
+        await this.releaseMountPoints(plan.blocked, plan.writable); // made for this call, which will not run
         throw error;
       }
       const argv = proxy && proxySocket ? [process.execPath, '-e', proxy.bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
@@ -230,7 +231,7 @@ export class OsCommandSandbox implements CommandSandbox {
       const release = async (): Promise<void> => {
         if (released) return;
         released = true;
-        await this.releaseMountPoints(plan.blocked);
+        await this.releaseMountPoints(plan.blocked, plan.writable);
         await afterCommand();
       };
       return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
@@ -577,7 +578,8 @@ export class OsCommandSandbox implements CommandSandbox {
     return roots;
   }
 
-  private async makeMountPoints(paths: readonly string[]): Promise<{ ok: true } | { ok: false; message: string }> {
+  /** `roots`: the writable roots; below them no link is followed on the way to a mount point (beneath.ts). */
+  private async makeMountPoints(paths: readonly string[], roots: readonly string[]): Promise<{ ok: true } | { ok: false; message: string }> {
     const unsafe = paths.find((target) => target.includes('\n'));
     if (unsafe !== undefined) {
       return { ok: false, message: `The OS sandbox cannot protect ${JSON.stringify(unsafe)} (a line break in the path), so the command was not run. Ask the user to rename the directory.` };
@@ -603,7 +605,7 @@ export class OsCommandSandbox implements CommandSandbox {
           await removal;
           await parent?.catch(() => undefined);
           try {
-            await mkdir(target, { mode: 0o500 });
+            mkdirBeneath(target, roots, 0o500);
           } catch (error) {
             // One another MewCode made (or left): the same empty read-only directory, shared.
             if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await isMountPointLeft(target))) return;
@@ -629,7 +631,7 @@ export class OsCommandSandbox implements CommandSandbox {
       }
     });
     if (unlisted) this.recordMountPoints();
-    await this.releaseMountPoints(paths.filter((_, at) => outcomes[at]?.status === 'fulfilled'));
+    await this.releaseMountPoints(paths.filter((_, at) => outcomes[at]?.status === 'fulfilled'), roots);
     const error = (outcomes[failedAt] as PromiseRejectedResult).reason as NodeJS.ErrnoException;
     return {
       ok: false,
@@ -637,7 +639,7 @@ export class OsCommandSandbox implements CommandSandbox {
     };
   }
 
-  private async releaseMountPoints(paths: readonly string[]): Promise<void> {
+  private async releaseMountPoints(paths: readonly string[], roots: readonly string[]): Promise<void> {
     const unused: string[] = [];
     for (const target of paths) {
       const users = (this.mountPoints.get(target) ?? 1) - 1;
@@ -660,7 +662,7 @@ export class OsCommandSandbox implements CommandSandbox {
         .filter((target) => depth(target) === level)
         .map((target) => {
           const removal: Promise<void> = after
-            .then(() => rmdir(target))
+            .then(() => rmdirBeneath(target, roots))
             .catch(() => undefined)
             .finally(() => {
               if (this.removing.get(target) === removal) this.removing.delete(target);

@@ -8,7 +8,7 @@
  */
 import { afterAll, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MOUNT_CHECK_FAILED } from '../../plugins/sandbox-os/mount-check.js';
 import { OUTSIDE_TEXT, sandboxFixture, skipWithoutSandbox } from '../plugins/sandbox-os/fixture.js';
@@ -74,4 +74,32 @@ test.each([
   expect(run.stdout).not.toContain('ran');
   expect(run.status).toBe(MOUNT_CHECK_FAILED);
   expect(run.stderr).toContain('the sandbox was not set up as planned');
+});
+
+test("a missing protected path's parent swapped for a link before its mount point is made: nothing is made outside the project, and the command does not run", async () => {
+  const probe = await sandboxFixture();
+  if (skipWithoutSandbox(tally, 'sandbox-mount-race', probe.status)) return;
+  const fixture = await sandboxFixture();
+  // A submodule's git directory `.git/modules/y` (found by its HEAD) whose config is missing, so
+  // the plan blocks `.git/modules/y/config` with a mount point made for the call…
+  mkdirSync(path.join(fixture.root, '.git', 'modules', 'y'), { recursive: true });
+  writeFileSync(path.join(fixture.root, '.git', 'modules', 'y', 'HEAD'), 'ref: refs/heads/main\n');
+  const { OsCommandSandbox } = await import('../../plugins/sandbox-os/service.js');
+  const sandbox = fixture.sandbox as InstanceType<typeof OsCommandSandbox>;
+  // …and is a link to the outside directory by the time the mount points are made (made here, between the two).
+  const original = (sandbox as unknown as { makeMountPoints: (...args: unknown[]) => Promise<unknown> }).makeMountPoints.bind(sandbox);
+  (sandbox as unknown as { makeMountPoints: (...args: unknown[]) => Promise<unknown> }).makeMountPoints = async (...args: unknown[]) => {
+    linkedAway('.git/modules/y')(fixture.root, fixture.outside);
+    return original(...args);
+  };
+  const wrapped = await sandbox.wrap({ argv: ['/bin/sh', '-c', 'echo ran'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+  let ran = false;
+  if (wrapped.kind === 'sandboxed') {
+    ran = spawnSync(wrapped.launch.file, wrapped.launch.args, { cwd: fixture.root, encoding: 'utf8', timeout: 20_000 }).stdout.includes('ran');
+    await wrapped.launch.release();
+  }
+  const made = ['config', 'config.worktree'].filter((name) => existsSync(path.join(fixture.outside, name)));
+  tally.attempt('mount race: a mount point made through a parent swapped for a link', made.length > 0);
+  expect(made).toEqual([]);
+  expect(ran).toBe(false);
 });
