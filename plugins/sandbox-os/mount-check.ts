@@ -112,5 +112,7 @@ const checkScript = (read: string): string =>
 /** argv that runs `argv` inside the sandbox only once every expected mount is found there; `shell` checks (bash, else /bin/sh). */
 export function mountCheckedArgv(expected: readonly string[], argv: readonly string[], shell: string): string[] {
   const bash = shell.endsWith('/bash');
-  return [bash ? shell : '/bin/sh', '-c', checkScript(bash ? READ_ALL.bash : READ_ALL.sh), 'mewcode-mount-check', ...expected, '--', ...argv];
+  // bash in POSIX mode reads no startup file (a BASH_ENV in the command's environment would run
+  // before the check); a POSIX sh reads ENV only when interactive.
+  return [...(bash ? [shell, '--posix'] : ['/bin/sh']), '-c', checkScript(bash ? READ_ALL.bash : READ_ALL.sh), 'mewcode-mount-check', ...expected, '--', ...argv];
 }

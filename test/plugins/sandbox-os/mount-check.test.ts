@@ -1,6 +1,8 @@
 /** The check a sandboxed command passes before it starts (mount-check.ts): mountinfo read the way bubblewrap leaves it. */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { escapeMountPath, expectedMounts, hostMounts, MOUNT_CHECK_FAILED, mountCheckedArgv, parseMountInfo, sourceOf } from '../../../plugins/sandbox-os/mount-check.js';
 import type { MountPlan } from '../../../plugins/sandbox-os/mount-plan.js';
 
@@ -40,6 +42,17 @@ describe.each(shells)('the check, run by %s against this machine\'s own mountinf
     const [file, ...args] = mountCheckedArgv(keys, ['/bin/echo', 'ran'], shell);
     return spawnSync(file!, args, { encoding: 'utf8' });
   };
+
+  test('a BASH_ENV in the environment runs nothing before the check', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mc-mount-check-'));
+    const marker = path.join(dir, 'sourced');
+    writeFileSync(path.join(dir, 'env.sh'), `touch ${marker}\n`);
+    const [file, ...args] = mountCheckedArgv([' /nowhere/mewcode-not-mounted r'], ['/bin/echo', 'ran'], shell);
+    const result = spawnSync(file!, args, { encoding: 'utf8', env: { ...process.env, BASH_ENV: path.join(dir, 'env.sh') } });
+    expect(result.status).toBe(MOUNT_CHECK_FAILED);
+    expect(existsSync(marker)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('every mount found: the command runs with its own arguments', () => {
     expect(rootKey[0]).toMatch(/^ \d+:\d+ \/ \/ r$/);
