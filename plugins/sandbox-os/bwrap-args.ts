@@ -58,9 +58,11 @@ export const SECCOMP_FD = 3;
  * paths, never on PATH: this shell runs outside the sandbox); a POSIX sh can name only 3–9.
  */
 export function sandboxLaunch(binary: string, args: readonly string[], filterFile: string | undefined, shell: string): { file: string; args: string[] } {
-  const close = shell.endsWith('/bash') ? CLOSE_ANY : CLOSE_SINGLE_DIGIT;
+  const bash = shell.endsWith('/bash');
+  const close = bash ? CLOSE_ANY : CLOSE_SINGLE_DIGIT;
   const filter = filterFile === undefined ? '' : ` ${SECCOMP_FD}<"$0"`;
-  return { file: shell, args: ['-c', `${close} exec "$@"${filter}`, filterFile ?? 'mewcode-sandbox', binary, ...args] };
+  // --norc: bash reads ~/.bashrc when its stdin is a socket (an MCP server's pipes are socket pairs).
+  return { file: shell, args: [...(bash ? ['--norc'] : []), '-c', `${close} exec "$@"${filter}`, filterFile ?? 'mewcode-sandbox', binary, ...args] };
 }
 
 const CLOSE_ANY = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" ;; esac; done;';

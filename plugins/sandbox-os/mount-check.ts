@@ -112,7 +112,9 @@ const checkScript = (read: string): string =>
 /** argv that runs `argv` inside the sandbox only once every expected mount is found there; `shell` checks (bash, else /bin/sh). */
 export function mountCheckedArgv(expected: readonly string[], argv: readonly string[], shell: string): string[] {
   const bash = shell.endsWith('/bash');
-  // bash in POSIX mode reads no startup file (a BASH_ENV in the command's environment would run
-  // before the check); a POSIX sh reads ENV only when interactive.
-  return [...(bash ? [shell, '--posix'] : ['/bin/sh']), '-c', checkScript(bash ? READ_ALL.bash : READ_ALL.sh), 'mewcode-mount-check', ...expected, '--', ...argv];
+  // bash reads no startup file: --norc, or it would read ~/.bashrc when its stdin is a socket (an
+  // MCP server's pipes are socket pairs) and its errors would end the check; POSIX mode, or a
+  // BASH_ENV in the command's environment would run before the check. A POSIX sh reads ENV only
+  // when interactive.
+  return [...(bash ? [shell, '--norc', '--posix'] : ['/bin/sh']), '-c', checkScript(bash ? READ_ALL.bash : READ_ALL.sh), 'mewcode-mount-check', ...expected, '--', ...argv];
 }

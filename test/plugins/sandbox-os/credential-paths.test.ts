@@ -138,9 +138,10 @@ describe('arguments', () => {
   test('the launch: a shell closes inherited descriptors, opens the filter on descriptor 3 and becomes bubblewrap, the arguments unchanged', () => {
     const args = ['--ro-bind', '/', '/', '--', 'echo', '"$0" \'x\''];
     const close = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" ;; esac; done;';
-    expect(sandboxLaunch('/usr/bin/bwrap', args, '/s/seccomp.bpf', '/bin/bash')).toEqual({ file: '/bin/bash', args: ['-c', `${close} exec "$@" 3<"$0"`, '/s/seccomp.bpf', '/usr/bin/bwrap', ...args] });
+    // --norc: bash reads no ~/.bashrc on the host, even with a socket for stdin.
+    expect(sandboxLaunch('/usr/bin/bwrap', args, '/s/seccomp.bpf', '/bin/bash')).toEqual({ file: '/bin/bash', args: ['--norc', '-c', `${close} exec "$@" 3<"$0"`, '/s/seccomp.bpf', '/usr/bin/bwrap', ...args] });
     // No filter (an architecture without one, or sandbox-exec): the same, without descriptor 3.
-    expect(sandboxLaunch('/usr/bin/bwrap', args, undefined, '/usr/bin/bash').args.slice(0, 3)).toEqual(['-c', `${close} exec "$@"`, 'mewcode-sandbox']);
+    expect(sandboxLaunch('/usr/bin/bwrap', args, undefined, '/usr/bin/bash').args.slice(0, 4)).toEqual(['--norc', '-c', `${close} exec "$@"`, 'mewcode-sandbox']);
     // Without bash, a POSIX sh closes what it can name (3–9).
     expect(sandboxLaunch('/usr/bin/bwrap', args, '/s/f.bpf', '/bin/sh').args[1]).toBe('exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$@" 3<"$0"');
   });

@@ -54,6 +54,18 @@ describe.each(shells)('the check, run by %s against this machine\'s own mountinf
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test('no ~/.bashrc is read when stdin is a socket (as bash does for a remote shell), and the check still passes', () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'mc-mount-check-home-'));
+    const marker = path.join(home, 'sourced');
+    writeFileSync(path.join(home, '.bashrc'), `touch ${marker}\n. /nonexistent/mewcode-rc\n`);
+    const [file, ...args] = mountCheckedArgv(rootKey, ['/bin/cat'], shell);
+    // Node's stdio pipes are socket pairs: what made bash take itself for a remote shell.
+    const result = spawnSync(file!, args, { encoding: 'utf8', input: 'through', env: { PATH: process.env.PATH, HOME: home } });
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 0, stdout: 'through', stderr: '' });
+    expect(existsSync(marker)).toBe(false);
+    rmSync(home, { recursive: true, force: true });
+  });
+
   test('every mount found: the command runs with its own arguments', () => {
     expect(rootKey[0]).toMatch(/^ \d+:\d+ \/ \/ r$/);
     expect(run([...rootKey, ...rootKey])).toMatchObject({ status: 0, stdout: 'ran\n', stderr: '' });
