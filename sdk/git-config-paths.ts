@@ -22,7 +22,8 @@ interface Entry {
 }
 
 /** `section.sub.name` keys (section and name lower-cased, as git compares them) and values. */
-export function parseGitConfig(text: string): Entry[] {
+/** `unparsed`, when given, receives each line that is neither blank, a comment, a header nor a key (git may read it otherwise). */
+export function parseGitConfig(text: string, unparsed?: string[]): Entry[] {
   const entries: Entry[] = [];
   let section = '';
   const lines = text.replace(/\\\r?\n/g, '').split(/\r?\n/);
@@ -41,8 +42,12 @@ export function parseGitConfig(text: string): Entry[] {
       line = line.slice(close + 1).trim();
     }
     if (line === '' || line.startsWith('#') || line.startsWith(';') || section === '') continue;
-    const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
-    if (!match) continue;
+    // [^\n], not `.`: a value may hold a lone carriage return (git takes it as whitespace).
+    const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*([^\n]*))?$/.exec(line);
+    if (!match) {
+      unparsed?.push(line);
+      continue;
+    }
     entries.push({ key: `${section}.${match[1]!.toLowerCase()}`, value: match[2] === undefined ? 'true' : unquote(match[2]) });
   }
   return entries;

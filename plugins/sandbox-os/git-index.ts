@@ -1,10 +1,10 @@
 /**
  * The submodules a git index registers (entries of mode 160000, "gitlinks"), read from the index
  * file itself: no git process, which the sweep after every command could not afford. Versions 2,
- * 3 and 4 (prefix-compressed paths) of the format, SHA-1 or SHA-256 object names. The list is
- * kept per index file and read again only when the file changed.
+ * 3 and 4 (prefix-compressed paths) of the format, SHA-1 or SHA-256 object names, split indexes
+ * included. The list is kept per index file and read again only when the file changed.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 const GITLINK = 0o160000;
@@ -12,9 +12,24 @@ const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 
 const cache = new Map<string, { stamp: string; paths: string[] }>();
 
-/** Paths (relative to the work tree, `/`-separated) of the gitlinks in `<gitDir>/index`; empty when there is none or it cannot be read. */
+/**
+ * Paths (relative to the work tree, `/`-separated) of the gitlinks in `<gitDir>/index`, and in the
+ * shared indexes a split index keeps its entries in (`sharedindex.<hash>`: every one present is
+ * read, which can only list more); empty when there is none or it cannot be read.
+ */
 export async function gitlinkPaths(gitDir: string): Promise<string[]> {
-  const file = path.join(gitDir, 'index');
+  let shared: string[] = [];
+  try {
+    shared = (await readdir(gitDir)).filter((name) => name.startsWith('sharedindex.'));
+  } catch {
+    return [];
+  }
+  const found = new Set<string>();
+  for (const name of ['index', ...shared]) for (const link of await indexGitlinks(gitDir, path.join(gitDir, name))) found.add(link);
+  return [...found];
+}
+
+async function indexGitlinks(gitDir: string, file: string): Promise<string[]> {
   let stamp: string;
   try {
     const info = await stat(file);

@@ -86,11 +86,18 @@ interface Context {
   quarantined: Quarantined[];
 }
 
+/** The later of the entry's own change time and, through a link, its target's (a link's target can be edited later). */
 async function ctimeOf(file: string): Promise<number | undefined> {
+  let own: number;
   try {
-    return (await lstat(file)).ctimeMs;
+    own = (await lstat(file)).ctimeMs;
   } catch {
     return undefined;
+  }
+  try {
+    return Math.max(own, (await stat(file)).ctimeMs);
+  } catch {
+    return own; // a dangling link
   }
 }
 
@@ -98,7 +105,10 @@ const changed = (ctime: number | undefined, since: number): boolean => ctime !==
 
 /** What in `value` (a config file's text) would run a program; undefined when nothing does. */
 function configOffence(text: string): string | undefined {
-  const bad = parseGitConfig(text).filter(({ key, value }) => !inertKey(key, value)).map(({ key }) => key);
+  const unparsed: string[] = [];
+  const bad = parseGitConfig(text, unparsed).filter(({ key, value }) => !inertKey(key, value)).map(({ key }) => key);
+  // A line MewCode cannot read may be one git reads as a key: fail closed.
+  if (unparsed.length > 0) bad.push(`a line that does not parse (${JSON.stringify(unparsed[0]!.slice(0, 40))})`);
   return bad.length > 0 ? [...new Set(bad)].join(', ') : undefined;
 }
 
@@ -157,7 +167,7 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   const commondir = path.join(gitDir, 'commondir');
   if (all || changed(await ctimeOf(commondir), context.since)) {
     try {
-      const common = path.resolve(gitDir, (await readFile(commondir, 'utf8')).trim());
+      const common = path.resolve(gitDir, gitPathFile(await readFile(commondir, 'utf8')));
       if (!(await isProtectedGitDir(common, context))) {
         const why = await checkGitDir(common, true, context, depth + 1);
         if (why) {
@@ -176,10 +186,12 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   } catch {
     // no hooks directory
   }
+  // A hooks directory renamed or linked into place keeps its files' old times: then all are judged.
+  const allHooks = all || changed(await ctimeOf(hooks), context.since);
   for (const name of names) {
     if (name.endsWith('.sample') || name.endsWith(QUARANTINE_SUFFIX) || name.includes(`${QUARANTINE_SUFFIX}-`)) continue;
     const file = path.join(hooks, name);
-    if (!all && !changed(await ctimeOf(file), context.since)) continue;
+    if (!allHooks && !changed(await ctimeOf(file), context.since)) continue;
     offence ??= `hook ${name}`;
     await quarantine(file, 'a git hook', context);
   }
@@ -207,12 +219,15 @@ async function checkTodoLists(gitDir: string, all: boolean, context: Context): P
   return offence;
 }
 
-/** The git directory a `.git` file (`gitdir: …`) or link names. */
+/** A path file's path as git reads it (`commondir`, a `.git` file's rest): only trailing line ends dropped, spaces kept. */
+const gitPathFile = (text: string): string => text.replace(/[\r\n]+$/, '');
+
+/** The git directory a `.git` file or link names; a file as git reads it: `gitdir: ` then the path (read_gitfile_gently). */
 async function target(entry: string, kind: 'file' | 'link'): Promise<string | undefined> {
   try {
     if (kind === 'link') return await realpath(entry);
-    const match = /^gitdir:\s*(.+?)\s*$/m.exec(await readFile(entry, 'utf8'));
-    return match ? path.resolve(path.dirname(entry), match[1]!) : undefined;
+    const text = await readFile(entry, 'utf8');
+    return text.startsWith('gitdir: ') ? path.resolve(path.dirname(entry), gitPathFile(text.slice('gitdir: '.length))) : undefined;
   } catch {
     return undefined;
   }
@@ -267,17 +282,24 @@ export async function findGitEntries(root: string): Promise<{ entries: GitEntry[
   return { entries, truncated };
 }
 
-/** HEAD beside objects/ and refs/: what git's discovery accepts as a git directory without a `.git`. */
+/**
+ * What git's discovery may accept as a git directory without a `.git`: HEAD beside objects/ and
+ * refs/ (links to directories count: git follows them), or beside a `commondir` (objects and refs
+ * are then the common directory's). Erring wide only means judging a directory's config and hooks.
+ */
 function looksLikeGitDir(children: readonly Dirent[]): boolean {
   let head = false;
   let objects = false;
   let refs = false;
+  let commondir = false;
+  const dirOrLink = (child: Dirent): boolean => child.isDirectory() || child.isSymbolicLink();
   for (const child of children) {
     if (child.name === 'HEAD' && !child.isDirectory()) head = true;
-    else if (child.name === 'objects' && child.isDirectory()) objects = true;
-    else if (child.name === 'refs' && child.isDirectory()) refs = true;
+    else if (child.name === 'objects' && dirOrLink(child)) objects = true;
+    else if (child.name === 'refs' && dirOrLink(child)) refs = true;
+    else if (child.name === 'commondir' && !child.isDirectory()) commondir = true;
   }
-  return head && objects && refs;
+  return head && ((objects && refs) || commondir);
 }
 
 async function identity(file: string): Promise<string | undefined> {

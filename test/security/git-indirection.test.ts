@@ -116,6 +116,55 @@ const attempts: Attempt[] = [
     calls: (w) => [bash(`mkdir -p objects refs && echo 'ref: refs/heads/main' > HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = .\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > config`)],
   },
   {
+    name: 'a nested repository whose fsmonitor line holds a lone carriage return (a line a lenient parser skips)',
+    calls: (w) => [bash(`git init -q sub && git -C sub ${ID} commit -q --allow-empty -m x && printf '[core]\\n\\tfsmonitor = touch ${w.canary}\\r; false\\n' >> sub/.git/config && git add sub 2>/dev/null`)],
+  },
+  {
+    name: 'a .git file whose path keeps a leading space (gitdir:  g), to a repository in node_modules, registered as a gitlink',
+    calls: (w) => [
+      bash(
+        `mkdir -p node_modules/evil sub && cd node_modules/evil && git init -q -b main && git ${ID} commit -q --allow-empty -m i && printf '\\tfsmonitor = "touch ${w.canary}; false"\\n' >> .git/config && cd ../.. && ln -s ../node_modules/evil/.git "sub/ g" && printf 'gitdir:  g\\n' > sub/.git && git update-index --add --cacheinfo 160000,$(git -C node_modules/evil rev-parse HEAD),sub`,
+      ),
+    ],
+  },
+  {
+    name: 'a gitlink kept only in a split index (sharedindex.*), its repository with fsmonitor in node_modules',
+    calls: (w) => [
+      bash(
+        `mkdir -p node_modules/lp && cd node_modules/lp && git init -q -b main && git ${ID} commit -q --allow-empty -m i && printf '\\tfsmonitor = "touch ${w.canary}; false"\\n' >> .git/config && cd ../.. && git update-index --add --cacheinfo 160000,$(git -C node_modules/lp rev-parse HEAD),node_modules/lp && git update-index --split-index`,
+      ),
+    ],
+  },
+  {
+    name: "a nested repository's config made a link to a project file, which the next command makes hostile",
+    calls: (w) => [
+      bash(`git init -q sub && git -C sub ${ID} commit -q --allow-empty -m x && cp sub/.git/config cfg && rm sub/.git/config && ln -s ../../cfg sub/.git/config && git add sub && sleep 3`),
+      bash(`printf '\\tfsmonitor = "touch ${w.canary}; false"\\n' >> cfg`),
+    ],
+  },
+  {
+    name: "a nested repository's hooks directory replaced by one prepared earlier (its hook keeps an old time), run at the user's commit there",
+    calls: (w) => [
+      bash(`git init -q sub && mkdir -p sub/.git/stash && printf '#!/bin/sh\\ntouch ${w.canary}\\n' > sub/.git/stash/post-commit && chmod +x sub/.git/stash/post-commit && sleep 3`),
+      bash('rm -rf sub/.git/hooks && mv sub/.git/stash sub/.git/hooks'),
+    ],
+    then: (w) => void w.git(path.join(w.root, 'sub'), 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: 'a subfolder made a git directory by its shape with objects/ a link',
+    calls: (w) => [bash(`mkdir -p .cache/o src/refs && ln -s ../.cache/o src/objects && echo 'ref: refs/heads/main' > src/HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > src/config`)],
+    gitIn: ['src'],
+  },
+  {
+    name: 'a subfolder made a git directory by HEAD and a commondir (objects and refs in the common directory, the fsmonitor in config.worktree)',
+    calls: (w) => [
+      bash(
+        `mkdir -p .cache/c/objects .cache/c/refs src && printf '[core]\\n\\trepositoryformatversion = 1\\n[extensions]\\n\\tworktreeConfig = true\\n' > .cache/c/config && echo 'ref: refs/heads/main' > src/HEAD && echo ../.cache/c > src/commondir && printf '[core]\\n\\tworktree = ..\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > src/config.worktree`,
+      ),
+    ],
+    gitIn: ['src'],
+  },
+  {
     name: 'objects/info/alternates redirects object lookup',
     calls: () => [bash('mkdir -p .cache/objs && echo "$PWD/.cache/objs" > .git/objects/info/alternates')],
     escaped: (w) => isFile(path.join(w.root, '.git', 'objects', 'info', 'alternates')),

@@ -45,6 +45,13 @@ test.each([2, 3, 4])('index version %i: the gitlinks git lists, no more', async 
   expect(await gitlinkPaths(path.join(root, '.git'))).toEqual(expected);
 });
 
+test('a split index: the gitlinks kept in the shared index are listed too', async () => {
+  const { root, git } = repo();
+  git('update-index', '--split-index');
+  expect(parseGitlinks(readFileSync(path.join(root, '.git', 'index')))).toEqual([]); // the entries left the index file
+  expect(await gitlinkPaths(path.join(root, '.git'))).toEqual(fromGit(git));
+});
+
 test('what is not an index, or is cut short, yields what could be read, never a throw', () => {
   expect(parseGitlinks(Buffer.from('not an index at all'))).toEqual([]);
   const { root } = repo();
