@@ -75,15 +75,21 @@ export function sourceOf(target: string, mounts: readonly MountEntry[]): { dev: 
  * it), ` <mount point> r` for the rest (an empty directory, /dev/null or a tmpfs over a path).
  * Each is followed in the file by `o,` or `w,` (the mount options), which no other field can be.
  */
-export function expectedMounts(plan: MountPlan, mounts: readonly MountEntry[], extra: { privateTmp?: string } = {}): string[] {
+export function expectedMounts(plan: MountPlan, mounts: readonly MountEntry[], extra: { binds?: readonly { source: string; target: string }[]; emptyDir?: string } = {}): string[] {
   const keys = new Set<string>();
-  const selfBound = [...plan.writable, ...plan.pinned, ...(plan.homeGuard ? [plan.homeGuard.home, ...plan.homeGuard.writableEntries] : []), ...plan.readOnly];
-  for (const target of selfBound) {
-    const source = sourceOf(target, mounts);
-    keys.add(source ? ` ${source.dev} ${escapeMountPath(source.root)} ${escapeMountPath(target)} r` : ` ${escapeMountPath(target)} r`);
+  const bound = (source: string, target: string): void => {
+    const from = sourceOf(source, mounts);
+    keys.add(from ? ` ${from.dev} ${escapeMountPath(from.root)} ${escapeMountPath(target)} r` : ` ${escapeMountPath(target)} r`);
+  };
+  for (const target of [...plan.writable, ...plan.pinned, ...(plan.homeGuard ? [plan.homeGuard.home, ...plan.homeGuard.writableEntries] : []), ...plan.readOnly]) bound(target, target);
+  // Binds from elsewhere (the private /tmp, the proxy's socket, allowed sockets), and the empty
+  // directory over each blocked path: from the planned source too.
+  for (const { source, target } of extra.binds ?? []) bound(source, target);
+  for (const target of plan.blocked) {
+    if (extra.emptyDir !== undefined) bound(extra.emptyDir, target);
+    else keys.add(` ${escapeMountPath(target)} r`);
   }
-  for (const target of [...plan.blocked, ...plan.hiddenDirs, ...plan.hiddenFiles]) keys.add(` ${escapeMountPath(target)} r`);
-  if (extra.privateTmp !== undefined) keys.add(' /tmp r');
+  for (const target of [...plan.hiddenDirs, ...plan.hiddenFiles]) keys.add(` ${escapeMountPath(target)} r`);
   return [...keys];
 }
 

@@ -15,7 +15,7 @@ import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
-import { planMounts, type Inspect, type List, type PathKind } from './mount-plan.js';
+import { planMounts, type Inspect, type List, type MountPlan, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
 import { mkdirBeneath, rmdirBeneath } from './beneath.js';
@@ -212,8 +212,19 @@ export class OsCommandSandbox implements CommandSandbox {
         throw error;
       }
       const argv = proxy && proxySocket ? [process.execPath, '-e', proxy.bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
+      // What MewCode keeps for the session (the private /tmp's source, the seccomp filter, the
+      // proxy's socket) must be out of the commands' reach, or one command could swap it for the next.
+      const exposed = [dirs.base, ...(proxySocket ? [path.dirname(proxySocket)] : [])].find((own) => writableRoots.some((root) => isWithin(root, own)));
+      if (exposed !== undefined) {
+        await this.releaseMountPoints(plan.blocked, plan.writable);
+        const root = writableRoots.find((candidate) => isWithin(candidate, exposed))!;
+        return {
+          kind: 'refused',
+          message: `The OS sandbox keeps its private files in ${exposed}, inside ${root}, which commands may write (the project, an additional directory or sandbox.allow_write), so the command was not run. Ask the user to set TMPDIR to a directory outside it, or to remove ${root} from sandbox.allow_write.`,
+        };
+      }
       // Links resolved: the mount lands on the socket itself; a missing one is skipped (bound when it exists).
-      const unixSockets = await realPaths(this.settings.allowUnixSockets);
+      const unixSockets = await allowedSockets(this.settings.allowUnixSockets, plan);
       const bwrap = bwrapArgs({
         plan,
         privateTmp: dirs.tmp,
@@ -221,7 +232,18 @@ export class OsCommandSandbox implements CommandSandbox {
         network: this.settings.network,
         cwd: command.cwd,
         // Started only once the mounts are found where they were planned (mount-check.ts).
-        argv: mountCheckedArgv(expectedMounts(plan, hostMounts(), { privateTmp: dirs.tmp }), argv, launchShell()),
+        argv: mountCheckedArgv(
+          expectedMounts(plan, hostMounts(), {
+            emptyDir: dirs.empty,
+            binds: [
+              { source: dirs.tmp, target: '/tmp' },
+              ...(proxySocket ? [{ source: proxySocket, target: PROXY_SOCKET_INSIDE }] : []),
+              ...unixSockets.map((socket) => ({ source: socket, target: socket })),
+            ],
+          }),
+          argv,
+          launchShell(),
+        ),
         seccomp: filterFile !== undefined,
         ...(unixSockets.length > 0 ? { unixSockets } : {}),
         ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}),
@@ -723,6 +745,28 @@ const list: List = async (dir) => {
  * parallel (the default list has well over a hundred entries, most of them missing). A missing
  * path is dropped: there is nothing to hide. One that cannot be resolved otherwise is kept as is.
  */
+/**
+ * The allowed unix sockets (sandbox.allow_unix_sockets), links resolved: only sockets and
+ * directories (of sockets), and none that is hidden or inside a hidden directory. A link the
+ * project can write could otherwise name a credential file, which the read-only bind of the
+ * "socket" would put back over the mount that hid it.
+ */
+async function allowedSockets(paths: readonly string[], plan: MountPlan): Promise<string[]> {
+  const kept: string[] = [];
+  for (const target of await realPaths(paths)) {
+    let info;
+    try {
+      info = await stat(target);
+    } catch {
+      continue;
+    }
+    if (!info.isSocket() && !info.isDirectory()) continue;
+    if (plan.hiddenFiles.includes(target) || plan.hiddenDirs.some((dir) => isWithin(dir, target))) continue;
+    kept.push(target);
+  }
+  return kept;
+}
+
 async function realPaths(paths: readonly string[]): Promise<string[]> {
   const resolved = await Promise.all(
     [...new Set(paths)].map(async (target) => {

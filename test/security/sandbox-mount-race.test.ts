@@ -9,9 +9,10 @@
 import { afterAll, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { MOUNT_CHECK_FAILED } from '../../plugins/sandbox-os/mount-check.js';
-import { OUTSIDE_TEXT, sandboxFixture, skipWithoutSandbox } from '../plugins/sandbox-os/fixture.js';
+import { OUTSIDE_TEXT, SECRET, sandboxFixture, skipWithoutSandbox } from '../plugins/sandbox-os/fixture.js';
 import { securityTally } from './attempts.js';
 
 const tally = securityTally('sandbox-mount-race');
@@ -103,3 +104,46 @@ test("a missing protected path's parent swapped for a link before its mount poin
   expect(made).toEqual([]);
   expect(ran).toBe(false);
 });
+
+test("the private /tmp's source swapped for a link before bubblewrap mounts it: nothing runs", async () => {
+  const probe = await sandboxFixture();
+  if (skipWithoutSandbox(tally, 'sandbox-mount-race', probe.status)) return;
+  const fixture = await sandboxFixture();
+  const canary = path.join(fixture.outside, 'canary.txt');
+  const wrapped = await fixture.sandbox.wrap({ argv: ['/bin/sh', '-c', 'echo PWNED >> /tmp/canary.txt; echo ran'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+  if (wrapped.kind !== 'sandboxed') throw new Error(`not sandboxed: ${JSON.stringify(wrapped)}`);
+  const args = wrapped.launch.args;
+  const privateTmp = args[args.findIndex((arg, at) => arg === '/tmp' && args[at - 2] === '--bind') - 1]!;
+  renameSync(privateTmp, `${privateTmp}.aside`);
+  symlinkSync(fixture.outside, privateTmp);
+  try {
+    const run = spawnSync(wrapped.launch.file, args, { cwd: fixture.root, encoding: 'utf8', timeout: 20_000 });
+    const escaped = readFileSync(canary, 'utf8').includes('PWNED');
+    tally.attempt("mount race: the private /tmp's source linked outside", escaped);
+    expect(escaped).toBe(false);
+    expect(run.status).toBe(MOUNT_CHECK_FAILED);
+  } finally {
+    rmSync(privateTmp);
+    renameSync(`${privateTmp}.aside`, privateTmp);
+    await wrapped.launch.release();
+  }
+});
+
+test('with the sandbox\'s private files inside a directory commands may write (allow_write: the temp directory), commands are refused, naming it', async () => {
+  const fixture = await sandboxFixture({ sandboxYaml: `\n  allow_write: [${JSON.stringify(os.tmpdir())}]` });
+  if (skipWithoutSandbox(tally, 'sandbox-mount-race', fixture.status)) return;
+  const wrapped = await fixture.sandbox.wrap({ argv: ['/bin/sh', '-c', 'echo ran'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+  tally.attempt('private files reachable through allow_write', wrapped.kind !== 'refused');
+  expect(wrapped).toMatchObject({ kind: 'refused', message: expect.stringContaining('which commands may write') });
+});
+
+test('an allowed unix socket that is a link to a credential file is not bound (the file stays hidden)', async () => {
+  const fixture = await sandboxFixture({ sandboxYaml: (dirs) => `\n  allow_unix_sockets: [${JSON.stringify(path.join(dirs.outside, 'puma.sock'))}]` });
+  if (skipWithoutSandbox(tally, 'sandbox-mount-race', fixture.status)) return;
+  symlinkSync(path.join(fixture.home, '.ssh', 'id_rsa'), path.join(fixture.outside, 'puma.sock'));
+  const result = await fixture.run(`cat ${path.join(fixture.home, '.ssh', 'id_rsa')}; cat ${path.join(fixture.outside, 'puma.sock')}`);
+  const leaked = String(result.content).includes(SECRET);
+  tally.attempt('a credential bound back as an allowed socket', leaked);
+  expect(leaked).toBe(false);
+});
+

@@ -29,9 +29,16 @@ test("a path's source is its file system and its path within it, from the deepes
   expect(sourceOf('/workshop', mounts)).toEqual({ dev: '254:0', root: '/workshop' }); // a prefix is not a parent
 });
 
-test('the expected mounts: binds of a path onto itself with their source, the rest by place', () => {
-  const keys = expectedMounts(emptyPlan({ writable: ['/work/proj'], pinned: ['/work/proj/.git'], blocked: ['/work/proj/.mcp.json'], hiddenFiles: ['/home/u/.netrc'] }), parseMountInfo(INFO), { privateTmp: '/tmp/x' });
-  expect(keys).toEqual([' 254:16 /volumes/work/proj /work/proj r', ' 254:16 /volumes/work/proj/.git /work/proj/.git r', ' /work/proj/.mcp.json r', ' /home/u/.netrc r', ' /tmp r']);
+test('the expected mounts: every bind with its source (onto itself or from elsewhere), the rest by place', () => {
+  const plan = emptyPlan({ writable: ['/work/proj'], pinned: ['/work/proj/.git'], blocked: ['/work/proj/.mcp.json'], hiddenFiles: ['/home/u/.netrc'] });
+  const keys = expectedMounts(plan, parseMountInfo(INFO), { emptyDir: '/var/s/empty', binds: [{ source: '/work/my dir/tmp', target: '/tmp' }] });
+  expect(keys).toEqual([
+    ' 254:16 /volumes/work/proj /work/proj r',
+    ' 254:16 /volumes/work/proj/.git /work/proj/.git r',
+    ' 254:16 /volumes/my\\040dir/tmp /tmp r',
+    ' 254:0 /var/s/empty /work/proj/.mcp.json r',
+    ' /home/u/.netrc r',
+  ]);
 });
 
 const shells = ['/bin/sh', ...['/bin/bash', '/usr/bin/bash'].filter(existsSync).slice(0, 1)];
