@@ -49,6 +49,14 @@ function lastResults(model: MemoryModel, request: number): ToolResult[] {
   return last.results;
 }
 
+/** The managed policy a managed settings file with `yaml` gives. */
+async function managedPolicy(yaml: string) {
+  const { loadManagedPolicy } = await import('../../config/managed-settings.js');
+  const file = path.join(tempDir('mc-managed-'), 'managed-settings.yaml');
+  writeFileSync(file, yaml);
+  return loadManagedPolicy({ env: {}, candidates: [{ file, named: true }] });
+}
+
 /** Records every permission decision, as the audit log sees them. */
 function decisionRecorder(): { plugin: MewcodePlugin; decided: PermissionDecidedContext[] } {
   const decided: PermissionDecidedContext[] = [];
@@ -586,11 +594,7 @@ describe('plugin names and DI tokens', () => {
   });
 
   test('the managed policy every plugin reads is frozen all the way down', async () => {
-    const { loadManagedPolicy } = await import('../../config/managed-settings.js');
-    const dir = tempDir('mc-managed-frozen-');
-    const file = path.join(dir, 'managed-settings.yaml');
-    writeFileSync(file, 'permissions:\n  disable_bypass_mode: true\n  deny: ["Write(./blocked.txt)"]\n');
-    const policy = await loadManagedPolicy({ env: {}, candidates: [{ file, named: true }] });
+    const policy = await managedPolicy('permissions:\n  disable_bypass_mode: true\n  deny: ["Write(./blocked.txt)"]\n');
     expect(policy.permissions.disableBypassMode?.value).toBe(true);
     const permissions = policy.permissions as unknown as { disableBypassMode?: unknown; deny: unknown[] };
     expect(() => delete permissions.disableBypassMode).toThrow(TypeError);
@@ -850,11 +854,7 @@ describe('what runs is what was judged, and only the user answers what the user 
   });
 
   test("kernel.decidePermission judges the registered tool, its own target and the mode managed settings permit, in a request no layer can change", async () => {
-    const { loadManagedPolicy } = await import('../../config/managed-settings.js');
-    const dir = tempDir('mc-decide-');
-    const file = path.join(dir, 'managed-settings.yaml');
-    writeFileSync(file, 'permissions:\n  disable_bypass_mode: true\n');
-    const managed = await loadManagedPolicy({ env: {}, candidates: [{ file, named: true }] });
+    const managed = await managedPolicy('permissions:\n  disable_bypass_mode: true\n');
     const failures: string[] = [];
     const seen: unknown[] = [];
     const meddler = definePlugin({
