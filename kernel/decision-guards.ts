@@ -57,14 +57,16 @@ function notLower(args: unknown[], answer: unknown): unknown {
 /**
  * A plugin answers an approval for this call only ("for the session" and "always" are the user's
  * to give, and would be saved as the user's rules), and its allow counts only where the request
- * says plugins may allow (the mode layer's question): elsewhere it is no answer, so the next tap
- * and then the user are asked. A deny always counts.
+ * says plugins may allow (the mode layer's question) and only for the arguments asked about:
+ * otherwise it is no answer, so the next tap and then the user are asked. A deny always counts.
  */
 function pluginApproval(args: unknown[], answer: unknown): unknown {
   const request = args[0] as ApprovalRequest;
   const outcome = answer as ApprovalOutcome;
   if (outcome.choice === 'deny') return outcome;
-  if (request.pluginsMayAllow !== true) return undefined;
+  // Not theirs to allow, or an allow with arguments of the plugin's own (which no preToolUse tap
+  // would judge): no answer, so the user is asked.
+  if (request.pluginsMayAllow !== true || outcome.input !== undefined) return undefined;
   return outcome.choice === 'allow_once' ? outcome : Object.freeze({ ...outcome, choice: 'allow_once' });
 }
 

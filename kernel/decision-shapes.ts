@@ -62,6 +62,17 @@ export function plainSnapshot(value: unknown): unknown {
   return text === undefined ? undefined : Object.freeze(JSON.parse(text) as unknown);
 }
 
+/** plainSnapshot, frozen all the way down. */
+function deepSnapshot(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : deepFreeze(JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A preToolUse answer as a snapshot (see plainSnapshot): its fields read once; its input copied
  * only when a tap rewrote it (the same object as `previousInput` is kept, so a large write's
@@ -73,7 +84,8 @@ export function toolUseSnapshot(value: unknown, previousInput: unknown): unknown
     const { decision, reason, by, input, additionalContext } = value;
     const context = Array.isArray(additionalContext) ? Object.freeze([...(additionalContext as unknown[])]) : additionalContext;
     return Object.freeze({
-      input: input === previousInput ? input : plainSnapshot(input),
+      // A rewrite frozen all the way down: a tap that kept it cannot change a nested field later.
+      input: input === previousInput ? input : deepSnapshot(input),
       additionalContext: context,
       ...(decision !== undefined ? { decision } : {}),
       ...(reason !== undefined ? { reason } : {}),

@@ -360,10 +360,13 @@ export class Kernel implements KernelApi {
     // A view, not the kernel itself: services resolved from the container (by any plugin) get the
     // kernel's API with hooks that refuse every tap; taps are made in `apply` through the
     // plugin's own facade, so they carry its name.
-    this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger)));
-    // Services resolve the registry from the container with no plugin's name: they may not take or remove a plugin's tool.
-    // Any plugin can resolve this view: what it registers is never a system tool (offered in plan mode and to every sub-agent).
-    this.container.bind(TOKENS.ToolRegistry).toConstantValue(this.tools.forOwner({ owner: 'a service from the container', systemTools: false }));
+    // Services resolve the registry from the container with no plugin's name: they may not take or
+    // remove a plugin's tool, and any plugin can resolve it, so what it registers counts as a
+    // configured plugin's (never a system tool, never the build's origin). The container's Kernel
+    // view has the same.
+    const sharedRegistry = this.tools.forOwner({ owner: 'a service from the container', configured: true });
+    this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger), sharedRegistry));
+    this.container.bind(TOKENS.ToolRegistry).toConstantValue(sharedRegistry);
     this.container.bind(TOKENS.Reporter).toConstantValue(this.output);
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
     this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);

@@ -15,18 +15,18 @@ export class PluginContext implements KernelApi {
   /** A true private field: what a plugin holds must not lead back to the kernel object itself. */
   readonly #kernel: KernelApi;
 
-  readonly #tools: ToolRegistry | undefined;
+  readonly #tools: ToolRegistry;
   readonly #owner: string;
   #container: Container | undefined;
 
   /**
-   * `tools`: the registry as this plugin sees it (its registrations carry its name); `owner`
-   * names it in the refusal of a container change.
+   * `tools`: the registry as this plugin sees it (its registrations carry its name; never the
+   * kernel's own, which may replace any tool); `owner` names it in the refusal of a container change.
    */
   constructor(
     kernel: KernelApi,
     readonly hooks: PluginHooks,
-    tools?: ToolRegistry,
+    tools: ToolRegistry,
     owner = 'a service from the container',
   ) {
     this.#kernel = kernel;
@@ -54,7 +54,7 @@ export class PluginContext implements KernelApi {
     return this.#kernel.cli;
   }
   get tools(): ToolRegistry {
-    return this.#tools ?? this.#kernel.tools;
+    return this.#tools;
   }
   config<T>(key: string): T | undefined {
     return this.#kernel.config<T>(key);

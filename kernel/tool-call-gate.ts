@@ -74,17 +74,16 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
     return deny(call, refusal);
   }
 
-  // The hooks see a frozen copy: one that keeps a reference cannot change the call afterwards.
+  // The hooks see frozen copies, in a frozen context every tap shares (never the call history
+  // holds): one tap cannot change what the next sees, nor can one that keeps a reference change
+  // the call afterwards.
   const given = frozenCopy(parsed.input) as ToolInput;
+  const shownCall = Object.freeze({ ...call });
   const preToolUse = (shown: ToolInput, recheck: boolean): Promise<ToolUseDecision> =>
-    deps.hooks.preToolUse.promise(Object.freeze({ input: shown, additionalContext: Object.freeze([]) as unknown as string[] }), {
-      ...deps.run,
-      call,
-      tool,
-      input: shown,
-      iteration: deps.iteration,
-      ...(recheck ? { recheck } : {}),
-    });
+    deps.hooks.preToolUse.promise(
+      Object.freeze({ input: shown, additionalContext: Object.freeze([]) as unknown as string[] }),
+      Object.freeze({ ...deps.run, call: shownCall, tool, input: shown, iteration: deps.iteration, ...(recheck ? { recheck } : {}) }),
+    );
   let hook = await preToolUse(given, false);
   for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);
   let by = hook.by ?? 'preToolUse';
@@ -92,11 +91,12 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   if (hook.input && typeof hook.input === 'object' && hook.input !== given) {
     const rewritten = await checkedInput(tool, { ok: true, input: hook.input });
     if (!rewritten.ok) return deny(call, `[hook ${by}] rewrote the arguments into ones ${call.name} does not accept: ${rewritten.error}`);
-    input = rewritten.input;
+    // One frozen copy is what the second pass judges and what the layers are asked about.
+    input = frozenCopy(rewritten.input) as ToolInput;
     if (hook.decision !== 'deny') {
       // A tap rewrote the input after others had judged the original: every tap judges the input
       // that will run (a rewrite now is not taken), and the stricter answer of the two passes stands.
-      const again = await preToolUse(frozenCopy(input) as ToolInput, true);
+      const again = await preToolUse(input, true);
       for (const text of again.additionalContext) if (text.trim() && !hook.additionalContext.includes(text)) deps.addContext(text);
       if (strictness(again.decision) > strictness(hook.decision)) {
         hook = { input: hook.input, additionalContext: hook.additionalContext, decision: again.decision!, ...(again.reason !== undefined ? { reason: again.reason } : {}), ...(again.by !== undefined ? { by: again.by } : {}) };

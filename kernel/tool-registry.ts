@@ -21,10 +21,8 @@ export interface ToolClaim {
   owner: string;
   /** The newcomer's `replaces`: a tool name listed there may be taken from its owner. */
   replaces?: readonly string[];
-  /** A plugin named in configuration (not one of the build's). */
+  /** A plugin named in configuration (not one of the build's), or the container's shared view: its tools are never system tools. */
   configured?: boolean;
-  /** Whether its tools may be `system` (default: unless configured); the container's shared view may not. */
-  systemTools?: boolean;
 }
 
 interface Entry {
@@ -79,7 +77,7 @@ export class ToolRegistryImpl implements ToolRegistry {
   register(given: Tool, claim?: ToolClaim): void {
     if (claim && this.removedOwners.has(claim.owner)) throw new Error(`${claim.owner} was removed (it failed); it registers no tools`);
     // Kept (and handed to everyone) as a frozen facade read once now: nobody changes it later.
-    const tool = sealedTool(given, claim?.systemTools ?? claim?.configured !== true);
+    const tool = sealedTool(given, claim?.configured !== true);
     const refusal = this.refusal(tool.name, claim);
     if (refusal) throw new Error(refusal);
     const owner = claim?.owner;

@@ -11,6 +11,7 @@ import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { Tool, ToolInput } from '../types/tools.js';
 import type { KernelHooks, RunContext } from '../types/hooks.js';
 import type { AgentSession } from '../types/session.js';
+import { frozenCopy } from './decision-shapes.js';
 import { errorResult, gateToolCall, parseToolInput, type GateDeps, type GateOutcome } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
 import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
@@ -114,14 +115,11 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
         : gate.result;
       const durationMs = monotonicMs() - started;
       if (gate.run) {
-        result = await deps.hooks.postToolUse.promise(result, {
-          ...deps.run,
-          call,
-          tool: gate.tool,
-          input: gate.input,
-          iteration: deps.iteration,
-          durationMs,
-        });
+        // A frozen context with copies: no tap changes what a later one (the audit log) records.
+        result = await deps.hooks.postToolUse.promise(
+          result,
+          Object.freeze({ ...deps.run, call: Object.freeze({ ...call }), tool: gate.tool, input: frozenCopy(gate.input) as ToolInput, iteration: deps.iteration, durationMs }),
+        );
       }
       results[from + offset] = result;
       durations[offset] = durationMs;
