@@ -67,13 +67,13 @@ export class BindingLedger {
       const bind = ((id: ServiceIdentifier) => {
         if (id === TOKENS.Tool) return options.bind(own.tools);
         if (id === TOKENS.Command) return options.bind(own.commands);
+        refuseBuildOnly(id, newcomer);
         if (this.checked(id)) this.take(newcomer, id, options);
         return options.bind(id);
       }) as ContainerModuleLoadOptions['bind'];
       const mayChange = (id: ServiceIdentifier): void => {
+        refuseBuildOnly(id, newcomer);
         if (!this.checked(id)) return;
-        const buildOnly = BUILD_ONLY.get(id);
-        if (buildOnly !== undefined && !newcomer.fromBuild) throw new Error(`${tokenLabel(id)} ${buildOnly}: only a plugin of the build (a custom build) may bind it, not one named in configuration`);
         const owner = this.owners.get(id);
         if (owner !== undefined && owner !== name) throw new Error(`${tokenLabel(id)} is bound by ${owner}`);
       };
@@ -124,8 +124,6 @@ export class BindingLedger {
   /** Claim `id` for the newcomer, or throw naming both; a declared replacement unbinds the incumbent. */
   private take(newcomer: Newcomer, id: ServiceIdentifier, options: ContainerModuleLoadOptions): void {
     const name = newcomer.plugin.name;
-    const buildOnly = BUILD_ONLY.get(id);
-    if (buildOnly !== undefined && !newcomer.fromBuild) throw new Error(`${tokenLabel(id)} ${buildOnly}: only a plugin of the build (a custom build) may bind it, not one named in configuration`);
     const owner = this.owners.get(id);
     if (owner !== undefined && owner !== name) {
       const tokenName = TOKEN_NAMES.get(id)!;
@@ -151,7 +149,15 @@ export class BindingLedger {
 const BUILD_ONLY: ReadonlyMap<ServiceIdentifier, string> = new Map<ServiceIdentifier, string>([
   [TOKENS.CommandLauncher, 'decides how bash runs its sandboxed command'],
   [TOKENS.WorkspaceFiles, 'decides how the file tools read and write'],
+  // The active UI answers approvals as the user, managed settings' questions included.
+  [TOKENS.UserInterface, 'answers approvals as the user'],
 ]);
+
+/** A build-only token (single or multi-bound) bound, rebound or unbound by a plugin named in configuration: refused. */
+function refuseBuildOnly(id: ServiceIdentifier, newcomer: Newcomer): void {
+  const buildOnly = BUILD_ONLY.get(id);
+  if (buildOnly !== undefined && !newcomer.fromBuild) throw new Error(`${tokenLabel(id)} ${buildOnly}: only a plugin of the build (a custom build) may bind it, not one named in configuration`);
+}
 
 function tokenLabel(id: ServiceIdentifier): string {
   return `TOKENS.${TOKEN_NAMES.get(id) ?? String(id)}`;

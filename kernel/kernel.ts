@@ -367,7 +367,9 @@ export class Kernel implements KernelApi {
     const sharedRegistry = this.tools.forOwner({ owner: 'a service from the container', configured: true });
     this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger), sharedRegistry));
     this.container.bind(TOKENS.ToolRegistry).toConstantValue(sharedRegistry);
-    this.container.bind(TOKENS.Reporter).toConstantValue(this.output);
+    // What a plugin may do with the route: tell the user. Not attach an output or answer approvals.
+    const output = this.output;
+    this.container.bind(TOKENS.Reporter).toConstantValue(Object.freeze({ warn: (m: string) => output.warn(m), notice: (m: string) => output.notice(m), debug: (m: string) => output.debug(m) }));
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
     this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);
     this.container.bind(TOKENS.Conversation).toDynamicValue(() => this.mainSession.conversation);

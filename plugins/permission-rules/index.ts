@@ -21,6 +21,7 @@
  * (list / revoke grants, suggestRule) and TOKENS.SearchPolicy (files glob and grep must skip).
  */
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import { sealedService } from '../../types/sealed-service.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
 import type { ToolRegistry } from '../../types/services.js';
@@ -65,7 +66,7 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
           const kernel = context.get<KernelApi>(TOKENS.Kernel);
           const trust = context.get(TOKENS.WorkspaceTrust, { optional: true });
           const managed = context.get(TOKENS.ManagedPolicy, { optional: true });
-          return new PermissionRules({
+          return sealedService(new PermissionRules({
             projectRoot: kernel.projectRoot,
             homeDir: kernel.homeDir,
             parseCommand: options.parseCommand ?? parseShellCommandLazily,
@@ -73,13 +74,14 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
             tools: context.get<ToolRegistry>(TOKENS.ToolRegistry),
             ...(trust ? { trust } : {}),
             ...(managed ? { managed } : {}),
-          });
+          }));
         })
         .inSingletonScope();
       // Readers call these services' methods at check or run time, after apply has read the files.
-      bind(PERMISSION_SETTINGS).toDynamicValue((context) => context.get(RULES).settings()).inSingletonScope();
-      bind(APPROVALS).toDynamicValue((context) => context.get(RULES).approvals()).inSingletonScope();
-      bind(TOKENS.SearchPolicy).toDynamicValue((context) => context.get(RULES).searchPolicy()).inSingletonScope();
+      // Sealed (types/sealed-service.ts): a plugin that resolves one cannot replace a method for the rest.
+      bind(PERMISSION_SETTINGS).toDynamicValue((context) => sealedService(context.get(RULES).settings())).inSingletonScope();
+      bind(APPROVALS).toDynamicValue((context) => sealedService(context.get(RULES).approvals())).inSingletonScope();
+      bind(TOKENS.SearchPolicy).toDynamicValue((context) => sealedService(context.get(RULES).searchPolicy())).inSingletonScope();
     }),
     async warm() {
       if (!options.parseCommand) await loadShellCommand();
@@ -87,12 +89,14 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
     async apply(kernel: KernelApi) {
       const rules = kernel.container.get(RULES);
       await rules.load(kernel.cli);
+      // The checks hold the methods read now, not whatever the shared object holds later.
+      const { checkManaged, check } = rules;
 
       // The managed settings' rules once more, ahead of every other layer: at this stage a deny
       // ends the chain and an ask is a floor, so a plugin's layer at a stage before the rules
       // (e.g. a policy plugin at 250 that allows) cannot lift them either.
-      kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: MANAGED_STAGE }, (request) => rules.checkManaged(request));
-      kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Rules }, (request) => rules.check(request));
+      kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: MANAGED_STAGE }, (request) => checkManaged(request));
+      kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Rules }, (request) => check(request));
 
       kernel.hooks.permissionDecided.tapPromise(NAME, async ({ request, approval, allowed }) => {
         if (!approval || !allowed) return;

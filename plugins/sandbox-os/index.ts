@@ -26,6 +26,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
+import { sealedService } from '../../types/sealed-service.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { SandboxReadRules } from '../../types/sandbox.js';
@@ -100,7 +101,8 @@ export default definePlugin({
       .toDynamicValue((context) => {
         const kernel = context.get<KernelApi>(TOKENS.Kernel);
         const managed = context.get(TOKENS.ManagedPolicy, { optional: true });
-        return new OsCommandSandbox({
+        // Sealed: a plugin that resolves the sandbox can use it, not replace its wrap() for bash.
+        return sealedService(new OsCommandSandbox({
           ...(managed ? { managed } : {}),
           homeDir: kernel.homeDir,
           warn: (message) => kernel.warn(message),
@@ -108,7 +110,7 @@ export default definePlugin({
           additionalDirectories: () =>
             kernel.container.isBound(TOKENS.PermissionSettings) ? kernel.container.get<PermissionSettings>(TOKENS.PermissionSettings).additionalDirectories() : [],
           readRules: () => readRules(kernel),
-        });
+        }));
       })
       .inSingletonScope();
   }),

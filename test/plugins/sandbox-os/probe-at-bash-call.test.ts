@@ -21,10 +21,13 @@ import { rawHooks } from '../permission-rules/raw-hooks.js';
 test('a bash call starts the probe and the session directories as it arrives; a call to another tool does not', async () => {
   const dir = async (prefix: string): Promise<string> => realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
   const tmpRoot = await dir('mc-probe-tmp-');
-  const { kernel } = await bootKernel([], [outputLimits, sandboxOs, bashPlugin], { projectRoot: await dir('mc-probe-root-'), homeDir: await dir('mc-probe-home-') });
-  const sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
+  // Spied before boot: the container hands out a sealed sandbox whose methods are read when it is made.
   const probe = jest.spyOn(OsCommandSandbox.prototype, 'probe');
   const prepare = jest.spyOn(OsCommandSandbox.prototype, 'prepareCommand');
+  const { kernel } = await bootKernel([], [outputLimits, sandboxOs, bashPlugin], { projectRoot: await dir('mc-probe-root-'), homeDir: await dir('mc-probe-home-') });
+  const sandbox = kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox;
+  probe.mockClear();
+  prepare.mockClear();
   const tmpdir = jest.spyOn(os, 'tmpdir').mockReturnValue(tmpRoot); // where the session's directory is made
   try {
     const arrive = (name: string): Promise<ToolUseDecision> =>
