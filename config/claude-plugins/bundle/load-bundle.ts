@@ -39,6 +39,24 @@ export function notLoaded(root: ClaudePluginRoot, name: string, problems: Claude
 }
 
 /** Every string inside `value` with the plugin's variables expanded (a fresh copy). */
+/**
+ * What is pasted into text a shell or a program runs (hook commands, MCP servers' command and
+ * arguments). Never the project's path into a hook command: a folder named `x$(touch ~/pwned)`
+ * (a downloaded archive's choice) would run on the host; the hook's shell expands
+ * `${CLAUDE_PROJECT_DIR}` from its environment instead, as Claude Code's do. An MCP server's
+ * arguments get the path only when it holds no character a shell would read (`sh -c` servers);
+ * otherwise the text stays as written and the variable is in the server's environment.
+ */
+function runnableVariables(key: 'hooks' | 'mcpServers', variables: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const project = variables.CLAUDE_PROJECT_DIR;
+  if (project === undefined || (key === 'mcpServers' && SHELL_INERT_PATH.test(project))) return variables;
+  const { CLAUDE_PROJECT_DIR: _project, ...rest } = variables;
+  return rest;
+}
+
+/** A path no shell reads anything into, quoted or not (a space only splits words). */
+const SHELL_INERT_PATH = /^[A-Za-z0-9 _/.,:@%+=-]*$/;
+
 function expandAll(value: unknown, variables: Readonly<Record<string, string>>): unknown {
   if (typeof value === 'string') return expandPluginVariables(value, variables);
   if (Array.isArray(value)) return value.map((item) => expandAll(item, variables));
@@ -187,7 +205,7 @@ function jsonParts(
       problems.push({ file, message: key === 'hooks' ? 'hooks must be an object of event names (PreToolUse, Stop, …) to matcher groups; not loaded' : 'mcpServers must be an object of server names to servers; not loaded' });
       continue;
     }
-    const expanded = expandAll(inner, variables) as Record<string, unknown>;
+    const expanded = expandAll(inner, runnableVariables(key, variables)) as Record<string, unknown>;
     if (key === 'hooks') reportMissingScripts(expanded, file, variables.CLAUDE_PLUGIN_ROOT!, problems);
     const checked = key === 'hooks' ? expanded : serversWithEnvironment(expanded, file, variables, problems);
     parts.push({ file, value: checked, locate: (path) => positionIn(node, [...base, ...path]) });

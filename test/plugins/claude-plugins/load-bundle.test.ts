@@ -36,12 +36,20 @@ describe('a complete plugin', () => {
     expect(bundle.mcpServers[0]!.locate(['everything', 'command'])).toEqual({ line: 1, col: expect.any(Number) });
   });
 
-  test('${CLAUDE_PROJECT_DIR} is expanded in MCP entries and hook commands and exported to servers, when the run names its project', () => {
+  test('${CLAUDE_PROJECT_DIR} is expanded in MCP entries and exported to servers when the run names its project; a hook command keeps it for its shell to expand from the environment', () => {
     const dir = temp('cp-project-dir-');
     manifest(dir, { name: 'proj', mcpServers: { db: { command: '${CLAUDE_PLUGIN_ROOT}/db', args: ['--data', '${CLAUDE_PROJECT_DIR}/data'] } }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo ${CLAUDE_PROJECT_DIR}' }] }] } });
     const bundle = loadBundle(at(dir), HOME, '/work/project');
     expect(bundle.mcpServers[0]!.value).toEqual({ db: { command: `${dir}/db`, args: ['--data', '/work/project/data'], env: { CLAUDE_PLUGIN_ROOT: dir, CLAUDE_PLUGIN_DATA: pluginDataDir(HOME, 'proj'), CLAUDE_PROJECT_DIR: '/work/project' } } });
-    expect(bundle.hooks[0]!.value).toEqual({ Stop: [{ hooks: [{ type: 'command', command: 'echo /work/project' }] }] });
+    expect(bundle.hooks[0]!.value).toEqual({ Stop: [{ hooks: [{ type: 'command', command: 'echo ${CLAUDE_PROJECT_DIR}' }] }] });
+  });
+
+  test('a project folder whose name a shell would run (x$(touch ~/pwned)) is pasted into no MCP entry: the text stays as written and the path is in the environment', () => {
+    const dir = temp('cp-project-evil-');
+    manifest(dir, { name: 'proj', mcpServers: { s: { command: 'sh', args: ['-c', 'cd "${CLAUDE_PROJECT_DIR}" && exec ./server'] } } });
+    const hostile = '/work/x$(touch ~/pwned)';
+    const bundle = loadBundle(at(dir), HOME, hostile);
+    expect(bundle.mcpServers[0]!.value).toEqual({ s: { command: 'sh', args: ['-c', 'cd "${CLAUDE_PROJECT_DIR}" && exec ./server'], env: { CLAUDE_PLUGIN_ROOT: dir, CLAUDE_PLUGIN_DATA: pluginDataDir(HOME, 'proj'), CLAUDE_PROJECT_DIR: hostile } } });
   });
 
   test('an installed plugin keeps its name@marketplace id; its data folder is named after it', () => {
