@@ -11,6 +11,7 @@
  * could run a program. git-status.ts runs the check and status in one shell.
  */
 import { execFile } from 'node:child_process';
+import { hostProgramEnv } from '../../config/host-path.js';
 
 /** Flags that keep `git status` from running repository-configured programs it does not need. */
 export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks'] as const;
@@ -34,7 +35,7 @@ export function gitStatusRisk(cwd: string): Promise<string | undefined> {
     execFile(
       'git',
       [...SAFE_GIT_FLAGS, 'config', '--list', '--show-scope', '--includes', '-z'],
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: hostProgramEnv({ GIT_TERMINAL_PROMPT: '0' }) },
       (error, stdout) => {
         // Outside a repository git still lists the user's own scopes and exits 0; a failure here
         // (timeout, unreadable config) means status cannot be trusted to be harmless either.

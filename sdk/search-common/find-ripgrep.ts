@@ -12,7 +12,9 @@ export function findRipgrep(envPath: string | undefined = process.env.PATH): str
   let found: string | undefined;
   const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd', 'rg'] : ['rg'];
   for (const dir of key.split(path.delimiter)) {
-    if (!dir) continue;
+    // Only absolute entries: a relative one (or an empty one, the current directory) would find a
+    // repository's own `rg` in the project (config/host-path.ts).
+    if (!dir || !path.isAbsolute(dir)) continue;
     for (const name of names) {
       const candidate = path.join(dir, name);
       try {

@@ -90,3 +90,30 @@ describe('one process (a shell runs the check, then status) and the two-process 
     }
   });
 });
+
+test("a relative PATH entry (bin, or an empty one: the current directory) never finds a repository's own git or rg", async () => {
+  const { chmodSync, existsSync, mkdirSync } = await import('node:fs');
+  const { findRipgrep } = await import('../../../sdk/search-common/find-ripgrep.js');
+  const root = await mkdtemp(path.join(os.tmpdir(), 'mc-env-path-'));
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  const canary = path.join(root, 'PLANTED-RAN');
+  mkdirSync(path.join(root, 'bin'));
+  for (const name of ['git', 'rg']) {
+    for (const file of [path.join(root, 'bin', name), path.join(root, name)]) {
+      await writeFile(file, `#!/bin/sh\ntouch ${canary}\n`);
+      chmodSync(file, 0o755);
+    }
+  }
+  const saved = { path: process.env.PATH, cwd: process.cwd() };
+  process.env.PATH = `bin::${saved.path}`;
+  process.chdir(root);
+  try {
+    const summary = await readGitSummary(root);
+    expect(summary).toMatchObject({ branch: expect.any(String) }); // the real git answered
+    expect(findRipgrep(process.env.PATH)).not.toMatch(new RegExp(`^(bin/|${root})`));
+    expect(existsSync(canary)).toBe(false);
+  } finally {
+    process.chdir(saved.cwd);
+    process.env.PATH = saved.path;
+  }
+});
