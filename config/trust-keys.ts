@@ -16,7 +16,6 @@ export const CONFIG_TRUST_PATHS: readonly TrustPath[] = [
   ['mcp_servers'], // servers started or contacted
   ['bash', 'env_allowlist'], // which secrets reach model-triggered commands
   ['sandbox'], // the OS sandbox's settings (network, writable paths…)
-  ['skills', 'extra_roots'], // folders of skills outside the project (their scripts, read as the user's)
 ];
 
 /** In `.mewcode/settings.yaml` and `.mewcode/settings.local.yaml` (both spellings). */

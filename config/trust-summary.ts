@@ -70,7 +70,6 @@ export function summarize(key: string, value: unknown): string {
     case 'permissions.allow':
     case 'disable':
     case 'bash.env_allowlist':
-    case 'skills.extra_roots':
     case 'permissions.additional_directories':
     case 'permissions.additionalDirectories':
       return cut(list(value));

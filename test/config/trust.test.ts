@@ -204,9 +204,6 @@ describe('loadConfig of an untrusted project (headless)', () => {
         'bash:',
         '  env_allowlist: [AWS_SECRET_ACCESS_KEY]',
         '  other: kept',
-        'skills:',
-        '  extra_roots: [/home/someone/src/other/.claude/skills]',
-        '  watch: false',
       ),
     );
     const trust = await trustOf();
@@ -219,7 +216,6 @@ describe('loadConfig of an untrusted project (headless)', () => {
     expect(config.section('mcp_servers')).toBeUndefined();
     expect(config.section('sandbox')).toBeUndefined();
     expect(config.section('bash')).toEqual({ env_allowlist: ['GOPATH'], other: 'kept' });
-    expect(config.section('skills')).toEqual({ watch: false });
     expect(trust.skipped()).toEqual([
       '.mewcode.yaml: plugins',
       '.mewcode.yaml: providers',
@@ -228,7 +224,6 @@ describe('loadConfig of an untrusted project (headless)', () => {
       '.mewcode.yaml: mcp_servers',
       '.mewcode.yaml: bash.env_allowlist',
       '.mewcode.yaml: sandbox',
-      '.mewcode.yaml: skills.extra_roots',
     ]);
   });
 
