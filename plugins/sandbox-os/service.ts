@@ -92,6 +92,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private warnedDomains = false;
   /** The seccomp program's file in the session directory `base`, written once (undefined: none for this architecture). */
   private filterFile: { base: string; written: Promise<string | undefined> } | undefined;
+  /** Allowed sockets already reported as not bound (said once each). */
+  private readonly warnedSockets = new Set<string>();
   /** Bumped by dispose(): preparation begun before it makes nothing for the session that ended. */
   private epoch = 0;
 
@@ -224,7 +226,11 @@ export class OsCommandSandbox implements CommandSandbox {
         };
       }
       // Links resolved: the mount lands on the socket itself; a missing one is skipped (bound when it exists).
-      const unixSockets = await allowedSockets(this.settings.allowUnixSockets, plan);
+      const unixSockets = await allowedSockets(this.settings.allowUnixSockets, plan, (target, why) => {
+        if (this.warnedSockets.has(target)) return;
+        this.warnedSockets.add(target);
+        this.options.warn(`sandbox-os: sandbox.allow_unix_sockets: ${target} is not bound into the sandbox: ${why}`);
+      });
       const bwrap = bwrapArgs({
         plan,
         privateTmp: dirs.tmp,
@@ -741,32 +747,33 @@ const list: List = async (dir) => {
 };
 
 /**
- * Deny-read paths with links followed (the mount must land on what a read would reach), in
- * parallel (the default list has well over a hundred entries, most of them missing). A missing
- * path is dropped: there is nothing to hide. One that cannot be resolved otherwise is kept as is.
- */
-/**
  * The allowed unix sockets (sandbox.allow_unix_sockets), links resolved: only sockets and
- * directories (of sockets), and none that is hidden or inside a hidden directory. A link the
- * project can write could otherwise name a credential file, which the read-only bind of the
- * "socket" would put back over the mount that hid it.
+ * directories (of sockets), none that is hidden or inside a hidden directory, and no directory
+ * holding a hidden path. Bound read-only after the mounts that hide, any of those would put a
+ * credential back (a link the project can write naming `~/.ssh/id_rsa`, or the home itself).
  */
-async function allowedSockets(paths: readonly string[], plan: MountPlan): Promise<string[]> {
+async function allowedSockets(paths: readonly string[], plan: MountPlan, refused: (target: string, why: string) => void): Promise<string[]> {
   const kept: string[] = [];
+  const hidden = [...plan.hiddenFiles, ...plan.hiddenDirs];
   for (const target of await realPaths(paths)) {
     let info;
     try {
       info = await stat(target);
     } catch {
-      continue;
+      continue; // bound once it exists
     }
-    if (!info.isSocket() && !info.isDirectory()) continue;
-    if (plan.hiddenFiles.includes(target) || plan.hiddenDirs.some((dir) => isWithin(dir, target))) continue;
-    kept.push(target);
+    if (!info.isSocket() && !info.isDirectory()) refused(target, 'it is neither a socket nor a directory');
+    else if (hidden.some((path) => isWithin(path, target) || isWithin(target, path))) refused(target, 'it is, or holds, a path the sandbox hides');
+    else kept.push(target);
   }
   return kept;
 }
 
+/**
+ * Deny-read paths with links followed (the mount must land on what a read would reach), in
+ * parallel (the default list has well over a hundred entries, most of them missing). A missing
+ * path is dropped: there is nothing to hide. One that cannot be resolved otherwise is kept as is.
+ */
 async function realPaths(paths: readonly string[]): Promise<string[]> {
   const resolved = await Promise.all(
     [...new Set(paths)].map(async (target) => {

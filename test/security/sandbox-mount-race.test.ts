@@ -147,3 +147,15 @@ test('an allowed unix socket that is a link to a credential file is not bound (t
   expect(leaked).toBe(false);
 });
 
+test('an allowed unix socket "directory" that holds hidden paths (the home) is not bound (its credentials stay hidden)', async () => {
+  const fixture = await sandboxFixture({ sandboxYaml: (dirs) => `\n  allow_unix_sockets: [${JSON.stringify(dirs.home)}]` });
+  if (skipWithoutSandbox(tally, 'sandbox-mount-race', fixture.status)) return;
+  const result = await fixture.run(`cat ${path.join(fixture.home, '.ssh', 'id_rsa')} ${path.join(fixture.home, '.aws', 'credentials')}`);
+  const leaked = String(result.content).includes(SECRET);
+  tally.attempt('the home bound back as an allowed socket directory', leaked);
+  expect(leaked).toBe(false);
+  // The command ran (the sandbox was set up, the home was left out) and met the hidden key.
+  expect(String(result.content)).not.toContain('bwrap:');
+  expect(String(result.content)).toContain('No such file or directory');
+  expect(fixture.warnings).toEqual([expect.stringContaining(`sandbox.allow_unix_sockets: ${fixture.home} is not bound into the sandbox: it is, or holds, a path the sandbox hides`)]);
+});
