@@ -15,7 +15,7 @@
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { absolutePathEntries } from './host-path.js';
+import { absolutePathEntries } from '../types/host-path.js';
 
 export interface TrackedAnswer {
   tracked: boolean;
@@ -159,7 +159,7 @@ async function askGit(file: string): Promise<TrackedAnswer> {
   const { execFile } = await import('node:child_process'); // loaded only on this rare path
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) env[name] = value;
-  env.PATH = absolutePathEntries(process.env.PATH); // git is found outside the project (host-path.ts)
+  env.PATH = absolutePathEntries(process.env.PATH); // git is found outside the project (types/host-path.ts)
   Object.assign(env, {
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',

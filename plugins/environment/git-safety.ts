@@ -11,7 +11,7 @@
  * could run a program. git-status.ts runs the check and status in one shell.
  */
 import { execFile } from 'node:child_process';
-import { hostProgramEnv } from '../../config/host-path.js';
+import { hostProgramEnv } from '../../types/host-path.js';
 
 /** Flags that keep `git status` from running repository-configured programs it does not need. */
 export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks'] as const;

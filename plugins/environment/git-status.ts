@@ -9,7 +9,7 @@
  * no `/bin/sh`, the check and status run as two git processes, in the same order.
  */
 import { execFile, type ExecFileException } from 'node:child_process';
-import { hostProgramEnv } from '../../config/host-path.js';
+import { hostProgramEnv } from '../../types/host-path.js';
 import { RISKY_KEY_PATTERN, SAFE_GIT_FLAGS, gitStatusRisk, riskInNames } from './git-safety.js';
 
 export const MAX_STATUS_LINES = 20;

@@ -3,6 +3,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { absolutePathEntries } from '../../types/host-path.js';
 
 let cached: { key: string; found: string | undefined } | undefined;
 
@@ -11,10 +12,9 @@ export function findRipgrep(envPath: string | undefined = process.env.PATH): str
   if (cached?.key === key) return cached.found;
   let found: string | undefined;
   const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd', 'rg'] : ['rg'];
-  for (const dir of key.split(path.delimiter)) {
-    // Only absolute entries: a relative one (or an empty one, the current directory) would find a
-    // repository's own `rg` in the project (config/host-path.ts).
-    if (!dir || !path.isAbsolute(dir)) continue;
+  // Only absolute entries: a relative one would find a repository's own `rg` (types/host-path.ts).
+  for (const dir of absolutePathEntries(key).split(path.delimiter)) {
+    if (!dir) continue;
     for (const name of names) {
       const candidate = path.join(dir, name);
       try {
