@@ -18,6 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { MountPlan } from './mount-plan.js';
+import { isWithin } from './policy.js';
 
 export interface MountEntry {
   /** major:minor of the file system. */
@@ -56,13 +57,11 @@ export function hostMounts(): MountEntry[] {
   }
 }
 
-const within = (target: string, mountPoint: string): boolean => mountPoint === '/' || target === mountPoint || target.startsWith(`${mountPoint}/`);
-
 /** Where `target` (a real path) comes from: its file system and its path within it; undefined when no mount holds it. */
 export function sourceOf(target: string, mounts: readonly MountEntry[]): { dev: string; root: string } | undefined {
   let best: MountEntry | undefined;
   // The last of the longest: mounts stacked on one point are listed in order, the top one last.
-  for (const mount of mounts) if (within(target, mount.mountPoint) && (!best || mount.mountPoint.length >= best.mountPoint.length)) best = mount;
+  for (const mount of mounts) if (isWithin(mount.mountPoint, target) && (!best || mount.mountPoint.length >= best.mountPoint.length)) best = mount;
   if (!best) return undefined;
   const rest = best.mountPoint === '/' ? target : target.slice(best.mountPoint.length);
   const root = best.root === '/' ? rest || '/' : `${best.root}${rest}`;
