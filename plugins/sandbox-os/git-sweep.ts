@@ -311,21 +311,32 @@ async function identity(file: string): Promise<string | undefined> {
   }
 }
 
-/** The `.git` of each submodule the root's index registers (a gitlink), as walk entries. */
+/**
+ * The `.git` of each submodule the root's index registers (a gitlink), as walk entries. The index
+ * is the root's git directory's: `.git` itself, or where a `.git` file points (a linked worktree).
+ */
 async function gitlinkEntries(root: string): Promise<GitEntry[]> {
+  const dotGit = path.join(root, '.git');
+  const own = await gitEntryAt(dotGit);
+  const gitDir = own?.kind === 'dir' ? dotGit : own ? await target(dotGit, own.kind) : undefined;
+  if (gitDir === undefined) return [];
   const entries: GitEntry[] = [];
-  for (const relative of await gitlinkPaths(path.join(root, '.git'))) {
+  for (const relative of await gitlinkPaths(gitDir)) {
     const file = path.join(root, relative, '.git');
-    if (!isWithin(root, file)) continue;
-    let info;
-    try {
-      info = await lstat(file);
-    } catch {
-      continue; // not checked out
-    }
-    entries.push({ path: file, kind: info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file', id: `${info.dev}:${info.ino}` });
+    const entry = isWithin(root, file) ? await gitEntryAt(file) : undefined; // none: not checked out
+    if (entry) entries.push(entry);
   }
   return entries;
+}
+
+/** What is at `file` as a walk entry (its kind and identity), or undefined when nothing is. */
+async function gitEntryAt(file: string): Promise<GitEntry | undefined> {
+  try {
+    const info = await lstat(file);
+    return { path: file, kind: info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file', id: `${info.dev}:${info.ino}` };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Path → identity of every `.git` entry and inner git directory: what a later sweep compares with. */

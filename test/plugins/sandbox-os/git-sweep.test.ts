@@ -149,3 +149,24 @@ describe('git directories by their shape, and submodules wherever they are', () 
     expect(await around(() => git(root, 'update-index', '--add', '--cacheinfo', `160000,${head},node_modules/late`))).toEqual(['node_modules/late/.git/config']);
   });
 });
+
+test('a project that is a linked worktree: the submodules its own index registers (in the main repository’s worktrees/ directory) are checked too', async () => {
+  git(root, 'commit', '-q', '--allow-empty', '-m', 'x');
+  const worktree = `${root}-wt`;
+  git(root, 'worktree', 'add', '-q', worktree);
+  try {
+    const dep = path.join(worktree, 'node_modules', 'dep');
+    mkdirSync(dep, { recursive: true });
+    git(dep, 'init', '-q');
+    git(dep, 'commit', '-q', '--allow-empty', '-m', 'd');
+    const head = git(dep, 'rev-parse', 'HEAD').trim();
+    writeFileSync(path.join(dep, '.git', 'config'), HOSTILE);
+    const baseline = await gitBaseline([worktree]);
+    const since = Date.now() - 20;
+    git(worktree, 'update-index', '--add', '--cacheinfo', `160000,${head},node_modules/dep`);
+    const { quarantined } = await sweepGitDirs([worktree], since, baseline);
+    expect(quarantined.map((q) => path.relative(worktree, q.path))).toEqual(['node_modules/dep/.git/config']);
+  } finally {
+    rmSync(worktree, { recursive: true, force: true });
+  }
+});
