@@ -112,16 +112,22 @@ export function resolvePluginSet(
   for (const name of disabled) {
     if (!list.some((p) => p.name === name)) warn(`plugins: disable names ${name}, which is not a loaded plugin`);
   }
-  const skipped = (plugin: MewcodePlugin, message: string): void => {
+  const skipped = (plugin: MewcodePlugin, why: DependencyProblem): void => {
     const reason = options.mustRun?.(plugin);
-    if (reason !== undefined) throw new ConfigurationError(`${message.replace(/; [^;]*skipped$/, '').replace(' skipped because ', ' cannot run because ')}. ${reason}, so MewCode will not run without it.`);
-    warn(message);
+    if (reason !== undefined) throw new ConfigurationError(`${why.cannotRun}. ${reason}, so MewCode will not run without it.`);
+    warn(why.skipped);
   };
   return orderByDependencies(enabled, skipped);
 }
 
 /** Stable topological order; a plugin whose dependency is absent (or cyclic) is skipped loudly. */
-function orderByDependencies(plugins: MewcodePlugin[], warn: (plugin: MewcodePlugin, message: string) => void): MewcodePlugin[] {
+/** A plugin whose dependency is missing or cyclic, said as the warning of a skip and as the reason it cannot run. */
+interface DependencyProblem {
+  skipped: string;
+  cannotRun: string;
+}
+
+function orderByDependencies(plugins: MewcodePlugin[], warn: (plugin: MewcodePlugin, why: DependencyProblem) => void): MewcodePlugin[] {
   const byName = new Map(plugins.map((p) => [p.name, p]));
   const ordered: MewcodePlugin[] = [];
   const state = new Map<string, 'visiting' | 'done' | 'failed'>();
@@ -131,19 +137,21 @@ function orderByDependencies(plugins: MewcodePlugin[], warn: (plugin: MewcodePlu
     if (seen === 'done') return true;
     if (seen === 'failed') return false;
     if (seen === 'visiting') {
-      warn(plugin, `plugins: ${plugin.name} is part of a dependency cycle (${[...chain, plugin.name].join(' -> ')}); skipped`);
+      const cycle = `plugins: ${plugin.name} is part of a dependency cycle (${[...chain, plugin.name].join(' -> ')})`;
+      warn(plugin, { skipped: `${cycle}; skipped`, cannotRun: cycle });
       return false;
     }
     state.set(plugin.name, 'visiting');
     for (const dependency of plugin.dependsOn ?? []) {
       const target = byName.get(dependency);
       if (!target) {
-        warn(plugin, `plugins: ${plugin.name} depends on ${dependency}, which is not loaded; ${plugin.name} skipped`);
+        const missing = `plugins: ${plugin.name} depends on ${dependency}, which is not loaded`;
+        warn(plugin, { skipped: `${missing}; ${plugin.name} skipped`, cannotRun: missing });
         state.set(plugin.name, 'failed');
         return false;
       }
       if (!visit(target, [...chain, plugin.name])) {
-        if (state.get(plugin.name) !== 'failed') warn(plugin, `plugins: ${plugin.name} skipped because ${dependency} could not load`);
+        if (state.get(plugin.name) !== 'failed') warn(plugin, { skipped: `plugins: ${plugin.name} skipped because ${dependency} could not load`, cannotRun: `plugins: ${plugin.name} cannot run because ${dependency} could not load` });
         state.set(plugin.name, 'failed');
         return false;
       }
