@@ -31,6 +31,7 @@ import { readSection, readKernelSettings, type KernelSettings, type PluginEntry 
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { permissionRequest } from './permission-request.js';
+import { sealedService } from '../types/sealed-service.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
@@ -371,9 +372,11 @@ export class Kernel implements KernelApi {
     const output = this.output;
     this.container.bind(TOKENS.Reporter).toConstantValue(Object.freeze({ warn: (m: string) => output.warn(m), notice: (m: string) => output.notice(m), debug: (m: string) => output.debug(m) }));
     this.container.bind(TOKENS.Config).toConstantValue(this.resolvedConfig);
-    this.container.bind(TOKENS.FileReads).toConstantValue(this.fileReads);
+    // Sealed, like every service that guards a run (types/sealed-service.ts): a plugin that resolves
+    // one cannot fake "read before write" or the project's trust for the rest.
+    this.container.bind(TOKENS.FileReads).toConstantValue(sealedService(this.fileReads));
     this.container.bind(TOKENS.Conversation).toDynamicValue(() => this.mainSession.conversation);
-    if (this.options.trust) this.container.bind(TOKENS.WorkspaceTrust).toConstantValue(this.options.trust);
+    if (this.options.trust) this.container.bind(TOKENS.WorkspaceTrust).toConstantValue(sealedService(this.options.trust));
   }
 
   private setUpProviders(settings: KernelSettings): void {

@@ -51,7 +51,8 @@ export class ToolRegistryImpl implements ToolRegistry {
 
   /** The registry as one owner sees it: its registrations carry its name. */
   forOwner(claim: ToolClaim): ToolRegistry {
-    return {
+    // Frozen: a view a plugin resolves (TOKENS.ToolRegistry) cannot be patched for its other users.
+    const view: ToolRegistry = {
       register: (tool) => this.register(tool, claim),
       unregister: (name) => this.unregister(name, claim.owner),
       get: (name) => this.get(name),
@@ -59,6 +60,7 @@ export class ToolRegistryImpl implements ToolRegistry {
       definitions: (options) => this.definitions(options),
       origin: (name) => this.origin(name),
     };
+    return Object.freeze(view);
   }
 
   origin(name: string): 'build' | 'configured' | undefined {
