@@ -524,10 +524,15 @@ export class OsCommandSandbox implements CommandSandbox {
    * (bubblewrap then makes it again) without failing the command.
    */
   private readonly inspectProtected: Inspect = async (target, follow) => {
+    // Ours before or after the look: a parallel call may release and remove it while we look,
+    // and a directory seen then gone must not be planned as one to bind over itself.
+    const ours = (): boolean => this.mountPoints.has(target) || this.removing.has(target);
+    const oursBefore = ours();
     const kind = await inspect(target, follow);
     if (follow || kind !== 'dir') return kind;
-    if (this.mountPoints.has(target) || this.removing.has(target)) return 'missing';
-    return (await isMountPointLeft(target)) ? 'missing' : kind;
+    if (oursBefore || ours()) return 'missing';
+    const left = await mountPointLeft(target);
+    return left === 'no' ? kind : 'missing';
   };
 
   /**
@@ -632,12 +637,17 @@ export class OsCommandSandbox implements CommandSandbox {
         (async () => {
           await removal;
           await parent?.catch(() => undefined);
-          try {
-            mkdirBeneath(target, roots, 0o500);
-          } catch (error) {
-            // One another MewCode made (or left): the same empty read-only directory, shared.
-            if ((error as NodeJS.ErrnoException).code === 'EEXIST' && (await isMountPointLeft(target))) return;
-            throw error;
+          // One another MewCode made (or left) is the same empty read-only directory, shared; one
+          // it removed while we looked is made again (a few times: it may be racing us).
+          for (let attempt = 1; ; attempt++) {
+            try {
+              return mkdirBeneath(target, roots, 0o500);
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+              const left = await mountPointLeft(target);
+              if (left === 'yes') return;
+              if (left === 'no' || attempt === 3) throw error;
+            }
           }
         })(),
       );
@@ -713,13 +723,14 @@ function launchShell(): string {
 }
 
 /** An empty directory of mode 0500: the mount point of a MewCode call (this process's or another's, live or killed). */
-async function isMountPointLeft(target: string): Promise<boolean> {
+/** 'gone': nothing is there any more (another MewCode removed its mount point while we looked). */
+async function mountPointLeft(target: string): Promise<'yes' | 'no' | 'gone'> {
   try {
     const info = await lstat(target);
-    if (!info.isDirectory() || (info.mode & 0o777) !== 0o500) return false;
-    return (await readdir(target)).length === 0;
-  } catch {
-    return false;
+    if (!info.isDirectory() || (info.mode & 0o777) !== 0o500) return 'no';
+    return (await readdir(target)).length === 0 ? 'yes' : 'no';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'no';
   }
 }
 
