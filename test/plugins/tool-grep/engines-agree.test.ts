@@ -10,6 +10,10 @@ import { GrepTool } from '../../../plugins/tool-grep/grep-tool.js';
 import { makeTree, removeTree, RG_PATH, testLimits, toolContext } from './helpers.js';
 
 const long = `needle ${'é'.repeat(600)}`;
+// Minified-code lines longer than the ripgrep engine parses whole (rg-json-line.ts): quotes,
+// backslashes, tabs, control characters and non-BMP characters on both sides of where it cuts.
+const minifiedLine = (shift: number): string => `${'é'.repeat(shift)}var s="\\"needle\\";\t\u0001${'😀x"\\'.repeat(4000)} needle end`;
+const minified = [0, 1, 2, 3].map(minifiedLine).join('\n');
 const many = Array.from({ length: 120 }, (_, i) => `row ${i} ${i % 3 === 0 ? 'needle' : 'hay'}`).join('\n');
 
 const SPEC = {
@@ -43,6 +47,8 @@ const SPEC = {
   'src/empty.txt': '',
   'src/long.txt': `${long}\nshort needle\n`,
   'src/many.txt': `${many}\n`,
+  'src/minified.js': `${minified}\nneedle after\n`,
+  'src/long-invalid.txt': Buffer.concat([Buffer.from('needle '), Buffer.alloc(30_000, 0xff), Buffer.from(' needle\nctx\n')]),
   'src/invalid-utf8.txt': Buffer.concat([Buffer.from('bad '), Buffer.from([0xff, 0xfe]), Buffer.from(' needle\n')]),
   'src/latin1.txt': Buffer.from('caf\u00e9 cr\u00e8me br\u00fbl\u00e9e\nplain line\ntruncated \u00e2\u0082\n', 'latin1'),
   'src/real-fffd.txt': 'caf\uFFFD is a real replacement character\n',
@@ -123,6 +129,9 @@ const QUERIES: Record<string, unknown>[] = [
   { pattern: 'row \\d+ needle', path: 'src/many.txt', context: 1 },
   { pattern: 'row', path: 'src/many.txt', output_mode: 'content' },
   { pattern: 'row', path: 'src/many.txt', output_mode: 'count' },
+  { pattern: 'needle', path: 'src/minified.js', context: 1 },
+  { pattern: 'needle', path: 'src/long-invalid.txt', after: 1 },
+  { pattern: 'x"', path: 'src/minified.js', output_mode: 'count' },
 ];
 
 let root: string;
@@ -155,8 +164,10 @@ describe('the fallback engine (always)', () => {
       'src/crlf.txt',
       'src/gen/x.ts', // `gen/**` is anchored too
       'src/invalid-utf8.txt',
+      'src/long-invalid.txt',
       'src/long.txt',
       'src/many.txt',
+      'src/minified.js',
       'src/needle.ts',
       'src/nested/code.py',
       'src/nested/deeper/anchored.ts',
