@@ -4,8 +4,8 @@
  * ripgrep's JSON printer always prints a matching or context line whole (`--max-columns` does
  * not apply to it), and a minified file's line is hundreds of kilobytes: parsing it, and turning
  * its text into bytes, was most of the engine's own time on a tree with bundled code. The engine
- * keeps only a line's first `keepBytes` bytes, so before parsing, the `lines` string is cut to
- * `keepBytes` characters (each at least one byte; base64 is cut at a four-character boundary).
+ * keeps only a line's first `keepBytes` bytes, so before parsing, the `lines` string is cut to a
+ * prefix that decodes to at least that many (base64 at a four-character boundary).
  * The cut never splits an escape, a UTF-8 sequence or an escaped surrogate pair, so the kept
  * prefix is byte for byte the line's own, as the file check needs.
  * A message without such a field, or a short one, is parsed as it is. The cut is made on the bytes,
@@ -38,7 +38,7 @@ export function cutLineText(json: Buffer, keepBytes: number): Buffer {
   const from = start + (base64 ? BYTES_FIELD.length : TEXT_FIELD.length);
   const end = endOfString(json, from);
   if (end === -1) return json;
-  const cut = base64 ? from + 4 * Math.ceil(keepBytes / 3) : prefixEnd(json, from, keepBytes);
+  const cut = base64 ? from + 4 * Math.ceil(keepBytes / 3) : prefixEnd(json, from, end, keepBytes);
   if (cut >= end) return json;
   return Buffer.concat([json.subarray(0, cut), json.subarray(end)]);
 }
@@ -56,24 +56,34 @@ function endOfString(json: Buffer, from: number): number {
 }
 
 /**
- * Where the first `count` characters of the string at `from` end (each is at least one byte once
- * decoded): never inside an escape or a UTF-8 sequence, and an escaped high surrogate keeps its
- * escaped partner (a lone half would decode to U+FFFD, bytes the line does not have).
+ * Where a prefix of the string from `from` to its closing quote at `end` ends that decodes to at
+ * least `bytes` bytes: between escapes every byte is the line's own, and an escape decodes to at
+ * least one (so the loop steps from escape to escape, not byte by byte). Never inside an escape
+ * or a UTF-8 sequence, and an escaped high surrogate keeps its escaped partner (a lone half would
+ * decode to U+FFFD, bytes the line does not have).
  */
-function prefixEnd(json: Buffer, from: number, count: number): number {
+function prefixEnd(json: Buffer, from: number, end: number, bytes: number): number {
   let at = from;
-  let escapedHigh = false;
-  for (let kept = 0; kept < count && at < json.length; kept++) {
-    const byte = json[at]!;
-    if (byte === BACKSLASH) {
-      const isUnicode = json[at + 1] === 0x75; // \uXXXX
-      const unit = isUnicode ? Number.parseInt(json.toString('latin1', at + 2, at + 6), 16) : 0;
-      escapedHigh = unit >= 0xd800 && unit <= 0xdbff;
-      at += isUnicode ? 6 : 2;
-    } else {
-      escapedHigh = false;
-      at += byte < 0x80 ? 1 : byte < 0xe0 ? 2 : byte < 0xf0 ? 3 : 4;
+  let kept = 0;
+  while (at < end) {
+    const slash = json.indexOf(BACKSLASH, at);
+    const plain = (slash === -1 || slash > end ? end : slash) - at;
+    if (kept + plain >= bytes) {
+      let cut = at + (bytes - kept);
+      while (cut < end && (json[cut]! & 0xc0) === 0x80) cut++; // a UTF-8 continuation byte
+      return cut;
     }
+    kept += plain;
+    at += plain;
+    if (at >= end) break;
+    let length = 2; // \X
+    if (json[at + 1] === 0x75) {
+      const unit = Number.parseInt(json.toString('latin1', at + 2, at + 6), 16);
+      length = unit >= 0xd800 && unit <= 0xdbff && json[at + 6] === BACKSLASH ? 12 : 6;
+    }
+    at += length;
+    kept++;
+    if (kept >= bytes) return at;
   }
-  return escapedHigh && json[at] === BACKSLASH ? at + 6 : at;
+  return end;
 }
