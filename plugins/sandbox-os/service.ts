@@ -722,8 +722,10 @@ function launchShell(): string {
   return foundLaunchShell;
 }
 
-/** An empty directory of mode 0500: the mount point of a MewCode call (this process's or another's, live or killed). */
-/** 'gone': nothing is there any more (another MewCode removed its mount point while we looked). */
+/**
+ * 'yes': an empty directory of mode 0500, the mount point of a MewCode call (this process's or
+ * another's, live or killed); 'gone': nothing is there any more (removed while we looked).
+ */
 async function mountPointLeft(target: string): Promise<'yes' | 'no' | 'gone'> {
   try {
     const info = await lstat(target);
