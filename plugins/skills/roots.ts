@@ -6,6 +6,8 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { configScopeAt } from '../../config/scope.js';
+import type { ResolvedConfig } from '../../types/config.js';
 import type { SkillRoot } from './skill.js';
 
 export const DEFAULT_EXTRA_ROOTS: readonly string[] = ['~/.claude/skills', '.claude/skills', '.agents/skills'];
@@ -32,20 +34,41 @@ function real(dir: string): string {
   }
 }
 
-export function skillRoots(homeDir: string, projectRoot: string, extraRoots: readonly string[] = DEFAULT_EXTRA_ROOTS): SkillRoot[] {
-  const dirs = [path.join(homeDir, '.mewcode', 'skills'), ...extraRoots.map((root) => resolveRoot(root, homeDir, projectRoot)), path.join(projectRoot, '.mewcode', 'skills')];
+/**
+ * `writtenByProject(i)`: whether a project's configuration file (not the user's) wrote the i-th
+ * extra root (rootsWrittenByProject). Such a root is the repository's wherever it points: project
+ * scope, so its scripts need trust, and its files must lie inside that root.
+ */
+export function skillRoots(homeDir: string, projectRoot: string, extraRoots: readonly string[] = DEFAULT_EXTRA_ROOTS, writtenByProject: (index: number) => boolean = () => false): SkillRoot[] {
+  const userRoot = path.join(homeDir, '.mewcode', 'skills');
+  const dirs = [
+    { dir: userRoot, byProject: false },
+    ...extraRoots.map((root, index) => ({ dir: resolveRoot(root, homeDir, projectRoot), byProject: writtenByProject(index) })),
+    { dir: path.join(projectRoot, '.mewcode', 'skills'), byProject: false },
+  ];
   const roots: SkillRoot[] = [];
-  for (const dir of dirs) {
+  for (const { dir, byProject } of dirs) {
     // A root named twice keeps its later (higher) place.
     const existing = roots.findIndex((root) => root.dir === dir);
     if (existing !== -1) roots.splice(existing, 1);
     // A project inside the home directory: `~/.mewcode/skills` is still the user's own.
     // By the path as written *and* by the real path: a root the project's configuration names as
     // `/proc/self/cwd/x` or through a link is still the repository's, so its scripts need trust.
-    const scope = dir !== path.join(homeDir, '.mewcode', 'skills') && (isInside(dir, projectRoot) || isInside(real(dir), real(projectRoot))) ? 'project' : 'user';
-    roots.push(scope === 'project' ? { dir, scope, project: projectRoot } : { dir, scope });
+    const inside = isInside(dir, projectRoot) || isInside(real(dir), real(projectRoot));
+    if (dir !== userRoot && inside) roots.push({ dir, scope: 'project', project: projectRoot });
+    else if (byProject) roots.push({ dir, scope: 'project' }); // outside the project: confined to itself
+    else roots.push({ dir, scope: 'user' });
   }
   return roots;
+}
+
+/** Which extra roots a project's configuration file wrote (`.mewcode.yaml`, `.mewcode/config.*`), for skillRoots. */
+export function rootsWrittenByProject(config: ResolvedConfig | undefined): (index: number) => boolean {
+  if (!config) return () => false;
+  return (index) => {
+    const layer = configScopeAt(config, ['skills', 'extra_roots', index]);
+    return layer !== undefined && layer !== 'user';
+  };
 }
 
 /** Where `install_skill` puts a skill of each scope. */

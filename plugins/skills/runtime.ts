@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import type { Command } from '../../types/commands.js';
+import type { ResolvedConfig } from '../../types/config.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -15,7 +16,7 @@ import { ActiveSkills } from './active.js';
 import { readRendered, type ActivationDeps } from './activation.js';
 import type { SkillCatalog } from './catalog.js';
 import { CatalogStore, summarizeProblems } from './catalog-store.js';
-import { isInside, skillRoots } from './roots.js';
+import { isInside, rootsWrittenByProject, skillRoots } from './roots.js';
 import type { SkillRoot } from './skill.js';
 import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
@@ -44,7 +45,7 @@ export class SkillsRuntime {
       }
     });
     this.store = new CatalogStore(
-      () => [...pluginSkillRoots(kernel), ...skillRoots(kernel.homeDir, kernel.projectRoot, this.settings().extraRoots)],
+      () => [...pluginSkillRoots(kernel), ...this.configuredRoots()],
       () => ({ projectTrusted: this.projectTrusted() }),
       (problems) => kernel.warn(summarizeProblems(problems)),
     );
@@ -126,6 +127,14 @@ export class SkillsRuntime {
 
   settings(): SkillsSettings {
     return this.kernel.config<SkillsSettings>(skillsSection.key) ?? DEFAULT_SKILLS_SETTINGS;
+  }
+
+  /** The user's, the configured extra and the project's roots; an extra root a project file named is the project's. */
+  private configuredRoots(): SkillRoot[] {
+    const { container, homeDir, projectRoot } = this.kernel;
+    const configured = this.kernel.config<SkillsSettings>(skillsSection.key);
+    const config = configured && container.isBound(TOKENS.Config) ? container.get<ResolvedConfig>(TOKENS.Config) : undefined;
+    return skillRoots(homeDir, projectRoot, (configured ?? DEFAULT_SKILLS_SETTINGS).extraRoots, rootsWrittenByProject(config));
   }
 
   projectTrusted(): boolean {

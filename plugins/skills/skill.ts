@@ -12,9 +12,9 @@ export type SkillScope = 'user' | 'project';
 export interface SkillRoot {
   /** Absolute directory holding one folder per skill. */
   dir: string;
-  /** `project` for a root inside the project (its scripts need workspace trust). */
+  /** `project` for a root inside the project, or one a project's configuration named (its scripts need workspace trust). */
   scope: SkillScope;
-  /** For a project-scope root: the project's folder, which its skills' files must resolve inside. */
+  /** For a project-scope root inside the project: the project's folder, which its skills' files must resolve inside (else the root itself). */
   project?: string;
   /** A Claude Code plugin's skills: its name, the namespace of `plugin:skill`. */
   plugin?: string;

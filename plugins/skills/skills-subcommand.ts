@@ -11,7 +11,7 @@ import { parseSubcommandArgs, trustProjectFlag, usageError } from '../../sdk/sub
 import { loadCatalog, type SkillCatalog } from './catalog.js';
 import { describeCatalog } from './listing.js';
 import { installAndReload } from './install-and-reload.js';
-import { skillRoots } from './roots.js';
+import { rootsWrittenByProject, skillRoots } from './roots.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection } from './settings.js';
 
 export const SKILLS_USAGE = 'usage: mewcode skills [--trust-project] | mewcode skills install <url> [--project]';
@@ -43,7 +43,7 @@ async function catalogLoader(context: SubcommandContext, trustProject: boolean):
     for (const issue of parsed.issues) context.err(`mewcode: config: ${config.locate([skillsSection.key, ...issue.path]) ?? 'skills'}: skills.${issue.path.join('.')}: ${issue.message}; the section is ignored\n`);
   }
   const settings = parsed?.ok ? parsed.value : DEFAULT_SKILLS_SETTINGS;
-  const roots = skillRoots(homeDir, cwd, settings.extraRoots);
+  const roots = skillRoots(homeDir, cwd, settings.extraRoots, parsed?.ok ? rootsWrittenByProject(config) : undefined);
   return { load: () => loadCatalog(roots, { projectTrusted: trust.isTrusted() }) };
 }
 

@@ -9,7 +9,9 @@ import path from 'node:path';
 import type { Message, ToolMessage } from '../../../types/messages.js';
 import { loadCatalog, MAX_ROOT_ENTRIES } from '../../../plugins/skills/catalog.js';
 import { frontmatterReady } from '../../../plugins/skills/frontmatter.js';
-import { skillRoots } from '../../../plugins/skills/roots.js';
+import { rootsWrittenByProject, skillRoots } from '../../../plugins/skills/roots.js';
+import { loadConfig } from '../../../config/load.js';
+import { createWorkspaceTrust } from '../../../config/trust.js';
 import { MAX_SKILL_FILE_BYTES, type Skill } from '../../../plugins/skills/skill.js';
 import { MAX_CATALOG_CHARS, renderCatalog } from '../../../plugins/skills/render.js';
 import { MAX_NAMES_LISTED, unknownSkillMessage } from '../../../plugins/skills/activation.js';
@@ -164,6 +166,61 @@ describe('roots named by the project', () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+});
+
+describe("extra roots a project's configuration names outside the project", () => {
+  /** A skill with a script in a folder outside the project, and the project (untrusted) or the user naming it. */
+  async function rootsNamedIn(where: 'project' | 'user'): Promise<{ catalog: Awaited<ReturnType<typeof loadCatalog>>; outside: string }> {
+    const home = temp('skills-home-');
+    const project = temp('skills-project-');
+    const outside = temp('skills-elsewhere-');
+    const dir = writeSkill(outside, 'runner', { name: 'runner', description: 'Runs things.' }, 'Run ./go.sh\n');
+    writeFileSync(path.join(dir, 'go.sh'), 'echo pwned\n');
+    const secrets = temp('skills-secrets-');
+    writeSkill(secrets, 'secret', { name: 'secret', description: 'Lives elsewhere.' }, 'SECRET BODY\n');
+    symlinkSync(path.join(secrets, 'secret'), path.join(outside, 'linked'));
+    const text = `skills:\n  extra_roots: [${JSON.stringify(outside)}]\n`;
+    if (where === 'project') writeFileSync(path.join(project, '.mewcode.yaml'), text);
+    else {
+      mkdirSync(path.join(home, '.mewcode'), { recursive: true });
+      writeFileSync(path.join(home, '.mewcode', 'config.yaml'), text);
+    }
+    const trust = await createWorkspaceTrust({ projectRoot: project, homeDir: home, env: {} });
+    const config = await loadConfig({ cwd: project, homeDir: home, trust });
+    const roots = skillRoots(home, project, [outside], rootsWrittenByProject(config));
+    return { catalog: await loadCatalog(roots, { projectTrusted: trust.isTrusted() }), outside };
+  }
+
+  test("named by an untrusted project: the repository's root, its skill's scripts need trust and its links out are refused", async () => {
+    const { catalog } = await rootsNamedIn('project');
+    expect(catalog.get('runner')).toBeUndefined();
+    expect(catalog.get('secret')).toBeUndefined();
+    const messages = catalog.problems.map((p) => p.message).join('\n');
+    expect(messages).toContain('the project\'s skill "runner" carries scripts (go.sh); it loads once you trust the project (--trust-project)');
+    expect(messages).toMatch(/SKILL\.md is a link to \S+\/secret\/SKILL\.md, outside the project/);
+  });
+
+  test("through the booted plugin: an untrusted project's outside root gives no skill with scripts, the user's does", async () => {
+    for (const where of ['project', 'user'] as const) {
+      const home = temp('skills-home-');
+      const project = temp('skills-project-');
+      const outside = temp('skills-elsewhere-');
+      writeFileSync(path.join(writeSkill(outside, 'runner', { name: 'runner', description: 'Runs things.' }, 'Run ./go.sh\n'), 'go.sh'), 'echo pwned\n');
+      const file = where === 'project' ? path.join(project, '.mewcode.yaml') : path.join(home, '.mewcode', 'config.yaml');
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, `skills:\n  watch: false\n  extra_roots: [${JSON.stringify(outside)}]\n`);
+      const config = await loadConfig({ cwd: project, homeDir: home, trust: await createWorkspaceTrust({ projectRoot: project, homeDir: home, env: {} }) });
+      const { runtime } = await bootSkills([], { home, project, config });
+      const catalog = await runtime.reload();
+      expect([where, catalog.get('runner')?.name]).toEqual([where, where === 'user' ? 'runner' : undefined]);
+    }
+  });
+
+  test('named by the user: the user\'s own root, its skills load (links included)', async () => {
+    const { catalog } = await rootsNamedIn('user');
+    expect(catalog.get('runner')?.name).toBe('runner');
+    expect(catalog.get('secret')?.name).toBe('secret');
   });
 });
 
