@@ -55,7 +55,8 @@ export function skillRoots(homeDir: string, projectRoot: string, extraRoots: rea
     // By the path as written *and* by the real path: a root the project's configuration names as
     // `/proc/self/cwd/x` or through a link is still the repository's, so its scripts need trust.
     const inside = isInside(dir, projectRoot) || isInside(real(dir), real(projectRoot));
-    if (dir !== userRoot && inside) roots.push({ dir, scope: 'project', project: projectRoot });
+    if (dir === userRoot) roots.push({ dir, scope: 'user' });
+    else if (inside) roots.push({ dir, scope: 'project', project: projectRoot });
     else if (byProject) roots.push({ dir, scope: 'project' }); // outside the project: confined to itself
     else roots.push({ dir, scope: 'user' });
   }

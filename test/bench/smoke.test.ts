@@ -39,11 +39,11 @@ test('npm run bench -- --smoke: every suite builds, runs and prints its tables',
   // Every section carries at least one filled table row.
   const sections = stdout.split(/^(?=## )/m).filter((s) => s.startsWith('## '));
   for (const section of sections) expect(section).toMatch(/^\|(?: [^|\n]+ \|)+$/m);
-  // Bench b's stack floor (scripts/bench/stack-floor.mjs) is built, run and reported for each protocol.
   // glob's floor (ripgrep's list, then one lstat per file) is run and compared (tool-search.mjs).
   expect(stdout).toMatch(/^\| glob `\*\*\/\*\.js` \| rg --files, then one lstat per file \(Node\) \| 1 \| \d+ ms \| \d+ ms \|/m);
   expect(stdout).toMatch(/its \d+ lstat calls alone take \d+ ms/);
   // A process's second search is timed too (a session's later greps and globs).
   expect(stdout).toMatch(/^\| grep regex .* \| MewCode grep \(ripgrep engine\), second call \| 1 \| — \| \d+ ms \|/m);
+  // Bench b's stack floor (scripts/bench/stack-floor.mjs) is built, run and reported for each protocol.
   for (const protocol of ['anthropic', 'openai']) expect(stdout).toMatch(new RegExp(`^\\| b \\| the stack floor \\(scripts/bench/stack-floor\\.mjs\\).*\\| ${protocol} \\| \\d`, 'm'));
 }, 900_000);
