@@ -34,7 +34,6 @@ import { joinRoot } from '../../sdk/search-common/walker.js';
 import type { CompiledPattern } from './pattern.js';
 import { searchOneFile, type EngineOutcome } from './re2js-engine.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
-import { parseRipgrepMessage } from './rg-json-line.js';
 
 export interface RipgrepSearchOptions {
   rgPath: string;
@@ -200,7 +199,7 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
       sawOutput = true;
       let message;
       try {
-        message = parseRipgrepMessage(line, keepBytes) as { type: string; data: Record<string, unknown> };
+        message = JSON.parse(line.toString('utf8')) as { type: string; data: Record<string, unknown> };
       } catch {
         return;
       }

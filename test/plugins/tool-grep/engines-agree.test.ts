@@ -10,8 +10,8 @@ import { GrepTool } from '../../../plugins/tool-grep/grep-tool.js';
 import { makeTree, removeTree, RG_PATH, testLimits, toolContext } from './helpers.js';
 
 const long = `needle ${'é'.repeat(600)}`;
-// Minified-code lines longer than the ripgrep engine parses whole (rg-json-line.ts): quotes,
-// backslashes, tabs, control characters and non-BMP characters on both sides of where it cuts.
+// Minified-code lines of tens of kilobytes, kept to their first bytes by both engines: quotes,
+// backslashes, tabs, control characters and non-BMP characters on both sides of the cut.
 const minifiedLine = (shift: number): string => `${'é'.repeat(shift)}var s="\\"needle\\";\t\u0001${'😀x"\\'.repeat(4000)} needle end`;
 const minified = [0, 1, 2, 3].map(minifiedLine).join('\n');
 const many = Array.from({ length: 120 }, (_, i) => `row ${i} ${i % 3 === 0 ? 'needle' : 'hay'}`).join('\n');
