@@ -171,7 +171,7 @@ describe('roots named by the project', () => {
 
 describe("extra roots a project's configuration names outside the project", () => {
   /** A skill with a script in a folder outside the project, and the project (untrusted) or the user naming it. */
-  async function rootsNamedIn(where: 'project' | 'user'): Promise<{ catalog: Awaited<ReturnType<typeof loadCatalog>>; outside: string }> {
+  async function rootsNamedIn(where: 'project' | 'local' | 'user'): Promise<{ catalog: Awaited<ReturnType<typeof loadCatalog>>; outside: string }> {
     const home = temp('skills-home-');
     const project = temp('skills-project-');
     const outside = temp('skills-elsewhere-');
@@ -182,7 +182,11 @@ describe("extra roots a project's configuration names outside the project", () =
     symlinkSync(path.join(secrets, 'secret'), path.join(outside, 'linked'));
     const text = `skills:\n  extra_roots: [${JSON.stringify(outside)}]\n`;
     if (where === 'project') writeFileSync(path.join(project, '.mewcode.yaml'), text);
-    else {
+    else if (where === 'local') {
+      // The project's local file is the repository's too (a clone can carry it).
+      mkdirSync(path.join(project, '.mewcode'), { recursive: true });
+      writeFileSync(path.join(project, '.mewcode', 'config.local.yaml'), text);
+    } else {
       mkdirSync(path.join(home, '.mewcode'), { recursive: true });
       writeFileSync(path.join(home, '.mewcode', 'config.yaml'), text);
     }
@@ -192,8 +196,8 @@ describe("extra roots a project's configuration names outside the project", () =
     return { catalog: await loadCatalog(roots, { projectTrusted: trust.isTrusted() }), outside };
   }
 
-  test("named by an untrusted project: the repository's root, its skill's scripts need trust and its links out are refused", async () => {
-    const { catalog } = await rootsNamedIn('project');
+  test.each(['project', 'local'] as const)("named by an untrusted project's %s file: the repository's root, its skill's scripts need trust and its links out are refused", async (where) => {
+    const { catalog } = await rootsNamedIn(where);
     expect(catalog.get('runner')).toBeUndefined();
     expect(catalog.get('secret')).toBeUndefined();
     const messages = catalog.problems.map((p) => p.message).join('\n');
