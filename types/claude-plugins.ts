@@ -103,6 +103,15 @@ export function missingPluginScript(command: string, root: string, exists: (file
   return words.find((word) => word.startsWith(inside) && !exists(word));
 }
 
+/**
+ * A path no shell reads anything into, quoted or not (a space only splits words): only such a
+ * path is pasted into text a shell runs. Any other (a folder named `x$(touch ~/pwned)`, a
+ * downloaded archive's choice) stays a variable the shell expands from its environment.
+ */
+export function isShellInert(text: string): boolean {
+  return /^[A-Za-z0-9 _/.,:@%+=-]*$/.test(text);
+}
+
 /** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` (and `${CLAUDE_PROJECT_DIR}` when given) replaced, as Claude Code does in a plugin's text. */
 export function expandPluginVariables(text: string, variables: Readonly<Record<string, string>>): string {
   return text.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);

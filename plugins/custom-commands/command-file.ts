@@ -78,6 +78,12 @@ export function toolList(value: unknown): string[] {
   return entries;
 }
 
+/** A plugin's variables less the project's path (filled in at run time, shell-safely, by command.ts). */
+function withoutProject(variables: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const { CLAUDE_PROJECT_DIR: _project, ...rest } = variables;
+  return rest;
+}
+
 function truthy(value: unknown): boolean {
   return value === true || (typeof value === 'string' && /^(true|yes|on|1)$/i.test(value.trim())) || value === 1;
 }
@@ -115,7 +121,8 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         continue;
       }
       const data = parsed.data;
-      const expand = (text: string): string => (root.variables ? expandPluginVariables(text, root.variables) : text);
+      // The project's path is filled in when the command runs, as in every command's text (command.ts).
+      const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProject(root.variables)) : text);
       const hint = data['argument-hint'] ?? data.argument_hint;
       const command: CommandFile = {
         name: parts.at(-1)!,

@@ -4,6 +4,7 @@ import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
 import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
+import { isShellInert } from '../../types/claude-plugins.js';
 import { placeArguments, substituteArguments } from './arguments.js';
 import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
@@ -16,6 +17,15 @@ function expandSessionVariables(text: string, variables: Readonly<Record<string,
   return text.replace(/\$\{(CLAUDE_SESSION_ID|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);
 }
 
+/**
+ * The same in a `!` line, which a shell runs: the project's path is pasted only when no shell
+ * would read anything into it; otherwise `${CLAUDE_PROJECT_DIR}` stays for the shell to expand
+ * from the bash tool's environment, so a folder named `x$(…)` or `it's` is a path, not code.
+ */
+function expandInCommand(command: string, variables: Readonly<Record<string, string>>): string {
+  return expandSessionVariables(command, isShellInert(variables.CLAUDE_PROJECT_DIR ?? '') ? variables : { CLAUDE_SESSION_ID: variables.CLAUDE_SESSION_ID ?? '' });
+}
+
 export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: CommandFile): Command {
   const label = `/${file.name} (${file.file})`;
   return {
@@ -23,9 +33,11 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
     description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
     ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
     async run(session: AgentSession, args: string, context): Promise<CommandResult> {
-      // The session's placeholders are the file's own text: filled in before its `!` lines are taken.
+      // The `!` lines are the file's own text, taken before anything is filled in: a value placed
+      // in the prose (the project's path, whatever its folder is named) can never add a command.
       const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
-      const shell = takeShellLines(expandSessionVariables(file.body, variables));
+      const taken = takeShellLines(file.body);
+      const shell = { body: expandSessionVariables(taken.body, variables), commands: taken.commands.map((command) => expandInCommand(command, variables)) };
       // Text from a repository is harmless; running its commands is what trust is for. Judged on
       // the commands that would run, not on a second reading of the file.
       if (shell.commands.length > 0 && !file.mayRunShellLines) {

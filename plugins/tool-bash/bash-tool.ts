@@ -141,7 +141,7 @@ export class BashTool implements Tool {
       cwd = checked.dir;
     }
 
-    const env = commandEnvironment(this.sourceEnv(), this.settings().envAllowlist, ctx.homeDir);
+    const env = commandEnvironment(this.sourceEnv(), this.settings().envAllowlist, ctx.homeDir, ctx.projectRoot);
     const shell = await resolveShell(env.PATH as string);
     const launched = await launchFor(this.sandbox(), [shell, '-c', parsed.command], cwd, ctx);
     if (!launched.ok) return { content: launched.error, isError: true };

@@ -8,7 +8,7 @@ export const BASE_ENV_NAMES: readonly string[] = ['HOME', 'PATH', 'USER', 'TERM'
 
 const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 
-export function commandEnvironment(source: NodeJS.ProcessEnv, extraNames: readonly string[], homeDir: string): Record<string, string> {
+export function commandEnvironment(source: NodeJS.ProcessEnv, extraNames: readonly string[], homeDir: string, projectRoot: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of [...BASE_ENV_NAMES, ...extraNames]) {
     const value = source[name];
@@ -17,6 +17,11 @@ export function commandEnvironment(source: NodeJS.ProcessEnv, extraNames: readon
   // A shell without HOME or PATH misbehaves in confusing ways; these defaults reveal nothing.
   env.HOME ??= homeDir;
   env.PATH ??= FALLBACK_PATH;
+  // The project's path, as hooks get it: a command (a custom command's `!` line) names it as
+  // "$CLAUDE_PROJECT_DIR" instead of having a path that may hold shell syntax pasted into it.
+  // Set last: the agent's own environment cannot point it elsewhere.
+  env.CLAUDE_PROJECT_DIR = projectRoot;
+  env.MEWCODE_PROJECT_DIR = projectRoot;
   return env;
 }
 

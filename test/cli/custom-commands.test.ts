@@ -1,8 +1,8 @@
 // Custom slash commands: Markdown files in `.claude/commands` / `.mewcode/commands` (project and
 // home) run as `/name args` through the built CLI, with the scripted model recording what was sent.
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastUserTexts, prepareCli, removeTempDirs, scenario, tempDir, writeFileAndDirs as write } from './helpers.js';
+import { lastUserTexts, prepareCli, removeTempDirs, runCli, scenario, tempDir, writeFileAndDirs as write } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -280,6 +280,32 @@ test.concurrent('${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID} are filled in, i
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(sentText(s)).toMatch(new RegExp(`^Session \\d{8}-\\d{6}-[0-9a-f]{4} in ${s.cwd}\\nListed: marker\\.txt\\nOther \\$\\{CLAUDE_UNKNOWN\\} stays$`));
+  });
+});
+
+test.concurrent('a project folder named with shell syntax is a path in a !`…` line and text in the prompt: nothing in its name runs', async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }, { text: 'done' }], async (s) => {
+    // A downloaded archive picks its folder's name: a substitution, backticks, a quote.
+    const project = join(s.cwd, "it's $(touch PWNED-sub)`touch PWNED-tick`");
+    mkdirSync(project, { recursive: true });
+    write(join(project, 'marker.txt'), 'x');
+    write(join(s.home, '.claude/commands/where.md'), 'In ${CLAUDE_PROJECT_DIR}\nListed: !`ls "${CLAUDE_PROJECT_DIR}"`\n');
+    const r = await runCli(['-p', '/where'], { cwd: project, env: s.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe(`In ${project}\nListed: marker.txt`);
+    // The bash tool's commands see the same variable (as hooks do).
+    write(join(s.home, '.claude/commands/env.md'), 'Env: !`printenv CLAUDE_PROJECT_DIR`\n');
+    expect((await runCli(['-p', '/env'], { cwd: project, env: s.env })).code).toBe(0);
+    expect(lastUserTexts(s.requests[1]!.body).join('\n')).toBe(`Env: ${project}`);
+    // A line break and a `!` line in the name: the path is prose, never a command of the file.
+    const lined = join(s.cwd, 'x\n!`touch PWNED-line`');
+    mkdirSync(lined);
+    write(join(s.home, '.claude/commands/name.md'), 'Project: ${CLAUDE_PROJECT_DIR}\n');
+    const named = await runCli(['-p', '/name'], { cwd: lined, env: s.env });
+    expect(named.stderr).toBe('');
+    expect(lastUserTexts(s.requests[2]!.body).join('\n')).toBe(`Project: ${lined}`);
+    for (const dir of [s.cwd, project, lined]) expect(readdirSync(dir).filter((name) => name.startsWith('PWNED-'))).toEqual([]);
   });
 });
 

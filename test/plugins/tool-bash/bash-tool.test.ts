@@ -214,7 +214,11 @@ describe('environment allowlist (K5)', () => {
     // Nothing else from our environment: only the allowlist and what the shell sets itself.
     const names = body(await p.tool.execute({ command: 'env | sed "s/=.*//" | sort' }, p.context())).split('\n');
     const shellOwn = ['PWD', 'SHLVL', '_', 'OLDPWD'];
-    expect(names.filter((name) => !BASE_ENV_NAMES.includes(name) && !shellOwn.includes(name))).toEqual(['MEWCODE_TEST_EXTRA']);
+    expect(names.filter((name) => !BASE_ENV_NAMES.includes(name) && !shellOwn.includes(name))).toEqual(['CLAUDE_PROJECT_DIR', 'MEWCODE_PROJECT_DIR', 'MEWCODE_TEST_EXTRA']);
+    // The project's path, as hooks get it; named in the allowlist, the agent's own value does not win.
+    process.env.CLAUDE_PROJECT_DIR = '/elsewhere';
+    const named = await project({ settings: () => ({ envAllowlist: ['CLAUDE_PROJECT_DIR'] }) });
+    expect((await named.tool.execute({ command: 'echo "$CLAUDE_PROJECT_DIR|$MEWCODE_PROJECT_DIR"' }, named.context())).content).toBe(`exit_code: 0\n${named.root}|${named.root}`);
   });
 });
 

@@ -92,7 +92,7 @@ test('the launcher runs the sandbox-wrapped command with the allowlisted environ
   expect(request).toMatchObject({ file: '/usr/bin/env', cwd: path.join(p.root, 'src'), toolCallId: context.toolCallId, timeoutMs: 120_000 });
   expect(request?.args.slice(0, 2)).toEqual(['SANDBOXED=yes', request?.shell]);
   expect(request?.args.slice(2)).toEqual(['-c', 'echo "[$SANDBOXED] [${API_KEY-unset}]"; pwd; exit 4']);
-  expect(Object.keys(request?.env ?? {}).sort()).toEqual(['HOME', 'PATH']);
+  expect(Object.keys(request?.env ?? {}).sort()).toEqual(['CLAUDE_PROJECT_DIR', 'HOME', 'MEWCODE_PROJECT_DIR', 'PATH']);
   expect(sandbox.released).toBe(1);
 });
 
