@@ -1,7 +1,8 @@
 /**
  * Where command files live and what one holds. Roots, lowest precedence first: `~/.claude/commands`,
  * `~/.mewcode/commands`, `<project>/.claude/commands`, `<project>/.mewcode/commands` — a later
- * root's command replaces an earlier one of the same name (the project wins, as it does for skills).
+ * root's command replaces an earlier one of the same name (a trusted project wins, as it does for
+ * skills; an untrusted one never replaces the user's own command).
  * A file in a subfolder keeps its own name and shows the folder in its description, as Claude Code
  * does ("(project:frontend)"); when two files share a name, the ones in subfolders are `folder:name`.
  */
@@ -154,6 +155,13 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
   for (const command of loaded) {
     const local = command.namespace && (counts.get(key(command)) ?? 0) > 1 ? `${command.namespace}:${command.name}` : command.name;
     const qualified = command.plugin ? `${command.plugin}:${local}` : local;
+    const earlier = byName.get(qualified);
+    // Until the project is trusted, a repository's file does not take the name of the user's own
+    // command: `/review` stays the text the user wrote, not one a clone chose for it.
+    if (earlier?.scope === 'user' && !earlier.plugin && command.scope === 'project' && trust !== undefined && !trust.isTrusted()) {
+      warn(`custom commands: ${command.file}: /${qualified} is also the user's own command (${earlier.file}), which wins while this project is not trusted; this file is not used`);
+      continue;
+    }
     byName.set(qualified, { ...command, name: qualified });
   }
   return [...byName.values()];
