@@ -67,6 +67,19 @@ const PROXY_SOCKET_INSIDE = '/run/mewcode-proxy.sock';
 const NO_SANDBOX_EFFECT =
   'bash keeps asking for approval in default mode, and asks even in bypassPermissions mode unless --dangerously-skip-sandbox is given';
 
+
+/**
+ * The watchdog's shell (`$1`: the session directory). Several passes over about three seconds: a
+ * bubblewrap killed while it set up its mounts may make a mount point again just after a pass
+ * removed it. Each mount point is removed from inside its parent, entered without following a
+ * link (`cd -P`, then the physical path compared with the one planned), so a parent swapped for a
+ * link by a command still running elsewhere never leads the rmdir out of the project.
+ */
+export const WATCHDOG_SCRIPT =
+  'cat >/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do ' +
+  'while IFS= read -r p; do [ -e "$p" ] && (cd -P -- "${p%/*}" 2>/dev/null && [ "$PWD" = "${p%/*}" ] && rmdir -- "${p##*/}" 2>/dev/null); done < "$1/mount-points"; ' +
+  'sleep 0.3; done; rm -rf -- "$1"';
+
 export class OsCommandSandbox implements CommandSandbox {
   private settings: SandboxSettings = DEFAULT_SANDBOX_SETTINGS;
   private settingsLoaded: Promise<void> | undefined;
@@ -481,14 +494,9 @@ export class OsCommandSandbox implements CommandSandbox {
    * `.mcp.json` or `.claude` directory in the user's project.
    */
   private startWatchdog(base: string): void {
-    // Several passes over about three seconds: a bubblewrap killed while it set up its mounts may
-    // make a mount point again just after a pass removed it.
-    const script =
-      'cat >/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do ' +
-      'while IFS= read -r p; do [ -e "$p" ] && rmdir -- "$p" 2>/dev/null; done < "$1/mount-points"; sleep 0.3; done; rm -rf -- "$1"';
     writeFileSync(path.join(base, 'mount-points'), '');
     try {
-      const child = spawn('/bin/sh', ['-c', script, 'mewcode-sandbox-cleanup', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+      const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'mewcode-sandbox-cleanup', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
       child.on('error', () => undefined);
       child.stdin.on('error', () => undefined);
       child.unref();

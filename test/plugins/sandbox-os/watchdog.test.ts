@@ -1,0 +1,54 @@
+/**
+ * The watchdog that outlives a killed MewCode removes the empty mount points it was told about.
+ * A command still running elsewhere may swap a mount point's parent for a link by then: the
+ * rmdir must stay in the planned place, never remove an empty directory the link leads to.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { WATCHDOG_SCRIPT } from '../../../plugins/sandbox-os/service.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+
+afterEach(() => removeTempDirs());
+
+/** Runs the watchdog with its stdin already closed (as after kill -9) and waits for it to end. */
+function runWatchdog(base: string): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'mewcode-sandbox-cleanup', base], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('exit', resolve);
+    child.stdin.end();
+  });
+}
+
+test('listed empty mount points are removed, a non-empty one is kept, and the session directory goes', async () => {
+  const project = temp('mewcode-watchdog-project-');
+  const base = temp('mewcode-watchdog-session-');
+  mkdirSync(path.join(project, '.claude'));
+  mkdirSync(path.join(project, 'pkg', '.mcp.json'), { recursive: true });
+  mkdirSync(path.join(project, '.mewcode.yaml'));
+  writeFileSync(path.join(project, '.mewcode.yaml', 'kept.txt'), 'not empty');
+  const listed = [path.join(project, 'pkg', '.mcp.json'), path.join(project, '.claude'), path.join(project, '.mewcode.yaml')];
+  writeFileSync(path.join(base, 'mount-points'), listed.map((p) => `${p}\n`).join(''));
+  expect(await runWatchdog(base)).toBe(0);
+  expect(existsSync(path.join(project, 'pkg', '.mcp.json'))).toBe(false);
+  expect(existsSync(path.join(project, '.claude'))).toBe(false);
+  expect(existsSync(path.join(project, '.mewcode.yaml', 'kept.txt'))).toBe(true);
+  expect(existsSync(base)).toBe(false);
+}, 20_000);
+
+test("a mount point's parent swapped for a link: the empty directory the link leads to is not removed", async () => {
+  const project = temp('mewcode-watchdog-project-');
+  const outside = temp('mewcode-watchdog-outside-');
+  const base = temp('mewcode-watchdog-session-');
+  // The user's empty directory of the same name, outside the project.
+  mkdirSync(path.join(outside, '.mcp.json'));
+  mkdirSync(path.join(project, 'pkg', '.mcp.json'), { recursive: true });
+  writeFileSync(path.join(base, 'mount-points'), `${path.join(project, 'pkg', '.mcp.json')}\n`);
+  // The swap: `pkg` moved aside, a link to the outside directory in its place.
+  renameSync(path.join(project, 'pkg'), path.join(project, 'pkg-moved'));
+  symlinkSync(outside, path.join(project, 'pkg'));
+  expect(await runWatchdog(base)).toBe(0);
+  expect(existsSync(path.join(outside, '.mcp.json'))).toBe(true);
+  expect(existsSync(path.join(project, 'pkg-moved', '.mcp.json'))).toBe(true);
+}, 20_000);
