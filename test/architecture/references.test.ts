@@ -151,3 +151,7 @@ test('docs/plugin-contract.md lists every TOKENS entry', () => {
   const listed = new Set([...contract.matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]));
   expect(Object.keys(TOKENS).filter((name) => !listed.has(name))).toEqual([]);
 });
+
+test('ARCHITECTURE.md stays an overview (at most 15,000 bytes); the detail belongs in docs/ and BENCHMARKS.md', () => {
+  expect(readFileSync(path.join(ROOT, 'ARCHITECTURE.md')).length).toBeLessThanOrEqual(15_000);
+});
