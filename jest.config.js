@@ -14,8 +14,8 @@ export const shared = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/setup.ts'],
-  globalSetup: '<rootDir>/test/security/global-setup.mjs',
-  globalTeardown: '<rootDir>/test/security/global-teardown.mjs',
+  globalSetup: '<rootDir>/test/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/global-teardown.mjs',
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   // Test files run in parallel: most of their time is spent waiting for the processes they start
   // (the built CLI, git, bubblewrap, tmux, MCP servers), so one worker per core plus one keeps the

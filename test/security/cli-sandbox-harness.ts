@@ -16,7 +16,7 @@ import type { SandboxStatus } from '../../types/sandbox.js';
 import { runCli, type CliResult } from '../cli/helpers.js';
 import { startScriptedServer } from '../scripted-server/index.js';
 
-const VISIBLE_TMP = existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir();
+const VISIBLE_TMP = process.env.MEWCODE_TEST_VISIBLE_TMP ?? (existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir());
 
 export interface CliSandboxDirs {
   base: string;

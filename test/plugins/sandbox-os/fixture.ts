@@ -37,7 +37,7 @@ export interface SandboxFixture {
  * private directory, so anything under the host's /tmp would simply be absent there and the
  * attempts on it would prove nothing.
  */
-const VISIBLE_TMP = existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir();
+const VISIBLE_TMP = process.env.MEWCODE_TEST_VISIBLE_TMP ?? (existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir());
 
 async function tmp(prefix: string, base = VISIBLE_TMP): Promise<string> {
   return realpath(await mkdtemp(path.join(base, prefix)));

@@ -122,7 +122,7 @@ test('bash runs in an editor terminal: the wrapped argv, only the allowlisted en
   expect(args[3]).toMatch(/\/(ba)?sh$/);
   expect(args.slice(4)).toEqual(['-c', 'echo "[${EDITOR_SECRET-unset}] [${AGENT_SECRET-unset}] $HOME"; exit 2']);
   expect(create).toMatchObject({ sessionId: SESSION, cwd: root, outputByteLimit: TERMINAL_OUTPUT_MAX_BYTES });
-  expect((create.env as Array<{ name: string }>).map((v) => v.name).sort()).toEqual(['HOME', 'MEWCODE_ENV_NAMES', 'PATH']);
+  expect((create.env as Array<{ name: string }>).map((v) => v.name).sort()).toEqual(['CLAUDE_PROJECT_DIR', 'HOME', 'MEWCODE_ENV_NAMES', 'MEWCODE_PROJECT_DIR', 'PATH']);
   expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
   expect(shown).toEqual([['call-7', 'term-1']]);
 

@@ -1,8 +1,32 @@
-// Prints the adversarial suite's total: `security: N attempts, 0 escapes` (issue 8).
+// Prints the adversarial suite's total (`security: N attempts, 0 escapes`), then removes the
+// run's temporary folders (global-setup.mjs).
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 export default function teardown() {
+  try {
+    reportSecurityTally();
+  } finally {
+    for (const dir of [process.env.MEWCODE_TEST_RUN_TMP, process.env.MEWCODE_TEST_VISIBLE_TMP]) if (dir) removeAll(dir);
+  }
+}
+
+/** Removes a folder whatever a test left in it (a directory without write or search permission too). */
+function removeAll(dir) {
+  try {
+    rmSync(dir, { recursive: true, force: true });
+  } catch {
+    spawnSync('chmod', ['-R', 'u+rwX', dir], { stdio: 'ignore' });
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch (error) {
+      process.stderr.write(`test run: could not remove ${dir}: ${error.message}\n`);
+    }
+  }
+}
+
+function reportSecurityTally() {
   const dir = process.env.MEWCODE_SECURITY_RESULTS;
   if (!dir) return;
   let attempts = 0;
