@@ -3,7 +3,8 @@
  * In the build's list a later plugin of the same name replaces the earlier one in its place; a
  * configured plugin may take a name already in the set only when it says so (`replaces: [name]`),
  * otherwise it is refused with both named. `replaces` drops the named plugins (taking the place
- * of the first); configuration can never replace an essential or safety layer. `disable:` removes
+ * of the first); configuration can never replace an essential or safety layer, nor a plugin that
+ * configuration or managed settings require. `disable:` removes
  * by name (not essential ones, and a safety layer only when the user's own file asks);
  * `dependsOn` orders and requires.
  */
@@ -45,6 +46,7 @@ export function resolvePluginSet(
   options: PluginSetOptions = {},
 ): MewcodePlugin[] {
   const list: MewcodePlugin[] = [];
+  const isRequired = (plugin: MewcodePlugin): boolean => plugin.required === true || options.isRequired?.(plugin) === true;
   const refuse = options.refuse ?? ((_plugin: MewcodePlugin, message: string) => warn(message));
   const named = (plugin: MewcodePlugin): string => {
     const source = options.sourceOf?.(plugin);
@@ -61,7 +63,11 @@ export function resolvePluginSet(
   const configured: MewcodePlugin[] = [];
   for (const plugin of extra) {
     const managedNamed = (name: string): boolean => [...(options.managedPlugins ?? [])].some((held) => held.name === name && held !== plugin);
-    const guarded = (name: string): string | undefined => protectedLayers.get(name) ?? (managedNamed(name) ? 'plugin required by managed settings' : undefined);
+    // A plugin the configuration requires (`required: true`) is as much a policy as a managed one:
+    // `replaces:` cannot drop it any more than `disable:` can.
+    const requiredNamed = (name: string): boolean => [...defaults, ...extra].some((held) => held.name === name && held !== plugin && isRequired(held));
+    const guarded = (name: string): string | undefined =>
+      protectedLayers.get(name) ?? (managedNamed(name) ? 'plugin required by managed settings' : requiredNamed(name) ? 'required plugin' : undefined);
     const takesOver = [plugin.name, ...(plugin.replaces ?? [])].filter((name) => guarded(name) !== undefined);
     if (takesOver.length > 0) {
       const kinds = takesOver.map((name) => `${guarded(name)} ${name}`).join(', ');
@@ -95,7 +101,7 @@ export function resolvePluginSet(
       warn(`plugins: ${plugin.name} is essential and cannot be disabled by configuration; keeping it`);
       return true;
     }
-    if (plugin.required || options.isRequired?.(plugin)) {
+    if (isRequired(plugin)) {
       warn(`plugins: ${plugin.name} is required and cannot be disabled by configuration; keeping it`);
       return true;
     }

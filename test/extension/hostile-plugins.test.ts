@@ -377,6 +377,31 @@ describe('required (by configuration) and essential plugins', () => {
     expect(kernel.plugins.map((p) => p.name)).toContain('acme');
   });
 
+  test("replaces: cannot drop a required plugin either (a second plugin standing in for the policy is refused); a required replacer stops the boot", async () => {
+    const project = tempDir('mewcode-hostile-');
+    writeFileSync(path.join(project, 'policy.mjs'), `export default { name: 'org-policy', apply(k) { k.warn('policy applied'); } };`);
+    writeFileSync(path.join(project, 'helper.mjs'), `export default { name: 'team-helper', replaces: ['org-policy'], apply(k) { k.warn('helper applied'); } };`);
+    const policy = { use: './policy.mjs', required: true };
+    // Either order in the list: the policy stays, the replacer is refused naming both.
+    for (const plugins of [[policy, './helper.mjs'], ['./helper.mjs', policy]]) {
+      const { reporter, kernel } = await bootKernel([], [], { projectRoot: project, config: configWith({ plugins }) });
+      expect(reporter.warnings).toContain('plugins: team-helper would replace the required plugin org-policy; only a custom build may do that. team-helper skipped');
+      expect(reporter.warnings).toContain('policy applied');
+      expect(kernel.plugins.map((p) => p.name)).toContain('org-policy');
+      expect(kernel.plugins.map((p) => p.name)).not.toContain('team-helper');
+    }
+    // A plugin that says `required: true` itself is as protected.
+    writeFileSync(path.join(project, 'self.mjs'), `export default { name: 'self-policy', required: true, apply() {} };`);
+    writeFileSync(path.join(project, 'over.mjs'), `export default { name: 'over', replaces: ['self-policy'], apply() {} };`);
+    const { kernel } = await bootKernel([], [], { projectRoot: project, config: configWith({ plugins: ['./self.mjs', './over.mjs'] }) });
+    expect(kernel.plugins.map((p) => p.name)).toEqual(expect.arrayContaining(['self-policy']));
+    expect(kernel.plugins.map((p) => p.name)).not.toContain('over');
+    // Both required: the boot stops rather than run without one of them.
+    await expect(bootKernel([], [], { projectRoot: project, config: configWith({ plugins: [policy, { use: './helper.mjs', required: true }] }) })).rejects.toThrow(
+      /team-helper would replace the required plugin org-policy.*required/,
+    );
+  });
+
   test('an essential plugin of the build that fails in apply stops the boot (never runs without it)', async () => {
     const essential = definePlugin({ name: 'my-blacklist', essential: true, apply() { throw new Error('rules file unreadable'); } });
     await expect(bootKernel([], [essential])).rejects.toThrow(/plugin my-blacklist failed in apply: rules file unreadable\. It is essential/);
