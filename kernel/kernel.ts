@@ -8,7 +8,9 @@ import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, NotificationPayload, PluginHooks } from '../types/hooks.js';
 import { PermissionStage, type PermissionMode, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
-import type { CliOptions, KernelApi, MewcodePlugin, UserInterface } from '../types/plugin.js';
+import type { CliOptions, KernelApi, MewcodePlugin, PluginToolCall, PluginToolCallResult, UserInterface } from '../types/plugin.js';
+import { callToolForPlugin, gatePluginCall, type PluginCallDeps } from './plugin-tool-call.js';
+import type { ToolCall } from '../types/messages.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
@@ -31,6 +33,10 @@ import { readSection, readKernelSettings, type KernelSettings, type PluginEntry 
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { permissionRequest } from './permission-request.js';
+import { sendModelRequest } from './model-request.js';
+import type { ModelRequestContext } from '../types/hooks.js';
+import type { ModelRequestOptions } from '../types/plugin.js';
+import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
@@ -546,6 +552,14 @@ export class Kernel implements KernelApi {
     this.mainSession.injectReminder(text);
   }
 
+  /** Every model request outside the agent loop's turns goes through here (kernel/model-request.ts). */
+  sendModelRequest(request: ModelRequest, options: ModelRequestOptions): AsyncIterable<ProviderEvent> {
+    const main = this.mainSession;
+    const who = options.session ?? { sessionId: main.sessionId, agentId: main.agentId, projectRoot: this.options.projectRoot, homeDir: this.options.homeDir, mode: this.options.cli?.permissionMode ?? 'default' };
+    const context: ModelRequestContext = { ...who, mode: this.permittedMode(who.mode), iteration: 0, provider: options.provider ?? main.currentProvider(), reason: options.reason };
+    return sendModelRequest(this.#raw, request, context, options.signal);
+  }
+
   async startSession(): Promise<void> {
     await this.#raw.sessionStart.promise(this.mainSession.context());
   }
@@ -567,6 +581,32 @@ export class Kernel implements KernelApi {
 
   compactNow(mode: PermissionMode): Promise<boolean> {
     return this.mainSession.compact(mode);
+  }
+
+  /** A plugin's own call through the whole gate, nobody asked (`kernel/plugin-tool-call.ts`). */
+  async callTool(asked: PluginToolCall): Promise<PluginToolCallResult> {
+    const session = asked.session;
+    const call: ToolCall = { id: asked.callId, name: asked.toolName, input: JSON.stringify(asked.input) };
+    const deps: PluginCallDeps = {
+      hooks: this.#raw,
+      tools: this.tools,
+      chain: this.chain,
+      run: {
+        sessionId: session.sessionId,
+        agentId: session.agentId,
+        ...(session.parentAgentId ? { parentAgentId: session.parentAgentId } : {}),
+        projectRoot: this.options.projectRoot,
+        homeDir: this.options.homeDir,
+        mode: this.permittedMode(asked.mode),
+      },
+      defaultTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
+    };
+    if (asked.judgeOnly) {
+      const gate = await gatePluginCall(call, deps);
+      return gate.run ? { allowed: true, content: '', isError: false } : { allowed: false, content: gate.result.content, isError: true };
+    }
+    const { ran, result } = await callToolForPlugin(call, session, asked.signal ?? new AbortController().signal, deps);
+    return { allowed: ran, content: result.content, isError: result.isError };
   }
 
   /**

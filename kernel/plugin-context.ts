@@ -7,7 +7,9 @@ import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
 import type { NotificationPayload, PluginHooks } from '../types/hooks.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../types/permissions.js';
-import type { CliOptions, KernelApi } from '../types/plugin.js';
+import type { CliOptions, KernelApi, PluginToolCall, PluginToolCallResult } from '../types/plugin.js';
+import type { ModelRequestOptions } from '../types/plugin.js';
+import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import type { ToolRegistry } from '../types/services.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 
@@ -77,11 +79,18 @@ export class PluginContext implements KernelApi {
   injectReminder(text: string): void {
     this.#kernel.injectReminder(text);
   }
+  sendModelRequest(request: ModelRequest, options: ModelRequestOptions): AsyncIterable<ProviderEvent> {
+    return this.#kernel.sendModelRequest(request, options);
+  }
   run(options: RunOptions): AsyncIterable<AgentEvent> {
     return this.#kernel.run(options);
   }
   compactNow(mode: PermissionMode): Promise<boolean> {
     return this.#kernel.compactNow(mode);
+  }
+  callTool(call: PluginToolCall): Promise<PluginToolCallResult> {
+    if (this.#kernel.callTool) return this.#kernel.callTool(call);
+    return Promise.resolve({ allowed: false, content: 'this kernel cannot run a plugin\'s own calls', isError: true });
   }
   decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
     if (this.#kernel.decidePermission) return this.#kernel.decidePermission(request, callId);

@@ -4,7 +4,8 @@ import type { CliSubcommand, DoctorCheck } from './cli.js';
 import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
 import type { ConfigLayerName, ConfigSection } from './config.js';
-import type { NotificationPayload, PluginHooks } from './hooks.js';
+import type { ModelRequestReason, NotificationPayload, PluginHooks, RunContext } from './hooks.js';
+import type { ModelRequest, Provider, ProviderEvent } from './provider.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode, PermissionRequest, PermissionVerdict } from './permissions.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from './session.js';
 import type { ToolRegistry } from './services.js';
@@ -41,6 +42,15 @@ export interface KernelApi {
   warn(message: string): void;
   /** The main session's `injectReminder`. */
   injectReminder(text: string): void;
+  /**
+   * Send a model request that is not a turn of the agent loop (a compaction summary, an MCP
+   * server's sampling request) the way every request is sent: preModelRequest first, its context
+   * carrying `reason`, then the provider. A tap that refuses the request (`block`), throws or
+   * answers malformed: nothing is sent and iterating throws (ModelRequestRefused, naming the
+   * plugin). Never call a provider's `stream` directly: DLP and model-allowlist plugins would not
+   * see that request.
+   */
+  sendModelRequest(request: ModelRequest, options: ModelRequestOptions): AsyncIterable<ProviderEvent>;
   /** The main session's `run`. */
   run(options: RunOptions): AsyncIterable<AgentEvent>;
   /** The main session's `compact`. */
@@ -53,6 +63,44 @@ export interface KernelApi {
    * Optional: a build without it makes such plugins refuse the call.
    */
   decidePermission?(request: PermissionRequest, callId: string): Promise<PermissionVerdict>;
+  /**
+   * A call a plugin makes itself before a prompt is sent (a custom command's `!` line, its `@path`
+   * reads), through everything a model's call goes through — the registered tool, preToolUse, the
+   * permission chain (announced on `permissionDecided`), the tool's timeout, postToolUse — except
+   * that nobody is asked: only an outright allow runs it. With `judgeOnly` it stops after the
+   * judging (the caller reads the file itself). Optional: a build without it makes such plugins
+   * refuse the call.
+   */
+  callTool?(call: PluginToolCall): Promise<PluginToolCallResult>;
+}
+
+export interface PluginToolCall {
+  toolName: string;
+  input: Record<string, unknown>;
+  /** Names the call in `permissionDecided` and the hooks (e.g. `custom-command-1`). */
+  callId: string;
+  session: AgentSession;
+  mode: PermissionMode;
+  signal?: AbortSignal;
+  judgeOnly?: boolean;
+}
+
+export interface PluginToolCallResult {
+  /** Whether every layer allowed it (and, unless `judgeOnly`, it ran). */
+  allowed: boolean;
+  /** The tool's result after postToolUse; when not allowed, an error naming who refused and why. */
+  content: string;
+  isError: boolean;
+}
+
+/** What `sendModelRequest` is told besides the request. */
+export interface ModelRequestOptions {
+  reason: Exclude<ModelRequestReason, 'turn'>;
+  signal: AbortSignal;
+  /** Whose request: the session's identity and mode (a compaction's session). Default: the main session, in the command line's mode. */
+  session?: RunContext;
+  /** Where it goes. Default: the provider the main session's next request goes to. */
+  provider?: Provider;
 }
 
 export interface MewcodePlugin {

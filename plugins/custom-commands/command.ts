@@ -9,7 +9,7 @@ import { placeArguments, substituteArguments } from './arguments.js';
 import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnNarrowing } from './narrowing.js';
-import { askChain, registeredTool } from './permission-check.js';
+import { callAsPlugin, registeredTool } from './permission-check.js';
 import { runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
 
 /** `${CLAUDE_SESSION_ID}` and `${CLAUDE_PROJECT_DIR}`, as Claude Code fills them in a command's text; others stay. */
@@ -60,9 +60,9 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         readDenied: async (resolved) => {
           // No read_file tool, no layer to ask: nothing is read.
           if (!read) return 'this build has no read_file tool';
-          const verdict = await askChain(kernel, session, context.mode, read, { path: resolved }, `custom-command-include`);
-          // Only an outright allow: a read the layers would ask about is not made without asking.
-          return verdict.decision === 'allow' ? undefined : `${verdict.decision === 'deny' ? 'denied' : 'needs approval'} by ${verdict.layer}${verdict.reason ? `: ${verdict.reason}` : ''}`;
+          const judged = await callAsPlugin(kernel, { toolName: read.name, input: { file_path: resolved }, callId: 'custom-command-include', session, mode: context.mode, judgeOnly: true });
+          // Only an outright allow: a read the layers or a hook would ask about is not made without asking.
+          return judged.allowed ? undefined : judged.content;
         },
       });
       for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);

@@ -3,15 +3,16 @@
  * opened with ```` ```! ```` (run as one command), runs before the prompt is sent and its output takes the placeholder's place (not scanned again). Only the file's own
  * lines count: they are taken out before the arguments and `@path` files are placed, so text a
  * user typed or a repository file included can never add a command. The command runs as the
- * model's bash call would: through the permission chain and the registered `bash` tool, so the OS
- * sandbox, the blacklist and the rules apply unchanged. Like Claude Code it never prompts: a
- * command the chain does not allow outright, or one that fails, stops the whole invocation.
+ * model's bash call would (kernel.callTool): preToolUse, the permission chain, the registered
+ * `bash` tool, postToolUse, so the OS sandbox, the blacklist, the rules and a policy plugin's
+ * hooks apply unchanged. Like Claude Code it never prompts: a command not allowed outright, or one
+ * that fails, stops the whole invocation.
  */
 import { runnableText, SHELL_COMMAND, shellCommandOf } from '../../config/command-files.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
-import { askChain, registeredTool } from './permission-check.js';
+import { callAsPlugin, registeredTool } from './permission-check.js';
 
 /** Marks where a command's output goes; NUL never survives in the texts placed around it. */
 const SLOT = /\u0000shell-(\d+)\u0000/g;
@@ -51,27 +52,14 @@ export async function runShellLines(
   if (!bash) throw new ShellLineError(`${label}: its !\`command\` lines need the bash tool, which this build does not have`);
   const outputs: string[] = [];
   for (const [index, command] of commands.entries()) {
-    const input = { command };
-    const verdict = await askChain(kernel, session, mode, bash, input, `custom-command-${index + 1}`);
-    if (verdict.decision !== 'allow') {
-      throw new ShellLineError(
-        `${label}: shell command permission check failed for !\`${command}\` (${verdict.layer}: ${verdict.reason ?? verdict.decision}). ` +
-          'Commands in a custom command never ask: allow it with a permission rule first.',
-      );
+    const called = await callAsPlugin(kernel, { toolName: bash.name, input: { command }, callId: `custom-command-${index + 1}`, session, mode, signal: AbortSignal.timeout(120_000) });
+    if (!called.allowed) {
+      throw new ShellLineError(`${label}: shell command permission check failed for !\`${command}\` (${called.content}). Commands in a custom command never ask: allow it with a permission rule first.`);
     }
-    const result = await bash.execute(input, {
-      signal: AbortSignal.timeout(120_000),
-      projectRoot: kernel.projectRoot,
-      homeDir: kernel.homeDir,
-      sessionId: session.sessionId,
-      agentId: session.agentId,
-      toolCallId: `custom-command-${index + 1}`,
-      session,
-    });
     // The bash tool's result opens with `exit_code: N`; like Claude Code, a non-zero exit aborts.
-    const exit = /^exit_code: (\S+)\n?/.exec(result.content);
-    if (result.isError || !exit || exit[1] !== '0') throw new ShellLineError(`${label}: !\`${command}\` failed: ${result.content.trim()}`);
-    const output = result.content.slice(exit[0].length).replace(/\n$/, '');
+    const exit = /^exit_code: (\S+)\n?/.exec(called.content);
+    if (called.isError || !exit || exit[1] !== '0') throw new ShellLineError(`${label}: !\`${command}\` failed: ${called.content.trim()}`);
+    const output = called.content.slice(exit[0].length).replace(/\n$/, '');
     // The bash tool tells the model "(no output)"; here, as in Claude Code, nothing takes the line's place.
     outputs.push(output === NO_OUTPUT ? '' : output);
   }

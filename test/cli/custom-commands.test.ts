@@ -166,6 +166,40 @@ test.concurrent('a skill and a command of the same name: the skill wins, the com
   });
 });
 
+test.concurrent("a policy plugin's preToolUse and postToolUse judge a command's own `!` lines and `@path` reads as they judge the model's calls", async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }], async (s) => {
+    const policy = join(s.home, 'org-policy.mjs');
+    write(
+      policy,
+      `export default { name: 'org-policy', apply(k) {
+        k.hooks.preToolUse.tapPromise('org-policy', async (d, c) => {
+          if (c.tool.name === 'bash' && String(c.input.command).includes('touch')) return { ...d, decision: 'deny', reason: 'touch is forbidden' };
+          if (c.tool.name === 'read_file' && String(c.input.file_path).includes('secret')) return { ...d, decision: 'deny', reason: 'no secrets' };
+          return d;
+        });
+        k.hooks.postToolUse.tapPromise('org-policy', async (r) => ({ ...r, content: r.content.replace(/SECRET-\\w+/g, '[REDACTED]') }));
+      } };\n`,
+    );
+    write(join(s.home, '.mewcode/config.yaml'), `plugins:\n  - use: ${JSON.stringify(policy)}\n    required: true\n`);
+    write(join(s.home, '.mewcode/commands/mk.md'), 'Made: !`touch PWNED && echo made`\n');
+    write(join(s.home, '.mewcode/commands/show.md'), 'Shown: !`echo SECRET-abc123 visible`\n');
+    write(join(s.home, '.mewcode/commands/inc.md'), 'Notes: @secret-notes.txt\n');
+    write(join(s.cwd, 'secret-notes.txt'), 'HIDDEN-CONTENT');
+    const made = await s.run(['-p', '/mk']);
+    expect(made.code).not.toBe(0);
+    expect(made.stdout + made.stderr).toContain('touch is forbidden');
+    expect(readdirSync(s.cwd)).not.toContain('PWNED');
+    const included = await s.run(['-p', '/inc']);
+    expect(included.stderr).toContain('not included');
+    expect(included.stderr).toContain('no secrets');
+    const shown = await s.run(['-p', '/show']);
+    expect(shown.code).toBe(0);
+    expect(s.requests).toHaveLength(2);
+    expect(JSON.stringify(s.requests.map((q) => q.body))).not.toContain('HIDDEN-CONTENT');
+    expect(lastUserTexts(s.requests[1]!.body).join('\n')).toBe('Shown: [REDACTED] visible');
+  });
+});
+
 test.concurrent('a !`command` line goes through the permission chain (a deny rule stops the command) and a failing one aborts', async () => {
   await scenario([{ text: 'done' }], async (s) => {
     write(join(s.home, '.mewcode/settings.yaml'), 'permissions:\n  deny: ["Bash(echo *)", "Read(./secret.txt)"]\n');
@@ -181,7 +215,7 @@ test.concurrent('a !`command` line goes through the permission chain (a deny rul
     expect(failing.stdout + failing.stderr).toMatch(/failed: exit_code: 3/);
     expect(s.requests).toHaveLength(0);
     const read = await s.run(['-p', '/readdenied']);
-    expect(read.stdout + read.stderr).toMatch(/not included: denied/);
+    expect(read.stdout + read.stderr).toMatch(/not included: Permission denied by permission-rules/);
     expect(JSON.stringify(s.requests.map((q) => q.body))).not.toContain('DENIED-CONTENT');
   });
 });

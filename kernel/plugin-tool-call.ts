@@ -1,0 +1,71 @@
+/**
+ * A call a plugin makes itself, before a prompt is sent (a custom command's `!` line, its `@path`
+ * reads): through the very gate a model's call goes through — the registered tool, its input
+ * checked, preToolUse, the permission chain, every decision announced on `permissionDecided` —
+ * then the tool's own timeout and postToolUse. The one difference: nobody is asked. Such a call
+ * runs only on an outright allow (a preToolUse or layer `ask` refuses it), so neither the UI nor a
+ * plugin's requestApproval tap answers for it, and no tool events reach the UI.
+ */
+import { AsyncSeriesBailHook } from 'tapable';
+import type { KernelHooks, RunContext } from '../types/hooks.js';
+import type { ToolCall, ToolResult } from '../types/messages.js';
+import type { AgentSession } from '../types/session.js';
+import { frozenCopy } from './decision-shapes.js';
+import type { PermissionChain } from './permission-chain.js';
+import { gateToolCall, errorResult, type GateOutcome } from './tool-call-gate.js';
+import { runTool } from './tool-runner.js';
+import type { ToolLookup } from './tool-view.js';
+import { errorMessage } from './plugin-error.js';
+import type { ToolInput } from '../types/tools.js';
+import { monotonicMs } from '../types/monotonic-clock.js';
+
+export interface PluginCallDeps {
+  hooks: KernelHooks;
+  tools: ToolLookup;
+  chain: PermissionChain;
+  run: RunContext;
+  defaultTimeoutMs: number;
+}
+
+/** The kernel's hooks with no requestApproval tap: an `ask` finds no one to answer it. */
+function withoutApprovers(hooks: KernelHooks): KernelHooks {
+  return Object.freeze({ ...hooks, requestApproval: new AsyncSeriesBailHook(['request']) }) as unknown as KernelHooks;
+}
+
+/** The gate's outcome for a plugin's own call (announced on `permissionDecided` like any). */
+export function gatePluginCall(call: ToolCall, deps: PluginCallDeps): Promise<GateOutcome> {
+  return gateToolCall(call, {
+    hooks: withoutApprovers(deps.hooks),
+    tools: deps.tools,
+    chain: deps.chain,
+    run: deps.run,
+    iteration: 0,
+    emit: () => undefined,
+    approve: async () => undefined,
+    // A plugin's own call has no model turn to add context to.
+    addContext: () => undefined,
+  }).catch((error: unknown): GateOutcome => ({ run: false, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) }));
+}
+
+/** `ran`: whether the gate let the call run (false: `result` says who refused it and why). */
+export async function callToolForPlugin(call: ToolCall, session: AgentSession, signal: AbortSignal, deps: PluginCallDeps): Promise<{ ran: boolean; result: ToolResult }> {
+  const gate = await gatePluginCall(call, deps);
+  if (!gate.run) return { ran: false, result: gate.result };
+  const { run } = deps;
+  const started = monotonicMs();
+  const result = await runTool(call, gate.tool, gate.input, {
+    signal,
+    projectRoot: run.projectRoot,
+    homeDir: run.homeDir,
+    sessionId: run.sessionId,
+    agentId: run.agentId,
+    session,
+    defaultTimeoutMs: deps.defaultTimeoutMs,
+  });
+  const redacted = await deps.hooks.postToolUse.promise(
+    result,
+    Object.freeze({ ...run, call: Object.freeze({ ...call }), tool: gate.tool, input: frozenCopy(gate.input) as ToolInput, iteration: 0, durationMs: monotonicMs() - started }),
+  );
+  return { ran: true, result: redacted };
+}
+
