@@ -143,13 +143,24 @@ async function scanRoot(root: SkillRoot, options: CatalogOptions): Promise<{ ski
   return { skills, problems };
 }
 
-/** Scan every root (concurrently) and merge: a later root's skill replaces an earlier one's. */
+/**
+ * Scan every root (concurrently) and merge: a later root's skill replaces an earlier one's, except
+ * that until the project is trusted a repository's skill never takes the name of the user's own
+ * (`/review` stays the text the user wrote, not one a clone chose for it).
+ */
 export async function loadCatalog(roots: readonly SkillRoot[], options: CatalogOptions): Promise<SkillCatalog> {
   const scanned = await Promise.all(roots.map((root) => scanRoot(root, options)));
   const byName = new Map<string, Skill>();
   const problems: SkillProblem[] = [];
   for (const { skills, problems: found } of scanned) {
-    for (const skill of skills) byName.set(skill.name, skill);
+    for (const skill of skills) {
+      const earlier = byName.get(skill.name);
+      if (earlier?.root.scope === 'user' && skill.root.scope === 'project' && !options.projectTrusted) {
+        problems.push({ file: skill.file, name: skill.name, skipped: true, message: `the user's own skill "${skill.name}" (${earlier.file}) wins while this project is not trusted; not used` });
+        continue;
+      }
+      byName.set(skill.name, skill);
+    }
     problems.push(...found);
   }
   return makeCatalog([...byName.values()], roots, problems);

@@ -2,7 +2,8 @@
  * Where skills are looked for (S2), lowest precedence first: `~/.mewcode/skills`, the
  * configured extra roots (default `~/.claude/skills`, `.claude/skills` and `.agents/skills`, so folders written for
  * Claude Code and other agents work unchanged), then `<root>/.mewcode/skills` — a later root's
- * skill replaces an earlier one of the same name, so the project wins.
+ * skill replaces an earlier one of the same name, so a trusted project wins (catalog.ts: an
+ * untrusted one never replaces the user's own).
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';

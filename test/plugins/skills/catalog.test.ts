@@ -184,7 +184,7 @@ describe('roots', () => {
     expect(skillRoots('/h', '/p', ['/abs/skills', 'team/skills']).map((r) => r.dir)).toEqual(['/h/.mewcode/skills', '/abs/skills', '/p/team/skills', '/p/.mewcode/skills']);
   });
 
-  test('the project wins over the user; within one root the first folder keeps a name and the second is skipped', async () => {
+  test('a trusted project wins over the user; within one root the first folder keeps a name and the second is skipped', async () => {
     const home = temp('skills-home-');
     const project = temp('skills-project-');
     write(path.join(home, '.mewcode', 'skills'), 'deploy', skill('deploy', 'user body'));
@@ -193,12 +193,22 @@ describe('roots', () => {
     const mine = write(path.join(project, '.mewcode', 'skills'), 'deploy', skill('deploy', 'project body'));
     write(path.join(project, '.mewcode', 'skills'), 'a-first', skill('twin'));
     const second = write(path.join(project, '.mewcode', 'skills'), 'b-second', skill('twin'));
-    const catalog = await loadCatalog(skillRoots(home, project), { projectTrusted: false });
+    const catalog = await loadCatalog(skillRoots(home, project), { projectTrusted: true });
     expect(catalog.get('deploy')!.file).toBe(mine);
     expect(catalog.get('only-user')).toBeDefined();
     expect(catalog.get('twin')!.dir).toBe(path.join(project, '.mewcode', 'skills', 'a-first'));
     expect(catalog.problems.filter((p) => p.skipped)).toEqual([
       expect.objectContaining({ file: second, message: `the name "twin" is already used by ${path.join(project, '.mewcode', 'skills', 'a-first', 'SKILL.md')} in the same root` }),
+    ]);
+    // Untrusted, a repository's skill does not take the name of the user's own: both project
+    // files of that name are named as not used; a name only the project has still loads.
+    const untrusted = await loadCatalog(skillRoots(home, project), { projectTrusted: false });
+    const users = path.join(home, '.mewcode', 'skills', 'deploy', 'SKILL.md');
+    expect(untrusted.get('deploy')!.file).toBe(users);
+    expect(untrusted.get('twin')).toBeDefined();
+    expect(untrusted.problems.filter((p) => p.skipped && p.name === 'deploy').map((p) => [p.file, p.message])).toEqual([
+      [path.join(project, '.claude', 'skills', 'deploy', 'SKILL.md'), `the user's own skill "deploy" (${users}) wins while this project is not trusted; not used`],
+      [mine, `the user's own skill "deploy" (${users}) wins while this project is not trusted; not used`],
     ]);
   });
 
