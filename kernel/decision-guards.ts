@@ -8,8 +8,10 @@
  *   for this call only, and only for the mode layer's question (pluginApproval).
  * - userPromptSubmit: the prompt is blocked (it never enters history).
  * - stop: no continuation (the run ends as it would have).
- * - the other waterfalls (prompt parts, environment parts, the model request, a tool result):
- *   the value the waterfall had is kept.
+ * - preModelRequest: the request is not sent (ModelRequestRefused, naming the plugin); so is one
+ *   a tap refuses on purpose (`block`).
+ * - postToolUse: the tool's output is withheld, replaced by an error result naming the plugin.
+ * - the other waterfalls (prompt parts, environment parts): the value the waterfall had is kept.
  * checkPermission has its own rules (permission-chain.ts).
  *
  * Well-formed decisions are taken as plain snapshots (read once: no getter or Proxy answers the
@@ -19,7 +21,9 @@
 import type { HookName, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot } from './decision-shapes.js';
-import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
+import type { ToolResult } from '../types/messages.js';
+import { pluginOfTap, withheldResult, type InterceptableTap, type TapTransform } from './hooks.js';
+import { ModelRequestRefused } from './model-request.js';
 
 type Check = (value: unknown) => boolean;
 /** What the hook takes instead of a malformed answer, given the tap's arguments and the message. */
@@ -38,6 +42,18 @@ interface Guard {
   snapshot?: (args: unknown[], value: unknown) => unknown;
   /** What the hook keeps of a well-formed answer, given the value it had (preToolUse: never a lower decision). */
   keep?: (args: unknown[], answer: unknown) => unknown;
+  /** Why the answer refuses outright (preModelRequest's `block`), checked before its shape; the hook then throws. */
+  refusal?: (value: unknown, plugin: string) => string | undefined;
+}
+
+/** A preModelRequest tap's deliberate refusal; a malformed `block` refuses too (it meant to). */
+function modelRequestRefusal(value: unknown, plugin: string): string | undefined {
+  if (!isObject(value)) return undefined;
+  const block: unknown = (value as { block?: unknown }).block;
+  if (block === undefined) return undefined;
+  const { reason, by } = isObject(block) ? (block as { reason?: unknown; by?: unknown }) : {};
+  const who = typeof by === 'string' && by !== '' && by !== plugin ? ` (${by})` : '';
+  return `plugin ${plugin}${who} refused it: ${typeof reason === 'string' ? reason : `(a malformed block: ${describeValue(block)})`}`;
 }
 
 /**
@@ -97,11 +113,18 @@ const GUARDS: Partial<Record<HookName, Guard>> = {
   stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
   buildSystemPrompt: { check: isStringList, noun: 'buildSystemPrompt value', safe: keepValue },
   buildEnvironment: { check: isStringList, noun: 'buildEnvironment value', safe: keepValue },
-  preModelRequest: { check: (value) => isObject(value) && Array.isArray((value as { messages?: unknown }).messages), noun: 'preModelRequest value', safe: keepValue },
+  preModelRequest: {
+    check: (value) => isObject(value) && Array.isArray((value as { messages?: unknown }).messages),
+    noun: 'preModelRequest value',
+    refusal: modelRequestRefusal,
+    safe: (_args, plugin, problem) => {
+      throw new ModelRequestRefused(plugin, problem);
+    },
+  },
   postToolUse: {
     check: (value) => isObject(value) && typeof (value as { content?: unknown }).content === 'string' && typeof (value as { toolCallId?: unknown }).toolCallId === 'string',
     noun: 'postToolUse result',
-    safe: keepValue,
+    safe: (args, _plugin, problem) => withheldResult(args[0] as ToolResult, problem),
   },
 };
 
@@ -119,6 +142,8 @@ function checked(tap: InterceptableTap, guard: Guard, warn: (message: string) =>
   const settle = (args: unknown[], value: unknown): unknown => {
     // undefined is tapable's "no answer": a waterfall keeps its value, a bail hook asks the next tap.
     if (value === undefined) return value;
+    const refused = guard.refusal?.(value, plugin);
+    if (refused !== undefined) throw new ModelRequestRefused(plugin, refused);
     const answer = guard.snapshot ? guard.snapshot(args, value) : value;
     if (answer !== undefined && guard.check(answer)) return guard.keep ? guard.keep(args, answer) : answer;
     defuseThenable(value);
@@ -135,7 +160,16 @@ function checked(tap: InterceptableTap, guard: Guard, warn: (message: string) =>
     case 'async':
       return (...allArgs) => {
         const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
-        fn(...allArgs, (error: unknown, result?: unknown) => (error ? callback(error) : callback(null, settle(allArgs, result))));
+        fn(...allArgs, (error: unknown, result?: unknown) => {
+          if (error) return callback(error);
+          let value: unknown;
+          try {
+            value = settle(allArgs, result);
+          } catch (refusal) {
+            return callback(refusal); // to the hook's caller, not back into the plugin
+          }
+          callback(null, value);
+        });
       };
   }
 }

@@ -5,6 +5,8 @@ const FAILURE_TEXT: Record<HookSpec['failure'], string> = {
   skip: 'skipped',
   'keep-value': 'value kept',
   deny: '**deny** (fail closed)',
+  withhold: '**output withheld** (fail closed)',
+  refuse: '**not sent** (fail closed)',
 };
 
 /** A table cell: `|` would end the cell (also inside backticks, in GitHub's markdown), so it is escaped. */

@@ -8,6 +8,8 @@ import tapable from 'tapable';
 import { HOOK_CATALOGUE, type HookFailure, type HookSpec } from '../types/hook-catalogue.js';
 import type { HookName, KernelHooks, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js';
+import type { ToolResult } from '../types/messages.js';
+import { ModelRequestRefused } from './model-request.js';
 import { PluginError } from './plugin-error.js';
 
 type AnyHookClass = new (args: string[]) => unknown;
@@ -44,10 +46,23 @@ export type TapTransform = (tap: InterceptableTap) => InterceptableTap['fn'];
 
 type Fallback = (args: unknown[], error: PluginError) => unknown;
 
+/**
+ * A postToolUse tap that fails may be the one that redacts the output: the output does not go on
+ * (to the model, the user, the session file); an error result naming the plugin does.
+ */
+export function withheldResult(result: ToolResult, problem: string): ToolResult {
+  return { toolCallId: result.toolCallId, isError: true, content: `Output withheld: ${problem}. The tool ran, but its output is not passed on while a plugin that checks it fails.` };
+}
+
 const fallbacks: Record<HookFailure, Fallback> = {
   skip: () => undefined,
   'keep-value': (args) => args[0],
   deny: () => undefined, // replaced per hook below: a verdict or an outcome that denies
+  withhold: (args, error) => withheldResult(args[0] as ToolResult, error.message),
+  // The tap may be a DLP scrub or a model allowlist: the request is not sent.
+  refuse: (_args, error) => {
+    throw new ModelRequestRefused(error.pluginName, error.message);
+  },
 };
 
 function fallbackFor(name: HookName): Fallback {
@@ -121,6 +136,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback, report: (error: PluginError) => void): InterceptableTap['fn'] {
   const fail = (args: unknown[], cause: unknown): unknown => {
+    // Already a refusal of this tap's (its `block`, or its malformed answer, reported): it stands.
+    if (hookName === 'preModelRequest' && cause instanceof ModelRequestRefused) throw cause;
     const error = new PluginError(pluginOfTap(tap.name), hookName, cause);
     report(error);
     return fallback(args, error);
@@ -151,10 +168,20 @@ function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback,
       return (...allArgs) => {
         const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
         const args = allArgs;
+        // A refusing fallback throws: that goes to the hook's caller, never back into the plugin.
+        const failed = (cause: unknown): void => {
+          let value: unknown;
+          try {
+            value = fail(args, cause);
+          } catch (refusal) {
+            return callback(refusal);
+          }
+          callback(null, value);
+        };
         try {
-          fn(...args, (error: unknown, result?: unknown) => (error ? callback(null, fail(args, error)) : callback(null, result)));
+          fn(...args, (error: unknown, result?: unknown) => (error ? failed(error) : callback(null, result)));
         } catch (cause) {
-          callback(null, fail(args, cause));
+          failed(cause);
         }
       };
   }

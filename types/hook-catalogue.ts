@@ -11,6 +11,7 @@ import type {
   EnvironmentContext,
   MessageAppendedContext,
   ModelRequestContext,
+  ModelRequestValue,
   NotificationPayload,
   PermissionDecidedContext,
   PostToolUseContext,
@@ -28,16 +29,16 @@ import type {
 } from './hooks.js';
 import type { Message, ToolResult } from './messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionRequest, PermissionVerdict } from './permissions.js';
-import type { ModelRequest } from './provider.js';
 
 export type HookClass = 'AsyncSeriesHook' | 'AsyncSeriesBailHook' | 'AsyncSeriesWaterfallHook' | 'SyncWaterfallHook' | 'AsyncParallelHook';
 
 /**
  * What a throwing tap does: `skip` (fail open: the tap is ignored), `keep-value` (a waterfall
  * keeps the value it had), `deny` (fail closed: the permission or approval is denied, the tool
- * call denied, the prompt blocked).
+ * call denied, the prompt blocked), `withhold` (fail closed: the tool's output is replaced by an
+ * error result naming the plugin), `refuse` (fail closed: the model request is not sent).
  */
-export type HookFailure = 'skip' | 'keep-value' | 'deny';
+export type HookFailure = 'skip' | 'keep-value' | 'deny' | 'withhold' | 'refuse';
 
 export interface HookSpec<H = unknown> {
   readonly class: HookClass;
@@ -95,10 +96,10 @@ export const HOOK_CATALOGUE = {
     fires: 'before every model request (after the cache breakpoint)',
     doc: 'Volatile per-request text: working directory, date, git status, active skills.',
   }),
-  preModelRequest: hook<AsyncSeriesWaterfallHook<[ModelRequest, ModelRequestContext]>>({
-    class: 'AsyncSeriesWaterfallHook', args: ['request', 'context'], failure: 'keep-value',
-    fires: 'before every provider request',
-    doc: 'Last look at (or rewrite of) the request (PreUserMessage).',
+  preModelRequest: hook<AsyncSeriesWaterfallHook<[ModelRequestValue, ModelRequestContext]>>({
+    class: 'AsyncSeriesWaterfallHook', args: ['request', 'context'], failure: 'refuse',
+    fires: 'before every provider request: each turn, and (with `context.reason`) a compaction summary or an MCP sampling request',
+    doc: 'Last look at (or rewrite of) the request (PreUserMessage, DLP, model allowlists); `block` refuses it.',
   }),
   preCompact: hook<AsyncSeriesHook<[ContextState, CompactionContext]>>({
     class: 'AsyncSeriesHook', args: ['state', 'context'], failure: 'skip',
@@ -131,7 +132,7 @@ export const HOOK_CATALOGUE = {
     doc: 'Every permission outcome, for the audit log and "allow always".',
   }),
   postToolUse: hook<AsyncSeriesWaterfallHook<[ToolResult, PostToolUseContext]>>({
-    class: 'AsyncSeriesWaterfallHook', args: ['result', 'context'], failure: 'keep-value',
+    class: 'AsyncSeriesWaterfallHook', args: ['result', 'context'], failure: 'withhold',
     fires: 'after each executed call',
     doc: 'Inspect or rewrite a tool result.',
   }),

@@ -6,7 +6,7 @@ import type { CompactionReason, RunEndReason } from './events.js';
 import type { HOOK_CATALOGUE, HookOf } from './hook-catalogue.js';
 import type { Message, ToolCall } from './messages.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict, ApprovalOutcome } from './permissions.js';
-import type { Provider } from './provider.js';
+import type { ModelRequest, Provider } from './provider.js';
 import type { Tool, ToolInput } from './tools.js';
 import type { CompactionReport } from './session.js';
 
@@ -95,10 +95,26 @@ export interface EnvironmentContext extends RunContext {
   iteration: number;
 }
 
+/**
+ * Why a model request is sent: a `turn` of the agent loop, a `compaction` summary, or an MCP
+ * server's `sampling` request. Every request MewCode sends passes preModelRequest.
+ */
+export type ModelRequestReason = 'turn' | 'compaction' | 'sampling';
+
 export interface ModelRequestContext extends RunContext {
+  /** The agent loop's iteration; 0 for a request outside the loop (`reason` says which). */
   iteration: number;
   provider: Provider;
+  /** Absent for a turn of the agent loop; set for every other request (KernelApi.sendModelRequest). */
+  reason?: ModelRequestReason;
 }
+
+/**
+ * preModelRequest's waterfall value: the request, which a tap may rewrite, or refuse by setting
+ * `block` (a DLP or model-allowlist policy): the request is not sent, later taps are not called,
+ * and the run (or the compaction, or the sampling request) ends with an error naming the plugin.
+ */
+export type ModelRequestValue = ModelRequest & { block?: BlockDecision };
 
 export interface ContextState {
   reason: CompactionReason;

@@ -32,10 +32,10 @@ export function createCompactionPlugin(): MewcodePlugin {
       const service = kernel.container.get<SummaryCompaction>(SERVICE);
       const layer = service.layer;
       // First in the waterfall: it sees the history array itself, which only grows between turns.
-      kernel.hooks.preModelRequest.tapPromise({ name: NAME, stage: -1000 }, async (request, context) => ({
-        ...request,
-        messages: layer.apply(sessionKey(context), context.sessionId, request.messages),
-      }));
+      // A summary or sampling request is not the session's history (its own copy would be lost).
+      kernel.hooks.preModelRequest.tapPromise({ name: NAME, stage: -1000 }, async (request, context) =>
+        context.reason !== undefined && context.reason !== 'turn' ? request : { ...request, messages: layer.apply(sessionKey(context), context.sessionId, request.messages) },
+      );
       // What a summary dropped, told where the user looks (the session file keeps it too).
       kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
         if (state.report) kernel.notify('notice', state.report.notice, context);
@@ -65,6 +65,7 @@ function createService(kernel: KernelApi): SummaryCompaction {
     layer,
     recentFiles: (limit) => files?.recent(limit) ?? [],
     warn: (message) => kernel.warn(message),
+    send: (request, options) => kernel.sendModelRequest(request, options),
   });
 }
 

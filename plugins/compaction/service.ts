@@ -8,6 +8,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionContext } from '../../types/hooks.js';
+import type { KernelApi } from '../../types/plugin.js';
 import type { Message } from '../../types/messages.js';
 import type { CompactionOutcome, CompactionReport, CompactionRequest, CompactionService, DroppedRange } from '../../types/session.js';
 import { estimateTokensWith, tokensOfChars, type UsageAnchor } from '../../types/token-estimate.js';
@@ -27,7 +28,9 @@ export interface SummaryCompactionDeps {
   /** Absolute paths of the files read most recently, newest first. */
   recentFiles(limit: number): string[];
   warn(message: string): void;
-  /** The summary request; default: the session's provider. */
+  /** Sends a model request through preModelRequest (the kernel's sendModelRequest). */
+  send: KernelApi['sendModelRequest'];
+  /** The summary request; default: sent with `send` to the session's provider. */
   ask?(request: CompactionRequest, signal: AbortSignal): AskModel;
 }
 
@@ -124,7 +127,7 @@ export class SummaryCompaction implements CompactionService {
       return request.reason === 'emergency' ? this.#shrinkOnly(messages, request, charsOf, 'nothing older was left to summarise') : undefined;
     }
     const signal = request.signal ?? new AbortController().signal;
-    const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk(request.session.provider, request.focus, signal);
+    const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk((summary, cancel) => this.deps.send(summary, { reason: 'compaction', signal: cancel, session: request.session, provider: request.session.provider }), request.focus, signal);
     // The summary reads what the model saw: results layer 1 moved out appear as their previews.
     const older = messages.slice(0, start).map((message) => this.deps.layer.sentVersion(message));
     let summary: Awaited<ReturnType<typeof summarise>>;

@@ -1,10 +1,10 @@
 /**
- * Layer 2's model call: the rendered conversation plus the nine-section prompt, sent to the
- * provider the session's next request goes to, retried without the oldest turns while the
+ * Layer 2's model call: the rendered conversation plus the nine-section prompt, sent (through
+ * preModelRequest, like every request) to the provider the session's next request goes to, retried without the oldest turns while the
  * provider says it is too long (C7). Its usage does not move the session's anchor (C8).
  */
 import type { Message } from '../../types/messages.js';
-import type { ModelRequest, Provider } from '../../types/provider.js';
+import type { ModelRequest, ProviderEvent } from '../../types/provider.js';
 import { turnStarts, turnsToDrop } from './ptl-retry.js';
 import { extractSummary, renderTranscript, summaryInstructions, SUMMARY_SYSTEM_PROMPT } from './summary-prompt.js';
 
@@ -43,8 +43,11 @@ export async function summarise(messages: readonly Message[], ask: AskModel): Pr
   }
 }
 
-/** The AskModel of a real provider. */
-export function providerAsk(provider: Provider, focus: string | undefined, signal: AbortSignal): AskModel {
+/** How the summary request is sent: the kernel's sendModelRequest, so preModelRequest (DLP, model allowlists) sees it like every request. */
+export type SendRequest = (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>;
+
+/** The AskModel of a real provider, reached through `send`. */
+export function providerAsk(send: SendRequest, focus: string | undefined, signal: AbortSignal): AskModel {
   return async (messages) => {
     const request: ModelRequest = {
       system: { stable: SUMMARY_SYSTEM_PROMPT, environment: '' },
@@ -52,7 +55,7 @@ export function providerAsk(provider: Provider, focus: string | undefined, signa
       tools: [],
     };
     let text = '';
-    for await (const event of provider.stream(request, signal)) {
+    for await (const event of send(request, signal)) {
       if (event.type === 'text') text += event.text;
       else if (event.type === 'error') {
         if (event.error.kind === 'prompt_too_long') return TOO_LONG;

@@ -2,7 +2,7 @@
  * What MewCode answers when a server asks something of it:
  * - `roots/list`: the project root and the additional directories, as file:// URIs (the
  *   `roots` capability is advertised; they do not change during a run);
- * - `sampling/createMessage`: sent to the active provider only when the user allowed it
+ * - `sampling/createMessage`: sent (through preModelRequest, like every request) to the active provider only when the user allowed it
  *   (`mcp.sampling: allow` in the user's own configuration; a project cannot allow it); else an
  *   error the server can report. Only then is the `sampling` capability advertised;
  * - `elicitation/create`: declined while no interactive UI can present the form (headless).
@@ -10,7 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import type { Client as SdkClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Message } from '../../types/messages.js';
-import type { Provider } from '../../types/provider.js';
+import type { ModelRequest, Provider, ProviderEvent } from '../../types/provider.js';
 import type { McpSdk } from './sdk-loader.js';
 
 export interface ClientHandlerDeps {
@@ -18,6 +18,8 @@ export interface ClientHandlerDeps {
   roots(): readonly string[];
   samplingAllowed: boolean;
   provider(): Provider | undefined;
+  /** Sends a model request through preModelRequest (the kernel's sendModelRequest): a DLP or model-allowlist plugin sees sampling too. */
+  send: SendRequest;
   /** Whether an interactive UI could present an elicitation form (none in this build). */
   canElicit(): boolean;
 }
@@ -53,7 +55,7 @@ export class ClientHandlers {
       if (!provider) throw new sdk.McpError(sdk.ErrorCode.InternalError, 'no model provider is available');
       connection.noteRequest(`sampling/createMessage sent to ${provider.id} (${provider.model})`);
       const params = request.params as { messages: { role: 'user' | 'assistant'; content: unknown }[]; systemPrompt?: string; maxTokens?: number };
-      const text = await sample(provider, params, extra.signal);
+      const text = await sample((sampled, signal) => this.deps.send(sampled, provider, signal), params, extra.signal);
       return { role: 'assistant' as const, content: { type: 'text' as const, text }, model: provider.model, stopReason: 'endTurn' };
     });
     return client;
@@ -65,7 +67,9 @@ function blocksOf(content: unknown): { type?: string; text?: string; data?: stri
   return typeof content === 'object' && content !== null ? [content as never] : [];
 }
 
-async function sample(provider: Provider, params: { messages: { role: 'user' | 'assistant'; content: unknown }[]; systemPrompt?: string }, signal: AbortSignal): Promise<string> {
+export type SendRequest = (request: ModelRequest, provider: Provider, signal: AbortSignal) => AsyncIterable<ProviderEvent>;
+
+async function sample(send: (request: ModelRequest, signal: AbortSignal) => AsyncIterable<ProviderEvent>, params: { messages: { role: 'user' | 'assistant'; content: unknown }[]; systemPrompt?: string }, signal: AbortSignal): Promise<string> {
   const messages: Message[] = params.messages.map((message) => {
     const blocks = blocksOf(message.content);
     if (message.role === 'assistant') {
@@ -79,7 +83,7 @@ async function sample(provider: Provider, params: { messages: { role: 'user' | '
     };
   });
   let text = '';
-  for await (const event of provider.stream({ system: { stable: params.systemPrompt ?? '', environment: '' }, messages, tools: [] }, signal)) {
+  for await (const event of send({ system: { stable: params.systemPrompt ?? '', environment: '' }, messages, tools: [] }, signal)) {
     if (event.type === 'text') text += event.text;
     else if (event.type === 'error') throw event.error;
   }

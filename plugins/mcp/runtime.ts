@@ -39,6 +39,7 @@ function createManager(kernel: KernelApi, env: NodeJS.ProcessEnv, settings: McpS
     roots: () => [kernel.projectRoot, ...(optional<PermissionSettings>(kernel, TOKENS.PermissionSettings)?.additionalDirectories() ?? [])],
     samplingAllowed: samplingAllowed(kernel, settings),
     provider: () => providers()?.active(),
+    send: (request, provider, signal) => kernel.sendModelRequest(request, { reason: 'sampling', provider, signal }),
     canElicit: () => false,
   });
   return new McpManager({

@@ -76,7 +76,7 @@ export function createSubagentsPlugin(): MewcodePlugin {
       });
       // A message is read once a request of its task carries it; the rest are said in the report.
       kernel.hooks.preModelRequest.tap(NAME, (request, context) => {
-        tasks.noteRequest(context.agentId, request.reminder);
+        if (context.reason === undefined || context.reason === 'turn') tasks.noteRequest(context.agentId, request.reminder);
         return request;
       });
       // Background tasks stop with the session, each leaving a valid history.

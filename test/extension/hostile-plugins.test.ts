@@ -233,18 +233,19 @@ describe('malformed answers on the other decision hooks fall to the safe side', 
     expect(reporter.warnings.join('\n')).toContain('plugin odd-prompt returned a malformed buildSystemPrompt value');
   });
 
-  test('a postToolUse tap returning a string keeps the real result', async () => {
+  test('a postToolUse tap returning a string withholds the output (it may be the redactor), naming the plugin', async () => {
     const log: ToolLog = { events: [] };
     const odd = definePlugin({ name: 'odd-post', apply: (kernel) => void kernel.hooks.postToolUse.tapPromise('odd-post', async () => 'HIJACKED' as never) });
     const { model, kernel } = await bootKernel([useTools([call('sleep_read', { text: 'real' })]), say('ok')], [toolsPlugin([sleepTool(log)]), odd]);
     await runPrompt(kernel, 'go');
-    expect(lastResults(model, 1)[0]!.content).toBe('echo real');
+    expect(lastResults(model, 1)[0]).toMatchObject({ isError: true, content: expect.stringMatching(/^Output withheld: plugin odd-post returned a malformed postToolUse result \("HIJACKED"\)/) });
   });
 
-  test('a plugin that throws in every hook it can tap but the two that guard a run: the run completes, nothing is opened, each failure names it', async () => {
+  test('a plugin that throws in every hook it can tap but those that guard a run: the run completes, nothing is opened, each failure names it', async () => {
     const log: ToolLog = { events: [] };
-    // userPromptSubmit and preToolUse fail closed (their own tests below).
-    const fired = ['sessionStart', 'buildEnvironment', 'preModelRequest', 'permissionDecided', 'postToolUse', 'messageAppended', 'stop'] as const;
+    // userPromptSubmit, preToolUse, preModelRequest and postToolUse fail closed (their own tests:
+    // below, and test/kernel/policy-fail-closed.test.ts).
+    const fired = ['sessionStart', 'buildEnvironment', 'permissionDecided', 'messageAppended', 'stop'] as const;
     const thrower = definePlugin({
       name: 'thrower',
       apply(kernel) {

@@ -10,7 +10,7 @@ import { Breaker } from '../../../plugins/compaction/breaker.js';
 import { LayerOne } from '../../../plugins/compaction/layer-one.js';
 import { turnStarts, turnsToDrop } from '../../../plugins/compaction/ptl-retry.js';
 import { NOT_AUTHORITATIVE, recoveryAttachment, recoveryBudget } from '../../../plugins/compaction/recovery.js';
-import { REPORT_MAX_MESSAGES, SummaryCompaction } from '../../../plugins/compaction/service.js';
+import { REPORT_MAX_MESSAGES, SummaryCompaction, type SummaryCompactionDeps } from '../../../plugins/compaction/service.js';
 import { summarise, TOO_LONG, type AskModel } from '../../../plugins/compaction/summariser.js';
 import { extractSummary, renderTranscript, SUMMARY_SECTIONS, SUMMARY_SYSTEM_PROMPT, summaryInstructions } from '../../../plugins/compaction/summary-prompt.js';
 import { tailStart } from '../../../plugins/compaction/tail.js';
@@ -20,6 +20,9 @@ import type { Message, ToolMessage } from '../../../types/messages.js';
 import type { Provider } from '../../../types/provider.js';
 import type { CompactionOutcome, CompactionRequest } from '../../../types/session.js';
 import { CHARS_PER_TOKEN, estimateTokensWith, messageChars } from '../../../types/token-estimate.js';
+
+/** These unit tests have no kernel: the request goes straight to the context's provider (the plugin passes the kernel's sendModelRequest). */
+const direct: SummaryCompactionDeps['send'] = (request, options) => options.provider!.stream(request, options.signal);
 
 const mkfifoSync = (file: string): void => void execFileSync('mkfifo', [file]);
 
@@ -46,7 +49,7 @@ describe('trigger arithmetic (C6)', () => {
   });
 
   test('shouldCompact uses the window it is given and stays off for a session whose breaker tripped', () => {
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined });
     const session = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root };
     expect(service.shouldCompact({ estimatedTokens: 167_000, contextWindow: 200_000 }, session)).toBe(true);
     expect(service.shouldCompact({ estimatedTokens: 167_000, contextWindow: 250_000 }, session)).toBe(false);
@@ -66,7 +69,7 @@ describe('the one estimate (C8)', () => {
 
   test('a tool result layer 1 moves out counts as its preview, decided or not yet', () => {
     const layer = new LayerOne({ projectRoot: root, onSaveFailed: () => undefined });
-    const service = new SummaryCompaction({ projectRoot: root, layer, recentFiles: () => [], warn: () => undefined });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer, recentFiles: () => [], warn: () => undefined });
     const big = tool(['call_big', 'line\n'.repeat(40_000)]); // 200,000 characters
     const history: Message[] = [user('go'), assistant('', 'call_big'), big];
     const whole = estimateTokensWith(history, undefined);
@@ -183,7 +186,7 @@ describe('the breaker (C7)', () => {
   test('three automatic failures in a row trip it; manual and emergency ignore it and do not count; a success resets it', async () => {
     const warnings: string[] = [];
     let fail = true;
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m) });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m) });
     const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => (fail ? new Error('boom') : '<summary>S</summary>')) };
     const request = (reason: CompactionRequest['reason']): CompactionRequest => ({ reason, session, tools: [] });
     const over = { estimatedTokens: 20_000, contextWindow: 50_000 };
@@ -208,7 +211,7 @@ describe('the breaker (C7)', () => {
 
   test('a tail that alone fills the window after a summary: nothing more to summarise, no request', async () => {
     let asked = 0;
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
     const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
     // Asked for by hand (automatically it would not be worth it: see the next test).
     const first = (await service.compact([user('old'), assistant('ok'), user(sized(30_000))], { reason: 'manual', session, tools: [] }))!;
@@ -225,7 +228,7 @@ describe('the breaker (C7)', () => {
   test('automatically, a summary that would replace only a sliver of the history is not asked for, and the user is told why once', async () => {
     let asked = 0;
     const warnings: string[] = [];
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m), ask: () => async () => `${++asked}` });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m), ask: () => async () => `${++asked}` });
     const session: CompactionContext = { sessionId: 's2', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
     // Just after a switch to a smaller window: the recent turn alone is over the threshold.
     const history = [user('hi'), assistant('hello'), user(sized(30_000))];
@@ -241,7 +244,7 @@ describe('the breaker (C7)', () => {
 
   test('emergency: a kept tail that alone is over the window is shrunk (its largest texts saved to files, previews kept), never left to fail again', async () => {
     let asked = 0;
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
     const session: CompactionContext = { sessionId: '20261201-120000-abcd', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: { ...provider(() => 'unused'), contextWindow: 60_000 } };
     const paste = `${'pasted line\n'.repeat(20_000)}the end`; // ~68,600 tokens: over the whole window
     // The very first prompt: nothing older to summarise at all.
@@ -267,7 +270,7 @@ describe('the breaker (C7)', () => {
 
   test('emergency: a result layer 1 already sends as a preview is not moved out again (only what is sent counts)', async () => {
     const layer = new LayerOne({ projectRoot: root, onSaveFailed: () => undefined });
-    const service = new SummaryCompaction({ projectRoot: root, layer, recentFiles: () => [], warn: () => undefined, ask: () => async () => 'unused' });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer, recentFiles: () => [], warn: () => undefined, ask: () => async () => 'unused' });
     const session: CompactionContext = { sessionId: '20261201-120000-abcd', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: { ...provider(() => 'unused'), contextWindow: 60_000 } };
     const big = tool(['call_big', 'line\n'.repeat(60_000)]); // 300,000 bytes: layer 1 sends a preview
     const history: Message[] = [user('old'), assistant('ok'), user(`${'pasted line\n'.repeat(20_000)}the end`), assistant('', 'call_big'), big, assistant('done')];
@@ -282,7 +285,7 @@ describe('the breaker (C7)', () => {
   test('emergency: a summary request too long even with its latest turn alone falls back to moving the largest texts out', async () => {
     let asked = 0;
     const tooLong = (): AskModel => async () => (asked++, TOO_LONG);
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: tooLong });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: tooLong });
     const session: CompactionContext = { sessionId: '20261201-120000-abcd', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: { ...provider(() => 'unused'), contextWindow: 60_000 } };
     const history = [user(`${'pasted line\n'.repeat(20_000)}the end`), assistant('ok'), user('q1'), assistant('a1'), user('q2'), assistant('a2')];
     const outcome = (await service.compact(history, { reason: 'emergency', session, tools: [] }))!;
@@ -296,7 +299,7 @@ describe('the breaker (C7)', () => {
   });
 
   test('the report lists at most REPORT_MAX_MESSAGES dropped messages (the newest), counting the rest: its session-file record stays bounded', async () => {
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => '<summary>S</summary>' });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => '<summary>S</summary>' });
     const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
     const long: Message[] = [];
     for (let i = 0; i < 3_000; i++) long.push(user(`q${i}`), assistant(`a${i}`, `c${i}`), tool([`c${i}`, 'r']));
@@ -318,7 +321,7 @@ describe('the breaker (C7)', () => {
 
   test('an automatic compaction cancelled by the user is not a failure', async () => {
     const warnings: string[] = [];
-    const service = new SummaryCompaction({ projectRoot: root, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m) });
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m) });
     const controller = new AbortController();
     controller.abort();
     const session: CompactionContext = { sessionId: 's', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => '<summary>S</summary>') };

@@ -1,0 +1,29 @@
+/**
+ * The one way a model request leaves MewCode outside the agent loop's turns (a compaction
+ * summary, an MCP server's sampling request): through preModelRequest first, like every turn, so
+ * a DLP plugin scrubs it and a model allowlist sees it. A request a tap refused, or one whose tap
+ * failed, is never sent.
+ */
+import type { KernelHooks, ModelRequestContext } from '../types/hooks.js';
+import type { ModelRequest, ProviderEvent } from '../types/provider.js';
+
+/**
+ * A model request that was not sent: a preModelRequest tap refused it (`block`), threw, or
+ * answered with something that is not a request. Names the plugin.
+ */
+export class ModelRequestRefused extends Error {
+  constructor(
+    readonly pluginName: string,
+    reason: string,
+  ) {
+    super(`The model request was not sent: ${reason}`);
+    this.name = 'ModelRequestRefused';
+  }
+}
+
+/** preModelRequest, then the provider's stream. Throws ModelRequestRefused before anything is sent. */
+export async function* sendModelRequest(hooks: Pick<KernelHooks, 'preModelRequest'>, base: ModelRequest, context: ModelRequestContext, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+  // A `block` never gets here (the hook throws), so what is left is the request to send.
+  const { block: _never, ...request } = await hooks.preModelRequest.promise(base, context);
+  yield* context.provider.stream(request, signal);
+}
