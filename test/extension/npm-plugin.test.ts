@@ -49,7 +49,7 @@ test('(d) an npm plugin contributes a tool the model uses; bad plugins are repor
     export default (api) => api.definePlugin({
       name: 'flaky',
       apply(kernel) {
-        kernel.hooks.postToolUse.tapPromise('flaky', async () => { throw new Error('boom'); });
+        kernel.hooks.messageAppended.tapPromise('flaky', async () => { throw new Error('boom'); }); // a hook whose failure is skipped (postToolUse would withhold the output)
       },
     });`);
   await writeFile(path.join(project, '.mewcode.yaml'), 'plugins:\n  - mewcode-plugin-shout\n  - mewcode-plugin-future\n  - "@acme/mewcode-plugin-flaky"\n  - mewcode-plugin-absent\n');
@@ -61,7 +61,7 @@ test('(d) an npm plugin contributes a tool the model uses; bad plugins are repor
 
   expect(stderr).toContain(`plugin future (mewcode-plugin-future) requires MewCode kernel ^9.0.0, but this kernel is ${KERNEL_VERSION}; skipped`);
   expect(stderr).toContain('plugin mewcode-plugin-absent could not be loaded: package not found');
-  expect(stderr).toContain('plugin flaky failed in hook postToolUse: boom');
+  expect(stderr).toContain('plugin flaky failed in hook messageAppended: boom');
   expect(code).toBe(0);
   expect(JSON.parse(stdout)).toMatchObject({ is_error: false, result: 'It said HELLO.' });
   expect(server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'bash', 'glob', 'grep', 'todo_write', 'load_skill', 'install_skill', 'shout', 'agent', 'task_list', 'task_output', 'task_message', 'task_stop']);
