@@ -22,10 +22,12 @@ import type { Conversation } from '../types/services.js';
 import type { AgentSession } from '../types/session.js';
 import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail } from './conversation.js';
+import { bounded } from './decision-bounds.js';
 import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
 import { groupDigits } from '../types/plain-intl.js';
 import { runToolCalls } from './tool-scheduler.js';
+import { ABORT_GRACE_MS } from './tool-runner.js';
 import type { ToolView } from './tool-view.js';
 
 /** A sub-agent's turns per run unless its session says otherwise; a main session's limit comes from its run. */
@@ -105,7 +107,9 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
 
   /** `stop` first (it may send a completed run back to work), then the one `done` event. */
   const finish = async (reason: RunEndReason, finalText: string): Promise<RunEnd | 'continue'> => {
-    const decision = await hooks.stop.promise({ ...run, reason, finalText, continuations });
+    // `stop` fires on every end, a cancelled one too, but cancelling does not wait on it longer
+    // than it waits on a tool winding down (its taps are bounded anyway).
+    const decision = await bounded(hooks.stop.promise({ ...run, reason, finalText, continuations }), { signal, graceMs: ABORT_GRACE_MS }, () => undefined);
     deps.stopped();
     if (decision?.continue && reason === 'completed' && continuations < MAX_STOP_CONTINUATIONS && iterations < deps.maxIterations && !signal.aborted) {
       continuations++;
@@ -121,7 +125,9 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
     return (await finish(reason, note)) as RunEnd; // only a completed run may continue
   };
 
-  const submission = await hooks.userPromptSubmit.promise({ additionalContext: [] }, { ...run, prompt });
+  const submission = await bounded(hooks.userPromptSubmit.promise({ additionalContext: [] }, { ...run, prompt }), { signal }, () => undefined);
+  // Cancelled while a tap judged the prompt: it never enters history.
+  if (!submission) return (await finish('cancelled', CANCELLED_NOTE)) as RunEnd;
   if (submission.block) {
     // H6: a blocked prompt never enters history.
     const message = `Prompt blocked by ${submission.block.by}: ${submission.block.reason}`;

@@ -8,10 +8,12 @@
  * Fail closed: a tap's answer must be `undefined` (no opinion) or a well-formed verdict; anything
  * else (a string, a number, an unknown decision, a missing layer) is a deny that names the plugin
  * and what it returned. A tap that does not answer within `timeoutMs` is a deny too, so a stuck
- * policy server cannot hang the session.
+ * policy server cannot hang the session; the chain bounds the other decision hooks' taps as well
+ * (boundDecisionTaps).
  */
 import type { KernelHooks } from '../types/hooks.js';
 import { PermissionStage, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
+import { APPROVAL_TAP_TIMEOUT_MS, bounded, boundDecisionTaps, HOOK_TAP_TIMEOUT_MS } from './decision-bounds.js';
 import { defuseThenable, describeValue, isPermissionVerdict, plainSnapshot } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
 
@@ -38,15 +40,34 @@ export interface ChainOptions {
   /** Tell the user (a malformed or late answer is a plugin bug they must hear of). */
   warn(message: string): void;
   timeoutMs?: number;
+  /** How long a preToolUse, userPromptSubmit or stop tap may take (HOOK_TAP_TIMEOUT_MS). */
+  hookTimeoutMs?: number;
+  /** How long a requestApproval tap may take (APPROVAL_TAP_TIMEOUT_MS). */
+  approvalTimeoutMs?: number;
 }
 
 export class PermissionChain {
   private readonly floors = new WeakMap<PermissionRequest, { verdict: PermissionVerdict; decider: Decider }>();
   private readonly deciders = new WeakMap<PermissionRequest, Decider>();
   private readonly timeoutMs: number;
+  private readonly boundHooks = new WeakSet<KernelHooks>();
 
   constructor(private readonly options: ChainOptions) {
     this.timeoutMs = options.timeoutMs ?? PERMISSION_LAYER_TIMEOUT_MS;
+  }
+
+  /**
+   * Bound the taps of the other decision hooks (preToolUse, requestApproval, userPromptSubmit,
+   * stop) of these hooks, once: called by every session, whose runs are what would hang.
+   */
+  boundDecisionTaps(hooks: KernelHooks): void {
+    if (this.boundHooks.has(hooks)) return;
+    this.boundHooks.add(hooks);
+    boundDecisionTaps(hooks, {
+      hookMs: this.options.hookTimeoutMs ?? HOOK_TAP_TIMEOUT_MS,
+      approvalMs: this.options.approvalTimeoutMs ?? APPROVAL_TAP_TIMEOUT_MS,
+      warn: (message) => this.options.warn(message),
+    });
   }
 
   readonly transform: TapTransform = (tap: InterceptableTap) => {
@@ -78,26 +99,17 @@ export class PermissionChain {
       case 'sync':
         return (request) => settle(request as PermissionRequest, fn(request));
       case 'promise':
-        return async (request) => settle(request as PermissionRequest, await this.bounded(Promise.resolve(fn(request)), late));
+        return async (request) => settle(request as PermissionRequest, await bounded(Promise.resolve(fn(request)), { ms: this.timeoutMs }, late));
       case 'async':
         return (request, callback) => {
           const answer = new Promise<unknown>((resolve, reject) => fn(request, (error: unknown, verdict?: unknown) => (error ? reject(error) : resolve(verdict))));
-          this.bounded(answer, late).then(
+          bounded<unknown>(answer, { ms: this.timeoutMs }, late).then(
             (verdict) => (callback as (e: null, v: unknown) => void)(null, settle(request as PermissionRequest, verdict)),
             (error: unknown) => (callback as (e: unknown) => void)(error),
           );
         };
     }
   };
-
-  /** The answer, or `late()` once the bound has passed (the answer is then ignored). */
-  private bounded(answer: Promise<unknown>, late: () => PermissionVerdict): Promise<unknown> {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<PermissionVerdict>((resolve) => {
-      timer = setTimeout(() => resolve(late()), this.timeoutMs);
-    });
-    return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
-  }
 
   async decide(hooks: KernelHooks, request: PermissionRequest): Promise<ChainOutcome> {
     const verdict = await hooks.checkPermission.promise(request);

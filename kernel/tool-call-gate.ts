@@ -9,6 +9,7 @@ import type { ToolCall, ToolResult } from '../types/messages.js';
 import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import type { Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
 import { describeValue, frozenCopy, isApprovalOutcome, strictness } from './decision-shapes.js';
+import { bounded } from './decision-bounds.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import { permissionRequest } from './permission-request.js';
 import type { ToolLookup } from './tool-view.js';
@@ -26,7 +27,12 @@ export interface GateDeps {
   approve(request: ApprovalRequest): Promise<ApprovalOutcome | undefined>;
   /** Context a PreToolUse hook wants the model to see with the next request. */
   addContext(text: string): void;
+  /** The run's cancellation: it ends every wait on a preToolUse or requestApproval tap. */
+  signal?: AbortSignal;
 }
+
+const CANCELLED_BEFORE_DECISION = 'Cancelled: the run was cancelled before this tool call was permitted.';
+const CANCELLED = Symbol('cancelled');
 
 export function errorResult(call: ToolCall, content: string): ToolResult {
   return { toolCallId: call.id, content, isError: true };
@@ -79,12 +85,16 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   // the call afterwards.
   const given = frozenCopy(parsed.input) as ToolInput;
   const shownCall = Object.freeze({ ...call });
-  const preToolUse = (shown: ToolInput, recheck: boolean): Promise<ToolUseDecision> =>
-    deps.hooks.preToolUse.promise(
-      Object.freeze({ input: shown, additionalContext: Object.freeze([]) as unknown as string[] }),
-      Object.freeze({ ...deps.run, call: shownCall, tool, input: shown, iteration: deps.iteration, ...(recheck ? { recheck } : {}) }),
+  const preToolUse = (shown: ToolInput, recheck: boolean): Promise<ToolUseDecision | typeof CANCELLED> =>
+    unlessCancelled(
+      deps.hooks.preToolUse.promise(
+        Object.freeze({ input: shown, additionalContext: Object.freeze([]) as unknown as string[] }),
+        Object.freeze({ ...deps.run, call: shownCall, tool, input: shown, iteration: deps.iteration, ...(recheck ? { recheck } : {}) }),
+      ),
     );
-  let hook = await preToolUse(given, false);
+  const first = await preToolUse(given, false);
+  if (first === CANCELLED) return deny(call, CANCELLED_BEFORE_DECISION);
+  let hook = first;
   for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);
   let by = hook.by ?? 'preToolUse';
   let input = parsed.input;
@@ -97,6 +107,7 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
       // A tap rewrote the input after others had judged the original: every tap judges the input
       // that will run (a rewrite now is not taken), and the stricter answer of the two passes stands.
       const again = await preToolUse(input, true);
+      if (again === CANCELLED) return deny(call, CANCELLED_BEFORE_DECISION);
       for (const text of again.additionalContext) if (text.trim() && !hook.additionalContext.includes(text)) deps.addContext(text);
       if (strictness(again.decision) > strictness(hook.decision)) {
         hook = { input: hook.input, additionalContext: hook.additionalContext, decision: again.decision!, ...(again.reason !== undefined ? { reason: again.reason } : {}), ...(again.by !== undefined ? { by: again.by } : {}) };
@@ -120,7 +131,8 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   if (verdict.decision === 'ask') {
     const approvalRequest: ApprovalRequest = Object.freeze({ ...permission, verdict, toolCallId: call.id, pluginsMayAllow: pluginsMayAllow(judged) });
     deps.emit({ type: 'approval_request', request: approvalRequest });
-    const byPlugin: unknown = await deps.hooks.requestApproval.promise(approvalRequest);
+    const byPlugin: unknown = await unlessCancelled(deps.hooks.requestApproval.promise(approvalRequest));
+    if (byPlugin === CANCELLED) return deny(call, CANCELLED_BEFORE_DECISION);
     const answer: unknown = byPlugin ?? (await deps.approve(approvalRequest));
     if (answer === undefined) {
       await decided(permission, verdict, false);
@@ -140,6 +152,11 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   await decided(permission, verdict, true);
   return runs(permission);
 
+  /** A cancelled run stops waiting for the plugins (whose taps are bounded anyway). */
+  function unlessCancelled<T>(answer: Promise<T>): Promise<T | typeof CANCELLED> {
+    return deps.signal ? bounded<T | typeof CANCELLED>(answer, { signal: deps.signal }, () => CANCELLED) : answer;
+  }
+
   /** The tool runs exactly the input the layers judged: its own copy, shared with no plugin. */
   function runs(judgedRequest: PermissionRequest): GateOutcome {
     return { run: true, tool: tool!, input: structuredClone(judgedRequest.input) };
@@ -147,7 +164,8 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
 
   /**
    * The approver allowed the call with arguments of its own: they must suit the tool, and every
-   * layer decides on them again (the approval answers a question, never a layer's deny).
+   * layer decides on them again, the preToolUse taps first (the approval answers a question,
+   * never a layer's or a policy hook's deny).
    */
   async function approvedWithOtherInput(given: ToolInput, outcome: ApprovalOutcome, byPlugin: boolean): Promise<GateOutcome> {
     const checked = await checkedInput(tool!, { ok: true, input: given });
@@ -155,8 +173,19 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
       await decided(permission, verdict, false, { ...outcome, choice: 'deny' });
       return deny(call, `${outcome.answeredBy} allowed ${call.name} with arguments it does not accept: ${checked.error}`);
     }
-    const again = await request(checked.input);
-    const secondOutcome = await deps.chain.decide(deps.hooks, again);
+    const other = frozenCopy(checked.input) as ToolInput;
+    const again = await request(other);
+    // A recheck: the taps judge the approver's arguments as they are (a rewrite is not taken).
+    const recheck = await preToolUse(other, true);
+    if (recheck === CANCELLED) return deny(call, CANCELLED_BEFORE_DECISION);
+    const recheckBy = recheck.by ?? 'preToolUse';
+    for (const text of recheck.additionalContext) if (text.trim() && !hook.additionalContext.includes(text)) deps.addContext(text);
+    if (recheck.decision === 'deny') {
+      const reason = recheck.reason ?? 'blocked by a PreToolUse hook';
+      await decided(again, { decision: 'deny', layer: `hook:${recheckBy}`, reason }, false, outcome);
+      return deny(call, `[hook ${recheckBy}] ${reason}`);
+    }
+    const secondOutcome = applyHookDecision(await deps.chain.decide(deps.hooks, again), recheck, recheckBy);
     const second = secondOutcome.verdict;
     if (second.decision === 'deny') {
       await decided(again, second, false, outcome);
@@ -191,12 +220,14 @@ async function checkedInput(tool: Tool, parsed: ToolInputCheck): Promise<ToolInp
 const ALLOW_CHOICES: ReadonlySet<string> = new Set<ApprovalChoice>(['allow_once', 'allow_session', 'allow_always']);
 
 /**
- * A hook's `ask` turns an allow into a question; a hook's `allow` answers only the question the
- * mode layer (or no layer) asked — never the blacklist's, the sandbox's, a rule's or a policy's.
+ * A hook's `ask` turns an allow into a question, and makes any question its own: the person must
+ * answer it, even where the chain's own question (the mode layer's) a plugin could have answered.
+ * A hook's `allow` answers only the question the mode layer (or no layer) asked — never the
+ * blacklist's, the sandbox's, a rule's or a policy's.
  */
 function applyHookDecision(outcome: ChainOutcome, hook: ToolUseDecision, by: string): ChainOutcome & { hookAsked?: true } {
   const { verdict, decider } = outcome;
-  if (hook.decision === 'ask' && verdict.decision === 'allow') {
+  if (hook.decision === 'ask' && verdict.decision !== 'deny') {
     return { verdict: { decision: 'ask', layer: `hook:${by}`, reason: hook.reason ?? 'a PreToolUse hook asks for approval' }, decider, hookAsked: true };
   }
   if (hook.decision === 'allow' && verdict.decision === 'ask' && isModeQuestion(outcome)) {

@@ -84,10 +84,18 @@ async function withLimit<T>(items: readonly T[], limit: number, work: (item: T, 
 async function runBatch(calls: readonly ToolCall[], from: number, to: number, results: ToolResult[], deps: SchedulerDeps): Promise<void> {
   const gates: GateOutcome[] = [];
   for (let k = from; k < to; k++) {
-    if (deps.signal.aborted) return;
+    if (deps.signal.aborted) break;
     const call = calls[k] as ToolCall;
     // K1: nothing a tool does while being checked (e.g. a throwing permissionTarget) reaches the loop.
     gates.push(await gateToolCall(call, deps).catch((error: unknown) => ({ run: false as const, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) })));
+  }
+  // Cancelled while a gate waited (a question, a plugin): nothing of the batch starts; a refusal
+  // already given stays the call's result, the others are cancelled.
+  if (deps.signal.aborted) {
+    gates.forEach((gate, offset) => {
+      if (!gate.run) results[from + offset] = gate.result;
+    });
+    return;
   }
   // A PreToolUse hook may have rewritten an input: a batch whose gated inputs are not all still
   // safe runs one call at a time, in order. (Judged again on what will run; parses are cached.)

@@ -1,0 +1,126 @@
+/**
+ * Waits on plugins that always end. A decision the kernel waits for — a permission verdict, a
+ * preToolUse answer, an approval, a prompt submission, a stop answer — is awaited at most a
+ * bound, and a wait the run is blocked on also ends when the run is cancelled. A tap that never
+ * answers takes its hook's safe side (deny, block, no continuation), naming the plugin: a policy
+ * server that hangs fails closed instead of hanging the session.
+ */
+import type { KernelHooks, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
+import type { ApprovalOutcome } from '../types/permissions.js';
+import { pluginOfTap, type InterceptableTap } from './hooks.js';
+
+export interface Bound {
+  /** Not awaited longer than this. */
+  ms?: number;
+  /** Nor once this signal has aborted (and `graceMs` passed since). */
+  signal?: AbortSignal;
+  graceMs?: number;
+}
+
+/**
+ * The answer, or `late(why)` once the bound has passed or the signal aborted; a later answer is
+ * ignored. An aborted signal still lets an answer already on its way (a microtask) win.
+ */
+export function bounded<T>(answer: Promise<T>, bound: Bound, late: (why: 'timeout' | 'cancelled') => T): Promise<T> {
+  const timers: NodeJS.Timeout[] = [];
+  let onAbort: (() => void) | undefined;
+  const expired = new Promise<T>((resolve) => {
+    let done = false;
+    const expire = (why: 'timeout' | 'cancelled'): void => {
+      if (done) return;
+      done = true;
+      resolve(late(why));
+    };
+    // The bound never holds the process open by itself: a tap that waits on nothing (a promise
+    // nothing will settle) must not keep a finished or cancelled MewCode alive for an hour.
+    if (bound.ms !== undefined) timers.push(setTimeout(() => expire('timeout'), bound.ms).unref());
+    const { signal } = bound;
+    if (!signal) return;
+    onAbort = () => void timers.push(setTimeout(() => expire('cancelled'), bound.graceMs ?? 0));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([answer, expired]).finally(() => {
+    for (const timer of timers) clearTimeout(timer);
+    if (onAbort) bound.signal?.removeEventListener('abort', onAbort);
+  });
+}
+
+/**
+ * How long a preToolUse, userPromptSubmit or stop tap may take. Longer than a checkPermission
+ * layer's: these taps run the user's own hooks, whose commands may take up to 10 minutes by
+ * default (Claude Code's default the hooks plugin keeps).
+ */
+export const HOOK_TAP_TIMEOUT_MS = 15 * 60_000;
+/** How long a requestApproval tap may take: it may be waiting for a person (a chat approval). */
+export const APPROVAL_TAP_TIMEOUT_MS = 60 * 60_000;
+
+export interface TapBounds {
+  hookMs: number;
+  approvalMs: number;
+  /** Tell the user (a tap that never answered is a plugin bug, or a server down, they must hear of). */
+  warn(message: string): void;
+}
+
+type BoundedHook = 'preToolUse' | 'requestApproval' | 'userPromptSubmit' | 'stop';
+
+/** What a silent tap's hook takes instead, and what the user is told it means. */
+const SAFE_SIDES: Record<BoundedHook, { outcome: string; safe: (args: unknown[], plugin: string, reason: string) => unknown }> = {
+  preToolUse: {
+    outcome: 'the call is denied',
+    safe: (args, plugin, reason): ToolUseDecision => {
+      const previous = args[0] as ToolUseDecision;
+      return Object.freeze({ input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason, by: plugin });
+    },
+  },
+  requestApproval: { outcome: 'the call is denied', safe: (_args, plugin, reason): ApprovalOutcome => Object.freeze({ choice: 'deny', answeredBy: plugin, reason }) },
+  userPromptSubmit: {
+    outcome: 'the prompt is blocked',
+    safe: (args, plugin, reason): PromptSubmission => Object.freeze({ additionalContext: (args[0] as PromptSubmission).additionalContext, block: Object.freeze({ block: true as const, reason, by: plugin }) }),
+  },
+  stop: { outcome: 'the run does not continue', safe: () => undefined },
+};
+
+/**
+ * Bound every tap, present and future, of the decision hooks other than checkPermission (which
+ * the permission chain bounds itself). The tap object is changed in place: the TapLedger finds a
+ * plugin's taps by identity when it removes them.
+ */
+export function boundDecisionTaps(hooks: KernelHooks, bounds: TapBounds): void {
+  for (const name of Object.keys(SAFE_SIDES) as BoundedHook[]) {
+    const ms = name === 'requestApproval' ? bounds.approvalMs : bounds.hookMs;
+    const hook = hooks[name] as unknown as { intercept(interceptor: { register(tap: InterceptableTap): InterceptableTap }): void };
+    hook.intercept({
+      register: (tap) => {
+        tap.fn = boundTap(tap, name, ms, bounds.warn);
+        return tap;
+      },
+    });
+  }
+}
+
+function boundTap(tap: InterceptableTap, hook: BoundedHook, ms: number, warn: (message: string) => void): InterceptableTap['fn'] {
+  const plugin = pluginOfTap(tap.name);
+  const { outcome, safe } = SAFE_SIDES[hook];
+  const late = (args: unknown[]) => (): unknown => {
+    const reason = `plugin ${plugin} did not answer ${hook} within ${ms} ms; ${outcome}`;
+    warn(reason);
+    return safe(args, plugin, reason);
+  };
+  const { fn } = tap;
+  switch (tap.type) {
+    case 'sync':
+      return fn; // it answers before anything else runs: there is no wait to bound
+    case 'promise':
+      return (...args) => bounded(Promise.resolve(fn(...args)), { ms }, late(args));
+    case 'async':
+      return (...allArgs) => {
+        const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
+        const answer = new Promise<unknown>((resolve, reject) => fn(...allArgs, (error: unknown, result?: unknown) => (error ? reject(error) : resolve(result))));
+        bounded(answer, { ms }, late(allArgs)).then(
+          (result) => callback(null, result),
+          (error: unknown) => callback(error),
+        );
+      };
+  }
+}
