@@ -17,6 +17,7 @@ import { postHook } from './post-hook.js';
 import type { HookRule } from './settings.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import { uncontainedResult, type UntrustedHooks } from './containment.js';
 
 export interface DispatcherDeps {
   projectRoot: string;
@@ -30,6 +31,8 @@ export interface DispatcherDeps {
   subagents?(): SubagentRunner | undefined;
   /** Ids of sub-agents hooks started, shared by both engines: their events start no other. */
   hookAgents?: Set<string>;
+  /** While the project is untrusted the user's command hooks run in the OS sandbox or not at all. */
+  untrusted: UntrustedHooks;
 }
 
 export interface RuleResult {
@@ -85,10 +88,12 @@ export class HookDispatcher {
     if (matching.length === 0) return [];
     const full = { ...payload(), hook_event_name: event };
     if (matching.some((rule) => rule.handler.type === 'agent') && fromHookAgent(full, this.hookAgents)) matching = matching.filter((rule) => rule.handler.type !== 'agent');
-    const sandbox = matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
+    // A command of the user's own in an untrusted project must not run its code on the host.
+    const contain = matching.some((rule) => rule.handler.type === 'command') && (await this.deps.untrusted.mustContain());
+    const sandbox = contain || matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
     const runs = matching.map(async (rule): Promise<RuleResult | undefined> => {
       const controller = new AbortController();
-      const running = this.runOne(rule, full, rule.sandboxed ? sandbox : undefined, controller.signal);
+      const running = this.runOne(rule, full, rule.sandboxed || contain ? sandbox : undefined, contain, controller.signal);
       if (!rule.handler.async) return running;
       this.background.add(controller);
       void running.finally(() => this.background.delete(controller));
@@ -101,7 +106,7 @@ export class HookDispatcher {
     return (this.deps.hookAgents ??= new Set());
   }
 
-  private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, signal: AbortSignal): Promise<RuleResult> {
+  private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, contain: boolean, signal: AbortSignal): Promise<RuleResult> {
     const handler = rule.handler;
     const timeoutMs = (handler.timeoutSec ?? (handler.type === 'agent' ? AGENT_HOOK_TIMEOUT_SEC : defaultTimeoutSec(rule.event))) * 1000;
     if (handler.type === 'agent') {
@@ -124,8 +129,8 @@ export class HookDispatcher {
     const outcome =
       handler.type === 'http'
         ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs, signal)
-        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
-    const result = interpret(rule.event, outcome);
+        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: contain, ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
+    const result = outcome.uncontained ? uncontainedResult(rule.event, outcome, rule.handler.async) : interpret(rule.event, outcome);
     recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result });
     return { rule, result };
   }

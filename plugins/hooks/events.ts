@@ -6,6 +6,7 @@
 import path from 'node:path';
 export { claudeToolName, toolNameAliases } from '../../sdk/claude-tool-names.js';
 import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
+import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 export const CLAUDE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
@@ -23,30 +24,40 @@ export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 /** The file tools: Claude's `file_path` (absolute, as Claude Code gives it) whichever name the call used. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);
 
-/** Claude's field beside ours; a path is made absolute, as Claude Code gives it. */
-export function claudeToolInput(tool: string, input: Record<string, unknown>, projectRoot: string): Record<string, unknown> {
+/** Claude's field beside ours; a path is made absolute (a leading `~` is the home, as for the tools), as Claude Code gives it. */
+export function claudeToolInput(tool: string, input: Record<string, unknown>, projectRoot: string, homeDir?: string): Record<string, unknown> {
   if (!FILE_TOOLS.has(tool)) return input;
   // The kernel renamed the old `path` for the built-in tools; a stored call or another
   // implementation of the name may still carry it.
   const file = filePathOf(input);
-  return typeof file === 'string' ? { ...input, file_path: path.resolve(projectRoot, file) } : input;
+  return typeof file === 'string' ? { ...input, file_path: homeDir === undefined ? path.resolve(projectRoot, file) : toolPathAbsolute(file, projectRoot, homeDir) } : input;
 }
+
+/** The tools whose `path` names a file or directory a rule may judge (the file tools' older name, glob's and grep's folder). */
+const PATH_TOOLS: ReadonlySet<string> = new Set([...FILE_TOOLS, 'glob', 'grep']);
 
 /**
  * `tool_input` for MewCode's own rule files: the file tools' path also under its older name
  * `path`, so a rule written as `field: tool_input.path` (a deny on `.env` writes) still matches.
+ * Every path (`file_path`, `path`) is given as the tools resolve it, relative to the project
+ * (normalised, no `./`) or absolute when outside it: a glob on `.env` files judges the file,
+ * not the spelling, so `./.env`, `src/../.env` or `/project/.env` cannot pass a rule `.env` fails.
  */
-export function ownToolInput(tool: string, input: Record<string, unknown>): Record<string, unknown> {
-  if (!FILE_TOOLS.has(tool) || typeof input.file_path !== 'string' || 'path' in input) return input;
-  return { ...input, path: input.file_path };
+export function ownToolInput(tool: string, input: Record<string, unknown>, projectRoot: string, homeDir: string): Record<string, unknown> {
+  if (!PATH_TOOLS.has(tool)) return input;
+  const out = { ...input };
+  const normal = (value: string): string => displayPath(toolPathAbsolute(value, projectRoot, homeDir), projectRoot);
+  for (const field of ['file_path', 'path']) if (typeof out[field] === 'string') out[field] = normal(out[field] as string);
+  if (FILE_TOOLS.has(tool) && typeof out.file_path === 'string' && !('path' in input)) out.path = out.file_path;
+  return out;
 }
 
 /** An `updatedInput` in Claude's names back in the call's (a field only Claude's name carries wins). */
-export function fromClaudeToolInput(tool: string, input: Record<string, unknown>, original: Record<string, unknown>, projectRoot: string): Record<string, unknown> {
+export function fromClaudeToolInput(tool: string, input: Record<string, unknown>, original: Record<string, unknown>, projectRoot: string, homeDir?: string): Record<string, unknown> {
   if (!FILE_TOOLS.has(tool) || !('file_path' in input)) return input;
   const out = { ...input };
   // A script that changed Claude's field meant it; one that copied it back unchanged did not.
-  const changed = input.file_path !== claudeToolInput(tool, original, projectRoot).file_path;
+  const changed = input.file_path !== claudeToolInput(tool, original, projectRoot, homeDir).file_path;
   if ('file_path' in original) {
     if (!changed) out.file_path = original.file_path;
     return out;

@@ -13,8 +13,9 @@
  * sessionEnd, PreCompact → preCompact, Notification → notification.
  *
  * Claude Code plugins' hooks (TOKENS.ClaudePluginBundles) are the user's own (plugin-hooks.ts).
- * Project hooks run only in a trusted project; every run is logged in `.mewcode/hooks.log`;
- * a failure is shown at once and the action goes on (fail-open).
+ * Project hooks run only in a trusted project; the user's own commands run in the OS sandbox
+ * while the project is untrusted, or not at all where none can run (containment.ts); every run
+ * is logged in `.mewcode/hooks.log`; a failure is shown at once and the action goes on (fail-open).
  */
 import { stat } from 'node:fs/promises';
 import { ContainerModule } from 'inversify';

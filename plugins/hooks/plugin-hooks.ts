@@ -2,7 +2,8 @@
  * The hooks of the Claude Code plugins of this run (TOKENS.ClaudePluginBundles): each plugin's
  * `hooks/hooks.json` (or plugin.json's `hooks`) is Claude Code's settings `hooks` object, read by
  * the same parser as the settings files, as the user's own hooks (the user chose the plugin: no
- * workspace trust; not sandboxed unless a handler says `sandbox: true`, as for the user's own).
+ * workspace trust; on the host unless a handler says `sandbox: true` or the project is untrusted,
+ * as for the user's own: containment.ts).
  * Their commands get CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA in their environment. A command
  * whose script is missing from the plugin is not loaded (the claude-plugins plugin named it).
  */

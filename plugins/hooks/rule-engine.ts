@@ -19,6 +19,7 @@ import { postHook } from './post-hook.js';
 import { fieldAt } from './template.js';
 import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import { uncontainedResult } from './containment.js';
 
 function matchValue(match: Match, value: string): boolean {
   switch (match.type) {
@@ -69,20 +70,26 @@ export class RuleEngine {
     const fired = this.fired.get(sessionId) ?? new Set<string>();
     this.fired.set(sessionId, fired);
     let sandbox: CommandSandbox | undefined;
+    // A shell action of the user's own in an untrusted project must not run its code on the host.
+    let contain: boolean | undefined;
+    const placed = (rule: MewcodeRule): CommandSandbox | undefined => (rule.sandboxed || contain ? sandbox : undefined);
     const due: MewcodeRule[] = [];
     for (const rule of this.rules) {
       if (rule.event !== event || (rule.onlyOnce && fired.has(rule.name)) || !conditionHolds(rule.if, full)) continue;
       if (rule.action.type === 'subagent' && fromHookAgent(full, this.hookAgents)) continue;
       // Reserved while it runs (a concurrent batch must not run it too); released if it fails.
       if (rule.onlyOnce) fired.add(rule.name);
-      if (rule.sandboxed && rule.action.type === 'shell') sandbox ??= await this.deps.sandbox();
+      if (rule.action.type === 'shell') {
+        contain ??= await this.deps.untrusted.mustContain();
+        if (rule.sandboxed || contain) sandbox ??= await this.deps.sandbox();
+      }
       if (!rule.async) {
         due.push(rule);
         continue;
       }
       const controller = new AbortController();
       this.background.add(controller);
-      void this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(controller.signal).then((result) => {
+      void this.runOne(rule, full, placed(rule), contain === true)(controller.signal).then((result) => {
         this.background.delete(controller);
         if (!result.ranOk) fired.delete(rule.name);
       });
@@ -93,11 +100,11 @@ export class RuleEngine {
     };
     if (!MEWCODE_BLOCKING.has(event)) {
       // Nothing to block: the rules run side by side, their results kept in file order.
-      return Promise.all(due.map(async (rule) => finish(rule, await this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(undefined))));
+      return Promise.all(due.map(async (rule) => finish(rule, await this.runOne(rule, full, placed(rule), contain === true)(undefined))));
     }
     const results: RuleResult[] = [];
     for (const [index, rule] of due.entries()) {
-      const entry = finish(rule, await this.runOne(rule, full, rule.sandboxed ? sandbox : undefined)(undefined));
+      const entry = finish(rule, await this.runOne(rule, full, placed(rule), contain === true)(undefined));
       results.push(entry);
       if (entry.result.kind === 'blocked') {
         // H6: the first block wins, later rules do not run (and so keep their only_once turn).
@@ -108,10 +115,11 @@ export class RuleEngine {
     return results;
   }
 
-  private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined): (signal: AbortSignal | undefined) => Promise<HookResult & { ranOk: boolean }> {
+  private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, contain: boolean): (signal: AbortSignal | undefined) => Promise<HookResult & { ranOk: boolean }> {
     return async (signal) => {
       const started = monotonicMs();
       let result: HookResult;
+      let ran = true;
       if (rule.action.type === 'prompt') {
         result = { kind: 'ok', additionalContext: rule.action.text, exit: 'prompt' };
       } else if (rule.action.type === 'subagent') {
@@ -120,15 +128,18 @@ export class RuleEngine {
       } else {
         const outcome =
           rule.action.type === 'shell'
-            ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, projectCommand: rule.sandboxed, ...(signal ? { signal } : {}) })
+            ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, projectCommand: rule.sandboxed, requireSandbox: contain, ...(signal ? { signal } : {}) })
             : rule.sandboxed && (await projectHttpRefusal(this.deps))
               ? { code: null, stdout: '', stderr: '', timedOut: false, error: PROJECT_HTTP_REFUSED, durationMs: 0 }
               : await postHook(rule.action, payload, rule.timeoutMs, signal);
-        result = interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
+        ran = !outcome.uncontained;
+        result = outcome.uncontained
+          ? uncontainedResult(rule.event, outcome, rule.async)
+          : interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
       }
       const blocking = MEWCODE_BLOCKING.has(rule.event);
       if (result.kind === 'blocked' && !blocking && rule.event !== 'PostToolUse') result = { ...result, kind: 'ok' }; // H1: cannot block
-      const ranOk = result.kind !== 'failed'; // before fail_closed: a failure is not a successful run
+      const ranOk = ran && result.kind !== 'failed'; // before fail_closed: a failure (or no run) is not a successful run
       if (result.kind === 'failed' && rule.failClosed && blocking) {
         result = { ...result, kind: 'blocked', reason: `the hook failed and is fail_closed: ${result.reason}`, ...(rule.event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
       }

@@ -4,6 +4,8 @@
  * minimal environment plus MEWCODE_PROJECT_DIR and CLAUDE_PROJECT_DIR (and a plugin's
  * CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA), inside the OS command
  * sandbox when one is active (a sandbox that refuses the command means it does not run).
+ * PATH keeps only its absolute entries: a relative one (`node_modules/.bin`, `.`, an empty one)
+ * would find `jq` or `bash` in the project, where a repository can plant its own.
  */
 import { spawn } from 'node:child_process';
 import { projectCommandProblem } from './command-files.js';
@@ -11,6 +13,7 @@ import { registerProcessGroup, releaseProcessGroup, signalGroup } from '../../sd
 import { resolveShell } from '../../sdk/shell-path.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
+import { absolutePathEntries } from '../../types/host-path.js';
 
 /** Passed through when set; nothing else of MewCode's environment reaches a hook (no API keys). */
 const BASE_ENV = ['HOME', 'PATH', 'USER', 'LOGNAME', 'SHELL', 'TERM', 'LANG', 'LC_ALL', 'TMPDIR'];
@@ -31,6 +34,12 @@ export interface CommandRun {
   projectCommand?: boolean;
   /** Set in the hook's environment too: a Claude Code plugin's CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA. */
   extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * It must run inside the OS sandbox or not at all (the user's hook in an untrusted project,
+   * containment.ts): without an active sandbox, or when it refuses the command, nothing runs
+   * and the outcome says `uncontained`.
+   */
+  requireSandbox?: boolean;
 }
 
 export interface CommandOutcome {
@@ -41,13 +50,15 @@ export interface CommandOutcome {
   timedOut: boolean;
   /** Why it could not run at all. */
   error?: string;
+  /** It had to run inside the OS sandbox and could not (`error` says why): nothing ran. */
+  uncontained?: 'no sandbox' | 'refused';
   durationMs: number;
 }
 
 export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of BASE_ENV) if (source[name] !== undefined) env[name] = source[name]!;
-  env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
+  env.PATH = absolutePathEntries(env.PATH) || '/usr/local/bin:/usr/bin:/bin';
   env.MEWCODE_PROJECT_DIR = projectRoot;
   env.CLAUDE_PROJECT_DIR = projectRoot;
   return env;
@@ -68,9 +79,16 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
   let file = argv[0]!;
   let args = argv.slice(1);
   let release: (() => Promise<void>) | undefined;
+  const NO_SANDBOX = 'no OS sandbox can run here to contain it';
+  const uncontained = (kind: 'no sandbox' | 'refused', why: string): CommandOutcome => ({ code: null, stdout: '', stderr: '', timedOut: false, error: why, uncontained: kind, durationMs: elapsed() });
+  if (run.requireSandbox && !run.sandbox) return uncontained('no sandbox', NO_SANDBOX);
   if (run.sandbox) {
     const wrapped = await run.sandbox.wrap({ argv, cwd: run.projectRoot, projectRoot: run.projectRoot, homeDir: run.homeDir });
-    if (wrapped.kind === 'refused') return { code: null, stdout: '', stderr: '', timedOut: false, error: `the command sandbox refused it: ${wrapped.message}`, durationMs: elapsed() };
+    if (wrapped.kind === 'refused') {
+      const why = `the command sandbox refused it: ${wrapped.message}`;
+      return run.requireSandbox ? uncontained('refused', why) : { code: null, stdout: '', stderr: '', timedOut: false, error: why, durationMs: elapsed() };
+    }
+    if (wrapped.kind === 'unsandboxed' && run.requireSandbox) return uncontained('no sandbox', NO_SANDBOX);
     if (wrapped.kind === 'sandboxed') {
       file = wrapped.launch.file;
       args = wrapped.launch.args;

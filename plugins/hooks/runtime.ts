@@ -16,6 +16,7 @@ import { loadPluginHooks } from './plugin-hooks.js';
 import { loadRuleFiles, type MewcodeEvent } from './rule-file.js';
 import { RuleEngine } from './rule-engine.js';
 import { SessionStartContext, type SessionStartSource } from './session-context.js';
+import { UntrustedHooks } from './containment.js';
 
 const NAME = 'hooks';
 
@@ -51,6 +52,13 @@ function sandboxFor(kernel: KernelApi): () => Promise<CommandSandbox | undefined
   };
 }
 
+/** Why no OS sandbox contains commands, for the untrusted project's notice. */
+function sandboxReason(kernel: KernelApi): string {
+  if (!kernel.container.isBound(TOKENS.CommandSandbox)) return 'this build has no command sandbox';
+  const status = kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox).status();
+  return status.reason ?? (status.disabledByUser ? 'turned off in your settings' : 'not active');
+}
+
 /** Read the rules and tap the kernel's hooks; returns how to close everything (undefined: no rules). */
 export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Promise<(() => void) | undefined> {
   const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
@@ -60,17 +68,21 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
   for (const warning of [...files.warnings, ...settings.warnings, ...plugins.warnings]) kernel.warn(warning);
   if (settings.rules.length === 0 && files.rules.length === 0) return undefined;
   const log = new HookLog(kernel.projectRoot, (message) => kernel.warn(message));
+  const sandbox = sandboxFor(kernel);
+  const notify = (message: string): void => kernel.notify('notice', message);
   const deps = {
     projectRoot: kernel.projectRoot,
     homeDir: kernel.homeDir,
     env,
     log,
-    sandbox: sandboxFor(kernel),
+    sandbox,
     warn: (message: string) => kernel.warn(message),
-    notify: (message: string) => kernel.notify('notice', message),
+    notify,
     // Resolved when an action runs: the runner is another plugin's, bound or not.
     subagents: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined),
     hookAgents: new Set<string>(),
+    // No trust service (a custom build, a test kernel) is untrusted, as for the project's settings.
+    untrusted: new UntrustedHooks({ trusted: () => trust?.isTrusted() === true, sandbox, sandboxReason: () => sandboxReason(kernel), notify }),
   };
   const claude = new HookDispatcher(settings.rules, deps);
   const own = new RuleEngine(files.rules, deps);
@@ -108,14 +120,14 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
       const results = await both('PreToolUse', 'PreToolUse', toolNameAliases(context.call.name), () => ({
         ...common(context),
         tool_name: claudeToolName(context.call.name),
-        tool_input: claudeToolInput(context.call.name, input, context.projectRoot),
+        tool_input: claudeToolInput(context.call.name, input, context.projectRoot, context.homeDir),
         tool_use_id: context.call.id,
         ...(context.tool?.hints ? { tool_hints: context.tool.hints } : {}),
-      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, input), iteration: context.iteration }));
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, input, context.projectRoot, context.homeDir), iteration: context.iteration }));
       const next = { ...decision, additionalContext: [...decision.additionalContext] };
       for (const entry of results) if (entry.result.additionalContext) next.additionalContext.push(entry.result.additionalContext);
       const rewrite = results.find((entry) => entry.result.updatedInput && entry.result.permission !== 'deny');
-      if (rewrite) next.input = fromClaudeToolInput(context.call.name, rewrite.result.updatedInput!, input, context.projectRoot);
+      if (rewrite) next.input = fromClaudeToolInput(context.call.name, rewrite.result.updatedInput!, input, context.projectRoot, context.homeDir);
       // deny > ask > allow, the first in file order giving the reason.
       const deny = results.find((entry) => entry.result.permission === 'deny' || entry.result.stop !== undefined);
       if (deny) return { ...next, decision: 'deny', reason: deny.result.reason ?? deny.result.stop ?? 'denied by a hook', by: by(deny) };
@@ -132,11 +144,11 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
       const results = await both('PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), () => ({
         ...common(context),
         tool_name: claudeToolName(context.call.name),
-        tool_input: claudeToolInput(context.call.name, context.input, context.projectRoot),
+        tool_input: claudeToolInput(context.call.name, context.input, context.projectRoot, context.homeDir),
         tool_response: { output: result.content, is_error: result.isError },
         tool_use_id: context.call.id,
         duration_ms: Math.round(context.durationMs),
-      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input), tool_result: result.content, is_error: result.isError, iteration: context.iteration }));
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }));
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
       );

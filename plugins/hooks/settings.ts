@@ -64,7 +64,8 @@ export interface HookRule {
   /**
    * Runs inside the OS command sandbox (when one is active): always for a project's hooks (a
    * repository's commands), for the user's own only with `sandbox: true` — they are the user's
-   * code, as in Claude Code, and often need the network or files outside the project.
+   * code, as in Claude Code, and often need the network or files outside the project. (While
+   * the project is untrusted every command hook runs contained anyway: containment.ts.)
    */
   sandboxed: boolean;
 }

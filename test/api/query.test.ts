@@ -336,7 +336,8 @@ test('hooks in the user\'s settings run only when the query reads them', async (
     writeFileSync(path.join(place.home, '.mewcode', 'settings.yaml'), JSON.stringify(hooks));
     await collect(query({ prompt: 'one', options: place.options }));
     expect(existsSync(marker)).toBe(false);
-    await collect(query({ prompt: 'two', options: { ...place.options, settingSources: ['user'] } }));
+    // Trusted: the user's hook runs on the host (in an untrusted project the sandbox hides this /tmp home).
+    await collect(query({ prompt: 'two', options: { ...place.options, settingSources: ['user'], trustProject: true } }));
     expect(existsSync(marker)).toBe(true);
   });
 });

@@ -245,7 +245,9 @@ test('end to end: a plugin of every kind installed from a git marketplace — it
       expect((await plugin(s, 'install', 'kit@kits')).code).toBe(0);
       const copy = join(s.home, '.mewcode', 'plugins', 'cache', 'kits', 'kit');
       expect((await plugin(s, 'list')).stdout).toMatch(/^kit@kits\tclaude-plugin\tenabled\tversion 1\.2\.0[^\n]*\t1 command, 1 agent, 1 skill, 1 hook, 1 MCP server$/m);
-      const env = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX };
+      // Trusted: the kit's hook is the user's own and runs on the host (in an untrusted project it
+      // runs in the OS sandbox, where this /tmp home is not visible).
+      const env = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX, MEWCODE_TRUST_PROJECT: '1' };
       // The kit's MCP server starts with every run; on a loaded machine the default wait can pass
       // first, and its notice on stderr is not what these runs check.
       mkdirSync(join(s.home, '.mewcode'), { recursive: true });

@@ -14,6 +14,11 @@ beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
 
 const SANDBOX_ENV = { MEWCODE_REQUIRE_SANDBOX: process.env.MEWCODE_REQUIRE_SANDBOX };
+/**
+ * The kit's hooks are the user's own: on the host in a trusted project, as Claude Code runs them
+ * (in an untrusted one they run in the OS sandbox, where this /tmp plugin folder is not visible).
+ */
+const TRUSTED_ENV = { ...SANDBOX_ENV, MEWCODE_TRUST_PROJECT: '1' };
 
 /** The kit plugin; its MCP server (a real one, slow to start on a loaded machine) only where a test uses it. */
 function kit(withServer = false): string {
@@ -31,11 +36,11 @@ test('a plugin command runs as /kit:hello and bare /hello with 0-based arguments
     const help = await s.run(['-p', '/help', '--plugin-dir', dir]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/\/kit:hello <who> <other>\s+Say hello \(plugin kit\)/);
-    const r = await s.run(['-p', '/kit:hello Alice Bob', '--plugin-dir', dir], { env: SANDBOX_ENV });
+    const r = await s.run(['-p', '/kit:hello Alice Bob', '--plugin-dir', dir], { env: TRUSTED_ENV });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(sentText(s.requests[0]!)).toBe(`Hello Alice and Bob!\nRoot: ${dir}\nplugin-line-42`);
-    const bare = await s.run(['-p', '/hello Carol Dan', '--plugin-dir', dir], { env: SANDBOX_ENV });
+    const bare = await s.run(['-p', '/hello Carol Dan', '--plugin-dir', dir], { env: TRUSTED_ENV });
     expect(bare.code).toBe(0);
     expect(sentText(s.requests[1]!)).toContain('Hello Carol and Dan!');
   });
@@ -83,7 +88,7 @@ test("load_skill loads a plugin's skill as kit:style; its body (${CLAUDE_PLUGIN_
 test("a plugin's PreToolUse hook blocks a bash call; its script gets CLAUDE_PLUGIN_ROOT in its environment", async () => {
   await scenario([{ toolCalls: [{ id: 'b1', name: 'bash', input: { command: 'echo forbidden-thing' } }] }, { text: 'done' }], async (s) => {
     const dir = kit();
-    const r = await s.run(['-p', 'run it', '--plugin-dir', dir, '--allowedTools', 'Bash(echo:*)'], { env: SANDBOX_ENV });
+    const r = await s.run(['-p', 'run it', '--plugin-dir', dir, '--allowedTools', 'Bash(echo:*)'], { env: TRUSTED_ENV });
     expect(r.code).toBe(0);
     const result = s.requests[1]!.body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
     expect(result.is_error).toBe(true);
@@ -133,7 +138,7 @@ test('bad plugins are named with their file and reason, and the good plugin stil
     const partial = tempDir('mewcode-claude-plugin-partial-');
     write(path.join(partial, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'partial', commands: './nowhere', hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/scripts/gone.sh' }] }] } }));
     write(path.join(partial, 'agents', 'helper.md'), '---\ndescription: Helps\n---\nHelp.\n');
-    const r = await s.run(['-p', '/kit:hello Alice Bob', '--plugin-dir', good, '--plugin-dir', malformed, '--plugin-dir', clash, '--plugin-dir', partial], { env: SANDBOX_ENV });
+    const r = await s.run(['-p', '/kit:hello Alice Bob', '--plugin-dir', good, '--plugin-dir', malformed, '--plugin-dir', clash, '--plugin-dir', partial], { env: TRUSTED_ENV });
     expect(r.code).toBe(0);
     expect(sentText(s.requests[0]!)).toContain('Hello Alice and Bob!');
     expect(r.stderr).toContain(`${path.join(malformed, '.claude-plugin', 'plugin.json')}: not valid JSON`);

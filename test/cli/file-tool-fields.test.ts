@@ -11,6 +11,16 @@ import { prepareCli, removeTempDirs, scenario, tempDir } from './helpers.js';
 beforeAll(() => prepareCli(), 120_000);
 afterAll(removeTempDirs);
 
+/**
+ * These hooks are the user's own, run as Claude Code runs them: on the host, in a project the
+ * user trusts (in an untrusted one they run in the OS sandbox, test/plugins/hooks/untrusted-project.test.ts).
+ */
+const trustedScenario: typeof scenario = (turns, body, protocol) =>
+  scenario(turns, (s) => {
+    s.env.MEWCODE_TRUST_PROJECT = '1';
+    return body(s);
+  }, protocol);
+
 const results = (body: any): any[] => (body.messages.at(-1).content as any[]).filter((b) => b.type === 'tool_result');
 
 test('the tool definitions name file_path, and every file tool runs with it (and with the older path)', async () => {
@@ -93,7 +103,7 @@ test('either field name: a path outside the project is still refused by the sand
     },
     { text: 'done' },
   ];
-  await scenario(turns, async (s) => {
+  await trustedScenario(turns, async (s) => {
     const log = path.join(s.home, 'pre.log');
     const hook = path.join(s.home, 'pre.py');
     writeFileSync(hook, `import json, sys\np = json.load(sys.stdin)\nopen(${JSON.stringify(log)}, 'a').write(p["tool_name"] + " " + p["tool_input"]["file_path"] + "\\n")\n`);

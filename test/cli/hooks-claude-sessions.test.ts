@@ -11,6 +11,16 @@ import { prepareCli, removeTempDirs, scenario, type Scenario } from './helpers.j
 beforeAll(() => prepareCli(), 120_000);
 afterAll(removeTempDirs);
 
+/**
+ * These hooks are the user's own, run as Claude Code runs them: on the host, in a project the
+ * user trusts (in an untrusted one they run in the OS sandbox, test/plugins/hooks/untrusted-project.test.ts).
+ */
+const trustedScenario: typeof scenario = (turns, body, protocol) =>
+  scenario(turns, (s) => {
+    s.env.MEWCODE_TRUST_PROJECT = '1';
+    return body(s);
+  }, protocol);
+
 type Hooks = Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>;
 
 function userHooks(s: Scenario, hooks: Hooks): void {
@@ -43,7 +53,7 @@ test('SessionStart additionalContext reaches every request of the session and of
     { text: 'done' },
     { text: 'continued' },
   ];
-  await scenario(turns, async (s) => {
+  await trustedScenario(turns, async (s) => {
     const style = path.join(s.home, 'style.py');
     writeFileSync(style, `import json\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": ${JSON.stringify(STYLE)}}}))\n`);
     userHooks(s, { SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: `python3 ${style}` }] }] });
@@ -60,7 +70,7 @@ test('SessionStart additionalContext reaches every request of the session and of
 });
 
 test('--continue runs SessionStart once with source "resume": startup hooks stay quiet, matcher-less hooks run once', async () => {
-  await scenario([{ text: 'one' }, { text: 'two' }], async (s) => {
+  await trustedScenario([{ text: 'one' }, { text: 'two' }], async (s) => {
     const log = path.join(s.home, 'session-start.log');
     userHooks(s, {
       SessionStart: [
@@ -83,7 +93,7 @@ test('the sub-agent tool is Task to hook matchers and payloads; subagent events 
     { text: 'Nothing here.' },
     { text: 'The helper found nothing.' },
   ];
-  await scenario(turns, async (s) => {
+  await trustedScenario(turns, async (s) => {
     const log = path.join(s.home, 'task.log');
     userHooks(s, {
       PreToolUse: [{ matcher: 'Task', hooks: [{ type: 'command', command: recorder(s, 'pre', log) }] }],
@@ -104,7 +114,7 @@ test('the sub-agent tool is Task to hook matchers and payloads; subagent events 
 
 test('/compact runs SessionStart with source "compact" once, and its context stands after the summary', async () => {
   const turns = [{ text: 'one' }, { text: 'two' }, { text: 'Summary: the user said first and second.' }, { text: 'after' }];
-  await scenario(turns, async (s) => {
+  await trustedScenario(turns, async (s) => {
     const log = path.join(s.home, 'compact.log');
     const context = path.join(s.home, 'context.py');
     writeFileSync(context, `import json, sys\npayload = json.load(sys.stdin)\nopen(${JSON.stringify(log)}, 'a').write(payload["source"] + "\\n")\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "CONTEXT-" + payload["source"]}}))\n`);

@@ -4,12 +4,22 @@
  * but in MewCode's settings file. What the model receives is read from the scripted server's log.
  */
 import { afterEach, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { lastUserTexts, REPO_ROOT, removeTempDirs, scenario, type Scenario } from './helpers.js';
 import { hookImport, loadedFiles } from './load-hook.js';
 
 afterEach(removeTempDirs);
+
+/**
+ * These hooks are the user's own, run as Claude Code runs them: on the host, in a project the
+ * user trusts (in an untrusted one they run in the OS sandbox, test/plugins/hooks/untrusted-project.test.ts).
+ */
+const trustedScenario: typeof scenario = (turns, body, protocol) =>
+  scenario(turns, (s) => {
+    s.env.MEWCODE_TRUST_PROJECT = '1';
+    return body(s);
+  }, protocol);
 
 type Hooks = Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]>;
 
@@ -38,7 +48,7 @@ exit 0
 `;
 
 test('acceptance: a Claude Code PreToolUse script that blocks by exit 2 blocks the command, and its reason reaches the model', async () => {
-  await scenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'git push origin main', description: 'push' } }] }, { text: 'understood' }], async (s) => {
+  await trustedScenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'git push origin main', description: 'push' } }] }, { text: 'understood' }], async (s) => {
     const blocker = script(s, 'block-push.sh', BLOCKER_SH);
     userHooks(s, { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: blocker }] }] });
     const result = await s.run(['-p', 'push it', '--allowedTools', 'Bash']);
@@ -53,7 +63,7 @@ test('acceptance: a Claude Code PreToolUse script that blocks by exit 2 blocks t
 });
 
 test('acceptance: a UserPromptSubmit script returning additionalContext changes the request', async () => {
-  await scenario([{ text: 'ok' }], async (s) => {
+  await trustedScenario([{ text: 'ok' }], async (s) => {
     const adder = script(
       s,
       'context.py',
@@ -72,7 +82,7 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "a
 });
 
 test('PostToolUse on Write|Edit: a formatter reads .tool_input.file_path (absolute, as Claude Code gives it)', async () => {
-  await scenario(
+  await trustedScenario(
     [{ toolCalls: [{ id: 'c1', name: 'write_file', input: { path: 'notes.txt', content: 'hello\n' } }] }, { text: 'written' }],
     async (s) => {
       const formatter = script(
@@ -93,7 +103,7 @@ with open(os.path.join(os.environ["CLAUDE_PROJECT_DIR"], "formatted.log"), "a") 
 });
 
 test('a Stop hook that blocks sends the agent back once; stop_hook_active is true the second time', async () => {
-  await scenario([{ text: 'done' }, { text: 'tests pass now' }], async (s) => {
+  await trustedScenario([{ text: 'done' }, { text: 'tests pass now' }], async (s) => {
     const stop = script(
       s,
       'stop.py',
@@ -113,7 +123,7 @@ if not d["stop_hook_active"]:
 });
 
 test('updatedInput rewrites a bash command before it runs; additionalContext reaches the next request', async () => {
-  await scenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo original', description: 'say' } }] }, { text: 'ok' }], async (s) => {
+  await trustedScenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo original', description: 'say' } }] }, { text: 'ok' }], async (s) => {
     const rewrite = script(
       s,
       'rewrite.sh',
@@ -132,7 +142,7 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
 });
 
 test('no hook failure is silent: a failing hook and a timed-out one are shown and logged, and the call goes on', async () => {
-  await scenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo ran', description: 'x' } }] }, { text: 'ok' }], async (s) => {
+  await trustedScenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo ran', description: 'x' } }] }, { text: 'ok' }], async (s) => {
     const failing = script(s, 'fail.sh', '#!/bin/sh\necho "config missing" >&2\nexit 1\n');
     const slow = script(s, 'slow.sh', '#!/bin/sh\nsleep 5\n');
     userHooks(s, { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: failing }, { type: 'command', command: slow, timeout: 0.5 }] }] });
@@ -211,6 +221,33 @@ test('a project hook runs inside the OS sandbox: it may write the project, not o
     expect(result.code).toBe(0);
     expect(existsSync(inside)).toBe(true);
     expect(existsSync(outside)).toBe(!sandboxActive);
+  });
+});
+
+test("an untrusted project: the user's own formatter hook runs in the OS sandbox, so the repository's planted node_modules/.bin/prettier never runs on the host", async () => {
+  const { OsCommandSandbox } = await import('../../plugins/sandbox-os/service.js');
+  await scenario([{ toolCalls: [{ id: 'w', name: 'write_file', input: { file_path: 'notes.md', content: '# hi\n' } }] }, { text: 'done' }], async (s) => {
+    const sandboxActive = (await new OsCommandSandbox({ homeDir: s.home, warn: () => undefined }).probe()).active;
+    if (process.env.MEWCODE_REQUIRE_SANDBOX === '1') expect(sandboxActive).toBe(true);
+    const outside = path.join('/var/tmp', `mewcode-hook-untrusted-${process.pid}`);
+    rmSync(outside, { force: true });
+    mkdirSync(path.join(s.cwd, 'node_modules', '.bin'), { recursive: true });
+    writeFileSync(path.join(s.cwd, 'node_modules', '.bin', 'prettier'), `#!/bin/sh\ntouch "$PWD/formatted"\ntouch ${outside}\n`, { mode: 0o755 });
+    // What `npx prettier --write …` does: the project's node_modules/.bin first.
+    userHooks(s, { PostToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: 'PATH="$PWD/node_modules/.bin:$PATH" prettier --write notes.md' }] }] });
+    try {
+      const result = await s.run(['-p', 'go', '--permission-mode', 'acceptEdits']);
+      expect(result.code).toBe(0);
+      expect(existsSync(outside)).toBe(false);
+      const notices = result.stderr.split('\n').filter((line) => line.includes('hooks: this project is not trusted'));
+      expect(notices).toHaveLength(1);
+      if (sandboxActive) {
+        expect(existsSync(path.join(s.cwd, 'formatted'))).toBe(true); // it ran, contained
+        expect(notices[0]).toContain('your own hooks run inside the OS sandbox');
+      }
+    } finally {
+      rmSync(outside, { force: true });
+    }
   });
 });
 

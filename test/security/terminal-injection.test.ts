@@ -124,7 +124,8 @@ describe('hooks', () => {
       const failing = printingScript(s, 'fail.sh', 'stderr', 1, 'failing');
       const message = userFile(s, 'message.sh', `#!/bin/sh\ncat >/dev/null\nprintf '%s' '${asciiJson({ systemMessage: `note ${EVIL} end` })}'\n`);
       userFile(s, '.mewcode/settings.yaml', JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: failing }, { type: 'command', command: message }] }] } }));
-      const result = await s.run(['-p', 'hi']);
+      // Trusted: the user's hooks run on the host (in an untrusted project the sandbox hides this /tmp home).
+      const result = await s.run(['-p', 'hi'], { env: { MEWCODE_TRUST_PROJECT: '1' } });
       assertClean('run-time hook messages', result);
       expect(result.stderr).toContain('failing');
       expect(result.stderr).toContain('note');
@@ -259,7 +260,8 @@ describe('the terminal UI in a real terminal (tmux)', () => {
       userFile(s, '.mewcode/settings.yaml', JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: failing }] }] } }));
       const terminal = new TmuxTerminal();
       try {
-        terminal.start(await prepareCli(), [], s.cwd, s.env);
+        // Trusted: the user's hooks run on the host (in an untrusted project the sandbox hides this /tmp home).
+        terminal.start(await prepareCli(), [], s.cwd, { ...s.env, MEWCODE_TRUST_PROJECT: '1' });
         // tmux takes an application's OSC 52 into a paste buffer only with set-clipboard on.
         terminal.command('set-option', '-s', 'set-clipboard', 'on');
         const title = terminal.command('display-message', '-p', '-t', 'main', '#{pane_title}');

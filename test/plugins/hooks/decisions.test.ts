@@ -16,6 +16,7 @@ import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { toolsPlugin } from '../../support/test-tools.js';
+import { trustedProject } from './rule-setup.js';
 
 afterEach(removeTempDirs);
 
@@ -39,7 +40,7 @@ test('PreToolUse JSON: deny gives the model its reason; ask sends an allowed cal
     ['ask', /Permission required/],
   ] as const) {
     const { root, home } = project({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: echo({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: 'not in this repository' } }) }] }] } });
-    const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: root, homeDir: home });
+    const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), await trustedProject(root, home));
     try {
       await runPrompt(kernel, 'write', 'bypassPermissions');
       expect(results(model.requests[1])[0]).toMatchObject({ isError: true, content: expect.stringMatching(expected) });
@@ -52,7 +53,7 @@ test('PreToolUse JSON: deny gives the model its reason; ask sends an allowed cal
 test('UserPromptSubmit decision:block drops the prompt; continue:false stops it with stopReason', async () => {
   for (const output of [{ decision: 'block', reason: 'no prompts after 6 pm' }, { continue: false, stopReason: 'the build is red' }]) {
     const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: echo(output) }] }] } });
-    const { kernel, model } = await bootKernel([say('never')], plugins(), { projectRoot: root, homeDir: home });
+    const { kernel, model } = await bootKernel([say('never')], plugins(), await trustedProject(root, home));
     try {
       const events = await runPrompt(kernel, 'hello');
       expect(doneEvent(events).reason).toBe('blocked');
@@ -71,7 +72,7 @@ test('exit 2 on PostToolUse cannot block (the tool ran) but its stderr reaches t
       PostToolUse: [{ hooks: [{ type: 'command', command: 'echo "lint: 3 problems" >&2; exit 2' }, { type: 'command', command: 'echo "broken" >&2; exit 1' }] }],
     },
   });
-  const { kernel, model, reporter } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: root, homeDir: home });
+  const { kernel, model, reporter } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), await trustedProject(root, home));
   try {
     await runPrompt(kernel, 'write', 'bypassPermissions');
     const [result] = results(model.requests[1]);
@@ -106,7 +107,7 @@ test('MewCode rules on its own events: PreUserMessage joins every request, Sessi
       bind(TOKENS.CompactionService).toConstantValue({ shouldCompact: () => false, compact: async (): Promise<Message[]> => [{ role: 'user', content: [{ type: 'text', text: 'summary' }] }, { role: 'assistant', content: [{ type: 'text', text: 'ok' }], toolCalls: [] }] });
     }),
   });
-  const { kernel, model } = await bootKernel([say('one'), say('two')], [...plugins(), compaction], { projectRoot: root, homeDir: home });
+  const { kernel, model } = await bootKernel([say('one'), say('two')], [...plugins(), compaction], await trustedProject(root, home));
   try {
     await runPrompt(kernel, 'first');
     expect(model.requests[0]!.reminder).toContain('Reminder from a rule.');
@@ -137,7 +138,7 @@ test('Claude Code\'s http handler: the payload is POSTed; a JSON answer decides;
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   try {
     const { root, home } = project({ hooks: { PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'http', url: `${base}/policy` }] }], PostToolUse: [{ hooks: [{ type: 'http', url: `${base}/broken`, timeout: 5 }] }] } });
-    const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: root, homeDir: home });
+    const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), await trustedProject(root, home));
     try {
       await runPrompt(kernel, 'write', 'bypassPermissions');
       expect(bodies[0]).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { path: 'a', file_path: path.join(root, 'a') } });
@@ -146,7 +147,7 @@ test('Claude Code\'s http handler: the payload is POSTed; a JSON answer decides;
       await kernel.shutdown();
     }
     const other = project({ hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: `${base}/broken` }] }] } });
-    const second = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), { projectRoot: other.root, homeDir: other.home });
+    const second = await bootKernel([useTools([call('write_file', { path: 'a' })]), say('ok')], plugins(), await trustedProject(other.root, other.home));
     try {
       await runPrompt(second.kernel, 'write', 'bypassPermissions');
       expect(results(second.model.requests[1])[0]).toMatchObject({ isError: false, content: 'written' });
@@ -163,7 +164,7 @@ test('Claude Code\'s http handler: the payload is POSTed; a JSON answer decides;
 
 test('a timed-out hook ends even when a detached grandchild keeps its pipes open', async () => {
   const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'setsid sleep 30 & echo started', timeout: 0.5 }] }] } });
-  const { kernel, reporter } = await bootKernel([say('ok')], plugins(), { projectRoot: root, homeDir: home });
+  const { kernel, reporter } = await bootKernel([say('ok')], plugins(), await trustedProject(root, home));
   try {
     const started = performance.now();
     await runPrompt(kernel, 'hi');
@@ -179,7 +180,7 @@ test('a FIFO planted as .mewcode/hooks.log blocks nothing: the run goes on unlog
   const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
   mkdirSync(path.join(root, '.mewcode'));
   execFileSync('mkfifo', [path.join(root, '.mewcode', 'hooks.log')]);
-  const { kernel, model, reporter } = await bootKernel([say('ok')], plugins(), { projectRoot: root, homeDir: home });
+  const { kernel, model, reporter } = await bootKernel([say('ok')], plugins(), await trustedProject(root, home));
   try {
     await runPrompt(kernel, 'hi');
     expect(model.requests).toHaveLength(1);
@@ -191,7 +192,7 @@ test('a FIFO planted as .mewcode/hooks.log blocks nothing: the run goes on unlog
 
 test('Stop with continue:false ends the run even beside a block; a project rule cannot shadow a user rule of the same name', async () => {
   const { root, home } = project({ hooks: { Stop: [{ hooks: [{ type: 'command', command: echo({ continue: false, stopReason: 'quota reached', decision: 'block', reason: 'go on' }) }] }] } });
-  const { kernel, model, reporter } = await bootKernel([say('done'), say('never')], plugins(), { projectRoot: root, homeDir: home });
+  const { kernel, model, reporter } = await bootKernel([say('done'), say('never')], plugins(), await trustedProject(root, home));
   try {
     await runPrompt(kernel, 'work');
     expect(model.requests).toHaveLength(1);
@@ -211,7 +212,7 @@ test('Stop with continue:false ends the run even beside a block; a project rule 
 
 test('a JSON object on stdout decides whatever the exit code, as in Claude Code', async () => {
   const { root, home } = project({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `${echo({ decision: 'block', reason: 'frozen branch' })}; exit 1` }] }] } });
-  const { kernel, model, reporter } = await bootKernel([say('never')], plugins(), { projectRoot: root, homeDir: home });
+  const { kernel, model, reporter } = await bootKernel([say('never')], plugins(), await trustedProject(root, home));
   try {
     const events = await runPrompt(kernel, 'hello');
     expect(doneEvent(events).reason).toBe('blocked');

@@ -15,6 +15,7 @@ import type { Tool } from '../../../types/tools.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
+import { trustedProject } from './rule-setup.js';
 
 afterEach(removeTempDirs);
 
@@ -56,10 +57,7 @@ const summarising = definePlugin({
 
 test('every event is dispatched at its moment, with Claude Code\'s payload fields and tool names', async () => {
   const { root, home, record } = recordingSetup();
-  const { kernel } = await bootKernel([useTools([call('read_file', { path: 'a.txt' })]), say('done'), say('child done')], [summarising, createHooksPlugin({ env: { PATH: process.env.PATH } })], {
-    projectRoot: root,
-    homeDir: home,
-  });
+  const { kernel } = await bootKernel([useTools([call('read_file', { path: 'a.txt' })]), say('done'), say('child done')], [summarising, createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
   await kernel.startSession();
   await runPrompt(kernel, 'read it', 'default');
   const child = kernel.createSession({ parent: kernel.session });
@@ -108,7 +106,7 @@ test('SessionStart stdout joins the session\'s history with the next prompt; mat
       },
     }),
   );
-  const { kernel, model } = await bootKernel([say('ok'), say('resumed')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  const { kernel, model } = await bootKernel([say('ok'), say('resumed')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
   try {
     await kernel.startSession();
     await runPrompt(kernel, 'hi');
@@ -135,7 +133,7 @@ test('/clear (a fresh, empty conversation) is SessionStart with source "clear", 
     path.join(home, '.mewcode', 'settings.yaml'),
     JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `python3 -c 'import json,sys; open("${log}","a").write(json.load(sys.stdin)["source"] + "\\n")'` }] }] } }),
   );
-  const { kernel } = await bootKernel([say('ok')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  const { kernel } = await bootKernel([say('ok')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
   try {
     await kernel.startSession();
     await runPrompt(kernel, 'hi');
@@ -157,7 +155,7 @@ test('an async hook does not hold the run up, decides nothing, and is cancelled 
     path.join(home, '.mewcode', 'settings.yaml'),
     JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `sleep 3; touch ${marker}; exit 2`, async: true }] }] } }),
   );
-  const { kernel, model } = await bootKernel([say('ok')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  const { kernel, model } = await bootKernel([say('ok')], [createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
   const started = performance.now();
   await runPrompt(kernel, 'hi');
   expect(performance.now() - started).toBeLessThan(2000);

@@ -16,7 +16,7 @@ import { loadRuleFiles, parseDuration } from '../../../plugins/hooks/rule-file.j
 import type { ToolMessage } from '../../../types/messages.js';
 import type { Tool } from '../../../types/tools.js';
 import { toolsPlugin } from '../../support/test-tools.js';
-import { ruleSetup } from './rule-setup.js';
+import { ruleSetup, trustedProject } from './rule-setup.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 
@@ -141,7 +141,7 @@ test('a shell rule blocks a write by exit 2; a prompt rule adds context; the fir
       '',
     ].join('\n'),
   );
-  const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'config/.env.local' })]), say('ok')], [toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'config/.env.local' })]), say('ok')], [toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
   try {
     await runPrompt(kernel, 'write');
     expect(JSON.stringify(model.requests[0]!.messages)).toContain('Use British spelling.');
@@ -167,7 +167,7 @@ test('only_once counts successful runs only; fail_closed turns a failure into a 
       '',
     ].join('\n'),
   );
-  const { kernel, model } = await bootKernel([say('1'), say('2'), useTools([call('write_file', { path: 'a.txt' })]), say('3')], [toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  const { kernel, model } = await bootKernel([say('1'), say('2'), useTools([call('write_file', { path: 'a.txt' })]), say('3')], [toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
   try {
     await runPrompt(kernel, 'one'); // fails (count was 0): does not count
     await runPrompt(kernel, 'two'); // succeeds: counts
@@ -203,7 +203,7 @@ test('an http rule posts the payload (or a field-only template); a 2xx {"decisio
       '',
     ].join('\n'),
   );
-  const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a.txt' })]), say('ok')], [toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], { projectRoot: root, homeDir: home });
+  const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a.txt' })]), say('ok')], [toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], await trustedProject(root, home));
   try {
     await runPrompt(kernel, 'hello there');
     expect(received[0]).toEqual({ url: '/audit', body: 'prompt=hello there', type: 'text/plain' });

@@ -1,0 +1,65 @@
+/**
+ * The user's own command hooks (~/.mewcode settings and rule files, ~/.claude/settings.json, the
+ * user's Claude Code plugins) run on the host in the project, as Claude Code runs them. In an
+ * untrusted project that would run the repository's code on the host through them: `npx
+ * prettier` finds its planted node_modules, prettier or eslint load its config files, `uv run` or
+ * `bundle exec` its project. So while the project is untrusted they run inside the OS command
+ * sandbox (the path `sandbox: true` takes: project writable, the rest read-only, no network,
+ * credentials hidden), and the run says so once.
+ *
+ * Where no sandbox can contain them (no bubblewrap, user namespaces refused, `sandbox: false`)
+ * they do not run: a working directory in the home would not be enough (prettier still reads the
+ * project's config for a project file). Not running must not open what the hook guards, so a
+ * PreToolUse or UserPromptSubmit hook that could not run refuses the call or the prompt it
+ * would have judged, saying why and how to trust the project; on other events nothing is
+ * judged, and the hook is only logged as not run. Trusted projects keep the old behaviour.
+ */
+import type { CommandSandbox } from '../../types/sandbox.js';
+import type { HookResult } from './decision.js';
+
+/** The events where a hook that could not run refuses instead (a skipped guard is a bypassed guard). */
+const REFUSING: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit']);
+
+const HOW_TO_TRUST = 'trust the project (--trust-project, MEWCODE_TRUST_PROJECT=1 or the start-up dialog) to run your hooks as before';
+
+export class UntrustedHooks {
+  private told = false;
+
+  constructor(
+    private readonly deps: {
+      trusted(): boolean;
+      sandbox(): Promise<CommandSandbox | undefined>;
+      /** Why no sandbox is active (for the notice). */
+      sandboxReason(): string;
+      notify(message: string): void;
+    },
+  ) {}
+
+  /**
+   * Whether the user's command hooks must run contained now (the project is untrusted). Asked
+   * each time: a project trusted during the run (the dialog) runs them as before from then on.
+   * The first time it is true the run is told what that means.
+   */
+  async mustContain(): Promise<boolean> {
+    if (this.deps.trusted()) return false;
+    if (!this.told) {
+      this.told = true;
+      const sandbox = await this.deps.sandbox();
+      this.deps.notify(
+        sandbox
+          ? `hooks: this project is not trusted, so your own hooks run inside the OS sandbox (the project writable, the rest read-only, no network) until it is; ${HOW_TO_TRUST}`
+          : `hooks: this project is not trusted and no OS sandbox can contain your hooks here (${this.deps.sandboxReason()}), so they do not run in it: a PreToolUse or UserPromptSubmit hook refuses what it would have judged; ${HOW_TO_TRUST}`,
+      );
+    }
+    return true;
+  }
+}
+
+/** What a hook that had to run contained, and could not, decides on `event`. */
+export function uncontainedResult(event: string, outcome: { uncontained?: 'no sandbox' | 'refused'; error?: string }, async: boolean): HookResult {
+  const reason = `this project is not trusted and the hook could not run inside the OS sandbox (${outcome.error ?? 'no sandbox'}); ${HOW_TO_TRUST}`;
+  if (REFUSING.has(event) && !async) return { kind: 'blocked', reason, exit: 'not contained', ...(event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
+  // Nothing to judge. No sandbox at all: the run's one notice said hooks do not run, the log
+  // records each. An active sandbox refusing this one command is a failure shown at once.
+  return outcome.uncontained === 'refused' ? { kind: 'failed', reason, exit: 'not contained' } : { kind: 'ok', reason, exit: 'not run (not contained)' };
+}
