@@ -25,6 +25,7 @@ import { PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from '../config/layers.js';
 import { terminalSafe } from '../config/terminal-safe.js';
 import { loadExternalPlugins } from '../kernel/external-plugins.js';
 import { runningMewcodeRoot } from '../kernel/running-mewcode.js';
+import { hostProgramEnv } from '../types/host-path.js';
 import type { ParsedCommand } from './cli-args.js';
 import type { ClaudePluginCommand } from './claude-plugin-command.js';
 
@@ -234,7 +235,8 @@ function lastLines(text: string): string {
 
 function npm(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Found through PATH's absolute entries only: `cwd` may be the project (`--project`).
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, env: hostProgramEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

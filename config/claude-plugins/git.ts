@@ -2,8 +2,11 @@
  * The `git` calls that fetch marketplaces and plugins: the only network client used for them.
  * Never interactive (a credential prompt would hang the command), the `ext::` transport (which
  * runs a command) refused, and every URL passed after `--` so a catalogue cannot inject options.
+ * `git` is found through PATH's absolute entries only: these run wherever MewCode was started,
+ * often a repository, which could otherwise plant its own `git` in `node_modules/.bin`.
  */
 import { execFile } from 'node:child_process';
+import { hostProgramEnv } from '../../types/host-path.js';
 
 const TIMEOUT_MS = 5 * 60_000;
 const SAFE = ['-c', 'protocol.ext.allow=never'];
@@ -15,7 +18,7 @@ export function git(args: readonly string[], cwd?: string): Promise<string> {
     execFile(
       'git',
       [...SAFE, ...args],
-      { ...(cwd ? { cwd } : {}), timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' } },
+      { ...(cwd ? { cwd } : {}), timeout: TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: hostProgramEnv({ GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' }) },
       (error, stdout, stderr) => {
         if (error) {
           const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
