@@ -74,8 +74,6 @@ export class AgentSessionImpl implements AgentSession {
     private readonly options: SessionOptions & { sessionId: string; agentId: string },
   ) {
     this.#host = host;
-    // The main session exists before any plugin taps: from then on no decision tap waits forever.
-    host.chain.boundDecisionTaps(host.hooks);
     this.sessionId = options.sessionId;
     this.agentId = options.agentId;
     if (options.parent) this.parentAgentId = options.parent.agentId;

@@ -97,6 +97,10 @@ export interface KernelOptions {
   maxUnknownToolIterations?: number;
   /** How long one checkPermission tap may take before its silence is a deny (PERMISSION_LAYER_TIMEOUT_MS). */
   permissionLayerTimeoutMs?: number;
+  /** How long one preToolUse, userPromptSubmit or stop tap may take (HOOK_TAP_TIMEOUT_MS); silence takes the safe side. */
+  hookTimeoutMs?: number;
+  /** How long one requestApproval tap may take (APPROVAL_TAP_TIMEOUT_MS); silence denies. */
+  approvalTimeoutMs?: number;
   /**
    * Leave the plugins' background work (`start()`: MCP servers, probes) to `startPlugins()`. The
    * CLI defers it while the terminal UI may still ask whether to trust the project: on yes it
@@ -165,9 +169,13 @@ export class Kernel implements KernelApi {
       isEssential: (plugin) => this.essential.has(plugin),
       warn: (message) => this.warn(message),
       ...(options.permissionLayerTimeoutMs !== undefined ? { timeoutMs: options.permissionLayerTimeoutMs } : {}),
+      ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
+      ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     });
     this.failures = new PluginFailureLog((message) => this.warn(message), pluginDebugEnabled(options.env ?? process.env, options.cli?.debug));
     guardHooks(this.#raw, (error) => this.failures.report(error.message, error), { ...shapeTransforms((message) => this.failures.report(message)), checkPermission: this.chain.transform });
+    // Before any plugin taps: no decision tap waits forever.
+    this.chain.boundDecisionTaps(this.#raw);
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
     this.bindings = new BindingLedger((plugin) => (this.essential.has(plugin) ? 'essential' : this.safety.has(plugin) ? 'safety' : undefined));
     this.lifecycle = new PluginLifecycle({
@@ -602,7 +610,7 @@ export class Kernel implements KernelApi {
       defaultTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     };
     if (asked.judgeOnly) {
-      const gate = await gatePluginCall(call, deps);
+      const gate = await gatePluginCall(call, deps, asked.signal);
       return gate.run ? { allowed: true, content: '', isError: false } : { allowed: false, content: gate.result.content, isError: true };
     }
     const { ran, result } = await callToolForPlugin(call, session, asked.signal ?? new AbortController().signal, deps);

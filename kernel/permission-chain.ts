@@ -58,7 +58,7 @@ export class PermissionChain {
 
   /**
    * Bound the taps of the other decision hooks (preToolUse, requestApproval, userPromptSubmit,
-   * stop) of these hooks, once: called by every session, whose runs are what would hang.
+   * stop) of these hooks, once: the kernel calls it before any plugin taps.
    */
   boundDecisionTaps(hooks: KernelHooks): void {
     if (this.boundHooks.has(hooks)) return;

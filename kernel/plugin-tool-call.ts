@@ -33,8 +33,9 @@ function withoutApprovers(hooks: KernelHooks): KernelHooks {
 }
 
 /** The gate's outcome for a plugin's own call (announced on `permissionDecided` like any). */
-export function gatePluginCall(call: ToolCall, deps: PluginCallDeps): Promise<GateOutcome> {
+export function gatePluginCall(call: ToolCall, deps: PluginCallDeps, signal?: AbortSignal): Promise<GateOutcome> {
   return gateToolCall(call, {
+    ...(signal ? { signal } : {}),
     hooks: withoutApprovers(deps.hooks),
     tools: deps.tools,
     chain: deps.chain,
@@ -49,7 +50,7 @@ export function gatePluginCall(call: ToolCall, deps: PluginCallDeps): Promise<Ga
 
 /** `ran`: whether the gate let the call run (false: `result` says who refused it and why). */
 export async function callToolForPlugin(call: ToolCall, session: AgentSession, signal: AbortSignal, deps: PluginCallDeps): Promise<{ ran: boolean; result: ToolResult }> {
-  const gate = await gatePluginCall(call, deps);
+  const gate = await gatePluginCall(call, deps, signal);
   if (!gate.run) return { ran: false, result: gate.result };
   const { run } = deps;
   const started = monotonicMs();

@@ -171,3 +171,20 @@ describe("a real kernel's default bounds", () => {
     expect(toolResults(events!)[0]).toContain(`plugin org-policy did not answer requestApproval within ${APPROVAL_TAP_TIMEOUT_MS} ms`);
   });
 });
+
+describe('the bounds are kernel options', () => {
+  test('hookTimeoutMs and approvalTimeoutMs: a silent preToolUse or requestApproval tap denies after the given bound', async () => {
+    for (const [hook, options, mode] of [
+      ['preToolUse', { hookTimeoutMs: 200 }, 'bypassPermissions'],
+      ['requestApproval', { approvalTimeoutMs: 200 }, 'default'],
+    ] as const) {
+      const log: ToolLog = { events: [] };
+      const { kernel, reporter } = await bootKernel([useTools([call('write_note', { text: 'a.txt' })]), say('done')], [toolsPlugin([writeTool(log)]), silent(hook)], options);
+      const events = await collect(kernel.run({ prompt: 'go', mode }));
+      expect(log.events).toEqual([]);
+      expect(toolResults(events)[0]).toContain(`plugin org-policy did not answer ${hook} within 200 ms`);
+      expect(reporter.warnings.join('\n')).toContain(`did not answer ${hook} within 200 ms`);
+      expectValidHistory(kernel);
+    }
+  });
+});
