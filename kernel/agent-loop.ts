@@ -27,6 +27,7 @@ import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
 import { groupDigits } from '../types/plain-intl.js';
 import { runToolCalls } from './tool-scheduler.js';
+import { ModelRequestRefused } from './model-request.js';
 import { ABORT_GRACE_MS } from './tool-runner.js';
 import type { ToolView } from './tool-view.js';
 
@@ -167,6 +168,11 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
     } catch (error) {
       // A summary cut short by Ctrl+C is the user's cancel, not a failure of context management.
       if (signal.aborted) return exitWith('cancelled', CANCELLED_NOTE);
+      // A policy plugin refused (or failed on) this turn's request: said as that, not as compaction.
+      if (error instanceof ModelRequestRefused) {
+        emit({ type: 'error', message: error.message, kind: 'plugin' });
+        return exitWith('error', `(The run stopped: ${error.message})`);
+      }
       const message = `Context management failed: ${(error as Error).message}`;
       emit({ type: 'error', message, kind: 'context' });
       return exitWith('error', `(The run stopped: ${message})`);

@@ -205,6 +205,8 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
   if (rules.listens('PreUserMessage')) {
     // Before every model request: a prompt action's text joins this request's reminder.
     kernel.hooks.preModelRequest.tapPromise(NAME, async (request, context) => {
+      // A compaction summary or an MCP server's sampling request is not the user's turn.
+      if (context.reason !== undefined) return request;
       const results = await rules.dispatch('PreUserMessage', context.sessionId, () => ({ ...own(context), iteration: context.iteration }));
       const texts = results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
       return texts.length === 0 ? request : { ...request, reminder: [request.reminder, ...texts].filter(Boolean).join('\n\n') };

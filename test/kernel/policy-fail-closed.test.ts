@@ -73,8 +73,8 @@ describe('preModelRequest fails closed: the request is not sent', () => {
     expect(later).toEqual([]);
     const done = doneEvent(events);
     expect(done.reason).toBe('error');
-    expect(done.finalText).toContain(`The model request was not sent: ${expected}`);
-    expect(events.find((e) => e.type === 'error')).toBeDefined();
+    expect(done.finalText).toBe(`(The run stopped: The model request was not sent: ${expected})`);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ kind: 'plugin', message: `The model request was not sent: ${expected}` });
     expect(kernel.conversation.messages.at(-1)!.role).toBe('assistant');
   });
 });
