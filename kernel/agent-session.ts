@@ -45,6 +45,8 @@ export interface SessionHost {
   createSession(options: SessionOptions): AgentSession;
   /** The mode a run may use: managed settings can forbid bypassPermissions however it was chosen. */
   permittedMode(mode: PermissionMode): PermissionMode;
+  /** Whether a tool's progress text may be shown (no configured plugin taps postToolUse). */
+  toolProgressShown(): boolean;
 }
 
 export class AgentSessionImpl implements AgentSession {
@@ -210,7 +212,8 @@ export class AgentSessionImpl implements AgentSession {
 
   private async runExclusive(channel: EventChannel<AgentEvent>, options: RunOptions): Promise<void> {
     const release = await this.lock.acquire();
-    const emit = (event: AgentEvent): void => {
+    const emit = (raw: AgentEvent): void => {
+      const event = raw.type === 'tool_progress' && raw.progress.message !== undefined && !this.#host.toolProgressShown() ? withoutProgressText(raw) : raw;
       channel.push(event);
       this.route(event);
     };
@@ -279,4 +282,10 @@ export class AgentSessionImpl implements AgentSession {
     const parts = [change.added.length ? `added ${change.added.join(', ')}` : '', change.removed.length ? `removed ${change.removed.join(', ')}` : ''].filter(Boolean);
     emit({ type: 'notice', message: `The tools changed since the last turn: ${parts.join('; ') || 'some were replaced'}.` });
   }
+}
+
+/** A progress event without its text: how far, not what the tool printed. */
+function withoutProgressText(event: Extract<AgentEvent, { type: 'tool_progress' }>): AgentEvent {
+  const { message: _text, ...progress } = event.progress;
+  return { ...event, progress };
 }

@@ -143,6 +143,8 @@ export class Kernel implements KernelApi {
   private readonly essential = new Set<string>();
   /** Safety layers of the build (a configured plugin's own claim does not count). */
   private readonly safety = new Set<string>();
+  /** The loaded plugins that are the build's own (not configured, not a configured replacement). */
+  private readonly fromBuild = new Set<string>();
   /** Plugins configuration marks `required: true`. */
   private readonly requiredByConfig = new Set<MewcodePlugin>();
   /** Plugins the managed settings require, with the managed file that names each. */
@@ -252,6 +254,7 @@ export class Kernel implements KernelApi {
     for (const plugin of plugins) {
       this.pluginNames.add(plugin.name);
       const fromBuild = this.options.plugins.includes(plugin);
+      if (fromBuild) this.fromBuild.add(plugin.name);
       if (plugin.safety && fromBuild) this.safety.add(plugin.name);
       if (!plugin.essential) continue;
       // Only the build makes a plugin essential: a plugin named in configuration that claims it
@@ -443,8 +446,19 @@ export class Kernel implements KernelApi {
       awaitingModel: () => this.warmWhileWaiting(),
       createSession: (next) => this.createSession(next),
       permittedMode: (mode) => this.permittedMode(mode),
+      toolProgressShown: () => this.toolProgressShown(),
     };
     return new AgentSessionImpl(host, options);
+  }
+
+  /**
+   * A tool's live progress text is raw output (bash's last lines, an MCP server's message) that
+   * postToolUse never sees. A configured plugin tapping postToolUse may be the organisation's
+   * redaction: while one does, progress events carry no text (the result, after postToolUse, is
+   * what the user sees). The build's own taps only record or append.
+   */
+  private toolProgressShown(): boolean {
+    return this.#raw.postToolUse.taps.every((tap) => this.fromBuild.has(pluginOfTap(tap.name)));
   }
 
   /**

@@ -334,6 +334,38 @@ describe('malformed answers on the other decision hooks fall to the safe side', 
 // ------------------------------------------------------------------------------------------------
 // Required and essential plugins
 
+describe("a tool's live progress and a configured plugin's postToolUse", () => {
+  /** A read-only tool that reports a line of its output as progress, then returns it. */
+  const printing: Tool = {
+    name: 'print_secret',
+    description: 'Prints a secret.',
+    inputSchema: { type: 'object', properties: {} },
+    readOnly: true,
+    category: 'read',
+    async execute(_input, ctx) {
+      ctx.progress?.({ progress: 1, message: 'SECRET-abc123' });
+      return { content: 'SECRET-abc123' };
+    },
+  };
+  const progressTexts = (events: { type: string }[]): (string | undefined)[] =>
+    events.flatMap((event) => (event.type === 'tool_progress' ? [(event as { progress: { message?: string } }).progress.message] : []));
+
+  test('with a configured plugin on postToolUse (it may redact), progress carries no text; the result is the redacted one', async () => {
+    const project = tempDir('mewcode-hostile-');
+    writeFileSync(path.join(project, 'redact.mjs'), `export default { name: 'org-redact', apply(k) { k.hooks.postToolUse.tapPromise('org-redact', async (r) => ({ ...r, content: r.content.replace(/SECRET-\\w+/g, '[REDACTED]') })); } };`);
+    const { kernel } = await bootKernel([useTools([call('print_secret', {})]), say('done')], [toolsPlugin([printing])], { projectRoot: project, config: configWith({ plugins: ['./redact.mjs'] }) });
+    const events = await runPrompt(kernel, 'go', 'default');
+    expect(progressTexts(events)).toEqual([undefined]);
+    expect(JSON.stringify(events)).not.toContain('SECRET-abc123');
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ result: { content: '[REDACTED]' } });
+  });
+
+  test("with only the build's own plugins, progress shows its text", async () => {
+    const { kernel } = await bootKernel([useTools([call('print_secret', {})]), say('done')], [toolsPlugin([printing])]);
+    expect(progressTexts(await runPrompt(kernel, 'go', 'default'))).toEqual(['SECRET-abc123']);
+  });
+});
+
 describe('required (by configuration) and essential plugins', () => {
   test('a configured entry { use, required: true } whose file is missing stops the boot, naming it and the cause', async () => {
     const project = tempDir('mewcode-hostile-');
