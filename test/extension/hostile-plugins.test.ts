@@ -15,6 +15,7 @@ import { Kernel } from '../../kernel/kernel.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
 import permissionMode from '../../plugins/permission-mode/index.js';
 import type { ResolvedConfig } from '../../types/config.js';
+import type { AgentEvent } from '../../types/events.js';
 import type { PermissionDecidedContext } from '../../types/hooks.js';
 import type { Message, ToolResult } from '../../types/messages.js';
 import { PermissionStage } from '../../types/permissions.js';
@@ -347,8 +348,7 @@ describe("a tool's live progress and a configured plugin's postToolUse", () => {
       return { content: 'SECRET-abc123' };
     },
   };
-  const progressTexts = (events: { type: string }[]): (string | undefined)[] =>
-    events.flatMap((event) => (event.type === 'tool_progress' ? [(event as { progress: { message?: string } }).progress.message] : []));
+  const progressTexts = (events: AgentEvent[]): (string | undefined)[] => events.flatMap((event) => (event.type === 'tool_progress' ? [event.progress.message] : []));
 
   test('with a configured plugin on postToolUse (it may redact), progress carries no text; the result is the redacted one', async () => {
     const project = tempDir('mewcode-hostile-');
