@@ -166,6 +166,9 @@ async function askGit(file: string): Promise<TrackedAnswer> {
     GIT_LITERAL_PATHSPECS: '1',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_TERMINAL_PROMPT: '0',
+    // No transport: a partial clone's missing object would be fetched (types/host-path.ts hostGitEnv).
+    GIT_ALLOW_PROTOCOL: 'none',
+    GIT_NO_LAZY_FETCH: '1',
   });
   const args = ['-c', 'core.fsmonitor=', '-c', 'core.hooksPath=/dev/null', 'ls-files', '--error-unmatch', '--', file];
   return new Promise((resolve) => {

@@ -11,7 +11,7 @@
  * could run a program. git-status.ts runs the check and status in one shell.
  */
 import { execFile } from 'node:child_process';
-import { hostProgramEnv } from '../../types/host-path.js';
+import { hostGitEnv } from '../../types/host-path.js';
 
 /** Flags that keep `git status` from running repository-configured programs it does not need. */
 export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks'] as const;
@@ -19,11 +19,14 @@ export const SAFE_GIT_FLAGS = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPa
 const GIT_TIMEOUT_MS = 3_000;
 
 /**
- * Keys (lower-cased, as git prints them) whose value is a program or pulls in more configuration.
+ * Keys (lower-cased, as git prints them) whose value is a program or pulls in more configuration,
+ * or that make a status fetch (a partial clone's promisor remote runs its `uploadpack`; the
+ * environment refuses every transport as well, hostGitEnv).
  * One source for both matchers: the JavaScript one here and git's own (`--get-regexp`, a POSIX
  * extended regular expression, which this pattern also is).
  */
-export const RISKY_KEY_PATTERN = '^(filter\\..+\\.(clean|smudge|process)|core\\.(fsmonitor|hookspath|pager|sshcommand|askpass|gitproxy)|diff\\..+\\.(textconv|command))$';
+export const RISKY_KEY_PATTERN =
+  '^(filter\\..+\\.(clean|smudge|process)|core\\.(fsmonitor|hookspath|pager|sshcommand|askpass|gitproxy)|diff\\..+\\.(textconv|command)|extensions\\.partialclone|remote\\..+\\.(promisor|uploadpack|vcs))$';
 const RISKY_KEY = new RegExp(RISKY_KEY_PATTERN);
 
 /** Scopes the repository controls; `global`/`system` are the user's and `command` is ours. */
@@ -35,7 +38,7 @@ export function gitStatusRisk(cwd: string): Promise<string | undefined> {
     execFile(
       'git',
       [...SAFE_GIT_FLAGS, 'config', '--list', '--show-scope', '--includes', '-z'],
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: hostProgramEnv({ GIT_TERMINAL_PROMPT: '0' }) },
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: hostGitEnv() },
       (error, stdout) => {
         // Outside a repository git still lists the user's own scopes and exits 0; a failure here
         // (timeout, unreadable config) means status cannot be trusted to be harmless either.

@@ -9,7 +9,7 @@
  * no `/bin/sh`, the check and status run as two git processes, in the same order.
  */
 import { execFile, type ExecFileException } from 'node:child_process';
-import { hostProgramEnv } from '../../types/host-path.js';
+import { hostGitEnv } from '../../types/host-path.js';
 import { RISKY_KEY_PATTERN, SAFE_GIT_FLAGS, gitStatusRisk, riskInNames } from './git-safety.js';
 
 export const MAX_STATUS_LINES = 20;
@@ -80,7 +80,7 @@ interface RunAnswer {
 
 function run(file: string, args: readonly string[], cwd: string, timeout: number): Promise<RunAnswer> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, timeout, maxBuffer: MAX_OUTPUT, env: hostProgramEnv({ GIT_TERMINAL_PROMPT: '0' }) }, (error, stdout) => resolve({ stdout, error }));
+    execFile(file, args, { cwd, timeout, maxBuffer: MAX_OUTPUT, env: hostGitEnv() }, (error, stdout) => resolve({ stdout, error }));
   });
 }
 

@@ -1,10 +1,12 @@
 /** The per-run environment block (U3): cwd, platform, date, git branch and short status. */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readGitSummary, readInTwoSteps, MAX_STATUS_LINES } from '../../../plugins/environment/git-status.js';
 import { renderEnvironment } from '../../../plugins/environment/index.js';
+import { hostGitEnv } from '../../../types/host-path.js';
 
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 
@@ -116,4 +118,45 @@ test("a relative PATH entry (bin, or an empty one: the current directory) never 
     process.chdir(saved.cwd);
     process.env.PATH = saved.path;
   }
+});
+
+describe("a partial clone whose promisor remote runs a command: status never fetches", () => {
+  /** A repository whose HEAD tree is missing: `git status` would fetch it from `origin`, running its uploadpack. */
+  const partialClone = async (): Promise<{ root: string; marker: string }> => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'mc-git-partial-'));
+    const marker = path.join(root, '..', `${path.basename(root)}-FETCH-RAN`);
+    const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, env: gitEnv, encoding: 'utf8' }).trim();
+    git('init', '-q', '-b', 'main');
+    await writeFile(path.join(root, 'README.md'), 'hi\n');
+    git('add', 'README.md');
+    git('commit', '-qm', 'init');
+    const tree = git('rev-parse', 'HEAD^{tree}');
+    await rm(path.join(root, '.git', 'objects', tree.slice(0, 2), tree.slice(2)));
+    git('config', 'core.repositoryformatversion', '1');
+    git('config', 'extensions.partialClone', 'origin');
+    git('config', 'remote.origin.promisor', 'true');
+    git('config', 'remote.origin.url', root);
+    // The repository's own config cannot loosen the transport ban (protocol.allow could be).
+    git('config', 'protocol.file.allow', 'always');
+    git('config', 'remote.origin.uploadpack', `touch '${marker}'; false`);
+    return { root, marker };
+  };
+
+  test('the check names the partial clone and status is not read', async () => {
+    const { root, marker } = await partialClone();
+    const expected = { branch: 'unknown', status: [], more: 0, skipped: "the repository's local config sets extensions.partialclone, which would run commands" };
+    expect(await readGitSummary(root)).toEqual(expected);
+    expect(await readInTwoSteps(root)).toEqual(expected);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test("the host git environment refuses every transport, whatever the repository's config says", async () => {
+    const { root, marker } = await partialClone();
+    try {
+      execFileSync('git', ['status', '--porcelain'], { cwd: root, env: hostGitEnv(), stdio: 'pipe' });
+    } catch {
+      // git fails on the missing tree: what matters is that it fetched nothing
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
 });
