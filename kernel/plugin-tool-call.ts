@@ -2,7 +2,8 @@
  * A call a plugin makes itself, before a prompt is sent (a custom command's `!` line, its `@path`
  * reads): through the very gate a model's call goes through — the registered tool, its input
  * checked, preToolUse, the permission chain, every decision announced on `permissionDecided` —
- * then the tool's own timeout and postToolUse. The one difference: nobody is asked. Such a call
+ * then the tool's own timeout (or the plugin's own reading, `perform`) and postToolUse. The one
+ * difference: nobody is asked. Such a call
  * runs only on an outright allow (a preToolUse or layer `ask` refuses it), so neither the UI nor a
  * plugin's requestApproval tap answers for it, and no tool events reach the UI.
  */
@@ -48,21 +49,32 @@ export function gatePluginCall(call: ToolCall, deps: PluginCallDeps, signal?: Ab
   }).catch((error: unknown): GateOutcome => ({ run: false, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) }));
 }
 
-/** `ran`: whether the gate let the call run (false: `result` says who refused it and why). */
-export async function callToolForPlugin(call: ToolCall, session: AgentSession, signal: AbortSignal, deps: PluginCallDeps): Promise<{ ran: boolean; result: ToolResult }> {
+/** What a plugin does in the tool's place once the gate allowed the call (it reads the file its own way). */
+export type PluginPerform = () => Promise<{ content: string; isError?: boolean }>;
+
+/**
+ * `ran`: whether the gate let the call run (false: `result` says who refused it and why).
+ * `perform`, when given, runs instead of the tool; its output passes postToolUse all the same.
+ */
+export async function callToolForPlugin(call: ToolCall, session: AgentSession, signal: AbortSignal, deps: PluginCallDeps, perform?: PluginPerform): Promise<{ ran: boolean; result: ToolResult }> {
   const gate = await gatePluginCall(call, deps, signal);
   if (!gate.run) return { ran: false, result: gate.result };
   const { run } = deps;
   const started = monotonicMs();
-  const result = await runTool(call, gate.tool, gate.input, {
-    signal,
-    projectRoot: run.projectRoot,
-    homeDir: run.homeDir,
-    sessionId: run.sessionId,
-    agentId: run.agentId,
-    session,
-    defaultTimeoutMs: deps.defaultTimeoutMs,
-  });
+  const result = perform
+    ? await perform().then(
+        (output): ToolResult => ({ toolCallId: call.id, content: output.content, isError: output.isError ?? false }),
+        (error: unknown) => errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`),
+      )
+    : await runTool(call, gate.tool, gate.input, {
+        signal,
+        projectRoot: run.projectRoot,
+        homeDir: run.homeDir,
+        sessionId: run.sessionId,
+        agentId: run.agentId,
+        session,
+        defaultTimeoutMs: deps.defaultTimeoutMs,
+      });
   const redacted = await deps.hooks.postToolUse.promise(
     result,
     Object.freeze({ ...run, call: Object.freeze({ ...call }), tool: gate.tool, input: frozenCopy(gate.input) as ToolInput, iteration: 0, durationMs: monotonicMs() - started }),

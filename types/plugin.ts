@@ -67,9 +67,10 @@ export interface KernelApi {
    * A call a plugin makes itself before a prompt is sent (a custom command's `!` line, its `@path`
    * reads), through everything a model's call goes through — the registered tool, preToolUse, the
    * permission chain (announced on `permissionDecided`), the tool's timeout, postToolUse — except
-   * that nobody is asked: only an outright allow runs it. With `judgeOnly` it stops after the
-   * judging (the caller reads the file itself). Optional: a build without it makes such plugins
-   * refuse the call.
+   * that nobody is asked: only an outright allow runs it. With `perform` the plugin does the work
+   * itself once the call is allowed (a custom command reads an `@path` file its own way), and
+   * what it returns passes postToolUse like the tool's output. Optional: a build without it makes
+   * such plugins refuse the call.
    */
   callTool?(call: PluginToolCall): Promise<PluginToolCallResult>;
 }
@@ -82,11 +83,12 @@ export interface PluginToolCall {
   session: AgentSession;
   mode: PermissionMode;
   signal?: AbortSignal;
-  judgeOnly?: boolean;
+  /** Runs in the tool's place after the gate allowed the call; its output passes postToolUse. */
+  perform?: () => Promise<{ content: string; isError?: boolean }>;
 }
 
 export interface PluginToolCallResult {
-  /** Whether every layer allowed it (and, unless `judgeOnly`, it ran). */
+  /** Whether every layer allowed it (and so it ran). */
   allowed: boolean;
   /** The tool's result after postToolUse; when not allowed, an error naming who refused and why. */
   content: string;

@@ -57,12 +57,23 @@ export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: C
         projectRoot: kernel.projectRoot,
         homeDir: kernel.homeDir,
         ...(kernel.container.isBound(TOKENS.SearchPolicy) ? { hidden: kernel.container.get(TOKENS.SearchPolicy).hiddenFiles('read_file') } : {}),
-        readDenied: async (resolved) => {
+        readThrough: async (resolved, reading) => {
           // No read_file tool, no layer to ask: nothing is read.
-          if (!read) return 'this build has no read_file tool';
-          const judged = await callAsPlugin(kernel, { toolName: read.name, input: { file_path: resolved }, callId: 'custom-command-include', session, mode: context.mode, judgeOnly: true });
-          // Only an outright allow: a read the layers or a hook would ask about is not made without asking.
-          return judged.allowed ? undefined : judged.content;
+          if (!read) return { ok: false, reason: 'this build has no read_file tool' };
+          // Judged as a read_file call (only an outright allow reads), read our own way, and what
+          // was read passes postToolUse like the tool's output would.
+          const through = await callAsPlugin(kernel, {
+            toolName: read.name,
+            input: { file_path: resolved },
+            callId: 'custom-command-include',
+            session,
+            mode: context.mode,
+            perform: async () => {
+              const got = await reading();
+              return got.ok ? { content: got.text } : { content: got.reason, isError: true };
+            },
+          });
+          return through.allowed && !through.isError ? { ok: true, text: through.content } : { ok: false, reason: through.content };
         },
       });
       for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);

@@ -17,11 +17,17 @@ const MENTION = /(^|\s)@([^\s`'"]+)/g;
 const MAX_INCLUDE_BYTES = 256 * 1024;
 const MAX_LISTED_ENTRIES = 200;
 
+export type Reading = { ok: true; text: string } | { ok: false; reason: string };
+
 export interface IncludeDeps {
   projectRoot: string;
   homeDir: string;
-  /** Why a read of this (resolved) path may not be made without asking; undefined when the layers allow it. */
-  readDenied(resolved: string): Promise<string | undefined>;
+  /**
+   * Reads this (resolved) path with `read` only if the layers and hooks allow it without asking,
+   * and passes what was read through postToolUse (a redaction sees it): the text to include, or
+   * why nothing is (a refusal, a failed read, withheld output).
+   */
+  readThrough(resolved: string, read: () => Promise<Reading>): Promise<Reading>;
   /** The files a folder's listing leaves out, by absolute path: those the Read rules hide from glob too. */
   hidden?: (absolutePath: string) => boolean;
 }
@@ -57,17 +63,16 @@ async function includeOne(raw: string, deps: IncludeDeps): Promise<string | unde
     const kind = await kindAt(resolved);
     if (kind === undefined) continue;
     const folder = kind === 'folder';
-    const denied = await deps.readDenied(resolved);
-    if (denied) return `[@${candidate}: not included: ${denied}]`;
-    if (folder) {
-      const entries = await listing(resolved, deps.hidden).catch((error: Error) => `(cannot be listed: ${error.message})`);
-      return `@${candidate}${raw.slice(candidate.length)}\n<directory path="${candidate}">\n${withoutSlots(entries)}\n</directory>\n`;
-    }
-    // The shared reader of project files: a regular file really inside the project, bounded.
-    const read = readProjectTextFile(resolved, { root: deps.projectRoot, maxBytes: MAX_INCLUDE_BYTES });
-    if (!read.ok) return `[@${candidate}: not included: ${read.missing ? 'the file is gone' : read.reason}]`;
-    const content = withoutSlots(read.text);
+    const reading = await deps.readThrough(resolved, async (): Promise<Reading> => {
+      if (folder) return { ok: true, text: await listing(resolved, deps.hidden).catch((error: Error) => `(cannot be listed: ${error.message})`) };
+      // The shared reader of project files: a regular file really inside the project, bounded.
+      const read = readProjectTextFile(resolved, { root: deps.projectRoot, maxBytes: MAX_INCLUDE_BYTES });
+      return read.ok ? { ok: true, text: read.text } : { ok: false, reason: read.missing ? 'the file is gone' : read.reason };
+    });
+    if (!reading.ok) return `[@${candidate}: not included: ${reading.reason}]`;
+    const content = withoutSlots(reading.text);
     const rest = raw.slice(candidate.length);
+    if (folder) return `@${candidate}${rest}\n<directory path="${candidate}">\n${content}\n</directory>\n`;
     return `@${candidate}${rest}\n<file path="${candidate}">\n${content.replace(/\n$/, '')}\n</file>\n`;
   }
   return undefined;

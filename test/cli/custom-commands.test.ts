@@ -167,7 +167,7 @@ test.concurrent('a skill and a command of the same name: the skill wins, the com
 });
 
 test.concurrent("a policy plugin's preToolUse and postToolUse judge a command's own `!` lines and `@path` reads as they judge the model's calls", async () => {
-  await scenario([{ text: 'done' }, { text: 'done' }], async (s) => {
+  await scenario([{ text: 'done' }, { text: 'done' }, { text: 'done' }], async (s) => {
     const policy = join(s.home, 'org-policy.mjs');
     write(
       policy,
@@ -194,9 +194,14 @@ test.concurrent("a policy plugin's preToolUse and postToolUse judge a command's 
     expect(included.stderr).toContain('no secrets');
     const shown = await s.run(['-p', '/show']);
     expect(shown.code).toBe(0);
-    expect(s.requests).toHaveLength(2);
+    // An included file that may be read still passes the redaction before the model sees it.
+    write(join(s.home, '.mewcode/commands/review.md'), 'Review: @notes.txt\n');
+    write(join(s.cwd, 'notes.txt'), 'token SECRET-xyz789 here\n');
+    expect((await s.run(['-p', '/review'])).code).toBe(0);
+    expect(s.requests).toHaveLength(3);
     expect(JSON.stringify(s.requests.map((q) => q.body))).not.toContain('HIDDEN-CONTENT');
     expect(lastUserTexts(s.requests[1]!.body).join('\n')).toBe('Shown: [REDACTED] visible');
+    expect(lastUserTexts(s.requests[2]!.body).join('\n')).toBe('Review: @notes.txt\n<file path="notes.txt">\ntoken [REDACTED] here\n</file>');
   });
 });
 
