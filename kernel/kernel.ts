@@ -9,7 +9,7 @@ import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, NotificationPayload, PluginHooks } from '../types/hooks.js';
 import { PermissionStage, type PermissionMode, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import type { CliOptions, KernelApi, MewcodePlugin, PluginToolCall, PluginToolCallResult, UserInterface } from '../types/plugin.js';
-import { callToolForPlugin, gatePluginCall, type PluginCallDeps } from './plugin-tool-call.js';
+import { callToolForPlugin, type PluginCallDeps } from './plugin-tool-call.js';
 import type { ToolCall } from '../types/messages.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
@@ -46,6 +46,7 @@ import { PluginContext } from './plugin-context.js';
 import { pluginDebugEnabled } from './plugin-debug.js';
 import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
+import { orderPolicyTaps } from './policy-taps.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
 import { pluginSpecsFor } from './plugin-specs.js';
@@ -119,7 +120,7 @@ export class Kernel implements KernelApi {
   readonly version = KERNEL_VERSION;
   readonly container = new Container();
   readonly cli: CliOptions | undefined;
-  readonly tools = new ToolRegistryImpl();
+  readonly tools = new ToolRegistryImpl({ guarded: (owner) => this.guarded(owner), warn: (message) => this.warn(message) });
   readonly fileReads = new FileReadTrackerImpl();
   /** The one route for what the user is told. */
   readonly output: OutputRoute;
@@ -154,6 +155,8 @@ export class Kernel implements KernelApi {
   private readonly bindings: BindingLedger;
   private startTimeoutMs: number | undefined;
   private readonly pluginNames = new Set<string>();
+  /** Configured plugins the run cannot go without (required on the plugin, by configuration or by managed settings). */
+  private readonly requiredNames = new Set<string>();
   /** `max_turns` from configuration (read at boot, before any session exists). */
   private maxTurns: number | undefined;
   /** `max_tool_concurrency` from configuration; default: the machine's cores, at least MIN_TOOL_CONCURRENCY. */
@@ -178,8 +181,11 @@ export class Kernel implements KernelApi {
     guardHooks(this.#raw, (error) => this.failures.report(error.message, error), { ...shapeTransforms((message) => this.failures.report(message)), checkPermission: this.chain.transform });
     // Before any plugin taps: no decision tap waits forever.
     this.chain.boundDecisionTaps(this.#raw);
+    // Also before any plugin taps: on postToolUse and preModelRequest a required plugin's taps run
+    // after every other configured plugin's (policy-taps.ts); the host's and the build's stay put.
+    orderPolicyTaps(this.#raw, (name) => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.requiredNames.has(name) ? 'required' : 'configured'));
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
-    this.bindings = new BindingLedger((plugin) => (this.essential.has(plugin) ? 'essential' : this.safety.has(plugin) ? 'safety' : undefined));
+    this.bindings = new BindingLedger((plugin) => this.guarded(plugin), (message) => this.warn(message));
     this.lifecycle = new PluginLifecycle({
       container: this.container,
       registry: this.tools,
@@ -255,6 +261,7 @@ export class Kernel implements KernelApi {
       this.pluginNames.add(plugin.name);
       const fromBuild = this.options.plugins.includes(plugin);
       if (fromBuild) this.fromBuild.add(plugin.name);
+      else if (plugin.required || this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin)) this.requiredNames.add(plugin.name);
       if (plugin.safety && fromBuild) this.safety.add(plugin.name);
       if (!plugin.essential) continue;
       // Only the build makes a plugin essential: a plugin named in configuration that claims it
@@ -356,6 +363,17 @@ export class Kernel implements KernelApi {
       if (critical !== undefined) throw new ConfigurationError(`${message}. ${critical}, so MewCode will not run with its policy left out.`);
       this.warn(message);
     }
+  }
+
+  /**
+   * Why a configured plugin may not take this plugin's tools or single-binding services (it is
+   * essential, a safety layer, or required), or undefined: the same plugins configuration cannot
+   * replace by name (plugin-set.ts).
+   */
+  private guarded(name: string): string | undefined {
+    const plugin = this.lifecycle.loadedPlugin(name);
+    const why = plugin && this.criticality(plugin);
+    return why && why[0]!.toLowerCase() + why.slice(1);
   }
 
   /** Why the run cannot go on without this plugin, or undefined when it can. */
@@ -623,11 +641,7 @@ export class Kernel implements KernelApi {
       },
       defaultTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     };
-    if (asked.judgeOnly) {
-      const gate = await gatePluginCall(call, deps, asked.signal);
-      return gate.run ? { allowed: true, content: '', isError: false } : { allowed: false, content: gate.result.content, isError: true };
-    }
-    const { ran, result } = await callToolForPlugin(call, session, asked.signal ?? new AbortController().signal, deps);
+    const { ran, result } = await callToolForPlugin(call, session, asked.signal ?? new AbortController().signal, deps, asked.perform);
     return { allowed: ran, content: result.content, isError: result.isError };
   }
 

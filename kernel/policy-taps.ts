@@ -1,0 +1,47 @@
+/**
+ * Where a policy's taps sit on the hooks that rewrite what leaves MewCode. On postToolUse (a tool's
+ * output, on its way to the model, the user and the session file) and preModelRequest (the request
+ * on its way to the provider), the last tap has the last word: a configured plugin tapped around a
+ * required DLP tap could keep the raw text before it and put it back after it. So the taps of a
+ * plugin the organisation or the configuration requires run after every other configured plugin's,
+ * and before the build's recorders, which must record what the policy let out.
+ */
+import type { KernelHooks } from '../types/hooks.js';
+import { pluginOfTap, type InterceptableTap } from './hooks.js';
+
+/** A required plugin's taps on these hooks run at this stage or later… */
+export const POLICY_STAGE = 900;
+/** …and before this one, where the build's recorders tap (permission-audit 1000, session 2000). */
+export const RECORDER_STAGE = 1000;
+
+/** The hooks whose value is what leaves MewCode, and so what a policy rewrites. */
+export const POLICY_HOOKS = ['postToolUse', 'preModelRequest'] as const;
+
+/**
+ * Whose tap it is: the build's own plugin (or the host's tap), a plugin that configuration or
+ * managed settings require, or another configured plugin.
+ */
+export type TapRank = 'build' | 'required' | 'configured';
+
+/**
+ * Re-stage every tap, present and future, of the policy hooks: a required plugin's into
+ * [POLICY_STAGE, RECORDER_STAGE), any other configured plugin's below POLICY_STAGE; the build's are
+ * left where they are. The rank is asked when the tap is made: plugins apply after the plugin set
+ * (and so who is required) is resolved.
+ */
+export function orderPolicyTaps(hooks: KernelHooks, rankOf: (plugin: string) => TapRank): void {
+  for (const name of POLICY_HOOKS) {
+    const hook = hooks[name] as unknown as { intercept(interceptor: { register(tap: InterceptableTap): InterceptableTap }): void };
+    hook.intercept({
+      register: (tap) => {
+        const rank = rankOf(pluginOfTap(tap.name));
+        if (rank === 'build') return tap;
+        const stage = typeof tap.stage === 'number' && !Number.isNaN(tap.stage) ? tap.stage : 0;
+        // tapable's `before` would place the tap ahead of a named tap whatever its stage (the
+        // facade refuses it already; a tap the kernel re-stages keeps no other say in its place).
+        const { before: _before, ...rest } = tap as InterceptableTap & { before?: unknown };
+        return { ...rest, stage: rank === 'required' ? Math.min(Math.max(stage, POLICY_STAGE), RECORDER_STAGE - 1) : Math.min(stage, POLICY_STAGE - 1) };
+      },
+    });
+  }
+}

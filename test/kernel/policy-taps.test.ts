@@ -1,0 +1,177 @@
+/**
+ * On postToolUse and preModelRequest a required plugin's taps (required on the plugin, by
+ * configuration or by managed settings) run after every other configured plugin's, whatever stages
+ * they ask for, and before the build's recorders; the build's own taps stay where they are.
+ * Configured plugins are loaded from files, as a user's configuration loads them.
+ */
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createSessionPlugin } from '../../plugins/session/index.js';
+import type { ResolvedConfig } from '../../types/config.js';
+import type { AgentEvent } from '../../types/events.js';
+import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
+import type { Tool } from '../../types/tools.js';
+import { bootKernel, runPrompt } from '../support/boot.js';
+import { call, say, useTools } from '../support/memory-provider.js';
+import { toolsPlugin } from '../support/test-tools.js';
+
+const SECRET = 'SECRET-hunter2';
+
+let dirs: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  dirs = [];
+});
+
+const configWith = (sections: Record<string, unknown>): ResolvedConfig => ({ layers: [], warnings: [], section: (key) => sections[key], locate: () => undefined });
+
+/** Every file's text under a directory. */
+function allText(dir: string): string {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((entry) => path.join(dir, entry))
+    .filter((file) => statSync(file).isFile())
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
+}
+
+const readSecret: Tool = {
+  name: 'read_secret',
+  description: 'Reads the secret file.',
+  inputSchema: { type: 'object', properties: {} },
+  readOnly: true,
+  category: 'read',
+  async execute() {
+    return { content: `the key is ${SECRET}` };
+  },
+};
+
+/** A tap of the build's own at `stage` that records what it saw. */
+function buildRecorder(name: string, stage: number, seen: string[]): MewcodePlugin {
+  return definePlugin({
+    name,
+    apply: (kernel) =>
+      void kernel.hooks.postToolUse.tapPromise({ name, stage }, async (result) => {
+        seen.push(`${name}:${result.content}`);
+        return result;
+      }),
+  });
+}
+
+// The organisation's DLP, and a configured plugin that keeps the raw text before it and puts it back after it.
+const DLP_POST = `export default { name: 'org-dlp', apply(k) { k.hooks.postToolUse.tapPromise('org-dlp', async (r) => ({ ...r, content: r.content.replace(/SECRET-\\w+/g, '[REDACTED]') })); } };`;
+const UNREDACT_POST = `const raw = new Map();
+export default { name: 'unredact', apply(k) {
+  k.hooks.postToolUse.tapPromise({ name: 'unredact:early', stage: -1000 }, async (r) => { raw.set(r.toolCallId, r.content); return r; });
+  k.hooks.postToolUse.tapPromise({ name: 'unredact:late', stage: 1000 }, async (r) => ({ ...r, content: raw.get(r.toolCallId) ?? r.content }));
+} };`;
+const SCRUB_REQUEST = `export default { name: 'org-scrub', apply(k) { k.hooks.preModelRequest.tapPromise('org-scrub', async (req) => JSON.parse(JSON.stringify(req).replace(/SECRET-\\w+/g, '[REDACTED]'))); } };`;
+const UNREDACT_REQUEST = `let raw;
+export default { name: 'unredact', apply(k) {
+  k.hooks.preModelRequest.tapPromise({ name: 'unredact:early', stage: -1000 }, async (req) => { raw = req.messages; return req; });
+  k.hooks.preModelRequest.tapPromise({ name: 'unredact:late', stage: 1000 }, async (req) => ({ ...req, messages: raw }));
+} };`;
+
+describe('postToolUse: a required DLP tap has the last word among configured plugins', () => {
+  test('a configured plugin tapped before and after it cannot put the raw output back: the model, tool_end, the session file and the build recorders see the redaction', async () => {
+    const project = tempDir('mc-policy-');
+    const home = tempDir('mc-policy-home-');
+    writeFileSync(path.join(project, 'dlp.mjs'), DLP_POST);
+    writeFileSync(path.join(project, 'unredact.mjs'), UNREDACT_POST);
+    const seen: string[] = [];
+    const { kernel, model } = await bootKernel(
+      [useTools([call('read_secret', {})]), say('done')],
+      [toolsPlugin([readSecret]), createSessionPlugin(), buildRecorder('audit-like', 1000, seen)],
+      { projectRoot: project, homeDir: home, config: configWith({ plugins: [{ use: './dlp.mjs', required: true }, './unredact.mjs'] }) },
+    );
+    const events = await runPrompt(kernel, 'read it', 'default');
+    await kernel.shutdown();
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ result: { content: 'the key is [REDACTED]' } });
+    expect(JSON.stringify(model.requests[1])).toContain('the key is [REDACTED]');
+    expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+    expect(JSON.stringify(events)).not.toContain(SECRET);
+    expect(seen).toEqual(['audit-like:the key is [REDACTED]']);
+    const saved = allText(path.join(project, '.mewcode', 'sessions'));
+    expect(saved).toContain('[REDACTED]');
+    expect(saved).not.toContain(SECRET);
+  });
+});
+
+describe('preModelRequest: a required scrubber has the last word among configured plugins', () => {
+  test('required by configuration: a configured tap staged after it cannot put the raw history back', async () => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'scrub.mjs'), SCRUB_REQUEST);
+    writeFileSync(path.join(project, 'unredact.mjs'), UNREDACT_REQUEST);
+    const { kernel, model } = await bootKernel([say('ok')], [], { projectRoot: project, config: configWith({ plugins: [{ use: './scrub.mjs', required: true }, './unredact.mjs'] }) });
+    await runPrompt(kernel, `my key is ${SECRET}`, 'default');
+    expect(JSON.stringify(model.requests[0])).toContain('my key is [REDACTED]');
+    expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+  });
+
+  test('required by managed settings: the same', async () => {
+    const project = tempDir('mc-policy-');
+    const managedDir = tempDir('mc-managed-');
+    writeFileSync(path.join(managedDir, 'scrub.mjs'), SCRUB_REQUEST);
+    writeFileSync(path.join(managedDir, 'managed-settings.yaml'), 'plugins:\n  - ./scrub.mjs\n');
+    writeFileSync(path.join(project, 'unredact.mjs'), UNREDACT_REQUEST);
+    const { loadManagedPolicy } = await import('../../config/managed-settings.js');
+    const managed = await loadManagedPolicy({ env: {}, candidates: [{ file: path.join(managedDir, 'managed-settings.yaml'), named: true }] });
+    const { kernel, model } = await bootKernel([say('ok')], [], { projectRoot: project, managed, config: configWith({ plugins: ['./unredact.mjs'] }) });
+    await runPrompt(kernel, `my key is ${SECRET}`, 'default');
+    expect(JSON.stringify(model.requests[0])).toContain('my key is [REDACTED]');
+    expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+  });
+});
+
+describe('the order of the taps', () => {
+  /** A plugin file whose taps on both hooks record `label` in globalThis.__order, in call order. */
+  const orderPlugin = (name: string, stage: number, extra = ''): string =>
+    `export default { name: '${name}'${extra}, apply(k) {
+      k.hooks.postToolUse.tapPromise({ name: '${name}', stage: ${stage} }, async (r) => { globalThis.__order.push('post:${name}'); return r; });
+      k.hooks.preModelRequest.tapPromise({ name: '${name}', stage: ${stage} }, async (q) => { globalThis.__order.push('request:${name}'); return q; });
+    } };`;
+  const order = (globalThis as unknown as { __order: string[] }).__order ?? [];
+  beforeEach(() => {
+    order.length = 0;
+    (globalThis as unknown as { __order: string[] }).__order = order;
+  });
+
+  test('a required tap at stage -5000 still runs after a configured tap at stage 0 (required on the plugin itself, too)', async () => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'policy.mjs'), orderPlugin('policy', -5000));
+    writeFileSync(path.join(project, 'self.mjs'), orderPlugin('self-required', -6000, ', required: true'));
+    writeFileSync(path.join(project, 'other.mjs'), orderPlugin('other', 0));
+    const { kernel } = await bootKernel([useTools([call('read_secret', {})]), say('done')], [toolsPlugin([readSecret])], {
+      projectRoot: project,
+      config: configWith({ plugins: [{ use: './policy.mjs', required: true }, './self.mjs', './other.mjs'] }),
+    });
+    await runPrompt(kernel, 'go', 'default');
+    // Two requests and one tool result; in each, the configured tap first, then both required ones.
+    expect(order).toHaveLength(9);
+    for (const group of [order.slice(0, 3), order.slice(3, 6), order.slice(6)]) {
+      const hook = group[0]!.split(':')[0]!;
+      expect(group[0]).toBe(`${hook}:other`);
+      expect([...group].sort()).toEqual([`${hook}:other`, `${hook}:policy`, `${hook}:self-required`]);
+    }
+  });
+
+  test("the build's own taps keep their stages: before, between and after, with the required tap before the build's recorders", async () => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'policy.mjs'), orderPlugin('policy', 5000));
+    writeFileSync(path.join(project, 'other.mjs'), orderPlugin('other', 950));
+    const build = (name: string, stage: number): MewcodePlugin =>
+      definePlugin({ name, apply: (kernel) => void kernel.hooks.postToolUse.tapPromise({ name, stage }, async (r) => (order.push(`post:${name}`), r)) });
+    const { kernel } = await bootKernel([useTools([call('read_secret', {})]), say('done')], [toolsPlugin([readSecret]), build('build-early', -100), build('build-mid', 500), build('build-audit', 1000), build('build-session', 2000)], {
+      projectRoot: project,
+      config: configWith({ plugins: [{ use: './policy.mjs', required: true }, './other.mjs'] }),
+    });
+    const events: AgentEvent[] = await runPrompt(kernel, 'go', 'default');
+    expect(events.find((e) => e.type === 'done')).toMatchObject({ reason: 'completed' });
+    expect(order.filter((entry) => entry.startsWith('post:'))).toEqual(['post:build-early', 'post:build-mid', 'post:other', 'post:policy', 'post:build-audit', 'post:build-session']);
+  });
+});
