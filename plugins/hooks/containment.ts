@@ -13,6 +13,12 @@
  * PreToolUse or UserPromptSubmit hook that could not run refuses the call or the prompt it
  * would have judged, saying why and how to trust the project; on other events nothing is
  * judged, and the hook is only logged as not run. Trusted projects keep the old behaviour.
+ *
+ * What a contained run prints is not the user's answer either: the program that printed it may be
+ * the repository's (`npx prettier` ran the planted one). So its output can only make things
+ * stricter (containedOutput below): it may deny, ask, block or stop, never allow (an allow would
+ * answer the permission mode's question for the user), rewrite the tool's input, or add context
+ * to the model's request with the user's authority.
  */
 import type { CommandSandbox } from '../../types/sandbox.js';
 import type { HookResult } from './decision.js';
@@ -35,6 +41,8 @@ export class UntrustedHooks {
     },
   ) {}
 
+  private toldIgnored = false;
+
   /**
    * Whether the user's command hooks must run contained now (the project is untrusted). Asked
    * each time: a project trusted during the run (the dialog) runs them as before from then on.
@@ -53,6 +61,58 @@ export class UntrustedHooks {
     }
     return true;
   }
+
+  /**
+   * A contained hook's output, stricter only (containedOutput); what it had to ignore is returned
+   * for the log, and the run is told once.
+   */
+  contained(rule: string, event: string, result: HookResult): { result: HookResult; ignored?: string[] } {
+    const kept = containedOutput(event, result);
+    if (kept.ignored.length === 0) return { result: kept.result };
+    if (!this.toldIgnored) {
+      this.toldIgnored = true;
+      this.deps.notify(
+        `hooks: hook ${rule} (${event}) ran inside the OS sandbox on this untrusted project's code, so its ${kept.ignored.join(', ')} was ignored: there a hook's output can refuse, ask or block, never allow, change the input or add context (logged in .mewcode/hooks.log); ${HOW_TO_TRUST}`,
+      );
+    }
+    return kept;
+  }
+}
+
+/** Where a contained run's words are kept, they say whose they are. */
+const CONTAINED_MARK = "(printed by your hook run in the OS sandbox on this untrusted project's code: the repository's words, not the user's)";
+
+/**
+ * Keeps only what makes things stricter from a contained hook's result. Kept: a block or deny, an
+ * `ask`, `continue: false`, and their reasons (a refusal must say why). Ignored: an `allow` (or
+ * legacy `approve`), `updatedInput`, and `additionalContext` where it joins the prompt or the
+ * request (UserPromptSubmit, SessionStart, PreToolUse): there it would speak to the model with
+ * the user's authority. The repository's words are kept, marked, only where they already stand as
+ * a result: PostToolUse text appended to the tool's output, a Stop block's reason the agent goes
+ * on with, and a systemMessage shown to the user.
+ */
+export function containedOutput(event: string, result: HookResult): { result: HookResult; ignored: string[] } {
+  const kept: HookResult = { ...result };
+  const ignored: string[] = [];
+  if (kept.permission === 'allow') {
+    delete kept.permission;
+    ignored.push('allow');
+  }
+  if (kept.updatedInput !== undefined) {
+    delete kept.updatedInput;
+    ignored.push('updatedInput');
+  }
+  const marked = event === 'PostToolUse' || event === 'Stop' || event === 'SubagentStop';
+  if (kept.additionalContext !== undefined) {
+    if (event === 'PostToolUse') kept.additionalContext = `${CONTAINED_MARK} ${kept.additionalContext}`;
+    else {
+      delete kept.additionalContext;
+      ignored.push('additionalContext');
+    }
+  }
+  if (marked && kept.kind === 'blocked' && kept.reason) kept.reason = `${CONTAINED_MARK} ${kept.reason}`;
+  if (kept.systemMessage) kept.systemMessage = `${CONTAINED_MARK} ${kept.systemMessage}`;
+  return { result: kept, ignored };
 }
 
 /** What a hook that had to run contained, and could not, decides on `event`. */

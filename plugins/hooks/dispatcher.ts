@@ -49,7 +49,7 @@ export async function projectHttpRefusal(deps: Pick<DispatcherDeps, 'sandbox'>):
 }
 
 /** Every run is logged and counted; a failure is shown at once; a systemMessage too. */
-export function recordRun(deps: Pick<DispatcherDeps, 'log' | 'warn' | 'notify'>, run: { name: string; event: string; async: boolean; durationMs: number; result: HookResult }): void {
+export function recordRun(deps: Pick<DispatcherDeps, 'log' | 'warn' | 'notify'>, run: { name: string; event: string; async: boolean; durationMs: number; result: HookResult; ignored?: string[] }): void {
   const { result } = run;
   const decision = result.kind === 'ok' && result.permission ? result.permission : result.kind;
   deps.log.append({
@@ -60,6 +60,7 @@ export function recordRun(deps: Pick<DispatcherDeps, 'log' | 'warn' | 'notify'>,
     exit: result.exit,
     decision: run.async && result.kind === 'blocked' ? 'ok (async: cannot block)' : decision,
     ...(result.reason ? { reason: result.reason.slice(0, 500) } : {}),
+    ...(run.ignored ? { ignored: `ran contained (untrusted project): ${run.ignored.join(', ')}` } : {}),
   });
   // A hook's (or its server's) words reach the terminal, whichever UI shows them.
   const clean = (text: string): string => terminalSafe(text, true);
@@ -130,8 +131,10 @@ export class HookDispatcher {
       handler.type === 'http'
         ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs, signal)
         : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: contain, ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
-    const result = outcome.uncontained ? uncontainedResult(rule.event, outcome, rule.handler.async) : interpret(rule.event, outcome);
-    recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result });
+    const interpreted = outcome.uncontained ? uncontainedResult(rule.event, outcome, rule.handler.async) : interpret(rule.event, outcome);
+    // What a contained run printed may be the repository's program speaking: stricter only.
+    const { result, ignored } = contain && handler.type === 'command' ? this.deps.untrusted.contained(rule.name, rule.event, interpreted) : { result: interpreted, ignored: undefined };
+    recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result, ...(ignored ? { ignored } : {}) });
     return { rule, result };
   }
 

@@ -21,6 +21,8 @@ export interface HookLogRecord {
   exit: string;
   decision: string;
   reason?: string;
+  /** What of a contained hook's output was not taken (containment.ts). */
+  ignored?: string;
 }
 
 export class HookLog {

@@ -120,6 +120,7 @@ export class RuleEngine {
       const started = monotonicMs();
       let result: HookResult;
       let ran = true;
+      let ignored: string[] | undefined;
       if (rule.action.type === 'prompt') {
         result = { kind: 'ok', additionalContext: rule.action.text, exit: 'prompt' };
       } else if (rule.action.type === 'subagent') {
@@ -136,6 +137,8 @@ export class RuleEngine {
         result = outcome.uncontained
           ? uncontainedResult(rule.event, outcome, rule.async)
           : interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
+        // What a contained run printed may be the repository's program speaking: stricter only.
+        if (contain && rule.action.type === 'shell' && !outcome.uncontained) ({ result, ignored } = this.deps.untrusted.contained(rule.name, rule.event, result));
       }
       const blocking = MEWCODE_BLOCKING.has(rule.event);
       if (result.kind === 'blocked' && !blocking && rule.event !== 'PostToolUse') result = { ...result, kind: 'ok' }; // H1: cannot block
@@ -143,7 +146,7 @@ export class RuleEngine {
       if (result.kind === 'failed' && rule.failClosed && blocking) {
         result = { ...result, kind: 'blocked', reason: `the hook failed and is fail_closed: ${result.reason}`, ...(rule.event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
       }
-      recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.async, durationMs: monotonicMs() - started, result });
+      recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.async, durationMs: monotonicMs() - started, result, ...(ignored ? { ignored } : {}) });
       return { ...result, ranOk };
     };
   }
