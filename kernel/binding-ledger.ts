@@ -9,9 +9,11 @@
  * - every other token of TOKENS is single-binding (it is resolved with `get`): a second plugin's
  *   binding would make every `get` fail with "Ambiguous bindings" and take the first plugin down.
  *   It is refused instead, naming both, unless the newcomer declares `replaces: ['<token name>']`
- *   (e.g. `replaces: ['CommandSandbox']`); then the incumbent's binding is removed first. The
- *   kernel's own services, and those of an essential or safety plugin when the newcomer comes from
- *   configuration, cannot be replaced. A plugin may `unbind` or `rebind` only what it bound.
+ *   (e.g. `replaces: ['CommandSandbox']`); then the incumbent's binding is removed first (said
+ *   with a warning when the newcomer comes from configuration). The kernel's own services, and
+ *   those of a plugin the run cannot go without (essential, a safety layer, required) when the
+ *   newcomer comes from configuration, cannot be replaced. A plugin may `unbind` or `rebind` only
+ *   what it bound.
  * Tokens a plugin defines itself are its own business and are not checked.
  *
  * Why not a child container per plugin (Fastify-style encapsulation): every plugin resolves other
@@ -43,7 +45,12 @@ export interface Newcomer {
 export class BindingLedger {
   private readonly owners = new Map<ServiceIdentifier, string>();
 
-  constructor(private readonly isProtected: (plugin: string) => 'essential' | 'safety' | undefined) {}
+  constructor(
+    /** Why configuration may not take `plugin`'s services ("it is essential"), or undefined. */
+    private readonly guarded: (plugin: string) => string | undefined,
+    /** Where a configured plugin's takeover of another's service is said. */
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
 
   /** Services the kernel binds: never another's. */
   claimForKernel(...tokens: ServiceIdentifier[]): void {
@@ -129,11 +136,10 @@ export class BindingLedger {
       const tokenName = TOKEN_NAMES.get(id)!;
       const replaces = (newcomer.plugin.replaces ?? []).includes(tokenName);
       if (owner === KERNEL_OWNER) throw new Error(`${tokenLabel(id)} is bound by the kernel`);
-      const kind = this.isProtected(owner);
-      if (kind && !newcomer.fromBuild) {
-        throw new Error(`${tokenLabel(id)} is bound by the ${kind === 'essential' ? 'essential plugin' : 'safety layer'} ${owner}, which configuration cannot replace`);
-      }
+      const why = newcomer.fromBuild ? undefined : this.guarded(owner);
+      if (why !== undefined) throw new Error(`${tokenLabel(id)} is bound by ${owner}, which configuration cannot replace: ${why}`);
       if (!replaces) throw new Error(`${tokenLabel(id)} is already bound by ${owner} (declare replaces: ['${tokenName}'] to replace it)`);
+      if (!newcomer.fromBuild) this.warn(`plugin ${name} takes ${tokenLabel(id)} from ${owner} (replaces: ['${tokenName}'])`);
       if (options.isBound(id)) options.unbind(id);
     }
     this.owners.set(id, name);

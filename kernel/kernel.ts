@@ -120,7 +120,7 @@ export class Kernel implements KernelApi {
   readonly version = KERNEL_VERSION;
   readonly container = new Container();
   readonly cli: CliOptions | undefined;
-  readonly tools = new ToolRegistryImpl();
+  readonly tools = new ToolRegistryImpl({ guarded: (owner) => this.guarded(owner), warn: (message) => this.warn(message) });
   readonly fileReads = new FileReadTrackerImpl();
   /** The one route for what the user is told. */
   readonly output: OutputRoute;
@@ -185,7 +185,7 @@ export class Kernel implements KernelApi {
     // after every other configured plugin's (policy-taps.ts); the host's and the build's stay put.
     orderPolicyTaps(this.#raw, (name) => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.requiredNames.has(name) ? 'required' : 'configured'));
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
-    this.bindings = new BindingLedger((plugin) => (this.essential.has(plugin) ? 'essential' : this.safety.has(plugin) ? 'safety' : undefined));
+    this.bindings = new BindingLedger((plugin) => this.guarded(plugin), (message) => this.warn(message));
     this.lifecycle = new PluginLifecycle({
       container: this.container,
       registry: this.tools,
@@ -363,6 +363,17 @@ export class Kernel implements KernelApi {
       if (critical !== undefined) throw new ConfigurationError(`${message}. ${critical}, so MewCode will not run with its policy left out.`);
       this.warn(message);
     }
+  }
+
+  /**
+   * Why a configured plugin may not take this plugin's tools or single-binding services (it is
+   * essential, a safety layer, or required), or undefined: the same plugins configuration cannot
+   * replace by name (plugin-set.ts).
+   */
+  private guarded(name: string): string | undefined {
+    const plugin = this.lifecycle.loadedPlugin(name);
+    const why = plugin && this.criticality(plugin);
+    return why && why[0]!.toLowerCase() + why.slice(1);
   }
 
   /** Why the run cannot go on without this plugin, or undefined when it can. */

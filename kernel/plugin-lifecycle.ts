@@ -73,6 +73,11 @@ export class PluginLifecycle {
     return this.applied.map((entry) => entry.plugin);
   }
 
+  /** A plugin whose bindings loaded (the owner a tool, command or service is checked against). */
+  loadedPlugin(name: string): MewcodePlugin | undefined {
+    return this.loaded.find((entry) => entry.plugin.name === name)?.plugin;
+  }
+
   /** A failure: reported by plugin name, or a ConfigurationError for a critical plugin. */
   fail(plugin: MewcodePlugin, phase: Phase, error: unknown, consequence: string): void {
     const fatal = this.fatal(plugin, phase, error);
@@ -138,6 +143,8 @@ export class PluginLifecycle {
   /**
    * Each plugin's slash commands, under TOKENS.Command, one plugin per name: a second plugin's
    * command of a taken name is left out, naming both, unless that plugin `replaces` the name.
+   * A configured plugin never takes the command of a plugin the run cannot go without (its own
+   * refusal stops the boot when it is itself critical), and a command it does take is said.
    */
   async registerCommands(): Promise<void> {
     const accepted = new Map<string, { command: Command; owner: Loaded }>();
@@ -160,6 +167,16 @@ export class PluginLifecycle {
             `plugin ${entry.plugin.name}: command /${command.name} is already contributed by plugin ${holder.owner.plugin.name}; its /${command.name} is not available (declare replaces: ['${command.name}'] to replace it)`,
           );
           continue;
+        }
+        const configured = !this.deps.fromBuild(entry.plugin);
+        if (holder && holder.owner !== entry && configured) {
+          const why = this.deps.criticality(holder.owner.plugin);
+          if (why !== undefined) {
+            const refusal = new Error(`command /${command.name} belongs to plugin ${holder.owner.plugin.name}, which configuration cannot replace: ${why[0]!.toLowerCase()}${why.slice(1)}`);
+            this.fail(entry.plugin, 'commands', refusal, `its /${command.name} is not available`);
+            continue;
+          }
+          this.deps.warn(`plugin ${entry.plugin.name} takes command /${command.name} from plugin ${holder.owner.plugin.name} (replaces: ['${command.name}'])`);
         }
         if (holder && holder.owner !== entry) accepted.delete(command.name); // replaced: the newcomer's goes last
         accepted.set(command.name, { command, owner: entry });

@@ -8,7 +8,9 @@
  * one owner's: another owner's registration of it is refused, naming both, unless the newcomer
  * declares `replaces: [<tool name>]`; then it is stacked over the incumbent, and removing it (the
  * replacer failed, or unregistered it) brings the incumbent back. An owner may remove only its
- * own. The host (the registry itself, without a claim: tests, custom builds) may do anything.
+ * own. A configured plugin may not take a tool from a plugin the run cannot go without (essential,
+ * a safety layer, required): that is refused naming both; a tool it does take is said with a
+ * warning. The host (the registry itself, without a claim: tests, custom builds) may do anything.
  * What is registered is kept as a frozen facade (sealed-tool.ts), so `get` never hands out the
  * object a plugin could change.
  */
@@ -23,6 +25,13 @@ export interface ToolClaim {
   replaces?: readonly string[];
   /** A plugin named in configuration (not one of the build's), or the container's shared view: its tools are never system tools. */
   configured?: boolean;
+}
+
+export interface RegistryGuard {
+  /** Why a configured plugin may not take `owner`'s tools ("it is essential"), or undefined. */
+  guarded?(owner: string): string | undefined;
+  /** Where a configured plugin's takeover of another plugin's tool is said. */
+  warn?(message: string): void;
 }
 
 interface Entry {
@@ -43,6 +52,8 @@ export class ToolRegistryImpl implements ToolRegistry {
   private cache = new Map<boolean, ToolDefinition[]>();
   /** Bumped on every change; views compare it to know whether to rebuild. */
   version = 0;
+
+  constructor(private readonly guard: RegistryGuard = {}) {}
 
   /** Boot is over: tools registered from now on are "late" and sorted by name. */
   seal(): void {
@@ -72,7 +83,11 @@ export class ToolRegistryImpl implements ToolRegistry {
   refusal(name: string, claim: ToolClaim | undefined): string | undefined {
     const current = this.stacks.get(name)?.at(-1);
     if (!current || !claim || current.owner === claim.owner) return undefined;
-    if (current.owner !== undefined && (claim.replaces ?? []).includes(name)) return undefined;
+    if (current.owner !== undefined && (claim.replaces ?? []).includes(name)) {
+      // `replaces` is how a plugin stands in for an ordinary one; never for a policy the run depends on.
+      const why = claim.configured === true ? this.guard.guarded?.(current.owner) : undefined;
+      return why === undefined ? undefined : `${ownerName(claim.owner)} cannot take tool ${name} from ${ownerName(current.owner)}: ${why}; only a custom build may replace it`;
+    }
     return `tool ${name} is already registered by ${ownerName(current.owner)} (declare replaces: ['${name}'] to replace it)`;
   }
 
@@ -85,6 +100,9 @@ export class ToolRegistryImpl implements ToolRegistry {
     const owner = claim?.owner;
     const entry: Entry = { tool, owner, configured: claim?.configured === true };
     const stack = this.stacks.get(tool.name);
+    const incumbent = stack?.at(-1)?.owner;
+    // A configured plugin's takeover is allowed (it said replaces:) but never silent.
+    if (claim?.configured === true && incumbent !== undefined && incumbent !== owner) this.guard.warn?.(`${ownerName(owner)} takes tool ${tool.name} from ${ownerName(incumbent)} (replaces: ['${tool.name}'])`);
     if (!stack) {
       this.stacks.set(tool.name, [entry]);
       if (!this.sealed) this.bootOrder.push(tool.name);

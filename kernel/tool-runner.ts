@@ -7,6 +7,7 @@ import type { ToolProgress } from '../types/events.js';
 import type { Tool, ToolInput } from '../types/tools.js';
 import type { ImageBlock, ToolCall, ToolResult } from '../types/messages.js';
 import { errorResult } from './tool-call-gate.js';
+import { executeTool } from './sealed-tool.js';
 import { errorMessage } from './plugin-error.js';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
@@ -36,7 +37,7 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
 
   const execution = Promise.resolve()
-    .then(() => tool.execute(input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session, ...(options.onProgress ? { progress: options.onProgress } : {}) }))
+    .then(() => executeTool(tool, input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session, ...(options.onProgress ? { progress: options.onProgress } : {}) }))
     .then((output): Settled => {
       if (!output || typeof output.content !== 'string') throw new Error('it returned no text result');
       const result: ToolResult = { toolCallId: call.id, content: output.content, isError: output.isError ?? false };

@@ -21,7 +21,7 @@ function installedCopy(): string {
   return root;
 }
 
-/** A project plugin whose tool records two stacks: its own error's and one thrown inside read_file. */
+/** A project plugin whose tool records two stacks: its own error's and one thrown inside grep. */
 const PROBE_PLUGIN = `import { writeFileSync } from 'node:fs';
 export default {
   name: 'stack-probe',
@@ -32,15 +32,16 @@ export default {
       description: 'records stacks',
       inputSchema: { type: 'object', properties: {} },
       readOnly: true,
-      async execute(_input, context) {
+      async execute() {
         const fromPlugin = new Error('thrown by a plugin');
         let fromBuiltIn;
         try {
-          await kernel.tools.get('read_file').execute(undefined, context);
+          // A built-in tool's own method, given no input (its execute runs only through the gate).
+          await kernel.tools.get('grep').permissionTarget(undefined);
         } catch (error) {
           fromBuiltIn = error;
         }
-        writeFileSync(process.env.STACKS_FILE, JSON.stringify({ plugin: fromPlugin.stack, builtIn: fromBuiltIn?.stack ?? 'read_file did not throw: ' + String(fromBuiltIn) }));
+        writeFileSync(process.env.STACKS_FILE, JSON.stringify({ plugin: fromPlugin.stack, builtIn: fromBuiltIn?.stack ?? 'grep did not throw: ' + String(fromBuiltIn) }));
         throw fromPlugin;
       },
     });

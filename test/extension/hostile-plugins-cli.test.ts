@@ -237,7 +237,7 @@ describe('no silent replacement', () => {
         userConfig(s, `plugins:\n  - ${JSON.stringify(file)}\n`);
         const r = await s.run(['-p', 'run it', '--permission-mode', 'default'], { env: { MEWCODE_REQUIRE_SANDBOX: '1' } });
         expect(r.stderr).toContain('no-sandbox');
-        expect(r.stderr).toMatch(/TOKENS\.CommandSandbox is bound by the essential plugin sandbox-os/);
+        expect(r.stderr).toMatch(/TOKENS\.CommandSandbox is bound by sandbox-os, which configuration cannot replace: it is essential/);
         expect(r.stderr).not.toContain('Ambiguous');
         expect(existsSync(path.join(s.home, 'escaped.txt'))).toBe(false);
         expect(toolResultText(s, 1)).toContain('ran'); // bash ran, inside bubblewrap: the write outside failed

@@ -495,7 +495,7 @@ describe('tools: a second registration of a name is refused unless the newcomer 
     const late = definePlugin({ name: 'late', apply: (kernel) => kernel.tools.register(readFile('LATE')) });
     const { kernel, reporter } = await bootKernel([], [toolPlugin('tool-read-file', readFile('the real file')), late]);
     expect(reporter.warnings.join('\n')).toContain('plugin late failed in apply: tool read_file is already registered by plugin tool-read-file');
-    expect(await kernel.tools.get('read_file')!.execute({}, {} as never)).toEqual({ content: 'the real file' });
+    expect(await kernel.callTool({ toolName: 'read_file', input: {}, callId: 'host-1', session: kernel.session, mode: 'bypassPermissions' })).toEqual({ allowed: true, content: 'the real file', isError: false });
   });
 
   test('a plugin that unregisters another plugin\'s tool is refused', async () => {
@@ -555,7 +555,7 @@ describe('plugin names and DI tokens', () => {
     const project = tempDir('mewcode-hostile-');
     writeFileSync(path.join(project, 's.mjs'), `export default (api) => api.definePlugin({ name: 'swap', replaces: ['CommandSandbox'], bindings: new api.ContainerModule(({ bind }) => { bind(api.TOKENS.CommandSandbox).toConstantValue({}); }) });`);
     const { kernel, reporter } = await bootKernel([], [binds('real-sandbox', TOKENS.CommandSandbox as symbol, { essential: true })], { projectRoot: project, config: configWith({ plugins: ['./s.mjs'] }) });
-    expect(reporter.warnings.join('\n')).toContain('plugin swap failed in bindings: TOKENS.CommandSandbox is bound by the essential plugin real-sandbox');
+    expect(reporter.warnings.join('\n')).toContain('plugin swap failed in bindings: TOKENS.CommandSandbox is bound by real-sandbox, which configuration cannot replace: it is essential');
     expect(kernel.container.get(TOKENS.CommandSandbox)).not.toEqual({});
   });
 

@@ -127,7 +127,7 @@ test('a bash a configured plugin registers in place of the build\'s does not get
   );
   const config = { layers: [], warnings: [], section: (key: string) => (key === 'plugins' ? ['./my-bash.mjs'] : undefined), locate: () => undefined };
   const { kernel, reporter } = await bootKernel([], [outputLimits, sandboxOs, bashPlugin], { projectRoot: root, homeDir: home, config });
-  expect(reporter.warnings).toEqual([]);
+  expect(reporter.warnings).toEqual(["plugin my-bash takes tool bash from plugin tool-bash (replaces: ['bash'])"]);
   if (skipWithoutSandbox(tally, 'a configured bash is not the sandboxed one', await kernel.container.get(TOKENS.CommandSandbox).probe())) return;
   expect(kernel.tools.origin('bash')).toBe('configured');
   expect(kernel.tools.origin('read_file')).toBeUndefined();
