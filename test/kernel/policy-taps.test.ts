@@ -4,8 +4,7 @@
  * they ask for, and before the build's recorders; the build's own taps stay where they are.
  * Configured plugins are loaded from files, as a user's configuration loads them.
  */
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createSessionPlugin } from '../../plugins/session/index.js';
 import type { ResolvedConfig } from '../../types/config.js';
@@ -15,19 +14,12 @@ import type { Tool } from '../../types/tools.js';
 import { bootKernel, runPrompt } from '../support/boot.js';
 import { call, say, useTools } from '../support/memory-provider.js';
 import { toolsPlugin } from '../support/test-tools.js';
+import { removeTempDirs, temp } from '../support/temp-dirs.js';
 
 const SECRET = 'SECRET-hunter2';
 
-let dirs: string[] = [];
-function tempDir(prefix: string): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  dirs = [];
-});
+const tempDir = temp;
+afterEach(() => removeTempDirs());
 
 const configWith = (sections: Record<string, unknown>): ResolvedConfig => ({ layers: [], warnings: [], section: (key) => sections[key], locate: () => undefined });
 
