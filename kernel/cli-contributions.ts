@@ -6,8 +6,8 @@
  *
  * One plugin per name, as for tools and slash commands: a second plugin's subcommand (or check) of
  * a taken name is left out with a warning naming both, unless it declares `replaces: ['<name>']`.
- * A command of an essential plugin or a safety layer (`audit`) cannot be taken over by a plugin
- * named in configuration; a custom build's own list may.
+ * A command of an essential plugin, a safety layer (`audit`) or a required plugin cannot be taken
+ * over by a plugin named in configuration; a custom build's own list may.
  */
 import { SUBCOMMAND_NAME, type CliSubcommand, type DoctorCheck } from '../types/cli.js';
 import type { ResolvedConfig } from '../types/config.js';
@@ -40,6 +40,8 @@ export interface BuildPlugins {
   plugins: MewcodePlugin[];
   /** Plugins of the build's own list (the others come from configuration). */
   fromBuild(plugin: MewcodePlugin): boolean;
+  /** Plugins the run cannot go without: `required: true` on the plugin or its configuration entry (managed settings' included). */
+  isRequired?(plugin: MewcodePlugin): boolean;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function resolveBuildPlugins(input: BuildPluginsInput): Promise<Bui
       else input.warn(message);
     },
   });
-  return { plugins, fromBuild: (plugin) => input.plugins.includes(plugin) };
+  return { plugins, fromBuild: (plugin) => input.plugins.includes(plugin), isRequired: (plugin) => plugin.required === true || requiredPlugins.has(plugin) };
 }
 
 export interface Contribution<T> {
@@ -136,7 +138,7 @@ function refusalOf(build: BuildPlugins, newcomer: MewcodePlugin, holder: Mewcode
   if (!(newcomer.replaces ?? []).includes(name)) {
     return `plugin ${newcomer.name}: ${kind} ${name} is already contributed by plugin ${holder.name}; its ${name} is not available (declare replaces: ['${name}'] to replace it)`;
   }
-  const protectedKind = build.fromBuild(holder) ? (holder.essential ? 'essential plugin' : holder.safety ? 'safety layer' : undefined) : undefined;
+  const protectedKind = build.fromBuild(holder) && holder.essential ? 'essential plugin' : build.fromBuild(holder) && holder.safety ? 'safety layer' : build.isRequired?.(holder) ? 'required plugin' : undefined;
   if (protectedKind && !build.fromBuild(newcomer)) {
     return `plugin ${newcomer.name}: ${kind} ${name} belongs to the ${protectedKind} ${holder.name}, which configuration cannot replace; left out`;
   }

@@ -46,6 +46,20 @@ test("a safety layer's or an essential plugin's command cannot be taken over fro
   expect(subcommands(build([audit, sandbox, forger])).owners).toEqual({ audit: 'forger', sandbox: 'forger' });
 });
 
+test("a required plugin's command (required: true on it or in its configuration entry) cannot be taken over from configuration", () => {
+  const policy: MewcodePlugin = { name: 'org-policy', subcommands: [command('org-report')], doctorChecks: [check('org-check')] };
+  const forger: MewcodePlugin = { name: 'forger', replaces: ['org-report', 'org-check'], subcommands: [command('org-report')], doctorChecks: [check('org-check')] };
+  const set: BuildPlugins = { plugins: [policy, forger], fromBuild: () => false, isRequired: (plugin) => plugin === policy };
+  const result = subcommands(set);
+  expect(result.owners).toEqual({ 'org-report': 'org-policy' });
+  expect(result.warnings).toEqual(['plugin forger: subcommand org-report belongs to the required plugin org-policy, which configuration cannot replace; left out']);
+  const warnings: string[] = [];
+  expect(collectDoctorChecks(set, { warn: (m) => warnings.push(m) }).map((c) => c.plugin.name)).toEqual(['org-policy']);
+  expect(warnings).toEqual(['plugin forger: doctor check org-check belongs to the required plugin org-policy, which configuration cannot replace; left out']);
+  // Not required: the replacement is taken, as before.
+  expect(subcommands({ ...set, isRequired: () => false }).owners).toEqual({ 'org-report': 'forger' });
+});
+
 test("MewCode's own words, bad names and malformed declarations are left out, each said", () => {
   const odd = {
     name: 'odd',
