@@ -4,6 +4,7 @@
  * run it in an isolated sub-agent and return that agent's final text (fork, S6).
  */
 import type { AgentSession, ForkContext } from '../../types/session.js';
+import type { PermissionMode } from '../../types/permissions.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { expandPluginVariables } from '../../types/claude-plugins.js';
 import type { ActiveSkills } from './active.js';
@@ -58,7 +59,11 @@ export const NO_RUNNER = (name: string): string =>
   `The skill "${name}" runs in fork mode (an isolated sub-agent), but this build has no sub-agent runner (no plugin binds TOKENS.SubagentRunner). ` +
   'Follow the task without the skill, or ask the user to enable the subagents plugin.';
 
-export async function activateSkill(deps: ActivationDeps, session: AgentSession, name: string, args: string, signal?: AbortSignal): Promise<ActivationOutcome> {
+/**
+ * `mode`: the permission mode the user's `/name` was typed in; a fork runs in it (without it, the
+ * runner uses the mode of the parent's last tool call, which may be an earlier mode).
+ */
+export async function activateSkill(deps: ActivationDeps, session: AgentSession, name: string, args: string, signal?: AbortSignal, mode?: PermissionMode): Promise<ActivationOutcome> {
   const catalog = deps.store.current;
   const skill = catalog.get(name);
   if (!skill) return { kind: 'error', message: unknownSkillMessage(name, catalog.skills) };
@@ -83,6 +88,7 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
       ...(allowedTools ? { allowedTools } : {}),
       ...(skill.model ? { model: skill.model } : {}),
       ...(signal ? { signal } : {}),
+      ...(mode ? { mode } : {}),
     });
     return { kind: 'fork', skill, text: result.text || `(the skill "${skill.name}" ended without a final message: ${result.endReason})`, isError: result.isError };
   } catch (error) {

@@ -19,8 +19,9 @@ export function skillCommand(deps: ActivationDeps, skill: Skill): Command {
     name: skill.name,
     description: `${skill.description || '(no description)'} [skill${skill.mode === 'fork' ? ', fork' : ''}]`,
     ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
-    async run(session: AgentSession, args: string): Promise<CommandResult> {
-      const outcome = await activateSkill(deps, session, skill.name, args);
+    async run(session: AgentSession, args: string, context): Promise<CommandResult> {
+      // A fork runs in the mode the user typed the command in (plan mode stays plan mode).
+      const outcome = await activateSkill(deps, session, skill.name, args, undefined, context?.mode);
       if (outcome.kind === 'error') return { output: outcome.message, isError: true };
       if (outcome.kind === 'fork') return { output: outcome.text, isError: outcome.isError };
       return { prompt: skillPrompt(outcome.skill.name, args) };

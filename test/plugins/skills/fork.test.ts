@@ -65,6 +65,10 @@ test('/name args on a fork-mode skill: full and none contexts, no restriction wi
   await booted.kernel.commands().find((c) => c.name === 'fresh')!.run(booted.kernel.session, 'now', { mode: 'default' });
   expect(runner.requests[1]).toMatchObject({ context: 'none', prompt: 'now' });
   expect(runner.requests[1]!.systemPrompt![1]).toBe('Start fresh.\n\n## User Request\n\nnow');
+  // The fork runs in the mode the command was typed in (plan mode stays plan mode).
+  expect(runner.requests.map((r) => r.mode)).toEqual(['default', 'default']);
+  await booted.kernel.commands().find((c) => c.name === 'fresh')!.run(booted.kernel.session, 'look', { mode: 'plan' });
+  expect(runner.requests[2]!.mode).toBe('plan');
 });
 
 test('the default recent window is 10 messages; the setting is checked at its bounds', async () => {
