@@ -104,12 +104,13 @@ export function missingPluginScript(command: string, root: string, exists: (file
 }
 
 /**
- * A path no shell reads anything into, quoted or not (a space only splits words): only such a
- * path is pasted into text a shell runs. Any other (a folder named `x$(touch ~/pwned)`, a
- * downloaded archive's choice) stays a variable the shell expands from its environment.
+ * A path no shell reads anything into, quoted or not, and that stays one word: only such a path is
+ * pasted into text a shell runs. Any other (a folder named `x$(touch ~/pwned)`, or `a --output=x`
+ * whose space would split off an option: a downloaded archive's choice) stays a variable the
+ * shell expands from its environment.
  */
 export function isShellInert(text: string): boolean {
-  return /^[A-Za-z0-9 _/.,:@%+=-]*$/.test(text);
+  return /^[A-Za-z0-9_/.,:@%+=-]*$/.test(text);
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` (and `${CLAUDE_PROJECT_DIR}` when given) replaced, as Claude Code does in a plugin's text. */

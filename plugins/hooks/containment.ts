@@ -87,9 +87,8 @@ const CONTAINED_MARK = "(printed by your hook run in the OS sandbox on this untr
  * `ask`, `continue: false`, and their reasons (a refusal must say why). Ignored: an `allow` (or
  * legacy `approve`), `updatedInput`, and `additionalContext` where it joins the prompt or the
  * request (UserPromptSubmit, SessionStart, PreToolUse): there it would speak to the model with
- * the user's authority. The repository's words are kept, marked, only where they already stand as
- * a result: PostToolUse text appended to the tool's output, a Stop block's reason the agent goes
- * on with, and a systemMessage shown to the user.
+ * the user's authority. The repository's words that are kept (a refusal's reason, a stop reason,
+ * PostToolUse text appended to the tool's output, a systemMessage) are marked as the repository's.
  */
 export function containedOutput(event: string, result: HookResult): { result: HookResult; ignored: string[] } {
   const kept: HookResult = { ...result };
@@ -102,7 +101,6 @@ export function containedOutput(event: string, result: HookResult): { result: Ho
     delete kept.updatedInput;
     ignored.push('updatedInput');
   }
-  const marked = event === 'PostToolUse' || event === 'Stop' || event === 'SubagentStop';
   if (kept.additionalContext !== undefined) {
     if (event === 'PostToolUse') kept.additionalContext = `${CONTAINED_MARK} ${kept.additionalContext}`;
     else {
@@ -110,7 +108,10 @@ export function containedOutput(event: string, result: HookResult): { result: Ho
       ignored.push('additionalContext');
     }
   }
-  if (marked && kept.kind === 'blocked' && kept.reason) kept.reason = `${CONTAINED_MARK} ${kept.reason}`;
+  // Every word of it that is kept says whose it is: a deny's or an ask's reason reaches the model
+  // or the approval question, a stop reason the user, as if the user's hook had said it.
+  if (kept.reason) kept.reason = `${CONTAINED_MARK} ${kept.reason}`;
+  if (kept.stop) kept.stop = `${CONTAINED_MARK} ${kept.stop}`;
   if (kept.systemMessage) kept.systemMessage = `${CONTAINED_MARK} ${kept.systemMessage}`;
   return { result: kept, ignored };
 }
