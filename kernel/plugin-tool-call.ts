@@ -34,7 +34,7 @@ function withoutApprovers(hooks: KernelHooks): KernelHooks {
 }
 
 /** The gate's outcome for a plugin's own call (announced on `permissionDecided` like any). */
-export function gatePluginCall(call: ToolCall, deps: PluginCallDeps, signal?: AbortSignal): Promise<GateOutcome> {
+function gatePluginCall(call: ToolCall, deps: PluginCallDeps, signal?: AbortSignal): Promise<GateOutcome> {
   return gateToolCall(call, {
     ...(signal ? { signal } : {}),
     hooks: withoutApprovers(deps.hooks),

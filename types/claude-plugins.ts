@@ -113,6 +113,12 @@ export function isShellInert(text: string): boolean {
   return /^[A-Za-z0-9_/.,:@%+=-]*$/.test(text);
 }
 
+/** A plugin's variables less the project's path: for text a shell runs, where that path is filled in (or not) apart. */
+export function withoutProjectDir(variables: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const { CLAUDE_PROJECT_DIR: _project, ...rest } = variables;
+  return rest;
+}
+
 /** `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` (and `${CLAUDE_PROJECT_DIR}` when given) replaced, as Claude Code does in a plugin's text. */
 export function expandPluginVariables(text: string, variables: Readonly<Record<string, string>>): string {
   return text.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_PLUGIN_DATA|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandMarkdownFiles, commandNameParts, hasShellLines } from '../../config/command-files.js';
 import { readProjectTextFile } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
-import { expandPluginVariables } from '../../types/claude-plugins.js';
+import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
 import { readFrontmatter } from '../../sdk/frontmatter.js';
 
 export type CommandScope = 'user' | 'project';
@@ -79,12 +79,6 @@ export function toolList(value: unknown): string[] {
   return entries;
 }
 
-/** A plugin's variables less the project's path (filled in at run time, shell-safely, by command.ts). */
-function withoutProject(variables: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-  const { CLAUDE_PROJECT_DIR: _project, ...rest } = variables;
-  return rest;
-}
-
 function truthy(value: unknown): boolean {
   return value === true || (typeof value === 'string' && /^(true|yes|on|1)$/i.test(value.trim())) || value === 1;
 }
@@ -123,7 +117,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       }
       const data = parsed.data;
       // The project's path is filled in when the command runs, as in every command's text (command.ts).
-      const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProject(root.variables)) : text);
+      const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProjectDir(root.variables)) : text);
       const hint = data['argument-hint'] ?? data.argument_hint;
       const command: CommandFile = {
         name: parts.at(-1)!,

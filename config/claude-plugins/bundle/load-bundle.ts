@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import type { ClaudePluginBundle, ClaudePluginPart, ClaudePluginProblem, ClaudePluginRoot } from '../../../types/claude-plugins.js';
-import { expandPluginVariables, isShellInert, missingPluginScript } from '../../../types/claude-plugins.js';
+import { expandPluginVariables, isShellInert, missingPluginScript, withoutProjectDir } from '../../../types/claude-plugins.js';
 import type { LocatedNode } from '../../located.js';
 import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './plugin-manifest.js';
 import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
@@ -49,9 +49,7 @@ export function notLoaded(root: ClaudePluginRoot, name: string, problems: Claude
  */
 function runnableVariables(key: 'hooks' | 'mcpServers', variables: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   const project = variables.CLAUDE_PROJECT_DIR;
-  if (project === undefined || (key === 'mcpServers' && isShellInert(project))) return variables;
-  const { CLAUDE_PROJECT_DIR: _project, ...rest } = variables;
-  return rest;
+  return project === undefined || (key === 'mcpServers' && isShellInert(project)) ? variables : withoutProjectDir(variables);
 }
 
 function expandAll(value: unknown, variables: Readonly<Record<string, string>>): unknown {
