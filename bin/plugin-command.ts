@@ -236,7 +236,7 @@ function lastLines(text: string): string {
 function npm(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // Found through PATH's absolute entries only: `cwd` may be the project (`--project`).
-    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, env: hostProgramEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { cwd, env: hostProgramEnv({}, [cwd, process.cwd()]), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

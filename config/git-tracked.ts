@@ -159,7 +159,7 @@ async function askGit(file: string): Promise<TrackedAnswer> {
   const { execFile } = await import('node:child_process'); // loaded only on this rare path
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) env[name] = value;
-  env.PATH = absolutePathEntries(process.env.PATH); // git is found outside the project (types/host-path.ts)
+  env.PATH = absolutePathEntries(process.env.PATH, [path.dirname(file), process.cwd()]); // git is found outside the project (types/host-path.ts)
   Object.assign(env, {
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',

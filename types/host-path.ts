@@ -1,21 +1,40 @@
 /**
  * PATH for the programs MewCode itself starts on the host in the project (git for the environment
- * block and the trust check, ripgrep for the search tools): only its absolute entries. A relative
- * entry (`node_modules/.bin`, `bin`, or an empty one, which means the current directory) would
- * find those programs in the project, where a repository can plant its own `git` or `rg`.
+ * block and the trust check, ripgrep for the search tools, the user's hooks): only its absolute
+ * entries outside the project. A relative entry (`node_modules/.bin`, `bin`, or an empty one,
+ * which means the current directory) would find those programs in the project, where a repository
+ * can plant its own `git` or `rg`; so would an absolute one inside it (direnv's `PATH_add
+ * node_modules/.bin`, `$PWD/node_modules/.bin` in a shell's rc file).
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 
-export function absolutePathEntries(envPath: string | undefined = process.env.PATH): string {
+/** `projects`: directories no entry may lie in (default: the one MewCode was started in). */
+export function absolutePathEntries(envPath: string | undefined = process.env.PATH, projects: readonly string[] = [process.cwd()]): string {
+  const roots = projects.map(real);
   return (envPath ?? '')
     .split(path.delimiter)
-    .filter((dir) => dir !== '' && path.isAbsolute(dir))
+    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !roots.some((root) => isWithin(real(dir), root)))
     .join(path.delimiter);
 }
 
-/** `process.env` with PATH reduced to its absolute entries. */
-export function hostProgramEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...process.env, ...extra, PATH: absolutePathEntries(process.env.PATH) };
+/** The real path (a link-spelled entry is judged where it leads), or the path as given. */
+function real(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function isWithin(dir: string, root: string): boolean {
+  const relative = path.relative(root, dir);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** `process.env` with PATH reduced to its absolute entries outside `projects` (see absolutePathEntries). */
+export function hostProgramEnv(extra: NodeJS.ProcessEnv = {}, projects?: readonly string[]): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra, PATH: absolutePathEntries(process.env.PATH, projects) };
 }
 
 /**
@@ -26,6 +45,6 @@ export function hostProgramEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
  * makes the host send a request). `GIT_ALLOW_PROTOCOL`, unlike `protocol.allow`, cannot be
  * loosened by the repository's own config; `GIT_NO_LAZY_FETCH` (git ≥ 2.44) says the same twice.
  */
-export function hostGitEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return hostProgramEnv({ GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: 'none', GIT_NO_LAZY_FETCH: '1', ...extra });
+export function hostGitEnv(project: string): NodeJS.ProcessEnv {
+  return hostProgramEnv({ GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: 'none', GIT_NO_LAZY_FETCH: '1' }, [project, process.cwd()]);
 }

@@ -38,7 +38,7 @@ export function gitStatusRisk(cwd: string): Promise<string | undefined> {
     execFile(
       'git',
       [...SAFE_GIT_FLAGS, 'config', '--list', '--show-scope', '--includes', '-z'],
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: hostGitEnv() },
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024, env: hostGitEnv(cwd) },
       (error, stdout) => {
         // Outside a repository git still lists the user's own scopes and exits 0; a failure here
         // (timeout, unreadable config) means status cannot be trusted to be harmless either.

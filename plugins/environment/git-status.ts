@@ -80,7 +80,7 @@ interface RunAnswer {
 
 function run(file: string, args: readonly string[], cwd: string, timeout: number): Promise<RunAnswer> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, timeout, maxBuffer: MAX_OUTPUT, env: hostGitEnv() }, (error, stdout) => resolve({ stdout, error }));
+    execFile(file, args, { cwd, timeout, maxBuffer: MAX_OUTPUT, env: hostGitEnv(cwd) }, (error, stdout) => resolve({ stdout, error }));
   });
 }
 

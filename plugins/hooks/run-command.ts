@@ -58,7 +58,7 @@ export interface CommandOutcome {
 export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of BASE_ENV) if (source[name] !== undefined) env[name] = source[name]!;
-  env.PATH = absolutePathEntries(env.PATH) || '/usr/local/bin:/usr/bin:/bin';
+  env.PATH = absolutePathEntries(env.PATH, [projectRoot, process.cwd()]) || '/usr/local/bin:/usr/bin:/bin';
   env.MEWCODE_PROJECT_DIR = projectRoot;
   env.CLAUDE_PROJECT_DIR = projectRoot;
   return env;

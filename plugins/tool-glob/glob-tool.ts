@@ -165,7 +165,7 @@ export class GlobTool implements Tool {
     let summary: { unreadableDirs: number; stopped?: 'deadline' | 'aborted' } = { unreadableDirs: 0 };
     if (walkStartInfo?.isDirectory()) {
       const engine = this.options.engine ?? 'auto';
-      const rgPath = engine === 'walker' ? undefined : (this.options.rgPath ?? findRipgrep());
+      const rgPath = engine === 'walker' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
       let listed = false;
       if (rgPath) {
         // ripgrep walks on every core; the walker is the fallback (same rules, ripgrep-selection.ts).

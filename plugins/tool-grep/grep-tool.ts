@@ -168,7 +168,7 @@ export class GrepTool implements Tool {
     const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const deadline = Date.now() + deadlineMs;
     const engine = this.options.engine ?? 'auto';
-    const rgPath = engine === 're2js' ? undefined : (this.options.rgPath ?? findRipgrep());
+    const rgPath = engine === 're2js' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
     if (engine === 'ripgrep' && !rgPath) {
       return { isError: true, content: 'grep: the ripgrep engine was requested but `rg` is not on PATH. Install ripgrep, or use the default engine.' };
     }

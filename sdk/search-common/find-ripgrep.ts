@@ -7,13 +7,14 @@ import { absolutePathEntries } from '../../types/host-path.js';
 
 let cached: { key: string; found: string | undefined } | undefined;
 
-export function findRipgrep(envPath: string | undefined = process.env.PATH): string | undefined {
-  const key = envPath ?? '';
+/** `project`: where the search runs; no PATH entry inside it (or the start directory) is used. */
+export function findRipgrep(envPath: string | undefined = process.env.PATH, project?: string): string | undefined {
+  const key = `${envPath ?? ''}\u0000${project ?? ''}`;
   if (cached?.key === key) return cached.found;
   let found: string | undefined;
   const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd', 'rg'] : ['rg'];
-  // Only absolute entries: a relative one would find a repository's own `rg` (types/host-path.ts).
-  for (const dir of absolutePathEntries(key).split(path.delimiter)) {
+  // Only absolute entries outside the project: others would find a repository's own `rg` (types/host-path.ts).
+  for (const dir of absolutePathEntries(envPath ?? '', project ? [project, process.cwd()] : [process.cwd()]).split(path.delimiter)) {
     if (!dir) continue;
     for (const name of names) {
       const candidate = path.join(dir, name);

@@ -93,26 +93,32 @@ describe('one process (a shell runs the check, then status) and the two-process 
   });
 });
 
-test("a relative PATH entry (bin, or an empty one: the current directory) never finds a repository's own git or rg", async () => {
+test("a relative PATH entry (bin, or an empty one: the current directory), or an absolute one inside the project, never finds a repository's own git or rg", async () => {
   const { chmodSync, existsSync, mkdirSync } = await import('node:fs');
   const { findRipgrep } = await import('../../../sdk/search-common/find-ripgrep.js');
   const root = await mkdtemp(path.join(os.tmpdir(), 'mc-env-path-'));
   execFileSync('git', ['init', '-q'], { cwd: root });
   const canary = path.join(root, 'PLANTED-RAN');
   mkdirSync(path.join(root, 'bin'));
+  mkdirSync(path.join(root, 'node_modules', '.bin'), { recursive: true });
   for (const name of ['git', 'rg']) {
-    for (const file of [path.join(root, 'bin', name), path.join(root, name)]) {
+    for (const file of [path.join(root, 'bin', name), path.join(root, name), path.join(root, 'node_modules', '.bin', name)]) {
       await writeFile(file, `#!/bin/sh\ntouch ${canary}\n`);
       chmodSync(file, 0o755);
     }
   }
   const saved = { path: process.env.PATH, cwd: process.cwd() };
-  process.env.PATH = `bin::${saved.path}`;
+  // `PATH_add node_modules/.bin` (direnv) or `$PWD/node_modules/.bin` in a shell's rc: absolute, inside the project.
+  // …and the same spelled through a link to the project.
+  const { symlinkSync } = await import('node:fs');
+  symlinkSync(root, `${root}-link`);
+  process.env.PATH = `bin::${root}/node_modules/.bin:${root}-link/node_modules/.bin:${saved.path}`;
   process.chdir(root);
   try {
     const summary = await readGitSummary(root);
     expect(summary).toMatchObject({ branch: expect.any(String) }); // the real git answered
     expect(findRipgrep(process.env.PATH)).not.toMatch(new RegExp(`^(bin/|${root})`));
+    expect(findRipgrep(process.env.PATH, root)).not.toMatch(new RegExp(`^(bin/|${root})`));
     expect(existsSync(canary)).toBe(false);
   } finally {
     process.chdir(saved.cwd);
@@ -153,7 +159,7 @@ describe("a partial clone whose promisor remote runs a command: status never fet
   test("the host git environment refuses every transport, whatever the repository's config says", async () => {
     const { root, marker } = await partialClone();
     try {
-      execFileSync('git', ['status', '--porcelain'], { cwd: root, env: hostGitEnv(), stdio: 'pipe' });
+      execFileSync('git', ['status', '--porcelain'], { cwd: root, env: hostGitEnv(root), stdio: 'pipe' });
     } catch {
       // git fails on the missing tree: what matters is that it fetched nothing
     }
