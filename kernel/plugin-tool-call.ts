@@ -11,13 +11,12 @@ import { AsyncSeriesBailHook } from 'tapable';
 import type { KernelHooks, RunContext } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { AgentSession } from '../types/session.js';
-import { frozenCopy } from './decision-shapes.js';
 import type { PermissionChain } from './permission-chain.js';
 import { gateToolCall, errorResult, type GateOutcome } from './tool-call-gate.js';
 import { runTool } from './tool-runner.js';
+import { toolOutputGate } from './tool-output-gate.js';
 import type { ToolLookup } from './tool-view.js';
 import { errorMessage } from './plugin-error.js';
-import type { ToolInput } from '../types/tools.js';
 import { monotonicMs } from '../types/monotonic-clock.js';
 
 export interface PluginCallDeps {
@@ -61,6 +60,7 @@ export async function callToolForPlugin(call: ToolCall, session: AgentSession, s
   if (!gate.run) return { ran: false, result: gate.result };
   const { run } = deps;
   const started = monotonicMs();
+  const output = toolOutputGate(deps.hooks, run, call, gate.tool, gate.input, 0, started);
   const result = perform
     ? await perform().then(
         (output): ToolResult => ({ toolCallId: call.id, content: output.content, isError: output.isError ?? false }),
@@ -74,11 +74,8 @@ export async function callToolForPlugin(call: ToolCall, session: AgentSession, s
         agentId: run.agentId,
         session,
         defaultTimeoutMs: deps.defaultTimeoutMs,
+        lateOutput: output.late,
       });
-  const redacted = await deps.hooks.postToolUse.promise(
-    result,
-    Object.freeze({ ...run, call: Object.freeze({ ...call }), tool: gate.tool, input: frozenCopy(gate.input) as ToolInput, iteration: 0, durationMs: monotonicMs() - started }),
-  );
-  return { ran: true, result: redacted };
+  return { ran: true, result: await output.result(result, monotonicMs() - started) };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { AgentSession } from '../types/session.js';
 import type { ToolProgress } from '../types/events.js';
-import type { Tool, ToolInput } from '../types/tools.js';
+import type { Tool, ToolInput, ToolOutput } from '../types/tools.js';
 import type { ImageBlock, ToolCall, ToolResult } from '../types/messages.js';
 import { errorResult } from './tool-call-gate.js';
 import { executeTool } from './sealed-tool.js';
@@ -27,6 +27,8 @@ export interface ToolRunOptions {
   defaultTimeoutMs: number;
   /** Where a call's progress reports go (the run's event stream). */
   onProgress?(update: ToolProgress): void;
+  /** The call's postToolUse for what it hands over after it returned (ToolContext.lateOutput). */
+  lateOutput(output: ToolOutput): Promise<ToolOutput>;
 }
 
 export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, options: ToolRunOptions): Promise<ToolResult> {
@@ -37,7 +39,7 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
 
   const execution = Promise.resolve()
-    .then(() => executeTool(tool, input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session, ...(options.onProgress ? { progress: options.onProgress } : {}) }))
+    .then(() => executeTool(tool, input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session, lateOutput: options.lateOutput, ...(options.onProgress ? { progress: options.onProgress } : {}) }))
     .then((output): Settled => {
       if (!output || typeof output.content !== 'string') throw new Error('it returned no text result');
       const result: ToolResult = { toolCallId: call.id, content: output.content, isError: output.isError ?? false };

@@ -15,6 +15,7 @@ import { frozenCopy } from './decision-shapes.js';
 import { errorResult, gateToolCall, parseToolInput, type GateDeps, type GateOutcome } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
 import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
+import { toolOutputGate } from './tool-output-gate.js';
 import { monotonicMs } from '../types/monotonic-clock.js';
 
 export interface SchedulerDeps extends GateDeps {
@@ -109,27 +110,25 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
     async (gate, offset) => {
       const call = calls[from + offset] as ToolCall;
       const started = monotonicMs();
-      let result = gate.run
-        ? await runTool(call, gate.tool, gate.input, {
-            signal: deps.signal,
-            projectRoot: deps.run.projectRoot,
-            homeDir: deps.run.homeDir,
-            sessionId: deps.run.sessionId,
-            agentId: deps.run.agentId,
-            session: deps.session,
-            defaultTimeoutMs: deps.defaultTimeoutMs,
-            onProgress: (progress) => deps.emit({ type: 'tool_progress', call, progress: { ...progress } }),
-          })
-        : gate.result;
-      const durationMs = monotonicMs() - started;
-      if (gate.run) {
-        // A frozen context with copies: no tap changes what a later one (the audit log) records.
-        result = await deps.hooks.postToolUse.promise(
-          result,
-          Object.freeze({ ...deps.run, call: Object.freeze({ ...call }), tool: gate.tool, input: frozenCopy(gate.input) as ToolInput, iteration: deps.iteration, durationMs }),
-        );
+      if (!gate.run) {
+        results[from + offset] = gate.result;
+        durations[offset] = 0;
+        return;
       }
-      results[from + offset] = result;
+      const output = toolOutputGate(deps.hooks, deps.run, call, gate.tool, gate.input, deps.iteration, started);
+      const ran = await runTool(call, gate.tool, gate.input, {
+        signal: deps.signal,
+        projectRoot: deps.run.projectRoot,
+        homeDir: deps.run.homeDir,
+        sessionId: deps.run.sessionId,
+        agentId: deps.run.agentId,
+        session: deps.session,
+        defaultTimeoutMs: deps.defaultTimeoutMs,
+        onProgress: (progress) => deps.emit({ type: 'tool_progress', call, progress: { ...progress } }),
+        lateOutput: output.late,
+      });
+      const durationMs = monotonicMs() - started;
+      results[from + offset] = await output.result(ran, durationMs);
       durations[offset] = durationMs;
     },
   );

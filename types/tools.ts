@@ -35,6 +35,12 @@ export interface ToolContext {
   session: AgentSession;
   /** Report how far a long call got; the UI shows it as a `tool_progress` event. */
   progress?(update: ToolProgress): void;
+  /**
+   * What this call hands the model after it returned (a background task's report): it passes
+   * postToolUse as this call's output, as the call's own result did, so a policy that redacts or
+   * withholds tool output sees it too. Deliver what this resolves to, never `output` itself.
+   */
+  lateOutput(output: ToolOutput): Promise<ToolOutput>;
 }
 
 export interface ToolOutput {

@@ -52,7 +52,7 @@ export function agentTool(service: SubagentService, tasks: TaskManager): Tool {
       const role = text(input.subagent_type) ?? 'general';
       const request = { parent: context.session, prompt, description, role };
       if (input.run_in_background === true) {
-        const task = tasks.start({ ...request, description });
+        const task = tasks.start({ ...request, description, deliver: context.lateOutput });
         if ('refusal' in task) return { content: task.refusal, isError: true };
         return { content: `Started background task ${task.id} (${task.role}: ${description}). Its result will arrive as a reminder when it finishes; task_output shows its progress.` };
       }

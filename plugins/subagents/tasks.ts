@@ -7,6 +7,7 @@
  */
 import type { AgentSession } from '../../types/session.js';
 import type { SubagentRequest, SubagentResult } from '../../types/subagents.js';
+import type { ToolOutput } from '../../types/tools.js';
 import { usageLine } from './usage-line.js';
 import type { SubagentService } from './runner.js';
 
@@ -24,6 +25,8 @@ export interface BackgroundTask {
   /** Its session while it runs (to message it); let go when it ends, so its history can be freed. */
   session: AgentSession | undefined;
   parent: AgentSession;
+  /** The starting call's postToolUse (ToolContext.lateOutput): the report passes it as that call's output. */
+  deliver(output: ToolOutput): Promise<ToolOutput>;
   /** Messages (task_message) no model request of the task has carried yet. */
   unread: string[];
   startedAt: number;
@@ -73,13 +76,14 @@ export class TaskManager {
   }
 
   /** Start a task; a refusal (nesting, unknown role) starts nothing and says why. */
-  start(request: SubagentRequest & { parent: AgentSession; description: string }): BackgroundTask | { refusal: string } {
+  start(request: SubagentRequest & { parent: AgentSession; description: string; deliver(output: ToolOutput): Promise<ToolOutput> }): BackgroundTask | { refusal: string } {
     const running = [...this.tasks.values()].filter((task) => task.status === 'running').length;
     if (running >= MAX_RUNNING_TASKS) {
       return { refusal: `${MAX_RUNNING_TASKS} background tasks are already running (the limit). Wait for one to finish (its report arrives as a reminder), stop one with task_stop, or run this task in the foreground.` };
     }
     const controller = new AbortController();
-    const started = this.service.start({ ...request, background: true, signal: controller.signal });
+    const { deliver, ...subagent } = request;
+    const started = this.service.start({ ...subagent, background: true, signal: controller.signal });
     if (started.refusal !== undefined || !started.session) return { refusal: started.refusal ?? 'The sub-agent did not start.' };
     const task: BackgroundTask = {
       id: started.agentId,
@@ -90,6 +94,7 @@ export class TaskManager {
       outputCut: false,
       session: started.session,
       parent: request.parent,
+      deliver,
       unread: [],
       startedAt: Date.now(),
       done: Promise.resolve(),
@@ -152,20 +157,24 @@ export class TaskManager {
     }
   }
 
-  private finish(task: BackgroundTask, result: SubagentResult): void {
+  private async finish(task: BackgroundTask, result: SubagentResult): Promise<void> {
     this.controllers.delete(task.id);
     task.session = undefined;
     task.result = result;
     task.endedAt = Date.now();
     if (task.status === 'running') task.status = result.isError ? 'failed' : 'completed';
     if (task.status === 'stopped') return; // whoever stopped it knows (task_output keeps what it said); nothing to deliver
-    task.outputCut = false;
-    keepTail(task, result.text);
     const seconds = ((task.endedAt - task.startedAt) / 1000).toFixed(1);
     const report = result.text.length > TASK_REPORT_MAX ? `${result.text.slice(0, TASK_REPORT_MAX)}\n[report cut at ${TASK_REPORT_MAX} characters; task_output shows its end]` : result.text;
-    task.parent.injectReminder(
-      `Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${report}\n\n${usageLine(task.role, result)}${unreadLine(task)}`,
-    );
+    // The report is the agent call's output, arriving late: it passes that call's postToolUse (an
+    // organisation's redaction sees it as it sees a foreground agent's), and what task_output
+    // shows of it from now on is what passed. A tap that fails withholds it (an error text).
+    const passed = await task
+      .deliver({ content: `${report}\n\n${usageLine(task.role, result)}`, ...(result.isError ? { isError: true } : {}) })
+      .catch((error: unknown): ToolOutput => ({ content: `Output withheld: passing the report through postToolUse failed (${error instanceof Error ? error.message : String(error)}).`, isError: true }));
+    task.outputCut = false;
+    keepTail(task, passed.content);
+    task.parent.injectReminder(`Background task ${task.id} (${task.role}: ${task.description}) ${task.status} after ${seconds} s. Its report:\n\n${passed.content}${unreadLine(task)}`);
     this.tell(`Background task ${task.id} (${task.description}) ${task.status}.`, task.parent);
   }
 }

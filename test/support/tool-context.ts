@@ -12,6 +12,11 @@ const noSession = new Proxy({} as AgentSession, {
   },
 });
 
+/** No kernel runs the call: a tool that hands over output after returning fails the test loudly. */
+export const noLateOutput = (): never => {
+  throw new Error("the test's ToolContext has no kernel to pass late output through postToolUse");
+};
+
 export function toolContext(overrides: Partial<ToolContext> & Pick<ToolContext, 'projectRoot'>): ToolContext {
   return {
     signal: new AbortController().signal,
@@ -20,6 +25,7 @@ export function toolContext(overrides: Partial<ToolContext> & Pick<ToolContext, 
     agentId: 'main',
     session: noSession,
     toolCallId: 'c',
+    lateOutput: noLateOutput,
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ import type { SandboxStatus } from '../../../types/sandbox.js';
 import type { ToolOutput } from '../../../types/tools.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel } from '../../support/boot.js';
+import { noLateOutput } from '../../support/tool-context.js';
 
 export const SECRET = 'FAKE-PRIVATE-KEY-CANARY-7f3a';
 export const OUTSIDE_TEXT = 'outside-canary\n';
@@ -123,6 +124,7 @@ export async function sandboxFixture(options: FixtureOptions = {}): Promise<Sand
         agentId: 'main',
         session: undefined as unknown as AgentSession,
         toolCallId: `call_sbx_${++calls}`,
+        lateOutput: noLateOutput,
       },
     );
   return { root, home, outside, sandbox, tool, warnings, status, run };

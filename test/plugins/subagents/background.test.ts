@@ -295,3 +295,62 @@ test('a foreground sub-agent is cancelled with its parent, and both histories st
   expect(historyProblems(kernel.session.conversation.messages)).toEqual([]);
   await kernel.shutdown();
 });
+
+/** A background task whose report says `report`; the parent asks what came back once it finished. */
+async function backgroundReport(report: string, policy: ReturnType<typeof definePlugin>): Promise<{ reminder: string; taskOutput: string; kernel: Awaited<ReturnType<typeof bootKernel>>['kernel'] }> {
+  const steps = routedSteps(5, async (request) => {
+    const prompt = promptOf(request);
+    if (prompt === 'look around') return say(report);
+    if (prompt === 'start it') return turnOf(request) === 0 ? useTools([call('agent', { description: 'scan', prompt: 'look around', run_in_background: true })]) : say('started');
+    if (turnOf(request) === 0) return useTools([call('task_output', { task_id: taskIdIn(request.reminder ?? '') })]);
+    return say('read it');
+  });
+  const { kernel, model, reporter } = await bootKernel(steps, [policy, createSubagentsPlugin()], { projectRoot: temp('mewcode-bg-root-'), homeDir: temp('mewcode-bg-home-') });
+  await runPrompt(kernel, 'start it', 'default');
+  await until(() => reporter.notices.some((n) => n.startsWith('Background task')), 'the task to finish');
+  await runPrompt(kernel, 'what came back?', 'default');
+  const asked = model.requests.filter((r) => promptOf(r) === 'what came back?');
+  return { reminder: asked[0]!.reminder ?? '', taskOutput: lastResults(asked.at(-1)!)[0]!.content, kernel };
+}
+
+test("a background task's report passes the agent call's postToolUse, as a foreground agent's result does: a redaction policy sees it, and task_output shows what passed", async () => {
+  const seen: { tool: string; background: unknown }[] = [];
+  const redact = definePlugin({
+    name: 'org-redact',
+    apply: (kernel) =>
+      void kernel.hooks.postToolUse.tapPromise('org-redact', async (result, context) => {
+        if (context.tool.name === 'agent') seen.push({ tool: context.tool.name, background: context.input.run_in_background });
+        return { ...result, content: result.content.replaceAll('hunter2', '[redacted]') };
+      }),
+  });
+  const { reminder, taskOutput, kernel } = await backgroundReport('the admin password is hunter2', redact);
+  expect(reminder).toContain('completed');
+  expect(reminder).toContain('the admin password is [redacted]');
+  expect(reminder).not.toContain('hunter2');
+  expect(taskOutput).toContain('the admin password is [redacted]');
+  expect(taskOutput).not.toContain('hunter2');
+  // The call's own result ("Started background task …") and then its report, both as the agent call.
+  expect(seen).toEqual([
+    { tool: 'agent', background: true },
+    { tool: 'agent', background: true },
+  ]);
+  await kernel.shutdown();
+});
+
+test("a background task's report is withheld when the postToolUse policy fails on it", async () => {
+  let calls = 0;
+  const failing = definePlugin({
+    name: 'org-redact',
+    apply: (kernel) =>
+      void kernel.hooks.postToolUse.tapPromise('org-redact', async (result, context) => {
+        // The call's own result passes; the report arriving later meets a crashed redactor.
+        if (context.tool.name === 'agent' && ++calls === 2) throw new Error('redactor crashed');
+        return result;
+      }),
+  });
+  const { reminder, taskOutput, kernel } = await backgroundReport('the admin password is hunter2', failing);
+  expect(reminder).toContain('Output withheld: plugin org-redact failed in hook postToolUse: redactor crashed');
+  expect(reminder).not.toContain('hunter2');
+  expect(taskOutput).not.toContain('hunter2');
+  await kernel.shutdown();
+});

@@ -7,6 +7,7 @@ import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { BashTool, type BashToolOptions } from '../../../plugins/tool-bash/bash-tool.js';
 import type { AgentSession } from '../../../types/session.js';
 import type { ToolContext, ToolOutput } from '../../../types/tools.js';
+import { noLateOutput } from '../../support/tool-context.js';
 
 export interface Project {
   root: string;
@@ -34,6 +35,7 @@ export async function project(options: BashToolOptions = {}): Promise<Project> {
       // The bash tool never uses the calling session.
       session: undefined as unknown as AgentSession,
       toolCallId: `call_${++calls}`,
+      lateOutput: noLateOutput,
       ...overrides,
     }),
   };

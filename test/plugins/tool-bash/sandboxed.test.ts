@@ -12,6 +12,7 @@ import path from 'node:path';
 import { securityTally } from '../../security/attempts.js';
 import { GIT_CONFIG, sandboxFixture, skipWithoutSandbox, type SandboxFixture } from '../sandbox-os/fixture.js';
 import { readPid } from './helpers.js';
+import { noLateOutput } from '../../support/tool-context.js';
 
 const tally = securityTally('tool-bash-sandboxed');
 afterAll(() => tally.save());
@@ -37,7 +38,7 @@ sandboxed('writes inside the project succeed, in the working directory the call 
   await mkdir(path.join(fx.root, 'src'));
   const result = await fx.tool.execute(
     { command: 'echo made > here.txt && pwd', workdir: 'src' },
-    { signal: new AbortController().signal, projectRoot: fx.root, homeDir: fx.home, sessionId: 's', agentId: 'main', session: undefined as never, toolCallId: 'c1' },
+    { signal: new AbortController().signal, projectRoot: fx.root, homeDir: fx.home, sessionId: 's', agentId: 'main', session: undefined as never, toolCallId: 'c1', lateOutput: noLateOutput },
   );
   expect(result).toMatchObject({ isError: false, content: `exit_code: 0\n${path.join(fx.root, 'src')}` });
   expect(await readFile(path.join(fx.root, 'src', 'here.txt'), 'utf8')).toBe('made\n');
@@ -95,7 +96,7 @@ sandboxed('a cancellation stops a command that ignores SIGTERM', async () => {
   const controller = new AbortController();
   const pending = fx.tool.execute(
     { command: "trap '' TERM; sleep 32.3; echo survived" },
-    { signal: controller.signal, projectRoot: fx.root, homeDir: fx.home, sessionId: 's', agentId: 'main', session: undefined as never, toolCallId: 'c2' },
+    { signal: controller.signal, projectRoot: fx.root, homeDir: fx.home, sessionId: 's', agentId: 'main', session: undefined as never, toolCallId: 'c2', lateOutput: noLateOutput },
   );
   await new Promise((r) => setTimeout(r, 400));
   controller.abort();
