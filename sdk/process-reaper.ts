@@ -16,6 +16,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
+import { SYSTEM_PROGRAMS_ENV } from '../types/host-path.js';
 
 const REAPER_SCRIPT = [
   "trap '' INT TERM HUP",
@@ -38,7 +39,7 @@ function reaperInput(): Writable | undefined {
   if (process.platform === 'win32' || reaperFailed) return undefined;
   if (!reaper) {
     try {
-      reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+      reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: SYSTEM_PROGRAMS_ENV, cwd: '/' });
     } catch {
       reaperFailed = true;
       return undefined;

@@ -6,12 +6,21 @@
  * can plant its own `git` or `rg`; so would an absolute one inside it (direnv's `PATH_add
  * node_modules/.bin`, `$PWD/node_modules/.bin` in a shell's rc file).
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
-/** `projects`: directories no entry may lie in (default: the one MewCode was started in). */
+/**
+ * `projects`: directories no entry may lie in (default: the one MewCode was started in). The git
+ * work tree around each counts too (started in `repo/src`, direnv's entry is `repo/node_modules/.bin`),
+ * unless it holds the home directory (a dotfiles repository would take `~/.local/bin` with it).
+ */
 export function absolutePathEntries(envPath: string | undefined = process.env.PATH, projects: readonly string[] = [process.cwd()]): string {
   const roots = projects.map(real);
+  for (const root of [...roots]) {
+    const tree = enclosingWorkTree(root);
+    if (tree !== undefined && !roots.includes(tree)) roots.push(tree);
+  }
   return (envPath ?? '')
     .split(path.delimiter)
     .filter((dir) => dir !== '' && path.isAbsolute(dir) && !roots.some((root) => isWithin(real(dir), root)))
@@ -24,6 +33,16 @@ function real(dir: string): string {
     return realpathSync(dir);
   } catch {
     return path.resolve(dir);
+  }
+}
+
+/** The nearest directory at or above `dir` holding a `.git`, unless the home directory lies in it. */
+function enclosingWorkTree(dir: string): string | undefined {
+  const home = real(os.homedir());
+  for (let current = dir; ; current = path.dirname(current)) {
+    if (isWithin(home, current)) return undefined;
+    if (existsSync(path.join(current, '.git'))) return current;
+    if (path.dirname(current) === current) return undefined;
   }
 }
 
@@ -48,3 +67,11 @@ export function hostProgramEnv(extra: NodeJS.ProcessEnv = {}, projects?: readonl
 export function hostGitEnv(project: string): NodeJS.ProcessEnv {
   return hostProgramEnv({ GIT_TERMINAL_PROMPT: '0', GIT_ALLOW_PROTOCOL: 'none', GIT_NO_LAZY_FETCH: '1' }, [project, process.cwd()]);
 }
+
+/**
+ * The environment of MewCode's own helper shells (the sandbox's watchdog, the process reaper):
+ * system programs only (`cat`, `sleep`, `rmdir`, `kill`), never the user's PATH, and nothing else
+ * they would not need. They run on the host for the whole session; the user's PATH may lead into
+ * the project.
+ */
+export const SYSTEM_PROGRAMS_ENV: Readonly<NodeJS.ProcessEnv> = Object.freeze({ PATH: '/usr/bin:/bin', LC_ALL: 'C' });

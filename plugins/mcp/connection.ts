@@ -17,6 +17,7 @@ import type { ServerLog } from './server-log.js';
 import type { ServerConfig } from './server-config.js';
 import { loadMcpSdk, type McpSdk } from './sdk-loader.js';
 import { serverEnvironment } from './server-env.js';
+import { absolutePathEntries } from '../../types/host-path.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import type { StoredOAuthProvider } from './oauth.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
@@ -218,11 +219,14 @@ export class McpConnection {
   private async stdioTransport(): Promise<GroupStdioTransport> {
     const config = this.config;
     if (config.type !== 'stdio') throw new Error('not a stdio server');
+    const trusted = this.deps.projectTrusted();
     // In an untrusted project the user's own servers start in the home directory: `npx` or `uvx`
     // would otherwise read the repository's .npmrc, node_modules or pyproject.toml.
-    const base = this.deps.projectTrusted() ? this.deps.projectRoot : this.deps.homeDir;
+    const base = trusted ? this.deps.projectRoot : this.deps.homeDir;
     const cwd = config.cwd ? path.resolve(base, config.cwd) : base;
-    const env = serverEnvironment(this.deps.env, config.env);
+    // Untrusted, `npx` or `uvx` is not looked up in the project either (direnv's PATH_add
+    // node_modules/.bin, or one a sandboxed command wrote there before a restart).
+    const env = serverEnvironment(trusted ? this.deps.env : { ...this.deps.env, PATH: absolutePathEntries(this.deps.env.PATH, [this.deps.projectRoot, process.cwd()]) }, config.env);
     const argv = [config.command, ...config.args];
     let file = config.command;
     let args: readonly string[] = config.args;

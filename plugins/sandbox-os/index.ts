@@ -105,6 +105,7 @@ export default definePlugin({
         return sealedService(new OsCommandSandbox({
           ...(managed ? { managed } : {}),
           homeDir: kernel.homeDir,
+          projectRoot: kernel.projectRoot,
           warn: (message) => kernel.warn(message),
           // Bound by permission-rules (when the build has it); read at each call, after its files are loaded.
           additionalDirectories: () =>

@@ -8,6 +8,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { SandboxMechanism } from '../../types/sandbox.js';
+import { absolutePathEntries } from '../../types/host-path.js';
 import { bwrapBaseArgs } from './bwrap-args.js';
 
 export const PROBE_TIMEOUT_MS = 3_000;
@@ -21,11 +22,14 @@ export type Located = { ok: true; found: Mechanism } | { ok: false; reason: stri
 
 /**
  * The sandbox program for this platform, from PATH, then its usual place (unless `searchPath`
- * was given explicitly: tests). No process is started.
+ * was given explicitly: tests). No process is started. Only PATH's absolute entries outside the
+ * project count (types/host-path.ts): every bash call and contained hook runs through this
+ * program, so one planted in the repository (direnv's `PATH_add node_modules/.bin`) would run on
+ * the host at start-up and decide what "sandboxed" means.
  */
-export function locateMechanism(platform: NodeJS.Platform = process.platform, searchPath?: string): Located {
+export function locateMechanism(platform: NodeJS.Platform = process.platform, searchPath?: string, projectRoot?: string): Located {
   const usual = (file: string): string[] => (searchPath === undefined ? [file] : []);
-  searchPath ??= process.env.PATH ?? '';
+  searchPath = absolutePathEntries(searchPath ?? process.env.PATH ?? '', projectRoot ? [projectRoot, process.cwd()] : [process.cwd()]);
   if (platform === 'linux') {
     const binary = findExecutable('bwrap', searchPath, usual('/usr/bin/bwrap'));
     return binary
@@ -40,7 +44,7 @@ export function locateMechanism(platform: NodeJS.Platform = process.platform, se
 }
 
 function findExecutable(name: string, searchPath: string, fallbacks: readonly string[]): string | undefined {
-  const candidates = [...searchPath.split(path.delimiter).filter((dir) => path.isAbsolute(dir)).map((dir) => path.join(dir, name)), ...fallbacks];
+  const candidates = [...searchPath.split(path.delimiter).filter((dir) => dir !== '').map((dir) => path.join(dir, name)), ...fallbacks];
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);

@@ -26,6 +26,7 @@ import { seccompFilter, supportedArch } from './seccomp-filter.js';
 import { DEFAULT_SANDBOX_SETTINGS, readSandboxSettings, type SandboxSettings } from './settings.js';
 import { applyManagedSandbox, unconfinedRefusal } from './managed.js';
 import type { ManagedPolicy } from '../../types/managed.js';
+import { SYSTEM_PROGRAMS_ENV } from '../../types/host-path.js';
 
 export interface OsSandboxOptions {
   /** Where the user's settings are read from (the kernel's home directory). */
@@ -39,6 +40,8 @@ export interface OsSandboxOptions {
   proxyConnectTo?: DomainProxyOptions['connectTo'];
   /** How long start() waits for the probe before letting the boot go on (it keeps running; default START_WAIT_MS). */
   startTimeoutMs?: number;
+  /** The project: a sandbox program on a PATH entry inside it is not used (probe.ts). */
+  projectRoot?: string;
   /** Tests: another platform / PATH, another temp root. */
   platform?: NodeJS.Platform;
   searchPath?: string;
@@ -431,7 +434,7 @@ export class OsCommandSandbox implements CommandSandbox {
   }
 
   private locate(): Located {
-    this.located ??= locateMechanism(this.options.platform, this.options.searchPath);
+    this.located ??= locateMechanism(this.options.platform, this.options.searchPath, this.options.projectRoot);
     return this.located;
   }
 
@@ -496,7 +499,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private startWatchdog(base: string): void {
     writeFileSync(path.join(base, 'mount-points'), '');
     try {
-      const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'mewcode-sandbox-cleanup', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+      // Its own PATH: the user's may lead into the project (direnv), where a planted `cat` or `rmdir` would run on the host.
+      const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'mewcode-sandbox-cleanup', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: SYSTEM_PROGRAMS_ENV, cwd: '/' });
       child.on('error', () => undefined);
       child.stdin.on('error', () => undefined);
       child.unref();

@@ -71,7 +71,9 @@ function subAgentResultsPlugin(frontEnd: SessionFrontEnd): MewcodePlugin {
   return definePlugin({
     name: 'ui-acp-subagent-results',
     apply(kernel) {
-      kernel.hooks.postToolUse.tapPromise('ui-acp-subagent-results', async (result, context) => {
+      // After every policy (900–999) and the audit (1000), as the session store (2000): the editor
+      // gets the output an organisation's redaction let out, or its withheld notice, never the raw one.
+      kernel.hooks.postToolUse.tapPromise({ name: 'ui-acp-subagent-results', stage: 2000 }, async (result, context) => {
         frontEnd.session?.subAgentCallEnded(context.call, result);
         return result;
       });

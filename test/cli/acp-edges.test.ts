@@ -5,7 +5,7 @@
  * editor that shows notices once.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { prepareCli, removeTempDirs, scenario } from './helpers.js';
@@ -214,6 +214,46 @@ test(
         expectAlternating(messages);
         expect(JSON.stringify(messages)).toContain('"tool_use_id":"toolu_w"');
       });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  "a sub-agent's tool result reaches the editor as the organisation's required redaction let it out, never raw",
+  async () => {
+    const turns = [
+      { toolCalls: [{ id: 'toolu_agent', name: 'agent', input: { description: 'look', prompt: 'read secrets.txt' } }] },
+      { toolCalls: [{ id: 'toolu_sub_read', name: 'read_file', input: { file_path: 'secrets.txt' } }] },
+      { text: 'Sub-agent done.' },
+      { text: 'All done.' },
+    ];
+    await scenario(turns, async (s) => {
+      writeFileSync(join(s.cwd, 'secrets.txt'), 'aws_access_key_id = AKIAABCDEFGHIJKLMNOP\n');
+      // The organisation's redactor, required through managed settings (as test/extension's story installs one).
+      const managed = join(s.home, 'managed');
+      mkdirSync(join(managed, 'node_modules', 'acme-dlp'), { recursive: true });
+      writeFileSync(join(managed, 'node_modules', 'acme-dlp', 'package.json'), JSON.stringify({ name: 'acme-dlp', version: '1.0.0', type: 'module', main: 'index.js' }));
+      writeFileSync(
+        join(managed, 'node_modules', 'acme-dlp', 'index.js'),
+        "export default { name: 'acme-dlp', version: '1.0.0', apply(kernel) { kernel.hooks.postToolUse.tapPromise('acme-dlp', async (result) => ({ ...result, content: result.content.replace(/AKIA[0-9A-Z]{16}/g, '[REDACTED BY ACME]') })); } };\n",
+      );
+      writeFileSync(join(managed, 'managed-settings.yaml'), 'plugins: [acme-dlp]\n');
+      // The sub-agent's read is one the editor is asked about (so the editor is shown its result).
+      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+      writeFileSync(join(s.home, '.mewcode', 'settings.yaml'), 'permissions:\n  ask: [Read]\n');
+      await withAgent(
+        s,
+        async (client) => {
+          client.answer.permission = () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+          const id = await newSession(client, s.cwd);
+          expect((await promptText(client, id, 'delegate')).stopReason).toBe('end_turn');
+          const sent = JSON.stringify(client.updatesOf(id).filter((u) => (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && u.toolCallId === 'toolu_sub_read'));
+          expect(sent).toContain('[REDACTED BY ACME]');
+          expect(sent).not.toContain('AKIAABCDEFGHIJKLMNOP');
+        },
+        { env: { MEWCODE_MANAGED_SETTINGS: join(managed, 'managed-settings.yaml') } },
+      );
     });
   },
   TIMEOUT,

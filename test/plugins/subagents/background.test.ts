@@ -319,7 +319,7 @@ test("a background task's report passes the agent call's postToolUse, as a foreg
     name: 'org-redact',
     apply: (kernel) =>
       void kernel.hooks.postToolUse.tapPromise('org-redact', async (result, context) => {
-        if (context.tool.name === 'agent') seen.push({ tool: context.tool.name, background: context.input.run_in_background });
+        if (context.tool?.name === 'agent') seen.push({ tool: context.tool.name, background: context.input?.run_in_background });
         return { ...result, content: result.content.replaceAll('hunter2', '[redacted]') };
       }),
   });
@@ -344,7 +344,7 @@ test("a background task's report is withheld when the postToolUse policy fails o
     apply: (kernel) =>
       void kernel.hooks.postToolUse.tapPromise('org-redact', async (result, context) => {
         // The call's own result passes; the report arriving later meets a crashed redactor.
-        if (context.tool.name === 'agent' && ++calls === 2) throw new Error('redactor crashed');
+        if (context.tool?.name === 'agent' && ++calls === 2) throw new Error('redactor crashed');
         return result;
       }),
   });
