@@ -60,6 +60,8 @@ export class AcpSession {
   private readonly approvalEventsSeen = new Set<string>();
   /** Sub-agents' calls shown to the editor for approval, allowed, not yet ended. */
   private readonly subAgentCalls = new Set<string>();
+  /** The editor's approval questions, asked one after another (approve). */
+  private questions: Promise<unknown> = Promise.resolve();
   private readonly complain: (text: string) => void;
   private readonly stopPlan: () => void;
 
@@ -258,7 +260,11 @@ export class AcpSession {
    * that fails the request or answers with something not offered: a deny.
    */
   async approve(request: ApprovalRequest): Promise<ApprovalOutcome> {
-    const outcome = await this.ask(request);
+    // One question at a time: two sub-agents of one turn (or a sub-agent beside the turn's own
+    // call) may both need an answer; an editor shown two at once may answer the wrong one.
+    const asked = this.questions.then(() => this.ask(request));
+    this.questions = asked.catch(() => undefined);
+    const outcome = await asked;
     // A sub-agent's call has no events in the turn: what the editor was shown is ended here (a
     // deny), or when the call has run (subAgentCallEnded), never left pending.
     if (request.agentId !== undefined && request.agentId !== 'main') {

@@ -258,3 +258,40 @@ test(
   },
   TIMEOUT,
 );
+
+test(
+  'two sub-agents of one turn that both need an answer: the editor is asked one question at a time',
+  async () => {
+    const turns = [
+      {
+        toolCalls: [
+          { id: 'toolu_a1', name: 'agent', input: { description: 'write one', prompt: 'write one.txt' } },
+          { id: 'toolu_a2', name: 'agent', input: { description: 'write two', prompt: 'write two.txt' } },
+        ],
+      },
+      { toolCalls: [{ name: 'write_file', input: { file_path: 'one.txt', content: '1\n' } }] },
+      { toolCalls: [{ name: 'write_file', input: { file_path: 'two.txt', content: '2\n' } }] },
+      { text: 'sub done' },
+      { text: 'sub done' },
+      { text: 'all done' },
+    ];
+    await scenario(turns, async (s) => {
+      await withAgent(s, async (client) => {
+        let open = 0;
+        let most = 0;
+        client.answer.permission = async () => {
+          most = Math.max(most, ++open);
+          await new Promise((resolve) => setTimeout(resolve, 700));
+          open--;
+          return { outcome: { outcome: 'selected', optionId: 'allow_once' } };
+        };
+        const id = await newSession(client, s.cwd);
+        expect((await promptText(client, id, 'go')).stopReason).toBe('end_turn');
+        expect(client.permissionRequests).toHaveLength(2);
+        expect(most).toBe(1);
+        expect(readFileSync(join(s.cwd, 'one.txt'), 'utf8') + readFileSync(join(s.cwd, 'two.txt'), 'utf8')).toBe('1\n2\n');
+      });
+    });
+  },
+  TIMEOUT,
+);
