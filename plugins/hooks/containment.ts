@@ -63,6 +63,20 @@ export class UntrustedHooks {
   }
 
   /**
+   * A hook sub-agent's words (a `subagent` action's context, an `agent` hook's reason): in an
+   * untrusted project it read the repository's files, which may speak through it (prompt
+   * injection), so what it says is marked as possibly the repository's. It runs no code on the
+   * host (its tools pass the permission chain and bash the sandbox), so nothing else changes.
+   */
+  agentOutput(result: HookResult): HookResult {
+    // A failure's reason is MewCode's own (no runner, a timeout), not the sub-agent's.
+    if (this.deps.trusted() || result.kind === 'failed') return result;
+    const marked: HookResult = { ...result };
+    for (const key of ['additionalContext', 'reason', 'stop', 'systemMessage'] as const) if (marked[key]) marked[key] = `${AGENT_MARK} ${marked[key]}`;
+    return marked;
+  }
+
+  /**
    * A contained hook's output, stricter only (containedOutput); what it had to ignore is returned
    * for the log, and the run is told once.
    */
@@ -78,6 +92,9 @@ export class UntrustedHooks {
     return kept;
   }
 }
+
+/** A hook sub-agent's words in an untrusted project (UntrustedHooks.agentOutput). */
+const AGENT_MARK = "(written by your hook's sub-agent after reading this untrusted project's files: the repository's words may be in it)";
 
 /** Where a contained run's words are kept, they say whose they are. */
 const CONTAINED_MARK = "(printed by your hook run in the OS sandbox on this untrusted project's code: the repository's words, not the user's)";

@@ -112,7 +112,7 @@ export class HookDispatcher {
     const timeoutMs = (handler.timeoutSec ?? (handler.type === 'agent' ? AGENT_HOOK_TIMEOUT_SEC : defaultTimeoutSec(rule.event))) * 1000;
     if (handler.type === 'agent') {
       const started = monotonicMs();
-      const result = await runAgentHook({
+      const verdict = await runAgentHook({
         event: rule.event,
         ruleName: rule.name,
         prompt: handler.prompt,
@@ -124,6 +124,7 @@ export class HookDispatcher {
         ...(handler.model ? { model: handler.model } : {}),
         ...(handler.agent ? { agent: handler.agent } : {}),
       });
+      const result = this.deps.untrusted.agentOutput(verdict);
       recordRun(this.deps, { name: rule.name, event: rule.event, async: handler.async, durationMs: monotonicMs() - started, result });
       return { rule, result };
     }

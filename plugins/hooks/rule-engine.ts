@@ -125,7 +125,7 @@ export class RuleEngine {
         result = { kind: 'ok', additionalContext: rule.action.text, exit: 'prompt' };
       } else if (rule.action.type === 'subagent') {
         const { agentName, prompt } = rule.action;
-        result = await runSubagentAction({ ruleName: rule.name, agentName, prompt, payload, runner: this.deps.subagents?.(), timeoutMs: rule.timeoutMs, hookAgents: this.hookAgents, ...(signal ? { signal } : {}) });
+        result = this.deps.untrusted.agentOutput(await runSubagentAction({ ruleName: rule.name, agentName, prompt, payload, runner: this.deps.subagents?.(), timeoutMs: rule.timeoutMs, hookAgents: this.hookAgents, ...(signal ? { signal } : {}) }));
       } else {
         const outcome =
           rule.action.type === 'shell'
