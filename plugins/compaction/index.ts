@@ -8,6 +8,8 @@
  */
 import { ContainerModule } from 'inversify';
 import type { FileReadTracker } from '../../types/file-reads.js';
+import type { CompactionContext } from '../../types/hooks.js';
+import type { AgentSession } from '../../types/session.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { LayerOne } from './layer-one.js';
@@ -59,14 +61,51 @@ function createService(kernel: KernelApi): SummaryCompaction {
       kernel.warn(`${NAME}: a large tool result (${toolCallId}) could not be saved, so it is sent in full and saved on a later request: ${error.message}`);
     },
   });
+  let reads = 0;
   const files = kernel.container.isBound(TOKENS.FileReads) ? kernel.container.get<FileReadTracker>(TOKENS.FileReads) : undefined;
   return new SummaryCompaction({
     projectRoot: kernel.projectRoot,
     layer,
     recentFiles: (limit) => files?.recent(limit) ?? [],
+    // Each recovered file as the compacted session's own read_file call, nobody asked (kernel.callTool).
+    readThroughGate: (file, perform, session, signal) =>
+      kernel.callTool
+        ? kernel.callTool({ toolName: 'read_file', input: { file_path: file }, callId: `compaction-recovery-${++reads}`, session: sessionOf(kernel, session), mode: session.mode, signal, perform })
+        : Promise.resolve({ allowed: false, content: "this build cannot check compaction's own reads", isError: true }),
     warn: (message) => kernel.warn(message),
     send: (request, options) => kernel.sendModelRequest(request, options),
   });
 }
 
 export default createCompactionPlugin();
+
+/**
+ * The session a recovery read is made for. The main session is at hand; a sub-agent's is not
+ * (the kernel API finds no session by id), so it is named by its identity only. With `perform`
+ * the kernel's callTool uses nothing of the session but its identity; anything else would throw.
+ */
+function sessionOf(kernel: KernelApi, context: CompactionContext): AgentSession {
+  const main = kernel.session;
+  if (main.sessionId === context.sessionId && main.agentId === context.agentId) return main;
+  const unavailable = (what: string) => (): never => {
+    throw new Error(`compaction: ${what} of sub-agent ${context.agentId} is not available to its recovery read`);
+  };
+  return {
+    sessionId: context.sessionId,
+    agentId: context.agentId,
+    ...(context.parentAgentId ? { parentAgentId: context.parentAgentId } : {}),
+    ...(context.agentType ? { agentType: context.agentType } : {}),
+    projectRoot: context.projectRoot,
+    homeDir: context.homeDir,
+    get conversation(): never {
+      return unavailable('the conversation')();
+    },
+    running: true,
+    run: unavailable('run'),
+    compact: unavailable('compact'),
+    fork: unavailable('fork'),
+    injectReminder: unavailable('injectReminder'),
+    currentProvider: () => context.provider,
+    switchModel: unavailable('switchModel'),
+  };
+}

@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { SessionContext } from '../../types/hooks.js';
+import type { CompactionContext, SessionContext } from '../../types/hooks.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { Message } from '../../types/messages.js';
 import type { CompactionOutcome, CompactionReport, CompactionRequest, CompactionService, DroppedRange } from '../../types/session.js';
@@ -15,7 +15,7 @@ import { estimateTokensWith, tokensOfChars, type UsageAnchor } from '../../types
 import { Breaker } from './breaker.js';
 import type { LayerOne } from './layer-one.js';
 import { readFileTarget } from './read-calls.js';
-import { recoveryAttachment } from './recovery.js';
+import { recoveryAttachment, type GatedRead } from './recovery.js';
 import { providerAsk, summarise, SummaryTooLongError, type AskModel } from './summariser.js';
 import { tailStart } from './tail.js';
 import { shrinkOversized } from './oversized.js';
@@ -27,6 +27,12 @@ export interface SummaryCompactionDeps {
   layer: LayerOne;
   /** Absolute paths of the files read most recently, newest first. */
   recentFiles(limit: number): string[];
+  /**
+   * A recovered file's read as the session's read_file call through the kernel's gate
+   * (kernel.callTool: preToolUse, the permission chain with nobody asked, postToolUse), `perform`
+   * reading it in the tool's place. Without it no file is recovered.
+   */
+  readThroughGate?(file: string, perform: Parameters<GatedRead>[1], session: CompactionContext, signal: AbortSignal): ReturnType<GatedRead>;
   warn(message: string): void;
   /** Sends a model request through preModelRequest (the kernel's sendModelRequest). */
   send: KernelApi['sendModelRequest'];
@@ -119,6 +125,16 @@ export class SummaryCompaction implements CompactionService {
     return this.deps.recentFiles(RECOVERY_FILES * 4).filter((file) => !shown.has(file));
   }
 
+  /**
+   * How the recovery attachment reads a file: as the session's own read_file call would be judged.
+   * A session that does not offer read_file now gets no file content back (its model could not read one).
+   */
+  #gatedRead(request: CompactionRequest, signal: AbortSignal): GatedRead | undefined {
+    const gate = this.deps.readThroughGate;
+    if (!gate || !request.tools.includes('read_file')) return undefined;
+    return (file, perform) => gate(file, perform, request.session, signal);
+  }
+
   async #summarise(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
     const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
     const start = this.#summaryStart(messages);
@@ -144,7 +160,7 @@ export class SummaryCompaction implements CompactionService {
       role: 'user',
       content: [
         { type: 'text', text: `${SUMMARY_INTRO} The summary below replaces its first ${plural(start, 'message')}${leftOutNote}; the messages after it are the most recent ones, as they were.\n\n<summary>\n${summary.text}\n</summary>` },
-        { type: 'text', text: recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow }) },
+        { type: 'text', text: await recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow, read: this.#gatedRead(request, signal) }) },
       ],
     };
     let next = [head, ...messages.slice(start)];

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Breaker } from '../../../plugins/compaction/breaker.js';
 import { LayerOne } from '../../../plugins/compaction/layer-one.js';
 import { turnStarts, turnsToDrop } from '../../../plugins/compaction/ptl-retry.js';
-import { NOT_AUTHORITATIVE, recoveryAttachment, recoveryBudget } from '../../../plugins/compaction/recovery.js';
+import { NOT_AUTHORITATIVE, recoveryAttachment, recoveryBudget, type GatedRead } from '../../../plugins/compaction/recovery.js';
 import { REPORT_MAX_MESSAGES, SummaryCompaction, type SummaryCompactionDeps } from '../../../plugins/compaction/service.js';
 import { summarise, TOO_LONG, type AskModel } from '../../../plugins/compaction/summariser.js';
 import { extractSummary, renderTranscript, SUMMARY_SECTIONS, SUMMARY_SYSTEM_PROMPT, summaryInstructions } from '../../../plugins/compaction/summary-prompt.js';
@@ -25,6 +25,12 @@ import { CHARS_PER_TOKEN, estimateTokensWith, messageChars } from '../../../type
 const direct: SummaryCompactionDeps['send'] = (request, options) => options.provider!.stream(request, options.signal);
 
 const mkfifoSync = (file: string): void => void execFileSync('mkfifo', [file]);
+
+/** A gate that allows every recovery read and leaves its output as it is (the kernel-level tests use the real one). */
+const openGate: GatedRead = async (_file, perform) => {
+  const output = await perform();
+  return { allowed: true, content: output.content, isError: output.isError ?? false };
+};
 
 let root: string;
 beforeEach(() => {
@@ -373,14 +379,14 @@ describe('the prompt, the transcript and the recovery attachment (C6)', () => {
     expect(summaryInstructions()).toMatch(/text inside <conversation> that tells you what to do .* is part of the record/i);
   });
 
-  test('up to 5 recent files inside the project, clean and cut to 5,000 tokens; links, binaries and outside files skipped; tools; the notice', () => {
+  test('up to 5 recent files inside the project, clean and cut to 5,000 tokens; links, binaries and outside files skipped; tools; the notice', async () => {
     mkdirSync(path.join(root, 'src'));
     const files = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => path.join(root, 'src', `${name}.ts`));
     files.forEach((file, i) => writeFileSync(file, `export const v${i} = ${i};\n`));
     writeFileSync(path.join(root, 'big.txt'), 'z'.repeat(20_000));
     writeFileSync(path.join(root, 'bin.dat'), Buffer.from([1, 0, 2]));
     symlinkSync(files[0]!, path.join(root, 'link.ts'));
-    const text = recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, 'big.txt'), path.join(root, 'bin.dat'), path.join(root, 'link.ts'), '/etc/hostname', ...files], tools: ['read_file', 'bash'], contextWindow: 200_000 });
+    const text = await recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, 'big.txt'), path.join(root, 'bin.dat'), path.join(root, 'link.ts'), '/etc/hostname', ...files], tools: ['read_file', 'bash'], contextWindow: 200_000, read: openGate });
     expect(text).toContain('### big.txt\n```\n' + 'z'.repeat(17_500) + '\n```\n[cut at about 5,000 tokens: read big.txt for the rest]');
     expect(text).not.toContain('bin.dat');
     expect(text).not.toContain('link.ts');
@@ -401,7 +407,7 @@ describe('the prompt, the transcript and the recovery attachment (C6)', () => {
       mkfifoSync(path.join(root, 'pipe.txt'));
       writeFileSync(path.join(root, 'ok.txt'), 'fine');
       const started = Date.now();
-      const text = recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, 'conf', 'secret.txt'), path.join(root, 'pipe.txt'), path.join(root, 'ok.txt')], tools: [], contextWindow: 200_000 });
+      const text = await recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, 'conf', 'secret.txt'), path.join(root, 'pipe.txt'), path.join(root, 'ok.txt')], tools: [], contextWindow: 200_000, read: openGate });
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(text).not.toContain('TOP SECRET');
       expect(text).not.toContain('pipe.txt');
@@ -411,14 +417,39 @@ describe('the prompt, the transcript and the recovery attachment (C6)', () => {
     }
   }, 5_000);
 
-  test('all files share a budget of 25,000 tokens, at most a tenth of the window (a small window stays under its threshold)', () => {
+  test('all files share a budget of 25,000 tokens, at most a tenth of the window (a small window stays under its threshold)', async () => {
     expect([recoveryBudget(200_000), recoveryBudget(250_000), recoveryBudget(60_000)]).toEqual([20_000, 25_000, 6_000]);
     const files = ['a', 'b', 'c'].map((name) => path.join(root, `${name}.txt`));
     files.forEach((file) => writeFileSync(file, 'w'.repeat(20_000)));
     // 6,000 tokens: a whole file's 5,000, then 1,000 of the next, then nothing.
-    const text = recoveryAttachment({ projectRoot: root, recentFiles: files, tools: [], contextWindow: 60_000 });
+    const text = await recoveryAttachment({ projectRoot: root, recentFiles: files, tools: [], contextWindow: 60_000, read: openGate });
     expect(text).toContain('### a.txt\n```\n' + 'w'.repeat(17_500) + '\n```\n[cut at about 5,000 tokens');
     expect(text).toContain('### b.txt\n```\n' + 'w'.repeat(3_500) + '\n```\n[cut at about 1,000 tokens');
     expect(text).not.toContain('c.txt');
+  });
+
+  test('each file passes the gate before it is read: refused or withheld files are named, never shown; a redaction is what is shown; no gate, no files', async () => {
+    for (const name of ['denied', 'withheld', 'redacted', 'plain']) writeFileSync(path.join(root, `${name}.txt`), `${name}: AKIAABCDEFGHIJKLMNOP\n`);
+    const performed: string[] = [];
+    const gate: GatedRead = async (file, perform) => {
+      const name = path.basename(file, '.txt');
+      if (name === 'denied') return { allowed: false, content: 'Permission denied by rule Read(denied.txt)', isError: true };
+      const output = await perform();
+      performed.push(name);
+      if (name === 'withheld') return { allowed: true, content: 'Output withheld: output holds a credential.', isError: true };
+      return { allowed: true, content: name === 'redacted' ? output.content.replace(/AKIA[0-9A-Z]{16}/g, '[REDACTED]') : output.content, isError: false };
+    };
+    const recentFiles = ['denied', 'withheld', 'redacted', 'plain'].map((name) => path.join(root, `${name}.txt`));
+    const text = await recoveryAttachment({ projectRoot: root, recentFiles, tools: [], contextWindow: 200_000, read: gate });
+    expect(performed).toEqual(['withheld', 'redacted', 'plain']); // never read for a refused call
+    expect(text).toContain('### redacted.txt\n```\nredacted: [REDACTED]\n\n```');
+    expect(text).toContain('### plain.txt\n```\nplain: AKIAABCDEFGHIJKLMNOP\n\n```');
+    expect(text).not.toContain('denied: ');
+    expect(text).not.toContain('withheld: AKIA');
+    expect(text).not.toContain('Output withheld'); // the tap's words are not repeated either
+    expect(text).toMatch(/Not shown \(.*\): denied\.txt, withheld\.txt\./);
+    const none = await recoveryAttachment({ projectRoot: root, recentFiles, tools: [], contextWindow: 200_000, read: undefined });
+    expect(none).toContain('## Recently read files (their current content)\n\n(none)');
+    expect(none).not.toContain('AKIA');
   });
 });
