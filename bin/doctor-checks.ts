@@ -1,12 +1,12 @@
 /**
  * The checks of `mewcode doctor` that need no kernel and belong to no plugin: Node.js,
- * configuration files, workspace trust and the proxy. Each returns its lines; none throws for what
- * it finds. The plugins' checks (OS sandbox, ripgrep, audit log…) come with the plugins.
+ * configuration files and workspace trust (the proxy's is doctor-proxy.ts). Each returns its
+ * lines; none throws for what it finds. The plugins' checks (OS sandbox, ripgrep, audit log…)
+ * come with the plugins.
  */
 import type { ResolvedConfig } from '../types/config.js';
 import type { TrustSource, WorkspaceTrust } from '../types/trust.js';
 import type { CheckLine } from './doctor-report.js';
-import { describeProxyEnvironment } from '../sdk/http/proxy.js';
 
 /** package.json `engines.node` (test/bin/doctor.test.ts keeps the two equal). */
 export const MIN_NODE_VERSION = '20.11.0';
@@ -87,12 +87,4 @@ export function checkTrust(trust: WorkspaceTrust): CheckLine[] {
   }
   for (const warning of trust.warnings) lines.push({ status: 'warn', check: 'trust', message: warning, hint: 'see the file named' });
   return lines;
-}
-
-/** The proxy variables every outgoing request honours (model, MCP over HTTP, skill installs). */
-export function checkProxy(env: NodeJS.ProcessEnv): CheckLine[] {
-  const set = describeProxyEnvironment(env);
-  if (set.length === 0) return [{ status: 'ok', check: 'proxy', message: 'no HTTPS_PROXY, HTTP_PROXY or ALL_PROXY: requests go out directly' }];
-  const text = set.map(({ name, value }) => `${name}=${value}`).join(', ');
-  return [{ status: 'ok', check: 'proxy', message: `in use: ${text} (model requests, MCP over HTTP and skill installs)` }];
 }

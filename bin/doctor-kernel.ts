@@ -161,6 +161,14 @@ function providerLines(kernel: Kernel, env: NodeJS.ProcessEnv): CheckLine[] {
   return [{ status: 'ok', check: 'provider', message: `${active.id} (${active.protocol}), model ${active.model}${endpoint}; ${key}${also}` }];
 }
 
+/** The URL the active provider's requests go to (its base URL, else its protocol's default), when known. */
+function modelEndpoint(kernel: Kernel): string | undefined {
+  const active = kernel.providers.active();
+  const settings = kernel.providers.configured().find((s) => s.name === active.id);
+  const factory = kernel.container.getAll(TOKENS.ProviderFactory).find((f) => f.protocol === active.protocol);
+  return settings?.baseUrl ?? factory?.defaultBaseUrl;
+}
+
 /** Scheme, host and port only: credentials or tokens in a URL are never printed. */
 function origin(url: string): string {
   try {
@@ -198,7 +206,11 @@ export interface KernelChecks {
   plugins: CheckLine[];
   /** What `onKernel` found. */
   more: CheckLine[];
+  /** Where model requests go, when a provider was set up (for the proxy check). */
+  endpoint?: string;
 }
+
+const withEndpoint = (endpoint: string | undefined): { endpoint?: string } => (endpoint === undefined ? {} : { endpoint });
 
 /** `onKernel`: the checks that look at the booted kernel (undefined when none booted), run before it shuts down. */
 export async function kernelChecks(input: KernelCheckInput, onKernel: (kernel: Kernel | undefined) => Promise<CheckLine[]>): Promise<KernelChecks> {
@@ -211,6 +223,7 @@ export async function kernelChecks(input: KernelCheckInput, onKernel: (kernel: K
         provider: [...providerLines(kernel, input.env), ...warnings.provider],
         plugins: pluginLines(kernel, warnings.plugins, false),
         more: await onKernel(kernel),
+        ...withEndpoint(modelEndpoint(kernel)),
       };
     } finally {
       await kernel.shutdown();

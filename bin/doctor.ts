@@ -12,7 +12,8 @@
 import os from 'node:os';
 import type { MewcodePlugin } from '../types/plugin.js';
 import type { DoctorOptions } from './cli-args.js';
-import { checkConfig, checkNode, checkProxy, checkTrust } from './doctor-checks.js';
+import { checkConfig, checkNode, checkTrust } from './doctor-checks.js';
+import { checkProxy } from './doctor-proxy.js';
 import { formatLine, summaryLine, type CheckLine } from './doctor-report.js';
 // Static imports of what a run loads anyway: a dynamic import of a start-up module would make it
 // a chunk of its own on every run's path (see BENCHMARKS.md, the start-up path's chunk count).
@@ -65,7 +66,7 @@ export async function collectChecks(
     pluginDoctorChecks({ cwd: options.cwd, homeDir, env, config, trust, kernel: booted }, plugins),
   );
   lines.push(...kernel.provider);
-  lines.push(...checkProxy(env));
+  lines.push(...checkProxy(env, kernel.endpoint));
   lines.push(...kernel.more);
   lines.push(...kernel.plugins);
   return lines;

@@ -123,6 +123,8 @@ export interface ProviderFactory {
   /** The SDK's standard environment variables, for the "what to set" message. */
   readonly apiKeyEnv: string;
   readonly baseUrlEnv: string;
+  /** Where requests go without a base URL (`mewcode doctor` says whether a proxy is used for it). */
+  readonly defaultBaseUrl?: string;
   readonly defaultContextWindow: number;
   /** Whether this endpoint needs an API key (default: yes). Local compatible servers may not. */
   apiKeyRequired?(baseUrl: string | undefined): boolean;

@@ -5,6 +5,7 @@ export const anthropicProviderFactory: ProviderFactory = {
   protocol: 'anthropic',
   apiKeyEnv: 'ANTHROPIC_API_KEY',
   baseUrlEnv: 'ANTHROPIC_BASE_URL',
+  defaultBaseUrl: 'https://api.anthropic.com',
   defaultContextWindow: 200_000,
   create(settings: ProviderSettings): Provider {
     return new AnthropicProvider(settings);

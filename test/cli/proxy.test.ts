@@ -1,7 +1,8 @@
 /**
  * Behind a proxy, through the built CLI: a real forward proxy process (CONNECT for https targets,
  * absolute-URI forwarding for http ones) and a gateway with a self-signed CA (NODE_EXTRA_CA_CERTS),
- * both started here; NO_PROXY honoured; `mewcode doctor` names the proxy.
+ * both started here; NO_PROXY honoured; a proxy written without a scheme is an http:// one;
+ * `mewcode doctor` says which proxy the model requests go through.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -85,6 +86,20 @@ test('HTTPS_PROXY + NODE_EXTRA_CA_CERTS: a CONNECT tunnel to a gateway whose CA 
   });
 });
 
+test('a proxy written without a scheme (HTTPS_PROXY=host:port) is a plain HTTP proxy: an https target goes through it in a CONNECT tunnel', async () => {
+  await scenario([{ text: 'Scheme-less.' }], async (s) => {
+    const gw = await gateway(s.server);
+    try {
+      const mark = proxyLog.length;
+      const r = await s.run(['-p', 'hi'], { env: { ANTHROPIC_BASE_URL: gw.url, HTTPS_PROXY: new URL(proxyUrl).host, NODE_EXTRA_CA_CERTS: join(certs, 'ca.pem') } });
+      expect([r.code, r.stderr, r.stdout]).toEqual([0, '', 'Scheme-less.\n']);
+      expect(since(mark)).toEqual([{ method: 'CONNECT', target: new URL(gw.url).host }]);
+    } finally {
+      gw.close();
+    }
+  });
+});
+
 test('lowercase https_proxy, the OpenAI protocol', async () => {
   await scenario(
     [{ text: 'OpenAI via proxy.' }],
@@ -134,12 +149,15 @@ test('without the CA the gateway is refused with a certificate error (exit 1), t
   });
 });
 
-test('mewcode doctor names the proxy in use, without its credentials', async () => {
+test('mewcode doctor says which proxy the model requests go through, never its password, even written without a scheme', async () => {
   await scenario([], async (s) => {
-    const r = await s.run(['doctor'], { env: { HTTPS_PROXY: 'http://alice:s3cret@proxy.example:3128', NO_PROXY: 'localhost' } });
-    expect(r.stdout).toMatch(/proxy.*in use: HTTPS_PROXY=http:\/\/proxy\.example:3128\/ \(with credentials\), NO_PROXY=localhost/);
+    const endpoint = { ANTHROPIC_BASE_URL: 'https://llm.example.test/v1' };
+    const r = await s.run(['doctor'], { env: { ...endpoint, HTTPS_PROXY: 'alice:s3cret@proxy.example:3128', NO_PROXY: 'localhost' } });
+    expect(r.stdout).toMatch(/\nok +proxy +model requests to https:\/\/llm\.example\.test: through http:\/\/proxy\.example:3128 \(HTTPS_PROXY, with credentials\); .*except hosts in NO_PROXY=localhost\n/);
     expect(r.stdout + r.stderr).not.toContain('s3cret');
-    const direct = await s.run(['doctor']);
-    expect(direct.stdout).toMatch(/proxy.*requests go out directly/);
+    const exempt = await s.run(['doctor'], { env: { ...endpoint, HTTPS_PROXY: 'http://proxy.example:3128', NO_PROXY: 'example.test' } });
+    expect(exempt.stdout).toMatch(/\nok +proxy +model requests to https:\/\/llm\.example\.test: directly \(NO_PROXY entry "example\.test" matches; HTTPS_PROXY not used\)/);
+    const none = await s.run(['doctor'], { env: { NO_PROXY: 'localhost' } });
+    expect(none.stdout).toMatch(/\nok +proxy +no proxy configured \(no HTTPS_PROXY, HTTP_PROXY or ALL_PROXY\): requests go out directly/);
   });
 });

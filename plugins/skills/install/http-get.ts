@@ -2,7 +2,8 @@
  * One bounded HTTP GET for installs: the body is never trusted to be the size it announced — a
  * Content-Length over the limit is refused before reading, and the stream is cut the moment it
  * passes the limit (a server lying about a file's size cannot fill the disk). Redirects are
- * followed (at most 3) only to origins the caller allows. Node's own http/https (through a proxy agent when HTTPS_PROXY or HTTP_PROXY names one).
+ * followed (at most 3) only to origins the caller allows. Node's own http/https (through a proxy
+ * agent when HTTPS_PROXY, HTTP_PROXY or ALL_PROXY names one, sdk/http/proxy.ts).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -26,8 +27,10 @@ export async function httpGet(url: string, options: GetOptions, redirects = 0): 
   if (!options.allowedOrigins.has(target.origin)) throw new InstallError(`${options.what}: refusing to download from ${target.origin}`);
   const client = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : undefined;
   if (!client) throw new InstallError(`${options.what}: unsupported protocol ${target.protocol}`);
-  // Behind HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured), through the proxy.
-  const proxy = await proxyFor(target);
+  // Behind HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (NO_PROXY honoured), through the proxy; one that cannot be used (SOCKS) is refused by name.
+  const proxy = await proxyFor(target).catch((error: Error) => {
+    throw new InstallError(`${options.what}: ${error.message}`);
+  });
   const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const request = client.get(target, { headers: { 'User-Agent': 'mewcode', Accept: 'application/vnd.github.v3+json', ...options.headers }, signal: options.signal, ...(proxy ? { agent: proxy.agent } : {}) }, resolve);
     request.on('error', reject);
