@@ -16,7 +16,9 @@
  *
  * Well-formed decisions are taken as plain snapshots (read once: no getter or Proxy answers the
  * check one thing and the kernel another), and a preToolUse tap cannot lower what an earlier one
- * answered (allow < ask < deny).
+ * answered (allow < ask < deny). On the second pass (`recheck`, the input that will run) a rewrite
+ * is not taken; a required plugin that would still change the input denies the call instead, so
+ * no later tap, user hook or approver's arguments undo a policy's rewrite.
  */
 import type { HookName, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
@@ -41,7 +43,7 @@ interface Guard {
   /** A decision: checked and used as one snapshot, each property read once (decision-shapes.ts). */
   snapshot?: (args: unknown[], value: unknown) => unknown;
   /** What the hook keeps of a well-formed answer, given the value it had (preToolUse: never a lower decision). */
-  keep?: (args: unknown[], answer: unknown) => unknown;
+  keep?: (args: unknown[], answer: unknown, plugin: string) => unknown;
   /** Why the answer refuses outright (preModelRequest's `block`), checked before its shape; the hook then throws. */
   refusal?: (value: unknown, plugin: string) => string | undefined;
 }
@@ -57,18 +59,42 @@ function modelRequestRefusal(value: unknown, plugin: string): string | undefined
 }
 
 /**
- * A later preToolUse tap may add context or rewrite the input, but not lower an earlier answer:
- * an ask (or an allow) a policy gave stays, with its reason and who gave it.
+ * Whether two tool inputs hold the same data (plain JSON values, compared by value, key order and
+ * prototypes aside): a policy that returns an equal copy of the input it was shown changes nothing.
  */
-function notLower(args: unknown[], answer: unknown): unknown {
+function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+/** Who is required (on the plugin, by configuration or by managed settings). */
+export interface GuardOptions {
+  isRequired?(plugin: string): boolean;
+}
+
+/**
+ * A later preToolUse tap may add context or rewrite the input, but not lower an earlier answer:
+ * an ask (or an allow) a policy gave stays, with its reason and who gave it. The second pass
+ * judges the input that will run: a rewrite on it is not taken, and a required plugin that would
+ * still rewrite it (a later tap, a user's hook or an approver changed what the policy made of it)
+ * denies the call, naming itself, rather than see its rewrite dropped.
+ */
+const notLower = (isRequired: (plugin: string) => boolean) => (args: unknown[], answer: unknown, plugin: string): unknown => {
   const previous = args[0] as ToolUseDecision;
   let next = answer as ToolUseDecision;
-  // The second pass judges the input that will run: a rewrite on it is not taken.
-  if ((args[1] as ToolUseContext | undefined)?.recheck === true && next.input !== previous.input) next = Object.freeze({ ...next, input: previous.input });
+  if ((args[1] as ToolUseContext | undefined)?.recheck === true && next.input !== previous.input) {
+    if (isRequired(plugin) && !sameData(next.input, previous.input)) {
+      const reason = `plugin ${plugin}, which is required, would change this call's arguments (the ones that would run are not what it made of them): it does not run`;
+      return Object.freeze({ input: previous.input, additionalContext: next.additionalContext, decision: 'deny', reason, by: plugin });
+    }
+    next = Object.freeze({ ...next, input: previous.input });
+  }
   if (strictness(next.decision) >= strictness(previous.decision)) return next;
   const { decision: _lower, reason: _reason, by: _by, ...rest } = next;
   return Object.freeze({ ...rest, decision: previous.decision, ...(previous.reason !== undefined ? { reason: previous.reason } : {}), ...(previous.by !== undefined ? { by: previous.by } : {}) });
-}
+};
 
 /**
  * A plugin answers an approval for this call only ("for the session" and "always" are the user's
@@ -86,12 +112,12 @@ function pluginApproval(args: unknown[], answer: unknown): unknown {
   return outcome.choice === 'allow_once' ? outcome : Object.freeze({ ...outcome, choice: 'allow_once' });
 }
 
-const GUARDS: Partial<Record<HookName, Guard>> = {
+const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => ({
   preToolUse: {
     check: isToolUseDecision,
     noun: 'preToolUse decision',
     snapshot: (args, value) => toolUseSnapshot(value, (args[0] as ToolUseDecision).input),
-    keep: notLower,
+    keep: notLower((plugin) => options.isRequired?.(plugin) === true),
     safe: (args, plugin, problem): ToolUseDecision => {
       const previous = args[0] as ToolUseDecision;
       return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: problem, by: plugin };
@@ -126,12 +152,12 @@ const GUARDS: Partial<Record<HookName, Guard>> = {
     noun: 'postToolUse result',
     safe: (args, _plugin, problem) => withheldResult(args[0] as ToolResult, problem),
   },
-};
+});
 
 /** The transforms for guardHooks: each tap's answer checked against its hook's shape. */
-export function shapeTransforms(warn: (message: string) => void): Partial<Record<HookName, TapTransform>> {
+export function shapeTransforms(warn: (message: string) => void, options: GuardOptions = {}): Partial<Record<HookName, TapTransform>> {
   const transforms: Partial<Record<HookName, TapTransform>> = {};
-  for (const [name, guard] of Object.entries(GUARDS) as [HookName, Guard][]) {
+  for (const [name, guard] of Object.entries(guards(options)) as [HookName, Guard][]) {
     transforms[name] = (tap) => checked(tap, guard, warn);
   }
   return transforms;
@@ -145,7 +171,7 @@ function checked(tap: InterceptableTap, guard: Guard, warn: (message: string) =>
     const refused = guard.refusal?.(value, plugin);
     if (refused !== undefined) throw new ModelRequestRefused(plugin, refused);
     const answer = guard.snapshot ? guard.snapshot(args, value) : value;
-    if (answer !== undefined && guard.check(answer)) return guard.keep ? guard.keep(args, answer) : answer;
+    if (answer !== undefined && guard.check(answer)) return guard.keep ? guard.keep(args, answer, plugin) : answer;
     defuseThenable(value);
     const problem = `plugin ${plugin} returned a malformed ${guard.noun} (${describeValue(value)})`;
     warn(problem);

@@ -155,6 +155,8 @@ export class Kernel implements KernelApi {
   private readonly pluginNames = new Set<string>();
   /** Configured plugins the run cannot go without (required on the plugin, by configuration or by managed settings). */
   private readonly requiredNames = new Set<string>();
+  /** The build's own plugins that declare `required: true` (a custom build's policy). */
+  private readonly requiredInBuild = new Set<string>();
   /** `max_turns` from configuration (read at boot, before any session exists). */
   private maxTurns: number | undefined;
   /** `max_tool_concurrency` from configuration; default: the machine's cores, at least MIN_TOOL_CONCURRENCY. */
@@ -170,17 +172,24 @@ export class Kernel implements KernelApi {
     this.cli = options.cli;
     this.chain = new PermissionChain({
       isEssential: (plugin) => this.essential.has(plugin),
+      // A required plugin's layer is consulted before another's allow or ask stands (permission-chain.ts).
+      rankOf: (plugin) => (this.isRequired(plugin) ? 'required' : this.fromBuild.has(plugin) || !this.pluginNames.has(plugin) ? 'build' : 'configured'),
       warn: (message) => this.warn(message),
       ...(options.permissionLayerTimeoutMs !== undefined ? { timeoutMs: options.permissionLayerTimeoutMs } : {}),
       ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
       ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     });
     this.failures = new PluginFailureLog((message) => this.warn(message), pluginDebugEnabled(options.env ?? process.env, options.cli?.debug));
-    guardHooks(this.#raw, (error) => this.failures.report(error.message, error), { ...shapeTransforms((message) => this.failures.report(message)), checkPermission: this.chain.transform });
-    // Before any plugin taps: no decision tap waits forever.
-    this.chain.boundDecisionTaps(this.#raw);
-    // Also before any plugin taps: on postToolUse and preModelRequest a required plugin's taps run
-    // after every other configured plugin's (policy-taps.ts); the host's and the build's stay put.
+    guardHooks(this.#raw, (error) => this.failures.report(error.message, error), {
+      ...shapeTransforms((message) => this.failures.report(message), { isRequired: (plugin) => this.isRequired(plugin) }),
+      checkPermission: this.chain.transform,
+    });
+    // Before any plugin taps: no decision tap waits forever, and each checkPermission call counts
+    // the required plugins' layers it must still ask (permission-chain.ts).
+    this.chain.prepare(this.#raw);
+    // Also before any plugin taps: on preToolUse, postToolUse and preModelRequest a required
+    // plugin's taps run after every other configured plugin's (policy-taps.ts); the host's and the
+    // build's stay put.
     orderPolicyTaps(this.#raw, (name) => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.requiredNames.has(name) ? 'required' : 'configured'));
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
     this.bindings = new BindingLedger((plugin) => this.guarded(plugin), (message) => this.warn(message));
@@ -258,8 +267,10 @@ export class Kernel implements KernelApi {
     for (const plugin of plugins) {
       this.pluginNames.add(plugin.name);
       const fromBuild = this.options.plugins.includes(plugin);
-      if (fromBuild) this.fromBuild.add(plugin.name);
-      else if (plugin.required || this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin)) this.requiredNames.add(plugin.name);
+      if (fromBuild) {
+        this.fromBuild.add(plugin.name);
+        if (plugin.required) this.requiredInBuild.add(plugin.name);
+      } else if (plugin.required || this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin)) this.requiredNames.add(plugin.name);
       if (plugin.safety && fromBuild) this.safety.add(plugin.name);
       if (!plugin.essential) continue;
       // Only the build makes a plugin essential: a plugin named in configuration that claims it
@@ -372,6 +383,15 @@ export class Kernel implements KernelApi {
     const plugin = this.lifecycle.loadedPlugin(name);
     const why = plugin && this.criticality(plugin);
     return why && why[0]!.toLowerCase() + why.slice(1);
+  }
+
+  /**
+   * Whether a loaded plugin is required (on the plugin, by configuration or by managed settings,
+   * or a build's own plugin declaring it): its checkPermission layer is consulted before another's
+   * allow or ask stands, and its preToolUse rewrite is not undone (decision-guards.ts).
+   */
+  private isRequired(name: string): boolean {
+    return this.requiredNames.has(name) || this.requiredInBuild.has(name);
   }
 
   /** Why the run cannot go on without this plugin, or undefined when it can. */

@@ -1,10 +1,13 @@
 /**
- * Where a policy's taps sit on the hooks that rewrite what leaves MewCode. On postToolUse (a tool's
- * output, on its way to the model, the user and the session file) and preModelRequest (the request
- * on its way to the provider), the last tap has the last word: a configured plugin tapped around a
- * required DLP tap could keep the raw text before it and put it back after it. So the taps of a
- * plugin the organisation or the configuration requires run after every other configured plugin's,
- * and before the build's recorders, which must record what the policy let out.
+ * Where a policy's taps sit on the waterfalls whose last tap has the last word: preToolUse (the
+ * call that will run: its input and the decision), postToolUse (a tool's output, on its way to the
+ * model, the user and the session file) and preModelRequest (the request on its way to the
+ * provider). A configured plugin tapped around a required tap could undo it: keep the raw text
+ * before a DLP tap and put it back after it, or strip the `--dry-run` a policy added to a command.
+ * So the taps of a plugin the organisation or the configuration requires run after every other
+ * configured plugin's, after the build's own taps at lower stages (the user's PreToolUse hooks, at
+ * 0, whose `updatedInput` is a rewrite too), and before the build's recorders, which must record
+ * what the policy let out. (checkPermission, a bail hook, has its own rule: permission-chain.ts.)
  */
 import type { KernelHooks } from '../types/hooks.js';
 import { pluginOfTap, type InterceptableTap } from './hooks.js';
@@ -14,8 +17,8 @@ export const POLICY_STAGE = 900;
 /** …and before this one, where the build's recorders tap (permission-audit 1000, session 2000). */
 export const RECORDER_STAGE = 1000;
 
-/** The hooks whose value is what leaves MewCode, and so what a policy rewrites. */
-export const POLICY_HOOKS = ['postToolUse', 'preModelRequest'] as const;
+/** The hooks whose value is what runs or leaves MewCode, and so what a policy rewrites. */
+export const POLICY_HOOKS = ['preToolUse', 'postToolUse', 'preModelRequest'] as const;
 
 /**
  * Whose tap it is: the build's own plugin (or the host's tap), a plugin that configuration or

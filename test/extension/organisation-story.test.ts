@@ -3,8 +3,10 @@
  * file (MEWCODE_MANAGED_SETTINGS, as a fleet that ships it elsewhere than /etc would) requires a
  * policy plugin the organisation packed with `npm pack` and installed next to the managed file.
  * With the plugin present its denials hold in every permission mode, bypass included, whatever
- * the user's settings, flags and `disable:` say; with it missing or broken the run ends with
- * exit 2 before any model request, naming the plugin and the cause.
+ * the user's settings, flags, `disable:` and own plugins say (a user plugin's allow or ask staged
+ * before it, or the user's `--allowedTools` before a policy staged after the rules, never ends the
+ * permission chain before it is asked); with it missing or broken the run ends with exit 2 before
+ * any model request, naming the plugin and the cause.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,10 +32,12 @@ const POLICY_SOURCE = `export default {
 };
 `;
 
-type Variant = 'good' | 'throws-in-apply' | 'future-kernel';
+type Variant = 'good' | 'after-rules' | 'throws-in-apply' | 'future-kernel';
 
 const VARIANTS: Record<Variant, { source: string; kernel?: string }> = {
   good: { source: POLICY_SOURCE },
+  // The same policy staged after the permission rules (PermissionStage.Rules + 50).
+  'after-rules': { source: POLICY_SOURCE.replace('stage: 250', 'stage: 350') },
   'throws-in-apply': { source: `export default { name: 'acme-policy', apply() { throw new Error('licence server unreachable'); } };\n` },
   'future-kernel': { source: `export default { name: 'acme-policy', kernel: '^99.0.0', apply() {} };\n` },
 };
@@ -137,6 +141,29 @@ describe('a managed policy plugin that is present', () => {
       expect(existsSync(path.join(s.cwd, 'prod.secret'))).toBe(false);
       expect(r.stderr).toMatch(/plugin required by managed settings acme-policy/);
       expect(toolResult(s, 1)).toMatch(/Permission denied by acme-policy/);
+    });
+  });
+
+  const userLayers: [string, Variant, string | undefined, string[]][] = [
+    ['a user plugin allowing every call at stage 210, before it', 'good', 'allow', []],
+    ['a user plugin asking at stage 210 (the user would approve), before it', 'good', 'ask', []],
+    ['--allowedTools Bash, with the policy staged at 350, after the rules', 'after-rules', undefined, ['--allowedTools', 'Bash']],
+  ];
+  test.concurrent.each(userLayers)('%s does not pre-empt its denial', async (_label, variant, decision, flags) => {
+    const turns = [{ toolCalls: [{ id: 'toolu_b', name: 'bash', input: { command: 'echo deploy > deployed.txt' } }] }, { text: 'done' }];
+    await scenario(turns, async (s) => {
+      const managed = await managedDir('plugins: [acme-policy]\n', variant);
+      if (decision) {
+        const own = path.join(s.home, 'plugins', 'my-layer.mjs');
+        mkdirSync(path.dirname(own), { recursive: true });
+        writeFileSync(own, `export default { name: 'my-layer', apply(k) { k.hooks.checkPermission.tapPromise({ name: 'my-layer', stage: 210 }, async () => ({ decision: '${decision}', layer: 'my-layer', reason: 'I trust my agent' })); } };\n`);
+        userFile(s, 'config.yaml', `plugins: [${JSON.stringify(own)}]\n`);
+      }
+      const r = await s.run(['-p', 'go', '--output-format', 'json', ...flags], { env: { MEWCODE_MANAGED_SETTINGS: managed } });
+      expect(r.code).toBe(0);
+      expect(existsSync(path.join(s.cwd, 'deployed.txt'))).toBe(false);
+      expect(toolResult(s, 1)).toMatch(/Permission denied by acme-policy: acme policy: no deploys from an agent/);
+      expect(auditDecisions(s.cwd).map((d) => [d.layer, d.allowed])).toEqual([['acme-policy', false]]);
     });
   });
 
