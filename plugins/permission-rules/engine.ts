@@ -1,9 +1,15 @@
 /**
  * The rules layer's decision for one call (A1, A5, A10).
  *
- * Layers are tried in order session > local > project > user; inside a layer deny, then ask,
- * then allow; the first layer holding a matching rule decides that subject. A call can have
- * several subjects ("units"):
+ * Each subject is decided by kind first, across every layer: a matching deny rule of any layer
+ * (managed, session, local, project, user) denies; otherwise a matching ask rule of any layer
+ * asks; otherwise a matching allow rule allows. Claude Code's order (deny → ask → allow, whatever
+ * the source). The layer order (managed > session > local > project > user) only chooses which
+ * rule is named when several of the same kind match. So no layer lifts another layer's deny or
+ * ask: a project's (or the local file's) ask cannot turn the user's deny into a question, a
+ * project's or local allow cannot lift the user's deny or ask, `--allowedTools` and "allow for
+ * this session" / "allow always" answers lift no deny or ask rule, and the project's deny and ask
+ * rules really only take permissions away. A call can have several subjects ("units"):
  * - a path call: the normalised absolute path and, when different, its symlink-resolved real
  *   path (so a link to `.env` is still `.env` for a deny rule);
  * - a command call: every segment of the parsed command line, plus the whole line;
@@ -316,10 +322,16 @@ function unseenObjection(applicable: readonly Record<RuleList, CompiledRule[]>[]
   return undefined;
 }
 
-/** The first layer with a matching rule decides the unit: deny, then ask, then allow. */
+/**
+ * The unit's decision: a deny rule of any layer, else an ask rule of any layer, else an allow
+ * rule — never "the first layer with a match", which let a less trusted layer's ask or allow
+ * (an untrusted project's `ask`) stand in front of a more trusted layer's deny (the user's).
+ * Within one kind the most authoritative layer's rule (`applicable` is highest first) is the one
+ * named, with its file:line:col.
+ */
 function evaluate(applicable: readonly Record<RuleList, CompiledRule[]>[], unit: Unit): UnitDecision | undefined {
-  for (const lists of applicable) {
-    for (const list of RULE_LISTS) {
+  for (const list of RULE_LISTS) {
+    for (const lists of applicable) {
       for (const rule of lists[list]) {
         if (unit.matches(rule, list)) return { decision: list, rule, unit };
       }

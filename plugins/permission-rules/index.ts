@@ -1,13 +1,15 @@
 /**
  * The permission rules layer (A1, A5, A6, A9, A10), `checkPermission` stage 300.
  *
- * Precedence: managed (the organisation's deny and ask rules) > session (--allowedTools / --disallowedTools, "allow for this session") > local
+ * Layers: managed (the organisation's deny and ask rules) > session (--allowedTools / --disallowedTools, "allow for this session") > local
  * (.mewcode/settings.local.yaml) > project (.mewcode/settings.yaml) > user
- * (~/.mewcode/settings.yaml); inside one layer deny, then ask, then allow; the first layer with
- * a matching rule decides, so a local allow overrides a project deny. The user's "allow always"
+ * (~/.mewcode/settings.yaml). Precedence is by kind across all of them (Claude Code's): a deny
+ * rule of any layer denies, else an ask rule of any layer asks, else an allow rule allows; the
+ * layer order only chooses which rule is named. So no layer lifts another's deny or ask (a
+ * project's ask cannot turn the user's deny into a question). The user's "allow always"
  * answers are saved in ~/.mewcode/approvals/ and read at the local layer. Allow rules (and
- * default_mode, additional_directories) of the project's files apply only once it is trusted. Denials that no
- * user file may lift belong to the organisation's managed settings (config/managed-settings.ts:
+ * default_mode, additional_directories) of the project's files apply only once it is trusted. Denials that must
+ * also hold against other plugins' layers, and that no user can delete, belong to the organisation's managed settings (config/managed-settings.ts:
  * their deny and ask rules are the top layer, and are checked once more at MANAGED_STAGE, before
  * any plugin's layer), or to a policy plugin tapping an earlier stage (e.g.
  * `PermissionStage.Sandbox + 50`). With `allow_managed_rules_only` no other allow rule applies

@@ -1,7 +1,8 @@
 /**
  * Compiled rules and the layers that hold them. Layers, highest first (A1 as stated by the
- * permission issue): managed (the organisation's managed settings: deny and ask only, so nothing
- * below can lift them) > session (CLI flags and "allow for this session") > local > project > user.
+ * permission issue): managed (the organisation's managed settings: deny and ask only) > session
+ * (CLI flags and "allow for this session") > local > project > user. The engine decides by kind
+ * across all layers (deny, then ask, then allow: engine.ts); the order names the deciding rule.
  */
 import path from 'node:path';
 import type { ToolCategory } from '../../types/tools.js';

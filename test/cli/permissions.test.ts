@@ -141,3 +141,38 @@ test('a Read deny on a file holds for grep and glob over its directory too', asy
     expect(JSON.stringify(s.requests[1]!.body)).not.toContain('hunter2');
   });
 });
+
+test("an untrusted project's ask rule does not turn the user's deny into a question: the user's deny decides", async () => {
+  const turns = [
+    { toolCalls: [{ id: 'call_read', name: 'read_file', input: { path: 'secret.txt' } }, { id: 'call_curl', name: 'bash', input: { command: 'curl -s http://127.0.0.1:9/x' } }] },
+    { text: 'done' },
+  ];
+  await scenario(turns, async (s) => {
+    const userSettings = join(s.home, '.mewcode', 'settings.yaml');
+    mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+    writeFileSync(userSettings, 'permissions:\n  deny: ["Read(./secret.txt)", "Bash(curl:*)"]\n');
+    // The repository's own file (never trusted here): asks about exactly what the user denies.
+    mkdirSync(join(s.cwd, '.mewcode'));
+    writeFileSync(join(s.cwd, '.mewcode', 'settings.yaml'), 'permissions:\n  ask: ["Read(./secret.txt)", "Bash(curl:*)"]\n');
+    writeFileSync(join(s.cwd, 'secret.txt'), 'TOP SECRET\n');
+    const r = await s.run(['-p', 'read it', '--output-format', 'json']);
+    expect(r.code).toBe(0);
+    const results = s.requests[1]!.body.messages.at(-1).content.filter((b: any) => b.type === 'tool_result');
+    const text = (b: any): string => (typeof b.content === 'string' ? b.content : b.content.map((c: any) => c.text).join(''));
+    expect(results.map((b: any) => b.tool_use_id)).toEqual(['call_read', 'call_curl']);
+    for (const [result, rule] of [[results[0], 'Read(./secret.txt)'], [results[1], 'Bash(curl:*)']] as const) {
+      expect(result.is_error).toBe(true);
+      expect(text(result)).toContain(`deny user rule (${userSettings}:2:`);
+      expect(text(result)).toContain(`"${rule}"`);
+      // not a question headless mode refuses (with an invitation to allow it), nor the project's rule
+      expect(text(result)).not.toContain('needs approval');
+      expect(text(result)).not.toContain('project rule');
+    }
+    expect(JSON.stringify(s.requests[1]!.body)).not.toContain('TOP SECRET');
+    const decisions = auditLines(s.cwd).filter((l) => l.type === 'decision').map((l) => [l.tool_call_id, l.layer, l.verdict, l.allowed]);
+    expect(decisions).toEqual([
+      ['call_read', 'permission-rules:user', 'deny', false],
+      ['call_curl', 'permission-rules:user', 'deny', false],
+    ]);
+  });
+});

@@ -1,4 +1,7 @@
-/** A1 precedence: session > local > project > user; deny → ask → allow inside a layer. */
+/**
+ * A1 precedence: deny → ask → allow across every layer (managed > session > local > project >
+ * user only names the deciding rule). More variants: cross-layer-precedence.test.ts.
+ */
 import { definePlugin } from '../../../types/plugin.js';
 import { PermissionStage } from '../../../types/permissions.js';
 import { bash, bootRules, decide, edit, outcome, read, tempDirs, writeSettings, type Dirs } from './helpers.js';
@@ -9,15 +12,15 @@ beforeEach(() => {
 });
 afterEach(() => dirs.cleanup());
 
-describe('layers, first layer with a matching rule decides', () => {
-  it('a personal local allow overrides a project deny', async () => {
+describe('layers: a deny of any layer, else an ask of any layer, else an allow decides', () => {
+  it('a local allow does not lift a project deny', async () => {
     writeSettings(dirs, 'project', { deny: ['Bash(git push *)'] });
-    writeSettings(dirs, 'local', { allow: ['Bash(git push origin main)'] });
+    writeSettings(dirs, 'local', { allow: ['Bash(git push origin main)', 'Bash(git status)'] });
     const { kernel } = await bootRules(dirs);
-    const verdict = await bash(kernel, 'git push origin main');
-    expect(verdict).toMatchObject({ decision: 'allow', layer: 'permission-rules:local' });
-    // the project deny still applies to everything the local allow does not cover
+    expect(await bash(kernel, 'git push origin main')).toMatchObject({ decision: 'deny', layer: 'permission-rules:project' });
     expect(await bash(kernel, 'git push --force origin main')).toMatchObject({ decision: 'deny', layer: 'permission-rules:project' });
+    // the local allow still allows what no deny names
+    expect(await bash(kernel, 'git status')).toMatchObject({ decision: 'allow', layer: 'permission-rules:local' });
   });
 
   it('a project deny beats a user allow', async () => {
@@ -28,20 +31,22 @@ describe('layers, first layer with a matching rule decides', () => {
     expect(await bash(kernel, 'npm install')).toMatchObject({ decision: 'allow', layer: 'permission-rules:user' });
   });
 
-  it('a project allow beats a user deny (nearest layer wins, also for denies)', async () => {
+  it('a project allow does not lift a user deny', async () => {
     writeSettings(dirs, 'user', { deny: ['Read(./secrets/**)'] });
-    writeSettings(dirs, 'project', { allow: ['Read(./secrets/public/**)'] });
+    writeSettings(dirs, 'project', { allow: ['Read(./secrets/public/**)', 'Read(./docs/**)'] });
     const { kernel } = await bootRules(dirs);
-    expect(await outcome(read(kernel, 'secrets/public/a.txt'))).toBe('allow');
+    expect(await read(kernel, 'secrets/public/a.txt')).toMatchObject({ decision: 'deny', layer: 'permission-rules:user' });
     expect(await outcome(read(kernel, 'secrets/private/a.txt'))).toBe('deny');
+    expect(await read(kernel, 'docs/a.md')).toMatchObject({ decision: 'allow', layer: 'permission-rules:project' });
   });
 
-  it('session flags beat every file', async () => {
+  it('session flags: --disallowedTools denies whatever a file allows; --allowedTools lifts no file\'s deny', async () => {
     writeSettings(dirs, 'local', { allow: ['Bash(curl *)'], deny: ['Bash(make deploy)'] });
     writeSettings(dirs, 'project', { deny: ['Bash(npm test)'] });
-    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Bash(npm test)', 'Bash(make deploy)'], disallowedTools: ['Bash(curl *)'] } });
-    expect(await bash(kernel, 'npm test')).toMatchObject({ decision: 'allow', layer: 'permission-rules:session' });
-    expect(await bash(kernel, 'make deploy')).toMatchObject({ decision: 'allow', layer: 'permission-rules:session' });
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Bash(npm test)', 'Bash(make deploy)', 'Bash(ls)'], disallowedTools: ['Bash(curl *)'] } });
+    expect(await bash(kernel, 'npm test')).toMatchObject({ decision: 'deny', layer: 'permission-rules:project' });
+    expect(await bash(kernel, 'make deploy')).toMatchObject({ decision: 'deny', layer: 'permission-rules:local' });
+    expect(await bash(kernel, 'ls')).toMatchObject({ decision: 'allow', layer: 'permission-rules:session' });
     expect(await bash(kernel, 'curl https://example.com')).toMatchObject({ decision: 'deny', layer: 'permission-rules:session' });
     expect((await bash(kernel, 'curl https://example.com'))!.reason).toContain('--disallowedTools');
   });
