@@ -169,7 +169,7 @@ export class GlobTool implements Tool {
       let listed = false;
       if (rgPath) {
         // ripgrep walks on every core; the walker is the fallback (same rules, ripgrep-selection.ts).
-        const outcome = await listWithRipgrep({ rgPath, root: searchDir.root, startRel, respectIgnore, typeGlob: typeGlobFor(split.glob), signal: ctx.signal, deadline, onFile });
+        const outcome = await listWithRipgrep({ rgPath, root: searchDir.root, startRel, respectIgnore, homeDir: ctx.homeDir, typeGlob: typeGlobFor(split.glob), signal: ctx.signal, deadline, onFile });
         if (outcome.failed === undefined) {
           summary = outcome;
           listed = true;
@@ -177,7 +177,7 @@ export class GlobTool implements Tool {
           dated.length = 0;
         }
       }
-      if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, signal: ctx.signal, deadline, onFile });
+      if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, homeDir: ctx.homeDir, signal: ctx.signal, deadline, onFile });
     }
     if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
 

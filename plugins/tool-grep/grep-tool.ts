@@ -185,6 +185,7 @@ export class GrepTool implements Tool {
         startRel: location.relative,
         pattern: compiled.value as CompiledPattern & { ripgrep: string }, // not spread: its re2js-only parts compile lazily
         respectIgnore,
+        homeDir: ctx.homeDir,
         startIsFile: location.kind !== 'dir',
         typeGlob: request.glob !== undefined && location.kind === 'dir' ? typeGlobFor(request.glob) : undefined,
         accept,
@@ -199,7 +200,7 @@ export class GrepTool implements Tool {
     }
 
     if (!outcome) {
-      outcome = await this.searchFallback(location, compiled.value, respectIgnore, accept, collector, ctx.signal, deadline);
+      outcome = await this.searchFallback(location, compiled.value, respectIgnore, ctx.homeDir, accept, collector, ctx.signal, deadline);
       this.lastRun = { engine: 're2js' };
     }
     if (outcome.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'grep was cancelled.' };
@@ -214,6 +215,7 @@ export class GrepTool implements Tool {
     location: SearchLocation,
     pattern: CompiledPattern,
     respectIgnore: boolean,
+    homeDir: string,
     accept: (rel: string) => boolean,
     collector: ResultCollector,
     signal: AbortSignal,
@@ -225,6 +227,7 @@ export class GrepTool implements Tool {
       root: location.root,
       start: location.absolute,
       respectIgnore,
+      homeDir,
       signal,
       deadline,
       onFile: (rel, bytes) => {

@@ -3,20 +3,22 @@
  * not installed or cannot take a pattern. It follows ripgrep's rules exactly so that both produce
  * the same results: lines end at `\n` (a `\r` stays part of the line), a final empty line after
  * the last `\n` does not exist, text is decoded as UTF-8 (invalid bytes are shown as U+FFFD and
- * can be matched by nothing, as in ripgrep — see pattern.ts), and a file containing a NUL byte
- * anywhere is binary and skipped (ripgrep reports such files with `binary_offset` and the rg
- * engine drops them).
+ * can be matched by nothing, as in ripgrep — see pattern.ts), a byte-order mark is read as
+ * ripgrep reads it (a UTF-8 one removed, UTF-16 transcoded: text-reader.ts), and a file containing
+ * a NUL byte anywhere is binary and skipped (ripgrep reports such files with `binary_offset` and
+ * the rg engine drops them).
  *
  * Speed: a file is first tested as a whole with the multi-line form of the pattern (re2js' DFA,
  * ≈ 300 MB/s on plain text); only files that may match are split, sixteen ways at a time over
  * line ranges, down to the lines that really match. Files are read in ≤ 16 MiB slices of whole lines, so a
  * huge file never becomes one string. The loop yields to the event loop every ≈ 10 ms.
  */
-import { closeSync, fstatSync, readSync } from 'node:fs';
+import { closeSync, fstatSync } from 'node:fs';
 import { inPackageDirectory } from '../../config/project-file.js';
 import { openExactSync } from '../../sdk/search-common/exact-open.js';
 import { INVALID_BYTE, type CompiledPattern } from './pattern.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
+import { openTextReader } from './text-reader.js';
 import { joinRoot, joinRootBytes, yieldToEventLoop } from '../../sdk/search-common/walker.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
@@ -192,6 +194,7 @@ export function searchFile(absolute: string | Buffer, state: SearchState): FileS
     // read_file, only package directories (pnpm's store links) are searched (config/project-file.ts).
     if (info.nlink > 1 && !inPackageDirectory(absolute.toString(), state.root)) return undefined;
     const size = info.size;
+    const reader = openTextReader(fd);
     let buffer = Buffer.allocUnsafe(Math.min(Math.max(size, 1), SLICE_BYTES) + 1);
     let carry = 0; // bytes of an unfinished line kept at the start of `buffer`
     let firstLine = 1;
@@ -209,7 +212,7 @@ export function searchFile(absolute: string | Buffer, state: SearchState): FileS
         buffer.copy(bigger, 0, 0, carry);
         buffer = bigger;
       }
-      const read = readSync(fd, buffer, carry, buffer.length - carry, null);
+      const read = reader.read(buffer, carry, buffer.length - carry);
       if (read === 0) eof = true;
       const filled = carry + read;
       if (buffer.subarray(carry, filled).indexOf(0) !== -1) return { matches: 0, hits: undefined, binary: true };
@@ -315,10 +318,11 @@ function stateFor(options: Omit<Re2jsSearchOptions, 'files'>): SearchState {
 
 /**
  * One file searched by this engine into the collector (the ripgrep engine's answer for a file
- * that changed after ripgrep read it): false when it cannot be read.
+ * that changed after ripgrep read it, or that ripgrep transcoded): false when it cannot be read.
+ * `absolute`: its path as bytes when its name is not valid UTF-8.
  */
-export function searchOneFile(rel: string, options: Omit<Re2jsSearchOptions, 'files'>): boolean {
-  const outcome = searchFile(joinRoot(options.root, rel), stateFor(options));
+export function searchOneFile(rel: string, options: Omit<Re2jsSearchOptions, 'files'>, absolute: string | Buffer = joinRoot(options.root, rel)): boolean {
+  const outcome = searchFile(absolute, stateFor(options));
   if (!outcome || outcome.stopped) return outcome !== undefined;
   if (!outcome.binary && outcome.matches > 0) options.collector.addFile(rel, outcome.matches, outcome.hits);
   return true;

@@ -5,8 +5,11 @@
  * not read a second time and the tree is not walked a second time.
  *
  * The choice of files is the project walker's, given as flags by the shared search code
- * (sdk/search-common/ripgrep-selection.ts: ignore files, hidden directories, no links followed);
- * `--encoding none` (no BOM sniffing or transcoding).
+ * (sdk/search-common/ripgrep-selection.ts: ignore files, hidden directories, no links followed).
+ * Encoding: ripgrep's default, which the fallback follows (text-reader.ts): a UTF-8 byte-order
+ * mark is removed (its offsets then start after it), a UTF-16 one makes ripgrep transcode the
+ * file; such a file's lines cannot be checked against its bytes (below), so the fallback searches
+ * it (UTF-16 files are rare; only those with a match cost a second read).
  * - binary files: ripgrep reports where it saw a NUL byte (`binary_offset`); such a file is left
  *   out, as the fallback leaves out every file with a NUL byte. Every mode reads matching files
  *   to their end (no `--max-count 1`, unlike `rg -l`), so a NUL byte after the first match still
@@ -34,6 +37,7 @@ import { joinRoot } from '../../sdk/search-common/walker.js';
 import type { CompiledPattern } from './pattern.js';
 import { searchOneFile, type EngineOutcome } from './re2js-engine.js';
 import { FileHitBudget, type LineHit, type ResultCollector } from './results.js';
+import { sniffEncoding } from './text-reader.js';
 
 export interface RipgrepSearchOptions {
   rgPath: string;
@@ -44,6 +48,8 @@ export interface RipgrepSearchOptions {
   pattern: CompiledPattern & { ripgrep: string };
   /** Honour ignore files (the tools' default). */
   respectIgnore: boolean;
+  /** The user's home directory: a repository holding it gives no rules from above the project (outer-ignore.ts). */
+  homeDir?: string;
   /** The start is one file (searched whatever the ignore files say). */
   startIsFile: boolean;
   /** File-name glob for `--type-add` (a superset of `accept`), if any. */
@@ -64,7 +70,7 @@ const STDERR_CAP = 64 * 1024;
 const VERIFY_SPAN_BYTES = 256 * 1024;
 
 export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'typeGlob' | 'collector'> & { pattern: string }, selection: string[]): string[] {
-  const args = [...selection, '--json', '--no-mmap', '--encoding=none'];
+  const args = [...selection, '--json', '--no-mmap'];
   const { mode, before, after } = options.collector.request;
   if (mode === 'content' && before > 0) args.push(`--before-context=${before}`);
   if (mode === 'content' && after > 0) args.push(`--after-context=${after}`);
@@ -75,7 +81,7 @@ export function ripgrepArgs(options: Pick<RipgrepSearchOptions, 'startRel' | 'ty
 
 export function searchWithRipgrep(options: RipgrepSearchOptions): Promise<RipgrepOutcome> {
   // Ignore files above the start count only when the start is a directory (a named file is searched).
-  return withSelectionArgs(options.root, options.startRel, options.respectIgnore && !options.startIsFile, (selection) =>
+  return withSelectionArgs(options.root, options.startRel, options.respectIgnore && !options.startIsFile, options.homeDir, (selection) =>
     run(options, ripgrepArgs({ ...options, pattern: options.pattern.ripgrep }, selection)),
   );
 }
@@ -167,8 +173,8 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
     const absolute = Buffer.from(rel, 'utf8').equals(file.name) ? joinRoot(options.root, rel) : Buffer.concat([Buffer.from(`${options.root}/`), file.name]);
     const verdict = verify(absolute, options.root, [file.firstMatch, file.lastMatch, ...file.spans]);
     if (verdict === 'same') collector.addFile(rel, file.matches, mode === 'content' ? file.hits : undefined);
-    else if (verdict === 'changed' && typeof absolute === 'string') {
-      if (!searchOneFile(rel, { root: options.root, pattern: options.pattern, collector, signal: options.signal, deadline: options.deadline })) unreadable++;
+    else if (verdict === 'changed') {
+      if (!searchOneFile(rel, { root: options.root, pattern: options.pattern, collector, signal: options.signal, deadline: options.deadline }, absolute)) unreadable++;
     } else unreadable++;
   };
 
@@ -248,8 +254,9 @@ function run(options: RipgrepSearchOptions, args: string[]): Promise<RipgrepOutc
 
 /**
  * Whether the file at `absolute` (opened without following any link) holds `spans` where
- * ripgrep said: 'same'; 'changed' when it does not (swapped or edited since); 'unreadable' when
- * it cannot be opened as exactly that path, or is a multi-link file outside a package directory.
+ * ripgrep said: 'same'; 'changed' when it does not (swapped or edited since, or a UTF-16 file,
+ * whose lines ripgrep transcoded); 'unreadable' when it cannot be opened as exactly that path, or
+ * is a multi-link file outside a package directory.
  */
 export function verify(absolute: string | Buffer, root: string, spans: readonly (Span | undefined)[]): 'same' | 'changed' | 'unreadable' {
   let fd: number;
@@ -264,15 +271,20 @@ export function verify(absolute: string | Buffer, root: string, spans: readonly 
     // A file with other hard links may be a file outside the project under a second name: as
     // read_file, only package directories (pnpm's store links) are searched (config/project-file.ts).
     if (info.nlink > 1 && !inPackageDirectory(absolute.toString(), root)) return 'unreadable';
+    const head = Buffer.alloc(3);
+    const encoding = sniffEncoding(head.subarray(0, readSync(fd, head, 0, 3, 0)));
+    if (encoding === 'utf16le' || encoding === 'utf16be') return 'changed';
+    // ripgrep's offsets start after a UTF-8 byte-order mark, which it removed.
+    const shift = encoding === 'utf8-bom' ? 3 : 0;
     const sorted = spans.filter((s): s is Span => s !== undefined).sort((a, b) => a.offset - b.offset);
     let k = 0;
     while (k < sorted.length) {
       // One read for a run of nearby lines.
-      const start = sorted[k]!.offset;
+      const start = sorted[k]!.offset + shift;
       let end = start + sorted[k]!.raw.length;
       let j = k + 1;
-      while (j < sorted.length && sorted[j]!.offset + sorted[j]!.raw.length - start <= VERIFY_SPAN_BYTES) {
-        end = Math.max(end, sorted[j]!.offset + sorted[j]!.raw.length);
+      while (j < sorted.length && sorted[j]!.offset + shift + sorted[j]!.raw.length - start <= VERIFY_SPAN_BYTES) {
+        end = Math.max(end, sorted[j]!.offset + shift + sorted[j]!.raw.length);
         j++;
       }
       if (end > info.size) return 'changed';
@@ -285,7 +297,7 @@ export function verify(absolute: string | Buffer, root: string, spans: readonly 
       }
       for (; k < j; k++) {
         const span = sorted[k]!;
-        const at = span.offset - start;
+        const at = span.offset + shift - start;
         if (!buffer.subarray(at, at + span.raw.length).equals(span.raw)) return 'changed';
       }
     }

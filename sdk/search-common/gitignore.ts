@@ -104,7 +104,8 @@ export function parseIgnoreLine(rawLine: string): IgnoreRule | undefined {
   return { negate, dirOnly, source, regex: new RegExp(source, 'u') };
 }
 
-function trimTrailingSpaces(line: string): string {
+/** A line without its trailing spaces, except an escaped one (`\ `), as gitignore(5) says. */
+export function trimTrailingSpaces(line: string): string {
   let end = line.length;
   while (end > 0 && line[end - 1] === ' ') {
     // An escaped space ends the trimming: count the backslashes before it.

@@ -13,6 +13,8 @@ export interface RipgrepListOptions {
   /** The directory to list, relative to the root (`''` for the root). */
   startRel: string;
   respectIgnore: boolean;
+  /** The user's home directory: a repository holding it gives no rules from above the project (outer-ignore.ts). */
+  homeDir?: string;
   /** A file-name glob ripgrep may pre-filter with (a superset of what the caller keeps). */
   typeGlob: string | undefined;
   signal: AbortSignal;
@@ -24,7 +26,7 @@ export interface RipgrepListOptions {
 export type RipgrepListOutcome = { failed?: undefined; unreadableDirs: number; stopped?: 'deadline' | 'aborted' } | { failed: string };
 
 export function listWithRipgrep(options: RipgrepListOptions): Promise<RipgrepListOutcome> {
-  return withSelectionArgs(options.root, options.startRel, options.respectIgnore, (selection) => {
+  return withSelectionArgs(options.root, options.startRel, options.respectIgnore, options.homeDir, (selection) => {
     const args = [...selection, '--files', '--null'];
     if (options.typeGlob) args.push(`--type-add=mewcodeglob:${options.typeGlob}`, '--type=mewcodeglob');
     args.push('--', options.startRel === '' ? '.' : options.startRel);

@@ -12,13 +12,17 @@
  *   are read the same way.
  * - With `respectIgnore` (the default for the tools): the ignore files of every directory from
  *   the project root down to the entry's directory — `.gitignore`, `.ignore` and `.rgignore`, as
- *   ripgrep reads them — and the repository's `.git/info/exclude`. Precedence is ripgrep's: by kind
- *   first (`.rgignore` over `.ignore` over `.gitignore` over the exclude file), then the deepest
- *   file of that kind with an opinion; inside one file the last matching rule wins; `!rule`
- *   re-includes. Rules are tested against the entry's own path, and an ignored directory is not
- *   entered (so nothing below it can be re-included, as in git). A `.gitignore` applies without a
- *   git repository (ripgrep's `--no-require-git`). Ignore files above the project root and
- *   `core.excludesFile` are not read. The start itself is never tested, so a search started inside an ignored directory
+ *   ripgrep reads them — and, below them all, the rules that reach the project from its git
+ *   repository: its `.git/info/exclude` and, when the project is a directory inside a repository
+ *   (a package of a monorepo), the `.gitignore` files from the repository's top down to the
+ *   project (outer-ignore.ts: never above the repository, and none when the repository is the
+ *   home directory or holds it). Precedence is ripgrep's: by kind first (`.rgignore` over
+ *   `.ignore` over `.gitignore` over those outer rules), then the deepest file of that kind with
+ *   an opinion; inside one file the last matching rule wins; `!rule` re-includes. Rules are
+ *   tested against the entry's own path, and an ignored directory is not entered (so nothing
+ *   below it can be re-included, as in git). A `.gitignore` inside the project applies without a
+ *   git repository (ripgrep's `--no-require-git`). `core.excludesFile` is not read. The start
+ *   itself is never tested, so a search started inside an ignored directory
  *   (`node_modules/react` under a `node_modules/` rule) sees the entries there, unless a rule
  *   matches them by their own path (`node_modules/**`). grep's ripgrep engine gives ripgrep the
  *   same rules (plugins/tool-grep/rg-engine.ts), so both engines and glob see the same files.
@@ -31,11 +35,15 @@
  * in slices of ≈ 8 ms and yields to the event loop between them, so cancellation, the deadline
  * and the kernel's timers keep working on huge trees.
  */
-import { lstatSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { listDirectoryExact, readFileExact } from './exact-open.js';
 import { IgnoreFile } from './gitignore.js';
+import { outerIgnoreLines } from './outer-ignore.js';
 import { monotonicMs } from '../monotonic-clock.js';
+
+// Still reachable where the SDK has always offered it (sdk/index.ts exports this module).
+export { excludeText, outerIgnoreLines } from './outer-ignore.js';
 
 export interface WalkOptions {
   /** Real (symlink-resolved) absolute path of the project root. */
@@ -43,6 +51,8 @@ export interface WalkOptions {
   /** Real absolute path of the directory (or single file) to walk; inside `root`. */
   start: string;
   respectIgnore: boolean;
+  /** The user's home directory (default: os.homedir()): a repository holding it gives no outer rules. */
+  homeDir?: string;
   signal?: AbortSignal;
   /** Epoch milliseconds after which the walk stops (reported as `stopped: 'deadline'`). */
   deadline?: number;
@@ -91,8 +101,6 @@ const NO_CHAINS: IgnoreChains = IGNORE_FILE_NAMES.map(() => []);
 interface Frame {
   rel: string;
   chains: IgnoreChains;
-  /** False inside a nested repository (see ancestorIgnoreTexts). */
-  excludeApplies: boolean;
   /** The path's bytes, when it is not valid UTF-8. */
   exact?: Buffer;
 }
@@ -116,16 +124,10 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
     if (startInfo.isFile()) onFile(startRel);
     return summary;
   }
-  const exclude = respectIgnore ? loadExclude(root) : undefined;
-  const stack: Frame[] = [
-    {
-      rel: startRel,
-      chains: respectIgnore ? loadAncestorChains(root, startRel) : NO_CHAINS,
-      excludeApplies: respectIgnore && (startRel === '' || ancestorIgnoreTexts(root, startRel).excludeApplies),
-    },
-  ];
+  const outer = respectIgnore ? loadOuter(root, options.homeDir) : undefined;
+  const stack: Frame[] = [{ rel: startRel, chains: respectIgnore ? loadAncestorChains(root, startRel) : NO_CHAINS }];
 
-  const ignored = (rel: string, isDir: boolean, chains: IgnoreChains, excludeApplies: boolean): boolean => {
+  const ignored = (rel: string, isDir: boolean, chains: IgnoreChains): boolean => {
     for (let kind = chains.length - 1; kind >= 0; kind--) {
       const chain = chains[kind]!;
       for (let k = chain.length - 1; k >= 0; k--) {
@@ -133,7 +135,7 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
         if (verdict !== undefined) return verdict === 'ignore';
       }
     }
-    return excludeApplies && exclude?.verdict(rel, isDir) === 'ignore';
+    return outer?.verdict(rel, isDir) === 'ignore';
   };
 
   let sliceStart = monotonicMs();
@@ -158,11 +160,9 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
       continue;
     }
     let chains = frame.chains;
-    let excludeApplies = frame.excludeApplies;
     if (respectIgnore && frame.rel !== '' && frame.rel !== startRel && entries.some((entry) => entry.name === '.git')) {
-      // A nested repository: the .gitignore files above it and the project's exclude stop here.
+      // A nested repository: the project's .gitignore files above it stop here (not the outer rules, see outer-ignore.ts).
       chains = chains.map((chain, kind) => (kind === GITIGNORE_KIND ? [] : chain));
-      excludeApplies = false;
     }
     ignoreTexts.forEach((text, kind) => {
       if (text === undefined) return;
@@ -171,7 +171,7 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
       if (chains === frame.chains) chains = [...chains];
       (chains as (readonly IgnoreFile[])[])[kind] = [...chains[kind]!, file];
     });
-    const anyRules = (excludeApplies && exclude !== undefined) || chains.some((chain) => chain.length > 0);
+    const anyRules = outer !== undefined || chains.some((chain) => chain.length > 0);
     const prefix = frame.rel === '' ? '' : `${frame.rel}/`;
     // Bytes of an entry's path, only where the path is not valid UTF-8 (rare).
     const exactOf = (k: number, name: string): Buffer | undefined => {
@@ -185,14 +185,14 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
       if (entry.isDirectory()) {
         if (name.charCodeAt(0) === DOT) continue;
         const rel = prefix + name;
-        if (respectIgnore && anyRules && ignored(rel, true, chains, excludeApplies)) {
+        if (respectIgnore && anyRules && ignored(rel, true, chains)) {
           onIgnored?.(rel, true);
           continue;
         }
-        stack.push({ rel, chains, excludeApplies, exact: exactOf(k, name) });
+        stack.push({ rel, chains, exact: exactOf(k, name) });
       } else if (entry.isFile()) {
         const rel = prefix + name;
-        if (respectIgnore && anyRules && ignored(rel, false, chains, excludeApplies)) {
+        if (respectIgnore && anyRules && ignored(rel, false, chains)) {
           onIgnored?.(rel, false);
           continue;
         }
@@ -207,7 +207,7 @@ export async function walkProject(options: WalkOptions): Promise<WalkSummary> {
 function loadAncestorChains(root: string, startRel: string): IgnoreChains {
   if (startRel === '') return NO_CHAINS;
   const chains: IgnoreFile[][] = IGNORE_FILE_NAMES.map(() => []);
-  for (const { rel, kind, text } of ancestorIgnoreTexts(root, startRel).texts) {
+  for (const { rel, kind, text } of ancestorIgnoreTexts(root, startRel)) {
     const file = new IgnoreFile(text, rel);
     if (!file.empty) chains[kind]!.push(file);
   }
@@ -219,21 +219,16 @@ function loadAncestorChains(root: string, startRel: string): IgnoreChains {
  * (exclusive), shallowest first, with their directory (relative to the root) and kind (index
  * in IGNORE_FILE_NAMES). Read without following links. A nested repository (a directory with a
  * `.git`, such as a submodule) is its own git world, as in git and ripgrep: when the start lies
- * in one, the `.gitignore` files above that repository and `.git/info/exclude` of the project
- * (`excludeApplies: false`) do not apply.
+ * in one, the project's `.gitignore` files above that repository do not apply.
  */
-export function ancestorIgnoreTexts(root: string, startRel: string): { texts: { rel: string; kind: number; text: string }[]; excludeApplies: boolean } {
+export function ancestorIgnoreTexts(root: string, startRel: string): { rel: string; kind: number; text: string }[] {
   let texts: { rel: string; kind: number; text: string }[] = [];
-  let excludeApplies = true;
-  if (startRel === '') return { texts, excludeApplies };
+  if (startRel === '') return texts;
   const parts = startRel.split('/');
   for (let depth = 0; depth <= parts.length; depth++) {
     const rel = parts.slice(0, depth).join('/');
     const dir = joinRoot(root, rel);
-    if (depth > 0 && existsNoFollow(path.join(dir, '.git'))) {
-      texts = texts.filter((t) => t.kind !== GITIGNORE_KIND);
-      excludeApplies = false;
-    }
+    if (depth > 0 && existsNoFollow(path.join(dir, '.git'))) texts = texts.filter((t) => t.kind !== GITIGNORE_KIND);
     if (depth === parts.length) break;
     IGNORE_FILE_NAMES.forEach((name, kind) => {
       const file = path.join(dir, name);
@@ -244,7 +239,7 @@ export function ancestorIgnoreTexts(root: string, startRel: string): { texts: { 
       }
     });
   }
-  return { texts, excludeApplies };
+  return texts;
 }
 
 function existsNoFollow(file: string): boolean {
@@ -256,41 +251,10 @@ function existsNoFollow(file: string): boolean {
   }
 }
 
-/** `<root>/.git/info/exclude`, also through a `.git` file (worktrees, submodules). */
-function loadExclude(root: string): IgnoreFile | undefined {
-  const text = excludeText(root);
-  if (text === undefined) return undefined;
-  const parsed = new IgnoreFile(text, '');
+/** The rules that reach the project from its repository (outer-ignore.ts), as one file at the root. */
+function loadOuter(root: string, homeDir: string | undefined): IgnoreFile | undefined {
+  const lines = outerIgnoreLines(root, homeDir);
+  if (lines.length === 0) return undefined;
+  const parsed = new IgnoreFile(lines.join('\n'), '');
   return parsed.empty ? undefined : parsed;
-}
-
-/** The text of the repository's `.git/info/exclude` when the root is a repository's top. */
-export function excludeText(root: string): string | undefined {
-  const dotGit = path.join(root, '.git');
-  let gitDir: string | undefined;
-  try {
-    const info = statSync(dotGit);
-    if (info.isDirectory()) gitDir = dotGit;
-    else if (info.isFile()) {
-      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-      if (match) {
-        gitDir = path.resolve(root, match[1]!);
-        try {
-          const common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
-          if (common) gitDir = path.resolve(gitDir, common);
-        } catch {
-          // not a linked worktree
-        }
-      }
-    }
-  } catch {
-    return undefined;
-  }
-  if (!gitDir) return undefined;
-  try {
-    // `.git/info/exclude` may legitimately live elsewhere (a worktree's gitdir): read plainly.
-    return readFileSync(path.join(gitDir, 'info', 'exclude'), 'utf8');
-  } catch {
-    return undefined;
-  }
 }
