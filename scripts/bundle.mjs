@@ -14,19 +14,21 @@
 // MEWCODE_DEBUG, so a stack trace then names `.ts` files and lines.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ESM_OUTPUT } from './esm-output.mjs';
 import { onDemandModulesInsideProgram } from './on-demand-modules.mjs';
-import { PatchMismatchError, packageDirectory, verifiedPatches, verifyPatches } from './patches.mjs';
+import { PatchMismatchError, verifiedPatches, verifyPatches } from './patches.mjs';
+import { thirdPartyRedirects } from './third-party-redirects.mjs';
 
 const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
 
 // First, before anything is removed or built: a patched package whose code moved fails the build.
-let checked;
+// While bundling, a file of a patched package from any copy but the verified one fails it too.
+let verified;
 try {
-  checked = verifyPatches();
+  verified = verifyPatches();
 } catch (error) {
   if (!(error instanceof PatchMismatchError)) throw error;
   process.stderr.write(`bundle: the build's patches of third-party code do not fit the installed packages:\n${error.message}\n`);
@@ -53,7 +55,7 @@ const esm = {
   // jsonc-parser's "main" is a UMD build whose `require("./impl/format")` calls esbuild cannot
   // follow (the bundle then fails at run time); its ESM build bundles cleanly.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
-  plugins: [verifiedPatches(checked), highlightLanguages(), markdownRendererOnDemand(), oneStringWidth()],
+  plugins: [verifiedPatches(verified), ...thirdPartyRedirects()],
 };
 // mewcode-shell-parser: the shell parser's own process (sdk/shell-command/parser-process.ts).
 const entryPoints = { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' };
@@ -72,62 +74,6 @@ if (tscExit !== 0) {
   // tsc still wrote every declaration; the error makes `npm test` / `npm pack` stop, as it should.
   process.stderr.write(`bundle: tsc -p tsconfig.build.json failed (exit ${tscExit}); the declarations in dist/types may be wrong\n`);
   process.exit(1);
-}
-
-/**
- * What marked-terminal imports but the terminal UI's start does not need (patch
- * markdown-renderer-on-demand): cli-highlight loads at the first code block
- * (scripts/cli-highlight-on-first-use.mjs), node-emoji never (scripts/node-emoji-unused.mjs).
- * Only marked-terminal's own imports are redirected.
- */
-function markdownRendererOnDemand() {
-  const fromMarkedTerminal = /[\\/]node_modules[\\/]marked-terminal[\\/]/;
-  return {
-    name: 'markdown-renderer-on-demand',
-    setup(build) {
-      build.onResolve({ filter: /^(cli-highlight|node-emoji)$/ }, (args) => {
-        if (!fromMarkedTerminal.test(args.importer)) return undefined;
-        return { path: path.resolve(args.path === 'cli-highlight' ? 'scripts/cli-highlight-on-first-use.mjs' : 'scripts/node-emoji-unused.mjs') };
-      });
-    },
-  };
-}
-
-/**
- * Ink, cli-truncate and widest-line each depend on string-width 8 and get their own copy of the
- * same version: their ES module imports resolve to Ink's one copy (the patched one). A package
- * that depends on another version (wrap-ansi: 7) keeps its own, as npm installed it.
- */
-function oneStringWidth() {
-  const inkCopy = packageDirectory('.', ['ink'], 'string-width');
-  const inkVersion = versionOf(inkCopy);
-  let target;
-  return {
-    name: 'one-string-width',
-    setup(build) {
-      build.onResolve({ filter: /^string-width$/ }, async (args) => {
-        if (args.kind !== 'import-statement' || args.pluginData?.oneStringWidth) return undefined;
-        const own = await build.resolve('string-width', { resolveDir: args.resolveDir, kind: args.kind, pluginData: { oneStringWidth: true } });
-        if (own.errors.length > 0 || versionOf(path.dirname(own.path)) !== inkVersion) return undefined;
-        target ??= await build.resolve('string-width', { resolveDir: path.resolve('node_modules/ink'), kind: 'import-statement', pluginData: { oneStringWidth: true } });
-        return target.errors.length > 0 ? { errors: target.errors } : { path: target.path };
-      });
-    },
-  };
-}
-
-function versionOf(packageDir) {
-  return JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version;
-}
-
-/** cli-highlight's `highlight.js` (all 190 languages, 1.4 MB) → the core with common languages (patch highlight-languages). */
-function highlightLanguages() {
-  return {
-    name: 'highlight-languages',
-    setup(build) {
-      build.onResolve({ filter: /^highlight\.js$/ }, () => ({ path: path.resolve('scripts/highlight-languages.mjs') }));
-    },
-  };
 }
 
 function runTsc(args) {

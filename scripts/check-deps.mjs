@@ -40,7 +40,7 @@ step(`${installed} installed packages checked against package-lock.json`);
 
 // 2. The patches.
 try {
-  step(`${verifyPatches(ROOT).size} patched files match the code their patches were written for`);
+  step(`${verifyPatches(ROOT).files.size} patched files match the code their patches were written for`);
 } catch (error) {
   if (!(error instanceof PatchMismatchError)) throw error;
   problems.push(error.message);

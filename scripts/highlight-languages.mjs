@@ -1,8 +1,9 @@
 // The highlight.js the bundle gives cli-highlight (marked-terminal's code highlighter, in the
-// terminal UI's chunk): scripts/bundle.mjs maps `highlight.js` here. The core with the languages
-// code blocks usually hold — the most used languages on GitHub and the formats around them —
-// instead of all 190 (1.4 MB); a block in another language is shown unhighlighted.
-// highlight.js 10 is cli-highlight's dependency, not ours: bundling only.
+// terminal UI's chunk): scripts/third-party-redirects.mjs maps `highlight.js` here. The core with
+// the languages code blocks usually hold — the most used languages on GitHub and the formats
+// around them — instead of all 190 (1.4 MB); a block in another language is shown unhighlighted.
+// highlight.js 10 is cli-highlight's dependency, not ours: bundling only, and the imports below
+// resolve as cli-highlight's own do (to the copy scripts/patches.mjs verified), not from here.
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import c from 'highlight.js/lib/languages/c';

@@ -7,15 +7,21 @@
 // `npm install` never moves them silently.
 //
 // A file is found as the bundle resolves it: `from` is the chain of packages to resolve through,
-// starting at the project (e.g. yoga-layout is Ink's dependency).
+// starting at the project (e.g. yoga-layout is Ink's dependency). A package can be installed more
+// than once (another version for another dependent); the bundle may hold a file of a patched
+// package only from the copy its patch verified, or from a copy the patch lists as left
+// unpatched, with the reason. Any other copy fails the build, naming the patch and the file: a
+// patch checked on one copy says nothing about another.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { patchStringWidth } from './string-width-patch.mjs';
 
 /**
- * @typedef {{ name: string, why: string, package: string, from: string[], version: string, files: Record<string, string> }} Patch
+ * @typedef {{ name: string, why: string, package: string, from: string[], version: string, files: Record<string, string>, unpatchedCopies?: UnpatchedCopy[] }} Patch
  * `files`: path inside the package → SHA-256 of the text the patch was written against.
+ * @typedef {{ from: string[], version: string, why: string }} UnpatchedCopy
+ * Another copy of the package the bundle holds as published, found like the patched one.
  */
 
 /** @type {Patch[]} */
@@ -38,6 +44,10 @@ export const PATCHES = [
     from: ['ink'],
     version: '8.3.0',
     files: { 'index.js': 'abc20775da6b552188b098688ebec671e29f5416d6339d3534bb7b016174003e' },
+    unpatchedCopies: [
+      { from: ['ink', 'wrap-ansi'], version: '7.2.0', why: "Ink's wrap-ansi 9 depends on string-width 7, whose code this patch was not written for" },
+      { from: ['marked-terminal', 'cli-table3'], version: '4.2.3', why: "marked-terminal's tables (cli-table3) depend on string-width 4, whose code this patch was not written for" },
+    ],
   },
   {
     name: 'markdown-renderer-on-demand',
@@ -89,11 +99,15 @@ function findPackage(start, name) {
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
 /**
- * Checks every patched file under `root` (the project). Returns the checked files (absolute
- * path → patch); throws a PatchMismatchError naming each patch whose code differs.
+ * Checks every patched file under `root` (the project) and finds the copies the bundle may hold.
+ * Returns `files` (absolute real path of each checked file → its patch) and `copies` (real
+ * directory of each copy of a patched package the bundle may hold → its patch, and whether it
+ * is the verified, patched copy), with the project's `root`; throws a PatchMismatchError naming
+ * each patch whose code differs.
  */
 export function verifyPatches(root = process.cwd(), patches = PATCHES) {
-  const checked = new Map();
+  const files = new Map();
+  const copies = new Map();
   const problems = [];
   for (const patch of patches) {
     let dir;
@@ -103,7 +117,8 @@ export function verifyPatches(root = process.cwd(), patches = PATCHES) {
       problems.push(`patch ${patch.name}: ${patch.package} cannot be found (${error.message.split('\n')[0]})`);
       continue;
     }
-    const version = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+    copies.set(realpathSync(dir), { patch, patched: true });
+    const version = versionOf(dir);
     for (const [file, expected] of Object.entries(patch.files)) {
       let text;
       try {
@@ -116,11 +131,27 @@ export function verifyPatches(root = process.cwd(), patches = PATCHES) {
         problems.push(`patch ${patch.name}: ${patch.package}@${version} ${file} differs from the ${patch.package}@${patch.version} code it was written for; re-read the patch against the new code (scripts/patches.mjs)`);
         continue;
       }
-      checked.set(realpathSync(path.join(dir, file)), patch); // esbuild names files by their real path
+      files.set(realpathSync(path.join(dir, file)), patch); // esbuild names files by their real path
+    }
+    for (const copy of patch.unpatchedCopies ?? []) {
+      let copyDir;
+      try {
+        copyDir = packageDirectory(root, copy.from, patch.package);
+      } catch {
+        continue; // not installed: nothing of it can be bundled
+      }
+      const found = versionOf(copyDir);
+      if (found !== copy.version) problems.push(`patch ${patch.name}: the unpatched copy of ${patch.package} ${copy.from.length > 0 ? `through ${copy.from.join(' → ')}` : 'of the project'} is ${found}, listed as ${copy.version}; check whether the patch applies to it (scripts/patches.mjs)`);
+      // The same directory as the patched copy stays the patched copy.
+      else if (!copies.has(realpathSync(copyDir))) copies.set(realpathSync(copyDir), { patch, patched: false });
     }
   }
   if (problems.length > 0) throw new PatchMismatchError(problems.join('\n'));
-  return checked;
+  return { root: path.resolve(root), files, copies };
+}
+
+function versionOf(packageDir) {
+  return JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).version;
 }
 
 /** A file's one match of `pattern` replaced; any other count fails the build. */
@@ -161,19 +192,29 @@ const Yoga = wrapAssembly(loaded);`,
 };
 
 /**
- * The esbuild plugin: every patched file is checked again as it is loaded (the bundle must use the
- * very files `verifyPatches` checked), and transformed where its patch changes text.
+ * The esbuild plugin, given what `verifyPatches` returned: every file of a patched package (by
+ * name, whichever copy) must come from a copy `verifyPatches` found; a patched file is checked
+ * again as it is loaded (the bundle must use the very files `verifyPatches` checked) and
+ * transformed where its patch changes text.
  */
-export function verifiedPatches(checked) {
+export function verifiedPatches({ root, files, copies }) {
+  const patchesOf = new Map(); // package name → the names of its patches
+  for (const { patch } of copies.values()) patchesOf.set(patch.package, new Set([...(patchesOf.get(patch.package) ?? []), patch.name]));
+  const realDirectory = new Map();
   return {
     name: 'verified-patches',
     setup(build) {
-      const packages = [...new Set(PATCHES.map((patch) => patch.package))].map((name) => name.replace(/[.]/g, '\\.')).join('|');
+      const packages = [...patchesOf.keys()].map((name) => name.replace(/[.]/g, '\\.')).join('|');
+      if (packages === '') return;
       build.onLoad({ filter: new RegExp(`[\\\\/]node_modules[\\\\/](?:${packages})[\\\\/]`) }, async (args) => {
-        const patch = checked.get(args.path);
+        const owner = packageOf(args.path);
+        if (!owner || !patchesOf.has(owner.name)) return undefined; // a dependency nested inside a patched package
+        if (!realDirectory.has(owner.dir)) realDirectory.set(owner.dir, realpathSync(owner.dir));
+        if (!copies.has(realDirectory.get(owner.dir))) return { errors: [{ text: unverifiedCopy(patchesOf.get(owner.name), owner, args.path, root, copies) }] };
+        const patch = files.get(args.path);
         if (!patch) return undefined;
         const source = readFileSync(args.path, 'utf8');
-        const file = path.relative(packageRoot(args.path, patch.package), args.path).split(path.sep).join('/');
+        const file = path.relative(owner.dir, args.path).split(path.sep).join('/');
         if (sha256(source) !== patch.files[file]) throw new PatchMismatchError(`patch ${patch.name}: ${args.path} changed during the build`);
         const transform = TRANSFORMS[patch.name]?.[file];
         return transform ? { contents: transform(source, args.path), loader: 'js' } : undefined;
@@ -182,7 +223,27 @@ export function verifiedPatches(checked) {
   };
 }
 
-function packageRoot(file, pkg) {
-  const marker = `${path.sep}node_modules${path.sep}${pkg.split('/').join(path.sep)}${path.sep}`;
-  return file.slice(0, file.lastIndexOf(marker) + marker.length - 1);
+/** The package a file belongs to: the innermost `node_modules/<name>` (or `@scope/name`) around it. */
+function packageOf(file) {
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf('node_modules');
+  if (at < 0 || at + 1 >= parts.length) return undefined;
+  const length = parts[at + 1].startsWith('@') ? 2 : 1;
+  return { name: parts.slice(at + 1, at + 1 + length).join('/'), dir: parts.slice(0, at + 1 + length).join(path.sep) };
+}
+
+function unverifiedCopy(patchNames, owner, file, root, copies) {
+  let version = 'version unknown';
+  try {
+    version = versionOf(owner.dir);
+  } catch {}
+  const where = (dir) => path.relative(root, dir) || '.';
+  const allowed = [...copies].filter(([, copy]) => copy.patch.package === owner.name);
+  const verified = allowed.filter(([, copy]) => copy.patched).map(([dir]) => where(dir));
+  const listed = allowed.filter(([, copy]) => !copy.patched).map(([dir]) => where(dir));
+  return (
+    `patch ${[...patchNames].join(', ')}: the bundle loads ${where(file)}, from a copy of ${owner.name} (${version}) that is neither the copy the patch verified ` +
+    `(${verified.join(', ')}) nor one it lists as left unpatched${listed.length > 0 ? ` (${listed.join(', ')})` : ''}. Resolve the import to the verified copy, ` +
+    `or list this copy in the patch's unpatchedCopies with the reason (scripts/patches.mjs)`
+  );
 }

@@ -12,7 +12,7 @@ import { patchStringWidth } from '../../scripts/string-width-patch.mjs';
 type StringWidth = (text: string, options?: { ambiguousIsNarrow?: boolean }) => number;
 const patch = patchStringWidth as (source: string, file?: string) => string;
 
-/** The copy the build bundles: Ink's (scripts/bundle.mjs `oneStringWidth`). */
+/** The copy the build bundles: Ink's (scripts/third-party-redirects.mjs `oneStringWidth`). */
 const inkDir = path.resolve('node_modules/ink');
 const original = createRequire(path.join(inkDir, 'package.json')).resolve('string-width');
 
