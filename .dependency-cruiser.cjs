@@ -1,6 +1,6 @@
 /**
  * The import boundaries of MewCode, checked by `npm test` (test/architecture/boundaries.test.ts
- * runs dependency-cruiser with this file). ARCHITECTURE.md ("Parts and boundaries") explains them.
+ * runs dependency-cruiser with this file). ARCHITECTURE.md ("Boundaries (enforced)") explains them.
  * A rule that must bend names the exception here, with its reason.
  */
 // npm packages the kernel may load: DI, hooks, the version check, decorator metadata, and zod
@@ -54,10 +54,17 @@ module.exports = {
     },
     {
       name: 'sdk-does-not-re-export-config',
-      comment: 'config/ is the host\'s configuration layer, not part of the plugin library: its helpers for plugins are exported by the `mewcode` entry (index.ts).',
+      comment: 'config/ is the host\'s configuration layer, not part of the plugin library: its helpers for plugins are exported by the `mewcode` entry (index.ts). This rule sees `export … from`; test/architecture/sdk-exports.test.ts checks every other way a config/ name could leave through sdk/index.ts.',
       severity: 'error',
       from: { path: '^sdk/' },
       to: { path: '^config/', dependencyTypes: ['export'] },
+    },
+    {
+      name: 'sdk-uses-named-config-modules',
+      comment: 'What sdk/ takes from config/ ships to every plugin as mewcode/sdk, so each module is named here with its reason: config/terminal-safe.ts (vendor SDK log lines are filtered like every other terminal write).',
+      severity: 'error',
+      from: { path: '^sdk/' },
+      to: { path: '^config/', pathNot: '^config/terminal-safe\\.ts$' },
     },
     {
       name: 'api-builds-on-the-boot',

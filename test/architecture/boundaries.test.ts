@@ -1,7 +1,8 @@
 /**
  * The import boundaries (.dependency-cruiser.cjs) hold for the whole source tree: the kernel
- * imports only types/ and config/, plugins import neither the kernel nor each other, sdk/ does not
- * re-export config/, and no module cycle exists beyond the one the rule file names.
+ * imports only types/ and config/, plugins import neither the kernel nor each other, sdk/ uses only
+ * the config/ modules the rule file names and does not re-export config/ (the names it exports are
+ * checked in ./sdk-exports.test.ts), and no module cycle exists beyond the one the rule file names.
  * dependency-cruiser runs as a child process (it is an ESM command-line tool; its own process keeps
  * its module graph out of jest's).
  */
