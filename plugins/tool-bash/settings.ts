@@ -6,7 +6,7 @@
  *
  * Validated by hand rather than with zod: the section is one list of names, and a static zod
  * import here would put zod back into the CLI's main chunk, which loads it only when a
- * kernel section needs it (ARCHITECTURE.md "Start-up"). Issues are worded like `zodSection`'s
+ * kernel section needs it (ARCHITECTURE.md "Load on first use"). Issues are worded like `zodSection`'s
  * and located by the kernel (file:line:col); a bad section is ignored with a warning (K2).
  */
 import type { ConfigIssue, ConfigSection } from '../../types/config.js';
