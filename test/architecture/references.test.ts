@@ -9,8 +9,10 @@
  * TypeScript's own parser, so code and string contents are not mistaken for them; test fixtures
  * are data, not documentation, and are not read.
  *
- * BENCHMARKS.md is a log: an entry may tell what a removed file did. Such a mention names the file
- * as removed in the same line (`… (removed)`, `the former …`), and is then not checked.
+ * BENCHMARKS.md is a log: an entry may tell what a file since removed did. It names such a file
+ * without its folder (`program-loader.js`, under a note saying what was removed and when), so the
+ * name reads as history, not as a path to open. A Markdown document is never named that way: a
+ * bare `name.md` is looked for like any other.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
