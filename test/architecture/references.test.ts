@@ -11,8 +11,8 @@
  *
  * BENCHMARKS.md is a log: an entry may tell what a file since removed did. It names such a file
  * without its folder (`program-loader.js`, under a note saying what was removed and when), so the
- * name reads as history, not as a path to open. A Markdown document is never named that way: a
- * bare `name.md` is looked for like any other.
+ * name reads as history, not as a path to open. A Markdown document is never named that way: its
+ * bare name is looked for like any other.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
