@@ -30,6 +30,7 @@ import { runToolCalls } from './tool-scheduler.js';
 import { ModelRequestRefused } from './model-request.js';
 import { ABORT_GRACE_MS } from './tool-runner.js';
 import type { ToolView } from './tool-view.js';
+import { usedCallIds, withUniqueIds } from './unique-call-ids.js';
 
 /** A sub-agent's turns per run unless its session says otherwise; a main session's limit comes from its run. */
 export const SUBAGENT_MAX_TURNS = 25;
@@ -339,7 +340,8 @@ async function streamOnce(
           deps.emit({ type: 'thinking', thinking: event.thinking });
           break;
         case 'tool_calls':
-          outcome.calls = event.calls;
+          // Ids are made unique here, before anything pairs by them (unique-call-ids.ts).
+          outcome.calls = withUniqueIds(event.calls, usedCallIds(deps.session, deps.conversation.messages));
           break;
         case 'usage':
           outcome.usage = event.usage;

@@ -26,11 +26,15 @@ const HASH_CHARS = 12;
 
 /**
  * Maps the ids of one request, in history order: `call()` for each tool call as it appears,
- * `result()` for each tool result (it pairs with the latest call of that id).
+ * `result()` for each tool result. A result pairs with the earliest call of its id that has no
+ * result yet: the kernel gives every call of a history its own id, but a session saved before it
+ * did may hold one answer with two calls `dup1` and then their two results, in call order.
  */
 export class ToolCallIdMapper {
   readonly #rule: ToolCallIdRule;
-  /** original id → the mapped id of its latest call */
+  /** original id → the mapped ids of its calls still waiting for a result, oldest first */
+  readonly #waiting = new Map<string, string[]>();
+  /** original id → the mapped id of its latest call (for a result whose calls were all answered) */
   readonly #latest = new Map<string, string>();
   /** mapped ids given out so far: never handed out twice */
   readonly #used = new Set<string>();
@@ -48,11 +52,15 @@ export class ToolCallIdMapper {
     if (this.#used.has(mapped)) mapped = this.#derived(original, `#${this.#occurrence}`);
     this.#used.add(mapped);
     this.#latest.set(original, mapped);
+    const waiting = this.#waiting.get(original);
+    if (waiting) waiting.push(mapped);
+    else this.#waiting.set(original, [mapped]);
     return mapped;
   }
 
   result(original: string): string {
-    return this.#latest.get(original) ?? (this.#valid(original) ? original : this.#derived(original, ''));
+    const waiting = this.#waiting.get(original)?.shift();
+    return waiting ?? this.#latest.get(original) ?? (this.#valid(original) ? original : this.#derived(original, ''));
   }
 
   #valid(id: string): boolean {

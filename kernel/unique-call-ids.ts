@@ -1,0 +1,52 @@
+/**
+ * Every tool call of a history has its own id. Everything after an answer pairs by that id: the
+ * tool events a front end shows, hooks and approvals, the results appended to history, the saved
+ * session, and the requests both vendors check (each tool_use needs exactly one tool_result). A
+ * model may still repeat one within an answer (two calls `dup1`), reuse one every turn (a server
+ * that numbers calls per turn sends `call_0` each time) or send none at all, so the kernel gives
+ * such a call a fresh id as the answer arrives; it keeps that id from then on (the model reads its
+ * history with it, and a resumed session has it too).
+ */
+import type { Message, ToolCall } from '../types/messages.js';
+
+/**
+ * Every id a session's loop has handed out: compaction drops old calls from the history, but the
+ * saved session and a transcript a hook reads still hold them, so an id stays taken.
+ */
+const handedOut = new WeakMap<object, Set<string>>();
+
+/**
+ * The ids `session` already uses: those of its history's calls and results (a result may outlive
+ * its call; a resumed session's come from its file), and every one given before in this process.
+ * New ids added to the set stay taken for the session.
+ */
+export function usedCallIds(session: object, messages: readonly Message[]): Set<string> {
+  let used = handedOut.get(session);
+  if (!used) handedOut.set(session, (used = new Set()));
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.toolCalls) used.add(call.id);
+    else if (message.role === 'tool') for (const result of message.results) used.add(result.toolCallId);
+  }
+  return used;
+}
+
+/**
+ * `calls` with each id that is missing, or already in `used` or earlier in `calls`, replaced by
+ * `<id>_<n>` (`call_<n>` for a missing one), the smallest n free; the others are unchanged (the
+ * same objects). The new ids are added to `used`.
+ */
+export function withUniqueIds(calls: readonly ToolCall[], used: Set<string>): ToolCall[] {
+  return calls.map((call) => {
+    const original = typeof call.id === 'string' ? call.id : '';
+    if (original !== '' && !used.has(original)) {
+      used.add(original);
+      return call;
+    }
+    const base = original === '' ? 'call' : original;
+    let n = original === '' ? 1 : 2;
+    while (used.has(`${base}_${n}`)) n++;
+    const id = `${base}_${n}`;
+    used.add(id);
+    return { ...call, id };
+  });
+}
