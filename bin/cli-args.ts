@@ -46,7 +46,8 @@ Options:
                                 code-running settings without asking (also MEWCODE_TRUST_PROJECT=1)
   --dangerously-skip-sandbox    allow bypassPermissions for bash on a machine where no OS sandbox can run
   --debug-boot                  print each plugin's load time to stderr
-  --debug                       show a failing plugin's stack (also MEWCODE_DEBUG=plugins)
+  --debug                       show the stack of what a plugin or a tool threw, with .ts files
+                                and lines (also MEWCODE_DEBUG=plugins or all; no other value)
   -v, --version                 print the version
   -h, --help                    print this help
 

@@ -4,10 +4,13 @@ import module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 
-// Stack traces name the TypeScript sources (dist/*.js.map) when the user debugs: a plugin author
-// then reads `plugins/<name>/index.ts:12`, not a line of the bundle. Off otherwise: mapping costs at
-// every error, and an ordinary run shows no stacks.
-if (process.argv.slice(2).some((arg) => arg === '--debug' || arg.startsWith('--debug=')) || process.env.MEWCODE_DEBUG) {
+// Stack traces name the TypeScript sources (dist/*.js.map) exactly when MewCode prints stacks:
+// `--debug`, or `plugins` or `all` in MEWCODE_DEBUG (the same rule as kernel/plugin-debug.ts, which
+// this file cannot import: it runs before the bundle loads, and maps only apply to code loaded
+// after they are on). A plugin author then reads `plugins/<name>/index.ts:12`, not a line of the
+// bundle. Off otherwise (MEWCODE_DEBUG=sdk included): mapping costs at every error, and such a run
+// shows no stacks.
+if (process.argv.slice(2).includes('--debug') || (process.env.MEWCODE_DEBUG ?? '').split(/[\s,]+/).some((word) => word === 'plugins' || word === 'all')) {
   process.setSourceMapsEnabled(true);
 }
 

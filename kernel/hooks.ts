@@ -103,8 +103,20 @@ export function pluginOfTap(tapName: string): string {
   return colon > 0 ? tapName.slice(0, colon) : tapName;
 }
 
+/** Each guarded set of hooks' failure report (the kernel's: each warning once, the stack under --debug). */
+const failureReports = new WeakMap<KernelHooks, (error: PluginError) => void>();
+
+/**
+ * Reports a plugin's failure that happened outside a tap (a tool that threw) the way a failing
+ * tap of these hooks is reported; nothing when the hooks are not guarded (a bare test set).
+ */
+export function reportPluginFailure(hooks: KernelHooks, error: PluginError): void {
+  failureReports.get(hooks)?.(error);
+}
+
 /** Wrap every tap of every hook with the hook's semantics and plugin-named error handling. */
 export function guardHooks(hooks: KernelHooks, report: (error: PluginError) => void, transforms: Partial<Record<HookName, TapTransform>> = {}): void {
+  failureReports.set(hooks, report);
   for (const name of HOOK_NAMES) {
     const hook = hooks[name] as unknown as { intercept(i: { register(tap: InterceptableTap): InterceptableTap }): void };
     const fallback = fallbackFor(name);

@@ -1,7 +1,9 @@
 /**
- * `--debug` or `MEWCODE_DEBUG=plugins` (a comma-separated list, like the other MEWCODE_DEBUG
- * switches): a plugin's failure is shown with its stack, so its author sees the file and line.
- * Without it the user sees one line naming the plugin, once.
+ * `--debug`, or `plugins` or `all` in MEWCODE_DEBUG (a comma-separated list, like the other
+ * MEWCODE_DEBUG switches): a plugin's failure, and a tool's throw, is shown with its stack, so its
+ * author sees the file and line. Without it the user sees one line naming the plugin, once (and
+ * nothing for a tool's throw, which the model already has as the call's result). bin/mewcode.js
+ * turns source maps on by this same rule, so every stack printed names `.ts` files.
  */
 export function pluginDebugEnabled(env: Readonly<Record<string, string | undefined>>, flag: boolean | undefined): boolean {
   if (flag === true) return true;

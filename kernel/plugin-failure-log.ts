@@ -2,9 +2,11 @@
  * How a plugin's failures reach the user: a failing tap runs on every call (each tool call, each
  * request), and the same warning each time would bury the conversation, so each distinct warning
  * is said once per kernel. Under `--debug` / `MEWCODE_DEBUG=plugins` (plugin-debug.ts) it carries
- * the stack of what the plugin threw, so its author sees the file and line; never otherwise.
+ * the stack of what the plugin threw, so its author sees the file and line; never otherwise. A
+ * tool's throw (ToolThrew) is said only then: the model already has it as the call's result.
  */
 import { causeStack } from './plugin-debug.js';
+import { ToolThrew } from './plugin-error.js';
 
 /** Distinct warnings remembered; past this (a message that changes every call) they are said again. */
 const REMEMBERED = 500;
@@ -19,6 +21,7 @@ export class PluginFailureLog {
 
   /** `message` once; with the stack of `error` (or of its cause) under debug. */
   report(message: string, error?: unknown): void {
+    if (error instanceof ToolThrew && !this.debug) return;
     if (this.said.has(message)) return;
     if (this.said.size < REMEMBERED) this.said.add(message);
     this.warn(this.withStack(message, error));

@@ -13,7 +13,7 @@ import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { AgentSession } from '../types/session.js';
 import type { PermissionChain } from './permission-chain.js';
 import { gateToolCall, errorResult, type GateOutcome } from './tool-call-gate.js';
-import { runTool } from './tool-runner.js';
+import { reportToolThrow, runTool } from './tool-runner.js';
 import { toolOutputGate } from './tool-output-gate.js';
 import type { ToolLookup } from './tool-view.js';
 import { errorMessage } from './plugin-error.js';
@@ -45,7 +45,10 @@ function gatePluginCall(call: ToolCall, deps: PluginCallDeps, signal?: AbortSign
     approve: async () => undefined,
     // A plugin's own call has no model turn to add context to.
     addContext: () => undefined,
-  }).catch((error: unknown): GateOutcome => ({ run: false, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) }));
+  }).catch((error: unknown): GateOutcome => {
+    reportToolThrow(deps.hooks, deps.tools.get(call.name), call.name, error);
+    return { run: false, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) };
+  });
 }
 
 /** What a plugin does in the tool's place once the gate allowed the call (it reads the file its own way). */
@@ -75,6 +78,7 @@ export async function callToolForPlugin(call: ToolCall, session: AgentSession, s
         session,
         defaultTimeoutMs: deps.defaultTimeoutMs,
         lateOutput: output.late,
+        onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
       });
   return { ran: true, result: await output.result(result, monotonicMs() - started) };
 }

@@ -18,6 +18,14 @@ import type { ToolRegistry } from '../types/services.js';
 import { toolDefinition, type Tool, type ToolDefinition } from '../types/tools.js';
 import { sealedTool } from './sealed-tool.js';
 
+/** Who first registered each facade (its code's author): a failure inside it names them. */
+const owners = new WeakMap<Tool, string | undefined>();
+
+/** The registrant of a registered tool as a message names it ("plugin acme"); "the host" otherwise. */
+export function toolOwnerName(tool: Tool): string {
+  return ownerName(owners.get(tool));
+}
+
 export interface ToolClaim {
   /** Who registers: a plugin name, or a label such as "a service from the container". */
   owner: string;
@@ -98,6 +106,7 @@ export class ToolRegistryImpl implements ToolRegistry {
     const refusal = this.refusal(tool.name, claim);
     if (refusal) throw new Error(refusal);
     const owner = claim?.owner;
+    if (!owners.has(tool)) owners.set(tool, owner);
     const entry: Entry = { tool, owner, configured: claim?.configured === true };
     const stack = this.stacks.get(tool.name);
     const incumbent = stack?.at(-1)?.owner;

@@ -1,14 +1,18 @@
 /**
  * Runs one permitted tool call under its timeout (L7) and the run's cancellation (L4).
- * Tools never throw to the loop (K1): a throw becomes an error result.
+ * Tools never throw to the loop (K1): a throw becomes an error result, and under --debug it is
+ * also reported with its stack, naming the tool and its plugin (reportToolThrow).
  */
+import type { KernelHooks } from '../types/hooks.js';
 import type { AgentSession } from '../types/session.js';
 import type { ToolProgress } from '../types/events.js';
 import type { Tool, ToolInput, ToolOutput } from '../types/tools.js';
 import type { ImageBlock, ToolCall, ToolResult } from '../types/messages.js';
 import { errorResult } from './tool-call-gate.js';
 import { executeTool } from './sealed-tool.js';
-import { errorMessage } from './plugin-error.js';
+import { errorMessage, ToolThrew } from './plugin-error.js';
+import { reportPluginFailure } from './hooks.js';
+import { toolOwnerName } from './tool-registry.js';
 
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 /** How long a tool may take to wind down after its signal fired before the kernel stops waiting. */
@@ -29,6 +33,16 @@ export interface ToolRunOptions {
   onProgress?(update: ToolProgress): void;
   /** The call's postToolUse for what it hands over after it returned (ToolContext.lateOutput). */
   lateOutput(output: ToolOutput): Promise<ToolOutput>;
+  /** What the tool threw, unless the run's cancellation or the timeout made it throw. */
+  onThrow?(error: unknown): void;
+}
+
+/**
+ * A tool's throw, said to the user as a failing tap of `hooks` is (the kernel's failure log):
+ * under --debug only, with the stack of what it threw (the model has the short message already).
+ */
+export function reportToolThrow(hooks: KernelHooks, tool: Tool | undefined, toolName: string, error: unknown): void {
+  reportPluginFailure(hooks, new ToolThrew(tool ? toolOwnerName(tool) : 'the host', toolName, error));
 }
 
 export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, options: ToolRunOptions): Promise<ToolResult> {
@@ -47,7 +61,11 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
       if (images.length > 0) result.images = images;
       return { result, threw: false };
     })
-    .catch((error: unknown): Settled => ({ result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`), threw: true }));
+    .catch((error: unknown): Settled => {
+      // A throw that the run's cancellation or the timeout caused is the tool stopping, not a fault.
+      if (!signal.aborted) options.onThrow?.(error);
+      return { result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`), threw: true };
+    });
 
   try {
     // Wait for the tool; once its signal fires, give it a short grace to report on its own.

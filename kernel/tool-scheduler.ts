@@ -14,7 +14,7 @@ import type { AgentSession } from '../types/session.js';
 import { frozenCopy } from './decision-shapes.js';
 import { errorResult, gateToolCall, parseToolInput, type GateDeps, type GateOutcome } from './tool-call-gate.js';
 import { errorMessage } from './plugin-error.js';
-import { CANCELLED_BEFORE_START, runTool } from './tool-runner.js';
+import { CANCELLED_BEFORE_START, reportToolThrow, runTool } from './tool-runner.js';
 import { toolOutputGate } from './tool-output-gate.js';
 import { monotonicMs } from '../types/monotonic-clock.js';
 
@@ -88,7 +88,12 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
     if (deps.signal.aborted) break;
     const call = calls[k] as ToolCall;
     // K1: nothing a tool does while being checked (e.g. a throwing permissionTarget) reaches the loop.
-    gates.push(await gateToolCall(call, deps).catch((error: unknown) => ({ run: false as const, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) })));
+    gates.push(
+      await gateToolCall(call, deps).catch((error: unknown) => {
+        reportToolThrow(deps.hooks, deps.tools.get(call.name), call.name, error);
+        return { run: false as const, result: errorResult(call, `Tool ${call.name} failed: ${errorMessage(error)}`) };
+      }),
+    );
   }
   // Cancelled while a gate waited (a question, a plugin): nothing of the batch starts; a refusal
   // already given stays the call's result, the others are cancelled.
@@ -126,6 +131,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
         defaultTimeoutMs: deps.defaultTimeoutMs,
         onProgress: (progress) => deps.emit({ type: 'tool_progress', call, progress: { ...progress } }),
         lateOutput: output.late,
+        onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
       });
       const durationMs = monotonicMs() - started;
       results[from + offset] = await output.result(ran, durationMs);

@@ -195,7 +195,7 @@ export interface CliOptions {
   provider?: string;
   model?: string;
   debugBoot: boolean;
-  /** --debug (or MEWCODE_DEBUG=plugins): a plugin's failure is shown with its stack. */
+  /** --debug (or `plugins`/`all` in MEWCODE_DEBUG): a plugin's failure, and a tool's throw, is shown with its stack. */
   debug?: boolean;
   cwd: string;
   /** Session rules from --allowedTools / --disallowedTools, in permission-rule syntax. */

@@ -1,7 +1,9 @@
-// The built CLI is plain ES modules with source maps: under MEWCODE_DEBUG (or --debug) a stack
-// trace names the TypeScript sources and lines, for an error thrown in a plugin and in a built-in
-// tool, and nothing in it names the machine the bundle was built on. The bundle is copied to a
-// directory of its own first, as an installed package sits apart from the checkout it was built in.
+// The built CLI is plain ES modules with source maps: under --debug (or `plugins` or `all` in
+// MEWCODE_DEBUG, and only then) a stack trace names the TypeScript sources and lines, for an error
+// thrown in a plugin and in a built-in tool, and what MewCode prints on stderr when a tool throws
+// carries that stack; nothing in it names the machine the bundle was built on. The bundle is
+// copied to a directory of its own first, as an installed package sits apart from the checkout it
+// was built in.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -90,10 +92,109 @@ test('under MEWCODE_DEBUG, stacks from a plugin and from a built-in tool name .t
   }
 }, 60_000);
 
-test('without it, the same stacks name the bundle (source maps cost nothing in an ordinary run)', async () => {
-  const { plugin } = await stacksOf({});
+test.each<Record<string, string>>([{}, { MEWCODE_DEBUG: 'sdk' }, { MEWCODE_DEBUG: '1' }])('without it (%j), the same stacks name the bundle (source maps cost nothing when no stack is shown)', async (env) => {
+  const { plugin } = await stacksOf(env);
   expect(frames(plugin).some((line) => line.includes('/dist/'))).toBe(true);
   expect(frames(plugin).filter((line) => /\.ts:\d+/.test(line))).toEqual([]);
+}, 60_000);
+
+/** A project plugin whose tool throws. */
+const THROWER_PLUGIN = `export default {
+  name: 'thrower',
+  version: '1.0.0',
+  apply(kernel) {
+    kernel.tools.register({
+      name: 'boom',
+      description: 'throws',
+      inputSchema: { type: 'object', properties: {} },
+      readOnly: true,
+      async execute() {
+        throw new Error('boom from a plugin tool');
+      },
+    });
+  },
+};
+`;
+
+/**
+ * A stand-in for the output-limits plugin (\`replaces:\`, as a plugin may) written against an
+ * older contract: its OutputLimits has the caps but no cutLine, so the built-in read_file throws
+ * inside its own code when the call loads it.
+ */
+const OLD_LIMITS_PLUGIN = `import { definePlugin, ContainerModule, TOKENS } from 'mewcode/sdk';
+export default definePlugin({
+  name: 'output-limits',
+  version: '0.0.1',
+  replaces: ['output-limits'],
+  bindings: new ContainerModule(({ bind }) => {
+    bind(TOKENS.OutputLimits).toConstantValue({
+      readMaxLines: 2000, readMaxBytes: 262144, readLineMaxChars: 2000, grepLineMaxChars: 500, bashMaxLines: 200, bashMaxBytes: 8000,
+      bashSpillMaxBytes: 67108864, editMaxFileBytes: 67108864, editDiffContextLines: 3, editDiffMaxLines: 80, editDiffLineMaxChars: 500,
+      editHintMaxLines: 20, editHintLineMaxChars: 300, searchMaxResults: 100, auditMaxBytes: 5242880, auditKeepFiles: 3,
+      auditTargetMaxChars: 500, auditReasonMaxChars: 2000, spillMaxAgeMs: 604800000,
+      spillDir: () => '.mewcode/tool-output',
+    });
+  }),
+});
+`;
+
+const FAULT_TURNS = [{ toolCalls: [{ id: 'r1', name: 'read_file', input: { file_path: 'a.txt' } }, { id: 'b1', name: 'boom', input: {} }] }, { text: 'Done.' }];
+const SHORT_RESULTS = ['Tool read_file failed: limits.cutLine is not a function', 'Tool boom failed: boom from a plugin tool'];
+
+/** The installed copy, both plugins in a project that finds \`mewcode\` there, one run. */
+async function faultRun(args: string[], env: Record<string, string>): Promise<{ stderr: string; results: string[]; installed: string }> {
+  const installed = installedCopy();
+  return scenario(FAULT_TURNS, async (s) => {
+    writeFileSync(join(s.cwd, 'a.txt'), 'alpha\n');
+    writeFileSync(join(s.cwd, 'thrower.mjs'), THROWER_PLUGIN);
+    writeFileSync(join(s.cwd, 'old-limits.mjs'), OLD_LIMITS_PLUGIN);
+    writeFileSync(join(s.cwd, '.mewcode.yaml'), 'plugins: [./old-limits.mjs, ./thrower.mjs]\n');
+    mkdirSync(join(s.cwd, 'node_modules'));
+    symlinkSync(installed, join(s.cwd, 'node_modules', 'mewcode'), 'dir');
+    const result = await runInstalled(installed, ['--trust-project', ...args, 'go'], { cwd: s.cwd, env: { ...s.env, ...env } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+    expect(s.requests).toHaveLength(2);
+    const results = (s.requests[1]!.body.messages as any[]).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block: any) => block.type === 'tool_result');
+    return { stderr: result.stderr, results: results.map((block: any) => String(typeof block.content === 'string' ? block.content : JSON.stringify(block.content))), installed };
+  });
+}
+
+/** The stack printed after the warning that starts with `headline`, up to the next line that is not a frame. */
+function printedStack(stderr: string, headline: string): string[] {
+  const lines = stderr.split('\n');
+  const at = lines.findIndex((line) => line.startsWith(`mewcode: warning: ${headline}`));
+  expect([headline, at >= 0 ? 'printed' : stderr]).toEqual([headline, 'printed']);
+  const stack: string[] = [];
+  for (const line of lines.slice(at + 2)) {
+    if (!/^\s+at /.test(line)) break;
+    stack.push(line);
+  }
+  return stack;
+}
+
+test.each([
+  ['--debug, -p', ['--debug', '-p'], {}],
+  ['--debug, stream-json', ['--debug', '--output-format', 'stream-json', '-p'], {}],
+  ['MEWCODE_DEBUG=all and NODE_OPTIONS, -p', ['-p'], { MEWCODE_DEBUG: 'all', NODE_OPTIONS: '--max-old-space-size=4096' }],
+  ['MEWCODE_DEBUG=plugins and NODE_OPTIONS, stream-json', ['--output-format', 'stream-json', '-p'], { MEWCODE_DEBUG: 'plugins', NODE_OPTIONS: '--max-old-space-size=4096' }],
+])('%s: a tool that throws, a plugin\'s and a built-in one, is reported on stderr with its stack in .ts files (and the plugin\'s own)', async (_name, args, env) => {
+  const { stderr, results, installed } = await faultRun(args, env);
+  const plugin = printedStack(stderr, "plugin thrower's tool boom threw: boom from a plugin tool");
+  expect(plugin[0]).toMatch(/\/thrower\.mjs:\d+:\d+\)?$/);
+  expect(plugin.some((line) => line.includes(`${installed}/kernel/tool-runner.ts:`))).toBe(true);
+  // The built-in tool's own frame comes first: the line of read_file that called the missing method.
+  const builtIn = printedStack(stderr, "plugin tool-read-file's tool read_file threw: limits.cutLine is not a function");
+  expect(builtIn[0]).toMatch(new RegExp(`${installed}/plugins/tool-read-file/read-file-tool\\.ts:\\d+:\\d+\\)?$`));
+  for (const stack of [plugin, builtIn]) expect(stack.filter((line) => line.includes('/dist/'))).toEqual([]);
+  // The model gets the short message, never the stack.
+  expect(results).toEqual(SHORT_RESULTS);
+}, 60_000);
+
+test.each<Record<string, string>>([{}, { MEWCODE_DEBUG: 'sdk' }])('without it (%j), a tool that throws is only its result: nothing on stderr', async (env) => {
+  const { stderr, results } = await faultRun(['-p'], env);
+  expect(stderr).not.toContain('threw');
+  expect(stderr).not.toMatch(/^\s+at /m);
+  expect(results).toEqual(SHORT_RESULTS);
 }, 60_000);
 
 test("the bundle and its source maps hold no path of the build machine, and name their sources relative to dist/", () => {
