@@ -46,6 +46,10 @@ export class HeadlessOutput implements UserOutput {
     if (request.verdict.layer.startsWith('permission-rules:managed')) {
       return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} Managed settings require a person to approve it: run interactively to answer.` };
     }
+    // Any other settings file's ask: an ask beats every allow (rules, --allowedTools), so none is suggested.
+    if (request.verdict.layer.startsWith('permission-rules:')) {
+      return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} An ask in the settings holds whatever allow rules or --allowedTools say: run interactively to answer, or change the settings that ask.` };
+    }
     const rule = approvals.suggestRule(request);
     const mode = request.verdict.layer === 'permission-mode' ? `, or re-run with --permission-mode ${request.category === 'write' ? 'acceptEdits' : 'bypassPermissions'}` : '';
     return {

@@ -47,14 +47,15 @@ describe('headless approval answer', () => {
     expect(toolResults(kernel)[0]).toContain(`Allow it with --allowedTools 'Bash(=rm -rf "build/*")' or add "Bash(=rm -rf \\"build/*\\")" to permissions.allow`);
   });
 
-  it('an ask rule: no mode would help, so only the rule is named', async () => {
+  it('an ask rule: no mode, allow rule or --allowedTools would help (an ask beats every allow), so none is suggested', async () => {
     writeSettings(dirs, 'project', { ask: ['Bash(git push *)'] });
     const { kernel } = await bootRules(dirs, { plugins: [uiHeadless], steps: [useTools([call('bash', { command: 'git push origin' })]), say('ok')] });
     activate(kernel);
     await runPrompt(kernel, 'go', 'bypassPermissions');
     const result = toolResults(kernel)[0]!;
     expect(result).toContain('ask project rule');
-    expect(result).toMatch(/in ~\/\.mewcode\/settings\.yaml\.$/);
+    expect(result).not.toContain('--allowedTools "');
+    expect(result).toMatch(/An ask in the settings holds whatever allow rules or --allowedTools say: run interactively to answer, or change the settings that ask\.$/);
   });
 
   it('without the rules plugin the answer is as before', async () => {
