@@ -210,5 +210,5 @@ test("the bundle and its source maps hold no path of the build machine, and name
   }
   // No V8 code cache, no CommonJS start-up script, no program loader: plain ES modules only.
   const all = readdirSync(dist, { recursive: true }) as string[];
-  expect(all.filter((file) => /\.(cache|cjs)$/.test(file) || /program/.test(file))).toEqual([]);
+  expect(all.filter((file) => /\.(cache|cjs)$/.test(file) || /(^|\/)program(-loader|-bundle)?\.[cm]?js$/.test(file))).toEqual([]);
 });
