@@ -22,7 +22,7 @@
  */
 import type { HookName, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
-import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot } from './decision-shapes.js';
+import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot, sameData } from './decision-shapes.js';
 import type { ToolResult } from '../types/messages.js';
 import { pluginOfTap, withheldResult, type InterceptableTap, type TapTransform } from './hooks.js';
 import { ModelRequestRefused } from './model-request.js';
@@ -56,17 +56,6 @@ function modelRequestRefusal(value: unknown, plugin: string): string | undefined
   const { reason, by } = isObject(block) ? (block as { reason?: unknown; by?: unknown }) : {};
   const who = typeof by === 'string' && by !== '' && by !== plugin ? ` (${by})` : '';
   return `plugin ${plugin}${who} refused it: ${typeof reason === 'string' ? reason : `(a malformed block: ${describeValue(block)})`}`;
-}
-
-/**
- * Whether two tool inputs hold the same data (plain JSON values, compared by value, key order and
- * prototypes aside): a policy that returns an equal copy of the input it was shown changes nothing.
- */
-function sameData(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 /** Who is required (on the plugin, by configuration or by managed settings). */

@@ -130,3 +130,14 @@ export function defuseThenable(value: unknown): void {
     (value as PromiseLike<unknown>).then(undefined, () => undefined);
   }
 }
+
+/**
+ * Whether two tool inputs hold the same data (plain JSON values, compared by value, key order and
+ * prototypes aside): a policy that returns an equal copy of the input it was shown changes nothing.
+ */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}

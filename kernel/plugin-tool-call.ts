@@ -12,7 +12,8 @@ import type { KernelHooks, RunContext } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { AgentSession } from '../types/session.js';
 import type { PermissionChain } from './permission-chain.js';
-import { gateToolCall, errorResult, type GateOutcome } from './tool-call-gate.js';
+import { checkedInput, gateToolCall, errorResult, parseToolInput, type GateOutcome } from './tool-call-gate.js';
+import { sameData } from './decision-shapes.js';
 import { reportToolThrow, runTool } from './tool-runner.js';
 import { toolOutputGate } from './tool-output-gate.js';
 import type { ToolLookup } from './tool-view.js';
@@ -61,6 +62,12 @@ export type PluginPerform = () => Promise<{ content: string; isError?: boolean }
 export async function callToolForPlugin(call: ToolCall, session: AgentSession, signal: AbortSignal, deps: PluginCallDeps, perform?: PluginPerform): Promise<{ ran: boolean; result: ToolResult }> {
   const gate = await gatePluginCall(call, deps, signal);
   if (!gate.run) return { ran: false, result: gate.result };
+  // The plugin's own reading knows only the input it asked with: a preToolUse tap that rewrote
+  // it (a policy sending the read elsewhere) would be judged on one file and see another read.
+  const asked = perform ? await checkedInput(gate.tool, parseToolInput(call.input)) : undefined;
+  if (asked && (!asked.ok || !sameData(gate.input, asked.input))) {
+    return { ran: false, result: errorResult(call, `Not run: a preToolUse tap changed this ${call.name} call's input, and the plugin that made the call does the reading itself, so it cannot follow the change.`) };
+  }
   const { run } = deps;
   const started = monotonicMs();
   const output = toolOutputGate(deps.hooks, run, call, gate.tool, gate.input, 0, started);

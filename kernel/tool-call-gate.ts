@@ -206,7 +206,7 @@ function invalidArguments(tool: string, error: string): string {
 }
 
 /** The tool's own check of a parsed input (a throwing check is a failed one, K1). */
-async function checkedInput(tool: Tool, parsed: ToolInputCheck): Promise<ToolInputCheck> {
+export async function checkedInput(tool: Tool, parsed: ToolInputCheck): Promise<ToolInputCheck> {
   if (!parsed.ok || !tool.validateInput) return parsed;
   try {
     const checked = await tool.validateInput(parsed.input);

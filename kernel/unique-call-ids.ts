@@ -36,6 +36,8 @@ export function usedCallIds(session: object, messages: readonly Message[]): Set<
  * same objects). The new ids are added to `used`.
  */
 export function withUniqueIds(calls: readonly ToolCall[], used: Set<string>): ToolCall[] {
+  // A provider plugin's malformed event (no list) is left for the loop to report as a fault.
+  if (!Array.isArray(calls)) return calls as ToolCall[];
   return calls.map((call) => {
     const original = typeof call.id === 'string' ? call.id : '';
     if (original !== '' && !used.has(original)) {

@@ -83,7 +83,10 @@ export interface PluginToolCall {
   session: AgentSession;
   mode: PermissionMode;
   signal?: AbortSignal;
-  /** Runs in the tool's place after the gate allowed the call; its output passes postToolUse. */
+  /**
+   * Runs in the tool's place after the gate allowed the call; its output passes postToolUse. It
+   * knows only the input asked with, so a call whose input a preToolUse tap rewrote is not run.
+   */
   perform?: () => Promise<{ content: string; isError?: boolean }>;
 }
 
