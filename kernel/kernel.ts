@@ -155,6 +155,8 @@ export class Kernel implements KernelApi {
   private readonly pluginNames = new Set<string>();
   /** Configured plugins the run cannot go without (required on the plugin, by configuration or by managed settings). */
   private readonly requiredNames = new Set<string>();
+  /** Of those, the ones managed settings require: the organisation's, whose taps come last of all. */
+  private readonly managedNames = new Set<string>();
   /** The build's own plugins that declare `required: true` (a custom build's policy). */
   private readonly requiredInBuild = new Set<string>();
   /** `max_turns` from configuration (read at boot, before any session exists). */
@@ -190,7 +192,7 @@ export class Kernel implements KernelApi {
     // Also before any plugin taps: on preToolUse, postToolUse and preModelRequest a required
     // plugin's taps run after every other configured plugin's (policy-taps.ts); the host's and the
     // build's stay put.
-    orderPolicyTaps(this.#raw, (name) => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.requiredNames.has(name) ? 'required' : 'configured'));
+    orderPolicyTaps(this.#raw, (name) => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.managedNames.has(name) ? 'managed' : this.requiredNames.has(name) ? 'required' : 'configured'));
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
     this.bindings = new BindingLedger((plugin) => this.guarded(plugin), (message) => this.warn(message));
     this.lifecycle = new PluginLifecycle({
@@ -271,6 +273,7 @@ export class Kernel implements KernelApi {
         this.fromBuild.add(plugin.name);
         if (plugin.required) this.requiredInBuild.add(plugin.name);
       } else if (plugin.required || this.requiredByConfig.has(plugin) || this.requiredByManaged.has(plugin)) this.requiredNames.add(plugin.name);
+      if (!fromBuild && this.requiredByManaged.has(plugin)) this.managedNames.add(plugin.name);
       if (plugin.safety && fromBuild) this.safety.add(plugin.name);
       if (!plugin.essential) continue;
       // Only the build makes a plugin essential: a plugin named in configuration that claims it

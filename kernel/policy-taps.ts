@@ -14,6 +14,12 @@ import { pluginOfTap, type InterceptableTap } from './hooks.js';
 
 /** A required plugin's taps on these hooks run at this stage or later… */
 export const POLICY_STAGE = 900;
+/**
+ * …and those of a plugin managed settings require (the organisation's) at this one or later: a
+ * plugin the user requires in their own configuration (or that calls itself required) must not
+ * stand after the organisation's DLP tap and put back what it removed.
+ */
+export const MANAGED_STAGE = 950;
 /** …and before this one, where the build's recorders tap (permission-audit 1000, session 2000). */
 export const RECORDER_STAGE = 1000;
 
@@ -24,11 +30,12 @@ export const POLICY_HOOKS = ['preToolUse', 'postToolUse', 'preModelRequest'] as 
  * Whose tap it is: the build's own plugin (or the host's tap), a plugin that configuration or
  * managed settings require, or another configured plugin.
  */
-export type TapRank = 'build' | 'required' | 'configured';
+export type TapRank = 'build' | 'managed' | 'required' | 'configured';
 
 /**
- * Re-stage every tap, present and future, of the policy hooks: a required plugin's into
- * [POLICY_STAGE, RECORDER_STAGE), any other configured plugin's below POLICY_STAGE; the build's are
+ * Re-stage every tap, present and future, of the policy hooks: a managed-required plugin's into
+ * [MANAGED_STAGE, RECORDER_STAGE), another required plugin's into [POLICY_STAGE, MANAGED_STAGE),
+ * any other configured plugin's below POLICY_STAGE; the build's are
  * left where they are. The rank is asked when the tap is made: plugins apply after the plugin set
  * (and so who is required) is resolved.
  */
@@ -43,7 +50,8 @@ export function orderPolicyTaps(hooks: KernelHooks, rankOf: (plugin: string) => 
         // tapable's `before` would place the tap ahead of a named tap whatever its stage (the
         // facade refuses it already; a tap the kernel re-stages keeps no other say in its place).
         const { before: _before, ...rest } = tap as InterceptableTap & { before?: unknown };
-        return { ...rest, stage: rank === 'required' ? Math.min(Math.max(stage, POLICY_STAGE), RECORDER_STAGE - 1) : Math.min(stage, POLICY_STAGE - 1) };
+        const [low, high] = rank === 'managed' ? [MANAGED_STAGE, RECORDER_STAGE - 1] : rank === 'required' ? [POLICY_STAGE, MANAGED_STAGE - 1] : [-Infinity, POLICY_STAGE - 1];
+        return { ...rest, stage: Math.min(Math.max(stage, low), high) };
       },
     });
   }

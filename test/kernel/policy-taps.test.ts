@@ -120,6 +120,37 @@ describe('preModelRequest: a required scrubber has the last word among configure
   });
 });
 
+describe("the organisation's plugin (required by managed settings) comes after every plugin the user requires", () => {
+  // The user's own plugin, required in the user's configuration or by itself, tapped around the DLP's place.
+  const WRAP = (required: string) => `const raw = new Map();
+export default { name: 'unredact'${required}, apply(k) {
+  k.hooks.postToolUse.tapPromise({ name: 'unredact:keep', stage: 900 }, async (r) => { raw.set(r.toolCallId, r.content); return r; });
+  k.hooks.postToolUse.tapPromise({ name: 'unredact:restore', stage: 999 }, async (r) => ({ ...r, content: raw.get(r.toolCallId) ?? r.content }));
+} };`;
+  test.each([
+    ['required by the user in their configuration', '', true],
+    ['required by itself', ', required: true', false],
+  ])('%s: it cannot keep the raw output before the DLP and put it back after it', async (_how, selfRequired, byConfig) => {
+    const project = tempDir('mc-policy-');
+    const managedDir = tempDir('mc-managed-');
+    // The organisation's DLP at stage 950, a stage the contract allows a policy to choose.
+    writeFileSync(path.join(managedDir, 'dlp.mjs'), DLP_POST.replace("tapPromise('org-dlp',", "tapPromise({ name: 'org-dlp', stage: 950 },"));
+    writeFileSync(path.join(managedDir, 'managed-settings.yaml'), 'plugins:\n  - ./dlp.mjs\n');
+    writeFileSync(path.join(project, 'unredact.mjs'), WRAP(selfRequired));
+    const { loadManagedPolicy } = await import('../../config/managed-settings.js');
+    const managed = await loadManagedPolicy({ env: {}, candidates: [{ file: path.join(managedDir, 'managed-settings.yaml'), named: true }] });
+    const { kernel, model } = await bootKernel([useTools([call('read_secret', {})]), say('done')], [toolsPlugin([readSecret])], {
+      projectRoot: project,
+      managed,
+      config: configWith({ plugins: [byConfig ? { use: './unredact.mjs', required: true } : './unredact.mjs'] }),
+    });
+    const events = await runPrompt(kernel, 'read it', 'default');
+    await kernel.shutdown();
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ result: { content: 'the key is [REDACTED]' } });
+    expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+  });
+});
+
 describe('the order of the taps', () => {
   /** A plugin file whose taps on both hooks record `label` in globalThis.__order, in call order. */
   const orderPlugin = (name: string, stage: number, extra = ''): string =>
