@@ -9,8 +9,9 @@
  * `echo …|`/`printf …|` (opaque all the same: see wrappers.ts for shells).
  * Wrappers (`sudo`, `doas`, `env`, `nice`, `nohup`, `timeout`, `time`, `command`, `builtin`,
  * `exec`, `stdbuf`, `ionice`, `setsid`, `xargs`, `chronic`, `firejail`, `busybox`, `find -exec`,
- * …) keep their own segment and add the wrapped command as a segment too; `echo a b | xargs rm`
- * adds `rm a b`.
+ * `fd -x`, …) keep their own segment and add the wrapped command as a segment too, found where the
+ * program finds it (its options read as the program reads them: wrappers.ts); `echo a b | xargs
+ * rm` adds `rm a b`.
  *
  * Fail closed: whatever the analysis cannot see through makes the command `opaque` (see
  * ParsedCommand.opaque) — callers never allow such a command by rule, but deny rules and the
@@ -39,7 +40,7 @@ import { interpreterCall, shellStringsInCode } from './interpreters.js';
 import { shellParser, type ParseShell } from './parser-process.js';
 import { simpleSyntaxTree } from './simple-syntax.js';
 import type { SyntaxNode } from './syntax-tree.js';
-import { decodeAnsiC, wordValue } from './words.js';
+import { decodeAnsiC, maySplit, wordValue } from './words.js';
 import { hiddenRunner } from './hidden-runners.js';
 import { commandName, isShell, unwrapCommand, type Word } from './wrappers.js';
 import { renamedPrograms } from './written-files.js';
@@ -657,7 +658,7 @@ class Walker {
 
   private word(node: SyntaxNode): Word {
     const { value, literal } = wordValue(node, this.source);
-    return { value, literal, start: node.start, end: node.end };
+    return { value, literal, start: node.start, end: node.end, ...(maySplit(node, this.source) ? { split: true } : {}) };
   }
 
   /**
@@ -759,7 +760,7 @@ class Walker {
       if (child.type === 'variable_assignment') {
         // Only leading, valid NAME=value words are assignments; bash runs `--opt=v` as a command.
         if (words.length === 0 && this.isAssignment(child)) assignments.push(this.assignment(child));
-        else words.push({ value: this.assignment(child), literal: wordValue(child.children.find((c) => c.field === 'value') ?? child, this.source).literal, start: child.start, end: child.end });
+        else words.push({ value: this.assignment(child), literal: wordValue(child.children.find((c) => c.field === 'value') ?? child, this.source).literal, start: child.start, end: child.end, ...(maySplit(child, this.source) ? { split: true } : {}) });
       } else if (child.field === 'name' || child.field === 'argument') words.push(this.word(child));
       else if (child.type.endsWith('_redirect')) redirectNodes.push(child);
     }

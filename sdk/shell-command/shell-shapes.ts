@@ -9,6 +9,12 @@ export interface Word {
   literal: boolean;
   start: number;
   end: number;
+  /**
+   * An unquoted expansion or glob is in it (`$x`, `$(cmd)`, `*.c`, `{a,b}`): bash may make
+   * several words of it, or none. Wrappers that read such a word themselves do not know where
+   * their command starts.
+   */
+  split?: boolean;
 }
 
 export interface Unwrapped {

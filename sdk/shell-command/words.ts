@@ -57,6 +57,35 @@ export function wordValue(node: SyntaxNode, source: string): WordValue {
   }
 }
 
+/** Node types bash splits into words (and globs) when unquoted. */
+const SPLITTING = new Set(['simple_expansion', 'expansion', 'command_substitution', 'brace_expression']);
+
+/**
+ * Whether bash may make several words of this word, or none (see Word.split): an unquoted
+ * expansion, brace list or glob character in it. Quoted parts never split.
+ */
+export function maySplit(node: SyntaxNode, source: string): boolean {
+  if (SPLITTING.has(node.type)) return true;
+  if (node.type === 'word') return hasGlob(source.slice(node.start, node.end));
+  if (node.type === 'variable_assignment') {
+    const value = node.children.find((c) => c.field === 'value');
+    return value !== undefined && maySplit(value, source);
+  }
+  if (node.type !== 'concatenation' && node.type !== 'command_name') return false;
+  let at = node.start;
+  for (const child of node.children) {
+    if (!child.named) continue;
+    if ((child.start > at && hasGlob(source.slice(at, child.start))) || maySplit(child, source)) return true;
+    at = child.end;
+  }
+  return node.end > at && hasGlob(source.slice(at, node.end));
+}
+
+/** An unescaped `*`, `?` or `[` in bare text. */
+function hasGlob(text: string): boolean {
+  return /(?:^|[^\\])(?:\\\\)*[*?[]/.test(text);
+}
+
 /** The inside of "…": literal text with `\$ \` \" \\ \<newline>` escapes; expansions kept as written. */
 function quotedValue(node: SyntaxNode, source: string): WordValue {
   const open = node.type === 'translated_string' ? 2 : 1;

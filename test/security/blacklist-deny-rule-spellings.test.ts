@@ -155,6 +155,30 @@ const ATTEMPTS = [
   'eatmydata rm sub/x',
   'systemd-run --user rm sub/x',
   'xvfb-run -a rm sub/x',
+  // wrappers' options read as the programs read them: GNU abbreviations, optional values, NAME=value
+  // words, env -S strings, chains, and words the shell may split (they move the command)
+  'env --un cat rm sub/x',
+  'env --ch /tmp rm sub/x',
+  'echo sub/x | xargs --replace rm {}',
+  'xargs --eof rm sub/x < list',
+  'xargs --max-lines rm sub/x < list',
+  'xargs --ma 1 rm < list',
+  'env /bin/rm=x rm sub/x',
+  'env -S"-u cat rm" sub/x',
+  'env -i nice --adj 5 timeout --sig KILL 5 xargs --replace rm {} < list',
+  'timeout --sig KILL 5 rm sub/x',
+  'nice --adj 5 rm sub/x',
+  'stdbuf --out L rm sub/x',
+  'sudo --us me rm sub/x',
+  'strace -o "|rm sub/x" ls',
+  'T="5 rm"; timeout $T sub/x',
+  'X="cat rm"; env -u $X sub/x',
+  // search tools running a command for what they find
+  'fd --exec rm',
+  'fd -x rm',
+  'fd -X rm {}',
+  'fd -e txt -x rm',
+  'find /bin -name rm -exec {} sub/x \\;',
   // hidden runners
   "git -c alias.x='!rm sub/x' x",
   "git -c 'alias.x=!rm sub/x' x",
@@ -202,6 +226,12 @@ test.each(ATTEMPTS)('Bash(rm:*) / Bash(curl:*) deny %j', async (command) => {
   const verdict = await judge(kernel, 'bash', { command }, 'bypassPermissions');
   tally.attempt(command, escaped(verdict));
   expect(verdict?.decision).not.toBe('allow');
+});
+
+// Wrappers whose command the analysis reads completely are denied outright, not merely asked about
+// (an ask is allowed by a person, and eval or parallel made the whole command opaque before).
+test.each(['eval -- rm sub/x', 'parallel --tmpd /t rm ::: sub/x'])('Bash(rm:*) denies %j outright', async (command) => {
+  expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'deny' });
 });
 
 test('control: other commands are allowed by Bash', async () => {

@@ -151,6 +151,21 @@ const ATTEMPTS = [
   'stdbuf -oL rm -rf ~',
   'flock /tmp/l rm -rf ~',
   "script -c 'rm -rf ~' /dev/null",
+  // wrappers' options read as the programs read them (abbreviations, optional values, NAME=value
+  // words, env -S strings) and search tools running a command for what they find
+  'env --un cat rm -rf ~',
+  'env --ch /tmp rm -rf ~',
+  'echo ~ | xargs --replace rm -rf {}',
+  'xargs --eof rm -rf ~ < list',
+  'env /bin/rm=x rm -rf ~',
+  'env -S"-u cat rm -rf" ~',
+  'nice --adj 5 rm -rf ~',
+  'timeout --sig KILL 5 rm -rf ~',
+  'sudo --us me rm -rf ~',
+  'stdbuf --out L rm -rf ~',
+  'strace -o "|rm -rf ~" ls',
+  'fd . ~ -X rm -rf',
+  'find /bin -name rm -exec {} -rf ~ \\;',
   // hidden substitutions
   'echo ${x:-`rm -rf ~`}',
   'cat <<EOF\n$(rm -rf ~)\nEOF',

@@ -41,6 +41,13 @@ const SPELLINGS = [
   'git status && rm x',
   'true || rm x',
   'echo $(rm x)',
+  // wrappers' options read as the programs read them
+  'env --un cat rm x',
+  'xargs --eof rm x < list',
+  'env /bin/rm=x rm x',
+  'timeout --sig KILL 5 rm x',
+  'eval -- rm x',
+  'fd -x rm',
 ];
 
 test.each(SPELLINGS)('--disallowedTools "Bash(rm:*)" denies %j in bypassPermissions', async (command) => {
