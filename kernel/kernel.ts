@@ -6,11 +6,11 @@
 import { Container, type ServiceIdentifier } from 'inversify';
 import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
-import type { KernelHooks, ModelRequestContext, NotificationPayload, PluginHooks } from '../types/hooks.js';
+import type { KernelHooks, ModelRequestContext, NotificationPayload, PluginHooks, PostToolUseContext } from '../types/hooks.js';
 import { PermissionStage, type PermissionMode, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import type { CliOptions, KernelApi, MewcodePlugin, ModelRequestOptions, PluginToolCall, PluginToolCallResult, UserInterface } from '../types/plugin.js';
 import { callToolForPlugin, type PluginCallDeps } from './plugin-tool-call.js';
-import type { ToolCall } from '../types/messages.js';
+import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
 import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
@@ -44,7 +44,7 @@ import { PluginContext } from './plugin-context.js';
 import { pluginDebugEnabled } from './plugin-debug.js';
 import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
-import { orderPolicyTaps } from './policy-taps.js';
+import { orderPolicyTaps, requiredPostToolUse } from './policy-taps.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
 import { pluginSpecsFor } from './plugin-specs.js';
@@ -642,6 +642,11 @@ export class Kernel implements KernelApi {
 
   compactNow(mode: PermissionMode): Promise<boolean> {
     return this.mainSession.compact(mode);
+  }
+
+  /** The required plugins' postToolUse taps alone (policy-taps.ts). */
+  requiredPostToolUse(result: ToolResult, context: PostToolUseContext): Promise<ToolResult> {
+    return requiredPostToolUse(this.#raw, (plugin) => this.isRequired(plugin), result, context);
   }
 
   /** A plugin's own call through the whole gate, nobody asked (`kernel/plugin-tool-call.ts`). */

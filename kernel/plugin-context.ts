@@ -5,7 +5,8 @@
 import type { Container } from 'inversify';
 import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
-import type { NotificationPayload, PluginHooks } from '../types/hooks.js';
+import type { NotificationPayload, PluginHooks, PostToolUseContext } from '../types/hooks.js';
+import type { ToolResult } from '../types/messages.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../types/permissions.js';
 import type { CliOptions, KernelApi, PluginToolCall, PluginToolCallResult } from '../types/plugin.js';
 import type { ModelRequestOptions } from '../types/plugin.js';
@@ -91,6 +92,11 @@ export class PluginContext implements KernelApi {
   callTool(call: PluginToolCall): Promise<PluginToolCallResult> {
     if (this.#kernel.callTool) return this.#kernel.callTool(call);
     return Promise.resolve({ allowed: false, content: 'this kernel cannot run a plugin\'s own calls', isError: true });
+  }
+  requiredPostToolUse(result: ToolResult, context: PostToolUseContext): Promise<ToolResult> {
+    // A kernel that cannot tell: nothing of the tool's text is passed on unscrubbed.
+    if (this.#kernel.requiredPostToolUse) return this.#kernel.requiredPostToolUse(result, context);
+    return Promise.resolve({ toolCallId: result.toolCallId, isError: true, content: 'Output withheld: this kernel cannot pass it through the required plugins.' });
   }
   decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
     if (this.#kernel.decidePermission) return this.#kernel.decidePermission(request, callId);

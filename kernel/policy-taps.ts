@@ -9,7 +9,9 @@
  * 0, whose `updatedInput` is a rewrite too), and before the build's recorders, which must record
  * what the policy let out. (checkPermission, a bail hook, has its own rule: permission-chain.ts.)
  */
-import type { KernelHooks } from '../types/hooks.js';
+import { AsyncSeriesWaterfallHook } from 'tapable';
+import type { KernelHooks, PostToolUseContext } from '../types/hooks.js';
+import type { ToolResult } from '../types/messages.js';
 import { pluginOfTap, type InterceptableTap } from './hooks.js';
 
 /** A required plugin's taps on these hooks run at this stage or later… */
@@ -55,4 +57,24 @@ export function orderPolicyTaps(hooks: KernelHooks, rankOf: (plugin: string) => 
       },
     });
   }
+}
+
+/**
+ * The required plugins' postToolUse taps alone, in their order, over `result` (KernelApi
+ * requiredPostToolUse): for a build plugin that taps after them (the user's PostToolUse hooks, so
+ * they are sent only what the policies let out) and must put what it adds through them too. The
+ * taps are the guarded ones the kernel holds: a failing policy withholds here as it does there.
+ */
+export async function requiredPostToolUse(hooks: KernelHooks, isRequired: (plugin: string) => boolean, result: ToolResult, context: PostToolUseContext): Promise<ToolResult> {
+  const only = new AsyncSeriesWaterfallHook<[ToolResult, PostToolUseContext]>(['result', 'context']);
+  const taps = (hooks.postToolUse as unknown as { taps: readonly InterceptableTap[] }).taps;
+  for (const tap of taps) {
+    if (!isRequired(pluginOfTap(tap.name))) continue;
+    const options = { name: tap.name, stage: tap.stage ?? 0 };
+    const fn = tap.fn as never;
+    if (tap.type === 'promise') only.tapPromise(options, fn);
+    else if (tap.type === 'async') only.tapAsync(options, fn);
+    else only.tap(options, fn);
+  }
+  return only.promise(result, context);
 }

@@ -4,7 +4,8 @@ import type { CliSubcommand, DoctorCheck } from './cli.js';
 import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
 import type { ConfigLayerName, ConfigSection } from './config.js';
-import type { ModelRequestReason, NotificationPayload, PluginHooks, RunContext } from './hooks.js';
+import type { ModelRequestReason, NotificationPayload, PluginHooks, PostToolUseContext, RunContext } from './hooks.js';
+import type { ToolResult } from './messages.js';
 import type { ModelRequest, Provider, ProviderEvent } from './provider.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode, PermissionRequest, PermissionVerdict } from './permissions.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from './session.js';
@@ -73,6 +74,14 @@ export interface KernelApi {
    * such plugins refuse the call.
    */
   callTool?(call: PluginToolCall): Promise<PluginToolCallResult>;
+  /**
+   * What the required plugins' postToolUse taps (the organisation's and the configuration's
+   * policies, e.g. a DLP redaction) make of a tool result, run alone: for a build plugin that
+   * taps after them, so it sends on only what they let out, and adds text of its own that passes
+   * them too (the user's PostToolUse hooks). A failing policy withholds, as on postToolUse.
+   * Optional: without it such a plugin cannot scrub what it adds.
+   */
+  requiredPostToolUse?(result: ToolResult, context: PostToolUseContext): Promise<ToolResult>;
 }
 
 export interface PluginToolCall {

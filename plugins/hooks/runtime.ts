@@ -140,7 +140,11 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
   }
 
   if (listens('PostToolUse')) {
-    kernel.hooks.postToolUse.tapPromise(NAME, async (result, context) => {
+    // After the policies (an organisation's DLP runs at 900–999) and before the recorders (the
+    // audit at 1000): the hooks — a command, an http endpoint, an agent hook's sub-agent and so
+    // its model provider — are sent only what the policies let out, and what they add passes
+    // the required plugins' taps again before it joins the output.
+    kernel.hooks.postToolUse.tapPromise({ name: NAME, stage: 999.5 }, async (result, context) => {
       const results = await both('PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), () => ({
         ...common(context),
         tool_name: claudeToolName(context.call.name),
@@ -152,7 +156,12 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
       );
-      return notes.length === 0 ? result : { ...result, content: `${result.content}\n\n${notes.join('\n')}` };
+      if (notes.length === 0) return result;
+      // A policy that fails on the notes withholds them (its notice stands in their place), not the output.
+      const added = kernel.requiredPostToolUse
+        ? await kernel.requiredPostToolUse({ ...result, content: notes.join('\n'), isError: false }, context)
+        : { content: 'Output withheld: the hooks\' notes could not pass the required plugins.' };
+      return { ...result, content: `${result.content}\n\n${added.content}` };
     });
   }
 
