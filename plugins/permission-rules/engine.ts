@@ -32,6 +32,7 @@
 import path from 'node:path';
 import { expandHome, isWithin, resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
+import { ruleForms } from './command-forms.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import { SCOPES, ownedByUser, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
 
@@ -210,6 +211,7 @@ export class RulesEngine {
     const objection =
       combine([wholeDecision, ...segmentDecisions], { allowed: false }) ??
       computedNameObjection(applicable, parsed.segments) ??
+      unknownGlobalOptionObjection(applicable, parsed.segments) ??
       unknownCommandsObjection(applicable, parsed.segments) ??
       (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined) ??
       (parsed.opaque !== undefined ? opaqueObjection(applicable, parsed.opaque) : undefined);
@@ -284,6 +286,42 @@ function computedNameObjection(applicable: readonly Record<RuleList, CompiledRul
   const computed = segments.find((s) => computedCommandName(s.argv[0]));
   return computed && unseenObjection(applicable, (list, rule) =>
     `the command name ${quote(computed.argv[0]!)} in ${quote(computed.text)} is computed at run time, so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against it; write the command name literally`);
+}
+
+/**
+ * A multiplexer (git, npm, cargo, docker…) with a global option the tables do not know before
+ * its subcommand: the subcommand cannot be found (the option may take the next word), so any deny
+ * or ask rule naming the program with a subcommand (`git push`) asks, as a computed name would
+ * deny. An ask, not a deny: the command is written out and a person can read it.
+ */
+function unknownGlobalOptionObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], segments: readonly ShellSegmentLike[]): PermissionVerdict | undefined {
+  for (const segment of segments) {
+    const name = segment.argv[0];
+    if (name === undefined) continue;
+    const base = name.slice(name.lastIndexOf('/') + 1);
+    const unknown = ruleForms([base, ...segment.argv.slice(1)]).unknownOption;
+    if (!unknown) continue;
+    for (const list of ['deny', 'ask'] as const) {
+      const rule = applicable.flatMap((lists) => lists[list]).find((r) => namesProgram(r, unknown.program));
+      if (!rule) continue;
+      return {
+        decision: 'ask',
+        layer: `${LAYER_NAME}:${rule.origin.scope}`,
+        reason:
+          `${quote(segment.text)} has the option ${quote(unknown.option)} before its subcommand, which is not known, so the subcommand ` +
+          `cannot be found and ${list} rule ${rule.describeOrigin()} "${rule.text}" may apply: it needs approval (refused where nobody can approve)`,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** A rule whose pattern begins with the program and a further word (a regex: mentions it). */
+function namesProgram(rule: CompiledRule, program: string): boolean {
+  const pattern = rule.parsed.pattern;
+  if (!pattern) return false; // a rule for every command already matched the segment itself
+  if (pattern.kind === 'regex') return pattern.body.includes(program);
+  return pattern.body.startsWith(`${program} `);
 }
 
 /** With a deny (or ask) rule for the tool, a segment that runs commands nothing shows is denied (asked). */
@@ -381,7 +419,9 @@ function quote(text: string): string {
  * (`npm test 2>&1` is `npm test`), and allow only a segment whose writing redirections all go to
  * /dev/null, /dev/stdout, /dev/stderr, a file descriptor or a file inside the project (otherwise
  * the segment is left to the mode layer). Deny and ask rules see the full text and also its
- * words unquoted and without leading assignments (`"git" push` is `git push` for a deny).
+ * words unquoted and without leading assignments (`"git" push` is `git push` for a deny), a
+ * multiplexer's global options removed (`git -C . push` is `git push`) and the leading
+ * single-letter flags in every grouping and order (`rm -r -f` is `rm -rf`): command-forms.ts.
  * Wrapped commands (`timeout 5 git push`, `sh -c '…'`) are segments of their own from the parser.
  */
 function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
@@ -395,6 +435,7 @@ function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
     const base = name.slice(name.lastIndexOf('/') + 1);
     forms.add([base, ...segment.argv.slice(1)].join(' '));
     forms.add([base.toLowerCase(), ...segment.argv.slice(1)].join(' '));
+    for (const form of ruleForms([base, ...segment.argv.slice(1)]).forms) forms.add(form);
   }
   if (segment.equivalent !== undefined) forms.add(segment.equivalent);
   const denyForms = [...forms];

@@ -234,6 +234,42 @@ test.each(['eval -- rm sub/x', 'parallel --tmpd /t rm ::: sub/x'])('Bash(rm:*) d
   expect(await judge(kernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'deny' });
 });
 
+// Global options before a multiplexer's subcommand, and flags in another order, with an allow rule
+// covering the program (a trusted project's `Bash(git:*)`): the user's deny still holds.
+const SUBCOMMAND_SPELLINGS = [
+  'git -C . push',
+  'git --no-pager push',
+  'git -c x.y=1 push',
+  'git --git-dir .git --work-tree=. push',
+  'git -P -p --literal-pathspecs push',
+  '/usr/bin/git --bare push',
+  'rm -r -f sub/x',
+  'rm -fr sub/x',
+  'rm --recursive --force sub/x',
+  'rm -R -f -v sub/x',
+  'npm --prefix . publish',
+  'cargo +nightly publish',
+  'kubectl -n prod delete pod x',
+];
+let subKernel: Kernel;
+beforeAll(async () => {
+  subKernel = await bootPermissions(dirs, {
+    disallowedTools: ['Bash(git push:*)', 'Bash(rm -rf:*)', 'Bash(npm publish:*)', 'Bash(cargo publish:*)', 'Bash(kubectl delete:*)'],
+    allowedTools: ['Bash(git:*)', 'Bash(rm:*)', 'Bash(npm:*)', 'Bash(cargo:*)', 'Bash(kubectl:*)'],
+  });
+});
+test.each(SUBCOMMAND_SPELLINGS)('a deny with a subcommand or flags holds for %j', async (command) => {
+  const verdict = await judge(subKernel, 'bash', { command }, 'bypassPermissions');
+  tally.attempt(command, escaped(verdict));
+  expect(verdict).toMatchObject({ decision: 'deny' });
+});
+test.each(['git --frobnicate push', 'git --unknown value push'])('an unknown global option in %j asks, not allowed', async (command) => {
+  expect(await judge(subKernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+});
+test.each(['git -C . status', 'git --no-pager log', 'rm -f sub/x', 'npm --prefix . test'])('control: %j is allowed beside those denies', async (command) => {
+  expect(await judge(subKernel, 'bash', { command }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
+
 test('control: other commands are allowed by Bash', async () => {
   expect(await judge(kernel, 'bash', { command: 'ls -la && git status' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
 });
