@@ -2,7 +2,9 @@
  * `git` commands that only read the repository. Every command that walks history or diffs
  * (`log`, `show`, `diff`, `rev-list`, `shortlog`, `blame`, `reflog show`) takes `--output=<file>`,
  * which writes, and `--ext-diff`/`--textconv`, which run programs; `grep` takes `-O<pager>` /
- * `--open-files-in-pager`, which runs one; `cat-file` takes `--filters`/`--textconv`. Those and any
+ * `--open-files-in-pager`, which runs one; `cat-file` takes `--filters`/`--textconv`. By default
+ * (config and .gitattributes) diff, show, log and blame run textconv/external-diff/gpg programs and
+ * status runs core.fsmonitor: those count only when switched off on the command line (REQUIRED). Those and any
  * option the tables here do not know make the command "may write". The revision and diff options
  * are matched whole (git does not expand abbreviations there); the options of `grep`, `blame`,
  * `shortlog` and `cat-file` go through git's parse-options, which does (`--open` is
@@ -97,7 +99,20 @@ const CAT_FILE: OptionTable = {
 };
 
 /** Subcommands with no option that writes or runs a program. */
-const ANY_OPTIONS = new Set(['status', 'ls-files', 'ls-tree', 'rev-parse', 'describe']);
+const ANY_OPTIONS = new Set(['ls-files', 'ls-tree', 'rev-parse']);
+
+/**
+ * What must be written for a porcelain command not to run a program by default: diffs apply the
+ * configured `diff.<driver>.textconv` (named by .gitattributes) and `diff.external`, log and show
+ * run gpg for `log.showSignature`, blame applies textconv. Without these options the command still
+ * runs, only serially.
+ */
+const REQUIRED: ReadonlyMap<string, readonly string[]> = new Map([
+  ['diff', ['--no-textconv', '--no-ext-diff']],
+  ['show', ['--no-textconv', '--no-ext-diff', '--no-show-signature']],
+  ['log', ['--no-textconv', '--no-ext-diff', '--no-show-signature']],
+  ['blame', ['--no-textconv']],
+]);
 
 const SUBCOMMANDS: ReadonlyMap<string, readonly OptionTable[]> = new Map([
   ['log', [REVISIONS]],
@@ -115,13 +130,20 @@ const GLOBAL_FLAGS = new Set(['--no-pager', '-P', '--no-optional-locks', '--lite
 
 /**
  * `git [-C dir] [--no-pager] <reader> …`. Not `-c` (it can name a pager, an alias or a diff
- * program), `--git-dir`/`--work-tree`, nor `-p` (a pager).
+ * program) but `-c core.fsmonitor=false`, `--git-dir`/`--work-tree`, nor `-p` (a pager).
  */
 export function gitReadsOnly(args: readonly string[]): boolean {
   let i = 0;
+  let noOptionalLocks = false;
+  let fsmonitorOff = false;
   while (i < args.length && args[i]!.startsWith('-')) {
     const option = args[i]!;
+    if (option === '--no-optional-locks') noOptionalLocks = true;
     if (option === '-C') i += 2;
+    else if (option === '-c' && /^core\.fsmonitor=(false|no|off|0)$/i.test(args[i + 1] ?? '')) {
+      fsmonitorOff = true;
+      i += 2;
+    }
     else if (GLOBAL_FLAGS.has(option)) i += 1;
     else return false;
   }
@@ -129,6 +151,15 @@ export function gitReadsOnly(args: readonly string[]): boolean {
   const rest = args.slice(i + 1);
   if (subcommand === undefined) return false;
   if (ANY_OPTIONS.has(subcommand)) return true;
+  // status (and describe --dirty/--broken) run core.fsmonitor and refresh .git/index unless told not to.
+  if (subcommand === 'status' || subcommand === 'describe') {
+    const touchesIndex = subcommand === 'status' || rest.some((a) => /^--(dirty|broken)(=|$)/.test(a));
+    return !touchesIndex || (noOptionalLocks && fsmonitorOff);
+  }
+  if (rest.includes('--show-signature')) return false;
+  const required = REQUIRED.get(subcommand) ?? [];
+  const beforeEnd = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (!required.every((option) => beforeEnd.includes(option))) return false;
   if (subcommand === 'reflog') return reflogReadsOnly(rest);
   const tables = SUBCOMMANDS.get(subcommand);
   return tables !== undefined && scanOptions(rest, tables) !== undefined;

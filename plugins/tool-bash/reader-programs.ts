@@ -104,8 +104,8 @@ const RG: OptionTable = {
     'search-zip no-search-zip smart-case sort-files no-sort-files sort= sortr= stats no-stats stop-on-nonmatch text no-text ' +
     'threads= trace trim no-trim type= type-add= type-clear= type-not= type-list unrestricted version vimgrep with-filename ' +
     'no-filename word-regexp',
-  // --pre and --hostname-bin run a program; --x-crud creates or updates a search index.
-  writes: 'pre hostname-bin x-crud',
+  // --pre and --hostname-bin run a program; --x-crud creates or updates a search index; -z runs decompressors.
+  writes: 'pre hostname-bin x-crud z search-zip',
 };
 
 /** fd 8–10. No abbreviations. */
@@ -120,7 +120,8 @@ const FD: OptionTable = {
     'extension= size= changed-within= change-newer-than= newer= changed-after= changed-before= change-older-than= older= owner= ' +
     'format= batch-size= ignore-file= color= ignore-contain= threads= max-buffer-time= max-results= base-directory= ' +
     'path-separator= search-path= hyperlink hyper strip-cwd-prefix gen-completions exec= exec-batch=',
-  writes: 'x X exec exec-batch',
+  // -l/--list-details runs ls on what it finds.
+  writes: 'x X exec exec-batch l list-details',
 };
 
 /** GNU time (`/usr/bin/time`): -o writes its report into a file. */
