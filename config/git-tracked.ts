@@ -13,9 +13,10 @@
  * asked with fsmonitor and hooks off, no system or global config and a timeout; if even that
  * fails, the file is treated as tracked (fail closed) and the answer says why.
  */
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { absolutePathEntries } from '../types/host-path.js';
+import { readGitFile } from '../types/small-file.js';
 
 export interface TrackedAnswer {
   tracked: boolean;
@@ -40,7 +41,7 @@ function findRepository(dir: string): Repository | undefined {
     if (stat?.isDirectory()) return { worktree: current, gitDir: dotGit };
     if (stat?.isFile()) {
       // A worktree or submodule: `.git` is a file `gitdir: <path>`.
-      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readGitFile(dotGit));
       if (match?.[1]) return { worktree: current, gitDir: path.resolve(current, match[1]) };
     }
     if (path.dirname(current) === current) return undefined;
@@ -139,8 +140,11 @@ function walkIndex(reader: IndexReader, version: number, count: number, hashLeng
 function searchIndex(file: string, hashLength: number, paths: readonly string[]): IndexAnswer {
   let fd: number | undefined;
   try {
-    fd = openSync(file, 'r');
-    const size = fstatSync(fd).size;
+    // Non-blocking, a regular file only: a FIFO planted as the index would stop the start for good.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
+    if (!info.isFile()) return 'unsure';
+    const size = info.size;
     const reader = new IndexReader(fd, size);
     if (!reader.ensure(12) || reader.bytes.toString('latin1', 0, 4) !== 'DIRC') return 'unsure';
     const version = reader.bytes.readUInt32BE(4);
@@ -221,8 +225,8 @@ export async function isTrackedByGit(file: string): Promise<TrackedAnswer> {
 /** 32 in a SHA-256 repository (`extensions.objectformat = sha256` in its shared config), else 20. */
 function objectHashLength(gitDir: string): number {
   try {
-    const commonDir = existsSync(path.join(gitDir, 'commondir')) ? path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
-    return /^\s*objectformat\s*=\s*sha256\s*$/im.test(readFileSync(path.join(commonDir, 'config'), 'utf8')) ? 32 : 20;
+    const commonDir = existsSync(path.join(gitDir, 'commondir')) ? path.resolve(gitDir, readGitFile(path.join(gitDir, 'commondir')).trim()) : gitDir;
+    return /^\s*objectformat\s*=\s*sha256\s*$/im.test(readGitFile(path.join(commonDir, 'config'))) ? 32 : 20;
   } catch {
     return 20; // a wrong guess only makes the walk find a malformed entry and ask git
   }

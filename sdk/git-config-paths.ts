@@ -10,7 +10,8 @@
  * `$XDG_CONFIG_HOME/git/config`, `<gitdir>/config`, `<gitdir>/config.worktree`), which commands
  * cannot write: a plain reader is enough, it never meets hostile syntax it must match git on.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readGitFile } from '../types/small-file.js';
 import path from 'node:path';
 
 /** How deep includes are followed (git stops at 10). */
@@ -74,8 +75,7 @@ function expandTilde(value: string, homeDir: string): string {
 
 function readText(file: string): string | undefined {
   try {
-    if (!statSync(file).isFile()) return undefined;
-    return readFileSync(file, 'utf8');
+    return readGitFile(file);
   } catch {
     return undefined;
   }

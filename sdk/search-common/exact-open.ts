@@ -12,6 +12,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, constants, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { useDescriptorPaths } from '../file-tool-support/contained-fs.js';
+import { readSmallFileFd } from '../../types/small-file.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants;
 
@@ -90,17 +91,5 @@ export function listDirectoryExact(
  */
 export function readFileExact(through: string, absolute?: string): string {
   const fd = absolute === undefined ? openSync(through, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) : openExactSync(absolute);
-  try {
-    if (!fstatSync(fd).isFile()) throw raced(absolute ?? through);
-    const chunks: Buffer[] = [];
-    const buffer = Buffer.allocUnsafe(64 * 1024);
-    for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
-      if (read === 0) break;
-      chunks.push(Buffer.from(buffer.subarray(0, read)));
-    }
-    return Buffer.concat(chunks).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
+  return readSmallFileFd(fd, absolute ?? through, () => raced(absolute ?? through));
 }

@@ -18,10 +18,11 @@
  * nested repositories included: ripgrep can only be given them as one `--ignore-file`, which
  * applies everywhere, and the walker does the same so that both engines agree.
  */
-import { lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readFileExact } from './exact-open.js';
+import { readGitFile } from '../../types/small-file.js';
 import { rebaseFromAncestor } from './ignore-rebase.js';
 
 /** The outer rules as lines relative to `root` (a real path), lowest precedence first. */
@@ -91,11 +92,11 @@ export function excludeText(top: string): string | undefined {
     const info = statSync(dotGit);
     if (info.isDirectory()) gitDir = dotGit;
     else if (info.isFile()) {
-      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readGitFile(dotGit));
       if (match) {
         gitDir = path.resolve(top, match[1]!);
         try {
-          const common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
+          const common = readGitFile(path.join(gitDir, 'commondir')).trim();
           if (common) gitDir = path.resolve(gitDir, common);
         } catch {
           // not a linked worktree
@@ -107,8 +108,9 @@ export function excludeText(top: string): string | undefined {
   }
   if (!gitDir) return undefined;
   try {
-    // `.git/info/exclude` may legitimately live elsewhere (a worktree's gitdir): read plainly.
-    return readFileSync(path.join(gitDir, 'info', 'exclude'), 'utf8');
+    // `.git/info/exclude` may legitimately live elsewhere (a worktree's gitdir): read through
+    // links, but never a FIFO, a device or a huge file (readGitFile).
+    return readGitFile(path.join(gitDir, 'info', 'exclude'));
   } catch {
     return undefined;
   }
