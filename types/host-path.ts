@@ -6,7 +6,7 @@
  * can plant its own `git` or `rg`; so would an absolute one inside it (direnv's `PATH_add
  * node_modules/.bin`, `$PWD/node_modules/.bin` in a shell's rc file).
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -36,13 +36,19 @@ function real(dir: string): string {
   }
 }
 
-/** The nearest directory at or above `dir` holding a `.git`, unless the home directory lies in it. */
+/**
+ * The git work tree around `dir`: the nearest directory at or above it holding a `.git`
+ * directory, passing over `.git` files (a submodule sits inside its superproject, whose tree
+ * counts too), unless the home directory lies in it.
+ */
 function enclosingWorkTree(dir: string): string | undefined {
   const home = real(os.homedir());
+  let found: string | undefined;
   for (let current = dir; ; current = path.dirname(current)) {
-    if (isWithin(home, current)) return undefined;
-    if (existsSync(path.join(current, '.git'))) return current;
-    if (path.dirname(current) === current) return undefined;
+    if (isWithin(home, current)) return found;
+    const dotGit = statSync(path.join(current, '.git'), { throwIfNoEntry: false });
+    if (dotGit) found = current;
+    if (dotGit?.isDirectory() || path.dirname(current) === current) return found;
   }
 }
 

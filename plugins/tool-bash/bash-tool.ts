@@ -32,6 +32,7 @@ import type { OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { containPath } from '../../sdk/path-containment.js';
 import { commandEnvironment, resolveShell } from './environment.js';
+import { absolutePathEntries } from '../../types/host-path.js';
 import { OutputCollector, type CollectedOutput } from './output-collector.js';
 import { OutputTail } from './output-tail.js';
 import { FlowControl, describeExit, groupAlive, runInProcessGroup, signalGroup, type RunOutcome } from './process-group.js';
@@ -142,7 +143,10 @@ export class BashTool implements Tool {
     }
 
     const env = commandEnvironment(this.sourceEnv(), this.settings().envAllowlist, ctx.homeDir, ctx.projectRoot);
-    const shell = await resolveShell(env.PATH as string);
+    // The shell is MewCode's choice, not the command's: never one found in the project (direnv's
+    // PATH_add node_modules/.bin and a planted `bash` would run every approved command through it).
+    // The command itself still gets the whole PATH.
+    const shell = await resolveShell(absolutePathEntries(env.PATH as string, [ctx.projectRoot, process.cwd()]));
     const launched = await launchFor(this.sandbox(), [shell, '-c', parsed.command], cwd, ctx);
     if (!launched.ok) return { content: launched.error, isError: true };
     const { launch } = launched;

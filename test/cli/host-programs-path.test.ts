@@ -59,3 +59,19 @@ test('an entry inside the git work tree around the project (started in a sub-fol
     expect(existsSync(canary) ? readFileSync(canary, 'utf8') : '').toBe('');
   });
 }, 60_000);
+
+test("the bash tool's own shell is never one found in the project, sandbox off: an approved command runs through the system's bash, with the user's PATH", async () => {
+  await scenario([{ toolCalls: [{ name: 'bash', input: { command: 'case ":$PATH:" in *":$PWD/node_modules/.bin:"*) echo has-entry;; esac; echo shell-ok' } }] }, { text: 'done' }], async (s) => {
+    const canary = join(tempDir('mewcode-canary-'), 'ran');
+    const planted = join(s.cwd, 'node_modules', '.bin', 'bash');
+    writeFileAndDirs(planted, `#!/bin/sh\necho bash >> '${canary}'\nexec /bin/sh "$@"\n`);
+    chmodSync(planted, 0o755);
+    writeFileAndDirs(join(s.home, '.mewcode', 'settings.yaml'), 'sandbox: false\n');
+    const result = await s.run(['-p', 'go', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], { env: { PATH: `${s.cwd}/node_modules/.bin:${process.env.PATH}` } });
+    expect(result.code).toBe(0);
+    const output = JSON.stringify(s.requests.at(-1)!.body.messages.at(-1).content);
+    // The command still sees the user's PATH, project entry included; only the shell is chosen outside it.
+    expect(output).toContain('has-entry\\nshell-ok');
+    expect(existsSync(canary) ? readFileSync(canary, 'utf8') : '').toBe('');
+  });
+}, 60_000);
