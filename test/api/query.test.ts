@@ -98,7 +98,8 @@ test('canUseTool allow runs the call; updatedInput runs it with the caller\'s ar
     expect(readFileSync(path.join(place.cwd, 'out.txt'), 'utf8')).toBe('changed by the caller\n');
     const [first, second, third] = results(messages);
     expect(first).toMatchObject({ tool_use_id: 'w1', is_error: false });
-    expect(second).toMatchObject({ tool_use_id: 'w1', is_error: false });
+    // The scripted model reuses the id w1 on its second turn: the loop gives that call its own id.
+    expect(second).toMatchObject({ tool_use_id: 'w1_2', is_error: false });
     expect(third).toMatchObject({ tool_use_id: 'w3', is_error: true });
     expect(String(third!.content)).toMatch(/Permission denied by/);
     expect(existsSync('/etc/mewcode-api-test')).toBe(false);
