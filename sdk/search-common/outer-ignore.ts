@@ -75,7 +75,8 @@ function realOr(dir: string): string {
   }
 }
 
-function existsNoFollow(file: string): boolean {
+/** Whether anything (a link included, not followed) is at `file`. */
+export function existsNoFollow(file: string): boolean {
   try {
     lstatSync(file);
     return true;

@@ -35,11 +35,11 @@
  * in slices of ≈ 8 ms and yields to the event loop between them, so cancellation, the deadline
  * and the kernel's timers keep working on huge trees.
  */
-import { lstatSync, statSync, type Dirent } from 'node:fs';
+import { statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { listDirectoryExact, readFileExact } from './exact-open.js';
 import { IgnoreFile } from './gitignore.js';
-import { outerIgnoreLines } from './outer-ignore.js';
+import { existsNoFollow, outerIgnoreLines } from './outer-ignore.js';
 import { monotonicMs } from '../monotonic-clock.js';
 
 // Still reachable where the SDK has always offered it (sdk/index.ts exports this module).
@@ -242,14 +242,6 @@ export function ancestorIgnoreTexts(root: string, startRel: string): { rel: stri
   return texts;
 }
 
-function existsNoFollow(file: string): boolean {
-  try {
-    lstatSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The rules that reach the project from its repository (outer-ignore.ts), as one file at the root. */
 function loadOuter(root: string, homeDir: string | undefined): IgnoreFile | undefined {
