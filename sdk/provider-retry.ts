@@ -105,6 +105,8 @@ const MAX_CAUSE_DEPTH = 5;
  * anywhere in the cause chain. A `network` error is retried while nothing has been shown.
  */
 export function transportFailure(label: string, error: unknown): ProviderError | undefined {
+  const refused = proxyRefusal(label, error);
+  if (refused) return refused;
   const chain = causeChain(error);
   const transport = chain.some(
     (link) => (link.name === 'TypeError' && (link.message === 'terminated' || link.message === 'fetch failed')) || (link.code !== undefined && TRANSPORT_ERROR_CODES.has(link.code)),
@@ -114,10 +116,21 @@ export function transportFailure(label: string, error: unknown): ProviderError |
 }
 
 /**
+ * The proxy variables name a proxy MewCode cannot use (sdk/http/proxy.ts): not a network error
+ * worth retrying (every attempt fails alike, ≈ 8 s of backoff before the message): said at once.
+ */
+function proxyRefusal(label: string, error: unknown): ProviderError | undefined {
+  const link = causeChain(error).find((entry) => entry.code === 'ERR_MEWCODE_PROXY_REFUSED');
+  return link && new ProviderError('unknown', `${label}: ${link.message}`, { cause: error });
+}
+
+/**
  * A `network` error that says what failed underneath: the SDKs' own "Connection error." names no
  * host or code, its cause chain does ("fetch failed: connect ECONNREFUSED 127.0.0.1:8080").
  */
 export function connectionFailure(label: string, error: unknown): ProviderError {
+  const refused = proxyRefusal(label, error);
+  if (refused) return refused;
   const detail = causeChain(error)
     .map((link) => {
       const message = link.message.replace(/\.$/, ''); // "Connection error." reads as one step of the chain

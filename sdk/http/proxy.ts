@@ -36,6 +36,12 @@ export interface ProxyChoice {
 }
 
 const SUPPORTED = new Set(['http:', 'https:']);
+
+/**
+ * The code of the error a request gets when the proxy variables name a proxy MewCode cannot use
+ * (SOCKS, an unreadable value): the same request a moment later fails alike, so it is not retried.
+ */
+export const PROXY_REFUSED = 'ERR_MEWCODE_PROXY_REFUSED';
 const agents = new Map<string, Promise<http.Agent>>();
 
 /** The proxy a request to `url` goes through now, or undefined for a direct connection. Throws when the proxy set cannot be used. */
@@ -55,7 +61,7 @@ export async function proxyFor(url: URL, env: NodeJS.ProcessEnv = process.env): 
 /** The proxy URL (with a scheme) a request to `url` goes through, or undefined: direct. Throws when the proxy set cannot be used. */
 export function proxyUrlFor(url: URL, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const route = proxyRouteFor(url, env);
-  if (route.kind === 'refused') throw new Error(route.message);
+  if (route.kind === 'refused') throw Object.assign(new Error(route.message), { code: PROXY_REFUSED });
   return route.kind === 'proxy' ? route.url : undefined;
 }
 

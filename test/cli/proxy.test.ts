@@ -161,3 +161,13 @@ test('mewcode doctor says which proxy the model requests go through, never its p
     expect(none.stdout).toMatch(/\nok +proxy +no proxy configured \(no HTTPS_PROXY, HTTP_PROXY or ALL_PROXY\): requests go out directly/);
   });
 });
+
+test('a SOCKS proxy (ALL_PROXY=socks5://…) is refused at once, naming the variable, not retried as a network error', async () => {
+  await scenario([{ text: 'never' }], async (s) => {
+    const r = await s.run(['-p', 'hi'], { env: { ALL_PROXY: 'socks5://127.0.0.1:1080', NO_PROXY: '' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('ALL_PROXY=socks5://127.0.0.1:1080 is a SOCKS proxy, which MewCode does not support');
+    expect(r.stderr).not.toMatch(/retrying in/);
+    expect(s.requests).toHaveLength(0);
+  });
+});
