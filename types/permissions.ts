@@ -70,3 +70,13 @@ export interface ApprovalOutcome {
    */
   input?: ToolInput;
 }
+
+/**
+ * Whether a remembered answer ("allow for this session", "always allow") could lift this question.
+ * Not a settings file's (or managed settings') ask, `permission-rules:*`: an ask rule beats every
+ * allow, so the allow rule such an answer saves would not stop the question coming back; only
+ * "allow once" (or deny) is offered for it.
+ */
+export function answerCanBeRemembered(verdict: Pick<PermissionVerdict, 'layer'>): boolean {
+  return !verdict.layer.startsWith('permission-rules:');
+}

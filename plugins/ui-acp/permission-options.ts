@@ -5,7 +5,7 @@
  * layer exactly as the terminal UI's is, so the next identical call does not ask).
  */
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
-import type { ApprovalChoice, ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
+import { answerCanBeRemembered, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest } from '../../types/permissions.js';
 
 export const ACP_UI_NAME = 'ui-acp';
 
@@ -15,11 +15,11 @@ const ALLOW_ALWAYS: PermissionOption = { optionId: 'allow_always', name: 'Always
 const REJECT: PermissionOption = { optionId: 'deny', name: 'Reject', kind: 'reject_once' };
 
 /**
- * The options offered for a request. An organisation's managed ask rule is answered once at a
- * time: a remembered answer could not lift it, so none is offered.
+ * The options offered for a request. A settings file's ask rule (managed settings' too) is
+ * answered once at a time: a remembered answer could not lift it, so none is offered.
  */
 export function permissionOptions(request: Pick<ApprovalRequest, 'verdict'>): PermissionOption[] {
-  if (request.verdict.layer.startsWith('permission-rules:managed')) return [ALLOW_ONCE, REJECT];
+  if (!answerCanBeRemembered(request.verdict)) return [ALLOW_ONCE, REJECT];
   return [ALLOW_ALWAYS, ALLOW_SESSION, ALLOW_ONCE, REJECT];
 }
 

@@ -6,7 +6,7 @@
 import { terminalSafe } from './terminal-safe.js';
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
-import type { ApprovalChoice, ApprovalRequest } from '../../../types/permissions.js';
+import { answerCanBeRemembered, type ApprovalChoice, type ApprovalRequest } from '../../../types/permissions.js';
 import type { PendingTrust } from '../../../types/trust.js';
 import type { Picker } from '../model/entries.js';
 import { callDiff } from './tool-text.js';
@@ -76,8 +76,14 @@ function Choices({ labels, selected }: { labels: readonly string[]; selected: nu
   );
 }
 
+/** What the dialog offers: a settings file's ask is answered once at a time (answerCanBeRemembered). */
+export function approvalChoices(request: Pick<ApprovalRequest, 'verdict'>): readonly { choice: ApprovalChoice; label: string }[] {
+  return answerCanBeRemembered(request.verdict) ? APPROVAL_CHOICES : APPROVAL_CHOICES.filter((c) => c.choice === 'allow_once' || c.choice === 'deny');
+}
+
 export function ApprovalDialog({ request, onAnswer, armMs = ARM_MS }: { request: ApprovalRequest; onAnswer(choice: ApprovalChoice): void; armMs?: number }) {
-  const selected = useChoice(APPROVAL_CHOICES.length, (i) => onAnswer(APPROVAL_CHOICES[i]!.choice), () => onAnswer('deny'), armMs);
+  const choices = approvalChoices(request);
+  const selected = useChoice(choices.length, (i) => onAnswer(choices[i]!.choice), () => onAnswer('deny'), armMs);
   const preview = request.tool ? callDiff({ id: request.toolCallId, name: request.toolName, input: JSON.stringify(request.input) }, PREVIEW_LINES) : undefined;
   const who = request.agentId && request.agentId !== 'main' ? ` (sub-agent ${request.agentId})` : '';
   return (
@@ -96,8 +102,8 @@ export function ApprovalDialog({ request, onAnswer, armMs = ARM_MS }: { request:
           <DiffView diff={preview} />
         </Box>
       ) : null}
-      <Choices labels={APPROVAL_CHOICES.map((c) => c.label)} selected={selected} />
-      <Text dimColor>↑/↓ or 1–4, Enter to choose, Esc to deny. The agent waits for your answer.</Text>
+      <Choices labels={choices.map((c) => c.label)} selected={selected} />
+      <Text dimColor>{`↑/↓ or 1–${choices.length}, Enter to choose, Esc to deny. The agent waits for your answer.`}</Text>
     </Box>
   );
 }

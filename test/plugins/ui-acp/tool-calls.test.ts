@@ -50,7 +50,7 @@ test('a result: completed with the diff for an edit, failed with the error text 
 
 const request = (layer: string): Pick<ApprovalRequest, 'verdict'> => ({ verdict: { decision: 'ask', layer } });
 
-test('approval options map to MewCode\'s scopes; a managed ask rule is answered once at a time; anything not offered denies', () => {
+test('approval options map to MewCode\'s scopes; a settings file\'s ask rule (managed or not) is answered once at a time; anything not offered denies', () => {
   const options = permissionOptions(request('permission-mode'));
   expect(options.map((o) => `${o.optionId}:${o.kind}`)).toEqual(['allow_always:allow_always', 'allow_session:allow_always', 'allow_once:allow_once', 'deny:reject_once']);
   expect(approvalOutcome({ outcome: 'selected', optionId: 'allow_always' }, options)).toEqual({ choice: 'allow_always', answeredBy: 'ui-acp' });
@@ -62,6 +62,10 @@ test('approval options map to MewCode\'s scopes; a managed ask rule is answered 
   const managed = permissionOptions(request('permission-rules:managed'));
   expect(managed.map((o) => o.optionId)).toEqual(['allow_once', 'deny']);
   expect(approvalOutcome({ outcome: 'selected', optionId: 'allow_always' }, managed)).toMatchObject({ choice: 'deny' });
+  // Any settings file's ask: an ask beats every allow, so a remembered answer could not lift it either.
+  for (const layer of ['permission-rules:user', 'permission-rules:project', 'permission-rules:local']) {
+    expect(permissionOptions(request(layer)).map((o) => o.optionId)).toEqual(['allow_once', 'deny']);
+  }
 });
 
 test('a saved history replays as chunks and tool calls with their results, in order', () => {

@@ -71,6 +71,21 @@ describe('approval dialog', () => {
     for (const [i, c] of APPROVAL_CHOICES.entries()) expect(frame).toContain(`${i + 1}. ${c.label}`);
   });
 
+  test("a settings file's ask rule offers only allow once and deny: a remembered answer would not lift it", async () => {
+    const answers: ApprovalChoice[] = [];
+    const ask = request({ verdict: { decision: 'ask', layer: 'permission-rules:project', reason: 'ask project rule "Edit(src/**)" matches' } });
+    const view = render(createElement(ApprovalDialog, { request: ask, onAnswer: (c: ApprovalChoice) => answers.push(c), armMs: 0 }));
+    const frame = view.lastFrame()!;
+    expect(frame).toContain('1. Yes, allow once');
+    expect(frame).toContain('2. No, deny (Esc)');
+    expect(frame).not.toContain('always allow');
+    expect(frame).not.toContain('for this session');
+    view.stdin.write('3'); // not offered: nothing happens
+    view.stdin.write('2');
+    await until(() => answers.length > 0);
+    expect(answers).toEqual(['deny']);
+  });
+
   test.each([
     ['1', 'allow_once'],
     ['2', 'allow_session'],
