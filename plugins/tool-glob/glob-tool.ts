@@ -6,7 +6,7 @@
  * both apply the same rules; matching is picomatch (sdk/search-common/path-glob.ts) (`**`, braces, classes, extglobs) on the path
  * relative to the search directory; only the matches are stat'ed (for their mtime).
  */
-import { closeSync, lstatSync, statSync, type Stats } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
@@ -15,11 +15,10 @@ import { containPath } from '../../sdk/path-containment.js';
 import { describeLocation, displayPath, resolveSearchLocation } from '../../sdk/search-common/search-path.js';
 import { joinRoot, joinRootBytes, relativeToRoot, walkProject } from '../../sdk/search-common/walker.js';
 import { compilePathGlob } from '../../sdk/search-common/path-glob.js';
-import { openExactSync } from '../../sdk/search-common/exact-open.js';
+import { ExactLstat } from '../../sdk/search-common/exact-open.js';
 import { findRipgrep } from '../../sdk/search-common/find-ripgrep.js';
 import { listWithRipgrep } from '../../sdk/search-common/ripgrep-files.js';
 import { typeGlobFor } from '../../sdk/search-common/ripgrep-selection.js';
-import { useDescriptorPaths } from '../../sdk/file-tool-support/contained-fs.js';
 import { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA } from './glob-definition.js';
 
 export { GLOB_DESCRIPTION, GLOB_INPUT_SCHEMA };
@@ -154,30 +153,37 @@ export class GlobTool implements Tool {
     const respectIgnore = this.options.respectIgnore ?? true;
     const deadline = Date.now() + deadlineMs;
     // Newest first: only the matches are stat'ed, each as soon as it is listed, so the stats run
-    // while ripgrep is still walking. lstat: a match swapped for a symlink since it was listed
-    // must not reveal its target's mtime.
+    // while ripgrep is still walking. Each is looked up in its directory through a verified
+    // descriptor: ripgrep reads whatever a directory's name points to when it gets there, so a
+    // directory swapped for a symlink to an outside one could report outside names; those (and a
+    // match swapped for a symlink, whose target's mtime must not show) are dropped here.
     const dated: { rel: string; mtime: number }[] = [];
+    const exact = new ExactLstat();
     const onFile = (rel: string, bytes?: Buffer): void => {
       if (!matcher(rel.slice(startPrefix)) || hidden?.(joinRoot(searchDir.root, rel))) return;
-      const info = lstatSync(bytes ? joinRootBytes(searchDir.root, bytes) : joinRoot(searchDir.root, rel), { throwIfNoEntry: false });
+      const info = exact.lstat(bytes ? joinRootBytes(searchDir.root, bytes) : joinRoot(searchDir.root, rel));
       if (info?.isFile()) dated.push({ rel, mtime: info.mtimeMs });
     };
     let summary: { unreadableDirs: number; stopped?: 'deadline' | 'aborted' } = { unreadableDirs: 0 };
-    if (walkStartInfo?.isDirectory()) {
-      const engine = this.options.engine ?? 'auto';
-      const rgPath = engine === 'walker' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
-      let listed = false;
-      if (rgPath) {
-        // ripgrep walks on every core; the walker is the fallback (same rules, ripgrep-selection.ts).
-        const outcome = await listWithRipgrep({ rgPath, root: searchDir.root, startRel, respectIgnore, homeDir: ctx.homeDir, typeGlob: typeGlobFor(split.glob), signal: ctx.signal, deadline, onFile });
-        if (outcome.failed === undefined) {
-          summary = outcome;
-          listed = true;
-        } else {
-          dated.length = 0;
+    try {
+      if (walkStartInfo?.isDirectory()) {
+        const engine = this.options.engine ?? 'auto';
+        const rgPath = engine === 'walker' ? undefined : (this.options.rgPath ?? findRipgrep(process.env.PATH, ctx.projectRoot));
+        let listed = false;
+        if (rgPath) {
+          // ripgrep walks on every core; the walker is the fallback (same rules, ripgrep-selection.ts).
+          const outcome = await listWithRipgrep({ rgPath, root: searchDir.root, startRel, respectIgnore, homeDir: ctx.homeDir, typeGlob: typeGlobFor(split.glob), signal: ctx.signal, deadline, onFile });
+          if (outcome.failed === undefined) {
+            summary = outcome;
+            listed = true;
+          } else {
+            dated.length = 0;
+          }
         }
+        if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, homeDir: ctx.homeDir, signal: ctx.signal, deadline, onFile });
       }
-      if (!listed) summary = await walkProject({ root: searchDir.root, start: walkStart, respectIgnore, homeDir: ctx.homeDir, signal: ctx.signal, deadline, onFile });
+    } finally {
+      exact.close();
     }
     if (summary.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'glob was cancelled.' };
 
@@ -214,32 +220,19 @@ export class GlobTool implements Tool {
   }
 
   private literal(pattern: string, root: string, absolute: string): ToolOutput {
-    const info = lstatInside(absolute); // a symlink is not listed, as in a walk
+    // Looked up through a verified descriptor of its directory; a symlink is not listed, as in a walk.
+    const exact = new ExactLstat();
+    let info: Stats | undefined;
+    try {
+      info = exact.lstat(absolute);
+    } finally {
+      exact.close();
+    }
     if (info?.isFile()) return { content: relativeToRoot(root, absolute) };
     if (info?.isDirectory()) {
       const rel = displayPath(relativeToRoot(root, absolute));
       return { content: `"${pattern}" is a directory; glob lists files. Use "${rel === '.' ? '' : `${rel}/`}**" to list the files inside it.` };
     }
     return { content: `No file "${pattern}" exists (glob patterns use *, ** and {a,b}; this one has none).` };
-  }
-}
-
-/**
- * lstat of `name` in its directory, looked up through a descriptor verified to be exactly that
- * directory (A15): a directory swapped for a symlink since containment was checked cannot
- * reveal what exists outside. Undefined when missing or not verifiable.
- */
-function lstatInside(absolute: string): Stats | undefined {
-  let fd: number;
-  try {
-    fd = openExactSync(path.dirname(absolute), true);
-  } catch {
-    return undefined;
-  }
-  try {
-    const through = useDescriptorPaths() ? `/proc/self/fd/${fd}/${path.basename(absolute)}` : absolute;
-    return lstatSync(through, { throwIfNoEntry: false });
-  } finally {
-    closeSync(fd);
   }
 }

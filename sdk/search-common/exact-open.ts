@@ -9,7 +9,7 @@
  * - elsewhere no name on the way may be a symlink and the descriptor's device/inode must equal
  *   `absolute`'s after the open (a narrower window, not none: see contained-fs.ts).
  */
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, constants, type Dirent } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, constants, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import { useDescriptorPaths } from '../file-tool-support/contained-fs.js';
 import { readSmallFileFd } from '../../types/small-file.js';
@@ -92,4 +92,72 @@ export function listDirectoryExact(
 export function readFileExact(through: string, absolute?: string): string {
   const fd = absolute === undefined ? openSync(through, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) : openExactSync(absolute);
   return readSmallFileFd(fd, absolute ?? through, () => raced(absolute ?? through));
+}
+
+/** How many verified directory descriptors one ExactLstat keeps open at once. */
+const PINNED_DIRECTORIES = 64;
+
+/**
+ * lstat of names a listing reported (ripgrep's, which follows whatever the path names at the
+ * moment it reads a directory), each looked up in its directory through a descriptor opened with
+ * openExactSync: a directory swapped for a symlink to an outside one at any moment yields
+ * undefined, never an outside name or mtime. On Linux the descriptors of recent directories stay
+ * open for the call (a descriptor pins the directory it was verified as, whatever its name later
+ * points to); elsewhere each lookup re-verifies its directory. `close()` releases them.
+ */
+export class ExactLstat {
+  private readonly pinned = new Map<string, number>();
+
+  /** The entry at `absolute` (string or the exact bytes of a non-UTF-8 path); undefined when missing or not verifiable. */
+  lstat(absolute: string | Buffer): Stats | undefined {
+    const { dir, base } = splitLast(absolute);
+    if (!useDescriptorPaths()) {
+      let fd: number;
+      try {
+        fd = openExactSync(dir, true);
+      } catch {
+        return undefined;
+      }
+      try {
+        return lstatSync(absolute, { throwIfNoEntry: false });
+      } finally {
+        closeSync(fd);
+      }
+    }
+    const fd = this.directory(dir);
+    if (fd === undefined) return undefined;
+    const through = typeof base === 'string' ? `/proc/self/fd/${fd}/${base}` : Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), base]);
+    return lstatSync(through, { throwIfNoEntry: false });
+  }
+
+  close(): void {
+    for (const fd of this.pinned.values()) closeSync(fd);
+    this.pinned.clear();
+  }
+
+  private directory(dir: string | Buffer): number | undefined {
+    const key = typeof dir === 'string' ? dir : `\0${dir.toString('hex')}`;
+    const held = this.pinned.get(key);
+    if (held !== undefined) return held;
+    let fd: number;
+    try {
+      fd = openExactSync(dir, true);
+    } catch {
+      return undefined;
+    }
+    if (this.pinned.size >= PINNED_DIRECTORIES) {
+      const [oldestKey, oldestFd] = this.pinned.entries().next().value as [string, number];
+      this.pinned.delete(oldestKey);
+      closeSync(oldestFd);
+    }
+    this.pinned.set(key, fd);
+    return fd;
+  }
+}
+
+/** A path's parent directory and last name, as strings or as the path's own bytes. */
+function splitLast(absolute: string | Buffer): { dir: string | Buffer; base: string | Buffer } {
+  if (typeof absolute === 'string') return { dir: path.dirname(absolute), base: path.basename(absolute) };
+  const slash = absolute.lastIndexOf(0x2f);
+  return { dir: slash <= 0 ? Buffer.from('/') : absolute.subarray(0, slash), base: absolute.subarray(slash + 1) };
 }

@@ -1,4 +1,5 @@
 /** T6: the glob tool on real temporary trees. */
+import { renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { GlobTool } from '../../../plugins/tool-glob/glob-tool.js';
 import { makeTree, removeTree, setAge, testLimits, toolContext, writeTree } from '../tool-grep/helpers.js';
@@ -75,6 +76,28 @@ describe('glob', () => {
     expect(lines((await glob(root, { pattern: '**/*.js' })).content)).toEqual(['a.js', '.eslintrc.js', 'src/d.js', 'outside/target.js']);
     // naming a hidden directory explicitly searches it
     expect((await glob(root, { pattern: '*.js', path: '.hidden' })).content).toBe('.hidden/b.js');
+  });
+
+  test('a directory swapped for a symlink to an outside one after it was listed: its files are not listed (either engine)', async () => {
+    for (const engine of ['ripgrep', 'walker'] as const) {
+      const base = tree({ 'project/d/f.txt': 'inside\n', 'project/e/g.txt': 'inside\n', 'outside/f.txt': 'outside\n' });
+      const root = path.join(base, 'project');
+      // The search policy is asked about each listed file just before it is looked up: the worst
+      // moment for the swap, made deterministic here (the race suite attacks it with real timing).
+      let swapped = false;
+      const searchPolicy = () => ({
+        hiddenFiles: () => (absolute: string) => {
+          if (!swapped && absolute === path.join(root, 'd', 'f.txt')) {
+            renameSync(path.join(root, 'd'), path.join(root, 'd.parked'));
+            symlinkSync(path.join(base, 'outside'), path.join(root, 'd'));
+            swapped = true;
+          }
+          return false;
+        },
+      });
+      const out = await new GlobTool(testLimits(root), { engine, searchPolicy }).execute({ pattern: '**/*.txt' }, toolContext(root));
+      expect({ engine, swapped, listed: lines(out.content) }).toEqual({ engine, swapped: true, listed: ['e/g.txt'] });
+    }
   });
 
   test('root and nested .gitignore files are honoured (anchors, dir-only, negation, **), and .git/info/exclude', async () => {
