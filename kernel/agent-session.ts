@@ -21,6 +21,7 @@ import type { PermissionChain } from './permission-chain.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
 import { toolFilter, ToolView, type ToolChange } from './tool-view.js';
+import { shareCallIds } from './unique-call-ids.js';
 import { groupDigits } from '../types/plain-intl.js';
 
 /** What a session needs from the kernel that created it. */
@@ -78,7 +79,10 @@ export class AgentSessionImpl implements AgentSession {
     this.#host = host;
     this.sessionId = options.sessionId;
     this.agentId = options.agentId;
-    if (options.parent) this.parentAgentId = options.parent.agentId;
+    if (options.parent) {
+      this.parentAgentId = options.parent.agentId;
+      shareCallIds(this, options.parent);
+    }
     this.projectRoot = host.projectRoot;
     this.homeDir = host.homeDir;
     this.selection = { ...(options.provider ? { provider: options.provider } : {}), ...(options.model ? { model: options.model } : {}) };

@@ -16,7 +16,18 @@ import type { Message, ToolCall } from '../types/messages.js';
 const handedOut = new WeakMap<object, Set<string>>();
 
 /**
- * The ids `session` already uses: those of its history's calls and results (a result may outlive
+ * A sub-agent's calls take ids from its parent's set: its events, approvals and results reach the
+ * same front end, hooks and audit log as the parent's (an editor that saw the parent's `call_0`
+ * must not be told about a different `call_0`), so ids are unique across the whole session tree.
+ */
+export function shareCallIds(child: object, parent: object): void {
+  let used = handedOut.get(parent);
+  if (!used) handedOut.set(parent, (used = new Set()));
+  handedOut.set(child, used);
+}
+
+/**
+ * The ids `session` (and the rest of its session tree) already uses: those of its history's calls and results (a result may outlive
  * its call; a resumed session's come from its file), and every one given before in this process.
  * New ids added to the set stay taken for the session.
  */

@@ -3,9 +3,12 @@
  * in a later turn, and a missing id each get a fresh id as the answer arrives, so the tool events,
  * the hooks, the history and both vendors' requests pair every call with its own result.
  */
+import { ContainerModule } from 'inversify';
 import type { AgentEvent } from '../../types/events.js';
 import type { Message, ToolCall } from '../../types/messages.js';
 import { definePlugin } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import type { Tool } from '../../types/tools.js';
 import { say, useTools } from '../support/memory-provider.js';
 import { bootKernel, doneEvent, runPrompt } from '../support/boot.js';
 import { sleepTool, toolsPlugin, type ToolLog } from '../support/test-tools.js';
@@ -108,4 +111,46 @@ test('repeated, reused and missing ids become unique as the answer arrives; even
       expect([id, results]).toEqual([id, [`echo ${text}`]]);
     }
   }
+});
+
+test("a sub-agent's calls never reuse an id of its parent's (or a sibling's): one front end, hook and audit log sees them all", async () => {
+  const log: ToolLog = { events: [] };
+  const seen: string[] = [];
+  const delegate: Tool = {
+    name: 'delegate',
+    description: 'Runs a sub-agent.',
+    inputSchema: { type: 'object' },
+    readOnly: false,
+    async execute(_input, ctx) {
+      for (const child of [ctx.session.fork({ context: 'none' }), ctx.session.fork({ context: 'none' })]) {
+        for await (const event of child.run({ prompt: 'help', mode: 'bypassPermissions', signal: ctx.signal })) void event;
+      }
+      return { content: 'delegated' };
+    },
+  };
+  const plugin = definePlugin({
+    name: 'delegation',
+    bindings: new ContainerModule(({ bind }) => void bind(TOKENS.Tool).toConstantValue(delegate)),
+    apply(kernel) {
+      kernel.hooks.postToolUse.tapPromise('delegation', async (result, context) => {
+        seen.push(`${context.agentId === 'main' ? 'main' : 'child'}:${context.call.id}`);
+        return result;
+      });
+    },
+  });
+  // A server that numbers calls per answer: the parent's `call_0`, then each child's `call_0`.
+  const { kernel } = await bootKernel(
+    [
+      useTools([{ id: 'call_0', name: 'delegate', input: '{}' }]),
+      useTools([echo('call_0', 'x')]),
+      say('first child done'),
+      useTools([echo('call_0', 'y')]),
+      say('second child done'),
+      say('all done'),
+    ],
+    [toolsPlugin([sleepTool(log)]), plugin],
+  );
+  const events = await runPrompt(kernel, 'go');
+  expect(doneEvent(events).finalText).toBe('all done');
+  expect(seen).toEqual(['child:call_0_2', 'child:call_0_3', 'main:call_0']);
 });
