@@ -1,6 +1,7 @@
 /**
  * The read_file tool (T2) as a plugin: its caps come from output-limits (T8). The model sees
- * the definition from boot; the implementation is imported on the first call.
+ * the definition from boot; the implementation is imported on the first call. A read counts for
+ * write_file's and edit_file's read-first rule once its output reached the model (delivered-reads.ts).
  */
 import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
@@ -10,12 +11,20 @@ import { lazyTool } from '../../sdk/lazy-tool.js';
 import { additionalDirectoriesOf, readOnlyDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { TOKENS } from '../../types/tokens.js';
 import { readFileDefinition } from './definition.js';
+import { DeliveredReads } from './delivered-reads.js';
+import type { ToolContext } from '../../types/tools.js';
+
+/** This plugin's own binding: the reads waiting for their output to reach the model. */
+const DELIVERED_READS = Symbol('tool-read-file.DeliveredReads');
 
 export default definePlugin({
   name: 'tool-read-file',
   version: '0.1.0',
   dependsOn: ['output-limits'],
   bindings: new ContainerModule(({ bind }) => {
+    bind(DELIVERED_READS)
+      .toDynamicValue((context) => new DeliveredReads(context.get<FileReadTracker>(TOKENS.FileReads)))
+      .inSingletonScope();
     bind(TOKENS.Tool)
       .toDynamicValue((context) => {
         const limits = context.get<OutputLimits>(TOKENS.OutputLimits);
@@ -26,11 +35,21 @@ export default definePlugin({
         const readOnlyDirectories = readOnlyDirectoriesOf(kernel);
         // A front end's buffers (an editor), when it binds TOKENS.WorkspaceFiles; else the disk.
         const workspaceFiles = workspaceFilesOf(kernel);
+        const delivered = context.get<DeliveredReads>(DELIVERED_READS);
+        const recordRead = (absolutePath: string, mtimeMs: number, context: ToolContext): void => delivered.park(context.sessionId, context.toolCallId, absolutePath, mtimeMs);
         return lazyTool(readFileDefinition(limits), async () => {
           const { ReadFileTool } = await import('./read-file-tool.js');
-          return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories, workspaceFiles });
+          return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories, workspaceFiles, recordRead });
         });
       })
       .inSingletonScope();
   }),
+  apply(kernel) {
+    const delivered = kernel.container.get<DeliveredReads>(DELIVERED_READS);
+    // After every policy, the user's PostToolUse hooks and the audit: what the model is given.
+    kernel.hooks.postToolUse.tapPromise({ name: 'tool-read-file', stage: 2000 }, async (result, context) => {
+      delivered.settle(context.sessionId, context.call.id, !result.isError);
+      return result;
+    });
+  },
 });

@@ -1,7 +1,8 @@
 /**
  * read_file (T2): a window of a text file as numbered lines, read incrementally so that the
  * head of a huge file costs what the head costs. A successful read is recorded in the session's
- * FileReadTracker, which write_file and edit_file consult before changing an existing file.
+ * FileReadTracker, which write_file and edit_file consult before changing an existing file (by the
+ * plugin, once the output reached the model: delivered-reads.ts).
  *
  * Containment (A15) is checked on the opened descriptor (contained-fs.ts): a symlink swapped
  * after the permission check can point the open anywhere, but what was opened is only read when
@@ -32,6 +33,14 @@ import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-
 import { readFileDefinition } from './definition.js';
 import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
+export interface ReadFileToolOptions extends FileToolOptions {
+  /**
+   * Where a successful read is reported; default: recorded in the tracker at once. The plugin
+   * records it only once the output reached the model (delivered-reads.ts).
+   */
+  recordRead?: (absolutePath: string, mtimeMs: number, context: ToolContext) => void;
+}
+
 /** Right-aligns line numbers to six columns (`%6d`). */
 const PADDING = '      ';
 
@@ -47,7 +56,7 @@ export class ReadFileTool implements Tool {
   constructor(
     private readonly limits: OutputLimits,
     private readonly reads: FileReadTracker,
-    private readonly options: FileToolOptions = {},
+    private readonly options: ReadFileToolOptions = {},
   ) {
     this.lineCutMarker = limits.cutLine('ab', 1).text.slice(1);
     const definition = readFileDefinition(limits);
@@ -97,7 +106,7 @@ export class ReadFileTool implements Tool {
       const window = await readWindow(source, { offset, limit, maxBytes: this.limits.readMaxBytes }, context.signal);
       switch (window.kind) {
         case 'empty':
-          this.reads.recordRead(real, info.mtimeMs);
+          this.recordRead(real, info.mtimeMs, context);
           return { content: messages.empty(display) };
         case 'binary':
           return error(messages.binary(display, window.reason));
@@ -106,7 +115,7 @@ export class ReadFileTool implements Tool {
         case 'aborted':
           return error(messages.aborted(display));
         case 'lines':
-          this.reads.recordRead(real, info.mtimeMs);
+          this.recordRead(real, info.mtimeMs, context);
           return { content: this.render(window.firstLine, window.lines, window.stop) };
       }
     } catch (cause) {
@@ -115,6 +124,11 @@ export class ReadFileTool implements Tool {
       // Not awaited: nothing depends on it, and the result need not wait for one more round trip.
       void file.close().catch(() => undefined);
     }
+  }
+
+  private recordRead(absolutePath: string, mtimeMs: number, context: ToolContext): void {
+    if (this.options.recordRead) this.options.recordRead(absolutePath, mtimeMs, context);
+    else this.reads.recordRead(absolutePath, mtimeMs);
   }
 
   /**

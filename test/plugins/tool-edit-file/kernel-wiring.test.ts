@@ -11,6 +11,7 @@ import readFilePlugin from '../../../plugins/tool-read-file/index.js';
 import writeFilePlugin from '../../../plugins/tool-write-file/index.js';
 import editFilePlugin from '../../../plugins/tool-edit-file/index.js';
 import { toolCategory } from '../../../types/tools.js';
+import { definePlugin } from '../../../types/plugin.js';
 import { bootKernel, doneEvent, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 
@@ -55,5 +56,35 @@ test('registered by name with their categories; read → edit → write runs thr
   });
   expect(results(model, 4)[0]).toMatchObject({ isError: false, content: 'Wrote 33 bytes (1 line) to src/app.ts.' });
   expect(await readFile(path.join(root, 'src', 'app.ts'), 'utf8')).toBe('export const greeting = "final";\n');
+  expect(kernel.fileReads.recent(5)).toEqual([path.join(root, 'src', 'app.ts')]);
+});
+
+test("a read whose output a policy withheld does not count as read; one whose output reached the model counts in the same answer", async () => {
+  // A policy that withholds the output of reads of one file (as a DLP plugin would).
+  const withhold = definePlugin({
+    name: 'dlp',
+    apply(kernel) {
+      kernel.hooks.postToolUse.tapPromise({ name: 'dlp', stage: 950 }, async (result, context) =>
+        context.call.name === 'read_file' && String(context.input.file_path).endsWith('secret.ts') ? { ...result, isError: true, content: 'Output withheld by policy.' } : result,
+      );
+    },
+  });
+  await writeFile(path.join(root, 'src', 'secret.ts'), 'export const key = "k";\n');
+  const steps = [
+    // Read and edit in one answer: the read's output is withheld, so the edit is refused.
+    useTools([call('read_file', { path: 'src/secret.ts' }), call('edit_file', { file_path: 'src/secret.ts', old_string: '"k"', new_string: '"x"' })]),
+    // A later turn: still never read.
+    useTools([call('write_file', { path: 'src/secret.ts', content: 'overwritten\n' })]),
+    // A file whose read reached the model: editable in the same answer.
+    useTools([call('read_file', { path: 'src/app.ts' }), call('edit_file', { file_path: 'src/app.ts', old_string: '"hello"', new_string: '"bye"' })]),
+    say('done'),
+  ];
+  const { kernel, model } = await bootKernel(steps, [outputLimits, readFilePlugin, writeFilePlugin, editFilePlugin, withhold], { projectRoot: root, homeDir: root });
+  expect(doneEvent(await runPrompt(kernel, 'go')).reason).toBe('completed');
+  expect(results(model, 1).map((r) => r.content.slice(0, 40))).toEqual(['Output withheld by policy.', 'Refusing to edit src/secret.ts: it has n']);
+  expect(results(model, 2)[0]!.content).toMatch(/src\/secret\.ts.*not been read|has not been read.*src\/secret\.ts|read_file/);
+  expect(results(model, 2)[0]!.isError).toBe(true);
+  expect(results(model, 3).map((r) => r.isError)).toEqual([false, false]);
+  expect(await readFile(path.join(root, 'src', 'secret.ts'), 'utf8')).toBe('export const key = "k";\n');
   expect(kernel.fileReads.recent(5)).toEqual([path.join(root, 'src', 'app.ts')]);
 });
