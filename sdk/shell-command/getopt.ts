@@ -1,14 +1,19 @@
 /**
- * Reads a wrapper's words as the wrapper itself reads them, so that the command it runs is found
- * where the program finds it. Three kinds of readers exist among wrappers:
+ * Reads a program's words as the program itself reads them, so that what each word is — an
+ * option, its value, an operand, the command a wrapper runs — is known the way the program knows
+ * it. The one option reader of MewCode: the wrapper tables here, the read-only command tables of
+ * the bash tool and the multiplexers' global options of the permission rules all go through it.
+ * Three kinds of readers exist among programs:
  * - getopt/getopt_long (coreutils, util-linux, findutils, sudo, …): short options in clusters
  *   (`-iu NAME`), a value in the rest of the word or the next word (`-uNAME`, `-u NAME`), an
  *   OPTIONAL value only in the rest of the word (`-i{}`, never `-i {}`), long options as
  *   `--name=value` or `--name value` (optional values only with `=`), any unambiguous prefix of a
  *   long name (`--un` is `--unset`), `--` ending the options. Options end at the first operand
- *   (`+` in the optstring, what wrappers use) unless the program permutes (su, script).
- * - exact words (programs that compare their arguments with strcmp: pkexec, torsocks): only the
- *   listed words are options, a valued one takes the next word.
+ *   (`+` in the optstring, what wrappers use) unless the program permutes (su, script, sort).
+ *   Readers of the same shape fit it too: pflag (docker, kubectl: no prefixes, a boolean flag is an
+ *   optional value, `--tls=false`), clap (cargo), git's parse-options (`--no-NAME`), tree's own loop.
+ * - exact words (programs that compare their arguments with strcmp: pkexec, torsocks, git's own
+ *   options): only the listed words are options, a valued one takes the next word.
  * - loose (firejail, valgrind): every word starting with `-` is an option, its value only after
  *   `=`; the first other word is the command.
  * A word the reader cannot place — an unknown option, an ambiguous abbreviation, a missing value,
@@ -26,8 +31,8 @@ export interface OptionSyntax {
   /**
    * Long names, space-separated, with the same colons (`unset:`, `block-signal::`). Names joined
    * by `|` are one option under several names (`nonblocking|nb`): a prefix of both is no ambiguity.
-   * For `kind: 'exact'`, whole words with their dashes (`--user: -u: --keep-cwd`); a valued one
-   * may also be written `--user=NAME`.
+   * For `kind: 'exact'`, whole words with their dashes (`--user: -u: --keep-cwd`); a valued or
+   * optionally valued one (`:`, `::`) starting with `--` may also be written `--user=NAME`.
    */
   long?: string;
   /** GNU permutation: options may follow operands (su, script), up to `--`. */
@@ -38,19 +43,45 @@ export interface OptionSyntax {
   wholeWord?: RegExp;
   /** `exact`: only the listed words (`-u`, `--user`) are options; `loose`: any `-…` word, valued only with `=`. */
   kind?: 'getopt' | 'exact' | 'loose';
+  /**
+   * git's parse-options: `--no-NAME` turns the long option NAME off (`--no-textconv`, and with
+   * prefixes `--no-textc`); it takes no value. Read as the option `no-NAME`.
+   */
+  negation?: boolean;
+  /**
+   * tree's own loop: each valued letter of a cluster takes the next word, and the cluster goes on
+   * (`tree -Po x y`: -P is `x`, -o is `y`).
+   */
+  clusterTakesNextWords?: boolean;
 }
 
-export interface ParsedOption {
-  /** A short option's letter, a long option's first name (`--nb` → `nonblocking`), or the whole word. */
+/** The least a word must be: the shell's words (`Word`) or plain strings wrapped as `{ value }`. */
+export interface WordLike {
+  value: string;
+}
+
+export interface ParsedOption<W extends WordLike = Word> {
+  /**
+   * A short option's letter, a long option's first name (`--nb` → `nonblocking`), `no-NAME` for a
+   * negated one, or the whole word.
+   */
   name: string;
   /** Its value, when it has one. */
-  value?: Word;
+  value?: W;
   /** Index of the word that holds the option (its value may be in the next one). */
   at: number;
 }
 
-export interface ReadResult {
-  options: ParsedOption[];
+/** A word the reader could not place. */
+export interface ReadProblem {
+  /** Index of the word. */
+  at: number;
+  /** What is wrong with it (`--frob is not an option the analysis knows`). */
+  text: string;
+}
+
+export interface ReadResult<W extends WordLike = Word> {
+  options: ParsedOption<W>[];
   /** Indexes of the operands, in order (with permutation, wherever they are). */
   operands: number[];
   /** Without permutation: the index of the first operand (`words.length` when there is none). */
@@ -58,14 +89,20 @@ export interface ReadResult {
   /** Set when a `--` ended the options. */
   dashDash: boolean;
   /** Words the reader could not place (unknown or ambiguous option, missing or unwanted value). */
-  problems: string[];
+  problems: ReadProblem[];
 }
 
 type Arity = 0 | 1 | 2; // none, required, optional
 
+interface LongOption {
+  name: string;
+  arity: Arity;
+}
+
 interface Compiled {
+  syntax: OptionSyntax;
   short: Map<string, Arity>;
-  long: Map<string, { name: string; arity: Arity; id: number }>;
+  long: Map<string, LongOption & { id: number }>;
 }
 
 const cache = new WeakMap<OptionSyntax, Compiled>();
@@ -82,25 +119,25 @@ function compile(syntax: OptionSyntax): Compiled {
     short.set(letter, colons === 0 ? 0 : colons === 1 ? 1 : 2);
     i += colons;
   }
-  const long = new Map<string, { name: string; arity: Arity; id: number }>();
+  const long = new Map<string, LongOption & { id: number }>();
   (syntax.long ?? '').split(/\s+/).filter(Boolean).forEach((entry, id) => {
     const colons = /:*$/.exec(entry)![0].length;
     const names = entry.slice(0, entry.length - colons).split('|');
     const arity: Arity = colons === 0 ? 0 : colons === 1 ? 1 : 2;
     for (const name of names) long.set(name, { name: names[0]!, arity, id });
   });
-  found = { short, long };
+  found = { syntax, short, long };
   cache.set(syntax, found);
   return found;
 }
 
-/** A long option by its name or, for getopt_long, an unambiguous prefix of it. */
-function longOption(name: string, table: Compiled, exact: boolean): { name: string; arity: Arity } | 'ambiguous' | undefined {
+/** A long option of one table by its name or, for getopt_long, an unambiguous prefix of it. */
+function inTable(name: string, table: Compiled): LongOption | 'ambiguous' | undefined {
   const direct = table.long.get(name);
   if (direct) return direct;
-  if (exact || name === '') return undefined;
+  if (table.syntax.exactLong || name === '') return undefined;
   const ids = new Set<number>();
-  let match: { name: string; arity: Arity } | undefined;
+  let match: LongOption | undefined;
   for (const [known, option] of table.long) {
     if (!known.startsWith(name)) continue;
     ids.add(option.id);
@@ -110,23 +147,57 @@ function longOption(name: string, table: Compiled, exact: boolean): { name: stri
   return match;
 }
 
-/** An option of an `exact` table: the word itself, or `--name=value` for a valued one. */
-function exactOption(arg: string, word: Word, table: Compiled): { name: string; arity: Arity; value?: Word } | undefined {
-  const direct = table.long.get(arg);
-  if (direct) return direct;
+/**
+ * A long option by its name: the first table that knows it (or, for getopt_long, a prefix of one)
+ * decides; then `no-NAME` for a table that negates.
+ */
+function longOption(name: string, chain: readonly Compiled[]): LongOption | 'ambiguous' | undefined {
+  for (const table of chain) {
+    const found = inTable(name, table);
+    if (found !== undefined) return found;
+  }
+  if (!name.startsWith('no-')) return undefined;
+  for (const table of chain) {
+    if (!table.syntax.negation) continue;
+    const found = inTable(name.slice(3), table);
+    if (found === 'ambiguous') return found;
+    if (found) return { name: `no-${found.name}`, arity: 0 };
+  }
+  return undefined;
+}
+
+/**
+ * An option of an `exact` table: the word itself, or `--name=value` for a (optionally) valued
+ * long one. A single-dash word is compared whole, as strcmp does: `-C=dir` is not `-C`.
+ */
+function exactOption<W extends WordLike>(arg: string, word: W, chain: readonly Compiled[]): (LongOption & { value?: W }) | undefined {
+  for (const table of chain) {
+    const direct = table.long.get(arg);
+    if (direct) return direct;
+  }
   const eq = arg.indexOf('=');
-  const valued = eq === -1 ? undefined : table.long.get(arg.slice(0, eq));
-  return valued?.arity === 1 ? { ...valued, value: { ...word, value: arg.slice(eq + 1) } } : undefined;
+  if (!arg.startsWith('--') || eq === -1) return undefined;
+  for (const table of chain) {
+    const valued = table.long.get(arg.slice(0, eq));
+    if (valued) return valued.arity === 0 ? undefined : { ...valued, value: { ...word, value: arg.slice(eq + 1) } };
+  }
+  return undefined;
 }
 
 /**
  * Reads options from `words[from]` on. Without permutation it stops at the first operand (`end`);
  * callers that read options again after something of their own (sudo's NAME=value words) call it
- * again from there.
+ * again from there. Several tables make a chain (git blame: its own options, then the revision
+ * options): an option is looked up in each in turn and the first that knows it decides; the kind,
+ * `permute` and `wholeWord` are the first table's.
  */
-export function readOptions(words: readonly Word[], from: number, syntax: OptionSyntax): ReadResult {
-  const table = compile(syntax);
-  const result: ReadResult = { options: [], operands: [], end: words.length, dashDash: false, problems: [] };
+export function readOptions<W extends WordLike = Word>(words: readonly W[], from: number, tables: OptionSyntax | readonly OptionSyntax[]): ReadResult<W> {
+  const chain = (Array.isArray(tables) ? tables : [tables]).map((t: OptionSyntax) => compile(t));
+  const syntax = chain[0]!.syntax;
+  const result: ReadResult<W> = { options: [], operands: [], end: words.length, dashDash: false, problems: [] };
+  const problem = (at: number, text: string): void => {
+    result.problems.push({ at, text });
+  };
   const kind = syntax.kind ?? 'getopt';
   for (let i = from; i < words.length; i++) {
     const at = i;
@@ -142,9 +213,9 @@ export function readOptions(words: readonly Word[], from: number, syntax: Option
       result.options.push({ name: arg, at });
       continue;
     }
-    const exact = kind === 'exact' ? exactOption(arg, word, table) : undefined;
+    const exact = kind === 'exact' ? exactOption(arg, word, chain) : undefined;
     if ((kind === 'exact' && !exact) || !arg.startsWith('-') || arg === '-') {
-      if (kind === 'exact' && arg.startsWith('-') && arg !== '-') result.problems.push(`${arg} is not an option the analysis knows`);
+      if (kind === 'exact' && arg.startsWith('-') && arg !== '-') problem(at, `${arg} is not an option the analysis knows`);
       if (!syntax.permute) {
         result.end = i;
         for (let j = i; j < words.length; j++) result.operands.push(j);
@@ -155,7 +226,7 @@ export function readOptions(words: readonly Word[], from: number, syntax: Option
     }
     if (exact) {
       const value = exact.value ?? (exact.arity === 1 ? words[++i] : undefined);
-      if (exact.arity === 1 && !value) result.problems.push(`${arg} is missing its value`);
+      if (exact.arity === 1 && !value) problem(at, `${arg} is missing its value`);
       result.options.push({ name: exact.name, ...(value ? { value } : {}), at });
       continue;
     }
@@ -167,20 +238,20 @@ export function readOptions(words: readonly Word[], from: number, syntax: Option
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = arg.slice(2, eq === -1 ? undefined : eq);
-      const option = longOption(name, table, syntax.exactLong ?? false);
+      const option = longOption(name, chain);
       if (option === undefined || option === 'ambiguous') {
-        result.problems.push(option === 'ambiguous' ? `--${name} is an ambiguous abbreviation` : `--${name} is not an option the analysis knows`);
+        problem(at, option === 'ambiguous' ? `--${name} is an ambiguous abbreviation` : `--${name} is not an option the analysis knows`);
         result.options.push({ name, at });
         continue;
       }
-      let value: Word | undefined = eq === -1 ? undefined : { ...word, value: arg.slice(eq + 1) };
+      let value: W | undefined = eq === -1 ? undefined : { ...word, value: arg.slice(eq + 1) };
       if (option.arity === 0 && value !== undefined) {
-        result.problems.push(`--${option.name} takes no value`);
+        problem(at, `--${option.name} takes no value`);
         value = undefined;
       }
       if (option.arity === 1 && value === undefined) {
         value = words[++i];
-        if (!value) result.problems.push(`--${option.name} is missing its value`);
+        if (!value) problem(at, `--${option.name} is missing its value`);
       }
       result.options.push({ name: option.name, ...(value ? { value } : {}), at });
       continue;
@@ -188,16 +259,23 @@ export function readOptions(words: readonly Word[], from: number, syntax: Option
     // A cluster of short options: `-iu NAME`, `-uNAME`, `-i{}`.
     for (let j = 1; j < arg.length; j++) {
       const letter = arg[j]!;
-      const arity = table.short.get(letter);
-      if (arity === undefined) result.problems.push(`-${letter} is not an option the analysis knows`);
+      const table = chain.find((t) => t.short.has(letter));
+      const arity = table?.short.get(letter);
+      if (arity === undefined) problem(at, `-${letter} is not an option the analysis knows`);
       if (arity === undefined || arity === 0) {
         result.options.push({ name: letter, at });
         continue;
       }
+      if (arity === 1 && table!.syntax.clusterTakesNextWords) {
+        const value = words[++i];
+        if (!value) problem(at, `-${letter} is missing its value`);
+        result.options.push({ name: letter, ...(value ? { value } : {}), at });
+        continue;
+      }
       const attached = arg.slice(j + 1);
       // A required value is the rest of the word or else the next word; an optional one only the rest.
-      const value: Word | undefined = attached !== '' ? { ...word, value: attached } : arity === 1 ? words[++i] : undefined;
-      if (arity === 1 && !value) result.problems.push(`-${letter} is missing its value`);
+      const value: W | undefined = attached !== '' ? { ...word, value: attached } : arity === 1 ? words[++i] : undefined;
+      if (arity === 1 && !value) problem(at, `-${letter} is missing its value`);
       result.options.push({ name: letter, ...(value ? { value } : {}), at });
       break;
     }
@@ -206,6 +284,6 @@ export function readOptions(words: readonly Word[], from: number, syntax: Option
 }
 
 /** Whether any of `names` was given. */
-export function has(options: readonly ParsedOption[], names: readonly string[] | undefined): boolean {
+export function has(options: readonly { name: string }[], names: readonly string[] | undefined): boolean {
   return names !== undefined && options.some((o) => names.includes(o.name));
 }

@@ -34,7 +34,7 @@ function readWrapper(words: readonly Word[], spec: WrapperSpec): Reading {
   for (let from = 1; ; ) {
     const read = readOptions(words, from, spec.options);
     reading.options.push(...read.options);
-    reading.problems.push(...read.problems);
+    reading.problems.push(...read.problems.map((p) => p.text));
     reading.start = read.end;
     if (read.dashDash || read.end >= words.length || spec.assignments !== 'sudo') break;
     // sudo reads NAME=value words among its options, and takes the word after a bare `-h` for

@@ -42,7 +42,7 @@ function strings(options: readonly ParsedOption[], names: readonly string[]): { 
 
 /** Why the words cannot be read as the program reads them (see option-wrappers.ts); undefined if they can. */
 function unreadable(name: string, read: ReadResult, words: readonly Word[]): string | undefined {
-  if (read.problems.length > 0) return `${name} ${read.problems[0]!}`;
+  if (read.problems.length > 0) return `${name} ${read.problems[0]!.text}`;
   const split = words.slice(1).find((w) => w.split);
   return split ? `${name}'s word ${split.value} is an unquoted expansion or glob, which may become several words` : undefined;
 }
@@ -106,7 +106,7 @@ export function flockInvocation(words: readonly Word[]): Unwrapped {
 export function watchInvocation(words: readonly Word[]): Unwrapped {
   const read = readOptions(words, 1, WATCH);
   const own = words.slice(1, read.end).find((w) => w.split);
-  const unknown = read.problems.length > 0 ? `watch ${read.problems[0]!}` : own ? `watch's own word ${own.value} is an unquoted expansion or glob` : undefined;
+  const unknown = read.problems.length > 0 ? `watch ${read.problems[0]!.text}` : own ? `watch's own word ${own.value} is an unquoted expansion or glob` : undefined;
   const rest = words.slice(read.end);
   if (has(read.options, HELP) || rest.length === 0) return withUnknown(NONE, unknown);
   if (has(read.options, ['x', 'exec'])) return withUnknown({ commands: [{ words: rest, assignments: [] }], scripts: [], readsStdin: false }, unknown);
