@@ -8,12 +8,13 @@
  * option the tables here do not know make the command "may write". The revision and diff options
  * are matched whole (git does not expand abbreviations there); the options of `grep`, `blame`,
  * `shortlog` and `cat-file` go through git's parse-options, which does (`--open` is
- * `--open-files-in-pager`). `reflog expire`/`delete`/`drop` write.
+ * `--open-files-in-pager`) and reads `--no-NAME`. The tables are read by the sdk's option reader
+ * (option-scan.ts). `reflog expire`/`delete`/`drop` write.
  */
-import { scanOptions, type OptionTable } from './option-scan.js';
+import { optionTable, scanOptions, type OptionTable } from './option-scan.js';
 
 /** Options of the commands that walk history and diff (rev-list-options, diff-options, pretty-options). */
-const REVISIONS: OptionTable = {
+const REVISIONS = optionTable({
   flags: 'pusmctzDEFPRabwWgih0123456789',
   valued: 'nSGOILl',
   attached: 'BCMUX',
@@ -50,10 +51,10 @@ const REVISIONS: OptionTable = {
   ].join(' '),
   writes: 'output ext-diff textconv',
   negation: true,
-};
+});
 
 /** `git blame`'s own options (parse-options); the rest are the revision options. */
-const BLAME: OptionTable = {
+const BLAME = optionTable({
   flags: 'bltfnsepwch',
   valued: 'LS',
   attached: 'MC',
@@ -63,18 +64,18 @@ const BLAME: OptionTable = {
   writes: 'textconv',
   abbreviations: true,
   negation: true,
-};
+});
 
 /** `git shortlog`'s own options (parse-options); the rest are the revision options. */
-const SHORTLOG: OptionTable = {
+const SHORTLOG = optionTable({
   flags: 'nsech',
   attached: 'w',
   long: 'numbered summary email committer group= format= help',
   abbreviations: true,
   negation: true,
-};
+});
 
-const GREP: OptionTable = {
+const GREP = optionTable({
   flags: 'aiIwvhHEGFPnlLcoqrzpW0123456789',
   valued: 'ABCefm',
   attached: 'O',
@@ -86,9 +87,9 @@ const GREP: OptionTable = {
   writes: 'O open-files-in-pager textconv',
   abbreviations: true,
   negation: true,
-};
+});
 
-const CAT_FILE: OptionTable = {
+const CAT_FILE = optionTable({
   flags: 'tsepZzh',
   long:
     'textconv filters path= batch batch-check batch-command batch-all-objects buffer unordered follow-symlinks ' +
@@ -96,7 +97,7 @@ const CAT_FILE: OptionTable = {
   writes: 'textconv filters',
   abbreviations: true,
   negation: true,
-};
+});
 
 /** Subcommands with no option that writes or runs a program. */
 const ANY_OPTIONS = new Set(['ls-files', 'ls-tree', 'rev-parse']);

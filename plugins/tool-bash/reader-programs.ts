@@ -3,11 +3,11 @@
  * what writes: an output file (`sort -o`, `tree -o`, `time -o`, `uniq in out`, `xxd in out`), a
  * program run (`rg --pre`, `sort --compress-program`, `fd -x`, `find -exec`), a compiled file
  * (`file -C`), the system's clock or name (`date -s`, `hostname name`). A program with no such
- * option accepts anything; one with some is read through its option table (option-scan.ts), and
- * an option the table does not know makes the command "may write". `ag` is left out: its
+ * option accepts anything; one with some is read through its option table (option-scan.ts: the
+ * sdk's option reader), and an option the table does not know makes the command "may write". `ag` is left out: its
  * `--pager` runs a program and its options change between versions.
  */
-import { scanOptions, type OptionTable } from './option-scan.js';
+import { optionTable, scanOptions, type OptionTable } from './option-scan.js';
 
 export type ReaderSpec =
   /** No option writes or runs anything: any arguments. */
@@ -24,7 +24,7 @@ export type ReaderSpec =
 
 const ANY: ReaderSpec = { kind: 'any' };
 
-const SORT: OptionTable = {
+const SORT = optionTable({
   flags: 'bcCdfghimMnrRsuVz',
   valued: 'koStTy',
   long:
@@ -33,33 +33,33 @@ const SORT: OptionTable = {
     'parallel= random-sort random-source= reverse sort= stable temporary-directory= unique version version-sort zero-terminated',
   writes: 'o output compress-program',
   abbreviations: true,
-};
+});
 
-const UNIQ: OptionTable = {
+const UNIQ = optionTable({
   flags: 'cdDiuz0123456789',
   valued: 'fsw',
   long: 'all-repeated check-chars= count group help ignore-case repeated skip-chars= skip-fields= unique version zero-terminated',
   abbreviations: true,
-};
+});
 
-const DATE: OptionTable = {
+const DATE = optionTable({
   flags: 'Ru',
   valued: 'dfrs',
   attached: 'I',
   long: 'date= debug file= iso-8601 resolution rfc-email rfc-822 rfc-2822 rfc-3339= reference= set= utc universal help version',
   writes: 's set',
   abbreviations: true,
-};
+});
 
-const HOSTNAME: OptionTable = {
+const HOSTNAME = optionTable({
   flags: 'aAbdfiIsynvVh',
   valued: 'F',
   long: 'alias all-fqdns boot domain fqdn long file= ip-address all-ip-addresses short yp nis verbose version help',
   writes: 'b boot F file',
   abbreviations: true,
-};
+});
 
-const FILE: OptionTable = {
+const FILE = optionTable({
   flags: 'bcCdEhiklLnNprsSvzZ0',
   valued: 'efFmP',
   long:
@@ -69,9 +69,9 @@ const FILE: OptionTable = {
   // -C compiles the magic files into <name>.mgc; -p resets the access times of the files it read.
   writes: 'C compile p preserve-date',
   abbreviations: true,
-};
+});
 
-const TREE: OptionTable = {
+const TREE = optionTable({
   flags: 'adlfxRiASnCqNQpugshDFvtcUrXJ0123456789',
   valued: 'LPIoHT',
   long:
@@ -81,10 +81,10 @@ const TREE: OptionTable = {
   // -R writes a 00Tree.html into each directory (with -H); -o is the output file.
   writes: 'o R',
   clusterValuesFromNextWords: true,
-};
+});
 
 /** ripgrep 13–15 (its flag definitions). No abbreviations. */
-const RG: OptionTable = {
+const RG = optionTable({
   flags: 'scClFLh.ivnNxU0oPpqzSauVHIwbX',
   valued: 'ABEfgMmderjtT',
   long:
@@ -106,10 +106,10 @@ const RG: OptionTable = {
     'no-filename word-regexp',
   // --pre and --hostname-bin run a program; --x-crud creates or updates a search index; -z runs decompressors.
   writes: 'pre hostname-bin x-crud z search-zip',
-};
+});
 
 /** fd 8–10. No abbreviations. */
-const FD: OptionTable = {
+const FD = optionTable({
   flags: 'HIusigFalLp0q1hV',
   valued: 'dteSocjCExX',
   long:
@@ -122,29 +122,29 @@ const FD: OptionTable = {
     'path-separator= search-path= hyperlink hyper strip-cwd-prefix gen-completions exec= exec-batch=',
   // -l/--list-details runs ls on what it finds.
   writes: 'x X exec exec-batch l list-details',
-};
+});
 
 /** GNU time (`/usr/bin/time`): -o writes its report into a file. */
-const TIME: OptionTable = {
+const TIME = optionTable({
   flags: 'apqvV',
   valued: 'fo',
   long: 'append format= output= portability quiet verbose version help',
   writes: 'a o append output',
   abbreviations: true,
   optionsEndAtOperand: true,
-};
+});
 
-const TIMEOUT: OptionTable = {
+const TIMEOUT = optionTable({
   flags: 'v',
   valued: 'ks',
   long: 'foreground kill-after= preserve-status signal= verbose help version',
   abbreviations: true,
   optionsEndAtOperand: true,
-};
+});
 
-const NICE: OptionTable = { flags: '0123456789', valued: 'n', long: 'adjustment= help version', abbreviations: true, optionsEndAtOperand: true };
+const NICE = optionTable({ flags: '0123456789', valued: 'n', long: 'adjustment= help version', abbreviations: true, optionsEndAtOperand: true });
 
-const ENV: OptionTable = {
+const ENV = optionTable({
   flags: 'i0v',
   valued: 'uCS',
   long: 'ignore-environment null unset= chdir= split-string= block-signal default-signal ignore-signal list-signal-handling debug help version',
@@ -152,9 +152,9 @@ const ENV: OptionTable = {
   writes: 'S split-string',
   abbreviations: true,
   optionsEndAtOperand: true,
-};
+});
 
-const XARGS: OptionTable = {
+const XARGS = optionTable({
   flags: '0prtxo',
   valued: 'aEILnsPd',
   attached: 'eil',
@@ -163,7 +163,7 @@ const XARGS: OptionTable = {
     'process-slot-var= show-limits verbose exit help version',
   abbreviations: true,
   optionsEndAtOperand: true,
-};
+});
 
 /** `find`'s expression: its tests and actions, by how many words each takes. */
 const FIND_NO_VALUE = new Set(

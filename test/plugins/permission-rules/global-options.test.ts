@@ -39,13 +39,27 @@ test.each([
   ['docker --context prod system prune', 'docker system prune:*'],
   ['kubectl -n prod delete pod x', 'kubectl delete:*'],
   ['kubectl --context=prod delete pod x', 'kubectl delete:*'],
+  // pflag, clap and nopt group letters as getopt does: the last may take the next word
+  ['docker -Dl debug rm c', 'docker rm:*'],
+  ['cargo -vq publish', 'cargo publish:*'],
+  ['pnpm -rC pkg publish', 'pnpm publish:*'],
+  ['kubectl -hn prod delete pod x', 'kubectl delete:*'],
 ])('%j is denied by Bash(%s)', async (command, rule) => {
   const program = command.split(' ')[0]!;
   const { kernel } = await bootRules(dirs, { cli: { disallowedTools: [`Bash(${rule})`], allowedTools: [`Bash(${program}:*)`] } });
   expect(await bash(kernel, command, 'default')).toMatchObject({ decision: 'deny' });
 });
 
-test.each(['git --frobnicate push', 'git --super-weird x push', 'npm --mystery x publish', 'gh --repo o/r pr merge'])(
+test.each([
+  'git --frobnicate push',
+  'git --super-weird x push',
+  'npm --mystery x publish',
+  'gh --repo o/r pr merge',
+  // git compares its words whole: `-C=dir` is no `-C` (git refuses it)
+  'git -C=dir push',
+  // clap refuses a value for a flag
+  'cargo --locked=yes publish',
+])(
   'an unknown global option in %j asks under a deny rule for the program',
   async (command) => {
     const program = command.split(' ')[0]!;
