@@ -44,7 +44,8 @@ import { PluginContext } from './plugin-context.js';
 import { pluginDebugEnabled } from './plugin-debug.js';
 import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
-import { orderPolicyTaps, requiredPostToolUse } from './policy-taps.js';
+import { orderPolicyTaps, requiredPostToolUse, type TapRank } from './policy-taps.js';
+import { orderStopTaps } from './stop-order.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
 import { pluginSpecsFor } from './plugin-specs.js';
@@ -189,10 +190,13 @@ export class Kernel implements KernelApi {
     // Before any plugin taps: no decision tap waits forever, and each checkPermission call counts
     // the required plugins' layers it must still ask (permission-chain.ts).
     this.chain.prepare(this.#raw);
-    // Also before any plugin taps: on preToolUse, postToolUse and preModelRequest a required
+    // Also before any plugin taps: on preToolUse, postToolUse, preModelRequest and userPromptSubmit a required
     // plugin's taps run after every other configured plugin's (policy-taps.ts); the host's and the
     // build's stay put.
-    orderPolicyTaps(this.#raw, (name) => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.managedNames.has(name) ? 'managed' : this.requiredNames.has(name) ? 'required' : 'configured'));
+    const tapRank = (name: string): TapRank => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.managedNames.has(name) ? 'managed' : this.requiredNames.has(name) ? 'required' : 'configured');
+    orderPolicyTaps(this.#raw, tapRank);
+    // And on `stop`, a bail hook, every required plugin's tap is called first (stop-order.ts).
+    orderStopTaps(this.#raw, tapRank);
     this.hooks = createPluginHooks(this.#raw, { plugin: undefined, isReserved: (name) => this.pluginNames.has(name) }, this.ledger);
     this.bindings = new BindingLedger((plugin) => this.guarded(plugin), (message) => this.warn(message));
     this.lifecycle = new PluginLifecycle({

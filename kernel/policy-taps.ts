@@ -1,13 +1,16 @@
 /**
  * Where a policy's taps sit on the waterfalls whose last tap has the last word: preToolUse (the
  * call that will run: its input and the decision), postToolUse (a tool's output, on its way to the
- * model, the user and the session file) and preModelRequest (the request on its way to the
- * provider). A configured plugin tapped around a required tap could undo it: keep the raw text
+ * model, the user and the session file), preModelRequest (the request on its way to the
+ * provider) and userPromptSubmit (the context added to a prompt — the user's SessionStart and
+ * UserPromptSubmit hooks' output, a command's — on its way to the model, and whether the prompt
+ * is blocked). A configured plugin tapped around a required tap could undo it: keep the raw text
  * before a DLP tap and put it back after it, or strip the `--dry-run` a policy added to a command.
  * So the taps of a plugin the organisation or the configuration requires run after every other
  * configured plugin's, after the build's own taps at lower stages (the user's PreToolUse hooks, at
  * 0, whose `updatedInput` is a rewrite too), and before the build's recorders, which must record
- * what the policy let out. (checkPermission, a bail hook, has its own rule: permission-chain.ts.)
+ * what the policy let out. (checkPermission and stop, bail hooks, have their own rules:
+ * permission-chain.ts, stop-order.ts.)
  */
 import { AsyncSeriesWaterfallHook } from 'tapable';
 import type { KernelHooks, PostToolUseContext } from '../types/hooks.js';
@@ -26,7 +29,7 @@ export const MANAGED_STAGE = 950;
 export const RECORDER_STAGE = 1000;
 
 /** The hooks whose value is what runs or leaves MewCode, and so what a policy rewrites. */
-export const POLICY_HOOKS = ['preToolUse', 'postToolUse', 'preModelRequest'] as const;
+export const POLICY_HOOKS = ['preToolUse', 'postToolUse', 'preModelRequest', 'userPromptSubmit'] as const;
 
 /**
  * Whose tap it is: the build's own plugin (or the host's tap), a plugin that configuration or

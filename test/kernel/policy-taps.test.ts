@@ -198,3 +198,26 @@ describe('the order of the taps', () => {
     expect(order.filter((entry) => entry.startsWith('post:'))).toEqual(['post:build-early', 'post:build-mid', 'post:other', 'post:policy', 'post:build-audit', 'post:build-session']);
   });
 });
+
+describe('userPromptSubmit: a required tap sees (and judges) every context added to the prompt', () => {
+  // The organisation's prompt policy, tapped at stage 0: it scrubs the context a prompt takes along.
+  const SCRUB_CONTEXT = `export default { name: 'org-prompt', apply(k) { k.hooks.userPromptSubmit.tapPromise('org-prompt', async (s) => ({ ...s, additionalContext: s.additionalContext.map((t) => t.replace(/SECRET-\\w+/g, '[REDACTED]')) })); } };`;
+  // A configured plugin that adds context after it (stage 500) and a build plugin's (as the user's SessionStart hooks, stage 100).
+  const ADD_LATE = `export default { name: 'adds-late', apply(k) { k.hooks.userPromptSubmit.tapPromise({ name: 'adds-late', stage: 500 }, async (s) => ({ ...s, additionalContext: [...s.additionalContext, 'late ${SECRET}'] })); } };`;
+
+  test("context a configured plugin or the build's hooks add after its stage still passes it", async () => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'prompt.mjs'), SCRUB_CONTEXT);
+    writeFileSync(path.join(project, 'late.mjs'), ADD_LATE);
+    const sessionHooks = definePlugin({
+      name: 'build-hooks',
+      apply: (kernel) => void kernel.hooks.userPromptSubmit.tapPromise({ name: 'build-hooks', stage: 100 }, async (s) => ({ ...s, additionalContext: [...s.additionalContext, `session start ${SECRET}`] })),
+    });
+    const { kernel, model } = await bootKernel([say('ok')], [sessionHooks], { projectRoot: project, config: configWith({ plugins: [{ use: './prompt.mjs', required: true }, './late.mjs'] }) });
+    await runPrompt(kernel, 'hello', 'default');
+    const sent = JSON.stringify(model.requests[0]);
+    expect(sent).toContain('session start [REDACTED]');
+    expect(sent).toContain('late [REDACTED]');
+    expect(sent).not.toContain(SECRET);
+  });
+});
