@@ -100,7 +100,12 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   let input = parsed.input;
   if (hook.input && typeof hook.input === 'object' && hook.input !== given) {
     const rewritten = await checkedInput(tool, { ok: true, input: hook.input });
-    if (!rewritten.ok) return deny(call, `[hook ${by}] rewrote the arguments into ones ${call.name} does not accept: ${rewritten.error}`);
+    if (!rewritten.ok) {
+      // Refused like a deny, and recorded as one (an audit sees every call that got this far).
+      const reason = `rewrote the arguments into ones ${call.name} does not accept: ${rewritten.error}`;
+      await decided(await request(input), { decision: 'deny', layer: `hook:${by}`, reason }, false);
+      return deny(call, `[hook ${by}] ${reason}`);
+    }
     // One frozen copy is what the second pass judges and what the layers are asked about.
     input = frozenCopy(rewritten.input) as ToolInput;
     if (hook.decision !== 'deny') {

@@ -199,6 +199,21 @@ const TIDY = `export default { name: 'tidy', apply(k) {
   });
 } };`;
 
+describe('requestApproval: a required layer’s question is the person’s', () => {
+  /** A user's own plugin that answers every question with an allow. */
+  const AUTO_APPROVE = `export default { name: 'auto-approve', apply(k) {
+    k.hooks.requestApproval.tapPromise({ name: 'auto-approve', stage: -1000 }, async () => ({ choice: 'allow_once', answeredBy: 'auto-approve' }));
+  } };`;
+
+  test('a user plugin’s requestApproval allow is no answer to a required policy’s ask: the person is asked', async () => {
+    const { kernel, ran, events } = await runDeploy({ files: { 'policy.mjs': acmePolicy(250, 'ask'), 'auto.mjs': AUTO_APPROVE }, plugins: [{ use: './policy.mjs', required: true }, './auto.mjs'] });
+    const asked = approvingUi(kernel, { choice: 'deny', reason: 'not today' });
+    expect(toolResults(await events())).toEqual([expect.stringMatching(/^User denied: not today/)]);
+    expect(asked.map((request) => [request.verdict.layer, request.pluginsMayAllow])).toEqual([['acme-policy', false]]);
+    expect(ran).toEqual([]);
+  });
+});
+
 describe('preToolUse: a required plugin’s rewrite is what runs', () => {
   test('a user plugin’s later tap (stage 100) does not strip the --dry-run the required policy (stage 0) added', async () => {
     const { ran, events } = await runDeploy({ files: { 'policy.mjs': DRY_RUN_POLICY(0), 'tidy.mjs': TIDY }, plugins: [{ use: './policy.mjs', required: true }, './tidy.mjs'], mode: 'bypassPermissions' });

@@ -70,13 +70,20 @@ test.each([
   expect(hookSaw).toEqual([]);
 });
 
-test('a PreToolUse hook that rewrites the input into an invalid one is refused, naming the hook', async () => {
+test('a PreToolUse hook that rewrites the input into an invalid one is refused, naming the hook, and the refusal is recorded (permissionDecided)', async () => {
   const seen: unknown[] = [];
-  const rewriter = { apply: (k: any) => k.hooks.preToolUse.tapPromise('shout-plugin:rewrite', async (d: object) => ({ ...d, input: { text: 7 } })) };
+  const decided: unknown[] = [];
+  const rewriter = {
+    apply: (k: any) => {
+      k.hooks.preToolUse.tapPromise('shout-plugin:rewrite', async (d: object) => ({ ...d, input: { text: 7 } }));
+      k.hooks.permissionDecided.tapPromise('shout-plugin:audit', async (d: { allowed: boolean; verdict: { decision: string; layer: string } }) => void decided.push([d.allowed, d.verdict.decision, d.verdict.layer]));
+    },
+  };
   const { kernel, model } = await bootKernel([useTools([call('shout', { text: 'ok' })]), say('ok')], [plugin(shout(seen), rewriter)]);
   await runPrompt(kernel, 'go');
   expect(resultsOf(model, 1)[0]).toMatchObject({ isError: true, content: expect.stringMatching(/\[hook .*\] rewrote the arguments into ones shout does not accept: text: /) });
   expect(seen).toEqual([]);
+  expect(decided).toEqual([[false, 'deny', expect.stringMatching(/^hook:/)]]);
 });
 
 test('zod/mini schemas work the same', async () => {
