@@ -7,67 +7,19 @@
  * sandbox and the rules layer protect them like those. Shared by sandbox-os and permission-rules.
  *
  * The configuration files read are the user's and the repository's own (`~/.gitconfig`,
- * `$XDG_CONFIG_HOME/git/config`, `<gitdir>/config`, `<gitdir>/config.worktree`), which commands
- * cannot write: a plain reader is enough, it never meets hostile syntax it must match git on.
+ * `$XDG_CONFIG_HOME/git/config`, `<gitdir>/config`, `<gitdir>/config.worktree`), read as git
+ * reads them (git-config-syntax.ts). A file git refuses is read up to the line it refuses, as git
+ * does before it stops: git runs nothing of such a configuration.
  */
 import { statSync } from 'node:fs';
 import { readGitFile } from '../types/small-file.js';
 import path from 'node:path';
+import { readGitConfig } from './git-config-syntax.js';
+
+export { parseGitConfig } from './git-config-syntax.js';
 
 /** How deep includes are followed (git stops at 10). */
 const MAX_INCLUDE_DEPTH = 10;
-
-interface Entry {
-  key: string;
-  value: string;
-}
-
-/** `section.sub.name` keys (section and name lower-cased, as git compares them) and values. */
-/** `unparsed`, when given, receives each line that is neither blank, a comment, a header nor a key (git may read it otherwise). */
-export function parseGitConfig(text: string, unparsed?: string[]): Entry[] {
-  const entries: Entry[] = [];
-  let section = '';
-  const lines = text.replace(/\\\r?\n/g, '').split(/\r?\n/);
-  for (const raw of lines) {
-    let line = raw.trim();
-    while (line.startsWith('[')) {
-      const close = line.indexOf(']');
-      if (close === -1) break;
-      const header = line.slice(1, close).trim();
-      const quoted = /^([^\s"]+)\s+"((?:[^"\\]|\\.)*)"$/.exec(header);
-      if (quoted) section = `${quoted[1]!.toLowerCase()}.${quoted[2]!.replace(/\\(.)/g, '$1')}`;
-      else {
-        const dot = header.indexOf('.');
-        section = dot === -1 ? header.toLowerCase() : `${header.slice(0, dot).toLowerCase()}.${header.slice(dot + 1)}`;
-      }
-      line = line.slice(close + 1).trim();
-    }
-    if (line === '' || line.startsWith('#') || line.startsWith(';') || section === '') continue;
-    // [^\n], not `.`: a value may hold a lone carriage return (git takes it as whitespace).
-    const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*([^\n]*))?$/.exec(line);
-    if (!match) {
-      unparsed?.push(line);
-      continue;
-    }
-    entries.push({ key: `${section}.${match[1]!.toLowerCase()}`, value: match[2] === undefined ? 'true' : unquote(match[2]) });
-  }
-  return entries;
-}
-
-function unquote(value: string): string {
-  let out = '';
-  let quoted = false;
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i]!;
-    if (ch === '\\' && i + 1 < value.length) {
-      const next = value[++i]!;
-      out += next === 'n' ? '\n' : next === 't' ? '\t' : next;
-    } else if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '#' || ch === ';')) break;
-    else out += ch;
-  }
-  return out.trim();
-}
 
 function expandTilde(value: string, homeDir: string): string {
   return value === '~' || value.startsWith('~/') ? path.join(homeDir, value.slice(1)) : value;
@@ -103,8 +55,9 @@ export function gitNamedPaths(input: GitNamedPathsInput): string[] {
     seen.add(file);
     const text = readText(file);
     if (text === undefined) return;
-    for (const { key, value } of parseGitConfig(text)) {
-      if (value === '') continue;
+    for (const { key, value } of readGitConfig(text).entries) {
+      // A key without `=` names nothing: git takes it as "true" (fsmonitor) or refuses it (a path).
+      if (value === null || value === '') continue;
       if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) {
         // Relative includes are relative to the including file.
         const included = path.resolve(path.dirname(file), expandTilde(value, input.homeDir));

@@ -18,11 +18,11 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 const named = (): string[] => gitNamedPaths({ gitDir: path.join(root, '.git'), workTree: root, homeDir: home }).sort();
 
-test('parses sections, subsections, quoting, comments and bare keys as git does', () => {
+test('parses sections, subsections, quoting, comments and bare keys as git does (the dotted form lower-cased whole)', () => {
   expect(parseGitConfig('[core]\n\thooksPath = ".hooks" # comment\n[includeIf "gitdir:~/w/"]\n\tpath = ~/w.inc\n[Section.Sub]\n\tflag\n')).toEqual([
     { key: 'core.hookspath', value: '.hooks' },
     { key: 'includeif.gitdir:~/w/.path', value: '~/w.inc' },
-    { key: 'section.Sub.flag', value: 'true' },
+    { key: 'section.sub.flag', value: 'true' },
   ]);
 });
 
@@ -30,6 +30,19 @@ test('the hooks directory (relative to the work tree), included files (relative 
   writeFileSync(path.join(root, '.git', 'config'), '[core]\n\thooksPath = .husky\n\tfsmonitor = scripts/watch.sh --fast\n[include]\n\tpath = ../team.gitconfig\n');
   writeFileSync(path.join(root, 'team.gitconfig'), '[include]\n\tpath = more.gitconfig\n');
   expect(named()).toEqual([path.join(root, '.husky'), path.join(root, 'more.gitconfig'), path.join(root, 'scripts/watch.sh'), path.join(root, 'team.gitconfig')].sort());
+});
+
+test('keys read as git reads them: after a comment ending in a backslash, on a header line, behind a NUL in a subsection', () => {
+  writeFileSync(
+    path.join(root, '.git', 'config'),
+    '[core]\n\t# note \\\n\thooksPath = .husky\n[include] ; \\\npath = ../team.gitconfig\n[core "fsmonitor\0"]\n\tx = bin/watch\n',
+  );
+  expect(named()).toEqual([path.join(root, '.husky'), path.join(root, 'bin/watch'), path.join(root, 'team.gitconfig')].sort());
+});
+
+test('a key without a value names nothing; a file git refuses is read up to the line git stops at', () => {
+  writeFileSync(path.join(root, '.git', 'config'), '[include]\n\tpath\n[core]\n\thooksPath = .husky\n\tbad = "open\n\tfsmonitor = bin/watch\n');
+  expect(named()).toEqual([path.join(root, '.husky')]);
 });
 
 test("the user's own ~/.gitconfig counts too (a relative hooksPath there names the project's directory); fsmonitor = true names nothing", () => {
