@@ -3,6 +3,7 @@
  * editors (Zed's agent_servers, JetBrains' acp.json, Neovim's CodeCompanion). Runs until the
  * editor closes the connection, then shuts every session's kernel down.
  */
+import { STOP_SIGNALS } from '../../sdk/stop-signals.js';
 import * as acp from '@agentclientprotocol/sdk';
 import type { SubcommandContext } from '../../types/cli.js';
 import { parseAcpFlags } from './acp-flags.js';
@@ -21,13 +22,11 @@ export async function runAcp(context: SubcommandContext): Promise<number> {
   // An editor stops its agent with a signal: the sessions' kernels still shut down (transcripts
   // closed, MCP servers stopped) before the process ends.
   const stop = (): void => connection.close();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  for (const signal of STOP_SIGNALS) process.once(signal, stop);
   try {
     await connection.closed;
   } finally {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
     await agent.closeAll();
     stdio.restore();
     process.stdin.destroy();

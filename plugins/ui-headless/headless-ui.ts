@@ -1,4 +1,5 @@
 /** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (U2). */
+import { STOP_SIGNALS } from '../../sdk/stop-signals.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
 import type { Approvals } from '../../types/services.js';
@@ -78,9 +79,10 @@ export class HeadlessUserInterface implements UserInterface {
     }
 
     const controller = new AbortController();
+    // SIGHUP too (the terminal closed): the run is cancelled as for Ctrl+C, so a running command
+    // is stopped and what follows it (the sandbox's git sweep, the saved session) still happens.
     const onSignal = (): void => controller.abort();
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
 
     /** What the last model turn said: printed when the run fails or is refused after it began answering. */
     let lastTurnText = '';
@@ -97,8 +99,7 @@ export class HeadlessUserInterface implements UserInterface {
         if (message.type === 'error') this.complain(`mewcode: error: ${message.message}\n`);
       }
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     }
     if (!result) {
       this.complain('mewcode: error: the run ended without a result\n');

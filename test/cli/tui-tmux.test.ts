@@ -218,3 +218,45 @@ test(
   },
   TEST_TIMEOUT_MS,
 );
+
+test(
+  'the terminal closes (SIGHUP) while a sandboxed command runs: the run is cancelled as by Esc, and the git configuration the command planted is swept',
+  async () => {
+    const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=m@example.com', '-c', 'user.name=m', ...args], { cwd, encoding: 'utf8' });
+    await scenario([], async (s) => {
+      git(s.cwd, 'init', '-q', '-b', 'main');
+      writeFileSync(join(s.cwd, 'README.md'), 'x\n');
+      git(s.cwd, 'add', '-A');
+      git(s.cwd, 'commit', '-q', '-m', 'init');
+      const canary = join(s.home, 'fsmonitor-ran');
+      // A nested repository whose config runs a program at the next `git status` there, then a long
+      // wait; written so the command's analysis cannot see the protected path it writes.
+      const plant = `git init -q sub && printf '[core]\\n\\tfsmonitor = "touch ${canary}; false"\\n' >> sub/.git/config && touch planted && sleep 60`;
+      s.server.push({ toolCalls: [{ name: 'bash', input: { command: `echo ${Buffer.from(plant).toString('base64')} | base64 -d | sh` } }] }, { text: 'done' });
+      const t = open(s);
+      await t.waitFor(PROMPT_READY);
+      t.type('plant it');
+      t.keys('Enter');
+      await t.waitFor(() => existsSync(join(s.cwd, 'planted')), 'the command to have planted its configuration', { timeoutMs: 30_000 });
+      const panePid = t.command('display', '-p', '-t', 'main', '#{pane_pid}').trim();
+      const pid = Number(execFileSync('pgrep', ['-P', panePid], { encoding: 'utf8' }).trim().split('\n')[0]);
+      // What closing a terminal does: the server goes, every process of the pane gets SIGHUP.
+      t.kill();
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 100));
+      expect(isAlive(pid)).toBe(false);
+      git(join(s.cwd, 'sub'), 'status', '--porcelain');
+      expect(existsSync(canary)).toBe(false);
+    });
+  },
+  TEST_TIMEOUT_MS,
+);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

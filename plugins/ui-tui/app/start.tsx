@@ -15,6 +15,10 @@ import type { TuiOutput } from '../tui-output.js';
 import { App } from './app.js';
 import { TrustDialog } from './dialogs.js';
 import { describeCall } from './tool-text.js';
+import { signalExitCode, STOP_SIGNALS } from '../../../sdk/stop-signals.js';
+
+/** How long a stop signal waits for the running run to end before the session closes anyway. */
+const STOP_GRACE_MS = 5_000;
 
 /**
  * Ink options shared by the app and the benchmark. Ink 6.8's `incrementalRendering` would halve
@@ -83,6 +87,18 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
   const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined;
   const stopFollowing = followSubagents(runner, store, describeCall);
   const exited = new Promise<number>((resolve) => (controller.exit = resolve));
+  // SIGTERM, or SIGHUP (the terminal closed): the running run is cancelled and ends as after Esc
+  // (its command stopped, the sandbox's sweep done, the history saved) before the session closes.
+  // Ctrl+C is the app's own key (raw mode): a SIGINT from elsewhere is handled the same way.
+  const onSignal = (signal: (typeof STOP_SIGNALS)[number]): void => {
+    // A closed terminal fails the frames still being written (EIO): that must not end the process
+    // before the run has.
+    if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+    void controller.stop(STOP_GRACE_MS).then(() => controller.exit(signalExitCode(signal)));
+  };
+  // `on`, not `once`: Ink's exit handler (signal-exit) raises the signal again, ending the process
+  // at once, when it finds no other listener for it.
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
   const instance = render(<App controller={controller} />, INK_OPTIONS);
   try {
     // Ink also ends on its own when the UI throws (it unmounts: raw mode off, cursor shown); then
@@ -93,6 +109,7 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
     await instance.waitUntilExit();
     return code;
   } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     controller.cancel();
     stopFollowing();
     output.detach();

@@ -27,6 +27,8 @@ export interface CommandInfo {
 
 export class TuiController {
   private abort: AbortController | undefined;
+  /** The run in progress (`stop()` waits for it to end). */
+  private running: Promise<void> | undefined;
   private readonly local: readonly LocalCommand[];
   /** Set by the app: ends the UI with this exit code. */
   exit: (code: number) => void = () => undefined;
@@ -71,6 +73,20 @@ export class TuiController {
 
   setMode(mode: PermissionMode): void {
     this.store.setStatus({ mode });
+  }
+
+  /**
+   * The process was told to stop (SIGTERM, or SIGHUP: the terminal closed): the running run is
+   * cancelled and has ended (its command stopped, the sandbox's sweep done, the history saved)
+   * when this resolves — or `graceMs` passed.
+   */
+  async stop(graceMs: number): Promise<void> {
+    const running = this.running;
+    this.cancel();
+    if (!running) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
   }
 
   /** Ctrl+C / Esc: cancel the running run; true when there was one. */
@@ -135,6 +151,16 @@ export class TuiController {
 
   /** Run one prompt in the main session; `shown` is what the user typed when it differs. */
   async runPrompt(prompt: string, shown?: string): Promise<void> {
+    const run = this.runPromptNow(prompt, shown);
+    this.running = run;
+    try {
+      await run;
+    } finally {
+      if (this.running === run) this.running = undefined;
+    }
+  }
+
+  private async runPromptNow(prompt: string, shown?: string): Promise<void> {
     const store = this.store;
     store.add({ kind: 'user', text: shown ?? prompt });
     const controller = new AbortController();
