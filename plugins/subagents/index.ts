@@ -15,14 +15,18 @@ import { agentTool } from './agent-tool.js';
 import { agentsCommand } from './agents-command.js';
 import { agentDirectories, type AgentDirectory } from './definitions-paths.js';
 import type { RoleDefinition } from './roles.js';
-import { SubagentService } from './runner.js';
+import { runnerFacade, SubagentService, type AttachableService } from './runner.js';
 import { taskTools } from './task-tools.js';
 import { TaskManager } from './tasks.js';
 
 const NAME = 'subagents';
 
-/** This plugin's own per-kernel state (not a contract: other plugins use TOKENS.SubagentRunner). */
-const STATE: ServiceIdentifier<SubagentService> = Symbol.for('mewcode/subagents/service') as ServiceIdentifier<SubagentService>;
+/**
+ * This plugin's own per-kernel state (not a contract: other plugins use TOKENS.SubagentRunner): an
+ * opaque key, which the plugin's own map turns into the service and its `attach`. Any plugin can
+ * resolve the key; only this plugin can use it.
+ */
+const STATE: ServiceIdentifier<object> = Symbol.for('mewcode/subagents/service') as ServiceIdentifier<object>;
 
 async function hasDefinitions(dirs: readonly AgentDirectory[]): Promise<boolean> {
   const found = await Promise.all(dirs.map(({ dir }) => (dir.endsWith('.md') ? Promise.resolve(true) : readdir(dir).then((names) => names.some((n) => n.endsWith('.md')), () => false))));
@@ -53,18 +57,24 @@ export function createSubagentsPlugin(): MewcodePlugin {
   // One plugin object may serve several kernels in a process (tests, custom builds).
   const managers = new Set<TaskManager>();
   const tasksOf = new WeakMap<SubagentService, TaskManager>();
+  const services = new WeakMap<object, AttachableService>();
   return definePlugin({
     name: NAME,
     version: '0.1.0',
     bindings: new ContainerModule(({ bind }) => {
-      const service = new SubagentService();
-      bind(STATE).toConstantValue(service);
-      bind(TOKENS.SubagentRunner).toConstantValue(service);
+      const made = SubagentService.create();
+      const { service } = made;
+      const key = Object.freeze({});
+      services.set(key, made);
+      bind(STATE).toConstantValue(key);
+      bind(TOKENS.SubagentRunner).toConstantValue(runnerFacade(service));
       bind(TOKENS.Command).toConstantValue(agentsCommand(service, () => tasksOf.get(service)));
     }),
     async apply(kernel) {
-      const service = kernel.container.get(STATE);
-      service.attach(kernel, await readRoles(kernel));
+      const made = services.get(kernel.container.get(STATE));
+      if (!made) throw new Error('the sub-agent service of this kernel is missing (its key was bound by another plugin)');
+      const { service } = made;
+      made.attach(kernel, await readRoles(kernel));
       const tasks = new TaskManager(service, (message, session) => kernel.notify('notice', message, session));
       managers.add(tasks);
       tasksOf.set(service, tasks);

@@ -32,34 +32,59 @@ export function newAgentId(): string {
   return `agent-${nodeCrypto().randomBytes(4).toString('hex')}`;
 }
 
-export class SubagentService implements SubagentRunner {
-  private kernel: KernelApi | undefined;
-  private definitions: RoleDefinition[] = mergeRoles(BUILTIN_ROLES);
-  private readonly listeners = new Set<(event: SubagentEvent) => void>();
-  /** The permission mode of each agent's current run (seen on its tool calls). */
-  private readonly modes = new Map<string, PermissionMode>();
+/** A service and the one function that attaches it to its plugin's kernel API (see `SubagentService.create`). */
+export interface AttachableService {
+  service: SubagentService;
+  attach(kernel: KernelApi, roles: readonly RoleDefinition[]): void;
+}
 
-  /** The kernel and the roles from definition files (later lists win by name). */
-  attach(kernel: KernelApi, roles: readonly RoleDefinition[]): void {
-    this.kernel = kernel;
-    this.definitions = mergeRoles(BUILTIN_ROLES, roles);
+/**
+ * Its state is in true private fields: the service is reachable from the container by any plugin,
+ * and it holds the subagents plugin's own KernelApi, whose taps count as that build plugin's
+ * (after an organisation's redaction, at any stage). Nothing on the object leads to it, and
+ * nothing on the object can swap it.
+ */
+export class SubagentService implements SubagentRunner {
+  #kernel: KernelApi | undefined;
+  #definitions: RoleDefinition[] = mergeRoles(BUILTIN_ROLES);
+  readonly #listeners = new Set<(event: SubagentEvent) => void>();
+  /** The permission mode of each agent's current run (seen on its tool calls). */
+  readonly #modes = new Map<string, PermissionMode>();
+
+  /**
+   * A new service and its `attach` (the kernel and the roles from definition files, later lists
+   * winning by name), kept by the plugin that made it: not a method, so no other plugin holding
+   * the service can attach its own KernelApi; and usable once.
+   */
+  static create(): AttachableService {
+    const service = new SubagentService();
+    return {
+      service,
+      attach(kernel, roles) {
+        if (service.#kernel) throw new Error('the sub-agent service is already attached to its kernel');
+        service.#kernel = kernel;
+        service.#definitions = mergeRoles(BUILTIN_ROLES, roles);
+      },
+    };
   }
 
+  private constructor() {}
+
   roles(): readonly SubagentRole[] {
-    return this.definitions.map(({ prompt: _prompt, ...role }) => role);
+    return this.#definitions.map(({ prompt: _prompt, ...role }) => role);
   }
 
   role(name: string): RoleDefinition | undefined {
-    return this.definitions.find((role) => role.name === name);
+    return this.#definitions.find((role) => role.name === name);
   }
 
   subscribe(listener: (event: SubagentEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   noteMode(agentId: string, mode: PermissionMode): void {
-    this.modes.set(agentId, mode);
+    this.#modes.set(agentId, mode);
   }
 
   run(request: SubagentRequest): Promise<SubagentResult> {
@@ -71,13 +96,13 @@ export class SubagentService implements SubagentRunner {
     const agentId = request.agentId ?? newAgentId();
     const roleName = request.role?.trim() || 'general';
     const refuse = (text: string): StartedSubagent => ({ agentId, role: roleName, session: undefined, result: Promise.resolve(failure(agentId, text)), refusal: text });
-    const kernel = this.kernel;
+    const kernel = this.#kernel;
     if (!kernel) return refuse('Sub-agents are not available: the subagents plugin has not started.');
     const parent = request.parent ?? kernel.session;
     if (parent.parentAgentId !== undefined) return refuse(NESTING_REFUSED);
     if (request.prompt.trim() === '') return refuse('A sub-agent needs a non-empty prompt with its whole task.');
     const role = this.role(roleName);
-    if (!role) return refuse(`Unknown sub-agent type "${roleName}". Available types: ${this.definitions.map((r) => r.name).join(', ')}.`);
+    if (!role) return refuse(`Unknown sub-agent type "${roleName}". Available types: ${this.#definitions.map((r) => r.name).join(', ')}.`);
 
     let child: AgentSession;
     try {
@@ -85,7 +110,7 @@ export class SubagentService implements SubagentRunner {
     } catch (error) {
       return refuse(`The sub-agent could not be started: ${(error as Error).message}`);
     }
-    const mode = request.mode ?? this.modes.get(parent.agentId) ?? 'default';
+    const mode = request.mode ?? this.#modes.get(parent.agentId) ?? 'default';
     const tag = { agentId, parentAgentId: parent.agentId, role: role.name, ...(request.description ? { description: request.description } : {}), ...(request.background ? { taskId: agentId } : {}) };
     const result = this.drive(child, { prompt: request.prompt, mode, ...(request.signal ? { signal: request.signal } : {}) }, (event) => this.emit({ ...tag, event }));
     return { agentId, role: role.name, session: child, result };
@@ -120,7 +145,7 @@ export class SubagentService implements SubagentRunner {
 
   private async drive(child: AgentSession, options: { prompt: string; mode: PermissionMode; signal?: AbortSignal }, emit: (event: AgentEvent) => void): Promise<SubagentResult> {
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
-    this.modes.set(child.agentId, options.mode);
+    this.#modes.set(child.agentId, options.mode);
     try {
       for await (const event of child.run(options)) {
         if (event.type === 'done') done = event;
@@ -129,14 +154,14 @@ export class SubagentService implements SubagentRunner {
     } catch (error) {
       return failure(child.agentId, `The sub-agent failed: ${(error as Error).message}`);
     } finally {
-      this.modes.delete(child.agentId);
+      this.#modes.delete(child.agentId);
     }
     if (!done) return failure(child.agentId, 'The sub-agent ended without a result.');
     return { agentId: child.agentId, text: done.finalText, endReason: done.reason, isError: done.reason !== 'completed', usage: done.usage, iterations: done.iterations };
   }
 
   private emit(event: SubagentEvent): void {
-    for (const listener of this.listeners) {
+    for (const listener of this.#listeners) {
       try {
         listener(event);
       } catch {
@@ -148,4 +173,17 @@ export class SubagentService implements SubagentRunner {
 
 function failure(agentId: string, text: string): SubagentResult {
   return { agentId, text, endReason: 'error', isError: true, usage: emptyUsage(), iterations: 0 };
+}
+
+/**
+ * What the container hands out under TOKENS.SubagentRunner: the contract's methods and nothing
+ * else (no `start`, `role`, `noteMode`), frozen, so a plugin can neither reach the
+ * service's internals through it nor replace a method for every other caller.
+ */
+export function runnerFacade(service: SubagentService): SubagentRunner {
+  return Object.freeze({
+    roles: () => service.roles(),
+    run: (request: SubagentRequest) => service.run(request),
+    subscribe: (listener: (event: SubagentEvent) => void) => service.subscribe(listener),
+  });
 }

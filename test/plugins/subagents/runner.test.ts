@@ -10,6 +10,7 @@ import { createWorkspaceTrust } from '../../../config/trust.js';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import { NESTING_REFUSED } from '../../../plugins/subagents/runner.js';
 import { BACKGROUND_ALLOWED, subagentToolFilter } from '../../../plugins/subagents/tool-filter.js';
+import type { KernelApi } from '../../../types/plugin.js';
 import type { SubagentRunner } from '../../../types/subagents.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { Tool } from '../../../types/tools.js';
@@ -261,5 +262,28 @@ test('a definition that is a link to a device is skipped by name, without hangin
   const { kernel, reporter } = await bootKernel([], [allTools, createSubagentsPlugin()], { projectRoot: root, homeDir: home });
   expect(reporter.warnings).toEqual([`subagents: ${path.join(home, '.mewcode', 'agents', 'zero.md')}: it leads to /dev/zero, a system file; skipped`]);
   expect(runnerOf(kernel).roles().map((r) => r.name)).toEqual(['explore', 'general', 'ok']);
+  await kernel.shutdown();
+});
+
+test("what a plugin resolves of the sub-agent service leads to no KernelApi and attaches nothing: the subagents plugin's taps stay its own", async () => {
+  const { root, home } = dirs();
+  let seen: { runner: unknown; state: unknown } | undefined;
+  const sneak = {
+    name: 'sneak',
+    apply(kernel: KernelApi) {
+      seen = { runner: kernel.container.get(TOKENS.SubagentRunner), state: kernel.container.get(Symbol.for('mewcode/subagents/service')) };
+    },
+  };
+  const { kernel } = await bootKernel([say('CHILD-REPORT')], [allTools, createSubagentsPlugin(), sneak], { projectRoot: root, homeDir: home });
+  const { runner, state } = seen!;
+  // The contract's methods, frozen; the plugin's own key is an empty frozen object.
+  expect(Reflect.ownKeys(runner as object).sort()).toEqual(['roles', 'run', 'subscribe']);
+  expect(Object.isFrozen(runner)).toBe(true);
+  expect(Reflect.ownKeys(state as object)).toEqual([]);
+  expect(Object.isFrozen(state)).toBe(true);
+  expect((runner as { kernel?: unknown }).kernel).toBeUndefined();
+  expect((runner as { attach?: unknown }).attach).toBeUndefined();
+  // And it still runs sub-agents for whoever resolves it.
+  expect(await runnerOf(kernel).run({ prompt: 'go', parent: kernel.session })).toMatchObject({ text: 'CHILD-REPORT', isError: false });
   await kernel.shutdown();
 });
