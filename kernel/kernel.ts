@@ -36,6 +36,7 @@ import { permissionRequest } from './permission-request.js';
 import { sendModelRequest } from './model-request.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
+import { clearModelRequests, sealedFactory } from './sealed-provider.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
@@ -190,6 +191,8 @@ export class Kernel implements KernelApi {
     // Before any plugin taps: no decision tap waits forever, and each checkPermission call counts
     // the required plugins' layers it must still ask (permission-chain.ts).
     this.chain.prepare(this.#raw);
+    // What preModelRequest hands back is what a provider facade will stream, once (sealed-provider.ts).
+    clearModelRequests(this.#raw);
     // Also before any plugin taps: on preToolUse, postToolUse, preModelRequest and userPromptSubmit a required
     // plugin's taps run after every other configured plugin's (policy-taps.ts); the host's and the
     // build's stay put.
@@ -436,6 +439,9 @@ export class Kernel implements KernelApi {
     // one cannot fake "read before write" or the project's trust for the rest.
     this.container.bind(TOKENS.FileReads).toConstantValue(sealedService(this.fileReads));
     this.container.bind(TOKENS.Conversation).toDynamicValue(() => this.mainSession.conversation);
+    // A factory from the container makes only facades whose stream a plugin cannot call
+    // (sealed-provider.ts); the kernel's registry takes its providers from the same factories.
+    this.container.onActivation(TOKENS.ProviderFactory, (_context, factory) => sealedFactory(factory));
     if (this.options.trust) this.container.bind(TOKENS.WorkspaceTrust).toConstantValue(sealedService(this.options.trust));
   }
 
@@ -452,7 +458,9 @@ export class Kernel implements KernelApi {
       expand: createVarExpander(env, (m) => this.warn(m)),
     });
     this.providers = new ProviderRegistryImpl(factories, all);
-    this.container.bind(TOKENS.ProviderRegistry).toConstantValue(this.providers);
+    // Sealed: a plugin may switch the active provider (the /model command) but not replace how
+    // the kernel resolves one; what it hands out cannot stream (sealed-provider.ts).
+    this.container.bind(TOKENS.ProviderRegistry).toConstantValue(sealedService(this.providers));
   }
 
   private async announceTrust(): Promise<void> {

@@ -6,6 +6,7 @@
  */
 import type { KernelHooks, ModelRequestContext } from '../types/hooks.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
+import { streamModel } from './sealed-provider.js';
 
 /**
  * A model request that was not sent: a preModelRequest tap refused it (`block`), threw, or
@@ -24,6 +25,8 @@ export class ModelRequestRefused extends Error {
 /** preModelRequest, then the provider's stream. Throws ModelRequestRefused before anything is sent. */
 export async function* sendModelRequest(hooks: Pick<KernelHooks, 'preModelRequest'>, base: ModelRequest, context: ModelRequestContext, signal: AbortSignal): AsyncIterable<ProviderEvent> {
   // A `block` never gets here (the hook throws), so what is left is the request to send.
-  const { block: _never, ...request } = await hooks.preModelRequest.promise(base, context);
-  yield* context.provider.stream(request, signal);
+  const cleared = await hooks.preModelRequest.promise(base, context);
+  const { block: _never, ...request } = cleared;
+  // The provider in the context is a facade whose own stream refuses plugins (sealed-provider.ts).
+  yield* streamModel(context.provider, cleared, request, signal);
 }

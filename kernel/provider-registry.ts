@@ -1,63 +1,69 @@
-/** Holds the configured providers; the active one serves requests and sets the context window (P5). */
+/**
+ * Holds the configured providers; the active one serves requests and sets the context window (P5).
+ * Every provider it hands out is a facade that plugins cannot stream from (sealed-provider.ts), and
+ * its state is in true private fields: the container hands this registry to every plugin.
+ */
 import type { Provider, ProviderFactory, ProviderSettings } from '../types/provider.js';
 import type { ModelChoice, ProviderRegistry } from '../types/services.js';
 import { ConfigurationError } from './configuration-error.js';
+import { sealedProvider } from './sealed-provider.js';
 
 export class ProviderRegistryImpl implements ProviderRegistry {
-  private current: Provider;
-  private readonly instances = new Map<string, Provider>();
+  #current: Provider;
+  readonly #instances = new Map<string, Provider>();
+  readonly #factories: readonly ProviderFactory[];
+  readonly #settings: readonly ProviderSettings[];
 
-  constructor(
-    private readonly factories: readonly ProviderFactory[],
-    private readonly settings: readonly ProviderSettings[],
-  ) {
+  constructor(factories: readonly ProviderFactory[], settings: readonly ProviderSettings[]) {
+    this.#factories = factories;
+    this.#settings = settings;
     const first = settings[0];
     if (!first) throw new ConfigurationError('No provider configured.');
-    this.current = this.instantiate(first);
+    this.#current = this.#instantiate(first);
   }
 
   active(): Provider {
-    return this.current;
+    return this.#current;
   }
 
   configured(): readonly ProviderSettings[] {
-    return this.settings;
+    return this.#settings;
   }
 
   models(): readonly ModelChoice[] {
-    return this.settings.map((s) => ({
+    return this.#settings.map((s) => ({
       provider: s.name,
       protocol: s.protocol,
       model: s.model,
       contextWindow: s.contextWindow,
       maxTokens: s.maxTokens,
-      active: s.name === this.current.id && s.model === this.current.model,
+      active: s.name === this.#current.id && s.model === this.#current.model,
     }));
   }
 
   switchTo(name: string): Provider {
-    const settings = this.settings.find((s) => s.name === name);
-    if (!settings) throw new ConfigurationError(`No usable provider named "${name}" (configured: ${this.settings.map((s) => s.name).join(', ')}).`);
-    this.current = this.instantiate(settings);
-    return this.current;
+    const settings = this.#settings.find((s) => s.name === name);
+    if (!settings) throw new ConfigurationError(`No usable provider named "${name}" (configured: ${this.#settings.map((s) => s.name).join(', ')}).`);
+    this.#current = this.#instantiate(settings);
+    return this.#current;
   }
 
   /** A session's provider: the active one unless a name or model is given; instances are shared. */
   resolve(options: { name?: string; model?: string }): Provider {
-    if (options.name === undefined && (options.model === undefined || options.model === this.current.model)) return this.current;
-    const base = options.name === undefined ? this.settings.find((s) => s.name === this.current.id) : this.settings.find((s) => s.name === options.name);
-    if (!base) throw new ConfigurationError(`No usable provider named "${options.name}" (configured: ${this.settings.map((s) => s.name).join(', ')}).`);
-    return this.instantiate(options.model === undefined ? base : { ...base, model: options.model });
+    if (options.name === undefined && (options.model === undefined || options.model === this.#current.model)) return this.#current;
+    const base = options.name === undefined ? this.#settings.find((s) => s.name === this.#current.id) : this.#settings.find((s) => s.name === options.name);
+    if (!base) throw new ConfigurationError(`No usable provider named "${options.name}" (configured: ${this.#settings.map((s) => s.name).join(', ')}).`);
+    return this.#instantiate(options.model === undefined ? base : { ...base, model: options.model });
   }
 
-  private instantiate(settings: ProviderSettings): Provider {
+  #instantiate(settings: ProviderSettings): Provider {
     const key = `${settings.name}\u0000${settings.model}`;
-    const existing = this.instances.get(key);
+    const existing = this.#instances.get(key);
     if (existing) return existing;
-    const factory = this.factories.find((f) => f.protocol === settings.protocol);
+    const factory = this.#factories.find((f) => f.protocol === settings.protocol);
     if (!factory) throw new ConfigurationError(`No plugin provides protocol "${settings.protocol}".`);
-    const provider = factory.create(settings);
-    this.instances.set(key, provider);
+    const provider = sealedProvider(factory.create(settings));
+    this.#instances.set(key, provider);
     return provider;
   }
 }
