@@ -191,8 +191,6 @@ export class Kernel implements KernelApi {
     // Before any plugin taps: no decision tap waits forever, and each checkPermission call counts
     // the required plugins' layers it must still ask (permission-chain.ts).
     this.chain.prepare(this.#raw);
-    // What preModelRequest hands back is what a provider facade will stream, once (sealed-provider.ts).
-    clearModelRequests(this.#raw);
     // Also before any plugin taps: on preToolUse, postToolUse, preModelRequest and userPromptSubmit a required
     // plugin's taps run after every other configured plugin's (policy-taps.ts); the host's and the
     // build's stay put.
