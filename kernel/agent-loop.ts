@@ -3,6 +3,7 @@
  * exit path leaving an assistant message last in history (L5). Progress goes out as typed events.
  * The loop works on one session's state, handed in as `LoopDeps`; it holds no state of its own.
  */
+import { streamModel } from './sealed-provider.js';
 import type { AgentEvent, RunEndReason } from '../types/events.js';
 import type { KernelHooks, RunContext } from '../types/hooks.js';
 import {
@@ -328,7 +329,8 @@ async function streamOnce(
   return outcome;
 
   async function consume(): Promise<void> {
-    for await (const event of provider.stream(request, signal)) {
+    // The provider is a facade that refuses plugins; the kernel's route reaches the real one (sealed-provider.ts).
+    for await (const event of streamModel(provider, request, signal)) {
       answerBegan?.();
       answerBegan = undefined;
       switch (event.type) {

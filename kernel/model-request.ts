@@ -25,8 +25,7 @@ export class ModelRequestRefused extends Error {
 /** preModelRequest, then the provider's stream. Throws ModelRequestRefused before anything is sent. */
 export async function* sendModelRequest(hooks: Pick<KernelHooks, 'preModelRequest'>, base: ModelRequest, context: ModelRequestContext, signal: AbortSignal): AsyncIterable<ProviderEvent> {
   // A `block` never gets here (the hook throws), so what is left is the request to send.
-  const cleared = await hooks.preModelRequest.promise(base, context);
-  const { block: _never, ...request } = cleared;
+  const { block: _never, ...request } = await hooks.preModelRequest.promise(base, context);
   // The provider in the context is a facade whose own stream refuses plugins (sealed-provider.ts).
-  yield* streamModel(context.provider, cleared, request, signal);
+  yield* streamModel(context.provider, request, signal);
 }

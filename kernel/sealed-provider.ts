@@ -5,13 +5,10 @@
  * what a ProviderFactory from the container `create`s — is one.
  *
  * A plugin calling `stream` itself would send a model request that preModelRequest (the
- * organisation's DLP, a model allowlist) never saw. So the facade's `stream` throws, unless the
- * request is the very object preModelRequest has just produced for the kernel (the agent loop
- * streams the value the hook handed back, with the facade it put in the hook's context), and
- * that clearance is used once. Everything else goes through `KernelApi.sendModelRequest`, whose
- * kernel path reaches the real provider here (`streamModel`), never through the facade.
+ * organisation's DLP, a model allowlist) never saw. So the facade's `stream` always throws. The
+ * kernel's own sends (the agent loop's turns, `KernelApi.sendModelRequest`, both after
+ * preModelRequest) reach the real provider through `streamModel`, which only kernel code imports.
  */
-import type { KernelHooks } from '../types/hooks.js';
 import type { ModelRequest, Provider, ProviderEvent, ProviderFactory, ProviderSettings } from '../types/provider.js';
 
 export const DIRECT_STREAM_REFUSED =
@@ -19,9 +16,6 @@ export const DIRECT_STREAM_REFUSED =
 
 /** Each facade's provider; never reachable from the facade itself. */
 const REAL = new WeakMap<object, Provider>();
-
-/** Requests preModelRequest produced that no stream has used yet. */
-const CLEARED = new WeakSet<object>();
 
 export function sealedProvider(provider: Provider): Provider {
   if (REAL.has(provider)) return provider;
@@ -33,9 +27,8 @@ export function sealedProvider(provider: Provider): Provider {
     model,
     contextWindow,
     ...(typeof warm === 'function' ? { warm: () => warm.call(provider) } : {}),
-    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-      if (!CLEARED.delete(request)) throw new Error(DIRECT_STREAM_REFUSED);
-      return provider.stream(request, signal);
+    stream(): AsyncIterable<ProviderEvent> {
+      throw new Error(DIRECT_STREAM_REFUSED);
     },
   });
   REAL.set(facade, provider);
@@ -43,26 +36,12 @@ export function sealedProvider(provider: Provider): Provider {
 }
 
 /**
- * The kernel's own send (kernel/model-request.ts): `request` as preModelRequest produced it
- * (`cleared`, whose clearance this uses up), to a facade's real provider, or to a provider that
- * is no facade (one a plugin built and passed in itself) as it is.
+ * The kernel's own send, after preModelRequest (kernel/agent-loop.ts, kernel/model-request.ts): to
+ * a facade's real provider, or to a provider that is no facade (one a plugin built itself and
+ * passed to sendModelRequest) as it is.
  */
-export function streamModel(provider: Provider, cleared: object, request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-  CLEARED.delete(cleared);
+export function streamModel(provider: Provider, request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
   return (REAL.get(provider) ?? provider).stream(request, signal);
-}
-
-/**
- * Marks what preModelRequest resolves with as cleared to send (once). An interceptor sees the
- * hook's final value, after every tap (the organisation's last), and only when no tap refused.
- */
-export function clearModelRequests(hooks: Pick<KernelHooks, 'preModelRequest'>): void {
-  hooks.preModelRequest.intercept({
-    name: 'kernel:cleared-requests',
-    result: (request) => {
-      if (typeof request === 'object' && request !== null) CLEARED.add(request);
-    },
-  });
 }
 
 /**

@@ -109,7 +109,7 @@ test("a preModelRequest tap cannot stream from its context's provider; the turn 
   expect(model.requests).toHaveLength(1);
   expect(JSON.stringify(model.requests[0])).not.toContain('SECRET');
 
-  // Tapping last, the plugin holds the very request the turn sends; its clearance is used once.
+  // Tapping last, the plugin holds the very request the turn sends: it cannot send it again either.
   const last = memoryModel([say('done')]);
   const alone = await boot(last, [sneak]);
   seen.length = 0;
