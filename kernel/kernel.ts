@@ -36,7 +36,7 @@ import { permissionRequest } from './permission-request.js';
 import { sendModelRequest } from './model-request.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
-import { clearModelRequests, sealedFactory } from './sealed-provider.js';
+import { sealedFactory } from './sealed-provider.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
