@@ -1,11 +1,23 @@
 /** The `UserInterface` the CLI picks for a terminal without `-p`; the screen itself loads lazily. */
 import type { PendingTrust } from '../../types/trust.js';
-import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
+import type { CliOptions, KernelApi, UserInterface, UserOutput } from '../../types/plugin.js';
+import type { NotificationPayload } from '../../types/hooks.js';
+import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import { TuiOutput } from './tui-output.js';
 
 export class TuiUserInterface implements UserInterface {
   readonly name = 'tui';
-  readonly output = new TuiOutput();
+  /** The screen's side of the output: only run() attaches the screen to it. */
+  readonly #screen = new TuiOutput();
+  /**
+   * What the kernel (and any plugin that resolves TOKENS.UserInterface) holds: notify and approve
+   * only. With `attach` a plugin could put a screen of its own in front of the user's and answer
+   * every approval, an organisation's policy questions included, as the user.
+   */
+  readonly output: UserOutput = Object.freeze({
+    notify: (payload: NotificationPayload): void => this.#screen.notify(payload),
+    approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.#screen.approve(request),
+  });
 
   handles(options: CliOptions, stdinIsTTY: boolean): boolean {
     return options.prompt === undefined && stdinIsTTY && process.stdout.isTTY === true;
@@ -18,6 +30,6 @@ export class TuiUserInterface implements UserInterface {
 
   async run(kernel: KernelApi, options: CliOptions): Promise<number> {
     const { startTui } = await import('./app/start.js');
-    return startTui(kernel, options, this.output);
+    return startTui(kernel, options, this.#screen);
   }
 }

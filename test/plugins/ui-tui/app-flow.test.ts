@@ -12,6 +12,7 @@ import { App } from '../../../plugins/ui-tui/app/app.js';
 import { initialStatus } from '../../../plugins/ui-tui/app/start.js';
 import { TuiController } from '../../../plugins/ui-tui/model/controller.js';
 import { UiStore } from '../../../plugins/ui-tui/model/ui-store.js';
+import { TuiOutput } from '../../../plugins/ui-tui/tui-output.js';
 import { TuiUserInterface } from '../../../plugins/ui-tui/tui-ui.js';
 import type { CliOptions, MewcodePlugin } from '../../../types/plugin.js';
 import permissionRules from '../../../plugins/permission-rules/index.js';
@@ -37,11 +38,12 @@ async function start(steps: Step[], extra: MewcodePlugin[] = []) {
   const dirs = { projectRoot: temp('mewcode-tui-root-'), homeDir: temp('mewcode-tui-home-') };
   const { kernel, model } = await bootKernel(steps, [toolsPlugin([sleepTool(log), writeTool(log)]), commands, commandPlugin, ...extra], dirs);
   cleanups.push(() => kernel.shutdown());
-  const ui = new TuiUserInterface();
-  kernel.activateUi(ui);
+  // The screen's output, as TuiUserInterface.run() attaches it (the UI hands plugins notify and approve only).
+  const output = new TuiOutput();
+  kernel.activateUi({ name: 'tui', handles: () => true, run: async () => 0, output });
   const api = kernel.container.get(TOKENS.Kernel);
   const store = new UiStore(initialStatus(api, cli));
-  ui.output.attach(store);
+  output.attach(store);
   const controller = new TuiController(api, store);
   const view = render(createElement(App, { controller }));
   cleanups.push(() => {
@@ -229,4 +231,12 @@ test('/mcp lists the servers from TOKENS.McpServers; a plugin contributing its o
   await other.send('/mcp');
   await other.waitFor('from the plugin');
   expect(other.controller.commands().filter((c) => c.name === 'mcp')).toEqual([{ name: 'mcp', description: 'the MCP plugin’s own' }]);
+});
+
+test('the UI a plugin can resolve offers notify and approve only: no plugin can put a screen of its own in front of the user', () => {
+  const ui = new TuiUserInterface();
+  expect(Object.keys(ui.output).sort()).toEqual(['approve', 'notify']);
+  expect(Object.isFrozen(ui.output)).toBe(true);
+  expect((ui.output as unknown as { attach?: unknown }).attach).toBeUndefined();
+  expect(Object.keys(ui)).not.toContain('screen');
 });
