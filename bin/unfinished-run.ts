@@ -4,8 +4,11 @@
  * leaves the run awaiting a promise nothing will ever settle (a tap or a start() that holds no
  * timer, socket or process open) would otherwise end `mewcode -p` silently with exit 0. When the
  * event loop empties before the run settled, this says so, prints an error result for
- * `--output-format json`/`stream-json`, and sets exit code 1.
+ * `--output-format json`/`stream-json`, and sets exit code 1 — unless a plugin's tap the kernel
+ * bounds is what the run waits for: that wait ends at once (decision-bounds.ts), its hook takes its
+ * safe side naming the plugin (a withheld output, a request not sent, a deny), and the run goes on.
  */
+import { expireStalledWaits } from '../kernel/decision-bounds.js';
 
 /**
  * Call the returned function once the run's outcome is known (with its exit code when there is
@@ -16,6 +19,8 @@ export function guardUnfinishedRun(jsonOutput: boolean): (code?: number) => void
   let done = false;
   let outcome: number | undefined;
   const onBeforeExit = (): void => {
+    // Ending those waits gives the process work again; this is asked again when it runs out.
+    if (!done && expireStalledWaits() > 0) return;
     process.off('beforeExit', onBeforeExit);
     if (done) {
       // The outcome was known and only clean-up was left: exit with the run's own code.

@@ -1,13 +1,19 @@
 /**
  * Waits on plugins that always end. A decision the kernel waits for — a permission verdict, a
- * preToolUse answer, an approval, a prompt submission, a stop answer — is awaited at most a
- * bound, and a wait the run is blocked on also ends when the run is cancelled. A tap that never
- * answers takes its hook's safe side (deny, block, no continuation), naming the plugin: a policy
- * server that hangs fails closed instead of hanging the session.
+ * preToolUse answer, an approval, a prompt submission, a stop answer — and the value of the two
+ * waterfalls a policy rewrites on its way out (a postToolUse result, a preModelRequest request)
+ * is awaited at most a bound, and a wait the run is blocked on also ends when the run is
+ * cancelled. A tap that never answers takes its hook's safe side (deny, block, no continuation,
+ * the output withheld, the request not sent), naming the plugin: a policy server that hangs
+ * fails closed instead of hanging the session. A tap whose answer can no longer come at all (the
+ * process has nothing left to run that could settle it) is at the end of its bound at once
+ * (expireStalledWaits).
  */
 import type { KernelHooks, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
+import type { ToolResult } from '../types/messages.js';
 import type { ApprovalOutcome } from '../types/permissions.js';
-import { pluginOfTap, type InterceptableTap } from './hooks.js';
+import { pluginOfTap, withheldResult, type InterceptableTap } from './hooks.js';
+import { ModelRequestRefused } from './model-request.js';
 
 export interface Bound {
   /** Not awaited longer than this. */
@@ -17,39 +23,69 @@ export interface Bound {
   graceMs?: number;
 }
 
+/** Why a wait ended without its answer: its time was up, the run was cancelled, or nothing was left that could answer. */
+export type LateReason = 'timeout' | 'cancelled' | 'stalled';
+
+/** The waits with a time bound still waiting, each with how to end it now. */
+const timedWaits = new Set<(why: LateReason) => void>();
+
+/**
+ * Ends every wait with a time bound now, as if its time were up (`late('stalled')`); how many
+ * there were. For when the process has nothing left to run (Node's `beforeExit`): an answer that
+ * nothing can settle any more never comes, and the bound, which does not hold the process open by
+ * itself, would never fire. The run then goes on with each hook's safe side, naming the plugin,
+ * instead of ending unfinished with nobody named.
+ */
+export function expireStalledWaits(): number {
+  const waits = [...timedWaits];
+  for (const expire of waits) expire('stalled');
+  return waits.length;
+}
+
 /**
  * The answer, or `late(why)` once the bound has passed or the signal aborted; a later answer is
- * ignored. An aborted signal still lets an answer already on its way (a microtask) win.
+ * ignored. An aborted signal still lets an answer already on its way (a microtask) win. `late`
+ * may throw (a refusal): the wait then rejects with it.
  */
-export function bounded<T>(answer: Promise<T>, bound: Bound, late: (why: 'timeout' | 'cancelled') => T): Promise<T> {
+export function bounded<T>(answer: Promise<T>, bound: Bound, late: (why: LateReason) => T | Promise<T>): Promise<T> {
   const timers: NodeJS.Timeout[] = [];
   let onAbort: (() => void) | undefined;
-  const expired = new Promise<T>((resolve) => {
+  let expire: ((why: LateReason) => void) | undefined;
+  const expired = new Promise<T>((resolve, reject) => {
     let done = false;
-    const expire = (why: 'timeout' | 'cancelled'): void => {
+    expire = (why) => {
       if (done) return;
       done = true;
-      resolve(late(why));
+      try {
+        resolve(late(why));
+      } catch (refusal) {
+        reject(refusal);
+      }
     };
+    const end = expire;
     // The bound never holds the process open by itself: a tap that waits on nothing (a promise
     // nothing will settle) must not keep a finished or cancelled MewCode alive for an hour.
-    if (bound.ms !== undefined) timers.push(setTimeout(() => expire('timeout'), bound.ms).unref());
+    if (bound.ms !== undefined) {
+      timers.push(setTimeout(() => end('timeout'), bound.ms).unref());
+      timedWaits.add(end);
+    }
     const { signal } = bound;
     if (!signal) return;
-    onAbort = () => void timers.push(setTimeout(() => expire('cancelled'), bound.graceMs ?? 0));
+    onAbort = () => void timers.push(setTimeout(() => end('cancelled'), bound.graceMs ?? 0));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   return Promise.race([answer, expired]).finally(() => {
     for (const timer of timers) clearTimeout(timer);
+    if (expire) timedWaits.delete(expire);
     if (onAbort) bound.signal?.removeEventListener('abort', onAbort);
   });
 }
 
 /**
- * How long a preToolUse, userPromptSubmit or stop tap may take. Longer than a checkPermission
- * layer's: these taps run the user's own hooks, whose commands may take up to 10 minutes by
- * default (Claude Code's default the hooks plugin keeps).
+ * How long a preToolUse, userPromptSubmit, stop, postToolUse or preModelRequest tap may take.
+ * Longer than a checkPermission layer's: these taps run the user's own hooks, whose commands may
+ * take up to 10 minutes by default (Claude Code's default the hooks plugin keeps).
  */
 export const HOOK_TAP_TIMEOUT_MS = 15 * 60_000;
 /** How long a requestApproval tap may take: it may be waiting for a person (a chat approval). */
@@ -62,9 +98,9 @@ export interface TapBounds {
   warn(message: string): void;
 }
 
-type BoundedHook = 'preToolUse' | 'requestApproval' | 'userPromptSubmit' | 'stop';
+type BoundedHook = 'preToolUse' | 'requestApproval' | 'userPromptSubmit' | 'stop' | 'postToolUse' | 'preModelRequest';
 
-/** What a silent tap's hook takes instead, and what the user is told it means. */
+/** What a silent tap's hook takes instead (or throws), and what the user is told it means. */
 const SAFE_SIDES: Record<BoundedHook, { outcome: string; safe: (args: unknown[], plugin: string, reason: string) => unknown }> = {
   preToolUse: {
     outcome: 'the call is denied',
@@ -79,11 +115,19 @@ const SAFE_SIDES: Record<BoundedHook, { outcome: string; safe: (args: unknown[],
     safe: (args, plugin, reason): PromptSubmission => Object.freeze({ additionalContext: (args[0] as PromptSubmission).additionalContext, block: Object.freeze({ block: true as const, reason, by: plugin }) }),
   },
   stop: { outcome: 'the run does not continue', safe: () => undefined },
+  // The tap may be the one that redacts the output, or scrubs the request.
+  postToolUse: { outcome: 'the output is withheld', safe: (args, _plugin, reason): ToolResult => withheldResult(args[0] as ToolResult, reason) },
+  preModelRequest: {
+    outcome: 'the request is not sent',
+    safe: (_args, plugin, reason) => {
+      throw new ModelRequestRefused(plugin, reason);
+    },
+  },
 };
 
 /**
  * Bound every tap, present and future, of the decision hooks other than checkPermission (which
- * the permission chain bounds itself). The tap object is changed in place: the TapLedger finds a
+ * the permission chain bounds itself), and of postToolUse and preModelRequest. The tap object is changed in place: the TapLedger finds a
  * plugin's taps by identity when it removes them.
  */
 export function boundDecisionTaps(hooks: KernelHooks, bounds: TapBounds): void {
@@ -102,8 +146,11 @@ export function boundDecisionTaps(hooks: KernelHooks, bounds: TapBounds): void {
 function boundTap(tap: InterceptableTap, hook: BoundedHook, ms: number, warn: (message: string) => void): InterceptableTap['fn'] {
   const plugin = pluginOfTap(tap.name);
   const { outcome, safe } = SAFE_SIDES[hook];
-  const late = (args: unknown[]) => (): unknown => {
-    const reason = `plugin ${plugin} did not answer ${hook} within ${ms} ms; ${outcome}`;
+  const late = (args: unknown[]) => (why: LateReason): unknown => {
+    const reason =
+      why === 'stalled'
+        ? `plugin ${plugin} did not answer ${hook}, and its answer could never come (nothing was left running that could settle it); ${outcome}`
+        : `plugin ${plugin} did not answer ${hook} within ${ms} ms; ${outcome}`;
     warn(reason);
     return safe(args, plugin, reason);
   };

@@ -14,6 +14,15 @@
  * - the other waterfalls (prompt parts, environment parts): the value the waterfall had is kept.
  * checkPermission has its own rules (permission-chain.ts).
  *
+ * On postToolUse and preModelRequest, whose value leaves MewCode, `undefined` is malformed too (a
+ * DLP that built its redacted copy and forgot to return it would otherwise pass the raw value on),
+ * and a tap's answer is read once into a plain copy the kernel owns (value-snapshots.ts): every
+ * postToolUse answer, and a preModelRequest answer that is not the request the tap was handed (a
+ * request is the whole history: copied only when a tap made a new one). A required plugin's tap
+ * is handed a value no other tap holds, so nothing tapped before it can change what it checked
+ * after it checked it. What the user is told names the value a tap returned; what travels on (a
+ * withheld result, a refusal, a deny reason) only its kind.
+ *
  * Well-formed decisions are taken as plain snapshots (read once: no getter or Proxy answers the
  * check one thing and the kernel another), and a preToolUse tap cannot lower what an earlier one
  * answered (allow < ask < deny). On the second pass (`recheck`, the input that will run) a rewrite
@@ -22,10 +31,11 @@
  */
 import type { HookName, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
-import { defuseThenable, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot, sameData } from './decision-shapes.js';
+import { defuseThenable, describeKind, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot, sameData } from './decision-shapes.js';
 import type { ToolResult } from '../types/messages.js';
 import { pluginOfTap, withheldResult, type InterceptableTap, type TapTransform } from './hooks.js';
 import { ModelRequestRefused } from './model-request.js';
+import { plainDataCopy, toolResultSnapshot } from './value-snapshots.js';
 
 type Check = (value: unknown) => boolean;
 /** What the hook takes instead of a malformed answer, given the tap's arguments and the message. */
@@ -46,6 +56,13 @@ interface Guard {
   keep?: (args: unknown[], answer: unknown, plugin: string) => unknown;
   /** Why the answer refuses outright (preModelRequest's `block`), checked before its shape; the hook then throws. */
   refusal?: (value: unknown, plugin: string) => string | undefined;
+  /** `undefined` is malformed too, not tapable's "unchanged" (the value leaves MewCode). */
+  answerRequired?: boolean;
+  /**
+   * The value this plugin's tap is handed: one no other tap holds (undefined when it cannot be
+   * copied as plain data), or the one it was given when that does not matter for this plugin.
+   */
+  handOver?: (value: unknown, plugin: string) => unknown;
 }
 
 /** A preModelRequest tap's deliberate refusal; a malformed `block` refuses too (it meant to). */
@@ -101,7 +118,31 @@ function pluginApproval(args: unknown[], answer: unknown): unknown {
   return outcome.choice === 'allow_once' ? outcome : Object.freeze({ ...outcome, choice: 'allow_once' });
 }
 
-const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => ({
+/**
+ * The copies the kernel made of an answer and handed to no tap yet: only the kernel holds them,
+ * so they need no copy before a tap that must see a value nobody else can change.
+ */
+class FreshCopies {
+  readonly #copies = new WeakSet<object>();
+  /** `copy` (undefined stays undefined), remembered as fresh. */
+  made<T>(copy: T): T {
+    if (typeof copy === 'object' && copy !== null) this.#copies.add(copy);
+    return copy;
+  }
+  /**
+   * `value` as a tap is handed it: itself if fresh, else `copy(value)`; or itself, when no `copy`
+   * is needed for this tap. Either way it is no longer fresh: that tap holds it now.
+   */
+  handOver(value: unknown, copy?: (value: unknown) => unknown): unknown {
+    const wasFresh = typeof value === 'object' && value !== null && this.#copies.delete(value);
+    return wasFresh || !copy ? value : copy(value);
+  }
+}
+
+const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
+  const fresh = new FreshCopies();
+  const isRequired = (plugin: string): boolean => options.isRequired?.(plugin) === true;
+  return {
   preToolUse: {
     check: isToolUseDecision,
     noun: 'preToolUse decision',
@@ -132,19 +173,33 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => ({
     check: (value) => isObject(value) && Array.isArray((value as { messages?: unknown }).messages),
     noun: 'preModelRequest value',
     refusal: modelRequestRefusal,
+    answerRequired: true,
+    // The request is the whole history: copied for a required plugin's tap only (a policy), and
+    // not when it is a copy no tap has seen yet.
+    handOver: (value, plugin) => fresh.handOver(value, isRequired(plugin) ? plainDataCopy : undefined),
+    snapshot: (args, value) => (value === args[0] ? value : fresh.made(plainDataCopy(value))),
     safe: (_args, plugin, problem) => {
       throw new ModelRequestRefused(plugin, problem);
     },
   },
   postToolUse: {
-    check: (value) => isObject(value) && typeof (value as { content?: unknown }).content === 'string' && typeof (value as { toolCallId?: unknown }).toolCallId === 'string',
+    check: isObject,
     noun: 'postToolUse result',
+    answerRequired: true,
+    // A result is small (its strings are shared, not copied): every answer is copied, and so
+    // every tap is handed a copy only the kernel held.
+    handOver: (value) => fresh.handOver(value, toolResultSnapshot),
+    snapshot: (_args, value) => fresh.made(toolResultSnapshot(value)),
     safe: (args, _plugin, problem) => withheldResult(args[0] as ToolResult, problem),
   },
-});
+  };
+};
 
-/** The transforms for guardHooks: each tap's answer checked against its hook's shape. */
-export function shapeTransforms(warn: (message: string) => void, options: GuardOptions = {}): Partial<Record<HookName, TapTransform>> {
+/**
+ * The transforms for guardHooks: each tap's answer checked against its hook's shape. `warn` gets
+ * the user's message (naming the value returned) and the shared one (naming only its kind).
+ */
+export function shapeTransforms(warn: (message: string, shared: string) => void, options: GuardOptions = {}): Partial<Record<HookName, TapTransform>> {
   const transforms: Partial<Record<HookName, TapTransform>> = {};
   for (const [name, guard] of Object.entries(guards(options)) as [HookName, Guard][]) {
     transforms[name] = (tap) => checked(tap, guard, warn);
@@ -152,29 +207,61 @@ export function shapeTransforms(warn: (message: string) => void, options: GuardO
   return transforms;
 }
 
-function checked(tap: InterceptableTap, guard: Guard, warn: (message: string) => void): InterceptableTap['fn'] {
+function checked(tap: InterceptableTap, guard: Guard, warn: (message: string, shared: string) => void): InterceptableTap['fn'] {
   const plugin = pluginOfTap(tap.name);
+  const malformed = (args: unknown[], value: unknown): unknown => {
+    defuseThenable(value);
+    const problem = `plugin ${plugin} returned a malformed ${guard.noun}`;
+    const shared = `${problem} (${describeKind(value)}${value === undefined ? `: a ${tap.type === 'sync' ? 'tap' : 'tap\'s promise'} must give the value back, changed or not` : ''})`;
+    warn(`${problem} (${describeValue(value)})`, shared);
+    return guard.safe(args, plugin, shared);
+  };
   const settle = (args: unknown[], value: unknown): unknown => {
     // undefined is tapable's "no answer": a waterfall keeps its value, a bail hook asks the next tap.
-    if (value === undefined) return value;
-    const refused = guard.refusal?.(value, plugin);
+    if (value === undefined && guard.answerRequired !== true) return value;
+    const answer = value === undefined ? undefined : guard.snapshot ? guard.snapshot(args, value) : value;
+    const refused = answer === undefined ? undefined : guard.refusal?.(answer, plugin);
     if (refused !== undefined) throw new ModelRequestRefused(plugin, refused);
-    const answer = guard.snapshot ? guard.snapshot(args, value) : value;
     if (answer !== undefined && guard.check(answer)) return guard.keep ? guard.keep(args, answer, plugin) : answer;
-    defuseThenable(value);
-    const problem = `plugin ${plugin} returned a malformed ${guard.noun} (${describeValue(value)})`;
-    warn(problem);
+    return malformed(args, value);
+  };
+  /** The arguments this tap is called with (its own copy of the value), or undefined. */
+  const handed = (args: unknown[]): unknown[] | undefined => {
+    if (!guard.handOver) return args;
+    const value = guard.handOver(args[0], plugin);
+    return value === undefined ? undefined : [value, ...args.slice(1)];
+  };
+  /** The value could not be copied for this tap (it is not plain data): the hook's safe side. */
+  const uncopiable = (args: unknown[]): unknown => {
+    const problem = `the ${guard.noun.split(' ')[0]} value handed to plugin ${plugin} is not plain data (it cannot be copied for it to check)`;
+    warn(problem, problem);
     return guard.safe(args, plugin, problem);
   };
   const { fn } = tap;
   switch (tap.type) {
     case 'sync':
-      return (...args) => settle(args, fn(...args));
+      return (...args) => {
+        const own = handed(args);
+        return own ? settle(own, fn(...own)) : uncopiable(args);
+      };
     case 'promise':
-      return async (...args) => settle(args, await fn(...args));
+      return async (...args) => {
+        const own = handed(args);
+        return own ? settle(own, await fn(...own)) : uncopiable(args);
+      };
     case 'async':
-      return (...allArgs) => {
-        const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
+      return (...all) => {
+        const callback = all.pop() as (error: unknown, result?: unknown) => void;
+        const allArgs = handed(all);
+        if (!allArgs) {
+          let value: unknown;
+          try {
+            value = uncopiable(all);
+          } catch (refusal) {
+            return callback(refusal);
+          }
+          return callback(null, value);
+        }
         fn(...allArgs, (error: unknown, result?: unknown) => {
           if (error) return callback(error);
           let value: unknown;

@@ -6,6 +6,7 @@
  */
 import type { PromptSubmission, StopDecision, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js';
+import { types } from 'node:util';
 import { deepFreeze } from '../types/deep-freeze.js';
 
 const DECISIONS: ReadonlySet<unknown> = new Set(['allow', 'deny', 'ask']);
@@ -119,6 +120,25 @@ export function describeValue(value: unknown): string {
     text = Object.prototype.toString.call(value);
   }
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * What kind of value a plugin returned, saying nothing of what it holds: for the text that
+ * travels on (a withheld result, a refusal, a deny reason), where describeValue's rendering of a
+ * DLP's answer could be the output it was to redact.
+ */
+export function describeKind(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (typeof value === 'function') return 'a function';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  if (types.isProxy(value)) return 'a Proxy';
+  if (Array.isArray(value)) return 'an array';
+  try {
+    if (typeof (value as { then?: unknown }).then === 'function') return 'a promise';
+  } catch {
+    // a getter that throws: an object all the same
+  }
+  return 'an object not of its shape';
 }
 
 /**

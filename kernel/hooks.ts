@@ -3,6 +3,9 @@
  * and future: a throwing tap is reported as `plugin X failed in hook Y: …` and degrades by the
  * catalogue's failure policy (permission and approval taps fail closed, waterfalls keep their
  * value, the rest are skipped), so one broken plugin never kills a run and never opens a permission.
+ * What the hook takes instead (a withheld result, a refusal, a deny reason) names the plugin, the
+ * hook and the class of what it threw, never its message (PluginError.sharedMessage): that is
+ * for the user's own warning.
  */
 import tapable from 'tapable';
 import { HOOK_CATALOGUE, type HookFailure, type HookSpec } from '../types/hook-catalogue.js';
@@ -58,31 +61,31 @@ const fallbacks: Record<HookFailure, Fallback> = {
   skip: () => undefined,
   'keep-value': (args) => args[0],
   deny: () => undefined, // replaced per hook below: a verdict or an outcome that denies
-  withhold: (args, error) => withheldResult(args[0] as ToolResult, error.message),
+  withhold: (args, error) => withheldResult(args[0] as ToolResult, error.sharedMessage),
   // The tap may be a DLP scrub or a model allowlist: the request is not sent.
   refuse: (_args, error) => {
-    throw new ModelRequestRefused(error.pluginName, error.message);
+    throw new ModelRequestRefused(error.pluginName, error.sharedMessage);
   },
 };
 
 function fallbackFor(name: HookName): Fallback {
   if (name === 'checkPermission') {
-    return (_args, error): PermissionVerdict => ({ decision: 'deny', layer: error.pluginName, reason: `${error.message} (denied because a permission layer failed)` });
+    return (_args, error): PermissionVerdict => ({ decision: 'deny', layer: error.pluginName, reason: `${error.sharedMessage} (denied because a permission layer failed)` });
   }
   if (name === 'requestApproval') {
-    return (_args, error): ApprovalOutcome => ({ choice: 'deny', answeredBy: error.pluginName, reason: error.message });
+    return (_args, error): ApprovalOutcome => ({ choice: 'deny', answeredBy: error.pluginName, reason: error.sharedMessage });
   }
   // A policy's tap that throws must not let the call run or the prompt through.
   if (name === 'preToolUse') {
     return (args, error): ToolUseDecision => {
       const previous = args[0] as ToolUseDecision;
-      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: `${error.message} (denied because a preToolUse tap failed)`, by: error.pluginName };
+      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: `${error.sharedMessage} (denied because a preToolUse tap failed)`, by: error.pluginName };
     };
   }
   if (name === 'userPromptSubmit') {
     return (args, error): PromptSubmission => ({
       additionalContext: (args[0] as PromptSubmission).additionalContext,
-      block: { block: true, reason: `${error.message} (blocked because a userPromptSubmit tap failed)`, by: error.pluginName },
+      block: { block: true, reason: `${error.sharedMessage} (blocked because a userPromptSubmit tap failed)`, by: error.pluginName },
     });
   }
   return fallbacks[(HOOK_CATALOGUE[name] as HookSpec).failure];

@@ -34,6 +34,7 @@ import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { permissionRequest } from './permission-request.js';
 import { sendModelRequest } from './model-request.js';
+import { plainDataCopy } from './value-snapshots.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
 import { sealedFactory } from './sealed-provider.js';
@@ -98,7 +99,7 @@ export interface KernelOptions {
   maxUnknownToolIterations?: number;
   /** How long one checkPermission tap may take before its silence is a deny (PERMISSION_LAYER_TIMEOUT_MS). */
   permissionLayerTimeoutMs?: number;
-  /** How long one preToolUse, userPromptSubmit or stop tap may take (HOOK_TAP_TIMEOUT_MS); silence takes the safe side. */
+  /** How long one preToolUse, userPromptSubmit, stop, postToolUse or preModelRequest tap may take (HOOK_TAP_TIMEOUT_MS); silence takes the safe side. */
   hookTimeoutMs?: number;
   /** How long one requestApproval tap may take (APPROVAL_TAP_TIMEOUT_MS); silence denies. */
   approvalTimeoutMs?: number;
@@ -183,9 +184,9 @@ export class Kernel implements KernelApi {
       ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
       ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     });
-    this.failures = new PluginFailureLog((message) => this.warn(message), pluginDebugEnabled(options.env ?? process.env, options.cli?.debug));
-    guardHooks(this.#raw, (error) => this.failures.report(error.message, error), {
-      ...shapeTransforms((message) => this.failures.report(message), { isRequired: (plugin) => this.isRequired(plugin) }),
+    this.failures = new PluginFailureLog((message, shared) => this.warnShared(message, shared), pluginDebugEnabled(options.env ?? process.env, options.cli?.debug));
+    guardHooks(this.#raw, (error) => this.failures.report(error.message, error, error.sharedMessage), {
+      ...shapeTransforms((message, shared) => this.failures.report(message, undefined, shared), { isRequired: (plugin) => this.isRequired(plugin) }),
       checkPermission: this.chain.transform,
     });
     // Before any plugin taps: no decision tap waits forever, and each checkPermission call counts
@@ -619,6 +620,13 @@ export class Kernel implements KernelApi {
     this.notify('warning', message);
   }
 
+  /** A warning told in full to the user; notification hooks are sent `shared` (output-route.ts). */
+  private warnShared(message: string, shared: string | undefined): void {
+    if (shared === undefined) return this.warn(message);
+    const who = this.mainSession;
+    this.output.notify({ kind: 'warning', message: shared, ...(who ? { sessionId: who.sessionId, agentId: who.agentId } : {}) }, message);
+  }
+
   injectReminder(text: string): void {
     this.mainSession.injectReminder(text);
   }
@@ -628,7 +636,11 @@ export class Kernel implements KernelApi {
     const main = this.mainSession;
     const who = options.session ?? { sessionId: main.sessionId, agentId: main.agentId, projectRoot: this.options.projectRoot, homeDir: this.options.homeDir, mode: this.options.cli?.permissionMode ?? 'default' };
     const context: ModelRequestContext = { ...who, mode: this.permittedMode(who.mode), iteration: 0, provider: options.provider ?? main.currentProvider(), reason: options.reason };
-    return sendModelRequest(this.#raw, request, context, options.signal);
+    // The request comes from a plugin: the taps are handed a copy the kernel owns, so no getter
+    // in it shows a DLP tap one text and the provider another (value-snapshots.ts).
+    const own = plainDataCopy(request) as ModelRequest | undefined;
+    if (own === undefined) throw new TypeError('The model request was not sent: it is not plain data (a Proxy, a function, a class instance or a getter that throws in it)');
+    return sendModelRequest(this.#raw, own, context, options.signal);
   }
 
   async startSession(): Promise<void> {

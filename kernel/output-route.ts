@@ -43,11 +43,18 @@ export class OutputRoute implements Reporter {
     if (!this.sink) this.attach(this.fallback());
   }
 
-  notify(original: NotificationPayload): void {
+  /**
+   * `local`, when given, is the full text for the user's own screen (the UI, stderr), and
+   * `original.message` what notification hooks are sent: a plugin's failure is told in full to
+   * the user, but a hook that forwards notifications (to a chat, a webhook) gets only who failed
+   * where, never the message of what it threw, which may quote what it was handling.
+   */
+  notify(original: NotificationPayload, local?: string): void {
     // Messages quote files, servers, hooks and providers: made terminal-safe here, once, so no UI
     // (a third party's included) and no notification hook receives an escape sequence.
-    const payload = { ...original, message: terminalSafe(original.message, true) };
-    void this.#hooks.notification.promise(payload);
+    const shared = { ...original, message: terminalSafe(original.message, true) };
+    void this.#hooks.notification.promise(shared);
+    const payload = local === undefined ? shared : { ...original, message: terminalSafe(local, true) };
     if (this.sink) this.sink.notify(payload);
     else if (this.buffer.length < OUTPUT_BUFFER_LIMIT) this.buffer.push(payload);
     else this.dropped++;

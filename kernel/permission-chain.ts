@@ -58,7 +58,7 @@ export interface ChainOptions {
   /** Tell the user (a malformed or late answer is a plugin bug they must hear of). */
   warn(message: string): void;
   timeoutMs?: number;
-  /** How long a preToolUse, userPromptSubmit or stop tap may take (HOOK_TAP_TIMEOUT_MS). */
+  /** How long a preToolUse, userPromptSubmit, stop, postToolUse or preModelRequest tap may take (HOOK_TAP_TIMEOUT_MS). */
   hookTimeoutMs?: number;
   /** How long a requestApproval tap may take (APPROVAL_TAP_TIMEOUT_MS). */
   approvalTimeoutMs?: number;
@@ -101,7 +101,8 @@ export class PermissionChain {
 
   /**
    * Bound the taps of the other decision hooks (preToolUse, requestApproval, userPromptSubmit,
-   * stop) of these hooks, once: the kernel calls it before any plugin taps.
+   * stop) and of postToolUse and preModelRequest of these hooks, once: the kernel calls it before
+   * any plugin taps.
    */
   boundDecisionTaps(hooks: KernelHooks): void {
     if (this.boundHooks.has(hooks)) return;

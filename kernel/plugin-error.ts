@@ -1,12 +1,24 @@
-/** A failure inside a plugin, named so the user knows whom to blame (TOOLCHAIN pitfall 4). */
+/**
+ * A failure inside a plugin, named so the user knows whom to blame. `message` (with what the
+ * plugin threw) is for the user's own warning only; `sharedMessage` is what travels on.
+ */
 export class PluginError extends Error {
   readonly pluginName: string;
   readonly hookName: string;
+  /**
+   * Which plugin failed in which hook and the class of what it threw, never its message: the text
+   * that travels on (a withheld tool result to the model and the session file, a refused model
+   * request's error, a deny reason, what notification hooks are sent). An error's message may
+   * quote what the plugin was handling — V8's JSON.parse error quotes the text it choked on, a
+   * DLP's the very secret it was to redact.
+   */
+  readonly sharedMessage: string;
   constructor(pluginName: string, hookName: string, cause: unknown) {
     super(`plugin ${pluginName} failed in hook ${hookName}: ${errorMessage(cause)}`, { cause });
     this.name = 'PluginError';
     this.pluginName = pluginName;
     this.hookName = hookName;
+    this.sharedMessage = `plugin ${pluginName} failed in hook ${hookName}: ${errorClass(cause)}`;
   }
 }
 
@@ -24,6 +36,22 @@ export class ToolThrew extends PluginError {
     this.toolName = toolName;
     this.message = `${owner}'s tool ${toolName} threw: ${errorMessage(cause)}`;
   }
+}
+
+/** What was thrown, as a class name (`TypeError`) or a kind (`a string`): nothing it says. */
+export function errorClass(error: unknown): string {
+  if (error instanceof Error) {
+    // The name a class gives its instances; one a plugin set to some text of its own is not said.
+    let name: unknown;
+    try {
+      name = error.name;
+    } catch {
+      name = undefined;
+    }
+    return typeof name === 'string' && /^[A-Za-z_$][\w$]{0,63}$/.test(name) ? name : 'Error';
+  }
+  if (error === null || error === undefined) return String(error);
+  return typeof error === 'object' ? 'an object (not an Error)' : `a ${typeof error}`;
 }
 
 export function errorMessage(error: unknown): string {

@@ -129,7 +129,8 @@ test('a tap that throws is reported as "plugin X failed in hook Y" and the run c
     'plugin flaky failed in hook stop: stop hook broke',
   ]);
   const result = (model.requests[1]!.messages.at(-1) as { results: { content: string; isError: boolean }[] }).results[0];
-  expect(result).toMatchObject({ isError: true, content: expect.stringContaining('plugin flaky failed in hook checkPermission: policy store unreachable') });
+  // The model is told who failed where and what was thrown, never its message (the user's warning has it).
+  expect(result).toMatchObject({ isError: true, content: expect.stringContaining('plugin flaky failed in hook checkPermission: Error (denied because a permission layer failed)') });
   expect(log.events).toEqual([]); // fail closed: the tool never ran, so postToolUse never fired
 });
 

@@ -192,6 +192,20 @@ describe('a plugin whose start() never settles', () => {
   });
 });
 
+test.concurrent('a postToolUse tap that never settles (holding nothing open, as a DLP can): the output is withheld naming the plugin and the hook, and the run completes', async () => {
+  await scenario([{ toolCalls: [{ id: 'toolu_r', name: 'read_file', input: { file_path: 'secret.txt' } }] }, { text: 'done' }], async (s) => {
+    writeFileSync(path.join(s.cwd, 'secret.txt'), 'token=SECRET-abc123\n');
+    const file = pluginFile(s, 'stall-dlp.mjs', `export default { name: 'stall-dlp', apply(kernel) { kernel.hooks.postToolUse.tapPromise('stall-dlp', () => new Promise(() => {})); } };`);
+    userConfig(s, `plugins:\n  - ${JSON.stringify(file)}\n`);
+    const r = await s.run(['-p', 'go', '--output-format', 'stream-json']);
+    expect(r.code).toBe(0);
+    expect(toolResultText(s, 1)).toContain('Output withheld: plugin stall-dlp did not answer postToolUse, and its answer could never come');
+    expect(r.stderr).toContain('plugin stall-dlp did not answer postToolUse');
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ type: 'result', is_error: false, result: 'done' });
+    expect(r.stdout + JSON.stringify(s.requests)).not.toContain('SECRET-abc123');
+  });
+});
+
 test.concurrent('a plugin whose apply() never settles (holding nothing open) ends the run with an error, not a silent exit 0', async () => {
   await scenario([{ text: 'never' }], async (s) => {
     const file = pluginFile(s, 'stuck-apply.mjs', `export default { name: 'stuck-apply', apply() { return new Promise(() => {}); } };`);

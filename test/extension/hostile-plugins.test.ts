@@ -239,7 +239,7 @@ describe('malformed answers on the other decision hooks fall to the safe side', 
     const odd = definePlugin({ name: 'odd-post', apply: (kernel) => void kernel.hooks.postToolUse.tapPromise('odd-post', async () => 'HIJACKED' as never) });
     const { model, kernel } = await bootKernel([useTools([call('sleep_read', { text: 'real' })]), say('ok')], [toolsPlugin([sleepTool(log)]), odd]);
     await runPrompt(kernel, 'go');
-    expect(lastResults(model, 1)[0]).toMatchObject({ isError: true, content: expect.stringMatching(/^Output withheld: plugin odd-post returned a malformed postToolUse result \("HIJACKED"\)/) });
+    expect(lastResults(model, 1)[0]).toMatchObject({ isError: true, content: expect.stringMatching(/^Output withheld: plugin odd-post returned a malformed postToolUse result \(a string\)/) });
   });
 
   test('a plugin that throws in every hook it can tap but those that guard a run: the run completes, nothing is opened, each failure names it', async () => {
@@ -281,7 +281,7 @@ describe('malformed answers on the other decision hooks fall to the safe side', 
     const { model, kernel, reporter } = await bootKernel([useTools([call('write_note', { text: 'a' })]), say('ok')], [toolsPlugin([writeTool(log)]), buggy]);
     await runPrompt(kernel, 'go', 'bypassPermissions');
     expect(log.events).toEqual([]);
-    expect(lastResults(model, 1)[0]!.content).toContain('[hook buggy-guard] plugin buggy-guard failed in hook preToolUse: guard bug (denied because a preToolUse tap failed)');
+    expect(lastResults(model, 1)[0]!.content).toContain('[hook buggy-guard] plugin buggy-guard failed in hook preToolUse: Error (denied because a preToolUse tap failed)');
     expect(reporter.warnings).toContain('plugin buggy-guard failed in hook preToolUse: guard bug');
   });
 
