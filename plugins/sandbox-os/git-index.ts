@@ -1,105 +1,244 @@
 /**
- * The submodules a git index registers (entries of mode 160000, "gitlinks"), read from the index
- * file itself: no git process, which the sweep after every command could not afford. Versions 2,
- * 3 and 4 (prefix-compressed paths) of the format, SHA-1 or SHA-256 object names, split indexes
- * included. The list is kept per index file and read again only when the file changed.
+ * The submodules a git index registers (entries of mode 160000, "gitlinks"): an ordinary
+ * `git status` at the project root enters each one, running what its configuration names.
+ *
+ * Read from the index file itself when it is one this reader reads exactly as git does (no git
+ * process, which the sweep after every command could not afford): versions 2, 3 and 4
+ * (prefix-compressed names), SHA-1 or SHA-256 object names, a name's length taken from its flags
+ * as git takes it (the NUL searched for only when the length is 0xFFF), the extended-flags word
+ * wherever the flag is set, and then extensions that git skips (TREE, REUC, UNTR, FSMN …) filling
+ * the file exactly up to its trailing hash. Anything else leaves the reader unsure: fewer entries
+ * than the header counts, a name not ended where its length says, bytes left over, a version it
+ * does not know, a file over MAX_INDEX_BYTES, a split index (`link`: entries kept in a shared
+ * index and replaced by position), a sparse index (`sdir`), an extension git must understand, or
+ * the entry-offset tables git may load entries from instead of reading them in order (EOIE,
+ * IEOT). Then git itself is asked (`git ls-files --stage -z`, with fsmonitor and hooks off, no
+ * transport): the same reader the user's next git command uses, so it cannot disagree with it.
+ * When git cannot answer either (it fails, or takes longer than GIT_TIMEOUT_MS), `unread` says
+ * why and the sweep walks the directories it otherwise skips.
+ * The answer is kept per index file and read again only when it (or a shared index) changed.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { hostGitEnv } from '../../types/host-path.js';
 
 const GITLINK = 0o160000;
-const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+export const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 10_000;
 
-const cache = new Map<string, { stamp: string; paths: string[] }>();
+/** Flags that keep the git asked here from running anything the repository names. */
+const SAFE_GIT_FLAGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks'];
 
-/**
- * Paths (relative to the work tree, `/`-separated) of the gitlinks in `<gitDir>/index`, and in the
- * shared indexes a split index keeps its entries in (`sharedindex.<hash>`: every one present is
- * read, which can only list more); empty when there is none or it cannot be read.
- */
-export async function gitlinkPaths(gitDir: string): Promise<string[]> {
-  let shared: string[] = [];
-  try {
-    shared = (await readdir(gitDir)).filter((name) => name.startsWith('sharedindex.'));
-  } catch {
-    return [];
-  }
-  const found = new Set<string>();
-  for (const name of ['index', ...shared]) for (const link of await indexGitlinks(gitDir, path.join(gitDir, name))) found.add(link);
-  return [...found];
+export interface Gitlinks {
+  /** Paths relative to the work tree, `/`-separated. */
+  gitlinks: string[];
+  /** Set when neither this reader nor git could list them: why. */
+  unread?: string;
 }
 
-async function indexGitlinks(gitDir: string, file: string): Promise<string[]> {
+const cache = new Map<string, { stamp: string; result: Gitlinks }>();
+
+/** The gitlinks of `<gitDir>/index` for the work tree `workTree`; none when there is no index. */
+export async function gitlinkPaths(gitDir: string, workTree: string): Promise<Gitlinks> {
+  const file = path.join(gitDir, 'index');
   let stamp: string;
   try {
-    const info = await stat(file);
-    if (!info.isFile() || info.size > MAX_INDEX_BYTES) return [];
-    stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
-  } catch {
-    return [];
+    stamp = await stampOf(gitDir, file);
+  } catch (error) {
+    // No index: git starts from an empty one.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { gitlinks: [] };
+    stamp = `unstattable:${Date.now()}`;
   }
   const cached = cache.get(file);
-  if (cached?.stamp === stamp) return cached.paths;
-  let paths: string[] = [];
-  try {
-    paths = parseGitlinks(await readFile(file), await hashLength(gitDir));
-  } catch {
-    paths = [];
-  }
-  cache.set(file, { stamp, paths });
-  return paths;
+  if (cached?.stamp === stamp) return cached.result;
+  const read = await readIndex(file, await hashLength(gitDir));
+  const result = 'gitlinks' in read ? { gitlinks: read.gitlinks } : await listedByGit(gitDir, workTree, read.unknown);
+  cache.set(file, { stamp, result });
+  return result;
 }
 
-/** 32 bytes for a SHA-256 repository (extensions.objectformat = sha256), else 20. */
+/** The index's identity and times, and its shared indexes' (a split index reads one of them). */
+async function stampOf(gitDir: string, file: string): Promise<string> {
+  const one = async (name: string): Promise<string> => {
+    const info = await stat(name);
+    return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+  };
+  const parts = [await one(file)];
+  const shared = (await readdir(gitDir).catch(() => [])).filter((name) => name.startsWith('sharedindex.')).sort();
+  for (const name of shared) parts.push(`${name}=${await one(path.join(gitDir, name)).catch(() => '-')}`);
+  return parts.join(' ');
+}
+
+async function readIndex(file: string, hashBytes: number): Promise<ParsedIndex> {
+  let handle;
+  try {
+    // O_NONBLOCK: a FIFO planted at `index` cannot block the sweep.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return { unknown: `the index cannot be opened (${(error as NodeJS.ErrnoException).code})` };
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { unknown: 'the index is not a regular file' };
+    if (info.size > MAX_INDEX_BYTES) return { unknown: `the index is larger than ${MAX_INDEX_BYTES} bytes` };
+    return parseGitlinks(await handle.readFile(), hashBytes);
+  } catch (error) {
+    return { unknown: `the index cannot be read (${(error as Error).message})` };
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** 32 bytes for a SHA-256 repository (extensions.objectformat = sha256, in its own or its common dir's config), else 20. */
 async function hashLength(gitDir: string): Promise<number> {
-  try {
-    return /^\s*objectformat\s*=\s*sha256\s*$/im.test(await readFile(path.join(gitDir, 'config'), 'utf8')) ? 32 : 20;
-  } catch {
-    return 20;
+  const configs = [path.join(gitDir, 'config')];
+  const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
+  if (common !== undefined) configs.push(path.join(path.resolve(gitDir, common.replace(/[\r\n]+$/, '')), 'config'));
+  for (const config of configs) {
+    const text = await readFile(config, 'utf8').catch(() => '');
+    if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(text)) return 32;
   }
+  return 20;
 }
 
-/** The gitlink paths of an index file's bytes (a malformed file yields what was read before the damage). */
-export function parseGitlinks(data: Buffer, hashBytes = 20): string[] {
-  if (data.length < 12 || data.toString('latin1', 0, 4) !== 'DIRC') return [];
+export type ParsedIndex = { gitlinks: string[] } | { unknown: string };
+
+/** Bits of the extended-flags word git knows (intent-to-add, skip-worktree); any other makes git refuse the entry. */
+const KNOWN_EXTENDED_FLAGS = 0x6000;
+const EXTENDED = 0x4000;
+const NAME_MASK = 0xfff;
+
+/**
+ * The gitlink paths of an index file's bytes, read as git's create_from_disk reads them; `unknown`
+ * (with why) for anything this reader is not sure git reads the same way.
+ */
+export function parseGitlinks(data: Buffer, hashBytes = 20): ParsedIndex {
+  const unsure = (why: string): ParsedIndex => ({ unknown: why });
+  if (data.length < 12 + hashBytes || data.toString('latin1', 0, 4) !== 'DIRC') return unsure('not an index file');
   const version = data.readUInt32BE(4);
-  if (version < 2 || version > 4) return [];
+  if (version < 2 || version > 4) return unsure(`index version ${version}`);
   const count = data.readUInt32BE(8);
+  const end = data.length - hashBytes; // entries and extensions end where the trailing hash starts
   const found: string[] = [];
   let at = 12;
-  let previous: Buffer = Buffer.alloc(0);
+  let previous: Buffer | undefined;
   for (let n = 0; n < count; n++) {
     const start = at;
-    const fixed = 40 + hashBytes + 2; // times, dev, ino, mode, uid, gid, size; the name; flags
-    if (at + fixed > data.length) break;
+    const flagsAt = at + 40 + hashBytes; // times, dev, ino, mode, uid, gid, size, object name
+    if (flagsAt + 2 > end) return unsure(`entry ${n + 1} of ${count} is cut short`);
     const mode = data.readUInt32BE(at + 24);
-    const flags = data.readUInt16BE(at + 40 + hashBytes);
-    at += fixed;
-    if (version >= 3 && flags & 0x4000) at += 2; // extended flags
+    const flags = data.readUInt16BE(flagsAt);
+    let nameAt = flagsAt + 2;
+    // git reads the extended-flags word whenever the flag is set, whatever the version says.
+    if (flags & EXTENDED) {
+      if (nameAt + 2 > end) return unsure(`entry ${n + 1} is cut short`);
+      if (data.readUInt16BE(nameAt) & ~KNOWN_EXTENDED_FLAGS) return unsure(`entry ${n + 1} has extended flags git does not know`);
+      nameAt += 2;
+    }
+    let length = flags & NAME_MASK;
     let name: Buffer;
     if (version === 4) {
-      // A varint: how many bytes of the previous path to drop, then the rest, NUL-terminated.
-      let drop = 0;
-      let byte: number;
-      do {
-        if (at >= data.length) return found;
-        byte = data[at++]!;
-        drop = (drop << 7) | (byte & 0x7f);
-        if (byte & 0x80) drop += 1;
-      } while (byte & 0x80);
-      const end = data.indexOf(0, at);
-      if (end < 0 || drop > previous.length) return found;
-      name = Buffer.concat([previous.subarray(0, previous.length - drop), data.subarray(at, end)]);
-      at = end + 1;
+      // How many bytes to drop from the end of the previous name (a varint), then the rest of the name.
+      const strip = readVarint(data, nameAt, end);
+      if (strip === undefined) return unsure(`entry ${n + 1} has a malformed name field`);
+      nameAt = strip.next;
+      if (previous && strip.value > previous.length) return unsure(`entry ${n + 1} drops more than the previous name`);
+      const copied = previous ? previous.length - strip.value : 0;
+      if (length === NAME_MASK) {
+        const nul = data.indexOf(0, nameAt);
+        if (nul < 0 || nul >= end) return unsure(`entry ${n + 1} has an unterminated name`);
+        length = nul - nameAt + copied;
+      }
+      const own = length - copied;
+      if (own < 0 || nameAt + own >= end || data[nameAt + own] !== 0) return unsure(`entry ${n + 1}'s name does not end where its length says`);
+      name = Buffer.concat([previous ? previous.subarray(0, copied) : Buffer.alloc(0), data.subarray(nameAt, nameAt + own)]);
+      at = nameAt + own + 1;
     } else {
-      const end = data.indexOf(0, at);
-      if (end < 0) return found;
-      name = data.subarray(at, end);
-      // Padded with 1–8 NULs to a multiple of 8 bytes from the entry's start.
-      at = start + Math.ceil((end - start + 1) / 8) * 8;
+      if (length === NAME_MASK) {
+        const nul = data.indexOf(0, nameAt);
+        if (nul < 0 || nul >= end) return unsure(`entry ${n + 1} has an unterminated name`);
+        length = nul - nameAt;
+      }
+      // git copies the name and the byte after it (its end), then pads the entry to 8 bytes.
+      if (nameAt + length >= end || data[nameAt + length] !== 0) return unsure(`entry ${n + 1}'s name does not end where its length says`);
+      name = data.subarray(nameAt, nameAt + length);
+      at = start + ((nameAt - start + length + 8) & ~7);
+      if (at > end) return unsure(`entry ${n + 1} is cut short`);
     }
     previous = name;
-    if ((mode & 0o170000) === GITLINK) found.push(name.toString('utf8'));
+    // git uses the name as a C string: a NUL inside ends the path.
+    if ((mode & 0o170000) === GITLINK) found.push(name.subarray(0, name.includes(0) ? name.indexOf(0) : name.length).toString('utf8'));
   }
-  return found;
+  // git looks for the end-of-index-entries extension at a fixed place before the hash, whatever
+  // precedes it (the bytes could sit inside an entry or another extension here).
+  const eoieAt = data.length - hashBytes - (8 + 4 + 20);
+  if (eoieAt >= 12 && data.toString('latin1', eoieAt, eoieAt + 4) === 'EOIE') return unsure('the index has an entry offset table (EOIE)');
+  while (at < end) {
+    if (at + 8 > end) return unsure('bytes left over after the entries');
+    const signature = data.toString('latin1', at, at + 4);
+    const size = data.readUInt32BE(at + 4);
+    if (at + 8 + size > end) return unsure(`the ${JSON.stringify(signature)} extension runs past the end`);
+    if (signature === 'EOIE' || signature === 'IEOT') return unsure(`the index has an entry offset table (${signature})`);
+    // An extension whose name starts with a capital is optional: git skips one it does not know.
+    // Any other (`link`: a split index, `sdir`: a sparse one, or one this reader has never seen) changes what the entries mean.
+    if (!(data[at]! >= 0x41 && data[at]! <= 0x5a)) return unsure(`the index has the ${JSON.stringify(signature)} extension`);
+    at += 8 + size;
+  }
+  return { gitlinks: found };
+}
+
+/** git's decode_varint: 7 bits a byte, most significant first, each continuation adding one. */
+function readVarint(data: Buffer, at: number, end: number): { value: number; next: number } | undefined {
+  if (at >= end) return undefined;
+  let byte = data[at++]!;
+  let value = byte & 0x7f;
+  while (byte & 0x80) {
+    value += 1;
+    if (at >= end || value > 2 ** 40) return undefined; // git gives up on an overflowing one; no name is that long
+    byte = data[at++]!;
+    value = value * 128 + (byte & 0x7f);
+  }
+  return { value, next: at };
+}
+
+/**
+ * The gitlinks as git itself lists them. Run on the host, so with no hook, no fsmonitor, no pager,
+ * no transport (hostGitEnv), the repository named explicitly (no discovery, nothing from the
+ * environment pointing elsewhere), and a time limit.
+ */
+function listedByGit(gitDir: string, workTree: string, why: string): Promise<Gitlinks> {
+  const env: NodeJS.ProcessEnv = { ...hostGitEnv(workTree), GIT_INDEX_FILE: path.join(gitDir, 'index'), GIT_OPTIONAL_LOCKS: '0' };
+  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE']) delete env[name];
+  return new Promise((resolve) => {
+    const gitlinks: string[] = [];
+    let rest = Buffer.alloc(0);
+    let settled = false;
+    const done = (result: Gitlinks): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const unread = (what: string): Gitlinks => ({ gitlinks, unread: `${why}, and git could not list its entries (${what})` });
+    const child = spawn('git', [...SAFE_GIT_FLAGS, '--git-dir', gitDir, '--work-tree', workTree, 'ls-files', '--stage', '-z'], { cwd: workTree, env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      done(unread(`no answer in ${GIT_TIMEOUT_MS / 1000} s`));
+    }, GIT_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => {
+      // Records: `<mode> <object> <stage>\t<path>\0`; only gitlinks are kept.
+      let data = Buffer.concat([rest, chunk]);
+      for (let nul = data.indexOf(0); nul >= 0; nul = data.indexOf(0)) {
+        const record = data.subarray(0, nul).toString('utf8');
+        data = data.subarray(nul + 1);
+        const tab = record.indexOf('\t');
+        if (tab > 0 && record.startsWith('160000 ')) gitlinks.push(record.slice(tab + 1));
+      }
+      rest = data;
+    });
+    child.on('error', (error) => done(unread((error as NodeJS.ErrnoException).code ?? error.message)));
+    child.on('close', (code, signal) => done(code === 0 ? { gitlinks } : unread(code !== null ? `it exited with ${code}` : `it was ended by ${signal}`)));
+  });
 }

@@ -102,6 +102,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private readonly gitBaseline: GitBaseline = new Map();
   private readonly baselinedRoots = new Map<string, Promise<void>>();
   private warnedSweep = false;
+  /** What the sweep could not check, said once each (an unreadable index stays so for many commands). */
+  private readonly warnedUnchecked = new Set<string>();
   private warnedRuleWalk = false;
   private warnedGlobWalk = false;
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
@@ -593,12 +595,17 @@ export class OsCommandSandbox implements CommandSandbox {
   /** After a command: git directories it planted set aside (git-sweep.ts). */
   private async afterCommand(roots: readonly string[], since: number): Promise<void> {
     try {
-      const { quarantined, truncated } = await sweepGitDirs(roots, since, this.gitBaseline);
+      const { quarantined, unchecked, truncated } = await sweepGitDirs(roots, since, this.gitBaseline);
       for (const item of quarantined) {
         this.options.warn(
           `sandbox-os: a sandboxed command left ${item.why} at ${item.path}; git would have run it on your machine at your next git command there. ` +
             `MewCode renamed it to ${item.movedTo}: look at it, and rename it back if you wrote it yourself.`,
         );
+      }
+      for (const what of unchecked) {
+        if (this.warnedUnchecked.has(what)) continue;
+        this.warnedUnchecked.add(what);
+        this.options.warn(`sandbox-os: after a sandboxed command, ${what}.`);
       }
       if (truncated && !this.warnedSweep) {
         this.warnedSweep = true;

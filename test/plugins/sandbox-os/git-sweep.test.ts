@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameS
 import os from 'node:os';
 import path from 'node:path';
 import { gitBaseline, sweepGitDirs, QUARANTINE_SUFFIX } from '../../../plugins/sandbox-os/git-sweep.js';
+import { readEntries, withNulInFirstName, writeIndex, type IndexEntry } from './index-writer.js';
 
 let root: string;
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: root } }).toString();
@@ -122,6 +123,16 @@ describe('git directories by their shape, and submodules wherever they are', () 
     })).toEqual(['src/config']);
   });
 
+  test('the root of a project that is not a repository made a git directory by its shape: its config is set aside', async () => {
+    rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    expect(await around(() => {
+      mkdirSync(path.join(root, 'objects'));
+      mkdirSync(path.join(root, 'refs'));
+      writeFileSync(path.join(root, 'HEAD'), 'ref: refs/heads/main\n');
+      writeFileSync(path.join(root, 'config'), `[core]\n\tworktree = .\n${HOSTILE.slice(7)}`);
+    })).toEqual(['config']);
+  });
+
   test('a bare repository made by git init --bare for ordinary work, and one that was there before with a hook: nothing is touched', async () => {
     git(root, 'init', '-q', '--bare', 'fixtures/before.git');
     writeFileSync(path.join(root, 'fixtures', 'before.git', 'hooks', 'post-receive'), '#!/bin/sh\n', { mode: 0o755 });
@@ -147,6 +158,42 @@ describe('git directories by their shape, and submodules wherever they are', () 
     const head = commit(dep);
     writeFileSync(path.join(dep, '.git', 'config'), HOSTILE);
     expect(await around(() => git(root, 'update-index', '--add', '--cacheinfo', `160000,${head},node_modules/late`))).toEqual(['node_modules/late/.git/config']);
+  });
+
+  /** A repository in node_modules registered in the index, with files before it in the index. */
+  const registeredDep = async (): Promise<string> => {
+    writeFileSync(path.join(root, 'a'), 'a');
+    git(root, 'add', 'a');
+    const dep = path.join(root, 'node_modules', 'dep');
+    mkdirSync(dep, { recursive: true });
+    git(dep, 'init', '-q');
+    git(root, 'update-index', '--add', '--cacheinfo', `160000,${commit(dep)},node_modules/dep`);
+    git(root, 'update-index', '--index-version=2');
+    await settled();
+    return dep;
+  };
+  const rewriteIndex = (version: number, change: (entries: IndexEntry[]) => IndexEntry[] = (entries) => entries): void => {
+    const index = path.join(root, '.git', 'index');
+    writeFileSync(index, writeIndex(version, change(readEntries(readFileSync(index)))));
+  };
+
+  test('an index whose first name hides a NUL inside its recorded length (git still reads every entry): the submodule after it in node_modules is checked', async () => {
+    const dep = await registeredDep();
+    expect(await around(() => {
+      rewriteIndex(2, withNulInFirstName);
+      writeFileSync(path.join(dep, '.git', 'config'), HOSTILE);
+    })).toEqual(['node_modules/dep/.git/config']);
+  });
+
+  test('an index neither MewCode nor git can read (an unknown version): node_modules is searched instead, and the user is told', async () => {
+    const dep = await registeredDep();
+    const baseline = await gitBaseline([root]);
+    const since = Date.now() - 20;
+    rewriteIndex(5);
+    writeFileSync(path.join(dep, '.git', 'config'), HOSTILE);
+    const { quarantined, unchecked } = await sweepGitDirs([root], since, baseline);
+    expect(quarantined.map((q) => path.relative(root, q.path))).toEqual(['node_modules/dep/.git/config']);
+    expect(unchecked).toEqual([expect.stringContaining('node_modules was searched')]);
   });
 });
 
