@@ -213,8 +213,20 @@ export function runInProcessGroup(request: RunRequest): Promise<RunOutcome> {
       const now = monotonicMs();
       // Quiet pipes while we are not the ones pausing them: whatever the shell wrote has been read.
       const quiet = request.flow.flowing && now - Math.max(lastData, exit.at) >= request.postExitIdleMs;
-      if (quiet || now - exit.at >= request.postExitMaxMs) finish(true);
-      else drainTimer = setTimeout(drain, Math.max(10, Math.min(50, request.postExitIdleMs)));
+      const overdue = now - exit.at >= request.postExitMaxMs;
+      if (!quiet && !overdue) {
+        drainTimer = setTimeout(drain, Math.max(10, Math.min(50, request.postExitIdleMs)));
+        return;
+      }
+      // On a busy machine this timer can fire before the loop's poll phase has read what the pipes
+      // already hold (the command's whole output, written before it exited): look once more after
+      // that phase (setImmediate runs after it), and keep reading if anything came.
+      const seen = lastData;
+      setImmediate(() => {
+        if (done) return;
+        if (lastData !== seen && !overdue) drain();
+        else finish(true);
+      });
     };
 
     child.once('error', (error) => {
