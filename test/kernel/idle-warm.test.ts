@@ -61,7 +61,10 @@ describe('the kernel warms up while the first request waits', () => {
     const plain = (name: string) => definePlugin({ name, async warm() { log.push(name); } });
     const model = memoryModel([
       async function* slowAnswer() {
+        // The answer waits for the warm-up (a loaded machine may take far longer than its delay):
+        // this test is about their order, the one above about their timing.
         await new Promise((resolve) => setTimeout(resolve, IDLE_WARM_DELAY_MS + 50));
+        for (let waited = 0; log.length < 3 && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
         yield* say('done');
       },
     ]);
