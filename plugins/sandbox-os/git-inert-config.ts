@@ -32,6 +32,15 @@ function inertKey(key: string, value: string): boolean {
 }
 
 
+/**
+ * The `core.worktree` values of a config file's text. The key itself runs nothing, but it names
+ * where git checks files out: a planted one outside the project makes the user's next checkout or
+ * reset in that repository write there (git-sweep.ts judges where each leads).
+ */
+export function worktreesOf(text: string): string[] {
+  return parseGitConfig(text).filter(({ key }) => key === 'core.worktree').map(({ value }) => value);
+}
+
 /** What in `text` (a config file's text) would run a program; undefined when nothing does. */
 export function configOffence(text: string): string | undefined {
   const unparsed: string[] = [];

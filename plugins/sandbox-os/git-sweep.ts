@@ -36,12 +36,12 @@
  * WHILE the command runs still sees the planted file: the window is the command's duration.
  */
 import type { Stats } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { configOffence } from './git-inert-config.js';
+import { configOffence, worktreesOf } from './git-inert-config.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
-import { follow, isRealInside, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, type Reached } from './sweep-paths.js';
+import { follow, insideRoots, isRealInside, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, type Reached } from './sweep-paths.js';
 
 export { gitBaseline, MAX_SWEEP_DIRS, type GitBaseline } from './git-walk.js';
 export { QUARANTINE_SUFFIX } from './sweep-paths.js';
@@ -122,14 +122,14 @@ function leadsOutside(named: Named, name: string, context: Context): string {
  * Judges the file `name` of a git directory with `judge` when `all` or when it changed during the
  * command, setting it aside (described by `describe`) when judged to run a program.
  */
-async function judgeFile(gitDir: string, name: string, all: boolean, context: Context, judge: (text: string) => string | undefined, describe: (why: string) => string): Promise<string | undefined> {
+async function judgeFile(gitDir: string, name: string, all: boolean, context: Context, judge: (text: string) => string | undefined | Promise<string | undefined>, describe: (why: string) => string): Promise<string | undefined> {
   const named = await lookUp(gitDir, name, context);
   if (!named || !(all || named.changed)) return undefined;
   if (!named.reached.inside) return leadsOutside(named, name, context);
   if (!named.info?.isFile()) return undefined; // a directory or a FIFO there: git reads nothing from it that runs a program
   const read = await readSmallFile(named.reached.real!);
   if (read === undefined) return undefined;
-  const why = 'tooLarge' in read ? `${name} too large to check` : judge(read.text);
+  const why = 'tooLarge' in read ? `${name} too large to check` : await judge(read.text);
   if (why) setAside(named.entry, describe(why), context);
   return why;
 }
@@ -142,11 +142,30 @@ async function judgeFile(gitDir: string, name: string, all: boolean, context: Co
 async function checkGitDir(gitDir: string, all: boolean, context: Context, depth = 0): Promise<string | undefined> {
   if (depth > 3 || context.protectedGitDirs.includes(gitDir) || !(await isRealInside(gitDir, context.roots))) return undefined;
   const found: (string | undefined)[] = [];
-  for (const name of ['config', 'config.worktree']) found.push(await judgeFile(gitDir, name, all, context, configOffence, (why) => `git configuration that runs programs (${why})`));
+  const judge = async (text: string): Promise<string | undefined> => configOffence(text) ?? (await worktreeOutside(gitDir, text, context.roots));
+  for (const name of ['config', 'config.worktree']) found.push(await judgeFile(gitDir, name, all, context, judge, (why) => `git configuration that runs programs or writes outside the project (${why})`));
   found.push(await checkCommonDir(gitDir, all, context, depth));
   found.push(await checkHooks(gitDir, all, context));
   found.push(await checkTodoLists(gitDir, all, context));
   return found.find((why) => why !== undefined);
+}
+
+/**
+ * A `core.worktree` that leads outside the writable roots (git resolves a relative one against the
+ * git directory; a link on the way counts where it leads; one that does not exist cannot be judged,
+ * so it counts as outside).
+ */
+async function worktreeOutside(gitDir: string, text: string, roots: readonly string[]): Promise<string | undefined> {
+  for (const worktree of worktreesOf(text)) {
+    let real: string;
+    try {
+      real = await realpath(path.resolve(gitDir, worktree));
+    } catch {
+      return `core.worktree ${JSON.stringify(worktree)} does not exist`;
+    }
+    if (!insideRoots(roots, real)) return `core.worktree ${JSON.stringify(worktree)} is outside the project`;
+  }
+  return undefined;
 }
 
 /** A path file's path as git reads it (`commondir`, a `.git` file's rest): only trailing line ends dropped, spaces kept. */

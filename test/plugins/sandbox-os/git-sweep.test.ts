@@ -4,7 +4,7 @@
  * command, are left alone.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitBaseline, sweepGitDirs, QUARANTINE_SUFFIX } from '../../../plugins/sandbox-os/git-sweep.js';
@@ -46,6 +46,26 @@ test('repositories made by git init, clone and submodule add, with remotes and b
     git(root, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', upstream, 'lib');
     git(path.join(root, 'copy'), 'remote', 'add', 'other', 'https://example.com/x.git');
   })).toEqual([]);
+});
+
+test("a nested repository whose core.worktree leads outside the project (absolute, relative, through a link): set aside; a submodule's own relative one stays", async () => {
+  const outside = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mc-sweep-outside-')));
+  try {
+    expect(
+      await around(() => {
+        for (const sub of ['abs', 'rel', 'link']) git(root, 'init', '-q', sub);
+        git(path.join(root, 'abs'), 'config', 'core.worktree', outside);
+        git(path.join(root, 'rel'), 'config', 'core.worktree', path.relative(path.join(root, 'rel', '.git'), outside));
+        symlinkSync(outside, path.join(root, 'away'));
+        git(path.join(root, 'link'), 'config', 'core.worktree', '../../away');
+        git(root, 'init', '-q', 'up');
+        git(path.join(root, 'up'), 'commit', '-q', '--allow-empty', '-m', 'x');
+        git(root, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', path.join(root, 'up'), 'lib');
+      }).then((moved) => moved.sort()),
+    ).toEqual(['abs/.git/config', 'link/.git/config', 'rel/.git/config']);
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
 
 test("a nested repository's own non-inert settings from before the command stay, even when git runs in it", async () => {
