@@ -22,7 +22,8 @@ export async function runAcp(context: SubcommandContext): Promise<number> {
   // An editor stops its agent with a signal: the sessions' kernels still shut down (transcripts
   // closed, MCP servers stopped) before the process ends.
   const stop = (): void => connection.close();
-  for (const signal of STOP_SIGNALS) process.once(signal, stop);
+  // `on`: a second signal while the sessions shut down must not end the process mid-way.
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   try {
     await connection.closed;
   } finally {

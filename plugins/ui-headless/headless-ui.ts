@@ -1,5 +1,5 @@
 /** `mewcode -p`: one prompt, no interaction, output on stdout, everything else on stderr (U2). */
-import { STOP_SIGNALS } from '../../sdk/stop-signals.js';
+import { signalExitCode, STOP_SIGNALS } from '../../sdk/stop-signals.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { CliOptions, KernelApi, UserInterface } from '../../types/plugin.js';
 import type { Approvals } from '../../types/services.js';
@@ -32,6 +32,8 @@ export class HeadlessUserInterface implements UserInterface {
    * JSON goes to `out` itself, escaped by `terminalSafeJson`.
    */
   private readonly say: (text: string) => void;
+  /** The run in progress, cancelled when the output's reader goes away. */
+  private running: AbortController | undefined;
   private readonly complain: (text: string) => void;
 
   /**
@@ -45,6 +47,10 @@ export class HeadlessUserInterface implements UserInterface {
     private readonly input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin,
   ) {
     this.output = new HeadlessOutput(err, approvals);
+    // A reader that went away (`mewcode -p … | head -1`): writing fails with EPIPE. That stops the
+    // run as a signal does, never an uncaught error that ends the process while a command runs
+    // (and later writes fail quietly).
+    out.on('error', () => this.running?.abort());
     this.say = terminalWriter(out);
     this.complain = terminalWriter(err);
   }
@@ -79,10 +85,20 @@ export class HeadlessUserInterface implements UserInterface {
     }
 
     const controller = new AbortController();
-    // SIGHUP too (the terminal closed): the run is cancelled as for Ctrl+C, so a running command
-    // is stopped and what follows it (the sandbox's git sweep, the saved session) still happens.
-    const onSignal = (): void => controller.abort();
-    for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+    // SIGHUP too (the terminal closed), and SIGQUIT: the run is cancelled as for Ctrl+C, so a
+    // running command is stopped and what follows it (the sandbox's git sweep, the saved session)
+    // still happens. Listening for the whole run, not once: a second Ctrl+C (or signal) while the
+    // run winds down must not end the process in the middle of that clean-up (the run's own
+    // cancellation is bounded: a command gets its grace, then SIGKILL); a third forces the exit.
+    let signals = 0;
+    const onSignal = (signal: (typeof STOP_SIGNALS)[number]): void => {
+      signals++;
+      controller.abort();
+      if (signals === 2) this.complain('mewcode: stopping: the running command is being stopped and its clean-up done; a third signal ends MewCode at once, without it\n');
+      if (signals >= 3) process.exit(signalExitCode(signal));
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
+    this.running = controller;
 
     /** What the last model turn said: printed when the run fails or is refused after it began answering. */
     let lastTurnText = '';
@@ -100,6 +116,7 @@ export class HeadlessUserInterface implements UserInterface {
       }
     } finally {
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+      this.running = undefined;
     }
     if (!result) {
       this.complain('mewcode: error: the run ended without a result\n');

@@ -3,7 +3,7 @@
  * calls in a real project, then the test looks at the host for the effect (a canary a planted git
  * configuration would create at the user's next `git status`, a dotfile changed, a leftover).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OsCommandSandbox } from '../../plugins/sandbox-os/service.js';
@@ -106,12 +106,17 @@ export const plantGitDir = (dir: string, canary: string): string =>
  * Spawns the built CLI and returns it (for a kill -9 while a command runs). Resolves once the
  * scripted server has seen the request that returned the tool call.
  */
-export async function spawnModel(cwd: string, home: string, calls: readonly (ToolCallSpec | ToolCallSpec[])[]): Promise<{ pid: number; exited: Promise<void>; close(): Promise<void> }> {
+export async function spawnModel(
+  cwd: string,
+  home: string,
+  calls: readonly (ToolCallSpec | ToolCallSpec[])[],
+  options: { args?: readonly string[]; stdout?: 'ignore' | 'pipe' } = {},
+): Promise<{ pid: number; child: ChildProcess; exited: Promise<void>; close(): Promise<void> }> {
   const server = await startScriptedServer({ turns: turnsFor(calls) });
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'mewcode.js'), '-p', 'go'], { cwd, env: anthropicEnv(server, home) as NodeJS.ProcessEnv, stdio: ['pipe', 'ignore', 'ignore'] });
-  child.stdin.end('');
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  return { pid: child.pid!, exited, close: () => server.close() };
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'mewcode.js'), '-p', 'go', ...(options.args ?? [])], { cwd, env: anthropicEnv(server, home) as NodeJS.ProcessEnv, stdio: ['pipe', options.stdout ?? 'ignore', 'ignore'] });
+  child.stdin!.end('');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { pid: child.pid!, child, exited, close: () => server.close() };
 }
 
 export async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
