@@ -17,8 +17,11 @@ import { TrustDialog } from './dialogs.js';
 import { describeCall } from './tool-text.js';
 import { signalExitCode, STOP_SIGNALS } from '../../../sdk/stop-signals.js';
 
-/** How long a stop signal waits for the running run to end before the session closes anyway. */
-const STOP_GRACE_MS = 5_000;
+/**
+ * How long a stop signal waits for the running run to end before the session closes anyway: the
+ * command's own grace before SIGKILL, then the sandbox's sweep of a large tree (bounded, seconds).
+ */
+const STOP_GRACE_MS = 30_000;
 
 /**
  * Ink options shared by the app and the benchmark. Ink 6.8's `incrementalRendering` would halve
