@@ -62,6 +62,10 @@ const entryPoints = { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.
 // The program in a few chunk files, not ≈ 59 (scripts/on-demand-modules.mjs).
 const programChunks = await onDemandModulesInsideProgram(esm, entryPoints, ['mewcode-shell-parser']);
 await build({ ...esm, entryPoints, plugins: [...esm.plugins, programChunks] });
+// The git sweep the sandbox's watchdog runs after MewCode died during a command
+// (plugins/sandbox-os/recovery-main.ts): one file of its own, sharing no chunk with the program,
+// whose start would otherwise load the files such sharing splits out.
+await build({ ...esm, splitting: false, entryPoints: { 'mewcode-sweep-recovery': 'plugins/sandbox-os/recovery-main.ts' } });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,

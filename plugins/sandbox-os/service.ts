@@ -4,6 +4,7 @@
  */
 import { lstat, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,9 @@ import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
+import { baselineFor, ensureRecordsDir, recordsDir, writeRecord } from './command-records.js';
+import { recoverSweeps } from './sweep-recovery.js';
+import { quarantineWarning, TRUNCATED_WARNING, uncheckedWarning } from './sweep-report.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
@@ -77,11 +81,18 @@ const NO_SANDBOX_EFFECT =
  * removed it. Each mount point is removed from inside its parent, entered without following a
  * link (`cd -P`, then the physical path compared with the one planned), so a parent swapped for a
  * link by a command still running elsewhere never leads the rmdir out of the project.
+ *
+ * Then, when this process left a record of a command in flight (`$2`: the records directory,
+ * `$3`: this process's pid; command-records.ts), its git sweep, which MewCode never ran: `$4`
+ * (node) runs `$5` (recovery-main.ts) on the records, before the user's next `git status`. By then
+ * the sandbox is gone (bubblewrap dies with its parent, and everything inside with it). On an
+ * ordinary exit every record is already removed, and no node process is started.
  */
 export const WATCHDOG_SCRIPT =
   'cat >/dev/null; for i in 1 2 3 4 5 6 7 8 9 10; do ' +
   'while IFS= read -r p; do [ -e "$p" ] && (cd -P -- "${p%/*}" 2>/dev/null && [ "$PWD" = "${p%/*}" ] && rmdir -- "${p##*/}" 2>/dev/null); done < "$1/mount-points"; ' +
-  'sleep 0.3; done; rm -rf -- "$1"';
+  'sleep 0.3; done; rm -rf -- "$1"; ' +
+  'if [ -n "$5" ]; then for f in "$2/$3".*.json; do [ -e "$f" ] && exec "$4" "$5" "$2"; break; done; fi';
 
 export class OsCommandSandbox implements CommandSandbox {
   private settings: SandboxSettings = DEFAULT_SANDBOX_SETTINGS;
@@ -102,6 +113,11 @@ export class OsCommandSandbox implements CommandSandbox {
   private readonly gitBaseline: GitBaseline = new Map();
   private readonly baselinedRoots = new Map<string, Promise<void>>();
   private warnedSweep = false;
+  /** Records of commands a dead MewCode left unswept, swept once per process (sweep-recovery.ts). */
+  private recovered: Promise<void> | undefined;
+  /** The records directory made (false: it cannot be; commands run unrecorded, said once). */
+  private recordsReady: Promise<boolean> | undefined;
+  private warnedRecord = false;
   /** What the sweep could not check, said once each (an unreadable index stays so for many commands). */
   private readonly warnedUnchecked = new Set<string>();
   private warnedRuleWalk = false;
@@ -124,7 +140,8 @@ export class OsCommandSandbox implements CommandSandbox {
    * warns) before any command runs: wrap() awaits the same promise. One probe per process.
    */
   async start(): Promise<void> {
-    await this.loadSettings();
+    // Beside the settings: one directory read, almost always of nothing (it sweeps only after a death).
+    await Promise.all([this.loadSettings(), this.recoverDeadCommands()]);
     if (!this.settings.enabled) return;
     const located = this.locate();
     if (!located.ok) {
@@ -181,8 +198,14 @@ export class OsCommandSandbox implements CommandSandbox {
     // The session's directories (made once) while this call's paths are worked out.
     const dirsReady = this.sessionDirs();
     dirsReady.catch(() => undefined); // awaited below; a refusal before that must not leave it unhandled
+    // This command's record (command-records.ts): removed after its sweep, or at once when it does not run.
+    let recorded: Promise<(() => Promise<void>) | undefined> | undefined;
+    let launched = false;
     try {
+      // Made before the mounts are planned, so it is among ~/.mewcode's hidden entries.
+      const recordsReady = this.ensureRecordsDir();
       const writableRoots = await this.writableRoots(command.projectRoot);
+      await recordsReady;
       const ruleHidden = await this.ruleHidden(writableRoots, command.homeDir);
       const denyRead = await this.denyReadPaths(command.homeDir, writableRoots, ruleHidden);
       const homeDir = await realpath(command.homeDir).catch(() => command.homeDir);
@@ -195,7 +218,12 @@ export class OsCommandSandbox implements CommandSandbox {
       // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
       // times come from a coarse clock (a few ms behind; whole seconds on some file systems).
       const since = Date.now() - CTIME_SLACK_MS;
-      const afterCommand = (): Promise<void> => this.afterCommand(writableRoots, since);
+      recorded = this.recordCommand(command.projectRoot, writableRoots, since);
+      const record = recorded;
+      const afterCommand = async (): Promise<void> => {
+        await this.afterCommand(writableRoots, since);
+        await (await record)?.().catch(() => undefined);
+      };
       const dirs = await dirsReady;
       if (located.found.mechanism === 'sandbox-exec') {
         if (!this.settings.network && this.settings.allowedDomains.length > 0 && !this.warnedDomains) {
@@ -211,6 +239,8 @@ export class OsCommandSandbox implements CommandSandbox {
           await afterCommand();
         };
         const launch = sandboxLaunch(located.found.binary, args, undefined, launchShell());
+        await recorded; // on disk before the command starts
+        launched = true;
         return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { ...launch, env: { TMPDIR: dirs.tmp }, release: releaseSeatbelt } };
       }
       // Network by domain: no network of its own, the proxy's socket bound in, a bridge in front.
@@ -280,13 +310,67 @@ export class OsCommandSandbox implements CommandSandbox {
         await this.releaseMountPoints(plan.blocked, plan.writable);
         await afterCommand();
       };
+      await recorded; // on disk before the command starts
+      launched = true;
       return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
     } catch (error) {
       return {
         kind: 'refused',
         message: `The OS sandbox could not be prepared (${(error as Error).message}), so the command was not run. Try again; if it persists, ask the user to check the sandbox with \`mewcode doctor\`.`,
       };
+    } finally {
+      if (recorded && !launched) void recorded.then((remove) => remove?.()).catch(() => undefined);
     }
+  }
+
+  /**
+   * The commands a MewCode that died (kill -9, OOM, a crash) left unswept, swept now, with the
+   * same warnings as after a command (sweep-recovery.ts). Once per process, at start: one read of
+   * a directory that is almost always empty or missing.
+   */
+  recoverDeadCommands(): Promise<void> {
+    this.recovered ??= recoverSweeps(recordsDir(this.options.homeDir), async (messages) => {
+      for (const message of messages) this.options.warn(message);
+    }).catch((error: Error) => this.options.warn(`sandbox-os: the check of commands an earlier MewCode ended during failed (${error.message})`));
+    return this.recovered;
+  }
+
+  /** The records directory, made once (after the sweep of what a dead MewCode left there). */
+  private ensureRecordsDir(): Promise<boolean> {
+    this.recordsReady ??= this.recoverDeadCommands()
+      .then(() => ensureRecordsDir(recordsDir(this.options.homeDir)))
+      .then(
+        () => true,
+        (error: Error) => {
+          this.warnRecordFailed(error);
+          return false;
+        },
+      );
+    return this.recordsReady;
+  }
+
+  /**
+   * Records a command about to start (command-records.ts), so that its git sweep still happens if
+   * MewCode dies before the sweep: resolves to the record's removal. Never rejects: a command
+   * that cannot be recorded still runs (its sweep after it is unchanged), said once.
+   */
+  private async recordCommand(projectRoot: string, roots: string[], since: number): Promise<(() => Promise<void>) | undefined> {
+    if (!(await this.ensureRecordsDir())) return undefined;
+    try {
+      return await writeRecord(recordsDir(this.options.homeDir), { version: 1, created: Date.now(), since, projectRoot, roots, baseline: baselineFor(this.gitBaseline, roots) });
+    } catch (error) {
+      this.warnRecordFailed(error as Error);
+      return undefined;
+    }
+  }
+
+  private warnRecordFailed(error: Error): void {
+    if (this.warnedRecord) return;
+    this.warnedRecord = true;
+    this.options.warn(
+      `sandbox-os: commands cannot be recorded in ${recordsDir(this.options.homeDir)} (${error.message}): if MewCode is killed while a command runs, ` +
+        'the check for git configuration it planted (which runs after every command) will not happen for it',
+    );
   }
 
   /** Network by domain: the command gets no network of its own, only the domain proxy's socket. */
@@ -502,7 +586,9 @@ export class OsCommandSandbox implements CommandSandbox {
     writeFileSync(path.join(base, 'mount-points'), '');
     try {
       // Its own PATH: the user's may lead into the project (direnv), where a planted `cat` or `rmdir` would run on the host.
-      const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'mewcode-sandbox-cleanup', base], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: SYSTEM_PROGRAMS_ENV, cwd: '/' });
+      const recovery = recoveryScript();
+      const sweepArgs = recovery ? [recordsDir(this.options.homeDir), String(process.pid), process.execPath, recovery] : [];
+      const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'mewcode-sandbox-cleanup', base, ...sweepArgs], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: SYSTEM_PROGRAMS_ENV, cwd: '/' });
       child.on('error', () => undefined);
       child.stdin.on('error', () => undefined);
       child.unref();
@@ -596,20 +682,15 @@ export class OsCommandSandbox implements CommandSandbox {
   private async afterCommand(roots: readonly string[], since: number): Promise<void> {
     try {
       const { quarantined, unchecked, truncated } = await sweepGitDirs(roots, since, this.gitBaseline);
-      for (const item of quarantined) {
-        this.options.warn(
-          `sandbox-os: a sandboxed command left ${item.why} at ${item.path}; git would have run it on your machine at your next git command there. ` +
-            `MewCode renamed it to ${item.movedTo}: look at it, and rename it back if you wrote it yourself.`,
-        );
-      }
+      for (const item of quarantined) this.options.warn(quarantineWarning(item));
       for (const what of unchecked) {
         if (this.warnedUnchecked.has(what)) continue;
         this.warnedUnchecked.add(what);
-        this.options.warn(`sandbox-os: after a sandboxed command, ${what}.`);
+        this.options.warn(uncheckedWarning(what));
       }
       if (truncated && !this.warnedSweep) {
         this.warnedSweep = true;
-        this.options.warn('sandbox-os: the project is too large to check every nested git repository after each command; repositories beyond the first directories walked are not checked');
+        this.options.warn(TRUNCATED_WARNING);
       }
     } catch (error) {
       this.options.warn(`sandbox-os: the check after a sandboxed command failed (${(error as Error).message})`);
@@ -733,6 +814,21 @@ export class OsCommandSandbox implements CommandSandbox {
     this.recordMountPoints();
   }
 }
+
+let foundRecoveryScript: string | null | undefined;
+/**
+ * dist/mewcode-sweep-recovery.js (recovery-main.ts), beside the entry files: this module is in
+ * dist/ or dist/chunks/. Run from the sources (tests), there is none: the watchdog then leaves
+ * the records to the next start.
+ */
+function recoveryScript(): string | undefined {
+  if (foundRecoveryScript === undefined) {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    foundRecoveryScript = [path.join(here, RECOVERY_SCRIPT), path.join(here, '..', RECOVERY_SCRIPT)].find((file) => existsSync(file)) ?? null;
+  }
+  return foundRecoveryScript ?? undefined;
+}
+const RECOVERY_SCRIPT = 'mewcode-sweep-recovery.js';
 
 let foundLaunchShell: string | undefined;
 /** The first of LAUNCH_SHELLS that exists (looked up once). */

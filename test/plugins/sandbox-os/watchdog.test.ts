@@ -4,7 +4,7 @@
  * rmdir must stay in the planned place, never remove an empty directory the link leads to.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WATCHDOG_SCRIPT } from '../../../plugins/sandbox-os/service.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
@@ -51,4 +51,32 @@ test("a mount point's parent swapped for a link: the empty directory the link le
   expect(await runWatchdog(base)).toBe(0);
   expect(existsSync(path.join(outside, '.mcp.json'))).toBe(true);
   expect(existsSync(path.join(project, 'pkg-moved', '.mcp.json'))).toBe(true);
+}, 20_000);
+
+/** Runs the watchdog with the records directory, the dead process's pid, node and a stand-in for the sweep's script. */
+function runWatchdogWithSweep(base: string, records: string, pid: number, script: string): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'mewcode-sandbox-cleanup', base, records, String(pid), process.execPath, script], { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('exit', resolve);
+    child.stdin.end();
+  });
+}
+
+test("the dead process's records are handed to the sweep (node and its script); without a record of that pid, nothing is started", async () => {
+  const records = temp('mewcode-watchdog-records-');
+  const marker = path.join(records, '..', `${path.basename(records)}-swept`);
+  const script = path.join(temp('mewcode-watchdog-script-'), 'sweep.mjs');
+  writeFileSync(script, `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, process.argv[2]);\n`);
+  // Another process's record only: not this pid's.
+  writeFileSync(path.join(records, '4242.b0-1.1.json'), '{}');
+  let base = temp('mewcode-watchdog-session-');
+  writeFileSync(path.join(base, 'mount-points'), '');
+  expect(await runWatchdogWithSweep(base, records, 4343, script)).toBe(0);
+  expect(existsSync(marker)).toBe(false);
+  base = temp('mewcode-watchdog-session-');
+  writeFileSync(path.join(base, 'mount-points'), '');
+  expect(await runWatchdogWithSweep(base, records, 4242, script)).toBe(0);
+  expect(existsSync(marker)).toBe(true);
+  rmSync(marker);
 }, 20_000);
