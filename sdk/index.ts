@@ -36,4 +36,8 @@ export * from './search-common/exact-open.js';
 export * from './search-common/path-glob.js';
 export { IgnoreFile, parseIgnoreText, parseIgnoreLine, anchoredIgnoreLine, type IgnoreRule, type IgnoreVerdict } from './search-common/gitignore.js';
 export { searchToolBinding, type SearchToolServices } from './search-common/search-tool-binding.js';
+// Patterns a repository, its settings or the model write, matched in linear time (a crafted glob or
+// regex must not keep V8 backtracking for hours): plugins matching such patterns use these.
+export { LinearRegExp, UnsupportedRegExp, type LinearRegExpOptions } from './linear-regex/index.js';
+export { globMatcher, globRegexTest, picomatchBacktrackSafe, type GlobOptions } from './linear-regex/picomatch.js';
 export { displayPath as searchDisplayPath, describeLocation, resolveSearchLocation, type SearchLocation, type Resolved } from './search-common/search-path.js';

@@ -7,6 +7,7 @@ import path from 'node:path';
 export { claudeToolName, toolNameAliases } from '../../sdk/claude-tool-names.js';
 import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
+import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 export const CLAUDE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
@@ -93,7 +94,13 @@ function compileMatcher(matcher: string): (subject: string) => boolean {
     const names = new Set(trimmed.split(/[|,]/).map((name) => name.trim()).filter(Boolean));
     return (subject) => names.has(subject);
   }
-  const pattern = new RegExp(trimmed);
+  // A project's settings may hold the matcher: linear time, never V8's backtracking (sdk/linear-regex).
+  let pattern: LinearRegExp;
+  try {
+    pattern = new LinearRegExp(trimmed);
+  } catch {
+    return () => false; // refused when the settings were read (settings.ts)
+  }
   return (subject) => pattern.test(subject);
 }
 

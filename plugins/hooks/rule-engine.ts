@@ -9,7 +9,7 @@
  * `only_once` counts successful runs only; `fail_closed` turns a failure on a blocking event into
  * a block.
  */
-import picomatch from 'picomatch';
+import { globMatcher } from '../../sdk/linear-regex/picomatch.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
 import { PROJECT_HTTP_REFUSED, projectHttpRefusal, recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
@@ -21,6 +21,18 @@ import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEv
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 import { uncontainedResult } from './containment.js';
 
+/** Globs compiled once; matched in linear time, as a rule may be the project's and the value the model's. */
+const globs = new Map<string, (value: string) => boolean>();
+
+function globTest(glob: string): (value: string) => boolean {
+  let test = globs.get(glob);
+  if (!test) {
+    test = globMatcher(glob, { dot: true });
+    globs.set(glob, test);
+  }
+  return test;
+}
+
 function matchValue(match: Match, value: string): boolean {
   switch (match.type) {
     case 'exact':
@@ -28,7 +40,7 @@ function matchValue(match: Match, value: string): boolean {
     case 'regex':
       return match.pattern.test(value);
     case 'glob':
-      return picomatch.isMatch(value, match.value, { dot: true });
+      return globTest(match.value)(value);
     case 'not':
       return !matchValue(match.inner, value);
   }

@@ -23,6 +23,7 @@ import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { projectBoundary, readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { ruleFiles } from './files.js';
+import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 
 export const MEWCODE_EVENTS = [
   'SessionStart',
@@ -46,7 +47,8 @@ export const MEWCODE_BLOCKING: ReadonlySet<MewcodeEvent> = new Set(['PreToolUse'
 
 export type Match =
   | { type: 'exact'; value: string }
-  | { type: 'regex'; value: string; pattern: RegExp }
+  /** `pattern` runs in linear time (sdk/linear-regex): a project's rule must not hang on a long payload field. */
+  | { type: 'regex'; value: string; pattern: { test(subject: string): boolean } }
   | { type: 'glob'; value: string }
   | { type: 'not'; inner: Match };
 
@@ -291,7 +293,7 @@ function compileMatch(map: LocatedMap): Match {
   const value = stringAt(map, 'value', `${type} match requires value`); // 11
   if (type !== 'regex') return { type, value };
   try {
-    return { type, value, pattern: new RegExp(value) };
+    return { type, value, pattern: new LinearRegExp(value) };
   } catch (error) {
     throw new RuleError(map.entries.get('value')!, `invalid regex: ${(error as Error).message}`);
   }

@@ -16,6 +16,7 @@ import { projectBoundary, readProjectTextFile, withinRoot } from '../../config/p
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { CLAUDE_EVENTS, type ClaudeEvent } from './events.js';
 import { hookSettingsFiles, type HookScope } from './files.js';
+import { LinearRegExp, UnsupportedRegExp } from '../../sdk/linear-regex/index.js';
 
 /** Claude Code's `http` handler: the payload POSTed as JSON; a 2xx JSON answer is the hook's output. */
 export interface HttpHandler {
@@ -164,8 +165,9 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
         warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${event}[${groupIndex}].matcher must be a string; the group is skipped`);
         return;
       }
-      if (!validMatcher(matcher)) {
-        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${event}[${groupIndex}].matcher ${JSON.stringify(matcher)} is not a valid regular expression; the group is skipped`);
+      const invalid = matcherError(matcher);
+      if (invalid !== undefined) {
+        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${event}[${groupIndex}].matcher ${JSON.stringify(matcher)} ${invalid}; the group is skipped`);
         return;
       }
       const handlers = group.entries.get('hooks');
@@ -183,13 +185,15 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
   return rules;
 }
 
-function validMatcher(matcher: string): boolean {
-  if (matcher === '' || matcher === '*' || /^[A-Za-z0-9_\-\s,|]+$/.test(matcher)) return true;
+/** Why a matcher cannot be used, or undefined. A regex is matched in linear time (events.ts), so one needing backtracking (a backreference, lookbehind) is refused. */
+function matcherError(matcher: string): string | undefined {
+  if (matcher === '' || matcher === '*' || /^[A-Za-z0-9_\-\s,|]+$/.test(matcher)) return undefined;
   try {
-    new RegExp(matcher);
-    return true;
-  } catch {
-    return false;
+    new LinearRegExp(matcher.trim());
+    return undefined;
+  } catch (error) {
+    if (error instanceof UnsupportedRegExp) return `is refused: ${error.message} cannot be matched in linear time`;
+    return 'is not a valid regular expression';
   }
 }
 

@@ -27,15 +27,13 @@ import { segmentReads, type SegmentReads } from './command-reads.js';
 import { LAYER_NAME, segmentDirectories, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
 import type { CompiledRule } from './rule-set.js';
 
-type Picomatch = typeof import('picomatch');
-let picomatchModule: Picomatch | undefined;
+type GlobModule = typeof import('../../sdk/linear-regex/picomatch.js');
+let globModule: GlobModule | undefined;
 
-async function loadPicomatch(): Promise<Picomatch> {
-  if (!picomatchModule) {
-    const imported = (await import('picomatch')) as unknown as { default?: Picomatch } & Picomatch;
-    picomatchModule = imported.default ?? imported;
-  }
-  return picomatchModule;
+/** picomatch behind the linear-time guard: the glob is the command's, the model's. */
+async function loadGlobs(): Promise<GlobModule> {
+  globModule ??= await import('../../sdk/linear-regex/picomatch.js');
+  return globModule;
 }
 
 interface Context {
@@ -163,8 +161,7 @@ class ReadJudge {
 
   /** A glob operand: every file a rule names that the glob matches (bash: `*` skips dot files). */
   private async glob(pattern: string, label: string): Promise<Finding[]> {
-    const picomatch = await loadPicomatch();
-    const matches = picomatch(pattern, { dot: false });
+    const matches = (await loadGlobs()).globMatcher(pattern, { dot: false });
     const literalDir = pattern.split('/').filter((_, i, all) => !GLOB.test(all.slice(0, i + 1).join('/'))).join('/') || '/';
     const found: Finding[] = [];
     for (const { rule, exact, prefix } of this.rules) {

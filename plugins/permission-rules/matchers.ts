@@ -11,22 +11,24 @@
  * `=` compares exactly (paths after the same resolution), `~` is an RE2 regex (linear time, so
  * a rule can never be made to hang on a crafted command) searched anywhere in the subject.
  *
+ * Rules come from settings files a project can write, and the subjects from the model: every
+ * glob is matched in linear time too (sdk/linear-regex: a command glob `*a*a*a*a*a*a*b` or a path
+ * glob with many stars would otherwise keep V8 backtracking for minutes on a long command).
+ *
  * picomatch and re2js are loaded only when a rule needs them (`loadMatcherDeps`).
  */
 import path from 'node:path';
+import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import type { PatternSpec } from './rule-syntax.js';
 
-type Picomatch = typeof import('picomatch');
+type GlobModule = typeof import('../../sdk/linear-regex/picomatch.js');
 type Re2 = typeof import('re2js').RE2JS;
 
-let picomatchModule: Picomatch | undefined;
+let globModule: GlobModule | undefined;
 let re2Module: Re2 | undefined;
 
 export async function loadMatcherDeps(needs: { glob: boolean; regex: boolean }): Promise<void> {
-  if (needs.glob && !picomatchModule) {
-    const imported = (await import('picomatch')) as unknown as { default?: Picomatch } & Picomatch;
-    picomatchModule = imported.default ?? imported;
-  }
+  if (needs.glob && !globModule) globModule = await import('../../sdk/linear-regex/picomatch.js');
   if (needs.regex && !re2Module) re2Module = (await import('re2js')).RE2JS;
 }
 
@@ -46,8 +48,8 @@ export function hasPathGlobChars(text: string): boolean {
   return PATH_GLOB_CHARS.test(text);
 }
 
-/** Command glob → anchored RegExp. Only `*` is special (and `\` escapes the next character). */
-export function commandGlob(body: string): RegExp {
+/** Command glob → anchored regex, matched in linear time. Only `*` is special (and `\` escapes the next character). */
+export function commandGlob(body: string): LinearRegExp {
   let source = body;
   let suffix = '';
   if (/(^|[^\\]):\*$/.test(source)) {
@@ -68,7 +70,7 @@ export function commandGlob(body: string): RegExp {
       out += escapeChar(char);
     }
   }
-  return new RegExp(`^${out}${suffix}$`);
+  return new LinearRegExp(`^${out}${suffix}$`);
 }
 
 function escapeChar(char: string): string {
@@ -147,8 +149,8 @@ export function compilePathTest(pattern: PatternSpec, bases: PathBases): Test {
     if (glob === undefined) {
       inner = (subject) => fold(subject) === foldedPrefix;
     } else {
-      if (!picomatchModule) throw new Error('internal: the glob matcher is not loaded');
-      const matchRest = picomatchModule(glob, { dot: true, nocase: bases.caseInsensitive });
+      if (!globModule) throw new Error('internal: the glob matcher is not loaded');
+      const matchRest = globModule.globMatcher(glob, { dot: true, nocase: bases.caseInsensitive });
       const everything = glob === '**';
       // Subjects are absolute and normalised, so "relative to the prefix" is a string slice
       // (path.relative would resolve both sides again on every rule of every check).

@@ -12,6 +12,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
+import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { segmentWrites } from './command-writes.js';
 import { LAYER_NAME, segmentDirectories, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
@@ -151,7 +152,8 @@ export function expandGlob(pattern: string): string[] {
   return current.length > 0 ? current : [pattern];
 }
 
-function globRegex(part: string): RegExp {
+/** One name's glob as a linear-time test: the pattern is the command's and the names the repository's. */
+function globRegex(part: string): { test(name: string): boolean } {
   let source = part.startsWith('.') ? '' : '(?!\\.)';
   for (let i = 0; i < part.length; i++) {
     const ch = part[i]!;
@@ -168,7 +170,7 @@ function globRegex(part: string): RegExp {
     } else source += ch.replace(/[.+^${}()|\\]/g, '\\$&');
   }
   try {
-    return new RegExp(`^${source}$`);
+    return new LinearRegExp(`^${source}$`);
   } catch {
     return /^/; // a bracket bash accepts and JavaScript does not: assume it matches anything
   }

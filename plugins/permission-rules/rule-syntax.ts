@@ -13,6 +13,7 @@
  */
 
 import { CLAUDE_TO_OURS, claudeToolName, mcpServerPrefix } from '../../sdk/claude-tool-names.js';
+import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 
 export type RuleList = 'deny' | 'ask' | 'allow';
 export const RULE_LISTS: readonly RuleList[] = ['deny', 'ask', 'allow'];
@@ -30,7 +31,8 @@ export type ToolSpec =
   | { kind: 'name'; name: string }
   /** `mcp__server` or `mcp__server__*`: every tool of one MCP server */
   | { kind: 'server'; prefix: string }
-  | { kind: 'glob'; source: string; regex: RegExp };
+  /** `regex` runs in linear time: a project's settings must not be able to hang a check (sdk/linear-regex). */
+  | { kind: 'glob'; source: string; regex: { test(subject: string): boolean } };
 
 export type PatternKind = 'exact' | 'regex' | 'glob';
 
@@ -93,7 +95,7 @@ function parseToolSpec(name: string, list: RuleList): { ok: true; spec: ToolSpec
       error: 'a tool-name wildcard in an allow rule must start with a literal mcp__<server>__ (wildcards like "*" or "mcp__*" are accepted in deny and ask only)',
     };
   }
-  return { ok: true, spec: { kind: 'glob', source: name, regex: new RegExp(`^${name.split('*').map(escapeRegExp).join('.*')}$`) } };
+  return { ok: true, spec: { kind: 'glob', source: name, regex: new LinearRegExp(`^${name.split('*').map(escapeRegExp).join('.*')}$`) } };
 }
 
 export function parsePattern(text: string): { ok: true; pattern: PatternSpec } | { ok: false; error: string } {

@@ -14,30 +14,53 @@
  * directories; `[...]` classes (with `!`/`^` negation, ranges and `[:alpha:]` names); `\` escapes;
  * `{a,b}` alternation (ripgrep's reading; git takes braces literally).
  * Within one file the last matching rule wins.
+ *
+ * Ignore files come from the repository, so a rule must never take more than linear time on a
+ * name (gitignore-glob.ts): rules of a shape V8 backtracks through linearly are matched by V8
+ * (one alternation per file, the fast path of every walk); the others — two stars in one name,
+ * two `**`, braces — by LinearRegExp, and an unanchored one only against the path's last name
+ * (it cannot match across a `/`).
  */
+import { LinearRegExp } from '../linear-regex/index.js';
+import { backtrackSafe, translateGlob } from './gitignore-glob.js';
+
+export { globToRegexSource } from './gitignore-glob.js';
 
 export interface IgnoreRule {
   negate: boolean;
   dirOnly: boolean;
+  /** The rule as an anchored regular expression (`u` flag) over the path relative to the file's directory. */
   source: string;
-  regex: RegExp;
+  /** Whether V8 runs `source` (a shape it backtracks through linearly); else LinearRegExp does. */
+  backtrackSafe: boolean;
+  /** Whether the rule matches `relative`, a path relative to the ignore file's directory. */
+  matches(relative: string): boolean;
 }
 
 /** The verdict of one ignore file for one path: ignored, re-included, or no opinion. */
 export type IgnoreVerdict = 'ignore' | 'include' | undefined;
 
+/** The rules that apply to one kind of entry (directories: all; files: all but `dir/` rules). */
+interface RuleSelection {
+  rules: readonly IgnoreRule[];
+  /** Any V8-safe rule, as one alternation: the quick test of nearly every path. */
+  quick: RegExp | undefined;
+  /** The rules that are not in `quick`. */
+  others: readonly IgnoreRule[];
+}
+
 export class IgnoreFile {
   readonly rules: readonly IgnoreRule[];
   /** `''` for the project root, else the directory (relative to the root) followed by `/`. */
   readonly prefix: string;
-  private readonly anyRule: RegExp | undefined;
-  private readonly anyFileRule: RegExp | undefined;
+  private readonly forDirs: RuleSelection;
+  private readonly forFiles: RuleSelection;
 
   constructor(text: string, baseDir: string) {
     this.prefix = baseDir === '' ? '' : `${baseDir}/`;
     this.rules = parseIgnoreText(text);
-    this.anyRule = combine(this.rules);
-    this.anyFileRule = combine(this.rules.filter((r) => !r.dirOnly));
+    this.forDirs = select(this.rules);
+    this.forFiles = select(this.rules.filter((r) => !r.dirOnly));
   }
 
   get empty(): boolean {
@@ -46,22 +69,26 @@ export class IgnoreFile {
 
   /** `path` is relative to the project root and lies below this file's directory. */
   verdict(path: string, isDir: boolean): IgnoreVerdict {
-    const quick = isDir ? this.anyRule : this.anyFileRule;
-    if (!quick) return undefined;
+    const selection = isDir ? this.forDirs : this.forFiles;
+    if (selection.rules.length === 0) return undefined;
     const relative = this.prefix === '' ? path : path.slice(this.prefix.length);
-    if (!quick.test(relative)) return undefined;
-    for (let i = this.rules.length - 1; i >= 0; i--) {
-      const rule = this.rules[i]!;
-      if (rule.dirOnly && !isDir) continue;
-      if (rule.regex.test(relative)) return rule.negate ? 'include' : 'ignore';
+    // When no V8-safe rule matches, only the others can: the last of them that matches decides.
+    const candidates = selection.quick?.test(relative) ? selection.rules : selection.others;
+    for (let i = candidates.length - 1; i >= 0; i--) {
+      const rule = candidates[i]!;
+      if (rule.matches(relative)) return rule.negate ? 'include' : 'ignore';
     }
     return undefined;
   }
 }
 
-function combine(rules: readonly IgnoreRule[]): RegExp | undefined {
-  if (rules.length === 0) return undefined;
-  return new RegExp(rules.map((r) => `(?:${r.source})`).join('|'), 'u');
+function select(rules: readonly IgnoreRule[]): RuleSelection {
+  const safe = rules.filter((r) => r.backtrackSafe);
+  return {
+    rules,
+    quick: safe.length === 0 ? undefined : new RegExp(safe.map((r) => `(?:${r.source})`).join('|'), 'u'),
+    others: rules.filter((r) => !r.backtrackSafe),
+  };
 }
 
 export function parseIgnoreText(text: string): IgnoreRule[] {
@@ -94,14 +121,30 @@ export function parseIgnoreLine(rawLine: string): IgnoreRule | undefined {
   const anchored = line.includes('/');
   if (line.startsWith('/')) line = line.slice(1);
   if (line === '') return undefined;
-  let body: string;
+  let translation;
   try {
-    body = globToRegexSource(line);
+    translation = translateGlob(line);
   } catch {
     return undefined; // a malformed pattern matches nothing, as in git
   }
+  const body = translation.source;
   const source = anchored ? `^${body}$` : `^(?:.*/)?${body}$`;
-  return { negate, dirOnly, source, regex: new RegExp(source, 'u') };
+  const safe = backtrackSafe(translation, anchored);
+  return { negate, dirOnly, source, backtrackSafe: safe, matches: ruleMatcher(source, body, anchored, safe) };
+}
+
+function ruleMatcher(source: string, body: string, anchored: boolean, safe: boolean): (relative: string) => boolean {
+  if (safe) {
+    const regex = new RegExp(source, 'u');
+    return (relative) => regex.test(relative);
+  }
+  if (anchored) {
+    const linear = new LinearRegExp(source, 'u');
+    return (relative) => linear.test(relative);
+  }
+  // `(?:.*/)?body` where body never matches a `/`: the same as body against the last name.
+  const linear = new LinearRegExp(`^${body}$`, 'u');
+  return (relative) => linear.test(relative.slice(relative.lastIndexOf('/') + 1));
 }
 
 /** A line without its trailing spaces, except an escaped one (`\ `), as gitignore(5) says. */
@@ -115,163 +158,6 @@ export function trimTrailingSpaces(line: string): string {
     end--;
   }
   return line.slice(0, end);
-}
-
-const POSIX_CLASSES: Record<string, string> = {
-  alnum: 'A-Za-z0-9',
-  alpha: 'A-Za-z',
-  blank: ' \\t',
-  cntrl: '\\x00-\\x1f\\x7f',
-  digit: '0-9',
-  graph: '\\x21-\\x7e',
-  lower: 'a-z',
-  print: '\\x20-\\x7e',
-  punct: '!-\\/:-@\\[-`{-~',
-  space: ' \\t\\n\\r\\f\\v',
-  upper: 'A-Z',
-  xdigit: '0-9A-Fa-f',
-};
-
-const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/;
-
-function escapeRegexChar(ch: string): string {
-  return REGEX_SPECIAL.test(ch) ? `\\${ch}` : ch;
-}
-
-/** Translates one gitignore glob (no leading `/`, no trailing `/`) into a regex body. */
-export function globToRegexSource(glob: string): string {
-  let out = '';
-  const chars = Array.from(glob);
-  let i = 0;
-  let braces = 0;
-  while (i < chars.length) {
-    const ch = chars[i]!;
-    // `{a,b}` is an alternation, as ripgrep reads ignore files (git would take it literally): the
-    // search tools follow ripgrep so that its engine and the walker skip the same files.
-    if (ch === '{') {
-      out += '(?:';
-      braces++;
-      i++;
-      continue;
-    }
-    if (ch === ',' && braces > 0) {
-      out += '|';
-      i++;
-      continue;
-    }
-    if (ch === '}' && braces > 0) {
-      out += ')';
-      braces--;
-      i++;
-      continue;
-    }
-    if (ch === '*') {
-      let j = i;
-      while (chars[j] === '*') j++;
-      const stars = j - i;
-      const segmentStart = i === 0 || chars[i - 1] === '/';
-      const segmentEnd = j === chars.length || chars[j] === '/';
-      if (stars >= 2 && segmentStart && segmentEnd) {
-        if (j === chars.length) {
-          out += '.*'; // trailing `/**`: everything inside
-          i = j;
-        } else {
-          out += '(?:.*/)?'; // `**/`: zero or more directories
-          i = j + 1;
-        }
-      } else {
-        out += '[^/]*';
-        i = j;
-      }
-      continue;
-    }
-    if (ch === '?') {
-      out += '[^/]';
-      i++;
-      continue;
-    }
-    if (ch === '[') {
-      const parsed = parseBracket(chars, i);
-      if (parsed) {
-        out += parsed.source;
-        i = parsed.next;
-        continue;
-      }
-      out += '\\[';
-      i++;
-      continue;
-    }
-    if (ch === '\\') {
-      const next = chars[i + 1];
-      if (next === undefined) throw new Error('trailing backslash');
-      out += escapeRegexChar(next);
-      i += 2;
-      continue;
-    }
-    out += escapeRegexChar(ch);
-    i++;
-  }
-  if (braces > 0) throw new Error('unclosed {');
-  return out;
-}
-
-function parseBracket(chars: string[], start: number): { source: string; next: number } | undefined {
-  let i = start + 1;
-  let negate = false;
-  if (chars[i] === '!' || chars[i] === '^') {
-    negate = true;
-    i++;
-  }
-  let body = '';
-  let first = true;
-  while (i < chars.length) {
-    const ch = chars[i]!;
-    if (ch === ']' && !first) {
-      return { source: negate ? `[^/${body}]` : `(?!/)[${body}]`, next: i + 1 };
-    }
-    first = false;
-    if (ch === '[' && chars[i + 1] === ':') {
-      const close = chars.indexOf(':', i + 2);
-      if (close !== -1 && chars[close + 1] === ']') {
-        const name = chars.slice(i + 2, close).join('');
-        const cls = POSIX_CLASSES[name];
-        if (cls === undefined) return undefined;
-        body += cls;
-        i = close + 2;
-        continue;
-      }
-    }
-    let lo = ch;
-    if (ch === '\\') {
-      const next = chars[i + 1];
-      if (next === undefined) return undefined;
-      lo = next;
-      i++;
-    }
-    i++;
-    if (chars[i] === '-' && chars[i + 1] !== undefined && chars[i + 1] !== ']') {
-      let hi = chars[i + 1]!;
-      i += 2;
-      if (hi === '\\') {
-        const next = chars[i];
-        if (next === undefined) return undefined;
-        hi = next;
-        i++;
-      }
-      if (hi.codePointAt(0)! < lo.codePointAt(0)!) {
-        body += ''; // an empty range matches nothing, like git
-        continue;
-      }
-      body += `${classChar(lo)}-${classChar(hi)}`;
-      continue;
-    }
-    body += classChar(lo);
-  }
-  return undefined; // no closing bracket: `[` is literal
-}
-
-function classChar(ch: string): string {
-  return /[\\\]^[-]/.test(ch) ? `\\${ch}` : ch;
 }
 
 /** Escapes a literal path for use as an anchored gitignore-syntax line (ripgrep's --ignore-file). */

@@ -14,7 +14,9 @@
  *   gives no rule; one that cannot match the path to the root gives none either.
  * Negation (`!`) and directory-only (`/` at the end) are kept; the order of the rules is kept.
  */
-import { globToRegexSource, trimTrailingSpaces } from './gitignore.js';
+import { LinearRegExp } from '../linear-regex/index.js';
+import { trimTrailingSpaces } from './gitignore.js';
+import { globToRegexSource } from './gitignore-glob.js';
 
 /** Alternatives a `{a,b}` group with a `/` inside may expand to before the rule is dropped. */
 const MAX_ALTERNATIVES = 64;
@@ -82,7 +84,8 @@ function remainders(segments: string[], below: readonly string[]): string[] {
 
 function segmentMatches(segment: string, name: string): boolean {
   try {
-    return new RegExp(`^${globToRegexSource(segment)}$`, 'u').test(name);
+    // The pattern is the repository's: linear time, never V8's backtracking (gitignore-glob.ts).
+    return new LinearRegExp(`^${globToRegexSource(segment)}$`, 'u').test(name);
   } catch {
     return false; // a malformed pattern matches nothing, as in git
   }

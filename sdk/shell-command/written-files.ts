@@ -14,6 +14,7 @@
  * compiler, a target with an expansion) is out of reach of this check and of deny rules; the OS
  * sandbox is the boundary there.
  */
+import { LinearRegExp } from '../linear-regex/index.js';
 import type { ShellSegment } from './shell-shapes.js';
 import { interpreterFamily } from './interpreters.js';
 import { isShell } from './wrappers.js';
@@ -99,11 +100,12 @@ function executedNames(segment: ShellSegment): { names: string[]; interpreter: b
   return { names, interpreter: false };
 }
 
+/** Both sides come from the command (the model's): matched in linear time, never by V8's backtracking. */
 function globMatch(pattern: string, name: string): boolean {
   if (!/[*?[]/.test(pattern)) return pattern === name;
   const regex = pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
   try {
-    return new RegExp(`^${regex}$`).test(name);
+    return new LinearRegExp(`^${regex}$`).test(name);
   } catch {
     return true; // an odd bracket: assume it matches
   }

@@ -173,6 +173,9 @@ test('matchers speak Claude Code\'s syntax; updatedInput in Claude\'s field name
   expect(matches('mcp__memory__.*', ['mcp__memory__create'])).toBe(true);
   expect(matches('mcp__memory', ['mcp__memory__create'])).toBe(false); // an exact name, as in Claude Code
   expect(matches('Edit.*', ['NotebookEdit'])).toBe(true); // unanchored
+  // a project's matcher runs in linear time: V8 would backtrack on this one for days
+  expect(matches('^(a|aa)+$', [`mcp__${'a'.repeat(80)}`, `${'a'.repeat(80)}!`])).toBe(false);
+  expect(matches('^(a|aa)+$', ['a'.repeat(80)])).toBe(true);
   const root = '/p';
   const original = { path: 'src/a.ts', content: 'x' };
   expect(claudeToolInput('write_file', original, root)).toEqual({ path: 'src/a.ts', content: 'x', file_path: '/p/src/a.ts' });

@@ -124,6 +124,31 @@ test('conditions: a missing field is absent, so not over it does not fire; neste
   expect(parseDuration('0s')).toBeUndefined();
 });
 
+test('regex and glob conditions run in linear time: a long command does not hang them; what needs backtracking is refused', async () => {
+  const { root, home } = setup(
+    [
+      'hooks:',
+      '  - name: stars',
+      '    event: PreToolUse',
+      `    if: { any_of: [ { field: tool_input.command, match: { type: regex, value: "^(a|aa)+$" } }, { field: tool_input.path, match: { type: glob, value: "**/${'*a'.repeat(8)}*b" } } ] }`,
+      '    action: { type: prompt, text: x }',
+      '  - name: backref',
+      '    event: PreToolUse',
+      '    if: { all_of: [ { field: tool_input.command, match: { type: regex, value: "(a)\\\\1" } } ] }',
+      '    action: { type: prompt, text: x }',
+      '',
+    ].join('\n'),
+  );
+  const loaded = await loadRuleFiles(root, home, undefined);
+  expect(loaded.rules.map((rule) => rule.name)).toEqual(['stars']);
+  expect(loaded.warnings).toEqual([expect.stringMatching(/hook "backref": invalid regex: backreference; skipped$/)]);
+  const condition = loaded.rules[0]!.if;
+  const long = 'a'.repeat(3000);
+  expect(conditionHolds(condition, { tool_input: { command: `${long}!`, path: `src/${long.slice(0, 240)}` } })).toBe(false);
+  expect(conditionHolds(condition, { tool_input: { command: long, path: 'x' } })).toBe(true);
+  expect(conditionHolds(condition, { tool_input: { command: 'x', path: 'src/aaaaaaaab' } })).toBe(true);
+});
+
 test('a shell rule blocks a write by exit 2; a prompt rule adds context; the first block wins and later rules do not run', async () => {
   const { root, home } = setup(
     [

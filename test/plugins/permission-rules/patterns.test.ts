@@ -168,3 +168,41 @@ describe('tool names', () => {
     expect(reporter.warnings.filter((w) => w.includes('tool-name wildcard'))).toHaveLength(2);
   });
 });
+
+describe('patterns a hostile project or model writes never hang a check (linear-time matching)', () => {
+  // Each of these kept V8's backtracking busy for hours on the long text beside it.
+  const stars = `${'*a'.repeat(8)}*b`;
+  const long = 'a'.repeat(240);
+
+  it('a command glob with many stars, against a long command', async () => {
+    const kernel = await withRules({ deny: [`Bash(${stars})`] });
+    expect(await outcome(bash(kernel, `echo ${'a'.repeat(300)}`))).toBe('mode:ask');
+    expect(await outcome(bash(kernel, 'echo aaaaaaaab'))).toBe('deny');
+  });
+
+  it('a path glob with many stars, against a long file name', async () => {
+    const kernel = await withRules({ deny: [`Read(**/${stars})`] });
+    expect(await outcome(read(kernel, `src/${long}`))).toBe('mode:allow');
+    expect(await outcome(read(kernel, 'src/aaaaaaaab'))).toBe('deny');
+  });
+
+  it('a tool-name glob with many stars, against a long MCP tool name', async () => {
+    const kernel = await withRules({ deny: [`mcp__${stars}`] });
+    expect(await outcome(decide(kernel, `mcp__${long}`, {}))).toBe('mode:ask');
+    expect(await outcome(decide(kernel, 'mcp__srv__aaaaaaaab', {}))).toBe('deny');
+  });
+
+  it("a command's glob operand against long names: the files a rule names, the protected paths, a program the command writes", async () => {
+    writeFileSync(path.join(dirs.root, long), 'x');
+    const kernel = await withRules({ deny: [`Read(./${long})`, 'Read(./aaaaaaaab)'] });
+    expect(await outcome(bash(kernel, `cat ./${stars}`))).toBe('deny');
+    expect(await outcome(bash(kernel, `cat ./${stars}x`))).toBe('mode:ask');
+    mkdirSync(path.join(dirs.root, '.git', 'hooks'), { recursive: true });
+    writeFileSync(path.join(dirs.root, '.git', long), 'x');
+    expect(await outcome(bash(kernel, `cp /tmp/x .git/${stars}`))).toBe('mode:ask'); // no match: bash writes the name as typed
+    expect(await outcome(bash(kernel, 'cp /tmp/x .git/h*k?/pre-commit'))).toBe('ask'); // .git/hooks/pre-commit
+    const plain = await withRules({ allow: ['Bash(cp *)', 'Bash(./*)'] });
+    expect(await outcome(bash(plain, `cp /bin/true ${stars}; ./${long}`))).toBe('allow');
+    expect(await outcome(bash(plain, `cp /bin/true ${stars}; ./aaaaaaaab`))).toBe('mode:ask'); // runs what it just wrote: the allow rule does not pass it
+  });
+});

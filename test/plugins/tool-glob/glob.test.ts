@@ -204,6 +204,18 @@ describe('glob', () => {
     expect((await glob(root, { pattern: '**/*.log' }, { respectIgnore: false })).content).toBe('a.log');
   });
 
+  test('a pattern V8 would backtrack through for hours (many stars, several **, brace groups) is answered at once, by either lister', async () => {
+    // The model writes the pattern and a repository can steer it; the long names are the repository's.
+    // Each long name ends as the glob does, so the quick suffix test lets it through to the matcher.
+    const deep = 'x/'.repeat(60);
+    const root = tree({ [`d/${'a'.repeat(240)}.txt`]: 'x', 'd/aaaaaaaac.txt': 'x', [`${deep}${'xy'.repeat(100)}.txt`]: 'x', 'x/x/x/x/x/x/yes.txt': 'x', 'xyxyxyq.txt': 'x' });
+    for (const engine of ['walker', 'ripgrep'] as const) {
+      expect((await glob(root, { pattern: `**/${'*a'.repeat(8)}*c*.txt` }, { engine })).content).toBe('d/aaaaaaaac.txt');
+      expect((await glob(root, { pattern: `${'**/x/'.repeat(6)}**/y*.txt` }, { engine })).content).toBe('x/x/x/x/x/x/yes.txt');
+      expect((await glob(root, { pattern: `**/${'{x,y}*'.repeat(6)}q*.txt` }, { engine })).content).toBe('xyxyxyq.txt');
+    }
+  });
+
   test('a cancelled call says so', async () => {
     const root = tree({ 'a.ts': 'x' });
     writeTree(root, { 'b.ts': 'x' });

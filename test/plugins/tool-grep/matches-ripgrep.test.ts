@@ -3,7 +3,10 @@
  * `.ignore`, `.rgignore`, a re-include), binary files, names and lines that are not valid UTF-8,
  * symlinks and hidden entries, the tool's matches, counts and files equal those of `rg` itself run
  * with the flags that spell the tools' file rules (the list in REFERENCE_FLAGS). Both engines are
- * held to it, and glob's two listers to `rg --files`.
+ * held to it, and glob's two listers to `rg --files`. The ignore files hold rules a hostile
+ * repository would plant (many stars, classes or brace groups in one name, several `**`) next to
+ * long names that almost match them: V8's backtracking never finished those; ripgrep's automata
+ * and the walker's linear engine answer at once, alike.
  *
  * Then the ripgrep engine's guard: its output is used only after each line is found in the file
  * itself (opened without following links). A stand-in `rg` (a script that runs the real one and
@@ -34,7 +37,15 @@ beforeAll(() => {
   writeFileSync(path.join(outside, 'secret.txt'), 'needle from outside the project\n');
   root = makeTree(
     {
-      '.gitignore': '*.log\nbuild/\n*.{tmp,bak}\n',
+      '.gitignore': ['*.log', 'build/', '*.{tmp,bak}', `${'*a'.repeat(8)}*b`, `${'[ab]*'.repeat(6)}c`, `${'{x,y}*'.repeat(6)}z`, 'deep/**/x/**/x/**/x/**/y', ''].join('\n'),
+      [`${'a'.repeat(240)}.txt`]: 'needle in a long name no rule matches\n',
+      [`lib/${'ab'.repeat(110)}.txt`]: 'needle in another long name\n',
+      [`lib/${'xy'.repeat(110)}.txt`]: 'needle in a third long name\n',
+      [`deep/${'x/'.repeat(40)}z.txt`]: 'needle deep down\n',
+      'deep/x/x/x/y': 'needle ignored by four **\n',
+      aaaaaaaab: 'needle ignored by the stars\n',
+      'lib/ababab.c': 'needle ignored by the classes\n',
+      'lib/xyxyxyz': 'needle ignored by the braces\n',
       'README.md': 'needle in the readme\nplain\n',
       '.env.sample': 'NEEDLE=1\nneedle=2\n',
       '.cache/hidden-dir.txt': 'needle in a hidden directory\n',
@@ -101,7 +112,8 @@ describeWithRipgrep('grep equals rg on a tree with ignore files, binary files an
     expect(counts).toContain('lib/caf\uFFFD-latin1.txt:1'); // the name that is not UTF-8 is there
     expect(counts).toContain('src/keep.log:1'); // re-included by the nested .gitignore
     expect(counts).toContain('vendor/lib/kept.log:1');
-    expect(counts.join('\n')).not.toMatch(/skip\.js|x\.gen|generated|drop\.log|debug\.log|scratch|build\/|\.cache|blob\.bin|link-out|secret/);
+    expect(counts.join('\n')).not.toMatch(/skip\.js|x\.gen|generated|drop\.log|debug\.log|scratch|build\/|\.cache|blob\.bin|link-out|secret|aaaaaaaab|ababab\.c|xyxyxyz|\/y:/);
+    expect(counts).toContain(`${'a'.repeat(240)}.txt:1`); // the long names are kept
 
     const files = await grep(engine, { pattern: 'needle', output_mode: 'files_with_matches' });
     expect(files.used).toBe(engine);
