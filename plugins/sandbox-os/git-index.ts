@@ -20,9 +20,11 @@
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hostGitEnv } from '../../types/host-path.js';
+import { entries, openFile, readRegularFile, stat } from './byte-fs.js';
+import { fromBytes, isText } from './byte-names.js';
+import { commondirPath } from './git-pointers.js';
 
 const GITLINK = 0o160000;
 export const MAX_INDEX_BYTES = 256 * 1024 * 1024;
@@ -32,7 +34,7 @@ const GIT_TIMEOUT_MS = 10_000;
 const SAFE_GIT_FLAGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks'];
 
 export interface Gitlinks {
-  /** Paths relative to the work tree, `/`-separated. */
+  /** Paths relative to the work tree, `/`-separated, as byte strings (byte-names.ts): a name's bytes, UTF-8 or not. */
   gitlinks: string[];
   /** Set when neither this reader nor git could list them: why. */
   unread?: string;
@@ -66,7 +68,10 @@ async function stampOf(gitDir: string, file: string): Promise<string> {
     return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
   };
   const parts = [await one(file)];
-  const shared = (await readdir(gitDir).catch(() => [])).filter((name) => name.startsWith('sharedindex.')).sort();
+  const shared = (await entries(gitDir).catch(() => []))
+    .map((entry) => entry.name)
+    .filter((name) => name.startsWith('sharedindex.'))
+    .sort();
   for (const name of shared) parts.push(`${name}=${await one(path.join(gitDir, name)).catch(() => '-')}`);
   return parts.join(' ');
 }
@@ -75,7 +80,7 @@ async function readIndex(file: string, hashBytes: number): Promise<ParsedIndex> 
   let handle;
   try {
     // O_NONBLOCK: a FIFO planted at `index` cannot block the sweep.
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    handle = await openFile(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     return { unknown: `the index cannot be opened (${(error as NodeJS.ErrnoException).code})` };
   }
@@ -93,15 +98,22 @@ async function readIndex(file: string, hashBytes: number): Promise<ParsedIndex> 
 
 /** 32 bytes for a SHA-256 repository (extensions.objectformat = sha256, in its own or its common dir's config), else 20. */
 async function hashLength(gitDir: string): Promise<number> {
+  const read = async (file: string): Promise<Buffer | undefined> => {
+    const found = await readRegularFile(file, MAX_CONFIG_BYTES).catch(() => undefined);
+    return found && 'bytes' in found ? found.bytes : undefined;
+  };
   const configs = [path.join(gitDir, 'config')];
-  const common = await readFile(path.join(gitDir, 'commondir'), 'utf8').catch(() => undefined);
-  if (common !== undefined) configs.push(path.join(path.resolve(gitDir, common.replace(/[\r\n]+$/, '')), 'config'));
+  const common = await read(path.join(gitDir, 'commondir'));
+  if (common !== undefined) configs.push(path.join(path.resolve(gitDir, commondirPath(common)), 'config'));
   for (const config of configs) {
-    const text = await readFile(config, 'utf8').catch(() => '');
+    const text = fromBytes((await read(config)) ?? Buffer.alloc(0));
     if (/^\s*objectformat\s*=\s*sha256\s*$/im.test(text)) return 32;
   }
   return 20;
 }
+
+/** A config file larger than this is not searched for the object format (the index then reads as unsure, and git is asked). */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export type ParsedIndex = { gitlinks: string[] } | { unknown: string };
 
@@ -169,7 +181,7 @@ export function parseGitlinks(data: Buffer, hashBytes = 20): ParsedIndex {
     }
     previous = name;
     // git uses the name as a C string: a NUL inside ends the path.
-    if ((mode & 0o170000) === GITLINK) found.push(name.subarray(0, name.includes(0) ? name.indexOf(0) : name.length).toString('utf8'));
+    if ((mode & 0o170000) === GITLINK) found.push(fromBytes(name.subarray(0, name.includes(0) ? name.indexOf(0) : name.length)));
   }
   // git looks for the end-of-index-entries extension at a fixed place before the hash, whatever
   // precedes it (the bytes could sit inside an entry or another extension here).
@@ -209,6 +221,8 @@ function readVarint(data: Buffer, at: number, end: number): { value: number; nex
  * environment pointing elsewhere), and a time limit.
  */
 function listedByGit(gitDir: string, workTree: string, why: string): Promise<Gitlinks> {
+  // A process's arguments and variables are passed on as UTF-8: a path that is not cannot be named to git.
+  if (!isText(gitDir) || !isText(workTree)) return Promise.resolve({ gitlinks: [], unread: `${why}, and git cannot be pointed at a path that is not UTF-8` });
   const env: NodeJS.ProcessEnv = { ...hostGitEnv(workTree), GIT_INDEX_FILE: path.join(gitDir, 'index'), GIT_OPTIONAL_LOCKS: '0' };
   for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE']) delete env[name];
   return new Promise((resolve) => {
@@ -231,10 +245,10 @@ function listedByGit(gitDir: string, workTree: string, why: string): Promise<Git
       // Records: `<mode> <object> <stage>\t<path>\0`; only gitlinks are kept.
       let data = Buffer.concat([rest, chunk]);
       for (let nul = data.indexOf(0); nul >= 0; nul = data.indexOf(0)) {
-        const record = data.subarray(0, nul).toString('utf8');
+        const record = data.subarray(0, nul);
         data = data.subarray(nul + 1);
-        const tab = record.indexOf('\t');
-        if (tab > 0 && record.startsWith('160000 ')) gitlinks.push(record.slice(tab + 1));
+        const tab = record.indexOf(0x09);
+        if (tab > 0 && record.subarray(0, 7).toString('latin1') === '160000 ') gitlinks.push(fromBytes(record.subarray(tab + 1)));
       }
       rest = data;
     });

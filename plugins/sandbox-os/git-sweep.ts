@@ -34,14 +34,23 @@
  * registers is checked wherever it is, since an ordinary `git status` at the root reads it (and
  * when the index cannot be read, node_modules is walked too). A host git command the user runs
  * WHILE the command runs still sees the planted file: the window is the command's duration.
+ *
+ * Names are bytes, not text: a directory, an index entry or a pointer may name a path that is not
+ * UTF-8, and a pointer (`gitdir:`, `commondir`) ends at its first NUL as git reads it
+ * (git-pointers.ts); every path is carried as a byte string (byte-names.ts). What cannot be read
+ * or followed (a directory that cannot be listed, a pointer that cannot be followed for a reason
+ * other than a missing name, a file too large) is never taken for "nothing there": made or changed
+ * during the command, what leads to it is set aside; otherwise the user is told it was not checked.
  */
 import type { Stats } from 'node:fs';
-import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { entries, lstat, realpath } from './byte-fs.js';
+import { fromBytes } from './byte-names.js';
 import { configOffence, worktreesOf } from './git-inert-config.js';
-import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry } from './git-walk.js';
+import { commondirPath, gitfilePath } from './git-pointers.js';
+import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
-import { follow, insideRoots, isRealInside, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, type Reached } from './sweep-paths.js';
+import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
 export { gitBaseline, MAX_SWEEP_DIRS, type GitBaseline } from './git-walk.js';
 export { QUARANTINE_SUFFIX } from './sweep-paths.js';
@@ -84,8 +93,22 @@ function setAside(file: string, why: string, context: Context): void {
   const result = setAsideEntry(file, context.roots);
   if (result === undefined) return; // gone meanwhile
   if ('movedTo' in result) context.quarantined.push({ path: file, movedTo: result.movedTo, why });
-  else context.unchecked.push(`${file} holds ${why}, but could not be set aside (${result.refused})`);
+  else context.unchecked.push(`${shownPath(file)} holds ${why}, but could not be set aside (${result.refused})`);
 }
+
+/** Tells the user `what` was not checked (once per sentence). */
+function notChecked(what: string, context: Context): void {
+  if (context.apply && !context.unchecked.includes(what)) context.unchecked.push(what);
+}
+
+/**
+ * Whether a path that stopped short (`reached.blocked`) may hide what the command left: then it
+ * cannot be taken for "nothing there" (sweep-paths.ts mayHide).
+ */
+const blockedMayHide = async (reached: Reached, context: Context): Promise<boolean> =>
+  reached.blocked !== undefined && (await mayHide(reached.blocked.at, reached.blocked.why, context.since));
+
+const blockedWhy = (reached: Reached): string => `${reached.blocked?.why ?? 'it cannot be followed'} at ${shownPath(reached.shown)}`;
 
 /** A name in a git directory (`config`, `hooks/pre-commit`), followed as git follows it. */
 interface Named {
@@ -96,10 +119,17 @@ interface Named {
   changed: boolean;
   /** What it leads to, when that is inside a root. */
   info?: Stats;
+  /** It cannot be reached to be judged (sweep-paths.ts `blocked`), and may hide what the command left. */
+  blocked?: string;
 }
 
 async function lookUp(gitDir: string, name: string, context: Context): Promise<Named | undefined> {
   const reached = await follow(gitDir, name, context.roots);
+  if (reached.real === undefined && reached.inside && (await blockedMayHide(reached, context))) {
+    // Where the command could write, and nothing says whether it changed: it counts as changed.
+    // (Stopped outside the roots, it is judged as any link leading outside.)
+    return { entry: reached.links[0]?.path ?? path.join(gitDir, name), reached, changed: true, blocked: blockedWhy(reached) };
+  }
   if (reached.real === undefined && reached.links.length === 0) return undefined; // nothing there
   let ctime = -Infinity;
   for (const link of reached.links) ctime = Math.max(ctime, link.ctimeMs);
@@ -113,7 +143,14 @@ async function lookUp(gitDir: string, name: string, context: Context): Promise<N
 
 /** Sets aside the link through which `name` leads outside the roots (or to nothing there); returns why. */
 function leadsOutside(named: Named, name: string, context: Context): string {
-  const why = `a link where git reads ${name}, leading ${named.reached.real === undefined ? 'nowhere' : OUTSIDE} (${named.reached.shown})`;
+  const why = `a link where git reads ${name}, leading ${named.reached.real === undefined ? 'nowhere' : OUTSIDE} (${shownPath(named.reached.shown)})`;
+  setAside(named.entry, why, context);
+  return why;
+}
+
+/** Sets aside what leads to `name`, which cannot be reached to be judged; returns why. */
+function cannotJudge(named: Named, name: string, context: Context): string {
+  const why = `${name}, which cannot be reached to check (${named.blocked})`;
   setAside(named.entry, why, context);
   return why;
 }
@@ -125,11 +162,18 @@ function leadsOutside(named: Named, name: string, context: Context): string {
 async function judgeFile(gitDir: string, name: string, all: boolean, context: Context, judge: (text: string) => string | undefined | Promise<string | undefined>, describe: (why: string) => string): Promise<string | undefined> {
   const named = await lookUp(gitDir, name, context);
   if (!named || !(all || named.changed)) return undefined;
+  if (named.blocked) return cannotJudge(named, name, context);
   if (!named.reached.inside) return leadsOutside(named, name, context);
   if (!named.info?.isFile()) return undefined; // a directory or a FIFO there: git reads nothing from it that runs a program
   const read = await readSmallFile(named.reached.real!);
-  if (read === undefined) return undefined;
-  const why = 'tooLarge' in read ? `${name} too large to check` : await judge(read.text);
+  if (read === undefined) {
+    // A regular file a moment ago that cannot be opened now (its mode, or swapped meanwhile): not judged, so set aside.
+    const why = `${name}, which cannot be read to check`;
+    setAside(named.entry, why, context);
+    return why;
+  }
+  // Bytes as git reads them: a value that is not UTF-8 stays its bytes (a core.worktree path).
+  const why = 'tooLarge' in read ? `${name} too large to check` : await judge(fromBytes(read.bytes));
   if (why) setAside(named.entry, describe(why), context);
   return why;
 }
@@ -161,15 +205,12 @@ async function worktreeOutside(gitDir: string, text: string, roots: readonly str
     try {
       real = await realpath(path.resolve(gitDir, worktree));
     } catch {
-      return `core.worktree ${JSON.stringify(worktree)} does not exist`;
+      return `core.worktree ${JSON.stringify(shownPath(worktree))} does not exist`;
     }
-    if (!insideRoots(roots, real)) return `core.worktree ${JSON.stringify(worktree)} is outside the project`;
+    if (!insideRoots(roots, real)) return `core.worktree ${JSON.stringify(shownPath(worktree))} is outside the project`;
   }
   return undefined;
 }
-
-/** A path file's path as git reads it (`commondir`, a `.git` file's rest): only trailing line ends dropped, spaces kept. */
-const gitPathFile = (text: string): string => text.replace(/[\r\n]+$/, '');
 
 /**
  * `commondir`: where git reads this directory's config and hooks from. One made or changed during
@@ -179,25 +220,31 @@ const gitPathFile = (text: string): string => text.replace(/[\r\n]+$/, '');
 async function checkCommonDir(gitDir: string, all: boolean, context: Context, depth: number): Promise<string | undefined> {
   const named = await lookUp(gitDir, 'commondir', context);
   if (!named) return undefined;
+  if (named.blocked) return cannotJudge(named, 'commondir', context);
   if (!named.reached.inside) return all || named.changed ? leadsOutside(named, 'commondir', context) : undefined;
   if (!named.info?.isFile()) return undefined;
   const read = await readSmallFile(named.reached.real!);
-  if (read === undefined) return undefined;
-  if ('tooLarge' in read) {
+  if (read === undefined || 'tooLarge' in read) {
     if (!(all || named.changed)) return undefined;
-    const why = 'a commondir too large to check';
+    const why = read === undefined ? 'a commondir that cannot be read to check' : 'a commondir too large to check';
     setAside(named.entry, why, context);
     return why;
   }
-  const common = await follow(gitDir, gitPathFile(read.text), context.roots);
+  const common = await follow(gitDir, commondirPath(read.bytes), context.roots);
   const judged = all || named.changed || common.links.some((link) => link.ctimeMs >= context.since);
   if (!common.inside) {
     if (!judged) return undefined;
-    const why = `a common dir ${OUTSIDE} (${common.shown})`;
+    const why = `a common dir ${OUTSIDE} (${shownPath(common.shown)})`;
     setAside(named.entry, why, context);
     return why;
   }
-  if (common.real === undefined || common.real === gitDir) return undefined;
+  if (common.real === undefined && (await blockedMayHide(common, context))) {
+    const why = `a common dir that cannot be reached to check (${blockedWhy(common)})`;
+    if (judged) setAside(named.entry, why, context);
+    else notChecked(`${shownPath(named.entry)} leads to a common dir that was not checked (${blockedWhy(common)})`, context);
+    return why;
+  }
+  if (common.real === undefined || common.real === gitDir) return undefined; // nothing there (yet): what is made there later is judged then
   const why = await checkGitDir(common.real, judged, { ...context, apply: context.apply && !judged }, depth + 1);
   if (why && judged) setAside(named.entry, `a common dir whose configuration runs programs (${why})`, context);
   return why;
@@ -206,18 +253,29 @@ async function checkCommonDir(gitDir: string, all: boolean, context: Context, de
 async function checkHooks(gitDir: string, all: boolean, context: Context): Promise<string | undefined> {
   const hooks = await lookUp(gitDir, 'hooks', context);
   if (!hooks) return undefined;
+  if (hooks.blocked) return cannotJudge(hooks, 'hooks', context);
   if (!hooks.reached.inside) return all || hooks.changed ? leadsOutside(hooks, 'hooks', context) : undefined;
   if (!hooks.info?.isDirectory()) return undefined;
   // A hooks directory renamed or linked into place keeps its files' old times: then all are judged.
   const allHooks = all || hooks.changed;
-  const names = await readdir(hooks.reached.real!).catch(() => [] as string[]);
+  let names: string[];
+  try {
+    names = (await entries(hooks.reached.real!)).map((entry) => entry.name);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!(await mayHide(hooks.reached.real!, code, context.since))) return undefined;
+    const why = `a hooks directory that cannot be listed to check (${code})`;
+    if (allHooks) setAside(hooks.entry, why, context);
+    else notChecked(`the hooks directory ${shownPath(hooks.reached.real!)} could not be listed (${code}); its hooks were not checked`, context);
+    return why;
+  }
   let offence: string | undefined;
   for (const name of names) {
     if (name.endsWith('.sample') || name.endsWith(QUARANTINE_SUFFIX) || name.includes(`${QUARANTINE_SUFFIX}-`)) continue;
     const hook = await lookUp(gitDir, `hooks/${name}`, context);
     if (!hook || !(allHooks || hook.changed)) continue;
-    offence ??= `hook ${name}`;
-    const why = hook.reached.inside ? 'a git hook' : `a git hook that is a link leading ${hook.reached.real === undefined ? 'nowhere' : OUTSIDE} (${hook.reached.shown})`;
+    offence ??= `hook ${shownPath(name)}`;
+    const why = hook.reached.inside && !hook.blocked ? 'a git hook' : hook.blocked ? `a git hook that cannot be reached to check (${hook.blocked})` : `a git hook that is a link leading ${hook.reached.real === undefined ? 'nowhere' : OUTSIDE} (${shownPath(hook.reached.shown)})`;
     setAside(hook.entry, why, context);
   }
   return offence;
@@ -242,9 +300,12 @@ async function checkTodoLists(gitDir: string, all: boolean, context: Context): P
 }
 
 /**
- * A `.git` entry the walk found. A directory is checked as a git directory; a `.git` file or link
- * made or changed during the command (or a link on the way to where it points) has everything it
- * points at judged, and the file or link itself is what is set aside.
+ * A `.git` entry the walk found. A directory is checked as a git directory. A `.git` file holds a
+ * pointer (`gitdir: <path>`, read as git reads it: git-pointers.ts), and so does a file a `.git`
+ * link leads to (git reads through the link, and takes a relative path from the link's directory);
+ * a link to a directory points at it. One made or changed during the command (or a link on the way
+ * to where it points, or the file a link leads to) has everything it points at judged, and the
+ * `.git` file or link itself is what is set aside.
  */
 async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Promise<void> {
   if (entry.kind === 'dir') {
@@ -258,23 +319,51 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
   if (!(await isRealInside(parent, context.roots))) return;
   const own = await lstat(entry.path).catch(() => undefined);
   if (!own) return;
-  let target: Reached;
-  if (own.isSymbolicLink()) target = await follow(parent, path.basename(entry.path), context.roots);
-  else {
-    const read = await readSmallFile(entry.path);
-    // git takes nothing else for a pointer (read_gitfile_gently: `gitdir: ` then the path).
-    if (!read || 'tooLarge' in read || !read.text.startsWith('gitdir: ')) return;
-    target = await follow(parent, gitPathFile(read.text.slice('gitdir: '.length)), context.roots);
-  }
   const kind = own.isSymbolicLink() ? 'link' : 'file';
-  const moved = fresh || own.ctimeMs >= context.since || target.links.some((link) => link.ctimeMs >= context.since);
+  const since = context.since;
+  let moved = fresh || own.ctimeMs >= since;
+  let pointerFile: string | undefined = own.isFile() ? entry.path : undefined;
+  let target: Reached | undefined;
+  if (own.isSymbolicLink()) {
+    target = await follow(parent, path.basename(entry.path), context.roots);
+    moved ||= target.links.some((link) => link.ctimeMs >= since);
+    const info = target.inside && target.real !== undefined ? await lstat(target.real).catch(() => undefined) : undefined;
+    if (info?.isFile()) {
+      pointerFile = target.real;
+      moved ||= info.ctimeMs >= since;
+    }
+  }
+  if (pointerFile !== undefined) {
+    const read = await readSmallFile(pointerFile);
+    if (read === undefined || 'tooLarge' in read) {
+      // git refuses a .git file it cannot read, or one over 1 MiB; one a command left that way cannot be checked.
+      if (moved) setAside(entry.path, `a .git ${kind} that cannot be read to check`, context);
+      return;
+    }
+    const pointer = gitfilePath(read.bytes);
+    if (pointer === undefined) return; // git takes it for no pointer ("invalid gitfile format") and stops there
+    target = await follow(parent, pointer, context.roots);
+    moved ||= target.links.some((link) => link.ctimeMs >= since);
+  }
+  if (target === undefined) return; // a FIFO or a device: git reads no pointer from it
   if (!target.inside) {
-    if (moved) setAside(entry.path, `a .git ${kind} pointing ${OUTSIDE} (${target.shown})`, context);
+    if (moved) setAside(entry.path, `a .git ${kind} pointing ${OUTSIDE} (${shownPath(target.shown)})`, context);
     return;
   }
-  if (target.real === undefined) return; // nothing there yet: what is made there later is judged then
+  if (target.real === undefined) {
+    if (await blockedMayHide(target, context)) {
+      if (moved) setAside(entry.path, `a .git ${kind} pointing where it cannot be followed to check (${blockedWhy(target)})`, context);
+      else notChecked(`${shownPath(entry.path)} points where it cannot be followed (${blockedWhy(target)}); what it points at was not checked`, context);
+    }
+    return; // nothing there yet: what is made there later is judged then
+  }
   const why = await checkGitDir(target.real, moved, { ...context, apply: context.apply && !moved });
   if (why && moved) setAside(entry.path, `a .git ${kind} pointing at a git directory that runs programs (${why})`, context);
+}
+
+/** Tells the user about what could not be read, when it may hide what the command left. */
+async function reportUnread(items: readonly Unread[], what: string, context: Context): Promise<void> {
+  for (const item of items) if (await mayHide(item.path, item.code, context.since)) notChecked(`${shownPath(item.path)} ${what} (${item.code})`, context);
 }
 
 /**
@@ -302,7 +391,9 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   }
   const isNew = (file: string, id: string | undefined): boolean => id !== undefined && baseline.get(file) !== id;
   for (const gitDir of protectedGitDirs) {
-    for (const inner of await innerGitDirs(gitDir)) {
+    const found = await innerGitDirs(gitDir);
+    await reportUnread(found.unlisted, 'could not be listed; git directories in it were not checked', context);
+    for (const inner of found.dirs) {
       const id = await identity(inner);
       await checkGitDir(inner, isNew(inner, id), context);
       if (id) baseline.set(inner, id);
@@ -313,9 +404,11 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     // ordinary `git status` at the root reads each one's git directory. An index that cannot be
     // read leaves them unknown: then the walk goes into node_modules as well.
     const gitlinks = await gitlinkEntries(root, roots);
-    if (gitlinks.unread !== undefined) context.unchecked.push(`the submodules registered in the index of ${root} are unknown (${gitlinks.unread}); node_modules was searched for git directories instead`);
+    if (gitlinks.unread !== undefined) context.unchecked.push(`the submodules registered in the index of ${shownPath(root)} are unknown (${gitlinks.unread}); node_modules was searched for git directories instead`);
+    await reportUnread(gitlinks.unreached, 'is registered as a submodule but could not be reached; it was not checked', context);
     const found = await findGitEntries(root, gitlinks.unread !== undefined);
     truncated ||= found.truncated;
+    await reportUnread(found.unlisted, 'could not be read; git repositories in it were not checked', context);
     const seen = new Set(found.entries.map((entry) => entry.path));
     for (const entry of gitlinks.entries) if (!seen.has(entry.path)) found.entries.push(entry);
     for (const entry of found.entries) {

@@ -4,14 +4,16 @@
  * are, and the git directories inside the root's own `.git` (`modules/…`, `worktrees/…`). The walk
  * never follows a link (a directory's entries are read as they are, and only real directories are
  * entered), and skips `node_modules` unless the index could not be read (then nothing registered
- * there would otherwise be found).
+ * there would otherwise be found). Names are read as bytes (byte-fs.ts), and what cannot be read
+ * (a directory that cannot be listed, a registered submodule that cannot be reached) is returned
+ * with why, for the sweep to tell the user: never taken for "nothing there".
  */
-import type { Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { entries as listDir, lstat, realpath, type Entry } from './byte-fs.js';
 import { gitlinkPaths } from './git-index.js';
+import { gitfilePath } from './git-pointers.js';
 import { isWithin } from './policy.js';
-import { follow, isRealInside, readSmallFile } from './sweep-paths.js';
+import { follow, insideRoots, readSmallFile } from './sweep-paths.js';
 
 /** Directories walked per root for `.git` entries. */
 export const MAX_SWEEP_DIRS = 20_000;
@@ -26,12 +28,24 @@ export interface GitEntry {
   id: string;
 }
 
+/** What could not be read: the path, and why (an errno code, or a sentence). */
+export interface Unread {
+  path: string;
+  code: string;
+}
+
+const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
 /** Directories listed at once (the thread pool reads them side by side). */
 const WALK_BATCH = 64;
 
-/** Every `.git` below `root` (not `root/.git` itself), skipping node_modules unless `everywhere`; bounded. */
-export async function findGitEntries(root: string, everywhere = false): Promise<{ entries: GitEntry[]; truncated: boolean }> {
+/**
+ * Every `.git` below `root` (not `root/.git` itself), skipping node_modules unless `everywhere`;
+ * bounded. `unlisted`: the directories (and `.git` entries) that could not be read.
+ */
+export async function findGitEntries(root: string, everywhere = false): Promise<{ entries: GitEntry[]; truncated: boolean; unlisted: Unread[] }> {
   const found: { path: string; kind: GitEntry['kind'] }[] = [];
+  const unlisted: Unread[] = [];
   let level = [root];
   let visited = 0;
   let truncated = false;
@@ -44,9 +58,13 @@ export async function findGitEntries(root: string, everywhere = false): Promise<
     const next: string[] = [];
     for (let i = 0; i < level.length; i += WALK_BATCH) {
       const batch = level.slice(i, i + WALK_BATCH);
-      const listed = await Promise.all(batch.map((dir) => readdir(dir, { withFileTypes: true }).catch(() => [])));
+      const listed = await Promise.all(batch.map((dir) => listDir(dir).catch((error: unknown) => ({ code: codeOf(error) }))));
       batch.forEach((dir, j) => {
         const children = listed[j]!;
+        if ('code' in children) {
+          unlisted.push({ path: dir, code: children.code });
+          return;
+        }
         // A directory git takes for a git directory by its shape (HEAD, objects/, refs/: a "bare"
         // repository), found by git from there and below; the root's own only where it has no .git.
         if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => child.name === '.git'))) found.push({ path: dir, kind: 'dir' });
@@ -62,10 +80,13 @@ export async function findGitEntries(root: string, everywhere = false): Promise<
   }
   const entries: GitEntry[] = [];
   for (const entry of found) {
-    const id = await identity(entry.path);
-    if (id) entries.push({ ...entry, id });
+    try {
+      entries.push(await gitEntryAt(entry.path));
+    } catch (error) {
+      unlisted.push({ path: entry.path, code: codeOf(error) });
+    }
   }
-  return { entries, truncated };
+  return { entries, truncated, unlisted };
 }
 
 /**
@@ -73,12 +94,12 @@ export async function findGitEntries(root: string, everywhere = false): Promise<
  * refs/ (links to directories count: git follows them), or beside a `commondir` (objects and refs
  * are then the common directory's). Erring wide only means judging a directory's config and hooks.
  */
-function looksLikeGitDir(children: readonly Dirent[]): boolean {
+function looksLikeGitDir(children: readonly Entry[]): boolean {
   let head = false;
   let objects = false;
   let refs = false;
   let commondir = false;
-  const dirOrLink = (child: Dirent): boolean => child.isDirectory() || child.isSymbolicLink();
+  const dirOrLink = (child: Entry): boolean => child.isDirectory() || child.isSymbolicLink();
   for (const child of children) {
     if (child.name === 'HEAD' && !child.isDirectory()) head = true;
     else if (child.name === 'objects' && dirOrLink(child)) objects = true;
@@ -97,63 +118,86 @@ export async function identity(file: string): Promise<string | undefined> {
   }
 }
 
-/** What is at `file` as a walk entry (its kind and identity), or undefined when nothing is. */
-async function gitEntryAt(file: string): Promise<GitEntry | undefined> {
-  try {
-    const info = await lstat(file);
-    return { path: file, kind: info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file', id: `${info.dev}:${info.ino}` };
-  } catch {
-    return undefined;
-  }
+/** What is at `file` as a walk entry (its kind and identity); throws what lstat throws. */
+async function gitEntryAt(file: string): Promise<GitEntry> {
+  const info = await lstat(file);
+  return { path: file, kind: info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file', id: `${info.dev}:${info.ino}` };
 }
 
 /**
- * The `.git` of each submodule the root's index registers (a gitlink), as walk entries, and what
- * could not be read (`unread`: then the walk has to go everywhere). The index is the root's git
- * directory's: `.git` itself, or where a `.git` file points (a linked worktree). A submodule
- * behind a link (`lnk/sub` with `lnk` a link) is left out: git refuses to enter one.
+ * The `.git` of each submodule the root's index registers (a gitlink), as walk entries; what could
+ * not be read (`unread`: then the walk has to go everywhere); and the registered `.git` entries
+ * that could not be reached (`unreached`). The index is the root's git directory's: `.git` itself,
+ * or where a `.git` file points (a linked worktree). A submodule not checked out (nothing at its
+ * path) has nothing git reads; one behind a link (`lnk/sub` with `lnk` a link) is left out too:
+ * git refuses to enter one.
  */
-export async function gitlinkEntries(root: string, roots: readonly string[]): Promise<{ entries: GitEntry[]; unread?: string }> {
+export async function gitlinkEntries(root: string, roots: readonly string[]): Promise<{ entries: GitEntry[]; unread?: string; unreached: Unread[] }> {
   const dotGit = path.join(root, '.git');
-  const own = await gitEntryAt(dotGit);
+  const own = await gitEntryAt(dotGit).catch(() => undefined);
   let gitDir: string | undefined;
   if (own?.kind === 'dir') gitDir = dotGit;
   else if (own?.kind === 'file') {
     const read = await readSmallFile(dotGit);
-    const text = read && 'text' in read ? read.text : '';
-    if (text.startsWith('gitdir: ')) gitDir = (await follow(root, text.slice('gitdir: '.length).replace(/[\r\n]+$/, ''), roots)).real;
+    const pointer = read && 'bytes' in read ? gitfilePath(read.bytes) : undefined;
+    if (pointer !== undefined) gitDir = (await follow(root, pointer, roots)).real;
   }
-  if (gitDir === undefined) return { entries: [] };
+  if (gitDir === undefined) return { entries: [], unreached: [] };
   const listed = await gitlinkPaths(gitDir, root);
   const entries: GitEntry[] = [];
+  const unreached: Unread[] = [];
   for (const relative of listed.gitlinks) {
-    const file = path.join(root, relative, '.git');
-    if (!isWithin(root, file) || !(await isRealInside(path.dirname(file), roots))) continue;
-    const entry = await gitEntryAt(file); // none: not checked out
-    if (entry) entries.push(entry);
+    // git never writes a name with an empty, `.` or `..` part (the kernel would resolve one through
+    // links where a lexical join does not): one planted in the index is not followed, but reported.
+    const parts = relative.split('/');
+    if (parts.some((part) => part === '' || part === '.' || part === '..')) {
+      unreached.push({ path: path.join(root, relative), code: 'a name with an empty, `.` or `..` part' });
+      continue;
+    }
+    const dir = path.join(root, relative);
+    const file = path.join(dir, '.git');
+    if (!isWithin(root, file)) continue; // (cannot be, without `..`)
+    let real: string;
+    try {
+      real = await realpath(dir);
+    } catch (error) {
+      const code = codeOf(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') unreached.push({ path: dir, code }); // else: not checked out
+      continue;
+    }
+    if (real !== dir || !insideRoots(roots, dir)) continue; // behind a link
+    try {
+      entries.push(await gitEntryAt(file));
+    } catch (error) {
+      const code = codeOf(error);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') unreached.push({ path: file, code }); // else: not checked out
+    }
   }
-  return { entries, unread: listed.unread };
+  return { entries, unread: listed.unread, unreached };
 }
 
 /**
  * The git directories under `<root>/.git/modules` (found by their HEAD, nested names) and
- * `.git/worktrees`. Only real directories: a link there is judged where a `.git` file points
- * through it (git-sweep.ts), never followed here.
+ * `.git/worktrees`, and the directories there that could not be listed. Only real directories:
+ * a link there is judged where a `.git` file points through it (git-sweep.ts), never followed here.
  */
-export async function innerGitDirs(gitDir: string): Promise<string[]> {
+export async function innerGitDirs(gitDir: string): Promise<{ dirs: string[]; unlisted: Unread[] }> {
   const out: string[] = [];
+  const unlisted: Unread[] = [];
+  const list = async (dir: string): Promise<Entry[]> => {
+    try {
+      return await listDir(dir);
+    } catch (error) {
+      unlisted.push({ path: dir, code: codeOf(error) });
+      return [];
+    }
+  };
   const realDir = async (dir: string): Promise<boolean> => (await lstat(dir).catch(() => undefined))?.isDirectory() === true;
   let level = (await realDir(path.join(gitDir, 'modules'))) ? [path.join(gitDir, 'modules')] : [];
   for (let depth = 0; depth < 8 && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      let children;
-      try {
-        children = await readdir(dir, { withFileTypes: true });
-      } catch {
-        continue;
-      }
-      for (const child of children) {
+      for (const child of await list(dir)) {
         if (!child.isDirectory()) continue;
         const full = path.join(dir, child.name);
         if ((await lstat(path.join(full, 'HEAD')).catch(() => undefined)) !== undefined) {
@@ -166,9 +210,9 @@ export async function innerGitDirs(gitDir: string): Promise<string[]> {
   }
   const worktrees = path.join(gitDir, 'worktrees');
   if (await realDir(worktrees)) {
-    for (const child of await readdir(worktrees, { withFileTypes: true }).catch(() => [])) if (child.isDirectory()) out.push(path.join(worktrees, child.name));
+    for (const child of await list(worktrees)) if (child.isDirectory()) out.push(path.join(worktrees, child.name));
   }
-  return out;
+  return { dirs: out, unlisted };
 }
 
 /** Path → identity of every `.git` entry and inner git directory: what a later sweep compares with. */
@@ -181,7 +225,7 @@ export async function gitBaseline(roots: readonly string[]): Promise<GitBaseline
     const gitlinks = await gitlinkEntries(root, roots);
     for (const entry of (await findGitEntries(root, gitlinks.unread !== undefined)).entries) baseline.set(entry.path, entry.id);
     for (const entry of gitlinks.entries) baseline.set(entry.path, entry.id);
-    for (const inner of await innerGitDirs(path.join(root, '.git'))) {
+    for (const inner of (await innerGitDirs(path.join(root, '.git'))).dirs) {
       const id = await identity(inner);
       if (id) baseline.set(inner, id);
     }

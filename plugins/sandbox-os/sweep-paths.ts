@@ -15,11 +15,16 @@
  *   never what a link there points to; a directory swapped for a link meanwhile refuses the rename.
  * - Files are read only once their real path was found inside, opened with O_NOFOLLOW|O_NONBLOCK
  *   (a FIFO planted at `config` cannot block the sweep), regular files only, up to a bound.
+ * - Names and paths are byte strings (byte-names.ts) and reach the file system as their bytes
+ *   (byte-fs.ts): a name that is not UTF-8 is looked up as itself, never as another.
+ * - A path that stops short for any reason but a missing name (a directory this user may not
+ *   search, a loop of links, a path too long) says so (`blocked`): the caller cannot take it for
+ *   "nothing there".
  */
-import { constants, lstatSync, renameSync, type Stats } from 'node:fs';
-import { lstat, open, readlink, realpath } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { openStateDirectory } from '../../sdk/project-state-dir.js';
+import { printable } from './byte-names.js';
+import { lstat, openBelow, readlink, readRegularFile, realpath, searchable, type Bytes } from './byte-fs.js';
 import { isWithin } from './policy.js';
 
 export const QUARANTINE_SUFFIX = '.quarantined-by-mewcode';
@@ -48,6 +53,11 @@ export interface Reached {
   links: Link[];
   /** What the path leads to, for messages: the real path, or the path as far as it was followed. */
   shown: string;
+  /**
+   * Set when it leads nowhere for a reason other than a missing name (or a name below a file):
+   * why (an errno code, or a loop of links), and the directory it stopped in.
+   */
+  blocked?: { why: string; at: string };
 }
 
 const names = (text: string): string[] => text.split('/').filter((name) => name !== '' && name !== '.');
@@ -61,7 +71,13 @@ export async function follow(from: string, to: string, roots: readonly string[])
   let current = to.startsWith('/') ? '/' : from;
   let pending = names(to);
   let followed = 0;
-  const nowhere = (): Reached => ({ real: undefined, inside: insideRoots(roots, current) && !pending.includes('..'), links, shown: path.join(current, ...pending) });
+  const nowhere = (why?: string): Reached => ({
+    real: undefined,
+    inside: insideRoots(roots, current) && !pending.includes('..'),
+    links,
+    shown: path.join(current, ...pending),
+    ...(why === undefined ? {} : { blocked: { why, at: current } }),
+  });
   while (pending.length > 0) {
     const name = pending.shift()!;
     if (name === '..') {
@@ -72,9 +88,10 @@ export async function follow(from: string, to: string, roots: readonly string[])
     let info: Stats;
     try {
       info = await lstat(next);
-    } catch {
+    } catch (error) {
       pending.unshift(name);
-      return nowhere();
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+      return nowhere(code === 'ENOENT' || code === 'ENOTDIR' ? undefined : code);
     }
     if (!info.isSymbolicLink()) {
       if (pending.length > 0 && !info.isDirectory()) {
@@ -84,13 +101,13 @@ export async function follow(from: string, to: string, roots: readonly string[])
       current = next;
       continue;
     }
-    if (++followed > MAX_LINKS) return nowhere();
+    if (++followed > MAX_LINKS) return nowhere('a loop of links');
     if (insideRoots(roots, current)) links.push({ path: next, ctimeMs: info.ctimeMs });
     let target: string;
     try {
       target = await readlink(next);
-    } catch {
-      return nowhere();
+    } catch (error) {
+      return nowhere((error as NodeJS.ErrnoException).code ?? 'unknown error');
     }
     pending = [...names(target), ...pending];
     if (target.startsWith('/')) current = '/';
@@ -107,27 +124,28 @@ export async function isRealInside(dir: string, roots: readonly string[]): Promi
   }
 }
 
-export type SmallFile = { text: string } | { tooLarge: true } | undefined;
-
-/** The text of the regular file at `real` (a real path already found inside); undefined when it is not one. */
-export async function readSmallFile(real: string): Promise<SmallFile> {
-  let handle;
-  try {
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
-    if (info.size > MAX_JUDGED_BYTES) return { tooLarge: true };
-    return { text: await handle.readFile('utf8') };
-  } catch {
-    return undefined;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+/**
+ * Whether what could not be read at `dir` (`code`: readdir's or lstat's error) may hide something
+ * the command left. A name that is gone, or is no longer a directory, hides nothing. A directory
+ * this user may not search hides nothing new either when the command could not have searched it:
+ * the command ran as this user, so it could only if the directory is this user's and had its mode
+ * changed during the command (which moves its change time past `since`). Anything else may.
+ */
+export async function mayHide(dir: string, code: string | undefined, since: number): Promise<boolean> {
+  if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+  if (code !== 'EACCES' && code !== 'EPERM') return true;
+  if (await searchable(dir)) return true; // listable no, searchable yes: names inside can be reached
+  const info = await lstat(dir).catch(() => undefined);
+  return info === undefined || (info.uid === process.getuid?.() && info.ctimeMs >= since);
 }
+
+/** A path (a byte string) for a message. */
+export const shownPath = printable;
+
+export type SmallFile = Bytes;
+
+/** The bytes of the regular file at `real` (a real path already found inside); undefined when it is not one. */
+export const readSmallFile = (real: string): Promise<SmallFile> => readRegularFile(real, MAX_JUDGED_BYTES);
 
 export type SetAside = { movedTo: string } | { refused: string } | undefined;
 
@@ -141,24 +159,24 @@ export function setAsideEntry(file: string, roots: readonly string[]): SetAside 
   const parent = path.dirname(file);
   const name = path.basename(file);
   const root = roots.filter((candidate) => isWithin(candidate, parent)).sort((a, b) => a.length - b.length)[0];
-  if (root === undefined || name === '' || name === '.' || name === '..') return { refused: `${parent} is outside the directories the command may write` };
+  if (root === undefined || name === '' || name === '.' || name === '..') return { refused: `${shownPath(parent)} is outside the directories the command may write` };
   let dir;
   try {
-    dir = openStateDirectory(root, path.relative(root, parent), { create: false });
+    dir = openBelow(root, names(path.relative(root, parent)));
   } catch (error) {
-    return { refused: (error as Error).message };
+    return { refused: printable((error as Error).message) };
   }
   if (dir === undefined) return undefined;
   try {
-    if (dir.real !== parent) return { refused: `${parent} leads to ${dir.real}` };
-    if (lstatSync(dir.at(name), { throwIfNoEntry: false }) === undefined) return undefined;
+    if (dir.real !== parent) return { refused: `${shownPath(parent)} leads to ${shownPath(dir.real)}` };
+    if (dir.lstat(name) === undefined) return undefined;
     let candidate = `${name}${QUARANTINE_SUFFIX}`;
-    for (let n = 2; lstatSync(dir.at(candidate), { throwIfNoEntry: false }) !== undefined; n++) candidate = `${name}${QUARANTINE_SUFFIX}-${n}`;
-    renameSync(dir.at(name), dir.at(candidate));
+    for (let n = 2; dir.lstat(candidate) !== undefined; n++) candidate = `${name}${QUARANTINE_SUFFIX}-${n}`;
+    dir.rename(name, candidate);
     return { movedTo: path.join(parent, candidate) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    return { refused: (error as Error).message };
+    return { refused: printable((error as Error).message) };
   } finally {
     dir.close();
   }

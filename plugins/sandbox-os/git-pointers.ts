@@ -1,0 +1,41 @@
+/**
+ * The path git takes from a pointer file a command may write: a `.git` file (`gitdir: <path>`,
+ * setup.c read_gitfile_gently) and a git directory's `commondir` (get_common_dir_noenv). Read
+ * from the file's bytes exactly as git reads them, since a pointer read any other way leads the
+ * sweep somewhere git does not go:
+ *
+ * - line ends (CR and LF, any number) are dropped from the end of the whole file, nothing else:
+ *   spaces stay part of the path, and so does a line end before a NUL;
+ * - then the path ends at the first NUL (git hands it on as a C string): `gitdir: ../x\0junk` is
+ *   `../x`;
+ * - its bytes are the name's bytes, UTF-8 or not (a byte string, byte-names.ts);
+ * - a relative path is taken from the directory holding the `.git` file, or from the git
+ *   directory holding `commondir` (the caller resolves it).
+ */
+import { fromBytes } from './byte-names.js';
+
+const GITDIR = Buffer.from('gitdir: ');
+const LF = 0x0a;
+const CR = 0x0d;
+
+function trimmed(bytes: Buffer, from: number): string {
+  let end = bytes.length;
+  while (end > from && (bytes[end - 1] === LF || bytes[end - 1] === CR)) end--;
+  const nul = bytes.indexOf(0, from);
+  return fromBytes(bytes.subarray(from, nul >= 0 && nul < end ? nul : end));
+}
+
+/**
+ * The path in a `.git` file's bytes; undefined when git takes the file for no pointer (it then
+ * stops with "invalid gitfile format" or "no path in gitfile", and reads nothing through it).
+ */
+export function gitfilePath(bytes: Buffer): string | undefined {
+  if (bytes.length < GITDIR.length || !bytes.subarray(0, GITDIR.length).equals(GITDIR)) return undefined;
+  let end = bytes.length;
+  while (bytes[end - 1] === LF || bytes[end - 1] === CR) end--;
+  if (end <= GITDIR.length) return undefined;
+  return trimmed(bytes, GITDIR.length);
+}
+
+/** The path in a `commondir` file's bytes (empty: the git directory itself). */
+export const commondirPath = (bytes: Buffer): string => trimmed(bytes, 0);
