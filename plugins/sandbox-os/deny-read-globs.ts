@@ -7,6 +7,7 @@
  * Plain paths are not patterns and never reach this file.
  */
 import picomatch from 'picomatch';
+import { globMatcher } from '../../sdk/linear-regex/picomatch.js';
 import type { SandboxReadRules } from '../../types/sandbox.js';
 
 export function isGlob(entry: string): boolean {
@@ -16,7 +17,9 @@ export function isGlob(entry: string): boolean {
 /** The patterns as the predicate and prefixes read-rules.ts walks; undefined when there are none. */
 export function globReadRules(patterns: readonly string[]): SandboxReadRules | undefined {
   if (patterns.length === 0) return undefined;
-  const matches = picomatch([...patterns], { dot: true });
+  // Linear-time matching (a glob with many stars on a long path would stall a backtracking regex).
+  const tests = patterns.map((pattern) => globMatcher(pattern, { dot: true }));
+  const matches = (absolutePath: string): boolean => tests.some((test) => test(absolutePath));
   const prefixes = [...new Set(patterns.map((pattern) => picomatch.scan(pattern).base || '/'))];
   return { hidden: (absolutePath) => matches(absolutePath), prefixes };
 }
