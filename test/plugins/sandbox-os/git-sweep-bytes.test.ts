@@ -133,8 +133,9 @@ describe('what cannot be read is reported', () => {
     expect(unchecked).toEqual([expect.stringMatching(/could not be read; git repositories in it were not checked \(ENAMETOOLONG\)$/)]);
   });
 
-  // Root may list any directory: the check needs an ordinary user.
-  (process.getuid?.() === 0 ? test.skip : test)('a directory the command made unlistable holding a hostile repository: the user is told; one never searchable that the command did not change is not reported', async () => {
+  // Root may list any directory, so this is defined only for an ordinary user (the ENAMETOOLONG
+  // case above covers an unreadable directory under root, as CI runs).
+  if (process.getuid?.() !== 0) test('a directory the command made unlistable holding a hostile repository: the user is told; one never searchable that the command did not change is not reported', async () => {
     sh('mkdir -p old && chmod 000 old');
     await new Promise((resolve) => setTimeout(resolve, 60));
     const { unchecked } = await around(`mkdir -p hid && git init -q hid/sub && ${FSMONITOR} >> hid/sub/.git/config && chmod 000 hid`);
