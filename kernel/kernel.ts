@@ -17,6 +17,7 @@ import type { AgentSession, CompactionService, ConversationFactory, RunOptions, 
 import type { WorkspaceTrust } from '../types/trust.js';
 import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
 import { TOKENS } from '../types/tokens.js';
+import { channel } from 'node:diagnostics_channel';
 import { availableParallelism } from 'node:os';
 import { createVarExpander } from '../config/expand.js';
 import { configScopeAt } from '../config/scope.js';
@@ -70,13 +71,20 @@ const CONTAINER_TAP_REFUSAL = 'the Kernel service from the container cannot tap 
 /** C4: resuming compacts at once when fewer tokens than this are left in the window. */
 export const RESUME_HEADROOM_TOKENS = 8000;
 /**
- * How long after the first request goes to the provider the warm-up starts. The request is on
- * the wire by then, and an answer that is already arriving (a local or cached endpoint) cancels
- * the warm-up, which would only compete with it. The warm-up costs ≈ 80 ms of CPU on the
+ * How long after the first request goes to the provider the warm-up starts. The request is
+ * usually on the wire by then (a loaded machine may still be building it), and an answer that is
+ * already arriving (a local or cached endpoint) cancels the warm-up, which would only compete. The warm-up costs ≈ 80 ms of CPU on the
  * reference machine (the shell parser's WebAssembly most of it; 240 ms on a machine 3× slower),
  * and a hosted model takes 300 ms to 2 s to its first token.
  */
 export const IDLE_WARM_DELAY_MS = 50;
+/**
+ * Published (no message) as the warm-up starts: on a loaded machine the provider may still be
+ * building its request then, so a tool measuring the start-up path cuts at the earlier of this and
+ * the request. Node's diagnostics channels cost nothing while nobody subscribes.
+ */
+export const WARM_UP_CHANNEL = 'mewcode:warm-up';
+const warmUpStarts = channel(WARM_UP_CHANNEL);
 
 export interface KernelOptions {
   /** The build's plugin set (the CLI passes the default set). */
@@ -525,6 +533,7 @@ export class Kernel implements KernelApi {
     const waiting = (): boolean => !this.firstAnswerBegan;
     setTimeout(() => {
       if (!waiting()) return;
+      if (warmUpStarts.hasSubscribers) warmUpStarts.publish(undefined);
       // Two sequences side by side: the tools' modules (short steps each, which an answer that
       // begins stops between) and the plugins' warms, whose longest steps wait on other processes
       // (the sandbox probe, the shell parser's own process), so they start at once.

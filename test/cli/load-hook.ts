@@ -3,11 +3,13 @@
  * given through NODE_OPTIONS=--import and so inherited by child processes) appends `<pid> <url>`
  * for every file it resolves to a log, and `<pid> <ms> request:` when the process sends its first
  * HTTP request (node:http's diagnostics channel), so a test can cut at the moment the request left
- * rather than at its arrival, which a loaded machine delays.
+ * rather than at its arrival, which a loaded machine delays, and `<pid> <ms> warm-up:` when the
+ * kernel's idle warm-up starts (which a loaded machine may start before the request has left).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { WARM_UP_CHANNEL } from '../../kernel/kernel.js';
 import { tempDir } from './helpers.js';
 
 export function hookImport(): { nodeOptions: string; log: string } {
@@ -37,6 +39,9 @@ diagnostics.subscribe('http.client.request.start', () => {
   if (!sent) appendFileSync(log, process.pid + ' ' + Date.now() + ' ${FIRST_REQUEST}\\n');
   sent = true;
 });
+diagnostics.subscribe(${JSON.stringify(WARM_UP_CHANNEL)}, () => {
+  appendFileSync(log, process.pid + ' ' + Date.now() + ' ${WARM_UP}\\n');
+});
 `,
   );
   writeFileSync(log, '');
@@ -44,21 +49,31 @@ diagnostics.subscribe('http.client.request.start', () => {
 }
 
 const FIRST_REQUEST = 'request:first';
+const WARM_UP = 'warm-up:';
 
-/** When (ms since the epoch) each process sent its first HTTP request. */
+/**
+ * Where in the log each process sent its first HTTP request. Records are appended as things happen
+ * (the main thread's and the resolve hook's alike), so a record's place in the log orders it: finer
+ * than the clock, whose milliseconds a request and the warm-up it raced can share.
+ */
 export function firstRequests(log: string): Map<number, number> {
-  return new Map(logLines(log).filter((record) => record.url === FIRST_REQUEST).map((record) => [record.pid, record.at]));
+  return new Map(logLines(log).filter((record) => record.url === FIRST_REQUEST).map((record) => [record.pid, record.seq]));
 }
 
-/** Each resolve the hook saw: the process, when (ms since the epoch) and the file's URL. */
-export function loadRecords(log: string): { pid: number; at: number; url: string }[] {
-  return logLines(log).filter((record) => record.url !== FIRST_REQUEST);
+/** Where in the log each process's kernel started its idle warm-up. */
+export function warmUpStarts(log: string): Map<number, number> {
+  return new Map(logLines(log).filter((record) => record.url === WARM_UP).map((record) => [record.pid, record.seq]));
 }
 
-function logLines(log: string): { pid: number; at: number; url: string }[] {
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line) => {
-    const [pid, at, ...url] = line.split(' ');
-    return { pid: Number(pid), at: Number(at), url: url.join(' ') };
+/** Each resolve the hook saw: the process, its place in the log and the file's URL. */
+export function loadRecords(log: string): { pid: number; seq: number; url: string }[] {
+  return logLines(log).filter((record) => record.url !== FIRST_REQUEST && record.url !== WARM_UP);
+}
+
+function logLines(log: string): { pid: number; seq: number; url: string }[] {
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((line, seq) => {
+    const [pid, , ...url] = line.split(' ');
+    return { pid: Number(pid), seq, url: url.join(' ') };
   });
 }
 
