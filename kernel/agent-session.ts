@@ -8,13 +8,14 @@ import type { KernelHooks, SessionContext } from '../types/hooks.js';
 import { emptyUsage } from '../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../types/permissions.js';
 import type { Provider } from '../types/provider.js';
-import type { Conversation } from '../types/services.js';
-import type { AgentSession, CompactionService, ConversationFactory, ForkOptions, ModelSelection, RunOptions, SessionOptions } from '../types/session.js';
+import type { Conversation, ConversationView } from '../types/services.js';
+import type { AgentSession, CompactionService, ForkOptions, ModelSelection, RunOptions, SessionOptions } from '../types/session.js';
 import { SUBAGENT_MAX_TURNS, SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS, runAgentLoop, type RunEnd } from './agent-loop.js';
 import { compactHistory } from './compaction.js';
 import { estimateTokens, type UsageAnchor } from './context-estimate.js';
-import { ensureAssistantTail, recentHistory, startableHistory } from './conversation.js';
+import { ensureAssistantTail, HistoryConversation, recentHistory, startableHistory } from './conversation.js';
 import { EventChannel } from './event-channel.js';
+import { conversationView } from './guarded-history.js';
 import { Mutex } from './mutex.js';
 import type { OutputRoute } from './output-route.js';
 import type { PermissionChain } from './permission-chain.js';
@@ -38,7 +39,6 @@ export interface SessionHost {
   /** `max_turns` from configuration, when set. */
   readonly configuredMaxTurns: number | undefined;
   provider(options: { name?: string; model?: string }): Provider;
-  conversationFactory(): ConversationFactory;
   compactionService(): CompactionService | undefined;
   ready(): Promise<void>;
   /** A request has been handed to the provider: the process now mostly waits for the model. Returns what to call at the answer's first event. */
@@ -50,13 +50,24 @@ export interface SessionHost {
   toolProgressShown(): boolean;
 }
 
+/** Each session's writable history, for the kernel's own code (a session hands out only its view). */
+const histories = new WeakMap<AgentSessionImpl, Conversation>();
+
+/** The history the kernel writes (resume closes an interrupted turn; tests set up a history). */
+export function historyOf(session: AgentSessionImpl): Conversation {
+  return histories.get(session)!;
+}
+
 export class AgentSessionImpl implements AgentSession {
   readonly sessionId: string;
   readonly agentId: string;
   readonly parentAgentId?: string;
   readonly projectRoot: string;
   readonly homeDir: string;
-  readonly conversation: Conversation;
+  /** Its history as plugins and hosts see it: read-only (guarded-history.ts). */
+  readonly conversation: ConversationView;
+  /** The history itself, which only the kernel writes (`historyOf`). */
+  readonly #history: Conversation;
 
   private readonly lock = new Mutex();
   private readonly reminders: string[] = [];
@@ -87,9 +98,9 @@ export class AgentSessionImpl implements AgentSession {
     this.homeDir = host.homeDir;
     this.selection = { ...(options.provider ? { provider: options.provider } : {}), ...(options.model ? { model: options.model } : {}) };
     const context = this.context();
-    this.conversation = host.conversationFactory()(context, startableHistory(options.history ?? []), (message, index) =>
-      host.hooks.messageAppended.promise(message, { ...context, index }),
-    );
+    this.#history = new HistoryConversation(startableHistory(options.history ?? []), (message, index) => host.hooks.messageAppended.promise(message, { ...context, index }));
+    this.conversation = conversationView(this.#history);
+    histories.set(this, this.#history);
     this.view = new ToolView(host.registry, toolFilter(options.tools));
     this.view.refresh();
   }
@@ -138,7 +149,7 @@ export class AgentSessionImpl implements AgentSession {
 
   fork(options: ForkOptions): AgentSession {
     const { context, ...rest } = options;
-    const messages = this.conversation.messages;
+    const messages = this.#history.messages;
     const history = context === 'none' ? [] : context === 'full' ? [...messages] : recentHistory(messages, context.recent);
     return this.#host.createSession({ ...rest, parent: this, history, sessionId: this.sessionId });
   }
@@ -152,7 +163,7 @@ export class AgentSessionImpl implements AgentSession {
   /** C4: a resumed history that leaves less than this much of the window is compacted at once. */
   async compactIfNearlyFull(headroomTokens: number): Promise<boolean> {
     const window = this.currentProvider().contextWindow;
-    if (estimateTokens(this.conversation.messages, this.anchor.current, this.#host.compactionService()) <= window - headroomTokens) return false;
+    if (estimateTokens(this.#history.messages, this.anchor.current, this.#host.compactionService()) <= window - headroomTokens) return false;
     return this.compact();
   }
 
@@ -168,7 +179,7 @@ export class AgentSessionImpl implements AgentSession {
   private compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal, focus?: string): Promise<boolean> {
     return compactHistory(reason, {
       hooks: this.#host.hooks,
-      conversation: this.conversation,
+      conversation: this.#history,
       anchor: this.anchor,
       context: { ...this.context(), mode, provider: this.currentProvider() },
       service: this.#host.compactionService(),
@@ -236,7 +247,7 @@ export class AgentSessionImpl implements AgentSession {
         hooks: this.#host.hooks,
         tools: this.view,
         chain: this.#host.chain,
-        conversation: this.conversation,
+        conversation: this.#history,
         session: this,
         provider: () => this.currentProvider(),
         stablePrompt: () => this.systemPrompt(),
@@ -264,7 +275,7 @@ export class AgentSessionImpl implements AgentSession {
       // A kernel fault must still leave valid history, fire `stop` and end with one `done` (L5).
       const message = `Internal error: ${errorMessage(error)}`;
       emit({ type: 'error', message, kind: 'internal' });
-      await ensureAssistantTail(this.conversation, `(The run stopped: ${message})`).catch(() => undefined);
+      await ensureAssistantTail(this.#history, `(The run stopped: ${message})`).catch(() => undefined);
       if (!stopFired) await this.#host.hooks.stop.promise({ ...run, reason: 'error', finalText: message, continuations: 0 }).catch(() => undefined);
       emit({ type: 'done', reason: 'error', finalText: message, usage: emptyUsage(), iterations: 0 });
       end = { reason: 'error', finalText: message };

@@ -1,19 +1,25 @@
 /**
- * A session's history (the default ConversationFactory) and the helpers that keep any history
- * valid for the next request (K4, L5), whatever Conversation implementation a plugin binds.
+ * A session's history, which only the kernel writes (guarded-history.ts), and the helpers that keep
+ * it valid for the next request (K4, L5).
  */
 import type { AssistantMessage, Message } from '../types/messages.js';
 import type { Conversation } from '../types/services.js';
-import type { ConversationFactory } from '../types/session.js';
 import { INTERRUPTED_RESULT } from '../types/session.js';
+import { freezeMessage } from './guarded-history.js';
 
+/**
+ * Every message is frozen as it enters, and the list is a frozen array replaced on each change:
+ * what the kernel hands on (a request to preModelRequest, the history to the compaction service
+ * and postCompact) is a snapshot no holder can push to or edit. Copying on append costs a few
+ * microseconds per thousand messages.
+ */
 export class HistoryConversation implements Conversation {
-  private history: Message[];
+  private history: readonly Message[];
   /** A true private field: whoever holds the conversation (a tool, via its session) cannot fire `messageAppended` without appending. */
   readonly #announce: (message: Message, index: number) => Promise<void>;
 
   constructor(initial: readonly Message[], announce: (message: Message, index: number) => Promise<void>) {
-    this.history = [...initial];
+    this.history = Object.freeze(initial.map(freezeMessage));
     this.#announce = announce;
   }
 
@@ -23,20 +29,18 @@ export class HistoryConversation implements Conversation {
 
   /** Every append is announced on `messageAppended` before it resolves (K4). */
   async append(message: Message): Promise<void> {
-    this.history.push(message);
+    this.history = Object.freeze([...this.history, freezeMessage(message)]);
     await this.#announce(message, this.history.length - 1);
   }
 
   async replace(messages: Message[]): Promise<void> {
-    this.history = [...messages];
+    this.history = Object.freeze(messages.map(freezeMessage));
   }
 
   lastRole(): Message['role'] | undefined {
     return this.history.at(-1)?.role;
   }
 }
-
-export const defaultConversationFactory: ConversationFactory = (_session, initial, announce) => new HistoryConversation(initial, announce);
 
 /**
  * L5: every exit path leaves an assistant message last, so the next request is valid. Tool

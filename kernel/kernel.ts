@@ -13,7 +13,7 @@ import { callToolForPlugin, type PluginCallDeps } from './plugin-tool-call.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
-import type { AgentSession, CompactionService, ConversationFactory, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
+import type { AgentSession, CompactionService, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
 import { TOKENS } from '../types/tokens.js';
@@ -22,8 +22,8 @@ import { availableParallelism } from 'node:os';
 import { createVarExpander } from '../config/expand.js';
 import { configScopeAt } from '../config/scope.js';
 import { MAX_UNKNOWN_TOOL_ITERATIONS, MIN_TOOL_CONCURRENCY } from './agent-loop.js';
-import { AgentSessionImpl, type SessionHost } from './agent-session.js';
-import { defaultConversationFactory, ensureAssistantTail } from './conversation.js';
+import { AgentSessionImpl, historyOf, type SessionHost } from './agent-session.js';
+import { ensureAssistantTail } from './conversation.js';
 import { emptyConfig } from './empty-config.js';
 import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
@@ -498,7 +498,6 @@ export class Kernel implements KernelApi {
       configuredMaxTurns: this.maxTurns,
       maxToolConcurrency: this.maxToolConcurrency ?? Math.max(MIN_TOOL_CONCURRENCY, availableParallelism()),
       provider: (choice) => this.providers.resolve(choice),
-      conversationFactory: () => this.lastBound<ConversationFactory>(TOKENS.ConversationFactory) ?? defaultConversationFactory,
       compactionService: () => this.lastBound<CompactionService>(TOKENS.CompactionService),
       ready: () => this.lifecycle.ready(),
       awaitingModel: () => this.warmWhileWaiting(),
@@ -589,7 +588,7 @@ export class Kernel implements KernelApi {
 
   async resumeSession(records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'> = {}): Promise<AgentSession> {
     const session = this.newSession({ ...options, history: records.messages, sessionId: records.sessionId, agentId: records.agentId ?? options.agentId ?? 'main' });
-    await ensureAssistantTail(session.conversation, '(The previous session ended here.)');
+    await ensureAssistantTail(historyOf(session), '(The previous session ended here.)');
     if (session.agentId === 'main') this.mainSession = session;
     await this.#raw.sessionResume.promise(session.context());
     // A history that nearly fills the window would fail its first request (C4). A failed

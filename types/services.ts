@@ -8,6 +8,18 @@ export type { CutText, OutputLimits } from './output-limits.js';
 export type { FileReadTracker } from './file-reads.js';
 
 /** The session's history. Appends notify `messageAppended` before they resolve. */
+/**
+ * A session's history as everyone but the kernel sees it (`session.conversation`,
+ * `TOKENS.Conversation`): a frozen copy of the messages, each message frozen. It changes only
+ * through the kernel: a prompt through `run` (which passes `userPromptSubmit`), context through
+ * `injectReminder` or a hook's additionalContext, each message announced on `messageAppended`.
+ */
+export interface ConversationView {
+  readonly messages: readonly Message[];
+  lastRole(): Message['role'] | undefined;
+}
+
+/** A session's history as the kernel, its only writer, holds it (`kernel/conversation.ts`). */
 export interface Conversation {
   readonly messages: readonly Message[];
   append(message: Message): Promise<void>;

@@ -8,7 +8,7 @@ import type { CompactionContext, SessionContext } from './hooks.js';
 import type { Message } from './messages.js';
 import type { PermissionMode } from './permissions.js';
 import type { Provider } from './provider.js';
-import type { Conversation } from './services.js';
+import type { ConversationView } from './services.js';
 import type { Tool } from './tools.js';
 import type { UsageAnchor } from './token-estimate.js';
 
@@ -75,7 +75,8 @@ export interface SessionRecords {
 }
 
 export interface AgentSession extends SessionContext {
-  readonly conversation: Conversation;
+  /** Its history, read-only (see ConversationView). */
+  readonly conversation: ConversationView;
   /** True while a run holds the session's lock. */
   readonly running: boolean;
   /** Run one user prompt through the agent loop. Runs of one session queue (L8). */
@@ -101,12 +102,6 @@ export interface ModelSelection {
   provider?: string;
   model?: string;
 }
-
-/**
- * Bound under TOKENS.ConversationFactory to wrap or replace how a session keeps its history
- * (e.g. the session plugin persisting it). The last binding wins; the kernel has a default.
- */
-export type ConversationFactory = (session: SessionContext, initial: readonly Message[], announce: (message: Message, index: number) => Promise<void>) => Conversation;
 
 /** Bound under TOKENS.CompactionService; the kernel owns when and how it is called. */
 export interface CompactionService {

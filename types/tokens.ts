@@ -14,10 +14,10 @@ import type { CommandSandbox } from './sandbox.js';
 import type { CommandLauncher, WorkspaceFiles } from './workspace-io.js';
 import type { ManagedPolicy } from './managed.js';
 import type { McpServers } from './mcp.js';
-import type { CompactionService, ConversationFactory } from './session.js';
+import type { CompactionService } from './session.js';
 import type { SessionStore } from './session-store.js';
 import type { SubagentRunner } from './subagents.js';
-import type { Approvals, Conversation, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
+import type { Approvals, ConversationView, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
 import type { TodoLists } from './todos.js';
 import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugins.js';
@@ -33,7 +33,7 @@ export const TOKENS = {
   /** the running kernel (KernelApi) */
   Kernel: token<KernelApi>('Kernel'),
   /** the main session's history */
-  Conversation: token<Conversation>('Conversation'),
+  Conversation: token<ConversationView>('Conversation'),
   ToolRegistry: token<ToolRegistry>('ToolRegistry'),
   ProviderRegistry: token<ProviderRegistry>('ProviderRegistry'),
   Reporter: token<Reporter>('Reporter'),
@@ -53,8 +53,6 @@ export const TOKENS = {
   UserInterface: token<UserInterface>('UserInterface'),
   /** CommandSandbox: the OS sandbox commands run in (bash; later MCP stdio servers and hooks) */
   CommandSandbox: token<CommandSandbox>('CommandSandbox'),
-  /** ConversationFactory: how sessions keep history (the last binding wins; the kernel has a default) */
-  ConversationFactory: token<ConversationFactory>('ConversationFactory'),
   /** CompactionService: rewrites a history that grew too long (the default build: plugins/compaction) */
   CompactionService: token<CompactionService>('CompactionService'),
   /** multi-bound: slash commands (Command) */

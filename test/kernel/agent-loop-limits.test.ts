@@ -1,4 +1,5 @@
 /** Turn limits, unknown-tool stop, plan reminders, final-text rules. */
+import { historyOf } from '../../kernel/agent-session.js';
 import type { ProviderEvent } from '../../types/provider.js';
 import { call, say, useTools, fail } from '../support/memory-provider.js';
 import { bootKernel, collect, doneEvent, runPrompt } from '../support/boot.js';
@@ -141,7 +142,7 @@ test('L5: a stream error ends the run with an error and an assistant message las
 test('L5: a context-management failure is an exit path that keeps history valid', async () => {
   const { kernel } = await bootKernel([say('unused')]);
   // A kernel-level failure (not a plugin tap, which is guarded): break the estimate input.
-  Object.defineProperty(kernel.conversation, 'messages', { get: () => { throw new Error('disk gone'); } });
+  Object.defineProperty(historyOf(kernel.session), 'messages', { get: () => { throw new Error('disk gone'); } });
   const events = await runPrompt(kernel, 'go');
   expect(doneEvent(events).reason).toBe('error');
   expect(events.some((e) => e.type === 'error' && e.message.includes('disk gone'))).toBe(true);

@@ -8,6 +8,7 @@ import { definePlugin } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
 import { CANCELLED_BEFORE_START, CANCELLED_WHILE_RUNNING } from '../../kernel/tool-runner.js';
 import { ensureAssistantTail } from '../../kernel/conversation.js';
+import { historyOf } from '../../kernel/agent-session.js';
 import type { CompactionService } from '../../types/session.js';
 import { TOKENS } from '../../types/tokens.js';
 import { ContainerModule } from 'inversify';
@@ -238,7 +239,7 @@ test('K1/L5: a tool whose permissionTarget or timeoutMs throws, or which returns
 test('L5: a fault between the tool calls and their results still leaves every call answered', async () => {
   const { kernel } = await bootKernel([]);
   // The state a kernel fault leaves: an assistant turn whose calls never got results.
-  const conversation = kernel.conversation;
+  const conversation = historyOf(kernel.session);
   await conversation.append({ role: 'user', content: [{ type: 'text', text: 'q' }] });
   await conversation.append({ role: 'assistant', content: [], toolCalls: [{ id: 'c1', name: 'sleep_read', input: '{}' }] });
   await ensureAssistantTail(conversation, '(stopped)');
