@@ -176,7 +176,7 @@ test('the request a preModelRequest tap holds and the history compaction hands o
         return request;
       });
       kernel.hooks.postCompact.tapPromise('grabber', async (context) => {
-        await push('postCompact', context.history);
+        await push('postCompact', context.history ?? []);
       });
     },
   });
