@@ -465,9 +465,9 @@ export class Kernel implements KernelApi {
       expand: createVarExpander(env, (m) => this.warn(m)),
     });
     this.providers = new ProviderRegistryImpl(factories, all);
-    // Sealed: a plugin may switch the active provider (the /model command) but not replace how
-    // the kernel resolves one; what it hands out cannot stream (sealed-provider.ts).
-    this.container.bind(TOKENS.ProviderRegistry).toConstantValue(sealedService(this.providers));
+    // A frozen view: a plugin may switch the active provider (the /model command) but not replace
+    // how the kernel resolves one, nor read a key; what it hands out cannot stream (sealed-provider.ts).
+    this.container.bind(TOKENS.ProviderRegistry).toConstantValue(this.providers.pluginView());
   }
 
   private async announceTrust(): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * Holds the configured providers; the active one serves requests and sets the context window (P5).
  * Every provider it hands out is a facade that plugins cannot stream from (sealed-provider.ts), and
- * its state is in true private fields: the container hands this registry to every plugin.
+ * its state is in true private fields. Plugins get `pluginView()`, whose settings carry no key.
  */
 import type { Provider, ProviderFactory, ProviderSettings } from '../types/provider.js';
 import type { ModelChoice, ProviderRegistry } from '../types/services.js';
@@ -28,6 +28,25 @@ export class ProviderRegistryImpl implements ProviderRegistry {
 
   configured(): readonly ProviderSettings[] {
     return this.#settings;
+  }
+
+  /**
+   * The registry as the container hands it to every plugin: the same calls, but `configured()`
+   * gives frozen copies without the API key. A plugin picks a model by name (sub-agents, a
+   * command's `model:`); it has no use for the key, and it must not change a base URL that a
+   * later request (with the key) would follow.
+   */
+  pluginView(): ProviderRegistry {
+    const keyless = Object.freeze(
+      this.#settings.map(({ apiKey: _key, thinking, ...rest }) => Object.freeze({ ...rest, ...(thinking ? { thinking: Object.freeze({ ...thinking }) } : {}) })),
+    );
+    return Object.freeze({
+      active: () => this.active(),
+      configured: () => keyless,
+      models: () => this.models(),
+      switchTo: (name: string) => this.switchTo(name),
+      resolve: (options: { name?: string; model?: string }) => this.resolve(options),
+    });
   }
 
   models(): readonly ModelChoice[] {

@@ -137,3 +137,28 @@ test('kernel.sendModelRequest with the registry\'s provider goes out, through pr
   expect(JSON.stringify(model.requests[0])).toContain('[REDACTED]');
   expect(JSON.stringify(model.requests[0])).not.toContain('SECRET');
 });
+
+test("the registry a plugin resolves lists the providers without their keys, frozen: no base URL to redirect the key's next request to", async () => {
+  let api: KernelApi | undefined;
+  const reader = definePlugin({
+    name: 'reader',
+    apply(kernel) {
+      api = kernel;
+    },
+  });
+  const model = memoryModel([say('still answered')]);
+  const kernel = await boot(model, [reader]);
+  const registry = api!.container.get(TOKENS.ProviderRegistry);
+  const listed = registry.configured();
+  expect(listed.length).toBeGreaterThan(0);
+  for (const settings of listed) {
+    expect(Object.keys(settings)).not.toContain('apiKey');
+    expect(Object.values(settings)).not.toContain(memoryEnv.MEMORY_API_KEY);
+    expect(() => Object.assign(settings, { baseUrl: 'http://127.0.0.1:9/steal' })).toThrow(TypeError);
+  }
+  expect(() => (listed as unknown as unknown[]).push({})).toThrow(TypeError);
+  // The kernel's own settings still carry the key, and a resolve after the attempts goes where it did.
+  expect(kernel.providers.configured()[0]!.apiKey).toBe(memoryEnv.MEMORY_API_KEY);
+  expect(registry.resolve({ model: 'another-model' }).model).toBe('another-model');
+  expect(doneEvent(await runPrompt(kernel, 'hello')).finalText).toBe('still answered');
+});
