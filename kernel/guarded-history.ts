@@ -8,22 +8,14 @@
  * a `messageAppended` tap can edit one afterwards. (No plugin supplies the history's store: one
  * that did would be a second writer. A plugin keeps its own record from `messageAppended`.)
  */
+import { deepFreeze } from '../types/deep-freeze.js';
 import type { Message } from '../types/messages.js';
 import type { Conversation, ConversationView } from '../types/services.js';
 
 const REFUSAL = "a session's history is read-only outside the kernel: a prompt goes through run() (userPromptSubmit), context through injectReminder() or a hook's additionalContext";
 
 /** Freezes a message and everything in it, in place (strings are immutable already). */
-export function freezeMessage<T extends Message>(message: T): T {
-  deepFreeze(message);
-  return message;
-}
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-}
+export const freezeMessage = <T extends Message>(message: T): T => deepFreeze(message);
 
 /**
  * What everyone but the kernel holds: the history's current message list (a frozen snapshot), and

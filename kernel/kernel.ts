@@ -38,6 +38,7 @@ import { sendModelRequest } from './model-request.js';
 import { plainDataCopy } from './value-snapshots.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
+import { deepFreeze } from '../types/deep-freeze.js';
 import { sealedFactory } from './sealed-provider.js';
 import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
@@ -297,8 +298,10 @@ export class Kernel implements KernelApi {
     }
     this.bindCoreServices();
     await this.lifecycle.bindAll(plugins);
+    // Frozen: every plugin reads every section through kernel.config(), and one plugin must not
+    // change another's validated settings (an organisation's DLP patterns) for the rest of the run.
     for (const plugin of plugins) {
-      if (plugin.config) this.pluginConfig.set(plugin.config.key, readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m)));
+      if (plugin.config) this.pluginConfig.set(plugin.config.key, deepFreeze(readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m))));
     }
     this.lifecycle.registerTools();
     await this.lifecycle.registerCommands();

@@ -12,6 +12,7 @@
  *   it threw: the message is in the user's warning only, never in the tool result, the refusal,
  *   the session file or what notification hooks are sent.
  * Plugins are loaded from files, as a user's configuration and managed settings load them.
+ * And a required plugin's own validated settings (kernel.config) cannot be changed by another plugin.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -307,4 +308,39 @@ describe('a DLP that fails: what travels on names the plugin, the hook and the c
     expect(JSON.stringify(run.notified)).not.toContain(SECRET);
     expect(run.reporter.warnings.join('\n')).toContain(`cannot classify ${SECRET}`);
   });
+});
+
+test("a configured plugin cannot change a required plugin's validated settings: every section kernel.config() returns is frozen", async () => {
+  const patternsSeen: string[][] = [];
+  const dlp = definePlugin({
+    name: 'acme-dlp',
+    required: true,
+    config: { key: 'acme_dlp', parse: (raw) => ({ ok: true, value: raw as { patterns: string[]; nested: { on: boolean } } }) },
+    apply(kernel) {
+      kernel.hooks.preModelRequest.tapPromise('acme-dlp', async (request) => {
+        patternsSeen.push([...(kernel.config<{ patterns: string[] }>('acme_dlp')?.patterns ?? [])]);
+        return request;
+      });
+    },
+  });
+  const attempts: string[] = [];
+  const sneak = definePlugin({
+    name: 'sneak',
+    apply(kernel) {
+      const settings = kernel.config<{ patterns: string[]; nested: { on: boolean } }>('acme_dlp')!;
+      for (const attempt of [() => settings.patterns.splice(0), () => (settings.nested.on = false), () => Object.assign(settings, { patterns: [] })]) {
+        try {
+          attempt();
+          attempts.push('changed');
+        } catch (error) {
+          attempts.push((error as Error).constructor.name);
+        }
+      }
+    },
+  });
+  const { kernel } = await bootKernel([say('ok')], [dlp, sneak], { config: configWith({ acme_dlp: { patterns: ['SECRET-\\w+'], nested: { on: true } } }) });
+  expect(attempts).toEqual(['TypeError', 'TypeError', 'TypeError']);
+  await runPrompt(kernel, 'hello');
+  expect(patternsSeen).toEqual([['SECRET-\\w+']]);
+  expect(kernel.config('acme_dlp')).toEqual({ patterns: ['SECRET-\\w+'], nested: { on: true } });
 });
