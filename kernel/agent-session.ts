@@ -69,25 +69,29 @@ export class AgentSessionImpl implements AgentSession {
   /** The history itself, which only the kernel writes (`historyOf`). */
   readonly #history: Conversation;
 
-  private readonly lock = new Mutex();
-  private readonly reminders: string[] = [];
-  private readonly anchor: { current: UsageAnchor | undefined } = { current: undefined };
-  private readonly view: ToolView;
-  private stable: { key: string; prompt: string } | undefined;
+  readonly #lock = new Mutex();
+  readonly #reminders: string[] = [];
+  readonly #anchor: { current: UsageAnchor | undefined } = { current: undefined };
+  readonly #view: ToolView;
+  #stable: { key: string; prompt: string } | undefined;
   /** The provider and model this session asked for; starts as its options' (switchModel changes it). */
-  private selection: ModelSelection;
+  #selection: ModelSelection;
 
   /** A true private field: a tool holds this session, and must not reach the kernel's raw hooks. */
   readonly #host: SessionHost;
 
   /** A model turn was taken (tool changes are announced from then on). */
-  private turnTaken = false;
+  #turnTaken = false;
+  readonly #options: SessionOptions & { sessionId: string; agentId: string };
 
-  constructor(
-    host: SessionHost,
-    private readonly options: SessionOptions & { sessionId: string; agentId: string },
-  ) {
+  /**
+   * Plugins and tools hold sessions, so all of a session's state is in true private fields and
+   * the object is frozen: nobody rewrites its id (what the session file and the audit record), its
+   * tool view (what plan mode offers), its limits or a method other holders call.
+   */
+  constructor(host: SessionHost, options: SessionOptions & { sessionId: string; agentId: string }) {
     this.#host = host;
+    this.#options = options;
     this.sessionId = options.sessionId;
     this.agentId = options.agentId;
     if (options.parent) {
@@ -96,13 +100,14 @@ export class AgentSessionImpl implements AgentSession {
     }
     this.projectRoot = host.projectRoot;
     this.homeDir = host.homeDir;
-    this.selection = { ...(options.provider ? { provider: options.provider } : {}), ...(options.model ? { model: options.model } : {}) };
+    this.#selection = { ...(options.provider ? { provider: options.provider } : {}), ...(options.model ? { model: options.model } : {}) };
     const context = this.context();
     this.#history = new HistoryConversation(startableHistory(options.history ?? []), (message, index) => host.hooks.messageAppended.promise(message, { ...context, index }));
     this.conversation = conversationView(this.#history);
     histories.set(this, this.#history);
-    this.view = new ToolView(host.registry, toolFilter(options.tools));
-    this.view.refresh();
+    this.#view = new ToolView(host.registry, toolFilter(options.tools));
+    this.#view.refresh();
+    Object.freeze(this);
   }
 
   /** The identity every hook payload carries. */
@@ -111,40 +116,40 @@ export class AgentSessionImpl implements AgentSession {
       sessionId: this.sessionId,
       agentId: this.agentId,
       ...(this.parentAgentId ? { parentAgentId: this.parentAgentId } : {}),
-      ...(this.options.agentType ? { agentType: this.options.agentType } : {}),
+      ...(this.#options.agentType ? { agentType: this.#options.agentType } : {}),
       projectRoot: this.projectRoot,
       homeDir: this.homeDir,
     };
   }
 
   get running(): boolean {
-    return this.lock.locked;
+    return this.#lock.locked;
   }
 
   /** Take the registry's tools as this session's baseline without announcing a change (end of boot). */
   syncTools(): void {
-    this.view.refresh();
+    this.#view.refresh();
   }
 
   /** The tools this session offers now (they change only between turns). */
   tools(): readonly string[] {
-    return this.view.names();
+    return this.#view.names();
   }
 
   injectReminder(text: string): void {
-    this.reminders.push(text);
+    this.#reminders.push(text);
   }
 
   /** The stable system prompt, computed once per tool list and model so it stays byte-identical (K3). */
   systemPrompt(): string {
-    const names = this.view.names();
+    const names = this.#view.names();
     const provider = this.currentProvider();
     const key = `${provider.id}\u0000${provider.model}\u0000${names.join('\n')}`;
-    if (this.stable?.key !== key) {
-      const parts = this.#host.hooks.buildSystemPrompt.call([...(this.options.systemPrompt ?? [])], { ...this.context(), tools: names });
-      this.stable = { key, prompt: parts.filter((part) => part.length > 0).join('\n\n') };
+    if (this.#stable?.key !== key) {
+      const parts = this.#host.hooks.buildSystemPrompt.call([...(this.#options.systemPrompt ?? [])], { ...this.context(), tools: names });
+      this.#stable = { key, prompt: parts.filter((part) => part.length > 0).join('\n\n') };
     }
-    return this.stable.prompt;
+    return this.#stable.prompt;
   }
 
   fork(options: ForkOptions): AgentSession {
@@ -156,34 +161,34 @@ export class AgentSessionImpl implements AgentSession {
 
   run(options: RunOptions): AsyncIterable<AgentEvent> {
     const channel = new EventChannel<AgentEvent>();
-    void this.runExclusive(channel, options);
+    void this.#runExclusive(channel, options);
     return channel;
   }
 
   /** C4: a resumed history that leaves less than this much of the window is compacted at once. */
   async compactIfNearlyFull(headroomTokens: number): Promise<boolean> {
     const window = this.currentProvider().contextWindow;
-    if (estimateTokens(this.#history.messages, this.anchor.current, this.#host.compactionService()) <= window - headroomTokens) return false;
+    if (estimateTokens(this.#history.messages, this.#anchor.current, this.#host.compactionService()) <= window - headroomTokens) return false;
     return this.compact();
   }
 
   async compact(mode: PermissionMode = 'default', options: { focus?: string } = {}): Promise<boolean> {
-    const release = await this.lock.acquire();
+    const release = await this.#lock.acquire();
     try {
-      return await this.compactWith('manual', mode, (event) => this.route(event), undefined, options.focus);
+      return await this.#compactWith('manual', mode, (event) => this.#route(event), undefined, options.focus);
     } finally {
       release();
     }
   }
 
-  private compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal, focus?: string): Promise<boolean> {
+  #compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal, focus?: string): Promise<boolean> {
     return compactHistory(reason, {
       hooks: this.#host.hooks,
       conversation: this.#history,
-      anchor: this.anchor,
+      anchor: this.#anchor,
       context: { ...this.context(), mode, provider: this.currentProvider() },
       service: this.#host.compactionService(),
-      tools: this.view.names(),
+      tools: this.#view.names(),
       emit,
       ...(signal ? { signal } : {}),
       ...(focus?.trim() ? { focus: focus.trim() } : {}),
@@ -191,7 +196,7 @@ export class AgentSessionImpl implements AgentSession {
   }
 
   currentProvider(): Provider {
-    return this.#host.provider({ ...(this.selection.provider ? { name: this.selection.provider } : {}), ...(this.selection.model ? { model: this.selection.model } : {}) });
+    return this.#host.provider({ ...(this.#selection.provider ? { name: this.#selection.provider } : {}), ...(this.#selection.model ? { model: this.#selection.model } : {}) });
   }
 
   switchModel(selection: ModelSelection): Provider {
@@ -201,11 +206,11 @@ export class AgentSessionImpl implements AgentSession {
     const next = this.#host.provider({ ...(wanted.provider ? { name: wanted.provider } : {}), ...(wanted.model ? { model: wanted.model } : {}) });
     // A model alone belongs to the provider it was chosen for: pinned, so a later change of the
     // process's active provider never sends it to another vendor.
-    this.selection = { provider: next.id, ...(wanted.model ? { model: wanted.model } : {}) };
+    this.#selection = { provider: next.id, ...(wanted.model ? { model: wanted.model } : {}) };
     if (next === before) return next;
     // Another model counts tokens its own way, and its prompt cache starts empty.
-    this.anchor.current = undefined;
-    this.route({
+    this.#anchor.current = undefined;
+    this.#route({
       type: 'notice',
       message: `Model switched to ${next.model} (provider "${next.id}", context window ${groupDigits(next.contextWindow)} tokens); its prompt cache starts over with the next request.`,
     });
@@ -213,24 +218,24 @@ export class AgentSessionImpl implements AgentSession {
   }
 
   /** Notices reach the user through the one output route, tagged with this session. */
-  private route(event: AgentEvent): void {
+  #route(event: AgentEvent): void {
     if (event.type === 'notice') this.#host.output.notify({ kind: 'notice', message: event.message, sessionId: this.sessionId, agentId: this.agentId, ...(this.parentAgentId ? { parentAgentId: this.parentAgentId } : {}) });
   }
 
   /** The run's own limit, the session's, a sub-agent's default, configuration's, the front end's; else none. */
-  private turnLimit(options: RunOptions): number {
+  #turnLimit(options: RunOptions): number {
     if (options.maxTurns !== undefined) return options.maxTurns;
-    if (this.options.maxIterations !== undefined) return this.options.maxIterations;
+    if (this.#options.maxIterations !== undefined) return this.#options.maxIterations;
     if (this.parentAgentId) return SUBAGENT_MAX_TURNS;
     return this.#host.configuredMaxTurns ?? options.defaultMaxTurns ?? Number.POSITIVE_INFINITY;
   }
 
-  private async runExclusive(channel: EventChannel<AgentEvent>, options: RunOptions): Promise<void> {
-    const release = await this.lock.acquire();
+  async #runExclusive(channel: EventChannel<AgentEvent>, options: RunOptions): Promise<void> {
+    const release = await this.#lock.acquire();
     const emit = (raw: AgentEvent): void => {
       const event = raw.type === 'tool_progress' && raw.progress.message !== undefined && !this.#host.toolProgressShown() ? withoutProgressText(raw) : raw;
       channel.push(event);
-      this.route(event);
+      this.#route(event);
     };
     const signal = options.signal ?? new AbortController().signal;
     const mode = this.#host.permittedMode(options.mode);
@@ -239,33 +244,33 @@ export class AgentSessionImpl implements AgentSession {
     let stopFired = false;
     let end: RunEnd | undefined;
     try {
-      this.announceToolChange(this.view.refresh(), emit);
+      this.#announceToolChange(this.#view.refresh(), emit);
       if (parent) await this.#host.hooks.subagentStart.promise({ ...run, parentAgentId: parent, prompt: options.prompt });
       // Built when the run starts (and again only if a model switch or tool change needs it).
       this.systemPrompt();
       end = await runAgentLoop(options.prompt, run, signal, {
         hooks: this.#host.hooks,
-        tools: this.view,
+        tools: this.#view,
         chain: this.#host.chain,
         conversation: this.#history,
         session: this,
         provider: () => this.currentProvider(),
         stablePrompt: () => this.systemPrompt(),
         defaultToolTimeoutMs: this.#host.defaultToolTimeoutMs,
-        maxIterations: this.turnLimit(options),
-        maxUnknownToolIterations: this.options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.#host.defaultMaxUnknownToolIterations),
+        maxIterations: this.#turnLimit(options),
+        maxUnknownToolIterations: this.#options.maxUnknownToolIterations ?? (parent ? SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS : this.#host.defaultMaxUnknownToolIterations),
         maxToolConcurrency: this.#host.maxToolConcurrency,
-        takeReminders: () => this.reminders.splice(0),
-        addReminder: (text) => this.reminders.push(text),
-        anchor: this.anchor,
+        takeReminders: () => this.#reminders.splice(0),
+        addReminder: (text) => this.#reminders.push(text),
+        anchor: this.#anchor,
         emit,
         approve: (request: ApprovalRequest): Promise<ApprovalOutcome | undefined> => this.#host.output.approve(request),
-        compact: (reason, runSignal) => this.compactWith(reason, mode, emit, runSignal),
+        compact: (reason, runSignal) => this.#compactWith(reason, mode, emit, runSignal),
         ready: () => this.#host.ready(),
         awaitingModel: () => this.#host.awaitingModel(),
         refreshTools: () => {
-          this.announceToolChange(this.view.refresh(), emit);
-          this.turnTaken = true;
+          this.#announceToolChange(this.#view.refresh(), emit);
+          this.#turnTaken = true;
         },
         stopped: () => {
           stopFired = true;
@@ -292,8 +297,8 @@ export class AgentSessionImpl implements AgentSession {
    * Tools that join before the session's first model turn (an MCP server that connected during
    * the start-up wait) are not a change anyone saw: announced only after a turn was taken.
    */
-  private announceToolChange(change: ToolChange | undefined, emit: (event: AgentEvent) => void): void {
-    if (!change || !this.turnTaken) return;
+  #announceToolChange(change: ToolChange | undefined, emit: (event: AgentEvent) => void): void {
+    if (!change || !this.#turnTaken) return;
     const parts = [change.added.length ? `added ${change.added.join(', ')}` : '', change.removed.length ? `removed ${change.removed.join(', ')}` : ''].filter(Boolean);
     emit({ type: 'notice', message: `The tools changed since the last turn: ${parts.join('; ') || 'some were replaced'}.` });
   }

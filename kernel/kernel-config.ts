@@ -13,6 +13,20 @@ export interface PluginEntry {
   index: number;
 }
 
+/**
+ * The configuration as the kernel keeps it and the container hands it to every plugin: frozen,
+ * each `section()` a fresh copy, so no plugin changes what another reads after it (a replaced
+ * `section`, a layer marked as the user's).
+ */
+export function frozenConfig(config: ResolvedConfig): ResolvedConfig {
+  return Object.freeze({
+    layers: Object.freeze(config.layers.map((layer) => Object.freeze({ ...layer }))),
+    warnings: Object.freeze([...config.warnings]),
+    section: (key: string): unknown => structuredClone(config.section(key)),
+    locate: (path: Parameters<ResolvedConfig['locate']>[0]) => config.locate(path),
+  });
+}
+
 /** Validate one section; a bad section is reported with file, line and key, and treated as absent (K2). */
 export function readSection<T>(config: ResolvedConfig, section: ConfigSection<T>, warn: (message: string) => void): T | undefined {
   const raw = config.section(section.key);

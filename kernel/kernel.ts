@@ -30,7 +30,7 @@ import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks, pluginOfTap } from './hooks.js';
-import { readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
+import { frozenConfig, readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { permissionRequest } from './permission-request.js';
@@ -182,7 +182,7 @@ export class Kernel implements KernelApi {
     recordRawHooks(this, this.#raw);
     this.output = new OutputRoute(this.#raw, () => reporterOutput(new StderrReporter()));
     if (options.reporter) this.output.attach(reporterOutput(options.reporter));
-    this.resolvedConfig = options.config ?? emptyConfig;
+    this.resolvedConfig = frozenConfig(options.config ?? emptyConfig);
     this.cli = options.cli;
     this.chain = new PermissionChain({
       isEssential: (plugin) => this.essential.has(plugin),

@@ -165,7 +165,8 @@ export class ToolRegistryImpl implements ToolRegistry {
     const readOnlyOnly = options.readOnlyOnly ?? false;
     let defs = this.cache.get(readOnlyOnly);
     if (!defs) {
-      defs = this.list().filter((t) => !readOnlyOnly || t.readOnly || t.system).map(toolDefinition);
+      // Frozen: every plugin is handed the same cached list.
+      defs = Object.freeze(this.list().filter((t) => !readOnlyOnly || t.readOnly || t.system).map((tool) => Object.freeze(toolDefinition(tool)))) as ToolDefinition[];
       this.cache.set(readOnlyOnly, defs);
     }
     return defs;

@@ -1,0 +1,100 @@
+/**
+ * What every plugin is handed (a session, the configuration, the tool definitions) is the same
+ * object for all of them, so none may change it for the others: not a session's id (what the
+ * session file and an organisation's audit record), nor its tool view (what plan mode offers) or
+ * limits, nor the configuration another plugin reads later, nor a tool's definition.
+ */
+import { Kernel } from '../../kernel/kernel.js';
+import { MemoryReporter } from '../../kernel/reporter.js';
+import permissionMode from '../../plugins/permission-mode/index.js';
+import type { ResolvedConfig } from '../../types/config.js';
+import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import { TOKENS } from '../../types/tokens.js';
+import { doneEvent, runPrompt } from '../support/boot.js';
+import { call, memoryEnv, memoryModel, say, useTools } from '../support/memory-provider.js';
+import { toolsPlugin, writeTool, type ToolLog } from '../support/test-tools.js';
+
+const kernels: Kernel[] = [];
+afterEach(async () => {
+  await Promise.all(kernels.splice(0).map((kernel) => kernel.shutdown()));
+});
+
+/** What each attempt did: 'changed', or the class of what it threw. */
+function attempt(changes: Record<string, () => unknown>): Record<string, string> {
+  const outcome: Record<string, string> = {};
+  for (const [what, change] of Object.entries(changes)) {
+    try {
+      change();
+      outcome[what] = 'changed';
+    } catch (error) {
+      outcome[what] = (error as Error).constructor.name;
+    }
+  }
+  return outcome;
+}
+
+const refusedAll = (changes: Record<string, unknown>): Record<string, string> => Object.fromEntries(Object.keys(changes).map((what) => [what, 'TypeError']));
+
+test("a plugin cannot rewrite a session: its id, its tool view, its limits and its methods stay the kernel's", async () => {
+  let api: KernelApi | undefined;
+  const sneak = definePlugin({
+    name: 'sneak',
+    apply(kernel) {
+      api = kernel;
+    },
+  });
+  const log: ToolLog = { events: [] };
+  const model = memoryModel([useTools([call('write_note', { text: 'x' })]), say('planned')]);
+  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, toolsPlugin([writeTool(log)]), sneak], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
+  kernels.push(kernel);
+  const session = api!.session as unknown as Record<string, unknown>;
+  const id = kernel.session.sessionId;
+  // Only the public identity is on the object; everything else is out of reach.
+  expect(Object.keys(session).sort()).toEqual(['agentId', 'conversation', 'homeDir', 'parentAgentId', 'projectRoot', 'sessionId']);
+  const changes = {
+    sessionId: () => (session.sessionId = 'forged'),
+    agentId: () => (session.agentId = 'forged'),
+    view: () => (session.view = { definitions: () => [], names: () => [] }),
+    options: () => (session.options = { maxIterations: 1e9 }),
+    run: () => (session.run = () => undefined),
+    injectReminder: () => (session.injectReminder = () => undefined),
+    added: () => Object.defineProperty(session, 'route', { value: () => undefined }),
+  };
+  expect(attempt(changes)).toEqual(refusedAll(changes));
+  expect(kernel.session.sessionId).toBe(id);
+  // Plan mode still offers only read-only tools, and refuses the write.
+  expect(doneEvent(await runPrompt(kernel, 'plan it', 'plan')).finalText).toBe('planned');
+  expect(model.requests[0]!.tools.map((tool) => tool.name)).not.toContain('write_note');
+  expect(log.events).toEqual([]);
+});
+
+test('the configuration every plugin reads, and the tool definitions they list, are frozen', async () => {
+  let api: KernelApi | undefined;
+  const sneak = definePlugin({
+    name: 'sneak',
+    apply(kernel) {
+      api = kernel;
+    },
+  });
+  const sections: Record<string, unknown> = { permissions: { deny: ['Bash(rm:*)'] } };
+  const hostConfig: ResolvedConfig = { layers: [{ layer: 'project', file: '/tmp/project/.mewcode/settings.json', loaded: true }], warnings: [], section: (key) => sections[key], locate: () => undefined };
+  const model = memoryModel([say('ok')]);
+  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, toolsPlugin([writeTool({ events: [] })]), sneak], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, config: hostConfig, reporter: new MemoryReporter() });
+  kernels.push(kernel);
+  const config = api!.container.get(TOKENS.Config);
+  const read = config.section('permissions') as { deny: string[] };
+  const definitions = api!.tools.definitions();
+  const changes = {
+    section: () => Object.assign(config, { section: () => undefined }),
+    layerScope: () => Object.assign(config.layers[0]!, { layer: 'user' }),
+    layers: () => (config.layers as unknown[]).push({}),
+    definition: () => Object.assign(definitions[0]!, { description: 'forged' }),
+    definitions: () => definitions.push({ name: 'forged', description: '', inputSchema: {} }),
+  };
+  expect(attempt(changes)).toEqual(refusedAll(changes));
+  // What one plugin read is its own copy: changing it changes nothing for the next reader.
+  read.deny.length = 0;
+  expect(config.section('permissions')).toEqual({ deny: ['Bash(rm:*)'] });
+  expect(config.layers[0]!.layer).toBe('project');
+  expect(api!.tools.definitions()[0]!.description).not.toBe('forged');
+});
