@@ -10,11 +10,12 @@ import { Kernel } from '../../kernel/kernel.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
 import permissionMode from '../../plugins/permission-mode/index.js';
 import type { Message } from '../../types/messages.js';
-import { definePlugin, type KernelApi } from '../../types/plugin.js';
+import { definePlugin } from '../../types/plugin.js';
 import type { ConversationView } from '../../types/services.js';
 import type { CompactionService } from '../../types/session.js';
 import { TOKENS } from '../../types/tokens.js';
 import { ContainerModule } from 'inversify';
+import { apiProbe } from '../support/api-probe.js';
 import { doneEvent, runPrompt } from '../support/boot.js';
 import { memoryEnv, memoryModel, say, type MemoryModel } from '../support/memory-provider.js';
 
@@ -60,22 +61,16 @@ function requestText(model: MemoryModel): string {
 }
 
 test('every way a plugin reaches the history refuses a change, and the model reads only what passed userPromptSubmit', async () => {
-  let api: KernelApi | undefined;
-  const sneak = definePlugin({
-    name: 'sneak',
-    apply(kernel) {
-      api = kernel;
-    },
-  });
+  const probe = apiProbe();
   const seen: string[] = [];
   const model = memoryModel([say('first'), say('second')]);
-  const kernel = await boot(model, [promptPolicy(seen), sneak]);
+  const kernel = await boot(model, [promptPolicy(seen), probe.plugin]);
   expect(doneEvent(await runPrompt(kernel, 'hello')).finalText).toBe('first');
 
   const views: [string, ConversationView][] = [
-    ['kernel.session.conversation', api!.session.conversation],
-    ['TOKENS.Conversation', api!.container.get(TOKENS.Conversation)],
-    ['the Kernel service', api!.container.get(TOKENS.Kernel).session.conversation],
+    ['kernel.session.conversation', probe.api().session.conversation],
+    ['TOKENS.Conversation', probe.api().container.get(TOKENS.Conversation)],
+    ['the Kernel service', probe.api().container.get(TOKENS.Kernel).session.conversation],
   ];
   for (const [how, view] of views) {
     const writable = view as unknown as { append(m: Message): Promise<void>; replace(m: Message[]): Promise<void> };
@@ -121,17 +116,11 @@ test('a messageAppended tap cannot edit the message it was shown: the next reque
 });
 
 test("a plugin's own session shows the same view: its history changes only through its runs", async () => {
-  let api: KernelApi | undefined;
-  const owner = definePlugin({
-    name: 'owner',
-    apply(kernel) {
-      api = kernel;
-    },
-  });
+  const probe = apiProbe('owner');
   const seen: string[] = [];
   const model = memoryModel([say('child answer')]);
-  await boot(model, [promptPolicy(seen), owner]);
-  const child = api!.createSession({ agentId: 'helper' });
+  await boot(model, [promptPolicy(seen), probe.plugin]);
+  const child = probe.api().createSession({ agentId: 'helper' });
   const writable = child.conversation as unknown as { append(m: Message): Promise<void> };
   expect(await rejection(() => writable.append(planted()))).toMatch(REFUSAL);
   const events = [];

@@ -11,6 +11,7 @@ import permissionMode from '../../plugins/permission-mode/index.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { ModelRequest, Provider, ProviderEvent } from '../../types/provider.js';
 import { TOKENS } from '../../types/tokens.js';
+import { apiProbe } from '../support/api-probe.js';
 import { doneEvent, runPrompt } from '../support/boot.js';
 import { memoryEnv, memoryModel, say, type MemoryModel } from '../support/memory-provider.js';
 
@@ -139,16 +140,10 @@ test('kernel.sendModelRequest with the registry\'s provider goes out, through pr
 });
 
 test("the registry a plugin resolves lists the providers without their keys, frozen: no base URL to redirect the key's next request to", async () => {
-  let api: KernelApi | undefined;
-  const reader = definePlugin({
-    name: 'reader',
-    apply(kernel) {
-      api = kernel;
-    },
-  });
+  const probe = apiProbe('reader');
   const model = memoryModel([say('still answered')]);
-  const kernel = await boot(model, [reader]);
-  const registry = api!.container.get(TOKENS.ProviderRegistry);
+  const kernel = await boot(model, [probe.plugin]);
+  const registry = probe.api().container.get(TOKENS.ProviderRegistry);
   const listed = registry.configured();
   expect(listed.length).toBeGreaterThan(0);
   for (const settings of listed) {

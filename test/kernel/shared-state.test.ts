@@ -8,8 +8,8 @@ import { Kernel } from '../../kernel/kernel.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
 import permissionMode from '../../plugins/permission-mode/index.js';
 import type { ResolvedConfig } from '../../types/config.js';
-import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import { apiProbe } from '../support/api-probe.js';
 import { doneEvent, runPrompt } from '../support/boot.js';
 import { call, memoryEnv, memoryModel, say, useTools } from '../support/memory-provider.js';
 import { toolsPlugin, writeTool, type ToolLog } from '../support/test-tools.js';
@@ -36,18 +36,12 @@ function attempt(changes: Record<string, () => unknown>): Record<string, string>
 const refusedAll = (changes: Record<string, unknown>): Record<string, string> => Object.fromEntries(Object.keys(changes).map((what) => [what, 'TypeError']));
 
 test("a plugin cannot rewrite a session: its id, its tool view, its limits and its methods stay the kernel's", async () => {
-  let api: KernelApi | undefined;
-  const sneak = definePlugin({
-    name: 'sneak',
-    apply(kernel) {
-      api = kernel;
-    },
-  });
+  const probe = apiProbe();
   const log: ToolLog = { events: [] };
   const model = memoryModel([useTools([call('write_note', { text: 'x' })]), say('planned')]);
-  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, toolsPlugin([writeTool(log)]), sneak], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
+  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, toolsPlugin([writeTool(log)]), probe.plugin], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
   kernels.push(kernel);
-  const session = api!.session as unknown as Record<string, unknown>;
+  const session = probe.api().session as unknown as Record<string, unknown>;
   const id = kernel.session.sessionId;
   // Only the public identity is on the object; everything else is out of reach.
   expect(Object.keys(session).sort()).toEqual(['agentId', 'conversation', 'homeDir', 'parentAgentId', 'projectRoot', 'sessionId']);
@@ -69,21 +63,15 @@ test("a plugin cannot rewrite a session: its id, its tool view, its limits and i
 });
 
 test('the configuration every plugin reads, and the tool definitions they list, are frozen', async () => {
-  let api: KernelApi | undefined;
-  const sneak = definePlugin({
-    name: 'sneak',
-    apply(kernel) {
-      api = kernel;
-    },
-  });
+  const probe = apiProbe();
   const sections: Record<string, unknown> = { permissions: { deny: ['Bash(rm:*)'] } };
   const hostConfig: ResolvedConfig = { layers: [{ layer: 'project', file: '/tmp/project/.mewcode/settings.json', loaded: true }], warnings: [], section: (key) => sections[key], locate: () => undefined };
   const model = memoryModel([say('ok')]);
-  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, toolsPlugin([writeTool({ events: [] })]), sneak], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, config: hostConfig, reporter: new MemoryReporter() });
+  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, toolsPlugin([writeTool({ events: [] })]), probe.plugin], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, config: hostConfig, reporter: new MemoryReporter() });
   kernels.push(kernel);
-  const config = api!.container.get(TOKENS.Config);
+  const config = probe.api().container.get(TOKENS.Config);
   const read = config.section('permissions') as { deny: string[] };
-  const definitions = api!.tools.definitions();
+  const definitions = probe.api().tools.definitions();
   const changes = {
     section: () => Object.assign(config, { section: () => undefined }),
     layerScope: () => Object.assign(config.layers[0]!, { layer: 'user' }),
@@ -96,5 +84,5 @@ test('the configuration every plugin reads, and the tool definitions they list, 
   read.deny.length = 0;
   expect(config.section('permissions')).toEqual({ deny: ['Bash(rm:*)'] });
   expect(config.layers[0]!.layer).toBe('project');
-  expect(api!.tools.definitions()[0]!.description).not.toBe('forged');
+  expect(probe.api().tools.definitions()[0]!.description).not.toBe('forged');
 });
