@@ -14,6 +14,7 @@ import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js
 import type { ToolResult } from '../types/messages.js';
 import { ModelRequestRefused } from './model-request.js';
 import { PluginError } from './plugin-error.js';
+import { withFrozenArguments } from './tap-arguments.js';
 
 type AnyHookClass = new (args: string[]) => unknown;
 const classes: Record<HookSpec['class'], AnyHookClass> = {
@@ -127,7 +128,8 @@ export function guardHooks(hooks: KernelHooks, report: (error: PluginError) => v
     const transform = transforms[name];
     hook.intercept({
       register: (tap) => {
-        let fn = transform ? transform(tap) : tap.fn;
+        const shown = withFrozenArguments(name, tap, tap.fn);
+        let fn = transform ? transform({ ...tap, fn: shown }) : shown;
         if (isSettled) fn = skipWhenSettled(tap, fn, isSettled);
         return { ...tap, fn: guardTap({ ...tap, fn }, name, fallback, report) };
       },
