@@ -99,11 +99,13 @@ function looksLikeGitDir(children: readonly Entry[]): boolean {
   let objects = false;
   let refs = false;
   let commondir = false;
-  const dirOrLink = (child: Entry): boolean => child.isDirectory() || child.isSymbolicLink();
+  // Git's own test (setup.c, is_git_directory) asks only that `objects` and `refs` be searchable
+  // (access X_OK): an executable FILE named so passes as well as a directory. So any entry of
+  // those names counts here; taking a few ordinary folders for git directories costs one check.
   for (const child of children) {
     if (child.name === 'HEAD' && !child.isDirectory()) head = true;
-    else if (child.name === 'objects' && dirOrLink(child)) objects = true;
-    else if (child.name === 'refs' && dirOrLink(child)) refs = true;
+    else if (child.name === 'objects') objects = true;
+    else if (child.name === 'refs') refs = true;
     else if (child.name === 'commondir' && !child.isDirectory()) commondir = true;
   }
   return head && ((objects && refs) || commondir);

@@ -156,6 +156,11 @@ const attempts: Attempt[] = [
     gitIn: ['src'],
   },
   {
+    name: 'a subfolder made a git directory by its shape with objects and refs executable files (git only asks that they be searchable)',
+    calls: (w) => [bash(`mkdir -p src && printf '#!/bin/sh\\n' > src/objects && cp src/objects src/refs && chmod 755 src/objects src/refs && echo 'ref: refs/heads/main' > src/HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > src/config`)],
+    gitIn: ['src'],
+  },
+  {
     name: 'a subfolder made a git directory by HEAD and a commondir (objects and refs in the common directory, the fsmonitor in config.worktree)',
     calls: (w) => [
       bash(
