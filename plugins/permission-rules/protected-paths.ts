@@ -14,7 +14,7 @@
  * same resolution as the sandbox), so a link inside the project that points at `.git/config`
  * or at a settings file that does not exist yet is protected too.
  */
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
@@ -48,6 +48,9 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   // there, and `git status` enters it once it is registered as a submodule.
   [/^.+\/\.git$/, 'a nested git repository or `.git` file (git reads the configuration it names)'],
   [/^.+\/\.git\/(?:config(?:\.worktree)?|commondir|hooks(?:\/.*)?|objects\/info\/alternates)$/, 'the git configuration of a nested repository (git runs the programs it names)'],
+  // A rebase or cherry-pick in progress: `git rebase --continue` runs the todo list's `exec`
+  // lines, and a merge strategy named there (`opts`, `strategy`) is run as a program.
+  [/^(?:.+\/)?\.git(?:\/modules\/.+|\/worktrees\/[^/]+)?\/(?:rebase-merge|rebase-apply|sequencer)(?:\/.*)?$/, 'the state of a rebase or cherry-pick (git runs its exec lines and merge strategy)'],
   [/^\.claude(?:\/.*)?$/, "Claude Code's settings"],
   [/^\.mcp\.json$/, 'the MCP server list'],
 ];
@@ -147,6 +150,41 @@ export function protectedPath(absolute: string, scope: ProtectedScope): Protecte
     }
     const named = gitNamed(candidate, scope);
     if (named) return { path: absolute, what: named };
+    const shaped = project.map((root) => makesGitDirectory(root, candidate)).find(Boolean);
+    if (shaped) return { path: absolute, what: shaped };
+  }
+  return undefined;
+}
+
+/** The names that make a folder a git directory for git (setup.c, is_git_directory), and what it then reads. */
+const GIT_DIRECTORY_NAMES = new Set(['HEAD', 'objects', 'refs', 'commondir', 'config', 'config.worktree', 'hooks']);
+
+/**
+ * A write that leaves a folder of the project shaped as a git directory (HEAD, with objects and
+ * refs of any kind or a commondir) while it writes one of those names: git then takes the folder
+ * for a repository and runs what its config names (core.fsmonitor, hooks) at the user's next
+ * `git status` there. The write that completes the shape, or changes a shaped folder's config or
+ * hooks, asks, as `.git/config` does.
+ */
+function makesGitDirectory(root: string, candidate: string): string | undefined {
+  const relative = relativeInside(root, candidate);
+  if (relative === undefined) return undefined;
+  const parts = relative.split('/');
+  for (let depth = parts.length - 1; depth >= 0; depth--) {
+    const child = parts[depth]!;
+    if (!GIT_DIRECTORY_NAMES.has(child)) continue;
+    const folder = path.join(root, ...parts.slice(0, depth));
+    if (parts.slice(0, depth).includes('.git')) continue; // inside a .git: judged by the names above
+    let names: Set<string>;
+    try {
+      names = new Set(readdirSync(folder));
+    } catch {
+      names = new Set();
+    }
+    names.add(child);
+    if (names.has('HEAD') && ((names.has('objects') && names.has('refs')) || names.has('commondir'))) {
+      return `a file that makes ${depth === 0 ? 'the project folder' : parts.slice(0, depth).join('/')} a git directory (git runs the programs its config names)`;
+    }
   }
   return undefined;
 }

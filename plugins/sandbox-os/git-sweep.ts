@@ -46,6 +46,7 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { entries, lstat, realpath } from './byte-fs.js';
 import { fromBytes } from './byte-names.js';
+import { parseGitConfig } from '../../sdk/git-config-syntax.js';
 import { configOffence, worktreesOf } from './git-inert-config.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
@@ -289,12 +290,31 @@ async function checkHooks(gitDir: string, all: boolean, context: Context): Promi
 const TODO_LISTS = ['rebase-merge/git-rebase-todo', 'sequencer/todo'];
 const EXEC_LINE = /^[ \t]*(?:x|exec)[ \t]+\S/m;
 
+/**
+ * The merge strategies git has built in. Another name is run as a program (`git-merge-<name>`,
+ * a path when it holds a `/`) at the next --continue or --skip of the operation in progress.
+ */
+const BUILT_IN_STRATEGIES = new Set(['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree']);
+
+/** The strategy a rebase (`rebase-merge/strategy`, one name) or a cherry-pick (`sequencer/opts`, git config) will run. */
+const STRATEGY_FILES: readonly [string, (text: string) => string[]][] = [
+  ['rebase-merge/strategy', (text) => [text.trim()].filter(Boolean)],
+  ['sequencer/opts', (text) => parseGitConfig(text).filter((entry) => entry.key === 'options.strategy').map((entry) => entry.value)],
+];
+
 async function checkTodoLists(gitDir: string, all: boolean, context: Context): Promise<string | undefined> {
   const found: (string | undefined)[] = [];
   for (const name of TODO_LISTS) {
     const judge = (text: string): string | undefined => (EXEC_LINE.test(text) ? `exec lines in ${name}` : undefined);
     const describe = (why: string): string => (why.startsWith('exec lines') ? `a todo list with exec lines, which git runs at the next --continue (${name})` : `a todo list git runs at the next --continue (${why})`);
     found.push(await judgeFile(gitDir, name, all, context, judge, describe));
+  }
+  for (const [name, strategies] of STRATEGY_FILES) {
+    const judge = (text: string): string | undefined => {
+      const other = strategies(text).find((strategy) => !BUILT_IN_STRATEGIES.has(strategy));
+      return other === undefined ? undefined : `merge strategy "${other}" in ${name}`;
+    };
+    found.push(await judgeFile(gitDir, name, all, context, judge, (why) => `a merge strategy git runs as a program at the next --continue (${why})`));
   }
   return found.find((why) => why !== undefined);
 }

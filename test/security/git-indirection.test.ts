@@ -7,6 +7,7 @@
  * user's next ordinary git command on the host (status, or commit for hooks) runs its program.
  * The file tools get the same attempts in bypassPermissions mode (they must ask, so -p denies).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
@@ -170,6 +171,15 @@ const attempts: Attempt[] = [
     gitIn: ['src'],
   },
   {
+    name: "a cherry-pick stopped on a conflict whose sequencer/opts names a program as its merge strategy (no exec line), run at the user's --skip",
+    calls: (w) => [
+      bash(
+        `git checkout -q -b side && echo a > f1 && git add f1 && git ${ID} commit -qm a && echo b > f2 && git add f2 && git ${ID} commit -qm b && git checkout -q - && echo other > f1 && git add f1 && git ${ID} commit -qm c; git ${ID} cherry-pick side~1 side >/dev/null 2>&1; mkdir -p git-merge-x && printf '#!/bin/sh\\ntouch ${w.canary}\\nexit 2\\n' > evil.sh && chmod +x evil.sh && printf '[options]\\n\\tstrategy = x/../evil.sh\\n' >> .git/sequencer/opts`,
+      ),
+    ],
+    then: (w) => void spawnSync('git', ['-C', w.root, 'cherry-pick', '--skip'], { stdio: 'ignore' }),
+  },
+  {
     name: 'objects/info/alternates redirects object lookup',
     calls: () => [bash('mkdir -p .cache/objs && echo "$PWD/.cache/objs" > .git/objects/info/alternates')],
     escaped: (w) => isFile(path.join(w.root, '.git', 'objects', 'info', 'alternates')),
@@ -191,6 +201,40 @@ const fileAttempts: { name: string; setup?: (w: World) => void; file: string; co
     },
     file: '.githooks/pre-commit',
     content: (w) => `#!/bin/sh\ntouch ${w.canary}\n`,
+  },
+  {
+    name: 'write_file the HEAD that completes a subfolder shaped as a git directory (its config names an fsmonitor)',
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'src', 'objects'), { recursive: true });
+      mkdirSync(path.join(w.root, 'src', 'refs'));
+      writeFileSync(path.join(w.root, 'src', 'config'), `[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch ${w.canary}; false"\n`);
+    },
+    file: 'src/HEAD',
+    content: () => 'ref: refs/heads/main\n',
+  },
+  {
+    name: 'write_file the config of a subfolder already shaped as a git directory',
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'lib', 'objects'), { recursive: true });
+      mkdirSync(path.join(w.root, 'lib', 'refs'));
+      writeFileSync(path.join(w.root, 'lib', 'HEAD'), 'ref: refs/heads/main\n');
+    },
+    file: 'lib/config',
+    content: (w) => `[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = "touch ${w.canary}; false"\n`,
+  },
+  {
+    name: 'write_file an exec line into the todo list of a rebase in progress',
+    setup: (w) => {
+      mkdirSync(path.join(w.root, '.git', 'rebase-merge'), { recursive: true });
+      writeFileSync(path.join(w.root, '.git', 'rebase-merge', 'git-rebase-todo'), 'break\n');
+    },
+    file: '.git/rebase-merge/git-rebase-todo',
+    content: (w) => `exec touch ${w.canary}\n`,
+  },
+  {
+    name: 'write_file a merge strategy path into a cherry-pick in progress',
+    file: '.git/sequencer/opts',
+    content: () => '[options]\n\tstrategy = x/../evil.sh\n',
   },
   {
     name: "write_file a project file the user's git config includes",
