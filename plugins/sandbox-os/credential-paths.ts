@@ -38,6 +38,13 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.vault_pass.txt', // Ansible vault password file as in its docs' examples: https://docs.ansible.com/ansible/latest/vault_guide/vault_managing_passwords.html
   '.vault_pass', // the same, the other name the Ansible docs use
   '.netrc', // curl, git, ftp, heroku login: https://everything.curl.dev/usingcurl/netrc
+  '.authinfo', // Emacs auth-source, .netrc format (also read by Gnus, magit forge): https://www.gnu.org/software/emacs/manual/html_mono/auth.html
+  '.authinfo.gpg', // the same, encrypted (auth-source's default first choice, same page)
+  '.msmtprc', // msmtp SMTP passwords: https://marlam.de/msmtp/msmtp.html#Configuration-files
+  '.config/msmtp/', // msmtp, XDG location of the same file (same page)
+  '.wgetrc', // wget `password=`/`http_password=`: https://www.gnu.org/software/wget/manual/html_node/Startup-File.html
+  '.fetchmailrc', // fetchmail server passwords: https://www.fetchmail.info/fetchmail-man.html#the-run-control-file
+  '.env', // a dotenv file in the home: the usual place for tokens a user exports by hand
   '.git-credentials', // git credential-store default file: https://git-scm.com/docs/git-credential-store#_files
   '.config/git/credentials', // git credential-store, XDG location (same page)
   '.subversion/auth/', // Subversion's cached passwords: https://svnbook.red-bean.com/en/1.7/svn.serverconfig.netmodel.html#svn.serverconfig.netmodel.credcache
