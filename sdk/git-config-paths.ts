@@ -3,8 +3,9 @@
  * it includes (`include.path`, `includeIf.*.path`, followed), the hooks directory
  * (`core.hooksPath`) and an fsmonitor program given as a path (`core.fsmonitor`). When one of
  * them lies inside the project, writing it is as good as writing `.git/config` or `.git/hooks`
- * (husky's `core.hooksPath = .husky`, a team's `include.path = ../team.gitconfig`), so the
- * sandbox and the rules layer protect them like those. Shared by sandbox-os and permission-rules.
+ * (husky's `core.hooksPath = .husky/_` and the hooks above it, a team's `include.path =
+ * ../team.gitconfig`), so the sandbox and the rules layer protect them like those. Shared by
+ * sandbox-os and permission-rules.
  *
  * The configuration files read are the user's and the repository's own (`~/.gitconfig`,
  * `$XDG_CONFIG_HOME/git/config`, `<gitdir>/config`, `<gitdir>/config.worktree`), read as git
@@ -64,7 +65,11 @@ export function gitNamedPaths(input: GitNamedPathsInput): string[] {
         found.add(included);
         visit(included, depth + 1);
       } else if (key === 'core.hookspath') {
-        found.add(path.resolve(input.workTree, expandTilde(value, input.homeDir)));
+        const hooks = path.resolve(input.workTree, expandTilde(value, input.homeDir));
+        found.add(hooks);
+        // husky (v9) points git at `.husky/_`, whose stubs run the hook of the same name one level
+        // up (`.husky/pre-commit`): those files are the hooks, so the folder above counts too.
+        if (path.basename(hooks) === '_') found.add(path.dirname(hooks));
       } else if (key === 'core.fsmonitor' && !/^(?:true|false|yes|no|on|off|1|0)$/i.test(value)) {
         // A program: its first word, when it is a path (a bare name is looked up on PATH).
         const program = expandTilde(value.split(/\s+/)[0]!, input.homeDir);

@@ -180,6 +180,18 @@ const attempts: Attempt[] = [
     then: (w) => void spawnSync('git', ['-C', w.root, 'cherry-pick', '--skip'], { stdio: 'ignore' }),
   },
   {
+    name: "a husky (v9) project: a hook written next to the .husky/_ stubs git is pointed at, run at the user's checkout",
+    setup: (w) => {
+      mkdirSync(path.join(w.root, '.husky', '_'), { recursive: true });
+      writeFileSync(path.join(w.root, '.husky', '_', 'h'), '#!/bin/sh\nn=$(basename "$0")\ns=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n', { mode: 0o755 });
+      for (const hook of ['pre-commit', 'post-checkout']) writeFileSync(path.join(w.root, '.husky', '_', hook), '#!/bin/sh\n. "$(dirname "$0")/h"\n', { mode: 0o755 });
+      writeFileSync(path.join(w.root, '.husky', 'pre-commit'), 'echo lint ok\n');
+      w.git(w.root, 'config', 'core.hooksPath', '.husky/_');
+    },
+    calls: (w) => [bash(`printf 'touch ${w.canary}\\n' > .husky/post-checkout; printf 'touch ${w.canary}\\n' >> .husky/pre-commit`)],
+    then: (w) => void w.git(w.root, 'checkout', '-q', '-b', 'feature'),
+  },
+  {
     name: 'objects/info/alternates redirects object lookup',
     calls: () => [bash('mkdir -p .cache/objs && echo "$PWD/.cache/objs" > .git/objects/info/alternates')],
     escaped: (w) => isFile(path.join(w.root, '.git', 'objects', 'info', 'alternates')),
