@@ -69,8 +69,10 @@ export interface SweepResult {
   quarantined: Quarantined[];
   /** What could not be checked or set aside, a sentence each. */
   unchecked: string[];
-  /** The walk stopped at MAX_SWEEP_DIRS directories in some root. */
+  /** The walk stopped at its bound (MAX_SWEEP_DIRS directories) in some root. */
   truncated: boolean;
+  /** Then: the folders whose contents were not read (absolute, a few of them). */
+  notWalked: string[];
 }
 
 interface Context {
@@ -392,7 +394,7 @@ async function reportUnread(items: readonly Unread[], what: string, context: Con
  * directory at a path the baseline does not know with the same identity (made, or moved there, by
  * the command) is judged whole; a known one, by what changed in it since the command started.
  */
-export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline): Promise<SweepResult> {
+export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline, maxDirs?: number): Promise<SweepResult> {
   const protectedGitDirs: string[] = [];
   for (const root of roots) {
     const dotGit = path.join(root, '.git');
@@ -400,6 +402,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   }
   const context: Context = { since, roots, protectedGitDirs, quarantined: [], unchecked: [], apply: true };
   let truncated = false;
+  const notWalked = new Set<string>();
   // The project's own git directories: what the mounts could not block while missing, and todo
   // lists (the directory stays writable for git's own work).
   for (const gitDir of protectedGitDirs) {
@@ -426,8 +429,10 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     const gitlinks = await gitlinkEntries(root, roots);
     if (gitlinks.unread !== undefined) context.unchecked.push(`the submodules registered in the index of ${shownPath(root)} are unknown (${gitlinks.unread}); node_modules was searched for git directories instead`);
     await reportUnread(gitlinks.unreached, 'is registered as a submodule but could not be reached; it was not checked', context);
-    const found = await findGitEntries(root, gitlinks.unread !== undefined);
+    const found = await findGitEntries(root, gitlinks.unread !== undefined, maxDirs);
     truncated ||= found.truncated;
+    // Named by the folders that hold what was not read: the place to look, not 20,000 names.
+    for (const dir of found.notWalked) if (notWalked.size < 5) notWalked.add(path.dirname(dir));
     await reportUnread(found.unlisted, 'could not be read; git repositories in it were not checked', context);
     const seen = new Set(found.entries.map((entry) => entry.path));
     for (const entry of gitlinks.entries) if (!seen.has(entry.path)) found.entries.push(entry);
@@ -437,5 +442,5 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       await checkEntry(entry, fresh, context);
     }
   }
-  return { quarantined: context.quarantined, unchecked: context.unchecked, truncated };
+  return { quarantined: context.quarantined, unchecked: context.unchecked, truncated, notWalked: [...notWalked] };
 }

@@ -43,15 +43,17 @@ const WALK_BATCH = 64;
  * Every `.git` below `root` (not `root/.git` itself), skipping node_modules unless `everywhere`;
  * bounded. `unlisted`: the directories (and `.git` entries) that could not be read.
  */
-export async function findGitEntries(root: string, everywhere = false): Promise<{ entries: GitEntry[]; truncated: boolean; unlisted: Unread[] }> {
+export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
   const found: { path: string; kind: GitEntry['kind'] }[] = [];
   const unlisted: Unread[] = [];
   let level = [root];
   let visited = 0;
   let truncated = false;
+  let notWalked: string[] = [];
   while (level.length > 0 && !truncated) {
-    if (visited + level.length > MAX_SWEEP_DIRS) {
-      level = level.slice(0, MAX_SWEEP_DIRS - visited);
+    if (visited + level.length > maxDirs) {
+      notWalked = level.slice(maxDirs - visited);
+      level = level.slice(0, maxDirs - visited);
       truncated = true;
     }
     visited += level.length;
@@ -76,6 +78,8 @@ export async function findGitEntries(root: string, everywhere = false): Promise<
         }
       });
     }
+    // Past the bound: the rest of this level, and what the walked part of it holds, are unread.
+    if (truncated) notWalked = [...notWalked, ...next];
     level = next;
   }
   const entries: GitEntry[] = [];
@@ -86,7 +90,7 @@ export async function findGitEntries(root: string, everywhere = false): Promise<
       unlisted.push({ path: entry.path, code: codeOf(error) });
     }
   }
-  return { entries, truncated, unlisted };
+  return { entries, truncated, notWalked, unlisted };
 }
 
 /**

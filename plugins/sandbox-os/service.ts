@@ -18,7 +18,8 @@ import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
 import { baselineFor, ensureRecordsDir, recordsDir, writeRecord } from './command-records.js';
 import { recoverSweeps } from './sweep-recovery.js';
-import { quarantineWarning, TRUNCATED_WARNING, uncheckedWarning } from './sweep-report.js';
+import { quarantineWarning, TRUNCATED_WARNING, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
+import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
@@ -56,6 +57,8 @@ export interface OsSandboxOptions {
   arch?: string;
   /** The organisation's managed settings (TOKENS.ManagedPolicy): they may force the sandbox on and pin its hosts. */
   managed?: ManagedPolicy;
+  /** Tests: the sweep's bound (MAX_SWEEP_DIRS). */
+  maxSweepDirs?: number;
 }
 
 /**
@@ -113,6 +116,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private readonly gitBaseline: GitBaseline = new Map();
   private readonly baselinedRoots = new Map<string, Promise<void>>();
   private warnedSweep = false;
+  /** Set when a sweep could not finish: why every later command is refused (unless `unchecked_trees`). */
+  private uncheckedTree: string | undefined;
   /** Records of commands a dead MewCode left unswept, swept once per process (sweep-recovery.ts). */
   private recovered: Promise<void> | undefined;
   /** The records directory made (false: it cannot be; commands run unrecorded, said once). */
@@ -194,6 +199,7 @@ export class OsCommandSandbox implements CommandSandbox {
       const refusal = unconfinedRefusal(this.options.managed, status.reason);
       return refusal === undefined ? { kind: 'unsandboxed', status } : { kind: 'refused', message: refusal };
     }
+    if (this.uncheckedTree !== undefined && !this.settings.uncheckedTrees) return { kind: 'refused', message: this.uncheckedTree };
     const located = this.locate() as Extract<Located, { ok: true }>;
     // The session's directories (made once) while this call's paths are worked out.
     const dirsReady = this.sessionDirs();
@@ -681,16 +687,19 @@ export class OsCommandSandbox implements CommandSandbox {
   /** After a command: git directories it planted set aside (git-sweep.ts). */
   private async afterCommand(roots: readonly string[], since: number): Promise<void> {
     try {
-      const { quarantined, unchecked, truncated } = await sweepGitDirs(roots, since, this.gitBaseline);
+      const { quarantined, unchecked, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs);
       for (const item of quarantined) this.options.warn(quarantineWarning(item));
       for (const what of unchecked) {
         if (this.warnedUnchecked.has(what)) continue;
         this.warnedUnchecked.add(what);
         this.options.warn(uncheckedWarning(what));
       }
-      if (truncated && !this.warnedSweep) {
+      if (truncated && this.settings.uncheckedTrees) {
+        if (!this.warnedSweep) this.options.warn(TRUNCATED_WARNING);
         this.warnedSweep = true;
-        this.options.warn(TRUNCATED_WARNING);
+      } else if (truncated) {
+        this.uncheckedTree = uncheckedTreeRefusal(notWalked.map(shownPath), this.options.maxSweepDirs);
+        this.options.warn(this.uncheckedTree);
       }
     } catch (error) {
       this.options.warn(`sandbox-os: the check after a sandboxed command failed (${(error as Error).message})`);

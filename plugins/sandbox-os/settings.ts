@@ -42,6 +42,11 @@ export interface SandboxSettings {
   allowUnixSockets: string[];
   /** `allow_unix_sockets: true`: unix sockets are not refused at all (only hidden where /run, /tmp and the deny list hide them). */
   allowAllUnixSockets?: boolean;
+  /**
+   * `unchecked_trees: true`: commands keep running in a project too large for the check after
+   * each command to finish (it then only warns). Off by default: see service.ts `uncheckedTree`.
+   */
+  uncheckedTrees?: boolean;
   /** The file:line:col that turned the sandbox off, for status messages. */
   disabledAt?: string;
 }
@@ -49,7 +54,7 @@ export interface SandboxSettings {
 export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = { enabled: true, network: false, allowedDomains: [], denyRead: [], allowWrite: [], allowUnixSockets: [] };
 
 const PREFIX = 'sandbox-os:';
-const KEYS = ['enabled', 'network', 'allowed_domains', 'deny_read', 'allow_write', 'allow_unix_sockets'];
+const KEYS = ['enabled', 'network', 'allowed_domains', 'deny_read', 'allow_write', 'allow_unix_sockets', 'unchecked_trees'];
 
 /** The user files, highest priority first. */
 export function userSettingsFiles(homeDir: string): string[] {
@@ -98,7 +103,8 @@ export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (mess
   for (const [key, value] of node.entries) {
     switch (key) {
       case 'enabled':
-      case 'network': {
+      case 'network':
+      case 'unchecked_trees': {
         if (value.kind !== 'scalar' || typeof value.value !== 'boolean') {
           warn(`${PREFIX} ${at(value)}: sandbox.${key}: expected true or false; ignored`);
           break;
@@ -106,7 +112,8 @@ export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (mess
         if (key === 'enabled') {
           settings.enabled = value.value;
           if (!value.value) settings.disabledAt = at(value);
-        } else settings.network = value.value;
+        } else if (key === 'network') settings.network = value.value;
+        else settings.uncheckedTrees = value.value;
         break;
       }
       case 'allowed_domains':

@@ -48,6 +48,8 @@ export interface FixtureOptions {
   /** The `sandbox:` part of ~/.mewcode/settings.yaml, as YAML text (after `sandbox:`); may use the fixture's directories. */
   sandboxYaml?: string | ((dirs: { outside: string; home: string }) => string);
   additionalDirectories?: string[];
+  /** The sweep's bound (default MAX_SWEEP_DIRS), to reach it with a small tree. */
+  maxSweepDirs?: number;
   /** Where the project is made: /var/tmp by default; os.tmpdir() checks a project under the host's /tmp. */
   projectBase?: string;
   /** Extra files in the project, relative path → content. */
@@ -104,6 +106,7 @@ export async function sandboxFixture(options: FixtureOptions = {}): Promise<Sand
       warn: (m) => warnings.push(m),
       additionalDirectories: () => options.additionalDirectories ?? [],
       ...(options.proxyConnectTo ? { proxyConnectTo: options.proxyConnectTo } : {}),
+      ...(options.maxSweepDirs !== undefined ? { maxSweepDirs: options.maxSweepDirs } : {}),
     });
     await sandbox.start();
   }

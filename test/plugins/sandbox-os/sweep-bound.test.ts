@@ -1,0 +1,53 @@
+/**
+ * The sweep walks at most MAX_SWEEP_DIRS directories per root after each command. At the bound
+ * it walks all of them; past it, what it did not read is named, and — since a command there could
+ * have left a git directory that runs a program at the user's next git command — no later
+ * sandboxed command runs in the session unless the user's settings say `unchecked_trees: true`.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { findGitEntries } from '../../../plugins/sandbox-os/git-walk.js';
+import { sandboxFixture, skipWithoutSandbox } from './fixture.js';
+
+const tally = { skip: (_count: number, reason: string) => console.warn(`skipped: ${reason}`) };
+
+test('the walk reads every directory up to its bound, and names what it did not read past it', async () => {
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-bound-')));
+  for (let i = 0; i < 4; i++) await mkdir(path.join(root, `d${i}`, 'inner'), { recursive: true });
+  const total = 1 + 4 + 4; // the root, d0..d3, each one's inner
+  const atBound = await findGitEntries(root, false, total);
+  expect({ truncated: atBound.truncated, notWalked: atBound.notWalked }).toEqual({ truncated: false, notWalked: [] });
+  const past = await findGitEntries(root, false, total - 1);
+  expect(past.truncated).toBe(true);
+  expect(past.notWalked).toHaveLength(1);
+  expect(past.notWalked[0]).toMatch(/\/d\d\/inner$/);
+});
+
+const WIDE = (canary: string): string =>
+  `mkdir -p wide && (cd wide && seq 0 40 | xargs mkdir) && mkdir -p deep/a/b && git init -q deep/a/b && printf '\\tfsmonitor = "touch ${canary}; false"\\n' >> deep/a/b/.git/config`;
+
+test('past the bound: the warning names where it did not look, and the next command is refused', async () => {
+  const fixture = await sandboxFixture({ maxSweepDirs: 30 });
+  if (skipWithoutSandbox(tally, 'sweep bound', fixture.status)) return;
+  const canary = path.join(fixture.outside, 'planted-ran');
+  await fixture.run(WIDE(canary));
+  const warning = fixture.warnings.find((w) => w.includes('stopped at'));
+  expect(warning).toMatch(/Sandboxed commands are refused from now on/);
+  expect(warning).toMatch(/unchecked_trees: true/);
+  const next = await fixture.run('echo still-here');
+  expect(next.isError).toBe(true);
+  expect(String(next.content)).toMatch(/stopped at/);
+  expect(String(next.content)).not.toContain('still-here');
+  expect(existsSync(canary)).toBe(false);
+});
+
+test('with `sandbox.unchecked_trees: true` in the user settings: warned once, commands keep running', async () => {
+  const fixture = await sandboxFixture({ maxSweepDirs: 30, sandboxYaml: '\n  unchecked_trees: true' });
+  if (skipWithoutSandbox(tally, 'sweep bound', fixture.status)) return;
+  await fixture.run(WIDE(path.join(fixture.outside, 'planted-ran')));
+  expect(fixture.warnings.filter((w) => w.includes('too large to check'))).toHaveLength(1);
+  const next = await fixture.run('echo still-here');
+  expect(String(next.content)).toContain('still-here');
+});
