@@ -9,7 +9,9 @@
  * to: each tap gets its own list, which the kernel gathers, so no tap removes another's text.
  */
 import type { ContextState, HookName } from '../types/hooks.js';
-import type { InterceptableTap } from './hooks.js';
+
+/** A tap's function and kind, as tapable's interceptor hands it (hooks.ts). */
+type TapFn = (...args: unknown[]) => unknown;
 
 /** Hooks whose first argument is the waterfall's value: each tap returns the next one. */
 const WATERFALL_VALUE: ReadonlySet<HookName> = new Set(['userPromptSubmit', 'buildSystemPrompt', 'buildEnvironment', 'preModelRequest', 'preToolUse', 'postToolUse']);
@@ -30,7 +32,7 @@ export function frozenCopy<T>(value: T): T {
 }
 
 /** The tap's function, given frozen copies of its arguments (see the module comment). */
-export function withFrozenArguments(hookName: HookName, tap: InterceptableTap, fn: InterceptableTap['fn']): InterceptableTap['fn'] {
+export function withFrozenArguments(hookName: HookName, tap: { type: 'sync' | 'async' | 'promise' }, fn: TapFn): TapFn {
   const first = WATERFALL_VALUE.has(hookName) ? 1 : 0;
   const shown = (args: unknown[]): { args: unknown[]; gather: () => void } => {
     const copies = args.map((arg, index) => (index < first ? arg : frozenCopy(arg)));
