@@ -35,6 +35,9 @@ export class PluginContext implements KernelApi {
     this.#kernel = kernel;
     this.#tools = tools;
     this.#owner = owner;
+    // The container's Kernel view is one object for every service that resolves it: none may
+    // shadow its `container` or `warn` for the others.
+    Object.freeze(this);
   }
 
   get version(): string {

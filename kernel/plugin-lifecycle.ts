@@ -19,6 +19,7 @@ import type { TapLedger } from './hook-facade.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
 import { monotonicMs } from '../types/monotonic-clock.js';
+import { sealedService } from '../types/sealed-service.js';
 
 /** How long the first model request waits for a plugin's `start()` unless it (or `plugin_start_timeout_ms`) says otherwise. */
 export const DEFAULT_START_TIMEOUT_MS = 5_000;
@@ -186,7 +187,8 @@ export class PluginLifecycle {
       const mine = [...accepted.values()].filter((held) => held.owner === entry).map((held) => held.command);
       if (mine.length === 0) continue;
       entry.commandModule = new ContainerModule(({ bind }) => {
-        for (const command of mine) bind(TOKENS.Command).toConstantValue(command);
+        // Sealed: every plugin resolves these; none may replace another's `run`.
+        for (const command of mine) bind(TOKENS.Command).toConstantValue(sealedService(command));
       });
       await this.deps.container.loadAsync(entry.commandModule);
     }

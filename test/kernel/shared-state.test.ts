@@ -8,6 +8,8 @@ import { Kernel } from '../../kernel/kernel.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
 import permissionMode from '../../plugins/permission-mode/index.js';
 import type { ResolvedConfig } from '../../types/config.js';
+import { definePlugin } from '../../types/plugin.js';
+import { ContainerModule } from 'inversify';
 import { TOKENS } from '../../types/tokens.js';
 import { apiProbe } from '../support/api-probe.js';
 import { doneEvent, runPrompt } from '../support/boot.js';
@@ -85,4 +87,29 @@ test('the configuration every plugin reads, and the tool definitions they list, 
   expect(config.section('permissions')).toEqual({ deny: ['Bash(rm:*)'] });
   expect(config.layers[0]!.layer).toBe('project');
   expect(probe.api().tools.definitions()[0]!.description).not.toBe('forged');
+});
+
+test("a plugin cannot replace another plugin's command, nor shadow the Kernel view every service shares", async () => {
+  const probe = apiProbe();
+  const ran: string[] = [];
+  const owner = definePlugin({
+    name: 'owner',
+    bindings: new ContainerModule(({ bind }) => void bind(TOKENS.Command).toConstantValue({ name: 'deploy', description: 'Deploys.', run: async () => (ran.push('owner'), {}) })),
+  });
+  const model = memoryModel([]);
+  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, owner, probe.plugin], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
+  kernels.push(kernel);
+  const container = probe.api().container;
+  const command = container.getAll(TOKENS.Command).find((c) => c.name === 'deploy')! as unknown as Record<string, unknown>;
+  const shared = container.get(TOKENS.Kernel) as unknown as Record<string, unknown>;
+  const changes = {
+    commandRun: () => (command.run = async () => void ran.push('forged')),
+    commandName: () => (command.name = 'other'),
+    kernelContainer: () => Object.defineProperty(shared, 'container', { value: {} }),
+    kernelWarn: () => (shared.warn = () => undefined),
+  };
+  expect(attempt(changes)).toEqual(refusedAll(changes));
+  const listed = kernel.commands().find((c) => c.name === 'deploy')!;
+  await (listed.run as (...args: unknown[]) => Promise<unknown>)('', {});
+  expect(ran).toEqual(['owner']);
 });
