@@ -56,7 +56,7 @@ export class ToolRegistryImpl implements ToolRegistry {
   private readonly removedOwners = new Set<string>();
   private readonly bootOrder: string[] = [];
   private sealed = false;
-  private ordered: Tool[] | undefined;
+  private ordered: readonly Tool[] | undefined;
   private cache = new Map<boolean, ToolDefinition[]>();
   /** Bumped on every change; views compare it to know whether to rebuild. */
   version = 0;
@@ -155,7 +155,8 @@ export class ToolRegistryImpl implements ToolRegistry {
     if (!this.ordered) {
       const boot = new Set(this.bootOrder);
       const late = [...this.stacks.keys()].filter((name) => !boot.has(name)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      this.ordered = [...this.bootOrder, ...late].map((name) => this.get(name)!);
+      // Frozen: the same list goes to every caller (the sessions' tool views among them).
+      this.ordered = Object.freeze([...this.bootOrder, ...late].map((name) => this.get(name)!));
     }
     return this.ordered;
   }

@@ -80,6 +80,7 @@ test('the configuration every plugin reads, and the tool definitions they list, 
     layers: () => (config.layers as unknown[]).push({}),
     definition: () => Object.assign(definitions[0]!, { description: 'forged' }),
     definitions: () => definitions.push({ name: 'forged', description: '', inputSchema: {} }),
+    tools: () => (probe.api().tools.list() as unknown[]).push({ name: 'forged' }),
   };
   expect(attempt(changes)).toEqual(refusedAll(changes));
   // What one plugin read is its own copy: changing it changes nothing for the next reader.
