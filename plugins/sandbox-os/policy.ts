@@ -10,9 +10,14 @@ import path from 'node:path';
  * `.mewcode` is protected whole: its settings, config, hooks.yaml and audit log (with its anchor
  * `audit.head` and lock `audit.lock`) live there, and nothing a command needs to write does (the
  * tool-output spill files are written by MewCode itself, outside the sandbox). `.git` is handled
- * apart (mount-plan.ts, protectGitDir).
+ * apart (mount-plan.ts, protectGitDir). The editors' project settings are protected whole too:
+ * an editor runs what they name when the user opens the folder (VS Code's `tasks.json` with
+ * `runOn: folderOpen`, a `settings.json` naming an interpreter or a git binary; JetBrains' run
+ * configurations), as Claude Code's sandbox keeps them read-only.
  */
-export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json'];
+const EDITOR_DIRECTORIES = ['.vscode', '.idea'];
+
+export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', ...EDITOR_DIRECTORIES];
 
 /**
  * Inside an existing git directory (the project's `.git` and each submodule's

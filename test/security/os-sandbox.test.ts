@@ -112,6 +112,8 @@ const attempts: Attempt[] = [
   { name: 'remove the .mewcode.json mount point, then create the file', command: () => 'rmdir .mewcode.json; rm -rf .mewcode.json; echo "{}" > .mewcode.json', escaped: (f) => created(f.root, '.mewcode.json') },
   { name: 'create .mcp.json', command: () => 'echo \'{"mcpServers":{"x":{"command":"evil"}}}\' > .mcp.json', escaped: (f) => created(f.root, '.mcp.json') },
   { name: 'create .claude/settings.json', command: () => 'mkdir -p .claude && echo "{}" > .claude/settings.json', escaped: (f) => created(f.root, '.claude', 'settings.json') },
+  { name: 'create .vscode/tasks.json (a task the editor runs when the folder opens)', command: () => 'mkdir -p .vscode && echo \'{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"evil","runOptions":{"runOn":"folderOpen"}}]}\' > .vscode/tasks.json', escaped: (f) => created(f.root, '.vscode', 'tasks.json') },
+  { name: 'create an .idea run configuration', command: () => 'mkdir -p .idea/runConfigurations && echo "<component/>" > .idea/runConfigurations/x.xml', escaped: (f) => created(f.root, '.idea', 'runConfigurations', 'x.xml') },
   { name: 'rename the project root itself', command: (f) => `mv ${f.root} ${f.root}-moved`, escaped: (f) => !created(f.root, '.git', 'config') },
   { name: 'rewrite the audit anchor (hides a cut log)', command: () => 'echo "{}" > .mewcode/audit.head', escaped: (f) => read(path.join(f.root, '.mewcode', 'audit.head')) !== 'anchor\n' },
   { name: 'remove the audit anchor', command: () => 'rm -f .mewcode/audit.head', escaped: (f) => read(path.join(f.root, '.mewcode', 'audit.head')) !== 'anchor\n' },

@@ -50,6 +50,8 @@ const FILES = [
   '.git/hooks/pre-commit',
   '.claude/settings.local.json',
   '.mcp.json',
+  '.vscode/tasks.json',
+  '.idea/workspace.xml',
   'notes.txt', // → .git/config
   'draft.yaml', // dangling → .mewcode/settings.local.yaml
   'scripts/post-checkout', // → .git/hooks/post-checkout
