@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { parseGitConfig, readGitConfig, type GitConfigEntry } from '../../sdk/git-config-syntax.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 let dir: string;
 beforeAll(() => {
@@ -177,16 +178,7 @@ test('parseGitConfig: a value-less key reads "true"; the line git refuses is rep
   expect(unparsed).toEqual(['\tname = "x']);
 });
 
-/** A small seeded generator (mulberry32), so a failing spelling can be reproduced. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 /**
  * Configuration texts built from pieces in every position: headers (dotted, quoted with escapes,

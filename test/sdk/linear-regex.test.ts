@@ -8,17 +8,9 @@
 import picomatch from 'picomatch';
 import { LinearRegExp, UnsupportedRegExp } from '../../sdk/linear-regex/index.js';
 import { globMatcher, globRegexTest, picomatchBacktrackSafe } from '../../sdk/linear-regex/picomatch.js';
+import { seededRandom } from '../support/seeded-random.js';
 
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const pick = <T>(rand: () => number, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 

@@ -9,6 +9,7 @@
  */
 import { simpleSyntaxTree } from '../../../sdk/shell-command/simple-syntax.js';
 import { bashParser, parseToSyntaxTree, type SyntaxNode } from '../../../sdk/shell-command/syntax-tree.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 let treeSitter: (source: string) => SyntaxNode;
 beforeAll(async () => {
@@ -16,17 +17,7 @@ beforeAll(async () => {
   treeSitter = (source) => parseToSyntaxTree(parser, source);
 });
 
-/** A small deterministic generator (mulberry32), so a failure names a line that can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const WORD_CHARS = 'abcxyzABZ019_./:,@%+=~*?^-';
 const COMMAND_NAMES = [

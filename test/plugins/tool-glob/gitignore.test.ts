@@ -14,6 +14,7 @@ import path from 'node:path';
 import { walkProject } from '../../../sdk/search-common/walker.js';
 import { IgnoreFile, parseIgnoreLine } from '../../../sdk/search-common/gitignore.js';
 import { makeTree, removeTree } from '../tool-grep/helpers.js';
+import { seededRandom } from '../../support/seeded-random.js';
 
 const ROOT_RULES = [
   '# comment',
@@ -126,16 +127,7 @@ test('a rule with many stars in one name is answered at once on a long name, wit
   for (const line of ['*.min.*', '*.{js,ts}', '**/a/**/b', 'a*b*c']) expect([line, parseIgnoreLine(line)!.backtrackSafe]).toEqual([line, false]);
 });
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 test('random gitignore lines: every rule answers as V8 runs its regex (the linear engine changes no verdict)', () => {
   const rand = random(4242);
