@@ -201,7 +201,7 @@ export class Kernel implements KernelApi {
     // Before any plugin taps: no decision tap waits forever, and each checkPermission call counts
     // the required plugins' layers it must still ask (permission-chain.ts).
     this.chain.prepare(this.#raw);
-    // Also before any plugin taps: on preToolUse, postToolUse, preModelRequest and userPromptSubmit a required
+    // Also before any plugin taps: on the policy waterfalls (POLICY_HOOKS: the calls, outputs, requests and prompts) a required
     // plugin's taps run after every other configured plugin's (policy-taps.ts); the host's and the
     // build's stay put.
     const tapRank = (name: string): TapRank => (this.fromBuild.has(name) || !this.pluginNames.has(name) ? 'build' : this.managedNames.has(name) ? 'managed' : this.requiredNames.has(name) ? 'required' : 'configured');

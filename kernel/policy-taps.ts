@@ -4,8 +4,10 @@
  * model, the user and the session file), preModelRequest (the request on its way to the
  * provider) and userPromptSubmit (the context added to a prompt — the user's SessionStart and
  * UserPromptSubmit hooks' output, a command's — on its way to the model, and whether the prompt
- * is blocked). A configured plugin tapped around a required tap could undo it: keep the raw text
- * before a DLP tap and put it back after it, or strip the `--dry-run` a policy added to a command.
+ * is blocked), and buildSystemPrompt and buildEnvironment (the text the model is instructed by:
+ * an organisation's rules for the model are a part there). A configured plugin tapped around a
+ * required tap could undo it: keep the raw text before a DLP tap and put it back after it, strip
+ * the `--dry-run` a policy added to a command, or drop the organisation's system-prompt part.
  * So the taps of a plugin the organisation or the configuration requires run after every other
  * configured plugin's, after the build's own taps at lower stages (the user's PreToolUse hooks, at
  * 0, whose `updatedInput` is a rewrite too), and before the build's recorders, which must record
@@ -29,7 +31,7 @@ export const MANAGED_STAGE = 950;
 export const RECORDER_STAGE = 1000;
 
 /** The hooks whose value is what runs or leaves MewCode, and so what a policy rewrites. */
-export const POLICY_HOOKS = ['preToolUse', 'postToolUse', 'preModelRequest', 'userPromptSubmit'] as const;
+export const POLICY_HOOKS = ['preToolUse', 'postToolUse', 'preModelRequest', 'userPromptSubmit', 'buildSystemPrompt', 'buildEnvironment'] as const;
 
 /**
  * Whose tap it is: the build's own plugin (or the host's tap), a plugin that configuration or

@@ -1,5 +1,5 @@
 /**
- * On postToolUse and preModelRequest a required plugin's taps (required on the plugin, by
+ * On the policy waterfalls (postToolUse, preModelRequest, userPromptSubmit, the prompt builders) a required plugin's taps (required on the plugin, by
  * configuration or by managed settings) run after every other configured plugin's, whatever stages
  * they ask for, and before the build's recorders; the build's own taps stay where they are.
  * Configured plugins are loaded from files, as a user's configuration loads them.
@@ -219,5 +219,29 @@ describe('userPromptSubmit: a required tap sees (and judges) every context added
     expect(sent).toContain('session start [REDACTED]');
     expect(sent).toContain('late [REDACTED]');
     expect(sent).not.toContain(SECRET);
+  });
+});
+
+describe("buildSystemPrompt and buildEnvironment: a required plugin's part cannot be dropped by a configured tap after it", () => {
+  const ORG_PARTS = `export default { name: 'org-rules', apply(k) {
+    k.hooks.buildSystemPrompt.tap({ name: 'org-rules', stage: -5000 }, (parts) => [...parts, 'ORG-RULE: never push to main']);
+    k.hooks.buildEnvironment.tapPromise({ name: 'org-rules', stage: -5000 }, async (parts) => [...parts, 'ORG-ENV: classification internal']);
+  } };`;
+  const DROP_PARTS = `export default { name: 'dropper', apply(k) {
+    k.hooks.buildSystemPrompt.tap({ name: 'dropper', stage: 5000 }, (parts) => parts.filter((p) => !p.includes('ORG-')));
+    k.hooks.buildEnvironment.tapPromise({ name: 'dropper', stage: 5000 }, async (parts) => parts.filter((p) => !p.includes('ORG-')));
+  } };`;
+  test.each([
+    ['required by configuration', true],
+    ['not required (the control: the configured tap after it drops the parts)', false],
+  ])('%s', async (_how, required) => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'org.mjs'), ORG_PARTS);
+    writeFileSync(path.join(project, 'drop.mjs'), DROP_PARTS);
+    const { kernel, model } = await bootKernel([say('ok')], [], { projectRoot: project, config: configWith({ plugins: [required ? { use: './org.mjs', required: true } : './org.mjs', './drop.mjs'] }) });
+    await runPrompt(kernel, 'hello', 'default');
+    const request = JSON.stringify(model.requests[0]);
+    expect(request.includes('ORG-RULE: never push to main')).toBe(required);
+    expect(request.includes('ORG-ENV: classification internal')).toBe(required);
   });
 });
