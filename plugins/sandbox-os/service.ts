@@ -15,10 +15,11 @@ import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
-import { gitBaseline, sweepGitDirs, type GitBaseline } from './git-sweep.js';
+import { gitBaseline, MAX_SWEEP_DIRS, sweepGitDirs, type GitBaseline } from './git-sweep.js';
 import { baselineFor, ensureRecordsDir, recordsDir, writeRecord } from './command-records.js';
-import { recoverSweeps } from './sweep-recovery.js';
-import { quarantineWarning, TRUNCATED_WARNING, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
+import { RECOVERY_SWEEP_DIRS, recoverSweeps } from './sweep-recovery.js';
+import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
+import { readUncheckedMark } from './unchecked-marks.js';
 import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
@@ -118,6 +119,9 @@ export class OsCommandSandbox implements CommandSandbox {
   private warnedSweep = false;
   /** Set when a sweep could not finish: why every later command is refused (unless `unchecked_trees`). */
   private uncheckedTree: string | undefined;
+  /** Per project root: the refusal an unfinished recovery sweep left for it (markedRefusal). */
+  private readonly marks = new Map<string, Promise<string | undefined>>();
+  private readonly warnedMarks = new Set<string>();
   /** Records of commands a dead MewCode left unswept, swept once per process (sweep-recovery.ts). */
   private recovered: Promise<void> | undefined;
   /** The records directory made (false: it cannot be; commands run unrecorded, said once). */
@@ -200,6 +204,8 @@ export class OsCommandSandbox implements CommandSandbox {
       return refusal === undefined ? { kind: 'unsandboxed', status } : { kind: 'refused', message: refusal };
     }
     if (this.uncheckedTree !== undefined && !this.settings.uncheckedTrees) return { kind: 'refused', message: this.uncheckedTree };
+    const marked = await this.markedRefusal(command.projectRoot);
+    if (marked !== undefined) return { kind: 'refused', message: marked };
     const located = this.locate() as Extract<Located, { ok: true }>;
     // The session's directories (made once) while this call's paths are worked out.
     const dirsReady = this.sessionDirs();
@@ -335,10 +341,36 @@ export class OsCommandSandbox implements CommandSandbox {
    * a directory that is almost always empty or missing.
    */
   recoverDeadCommands(): Promise<void> {
-    this.recovered ??= recoverSweeps(recordsDir(this.options.homeDir), async (messages) => {
-      for (const message of messages) this.options.warn(message);
-    }).catch((error: Error) => this.options.warn(`sandbox-os: the check of commands an earlier MewCode ended during failed (${error.message})`));
+    const maxDirs = this.options.maxSweepDirs === undefined ? undefined : this.options.maxSweepDirs * (RECOVERY_SWEEP_DIRS / MAX_SWEEP_DIRS);
+    this.recovered ??= recoverSweeps(
+      recordsDir(this.options.homeDir),
+      async (messages) => {
+        for (const message of messages) this.options.warn(message);
+      },
+      { showNotices: true, maxDirs },
+    ).catch((error: Error) => this.options.warn(`sandbox-os: the check of commands an earlier MewCode ended during failed (${error.message})`));
     return this.recovered;
+  }
+
+  /**
+   * The refusal a recovery sweep that could not finish left for this project (unchecked-marks.ts),
+   * read once per project after this process's own recovery sweep; with `unchecked_trees` it is
+   * said once and commands run.
+   */
+  private markedRefusal(projectRoot: string): Promise<string | undefined> {
+    let known = this.marks.get(projectRoot);
+    if (known === undefined) {
+      known = this.recoverDeadCommands()
+        .then(() => readUncheckedMark(recordsDir(this.options.homeDir), projectRoot))
+        .then((found) => (found === undefined ? undefined : uncheckedMarkRefusal(found.file, found.mark?.notWalked)));
+      this.marks.set(projectRoot, known);
+    }
+    return known.then((refusal) => {
+      if (refusal === undefined || !this.settings.uncheckedTrees) return refusal;
+      if (!this.warnedMarks.has(projectRoot)) this.options.warn(refusal.replace('Sandboxed commands are refused', 'Sandboxed commands would be refused (`unchecked_trees` is set)'));
+      this.warnedMarks.add(projectRoot);
+      return undefined;
+    });
   }
 
   /** The records directory, made once (after the sweep of what a dead MewCode left there). */

@@ -14,8 +14,10 @@
 import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { claim, listEntries, readRecord, stillRunning, type RecordEntry } from './command-records.js';
-import { sweepGitDirs } from './git-sweep.js';
-import { quarantineWarning, TRUNCATED_WARNING, uncheckedWarning } from './sweep-report.js';
+import { MAX_SWEEP_DIRS, sweepGitDirs } from './git-sweep.js';
+import { quarantineWarning, uncheckedMarkRefusal, uncheckedWarning } from './sweep-report.js';
+import { shownPath } from './sweep-paths.js';
+import { writeUncheckedMark } from './unchecked-marks.js';
 
 /** Records swept per run; more (only after many deaths in a row) are left for the next run, said. */
 export const MAX_SWEPT_PER_RUN = 32;
@@ -25,6 +27,12 @@ export const MAX_SWEPT_PER_RUN = 32;
  * chance to run.
  */
 export const MAX_RECORD_AGE_MS = 14 * 24 * 3600 * 1000;
+/**
+ * Directories walked per root by a recovery sweep: ten times a live session's bound (≈ 5 s here).
+ * Nobody waits for it but a start after a death, and a check that stops short leaves the project
+ * refused (unchecked-marks.ts) until the user has looked.
+ */
+export const RECOVERY_SWEEP_DIRS = 10 * MAX_SWEEP_DIRS;
 /** A notice larger than this is not read (it lists what one sweep set aside). */
 const MAX_NOTICE_BYTES = 256 * 1024;
 
@@ -38,7 +46,7 @@ export type Report = (messages: string[], record: string) => Promise<void>;
  * Sweeps the records in `dir` whose process is gone, and says the notices a watchdog left. Never
  * throws: a record it cannot handle is said and dropped, or left for the next run.
  */
-export async function recoverSweeps(dir: string, report: Report, options: { showNotices: boolean; now?: () => number } = { showNotices: true }): Promise<void> {
+export async function recoverSweeps(dir: string, report: Report, options: { showNotices: boolean; now?: () => number; maxDirs?: number } = { showNotices: true }): Promise<void> {
   const entries = await listEntries(dir);
   if (entries.length === 0) return;
   const now = options.now ?? Date.now;
@@ -62,7 +70,7 @@ export async function recoverSweeps(dir: string, report: Report, options: { show
       const claimed = await claim(dir, entry);
       if (claimed === undefined) continue; // another process took it
       swept++;
-      await sweepRecord(claimed, recordName(entry), now(), report);
+      await sweepRecord(dir, claimed, recordName(entry), now(), report, options.maxDirs ?? RECOVERY_SWEEP_DIRS);
     } catch (error) {
       await report([`sandbox-os: the check of ${entry.name} in ${dir} failed (${(error as Error).message}); it is tried again at the next start`], entry.name).catch(() => undefined);
     }
@@ -72,7 +80,7 @@ export async function recoverSweeps(dir: string, report: Report, options: { show
 
 const recordName = (entry: Extract<RecordEntry, { kind: 'record' | 'sweeping' }>): string => (entry.kind === 'record' ? entry.name : entry.record);
 
-async function sweepRecord(claimed: string, name: string, now: number, report: Report): Promise<void> {
+async function sweepRecord(dir: string, claimed: string, name: string, now: number, report: Report, maxDirs: number): Promise<void> {
   const record = await readRecord(claimed);
   if (record === undefined) {
     await report([`sandbox-os: the record ${claimed} of a sandboxed command MewCode ended during could not be read; it was removed without the git check that follows a command`], name);
@@ -95,9 +103,14 @@ async function sweepRecord(claimed: string, name: string, now: number, report: R
   const roots = await existingRoots(record.roots);
   const messages: string[] = [];
   if (roots.length > 0) {
-    const result = await sweepGitDirs(roots, record.since, new Map(record.baseline));
+    const result = await sweepGitDirs(roots, record.since, new Map(record.baseline), maxDirs);
     messages.push(...result.quarantined.map(quarantineWarning), ...result.unchecked.map(uncheckedWarning));
-    if (result.truncated) messages.push(TRUNCATED_WARNING);
+    if (result.truncated) {
+      // Fails closed: the next session in the project refuses commands until the user has looked.
+      const notWalked = result.notWalked.map(shownPath);
+      const file = await writeUncheckedMark(dir, { projectRoot: record.projectRoot, since: record.since, notWalked });
+      messages.push(uncheckedMarkRefusal(file, notWalked));
+    }
   }
   if (messages.length > 0) messages.unshift(`sandbox-os: MewCode ended during a sandboxed command ${where} before checking what it left; checked now:`);
   await report(messages, name);

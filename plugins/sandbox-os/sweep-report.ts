@@ -23,3 +23,12 @@ export const uncheckedTreeRefusal = (notWalked: readonly string[], bound = MAX_S
   `sandbox-os: the check after a sandboxed command stopped at ${bound.toLocaleString('en-US')} directories, so git repositories a command may have left in ${notWalked.length > 0 ? notWalked.join(', ') : 'the rest of the project'} were not checked ` +
   '(one there would run a program at your next git command in it). Sandboxed commands are refused from now on in this session. ' +
   'Look there for folders holding HEAD and config before you run git in them; to run commands in a project this large anyway, set `sandbox.unchecked_trees: true` in ~/.mewcode/settings.yaml.';
+
+/**
+ * The refusal a mark left by a recovery sweep that could not finish (unchecked-marks.ts) carries
+ * into the next session in that project: the same danger, with no live session to refuse in.
+ */
+export const uncheckedMarkRefusal = (file: string, notWalked: readonly string[] | undefined): string =>
+  `sandbox-os: MewCode ended during a sandboxed command in this project, and the check of what that command left could not finish, so git repositories it may have left in ${notWalked && notWalked.length > 0 ? notWalked.join(', ') : 'part of the project'} were not checked ` +
+  '(one there would run a program at your next git command in it). Sandboxed commands are refused in this project until you have looked there ' +
+  `for folders holding HEAD and config and removed ${file}; to run commands in a project this large anyway, set \`sandbox.unchecked_trees: true\` in ~/.mewcode/settings.yaml.`;

@@ -5,10 +5,12 @@
  * sandboxed command runs in the session unless the user's settings say `unchecked_trees: true`.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { recordsDir } from '../../../plugins/sandbox-os/command-records.js';
 import { findGitEntries } from '../../../plugins/sandbox-os/git-walk.js';
+import { writeUncheckedMark } from '../../../plugins/sandbox-os/unchecked-marks.js';
 import { sandboxFixture, skipWithoutSandbox } from './fixture.js';
 
 const tally = { skip: (_count: number, reason: string) => console.warn(`skipped: ${reason}`) };
@@ -50,4 +52,33 @@ test('with `sandbox.unchecked_trees: true` in the user settings: warned once, co
   expect(fixture.warnings.filter((w) => w.includes('too large to check'))).toHaveLength(1);
   const next = await fixture.run('echo still-here');
   expect(String(next.content)).toContain('still-here');
+});
+
+describe('a mark left by a recovery sweep that could not finish (unchecked-marks.ts)', () => {
+  test("refuses sandboxed commands in that project, naming the mark's file and where the check did not look", async () => {
+    const fixture = await sandboxFixture();
+    if (skipWithoutSandbox(tally, 'sweep bound', fixture.status)) return;
+    await mkdir(recordsDir(fixture.home), { recursive: true });
+    const file = await writeUncheckedMark(recordsDir(fixture.home), { projectRoot: fixture.root, since: Date.now() - 5000, notWalked: [path.join(fixture.root, 'wide')] });
+    const first = await fixture.run('echo still-here');
+    expect(first.isError).toBe(true);
+    expect(String(first.content)).not.toContain('still-here');
+    expect(String(first.content)).toContain(file);
+    expect(String(first.content)).toContain(path.join(fixture.root, 'wide'));
+    // The user looked and removed it: commands run again (read once per process, so a new session).
+    await rm(file);
+    const next = await sandboxFixture();
+    await mkdir(recordsDir(next.home), { recursive: true });
+    expect(String((await next.run('echo still-here')).content)).toContain('still-here');
+  });
+
+  test('with `sandbox.unchecked_trees: true`: said once, and commands run', async () => {
+    const fixture = await sandboxFixture({ sandboxYaml: '\n  unchecked_trees: true' });
+    if (skipWithoutSandbox(tally, 'sweep bound', fixture.status)) return;
+    await mkdir(recordsDir(fixture.home), { recursive: true });
+    await writeUncheckedMark(recordsDir(fixture.home), { projectRoot: fixture.root, since: Date.now() - 5000, notWalked: [] });
+    expect(String((await fixture.run('echo one')).content)).toContain('one');
+    expect(String((await fixture.run('echo two')).content)).toContain('two');
+    expect(fixture.warnings.filter((w) => w.includes('would be refused'))).toHaveLength(1);
+  });
 });

@@ -5,12 +5,13 @@
  * process whose pid was reused is not; old, malformed and excess records are bounded.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { baselineFor, claim, parseEntry, processToken, readRecord, stillRunning, writeRecord, type CommandRecord } from '../../../plugins/sandbox-os/command-records.js';
 import { gitBaseline, QUARANTINE_SUFFIX } from '../../../plugins/sandbox-os/git-sweep.js';
 import { MAX_RECORD_AGE_MS, MAX_SWEPT_PER_RUN, noticeWriter, recoverSweeps } from '../../../plugins/sandbox-os/sweep-recovery.js';
+import { markPath, readUncheckedMark } from '../../../plugins/sandbox-os/unchecked-marks.js';
 
 let root: string;
 let dir: string;
@@ -49,7 +50,7 @@ const plant = (sub = 'sub'): void => {
   writeFileSync(path.join(root, sub, '.git', 'config'), HOSTILE);
 };
 
-async function recover(options: { now?: () => number } = {}): Promise<string[]> {
+async function recover(options: { now?: () => number; maxDirs?: number } = {}): Promise<string[]> {
   const said: string[] = [];
   await recoverSweeps(dir, async (messages) => void said.push(...messages), { showNotices: true, ...options });
   return said;
@@ -226,4 +227,47 @@ test('a write cut short by a death (a .tmp left) is removed once its process is 
   writeFileSync(path.join(dir, `${process.pid}.${own}.1.json.tmp`), '{"ver');
   expect(await recover()).toEqual([]);
   expect(readdirSync(dir)).toEqual([`${process.pid}.${own}.1.json.tmp`]);
+});
+
+describe('a recovery sweep that stops at its bound fails closed', () => {
+  /** `count` directories beside the repository planted deeper, so a walk of fewer stops short of it. */
+  const wideTree = (count: number): void => {
+    for (let i = 0; i < count; i++) mkdirSync(path.join(root, 'wide', String(i)), { recursive: true });
+    mkdirSync(path.join(root, 'deep', 'a'), { recursive: true });
+    plant(path.join('deep', 'a', 'b'));
+  };
+
+  test('past the bound: a mark for the project is left, and what is said names where the check did not look and how to lift the refusal', async () => {
+    await leaveRecord();
+    wideTree(12);
+    // The root, wide, deep, wide's 12, deep/a and the planted repository deep/a/b: 17 directories.
+    const said = await recover({ maxDirs: 16 });
+    const refusal = said.find((line) => line.includes('could not finish'));
+    expect(refusal).toBeDefined();
+    expect(refusal).toContain(markPath(dir, root));
+    expect(refusal).toMatch(/unchecked_trees: true/);
+    expect(refusal).toMatch(new RegExp(`${root}/(wide|deep)`));
+    const found = await readUncheckedMark(dir, root);
+    expect(found?.mark?.projectRoot).toBe(root);
+    expect(found?.mark?.notWalked.length).toBeGreaterThan(0);
+    // The record is gone; the mark stays (names this code never makes as records are left alone).
+    expect(readdirSync(dir)).toEqual([path.basename(markPath(dir, root))]);
+    expect(await recover({ maxDirs: 16 })).toEqual([]);
+    expect(existsSync(markPath(dir, root))).toBe(true);
+  });
+
+  test('at the bound: the whole tree is walked, the planted repository is set aside, and no mark is left', async () => {
+    await leaveRecord();
+    wideTree(12);
+    const said = await recover({ maxDirs: 17 });
+    expect(said.join('\n')).toContain('core.fsmonitor');
+    expect(said.join('\n')).not.toContain('could not finish');
+    expect(existsSync(markPath(dir, root))).toBe(false);
+  });
+
+  test('a mark that cannot be read as one still refuses, naming its file', async () => {
+    writeFileSync(markPath(dir, root), 'not json');
+    expect(await readUncheckedMark(dir, root)).toEqual({ file: markPath(dir, root) });
+    expect(await readUncheckedMark(dir, path.join(root, 'elsewhere'))).toBeUndefined();
+  });
 });
