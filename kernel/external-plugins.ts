@@ -14,6 +14,7 @@ import type { MewcodePlugin } from '../types/plugin.js';
 import { errorMessage } from './plugin-error.js';
 import { manifestPluginFiles, resolvePackageEntry } from './package-entry.js';
 import { pluginApi } from './plugin-api.js';
+import { pinPlugin } from './pinned-plugin.js';
 import { importsRunningMewcode } from './running-mewcode.js';
 import { KERNEL_VERSION } from './version.js';
 
@@ -84,6 +85,18 @@ async function loadOne(spec: string, file: string, fail: (message: string) => vo
     fail(`plugin ${spec} does not export a plugin (an object with a "name", or a factory returning one)`);
     return undefined;
   }
+  let pinned: MewcodePlugin;
+  try {
+    pinned = pinPlugin(plugin);
+  } catch (error) {
+    fail(`plugin ${spec} cannot be loaded: ${errorMessage(error)}`);
+    return undefined;
+  }
+  return checkKernelRange(pinned, spec, fail);
+}
+
+/** The plugin, or undefined (said) when it declares a kernel range this kernel is not in. */
+async function checkKernelRange(plugin: MewcodePlugin, spec: string, fail: (message: string) => void): Promise<MewcodePlugin | undefined> {
   if (plugin.kernel !== undefined) {
     const { default: semver } = await import('semver');
     const range = semver.validRange(plugin.kernel);

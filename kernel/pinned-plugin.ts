@@ -1,0 +1,80 @@
+/**
+ * A configured plugin's declaration, read once when it is loaded and frozen. The kernel decides
+ * by a plugin's name and flags who it is: whose taps rank as the organisation's, who owns a tool,
+ * a command or a service, whose permission layer must be asked, whom a failure blames. A plugin
+ * that could change its own object after load (assign `name`, answer it through a getter, flip
+ * `required` or `replaces`) would be checked as itself at boot and then act as another plugin — an
+ * organisation's, say, whose redaction it would undo from the stage after it. So the kernel never
+ * holds the module's object: it holds this copy, whose identity fields are plain data read once,
+ * and whose methods call the module's own (bound to it, so `this` still works in them).
+ *
+ * A name must also be one the kernel can tell apart: tap names are `<plugin>` or
+ * `<plugin>:<detail>`, so a name holding `:` (or blank) could pass for another plugin's taps.
+ */
+import type { ConfigSection } from '../types/config.js';
+import type { MewcodePlugin } from '../types/plugin.js';
+
+const METHODS = ['apply', 'start', 'warm', 'dispose'] as const;
+const FLAGS = ['essential', 'safety', 'required'] as const;
+
+/** Why `name` cannot name a plugin, or undefined when it can. */
+export function pluginNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string' || name.trim() === '') return 'its name is not a non-empty string';
+  if (name.includes(':')) return `its name "${name}" holds ":", which separates a plugin's name from a tap's detail`;
+  if (name !== name.trim()) return `its name "${name}" starts or ends with white space`;
+  return undefined;
+}
+
+/**
+ * The frozen copy the kernel keeps of a loaded plugin; throws (with what is wrong) for a
+ * declaration it cannot pin: a bad name, lists that are not lists of strings, methods that are
+ * not functions.
+ */
+export function pinPlugin(plugin: MewcodePlugin): MewcodePlugin {
+  const read = <K extends keyof MewcodePlugin>(key: K): MewcodePlugin[K] => plugin[key];
+  const name = read('name');
+  const problem = pluginNameProblem(name);
+  if (problem !== undefined) throw new Error(problem);
+  const pinned: Record<string, unknown> = { name };
+  for (const key of ['version', 'kernel'] as const) {
+    const value = read(key);
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new Error(`its "${key}" is not a string`);
+    pinned[key] = value;
+  }
+  for (const key of FLAGS) {
+    const value = read(key);
+    if (value !== undefined) pinned[key] = value === true;
+  }
+  for (const key of ['replaces', 'dependsOn'] as const) {
+    const value = read(key) as unknown;
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) throw new Error(`its "${key}" is not a list of names`);
+    pinned[key] = Object.freeze([...(value as string[])]);
+  }
+  const timeout = read('startTimeoutMs');
+  if (timeout !== undefined) pinned.startTimeoutMs = timeout;
+  for (const key of METHODS) {
+    const method = read(key) as unknown;
+    if (method === undefined) continue;
+    if (typeof method !== 'function') throw new Error(`its "${key}" is not a function`);
+    pinned[key] = (method as (...args: unknown[]) => unknown).bind(plugin);
+  }
+  const config = read('config');
+  if (config !== undefined) pinned.config = pinSection(config);
+  const bindings = read('bindings');
+  if (bindings !== undefined) pinned.bindings = bindings;
+  for (const key of ['subcommands', 'doctorChecks'] as const) {
+    const value = read(key) as unknown;
+    if (value === undefined) continue;
+    if (!Array.isArray(value)) throw new Error(`its "${key}" is not a list`);
+    pinned[key] = Object.freeze(value.map((entry: { name: unknown; run: unknown }) => Object.freeze({ ...entry, run: typeof entry.run === 'function' ? entry.run.bind(entry) : entry.run })));
+  }
+  return Object.freeze(pinned) as unknown as MewcodePlugin;
+}
+
+function pinSection(section: ConfigSection): ConfigSection {
+  const { key, parse } = section;
+  if (typeof key !== 'string' || typeof parse !== 'function') throw new Error('its "config" is not a section (a "key" and a "parse" function)');
+  return Object.freeze({ key, parse: parse.bind(section) });
+}
