@@ -18,6 +18,7 @@ import { EventChannel } from './event-channel.js';
 import { conversationView } from './guarded-history.js';
 import { Mutex } from './mutex.js';
 import type { OutputRoute } from './output-route.js';
+import { ModelRequestRefused } from './model-request.js';
 import type { PermissionChain } from './permission-chain.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
@@ -48,6 +49,8 @@ export interface SessionHost {
   permittedMode(mode: PermissionMode): PermissionMode;
   /** Whether a tool's progress text may be shown (no configured plugin taps postToolUse). */
   toolProgressShown(): boolean;
+  /** A run of this session ended (the main session's end lifts a required plugin's held failure). */
+  runEnded(session: AgentSession): void;
 }
 
 /** Each session's writable history, for the kernel's own code (a session hands out only its view). */
@@ -246,8 +249,9 @@ export class AgentSessionImpl implements AgentSession {
     try {
       this.#announceToolChange(this.#view.refresh(), emit);
       if (parent) await this.#host.hooks.subagentStart.promise({ ...run, parentAgentId: parent, prompt: options.prompt });
-      // Built when the run starts (and again only if a model switch or tool change needs it).
-      this.systemPrompt();
+      // Built when the run starts (and again only if a model switch or tool change needs it). A
+      // required plugin's failure there refuses the request: the loop meets it again and stops.
+      this.#buildSystemPromptEarly();
       end = await runAgentLoop(options.prompt, run, signal, {
         hooks: this.#host.hooks,
         tools: this.#view,
@@ -288,8 +292,17 @@ export class AgentSessionImpl implements AgentSession {
       if (parent && end) {
         await this.#host.hooks.subagentStop.promise({ ...run, parentAgentId: parent, prompt: options.prompt, reason: end.reason, finalText: end.finalText }).catch(() => undefined);
       }
+      this.#host.runEnded(this);
       release();
       channel.close();
+    }
+  }
+
+  #buildSystemPromptEarly(): void {
+    try {
+      this.systemPrompt();
+    } catch (error) {
+      if (!(error instanceof ModelRequestRefused)) throw error;
     }
   }
 

@@ -43,7 +43,6 @@ type SafeSide = (args: unknown[], plugin: string, problem: string) => unknown;
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isStringList: Check = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string');
-const keepValue: SafeSide = (args) => args[0];
 
 interface Guard {
   check: Check;
@@ -101,6 +100,13 @@ const notLower = (isRequired: (plugin: string) => boolean) => (args: unknown[], 
   const { decision: _lower, reason: _reason, by: _by, ...rest } = next;
   return Object.freeze({ ...rest, decision: previous.decision, ...(previous.reason !== undefined ? { reason: previous.reason } : {}), ...(previous.by !== undefined ? { by: previous.by } : {}) });
 };
+
+const keepUnlessRequired =
+  (isRequired: (plugin: string) => boolean) =>
+  (args: unknown[], plugin: string, problem: string): unknown => {
+    if (isRequired(plugin)) throw new ModelRequestRefused(plugin, problem);
+    return args[0];
+  };
 
 /**
  * A plugin answers an approval for this call only ("for the session" and "always" are the user's
@@ -167,8 +173,9 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
     safe: (args, plugin, problem): PromptSubmission => ({ additionalContext: (args[0] as PromptSubmission).additionalContext, block: { block: true, reason: problem, by: plugin } }),
   },
   stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
-  buildSystemPrompt: { check: isStringList, noun: 'buildSystemPrompt value', safe: keepValue },
-  buildEnvironment: { check: isStringList, noun: 'buildEnvironment value', safe: keepValue },
+  // A required plugin's malformed parts refuse the request, as its throw does (required-failures.ts).
+  buildSystemPrompt: { check: isStringList, noun: 'buildSystemPrompt value', safe: keepUnlessRequired(isRequired) },
+  buildEnvironment: { check: isStringList, noun: 'buildEnvironment value', safe: keepUnlessRequired(isRequired) },
   preModelRequest: {
     check: (value) => isObject(value) && Array.isArray((value as { messages?: unknown }).messages),
     noun: 'preModelRequest value',

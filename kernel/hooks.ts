@@ -2,7 +2,8 @@
  * Builds the hooks from the one catalogue (types/hook-catalogue.ts) and guards every tap, present
  * and future: a throwing tap is reported as `plugin X failed in hook Y: …` and degrades by the
  * catalogue's failure policy (permission and approval taps fail closed, waterfalls keep their
- * value, the rest are skipped), so one broken plugin never kills a run and never opens a permission.
+ * value, the rest are skipped), so one broken plugin never kills a run and never opens a permission;
+ * a required plugin's failure fails closed everywhere (required-failures.ts).
  * What the hook takes instead (a withheld result, a refusal, a deny reason) names the plugin, the
  * hook and the class of what it threw, never its message (PluginError.sharedMessage): that is
  * for the user's own warning.
@@ -14,6 +15,7 @@ import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js
 import type { ToolResult } from '../types/messages.js';
 import { ModelRequestRefused } from './model-request.js';
 import { PluginError } from './plugin-error.js';
+import { holdRequiredFailure, PROMPT_BUILDERS } from './required-failures.js';
 import { withFrozenArguments } from './tap-arguments.js';
 
 type AnyHookClass = new (args: string[]) => unknown;
@@ -119,11 +121,18 @@ export function reportPluginFailure(hooks: KernelHooks, error: PluginError): voi
 }
 
 /** Wrap every tap of every hook with the hook's semantics and plugin-named error handling. */
-export function guardHooks(hooks: KernelHooks, report: (error: PluginError) => void, transforms: Partial<Record<HookName, TapTransform>> = {}): void {
+export function guardHooks(
+  hooks: KernelHooks,
+  report: (error: PluginError) => void,
+  transforms: Partial<Record<HookName, TapTransform>> = {},
+  /** Whose failures fail closed on every hook (required-failures.ts); asked when a tap is made. */
+  isRequired: (plugin: string) => boolean = () => false,
+): void {
   failureReports.set(hooks, report);
   for (const name of HOOK_NAMES) {
     const hook = hooks[name] as unknown as { intercept(i: { register(tap: InterceptableTap): InterceptableTap }): void };
     const fallback = fallbackFor(name);
+    const requiredFallback = requiredFallbackFor(hooks, name, fallback);
     const isSettled = settled[name];
     const transform = transforms[name];
     hook.intercept({
@@ -131,10 +140,20 @@ export function guardHooks(hooks: KernelHooks, report: (error: PluginError) => v
         const shown = withFrozenArguments(name, tap, tap.fn);
         let fn = transform ? transform({ ...tap, fn: shown }) : shown;
         if (isSettled) fn = skipWhenSettled(tap, fn, isSettled);
-        return { ...tap, fn: guardTap({ ...tap, fn }, name, fallback, report) };
+        return { ...tap, fn: guardTap({ ...tap, fn }, name, isRequired(pluginOfTap(tap.name)) ? requiredFallback : fallback, report) };
       },
     });
   }
+}
+
+/** A required plugin's failure: the request refused on a prompt builder, held where it would be skipped, as is elsewhere. */
+function requiredFallbackFor(hooks: KernelHooks, name: HookName, fallback: Fallback): Fallback {
+  if (PROMPT_BUILDERS.has(name)) return fallbacks.refuse;
+  if ((HOOK_CATALOGUE[name] as HookSpec).failure !== 'skip') return fallback;
+  return (args, error) => {
+    holdRequiredFailure(hooks, error);
+    return fallback(args, error);
+  };
 }
 
 function skipWhenSettled(tap: InterceptableTap, fn: InterceptableTap['fn'], isSettled: (value: unknown) => boolean): InterceptableTap['fn'] {
@@ -154,7 +173,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback, report: (error: PluginError) => void): InterceptableTap['fn'] {
   const fail = (args: unknown[], cause: unknown): unknown => {
     // Already a refusal of this tap's (its `block`, or its malformed answer, reported): it stands.
-    if (hookName === 'preModelRequest' && cause instanceof ModelRequestRefused) throw cause;
+    if ((hookName === 'preModelRequest' || PROMPT_BUILDERS.has(hookName)) && cause instanceof ModelRequestRefused) throw cause;
     const error = new PluginError(pluginOfTap(tap.name), hookName, cause);
     report(error);
     return fallback(args, error);

@@ -49,6 +49,7 @@ import { pluginDebugEnabled } from './plugin-debug.js';
 import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
 import { orderPolicyTaps, requiredPostToolUse, type TapRank } from './policy-taps.js';
+import { clearRequiredFailure } from './required-failures.js';
 import { orderStopTaps } from './stop-order.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
@@ -197,7 +198,7 @@ export class Kernel implements KernelApi {
     guardHooks(this.#raw, (error) => this.failures.report(error.message, error, error.sharedMessage), {
       ...shapeTransforms((message, shared) => this.failures.report(message, undefined, shared), { isRequired: (plugin) => this.isRequired(plugin) }),
       checkPermission: this.chain.transform,
-    });
+    }, (plugin) => this.isRequired(plugin));
     // Before any plugin taps: no decision tap waits forever, and each checkPermission call counts
     // the required plugins' layers it must still ask (permission-chain.ts).
     this.chain.prepare(this.#raw);
@@ -507,6 +508,10 @@ export class Kernel implements KernelApi {
       createSession: (next) => this.createSession(next),
       permittedMode: (mode) => this.permittedMode(mode),
       toolProgressShown: () => this.toolProgressShown(),
+      // The main session's run that a required plugin's failure stopped is over: the next starts afresh.
+      runEnded: (session) => {
+        if (session === this.mainSession) clearRequiredFailure(this.#raw);
+      },
     };
     return new AgentSessionImpl(host, options);
   }

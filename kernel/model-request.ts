@@ -6,6 +6,7 @@
  */
 import type { KernelHooks, ModelRequestContext } from '../types/hooks.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
+import { requiredFailure, requiredFailureReason } from './required-failures.js';
 import { streamModel } from './sealed-provider.js';
 
 /**
@@ -22,8 +23,15 @@ export class ModelRequestRefused extends Error {
   }
 }
 
+/** Throws the refusal of a model request while a required plugin's failure is held (required-failures.ts). */
+export function refuseWhileRequiredFailed(hooks: object): void {
+  const error = requiredFailure(hooks);
+  if (error) throw new ModelRequestRefused(error.pluginName, requiredFailureReason(error));
+}
+
 /** preModelRequest, then the provider's stream. Throws ModelRequestRefused before anything is sent. */
 export async function* sendModelRequest(hooks: Pick<KernelHooks, 'preModelRequest'>, base: ModelRequest, context: ModelRequestContext, signal: AbortSignal): AsyncIterable<ProviderEvent> {
+  refuseWhileRequiredFailed(hooks);
   // A `block` never gets here (the hook throws), so what is left is the request to send.
   const { block: _never, ...request } = await hooks.preModelRequest.promise(base, context);
   // The provider in the context is a facade whose own stream refuses plugins (sealed-provider.ts).

@@ -12,6 +12,7 @@ import { describeValue, frozenCopy, isApprovalOutcome, strictness } from './deci
 import { bounded } from './decision-bounds.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import { permissionRequest } from './permission-request.js';
+import { requiredFailure, requiredFailureReason } from './required-failures.js';
 import type { ToolLookup } from './tool-view.js';
 
 export type GateOutcome = { run: true; tool: Tool; input: ToolInput } | { run: false; result: ToolResult };
@@ -164,6 +165,9 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
 
   /** The tool runs exactly the input the layers judged: its own copy, shared with no plugin. */
   function runs(judgedRequest: PermissionRequest): GateOutcome {
+    // A required plugin failed on the way here (its audit of this very decision, say): nothing runs.
+    const failed = requiredFailure(deps.hooks);
+    if (failed) return deny(call, `Not run: ${requiredFailureReason(failed)}.`);
     return { run: true, tool: tool!, input: structuredClone(judgedRequest.input) };
   }
 

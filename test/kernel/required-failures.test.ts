@@ -1,0 +1,123 @@
+/**
+ * A required plugin whose tap fails is not passed over as an ordinary plugin's is
+ * (kernel/required-failures.ts): on a prompt builder its failure refuses the request; on a hook
+ * that only observes (its audit on permissionDecided, a recorder) it stops every later tool call
+ * and model request until the main session's run ends. An ordinary plugin's same failure is
+ * skipped, as before (the controls).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ResolvedConfig } from '../../types/config.js';
+import type { AgentEvent } from '../../types/events.js';
+import type { Tool } from '../../types/tools.js';
+import { bootKernel, runPrompt } from '../support/boot.js';
+import { call, say, useTools } from '../support/memory-provider.js';
+import { toolsPlugin } from '../support/test-tools.js';
+import { removeTempDirs, temp } from '../support/temp-dirs.js';
+
+afterEach(() => removeTempDirs());
+const configWith = (sections: Record<string, unknown>): ResolvedConfig => ({ layers: [], warnings: [], section: (key) => sections[key], locate: () => undefined });
+
+let ran = 0;
+const deploy: Tool = {
+  name: 'deploy',
+  description: 'deploys',
+  inputSchema: { type: 'object', properties: {} },
+  readOnly: true,
+  category: 'read',
+  async execute() {
+    ran++;
+    return { content: 'deployed' };
+  },
+};
+beforeEach(() => {
+  ran = 0;
+});
+
+/** Boots with `source` as ./org.mjs, required or not, and the deploy tool. */
+async function boot(source: string, required: boolean, script: Parameters<typeof bootKernel>[0]) {
+  const project = temp('mc-required-fail-');
+  writeFileSync(path.join(project, 'org.mjs'), source);
+  return bootKernel(script, [toolsPlugin([deploy])], { projectRoot: project, config: configWith({ plugins: [required ? { use: './org.mjs', required: true } : './org.mjs'] }) });
+}
+
+const done = (events: AgentEvent[]) => events.find((event) => event.type === 'done') as Extract<AgentEvent, { type: 'done' }> | undefined;
+
+describe('prompt builders', () => {
+  const THROWS = `export default { name: 'org-rules', apply(k) { k.hooks.buildSystemPrompt.tap('org-rules', () => { throw new Error('policy server unreachable'); }); } };`;
+  const MALFORMED = `export default { name: 'org-rules', apply(k) { k.hooks.buildEnvironment.tapPromise('org-rules', async () => 'not a list'); } };`;
+
+  test.each([
+    ['throws in buildSystemPrompt', THROWS],
+    ['answers buildEnvironment with something that is not a list of parts', MALFORMED],
+  ])('a required plugin that %s: no request is sent, and the run ends naming it', async (_how, source) => {
+    const { kernel, model } = await boot(source, true, [say('ok')]);
+    const events = await runPrompt(kernel, 'hello', 'default');
+    await kernel.shutdown();
+    expect(model.requests).toHaveLength(0);
+    expect(done(events)?.reason).toBe('error');
+    expect(events.find((event) => event.type === 'error')).toMatchObject({ kind: 'plugin', message: expect.stringContaining('org-rules') });
+  });
+
+  test.each([
+    ['throws', THROWS],
+    ['answers malformed', MALFORMED],
+  ])('an ordinary plugin that %s: its part is left out and the request is sent (the control)', async (_how, source) => {
+    const { kernel, model } = await boot(source, false, [say('ok')]);
+    const events = await runPrompt(kernel, 'hello', 'default');
+    await kernel.shutdown();
+    expect(model.requests).toHaveLength(1);
+    expect(done(events)?.reason).toBe('completed');
+  });
+});
+
+describe('observing hooks', () => {
+  // The organisation's audit: its sink fails for the first `failures` records.
+  const AUDIT = (failures: number) => `let left = ${failures};
+export default { name: 'org-audit', apply(k) {
+  k.hooks.permissionDecided.tapPromise('org-audit', async () => { if (left-- > 0) throw new Error('audit sink full: ENOSPC'); });
+} };`;
+
+  test('a required audit that fails on permissionDecided: the call does not run, no further request is sent, and the run ends naming it', async () => {
+    const { kernel, model } = await boot(AUDIT(1), true, [useTools([call('deploy', {})]), say('done')]);
+    const events = await runPrompt(kernel, 'deploy it', 'default');
+    expect(ran).toBe(0);
+    expect(events.find((event) => event.type === 'tool_end')).toMatchObject({ result: { isError: true, content: expect.stringContaining('org-audit') } });
+    expect(model.requests).toHaveLength(1);
+    expect(done(events)?.reason).toBe('error');
+    expect(events.find((event) => event.type === 'error')).toMatchObject({ kind: 'plugin', message: expect.stringContaining('required plugin') });
+    // That run is over: the next prompt starts afresh (the sink has room again), and its call runs.
+    model.steps.splice(0, model.steps.length, useTools([call('deploy', {})]), say('done'));
+    const next = await runPrompt(kernel, 'again', 'default');
+    await kernel.shutdown();
+    expect(done(next)?.reason).toBe('completed');
+    expect(ran).toBe(1);
+  });
+
+  test("another session's run (a plugin's own) does not lift the held failure from the main session's run", async () => {
+    const { kernel, model } = await boot(AUDIT(1), true, [useTools([call('deploy', {})]), say('done')]);
+    const events: AgentEvent[] = [];
+    // The main run stops at its second request; a plugin's session that runs meanwhile is refused as well.
+    for await (const event of kernel.run({ prompt: 'deploy it', mode: 'default' })) {
+      events.push(event);
+      if (event.type === 'tool_end') {
+        const other = kernel.createSession({});
+        const side: AgentEvent[] = [];
+        for await (const sideEvent of other.run({ prompt: 'side', mode: 'default' })) side.push(sideEvent);
+        expect(done(side)?.reason).toBe('error');
+      }
+    }
+    await kernel.shutdown();
+    expect(done(events)?.reason).toBe('error');
+    expect(model.requests).toHaveLength(1);
+  });
+
+  test('an ordinary plugin whose audit fails: the call runs and the run completes (the control)', async () => {
+    const { kernel, model } = await boot(AUDIT(1), false, [useTools([call('deploy', {})]), say('done')]);
+    const events = await runPrompt(kernel, 'deploy it', 'default');
+    await kernel.shutdown();
+    expect(ran).toBe(1);
+    expect(model.requests).toHaveLength(2);
+    expect(done(events)?.reason).toBe('completed');
+  });
+});
