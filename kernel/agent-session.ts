@@ -92,7 +92,10 @@ export class AgentSessionImpl implements AgentSession {
    * the object is frozen: nobody rewrites its id (what the session file and the audit record), its
    * tool view (what plan mode offers), its limits or a method other holders call.
    */
-  constructor(host: SessionHost, options: SessionOptions & { sessionId: string; agentId: string }) {
+  /** A history a plugin gave, told on messageAppended before the first run (or undefined). */
+  readonly #announced: Promise<void> | undefined;
+
+  constructor(host: SessionHost, options: SessionOptions & { sessionId: string; agentId: string }, announceHistory = false) {
     this.#host = host;
     this.#options = options;
     this.sessionId = options.sessionId;
@@ -110,7 +113,14 @@ export class AgentSessionImpl implements AgentSession {
     histories.set(this, this.#history);
     this.#view = new ToolView(host.registry, toolFilter(options.tools));
     this.#view.refresh();
+    this.#announced = announceHistory ? this.#announceHistory(context).catch(() => undefined) : undefined;
     Object.freeze(this);
+  }
+
+  /** Each message of the starting history on messageAppended, in order (the hook's taps are guarded). */
+  async #announceHistory(context: SessionContext): Promise<void> {
+    const messages = this.#history.messages;
+    for (let index = 0; index < messages.length; index++) await this.#host.hooks.messageAppended.promise(messages[index]!, { ...context, index });
   }
 
   /** The identity every hook payload carries. */
@@ -247,6 +257,7 @@ export class AgentSessionImpl implements AgentSession {
     let stopFired = false;
     let end: RunEnd | undefined;
     try {
+      await this.#announced;
       this.#announceToolChange(this.#view.refresh(), emit);
       if (parent) await this.#host.hooks.subagentStart.promise({ ...run, parentAgentId: parent, prompt: options.prompt });
       // Built when the run starts (and again only if a model switch or tool change needs it). A

@@ -44,12 +44,13 @@ import { ConfigurationError } from './configuration-error.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
 import { PermissionChain } from './permission-chain.js';
-import { PluginContext } from './plugin-context.js';
 import { pluginDebugEnabled } from './plugin-debug.js';
 import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
 import { orderPolicyTaps, requiredPostToolUse, type TapRank } from './policy-taps.js';
 import { clearRequiredFailure } from './required-failures.js';
+import { resumedIdentityProblem, sessionIdentityProblem } from './session-identity.js';
+import { PluginContext, type PluginSessions } from './plugin-context.js';
 import { orderStopTaps } from './stop-order.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
@@ -223,6 +224,7 @@ export class Kernel implements KernelApi {
           this,
           createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger),
           this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}), ...(this.options.plugins.includes(plugin) ? {} : { configured: true }) }),
+          this.pluginSessions,
           plugin.name,
         ),
       criticality: (plugin) => this.criticality(plugin),
@@ -440,7 +442,7 @@ export class Kernel implements KernelApi {
     // configured plugin's (never a system tool, never the build's origin). The container's Kernel
     // view has the same.
     const sharedRegistry = this.tools.forOwner({ owner: 'a service from the container', configured: true });
-    this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger), sharedRegistry));
+    this.container.bind(TOKENS.Kernel).toConstantValue(new PluginContext(this, createPluginHooks(this.#raw, { plugin: undefined, refuse: CONTAINER_TAP_REFUSAL }, this.ledger), sharedRegistry, this.pluginSessions));
     this.container.bind(TOKENS.ToolRegistry).toConstantValue(sharedRegistry);
     // What a plugin may do with the route: tell the user. Not attach an output or answer approvals.
     const output = this.output;
@@ -489,7 +491,7 @@ export class Kernel implements KernelApi {
     return this.getAll(token).at(-1);
   }
 
-  private newSession(options: SessionOptions & { sessionId: string; agentId: string }): AgentSessionImpl {
+  private newSession(options: SessionOptions & { sessionId: string; agentId: string }, announceHistory = false): AgentSessionImpl {
     const host: SessionHost = {
       hooks: this.#raw,
       registry: this.tools,
@@ -505,7 +507,7 @@ export class Kernel implements KernelApi {
       compactionService: () => this.lastBound<CompactionService>(TOKENS.CompactionService),
       ready: () => this.lifecycle.ready(),
       awaitingModel: () => this.warmWhileWaiting(),
-      createSession: (next) => this.createSession(next),
+      createSession: (next) => this.makeSession(next, false),
       permittedMode: (mode) => this.permittedMode(mode),
       toolProgressShown: () => this.toolProgressShown(),
       // The main session's run that a required plugin's failure stopped is over: the next starts afresh.
@@ -513,7 +515,7 @@ export class Kernel implements KernelApi {
         if (session === this.mainSession) clearRequiredFailure(this.#raw);
       },
     };
-    return new AgentSessionImpl(host, options);
+    return new AgentSessionImpl(host, options, announceHistory);
   }
 
   /**
@@ -587,15 +589,42 @@ export class Kernel implements KernelApi {
   }
 
   createSession(options: SessionOptions = {}): AgentSession {
-    return this.newSession({
-      ...options,
-      sessionId: options.sessionId ?? (options.parent ? options.parent.sessionId : newSessionId()),
-      agentId: options.agentId ?? newAgentId(),
-    });
+    return this.makeSession(options, false);
   }
 
-  async resumeSession(records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'> = {}): Promise<AgentSession> {
-    const session = this.newSession({ ...options, history: records.messages, sessionId: records.sessionId, agentId: records.agentId ?? options.agentId ?? 'main' });
+  /**
+   * `announce`: the history was given by a plugin, so it is told on messageAppended before the
+   * session's first run (an audit and the session file see what the model will be sent).
+   */
+  private makeSession(options: SessionOptions, announce: boolean): AgentSessionImpl {
+    const problem = sessionIdentityProblem(options);
+    if (problem !== undefined) throw new Error(`createSession: ${problem}`);
+    return this.newSession(
+      {
+        ...options,
+        sessionId: options.sessionId ?? (options.parent ? options.parent.sessionId : newSessionId()),
+        agentId: options.agentId ?? newAgentId(),
+      },
+      announce && (options.history?.length ?? 0) > 0,
+    );
+  }
+
+  /** How a plugin's KernelApi makes and resumes sessions (PluginContext): never as the main one, its history told. */
+  private readonly pluginSessions: PluginSessions = {
+    create: (options) => this.makeSession(options, true),
+    resume: (records, options = {}) => {
+      const problem = resumedIdentityProblem(records, options);
+      if (problem !== undefined) return Promise.reject(new Error(`resumeSession: ${problem}`));
+      return this.resume(records, options, true);
+    },
+  };
+
+  resumeSession(records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'> = {}): Promise<AgentSession> {
+    return this.resume(records, options, false);
+  }
+
+  private async resume(records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'>, announce: boolean): Promise<AgentSession> {
+    const session = this.newSession({ ...options, history: records.messages, sessionId: records.sessionId, agentId: records.agentId ?? options.agentId ?? 'main' }, announce);
     await ensureAssistantTail(historyOf(session), '(The previous session ended here.)');
     if (session.agentId === 'main') this.mainSession = session;
     await this.#raw.sessionResume.promise(session.context());

@@ -14,11 +14,18 @@ import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import type { ToolRegistry } from '../types/services.js';
 import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from '../types/session.js';
 
+/** How a plugin's sessions are made: never as the main one, a history it gives told (kernel.ts). */
+export interface PluginSessions {
+  create(options: SessionOptions): AgentSession;
+  resume(records: SessionRecords, options?: Omit<SessionOptions, 'history' | 'sessionId'>): Promise<AgentSession>;
+}
+
 export class PluginContext implements KernelApi {
   /** A true private field: what a plugin holds must not lead back to the kernel object itself. */
   readonly #kernel: KernelApi;
 
   readonly #tools: ToolRegistry;
+  readonly #sessions: PluginSessions;
   readonly #owner: string;
   #container: Container | undefined;
 
@@ -30,10 +37,12 @@ export class PluginContext implements KernelApi {
     kernel: KernelApi,
     readonly hooks: PluginHooks,
     tools: ToolRegistry,
+    sessions: PluginSessions,
     owner = 'a service from the container',
   ) {
     this.#kernel = kernel;
     this.#tools = tools;
+    this.#sessions = sessions;
     this.#owner = owner;
     // The container's Kernel view is one object for every service that resolves it: none may
     // shadow its `container` or `warn` for the others.
@@ -65,11 +74,11 @@ export class PluginContext implements KernelApi {
   config<T>(key: string): T | undefined {
     return this.#kernel.config<T>(key);
   }
-  createSession(options?: SessionOptions): AgentSession {
-    return this.#kernel.createSession(options);
+  createSession(options: SessionOptions = {}): AgentSession {
+    return this.#sessions.create(options);
   }
   resumeSession(records: SessionRecords, options?: Omit<SessionOptions, 'history' | 'sessionId'>): Promise<AgentSession> {
-    return this.#kernel.resumeSession(records, options);
+    return this.#sessions.resume(records, options);
   }
   commands(): readonly Command[] {
     return this.#kernel.commands();
