@@ -82,7 +82,13 @@ const HOME_HOLDERS = ['', '.mewcode'];
 /** Holders below `.git/modules` and `.git/worktrees` have free-form names: any directory there (`mv evil .git/modules/lib`). */
 const PROJECT_HOLDER_TREES = /^\.git\/(?:modules|worktrees)(?:\/.*)?$/;
 
-const caseInsensitive = process.platform === 'darwin' || process.platform === 'win32';
+/**
+ * Names are compared without case on every platform: the project may sit on a filesystem that
+ * ignores it (macOS and Windows by default, and on Linux a WSL `/mnt/c`, a CIFS share, vfat or an
+ * ext4 casefold directory), where `.Git/CONFIG` is `.git/config`. On one that keeps case, asking
+ * about a `.GIT/config` git never reads costs one question.
+ */
+const caseInsensitive = true;
 
 function relativeInside(root: string, absolute: string): string | undefined {
   const fold = (s: string): string => (caseInsensitive ? s.toLowerCase() : s);
@@ -159,7 +165,7 @@ export function protectedPath(absolute: string, scope: ProtectedScope): Protecte
 }
 
 /** The names that make a folder a git directory for git (setup.c, is_git_directory), and what it then reads. */
-const GIT_DIRECTORY_NAMES = new Set(['HEAD', 'objects', 'refs', 'commondir', 'config', 'config.worktree', 'hooks']);
+const GIT_DIRECTORY_NAMES = new Set(['head', 'objects', 'refs', 'commondir', 'config', 'config.worktree', 'hooks']);
 
 /**
  * A write that leaves a folder of the project shaped as a git directory (HEAD, with objects and
@@ -173,18 +179,18 @@ function makesGitDirectory(root: string, candidate: string): string | undefined 
   if (relative === undefined) return undefined;
   const parts = relative.split('/');
   for (let depth = parts.length - 1; depth >= 0; depth--) {
-    const child = parts[depth]!;
+    const child = parts[depth]!.toLowerCase();
     if (!GIT_DIRECTORY_NAMES.has(child)) continue;
     const folder = path.join(root, ...parts.slice(0, depth));
-    if (parts.slice(0, depth).includes('.git')) continue; // inside a .git: judged by the names above
+    if (parts.slice(0, depth).some((part) => part.toLowerCase() === '.git')) continue; // inside a .git: judged by the names above
     let names: Set<string>;
     try {
-      names = new Set(readdirSync(folder));
+      names = new Set(readdirSync(folder).map((name) => name.toLowerCase()));
     } catch {
       names = new Set();
     }
     names.add(child);
-    if (names.has('HEAD') && ((names.has('objects') && names.has('refs')) || names.has('commondir'))) {
+    if (names.has('head') && ((names.has('objects') && names.has('refs')) || names.has('commondir'))) {
       return `a file that makes ${depth === 0 ? 'the project folder' : parts.slice(0, depth).join('/')} a git directory (git runs the programs its config names)`;
     }
   }

@@ -69,10 +69,10 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
         }
         // A directory git takes for a git directory by its shape (HEAD, objects/, refs/: a "bare"
         // repository), found by git from there and below; the root's own only where it has no .git.
-        if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => child.name === '.git'))) found.push({ path: dir, kind: 'dir' });
+        if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => isDotGit(child.name)))) found.push({ path: dir, kind: 'dir' });
         for (const child of children) {
           const full = path.join(dir, child.name);
-          if (child.name === '.git') {
+          if (isDotGit(child.name)) {
             if (dir !== root) found.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file' });
           } else if (child.isDirectory() && (everywhere || child.name !== SKIPPED)) next.push(full);
         }
@@ -98,6 +98,15 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
  * refs/ (links to directories count: git follows them), or beside a `commondir` (objects and refs
  * are then the common directory's). Erring wide only means judging a directory's config and hooks.
  */
+/**
+ * Names compared without case (ASCII letters: names are byte strings here): on a filesystem that
+ * ignores case (macOS, a WSL `/mnt/c`, CIFS, vfat, ext4 casefold) git opens `.GIT`, `Objects` and
+ * `head` as `.git`, `objects` and `HEAD`. On one that keeps case such a folder is judged for
+ * nothing git would read; a config there that runs a program is set aside all the same.
+ */
+const asciiLower = (name: string): string => name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+const isDotGit = (name: string): boolean => name.length === 4 && asciiLower(name) === '.git';
+
 function looksLikeGitDir(children: readonly Entry[]): boolean {
   let head = false;
   let objects = false;
@@ -107,10 +116,11 @@ function looksLikeGitDir(children: readonly Entry[]): boolean {
   // (access X_OK): an executable FILE named so passes as well as a directory. So any entry of
   // those names counts here; taking a few ordinary folders for git directories costs one check.
   for (const child of children) {
-    if (child.name === 'HEAD' && !child.isDirectory()) head = true;
-    else if (child.name === 'objects') objects = true;
-    else if (child.name === 'refs') refs = true;
-    else if (child.name === 'commondir' && !child.isDirectory()) commondir = true;
+    const name = asciiLower(child.name);
+    if (name === 'head' && !child.isDirectory()) head = true;
+    else if (name === 'objects') objects = true;
+    else if (name === 'refs') refs = true;
+    else if (name === 'commondir' && !child.isDirectory()) commondir = true;
   }
   return head && ((objects && refs) || commondir);
 }

@@ -44,6 +44,13 @@ const PROTECTED = [
   '.claude/settings.json',
   '.claude/commands/x.md',
   '.mcp.json',
+  // Other spellings of the same files on a filesystem that ignores case (macOS, WSL's /mnt/c, CIFS, vfat, ext4 casefold).
+  '.Git/CONFIG',
+  '.GIT/hooks/pre-commit',
+  '.MewCode/Settings.yaml',
+  '.Claude/settings.json',
+  '.VSCode/tasks.json',
+  'src/lib/.GIT/Config',
 ];
 
 describe.each(MODES)('in %s mode', (mode) => {
@@ -174,4 +181,12 @@ describe('bash writes', () => {
     expect(await decide(kernel, 'bash', { command: 'echo x > ../.mcp.json', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
     expect(await decide(kernel, 'bash', { command: 'echo x > .mcp.json', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
   });
+});
+
+test('a write that completes a git directory in another spelling (head, Objects, Refs) asks, as the canonical names do', async () => {
+  mkdirSync(path.join(dirs.root, 'src', 'Objects'), { recursive: true });
+  mkdirSync(path.join(dirs.root, 'src', 'Refs'), { recursive: true });
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)'] } });
+  expect(await write(kernel, 'src/head', 'acceptEdits')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  expect(await write(kernel, 'src/notes.txt', 'acceptEdits')).toMatchObject({ decision: 'allow' });
 });
