@@ -52,8 +52,11 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   // lines, and a merge strategy named there (`opts`, `strategy`) is run as a program.
   [/^(?:.+\/)?\.git(?:\/modules\/.+|\/worktrees\/[^/]+)?\/(?:rebase-merge|rebase-apply|sequencer)(?:\/.*)?$/, 'the state of a rebase or cherry-pick (git runs its exec lines and merge strategy)'],
   [/^\.claude(?:\/.*)?$/, "Claude Code's settings"],
-  // An editor runs what these name when the folder is opened (tasks, interpreters, run configurations).
-  [/^\.(?:vscode|idea)(?:\/.*)?$/, "the editor's project settings (the editor runs what they name)"],
+  // An editor runs what these name when the folder is opened (tasks, interpreters, run
+  // configurations, language servers; a dev container's initializeCommand, on the host), and
+  // `.agents/` holds skills the next session loads (the sandbox keeps the same list read-only).
+  [/^\.(?:vscode|idea|zed|helix|devcontainer)(?:\/.*)?$/, "the editor's project settings (the editor runs what they name)"],
+  [/^\.agents(?:\/.*)?$/, 'the skills agents load into their next session'],
   [/^\.mcp\.json$/, 'the MCP server list'],
 ];
 
@@ -77,7 +80,7 @@ const HOME_FILES: readonly [RegExp, string][] = [
 const HOME_DOTFILES: readonly [RegExp, string][] = [[/^(?:\.[^/]+|bin|Library)(?:\/.*)?$/, 'one of your dotfiles (your shell, git or ssh reads or runs it)']];
 
 /** Directories that hold protected files: deleting or replacing one of them changes those files. */
-const PROJECT_HOLDERS = ['', '.mewcode', '.git', '.git/hooks', '.claude', '.vscode', '.idea'];
+const PROJECT_HOLDERS = ['', '.mewcode', '.git', '.git/hooks', '.claude', '.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents'];
 const HOME_HOLDERS = ['', '.mewcode'];
 /** Holders below `.git/modules` and `.git/worktrees` have free-form names: any directory there (`mv evil .git/modules/lib`). */
 const PROJECT_HOLDER_TREES = /^\.git\/(?:modules|worktrees)(?:\/.*)?$/;
@@ -243,7 +246,7 @@ export function protectedTree(absolute: string, scope: ProtectedScope): Protecte
 
 /** Protected names a program text may write to (`open('.mewcode/settings.local.yaml', 'w')`). */
 export function mentionsProtectedName(text: string): boolean {
-  return /\.mewcode|\.git\b|\.claude|\.mcp\.json|\.vscode|\.idea\b/i.test(text);
+  return /\.mewcode|\.git\b|\.claude|\.mcp\.json|\.vscode|\.idea\b|\.zed\b|\.helix\b|\.devcontainer|\.agents\b/i.test(text);
 }
 
 /** How an allow rule naming exactly this file is written, for the message. */

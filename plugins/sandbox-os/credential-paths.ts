@@ -146,6 +146,29 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   'Library/Application Support/Code/User/globalStorage/', // the same on macOS
   '.config/filezilla/', // FileZilla sitemanager.xml and recentservers.xml with stored passwords: https://wiki.filezilla-project.org/FileZilla_Client_Configuration
 
+  '.config/JetBrains/', // JetBrains IDEs' options: github.xml, and saved passwords where no keyring serves (c.kdbx): https://www.jetbrains.com/help/idea/reference-ide-settings-password-safe.html
+  'Library/Application Support/JetBrains/', // the same on macOS (same page)
+  '.config/gitkraken/', // GitKraken's OAuth tokens for GitHub, GitLab…: https://help.gitkraken.com/gitkraken-desktop/gitkraken-desktop-faq/
+  '.gitkraken/', // GitKraken, its older location (same page)
+  '.cloudflared/', // cloudflared cert.pem, the account's tunnel credentials: https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/do-more-with-tunnels/local-management/tunnel-useful-terms/
+  '.wakatime.cfg', // WakaTime api_key: https://wakatime.com/faq#config-file
+  '.gitlab-runner/config.toml', // GitLab Runner tokens (a runner run as the user): https://docs.gitlab.com/runner/configuration/advanced-configuration/
+  '.circleci/cli.yml', // CircleCI CLI token: https://circleci.com/docs/local-cli/#configure-the-cli
+  '.config/cachix/', // Cachix auth token (cachix.dhall): https://docs.cachix.org/getting-started
+
+  // --- Messaging and mail apps (a decision: their local storage holds live session tokens and keys)
+  '.config/Slack/', // Slack desktop: cookies and local storage with the session token (Electron userData)
+  'Library/Application Support/Slack/', // the same on macOS
+  '.config/discord/', // Discord desktop: local storage with the account token (Electron userData)
+  'Library/Application Support/discord/', // the same on macOS
+  '.config/Signal/', // Signal Desktop: config.json holds the message database's key: https://support.signal.org/hc/en-us/articles/360007059752
+  'Library/Application Support/Signal/', // the same on macOS (same page)
+  '.config/Element/', // Element desktop: session and encryption keys (Electron userData)
+  '.local/share/TelegramDesktop/', // Telegram Desktop tdata: the session's keys
+  'Library/Application Support/Telegram Desktop/', // the same on macOS
+  '.thunderbird/', // Thunderbird profiles: logins.json and key4.db: https://support.mozilla.org/kb/profiles-where-thunderbird-stores-user-data
+  'Library/Thunderbird/', // the same on macOS (same page)
+
   // --- Databases
   '.pgpass', // PostgreSQL passwords: https://www.postgresql.org/docs/current/libpq-pgpass.html
   '.pg_service.conf', // PostgreSQL service file, may hold passwords: https://www.postgresql.org/docs/current/libpq-pgservice.html
@@ -198,6 +221,8 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.rediscli_history', // redis-cli: https://redis.io/docs/latest/develop/tools/cli/
   '.irb_history', // Ruby irb
   '.lesshst', // less(1) search history
+  '.ipython/profile_default/history.sqlite', // IPython history: https://ipython.readthedocs.io/en/stable/config/options/terminal.html#configtrait-HistoryAccessor.hist_file
+  '.local/share/jupyter/runtime/', // Jupyter servers' connection files and tokens: https://docs.jupyter.org/en/latest/use/jupyter-directories.html
 
   // --- Browser profiles (a decision: see the top)
   '.mozilla/', // Firefox profiles: https://support.mozilla.org/kb/profiles-where-firefox-stores-user-data

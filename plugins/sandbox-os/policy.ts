@@ -13,9 +13,12 @@ import path from 'node:path';
  * apart (mount-plan.ts, protectGitDir). The editors' project settings are protected whole too:
  * an editor runs what they name when the user opens the folder (VS Code's `tasks.json` with
  * `runOn: folderOpen`, a `settings.json` naming an interpreter or a git binary; JetBrains' run
- * configurations), as Claude Code's sandbox keeps them read-only.
+ * configurations; Zed's and Helix's language-server commands), as Claude Code's sandbox keeps
+ * them read-only; so is `.devcontainer/`, whose `initializeCommand` runs on the host when the
+ * folder is reopened in a container; and `.agents/`, the skills other agents (and MewCode) load
+ * into the next session's prompt.
  */
-const EDITOR_DIRECTORIES = ['.vscode', '.idea'];
+const EDITOR_DIRECTORIES: readonly string[] = ['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents'];
 
 export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', ...EDITOR_DIRECTORIES];
 

@@ -52,6 +52,10 @@ const FILES = [
   '.mcp.json',
   '.vscode/tasks.json',
   '.idea/workspace.xml',
+  '.zed/settings.json',
+  '.helix/languages.toml',
+  '.devcontainer/devcontainer.json',
+  '.agents/skills/x/SKILL.md',
   'notes.txt', // → .git/config
   'draft.yaml', // dangling → .mewcode/settings.local.yaml
   'scripts/post-checkout', // → .git/hooks/post-checkout
