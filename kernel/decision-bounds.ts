@@ -12,7 +12,10 @@
 import type { KernelHooks, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
 import type { ToolResult } from '../types/messages.js';
 import type { ApprovalOutcome } from '../types/permissions.js';
-import { pluginOfTap, withheldResult, type InterceptableTap } from './hooks.js';
+import { HOOK_CATALOGUE, type HookSpec } from '../types/hook-catalogue.js';
+import { HOOK_NAMES, pluginOfTap, withheldResult, type InterceptableTap } from './hooks.js';
+import { PluginError } from './plugin-error.js';
+import { holdRequiredFailure } from './required-failures.js';
 import { ModelRequestRefused } from './model-request.js';
 
 export interface Bound {
@@ -96,6 +99,8 @@ export interface TapBounds {
   approvalMs: number;
   /** Tell the user (a tap that never answered is a plugin bug, or a server down, they must hear of). */
   warn(message: string): void;
+  /** Whose taps on the observing hooks are bounded too (a required plugin's: its silence fails closed). */
+  isRequired?(plugin: string): boolean;
 }
 
 type BoundedHook = 'preToolUse' | 'requestApproval' | 'userPromptSubmit' | 'stop' | 'postToolUse' | 'preModelRequest';
@@ -131,6 +136,7 @@ const SAFE_SIDES: Record<BoundedHook, { outcome: string; safe: (args: unknown[],
  * plugin's taps by identity when it removes them.
  */
 export function boundDecisionTaps(hooks: KernelHooks, bounds: TapBounds): void {
+  boundRequiredObservers(hooks, bounds);
   for (const name of Object.keys(SAFE_SIDES) as BoundedHook[]) {
     const ms = name === 'requestApproval' ? bounds.approvalMs : bounds.hookMs;
     const hook = hooks[name] as unknown as { intercept(interceptor: { register(tap: InterceptableTap): InterceptableTap }): void };
@@ -169,5 +175,46 @@ function boundTap(tap: InterceptableTap, hook: BoundedHook, ms: number, warn: (m
           (error: unknown) => callback(error),
         );
       };
+  }
+}
+
+/**
+ * A required plugin's tap on a hook whose failure is skipped (its audit on permissionDecided, a
+ * recorder on messageAppended…) is awaited at most `hookMs` too: silent, it counts as failed
+ * (required-failures.ts), so no call runs and no request is sent until the run it stopped ends,
+ * instead of the run hanging with nobody named.
+ */
+function boundRequiredObservers(hooks: KernelHooks, bounds: TapBounds): void {
+  const isRequired = bounds.isRequired;
+  if (!isRequired) return;
+  for (const name of HOOK_NAMES) {
+    if ((HOOK_CATALOGUE[name] as HookSpec).failure !== 'skip') continue;
+    const hook = hooks[name] as unknown as { intercept(interceptor: { register(tap: InterceptableTap): InterceptableTap }): void };
+    hook.intercept({
+      register: (tap) => {
+        const plugin = pluginOfTap(tap.name);
+        if (tap.type === 'sync' || !isRequired(plugin)) return tap;
+        const late = (why: LateReason): undefined => {
+          const silence = why === 'stalled' ? 'did not answer, and its answer could never come' : `did not answer within ${bounds.hookMs} ms`;
+          const error = new PluginError(plugin, name, new Error(silence));
+          bounds.warn(`plugin ${plugin} ${silence} in hook ${name}; it is a required plugin, so nothing more runs or is sent in this run`);
+          holdRequiredFailure(hooks, error);
+          return undefined;
+        };
+        const { fn } = tap;
+        tap.fn =
+          tap.type === 'promise'
+            ? (...args) => bounded(Promise.resolve(fn(...args)), { ms: bounds.hookMs }, late)
+            : (...allArgs) => {
+                const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
+                const answer = new Promise<unknown>((resolve, reject) => fn(...allArgs, (error: unknown, result?: unknown) => (error ? reject(error) : resolve(result))));
+                bounded(answer, { ms: bounds.hookMs }, late).then(
+                  (result) => callback(null, result),
+                  (error: unknown) => callback(error),
+                );
+              };
+        return tap;
+      },
+    });
   }
 }

@@ -111,6 +111,7 @@ export class PermissionChain {
       hookMs: this.options.hookTimeoutMs ?? HOOK_TAP_TIMEOUT_MS,
       approvalMs: this.options.approvalTimeoutMs ?? APPROVAL_TAP_TIMEOUT_MS,
       warn: (message) => this.options.warn(message),
+      isRequired: (plugin) => this.options.rankOf?.(plugin) === 'required',
     });
   }
 

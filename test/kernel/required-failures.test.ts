@@ -112,6 +112,22 @@ export default { name: 'org-audit', apply(k) {
     expect(model.requests).toHaveLength(1);
   });
 
+  test('a required audit that never answers permissionDecided: after the hook bound the call does not run and the run ends naming it', async () => {
+    const project = temp('mc-required-fail-');
+    writeFileSync(path.join(project, 'org.mjs'), `export default { name: 'org-audit', apply(k) { k.hooks.permissionDecided.tapPromise('org-audit', () => new Promise(() => setTimeout(() => {}, 60_000))); } };`);
+    const { kernel, model, reporter } = await bootKernel([useTools([call('deploy', {})]), say('done')], [toolsPlugin([deploy])], {
+      projectRoot: project,
+      hookTimeoutMs: 200,
+      config: configWith({ plugins: [{ use: './org.mjs', required: true }] }),
+    });
+    const events = await runPrompt(kernel, 'deploy it', 'default');
+    await kernel.shutdown();
+    expect(ran).toBe(0);
+    expect(model.requests).toHaveLength(1);
+    expect(done(events)?.reason).toBe('error');
+    expect(reporter.warnings.join('\n')).toMatch(/plugin org-audit did not answer within 200 ms in hook permissionDecided/);
+  });
+
   test('an ordinary plugin whose audit fails: the call runs and the run completes (the control)', async () => {
     const { kernel, model } = await boot(AUDIT(1), false, [useTools([call('deploy', {})]), say('done')]);
     const events = await runPrompt(kernel, 'deploy it', 'default');
