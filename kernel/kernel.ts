@@ -638,8 +638,13 @@ export class Kernel implements KernelApi {
     return session;
   }
 
+  /**
+   * Every command: the bound ones (sealed at binding) and the providers' (skills, command files),
+   * sealed here, so one plugin holding a command cannot change what it does for the user or another plugin.
+   */
   commands(): readonly Command[] {
-    return [...this.getAll(TOKENS.Command), ...this.getAll(TOKENS.CommandProvider).flatMap((provider) => provider.commands())];
+    const provided = this.getAll(TOKENS.CommandProvider).flatMap((provider) => provider.commands().map((command) => (Object.isFrozen(command) ? command : sealedService(command))));
+    return Object.freeze([...this.getAll(TOKENS.Command), ...provided]);
   }
 
   /** The UI that now receives every notice and approval request (buffered ones first). */

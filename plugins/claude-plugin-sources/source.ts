@@ -5,6 +5,7 @@
  */
 import { enabledPlugins, type EnabledPlugins } from '../../config/claude-plugins/enabled.js';
 import type { ClaudePluginRoot, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import { deepFreeze } from '../../types/deep-freeze.js';
 import type { KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -27,7 +28,8 @@ export class InstalledPluginSource implements ClaudePluginRootSource {
     const sources = this.kernel.cli?.settingSources;
     if (sources && !sources.includes('user')) return (this.#result = { roots: [], states: [], notices: [], warnings: [] });
     const trust = container.isBound(TOKENS.WorkspaceTrust) ? container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
-    this.#result = enabledPlugins(projectRoot, homeDir, trust);
+    // Frozen: the roots are handed to every reader of TOKENS.ClaudePluginRoots alike.
+    this.#result = deepFreeze(enabledPlugins(projectRoot, homeDir, trust));
     for (const warning of this.#result.warnings) this.kernel.warn(warning);
     for (const notice of this.#result.notices) this.kernel.notify('notice', notice);
     return this.#result;

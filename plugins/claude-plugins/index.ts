@@ -10,6 +10,7 @@
  */
 import { ContainerModule } from 'inversify';
 import type { ClaudePluginBundle, ClaudePluginBundles, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import { deepFreeze } from '../../types/deep-freeze.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { collectRoots } from './roots.js';
@@ -30,7 +31,8 @@ class Bundles implements ClaudePluginBundles {
     const collected = collectRoots(container.isBound(TOKENS.ClaudePluginRoots) ? container.getAll<ClaudePluginRootSource>(TOKENS.ClaudePluginRoots) : []);
     if (collected.roots.length === 0 && collected.failures.length === 0) return this.#list;
     const { loadRoots } = await import('./bundles.js');
-    this.#list = loadRoots(collected, this.kernel.homeDir, this.kernel.projectRoot);
+    // Frozen: every plugin that reads it gets this same list, and none may change it for the others.
+    this.#list = deepFreeze(loadRoots(collected, this.kernel.homeDir, this.kernel.projectRoot));
     return this.#list;
   }
 }

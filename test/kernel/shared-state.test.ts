@@ -114,3 +114,28 @@ test("a plugin cannot replace another plugin's command, nor shadow the Kernel vi
   await (listed.run as (...args: unknown[]) => Promise<unknown>)('', {});
   expect(ran).toEqual(['owner']);
 });
+
+test("a provider's command (a skill's, a command file's) cannot be replaced through kernel.commands() either, nor the list itself", async () => {
+  const probe = apiProbe();
+  const ran: string[] = [];
+  // A provider that keeps its commands, as the skills plugin caches its list.
+  const kept = [{ name: 'review', description: 'Reviews.', run: async () => (ran.push('provider'), {}) }];
+  const provider = definePlugin({
+    name: 'provider',
+    bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CommandProvider).toConstantValue({ commands: () => kept })),
+  });
+  const model = memoryModel([]);
+  const kernel = await Kernel.create({ plugins: [model.plugin, permissionMode, provider, probe.plugin], projectRoot: '/tmp/project', homeDir: '/tmp/home', env: memoryEnv, reporter: new MemoryReporter() });
+  kernels.push(kernel);
+  const listed = probe.api().commands() as unknown as Record<string, unknown>[];
+  const command = listed.find((c) => c.name === 'review')!;
+  const changes = {
+    commandRun: () => (command.run = async () => void ran.push('forged')),
+    listPush: () => listed.push({ name: 'planted' }),
+  };
+  expect(attempt(changes)).toEqual(refusedAll(changes));
+  const again = kernel.commands().find((c) => c.name === 'review')!;
+  await (again.run as (...args: unknown[]) => Promise<unknown>)('', {});
+  expect(ran).toEqual(['provider']);
+  expect(kernel.commands().some((c) => c.name === 'planted')).toBe(false);
+});

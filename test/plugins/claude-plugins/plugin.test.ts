@@ -35,6 +35,9 @@ test('an installed-plugins source bound by another plugin and --plugin-dir both 
   try {
     const bundles = kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list();
     expect(bundles.map((b) => [b.id, b.origin, b.loaded])).toEqual([['kit', 'plugin-dir', true], ['fmt@team', 'installed', true]]);
+    // The same list for every reader: no plugin may drop or rewrite a bundle for the others.
+    expect(Object.isFrozen(bundles)).toBe(true);
+    expect(bundles.every((bundle) => Object.isFrozen(bundle))).toBe(true);
     const names = kernel.commands().map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(['fmt:format', 'fmt:hello', 'kit:hello', 'kit:style', 'format']));
     // Two plugins have a `hello`: neither gets the bare name.
