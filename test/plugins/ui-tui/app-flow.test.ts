@@ -41,7 +41,8 @@ async function start(steps: Step[], extra: MewcodePlugin[] = []) {
   // The screen's output, as TuiUserInterface.run() attaches it (the UI hands plugins notify and approve only).
   const output = new TuiOutput();
   kernel.activateUi({ name: 'tui', handles: () => true, run: async () => 0, output });
-  const api = kernel.container.get(TOKENS.Kernel);
+  // The kernel itself, as bin/main.ts hands it to the UI's run() (the front end resumes the main session).
+  const api = kernel;
   const store = new UiStore(initialStatus(api, cli));
   output.attach(store);
   const controller = new TuiController(api, store);
