@@ -14,7 +14,11 @@
  *   those of a plugin the run cannot go without (essential, a safety layer, required) when the
  *   newcomer comes from configuration, cannot be replaced. A plugin may `unbind` or `rebind` only
  *   what it bound.
- * Tokens a plugin defines itself are its own business and are not checked.
+ * - an identifier that is not in TOKENS (a plugin's own service: `Symbol.for('acme/dlp/engine')`)
+ *   belongs to the first plugin that binds it: no other plugin may bind, rebind or unbind it, nor
+ *   watch it with an activation handler. Such ids are easily made again elsewhere
+ *   (`Symbol.for` is global), and the organisation's DLP engine or the permission rules behind
+ *   their public tokens must not be swapped from beside them.
  *
  * Why not a child container per plugin (Fastify-style encapsulation): every plugin resolves other
  * plugins' services by TOKENS from the one container (the sandbox, the permission settings, the
@@ -76,11 +80,12 @@ export class BindingLedger {
         if (id === TOKENS.Command) return options.bind(own.commands);
         refuseBuildOnly(id, newcomer);
         if (this.checked(id)) this.take(newcomer, id, options);
+        else if (!TOKEN_NAMES.has(id)) this.claimOwn(name, id);
         return options.bind(id);
       }) as ContainerModuleLoadOptions['bind'];
       const mayChange = (id: ServiceIdentifier): void => {
         refuseBuildOnly(id, newcomer);
-        if (!this.checked(id)) return;
+        if (TOKEN_NAMES.has(id) && !this.checked(id)) return;
         const owner = this.owners.get(id);
         if (owner !== undefined && owner !== name) throw new Error(`${tokenLabel(id)} is bound by ${owner}`);
       };
@@ -91,7 +96,7 @@ export class BindingLedger {
       const handlerOn = (id: ServiceIdentifier, what: string): ServiceIdentifier => {
         if (id === TOKENS.Tool) return own.tools;
         if (id === TOKENS.Command) return own.commands;
-        if (TOKEN_NAMES.has(id) && this.owners.get(id) !== name) {
+        if (this.owners.get(id) !== name) {
           const owner = this.owners.get(id);
           throw new Error(`${what} on ${tokenLabel(id)} is refused: only the plugin that binds a service may watch it (${owner === undefined ? 'this plugin has not bound it' : `bound by ${owner}`})`);
         }
@@ -125,7 +130,14 @@ export class BindingLedger {
   }
 
   private record(plugin: string, id: ServiceIdentifier): void {
-    if (this.checked(id)) this.owners.set(id, plugin);
+    if (this.checked(id) || !TOKEN_NAMES.has(id)) this.owners.set(id, plugin);
+  }
+
+  /** A plugin's own identifier (not in TOKENS): the first plugin to bind it owns it. */
+  private claimOwn(plugin: string, id: ServiceIdentifier): void {
+    const owner = this.owners.get(id);
+    if (owner !== undefined && owner !== plugin) throw new Error(`${tokenLabel(id)} is bound by ${owner}: a plugin's own services are not another plugin's to bind`);
+    this.owners.set(id, plugin);
   }
 
   /** Claim `id` for the newcomer, or throw naming both; a declared replacement unbinds the incumbent. */
@@ -166,6 +178,7 @@ function refuseBuildOnly(id: ServiceIdentifier, newcomer: Newcomer): void {
 }
 
 function tokenLabel(id: ServiceIdentifier): string {
-  return `TOKENS.${TOKEN_NAMES.get(id) ?? String(id)}`;
+  const name = TOKEN_NAMES.get(id);
+  return name !== undefined ? `TOKENS.${name}` : typeof id === 'function' ? id.name : String(id);
 }
 

@@ -9,7 +9,7 @@
 import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ContainerModuleLoadOptions } from 'inversify';
 import { ConfigurationError } from '../../kernel/configuration-error.js';
 import { Kernel } from '../../kernel/kernel.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
@@ -603,6 +603,27 @@ describe('plugin names and DI tokens', () => {
       'plugin leaver failed in bindings: a deactivation handler on TOKENS.CommandSandbox is refused: only the plugin that binds a service may watch it (bound by real-sandbox); skipped',
     ]);
     expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(sandboxLike);
+  });
+
+  test("a plugin's own identifiers (not in TOKENS) are its own: another plugin cannot bind, rebind, unbind or watch them", async () => {
+    // Symbol.for ids are global: anyone can make the permission rules' or an organisation's engine id again.
+    const ENGINE = Symbol.for('acme/dlp/engine');
+    const owner = definePlugin({ name: 'org-dlp', bindings: new ContainerModule(({ bind }) => void bind(ENGINE).toConstantValue({ who: 'org' })) });
+    const attempt = (name: string, load: (options: ContainerModuleLoadOptions) => void): MewcodePlugin => definePlugin({ name, bindings: new ContainerModule(load) });
+    const { kernel, reporter } = await bootKernel([], [
+      owner,
+      attempt('rebinder', ({ rebind }) => void rebind(ENGINE).toConstantValue({ who: 'rebinder' })),
+      attempt('binder', ({ bind }) => void bind(ENGINE).toConstantValue({ who: 'binder' })),
+      attempt('unbinder', ({ unbind }) => void unbind(ENGINE)),
+      attempt('watcher', ({ onActivation }) => void onActivation(ENGINE, () => ({ who: 'watcher' }))),
+    ]);
+    expect(reporter.warnings).toEqual([
+      'plugin rebinder failed in bindings: Symbol(acme/dlp/engine) is bound by org-dlp; skipped',
+      "plugin binder failed in bindings: Symbol(acme/dlp/engine) is bound by org-dlp: a plugin's own services are not another plugin's to bind; skipped",
+      'plugin unbinder failed in bindings: Symbol(acme/dlp/engine) is bound by org-dlp; skipped',
+      'plugin watcher failed in bindings: an activation handler on Symbol(acme/dlp/engine) is refused: only the plugin that binds a service may watch it (bound by org-dlp); skipped',
+    ]);
+    expect(kernel.container.get(ENGINE)).toEqual({ who: 'org' });
   });
 
   test('a plugin may put an activation handler on a service it binds itself (the control)', async () => {
