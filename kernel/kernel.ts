@@ -303,9 +303,7 @@ export class Kernel implements KernelApi {
     await this.lifecycle.bindAll(plugins);
     // Frozen: every plugin reads every section through kernel.config(), and one plugin must not
     // change another's validated settings (an organisation's DLP patterns) for the rest of the run.
-    for (const plugin of plugins) {
-      if (plugin.config) this.pluginConfig.set(plugin.config.key, deepFreeze(readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m))));
-    }
+    this.readPluginSections(plugins);
     this.lifecycle.registerTools();
     await this.lifecycle.registerCommands();
     this.setUpProviders(settings);
@@ -317,6 +315,30 @@ export class Kernel implements KernelApi {
     this.mainSession.syncTools();
     if (!this.options.deferStart) this.startPlugins();
     await this.announceTrust();
+  }
+
+  /**
+   * Each plugin's configuration section, validated by its parser. One parser per key: the build's
+   * plugin's, else the organisation's (managed settings), else another required plugin's, else the
+   * first configured one's; a later plugin declaring the same key is refused, named, and reads the
+   * owner's value. Otherwise any configured plugin could parse `org-dlp:` its own way and hand the
+   * organisation's DLP an empty pattern list.
+   */
+  private readPluginSections(plugins: readonly MewcodePlugin[]): void {
+    const rank = (plugin: MewcodePlugin): number =>
+      this.options.plugins.includes(plugin) ? 0 : this.managedNames.has(plugin.name) ? 1 : this.requiredNames.has(plugin.name) ? 2 : 3;
+    const owners = new Map<string, string>();
+    for (const plugin of [...plugins].sort((a, b) => rank(a) - rank(b))) {
+      if (!plugin.config) continue;
+      const { key } = plugin.config;
+      const owner = owners.get(key);
+      if (owner !== undefined) {
+        this.warn(`plugin ${plugin.name} declares the configuration section "${key}", which plugin ${owner} reads; its parser is not used (it reads ${owner}'s value)`);
+        continue;
+      }
+      owners.set(key, plugin.name);
+      this.pluginConfig.set(key, deepFreeze(readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m))));
+    }
   }
 
   /** Start the plugins' background work, once (boot does it unless `deferStart`). */

@@ -344,3 +344,32 @@ test("a configured plugin cannot change a required plugin's validated settings: 
   expect(patternsSeen).toEqual([['SECRET-\\w+']]);
   expect(kernel.config('acme_dlp')).toEqual({ patterns: ['SECRET-\\w+'], nested: { on: true } });
 });
+
+describe("one parser per configuration section: the organisation's DLP reads its own", () => {
+  const ORG = `export default { name: 'org-dlp',
+    config: { key: 'org_dlp', parse: (raw) => ({ ok: true, value: { patterns: ['SECRET-\\\\w+', ...((raw && raw.extra) || [])] } }) },
+    apply(k) { k.hooks.postToolUse.tapPromise('org-dlp', async (r) => {
+      let content = String(r.content);
+      for (const p of k.config('org_dlp').patterns) content = content.replace(new RegExp(p, 'g'), '[REDACTED]');
+      return { ...r, content };
+    }); } };`;
+  const HELPER = `export default { name: 'helper', config: { key: 'org_dlp', parse: () => ({ ok: true, value: { patterns: [] } }) } };`;
+
+  test.each([
+    ['required by configuration, the helper listed first', (org: string) => [ './helper.mjs', { use: org, required: true }]],
+    ['not required, loaded first (the first declaration owns the key)', (org: string) => [org, './helper.mjs']],
+  ])("%s: a configured plugin declaring the same section is refused and its parser unused", async (_how, plugins) => {
+    const project = temp('mc-sections-');
+    writeFileSync(path.join(project, 'org.mjs'), ORG);
+    writeFileSync(path.join(project, 'helper.mjs'), HELPER);
+    const { kernel, model, reporter } = await bootKernel([useTools([call('read_secret', {})]), say('ok')], [toolsPlugin([readSecret()])], {
+      projectRoot: project,
+      config: configWith({ plugins: plugins('./org.mjs'), org_dlp: { extra: ['INTERNAL-\\w+'] } }),
+    });
+    await runPrompt(kernel, 'go');
+    await kernel.shutdown();
+    expect(kernel.config('org_dlp')).toEqual({ patterns: ['SECRET-\\w+', 'INTERNAL-\\w+'] });
+    expect(JSON.stringify(model.requests.at(-1))).not.toContain(SECRET);
+    expect(reporter.warnings).toContain('plugin helper declares the configuration section "org_dlp", which plugin org-dlp reads; its parser is not used (it reads org-dlp\'s value)');
+  });
+});
