@@ -18,6 +18,8 @@ export { sessionsRoot as sessionsDir, sessionDirectory as sessionDir };
 
 /** The main session's transcript, or a sub-agent's (they share the parent's session id). */
 export function transcriptFile(projectRoot: string, id: string, agentId: string): string {
+  // The kernel refuses other ids; a name that could lead out of the session's folder is never written.
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(agentId)) throw new Error(`not an agent id: ${JSON.stringify(agentId)}`);
   const dir = sessionDirectory(projectRoot, id);
   return agentId === 'main' ? path.join(dir, 'conversation.jsonl') : path.join(dir, 'agents', `${agentId}.jsonl`);
 }

@@ -81,3 +81,17 @@ test('a fork (the history is the session\'s own, already told) and the front end
   await kernel.shutdown();
   expect(seen).toHaveLength(told);
 });
+
+test('an id given by a plugin names no other file: agentIds and sessionIds with "/", "." or ".." are refused, in createSession, fork and resumeSession', async () => {
+  const probe = apiProbe('helper');
+  const { kernel } = await bootKernel([], [probe.plugin]);
+  const api = probe.api();
+  for (const agentId of ['../conversation', '../../../../escaped', 'a/b', '.hidden', '']) {
+    expect(() => api.createSession({ parent: api.session, agentId })).toThrow(/is not an id/);
+    expect(() => api.session.fork({ context: 'none', agentId })).toThrow(/is not an id/);
+  }
+  await expect(api.resumeSession({ sessionId: '../../elsewhere', messages: [], agentId: 'helper-1' })).rejects.toThrow(/sessionId "..\/..\/elsewhere" is not an id/);
+  await expect(api.resumeSession({ sessionId: 'ok-1', messages: [], agentId: '../conversation' })).rejects.toThrow(/agentId "..\/conversation" is not an id/);
+  expect(api.createSession({ parent: api.session, agentId: 'reviewer_2' }).agentId).toBe('reviewer_2');
+  await kernel.shutdown();
+});
