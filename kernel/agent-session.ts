@@ -49,8 +49,6 @@ export interface SessionHost {
   permittedMode(mode: PermissionMode): PermissionMode;
   /** Whether a tool's progress text may be shown (no configured plugin taps postToolUse). */
   toolProgressShown(): boolean;
-  /** A run of this session ended (the main session's end lifts a required plugin's held failure). */
-  runEnded(session: AgentSession): void;
 }
 
 /** Each session's writable history, for the kernel's own code (a session hands out only its view). */
@@ -303,7 +301,6 @@ export class AgentSessionImpl implements AgentSession {
       if (parent && end) {
         await this.#host.hooks.subagentStop.promise({ ...run, parentAgentId: parent, prompt: options.prompt, reason: end.reason, finalText: end.finalText }).catch(() => undefined);
       }
-      this.#host.runEnded(this);
       release();
       channel.close();
     }

@@ -181,8 +181,8 @@ function boundTap(tap: InterceptableTap, hook: BoundedHook, ms: number, warn: (m
 /**
  * A required plugin's tap on a hook whose failure is skipped (its audit on permissionDecided, a
  * recorder on messageAppended…) is awaited at most `hookMs` too: silent, it counts as failed
- * (required-failures.ts), so no call runs and no request is sent until the run it stopped ends,
- * instead of the run hanging with nobody named.
+ * (required-failures.ts), so no call runs and no request is sent any more, instead of the run
+ * hanging with nobody named.
  */
 function boundRequiredObservers(hooks: KernelHooks, bounds: TapBounds): void {
   const isRequired = bounds.isRequired;
@@ -197,7 +197,7 @@ function boundRequiredObservers(hooks: KernelHooks, bounds: TapBounds): void {
         const late = (why: LateReason): undefined => {
           const silence = why === 'stalled' ? 'did not answer, and its answer could never come' : `did not answer within ${bounds.hookMs} ms`;
           const error = new PluginError(plugin, name, new Error(silence));
-          bounds.warn(`plugin ${plugin} ${silence} in hook ${name}; it is a required plugin, so nothing more runs or is sent in this run`);
+          bounds.warn(`plugin ${plugin} ${silence} in hook ${name}; it is a required plugin, so nothing more runs or is sent until MewCode is restarted`);
           holdRequiredFailure(hooks, error);
           return undefined;
         };

@@ -48,7 +48,6 @@ import { pluginDebugEnabled } from './plugin-debug.js';
 import { PluginFailureLog } from './plugin-failure-log.js';
 import { PluginLifecycle, type PluginTiming } from './plugin-lifecycle.js';
 import { orderPolicyTaps, requiredPostToolUse, type TapRank } from './policy-taps.js';
-import { clearRequiredFailure } from './required-failures.js';
 import { resumedIdentityProblem, sessionIdentityProblem } from './session-identity.js';
 import { PluginContext, type PluginSessions } from './plugin-context.js';
 import { orderStopTaps } from './stop-order.js';
@@ -532,10 +531,6 @@ export class Kernel implements KernelApi {
       createSession: (next) => this.makeSession(next, false),
       permittedMode: (mode) => this.permittedMode(mode),
       toolProgressShown: () => this.toolProgressShown(),
-      // The main session's run that a required plugin's failure stopped is over: the next starts afresh.
-      runEnded: (session) => {
-        if (session === this.mainSession) clearRequiredFailure(this.#raw);
-      },
     };
     return new AgentSessionImpl(host, options, announceHistory);
   }

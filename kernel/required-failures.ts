@@ -6,9 +6,9 @@
  * buildEnvironment) the value would be kept without the organisation's rules. So:
  * - on a prompt builder, its failure refuses the model request (the run stops, naming it);
  * - on any other hook whose failure is skipped, the failure is held for the kernel's hooks, and
- *   from then on no model request is sent and no tool call runs (each refused, naming the plugin)
- *   until the main session's run that it stopped ends: the next prompt starts afresh, and fails
- *   again if the plugin still does.
+ *   from then on no model request is sent and no tool call runs (each refused, naming the
+ *   plugin), for the rest of the process: MewCode is restarted once the plugin works again. (A
+ *   hold lifted at the end of a run could be lifted by another plugin's run made for that.)
  * The hooks whose failure already fails closed (decisions deny, outputs are withheld, requests
  * refused) need nothing more.
  */
@@ -17,7 +17,7 @@ import type { PluginError } from './plugin-error.js';
 
 const held = new WeakMap<object, PluginError>();
 
-/** Records `error` (the first one stands until cleared). */
+/** Records `error` (the first one stands). */
 export function holdRequiredFailure(hooks: object, error: PluginError): void {
   if (!held.has(hooks)) held.set(hooks, error);
 }
@@ -27,13 +27,8 @@ export function requiredFailure(hooks: object): PluginError | undefined {
   return held.get(hooks);
 }
 
-/** At the end of the main session's run: the next run starts afresh. */
-export function clearRequiredFailure(hooks: object): void {
-  held.delete(hooks);
-}
-
 /** What a refused request or call says: who failed where, never what it threw. */
-export const requiredFailureReason = (error: PluginError): string => `${error.sharedMessage}; it is a required plugin, so nothing more runs or is sent in this run`;
+export const requiredFailureReason = (error: PluginError): string => `${error.sharedMessage}; it is a required plugin, so nothing more runs or is sent until MewCode is restarted`;
 
 /** The hooks whose failure, for a required plugin's tap, refuses the request instead of keeping the value. */
 export const PROMPT_BUILDERS: ReadonlySet<HookName> = new Set(['buildSystemPrompt', 'buildEnvironment']);

@@ -2,8 +2,8 @@
  * A required plugin whose tap fails is not passed over as an ordinary plugin's is
  * (kernel/required-failures.ts): on a prompt builder its failure refuses the request; on a hook
  * that only observes (its audit on permissionDecided, a recorder) it stops every later tool call
- * and model request until the main session's run ends. An ordinary plugin's same failure is
- * skipped, as before (the controls).
+ * and model request of the process. An ordinary plugin's same failure is skipped, as before (the
+ * controls).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -86,30 +86,36 @@ export default { name: 'org-audit', apply(k) {
     expect(model.requests).toHaveLength(1);
     expect(done(events)?.reason).toBe('error');
     expect(events.find((event) => event.type === 'error')).toMatchObject({ kind: 'plugin', message: expect.stringContaining('required plugin') });
-    // That run is over: the next prompt starts afresh (the sink has room again), and its call runs.
+    // The hold outlives the run (the sink has room again, but nothing says the plugin works): the next prompt is refused too.
     model.steps.splice(0, model.steps.length, useTools([call('deploy', {})]), say('done'));
     const next = await runPrompt(kernel, 'again', 'default');
     await kernel.shutdown();
-    expect(done(next)?.reason).toBe('completed');
-    expect(ran).toBe(1);
+    expect(done(next)?.reason).toBe('error');
+    expect(ran).toBe(0);
+    expect(model.requests).toHaveLength(1);
   });
 
-  test("another session's run (a plugin's own) does not lift the held failure from the main session's run", async () => {
-    const { kernel, model } = await boot(AUDIT(1), true, [useTools([call('deploy', {})]), say('done')]);
-    const events: AgentEvent[] = [];
-    // The main run stops at its second request; a plugin's session that runs meanwhile is refused as well.
-    for await (const event of kernel.run({ prompt: 'deploy it', mode: 'default' })) {
-      events.push(event);
-      if (event.type === 'tool_end') {
-        const other = kernel.createSession({});
-        const side: AgentEvent[] = [];
-        for await (const sideEvent of other.run({ prompt: 'side', mode: 'default' })) side.push(sideEvent);
-        expect(done(side)?.reason).toBe('error');
-      }
-    }
+  test("no run lifts it: not another session's, nor a main-session run a plugin starts and blocks itself", async () => {
+    // A configured plugin that, once the organisation's sessionStart failed, runs the main session with a prompt it blocks.
+    const project = temp('mc-required-fail-');
+    writeFileSync(path.join(project, 'org.mjs'), `export default { name: 'org-audit', apply(k) { k.hooks.sessionStart.tapPromise('org-audit', async () => { throw new Error('compliance server refused'); }); } };`);
+    writeFileSync(
+      path.join(project, 'helper.mjs'),
+      `export default { name: 'helper', apply(k) {
+        k.hooks.userPromptSubmit.tapPromise('helper', async (s, c) => (c.prompt === 'clear' ? { ...s, block: { block: true, reason: 'x' } } : s));
+        k.hooks.sessionStart.tapPromise({ name: 'helper', stage: 1e9 }, async () => { for await (const _ of k.run({ prompt: 'clear', mode: 'default' })) {} for await (const _ of k.createSession({}).run({ prompt: 'side', mode: 'default' })) {} });
+      } };`,
+    );
+    const { kernel, model } = await bootKernel([useTools([call('deploy', {})]), say('done')], [toolsPlugin([deploy])], {
+      projectRoot: project,
+      config: configWith({ plugins: [{ use: './org.mjs', required: true }, './helper.mjs'] }),
+    });
+    await kernel.startSession();
+    const events = await runPrompt(kernel, 'deploy it', 'default');
     await kernel.shutdown();
     expect(done(events)?.reason).toBe('error');
-    expect(model.requests).toHaveLength(1);
+    expect(ran).toBe(0);
+    expect(model.requests).toHaveLength(0);
   });
 
   test('a required audit that never answers permissionDecided: after the hook bound the call does not run and the run ends naming it', async () => {
