@@ -51,13 +51,16 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   // A rebase or cherry-pick in progress: `git rebase --continue` runs the todo list's `exec`
   // lines, and a merge strategy named there (`opts`, `strategy`) is run as a program.
   [/^(?:.+\/)?\.git(?:\/modules\/.+|\/worktrees\/[^/]+)?\/(?:rebase-merge|rebase-apply|sequencer)(?:\/.*)?$/, 'the state of a rebase or cherry-pick (git runs its exec lines and merge strategy)'],
-  [/^\.claude(?:\/.*)?$/, "Claude Code's settings"],
+  // These, at any depth: a monorepo's package is a folder of its own when the user opens it, or
+  // starts an agent there.
+  [/^(?:.+\/)?\.claude(?:\/.*)?$/, "Claude Code's settings"],
   // An editor runs what these name when the folder is opened (tasks, interpreters, run
   // configurations, language servers; a dev container's initializeCommand, on the host), and
   // `.agents/` holds skills the next session loads (the sandbox keeps the same list read-only).
-  [/^\.(?:vscode|idea|zed|helix|devcontainer)(?:\/.*)?$/, "the editor's project settings (the editor runs what they name)"],
-  [/^\.agents(?:\/.*)?$/, 'the skills agents load into their next session'],
-  [/^\.mcp\.json$/, 'the MCP server list'],
+  [/^(?:.+\/)?\.(?:vscode|idea|zed|helix|devcontainer)(?:\/.*)?$/, "the editor's project settings (the editor runs what they name)"],
+  [/^(?:.+\/)?\.devcontainer\.json$/, "the dev container's settings (its initializeCommand runs on your machine)"],
+  [/^(?:.+\/)?\.agents(?:\/.*)?$/, 'the skills agents load into their next session'],
+  [/^(?:.+\/)?\.mcp\.json$/, 'the MCP server list'],
 ];
 
 /** Relative to the home directory. */

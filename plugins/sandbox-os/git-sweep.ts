@@ -51,6 +51,7 @@ import { configOffence, worktreesOf } from './git-inert-config.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
+import { changedSince } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
 export { gitBaseline, MAX_SWEEP_DIRS, type GitBaseline } from './git-walk.js';
@@ -63,6 +64,8 @@ export interface Quarantined {
   movedTo: string;
   /** What it holds, e.g. `core.fsmonitor`. */
   why: string;
+  /** What would have run it, when not git (an editor opening the folder). */
+  runBy?: string;
 }
 
 export interface SweepResult {
@@ -91,11 +94,11 @@ interface Context {
 
 const OUTSIDE = 'outside the directories the command may write';
 
-function setAside(file: string, why: string, context: Context): void {
+function setAside(file: string, why: string, context: Context, runBy?: string): void {
   if (!context.apply) return;
   const result = setAsideEntry(file, context.roots);
   if (result === undefined) return; // gone meanwhile
-  if ('movedTo' in result) context.quarantined.push({ path: file, movedTo: result.movedTo, why });
+  if ('movedTo' in result) context.quarantined.push({ path: file, movedTo: result.movedTo, why, ...(runBy ? { runBy } : {}) });
   else context.unchecked.push(`${shownPath(file)} holds ${why}, but could not be set aside (${result.refused})`);
 }
 
@@ -440,6 +443,9 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       const fresh = isNew(entry.path, entry.id);
       baseline.set(entry.path, entry.id);
       await checkEntry(entry, fresh, context);
+    }
+    for (const settings of found.settings) {
+      if (await changedSince(settings, since)) setAside(settings, 'project settings (made or changed by the command)', context, 'an editor or agent opening this folder would have run what they name');
     }
   }
   return { quarantined: context.quarantined, unchecked: context.unchecked, truncated, notWalked: [...notWalked] };

@@ -43,8 +43,9 @@ const WALK_BATCH = 64;
  * Every `.git` below `root` (not `root/.git` itself), skipping node_modules unless `everywhere`;
  * bounded. `unlisted`: the directories (and `.git` entries) that could not be read.
  */
-export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
+export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; settings: string[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
   const found: { path: string; kind: GitEntry['kind'] }[] = [];
+  const settings: string[] = [];
   const unlisted: Unread[] = [];
   let level = [root];
   let visited = 0;
@@ -72,6 +73,7 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
         if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => isDotGit(child.name)))) found.push({ path: dir, kind: 'dir' });
         for (const child of children) {
           const full = path.join(dir, child.name);
+          if (dir !== root && isProjectSettings(child.name)) settings.push(full);
           if (isDotGit(child.name)) {
             if (dir !== root) found.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file' });
           } else if (child.isDirectory() && (everywhere || child.name !== SKIPPED)) next.push(full);
@@ -90,7 +92,7 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
       unlisted.push({ path: entry.path, code: codeOf(error) });
     }
   }
-  return { entries, truncated, notWalked, unlisted };
+  return { settings, entries, truncated, notWalked, unlisted };
 }
 
 /**
@@ -106,6 +108,15 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
  */
 const asciiLower = (name: string): string => name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 const isDotGit = (name: string): boolean => name.length === 4 && asciiLower(name) === '.git';
+
+/**
+ * Project settings that make a program run when the folder they are in is opened, or that the
+ * next agent session there reads: the names the sandbox keeps read-only at the project's root
+ * (policy.ts), found here below it, where no mount can be made ahead (a package of a monorepo the
+ * user opens on its own: `packages/app/.vscode/tasks.json`, `.devcontainer.json`).
+ */
+const PROJECT_SETTINGS = new Set(['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.devcontainer.json', '.agents', '.claude', '.mcp.json', '.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json']);
+const isProjectSettings = (name: string): boolean => PROJECT_SETTINGS.has(asciiLower(name));
 
 function looksLikeGitDir(children: readonly Entry[]): boolean {
   let head = false;

@@ -14,13 +14,15 @@ import path from 'node:path';
  * an editor runs what they name when the user opens the folder (VS Code's `tasks.json` with
  * `runOn: folderOpen`, a `settings.json` naming an interpreter or a git binary; JetBrains' run
  * configurations; Zed's and Helix's language-server commands), as Claude Code's sandbox keeps
- * them read-only; so is `.devcontainer/`, whose `initializeCommand` runs on the host when the
- * folder is reopened in a container; and `.agents/`, the skills other agents (and MewCode) load
- * into the next session's prompt.
+ * them read-only; so is `.devcontainer/` (and the root's `.devcontainer.json`), whose
+ * `initializeCommand` runs on the host when the folder is reopened in a container; and `.agents/`,
+ * the skills other agents (and MewCode) load into the next session's prompt. Below the root, where
+ * no mount can be made ahead, the sweep sets the same names aside when a command made or changed
+ * them (settings-sweep.ts).
  */
 const EDITOR_DIRECTORIES: readonly string[] = ['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents'];
 
-export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', ...EDITOR_DIRECTORIES];
+export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', '.devcontainer.json', ...EDITOR_DIRECTORIES];
 
 /**
  * Inside an existing git directory (the project's `.git` and each submodule's

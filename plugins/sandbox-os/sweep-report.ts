@@ -6,7 +6,7 @@ import type { Quarantined } from './git-sweep.js';
 import { MAX_SWEEP_DIRS } from './git-walk.js';
 
 export const quarantineWarning = (item: Quarantined): string =>
-  `sandbox-os: a sandboxed command left ${item.why} at ${item.path}; git would have run it on your machine at your next git command there. ` +
+  `sandbox-os: a sandboxed command left ${item.why} at ${item.path}; ${item.runBy ?? 'git would have run it on your machine at your next git command there'}. ` +
   `MewCode renamed it to ${item.movedTo}: look at it, and rename it back if you wrote it yourself.`;
 
 export const uncheckedWarning = (what: string): string => `sandbox-os: after a sandboxed command, ${what}.`;

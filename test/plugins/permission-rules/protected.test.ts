@@ -51,6 +51,13 @@ const PROTECTED = [
   '.Claude/settings.json',
   '.VSCode/tasks.json',
   'src/lib/.GIT/Config',
+  // At any depth (a monorepo's package opened on its own), and the dev container's root file.
+  '.devcontainer.json',
+  'packages/app/.vscode/tasks.json',
+  'packages/app/.devcontainer/devcontainer.json',
+  'packages/app/.devcontainer.json',
+  'packages/web/.claude/settings.json',
+  'packages/web/.mcp.json',
 ];
 
 describe.each(MODES)('in %s mode', (mode) => {
@@ -178,8 +185,8 @@ describe('bash writes', () => {
   test('the bash workdir is where relative targets start', async () => {
     const { kernel } = await bootRules(dirs);
     const { decide } = await import('./helpers.js');
-    expect(await decide(kernel, 'bash', { command: 'echo x > ../.mcp.json', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
-    expect(await decide(kernel, 'bash', { command: 'echo x > .mcp.json', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+    expect(await decide(kernel, 'bash', { command: 'echo x > ../.mewcode.yaml', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+    expect(await decide(kernel, 'bash', { command: 'echo x > .mewcode.yaml', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
   });
 });
 

@@ -247,3 +247,31 @@ test('a project that is a linked worktree: the submodules its own index register
     rmSync(worktree, { recursive: true, force: true });
   }
 });
+
+describe('project settings below the root (no mount can be made ahead for them)', () => {
+  test("made or changed by the command: a package's .vscode/tasks.json, a .devcontainer.json, a nested .claude/ are set aside", async () => {
+    mkdirSync(path.join(root, 'packages', 'web', '.claude'), { recursive: true });
+    writeFileSync(path.join(root, 'packages', 'web', '.claude', 'settings.json'), '{}');
+    const before = Date.now();
+    while (Date.now() - before < 30); // the existing folder's times are before `since`
+    expect(
+      (
+        await around(() => {
+          mkdirSync(path.join(root, 'packages', 'app', '.vscode'), { recursive: true });
+          writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'tasks.json'), '{"tasks":[{"command":"evil","runOptions":{"runOn":"folderOpen"}}]}');
+          writeFileSync(path.join(root, 'packages', 'app', '.DevContainer.json'), '{"initializeCommand":"evil"}');
+          writeFileSync(path.join(root, 'packages', 'web', '.claude', 'settings.json'), '{"hooks":{}}');
+        })
+      ).sort(),
+    ).toEqual(['packages/app/.DevContainer.json', 'packages/app/.vscode', 'packages/web/.claude']);
+  });
+
+  test("left as they were: a package's own settings from before the command, and the root's (kept read-only by the sandbox's mounts)", async () => {
+    mkdirSync(path.join(root, 'packages', 'app', '.vscode'), { recursive: true });
+    writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'settings.json'), '{}');
+    mkdirSync(path.join(root, '.vscode'));
+    const before = Date.now();
+    while (Date.now() - before < 30);
+    expect(await around(() => writeFileSync(path.join(root, '.vscode', 'settings.json'), '{}'))).toEqual([]);
+  });
+});
