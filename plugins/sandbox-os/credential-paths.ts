@@ -156,6 +156,29 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.circleci/cli.yml', // CircleCI CLI token: https://circleci.com/docs/local-cli/#configure-the-cli
   '.config/cachix/', // Cachix auth token (cachix.dhall): https://docs.cachix.org/getting-started
 
+  '.local/share/mkcert/', // mkcert's CA key (rootCA-key.pem), which the user's browsers trust: https://github.com/FiloSottile/mkcert#installing-the-ca-on-other-systems
+  '.pki/nssdb/', // the NSS shared database (Chrome's client-certificate keys on Linux): https://chromium.googlesource.com/chromium/src/+/main/docs/linux/cert_management.md
+  '.tsh/', // Teleport tsh keys and certificates: https://goteleport.com/docs/connect-your-client/tsh/
+  '.chef/', // Chef Infra credentials and client keys: https://docs.chef.io/workstation/knife_setup/
+  '.puppetlabs/', // Puppet agent (non-root) ssl/private_keys: https://www.puppet.com/docs/puppet/8/dirs_confdir.html
+  '.step/', // smallstep step/step-ca secrets and keys: https://smallstep.com/docs/step-cli/the-step-command/#step_path
+  '.cockroach-certs/', // CockroachDB client keys: https://www.cockroachlabs.com/docs/stable/cockroach-cert
+  '.talos/', // talosctl client certificate and key: https://www.talos.dev/latest/reference/cli/
+  '.edgerc', // Akamai EdgeGrid client secret: https://techdocs.akamai.com/developer/docs/set-up-authentication-credentials
+  '.dogrc', // Datadog dogshell API and application keys: https://github.com/DataDog/datadogpy#dogshell
+  '.passwd-s3fs', // s3fs-fuse access and secret keys: https://github.com/s3fs-fuse/s3fs-fuse#examples
+  '.b2_account_info', // Backblaze B2 CLI application key: https://www.backblaze.com/docs/cloud-storage-command-line-tools
+  '.ossutilconfig', // Alibaba Cloud ossutil AccessKey: https://www.alibabacloud.com/help/en/oss/developer-reference/configure-ossutil
+  '.ovh.conf', // OVH API application secret and consumer key: https://github.com/ovh/python-ovh#configuration
+  '.config/fastly/', // Fastly CLI API tokens: https://www.fastly.com/documentation/reference/cli/
+  '.newrelic/', // New Relic CLI API key profiles: https://github.com/newrelic/newrelic-cli
+  '.config/argocd/', // Argo CD CLI auth token: https://argo-cd.readthedocs.io/en/stable/user-guide/commands/argocd_login/
+  '.doppler/', // Doppler CLI token: https://docs.doppler.com/docs/cli
+  '.travis/', // Travis CI CLI token: https://github.com/travis-ci/travis.rb#configuration
+  '.twilio-cli/', // Twilio CLI API keys: https://www.twilio.com/docs/twilio-cli/general-usage/profiles
+  '.influxdbv2/', // influx CLI tokens (configs): https://docs.influxdata.com/influxdb/v2/reference/cli/influx/config/
+  '.hgrc', // Mercurial [auth] passwords: https://www.mercurial-scm.org/doc/hgrc.5.html#auth
+
   // --- Messaging and mail apps (a decision: their local storage holds live session tokens and keys)
   '.config/Slack/', // Slack desktop: cookies and local storage with the session token (Electron userData)
   'Library/Application Support/Slack/', // the same on macOS
@@ -202,6 +225,10 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.continue/', // Continue config.json with provider keys: https://docs.continue.dev/reference
   '.cursor/mcp.json', // Cursor global MCP servers (env tokens): https://docs.cursor.com/context/model-context-protocol
   '.codeium/', // Codeium/Windsurf config and tokens: https://docs.windsurf.com/windsurf/cascade/mcp
+  '.config/io.datasette.llm/', // the llm tool's API keys (keys.json): https://llm.datasette.io/en/stable/setup.html#api-key-management
+  '.local/share/opencode/', // opencode's provider keys and OAuth (auth.json): https://opencode.ai/docs/
+  '.qwen/', // Qwen Code OAuth credentials: https://github.com/QwenLM/qwen-code
+  '.ollama/id_ed25519', // Ollama's ollama.com signing key: https://github.com/ollama/ollama/blob/main/docs/faq.md
 
   // --- Shell and REPL histories (a decision: see the top)
   '.bash_history', // bash(1) HISTFILE default
