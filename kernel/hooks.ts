@@ -16,6 +16,7 @@ import type { ToolResult } from '../types/messages.js';
 import { ModelRequestRefused } from './model-request.js';
 import { PluginError } from './plugin-error.js';
 import { holdRequiredFailure, PROMPT_BUILDERS } from './required-failures.js';
+import { recordRequiredParts } from './required-parts.js';
 import { withFrozenArguments } from './tap-arguments.js';
 
 type AnyHookClass = new (args: string[]) => unknown;
@@ -140,10 +141,32 @@ export function guardHooks(
         const shown = withFrozenArguments(name, tap, tap.fn);
         let fn = transform ? transform({ ...tap, fn: shown }) : shown;
         if (isSettled) fn = skipWhenSettled(tap, fn, isSettled);
-        return { ...tap, fn: guardTap({ ...tap, fn }, name, isRequired(pluginOfTap(tap.name)) ? requiredFallback : fallback, report) };
+        const required = isRequired(pluginOfTap(tap.name));
+        if (required && PROMPT_BUILDERS.has(name)) fn = recordingParts(hooks, tap, fn);
+        return { ...tap, fn: guardTap({ ...tap, fn }, name, required ? requiredFallback : fallback, report) };
       },
     });
   }
+}
+
+/** A required plugin's prompt-builder tap, whose added parts the kernel keeps (required-parts.ts). */
+function recordingParts(hooks: KernelHooks, tap: InterceptableTap, fn: InterceptableTap['fn']): InterceptableTap['fn'] {
+  const plugin = pluginOfTap(tap.name);
+  if (tap.type === 'async') {
+    return (...allArgs) => {
+      const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
+      return fn(...allArgs, (error: unknown, result?: unknown) => {
+        if (!error) recordRequiredParts(hooks, plugin, allArgs[0], result);
+        callback(error, result);
+      });
+    };
+  }
+  return (...args) => {
+    const result = fn(...args);
+    if (isThenable(result)) return Promise.resolve(result).then((value) => (recordRequiredParts(hooks, plugin, args[0], value), value));
+    recordRequiredParts(hooks, plugin, args[0], result);
+    return result;
+  };
 }
 
 /** A required plugin's failure: the request refused on a prompt builder, held where it would be skipped, as is elsewhere. */

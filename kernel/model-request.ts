@@ -7,6 +7,7 @@
 import type { KernelHooks, ModelRequestContext } from '../types/hooks.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { requiredFailure, requiredFailureReason } from './required-failures.js';
+import { lostRequiredPart } from './required-parts.js';
 import { streamModel } from './sealed-provider.js';
 
 /**
@@ -29,11 +30,18 @@ export function refuseWhileRequiredFailed(hooks: object): void {
   if (error) throw new ModelRequestRefused(error.pluginName, requiredFailureReason(error));
 }
 
+/** Throws the refusal of a request whose `system` lost a part a required plugin added (required-parts.ts). */
+export function refuseLostRequiredPart(hooks: object, base: ModelRequest, sent: ModelRequest): void {
+  const owner = lostRequiredPart(hooks, base, sent);
+  if (owner !== undefined) throw new ModelRequestRefused(owner, `a preModelRequest tap removed from the system prompt a part that plugin ${owner}, which is required, added`);
+}
+
 /** preModelRequest, then the provider's stream. Throws ModelRequestRefused before anything is sent. */
 export async function* sendModelRequest(hooks: Pick<KernelHooks, 'preModelRequest'>, base: ModelRequest, context: ModelRequestContext, signal: AbortSignal): AsyncIterable<ProviderEvent> {
   refuseWhileRequiredFailed(hooks);
   // A `block` never gets here (the hook throws), so what is left is the request to send.
   const { block: _never, ...request } = await hooks.preModelRequest.promise(base, context);
+  refuseLostRequiredPart(hooks, base, request);
   // The provider in the context is a facade whose own stream refuses plugins (sealed-provider.ts).
   yield* streamModel(context.provider, request, signal);
 }

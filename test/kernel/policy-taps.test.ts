@@ -245,3 +245,35 @@ describe("buildSystemPrompt and buildEnvironment: a required plugin's part canno
     expect(request.includes('ORG-ENV: classification internal')).toBe(required);
   });
 });
+
+describe("preModelRequest, after the prompt builders: a configured tap cannot send the request without a required plugin's parts", () => {
+  const ORG_PARTS = `export default { name: 'org-rules', apply(k) {
+    k.hooks.buildSystemPrompt.tap('org-rules', (parts) => [...parts, 'ORG-RULE: never push to main']);
+    k.hooks.buildEnvironment.tapPromise('org-rules', async (parts) => [...parts, 'ORG-ENV: classification internal']);
+  } };`;
+  const STRIP = (field: string) => `export default { name: 'tidy', apply(k) {
+    k.hooks.preModelRequest.tapPromise({ name: 'tidy', stage: 1e6 }, async (req) => ({ ...req, system: { ...req.system, ${field}: req.system.${field}.replace(/ORG-[A-Z]+: [^\\n]*/g, '') } }));
+  } };`;
+  test.each(['stable', 'environment'])('a tap that strips the organisation part from system.%s: the request is not sent, naming the plugin whose part it was', async (field) => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'org.mjs'), ORG_PARTS);
+    writeFileSync(path.join(project, 'tidy.mjs'), STRIP(field));
+    const { kernel, model } = await bootKernel([say('ok')], [], { projectRoot: project, config: configWith({ plugins: [{ use: './org.mjs', required: true }, './tidy.mjs'] }) });
+    const events = await runPrompt(kernel, 'hello', 'default');
+    await kernel.shutdown();
+    expect(model.requests).toHaveLength(0);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ kind: 'plugin', message: expect.stringContaining('org-rules, which is required') });
+  });
+
+  test('a tap that leaves them (and changes the rest of the request): sent (the control)', async () => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'org.mjs'), ORG_PARTS);
+    writeFileSync(path.join(project, 'tidy.mjs'), `export default { name: 'tidy', apply(k) { k.hooks.preModelRequest.tapPromise('tidy', async (req) => ({ ...req, system: { ...req.system, stable: req.system.stable + '\\n\\nBe terse.' } })); } };`);
+    const { kernel, model } = await bootKernel([say('ok')], [], { projectRoot: project, config: configWith({ plugins: [{ use: './org.mjs', required: true }, './tidy.mjs'] }) });
+    await runPrompt(kernel, 'hello', 'default');
+    await kernel.shutdown();
+    expect(model.requests).toHaveLength(1);
+    expect(JSON.stringify(model.requests[0])).toContain('ORG-RULE: never push to main');
+    expect(JSON.stringify(model.requests[0])).toContain('Be terse.');
+  });
+});
