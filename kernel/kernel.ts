@@ -223,7 +223,7 @@ export class Kernel implements KernelApi {
           this,
           createPluginHooks(this.#raw, { plugin: plugin.name }, this.ledger),
           this.tools.forOwner({ owner: plugin.name, ...(plugin.replaces ? { replaces: plugin.replaces } : {}), ...(this.options.plugins.includes(plugin) ? {} : { configured: true }) }),
-          this.pluginSessions,
+          this.options.plugins.includes(plugin) ? this.buildSessions : this.pluginSessions,
           plugin.name,
         ),
       criticality: (plugin) => this.criticality(plugin),
@@ -512,6 +512,15 @@ export class Kernel implements KernelApi {
     return this.getAll(token).at(-1);
   }
 
+  /** Every session this kernel made, and each by its identity: what a plugin's call may act as. */
+  private readonly madeSessions = new WeakSet<object>();
+  private readonly sessionIds = new Map<string, WeakRef<AgentSessionImpl>>();
+
+  /** Whether `who` names a session this kernel made (a plugin may not act as one it invented). */
+  private isLiveIdentity(who: { sessionId: string; agentId?: string }): boolean {
+    return this.sessionIds.get(identityKey({ sessionId: who.sessionId, agentId: who.agentId ?? 'main' }))?.deref() !== undefined;
+  }
+
   private newSession(options: SessionOptions & { sessionId: string; agentId: string }, announceHistory = false): AgentSessionImpl {
     const host: SessionHost = {
       hooks: this.#raw,
@@ -532,7 +541,10 @@ export class Kernel implements KernelApi {
       permittedMode: (mode) => this.permittedMode(mode),
       toolProgressShown: () => this.toolProgressShown(),
     };
-    return new AgentSessionImpl(host, options, announceHistory);
+    const session = new AgentSessionImpl(host, options, announceHistory);
+    this.madeSessions.add(session);
+    this.sessionIds.set(identityKey(session), new WeakRef(session));
+    return session;
   }
 
   /**
@@ -627,14 +639,21 @@ export class Kernel implements KernelApi {
   }
 
   /** How a plugin's KernelApi makes and resumes sessions (PluginContext): never as the main one, its history told. */
-  private readonly pluginSessions: PluginSessions = {
-    create: (options) => this.makeSession(options, true),
-    resume: (records, options = {}) => {
-      const problem = resumedIdentityProblem(records, options);
-      if (problem !== undefined) return Promise.reject(new Error(`resumeSession: ${problem}`));
-      return this.resume(records, options, true);
-    },
-  };
+  private readonly pluginSessions: PluginSessions = this.sessionsFor(false);
+  private readonly buildSessions: PluginSessions = this.sessionsFor(true);
+
+  private sessionsFor(fromBuild: boolean): PluginSessions {
+    return Object.freeze({
+      fromBuild,
+      create: (options: SessionOptions) => this.makeSession(options, true),
+      resume: (records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'> = {}) => {
+        const problem = resumedIdentityProblem(records, options);
+        if (problem !== undefined) return Promise.reject(new Error(`resumeSession: ${problem}`));
+        return this.resume(records, options, true);
+      },
+    });
+  }
+
 
   resumeSession(records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'> = {}): Promise<AgentSession> {
     return this.resume(records, options, false);
@@ -700,6 +719,10 @@ export class Kernel implements KernelApi {
 
   /** Every model request outside the agent loop's turns goes through here (kernel/model-request.ts). */
   sendModelRequest(request: ModelRequest, options: ModelRequestOptions): AsyncIterable<ProviderEvent> {
+    // Told as what it is (a compaction summary, a sampling request), never as a turn of a session,
+    // and as a session this kernel made: an audit tells these from the model's own turns.
+    if (!OUT_OF_TURN_REASONS.has(options.reason)) throw new TypeError(`The model request was not sent: its reason must be one of ${[...OUT_OF_TURN_REASONS].join(', ')}`);
+    if (options.session && !this.isLiveIdentity(options.session)) throw new TypeError('The model request was not sent: its session is not one this kernel made');
     const main = this.mainSession;
     const who = options.session ?? { sessionId: main.sessionId, agentId: main.agentId, projectRoot: this.options.projectRoot, homeDir: this.options.homeDir, mode: this.options.cli?.permissionMode ?? 'default' };
     const context: ModelRequestContext = { ...who, mode: this.permittedMode(who.mode), iteration: 0, provider: options.provider ?? main.currentProvider(), reason: options.reason };
@@ -741,6 +764,9 @@ export class Kernel implements KernelApi {
   /** A plugin's own call through the whole gate, nobody asked (`kernel/plugin-tool-call.ts`). */
   async callTool(asked: PluginToolCall): Promise<PluginToolCallResult> {
     const session = asked.session;
+    // Acted as only by a session this kernel made (or one naming its identity: a sub-agent's
+    // compaction recovery reads as that sub-agent): an invented identity is refused.
+    if (!this.madeSessions.has(session) && !this.isLiveIdentity(session)) return { allowed: false, content: 'The call was not made: its session is not one this kernel made', isError: true };
     const call: ToolCall = { id: asked.callId, name: asked.toolName, input: JSON.stringify(asked.input) };
     const deps: PluginCallDeps = {
       hooks: this.#raw,
@@ -766,6 +792,7 @@ export class Kernel implements KernelApi {
    * its own target, frozen copies, and the mode managed settings permit.
    */
   async decidePermission(asked: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+    if (!this.isLiveIdentity(asked)) return { decision: 'deny', layer: 'kernel', reason: 'the request names a session this kernel did not make' };
     const tool = this.tools.get(asked.toolName);
     const request = tool
       ? await permissionRequest(asked.toolName, tool, asked.input, {
@@ -791,3 +818,7 @@ export class Kernel implements KernelApi {
   }
 }
 
+const identityKey = (who: { sessionId: string; agentId: string }): string => `${who.sessionId}\u0000${who.agentId}`;
+
+/** Why a plugin may send a model request of its own: never as a turn. */
+const OUT_OF_TURN_REASONS: ReadonlySet<unknown> = new Set(['compaction', 'sampling']);

@@ -18,6 +18,12 @@ import type { AgentSession, RunOptions, SessionOptions, SessionRecords } from '.
 export interface PluginSessions {
   create(options: SessionOptions): AgentSession;
   resume(records: SessionRecords, options?: Omit<SessionOptions, 'history' | 'sessionId'>): Promise<AgentSession>;
+  /**
+   * The build's own plugin (not one named in configuration): only it may pass text through the
+   * required plugins' postToolUse taps (a configured plugin could feed the organisation's
+   * recorder tool output no tool produced).
+   */
+  fromBuild: boolean;
 }
 
 export class PluginContext implements KernelApi {
@@ -106,6 +112,7 @@ export class PluginContext implements KernelApi {
     return Promise.resolve({ allowed: false, content: 'this kernel cannot run a plugin\'s own calls', isError: true });
   }
   requiredPostToolUse(result: ToolResult, context: PostToolUseContext): Promise<ToolResult> {
+    if (!this.#sessions.fromBuild) return Promise.reject(new Error("requiredPostToolUse is for the build's own plugins (the user's PostToolUse hooks), not a plugin named in configuration"));
     // A kernel that cannot tell: nothing of the tool's text is passed on unscrubbed.
     if (this.#kernel.requiredPostToolUse) return this.#kernel.requiredPostToolUse(result, context);
     return Promise.resolve({ toolCallId: result.toolCallId, isError: true, content: 'Output withheld: this kernel cannot pass it through the required plugins.' });
