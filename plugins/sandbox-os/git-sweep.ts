@@ -197,6 +197,7 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   found.push(await checkCommonDir(gitDir, all, context, depth));
   found.push(await checkHooks(gitDir, all, context));
   found.push(await checkTodoLists(gitDir, all, context));
+  if (context.apply) await checkPrintedNames(gitDir, context);
   return found.find((why) => why !== undefined);
 }
 
@@ -386,6 +387,26 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
   if (why && moved) setAside(entry.path, `a .git ${kind} pointing at a git directory that runs programs (${why})`, context);
 }
 
+/**
+ * The names git's prompt helper (`__git_ps1`) reads from the git directory and prints as they
+ * are: HEAD's branch, and a rebase's `head-name`. git takes any `ref: refs/…` there, so a command
+ * could put terminal control sequences in the user's prompt at the next `cd` (OSC 52 sets the
+ * clipboard to a command a paste then runs). One made or changed during the command that holds a
+ * control character is set aside (git then says it is no repository until it is renamed back).
+ */
+const PRINTED_NAMES = ['HEAD', 'rebase-merge/head-name', 'rebase-apply/head-name'];
+// C0 controls but tab and line ends, DEL, and C1 controls (as UTF-8: 0xC2 0x80–0x9F).
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\u00c2[\u0080-\u009f]/;
+
+async function checkPrintedNames(gitDir: string, context: Context): Promise<void> {
+  for (const name of PRINTED_NAMES) {
+    const named = await lookUp(gitDir, name, context);
+    if (!named?.changed || named.reached.real === undefined || !named.reached.inside) continue;
+    const read = await readSmallFile(named.reached.real);
+    if (read && 'bytes' in read && CONTROL.test(read.bytes.toString('latin1'))) setAside(named.entry, 'a branch name with terminal control characters (a git-aware prompt prints it as it is)', context, 'your shell prompt would have printed it into your terminal');
+  }
+}
+
 /** Tells the user about what could not be read, when it may hide what the command left. */
 async function reportUnread(items: readonly Unread[], what: string, context: Context): Promise<void> {
   for (const item of items) if (await mayHide(item.path, item.code, context.since)) notChecked(`${shownPath(item.path)} ${what} (${item.code})`, context);
@@ -414,6 +435,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       if (named?.changed) setAside(named.entry, name === 'commondir' ? 'a redirection of where git reads its configuration and hooks' : 'a redirection of where git reads objects', context);
     }
     await checkTodoLists(gitDir, false, context);
+    await checkPrintedNames(gitDir, context);
   }
   const isNew = (file: string, id: string | undefined): boolean => id !== undefined && baseline.get(file) !== id;
   for (const gitDir of protectedGitDirs) {

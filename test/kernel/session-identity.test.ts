@@ -119,7 +119,7 @@ describe('what a plugin does as a session names one this kernel made', () => {
     const signal = new AbortController().signal;
     expect(() => api.sendModelRequest(request, { reason: 'turn' as never, signal })).toThrow(/reason must be one of compaction, sampling/);
     expect(() => api.sendModelRequest(request, { signal } as never)).toThrow(/reason must be one of/);
-    expect(() => api.sendModelRequest(request, { reason: 'sampling', signal, session: { ...api.session.context(), sessionId: 'invented-1', mode: 'default' } })).toThrow(/not one this kernel made/);
+    expect(() => api.sendModelRequest(request, { reason: 'sampling', signal, session: { sessionId: 'invented-1', agentId: 'main', projectRoot: '/', homeDir: '/', mode: 'default' } })).toThrow(/not one this kernel made/);
     await kernel.shutdown();
   });
 

@@ -275,3 +275,16 @@ describe('project settings below the root (no mount can be made ahead for them)'
     expect(await around(() => writeFileSync(path.join(root, '.vscode', 'settings.json'), '{}'))).toEqual([]);
   });
 });
+
+test("a HEAD (or a rebase's head-name) given terminal control characters during the command is set aside; an ordinary branch switch is not", async () => {
+  git(root, 'commit', '-q', '--allow-empty', '-m', 'x');
+  expect(await around(() => git(root, 'checkout', '-q', '-b', 'feature/ok'))).toEqual([]);
+  const escape = 'ref: refs/heads/x\u001b]52;c;Y3VybCBldmlsIHwgc2g=\u0007\n';
+  expect(await around(() => writeFileSync(path.join(root, '.git', 'HEAD'), escape))).toEqual(['.git/HEAD']);
+  expect(readFileSync(path.join(root, '.git', `HEAD${QUARANTINE_SUFFIX}`), 'utf8')).toBe(escape);
+});
+
+test("a nested repository's HEAD given control characters during the command is set aside too", async () => {
+  git(root, 'init', '-q', 'sub');
+  expect(await around(() => writeFileSync(path.join(root, 'sub', '.git', 'HEAD'), 'ref: refs/heads/\u009b31m\n'))).toEqual(['sub/.git/HEAD']);
+});
