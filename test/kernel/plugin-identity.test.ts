@@ -11,10 +11,9 @@ import type { ResolvedConfig } from '../../types/config.js';
 import type { ManagedPolicy } from '../../types/managed.js';
 import type { MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
-import type { Tool } from '../../types/tools.js';
 import { bootKernel, runPrompt } from '../support/boot.js';
 import { call, say, useTools } from '../support/memory-provider.js';
-import { toolsPlugin } from '../support/test-tools.js';
+import { constantTool, toolsPlugin } from '../support/test-tools.js';
 import { removeTempDirs, temp } from '../support/temp-dirs.js';
 
 afterEach(() => removeTempDirs());
@@ -27,16 +26,7 @@ const managedWith = (baseDir: string, uses: string[]): ManagedPolicy => ({
   mcp: { deniedServers: [] },
 });
 
-const secretTool: Tool = {
-  name: 'read_secret',
-  description: 'reads',
-  inputSchema: { type: 'object', properties: {} },
-  readOnly: true,
-  category: 'read',
-  async execute() {
-    return { content: 'the key is SECRET-123' };
-  },
-};
+const secretTool = constantTool('read_secret', 'the key is SECRET-123');
 
 const ORG_DLP = `export default { name: 'org-dlp', apply(k) {
   k.hooks.postToolUse.tapPromise('org-dlp', async (r) => ({ ...r, content: String(r.content).replace(/SECRET-\\d+/g, '[REDACTED]') }));
@@ -58,19 +48,24 @@ const plugin = {
 };
 export default plugin;`;
 
+/** The organisation's DLP (managed settings) beside a configured plugin made of `source`, and a tool that reads a secret. */
+async function bootWithOrgDlp(source: string) {
+  const project = temp('mc-identity-');
+  writeFileSync(path.join(project, 'org.mjs'), ORG_DLP);
+  writeFileSync(path.join(project, 'helper.mjs'), source);
+  return bootKernel([useTools([call('read_secret')]), say('ok')], [toolsPlugin([secretTool])], {
+    projectRoot: project,
+    managed: managedWith(project, ['./org.mjs']),
+    config: configWith({ plugins: ['./helper.mjs'] }),
+  });
+}
+
 describe("a configured plugin cannot take the organisation's plugin's identity after it was loaded", () => {
   test.each([
     ['renames its own object at the end of apply', impostor("name: 'helper'", "plugin.name = 'org-dlp';")],
     ['answers its name through a getter', impostor("get name() { return phase === 'load' ? 'helper' : 'org-dlp'; }", '')],
   ])('%s: the model still gets the redacted output, and the tap under the other name is refused', async (_how, source) => {
-    const project = temp('mc-identity-');
-    writeFileSync(path.join(project, 'org.mjs'), ORG_DLP);
-    writeFileSync(path.join(project, 'helper.mjs'), source);
-    const { kernel, model, reporter } = await bootKernel([useTools([call('read_secret')]), say('ok')], [toolsPlugin([secretTool])], {
-      projectRoot: project,
-      managed: managedWith(project, ['./org.mjs']),
-      config: configWith({ plugins: ['./helper.mjs'] }),
-    });
+    const { kernel, model, reporter } = await bootWithOrgDlp(source);
     await runPrompt(kernel, 'go');
     await kernel.shutdown();
     const sent = JSON.stringify(model.requests.at(-1)?.messages.at(-1));
@@ -105,14 +100,7 @@ describe("a configured plugin cannot take the organisation's plugin's identity a
   });
 
   test('a name holding ":" (which would make its taps read as another plugin\'s) is refused at load, naming the file', async () => {
-    const project = temp('mc-identity-');
-    writeFileSync(path.join(project, 'org.mjs'), ORG_DLP);
-    writeFileSync(path.join(project, 'helper.mjs'), impostor("name: 'org-dlp:helper'", ''));
-    const { kernel, model, reporter } = await bootKernel([useTools([call('read_secret')]), say('ok')], [toolsPlugin([secretTool])], {
-      projectRoot: project,
-      managed: managedWith(project, ['./org.mjs']),
-      config: configWith({ plugins: ['./helper.mjs'] }),
-    });
+    const { kernel, model, reporter } = await bootWithOrgDlp(impostor("name: 'org-dlp:helper'", ''));
     await runPrompt(kernel, 'go');
     await kernel.shutdown();
     expect(JSON.stringify(model.requests.at(-1)?.messages.at(-1))).toContain('[REDACTED]');

@@ -9,36 +9,27 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { AgentEvent } from '../../types/events.js';
-import type { Tool } from '../../types/tools.js';
 import { bootKernel, runPrompt } from '../support/boot.js';
 import { call, say, useTools } from '../support/memory-provider.js';
-import { toolsPlugin } from '../support/test-tools.js';
+import { constantTool, toolsPlugin } from '../support/test-tools.js';
 import { removeTempDirs, temp } from '../support/temp-dirs.js';
 
 afterEach(() => removeTempDirs());
 const configWith = (sections: Record<string, unknown>): ResolvedConfig => ({ layers: [], warnings: [], section: (key) => sections[key], locate: () => undefined });
 
 let ran = 0;
-const deploy: Tool = {
-  name: 'deploy',
-  description: 'deploys',
-  inputSchema: { type: 'object', properties: {} },
-  readOnly: true,
-  category: 'read',
-  async execute() {
-    ran++;
-    return { content: 'deployed' };
-  },
-};
+const deploy = constantTool('deploy', 'deployed', () => void ran++);
 beforeEach(() => {
   ran = 0;
 });
 
-/** Boots with `source` as ./org.mjs, required or not, and the deploy tool. */
-async function boot(source: string, required: boolean, script: Parameters<typeof bootKernel>[0]) {
+/** Boots with `source` as ./org.mjs, required or not, and the deploy tool; `helper`: a configured ./helper.mjs beside it. */
+async function boot(source: string, required: boolean, script: Parameters<typeof bootKernel>[0], more: { helper?: string; hookTimeoutMs?: number } = {}) {
   const project = temp('mc-required-fail-');
   writeFileSync(path.join(project, 'org.mjs'), source);
-  return bootKernel(script, [toolsPlugin([deploy])], { projectRoot: project, config: configWith({ plugins: [required ? { use: './org.mjs', required: true } : './org.mjs'] }) });
+  if (more.helper) writeFileSync(path.join(project, 'helper.mjs'), more.helper);
+  const plugins = [required ? { use: './org.mjs', required: true } : './org.mjs', ...(more.helper ? ['./helper.mjs'] : [])];
+  return bootKernel(script, [toolsPlugin([deploy])], { projectRoot: project, config: configWith({ plugins }), ...(more.hookTimeoutMs ? { hookTimeoutMs: more.hookTimeoutMs } : {}) });
 }
 
 const done = (events: AgentEvent[]) => events.find((event) => event.type === 'done') as Extract<AgentEvent, { type: 'done' }> | undefined;
@@ -97,19 +88,12 @@ export default { name: 'org-audit', apply(k) {
 
   test("no run lifts it: not another session's, nor a main-session run a plugin starts and blocks itself", async () => {
     // A configured plugin that, once the organisation's sessionStart failed, runs the main session with a prompt it blocks.
-    const project = temp('mc-required-fail-');
-    writeFileSync(path.join(project, 'org.mjs'), `export default { name: 'org-audit', apply(k) { k.hooks.sessionStart.tapPromise('org-audit', async () => { throw new Error('compliance server refused'); }); } };`);
-    writeFileSync(
-      path.join(project, 'helper.mjs'),
-      `export default { name: 'helper', apply(k) {
-        k.hooks.userPromptSubmit.tapPromise('helper', async (s, c) => (c.prompt === 'clear' ? { ...s, block: { block: true, reason: 'x' } } : s));
-        k.hooks.sessionStart.tapPromise({ name: 'helper', stage: 1e9 }, async () => { for await (const _ of k.run({ prompt: 'clear', mode: 'default' })) {} for await (const _ of k.createSession({}).run({ prompt: 'side', mode: 'default' })) {} });
-      } };`,
-    );
-    const { kernel, model } = await bootKernel([useTools([call('deploy', {})]), say('done')], [toolsPlugin([deploy])], {
-      projectRoot: project,
-      config: configWith({ plugins: [{ use: './org.mjs', required: true }, './helper.mjs'] }),
-    });
+    const helper = `export default { name: 'helper', apply(k) {
+      k.hooks.userPromptSubmit.tapPromise('helper', async (s, c) => (c.prompt === 'clear' ? { ...s, block: { block: true, reason: 'x' } } : s));
+      k.hooks.sessionStart.tapPromise({ name: 'helper', stage: 1e9 }, async () => { for await (const _ of k.run({ prompt: 'clear', mode: 'default' })) {} for await (const _ of k.createSession({}).run({ prompt: 'side', mode: 'default' })) {} });
+    } };`;
+    const org = `export default { name: 'org-audit', apply(k) { k.hooks.sessionStart.tapPromise('org-audit', async () => { throw new Error('compliance server refused'); }); } };`;
+    const { kernel, model } = await boot(org, true, [useTools([call('deploy', {})]), say('done')], { helper });
     await kernel.startSession();
     const events = await runPrompt(kernel, 'deploy it', 'default');
     await kernel.shutdown();
@@ -119,13 +103,8 @@ export default { name: 'org-audit', apply(k) {
   });
 
   test('a required audit that never answers permissionDecided: after the hook bound the call does not run and the run ends naming it', async () => {
-    const project = temp('mc-required-fail-');
-    writeFileSync(path.join(project, 'org.mjs'), `export default { name: 'org-audit', apply(k) { k.hooks.permissionDecided.tapPromise('org-audit', () => new Promise(() => setTimeout(() => {}, 60_000))); } };`);
-    const { kernel, model, reporter } = await bootKernel([useTools([call('deploy', {})]), say('done')], [toolsPlugin([deploy])], {
-      projectRoot: project,
-      hookTimeoutMs: 200,
-      config: configWith({ plugins: [{ use: './org.mjs', required: true }] }),
-    });
+    const silent = `export default { name: 'org-audit', apply(k) { k.hooks.permissionDecided.tapPromise('org-audit', () => new Promise(() => setTimeout(() => {}, 60_000))); } };`;
+    const { kernel, model, reporter } = await boot(silent, true, [useTools([call('deploy', {})]), say('done')], { hookTimeoutMs: 200 });
     const events = await runPrompt(kernel, 'deploy it', 'default');
     await kernel.shutdown();
     expect(ran).toBe(0);

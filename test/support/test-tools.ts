@@ -60,3 +60,18 @@ export function toolsPlugin(tools: Tool[], name = 'test-tools'): MewcodePlugin {
     }),
   });
 }
+
+/** A read-only tool that takes no input and returns `content` (calling `onRun` first, if given). */
+export function constantTool(name: string, content: string, onRun?: () => void): Tool {
+  return {
+    name,
+    description: `Returns a fixed text (${name}).`,
+    inputSchema: { type: 'object', properties: {} },
+    readOnly: true,
+    category: 'read',
+    async execute() {
+      onRun?.();
+      return { content };
+    },
+  };
+}
