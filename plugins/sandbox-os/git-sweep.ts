@@ -467,7 +467,10 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       await checkEntry(entry, fresh, context);
     }
     for (const settings of found.settings) {
-      if (await changedSince(settings, since)) setAside(settings, 'project settings (made or changed by the command)', context, 'an editor or agent opening this folder would have run what they name');
+      const id = await identity(settings);
+      if (isNew(settings, id) || (await changedSince(settings, since))) {
+        setAside(settings, 'project settings (made, moved or changed by the command)', context, 'an editor or agent opening this folder would have run what they name');
+      } else if (id) baseline.set(settings, id);
     }
   }
   return { quarantined: context.quarantined, unchecked: context.unchecked, truncated, notWalked: [...notWalked] };

@@ -250,7 +250,14 @@ export async function gitBaseline(roots: readonly string[]): Promise<GitBaseline
   const baseline: GitBaseline = new Map();
   for (const root of roots) {
     const gitlinks = await gitlinkEntries(root, roots);
-    for (const entry of (await findGitEntries(root, gitlinks.unread !== undefined)).entries) baseline.set(entry.path, entry.id);
+    const found = await findGitEntries(root, gitlinks.unread !== undefined);
+    for (const entry of found.entries) baseline.set(entry.path, entry.id);
+    // Project settings below the root too: one at a path the baseline does not know is new (a
+    // folder holding it moved into place keeps its old times).
+    for (const settings of found.settings) {
+      const id = await identity(settings);
+      if (id) baseline.set(settings, id);
+    }
     for (const entry of gitlinks.entries) baseline.set(entry.path, entry.id);
     for (const inner of (await innerGitDirs(path.join(root, '.git'))).dirs) {
       const id = await identity(inner);

@@ -3,10 +3,12 @@
  * `.devcontainer.json`, `.claude/`…) made or changed during a command: no read-only mount can be
  * made for a folder the command may create anywhere, so the sweep sets them aside after it, as it
  * does a planted git directory. Changed means the entry, or anything in it, has a ctime from the
- * command on (a ctime cannot be set back, unlike an mtime).
+ * command on (a ctime cannot be set back, unlike an mtime); a link in it is followed, so a
+ * settings folder that leads elsewhere (`.vscode -> ../../out/vscode`) is judged by what it leads
+ * to. (One at a path the baseline did not know is new, whatever its times: git-sweep.ts.)
  */
 import path from 'node:path';
-import { entries, lstat } from './byte-fs.js';
+import { entries, lstat, stat } from './byte-fs.js';
 
 /** Entries looked at inside one settings folder; past this it counts as changed (erring towards setting aside). */
 const MAX_LOOKED_AT = 2_000;
@@ -20,8 +22,10 @@ export async function changedSince(file: string, since: number): Promise<boolean
     let info;
     try {
       info = await lstat(current);
+      if (info.ctimeMs >= since) return true;
+      if (info.isSymbolicLink()) info = await stat(current);
     } catch {
-      continue; // gone meanwhile: nothing left there to run
+      continue; // gone meanwhile, or a link to nothing: nothing there to run
     }
     if (info.ctimeMs >= since) return true;
     if (!info.isDirectory()) continue;

@@ -266,6 +266,33 @@ describe('project settings below the root (no mount can be made ahead for them)'
     ).toEqual(['packages/app/.DevContainer.json', 'packages/app/.vscode', 'packages/web/.claude']);
   });
 
+  test('through a link: a settings folder (or a file in one) that leads to what the command wrote is set aside', async () => {
+    mkdirSync(path.join(root, 'packages', 'app'), { recursive: true });
+    mkdirSync(path.join(root, 'packages', 'web', '.vscode'), { recursive: true });
+    symlinkSync('../../out/vscode', path.join(root, 'packages', 'app', '.vscode'));
+    symlinkSync('../../../out/tasks.json', path.join(root, 'packages', 'web', '.vscode', 'tasks.json'));
+    const before = Date.now();
+    while (Date.now() - before < 30);
+    expect(
+      (
+        await around(() => {
+          mkdirSync(path.join(root, 'out', 'vscode'), { recursive: true });
+          writeFileSync(path.join(root, 'out', 'vscode', 'tasks.json'), '{"tasks":[{"command":"evil"}]}');
+          writeFileSync(path.join(root, 'out', 'tasks.json'), '{"tasks":[{"command":"evil"}]}');
+        })
+      ).sort(),
+    ).toEqual(['packages/app/.vscode', 'packages/web/.vscode']);
+  });
+
+  test('moved into place with a folder holding it (its files keep their old times): set aside', async () => {
+    mkdirSync(path.join(root, 'test', 'fixtures', 'ext', '.vscode'), { recursive: true });
+    writeFileSync(path.join(root, 'test', 'fixtures', 'ext', '.vscode', 'tasks.json'), '{"tasks":[{"command":"evil"}]}');
+    mkdirSync(path.join(root, 'packages'), { recursive: true });
+    const before = Date.now();
+    while (Date.now() - before < 30);
+    expect(await around(() => renameSync(path.join(root, 'test', 'fixtures', 'ext'), path.join(root, 'packages', 'app')))).toEqual(['packages/app/.vscode']);
+  });
+
   test("left as they were: a package's own settings from before the command, and the root's (kept read-only by the sandbox's mounts)", async () => {
     mkdirSync(path.join(root, 'packages', 'app', '.vscode'), { recursive: true });
     writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'settings.json'), '{}');
