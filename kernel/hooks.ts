@@ -156,15 +156,15 @@ function recordingParts(hooks: KernelHooks, tap: InterceptableTap, fn: Intercept
     return (...allArgs) => {
       const callback = allArgs.pop() as (error: unknown, result?: unknown) => void;
       return fn(...allArgs, (error: unknown, result?: unknown) => {
-        if (!error) recordRequiredParts(hooks, plugin, allArgs[0], result);
+        if (!error) recordRequiredParts(hooks, plugin, result);
         callback(error, result);
       });
     };
   }
   return (...args) => {
     const result = fn(...args);
-    if (isThenable(result)) return Promise.resolve(result).then((value) => (recordRequiredParts(hooks, plugin, args[0], value), value));
-    recordRequiredParts(hooks, plugin, args[0], result);
+    if (isThenable(result)) return Promise.resolve(result).then((value) => (recordRequiredParts(hooks, plugin, value), value));
+    recordRequiredParts(hooks, plugin, result);
     return result;
   };
 }

@@ -265,6 +265,27 @@ describe("preModelRequest, after the prompt builders: a configured tap cannot se
     expect(events.find((e) => e.type === 'error')).toMatchObject({ kind: 'plugin', message: expect.stringContaining('org-rules, which is required') });
   });
 
+  test.each([
+    ['pushes its part onto the list it is handed', `export default { name: 'org-rules', apply(k) { k.hooks.buildSystemPrompt.tap('org-rules', (parts) => { parts.push('ORG-RULE: never push to main'); return parts; }); } };`, STRIP('stable')],
+    [
+      'finds its text already put there by a configured tap before it (and does not add it twice)',
+      `export default { name: 'org-rules', apply(k) { k.hooks.buildSystemPrompt.tap('org-rules', (parts) => parts.includes('ORG-RULE: never push to main') ? parts : [...parts, 'ORG-RULE: never push to main']); } };`,
+      `export default { name: 'tidy', apply(k) {
+        k.hooks.buildSystemPrompt.tap({ name: 'tidy', stage: -10 }, (parts) => [...parts, 'ORG-RULE: never push to main']);
+        k.hooks.preModelRequest.tapPromise({ name: 'tidy', stage: 1e6 }, async (req) => ({ ...req, system: { ...req.system, stable: req.system.stable.replace(/ORG-[A-Z]+: [^\\n]*/g, '') } }));
+      } };`,
+    ],
+    ['keeps it, while a configured tap sends system.stable as something that is not text', ORG_PARTS, `export default { name: 'tidy', apply(k) { k.hooks.preModelRequest.tapPromise({ name: 'tidy', stage: 1e6 }, async (req) => ({ ...req, system: { ...req.system, stable: [req.system.stable] } })); } };`],
+  ])('the organisation %s: still not sent', async (_how, org, tidy) => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'org.mjs'), org);
+    writeFileSync(path.join(project, 'tidy.mjs'), tidy);
+    const { kernel, model } = await bootKernel([say('ok')], [], { projectRoot: project, config: configWith({ plugins: [{ use: './org.mjs', required: true }, './tidy.mjs'] }) });
+    await runPrompt(kernel, 'hello', 'default');
+    await kernel.shutdown();
+    expect(model.requests).toHaveLength(0);
+  });
+
   test('a tap that leaves them (and changes the rest of the request): sent (the control)', async () => {
     const project = tempDir('mc-policy-');
     writeFileSync(path.join(project, 'org.mjs'), ORG_PARTS);
