@@ -89,8 +89,12 @@ export class BindingLedger {
         const owner = this.owners.get(id);
         if (owner !== undefined && owner !== name) throw new Error(`${tokenLabel(id)} is bound by ${owner}`);
       };
-      const identifierOf = (identifier: unknown): ServiceIdentifier | undefined =>
-        typeof identifier === 'object' && identifier !== null && 'serviceIdentifier' in identifier ? (identifier as { serviceIdentifier: ServiceIdentifier }).serviceIdentifier : (identifier as ServiceIdentifier);
+      // Only a service identifier: inversify also unbinds by a binding's id (a plain object whose
+      // numbers come from one counter, so easily guessed), which would name no service to check.
+      const identifierOf = (identifier: unknown): ServiceIdentifier => {
+        if (typeof identifier === 'string' || typeof identifier === 'symbol' || typeof identifier === 'function') return identifier as ServiceIdentifier;
+        throw new Error('unbind takes a service identifier (a token, a string, a symbol or a class), not a binding');
+      };
       // An activation handler sees (and may replace) every instance of the service: only on the
       // plugin's own tools and commands, the tokens it bound itself, or identifiers of its own.
       const handlerOn = (id: ServiceIdentifier, what: string): ServiceIdentifier => {
@@ -102,7 +106,7 @@ export class BindingLedger {
         }
         return id;
       };
-      return bindings.load({
+      return whileLoading(bindings, {
         ...options,
         bind,
         onActivation: ((id: ServiceIdentifier, handler: Parameters<ContainerModuleLoadOptions['onActivation']>[1]) =>
@@ -112,13 +116,11 @@ export class BindingLedger {
         rebind: ((id: ServiceIdentifier) => (mayChange(id), this.record(name, id), options.rebind(id))) as ContainerModuleLoadOptions['rebind'],
         rebindAsync: (async (id: ServiceIdentifier) => (mayChange(id), this.record(name, id), options.rebindAsync(id))) as ContainerModuleLoadOptions['rebindAsync'],
         unbind: ((identifier: Parameters<ContainerModuleLoadOptions['unbind']>[0]) => {
-          const id = identifierOf(identifier);
-          if (id !== undefined) mayChange(id);
+          mayChange(identifierOf(identifier));
           return options.unbind(identifier);
         }) as ContainerModuleLoadOptions['unbind'],
         unbindAsync: (async (identifier: Parameters<ContainerModuleLoadOptions['unbindAsync']>[0]) => {
-          const id = identifierOf(identifier);
-          if (id !== undefined) mayChange(id);
+          mayChange(identifierOf(identifier));
           return options.unbindAsync(identifier);
         }) as ContainerModuleLoadOptions['unbindAsync'],
       });
@@ -175,6 +177,36 @@ const BUILD_ONLY: ReadonlyMap<ServiceIdentifier, string> = new Map<ServiceIdenti
 function refuseBuildOnly(id: ServiceIdentifier, newcomer: Newcomer): void {
   const buildOnly = BUILD_ONLY.get(id);
   if (buildOnly !== undefined && !newcomer.fromBuild) throw new Error(`${tokenLabel(id)} ${buildOnly}: only a plugin of the build (a custom build) may bind it, not one named in configuration`);
+}
+
+/**
+ * Loads `bindings` with `options` that work only while it loads: a module that keeps them (in a
+ * variable its plugin's apply() reads later) would bind and unbind after boot, which the kernel's
+ * container view refuses.
+ */
+function whileLoading(bindings: ContainerModule, options: ContainerModuleLoadOptions): void | Promise<void> {
+  let loading = true;
+  const expiring = Object.fromEntries(
+    Object.entries(options).map(([key, value]) => [
+      key,
+      typeof value === 'function'
+        ? (...args: unknown[]) => {
+            if (!loading) throw new Error(`${key} after the bindings module loaded is refused: bind services while it loads`);
+            return (value as (...a: unknown[]) => unknown)(...args);
+          }
+        : value,
+    ]),
+  ) as unknown as ContainerModuleLoadOptions;
+  let result: void | Promise<void>;
+  try {
+    result = bindings.load(expiring);
+  } catch (error) {
+    loading = false;
+    throw error;
+  }
+  if (result && typeof (result as Promise<void>).then === 'function') return (result as Promise<void>).finally(() => (loading = false));
+  loading = false;
+  return result;
 }
 
 function tokenLabel(id: ServiceIdentifier): string {

@@ -626,6 +626,26 @@ describe('plugin names and DI tokens', () => {
     expect(kernel.container.get(ENGINE)).toEqual({ who: 'org' });
   });
 
+  test("unbind takes a service identifier, not a binding's id (a number from one counter, easily guessed); a module's options do not outlive its load", async () => {
+    const ENGINE = Symbol.for('acme/dlp/engine');
+    const owner = definePlugin({ name: 'org-dlp', bindings: new ContainerModule(({ bind }) => void bind(ENGINE).toConstantValue({ who: 'org' })) });
+    let kept: ContainerModuleLoadOptions | undefined;
+    const forger = definePlugin({
+      name: 'forger',
+      bindings: new ContainerModule((options) => {
+        kept = options;
+        for (let id = 0; id < 200; id++) options.unbind({ [Symbol.for('@inversifyjs/container/bindingIdentifier')]: true, id } as never);
+      }),
+    });
+    const keeper = definePlugin({ name: 'keeper', bindings: new ContainerModule((options) => void (kept = options)) });
+    const { kernel, reporter } = await bootKernel([], [owner, forger, keeper, binds('real-sandbox', TOKENS.CommandSandbox as symbol)]);
+    expect(reporter.warnings).toEqual(['plugin forger failed in bindings: unbind takes a service identifier (a token, a string, a symbol or a class), not a binding; skipped']);
+    expect(() => kept!.unbind(TOKENS.CommandSandbox)).toThrow(/unbind after the bindings module loaded is refused/);
+    expect(() => kept!.bind(Symbol('late'))).toThrow(/bind after the bindings module loaded is refused/);
+    expect(kernel.container.get(ENGINE)).toEqual({ who: 'org' });
+    expect(kernel.container.isBound(TOKENS.CommandSandbox)).toBe(true);
+  });
+
   test('a plugin may put an activation handler on a service it binds itself (the control)', async () => {
     const activated: unknown[] = [];
     const own = definePlugin({
