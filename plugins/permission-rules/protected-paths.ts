@@ -61,6 +61,8 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   [/^(?:.+\/)?\.devcontainer\.json$/, "the dev container's settings (its initializeCommand runs on your machine)"],
   [/^(?:.+\/)?\.agents(?:\/.*)?$/, 'the skills agents load into their next session'],
   [/^(?:.+\/)?\.mcp\.json$/, 'the MCP server list'],
+  // git-lfs reads lfs.url from it: where the next checkout or pull sends its requests.
+  [/^(?:.+\/)?\.lfsconfig$/, 'the git-lfs configuration (where git-lfs sends its requests)'],
 ];
 
 /** Relative to the home directory. */

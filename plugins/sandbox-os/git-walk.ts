@@ -115,7 +115,7 @@ const isDotGit = (name: string): boolean => name.length === 4 && asciiLower(name
  * (policy.ts), found here below it, where no mount can be made ahead (a package of a monorepo the
  * user opens on its own: `packages/app/.vscode/tasks.json`, `.devcontainer.json`).
  */
-const PROJECT_SETTINGS = new Set(['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.devcontainer.json', '.agents', '.claude', '.mcp.json', '.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json']);
+const PROJECT_SETTINGS = new Set(['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.devcontainer.json', '.agents', '.claude', '.mcp.json', '.lfsconfig', '.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json']);
 const isProjectSettings = (name: string): boolean => PROJECT_SETTINGS.has(asciiLower(name));
 
 function looksLikeGitDir(children: readonly Entry[]): boolean {

@@ -22,7 +22,10 @@ import path from 'node:path';
  */
 const EDITOR_DIRECTORIES: readonly string[] = ['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents'];
 
-export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', '.devcontainer.json', ...EDITOR_DIRECTORIES];
+/** git-lfs reads `lfs.url` from a committed `.lfsconfig`: where the user's next checkout or pull sends its requests. */
+const GIT_TOOL_FILES = ['.lfsconfig'];
+
+export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', '.devcontainer.json', ...GIT_TOOL_FILES, ...EDITOR_DIRECTORIES];
 
 /**
  * Inside an existing git directory (the project's `.git` and each submodule's

@@ -19,7 +19,7 @@ import { gitBaseline, MAX_SWEEP_DIRS, sweepGitDirs, type GitBaseline } from './g
 import { baselineFor, ensureRecordsDir, recordsDir, writeRecord } from './command-records.js';
 import { RECOVERY_SWEEP_DIRS, recoverSweeps } from './sweep-recovery.js';
 import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
-import { readUncheckedMark } from './unchecked-marks.js';
+import { markAbove } from './unchecked-marks.js';
 import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind } from './mount-plan.js';
 import { isWithin } from './policy.js';
@@ -361,7 +361,7 @@ export class OsCommandSandbox implements CommandSandbox {
     let known = this.marks.get(projectRoot);
     if (known === undefined) {
       known = this.recoverDeadCommands()
-        .then(() => readUncheckedMark(recordsDir(this.options.homeDir), projectRoot))
+        .then(() => markAbove(recordsDir(this.options.homeDir), projectRoot))
         .then((found) => (found === undefined ? undefined : uncheckedMarkRefusal(found.file, found.mark?.notWalked)));
       this.marks.set(projectRoot, known);
     }

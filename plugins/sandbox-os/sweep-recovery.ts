@@ -17,7 +17,7 @@ import { claim, listEntries, readRecord, stillRunning, type RecordEntry } from '
 import { MAX_SWEEP_DIRS, sweepGitDirs } from './git-sweep.js';
 import { quarantineWarning, uncheckedMarkRefusal, uncheckedWarning } from './sweep-report.js';
 import { shownPath } from './sweep-paths.js';
-import { writeUncheckedMark } from './unchecked-marks.js';
+import { markKey, writeUncheckedMark } from './unchecked-marks.js';
 
 /** Records swept per run; more (only after many deaths in a row) are left for the next run, said. */
 export const MAX_SWEPT_PER_RUN = 32;
@@ -108,7 +108,7 @@ async function sweepRecord(dir: string, claimed: string, name: string, now: numb
     if (result.truncated) {
       // Fails closed: the next session in the project refuses commands until the user has looked.
       const notWalked = result.notWalked.map(shownPath);
-      const file = await writeUncheckedMark(dir, { projectRoot: record.projectRoot, since: record.since, notWalked });
+      const file = await writeUncheckedMark(dir, { projectRoot: await markKey(record.projectRoot), since: record.since, notWalked });
       messages.push(uncheckedMarkRefusal(file, notWalked));
     }
   }

@@ -9,7 +9,7 @@
  * the user removes it after looking, or allows unchecked trees in their settings.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface UncheckedMark {
@@ -56,5 +56,20 @@ export async function readUncheckedMark(recordsDir: string, projectRoot: string)
     return { file, mark: { projectRoot, since: parsed.since, notWalked: parsed.notWalked.filter((entry): entry is string => typeof entry === 'string').slice(0, MAX_NAMED) } };
   } catch {
     return { file };
+  }
+}
+
+/** The project's real path, or the path as given when it cannot be resolved (the mark's key). */
+export const markKey = (projectRoot: string): Promise<string> => realpath(projectRoot).catch(() => projectRoot);
+
+/**
+ * The mark left for `projectRoot` or any folder holding it (a session started in a subfolder of
+ * the project whose check could not finish writes there too), by real path.
+ */
+export async function markAbove(recordsDir: string, projectRoot: string): Promise<{ file: string; mark?: UncheckedMark } | undefined> {
+  for (let dir = await markKey(projectRoot); ; dir = path.dirname(dir)) {
+    const found = await readUncheckedMark(recordsDir, dir);
+    if (found) return found;
+    if (path.dirname(dir) === dir) return undefined;
   }
 }

@@ -27,7 +27,7 @@ const RUNS = Math.ceil(ROUNDS / ROUNDS_PER_RUN);
 const PARALLEL_CALLS = 4;
 const HOOKS = 8;
 /** The protected names a fresh project lacks: each gets a temporary mount point per call. */
-const MOUNT_POINT_NAMES = ['.mcp.json', '.devcontainer.json', '.claude', '.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.git/config.worktree'];
+const MOUNT_POINT_NAMES = ['.mcp.json', '.devcontainer.json', '.lfsconfig', '.claude', '.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.git/config.worktree'];
 
 function project(): { root: string; home: string } {
   const base = tempDir('mc-mountpoints-');

@@ -58,6 +58,7 @@ const PROTECTED = [
   'packages/app/.devcontainer.json',
   'packages/web/.claude/settings.json',
   'packages/web/.mcp.json',
+  '.lfsconfig',
 ];
 
 describe.each(MODES)('in %s mode', (mode) => {

@@ -32,7 +32,7 @@ describe('mount plan', () => {
     expect(p.pinned).toEqual([`${ROOT}/.git`]);
     expect(p.readOnly).toEqual([`${ROOT}/.git/config`, `${ROOT}/.git/hooks`, `${ROOT}/.mewcode`]);
     // config.worktree: git reads it once extensions.worktreeConfig is on (sparse-checkout sets it).
-    expect(p.blocked).toEqual([`${ROOT}/.git/config.worktree`, `${ROOT}/.mewcode.yaml`, `${ROOT}/.mewcode.yml`, `${ROOT}/.mewcode.json`, `${ROOT}/.claude`, `${ROOT}/.mcp.json`, `${ROOT}/.devcontainer.json`, `${ROOT}/.vscode`, `${ROOT}/.idea`, `${ROOT}/.zed`, `${ROOT}/.helix`, `${ROOT}/.devcontainer`, `${ROOT}/.agents`]);
+    expect(p.blocked).toEqual([`${ROOT}/.git/config.worktree`, `${ROOT}/.mewcode.yaml`, `${ROOT}/.mewcode.yml`, `${ROOT}/.mewcode.json`, `${ROOT}/.claude`, `${ROOT}/.mcp.json`, `${ROOT}/.devcontainer.json`, `${ROOT}/.lfsconfig`, `${ROOT}/.vscode`, `${ROOT}/.idea`, `${ROOT}/.zed`, `${ROOT}/.helix`, `${ROOT}/.devcontainer`, `${ROOT}/.agents`]);
   });
 
   test('without .git, .git itself is blocked (a sandboxed `git init` could plant a config that runs on the host)', async () => {

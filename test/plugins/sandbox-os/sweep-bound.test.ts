@@ -72,6 +72,16 @@ describe('a mark left by a recovery sweep that could not finish (unchecked-marks
     expect(String((await next.run('echo still-here')).content)).toContain('still-here');
   });
 
+  test('a mark left for a folder holding the project (a session started in a subfolder) refuses there too', async () => {
+    const fixture = await sandboxFixture();
+    if (skipWithoutSandbox(tally, 'sweep bound', fixture.status)) return;
+    await mkdir(recordsDir(fixture.home), { recursive: true });
+    const file = await writeUncheckedMark(recordsDir(fixture.home), { projectRoot: path.dirname(fixture.root), since: Date.now() - 5000, notWalked: [] });
+    const first = await fixture.run('echo still-here');
+    expect(first.isError).toBe(true);
+    expect(String(first.content)).toContain(file);
+  });
+
   test('with `sandbox.unchecked_trees: true`: said once, and commands run', async () => {
     const fixture = await sandboxFixture({ sandboxYaml: '\n  unchecked_trees: true' });
     if (skipWithoutSandbox(tally, 'sweep bound', fixture.status)) return;
