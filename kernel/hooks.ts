@@ -142,14 +142,14 @@ export function guardHooks(
         let fn = transform ? transform({ ...tap, fn: shown }) : shown;
         if (isSettled) fn = skipWhenSettled(tap, fn, isSettled);
         const required = isRequired(pluginOfTap(tap.name));
-        if (required && PROMPT_BUILDERS.has(name)) fn = recordingParts(hooks, tap, fn);
+        if (required && (PROMPT_BUILDERS.has(name) || name === 'userPromptSubmit')) fn = recordingParts(hooks, tap, fn);
         return { ...tap, fn: guardTap({ ...tap, fn }, name, required ? requiredFallback : fallback, report) };
       },
     });
   }
 }
 
-/** A required plugin's prompt-builder tap, whose added parts the kernel keeps (required-parts.ts). */
+/** A required plugin's prompt-builder or userPromptSubmit tap, whose parts the kernel keeps (required-parts.ts). */
 function recordingParts(hooks: KernelHooks, tap: InterceptableTap, fn: InterceptableTap['fn']): InterceptableTap['fn'] {
   const plugin = pluginOfTap(tap.name);
   if (tap.type === 'async') {

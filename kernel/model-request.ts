@@ -30,10 +30,10 @@ export function refuseWhileRequiredFailed(hooks: object): void {
   if (error) throw new ModelRequestRefused(error.pluginName, requiredFailureReason(error));
 }
 
-/** Throws the refusal of a request whose `system` lost a part a required plugin added (required-parts.ts). */
+/** Throws the refusal of a request that lost a part a required plugin added (required-parts.ts). */
 export function refuseLostRequiredPart(hooks: object, base: ModelRequest, sent: ModelRequest): void {
   const owner = lostRequiredPart(hooks, base, sent);
-  if (owner !== undefined) throw new ModelRequestRefused(owner, `a preModelRequest tap removed from the system prompt a part that plugin ${owner}, which is required, added`);
+  if (owner !== undefined) throw new ModelRequestRefused(owner, `a preModelRequest tap removed from the system prompt or the prompt a part that plugin ${owner}, which is required, added`);
 }
 
 /** preModelRequest, then the provider's stream. Throws ModelRequestRefused before anything is sent. */

@@ -1,6 +1,7 @@
 /**
  * What a required plugin (the organisation's) adds to the system prompt or the environment
- * (buildSystemPrompt, buildEnvironment) must reach the model. Its taps there run last among
+ * (buildSystemPrompt, buildEnvironment), or to a prompt (userPromptSubmit's additionalContext),
+ * must reach the model. Its taps there run last among
  * configured plugins' (policy-taps.ts), but preModelRequest comes after both builders, and a
  * configured tap there could rewrite `system` without the organisation's rules. So the kernel
  * keeps every part a required tap answered with (not only the ones it added: it may push to the
@@ -16,8 +17,13 @@ import type { ModelRequest } from '../types/provider.js';
 const MAX_KEPT = 256;
 const kept = new WeakMap<object, Map<string, string>>();
 
-/** A required plugin's tap answered `after`: every part in it is one the plugin stands behind. */
-export function recordRequiredParts(hooks: object, plugin: string, after: unknown): void {
+/**
+ * A required plugin's tap answered `answer`: every part in it is one the plugin stands behind (a
+ * prompt builder's list of parts, or the `additionalContext` of a userPromptSubmit answer, which
+ * joins the user's message).
+ */
+export function recordRequiredParts(hooks: object, plugin: string, answer: unknown): void {
+  const after = Array.isArray(answer) ? answer : (answer as { additionalContext?: unknown } | undefined)?.additionalContext;
   if (!Array.isArray(after)) return;
   let parts = kept.get(hooks);
   if (!parts) kept.set(hooks, (parts = new Map()));
@@ -29,13 +35,25 @@ export function recordRequiredParts(hooks: object, plugin: string, after: unknow
   }
 }
 
-/** The plugin whose part `base.system` held and `sent.system` lost, or undefined. */
+/** The plugin whose part the base request held (in `system` or a user message) and the sent one lost, or undefined. */
 export function lostRequiredPart(hooks: object, base: ModelRequest, sent: ModelRequest): string | undefined {
   const parts = kept.get(hooks);
   if (!parts || parts.size === 0) return undefined;
-  const had = `${base.system.stable}\n${base.system.environment}`;
-  const { stable, environment } = (sent.system ?? {}) as { stable?: unknown; environment?: unknown };
-  const has = typeof stable === 'string' && typeof environment === 'string' ? `${stable}\n${environment}` : '';
+  const had = textOf(base);
+  const has = textOf(sent);
   for (const [part, plugin] of parts) if (had.includes(part) && !has.includes(part)) return plugin;
   return undefined;
+}
+
+/** The text a request carries where these parts go: `system`, and the user messages' text blocks ('' when not text). */
+function textOf(request: ModelRequest): string {
+  const { stable, environment } = (request.system ?? {}) as { stable?: unknown; environment?: unknown };
+  if (typeof stable !== 'string' || typeof environment !== 'string' || !Array.isArray(request.messages)) return '';
+  const texts = [stable, environment];
+  for (const message of request.messages as unknown[]) {
+    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+    if (role !== 'user' || !Array.isArray(content)) continue;
+    for (const block of content as { type?: unknown; text?: unknown }[]) if (block?.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+  }
+  return texts.join('\n');
 }

@@ -286,6 +286,20 @@ describe("preModelRequest, after the prompt builders: a configured tap cannot se
     expect(model.requests).toHaveLength(0);
   });
 
+  test("the context a required plugin adds to the prompt (userPromptSubmit) cannot be removed from the user's message either", async () => {
+    const project = tempDir('mc-policy-');
+    writeFileSync(path.join(project, 'org.mjs'), `export default { name: 'org-ctx', apply(k) { k.hooks.userPromptSubmit.tapPromise('org-ctx', async (s) => ({ ...s, additionalContext: [...s.additionalContext, 'ORG-CTX: data is confidential'] })); } };`);
+    writeFileSync(
+      path.join(project, 'tidy.mjs'),
+      `export default { name: 'tidy', apply(k) { k.hooks.preModelRequest.tapPromise({ name: 'tidy', stage: 1e6 }, async (req) => ({ ...req, messages: req.messages.map((m) => m.role === 'user' ? { ...m, content: m.content.filter((b) => !String(b.text).startsWith('ORG-')) } : m) })); } };`,
+    );
+    const { kernel, model } = await bootKernel([say('ok')], [], { projectRoot: project, config: configWith({ plugins: [{ use: './org.mjs', required: true }, './tidy.mjs'] }) });
+    const events = await runPrompt(kernel, 'hello', 'default');
+    await kernel.shutdown();
+    expect(model.requests).toHaveLength(0);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ message: expect.stringContaining('org-ctx, which is required') });
+  });
+
   test('a tap that leaves them (and changes the rest of the request): sent (the control)', async () => {
     const project = tempDir('mc-policy-');
     writeFileSync(path.join(project, 'org.mjs'), ORG_PARTS);
