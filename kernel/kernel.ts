@@ -762,7 +762,7 @@ export class Kernel implements KernelApi {
   }
 
   /** A plugin's own call through the whole gate, nobody asked (`kernel/plugin-tool-call.ts`). */
-  async callTool(asked: PluginToolCall): Promise<PluginToolCallResult> {
+  async callTool(asked: PluginToolCall, madeBy?: string): Promise<PluginToolCallResult> {
     const session = asked.session;
     // Acted as only by a session this kernel made (or one naming its identity: a sub-agent's
     // compaction recovery reads as that sub-agent): an invented identity is refused.
@@ -779,6 +779,7 @@ export class Kernel implements KernelApi {
         projectRoot: this.options.projectRoot,
         homeDir: this.options.homeDir,
         mode: this.permittedMode(asked.mode),
+        ...(madeBy !== undefined ? { madeBy } : {}),
       },
       defaultTimeoutMs: this.options.defaultToolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     };
@@ -791,7 +792,7 @@ export class Kernel implements KernelApi {
    * built again as the gate builds a model's call: the registered tool (never the caller's object),
    * its own target, frozen copies, and the mode managed settings permit.
    */
-  async decidePermission(asked: PermissionRequest, callId: string): Promise<PermissionVerdict> {
+  async decidePermission(asked: PermissionRequest, callId: string, madeBy?: string): Promise<PermissionVerdict> {
     if (!this.isLiveIdentity(asked)) return { decision: 'deny', layer: 'kernel', reason: 'the request names a session this kernel did not make' };
     const tool = this.tools.get(asked.toolName);
     const request = tool
@@ -801,6 +802,7 @@ export class Kernel implements KernelApi {
           agentId: asked.agentId ?? 'main',
           parentAgentId: asked.parentAgentId,
           projectRoot: this.options.projectRoot,
+          madeBy,
         })
       : undefined;
     if (!request) return { decision: 'deny', layer: 'kernel', reason: `no tool named ${asked.toolName} is registered` };

@@ -15,6 +15,8 @@ export interface RequestPlace {
   agentId: string;
   parentAgentId?: string | undefined;
   projectRoot: string;
+  /** The plugin making the call itself, when it is not the model's. */
+  madeBy?: string | undefined;
 }
 
 export async function permissionRequest(toolName: string, tool: Tool, input: ToolInput, place: RequestPlace): Promise<PermissionRequest> {
@@ -29,5 +31,6 @@ export async function permissionRequest(toolName: string, tool: Tool, input: Too
     agentId: place.agentId,
     ...(place.parentAgentId ? { parentAgentId: place.parentAgentId } : {}),
     projectRoot: place.projectRoot,
+    ...(place.madeBy !== undefined ? { madeBy: place.madeBy } : {}),
   });
 }

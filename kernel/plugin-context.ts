@@ -26,6 +26,12 @@ export interface PluginSessions {
   fromBuild: boolean;
 }
 
+/** The kernel's own calls for a plugin, told which plugin asks (the request's `madeBy`). */
+interface PluginCallHost {
+  callTool(call: PluginToolCall, madeBy: string): Promise<PluginToolCallResult>;
+  decidePermission(request: PermissionRequest, callId: string, madeBy: string): Promise<PermissionVerdict>;
+}
+
 export class PluginContext implements KernelApi {
   /** A true private field: what a plugin holds must not lead back to the kernel object itself. */
   readonly #kernel: KernelApi;
@@ -108,7 +114,7 @@ export class PluginContext implements KernelApi {
     return this.#kernel.compactNow(mode);
   }
   callTool(call: PluginToolCall): Promise<PluginToolCallResult> {
-    if (this.#kernel.callTool) return this.#kernel.callTool(call);
+    if (this.#kernel.callTool) return (this.#kernel as PluginCallHost).callTool(call, this.#owner);
     return Promise.resolve({ allowed: false, content: 'this kernel cannot run a plugin\'s own calls', isError: true });
   }
   requiredPostToolUse(result: ToolResult, context: PostToolUseContext): Promise<ToolResult> {
@@ -118,7 +124,7 @@ export class PluginContext implements KernelApi {
     return Promise.resolve({ toolCallId: result.toolCallId, isError: true, content: 'Output withheld: this kernel cannot pass it through the required plugins.' });
   }
   decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
-    if (this.#kernel.decidePermission) return this.#kernel.decidePermission(request, callId);
+    if (this.#kernel.decidePermission) return (this.#kernel as PluginCallHost).decidePermission(request, callId, this.#owner);
     return Promise.resolve({ decision: 'deny', layer: 'kernel', reason: 'this kernel cannot decide a plugin\'s own calls' });
   }
 }

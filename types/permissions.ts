@@ -30,6 +30,12 @@ export interface PermissionRequest {
   agentId?: string;
   parentAgentId?: string;
   projectRoot: string;
+  /**
+   * The plugin that makes this call itself (`callTool`, `decidePermission`: a custom command's
+   * `!` line, a compaction's recovery read), named by the kernel; undefined for the model's
+   * calls. A layer or an audit tells them apart by it.
+   */
+  madeBy?: string;
 }
 
 /**

@@ -16,7 +16,8 @@ import { removeTempDirs, temp } from '../support/temp-dirs.js';
 import type { AgentEvent } from '../../types/events.js';
 import { apiProbe } from '../support/api-probe.js';
 import { bootKernel, runPrompt } from '../support/boot.js';
-import { say } from '../support/memory-provider.js';
+import { call, say, useTools } from '../support/memory-provider.js';
+import { constantTool, toolsPlugin } from '../support/test-tools.js';
 
 afterEach(() => removeTempDirs());
 
@@ -131,4 +132,17 @@ describe('what a plugin does as a session names one this kernel made', () => {
     await expect(api.requiredPostToolUse!({ toolCallId: 'x', content: 'rm -rf / completed', isError: false }, {} as never)).rejects.toThrow(/build's own plugins/);
     await kernel.shutdown();
   });
+});
+
+test("a plugin's own calls carry who made them: permission layers and the audit see `madeBy`; the model's calls carry none", async () => {
+  const probe = apiProbe('helper');
+  const decided: (string | undefined)[] = [];
+  const audit = definePlugin({ name: 'org-audit', apply: (kernel) => void kernel.hooks.permissionDecided.tapPromise('org-audit', async (decision) => void decided.push(decision.request.madeBy)) });
+  const { kernel } = await bootKernel([useTools([call('read_note', {})]), say('done')], [audit, probe.plugin, toolsPlugin([constantTool('read_note', 'a note')])]);
+  const api = probe.api();
+  await api.callTool!({ toolName: 'read_note', input: {}, callId: 'p1', session: api.session, mode: 'default' });
+  await api.decidePermission!({ toolName: 'read_note', input: {}, mode: 'default', sessionId: api.session.sessionId, agentId: 'main' } as unknown as PermissionRequest, 'p2');
+  await runPrompt(kernel, 'read it', 'default');
+  await kernel.shutdown();
+  expect(decided).toEqual(['helper', 'helper', undefined]);
 });
