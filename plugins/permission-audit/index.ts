@@ -148,6 +148,8 @@ export function decisionRecord(decided: PermissionDecidedContext, caps: AuditCap
       : {}),
     allowed: decided.allowed,
     mode: request.mode,
+    // A plugin's own call (a custom command's `!` line), not the model's.
+    ...(request.madeBy !== undefined ? { made_by: request.madeBy } : {}),
   };
 }
 

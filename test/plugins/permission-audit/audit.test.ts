@@ -177,6 +177,20 @@ describe('caps and other records', () => {
     expect(decided(`${'x'.repeat(9)}😀`, 'ab😀')).toMatchObject({ target: `${'x'.repeat(9)}…`, reason: 'ab😀' });
   });
 
+  it("a plugin's own call is recorded with who made it (made_by); the model's call without", () => {
+    const record = (madeBy?: string) =>
+      decisionRecord({
+        request: { toolName: 'bash', tool: undefined, input: {}, category: 'exec', target: { kind: 'command', command: 'ls' }, mode: 'default', sessionId: 's', projectRoot: dirs.root, ...(madeBy ? { madeBy } : {}) },
+        verdict: { decision: 'allow', layer: 'permission-rules' },
+        allowed: true,
+        toolCallId: 'c',
+        sessionId: 's',
+        agentId: 'main',
+      });
+    expect(record('custom-commands')).toMatchObject({ made_by: 'custom-commands' });
+    expect(record()).not.toHaveProperty('made_by');
+  });
+
   it('without an OutputLimits service the built-in caps are the same as output-limits\' own', () => {
     const { auditMaxBytes, auditKeepFiles, auditTargetMaxChars, auditReasonMaxChars } = LIMITS;
     expect(AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS).toEqual({ auditMaxBytes, auditKeepFiles, auditTargetMaxChars, auditReasonMaxChars });
