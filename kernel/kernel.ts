@@ -512,8 +512,7 @@ export class Kernel implements KernelApi {
     return this.getAll(token).at(-1);
   }
 
-  /** Every session this kernel made, and each by its identity: what a plugin's call may act as. */
-  private readonly madeSessions = new WeakSet<object>();
+  /** Every session this kernel made, by its identity: what a plugin's call may act as. */
   private readonly sessionIds = new Map<string, WeakRef<AgentSessionImpl>>();
 
   /** Whether `who` names a session this kernel made (a plugin may not act as one it invented). */
@@ -542,7 +541,6 @@ export class Kernel implements KernelApi {
       toolProgressShown: () => this.toolProgressShown(),
     };
     const session = new AgentSessionImpl(host, options, announceHistory);
-    this.madeSessions.add(session);
     this.sessionIds.set(identityKey(session), new WeakRef(session));
     return session;
   }
@@ -653,7 +651,6 @@ export class Kernel implements KernelApi {
       },
     });
   }
-
 
   resumeSession(records: SessionRecords, options: Omit<SessionOptions, 'history' | 'sessionId'> = {}): Promise<AgentSession> {
     return this.resume(records, options, false);
@@ -766,7 +763,7 @@ export class Kernel implements KernelApi {
     const session = asked.session;
     // Acted as only by a session this kernel made (or one naming its identity: a sub-agent's
     // compaction recovery reads as that sub-agent): an invented identity is refused.
-    if (!this.madeSessions.has(session) && !this.isLiveIdentity(session)) return { allowed: false, content: 'The call was not made: its session is not one this kernel made', isError: true };
+    if (!this.isLiveIdentity(session)) return { allowed: false, content: 'The call was not made: its session is not one this kernel made', isError: true };
     const call: ToolCall = { id: asked.callId, name: asked.toolName, input: JSON.stringify(asked.input) };
     const deps: PluginCallDeps = {
       hooks: this.#raw,

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { entries as listDir, lstat, realpath, type Entry } from './byte-fs.js';
 import { gitlinkPaths } from './git-index.js';
 import { gitfilePath } from './git-pointers.js';
-import { isWithin } from './policy.js';
+import { isWithin, PROTECTED_NAMES } from './policy.js';
 import { follow, insideRoots, readSmallFile } from './sweep-paths.js';
 
 /** Directories walked per root for `.git` entries. */
@@ -115,7 +115,7 @@ const isDotGit = (name: string): boolean => name.length === 4 && asciiLower(name
  * (policy.ts), found here below it, where no mount can be made ahead (a package of a monorepo the
  * user opens on its own: `packages/app/.vscode/tasks.json`, `.devcontainer.json`).
  */
-const PROJECT_SETTINGS = new Set(['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.devcontainer.json', '.agents', '.claude', '.mcp.json', '.lfsconfig', '.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json']);
+const PROJECT_SETTINGS = new Set(PROTECTED_NAMES.map(asciiLower));
 const isProjectSettings = (name: string): boolean => PROJECT_SETTINGS.has(asciiLower(name));
 
 function looksLikeGitDir(children: readonly Entry[]): boolean {

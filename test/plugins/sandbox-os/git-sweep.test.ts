@@ -293,6 +293,14 @@ describe('project settings below the root (no mount can be made ahead for them)'
     expect(await around(() => renameSync(path.join(root, 'test', 'fixtures', 'ext'), path.join(root, 'packages', 'app')))).toEqual(['packages/app/.vscode']);
   });
 
+  test('an old file renamed into a settings folder that was there before: set aside (the folder changed)', async () => {
+    mkdirSync(path.join(root, 'packages', 'app', '.vscode'), { recursive: true });
+    writeFileSync(path.join(root, 'docs-tasks.json'), '{"tasks":[{"command":"evil","runOptions":{"runOn":"folderOpen"}}]}');
+    const before = Date.now();
+    while (Date.now() - before < 30);
+    expect(await around(() => renameSync(path.join(root, 'docs-tasks.json'), path.join(root, 'packages', 'app', '.vscode', 'tasks.json')))).toEqual(['packages/app/.vscode']);
+  });
+
   test("left as they were: a package's own settings from before the command, and the root's (kept read-only by the sandbox's mounts)", async () => {
     mkdirSync(path.join(root, 'packages', 'app', '.vscode'), { recursive: true });
     writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'settings.json'), '{}');
