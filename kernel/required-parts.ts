@@ -39,21 +39,26 @@ export function recordRequiredParts(hooks: object, plugin: string, answer: unkno
 export function lostRequiredPart(hooks: object, base: ModelRequest, sent: ModelRequest): string | undefined {
   const parts = kept.get(hooks);
   if (!parts || parts.size === 0) return undefined;
-  const had = textOf(base);
-  const has = textOf(sent);
-  for (const [part, plugin] of parts) if (had.includes(part) && !has.includes(part)) return plugin;
+  const had = textsOf(base);
+  const has = textsOf(sent);
+  const holds = (texts: readonly string[], part: string): boolean => texts.some((text) => text.includes(part));
+  for (const [part, plugin] of parts) if (holds(had, part) && !holds(has, part)) return plugin;
   return undefined;
 }
 
-/** The text a request carries where these parts go: `system`, and the user messages' text blocks ('' when not text). */
-function textOf(request: ModelRequest): string {
+/**
+ * The texts a request carries where these parts go: `system`, and the user messages' text blocks
+ * (none when not text). Each part is one block or one part of `system`, so no text is joined: a
+ * long history is not copied at every request.
+ */
+function textsOf(request: ModelRequest): string[] {
   const { stable, environment } = (request.system ?? {}) as { stable?: unknown; environment?: unknown };
-  if (typeof stable !== 'string' || typeof environment !== 'string' || !Array.isArray(request.messages)) return '';
+  if (typeof stable !== 'string' || typeof environment !== 'string' || !Array.isArray(request.messages)) return [];
   const texts = [stable, environment];
   for (const message of request.messages as unknown[]) {
     const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
     if (role !== 'user' || !Array.isArray(content)) continue;
     for (const block of content as { type?: unknown; text?: unknown }[]) if (block?.type === 'text' && typeof block.text === 'string') texts.push(block.text);
   }
-  return texts.join('\n');
+  return texts;
 }
