@@ -8,8 +8,10 @@
 import { parseCommandLine } from './cli-args.js';
 import { runPluginSubcommand, runSubcommand } from './subcommands.js';
 import { terminal } from '../config/terminal-safe.js';
+import { closeGoneTerminalsAtExit } from './gone-terminal.js';
 
 async function cli(): Promise<number> {
+  closeGoneTerminalsAtExit();
   const argv = process.argv.slice(2);
   const fromPlugin = await runPluginSubcommand(argv);
   if (fromPlugin !== undefined) return fromPlugin;

@@ -11,12 +11,14 @@ import { parseCommandLine } from './cli-args.js';
 import { runPluginSubcommand, runSubcommand } from './subcommands.js';
 import { guardUnfinishedRun } from './unfinished-run.js';
 import { bootKernel, OpenRunError, startRun, type BootedKernel } from './open-run.js';
+import { closeGoneTerminalsAtExit } from './gone-terminal.js';
 
 /**
  * Run MewCode with a command line (`argv` without node and the script) or parsed options, and
  * resolve to the process exit code: 0 success, 1 the run ended in error, 2 usage or configuration.
  */
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
+  closeGoneTerminalsAtExit();
   if (!isArgv(argv)) return guarded(argv, plugins);
   const fromPlugin = await runPluginSubcommand(argv, plugins);
   if (fromPlugin !== undefined) return fromPlugin;
