@@ -18,7 +18,7 @@ export const CONFIG_TRUST_PATHS: readonly TrustPath[] = [
   ['sandbox'], // the OS sandbox's settings (network, writable paths…)
 ];
 
-/** In `.mewcode/settings.yaml` and `.mewcode/settings.local.yaml` (both spellings). */
+/** In `.mewcode/settings.*` and `.mewcode/settings.local.*` (config/settings-files.ts; both spellings of each key). */
 export const SETTINGS_TRUST_PATHS: readonly TrustPath[] = [
   // What runs without asking: a repository's `Bash` or `mcp__<your server>__*` would grant itself
   // execution. Its deny and ask rules need no trust (they only ever take permissions away).

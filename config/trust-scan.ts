@@ -4,8 +4,8 @@
  *
  *   .mewcode.yaml | .mewcode.yml | .mewcode.json | .mewcode/config.*   config (first found)
  *   .mewcode/config.local.*      config
- *   .mewcode/settings.yaml       permission settings
- *   .mewcode/settings.local.yaml permission settings
+ *   .mewcode/settings.{yaml,yml,json}         permission settings and hooks (every spelling
+ *   .mewcode/settings.local.{yaml,yml,json}   found: their readers read them all, settings-files.ts)
  *   .mewcode/hooks.yaml, .mcp.json   whole files (hooks, MCP servers)
  *   .claude/agents/*.md, .mewcode/agents/*.md   whole files (sub-agent definitions)
  *   .claude/commands/**\/*.md, .mewcode/commands/**\/*.md   whole files, only those with a
@@ -31,6 +31,7 @@ import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { readProjectTextFile } from './project-file.js';
+import { SETTINGS_FILE_NAMES } from './settings-files.js';
 import { codeFilesOf, describeCodeFile } from './trust-code.js';
 import { CLAUDE_SETTINGS_TRUST_PATHS, CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
 import { summarize, summarizeCommandFile, summarizeFile } from './trust-summary.js';
@@ -99,7 +100,7 @@ function realOrResolved(dir: string): string {
 function candidates(root: string, rootIsHome: boolean, warnings: string[]): Candidate[] {
   const inRoot = (place: string) => path.join(root, place);
   const inDotDir = (place: string) => path.join(root, '.mewcode', place);
-  // When the project is the home directory, `.mewcode/config.*` and `.mewcode/settings.yaml`
+  // When the project is the home directory, `.mewcode/config.*` and `.mewcode/settings.*`
   // are the user's own files (loadConfig reads them once, as user files).
   const projectPlaces = PROJECT_SEARCH_PLACES.filter((place) => !(rootIsHome && place.startsWith('.mewcode/')));
   const list: Candidate[] = [{ files: projectPlaces.map(inRoot), kind: 'config', local: false }];
@@ -107,8 +108,9 @@ function candidates(root: string, rootIsHome: boolean, warnings: string[]): Cand
   if (!rootIsHome) {
     list.push(
       { files: LOCAL_SEARCH_PLACES.map(inDotDir), kind: 'config', local: true },
-      { files: [inDotDir('settings.yaml')], kind: 'settings', local: false },
-      { files: [inDotDir('settings.local.yaml')], kind: 'settings', local: true },
+      // Each spelling on its own: the readers read every one that exists, so each is scanned.
+      ...SETTINGS_FILE_NAMES.shared.map((name): Candidate => ({ files: [inDotDir(name)], kind: 'settings', local: false })),
+      ...SETTINGS_FILE_NAMES.local.map((name): Candidate => ({ files: [inDotDir(name)], kind: 'settings', local: true })),
       // Only their plugin keys: nothing else in Claude Code's settings files is read by MewCode.
       { files: [inRoot(path.join('.claude', 'settings.json'))], kind: 'claude-settings', local: false },
       { files: [inRoot(path.join('.claude', 'settings.local.json'))], kind: 'claude-settings', local: true },

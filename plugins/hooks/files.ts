@@ -3,16 +3,17 @@
  * boot (index.ts) can look at these files without loading the hook code.
  */
 import path from 'node:path';
+import { settingsFilesOf } from '../../config/settings-files.js';
 
 export type HookScope = 'user' | 'project' | 'local';
 
-/** Settings files in Claude Code's shape: hooks under a `hooks` key, among other settings. */
+/**
+ * Settings files in Claude Code's shape: hooks under a `hooks` key, among other settings. Every
+ * spelling of each (settings.yaml, .yml, .json: config/settings-files.ts, the list the permission
+ * rules and the sandbox read too), the user's first.
+ */
 export function hookSettingsFiles(projectRoot: string, homeDir: string): { scope: HookScope; file: string }[] {
-  return [
-    { scope: 'user', file: path.join(homeDir, '.mewcode', 'settings.yaml') },
-    { scope: 'project', file: path.join(projectRoot, '.mewcode', 'settings.yaml') },
-    { scope: 'local', file: path.join(projectRoot, '.mewcode', 'settings.local.yaml') },
-  ];
+  return (['user', 'project', 'local'] as const).flatMap((scope) => settingsFilesOf(scope, projectRoot, homeDir).map((file) => ({ scope, file })));
 }
 
 /** MewCode's own rule files, which hold nothing but hooks: the project's first. */

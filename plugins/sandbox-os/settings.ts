@@ -1,8 +1,12 @@
 /**
  * The `sandbox:` section, read from the USER's files only:
  *
- *   ~/.mewcode/settings.yaml                       (wins when both set it)
+ *   ~/.mewcode/settings.yaml | settings.yml | settings.json   (config/settings-files.ts: the files
+ *                                                  the permission rules and hooks read; wins when both set it)
  *   ~/.mewcode/config.yaml | config.yml | config.json
+ *
+ * The first of these files, in this order, that has a `sandbox` key decides (two spellings of the
+ * settings file are reported by the permission rules, naming both).
  *
  * ```yaml
  * sandbox: false                 # off: bash asks again in default mode (as before the sandbox)
@@ -27,7 +31,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LocatedNode } from '../../config/located.js';
+import { USER_SEARCH_PLACES } from '../../config/layers.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
+import { settingsFilesOf } from '../../config/settings-files.js';
 
 export interface SandboxSettings {
   enabled: boolean;
@@ -58,8 +64,8 @@ const KEYS = ['enabled', 'network', 'allowed_domains', 'deny_read', 'allow_write
 
 /** The user files, highest priority first. */
 export function userSettingsFiles(homeDir: string): string[] {
-  const dir = path.join(homeDir, '.mewcode');
-  return ['settings.yaml', 'settings.yml', 'settings.json', 'config.yaml', 'config.yml', 'config.json'].map((name) => path.join(dir, name));
+  // The user scope only: whatever the project root, a repository must not set its own sandbox.
+  return [...settingsFilesOf('user', homeDir, homeDir), ...USER_SEARCH_PLACES.map((name) => path.join(homeDir, '.mewcode', name))];
 }
 
 export async function readSandboxSettings(homeDir: string, warn: (message: string) => void): Promise<SandboxSettings> {

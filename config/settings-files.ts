@@ -1,0 +1,55 @@
+/**
+ * MewCode's settings files — permission rules, hooks, the sandbox — in one list, so every reader
+ * (the permission-rules, hooks and sandbox-os plugins, the trust scan, `mewcode doctor`) reads the
+ * same files in the same order:
+ *
+ *   user     ~/.mewcode/settings.yaml | settings.yml | settings.json
+ *   project  <root>/.mewcode/settings.yaml | settings.yml | settings.json
+ *   local    <root>/.mewcode/settings.local.yaml | settings.local.yml | settings.local.json
+ *
+ * Any of them holds YAML or JSON (the parser takes both). Unlike the config layers (where the first
+ * file found wins), EVERY spelling that exists is read, in the order above: a settings file holds
+ * deny rules, and a second spelling read by one component and ignored by another once turned the
+ * sandbox off from `settings.json` while that file's deny rules vanished. Lists — allow, ask and
+ * deny rules, hooks — add up; a single value (`default_mode`, `sandbox`) comes from the first
+ * file of the scope, in this order, that sets it. Two spellings in one scope are reported
+ * (`spellingsWarning`), naming both, so nobody keeps one by mistake.
+ */
+import path from 'node:path';
+
+/** The scopes of the settings files, highest precedence first. */
+export type SettingsFileScope = 'local' | 'project' | 'user';
+export const SETTINGS_FILE_SCOPES: readonly SettingsFileScope[] = ['local', 'project', 'user'];
+
+const EXTENSIONS = ['yaml', 'yml', 'json'] as const;
+
+/** The names of one scope's files in `.mewcode/`, in reading order. */
+export const SETTINGS_FILE_NAMES: Readonly<Record<'shared' | 'local', readonly string[]>> = {
+  shared: EXTENSIONS.map((ext) => `settings.${ext}`),
+  local: EXTENSIONS.map((ext) => `settings.local.${ext}`),
+};
+
+/** The files of one scope (absolute), in reading order; most do not exist. */
+export function settingsFilesOf(scope: SettingsFileScope, projectRoot: string, homeDir: string): string[] {
+  const dir = path.join(scope === 'user' ? homeDir : projectRoot, '.mewcode');
+  return SETTINGS_FILE_NAMES[scope === 'local' ? 'local' : 'shared'].map((name) => path.join(dir, name));
+}
+
+/** Every settings file, scope by scope (highest precedence first), each scope's in reading order. */
+export function allSettingsFiles(projectRoot: string, homeDir: string): { scope: SettingsFileScope; file: string }[] {
+  return SETTINGS_FILE_SCOPES.flatMap((scope) => settingsFilesOf(scope, projectRoot, homeDir).map((file) => ({ scope, file })));
+}
+
+/**
+ * The warning for a scope with more than one spelling (`existing`: the files of that scope found,
+ * in reading order), or undefined. One text, so a reader and doctor say it alike (and doctor
+ * shows it once).
+ */
+export function spellingsWarning(scope: SettingsFileScope, existing: readonly string[]): string | undefined {
+  if (existing.length < 2) return undefined;
+  return (
+    `settings: ${existing.join(' and ')} are the same ${scope} settings file spelled ${existing.length} ways; ` +
+    `MewCode reads them all (their rules and hooks add up; a single value such as default_mode or sandbox comes from ${existing[0]}). ` +
+    'Merge them into one file to keep one place for these settings'
+  );
+}
