@@ -8,6 +8,7 @@
  *
  * ```yaml
  * plugins: [acme-policy]               # required: resolved from this file's directory; missing or broken → exit 2
+ * allow_managed_plugins_only: true     # a plugin named in a user's or project's config is not imported
  * permissions:
  *   deny: ["Bash(curl *)"]             # deny and ask rules no allow rule, flag, mode or approval lifts
  *   ask:  ["Bash(git push *)"]
@@ -139,7 +140,7 @@ function restriction(node: LocatedNode, key: string, on: readonly unknown[], off
   fail(node, key, `expected ${[...on, ...off].map((v) => JSON.stringify(v)).join(' or ')}, got ${describeNode(node)}`);
 }
 
-const TOP_KEYS = ['plugins', 'permissions', 'sandbox', 'mcp', 'allowedMcpServers', 'deniedMcpServers'] as const;
+const TOP_KEYS = ['plugins', 'allow_managed_plugins_only', 'permissions', 'sandbox', 'mcp', 'allowedMcpServers', 'deniedMcpServers'] as const;
 const PERMISSION_KEYS = ['deny', 'ask', 'disable_bypass_mode', 'disableBypassPermissionsMode', 'allow_managed_rules_only', 'allowManagedPermissionRulesOnly'] as const;
 const SANDBOX_KEYS = ['enabled', 'allow_unsandboxed_commands', 'allowUnsandboxedCommands', 'allowed_domains', 'allowedDomains', 'network'] as const;
 const MCP_KEYS = ['allowed_servers', 'denied_servers'] as const;
@@ -158,6 +159,7 @@ const DOMAIN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0
 type MutablePolicy = {
   files: string[];
   plugins: ManagedPlugin[];
+  managedPluginsOnly?: ManagedValue<true>;
   permissions: { deny: ManagedRule[]; ask: ManagedRule[]; disableBypassMode?: ManagedValue<true>; managedRulesOnly?: ManagedValue<true> };
   sandbox: { forceEnabled?: ManagedValue<true>; disableSkip?: ManagedValue<true>; allowedDomains?: ManagedValue<readonly string[]> };
   mcp: { allowedServers?: ManagedValue<readonly string[]>; deniedServers: ManagedRule[] };
@@ -172,6 +174,9 @@ export function parseManagedRoot(root: LocatedMap, file: string): ManagedPolicy 
   const baseDir = path.dirname(file);
   const plugins = root.entries.get('plugins');
   if (plugins) policy.plugins = readPlugins(plugins, baseDir);
+  const pluginsOnly = root.entries.get('allow_managed_plugins_only');
+  const onlyManaged = pluginsOnly && restriction(pluginsOnly, 'allow_managed_plugins_only', [true], [false]);
+  if (onlyManaged) policy.managedPluginsOnly = onlyManaged;
   const permissions = root.entries.get('permissions');
   if (permissions && !(permissions.kind === 'scalar' && permissions.value === null)) readPermissions(permissions, policy);
   const sandbox = root.entries.get('sandbox');
@@ -319,7 +324,8 @@ export function combinePolicies(lower: ManagedPolicy, higher: ManagedPolicy): Ma
     ...optional('allowedServers', both(lower.mcp.allowedServers, higher.mcp.allowedServers)),
     deniedServers: unionRules(lower.mcp.deniedServers, higher.mcp.deniedServers),
   };
-  return { files: [...lower.files, ...higher.files], plugins, permissions, sandbox, mcp };
+  const pluginsOnly = optional('managedPluginsOnly', either(lower.managedPluginsOnly, higher.managedPluginsOnly));
+  return { files: [...lower.files, ...higher.files], plugins, ...pluginsOnly, permissions, sandbox, mcp };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {

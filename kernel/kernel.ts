@@ -367,7 +367,17 @@ export class Kernel implements KernelApi {
     // project or the user's directory, which could supply another package of that name); an
     // entry of the user's or the project's naming the same module is that one, required.
     const managed = this.managedPolicy.plugins.map((plugin): PluginSpec => ({ spec: plugin.use, from: [plugin.baseDir], required: true }));
-    const configured = entries.filter(({ use }) => !this.managedPolicy.plugins.some((plugin) => plugin.use === use));
+    let configured = entries.filter(({ use }) => !this.managedPolicy.plugins.some((plugin) => plugin.use === use));
+    const onlyManaged = this.managedPolicy.managedPluginsOnly;
+    if (onlyManaged && configured.length > 0) {
+      // Refused before the module is imported: importing it already runs its code in this process.
+      for (const { use, required } of configured) {
+        const message = `plugin ${use} is not loaded: the organisation's managed settings (${onlyManaged.where}) allow only the build's and the managed plugins`;
+        if (required) throw new ConfigurationError(`${message}. Your configuration requires it, so MewCode will not run without it.`);
+        this.warn(message);
+      }
+      configured = [];
+    }
     return [...managed, ...pluginSpecsFor(configured, { config: this.resolvedConfig, projectRoot: this.options.projectRoot, homeDir: this.options.homeDir, trust: this.options.trust })];
   }
 

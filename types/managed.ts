@@ -32,6 +32,11 @@ export interface ManagedPolicy {
   /** The managed files read, in order (the system file first); empty when there are none. */
   readonly files: readonly string[];
   readonly plugins: readonly ManagedPlugin[];
+  /**
+   * Only the build's plugins and the managed ones load: a plugin named in a user's or a project's
+   * configuration is not imported at all (in-process code is beyond any check the kernel makes).
+   */
+  readonly managedPluginsOnly?: ManagedValue<true>;
   readonly permissions: {
     readonly deny: readonly ManagedRule[];
     readonly ask: readonly ManagedRule[];
@@ -69,6 +74,7 @@ export function isEmptyPolicy(policy: ManagedPolicy): boolean {
 export function describePolicy(policy: ManagedPolicy): string[] {
   const lines: string[] = [];
   for (const plugin of policy.plugins) lines.push(`requires plugin ${plugin.use} (${plugin.where})`);
+  if (policy.managedPluginsOnly) lines.push(`only the build's and the managed plugins load: configured plugins are not imported (${policy.managedPluginsOnly.where})`);
   const { permissions, sandbox, mcp } = policy;
   if (permissions.deny.length > 0) lines.push(`deny rules: ${permissions.deny.map((r) => r.rule).join(', ')}`);
   if (permissions.ask.length > 0) lines.push(`ask rules: ${permissions.ask.map((r) => r.rule).join(', ')}`);

@@ -77,8 +77,17 @@ describe('managed settings files', () => {
     expect(describePolicy(policy).join('\n')).toMatch(/requires plugin acme-policy[\s\S]*deny rules: Bash\(curl \*\)[\s\S]*bypassPermissions mode disabled/);
   });
 
+  it('allow_managed_plugins_only: read with where it is, described, and kept by a second file that sets it false', async () => {
+    const first = await file('a/m.yaml', 'plugins: [acme]\nallow_managed_plugins_only: true\n');
+    const second = await file('b/m.yaml', 'allow_managed_plugins_only: false\n');
+    const policy = await load(first, { ...second, named: true });
+    expect(policy.managedPluginsOnly?.where).toMatch(/a\/m\.yaml:2:/);
+    expect(describePolicy(policy).join('\n')).toMatch(/only the build's and the managed plugins load: configured plugins are not imported \(.*a\/m\.yaml:2:/);
+    await expect(load(await file('c/m.yaml', 'allow_managed_plugins_only: sure\n'))).rejects.toThrow(/allow_managed_plugins_only: expected true or false/);
+  });
+
   it('switches set to their permissive value restrict nothing', async () => {
-    const f = await file('m.yaml', 'permissions:\n  disable_bypass_mode: false\n  allow_managed_rules_only: false\nsandbox:\n  allow_unsandboxed_commands: true\n');
+    const f = await file('m.yaml', 'allow_managed_plugins_only: false\npermissions:\n  disable_bypass_mode: false\n  allow_managed_rules_only: false\nsandbox:\n  allow_unsandboxed_commands: true\n');
     expect(isEmptyPolicy(await load(f))).toBe(true);
   });
 });
