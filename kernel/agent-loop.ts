@@ -28,7 +28,7 @@ import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
 import { groupDigits } from '../types/plain-intl.js';
 import { runToolCalls } from './tool-scheduler.js';
-import { ModelRequestRefused, refuseLostRequiredPart, refuseWhileRequiredFailed } from './model-request.js';
+import { ModelRequestRefused, requestToSend } from './model-request.js';
 import { ABORT_GRACE_MS } from './tool-runner.js';
 import type { ToolView } from './tool-view.js';
 import { usedCallIds, withUniqueIds } from './unique-call-ids.js';
@@ -311,9 +311,7 @@ async function streamOnce(
   signal: AbortSignal,
   deps: LoopDeps,
 ): Promise<StreamOutcome> {
-  refuseWhileRequiredFailed(deps.hooks);
-  const request = await deps.hooks.preModelRequest.promise(base, { ...run, iteration, provider });
-  refuseLostRequiredPart(deps.hooks, base, request);
+  const request = await requestToSend(deps.hooks, base, { ...run, iteration, provider });
   const outcome: StreamOutcome = { text: '', content: [], calls: [], usage: undefined, error: undefined };
   let sawDone = false;
   let answerBegan: (() => void) | undefined = deps.awaitingModel();

@@ -35,6 +35,7 @@ import { defuseThenable, describeKind, describeValue, isApprovalOutcome, isPromp
 import type { ToolResult } from '../types/messages.js';
 import { pluginOfTap, withheldResult, type InterceptableTap, type TapTransform } from './hooks.js';
 import { ModelRequestRefused } from './model-request.js';
+import { handOver, madeByKernel } from './fresh-copies.js';
 import { plainDataCopy, toolResultSnapshot } from './value-snapshots.js';
 
 type Check = (value: unknown) => boolean;
@@ -43,6 +44,16 @@ type SafeSide = (args: unknown[], plugin: string, problem: string) => unknown;
 
 const isObject = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isStringList: Check = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+/** A list's items read once into a new array (not frozen: the next tap may push to it); anything else as it is. */
+function listSnapshot(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  try {
+    return Array.from(value as unknown[]);
+  } catch {
+    return undefined; // a Proxy whose trap throws
+  }
+}
 
 interface Guard {
   check: Check;
@@ -124,29 +135,7 @@ function pluginApproval(args: unknown[], answer: unknown): unknown {
   return outcome.choice === 'allow_once' ? outcome : Object.freeze({ ...outcome, choice: 'allow_once' });
 }
 
-/**
- * The copies the kernel made of an answer and handed to no tap yet: only the kernel holds them,
- * so they need no copy before a tap that must see a value nobody else can change.
- */
-class FreshCopies {
-  readonly #copies = new WeakSet<object>();
-  /** `copy` (undefined stays undefined), remembered as fresh. */
-  made<T>(copy: T): T {
-    if (typeof copy === 'object' && copy !== null) this.#copies.add(copy);
-    return copy;
-  }
-  /**
-   * `value` as a tap is handed it: itself if fresh, else `copy(value)`; or itself, when no `copy`
-   * is needed for this tap. Either way it is no longer fresh: that tap holds it now.
-   */
-  handOver(value: unknown, copy?: (value: unknown) => unknown): unknown {
-    const wasFresh = typeof value === 'object' && value !== null && this.#copies.delete(value);
-    return wasFresh || !copy ? value : copy(value);
-  }
-}
-
 const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
-  const fresh = new FreshCopies();
   const isRequired = (plugin: string): boolean => options.isRequired?.(plugin) === true;
   return {
   preToolUse: {
@@ -174,8 +163,11 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
   },
   stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
   // A required plugin's malformed parts refuse the request, as its throw does (required-failures.ts).
-  buildSystemPrompt: { check: isStringList, noun: 'buildSystemPrompt value', safe: keepUnlessRequired(isRequired) },
-  buildEnvironment: { check: isStringList, noun: 'buildEnvironment value', safe: keepUnlessRequired(isRequired) },
+  // Every answer is read into a list the kernel owns: a tap that returned (or pushed onto) a list
+  // another kept a reference to cannot have that one take a required part out before the kernel
+  // joins the prompt (buildEnvironment's taps are asynchronous).
+  buildSystemPrompt: { check: isStringList, noun: 'buildSystemPrompt value', safe: keepUnlessRequired(isRequired), snapshot: (_args, value) => listSnapshot(value) },
+  buildEnvironment: { check: isStringList, noun: 'buildEnvironment value', safe: keepUnlessRequired(isRequired), snapshot: (_args, value) => listSnapshot(value) },
   preModelRequest: {
     check: (value) => isObject(value) && Array.isArray((value as { messages?: unknown }).messages),
     noun: 'preModelRequest value',
@@ -183,8 +175,8 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
     answerRequired: true,
     // The request is the whole history: copied for a required plugin's tap only (a policy), and
     // not when it is a copy no tap has seen yet.
-    handOver: (value, plugin) => fresh.handOver(value, isRequired(plugin) ? plainDataCopy : undefined),
-    snapshot: (args, value) => (value === args[0] ? value : fresh.made(plainDataCopy(value))),
+    handOver: (value, plugin) => handOver(value, isRequired(plugin) ? plainDataCopy : undefined),
+    snapshot: (args, value) => (value === args[0] ? value : madeByKernel(plainDataCopy(value))),
     safe: (_args, plugin, problem) => {
       throw new ModelRequestRefused(plugin, problem);
     },
@@ -195,8 +187,8 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
     answerRequired: true,
     // A result is small (its strings are shared, not copied): every answer is copied, and so
     // every tap is handed a copy only the kernel held.
-    handOver: (value) => fresh.handOver(value, toolResultSnapshot),
-    snapshot: (_args, value) => fresh.made(toolResultSnapshot(value)),
+    handOver: (value) => handOver(value, toolResultSnapshot),
+    snapshot: (_args, value) => madeByKernel(toolResultSnapshot(value)),
     safe: (args, _plugin, problem) => withheldResult(args[0] as ToolResult, problem),
   },
   };

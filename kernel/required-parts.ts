@@ -5,9 +5,11 @@
  * configured plugins' (policy-taps.ts), but preModelRequest comes after both builders, and a
  * configured tap there could rewrite `system` without the organisation's rules. So the kernel
  * keeps every part a required tap answered with (not only the ones it added: it may push to the
- * list it was handed, or find its text already put there by a configured tap before it), and a
- * request whose `system` lost one that its base request held, or whose `system` is not text, is
- * not sent (naming the plugin whose part it was). A required plugin may still
+ * list it was handed, or find its text already put there by a configured tap before it). Where the
+ * request the kernel built holds each part is read before any preModelRequest tap is handed it (a
+ * tap may change that request in place); a request sent without a part where it was (in `system`,
+ * or in the user turn it was given for), or whose `system` is not text, is not sent (naming the
+ * plugin whose part it was). A required plugin may still
  * change its own parts in its own preModelRequest tap: it runs after every configured one, and
  * what it returns is checked like the rest.
  */
@@ -35,30 +37,82 @@ export function recordRequiredParts(hooks: object, plugin: string, answer: unkno
   }
 }
 
-/** The plugin whose part the base request held (in `system` or a user message) and the sent one lost, or undefined. */
-export function lostRequiredPart(hooks: object, base: ModelRequest, sent: ModelRequest): string | undefined {
-  const parts = kept.get(hooks);
-  if (!parts || parts.size === 0) return undefined;
-  const had = textsOf(base);
-  const has = textsOf(sent);
-  const holds = (texts: readonly string[], part: string): boolean => texts.some((text) => text.includes(part));
-  for (const [part, plugin] of parts) if (holds(had, part) && !holds(has, part)) return plugin;
-  return undefined;
+/** Where the request preModelRequest was handed holds one required part. */
+interface Place {
+  readonly part: string;
+  readonly plugin: string;
+  /** In `system` (its stable part or its environment). */
+  readonly inSystem: boolean;
+  /** The newest user message holding it, counted from the end of `messages` (0: the last one). */
+  readonly fromEnd: number | undefined;
 }
 
 /**
- * The texts a request carries where these parts go: `system`, and the user messages' text blocks
- * (none when not text). Each part is one block or one part of `system`, so no text is joined: a
- * long history is not copied at every request.
+ * Where the request holds each required part, read before any preModelRequest tap is handed it:
+ * a tap may change the request it is handed in place, so what it held must be known before then.
  */
-function textsOf(request: ModelRequest): string[] {
-  const { stable, environment } = (request.system ?? {}) as { stable?: unknown; environment?: unknown };
-  if (typeof stable !== 'string' || typeof environment !== 'string' || !Array.isArray(request.messages)) return [];
-  const texts = [stable, environment];
-  for (const message of request.messages as unknown[]) {
-    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
-    if (role !== 'user' || !Array.isArray(content)) continue;
-    for (const block of content as { type?: unknown; text?: unknown }[]) if (block?.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+export type RequiredPlaces = readonly Place[];
+
+/**
+ * The places of the required parts `base` holds. `base` must be a request no plugin holds yet (the
+ * one the kernel built or copied), and this runs before preModelRequest.
+ */
+export function requiredPlaces(hooks: object, base: ModelRequest): RequiredPlaces {
+  const parts = kept.get(hooks);
+  if (!parts || parts.size === 0) return [];
+  const system = systemTexts(base) ?? [];
+  const messages = Array.isArray(base.messages) ? (base.messages as readonly unknown[]) : [];
+  const places: Place[] = [];
+  for (const [part, plugin] of parts) {
+    const inSystem = system.some((text) => text.includes(part));
+    const fromEnd = newestTurnHolding(messages, part);
+    if (inSystem || fromEnd !== undefined) places.push(Object.freeze({ part, plugin, inSystem, fromEnd }));
   }
+  return Object.freeze(places);
+}
+
+/**
+ * The plugin whose part `sent` lost, or undefined. A part stays where it was: one `system` held
+ * is still in `system` (not moved into a user message, which the model weighs less), and one a
+ * user message held is still in the user message at the same place counted from the end (the turn
+ * it was given for: a tap may drop older turns, not move the context to another). A `system` that
+ * is not text loses every part.
+ */
+export function lostRequiredPart(places: RequiredPlaces, sent: ModelRequest): string | undefined {
+  if (places.length === 0) return undefined;
+  const system = systemTexts(sent);
+  if (!system) return places[0]!.plugin;
+  const messages = Array.isArray(sent.messages) ? (sent.messages as readonly unknown[]) : [];
+  for (const { part, plugin, inSystem, fromEnd } of places) {
+    if (inSystem && !system.some((text) => text.includes(part))) return plugin;
+    if (fromEnd !== undefined && !userTextsOf(messages[messages.length - 1 - fromEnd]).some((text) => text.includes(part))) return plugin;
+  }
+  return undefined;
+}
+
+/** `system`'s two texts, or undefined when they are not text. */
+function systemTexts(request: ModelRequest): string[] | undefined {
+  const { stable, environment } = (request.system ?? {}) as { stable?: unknown; environment?: unknown };
+  return typeof stable === 'string' && typeof environment === 'string' ? [stable, environment] : undefined;
+}
+
+/**
+ * How far from the end the newest user message holding `part` is, or undefined. Each part is one
+ * text block (or one part of `system`), so no text is joined: a long history is not copied at
+ * every request.
+ */
+function newestTurnHolding(messages: readonly unknown[], part: string): number | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (userTextsOf(messages[index]).some((text) => text.includes(part))) return messages.length - 1 - index;
+  }
+  return undefined;
+}
+
+/** A user message's text blocks (none for any other message, or content that is not text). */
+function userTextsOf(message: unknown): string[] {
+  const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+  if (role !== 'user' || !Array.isArray(content)) return [];
+  const texts: string[] = [];
+  for (const block of content as { type?: unknown; text?: unknown }[]) if (block?.type === 'text' && typeof block.text === 'string') texts.push(block.text);
   return texts;
 }
