@@ -6,7 +6,7 @@
  * when it is asked for.
  */
 import type { MewcodePlugin } from '../types/plugin.js';
-import { SUBCOMMAND_NAME } from '../types/cli.js';
+import { isSubcommandName } from '../types/cli.js';
 import { OWN_COMMANDS, type ParsedCommand } from './cli-args.js';
 import { KERNEL_VERSION } from '../kernel/version.js';
 // Every subcommand prints through the terminal-safe filter: they show files, servers and hooks.
@@ -21,7 +21,7 @@ export type Subcommand = Exclude<ParsedCommand, { kind: 'run' }>;
  */
 export async function runPluginSubcommand(argv: readonly string[], plugins?: readonly MewcodePlugin[]): Promise<number | undefined> {
   const word = argv[0];
-  if (word === undefined || !SUBCOMMAND_NAME.test(word) || OWN_COMMANDS.has(word)) return undefined;
+  if (word === undefined || !isSubcommandName(word) || OWN_COMMANDS.has(word)) return undefined;
   const { dispatchPluginSubcommand } = await import('./plugin-subcommands.js');
   return dispatchPluginSubcommand(argv, plugins);
 }

@@ -123,8 +123,9 @@ function placeOf(file: string, root: string | undefined, sameKind = true): { rea
  * Directories package managers fill with hard links to their stores: pnpm, bun and npm's
  * `node_modules` (a pnpm store under ~/.local/share/pnpm), uv's `site-packages` in a `.venv`
  * (linked from ~/.cache/uv), Debian's `dist-packages`. A file with several links is expected there.
+ * Frozen: the `mewcode` entry hands it to plugins, and read_file's hard-link refusal checks it.
  */
-export const PACKAGE_DIRECTORIES: readonly string[] = ['node_modules', 'site-packages', 'dist-packages'];
+export const PACKAGE_DIRECTORIES: readonly string[] = Object.freeze(['node_modules', 'site-packages', 'dist-packages']);
 
 /**
  * Whether a (real) path lies in a package directory: one of its directories below `root` (the

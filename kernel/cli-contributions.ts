@@ -9,7 +9,7 @@
  * A command of an essential plugin, a safety layer (`audit`) or a required plugin cannot be taken
  * over by a plugin named in configuration; a custom build's own list may.
  */
-import { SUBCOMMAND_NAME, type CliSubcommand, type DoctorCheck } from '../types/cli.js';
+import { isSubcommandName, type CliSubcommand, type DoctorCheck } from '../types/cli.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { MewcodePlugin } from '../types/plugin.js';
 import type { WorkspaceTrust } from '../types/trust.js';
@@ -86,7 +86,7 @@ interface Claims {
 
 /** The build's subcommands by name, clashes refused (see above). */
 export function collectSubcommands(build: BuildPlugins, claims: Claims): Map<string, Contribution<CliSubcommand>> {
-  return collect(build, claims, 'subcommand', (plugin) => plugin.subcommands, (command) => (typeof command?.run === 'function' && typeof command.name === 'string' && SUBCOMMAND_NAME.test(command.name) ? command.name : undefined));
+  return collect(build, claims, 'subcommand', (plugin) => plugin.subcommands, (command) => (typeof command?.run === 'function' && isSubcommandName(command.name) ? command.name : undefined));
 }
 
 /** The build's doctor checks, in plugin order, clashes refused as for subcommands. */

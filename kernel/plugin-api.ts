@@ -3,6 +3,9 @@
  * contract helpers, so the plugin never loads a second inversify (a second copy would cost start-up
  * time and could not share the kernel's decorators' metadata).
  *   export default (api) => api.definePlugin({ name: 'my-plugin', kernel: '^0.2.0', … })
+ * Every factory is handed this one object, and the factories run side by side (a configured
+ * plugin's while an organisation's async factory still awaits), so it is frozen, as are the tables
+ * it carries (TOKENS and PermissionStage, frozen in their modules).
  */
 import { ContainerModule, inject, injectable, multiInject, optional } from 'inversify';
 import { definePlugin } from '../types/plugin.js';
@@ -11,7 +14,7 @@ import { PermissionStage } from '../types/permissions.js';
 import { ProviderError } from '../types/provider.js';
 import { KERNEL_VERSION } from './version.js';
 
-export const pluginApi = {
+export const pluginApi = Object.freeze({
   version: KERNEL_VERSION,
   definePlugin,
   TOKENS,
@@ -22,6 +25,6 @@ export const pluginApi = {
   inject,
   multiInject,
   optional,
-};
+});
 
 export type PluginApi = typeof pluginApi;

@@ -2,6 +2,7 @@
  * The plugins the `mewcode` CLI is built from. A custom build passes its own list to Kernel.create.
  * Tool plugins register in this order, which is the (stable) order of the tool definitions.
  */
+import { deepFreeze } from '../types/deep-freeze.js';
 import type { MewcodePlugin } from '../types/plugin.js';
 import providerAnthropic from './provider-anthropic/index.js';
 import providerOpenai from './provider-openai/index.js';
@@ -35,7 +36,12 @@ import subagents, { createSubagentsPlugin } from './subagents/index.js';
 import customCommands from './custom-commands/index.js';
 import claudePluginSources from './claude-plugin-sources/index.js';
 
-export const defaultPlugins: readonly MewcodePlugin[] = [
+/**
+ * Frozen all the way down as this module is evaluated: the `mewcode` entry exports this list, so a
+ * configured plugin's factory, which runs before the build's plugins are applied, could otherwise
+ * swap a safety layer's `apply` or drop an entry of the list the kernel boots from.
+ */
+export const defaultPlugins: readonly MewcodePlugin[] = deepFreeze([
   providerAnthropic,
   providerOpenai,
   systemPrompt,
@@ -67,7 +73,7 @@ export const defaultPlugins: readonly MewcodePlugin[] = [
   subagents,
   customCommands,
   claudePluginSources,
-];
+]);
 
 /**
  * The default set for one of several kernels in a process (the programmatic API runs each query

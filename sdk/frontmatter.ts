@@ -21,13 +21,16 @@
 import { loadOnce } from './load-once.js';
 import type { strictYaml as StrictYaml } from './frontmatter-yaml.js';
 
-/** The keys Claude Code reads in agent, command and skill files (and MewCode's own skill keys). */
-export const DEFINITION_KEYS: readonly string[] = [
+/**
+ * The keys Claude Code reads in agent, command and skill files (and MewCode's own skill keys).
+ * Frozen, as is every table a plugin can import: it is the one list every reader shares.
+ */
+export const DEFINITION_KEYS: readonly string[] = Object.freeze([
   'name', 'description', 'tools', 'disallowedTools', 'disallowed_tools', 'disallowed-tools', 'allowed-tools', 'allowed_tools',
   'model', 'color', 'permissionMode', 'skills', 'hooks', 'mcpServers', 'memory', 'maxTurns', 'background', 'isolation',
   'effort', 'initialPrompt', 'argument-hint', 'argument_hint', 'disable-model-invocation', 'user-invocable', 'context',
   'agent', 'arguments', 'when_to_use', 'shell', 'paths', 'license', 'metadata', 'version', 'compatibility', 'mode', 'fork_context',
-];
+]);
 
 /**
  * The longest frontmatter read. Real ones are a few keys (an agent's examples make a few KiB);

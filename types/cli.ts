@@ -57,8 +57,17 @@ export interface RunningKernel {
   shutdown(): Promise<void>;
 }
 
-/** A subcommand's name: lower case letters, digits and dashes, starting with a letter. */
-export const SUBCOMMAND_NAME = /^[a-z][a-z0-9-]*$/;
+/**
+ * A subcommand's name: lower case letters, digits and dashes, starting with a letter. The pattern
+ * is not exported: a RegExp cannot be made read-only (`compile` changes it, frozen or not), and the
+ * kernel and the command line check every plugin's names with it.
+ */
+const SUBCOMMAND_NAME = /^[a-z][a-z0-9-]*$/;
+
+/** Whether `name` is a subcommand's name: lower case letters, digits and dashes, starting with a letter. */
+export function isSubcommandName(name: unknown): name is string {
+  return typeof name === 'string' && SUBCOMMAND_NAME.test(name);
+}
 
 export interface CliSubcommand {
   /** The first word on the command line: `mewcode <name> …`. Lower case letters, digits and `-`. */

@@ -2,7 +2,8 @@
 import type { PermissionTarget, Tool, ToolCategory, ToolInput } from './tools.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
-export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
+/** Frozen: the command line, the TUI and the ACP front end check a mode against this one list. */
+export const PERMISSION_MODES: readonly PermissionMode[] = Object.freeze(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
 
 export type PermissionDecision = 'allow' | 'deny' | 'ask';
 
@@ -41,14 +42,16 @@ export interface PermissionRequest {
 /**
  * Stages of the `checkPermission` hook (tapable `stage`, ascending; first defined answer wins).
  * Policy plugins choose a stage between two layers, e.g. `PermissionStage.Sandbox + 50` to run
- * after the sandbox and before the user's rules.
+ * after the sandbox and before the user's rules. Frozen as this module is evaluated: the chain
+ * reads `PermissionStage.Sandbox` at every call to tell the essential layers' stages from the rest,
+ * so one plugin lowering it would let its own allow end the chain before every other layer.
  */
-export const PermissionStage = {
+export const PermissionStage = Object.freeze({
   Blacklist: 100,
   Sandbox: 200,
   Rules: 300,
   Mode: 400,
-} as const;
+} as const);
 
 export type ApprovalChoice = 'allow_once' | 'allow_session' | 'allow_always' | 'deny';
 

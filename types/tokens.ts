@@ -25,7 +25,12 @@ import type { WorkspaceTrust } from './trust.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
 
-export const TOKENS = {
+/**
+ * Frozen as this module is evaluated, before any plugin loads: every plugin and the kernel read
+ * the same table at each call (`container.get(TOKENS.CommandSandbox)`), so one plugin re-pointing
+ * an entry at an identifier it bound itself would hand everyone its service.
+ */
+export const TOKENS = Object.freeze({
   /** multi-bound: every tool a plugin contributes */
   Tool: token<Tool>('Tool'),
   /** multi-bound: ProviderFactory per protocol */
@@ -81,4 +86,4 @@ export const TOKENS = {
   ClaudePluginBundles: token<ClaudePluginBundles>('ClaudePluginBundles'),
   /** TodoLists: each session's to-do list as the model last wrote it, and its changes (tool-todo). */
   TodoLists: token<TodoLists>('TodoLists'),
-} as const;
+} as const);

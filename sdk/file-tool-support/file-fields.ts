@@ -7,8 +7,8 @@
  */
 import type { ToolInput, ToolInputCheck } from '../../types/tools.js';
 
-/** Old field name → the name the tools take. */
-export const FILE_FIELD_ALIASES: Readonly<Record<string, string>> = { path: 'file_path' };
+/** Old field name → the name the tools take. Frozen: every file tool's input check renames by it. */
+export const FILE_FIELD_ALIASES: Readonly<Record<string, string>> = Object.freeze({ path: 'file_path' });
 
 /** The input with every old field name replaced by its current one; an input error when both disagree. */
 export function canonicalFileFields(input: ToolInput): ToolInputCheck {

@@ -89,8 +89,8 @@ const SLICE_MS = 8;
 
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** The ignore files read in each directory, in ascending precedence (ripgrep's order). */
-export const IGNORE_FILE_NAMES = ['.gitignore', '.ignore', '.rgignore'] as const;
+/** The ignore files read in each directory, in ascending precedence (ripgrep's order). Frozen: every search reads it. */
+export const IGNORE_FILE_NAMES = Object.freeze(['.gitignore', '.ignore', '.rgignore'] as const);
 const GITIGNORE_KIND = 0;
 
 /** Per kind (IGNORE_FILE_NAMES' order), the files from the root down to a directory. */
