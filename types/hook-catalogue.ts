@@ -27,6 +27,7 @@ import type {
   ToolUseDecision,
   TrustDecidedContext,
 } from './hooks.js';
+import { deepFreeze } from './deep-freeze.js';
 import type { Message, ToolResult } from './messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionRequest, PermissionVerdict } from './permissions.js';
 
@@ -55,7 +56,8 @@ export type HookOf<S> = S extends HookSpec<infer H> ? H : never;
 
 const hook = <H>(spec: Omit<HookSpec<H>, '__hook'>): HookSpec<H> => spec;
 
-export const HOOK_CATALOGUE = {
+/** Frozen all the way down as this module is evaluated: the kernel reads each hook's failure rule from it. */
+export const HOOK_CATALOGUE = deepFreeze({
   sessionStart: hook<AsyncSeriesHook<[SessionContext]>>({
     class: 'AsyncSeriesHook', args: ['session'], failure: 'skip',
     fires: 'when a UI starts the main session (`kernel.startSession()`)',
@@ -156,6 +158,6 @@ export const HOOK_CATALOGUE = {
     fires: 'once at boot, after plugins applied',
     doc: 'Whether the project was trusted, how, and which settings were skipped.',
   }),
-} as const;
+} as const);
 
 export type HookCatalogue = typeof HOOK_CATALOGUE;
