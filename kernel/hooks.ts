@@ -193,13 +193,37 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
+/**
+ * Whether `cause` is the kernel's own refusal. `instanceof` runs a proxy's getPrototypeOf trap,
+ * which may throw: such a value is not the kernel's.
+ */
+function isRefusal(cause: unknown): boolean {
+  try {
+    return cause instanceof ModelRequestRefused;
+  } catch {
+    return false;
+  }
+}
+
 function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback, report: (error: PluginError) => void): InterceptableTap['fn'] {
+  const plugin = pluginOfTap(tap.name);
+  // Whatever the plugin threw, its failure is reported naming it and the hook's fallback applies:
+  // PluginError describes any value without throwing, and a report that throws anyway (the kernel's
+  // own output failing) must not take the fallback's place, or the hook's caller would get an
+  // error naming nobody and the taps after this one would not run.
+  const told = (cause: unknown): PluginError => {
+    const error = new PluginError(plugin, hookName, cause);
+    try {
+      report(error);
+    } catch {
+      // Nothing better to do: the fallback below is what keeps the hook's semantics.
+    }
+    return error;
+  };
   const fail = (args: unknown[], cause: unknown): unknown => {
     // Already a refusal of this tap's (its `block`, or its malformed answer, reported): it stands.
-    if ((hookName === 'preModelRequest' || PROMPT_BUILDERS.has(hookName)) && cause instanceof ModelRequestRefused) throw cause;
-    const error = new PluginError(pluginOfTap(tap.name), hookName, cause);
-    report(error);
-    return fallback(args, error);
+    if ((hookName === 'preModelRequest' || PROMPT_BUILDERS.has(hookName)) && isRefusal(cause)) throw cause;
+    return fallback(args, told(cause));
   };
   const { fn } = tap;
   switch (tap.type) {
@@ -209,7 +233,7 @@ function guardTap(tap: InterceptableTap, hookName: HookName, fallback: Fallback,
           const result = fn(...args);
           // A sync tap that returns a promise: nobody awaits it, so its rejection is reported here
           // instead of ending the process as an unhandled rejection.
-          if (isThenable(result)) result.then(undefined, (cause: unknown) => report(new PluginError(pluginOfTap(tap.name), hookName, cause)));
+          if (isThenable(result)) result.then(undefined, (cause: unknown) => void told(cause));
           return result;
         } catch (cause) {
           return fail(args, cause);

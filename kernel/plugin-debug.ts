@@ -10,8 +10,17 @@ export function pluginDebugEnabled(env: Readonly<Record<string, string | undefin
   return (env.MEWCODE_DEBUG ?? '').split(/[\s,]+/).some((word) => word === 'plugins' || word === 'all');
 }
 
-/** The stack of a failure's cause (what the plugin threw), or undefined when there is none. */
+/**
+ * The stack of a failure's cause (what the plugin threw), or undefined when there is none, or when
+ * reading it throws (a plugin's `stack` getter, a proxy): a failure's report must not fail.
+ */
 export function causeStack(error: unknown): string | undefined {
-  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-  return cause instanceof Error && typeof cause.stack === 'string' ? cause.stack : undefined;
+  try {
+    const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+    if (!(cause instanceof Error)) return undefined;
+    const stack: unknown = cause.stack;
+    return typeof stack === 'string' ? stack : undefined;
+  } catch {
+    return undefined;
+  }
 }

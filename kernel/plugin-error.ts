@@ -38,23 +38,43 @@ export class ToolThrew extends PluginError {
   }
 }
 
-/** What was thrown, as a class name (`TypeError`) or a kind (`a string`): nothing it says. */
+/**
+ * Said when what was thrown cannot describe itself: a value's own code runs to describe it (a
+ * `message` getter, `toString`, a proxy's traps), and a plugin may make that throw. Describing a
+ * failure must never fail, or the failure guard itself would throw, naming nobody.
+ */
+const UNDESCRIBED = 'a value that cannot be described';
+
+/** What was thrown, as a class name (`TypeError`) or a kind (`a string`): nothing it says. Never throws. */
 export function errorClass(error: unknown): string {
-  if (error instanceof Error) {
-    // The name a class gives its instances; one a plugin set to some text of its own is not said.
-    let name: unknown;
-    try {
-      name = error.name;
-    } catch {
-      name = undefined;
+  try {
+    if (error instanceof Error) {
+      // The name a class gives its instances; one a plugin set to some text of its own is not said.
+      let name: unknown;
+      try {
+        name = error.name;
+      } catch {
+        name = undefined;
+      }
+      return typeof name === 'string' && /^[A-Za-z_$][\w$]{0,63}$/.test(name) ? name : 'Error';
     }
-    return typeof name === 'string' && /^[A-Za-z_$][\w$]{0,63}$/.test(name) ? name : 'Error';
+    if (error === null || error === undefined) return String(error);
+    return typeof error === 'object' ? 'an object (not an Error)' : `a ${typeof error}`;
+  } catch {
+    return UNDESCRIBED;
   }
-  if (error === null || error === undefined) return String(error);
-  return typeof error === 'object' ? 'an object (not an Error)' : `a ${typeof error}`;
 }
 
+/** What was thrown, as text: an Error's message, anything else converted. Never throws. */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  try {
+    if (error instanceof Error) {
+      const message: unknown = error.message;
+      return typeof message === 'string' ? message : String(message);
+    }
+    return String(error);
+  } catch {
+    const kind = errorClass(error);
+    return kind === UNDESCRIBED ? kind : `${kind} that cannot be described`;
+  }
 }

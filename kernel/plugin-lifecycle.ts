@@ -325,6 +325,8 @@ export class PluginLifecycle {
 }
 
 function describeFailure(plugin: Pick<MewcodePlugin, 'name'>, phase: Phase, error: unknown): string {
-  if (phase === 'start' && error instanceof Error && error.message.startsWith('did not finish start within')) return `plugin ${plugin.name} ${error.message}`;
-  return `plugin ${plugin.name} failed ${phase === 'load' ? 'to load' : `in ${phase}`}: ${errorMessage(error)}`;
+  // errorMessage, never `error.message`: what a plugin threw may not describe itself without throwing.
+  const message = errorMessage(error);
+  if (phase === 'start' && message.startsWith('did not finish start within')) return `plugin ${plugin.name} ${message}`;
+  return `plugin ${plugin.name} failed ${phase === 'load' ? 'to load' : `in ${phase}`}: ${message}`;
 }

@@ -11,6 +11,7 @@ import type { Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
 import { describeValue, frozenCopy, isApprovalOutcome, strictness } from './decision-shapes.js';
 import { bounded } from './decision-bounds.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
+import { errorMessage } from './plugin-error.js';
 import { permissionRequest } from './permission-request.js';
 import { requiredFailure, requiredFailureReason } from './required-failures.js';
 import type { ToolLookup } from './tool-view.js';
@@ -222,7 +223,7 @@ export async function checkedInput(tool: Tool, parsed: ToolInputCheck): Promise<
     if (checked?.ok === true && checked.input && typeof checked.input === 'object') return checked;
     return { ok: false, error: checked?.ok === false && typeof checked.error === 'string' ? checked.error : 'the tool rejected them' };
   } catch (error) {
-    return { ok: false, error: `the tool's input check failed: ${(error as Error)?.message ?? String(error)}` };
+    return { ok: false, error: `the tool's input check failed: ${errorMessage(error)}` };
   }
 }
 
