@@ -38,6 +38,7 @@ import { sendModelRequest } from './model-request.js';
 import { plainDataCopy } from './value-snapshots.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
+import { sealPluginServices } from './service-seals.js';
 import { deepFreeze } from '../types/deep-freeze.js';
 import { sealedFactory } from './sealed-provider.js';
 import { ConfigurationError } from './configuration-error.js';
@@ -300,6 +301,9 @@ export class Kernel implements KernelApi {
     }
     this.bindCoreServices();
     await this.lifecycle.bindAll(plugins);
+    // Every other plugin's service, sealed for all who resolve it (service-seals.ts); once every
+    // module has loaded, since an unbind (a replacement, a failed plugin's module) drops the handler.
+    sealPluginServices(this.container);
     // Frozen: every plugin reads every section through kernel.config(), and one plugin must not
     // change another's validated settings (an organisation's DLP patterns) for the rest of the run.
     this.readPluginSections(plugins);

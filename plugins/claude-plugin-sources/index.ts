@@ -6,14 +6,16 @@
  * work (it reads every TOKENS.ClaudePluginRoots source); the reusable logic (manifest,
  * marketplaces, install) lives in config/claude-plugins/, shared with `mewcode plugin`.
  */
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
+import type { ClaudePluginRootSource } from '../../types/claude-plugins.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { pluginCommand } from './slash-command.js';
 import { InstalledPluginSource } from './source.js';
 
 const NAME = 'claude-plugin-sources';
-const SOURCE = Symbol.for('mewcode/claude-plugin-sources/Source');
+/** The source itself, for this plugin's apply and command: a symbol of this module's, which no other plugin can name. */
+const SOURCE: ServiceIdentifier<InstalledPluginSource> = Symbol('claude-plugin-sources/source');
 
 export default definePlugin({
   name: NAME,
@@ -22,7 +24,13 @@ export default definePlugin({
     bind<InstalledPluginSource>(SOURCE)
       .toDynamicValue((context) => new InstalledPluginSource(context.get<KernelApi>(TOKENS.Kernel)))
       .inSingletonScope();
-    bind(TOKENS.ClaudePluginRoots).toDynamicValue((context) => context.get<InstalledPluginSource>(SOURCE)).inSingletonScope();
+    // The contract only: a name and the roots (read once, frozen).
+    bind(TOKENS.ClaudePluginRoots)
+      .toDynamicValue((context): ClaudePluginRootSource => {
+        const source = context.get<InstalledPluginSource>(SOURCE);
+        return Object.freeze({ name: source.name, roots: () => source.roots() });
+      })
+      .inSingletonScope();
     bind(TOKENS.Command).toDynamicValue((context) => pluginCommand(context.get<KernelApi>(TOKENS.Kernel), context.get<InstalledPluginSource>(SOURCE))).inSingletonScope();
   }),
   apply(kernel) {

@@ -8,7 +8,7 @@
  * the sandbox and the permission chain apply as to the user's own files. Problems are warned
  * about once, each naming its file; `mewcode doctor` lists each plugin.
  */
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import type { ClaudePluginBundle, ClaudePluginBundles, ClaudePluginRootSource } from '../../types/claude-plugins.js';
 import { deepFreeze } from '../../types/deep-freeze.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
@@ -16,23 +16,26 @@ import { TOKENS } from '../../types/tokens.js';
 import { collectRoots } from './roots.js';
 
 const NAME = 'claude-plugins';
-/** This plugin's own service (the contract is TOKENS.ClaudePluginBundles). */
-const BUNDLES = Symbol.for('mewcode/claude-plugins/Bundles');
+/** This plugin's own service (the contract is TOKENS.ClaudePluginBundles): a symbol of this module's, which no other plugin can name (nor `load` again). */
+const BUNDLES: ServiceIdentifier<Bundles> = Symbol('claude-plugins/bundles');
 
 /** Filled in by this plugin's apply, which comes before the plugins that read it (skills, mcp, hooks, subagents, custom-commands). */
 class Bundles implements ClaudePluginBundles {
   #list: readonly ClaudePluginBundle[] = [];
-  constructor(private readonly kernel: KernelApi) {}
+  readonly #kernel: KernelApi;
+  constructor(kernel: KernelApi) {
+    this.#kernel = kernel;
+  }
   list(): readonly ClaudePluginBundle[] {
     return this.#list;
   }
   async load(): Promise<readonly ClaudePluginBundle[]> {
-    const container = this.kernel.container;
+    const container = this.#kernel.container;
     const collected = collectRoots(container.isBound(TOKENS.ClaudePluginRoots) ? container.getAll<ClaudePluginRootSource>(TOKENS.ClaudePluginRoots) : []);
     if (collected.roots.length === 0 && collected.failures.length === 0) return this.#list;
     const { loadRoots } = await import('./bundles.js');
     // Frozen: every plugin that reads it gets this same list, and none may change it for the others.
-    this.#list = deepFreeze(loadRoots(collected, this.kernel.homeDir, this.kernel.projectRoot));
+    this.#list = deepFreeze(loadRoots(collected, this.#kernel.homeDir, this.#kernel.projectRoot));
     return this.#list;
   }
 }
@@ -44,17 +47,20 @@ export default definePlugin({
     bind(TOKENS.ClaudePluginRoots)
       .toDynamicValue((context): ClaudePluginRootSource => {
         const kernel = context.get<KernelApi>(TOKENS.Kernel);
-        return {
+        return Object.freeze({
           name: '--plugin-dir',
           roots: () => (kernel.cli?.pluginDirs ?? []).map((root) => ({ id: root.split(/[\\/]/).filter(Boolean).at(-1) ?? root, root, origin: 'plugin-dir' as const })),
-        };
+        });
       })
       .inSingletonScope();
     bind<Bundles>(BUNDLES)
       .toDynamicValue((context) => new Bundles(context.get<KernelApi>(TOKENS.Kernel)))
       .inSingletonScope();
     bind(TOKENS.ClaudePluginBundles)
-      .toDynamicValue((context) => context.get<Bundles>(BUNDLES))
+      .toDynamicValue((context): ClaudePluginBundles => {
+        const bundles = context.get<Bundles>(BUNDLES);
+        return Object.freeze({ list: () => bundles.list() });
+      })
       .inSingletonScope();
   }),
   async apply(kernel) {

@@ -6,10 +6,10 @@
  * history becomes a summary with a recovery attachment (service.ts); what it dropped is told to
  * the user and kept in the session file (the session plugin writes `state.report`).
  */
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import type { FileReadTracker } from '../../types/file-reads.js';
 import type { CompactionContext } from '../../types/hooks.js';
-import type { AgentSession } from '../../types/session.js';
+import type { AgentSession, CompactionService } from '../../types/session.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { LayerOne } from './layer-one.js';
@@ -17,8 +17,11 @@ import { SummaryCompaction, sessionKey } from './service.js';
 
 export const NAME = 'compaction';
 
-/** This plugin's own instance, so its taps and the kernel's procedure share one layer 1 ledger. */
-const SERVICE = Symbol.for('mewcode.compaction.SummaryCompaction');
+/**
+ * This plugin's own instance, so its taps and the kernel's procedure share one layer 1 ledger: a
+ * symbol of this module's, which no other plugin can name (its breaker and ledger are no one else's to change).
+ */
+const SERVICE: ServiceIdentifier<SummaryCompaction> = Symbol('compaction/summary-compaction');
 
 export function createCompactionPlugin(): MewcodePlugin {
   return definePlugin({
@@ -28,7 +31,17 @@ export function createCompactionPlugin(): MewcodePlugin {
       bind<SummaryCompaction>(SERVICE)
         .toDynamicValue((context) => createService(context.get<KernelApi>(TOKENS.Kernel)))
         .inSingletonScope();
-      bind(TOKENS.CompactionService).toDynamicValue((context) => context.get<SummaryCompaction>(SERVICE));
+      // The contract only, the same three functions for every caller (the kernel's procedure).
+      bind(TOKENS.CompactionService)
+        .toDynamicValue((context): CompactionService => {
+          const service = context.get(SERVICE);
+          return Object.freeze({
+            estimateTokens: (messages, anchor) => service.estimateTokens(messages, anchor),
+            shouldCompact: (state, session, messages) => service.shouldCompact(state, session, messages),
+            compact: (messages, request) => service.compact(messages, request),
+          } satisfies CompactionService);
+        })
+        .inSingletonScope();
     }),
     apply(kernel) {
       const service = kernel.container.get<SummaryCompaction>(SERVICE);

@@ -49,12 +49,15 @@ export class SummaryCompaction implements CompactionService {
   readonly breaker = new Breaker();
   readonly layer: LayerOne;
 
-  constructor(private readonly deps: SummaryCompactionDeps) {
+  readonly #deps: SummaryCompactionDeps;
+
+  constructor(deps: SummaryCompactionDeps) {
+    this.#deps = deps;
     this.layer = deps.layer;
   }
 
   estimateTokens(messages: readonly Message[], anchor: UsageAnchor | undefined): number {
-    return estimateTokensWith(messages, anchor, (message) => this.deps.layer.sentChars(message));
+    return estimateTokensWith(messages, anchor, (message) => this.#deps.layer.sentChars(message));
   }
 
   shouldCompact(state: { estimatedTokens: number; contextWindow: number }, session?: SessionContext, messages?: readonly Message[]): boolean {
@@ -72,7 +75,7 @@ export class SummaryCompaction implements CompactionService {
     const key = session ? sessionKey(session) : '';
     if (!this.#skipped.has(key)) {
       this.#skipped.add(key);
-      this.deps.warn(`compaction: not run automatically: ${why}`);
+      this.#deps.warn(`compaction: not run automatically: ${why}`);
     }
     return false;
   }
@@ -85,7 +88,7 @@ export class SummaryCompaction implements CompactionService {
    * when it would: the part it replaces must be at least MIN_SUMMARISED_SHARE of the tokens.
    */
   #notWorthIt(messages: readonly Message[], start: number): string | undefined {
-    const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
+    const charsOf = (message: Message): number => this.#deps.layer.sentChars(message);
     const total = messages.reduce((sum, message) => sum + tokensOfChars(charsOf(message)), 0);
     const older = messages.slice(0, start).reduce((sum, message) => sum + tokensOfChars(charsOf(message)), 0);
     if (total === 0 || older >= total * MIN_SUMMARISED_SHARE) return undefined;
@@ -94,7 +97,7 @@ export class SummaryCompaction implements CompactionService {
 
   /** Where the kept tail starts, or undefined when a summary would free nothing (see #summarise). */
   #summaryStart(messages: readonly Message[]): number | undefined {
-    const start = tailStart(messages, (message) => this.deps.layer.sentChars(message));
+    const start = tailStart(messages, (message) => this.#deps.layer.sentChars(message));
     // Only an earlier summary before the tail: summarising it again frees nothing (and an automatic
     // check would do it on every turn while the tail alone is over the threshold).
     return start === undefined || (start === 1 && isSummaryHead(messages[0] as Message)) ? undefined : start;
@@ -112,17 +115,17 @@ export class SummaryCompaction implements CompactionService {
       if (request.signal?.aborted) return undefined;
       const count = this.breaker.failed(key);
       const off = count >= BREAKER_FAILURES ? ` Automatic compaction is now off for this session after ${BREAKER_FAILURES} failures in a row; /compact still works, and once it succeeds automatic compaction is on again.` : '';
-      this.deps.warn(`compaction: the automatic summary failed (${count} in a row), so the history is kept as it is: ${error instanceof Error ? error.message : String(error)}.${off}`);
+      this.#deps.warn(`compaction: the automatic summary failed (${count} in a row), so the history is kept as it is: ${error instanceof Error ? error.message : String(error)}.${off}`);
       return undefined;
     }
-    if (outcome && this.breaker.succeeded(key)) this.deps.warn('compaction: the summary worked again; automatic compaction is back on for this session.');
+    if (outcome && this.breaker.succeeded(key)) this.#deps.warn('compaction: the summary worked again; automatic compaction is back on for this session.');
     return outcome;
   }
 
   /** Recently read files, without those the kept tail already shows (their results are there in full). */
   #notInTail(tail: readonly Message[]): string[] {
-    const shown = filesReadIn(tail, this.deps.projectRoot);
-    return this.deps.recentFiles(RECOVERY_FILES * 4).filter((file) => !shown.has(file));
+    const shown = filesReadIn(tail, this.#deps.projectRoot);
+    return this.#deps.recentFiles(RECOVERY_FILES * 4).filter((file) => !shown.has(file));
   }
 
   /**
@@ -130,22 +133,22 @@ export class SummaryCompaction implements CompactionService {
    * A session that does not offer read_file now gets no file content back (its model could not read one).
    */
   #gatedRead(request: CompactionRequest, signal: AbortSignal): GatedRead | undefined {
-    const gate = this.deps.readThroughGate;
+    const gate = this.#deps.readThroughGate;
     if (!gate || !request.tools.includes('read_file')) return undefined;
     return (file, perform) => gate(file, perform, request.session, signal);
   }
 
   async #summarise(messages: readonly Message[], request: CompactionRequest): Promise<CompactionOutcome | undefined> {
-    const charsOf = (message: Message): number => this.deps.layer.sentChars(message);
+    const charsOf = (message: Message): number => this.#deps.layer.sentChars(message);
     const start = this.#summaryStart(messages);
     // Nothing to summarise: after a request that was too long, the tail's largest texts are moved out instead.
     if (start === undefined) {
       return request.reason === 'emergency' ? this.#shrinkOnly(messages, request, charsOf, 'nothing older was left to summarise') : undefined;
     }
     const signal = request.signal ?? new AbortController().signal;
-    const ask = this.deps.ask ? this.deps.ask(request, signal) : providerAsk((summary, cancel) => this.deps.send(summary, { reason: 'compaction', signal: cancel, session: request.session, provider: request.session.provider }), request.focus, signal);
+    const ask = this.#deps.ask ? this.#deps.ask(request, signal) : providerAsk((summary, cancel) => this.#deps.send(summary, { reason: 'compaction', signal: cancel, session: request.session, provider: request.session.provider }), request.focus, signal);
     // The summary reads what the model saw: results layer 1 moved out appear as their previews.
-    const older = messages.slice(0, start).map((message) => this.deps.layer.sentVersion(message));
+    const older = messages.slice(0, start).map((message) => this.#deps.layer.sentVersion(message));
     let summary: Awaited<ReturnType<typeof summarise>>;
     try {
       summary = await summarise(older, ask);
@@ -160,7 +163,7 @@ export class SummaryCompaction implements CompactionService {
       role: 'user',
       content: [
         { type: 'text', text: `${SUMMARY_INTRO} The summary below replaces its first ${plural(start, 'message')}${leftOutNote}; the messages after it are the most recent ones, as they were.\n\n<summary>\n${summary.text}\n</summary>` },
-        { type: 'text', text: await recoveryAttachment({ projectRoot: this.deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow, read: this.#gatedRead(request, signal) }) },
+        { type: 'text', text: await recoveryAttachment({ projectRoot: this.#deps.projectRoot, recentFiles: this.#notInTail(messages.slice(start)), tools: request.tools, contextWindow: request.session.provider.contextWindow, read: this.#gatedRead(request, signal) }) },
       ],
     };
     let next = [head, ...messages.slice(start)];
@@ -170,7 +173,7 @@ export class SummaryCompaction implements CompactionService {
     // The summary and the recovery attachment turned out as large as what they replace: the
     // history stays as it was (a longer one would only fill the window sooner).
     if (request.reason === 'auto' && report.tokensAfter >= report.tokensBefore) {
-      this.deps.warn(`compaction: the summary was not used: it would have taken the history from ~${n(report.tokensBefore)} to ~${n(report.tokensAfter)} tokens. The history is kept as it is.`);
+      this.#deps.warn(`compaction: the summary was not used: it would have taken the history from ~${n(report.tokensBefore)} to ~${n(report.tokensAfter)} tokens. The history is kept as it is.`);
       return undefined;
     }
     return { messages: next, report: shrunk ? { ...report, notice: `${report.notice}${shrunkNote(shrunk.shrunk)}` } : report };
@@ -180,7 +183,7 @@ export class SummaryCompaction implements CompactionService {
   #shrink(messages: readonly Message[], from: number, request: CompactionRequest): { messages: Message[]; shrunk: number } | undefined {
     const window = request.session.provider.contextWindow;
     const budget = Math.max(summaryThreshold(window), Math.floor(window / 2));
-    return shrinkOversized(messages, from, budget, { projectRoot: this.deps.projectRoot, sessionId: request.session.sessionId, charsOf: (message) => this.deps.layer.sentChars(message), sentVersion: (message) => this.deps.layer.sentVersion(message) });
+    return shrinkOversized(messages, from, budget, { projectRoot: this.#deps.projectRoot, sessionId: request.session.sessionId, charsOf: (message) => this.#deps.layer.sentChars(message), sentVersion: (message) => this.#deps.layer.sentVersion(message) });
   }
 
   #shrinkOnly(messages: readonly Message[], request: CompactionRequest, charsOf: (message: Message) => number, why: string): CompactionOutcome | undefined {

@@ -14,7 +14,7 @@
  */
 import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import type { ConfigIssue, ConfigSection, ResolvedConfig } from '../../types/config.js';
 import type { McpServers, McpServerStatus } from '../../types/mcp.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
@@ -75,29 +75,56 @@ export interface McpPluginOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** TOKENS.McpServers before the runtime is loaded (and for a run with no server): nothing to list. */
-class McpStatusHolder implements McpServers {
-  manager: (McpServers & { closeAll(): Promise<void> }) | undefined;
+/**
+ * This kernel's servers: the manager once start() made it (nothing before the runtime is loaded,
+ * nor for a run with no server). Never handed out: the manager holds the MCP tools' own objects,
+ * whose execute runs a server's tool past the permission chain and the audit log. Other plugins
+ * get `contractOf(holder)` under TOKENS.McpServers.
+ */
+class McpStatusHolder {
+  #manager: (McpServers & { closeAll(): Promise<void> }) | undefined;
   /** This kernel is shutting down: a start() still under way must not start servers after it. */
-  closed = false;
+  #closed = false;
   /** Resolved once start() knows whether there are servers (and has made the manager). */
-  readonly started: Promise<void>;
-  markStarted!: () => void;
+  readonly #started: Promise<void>;
+  readonly #markStarted: () => void;
   constructor() {
-    this.started = new Promise((resolve) => (this.markStarted = resolve));
+    let markStarted!: () => void;
+    this.#started = new Promise((resolve) => (markStarted = resolve));
+    this.#markStarted = markStarted;
+  }
+  get closed(): boolean {
+    return this.#closed;
+  }
+  markStarted(): void {
+    this.#markStarted();
+  }
+  adopt(manager: McpServers & { closeAll(): Promise<void> }): void {
+    this.#manager = manager;
   }
   status(): McpServerStatus[] {
-    return this.manager?.status() ?? [];
+    return this.#manager?.status() ?? [];
   }
   async settled(): Promise<void> {
-    await this.started;
-    await this.manager?.settled();
+    await this.#started;
+    await this.#manager?.settled();
   }
   async close(): Promise<void> {
-    this.closed = true;
-    await this.manager?.closeAll();
+    this.#closed = true;
+    await this.#manager?.closeAll();
   }
 }
+
+/** What TOKENS.McpServers hands out: the status and the first connects, each status a copy. */
+function contractOf(holder: McpStatusHolder): McpServers {
+  return Object.freeze({
+    status: () => holder.status().map((server) => ({ ...server, undefinedVariables: [...server.undefinedVariables] })),
+    settled: () => holder.settled(),
+  });
+}
+
+/** The holder, for this plugin's apply and start only: a symbol of this module's, which no other plugin can name. */
+const HOLDER: ServiceIdentifier<McpStatusHolder> = Symbol('mcp/status-holder');
 
 /** Whether anything names a server: the run's own servers, a `mcp_servers:` section, a Claude Code plugin's servers or a `.mcp.json` file. */
 async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
@@ -130,17 +157,19 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
       },
     ],
     bindings: new ContainerModule(({ bind }) => {
-      bind(TOKENS.McpServers).toConstantValue(new McpStatusHolder());
+      const holder = new McpStatusHolder();
+      bind(HOLDER).toConstantValue(holder);
+      bind(TOKENS.McpServers).toConstantValue(contractOf(holder));
     }),
     apply(kernel) {
-      const holder = kernel.container.get(TOKENS.McpServers) as McpStatusHolder;
+      const holder = kernel.container.get(HOLDER);
       // M9: shutdown closes every session within 5 s (sessionEnd comes before any dispose).
       kernel.hooks.sessionEnd.tapPromise(NAME, () => holder.close());
     },
     // start() bounds its own wait by mcp.startup_wait_ms; this only keeps the kernel from warning first.
     startTimeoutMs: MAX_STARTUP_WAIT_MS + 1_000,
     async start(kernel) {
-      const holder = kernel.container.get(TOKENS.McpServers) as McpStatusHolder;
+      const holder = kernel.container.get(HOLDER);
       try {
         await startServers(kernel, holder);
       } finally {
@@ -158,7 +187,7 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
     const { startMcp } = await import('./runtime.js');
     if (holder.closed) return;
     const { manager, connects } = await startMcp(kernel, env, settings);
-    holder.manager = manager;
+    holder.adopt(manager);
     holder.markStarted();
     if (holder.closed) {
       await manager.closeAll(); // shut down while the entries were being read

@@ -20,7 +20,9 @@ const NAME = 'output-limits';
  */
 export function createOutputLimits(spillDir: string, projectRoot = path.dirname(path.dirname(spillDir))): OutputLimits {
   const location = spillLocation(projectRoot, spillDir);
-  return {
+  // Frozen: every tool and the audit log read this one object, and no plugin holding it may raise
+  // bash's cap or empty the audit records' target and reason for the rest of the run.
+  const limits: OutputLimits = {
     ...LIMITS,
     spillDir: () => spillDir,
     async spillPath(toolCallId, suffix) {
@@ -33,6 +35,7 @@ export function createOutputLimits(spillDir: string, projectRoot = path.dirname(
     cutLine,
     cutBytes,
   };
+  return Object.freeze(limits);
 }
 
 export default definePlugin({

@@ -59,8 +59,21 @@ export function auditFile(projectRoot: string): string {
   return path.join(projectRoot, '.mewcode', 'audit.jsonl');
 }
 
-export function auditCaps(kernel: Pick<KernelApi, 'container'>): AuditCaps {
-  return kernel.container.isBound(TOKENS.OutputLimits) ? kernel.container.get<OutputLimits>(TOKENS.OutputLimits) : AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS;
+/**
+ * The caps, copied once (at apply): every record of the run is cut to the same sizes, whatever the
+ * OutputLimits service says later. A cap that is not a positive whole number (0 would leave every
+ * record's target and reason empty, the hash chain still valid) is the built-in one, said once.
+ */
+export function auditCaps(kernel: Pick<KernelApi, 'container'>, warn: (message: string) => void = () => undefined): AuditCaps {
+  if (!kernel.container.isBound(TOKENS.OutputLimits)) return AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS;
+  const limits = kernel.container.get<OutputLimits>(TOKENS.OutputLimits);
+  const caps: { -readonly [K in keyof AuditCaps]: number } = { ...AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS };
+  for (const key of Object.keys(caps) as (keyof AuditCaps)[]) {
+    const value: unknown = limits[key];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) caps[key] = value;
+    else warn(`${NAME}: OutputLimits.${key} is ${String(value)}, not a positive whole number; the audit log uses ${caps[key]}`);
+  }
+  return Object.freeze(caps);
 }
 
 export function createPermissionAuditPlugin(): MewcodePlugin {
@@ -79,7 +92,7 @@ export function createPermissionAuditPlugin(): MewcodePlugin {
     ],
     doctorChecks: [{ name: 'audit', run: async (context) => (await import('./doctor-check.js')).checkAudit(context) }],
     apply(kernel) {
-      const caps = auditCaps(kernel);
+      const caps = auditCaps(kernel, (message) => kernel.warn(message));
       const file = auditFile(kernel.projectRoot);
       const log = new AuditRecorder(
         new AuditLog(file, {

@@ -6,7 +6,7 @@
  * `mewcode sessions` and the TUI, and sessions idle for more than 30 days are removed in the
  * background after start-up. A write failure is one warning per file; the run goes on unsaved.
  */
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import type { ProviderRegistry } from '../../types/services.js';
 import type { SessionStore } from '../../types/session-store.js';
@@ -16,6 +16,8 @@ import { FileSessionStore } from './session-store.js';
 import { TranscriptWriter, type ModelInUse } from './transcript-writer.js';
 
 export const NAME = 'session';
+/** The store itself, for this plugin's clean-up only: a symbol of this module's, which no other plugin can name. */
+const STORE: ServiceIdentifier<FileSessionStore> = Symbol('session/store');
 /** Clean-up waits until the first turn is well under way: it is never on the start-up path. */
 export const CLEANUP_DELAY_MS = 2_000;
 
@@ -37,10 +39,17 @@ export function createSessionPlugin(): MewcodePlugin {
       },
     ],
     bindings: new ContainerModule(({ bind }) => {
-      bind(TOKENS.SessionStore)
+      bind(STORE)
         .toDynamicValue((context) => {
           const kernel = context.get<KernelApi>(TOKENS.Kernel);
           return new FileSessionStore(kernel.projectRoot, kernel.homeDir);
+        })
+        .inSingletonScope();
+      // The contract only: list, latest and load. Removing sessions is this plugin's clean-up.
+      bind(TOKENS.SessionStore)
+        .toDynamicValue((context): SessionStore => {
+          const store = context.get(STORE);
+          return Object.freeze({ list: () => store.list(), latest: () => store.latest(), load: (id: string) => store.load(id) });
         })
         .inSingletonScope();
     }),
@@ -93,7 +102,7 @@ export function createSessionPlugin(): MewcodePlugin {
       });
     },
     async start(kernel) {
-      const store = kernel.container.get<SessionStore>(TOKENS.SessionStore) as FileSessionStore;
+      const store = kernel.container.get(STORE);
       const cleanup = setTimeout(() => {
         cleanups.delete(cleanup);
         try {

@@ -16,10 +16,13 @@ import { isStatePathRefused, openStateDirectory, readProjectStateFile, removeSta
 import { compareCodeUnits } from '../../sdk/plain-intl.js';
 
 export class FileSessionStore implements SessionStore {
-  constructor(
-    private readonly projectRoot: string,
-    private readonly homeDir: string,
-  ) {}
+  readonly #projectRoot: string;
+  readonly #homeDir: string;
+
+  constructor(projectRoot: string, homeDir: string) {
+    this.#projectRoot = projectRoot;
+    this.#homeDir = homeDir;
+  }
 
   async list(): Promise<SessionSummary[]> {
     const summaries: SessionSummary[] = [];
@@ -37,18 +40,18 @@ export class FileSessionStore implements SessionStore {
 
   /** The newest session started on this machine that no other live MewCode process holds. */
   async latest(): Promise<string | undefined> {
-    const known = knownSessions(this.homeDir, this.projectRoot);
-    return (await this.list()).find((summary) => known.has(summary.id) && sessionHolder(this.projectRoot, summary.id) === undefined)?.id;
+    const known = knownSessions(this.#homeDir, this.#projectRoot);
+    return (await this.list()).find((summary) => known.has(summary.id) && sessionHolder(this.#projectRoot, summary.id) === undefined)?.id;
   }
 
   async load(id: string): Promise<LoadedSession> {
     if (!SESSION_ID.test(id)) throw new Error(`"${id}" is not a session id (expected YYYYMMDD-HHMMSS-xxxx; \`mewcode sessions\` lists them)`);
-    const holder = sessionHolder(this.projectRoot, id);
+    const holder = sessionHolder(this.#projectRoot, id);
     if (holder !== undefined) throw new Error(`session ${id} is open in another MewCode process (pid ${holder}); continue it there, or once it has ended`);
-    const file = transcriptFile(this.projectRoot, id, 'main');
+    const file = transcriptFile(this.#projectRoot, id, 'main');
     let text: string;
     try {
-      text = readProjectStateFile(this.projectRoot, file);
+      text = readProjectStateFile(this.#projectRoot, file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new Error(`no session ${id} in this project (${file} does not exist)`);
@@ -57,8 +60,8 @@ export class FileSessionStore implements SessionStore {
     }
     // A transcript that came with the project (an archive, a checkout) would put someone else's
     // words in the model's mouth: only sessions started on this machine are resumed.
-    if (!knownSessions(this.homeDir, this.projectRoot).has(id)) {
-      throw new Error(`session ${id} was not started on this machine (${knownSessionsFile(this.homeDir)} does not list it): it came with the project; not resumed`);
+    if (!knownSessions(this.#homeDir, this.#projectRoot).has(id)) {
+      throw new Error(`session ${id} was not started on this machine (${knownSessionsFile(this.#homeDir)} does not list it): it came with the project; not resumed`);
     }
     // Committed to the repository: it came with it, whatever a local list says. (Loaded here, on
     // a resume only: the git index reader stays off the start-up path.)
@@ -73,7 +76,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   meta(id: string): SessionMeta | undefined {
-    return readMeta(this.projectRoot, metaFile(this.projectRoot, id), id);
+    return readMeta(this.#projectRoot, metaFile(this.#projectRoot, id), id);
   }
 
   /**
@@ -88,7 +91,7 @@ export class FileSessionStore implements SessionStore {
     if (root === undefined) return removed;
     try {
       for (const id of this.ids(root)) {
-        if (active.has(id) || sessionHolder(this.projectRoot, id) !== undefined) continue;
+        if (active.has(id) || sessionHolder(this.#projectRoot, id) !== undefined) continue;
         const touched = lstatSync(root.at(path.join(id, 'conversation.jsonl')), { throwIfNoEntry: false })?.mtimeMs ?? lstatSync(root.at(id)).mtimeMs;
         if (now - touched <= MAX_AGE_MS) continue;
         removeStateEntry(root, id);
@@ -102,7 +105,7 @@ export class FileSessionStore implements SessionStore {
 
   /** The sessions root, checked for links; undefined when there is none yet. */
   private sessionsDirectory(): StateDirectory | undefined {
-    return openStateDirectory(this.projectRoot, path.relative(this.projectRoot, sessionsDir(this.projectRoot)), { create: false });
+    return openStateDirectory(this.#projectRoot, path.relative(this.#projectRoot, sessionsDir(this.#projectRoot)), { create: false });
   }
 
   /** Session directories (real ones: a link named like a session is not one). */
@@ -123,9 +126,9 @@ export class FileSessionStore implements SessionStore {
     const meta = this.meta(id);
     if (meta) return { id, title: meta.title, ...(meta.model ? { model: meta.model } : {}), messages: meta.messages, created: meta.created, updated: meta.updated };
     // No meta (an older or interrupted write): the transcript itself, read once.
-    const file = transcriptFile(this.projectRoot, id, 'main');
+    const file = transcriptFile(this.#projectRoot, id, 'main');
     if (!existsSync(file)) return undefined;
-    const { messages } = parseTranscript(readProjectStateFile(this.projectRoot, file));
+    const { messages } = parseTranscript(readProjectStateFile(this.#projectRoot, file));
     const firstUser = messages.find((message) => message.role === 'user');
     const time = statSync(file).mtime.toISOString();
     return { id, title: firstUser?.role === 'user' ? titleOf(firstUser.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ')) : '', messages: messages.length, created: time, updated: time };

@@ -59,7 +59,7 @@ export default definePlugin({
     bind(TOKENS.ReadOnlyDirectories)
       .toDynamicValue((context) => {
         const runtime = context.get<SkillsRuntime>(SKILLS_RUNTIME);
-        return { directories: (session) => runtime.readableDirectories(session) };
+        return Object.freeze({ directories: (session: { sessionId: string; agentId: string }) => runtime.readableDirectories(session) });
       })
       .inSingletonScope();
     bind(TOKENS.Command)
@@ -68,7 +68,7 @@ export default definePlugin({
     bind(TOKENS.CommandProvider)
       .toDynamicValue((context) => {
         const runtime = context.get<SkillsRuntime>(SKILLS_RUNTIME);
-        return { commands: () => runtime.commands() };
+        return Object.freeze({ commands: () => runtime.commands() });
       })
       .inSingletonScope();
   }),

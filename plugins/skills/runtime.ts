@@ -4,6 +4,7 @@
  * used (the configuration is validated after bindings load; a runner may be bound by a later plugin).
  */
 import { existsSync, realpathSync } from 'node:fs';
+import type { ServiceIdentifier } from 'inversify';
 import path from 'node:path';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import type { Command } from '../../types/commands.js';
@@ -23,7 +24,11 @@ import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './s
 import { skillCommand } from './skill-commands.js';
 import { CatalogWatcher } from './watcher.js';
 
-export const SKILLS_RUNTIME = Symbol.for('mewcode/skills/Runtime');
+/**
+ * The runtime, for this plugin (and its tests) only: a symbol of this module's, which no plugin
+ * can name (its active skills are what the environment block shows the model).
+ */
+export const SKILLS_RUNTIME: ServiceIdentifier<SkillsRuntime> = Symbol('skills/runtime');
 
 export class SkillsRuntime {
   readonly active: ActiveSkills;

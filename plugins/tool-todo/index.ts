@@ -9,6 +9,7 @@
 import { ContainerModule } from 'inversify';
 import { definePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import type { TodoListChange, TodoListOwner, TodoLists } from '../../types/todos.js';
 import type { ToolInput, ToolInputCheck } from '../../types/tools.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
 import { TODO_WRITE_DESCRIPTION, TODO_WRITE_INPUT_SCHEMA } from './todo-definition.js';
@@ -30,7 +31,13 @@ export default definePlugin({
   version: '0.1.0',
   bindings: new ContainerModule(({ bind }) => {
     bind<TodoStore>(STORE).toDynamicValue(() => new TodoStore()).inSingletonScope();
-    bind(TOKENS.TodoLists).toDynamicValue((context) => context.get<TodoStore>(STORE)).inSingletonScope();
+    // The read side only: the store itself (whose write the model's list comes back from) stays this plugin's.
+    bind(TOKENS.TodoLists)
+      .toDynamicValue((context): TodoLists => {
+        const store = context.get<TodoStore>(STORE);
+        return Object.freeze({ current: (session: TodoListOwner) => store.current(session), onChange: (listener: (change: TodoListChange) => void) => store.onChange(listener) });
+      })
+      .inSingletonScope();
     bind(TOKENS.Tool)
       .toDynamicValue((context) => {
         const store = context.get<TodoStore>(STORE);

@@ -8,28 +8,28 @@ import type { TodoItem, TodoListChange, TodoListOwner, TodoLists } from '../../t
 const keyOf = (owner: TodoListOwner): string => `${owner.sessionId}\u0000${owner.agentId}`;
 
 export class TodoStore implements TodoLists {
-  private readonly lists = new Map<string, readonly TodoItem[]>();
-  private readonly listeners = new Set<(change: TodoListChange) => void>();
+  readonly #lists = new Map<string, readonly TodoItem[]>();
+  readonly #listeners = new Set<(change: TodoListChange) => void>();
 
   current(session: TodoListOwner): readonly TodoItem[] {
-    return this.lists.get(keyOf(session)) ?? [];
+    return this.#lists.get(keyOf(session)) ?? [];
   }
 
   onChange(listener: (change: TodoListChange) => void): () => void {
-    this.listeners.add(listener);
+    this.#listeners.add(listener);
     return () => {
-      this.listeners.delete(listener);
+      this.#listeners.delete(listener);
     };
   }
 
   /** Replaces the session's list and tells every listener; a throwing listener does not fail the write. */
   write(session: TodoListOwner, todos: readonly TodoItem[]): void {
     const frozen = Object.freeze(todos.map((todo) => Object.freeze({ ...todo })));
-    const owner = { sessionId: session.sessionId, agentId: session.agentId };
+    const owner = Object.freeze({ sessionId: session.sessionId, agentId: session.agentId });
     // An empty list is no list: nothing is kept for a session that cleared its list.
-    if (frozen.length === 0) this.lists.delete(keyOf(owner));
-    else this.lists.set(keyOf(owner), frozen);
-    for (const listener of [...this.listeners]) {
+    if (frozen.length === 0) this.#lists.delete(keyOf(owner));
+    else this.#lists.set(keyOf(owner), frozen);
+    for (const listener of [...this.#listeners]) {
       try {
         listener({ session: owner, todos: frozen });
       } catch {

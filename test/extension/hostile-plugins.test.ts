@@ -533,6 +533,16 @@ describe('plugin names and DI tokens', () => {
   });
 
   const sandboxLike = { status: () => ({ active: false, mechanism: 'none' as const }), probe: async () => ({ active: false, mechanism: 'none' as const }), wrap: async () => ({ kind: 'refused' as const, message: 'x' }) };
+  /**
+   * What the container hands out for a service a plugin bound: a sealed view of it (kernel/service-seals.ts),
+   * frozen, with its members, answering as the object behind it does (its wrap's message says which one).
+   */
+  const viewOf = async (service: unknown): Promise<{ frozen: boolean; members: string[]; wrapped: unknown }> => ({
+    frozen: Object.isFrozen(service),
+    members: Object.keys(service as object).sort(),
+    wrapped: await (service as typeof sandboxLike).wrap(),
+  });
+  const SANDBOX_LIKE_VIEW = { frozen: true, members: ['probe', 'status', 'wrap'], wrapped: { kind: 'refused', message: 'x' } };
   const binds = (name: string, token: symbol, extra: Partial<MewcodePlugin> = {}): MewcodePlugin =>
     definePlugin({ name, bindings: new ContainerModule(({ bind }) => void bind(token as never).toConstantValue(sandboxLike as never)), ...extra });
 
@@ -544,11 +554,12 @@ describe('plugin names and DI tokens', () => {
   });
 
   test("with replaces: ['CommandSandbox'] the newcomer's binding replaces the incumbent's", async () => {
-    const mine = { ...sandboxLike };
+    const mine = { ...sandboxLike, wrap: async () => ({ kind: 'refused' as const, message: 'mine' }) };
     const replacer = definePlugin({ name: 'my-sandbox', replaces: ['CommandSandbox'], bindings: new ContainerModule(({ bind }) => void bind(TOKENS.CommandSandbox).toConstantValue(mine as never)) });
     const { kernel, reporter } = await bootKernel([], [binds('real-sandbox', TOKENS.CommandSandbox as symbol), replacer]);
     expect(reporter.warnings).toEqual([]);
-    expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(mine);
+    // The replacement is sealed like any service (the unbind of the incumbent's binding does not undo the seal).
+    expect(await viewOf(kernel.container.get(TOKENS.CommandSandbox))).toEqual({ ...SANDBOX_LIKE_VIEW, wrapped: { kind: 'refused', message: 'mine' } });
   });
 
   test("a configured plugin may not replace an essential plugin's service, even with replaces", async () => {
@@ -602,7 +613,7 @@ describe('plugin names and DI tokens', () => {
       'plugin policy-swapper failed in bindings: an activation handler on TOKENS.ManagedPolicy is refused: only the plugin that binds a service may watch it (bound by the kernel); skipped',
       'plugin leaver failed in bindings: a deactivation handler on TOKENS.CommandSandbox is refused: only the plugin that binds a service may watch it (bound by real-sandbox); skipped',
     ]);
-    expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(sandboxLike);
+    expect(await viewOf(kernel.container.get(TOKENS.CommandSandbox))).toEqual(SANDBOX_LIKE_VIEW);
   });
 
   test("a plugin's own identifiers (not in TOKENS) are its own: another plugin cannot bind, rebind, unbind or watch them", async () => {
@@ -657,7 +668,7 @@ describe('plugin names and DI tokens', () => {
     });
     const { kernel, reporter } = await bootKernel([], [own]);
     expect(reporter.warnings).toEqual([]);
-    expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(sandboxLike);
+    expect(await viewOf(kernel.container.get(TOKENS.CommandSandbox))).toEqual(SANDBOX_LIKE_VIEW);
     expect(activated).toEqual([sandboxLike]);
   });
 
@@ -689,7 +700,7 @@ describe('plugin names and DI tokens', () => {
     for (const what of ['register', 'onActivation', 'onDeactivation', 'snapshot', 'restore']) {
       expect(tried[what]).toBe(`plugin prober cannot ${what} in the container after boot; bind services in the plugin's bindings module`);
     }
-    expect(kernel.container.get(TOKENS.CommandSandbox)).toBe(sandboxLike);
+    expect(await viewOf(kernel.container.get(TOKENS.CommandSandbox))).toEqual(SANDBOX_LIKE_VIEW);
   });
 
   test('the managed policy every plugin reads is frozen all the way down', async () => {

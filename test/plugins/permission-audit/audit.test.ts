@@ -142,6 +142,21 @@ describe('audit records', () => {
 });
 
 describe('caps and other records', () => {
+  it('copies its caps once, at apply: a cap that is no positive whole number is the built-in one, and a later change of the service reaches no record', async () => {
+    writeSettings(dirs, 'project', { deny: ['Bash(curl *)'] });
+    const limits = { ...createOutputLimits(path.join(dirs.root, 'spill')), auditTargetMaxChars: 0 };
+    const customLimits = definePlugin({ name: 'custom-limits', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.OutputLimits).toConstantValue(limits)) });
+    const { kernel, reporter } = await bootRules(dirs, { steps: [useTools([call('bash', { command: 'curl https://x' })]), say('done')], plugins: [customLimits, createPermissionAuditPlugin()] });
+    // The service's own object changes after the boot (its owner holds it; the container hands out a sealed view that reads it).
+    limits.auditReasonMaxChars = 0;
+    await runPrompt(kernel, 'go', 'bypassPermissions');
+    await kernel.shutdown();
+    const decision = readLines(auditFile(dirs.root)).find((l) => l.type === 'decision')!;
+    expect(decision).toMatchObject({ target: 'curl https://x', verdict: 'deny' });
+    expect(decision.reason).toContain('Bash(curl *)');
+    expect(reporter.warnings).toContain(`permission-audit: OutputLimits.auditTargetMaxChars is 0, not a positive whole number; the audit log uses ${LIMITS.auditTargetMaxChars}`);
+  });
+
   it('takes its caps from OutputLimits', async () => {
     const limits: OutputLimits = { ...createOutputLimits(path.join(dirs.root, 'spill')), auditMaxBytes: 700, auditKeepFiles: 1, auditTargetMaxChars: 10, auditReasonMaxChars: 2000 };
     const customLimits = definePlugin({ name: 'custom-limits', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.OutputLimits).toConstantValue(limits)) });

@@ -4,7 +4,7 @@ import type { ToolMessage } from '../../../types/messages.js';
 import type { UserInterface } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
 import uiHeadless from '../../../plugins/ui-headless/index.js';
-import { HeadlessUserInterface, startingMode } from '../../../plugins/ui-headless/headless-ui.js';
+import { startingMode } from '../../../plugins/ui-headless/headless-ui.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { bootRules, cliOptions, fakeTools, tempDirs, writeSettings, type Dirs } from './helpers.js';
@@ -16,7 +16,8 @@ beforeEach(() => {
 afterEach(() => dirs.cleanup());
 
 function activate(kernel: Kernel): void {
-  const ui = kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u): u is HeadlessUserInterface => u instanceof HeadlessUserInterface);
+  // The container hands out a sealed view of the UI (kernel/service-seals.ts): found by its name.
+  const ui = kernel.container.getAll<UserInterface>(TOKENS.UserInterface).find((u) => u.name === 'headless');
   kernel.activateUi(ui!); // approvals now go to the headless output, which answers them with a deny
 }
 

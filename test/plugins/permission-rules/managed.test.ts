@@ -19,12 +19,26 @@ import { bash, cliOptions, executed, fakeTools, read, tempDirs, trustPlugin, wri
 import { call, say, useTools } from '../../support/memory-provider.js';
 import type { Kernel } from '../../../kernel/kernel.js';
 import type { MemoryReporter } from '../../../kernel/reporter.js';
+import { rawHooks } from './raw-hooks.js';
 
 let dirs: Dirs;
 beforeEach(() => {
   dirs = tempDirs();
 });
 afterEach(() => dirs.cleanup());
+
+/** The user answered an approval of `command` (the kernel's permissionDecided, which the rules layer grants from). */
+async function answered(kernel: Kernel, command: string, choice: 'allow_session' | 'allow_always'): Promise<void> {
+  await rawHooks(kernel).permissionDecided.promise({
+    request: { toolName: 'bash', tool: kernel.tools.get('bash'), input: { command }, category: 'exec', target: { kind: 'command', command }, mode: 'default', sessionId: 's', projectRoot: dirs.root },
+    verdict: { decision: 'ask', layer: 'permission-mode' },
+    approval: { choice, answeredBy: 'test-ui' },
+    allowed: true,
+    toolCallId: 'c1',
+    sessionId: 's',
+    agentId: 'main',
+  });
+}
 
 async function managed(yaml: string): Promise<ManagedPolicy> {
   const file = path.join(dirs.home, '..', 'managed-settings.yaml');
@@ -71,9 +85,9 @@ describe('managed deny and ask rules: nobody lifts them', () => {
     const { kernel } = await boot(await managed(DENY));
     const approvals = kernel.container.get(APPROVALS);
     const rule = approvals.suggestRule({ toolName: 'bash', target: { kind: 'command', command: 'git push origin main' }, projectRoot: dirs.root });
-    const rules = (kernel.container.get(Symbol.for('mewcode/permission-rules/PermissionRules')) as { grantSession(r: string): Promise<boolean>; grantLocal(r: string): Promise<boolean> });
-    await rules.grantSession(rule);
-    await rules.grantLocal(rule);
+    await answered(kernel, 'git push origin main', 'allow_session');
+    await answered(kernel, 'git push origin main', 'allow_always');
+    expect(approvals.list().map((grant) => grant.rule)).toContain(rule);
     expect(await bash(kernel, 'git push origin main', 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:managed' });
   });
 
@@ -116,8 +130,8 @@ describe('allow_managed_rules_only', () => {
     // Deny rules of the user's and the project's still restrict.
     expect(await bash(kernel, 'rm -rf x')).toMatchObject({ decision: 'deny', layer: 'permission-rules:project' });
     expect(reporter.warnings.join('\n')).toMatch(/4 allow rules ignored: managed settings apply only their own permission rules/);
-    const rules = kernel.container.get(Symbol.for('mewcode/permission-rules/PermissionRules')) as { grantSession(r: string): Promise<boolean> };
-    expect(await rules.grantSession('Bash(npm test)')).toBe(false);
+    await answered(kernel, 'npm test', 'allow_session');
+    expect(kernel.container.get(APPROVALS).list()).toEqual([]);
     expect(await bash(kernel, 'npm test')).toMatchObject({ decision: 'ask' });
   });
 });

@@ -15,6 +15,7 @@ import { createWorkspaceTrust } from '../../../config/trust.js';
 import { MAX_SKILL_FILE_BYTES, type Skill } from '../../../plugins/skills/skill.js';
 import { MAX_CATALOG_CHARS, renderCatalog } from '../../../plugins/skills/render.js';
 import { MAX_NAMES_LISTED, unknownSkillMessage } from '../../../plugins/skills/activation.js';
+import { SKILLS_RUNTIME } from '../../../plugins/skills/runtime.js';
 import { collect } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
@@ -56,7 +57,7 @@ describe('links out of the project', () => {
     writeFileSync(path.join(secrets, 'id_rsa'), 'PRIVATE KEY MATERIAL\n');
     const { kernel, model, projectSkills } = await bootSkills([useTools([call('load_skill', { name: 'notes' })]), say('ok')]);
     const dir = writeSkill(projectSkills, 'notes', { name: 'notes', description: 'Notes.' }, 'NOTES BODY\n');
-    await kernel.container.get<{ reload(): Promise<unknown> }>(Symbol.for('mewcode/skills/Runtime')).reload();
+    await kernel.container.get(SKILLS_RUNTIME).reload();
     rmSync(path.join(dir, 'SKILL.md'));
     symlinkSync(path.join(secrets, 'id_rsa'), path.join(dir, 'SKILL.md'));
     await collect(kernel.run({ prompt: 'take notes', mode: 'bypassPermissions' }));
