@@ -4,6 +4,9 @@
  * lines; none throws for what it finds. The plugins' checks (OS sandbox, ripgrep, audit log…)
  * come with the plugins.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { SETTINGS_FILE_SCOPES, settingsFilesOf, spellingsWarning } from '../config/settings-files.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { TrustSource, WorkspaceTrust } from '../types/trust.js';
 import type { CheckLine } from './doctor-report.js';
@@ -62,6 +65,30 @@ export function checkConfig(config: ResolvedConfig, shownElsewhere: ReadonlySet<
     lines.unshift({ status: 'ok', check: 'config', message: 'no configuration files (~/.mewcode/config.yaml, .mewcode.yaml, .mewcode/config.yaml, .mewcode/config.local.yaml)' });
   }
   return lines;
+}
+
+/**
+ * One line per settings file found (permission rules, hooks, the sandbox: config/settings-files.ts,
+ * the list their readers share), and a warning where one scope has two spellings (the permission
+ * rules say the same at every start; doctor shows it once).
+ */
+export function checkSettingsFiles(projectRoot: string, homeDir: string): { lines: CheckLine[]; warnings: string[] } {
+  const lines: CheckLine[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  for (const scope of [...SETTINGS_FILE_SCOPES].reverse()) {
+    // In the home directory the project's files are the user's: listed once.
+    const found = settingsFilesOf(scope, projectRoot, homeDir).filter((file) => existsSync(file) && !seen.has(path.resolve(file)));
+    for (const file of found) {
+      seen.add(path.resolve(file));
+      lines.push({ status: 'ok', check: 'settings', message: `${scope} file ${file}` });
+    }
+    const warning = spellingsWarning(scope, found);
+    if (warning === undefined) continue;
+    warnings.push(warning);
+    lines.push({ status: 'warn', check: 'settings', message: warning.replace(/^settings: /, ''), hint: 'keep one file per scope' });
+  }
+  return { lines, warnings };
 }
 
 const SOURCES: Record<Exclude<TrustSource, 'none'>, string> = {

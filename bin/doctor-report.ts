@@ -4,7 +4,7 @@ export type CheckStatus = 'ok' | 'warn' | 'fail';
 
 export interface CheckLine {
   status: CheckStatus;
-  /** The check's short name: node, managed, config, trust, provider, ripgrep, sandbox, audit, plugins. */
+  /** The check's short name: node, managed, config, settings, trust, provider, ripgrep, sandbox, audit, plugins. */
   check: string;
   message: string;
   /** What to do about it (warn and fail lines). */

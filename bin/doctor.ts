@@ -4,7 +4,7 @@
  *
  * Loaded only for the subcommand (bin/cli.ts, bin/main.ts import it dynamically), so a normal
  * start never pays for it. Checks, in order: Node.js, managed settings, configuration files,
- * workspace trust, the provider a run would use and its API key (never printed), the proxy, then
+ * settings files, workspace trust, the provider a run would use and its API key (never printed), the proxy, then
  * each plugin's own checks in plugin order (the OS sandbox, ripgrep, the audit log…,
  * types/cli.ts), and the plugins (a real boot of the build's plugin set, without a session or a
  * model call). Nothing is written: not the trust store, not the audit log.
@@ -12,7 +12,7 @@
 import os from 'node:os';
 import type { MewcodePlugin } from '../types/plugin.js';
 import type { DoctorOptions } from './cli-args.js';
-import { checkConfig, checkNode, checkTrust } from './doctor-checks.js';
+import { checkConfig, checkNode, checkSettingsFiles, checkTrust } from './doctor-checks.js';
 import { checkProxy } from './doctor-proxy.js';
 import { formatLine, summaryLine, type CheckLine } from './doctor-report.js';
 // Static imports of what a run loads anyway: a dynamic import of a start-up module would make it
@@ -59,10 +59,12 @@ export async function collectChecks(
   const managed = await checkManaged(env);
   lines.push(...managed.lines);
   lines.push(...checkConfig(config, new Set(trust.warnings))); // the trust check shows those
+  const settings = checkSettingsFiles(options.cwd, homeDir);
+  lines.push(...settings.lines);
   lines.push(...checkTrust(trust));
 
   const plugins = deps.plugins ?? defaultPlugins;
-  const kernel = await kernelChecks({ options, homeDir, env, plugins, config, trust, shown: new Set([...config.warnings, ...trust.warnings]) }, (booted) =>
+  const kernel = await kernelChecks({ options, homeDir, env, plugins, config, trust, shown: new Set([...config.warnings, ...trust.warnings, ...settings.warnings]) }, (booted) =>
     pluginDoctorChecks({ cwd: options.cwd, homeDir, env, config, trust, kernel: booted }, plugins),
   );
   lines.push(...kernel.provider);

@@ -32,6 +32,7 @@
 import path from 'node:path';
 import { expandHome, isWithin, resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
+import { allowTextOf, looksThrough } from './allow-wrappers.js';
 import { ruleForms } from './command-forms.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import { SCOPES, ownedByUser, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
@@ -218,7 +219,10 @@ export class RulesEngine {
     if (objection) return objection;
     if (!verifiable) return undefined;
     if (wholeDecision?.decision === 'allow' && wholeDecision.rule.exact) return verdictFor('allow', [wholeDecision]);
-    return combine(segmentDecisions, { allowed: true });
+    // A wrapper allow rules look through (`timeout 5 npm test`: allow-wrappers.ts) needs no allow
+    // of its own: the command it runs is a segment of its own, and that one must be allowed.
+    const needed = segmentDecisions.filter((decision, i) => decision !== undefined || !looksThrough(parsed.segments[i]!, parsed.segments));
+    return combine(needed, { allowed: true });
   }
 
   /**
@@ -422,11 +426,12 @@ function quote(text: string): string {
  * words unquoted and without leading assignments (`"git" push` is `git push` for a deny), a
  * multiplexer's global options removed (`git -C . push` is `git push`) and the leading
  * single-letter flags in every grouping and order (`rm -r -f` is `rm -rf`): command-forms.ts.
- * Wrapped commands (`timeout 5 git push`, `sh -c '…'`) are segments of their own from the parser.
+ * Wrapped commands (`timeout 5 git push`, `sh -c '…'`) are segments of their own from the parser;
+ * what a bare `xargs` runs is matched by allow rules with its unknown input marked (allow-wrappers.ts).
  */
 function segmentUnit(segment: ShellSegmentLike, writes: WriteCheck): Unit {
   const text = segment.text.trim();
-  const allowText = (segment.textWithoutRedirects ?? segment.text).trim();
+  const allowText = allowTextOf(segment);
   const forms = new Set<string>([text]);
   if (segment.argv.length > 0) {
     forms.add(segment.argv.join(' '));

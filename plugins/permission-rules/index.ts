@@ -19,6 +19,9 @@
  * `.git/config`, `.git/hooks/**`, `.claude/**` or `.mcp.json` asks in every mode unless an allow
  * rule of the user's own (not a project file's) names exactly that file — checked here, before the mode layer could allow it.
  *
+ * A tool a deny rule without a pattern names (`Bash`, `mcp__*`) is left out of every model
+ * request's tool list (preModelRequest: hidden-tools.ts), as in Claude Code.
+ *
  * Binds TOKENS.PermissionSettings (default mode, additional directories), TOKENS.Approvals
  * (list / revoke grants, suggestRule) and TOKENS.SearchPolicy (files glob and grep must skip).
  */
@@ -92,13 +95,21 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
       const rules = kernel.container.get(RULES);
       await rules.load(kernel.cli);
       // The checks hold the methods read now, not whatever the shared object holds later.
-      const { checkManaged, check } = rules;
+      const { checkManaged, check, hiddenTools } = rules;
 
       // The managed settings' rules once more, ahead of every other layer: at this stage a deny
       // ends the chain and an ask is a floor, so a plugin's layer at a stage before the rules
       // (e.g. a policy plugin at 250 that allows) cannot lift them either.
       kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: MANAGED_STAGE }, (request) => checkManaged(request));
       kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Rules }, (request) => check(request));
+
+      // A tool a deny rule takes away whole (`Bash`, `mcp__*`, `--disallowedTools Write`) is not
+      // offered to the model (hidden-tools.ts); its calls are still denied above if it makes one.
+      kernel.hooks.preModelRequest.tap(NAME, (request) => {
+        const hidden = hiddenTools(request.tools.map((tool) => tool.name));
+        for (const name of hidden) if (kernel.tools.get(name)?.system === true) hidden.delete(name);
+        return hidden.size === 0 ? request : { ...request, tools: request.tools.filter((tool) => !hidden.has(tool.name)) };
+      });
 
       kernel.hooks.permissionDecided.tapPromise(NAME, async ({ request, approval, allowed }) => {
         if (!approval || !allowed) return;

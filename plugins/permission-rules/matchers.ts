@@ -4,9 +4,12 @@
  *   spaces included; a trailing ` *` or Claude Code's `:*` is a prefix match on a word boundary
  *   (`npm run test:*` matches `npm run test` and `npm run test -- --watch`, not `npm run testing`);
  * - a path (absolute, normalised): segment-wise glob (picomatch, `*` inside one segment, `**`
- *   any depth, dot files included); `./x` and `x` relative to the project root, `//x` absolute,
+ *   any depth, dot files included); `./x` and `x/y` relative to the project root, `//x` absolute,
  *   `~/x` home, `/x` relative to the settings file's base (Claude Code); a trailing `/` covers
- *   everything below the directory;
+ *   everything below the directory. A pattern with no `/` but a trailing one (`.env`, `*.env`,
+ *   `build/`) matches at any depth below the project root, as in a .gitignore (Claude Code's
+ *   path rules follow the gitignore spec): `Read(*.env)` covers `config/prod.env`; `./*.env` is
+ *   the root's only;
  * - a tool name (tools without a target, MCP tools): the command glob.
  * `=` compares exactly (paths after the same resolution), `~` is an RE2 regex (linear time, so
  * a rule can never be made to hang on a crafted command) searched anywhere in the subject.
@@ -120,8 +123,18 @@ function anchor(body: string, bases: PathBases): { base: string; rest: string } 
   return { base: bases.projectRoot, rest: body };
 }
 
+/**
+ * gitignore: a pattern without a slash (a trailing one aside) matches at any depth, `.env` and
+ * `*.env` in every folder of the project. `.` and `..` name directories, not names to look for.
+ */
+export function matchesAnyDepth(body: string): boolean {
+  const name = body.replace(/\/$/, '');
+  return name !== '' && !name.includes('/') && name !== '.' && name !== '..' && name !== '~';
+}
+
 export function resolvePathPattern(body: string, bases: PathBases): ResolvedPathPattern {
   let { base, rest } = anchor(body, bases);
+  if (matchesAnyDepth(body)) rest = `**/${rest}`;
   if (rest.endsWith('/')) rest += '**';
   const segments = rest.split('/');
   const firstGlob = segments.findIndex((segment) => hasPathGlobChars(segment));
@@ -167,14 +180,17 @@ export function compilePathTest(pattern: PatternSpec, bases: PathBases): Test {
   return negate(inner, pattern.negations);
 }
 
-/** What dependencies a pattern needs once compiled for commands and for paths. */
-export function patternNeeds(pattern: PatternSpec | undefined): { glob: boolean; regex: boolean } {
+/**
+ * What dependencies a pattern needs once compiled for commands and for paths. `commandsOnly`: the
+ * rule's tool has no path target (bash, MCP tools), so a name without a slash needs no glob.
+ */
+export function patternNeeds(pattern: PatternSpec | undefined, commandsOnly = false): { glob: boolean; regex: boolean } {
   if (!pattern) return { glob: false, regex: false };
   if (pattern.kind === 'regex') return { glob: false, regex: true };
   if (pattern.kind === 'glob') {
     let body = pattern.body;
     if (body.endsWith('/')) body += '**';
-    return { glob: hasPathGlobChars(body), regex: false };
+    return { glob: hasPathGlobChars(body) || (!commandsOnly && matchesAnyDepth(pattern.body)), regex: false };
   }
   return { glob: false, regex: false };
 }

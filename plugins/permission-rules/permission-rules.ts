@@ -13,13 +13,15 @@ import type { CliOptions } from '../../types/plugin.js';
 import { loadMatcherDeps, patternNeeds } from './matchers.js';
 import { appendAllowRule, removeAllowRule } from './persist.js';
 import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Scope } from './rule-set.js';
-import { FRIENDLY_NAMES, parseRule, type RuleList } from './rule-syntax.js';
+import { FRIENDLY_NAMES, parseRule, type RuleList, type ToolSpec } from './rule-syntax.js';
 import { RulesEngine, type CommandParser } from './engine.js';
 import { checkProtectedPaths } from './protection.js';
 import { checkCommandReads } from './command-read-check.js';
 import type { ApprovalGrant, Approvals, GrantScope, PermissionSettings } from './services.js';
 import { PREFIX, approvalsFile, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
+import { spellingsWarning } from '../../config/settings-files.js';
 import { suggestRule } from './suggest.js';
+import { hiddenTools } from './hidden-tools.js';
 
 export interface RuleInput {
   list: RuleList;
@@ -40,6 +42,13 @@ export interface RulesContext {
   managed?: ManagedPolicy;
 }
 
+/** A rule whose tool has no path target (bash, MCP tools): its pattern is never a path. */
+function commandsOnly(tool: ToolSpec): boolean {
+  if (tool.kind === 'server') return true;
+  if (tool.kind === 'glob') return tool.source.startsWith('mcp__');
+  return tool.name.startsWith('mcp__') || (Object.hasOwn(FRIENDLY_NAMES, tool.name) ? FRIENDLY_NAMES[tool.name] : tool.name) === 'bash';
+}
+
 /** No saved answers (a run that does not read the user's settings). */
 const NO_APPROVALS: SettingsFile = { scope: 'local', file: '', exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [] };
 
@@ -47,10 +56,12 @@ export class PermissionRules {
   readonly engine = new RulesEngine(SCOPES.map((scope) => new RuleLayer(scope)));
   /** The managed layer alone (the same RuleLayer object), checked ahead of every plugin's layer (checkManaged). */
   private readonly managedEngine = new RulesEngine([this.engine.layer('managed')]);
-  readonly files: Record<FileScope, string>;
+  /** Each scope's settings files, in reading order (every spelling: config/settings-files.ts). */
+  readonly files: Record<FileScope, string[]>;
   /** The user's "allow always" answers for this project (in ~/.mewcode: the user's own file). */
   readonly approvalsFile: string;
-  private readonly loaded: Partial<Record<FileScope, SettingsFile>> = {};
+  /** The files of each scope that were read, in reading order. */
+  private readonly loaded: Partial<Record<FileScope, SettingsFile[]>> = {};
 
   constructor(private readonly context: RulesContext) {
     this.files = settingsFilePaths(context.projectRoot, context.homeDir);
@@ -64,15 +75,26 @@ export class PermissionRules {
     const reads = (scope: FileScope): boolean => cli?.settingSources === undefined || cli.settingSources.includes(scope);
     const scopes = (['local', 'project', 'user'] as const).filter(reads);
     const root = projectBoundary(this.context.projectRoot, this.context.homeDir);
+    // Every spelling of each scope's file (settings.yaml, .yml, .json) is read: a deny rule in the
+    // one a reader skipped would be lost without a word.
     const [approvals, ...files] = await Promise.all([
       reads('user') ? readSettingsFile('local', this.approvalsFile, this.context.trust, undefined, 'user') : NO_APPROVALS,
-      ...scopes.map((scope) => readSettingsFile(scope, this.files[scope], this.context.trust, root)),
+      ...scopes.flatMap((scope) => this.files[scope].map((file) => readSettingsFile(scope, file, this.context.trust, root))),
     ]);
     const inputs: RuleInput[] = [];
     for (const file of files) {
-      this.loaded[file.scope] = file;
+      (this.loaded[file.scope] ??= []).push(file);
       for (const warning of file.warnings) this.context.warn(warning);
       for (const raw of file.rules) inputs.push({ list: raw.list, value: raw.value, origin: { scope: file.scope, source: file.file, where: raw.where } });
+    }
+    const warned = new Set<string>();
+    for (const scope of [...scopes].reverse()) {
+      const existing = (this.loaded[scope] ?? []).filter((file) => file.exists).map((file) => file.file);
+      const warning = spellingsWarning(scope, existing);
+      // In the home directory the project's files are the user's: said once.
+      if (warning === undefined || warned.has(existing.join('\0'))) continue;
+      warned.add(existing.join('\0'));
+      this.context.warn(warning);
     }
     // Answers the user gave: the local layer's precedence, and the user's own rules (they may pass a protected path).
     for (const warning of approvals!.warnings) this.context.warn(warning);
@@ -132,7 +154,7 @@ export class PermissionRules {
     const needs = { glob: false, regex: false };
     for (const { parsed } of results) {
       if (!parsed.ok) continue;
-      const need = patternNeeds(parsed.rule.pattern);
+      const need = patternNeeds(parsed.rule.pattern, commandsOnly(parsed.rule.tool));
       needs.glob ||= need.glob;
       needs.regex ||= need.regex;
     }
@@ -207,6 +229,11 @@ export class PermissionRules {
     return reads ?? verdict;
   }
 
+  /** The tools, among these, that a deny rule without a pattern takes away whole (left out of model requests). */
+  hiddenTools(toolNames: readonly string[]): Set<string> {
+    return hiddenTools(this.engine.layers, toolNames);
+  }
+
   suggest(request: Pick<PermissionRequest, 'toolName' | 'target' | 'projectRoot'>): string {
     return suggestRule(request, this.context.homeDir);
   }
@@ -239,8 +266,8 @@ export class PermissionRules {
     if (scope === 'session') return this.engine.layer('session').remove(text, 'allow') > 0;
     const inMemory = this.engine.layer('local').remove(text, 'allow');
     let inFile = 0;
-    // The saved approvals, and the project's local file (where earlier versions saved them).
-    for (const file of [this.approvalsFile, this.files.local]) {
+    // The saved approvals, and the project's settings.local.yaml (where earlier versions saved them).
+    for (const file of [this.approvalsFile, this.files.local[0]!]) {
       try {
         inFile += await removeAllowRule(file, text);
       } catch (error) {
@@ -265,7 +292,7 @@ export class PermissionRules {
   private resolveDirectories(): string[] {
     const seen = new Set<string>();
     for (const scope of ['local', 'project', 'user'] as const) {
-      for (const dir of this.loaded[scope]?.additionalDirectories ?? []) {
+      for (const dir of (this.loaded[scope] ?? []).flatMap((file) => file.additionalDirectories)) {
         seen.add(path.resolve(this.context.projectRoot, expandHome(dir, this.context.homeDir)));
       }
     }
@@ -282,8 +309,9 @@ export class PermissionRules {
     return {
       // Called by the sandbox on every path check: computed once (the files are read at boot).
       additionalDirectories: () => [...(this.directories ??= this.resolveDirectories())],
+      // The nearest scope's; within a scope, the first file in reading order that sets it.
       defaultMode: (): PermissionMode | undefined =>
-        this.loaded.local?.defaultMode ?? this.loaded.project?.defaultMode ?? this.loaded.user?.defaultMode,
+        (['local', 'project', 'user'] as const).flatMap((scope) => this.loaded[scope] ?? []).find((file) => file.defaultMode !== undefined)?.defaultMode,
       readRulePrefixes: () => this.engine.readRulePrefixes('read_file'),
     };
   }

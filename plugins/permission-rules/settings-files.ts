@@ -1,8 +1,9 @@
 /**
- * Reading the permission settings files (A6):
- *   ~/.mewcode/settings.yaml            user
- *   <root>/.mewcode/settings.yaml       project (team, committed)
- *   <root>/.mewcode/settings.local.yaml local (highest of the files; still the project's for trust)
+ * Reading the permission settings files (A6), each as settings.yaml, settings.yml or settings.json
+ * (config/settings-files.ts: the one list every reader uses; every spelling found is read):
+ *   ~/.mewcode/settings.*               user
+ *   <root>/.mewcode/settings.*          project (team, committed)
+ *   <root>/.mewcode/settings.local.*    local (highest of the files; still the project's for trust)
  *   ~/.mewcode/approvals/<project>.yaml local: the user's "allow always" answers for this project
  *
  * ```yaml
@@ -33,6 +34,7 @@ import path from 'node:path';
 import { type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
+import { settingsFilesOf } from '../../config/settings-files.js';
 import { nodeCrypto } from '../../sdk/lazy-builtin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -60,11 +62,12 @@ export interface SettingsFile {
   warnings: string[];
 }
 
-export function settingsFilePaths(projectRoot: string, homeDir: string): Record<FileScope, string> {
+/** Each scope's files, in reading order (config/settings-files.ts). */
+export function settingsFilePaths(projectRoot: string, homeDir: string): Record<FileScope, string[]> {
   return {
-    local: path.join(projectRoot, '.mewcode', 'settings.local.yaml'),
-    project: path.join(projectRoot, '.mewcode', 'settings.yaml'),
-    user: path.join(homeDir, '.mewcode', 'settings.yaml'),
+    local: settingsFilesOf('local', projectRoot, homeDir),
+    project: settingsFilesOf('project', projectRoot, homeDir),
+    user: settingsFilesOf('user', projectRoot, homeDir),
   };
 }
 

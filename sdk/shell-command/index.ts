@@ -44,7 +44,7 @@ import { decodeAnsiC, maySplit, wordValue } from './words.js';
 import { hiddenRunner } from './hidden-runners.js';
 import { commandName, isShell, unwrapCommand, type Word } from './wrappers.js';
 import { renamedPrograms } from './written-files.js';
-import type { ShellSegment } from './shell-shapes.js';
+import { XARGS_INPUT, type ShellSegment } from './shell-shapes.js';
 
 export type { ShellSegment } from './shell-shapes.js';
 
@@ -86,12 +86,7 @@ export interface ShellAnalysis {
   functions: ShellFunction[];
 }
 
-/**
- * Stands, at the end of the argv of a command run by `xargs`, for the words xargs appends from
- * stdin when they are not known (`find … | xargs rm -rf`, `xargs rm < list`): an expansion, so
- * layers judging operands treat it as computed.
- */
-export const XARGS_INPUT = '$(xargs input)';
+export { XARGS_INPUT } from './shell-shapes.js';
 
 /** How deep `sh -c "sh -c '…'"` / `eval` nesting is followed before giving up (parse error). */
 export const MAX_NESTING = 8;

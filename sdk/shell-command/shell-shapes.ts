@@ -3,6 +3,14 @@
  * wrapper command runs, and one segment of a parsed command line. They live apart from the code
  * that builds them so the modules of this folder import them without importing each other.
  */
+/**
+ * Stands, at the end of the argv of a command run by `xargs`, for the words xargs appends from
+ * stdin when they are not known (`find … | xargs rm -rf`, `xargs rm < list`): an expansion, so
+ * layers judging operands treat it as computed. Here, beside the shapes, so a layer can test for
+ * it without loading the parser.
+ */
+export const XARGS_INPUT = '$(xargs input)';
+
 /** One word of a simple command, unquoted, with its UTF-16 span in the source it came from. */
 export interface Word {
   value: string;

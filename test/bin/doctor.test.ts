@@ -150,3 +150,20 @@ test('the sandbox line: unavailable or turned off warns that bash would run unsa
 test('a message on several lines is printed on one', () => {
   expect(formatLine({ status: 'warn', check: 'plugins', message: 'first\n  second\r\nthird\u001b[31m', hint: 'do x' }, { cwd: '/p', homeDir: '/h' })).toBe('warn  plugins   first second third [31m — do x');
 });
+
+test('settings files: each one found is listed (every spelling), and two spellings of one scope warn once, naming both', async () => {
+  mkdirSync(path.join(home, '.mewcode'), { recursive: true });
+  writeFileSync(path.join(home, '.mewcode', 'settings.json'), '{"sandbox": false, "permissions":{"deny":["Read(./.env)"]}}');
+  mkdirSync(path.join(cwd, '.mewcode'), { recursive: true });
+  writeFileSync(path.join(cwd, '.mewcode', 'settings.local.yaml'), 'permissions:\n  deny: ["Bash(curl *)"]\n');
+  writeFileSync(path.join(cwd, '.mewcode', 'settings.local.json'), '{"permissions":{"deny":["Bash(wget *)"]}}');
+  const r = await doctor(goodEnv);
+  expect(r.line('settings')).toEqual([
+    'ok    settings  user file ~/.mewcode/settings.json',
+    'ok    settings  local file .mewcode/settings.local.yaml',
+    'ok    settings  local file .mewcode/settings.local.json',
+    expect.stringMatching(/^warn {2}settings {2}\.mewcode\/settings\.local\.yaml and \.mewcode\/settings\.local\.json are the same local settings file spelled 2 ways; .* — keep one file per scope$/),
+  ]);
+  // The permission rules' own warning at boot is the same text: not repeated under plugins.
+  expect(r.text.match(/spelled 2 ways/g)).toHaveLength(1);
+});

@@ -221,10 +221,11 @@ describe('saved approvals are the user\'s own', () => {
   });
 
   it('a saved approval naming a protected file exactly passes it; the same rule in the project\'s local file does not', async () => {
-    writeSettings(dirs, 'local', { allow: ['Edit(.mcp.json)'] });
+    // `./.mcp.json`, as an approval is saved (suggest.ts): `.mcp.json` alone names every .mcp.json (gitignore).
+    writeSettings(dirs, 'local', { allow: ['Edit(./.mcp.json)'] });
     const project = await bootRules(dirs);
     expect(await edit(project.kernel, '.mcp.json', 'acceptEdits')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
-    writeSaved('permissions:\n  allow: ["Edit(.mcp.json)"]\n');
+    writeSaved('permissions:\n  allow: ["Edit(./.mcp.json)"]\n');
     const user = await bootRules(dirs, { trust: false });
     expect(await edit(user.kernel, '.mcp.json', 'acceptEdits')).toMatchObject({ decision: 'allow' });
   });
