@@ -5,7 +5,7 @@
  */
 import { streamModel } from './sealed-provider.js';
 import type { AgentEvent, RunEndReason } from '../types/events.js';
-import type { KernelHooks, RunContext } from '../types/hooks.js';
+import type { KernelHooks, RunContext, RunStop } from '../types/hooks.js';
 import {
   addUsage,
   emptyUsage,
@@ -46,6 +46,8 @@ export const COMPLETION_NOTE = '(Task completed.)';
 export const CANCELLED_NOTE = '(Cancelled.)';
 export const UNKNOWN_TOOLS_NOTE = '(Stopped: the model asked only for tools that do not exist, several times in a row.)';
 export const maxIterationsNote = (max: number): string => `(Stopped after the maximum of ${max} turns (--max-turns, max_turns); send another message to continue.)`;
+/** What history keeps of a run a hook stopped: who, not the reason (that is the user's). */
+export const stoppedNote = (stop: RunStop): string => `(Stopped by ${stop.by}.)`;
 export const TOO_LONG_ADVICE = "The conversation does not fit the model's context window even after compaction: start a new session (mewcode without --continue) or switch to a model with a larger context window.";
 
 export interface LoopDeps {
@@ -126,6 +128,18 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
   const exitWith = async (reason: RunEndReason, note: string): Promise<RunEnd> => {
     await ensureAssistantTail(conversation, note);
     return (await finish(reason, note)) as RunEnd; // only a completed run may continue
+  };
+
+  /**
+   * A tool call's hook asked the run to end (RunStop): the user is told why, the model is not (the
+   * history's note and a sub-agent's final text, which its parent's model reads, only say who).
+   */
+  const exitStopped = async (stop: RunStop): Promise<RunEnd> => {
+    const told = `${stop.by} stopped the run: ${stop.reason}`;
+    emit({ type: 'notice', message: told });
+    const note = stoppedNote(stop);
+    await ensureAssistantTail(conversation, note);
+    return (await finish('stopped', run.parentAgentId ? note : told)) as RunEnd;
   };
 
   const submission = await bounded(hooks.userPromptSubmit.promise({ additionalContext: [] }, { ...run, prompt }), { signal }, () => undefined);
@@ -250,6 +264,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
     await conversation.append({ role: 'tool', results });
 
     if (!completed) return exitWith('cancelled', CANCELLED_NOTE);
+    if (ran.stopRun) return exitStopped(ran.stopRun);
     if (unknownRun >= deps.maxUnknownToolIterations) {
       emit({ type: 'notice', message: UNKNOWN_TOOLS_NOTE });
       return exitWith('unknown_tools', UNKNOWN_TOOLS_NOTE);

@@ -29,7 +29,7 @@
  * is not taken; a required plugin that would still change the input denies the call instead, so
  * no later tap, user hook or approver's arguments undo a policy's rewrite.
  */
-import type { HookName, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
+import type { HookName, PostToolUseResult, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import { defuseThenable, describeKind, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot, sameData } from './decision-shapes.js';
 import type { ToolResult } from '../types/messages.js';
@@ -100,6 +100,8 @@ export interface GuardOptions {
 const notLower = (isRequired: (plugin: string) => boolean) => (args: unknown[], answer: unknown, plugin: string): unknown => {
   const previous = args[0] as ToolUseDecision;
   let next = answer as ToolUseDecision;
+  // A request to end the run stands, as a deny does: a later tap cannot take it back.
+  if (previous.stopRun !== undefined && next.stopRun === undefined) next = Object.freeze({ ...next, stopRun: previous.stopRun });
   if ((args[1] as ToolUseContext | undefined)?.recheck === true && next.input !== previous.input) {
     if (isRequired(plugin) && !sameData(next.input, previous.input)) {
       const reason = `plugin ${plugin}, which is required, would change this call's arguments (the ones that would run are not what it made of them): it does not run`;
@@ -145,7 +147,7 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
     keep: notLower((plugin) => options.isRequired?.(plugin) === true),
     safe: (args, plugin, problem): ToolUseDecision => {
       const previous = args[0] as ToolUseDecision;
-      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: problem, by: plugin };
+      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: problem, by: plugin, ...(previous.stopRun ? { stopRun: previous.stopRun } : {}) };
     },
   },
   requestApproval: {
@@ -189,7 +191,13 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
     // every tap is handed a copy only the kernel held.
     handOver: (value) => handOver(value, toolResultSnapshot),
     snapshot: (_args, value) => madeByKernel(toolResultSnapshot(value)),
-    safe: (args, _plugin, problem) => withheldResult(args[0] as ToolResult, problem),
+    // A request to end the run stands: a later tap's new result does not drop it (the answer is the kernel's own copy).
+    keep: (args, answer) => {
+      const { stopRun } = args[0] as PostToolUseResult;
+      if (stopRun !== undefined && (answer as PostToolUseResult).stopRun === undefined) (answer as PostToolUseResult).stopRun = stopRun;
+      return answer;
+    },
+    safe: (args, _plugin, problem) => withheldResult(args[0] as PostToolUseResult, problem),
   },
   };
 };

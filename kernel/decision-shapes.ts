@@ -4,7 +4,7 @@
  * nothing. Each check says whether a value is well formed; the caller turns anything else into
  * the hook's safe side (a deny, a block, the value the waterfall had) and names the plugin.
  */
-import type { PromptSubmission, StopDecision, ToolUseDecision } from '../types/hooks.js';
+import type { PromptSubmission, RunStop, StopDecision, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js';
 import { types } from 'node:util';
 import { deepFreeze } from '../types/deep-freeze.js';
@@ -33,8 +33,14 @@ export function isToolUseDecision(value: unknown): value is ToolUseDecision {
     optionalString(value.reason) &&
     optionalString(value.by) &&
     isObject(value.input) &&
-    isStringList(value.additionalContext)
+    isStringList(value.additionalContext) &&
+    (value.stopRun === undefined || isRunStop(value.stopRun))
   );
+}
+
+/** A request to end the run (RunStop): a reason for the user and who asked. */
+export function isRunStop(value: unknown): value is RunStop {
+  return isObject(value) && typeof value.reason === 'string' && typeof value.by === 'string';
 }
 
 export function isPromptSubmission(value: unknown): value is PromptSubmission {
@@ -82,7 +88,7 @@ function deepSnapshot(value: unknown): unknown {
 export function toolUseSnapshot(value: unknown, previousInput: unknown): unknown {
   if (!isObject(value)) return undefined;
   try {
-    const { decision, reason, by, input, additionalContext } = value;
+    const { decision, reason, by, input, additionalContext, stopRun } = value;
     const context = Array.isArray(additionalContext) ? Object.freeze([...(additionalContext as unknown[])]) : additionalContext;
     return Object.freeze({
       // A rewrite frozen all the way down: a tap that kept it cannot change a nested field later.
@@ -91,6 +97,7 @@ export function toolUseSnapshot(value: unknown, previousInput: unknown): unknown
       ...(decision !== undefined ? { decision } : {}),
       ...(reason !== undefined ? { reason } : {}),
       ...(by !== undefined ? { by } : {}),
+      ...(stopRun !== undefined ? { stopRun: deepSnapshot(stopRun) } : {}),
     });
   } catch {
     return undefined;

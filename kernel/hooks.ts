@@ -10,9 +10,8 @@
  */
 import tapable from 'tapable';
 import { HOOK_CATALOGUE, type HookFailure, type HookSpec } from '../types/hook-catalogue.js';
-import type { HookName, KernelHooks, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
+import type { HookName, KernelHooks, PostToolUseResult, PromptSubmission, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js';
-import type { ToolResult } from '../types/messages.js';
 import { ModelRequestRefused } from './model-request.js';
 import { PluginError } from './plugin-error.js';
 import { holdRequiredFailure, PROMPT_BUILDERS } from './required-failures.js';
@@ -57,15 +56,17 @@ type Fallback = (args: unknown[], error: PluginError) => unknown;
  * A postToolUse tap that fails may be the one that redacts the output: the output does not go on
  * (to the model, the user, the session file); an error result naming the plugin does.
  */
-export function withheldResult(result: ToolResult, problem: string): ToolResult {
-  return { toolCallId: result.toolCallId, isError: true, content: `Output withheld: ${problem}. The tool ran, but its output is not passed on while a plugin that checks it fails.` };
+export function withheldResult(result: PostToolUseResult, problem: string): PostToolUseResult {
+  // An earlier tap's request to end the run stands.
+  const stop = result.stopRun ? { stopRun: result.stopRun } : {};
+  return { toolCallId: result.toolCallId, isError: true, content: `Output withheld: ${problem}. The tool ran, but its output is not passed on while a plugin that checks it fails.`, ...stop };
 }
 
 const fallbacks: Record<HookFailure, Fallback> = {
   skip: () => undefined,
   'keep-value': (args) => args[0],
   deny: () => undefined, // replaced per hook below: a verdict or an outcome that denies
-  withhold: (args, error) => withheldResult(args[0] as ToolResult, error.sharedMessage),
+  withhold: (args, error) => withheldResult(args[0] as PostToolUseResult, error.sharedMessage),
   // The tap may be a DLP scrub or a model allowlist: the request is not sent.
   refuse: (_args, error) => {
     throw new ModelRequestRefused(error.pluginName, error.sharedMessage);
@@ -83,7 +84,8 @@ function fallbackFor(name: HookName): Fallback {
   if (name === 'preToolUse') {
     return (args, error): ToolUseDecision => {
       const previous = args[0] as ToolUseDecision;
-      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: `${error.sharedMessage} (denied because a preToolUse tap failed)`, by: error.pluginName };
+      const stop = previous.stopRun ? { stopRun: previous.stopRun } : {};
+      return { input: previous.input, additionalContext: previous.additionalContext, decision: 'deny', reason: `${error.sharedMessage} (denied because a preToolUse tap failed)`, by: error.pluginName, ...stop };
     };
   }
   if (name === 'userPromptSubmit') {

@@ -87,6 +87,7 @@ export async function callToolForPlugin(call: ToolCall, session: AgentSession, s
         lateOutput: output.late,
         onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
       });
-  return { ran: true, result: await output.result(result, monotonicMs() - started) };
+  // A plugin's own call has no run for a tap's stopRun to end.
+  return { ran: true, result: (await output.result(result, monotonicMs() - started)).result };
 }
 

@@ -4,7 +4,7 @@
  * Every outcome, refusals included, is announced once on `permissionDecided` (A11).
  */
 import type { AgentEvent } from '../types/events.js';
-import type { KernelHooks, RunContext, ToolUseDecision } from '../types/hooks.js';
+import type { KernelHooks, RunContext, RunStop, ToolUseDecision } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import type { Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
@@ -16,7 +16,8 @@ import { permissionRequest } from './permission-request.js';
 import { requiredFailure, requiredFailureReason } from './required-failures.js';
 import type { ToolLookup } from './tool-view.js';
 
-export type GateOutcome = { run: true; tool: Tool; input: ToolInput } | { run: false; result: ToolResult };
+/** Whether the call runs (its tool and the input judged) or its refusal; and a preToolUse tap's request to end the run. */
+export type GateOutcome = ({ run: true; tool: Tool; input: ToolInput } | { run: false; result: ToolResult }) & { stopRun?: RunStop };
 
 export interface GateDeps {
   hooks: KernelHooks;
@@ -52,7 +53,17 @@ export function parseToolInput(raw: string): ToolInputCheck {
   }
 }
 
+/**
+ * The gate's outcome for one call, with the first request to end the run a preToolUse pass
+ * answered (`stopRun`): it holds whatever the call's outcome, a deny, an approval or a run.
+ */
 export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<GateOutcome> {
+  let stopRun: RunStop | undefined;
+  const outcome = await decideToolCall(call, deps, (stop) => (stopRun ??= stop));
+  return stopRun ? { ...outcome, stopRun } : outcome;
+}
+
+async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: RunStop) => void): Promise<GateOutcome> {
   const tool = deps.tools.get(call.name);
   if (!tool) {
     const available = deps.tools.list().map((t) => t.name).join(', ') || '(none)';
@@ -87,13 +98,16 @@ export async function gateToolCall(call: ToolCall, deps: GateDeps): Promise<Gate
   // the call afterwards.
   const given = frozenCopy(parsed.input) as ToolInput;
   const shownCall = Object.freeze({ ...call });
-  const preToolUse = (shown: ToolInput, recheck: boolean): Promise<ToolUseDecision | typeof CANCELLED> =>
-    unlessCancelled(
+  const preToolUse = async (shown: ToolInput, recheck: boolean): Promise<ToolUseDecision | typeof CANCELLED> => {
+    const answer = await unlessCancelled(
       deps.hooks.preToolUse.promise(
         Object.freeze({ input: shown, additionalContext: Object.freeze([]) as unknown as string[] }),
         Object.freeze({ ...deps.run, call: shownCall, tool, input: shown, iteration: deps.iteration, ...(recheck ? { recheck } : {}) }),
       ),
     );
+    if (answer !== CANCELLED && answer.stopRun) noteStop(answer.stopRun);
+    return answer;
+  };
   const first = await preToolUse(given, false);
   if (first === CANCELLED) return deny(call, CANCELLED_BEFORE_DECISION);
   let hook = first;

@@ -4,12 +4,14 @@
  * gates run first, one after another (so approval questions never interleave), whose starts are
  * announced together, which run concurrently (at most `maxConcurrency` at once), and whose ends
  * are announced in the original order. A call that may write runs alone, in the model's order.
- * Results always come back in the order the model asked, each paired with its call id.
+ * Results always come back in the order the model asked, each paired with its call id. A request
+ * to end the run (a preToolUse or postToolUse tap's `stopRun`) lets its batch finish and keeps
+ * the later batches from starting.
  */
 import type { AgentEvent } from '../types/events.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { Tool, ToolInput } from '../types/tools.js';
-import type { KernelHooks, RunContext } from '../types/hooks.js';
+import type { KernelHooks, RunContext, RunStop } from '../types/hooks.js';
 import type { AgentSession } from '../types/session.js';
 import { frozenCopy } from './decision-shapes.js';
 import { errorResult, gateToolCall, parseToolInput, type GateDeps, type GateOutcome } from './tool-call-gate.js';
@@ -33,24 +35,37 @@ export interface ScheduledResults {
   results: ToolResult[];
   /** false when the run was cancelled; unfinished calls then hold "cancelled" results (L4). */
   completed: boolean;
+  /**
+   * A hook's or plugin's request to end the run (the first, in the model's order): the batch it
+   * came in finished, the calls after it did not run (their results say so), and the loop asks
+   * the model nothing more.
+   */
+  stopRun?: RunStop;
 }
+
+/** The result of a call a request to end the run kept from starting: for the history, without the user's reason. */
+export const notRunStopped = (stop: RunStop): string => `Not run: ${stop.by} stopped the run before this call started.`;
 
 export async function runToolCalls(calls: readonly ToolCall[], deps: SchedulerDeps): Promise<ScheduledResults> {
   const results: ToolResult[] = new Array(calls.length);
+  const stops: (RunStop | undefined)[] = new Array(calls.length);
   // One call has nobody to run beside: no need to ask (a tool's answer may cost a parse).
   const safe = calls.length > 1 ? await Promise.all(calls.map((call) => concurrencySafe(deps.tools.get(call.name), parsedInput(call)))) : [false];
   let i = 0;
+  let stopRun: RunStop | undefined;
   while (i < calls.length) {
     if (deps.signal.aborted) break;
     let end = i + 1;
     if (safe[i]) while (end < calls.length && safe[end]) end++;
-    await runBatch(calls, i, end, results, deps);
+    await runBatch(calls, i, end, results, stops, deps);
     i = end;
+    stopRun = stops.find((stop) => stop !== undefined);
+    if (stopRun) break;
   }
   for (let k = 0; k < calls.length; k++) {
-    if (!results[k]) results[k] = errorResult(calls[k] as ToolCall, CANCELLED_BEFORE_START);
+    if (!results[k]) results[k] = errorResult(calls[k] as ToolCall, stopRun && !deps.signal.aborted ? notRunStopped(stopRun) : CANCELLED_BEFORE_START);
   }
-  return { results, completed: !deps.signal.aborted };
+  return { results, completed: !deps.signal.aborted, ...(stopRun ? { stopRun } : {}) };
 }
 
 function parsedInput(call: ToolCall): ToolInput | undefined {
@@ -82,7 +97,7 @@ async function withLimit<T>(items: readonly T[], limit: number, work: (item: T, 
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
-async function runBatch(calls: readonly ToolCall[], from: number, to: number, results: ToolResult[], deps: SchedulerDeps): Promise<void> {
+async function runBatch(calls: readonly ToolCall[], from: number, to: number, results: ToolResult[], stops: (RunStop | undefined)[], deps: SchedulerDeps): Promise<void> {
   const gates: GateOutcome[] = [];
   for (let k = from; k < to; k++) {
     if (deps.signal.aborted) break;
@@ -97,6 +112,9 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
   }
   // Cancelled while a gate waited (a question, a plugin): nothing of the batch starts; a refusal
   // already given stays the call's result, the others are cancelled.
+  gates.forEach((gate, offset) => {
+    if (gate.stopRun) stops[from + offset] = gate.stopRun;
+  });
   if (deps.signal.aborted) {
     gates.forEach((gate, offset) => {
       if (!gate.run) results[from + offset] = gate.result;
@@ -134,7 +152,9 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
         onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
       });
       const durationMs = monotonicMs() - started;
-      results[from + offset] = await output.result(ran, durationMs);
+      const passed = await output.result(ran, durationMs);
+      results[from + offset] = passed.result;
+      if (passed.stopRun) stops[from + offset] ??= passed.stopRun;
       durations[offset] = durationMs;
     },
   );

@@ -7,21 +7,29 @@
  * Proxy, a function, a class instance, a cycle) is no answer of the hook's shape: undefined.
  */
 import { types } from 'node:util';
-import type { ImageBlock, ToolResult } from '../types/messages.js';
+import type { PostToolUseResult } from '../types/hooks.js';
+import type { ImageBlock } from '../types/messages.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !types.isProxy(value);
 
 /**
- * A postToolUse result, each field read once: `{ toolCallId, content, isError, images? }`, the
- * images `{ type, mediaType, data }` each. Undefined when it is not one (a Proxy, a content that
- * is not a string, an image that is not one). Other fields are not passed on.
+ * A postToolUse result, each field read once: `{ toolCallId, content, isError, images?, stopRun? }`,
+ * the images `{ type, mediaType, data }` each, `stopRun` `{ reason, by }`. Undefined when it is
+ * not one (a Proxy, a content that is not a string, an image or a stopRun that is not one). Other
+ * fields are not passed on.
  */
-export function toolResultSnapshot(value: unknown): ToolResult | undefined {
+export function toolResultSnapshot(value: unknown): PostToolUseResult | undefined {
   try {
     if (!isRecord(value)) return undefined;
-    const { toolCallId, content, isError, images } = value;
+    const { toolCallId, content, isError, images, stopRun } = value;
     if (typeof toolCallId !== 'string' || typeof content !== 'string' || (isError !== undefined && typeof isError !== 'boolean')) return undefined;
-    const result: ToolResult = { toolCallId, content, isError: isError === true };
+    const result: PostToolUseResult = { toolCallId, content, isError: isError === true };
+    if (stopRun !== undefined) {
+      if (!isRecord(stopRun)) return undefined;
+      const { reason, by } = stopRun;
+      if (typeof reason !== 'string' || typeof by !== 'string') return undefined;
+      result.stopRun = { reason, by };
+    }
     if (images === undefined) return result;
     if (!Array.isArray(images) || types.isProxy(images)) return undefined;
     const copies: ImageBlock[] = [];

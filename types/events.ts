@@ -36,4 +36,6 @@ export type RunEndReason =
   | 'max_iterations'
   | 'blocked'
   /** The model declined (a refusal or content filter): an error, with its explanation. */
-  | 'refusal';
+  | 'refusal'
+  /** A tool call's hook or plugin asked the run to end (RunStop): not an error. */
+  | 'stopped';

@@ -15,6 +15,7 @@ import type {
   NotificationPayload,
   PermissionDecidedContext,
   PostToolUseContext,
+  PostToolUseResult,
   PromptSubmission,
   PromptSubmitContext,
   SessionContext,
@@ -28,7 +29,7 @@ import type {
   TrustDecidedContext,
 } from './hooks.js';
 import { deepFreeze } from './deep-freeze.js';
-import type { Message, ToolResult } from './messages.js';
+import type { Message } from './messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionRequest, PermissionVerdict } from './permissions.js';
 
 export type HookClass = 'AsyncSeriesHook' | 'AsyncSeriesBailHook' | 'AsyncSeriesWaterfallHook' | 'SyncWaterfallHook' | 'AsyncParallelHook';
@@ -116,7 +117,7 @@ export const HOOK_CATALOGUE = deepFreeze({
   preToolUse: hook<AsyncSeriesWaterfallHook<[ToolUseDecision, ToolUseContext]>>({
     class: 'AsyncSeriesWaterfallHook', args: ['decision', 'context'], failure: 'deny',
     fires: 'per call, before the permission chain; a deny stops later taps, and no tap lowers an earlier answer (allow < ask < deny)',
-    doc: 'allow | ask | deny with a reason, rewritten input, context for the model.',
+    doc: 'allow | ask | deny with a reason, rewritten input, context for the model; `stopRun` ends the run after this batch of calls.',
   }),
   checkPermission: hook<AsyncSeriesBailHook<[PermissionRequest], PermissionVerdict | undefined>>({
     class: 'AsyncSeriesBailHook', args: ['request'], failure: 'deny',
@@ -133,10 +134,10 @@ export const HOOK_CATALOGUE = deepFreeze({
     fires: 'once per call with the deciding verdict (also plan-mode and hook refusals)',
     doc: 'Every permission outcome, for the audit log and "allow always".',
   }),
-  postToolUse: hook<AsyncSeriesWaterfallHook<[ToolResult, PostToolUseContext]>>({
+  postToolUse: hook<AsyncSeriesWaterfallHook<[PostToolUseResult, PostToolUseContext]>>({
     class: 'AsyncSeriesWaterfallHook', args: ['result', 'context'], failure: 'withhold',
     fires: 'after each executed call',
-    doc: 'Inspect or rewrite a tool result.',
+    doc: 'Inspect or rewrite a tool result; `stopRun` ends the run after this batch of calls.',
   }),
   messageAppended: hook<AsyncSeriesHook<[Message, MessageAppendedContext]>>({
     class: 'AsyncSeriesHook', args: ['message', 'context'], failure: 'skip',

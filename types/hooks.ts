@@ -4,7 +4,7 @@
  */
 import type { CompactionReason, RunEndReason } from './events.js';
 import type { HOOK_CATALOGUE, HookOf } from './hook-catalogue.js';
-import type { Message, ToolCall } from './messages.js';
+import type { Message, ToolCall, ToolResult } from './messages.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict, ApprovalOutcome } from './permissions.js';
 import type { ModelRequest, Provider } from './provider.js';
 import type { Tool, ToolInput } from './tools.js';
@@ -63,6 +63,24 @@ export interface ToolUseDecision {
   by?: string;
   input: ToolInput;
   additionalContext: string[];
+  /** End the run after this batch of calls (a hook's `continue: false`); no later tap takes it back. */
+  stopRun?: RunStop;
+}
+
+/**
+ * A tool call's answer that ends the run (Claude Code's `continue: false`): the calls of the
+ * current batch get their results, later calls of the turn do not run, and the model is not asked
+ * again; the run ends `stopped`. `reason` is for the user (a notice, the run's result text), never
+ * for the model; `by` names who asked.
+ */
+export interface RunStop {
+  reason: string;
+  by: string;
+}
+
+/** postToolUse's waterfall value: the result, and a request to end the run (`stopRun`, kept by the kernel, never in history). */
+export interface PostToolUseResult extends ToolResult {
+  stopRun?: RunStop;
 }
 
 export interface ToolUseContext extends RunContext {

@@ -128,8 +128,12 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
       for (const entry of results) if (entry.result.additionalContext) next.additionalContext.push(entry.result.additionalContext);
       const rewrite = results.find((entry) => entry.result.updatedInput && entry.result.permission !== 'deny');
       if (rewrite) next.input = fromClaudeToolInput(context.call.name, rewrite.result.updatedInput!, input, context.projectRoot, context.homeDir);
+      // `continue: false` overrides every decision (Claude Code): the call does not run and the run
+      // ends after this batch of calls; the stopReason is the user's, the model is told only who.
+      const stopped = results.find((entry) => entry.result.stop !== undefined);
+      if (stopped) return { ...next, decision: 'deny', reason: 'not run: the hook stopped the run', by: by(stopped), stopRun: { reason: stopped.result.stop!, by: byHook(stopped) } };
       // deny > ask > allow, the first in file order giving the reason.
-      const deny = results.find((entry) => entry.result.permission === 'deny' || entry.result.stop !== undefined);
+      const deny = results.find((entry) => entry.result.permission === 'deny');
       if (deny) return { ...next, decision: 'deny', reason: deny.result.reason ?? deny.result.stop ?? 'denied by a hook', by: by(deny) };
       const ask = results.find((entry) => entry.result.permission === 'ask');
       if (ask) return { ...next, decision: 'ask', reason: ask.result.reason ?? 'a hook asks for approval', by: by(ask) };
@@ -156,12 +160,15 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
       );
-      if (notes.length === 0) return result;
+      // `continue: false`: the run ends after this batch of calls, the stopReason told to the user only.
+      const stopped = results.find((entry) => entry.result.stop !== undefined);
+      const stop = stopped ? { stopRun: { reason: stopped.result.stop!, by: byHook(stopped) } } : {};
+      if (notes.length === 0) return { ...result, ...stop };
       // A policy that fails on the notes withholds them (its notice stands in their place), not the output.
       const added = kernel.requiredPostToolUse
         ? await kernel.requiredPostToolUse({ ...result, content: notes.join('\n'), isError: false }, context)
         : { content: 'Output withheld: the hooks\' notes could not pass the required plugins.' };
-      return { ...result, content: `${result.content}\n\n${added.content}` };
+      return { ...result, content: `${result.content}\n\n${added.content}`, ...stop };
     });
   }
 

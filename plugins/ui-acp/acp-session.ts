@@ -31,6 +31,8 @@ const STOP_REASONS: Readonly<Record<RunEndReason, StopReason | 'error'>> = {
   // A UserPromptSubmit hook refused the prompt: the agent declines this turn.
   blocked: 'refusal',
   unknown_tools: 'end_turn',
+  // A hook stopped the run (`continue: false`): the turn ended, not in error.
+  stopped: 'end_turn',
   error: 'error',
 };
 

@@ -2,7 +2,7 @@
  * The run's result message in Claude Code's `--output-format json` shape, so existing scripts
  * work: {type, subtype, is_error, result, num_turns, duration_ms, session_id, usage{…}}.
  */
-import type { AgentEvent } from '../../types/events.js';
+import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
 import type { ClaudeUsage, ResultMessage } from './messages.js';
 
@@ -15,6 +15,14 @@ export function toClaudeUsage(usage: Usage): ClaudeUsage {
   };
 }
 
+/**
+ * A run that completed, or that a hook stopped (`continue: false`): Claude Code ends such a run
+ * as it ends any, not as a failure (exit 0, `is_error: false`); `stop_reason` tells them apart.
+ */
+export function endedWell(reason: RunEndReason): boolean {
+  return reason === 'completed' || reason === 'stopped';
+}
+
 export function resultMessage(
   done: Extract<AgentEvent, { type: 'done' }>,
   lastError: string | undefined,
@@ -22,10 +30,10 @@ export function resultMessage(
 ): ResultMessage {
   const byAgent = new Map<string, Usage>([['main', done.usage], ...(meta.subagentUsage ?? [])]);
   const total = [...byAgent.values()].reduce(addUsage, emptyUsage());
-  const isError = done.reason !== 'completed';
+  const isError = !endedWell(done.reason);
   return {
     type: 'result',
-    subtype: done.reason === 'completed' ? 'success' : done.reason === 'max_iterations' ? 'error_max_turns' : 'error_during_execution',
+    subtype: !isError ? 'success' : done.reason === 'max_iterations' ? 'error_max_turns' : 'error_during_execution',
     is_error: isError,
     result: done.reason === 'error' && lastError ? lastError : done.finalText,
     stop_reason: done.reason,
