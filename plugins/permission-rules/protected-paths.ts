@@ -7,7 +7,10 @@
  * `.git/config` and `.git/hooks/**` (git runs what they name on an ordinary `git status`) —
  * also those of submodule repositories (`.git/modules/<name>/`, which `git status` enters) and
  * a worktree's `config.worktree` and `commondir` (where its config is read from) —
- * `.claude/**` and `.mcp.json`. A write to one
+ * `.claude/**` and `.mcp.json`, and what other tools on the machine act on when the folder is
+ * opened or entered (sdk/host-tool-files.ts: editors', dev containers' and other coding agents'
+ * settings, at any depth; a toolchain file only when the write makes it name a program or a path,
+ * protectedContent). A write to one
  * always asks, in every mode (bypassPermissions and acceptEdits included); only an allow rule
  * naming exactly that file passes it. Paths are judged as written (made absolute) and
  * symlink-resolved with dangling links followed (sdk/path-containment's resolveRealSync, the
@@ -17,6 +20,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
+import { HOST_SETTINGS_MENTION, hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
 
 export interface ProtectedScope {
@@ -54,15 +58,7 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   // These, at any depth: a monorepo's package is a folder of its own when the user opens it, or
   // starts an agent there.
   [/^(?:.+\/)?\.claude(?:\/.*)?$/, "Claude Code's settings"],
-  // An editor runs what these name when the folder is opened (tasks, interpreters, run
-  // configurations, language servers; a dev container's initializeCommand, on the host), and
-  // `.agents/` holds skills the next session loads (the sandbox keeps the same list read-only).
-  [/^(?:.+\/)?\.(?:vscode|idea|zed|helix|devcontainer)(?:\/.*)?$/, "the editor's project settings (the editor runs what they name)"],
-  [/^(?:.+\/)?\.devcontainer\.json$/, "the dev container's settings (its initializeCommand runs on your machine)"],
-  [/^(?:.+\/)?\.agents(?:\/.*)?$/, 'the skills agents load into their next session'],
   [/^(?:.+\/)?\.mcp\.json$/, 'the MCP server list'],
-  // git-lfs reads lfs.url from it: where the next checkout or pull sends its requests.
-  [/^(?:.+\/)?\.lfsconfig$/, 'the git-lfs configuration (where git-lfs sends its requests)'],
 ];
 
 /** Relative to the home directory. */
@@ -142,6 +138,8 @@ export interface ProtectedHit {
   path: string;
   /** What it is, e.g. "MewCode's permission settings". */
   what: string;
+  /** Protected for what the write puts in it (protectedContent), not for its name. */
+  byContent?: true;
 }
 
 /** Whether writing `absolute` changes a protected file; undefined when it does not. */
@@ -150,7 +148,8 @@ export function protectedPath(absolute: string, scope: ProtectedScope): Protecte
   const projectHoldsHome = home.some((h) => project.some((root) => h === root || relativeInside(root, h) !== undefined));
   for (const candidate of forms(absolute)) {
     for (const root of project) {
-      const what = lookup(PROJECT_FILES, relativeInside(root, candidate));
+      const relative = relativeInside(root, candidate);
+      const what = lookup(PROJECT_FILES, relative) ?? (relative === undefined ? undefined : hostSettingsAt(relative)?.what);
       if (what) return { path: absolute, what };
     }
     for (const root of home) {
@@ -251,7 +250,25 @@ export function protectedTree(absolute: string, scope: ProtectedScope): Protecte
 
 /** Protected names a program text may write to (`open('.mewcode/settings.local.yaml', 'w')`). */
 export function mentionsProtectedName(text: string): boolean {
-  return /\.mewcode|\.git\b|\.claude|\.mcp\.json|\.vscode|\.idea\b|\.zed\b|\.helix\b|\.devcontainer|\.agents\b/i.test(text);
+  return /\.mewcode|\.git\b|\.claude|\.mcp\.json/i.test(text) || HOST_SETTINGS_MENTION.test(text);
+}
+
+/**
+ * A toolchain or package-manager file (sdk/host-tool-files.ts: `.tool-versions`, `mise.toml`,
+ * `rust-toolchain.toml`, `.npmrc`, `.yarnrc.yml`…), anywhere, that the write would leave naming a
+ * program or a path: asks like a protected path. A plain version does not (agents bump them).
+ * `content` gives the text the file would hold, or undefined when that cannot be known (then the
+ * write counts). Judged as written and symlink-resolved, as protectedPath judges.
+ */
+export function protectedContent(absolute: string, content: () => string | undefined): ProtectedHit | undefined {
+  for (const candidate of forms(absolute)) {
+    const entry = hostToolchainFileFor(candidate.split(path.sep).join('/'));
+    if (entry === undefined) continue;
+    const text = content();
+    const found = text === undefined ? 'content that cannot be known before the write' : entry.judge(text);
+    if (found !== undefined) return { path: absolute, what: `${entry.what}, naming ${found}`, byContent: true };
+  }
+  return undefined;
 }
 
 /** How an allow rule naming exactly this file is written, for the message. */

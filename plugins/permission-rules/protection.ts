@@ -4,7 +4,8 @@
  * allows everything in bypassPermissions). A file-writing tool's path, and every file a bash
  * command visibly writes (redirections, tee, cp/mv/install/ln destinations, mv/rm sources,
  * `sed -i`, `dd of=`, `git config`…, each resolved from the directories the segment may run
- * in), is checked against protected-paths.ts. A hit asks — unless an allow rule of the user's
+ * in), is checked against protected-paths.ts; a file tool's write to a toolchain file also by
+ * what it would leave there (written-content.ts). A hit asks — unless an allow rule of the user's
  * own (~/.mewcode/settings.yaml, the command line, a saved approval; never a project file, trusted
  * or not) names exactly that file. A write whose target cannot be known (`> "$OUT"`, a relative target after
  * `cd "$X"`, an interpreter program naming `.mewcode`, `.git`, `.claude`, `.mcp.json`) asks too.
@@ -16,7 +17,8 @@ import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { segmentWrites } from './command-writes.js';
 import { LAYER_NAME, segmentDirectories, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
-import { exactRuleFor, mentionsProtectedName, protectedPath, protectedTree, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
+import { exactRuleFor, mentionsProtectedName, protectedContent, protectedPath, protectedTree, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
+import { writtenContent } from './written-content.js';
 
 export const PROTECTED_LAYER = `${LAYER_NAME}:protected`;
 
@@ -35,7 +37,8 @@ export async function checkProtectedPaths(
   const target = request.target;
   let findings: Finding[] = [];
   if (target.kind === 'path' && request.category === 'write' && typeof target.path === 'string' && target.path !== '') {
-    const hit = protectedPath(path.resolve(request.projectRoot, expandHome(target.path, context.homeDir)), scope);
+    const absolute = path.resolve(request.projectRoot, expandHome(target.path, context.homeDir));
+    const hit = protectedPath(absolute, scope) ?? protectedContent(absolute, () => writtenContent(request.toolName, request.input, absolute));
     if (hit) findings.push({ hit });
   } else if (target.kind === 'command' && typeof target.command === 'string') {
     let parsed: ParsedCommandLike;
@@ -51,6 +54,13 @@ export async function checkProtectedPaths(
   if (!first) return undefined;
   if (first.hit) {
     const rule = exactRuleFor(first.hit.path, scope);
+    if (first.hit.byContent) {
+      return {
+        decision: 'ask',
+        layer: PROTECTED_LAYER,
+        reason: `${first.hit.path} would be ${first.hit.what}, which a tool on your machine runs or puts on PATH when the folder is entered or the tool is asked for anything: writing that always asks, in every permission mode (a plain version does not); only an allow rule of yours naming exactly this file passes it (in ~/.mewcode/settings.yaml or --allowedTools): ${rule}`,
+      };
+    }
     return {
       decision: 'ask',
       layer: PROTECTED_LAYER,

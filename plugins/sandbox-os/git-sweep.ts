@@ -51,7 +51,7 @@ import { configOffence, worktreesOf } from './git-inert-config.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
-import { changedSince } from './settings-sweep.js';
+import { changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
 export { gitBaseline, MAX_SWEEP_DIRS, type GitBaseline } from './git-walk.js';
@@ -471,6 +471,13 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       if (isNew(settings, id) || (await changedSince(settings, since))) {
         setAside(settings, 'project settings (made, moved or changed by the command)', context, 'an editor or agent opening this folder would have run what they name');
       } else if (id) baseline.set(settings, id);
+    }
+    // Toolchain files, the root's included: only what they hold counts (a version bump does not).
+    for (const file of found.toolFiles) {
+      const id = await identity(file.path);
+      const offence = isNew(file.path, id) || (await changedSince(file.path, since)) ? await toolFileOffence(file, roots) : undefined;
+      if (offence !== undefined) setAside(file.path, offence, context, file.entry.runBy);
+      else if (id) baseline.set(file.path, id);
     }
   }
   return { quarantined: context.quarantined, unchecked: context.unchecked, truncated, notWalked: [...notWalked] };

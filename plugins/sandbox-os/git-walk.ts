@@ -12,7 +12,8 @@ import path from 'node:path';
 import { entries as listDir, lstat, realpath, type Entry } from './byte-fs.js';
 import { gitlinkPaths } from './git-index.js';
 import { gitfilePath } from './git-pointers.js';
-import { isWithin, PROTECTED_NAMES } from './policy.js';
+import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile, type HostToolchainFile } from '../../sdk/host-tool-files.js';
+import { isProtectedIfPresentName, isWithin, PROTECTED_NAMES } from './policy.js';
 import { follow, insideRoots, readSmallFile } from './sweep-paths.js';
 
 /** Directories walked per root for `.git` entries. */
@@ -43,9 +44,10 @@ const WALK_BATCH = 64;
  * Every `.git` below `root` (not `root/.git` itself), skipping node_modules unless `everywhere`;
  * bounded. `unlisted`: the directories (and `.git` entries) that could not be read.
  */
-export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; settings: string[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
+export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; settings: string[]; toolFiles: ToolFile[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
   const found: { path: string; kind: GitEntry['kind'] }[] = [];
   const settings: string[] = [];
+  const toolFiles: ToolFile[] = [];
   const unlisted: Unread[] = [];
   let level = [root];
   let visited = 0;
@@ -73,7 +75,11 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
         if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => isDotGit(child.name)))) found.push({ path: dir, kind: 'dir' });
         for (const child of children) {
           const full = path.join(dir, child.name);
-          if (dir !== root && isProjectSettings(child.name)) settings.push(full);
+          if (isProjectSettings(child.name) && (dir !== root || isProtectedIfPresentName(child.name))) settings.push(full);
+          if (!child.isDirectory() && mayBeHostToolchainFile(child.name)) {
+            const entry = hostToolchainFileFor(path.relative(root, full));
+            if (entry) toolFiles.push({ path: full, entry });
+          }
           if (isDotGit(child.name)) {
             if (dir !== root) found.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file' });
           } else if (child.isDirectory() && (everywhere || child.name !== SKIPPED)) next.push(full);
@@ -92,7 +98,7 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
       unlisted.push({ path: entry.path, code: codeOf(error) });
     }
   }
-  return { settings, entries, truncated, notWalked, unlisted };
+  return { settings, toolFiles, entries, truncated, notWalked, unlisted };
 }
 
 /**
@@ -113,10 +119,19 @@ const isDotGit = (name: string): boolean => name.length === 4 && asciiLower(name
  * Project settings that make a program run when the folder they are in is opened, or that the
  * next agent session there reads: the names the sandbox keeps read-only at the project's root
  * (policy.ts), found here below it, where no mount can be made ahead (a package of a monorepo the
- * user opens on its own: `packages/app/.vscode/tasks.json`, `.devcontainer.json`).
+ * user opens on its own: `packages/app/.vscode/tasks.json`, `.devcontainer.json`); at the root
+ * too, those that get no mount point while missing (`opencode.json`, `*.code-workspace`).
+ * Toolchain files (`.tool-versions`, `.npmrc`…) are found at every depth, the root included: no
+ * mount keeps them, what they hold is judged (settings-sweep.ts).
  */
 const PROJECT_SETTINGS = new Set(PROTECTED_NAMES.map(asciiLower));
-const isProjectSettings = (name: string): boolean => PROJECT_SETTINGS.has(asciiLower(name));
+const isProjectSettings = (name: string): boolean => PROJECT_SETTINGS.has(asciiLower(name)) || hostSettingsFor(name) !== undefined;
+
+/** A toolchain or package-manager file (sdk/host-tool-files.ts), judged by what it holds. */
+export interface ToolFile {
+  path: string;
+  entry: HostToolchainFile;
+}
 
 function looksLikeGitDir(children: readonly Entry[]): boolean {
   let head = false;
@@ -254,7 +269,7 @@ export async function gitBaseline(roots: readonly string[]): Promise<GitBaseline
     for (const entry of found.entries) baseline.set(entry.path, entry.id);
     // Project settings below the root too: one at a path the baseline does not know is new (a
     // folder holding it moved into place keeps its old times).
-    for (const settings of found.settings) {
+    for (const settings of [...found.settings, ...found.toolFiles.map((file) => file.path)]) {
       const id = await identity(settings);
       if (id) baseline.set(settings, id);
     }

@@ -29,7 +29,7 @@
  * git writes in those submodules.
  */
 import path from 'node:path';
-import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isWithin } from './policy.js';
+import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isProtectedIfPresentName, isWithin } from './policy.js';
 
 /** The audit log's lock and its anchor's temporary files (permission-audit/chain.ts). */
 const TRANSIENT_FILE = /^audit\.(?:lock|head\..+\.tmp)$/;
@@ -132,6 +132,14 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     for (const target of names) {
       const problem = await protect(target);
       if (problem) return { ok: false, message: problem };
+    }
+    // Other tools' settings that get no mount point while missing (policy.ts): read-only where
+    // they are. A link is left as it is (the sweep judges what it leads to after the command).
+    for (const name of await list(root)) {
+      if (!isProtectedIfPresentName(name)) continue;
+      const target = path.join(root, name);
+      const kind = await inspect(target, false);
+      if (kind === 'dir' || kind === 'file') plan.readOnly.push(target);
     }
     if (isWithin(root, input.homeDir) && !plan.homeGuard) await guardHome(input.homeDir, plan, inspect, list, input.realPath);
   }

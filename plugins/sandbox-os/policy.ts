@@ -2,6 +2,7 @@
  * What the sandbox protects, as lists of paths. Shared by the bubblewrap and Seatbelt builders.
  */
 import path from 'node:path';
+import { HOST_MOUNTED_NAMES } from '../../sdk/host-tool-files.js';
 
 /**
  * Read-only inside every writable root, because writing them runs code or widens permissions
@@ -10,22 +11,21 @@ import path from 'node:path';
  * `.mewcode` is protected whole: its settings, config, hooks.yaml and audit log (with its anchor
  * `audit.head` and lock `audit.lock`) live there, and nothing a command needs to write does (the
  * tool-output spill files are written by MewCode itself, outside the sandbox). `.git` is handled
- * apart (mount-plan.ts, protectGitDir). The editors' project settings are protected whole too:
- * an editor runs what they name when the user opens the folder (VS Code's `tasks.json` with
- * `runOn: folderOpen`, a `settings.json` naming an interpreter or a git binary; JetBrains' run
- * configurations; Zed's and Helix's language-server commands), as Claude Code's sandbox keeps
- * them read-only; so is `.devcontainer/` (and the root's `.devcontainer.json`), whose
- * `initializeCommand` runs on the host when the folder is reopened in a container; and `.agents/`,
- * the skills other agents (and MewCode) load into the next session's prompt. Below the root, where
- * no mount can be made ahead, the sweep sets the same names aside when a command made or changed
- * them (settings-sweep.ts).
+ * apart (mount-plan.ts, protectGitDir). Then the files other tools on the host act on when the
+ * folder is opened or entered (sdk/host-tool-files.ts: the editors' settings, as Claude Code's
+ * sandbox keeps them read-only, a dev container's, other coding agents', `.agents/`,
+ * `.lfsconfig`). Below the root, where no mount can be made ahead, the sweep sets the same names
+ * aside when a command made or changed them (settings-sweep.ts).
  */
-const EDITOR_DIRECTORIES: readonly string[] = ['.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents'];
+export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', ...HOST_MOUNTED_NAMES];
 
-/** git-lfs reads `lfs.url` from a committed `.lfsconfig`: where the user's next checkout or pull sends its requests. */
-const GIT_TOOL_FILES = ['.lfsconfig'];
-
-export const PROTECTED_NAMES: readonly string[] = ['.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json', '.devcontainer.json', ...GIT_TOOL_FILES, ...EDITOR_DIRECTORIES];
+/**
+ * Read-only at a writable root when they are there, and set aside after a command that made one
+ * (sdk/host-tool-files.ts, `present`): no empty directory is put in their place while they are
+ * missing, since a command may glob them (`*.json`) or a tool in the sandbox read them (pnpm
+ * loads `.pnpmfile.cjs` at every install).
+ */
+export { isHostPresentName as isProtectedIfPresentName } from '../../sdk/host-tool-files.js';
 
 /**
  * Inside an existing git directory (the project's `.git` and each submodule's

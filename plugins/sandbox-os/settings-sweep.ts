@@ -9,6 +9,8 @@
  */
 import path from 'node:path';
 import { entries, lstat, stat } from './byte-fs.js';
+import type { ToolFile } from './git-walk.js';
+import { follow, readSmallFile, shownPath } from './sweep-paths.js';
 
 /** Entries looked at inside one settings folder; past this it counts as changed (erring towards setting aside). */
 const MAX_LOOKED_AT = 2_000;
@@ -36,4 +38,26 @@ export async function changedSince(file: string, since: number): Promise<boolean
     }
   }
   return false;
+}
+
+/**
+ * A toolchain or package-manager file (sdk/host-tool-files.ts: `.tool-versions`, `mise.toml`,
+ * `rust-toolchain.toml`, `.npmrc`…) made or changed during a command, at any depth: why to set it
+ * aside, or undefined when it names no program and no path (a version bump is ordinary work). It
+ * is followed as the tool opens it: one that leads outside the writable roots, or cannot be
+ * followed or read, counts (what the command left there cannot be judged); a link to nothing, or
+ * a folder of that name, holds nothing a tool reads.
+ */
+export async function toolFileOffence(file: ToolFile, roots: readonly string[]): Promise<string | undefined> {
+  const { what } = file.entry;
+  const reached = await follow(path.dirname(file.path), path.basename(file.path), roots);
+  if (reached.real === undefined) return reached.blocked ? `${what} that cannot be followed (${reached.blocked.why})` : undefined;
+  if (!reached.inside) return `${what} leading outside the directories the command may write (to ${shownPath(reached.real)})`;
+  const info = await lstat(reached.real).catch(() => undefined);
+  if (info === undefined || info.isDirectory()) return undefined;
+  const read = await readSmallFile(reached.real);
+  if (read === undefined) return `${what} that could not be read`;
+  if ('tooLarge' in read) return `${what} too large to check`;
+  const found = file.entry.judge(read.bytes.toString('utf8'));
+  return found === undefined ? undefined : `${what} naming ${found}`;
 }

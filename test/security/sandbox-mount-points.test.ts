@@ -13,6 +13,7 @@ import path from 'node:path';
 import { removeTempDirs, tempDir } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
 import { bash, runModel, sandboxActive, spawnModel, waitFor } from './sandbox-cli.js';
+import { HOST_MOUNTED_NAMES } from '../../sdk/host-tool-files.js';
 
 const tally = securityTally('sandbox-mount-points');
 afterAll(() => {
@@ -27,7 +28,7 @@ const RUNS = Math.ceil(ROUNDS / ROUNDS_PER_RUN);
 const PARALLEL_CALLS = 4;
 const HOOKS = 8;
 /** The protected names a fresh project lacks: each gets a temporary mount point per call. */
-const MOUNT_POINT_NAMES = ['.mcp.json', '.devcontainer.json', '.lfsconfig', '.claude', '.vscode', '.idea', '.zed', '.helix', '.devcontainer', '.agents', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.git/config.worktree'];
+const MOUNT_POINT_NAMES = ['.mcp.json', '.claude', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.git/config.worktree', ...HOST_MOUNTED_NAMES];
 
 function project(): { root: string; home: string } {
   const base = tempDir('mc-mountpoints-');

@@ -4,6 +4,7 @@ import { bwrapArgs } from '../../../plugins/sandbox-os/bwrap-args.js';
 import { planMounts, type Inspect, type MountPlan, type PathKind } from '../../../plugins/sandbox-os/mount-plan.js';
 import { DEFAULT_DENY_READ, defaultDenyRead } from '../../../plugins/sandbox-os/policy.js';
 import { seatbeltProfile } from '../../../plugins/sandbox-os/seatbelt.js';
+import { HOST_MOUNTED_NAMES } from '../../../sdk/host-tool-files.js';
 
 const ROOT = '/work/proj';
 const HOME = '/home/u';
@@ -32,7 +33,21 @@ describe('mount plan', () => {
     expect(p.pinned).toEqual([`${ROOT}/.git`]);
     expect(p.readOnly).toEqual([`${ROOT}/.git/config`, `${ROOT}/.git/hooks`, `${ROOT}/.mewcode`]);
     // config.worktree: git reads it once extensions.worktreeConfig is on (sparse-checkout sets it).
-    expect(p.blocked).toEqual([`${ROOT}/.git/config.worktree`, `${ROOT}/.mewcode.yaml`, `${ROOT}/.mewcode.yml`, `${ROOT}/.mewcode.json`, `${ROOT}/.claude`, `${ROOT}/.mcp.json`, `${ROOT}/.devcontainer.json`, `${ROOT}/.lfsconfig`, `${ROOT}/.vscode`, `${ROOT}/.idea`, `${ROOT}/.zed`, `${ROOT}/.helix`, `${ROOT}/.devcontainer`, `${ROOT}/.agents`]);
+    expect(p.blocked).toEqual([`${ROOT}/.git/config.worktree`, `${ROOT}/.mewcode.yaml`, `${ROOT}/.mewcode.yml`, `${ROOT}/.mewcode.json`, `${ROOT}/.claude`, `${ROOT}/.mcp.json`, ...HOST_MOUNTED_NAMES.map((name) => `${ROOT}/${name}`)]);
+    // Other tools' settings at the root: the editors', a dev container's, other agents'.
+    for (const name of ['.vscode', '.idea', '.devcontainer.json', '.lfsconfig', '.agents', '.opencode', '.gemini', '.cursor', '.crush.json', '.aider.conf.yml', '.run']) expect(p.blocked).toContain(`${ROOT}/${name}`);
+  });
+
+  test("other tools' settings a command may glob or read (opencode.json, *.code-workspace, .pnpmfile.cjs): read-only when present, never blocked while missing", async () => {
+    const names = ['opencode.json', 'Crush.json', 'app.code-workspace', '.pnpmfile.cjs', 'package.json', 'linked.code-workspace'];
+    const table: Record<string, PathKind> = { [`${ROOT}/opencode.json`]: 'file', [`${ROOT}/Crush.json`]: 'file', [`${ROOT}/app.code-workspace`]: 'file', [`${ROOT}/.pnpmfile.cjs`]: 'file', [`${ROOT}/package.json`]: 'file', [`${ROOT}/linked.code-workspace`]: 'symlink' };
+    const result = await planMounts({ writableRoots: [ROOT], homeDir: HOME, denyRead: [] }, disk(table), async (dir) => (dir === ROOT ? names : []));
+    if (!result.ok) throw new Error(result.message);
+    expect(result.plan.readOnly).toEqual(expect.arrayContaining([`${ROOT}/opencode.json`, `${ROOT}/Crush.json`, `${ROOT}/app.code-workspace`, `${ROOT}/.pnpmfile.cjs`]));
+    expect(result.plan.readOnly).not.toContain(`${ROOT}/package.json`);
+    expect(result.plan.readOnly).not.toContain(`${ROOT}/linked.code-workspace`); // a link: judged by the sweep after the command
+    const fresh = await plan({});
+    for (const name of ['opencode.json', 'opencode.jsonc', 'crush.json', '.pnpmfile.cjs']) expect([...fresh.blocked, ...fresh.readOnly]).not.toContain(`${ROOT}/${name}`);
   });
 
   test('without .git, .git itself is blocked (a sandboxed `git init` could plant a config that runs on the host)', async () => {

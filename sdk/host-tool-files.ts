@@ -1,0 +1,214 @@
+/**
+ * Files in a project that a tool on the user's machine acts on when the folder is opened or
+ * entered, or when its toolchain is asked for anything (a version, in a prompt): one table, read
+ * by the OS sandbox (read-only mounts at the root, the sweep after each command) and by the rules
+ * layer (the file tools ask), so the two cannot drift apart. MewCode's own files and Claude Code's
+ * (`.mewcode*`, `.claude`, `.mcp.json`), which MewCode itself reads, are listed beside their
+ * readers (sandbox-os/policy.ts, permission-rules/protected-paths.ts).
+ *
+ * Two kinds:
+ * - `settings`: a folder or file that IS a list of programs to run (an editor's tasks, another
+ *   agent's MCP servers, hooks and plugins): protected whole, as `.claude` is. At the project's
+ *   root the sandbox keeps it read-only (`mount`: blocked by an empty read-only directory while
+ *   missing), or, for a name a command may glob or a tool may read inside the sandbox (`present`:
+ *   `opencode.json`, `*.code-workspace`, pnpm's `.pnpmfile.cjs`), read-only when it is there and
+ *   set aside after a command that made it. Below the root (a monorepo's package, opened on its
+ *   own) one made or changed during a command is set aside. The file tools ask at any depth.
+ * - `toolchain`: a version or package-manager setting agents legitimately change (a Node bump in
+ *   `.tool-versions`), that counts only when its content names a program or a path
+ *   (host-tool-content.ts). At any depth, the root included (no mount: the model must be able to
+ *   bump a version): one made or changed during a command that names one is set aside, and the
+ *   file tools ask before writing such content.
+ *
+ * Names are compared without case, as the sandbox's other names are: the project may sit on a
+ * filesystem that ignores it.
+ */
+import { judgeGlobalJson, judgeJvmConfig, judgeMiseToml, judgeNpmrc, judgePnpmWorkspace, judgeRustToolchain, judgeToolVersions, judgeYarnrcYml } from './host-tool-content.js';
+
+export interface HostSettings {
+  /** An entry's name (lower case), or a pattern over it. */
+  name: string | RegExp;
+  atRoot: 'mount' | 'present';
+  /** What it is, for messages. */
+  what: string;
+}
+
+export interface HostToolchainFile {
+  /** Over the path relative to the project (lower case, `/`), anchored at a name's start. */
+  path: RegExp;
+  /** The same test on the last name alone, to pick candidates cheaply while walking a tree. */
+  name: RegExp;
+  what: string;
+  /** Who acts on it, and when: the end of the sweep's warning. */
+  runBy: string;
+  /** What in it names a program or a path, or undefined. */
+  judge(text: string): string | undefined;
+}
+
+const EDITOR = "the editor's project settings (the editor runs what they name)";
+const AGENT = "another coding agent's project settings (it runs the servers, hooks or plugins they name when it starts)";
+
+const settings = (names: readonly (string | RegExp)[], atRoot: HostSettings['atRoot'], what: string): HostSettings[] => names.map((name) => ({ name, atRoot, what }));
+
+/** One line each: where the tool documents it. */
+export const HOST_SETTINGS: readonly HostSettings[] = [
+  // VS Code tasks (runOn: folderOpen), interpreters and git paths; JetBrains run configurations;
+  // Zed's and Helix's language-server commands.
+  ...settings(['.vscode', '.idea', '.zed', '.helix'], 'mount', EDITOR),
+  // A VS Code multi-root workspace file holds settings, tasks and launch configurations as `.vscode/` does.
+  ...settings([/\.code-workspace$/], 'present', EDITOR),
+  // JetBrains run configurations stored beside the project (`.run/*.run.xml`).
+  ...settings(['.run'], 'mount', EDITOR),
+  // A dev container's initializeCommand runs on the host when the folder is reopened in a container.
+  ...settings(['.devcontainer', '.devcontainer.json'], 'mount', "the dev container's settings (its initializeCommand runs on your machine)"),
+  // Skills the next agent session (MewCode's or another agent's) loads into its prompt.
+  ...settings(['.agents'], 'mount', 'the skills agents load into their next session'),
+  // git-lfs reads lfs.url from it: where the user's next checkout or pull sends its requests.
+  ...settings(['.lfsconfig'], 'mount', 'the git-lfs configuration (where git-lfs sends its requests)'),
+  // opencode: `opencode.json(c)` local MCP commands; `.opencode/plugin/*.js` imported at start, no trust step.
+  ...settings(['.opencode'], 'mount', AGENT),
+  ...settings(['opencode.json', 'opencode.jsonc'], 'present', AGENT),
+  // Gemini CLI and its fork Qwen Code: `settings.json` mcpServers, hooks (trust is by folder path).
+  ...settings(['.gemini', '.qwen'], 'mount', AGENT),
+  // Codex: `.codex/config.toml` mcp_servers in a trusted project.
+  ...settings(['.codex'], 'mount', AGENT),
+  // Cursor (`mcp.json`, `hooks.json`), Continue (`mcpServers/`), Roo Code and Kilo Code
+  // (`mcp.json`), Cline (`.clinerules/hooks/`), Kiro (`settings/mcp.json`, `hooks/`), Amazon Q
+  // (`mcp.json`), Windsurf, Junie (`mcp/`), OpenHands (`setup.sh`, run at every session's start).
+  ...settings(['.cursor', '.continue', '.roo', '.kilocode', '.clinerules', '.kiro', '.amazonq', '.windsurf', '.junie', '.openhands'], 'mount', AGENT),
+  // Crush: MCP and LSP commands.
+  ...settings(['.crush.json'], 'mount', AGENT),
+  ...settings(['crush.json'], 'present', AGENT),
+  // Aider: `lint-cmd`, `test-cmd` and the rest of its command line.
+  ...settings(['.aider.conf.yml'], 'mount', AGENT),
+  // pnpm loads it at every install, `--ignore-scripts` included: it is code, whatever it holds.
+  ...settings(['.pnpmfile.cjs', '.pnpmfile.mjs'], 'present', "pnpm's hooks file (pnpm runs it at every install, even with --ignore-scripts)"),
+];
+
+const MISE = 'mise would have run what it names when you enter the folder (mise trusts a configuration by its path, not by what it holds)';
+
+export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
+  {
+    // asdf and mise: `node path:<dir>` puts `<dir>/bin` first on PATH at `cd`, with no trust asked.
+    path: /(?:^|\/)\.tool-versions$/,
+    name: /^\.tool-versions$/,
+    what: 'a tool-version file (asdf, mise)',
+    runBy: 'mise or asdf would have put what it names first on PATH when you enter the folder',
+    judge: judgeToolVersions,
+  },
+  {
+    // mise: mise.toml, .mise.toml, mise.local.toml, mise.<env>.toml, .config/mise.toml, .rtx.toml.
+    path: /(?:^|\/)\.?(?:mise|rtx)(?:\.[^/]+)?\.toml$/,
+    name: /^\.?(?:mise|rtx)(?:\.[^/]+)?\.toml$/,
+    what: "mise's configuration",
+    runBy: MISE,
+    judge: judgeMiseToml,
+  },
+  {
+    // mise: .config/mise/config.toml, .config/mise/conf.d/*.toml, .mise/config.toml, mise/config.toml.
+    path: /(?:^|\/)(?:\.config\/mise|\.mise|mise)\/(?:conf\.d\/[^/]+|config(?:\.[^/]+)?|mise(?:\.[^/]+)?)\.toml$/,
+    name: /\.toml$/,
+    what: "mise's configuration",
+    runBy: MISE,
+    judge: judgeMiseToml,
+  },
+  {
+    // rustup: `[toolchain] path = "<dir>"` runs `<dir>/bin/rustc` at every rustc or cargo there.
+    path: /(?:^|\/)rust-toolchain(?:\.toml)?$/,
+    name: /^rust-toolchain(?:\.toml)?$/,
+    what: "rustup's toolchain file",
+    runBy: 'rustup would have run the toolchain it names at your next rustc or cargo there (a prompt asking the version is enough)',
+    judge: judgeRustToolchain,
+  },
+  {
+    // Yarn 2+: yarnPath, plugins; Yarn 1 obeys yarnPath too.
+    path: /(?:^|\/)\.yarnrc\.yml$/,
+    name: /^\.yarnrc\.yml$/,
+    what: "Yarn's settings",
+    runBy: 'yarn would have run what it names at your next yarn command there (`yarn --version` included)',
+    judge: judgeYarnrcYml,
+  },
+  {
+    // Yarn 1: `yarn-path`; npm, pnpm and Yarn 1: `git=`, `script-shell=`, `node-options=`…
+    path: /(?:^|\/)\.(?:yarnrc|npmrc)$/,
+    name: /^\.(?:yarnrc|npmrc)$/,
+    what: "the package manager's settings (.npmrc, .yarnrc)",
+    runBy: 'npm, pnpm or yarn would have run what it names at your next install there (--ignore-scripts does not stop it)',
+    judge: judgeNpmrc,
+  },
+  {
+    // pnpm 10 reads its settings here too.
+    path: /(?:^|\/)pnpm-workspace\.yaml$/,
+    name: /^pnpm-workspace\.yaml$/,
+    what: "pnpm's settings",
+    runBy: 'pnpm would have run what it names at your next install there',
+    judge: judgePnpmWorkspace,
+  },
+  {
+    // .NET 10: `sdk.paths` selects an SDK from a folder at every `dotnet` (`dotnet --version` included).
+    path: /(?:^|\/)global\.json$/,
+    name: /^global\.json$/,
+    what: "the .NET SDK selection (global.json)",
+    runBy: 'dotnet would have run the SDK it names at your next dotnet command there',
+    judge: judgeGlobalJson,
+  },
+  {
+    // Maven: the options of the JVM every `mvn` there starts (`mvn -v` included).
+    path: /(?:^|\/)\.mvn\/jvm\.config$/,
+    name: /^jvm\.config$/,
+    what: "Maven's JVM options (.mvn/jvm.config)",
+    runBy: 'mvn would have loaded what it names at your next mvn command there (`mvn -v` included)',
+    judge: judgeJvmConfig,
+  },
+];
+
+const asciiLower = (name: string): string => name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+
+/** The `settings` entry an entry's name is, or undefined. */
+export function hostSettingsFor(name: string): HostSettings | undefined {
+  const lower = asciiLower(name);
+  return HOST_SETTINGS.find((entry) => (typeof entry.name === 'string' ? entry.name === lower : entry.name.test(lower)));
+}
+
+/** Names the sandbox keeps read-only at a writable root, blocked while missing. */
+export const HOST_MOUNTED_NAMES: readonly string[] = HOST_SETTINGS.filter((entry) => entry.atRoot === 'mount').map((entry) => entry.name as string);
+
+/** Whether `name` at a writable root is read-only when present, and set aside when a command made it. */
+export const isHostPresentName = (name: string): boolean => hostSettingsFor(name)?.atRoot === 'present';
+
+/** Whether a file of this name may be a toolchain file (cheap: the walk asks it of every name). */
+export function mayBeHostToolchainFile(name: string): boolean {
+  const lower = asciiLower(name);
+  return HOST_TOOLCHAIN_FILES.some((entry) => entry.name.test(lower));
+}
+
+/** The toolchain entry a path relative to the project (`/`-separated) is, or undefined. */
+export function hostToolchainFileFor(relative: string): HostToolchainFile | undefined {
+  const lower = asciiLower(relative);
+  return HOST_TOOLCHAIN_FILES.find((entry) => entry.path.test(lower));
+}
+
+/** The `settings` entry a path relative to the project is, or is inside (any depth), or undefined. */
+export function hostSettingsAt(relative: string): HostSettings | undefined {
+  for (const part of relative.split('/')) {
+    const found = hostSettingsFor(part);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A pattern for a text that may name one (an interpreter's program writing files). A name must
+ * stand alone (`'.cursor/mcp.json'`, not `db.cursor()` or `subprocess.run`).
+ */
+export const HOST_SETTINGS_MENTION = new RegExp(
+  HOST_SETTINGS.map((entry) => (typeof entry.name === 'string' ? `(?<![\\w$])${escapeRegex(entry.name)}(?![\\w-])` : entry.name.source.replace(/\$$/, ''))).join('|'),
+  'i',
+);
+
+for (const entry of [...HOST_SETTINGS, ...HOST_TOOLCHAIN_FILES]) Object.freeze(entry);
+Object.freeze(HOST_SETTINGS);
+Object.freeze(HOST_TOOLCHAIN_FILES);
+Object.freeze(HOST_MOUNTED_NAMES);

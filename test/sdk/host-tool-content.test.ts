@@ -1,0 +1,89 @@
+/**
+ * The content judges of sdk/host-tool-content.ts: what a toolchain or package-manager file holds
+ * that a tool on the host would run or put on PATH counts, however it is spelled; the versions
+ * and settings agents change every day do not.
+ */
+import { judgeGlobalJson, judgeJvmConfig, judgeMiseToml, judgeNpmrc, judgePnpmWorkspace, judgeRustToolchain, judgeToolVersions, judgeYarnrcYml } from '../../sdk/host-tool-content.js';
+import { hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
+
+const cases: [string, (text: string) => string | undefined, string[], string[]][] = [
+  [
+    '.tool-versions',
+    judgeToolVersions,
+    ['node path:/p/.cache/node\n', 'node PATH:./x\n', 'python 3.12\nnode ~/.cache/node\n', 'ruby ../rb\n', 'node {{ exec(command="x") }}\n'],
+    ['node 20.11.1\npython 3.12.2 system\n', '# a comment\nnodejs lts\n', 'java openjdk-21\n'],
+  ],
+  [
+    'mise.toml',
+    judgeMiseToml,
+    [
+      '[env]\nAPP_ENV = "dev"\n_.source = "./.cache/env.sh"\n[hooks]\nenter = "echo x"\n',
+      '[tools]\nnode = "22"\n[hooks]\nenter = "id"\n',
+      '[tools]\nnode = "22"\n[ hooks ] # later\nenter = "id"\n',
+      '[[watch_files]]\npatterns = ["x"]\nrun = "id"\n',
+      'hooks.enter = "id"\n',
+      'env._.path = "./bin"\n',
+      '"hooks".enter = "id"\n',
+      '[tools]\nnode = "path:./x"\n',
+      '[tools]\nnode = { version = "22", postinstall = "id" }\n',
+      '[vars]\n_.source = "./x.sh"\n',
+      '["h\\u006fooks"]\nenter = "id"\n',
+      '[tools]\n"\\u005f".x = 1\n',
+      '[tasks.x]\nrun = "{{ exec(command=\'id\') }}"\n',
+      '[plugins]\nx = "https://example.com/x.git"\n',
+      '[settings]\nexperimental = true\n',
+    ],
+    ['[tools]\nnode = "22"\npython = ["3.12", "3.11"]\n', '[tools]\nnode = "22" # bumped\n[tasks.build]\nrun = "npm run build"\ndescription = "build it"\n', 'min_version = "2024.1.1"\n[alias.node]\nmy = "20"\n'],
+  ],
+  [
+    'rust-toolchain(.toml)',
+    judgeRustToolchain,
+    ['[toolchain]\npath = "/p/.cache/tc"\n', 'toolchain.path = "./tc"\n', '[toolchain]\n"pa\\u0074h" = "x"\n', './tc\n', '/opt/tc\n'],
+    ['[toolchain]\nchannel = "1.82.0"\ncomponents = ["rustfmt", "clippy"]\ntargets = ["wasm32-unknown-unknown"]\nprofile = "minimal"\n', 'nightly-2024-05-01\n', 'stable\n'],
+  ],
+  [
+    '.yarnrc.yml',
+    judgeYarnrcYml,
+    ['yarnPath: .yarn/releases/yarn-4.5.0.cjs\n', '{"yarnPath": "x.cjs"}\n', 'plugins:\n  - path: .yarn/plugins/x.cjs\n', '"yarn\\x50ath": x.cjs\n', 'injectEnvironmentFiles: [".env"]\n'],
+    ['nodeLinker: node-modules\nenableGlobalCache: false\nnpmRegistryServer: "https://registry.npmjs.org"\n'],
+  ],
+  [
+    '.npmrc / .yarnrc',
+    judgeNpmrc,
+    ['git=/p/.cache/g\n', 'script-shell = ./sh\n', 'node-options=--require ./x.js\n', 'NODE_OPTIONS=--require ./x.js\n', 'script_shell=./sh\n', '"g\\u0069t"=./x\n', 'init-module=./x.js\n', 'yarn-path "./x.js"\n', '--use-yarnrc ./other\n', 'userconfig=./other\n', 'python=./py\n', 'pnpmfile=./hooks.cjs\n'],
+    ['save-exact=true\nengine-strict=true\n@org:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${TOKEN}\n; comment git=x\n', 'registry "https://registry.yarnpkg.com"\n--install.frozen-lockfile true\n'],
+  ],
+  [
+    'pnpm-workspace.yaml',
+    judgePnpmWorkspace,
+    ['packages:\n  - "packages/*"\nscriptShell: ./sh\n', 'nodeOptions: "--require ./x.js"\n', 'configDependencies:\n  x: "1.0.0+sha512-x"\n', 'pnpmfile: ./x.cjs\n'],
+    ['packages:\n  - "packages/*"\nonlyBuiltDependencies:\n  - esbuild\ncatalog:\n  react: ^18\nshellEmulator: true\n'],
+  ],
+  ['global.json', judgeGlobalJson, ['{"sdk":{"paths":[".dotnet","$host$"]}}', '{"sdk":{"p\\u0061ths":[".dotnet"]}}'], ['{"sdk":{"version":"9.0.100","rollForward":"latestFeature"}}']],
+  [
+    '.mvn/jvm.config',
+    judgeJvmConfig,
+    ['-javaagent:./x.jar\n', '-Dmaven.ext.class.path=x.jar\n', '@args.txt\n', '-XX:OnError=./x\n', '-Djava.io.tmpdir=/tmp/x\n'],
+    ['-Xmx2048m -Xss4m\n--add-opens java.base/java.lang=ALL-UNNAMED\n--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED\n'],
+  ],
+];
+
+describe.each(cases)('%s', (_name, judge, naming, plain) => {
+  test.each(naming)('names a program or a path: %j', (text) => {
+    expect(judge(text)).toEqual(expect.any(String));
+  });
+  test.each(plain)('versions and ordinary settings do not count: %j', (text) => {
+    expect(judge(text)).toBeUndefined();
+  });
+});
+
+test('which files are which: at any depth, without case; a package-manager file of another name is not one', () => {
+  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config']) {
+    expect([file, hostToolchainFileFor(file)]).toEqual([file, expect.anything()]);
+  }
+  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', '.nvmrc', 'jvm.config']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
+  for (const file of ['.opencode/plugin/x.js', 'opencode.json', 'pkg/opencode.jsonc', '.gemini/settings.json', '.Cursor/mcp.json', 'a.code-workspace', '.run/x.run.xml', 'crush.json', '.crush.json', '.aider.conf.yml', '.pnpmfile.cjs', '.clinerules/hooks/TaskStart', '.codex/config.toml', '.vscode/tasks.json']) {
+    expect([file, hostSettingsAt(file)]).toEqual([file, expect.anything()]);
+  }
+  for (const file of ['src/opencode.ts', 'docs/gemini.md', 'src/cursor.py', 'run/x.sh']) expect([file, hostSettingsAt(file)]).toEqual([file, undefined]);
+});

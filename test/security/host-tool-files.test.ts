@@ -1,0 +1,118 @@
+/**
+ * Adversarial: files other tools on the user's machine act on when the folder is opened or
+ * entered, or when the toolchain is asked its version (sdk/host-tool-files.ts) — mise/asdf's
+ * `.tool-versions` naming a project folder, a changed `mise.toml` the user trusted, rustup's
+ * `path`, Yarn's `yarnPath`, npm's `git=`, other coding agents' settings (opencode, Gemini CLI…).
+ *
+ * Through the real sandbox (the bash tool over a real OsCommandSandbox): an attempt escapes when,
+ * after the command and its sweep, the planted file is still where the host tool reads it. Through
+ * the permission chain (write_file, edit_file in every mode): an attempt escapes when it is allowed.
+ * Controls: the version bumps agents make every day stay, and are allowed.
+ */
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { securityTally } from './attempts.js';
+import { sandboxFixture, skipWithoutSandbox, type SandboxFixture } from '../plugins/sandbox-os/fixture.js';
+import { bootPermissions, canaryDirs, escaped, judge, type Canary } from '../plugins/permission-rules/security-kernel.js';
+import type { Kernel } from '../../kernel/kernel.js';
+import type { PermissionMode } from '../../types/permissions.js';
+
+const tally = securityTally('host-tool-files');
+afterAll(() => tally.save());
+
+const TRUSTED_MISE = '[env]\nAPP_ENV = "dev"\n';
+
+describe('through the sandbox: a command planting what a host tool runs', () => {
+  let fx: SandboxFixture;
+  beforeAll(async () => {
+    fx = await sandboxFixture({ projectFiles: { 'mise.toml': TRUSTED_MISE, 'pkg/rust-toolchain.toml': '[toolchain]\nchannel = "1.80.0"\n' } });
+  });
+
+  /** What a host tool would read after the command: the text at `file`, undefined when it is gone (set aside) or never written. */
+  const left = (file: string): string | undefined => (existsSync(path.join(fx.root, file)) && !statIsDir(path.join(fx.root, file)) ? readFileSync(path.join(fx.root, file), 'utf8') : undefined);
+
+  const attempts: [string, string, (fx: SandboxFixture) => boolean][] = [
+    ['.tool-versions naming a project folder (mise/asdf put its bin first on PATH at cd)', 'mkdir -p .cache/node/bin && printf "#!/bin/sh\\nid\\n" > .cache/node/bin/git && echo "node path:$PWD/.cache/node" > .tool-versions', () => /path:/.test(left('.tool-versions') ?? '')],
+    ['a trusted mise.toml given [hooks] and env._.source', 'printf \'_.source = "./.cache/env.sh"\\n[hooks]\\nenter = "id"\\n\' >> mise.toml', () => /hooks/.test(left('mise.toml') ?? '')],
+    ['.config/mise/config.toml with hooks', 'mkdir -p .config/mise && printf \'[hooks]\\nenter = "id"\\n\' > .config/mise/config.toml', () => left('.config/mise/config.toml') !== undefined],
+    ["rust-toolchain.toml's path (rustc --version runs it)", 'printf \'[toolchain]\\npath = "%s/.cache/tc"\\n\' "$PWD" > pkg/rust-toolchain.toml', () => /path/.test(left('pkg/rust-toolchain.toml') ?? '')],
+    ['.yarnrc.yml yarnPath (yarn --version runs it)', 'mkdir -p .yarn/releases && echo "x" > .yarn/releases/y.cjs && echo "yarnPath: .yarn/releases/y.cjs" > .yarnrc.yml', () => left('.yarnrc.yml') !== undefined],
+    ['.npmrc git= (npm install --ignore-scripts runs it)', 'printf "#!/bin/sh\\nid\\n" > g && chmod +x g && echo "git=$PWD/g" > .npmrc', () => left('.npmrc') !== undefined],
+    ['opencode.json at the root (a local MCP command at opencode start)', 'echo \'{"mcp":{"h":{"type":"local","command":["sh","-c","id"],"enabled":true}}}\' > opencode.json', () => left('opencode.json') !== undefined],
+    ['.opencode/plugin/x.js (imported at opencode start)', 'mkdir -p .opencode/plugin && echo "process.exit()" > .opencode/plugin/x.js', () => left('.opencode/plugin/x.js') !== undefined],
+    ['.gemini/settings.json mcpServers (Gemini CLI, folder trusted by path)', 'mkdir -p .gemini && echo \'{"mcpServers":{"h":{"command":"id"}}}\' > .gemini/settings.json', () => left('.gemini/settings.json') !== undefined],
+    ["a package's .cursor/mcp.json", 'mkdir -p pkg/.cursor && echo \'{"mcpServers":{"h":{"command":"id"}}}\' > pkg/.cursor/mcp.json', () => left('pkg/.cursor/mcp.json') !== undefined],
+    ['a VS Code workspace file with a folderOpen task', 'echo \'{"tasks":{"tasks":[{"command":"id","runOptions":{"runOn":"folderOpen"}}]}}\' > app.code-workspace', () => left('app.code-workspace') !== undefined],
+  ];
+
+  test.each(attempts)('%s: set aside or refused', async (name, command, stays) => {
+    if (skipWithoutSandbox(tally, name, fx.status)) return;
+    await fx.run(command);
+    const escapedHere = stays(fx);
+    tally.attempt(`host-tool-files (sandbox): ${name}`, escapedHere);
+    expect({ name, escaped: escapedHere }).toEqual({ name, escaped: false });
+  }, 20_000);
+
+  test('the user is told what was set aside, and who would have run it', () => {
+    if (skipWithoutSandbox(tally, 'warnings', fx.status)) return;
+    const said = fx.warnings.join('\n');
+    expect(said).toContain('mise or asdf would have put what it names first on PATH');
+    expect(said).toContain(`MewCode renamed it to ${path.join(fx.root, '.tool-versions.quarantined-by-mewcode')}`);
+  });
+
+  test('control: version bumps stay, and a root .tool-versions can be written', async () => {
+    if (skipWithoutSandbox(tally, 'control', fx.status)) return;
+    const result = await fx.run('echo "node 22.11.0" > .tool-versions && printf \'[toolchain]\\nchannel = "1.82.0"\\n\' > pkg/rust-toolchain.toml && echo "save-exact=true" > .npmrc && echo ok');
+    expect(result.content).toContain('ok');
+    expect([left('.tool-versions'), left('pkg/rust-toolchain.toml'), left('.npmrc')]).toEqual(['node 22.11.0\n', '[toolchain]\nchannel = "1.82.0"\n', 'save-exact=true\n']);
+  });
+});
+
+/** A directory there is an empty mount point (a missing protected name blocked during the call), never a file a tool reads. */
+const statIsDir = (file: string): boolean => statSync(file).isDirectory();
+
+describe('through the file tools: write_file and edit_file, in every mode', () => {
+  let dirs: Canary;
+  let kernel: Kernel;
+  beforeAll(async () => {
+    dirs = canaryDirs();
+    writeFileSync(path.join(dirs.root, 'mise.toml'), TRUSTED_MISE);
+    mkdirSync(path.join(dirs.root, 'pkg'));
+    writeFileSync(path.join(dirs.root, 'pkg', 'mise.toml'), '[tools]\nnode = "20"\n');
+    kernel = await bootPermissions(dirs, { allowedTools: ['Edit(**)', 'Write(*)', 'Write(**)'] });
+  });
+  afterAll(() => dirs.cleanup());
+
+  const MODES: PermissionMode[] = ['default', 'acceptEdits', 'bypassPermissions'];
+  const hostile: [string, string, Record<string, unknown>][] = [
+    ['write_file', '.tool-versions', { content: 'node path:/p/.cache/node\n' }],
+    ['write_file', 'pkg/rust-toolchain.toml', { content: '[toolchain]\npath = "/p/.cache/node"\n' }],
+    ['write_file', '.yarnrc.yml', { content: 'yarnPath: .yarn/releases/y.cjs\n' }],
+    ['write_file', '.npmrc', { content: 'git=/p/g\n' }],
+    ['write_file', '.config/mise/config.toml', { content: '[hooks]\nenter = "id"\n' }],
+    ['edit_file', 'mise.toml', { old_string: 'APP_ENV = "dev"\n', new_string: 'APP_ENV = "dev"\n_.source = "./x.sh"\n' }],
+    ['edit_file', 'pkg/mise.toml', { old_string: 'node = "20"', new_string: 'node = "20"\n[hooks]\nenter = "id"' }],
+    ['write_file', 'opencode.json', { content: '{"mcp":{}}' }],
+    ['write_file', '.opencode/plugin/x.js', { content: 'export {}' }],
+    ['write_file', 'pkg/.gemini/settings.json', { content: '{}' }],
+    ['write_file', 'app.code-workspace', { content: '{}' }],
+    ['write_file', '.aider.conf.yml', { content: 'lint-cmd: id\n' }],
+    ['write_file', '.pnpmfile.cjs', { content: 'module.exports = {}' }],
+  ];
+
+  test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
+    for (const mode of MODES) {
+      const verdict = await judge(kernel, tool, { file_path: file, ...fields }, mode);
+      tally.attempt(`host-tool-files (${tool} ${file}, ${mode})`, escaped(verdict));
+      expect({ mode, decision: verdict?.decision }).toEqual({ mode, decision: 'ask' });
+    }
+  });
+
+  test('control: a version bump is allowed as any edit is (acceptEdits, bypassPermissions)', async () => {
+    for (const mode of ['acceptEdits', 'bypassPermissions'] as const) {
+      expect(await judge(kernel, 'write_file', { file_path: '.tool-versions', content: 'node 22.11.0\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'edit_file', { file_path: 'pkg/mise.toml', old_string: 'node = "20"', new_string: 'node = "22"' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'pkg/rust-toolchain.toml', content: '[toolchain]\nchannel = "1.82.0"\n' }, mode)).toMatchObject({ decision: 'allow' });
+    }
+  });
+});
