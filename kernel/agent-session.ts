@@ -180,20 +180,27 @@ export class AgentSessionImpl implements AgentSession {
   async compactIfNearlyFull(headroomTokens: number): Promise<boolean> {
     const window = this.currentProvider().contextWindow;
     if (estimateTokens(this.#history.messages, this.#anchor.current, this.#host.compactionService()) <= window - headroomTokens) return false;
-    return this.compact();
+    // Not the user's request: a preCompact block cannot keep a history too full to go on.
+    return this.#compactLocked('default', {}, false);
   }
 
-  async compact(mode: PermissionMode = 'default', options: { focus?: string } = {}): Promise<boolean> {
+  /** The user's request (`/compact`): a preCompact tap's block stops it (kernel/compaction.ts). */
+  compact(mode: PermissionMode = 'default', options: { focus?: string } = {}): Promise<boolean> {
+    return this.#compactLocked(mode, options, true);
+  }
+
+  async #compactLocked(mode: PermissionMode, options: { focus?: string }, userAsked: boolean): Promise<boolean> {
     const release = await this.#lock.acquire();
     try {
-      return await this.#compactWith('manual', mode, (event) => this.#route(event), undefined, options.focus);
+      return await this.#compactWith('manual', mode, (event) => this.#route(event), undefined, options.focus, userAsked);
     } finally {
       release();
     }
   }
 
-  #compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal, focus?: string): Promise<boolean> {
+  #compactWith(reason: 'auto' | 'manual' | 'emergency', mode: PermissionMode, emit: (event: AgentEvent) => void, signal?: AbortSignal, focus?: string, userAsked = false): Promise<boolean> {
     return compactHistory(reason, {
+      userAsked,
       hooks: this.#host.hooks,
       conversation: this.#history,
       anchor: this.#anchor,

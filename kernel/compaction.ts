@@ -1,6 +1,7 @@
 /**
  * The kernel owns the compaction procedure (C1–C8): a trigger (auto each iteration, manual on
- * request, emergency after prompt-too-long) → `preCompact` → the CompactionService bound under
+ * request, emergency after prompt-too-long) → `preCompact` (whose block stops only a compaction
+ * the user asked for) → the CompactionService bound under
  * TOKENS.CompactionService rewrites the history → `postCompact` (whose taps may hand back text to
  * re-inject) → the re-injected text appended. Without a service nothing is compacted. After a
  * compaction the usage anchor no longer describes the history (C8).
@@ -22,6 +23,11 @@ export interface CompactionDeps {
   /** The tools the session offers now. */
   tools: readonly string[];
   focus?: string;
+  /**
+   * The user asked for this compaction (`/compact`): a preCompact tap's block stops it. Any other
+   * (automatic, emergency, a resumed history too full to go on) only warns: the context must shrink.
+   */
+  userAsked?: boolean;
   emit(event: AgentEvent): void;
   signal?: AbortSignal;
 }
@@ -42,7 +48,14 @@ export async function compactHistory(reason: CompactionReason, deps: CompactionD
     deps.emit({ type: 'compaction_end', reason, changed: false });
     return false;
   }
-  await deps.hooks.preCompact.promise(state, deps.context);
+  const block = await deps.hooks.preCompact.promise(state, deps.context);
+  if (block && deps.userAsked === true) {
+    const notice = `Not compacted: ${block.by} blocked the compaction: ${block.reason}`;
+    deps.emit({ type: 'notice', message: notice });
+    deps.emit({ type: 'compaction_end', reason, changed: false, notice });
+    return false;
+  }
+  if (block) deps.emit({ type: 'notice', message: `${block.by} asked not to compact (${block.reason}); compacting anyway: the conversation must shrink to fit the context window.` });
   let next: Message[] | CompactionOutcome | undefined;
   try {
     next = await service.compact(deps.conversation.messages, {

@@ -8,6 +8,7 @@
  *   for this call only, and only for the mode layer's question (pluginApproval).
  * - userPromptSubmit: the prompt is blocked (it never enters history).
  * - stop: no continuation (the run ends as it would have).
+ * - preCompact: no block (the compaction goes ahead).
  * - preModelRequest: the request is not sent (ModelRequestRefused, naming the plugin); so is one
  *   a tap refuses on purpose (`block`).
  * - postToolUse: the tool's output is withheld, replaced by an error result naming the plugin.
@@ -31,7 +32,7 @@
  */
 import type { HookName, PostToolUseResult, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
-import { defuseThenable, describeKind, describeValue, isApprovalOutcome, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot, sameData } from './decision-shapes.js';
+import { defuseThenable, describeKind, describeValue, isApprovalOutcome, isBlockDecision, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot, sameData } from './decision-shapes.js';
 import type { ToolResult } from '../types/messages.js';
 import { pluginOfTap, withheldResult, type InterceptableTap, type TapTransform } from './hooks.js';
 import { ModelRequestRefused } from './model-request.js';
@@ -164,6 +165,8 @@ const guards = (options: GuardOptions): Partial<Record<HookName, Guard>> => {
     safe: (args, plugin, problem): PromptSubmission => ({ additionalContext: (args[0] as PromptSubmission).additionalContext, block: { block: true, reason: problem, by: plugin } }),
   },
   stop: { check: isStopDecision, noun: 'stop decision', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
+  // A malformed answer blocks nothing: the next tap is asked, and the compaction goes ahead.
+  preCompact: { check: isBlockDecision, noun: 'preCompact block', safe: () => undefined, snapshot: (_args, value) => plainSnapshot(value) },
   // A required plugin's malformed parts refuse the request, as its throw does (required-failures.ts).
   // Every answer is read into a list the kernel owns: a tap that returned (or pushed onto) a list
   // another kept a reference to cannot have that one take a required part out before the kernel

@@ -4,7 +4,7 @@
  * nothing. Each check says whether a value is well formed; the caller turns anything else into
  * the hook's safe side (a deny, a block, the value the waterfall had) and names the plugin.
  */
-import type { PromptSubmission, RunStop, StopDecision, ToolUseDecision } from '../types/hooks.js';
+import type { BlockDecision, PromptSubmission, RunStop, StopDecision, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, PermissionVerdict } from '../types/permissions.js';
 import { types } from 'node:util';
 import { deepFreeze } from '../types/deep-freeze.js';
@@ -47,6 +47,11 @@ export function isPromptSubmission(value: unknown): value is PromptSubmission {
   if (!isObject(value) || !isStringList(value.additionalContext)) return false;
   const block = value.block;
   return block === undefined || (isObject(block) && block.block === true && typeof block.reason === 'string' && typeof block.by === 'string');
+}
+
+/** A blocking answer `{ block: true, reason, by }` (preCompact's). */
+export function isBlockDecision(value: unknown): value is BlockDecision {
+  return isObject(value) && value.block === true && typeof value.reason === 'string' && typeof value.by === 'string';
 }
 
 export function isStopDecision(value: unknown): value is StopDecision {

@@ -6,6 +6,7 @@
  */
 import type { AsyncParallelHook, AsyncSeriesBailHook, AsyncSeriesHook, AsyncSeriesWaterfallHook, SyncWaterfallHook } from 'tapable';
 import type {
+  BlockDecision,
   CompactionContext,
   ContextState,
   EnvironmentContext,
@@ -104,10 +105,10 @@ export const HOOK_CATALOGUE = deepFreeze({
     fires: 'before every provider request: each turn, and (with `context.reason`) a compaction summary or an MCP sampling request',
     doc: 'Last look at (or rewrite of) the request (PreUserMessage, DLP, model allowlists); `block` refuses it.',
   }),
-  preCompact: hook<AsyncSeriesHook<[ContextState, CompactionContext]>>({
-    class: 'AsyncSeriesHook', args: ['state', 'context'], failure: 'skip',
+  preCompact: hook<AsyncSeriesBailHook<[ContextState, CompactionContext], BlockDecision | void>>({
+    class: 'AsyncSeriesBailHook', args: ['state', 'context'], failure: 'skip',
     fires: 'when the kernel compacts (auto | manual | emergency), before the compaction service runs',
-    doc: 'History is about to be rewritten.',
+    doc: 'History is about to be rewritten; `{ block: true, reason, by }` stops a compaction the user asked for (`/compact`), and only warns on an automatic one (the context must shrink).',
   }),
   postCompact: hook<AsyncSeriesHook<[ContextState, CompactionContext]>>({
     class: 'AsyncSeriesHook', args: ['state', 'context'], failure: 'skip',

@@ -31,7 +31,7 @@ export interface PromptSubmitContext extends RunContext {
   prompt: string;
 }
 
-/** A blocking answer (userPromptSubmit, preToolUse, or a layer that refuses). */
+/** A blocking answer (userPromptSubmit, preToolUse, preCompact, or a layer that refuses). */
 export interface BlockDecision {
   block: true;
   reason: string;

@@ -104,8 +104,11 @@ function compileMatcher(matcher: string): (subject: string) => boolean {
   return (subject) => pattern.test(subject);
 }
 
-/** Events whose exit 2 / decision can block (or, for Stop, send the agent back to work). */
-export const BLOCKING: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop']);
+/**
+ * Events whose exit 2 / decision can block (or, for Stop, send the agent back to work; for
+ * PreCompact, stop a compaction the user asked for — an automatic one is only warned about).
+ */
+export const BLOCKING: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PreCompact']);
 
 /** Seconds: Claude Code's defaults (600 s; UserPromptSubmit 30 s; SessionEnd a short budget). */
 export function defaultTimeoutSec(event: ClaudeEvent): number {

@@ -283,7 +283,12 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
   if (listens('PreCompact')) {
     kernel.hooks.preCompact.tapPromise(NAME, async (state, context) => {
       const trigger = state.reason === 'manual' ? 'manual' : 'auto';
-      remind(await both('PreCompact', 'PreCompact', [trigger], () => ({ ...common(context), trigger, custom_instructions: state.focus ?? '' }), context, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens })));
+      const results = await both('PreCompact', 'PreCompact', [trigger], () => ({ ...common(context), trigger, custom_instructions: state.focus ?? '' }), context, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens }));
+      remind(results);
+      // Exit 2, `decision: "block"` or `continue: false` blocks it (Claude Code): the kernel stops a
+      // compaction the user asked for, and only warns on an automatic one (the context must shrink).
+      const blocked = results.find((entry) => entry.result.kind === 'blocked' || entry.result.stop !== undefined);
+      return blocked ? { block: true, reason: blocked.result.reason ?? blocked.result.stop ?? 'blocked by a hook', by: byHook(blocked) } : undefined;
     });
   }
 
