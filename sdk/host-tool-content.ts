@@ -57,29 +57,30 @@ const keyParts = (key: string): string[] => key.split('.').map((part) => unquote
  * with an escape counts (it may be read as another).
  */
 export function judgeMiseToml(text: string): string | undefined {
-  if (/path:/i.test(text)) return 'a tool given as `path:`';
-  if (TEMPLATE.test(text)) return 'a template (mise runs the commands a template names)';
-  if (/postinstall/i.test(text)) return 'a `postinstall` command';
+  const found = new Set<string>();
+  if (/path:/i.test(text)) found.add('a tool given as `path:`');
+  if (TEMPLATE.test(text)) found.add('a template (mise runs the commands a template names)');
+  if (/postinstall/i.test(text)) found.add('a `postinstall` command');
   let table: string[] = [];
   for (const line of lines(text)) {
     const header = /^\[\[?\s*(.+?)\s*\]\]?$/.exec(line);
     if (header) {
-      if (header[1]!.includes('\\')) return `a table name spelled with an escape ([${header[1]}])`;
       table = keyParts(header[1]!);
-      if (!MISE_INERT_TABLES.has(table[0]!)) return `a [${header[1]}] table`;
-      if (table.includes('_')) return `a [${header[1]}] directive`;
+      if (header[1]!.includes('\\')) found.add(`a table name spelled with an escape ([${header[1]}])`);
+      else if (!MISE_INERT_TABLES.has(table[0]!)) found.add(`the [${header[1]}] table`);
+      else if (table.includes('_')) found.add(`a [${header[1]}] directive`);
       continue;
     }
     const assignment = /^((?:"[^"]*"|'[^']*'|[^=\s"']+)(?:\s*\.\s*(?:"[^"]*"|'[^']*'|[^=\s."']+))*)\s*=/.exec(line);
     // The rest of a multi-line value. A real key this misses holds an escaped quote, so what it
     // names holds a quote too: never one of mise's tables.
     if (!assignment) continue;
-    if (assignment[1]!.includes('\\')) return `a key spelled with an escape (${assignment[1]})`;
     const key = [...table, ...keyParts(assignment[1]!)];
-    if (!MISE_INERT_TABLES.has(key[0]!)) return `a \`${key.join('.')}\` setting`;
-    if (key.includes('_')) return `a \`${key.join('.')}\` directive (sources a script, or adds to PATH)`;
+    if (assignment[1]!.includes('\\')) found.add(`a key spelled with an escape (${assignment[1]})`);
+    else if (key.includes('_')) found.add(`a \`${key.join('.')}\` directive (sources a script, or adds to PATH)`);
+    else if (!MISE_INERT_TABLES.has(key[0]!) && table.length === 0) found.add(`a \`${key.join('.')}\` setting`);
   }
-  return undefined;
+  return found.size === 0 ? undefined : [...found].slice(0, 4).join(', ');
 }
 
 /**

@@ -138,8 +138,8 @@ export interface ProtectedHit {
   path: string;
   /** What it is, e.g. "MewCode's permission settings". */
   what: string;
-  /** Protected for what the write puts in it (protectedContent), not for its name. */
-  byContent?: true;
+  /** Protected for what the write would make it name (protectedContent), not for its name: that. */
+  byContent?: string;
 }
 
 /** Whether writing `absolute` changes a protected file; undefined when it does not. */
@@ -266,7 +266,7 @@ export function protectedContent(absolute: string, content: () => string | undef
     if (entry === undefined) continue;
     const text = content();
     const found = text === undefined ? 'content that cannot be known before the write' : entry.judge(text);
-    if (found !== undefined) return { path: absolute, what: `${entry.what}, naming ${found}`, byContent: true };
+    if (found !== undefined) return { path: absolute, what: entry.what, byContent: found };
   }
   return undefined;
 }

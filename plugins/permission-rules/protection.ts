@@ -58,7 +58,7 @@ export async function checkProtectedPaths(
       return {
         decision: 'ask',
         layer: PROTECTED_LAYER,
-        reason: `${first.hit.path} would be ${first.hit.what}, which a tool on your machine runs or puts on PATH when the folder is entered or the tool is asked for anything: writing that always asks, in every permission mode (a plain version does not); only an allow rule of yours naming exactly this file passes it (in ~/.mewcode/settings.yaml or --allowedTools): ${rule}`,
+        reason: `${first.hit.path} is ${first.hit.what}, and this write would make it name ${first.hit.byContent}: a tool on your machine runs what such a file names (or puts it on PATH) when the folder is entered or the tool is asked anything. That always asks, in every permission mode (a plain version does not); only an allow rule of yours naming exactly this file passes it (in ~/.mewcode/settings.yaml or --allowedTools): ${rule}`,
       };
     }
     return {

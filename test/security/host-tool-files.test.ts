@@ -108,6 +108,11 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     }
   });
 
+  test('the question says what the file would name', async () => {
+    const verdict = await judge(kernel, 'write_file', { file_path: '.tool-versions', content: 'node path:/p/x\n' }, 'bypassPermissions');
+    expect(verdict?.reason).toContain('.tool-versions is a tool-version file (asdf, mise), and this write would make it name a tool version given as `path:`');
+  });
+
   test('control: a version bump is allowed as any edit is (acceptEdits, bypassPermissions)', async () => {
     for (const mode of ['acceptEdits', 'bypassPermissions'] as const) {
       expect(await judge(kernel, 'write_file', { file_path: '.tool-versions', content: 'node 22.11.0\n' }, mode)).toMatchObject({ decision: 'allow' });

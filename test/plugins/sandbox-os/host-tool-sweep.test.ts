@@ -67,7 +67,7 @@ test('a toolchain file made or changed to name a program or a path is set aside,
   });
   expect(moved).toEqual(['.config/mise/conf.d/a.toml', '.tool-versions', '.yarnrc.yml', 'mise.toml', 'pkg/rust-toolchain.toml', 'svc/.npmrc', 'web/global.json']);
   expect(why.join('\n')).toContain("a tool-version file (asdf, mise) naming a tool version given as `path:`; mise or asdf would have put what it names first on PATH");
-  expect(why.join('\n')).toContain("mise's configuration naming a [env] table; mise would have run what it names");
+  expect(why.join('\n')).toContain("mise's configuration naming the [env] table, a `env._.source` directive (sources a script, or adds to PATH), the [hooks] table; mise would have run what it names");
   expect(readFileSync(path.join(root, `mise.toml${QUARANTINE_SUFFIX}`), 'utf8')).toContain('[hooks]');
 });
 
