@@ -2,10 +2,11 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
-import { PERMISSION_MODES, type PermissionMode } from '../types/permissions.js';
+import type { PermissionMode } from '../types/permissions.js';
 import { PRINT_MAX_TURNS } from '../types/session.js';
 import { readMcpConfigFlags } from './mcp-config-flag.js';
-import { splitRuleList } from '../sdk/subcommand-args.js';
+import { gatherRuleLists, RULE_LIST_OPTIONS, type ArgToken } from '../sdk/rule-list-args.js';
+import { readPermissionModeFlags } from '../sdk/permission-mode-flag.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 
@@ -26,8 +27,12 @@ Options:
   -p, --print                   answer the prompt and exit (headless). Piped standard input is read
                                 to its end and added to the prompt; use </dev/null when stdin stays open
   --output-format <format>      text | json | stream-json (default: text)
-  --permission-mode <mode>      default | acceptEdits | plan | bypassPermissions (default: the
-                                settings' permissions.default_mode, else default)
+  --permission-mode <mode>      default (or manual) | acceptEdits | plan | bypassPermissions |
+                                dontAsk (as default, but every question is answered no without
+                                asking); default: the settings' permissions.default_mode, else
+                                default
+  --dangerously-skip-permissions
+                                the same as --permission-mode bypassPermissions
   -c, --continue                continue this project's most recent session
   -r, --resume <id>             continue the session with this id (\`mewcode sessions\` lists them)
   --provider <name>             configured provider name or protocol (anthropic | openai)
@@ -36,8 +41,11 @@ Options:
                                 max_turns in configuration sets your own default)
   --plugin-dir <path>           load the Claude Code plugin in this directory for this run
                                 (repeatable; also MEWCODE_PLUGIN_DIR, paths separated by ':')
-  --allowedTools <rules>        allow these for this session, e.g. "Bash(npm test:*),Read" (repeatable)
-  --disallowedTools <rules>     deny these for this session, e.g. "Bash(git push:*)" (repeatable)
+  --allowedTools <rules...>     allow these for this session, e.g. "Bash(npm test:*)" Read (also
+                                --allowed-tools; the words up to the next flag that are tool rules)
+  --disallowedTools <rules...>  deny these for this session, e.g. "Bash(git push:*)" Edit (also
+                                --disallowed-tools); a prompt after them must not be a tool name:
+                                put it before the flags or after --
   --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
   --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
                                 (repeatable; no trust needed; a configured server of a name wins)
@@ -161,12 +169,14 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
       args: [...argv],
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         print: { type: 'boolean', short: 'p' },
         continue: { type: 'boolean', short: 'c' },
         resume: { type: 'string', short: 'r' },
         'output-format': { type: 'string' },
         'permission-mode': { type: 'string' },
+        'dangerously-skip-permissions': { type: 'boolean' },
         provider: { type: 'string' },
         model: { type: 'string' },
         'debug-boot': { type: 'boolean' },
@@ -176,8 +186,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         // Claude Code requires --verbose with `-p --output-format stream-json`; scripts pass it.
         verbose: { type: 'boolean' },
         'max-turns': { type: 'string' },
-        allowedTools: { type: 'string', multiple: true },
-        disallowedTools: { type: 'string', multiple: true },
+        ...RULE_LIST_OPTIONS,
         'mcp-config': { type: 'string', multiple: true },
         'append-system-prompt': { type: 'string' },
         'plugin-dir': { type: 'string', multiple: true },
@@ -188,7 +197,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   } catch (error) {
     return { kind: 'error', message: `${firstSentence(error)}. Run mewcode --help for the options.` };
   }
-  const { values, positionals } = parsed;
+  const { values } = parsed;
   if (values.version) return { kind: 'version' };
   if (values.help) return { kind: 'help' };
 
@@ -196,10 +205,12 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   if (!(OUTPUT_FORMATS as readonly string[]).includes(outputFormat)) {
     return { kind: 'error', message: `--output-format must be one of ${OUTPUT_FORMATS.join(', ')} (got "${outputFormat}")` };
   }
-  const permissionMode = values['permission-mode'] ?? 'default';
-  if (!(PERMISSION_MODES as readonly string[]).includes(permissionMode)) {
-    return { kind: 'error', message: `--permission-mode must be one of ${PERMISSION_MODES.join(', ')} (got "${permissionMode}")` };
-  }
+  const modeFlags = readPermissionModeFlags(values['permission-mode'], values['dangerously-skip-permissions'] === true);
+  if (!modeFlags.ok) return { kind: 'error', message: modeFlags.error };
+  // The flags take several values in a row (Claude Code's); what follows them may be the prompt.
+  const rules = gatherRuleLists(parsed.tokens as ArgToken[]);
+  if (!rules.ok) return { kind: 'error', message: rules.error };
+  const { positionals } = rules;
   if (values.continue && values.resume !== undefined) return { kind: 'error', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' };
   if (values.resume !== undefined && values.resume.trim() === '') return { kind: 'error', message: '--resume needs a session id; `mewcode sessions` lists them' };
   const maxTurns = values['max-turns'];
@@ -211,15 +222,16 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined;
   const options: CliOptions = {
     outputFormat: outputFormat as CliOptions['outputFormat'],
-    permissionMode: permissionMode as PermissionMode,
-    permissionModeGiven: values['permission-mode'] !== undefined,
+    permissionMode: modeFlags.mode ?? ('default' satisfies PermissionMode),
+    permissionModeGiven: modeFlags.mode !== undefined,
     debugBoot: values['debug-boot'] ?? false,
     cwd,
-    allowedTools: splitRuleList(values.allowedTools ?? []),
-    disallowedTools: splitRuleList(values.disallowedTools ?? []),
+    allowedTools: rules.allowedTools,
+    disallowedTools: rules.disallowedTools,
     trustProject: trustFlag(values['trust-project'], env),
     dangerouslySkipSandbox: values['dangerously-skip-sandbox'] === true,
   };
+  if (modeFlags.dontAsk) options.dontAsk = true;
   if (prompt !== undefined) options.prompt = prompt;
   else if (values.print) options.prompt = '';
   if (values.provider !== undefined) options.provider = values.provider;

@@ -204,6 +204,12 @@ export interface CliOptions {
    * settings' `permissions.default_mode` instead (TOKENS.PermissionSettings).
    */
   permissionModeGiven: boolean;
+  /**
+   * `--permission-mode dontAsk` (Claude Code's mode): the run starts in `permissionMode` (default)
+   * and every question is answered no without asking anyone, whatever the mode later becomes; only
+   * what the rules and the mode allow runs.
+   */
+  dontAsk?: boolean;
   provider?: string;
   model?: string;
   debugBoot: boolean;

@@ -2,13 +2,14 @@
 import type { Command, CommandResult } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
+import type { PermissionMode } from '../../types/permissions.js';
 import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
 import { isShellInert } from '../../types/claude-plugins.js';
 import { placeArguments, substituteArguments } from './arguments.js';
 import { scopeLabel, type CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
-import type { TurnNarrowing } from './narrowing.js';
+import type { TurnGrants } from './turn-grant.js';
 import { callAsPlugin, registeredTool } from './permission-check.js';
 import { runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
 
@@ -26,88 +27,102 @@ function expandInCommand(command: string, variables: Readonly<Record<string, str
   return expandSessionVariables(command, isShellInert(variables.CLAUDE_PROJECT_DIR ?? '') ? variables : { CLAUDE_SESSION_ID: variables.CLAUDE_SESSION_ID ?? '' });
 }
 
-export function fileCommand(kernel: KernelApi, narrowing: TurnNarrowing, file: CommandFile): Command {
+export function fileCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile): Command {
   const label = `/${file.name} (${file.file})`;
   return {
     name: file.name,
     description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
     ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
     async run(session: AgentSession, args: string, context): Promise<CommandResult> {
-      // The `!` lines are the file's own text, taken before anything is filled in: a value placed
-      // in the prose (the project's path, whatever its folder is named) can never add a command.
+      // `allowed-tools` pre-approves for the command's own `!` lines and then for its turn; a
+      // command that stops without a prompt (a refusal, a failed line, a throw) takes it back.
       const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
-      const taken = takeShellLines(file.body);
-      const shell = { body: expandSessionVariables(taken.body, variables), commands: taken.commands.map((command) => expandInCommand(command, variables)) };
-      // Text from a repository is harmless; running its commands is what trust is for. Judged on
-      // the commands that would run, not on a second reading of the file.
-      if (shell.commands.length > 0 && !file.mayRunShellLines) {
-        return {
-          isError: true,
-          output: `${label} runs shell commands (!\`…\` lines or \`\`\`! blocks), which need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session) to use it.`,
-        };
-      }
-      // The file's own `!` lines first: arguments and included files are placed after, never run.
-      // A command line may use the arguments too (`!\`git log $0\``): the user's own words, run only
-      // where the file put them, and judged by the permission chain like any command.
-      const typed = withoutSlots(args);
-      const commands = shell.commands.map((command) => placeArguments(command, typed, file.argumentNames));
-      let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed), file.argumentNames);
-      const read = registeredTool(kernel, 'read_file');
-      const included = await includeFiles(text, {
-        projectRoot: kernel.projectRoot,
-        homeDir: kernel.homeDir,
-        ...(kernel.container.isBound(TOKENS.SearchPolicy) ? { hidden: kernel.container.get(TOKENS.SearchPolicy).hiddenFiles('read_file') } : {}),
-        readThrough: async (resolved, reading) => {
-          // No read_file tool, no layer to ask: nothing is read.
-          if (!read) return { ok: false, reason: 'this build has no read_file tool' };
-          // Judged as a read_file call (only an outright allow reads), read our own way, and what
-          // was read passes postToolUse like the tool's output would.
-          const through = await callAsPlugin(kernel, {
-            toolName: read.name,
-            input: { file_path: resolved },
-            callId: 'custom-command-include',
-            session,
-            mode: context.mode,
-            perform: async () => {
-              const got = await reading();
-              return got.ok ? { content: got.text } : { content: got.reason, isError: true };
-            },
-          });
-          return through.allowed && !through.isError ? { ok: true, text: through.content } : { ok: false, reason: through.content };
-        },
-      });
-      for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);
-      text = included.text;
+      grants.begin(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label);
+      let result: CommandResult | undefined;
       try {
-        text = await runShellLines(text, commands.map((c) => c.text), kernel, session, context.mode, label);
-      } catch (error) {
-        if (error instanceof ShellLineError) return { isError: true, output: error.message };
-        throw error;
+        result = await runFile(session, args, context.mode, variables);
+        return result;
+      } finally {
+        if (result?.prompt === undefined) grants.drop(session);
       }
-      // An empty prompt would be a request with no message: say so instead (nothing was typed either).
-      if (text.trim() === '') return { isError: true, output: `${label} has no text to send: the file's body is empty; write the prompt below its frontmatter, or pass arguments` };
-      let restore: (() => void) | undefined;
-      // Claude Code's aliases (`haiku`…) and configured provider names are resolved as for a sub-agent.
-      const previous = session.currentProvider();
-      const choice = file.model ? chooseModel(file.model, (kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get(TOKENS.ProviderRegistry).configured() : []), { provider: previous.id, model: previous.model }, 'the command') : undefined;
-      if (choice?.notice) kernel.notify('notice', `${label}: ${choice.notice}`);
-      const selection = choice?.selection;
-      if (selection && !(selection.provider === previous.id && (selection.model ?? previous.model) === previous.model)) {
-        try {
-          session.switchModel(selection);
-        } catch (error) {
-          return { isError: true, output: `${label}: model "${file.model}" cannot be used: ${(error as Error).message}` };
-        }
-        restore = () => {
-          try {
-            session.switchModel({ provider: previous.id, model: previous.model });
-          } catch (error) {
-            kernel.warn(`${label}: the model could not be switched back to ${previous.model}: ${(error as Error).message}`);
-          }
-        };
-      }
-      narrowing.set(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label, restore);
-      return { prompt: text.trim() };
     },
   };
+
+  async function runFile(session: AgentSession, args: string, mode: PermissionMode, variables: Readonly<Record<string, string>>): Promise<CommandResult> {
+    // The `!` lines are the file's own text, taken before anything is filled in: a value placed
+    // in the prose (the project's path, whatever its folder is named) can never add a command.
+    const taken = takeShellLines(file.body);
+    const shell = { body: expandSessionVariables(taken.body, variables), commands: taken.commands.map((command) => expandInCommand(command, variables)) };
+    // Text from a repository is harmless; running its commands is what trust is for. Judged on
+    // the commands that would run, not on a second reading of the file.
+    if (shell.commands.length > 0 && !file.mayRunShellLines) {
+      return {
+        isError: true,
+        output: `${label} runs shell commands (!\`…\` lines or \`\`\`! blocks), which need this project trusted with the file as it is now (the trust notice lists it): trust the workspace (mewcode --trust-project, or answer the trust question of an interactive session) to use it.`,
+      };
+    }
+    // The file's own `!` lines first: arguments and included files are placed after, never run.
+    // A command line may use the arguments too (`!\`git log $0\``): the user's own words, run only
+    // where the file put them, and judged by the permission chain like any command.
+    const typed = withoutSlots(args);
+    const commands = shell.commands.map((command) => placeArguments(command, typed, file.argumentNames));
+    let text = substituteArguments(shell.body, typed, commands.some((c) => c.placed), file.argumentNames);
+    const read = registeredTool(kernel, 'read_file');
+    const included = await includeFiles(text, {
+      projectRoot: kernel.projectRoot,
+      homeDir: kernel.homeDir,
+      ...(kernel.container.isBound(TOKENS.SearchPolicy) ? { hidden: kernel.container.get(TOKENS.SearchPolicy).hiddenFiles('read_file') } : {}),
+      readThrough: async (resolved, reading) => {
+        // No read_file tool, no layer to ask: nothing is read.
+        if (!read) return { ok: false, reason: 'this build has no read_file tool' };
+        // Judged as a read_file call (only an outright allow reads), read our own way, and what
+        // was read passes postToolUse like the tool's output would.
+        const through = await callAsPlugin(kernel, {
+          toolName: read.name,
+          input: { file_path: resolved },
+          callId: 'custom-command-include',
+          session,
+          mode,
+          perform: async () => {
+            const got = await reading();
+            return got.ok ? { content: got.text } : { content: got.reason, isError: true };
+          },
+        });
+        return through.allowed && !through.isError ? { ok: true, text: through.content } : { ok: false, reason: through.content };
+      },
+    });
+    for (const note of included.refused) kernel.warn(`${label}: ${note.slice(1, -1)}`);
+    text = included.text;
+    try {
+      text = await runShellLines(text, commands.map((c) => c.text), kernel, session, mode, label);
+    } catch (error) {
+      if (error instanceof ShellLineError) return { isError: true, output: error.message };
+      throw error;
+    }
+    // An empty prompt would be a request with no message: say so instead (nothing was typed either).
+    if (text.trim() === '') return { isError: true, output: `${label} has no text to send: the file's body is empty; write the prompt below its frontmatter, or pass arguments` };
+    let restore: (() => void) | undefined;
+    // Claude Code's aliases (`haiku`…) and configured provider names are resolved as for a sub-agent.
+    const previous = session.currentProvider();
+    const choice = file.model ? chooseModel(file.model, (kernel.container.isBound(TOKENS.ProviderRegistry) ? kernel.container.get(TOKENS.ProviderRegistry).configured() : []), { provider: previous.id, model: previous.model }, 'the command') : undefined;
+    if (choice?.notice) kernel.notify('notice', `${label}: ${choice.notice}`);
+    const selection = choice?.selection;
+    if (selection && !(selection.provider === previous.id && (selection.model ?? previous.model) === previous.model)) {
+      try {
+        session.switchModel(selection);
+      } catch (error) {
+        return { isError: true, output: `${label}: model "${file.model}" cannot be used: ${(error as Error).message}` };
+      }
+      restore = () => {
+        try {
+          session.switchModel({ provider: previous.id, model: previous.model });
+        } catch (error) {
+          kernel.warn(`${label}: the model could not be switched back to ${previous.model}: ${(error as Error).message}`);
+        }
+      };
+    }
+    const prompt = text.trim();
+    grants.ready(session, prompt, restore);
+    return { prompt };
+  }
 }

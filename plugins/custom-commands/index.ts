@@ -15,7 +15,7 @@ import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import { commandRoots, loadCommandFiles, type CommandFile, type CommandRoot } from './command-file.js';
 import { fileCommand } from './command.js';
-import { TurnNarrowing } from './narrowing.js';
+import { TurnGrants } from './turn-grant.js';
 
 const NAME = 'custom-commands';
 
@@ -36,12 +36,14 @@ function loadedPluginNames(kernel: KernelApi): Set<string> {
 const PROVIDER = Symbol.for('mewcode/custom-commands/Provider');
 
 class CustomCommands implements CommandProvider {
-  readonly narrowing = new TurnNarrowing();
+  readonly grants: TurnGrants;
   #files: CommandFile[] = [];
   #listing = false;
   readonly #shadowWarned = new Set<string>();
 
-  constructor(private readonly kernel: KernelApi) {}
+  constructor(private readonly kernel: KernelApi) {
+    this.grants = new TurnGrants({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir });
+  }
 
   async load(): Promise<void> {
     const trust = this.kernel.container.isBound(TOKENS.WorkspaceTrust) ? this.kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
@@ -68,7 +70,7 @@ class CustomCommands implements CommandProvider {
         }
         continue;
       }
-      list.push(fileCommand(this.kernel, this.narrowing, file));
+      list.push(fileCommand(this.kernel, this.grants, file));
     }
     // A plugin's `/plugin:name` — its command files, and the skills the skills plugin lists as
     // `plugin:name` — also answers to a bare `/name` while nothing else has that name (as in
@@ -78,7 +80,7 @@ class CustomCommands implements CommandProvider {
     const offer = (short: string, make: () => Command): void => void bare.set(short, [...(bare.get(short) ?? []), make]);
     for (const file of this.#files) {
       if (!file.plugin || taken.has(file.name)) continue;
-      offer(file.name.slice(file.plugin.length + 1), () => fileCommand(this.kernel, this.narrowing, file));
+      offer(file.name.slice(file.plugin.length + 1), () => fileCommand(this.kernel, this.grants, file));
     }
     const plugins = loadedPluginNames(this.kernel);
     for (const command of others) {
@@ -109,9 +111,9 @@ export default definePlugin({
     const provider = kernel.container.get<CustomCommands>(PROVIDER);
     await provider.load();
     kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
-      provider.narrowing.promptSubmitted(context);
+      provider.grants.promptSubmitted(context);
       return submission;
     });
-    kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => provider.narrowing.decide(decision, context));
+    kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => provider.grants.decide(decision, context));
   },
 });

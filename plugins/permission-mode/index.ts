@@ -1,4 +1,7 @@
-/** The last automatic permission layer: the mode matrix (A7–A8), adjusted for bash by the OS sandbox. */
+/**
+ * The last automatic permission layer: the mode matrix, adjusted for bash by the OS sandbox; and,
+ * under `--permission-mode dontAsk`, the answer no to every question (dont-ask.ts).
+ */
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { PermissionStage } from '../../types/permissions.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
@@ -6,6 +9,7 @@ import { TOKENS } from '../../types/tokens.js';
 import { skipSandboxRefusedBy } from '../../types/managed.js';
 import { modeDecision, modeThatAllows } from './mode-matrix.js';
 import { sandboxedBashVerdict } from './sandboxed-bash.js';
+import { DONT_ASK_STAGE, dontAskRefusal } from './dont-ask.js';
 
 const NAME = 'permission-mode';
 
@@ -31,5 +35,8 @@ export default definePlugin({
           : `${request.category} tools ask for approval in ${request.mode} mode (--permission-mode ${modeThatAllows(request.category)} allows them)`;
       return { decision, layer: NAME, reason };
     });
+    if (kernel.cli?.dontAsk === true) {
+      kernel.hooks.requestApproval.tapPromise({ name: NAME, stage: DONT_ASK_STAGE }, async (request) => dontAskRefusal(kernel, request));
+    }
   },
 });

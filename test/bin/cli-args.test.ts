@@ -22,6 +22,34 @@ test('-p with flags Claude Code scripts pass; the permission mode records whethe
   expect(parseCommandLine(['-p', 'x', '--permission-mode', 'plan'], '/')).toMatchObject({ options: { permissionMode: 'plan', permissionModeGiven: true } });
 });
 
+test('--allowedTools / --disallowedTools take several rules in a row (also kebab-case); a word after them is a rule, the prompt or an error', () => {
+  const run = (...argv: string[]) => parseCommandLine(argv, '/');
+  expect(run('-p', 'tidy up', '--disallowedTools', 'Write', 'Edit')).toMatchObject({ kind: 'run', options: { prompt: 'tidy up', disallowedTools: ['Write', 'Edit'] } });
+  expect(run('-p', 'go', '--disallowed-tools', 'Bash(git log:*)', 'Bash(git diff:*)', 'Edit', '--allowed-tools', 'Read', 'mcp__github', 'todo_write')).toMatchObject({
+    options: { prompt: 'go', disallowedTools: ['Bash(git log:*)', 'Bash(git diff:*)', 'Edit'], allowedTools: ['Read', 'mcp__github', 'todo_write'] },
+  });
+  // Not a rule: the prompt, and the list ends there.
+  expect(run('-p', '--allowedTools', 'Read', 'Edit the parser', 'Write')).toMatchObject({ options: { prompt: 'Edit the parser Write', allowedTools: ['Read'] } });
+  // A tool-like word is a rule; after `--` everything is the prompt.
+  expect(run('--allowedTools', 'Read', 'Edit')).toMatchObject({ options: { allowedTools: ['Read', 'Edit'] } });
+  expect(run('--allowedTools', 'Read', '--', 'Edit')).toMatchObject({ options: { prompt: 'Edit', allowedTools: ['Read'] } });
+  expect(run('-p', 'x', '--disallowedTools', 'Write', 'Bash(rm:*) and more')).toEqual({ kind: 'error', message: expect.stringContaining('mixes tool rules and other words') });
+  // Another flag's value is that flag's.
+  expect(run('-p', 'x', '--allowedTools', 'Read', '--model', 'Edit')).toMatchObject({ options: { allowedTools: ['Read'], model: 'Edit' } });
+});
+
+test('--permission-mode takes Claude Code\'s names (manual, dontAsk); auto is refused; --dangerously-skip-permissions is bypassPermissions', () => {
+  const run = (...argv: string[]) => parseCommandLine(['-p', 'x', ...argv], '/');
+  expect(run('--permission-mode', 'manual')).toMatchObject({ options: { permissionMode: 'default', permissionModeGiven: true } });
+  expect(run('--permission-mode', 'dontAsk')).toMatchObject({ options: { permissionMode: 'default', permissionModeGiven: true, dontAsk: true } });
+  expect(run('--permission-mode', 'plan')).not.toHaveProperty('options.dontAsk');
+  expect(run('--dangerously-skip-permissions')).toMatchObject({ options: { permissionMode: 'bypassPermissions', permissionModeGiven: true } });
+  expect(run('--dangerously-skip-permissions', '--permission-mode', 'bypassPermissions')).toMatchObject({ options: { permissionMode: 'bypassPermissions' } });
+  expect(run('--dangerously-skip-permissions', '--permission-mode', 'acceptEdits')).toEqual({ kind: 'error', message: expect.stringContaining('cannot be combined') });
+  expect(run('--permission-mode', 'auto')).toEqual({ kind: 'error', message: expect.stringContaining('no MewCode equivalent') });
+  expect(run('--permission-mode', 'yolo')).toEqual({ kind: 'error', message: expect.stringContaining('default, acceptEdits, plan, bypassPermissions, dontAsk, manual') });
+});
+
 test('--append-system-prompt (Claude Code\'s flag) carries the text; an empty one adds nothing', () => {
   expect(parseCommandLine(['-p', 'x', '--append-system-prompt', 'Answer in French.'], '/')).toMatchObject({ kind: 'run', options: { appendSystemPrompt: 'Answer in French.' } });
   expect(parseCommandLine(['-p', 'x', '--append-system-prompt', ' '], '/')).not.toHaveProperty('options.appendSystemPrompt');

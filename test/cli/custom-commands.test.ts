@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { lastUserTexts, prepareCli, removeTempDirs, runCli, scenario, tempDir, writeFileAndDirs as write } from './helpers.js';
+import { newSession, promptText, withAgent } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -112,34 +113,82 @@ test.concurrent('a text-only project command works untrusted', async () => {
   });
 });
 
-test.concurrent('allowed-tools narrows the turn: a tool it does not name needs approval (headless: refused)', async () => {
+/** The tool result the model was sent for this call. */
+function resultOf(requests: { body: any }[], id: string): { content: string; is_error?: boolean } {
+  for (const request of requests) {
+    for (const message of request.body.messages) {
+      if (!Array.isArray(message.content)) continue;
+      const block = message.content.find((b: any) => b.type === 'tool_result' && b.tool_use_id === id);
+      if (block) return { content: typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text).join(''), is_error: block.is_error };
+    }
+  }
+  throw new Error(`no result for ${id}`);
+}
+
+const bash = (id: string, command: string) => ({ toolCalls: [{ id, name: 'bash', input: { command } }] });
+
+test.concurrent("allowed-tools pre-approves its tools for the command's turn, as Claude Code does; it restricts nothing else", async () => {
   await scenario(
-    [{ toolCalls: [{ id: 'c1', name: 'glob', input: { pattern: '*.txt' } }] }, { text: 'done' }],
+    [
+      { toolCalls: [{ id: 'read', name: 'read_file', input: { file_path: 'notes.txt' } }] },
+      bash('granted', 'touch granted-marker'),
+      bash('compound', 'touch second-marker && rm notes.txt'),
+      bash('other', 'rm notes.txt'),
+      { text: 'done' },
+    ],
     async (s) => {
-      write(join(s.cwd, 'a.txt'), 'x');
-      write(join(s.cwd, '.claude/commands/narrow.md'), '---\nallowed-tools: Read Grep\n---\nLook around\n');
-      const r = await s.run(['-p', '/narrow']);
+      write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
+      write(join(s.cwd, 'notes.txt'), 'note content');
+      write(join(s.cwd, '.claude/commands/look.md'), '---\nallowed-tools: Bash(touch:*)\n---\nRead notes.txt then summarise.\n');
+      const r = await s.run(['-p', '/look']);
       expect(r.code).toBe(0);
-      const second = s.requests[1]!.body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
-      expect(second.is_error).toBe(true);
-      expect(JSON.stringify(second.content)).toMatch(/approval/);
+      // A tool the file does not name runs as it would without the command (a read in the project).
+      expect(resultOf(s.requests, 'read')).toMatchObject({ content: expect.stringContaining('note content') });
+      expect(resultOf(s.requests, 'granted').is_error ?? false).toBe(false);
+      expect(readdirSync(s.cwd)).toContain('granted-marker');
+      // Every command of the line must be covered; the others are asked about (headless: refused).
+      expect(resultOf(s.requests, 'compound')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
+      expect(resultOf(s.requests, 'other')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
+      expect(readdirSync(s.cwd)).toContain('notes.txt');
+      const audit = readFileSync(join(s.cwd, '.mewcode', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+      expect(audit.find((l) => l.type === 'decision' && l.tool_call_id === 'granted')).toMatchObject({ layer: 'hook:custom-commands', verdict: 'allow', allowed: true });
     },
   );
 });
 
-test.concurrent('without allowed-tools the same call runs (the narrowing is the file\'s)', async () => {
-  await scenario(
-    [{ toolCalls: [{ id: 'c1', name: 'glob', input: { pattern: '*.txt' } }] }, { text: 'done' }],
-    async (s) => {
-      write(join(s.cwd, 'a.txt'), 'x');
-      write(join(s.cwd, '.claude/commands/wide.md'), 'Look around\n');
-      const r = await s.run(['-p', '/wide']);
-      expect(r.code).toBe(0);
-      const second = s.requests[1]!.body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
-      expect(second.is_error ?? false).toBe(false);
-    },
-  );
+test.concurrent("the pre-approval never passes a deny rule, and a command's own `!` line is covered by it", async () => {
+  await scenario([bash('denied', 'touch denied-marker'), { text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
+    write(join(s.cwd, '.claude/commands/mk.md'), '---\nallowed-tools: Bash(touch:*), Bash(echo:*)\n---\nMade: !`touch line-marker && echo line-ran`\n');
+    const line = await s.run(['-p', '/mk', '--trust-project', '--disallowedTools', 'Bash(touch denied-marker)']);
+    expect(line.code).toBe(0);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Made: line-ran');
+    expect(resultOf(s.requests, 'denied')).toMatchObject({ is_error: true, content: expect.stringContaining('--disallowedTools') });
+    expect(readdirSync(s.cwd)).toContain('line-marker');
+    expect(readdirSync(s.cwd)).not.toContain('denied-marker');
+  });
 });
+
+test.concurrent(
+  'the pre-approval ends with its turn: the next prompt of the session is asked about again',
+  async () => {
+    await scenario([bash('first', 'touch one'), { text: 'done' }, bash('second', 'touch two'), { text: 'done' }], async (s) => {
+      write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
+      write(join(s.home, '.claude/commands/mk.md'), '---\nallowed-tools: Bash(touch:*)\n---\nMake the files\n');
+      await withAgent(s, async (client) => {
+        client.answer.permission = () => ({ outcome: { outcome: 'selected', optionId: 'deny' } });
+        const id = await newSession(client, s.cwd);
+        expect((await promptText(client, id, '/mk')).stopReason).toBe('end_turn');
+        expect(client.permissionRequests).toHaveLength(0);
+        expect(readdirSync(s.cwd)).toContain('one');
+        expect((await promptText(client, id, 'and another')).stopReason).toBe('end_turn');
+        expect(client.permissionRequests).toHaveLength(1);
+        expect(readdirSync(s.cwd)).not.toContain('two');
+      });
+    });
+  },
+  60_000,
+);
 
 test.concurrent("an untrusted project's command file does not take the name of the user's own command; trusted, the project's wins", async () => {
   await scenario([{ text: 'done' }, { text: 'done' }], async (s) => {

@@ -53,3 +53,15 @@ test('flags: provider, model, mode, rules and trust as a run takes them; MEWCODE
   expect(parseAcpFlags(['--max-turns', '0'], {})).toEqual({ ok: false, error: expect.stringContaining('--max-turns') });
   expect(parseAcpFlags(['--nope'], {})).toEqual({ ok: false, error: expect.stringContaining('usage: mewcode acp') });
 });
+
+test("flags as Claude Code takes them: several rules after a rule flag (no prompt here: any word is a rule), dontAsk, manual, --dangerously-skip-permissions", () => {
+  expect(parseAcpFlags(['--disallowedTools', 'Write', 'Edit', '--allowed-tools', 'Bash(git log:*)', 'Read', '--max-turns', '3'], {})).toEqual({
+    ok: true,
+    base: expect.objectContaining({ disallowedTools: ['Write', 'Edit'], allowedTools: ['Bash(git log:*)', 'Read'], maxTurns: 3 }),
+  });
+  expect(parseAcpFlags(['--permission-mode', 'dontAsk'], {})).toEqual({ ok: true, base: expect.objectContaining({ permissionMode: 'default', permissionModeGiven: true, dontAsk: true }) });
+  expect(parseAcpFlags(['--permission-mode', 'manual'], {})).toEqual({ ok: true, base: expect.objectContaining({ permissionMode: 'default', permissionModeGiven: true }) });
+  expect(parseAcpFlags(['--dangerously-skip-permissions'], {})).toEqual({ ok: true, base: expect.objectContaining({ permissionMode: 'bypassPermissions', permissionModeGiven: true }) });
+  expect(parseAcpFlags(['--permission-mode', 'auto'], {})).toEqual({ ok: false, error: expect.stringContaining('no MewCode equivalent') });
+  expect(parseAcpFlags(['stray'], {})).toEqual({ ok: false, error: expect.stringContaining("Unexpected argument 'stray'") });
+});

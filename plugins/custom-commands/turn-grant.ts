@@ -1,0 +1,92 @@
+/**
+ * A command's `allowed-tools` pre-approves those tools for the one turn the command starts, as in
+ * Claude Code: a call they cover that the permission mode would ask about runs without asking
+ * (preToolUse `allow`). Nothing is restricted: a call they do not cover is judged as it would be
+ * without the command.
+ *
+ * A preToolUse allow answers only the mode's question (the kernel's rule): the blacklist, the
+ * sandbox, deny and ask rules (the organisation's managed rules too), protected paths, a policy's
+ * layer and a PreToolUse hook's ask or deny all still hold. Only the agent that ran the command is
+ * covered (not its sub-agents).
+ *
+ * Lifetime: set when the command runs (so its own `!` lines are covered), kept for the turn its
+ * prompt starts, and dropped at the next prompt submitted. A command that fails drops it at once;
+ * a submitted prompt that is not the command's (its turn never started: a hook blocked it)
+ * drops it too, so a grant never reaches another turn.
+ */
+import type { PromptSubmitContext, ToolUseContext, ToolUseDecision } from '../../types/hooks.js';
+import type { PermissionTarget } from '../../types/tools.js';
+import { GrantSet } from './grant-match.js';
+
+interface Grant {
+  grants: GrantSet;
+  label: string;
+  /** The prompt the command sends (set once it succeeded); its submission starts the turn. */
+  prompt?: string;
+  started: boolean;
+  /** Undoes what else the command changed for its turn (its `model`). */
+  restore?: () => void;
+}
+
+type AgentKey = { sessionId: string; agentId: string };
+
+function key(context: AgentKey): string {
+  return `${context.sessionId}\0${context.agentId}`;
+}
+
+export class TurnGrants {
+  readonly #byAgent = new Map<string, Grant>();
+
+  constructor(private readonly home: { projectRoot: string; homeDir: string }) {}
+
+  /** The command starts running: its entries hold for its own `!` lines from now on. */
+  begin(context: AgentKey, entries: readonly string[], label: string): void {
+    this.drop(context);
+    this.#byAgent.set(key(context), { grants: new GrantSet(entries), label, started: false });
+  }
+
+  /** The command succeeded: `prompt` is what it sends, `restore` undoes its model for the turn after. */
+  ready(context: AgentKey, prompt: string, restore?: () => void): void {
+    const grant = this.#byAgent.get(key(context));
+    if (!grant) {
+      restore?.();
+      return;
+    }
+    grant.prompt = prompt;
+    if (restore) grant.restore = restore;
+  }
+
+  /** The command stopped without a prompt, or its turn is over. */
+  drop(context: AgentKey): void {
+    const grant = this.#byAgent.get(key(context));
+    if (!grant) return;
+    this.#byAgent.delete(key(context));
+    grant.restore?.();
+  }
+
+  /** A prompt is submitted: the command's own starts its turn; any other ends the grant. */
+  promptSubmitted(context: PromptSubmitContext): void {
+    const grant = this.#byAgent.get(key(context));
+    if (!grant) return;
+    if (!grant.started && grant.prompt !== undefined && context.prompt === grant.prompt) grant.started = true;
+    else this.drop(context);
+  }
+
+  async decide(decision: ToolUseDecision, context: ToolUseContext): Promise<ToolUseDecision> {
+    const grant = this.#byAgent.get(key(context));
+    // Another tap's answer stands (an allow needs nothing more; an ask or a deny is never lowered).
+    if (!grant || grant.grants.empty || decision.decision !== undefined || !context.tool || context.tool.system) return decision;
+    // Before its turn, only the command's own calls run (its `!` lines, between begin and ready).
+    if (!grant.started && grant.prompt !== undefined) return decision;
+    const input = decision.input ?? context.input;
+    let target: PermissionTarget | undefined;
+    try {
+      target = await context.tool.permissionTarget?.(input);
+    } catch {
+      return decision;
+    }
+    const covered = await grant.grants.covers({ toolName: context.call.name, input, target, ...this.home });
+    if (!covered) return decision;
+    return { ...decision, decision: 'allow', by: 'custom-commands', reason: `pre-approved for this turn by ${grant.label} (allowed-tools: ${grant.grants.entries.join(', ')})` };
+  }
+}
