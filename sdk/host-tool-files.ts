@@ -162,12 +162,17 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
   },
 ];
 
-const asciiLower = (name: string): string => name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+const asciiLower = (name: string): string => (/[A-Z]/.test(name) ? name.replace(/[A-Z]+/g, (letters) => letters.toLowerCase()) : name);
+
+// Looked up for every name of every walk after every command: a set and one pattern each.
+const SETTINGS_BY_NAME = new Map(HOST_SETTINGS.filter((entry) => typeof entry.name === 'string').map((entry) => [entry.name as string, entry]));
+const SETTINGS_BY_PATTERN = HOST_SETTINGS.filter((entry) => typeof entry.name !== 'string');
+const TOOLCHAIN_NAME = new RegExp(HOST_TOOLCHAIN_FILES.map((entry) => `(?:${entry.name.source})`).join('|'));
 
 /** The `settings` entry an entry's name is, or undefined. */
 export function hostSettingsFor(name: string): HostSettings | undefined {
   const lower = asciiLower(name);
-  return HOST_SETTINGS.find((entry) => (typeof entry.name === 'string' ? entry.name === lower : entry.name.test(lower)));
+  return SETTINGS_BY_NAME.get(lower) ?? SETTINGS_BY_PATTERN.find((entry) => (entry.name as RegExp).test(lower));
 }
 
 /** Names the sandbox keeps read-only at a writable root, blocked while missing. */
@@ -178,8 +183,7 @@ export const isHostPresentName = (name: string): boolean => hostSettingsFor(name
 
 /** Whether a file of this name may be a toolchain file (cheap: the walk asks it of every name). */
 export function mayBeHostToolchainFile(name: string): boolean {
-  const lower = asciiLower(name);
-  return HOST_TOOLCHAIN_FILES.some((entry) => entry.name.test(lower));
+  return TOOLCHAIN_NAME.test(asciiLower(name));
 }
 
 /** The toolchain entry a path relative to the project (`/`-separated) is, or undefined. */
