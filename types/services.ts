@@ -1,6 +1,6 @@
 /** Service interfaces the kernel binds under the tokens in tokens.ts. */
 import type { Message } from './messages.js';
-import type { ToolDefinition, Tool } from './tools.js';
+import type { ToolDefinition, Tool, ToolInput } from './tools.js';
 import type { Provider, ProviderSettings } from './provider.js';
 import type { PermissionMode, PermissionRequest } from './permissions.js';
 
@@ -105,6 +105,31 @@ export interface PermissionSettings {
    * The OS sandbox hides what these prefixes hold. Optional for other implementations.
    */
   readRulePrefixes?(): string[] | undefined;
+  /**
+   * One permission-rule string (`Bash(git push *)`, `Edit(src/**)`, `mcp__github__*`) as a test of
+   * tool calls, matched as the rules layer matches a deny or ask rule of that text: a command
+   * matches when any of its segments does, through wrappers and spellings, and so does one that
+   * cannot be seen through (a command name computed at run time, code the parser cannot read).
+   * `base`: whose file the rule is written in (a leading `/` is relative to `~/.mewcode` for the
+   * user's, to the project for the project's; default the project's). Resolves to `{ error }`
+   * when the text is not a rule. Optional for other implementations (hooks' `if`).
+   */
+  ruleMatcher?(rule: string, base?: 'user' | 'project'): Promise<PermissionRuleMatcher | { error: string }>;
+}
+
+/** A compiled permission rule used as a test (PermissionSettings.ruleMatcher). */
+export interface PermissionRuleMatcher {
+  /** The rule as written. */
+  readonly rule: string;
+  matches(call: RuleSubject): Promise<boolean>;
+}
+
+/** A tool call as a rule test sees it: the tool's own category and target are read from `tool`. */
+export interface RuleSubject {
+  toolName: string;
+  tool: Tool | undefined;
+  input: ToolInput;
+  projectRoot: string;
 }
 
 export type GrantScope = 'session' | 'local';

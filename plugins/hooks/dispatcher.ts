@@ -15,6 +15,8 @@ import { fromHookAgent, runAgentHook } from './subagent-action.js';
 export const AGENT_HOOK_TIMEOUT_SEC = 60;
 import { postHook } from './post-hook.js';
 import type { HookRule } from './settings.js';
+import type { RuleSubject } from '../../types/services.js';
+import { meetsCondition, type Conditions } from './conditions.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 import { uncontainedResult, type UntrustedHooks } from './containment.js';
@@ -75,6 +77,8 @@ export class HookDispatcher {
   constructor(
     private readonly rules: readonly HookRule[],
     private readonly deps: DispatcherDeps,
+    /** Each handler's `if`, compiled (conditions.ts). */
+    private readonly conditions: Conditions = new Map(),
   ) {}
 
   /** Whether any rule listens to `event` (saves building a payload nobody reads). */
@@ -82,10 +86,17 @@ export class HookDispatcher {
     return this.rules.some((rule) => rule.event === event);
   }
 
-  /** `payload` is built only when a rule matches (most calls match none). */
-  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>): Promise<RuleResult[]> {
+  /**
+   * `payload` is built only when a rule matches (most calls match none). `call`: the tool call of a
+   * tool event, which a handler's `if` must match for it to run.
+   */
+  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>, call?: RuleSubject): Promise<RuleResult[]> {
     if (this.closed) return [];
     let matching = this.rules.filter((rule) => rule.event === event && matches(rule.matcher, subjects));
+    if (matching.some((rule) => this.conditions.has(rule))) {
+      const meets = await Promise.all(matching.map((rule) => meetsCondition(this.conditions, rule, call)));
+      matching = matching.filter((_rule, index) => meets[index]);
+    }
     if (matching.length === 0) return [];
     const full = { ...payload(), hook_event_name: event };
     if (matching.some((rule) => rule.handler.type === 'agent') && fromHookAgent(full, this.hookAgents)) matching = matching.filter((rule) => rule.handler.type !== 'agent');

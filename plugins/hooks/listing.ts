@@ -50,7 +50,8 @@ export async function describeHooks(projectRoot: string, homeDir: string, trust:
     for (const rule of source.rules) {
       const flags = [rule.handler.async ? 'async' : '', rule.sandboxed ? 'sandboxed' : ''].filter(Boolean).join(', ');
       const action = rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.type === 'agent' ? `agent ${rule.handler.agent ?? 'explore'}: ${rule.handler.prompt}` : rule.handler.command;
-      out.push(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}: ${printable(action)}${flags ? ` (${flags})` : ''}`, `    ${printable(rule.name)} — ${runsOf(rule.name)}`);
+      const condition = rule.if ? ` if ${printable(rule.if)}` : '';
+      out.push(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}${condition}: ${printable(action)}${flags ? ` (${flags})` : ''}`, `    ${printable(rule.name)} — ${runsOf(rule.name)}`);
     }
   }
   if (!loaded.sources.some((source) => source.exists) && !files.files.some((file) => file.exists) && plugins.length === 0) {

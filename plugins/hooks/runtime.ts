@@ -5,9 +5,11 @@
 import { sessionDirectory } from '../../sdk/session-files.js';
 import type { RunContext, SessionContext } from '../../types/hooks.js';
 import type { KernelApi } from '../../types/plugin.js';
+import type { RuleSubject } from '../../types/services.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
+import { compileConditions } from './conditions.js';
 import { HookDispatcher, type RuleResult } from './dispatcher.js';
 import { claudeToolInput, claudeToolName, fromClaudeToolInput, ownToolInput, toolNameAliases, type ClaudeEvent } from './events.js';
 import { HookLog } from './hook-log.js';
@@ -84,7 +86,9 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
     // No trust service (a custom build, a test kernel) is untrusted, as for the project's settings.
     untrusted: new UntrustedHooks({ trusted: () => trust?.isTrusted() === true, sandbox, sandboxReason: () => sandboxReason(kernel), notify }),
   };
-  const claude = new HookDispatcher(settings.rules, deps);
+  // A handler's `if` is compiled by the permission rules' matcher; one that is not a rule is skipped.
+  const conditioned = await compileConditions(kernel, settings.rules, (message) => kernel.warn(message));
+  const claude = new HookDispatcher(conditioned.rules, deps, conditioned.conditions);
   const own = new RuleEngine(files.rules, deps);
   tapAll(kernel, claude, own);
   return () => {
@@ -109,8 +113,9 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
     claudePayload: () => Record<string, unknown>,
     context: SessionContext,
     ownPayload: () => Record<string, unknown>,
+    call?: RuleSubject,
   ): Promise<RuleResult[]> => {
-    const [first, second] = await Promise.all([rules.dispatch(ownEvent, context.sessionId, ownPayload), event ? hooks.dispatch(event, subjects, claudePayload) : Promise.resolve([])]);
+    const [first, second] = await Promise.all([rules.dispatch(ownEvent, context.sessionId, ownPayload), event ? hooks.dispatch(event, subjects, claudePayload, call) : Promise.resolve([])]);
     return [...first, ...second];
   };
 
@@ -123,7 +128,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
         tool_input: claudeToolInput(context.call.name, input, context.projectRoot, context.homeDir),
         tool_use_id: context.call.id,
         ...(context.tool?.hints ? { tool_hints: context.tool.hints } : {}),
-      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, input, context.projectRoot, context.homeDir), iteration: context.iteration }));
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, input, context.projectRoot, context.homeDir), iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input, projectRoot: context.projectRoot });
       const next = { ...decision, additionalContext: [...decision.additionalContext] };
       for (const entry of results) if (entry.result.additionalContext) next.additionalContext.push(entry.result.additionalContext);
       const rewrite = results.find((entry) => entry.result.updatedInput && entry.result.permission !== 'deny');
@@ -156,7 +161,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
         tool_response: { output: result.content, is_error: result.isError },
         tool_use_id: context.call.id,
         duration_ms: Math.round(context.durationMs),
-      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }));
+      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input: context.input, projectRoot: context.projectRoot });
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
       );

@@ -3,7 +3,8 @@
  *   ~/.mewcode/settings.yaml, <root>/.mewcode/settings.yaml, <root>/.mewcode/settings.local.yaml
  * (YAML or JSON content), under `hooks: { <Event>: [ { matcher, hooks: [ { type: command,
  * command, timeout, async } | { type: http, url, headers, timeout } | { type: agent, prompt,
- * model, timeout } ] } ] }` — exactly as Claude Code documents it for settings.json.
+ * model, timeout } ] } ] }` — exactly as Claude Code documents it for settings.json; a handler's
+ * `if` (a permission rule, tool events only) narrows it to the calls that rule matches.
  *
  * A bad entry is skipped with a message naming the file, line and key (K2); the rest load.
  * Project files (the shared one and the local one, whatever git says of it) apply only when the
@@ -57,6 +58,11 @@ export interface HookRule {
   event: ClaudeEvent;
   /** Claude Code's matcher string ('' = all). */
   matcher: string;
+  /**
+   * The handler's `if`: one permission-rule string (`Bash(git push *)`) a tool call must match for
+   * the handler to run, matched as the permission rules match (runtime.ts). Tool events only.
+   */
+  if?: string;
   handler: CommandHandler | HttpHandler | AgentHandler;
   scope: HookScope;
   file: string;
@@ -128,7 +134,7 @@ export async function loadHookRules(projectRoot: string, homeDir: string, trust:
       source.trust = 'trusted';
     }
     for (const rule of parseHooks(node, scope, file, warnings, projectScope)) {
-      const key = JSON.stringify([rule.event, rule.matcher, rule.handler]);
+      const key = JSON.stringify([rule.event, rule.matcher, rule.if ?? null, rule.handler]);
       if (seen.has(key)) continue; // the same handler in several files runs once
       seen.add(key);
       source.rules.push(rule);
@@ -178,11 +184,39 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
       handlers.items.forEach((handlerNode, handlerIndex) => {
         const label = `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`;
         const handler = parseHandler(handlerNode, label, warnings);
-        if (handler) rules.push({ name: where(handlerNode), event: event as ClaudeEvent, matcher, handler, scope, file, sandboxed: projectScope || handler.sandbox });
+        if (!handler) return;
+        const condition = parseIf(handlerNode, event as ClaudeEvent, label, warnings);
+        if (condition === null) return;
+        rules.push({ name: where(handlerNode), event: event as ClaudeEvent, matcher, ...(condition !== undefined ? { if: condition } : {}), handler, scope, file, sandboxed: projectScope || handler.sandbox });
       });
     });
   }
   return rules;
+}
+
+/** The events whose handlers may have an `if` (Claude Code evaluates it on tool events only). */
+const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PostToolUse']);
+
+/**
+ * A handler's `if`: undefined when it has none, null when the handler is skipped (said in a
+ * warning): an `if` that is not a string, or one on an event that is not a tool event, where
+ * Claude Code never runs such a handler. Whether the string is a rule is checked at load
+ * (runtime.ts), by the permission rules' own parser.
+ */
+function parseIf(node: LocatedNode, event: ClaudeEvent, label: string, warnings: string[]): string | undefined | null {
+  if (node.kind !== 'map') return undefined;
+  const value = node.entries.get('if');
+  if (value === undefined) return undefined;
+  const text = toPlain(value);
+  if (typeof text !== 'string' || text.trim() === '') {
+    warnings.push(`${PREFIX} ${formatPos(value.pos)}: ${label}.if must be one permission rule, like "Bash(git push *)"; the handler is skipped`);
+    return null;
+  }
+  if (!TOOL_EVENTS.has(event)) {
+    warnings.push(`${PREFIX} ${formatPos(value.pos)}: ${label}.if is evaluated only on tool events (${[...TOOL_EVENTS].join(', ')}); a ${event} handler with one never runs (as in Claude Code): skipped`);
+    return null;
+  }
+  return text.trim();
 }
 
 /** Why a matcher cannot be used, or undefined. A regex is matched in linear time (events.ts), so one needing backtracking (a backreference, lookbehind) is refused. */
@@ -245,7 +279,7 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
     handler.timeoutSec = entry.timeout;
   }
   for (const key of Object.keys(entry)) {
-    if (!['type', 'command', 'url', 'headers', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
+    if (!['type', 'if', 'command', 'url', 'headers', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
   }
   return handler;
 }

@@ -22,7 +22,8 @@
  * A tool a deny rule without a pattern names (`Bash`, `mcp__*`) is left out of every model
  * request's tool list (preModelRequest: hidden-tools.ts), as in Claude Code.
  *
- * Binds TOKENS.PermissionSettings (default mode, additional directories), TOKENS.Approvals
+ * Binds TOKENS.PermissionSettings (default mode, additional directories, a rule as a test of
+ * calls: rule-matcher.ts), TOKENS.Approvals
  * (list / revoke grants, suggestRule) and TOKENS.SearchPolicy (files glob and grep must skip).
  */
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
@@ -33,6 +34,7 @@ import type { ToolRegistry } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { type CommandParser, LAYER_NAME } from './engine.js';
 import { PermissionRules } from './permission-rules.js';
+import { ruleMatcherFactory } from './rule-matcher.js';
 import { APPROVALS, PERMISSION_SETTINGS } from './services.js';
 import { loadOnce } from '../../sdk/load-once.js';
 
@@ -84,7 +86,15 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
         .inSingletonScope();
       // Readers call these services' methods at check or run time, after apply has read the files.
       // Sealed (types/sealed-service.ts): a plugin that resolves one cannot replace a method for the rest.
-      bind(PERMISSION_SETTINGS).toDynamicValue((context) => sealedService(context.get(RULES).settings())).inSingletonScope();
+      bind(PERMISSION_SETTINGS)
+        .toDynamicValue((context) => {
+          const rules = context.get(RULES);
+          const { homeDir } = context.get<KernelApi>(TOKENS.Kernel);
+          // A rule as a test of calls (a hook's `if`), judged by the same engine: rule-matcher.ts.
+          const ruleMatcher = ruleMatcherFactory(rules, { homeDir, parseCommand: options.parseCommand ?? parseShellCommandLazily });
+          return sealedService({ ...rules.settings(), ruleMatcher });
+        })
+        .inSingletonScope();
       bind(APPROVALS).toDynamicValue((context) => sealedService(context.get(RULES).approvals())).inSingletonScope();
       bind(TOKENS.SearchPolicy).toDynamicValue((context) => sealedService(context.get(RULES).searchPolicy())).inSingletonScope();
     }),
