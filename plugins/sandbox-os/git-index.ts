@@ -1,6 +1,10 @@
 /**
- * The submodules a git index registers (entries of mode 160000, "gitlinks"): an ordinary
- * `git status` at the project root enters each one, running what its configuration names.
+ * What the sweep needs from a git index, read from the file itself: the submodules it registers
+ * (entries of mode 160000, "gitlinks": an ordinary `git status` at the project root enters each
+ * one, running what its configuration names), and what can hide a change from the user's review
+ * (git-review.ts): the entries marked assume-unchanged or skip-worktree, the entries whose
+ * recorded change time is recent (the stat data git compares instead of the contents), and the
+ * cache extensions git trusts instead of looking (the untracked cache, the fsmonitor's).
  *
  * Read from the index file itself when it is one this reader reads exactly as git does (no git
  * process, which the sweep after every command could not afford): versions 2, 3 and 4
@@ -12,27 +16,23 @@
  * does not know, a file over MAX_INDEX_BYTES, a split index (`link`: entries kept in a shared
  * index and replaced by position), a sparse index (`sdir`), an extension git must understand, or
  * the entry-offset tables git may load entries from instead of reading them in order (EOIE,
- * IEOT). Then git itself is asked (`git ls-files --stage -z`, with fsmonitor and hooks off, no
- * transport): the same reader the user's next git command uses, so it cannot disagree with it.
- * When git cannot answer either (it fails, or takes longer than GIT_TIMEOUT_MS), `unread` says
- * why and the sweep walks the directories it otherwise skips.
+ * IEOT). Then git itself is asked (git-index-git.ts): the same reader the user's next git command
+ * uses, so it cannot disagree with it. When git cannot answer either (it fails, or takes longer
+ * than its time limit), `unread` says why and the sweep walks the directories it otherwise skips.
  * The answer is kept per index file and read again only when it (or a shared index) changed.
  */
-import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import path from 'node:path';
-import { hostGitEnv } from '../../types/host-path.js';
 import { entries, openFile, readRegularFile, stat } from './byte-fs.js';
-import { fromBytes, isText } from './byte-names.js';
+import { fromBytes } from './byte-names.js';
+import { ASSUME_UNCHANGED, emptyFacts, MAX_RECENT, SKIP_WORKTREE, type IndexFacts, type IndexRead } from './git-index-facts.js';
+import { listedByGit } from './git-index-git.js';
 import { commondirPath } from './git-pointers.js';
+
+export { ASSUME_UNCHANGED, MAX_RECENT, SKIP_WORKTREE, type IndexFacts, type IndexRead, type RecentEntry } from './git-index-facts.js';
 
 const GITLINK = 0o160000;
 export const MAX_INDEX_BYTES = 256 * 1024 * 1024;
-const GIT_TIMEOUT_MS = 10_000;
-
-/** Flags that keep the git asked here from running anything the repository names. */
-const SAFE_GIT_FLAGS = ['--no-pager', '-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '--no-optional-locks'];
-
 export interface Gitlinks {
   /** Paths relative to the work tree, `/`-separated, as byte strings (byte-names.ts): a name's bytes, UTF-8 or not. */
   gitlinks: string[];
@@ -40,23 +40,35 @@ export interface Gitlinks {
   unread?: string;
 }
 
-const cache = new Map<string, { stamp: string; result: Gitlinks }>();
+const cache = new Map<string, { stamp: string; result: IndexRead }>();
 
 /** The gitlinks of `<gitDir>/index` for the work tree `workTree`; none when there is no index. */
 export async function gitlinkPaths(gitDir: string, workTree: string): Promise<Gitlinks> {
+  const read = await indexFacts(gitDir, workTree);
+  return read.unread === undefined ? { gitlinks: read.gitlinks } : { gitlinks: read.gitlinks, unread: read.unread };
+}
+
+/**
+ * What `<gitDir>/index` holds, with the entries recorded as changed at or after `recentSince` (ms;
+ * none when Infinity); nothing when there is no index. The answer is the same object while the
+ * index is unchanged (a caller may keep it as the state before a command).
+ */
+export async function indexFacts(gitDir: string, workTree: string, recentSince = Infinity): Promise<IndexRead> {
   const file = path.join(gitDir, 'index');
   let stamp: string;
   try {
     stamp = await stampOf(gitDir, file);
   } catch (error) {
     // No index: git starts from an empty one.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { gitlinks: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyFacts(recentSince);
     stamp = `unstattable:${Date.now()}`;
   }
   const cached = cache.get(file);
-  if (cached?.stamp === stamp) return cached.result;
-  const read = await readIndex(file, await hashLength(gitDir));
-  const result = 'gitlinks' in read ? { gitlinks: read.gitlinks } : await listedByGit(gitDir, workTree, read.unknown);
+  // Recent entries are kept from the time asked for then: an earlier time needs another read.
+  if (cached?.stamp === stamp && cached.result.recentSince <= recentSince) return cached.result;
+  const hashBytes = await hashLength(gitDir);
+  const read = await readIndex(file, hashBytes, recentSince);
+  const result: IndexRead = 'unknown' in read ? await listedByGit(gitDir, workTree, read.unknown, recentSince) : read;
   cache.set(file, { stamp, result });
   return result;
 }
@@ -76,7 +88,7 @@ async function stampOf(gitDir: string, file: string): Promise<string> {
   return parts.join(' ');
 }
 
-async function readIndex(file: string, hashBytes: number): Promise<ParsedIndex> {
+async function readIndex(file: string, hashBytes: number, recentSince: number): Promise<ParsedIndex> {
   let handle;
   try {
     // O_NONBLOCK: a FIFO planted at `index` cannot block the sweep.
@@ -88,7 +100,7 @@ async function readIndex(file: string, hashBytes: number): Promise<ParsedIndex> 
     const info = await handle.stat();
     if (!info.isFile()) return { unknown: 'the index is not a regular file' };
     if (info.size > MAX_INDEX_BYTES) return { unknown: `the index is larger than ${MAX_INDEX_BYTES} bytes` };
-    return parseGitlinks(await handle.readFile(), hashBytes);
+    return parseIndex(await handle.readFile(), hashBytes, recentSince);
   } catch (error) {
     return { unknown: `the index cannot be read (${(error as Error).message})` };
   } finally {
@@ -115,25 +127,37 @@ async function hashLength(gitDir: string): Promise<number> {
 /** A config file larger than this is not searched for the object format (the index then reads as unsure, and git is asked). */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-export type ParsedIndex = { gitlinks: string[] } | { unknown: string };
+export type ParsedIndex = IndexFacts | { unknown: string };
 
 /** Bits of the extended-flags word git knows (intent-to-add, skip-worktree); any other makes git refuse the entry. */
 const KNOWN_EXTENDED_FLAGS = 0x6000;
 const EXTENDED = 0x4000;
+/** In the flags: assume-unchanged ("valid"). In the extended-flags word: skip-worktree. */
+const VALID_FLAG = 0x8000;
+const SKIP_WORKTREE_FLAG = 0x4000;
 const NAME_MASK = 0xfff;
+/** Cache extensions that make git skip looking at the work tree. */
+const CACHES = new Set(['UNTR', 'FSMN']);
+
+/** The gitlink paths of an index file's bytes (parseIndex), or why the reader is unsure. */
+export function parseGitlinks(data: Buffer, hashBytes = 20): { gitlinks: string[] } | { unknown: string } {
+  const parsed = parseIndex(data, hashBytes);
+  return 'unknown' in parsed ? parsed : { gitlinks: parsed.gitlinks };
+}
 
 /**
- * The gitlink paths of an index file's bytes, read as git's create_from_disk reads them; `unknown`
- * (with why) for anything this reader is not sure git reads the same way.
+ * What an index file's bytes hold, read as git's create_from_disk reads them, with the entries
+ * recorded as changed at or after `recentSince` (ms); `unknown` (with why) for anything this
+ * reader is not sure git reads the same way.
  */
-export function parseGitlinks(data: Buffer, hashBytes = 20): ParsedIndex {
+export function parseIndex(data: Buffer, hashBytes = 20, recentSince = Infinity): ParsedIndex {
   const unsure = (why: string): ParsedIndex => ({ unknown: why });
   if (data.length < 12 + hashBytes || data.toString('latin1', 0, 4) !== 'DIRC') return unsure('not an index file');
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return unsure(`index version ${version}`);
   const count = data.readUInt32BE(8);
   const end = data.length - hashBytes; // entries and extensions end where the trailing hash starts
-  const found: string[] = [];
+  const facts = emptyFacts(recentSince);
   let at = 12;
   let previous: Buffer | undefined;
   for (let n = 0; n < count; n++) {
@@ -142,11 +166,13 @@ export function parseGitlinks(data: Buffer, hashBytes = 20): ParsedIndex {
     if (flagsAt + 2 > end) return unsure(`entry ${n + 1} of ${count} is cut short`);
     const mode = data.readUInt32BE(at + 24);
     const flags = data.readUInt16BE(flagsAt);
+    let extended = 0;
     let nameAt = flagsAt + 2;
     // git reads the extended-flags word whenever the flag is set, whatever the version says.
     if (flags & EXTENDED) {
       if (nameAt + 2 > end) return unsure(`entry ${n + 1} is cut short`);
-      if (data.readUInt16BE(nameAt) & ~KNOWN_EXTENDED_FLAGS) return unsure(`entry ${n + 1} has extended flags git does not know`);
+      extended = data.readUInt16BE(nameAt);
+      if (extended & ~KNOWN_EXTENDED_FLAGS) return unsure(`entry ${n + 1} has extended flags git does not know`);
       nameAt += 2;
     }
     let length = flags & NAME_MASK;
@@ -181,7 +207,28 @@ export function parseGitlinks(data: Buffer, hashBytes = 20): ParsedIndex {
     }
     previous = name;
     // git uses the name as a C string: a NUL inside ends the path.
-    if ((mode & 0o170000) === GITLINK) found.push(fromBytes(name.subarray(0, name.includes(0) ? name.indexOf(0) : name.length)));
+    const entryPath = (): string => fromBytes(name.subarray(0, name.includes(0) ? name.indexOf(0) : name.length));
+    if ((mode & 0o170000) === GITLINK) facts.gitlinks.push(entryPath());
+    const marks = (flags & VALID_FLAG ? ASSUME_UNCHANGED : 0) | (extended & SKIP_WORKTREE_FLAG ? SKIP_WORKTREE : 0);
+    if (marks !== 0) facts.marked.set(entryPath(), marks);
+    const ctimeSec = data.readUInt32BE(start);
+    const ctimeNsec = data.readUInt32BE(start + 4);
+    if (ctimeSec * 1000 + ctimeNsec / 1e6 >= recentSince) {
+      if (facts.recent.length === MAX_RECENT) facts.recentCut = true;
+      else {
+        facts.recent.push({
+          name: entryPath(),
+          mode,
+          oid: data.toString('hex', start + 40, start + 40 + hashBytes),
+          stage: (flags >> 12) & 3,
+          ctimeSec,
+          ctimeNsec,
+          mtimeSec: data.readUInt32BE(start + 8),
+          ino: data.readUInt32BE(start + 20),
+          size: data.readUInt32BE(start + 36),
+        });
+      }
+    }
   }
   // git looks for the end-of-index-entries extension at a fixed place before the hash, whatever
   // precedes it (the bytes could sit inside an entry or another extension here).
@@ -196,9 +243,10 @@ export function parseGitlinks(data: Buffer, hashBytes = 20): ParsedIndex {
     // An extension whose name starts with a capital is optional: git skips one it does not know.
     // Any other (`link`: a split index, `sdir`: a sparse one, or one this reader has never seen) changes what the entries mean.
     if (!(data[at]! >= 0x41 && data[at]! <= 0x5a)) return unsure(`the index has the ${JSON.stringify(signature)} extension`);
+    if (CACHES.has(signature)) facts.caches.push(signature);
     at += 8 + size;
   }
-  return { gitlinks: found };
+  return facts;
 }
 
 /** git's decode_varint: 7 bits a byte, most significant first, each continuation adding one. */
@@ -213,46 +261,4 @@ function readVarint(data: Buffer, at: number, end: number): { value: number; nex
     value = value * 128 + (byte & 0x7f);
   }
   return { value, next: at };
-}
-
-/**
- * The gitlinks as git itself lists them. Run on the host, so with no hook, no fsmonitor, no pager,
- * no transport (hostGitEnv), the repository named explicitly (no discovery, nothing from the
- * environment pointing elsewhere), and a time limit.
- */
-function listedByGit(gitDir: string, workTree: string, why: string): Promise<Gitlinks> {
-  // A process's arguments and variables are passed on as UTF-8: a path that is not cannot be named to git.
-  if (!isText(gitDir) || !isText(workTree)) return Promise.resolve({ gitlinks: [], unread: `${why}, and git cannot be pointed at a path that is not UTF-8` });
-  const env: NodeJS.ProcessEnv = { ...hostGitEnv(workTree), GIT_INDEX_FILE: path.join(gitDir, 'index'), GIT_OPTIONAL_LOCKS: '0' };
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_NAMESPACE']) delete env[name];
-  return new Promise((resolve) => {
-    const gitlinks: string[] = [];
-    let rest = Buffer.alloc(0);
-    let settled = false;
-    const done = (result: Gitlinks): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const unread = (what: string): Gitlinks => ({ gitlinks, unread: `${why}, and git could not list its entries (${what})` });
-    const child = spawn('git', [...SAFE_GIT_FLAGS, '--git-dir', gitDir, '--work-tree', workTree, 'ls-files', '--stage', '-z'], { cwd: workTree, env, stdio: ['ignore', 'pipe', 'ignore'] });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      done(unread(`no answer in ${GIT_TIMEOUT_MS / 1000} s`));
-    }, GIT_TIMEOUT_MS);
-    child.stdout.on('data', (chunk: Buffer) => {
-      // Records: `<mode> <object> <stage>\t<path>\0`; only gitlinks are kept.
-      let data = Buffer.concat([rest, chunk]);
-      for (let nul = data.indexOf(0); nul >= 0; nul = data.indexOf(0)) {
-        const record = data.subarray(0, nul);
-        data = data.subarray(nul + 1);
-        const tab = record.indexOf(0x09);
-        if (tab > 0 && record.subarray(0, 7).toString('latin1') === '160000 ') gitlinks.push(fromBytes(record.subarray(tab + 1)));
-      }
-      rest = data;
-    });
-    child.on('error', (error) => done(unread((error as NodeJS.ErrnoException).code ?? error.message)));
-    child.on('close', (code, signal) => done(code === 0 ? { gitlinks } : unread(code !== null ? `it exited with ${code}` : `it was ended by ${signal}`)));
-  });
 }

@@ -16,7 +16,10 @@
  * hook, a common dir whose configuration or hooks do either, or a todo list's `exec` line, and
  * the file that carries it is renamed to `<name>.quarantined-by-mewcode`, with a warning naming
  * it. A repository the model clones or initialises for ordinary work has none of those, and
- * nothing older than the command is judged.
+ * nothing older than the command is judged. State files a shell prompt prints (git-printed.ts) that
+ * the command gave terminal control characters are set aside too, in any git directory, and last,
+ * what would hide the command's change from the user's `git status` and `git diff` is undone or
+ * named (git-review.ts).
  *
  * The command can write only inside the writable roots, but it can leave links there that lead
  * anywhere. So the sweep never judges or renames what a link leads to outside them
@@ -48,6 +51,8 @@ import { entries, lstat, realpath } from './byte-fs.js';
 import { fromBytes } from './byte-names.js';
 import { parseGitConfig } from '../../sdk/git-config-syntax.js';
 import { configOffence, worktreesOf } from './git-inert-config.js';
+import { hasControl, PRINTED_DIRS, PRINTED_FILES } from './git-printed.js';
+import { checkReview, type ReviewBaseline } from './git-review.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
@@ -55,6 +60,7 @@ import { changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
 export { gitBaseline, MAX_SWEEP_DIRS, type GitBaseline } from './git-walk.js';
+export { reviewBaseline, type ReviewBaseline } from './git-review.js';
 export { QUARANTINE_SUFFIX } from './sweep-paths.js';
 
 export interface Quarantined {
@@ -72,6 +78,8 @@ export interface SweepResult {
   quarantined: Quarantined[];
   /** What could not be checked or set aside, a sentence each. */
   unchecked: string[];
+  /** What the user should know about what the command left (git-review.ts), a sentence each. */
+  notices: string[];
   /** The walk stopped at its bound (MAX_SWEEP_DIRS directories) in some root. */
   truncated: boolean;
   /** Then: the folders whose contents were not read (absolute, a few of them). */
@@ -197,7 +205,7 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   found.push(await checkCommonDir(gitDir, all, context, depth));
   found.push(await checkHooks(gitDir, all, context));
   found.push(await checkTodoLists(gitDir, all, context));
-  if (context.apply) await checkPrintedNames(gitDir, context);
+  if (context.apply) await checkPrintedNames(gitDir, all, context);
   return found.find((why) => why !== undefined);
 }
 
@@ -388,22 +396,32 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
 }
 
 /**
- * The names git's prompt helper (`__git_ps1`) reads from the git directory and prints as they
- * are: HEAD's branch, and a rebase's `head-name`. git takes any `ref: refs/…` there, so a command
- * could put terminal control sequences in the user's prompt at the next `cd` (OSC 52 sets the
- * clipboard to a command a paste then runs). One made or changed during the command that holds a
- * control character is set aside (git then says it is no repository until it is renamed back).
+ * The files shell prompts print from a git directory (git-printed.ts): one made or changed during
+ * the command (all of them in a directory that is new, or a state directory that changed: its
+ * files may have been moved in with it) that holds a terminal control character is set aside.
+ * git then takes HEAD's directory for no repository, and an operation in progress for a broken
+ * one, until it is renamed back.
  */
-const PRINTED_NAMES = ['HEAD', 'rebase-merge/head-name', 'rebase-apply/head-name'];
-// C0 controls but tab and line ends, DEL, and C1 controls (as UTF-8: 0xC2 0x80–0x9F).
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\u00c2[\u0080-\u009f]/;
-
-async function checkPrintedNames(gitDir: string, context: Context): Promise<void> {
-  for (const name of PRINTED_NAMES) {
+async function checkPrintedNames(gitDir: string, all: boolean, context: Context): Promise<void> {
+  const judge = async (name: string, whole: boolean): Promise<void> => {
     const named = await lookUp(gitDir, name, context);
-    if (!named?.changed || named.reached.real === undefined || !named.reached.inside) continue;
+    if (!named || !(whole || named.changed) || named.reached.real === undefined || !named.reached.inside) return;
     const read = await readSmallFile(named.reached.real);
-    if (read && 'bytes' in read && CONTROL.test(read.bytes.toString('latin1'))) setAside(named.entry, 'a branch name with terminal control characters (a git-aware prompt prints it as it is)', context, 'your shell prompt would have printed it into your terminal');
+    if (read && 'bytes' in read && hasControl(read.bytes)) setAside(named.entry, `a git state file with terminal control characters (${shownPath(name)}, which a git-aware prompt prints as it is)`, context, 'your shell prompt would have printed it into your terminal');
+  };
+  for (const name of PRINTED_FILES) await judge(name, all);
+  for (const dir of PRINTED_DIRS) {
+    const named = await lookUp(gitDir, dir, context);
+    if (!named?.info?.isDirectory() || !named.reached.inside) continue;
+    let names: string[];
+    try {
+      names = (await entries(named.reached.real!)).map((entry) => entry.name);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (await mayHide(named.reached.real!, code, context.since)) notChecked(`${shownPath(named.reached.real!)} could not be listed (${code}); what a shell prompt prints from it was not checked`, context);
+      continue;
+    }
+    for (const name of names) if (!name.endsWith(QUARANTINE_SUFFIX) && !name.includes(`${QUARANTINE_SUFFIX}-`)) await judge(`${dir}/${name}`, all || named.changed);
   }
 }
 
@@ -418,7 +436,7 @@ async function reportUnread(items: readonly Unread[], what: string, context: Con
  * directory at a path the baseline does not know with the same identity (made, or moved there, by
  * the command) is judged whole; a known one, by what changed in it since the command started.
  */
-export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline, maxDirs?: number): Promise<SweepResult> {
+export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline, maxDirs?: number, review?: ReviewBaseline): Promise<SweepResult> {
   const protectedGitDirs: string[] = [];
   for (const root of roots) {
     const dotGit = path.join(root, '.git');
@@ -435,7 +453,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       if (named?.changed) setAside(named.entry, name === 'commondir' ? 'a redirection of where git reads its configuration and hooks' : 'a redirection of where git reads objects', context);
     }
     await checkTodoLists(gitDir, false, context);
-    await checkPrintedNames(gitDir, context);
+    await checkPrintedNames(gitDir, false, context);
   }
   const isNew = (file: string, id: string | undefined): boolean => id !== undefined && baseline.get(file) !== id;
   for (const gitDir of protectedGitDirs) {
@@ -480,5 +498,9 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       else if (id) baseline.set(file.path, id);
     }
   }
-  return { quarantined: context.quarantined, unchecked: context.unchecked, truncated, notWalked: [...notWalked] };
+  // Last: git is run in the indexes' git directories only once what they name that would run a
+  // program has been set aside.
+  const reviewed = await checkReview(roots, since, review);
+  context.unchecked.push(...reviewed.unchecked);
+  return { quarantined: context.quarantined, unchecked: context.unchecked, notices: reviewed.notices, truncated, notWalked: [...notWalked] };
 }

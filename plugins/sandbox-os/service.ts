@@ -15,7 +15,7 @@ import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
-import { gitBaseline, MAX_SWEEP_DIRS, sweepGitDirs, type GitBaseline } from './git-sweep.js';
+import { gitBaseline, MAX_SWEEP_DIRS, reviewBaseline, sweepGitDirs, type GitBaseline, type ReviewBaseline } from './git-sweep.js';
 import { baselineFor, ensureRecordsDir, recordsDir, writeRecord } from './command-records.js';
 import { RECOVERY_SWEEP_DIRS, recoverSweeps } from './sweep-recovery.js';
 import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
@@ -227,13 +227,15 @@ export class OsCommandSandbox implements CommandSandbox {
       if (!planned.ok) return { kind: 'refused', message: planned.message };
       const { plan } = planned;
       await this.baseline(writableRoots);
+      // The indexes' marks before this command (git-review.ts): a mark set during it is cleared.
+      const review = await reviewBaseline(writableRoots);
       // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
       // times come from a coarse clock (a few ms behind; whole seconds on some file systems).
       const since = Date.now() - CTIME_SLACK_MS;
       recorded = this.recordCommand(command.projectRoot, writableRoots, since);
       const record = recorded;
       const afterCommand = async (): Promise<void> => {
-        await this.afterCommand(writableRoots, since);
+        await this.afterCommand(writableRoots, since, review);
         await (await record)?.().catch(() => undefined);
       };
       const dirs = await dirsReady;
@@ -717,10 +719,11 @@ export class OsCommandSandbox implements CommandSandbox {
   }
 
   /** After a command: git directories it planted set aside (git-sweep.ts). */
-  private async afterCommand(roots: readonly string[], since: number): Promise<void> {
+  private async afterCommand(roots: readonly string[], since: number, review: ReviewBaseline): Promise<void> {
     try {
-      const { quarantined, unchecked, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs);
+      const { quarantined, unchecked, notices, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs, review);
       for (const item of quarantined) this.options.warn(quarantineWarning(item));
+      for (const notice of notices) this.options.warn(uncheckedWarning(notice));
       for (const what of unchecked) {
         if (this.warnedUnchecked.has(what)) continue;
         this.warnedUnchecked.add(what);

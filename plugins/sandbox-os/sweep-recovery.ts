@@ -104,7 +104,7 @@ async function sweepRecord(dir: string, claimed: string, name: string, now: numb
   const messages: string[] = [];
   if (roots.length > 0) {
     const result = await sweepGitDirs(roots, record.since, new Map(record.baseline), maxDirs);
-    messages.push(...result.quarantined.map(quarantineWarning), ...result.unchecked.map(uncheckedWarning));
+    messages.push(...result.quarantined.map(quarantineWarning), ...result.notices.map(uncheckedWarning), ...result.unchecked.map(uncheckedWarning));
     if (result.truncated) {
       // Fails closed: the next session in the project refuses commands until the user has looked.
       const notWalked = result.notWalked.map(shownPath);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitlinkPaths, MAX_INDEX_BYTES, parseGitlinks } from '../../../plugins/sandbox-os/git-index.js';
+import { ASSUME_UNCHANGED, gitlinkPaths, indexFacts, MAX_INDEX_BYTES, parseGitlinks, parseIndex, SKIP_WORKTREE } from '../../../plugins/sandbox-os/git-index.js';
 import { extension, readEntries, withNulInFirstName, writeIndex } from './index-writer.js';
 
 const dirs: string[] = [];
@@ -157,4 +157,52 @@ test('no index (no repository, or nothing added yet): none', async () => {
   const empty = mkdtempSync(path.join(os.tmpdir(), 'mc-git-index-none-'));
   dirs.push(empty);
   expect(await gitlinkPaths(path.join(empty, '.git'), empty)).toEqual({ gitlinks: [] });
+});
+
+/** The marked entries as git lists them (`ls-files -v`: lower case for assume-unchanged, S for skip-worktree). */
+function marksFromGit(git: (...args: string[]) => string): Map<string, number> {
+  const marks = new Map<string, number>();
+  for (const line of git('ls-files', '-v', '-z').split('\0')) {
+    const [tag, name] = [line.slice(0, 1), line.slice(2)];
+    const bits = (tag !== tag.toUpperCase() ? ASSUME_UNCHANGED : 0) | (tag.toUpperCase() === 'S' ? SKIP_WORKTREE : 0);
+    if (bits) marks.set(name, bits);
+  }
+  return marks;
+}
+
+test.each(['3', '4', 'split index', 'entry offset table'])('version %s: the entries marked assume-unchanged or skip-worktree are the ones git lists, read or asked of git', async (kind) => {
+  const { root, gitDir, index, git } = repo();
+  git('update-index', '--assume-unchanged', 'a.txt');
+  git('update-index', '--skip-worktree', 'src/ünï.ts', 'src/deep/nested/two.ts');
+  if (kind === 'split index') git('update-index', '--split-index');
+  else if (kind === 'entry offset table') git('-c', 'index.threads=2', '-c', 'index.recordEndOfIndexEntries=true', 'update-index', '--index-version=2', '--force-write-index');
+  else git('update-index', `--index-version=${kind}`);
+  if (/^\d$/.test(kind)) expect(readFileSync(index).readUInt32BE(4)).toBe(Number(kind));
+  const expected = new Map([
+    ['a.txt', ASSUME_UNCHANGED],
+    ['src/deep/nested/two.ts', SKIP_WORKTREE],
+    ['src/ünï.ts', SKIP_WORKTREE],
+  ]);
+  expect(marksFromGit(git)).toEqual(expected);
+  const read = await indexFacts(gitDir, root);
+  expect(read.unread).toBeUndefined();
+  expect(read.marked).toEqual(expected);
+  expect('unknown' in parseIndex(readFileSync(index))).toBe(kind === 'split index' || kind === 'entry offset table');
+});
+
+test('entries recorded as changed from a time on: read with their stat data and object, as git lists them', async () => {
+  const { root, gitDir, index, git } = repo();
+  const since = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  writeFileSync(path.join(root, 'a.txt'), 'changed');
+  git('add', 'a.txt');
+  const parsed = parseIndex(readFileSync(index), 20, since - 10);
+  if ('unknown' in parsed) throw new Error(parsed.unknown);
+  expect(parsed.recent.map((entry) => entry.name)).toEqual(['a.txt']);
+  const [entry] = parsed.recent;
+  expect(entry!.oid).toBe(git('rev-parse', ':a.txt').trim());
+  expect(entry!.size).toBe(7);
+  // git's own listing (the reader's fallback) says the same.
+  git('update-index', '--split-index');
+  expect((await indexFacts(gitDir, root, since - 10)).recent).toEqual(parsed.recent);
 });
