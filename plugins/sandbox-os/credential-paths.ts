@@ -8,6 +8,9 @@
  * Decisions, beyond plain credential files:
  * - Shell and REPL histories are hidden: commands typed with a token in them (`export X=…`,
  *   `curl -H "Authorization: …"`, `mysql -p…`) stay there, and no build reads a history.
+ * - Shell startup files are hidden (`~/.bashrc`, `~/.zshrc`, `~/.profile`, fish's config…): quick-start
+ *   guides tell users to put `export …_API_KEY=` there, and a command's non-interactive `bash -c`
+ *   reads none of them (bubblewrap is started with `--norc`), so hiding them costs builds nothing.
  * - Browser profiles are hidden: cookies are live sessions, and saved passwords are only as safe as
  *   the keyring (Chromium's "basic" store on Linux uses a fixed key). Test browsers (Playwright,
  *   Puppeteer) make their own profiles.
@@ -53,6 +56,15 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.config/solana/', // Solana CLI keypair id.json (a wallet's private key): https://docs.solanalabs.com/cli/wallets/file-system
   '.ethereum/keystore/', // geth account keystore: https://geth.ethereum.org/docs/fundamentals/account-management
   '.electrum/wallets/', // Electrum wallet files: https://electrum.readthedocs.io/en/latest/faq.html#where-is-my-wallet-file-located
+  '.google_authenticator', // libpam-google-authenticator's TOTP secret and scratch codes: https://github.com/google/google-authenticator-libpam#setting-up-a-user
+  '.minisign/', // minisign's secret key ~/.minisign/minisign.key: https://jedisct1.github.io/minisign/
+  '.android/adbkey', // adb's private key, which devices trust to debug them (not ~/.android's debug.keystore, which builds sign with): https://developer.android.com/tools/adb
+  '.appstoreconnect/private_keys/', // App Store Connect API keys (AuthKey_*.p8), where altool and notarytool look: `xcrun altool --help` (--apiKey), https://developer.apple.com/documentation/appstoreconnectapi/creating-api-keys-for-app-store-connect-api
+  '.private_keys/', // the same keys, another directory altool searches (same help text)
+  'private_keys/', // the same keys, the third directory altool searches (same help text)
+  '.config/syncthing/', // Syncthing's device key (key.pem) and config.xml with the GUI password and API key: https://docs.syncthing.net/users/config.html
+  '.local/state/syncthing/', // Syncthing's location of the same since v1.27 (same page)
+  'Library/Application Support/Syncthing/', // the same on macOS (same page)
 
   // --- Cloud CLIs
   '.aws/', // AWS CLI credentials and config (SSO cache too): https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-files.html
@@ -98,6 +110,28 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.cache/huggingface/token', // Hugging Face token: https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables#hfhome
   '.huggingface/token', // Hugging Face, older location (same page, legacy)
   '.config/configstore/', // tokens of npm-based CLIs (firebase-tools, snyk…) via the configstore package: https://github.com/yeoman/configstore
+  '.awsvault/', // aws-vault's file backend (encrypted AWS keys and sessions): https://github.com/99designs/aws-vault/blob/master/USAGE.md#file
+  '.saml2aws', // saml2aws IdP accounts (username, URL; the password where no keychain serves): https://github.com/Versent/saml2aws#configuring-idp-accounts
+  '.okta/', // Okta CLI okta.yaml with an API token: https://github.com/okta/okta-cli
+  '.rancher/', // Rancher CLI cli2.json with bearer tokens: https://ranchermanager.docs.rancher.com/reference-guides/cli-with-rancher/rancher-cli
+  '.config/turso/', // Turso CLI settings.json with its access token: https://github.com/tursodatabase/turso-cli#readme
+  'Library/Application Support/turso/', // the same on macOS (same page)
+  '.config/neonctl/', // Neon CLI credentials.json: https://neon.com/docs/reference/cli-auth
+  '.config/neon/', // the newer `neon` CLI's credentials.json: https://neon.com/docs/cli/login
+  '.config/planetscale/', // PlanetScale pscale access-token: https://planetscale.com/docs/reference/planetscale-cli
+  '.render/', // Render CLI cli.yaml with its token: https://render.com/docs/cli
+  '.vultr-cli.yaml', // vultr-cli api-key: https://github.com/vultr/vultr-cli#configuration
+  '.config/vultr-cli.yaml', // vultr-cli, XDG location (same page)
+  '.civo.json', // Civo CLI API keys: https://github.com/civo/cli#setting-up-your-api-key
+  '.config/exoscale/', // Exoscale exo CLI exoscale.toml with API secrets: https://community.exoscale.com/documentation/tools/exoscale-command-line-interface/
+  '.config/attic/', // Attic (Nix binary cache) client config.toml with cache tokens: https://docs.attic.rs/tutorial.html
+  '.config/kaggle/', // Kaggle API kaggle.json, the XDG location newer versions use: https://github.com/Kaggle/kaggle-api#api-credentials
+  '.modal.toml', // Modal token_id and token_secret: https://modal.com/docs/reference/modal.config
+  '.runpod/', // RunPod runpodctl / SDK config.toml with the API key: https://docs.runpod.io/runpodctl/overview
+  '.config/vastai/', // Vast.ai CLI vast_api_key: https://docs.vast.ai/cli/authentication
+  '.vast_api_key', // Vast.ai CLI, legacy location (same page)
+  '.config/gspread/', // gspread service_account.json and authorized_user.json: https://docs.gspread.org/en/latest/oauth2.html
+  '.expo/state.json', // Expo CLI session secret: https://docs.expo.dev/more/expo-cli/#authentication
 
   // --- Containers and Kubernetes
   '.docker/', // Docker config.json auths, Docker Desktop socket: https://docs.docker.com/reference/cli/docker/#configuration-files
@@ -135,15 +169,32 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.sbt/credentials', // sbt credentials file as in the sbt docs (same page)
   '.config/hub', // hub (GitHub) oauth_token: https://hub.github.com/hub.1.html (CONFIGURATION)
   '.pub-cache/credentials.json', // Dart pub credentials: https://dart.dev/tools/pub/cmd/pub-token
+  '.hex/hex.config', // Hex (Elixir) API key, `mix hex.user auth` (not ~/.hex's package cache): https://hexdocs.pm/hex/Mix.Tasks.Hex.Config.html
+  '.cabal/config', // cabal Hackage username and password (not ~/.cabal/packages): https://cabal.readthedocs.io/en/stable/config.html
+  '.config/cabal/config', // cabal, XDG location (same page)
+  '.jfrog/jfrog-cli.conf.v6', // JFrog CLI server configurations with access tokens (not its plugins and dependencies): https://docs.jfrog-applications.jfrog.io/jfrog-applications/jfrog-cli/configurations/jfrog-platform-configuration
+  '.jfrog/jfrog-cli.conf.v5', // the same, earlier format version
+  '.jfrog/jfrog-cli.conf', // the same, first format
+  '.config/goreleaser/', // GoReleaser github_token, gitlab_token, gitea_token: https://goreleaser.com/scm/github/
   '.config/dart/pub-credentials.json', // Dart pub, newer XDG location (same page)
 
   // --- Version control hosts
   '.config/gh/', // GitHub CLI hosts.yml with oauth_token: https://cli.github.com/manual/gh_help_environment
   '.config/glab-cli/', // GitLab CLI config.yml with tokens: https://gitlab.com/gitlab-org/cli#configuration
   '.config/tea/', // Gitea tea config.yml with tokens: https://gitea.com/gitea/tea
+  '.config/lab/', // lab (GitLab) lab.toml with its token: https://github.com/zaquestion/lab#configuration
+  '.config/hut/', // hut (sourcehut) config with its OAuth token: https://git.sr.ht/~xenrox/hut#configuration
   '.config/github-copilot/', // Copilot hosts.json/apps.json OAuth tokens (copilot.vim and editors): https://github.com/github/copilot.vim
   '.config/Code/User/globalStorage/', // VS Code's extension state and secret storage (state.vscdb: tokens): https://code.visualstudio.com/api/extension-capabilities/common-capabilities#data-storage
   'Library/Application Support/Code/User/globalStorage/', // the same on macOS
+  '.config/Code - Insiders/User/globalStorage/', // VS Code Insiders, the same store
+  'Library/Application Support/Code - Insiders/User/globalStorage/', // the same on macOS
+  '.config/VSCodium/User/globalStorage/', // VSCodium, the same store: https://github.com/VSCodium/vscodium/blob/master/docs/index.md
+  'Library/Application Support/VSCodium/User/globalStorage/', // the same on macOS
+  '.config/Cursor/User/globalStorage/', // Cursor (a VS Code fork): its state.vscdb holds the account's access and refresh tokens
+  'Library/Application Support/Cursor/User/globalStorage/', // the same on macOS
+  '.config/Windsurf/User/globalStorage/', // Windsurf (a VS Code fork), the same store
+  'Library/Application Support/Windsurf/User/globalStorage/', // the same on macOS
   '.config/filezilla/', // FileZilla sitemanager.xml and recentservers.xml with stored passwords: https://wiki.filezilla-project.org/FileZilla_Client_Configuration
 
   '.config/JetBrains/', // JetBrains IDEs' options: github.xml, and saved passwords where no keyring serves (c.kdbx): https://www.jetbrains.com/help/idea/reference-ide-settings-password-safe.html
@@ -178,6 +229,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.twilio-cli/', // Twilio CLI API keys: https://www.twilio.com/docs/twilio-cli/general-usage/profiles
   '.influxdbv2/', // influx CLI tokens (configs): https://docs.influxdata.com/influxdb/v2/reference/cli/influx/config/
   '.hgrc', // Mercurial [auth] passwords: https://www.mercurial-scm.org/doc/hgrc.5.html#auth
+  '.config/vdirsyncer/', // vdirsyncer config with CalDAV/CardDAV passwords: https://vdirsyncer.pimutils.org/en/stable/tutorial.html
 
   // --- Messaging and mail apps (a decision: their local storage holds live session tokens and keys)
   '.config/Slack/', // Slack desktop: cookies and local storage with the session token (Electron userData)
@@ -201,7 +253,11 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.mongoshrc.js', // mongosh startup file: https://www.mongodb.com/docs/mongodb-shell/mongoshrc/
   '.mongodb/', // mongosh history and Compass connections: https://www.mongodb.com/docs/mongodb-shell/reference/configure-shell-settings-global/
   '.redisclirc', // redis-cli defaults: https://redis.io/docs/latest/develop/tools/cli/
-  '.cassandra/cqlshrc', // cqlsh credentials: https://cassandra.apache.org/doc/latest/cassandra/managing/tools/cqlsh.html
+  '.cassandra/', // cqlsh cqlshrc (credentials) and cqlsh_history: https://cassandra.apache.org/doc/latest/cassandra/managing/tools/cqlsh.html
+  '.myclirc', // mycli [alias_dsn] with passwords: https://www.mycli.net/config
+  '.config/pgcli/', // pgcli config ([alias_dsn] with passwords) and its history: https://www.pgcli.com/config
+  '.config/litecli/', // litecli config and history: https://github.com/dbcli/litecli#readme
+  '.usqlpass', // usql password file: https://github.com/xo/usql#passwords
 
   // --- MewCode's own (every other entry of ~/.mewcode is hidden too, see HIDDEN_EXCEPT; these are named for the record)
   '.mewcode/settings.yaml', // permission rules, hooks with http headers (tokens): plugins/hooks/files.ts
@@ -229,6 +285,7 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.local/share/opencode/', // opencode's provider keys and OAuth (auth.json): https://opencode.ai/docs/
   '.qwen/', // Qwen Code OAuth credentials: https://github.com/QwenLM/qwen-code
   '.ollama/id_ed25519', // Ollama's ollama.com signing key: https://github.com/ollama/ollama/blob/main/docs/faq.md
+  '.kiro/settings/mcp.json', // Kiro user MCP servers (env tokens): https://kiro.dev/docs/mcp/configuration/
 
   // --- Shell and REPL histories (a decision: see the top)
   '.bash_history', // bash(1) HISTFILE default
@@ -250,6 +307,70 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.lesshst', // less(1) search history
   '.ipython/profile_default/history.sqlite', // IPython history: https://ipython.readthedocs.io/en/stable/config/options/terminal.html#configtrait-HistoryAccessor.hist_file
   '.local/share/jupyter/runtime/', // Jupyter servers' connection files and tokens: https://docs.jupyter.org/en/latest/use/jupyter-directories.html
+  '.local/state/lesshst', // less(1) ≥ 590 keeps its history under XDG_STATE_HOME: https://man7.org/linux/man-pages/man1/less.1.html (LESSHISTFILE)
+  '.local/state/zsh/', // zsh HISTFILE in the XDG layout: https://wiki.archlinux.org/title/XDG_Base_Directory (zsh)
+  '.local/state/bash/', // bash HISTFILE in the XDG layout (same page, bash)
+  '.local/share/xonsh/', // xonsh history (history_json, or sqlite): https://xon.sh/envvars.html#xonsh-data-dir
+  '.local/state/elvish/', // elvish command history db.bolt: https://elv.sh/ref/command.html#database-file
+  '.local/share/mcfly/', // McFly history.db: https://github.com/cantino/mcfly#readme
+  '.mcfly/', // McFly, its older location (same page)
+  '.local/state/nvim/shada/', // Neovim ShaDa: registers, command line and search history (as .viminfo): https://neovim.io/doc/user/starting.html#shada
+  '.local/share/nvim/shada/', // Neovim before 0.8 kept it here (same page)
+  '.mycli-history', // mycli: https://www.mycli.net/config (history_file)
+  '.litecli-history', // litecli's older history file (https://github.com/dbcli/litecli)
+  '.pry_history', // pry: https://github.com/pry/pry/wiki/Customization-and-configuration#history
+  '.local/share/pry/', // pry, XDG location (same page)
+  '.gdb_history', // gdb (history save on): https://sourceware.org/gdb/current/onlinedocs/gdb.html/Command-History.html
+  '.duckdb_history', // DuckDB CLI: https://duckdb.org/docs/stable/clients/cli/overview
+  '.clickhouse-client-history', // clickhouse-client: https://clickhouse.com/docs/interfaces/cli
+  '.dbshell', // the legacy mongo shell's history: https://www.mongodb.com/docs/v4.4/mongo/
+  '.Rhistory', // R: https://stat.ethz.ch/R-manual/R-devel/library/utils/html/savehistory.html
+  '.julia/logs/repl_history.jl', // Julia REPL (not ~/.julia's packages): https://docs.julialang.org/en/v1/stdlib/REPL/
+  '.ghc/ghci_history', // GHCi: https://downloads.haskell.org/ghc/latest/docs/users_guide/ghci.html
+  '.usql_history', // usql: https://github.com/xo/usql
+  '.scala_history', // Scala 2 REPL (JLine)
+  '.dotty_history', // Scala 3 REPL (JLine)
+
+  // --- Shell startup files (a decision: see the top)
+  '.bashrc', // bash: https://www.gnu.org/software/bash/manual/html_node/Bash-Startup-Files.html
+  '.bash_profile', // bash login shells (same page)
+  '.bash_login', // bash login shells (same page)
+  '.profile', // bash and sh login shells (same page)
+  '.bash_aliases', // sourced by Debian's and Ubuntu's default ~/.bashrc (/etc/skel/.bashrc)
+  '.bashrc.d/', // every file in it sourced by Fedora's default ~/.bashrc (/etc/skel/.bashrc)
+  '.zshenv', // zsh: https://zsh.sourceforge.io/Doc/Release/Files.html
+  '.zprofile', // zsh login shells (same page)
+  '.zshrc', // zsh interactive shells (same page)
+  '.zlogin', // zsh login shells (same page)
+  '.config/zsh/', // ZDOTDIR in the XDG layout (its .zshrc, .zshenv, .zsh_history): https://wiki.archlinux.org/title/XDG_Base_Directory (zsh)
+  '.oh-my-zsh/custom/', // oh-my-zsh sources every *.zsh in $ZSH_CUSTOM: https://github.com/ohmyzsh/ohmyzsh/wiki/Customization
+  '.config/fish/', // fish: config.fish, conf.d/, fish_variables (`set -Ux` exports): https://fishshell.com/docs/current/language.html#configuration-files
+  '.config/nushell/', // nushell env.nu, config.nu and history: https://www.nushell.sh/book/configuration.html
+  '.xonshrc', // xonsh run control file: https://xon.sh/xonshrc.html
+  '.config/xonsh/', // xonsh rc.xsh and rc.d/ (same page)
+  '.config/elvish/', // elvish rc.elv: https://elv.sh/ref/command.html#rc-file
+  '.elvish/', // elvish's older location of rc.elv and its history (same page)
+  '.config/powershell/', // PowerShell profiles on Linux and macOS: https://learn.microsoft.com/powershell/module/microsoft.powershell.core/about/about_profiles
+  '.kshrc', // ksh ENV file by convention: ksh(1)
+  '.mkshrc', // mksh: mksh(1) FILES
+  '.cshrc', // csh/tcsh: tcsh(1) FILES
+  '.tcshrc', // tcsh (same)
+  '.login', // csh/tcsh login shells (same)
+  '.exports', // sourced by the widely copied mathiasbynens/dotfiles .bash_profile: https://github.com/mathiasbynens/dotfiles#add-custom-commands-without-creating-a-new-fork
+  '.extra', // the same dotfiles' file "for settings you don't want to commit" (same page)
+  '.aliases', // the same dotfiles (same page)
+  '.functions', // the same dotfiles (same page)
+  '.envrc', // direnv in the home (the project's parent folders: ancestor-dotenv.ts): https://direnv.net/
+  '.direnvrc', // direnv's user extensions, run for every .envrc: https://direnv.net/man/direnv.1.html
+  '.config/direnv/', // the same, XDG location (direnvrc, lib/) (same page)
+  '.config/environment.d/', // systemd user environment: environment.d(5)
+  '.pam_environment', // pam_env user file: pam_env.conf(5)
+  '.xprofile', // sourced by display managers at X login: https://wiki.archlinux.org/title/Xprofile
+  '.xsessionrc', // Debian's Xsession: Xsession(5)
+  '.xsession', // X session script: Xsession(5)
+  '.xinitrc', // startx/xinit: xinit(1)
+  '.config/plasma-workspace/env/', // KDE Plasma sources these scripts at login: https://userbase.kde.org/Session_Environment_Variables
+  '.Renviron', // R's user environment file (GITHUB_PAT and API keys by usethis' advice): https://stat.ethz.ch/R-manual/R-devel/library/base/html/Startup.html
 
   // --- Browser profiles (a decision: see the top)
   '.mozilla/', // Firefox profiles: https://support.mozilla.org/kb/profiles-where-firefox-stores-user-data
@@ -315,6 +436,16 @@ export const CREDENTIAL_ENV: readonly string[] = [
   'RCLONE_CONFIG', // https://rclone.org/docs/#config-config-file
   'HF_TOKEN_PATH', // https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables
   'KAGGLE_CONFIG_DIR', // https://github.com/Kaggle/kaggle-api#api-credentials
+  'ZDOTDIR', // zsh's startup files and history move with it: https://zsh.sourceforge.io/Doc/Release/Files.html
+  'HISTFILE', // bash and zsh history, when exported: bash(1), zshparam(1)
+  'NODE_REPL_HISTORY', // https://nodejs.org/api/repl.html#environment-variable-options
+  'PYTHON_HISTORY', // https://docs.python.org/3/using/cmdline.html#envvar-PYTHON_HISTORY
+  'JULIA_HISTORY', // https://docs.julialang.org/en/v1/stdlib/REPL/
+  'PSQL_HISTORY', // https://www.postgresql.org/docs/current/app-psql.html (ENVIRONMENT)
+  'MYSQL_HISTFILE', // https://dev.mysql.com/doc/refman/8.0/en/mysql-logging.html
+  'SQLITE_HISTORY', // sqlite3 shell
+  'REDISCLI_HISTFILE', // https://redis.io/docs/latest/develop/tools/cli/
+  'LESSHISTFILE', // less(1)
 ];
 
 /** The default list as absolute paths under `homeDir` (directories without their trailing `/`). */
@@ -323,25 +454,43 @@ export function credentialPaths(homeDir: string): string[] {
 }
 
 /**
- * Paths named by the credential environment variables (absolute ones only), and the `.config/…`
- * and `.local/share/…` entries moved under XDG_CONFIG_HOME / XDG_DATA_HOME when those are set.
+ * Paths named by the credential environment variables (absolute ones only; not a device or
+ * /proc: `HISTFILE=/dev/null` turns a history off), and the `.config/…`, `.local/share/…` and
+ * `.local/state/…` entries moved under XDG_CONFIG_HOME / XDG_DATA_HOME / XDG_STATE_HOME when
+ * those are set.
  */
 export function credentialPathsFromEnv(homeDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const out: string[] = [];
   for (const name of CREDENTIAL_ENV) {
     const value = env[name];
     if (!value) continue;
-    for (const part of name === 'KUBECONFIG' ? value.split(path.delimiter) : [value]) if (path.isAbsolute(part)) out.push(path.normalize(part));
+    for (const part of name === 'KUBECONFIG' ? value.split(path.delimiter) : [value]) {
+      const target = path.normalize(part);
+      if (path.isAbsolute(part) && !/^\/(?:dev|proc)(?:\/|$)/.test(target)) out.push(target);
+    }
   }
-  const moved: [string, string | undefined][] = [
-    ['.config/', env.XDG_CONFIG_HOME],
-    ['.local/share/', env.XDG_DATA_HOME],
-  ];
-  for (const [prefix, base] of moved) {
-    if (!base || !path.isAbsolute(base) || path.resolve(base) === path.resolve(homeDir, prefix)) continue; // unset, or the default place
+  for (const [prefix, base] of movedXdgHomes(homeDir, env)) {
     for (const entry of CREDENTIAL_PATHS) if (entry.startsWith(prefix)) out.push(path.join(base, entry.slice(prefix.length).replace(/\/$/, '')));
   }
   return out;
+}
+
+/** The XDG base directories set elsewhere than their default place under the home: [default prefix, where]. */
+export function movedXdgHomes(homeDir: string, env: NodeJS.ProcessEnv = process.env): [string, string][] {
+  const moved: [string, string | undefined][] = [
+    ['.config/', env.XDG_CONFIG_HOME],
+    ['.local/share/', env.XDG_DATA_HOME],
+    ['.local/state/', env.XDG_STATE_HOME],
+  ];
+  return moved.filter((pair): pair is [string, string] => {
+    const base = pair[1];
+    return !!base && path.isAbsolute(base) && path.resolve(base) !== path.resolve(homeDir, pair[0]); // unset, or the default place
+  });
+}
+
+/** Directories hidden whole or entry by entry already (the list's directories, HIDDEN_EXCEPT's): the name scan (secret-names.ts) does not enter them. */
+export function credentialDirs(homeDir: string): string[] {
+  return [...CREDENTIAL_PATHS.filter((entry) => entry.endsWith('/')).map((entry) => path.join(homeDir, entry.slice(0, -1))), ...Object.keys(HIDDEN_EXCEPT).map((dir) => path.join(homeDir, dir))];
 }
 
 /** Every entry of the HIDDEN_EXCEPT directories but the kept names, listed now (a directory that is missing gives nothing). */

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 /**
  * The built-in credential paths that exist, found with one listing per directory instead of one
- * resolution per path: most of the ≈ 150 names are missing, and they sit in a dozen directories
+ * resolution per path: most of the ≈ 335 names are missing, and they sit in a few dozen directories
  * of the home (the home, ~/.config, ~/.local/share…). The listings are read at every call, so a
  * credential made by one command is seen by the next. Only for that list: a user's path may name
  * what a lookup finds but a listing does not show (an automounted directory, a name in another

@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CommandSandbox, SandboxCommand, SandboxReadRules, SandboxStatus, SandboxWrapResult } from '../../types/sandbox.js';
 import { bwrapArgs, LAUNCH_SHELLS, sandboxLaunch } from './bwrap-args.js';
-import { credentialPaths, credentialPathsFromEnv, hiddenToolEntries } from './credential-paths.js';
+import { credentialDirs, credentialPaths, credentialPathsFromEnv, hiddenToolEntries, movedXdgHomes } from './credential-paths.js';
+import { ancestorDotenvPaths } from './ancestor-dotenv.js';
+import { MAX_SCAN_DIRS, MAX_SCAN_ENTRIES, MAX_SECRET_NAMED, SecretNameScans } from './secret-names.js';
 import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
@@ -131,6 +133,9 @@ export class OsCommandSandbox implements CommandSandbox {
   private readonly warnedUnchecked = new Set<string>();
   private warnedRuleWalk = false;
   private warnedGlobWalk = false;
+  private warnedNameScan = false;
+  /** The home's secret-named files (secret-names.ts), scanned once and then in the background. */
+  private readonly secretNames = new SecretNameScans();
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
   private warnedDomains = false;
   /** The seccomp program's file in the session directory `base`, written once (undefined: none for this architecture). */
@@ -488,7 +493,9 @@ export class OsCommandSandbox implements CommandSandbox {
   /**
    * Everything unreadable for this call, links resolved: the credential list (credential-paths.ts),
    * paths the environment moved credentials to, the hidden entries of ~/.mewcode and the AI tools'
-   * directories, the user's deny_read (plain paths, and globs expanded now), the Read rules' paths.
+   * directories, the home's files whose names say secret or history (secret-names.ts), dotenv
+   * files in the project's parent folders (ancestor-dotenv.ts), the user's deny_read (plain
+   * paths, and globs expanded now), the Read rules' paths.
    * A path that is or holds a writable root is left out: hiding it would hide the project.
    */
   private async denyReadPaths(homeDir: string, writableRoots: readonly string[], ruleHidden: readonly string[]): Promise<string[]> {
@@ -503,19 +510,38 @@ export class OsCommandSandbox implements CommandSandbox {
       );
     }
     const globbed = expanded.paths;
-    // The built-in list (≈ 150 names in a dozen directories of the home, most of them missing)
+    const env = this.options.env ?? process.env;
+    const realHome = await realpath(homeDir).catch(() => homeDir);
+    const [named, parents] = await Promise.all([this.secretNamed(realHome, writableRoots, env), ancestorDotenvPaths(writableRoots, realHome)]);
+    // The built-in list (≈ 335 names in a few dozen directories of the home, most of them missing)
     // is narrowed by listing those directories; every other path is few and resolved as given
     // (a name a lookup finds but a listing may not show: an automount, another Unicode spelling).
     const candidates = [
       ...(await listedPaths(credentialPaths(homeDir))),
-      ...credentialPathsFromEnv(homeDir, this.options.env ?? process.env),
+      ...credentialPathsFromEnv(homeDir, env),
       ...(await hiddenToolEntries(homeDir)),
+      ...named,
+      ...parents,
       ...this.settings.denyRead.filter((entry) => !isGlob(entry)),
       ...globbed,
       ...ruleHidden,
     ];
     const real = await realPaths(candidates);
     return real.filter((target) => target !== '/' && !writableRoots.some((root) => isWithin(target, root)));
+  }
+
+  /** The home's secret-named paths (secret-names.ts); the project and the lists' own directories are not entered. */
+  private async secretNamed(homeDir: string, writableRoots: readonly string[], env: NodeJS.ProcessEnv): Promise<string[]> {
+    const extraRoots = movedXdgHomes(homeDir, env).map(([, base]) => base);
+    const { paths, truncated } = await this.secretNames.get(homeDir, { extraRoots, skip: [...credentialDirs(homeDir), ...writableRoots] });
+    if (truncated && !this.warnedNameScan) {
+      this.warnedNameScan = true;
+      this.options.warn(
+        `sandbox-os: the home directory holds more than MewCode looks at for secret-named files (${MAX_SCAN_DIRS} directories, ${MAX_SCAN_ENTRIES} entries, ${MAX_SECRET_NAMED} hidden paths); ` +
+          'files beyond may be readable by commands. Name their directory in sandbox.deny_read in ~/.mewcode/settings.yaml',
+      );
+    }
+    return paths;
   }
 
   /**

@@ -127,10 +127,11 @@ test('started in ~: said once at start; the folders in the home stay writable, n
   if (!active) return;
   const home = makeHome();
   const namesBefore = readdirSync(home).filter((n) => n !== '.mewcode').sort();
-  const run = await runModel(home, home, [opaqueBash('echo more >> work/notes.txt && mkdir -p work/sub && echo new > work/sub/new.txt && cat .bashrc && git --version >/dev/null && echo ok')]);
+  // A dotfile stays readable (not .bashrc: shell startup files are hidden, credential-paths.ts).
+  const run = await runModel(home, home, [opaqueBash('echo more >> work/notes.txt && mkdir -p work/sub && echo new > work/sub/new.txt && cat .gitconfig && git --version >/dev/null && echo ok')]);
   expect(run.result.code).toBe(0);
   expect(run.result.stderr.match(/is your home directory/g)).toHaveLength(1);
-  expect(run.toolResults[0]).toMatch(/# bashrc\nok$/);
+  expect(run.toolResults[0]).toMatch(/name = me\nok$/);
   expect(readFileSync(path.join(home, 'work', 'notes.txt'), 'utf8')).toBe('notes\nmore\n');
   expect(readFileSync(path.join(home, 'work', 'sub', 'new.txt'), 'utf8')).toBe('new\n');
   expect(readdirSync(home).filter((n) => n !== '.mewcode').sort()).toEqual(namesBefore);

@@ -1,14 +1,15 @@
 /**
- * The credential list's helpers (environment, XDG, the AI tools' directories), the README naming
- * every entry, `deny_read` globs, `allow_unix_sockets` settings, and how bubblewrap's and
- * Seatbelt's arguments carry the unix-socket and seccomp parts.
+ * The credential list's helpers (environment, XDG, the AI tools' directories), the shell startup
+ * files and the stores an audit found missing, the README naming every entry, `deny_read` globs,
+ * `allow_unix_sockets` settings, and how bubblewrap's and Seatbelt's arguments carry the
+ * unix-socket and seccomp parts.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bwrapArgs, sandboxLaunch } from '../../../plugins/sandbox-os/bwrap-args.js';
-import { CREDENTIAL_ENV, CREDENTIAL_PATHS, HIDDEN_EXCEPT, credentialPaths, credentialPathsFromEnv, hiddenToolEntries } from '../../../plugins/sandbox-os/credential-paths.js';
+import { CREDENTIAL_ENV, CREDENTIAL_PATHS, HIDDEN_EXCEPT, credentialDirs, credentialPaths, credentialPathsFromEnv, hiddenToolEntries, movedXdgHomes } from '../../../plugins/sandbox-os/credential-paths.js';
 import { globReadRules, isGlob } from '../../../plugins/sandbox-os/deny-read-globs.js';
 import { ruleHiddenPaths } from '../../../plugins/sandbox-os/read-rules.js';
 import { seatbeltProfile } from '../../../plugins/sandbox-os/seatbelt.js';
@@ -35,6 +36,25 @@ describe('the credential list', () => {
     expect(HIDDEN_EXCEPT['.codex']).not.toContain('auth.json');
   });
 
+  test('shell startup files, and the stores a hostile-repository audit found readable, are on it (or hidden with their directory)', () => {
+    const covered = (file: string): boolean => CREDENTIAL_PATHS.some((entry) => entry === file || (entry.endsWith('/') && file.startsWith(entry)));
+    const startup = ['.bashrc', '.zshrc', '.profile', '.bash_profile', '.zshenv', '.zprofile', '.zlogin', '.bash_aliases', '.bash_login', '.config/fish/config.fish', '.config/fish/conf.d/keys.fish', '.config/fish/fish_variables', '.envrc', '.exports', '.extra', '.aliases', '.functions', '.config/zsh/.zshrc', '.oh-my-zsh/custom/secrets.zsh', '.config/environment.d/secrets.conf', '.pam_environment', '.xprofile', '.xsessionrc'];
+    const stores = [
+      '.config/nushell/history.txt', '.local/share/xonsh/history_json/x.json', '.local/state/elvish/db.bolt', '.config/zsh/.zsh_history', '.local/state/zsh/history', '.local/share/mcfly/history.db',
+      '.config/pgcli/history', '.mycli-history', '.litecli-history', '.pry_history', '.gdb_history', '.duckdb_history', '.clickhouse-client-history', '.dbshell', '.Rhistory', '.julia/logs/repl_history.jl',
+      '.ghc/ghci_history', '.usql_history', '.cassandra/cqlsh_history', '.scala_history', '.config/goreleaser/github_token', '.jfrog/jfrog-cli.conf.v6', '.config/lab/lab.toml', '.config/hut/config',
+      '.hex/hex.config', '.cabal/config', '.android/adbkey', '.appstoreconnect/private_keys/AuthKey_X.p8', '.rancher/cli2.json', '.awsvault/keys/default', '.saml2aws', '.okta/okta.yaml', '.expo/state.json',
+      '.config/turso/settings.json', '.config/neonctl/credentials.json', '.config/planetscale/access-token', '.render/cli.yaml', '.vultr-cli.yaml', '.civo.json', '.config/exoscale/exoscale.toml',
+      '.config/attic/config.toml', '.config/kaggle/kaggle.json', '.modal.toml', '.runpod/config.toml', '.config/vastai/vast_api_key', '.kiro/settings/mcp.json', '.config/Cursor/User/globalStorage/state.vscdb',
+      '.config/Windsurf/User/globalStorage/state.vscdb', '.config/VSCodium/User/globalStorage/state.vscdb', '.config/Code - Insiders/User/globalStorage/state.vscdb', '.config/syncthing/key.pem',
+      '.local/state/syncthing/key.pem', '.google_authenticator', '.config/gspread/service_account.json', '.Renviron', '.minisign/minisign.key', '.config/vdirsyncer/config',
+    ];
+    expect(stores).toHaveLength(57);
+    expect([...startup, ...stores].filter((file) => !covered(file))).toEqual([]);
+    // What builds read in those directories stays off the list.
+    for (const kept of ['.android/debug.keystore', '.hex/packages/hexpm/x.tar', '.cabal/packages/hackage.haskell.org/01-index.tar', '.julia/packages/JSON/x.jl', '.jfrog/dependencies/x.jar']) expect({ kept, covered: covered(kept) }).toEqual({ kept, covered: false });
+  });
+
   test('the plugin README names every entry', () => {
     const readme = readFileSync(new URL('../../../plugins/sandbox-os/README.md', import.meta.url), 'utf8');
     const missing = CREDENTIAL_PATHS.filter((entry) => !readme.includes(`\`~/${entry}\``));
@@ -55,6 +75,19 @@ describe('the credential list', () => {
     expect(paths.some((p) => p.includes('relative') || p.includes('not-absolute'))).toBe(false);
     expect(paths.some((p) => p.startsWith('/home/u/.local/share'))).toBe(false);
     expect(credentialPathsFromEnv(HOME, {})).toEqual([]);
+  });
+
+  test('history and startup variables: devices and /proc are not hidden (HISTFILE=/dev/null turns a history off); XDG_STATE_HOME moves the .local/state entries', () => {
+    const paths = credentialPathsFromEnv(HOME, { HISTFILE: '/dev/null', ZDOTDIR: '/home/u/dotfiles/zsh', NODE_REPL_HISTORY: '/proc/self/fd/1', PYTHON_HISTORY: '/data/py_history', XDG_STATE_HOME: '/xdg/state' });
+    expect(paths).toEqual(expect.arrayContaining(['/home/u/dotfiles/zsh', '/data/py_history', '/xdg/state/zsh', '/xdg/state/syncthing', '/xdg/state/lesshst']));
+    expect(paths.filter((p) => p.startsWith('/dev') || p.startsWith('/proc'))).toEqual([]);
+    expect(movedXdgHomes(HOME, { XDG_STATE_HOME: '/home/u/.local/state', XDG_CONFIG_HOME: 'relative' })).toEqual([]);
+  });
+
+  test('the directories the name scan does not enter: the list\'s own and the AI tools\'', () => {
+    const dirs = credentialDirs(HOME);
+    expect(dirs).toEqual(expect.arrayContaining(['/home/u/.aws', '/home/u/.config/fish', '/home/u/.mewcode', '/home/u/.claude']));
+    expect(dirs).not.toContain('/home/u/.bashrc');
   });
 
   test("the AI tools' and MewCode's directories: every entry but the kept names, listed at call time", async () => {
