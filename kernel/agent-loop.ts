@@ -29,6 +29,7 @@ import { buildReminder } from './reminders.js';
 import { groupDigits } from '../types/plain-intl.js';
 import { runToolCalls } from './tool-scheduler.js';
 import { ModelRequestRefused, requestToSend } from './model-request.js';
+import { errorMessage } from './plugin-error.js';
 import { ABORT_GRACE_MS } from './tool-runner.js';
 import type { ToolView } from './tool-view.js';
 import { usedCallIds, withUniqueIds } from './unique-call-ids.js';
@@ -189,7 +190,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
         emit({ type: 'error', message: error.message, kind: 'plugin' });
         return exitWith('error', `(The run stopped: ${error.message})`);
       }
-      const message = `Context management failed: ${(error as Error).message}`;
+      const message = `Context management failed: ${errorMessage(error)}`;
       emit({ type: 'error', message, kind: 'context' });
       return exitWith('error', `(The run stopped: ${message})`);
     }
@@ -334,7 +335,7 @@ async function streamOnce(
     await consume();
   } catch (error) {
     // A provider must not throw (P1), but if one does it is a provider error, not a context one.
-    outcome.error = new ProviderError(signal.aborted ? 'cancelled' : 'unknown', `The provider failed: ${(error as Error).message}`, { cause: error });
+    outcome.error = new ProviderError(signal.aborted ? 'cancelled' : 'unknown', `The provider failed: ${errorMessage(error)}`, { cause: error });
   }
   if (sawDone && !outcome.error && (outcome.stopReason === 'max_tokens' || outcome.stopReason === 'length')) {
     deps.emit({ type: 'notice', message: 'The model stopped at its output token limit (max_tokens); the answer or tool call may be cut off.' });

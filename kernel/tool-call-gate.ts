@@ -260,9 +260,13 @@ function applyHookDecision(outcome: ChainOutcome, hook: ToolUseDecision, by: str
   return outcome;
 }
 
-/** The chain's ask is the mode layer's (or no layer decided): the one question a plugin may answer. */
+/**
+ * The chain's ask is the mode layer's (or no layer decided): the one question a plugin may answer.
+ * A required plugin's question is the organisation's policy at whatever stage it taps: only the
+ * person answers it, never another plugin's preToolUse or requestApproval allow.
+ */
 function isModeQuestion({ decider }: ChainOutcome): boolean {
-  return decider === undefined || (!decider.essential && decider.stage >= PermissionStage.Mode);
+  return decider === undefined || (!decider.essential && !decider.required && decider.stage >= PermissionStage.Mode);
 }
 
 /** Whether a requestApproval tap's allow is taken for this ask (never for a hook's own question). */

@@ -17,7 +17,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadManagedPolicy } from '../../config/managed-settings.js';
 import { createWorkspaceTrust } from '../../config/trust.js';
-import type { Kernel } from '../../kernel/kernel.js';
+import { Kernel } from '../../kernel/kernel.js';
+import { MemoryReporter } from '../../kernel/reporter.js';
 import { createHooksPlugin } from '../../plugins/hooks/index.js';
 import { createPermissionRulesPlugin } from '../../plugins/permission-rules/index.js';
 import type { ResolvedConfig } from '../../types/config.js';
@@ -26,7 +27,7 @@ import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../typ
 import type { CliOptions, UserInterface } from '../../types/plugin.js';
 import type { Tool, ToolInput } from '../../types/tools.js';
 import { bootKernel, collect } from '../support/boot.js';
-import { call, say, useTools } from '../support/memory-provider.js';
+import { call, memoryEnv, memoryModel, say, useTools } from '../support/memory-provider.js';
 import { toolsPlugin } from '../support/test-tools.js';
 import { removeTempDirs, temp } from '../support/temp-dirs.js';
 
@@ -178,6 +179,59 @@ describe('checkPermission: a required layer is asked before anyone else’s allo
     await events();
     expect(asked.map((request) => [request.verdict.layer, request.pluginsMayAllow])).toEqual([['acme-policy', false]]);
     expect(ran).toEqual(['./deploy prod']);
+  });
+});
+
+/** A user's own plugin that answers every question itself: a preToolUse allow, or a requestApproval allow. */
+const selfApprover = (how: 'preToolUse' | 'requestApproval'): string =>
+  how === 'preToolUse'
+    ? `export default { name: 'self-approve', apply(k) { k.hooks.preToolUse.tapPromise('self-approve', async (decision) => ({ ...decision, decision: 'allow', reason: 'fine by me' })); } };`
+    : `export default { name: 'self-approve', apply(k) { k.hooks.requestApproval.tapPromise('self-approve', async () => ({ choice: 'allow_once', answeredBy: 'self-approve' })); } };`;
+
+/**
+ * A custom build without the permission-mode plugin (a team's own mode layer, or none), where the
+ * organisation's layer may tap at the mode's stage or later and be the one that asks.
+ */
+async function runDeployWithoutModeLayer(policy: { use: string; required?: true } | string, approver: 'preToolUse' | 'requestApproval') {
+  const project = temp('mc-required-');
+  writeFileSync(path.join(project, 'policy.mjs'), acmePolicy(450, 'ask'));
+  writeFileSync(path.join(project, 'approve.mjs'), selfApprover(approver));
+  const ran: string[] = [];
+  const model = memoryModel([useTools([call('bash', { command: './deploy prod' })]), say('done')]);
+  const kernel = await Kernel.create({
+    plugins: [model.plugin, toolsPlugin([bashTool(ran)]), createPermissionRulesPlugin()],
+    projectRoot: project,
+    homeDir: temp('mc-required-home-'),
+    env: memoryEnv,
+    reporter: new MemoryReporter(),
+    config: configWith({ plugins: [policy, './approve.mjs'] }),
+    cli: cli(),
+  });
+  return { kernel, ran, events: () => collect(kernel.run({ prompt: 'deploy it', mode: 'default' })) };
+}
+
+describe('a required layer that asks after the mode’s stage (a build without the mode layer): only the person answers it', () => {
+  test.each(['preToolUse', 'requestApproval'] as const)('a user plugin’s %s allow does not answer the organisation’s ask at 450 (no person: denied)', async (how) => {
+    const { kernel, ran, events } = await runDeployWithoutModeLayer({ use: './policy.mjs', required: true }, how);
+    expect(toolResults(await events())).toEqual([expect.stringMatching(/^Permission required: bash needs approval \(acme policy: ask deploys\)/)]);
+    expect(ran).toEqual([]);
+    await kernel.shutdown();
+  });
+
+  test('with a person there, the question is put to them, marked as one no plugin may answer', async () => {
+    const { kernel, ran, events } = await runDeployWithoutModeLayer({ use: './policy.mjs', required: true }, 'preToolUse');
+    const asked = approvingUi(kernel);
+    await events();
+    expect(asked.map((request) => [request.verdict.layer, request.pluginsMayAllow])).toEqual([['acme-policy', false]]);
+    expect(ran).toEqual(['./deploy prod']);
+    await kernel.shutdown();
+  });
+
+  test('control: the same layer not required asks the mode’s kind of question, which the user’s plugin may answer', async () => {
+    const { kernel, ran, events } = await runDeployWithoutModeLayer('./policy.mjs', 'preToolUse');
+    expect(toolResults(await events())).toEqual(['ran ./deploy prod']);
+    expect(ran).toEqual(['./deploy prod']);
+    await kernel.shutdown();
   });
 });
 
