@@ -7,7 +7,7 @@
  * Claude Code plugins' commands (TOKENS.ClaudePluginBundles) are `/plugin:name`, and bare `/name`
  * while no other command has that name.
  */
-import { ContainerModule } from 'inversify';
+import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import type { Command, CommandProvider } from '../../types/commands.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -33,7 +33,11 @@ function loadedPluginNames(kernel: KernelApi): Set<string> {
   if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return new Set();
   return new Set(kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list().filter((bundle) => bundle.loaded).map((bundle) => bundle.name));
 }
-const PROVIDER = Symbol.for('mewcode/custom-commands/Provider');
+/**
+ * The provider itself, for this plugin's apply: a symbol of this module's, which no other plugin can
+ * name. Its `grants` hold what a command's allowed-tools pre-approve for its turn: no one else's to change.
+ */
+const PROVIDER: ServiceIdentifier<CustomCommands> = Symbol('custom-commands/provider');
 
 class CustomCommands implements CommandProvider {
   readonly grants: TurnGrants;
@@ -104,7 +108,10 @@ export default definePlugin({
       .toDynamicValue((context) => new CustomCommands(context.get<KernelApi>(TOKENS.Kernel)))
       .inSingletonScope();
     bind(TOKENS.CommandProvider)
-      .toDynamicValue((context) => context.get<CustomCommands>(PROVIDER))
+      .toDynamicValue((context): CommandProvider => {
+        const provider = context.get<CustomCommands>(PROVIDER);
+        return Object.freeze({ commands: () => provider.commands() });
+      })
       .inSingletonScope();
   }),
   async apply(kernel) {

@@ -59,8 +59,12 @@ const loadShellCommand = loadOnce<ShellCommandModule>(() => import('../../sdk/sh
 
 const parseShellCommandLazily: CommandParser = async (command) => (await loadShellCommand()).parseShellCommand(command);
 
-/** The layer's one instance; its services are views of it. */
-const RULES: ServiceIdentifier<PermissionRules> = Symbol.for('mewcode/permission-rules/PermissionRules');
+/**
+ * The layer's one instance; its services are views of it. A symbol of this module's, which no other
+ * plugin can name: its grantSession / grantLocal / load add allow rules as the user's answers or
+ * --allowedTools, which only this plugin's permissionDecided tap (the user answered) makes.
+ */
+const RULES: ServiceIdentifier<PermissionRules> = Symbol('permission-rules/rules');
 
 export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}): MewcodePlugin {
   return definePlugin({

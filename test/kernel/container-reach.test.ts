@@ -7,18 +7,24 @@
  * deep) is checked. So are the providers on the way: one whose `stream` a plugin could call would
  * send a request preModelRequest (the organisation's DLP) never saw.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { types } from 'node:util';
+import { stringify } from 'yaml';
+import { loadConfig } from '../../config/load.js';
 import { Kernel } from '../../kernel/kernel.js';
 import { PluginContext } from '../../kernel/plugin-context.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
 import { createDefaultPlugins } from '../../plugins/default-set.js';
+import { LIMITS } from '../../plugins/output-limits/limits.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import type { ModelRequest, Provider, ProviderFactory, ProviderSettings } from '../../types/provider.js';
+import type { McpServers } from '../../types/mcp.js';
 import { TOKENS } from '../../types/tokens.js';
-import { memoryEnv, memoryModel } from '../support/memory-provider.js';
+import { collect } from '../support/boot.js';
+import { memoryEnv, memoryModel, say } from '../support/memory-provider.js';
 
 let base: string;
 let kernel: Kernel | undefined;
@@ -204,3 +210,149 @@ test("no service in the default set's container leads to a plugin's KernelApi, t
   expect(scan(roots, own, settings!)).toEqual([]);
   expect(model.requests).toEqual([]);
 });
+
+/** What a walk from the container's services found that a plugin could run or change for every other plugin. */
+function contractFindings(roots: readonly [string, unknown][], facades: ReadonlySet<unknown>): Finding[] {
+  const seen = new Set<unknown>();
+  const found: Finding[] = [];
+  const read = (value: object, key: PropertyKey): { ok: boolean; next?: unknown; copy?: boolean } => {
+    try {
+      const next = Reflect.get(value, key);
+      // A getter that hands out a fresh copy at every read (sealedService's data) changes nothing shared.
+      const copy = typeof next === 'object' && next !== null && Reflect.get(value, key) !== next;
+      return { ok: true, next, copy };
+    } catch {
+      return { ok: false };
+    }
+  };
+  const walk = (value: unknown, at: string, depth: number, shared: boolean): void => {
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value) || depth > MAX_DEPTH) return;
+    seen.add(value);
+    if (facades.has(value)) return; // a registered tool's sealed facade: its execute refuses
+    if (typeof value === 'function') {
+      if (/^(bound )?execute$/.test(value.name)) found.push({ path: at, what: 'a function named execute that is no sealed tool facade\'s' });
+    } else {
+      let execute: unknown;
+      try {
+        execute = (value as { execute?: unknown }).execute;
+      } catch {
+        execute = undefined;
+      }
+      if (typeof execute === 'function') found.push({ path: at, what: 'an object with an execute function that is no sealed tool facade' });
+      if (shared && (acceptsWrites(value) || value instanceof Map || value instanceof Set || value instanceof WeakMap || value instanceof WeakSet)) {
+        found.push({ path: at, what: `a mutable ${kindOf(value)} every plugin that resolves the service shares` });
+        shared = false; // one finding per path: what lies beneath is as open
+      }
+    }
+    let keys: PropertyKey[] = [];
+    try {
+      keys = Reflect.ownKeys(value);
+    } catch {
+      return;
+    }
+    for (const key of keys) {
+      if (typeof value === 'function' && key === 'prototype') continue;
+      const { ok, next, copy } = read(value, key);
+      if (ok) walk(next, `${at}.${String(key)}`, depth + 1, shared && !copy);
+    }
+    if (value instanceof Map) for (const [key, entry] of value) walk(entry, `${at}<${String(key)}>`, depth + 1, shared);
+    if (value instanceof Set) for (const entry of value) walk(entry, `${at}<item>`, depth + 1, shared);
+  };
+  for (const [at, value] of roots) walk(value, at, 0, true);
+  return found;
+}
+
+/** Whether a plugin could set or add a property: not frozen; a proxy (which may refuse in its traps) is asked. */
+function acceptsWrites(value: object): boolean {
+  if (!types.isProxy(value)) return !Object.isFrozen(value);
+  const probe = Symbol('container-reach-probe');
+  try {
+    return Reflect.set(value, probe, 1) || Reflect.defineProperty(value, probe, { value: 1 });
+  } catch {
+    return false; // refused
+  }
+}
+
+function kindOf(value: object): string {
+  try {
+    return (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name ?? 'object';
+  } catch {
+    return 'object';
+  }
+}
+
+/**
+ * What each service plugins bind under TOKENS offers (types/): its contract, and nothing of the
+ * object behind it (the MCP manager's closeAll, the session store's removeExpired, the to-do
+ * store's write, the Claude plugin loader's load, the UI output's attach).
+ */
+const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
+  OutputLimits: [...Object.keys(LIMITS), 'spillDir', 'spillPath', 'openSpillFile', 'cutLine', 'cutBytes'],
+  McpServers: ['status', 'settled'],
+  SessionStore: ['list', 'latest', 'load'],
+  TodoLists: ['current', 'onChange'],
+  CompactionService: ['estimateTokens', 'shouldCompact', 'compact'],
+  ClaudePluginBundles: ['list'],
+  ClaudePluginRoots: ['name', 'roots'],
+  CommandProvider: ['commands'],
+  ReadOnlyDirectories: ['directories'],
+  UserInterface: ['name', 'handles', 'output', 'run', 'decideTrust'],
+};
+
+/** Members a service offers beyond its contract (`TOKENS.<name>[i].<member>`), the UI's output included. */
+function beyondContracts(kernel: KernelApi): string[] {
+  const extra: string[] = [];
+  for (const [name, contract] of Object.entries(CONTRACTS)) {
+    const token = (TOKENS as Record<string, symbol>)[name]!;
+    if (!kernel.container.isBound(token)) continue;
+    kernel.container.getAll<Record<string, unknown>>(token).forEach((service, index) => {
+      for (const key of Reflect.ownKeys(service)) if (!contract.includes(String(key))) extra.push(`TOKENS.${name}[${index}].${String(key)}`);
+      if (name !== 'UserInterface') return;
+      for (const key of Reflect.ownKeys(service.output as object)) if (!['notify', 'approve'].includes(String(key))) extra.push(`TOKENS.${name}[${index}].output.${String(key)}`);
+    });
+  }
+  return extra;
+}
+
+/** A dependency-free MCP server with one tool (`touch`), as the user's own configuration names it. */
+const MINIMAL_MCP_SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'plugins', 'mcp', 'fixtures', 'minimal-server.mjs');
+
+test('after the plugins started and a turn ran, every service is its contract only: no real tool to execute, nothing shared to change', async () => {
+  const home = path.join(base, 'home');
+  const project = path.join(base, 'project');
+  mkdirSync(path.join(home, '.mewcode'));
+  writeFileSync(path.join(home, '.mewcode', 'config.yaml'), stringify({ mcp: { startup_wait_ms: 20_000 }, mcp_servers: { mine: { type: 'stdio', command: process.execPath, args: [MINIMAL_MCP_SERVER] } } }));
+  let view: KernelApi | undefined;
+  const looker = definePlugin({
+    name: 'looker',
+    apply(kernel) {
+      view = kernel;
+    },
+  });
+  const model = memoryModel([say('done')]);
+  kernel = await Kernel.create({
+    plugins: [...createDefaultPlugins({ env: { ...memoryEnv, PATH: process.env.PATH } }), model.plugin, looker],
+    projectRoot: project,
+    homeDir: home,
+    env: { ...memoryEnv, PATH: process.env.PATH },
+    config: await loadConfig({ cwd: project, homeDir: home }),
+    reporter: new MemoryReporter(),
+  });
+  const own = view!;
+  await kernel.pluginsReady();
+  await own.container.get<McpServers>(TOKENS.McpServers).settled();
+  await collect(kernel.run({ prompt: 'hello', mode: 'default' }));
+  // The MCP server's tool is registered: the walk runs where its real object lives.
+  expect(own.container.get<McpServers>(TOKENS.McpServers).status().map((server) => [server.name, server.state, server.toolCount])).toEqual([['mine', 'connected', 1]]);
+  expect(own.tools.get('mcp__mine__touch')).toBeDefined();
+  const facades = new Set<unknown>(own.tools.list());
+  const roots = services(own);
+  expect(contractFindings(roots, facades)).toEqual([]);
+  expect(beyondContracts(own)).toEqual([]);
+  // A `Symbol.for` key is a name every plugin can make: the build's plugins bind their internals
+  // (the permission rules' grants, the MCP manager, the stores) under symbols of their own modules.
+  // The one left is the sub-agents' opaque key, which only that plugin can turn into its service.
+  expect(pluginTokens().map(([key]) => key)).toEqual(['mewcode/subagents/service']);
+  const [settings] = own.container.get(TOKENS.ProviderRegistry).configured();
+  expect(scan([...services(own), ['kernel.session', own.session], ['kernel.tools', own.tools]], own, settings!)).toEqual([]);
+}, 30_000);
