@@ -5,7 +5,10 @@
  * redaction and put the raw text back. The default set is booted, every bound service of TOKENS is
  * resolved as a plugin resolves it, and everything reachable through own properties (a few levels
  * deep) is checked. So are the providers on the way: one whose `stream` a plugin could call would
- * send a request preModelRequest (the organisation's DLP) never saw.
+ * send a request preModelRequest (the organisation's DLP) never saw. The walk runs again once the
+ * plugins have started, a turn ran and an MCP server connected (a service may fill its fields only
+ * then): no reachable `execute` may be a real tool's, no reachable object may be one a plugin can
+ * change for the others, and no service may offer more than its contract.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
