@@ -7,7 +7,9 @@
  * `.git/config` and `.git/hooks/**` (git runs what they name on an ordinary `git status`) —
  * also those of submodule repositories (`.git/modules/<name>/`, which `git status` enters) and
  * a worktree's `config.worktree` and `commondir` (where its config is read from) —
- * `.claude/**` and `.mcp.json`, and what other tools on the machine act on when the folder is
+ * the rest of the project's `.mewcode/**` (commands, skills, agents: loaded by the next session,
+ * a command's `allowed-tools` pre-approving its turn's tools), `.claude/**` and `.mcp.json` (these at
+ * any depth), and what other tools on the machine act on when the folder is
  * opened or entered (sdk/host-tool-files.ts: editors', dev containers' and other coding agents'
  * settings, at any depth; a toolchain file only when the write makes it name a program or a path,
  * protectedContent). A write to one
@@ -58,6 +60,12 @@ const PROJECT_FILES: readonly [RegExp, string][] = [
   // These, at any depth: a monorepo's package is a folder of its own when the user opens it, or
   // starts an agent there.
   [/^(?:.+\/)?\.claude(?:\/.*)?$/, "Claude Code's settings"],
+  // The rest of MewCode's project folder, as `.claude/**` for Claude Code: its commands (whose
+  // `allowed-tools` pre-approve tools for the turn they start), skills, agents and hooks are loaded
+  // by the next session and act with the user's authority. Nothing there is the model's to write
+  // (MewCode writes its spill files and sessions itself), and the sandbox keeps it read-only whole.
+  [/^(?:.+\/)?\.mewcode(?:\/.*)?$/, "MewCode's project folder (commands, skills, agents, hooks: what the next session loads)"],
+  [/^(?:.+\/)?\.mewcode\.(?:ya?ml|json)$/, "MewCode's configuration"],
   [/^(?:.+\/)?\.mcp\.json$/, 'the MCP server list'],
 ];
 

@@ -43,6 +43,17 @@ const PROTECTED = [
   '.git/worktrees/feature/commondir',
   '.claude/settings.json',
   '.claude/commands/x.md',
+  // All of MewCode's project folder: a command's allowed-tools pre-approves its turn, skills and
+  // agents are loaded by the next session.
+  '.mewcode/commands/review.md',
+  '.mewcode/commands/sub/deep.md',
+  '.mewcode/skills/x/SKILL.md',
+  '.mewcode/agents/helper.md',
+  '.mewcode/hooks/run.sh',
+  '.mewcode/tool-output/x.txt',
+  '.mewcode/audit.jsonl.bak',
+  'packages/web/.mewcode/commands/x.md',
+  'packages/web/.mewcode.yaml',
   '.mcp.json',
   // Other spellings of the same files on a filesystem that ignores case (macOS, WSL's /mnt/c, CIFS, vfat, ext4 casefold).
   '.Git/CONFIG',
@@ -79,7 +90,7 @@ test('home files are protected too', async () => {
 
 test('ordinary files are not protected', async () => {
   const { kernel } = await bootRules(dirs);
-  for (const file of ['src/a.ts', '.mewcode/tool-output/x.txt', '.gitignore', '.git/HEAD', 'claude.md', 'settings.yaml', '.git/modules/lib/HEAD', '.git/worktrees/feature/HEAD', '.mewcode/audit.jsonl.bak']) {
+  for (const file of ['src/a.ts', '.gitignore', '.git/HEAD', 'claude.md', 'mewcode.md', 'docs/mewcode/x.md', 'settings.yaml', '.git/modules/lib/HEAD', '.git/worktrees/feature/HEAD', '.mewcodex/a.md']) {
     expect(await write(kernel, file, 'bypassPermissions')).toMatchObject({ decision: 'allow', layer: 'permission-mode' });
   }
 });
@@ -132,6 +143,8 @@ describe('bash writes', () => {
     'cd .git && echo x > config',
     'cd .git/hooks && echo x > pre-commit',
     'printf x | tee .claude/settings.json',
+    'echo x > .mewcode/tool-output/x',
+    'cat evil.md > .mewcode/commands/review.md',
     'cp /tmp/evil .git/hooks/pre-commit',
     'cp evil.yaml .mewcode/settings.local.yaml',
     'mv evil .mcp.json',
@@ -170,7 +183,7 @@ describe('bash writes', () => {
     expect(await bash(kernel, command, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
   });
 
-  test.each(['echo x > out.txt', 'git config --get user.name', 'git config -l', 'git status', 'cat .git/config', 'cp a b', 'mv a sub/', 'rm -rf build', 'sed -i s/a/b/ src/x.ts', 'echo x > .mewcode/tool-output/x', 'tee log.txt'])(
+  test.each(['echo x > out.txt', 'git config --get user.name', 'git config -l', 'git status', 'cat .git/config', 'cp a b', 'mv a sub/', 'rm -rf build', 'sed -i s/a/b/ src/x.ts', 'tee log.txt'])(
     '%j is not a protected write',
     async (command) => {
       const { kernel } = await bootRules(dirs);
@@ -187,7 +200,9 @@ describe('bash writes', () => {
     const { kernel } = await bootRules(dirs);
     const { decide } = await import('./helpers.js');
     expect(await decide(kernel, 'bash', { command: 'echo x > ../.mewcode.yaml', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
-    expect(await decide(kernel, 'bash', { command: 'echo x > .mewcode.yaml', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+    // `.git/modules/lib/config` is protected at the root only: from `sub` it is an ordinary file.
+    expect(await decide(kernel, 'bash', { command: 'echo x > ../.git/modules/lib/config', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'ask' });
+    expect(await decide(kernel, 'bash', { command: 'echo x > .git/modules/lib/config', workdir: 'sub' }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
   });
 });
 
@@ -197,4 +212,12 @@ test('a write that completes a git directory in another spelling (head, Objects,
   const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)'] } });
   expect(await write(kernel, 'src/head', 'acceptEdits')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
   expect(await write(kernel, 'src/notes.txt', 'acceptEdits')).toMatchObject({ decision: 'allow' });
+});
+
+test("an allow rule for Markdown files does not let the model write a command of the project's", async () => {
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(*.md)', 'Write(*.md)'] } });
+  expect(await write(kernel, 'docs/notes.md', 'default')).toMatchObject({ decision: 'allow' });
+  for (const file of ['.mewcode/commands/review.md', '.mewcode/agents/a.md', '.mewcode/skills/s/SKILL.md']) {
+    expect(await write(kernel, file, 'default')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  }
 });
