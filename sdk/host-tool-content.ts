@@ -6,6 +6,7 @@
  * as the judge expects (an escape in a quoted key, a line it does not know) counts too. Agents bump
  * versions in these files all day, so a plain version never counts.
  */
+import { parse as parseToml } from 'smol-toml';
 
 /** A value that is a path: absolute, home-relative or `./`, `../` (a bare name is a version). */
 const PATH_VALUE = /^(?:\/|~|\.\.?(?:\/|$))/;
@@ -42,43 +43,46 @@ export function judgeToolVersions(text: string): string | undefined {
  * Everything else counts: `[env]` (a variable reaches every program the shell starts afterwards,
  * and many name programs: PAGER, GIT_SSH_COMMAND, LD_PRELOAD, PATH), `[hooks]` (enter, cd,
  * leave), `[[watch_files]]` (run by the prompt hook), `[plugins]` (fetched and run),
- * `[settings]`, and any table mise adds later.
+ * `[settings]`, and any table mise adds later. Compared as mise compares them, with case.
  */
 const MISE_INERT_TABLES = new Set(['tools', 'tasks', 'task_config', 'alias', 'tool_alias', 'vars', 'redactions', 'min_version']);
 
-/** A TOML key or table name split into its parts, quotes taken off (an escape in one stays visible: it counts). */
-const keyParts = (key: string): string[] => key.split('.').map((part) => unquote(part.trim()).toLowerCase());
+const isTable = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+
+/** Every key path of a parsed TOML document (tables, arrays of tables, inline tables), with whether it holds a table. */
+function* keyPaths(value: unknown, path: string[] = []): Generator<[string[], boolean]> {
+  if (Array.isArray(value)) {
+    for (const item of value) yield* keyPaths(item, path);
+  } else if (isTable(value)) {
+    for (const [key, inner] of Object.entries(value)) {
+      yield [[...path, key], isTable(inner)];
+      yield* keyPaths(inner, [...path, key]);
+    }
+  }
+}
 
 /**
  * mise's TOML files (`mise.toml`, `.mise.toml`, `mise.local.toml`, `.mise/`, `.config/mise/`…).
  * mise trusts a configuration by its path: a trusted file changed later runs what it now names.
- * Read line by line, not as TOML: a real table header or key is always at the start of a line of
- * its own, so a multi-line string can only make more lines count, never hide one; a key spelled
- * with an escape counts (it may be read as another).
+ * Parsed as TOML, as mise reads it: a table header inside a multi-line string is text, a key
+ * spelled with escapes is the key it spells. A file that does not parse counts (mise's parser
+ * may read what this one refuses). `path:`, templates and `postinstall` count anywhere in the
+ * text, a string's words included.
  */
 export function judgeMiseToml(text: string): string | undefined {
   const found = new Set<string>();
   if (/path:/i.test(text)) found.add('a tool given as `path:`');
   if (TEMPLATE.test(text)) found.add('a template (mise runs the commands a template names)');
   if (/postinstall/i.test(text)) found.add('a `postinstall` command');
-  let table: string[] = [];
-  for (const line of lines(text)) {
-    const header = /^\[\[?\s*(.+?)\s*\]\]?$/.exec(line);
-    if (header) {
-      table = keyParts(header[1]!);
-      if (header[1]!.includes('\\')) found.add(`a table name spelled with an escape ([${header[1]}])`);
-      else if (!MISE_INERT_TABLES.has(table[0]!)) found.add(`the [${header[1]}] table`);
-      else if (table.includes('_')) found.add(`a [${header[1]}] directive`);
-      continue;
-    }
-    const assignment = /^((?:"[^"]*"|'[^']*'|[^=\s"']+)(?:\s*\.\s*(?:"[^"]*"|'[^']*'|[^=\s."']+))*)\s*=/.exec(line);
-    // The rest of a multi-line value. A real key this misses holds an escaped quote, so what it
-    // names holds a quote too: never one of mise's tables.
-    if (!assignment) continue;
-    const key = [...table, ...keyParts(assignment[1]!)];
-    if (assignment[1]!.includes('\\')) found.add(`a key spelled with an escape (${assignment[1]})`);
-    else if (key.includes('_')) found.add(`a \`${key.join('.')}\` directive (sources a script, or adds to PATH)`);
-    else if (!MISE_INERT_TABLES.has(key[0]!) && table.length === 0) found.add(`a \`${key.join('.')}\` setting`);
+  let document: unknown;
+  try {
+    document = parseToml(text);
+  } catch {
+    found.add('text that does not parse as TOML (mise may read it otherwise)');
+  }
+  for (const [key, table] of keyPaths(document)) {
+    if (key.includes('_') && !table) found.add(`a \`${key.join('.')}\` directive (sources a script, or adds to PATH)`);
+    else if (key.length === 1 && !MISE_INERT_TABLES.has(key[0]!)) found.add(table ? `the [${key[0]}] table` : `a \`${key[0]}\` setting`);
   }
   return found.size === 0 ? undefined : [...found].slice(0, 4).join(', ');
 }
@@ -119,28 +123,54 @@ const NPM_PROGRAM_KEYS = new Set(['git', 'shell', 'editor', 'browser', 'viewer',
 const NPM_PROGRAM_SUFFIX = /-(?:shell|path|script|options|module|cmd|command|pnpmfile)$/;
 
 /**
+ * npm's envReplace, which npm's config applies to every key before reading it (`git${X?}` is
+ * `git`): `${NAME}` and `${NAME?}` are the variable's value, `\\${…}` is the text. Every variable
+ * is taken as empty here; a key that still holds `${` (an unset one keeps its text) counts.
+ */
+const ENV_EXPRESSION = /(?<!\\)(\\*)\$\{([^${}?]+)(\?)?\}/g;
+const npmEnvReplace = (key: string): string =>
+  key.replace(ENV_EXPRESSION, (whole: string, escapes: string) => (escapes.length % 2 === 1 ? whole.slice((escapes.length + 1) / 2) : escapes.slice(escapes.length / 2)));
+
+/**
+ * The key of a line as npm's ini reads it (all up to `=`, trimmed; a quoted key unquoted), as a
+ * `key value` line of `.yarnrc` has it (up to a space or `=`; `--` dropped by Yarn 1) and as Yarn 1's
+ * parser does (a JSON string, or a word that ends at a space, a `:` or a `,`: `yarn-path: "./x.js"`).
+ * Every reading is judged, in either file: each tool reads the other's file too.
+ */
+function lineKeys(line: string): string[] {
+  const bare = line.replace(/^--/, '');
+  const ini = line.split('=')[0]!.trim();
+  const word = /^(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^=\s]+)/.exec(bare)?.[0] ?? bare;
+  const yarn = /^(?:"(?:[^"\\]|\\.)*"|[^:\s,]+)/.exec(bare)?.[0] ?? bare;
+  return [ini, word, yarn];
+}
+
+/**
  * `.npmrc` (npm, pnpm, Yarn 1) and Yarn 1's `.yarnrc` (`yarn-path`, and the npm settings it
- * shares). INI: `key=value`, or `key value` in `.yarnrc`; a quoted key is unquoted (npm's ini
- * reads `"g\u0069t"` as `git`, so an escape counts), `key[]` is the key, `_` is `-`.
+ * shares). A quoted key is unquoted (npm's ini reads `"g\\u0069t"` as `git`, so an escape
+ * counts), `key[]` is the key, `_` is `-`, variables are replaced as npm does.
  */
 export function judgeNpmrc(text: string): string | undefined {
   for (const line of lines(text, /^\s*[#;].*$/)) {
     if (line.startsWith('[')) continue; // an INI section: npm reads none of its keys
-    const raw = (/^(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^=\s]+)/.exec(line.replace(/^--/, ''))?.[0] ?? line).trim();
-    if (raw.includes('\\')) return `a key spelled with an escape (${raw})`;
-    const key = unquote(raw).replace(/\[\]$/, '').replace(/_/g, '-').toLowerCase();
-    const name = key.replace(/^(?:@[^:]+:|\/\/.*:)/, '');
-    if (NPM_PROGRAM_KEYS.has(name) || NPM_PROGRAM_SUFFIX.test(name)) return `a \`${key}\` setting`;
+    for (const raw of lineKeys(line)) {
+      if (raw.includes('\\')) return `a key spelled with an escape (${raw})`;
+      const key = npmEnvReplace(unquote(raw)).replace(/\[\]$/, '').replace(/_/g, '-').toLowerCase();
+      if (key.includes('${')) return `a key naming a variable (${raw})`;
+      const name = key.replace(/^(?:@[^:]+:|\/\/.*:)/, '');
+      if (NPM_PROGRAM_KEYS.has(name) || NPM_PROGRAM_SUFFIX.test(name)) return `a \`${key}\` setting`;
+    }
   }
   return undefined;
 }
 
 /**
  * pnpm's `pnpm-workspace.yaml`, where pnpm 10 reads its settings: the same programs as `.npmrc`
- * spelled in camelCase, and `configDependencies` (packages whose pnpmfiles pnpm loads first).
+ * (camelCase, or kebab-case or snake_case as in `.npmrc`: pnpm turns every key into one spelling),
+ * and `configDependencies` (packages whose pnpmfiles pnpm loads first).
  */
 export function judgePnpmWorkspace(text: string): string | undefined {
-  const found = /scriptshell|nodeoptions|pnpmfile|npmpath|configdependencies|\bshell\b/i.exec(text);
+  const found = /scriptshell|nodeoptions|pnpmfile|npmpath|configdependencies|(?<![\w-])shell(?![\w-])/i.exec(text.replace(/(?<=\w)[-_](?=\w)/g, ''));
   if (found) return `a \`${found[0]}\` setting`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   return undefined;
@@ -154,13 +184,97 @@ export function judgeGlobalJson(text: string): string | undefined {
 }
 
 /**
+ * A `-D` property that names no program, class or path: a value of plain words (no `/`, `\\`,
+ * `~`, `$`, `:`, `@` or quote) that is not a dotted class name, under a name that does not take a
+ * path or a class (`maven.ext.class.path=lib` names a jar without a slash).
+ */
+const JVM_PROPERTY = /^-D([\w.-]+)(?:=([\w.,+-]*))?$/;
+const PROPERTY_NAMING_CODE = /path|class|loader|agent|jar|(?:^|\.)ext(?:\.|$)|dir|home|lib|conf|security|policy|propert|plugin|factory|provider|manager|script|exec|command|cmd|tool|module|file(?!\.encoding$)/i;
+const CLASS_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+const harmlessProperty = (option: string): boolean => {
+  const match = JVM_PROPERTY.exec(option);
+  return match !== null && !PROPERTY_NAMING_CODE.test(match[1]!) && !CLASS_NAME.test(match[2] ?? '');
+};
+
+/** The options of `.mvn/jvm.config` that name no program, class or path; every other one counts. */
+const JVM_HARMLESS = [
+  /^-X(?:mx|ms|ss|mn)\d+[kmgt]?$/i,
+  /^-XX:[+-]\w+$/,
+  /^-XX:\w+=\d+(?:\.\d+)?[kmgt%]?$/i,
+  /^-X(?:int|mixed|comp|rs|batch|noclassgc|share:(?:auto|on|off))$/,
+  /^-(?:server|client|ea|da|esa|dsa|enableassertions|disableassertions|enable-preview)$/,
+  /^-verbose:(?:gc|class|jni)$/,
+  /^--(?:enable-native-access=ALL-UNNAMED|illegal-access=(?:permit|warn|debug|deny)|sun-misc-unsafe-memory-access=(?:allow|warn|debug|deny))$/,
+];
+const MODULE_OPTION = /^--add-(?:opens|exports|reads)$/;
+const MODULE_VALUE = /^[\w.]+(?:\/[\w.]+)?=[\w.,-]+$/;
+
+/** Words as Maven's launcher splits a file of options: at white space, a `#` starting a comment. */
+const optionWords = (text: string): string[] => lines(text).flatMap((line) => line.split(/\s+/));
+
+/**
  * Maven's `.mvn/jvm.config`: options for the JVM every `mvn` in the folder starts (`mvn -v`
- * included). An agent (`-javaagent:`, `-agentpath:`), an extension class path
- * (`-Dmaven.ext.class.path`), a class path, a program run on an error, an argument file (`@…`)
- * or a path counts; memory and `--add-opens` options do not.
+ * included). An allow-list: memory and stack sizes, `-XX:` flags and numbers, `--add-opens` and
+ * its kin, and `-D` properties with plain values. Everything else counts: an agent, a boot
+ * class path, an options file (`-XX:VMOptionsFile=`, `-XX:Flags=`, `@file`), a program run on
+ * an error, a property naming a path or a class, an option the JVM adds later.
  */
 export function judgeJvmConfig(text: string): string | undefined {
-  const found = /agent|onerror|onoutofmemory|class[.-]?path|module-path|patch-module|(?:^|\s)@|(?:^|[\s=:])(?:\/|~|\.\.?\/)/i.exec(text);
-  if (found) return `a JVM option naming a program or a path (${found[0].trim()})`;
+  const words = optionWords(text);
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index]!;
+    const [option, value] = word.includes('=') && MODULE_OPTION.test(word.split('=')[0]!) ? [word.split('=')[0]!, word.slice(word.indexOf('=') + 1)] : [word, undefined];
+    if (MODULE_OPTION.test(option)) {
+      const target = value ?? words[++index] ?? '';
+      if (!MODULE_VALUE.test(target)) return `a JVM option this does not know to be harmless (${option} ${target})`;
+      continue;
+    }
+    if (!JVM_HARMLESS.some((pattern) => pattern.test(word)) && !harmlessProperty(word)) return `a JVM option this does not know to be harmless (${word})`;
+  }
+  return undefined;
+}
+
+/**
+ * Maven's `.mvn/maven.config`: arguments of every `mvn` in the folder. An allow-list of flags
+ * that name no file (`-Dmaven.ext.class.path=`, `-s`, `-gs`, `-t`, `-f` and any option Maven
+ * adds later count), `-D` properties as in `jvm.config`, and profile and thread counts.
+ */
+const MAVEN_HARMLESS = /^(?:-[BeXqUoVCcN]|--batch-mode|--errors|--debug|--quiet|--update-snapshots|--offline|--show-version|--strict-checksums|--lax-checksums|-ntp|--no-transfer-progress|-nsu|--no-snapshot-updates|-fae|--fail-at-end|-ff|--fail-fast|-fn|--fail-never|-am|--also-make|-amd|--also-make-dependents|--color=(?:auto|always|never)|-T\d+(?:\.\d+)?C?|-P[\w,.!-]+)$/;
+const MAVEN_WITH_VALUE: Record<string, RegExp> = { '-T': /^\d+(?:\.\d+)?C?$/, '--threads': /^\d+(?:\.\d+)?C?$/, '-P': /^[\w,.!-]+$/, '--activate-profiles': /^[\w,.!-]+$/, '--color': /^(?:auto|always|never)$/ };
+
+export function judgeMavenConfig(text: string): string | undefined {
+  const words = optionWords(text);
+  for (let index = 0; index < words.length; index++) {
+    const word = words[index]!;
+    const valuePattern = MAVEN_WITH_VALUE[word];
+    if (valuePattern) {
+      const value = words[++index] ?? '';
+      if (!valuePattern.test(value)) return `a Maven argument this does not know to be harmless (${word} ${value})`;
+      continue;
+    }
+    if (!MAVEN_HARMLESS.test(word) && !harmlessProperty(word)) return `a Maven argument this does not know to be harmless (${word})`;
+  }
+  return undefined;
+}
+
+/**
+ * Maven's `.mvn/extensions.xml`: core extensions, fetched and loaded by every `mvn` in the folder
+ * (`mvn -v` included). Any extension counts; so does a document type or an entity (one may
+ * expand to an extension).
+ */
+export function judgeMavenExtensions(text: string): string | undefined {
+  const found = /<extension\b|<!DOCTYPE|<!ENTITY|&/i.exec(text);
+  if (found) return `a core extension (${found[0]})`;
+  return undefined;
+}
+
+/**
+ * A one-tool version file (`.nvmrc`, `.node-version`, `.python-version`…): mise reads it as
+ * `.tool-versions` when idiomatic version files are on, `path:` included.
+ */
+export function judgeVersionFile(text: string): string | undefined {
+  if (/path:/i.test(text)) return 'a version given as `path:`';
+  const found = lines(text).flatMap((line) => line.split(/\s+/)).find((version) => PATH_VALUE.test(version) || TEMPLATE.test(version));
+  if (found !== undefined) return `a version given as a path (${found})`;
   return undefined;
 }

@@ -23,7 +23,19 @@
  * Names are compared without case, as the sandbox's other names are: the project may sit on a
  * filesystem that ignores it.
  */
-import { judgeGlobalJson, judgeJvmConfig, judgeMiseToml, judgeNpmrc, judgePnpmWorkspace, judgeRustToolchain, judgeToolVersions, judgeYarnrcYml } from './host-tool-content.js';
+import {
+  judgeGlobalJson,
+  judgeJvmConfig,
+  judgeMavenConfig,
+  judgeMavenExtensions,
+  judgeMiseToml,
+  judgeNpmrc,
+  judgePnpmWorkspace,
+  judgeRustToolchain,
+  judgeToolVersions,
+  judgeVersionFile,
+  judgeYarnrcYml,
+} from './host-tool-content.js';
 
 export interface HostSettings {
   /** An entry's name (lower case), or a pattern over it. */
@@ -97,6 +109,14 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     judge: judgeToolVersions,
   },
   {
+    // mise reads a tool's own version file (idiomatic version files) as `.tool-versions`, `path:` included.
+    path: /(?:^|\/)\.(?:nvmrc|node-version|python-versions?|ruby-version|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
+    name: /^\.(?:nvmrc|node-version|python-versions?|ruby-version|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
+    what: "a tool's version file (.nvmrc, .node-version, .python-version…)",
+    runBy: 'mise would have put what it names first on PATH when you enter the folder',
+    judge: judgeVersionFile,
+  },
+  {
     // mise: mise.toml, .mise.toml, mise.local.toml, mise.<env>.toml, .config/mise.toml, .rtx.toml.
     path: /(?:^|\/)\.?(?:mise|rtx)(?:\.[^/]+)?\.toml$/,
     name: /^\.?(?:mise|rtx)(?:\.[^/]+)?\.toml$/,
@@ -159,6 +179,22 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     what: "Maven's JVM options (.mvn/jvm.config)",
     runBy: 'mvn would have loaded what it names at your next mvn command there (`mvn -v` included)',
     judge: judgeJvmConfig,
+  },
+  {
+    // Maven: arguments of every `mvn` there (`-Dmaven.ext.class.path=` loads a jar at `mvn -v`).
+    path: /(?:^|\/)\.mvn\/maven\.config$/,
+    name: /^maven\.config$/,
+    what: "Maven's arguments (.mvn/maven.config)",
+    runBy: 'mvn would have loaded what it names at your next mvn command there (`mvn -v` included)',
+    judge: judgeMavenConfig,
+  },
+  {
+    // Maven: core extensions, fetched and loaded by every `mvn` there.
+    path: /(?:^|\/)\.mvn\/extensions\.xml$/,
+    name: /^extensions\.xml$/,
+    what: "Maven's core extensions (.mvn/extensions.xml)",
+    runBy: 'mvn would have loaded the extensions it names at your next mvn command there (`mvn -v` included)',
+    judge: judgeMavenExtensions,
   },
 ];
 

@@ -3,7 +3,19 @@
  * that a tool on the host would run or put on PATH counts, however it is spelled; the versions
  * and settings agents change every day do not.
  */
-import { judgeGlobalJson, judgeJvmConfig, judgeMiseToml, judgeNpmrc, judgePnpmWorkspace, judgeRustToolchain, judgeToolVersions, judgeYarnrcYml } from '../../sdk/host-tool-content.js';
+import {
+  judgeGlobalJson,
+  judgeJvmConfig,
+  judgeMavenConfig,
+  judgeMavenExtensions,
+  judgeMiseToml,
+  judgeNpmrc,
+  judgePnpmWorkspace,
+  judgeRustToolchain,
+  judgeToolVersions,
+  judgeVersionFile,
+  judgeYarnrcYml,
+} from '../../sdk/host-tool-content.js';
 import { hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
 
 const cases: [string, (text: string) => string | undefined, string[], string[]][] = [
@@ -32,8 +44,17 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       '[tasks.x]\nrun = "{{ exec(command=\'id\') }}"\n',
       '[plugins]\nx = "https://example.com/x.git"\n',
       '[settings]\nexperimental = true\n',
+      // A table header inside a multi-line string is text: the keys after it are at the root.
+      'tasks.build.run = """\n[tools]\n"""\nhooks.enter = "echo x"\nenv.NODE_OPTIONS = "--require ./x.js"\n',
+      "tasks.build.run = \x27\x27\x27\n[tools]\n\x27\x27\x27\nenv.GIT_PAGER = \x27sh -c id\x27\n",
+      '[tools]\nnode = "22"\n[tasks.x]\nrun = """\n[tools]\n"""\n[env]\nA = "1"\n',
+      // mise compares names with case: `[Tools]` is not `[tools]`.
+      '[Tools]\nnode = "22"\n',
+      // What does not parse counts: mise's parser may read it otherwise.
+      '[hooks\nenter = "id"\n',
+      'node = "22"\nnode = "23"\n',
     ],
-    ['[tools]\nnode = "22"\npython = ["3.12", "3.11"]\n', '[tools]\nnode = "22" # bumped\n[tasks.build]\nrun = "npm run build"\ndescription = "build it"\n', 'min_version = "2024.1.1"\n[alias.node]\nmy = "20"\n'],
+    ['[tools]\nnode = "22"\npython = ["3.12", "3.11"]\n', '[tools]\nnode = "22" # bumped\n[tasks.build]\nrun = "npm run build"\ndescription = "build it"\n', 'min_version = "2024.1.1"\n[alias.node]\nmy = "20"\n', '[tasks.build]\nrun = """\n[env]\nhooks.enter = 1\n"""\n[tools]\nnode = "22"\n'],
   ],
   [
     'rust-toolchain(.toml)',
@@ -50,21 +71,48 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     '.npmrc / .yarnrc',
     judgeNpmrc,
-    ['git=/p/.cache/g\n', 'script-shell = ./sh\n', 'node-options=--require ./x.js\n', 'NODE_OPTIONS=--require ./x.js\n', 'script_shell=./sh\n', '"g\\u0069t"=./x\n', 'init-module=./x.js\n', 'yarn-path "./x.js"\n', '--use-yarnrc ./other\n', 'userconfig=./other\n', 'python=./py\n', 'pnpmfile=./hooks.cjs\n'],
-    ['save-exact=true\nengine-strict=true\n@org:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${TOKEN}\n; comment git=x\n', 'registry "https://registry.yarnpkg.com"\n--install.frozen-lockfile true\n'],
+    ['git=/p/.cache/g\n', 'script-shell = ./sh\n', 'node-options=--require ./x.js\n', 'NODE_OPTIONS=--require ./x.js\n', 'script_shell=./sh\n', '"g\\u0069t"=./x\n', 'init-module=./x.js\n', 'yarn-path "./x.js"\n', '--use-yarnrc ./other\n', 'userconfig=./other\n', 'python=./py\n', 'pnpmfile=./hooks.cjs\n',
+      // npm replaces variables in keys: `git${NOPE?}` is `git`; an unset `${X}` keeps its text.
+      'git${NOPE?}=/tmp/g\n', 'node-opt${NOPE?}ions=--require ./x.js\n', 'gi${HOME}t=./x\n', 'gi${A B?}t = ./x\n', 'script-${X?}shell = ./sh\n',
+      // Yarn 1's key ends at a `:`, a space or a `,`; a JSON string is its text.
+      'yarn-path: "./x.js"\n', '"yarn-path": "./x.js"\n', 'yarnPath: ./x.js\n', 'yarn_path "./x.js"\n', '--yarn-path: ./x.js\n'],
+    ['save-exact=true\nengine-strict=true\n@org:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${TOKEN}\n; comment git=x\n', 'registry "https://registry.yarnpkg.com"\n--install.frozen-lockfile true\n', '//${REGISTRY_HOST}/:_authToken=${TOKEN}\ncafile=${HOME}/ca.pem\nregistry: "https://registry.yarnpkg.com"\n'],
   ],
   [
     'pnpm-workspace.yaml',
     judgePnpmWorkspace,
-    ['packages:\n  - "packages/*"\nscriptShell: ./sh\n', 'nodeOptions: "--require ./x.js"\n', 'configDependencies:\n  x: "1.0.0+sha512-x"\n', 'pnpmfile: ./x.cjs\n'],
+    ['packages:\n  - "packages/*"\nscriptShell: ./sh\n', 'nodeOptions: "--require ./x.js"\n', 'configDependencies:\n  x: "1.0.0+sha512-x"\n', 'pnpmfile: ./x.cjs\n', 'script-shell: ./sh\n', 'node-options: "--require ./x.js"\n', 'script_shell: ./sh\n', 'npm-path: ./npm\n', 'global-pnpmfile: ./x.cjs\n', 'config-dependencies:\n  x: "1"\n', 'shell: ./sh\n'],
     ['packages:\n  - "packages/*"\nonlyBuiltDependencies:\n  - esbuild\ncatalog:\n  react: ^18\nshellEmulator: true\n'],
   ],
   ['global.json', judgeGlobalJson, ['{"sdk":{"paths":[".dotnet","$host$"]}}', '{"sdk":{"p\\u0061ths":[".dotnet"]}}'], ['{"sdk":{"version":"9.0.100","rollForward":"latestFeature"}}']],
   [
     '.mvn/jvm.config',
     judgeJvmConfig,
-    ['-javaagent:./x.jar\n', '-Dmaven.ext.class.path=x.jar\n', '@args.txt\n', '-XX:OnError=./x\n', '-Djava.io.tmpdir=/tmp/x\n'],
-    ['-Xmx2048m -Xss4m\n--add-opens java.base/java.lang=ALL-UNNAMED\n--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED\n'],
+    ['-javaagent:./x.jar\n', '-Dmaven.ext.class.path=x.jar\n', '@args.txt\n', '-XX:OnError=./x\n', '-Djava.io.tmpdir=/tmp/x\n',
+      // An allow-list: options files, agents, boot class paths and properties naming code count.
+      '-XX:VMOptionsFile=.mvn/opts\n', '-Xmx1g -XX:Flags=.hotspotrc\n', '-javaagent:rel.jar\n', '-agentpath:x.so\n', '-Xbootclasspath/a:x.jar\n', '-Dmaven.ext.class.path=lib\n',
+      '-Djava.system.class.loader=com.x.Loader\n', '-XX:OnError=id\n', '--add-opens java.base/java.lang=ALL-UNNAMED -XX:Flags=x\n', '--add-opens\n', '-Dx="a b"\n', '-Xlog:gc:file=x\n', '-XX:+UseG1GC --patch-module java.base=x.jar\n'],
+    ['-Xmx2048m -Xss4m\n--add-opens java.base/java.lang=ALL-UNNAMED\n--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED\n',
+      '# JVM options\n-Xms512m -XX:+UseG1GC -XX:ReservedCodeCacheSize=240m -XX:MaxRAMPercentage=75.0 -XX:TieredStopAtLevel=1\n-Dfile.encoding=UTF-8 -Djava.awt.headless=true -Dmaven.wagon.http.retryHandler.count=3\n--add-opens=java.base/java.util=ALL-UNNAMED --enable-native-access=ALL-UNNAMED\n',
+    ],
+  ],
+  [
+    '.mvn/maven.config',
+    judgeMavenConfig,
+    ['-Dmaven.ext.class.path=x.jar\n', '-s settings.xml\n', '--settings=x.xml\n', '-B -f other/pom.xml\n', '-T 1C -gs x\n', '-Dclassworlds.conf=x\n'],
+    ['-B\n-ntp\n-T 1C\n-Pci,fast\n-Dstyle.color=always\n--fail-at-end\n', '--no-transfer-progress -T4 -P ci -DskipTests\n'],
+  ],
+  [
+    '.mvn/extensions.xml',
+    judgeMavenExtensions,
+    ['<extensions>\n  <extension>\n    <groupId>x</groupId>\n    <artifactId>y</artifactId>\n    <version>1</version>\n  </extension>\n</extensions>\n', '<!DOCTYPE e [<!ENTITY x "y">]><extensions>&x;</extensions>\n'],
+    ['<?xml version="1.0" encoding="UTF-8"?>\n<extensions>\n</extensions>\n'],
+  ],
+  [
+    '.nvmrc, .node-version…',
+    judgeVersionFile,
+    ['path:./node\n', 'PATH:/opt/n\n', './node\n', '~/n\n', '{{ exec(command="id") }}\n'],
+    ['20\n', 'v20.11.1\n', 'lts/iron\n', '3.12.2\n3.11\n'],
   ],
 ];
 
@@ -78,10 +126,10 @@ describe.each(cases)('%s', (_name, judge, naming, plain) => {
 });
 
 test('which files are which: at any depth, without case; a package-manager file of another name is not one', () => {
-  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config']) {
+  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version']) {
     expect([file, hostToolchainFileFor(file)]).toEqual([file, expect.anything()]);
   }
-  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', '.nvmrc', 'jvm.config']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
+  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
   for (const file of ['.opencode/plugin/x.js', 'opencode.json', 'pkg/opencode.jsonc', '.gemini/settings.json', '.Cursor/mcp.json', 'a.code-workspace', '.run/x.run.xml', 'crush.json', '.crush.json', '.aider.conf.yml', '.pnpmfile.cjs', '.clinerules/hooks/TaskStart', '.codex/config.toml', '.vscode/tasks.json']) {
     expect([file, hostSettingsAt(file)]).toEqual([file, expect.anything()]);
   }
