@@ -23,6 +23,9 @@
  *   `info/attributes` (`-diff` hides the lines changed): a change to either is named, not undone
  *   (the user's own patterns are there too); `git status --ignored` lists what is excluded.
  *
+ * - substitute history: a replace ref, grafts or shallow commits made during the command
+ *   (git-history.ts).
+ *
  * What is reviewed: each writable root's own index (its `.git` directory, or where a `.git` file
  * points) and the indexes of the submodules it registers (`git status` at the root reports theirs).
  */
@@ -31,6 +34,7 @@ import path from 'node:path';
 import { lstat, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, isText, toBytes } from './byte-names.js';
 import { indexFacts, ASSUME_UNCHANGED, SKIP_WORKTREE, type RecentEntry } from './git-index.js';
+import { checkHistory, historyState, NO_HISTORY, type HistoryState } from './git-history.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
@@ -42,8 +46,8 @@ interface Reviewed {
   workTree: string;
 }
 
-/** Per git directory, before the command: its index's marks (path → bits) and its info files' lines; undefined: unknown. */
-export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined> }>;
+/** Per git directory, before the command: its index's marks (path → bits), its info files' lines and its history substitutions; undefined: unknown. */
+export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState }>;
 
 /** Files of a git directory that hide files from git status or change what git diff shows, and how. */
 const INFO_FILES: Readonly<Record<string, string>> = {
@@ -102,7 +106,7 @@ export async function reviewBaseline(roots: readonly string[]): Promise<ReviewBa
       const facts = await indexFacts(gitDir, workTree).catch(() => undefined);
       const info = new Map<string, ReadonlySet<string> | undefined>();
       for (const name of Object.keys(INFO_FILES)) info.set(name, (await infoLines(gitDir, name, roots)).lines);
-      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info });
+      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots) });
     }
   } catch {
     // what was not read is unknown: its marks are named after the command, not cleared
@@ -126,7 +130,13 @@ const changedSince = async (file: string, since: number): Promise<boolean> => ((
  */
 export async function checkReview(roots: readonly string[], since: number, before: ReviewBaseline | undefined): Promise<ReviewResult> {
   const result: ReviewResult = { notices: [], unchecked: [] };
-  for (const reviewed of await reviewedIndexes(roots)) await checkIndex(reviewed, roots, since, before, result);
+  const checkedHistory = new Set<string>();
+  for (const reviewed of await reviewedIndexes(roots)) {
+    // History first: what it undoes is independent of the index (and of whether it can be read).
+    const history = before === undefined ? undefined : (before.get(reviewed.gitDir)?.history ?? NO_HISTORY);
+    await checkHistory(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), roots, since, history, checkedHistory, result);
+    await checkIndex(reviewed, roots, since, before, result);
+  }
   return result;
 }
 
