@@ -2,11 +2,13 @@
  * Custom command files (`.claude/commands/**\/*.md`, `.mewcode/commands/**\/*.md`), as both the
  * workspace trust scan and the custom-commands plugin find them, so trust is asked for exactly the
  * files the plugin runs: the same folders, the same walk (depth, count, order, names), the same
- * size limit and the same test for a `` !`command` `` line — the only part of a command file that
- * runs something, and so the only reason a project's command needs trust.
+ * size limit, the same test for a `` !`command` `` line (the part of a command file that runs
+ * something) and the same reading of `allowed-tools` (which pre-approves tools for the turn the
+ * command starts): the two reasons a project's command needs trust.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readFrontmatter } from '../sdk/frontmatter.js';
 
 /** The project's (and the user's, under the home directory) command folders, lowest precedence first. */
 export const COMMAND_DIRECTORIES = [path.join('.claude', 'commands'), path.join('.mewcode', 'commands')] as const;
@@ -80,4 +82,37 @@ export async function commandMarkdownFiles(dir: string, followLinkedFolders: boo
   };
   await walk(dir, 1);
   return found;
+}
+
+/**
+ * `allowed-tools` as a list: a YAML list, or one string in either spelling — commas
+ * (`Read, Grep`) or spaces (`Read Grep`); a space inside a rule's parentheses does not split.
+ */
+export function toolList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
+  if (typeof value !== 'string') return [];
+  const entries: string[] = [];
+  let current = '';
+  let depth = 0;
+  for (const char of value) {
+    if (char === '(') depth++;
+    if (char === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current.trim()) entries.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  if (current.trim()) entries.push(current.trim());
+  return entries;
+}
+
+/** The `allowed-tools` entries of a command file's frontmatter, as written (both spellings of the key). */
+export function allowedToolsOf(data: Readonly<Record<string, unknown>>): string[] {
+  return toolList(data['allowed-tools'] ?? data.allowed_tools);
+}
+
+/** The `allowed-tools` entries a command file's text pre-approves (none when its frontmatter cannot be read: the plugin skips such a file). */
+export async function commandAllowedTools(text: string): Promise<string[]> {
+  const parsed = await readFrontmatter(text);
+  return parsed.ok ? allowedToolsOf(parsed.data) : [];
 }

@@ -9,8 +9,9 @@
  *   .mewcode/hooks.yaml, .mcp.json   whole files (hooks, MCP servers)
  *   .claude/agents/*.md, .mewcode/agents/*.md   whole files (sub-agent definitions)
  *   .claude/commands/**\/*.md, .mewcode/commands/**\/*.md   whole files, only those with a
- *                                `` !`command` `` line (custom commands that run something;
- *                                text-only commands need no trust and are not listed)
+ *                                `` !`command` `` line or `allowed-tools` (custom commands that
+ *                                run something or pre-approve tools for their turn; text-only
+ *                                commands need no trust and are not listed)
  *   .claude/settings.json, .claude/settings.local.json   Claude Code plugin settings only
  *
  * plus the code those settings name (trust-code.ts), each file under the key `code` with the
@@ -26,7 +27,7 @@
  */
 import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandMarkdownFiles, commandNameParts, hasShellLines, shellLineCommands } from './command-files.js';
+import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandAllowedTools, commandMarkdownFiles, commandNameParts, hasShellLines, shellLineCommands } from './command-files.js';
 import { LOCAL_SEARCH_PLACES, PROJECT_SEARCH_PLACES } from './layers.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
@@ -177,8 +178,8 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
 }
 
 /**
- * The project's custom command files with a `` !`command` `` line, each a whole file under the key
- * `commands`, found and read exactly as the custom-commands plugin finds and reads them
+ * The project's custom command files with a `` !`command` `` line or `allowed-tools` (which
+ * pre-approve tools for the command's turn), each a whole file under the key `commands`, found and read exactly as the custom-commands plugin finds and reads them
  * (command-files.ts), so the text trust approves is the text that runs.
  */
 async function commandsThatRunCode(root: string, display: (file: string) => string): Promise<ScannedSetting[]> {
@@ -189,8 +190,10 @@ async function commandsThatRunCode(root: string, display: (file: string) => stri
       const parts = commandNameParts(dir, file);
       if (!parts) continue; // the plugin skips it (with a warning): it never runs
       const read = readProjectTextFile(file, { maxBytes: MAX_COMMAND_FILE_BYTES, root });
-      if (!read.ok || !hasShellLines(read.text)) continue;
-      found.push({ file, display: display(file), key: 'commands', value: read.text, summary: summarizeCommandFile(parts.at(-1)!, shellLineCommands(read.text)) });
+      if (!read.ok) continue;
+      const tools = await commandAllowedTools(read.text);
+      if (!hasShellLines(read.text) && tools.length === 0) continue;
+      found.push({ file, display: display(file), key: 'commands', value: read.text, summary: summarizeCommandFile(parts.at(-1)!, shellLineCommands(read.text), tools) });
     }
   }
   return found;

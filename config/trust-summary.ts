@@ -92,7 +92,14 @@ export function summarizeFile(key: string, text: string): string {
   return `the whole file (${lines} line${lines === 1 ? '' : 's'})`;
 }
 
-/** A custom command file that runs something: its name and the commands of its `` !`…` `` lines. */
-export function summarizeCommandFile(name: string, commands: readonly string[]): string {
-  return cut(`/${name} runs ${commands.map((command) => `!\`${command}\``).join(', ')}`);
+/**
+ * A custom command file that runs something or pre-approves tools: its name, the commands of its
+ * `` !`…` `` lines and its `allowed-tools`.
+ */
+export function summarizeCommandFile(name: string, commands: readonly string[], allowedTools: readonly string[] = []): string {
+  const parts = [
+    ...(commands.length > 0 ? [`runs ${commands.map((command) => `!\`${command}\``).join(', ')}`] : []),
+    ...(allowedTools.length > 0 ? [`pre-approves ${allowedTools.join(', ')} for its turn`] : []),
+  ];
+  return cut(`/${name} ${parts.join('; ')}`);
 }

@@ -8,7 +8,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, commandMarkdownFiles, commandNameParts, hasShellLines } from '../../config/command-files.js';
+import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, allowedToolsOf, commandMarkdownFiles, commandNameParts, hasShellLines, toolList } from '../../config/command-files.js';
 import { readProjectTextFile } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
@@ -57,27 +57,8 @@ export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[
   return [...user, ...COMMAND_DIRECTORIES.map((dir): CommandRoot => ({ dir: path.join(projectRoot, dir), scope: 'project' }))];
 }
 
-/**
- * `allowed-tools` as a list: a YAML list, or one string in either spelling — commas
- * (`Read, Grep`) or spaces (`Read Grep`); a space inside a rule's parentheses does not split.
- */
-export function toolList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String).map((s) => s.trim()).filter(Boolean);
-  if (typeof value !== 'string') return [];
-  const entries: string[] = [];
-  let current = '';
-  let depth = 0;
-  for (const char of value) {
-    if (char === '(') depth++;
-    if (char === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === ',' || /\s/.test(char))) {
-      if (current.trim()) entries.push(current.trim());
-      current = '';
-    } else current += char;
-  }
-  if (current.trim()) entries.push(current.trim());
-  return entries;
-}
+/** Re-exported: the trust scan reads `allowed-tools` with the same function. */
+export { toolList };
 
 function truthy(value: unknown): boolean {
   return value === true || (typeof value === 'string' && /^(true|yes|on|1)$/i.test(value.trim())) || value === 1;
@@ -119,6 +100,15 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       // The project's path is filled in when the command runs, as in every command's text (command.ts).
       const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProjectDir(root.variables)) : text);
       const hint = data['argument-hint'] ?? data.argument_hint;
+      // `allowed-tools` answers the permission mode's questions for the command's turn: the user's
+      // own files may; a project's file only when workspace trust approves exactly the text read
+      // here (the trust scan lists it), as for its `!` lines. Otherwise the command still runs, as
+      // text that pre-approves nothing.
+      const allowedTools = allowedToolsOf(data);
+      const approvesTools = root.scope === 'user' || allowedTools.length === 0 || trust?.approves(file, 'commands', read.text) === true;
+      if (!approvesTools) {
+        warn(`custom commands: ${file}: its allowed-tools (${allowedTools.join(', ')}) pre-approve nothing until this project is trusted with the file as it is now (the trust notice lists it); the command runs without them`);
+      }
       const command: CommandFile = {
         name: parts.at(-1)!,
         file,
@@ -126,7 +116,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         namespace: parts.slice(0, -1).join(':'),
         description: typeof data.description === 'string' && data.description.trim() ? data.description.trim() : firstLine(parsed.body),
         ...(hint !== undefined && String(hint).trim() ? { argumentHint: String(hint).trim() } : {}),
-        allowedTools: toolList(data['allowed-tools'] ?? data.allowed_tools).map(expand),
+        allowedTools: approvesTools ? allowedTools.map(expand) : [],
         // A list of names, or of `{ name, description }` entries; or one string of names.
         argumentNames: toolList(Array.isArray(data.arguments) ? data.arguments.map((item: unknown) => (typeof item === 'object' && item !== null && 'name' in item ? (item as { name: unknown }).name : item)) : data.arguments),
         ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),

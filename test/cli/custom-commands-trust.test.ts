@@ -22,7 +22,7 @@ test.concurrent('untrusted: the notice lists the command files that run somethin
     expect(plain.code).toBe(0);
     expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Just text here');
     expect(plain.stderr).toContain('that run code or send data were skipped: this project is not trusted');
-    expect(plain.stderr).toContain('  .claude/commands/ops/touch-it.md: commands: /touch-it runs !`touch ran-marker`\n');
+    expect(plain.stderr).toContain('  .claude/commands/ops/touch-it.md: commands: /touch-it runs !`touch ran-marker`; pre-approves Bash(touch:*) for its turn\n');
     expect(plain.stderr).toContain('  .mewcode/commands/status.md: commands: /status runs !`echo bang-$((40+2))`\n');
     expect(plain.stderr).not.toContain('plain.md');
 
@@ -61,7 +61,7 @@ test.concurrent('trust remembered in trust.json covers a project whose only code
     const edited = await s.run(['-p', '/status'], { env: sandboxEnv });
     expect(edited.code).not.toBe(0);
     expect(edited.stderr).toContain('they changed since you trusted this project');
-    expect(edited.stderr).toContain('  .claude/commands/status.md: commands: /status runs !`echo edited-$((40+2))` (changed)\n');
+    expect(edited.stderr).toContain('  .claude/commands/status.md: commands: /status runs !`echo edited-$((40+2))`; pre-approves Bash(echo:*) for its turn (changed)\n');
     expect(edited.stdout + edited.stderr).not.toContain('edited-42');
     expect(s.requests).toHaveLength(1);
   });

@@ -140,7 +140,7 @@ test.concurrent("allowed-tools pre-approves its tools for the command's turn, as
       write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
       write(join(s.cwd, 'notes.txt'), 'note content');
       write(join(s.cwd, '.claude/commands/look.md'), '---\nallowed-tools: Bash(touch:*)\n---\nRead notes.txt then summarise.\n');
-      const r = await s.run(['-p', '/look']);
+      const r = await s.run(['-p', '/look', '--trust-project']);
       expect(r.code).toBe(0);
       // A tool the file does not name runs as it would without the command (a read in the project).
       expect(resultOf(s.requests, 'read')).toMatchObject({ content: expect.stringContaining('note content') });
@@ -154,6 +154,30 @@ test.concurrent("allowed-tools pre-approves its tools for the command's turn, as
       expect(audit.find((l) => l.type === 'decision' && l.tool_call_id === 'granted')).toMatchObject({ layer: 'hook:custom-commands', verdict: 'allow', allowed: true });
     },
   );
+});
+
+const writeCall = (id: string, file: string) => ({ toolCalls: [{ id, name: 'write_file', input: { file_path: file, content: 'evil()\n' } }] });
+
+test.concurrent("an untrusted project's allowed-tools pre-approve nothing (one warning names the file); trusted, or the user's own, they do", async () => {
+  await scenario([writeCall('untrusted', 'src/a.js'), { text: 'done' }, writeCall('trusted', 'src/b.js'), { text: 'done' }, writeCall('mine', 'src/c.js'), { text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
+    const file = join(s.cwd, '.mewcode/commands/review.md');
+    write(file, '---\nallowed-tools: Bash, Write, Edit\n---\nReview the change.\n');
+    const untrusted = await s.run(['-p', '/review']);
+    expect(untrusted.code).toBe(0);
+    expect(resultOf(s.requests, 'untrusted')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
+    expect(untrusted.stderr.split(`${file}: its allowed-tools (Bash, Write, Edit) pre-approve nothing`)).toHaveLength(2);
+    expect(readdirSync(s.cwd)).not.toContain('src');
+    const trusted = await s.run(['-p', '/review', '--trust-project']);
+    expect(trusted.code).toBe(0);
+    expect(resultOf(s.requests, 'trusted').is_error ?? false).toBe(false);
+    expect(trusted.stderr).not.toContain('pre-approve nothing');
+    write(join(s.home, '.mewcode/commands/mine.md'), '---\nallowed-tools: Write\n---\nMine.\n');
+    const mine = await s.run(['-p', '/mine']);
+    expect(mine.code).toBe(0);
+    expect(resultOf(s.requests, 'mine').is_error ?? false).toBe(false);
+    expect(readdirSync(join(s.cwd, 'src')).sort()).toEqual(['b.js', 'c.js']);
+  });
 });
 
 test.concurrent("the pre-approval never passes a deny rule, and a command's own `!` line is covered by it", async () => {

@@ -44,6 +44,19 @@ describe('custom command files in the trust scan', () => {
     expect(trust.notice()).not.toContain('plain.md');
   });
 
+  it("lists each project command with allowed-tools (they pre-approve tools for its turn); the user's own are not listed", async () => {
+    write('.mewcode/commands/review.md', '---\nallowed-tools: Bash, Write, Edit\n---\nReview the change.\n');
+    write('.claude/commands/both.md', '---\nallowed-tools:\n  - Bash(git status:*)\n---\nState: !`git status`\n');
+    write('.claude/commands/none.md', '---\nallowed-tools: ""\n---\nJust text.\n');
+    write('.mewcode/commands/mine.md', '---\nallowed-tools: Bash\n---\nMine.\n', dirs.homeDir);
+    const trust = await trustOf();
+    expect(trust.isTrusted()).toBe(false);
+    expect(trust.pending().settings).toEqual([
+      { file: '.claude/commands/both.md', key: 'commands', summary: '/both runs !`git status`; pre-approves Bash(git status:*) for its turn' },
+      { file: '.mewcode/commands/review.md', key: 'commands', summary: '/review pre-approves Bash, Write, Edit for its turn' },
+    ]);
+  });
+
   it('a script a ! line runs from the project is hashed with the trust: rewriting it asks again', async () => {
     write('.claude/commands/deploy.md', '!`./scripts/deploy.sh`\n');
     const script = write('scripts/deploy.sh', '#!/bin/sh\necho deploy\n');
