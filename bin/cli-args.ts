@@ -45,7 +45,9 @@ Options:
                                 --allowed-tools; the words up to the next flag that are tool rules)
   --disallowedTools <rules...>  deny these for this session, e.g. "Bash(git push:*)" Edit (also
                                 --disallowed-tools); a prompt after them must not be a tool name:
-                                put it before the flags or after --
+                                put it before the flags or after --. A rule word that would leave
+                                no prompt on the command line (stdin or none) is a usage error:
+                                end the list with -- or write the rules as one value ("Read,Edit")
   --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
   --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
                                 (repeatable; no trust needed; a configured server of a name wins)

@@ -15,6 +15,12 @@
  * So a one-word prompt that names a tool (`Edit`) after the list is a rule: put the prompt
  * before the flags or after `--`. A rule is never taken as the prompt, so a deny list cannot
  * silently lose a rule to it.
+ *
+ * Nor is a word silently taken as a rule when it would leave the run without a prompt on its
+ * command line (the prompt then read from stdin, or none): in `mewcode -p --allowedTools Read
+ * "$TITLE" < body.txt` a title `Write` would become an allow rule. Such a list is a usage error
+ * naming the word; end the list with `--`, give the rules as one value (`Read,Write`) or repeat
+ * the flag to mean rules, or put the prompt after `--` to mean a prompt.
  */
 import { CLAUDE_TO_OURS } from './claude-tool-names.js';
 import { splitRuleList } from './subcommand-args.js';
@@ -90,6 +96,8 @@ export function gatherRuleLists(tokens: readonly ArgToken[], words: 'prompt' | '
   const positionals: string[] = [];
   let open: RuleListName | undefined;
   let flag = '';
+  // A word after a flag's own value taken as a rule while no prompt has followed (see the file comment).
+  let swallowed: { word: string; flag: string } | undefined;
   for (const token of tokens) {
     if (token.kind === 'option') {
       open = Object.hasOwn(RULE_LIST_FLAGS, token.name) ? RULE_LIST_FLAGS[token.name as keyof typeof RULE_LIST_FLAGS] : undefined;
@@ -98,13 +106,16 @@ export function gatherRuleLists(tokens: readonly ArgToken[], words: 'prompt' | '
       continue;
     }
     if (token.kind === 'option-terminator') {
+      // `--` ends the list on purpose: what it held is rules, whatever follows.
       open = undefined;
+      swallowed = undefined;
       continue;
     }
     if (open) {
       const kind = words === 'rules' ? 'rules' : classifyWord(token.value);
       if (kind === 'rules') {
         lists[open].push(token.value);
+        if (words === 'prompt') swallowed = { word: token.value, flag };
         continue;
       }
       if (kind === 'mixed') {
@@ -116,6 +127,14 @@ export function gatherRuleLists(tokens: readonly ArgToken[], words: 'prompt' | '
       open = undefined;
     }
     positionals.push(token.value);
+  }
+  if (swallowed && positionals.length === 0) {
+    return {
+      ok: false,
+      error:
+        `"${swallowed.word}" after --${swallowed.flag} is the last word of the command line: as a rule it would leave no prompt there (it would then be read from stdin, or none), so it is not guessed. ` +
+        `For rules, end the list with -- or give them as one value (--${swallowed.flag} "Read,Write"); for a prompt, put it after -- (or before the flags)`,
+    };
   }
   return { ok: true, allowedTools: splitRuleList(lists.allowedTools), disallowedTools: splitRuleList(lists.disallowedTools), positionals };
 }

@@ -31,11 +31,29 @@ test('--allowedTools / --disallowedTools take several rules in a row (also kebab
   // Not a rule: the prompt, and the list ends there.
   expect(run('-p', '--allowedTools', 'Read', 'Edit the parser', 'Write')).toMatchObject({ options: { prompt: 'Edit the parser Write', allowedTools: ['Read'] } });
   // A tool-like word is a rule; after `--` everything is the prompt.
-  expect(run('--allowedTools', 'Read', 'Edit')).toMatchObject({ options: { allowedTools: ['Read', 'Edit'] } });
+  expect(run('--allowedTools', 'Read', 'Edit', '--')).toMatchObject({ options: { allowedTools: ['Read', 'Edit'] } });
+  expect(run('-p', 'x', '--allowedTools', 'Read', 'Edit')).toMatchObject({ options: { prompt: 'x', allowedTools: ['Read', 'Edit'] } });
   expect(run('--allowedTools', 'Read', '--', 'Edit')).toMatchObject({ options: { prompt: 'Edit', allowedTools: ['Read'] } });
   expect(run('-p', 'x', '--disallowedTools', 'Write', 'Bash(rm:*) and more')).toEqual({ kind: 'error', message: expect.stringContaining('mixes tool rules and other words') });
   // Another flag's value is that flag's.
   expect(run('-p', 'x', '--allowedTools', 'Read', '--model', 'Edit')).toMatchObject({ options: { allowedTools: ['Read'], model: 'Edit' } });
+});
+
+test('a rule word that would leave no prompt on the command line (stdin or none) is a usage error, not a silent allow rule', () => {
+  const run = (...argv: string[]) => parseCommandLine(argv, '/');
+  // `mewcode -p --allowedTools Read "$TITLE" < body.txt` with a title that names a tool.
+  for (const title of ['Write', 'Bash', 'Edit Write', 'Bash(rm:*)', 'mcp__github']) {
+    expect(run('-p', '--allowedTools', 'Read', title)).toEqual({ kind: 'error', message: expect.stringContaining(`"${title}" after --allowedTools is the last word of the command line`) });
+  }
+  expect(run('--disallowed-tools', 'Bash', 'Edit')).toEqual({ kind: 'error', message: expect.stringContaining('after --disallowed-tools') });
+  expect(run('-p', '--allowedTools', 'Read', 'Write', '--verbose')).toEqual({ kind: 'error', message: expect.stringContaining('"Write"') });
+  // Unambiguous: the flag's own value, one value, a list ended by `--`, the prompt after `--`, or a prompt elsewhere.
+  expect(run('-p', '--allowedTools', 'Read')).toMatchObject({ kind: 'run', options: { allowedTools: ['Read'] } });
+  expect(run('-p', '--allowedTools', 'Read,Write')).toMatchObject({ kind: 'run', options: { allowedTools: ['Read', 'Write'] } });
+  expect(run('-p', '--allowedTools', 'Read', 'Write', '--')).toMatchObject({ kind: 'run', options: { allowedTools: ['Read', 'Write'] } });
+  expect(run('-p', '--allowedTools', 'Read', '--', 'Write')).toMatchObject({ kind: 'run', options: { prompt: 'Write', allowedTools: ['Read'] } });
+  expect(run('-p', '--allowedTools', 'Read', 'Write', 'fix the bug')).toMatchObject({ kind: 'run', options: { prompt: 'fix the bug', allowedTools: ['Read', 'Write'] } });
+  expect(run('-p', '--allowedTools', 'Read', '--allowedTools', 'Write')).toMatchObject({ kind: 'run', options: { allowedTools: ['Read', 'Write'] } });
 });
 
 test('--permission-mode takes Claude Code\'s names (manual, dontAsk); auto is refused; --dangerously-skip-permissions is bypassPermissions', () => {
