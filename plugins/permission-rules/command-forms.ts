@@ -14,12 +14,22 @@ const RM_LETTERS: Readonly<Record<string, string>> = { '--recursive': 'r', '-R':
 /** Beyond this many distinct letters the arrangements are too many: no letter forms. */
 const MAX_LETTERS = 5;
 
-/** Extra forms of `argv` (program name already a base name); unknownOption when a global option is unknown. */
-export function ruleForms(argv: readonly string[]): { forms: string[]; unknownOption?: { program: string; option: string } } {
+export interface RuleForms {
+  forms: string[];
+  /** A global option that cannot be read: the subcommand cannot be found. */
+  unknownOption?: { program: string; option: string };
+  /** The subcommand is not the word written (computed, or a git alias): `form` starts at the program, its subcommand next. */
+  hiddenSubcommand?: { program: string; why: string; form: string[] };
+}
+
+/** Extra forms of `argv` (program name already a base name), and why its subcommand cannot be known, if so. */
+export function ruleForms(argv: readonly string[]): RuleForms {
   const forms: string[] = [...letterForms(argv)];
   const sub = withoutGlobalOptions(argv);
-  if (sub.kind === 'stripped') forms.push(sub.form.join(' '));
-  return sub.kind === 'unknown' ? { forms, unknownOption: { program: sub.program, option: sub.option } } : { forms };
+  if (sub.kind === 'stripped' || sub.kind === 'hidden') forms.push(sub.form.join(' '));
+  if (sub.kind === 'unknown') return { forms, unknownOption: { program: sub.program, option: sub.option } };
+  if (sub.kind === 'hidden') return { forms, hiddenSubcommand: { program: sub.program, why: sub.why, form: sub.form } };
+  return { forms };
 }
 
 /** Every grouping of the leading single-letter flags into one cluster plus separate flags. */

@@ -24,6 +24,9 @@
  * only when its writing redirections stay inside the project (or go to /dev/null, a descriptor…),
  * judged from every directory the segment may run in (after `cd`; the bash call's `workdir`).
  * Deny and ask rules see a command however it is spelled (`/bin/rm`, `\rm`, `"r""m"`, wrapped);
+ * when a word after the name is computed, or a git alias renames the subcommand (`git $(echo push)`,
+ * `G=push; git $G`, `git {push,x}`, `git -c alias.xx=push xx`, `rm -rf $X`), a deny (ask) rule whose
+ * words agree up to that word denies (asks): computed-words.ts;
  * when a segment's command name is computed at run time (`$a -rf x`, `${x:-rm}`, `rm${IFS}x`),
  * or the segment runs commands the parser cannot see at all (`curl … | sh`, `bash "$f"`,
  * `source <(…)`, `git -c alias.x='!…'`, `./r` after `cp /bin/rm r`: ShellSegment.unknownCommands),
@@ -34,6 +37,8 @@ import { expandHome, isWithin, resolveRealSync } from '../../sdk/path-containmen
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { allowTextOf, looksThrough } from './allow-wrappers.js';
 import { ruleForms } from './command-forms.js';
+import { mayMatchAt, unknownWords } from './computed-words.js';
+import { computedWord } from './global-options.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import { SCOPES, ownedByUser, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
 
@@ -212,6 +217,7 @@ export class RulesEngine {
     const objection =
       combine([wholeDecision, ...segmentDecisions], { allowed: false }) ??
       computedNameObjection(applicable, parsed.segments) ??
+      computedWordObjection(applicable, parsed.segments, raw) ??
       unknownGlobalOptionObjection(applicable, parsed.segments) ??
       unknownCommandsObjection(applicable, parsed.segments) ??
       (parsed.parseError !== undefined ? unparsedObjection(applicable, parsed.parseError) : undefined) ??
@@ -268,7 +274,7 @@ export function realPath(absolute: string): string | undefined {
 /** A command name bash computes at run time (an expansion, a glob, a brace list): no rule can see the verb. */
 export function computedCommandName(word: string | undefined): boolean {
   if (word === undefined || word === '[' || word === '[[') return false; // the test builtin
-  return /[$`*?[]/.test(word) || /\{[^}]*,[^}]*\}/.test(word);
+  return computedWord(word);
 }
 
 /** With a deny (or ask) rule for the tool, a command that does not parse cannot be checked against it: denied (asked). */
@@ -290,6 +296,35 @@ function computedNameObjection(applicable: readonly Record<RuleList, CompiledRul
   const computed = segments.find((s) => computedCommandName(s.argv[0]));
   return computed && unseenObjection(applicable, (list, rule) =>
     `the command name ${quote(computed.argv[0]!)} in ${quote(computed.text)} is computed at run time, so ${list} rule ${rule.describeOrigin()} "${rule.text}" cannot be checked against it; write the command name literally`);
+}
+
+/**
+ * A segment with a word after the command name that the text does not show (computed at run time,
+ * or a subcommand renamed by a git alias: computed-words.ts): a deny (ask) rule that may match
+ * whatever that word turns out to be denies (asks). `git $(echo push) x` is `git push x` to
+ * `Bash(git push *)`, `rm -rf $X` may be `rm -rf /`.
+ */
+function computedWordObjection(applicable: readonly Record<RuleList, CompiledRule[]>[], segments: readonly ShellSegmentLike[], line: string): PermissionVerdict | undefined {
+  for (const segment of segments) {
+    const unknown = unknownWords(segment.argv, line);
+    if (unknown.length === 0) continue;
+    for (const list of ['deny', 'ask'] as const) {
+      for (const lists of applicable) {
+        for (const rule of lists[list]) {
+          const found = unknown.find((u) => mayMatchAt(rule, u.words, u.at));
+          if (!found) continue;
+          return {
+            decision: list,
+            layer: `${LAYER_NAME}:${rule.origin.scope}`,
+            reason:
+              `in ${quote(segment.text)} ${found.why}, so what runs may be what ${list} rule ${rule.describeOrigin()} "${rule.text}" names ` +
+              'and the rule cannot be checked against it; write the command out literally',
+          };
+        }
+      }
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -5,7 +5,11 @@
  * (sdk/shell-command/getopt.ts), which reads the words. An option that takes its value as the next
  * word must be known to find the subcommand; an option these tables do not know, an ambiguous or
  * missing value, or a `--`, leaves the subcommand unknown (the engine then lets every deny or ask
- * rule for the program apply).
+ * rule for the program apply). A subcommand the text does not show is `hidden`: a word computed at
+ * run time (`git $(echo push)`, `git $G`, `git {push,x}`, `npm pu*`), or a git alias set on the
+ * command line (`git -c alias.xx=push xx`, `--config-env=alias.xx=VAR`, of any value: an alias of a
+ * builtin runs that builtin), or a `-c` setting whose key is computed (it may be such an alias). The engine then
+ * treats the command as any subcommand of the program.
  */
 import { readOptions, type OptionSyntax } from '../../sdk/shell-command/getopt.js';
 
@@ -88,7 +92,26 @@ const PROGRAMS: ReadonlyMap<string, GlobalOptions> = new Map<string, GlobalOptio
 export type SubcommandForm =
   | { kind: 'plain' }
   | { kind: 'stripped'; form: string[] }
-  | { kind: 'unknown'; program: string; option: string };
+  | { kind: 'unknown'; program: string; option: string }
+  | { kind: 'hidden'; program: string; why: string; form: string[] };
+
+/** A word bash computes at run time (an expansion, a glob, a brace list): its text is not what runs. */
+export function computedWord(word: string): boolean {
+  return /[$`*?[]/.test(word) || /\{[^}]*,[^}]*\}/.test(word);
+}
+
+/** Why git's subcommand is not the word written (an alias or a computed setting on the command line). */
+function gitAlias(argv: readonly string[], end: number): string | undefined {
+  for (let i = 1; i < end; i++) {
+    const word = argv[i]!;
+    const setting = word === '-c' || word === '--config-env' ? argv[i + 1] : word.startsWith('--config-env=') ? word.slice('--config-env='.length) : undefined;
+    if (setting === undefined) continue;
+    const key = setting.includes('=') ? setting.slice(0, setting.indexOf('=')) : setting;
+    if (computedWord(key)) return `the setting ${setting} of ${word} is computed at run time (it may define an alias)`;
+    if (/^alias\./i.test(key)) return `${word} ${setting} defines an alias, so the word written is not the subcommand that runs`;
+  }
+  return undefined;
+}
 
 /**
  * `argv` (its program name already a base name) with the program's global options removed:
@@ -104,8 +127,14 @@ export function withoutGlobalOptions(argv: readonly string[]): SubcommandForm {
   if (problem) return { kind: 'unknown', program, option: argv[problem.at]! };
   // After `--` the next word is an operand to some programs and the subcommand to others.
   if (read.dashDash) return { kind: 'unknown', program, option: '--' };
-  if (read.end === 1 || read.end >= argv.length) return { kind: 'plain' };
-  return { kind: 'stripped', form: [program, ...argv.slice(read.end)] };
+  if (read.end >= argv.length) return { kind: 'plain' };
+  const form = [program, ...argv.slice(read.end)];
+  const subcommand = argv[read.end]!;
+  if (computedWord(subcommand)) return { kind: 'hidden', program, why: `the subcommand ${subcommand} is computed at run time`, form };
+  const alias = program === 'git' ? gitAlias(argv, read.end) : undefined;
+  if (alias !== undefined) return { kind: 'hidden', program, why: alias, form };
+  if (read.end === 1) return { kind: 'plain' };
+  return { kind: 'stripped', form };
 }
 
 export function isMultiplexer(program: string): boolean {

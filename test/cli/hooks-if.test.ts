@@ -33,6 +33,14 @@ test('PreToolUse if "Bash(git push *)": only the calls that push are blocked, ho
     bash('spelled', '/usr/bin/git push origin main'),
     // A command name computed at run time cannot be checked against the rule: the hook judges it.
     bash('computed', 'g=git; $g push origin main'),
+    // A subcommand computed at run time or renamed by an alias may be the push: the hook judges it.
+    bash('subSubst', 'git $(echo push) origin main'),
+    bash('subVar', 'G=push; git $G origin main'),
+    bash('subBrace', 'git {push,origin,main}'),
+    bash('subAlias', 'git -c alias.xx=push xx origin main'),
+    bash('subBackquote', 'git `echo push` origin main'),
+    // Computed words after a subcommand the rule does not name: not a push.
+    bash('log', 'echo "log $(echo x)"'),
   ];
   await scenario([{ toolCalls: calls }, { text: 'done' }], async (s) => {
     userHooks(s, { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', if: 'Bash(git push *)', command: BLOCK }] }] });
@@ -41,7 +49,8 @@ test('PreToolUse if "Bash(git push *)": only the calls that push are blocked, ho
     expect(result.stderr).not.toContain('unknown key "if"');
     const results = resultsById(s.requests[1]!.body);
     expect(results.plain).toContain('build ok');
-    for (const id of ['push', 'chained', 'wrapped', 'spelled', 'computed']) expect(results[id]).toContain('pushing is not allowed from the agent');
+    expect(results.log).toContain('log x');
+    for (const id of ['push', 'chained', 'wrapped', 'spelled', 'computed', 'subSubst', 'subVar', 'subBrace', 'subAlias', 'subBackquote']) expect(results[id]).toContain('pushing is not allowed from the agent');
   });
 });
 
