@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createWorkspaceTrust } from '../../../config/index.js';
 import { commandRoots, loadCommandFiles } from '../../../plugins/custom-commands/command-file.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 
@@ -16,8 +17,15 @@ test('a description with an unquoted ": " and lines of its own, a - item tool li
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'review.md'), '---\ndescription: Review: the diff, then\n  the tests\nargument-hint: [pr] [focus]\nallowed-tools:\n  - Bash(git diff:*)\n  - Read\nmodel: sonnet\n---\nReview $0.\n');
   writeFileSync(path.join(dir, 'twice.md'), '---\ndescription: Deploy: now\ndescription: later\n---\nDeploy.\n');
+  // Untrusted, the project's allowed-tools pre-approve nothing, and a warning names the file.
+  const untrustedWarnings: string[] = [];
+  const untrusted = await loadCommandFiles(commandRoots(home, root), (message) => untrustedWarnings.push(message), await createWorkspaceTrust({ projectRoot: root, homeDir: home }));
+  expect(untrusted[0]).toMatchObject({ name: 'review', allowedTools: [] });
+  expect(untrustedWarnings).toContain(`custom commands: ${path.join(dir, 'review.md')}: its allowed-tools (Bash(git diff:*), Read) pre-approve nothing until this project is trusted with the file as it is now (the trust notice lists it); the command runs without them`);
+  const trust = await createWorkspaceTrust({ projectRoot: root, homeDir: home });
+  await trust.grant();
   const warnings: string[] = [];
-  const loaded = await loadCommandFiles(commandRoots(home, root), (message) => warnings.push(message));
+  const loaded = await loadCommandFiles(commandRoots(home, root), (message) => warnings.push(message), await createWorkspaceTrust({ projectRoot: root, homeDir: home }));
   expect(loaded.map((c) => c.name)).toEqual(['review']);
   expect(loaded[0]).toMatchObject({ description: 'Review: the diff, then\nthe tests', argumentHint: '[pr] [focus]', allowedTools: ['Bash(git diff:*)', 'Read'], model: 'sonnet', body: 'Review $0.\n' });
   expect(warnings).toEqual([`custom commands: ${path.join(dir, 'twice.md')}:3: invalid YAML in the frontmatter: description is given twice (lines 2 and 3), and YAML cannot read it either (line 2: Nested mappings are not allowed in compact mappings); skipped`]);
