@@ -8,7 +8,6 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { readFrontmatter } from '../sdk/frontmatter.js';
 
 /** The project's (and the user's, under the home directory) command folders, lowest precedence first. */
 export const COMMAND_DIRECTORIES = [path.join('.claude', 'commands'), path.join('.mewcode', 'commands')] as const;
@@ -111,8 +110,23 @@ export function allowedToolsOf(data: Readonly<Record<string, unknown>>): string[
   return toolList(data['allowed-tools'] ?? data.allowed_tools);
 }
 
-/** The `allowed-tools` entries a command file's text pre-approves (none when its frontmatter cannot be read: the plugin skips such a file). */
-export async function commandAllowedTools(text: string): Promise<string[]> {
-  const parsed = await readFrontmatter(text);
-  return parsed.ok ? allowedToolsOf(parsed.data) : [];
+/**
+ * The `allowed-tools` entries a command file's text names, for the trust scan: read from the lines
+ * of its frontmatter (a `allowed-tools:` or `allowed_tools:` key, its value on the line or as a
+ * `- item` list below), without a YAML parser (config/ stays below sdk/). A spelling this misses
+ * only loses the pre-approval (a value over several lines, a key spelled with escapes): the plugin,
+ * which parses the file, pre-approves a project's file only when trust approved that file, and
+ * trust lists only what this finds.
+ */
+export function commandAllowedTools(text: string): string[] {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines[0]?.trim() !== '---') return [];
+  const tools: string[] = [];
+  for (let i = 1; i < lines.length && lines[i]!.trim() !== '---'; i++) {
+    const key = /^\s*["']?allowed[-_]tools["']?\s*:(.*)$/.exec(lines[i]!);
+    if (!key) continue;
+    tools.push(...toolList(key[1]!.trim().replace(/^\[|\]$/g, '').replace(/["']/g, '')));
+    for (let j = i + 1; j < lines.length && /^\s*-\s/.test(lines[j]!); j++) tools.push(lines[j]!.replace(/^\s*-\s*/, '').replace(/^["']|["']$/g, '').trim());
+  }
+  return tools.filter(Boolean);
 }

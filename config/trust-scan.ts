@@ -191,7 +191,7 @@ async function commandsThatRunCode(root: string, display: (file: string) => stri
       if (!parts) continue; // the plugin skips it (with a warning): it never runs
       const read = readProjectTextFile(file, { maxBytes: MAX_COMMAND_FILE_BYTES, root });
       if (!read.ok) continue;
-      const tools = await commandAllowedTools(read.text);
+      const tools = commandAllowedTools(read.text);
       if (!hasShellLines(read.text) && tools.length === 0) continue;
       found.push({ file, display: display(file), key: 'commands', value: read.text, summary: summarizeCommandFile(parts.at(-1)!, shellLineCommands(read.text), tools) });
     }
