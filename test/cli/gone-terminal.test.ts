@@ -67,11 +67,13 @@ test.concurrent('-p: the terminal closes and SIGHUP arrives: the run is cancelle
   });
 }, 60_000);
 
-test.concurrent('the interactive UI (raw mode): the terminal closes and SIGHUP arrives: it ends with 129, not a crash', async () => {
+test.concurrent('the interactive UI (raw mode): the terminal closes and SIGHUP arrives: it ends with 129 or 1, not a crash', async () => {
   await scenario([], async (s) => {
     const t = await inClosingTerminal(s, [], 'type a prompt');
     t.hangUp();
     process.kill(t.pid, 'SIGHUP');
-    expect(await t.exitStatus()).toBe(129);
+    // Whichever it notices first ends it: the signal (129), or its input failing as the terminal
+    // went away (1). Both are its own ends; a crash restoring the terminal's modes is 134 or 139.
+    expect([1, 129]).toContain(await t.exitStatus());
   });
 }, 60_000);
