@@ -3,6 +3,7 @@
  * A bad value falls back with a warning; a folder that cannot be a skill is a problem naming its
  * file (K2). The body is not kept: it is re-read from disk at every load (S3).
  */
+import { toolList } from '../../config/command-files.js';
 import { parseFrontmatter } from './frontmatter.js';
 
 export type SkillMode = 'inline' | 'fork';
@@ -59,22 +60,8 @@ const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-too
 
 export type ParsedSkill = { ok: true; skill: Skill } | { ok: false; reason: string };
 
-/** `Read, Grep` or `Bash(git add:*) Read` (Claude Code) or a YAML list: one entry per tool. */
-export function splitToolList(value: string): string[] {
-  const tools: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of value) {
-    if (char === '(') depth++;
-    if (char === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === ',' || /\s/.test(char))) {
-      if (current.trim()) tools.push(current.trim());
-      current = '';
-    } else current += char;
-  }
-  if (current.trim()) tools.push(current.trim());
-  return tools;
-}
+/** `Read, Grep` or `Bash(git add:*) Read` (Claude Code): one entry per tool, as a command file's list is read. */
+export const splitToolList = (value: string): string[] => toolList(value);
 
 /** Lower-cased, spaces and other characters a command name cannot hold turned into `-`. */
 export function normaliseName(raw: string): string {
