@@ -18,11 +18,16 @@
  */
 import path from 'node:path';
 import { fromClaudeToolName, mcpServerPrefix } from '../../sdk/claude-tool-names.js';
-import { parseShellCommand, type ShellSegment } from '../../sdk/shell-command/index.js';
+import type { ShellSegment } from '../../sdk/shell-command/index.js';
+import { loadOnce } from '../../sdk/load-once.js';
 import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import { globMatcher } from '../../sdk/linear-regex/picomatch.js';
 import { expandHome, resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionTarget, ToolInput } from '../../types/tools.js';
+
+// The shell analysis (≈ 100 KB of code) is loaded when a command's `Bash(…)` entry is first
+// matched, not at start-up: most runs never use a command's allowed-tools.
+const loadShellCommand = loadOnce(() => import('../../sdk/shell-command/index.js'));
 
 export interface GrantCall {
   toolName: string;
@@ -100,7 +105,7 @@ async function commandCovered(tests: readonly ((command: string) => boolean)[], 
   if (tests.length === 0 || command.trim() === '') return false;
   let parsed;
   try {
-    parsed = await parseShellCommand(command);
+    parsed = await (await loadShellCommand()).parseShellCommand(command);
   } catch {
     return false;
   }
