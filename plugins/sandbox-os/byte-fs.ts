@@ -4,7 +4,7 @@
  * entries, a link's target, a real path) is decoded without loss. The sweep's modules reach the
  * file system only through here, so a name that is not UTF-8 is never looked up as another.
  */
-import { closeSync, constants, lstatSync, openSync, readlinkSync, realpathSync, renameSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, type Dirent, type Stats } from 'node:fs';
 import { access, lstat as lstatBytes, open, readdir, readlink as readlinkBytes, realpath as realpathBytes, stat as statBytes, type FileHandle } from 'node:fs/promises';
 import { fromBytes, toBytes } from './byte-names.js';
 
@@ -36,6 +36,44 @@ export interface Entry {
 export async function entries(dir: string): Promise<Entry[]> {
   const listed: Dirent<Buffer>[] = await readdir(toBytes(dir), { withFileTypes: true, encoding: 'buffer' });
   return listed.map((child) => ({ name: fromBytes(child.name), isDirectory: () => child.isDirectory(), isSymbolicLink: () => child.isSymbolicLink() }));
+}
+
+/**
+ * Synchronous forms for walks over many small files (a repository's loose objects): one call
+ * each without the thread pool's round trip, several times faster per file. Never throw.
+ */
+export const lstatNow = (file: string): Stats | undefined => {
+  try {
+    return lstatSync(toBytes(file), { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
+
+/** A directory's names (byte strings); undefined when it cannot be listed. */
+export function namesNow(dir: string): string[] | undefined {
+  try {
+    return readdirSync(toBytes(dir), { encoding: 'buffer' }).map((name) => fromBytes(name));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The last `count` bytes of the regular file `file` (opened without following a link); undefined when it cannot be read. */
+export function tailNow(file: string, count: number): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(toBytes(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size < count) return undefined;
+    const size = info.size;
+    const tail = Buffer.alloc(count);
+    return readSync(fd, tail, 0, count, size - count) === count ? tail : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 export type Bytes = { bytes: Buffer } | { tooLarge: true } | undefined;

@@ -26,6 +26,7 @@
 import path from 'node:path';
 import { entries, lstat } from './byte-fs.js';
 import { fromBytes } from './byte-names.js';
+import { checkObjects, NEW_OBJECTS, objectsState, type ObjectsState } from './git-objects.js';
 import { runHostGit } from './git-run.js';
 import { follow, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
 
@@ -35,10 +36,12 @@ export interface HistoryState {
   replaces: ReadonlyMap<string, string> | undefined;
   grafts: ReadonlySet<string> | undefined;
   shallow: ReadonlySet<string> | undefined;
+  /** The objects (git-objects.ts); NEW_OBJECTS in a git directory the command made. */
+  objects: ObjectsState | typeof NEW_OBJECTS | undefined;
 }
 
 /** A git directory the command could not have substituted anything in (one it made). */
-export const NO_HISTORY: HistoryState = { replaces: new Map(), grafts: new Set(), shallow: new Set() };
+export const NO_HISTORY: HistoryState = { replaces: new Map(), grafts: new Set(), shallow: new Set(), objects: NEW_OBJECTS };
 
 interface Found {
   notices: string[];
@@ -93,10 +96,11 @@ export async function historyState(gitDir: string, workTree: string, roots: read
   try {
     const commonDir = await commonDirOf(gitDir, roots);
     if (commonDir === undefined) return NO_HISTORY;
+    const objects = objectsState(commonDir);
     const listed = await replaceRefs(commonDir, gitDir, workTree);
-    return { replaces: 'refs' in listed ? listed.refs : undefined, grafts: await lines(commonDir, 'info/grafts', roots), shallow: await lines(commonDir, 'shallow', roots) };
+    return { replaces: 'refs' in listed ? listed.refs : undefined, grafts: await lines(commonDir, 'info/grafts', roots), shallow: await lines(commonDir, 'shallow', roots), objects };
   } catch {
-    return { replaces: undefined, grafts: undefined, shallow: undefined };
+    return { replaces: undefined, grafts: undefined, shallow: undefined, objects: undefined };
   }
 }
 
@@ -114,6 +118,7 @@ export async function checkHistory(gitDir: string, workTree: string, where: stri
   await checkReplaces(commonDir, gitDir, workTree, where, since, before, result);
   await checkGrafts(commonDir, roots, since, before, result);
   await checkCommitGraph(commonDir, gitDir, workTree, where, roots, since, result);
+  await checkObjects(commonDir, gitDir, workTree, where, roots, since, before?.objects, result);
   const shallow = await lines(commonDir, 'shallow', roots);
   const addedShallow = [...(shallow ?? [])].filter((line) => !before?.shallow?.has(line));
   if (addedShallow.length > 0 && (before?.shallow !== undefined || (await changedSince(path.join(commonDir, 'shallow'), since)))) {
