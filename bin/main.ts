@@ -95,7 +95,8 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[], e
     ended(code);
     return code;
   } finally {
-    await kernel.shutdown();
+    // Claude Code's SessionEnd reason: the UI knows whether the user left it (prompt_input_exit).
+    await kernel.shutdown(ui.endReason?.() ?? 'other');
   }
 }
 

@@ -6,7 +6,7 @@
 import { Container, type ServiceIdentifier } from 'inversify';
 import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
-import type { KernelHooks, ModelRequestContext, NotificationPayload, PluginHooks, PostToolUseContext } from '../types/hooks.js';
+import type { KernelHooks, ModelRequestContext, NotificationPayload, PluginHooks, PostToolUseContext, ShutdownReason } from '../types/hooks.js';
 import { PermissionStage, type PermissionMode, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import type { CliOptions, KernelApi, MewcodePlugin, ModelRequestOptions, PluginToolCall, PluginToolCallResult, UserInterface } from '../types/plugin.js';
 import { callToolForPlugin, type PluginCallDeps } from './plugin-tool-call.js';
@@ -748,8 +748,9 @@ export class Kernel implements KernelApi {
     await this.#raw.sessionStart.promise(this.mainSession.context());
   }
 
-  async shutdown(): Promise<void> {
-    await this.#raw.sessionEnd.promise(this.mainSession.context());
+  /** `reason`: why the main session ends (the UI says when the user left it; `other` otherwise). */
+  async shutdown(reason: ShutdownReason = 'other'): Promise<void> {
+    await this.#raw.sessionEnd.promise({ ...this.mainSession.context(), reason });
     await this.lifecycle.disposeAll();
     this.output.flushToFallback();
   }

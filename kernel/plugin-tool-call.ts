@@ -88,6 +88,6 @@ export async function callToolForPlugin(call: ToolCall, session: AgentSession, s
         onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
       });
   // A plugin's own call has no run for a tap's stopRun to end.
-  return { ran: true, result: (await output.result(result, monotonicMs() - started)).result };
+  return { ran: true, result: (await output.result(result, monotonicMs() - started, signal.aborted)).result };
 }
 

@@ -42,7 +42,7 @@ export function sealPluginServices(container: Container): void {
 }
 
 /**
- * A UI as the CLI and every plugin get it: its name, handles, run, decideTrust and an output of
+ * A UI as the CLI and every plugin get it: its name, handles, run, decideTrust, endReason and an output of
  * notify and approve, read once. sealedService would not do: the output is an object with methods
  * (no plain data to copy), and it is what answers approvals as the user.
  */
@@ -56,6 +56,7 @@ function sealedUserInterface(ui: UserInterface): UserInterface {
     output: Object.freeze(approve ? { notify, approve } : { notify }),
     run: ui.run.bind(ui),
     ...(ui.decideTrust ? { decideTrust: ui.decideTrust.bind(ui) } : {}),
+    ...(ui.endReason ? { endReason: ui.endReason.bind(ui) } : {}),
   };
   return Object.freeze(sealed);
 }

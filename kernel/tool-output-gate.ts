@@ -19,19 +19,19 @@ export interface PassedResult {
 }
 
 export interface ToolOutputGate {
-  /** The call's own result, `durationMs` after it started. */
-  result(result: ToolResult, durationMs: number): Promise<PassedResult>;
+  /** The call's own result, `durationMs` after it started; `interrupted`: the run was cancelled by then. */
+  result(result: ToolResult, durationMs: number, interrupted?: boolean): Promise<PassedResult>;
   /** What the call hands over later (its duration then counts to that moment). */
   late(output: ToolOutput): Promise<ToolOutput>;
 }
 
 export function toolOutputGate(hooks: KernelHooks, run: RunContext, call: ToolCall, tool: Tool, input: ToolInput, iteration: number, startedAt: number): ToolOutputGate {
-  const pass = (result: ToolResult, durationMs: number): Promise<PostToolUseResult> =>
-    hooks.postToolUse.promise(result, Object.freeze({ ...run, call: Object.freeze({ ...call }), tool, input: frozenCopy(input) as ToolInput, iteration, durationMs }));
+  const pass = (result: ToolResult, durationMs: number, interrupted?: boolean): Promise<PostToolUseResult> =>
+    hooks.postToolUse.promise(result, Object.freeze({ ...run, call: Object.freeze({ ...call }), tool, input: frozenCopy(input) as ToolInput, iteration, durationMs, ...(interrupted !== undefined ? { interrupted } : {}) }));
   return {
     // `stopRun` is the loop's to act on, never part of the result that goes into history.
-    async result(result, durationMs) {
-      const { stopRun, ...passed } = await pass(result, durationMs);
+    async result(result, durationMs, interrupted = false) {
+      const { stopRun, ...passed } = await pass(result, durationMs, interrupted);
       return stopRun ? { result: passed, stopRun } : { result: passed };
     },
     async late(output) {

@@ -152,7 +152,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
         onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
       });
       const durationMs = monotonicMs() - started;
-      const passed = await output.result(ran, durationMs);
+      const passed = await output.result(ran, durationMs, deps.signal.aborted);
       results[from + offset] = passed.result;
       if (passed.stopRun) stops[from + offset] ??= passed.stopRun;
       durations[offset] = durationMs;

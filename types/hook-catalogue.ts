@@ -20,6 +20,7 @@ import type {
   PromptSubmission,
   PromptSubmitContext,
   SessionContext,
+  SessionEndContext,
   StopContext,
   StopDecision,
   SubagentContext,
@@ -70,9 +71,9 @@ export const HOOK_CATALOGUE = deepFreeze({
     fires: '`kernel.resumeSession(records)`, after the history is restored',
     doc: 'A saved session continues.',
   }),
-  sessionEnd: hook<AsyncSeriesHook<[SessionContext]>>({
+  sessionEnd: hook<AsyncSeriesHook<[SessionEndContext]>>({
     class: 'AsyncSeriesHook', args: ['session'], failure: 'skip',
-    fires: '`kernel.shutdown()`, before plugins are disposed',
+    fires: '`kernel.shutdown(reason)`, before plugins are disposed',
     doc: 'The session is over; flush and clean up.',
   }),
   subagentStart: hook<AsyncSeriesHook<[SubagentContext]>>({

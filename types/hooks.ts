@@ -23,6 +23,17 @@ export interface SessionContext {
   homeDir: string;
 }
 
+/**
+ * Why the main session ends at `kernel.shutdown()`, in Claude Code's words (its SessionEnd
+ * `reason`): `prompt_input_exit` when the user left the interactive UI (/exit, Ctrl+C at the
+ * prompt), `other` for every other end (a -p run done, a signal, the programmatic API).
+ */
+export type ShutdownReason = 'prompt_input_exit' | 'other';
+
+export interface SessionEndContext extends SessionContext {
+  reason: ShutdownReason;
+}
+
 export interface RunContext extends SessionContext {
   mode: PermissionMode;
 }
@@ -98,6 +109,12 @@ export interface ToolUseContext extends RunContext {
 
 export interface PostToolUseContext extends ToolUseContext {
   durationMs: number;
+  /**
+   * Whether the run was cancelled (the user's interrupt: Esc, Ctrl+C, a signal) by the time the
+   * call ended; a call's error result is then that cancel, not a fault of the tool. Absent on a
+   * late output (ToolContext.lateOutput) and on contexts built before the field existed.
+   */
+  interrupted?: boolean;
 }
 
 /** Stable system-prompt parts, computed once per session and tool list (K3). */

@@ -4,7 +4,7 @@ import type { CliSubcommand, DoctorCheck } from './cli.js';
 import type { Command } from './commands.js';
 import type { AgentEvent } from './events.js';
 import type { ConfigLayerName, ConfigSection } from './config.js';
-import type { ModelRequestReason, NotificationPayload, PluginHooks, PostToolUseContext, RunContext } from './hooks.js';
+import type { ModelRequestReason, NotificationPayload, PluginHooks, PostToolUseContext, RunContext, ShutdownReason } from './hooks.js';
 import type { ToolResult } from './messages.js';
 import type { ModelRequest, Provider, ProviderEvent } from './provider.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode, PermissionRequest, PermissionVerdict } from './permissions.js';
@@ -279,6 +279,11 @@ export interface UserInterface {
   readonly output: UserOutput;
   /** Runs the session and resolves to the process exit code. */
   run(kernel: KernelApi, options: CliOptions): Promise<number>;
+  /**
+   * Why the session ended, asked once run() resolved, for `kernel.shutdown(reason)`:
+   * `prompt_input_exit` when the user left an interactive UI; absent or `other` otherwise.
+   */
+  endReason?(): ShutdownReason;
   /**
    * Ask the user whether to trust the project (an interactive UI's start-up dialog, A12).
    * Called before the session starts when the project has settings that need trust and nothing

@@ -22,6 +22,7 @@
  */
 import type { CommandSandbox } from '../../types/sandbox.js';
 import type { HookResult } from './decision.js';
+import { AFTER_TOOL } from './events.js';
 
 /** The events where a hook that could not run refuses instead (a skipped guard is a bypassed guard). */
 const REFUSING: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit']);
@@ -119,7 +120,7 @@ export function containedOutput(event: string, result: HookResult): { result: Ho
     ignored.push('updatedInput');
   }
   if (kept.additionalContext !== undefined) {
-    if (event === 'PostToolUse') kept.additionalContext = `${CONTAINED_MARK} ${kept.additionalContext}`;
+    if (AFTER_TOOL.has(event)) kept.additionalContext = `${CONTAINED_MARK} ${kept.additionalContext}`;
     else {
       delete kept.additionalContext;
       ignored.push('additionalContext');

@@ -10,7 +10,7 @@
  *   exit code (as in Claude Code).
  */
 import type { CommandOutcome } from './run-command.js';
-import { BLOCKING, MAX_HOOK_TEXT, type ClaudeEvent } from './events.js';
+import { AFTER_TOOL, BLOCKING, MAX_HOOK_TEXT, type ClaudeEvent } from './events.js';
 
 export type HookResultKind = 'ok' | 'blocked' | 'failed';
 
@@ -57,10 +57,10 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
 
   if (outcome.code === 2) {
     if (!BLOCKING.has(event)) {
-      // Cannot block. PostToolUse: the tool already ran, its stderr goes to the model with the
-      // result (Claude Code's rule); elsewhere it is shown to the user only.
+      // Cannot block. PostToolUse(Failure): the tool already ran, its stderr goes to the model with
+      // the result (Claude Code's rule); elsewhere it is shown to the user only.
       const stderr = cap(outcome.stderr.trim());
-      if (event === 'PostToolUse') result.additionalContext = stderr;
+      if (AFTER_TOOL.has(event)) result.additionalContext = stderr;
       else if (stderr) result.systemMessage = stderr;
       return result;
     }
@@ -91,7 +91,7 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
   }
   if (json.decision === 'block') {
     result.reason = cap(str(json.reason) ?? 'blocked by a hook');
-    if (BLOCKING.has(event) || event === 'PostToolUse') result.kind = 'blocked';
+    if (BLOCKING.has(event) || AFTER_TOOL.has(event)) result.kind = 'blocked';
   }
   return result;
 }

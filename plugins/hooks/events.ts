@@ -11,6 +11,7 @@ import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 export const CLAUDE_EVENTS = [
   'PreToolUse',
   'PostToolUse',
+  'PostToolUseFailure',
   'UserPromptSubmit',
   'Stop',
   'SubagentStart',
@@ -21,6 +22,16 @@ export const CLAUDE_EVENTS = [
   'Notification',
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
+
+/** The tool events: a matcher names the tool, a handler may have an `if` (Claude Code's rule). */
+export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+
+/**
+ * The events after a call ran (PostToolUse when it succeeded, PostToolUseFailure when it failed):
+ * they cannot undo it, so exit 2's stderr and `decision: "block"`'s reason go to the model with
+ * the tool's result, as does `additionalContext`.
+ */
+export const AFTER_TOOL: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure']);
 
 /** The file tools: Claude's `file_path` (absolute, as Claude Code gives it) whichever name the call used. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);

@@ -5,12 +5,14 @@
  *
  * Events and their kernel hooks: PreToolUse → preToolUse (allow | ask | deny, updatedInput,
  * additionalContext; an allow never passes the blacklist, the sandbox or a deny/ask rule: the
- * kernel's gate decides that), PostToolUse → postToolUse (a block's reason is added to the
- * result), UserPromptSubmit → userPromptSubmit (block drops the prompt; stdout or
- * additionalContext goes after it), Stop / SubagentStop → stop (a block sends the agent back to
+ * kernel's gate decides that), PostToolUse → postToolUse for a call that succeeded and
+ * PostToolUseFailure for one that failed (a block's reason is added to the result),
+ * UserPromptSubmit → userPromptSubmit (block drops the prompt; stdout or additionalContext goes
+ * after it), Stop / SubagentStop → stop (a block sends the agent back to
  * work once with the reason; `stop_hook_active` is then true), SubagentStart → subagentStart,
- * SessionStart → sessionStart (source startup) and sessionResume (source resume), SessionEnd →
- * sessionEnd, PreCompact → preCompact, Notification → notification.
+ * SessionStart → sessionStart (source startup) and sessionResume (source resume or clear),
+ * SessionEnd → sessionEnd (reason prompt_input_exit or other) and sessionResume (the session left:
+ * reason clear or resume), PreCompact → preCompact, Notification → notification.
  *
  * Claude Code plugins' hooks (TOKENS.ClaudePluginBundles) are the user's own (plugin-hooks.ts).
  * Project hooks run only in a trusted project; the user's own commands run in the OS sandbox

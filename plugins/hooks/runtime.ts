@@ -2,6 +2,7 @@
  * What the hooks plugin loads once a settings or rule file exists (index.ts stays small at
  * boot): reading the rules, the two engines, and the taps on the kernel's hooks.
  */
+import { claudePermissionMode } from '../../sdk/claude-permission-mode.js';
 import { sessionDirectory } from '../../sdk/session-files.js';
 import type { RunContext, SessionContext } from '../../types/hooks.js';
 import type { KernelApi } from '../../types/plugin.js';
@@ -27,13 +28,13 @@ function transcriptPath(context: SessionContext): string {
   return context.agentId === 'main' ? `${dir}/conversation.jsonl` : `${dir}/agents/${context.agentId}.jsonl`;
 }
 
-/** The fields every payload carries (Claude Code's names). */
-function common(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> {
+/** The fields every payload carries (Claude Code's names); `dontAsk`: the run's --permission-mode dontAsk. */
+function commonFields(context: SessionContext & Partial<Pick<RunContext, 'mode'>>, dontAsk: boolean): Record<string, unknown> {
   return {
     session_id: context.sessionId,
     transcript_path: transcriptPath(context),
     cwd: context.projectRoot,
-    ...(context.mode ? { permission_mode: context.mode } : {}),
+    ...(context.mode ? { permission_mode: claudePermissionMode(context.mode, dontAsk) } : {}),
     ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}),
     ...(context.agentType ? { agent_type: context.agentType } : {}),
   };
@@ -104,6 +105,9 @@ function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Recor
 }
 
 function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): void {
+  // The mode is spelled as Claude Code spells it: a default-mode run under dontAsk is `dontAsk`.
+  const dontAsk = kernel.cli?.dontAsk === true;
+  const common = (context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> => commonFields(context, dontAsk);
   const listens = (event: ClaudeEvent, ownEvent: MewcodeEvent = event as MewcodeEvent): boolean => hooks.listens(event) || rules.listens(ownEvent);
   /** Both sources at once; MewCode's rule files first, then the settings files (file order). */
   const both = async (
@@ -148,20 +152,26 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
     });
   }
 
-  if (listens('PostToolUse')) {
+  if (listens('PostToolUse') || hooks.listens('PostToolUseFailure')) {
     // After the policies (an organisation's DLP runs at 900–999) and before the recorders (the
     // audit at 1000): the hooks — a command, an http endpoint, an agent hook's sub-agent and so
     // its model provider — are sent only what the policies let out, and what they add passes
     // the required plugins' taps again before it joins the output.
     kernel.hooks.postToolUse.tapPromise({ name: NAME, stage: 999.5 }, async (result, context) => {
-      const results = await both('PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), () => ({
+      // Claude Code sends a call that failed (an error result: the tool's own, a timeout, a
+      // cancel) to PostToolUseFailure, never to PostToolUse. MewCode's rule files keep one
+      // PostToolUse event with `is_error`.
+      const failed = result.isError;
+      const call = {
         ...common(context),
         tool_name: claudeToolName(context.call.name),
         tool_input: claudeToolInput(context.call.name, context.input, context.projectRoot, context.homeDir),
-        tool_response: { output: result.content, is_error: result.isError },
         tool_use_id: context.call.id,
-        duration_ms: Math.round(context.durationMs),
-      }), context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input: context.input, projectRoot: context.projectRoot });
+      };
+      const claudePayload = failed
+        ? () => ({ ...call, error: result.content, is_interrupt: context.interrupted === true, duration_ms: Math.round(context.durationMs) })
+        : () => ({ ...call, tool_response: { output: result.content, is_error: false }, duration_ms: Math.round(context.durationMs) });
+      const results = await both(failed ? 'PostToolUseFailure' : 'PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), claudePayload, context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input: context.input, projectRoot: context.projectRoot });
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
       );
@@ -241,6 +251,32 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
     });
   }
 
+  /** A resumed main session: `/clear` continues with a fresh, empty conversation, a new session to the hooks. */
+  const resumeSource = (session: SessionContext): 'clear' | 'resume' =>
+    kernel.session.sessionId === session.sessionId && kernel.session.conversation.messages.length === 0 ? 'clear' : 'resume';
+
+  // SessionEnd, with Claude Code's reason: the kernel's end (`prompt_input_exit` when the user
+  // left the terminal UI, else `other`), and the session left by a switch of the main session —
+  // `clear` for /clear, `resume` for /resume of another one — before the new one's SessionStart.
+  if (listens('SessionEnd')) {
+    const sessionEnd = (session: SessionContext, reason: string): Promise<RuleResult[]> =>
+      both('SessionEnd', 'SessionEnd', [reason], () => ({ ...common(session), reason }), session, () => ({ ...own(session), reason }));
+    let current: SessionContext | undefined;
+    kernel.hooks.sessionStart.tapPromise(NAME, async (session) => {
+      if (session.agentId === 'main') current = session;
+    });
+    kernel.hooks.sessionResume.tapPromise(NAME, async (session) => {
+      if (session.agentId !== 'main') return;
+      const left = current;
+      current = session;
+      // At start-up (--continue) no session was running yet; resuming the running one ends nothing.
+      if (left !== undefined && left.sessionId !== session.sessionId) await sessionEnd(left, resumeSource(session));
+    });
+    kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {
+      await sessionEnd(session, session.reason ?? 'other'); // nothing can follow it
+    });
+  }
+
   // SessionStart, as Claude Code runs it: once per start of the main session, with the source
   // that started it, and its context kept for the whole session (session-context.ts).
   const started = new SessionStartContext();
@@ -257,9 +293,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
     kernel.hooks.sessionResume.tapPromise(NAME, async (session) => {
       if (session.agentId !== 'main') return;
       started.markResumed(session.sessionId);
-      // `/clear` continues with a fresh, empty conversation: a new session to the hooks.
-      const source = kernel.session.sessionId === session.sessionId && kernel.session.conversation.messages.length === 0 ? 'clear' : 'resume';
-      started.keep(session.sessionId, await sessionStart(session, source));
+      started.keep(session.sessionId, await sessionStart(session, resumeSource(session)));
     });
     // Kept in history by joining the next prompt of the session (saved with it, so a continued
     // session still has it); the stable system prompt never changes.
@@ -277,12 +311,6 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
         if (texts.length > 0) (state.reinject ??= []).push(...texts);
       });
     }
-  }
-
-  if (listens('SessionEnd')) {
-    kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {
-      await both('SessionEnd', 'SessionEnd', ['other'], () => ({ ...common(session), reason: 'other' }), session, () => own(session)); // nothing can follow it
-    });
   }
 
   if (listens('PreCompact')) {
@@ -308,7 +336,8 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
         'Notification',
         'Notification',
         [type],
-        () => ({ session_id: session.sessionId, cwd: kernel.projectRoot, message: payload.message, notification_type: type }),
+        // Claude Code's common fields (transcript_path included), as on every other event.
+        () => ({ ...common(session), message: payload.message, notification_type: type }),
         session,
         () => ({ ...own(session), kind: payload.kind, detail: payload.message }),
       ));

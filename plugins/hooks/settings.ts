@@ -15,7 +15,7 @@ import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../con
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { projectBoundary, readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
-import { CLAUDE_EVENTS, type ClaudeEvent } from './events.js';
+import { CLAUDE_EVENTS, TOOL_EVENTS, type ClaudeEvent } from './events.js';
 import { hookSettingsFiles, type HookScope } from './files.js';
 import { LinearRegExp, UnsupportedRegExp } from '../../sdk/linear-regex/index.js';
 
@@ -193,9 +193,6 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
   }
   return rules;
 }
-
-/** The events whose handlers may have an `if` (Claude Code evaluates it on tool events only). */
-const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PostToolUse']);
 
 /**
  * A handler's `if`: undefined when it has none, null when the handler is skipped (said in a

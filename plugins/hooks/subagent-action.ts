@@ -9,7 +9,7 @@
  * the ids of such agents are kept while they run so their events never start another hook sub-agent (no loop).
  */
 import { randomBytes } from 'node:crypto';
-import { PERMISSION_MODES } from '../../types/permissions.js';
+import { fromClaudePermissionMode } from '../../sdk/claude-permission-mode.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import type { HookResult } from './decision.js';
 import { BLOCKING, MAX_HOOK_TEXT, type ClaudeEvent } from './events.js';
@@ -52,7 +52,7 @@ async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } |
   if (run.signal?.aborted) onAbort();
   else run.signal?.addEventListener('abort', onAbort, { once: true });
   // The mode of the run that fired the event (MewCode's payload says `mode`, Claude's `permission_mode`).
-  const mode = PERMISSION_MODES.find((m) => m === run.payload.mode || m === run.payload.permission_mode);
+  const mode = fromClaudePermissionMode(run.payload.mode) ?? fromClaudePermissionMode(run.payload.permission_mode);
   try {
     // The runner is another plugin's (any plugin may bind its own): a throw is a failed run (K1).
     const result = await run.runner

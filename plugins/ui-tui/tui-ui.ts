@@ -1,7 +1,7 @@
 /** The `UserInterface` the CLI picks for a terminal without `-p`; the screen itself loads lazily. */
 import type { PendingTrust } from '../../types/trust.js';
 import type { CliOptions, KernelApi, UserInterface, UserOutput } from '../../types/plugin.js';
-import type { NotificationPayload } from '../../types/hooks.js';
+import type { NotificationPayload, ShutdownReason } from '../../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import { TuiOutput } from './tui-output.js';
 
@@ -30,6 +30,14 @@ export class TuiUserInterface implements UserInterface {
 
   async run(kernel: KernelApi, options: CliOptions): Promise<number> {
     const { startTui } = await import('./app/start.js');
-    return startTui(kernel, options, this.#screen);
+    const ended = await startTui(kernel, options, this.#screen);
+    this.#endReason = ended.endReason;
+    return ended.code;
+  }
+
+  #endReason: ShutdownReason = 'other';
+
+  endReason(): ShutdownReason {
+    return this.#endReason;
   }
 }

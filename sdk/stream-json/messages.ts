@@ -5,7 +5,7 @@
  * about (`agent_id`: `main` or a sub-agent's id, and for a sub-agent `parent_agent_id`).
  */
 import type { CompactionReason, RunEndReason } from '../../types/events.js';
-import type { PermissionMode } from '../../types/permissions.js';
+import type { ClaudePermissionMode } from '../claude-permission-mode.js';
 
 /** Who a message is about. */
 export interface AgentFields {
@@ -28,7 +28,8 @@ export interface SystemInitMessage {
   session_id: string;
   cwd: string;
   model: string;
-  permission_mode: PermissionMode;
+  /** Claude Code's spelling: a default-mode run under --permission-mode dontAsk is `dontAsk`. */
+  permission_mode: ClaudePermissionMode;
   mewcode_version: string;
 }
 

@@ -9,6 +9,7 @@ import { addUsage, emptyUsage, type Usage } from '../../types/messages.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import { claudePermissionMode } from '../claude-permission-mode.js';
 import { monotonicMs } from '../monotonic-clock.js';
 import { eventMessage } from './event-message.js';
 import { MessageQueue } from './message-queue.js';
@@ -44,7 +45,7 @@ async function pump(kernel: KernelApi, options: RunMessagesOptions, queue: Messa
   const started = options.startedMs ?? monotonicMs();
   const model = kernel.container.get(TOKENS.ProviderRegistry).active().model;
   const sessionId = kernel.session.sessionId;
-  queue.push({ type: 'system', subtype: 'init', session_id: sessionId, cwd: options.cwd, model, permission_mode: options.mode, mewcode_version: kernel.version });
+  queue.push({ type: 'system', subtype: 'init', session_id: sessionId, cwd: options.cwd, model, permission_mode: claudePermissionMode(options.mode, kernel.cli?.dontAsk === true), mewcode_version: kernel.version });
 
   let lastError: string | undefined;
   let done: Extract<AgentEvent, { type: 'done' }> | undefined;

@@ -4,6 +4,7 @@
  */
 import { render } from 'ink';
 import type { CliOptions, KernelApi } from '../../../types/plugin.js';
+import type { ShutdownReason } from '../../../types/hooks.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { PendingTrust } from '../../../types/trust.js';
 import { initialMode, TuiController } from '../model/controller.js';
@@ -71,7 +72,13 @@ export function banner(kernel: KernelApi): string {
   return `MewCode ${kernel.version}  ·  ${kernel.projectRoot}\nType a prompt, / for commands, Ctrl+C twice to leave.`;
 }
 
-export async function startTui(kernel: KernelApi, options: CliOptions, output: TuiOutput): Promise<number> {
+/** How the UI ended: the exit code, and Claude Code's SessionEnd reason (the user left, or something else ended it). */
+export interface TuiEnd {
+  code: number;
+  endReason: ShutdownReason;
+}
+
+export async function startTui(kernel: KernelApi, options: CliOptions, output: TuiOutput): Promise<TuiEnd> {
   const store = new UiStore(initialStatus(kernel, options));
   const controller = new TuiController(kernel, store);
   store.add({ kind: 'banner', text: banner(kernel) });
@@ -93,7 +100,9 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
   // SIGTERM, or SIGHUP (the terminal closed): the running run is cancelled and ends as after Esc
   // (its command stopped, the sandbox's sweep done, the history saved) before the session closes.
   // Ctrl+C is the app's own key (raw mode): a SIGINT from elsewhere is handled the same way.
+  let signalled = false;
   const onSignal = (signal: (typeof STOP_SIGNALS)[number]): void => {
+    signalled = true;
     // A closed terminal fails the frames still being written (EIO): that must not end the process
     // before the run has.
     if (signal === 'SIGHUP') for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
@@ -106,11 +115,12 @@ export async function startTui(kernel: KernelApi, options: CliOptions, output: T
   try {
     // Ink also ends on its own when the UI throws (it unmounts: raw mode off, cursor shown); then
     // nobody can press Ctrl+C, so that ends the session too, with the error.
-    const code = await Promise.race([exited, instance.waitUntilExit().then(() => 0)]);
+    // The user left at the prompt (/exit, Ctrl+C twice) unless a signal or the UI's own end did it.
+    const ended = await Promise.race([exited.then((code): TuiEnd => ({ code, endReason: signalled ? 'other' : 'prompt_input_exit' })), instance.waitUntilExit().then((): TuiEnd => ({ code: 0, endReason: 'other' }))]);
     controller.cancel();
     instance.unmount();
     await instance.waitUntilExit();
-    return code;
+    return ended;
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     controller.cancel();
