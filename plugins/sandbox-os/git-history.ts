@@ -21,12 +21,15 @@
  *   commits by the host's git (`git commit-graph verify`); one that differs, or that cannot be
  *   checked in time, is set aside (git reads the commits themselves without it) and named.
  * Without the state from before (a sweep for a command MewCode died during), what is there is
- * named when it changed during the command, not undone.
+ * named when it changed during the command, not undone. The same pass checks the objects
+ * (git-objects.ts) and the refs' names and new commits (git-refs.ts); the refs are listed once
+ * for both the replace refs and those.
  */
 import path from 'node:path';
 import { entries, lstat } from './byte-fs.js';
 import { fromBytes } from './byte-names.js';
 import { checkObjects, NEW_OBJECTS, objectsState, type ObjectsState } from './git-objects.js';
+import { checkRefs, listRefs, type Listed } from './git-refs.js';
 import { runHostGit } from './git-run.js';
 import { follow, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
 
@@ -36,12 +39,14 @@ export interface HistoryState {
   replaces: ReadonlyMap<string, string> | undefined;
   grafts: ReadonlySet<string> | undefined;
   shallow: ReadonlySet<string> | undefined;
+  /** Every ref and a detached HEAD (git-refs.ts). */
+  refs: Listed | undefined;
   /** The objects (git-objects.ts); NEW_OBJECTS in a git directory the command made. */
   objects: ObjectsState | typeof NEW_OBJECTS | undefined;
 }
 
 /** A git directory the command could not have substituted anything in (one it made). */
-export const NO_HISTORY: HistoryState = { replaces: new Map(), grafts: new Set(), shallow: new Set(), objects: NEW_OBJECTS };
+export const NO_HISTORY: HistoryState = { replaces: new Map(), grafts: new Set(), shallow: new Set(), refs: { refs: new Map(), head: undefined }, objects: NEW_OBJECTS };
 
 interface Found {
   notices: string[];
@@ -75,20 +80,16 @@ async function lines(commonDir: string, name: string, roots: readonly string[]):
 
 const REF_STORES = ['refs/replace', 'packed-refs', 'reftable'];
 
-/** The replace refs git sees, listed by the host's git (not spawned where no ref store could hold one). */
-async function replaceRefs(commonDir: string, gitDir: string, workTree: string): Promise<{ refs: Map<string, string> } | { why: string }> {
-  const present = await Promise.all(REF_STORES.map((name) => lstat(path.join(commonDir, name)).then(() => true, () => false)));
-  if (!present.some(Boolean)) return { refs: new Map() };
-  let out = '';
-  const run = await runHostGit(gitDir, workTree, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/replace/'], { onData: (chunk) => (out += chunk.toString('latin1')) });
-  if (!run.ok) return { why: run.why };
-  // A ref's name holds no space or line end (git refuses them).
-  const refs = new Map<string, string>();
-  for (const line of out.split('\n')) {
-    const at = line.lastIndexOf(' ');
-    if (at > 0) refs.set(line.slice(0, at), line.slice(at + 1));
+/**
+ * The replace refs among the refs git lists (git-refs.ts: listed again only when a ref store
+ * changed); none where no ref store could hold one, even when git could not list them.
+ */
+async function replaceRefs(commonDir: string, listed: Listed): Promise<{ refs: Map<string, string> } | { why: string }> {
+  if ('why' in listed) {
+    const present = await Promise.all(REF_STORES.map((name) => lstat(path.join(commonDir, name)).then(() => true, () => false)));
+    return present.some(Boolean) ? listed : { refs: new Map() };
   }
-  return { refs };
+  return { refs: new Map([...listed.refs].filter(([ref]) => ref.startsWith('refs/replace/'))) };
 }
 
 /** Before a command: the history substitutions in `gitDir`. Never throws. */
@@ -97,10 +98,11 @@ export async function historyState(gitDir: string, workTree: string, roots: read
     const commonDir = await commonDirOf(gitDir, roots);
     if (commonDir === undefined) return NO_HISTORY;
     const objects = objectsState(commonDir);
-    const listed = await replaceRefs(commonDir, gitDir, workTree);
-    return { replaces: 'refs' in listed ? listed.refs : undefined, grafts: await lines(commonDir, 'info/grafts', roots), shallow: await lines(commonDir, 'shallow', roots), objects };
+    const refs = await listRefs(commonDir, gitDir, workTree);
+    const listed = await replaceRefs(commonDir, refs);
+    return { replaces: 'refs' in listed ? listed.refs : undefined, refs, grafts: await lines(commonDir, 'info/grafts', roots), shallow: await lines(commonDir, 'shallow', roots), objects };
   } catch {
-    return { replaces: undefined, grafts: undefined, shallow: undefined, objects: undefined };
+    return { replaces: undefined, grafts: undefined, shallow: undefined, refs: undefined, objects: undefined };
   }
 }
 
@@ -115,7 +117,9 @@ export async function checkHistory(gitDir: string, workTree: string, where: stri
   const commonDir = await commonDirOf(gitDir, roots);
   if (commonDir === undefined || checked.has(commonDir)) return;
   checked.add(commonDir);
-  await checkReplaces(commonDir, gitDir, workTree, where, since, before, result);
+  const refs = await listRefs(commonDir, gitDir, workTree);
+  await checkReplaces(commonDir, gitDir, workTree, where, since, before, refs, result);
+  await checkRefs(commonDir, gitDir, workTree, where, since, before?.refs, before === NO_HISTORY, refs, result);
   await checkGrafts(commonDir, roots, since, before, result);
   await checkCommitGraph(commonDir, gitDir, workTree, where, roots, since, result);
   await checkObjects(commonDir, gitDir, workTree, where, roots, since, before?.objects, result);
@@ -128,9 +132,9 @@ export async function checkHistory(gitDir: string, workTree: string, where: stri
   }
 }
 
-async function checkReplaces(commonDir: string, gitDir: string, workTree: string, where: string, since: number, before: HistoryState | undefined, result: Found): Promise<void> {
+async function checkReplaces(commonDir: string, gitDir: string, workTree: string, where: string, since: number, before: HistoryState | undefined, refs: Listed, result: Found): Promise<void> {
   const touched = async (): Promise<boolean> => (await Promise.all(REF_STORES.map((name) => changedSince(path.join(commonDir, name), since)))).some(Boolean);
-  const listed = await replaceRefs(commonDir, gitDir, workTree);
+  const listed = await replaceRefs(commonDir, refs);
   if ('why' in listed) {
     const reftable = await lstat(path.join(commonDir, 'reftable')).then(() => ' (a reftable, which this git may not read)', () => '');
     const what = `the replace refs of ${where}${reftable} could not be listed (${listed.why}): one the command made would make git status, git diff and git log show another commit than HEAD; \`git replace -l\` lists them, \`git --no-replace-objects diff HEAD\` reviews without them`;

@@ -24,7 +24,10 @@
  *   (the user's own patterns are there too); `git status --ignored` lists what is excluded.
  *
  * - substitute history: a replace ref, grafts or shallow commits made during the command
- *   (git-history.ts).
+ *   (git-history.ts); rewrite objects under their old names, or add packs or alternates that
+ *   give old names other content (git-objects.ts).
+ * - leave refs or commits whose names or messages `git branch` and `git log` print into the
+ *   terminal with control characters (git-refs.ts).
  *
  * What is reviewed: each writable root's own index (its `.git` directory, or where a `.git` file
  * points) and the indexes of the submodules it registers (`git status` at the root reports theirs).

@@ -1,0 +1,225 @@
+/**
+ * After each sandboxed command (from git-history.ts): refs and commits the command made that the
+ * user's terminal would print as they are. Git allows C1 characters (U+0080–U+009F, UTF-8 or raw
+ * bytes 0x80–0x9F) in ref names, and anything in a commit's or a tag's message and in its author
+ * and tagger names; `git branch`, `git tag`, `git log` (its `--decorate` too), `git describe` (a
+ * prompt's name for a detached HEAD) and zsh's vcs_info print them unfiltered, so a terminal
+ * control sequence there (OSC 52 sets the clipboard to a command a paste runs; U+009D is OSC)
+ * reaches the user's terminal. A ref name with a C0 control or DEL is refused by git (it prints
+ * "ignoring ref with broken name", with `?` for the control), and HEAD's own file is judged
+ * with the other state files prompts print (git-printed.ts).
+ *
+ * Compared with the refs before the command (listed by the host's git, `git for-each-ref`), in
+ * the git directory holding them:
+ * - a ref made during the command whose name holds a control character is deleted (`git
+ *   update-ref -d` with the value it has, as git-history.ts deletes a replace ref) and named,
+ *   with the object it named;
+ * - a ref made or moved during the command that leads to commits its old value did not (the
+ *   commits the command made or fetched, newest 1,000) of which one holds a control character in
+ *   its message or its author or committer (as `git log` prints them: raw bytes that are not
+ *   UTF-8 are taken one by one), or that names a tag object holding one, is deleted or set back
+ *   to its old value and named, with the commit; a detached HEAD moved there is named.
+ * In a git directory the command made, its refs' names are judged, not its commits (a clone's
+ * history is not the command's). Without the state from before (a sweep for a command MewCode
+ * died during), what changed is named, not undone.
+ *
+ * Cost: the refs are listed by git only when something where git keeps them (the loose refs,
+ * `packed-refs`, a `reftable`, HEAD) changed since they were last listed (stat'ed: a few files).
+ */
+import path from 'node:path';
+import { lstatNow, namesNow, tailNow } from './byte-fs.js';
+import { fromBytes, isText, printable } from './byte-names.js';
+import { hasControl } from './git-printed.js';
+import { runHostGit } from './git-run.js';
+
+/** Ref name (its bytes as latin1) → the object it names. */
+export type RefMap = ReadonlyMap<string, string>;
+
+export type Listed = { refs: RefMap; head: string | undefined } | { why: string };
+
+interface Found {
+  notices: string[];
+  unchecked: string[];
+}
+
+/** Commits judged per check at most (the newest first). */
+const MAX_JUDGED_COMMITS = 1000;
+/** Times this close to now may not yet show a change made in the same tick (a coarse file system clock). */
+const TICK_MS = 2500;
+
+/** What the last listing per common dir saw (or why it failed), and where git keeps refs as it was then. */
+const kept = new Map<string, { key: string; listed: Listed }>();
+
+/**
+ * Where git keeps refs, as stamps: every entry under `refs/` and `reftable/`, `packed-refs`,
+ * HEAD. Undefined (never reused) when a link is on the way or a time is too recent to trust.
+ */
+function refStoresKey(commonDir: string, gitDir: string): string | undefined {
+  const parts: string[] = [];
+  let newest = -Infinity;
+  const add = (file: string): boolean => {
+    const info = lstatNow(file);
+    if (info?.isSymbolicLink()) return false;
+    if (info !== undefined) newest = Math.max(newest, info.ctimeMs, info.mtimeMs);
+    parts.push(info === undefined ? `${file}:-` : `${file}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`);
+    if (info?.isDirectory()) for (const name of namesNow(file) ?? ['?']) if (!add(path.join(file, name))) return false;
+    return true;
+  };
+  for (const file of [path.join(commonDir, 'refs'), path.join(commonDir, 'reftable'), path.join(commonDir, 'packed-refs'), path.join(gitDir, 'HEAD')]) if (!add(file)) return undefined;
+  if (Date.now() - newest < TICK_MS) return undefined;
+  return parts.join('\n');
+}
+
+/** Whether anything where git keeps refs changed since `since`. */
+function storesChangedSince(commonDir: string, gitDir: string, since: number): boolean {
+  const changed = (file: string): boolean => {
+    const info = lstatNow(file);
+    if (info === undefined) return false;
+    if (info.ctimeMs >= since) return true;
+    return info.isDirectory() && (namesNow(file) ?? []).some((name) => changed(path.join(file, name)));
+  };
+  return [path.join(commonDir, 'refs'), path.join(commonDir, 'reftable'), path.join(commonDir, 'packed-refs'), path.join(gitDir, 'HEAD')].some(changed);
+}
+
+const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Every ref git sees in the repository, and HEAD's object when it is detached; listed by the host's git unless nothing changed since the last listing. */
+export async function listRefs(commonDir: string, gitDir: string, workTree: string): Promise<Listed> {
+  const key = refStoresKey(commonDir, gitDir);
+  const known = kept.get(commonDir);
+  if (key !== undefined && known?.key === key) return known.listed;
+  // No ref store at all (a git directory being made): git would list nothing; not spawned.
+  if (['refs', 'reftable', 'packed-refs'].every((name) => lstatNow(path.join(commonDir, name)) === undefined)) return { refs: new Map(), head: undefined };
+  let out = '';
+  const run = await runHostGit(gitDir, workTree, ['for-each-ref', '--format=%(objectname) %(refname)'], { onData: (chunk) => (out += chunk.toString('latin1')) });
+  if (!run.ok) {
+    // The same answer while nothing changes (a git that cannot read the repository at all).
+    if (key !== undefined && !run.why.startsWith('no answer')) kept.set(commonDir, { key, listed: { why: run.why } });
+    else kept.delete(commonDir);
+    return { why: run.why };
+  }
+  // A ref's name holds no space or line end (git refuses them).
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const at = line.indexOf(' ');
+    if (at > 0) refs.set(line.slice(at + 1), line.slice(0, at));
+  }
+  const head = path.join(gitDir, 'HEAD');
+  const headText = tailNow(head, Math.min(lstatNow(head)?.size ?? 0, 4096))?.toString('latin1').trim() ?? '';
+  const listed = { refs, head: OID.test(headText) ? headText : undefined };
+  if (key !== undefined) kept.set(commonDir, { key, listed });
+  else kept.delete(commonDir);
+  return listed;
+}
+
+/** A ref name (latin1) for a message, quoted: controls, quotes and bytes that are not UTF-8 shown as escapes. */
+export function shownRef(latin1: string): string {
+  const text = printable(fromBytes(Buffer.from(latin1, 'latin1')));
+  return `"${text.replace(/[\u0000-\u001f\u007f-\u009f"]/g, (c) => (c === '"' ? '\\"' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}"`;
+}
+
+/** The commits reachable from `tips` and not from `not`, newest first and at most MAX_JUDGED_COMMITS, that hold a control character (raw, as git log prints them). */
+async function controlCommits(gitDir: string, workTree: string, tips: readonly string[], not: readonly string[]): Promise<{ commits: string[] } | { why: string }> {
+  const chunks: Buffer[] = [];
+  const input = Buffer.from([...tips, ...not.map((oid) => `^${oid}`)].join('\n') + '\n', 'latin1');
+  const run = await runHostGit(gitDir, workTree, ['rev-list', '--header', `--max-count=${MAX_JUDGED_COMMITS}`, '--stdin'], { input, onData: (chunk) => chunks.push(chunk) });
+  if (!run.ok) return { why: run.why };
+  const commits: string[] = [];
+  const out = Buffer.concat(chunks);
+  let from = 0;
+  while (from < out.length) {
+    let end = out.indexOf(0, from);
+    if (end < 0) end = out.length;
+    const record = out.subarray(from, end);
+    const newline = record.indexOf(10);
+    // Each record: the commit's name, a line end, the commit as git stores it (its message indented).
+    if (newline > 0 && hasControl(record.subarray(newline + 1))) commits.push(record.toString('latin1', 0, newline));
+    from = end + 1;
+  }
+  return { commits };
+}
+
+/** Tag objects among `oids` whose content (name, tagger, message) holds a control character. */
+async function controlTags(gitDir: string, workTree: string, oids: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  if (oids.length === 0) return found;
+  const chunks: Buffer[] = [];
+  const run = await runHostGit(gitDir, workTree, ['cat-file', '--batch'], { input: Buffer.from(oids.join('\n') + '\n'), onData: (chunk) => chunks.push(chunk) });
+  if (!run.ok) return found;
+  const out = Buffer.concat(chunks);
+  let at = 0;
+  while (at < out.length) {
+    const newline = out.indexOf(10, at);
+    if (newline < 0) break;
+    const [oid, type, size] = out.toString('latin1', at, newline).split(' ');
+    if (size === undefined) {
+      at = newline + 1; // "<oid> missing"
+      continue;
+    }
+    const body = out.subarray(newline + 1, newline + 1 + Number(size));
+    if (type === 'tag' && hasControl(body)) found.add(oid!);
+    at = newline + 1 + Number(size) + 1;
+  }
+  return found;
+}
+
+/**
+ * After a command that started at `since`: the refs of the repository (shown as `where`) against
+ * `before` (undefined: unknown; `fresh`: a git directory the command made, whose refs are all new).
+ */
+export async function checkRefs(commonDir: string, gitDir: string, workTree: string, where: string, since: number, before: Listed | undefined, fresh: boolean, after: Listed, result: Found): Promise<void> {
+  if ('why' in after || (before !== undefined && 'why' in before)) {
+    // Not listed (a reftable this git cannot read, a path git cannot be given): said when the refs changed during the command.
+    const why = 'why' in after ? after.why : (before as { why: string }).why;
+    const reftable = lstatNow(path.join(commonDir, 'reftable')) !== undefined ? ' (a reftable, which this git may not read)' : '';
+    // (A repository at a path that is not UTF-8 cannot be handed to git at all: its refs are not reviewed.)
+    if (!fresh && isText(gitDir) && isText(workTree) && storesChangedSince(commonDir, gitDir, since)) result.unchecked.push(`the refs of ${where}${reftable} could not be listed (${why}), so the names and commits the command made there were not checked for terminal control characters, which \`git branch\` and \`git log\` print as they are`);
+    return;
+  }
+  const earlier = before?.refs;
+  const changed = [...after.refs].filter(([ref, oid]) => earlier?.get(ref) !== oid);
+  const headMoved = after.head !== undefined && after.head !== before?.head;
+  if (changed.length === 0 && !headMoved) return;
+  const offences = new Map<string, string>(); // ref → why
+  for (const [ref] of changed) if (earlier?.has(ref) !== true && hasControl(Buffer.from(ref, 'latin1'))) offences.set(ref, 'its name holds a terminal control character');
+  let badCommits: string[] = [];
+  if (!fresh) {
+    const tips = [...new Set([...changed.map(([, oid]) => oid), ...(headMoved ? [after.head!] : [])])];
+    const old = [...new Set([...(earlier?.values() ?? []), ...(before?.head ? [before.head] : [])])];
+    const judged = await controlCommits(gitDir, workTree, tips, old);
+    if ('why' in judged) result.unchecked.push(`the commits the command added to ${where} could not be listed (${judged.why}); a terminal control character in a message \`git log\` prints was not checked for`);
+    else badCommits = judged.commits;
+    const tags = await controlTags(gitDir, workTree, tips);
+    for (const [ref, oid] of changed) if (tags.has(oid) && !offences.has(ref)) offences.set(ref, `it names the tag ${oid}, whose name or message holds a terminal control character`);
+    // Which moved refs lead to them: each judged alone (only when there is one to find).
+    if (badCommits.length > 0) {
+      for (const [ref, oid] of changed) {
+        if (offences.has(ref)) continue;
+        const alone = await controlCommits(gitDir, workTree, [oid], old);
+        if ('commits' in alone && alone.commits.length > 0) offences.set(ref, `it leads to the commit ${alone.commits[0]}, whose message or author holds a terminal control character`);
+      }
+    }
+  }
+  const how = '`git branch`, `git tag`, `git log` and a git-aware prompt print it into your terminal as it is, where a control sequence can set your clipboard (OSC 52) or your window title';
+  for (const [ref, why] of offences) {
+    const oid = after.refs.get(ref)!;
+    const old = earlier?.get(ref);
+    const what = `the command ${old === undefined ? 'made' : 'moved'} the ref ${shownRef(ref)} in ${where} (→ ${oid}), and ${why}; ${how}`;
+    if (before === undefined) {
+      result.notices.push(`${what}: look with \`git cat-file -p ${oid} | cat -v\`, and remove it before you list refs or history`);
+      continue;
+    }
+    // The expected value is given, so a ref changed again since is left alone; --no-deref, so a
+    // symbolic ref is removed itself, not the branch it names. Bytes on stdin: the name may not be UTF-8.
+    const input = Buffer.concat([Buffer.from('option no-deref\0', 'latin1'), Buffer.from(old === undefined ? `delete ${ref}\0${oid}\0` : `update ${ref}\0${old}\0${oid}\0`, 'latin1')]);
+    const run = await runHostGit(gitDir, workTree, ['update-ref', '-z', '--stdin'], { input });
+    result.notices.push(
+      run.ok
+        ? `${what}. MewCode ${old === undefined ? 'removed it' : `set it back to ${old}`} (the object stays: \`git cat-file -p ${oid} | cat -v\` shows it safely)`
+        : `${what}. MewCode could not ${old === undefined ? 'remove' : 'set back'} it (${run.why}): do so before you list refs or history`,
+    );
+  }
+  if (headMoved && badCommits.length > 0 && !offences.size) {
+    result.notices.push(`the command left HEAD of ${where} detached at ${after.head}, which leads to the commit ${badCommits[0]} whose message or author holds a terminal control character; \`git log\` and a git-aware prompt print it into your terminal as it is: check out a branch before you look at history, and read the commit with \`git cat-file -p ${badCommits[0]} | cat -v\``);
+  }
+}
