@@ -4,14 +4,13 @@
  * message), or undefined for a file that only selects versions. They err wide: what a tool would
  * not read as a setting (a comment, a word in a value) may still count, and what cannot be read
  * as the judge expects (an escape in a quoted key, a line it does not know) counts too. Agents bump
- * versions in these files all day, so a plain version never counts.
+ * versions in these files all day, so a plain version never counts (host-tool-versions.ts judges
+ * versions, and the files that hold nothing else).
  */
 import { parse as parseToml } from 'smol-toml';
+import { controlOffence, firstOffence, MANAGER_SLASH_FORMS, NEVER_IN_A_VERSION, shown, TEMPLATE, toolNameOffence, versionWordOffence } from './host-tool-versions.js';
 
-/** A value that is a path: absolute, home-relative or `./`, `../` (a bare name is a version). */
-const PATH_VALUE = /^(?:\/|~|\.\.?(?:\/|$))/;
-
-/** Lines without comments (`#` to the end: TOML, YAML, INI, `.tool-versions`), trimmed, the empty ones dropped. */
+/** Lines without comments (`#` to the end: TOML, YAML, INI), trimmed, the empty ones dropped. */
 const lines = (text: string, comment = /#.*$/): string[] =>
   text
     .split(/\r?\n|\r/)
@@ -19,23 +18,6 @@ const lines = (text: string, comment = /#.*$/): string[] =>
     .filter((line) => line !== '');
 
 const unquote = (word: string): string => word.replace(/^["']|["']$/g, '');
-
-/** mise's template syntax (Tera): `{{ exec(command="…") }}` runs a command wherever it is evaluated. */
-const TEMPLATE = /\{\{|\{%/;
-
-/**
- * `.tool-versions` (asdf, mise): `<tool> <version>…` per line. mise and asdf take `path:<dir>` as
- * a version and put `<dir>/bin` first on PATH when the folder is entered (no trust asked).
- */
-export function judgeToolVersions(text: string): string | undefined {
-  if (/path:/i.test(text)) return 'a tool version given as `path:`';
-  for (const line of lines(text)) {
-    const [, ...versions] = line.split(/\s+/);
-    const found = versions.find((version) => PATH_VALUE.test(version) || TEMPLATE.test(version));
-    if (found !== undefined) return `a tool version given as a path (${found})`;
-  }
-  return undefined;
-}
 
 /**
  * The tables a mise configuration may hold without naming a program that runs when the folder is
@@ -61,6 +43,43 @@ function* keyPaths(value: unknown, path: string[] = []): Generator<[string[], bo
   }
 }
 
+/** Every string under a parsed TOML value, keys of tables included. */
+function* tomlStrings(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const item of value) yield* tomlStrings(item);
+  else if (isTable(value)) {
+    for (const [key, inner] of Object.entries(value)) {
+      yield key;
+      yield* tomlStrings(inner);
+    }
+  }
+}
+
+/** The versions a `[tools]` entry gives: `"22"`, `["22", "20"]`, `{ version = "22" }`, or an array of those. */
+function* miseVersions(spec: unknown): Generator<string> {
+  if (typeof spec === 'string') yield* spec.split(/\s+/).filter((word) => word !== '');
+  else if (Array.isArray(spec)) for (const item of spec) yield* miseVersions(item);
+  else if (isTable(spec) && typeof spec.version === 'string') yield* miseVersions(spec.version);
+}
+
+/** A path with a parent step, or absolute or home-relative, or a control character: in a tool's options (`bin_path`…). */
+const optionOffence = (value: string): string | undefined =>
+  /(?:^|[/\\])\.\.(?:[/\\]|$)|^[/~]|[\x00-\x1f\x7f-\x9f]/.test(value) ? `a tool option naming a path (${shown(value)})` : undefined;
+
+/**
+ * mise's `[tools]`, `[alias]` and `[tool_alias]`: versions as `.tool-versions` has them (a parent
+ * step or a slash outside a `ref:` counts), tool names as there, and any other string (a tool's
+ * options) that is a path leading out (`bin_path = "../../x"`).
+ */
+function miseToolsOffence(document: Record<string, unknown>): string | undefined {
+  const tools = isTable(document.tools) ? Object.entries(document.tools) : [];
+  return (
+    firstOffence(tools, ([name, spec]) => toolNameOffence(name) ?? firstOffence(miseVersions(spec), (version) => versionWordOffence(version, MANAGER_SLASH_FORMS))) ??
+    firstOffence(tomlStrings(document.tools), optionOffence) ??
+    firstOffence([...tomlStrings(document.alias), ...tomlStrings(document.tool_alias)], (value) => optionOffence(value) ?? (NEVER_IN_A_VERSION.test(value) ? `an alias naming a path (${shown(value)})` : undefined))
+  );
+}
+
 /**
  * mise's TOML files (`mise.toml`, `.mise.toml`, `mise.local.toml`, `.mise/`, `.config/mise/`…).
  * mise trusts a configuration by its path: a trusted file changed later runs what it now names.
@@ -84,20 +103,33 @@ export function judgeMiseToml(text: string): string | undefined {
     if (key.includes('_') && !table) found.add(`a \`${key.join('.')}\` directive (sources a script, or adds to PATH)`);
     else if (key.length === 1 && !MISE_INERT_TABLES.has(key[0]!)) found.add(table ? `the [${key[0]}] table` : `a \`${key[0]}\` setting`);
   }
+  const tools = isTable(document) ? miseToolsOffence(document) : undefined;
+  if (tools !== undefined) found.add(tools);
   return found.size === 0 ? undefined : [...found].slice(0, 4).join(', ');
 }
 
 /**
  * `rust-toolchain.toml` and `rust-toolchain`: rustup runs the toolchain in the directory a `path`
- * names at every `rustc`/`cargo` (a prompt asking the version is enough). A legacy one-line file
- * names a channel; one that looks like a path counts.
+ * names at every `rustc`/`cargo` (a prompt asking the version is enough), and finds a named one
+ * in its toolchains folder: a channel, component or target with a slash, a parent step or a
+ * control character counts, as does a TOML file that does not parse. A legacy one-line file
+ * names a channel, judged the same way.
  */
 export function judgeRustToolchain(text: string): string | undefined {
   if (/\bpath\b/i.test(text)) return 'a toolchain `path`';
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
+  const control = controlOffence(text);
+  if (control !== undefined) return control;
   const body = lines(text);
-  if (body.length === 1 && !/[=[]/.test(body[0]!) && (body[0]!.includes('/') || PATH_VALUE.test(body[0]!))) return `a toolchain given as a path (${body[0]})`;
-  return undefined;
+  if (body.length === 1 && !/[=[]/.test(body[0]!)) return versionWordOffence(body[0]!)?.replace(/^a version/, 'a toolchain');
+  let document: unknown;
+  try {
+    document = parseToml(text);
+  } catch {
+    return 'text that does not parse as TOML (rustup may read it otherwise)';
+  }
+  const found = firstOffence(tomlStrings(document), (value) => versionWordOffence(value));
+  return found?.replace(/^a version/, 'a toolchain value');
 }
 
 /**
@@ -265,16 +297,5 @@ export function judgeMavenConfig(text: string): string | undefined {
 export function judgeMavenExtensions(text: string): string | undefined {
   const found = /<extension\b|<!DOCTYPE|<!ENTITY|&/i.exec(text);
   if (found) return `a core extension (${found[0]})`;
-  return undefined;
-}
-
-/**
- * A one-tool version file (`.nvmrc`, `.node-version`, `.python-version`…): mise reads it as
- * `.tool-versions` when idiomatic version files are on, `path:` included.
- */
-export function judgeVersionFile(text: string): string | undefined {
-  if (/path:/i.test(text)) return 'a version given as `path:`';
-  const found = lines(text).flatMap((line) => line.split(/\s+/)).find((version) => PATH_VALUE.test(version) || TEMPLATE.test(version));
-  if (found !== undefined) return `a version given as a path (${found})`;
   return undefined;
 }

@@ -32,10 +32,10 @@ import {
   judgeNpmrc,
   judgePnpmWorkspace,
   judgeRustToolchain,
-  judgeToolVersions,
-  judgeVersionFile,
   judgeYarnrcYml,
 } from './host-tool-content.js';
+import { judgeCorepackEnv, judgeInjectedEnv, judgeRvmVersionsConf } from './host-tool-env-content.js';
+import { judgeNodeVersionFile, judgePythonVersionFile, judgeSdkmanrc, judgeToolVersions, judgeVersionFile } from './host-tool-versions.js';
 
 export interface HostSettings {
   /** An entry's name (lower case), or a pattern over it. */
@@ -109,12 +109,62 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     judge: judgeToolVersions,
   },
   {
-    // mise reads a tool's own version file (idiomatic version files) as `.tool-versions`, `path:` included.
-    path: /(?:^|\/)\.(?:nvmrc|node-version|python-versions?|ruby-version|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
-    name: /^\.(?:nvmrc|node-version|python-versions?|ruby-version|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
-    what: "a tool's version file (.nvmrc, .node-version, .python-version…)",
-    runBy: 'mise would have put what it names first on PATH when you enter the folder',
+    // nvm, fnm, nodenv and mise (as `.tool-versions`): `lts/<name>` is the one slash they take.
+    path: /(?:^|\/)\.(?:nvmrc|node-version)$/,
+    name: /^\.(?:nvmrc|node-version)$/,
+    what: "Node's version file (.nvmrc, .node-version)",
+    runBy: 'nvm, fnm, nodenv or mise would have put what it names first on PATH when you enter the folder or run node there',
+    judge: judgeNodeVersionFile,
+  },
+  {
+    // pyenv (and uv, mise): `<version>/envs/<name>` (pyenv-virtualenv) is the one slash it takes.
+    path: /(?:^|\/)\.python-versions?$/,
+    name: /^\.python-versions?$/,
+    what: "Python's version file (.python-version)",
+    runBy: 'pyenv, uv or mise would have put what it names first on PATH when you enter the folder or run python there',
+    judge: judgePythonVersionFile,
+  },
+  {
+    // A tool's own version manager joins the version to its versions folder (rbenv, chruby and RVM,
+    // whose `.ruby-gemset` names a gem folder whose bin goes on PATH; jenv; goenv; tfenv), and mise
+    // reads these as `.tool-versions`, `path:` included.
+    path: /(?:^|\/)\.(?:ruby-version|rbenv-version|rbfu-version|ruby-gemset|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
+    name: /^\.(?:ruby-version|rbenv-version|rbfu-version|ruby-gemset|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
+    what: "a tool's version file (.java-version, .ruby-version, .go-version…)",
+    runBy: 'its version manager (jenv, rbenv, RVM, goenv, tfenv…) or mise would have put what it names first on PATH when you enter the folder or run the tool there',
     judge: judgeVersionFile,
+  },
+  {
+    // SDKMAN! with sdkman_auto_env: `candidates/<candidate>/<version>/bin` first on PATH at `cd`; mise reads it too.
+    path: /(?:^|\/)\.sdkmanrc$/,
+    name: /^\.sdkmanrc$/,
+    what: "SDKMAN!'s version file (.sdkmanrc)",
+    runBy: 'SDKMAN! would have put what it names first on PATH when you enter the folder (sdkman_auto_env)',
+    judge: judgeSdkmanrc,
+  },
+  {
+    // RVM, at `cd`: `env-PATH=`, `ruby-bundle-install=`…
+    path: /(?:^|\/)\.versions\.conf$/,
+    name: /^\.versions\.conf$/,
+    what: "RVM's project settings (.versions.conf)",
+    runBy: 'RVM would have applied what it names when you enter the folder',
+    judge: judgeRvmVersionsConf,
+  },
+  {
+    // corepack (Node 20's `corepack enable`): COREPACK_HOME, COREPACK_NPM_REGISTRY… for every shim run beside the package.json.
+    path: /(?:^|\/)\.corepack\.env$/,
+    name: /^\.corepack\.env$/,
+    what: "corepack's variables (.corepack.env)",
+    runBy: 'corepack would have run the package manager it points to at your next yarn, pnpm or npm command there (`yarn --version` included)',
+    judge: judgeCorepackEnv,
+  },
+  {
+    // Variables a tool sets for what it runs: Yarn 4 (every script and binary), RVM (at `cd`), rbenv-vars (every ruby).
+    path: /(?:^|\/)\.(?:env\.yarn|ruby-env|rbenv-vars)$/,
+    name: /^\.(?:env\.yarn|ruby-env|rbenv-vars)$/,
+    what: 'variables a tool sets for what it runs (.env.yarn, .ruby-env, .rbenv-vars)',
+    runBy: 'yarn (every script and binary), RVM (at cd) or rbenv-vars (every ruby) would have set them for the programs they run there',
+    judge: judgeInjectedEnv,
   },
   {
     // mise: mise.toml, .mise.toml, mise.local.toml, mise.<env>.toml, .config/mise.toml, .rtx.toml.

@@ -12,18 +12,22 @@ import {
   judgeNpmrc,
   judgePnpmWorkspace,
   judgeRustToolchain,
-  judgeToolVersions,
-  judgeVersionFile,
   judgeYarnrcYml,
 } from '../../sdk/host-tool-content.js';
+import { judgeCorepackEnv, judgeInjectedEnv, judgeRvmVersionsConf } from '../../sdk/host-tool-env-content.js';
+import { judgeNodeVersionFile, judgePythonVersionFile, judgeSdkmanrc, judgeToolVersions, judgeVersionFile } from '../../sdk/host-tool-versions.js';
 import { hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
 
 const cases: [string, (text: string) => string | undefined, string[], string[]][] = [
   [
     '.tool-versions',
     judgeToolVersions,
-    ['node path:/p/.cache/node\n', 'node PATH:./x\n', 'python 3.12\nnode ~/.cache/node\n', 'ruby ../rb\n', 'node {{ exec(command="x") }}\n'],
-    ['node 20.11.1\npython 3.12.2 system\n', '# a comment\nnodejs lts\n', 'java openjdk-21\n'],
+    ['node path:/p/.cache/node\n', 'node PATH:./x\n', 'python 3.12\nnode ~/.cache/node\n', 'ruby ../rb\n', 'node {{ exec(command="x") }}\n',
+      // A parent step anywhere in a version is the installs folder's parent: the project's folder.
+      'java 21/../../../project/.jdk\n', 'node 20\\..\\x\n', 'node 20/bin\n', 'node ref:../../x\n', 'java 21#/../../x\n', 'node 20\x1b[31m\n', 'node 20\rnode ../x\n', 'node 20\x85\n',
+      // A tool name with one is asdf's plugins folder's parent.
+      '../../../project/.plugin 1.0\n', 'node\\x 1\n'],
+    ['node 20.11.1\npython 3.12.2 system\n', '# a comment\nnodejs lts\n', 'java openjdk-21\n', 'node ref:release/1.x\nubi:owner/repo latest\n', '# see https://asdf-vm.com/a/b...\nnode lts/hydrogen # or ../x\n'],
   ],
   [
     'mise.toml',
@@ -53,13 +57,22 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       // What does not parse counts: mise's parser may read it otherwise.
       '[hooks\nenter = "id"\n',
       'node = "22"\nnode = "23"\n',
+      // Versions, tool names and tool options leading out through a parent step.
+      '[tools]\njava = "21/../../../project/.jdk"\n',
+      '[tools]\nnode = ["20", "20/bin"]\n',
+      '[tools]\nnode = { version = "../x" }\n',
+      '[tools]\n"../../x" = "1"\n',
+      '[tools]\n"ubi:o/r" = { version = "1", bin_path = "../../../project/bin" }\n',
+      '[alias.node]\nmy = "21/../../x"\n',
     ],
-    ['[tools]\nnode = "22"\npython = ["3.12", "3.11"]\n', '[tools]\nnode = "22" # bumped\n[tasks.build]\nrun = "npm run build"\ndescription = "build it"\n', 'min_version = "2024.1.1"\n[alias.node]\nmy = "20"\n', '[tasks.build]\nrun = """\n[env]\nhooks.enter = 1\n"""\n[tools]\nnode = "22"\n'],
+    ['[tools]\nnode = "22"\npython = ["3.12", "3.11"]\n', '[tools]\nnode = "22" # bumped\n[tasks.build]\nrun = "npm run build"\ndescription = "build it"\n', 'min_version = "2024.1.1"\n[alias.node]\nmy = "20"\n', '[tasks.build]\nrun = """\n[env]\nhooks.enter = 1\n"""\n[tools]\nnode = "22"\n',
+      '[tools]\n"ubi:owner/repo" = { version = "latest", bin_path = "bin", matching_regex = "x\\\\d" }\nnode = "ref:release/1.x"\n"npm:@scope/pkg" = "1"\n[tasks.t]\nrun = "cd .. && npm test"\n'],
   ],
   [
     'rust-toolchain(.toml)',
     judgeRustToolchain,
-    ['[toolchain]\npath = "/p/.cache/tc"\n', 'toolchain.path = "./tc"\n', '[toolchain]\n"pa\\u0074h" = "x"\n', './tc\n', '/opt/tc\n'],
+    ['[toolchain]\npath = "/p/.cache/tc"\n', 'toolchain.path = "./tc"\n', '[toolchain]\n"pa\\u0074h" = "x"\n', './tc\n', '/opt/tc\n',
+      '[toolchain]\nchannel = "stable/../../../project/tc"\n', 'nightly/../../x\n', '[toolchain]\ntargets = ["../x"]\n', '[toolchain\nchannel = "x"\n', '[toolchain]\nchannel = "1.82.0\x1b"\n'],
     ['[toolchain]\nchannel = "1.82.0"\ncomponents = ["rustfmt", "clippy"]\ntargets = ["wasm32-unknown-unknown"]\nprofile = "minimal"\n', 'nightly-2024-05-01\n', 'stable\n'],
   ],
   [
@@ -109,10 +122,48 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     ['<?xml version="1.0" encoding="UTF-8"?>\n<extensions>\n</extensions>\n'],
   ],
   [
-    '.nvmrc, .node-version…',
+    '.java-version, .go-version, .ruby-version…',
     judgeVersionFile,
-    ['path:./node\n', 'PATH:/opt/n\n', './node\n', '~/n\n', '{{ exec(command="id") }}\n'],
-    ['20\n', 'v20.11.1\n', 'lts/iron\n', '3.12.2\n3.11\n'],
+    ['path:./node\n', 'PATH:/opt/n\n', './node\n', '~/n\n', '{{ exec(command="id") }}\n',
+      // jenv, goenv, rbenv join the version to their versions folder: a parent step anywhere leads out.
+      '21/../../../project/.jdk\n', 'openjdk64-21/bin\n', '1.22\\..\\x\n', '21\x00\n', '21#/../../x\n', 'lts/iron\n', '3.12/envs/web\n', '21\r../x\n'],
+    ['21\n', 'openjdk64-21.0.2\n', 'temurin-21.0.1+12\n', 'ruby-3.3.0@app\n', 'latest:^1.5\n', '1.22.0 # see https://go.dev/dl/...\n'],
+  ],
+  [
+    '.nvmrc, .node-version',
+    judgeNodeVersionFile,
+    ['path:./node\n', './node\n', 'lts/../../x\n', 'v20/../../x\n', 'lts/iron/../x\n', 'v20/bin\n'],
+    ['20\n', 'v20.11.1\n', 'lts/iron\n', 'lts/*\n', 'lts/-1\n', 'node\n'],
+  ],
+  [
+    '.python-version',
+    judgePythonVersionFile,
+    ['3.12/envs/../../x\n', '3.12/../x\n', '3.12/lib\n', '/usr/bin/python3\n'],
+    ['3.12.2\n3.11\n', '3.12.1/envs/web\n', 'pypy3.10-7.3.15 miniconda3-latest/envs/ml\n'],
+  ],
+  [
+    '.sdkmanrc',
+    judgeSdkmanrc,
+    ['java=../../../project/.jdk\n', 'java=21-tem/../../x\n', 'java = 21 / .. / x\n', 'java=../x=21\n', 'java=21\\x\n', 'Java=21\n', 'java=21\x1b\n'],
+    ['# Enable auto-env through the sdkman_auto_env config\njava=21.0.2-tem\nmaven=3.9.6 # build\n', 'gradle = 8.5\r\n'],
+  ],
+  [
+    '.corepack.env',
+    judgeCorepackEnv,
+    ['COREPACK_HOME=/p/.cache/corepack\n', 'COREPACK_NPM_REGISTRY=http://127.0.0.1:1\n', 'export COREPACK_ENABLE_STRICT=0\n', 'COREPACK_ENABLE_STRICT="0\nCOREPACK_HOME=/x"\n', 'NODE_OPTIONS=--require ./x.js\n', '# c\rCOREPACK_HOME=/x\n', '# c\u2028COREPACK_HOME=/x\n', 'COREPACK_ENABLE_STRICT=$X\n'],
+    ['# pins\nCOREPACK_ENABLE_DOWNLOAD_PROMPT=0\nCOREPACK_ENABLE_STRICT="0"\nCOREPACK_ENABLE_AUTO_PIN=0 # no pin\n', ''],
+  ],
+  [
+    '.env.yarn, .ruby-env, .rbenv-vars',
+    judgeInjectedEnv,
+    ['NODE_OPTIONS=--require ./x.js\n', '# c\rPATH=./bin\n', '# c\u2028RUBYOPT=-r./x\n', 'A=1\n', 'export A=1\n'],
+    ['# nothing yet\n\n', ''],
+  ],
+  [
+    '.versions.conf',
+    judgeRvmVersionsConf,
+    ['ruby=3.3.0\nenv-PATH=./bin:$PATH\n', 'ruby-bundle-install=true\n', 'ruby=../../x\n', 'ruby-gemset=a/../../b\n'],
+    ['ruby=ruby-3.3.0\nruby-gemset=app\n# a comment\n'],
   ],
 ];
 
@@ -126,10 +177,10 @@ describe.each(cases)('%s', (_name, judge, naming, plain) => {
 });
 
 test('which files are which: at any depth, without case; a package-manager file of another name is not one', () => {
-  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version']) {
+  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.ruby-gemset', '.sdkmanrc', 'pkg/.corepack.env', '.env.yarn', '.ruby-env', '.rbenv-vars', '.versions.conf']) {
     expect([file, hostToolchainFileFor(file)]).toEqual([file, expect.anything()]);
   }
-  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
+  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml', 'corepack.env', '.env', '.env.local', 'env.yarn', 'sdkmanrc', 'versions.conf']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
   for (const file of ['.opencode/plugin/x.js', 'opencode.json', 'pkg/opencode.jsonc', '.gemini/settings.json', '.Cursor/mcp.json', 'a.code-workspace', '.run/x.run.xml', 'crush.json', '.crush.json', '.aider.conf.yml', '.pnpmfile.cjs', '.clinerules/hooks/TaskStart', '.codex/config.toml', '.vscode/tasks.json']) {
     expect([file, hostSettingsAt(file)]).toEqual([file, expect.anything()]);
   }

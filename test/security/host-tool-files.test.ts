@@ -42,6 +42,10 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ['.opencode/plugin/x.js (imported at opencode start)', 'mkdir -p .opencode/plugin && echo "process.exit()" > .opencode/plugin/x.js', () => left('.opencode/plugin/x.js') !== undefined],
     ['.gemini/settings.json mcpServers (Gemini CLI, folder trusted by path)', 'mkdir -p .gemini && echo \'{"mcpServers":{"h":{"command":"id"}}}\' > .gemini/settings.json', () => left('.gemini/settings.json') !== undefined],
     ["a package's .cursor/mcp.json", 'mkdir -p pkg/.cursor && echo \'{"mcpServers":{"h":{"command":"id"}}}\' > pkg/.cursor/mcp.json', () => left('pkg/.cursor/mcp.json') !== undefined],
+    ['.java-version with a parent step after a version (jenv puts versions/<v>/bin on PATH)', 'mkdir -p .jdk/bin && echo "21/../../../project/.jdk" > .java-version', () => /\.\./.test(left('.java-version') ?? '')],
+    ['.sdkmanrc naming the project through ../ (SDKMAN! auto_env)', 'echo "java=../../../project/.jdk" > .sdkmanrc', () => left('.sdkmanrc') !== undefined],
+    ['.corepack.env COREPACK_HOME in the project (corepack runs the yarn installed there)', 'echo "COREPACK_HOME=$PWD/.cache/corepack" > .corepack.env', () => left('.corepack.env') !== undefined],
+    ['.env.yarn NODE_OPTIONS (Yarn 4 sets it for every script)', 'echo "NODE_OPTIONS=--require ./x.js" > .env.yarn', () => left('.env.yarn') !== undefined],
     ['a VS Code workspace file with a folderOpen task', 'echo \'{"tasks":{"tasks":[{"command":"id","runOptions":{"runOn":"folderOpen"}}]}}\' > app.code-workspace', () => left('app.code-workspace') !== undefined],
   ];
 
@@ -98,6 +102,12 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', 'app.code-workspace', { content: '{}' }],
     ['write_file', '.aider.conf.yml', { content: 'lint-cmd: id\n' }],
     ['write_file', '.pnpmfile.cjs', { content: 'module.exports = {}' }],
+    ['write_file', '.java-version', { content: '21/../../../p/.jdk\n' }],
+    ['write_file', 'pkg/.go-version', { content: '1.22/../../x\n' }],
+    ['write_file', '.sdkmanrc', { content: 'java=../../../p/.jdk\n' }],
+    ['write_file', '.corepack.env', { content: 'COREPACK_HOME=/p/.cache/corepack\n' }],
+    ['write_file', '.env.yarn', { content: 'NODE_OPTIONS=--require ./x.js\n' }],
+    ['write_file', '.versions.conf', { content: 'env-PATH=./bin\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
@@ -118,6 +128,9 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
       expect(await judge(kernel, 'write_file', { file_path: '.tool-versions', content: 'node 22.11.0\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'edit_file', { file_path: 'pkg/mise.toml', old_string: 'node = "20"', new_string: 'node = "22"' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: 'pkg/rust-toolchain.toml', content: '[toolchain]\nchannel = "1.82.0"\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: '.java-version', content: 'temurin-21.0.1+12\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: '.nvmrc', content: 'lts/iron\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: '.sdkmanrc', content: 'java=21.0.2-tem\n' }, mode)).toMatchObject({ decision: 'allow' });
     }
   });
 });

@@ -71,6 +71,38 @@ test('a toolchain file made or changed to name a program or a path is set aside,
   expect(readFileSync(path.join(root, `mise.toml${QUARANTINE_SUFFIX}`), 'utf8')).toContain('[hooks]');
 });
 
+test('a version leading out through a parent step anywhere in it, corepack, SDKMAN!, Yarn and RVM files naming a path or a variable: set aside', async () => {
+  before({ '.java-version': '21\n', 'package.json': '{"packageManager":"yarn@1.22.22"}' });
+  const { moved, why } = await around(() => {
+    write('.java-version', '21/../../../project/.jdk\n');
+    write('svc/.go-version', '1.22.0/../../../../project/.go\n');
+    write('.sdkmanrc', 'java=../../../project/.jdk\n');
+    write('.corepack.env', `COREPACK_HOME=${root}/.cache/corepack\n`);
+    write('web/.env.yarn', 'NODE_OPTIONS=--require ./x.js\n');
+    write('rb/.versions.conf', 'ruby=3.3.0\nenv-PATH=./bin:$PATH\n');
+    write('rb/.ruby-gemset', '../../../../project/gems\n');
+    write('.tool-versions', 'java 21/../../../project/.jdk\n');
+    write('.python-version', '3.12/envs/../../../x\n');
+  });
+  expect(moved).toEqual(['.corepack.env', '.java-version', '.python-version', '.sdkmanrc', '.tool-versions', 'rb/.ruby-gemset', 'rb/.versions.conf', 'svc/.go-version', 'web/.env.yarn']);
+  expect(why.join('\n')).toContain("a tool's version file (.java-version, .ruby-version, .go-version…) naming a version given as a path (21/../../../project/.jdk)");
+  expect(why.join('\n')).toContain("corepack's variables (.corepack.env) naming a `COREPACK_HOME` variable; corepack would have run the package manager it points to");
+  expect(why.join('\n')).toContain("SDKMAN!'s version file (.sdkmanrc) naming a version given as a path (../../../project/.jdk); SDKMAN! would have put what it names first on PATH");
+});
+
+test('control: the versions, aliases and settings these tools take stay', async () => {
+  const { moved } = await around(() => {
+    write('.java-version', 'temurin-21.0.1+12\n');
+    write('.nvmrc', 'lts/iron\n');
+    write('.python-version', '3.12.1/envs/web\n');
+    write('.sdkmanrc', '# Enable auto-env\njava=21.0.2-tem\n');
+    write('.corepack.env', 'COREPACK_ENABLE_DOWNLOAD_PROMPT=0\nCOREPACK_ENABLE_STRICT=0\n');
+    write('.versions.conf', 'ruby=ruby-3.3.0\nruby-gemset=app\n');
+    write('.tool-versions', 'node ref:release/1.x\n');
+  });
+  expect(moved).toEqual([]);
+});
+
 test('version bumps and ordinary settings stay where they are, and so does what was there before the command', async () => {
   before({ '.tool-versions': 'node 20.1.0\n', 'rust-toolchain.toml': '[toolchain]\nchannel = "1.80.0"\n', 'old/.tool-versions': `node path:${root}/x\n`, 'old/opencode.json': '{}' });
   const { moved } = await around(() => {
