@@ -74,7 +74,7 @@ export function isEmptyPolicy(policy: ManagedPolicy): boolean {
 export function describePolicy(policy: ManagedPolicy): string[] {
   const lines: string[] = [];
   for (const plugin of policy.plugins) lines.push(`requires plugin ${plugin.use} (${plugin.where})`);
-  if (policy.managedPluginsOnly) lines.push(`only the build's and the managed plugins load: configured plugins are not imported (${policy.managedPluginsOnly.where})`);
+  if (policy.managedPluginsOnly) lines.push(`only the build's and the managed plugins load: configured plugins are not imported, Claude Code plugins not read (${policy.managedPluginsOnly.where})`);
   const { permissions, sandbox, mcp } = policy;
   if (permissions.deny.length > 0) lines.push(`deny rules: ${permissions.deny.map((r) => r.rule).join(', ')}`);
   if (permissions.ask.length > 0) lines.push(`ask rules: ${permissions.ask.map((r) => r.rule).join(', ')}`);

@@ -7,9 +7,14 @@
  * subagents, hooks, mcp) read it and load the contributions through their own paths, so trust,
  * the sandbox and the permission chain apply as to the user's own files. Problems are warned
  * about once, each naming its file; `mewcode doctor` lists each plugin.
+ *
+ * Under the organisation's `allow_managed_plugins_only` no Claude Code plugin is read: its hooks
+ * and MCP servers would run programs the organisation never chose (on the host once the project is
+ * trusted), and "only the build's and the managed plugins run" has no exception for them. Their
+ * directories are named in one warning, and the list stays empty.
  */
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
-import type { ClaudePluginBundle, ClaudePluginBundles, ClaudePluginRootSource } from '../../types/claude-plugins.js';
+import type { ClaudePluginBundle, ClaudePluginBundles, ClaudePluginRoot, ClaudePluginRootSource } from '../../types/claude-plugins.js';
 import { deepFreeze } from '../../types/deep-freeze.js';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -33,11 +38,22 @@ class Bundles implements ClaudePluginBundles {
     const container = this.#kernel.container;
     const collected = collectRoots(container.isBound(TOKENS.ClaudePluginRoots) ? container.getAll<ClaudePluginRootSource>(TOKENS.ClaudePluginRoots) : []);
     if (collected.roots.length === 0 && collected.failures.length === 0) return this.#list;
+    const onlyManaged = container.get(TOKENS.ManagedPolicy, { optional: true })?.managedPluginsOnly;
+    if (onlyManaged) {
+      if (collected.roots.length > 0) this.#kernel.warn(refusedText(collected.roots, onlyManaged.where));
+      return this.#list;
+    }
     const { loadRoots } = await import('./bundles.js');
     // Frozen: every plugin that reads it gets this same list, and none may change it for the others.
     this.#list = deepFreeze(loadRoots(collected, this.#kernel.homeDir, this.#kernel.projectRoot));
     return this.#list;
   }
+}
+
+/** The one warning naming every Claude Code plugin directory left out under `allow_managed_plugins_only`. */
+export function refusedText(roots: readonly ClaudePluginRoot[], where: string): string {
+  const named = roots.map((root) => `${root.id} (${root.origin === 'plugin-dir' ? '--plugin-dir / MEWCODE_PLUGIN_DIR' : root.origin}: ${root.root})`).join(', ');
+  return `claude plugins not loaded: ${named}: the organisation's managed settings (${where}) allow only the build's and the managed plugins (allow_managed_plugins_only), and a Claude Code plugin's hooks, MCP servers, commands and skills are none of those`;
 }
 
 export default definePlugin({

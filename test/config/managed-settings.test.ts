@@ -82,7 +82,7 @@ describe('managed settings files', () => {
     const second = await file('b/m.yaml', 'allow_managed_plugins_only: false\n');
     const policy = await load(first, { ...second, named: true });
     expect(policy.managedPluginsOnly?.where).toMatch(/a\/m\.yaml:2:/);
-    expect(describePolicy(policy).join('\n')).toMatch(/only the build's and the managed plugins load: configured plugins are not imported \(.*a\/m\.yaml:2:/);
+    expect(describePolicy(policy).join('\n')).toMatch(/only the build's and the managed plugins load: configured plugins are not imported, Claude Code plugins not read \(.*a\/m\.yaml:2:/);
     await expect(load(await file('c/m.yaml', 'allow_managed_plugins_only: sure\n'))).rejects.toThrow(/allow_managed_plugins_only: expected true or false/);
   });
 
