@@ -152,6 +152,12 @@ export interface Approvals {
   revoke(rule: string, scope: GrantScope): Promise<boolean>;
   /** The exact rule that would allow this call (and nothing wider). */
   suggestRule(request: Pick<PermissionRequest, 'toolName' | 'target' | 'projectRoot'>): string;
+  /**
+   * Where the organisation's managed settings apply only their own permission rules
+   * (`allow_managed_rules_only`), or undefined. While set, no allow rule of the user's, the
+   * project's, `--allowedTools` or an approval applies, so none is suggested.
+   */
+  managedRulesOnly?(): string | undefined;
   /** Absolute path of the file "allow always" writes to: the user's saved approvals for this project, in ~/.mewcode. */
   localSettingsFile(): string;
 }

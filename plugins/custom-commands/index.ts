@@ -46,7 +46,11 @@ class CustomCommands implements CommandProvider {
   readonly #shadowWarned = new Set<string>();
 
   constructor(private readonly kernel: KernelApi) {
-    this.grants = new TurnGrants({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir });
+    const rulesOnly = kernel.container.get(TOKENS.ManagedPolicy, { optional: true })?.permissions.managedRulesOnly;
+    this.grants = new TurnGrants(
+      { projectRoot: kernel.projectRoot, homeDir: kernel.homeDir },
+      rulesOnly ? { where: rulesOnly.where, warn: (message) => kernel.warn(`custom commands: ${message}`) } : undefined,
+    );
   }
 
   async load(): Promise<void> {

@@ -13,6 +13,11 @@
  * prompt starts, and dropped at the next prompt submitted. A command that fails drops it at once;
  * a submitted prompt that is not the command's (its turn never started: a hook blocked it)
  * drops it too, so a grant never reaches another turn.
+ *
+ * Under the organisation's `allow_managed_rules_only` no allow but the organisation's applies (not
+ * the user's rules, not --allowedTools), and a command file is the user's or the project's: its
+ * `allowed-tools` pre-approve nothing then (said once per command), and each call is judged as
+ * without the command.
  */
 import type { PromptSubmitContext, ToolUseContext, ToolUseDecision } from '../../types/hooks.js';
 import type { PermissionTarget } from '../../types/tools.js';
@@ -34,14 +39,34 @@ function key(context: AgentKey): string {
   return `${context.sessionId}\0${context.agentId}`;
 }
 
+/** `allow_managed_rules_only` in force: where it is set, and how to say a command's allowed-tools are not used. */
+export interface ManagedRulesOnly {
+  where: string;
+  warn(message: string): void;
+}
+
 export class TurnGrants {
   readonly #byAgent = new Map<string, Grant>();
+  readonly #warned = new Set<string>();
 
-  constructor(private readonly home: { projectRoot: string; homeDir: string }) {}
+  constructor(
+    private readonly home: { projectRoot: string; homeDir: string },
+    private readonly rulesOnly?: ManagedRulesOnly,
+  ) {}
 
   /** The command starts running: its entries hold for its own `!` lines from now on. */
   begin(context: AgentKey, entries: readonly string[], label: string): void {
     this.drop(context);
+    if (this.rulesOnly && entries.length > 0) {
+      if (!this.#warned.has(label)) {
+        this.#warned.add(label);
+        this.rulesOnly.warn(
+          `${label}: allowed-tools (${entries.join(', ')}) pre-approve nothing: the organisation's managed settings apply only their own permission rules (${this.rulesOnly.where}: allow_managed_rules_only); each call is judged as without the command`,
+        );
+      }
+      entries = [];
+    }
+    // Kept even when empty: the grant also carries what the command changed for its turn (its model).
     this.#byAgent.set(key(context), { grants: new GrantSet(entries), label, started: false });
   }
 

@@ -22,6 +22,11 @@ export function dontAskRefusal(kernel: KernelApi, request: ApprovalRequest): App
   const approvals = kernel.container.isBound(TOKENS.Approvals) ? kernel.container.get(TOKENS.Approvals) : undefined;
   // A settings file's ask (or the organisation's) holds over every allow rule: no rule to suggest.
   const rule = approvals && !request.verdict.layer.startsWith('permission-rules') ? approvals.suggestRule(request) : undefined;
+  // Only the organisation's rules allow anything: a flag or a rule of the user's would be ignored.
+  const rulesOnly = approvals?.managedRulesOnly?.();
+  if (rule && rulesOnly !== undefined) {
+    return { choice: 'deny', answeredBy: 'permission-mode', reason: `${why} The organisation's managed settings allow only their own permission rules (${rulesOnly}: allow_managed_rules_only), so no --allowedTools or rule of yours can allow it.` };
+  }
   return {
     choice: 'deny',
     answeredBy: 'permission-mode',

@@ -322,6 +322,7 @@ export class PermissionRules {
       list: () => this.grants(),
       revoke: (rule, scope) => this.revoke(rule, scope),
       suggestRule: (request) => this.suggest(request),
+      managedRulesOnly: () => this.context.managed?.permissions.managedRulesOnly?.where,
       localSettingsFile: () => this.approvalsFile,
     };
   }

@@ -50,6 +50,11 @@ export class HeadlessOutput implements UserOutput {
     if (request.verdict.layer.startsWith('permission-rules:')) {
       return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} An ask in the settings holds whatever allow rules or --allowedTools say: run interactively to answer, or change the settings that ask.` };
     }
+    // Only the organisation's rules allow anything: a flag or a rule of the user's would be ignored.
+    const rulesOnly = approvals.managedRulesOnly?.();
+    if (rulesOnly !== undefined) {
+      return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} The organisation's managed settings allow only their own permission rules (${rulesOnly}: allow_managed_rules_only), so no --allowedTools or rule of yours can allow it: run interactively to answer, or ask the administrators to allow it.` };
+    }
     const rule = approvals.suggestRule(request);
     const mode = request.verdict.layer === 'permission-mode' ? `, or re-run with --permission-mode ${request.category === 'write' ? 'acceptEdits' : 'bypassPermissions'}` : '';
     return {
