@@ -26,6 +26,12 @@ export interface PluginSpec {
   hint?: string;
   /** Configuration marks it required: a failure to load it is fatal (the caller decides how). */
   required?: boolean;
+  /**
+   * The organisation's managed plugins: a package name resolves from `<from>/node_modules` alone
+   * (not the directories above it, NODE_PATH or the global folders) and its files must really lie
+   * in `from` (package-entry.ts), so a package the user placed elsewhere never stands in for it.
+   */
+  confined?: boolean;
 }
 
 export interface ExternalPlugin {
@@ -52,7 +58,7 @@ export async function loadExternalPlugins(specs: readonly PluginSpec[], fail: (s
 async function loadPackage(entry: PluginSpec, fail: (message: string) => void): Promise<MewcodePlugin[]> {
   let files: string[];
   try {
-    files = manifestFiles(entry) ?? [resolveFromAny(entry.spec, entry.from, entry.hint)];
+    files = manifestFiles(entry) ?? [resolveFromAny(entry)];
   } catch (error) {
     fail(`plugin ${entry.spec} could not be loaded: ${errorMessage(error)}`);
     return [];
@@ -62,9 +68,9 @@ async function loadPackage(entry: PluginSpec, fail: (message: string) => void): 
 }
 
 /** The first base where the package is found decides, as for its entry. */
-function manifestFiles({ spec, from }: PluginSpec): string[] | undefined {
+function manifestFiles({ spec, from, confined }: PluginSpec): string[] | undefined {
   for (const base of from) {
-    const files = manifestPluginFiles(spec, base);
+    const files = manifestPluginFiles(spec, base, confined === true);
     if (files !== undefined) return files ?? undefined;
   }
   return undefined;
@@ -116,11 +122,11 @@ function isPlugin(value: unknown): value is MewcodePlugin {
   return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string';
 }
 
-function resolveFromAny(spec: string, bases: readonly string[], hint: string | undefined): string {
+function resolveFromAny({ spec, from: bases, hint, confined }: PluginSpec): string {
   const failures: string[] = [];
   for (const base of bases) {
     try {
-      return resolveSpec(spec, base);
+      return resolveSpec(spec, base, confined === true);
     } catch (error) {
       failures.push(errorMessage(error));
     }
@@ -132,11 +138,11 @@ function resolveFromAny(spec: string, bases: readonly string[], hint: string | u
  * A path (./x, ../x, /x) is taken relative to the base directory; anything else is a package name
  * (or a package's subpath), resolved as `import` would (package-entry.ts).
  */
-function resolveSpec(spec: string, projectRoot: string): string {
+function resolveSpec(spec: string, projectRoot: string, confined: boolean): string {
   if (spec.startsWith('.') || path.isAbsolute(spec)) {
     const file = path.resolve(projectRoot, spec);
     if (!existsSync(file)) throw new Error(`no file at ${file}`);
     return file;
   }
-  return resolvePackageEntry(spec, projectRoot);
+  return resolvePackageEntry(spec, projectRoot, confined);
 }

@@ -368,9 +368,10 @@ export class Kernel implements KernelApi {
   /** Where each configured plugin may be loaded from (plugin-specs.ts). */
   private pluginSpecs(entries: readonly PluginEntry[]): PluginSpec[] {
     // The managed settings' plugins resolve from the managed file's directory only (never from a
-    // project or the user's directory, which could supply another package of that name); an
-    // entry of the user's or the project's naming the same module is that one, required.
-    const managed = this.managedPolicy.plugins.map((plugin): PluginSpec => ({ spec: plugin.use, from: [plugin.baseDir], required: true }));
+    // project or the user's directory, nor, `confined`, from the directories above it, NODE_PATH or
+    // the global folders: each could supply another package of that name); an entry of the
+    // user's or the project's naming the same module is that one, required.
+    const managed = this.managedPolicy.plugins.map((plugin): PluginSpec => ({ spec: plugin.use, from: [plugin.baseDir], required: true, confined: true }));
     let configured = entries.filter(({ use }) => !this.managedPolicy.plugins.some((plugin) => plugin.use === use));
     const onlyManaged = this.managedPolicy.managedPluginsOnly;
     if (onlyManaged && configured.length > 0) {
