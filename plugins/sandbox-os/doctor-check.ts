@@ -16,7 +16,9 @@ export async function checkSandbox(context: Pick<DoctorContext, 'kernel'>): Prom
   const status = await kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox).probe();
   let binary: string | undefined;
   if (status.active) {
-    const located = locateMechanism();
+    // Looked up as the service looks it up: under a managed force, never from PATH.
+    const forcedBy = kernel.container.get(TOKENS.ManagedPolicy, { optional: true })?.sandbox.forceEnabled?.where;
+    const located = locateMechanism(process.platform, undefined, kernel.projectRoot, forcedBy !== undefined ? { forcedBy } : {});
     if (located.ok && located.found.mechanism === status.mechanism) binary = located.found.binary;
   }
   return sandboxLines(status, binary);

@@ -5,7 +5,7 @@
  * cached by the service.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { SandboxMechanism } from '../../types/sandbox.js';
 import { absolutePathEntries } from '../../types/host-path.js';
@@ -20,32 +20,87 @@ export interface Mechanism {
 
 export type Located = { ok: true; found: Mechanism } | { ok: false; reason: string };
 
-/**
- * The sandbox program for this platform, from PATH, then its usual place (unless `searchPath`
- * was given explicitly: tests). No process is started. Only PATH's absolute entries outside the
- * project count (types/host-path.ts): every bash call and contained hook runs through this
- * program, so one planted in the repository (direnv's `PATH_add node_modules/.bin`) would run on
- * the host at start-up and decide what "sandboxed" means.
- */
-export function locateMechanism(platform: NodeJS.Platform = process.platform, searchPath?: string, projectRoot?: string): Located {
-  const usual = (file: string): string[] => (searchPath === undefined ? [file] : []);
-  searchPath = absolutePathEntries(searchPath ?? process.env.PATH ?? '', projectRoot ? [projectRoot, process.cwd()] : [process.cwd()]);
-  if (platform === 'linux') {
-    const binary = findExecutable('bwrap', searchPath, usual('/usr/bin/bwrap'));
-    return binary
-      ? { ok: true, found: { mechanism: 'bubblewrap', binary } }
-      : { ok: false, reason: 'bubblewrap (bwrap) is not installed; install the distribution package `bubblewrap` (e.g. apt-get install bubblewrap)' };
-  }
-  if (platform === 'darwin') {
-    const binary = findExecutable('sandbox-exec', searchPath, usual('/usr/bin/sandbox-exec'));
-    return binary ? { ok: true, found: { mechanism: 'sandbox-exec', binary } } : { ok: false, reason: '/usr/bin/sandbox-exec was not found' };
-  }
-  return { ok: false, reason: `no OS sandbox is supported on ${platform}` };
+/** Where the system's own package puts the sandbox program (Linux: the distribution's, or an administrator's build). */
+export const SYSTEM_LOCATIONS: Readonly<Partial<Record<NodeJS.Platform, readonly string[]>>> = {
+  linux: ['/usr/bin/bwrap', '/usr/local/bin/bwrap'],
+  darwin: ['/usr/bin/sandbox-exec'],
+};
+
+export interface LocateOptions {
+  /**
+   * Managed settings force the sandbox on (`file:line:col`): only a system location owned by root
+   * and writable by no one else is used, PATH never; without one, no sandbox can run.
+   */
+  forcedBy?: string;
+  /** Tests: other system locations. */
+  systemLocations?: readonly string[];
 }
 
-function findExecutable(name: string, searchPath: string, fallbacks: readonly string[]): string | undefined {
-  const candidates = [...searchPath.split(path.delimiter).filter((dir) => dir !== '').map((dir) => path.join(dir, name)), ...fallbacks];
-  for (const candidate of candidates) {
+/**
+ * The sandbox program for this platform: at its system location (SYSTEM_LOCATIONS) when it is
+ * owned by root and writable by no one else, else from PATH (unless `searchPath` was given
+ * explicitly: tests, which look on it alone). The program decides what "sandboxed" means for every
+ * bash call and contained hook, so the system's own copy comes first: a `bwrap` earlier on PATH (a
+ * user-writable `~/.local/bin`, a tool's bin directory) is used only where the system has none
+ * (Nix, Homebrew). Only PATH's absolute entries outside the project count (types/host-path.ts): one
+ * planted in the repository (direnv's `PATH_add node_modules/.bin`) would run on the host at
+ * start-up. When managed settings force the sandbox (`forcedBy`), PATH is not read at all. No
+ * process is started: a few stat calls.
+ */
+export function locateMechanism(platform: NodeJS.Platform = process.platform, searchPath?: string, projectRoot?: string, options: LocateOptions = {}): Located {
+  const kind = platform === 'linux' ? { mechanism: 'bubblewrap' as const, name: 'bwrap' } : platform === 'darwin' ? { mechanism: 'sandbox-exec' as const, name: 'sandbox-exec' } : undefined;
+  if (!kind) return { ok: false, reason: `no OS sandbox is supported on ${platform}` };
+  const system = options.systemLocations ?? (options.forcedBy !== undefined || searchPath === undefined ? (SYSTEM_LOCATIONS[platform] ?? []) : []);
+  const untrusted: string[] = [];
+  for (const candidate of system) {
+    const problem = systemFileProblem(candidate);
+    if (problem === undefined) return { ok: true, found: { mechanism: kind.mechanism, binary: candidate } };
+    if (problem !== 'missing') untrusted.push(`${candidate} ${problem}`);
+  }
+  if (options.forcedBy !== undefined) {
+    const why = untrusted.length > 0 ? untrusted.join('; ') : `${system.join(' and ') || 'it'} ${system.length === 1 ? 'does' : 'do'} not exist`;
+    const install = platform === 'linux' ? ' (install the distribution package `bubblewrap`)' : '';
+    return { ok: false, reason: `managed settings (${options.forcedBy}) force the sandbox, and then only ${system.join(' or ')} owned by root and writable by no one else is used, never one found on PATH: ${why}${install}` };
+  }
+  const entries = absolutePathEntries(searchPath ?? process.env.PATH ?? '', projectRoot ? [projectRoot, process.cwd()] : [process.cwd()]);
+  const binary = findExecutable(kind.name, entries);
+  if (binary) return { ok: true, found: { mechanism: kind.mechanism, binary } };
+  if (untrusted.length > 0) return { ok: false, reason: `${untrusted.join('; ')}, so it is not used, and none is on PATH` };
+  return platform === 'linux'
+    ? { ok: false, reason: 'bubblewrap (bwrap) is not installed; install the distribution package `bubblewrap` (e.g. apt-get install bubblewrap)' }
+    : { ok: false, reason: '/usr/bin/sandbox-exec was not found' };
+}
+
+/**
+ * Why `file` is not a system program only root can change: 'missing', or what is wrong with it or
+ * a directory above it (links followed: the real file and its real directories are judged).
+ */
+function systemFileProblem(file: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return 'missing';
+  }
+  for (let at = real; ; at = path.dirname(at)) {
+    let info: Stats;
+    try {
+      info = statSync(at);
+    } catch {
+      return 'missing';
+    }
+    const what = at === real ? 'it' : `its directory ${at}`;
+    if (info.uid !== 0) return `is not a system program: ${what} is owned by uid ${info.uid}, not root`;
+    // A sticky directory (/tmp) still lets anyone add a file: writable by others is never trusted.
+    if ((info.mode & 0o022) !== 0) return `is not a system program: ${what} is writable by ${info.mode & 0o002 ? 'anyone' : 'its group'}`;
+    if (at === real && (!info.isFile() || (info.mode & 0o111) === 0)) return 'is not an executable file';
+    if (path.dirname(at) === at) return undefined;
+  }
+}
+
+function findExecutable(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter).filter((entry) => entry !== '')) {
+    const candidate = path.join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;

@@ -7,6 +7,7 @@ import { loadConfig } from '../../../config/load.js';
 import outputLimits from '../../../plugins/output-limits/index.js';
 import sandboxOs from '../../../plugins/sandbox-os/index.js';
 import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
+import { locateMechanism, SYSTEM_LOCATIONS } from '../../../plugins/sandbox-os/probe.js';
 import { readSandboxSettings } from '../../../plugins/sandbox-os/settings.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel } from '../../support/boot.js';
@@ -139,17 +140,24 @@ describe('availability', () => {
   });
 
   test('booted as a plugin: an unusable bwrap is said at boot, before any bash call', async () => {
-    const { dir } = await fakeBwrap("echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1");
+    const { dir, marker } = await fakeBwrap("echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1");
     const savedPath = process.env.PATH;
     process.env.PATH = `${dir}${path.delimiter}${savedPath ?? ''}`;
+    // A system bwrap only root can change comes before PATH's (probe.ts): then the one on PATH is never started.
+    const system = locateMechanism('linux', '', undefined, { systemLocations: SYSTEM_LOCATIONS.linux ?? [] });
     try {
       const root = await tmp('mc-sbx-proj-');
       const home = await tmp('mc-sbx-home-');
       const { kernel, reporter } = await bootKernel([], [outputLimits, sandboxOs], { projectRoot: root, homeDir: home });
       // The probe started at boot runs beside the first request; it settles long before a model answers.
-      await kernel.container.get(TOKENS.CommandSandbox).probe();
+      const status = await kernel.container.get(TOKENS.CommandSandbox).probe();
       await kernel.shutdown(); // warnings are held for a UI until then
       const said = reporter.warnings.filter((w) => w.includes('no OS sandbox for commands'));
+      if (system.ok) {
+        expect(existsSync(marker)).toBe(false);
+        expect(said).toHaveLength(status.active ? 0 : 1);
+        return;
+      }
       expect(said).toHaveLength(1);
       expect(said[0]).toContain('setting up uid map');
     } finally {
