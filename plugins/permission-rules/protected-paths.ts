@@ -17,7 +17,9 @@
  * naming exactly that file passes it. Paths are judged as written (made absolute) and
  * symlink-resolved with dangling links followed (sdk/path-containment's resolveRealSync, the
  * same resolution as the sandbox), so a link inside the project that points at `.git/config`
- * or at a settings file that does not exist yet is protected too.
+ * or at a settings file that does not exist yet is protected too. The file tools are held to
+ * more (protection.ts): the whole of any git directory (git-directories.ts) and what a protected
+ * name leads to through a link (linked-protected.ts).
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -102,7 +104,7 @@ const PROJECT_HOLDER_TREES = /^\.git\/(?:modules|worktrees)(?:\/.*)?$/;
  */
 const caseInsensitive = true;
 
-function relativeInside(root: string, absolute: string): string | undefined {
+export function relativeInside(root: string, absolute: string): string | undefined {
   const fold = (s: string): string => (caseInsensitive ? s.toLowerCase() : s);
   const a = fold(absolute);
   const r = fold(root.endsWith(path.sep) ? root : root + path.sep);
@@ -117,7 +119,7 @@ function lookup(table: readonly [RegExp, string][], relative: string | undefined
 }
 
 /** The candidates a path stands for: as written (absolute) and symlink-resolved. */
-function forms(absolute: string): string[] {
+export function forms(absolute: string): string[] {
   const candidates = [path.resolve(absolute)];
   try {
     const real = resolveRealSync(absolute);
@@ -229,7 +231,10 @@ function gitNamed(candidate: string, scope: ProtectedScope): string | undefined 
   for (const named of paths) {
     // Inside the project only (the user's own files elsewhere are the user's), never the root itself.
     if (!project.some((root) => relativeInside(root, named) !== undefined)) continue;
-    if (candidate === named || relativeInside(named, candidate) !== undefined) return 'a file your git configuration names (git reads it, or runs what it holds)';
+    // Where it leads too: `core.hooksPath=.husky` with `.husky` a link to `tools/hooks` runs `tools/hooks/pre-commit`.
+    for (const form of forms(named)) {
+      if (candidate === form || relativeInside(form, candidate) !== undefined) return 'a file your git configuration names (git reads it, or runs what it holds)';
+    }
   }
   return undefined;
 }

@@ -4,8 +4,9 @@
  * allows everything in bypassPermissions). A file-writing tool's path, and every file a bash
  * command visibly writes (redirections, tee, cp/mv/install/ln destinations, mv/rm sources,
  * `sed -i`, `dd of=`, `git config`…, each resolved from the directories the segment may run
- * in), is checked against protected-paths.ts; a file tool's write to a toolchain file also by
- * what it would leave there (written-content.ts). A hit asks — unless an allow rule of the user's
+ * in), is checked against protected-paths.ts; a file tool's write also against the inside of
+ * every git directory (git-directories.ts) and what a protected name leads to through a link
+ * (linked-protected.ts), and to a toolchain file by what it would leave there (written-content.ts). A hit asks — unless an allow rule of the user's
  * own (~/.mewcode/settings.yaml, the command line, a saved approval; never a project file, trusted
  * or not) names exactly that file. A write whose target cannot be known (`> "$OUT"`, a relative target after
  * `cd "$X"`, an interpreter program naming `.mewcode`, `.git`, `.claude`, `.mcp.json`) asks too.
@@ -17,6 +18,8 @@ import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { segmentWrites } from './command-writes.js';
 import { LAYER_NAME, segmentDirectories, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
+import { insideGitDirectory } from './git-directories.js';
+import { linkedProtectedPath } from './linked-protected.js';
 import { exactRuleFor, mentionsProtectedName, protectedContent, protectedPath, protectedTree, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
 import { writtenContent } from './written-content.js';
 
@@ -38,7 +41,11 @@ export async function checkProtectedPaths(
   let findings: Finding[] = [];
   if (target.kind === 'path' && request.category === 'write' && typeof target.path === 'string' && target.path !== '') {
     const absolute = path.resolve(request.projectRoot, expandHome(target.path, context.homeDir));
-    const hit = protectedPath(absolute, scope) ?? protectedContent(absolute, () => writtenContent(request.toolName, request.input, absolute));
+    // A file tool also asks inside any git directory and through a link into a protected folder
+    // (git-directories.ts, linked-protected.ts); bash's writes there are the sandbox's to keep
+    // (`.git` pinned, its git review and settings sweep after each command).
+    const content = (): string | undefined => writtenContent(request.toolName, request.input, absolute);
+    const hit = protectedPath(absolute, scope) ?? insideGitDirectory(absolute) ?? linkedProtectedPath(absolute, scope, content) ?? protectedContent(absolute, content);
     if (hit) findings.push({ hit });
   } else if (target.kind === 'command' && typeof target.command === 'string') {
     let parsed: ParsedCommandLike;

@@ -4,9 +4,11 @@
  * and their twins in submodule git directories (`.git/modules/**`) and linked worktrees
  * (`.git/worktrees/*`), the audit log's anchor and lock —
  * by write_file, edit_file and bash, in every permission mode, with broad allow rules
- * (folders, wildcards) that must not pass them, and through links inside the project.
+ * (folders, wildcards) that must not pass them, and through links inside the project; the rest
+ * of a git directory (HEAD, refs/replace, info/exclude) and a folder a committed link of a
+ * protected name leads to (`packages/web/.opencode -> ../../shared/opencode`) by the file tools.
  */
-import { symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { securityTally } from './attempts.js';
 import { bootPermissions, canaryDirs, escaped, judge, type Canary } from '../plugins/permission-rules/security-kernel.js';
@@ -21,6 +23,9 @@ beforeAll(async () => {
   symlinkSync(path.join(dirs.root, '.git', 'config'), path.join(dirs.root, 'notes.txt'));
   symlinkSync(path.join(dirs.root, '.mewcode', 'settings.local.yaml'), path.join(dirs.root, 'draft.yaml')); // dangling
   symlinkSync(path.join(dirs.root, '.git', 'hooks'), path.join(dirs.root, 'scripts'));
+  mkdirSync(path.join(dirs.root, 'packages', 'web'), { recursive: true });
+  mkdirSync(path.join(dirs.root, 'shared', 'opencode'), { recursive: true });
+  symlinkSync('../../shared/opencode', path.join(dirs.root, 'packages', 'web', '.opencode'));
   kernel = await bootPermissions(dirs, { allowedTools: ['Edit(**)', 'Edit(.mewcode/)', 'Edit(.git/**)', 'Write(*)', 'Bash'] });
 });
 afterAll(() => {
@@ -60,6 +65,10 @@ const FILES = [
   'draft.yaml', // dangling → .mewcode/settings.local.yaml
   'scripts/post-checkout', // → .git/hooks/post-checkout
   'sub/../.git/config',
+  '.git/HEAD', // printed raw by a shell prompt: terminal escapes
+  '.git/refs/replace/09c344c2062d446d401c49d50512cd761eb45c90', // hides a committed change
+  '.git/info/exclude', // hides a new file from git status
+  'shared/opencode/plugin/fmt.js', // packages/web/.opencode leads there: opencode imports it
   '~/.mewcode/settings.yaml',
   '~/.mewcode/trust.json',
 ];

@@ -1,0 +1,185 @@
+/**
+ * Writes that reach a protected folder through a link, for the file tools. A repository may commit
+ * `packages/web/.opencode -> ../../shared/opencode`: a write to `shared/opencode/plugin/fmt.js`
+ * names no protected folder, as written or resolved, yet opencode started in `packages/web` imports
+ * it. So the project is walked for every entry of a protected name (`.git`, `.mewcode*`, `.claude`,
+ * `.mcp.json`, the editors' and other agents' folders of sdk/host-tool-files.ts), at any depth,
+ * that is a link — its real target (dangling links followed) is then as protected as the entry —
+ * and for every `.git` file (the git directory it points to, and that one's `commondir`); a link
+ * of a toolchain file's name (`.tool-versions -> ../shared/versions`) has its target judged by
+ * what the write would leave there, as the file itself would be. A link
+ * found inside such a target, or inside a protected folder (`.claude/commands -> ../cmds`), leads
+ * to protected files too, as a target outside the project holding links does: both are followed,
+ * within the same bound. The sandbox's sweep judges a linked settings folder the same way after a
+ * command (sandbox-os/settings-sweep.ts follows the link); its walker (git-walk.ts) belongs to that
+ * plugin, which this one may not import (no plugin imports another), so this is the rules layer's
+ * own, synchronous and smaller: names and links only.
+ *
+ * The walk never follows a link to enter a directory, skips `node_modules` (as the sweep does: what
+ * an agent or editor reads is not there), and lists at most MAX_LINK_WALK_DIRS directories: past
+ * that it cannot say no link leads to the written file, and the write asks (fail closed). A
+ * directory that cannot be listed is passed over (a volume another user owns): the user's own
+ * tools cannot list it either.
+ */
+import { closeSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
+import { resolveRealSync } from '../../sdk/path-containment.js';
+import { forms, protectedContent, protectedPath, relativeInside, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
+
+/** Directories listed per check (the project's, and those of link targets outside it). */
+export const MAX_LINK_WALK_DIRS = 20_000;
+
+/** Skipped by the walk, as by the sandbox's sweep. */
+const SKIPPED = 'node_modules';
+
+/** MewCode's and Claude Code's names; the other tools' come from sdk/host-tool-files.ts. */
+const OWN_NAMES = new Set(['.git', '.mewcode', '.mewcode.yaml', '.mewcode.yml', '.mewcode.json', '.claude', '.mcp.json']);
+
+/** Compared without case, as every protected name is (the project may sit on a filesystem that ignores it). */
+const isProtectedName = (name: string): boolean => OWN_NAMES.has(name.toLowerCase()) || hostSettingsFor(name) !== undefined;
+
+interface Reach {
+  /** A real path whose content is protected. */
+  real: string;
+  /** The protected entry of the project that leads there. */
+  via: string;
+}
+
+interface Walk {
+  reaches: Reach[];
+  /** Links of a toolchain file's name (`.tool-versions -> shared/versions`): their target is judged by content as they are. */
+  toolchain: Reach[];
+  /** The bound was hit: some directory was not listed. */
+  truncated: boolean;
+}
+
+const isInside = (outer: string, inner: string): boolean => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
+
+function realOf(file: string): string | undefined {
+  try {
+    return resolveRealSync(file);
+  } catch {
+    return undefined; // a loop or an unreadable ancestor: nothing can be read through it
+  }
+}
+
+/** The first bytes of a small file (a `.git` file, a `commondir`), or undefined. */
+function head(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buffer = Buffer.alloc(4096);
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Where a `.git` file sends git: its `gitdir:` (relative to the file's folder) and that directory's `commondir`. */
+function gitfileTargets(file: string): string[] {
+  const pointer = /^gitdir: *(.+?)\r?\n?$/m.exec(head(file) ?? '')?.[1];
+  if (pointer === undefined) return [];
+  const gitDir = realOf(path.resolve(path.dirname(file), pointer));
+  if (gitDir === undefined) return [];
+  const common = head(path.join(gitDir, 'commondir'))?.split(/\r?\n/)[0];
+  const commonDir = common ? realOf(path.resolve(gitDir, common)) : undefined;
+  return commonDir === undefined ? [gitDir] : [gitDir, commonDir];
+}
+
+/**
+ * Every real path a protected entry of the project leads to through a link or a `.git` file
+ * (`root` is the project's real path), walking at most `maxDirs` directories.
+ */
+export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk {
+  const reaches: Reach[] = [];
+  const toolchain: Reach[] = [];
+  /** Links met outside protected folders: protected once found inside a reach (resolved then). */
+  const links: string[] = [];
+  const walked: string[] = [];
+  let listed = 0;
+  let truncated = false;
+
+  const walk = (start: string, protectedBy: string | undefined): void => {
+    walked.push(start);
+    let level: { dir: string; by: string | undefined }[] = [{ dir: start, by: protectedBy }];
+    while (level.length > 0) {
+      const next: typeof level = [];
+      for (const { dir, by } of level) {
+        if (++listed > maxDirs) {
+          truncated = true;
+          return;
+        }
+        let children: Dirent[];
+        try {
+          children = readdirSync(dir, { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        for (const child of children) {
+          const full = path.join(dir, child.name);
+          const inside = by ?? (isProtectedName(child.name) ? full : undefined);
+          if (child.isSymbolicLink()) {
+            if (mayBeHostToolchainFile(child.name) && hostToolchainFileFor(path.relative(root, full).split(path.sep).join('/'))) {
+              const real = realOf(full);
+              if (real !== undefined) toolchain.push({ real, via: full });
+            }
+            if (inside === undefined) links.push(full);
+            else {
+              const real = realOf(full);
+              if (real !== undefined) reaches.push({ real, via: inside });
+            }
+          } else if (child.isDirectory()) {
+            if (child.name !== SKIPPED) next.push({ dir: full, by: inside });
+          } else if (child.name.toLowerCase() === '.git') {
+            for (const real of gitfileTargets(full)) reaches.push({ real, via: full });
+          }
+        }
+      }
+      level = next;
+    }
+  };
+
+  walk(root, undefined);
+  // Until nothing new is reached: a link inside a reach leads on; a reach outside every walked tree may hold links.
+  for (let done = 0; done < reaches.length && !truncated; done++) {
+    const reach = reaches[done]!;
+    for (let i = links.length - 1; i >= 0; i--) {
+      if (!isInside(reach.real, links[i]!)) continue;
+      const real = realOf(links.splice(i, 1)[0]!);
+      if (real !== undefined) reaches.push({ real, via: reach.via });
+    }
+    // An ancestor of a walked tree already protects all of it (every write there asks); a tree inside one was walked.
+    if (!walked.some((tree) => isInside(tree, reach.real) || isInside(reach.real, tree))) walk(reach.real, reach.via);
+  }
+  return { reaches, toolchain, truncated };
+}
+
+/**
+ * Whether a file tool's write to `absolute` lands in what a protected entry of the project leads
+ * to through a link (judged as a write to that entry), is the target of a toolchain file's link
+ * and would leave it naming a program or a path (judged as that file, by `content`, as
+ * protectedContent judges), or cannot be ruled out (the walk's bound).
+ */
+export function linkedProtectedPath(absolute: string, scope: ProtectedScope, content: () => string | undefined): ProtectedHit | undefined {
+  const root = realOf(scope.projectRoot) ?? path.resolve(scope.projectRoot);
+  const { reaches, toolchain, truncated } = linkedReaches(root);
+  const shown = (via: string): string => relativeInside(root, via) ?? via;
+  for (const candidate of forms(absolute)) {
+    const reach = reaches.find((r) => isInside(r.real, candidate));
+    if (reach !== undefined) {
+      const what = protectedPath(reach.via, scope)?.what ?? (path.basename(reach.via).toLowerCase() === '.git' ? 'a git directory' : 'a protected folder');
+      return { path: absolute, what: `${what}, reached through ${shown(reach.via)}, which leads there` };
+    }
+    for (const link of toolchain.filter((t) => t.real === candidate)) {
+      const hit = protectedContent(link.via, content);
+      if (hit) return { ...hit, path: absolute, what: `${hit.what}, reached through ${shown(link.via)}, which leads there` };
+    }
+  }
+  if (truncated) {
+    return { path: absolute, what: `a file that may be reached through a link from a protected folder: the project has more than ${MAX_LINK_WALK_DIRS} folders to look through for such links` };
+  }
+  return undefined;
+}
