@@ -20,10 +20,10 @@ export async function pluginDoctorChecks(context: DoctorContext, plugins: readon
   let checks: Contribution<DoctorCheck>[];
   try {
     // Warnings of the plugin set itself (a plugin that cannot load…) are the kernel boot's, shown on the plugins line.
-    const build = await resolveBuildPlugins({ plugins, config: context.config, projectRoot: context.cwd, homeDir: context.homeDir, trust: context.trust, warn: () => undefined, requiredFailure: 'warn' });
+    const build = await resolveBuildPlugins({ plugins, config: context.config, projectRoot: context.cwd, homeDir: context.homeDir, trust: context.trust, env: context.env, warn: () => undefined, requiredFailure: 'warn' });
     checks = collectDoctorChecks(build, { reserved: DOCTOR_OWN_CHECKS, warn: (message) => clashes.push({ status: 'warn', check: 'plugins', message, hint: 'see the plugins named' }) });
   } catch {
-    checks = []; // a required plugin that cannot load: the plugins line says it
+    checks = []; // a required plugin that cannot load, or managed settings that cannot be read: the boot's lines say it
   }
   for (const { item: check, plugin } of checks) {
     try {

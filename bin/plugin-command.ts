@@ -14,6 +14,9 @@
  *   the plugin resolve its imports from its own folder instead.
  * - A plugin is loaded once before it is named in configuration: one that cannot be imported or
  *   exports no plugin is uninstalled again and nothing is changed.
+ * - Under the organisation's `allow_managed_plugins_only` (or managed settings that cannot be read)
+ *   `add` refuses before npm runs anything: installing runs the package's scripts and the load
+ *   check runs its code, and no run here would load it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
@@ -23,7 +26,9 @@ import path from 'node:path';
 import { addListEntry, readListNames, removeListEntry } from '../config/edit-list.js';
 import { PROJECT_SEARCH_PLACES, USER_SEARCH_PLACES } from '../config/layers.js';
 import { terminalSafe } from '../config/terminal-safe.js';
+import { ConfigurationError } from '../kernel/configuration-error.js';
 import { loadExternalPlugins } from '../kernel/external-plugins.js';
+import { loadManaged } from '../kernel/managed-enforcement.js';
 import { runningMewcodeRoot } from '../kernel/running-mewcode.js';
 import { hostProgramEnv } from '../types/host-path.js';
 import type { ParsedCommand } from './cli-args.js';
@@ -51,7 +56,14 @@ export async function runPluginCommand(
 ): Promise<number> {
   try {
     if (command.action === 'list') return await listPlugins(command.cwd, deps);
-    if (command.action === 'add') return await addPlugin(command.target, command.scope, command.cwd, deps);
+    if (command.action === 'add') {
+      const refusal = await managedRefusal(deps.env ?? process.env);
+      if (refusal !== undefined) {
+        deps.err(`mewcode: plugin add: ${terminalSafe(refusal)}\n`);
+        return 2;
+      }
+      return await addPlugin(command.target, command.scope, command.cwd, deps);
+    }
     if (command.action === 'remove') return await removePlugin(command.target, command.scope, command.cwd, deps);
     const { runClaudePluginCommand } = await import('./claude-plugin-command.js');
     // add and remove are handled above (one variant with a two-valued action, so TS cannot narrow it away).
@@ -60,6 +72,18 @@ export async function runPluginCommand(
     const what = command.action === 'marketplace' ? `marketplace ${command.verb}` : command.action;
     deps.err(`mewcode: plugin ${what}: ${terminalSafe((error as Error).message ?? String(error))}\n`);
     return 1;
+  }
+}
+
+/** Why the organisation's managed settings forbid adding a plugin here, or undefined. */
+async function managedRefusal(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  try {
+    const only = (await loadManaged(undefined, env)).managedPluginsOnly;
+    if (only === undefined) return undefined;
+    return `the organisation's managed settings (${only.where}: allow_managed_plugins_only) allow only the build's and the managed plugins, so a plugin added here would never load; nothing was installed or changed`;
+  } catch (error) {
+    if (error instanceof ConfigurationError) return `${error.message}; nothing was installed or changed`;
+    throw error;
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The plugins' commands on the command line (types/cli.ts): `mewcode <name> …` runs the command
- * of that name of the plugins a run here would load (the build's list, then configuration's
- * `plugins:`, `replaces` and `disable:`), and `mewcode --help` lists them. No kernel is booted and
+ * of that name of the plugins a run here would load (the build's list, then the managed settings'
+ * plugins and configuration's `plugins:` — none of those under `allow_managed_plugins_only` —,
+ * `replaces` and `disable:`), and `mewcode --help` lists them. No kernel is booted and
  * no plugin applied: the plugins' declarations are read, and only the command asked for loads
  * its code. Imported only when the first word may be a command, so `--version` and `-p` never
  * pay for it.
@@ -49,7 +50,7 @@ async function lookUp(place: Place, trustProject: boolean, plugins: readonly Mew
   const trust = await createWorkspaceTrust({ projectRoot: place.cwd, homeDir: place.homeDir, env: place.env, flag: trustProject });
   const config = await loadConfig({ cwd: place.cwd, homeDir: place.homeDir, trust });
   // A required plugin that cannot load stops every run, not the commands that inspect (audit verify, sessions).
-  const build = await resolveBuildPlugins({ plugins, config, projectRoot: place.cwd, homeDir: place.homeDir, trust, warn, requiredFailure: 'warn' });
+  const build = await resolveBuildPlugins({ plugins, config, projectRoot: place.cwd, homeDir: place.homeDir, trust, env: place.env, warn, requiredFailure: 'warn' });
   const commands = collectSubcommands(build, { reserved: OWN_COMMANDS, warn });
   return { build, commands, warnings };
 }
@@ -88,16 +89,12 @@ export async function dispatchPluginSubcommand(argv: readonly string[], plugins:
     argv: argv.slice(1),
     cwd: place.cwd,
     homeDir: place.homeDir,
-    env: place.env,
+    // A copy: the command reads the environment, it does not change the one every later run here reads.
+    env: Object.freeze({ ...place.env }),
     out: terminal.out,
     err: terminal.err,
     bootKernel: (options) => bootForInspection(place, options.trustProject, plugins),
-    openRun: async (options, ui, extraPlugins = []) => {
-      const { openRun } = await import('./open-run.js');
-      // Each run its own plugin objects: one session's shutdown closes nothing of another's.
-      const kernel = await openRun(options, withFreshState([...plugins, ...extraPlugins]), ui, { homeDir: place.homeDir, env: place.env });
-      return { kernel, shutdown: () => kernel.shutdown() };
-    },
+    openRun: lookup.build.fromBuild(entry.plugin) ? openRunFor(place, plugins) : refuseOpenRun(entry.plugin),
   };
   try {
     return await entry.item.run(context);
@@ -106,6 +103,34 @@ export async function dispatchPluginSubcommand(argv: readonly string[], plugins:
     terminal.err(`mewcode: ${name} (plugin ${entry.plugin.name}) failed: ${error instanceof Error ? error.message : String(error)}${detail}\n`);
     return 1;
   }
+}
+
+/**
+ * A real run for a command of the build's own plugins (the editor protocol's `mewcode acp`): its
+ * `extraPlugins` join the run as the build's (bindings only a front end provides, such as
+ * TOKENS.CommandLauncher) and its `ui` is the run's front end, the one that answers the user's
+ * questions, the organisation's and the required plugins' asks included.
+ */
+function openRunFor(place: Place, plugins: readonly MewcodePlugin[]): SubcommandContext['openRun'] {
+  return async (options, ui, extraPlugins = []) => {
+    const { openRun } = await import('./open-run.js');
+    // Each run its own plugin objects: one session's shutdown closes nothing of another's.
+    const kernel = await openRun(options, withFreshState([...plugins, ...extraPlugins]), ui, { homeDir: place.homeDir, env: place.env });
+    return { kernel, shutdown: () => kernel.shutdown() };
+  };
+}
+
+/**
+ * A plugin named in configuration opens no run: what openRun gives (the build's rank for the
+ * extra plugins, the front end's say on every ask) is beyond what configuration may grant, and a
+ * run with its extras ranked as configured plugins and its front end unable to answer could not
+ * do what a front end is for. Its commands inspect with bootKernel instead.
+ */
+function refuseOpenRun(plugin: MewcodePlugin): SubcommandContext['openRun'] {
+  return () =>
+    Promise.reject(
+      new Error(`openRun is for the commands of the build's own plugins (a front end such as mewcode acp); plugin ${plugin.name} is named in configuration, and a run it opened would make its front end the approver of every ask and its extra plugins part of the build`),
+    );
 }
 
 async function bootForInspection(place: Place, trustProject: boolean, plugins: readonly MewcodePlugin[]): Promise<InspectionKernel> {

@@ -1,7 +1,8 @@
 /**
  * The subcommands and doctor checks of a build (types/cli.ts), found without booting a kernel:
- * the plugin set is resolved exactly as the kernel's boot resolves it (configured plugins loaded,
- * `replaces` and `disable:` applied), then the plugins' declarations are read. No plugin's
+ * the plugin set is resolved exactly as the kernel's boot resolves it (the managed settings read,
+ * their plugins loaded, configured plugins loaded unless `allow_managed_plugins_only`, `replaces`
+ * and `disable:` applied), then the plugins' declarations are read. No plugin's
  * bindings, `apply` or `start` run, so a subcommand costs only what it loads itself.
  *
  * One plugin per name, as for tools and slash commands: a second plugin's subcommand (or check) of
@@ -14,11 +15,13 @@ import type { ResolvedConfig } from '../types/config.js';
 import type { MewcodePlugin } from '../types/plugin.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { configScopeAt } from '../config/scope.js';
+import { isEmptyPolicy, type ManagedPolicy } from '../types/managed.js';
 import { ConfigurationError } from './configuration-error.js';
 import { loadExternalPlugins } from './external-plugins.js';
 import { readKernelSettings } from './kernel-config.js';
+import { loadManaged } from './managed-enforcement.js';
 import { resolvePluginSet } from './plugin-set.js';
-import { pluginSpecsFor } from './plugin-specs.js';
+import { managedRequirementOf, pluginLoadSpecs } from './plugin-specs.js';
 
 export interface BuildPluginsInput {
   /** The build's own list. */
@@ -27,6 +30,10 @@ export interface BuildPluginsInput {
   projectRoot: string;
   homeDir: string;
   trust?: WorkspaceTrust;
+  /** Where the managed settings are named (MEWCODE_MANAGED_SETTINGS); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The managed settings, when the caller has read them; otherwise read here (unreadable: a ConfigurationError). */
+  managed?: ManagedPolicy;
   warn(message: string): void;
   /**
    * A required plugin that cannot be loaded: a ConfigurationError (as at boot, the default), or a
@@ -49,22 +56,37 @@ export interface BuildPlugins {
  * be loaded is a ConfigurationError, as at boot.
  */
 export async function resolveBuildPlugins(input: BuildPluginsInput): Promise<BuildPlugins> {
+  // Before any module is imported: a policy that cannot be read stops here, as it stops a run.
+  const policy = await loadManaged(input.managed, input.env ?? process.env);
   const settings = await readKernelSettings(input.config, input.warn);
-  const required = (message: string): ConfigurationError => new ConfigurationError(`${message}. It is required by configuration (plugins: { use, required: true }), so MewCode will not run without it.`);
-  const failRequired = (message: string): void => {
-    if (input.requiredFailure === 'warn') input.warn(required(message).message);
-    else throw required(message);
+  const byConfig = 'It is required by configuration (plugins: { use, required: true })';
+  const failRequired = (message: string, why = byConfig): void => {
+    const error = new ConfigurationError(`${message}. ${why}, so MewCode will not run without it.`);
+    if (input.requiredFailure === 'warn') input.warn(error.message);
+    else throw error;
   };
-  const external = await loadExternalPlugins(pluginSpecsFor(settings.plugins, { config: input.config, projectRoot: input.projectRoot, homeDir: input.homeDir, trust: input.trust }), (spec, message) => {
-    if (spec.required) failRequired(message);
+  const specs = pluginLoadSpecs(settings.plugins, {
+    policy,
+    config: input.config,
+    projectRoot: input.projectRoot,
+    homeDir: input.homeDir,
+    trust: input.trust,
+    refused: (message, isRequired) => (isRequired ? failRequired(message) : input.warn(message)),
+  });
+  const external = await loadExternalPlugins(specs, (spec, message) => {
+    const managedBy = managedRequirementOf(policy, spec);
+    if (spec.required) failRequired(message, managedBy === undefined ? byConfig : `It is required by managed settings (${managedBy})`);
     else input.warn(`${message}; skipped`);
   });
   const requiredPlugins = new Set(external.filter(({ spec }) => spec.required).map(({ plugin }) => plugin));
+  const managedPlugins = new Set(external.filter(({ spec }) => managedRequirementOf(policy, spec) !== undefined).map(({ plugin }) => plugin));
   const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
   const byProject = new Set(settings.disable.filter((_, index) => configScopeAt(input.config, ['disable', index]) !== 'user'));
   const plugins = resolvePluginSet(input.plugins, external.map(({ plugin }) => plugin), settings.disable, input.warn, byProject, {
     sourceOf: (plugin) => sources.get(plugin),
     isRequired: (plugin) => requiredPlugins.has(plugin),
+    managedPlugins,
+    ...(isEmptyPolicy(policy) ? {} : { safetyLockedBy: policy.files.join(', ') }),
     refuse: (plugin, message) => {
       if (requiredPlugins.has(plugin)) failRequired(message);
       else input.warn(message);

@@ -54,7 +54,7 @@ import { PluginContext, type PluginSessions } from './plugin-context.js';
 import { orderStopTaps } from './stop-order.js';
 import { errorMessage } from './plugin-error.js';
 import { resolvePluginSet } from './plugin-set.js';
-import { pluginSpecsFor } from './plugin-specs.js';
+import { managedRequirementOf, pluginLoadSpecs } from './plugin-specs.js';
 import { ProviderRegistryImpl } from './provider-registry.js';
 import { resolveProviderSettings } from './provider-settings.js';
 import { StderrReporter } from './reporter.js';
@@ -365,31 +365,28 @@ export class Kernel implements KernelApi {
     return this.lifecycle.criticalReady();
   }
 
-  /** Where each configured plugin may be loaded from (plugin-specs.ts). */
+  /**
+   * The managed plugins and the configured ones, none of these under `allow_managed_plugins_only`
+   * (plugin-specs.ts): the list the command line's lookup of subcommands, `--help` and `doctor`
+   * load from too, so no path imports what the organisation keeps out.
+   */
   private pluginSpecs(entries: readonly PluginEntry[]): PluginSpec[] {
-    // The managed settings' plugins resolve from the managed file's directory only (never from a
-    // project or the user's directory, nor, `confined`, from the directories above it, NODE_PATH or
-    // the global folders: each could supply another package of that name); an entry of the
-    // user's or the project's naming the same module is that one, required.
-    const managed = this.managedPolicy.plugins.map((plugin): PluginSpec => ({ spec: plugin.use, from: [plugin.baseDir], required: true, confined: true }));
-    let configured = entries.filter(({ use }) => !this.managedPolicy.plugins.some((plugin) => plugin.use === use));
-    const onlyManaged = this.managedPolicy.managedPluginsOnly;
-    if (onlyManaged && configured.length > 0) {
-      // Refused before the module is imported: importing it already runs its code in this process.
-      for (const { use, required } of configured) {
-        const message = `plugin ${use} is not loaded: the organisation's managed settings (${onlyManaged.where}) allow only the build's and the managed plugins`;
+    return pluginLoadSpecs(entries, {
+      policy: this.managedPolicy,
+      config: this.resolvedConfig,
+      projectRoot: this.options.projectRoot,
+      homeDir: this.options.homeDir,
+      trust: this.options.trust,
+      refused: (message, required) => {
         if (required) throw new ConfigurationError(`${message}. Your configuration requires it, so MewCode will not run without it.`);
         this.warn(message);
-      }
-      configured = [];
-    }
-    return [...managed, ...pluginSpecsFor(configured, { config: this.resolvedConfig, projectRoot: this.options.projectRoot, homeDir: this.options.homeDir, trust: this.options.trust })];
+      },
+    });
   }
 
   /** The managed file that requires this plugin entry, or undefined. */
   private managedRequirement(spec: PluginSpec): string | undefined {
-    const plugin = this.managedPolicy.plugins.find((p) => p.use === spec.spec && spec.from.length === 1 && spec.from[0] === p.baseDir);
-    return plugin?.where;
+    return managedRequirementOf(this.managedPolicy, spec);
   }
 
   private requiredBecause(spec: PluginSpec): string {

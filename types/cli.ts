@@ -32,6 +32,7 @@ export interface SubcommandContext extends CliWriters {
   readonly argv: readonly string[];
   readonly cwd: string;
   readonly homeDir: string;
+  /** A frozen copy of the environment: read it, a command does not change what later runs here read. */
   readonly env: NodeJS.ProcessEnv;
   /**
    * Boot this build's kernel as a run here would (workspace trust, configuration, plugins), with
@@ -46,7 +47,9 @@ export interface SubcommandContext extends CliWriters {
    * `ui` as its front end: for a command that is itself a front end running several sessions (the
    * editor protocol's `mewcode acp`). `options.cwd` is the session's project. Throws an Error whose
    * message names the plugin or setting when it cannot boot. Shut it down when done. `extraPlugins`
-   * join this run's plugin set (e.g. bindings only this front end can provide).
+   * join this run's plugin set as the build's own (e.g. bindings only this front end can provide),
+   * and `ui` answers every ask, the organisation's included: so only the commands of the build's
+   * own plugins may open a run; for a plugin named in configuration it rejects, naming the plugin.
    */
   openRun(options: CliOptions, ui: UserInterface, extraPlugins?: readonly MewcodePlugin[]): Promise<RunningKernel>;
 }
