@@ -57,6 +57,13 @@ export interface MountPlan {
    * top-level entries cannot be made in the home. Applied after `pinned`, before `readOnly`.
    */
   homeGuard?: { home: string; writableEntries: string[] };
+  /**
+   * What installed git hooks read or run (sdk/git-hook-inputs.ts) that could not be made read-only
+   * as itself: missing (a mount point would break the hook manager, lefthook failing on a
+   * `lefthook-local.yml` that is a directory: found after the command, it was made) or a link
+   * (changed during the command). Set aside after it (hook-inputs-sweep.ts).
+   */
+  watched?: { path: string; missing: boolean }[];
 }
 
 export type PlanResult = { ok: true; plan: MountPlan } | { ok: false; message: string };
@@ -71,6 +78,12 @@ export interface PlanInput {
    * directory; sdk/git-config-paths.ts): protected like `.git/config` when inside a writable root.
    */
   gitNamedPaths?: (gitDir: string, workTree: string) => readonly string[];
+  /**
+   * What the hooks installed for `<root>/.git` read or run (a hook manager's configuration, a
+   * program a stub names): read-only where present inside a writable root (a link: where it leads,
+   * when that is inside one), else `watched`.
+   */
+  hookInputs?: (gitDir: string, workTree: string) => readonly string[];
   /** The real path of a link (undefined when it dangles): a dotfile link's target is protected where it lies. */
   realPath?: (link: string) => Promise<string | undefined>;
 }
@@ -122,6 +135,7 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
         const refused = await protect(target);
         if (refused) return { ok: false, message: refused };
       }
+      await protectHookInputs(input.hookInputs?.(git, root) ?? [], writable, plan, inspect, input.realPath);
     } else if (gitKind === 'missing') plan.blocked.push(git);
     else plan.readOnly.push(git); // a `gitdir:` file (worktree, submodule)
 
@@ -167,12 +181,46 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   plan.pinned = dedupe(plan.pinned);
   plan.readOnly = dedupe(plan.readOnly);
   plan.blocked = dedupe(plan.blocked);
+  if (plan.watched) plan.watched = [...new Map(plan.watched.map((entry) => [entry.path, entry])).values()];
   if (plan.homeGuard) {
     // Nothing can be created in the read-only home: its missing protected names need no mount point.
     const home = plan.homeGuard.home;
     plan.blocked = plan.blocked.filter((target) => path.dirname(target) !== home);
   }
   return { ok: true, plan };
+}
+
+/**
+ * See PlanInput.hookInputs. A path on the way that is a link (pnpm's node_modules) is bound where
+ * it leads. The directories between the root and what is made read-only (or a watched link) are
+ * pinned, as `.git`'s are: one that merely holds a mount point could be renamed away and a new
+ * one with a planted file put in its place (`mv node_modules/lefthook-linux-x64 x`).
+ */
+async function protectHookInputs(inputs: readonly string[], writable: readonly string[], plan: MountPlan, inspect: Inspect, realPath: PlanInput['realPath']): Promise<void> {
+  const rootOf = (target: string): string | undefined => writable.filter((dir) => isWithin(dir, target) && dir !== target).sort((a, b) => b.length - a.length)[0];
+  const pinWay = (target: string): void => {
+    const root = rootOf(target)!;
+    const way: string[] = [];
+    for (let dir = path.dirname(target); dir !== root && isWithin(root, dir); dir = path.dirname(dir)) way.unshift(dir);
+    plan.pinned.push(...way);
+  };
+  for (const named of inputs) {
+    const target = path.normalize(named);
+    if (rootOf(target) === undefined) continue;
+    const kind = await inspect(target, false);
+    if (kind === 'missing') {
+      (plan.watched ??= []).push({ path: target, missing: true });
+      continue;
+    }
+    if (kind === 'symlink') {
+      (plan.watched ??= []).push({ path: target, missing: false });
+      pinWay(target);
+    }
+    const real = realPath ? await realPath(target) : target;
+    if (real === undefined || rootOf(real) === undefined) continue;
+    pinWay(real);
+    plan.readOnly.push(real);
+  }
 }
 
 /**

@@ -16,7 +16,8 @@ import { MAX_SCAN_DIRS, MAX_SCAN_ENTRIES, MAX_SECRET_NAMED, SecretNameScans } fr
 import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
-import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
+import { gitNamedPartsCached } from '../../sdk/git-config-paths.js';
+import { projectCodeWarning, sweepHookInputs } from './hook-inputs-sweep.js';
 import { gitBaseline, MAX_SWEEP_DIRS, reviewBaseline, sweepGitDirs, type GitBaseline, type ReviewBaseline } from './git-sweep.js';
 import { baselineFor, ensureRecordsDir, recordsDir, writeRecord } from './command-records.js';
 import { RECOVERY_SWEEP_DIRS, recoverSweeps } from './sweep-recovery.js';
@@ -100,6 +101,8 @@ export const WATCHDOG_SCRIPT =
   'sleep 0.3; done; rm -rf -- "$1"; ' +
   'if [ -n "$5" ]; then for f in "$2/$3".*.json; do [ -e "$f" ] && exec "$4" "$5" "$2"; break; done; fi';
 
+const xdgConfig = (): { xdgConfigHome?: string } => (process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {});
+
 export class OsCommandSandbox implements CommandSandbox {
   private settings: SandboxSettings = DEFAULT_SANDBOX_SETTINGS;
   private settingsLoaded: Promise<void> | undefined;
@@ -119,6 +122,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private readonly gitBaseline: GitBaseline = new Map();
   private readonly baselinedRoots = new Map<string, Promise<void>>();
   private warnedSweep = false;
+  /** Whether the user was told that the installed git hooks run the project's own code (hook-inputs-sweep.ts). */
+  private warnedHookCode = false;
   /** Set when a sweep could not finish: why every later command is refused (unless `unchecked_trees`). */
   private uncheckedTree: string | undefined;
   /** Per project root: the refusal an unfinished recovery sweep left for it (markedRefusal). */
@@ -226,9 +231,10 @@ export class OsCommandSandbox implements CommandSandbox {
       const ruleHidden = await this.ruleHidden(writableRoots, command.homeDir);
       const denyRead = await this.denyReadPaths(command.homeDir, writableRoots, ruleHidden);
       const homeDir = await realpath(command.homeDir).catch(() => command.homeDir);
-      const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPathsCached({ gitDir, workTree, homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
+      const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() }).named;
+      const hookInputs = (gitDir: string, workTree: string): string[] => this.hookInputsOf(gitDir, workTree, homeDir);
       const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
-      const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, realPath }, this.inspectProtected, list);
+      const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath }, this.inspectProtected, list);
       if (!planned.ok) return { kind: 'refused', message: planned.message };
       const { plan } = planned;
       await this.baseline(writableRoots);
@@ -240,7 +246,7 @@ export class OsCommandSandbox implements CommandSandbox {
       recorded = this.recordCommand(command.projectRoot, writableRoots, since);
       const record = recorded;
       const afterCommand = async (): Promise<void> => {
-        await this.afterCommand(writableRoots, since, review);
+        await this.afterCommand(writableRoots, since, review, plan.watched ?? []);
         await (await record)?.().catch(() => undefined);
       };
       const dirs = await dirsReady;
@@ -737,16 +743,36 @@ export class OsCommandSandbox implements CommandSandbox {
     try {
       const status = await this.probe();
       if (!status.active) return;
-      await this.baseline([await realpath(projectRoot)]);
+      const root = await realpath(projectRoot);
+      // Said at start rather than at the first command (wrap says it then if this did not run).
+      this.hookInputsOf(path.join(root, '.git'), root, await realpath(this.options.homeDir).catch(() => this.options.homeDir));
+      await this.baseline([root]);
       if (epoch === this.epoch) await this.prepareCommand();
     } catch {
       // the command meets it again and reports it
     }
   }
 
-  /** After a command: git directories it planted set aside (git-sweep.ts). */
-  private async afterCommand(roots: readonly string[], since: number, review: ReviewBaseline): Promise<void> {
+  /**
+   * What the hooks installed for `gitDir` read or run (sdk/git-hook-inputs.ts); the first time one
+   * runs the project's own code (npx, node_modules), the user is told, once per session: that
+   * code stays writable (docs/safety.md).
+   */
+  private hookInputsOf(gitDir: string, workTree: string, homeDir: string): string[] {
+    const { paths, projectCode } = gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() }).hookInputs;
+    if (projectCode.length > 0 && !this.warnedHookCode) {
+      this.warnedHookCode = true;
+      this.options.warn(projectCodeWarning(projectCode));
+    }
+    return paths;
+  }
+
+  /** After a command: what installed hooks read made or changed (hook-inputs-sweep.ts), git directories it planted set aside (git-sweep.ts). */
+  private async afterCommand(roots: readonly string[], since: number, review: ReviewBaseline, watched: NonNullable<MountPlan['watched']>): Promise<void> {
     try {
+      const hooks = await sweepHookInputs(watched, roots, since);
+      for (const item of hooks.quarantined) this.options.warn(quarantineWarning(item));
+      for (const what of hooks.unchecked) this.options.warn(uncheckedWarning(what));
       const { quarantined, unchecked, notices, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs, review);
       for (const item of quarantined) this.options.warn(quarantineWarning(item));
       for (const notice of notices) this.options.warn(uncheckedWarning(notice));

@@ -1,0 +1,36 @@
+/**
+ * After a sandboxed command: what installed git hooks read or run (sdk/git-hook-inputs.ts) that
+ * the mount plan could not keep read-only as itself (`MountPlan.watched`: missing, or a link),
+ * made or changed during the command, is set aside as a planted git directory is (a missing one
+ * found after the command was made during it). lefthook's
+ * `lefthook-local.yml` is the case in point: git-ignored as lefthook advises, it would run at the
+ * user's next commit without showing in `git status`.
+ */
+import { lstat } from 'node:fs/promises';
+import type { Quarantined } from './git-sweep.js';
+import { changedSince } from './settings-sweep.js';
+import { setAsideEntry, shownPath } from './sweep-paths.js';
+
+const WHY = 'a file your installed git hooks read or run (made or changed by the command)';
+const RUN_BY = 'your git hooks would have run what it names at your next git commit or checkout';
+
+export async function sweepHookInputs(watched: readonly { path: string; missing: boolean }[], roots: readonly string[], since: number): Promise<{ quarantined: Quarantined[]; unchecked: string[] }> {
+  const quarantined: Quarantined[] = [];
+  const unchecked: string[] = [];
+  for (const { path: file, missing } of watched) {
+    // Missing before the command, there now: made by it, whatever its times say (a file written
+    // by an earlier command elsewhere keeps its ctime when its folder is renamed into place).
+    if (missing ? (await lstat(file).catch(() => undefined)) === undefined : !(await changedSince(file, since))) continue;
+    const result = setAsideEntry(file, roots);
+    if (result === undefined) continue; // gone meanwhile (or never made)
+    if ('movedTo' in result) quarantined.push({ path: file, movedTo: result.movedTo, why: WHY, runBy: RUN_BY });
+    else unchecked.push(`${shownPath(file)} holds ${WHY}, but could not be set aside (${result.refused})`);
+  }
+  return { quarantined, unchecked };
+}
+
+/** Said once per session when an installed hook runs the project's own code (npx, node_modules). */
+export const projectCodeWarning = (hooks: readonly string[]): string =>
+  `sandbox-os: the git hooks installed in this repository run the project's own code from node_modules (${hooks.slice(0, 3).join(', ')}${hooks.length > 3 ? ', …' : ''}). ` +
+  'Sandboxed commands can change it (installs must write there) and git status does not show node_modules: ' +
+  'after a session you do not trust, reinstall the packages yourself (npm ci) or commit with --no-verify.';
