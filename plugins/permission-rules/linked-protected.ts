@@ -20,8 +20,19 @@
  * that it cannot say no link leads to the written file, and the write asks (fail closed). A
  * directory that cannot be listed is passed over (a volume another user owns): the user's own
  * tools cannot list it either.
+ *
+ * A write checks the walk again, but walks again only when the project changed where it looked
+ * (a session makes dozens of edits; a walk of a mid-sized project takes 50–200 ms, at the bound
+ * over a second, on the thread that runs everything). The walk keeps the identity and change time
+ * (ctime: set by the kernel at every change, never set back by a program) of each directory it
+ * listed and each `.git` or `commondir` file it read, and each link it resolved with where it
+ * led. A later check stats those and resolves those links again: a link or folder made, removed,
+ * renamed or retargeted anywhere it looked changes its directory's ctime, so nothing another
+ * process did since (a sandboxed command, an MCP server, the user) is missed. Change times come
+ * from a coarse clock, so a walk that saw a time within RACY_NS of its own start is not kept:
+ * a second change in the same tick would leave that time as it was.
  */
-import { closeSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
@@ -54,6 +65,43 @@ interface Walk {
   truncated: boolean;
 }
 
+/** A directory listed or a small file read by the walk, as it was then (see the module comment). */
+interface Seen {
+  file: string;
+  dev: bigint;
+  ino: bigint;
+  ctimeNs: bigint;
+}
+
+/** Coarser than any file system's clock tick: a walk that saw a change time this recent is not reused. */
+export const RACY_NS = 100_000_000n;
+
+interface Kept {
+  root: string;
+  maxDirs: number;
+  walk: Walk;
+  seen: Seen[];
+  resolved: { link: string; real: string | undefined }[];
+}
+
+/** The last walk, when it may be reused (one project per process: the kernel's). */
+let kept: Kept | undefined;
+
+function seenNow(file: string): Seen {
+  try {
+    const info = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+    if (info) return { file, dev: info.dev, ino: info.ino, ctimeNs: info.ctimeNs };
+  } catch {
+    // unreadable: kept as missing, so that becoming readable counts as a change
+  }
+  return { file, dev: -1n, ino: -1n, ctimeNs: -1n };
+}
+
+const unchanged = (then: Seen): boolean => {
+  const now = seenNow(then.file);
+  return now.dev === then.dev && now.ino === then.ino && now.ctimeNs === then.ctimeNs;
+};
+
 const isInside = (outer: string, inner: string): boolean => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
 
 function realOf(file: string): string | undefined {
@@ -78,14 +126,20 @@ function head(file: string): string | undefined {
   }
 }
 
+/** What the walk reads, noted so that a later check can tell whether it still holds. */
+interface Noting {
+  real(file: string): string | undefined;
+  head(file: string): string | undefined;
+}
+
 /** Where a `.git` file sends git: its `gitdir:` (relative to the file's folder) and that directory's `commondir`. */
-function gitfileTargets(file: string): string[] {
-  const pointer = /^gitdir: *(.+?)\r?\n?$/m.exec(head(file) ?? '')?.[1];
+function gitfileTargets(file: string, note: Noting): string[] {
+  const pointer = /^gitdir: *(.+?)\r?\n?$/m.exec(note.head(file) ?? '')?.[1];
   if (pointer === undefined) return [];
-  const gitDir = realOf(path.resolve(path.dirname(file), pointer));
+  const gitDir = note.real(path.resolve(path.dirname(file), pointer));
   if (gitDir === undefined) return [];
-  const common = head(path.join(gitDir, 'commondir'))?.split(/\r?\n/)[0];
-  const commonDir = common ? realOf(path.resolve(gitDir, common)) : undefined;
+  const common = note.head(path.join(gitDir, 'commondir'))?.split(/\r?\n/)[0];
+  const commonDir = common ? note.real(path.resolve(gitDir, common)) : undefined;
   return commonDir === undefined ? [gitDir] : [gitDir, commonDir];
 }
 
@@ -94,6 +148,22 @@ function gitfileTargets(file: string): string[] {
  * (`root` is the project's real path), walking at most `maxDirs` directories.
  */
 export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk {
+  if (kept && kept.root === root && kept.maxDirs === maxDirs && kept.seen.every(unchanged) && kept.resolved.every(({ link, real }) => realOf(link) === real)) return kept.walk;
+  kept = undefined;
+  const startedNs = BigInt(Date.now()) * 1_000_000n;
+  const seen: Seen[] = [];
+  const resolved: Kept['resolved'] = [];
+  const note: Noting = {
+    real: (file) => {
+      const real = realOf(file);
+      resolved.push({ link: file, real });
+      return real;
+    },
+    head: (file) => {
+      seen.push(seenNow(file));
+      return head(file);
+    },
+  };
   const reaches: Reach[] = [];
   const toolchain: Reach[] = [];
   /** Links met outside protected folders: protected once found inside a reach (resolved then). */
@@ -112,6 +182,7 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
           truncated = true;
           return;
         }
+        seen.push(seenNow(dir)); // before the listing: a change while it is read shows as one
         let children: Dirent[];
         try {
           children = readdirSync(dir, { withFileTypes: true });
@@ -123,18 +194,18 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
           const inside = by ?? (isProtectedName(child.name) ? full : undefined);
           if (child.isSymbolicLink()) {
             if (mayBeHostToolchainFile(child.name) && hostToolchainFileFor(path.relative(root, full).split(path.sep).join('/'))) {
-              const real = realOf(full);
+              const real = note.real(full);
               if (real !== undefined) toolchain.push({ real, via: full });
             }
             if (inside === undefined) links.push(full);
             else {
-              const real = realOf(full);
+              const real = note.real(full);
               if (real !== undefined) reaches.push({ real, via: inside });
             }
           } else if (child.isDirectory()) {
             if (child.name !== SKIPPED) next.push({ dir: full, by: inside });
           } else if (child.name.toLowerCase() === '.git') {
-            for (const real of gitfileTargets(full)) reaches.push({ real, via: full });
+            for (const real of gitfileTargets(full, note)) reaches.push({ real, via: full });
           }
         }
       }
@@ -148,13 +219,15 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
     const reach = reaches[done]!;
     for (let i = links.length - 1; i >= 0; i--) {
       if (!isInside(reach.real, links[i]!)) continue;
-      const real = realOf(links.splice(i, 1)[0]!);
+      const real = note.real(links.splice(i, 1)[0]!);
       if (real !== undefined) reaches.push({ real, via: reach.via });
     }
     // An ancestor of a walked tree already protects all of it (every write there asks); a tree inside one was walked.
     if (!walked.some((tree) => isInside(tree, reach.real) || isInside(reach.real, tree))) walk(reach.real, reach.via);
   }
-  return { reaches, toolchain, truncated };
+  const found: Walk = { reaches, toolchain, truncated };
+  if (seen.every((entry) => entry.ctimeNs < startedNs - RACY_NS)) kept = { root, maxDirs, walk: found, seen, resolved };
+  return found;
 }
 
 /**

@@ -5,11 +5,11 @@
  * names the folder. The project is walked for such links within a bound; past the bound the write
  * asks (the check cannot say no link leads there).
  */
-import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PermissionMode } from '../../../types/permissions.js';
-import { MAX_LINK_WALK_DIRS } from '../../../plugins/permission-rules/linked-protected.js';
+import { linkedReaches, MAX_LINK_WALK_DIRS, RACY_NS } from '../../../plugins/permission-rules/linked-protected.js';
 import { bootRules, decide, edit, tempDirs, write, type Dirs } from './helpers.js';
 
 let dirs: Dirs;
@@ -137,4 +137,56 @@ describe('the walk is bounded, and fails closed past the bound', () => {
     expect(verdict).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
     expect(verdict!.reason).toContain(`more than ${MAX_LINK_WALK_DIRS} folders`);
   }, 60_000);
+});
+
+describe('a later write reuses the walk only while nothing it looked at changed', () => {
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, Number(RACY_NS / 1_000_000n) + 50));
+
+  test('an unchanged project is not walked again; a link made deep down, a .git file rewritten in place or a link retargeted is seen', async () => {
+    const root = realpathSync(dirs.root);
+    await settle(); // the tree was just made: a walk that saw such recent change times is not kept
+    const first = linkedReaches(root);
+    expect(linkedReaches(root)).toBe(first);
+
+    folder('deep/er/still');
+    folder('shared/fresh');
+    await settle();
+    const second = linkedReaches(root);
+    expect(second).not.toBe(first);
+    link('../../../shared/fresh', 'deep/er/still/.claude');
+    const third = linkedReaches(root);
+    expect(third.reaches.map((reach) => reach.real)).toContain(path.join(root, 'shared/fresh'));
+
+    await settle();
+    expect(linkedReaches(root)).toBe(linkedReaches(root));
+    const gitfile = path.join(dirs.root, 'wt/.git');
+    const fd = openSync(gitfile, 'r+'); // in place: the directory's times do not change, the file's do
+    writeSync(fd, `gitdir: ${path.join(outside, 'other')}\n`, 0);
+    closeSync(fd);
+    expect(linkedReaches(root).reaches.map((reach) => reach.real)).toContain(path.join(outside, 'other'));
+
+    // A link resolved through a folder the walk does not list (outside the project): resolved again.
+    mkdirSync(path.join(outside, 'one', 'agent'), { recursive: true });
+    mkdirSync(path.join(outside, 'two', 'agent'), { recursive: true });
+    symlinkSync(path.join(outside, 'one'), path.join(outside, 'alias'));
+    link(path.join(outside, 'alias', 'agent'), 'packages/cli/.gemini');
+    await settle();
+    const before = linkedReaches(root);
+    expect(linkedReaches(root)).toBe(before);
+    rmSync(path.join(outside, 'alias'));
+    symlinkSync(path.join(outside, 'two'), path.join(outside, 'alias'));
+    const after = linkedReaches(root);
+    expect(after).not.toBe(before);
+    expect(after.reaches.map((reach) => reach.real)).toContain(path.join(realpathSync(outside), 'two', 'agent'));
+  });
+
+  test('through the permission layer: a link made after an allowed write is judged at the next write', async () => {
+    const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)'] } });
+    folder('late/target');
+    await settle();
+    expect(await write(kernel, 'late/target/plugin.js', 'acceptEdits')).toMatchObject({ decision: 'allow' });
+    expect(await write(kernel, 'late/target/plugin.js', 'acceptEdits')).toMatchObject({ decision: 'allow' }); // the walk reused
+    link('../../../late/target', 'apps/z/q/.opencode');
+    expect(await write(kernel, 'late/target/plugin.js', 'acceptEdits')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  });
 });
