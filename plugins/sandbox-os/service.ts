@@ -51,9 +51,10 @@ export interface OsSandboxOptions {
   startTimeoutMs?: number;
   /** The project: a sandbox program on a PATH entry inside it is not used (probe.ts). */
   projectRoot?: string;
-  /** Tests: another platform / PATH, another temp root. */
+  /** Tests: another platform / PATH, another temp root, other system locations of the sandbox program (probe.ts). */
   platform?: NodeJS.Platform;
   searchPath?: string;
+  systemLocations?: readonly string[];
   tmpRoot?: string;
   /** Where credential-moving variables (KUBECONFIG, XDG_CONFIG_HOME…) are read: process.env by default. */
   env?: NodeJS.ProcessEnv;
@@ -592,7 +593,13 @@ export class OsCommandSandbox implements CommandSandbox {
   }
 
   private locate(): Located {
-    this.located ??= locateMechanism(this.options.platform, this.options.searchPath, this.options.projectRoot);
+    // Forced by managed settings: only a root-owned system program, never PATH's (else no sandbox can run: commands are refused).
+    const forcedBy = this.options.managed?.sandbox.forceEnabled?.where;
+    const { systemLocations } = this.options;
+    this.located ??= locateMechanism(this.options.platform, this.options.searchPath, this.options.projectRoot, {
+      ...(forcedBy !== undefined ? { forcedBy } : {}),
+      ...(systemLocations ? { systemLocations } : {}),
+    });
     return this.located;
   }
 

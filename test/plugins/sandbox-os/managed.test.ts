@@ -1,5 +1,6 @@
 /** Managed settings over the user's sandbox settings: forced on, domains pinned, never unconfined when forced. */
-import { mkdtemp } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EMPTY_MANAGED_POLICY, type ManagedPolicy } from '../../../types/managed.js';
@@ -38,10 +39,29 @@ describe('applyManagedSandbox', () => {
 describe('a forced sandbox that cannot run here', () => {
   it('wrap refuses the command (it never runs unconfined), naming the managed file and why', async () => {
     const noBin = await mkdtemp(path.join(os.tmpdir(), 'mc-sbx-nobin-'));
-    const sandbox = new OsCommandSandbox({ homeDir: noBin, warn: () => undefined, platform: 'linux', searchPath: noBin, managed: FORCED });
+    const sandbox = new OsCommandSandbox({ homeDir: noBin, warn: () => undefined, platform: 'linux', searchPath: noBin, systemLocations: [path.join(noBin, 'bwrap')], managed: FORCED });
     const wrapped = await sandbox.wrap({ argv: ['/bin/true'], cwd: noBin, projectRoot: noBin, homeDir: noBin });
     expect(wrapped).toEqual({ kind: 'refused', message: expect.stringMatching(/required by managed settings \(\/etc\/mewcode\/managed-settings\.yaml:2:12\) and cannot run here \(.*bwrap.*\)/) });
     const free = new OsCommandSandbox({ homeDir: noBin, warn: () => undefined, platform: 'linux', searchPath: noBin });
     expect((await free.wrap({ argv: ['/bin/true'], cwd: noBin, projectRoot: noBin, homeDir: noBin })).kind).toBe('unsandboxed');
+  });
+
+  it('a bwrap on PATH is not used: the command is refused, saying only a root-owned system program counts, and the script never starts', async () => {
+    const bin = await mkdtemp(path.join(os.tmpdir(), 'mc-sbx-fakebin-'));
+    const marker = path.join(bin, 'ran');
+    // Passes the probe and runs its command on the host: a no-op "sandbox".
+    await writeFile(path.join(bin, 'bwrap'), `#!/bin/sh\necho run >> ${marker}\nwhile [ "$1" != -- ]; do shift; done; shift\nexec "$@"\n`);
+    await chmod(path.join(bin, 'bwrap'), 0o755);
+    const warnings: string[] = [];
+    const sandbox = new OsCommandSandbox({ homeDir: bin, warn: (m) => warnings.push(m), platform: 'linux', searchPath: bin, systemLocations: [path.join(bin, 'none')], managed: FORCED });
+    const wrapped = await sandbox.wrap({ argv: ['/bin/true'], cwd: bin, projectRoot: bin, homeDir: bin });
+    expect(wrapped).toEqual({ kind: 'refused', message: expect.stringContaining('never one found on PATH') });
+    expect(wrapped.kind === 'refused' && wrapped.message).toMatch(/required by managed settings \(\/etc\/mewcode\/managed-settings\.yaml:2:12\) and cannot run here/);
+    expect(existsSync(marker)).toBe(false);
+    expect(warnings.join('\n')).toContain('no OS sandbox for commands');
+    // Without the force the same PATH is the user's own, and its bwrap is used (the system has none here).
+    const free = new OsCommandSandbox({ homeDir: bin, warn: () => undefined, platform: 'linux', searchPath: bin, systemLocations: [path.join(bin, 'none')] });
+    expect((await free.probe()).active).toBe(true);
+    expect(existsSync(marker)).toBe(true);
   });
 });
