@@ -17,7 +17,7 @@
  * - a ref made or moved during the command that leads to commits its old value did not (the
  *   commits the command made or fetched, newest 1,000) of which one holds a control character in
  *   its message or its author or committer (as `git log` prints them: raw bytes that are not
- *   UTF-8 are taken one by one), or that names a tag object holding one, is deleted or set back
+ *   UTF-8 are taken one by one), or a tag (refs/tags/) naming a tag object holding one, is deleted or set back
  *   to its old value and named, with the commit; a detached HEAD moved there is named.
  * In a git directory the command made, its refs' names are judged, not its commits (a clone's
  * history is not the command's). Without the state from before (a sweep for a command MewCode
@@ -189,7 +189,8 @@ export async function checkRefs(commonDir: string, gitDir: string, workTree: str
     const judged = await controlCommits(gitDir, workTree, tips, old);
     if ('why' in judged) result.unchecked.push(`the commits the command added to ${where} could not be listed (${judged.why}); a terminal control character in a message \`git log\` prints was not checked for`);
     else badCommits = judged.commits;
-    const tags = await controlTags(gitDir, workTree, tips);
+    // Tag messages are printed for tags (`git tag -n`, `git show`): asked only when a tag changed (no spawn for a commit).
+    const tags = await controlTags(gitDir, workTree, [...new Set(changed.filter(([ref]) => ref.startsWith('refs/tags/')).map(([, oid]) => oid))]);
     for (const [ref, oid] of changed) if (tags.has(oid) && !offences.has(ref)) offences.set(ref, `it names the tag ${oid}, whose name or message holds a terminal control character`);
     // Which moved refs lead to them: each judged alone (only when there is one to find).
     if (badCommits.length > 0) {
