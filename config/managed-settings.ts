@@ -6,6 +6,13 @@
  *   Windows C:\Program Files\MewCode\managed-settings.yaml
  *   MEWCODE_MANAGED_SETTINGS=<path>   one more managed file (tests, fleets that ship it elsewhere)
  *
+ * Whoever controls the environment names that file, and a user controls their own. So where the
+ * system file exists, the named one may only add restrictions to it: `plugins:` (code run in
+ * MewCode's process) or `sandbox.allowed_domains` the system file does not pin (hosts commands may
+ * reach) in it end the run (exit 2, naming both files), unless the named file and every directory
+ * above it are root's and writable by no one else (types/root-owned.ts). Without a system file
+ * the named file is the policy, as it was: it binds only a user who cannot change their environment.
+ *
  * ```yaml
  * plugins: [acme-policy]               # required: resolved from this file's directory; missing or broken → exit 2
  * allow_managed_plugins_only: true     # a plugin named in a user's or project's config is not imported
@@ -36,6 +43,7 @@ import path from 'node:path';
 import { formatPos, type LocatedMap, type LocatedNode } from './located.js';
 import { readProjectTextFile } from './project-file.js';
 import { deepFreeze } from '../types/deep-freeze.js';
+import { rootOwnedProblem } from '../types/root-owned.js';
 import { EMPTY_MANAGED_POLICY, type ManagedPlugin, type ManagedPolicy, type ManagedRule, type ManagedValue } from '../types/managed.js';
 
 export const MANAGED_SETTINGS_ENV = 'MEWCODE_MANAGED_SETTINGS';
@@ -79,12 +87,20 @@ export interface LoadManagedOptions {
   platform?: NodeJS.Platform;
   /** Tests: the files to read instead of the platform's and the environment's. */
   candidates?: readonly ManagedFileCandidate[];
+  /** Tests: why a named file is not root's alone (undefined: it is); default types/root-owned.ts. */
+  notRootOwned?: (file: string) => string | undefined;
+}
+
+function notRootOwned(file: string): string | undefined {
+  const problem = rootOwnedProblem(file);
+  return problem === undefined ? undefined : problem.missing ? 'it vanished while being read' : problem.reason;
 }
 
 /** Reads and combines the managed files; throws ManagedSettingsError (never ignores a bad one). */
 export async function loadManagedPolicy(options: LoadManagedOptions): Promise<ManagedPolicy> {
   const candidates = options.candidates ?? managedFileCandidates(options.env, options.platform);
   let policy = EMPTY_MANAGED_POLICY;
+  let system: string | undefined;
   for (const candidate of candidates) {
     const read = readProjectTextFile(candidate.file, { maxBytes: MAX_MANAGED_BYTES });
     if (!read.ok) {
@@ -97,10 +113,32 @@ export async function loadManagedPolicy(options: LoadManagedOptions): Promise<Ma
     if (parsed.error !== undefined) {
       throw new ManagedSettingsError(`managed settings ${parsed.error.replace(/^config: /, '')}; MewCode does not run with a managed settings file it cannot parse`);
     }
-    policy = combinePolicies(policy, parseManagedRoot(parsed.root, candidate.file));
+    const next = parseManagedRoot(parsed.root, candidate.file);
+    if (candidate.named && system !== undefined) refuseWidening(policy, next, system, candidate.file, options.notRootOwned ?? notRootOwned);
+    if (!candidate.named) system ??= candidate.file;
+    policy = combinePolicies(policy, next);
   }
   // Shared by the kernel and every plugin that applies it: none of them can weaken it in place.
   return deepFreeze(policy);
+}
+
+/**
+ * A file named by the environment beside the system's: what in it would widen the system's policy
+ * or add code (plugins run in MewCode's process, as the organisation's, required) is refused
+ * unless only root can change that file. Every other key only restricts when combined (rules and
+ * denied servers: union; switches: on; an allow-list the system file also has: intersection).
+ */
+function refuseWidening(system: ManagedPolicy, named: ManagedPolicy, systemFile: string, file: string, judge: (file: string) => string | undefined): void {
+  const widening: string[] = named.plugins.map((plugin) => `plugins: ${plugin.use} (${plugin.where})`);
+  const domains = named.sandbox.allowedDomains;
+  if (domains && !system.sandbox.allowedDomains) widening.push(`sandbox.allowed_domains (${domains.where}), which the system file does not pin`);
+  if (widening.length === 0) return;
+  const owner = judge(file);
+  if (owner === undefined) return;
+  throw new ManagedSettingsError(
+    `managed settings ${file} (named by ${MANAGED_SETTINGS_ENV}) may only add restrictions to the system's ${systemFile} unless only root can change it, and ${owner}: ` +
+      `it has ${widening.join('; ')}; MewCode does not run with a policy a user's environment widened`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,9 +209,8 @@ export function parseManagedRoot(root: LocatedMap, file: string): ManagedPolicy 
   for (const [key, node] of root.entries) {
     if (!(TOP_KEYS as readonly string[]).includes(key)) fail(node, key, `unknown key (managed settings have ${TOP_KEYS.join(', ')})`);
   }
-  const baseDir = path.dirname(file);
   const plugins = root.entries.get('plugins');
-  if (plugins) policy.plugins = readPlugins(plugins, baseDir);
+  if (plugins) policy.plugins = readPlugins(plugins, file);
   const pluginsOnly = root.entries.get('allow_managed_plugins_only');
   const onlyManaged = pluginsOnly && restriction(pluginsOnly, 'allow_managed_plugins_only', [true], [false]);
   if (onlyManaged) policy.managedPluginsOnly = onlyManaged;
@@ -201,19 +238,20 @@ export function parseManagedRoot(root: LocatedMap, file: string): ManagedPolicy 
   return policy;
 }
 
-function readPlugins(node: LocatedNode, baseDir: string): ManagedPlugin[] {
+function readPlugins(node: LocatedNode, file: string): ManagedPlugin[] {
+  const baseDir = path.dirname(file);
   if (node.kind === 'scalar' && node.value === null) return [];
   if (node.kind !== 'seq') fail(node, 'plugins', `expected a list of plugins (a module name or path, or { use, required: true }), got ${describeNode(node)}`);
   return node.items.map((item, i) => {
     const key = `plugins[${i}]`;
-    if (item.kind === 'scalar' && typeof item.value === 'string' && item.value.trim() !== '') return { use: item.value.trim(), baseDir, where: formatPos(item.pos) };
+    if (item.kind === 'scalar' && typeof item.value === 'string' && item.value.trim() !== '') return { use: item.value.trim(), baseDir, file, where: formatPos(item.pos) };
     if (item.kind !== 'map') fail(item, key, `expected a module name or path, or { use, required: true }, got ${describeNode(item)}`);
     mapOf(item, key, ['use', 'required']);
     const use = item.entries.get('use');
     if (!use || use.kind !== 'scalar' || typeof use.value !== 'string' || use.value.trim() === '') fail(use ?? item, `${key}.use`, 'expected the module name or path of the plugin');
     const required = item.entries.get('required');
     if (required && !(required.kind === 'scalar' && required.value === true)) fail(required, `${key}.required`, 'every managed plugin is required (true, or leave it out)');
-    return { use: use.value.trim(), baseDir, where: formatPos(item.pos) };
+    return { use: use.value.trim(), baseDir, file, where: formatPos(item.pos) };
   });
 }
 

@@ -25,6 +25,12 @@ export interface ManagedPlugin {
   use: string;
   /** The directory of the managed file that names it. */
   baseDir: string;
+  /**
+   * The managed file that names it: the system's, or one named by MEWCODE_MANAGED_SETTINGS that
+   * only root can change or that no system file stands above (config/managed-settings.ts refuses
+   * any other's plugins). Only such a file makes a plugin managed.
+   */
+  file: string;
   where: string;
 }
 

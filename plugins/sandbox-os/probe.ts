@@ -5,10 +5,11 @@
  * cached by the service.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SandboxMechanism } from '../../types/sandbox.js';
 import { absolutePathEntries } from '../../types/host-path.js';
+import { rootOwnedProblem } from '../../types/root-owned.js';
 import { bwrapBaseArgs } from './bwrap-args.js';
 
 export const PROBE_TIMEOUT_MS = 3_000;
@@ -73,29 +74,19 @@ export function locateMechanism(platform: NodeJS.Platform = process.platform, se
 
 /**
  * Why `file` is not a system program only root can change: 'missing', or what is wrong with it or
- * a directory above it (links followed: the real file and its real directories are judged).
+ * a directory above it (types/root-owned.ts, shared with managed settings' ownership check).
  */
 function systemFileProblem(file: string): string | undefined {
-  let real: string;
+  const problem = rootOwnedProblem(file);
+  if (problem?.missing) return 'missing';
+  if (problem) return `is not a system program: ${problem.reason}`;
   try {
-    real = realpathSync(file);
+    const info = statSync(realpathSync(file));
+    if (!info.isFile() || (info.mode & 0o111) === 0) return 'is not an executable file';
   } catch {
     return 'missing';
   }
-  for (let at = real; ; at = path.dirname(at)) {
-    let info: Stats;
-    try {
-      info = statSync(at);
-    } catch {
-      return 'missing';
-    }
-    const what = at === real ? 'it' : `its directory ${at}`;
-    if (info.uid !== 0) return `is not a system program: ${what} is owned by uid ${info.uid}, not root`;
-    // A sticky directory (/tmp) still lets anyone add a file: writable by others is never trusted.
-    if ((info.mode & 0o022) !== 0) return `is not a system program: ${what} is writable by ${info.mode & 0o002 ? 'anyone' : 'its group'}`;
-    if (at === real && (!info.isFile() || (info.mode & 0o111) === 0)) return 'is not an executable file';
-    if (path.dirname(at) === at) return undefined;
-  }
+  return undefined;
 }
 
 function findExecutable(name: string, searchPath: string): string | undefined {

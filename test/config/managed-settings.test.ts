@@ -129,11 +129,12 @@ describe('combining the system file and MEWCODE_MANAGED_SETTINGS: restrictions o
   it('rules, plugins and denied servers are the union; switches stay on whichever file set them', async () => {
     const system = await file('system/managed-settings.yaml', 'plugins: [acme]\npermissions:\n  deny: ["Bash(curl *)"]\n  disable_bypass_mode: true\nsandbox:\n  enabled: true\nmcp:\n  denied_servers: [a]\n');
     const extra = await file('extra/m.yaml', 'plugins: [beta]\npermissions:\n  deny: ["Bash(wget *)"]\n  ask: ["Edit"]\n  disable_bypass_mode: false\nsandbox:\n  allow_unsandboxed_commands: true\nmcp:\n  denied_servers: [b]\n');
-    const policy = await load(system, { ...extra, named: true });
+    // The named file here stands for one only root can change (a fleet's /opt/acme/policy.yaml).
+    const policy = await loadManagedPolicy({ env: {}, candidates: [system, { ...extra, named: true }], notRootOwned: () => undefined });
     expect(policy.files).toEqual([system.file, extra.file]);
-    expect(policy.plugins.map((p) => [p.use, path.basename(p.baseDir)])).toEqual([
-      ['acme', 'system'],
-      ['beta', 'extra'],
+    expect(policy.plugins.map((p) => [p.use, path.basename(p.baseDir), p.file])).toEqual([
+      ['acme', 'system', system.file],
+      ['beta', 'extra', extra.file],
     ]);
     expect(policy.permissions.deny.map((r) => r.rule)).toEqual(['Bash(curl *)', 'Bash(wget *)']);
     expect(policy.permissions.ask.map((r) => r.rule)).toEqual(['Edit']);
@@ -167,5 +168,50 @@ describe('combining the system file and MEWCODE_MANAGED_SETTINGS: restrictions o
     const system = await file('s.yaml', 'permissions:\n  deny: [Bash]\n');
     const extra = await file('e.yaml', 'permissions:\n  deny: [Bash\n');
     await expect(load(system, extra)).rejects.toThrow(/e\.yaml/);
+  });
+});
+
+describe('a file named by MEWCODE_MANAGED_SETTINGS beside the system file only adds restrictions unless only root can change it', () => {
+  const system = () => file('etc/managed-settings.yaml', 'allow_managed_plugins_only: true\nsandbox:\n  enabled: true\n');
+
+  it("a user's file (here under the temporary directory, which anyone can write) that adds a plugin ends the run, naming both files", async () => {
+    const sys = await system();
+    const mine = { ...(await file('home/policy.yaml', 'plugins: [./evil-spawn.mjs]\n')), named: true };
+    const error = await load(sys, mine).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ManagedSettingsError);
+    expect((error as Error).message).toContain(mine.file);
+    expect((error as Error).message).toContain(sys.file);
+    expect((error as Error).message).toMatch(/named by MEWCODE_MANAGED_SETTINGS\) may only add restrictions .* writable by anyone: it has plugins: \.\/evil-spawn\.mjs/);
+  });
+
+  it('nor may it open hosts the system file does not pin; narrowing a pinned list is a restriction', async () => {
+    const sys = await system();
+    const mine = { ...(await file('home/d.yaml', 'sandbox:\n  allowed_domains: [evil.example]\n')), named: true };
+    await expect(load(sys, mine)).rejects.toThrow(/sandbox\.allowed_domains .*which the system file does not pin/);
+    const pinned = await file('etc2/managed-settings.yaml', 'sandbox:\n  allowed_domains: [a.com, evil.example]\n');
+    expect((await load(pinned, mine)).sandbox.allowedDomains?.value).toEqual(['evil.example']);
+  });
+
+  it('restrictions from a user\'s file still apply (rules, switches, denied servers)', async () => {
+    const sys = await system();
+    const mine = { ...(await file('home/r.yaml', 'permissions:\n  deny: ["Bash(curl *)"]\n  allow_managed_rules_only: true\nmcp:\n  denied_servers: [x]\n')), named: true };
+    const policy = await load(sys, mine);
+    expect(policy.permissions.deny.map((r) => r.rule)).toEqual(['Bash(curl *)']);
+    expect(policy.permissions.managedRulesOnly).toBeDefined();
+    expect(policy.plugins).toEqual([]);
+  });
+
+  it('without a system file the named file is the policy, plugins included (a documented deployment)', async () => {
+    const mine = { ...(await file('home/p.yaml', 'plugins: [./org.mjs]\n')), named: true };
+    const policy = await load({ file: path.join(base, 'etc/absent.yaml'), named: false }, mine);
+    expect(policy.plugins.map((p) => [p.use, p.file])).toEqual([['./org.mjs', mine.file]]);
+  });
+
+  it('the ownership judge is the real one: a file of another user, or in a directory others may write, is not root\'s alone', async () => {
+    const { rootOwnedProblem } = await import('../../types/root-owned.js');
+    const mine = await file('home/o.yaml', 'x: 1\n');
+    expect(rootOwnedProblem(mine.file)).toMatchObject({ missing: false, reason: expect.stringMatching(/writable by anyone|not root/) });
+    expect(rootOwnedProblem(path.join(base, 'none.yaml'))).toEqual({ missing: true });
+    if (process.getuid?.() === 0) expect(rootOwnedProblem('/')).toBeUndefined();
   });
 });

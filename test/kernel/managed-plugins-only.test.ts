@@ -17,7 +17,7 @@ const configWith = (sections: Record<string, unknown>): ResolvedConfig => ({ lay
 const WHERE = '/etc/mewcode/managed-settings.yaml:3:1';
 const policy = (baseDir: string, onlyManaged: boolean): ManagedPolicy => ({
   files: ['/etc/mewcode/managed-settings.yaml'],
-  plugins: [{ use: './org.mjs', baseDir, where: '/etc/mewcode/managed-settings.yaml:1:10' }],
+  plugins: [{ use: './org.mjs', baseDir, file: path.join(baseDir, 'managed-settings.yaml'), where: '/etc/mewcode/managed-settings.yaml:1:10' }],
   ...(onlyManaged ? { managedPluginsOnly: { value: true as const, where: WHERE } } : {}),
   permissions: { deny: [], ask: [] },
   sandbox: {},

@@ -20,7 +20,7 @@ afterEach(() => removeTempDirs());
 const configWith = (sections: Record<string, unknown>): ResolvedConfig => ({ layers: [], warnings: [], section: (key) => sections[key], locate: () => undefined });
 const managedWith = (baseDir: string, uses: string[]): ManagedPolicy => ({
   files: ['/etc/mewcode/managed-settings.yaml'],
-  plugins: uses.map((use, i) => ({ use, baseDir, where: `/etc/mewcode/managed-settings.yaml:${i + 2}:5` })),
+  plugins: uses.map((use, i) => ({ use, baseDir, file: path.join(baseDir, "managed-settings.yaml"), where: `/etc/mewcode/managed-settings.yaml:${i + 2}:5` })),
   permissions: { deny: [], ask: [] },
   sandbox: {},
   mcp: { deniedServers: [] },

@@ -208,7 +208,7 @@ describe('the layers that hold managed restrictions stay', () => {
     writeFileSync(path.join(dirs.home, '.mewcode', 'config.yaml'), `plugins: [${JSON.stringify(path.join(dirs.home, 'mine.mjs'))}]\n`);
     const trust = await createWorkspaceTrust({ projectRoot: dirs.root, homeDir: dirs.home, flag: true });
     const config = await loadConfig({ cwd: dirs.root, homeDir: dirs.home, trust });
-    const policy: ManagedPolicy = { ...(await managed('{}\n')), plugins: [{ use: './acme.mjs', baseDir: managedDir, where: 'managed-settings.yaml:1:10' }] };
+    const policy: ManagedPolicy = { ...(await managed('{}\n')), plugins: [{ use: './acme.mjs', baseDir: managedDir, file: path.join(managedDir, 'managed-settings.yaml'), where: 'managed-settings.yaml:1:10' }] };
     const { kernel, reporter } = await bootKernel([say('ok')], [fakeTools(), createPermissionRulesPlugin(), trustPlugin(trust)], { projectRoot: dirs.root, homeDir: dirs.home, config, managed: policy });
     expect(kernel.plugins.map((p) => p.name)).toContain('acme-policy');
     expect(kernel.plugins.map((p) => p.name)).not.toContain('my-policy');
