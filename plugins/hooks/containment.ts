@@ -134,11 +134,31 @@ export function containedOutput(event: string, result: HookResult): { result: Ho
   return { result: kept, ignored };
 }
 
+/**
+ * Why a command hook must run inside the OS sandbox or not at all: the user's hook in an
+ * untrusted project (its output is then stricter only), or managed settings that force the
+ * sandbox on (`forcedBy`, the managed file): the organisation's boundary covers hooks as it
+ * covers bash, trusted project or not, and the output stays the user's hook's own.
+ */
+export interface Confinement {
+  untrusted: boolean;
+  forcedBy?: string;
+}
+
+export function mustConfine(confinement: Confinement): boolean {
+  return confinement.untrusted || confinement.forcedBy !== undefined;
+}
+
 /** What a hook that had to run contained, and could not, decides on `event`. */
-export function uncontainedResult(event: string, outcome: { uncontained?: 'no sandbox' | 'refused'; error?: string }, async: boolean): HookResult {
-  const reason = `this project is not trusted and the hook could not run inside the OS sandbox (${outcome.error ?? 'no sandbox'}); ${HOW_TO_TRUST}`;
+export function uncontainedResult(event: string, outcome: { uncontained?: 'no sandbox' | 'refused'; error?: string }, async: boolean, forcedBy?: string): HookResult {
+  // Forced by managed settings, trusting the project would not help: the message names the file.
+  const reason =
+    forcedBy !== undefined
+      ? `managed settings force the OS sandbox on (${forcedBy}) and the hook could not run inside it (${outcome.error ?? 'no sandbox'}), so it did not run`
+      : `this project is not trusted and the hook could not run inside the OS sandbox (${outcome.error ?? 'no sandbox'}); ${HOW_TO_TRUST}`;
   if (REFUSING.has(event) && !async) return { kind: 'blocked', reason, exit: 'not contained', ...(event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
-  // Nothing to judge. No sandbox at all: the run's one notice said hooks do not run, the log
-  // records each. An active sandbox refusing this one command is a failure shown at once.
-  return outcome.uncontained === 'refused' ? { kind: 'failed', reason, exit: 'not contained' } : { kind: 'ok', reason, exit: 'not run (not contained)' };
+  // Nothing to judge. No sandbox at all in an untrusted project: the run's one notice said hooks
+  // do not run, the log records each. An active sandbox refusing this one command, or a forced
+  // sandbox (no notice said so), is a failure shown at once.
+  return outcome.uncontained === 'refused' || forcedBy !== undefined ? { kind: 'failed', reason, exit: 'not contained' } : { kind: 'ok', reason, exit: 'not run (not contained)' };
 }

@@ -19,7 +19,7 @@ import type { RuleSubject } from '../../types/services.js';
 import { meetsCondition, type Conditions } from './conditions.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
-import { uncontainedResult, type UntrustedHooks } from './containment.js';
+import { mustConfine, uncontainedResult, type Confinement, type UntrustedHooks } from './containment.js';
 
 export interface DispatcherDeps {
   projectRoot: string;
@@ -35,6 +35,8 @@ export interface DispatcherDeps {
   hookAgents?: Set<string>;
   /** While the project is untrusted the user's command hooks run in the OS sandbox or not at all. */
   untrusted: UntrustedHooks;
+  /** The managed file that forces the OS sandbox on (then every command hook runs in it or not at all). */
+  sandboxForcedBy?(): string | undefined;
 }
 
 export interface RuleResult {
@@ -101,11 +103,15 @@ export class HookDispatcher {
     const full = { ...payload(), hook_event_name: event };
     if (matching.some((rule) => rule.handler.type === 'agent') && fromHookAgent(full, this.hookAgents)) matching = matching.filter((rule) => rule.handler.type !== 'agent');
     // A command of the user's own in an untrusted project must not run its code on the host.
-    const contain = matching.some((rule) => rule.handler.type === 'command') && (await this.deps.untrusted.mustContain());
-    const sandbox = contain || matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
+    // Under a managed-forced sandbox every command hook runs in it too (containment.ts Confinement).
+    const commands = matching.some((rule) => rule.handler.type === 'command');
+    const forcedBy = commands ? this.deps.sandboxForcedBy?.() : undefined;
+    const confinement: Confinement = { untrusted: commands && (await this.deps.untrusted.mustContain()), ...(forcedBy !== undefined ? { forcedBy } : {}) };
+    const confine = mustConfine(confinement);
+    const sandbox = confine || matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
     const runs = matching.map(async (rule): Promise<RuleResult | undefined> => {
       const controller = new AbortController();
-      const running = this.runOne(rule, full, rule.sandboxed || contain ? sandbox : undefined, contain, controller.signal);
+      const running = this.runOne(rule, full, rule.sandboxed || confine ? sandbox : undefined, confinement, controller.signal);
       if (!rule.handler.async) return running;
       this.background.add(controller);
       void running.finally(() => this.background.delete(controller));
@@ -118,7 +124,7 @@ export class HookDispatcher {
     return (this.deps.hookAgents ??= new Set());
   }
 
-  private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, contain: boolean, signal: AbortSignal): Promise<RuleResult> {
+  private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, confinement: Confinement, signal: AbortSignal): Promise<RuleResult> {
     const handler = rule.handler;
     const timeoutMs = (handler.timeoutSec ?? (handler.type === 'agent' ? AGENT_HOOK_TIMEOUT_SEC : defaultTimeoutSec(rule.event))) * 1000;
     if (handler.type === 'agent') {
@@ -142,10 +148,10 @@ export class HookDispatcher {
     const outcome =
       handler.type === 'http'
         ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs, signal)
-        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: contain, ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
-    const interpreted = outcome.uncontained ? uncontainedResult(rule.event, outcome, rule.handler.async) : interpret(rule.event, outcome);
+        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: mustConfine(confinement), ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
+    const interpreted = outcome.uncontained ? uncontainedResult(rule.event, outcome, rule.handler.async, confinement.forcedBy) : interpret(rule.event, outcome);
     // What a contained run printed may be the repository's program speaking: stricter only.
-    const { result, ignored } = contain && handler.type === 'command' ? this.deps.untrusted.contained(rule.name, rule.event, interpreted) : { result: interpreted, ignored: undefined };
+    const { result, ignored } = confinement.untrusted && handler.type === 'command' ? this.deps.untrusted.contained(rule.name, rule.event, interpreted) : { result: interpreted, ignored: undefined };
     recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result, ...(ignored ? { ignored } : {}) });
     return { rule, result };
   }

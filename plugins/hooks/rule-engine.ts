@@ -12,6 +12,7 @@
 import { globMatcher } from '../../sdk/linear-regex/picomatch.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
+import { mustConfine, uncontainedResult, type Confinement } from './containment.js';
 import { PROJECT_HTTP_REFUSED, projectHttpRefusal, recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
 import { runCommandHook } from './run-command.js';
 import { fromHookAgent, runSubagentAction } from './subagent-action.js';
@@ -19,7 +20,6 @@ import { postHook } from './post-hook.js';
 import { fieldAt } from './template.js';
 import { MEWCODE_BLOCKING, type Atom, type Condition, type Match, type MewcodeEvent, type MewcodeRule } from './rule-file.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
-import { uncontainedResult } from './containment.js';
 
 /** Globs compiled once; matched in linear time, as a rule may be the project's and the value the model's. */
 const globs = new Map<string, (value: string) => boolean>();
@@ -84,7 +84,10 @@ export class RuleEngine {
     let sandbox: CommandSandbox | undefined;
     // A shell action of the user's own in an untrusted project must not run its code on the host.
     let contain: boolean | undefined;
-    const placed = (rule: MewcodeRule): CommandSandbox | undefined => (rule.sandboxed || contain ? sandbox : undefined);
+    // Under a managed-forced sandbox every shell action runs in it too (containment.ts Confinement).
+    const forcedBy = this.deps.sandboxForcedBy?.();
+    const confinement = (): Confinement => ({ untrusted: contain === true, ...(forcedBy !== undefined ? { forcedBy } : {}) });
+    const placed = (rule: MewcodeRule): CommandSandbox | undefined => (rule.sandboxed || contain || forcedBy !== undefined ? sandbox : undefined);
     const due: MewcodeRule[] = [];
     for (const rule of this.rules) {
       if (rule.event !== event || (rule.onlyOnce && fired.has(rule.name)) || !conditionHolds(rule.if, full)) continue;
@@ -93,7 +96,7 @@ export class RuleEngine {
       if (rule.onlyOnce) fired.add(rule.name);
       if (rule.action.type === 'shell') {
         contain ??= await this.deps.untrusted.mustContain();
-        if (rule.sandboxed || contain) sandbox ??= await this.deps.sandbox();
+        if (rule.sandboxed || contain || forcedBy !== undefined) sandbox ??= await this.deps.sandbox();
       }
       if (!rule.async) {
         due.push(rule);
@@ -101,7 +104,7 @@ export class RuleEngine {
       }
       const controller = new AbortController();
       this.background.add(controller);
-      void this.runOne(rule, full, placed(rule), contain === true)(controller.signal).then((result) => {
+      void this.runOne(rule, full, placed(rule), confinement())(controller.signal).then((result) => {
         this.background.delete(controller);
         if (!result.ranOk) fired.delete(rule.name);
       });
@@ -112,11 +115,11 @@ export class RuleEngine {
     };
     if (!MEWCODE_BLOCKING.has(event)) {
       // Nothing to block: the rules run side by side, their results kept in file order.
-      return Promise.all(due.map(async (rule) => finish(rule, await this.runOne(rule, full, placed(rule), contain === true)(undefined))));
+      return Promise.all(due.map(async (rule) => finish(rule, await this.runOne(rule, full, placed(rule), confinement())(undefined))));
     }
     const results: RuleResult[] = [];
     for (const [index, rule] of due.entries()) {
-      const entry = finish(rule, await this.runOne(rule, full, placed(rule), contain === true)(undefined));
+      const entry = finish(rule, await this.runOne(rule, full, placed(rule), confinement())(undefined));
       results.push(entry);
       if (entry.result.kind === 'blocked') {
         // H6: the first block wins, later rules do not run (and so keep their only_once turn).
@@ -127,7 +130,7 @@ export class RuleEngine {
     return results;
   }
 
-  private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, contain: boolean): (signal: AbortSignal | undefined) => Promise<HookResult & { ranOk: boolean }> {
+  private runOne(rule: MewcodeRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, confinement: Confinement): (signal: AbortSignal | undefined) => Promise<HookResult & { ranOk: boolean }> {
     return async (signal) => {
       const started = monotonicMs();
       let result: HookResult;
@@ -141,16 +144,16 @@ export class RuleEngine {
       } else {
         const outcome =
           rule.action.type === 'shell'
-            ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, projectCommand: rule.sandboxed, requireSandbox: contain, ...(signal ? { signal } : {}) })
+            ? await runCommandHook({ command: rule.action.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs: rule.timeoutMs, env: this.deps.env, sandbox, projectCommand: rule.sandboxed, requireSandbox: mustConfine(confinement), ...(signal ? { signal } : {}) })
             : rule.sandboxed && (await projectHttpRefusal(this.deps))
               ? { code: null, stdout: '', stderr: '', timedOut: false, error: PROJECT_HTTP_REFUSED, durationMs: 0 }
               : await postHook(rule.action, payload, rule.timeoutMs, signal);
         ran = !outcome.uncontained;
         result = outcome.uncontained
-          ? uncontainedResult(rule.event, outcome, rule.async)
+          ? uncontainedResult(rule.event, outcome, rule.async, confinement.forcedBy)
           : interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
         // What a contained run printed may be the repository's program speaking: stricter only.
-        if (contain && rule.action.type === 'shell' && !outcome.uncontained) ({ result, ignored } = this.deps.untrusted.contained(rule.name, rule.event, result));
+        if (confinement.untrusted && rule.action.type === 'shell' && !outcome.uncontained) ({ result, ignored } = this.deps.untrusted.contained(rule.name, rule.event, result));
       }
       const blocking = MEWCODE_BLOCKING.has(rule.event);
       if (result.kind === 'blocked' && !blocking && rule.event !== 'PostToolUse') result = { ...result, kind: 'ok' }; // H1: cannot block

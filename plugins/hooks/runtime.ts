@@ -85,6 +85,8 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
     subagents: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get(TOKENS.SubagentRunner) : undefined),
     hookAgents: new Set<string>(),
     // No trust service (a custom build, a test kernel) is untrusted, as for the project's settings.
+    // Read when a hook runs: under a managed-forced sandbox every command hook runs in it or not at all.
+    sandboxForcedBy: () => (kernel.container.isBound(TOKENS.ManagedPolicy) ? kernel.container.get(TOKENS.ManagedPolicy).sandbox.forceEnabled?.where : undefined),
     untrusted: new UntrustedHooks({ trusted: () => trust?.isTrusted() === true, sandbox, sandboxReason: () => sandboxReason(kernel), notify }),
   };
   // A handler's `if` is compiled by the permission rules' matcher; one that is not a rule is skipped.

@@ -33,6 +33,12 @@ export interface ConnectionDeps {
   log: ServerLog;
   handlers: ClientHandlers;
   sandbox(): CommandSandbox | undefined;
+  /**
+   * The managed file (`file:line:col`) that forces the OS sandbox on, if any: then every stdio
+   * server runs inside it as with `sandbox: true` (the organisation's boundary covers the
+   * servers' code as it covers bash), and one that cannot is not started.
+   */
+  sandboxForcedBy?(): string | undefined;
   /** The server's tool list changed (connected, re-listed, or gone with a crash). */
   toolsChanged(connection: McpConnection): void;
   env: NodeJS.ProcessEnv;
@@ -231,12 +237,14 @@ export class McpConnection {
     let file = config.command;
     let args: readonly string[] = config.args;
     let release: (() => Promise<void>) | undefined;
-    if (config.sandbox) {
+    const forcedBy = this.deps.sandboxForcedBy?.();
+    if (config.sandbox || forcedBy) {
+      const why = config.sandbox ? 'sandbox: true' : `managed settings force the OS sandbox on (${forcedBy}) for every stdio server`;
       const sandbox = this.deps.sandbox();
-      if (!sandbox) throw new Error('sandbox: true, but this build has no command sandbox; not started');
+      if (!sandbox) throw new Error(`${why}, but this build has no command sandbox; not started`);
       const wrapped = await sandbox.wrap({ argv, cwd, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir });
-      if (wrapped.kind === 'refused') throw new Error(`sandbox: true, but the sandbox refused it: ${wrapped.message}`);
-      if (wrapped.kind === 'unsandboxed') throw new Error(`sandbox: true, but no OS sandbox can run here (${wrapped.status.reason ?? wrapped.status.mechanism}); not started without one`);
+      if (wrapped.kind === 'refused') throw new Error(`${why}, but the sandbox refused it: ${wrapped.message}`);
+      if (wrapped.kind === 'unsandboxed') throw new Error(`${why}, but no OS sandbox can run here (${wrapped.status.reason ?? wrapped.status.mechanism}); not started without one`);
       file = wrapped.launch.file;
       args = wrapped.launch.args;
       Object.assign(env, wrapped.launch.env ?? {});

@@ -32,6 +32,8 @@ export interface ManagerDeps {
   registry: ToolRegistry;
   handlers: ClientHandlers;
   sandbox(): CommandSandbox | undefined;
+  /** The managed file that forces the OS sandbox on (every stdio server then runs in it). */
+  sandboxForcedBy?(): string | undefined;
   limits(): OutputLimits | undefined;
   /** The active provider's context window, for the budget. */
   contextWindow(): number;
@@ -82,6 +84,7 @@ export class McpManager implements McpServers {
           log,
           handlers: this.#deps.handlers,
           sandbox: this.#deps.sandbox,
+          ...(this.#deps.sandboxForcedBy ? { sandboxForcedBy: this.#deps.sandboxForcedBy } : {}),
           env: this.#deps.env,
           toolsChanged: () => this.#sync(),
           oauth: (url) => new StoredOAuthProvider(oauthStorePath(this.#deps.homeDir), url),

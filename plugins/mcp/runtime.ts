@@ -5,6 +5,7 @@
 import type { ServiceIdentifier } from 'inversify';
 import { configScopeAt } from '../../config/scope.js';
 import type { ResolvedConfig } from '../../types/config.js';
+import type { ManagedPolicy } from '../../types/managed.js';
 import type { OutputLimits } from '../../types/output-limits.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
@@ -50,6 +51,7 @@ function createManager(kernel: KernelApi, env: NodeJS.ProcessEnv, settings: McpS
     registry: kernel.container.get<ToolRegistry>(TOKENS.ToolRegistry),
     handlers,
     sandbox: () => optional<CommandSandbox>(kernel, TOKENS.CommandSandbox),
+    sandboxForcedBy: () => optional<ManagedPolicy>(kernel, TOKENS.ManagedPolicy)?.sandbox.forceEnabled?.where,
     limits: () => optional<OutputLimits>(kernel, TOKENS.OutputLimits),
     contextWindow: () => providers()?.active().contextWindow ?? 200_000,
     toolSearch: settings.toolSearch,

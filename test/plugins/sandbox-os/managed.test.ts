@@ -1,6 +1,7 @@
 /** Managed settings over the user's sandbox settings: forced on, domains pinned, never unconfined when forced. */
-import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EMPTY_MANAGED_POLICY, type ManagedPolicy } from '../../../types/managed.js';
@@ -28,6 +29,15 @@ describe('applyManagedSandbox', () => {
     const quiet: string[] = [];
     expect(applyManagedSandbox({ ...DEFAULT_SANDBOX_SETTINGS }, PINNED, (m) => quiet.push(m))).toMatchObject({ network: false, allowedDomains: ['registry.npmjs.org'] });
     expect(quiet).toEqual([]);
+  });
+
+  it('a forced sandbox drops the user\'s allow_write, allow_unix_sockets and network: true, saying each once', () => {
+    const warnings: string[] = [];
+    const out = applyManagedSandbox({ ...DEFAULT_SANDBOX_SETTINGS, network: true, allowWrite: ['/home/u'], allowUnixSockets: ['/run/docker.sock'], allowAllUnixSockets: true, denyRead: ['/opt/keys'] }, FORCED, (m) => warnings.push(m));
+    expect(out).toMatchObject({ enabled: true, network: false, allowWrite: [], allowUnixSockets: [], denyRead: ['/opt/keys'] });
+    expect(out.allowAllUnixSockets).toBeUndefined();
+    expect(warnings).toHaveLength(4);
+    for (const warning of warnings) expect(warning).toContain('managed settings force the OS sandbox on (/etc/mewcode/managed-settings.yaml:2:12)');
   });
 
   it('no managed settings: the user\'s settings as they are', () => {
@@ -63,5 +73,34 @@ describe('a forced sandbox that cannot run here', () => {
     const free = new OsCommandSandbox({ homeDir: bin, warn: () => undefined, platform: 'linux', searchPath: bin, systemLocations: [path.join(bin, 'none')] });
     expect((await free.probe()).active).toBe(true);
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe('a forced sandbox and the user\'s widening settings', () => {
+  it('a command cannot write where the user\'s allow_write points (the real sandbox)', async () => {
+    // Not under /tmp: the sandbox gives each command a private /tmp, where a write would succeed unseen.
+    const base = realpathSync(await mkdtemp(path.join(existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir(), 'mc-sbx-managed-')));
+    try {
+      const home = path.join(base, 'home');
+      const project = path.join(base, 'project');
+      const outside = path.join(base, 'outside');
+      for (const dir of [path.join(home, '.mewcode'), project, outside]) await mkdir(dir, { recursive: true });
+      await writeFile(path.join(home, '.mewcode', 'settings.yaml'), `sandbox:\n  allow_write: [${outside}]\n  network: true\n`);
+      const warnings: string[] = [];
+      const sandbox = new OsCommandSandbox({ homeDir: home, warn: (m) => warnings.push(m), platform: 'linux', managed: FORCED });
+      const status = await sandbox.probe();
+      if (!status.active && process.env.MEWCODE_REQUIRE_SANDBOX !== '1') return; // no sandbox here to test
+      expect(status).toMatchObject({ active: true, network: false });
+      const wrapped = await sandbox.wrap({ argv: ['/bin/sh', '-c', `echo x > ${outside}/w; echo y > ${project}/p`], cwd: project, projectRoot: project, homeDir: home });
+      if (wrapped.kind !== 'sandboxed') throw new Error(`not sandboxed: ${JSON.stringify(wrapped)}`);
+      spawnSync(wrapped.launch.file, wrapped.launch.args, { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...wrapped.launch.env } });
+      await wrapped.launch.release();
+      expect(existsSync(path.join(outside, 'w'))).toBe(false);
+      expect(existsSync(path.join(project, 'p'))).toBe(true);
+      expect(warnings.filter((w) => /allow_write|network: true/.test(w))).toEqual([expect.stringContaining(`sandbox.allow_write: ${outside} not used`), expect.stringContaining('sandbox.network: true not used')]);
+      await sandbox.dispose();
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,113 @@
+/**
+ * Managed settings that force the OS sandbox on cover the user's own command hooks too, in a
+ * trusted project: they run inside it (the project writable, the rest read-only) and still do
+ * their ordinary work (read the project, write in it, print a JSON decision); where no sandbox
+ * can run they do not run at all, and a guard refuses what it would have judged, naming the
+ * managed file.
+ */
+import { afterEach, expect, test } from '@jest/globals';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ContainerModule } from 'inversify';
+import { createHooksPlugin } from '../../../plugins/hooks/index.js';
+import sandboxOs, { OsCommandSandbox } from '../../../plugins/sandbox-os/index.js';
+import { EMPTY_MANAGED_POLICY, type ManagedPolicy } from '../../../types/managed.js';
+import type { ToolMessage } from '../../../types/messages.js';
+import { definePlugin, type MewcodePlugin } from '../../../types/plugin.js';
+import type { CommandSandbox } from '../../../types/sandbox.js';
+import { TOKENS } from '../../../types/tokens.js';
+import type { Tool } from '../../../types/tools.js';
+import { bootKernel, runPrompt } from '../../support/boot.js';
+import { call, say, useTools } from '../../support/memory-provider.js';
+import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { toolsPlugin } from '../../support/test-tools.js';
+import { trustedProject } from './rule-setup.js';
+
+const WHERE = '/etc/mewcode/managed-settings.yaml:2:12';
+const FORCED: ManagedPolicy = { ...EMPTY_MANAGED_POLICY, sandbox: { forceEnabled: { value: true, where: WHERE } } };
+
+const outsideDirs: string[] = [];
+afterEach(() => {
+  removeTempDirs();
+  for (const dir of outsideDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Outside the project and visible inside the sandbox (its /tmp is private, so not there). */
+function outsideDir(): string {
+  const dir = realpathSync(mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : '/tmp', 'mewcode-hooks-managed-')));
+  outsideDirs.push(dir);
+  return dir;
+}
+
+const written: string[] = [];
+const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async (input) => (written.push(String(input.path)), { content: `wrote ${String(input.path)}` }) };
+const lastResults = (request: { messages: readonly unknown[] } | undefined): ToolMessage['results'] => ((request?.messages.at(-1) as ToolMessage | undefined)?.results ?? []);
+
+const noSandboxHere: MewcodePlugin = definePlugin({
+  name: 'sandbox-os',
+  bindings: new ContainerModule(({ bind }) => {
+    bind(TOKENS.CommandSandbox).toConstantValue(new OsCommandSandbox({ homeDir: '/nonexistent-home', warn: () => undefined, platform: 'aix', managed: FORCED }));
+  }),
+});
+
+function project(hooks: Record<string, unknown>): { root: string; home: string } {
+  const root = temp('mewcode-managed-hooks-root-');
+  const home = temp('mewcode-managed-hooks-home-');
+  mkdirSync(path.join(home, '.mewcode'));
+  writeFileSync(path.join(home, '.mewcode', 'settings.yaml'), JSON.stringify({ hooks }));
+  writeFileSync(path.join(root, 'notes.txt'), 'project text\n');
+  return { root, home };
+}
+
+test('forced sandbox, trusted project: the user\'s hooks run inside it: they read and write the project and print JSON, never write outside', async () => {
+  written.length = 0;
+  const outside = outsideDir();
+  const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'not this one' } });
+  const { root, home } = project({
+    SessionStart: [{ hooks: [{ type: 'command', command: `echo host > "${outside}/session-start"` }] }],
+    PreToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: `grep -q b.md && echo '${deny}' || true` }] }],
+    PostToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: `cat "$PWD/notes.txt" > "$PWD/copied.txt"; echo host > "${outside}/post-tool"` }] }],
+  });
+  const { kernel, model } = await bootKernel(
+    [useTools([call('write_file', { path: 'a.md' })]), useTools([call('write_file', { path: 'b.md' })]), say('ok')],
+    [sandboxOs, toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })],
+    { ...(await trustedProject(root, home)), managed: FORCED },
+  );
+  try {
+    const status = await kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox).probe();
+    if (!status.active && process.env.MEWCODE_REQUIRE_SANDBOX !== '1') return; // nothing to contain it with here
+    expect(status.active).toBe(true);
+    await runPrompt(kernel, 'write', 'bypassPermissions');
+    // Ordinary work: the project read and written, a JSON decision printed and obeyed.
+    expect(existsSync(path.join(root, 'copied.txt'))).toBe(true);
+    expect(written).toEqual(['a.md']);
+    expect(lastResults(model.requests[2])[0]).toMatchObject({ isError: true, content: expect.stringContaining('not this one') });
+    // Nothing on the host outside the project.
+    expect(existsSync(path.join(outside, 'session-start'))).toBe(false);
+    expect(existsSync(path.join(outside, 'post-tool'))).toBe(false);
+  } finally {
+    await kernel.shutdown();
+  }
+});
+
+test('forced sandbox that cannot run here: a trusted project\'s hooks do not run on the host; a PreToolUse guard refuses, naming the managed file', async () => {
+  written.length = 0;
+  const outside = outsideDir();
+  const { root, home } = project({
+    PreToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: `touch "${outside}/guard-ran"` }] }],
+    PostToolUse: [{ matcher: 'write_file', hooks: [{ type: 'command', command: `touch "${outside}/post-ran"` }] }],
+  });
+  const { kernel, model } = await bootKernel([useTools([call('write_file', { path: 'a.md' })]), say('ok')], [noSandboxHere, toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], {
+    ...(await trustedProject(root, home)),
+    managed: FORCED,
+  });
+  try {
+    await runPrompt(kernel, 'write', 'bypassPermissions');
+    expect(existsSync(path.join(outside, 'guard-ran'))).toBe(false);
+    expect(existsSync(path.join(outside, 'post-ran'))).toBe(false);
+    expect(written).toEqual([]);
+    expect(lastResults(model.requests[1])[0]).toMatchObject({ isError: true, content: expect.stringContaining(`managed settings force the OS sandbox on (${WHERE})`) });
+  } finally {
+    await kernel.shutdown();
+  }
+});
