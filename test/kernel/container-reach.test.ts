@@ -299,7 +299,7 @@ const CONTRACTS: Readonly<Record<string, readonly string[]>> = {
   ClaudePluginRoots: ['name', 'roots'],
   CommandProvider: ['commands'],
   ReadOnlyDirectories: ['directories'],
-  UserInterface: ['name', 'handles', 'output', 'run', 'decideTrust'],
+  UserInterface: ['name', 'handles', 'output', 'run', 'decideTrust', 'endReason'],
 };
 
 /** Members a service offers beyond its contract (`TOKENS.<name>[i].<member>`), the UI's output included. */
