@@ -30,6 +30,7 @@
  * is not taken; a required plugin that would still change the input denies the call instead, so
  * no later tap, user hook or approver's arguments undo a policy's rewrite.
  */
+import { noteAllow } from './decision-provenance.js';
 import type { HookName, PostToolUseResult, PromptSubmission, ToolUseContext, ToolUseDecision } from '../types/hooks.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
 import { defuseThenable, describeKind, describeValue, isApprovalOutcome, isBlockDecision, isPromptSubmission, isStopDecision, isToolUseDecision, plainSnapshot, strictness, toolUseSnapshot, sameData } from './decision-shapes.js';
@@ -110,9 +111,14 @@ const notLower = (isRequired: (plugin: string) => boolean) => (args: unknown[], 
     }
     next = Object.freeze({ ...next, input: previous.input });
   }
-  if (strictness(next.decision) >= strictness(previous.decision)) return next;
+  if (strictness(next.decision) >= strictness(previous.decision)) {
+    noteAllow(previous, next, plugin);
+    return next;
+  }
   const { decision: _lower, reason: _reason, by: _by, ...rest } = next;
-  return Object.freeze({ ...rest, decision: previous.decision, ...(previous.reason !== undefined ? { reason: previous.reason } : {}), ...(previous.by !== undefined ? { by: previous.by } : {}) });
+  const kept: ToolUseDecision = Object.freeze({ ...rest, decision: previous.decision, ...(previous.reason !== undefined ? { reason: previous.reason } : {}), ...(previous.by !== undefined ? { by: previous.by } : {}) });
+  noteAllow(previous, kept, plugin);
+  return kept;
 };
 
 const keepUnlessRequired =

@@ -191,6 +191,9 @@ export class Kernel implements KernelApi {
       // A required plugin's layer is consulted before another's allow or ask stands (permission-chain.ts).
       rankOf: (plugin) => (this.isRequired(plugin) ? 'required' : this.fromBuild.has(plugin) || !this.pluginNames.has(plugin) ? 'build' : 'configured'),
       warn: (message) => this.warn(message),
+      // Read when a call is judged: the policy is loaded at start, the managed plugins once applied.
+      managedRulesOnly: () => this.managedPolicy?.permissions.managedRulesOnly?.where,
+      isManaged: (plugin) => this.managedNames.has(plugin),
       ...(options.permissionLayerTimeoutMs !== undefined ? { timeoutMs: options.permissionLayerTimeoutMs } : {}),
       ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
       ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),

@@ -62,6 +62,10 @@ export interface ChainOptions {
   hookTimeoutMs?: number;
   /** How long a requestApproval tap may take (APPROVAL_TAP_TIMEOUT_MS). */
   approvalTimeoutMs?: number;
+  /** allow_managed_rules_only's `file:line:col` when the managed settings turn it on. */
+  managedRulesOnly?(): string | undefined;
+  /** Whether a plugin is one a managed settings file names (the organisation's own). */
+  isManaged?(plugin: string): boolean;
 }
 
 type Held = { verdict: PermissionVerdict; decider: Decider; rank: LayerRank };
@@ -95,8 +99,26 @@ export class PermissionChain {
   private readonly boundHooks = new WeakSet<KernelHooks>();
   private readonly preparedHooks = new WeakSet<KernelHooks>();
 
+  private ignoredAllowSaid = false;
+
   constructor(private readonly options: ChainOptions) {
     this.timeoutMs = options.timeoutMs ?? PERMISSION_LAYER_TIMEOUT_MS;
+  }
+
+  /**
+   * Whether a preToolUse allow given by `plugin`'s tap (undefined: no plugin known) may answer the
+   * mode layer's question. Under allow_managed_rules_only only a managed plugin's may: any other
+   * (a user's PreToolUse hook, a configured plugin, a command's allowed-tools) is in effect an allow
+   * rule of the user's, which the switch ignores. Said once, naming the managed file.
+   */
+  hookAllowCounts(plugin: string | undefined, shownBy: string): boolean {
+    const where = this.options.managedRulesOnly?.();
+    if (where === undefined || (plugin !== undefined && this.options.isManaged?.(plugin) === true)) return true;
+    if (!this.ignoredAllowSaid) {
+      this.ignoredAllowSaid = true;
+      this.options.warn(`a preToolUse allow (${shownBy}) pre-approves nothing: the organisation's managed settings (${where}) allow only their own permission rules, so the call is decided as without it (deny and ask still apply)`);
+    }
+    return false;
   }
 
   /**

@@ -10,6 +10,7 @@ import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type Approv
 import type { Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
 import { describeValue, frozenCopy, isApprovalOutcome, strictness } from './decision-shapes.js';
 import { bounded } from './decision-bounds.js';
+import { allowedBy } from './decision-provenance.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import { errorMessage } from './plugin-error.js';
 import { permissionRequest } from './permission-request.js';
@@ -113,6 +114,8 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
   let hook = first;
   for (const text of hook.additionalContext) if (text.trim()) deps.addContext(text);
   let by = hook.by ?? 'preToolUse';
+  // The plugin whose tap gave an allow, as the kernel recorded it (`by` is the tap's own word).
+  let allower = allowedBy(hook);
   let input = parsed.input;
   if (hook.input && typeof hook.input === 'object' && hook.input !== given) {
     const rewritten = await checkedInput(tool, { ok: true, input: hook.input });
@@ -133,6 +136,7 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
       if (strictness(again.decision) > strictness(hook.decision)) {
         hook = { input: hook.input, additionalContext: hook.additionalContext, decision: again.decision!, ...(again.reason !== undefined ? { reason: again.reason } : {}), ...(again.by !== undefined ? { by: again.by } : {}) };
         by = hook.by ?? 'preToolUse';
+        allower = allowedBy(again);
       }
     }
   }
@@ -143,7 +147,7 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
     await decided(permission, { decision: 'deny', layer: `hook:${by}`, reason }, false);
     return deny(call, `[hook ${by}] ${reason}`);
   }
-  const judged = applyHookDecision(await deps.chain.decide(deps.hooks, permission), hook, by);
+  const judged = applyHookDecision(await deps.chain.decide(deps.hooks, permission), hook, by, () => deps.chain.hookAllowCounts(allower, by));
   const { verdict } = judged;
   if (verdict.decision !== 'allow' && verdict.decision !== 'ask') {
     await decided(permission, verdict, false);
@@ -209,7 +213,7 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
       await decided(again, { decision: 'deny', layer: `hook:${recheckBy}`, reason }, false, outcome);
       return deny(call, `[hook ${recheckBy}] ${reason}`);
     }
-    const secondOutcome = applyHookDecision(await deps.chain.decide(deps.hooks, again), recheck, recheckBy);
+    const secondOutcome = applyHookDecision(await deps.chain.decide(deps.hooks, again), recheck, recheckBy, () => deps.chain.hookAllowCounts(allowedBy(recheck), recheckBy));
     const second = secondOutcome.verdict;
     if (second.decision === 'deny') {
       await decided(again, second, false, outcome);
@@ -247,14 +251,15 @@ const ALLOW_CHOICES: ReadonlySet<string> = new Set<ApprovalChoice>(['allow_once'
  * A hook's `ask` turns an allow into a question, and makes any question its own: the person must
  * answer it, even where the chain's own question (the mode layer's) a plugin could have answered.
  * A hook's `allow` answers only the question the mode layer (or no layer) asked — never the
- * blacklist's, the sandbox's, a rule's or a policy's.
+ * blacklist's, the sandbox's, a rule's or a policy's — and, under allow_managed_rules_only, only
+ * when a managed plugin's tap gave it (`allowCounts`, asked only when the allow would answer).
  */
-function applyHookDecision(outcome: ChainOutcome, hook: ToolUseDecision, by: string): ChainOutcome & { hookAsked?: true } {
+function applyHookDecision(outcome: ChainOutcome, hook: ToolUseDecision, by: string, allowCounts: () => boolean): ChainOutcome & { hookAsked?: true } {
   const { verdict, decider } = outcome;
   if (hook.decision === 'ask' && verdict.decision !== 'deny') {
     return { verdict: { decision: 'ask', layer: `hook:${by}`, reason: hook.reason ?? 'a PreToolUse hook asks for approval' }, decider, hookAsked: true };
   }
-  if (hook.decision === 'allow' && verdict.decision === 'ask' && isModeQuestion(outcome)) {
+  if (hook.decision === 'allow' && verdict.decision === 'ask' && isModeQuestion(outcome) && allowCounts()) {
     return { verdict: { decision: 'allow', layer: `hook:${by}`, reason: hook.reason ?? 'allowed by a PreToolUse hook' }, decider };
   }
   return outcome;
