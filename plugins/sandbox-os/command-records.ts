@@ -24,6 +24,12 @@ export const RECORDS_DIR = path.join('.mewcode', 'sandbox-commands');
 
 export const recordsDir = (homeDir: string): string => path.join(homeDir, RECORDS_DIR);
 
+/**
+ * MewCode's own state directories, which the sweep never sets aside (git-sweep.ts `own`): the
+ * `.mewcode` of each home the run uses (the records' parent among them) and the project's.
+ */
+export const ownStateDirs = (...places: string[]): string[] => [...new Set(places.map((dir) => path.join(dir, '.mewcode')))];
+
 /** What the sweep needs to run as if the command had just ended. */
 export interface CommandRecord {
   version: 1;

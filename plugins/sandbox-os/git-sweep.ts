@@ -435,8 +435,16 @@ async function reportUnread(items: readonly Unread[], what: string, context: Con
  * clock), against the `baseline` taken before it (updated in place). A `.git` or inner git
  * directory at a path the baseline does not know with the same identity (made, or moved there, by
  * the command) is judged whole; a known one, by what changed in it since the command started.
+ *
+ * `own`: MewCode's own state directories (`~/.mewcode`, the project's `.mewcode`). MewCode writes
+ * them while the command runs (audit log, sessions, hook log, these records), so found below a
+ * writable root (`allow_write: [~]`, a root above the project) they would always look changed.
+ * They are never set aside: the mount plan keeps both read-only (or uncreatable) inside the
+ * sandbox whenever they lie in a writable root (mount-plan.ts), so the command cannot have
+ * written, replaced or made them; whatever changed there is MewCode's own doing.
  */
-export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline, maxDirs?: number, review?: ReviewBaseline): Promise<SweepResult> {
+export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline, maxDirs?: number, review?: ReviewBaseline, own: readonly string[] = []): Promise<SweepResult> {
+  const ownDirs = await ownStateDirs(own);
   const protectedGitDirs: string[] = [];
   for (const root of roots) {
     const dotGit = path.join(root, '.git');
@@ -485,6 +493,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       await checkEntry(entry, fresh, context);
     }
     for (const settings of found.settings) {
+      if (ownDirs.has(settings)) continue;
       const id = await identity(settings);
       if (isNew(settings, id) || (await changedSince(settings, since))) {
         setAside(settings, 'project settings (made, moved or changed by the command)', context, 'an editor or agent opening this folder would have run what they name');
@@ -503,4 +512,15 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   const reviewed = await checkReview(roots, since, review);
   context.unchecked.push(...reviewed.unchecked);
   return { quarantined: context.quarantined, unchecked: context.unchecked, notices: reviewed.notices, truncated, notWalked: [...notWalked] };
+}
+
+/** The walk's spelling of each own directory: its parent's real path (roots are real) and its name. */
+async function ownStateDirs(own: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const dir of own) {
+    out.add(path.normalize(dir));
+    const parent = await realpath(path.dirname(dir)).catch(() => undefined);
+    if (parent !== undefined) out.add(path.join(parent, path.basename(dir)));
+  }
+  return out;
 }

@@ -13,7 +13,7 @@
  */
 import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { claim, listEntries, readRecord, stillRunning, type RecordEntry } from './command-records.js';
+import { claim, listEntries, ownStateDirs, readRecord, stillRunning, type RecordEntry } from './command-records.js';
 import { MAX_SWEEP_DIRS, sweepGitDirs } from './git-sweep.js';
 import { quarantineWarning, uncheckedMarkRefusal, uncheckedWarning } from './sweep-report.js';
 import { shownPath } from './sweep-paths.js';
@@ -103,7 +103,8 @@ async function sweepRecord(dir: string, claimed: string, name: string, now: numb
   const roots = await existingRoots(record.roots);
   const messages: string[] = [];
   if (roots.length > 0) {
-    const result = await sweepGitDirs(roots, record.since, new Map(record.baseline), maxDirs);
+    // The records live in the home's .mewcode (command-records.ts): it and the project's are MewCode's own.
+    const result = await sweepGitDirs(roots, record.since, new Map(record.baseline), maxDirs, undefined, ownStateDirs(path.dirname(path.dirname(dir)), record.projectRoot));
     messages.push(...result.quarantined.map(quarantineWarning), ...result.notices.map(uncheckedWarning), ...result.unchecked.map(uncheckedWarning));
     if (result.truncated) {
       // Fails closed: the next session in the project refuses commands until the user has looked.
