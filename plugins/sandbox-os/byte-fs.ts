@@ -4,7 +4,7 @@
  * entries, a link's target, a real path) is decoded without loss. The sweep's modules reach the
  * file system only through here, so a name that is not UTF-8 is never looked up as another.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, type Dirent, type Stats } from 'node:fs';
 import { access, lstat as lstatBytes, open, readdir, readlink as readlinkBytes, realpath as realpathBytes, stat as statBytes, type FileHandle } from 'node:fs/promises';
 import { fromBytes, toBytes } from './byte-names.js';
 
@@ -71,6 +71,25 @@ export function tailNow(file: string, count: number): Buffer | undefined {
     return readSync(fd, tail, 0, count, size - count) === count ? tail : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Cuts the regular file `file` (opened without following a link) back to `size` bytes when it is
+ * that file still (`ino`) and at least that long; whether it did.
+ */
+export function truncateNow(file: string, ino: number, size: number): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(toBytes(file), constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.ino !== ino || info.size < size) return false;
+    ftruncateSync(fd, size);
+    return true;
+  } catch {
+    return false;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

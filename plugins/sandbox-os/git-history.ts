@@ -22,13 +22,15 @@
  *   checked in time, is set aside (git reads the commits themselves without it) and named.
  * Without the state from before (a sweep for a command MewCode died during), what is there is
  * named when it changed during the command, not undone. The same pass checks the objects
- * (git-objects.ts) and the refs' names and new commits (git-refs.ts); the refs are listed once
+ * (git-objects.ts), the refs' names, new commits and notes (git-refs.ts) and the reflogs' new
+ * lines (git-reflogs.ts); the refs are listed once
  * for both the replace refs and those.
  */
 import path from 'node:path';
 import { entries, lstat } from './byte-fs.js';
 import { fromBytes } from './byte-names.js';
 import { checkObjects, NEW_OBJECTS, objectsState, type ObjectsState } from './git-objects.js';
+import { checkLogs, logsState, type LogsState } from './git-reflogs.js';
 import { checkRefs, listRefs, type Listed } from './git-refs.js';
 import { runHostGit } from './git-run.js';
 import { follow, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
@@ -43,10 +45,12 @@ export interface HistoryState {
   refs: Listed | undefined;
   /** The objects (git-objects.ts); NEW_OBJECTS in a git directory the command made. */
   objects: ObjectsState | typeof NEW_OBJECTS | undefined;
+  /** Each reflog's size (git-reflogs.ts). */
+  logs: LogsState | undefined;
 }
 
 /** A git directory the command could not have substituted anything in (one it made). */
-export const NO_HISTORY: HistoryState = { replaces: new Map(), grafts: new Set(), shallow: new Set(), refs: { refs: new Map(), head: undefined }, objects: NEW_OBJECTS };
+export const NO_HISTORY: HistoryState = { replaces: new Map(), grafts: new Set(), shallow: new Set(), refs: { refs: new Map(), head: undefined }, objects: NEW_OBJECTS, logs: new Map() };
 
 interface Found {
   notices: string[];
@@ -100,9 +104,9 @@ export async function historyState(gitDir: string, workTree: string, roots: read
     const objects = objectsState(commonDir);
     const refs = await listRefs(commonDir, gitDir, workTree);
     const listed = await replaceRefs(commonDir, refs);
-    return { replaces: 'refs' in listed ? listed.refs : undefined, refs, grafts: await lines(commonDir, 'info/grafts', roots), shallow: await lines(commonDir, 'shallow', roots), objects };
+    return { replaces: 'refs' in listed ? listed.refs : undefined, refs, grafts: await lines(commonDir, 'info/grafts', roots), shallow: await lines(commonDir, 'shallow', roots), objects, logs: logsState(commonDir, gitDir) };
   } catch {
-    return { replaces: undefined, grafts: undefined, shallow: undefined, refs: undefined, objects: undefined };
+    return { replaces: undefined, grafts: undefined, shallow: undefined, refs: undefined, objects: undefined, logs: undefined };
   }
 }
 
@@ -120,6 +124,7 @@ export async function checkHistory(gitDir: string, workTree: string, where: stri
   const refs = await listRefs(commonDir, gitDir, workTree);
   await checkReplaces(commonDir, gitDir, workTree, where, since, before, refs, result);
   await checkRefs(commonDir, gitDir, workTree, where, since, before?.refs, before === NO_HISTORY, refs, result);
+  await checkLogs(commonDir, gitDir, where, roots, since, before?.logs, result);
   await checkGrafts(commonDir, roots, since, before, result);
   await checkCommitGraph(commonDir, gitDir, workTree, where, roots, since, result);
   await checkObjects(commonDir, gitDir, workTree, where, roots, since, before?.objects, result);

@@ -18,7 +18,11 @@
  *   commits the command made or fetched, newest 1,000) of which one holds a control character in
  *   its message or its author or committer (as `git log` prints them: raw bytes that are not
  *   UTF-8 are taken one by one), or a tag (refs/tags/) naming a tag object holding one, is deleted or set back
- *   to its old value and named, with the commit; a detached HEAD moved there is named.
+ *   to its old value and named, with the commit; a detached HEAD moved there is named;
+ * - a tag naming a tag is judged down the chain (at most 16 deep): `git show` prints each one;
+ * - a notes ref (refs/notes/) made or moved whose tree gained a note blob holding a control
+ *   character is deleted or set back: `git log` prints a commit's notes under it as they are, and
+ *   the notes commit's own message does not hold them.
  * In a git directory the command made, its refs' names are judged, not its commits (a clone's
  * history is not the command's). Without the state from before (a sweep for a command MewCode
  * died during), what changed is named, not undone.
@@ -139,13 +143,32 @@ async function controlCommits(gitDir: string, workTree: string, tips: readonly s
   return { commits };
 }
 
-/** Tag objects among `oids` whose content (name, tagger, message) holds a control character. */
-async function controlTags(gitDir: string, workTree: string, oids: readonly string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  if (oids.length === 0) return found;
+/** Objects read per check at most, and their bytes at most: past either, what is left is not judged (said). */
+const MAX_READ_OBJECTS = 1000;
+const MAX_READ_BYTES = 16 * 1024 * 1024;
+/** Tags of tags followed this deep at most (git peels them all for `git show`, `git log`). */
+const MAX_TAG_DEPTH = 16;
+
+type Objects = { objects: Map<string, { type: string; body: Buffer }> } | { why: string };
+
+/** The objects `oids` as git stores them (`cat-file --batch`); a missing one is left out. */
+async function readObjects(gitDir: string, workTree: string, oids: readonly string[]): Promise<Objects> {
+  const objects = new Map<string, { type: string; body: Buffer }>();
+  if (oids.length === 0) return { objects };
+  if (oids.length > MAX_READ_OBJECTS) return { why: `more than ${MAX_READ_OBJECTS} objects to read` };
   const chunks: Buffer[] = [];
-  const run = await runHostGit(gitDir, workTree, ['cat-file', '--batch'], { input: Buffer.from(oids.join('\n') + '\n'), onData: (chunk) => chunks.push(chunk) });
-  if (!run.ok) return found;
+  let total = 0;
+  let over = false;
+  const run = await runHostGit(gitDir, workTree, ['cat-file', '--batch'], {
+    input: Buffer.from(oids.join('\n') + '\n'),
+    onData: (chunk) => {
+      total += chunk.length;
+      if (total > MAX_READ_BYTES) over = true;
+      else chunks.push(chunk);
+    },
+  });
+  if (over) return { why: `more than ${MAX_READ_BYTES / 1024 / 1024} MiB to read` };
+  if (!run.ok) return { why: run.why };
   const out = Buffer.concat(chunks);
   let at = 0;
   while (at < out.length) {
@@ -156,9 +179,75 @@ async function controlTags(gitDir: string, workTree: string, oids: readonly stri
       at = newline + 1; // "<oid> missing"
       continue;
     }
-    const body = out.subarray(newline + 1, newline + 1 + Number(size));
-    if (type === 'tag' && hasControl(body)) found.add(oid!);
+    objects.set(oid!, { type: type!, body: out.subarray(newline + 1, newline + 1 + Number(size)) });
     at = newline + 1 + Number(size) + 1;
+  }
+  return { objects };
+}
+
+/**
+ * Tag objects among `oids` (each with the tag that holds it) whose content (name, tagger, message), or that of a tag they name in
+ * turn (a tag of a tag: `git show` prints each one down the chain), holds a control character.
+ */
+async function controlTags(gitDir: string, workTree: string, oids: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>(); // the ref's own tag → the tag holding the control character
+  let pending = new Map(oids.map((oid) => [oid, oid])); // object to read → the ref's own tag it is under
+  for (let depth = 0; depth < MAX_TAG_DEPTH && pending.size > 0; depth++) {
+    const read = await readObjects(gitDir, workTree, [...pending.keys()]);
+    if ('why' in read) break;
+    const next = new Map<string, string>();
+    for (const [oid, outer] of pending) {
+      const object = read.objects.get(oid);
+      if (object?.type !== 'tag' || found.has(outer)) continue;
+      if (hasControl(object.body)) {
+        found.set(outer, oid);
+        continue;
+      }
+      // The header: "object <oid>", "type <type>", …; only a tag is read on (a commit's is judged by rev-list, which peels tags).
+      const header = object.body.toString('latin1', 0, Math.max(0, object.body.indexOf('\n\n')));
+      const inner = /^object ([0-9a-f]{40,64})\ntype tag$/m.exec(header);
+      if (inner) next.set(inner[1]!, outer);
+    }
+    pending = next;
+  }
+  return found;
+}
+
+/**
+ * Notes refs (refs/notes/) the command made or moved: the note blobs their tree gained (`git log`
+ * prints a commit's notes under it as they are; the notes commit's own message says nothing of
+ * them) that hold a control character. ref → the first such blob, or why it could not be read.
+ */
+async function controlNotes(gitDir: string, workTree: string, changed: readonly (readonly [string, string, string | undefined])[]): Promise<Map<string, { blob: string } | { why: string }>> {
+  const found = new Map<string, { blob: string } | { why: string }>();
+  for (const [ref, oid, old] of changed) {
+    let out = '';
+    // A made ref: every blob in its tree; a moved one: those that differ from its old tree.
+    const args = old === undefined ? ['ls-tree', '-r', '-z', oid] : ['diff-tree', '-r', '-z', '--no-renames', old, oid];
+    const run = await runHostGit(gitDir, workTree, args, { onData: (chunk) => (out += chunk.toString('latin1')) });
+    if (!run.ok) {
+      found.set(ref, { why: run.why });
+      continue;
+    }
+    const blobs: string[] = [];
+    if (old === undefined) {
+      for (const entry of out.split('\0')) {
+        const match = /^\d+ blob ([0-9a-f]{40,64})\t/.exec(entry);
+        if (match) blobs.push(match[1]!);
+      }
+    } else {
+      for (const entry of out.split('\0')) {
+        const match = /^:\d+ \d+ [0-9a-f]{40,64} ([0-9a-f]{40,64}) [AMT]/.exec(entry);
+        if (match) blobs.push(match[1]!);
+      }
+    }
+    const read = await readObjects(gitDir, workTree, [...new Set(blobs)]);
+    if ('why' in read) {
+      found.set(ref, { why: read.why });
+      continue;
+    }
+    const bad = [...read.objects].find(([, object]) => hasControl(object.body));
+    if (bad) found.set(ref, { blob: bad[0] });
   }
   return found;
 }
@@ -191,7 +280,17 @@ export async function checkRefs(commonDir: string, gitDir: string, workTree: str
     else badCommits = judged.commits;
     // Tag messages are printed for tags (`git tag -n`, `git show`): asked only when a tag changed (no spawn for a commit).
     const tags = await controlTags(gitDir, workTree, [...new Set(changed.filter(([ref]) => ref.startsWith('refs/tags/')).map(([, oid]) => oid))]);
-    for (const [ref, oid] of changed) if (tags.has(oid) && !offences.has(ref)) offences.set(ref, `it names the tag ${oid}, whose name or message holds a terminal control character`);
+    for (const [ref, oid] of changed) {
+      const held = tags.get(oid);
+      if (held !== undefined && !offences.has(ref)) offences.set(ref, `it names the tag ${oid}, ${held === oid ? '' : `which leads to the tag ${held}, `}whose name or message holds a terminal control character`);
+    }
+    // Notes: asked only when a notes ref changed.
+    const notes = await controlNotes(gitDir, workTree, changed.filter(([ref]) => ref.startsWith('refs/notes/')).map(([ref, oid]) => [ref, oid, earlier?.get(ref)] as const));
+    for (const [ref, note] of notes) {
+      if ('blob' in note) {
+        if (!offences.has(ref)) offences.set(ref, `it adds the note ${note.blob}, which holds a terminal control character (\`git log\` prints a commit's notes under it)`);
+      } else result.unchecked.push(`the notes the command added under ${shownRef(ref)} in ${where} could not be read (${note.why}); a terminal control character in them, which \`git log\` prints, was not checked for`);
+    }
     // Which moved refs lead to them: each judged alone (only when there is one to find).
     if (badCommits.length > 0) {
       for (const [ref, oid] of changed) {

@@ -38,6 +38,7 @@ import { lstat, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, isText, toBytes } from './byte-names.js';
 import { indexFacts, ASSUME_UNCHANGED, SKIP_WORKTREE, type RecentEntry } from './git-index.js';
 import { checkHistory, historyState, NO_HISTORY, type HistoryState } from './git-history.js';
+import { checkMailmap } from './git-mailmap.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
@@ -138,6 +139,7 @@ export async function checkReview(roots: readonly string[], since: number, befor
     // History first: what it undoes is independent of the index (and of whether it can be read).
     const history = before === undefined ? undefined : (before.get(reviewed.gitDir)?.history ?? NO_HISTORY);
     await checkHistory(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), roots, since, history, checkedHistory, result);
+    await checkMailmap(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), roots, since, result);
     await checkIndex(reviewed, roots, since, before, result);
   }
   return result;
