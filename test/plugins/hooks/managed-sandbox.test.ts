@@ -111,3 +111,26 @@ test('forced sandbox that cannot run here: a trusted project\'s hooks do not run
     await kernel.shutdown();
   }
 });
+
+test('forced sandbox, trusted project: a ~/.mewcode/hooks.yaml shell action runs inside it too (the project written, nothing outside)', async () => {
+  written.length = 0;
+  const outside = outsideDir();
+  const { root, home } = project({});
+  writeFileSync(
+    path.join(home, '.mewcode', 'hooks.yaml'),
+    ['hooks:', '  - name: after-write', '    event: PostToolUse', `    action: { type: shell, command: 'cat "$PWD/notes.txt" > "$PWD/rule-copied.txt"; echo host > "${outside}/rule-ran"' }`, ''].join('\n'),
+  );
+  const { kernel } = await bootKernel([useTools([call('write_file', { path: 'a.md' })]), say('ok')], [sandboxOs, toolsPlugin([writeTool]), createHooksPlugin({ env: { PATH: process.env.PATH } })], {
+    ...(await trustedProject(root, home)),
+    managed: FORCED,
+  });
+  try {
+    const status = await kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox).probe();
+    if (!status.active && process.env.MEWCODE_REQUIRE_SANDBOX !== '1') return;
+    await runPrompt(kernel, 'write', 'bypassPermissions');
+    expect(existsSync(path.join(root, 'rule-copied.txt'))).toBe(true);
+    expect(existsSync(path.join(outside, 'rule-ran'))).toBe(false);
+  } finally {
+    await kernel.shutdown();
+  }
+});
