@@ -105,7 +105,17 @@ export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
   // Without core.hooksPath git runs `<gitdir>/hooks`; with it, only that directory (any of the
   // values found: which one wins depends on files git reads that are not read here).
   if (hooksDirs.length === 0) hooksDirs.push(path.join(input.gitDir, 'hooks'));
-  return { named: [...found], hookInputs: gitHookInputs(hooksDirs, input.workTree), hooksDirs };
+  return { named: [...found], hookInputs: gitHookInputs(hooksDirs, input.workTree, commonDirOf(input.gitDir)), hooksDirs };
+}
+
+/** Where `commondir` points (a linked worktree's or a `.git` directory's), else the git directory itself. */
+function commonDirOf(gitDir: string): string {
+  try {
+    const pointer = readGitFile(path.join(gitDir, 'commondir')).split('\n')[0]?.trim();
+    return pointer ? path.resolve(gitDir, pointer) : gitDir;
+  } catch {
+    return gitDir;
+  }
 }
 
 const cache = new Map<string, { stamp: string; parts: GitNamedParts }>();

@@ -4,9 +4,12 @@
  * made or changed during the command, is set aside as a planted git directory is (a missing one
  * found after the command was made during it). lefthook's
  * `lefthook-local.yml` is the case in point: git-ignored as lefthook advises, it would run at the
- * user's next commit without showing in `git status`.
+ * user's next commit without showing in `git status`. Also what a command made in a git
+ * directory's `info/` that is not git's own (sweepGitInfo).
  */
-import { lstat } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { isGitInfoName } from './policy.js';
 import type { Quarantined } from './git-sweep.js';
 import { changedSince } from './settings-sweep.js';
 import { setAsideEntry, shownPath } from './sweep-paths.js';
@@ -25,6 +28,32 @@ export async function sweepHookInputs(watched: readonly { path: string; missing:
     if (result === undefined) continue; // gone meanwhile (or never made)
     if ('movedTo' in result) quarantined.push({ path: file, movedTo: result.movedTo, why: WHY, runBy: RUN_BY });
     else unchecked.push(`${shownPath(file)} holds ${WHY}, but could not be set aside (${result.refused})`);
+  }
+  return { quarantined, unchecked };
+}
+
+const INFO_WHY = "made in a git directory's info/ folder by the command, where only git's own files belong";
+const INFO_RUN_BY = 'tools on your machine trust what is there (lefthook runs the commands of the remote configurations it keeps in info/lefthook-remotes at your next commit)';
+
+/**
+ * After a command: an entry of a git directory's `info/` that was not there when the plan was made
+ * (MountPlan.gitInfo) and is not git's own is set aside, whatever its times: such a folder is a
+ * tool's state that a program on the host trusts (lefthook's clone of a remote configuration).
+ */
+export async function sweepGitInfo(infos: readonly { dir: string; names: readonly string[] }[], roots: readonly string[]): Promise<{ quarantined: Quarantined[]; unchecked: string[] }> {
+  const quarantined: Quarantined[] = [];
+  const unchecked: string[] = [];
+  for (const { dir, names } of infos) {
+    const before = new Set(names);
+    const now = await readdir(dir).catch(() => [] as string[]);
+    for (const name of now) {
+      if (before.has(name) || isGitInfoName(name)) continue;
+      const file = path.join(dir, name);
+      const result = setAsideEntry(file, roots);
+      if (result === undefined) continue;
+      if ('movedTo' in result) quarantined.push({ path: file, movedTo: result.movedTo, why: INFO_WHY, runBy: INFO_RUN_BY });
+      else unchecked.push(`${shownPath(file)} was ${INFO_WHY}, but could not be set aside (${result.refused})`);
+    }
   }
   return { quarantined, unchecked };
 }

@@ -29,7 +29,7 @@
  * git writes in those submodules.
  */
 import path from 'node:path';
-import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isProtectedIfPresentName, isWithin } from './policy.js';
+import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, isGitInfoName, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isProtectedIfPresentName, isWithin } from './policy.js';
 
 /** The audit log's lock and its anchor's temporary files (permission-audit/chain.ts). */
 const TRANSIENT_FILE = /^audit\.(?:lock|head\..+\.tmp)$/;
@@ -64,6 +64,12 @@ export interface MountPlan {
    * (changed during the command). Set aside after it (hook-inputs-sweep.ts).
    */
   watched?: { path: string; missing: boolean }[];
+  /**
+   * Each git directory's `info/` folder and the names in it, other than git's own
+   * (policy.ts, isGitInfoName), present when the plan was made: those are read-only; one that
+   * appears during a command is set aside after it (hook-inputs-sweep.ts, sweepGitInfo).
+   */
+  gitInfo?: { dir: string; names: string[] }[];
 }
 
 export type PlanResult = { ok: true; plan: MountPlan } | { ok: false; message: string };
@@ -260,7 +266,7 @@ async function pinWithNames(dir: string, names: readonly string[], context: GitC
 }
 
 async function protectGitDir(gitDir: string, context: GitContext): Promise<string | undefined> {
-  const problem = await pinWithNames(gitDir, GIT_PROTECTED, context);
+  const problem = (await pinWithNames(gitDir, GIT_PROTECTED, context)) ?? (await protectInfo(gitDir, context));
   if (problem) return problem;
   for (const name of GIT_PROTECTED_IF_PRESENT) {
     const target = path.join(gitDir, name);
@@ -271,7 +277,7 @@ async function protectGitDir(gitDir: string, context: GitContext): Promise<strin
   const worktrees = await subdirectories(path.join(gitDir, 'worktrees'), context, false);
   if (typeof worktrees === 'string') return worktrees;
   for (const dir of worktrees ?? []) {
-    const refused = await pinWithNames(dir, WORKTREE_PROTECTED, context);
+    const refused = (await pinWithNames(dir, WORKTREE_PROTECTED, context)) ?? (await protectInfo(dir, context));
     if (refused) return refused;
   }
   const modules = await subdirectories(path.join(gitDir, 'modules'), context, true);
@@ -279,6 +285,30 @@ async function protectGitDir(gitDir: string, context: GitContext): Promise<strin
   for (const dir of modules ?? []) {
     const refused = await protectGitDir(dir, context);
     if (refused) return refused;
+  }
+  return undefined;
+}
+
+/**
+ * `<gitDir>/info`: git writes only its own names there (policy.ts, isGitInfoName), through lock
+ * and temporary files beside them, so the folder stays writable and is pinned; every other entry
+ * is some tool's state that a program on the host trusts (lefthook's clones of remote
+ * configurations in `info/lefthook-remotes/`, whose commands run at the next commit) and is
+ * read-only. A link there (or `info` itself a link) is refused, as for the other protected paths.
+ * The names are kept so that one made during the command is set aside after it.
+ */
+async function protectInfo(gitDir: string, context: GitContext): Promise<string | undefined> {
+  const info = path.join(gitDir, 'info');
+  const kind = await context.inspect(info, false);
+  if (kind === 'symlink') return refusal(info);
+  const names = kind === 'dir' ? (await context.list(info)).filter((name) => !isGitInfoName(name)).sort() : [];
+  (context.plan.gitInfo ??= []).push({ dir: info, names });
+  if (kind !== 'dir') return undefined;
+  context.plan.pinned.push(info);
+  for (const name of names) {
+    const target = path.join(info, name);
+    if ((await context.inspect(target, false)) === 'symlink') return refusal(target);
+    context.plan.readOnly.push(target);
   }
   return undefined;
 }

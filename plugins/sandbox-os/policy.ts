@@ -31,11 +31,21 @@ export { isHostPresentName as isProtectedIfPresentName } from '../../sdk/host-to
  * Inside an existing git directory (the project's `.git` and each submodule's
  * `.git/modules/<name>`): read-only. The git directories themselves are pinned (see bwrap-args).
  * `config.worktree` is read when extensions.worktreeConfig is on (sparse-checkout turns it on).
- * `info/` is left writable: what it holds (attributes, exclude, sparse-checkout) names no
- * program, as the committed `.gitattributes` and `.gitignore` name none — drivers come from
- * config only. The rules layer's list (permission-rules/protected-paths.ts) names the same files.
+ * `info/` is left writable for git's own files (isGitInfoName): they name no program, as the
+ * committed `.gitattributes` and `.gitignore` name none — drivers come from config only; any
+ * other entry there is read-only (mount-plan.ts, protectInfo). The rules layer's list
+ * (permission-rules/protected-paths.ts) names the same files.
  */
 export const GIT_PROTECTED: readonly string[] = ['config', 'hooks', 'config.worktree'];
+
+/**
+ * What git itself writes or reads in a git directory's `info/`: `exclude`, `attributes`,
+ * `sparse-checkout` (git sparse-checkout), `refs` (git update-server-info), `grafts`, with the
+ * lock files (`<name>.lock`) and temporary files (`refs_XXXXXX`) it renames into place. These stay
+ * writable (git-review.ts and git-history.ts judge exclude, attributes and grafts after a
+ * command); anything else there is another tool's and is read-only (mount-plan.ts, protectInfo).
+ */
+export const isGitInfoName = (name: string): boolean => /^(?:exclude|attributes|sparse-checkout|refs|grafts)(?:\.lock)?$|^refs_[A-Za-z0-9]{6}$/.test(name);
 
 /**
  * Inside a git directory, read-only when they exist: `commondir` moves where git reads config and

@@ -42,6 +42,22 @@ function withLefthook(w: World): void {
   w.git(w.root, 'commit', '-q', '-m', 'lefthook');
 }
 
+/**
+ * lefthook with `remotes:`: lefthook clones the shared repository into
+ * `.git/info/lefthook-remotes/<name>-<ref>/` and reads its configuration there at every hook run;
+ * the stand-in runs the `run:` lines of that clone too. `cloned` false: not cloned yet.
+ */
+function withLefthookRemote(w: World, cloned = true): void {
+  withLefthook(w);
+  const binary = path.join(w.root, 'node_modules', 'lefthook-linux-x64', 'bin', 'lefthook');
+  executable(binary, `#!/bin/sh\nfor f in lefthook.yml lefthook-local.yml .git/info/lefthook-remotes/*/lefthook.yml; do [ -f "$f" ] && sed -n 's/^ *run: //p' "$f" | sh; done\nexit 0\n`);
+  writeFileSync(path.join(w.root, 'lefthook.yml'), 'remotes:\n  - git_url: https://example.com/shared-hooks\n    ref: main\n    configs:\n      - lefthook.yml\npre-commit:\n  commands:\n    lint:\n      run: echo lint ok\n');
+  w.git(w.root, 'commit', '-q', '-am', 'remotes');
+  if (!cloned) return;
+  mkdirSync(path.join(w.root, '.git', 'info', 'lefthook-remotes', 'shared-hooks-main'), { recursive: true });
+  writeFileSync(path.join(w.root, '.git', 'info', 'lefthook-remotes', 'shared-hooks-main', 'lefthook.yml'), 'pre-commit:\n  commands:\n    shared:\n      run: echo shared ok\n');
+}
+
 /** pre-commit's stub for post-checkout; the stand-in runs the configuration's `entry:` lines. */
 function withPreCommit(w: World): void {
   writeFileSync(path.join(w.root, '.pre-commit-config.yaml'), 'repos:\n- repo: local\n  hooks:\n  - id: lint\n    name: lint\n    entry: "true"\n    language: system\n    stages: [post-checkout]\n');
@@ -104,6 +120,28 @@ const attempts: Attempt[] = [
     then: commit,
   },
   {
+    name: "lefthook remotes: the cached clone's configuration in .git/info/lefthook-remotes rewritten, run at the user's commit",
+    setup: (w) => withLefthookRemote(w),
+    calls: (w) => [bash(`f=.git/info/lefthook-remotes/shared-hooks-main/lefthook.yml; printf 'pre-commit:\\n  commands:\\n    shared:\\n      run: touch ${w.canary}\\n' > $f.new; mv -f $f.new $f || cat $f.new > $f`)],
+    then: commit,
+  },
+  {
+    name: 'lefthook remotes: the cache folder (or .git/info) renamed away and a planted clone put in its place',
+    setup: (w) => withLefthookRemote(w),
+    calls: (w) => [
+      bash(
+        `mv .git/info/lefthook-remotes .git/info/old || rm -rf .git/info/lefthook-remotes || mv .git/info .git/info.old; mkdir -p .git/info/lefthook-remotes/x; printf 'pre-commit:\\n  commands:\\n    x:\\n      run: touch ${w.canary}\\n' > .git/info/lefthook-remotes/x/lefthook.yml`,
+      ),
+    ],
+    then: commit,
+  },
+  {
+    name: 'lefthook remotes: not cloned yet, a command makes the clone with a planted configuration',
+    setup: (w) => withLefthookRemote(w, false),
+    calls: (w) => [bash(`mkdir -p .git/info/lefthook-remotes/shared-hooks-main && printf 'pre-commit:\\n  commands:\\n    shared:\\n      run: touch ${w.canary}\\n' > .git/info/lefthook-remotes/shared-hooks-main/lefthook.yml`)],
+    then: commit,
+  },
+  {
     name: "pre-commit: the configuration edited and staged, run at the user's git switch",
     setup: withPreCommit,
     calls: (w) => [bash(`sed -i 's|entry: "true"|entry: touch ${w.canary}|' .pre-commit-config.yaml; git add .pre-commit-config.yaml`)],
@@ -115,7 +153,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(attempts.length + 1, `git hook managers through bash: ${probe.reason}`);
+  if (!active) tally.skip(attempts.length + 2, `git hook managers through bash: ${probe.reason}`);
 });
 
 describe.each(attempts.map((a) => [a.name, a] as const))('bash: %s', (name, attempt) => {
@@ -154,4 +192,23 @@ test('control: in a lefthook project, a commit inside the sandbox runs the hook,
   expect(w.git(w.root, 'log', '--format=%s', '-1').trim()).toBe('a');
   expect(run.result.stderr).not.toMatch(/quarantine|renamed/i);
   expect(readFileSync(path.join(w.root, 'lefthook.yml'), 'utf8')).toContain('echo lint ok');
+}, 30_000);
+
+test("control: with lefthook remotes cloned, a commit, git sparse-checkout and git update-server-info work inside the sandbox; git's info files are not set aside", async () => {
+  if (!active) return;
+  const w = gitWorld('hookmgr-remote-control');
+  withLefthookRemote(w);
+  // Turning sparse checkout on writes .git/config (read-only in the sandbox): the user did that.
+  w.git(w.root, 'sparse-checkout', 'set', '--no-cone', '/*');
+  const g = 'git -c user.email=m@example.com -c user.name=m';
+  const run = await runModel(w.root, w.home, [
+    bash(`echo a > a.txt && git add a.txt && ${g} commit -q -m a && git sparse-checkout add '/docs/' && git sparse-checkout reapply && git update-server-info && echo '*.tmp' >> .git/info/exclude && ls .git/info && echo ok`),
+  ]);
+  expect(run.result.code).toBe(0);
+  expect(run.toolResults[0]).toMatch(/lint ok\nshared ok\n/);
+  expect(run.toolResults[0]).toMatch(/exclude\nlefthook-remotes\nrefs\nsparse-checkout\nok$/);
+  expect(w.git(w.root, 'log', '--format=%s', '-1').trim()).toBe('a');
+  expect(run.result.stderr).not.toMatch(/quarantine|set aside|renamed/i);
+  expect(existsSync(path.join(w.root, '.git', 'info', 'refs'))).toBe(true);
+  expect(readFileSync(path.join(w.root, '.git', 'info', 'sparse-checkout'), 'utf8')).toContain('/docs/');
 }, 30_000);

@@ -5,11 +5,11 @@
  * those are watched, and set aside after a command that made them (hook-inputs-sweep.ts). Real
  * hook files and real files in a temp repository.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitNamedPartsCached } from '../../../sdk/git-config-paths.js';
-import { sweepHookInputs } from '../../../plugins/sandbox-os/hook-inputs-sweep.js';
+import { sweepGitInfo, sweepHookInputs } from '../../../plugins/sandbox-os/hook-inputs-sweep.js';
 import { planMounts, type MountPlan, type PathKind } from '../../../plugins/sandbox-os/mount-plan.js';
 
 let base: string;
@@ -46,11 +46,20 @@ const inspect = async (target: string): Promise<PathKind> => {
   }
 };
 
+const list = async (dir: string): Promise<string[]> => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+
 async function plan(): Promise<MountPlan> {
   const parts = (gitDir: string, workTree: string) => gitNamedPartsCached({ gitDir, workTree, homeDir: home });
   const result = await planMounts(
     { writableRoots: [root], homeDir: home, denyRead: [], gitNamedPaths: (g, w) => parts(g, w).named, hookInputs: (g, w) => parts(g, w).hookInputs.paths, realPath: async (p) => realpathSync(p) },
     inspect,
+    list,
   );
   if (!result.ok) throw new Error(result.message);
   return result.plan;
@@ -112,4 +121,55 @@ test('a missing input that appears is set aside whatever its times (written by a
   renameSync(path.join(root, 'stage', '.config'), path.join(root, '.config'));
   const { quarantined } = await sweepHookInputs(p.watched ?? [], [root], since);
   expect(quarantined.map((item) => item.path)).toEqual([path.join(root, '.config', 'lefthook.yml')]);
+});
+
+describe("a git directory's info/ folder (lefthook keeps its clones of remote configurations there)", () => {
+  const info = (): string => path.join(root, '.git', 'info');
+  beforeEach(() => {
+    mkdirSync(path.join(info(), 'lefthook-remotes', 'shared-main'), { recursive: true });
+    writeFileSync(path.join(info(), 'lefthook-remotes', 'shared-main', 'lefthook.yml'), 'pre-commit:\n  commands:\n    x:\n      run: echo ok\n');
+    writeFileSync(path.join(info(), 'lefthook.checksum'), 'abc 1\n');
+    writeFileSync(path.join(info(), 'exclude'), '# git ls-files --others --exclude-from=.git/info/exclude\n');
+    writeFileSync(path.join(info(), 'sparse-checkout'), '/*\n');
+  });
+
+  test("entries other than git's own are read-only, info/ pinned, git's files writable; the names are kept", async () => {
+    const p = await plan();
+    expect(p.readOnly).toEqual(expect.arrayContaining([path.join(info(), 'lefthook-remotes'), path.join(info(), 'lefthook.checksum')]));
+    for (const own of ['exclude', 'sparse-checkout']) expect(p.readOnly).not.toContain(path.join(info(), own));
+    expect(p.pinned).toContain(info());
+    expect(p.pinned.indexOf(path.join(root, '.git'))).toBeLessThan(p.pinned.indexOf(info()));
+    expect(p.gitInfo).toEqual([{ dir: info(), names: ['lefthook-remotes', 'lefthook.checksum'] }]);
+    // The installed lefthook stub names the clones' folder as one of its inputs too.
+    expect(gitNamedPartsCached({ gitDir: path.join(root, '.git'), workTree: root, homeDir: home }).hookInputs.paths).toContain(path.join(info(), 'lefthook-remotes'));
+  });
+
+  test('a link there is refused (it could be replaced)', async () => {
+    symlinkSync(path.join(root, 'tools'), path.join(info(), 'shared'));
+    const result = await planMounts({ writableRoots: [root], homeDir: home, denyRead: [] }, inspect, list);
+    expect(result).toEqual({ ok: false, message: expect.stringContaining(`${path.join(info(), 'shared')} is a symbolic link`) });
+  });
+
+  test("after a command: a new entry that is not git's own is set aside; git's own files and the entries from before stay", async () => {
+    rmSync(path.join(info(), 'lefthook-remotes'), { recursive: true });
+    const p = await plan();
+    mkdirSync(path.join(info(), 'lefthook-remotes', 'shared-main'), { recursive: true });
+    writeFileSync(path.join(info(), 'lefthook-remotes', 'shared-main', 'lefthook.yml'), 'pre-commit:\n  commands:\n    x:\n      run: id\n');
+    writeFileSync(path.join(info(), 'refs'), '');
+    writeFileSync(path.join(info(), 'attributes'), '');
+    const { quarantined, unchecked } = await sweepGitInfo(p.gitInfo ?? [], [root]);
+    expect(unchecked).toEqual([]);
+    expect(quarantined).toEqual([expect.objectContaining({ path: path.join(info(), 'lefthook-remotes'), movedTo: path.join(info(), 'lefthook-remotes.quarantined-by-mewcode') })]);
+    expect(readdirSync(info()).sort()).toEqual(['attributes', 'exclude', 'lefthook-remotes.quarantined-by-mewcode', 'lefthook.checksum', 'refs', 'sparse-checkout']);
+  });
+
+  test('info/ missing when the plan was made: whatever a command puts there but git\'s files is set aside', async () => {
+    rmSync(info(), { recursive: true });
+    const p = await plan();
+    expect(p.gitInfo).toEqual([{ dir: info(), names: [] }]);
+    mkdirSync(path.join(info(), 'lefthook-remotes'), { recursive: true });
+    writeFileSync(path.join(info(), 'exclude'), '');
+    const { quarantined } = await sweepGitInfo(p.gitInfo ?? [], [root]);
+    expect(quarantined.map((item) => item.path)).toEqual([path.join(info(), 'lefthook-remotes')]);
+  });
 });
