@@ -19,7 +19,7 @@ import type { DomainProxy, DomainProxyOptions } from './domain-proxy.js';
 import { gitNamedPartsCached } from '../../sdk/git-config-paths.js';
 import { projectCodeWarning, sweepGitInfo, sweepHookInputs } from './hook-inputs-sweep.js';
 import { gitBaseline, MAX_SWEEP_DIRS, reviewBaseline, sweepGitDirs, type GitBaseline, type ReviewBaseline } from './git-sweep.js';
-import { baselineFor, ensureRecordsDir, recordsDir, writeRecord } from './command-records.js';
+import { baselineFor, ensureRecordsDir, ownStateDirs, recordsDir, writeRecord } from './command-records.js';
 import { RECOVERY_SWEEP_DIRS, recoverSweeps } from './sweep-recovery.js';
 import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
 import { markAbove } from './unchecked-marks.js';
@@ -247,7 +247,7 @@ export class OsCommandSandbox implements CommandSandbox {
       recorded = this.recordCommand(command.projectRoot, writableRoots, since);
       const record = recorded;
       const afterCommand = async (): Promise<void> => {
-        await this.afterCommand(writableRoots, since, review, plan.watched ?? [], plan.gitInfo ?? []);
+        await this.afterCommand(writableRoots, since, review, plan.watched ?? [], plan.gitInfo ?? [], ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir));
         await (await record)?.().catch(() => undefined);
       };
       const dirs = await dirsReady;
@@ -774,14 +774,14 @@ export class OsCommandSandbox implements CommandSandbox {
     return paths;
   }
 
-  /** After a command: what installed hooks read made or changed and new entries of a git directory's info/ (hook-inputs-sweep.ts), git directories it planted set aside (git-sweep.ts). */
-  private async afterCommand(roots: readonly string[], since: number, review: ReviewBaseline, watched: NonNullable<MountPlan['watched']>, gitInfo: NonNullable<MountPlan['gitInfo']>): Promise<void> {
+  /** After a command: what installed hooks read made or changed and new entries of a git directory's info/ (hook-inputs-sweep.ts), git directories it planted set aside (git-sweep.ts; `own`: MewCode's own state directories, never set aside). */
+  private async afterCommand(roots: readonly string[], since: number, review: ReviewBaseline, watched: NonNullable<MountPlan['watched']>, gitInfo: NonNullable<MountPlan['gitInfo']>, own: readonly string[]): Promise<void> {
     try {
       for (const hooks of [await sweepHookInputs(watched, roots, since), await sweepGitInfo(gitInfo, roots)]) {
         for (const item of hooks.quarantined) this.options.warn(quarantineWarning(item));
         for (const what of hooks.unchecked) this.options.warn(uncheckedWarning(what));
       }
-      const { quarantined, unchecked, notices, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs, review);
+      const { quarantined, unchecked, notices, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs, review, own);
       for (const item of quarantined) this.options.warn(quarantineWarning(item));
       for (const notice of notices) this.options.warn(uncheckedWarning(notice));
       for (const what of unchecked) {
