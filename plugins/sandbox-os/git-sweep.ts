@@ -48,10 +48,11 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { entries, lstat, realpath } from './byte-fs.js';
-import { fromBytes } from './byte-names.js';
+import { fromBytes, toBytes } from './byte-names.js';
 import { parseGitConfig } from '../../sdk/git-config-syntax.js';
 import { configOffence, worktreesOf } from './git-inert-config.js';
 import { hasControl, PRINTED_DIRS, PRINTED_FILES } from './git-printed.js';
+import { shownRef } from './git-refs.js';
 import { checkReview, type ReviewBaseline } from './git-review.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
@@ -451,6 +452,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     if ((await lstat(dotGit).catch(() => undefined))?.isDirectory()) protectedGitDirs.push(dotGit);
   }
   const context: Context = { since, roots, protectedGitDirs, quarantined: [], unchecked: [], apply: true };
+  const named: string[] = [];
   let truncated = false;
   const notWalked = new Set<string>();
   // The project's own git directories: what the mounts could not block while missing, and todo
@@ -499,6 +501,9 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
         setAside(settings, 'project settings (made, moved or changed by the command)', context, 'an editor or agent opening this folder would have run what they name');
       } else if (id) baseline.set(settings, id);
     }
+    // Names `git status` prints raw under core.quotePath=false (C1 controls): made or renamed
+    // during the command, named with escapes; left in place (the user's own files may be among them).
+    for (const file of found.controlNames) if (((await lstat(file).catch(() => undefined))?.ctimeMs ?? -Infinity) >= since) named.push(file);
     // Toolchain files, the root's included: only what they hold counts (a version bump does not).
     for (const file of found.toolFiles) {
       const id = await identity(file.path);
@@ -511,7 +516,14 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   // program has been set aside.
   const reviewed = await checkReview(roots, since, review);
   context.unchecked.push(...reviewed.unchecked);
-  return { quarantined: context.quarantined, unchecked: context.unchecked, notices: reviewed.notices, truncated, notWalked: [...notWalked] };
+  const notices = [...reviewed.notices];
+  if (named.length > 0) {
+    const shown = named.slice(0, 5).map((file) => shownRef(toBytes(file).toString('latin1')));
+    notices.push(
+      `the command made ${named.length === 1 ? 'a file whose name holds' : `${named.length} files whose names hold`} a terminal control character: ${shown.join(', ')}${named.length > 5 ? ` and ${named.length - 5} more` : ''}; \`git status\` with core.quotePath=false and \`ls\` print such a name into your terminal as it is (U+009D starts a control sequence): look with \`ls -b\` and rename ${named.length === 1 ? 'it' : 'them'}`,
+    );
+  }
+  return { quarantined: context.quarantined, unchecked: context.unchecked, notices, truncated, notWalked: [...notWalked] };
 }
 
 /** The walk's spelling of each own directory: its parent's real path (roots are real) and its name. */

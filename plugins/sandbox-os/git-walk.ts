@@ -10,7 +10,9 @@
  */
 import path from 'node:path';
 import { entries as listDir, lstat, realpath, type Entry } from './byte-fs.js';
+import { toBytes } from './byte-names.js';
 import { gitlinkPaths } from './git-index.js';
+import { hasControl } from './git-printed.js';
 import { gitfilePath } from './git-pointers.js';
 import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile, type HostToolchainFile } from '../../sdk/host-tool-files.js';
 import { isProtectedIfPresentName, isWithin, PROTECTED_NAMES } from './policy.js';
@@ -44,8 +46,11 @@ const WALK_BATCH = 64;
  * Every `.git` below `root` (not `root/.git` itself), skipping node_modules unless `everywhere`;
  * bounded. `unlisted`: the directories (and `.git` entries) that could not be read.
  */
-export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; settings: string[]; toolFiles: ToolFile[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
+export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; settings: string[]; toolFiles: ToolFile[]; controlNames: string[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
   const found: { path: string; kind: GitEntry['kind'] }[] = [];
+  // Names holding a terminal control character (C1 ones: git status prints them raw under
+  // core.quotePath=false); found by the name alone, so no file is stat'ed for this.
+  const controlNames: string[] = [];
   const settings: string[] = [];
   const toolFiles: ToolFile[] = [];
   const unlisted: Unread[] = [];
@@ -75,6 +80,7 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
         if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => isDotGit(child.name)))) found.push({ path: dir, kind: 'dir' });
         for (const child of children) {
           const full = path.join(dir, child.name);
+          if (controlNames.length < MAX_CONTROL_NAMES && hasControl(toBytes(child.name))) controlNames.push(full);
           if (isProjectSettings(child.name) && (dir !== root || isProtectedIfPresentName(child.name))) settings.push(full);
           if (!child.isDirectory() && mayBeHostToolchainFile(child.name)) {
             const entry = hostToolchainFileFor(path.relative(root, full));
@@ -98,7 +104,7 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
       unlisted.push({ path: entry.path, code: codeOf(error) });
     }
   }
-  return { settings, toolFiles, entries, truncated, notWalked, unlisted };
+  return { settings, toolFiles, controlNames, entries, truncated, notWalked, unlisted };
 }
 
 /**
@@ -126,6 +132,9 @@ const isDotGit = (name: string): boolean => name.length === 4 && asciiLower(name
  */
 const PROJECT_SETTINGS = new Set(PROTECTED_NAMES.map(asciiLower));
 const isProjectSettings = (name: string): boolean => PROJECT_SETTINGS.has(asciiLower(name)) || hostSettingsFor(name) !== undefined;
+
+/** Names holding a control character kept per walk at most. */
+const MAX_CONTROL_NAMES = 100;
 
 /** A toolchain or package-manager file (sdk/host-tool-files.ts), judged by what it holds. */
 export interface ToolFile {

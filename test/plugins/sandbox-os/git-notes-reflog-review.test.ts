@@ -97,12 +97,19 @@ test('a tag naming a tag whose message holds an escape (the outer one clean): th
   expect(said()).toMatch(/the command made the ref "refs\/tags\/v1.0" .*it names the tag [0-9a-f]{40}, which leads to the tag [0-9a-f]{40}, whose name or message holds a terminal control character.*MewCode removed it/);
 }, 30_000);
 
+test('a file whose name holds C1 controls (git status prints it raw under core.quotePath=false): named with escapes', async () => {
+  if (skipWithoutSandbox(tally, 'C1 name', fx.status)) return;
+  await fx.run(`echo hi > "$(printf 'notes\\302\\2350;T\\302\\234.md')"`);
+  expect(said()).toMatch(/the command made a file whose name holds a terminal control character: "[^"]*\/notes\\x9d0;T\\x9c\.md"; `git status` with core.quotePath=false/);
+  expect(said()).not.toMatch(/[\u0080-\u009f\u001b]/);
+}, 30_000);
+
 test('control: notes, commits and checkouts (reflog lines), a clean .mailmap, a tag of a tag: nothing said, nothing undone', async () => {
   if (skipWithoutSandbox(tally, 'ordinary', fx.status)) return;
   git('notes', 'add', '-m', 'mine', 'HEAD');
   await fx.run(
     `${ID} git notes append -m 'Café — “ok”' HEAD && git checkout -q -b 'café' && echo t >> a.txt && ${ID} git commit -qam 'Ünïcödé' && git checkout -q main && ${ID} git merge -q --no-ff -m merge café && ` +
-      `printf 'Tom Ünï <t@t>\\n' > .mailmap && ${ID} git tag -a inner -m inner HEAD && ${ID} git tag -a outer -m 'outer ő' inner && ${ID} git stash list && git reflog | wc -l`,
+      `printf 'Tom Ünï <t@t>\\n' > .mailmap && echo x > 'ő café “q”.md' && ${ID} git tag -a inner -m inner HEAD && ${ID} git tag -a outer -m 'outer ő' inner && ${ID} git stash list && git reflog | wc -l`,
   );
   expect(fx.warnings).toEqual([]);
   expect(existsSync(path.join(fx.root, '.mailmap'))).toBe(true);
