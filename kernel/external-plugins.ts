@@ -16,6 +16,7 @@ import { manifestPluginFiles, resolvePackageEntry } from './package-entry.js';
 import { pluginApi } from './plugin-api.js';
 import { pinPlugin } from './pinned-plugin.js';
 import { importsRunningMewcode } from './running-mewcode.js';
+import { confineImports } from './confined-imports.js';
 import { KERNEL_VERSION } from './version.js';
 
 export interface PluginSpec {
@@ -63,6 +64,8 @@ async function loadPackage(entry: PluginSpec, fail: (message: string) => void): 
     fail(`plugin ${entry.spec} could not be loaded: ${errorMessage(error)}`);
     return [];
   }
+  // A managed plugin's imports stay in the managed directory too, not only its entry files.
+  if (entry.confined === true) for (const base of entry.from) confineImports(base);
   const plugins = await Promise.all(files.map((file) => loadOne(entry.spec, file, fail)));
   return plugins.filter((p): p is MewcodePlugin => p !== undefined);
 }
