@@ -2,7 +2,8 @@
  * A project, a fake home with canary secrets, and a directory outside both with canaries; the
  * real bash tool wired to a real OsCommandSandbox. Every destructive target is in a temp dir.
  */
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,4 +143,28 @@ export function skipWithoutSandbox(tally: { skip(count: number, reason: string):
   if (process.env.MEWCODE_REQUIRE_SANDBOX === '1') throw new Error(`${name}: the OS sandbox must run here (MEWCODE_REQUIRE_SANDBOX=1) but: ${status.reason}`);
   tally.skip(count, `${name}: ${status.reason}`);
   return true;
+}
+
+/**
+ * git in the fixture's project as the user runs it on the host (no system configuration, the
+ * fixture's home), with `config` as extra `-c` settings; `fx` is read at each call (a test file
+ * makes a new fixture per test).
+ */
+export function gitIn(fx: () => SandboxFixture, config: readonly string[] = [], encoding: BufferEncoding = 'utf8'): (...args: string[]) => string {
+  return (...args) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...config.flatMap((setting) => ['-c', setting]), ...args], {
+      cwd: fx().root,
+      encoding,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: fx().home, GIT_CONFIG_NOSYSTEM: '1' },
+    });
+}
+
+/** The fixture's project as a fresh repository (branch main) with one commit of `files`. */
+export function commitProject(fx: SandboxFixture, git: (...args: string[]) => string, files: Record<string, string>, message: string): void {
+  rmSync(path.join(fx.root, '.git'), { recursive: true, force: true });
+  git('init', '-q', '-b', 'main');
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(fx.root, name), text);
+  git('add', '-A');
+  git('commit', '-q', '-m', message);
 }

