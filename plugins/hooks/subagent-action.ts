@@ -8,7 +8,7 @@
  * A sub-agent started by a hook fires hooks of its own (SubagentStart, its tool calls, SubagentStop);
  * the ids of such agents are kept while they run so their events never start another hook sub-agent (no loop).
  */
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { fromClaudePermissionMode } from '../../sdk/claude-permission-mode.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import type { HookResult } from './decision.js';
@@ -43,7 +43,7 @@ interface HookSubagentRun {
 /** Run the sub-agent; its final text, or the failed hook result. */
 async function runHookSubagent(run: HookSubagentRun): Promise<{ text: string } | { failed: HookResult }> {
   if (!run.runner) return { failed: { kind: 'failed', reason: NO_RUNNER, exit: 'could not run' } };
-  const agentId = `agent-${randomBytes(4).toString('hex')}`;
+  const agentId = `agent-${nodeCrypto().randomBytes(4).toString('hex')}`;
   run.hookAgents.add(agentId);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('timeout')), run.timeoutMs);

@@ -5,7 +5,7 @@
  * plant a link where MewCode writes. `~/.mewcode/logs/mcp/<project>-<hash>/<server>.log`, opened
  * with O_NOFOLLOW, mode 0600; over MAX_LOG_BYTES it is moved to `<server>.log.1` on open.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { terminalSafe } from '../../config/terminal-safe.js';
@@ -15,7 +15,7 @@ export const MAX_LOG_BYTES = 1024 * 1024;
 export const STDERR_TAIL_CHARS = 300;
 
 export function logDirectory(homeDir: string, projectRoot: string): string {
-  const hash = createHash('sha256').update(projectRoot).digest('hex').slice(0, 8);
+  const hash = nodeCrypto().createHash('sha256').update(projectRoot).digest('hex').slice(0, 8);
   const slug = path.basename(projectRoot).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
   return path.join(homeDir, '.mewcode', 'logs', 'mcp', `${slug}-${hash}`);
 }

@@ -29,13 +29,16 @@
  * each loose object that existed before is stat'ed once (synchronously: several times faster per
  * file than through the thread pool), and only what changed is read.
  */
-import { createHash } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
+import type * as zlib from 'node:zlib';
+import { builtinOnFirstUse, nodeCrypto } from '../../types/lazy-builtin.js';
 import { lstatNow, namesNow, openFile, readRegularFile, tailNow } from './byte-fs.js';
 import { runHostGit } from './git-run.js';
 import { setAsideEntry, shownPath } from './sweep-paths.js';
+
+/** zlib loads at the first object this check reads, never with the program (a run that starts no command needs none). */
+const nodeZlib = builtinOnFirstUse<typeof zlib>('node:zlib');
 
 interface Stamp {
   ino: number;
@@ -146,12 +149,12 @@ async function looseMatches(file: string, oid: string, budget: { left: number })
   budget.left -= read.bytes.length;
   let content: Buffer;
   try {
-    content = inflateSync(read.bytes, { maxOutputLength: Math.max(budget.left, 1) });
+    content = nodeZlib().inflateSync(read.bytes, { maxOutputLength: Math.max(budget.left, 1) });
   } catch {
     return false; // not an object git can read: git reports it, but it is no longer what the name says
   }
   budget.left -= content.length;
-  return createHash(oid.length === 64 ? 'sha256' : 'sha1').update(content).digest('hex') === oid;
+  return nodeCrypto().createHash(oid.length === 64 ? 'sha256' : 'sha1').update(content).digest('hex') === oid;
 }
 
 /** Whether the file's content before its last `hashLength` bytes hashes to them (git's checksum of a pack or index). */
@@ -166,7 +169,7 @@ async function checksumHolds(file: string, hashLength: number, budget: { left: n
     const size = (await handle.stat()).size;
     if (size < hashLength || size > budget.left) return undefined;
     budget.left -= size;
-    const hash = createHash(hashLength === 32 ? 'sha256' : 'sha1');
+    const hash = nodeCrypto().createHash(hashLength === 32 ? 'sha256' : 'sha1');
     const chunk = Buffer.alloc(1024 * 1024);
     let at = 0;
     const body = size - hashLength;

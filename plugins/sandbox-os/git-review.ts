@@ -32,7 +32,7 @@
  * What is reviewed: each writable root's own index (its `.git` directory, or where a `.git` file
  * points) and the indexes of the submodules it registers (`git status` at the root reports theirs).
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../types/lazy-builtin.js';
 import path from 'node:path';
 import { lstat, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, isText, toBytes } from './byte-names.js';
@@ -257,7 +257,7 @@ async function checkRecorded(gitDir: string, workTree: string, where: string, re
       }
       content = read.bytes;
     }
-    const hash = createHash(entry.oid.length === 64 ? 'sha256' : 'sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+    const hash = nodeCrypto().createHash(entry.oid.length === 64 ? 'sha256' : 'sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
     if (hash !== entry.oid) suspects.push(entry);
   }
   if (tooLarge.length > 0) result.unchecked.push(`${listed(tooLarge)} in ${where} ${plural(tooLarge.length, 'is', 'are')} too large to compare with what the index records for ${plural(tooLarge.length, 'it', 'them')}`);

@@ -8,7 +8,7 @@
  * (`unchecked.<hash of the project root>.json`), which commands cannot reach, and it stays until
  * the user removes it after looking, or allows unchecked trees in their settings.
  */
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -26,7 +26,7 @@ const MAX_NAMED = 20;
 const MAX_MARK_BYTES = 64 * 1024;
 
 export const markPath = (recordsDir: string, projectRoot: string): string =>
-  path.join(recordsDir, `unchecked.${createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)}.json`);
+  path.join(recordsDir, `unchecked.${nodeCrypto().createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)}.json`);
 
 export async function writeUncheckedMark(recordsDir: string, mark: UncheckedMark): Promise<string> {
   const file = markPath(recordsDir, mark.projectRoot);

@@ -20,7 +20,7 @@
  * directory and renamed over the name, which replaces whatever entry is there (a planted symlink
  * included) without following it. See `replaceEntry` for the in-place exceptions.
  */
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { constants, existsSync, type Stats } from 'node:fs';
 import { access, lstat, mkdir, open, readlink, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -342,5 +342,5 @@ function ownedByUs(info: Stats): boolean {
 
 /** Hidden, unique, and short enough for NAME_MAX even when the target's own name is long. */
 function temporaryName(name: string): string {
-  return `.${name.slice(0, 100)}.${process.pid}.${randomBytes(4).toString('hex')}.mewcode-tmp`;
+  return `.${name.slice(0, 100)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.mewcode-tmp`;
 }

@@ -26,7 +26,7 @@
  * - a `.gitignore` above the start still applies inside a nested repository (a directory with a
  *   `.git`) under the start, where the walker, like git, stops it at that repository.
  */
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,7 +68,7 @@ export async function withSelectionArgs<T>(
   const lines = respectIgnore ? rulesAboveStart(root, startRel, homeDir) : [];
   let ignoreFile: string | undefined;
   if (lines.length > 0) {
-    ignoreFile = path.join(os.tmpdir(), `mewcode-search-${process.pid}-${randomBytes(6).toString('hex')}.ignore`);
+    ignoreFile = path.join(os.tmpdir(), `mewcode-search-${process.pid}-${nodeCrypto().randomBytes(6).toString('hex')}.ignore`);
     writeFileSync(ignoreFile, `${lines.join('\n')}\n`);
   }
   try {

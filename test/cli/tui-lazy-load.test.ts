@@ -60,7 +60,7 @@ test('--version, -p (text and stream-json) and a piped headless prompt load none
   });
 });
 
-test("the program loads without Node's HTTP, TLS and zlib modules: a fetch loads HTTP at its first request, TLS only for https:", () => {
+test("the program loads without Node's HTTP, TLS, zlib and crypto modules: a fetch loads HTTP at its first request, TLS only for https:", () => {
   const mainChunk = readdirSync(join(REPO_ROOT, 'dist', 'chunks')).find((f) => f.startsWith('main-') && f.endsWith('.js'));
   expect(mainChunk).toBeDefined();
   // The fetch is internal (not exported by mewcode/sdk): bundled here from its source as the build does.
@@ -69,7 +69,7 @@ test("the program loads without Node's HTTP, TLS and zlib modules: a fetch loads
   buildSync({ entryPoints: [join(REPO_ROOT, 'sdk', 'http', 'node-fetch.ts')], bundle: true, splitting: true, platform: 'node', format: 'esm', outdir: fetchDir, outExtension: { '.js': '.mjs' }, logLevel: 'silent' });
   const fetchModule = join(fetchDir, 'node-fetch.mjs');
   const script = [
-    "const loaded = () => process.moduleLoadList.filter((m) => /^NativeModule (http|https|zlib)$/.test(m)).map((m) => m.slice(13)).sort();",
+    "const loaded = () => process.moduleLoadList.filter((m) => /^NativeModule (http|https|zlib|crypto)$/.test(m)).map((m) => m.slice(13)).sort();",
     `await import(${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'chunks', mainChunk!)).href)});`,
     'const atLoad = loaded();',
     `const { sharedNodeFetch } = await import(${JSON.stringify(pathToFileURL(fetchModule).href)});`,
@@ -83,5 +83,5 @@ test("the program loads without Node's HTTP, TLS and zlib modules: a fetch loads
   ].join('\n');
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
   expect(result.stderr).toBe('');
-  expect(JSON.parse(result.stdout)).toEqual({ atLoad: [], created: [], afterHttp: ['http'], afterHttps: ['http', 'https'] });
+  expect(JSON.parse(result.stdout)).toEqual({ atLoad: [], created: [], afterHttp: ['http'], afterHttps: ['crypto', 'http', 'https'] }); // TLS brings crypto
 });
