@@ -165,7 +165,6 @@ describe.each(attempts.map((a) => [a.name, a] as const))('bash: %s', (name, atte
     expect(run.result.code).toBe(0);
     attempt.then(w);
     const escaped = existsSync(w.canary);
-    if (process.env.DEBUG_ATTEMPTS) console.log(name, run.toolResults, run.result.stderr);
     tally.attempt(`bash: ${name}`, escaped);
     expect({ name, escaped, results: escaped ? run.toolResults : [] }).toEqual({ name, escaped: false, results: [] });
   }, 30_000);

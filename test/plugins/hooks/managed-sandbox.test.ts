@@ -5,43 +5,26 @@
  * can run they do not run at all, and a guard refuses what it would have judged, naming the
  * managed file.
  */
-import { afterEach, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { expect, test } from '@jest/globals';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { createHooksPlugin } from '../../../plugins/hooks/index.js';
 import sandboxOs, { OsCommandSandbox } from '../../../plugins/sandbox-os/index.js';
 import { EMPTY_MANAGED_POLICY, type ManagedPolicy } from '../../../types/managed.js';
-import type { ToolMessage } from '../../../types/messages.js';
 import { definePlugin, type MewcodePlugin } from '../../../types/plugin.js';
 import type { CommandSandbox } from '../../../types/sandbox.js';
 import { TOKENS } from '../../../types/tokens.js';
-import type { Tool } from '../../../types/tools.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
-import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { temp } from '../../support/temp-dirs.js';
 import { toolsPlugin } from '../../support/test-tools.js';
 import { trustedProject } from './rule-setup.js';
+import { lastResults, outsideDir, writeTool, written } from './sandbox-setup.js';
 
 const WHERE = '/etc/mewcode/managed-settings.yaml:2:12';
 const FORCED: ManagedPolicy = { ...EMPTY_MANAGED_POLICY, sandbox: { forceEnabled: { value: true, where: WHERE } } };
 
-const outsideDirs: string[] = [];
-afterEach(() => {
-  removeTempDirs();
-  for (const dir of outsideDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Outside the project and visible inside the sandbox (its /tmp is private, so not there). */
-function outsideDir(): string {
-  const dir = realpathSync(mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : '/tmp', 'mewcode-hooks-managed-')));
-  outsideDirs.push(dir);
-  return dir;
-}
-
-const written: string[] = [];
-const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async (input) => (written.push(String(input.path)), { content: `wrote ${String(input.path)}` }) };
-const lastResults = (request: { messages: readonly unknown[] } | undefined): ToolMessage['results'] => ((request?.messages.at(-1) as ToolMessage | undefined)?.results ?? []);
 
 const noSandboxHere: MewcodePlugin = definePlugin({
   name: 'sandbox-os',

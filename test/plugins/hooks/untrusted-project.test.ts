@@ -6,8 +6,8 @@
  * programs through PATH's absolute entries only; and rule files judge the file a tool names,
  * not its spelling (`./.env`, `src/../.env`, an absolute path).
  */
-import { afterEach, expect, test } from '@jest/globals';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { expect, test } from '@jest/globals';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import { createWorkspaceTrust } from '../../../config/trust.js';
@@ -17,33 +17,16 @@ import { interpret } from '../../../plugins/hooks/decision.js';
 import { ownToolInput } from '../../../plugins/hooks/events.js';
 import { hookEnvironment } from '../../../plugins/hooks/run-command.js';
 import sandboxOs, { OsCommandSandbox } from '../../../plugins/sandbox-os/index.js';
-import type { ToolMessage } from '../../../types/messages.js';
 import { definePlugin, type MewcodePlugin } from '../../../types/plugin.js';
 import type { CommandSandbox } from '../../../types/sandbox.js';
 import { TOKENS } from '../../../types/tokens.js';
-import type { Tool } from '../../../types/tools.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
-import { removeTempDirs, temp } from '../../support/temp-dirs.js';
+import { temp } from '../../support/temp-dirs.js';
 import { toolsPlugin } from '../../support/test-tools.js';
 import { trustedProject } from './rule-setup.js';
+import { lastResults, outsideDir, writeTool, written } from './sandbox-setup.js';
 
-const outsideDirs: string[] = [];
-afterEach(() => {
-  removeTempDirs();
-  for (const dir of outsideDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Outside the project and visible inside the sandbox (its /tmp is private, so not there). */
-function outsideDir(): string {
-  const dir = realpathSync(mkdtempSync(path.join(existsSync('/var/tmp') ? '/var/tmp' : '/tmp', 'mewcode-hooks-outside-')));
-  outsideDirs.push(dir);
-  return dir;
-}
-
-const written: string[] = [];
-const writeTool: Tool = { name: 'write_file', description: 'writes', inputSchema: { type: 'object' }, readOnly: false, execute: async (input) => (written.push(String(input.path)), { content: `wrote ${String(input.path)}` }) };
-const lastResults = (request: { messages: readonly unknown[] } | undefined): ToolMessage['results'] => ((request?.messages.at(-1) as ToolMessage | undefined)?.results ?? []);
 
 /** The real service, told it runs where no OS sandbox exists. */
 const noSandboxHere: MewcodePlugin = definePlugin({
