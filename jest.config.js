@@ -3,11 +3,12 @@ import os from 'node:os';
 
 /**
  * The test folders `npm run test:e2e` runs (jest.e2e.config.js): the built CLI end to end, the
- * security attack corpora and the OS sandbox, packaging and hostile npm plugins. They spend
- * minutes starting processes; `npm test` (this config) runs everything else in about three
- * minutes on 2 cores, and `npm run test:all` (the README's command, `.ci/run`) runs both.
+ * security attack corpora, the OS sandbox plugin (its tests start bubblewrap and git for almost
+ * every case), packaging and hostile npm plugins. They spend minutes starting processes;
+ * `npm test` (this config) runs everything else, and `npm run test:all` (the README's command,
+ * `.ci/run`) runs both.
  */
-export const E2E_FOLDERS = ['cli', 'security', 'extension'];
+export const E2E_FOLDERS = ['cli', 'security', 'extension', 'plugins/sandbox-os'];
 
 export const shared = {
   ...createDefaultEsmPreset({ tsconfig: './tsconfig.json' }),

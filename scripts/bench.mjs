@@ -140,9 +140,9 @@ try {
     process.stderr.write('bench: tools: bash with 100 MB of output…\n');
     const bash = await benchBash({ runs: smoke ? 1 : values.quick ? 3 : 5, ...(smoke ? { bytes: 1_000_000 } : {}) });
     process.stderr.write('bench: tools: grep and glob on a ≥ 20,000-file tree against ripgrep…\n');
-    const search = await benchSearch({ runs: smoke ? 1 : values.quick ? 3 : 5, ...(smoke ? { minFiles: 100, source: path.join(ROOT, 'node_modules', 'yaml') } : {}) });
+    const search = await benchSearch({ runs: smoke ? 1 : values.quick ? 3 : 5, ...(smoke ? { warmup: 0, minFiles: 100, source: path.join(ROOT, 'node_modules', 'yaml') } : {}) });
     process.stderr.write('bench: tools: several calls in one turn, concurrent against sequential…\n');
-    const parallel = await benchParallelTools({ runs: smoke ? 1 : values.quick ? 3 : 7, protocol: protocols[0], progress });
+    const parallel = await benchParallelTools({ runs: smoke ? 1 : values.quick ? 3 : 7, warmup: smoke ? 0 : 1, protocol: protocols[0], progress });
     process.stderr.write('bench: tools: bash calls, one per turn (first and later calls)…\n');
     const bashTurns = await benchBashTurns({ runs: smoke ? 1 : values.quick ? 3 : 5, turns: smoke ? 2 : 6, warmup: smoke ? 0 : 1, protocol: protocols[0], progress });
     process.stderr.write('bench: tools: 500 real tool calls in one run (RSS, gap trend)…\n');

@@ -47,7 +47,7 @@ async function toolTurnGap({ home, project, protocol, calls }) {
   }
 }
 
-export async function benchParallelTools({ runs = 5, protocol = 'anthropic', progress = () => {} } = {}) {
+export async function benchParallelTools({ runs = 5, warmup = 1, protocol = 'anthropic', progress = () => {} } = {}) {
   const project = makeGitProject(makeTempDir('mewcode-bench-parallel-'));
   const homes = { parallel: makeTempDir('mewcode-bench-home-'), sequential: makeTempDir('mewcode-bench-home-') };
   mkdirSync(path.join(homes.sequential, '.mewcode'), { recursive: true });
@@ -56,7 +56,7 @@ export async function benchParallelTools({ runs = 5, protocol = 'anthropic', pro
   try {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       gaps[name] = { parallel: [], sequential: [] };
-      for (let i = -1; i < runs; i++) {
+      for (let i = -warmup; i < runs; i++) {
         progress(`parallel tools: ${name} ${Math.max(0, i + 1)}/${runs}`);
         const order = i % 2 === 0 ? ['parallel', 'sequential'] : ['sequential', 'parallel'];
         for (const build of order) {

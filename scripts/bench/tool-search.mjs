@@ -181,7 +181,7 @@ function ratio(value, reference) {
 }
 
 /** `minFiles` / `source`: the smoke run's small tree (copies of one package instead of node_modules). */
-export async function benchSearch({ runs = 5, treeDir, log = (text) => process.stderr.write(text), minFiles = MIN_FILES, source } = {}) {
+export async function benchSearch({ runs = 5, warmup = 1, treeDir, log = (text) => process.stderr.write(text), minFiles = MIN_FILES, source } = {}) {
   const rg = ensureRipgrep(log);
   const work = mkdtempSync(path.join(os.tmpdir(), 'mewcode-bench-tools-'));
   const ownModules = source === undefined ? path.join(ROOT, 'node_modules') : undefined;
@@ -246,7 +246,7 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
 
     const samples = new Map(cases.map((c) => [c, []]));
     const fallbackRuns = Math.max(1, Math.min(runs, 3));
-    for (let i = -1; i < runs; i++) {
+    for (let i = -warmup; i < runs; i++) {
       log(`bench: search round ${i < 0 ? 'warm-up' : `${i + 1}/${runs}`}\n`);
       // rotate the order so no case always follows the same one
       const order = cases.map((_, k) => cases[(k + Math.max(0, i)) % cases.length]);
@@ -314,7 +314,7 @@ export async function benchSearch({ runs = 5, treeDir, log = (text) => process.s
     const markdown = [
       '### glob and grep vs ripgrep',
       '',
-      `Tree: ${tree.files.toLocaleString('en-US')} files (${tree.label}), ignore files on for both sides. ripgrep: ${rg.version}. Node ${process.version}, ${os.cpus().length} CPUs. Medians of ${runs} runs (re2js fallback: ${fallbackRuns}) after one warm-up round; page cache warm.`,
+      `Tree: ${tree.files.toLocaleString('en-US')} files (${tree.label}), ignore files on for both sides. ripgrep: ${rg.version}. Node ${process.version}, ${os.cpus().length} CPUs. Medians of ${runs} runs (re2js fallback: ${fallbackRuns}) after ${warmup === 1 ? 'one warm-up round' : `${warmup} warm-up rounds`}; page cache warm.`,
       ...(rg.note ? ['', rg.note] : []),
       '',
       '| case | command | runs | wall (child) | in-process | wall ÷ rg | in-process ÷ rg | matches / files |',
