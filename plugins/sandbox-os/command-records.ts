@@ -16,13 +16,13 @@
  */
 import { execFile } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, readlink, rename, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, readlink, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isWithin } from './policy.js';
+import type { RecordEntry } from './record-names.js';
 
-export const RECORDS_DIR = path.join('.mewcode', 'sandbox-commands');
-
-export const recordsDir = (homeDir: string): string => path.join(homeDir, RECORDS_DIR);
+// The directory and its entries' names live apart, read at every start without this file.
+export { listEntries, parseEntry, RECORDS_DIR, recordsDir, type RecordEntry } from './record-names.js';
 
 /**
  * MewCode's own state directories, which the sweep never sets aside (git-sweep.ts `own`): the
@@ -51,31 +51,6 @@ export interface CommandRecord {
 export const MAX_BASELINE = 2_000;
 /** A record file larger than this is not read (a full baseline is ≈ 250 KiB). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
-
-/** `<pid>.<token>.<n>.json`, and the same followed by the sweeper's `.<pid>.<token>.sweeping`. */
-const RECORD = /^(\d+)\.([a-z0-9_-]+)\.(\d+)\.json$/;
-const SWEEPING = /^(\d+\.[a-z0-9_-]+\.\d+\.json)\.(\d+)\.([a-z0-9_-]+)\.sweeping$/;
-const PARTIAL = /^(\d+)\.([a-z0-9_-]+)\.(\d+)\.json\.tmp$/;
-/** What a sweep found for a record, left by a process with no user to tell (the watchdog): said at the next start. */
-const NOTICE = /^\d+\.[a-z0-9_-]+\.\d+\.notice$/;
-
-export type RecordEntry =
-  | { kind: 'record'; name: string; pid: number; token: string }
-  | { kind: 'sweeping'; name: string; record: string; pid: number; token: string }
-  | { kind: 'partial'; name: string; pid: number; token: string }
-  | { kind: 'notice'; name: string };
-
-/** What a directory entry is; undefined for a name this file never makes (left alone). */
-export function parseEntry(name: string): RecordEntry | undefined {
-  let m = RECORD.exec(name);
-  if (m) return { kind: 'record', name, pid: Number(m[1]), token: m[2]! };
-  m = SWEEPING.exec(name);
-  if (m) return { kind: 'sweeping', name, record: m[1]!, pid: Number(m[2]), token: m[3]! };
-  m = PARTIAL.exec(name);
-  if (m) return { kind: 'partial', name, pid: Number(m[1]), token: m[2]! };
-  if (NOTICE.test(name)) return { kind: 'notice', name };
-  return undefined;
-}
 
 /**
  * A token that tells process `pid` from any other that had or will have the same pid: on Linux
@@ -185,17 +160,6 @@ async function flush(file: string): Promise<void> {
 /** The directory, made private if missing. */
 export async function ensureRecordsDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-}
-
-/** The directory's entries this file makes (none when it does not exist). */
-export async function listEntries(dir: string): Promise<RecordEntry[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
-  return names.map(parseEntry).filter((entry): entry is RecordEntry => entry !== undefined);
 }
 
 /**

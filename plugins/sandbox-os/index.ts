@@ -32,7 +32,7 @@ import type { ResolvedConfig } from '../../types/config.js';
 import type { SandboxReadRules } from '../../types/sandbox.js';
 import type { PermissionSettings, SearchPolicy } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
-import { isWithin } from './policy.js';
+import { isWithin } from './within.js';
 import { OsCommandSandbox } from './service.js';
 
 export { OsCommandSandbox, type OsSandboxOptions } from './service.js';
@@ -117,8 +117,9 @@ export default definePlugin({
   }),
   // The probe (a bwrap process) otherwise starts PROBE_DELAY_MS after boot or at the first bash
   // call's permission check, which then waits for it between the answer and the next request.
-  // The project's git baseline (a walk of the tree) and the session's private directories follow
-  // it, so the first command neither walks nor makes them.
+  // The sandbox's command code (loaded here, not at start), the project's git baseline (a walk of
+  // the tree) and the session's private directories follow it, so the first command neither loads,
+  // walks nor makes them.
   async warm(kernel) {
     await (kernel.container.get(TOKENS.CommandSandbox) as OsCommandSandbox).prepare(kernel.projectRoot);
   },

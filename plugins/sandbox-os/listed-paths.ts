@@ -8,7 +8,7 @@ import path from 'node:path';
  * credential made by one command is seen by the next. Only for that list: a user's path may name
  * what a lookup finds but a listing does not show (an automounted directory, a name in another
  * Unicode spelling), so those are resolved as given.
- * Kept for the caller to resolve (service.ts follows links next): a name its directory lists,
+ * Kept for the caller to resolve (sandbox-commands.ts follows links next): a name its directory lists,
  * also with another case (a case-insensitive file system finds it); a name that is not ASCII, or
  * `.` or `..`; and every name in a directory that cannot be listed for another reason than not
  * existing (a directory that can be passed through but not read).

@@ -5,7 +5,7 @@
  * Protected paths that do not exist yet (e.g. `.mcp.json`, `.mewcode/` in a fresh project) must
  * not be creatable either. A mount needs a mount point, so the caller creates an EMPTY DIRECTORY
  * at that path just for the call and removes it afterwards (if still empty and no other call uses
- * it; a watchdog removes it if MewCode is killed: service.ts), and an empty read-only directory
+ * it; a watchdog removes it if MewCode is killed: watchdog.ts), and an empty read-only directory
  * is bound over it. A directory rather than a file: git
  * ignores empty directories, so `git status` inside or outside the sandbox shows nothing new,
  * while a file (/dev/null or an empty one) would show up as untracked. Inside the sandbox the

@@ -1,7 +1,6 @@
 /**
  * What the sandbox protects, as lists of paths. Shared by the bubblewrap and Seatbelt builders.
  */
-import path from 'node:path';
 import { HOST_MOUNTED_NAMES } from '../../sdk/host-tool-files.js';
 
 /**
@@ -62,9 +61,6 @@ export const WORKTREE_PROTECTED: readonly string[] = ['config.worktree', 'common
 /** Submodule git directories protected one by one; beyond, `.git/modules` is read-only whole. */
 export const MAX_GIT_MODULES = 256;
 
-/** Unreadable inside the sandbox: the researched list lives in credential-paths.ts. */
-export { CREDENTIAL_PATHS as DEFAULT_DENY_READ, credentialPaths as defaultDenyRead } from './credential-paths.js';
-
 /**
  * When a writable root holds the home directory (MewCode started in `~`, `/` or an ancestor): the
  * entries of the home that stay read-only (see mount-plan.ts, homeGuard): every dotfile — what a
@@ -75,8 +71,5 @@ export function homeProtectedName(name: string): boolean {
   return name.startsWith('.') || name === 'bin' || name === 'Library';
 }
 
-/** True when `inner` is `outer` or below it (both absolute, normalised). */
-export function isWithin(outer: string, inner: string): boolean {
-  const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
+/** In a file of its own, for the plugin's start without this file's tables. */
+export { isWithin } from './within.js';

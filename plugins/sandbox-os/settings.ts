@@ -50,7 +50,7 @@ export interface SandboxSettings {
   allowAllUnixSockets?: boolean;
   /**
    * `unchecked_trees: true`: commands keep running in a project too large for the check after
-   * each command to finish (it then only warns). Off by default: see service.ts `uncheckedTree`.
+   * each command to finish (it then only warns). Off by default: see sandbox-commands.ts `uncheckedTree`.
    */
   uncheckedTrees?: boolean;
   /** The file:line:col that turned the sandbox off, for status messages. */

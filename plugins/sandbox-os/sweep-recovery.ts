@@ -33,6 +33,9 @@ export const MAX_RECORD_AGE_MS = 14 * 24 * 3600 * 1000;
  * refused (unchecked-marks.ts) until the user has looked.
  */
 export const RECOVERY_SWEEP_DIRS = 10 * MAX_SWEEP_DIRS;
+/** The recovery bound that goes with a live session's bound `maxSweepDirs` (tests lower it); undefined: RECOVERY_SWEEP_DIRS. */
+export const recoveryDirs = (maxSweepDirs: number | undefined): number | undefined =>
+  maxSweepDirs === undefined ? undefined : maxSweepDirs * (RECOVERY_SWEEP_DIRS / MAX_SWEEP_DIRS);
 /** A notice larger than this is not read (it lists what one sweep set aside). */
 const MAX_NOTICE_BYTES = 256 * 1024;
 

@@ -2,7 +2,7 @@
  * A project whose recovery sweep (sweep-recovery.ts) could not finish: a MewCode died during a
  * sandboxed command, and the check of what that command left stopped at its bound, so a git
  * directory it planted in the part not walked may still be there. The sweep after a command in a
- * live session refuses every later command in that case (service.ts `uncheckedTree`); this mark
+ * live session refuses every later command in that case (sandbox-commands.ts `uncheckedTree`); this mark
  * carries the same refusal over to the next session in the project, since the process that
  * would have refused is gone. It is a file beside the command records
  * (`unchecked.<hash of the project root>.json`), which commands cannot reach, and it stays until

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WARM_UP_CHANNEL } from '../../kernel/kernel.js';
-import { tempDir } from './helpers.js';
+import { REPO_ROOT, tempDir } from './helpers.js';
 
 export function hookImport(): { nodeOptions: string; log: string } {
   const dir = tempDir('mewcode-load-hook-');
@@ -80,4 +80,25 @@ function logLines(log: string): { pid: number; seq: number; url: string }[] {
 /** The files the hook saw resolve, each once. */
 export function loadedFiles(log: string): string[] {
   return [...new Set(loadRecords(log).map((record) => record.url))].map((url) => fileURLToPath(url));
+}
+
+const DIST = join(REPO_ROOT, 'dist') + '/';
+
+/**
+ * The bundle's files (dist/) each process loaded; with `untilFirstRequest`, only those resolved
+ * before the process sent its first HTTP request or started its idle warm-up, whichever came first
+ * (a loaded machine may start the warm-up while the provider still builds the request).
+ */
+export function distFilesByProcess(log: string, untilFirstRequest = false): Map<number, Set<string>> {
+  const sent = firstRequests(log);
+  const warmed = warmUpStarts(log);
+  const byPid = new Map<number, Set<string>>();
+  for (const { pid, seq, url } of loadRecords(log)) {
+    if (untilFirstRequest && seq > Math.min(sent.get(pid) ?? Infinity, warmed.get(pid) ?? Infinity)) continue;
+    const file = decodeURIComponent(new URL(url).pathname);
+    if (!file.startsWith(DIST)) continue;
+    if (!byPid.has(pid)) byPid.set(pid, new Set());
+    byPid.get(pid)!.add(file);
+  }
+  return byPid;
 }

@@ -4,33 +4,11 @@
 // without it: `--version`, `mewcode plugin` and the shell parser's own process load none of the
 // program's files.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT, prepareCli, removeTempDirs, scenario } from './helpers.js';
-import { firstRequests, hookImport, loadRecords, warmUpStarts } from './load-hook.js';
+import { prepareCli, removeTempDirs, scenario } from './helpers.js';
+import { distFilesByProcess, firstRequests, hookImport, loadRecords } from './load-hook.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
-
-const DIST = join(REPO_ROOT, 'dist') + '/';
-
-/**
- * The bundle's files (dist/) each process loaded; with `untilFirstRequest`, only those resolved
- * before the process sent its first HTTP request or started its idle warm-up, whichever came first
- * (a loaded machine may start the warm-up while the provider still builds the request).
- */
-function distFilesByProcess(log: string, untilFirstRequest = false): Map<number, Set<string>> {
-  const sent = firstRequests(log);
-  const warmed = warmUpStarts(log);
-  const byPid = new Map<number, Set<string>>();
-  for (const { pid, seq, url } of loadRecords(log)) {
-    if (untilFirstRequest && seq > Math.min(sent.get(pid) ?? Infinity, warmed.get(pid) ?? Infinity)) continue;
-    const file = decodeURIComponent(new URL(url).pathname);
-    if (!file.startsWith(DIST)) continue;
-    if (!byPid.has(pid)) byPid.set(pid, new Set());
-    byPid.get(pid)!.add(file);
-  }
-  return byPid;
-}
 
 /** Whether a built file holds the program's code (its source map names bin/main.ts or the plugin list). */
 function holdsProgram(file: string): boolean {

@@ -85,15 +85,21 @@ test("a missing protected path's parent swapped for a link before its mount poin
   // the plan blocks `.git/modules/y/config` with a mount point made for the call…
   mkdirSync(path.join(fixture.root, '.git', 'modules', 'y'), { recursive: true });
   writeFileSync(path.join(fixture.root, '.git', 'modules', 'y', 'HEAD'), 'ref: refs/heads/main\n');
-  const { OsCommandSandbox } = await import('../../plugins/sandbox-os/service.js');
-  const sandbox = fixture.sandbox as InstanceType<typeof OsCommandSandbox>;
-  // …and is a link to the outside directory by the time the mount points are made (made here, between the two).
-  const original = (sandbox as unknown as { makeMountPoints: (...args: unknown[]) => Promise<unknown> }).makeMountPoints.bind(sandbox);
-  (sandbox as unknown as { makeMountPoints: (...args: unknown[]) => Promise<unknown> }).makeMountPoints = async (...args: unknown[]) => {
+  // …and is a link to the outside directory by the time the mount points are made (made here, between
+  // the two, in the sandbox's command part: sandbox-commands.ts, which the service loads at its first command).
+  const { SandboxCommands } = await import('../../plugins/sandbox-os/sandbox-commands.js');
+  const commands = SandboxCommands.prototype as unknown as { makeMountPoints: (...args: unknown[]) => Promise<unknown> };
+  const original = commands.makeMountPoints;
+  commands.makeMountPoints = async function (this: unknown, ...args: unknown[]) {
     linkedAway('.git/modules/y')(fixture.root, fixture.outside);
-    return original(...args);
+    return original.apply(this, args);
   };
-  const wrapped = await sandbox.wrap({ argv: ['/bin/sh', '-c', 'echo ran'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+  let wrapped;
+  try {
+    wrapped = await fixture.sandbox.wrap({ argv: ['/bin/sh', '-c', 'echo ran'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+  } finally {
+    commands.makeMountPoints = original;
+  }
   let ran = false;
   if (wrapped.kind === 'sandboxed') {
     ran = spawnSync(wrapped.launch.file, wrapped.launch.args, { cwd: fixture.root, encoding: 'utf8', timeout: 20_000 }).stdout.includes('ran');

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { bwrapArgs } from '../../../plugins/sandbox-os/bwrap-args.js';
 import { planMounts, type Inspect, type MountPlan, type PathKind } from '../../../plugins/sandbox-os/mount-plan.js';
-import { DEFAULT_DENY_READ, defaultDenyRead } from '../../../plugins/sandbox-os/policy.js';
+import { CREDENTIAL_PATHS as DEFAULT_DENY_READ, credentialPaths as defaultDenyRead } from '../../../plugins/sandbox-os/credential-paths.js';
 import { seatbeltProfile } from '../../../plugins/sandbox-os/seatbelt.js';
 import { HOST_MOUNTED_NAMES } from '../../../sdk/host-tool-files.js';
 

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { WATCHDOG_SCRIPT } from '../../../plugins/sandbox-os/service.js';
+import { WATCHDOG_SCRIPT } from '../../../plugins/sandbox-os/watchdog.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 
 afterEach(() => removeTempDirs());

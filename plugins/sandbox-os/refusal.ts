@@ -1,0 +1,7 @@
+/**
+ * The refusal of a command the sandbox could not be prepared for: said by the command part when
+ * one of its steps fails (sandbox-commands.ts), and by the front when the command part itself
+ * could not be loaded (service.ts). Fails closed: the command does not run.
+ */
+export const preparationRefusal = (error: Error): string =>
+  `The OS sandbox could not be prepared (${error.message}), so the command was not run. Try again; if it persists, ask the user to check the sandbox with \`mewcode doctor\`.`;
