@@ -7,6 +7,14 @@ import type { Message } from '../../types/messages.js';
 import { tokensOfChars } from '../../types/token-estimate.js';
 import { TAIL_MIN_MESSAGES, TAIL_MIN_TOKENS } from './thresholds.js';
 
+/** How a summary's message begins (summary-run.ts writes it): a history that begins so was compacted before. */
+export const SUMMARY_INTRO = 'This session continues an earlier conversation that grew too long for the context window.';
+
+export function isSummaryHead(message: Message): boolean {
+  const first = message.role === 'user' ? message.content[0] : undefined;
+  return first?.type === 'text' && first.text.startsWith(SUMMARY_INTRO);
+}
+
 /**
  * The index the kept tail starts at, always ≥ 1 (at least one message is summarised), or
  * undefined when no cut leaves anything to summarise. `charsOf`: a message's size as it is sent.

@@ -1,5 +1,8 @@
-/** One command file as a slash command: its body expanded (arguments, `@path`, `!` lines) into the prompt. */
-import type { Command, CommandResult } from '../../types/commands.js';
+/**
+ * One command file run as a slash command: its body expanded (arguments, `@path`, `!` lines) into
+ * the prompt. index.ts lists the command; this module is imported at the first run of one.
+ */
+import type { CommandResult } from '../../types/commands.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { AgentSession } from '../../types/session.js';
 import type { PermissionMode } from '../../types/permissions.js';
@@ -7,7 +10,7 @@ import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
 import { isShellInert } from '../../types/claude-plugins.js';
 import { placeArguments, substituteArguments } from './arguments.js';
-import { scopeLabel, type CommandFile } from './command-file.js';
+import type { CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnGrants } from './turn-grant.js';
 import { callAsPlugin, registeredTool } from './permission-check.js';
@@ -27,26 +30,19 @@ function expandInCommand(command: string, variables: Readonly<Record<string, str
   return expandSessionVariables(command, isShellInert(variables.CLAUDE_PROJECT_DIR ?? '') ? variables : { CLAUDE_SESSION_ID: variables.CLAUDE_SESSION_ID ?? '' });
 }
 
-export function fileCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile): Command {
+export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile, session: AgentSession, args: string, mode: PermissionMode): Promise<CommandResult> {
   const label = `/${file.name} (${file.file})`;
-  return {
-    name: file.name,
-    description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
-    ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
-    async run(session: AgentSession, args: string, context): Promise<CommandResult> {
-      // `allowed-tools` pre-approves for the command's own `!` lines and then for its turn; a
-      // command that stops without a prompt (a refusal, a failed line, a throw) takes it back.
-      const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
-      grants.begin(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label);
-      let result: CommandResult | undefined;
-      try {
-        result = await runFile(session, args, context.mode, variables);
-        return result;
-      } finally {
-        if (result?.prompt === undefined) grants.drop(session);
-      }
-    },
-  };
+  // `allowed-tools` pre-approves for the command's own `!` lines and then for its turn; a
+  // command that stops without a prompt (a refusal, a failed line, a throw) takes it back.
+  const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
+  grants.begin(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label);
+  let result: CommandResult | undefined;
+  try {
+    result = await runFile(session, args, mode, variables);
+    return result;
+  } finally {
+    if (result?.prompt === undefined) grants.drop(session);
+  }
 
   async function runFile(session: AgentSession, args: string, mode: PermissionMode, variables: Readonly<Record<string, string>>): Promise<CommandResult> {
     // The `!` lines are the file's own text, taken before anything is filled in: a value placed

@@ -13,8 +13,8 @@ import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
-import { commandRoots, loadCommandFiles, type CommandFile, type CommandRoot } from './command-file.js';
-import { fileCommand } from './command.js';
+import { loadOnce } from '../../sdk/load-once.js';
+import { commandRoots, loadCommandFiles, scopeLabel, type CommandFile, type CommandRoot } from './command-file.js';
 import { TurnGrants } from './turn-grant.js';
 
 const NAME = 'custom-commands';
@@ -33,6 +33,19 @@ function loadedPluginNames(kernel: KernelApi): Set<string> {
   if (!kernel.container.isBound(TOKENS.ClaudePluginBundles)) return new Set();
   return new Set(kernel.container.get<ClaudePluginBundles>(TOKENS.ClaudePluginBundles).list().filter((bundle) => bundle.loaded).map((bundle) => bundle.name));
 }
+/** What running a command file needs (command.ts: arguments, `@path` includes, `!` lines), imported at its first run. */
+const loadRun = loadOnce(() => import('./command.js'));
+
+/** One command file as a slash command (listed in /help and the UI; run by command.ts). */
+function fileCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile): Command {
+  return {
+    name: file.name,
+    description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
+    ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
+    run: async (session, args, context) => (await loadRun()).runCommand(kernel, grants, file, session, args, context.mode),
+  };
+}
+
 /**
  * The provider itself, for this plugin's apply: a symbol of this module's, which no other plugin can
  * name. Its `grants` hold what a command's allowed-tools pre-approve for its turn: no one else's to change.

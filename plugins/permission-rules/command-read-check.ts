@@ -24,7 +24,8 @@ import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { segmentReads, type SegmentReads } from './command-reads.js';
-import { LAYER_NAME, segmentDirectories, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
+import { segmentDirectories } from './command-decision.js';
+import { LAYER_NAME, type CommandParser, type ParsedCommandLike, type RulesEngine } from './engine.js';
 import type { CompiledRule } from './rule-set.js';
 
 type GlobModule = typeof import('../../sdk/linear-regex/picomatch.js');

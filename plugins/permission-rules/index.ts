@@ -33,7 +33,7 @@ import { PermissionStage } from '../../types/permissions.js';
 import type { ToolRegistry } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { type CommandParser, LAYER_NAME } from './engine.js';
-import { PermissionRules } from './permission-rules.js';
+import { PermissionRules, engineContext, loadCallChecks } from './permission-rules.js';
 import { ruleMatcherFactory } from './rule-matcher.js';
 import { APPROVALS, PERMISSION_SETTINGS } from './services.js';
 import { loadOnce } from '../../sdk/load-once.js';
@@ -95,15 +95,17 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
           const rules = context.get(RULES);
           const { homeDir } = context.get<KernelApi>(TOKENS.Kernel);
           // A rule as a test of calls (a hook's `if`), judged by the same engine: rule-matcher.ts.
-          const ruleMatcher = ruleMatcherFactory(rules, { homeDir, parseCommand: options.parseCommand ?? parseShellCommandLazily });
+          const ruleMatcher = ruleMatcherFactory(rules, engineContext(homeDir, options.parseCommand ?? parseShellCommandLazily));
           return sealedService({ ...rules.settings(), ruleMatcher });
         })
         .inSingletonScope();
       bind(APPROVALS).toDynamicValue((context) => sealedService(context.get(RULES).approvals())).inSingletonScope();
       bind(TOKENS.SearchPolicy).toDynamicValue((context) => sealedService(context.get(RULES).searchPolicy())).inSingletonScope();
     }),
+    // The first call's check then finds its modules loaded: the shell parser, and the checks
+    // themselves (call-checks.ts), which start-up does not load.
     async warm() {
-      if (!options.parseCommand) await loadShellCommand();
+      await Promise.all([loadCallChecks(), options.parseCommand ? undefined : loadShellCommand()]);
     },
     async apply(kernel: KernelApi) {
       const rules = kernel.container.get(RULES);

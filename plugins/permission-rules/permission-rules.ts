@@ -11,17 +11,37 @@ import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ManagedPolicy } from '../../types/managed.js';
 import type { CliOptions } from '../../types/plugin.js';
 import { loadMatcherDeps, patternNeeds } from './matchers.js';
-import { appendAllowRule, removeAllowRule } from './persist.js';
 import { CompiledRule, RuleLayer, SCOPES, pathBasesFor, type RuleOrigin, type Scope } from './rule-set.js';
 import { FRIENDLY_NAMES, parseRule, type RuleList, type ToolSpec } from './rule-syntax.js';
-import { RulesEngine, type CommandParser } from './engine.js';
-import { checkProtectedPaths } from './protection.js';
-import { checkCommandReads } from './command-read-check.js';
+import { RulesEngine, type CommandParser, type EngineContext } from './engine.js';
 import type { ApprovalGrant, Approvals, GrantScope, PermissionSettings } from './services.js';
 import { PREFIX, approvalsFile, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
 import { spellingsWarning } from '../../config/settings-files.js';
 import { suggestRule } from './suggest.js';
 import { hiddenTools } from './hidden-tools.js';
+import { loadOnce } from '../../sdk/load-once.js';
+
+/**
+ * What only a call's check needs (the command decision, protected paths, command reads) and the
+ * saving of an "allow always" answer: one on-demand chunk (call-checks.ts), imported at the first
+ * check or while the first request waits for the model (the plugin's warm), not at start-up. One
+ * import per process, retried after a failure.
+ */
+export const loadCallChecks = loadOnce(() => import('./call-checks.js'));
+
+/**
+ * Whether a call's check reaches the on-demand part: a command (its reads, its writes to protected
+ * paths) or a file write (protected paths). For any other call both checks find nothing to judge,
+ * so a read, a search or an MCP call does not wait for the import.
+ */
+function needsCallChecks(request: PermissionRequest): boolean {
+  return request.target.kind === 'command' || (request.target.kind === 'path' && request.category === 'write');
+}
+
+/** The engine's context for a check: `decideCommand` from the on-demand chunk. */
+export function engineContext(homeDir: string, parseCommand: CommandParser): EngineContext {
+  return { homeDir, parseCommand, decideCommand: async () => (await loadCallChecks()).decideCommand };
+}
 
 export interface RuleInput {
   list: RuleList;
@@ -200,16 +220,19 @@ export class PermissionRules {
   }
 
   async check(request: PermissionRequest): Promise<PermissionVerdict | undefined> {
-    const context = { homeDir: this.context.homeDir, parseCommand: this.context.parseCommand };
+    const context = engineContext(this.context.homeDir, this.context.parseCommand);
     const verdict = await this.engine.check(request, context);
     if (verdict?.decision === 'deny') return verdict;
-    // Read rules cover what a command visibly reads (files, trees, git's objects): deny or ask.
-    const reads = await checkCommandReads(request, this.engine, context);
-    if (reads?.decision === 'deny') return reads;
-    // Protected paths ask in every mode, before the mode layer could allow.
-    const guarded = await checkProtectedPaths(request, this.engine, context);
-    if (guarded) return guarded;
-    if (reads) return reads;
+    if (needsCallChecks(request)) {
+      const { checkCommandReads, checkProtectedPaths } = await loadCallChecks();
+      // Read rules cover what a command visibly reads (files, trees, git's objects): deny or ask.
+      const reads = await checkCommandReads(request, this.engine, context);
+      if (reads?.decision === 'deny') return reads;
+      // Protected paths ask in every mode, before the mode layer could allow.
+      const guarded = await checkProtectedPaths(request, this.engine, context);
+      if (guarded) return guarded;
+      if (reads) return reads;
+    }
     // Plan mode stays read-only: a rule may deny or ask there, but never let a change through.
     if (verdict?.decision === 'allow' && request.mode === 'plan' && request.category !== 'read') return undefined;
     return verdict;
@@ -222,9 +245,10 @@ export class PermissionRules {
    */
   async checkManaged(request: PermissionRequest): Promise<PermissionVerdict | undefined> {
     if (this.engine.layer('managed').size === 0) return undefined;
-    const context = { homeDir: this.context.homeDir, parseCommand: this.context.parseCommand };
+    const context = engineContext(this.context.homeDir, this.context.parseCommand);
     const verdict = await this.managedEngine.check(request, context);
-    if (verdict?.decision === 'deny') return verdict;
+    if (verdict?.decision === 'deny' || request.target.kind !== 'command') return verdict;
+    const { checkCommandReads } = await loadCallChecks();
     const reads = await checkCommandReads(request, this.managedEngine, context);
     return reads ?? verdict;
   }
@@ -253,6 +277,7 @@ export class PermissionRules {
     if (!compiled) return false;
     this.engine.layer('local').add(compiled);
     try {
+      const { appendAllowRule } = await loadCallChecks();
       await appendAllowRule(file, compiled.text);
       return true;
     } catch (error) {
@@ -266,6 +291,7 @@ export class PermissionRules {
     if (scope === 'session') return this.engine.layer('session').remove(text, 'allow') > 0;
     const inMemory = this.engine.layer('local').remove(text, 'allow');
     let inFile = 0;
+    const { removeAllowRule } = await loadCallChecks();
     // The saved approvals, and the project's settings.local.yaml (where earlier versions saved them).
     for (const file of [this.approvalsFile, this.files.local[0]!]) {
       try {

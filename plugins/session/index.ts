@@ -12,12 +12,18 @@ import type { ProviderRegistry } from '../../types/services.js';
 import type { SessionStore } from '../../types/session-store.js';
 import { TOKENS } from '../../types/tokens.js';
 import { groupDigits } from '../../sdk/plain-intl.js';
-import { FileSessionStore } from './session-store.js';
+import { loadOnce } from '../../sdk/load-once.js';
+import type { FileSessionStore } from './session-store.js';
 import { TranscriptWriter, type ModelInUse } from './transcript-writer.js';
 
 export const NAME = 'session';
 /** The store itself, for this plugin's clean-up only: a symbol of this module's, which no other plugin can name. */
-const STORE: ServiceIdentifier<FileSessionStore> = Symbol('session/store');
+const STORE: ServiceIdentifier<() => Promise<FileSessionStore>> = Symbol('session/store');
+/**
+ * The reader of saved sessions (list, load, clean-up), imported at its first use: a run that
+ * resumes nothing needs it only for the clean-up, after start-up. The writer is loaded at boot.
+ */
+const loadStore = loadOnce(() => import('./session-store.js'));
 /** Clean-up waits until the first turn is well under way: it is never on the start-up path. */
 export const CLEANUP_DELAY_MS = 2_000;
 
@@ -42,14 +48,14 @@ export function createSessionPlugin(): MewcodePlugin {
       bind(STORE)
         .toDynamicValue((context) => {
           const kernel = context.get<KernelApi>(TOKENS.Kernel);
-          return new FileSessionStore(kernel.projectRoot, kernel.homeDir);
+          return loadOnce(async () => new (await loadStore()).FileSessionStore(kernel.projectRoot, kernel.homeDir));
         })
         .inSingletonScope();
       // The contract only: list, latest and load. Removing sessions is this plugin's clean-up.
       bind(TOKENS.SessionStore)
         .toDynamicValue((context): SessionStore => {
           const store = context.get(STORE);
-          return Object.freeze({ list: () => store.list(), latest: () => store.latest(), load: (id: string) => store.load(id) });
+          return Object.freeze({ list: async () => (await store()).list(), latest: async () => (await store()).latest(), load: async (id: string) => (await store()).load(id) });
         })
         .inSingletonScope();
     }),
@@ -105,11 +111,9 @@ export function createSessionPlugin(): MewcodePlugin {
       const store = kernel.container.get(STORE);
       const cleanup = setTimeout(() => {
         cleanups.delete(cleanup);
-        try {
-          store.removeExpired(Date.now(), inUseByKernel.get(kernel.projectRoot));
-        } catch (error) {
-          kernel.warn(`${NAME}: old sessions could not be removed: ${error instanceof Error ? error.message : String(error)}`);
-        }
+        store()
+          .then((loaded) => loaded.removeExpired(Date.now(), inUseByKernel.get(kernel.projectRoot)))
+          .catch((error: unknown) => kernel.warn(`${NAME}: old sessions could not be removed: ${error instanceof Error ? error.message : String(error)}`));
       }, CLEANUP_DELAY_MS);
       cleanup.unref();
       cleanups.add(cleanup);
