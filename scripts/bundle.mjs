@@ -39,8 +39,8 @@ rmSync('dist', { recursive: true, force: true });
 // The declarations take longer than the bundles (a full type-check): emitted in parallel.
 // `npm run test:e2e` type-checks nothing of its own and packs with them, so there they are emitted
 // without a check (MEWCODE_BUILD_NO_CHECK, tsc --noCheck: the same files, in half the time).
-// `npm test` reads none of them and type-checks the project right after the build
-// (`npm run typecheck`): MEWCODE_BUILD_NO_TYPES leaves them out (≈ 10 s of CPU).
+// `npm test` reads none of them and type-checks the project among its tests
+// (test/architecture/typecheck.test.ts): MEWCODE_BUILD_NO_TYPES leaves them out (≈ 10 s of CPU).
 const declarations = process.env.MEWCODE_BUILD_NO_TYPES ? Promise.resolve(0) : runTsc(['-p', 'tsconfig.build.json', ...(process.env.MEWCODE_BUILD_NO_CHECK ? ['--noCheck'] : [])]);
 
 const esm = {
