@@ -5,8 +5,11 @@
  */
 import path from 'node:path';
 
-/** True when `inner` is `outer` or below it (both absolute, normalised). */
+/**
+ * True when `inner` is `outer` or below it (both absolute, normalised). Only a first component
+ * that is exactly `..` leads out: a directory named `..x` (a name a repository may hold) is inside.
+ */
 export function isWithin(outer: string, inner: string): boolean {
   const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
