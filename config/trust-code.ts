@@ -55,7 +55,7 @@ const isMap = (value: unknown): value is Record<string, unknown> => typeof value
 
 function inside(root: string, file: string): boolean {
   const rel = path.relative(root, file);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel); // `..x/` is a directory inside
 }
 
 function regularFile(file: string): number | undefined {

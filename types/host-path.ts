@@ -54,7 +54,7 @@ function enclosingWorkTree(dir: string): string | undefined {
 
 function isWithin(dir: string, root: string): boolean {
   const relative = path.relative(root, dir);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)); // `..bin` is a name inside
 }
 
 /** `process.env` with PATH reduced to its absolute entries outside `projects` (see absolutePathEntries). */

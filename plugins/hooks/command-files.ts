@@ -25,7 +25,7 @@ function commandWords(command: string, projectRoot: string): string[] {
 
 function inside(root: string, file: string): boolean {
   const relative = path.relative(root, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative); // `..x/` is a directory inside
 }
 
 /** Why the command may not run (naming the file), or undefined when every file it names is fine. */

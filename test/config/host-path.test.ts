@@ -36,3 +36,9 @@ test('a work tree that holds the home directory is not taken as the project', ()
   const project = temp('mewcode-home-case-');
   expect(absolutePathEntries(`${home}/.local/bin`, [project])).toBe(`${home}/.local/bin`);
 });
+
+test('an entry in a project directory whose name begins with `..` (`..bin`, `...`) is inside the project and skipped', () => {
+  const project = temp('mewcode-dotdot-');
+  for (const dir of ['..bin', '...']) mkdirSync(path.join(project, dir));
+  expect(absolutePathEntries([`${project}/..bin`, `${project}/...`, '/usr/bin'].join(path.delimiter), [project])).toBe('/usr/bin');
+});

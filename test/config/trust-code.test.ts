@@ -49,6 +49,13 @@ describe('which files are covered', () => {
     expect((await codeOf()).sort()).toEqual(['.mewcode/hooks/r.sh', 'conf/a.json', 'scripts/h.sh', 'srv/a.py', 'tools/c.js', 'x.sh'].sort());
   });
 
+  it('a file in a project directory whose name begins with `..` (`..tools/`, `.../`) is project code like any other', async () => {
+    put('.mcp.json', JSON.stringify({ mcpServers: { a: { command: 'node', args: ['..tools/srv.js'] }, b: { command: './.../run.sh' } } }));
+    put('..tools/srv.js', '#\n');
+    put('.../run.sh', '#\n');
+    expect((await codeOf()).sort()).toEqual(['..tools/srv.js', '.../run.sh'].sort());
+  });
+
   it('a runner\'s task file: npm run → package.json, make → Makefile', async () => {
     put('.mcp.json', JSON.stringify({ mcpServers: { a: { command: 'npm', args: ['run', 'mcp'] } } }));
     put('.mewcode/settings.yaml', 'hooks:\n  Stop:\n    - hooks:\n        - { type: command, command: "make lint" }\n');

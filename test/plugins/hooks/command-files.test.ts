@@ -36,3 +36,9 @@ test('a script linked out, one reached through a directory link out, and a FIFO 
   expect(projectCommandProblem("X=1 sh './hooks/pipe.sh'", root)).toMatch(/hooks\/pipe\.sh: it is a FIFO/);
   expect(projectCommandProblem('cd tools && ./evil.sh', root)).toMatch(/tools: it is a link to/);
 });
+
+test('a script linked out from a project directory named `..hooks` is refused too (the name is inside the project)', () => {
+  mkdirSync(path.join(root, '..hooks'));
+  symlinkSync(path.join(base, 'evil.sh'), path.join(root, '..hooks', 'link.sh'));
+  expect(projectCommandProblem('bash ..hooks/link.sh', root)).toMatch(/^refusing to run the project's hook: \.\.hooks\/link\.sh: it is a link to .*evil\.sh, outside the project/);
+});
