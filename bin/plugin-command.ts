@@ -31,6 +31,7 @@ import { loadExternalPlugins } from '../kernel/external-plugins.js';
 import { loadManaged } from '../kernel/managed-enforcement.js';
 import { runningMewcodeRoot } from '../kernel/running-mewcode.js';
 import { hostProgramEnv } from '../types/host-path.js';
+import { isPathStrictlyWithin } from '../types/path-within.js';
 import type { ParsedCommand } from './cli-args.js';
 import type { ClaudePluginCommand } from './claude-plugin-command.js';
 
@@ -96,7 +97,7 @@ async function addPlugin(spec: string, scope: Scope, cwd: string, deps: PluginCo
 
   // A plugin file is named as it is: nothing to install. A packed package (`npm pack`) is installed.
   if (pathLike && statSync(local).isFile() && !PACKED_PACKAGE.test(local)) {
-    const entry = scope === 'user' || !isInside(local, cwd) ? local : `./${path.relative(cwd, local).split(path.sep).join('/')}`;
+    const entry = scope === 'user' || !isPathStrictlyWithin(cwd, local) ? local : `./${path.relative(cwd, local).split(path.sep).join('/')}`;
     await checkLoads(entry, [scope === 'user' ? path.dirname(local) : cwd], deps);
     return report(await addListEntry(file, 'plugins', entry), entry, undefined, file, scope, deps);
   }
@@ -246,11 +247,6 @@ function realpathOrUndefined(file: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isInside(file: string, dir: string): boolean {
-  const relative = path.relative(dir, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 function lastLines(text: string): string {

@@ -16,6 +16,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { absolutePathEntries } from '../types/host-path.js';
+import { isPathStrictlyWithin } from '../types/path-within.js';
 import { readGitFile } from '../types/small-file.js';
 
 export interface TrackedAnswer {
@@ -50,9 +51,8 @@ function findRepository(dir: string): Repository | undefined {
 
 /** Repository-relative paths with `/`; undefined when `file` is not inside `worktree`. */
 function relativeTo(worktree: string, file: string): string | undefined {
-  const rel = path.relative(worktree, file);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return rel.split(path.sep).join('/');
+  if (!isPathStrictlyWithin(worktree, file)) return undefined;
+  return path.relative(worktree, file).split(path.sep).join('/');
 }
 
 /** The paths whose presence in the index makes `rel` count as tracked. */

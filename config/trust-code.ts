@@ -28,6 +28,7 @@ import { shellLineCommands } from './command-files.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { terminalSafe } from './trust-summary.js';
+import { isPathStrictlyWithin } from '../types/path-within.js';
 
 export const MAX_CODE_FILE_BYTES = 8 * 1024 * 1024;
 export const MAX_CODE_FILES = 64;
@@ -52,11 +53,6 @@ export interface NamingSetting {
 }
 
 const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function inside(root: string, file: string): boolean {
-  const rel = path.relative(root, file);
-  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel); // `..x/` is a directory inside
-}
 
 function regularFile(file: string): number | undefined {
   try {
@@ -115,7 +111,7 @@ function wordFiles(word: string, bases: readonly string[], root: string): string
     if (form === '' || form.startsWith('-') || form.includes('$')) continue;
     for (const base of path.isAbsolute(form) ? [root] : bases) {
       const file = path.resolve(base, form);
-      if (inside(root, file) && regularFile(file) !== undefined) found.push(file);
+      if (isPathStrictlyWithin(root, file) && regularFile(file) !== undefined) found.push(file);
     }
   }
   return found;
@@ -144,7 +140,7 @@ function runnerFiles(words: readonly string[], bases: readonly string[], root: s
     for (const name of RUNNER_FILES[path.basename(word)] ?? []) {
       for (const base of bases) {
         const file = path.join(base, name);
-        if (inside(root, file) && regularFile(file) !== undefined) found.push(file);
+        if (isPathStrictlyWithin(root, file) && regularFile(file) !== undefined) found.push(file);
       }
     }
   }
@@ -230,7 +226,7 @@ async function namedFiles(setting: NamingSetting, root: string): Promise<string[
     // A custom command file's `!` lines are commands like a hook's.
     commandFiles(shellLineCommands(setting.value).map((command) => ({ command })), root, out);
   }
-  return [...out].filter((file) => inside(root, file));
+  return [...out].filter((file) => isPathStrictlyWithin(root, file));
 }
 
 /** A whole file's text (`.mcp.json`, `.mewcode/hooks.yaml`) parsed (through the shared cache); a setting's value as it is. */

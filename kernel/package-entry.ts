@@ -11,6 +11,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { isPathStrictlyWithin, isPathWithin } from '../types/path-within.js';
 
 const IMPORT_CONDITIONS: readonly string[] = ['node', 'import', 'default'];
 const REQUIRE_CONDITIONS: readonly string[] = ['node', 'require', 'default'];
@@ -78,8 +79,7 @@ function notConfinedText(name: string, baseDir: string): string {
 /** The file an `exports` target names, which must be inside the package. */
 function exportedFile(name: string, subpath: string, dir: string, target: string): string {
   const file = path.resolve(dir, target);
-  const relative = path.relative(dir, file);
-  if (!target.startsWith('./') || relative.startsWith('..') || path.isAbsolute(relative) || relative.split(path.sep).includes('node_modules')) {
+  if (!target.startsWith('./') || !isPathWithin(dir, file) || path.relative(dir, file).split(path.sep).includes('node_modules')) {
     throw new Error(`package ${name} exports ${subpath} as "${target}", which is outside the package`);
   }
   if (!existsSync(file)) throw new Error(`package ${name} exports ${subpath} as ${target}, but there is no file at ${file}`);
@@ -91,8 +91,7 @@ function confinedTo(file: string, baseDir: string, name: string, confined: boole
   if (!confined) return file;
   const real = realpathSync(file);
   const root = realpathSync(baseDir);
-  const relative = path.relative(root, real);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
+  if (!isPathStrictlyWithin(root, real)) {
     throw new Error(`package ${name} in ${path.join(baseDir, 'node_modules')} leads to ${real}, outside ${root}: a managed plugin's files must lie in the managed settings' directory`);
   }
   return file;
@@ -174,8 +173,7 @@ export function manifestPluginFiles(spec: string, baseDir: string, confined = fa
   }
   return declared.map((entry: string) => {
     const file = path.resolve(dir, entry);
-    const relative = path.relative(dir, file);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) throw new Error(`${manifestFile}: "mewcode.plugins" names ${entry}, which is outside the package`);
+    if (!isPathStrictlyWithin(dir, file)) throw new Error(`${manifestFile}: "mewcode.plugins" names ${entry}, which is outside the package`);
     if (!existsSync(file)) throw new Error(`${manifestFile}: "mewcode.plugins" names ${entry}, but there is no file at ${file}`);
     return confinedTo(file, baseDir, name, confined);
   });

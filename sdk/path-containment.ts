@@ -8,6 +8,7 @@
  */
 import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { isPathWithin } from '../types/path-within.js';
 
 export type Containment = { inside: true; resolved: string } | { inside: false; resolved: string };
 
@@ -81,8 +82,9 @@ export function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : (error as Error | undefined)?.message ?? String(error);
 }
 
+/** `candidate` is `root` or below it (part of mewcode/sdk: the shared test under its published name). */
 export function isWithin(root: string, candidate: string): boolean {
-  return candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+  return isPathWithin(root, candidate);
 }
 
 /** Expand a leading `~` (the model sometimes writes it) against the home directory. */

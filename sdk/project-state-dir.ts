@@ -19,6 +19,7 @@
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isPathWithin } from '../types/path-within.js';
 
 const { O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_RDONLY } = constants;
 
@@ -236,9 +237,9 @@ function missing(file: string): NodeJS.ErrnoException {
 }
 
 function parentOf(root: string, file: string, create: boolean): { dir: StateDirectory; name: string } {
-  const relative = path.relative(root, path.dirname(file));
-  if (relative.startsWith('..') || path.isAbsolute(relative)) throw new Error(`${file} is not inside ${root}`);
-  const dir = openStateDirectory(root, relative, { create });
+  const parent = path.dirname(file);
+  if (!isPathWithin(root, parent)) throw new Error(`${file} is not inside ${root}`);
+  const dir = openStateDirectory(root, path.relative(root, parent), { create });
   if (dir === undefined) throw missing(file);
   return { dir, name: path.basename(file) };
 }

@@ -9,6 +9,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isPathWithin } from './path-within.js';
 
 /**
  * `projects`: directories no entry may lie in (default: the one MewCode was started in). The git
@@ -23,7 +24,7 @@ export function absolutePathEntries(envPath: string | undefined = process.env.PA
   }
   return (envPath ?? '')
     .split(path.delimiter)
-    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !roots.some((root) => isWithin(real(dir), root)))
+    .filter((dir) => dir !== '' && path.isAbsolute(dir) && !roots.some((root) => isPathWithin(root, real(dir))))
     .join(path.delimiter);
 }
 
@@ -45,16 +46,11 @@ function enclosingWorkTree(dir: string): string | undefined {
   const home = real(os.homedir());
   let found: string | undefined;
   for (let current = dir; ; current = path.dirname(current)) {
-    if (isWithin(home, current)) return found;
+    if (isPathWithin(current, home)) return found;
     const dotGit = statSync(path.join(current, '.git'), { throwIfNoEntry: false });
     if (dotGit) found = current;
     if (dotGit?.isDirectory() || path.dirname(current) === current) return found;
   }
-}
-
-function isWithin(dir: string, root: string): boolean {
-  const relative = path.relative(root, dir);
-  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)); // `..bin` is a name inside
 }
 
 /** `process.env` with PATH reduced to its absolute entries outside `projects` (see absolutePathEntries). */

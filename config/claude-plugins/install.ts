@@ -11,12 +11,12 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { isPathWithin } from '../../types/path-within.js';
 import { PLUGIN_NAME } from './bundle/plugin-manifest.js';
 import { applyEntryDefinition } from './entry-definition.js';
 import { cloneRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type PluginManifest } from './manifest.js';
 import { readCatalogue, type MarketplaceEntry } from './marketplace-file.js';
-import { isInside } from './bundle/plugin-files.js';
 import { removeInstalledCopy, unknownMarketplace } from './marketplaces.js';
 import { installedPluginDir, pluginId, splitPluginId } from './paths.js';
 import { readPluginSettings } from './settings.js';
@@ -79,7 +79,7 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
       if (!existsSync(source) || !statSync(source).isDirectory()) throw new Error(`${catalogueFile}: plugin "${entry.name}": its source ${entry.source.path} is not a folder of the marketplace (${source})`);
       const realRoot = realpathSync(marketplace.root);
       const realSource = realpathSync(source);
-      if (!isInside(realSource, realRoot)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its source ${entry.source.path} lies outside the marketplace`);
+      if (!isPathWithin(realRoot, realSource)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its source ${entry.source.path} lies outside the marketplace`);
       cpSync(realSource, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(realSource, warnings) });
       commit = marketplace.commit;
     } else {
@@ -94,7 +94,7 @@ export async function installPlugin(homeDir: string, spec: string): Promise<Inst
         // the clone would be copied as that link, and the install would then write through it.
         const realClone = realpathSync(clone);
         const folder = realpathSync(wanted);
-        if (!isInside(folder, realClone)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its path ${subdir} lies outside the repository`);
+        if (!isPathWithin(realClone, folder)) throw new Error(`${catalogueFile}: plugin "${entry.name}": its path ${subdir} lies outside the repository`);
         cpSync(folder, staging, { recursive: true, verbatimSymlinks: true, filter: copyFilter(folder, warnings) });
       } finally {
         rmSync(clone, { recursive: true, force: true });
@@ -144,7 +144,7 @@ function copyFilter(root: string, warnings: string[]): (file: string) => boolean
     } catch {
       real = undefined;
     }
-    if (real !== undefined && isInside(real, root)) return true;
+    if (real !== undefined && isPathWithin(root, real)) return true;
     warnings.push(`${file} is a link ${real === undefined ? 'to nothing' : `out of the plugin (to ${real})`}; not copied`);
     return false;
   };

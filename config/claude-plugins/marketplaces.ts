@@ -8,6 +8,7 @@ import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { isPathStrictlyWithin } from '../../types/path-within.js';
 import { cloneRepository, headCommit, pullRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type MarketplaceSource } from './manifest.js';
 import { looksLikeGitUrl, readCatalogue, type MarketplaceCatalogue } from './marketplace-file.js';
@@ -156,7 +157,7 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
       delete manifest.plugins[id];
       uninstalled.push(id);
     }
-    if (record.source.kind === 'git' && strictlyInside(record.root, pluginsHome(homeDir))) rmSync(record.root, { recursive: true, force: true });
+    if (record.source.kind === 'git' && isPathStrictlyWithin(pluginsHome(homeDir), record.root)) rmSync(record.root, { recursive: true, force: true });
     delete manifest.marketplaces[name];
     return { record, uninstalled };
   });
@@ -170,17 +171,11 @@ export function removeMarketplace(homeDir: string, name: string): { record: Mark
 export function removeInstalledCopy(homeDir: string, plugin: Pick<InstalledPlugin, 'root' | 'name' | 'marketplace'>): void {
   const home = pluginsHome(homeDir);
   const root = path.resolve(plugin.root);
-  if (strictlyInside(root, home)) {
+  if (isPathStrictlyWithin(home, root)) {
     rmSync(root, { recursive: true, force: true });
     const parent = path.dirname(root);
-    if (strictlyInside(parent, path.join(home, 'cache')) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
+    if (isPathStrictlyWithin(path.join(home, 'cache'), parent) && readdirSync(parent).length === 0) rmSync(parent, { recursive: true, force: true });
   }
   rmSync(pluginDataDir(homeDir, pluginId(plugin.name, plugin.marketplace)), { recursive: true, force: true });
-}
-
-/** Strictly below `parent` (never `parent` itself: the plugins folder is not removed). */
-function strictlyInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 

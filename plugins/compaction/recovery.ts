@@ -13,6 +13,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { inPackageDirectory } from '../../config/project-file.js';
 import path from 'node:path';
+import { isPathStrictlyWithin } from '../../types/path-within.js';
 import { CHARS_PER_TOKEN, tokensOfChars } from '../../types/token-estimate.js';
 import { RECOVERY_FILES, RECOVERY_TOKENS_PER_FILE } from './thresholds.js';
 import { groupDigits } from '../../sdk/plain-intl.js';
@@ -79,11 +80,6 @@ export async function recoveryAttachment(input: RecoveryInput): Promise<string> 
   ].join('\n\n');
 }
 
-function isInside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
-}
-
 type Section = { text: string; tokens: number } | { withheld: string };
 
 /**
@@ -92,8 +88,8 @@ type Section = { text: string; tokens: number } | { withheld: string };
  */
 async function fileSection(projectRoot: string, file: string, maxTokens: number, read: GatedRead): Promise<Section | undefined> {
   const maxChars = Math.floor(maxTokens * CHARS_PER_TOKEN);
+  if (!isPathStrictlyWithin(projectRoot, file)) return undefined;
   const relative = path.relative(projectRoot, file);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
   // Layer 1's saved results are previews' targets, not files the user works on.
   if (relative.split(path.sep).slice(0, 2).join('/') === '.mewcode/sessions') return undefined;
   const display = relative.split(path.sep).join('/');
@@ -132,7 +128,7 @@ function readClean(projectRoot: string, file: string, maxChars: number): CleanTe
       // Several hard links: possibly a file outside under a second name; read_file refuses it too.
       if (info.nlink > 1 && !inPackageDirectory(file, projectRoot)) return undefined;
       // O_NOFOLLOW checks the last part only: a directory of the path may have become a link out of the project since the read.
-      if (!isInside(realpathSync(projectRoot), realpathSync(file))) return undefined;
+      if (!isPathStrictlyWithin(realpathSync(projectRoot), realpathSync(file))) return undefined;
       // UTF-8: at most 4 bytes a character, so this many bytes hold the budget.
       const buffer = Buffer.alloc(maxChars * 4 + 4);
       const read = readSync(fd, buffer, 0, buffer.length, 0);

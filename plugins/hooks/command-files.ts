@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { projectScriptProblem } from '../../config/project-file.js';
+import { isPathStrictlyWithin } from '../../types/path-within.js';
 
 const PROJECT_VARIABLES = /\$\{?(?:CLAUDE_PROJECT_DIR|MEWCODE_PROJECT_DIR)\}?/g;
 
@@ -23,17 +24,12 @@ function commandWords(command: string, projectRoot: string): string[] {
     .filter((word) => word !== '' && !word.startsWith('-') && !word.includes('$'));
 }
 
-function inside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative); // `..x/` is a directory inside
-}
-
 /** Why the command may not run (naming the file), or undefined when every file it names is fine. */
 export function projectCommandProblem(command: string, projectRoot: string): string | undefined {
   const root = path.resolve(projectRoot);
   for (const word of commandWords(command, root)) {
     const file = path.resolve(root, word.startsWith('~') ? '/nonexistent' : word);
-    if (!inside(root, file)) continue;
+    if (!isPathStrictlyWithin(root, file)) continue;
     const problem = projectScriptProblem(file, root);
     if (problem !== undefined) return `refusing to run the project's hook: ${path.relative(root, file)}: ${problem}`;
   }

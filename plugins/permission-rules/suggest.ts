@@ -11,6 +11,7 @@
  */
 import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
+import { isPathWithin } from '../../types/path-within.js';
 import type { PermissionTarget } from '../../types/tools.js';
 import { hasPathGlobChars } from './matchers.js';
 import { friendlyName } from './rule-syntax.js';
@@ -33,8 +34,7 @@ export function suggestRule(request: RuleSubject, homeDir?: string): string {
     const root = path.resolve(request.projectRoot);
     const absolute = path.resolve(root, homeDir ? expandHome(target.path, homeDir) : target.path);
     const relative = path.relative(root, absolute);
-    const inside = relative === '' || !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
-    const body = inside ? (relative === '' ? '.' : `./${relative.split(path.sep).join('/')}`) : `//${absolute.replace(/^[/\\]+/, '').split(path.sep).join('/')}`;
+    const body = isPathWithin(root, absolute) ? (relative === '' ? '.' : `./${relative.split(path.sep).join('/')}`) : `//${absolute.replace(/^[/\\]+/, '').split(path.sep).join('/')}`;
     return `${name}(${hasPathGlobChars(body) ? '=' : ''}${body})`;
   }
   return request.toolName;

@@ -32,7 +32,7 @@ import type { ResolvedConfig } from '../../types/config.js';
 import type { SandboxReadRules } from '../../types/sandbox.js';
 import type { PermissionSettings, SearchPolicy } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
-import { isWithin } from './within.js';
+import { isPathWithin } from '../../types/path-within.js';
 import { OsCommandSandbox } from './service.js';
 
 export { OsCommandSandbox, type OsSandboxOptions } from './service.js';
@@ -68,7 +68,7 @@ function warnHomeRoot(kernel: KernelApi): void {
   };
   const root = real(kernel.projectRoot);
   const home = real(kernel.homeDir);
-  if (!isWithin(root, home)) return;
+  if (!isPathWithin(root, home)) return;
   kernel.warn(
     `sandbox-os: the project root ${root} ${root === home ? 'is your home directory' : 'holds your home directory'}: commands may write anywhere in it except your dotfiles ` +
       '(every ~/.name: ~/.bashrc, ~/.profile, ~/.gitconfig, ~/.ssh, ~/.config …, and ~/bin), which stay read-only; the file tools ask before changing them. ' +

@@ -71,5 +71,5 @@ export function homeProtectedName(name: string): boolean {
   return name.startsWith('.') || name === 'bin' || name === 'Library';
 }
 
-/** In a file of its own, for the plugin's start without this file's tables. */
-export { isWithin } from './within.js';
+/** The shared containment test, under the name this plugin's modules use. */
+export { isPathWithin as isWithin } from '../../types/path-within.js';

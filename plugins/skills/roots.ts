@@ -8,6 +8,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { configScopeAt } from '../../config/scope.js';
+import { isPathWithin } from '../../types/path-within.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { SkillRoot } from './skill.js';
 
@@ -18,12 +19,6 @@ export function resolveRoot(root: string, homeDir: string, projectRoot: string):
   if (root === '~') return homeDir;
   if (root.startsWith('~/')) return path.join(homeDir, root.slice(2));
   return path.resolve(projectRoot, root);
-}
-
-/** Whether `child` is `parent` or below it (paths compared as given). */
-export function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** The real path, or the path as given when it does not exist (yet). */
@@ -55,7 +50,7 @@ export function skillRoots(homeDir: string, projectRoot: string, extraRoots: rea
     // A project inside the home directory: `~/.mewcode/skills` is still the user's own.
     // By the path as written *and* by the real path: a root the project's configuration names as
     // `/proc/self/cwd/x` or through a link is still the repository's, so its scripts need trust.
-    const inside = isInside(dir, projectRoot) || isInside(real(dir), real(projectRoot));
+    const inside = isPathWithin(projectRoot, dir) || isPathWithin(real(projectRoot), real(dir));
     if (dir === userRoot) roots.push({ dir, scope: 'user' });
     else if (inside) roots.push({ dir, scope: 'project', project: projectRoot });
     else if (byProject) roots.push({ dir, scope: 'project' }); // outside the project: confined to itself

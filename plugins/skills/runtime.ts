@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import type { Command } from '../../types/commands.js';
 import type { ResolvedConfig } from '../../types/config.js';
+import { isPathWithin } from '../../types/path-within.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -17,7 +18,7 @@ import { ActiveSkills } from './active.js';
 import { readRendered, type ActivationDeps } from './activation.js';
 import type { SkillCatalog } from './catalog.js';
 import { CatalogStore, summarizeProblems } from './catalog-store.js';
-import { isInside, rootsWrittenByProject, skillRoots } from './roots.js';
+import { rootsWrittenByProject, skillRoots } from './roots.js';
 import type { SkillRoot } from './skill.js';
 import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
@@ -124,7 +125,7 @@ export class SkillsRuntime {
       } catch {
         continue;
       }
-      if (path.dirname(real) === real || isInside(realHome(home), real)) continue;
+      if (path.dirname(real) === real || isPathWithin(real, realHome(home))) continue;
       dirs.push(real);
     }
     return dirs;

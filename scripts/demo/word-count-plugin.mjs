@@ -26,7 +26,9 @@ export default (api) =>
           const relative = String(input.path ?? '');
           const file = path.resolve(ctx.projectRoot, relative);
           const inside = path.relative(ctx.projectRoot, file);
-          if (!relative || inside.startsWith('..') || path.isAbsolute(inside)) {
+          // Only a first component that is exactly `..` leads out: `..notes/a.md` is a file inside.
+          const outside = inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside);
+          if (!relative || outside) {
             return { content: `word_count: "${relative}" is not a file inside the project; pass a path relative to ${ctx.projectRoot}.`, isError: true };
           }
           let text;

@@ -6,6 +6,7 @@
  * such as `..`, which would reject valid names like `a..b.ts` (T4).
  */
 import path from 'node:path';
+import { isPathWithin } from '../../types/path-within.js';
 import { expandHome, resolveReal } from '../path-containment.js';
 
 export interface ToolPath {
@@ -36,8 +37,7 @@ export async function realPathOf(absolute: string): Promise<string> {
 }
 
 export function displayPath(absolute: string, projectRoot: string): string {
-  const relative = path.relative(path.resolve(projectRoot), absolute);
-  if (relative === '') return '.';
-  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return absolute;
-  return relative;
+  const root = path.resolve(projectRoot);
+  if (!isPathWithin(root, absolute)) return absolute;
+  return path.relative(root, absolute) || '.';
 }

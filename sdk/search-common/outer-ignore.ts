@@ -22,6 +22,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readFileExact } from './exact-open.js';
+import { isPathStrictlyWithin } from '../../types/path-within.js';
 import { readGitFile } from '../../types/small-file.js';
 import { rebaseFromAncestor } from './ignore-rebase.js';
 
@@ -55,16 +56,10 @@ function repositoryTop(root: string, homeDir: string): string | undefined {
   const home = realOr(homeDir);
   for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
     // At the home directory or above it, any repository found holds the home directory.
-    if (dir === home || isInside(home, dir)) return undefined;
+    if (dir === home || isPathStrictlyWithin(dir, home)) return undefined;
     if (existsNoFollow(path.join(dir, '.git'))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }
-}
-
-/** Whether `inner` lies strictly below `outer`. */
-function isInside(inner: string, outer: string): boolean {
-  const rel = path.relative(outer, inner);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 function realOr(dir: string): string {

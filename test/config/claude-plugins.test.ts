@@ -4,11 +4,11 @@
  * installed plugins a run uses given Claude-shaped settings and workspace trust.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { enabledPlugins } from '../../config/claude-plugins/enabled.js';
 import { installPlugin, setPluginEnabled, uninstallPlugin } from '../../config/claude-plugins/install.js';
-import { readManifest } from '../../config/claude-plugins/manifest.js';
+import { readManifest, writeManifest } from '../../config/claude-plugins/manifest.js';
 import { addMarketplace, listMarketplaces, removeMarketplace, resolveMarketplaceSpec, updateMarketplaces } from '../../config/claude-plugins/marketplaces.js';
 import { manifestPath } from '../../config/claude-plugins/paths.js';
 import { createWorkspaceTrust } from '../../config/trust.js';
@@ -239,6 +239,27 @@ describe('bad input: a clear error or warning naming the file; the rest works', 
     const clash = await installPlugin(dirs.homeDir, 'fmt@second');
     expect(clash.warnings).toEqual([expect.stringMatching(/a plugin named "fmt" is also installed from team-tools/)]);
     expect(() => setPluginEnabled(dirs.homeDir, 'fmt', false)).toThrow(/several installed plugins are named "fmt": fmt@team-tools, fmt@second; name one/);
+  });
+
+  it('a source in a marketplace folder whose name begins with two dots (`./..plugins/fmt`) is inside the marketplace and installs', async () => {
+    writePlugin(path.join(market, '..plugins', 'fmt'), 'fmt');
+    writeCatalogue(market, 'team-tools', [{ name: 'fmt', source: './..plugins/fmt' }]);
+    await addMarketplace(dirs.homeDir, market, dirs.cwd);
+    const installed = await installPlugin(dirs.homeDir, 'fmt@team-tools');
+    expect(installed.plugin).toMatchObject({ name: 'fmt', from: './..plugins/fmt in team-tools' });
+    expect(readFileSync(path.join(installed.plugin.root, 'commands', 'hello.md'), 'utf8')).toContain('Say hello from fmt');
+  });
+
+  it('an installed copy the manifest places in a `..old` folder of ~/.mewcode/plugins is removed on uninstall, like any copy there', async () => {
+    await addMarketplace(dirs.homeDir, folderMarketplace(), dirs.cwd);
+    const { plugin } = await installPlugin(dirs.homeDir, 'fmt@team-tools');
+    // The manifest is a file a hand may edit: the copy moved to a folder whose name begins with two dots.
+    const moved = path.join(dirs.homeDir, '.mewcode', 'plugins', '..old', 'fmt');
+    mkdirSync(path.dirname(moved));
+    renameSync(plugin.root, moved);
+    writeManifest(dirs.homeDir, { ...readManifest(dirs.homeDir), plugins: { 'fmt@team-tools': { ...plugin, root: moved } } });
+    uninstallPlugin(dirs.homeDir, 'fmt@team-tools');
+    expect(existsSync(moved)).toBe(false);
   });
 
   it('links out of the plugin are not copied (with a warning); links inside it are', async () => {

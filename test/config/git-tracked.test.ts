@@ -54,6 +54,13 @@ describe('isTrackedByGit', () => {
     expect(await isTrackedByGit(other)).toEqual({ tracked: true });
   });
 
+  it('a committed file in a folder whose name begins with two dots (`..pkg/`) is tracked: that folder is in the repository', async () => {
+    git(repo, 'init', '-q');
+    const file = write(path.join(repo, '..pkg', '.mewcode', 'sessions', 's1', 'conversation.jsonl'), '{}\n');
+    git(repo, 'add', '-A');
+    expect(await isTrackedByGit(file)).toEqual({ tracked: true });
+  });
+
   it('look-alike paths around it in the sorted index do not count; the file itself among many does', async () => {
     git(repo, 'init', '-q');
     for (const name of ['.a', '.github/x.yml', '.mewcode/settings.local.yam', '.mewcode/settings.local.yamlx', '.mewcode/settings.local.yaml.bak', '.mewcode!', 'Z', 'src/a.ts']) write(path.join(repo, name));

@@ -29,6 +29,12 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 const outsideNames = (): string[] => (readdirSync(outside, { recursive: true }) as string[]).sort();
 
+test('a file in a folder of the root whose name begins with two dots (`..state/`) is inside the root', () => {
+  replaceProjectStateFile(root, path.join(root, '..state', 'a.json'), '{}');
+  expect(readProjectStateFile(root, path.join(root, '..state', 'a.json'))).toBe('{}');
+  expect(() => readProjectStateFile(root, path.join(outside, 'keep.txt'))).toThrow('is not inside');
+});
+
 test('creates the directories one by one and opens files in them', () => {
   const dir = openStateDirectory(root, '.mewcode/tool-output', { create: true })!;
   expect(dir.path).toBe(path.join(root, '.mewcode', 'tool-output'));

@@ -11,9 +11,10 @@
 import path from 'node:path';
 import type { ClaudePluginBundle, ClaudePluginPart, ClaudePluginProblem, ClaudePluginRoot } from '../../../types/claude-plugins.js';
 import { expandPluginVariables, isShellInert, missingPluginScript, withoutProjectDir } from '../../../types/claude-plugins.js';
+import { isPathWithin } from '../../../types/path-within.js';
 import type { LocatedNode } from '../../located.js';
 import { COMPONENT_KEYS, PLUGIN_NAME, readManifest, type ComponentKey, type Manifest } from './plugin-manifest.js';
-import { isInside, markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
+import { markdownFiles, positionIn, readJsonFile, realOf, skillFolders, statOf } from './plugin-files.js';
 import { pluginDataDir } from '../paths.js';
 import { isRecord } from '../../is-record.js';
 
@@ -99,7 +100,7 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string, projectRoo
       return undefined;
     }
     const full = path.resolve(root, given);
-    if (!isInside(full, root) || !isInside(realOf(full), realRoot)) {
+    if (!isPathWithin(root, full) || !isPathWithin(realRoot, realOf(full))) {
       problems.push({ file: manifestFile, message: `"${key}": ${JSON.stringify(given)} leads outside the plugin directory; left out` });
       return undefined;
     }

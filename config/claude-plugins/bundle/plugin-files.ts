@@ -52,11 +52,6 @@ export function realOf(file: string): string {
   }
 }
 
-export function isInside(child: string, parent: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
 /** `.md` files below `dir` (subfolders to MAX_DEPTH), or `[dir]` for a single `.md` file; bounded. */
 export function markdownFiles(entry: string, recursive: boolean): string[] {
   const info = statOf(entry);

@@ -6,6 +6,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isPathStrictlyWithin } from '../../../types/path-within.js';
 import { httpGet, InstallError } from './http-get.js';
 import type { InstallLimits } from './limits.js';
 
@@ -43,8 +44,7 @@ function safeSegment(name: unknown): string {
 
 function inside(root: string, target: string): string {
   const resolved = path.resolve(root, target);
-  const relative = path.relative(root, resolved);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) throw new InstallError(`the path ${JSON.stringify(target)} would land outside the skill's folder; refused`);
+  if (!isPathStrictlyWithin(root, resolved)) throw new InstallError(`the path ${JSON.stringify(target)} would land outside the skill's folder; refused`);
   return resolved;
 }
 

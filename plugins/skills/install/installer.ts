@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { installRoot, isInside } from '../roots.js';
+import { isPathWithin } from '../../../types/path-within.js';
+import { installRoot } from '../roots.js';
 import { parseSkill } from '../skill.js';
 import { frontmatterReady } from '../frontmatter.js';
 import { readSkillFile } from '../skill-file.js';
@@ -98,7 +99,7 @@ async function refuseLinkOut(root: string, projectRoot: string): Promise<void> {
   let existing = root;
   while (!(await exists(existing)) && path.dirname(existing) !== existing) existing = path.dirname(existing);
   const [real, project] = await Promise.all([realpath(existing), realpath(projectRoot)]);
-  if (!isInside(real, project)) throw new InstallError(`the project's skills folder ${root} leads outside the project (to ${real}); refused`);
+  if (!isPathWithin(project, real)) throw new InstallError(`the project's skills folder ${root} leads outside the project (to ${real}); refused`);
 }
 
 /**

@@ -187,6 +187,17 @@ describe('bad input: each problem names the file and what is left out; the rest 
     ]);
   });
 
+  test('a folder of the plugin whose name begins with two dots (`..commands`, `...`) is inside it, also when reached through a link inside', () => {
+    const dir = temp('cp-dotdot-');
+    write(path.join(dir, '..commands', 'a.md'), 'A\n');
+    write(path.join(dir, '...', 'b.md'), 'B\n');
+    symlinkSync(path.join(dir, '..commands'), path.join(dir, 'alias'));
+    manifest(dir, { name: 'dots', commands: ['./..commands', './...', './alias'] });
+    const bundle = load(dir);
+    expect(bundle.commands).toEqual([path.join(dir, '..commands'), path.join(dir, '...'), path.join(dir, 'alias')]);
+    expect(messages(bundle)).toEqual([]);
+  });
+
   test('a hook whose script is missing is named and not counted; the plugin\'s other hooks load', () => {
     const dir = temp('cp-hookscript-');
     manifest(dir, { name: 'h' });

@@ -418,6 +418,16 @@ describe('the prompt, the transcript and the recovery attachment (C6)', () => {
     }
   }, 5_000);
 
+  test('a file in a project directory whose name begins with two dots (`..notes/`, `...`) is recovered like any other', async () => {
+    mkdirSync(path.join(root, '..notes'));
+    mkdirSync(path.join(root, '...'));
+    writeFileSync(path.join(root, '..notes', 'todo.md'), 'ship it');
+    writeFileSync(path.join(root, '...', 'x.ts'), 'export {};');
+    const text = await recoveryAttachment({ projectRoot: root, recentFiles: [path.join(root, '..notes', 'todo.md'), path.join(root, '...', 'x.ts')], tools: [], contextWindow: 200_000, read: openGate });
+    expect(text).toContain('### ..notes/todo.md\n```\nship it\n```');
+    expect(text).toContain('### .../x.ts\n```\nexport {};\n```');
+  });
+
   test('all files share a budget of 25,000 tokens, at most a tenth of the window (a small window stays under its threshold)', async () => {
     expect([recoveryBudget(200_000), recoveryBudget(250_000), recoveryBudget(60_000)]).toEqual([20_000, 25_000, 6_000]);
     const files = ['a', 'b', 'c'].map((name) => path.join(root, `${name}.txt`));

@@ -2,7 +2,7 @@
  * Containment as the sandbox judges it (writable roots, protected paths, its own directories):
  * a name that merely begins with `..` is an ordinary directory inside the project.
  */
-import { isWithin } from '../../../plugins/sandbox-os/within.js';
+import { isWithin } from '../../../plugins/sandbox-os/policy.js';
 
 test('a path is within itself and its descendants, including directories named `..x` and `...`', () => {
   expect(isWithin('/p', '/p')).toBe(true);

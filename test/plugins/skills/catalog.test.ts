@@ -184,6 +184,14 @@ describe('roots', () => {
     expect(skillRoots('/h', '/p', ['/abs/skills', 'team/skills']).map((r) => r.dir)).toEqual(['/h/.mewcode/skills', '/abs/skills', '/p/team/skills', '/p/.mewcode/skills']);
   });
 
+  test('a root in a project folder whose name begins with two dots (`..shared/skills`) is the project\'s, so its scripts need trust', () => {
+    expect(skillRoots('/h', '/p', ['..shared/skills', '/p/.../skills', '/q/..p/skills']).slice(1, 4)).toEqual([
+      { dir: '/p/..shared/skills', scope: 'project', project: '/p' },
+      { dir: '/p/.../skills', scope: 'project', project: '/p' },
+      { dir: '/q/..p/skills', scope: 'user' },
+    ]);
+  });
+
   test('a trusted project wins over the user; within one root the first folder keeps a name and the second is skipped', async () => {
     const home = temp('skills-home-');
     const project = temp('skills-project-');

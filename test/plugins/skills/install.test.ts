@@ -194,6 +194,16 @@ describe('quotas and hostile listings', () => {
     github.extraEntries.clear();
   });
 
+  test('a folder or file whose name merely begins with two dots (`..data`, `...`) is part of the skill, installed in place', async () => {
+    github.repos.set('q/dots', { 's/SKILL.md': SKILL, 's/..data/notes.md': 'notes', 's/.../x.md': 'x', 's/..readme.md': 'r' });
+    const r = request('https://github.com/q/dots/tree/main/s');
+    expect(await installSkill(r)).toMatchObject({ ok: true, report: { files: 4 } });
+    const dir = path.join(userRoot(r.home), 'lint-fix');
+    expect(readFileSync(path.join(dir, '..data', 'notes.md'), 'utf8')).toBe('notes');
+    expect(readFileSync(path.join(dir, '...', 'x.md'), 'utf8')).toBe('x');
+    expect(readFileSync(path.join(dir, '..readme.md'), 'utf8')).toBe('r');
+  });
+
   test('the whole install has a deadline: a server that stalls past it fails the install, nothing left behind', async () => {
     github.repos.set('q/slow', { 's/SKILL.md': SKILL, 's/slow.md': { body: 'slow body', stallMs: 5_000 } });
     const r = request('https://github.com/q/slow/tree/main/s', { limits: { ...INSTALL_LIMITS, timeoutMs: 300 } });

@@ -178,6 +178,13 @@ describe('a home directory kept in git', () => {
     // The same tree with the home directory elsewhere: the repository's `*` hides the project, as in git.
     expect((await filesSeen(path.join(home, 'proj'), os.homedir())).grep).toEqual([]);
   });
+
+  test('a repository holding a home directory in a folder whose name begins with two dots (`..users/me`) holds it too', async () => {
+    const outer = makeTree({ '.gitignore': '*\n', '..users/me/.bashrc': '\n', 'proj/a.ts': 'needle\n' }, 'mewcode-dothome-');
+    trees.push(outer);
+    gitInit(outer);
+    expect((await filesSeen(path.join(outer, 'proj'), path.join(outer, '..users/me'))).grep).toEqual(['a.ts']);
+  });
 });
 
 test('rules of a parent directory rewritten relative to the project', () => {
