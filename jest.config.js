@@ -1,4 +1,3 @@
-import { createDefaultEsmPreset } from 'ts-jest';
 import os from 'node:os';
 
 /**
@@ -11,7 +10,9 @@ import os from 'node:os';
 export const E2E_FOLDERS = ['cli', 'security', 'extension', 'plugins/sandbox-os'];
 
 export const shared = {
-  ...createDefaultEsmPreset({ tsconfig: './tsconfig.json' }),
+  // TypeScript through esbuild (test/esbuild-transform.cjs says why), run as ES modules.
+  extensionsToTreatAsEsm: ['.ts', '.tsx', '.mts'],
+  transform: { '^.+\\.m?tsx?$': '<rootDir>/test/esbuild-transform.cjs' },
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/setup.ts'],
