@@ -27,6 +27,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { isPathWithin } from '../types/path-within.js';
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 const O_NOCTTY = constants.O_NOCTTY ?? 0;
@@ -64,10 +65,6 @@ function kindOf(info: Stats): string {
   return KINDS.find(([test]) => test(info))?.[1] ?? 'not a regular file';
 }
 
-function within(root: string, candidate: string): boolean {
-  return candidate === root || candidate.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-}
-
 function code(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -77,7 +74,7 @@ const missing: ProjectFileRead = { ok: false, missing: true, reason: 'it does no
 
 /** Whether `realPath` is a system tree no definition file may come from (Linux and macOS paths). */
 function inSystemTree(realPath: string): boolean {
-  return SYSTEM_TREES.some((tree) => within(tree, realPath));
+  return SYSTEM_TREES.some((tree) => isPathWithin(tree, realPath));
 }
 
 /**
@@ -112,7 +109,7 @@ function placeOf(file: string, root: string | undefined, sameKind = true): { rea
   } catch (error) {
     return { reason: `the project root cannot be resolved (${code(error) ?? String(error)})`, missing: false };
   }
-  if (!within(realRoot, realPath)) return { reason: `it is a link to ${realPath}, outside the project; a project's file may not lead out of it`, missing: false };
+  if (!isPathWithin(realRoot, realPath)) return { reason: `it is a link to ${realPath}, outside the project; a project's file may not lead out of it`, missing: false };
   if (sameKind && path.extname(realPath).toLowerCase() !== path.extname(file).toLowerCase()) {
     return { reason: `it is a link to ${path.relative(realRoot, realPath) || realPath}, a file of another kind; a link inside the project must keep the extension`, missing: false };
   }
@@ -178,7 +175,7 @@ export function readProjectTextFile(file: string, options: ProjectFileOptions): 
     if (info.dev !== before.dev || info.ino !== before.ino) return refused('it changed while it was being opened');
     if (options.root !== undefined) {
       const opened = descriptorPath(fd);
-      if (opened !== undefined && !within(realpathSync.native(options.root), opened)) return refused(`it changed while it was being opened (now ${opened}, outside the project)`);
+      if (opened !== undefined && !isPathWithin(realpathSync.native(options.root), opened)) return refused(`it changed while it was being opened (now ${opened}, outside the project)`);
       if (info.nlink > 1 && !inPackageDirectory(realPath, realpathSync.native(options.root))) return refused(hardLinks(info.nlink));
     }
     const truncate = options.oversize === 'truncate';

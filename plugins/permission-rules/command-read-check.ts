@@ -21,6 +21,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { isPathWithin } from '../../types/path-within.js';
 import { expandHome } from '../../sdk/path-containment.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { segmentReads, type SegmentReads } from './command-reads.js';
@@ -171,7 +172,7 @@ class ReadJudge {
           const hit = this.file(exact, label, `matches, with ${JSON.stringify(pattern)},`);
           if (hit) found.push(hit);
         }
-      } else if (prefix === undefined || inside(prefix, literalDir) || inside(literalDir, prefix)) {
+      } else if (prefix === undefined || isPathWithin(literalDir, prefix) || isPathWithin(prefix, literalDir)) {
         found.push(this.possible(rule, `${JSON.stringify(label)} reads files matching ${JSON.stringify(pattern)}, which may include what rule "${rule.text}" covers`));
       }
     }
@@ -183,11 +184,11 @@ class ReadJudge {
     const found: Finding[] = [];
     for (const { rule, exact, prefix } of this.rules) {
       const named = exact ?? prefix;
-      if (named !== undefined && inside(named, dir)) {
+      if (named !== undefined && isPathWithin(dir, named)) {
         if (skipsHidden && path.relative(dir, named).split(path.sep).some((part) => part.startsWith('.'))) continue;
         const hit = exact !== undefined ? this.file(exact, label, `reads all of ${dir}, including`) : undefined;
         found.push(hit ?? { decision: rule.list === 'deny' ? 'deny' : 'ask', scope: rule.origin.scope, reason: `${JSON.stringify(label)} reads all of ${dir}, including ${named}, which ${rule.list} rule ${rule.describeOrigin()} "${rule.text}" covers; leave it out, or use the grep/glob tools, which skip it` });
-      } else if (named === undefined || (exact === undefined && inside(dir, named))) {
+      } else if (named === undefined || (exact === undefined && isPathWithin(named, dir))) {
         found.push(this.possible(rule, `${JSON.stringify(label)} reads all of ${dir}, which may hold files that rule "${rule.text}" covers`));
       }
     }
@@ -210,7 +211,7 @@ class ReadJudge {
     if (!git.printsContent) return found;
     for (const { rule, exact, prefix } of this.rules) {
       const named = exact ?? prefix;
-      const inRepository = tops === undefined || named === undefined || tops.some((top) => inside(named, top) || inside(top, named));
+      const inRepository = tops === undefined || named === undefined || tops.some((top) => isPathWithin(top, named) || isPathWithin(named, top));
       if (!inRepository) continue;
       found.push(this.possible(rule, `${JSON.stringify(label)} prints file content from the git repository${tops ? ` at ${tops.join(', ')}` : ''}, which may include ${named ?? 'what'} ${named ? `(${rule.list} rule "${rule.text}")` : `rule "${rule.text}" covers`}: git's objects hold every committed version`));
     }
@@ -235,9 +236,6 @@ class ReadJudge {
   }
 }
 
-function inside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
-}
 
 /** The top of the git work tree holding `dir` (the nearest ancestor with `.git`), else `dir`. */
 function topLevel(dir: string): string {

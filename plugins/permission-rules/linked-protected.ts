@@ -34,6 +34,7 @@
  */
 import { closeSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { isPathWithin } from '../../types/path-within.js';
 import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
 import { forms, protectedContent, protectedPath, relativeInside, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
@@ -101,8 +102,6 @@ const unchanged = (then: Seen): boolean => {
   const now = seenNow(then.file);
   return now.dev === then.dev && now.ino === then.ino && now.ctimeNs === then.ctimeNs;
 };
-
-const isInside = (outer: string, inner: string): boolean => inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
 
 function realOf(file: string): string | undefined {
   try {
@@ -218,12 +217,12 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
   for (let done = 0; done < reaches.length && !truncated; done++) {
     const reach = reaches[done]!;
     for (let i = links.length - 1; i >= 0; i--) {
-      if (!isInside(reach.real, links[i]!)) continue;
+      if (!isPathWithin(reach.real, links[i]!)) continue;
       const real = note.real(links.splice(i, 1)[0]!);
       if (real !== undefined) reaches.push({ real, via: reach.via });
     }
     // An ancestor of a walked tree already protects all of it (every write there asks); a tree inside one was walked.
-    if (!walked.some((tree) => isInside(tree, reach.real) || isInside(reach.real, tree))) walk(reach.real, reach.via);
+    if (!walked.some((tree) => isPathWithin(tree, reach.real) || isPathWithin(reach.real, tree))) walk(reach.real, reach.via);
   }
   const found: Walk = { reaches, toolchain, truncated };
   if (seen.every((entry) => entry.ctimeNs < startedNs - RACY_NS)) kept = { root, maxDirs, walk: found, seen, resolved };
@@ -241,7 +240,7 @@ export function linkedProtectedPath(absolute: string, scope: ProtectedScope, con
   const { reaches, toolchain, truncated } = linkedReaches(root);
   const shown = (via: string): string => relativeInside(root, via) ?? via;
   for (const candidate of forms(absolute)) {
-    const reach = reaches.find((r) => isInside(r.real, candidate));
+    const reach = reaches.find((r) => isPathWithin(r.real, candidate));
     if (reach !== undefined) {
       const what = protectedPath(reach.via, scope)?.what ?? (path.basename(reach.via).toLowerCase() === '.git' ? 'a git directory' : 'a protected folder');
       return { path: absolute, what: `${what}, reached through ${shown(reach.via)}, which leads there` };

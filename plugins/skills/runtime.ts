@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import type { Command } from '../../types/commands.js';
 import type { ResolvedConfig } from '../../types/config.js';
-import { isPathWithin } from '../../types/path-within.js';
+import { isPathStrictlyWithin, isPathWithin } from '../../types/path-within.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { TOKENS } from '../../types/tokens.js';
@@ -192,14 +192,13 @@ function pluginSkillRoots(kernel: KernelApi): SkillRoot[] {
  * time) — so creating `.mewcode/skills` during a session is noticed too.
  */
 function watchedDirs(catalog: SkillCatalog, projectRoot: string, homeDir: string): string[] {
-  const within = (dir: string, base: string): boolean => dir.startsWith(`${base}${path.sep}`);
   const dirs = new Set<string>();
   for (const root of catalog.roots) {
     if (existsSync(root.dir)) {
       dirs.add(root.dir);
       continue;
     }
-    const base = within(root.dir, projectRoot) ? projectRoot : within(root.dir, homeDir) ? homeDir : undefined;
+    const base = isPathStrictlyWithin(projectRoot, root.dir) ? projectRoot : isPathStrictlyWithin(homeDir, root.dir) ? homeDir : undefined;
     if (!base) continue;
     let dir = path.dirname(root.dir);
     while (dir !== base && !existsSync(dir)) dir = path.dirname(dir);
