@@ -13,6 +13,7 @@ export const shared = {
   // TypeScript through esbuild (test/esbuild-transform.cjs says why), run as ES modules.
   extensionsToTreatAsEsm: ['.ts', '.tsx', '.mts'],
   transform: { '^.+\\.m?tsx?$': '<rootDir>/test/esbuild-transform.cjs' },
+  testSequencer: '<rootDir>/test/sequencer.cjs',
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
   setupFiles: ['<rootDir>/test/setup.ts'],
