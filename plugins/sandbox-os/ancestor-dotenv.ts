@@ -12,7 +12,7 @@
  */
 import { opendir } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithin } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 
 /** Ancestors looked at per writable root. */
 export const MAX_ANCESTORS = 32;
@@ -28,7 +28,7 @@ export function isDotenvName(name: string): boolean {
 
 /** The folders above `root` whose dotenv files are hidden: up to the home when `root` is below it, else up to `/`. */
 export function dotenvAncestors(root: string, homeDir: string): string[] {
-  const stopAt = isWithin(homeDir, root) && path.resolve(root) !== path.resolve(homeDir) ? path.resolve(homeDir) : path.parse(root).root;
+  const stopAt = isPathWithin(homeDir, root) && path.resolve(root) !== path.resolve(homeDir) ? path.resolve(homeDir) : path.parse(root).root;
   const out: string[] = [];
   let dir = path.resolve(root);
   while (out.length < MAX_ANCESTORS && dir !== stopAt) {

@@ -8,12 +8,12 @@
 import { mkdirSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 import { openStateDirectory } from '../../sdk/project-state-dir.js';
-import { isWithin } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 
 /** The deepest of `roots` holding `target` (undefined: none does, and the caller works by path). */
 function rootOf(target: string, roots: readonly string[]): string | undefined {
   let best: string | undefined;
-  for (const root of roots) if (isWithin(root, target) && target !== root && (!best || root.length > best.length)) best = root;
+  for (const root of roots) if (isPathWithin(root, target) && target !== root && (!best || root.length > best.length)) best = root;
   return best;
 }
 

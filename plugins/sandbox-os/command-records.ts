@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readFile, readlink, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isWithin } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 import type { RecordEntry } from './record-names.js';
 
 // The directory and its entries' names live apart, read at every start without this file.
@@ -176,7 +176,7 @@ export async function readRecord(file: string): Promise<CommandRecord | undefine
     const roots = data.roots;
     const baseline = data.baseline
       .slice(0, MAX_BASELINE)
-      .filter((entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string' && roots.some((root) => isWithin(root, entry[0])));
+      .filter((entry): entry is [string, string] => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string' && roots.some((root) => isPathWithin(root, entry[0])));
     return { version: 1, created: data.created!, since: data.since!, projectRoot: data.projectRoot, roots, baseline };
   } catch {
     return undefined;
@@ -188,7 +188,7 @@ export function baselineFor(baseline: ReadonlyMap<string, string>, roots: readon
   const entries: [string, string][] = [];
   for (const [file, id] of baseline) {
     if (entries.length === MAX_BASELINE) break;
-    if (roots.some((root) => isWithin(root, file))) entries.push([file, id]);
+    if (roots.some((root) => isPathWithin(root, file))) entries.push([file, id]);
   }
   return entries;
 }

@@ -15,7 +15,8 @@ import { gitlinkPaths } from './git-index.js';
 import { hasControl } from './git-printed.js';
 import { gitfilePath } from './git-pointers.js';
 import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile, type HostToolchainFile } from '../../sdk/host-tool-files.js';
-import { isProtectedIfPresentName, isWithin, PROTECTED_NAMES } from './policy.js';
+import { isProtectedIfPresentName, PROTECTED_NAMES } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 import { follow, insideRoots, readSmallFile } from './sweep-paths.js';
 
 /** Directories walked per root for `.git` entries. */
@@ -207,7 +208,7 @@ export async function gitlinkEntries(root: string, roots: readonly string[]): Pr
     }
     const dir = path.join(root, relative);
     const file = path.join(dir, '.git');
-    if (!isWithin(root, file)) continue; // (cannot be, without `..`)
+    if (!isPathWithin(root, file)) continue; // (cannot be, without `..`)
     let real: string;
     try {
       real = await realpath(dir);

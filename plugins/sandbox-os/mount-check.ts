@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { MountPlan } from './mount-plan.js';
-import { isWithin } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 
 export interface MountEntry {
   /** major:minor of the file system. */
@@ -61,7 +61,7 @@ export function hostMounts(): MountEntry[] {
 export function sourceOf(target: string, mounts: readonly MountEntry[]): { dev: string; root: string } | undefined {
   let best: MountEntry | undefined;
   // The last of the longest: mounts stacked on one point are listed in order, the top one last.
-  for (const mount of mounts) if (isWithin(mount.mountPoint, target) && (!best || mount.mountPoint.length >= best.mountPoint.length)) best = mount;
+  for (const mount of mounts) if (isPathWithin(mount.mountPoint, target) && (!best || mount.mountPoint.length >= best.mountPoint.length)) best = mount;
   if (!best) return undefined;
   const rest = best.mountPoint === '/' ? target : target.slice(best.mountPoint.length);
   const root = best.root === '/' ? rest || '/' : `${best.root}${rest}`;

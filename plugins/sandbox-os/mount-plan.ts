@@ -29,7 +29,8 @@
  * git writes in those submodules.
  */
 import path from 'node:path';
-import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, isGitInfoName, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isProtectedIfPresentName, isWithin } from './policy.js';
+import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, isGitInfoName, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isProtectedIfPresentName } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 
 /** The audit log's lock and its anchor's temporary files (permission-audit/chain.ts). */
 const TRANSIENT_FILE = /^audit\.(?:lock|head\..+\.tmp)$/;
@@ -137,7 +138,7 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
       for (const named of input.gitNamedPaths?.(git, root) ?? []) {
         const target = path.normalize(named);
         // Inside a writable root, and not a root itself (`core.hooksPath = .` would freeze the project).
-        if (!writable.some((dir) => isWithin(dir, target) && dir !== target)) continue;
+        if (!writable.some((dir) => isPathWithin(dir, target) && dir !== target)) continue;
         const refused = await protect(target);
         if (refused) return { ok: false, message: refused };
       }
@@ -148,7 +149,7 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     const names = [...PROTECTED_NAMES.map((name) => path.join(root, name))];
     // The user's own MewCode settings, when the home directory is inside a writable root.
     const userDir = path.join(input.homeDir, '.mewcode');
-    if (isWithin(root, userDir) && !names.includes(userDir)) names.push(userDir);
+    if (isPathWithin(root, userDir) && !names.includes(userDir)) names.push(userDir);
     for (const target of names) {
       const problem = await protect(target);
       if (problem) return { ok: false, message: problem };
@@ -161,7 +162,7 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
       const kind = await inspect(target, false);
       if (kind === 'dir' || kind === 'file') plan.readOnly.push(target);
     }
-    if (isWithin(root, input.homeDir) && !plan.homeGuard) await guardHome(input.homeDir, plan, inspect, list, input.realPath);
+    if (isPathWithin(root, input.homeDir) && !plan.homeGuard) await guardHome(input.homeDir, plan, inspect, list, input.realPath);
   }
 
   for (const target of dedupe(input.denyRead)) {
@@ -203,11 +204,11 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
  * one with a planted file put in its place (`mv node_modules/lefthook-linux-x64 x`).
  */
 async function protectHookInputs(inputs: readonly string[], writable: readonly string[], plan: MountPlan, inspect: Inspect, realPath: PlanInput['realPath']): Promise<void> {
-  const rootOf = (target: string): string | undefined => writable.filter((dir) => isWithin(dir, target) && dir !== target).sort((a, b) => b.length - a.length)[0];
+  const rootOf = (target: string): string | undefined => writable.filter((dir) => isPathWithin(dir, target) && dir !== target).sort((a, b) => b.length - a.length)[0];
   const pinWay = (target: string): void => {
     const root = rootOf(target)!;
     const way: string[] = [];
-    for (let dir = path.dirname(target); dir !== root && isWithin(root, dir); dir = path.dirname(dir)) way.unshift(dir);
+    for (let dir = path.dirname(target); dir !== root && isPathWithin(root, dir); dir = path.dirname(dir)) way.unshift(dir);
     plan.pinned.push(...way);
   };
   for (const named of inputs) {
@@ -245,7 +246,7 @@ async function guardHome(homeDir: string, plan: MountPlan, inspect: Inspect, lis
     }
     if (kind !== 'symlink' || !realPath) continue;
     const real = await realPath(target);
-    if (real && plan.writable.some((root) => isWithin(root, real) && root !== real) && real !== homeDir) plan.readOnly.push(real);
+    if (real && plan.writable.some((root) => isPathWithin(root, real) && root !== real) && real !== homeDir) plan.readOnly.push(real);
   }
   plan.homeGuard = { home: homeDir, writableEntries };
 }

@@ -70,6 +70,3 @@ export const MAX_GIT_MODULES = 256;
 export function homeProtectedName(name: string): boolean {
   return name.startsWith('.') || name === 'bin' || name === 'Library';
 }
-
-/** The shared containment test, under the name this plugin's modules use. */
-export { isPathWithin as isWithin } from '../../types/path-within.js';

@@ -26,7 +26,7 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { SandboxReadRules } from '../../types/sandbox.js';
-import { isWithin } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 
 export const MAX_RULE_HIDDEN = 1000;
 export const MAX_RULE_VISITED = 20_000;
@@ -42,7 +42,7 @@ export async function ruleHiddenPaths(rules: SandboxReadRules, writableRoots: re
   const queue: string[] = [];
   const queued = new Set<string>();
   let visited = 0;
-  const holdsRoot = (target: string): boolean => writableRoots.some((root) => isWithin(target, root));
+  const holdsRoot = (target: string): boolean => writableRoots.some((root) => isPathWithin(target, root));
   const enter = (dir: string): void => {
     if (queued.has(dir)) return;
     queued.add(dir);
@@ -77,8 +77,8 @@ export async function ruleHiddenPaths(rules: SandboxReadRules, writableRoots: re
     }
   } else {
     // Roots inside another root are walked with it.
-    for (const root of writableRoots) if (!writableRoots.some((other) => other !== root && isWithin(other, root))) enter(root);
-    if (!writableRoots.some((root) => isWithin(root, homeDir))) {
+    for (const root of writableRoots) if (!writableRoots.some((other) => other !== root && isPathWithin(other, root))) enter(root);
+    if (!writableRoots.some((root) => isPathWithin(root, homeDir))) {
       for (const entry of await list(homeDir)) if (!offer(path.join(homeDir, entry.name), entry.isDirectory(), false)) return done(true);
     }
   }

@@ -26,7 +26,7 @@ import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTr
 import { markAbove } from './unchecked-marks.js';
 import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind } from './mount-plan.js';
-import { isWithin } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
 import { mkdirBeneath, rmdirBeneath } from './beneath.js';
 import type { Mechanism } from './probe.js';
@@ -176,10 +176,10 @@ export class SandboxCommands {
       const argv = proxy && proxySocket ? [process.execPath, '-e', proxy.bridgeSource(PROXY_SOCKET_INSIDE), '--', ...command.argv] : command.argv;
       // What MewCode keeps for the session (the private /tmp's source, the seccomp filter, the
       // proxy's socket) must be out of the commands' reach, or one command could swap it for the next.
-      const exposed = [dirs.base, ...(proxySocket ? [path.dirname(proxySocket)] : [])].find((own) => writableRoots.some((root) => isWithin(root, own)));
+      const exposed = [dirs.base, ...(proxySocket ? [path.dirname(proxySocket)] : [])].find((own) => writableRoots.some((root) => isPathWithin(root, own)));
       if (exposed !== undefined) {
         await this.releaseMountPoints(plan.blocked, plan.writable);
-        const root = writableRoots.find((candidate) => isWithin(candidate, exposed))!;
+        const root = writableRoots.find((candidate) => isPathWithin(candidate, exposed))!;
         return {
           kind: 'refused',
           message: `The OS sandbox keeps its private files in ${exposed}, inside ${root}, which commands may write (the project, an additional directory or sandbox.allow_write), so the command was not run. Ask the user to set TMPDIR to a directory outside it, or to remove ${root} from sandbox.allow_write.`,
@@ -406,7 +406,7 @@ export class SandboxCommands {
       ...ruleHidden,
     ];
     const real = await realPaths(candidates);
-    return real.filter((target) => target !== '/' && !writableRoots.some((root) => isWithin(target, root)));
+    return real.filter((target) => target !== '/' && !writableRoots.some((root) => isPathWithin(target, root)));
   }
 
   /** The home's secret-named paths (secret-names.ts); the project and the lists' own directories are not entered. */
@@ -768,7 +768,7 @@ async function allowedSockets(paths: readonly string[], plan: MountPlan, refused
       continue; // bound once it exists
     }
     if (!info.isSocket() && !info.isDirectory()) refused(target, 'it is neither a socket nor a directory');
-    else if (hidden.some((path) => isWithin(path, target) || isWithin(target, path))) refused(target, 'it is, or holds, a path the sandbox hides');
+    else if (hidden.some((path) => isPathWithin(path, target) || isPathWithin(target, path))) refused(target, 'it is, or holds, a path the sandbox hides');
     else kept.push(target);
   }
   return kept;

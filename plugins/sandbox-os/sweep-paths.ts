@@ -25,7 +25,7 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { printable } from './byte-names.js';
 import { lstat, openBelow, readlink, readRegularFile, realpath, searchable, type Bytes } from './byte-fs.js';
-import { isWithin } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 
 export const QUARANTINE_SUFFIX = '.quarantined-by-mewcode';
 
@@ -34,7 +34,7 @@ const MAX_LINKS = 40;
 /** A configuration file or todo list larger than this is not read (and counts as one that runs programs). */
 export const MAX_JUDGED_BYTES = 4 * 1024 * 1024;
 
-export const insideRoots = (roots: readonly string[], real: string): boolean => roots.some((root) => isWithin(root, real));
+export const insideRoots = (roots: readonly string[], real: string): boolean => roots.some((root) => isPathWithin(root, real));
 
 export interface Link {
   path: string;
@@ -158,7 +158,7 @@ export type SetAside = { movedTo: string } | { refused: string } | undefined;
 export function setAsideEntry(file: string, roots: readonly string[]): SetAside {
   const parent = path.dirname(file);
   const name = path.basename(file);
-  const root = roots.filter((candidate) => isWithin(candidate, parent)).sort((a, b) => a.length - b.length)[0];
+  const root = roots.filter((candidate) => isPathWithin(candidate, parent)).sort((a, b) => a.length - b.length)[0];
   if (root === undefined || name === '' || name === '.' || name === '..') return { refused: `${shownPath(parent)} is outside the directories the command may write` };
   let dir;
   try {

@@ -3,7 +3,7 @@
  * frontmatter variants, CRLF, BOM, nested files, scripts, long descriptions, bad names — and the
  * roots' precedence, trust for project scripts, and every limit at its boundary.
  */
-import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog, type SkillCatalog } from '../../../plugins/skills/catalog.js';
 import { Parser } from 'yaml';
@@ -190,6 +190,16 @@ describe('roots', () => {
       { dir: '/p/.../skills', scope: 'project', project: '/p' },
       { dir: '/q/..p/skills', scope: 'user' },
     ]);
+  });
+
+  test('a root outside the project that is a link into a `..shared` folder of the project is the project\'s too', () => {
+    const home = temp('skills-home-');
+    const project = temp('skills-project-');
+    const outside = temp('skills-outside-');
+    mkdirSync(path.join(project, '..shared', 'skills'), { recursive: true });
+    symlinkSync(path.join(project, '..shared', 'skills'), path.join(outside, 'skills'));
+    const root = skillRoots(home, project, [path.join(outside, 'skills')]).find((r) => r.dir === path.join(outside, 'skills'));
+    expect(root).toEqual({ dir: path.join(outside, 'skills'), scope: 'project', project });
   });
 
   test('a trusted project wins over the user; within one root the first folder keeps a name and the second is skipped', async () => {
