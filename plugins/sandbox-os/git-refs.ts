@@ -34,6 +34,7 @@ import path from 'node:path';
 import { lstatNow, namesNow, tailNow } from './byte-fs.js';
 import { fromBytes, isText, printable } from './byte-names.js';
 import { hasControl } from './git-printed.js';
+import { TICK_MS } from './file-clock.js';
 import { runHostGit } from './git-run.js';
 
 /** Ref name (its bytes as latin1) → the object it names. */
@@ -48,8 +49,6 @@ interface Found {
 
 /** Commits judged per check at most (the newest first). */
 const MAX_JUDGED_COMMITS = 1000;
-/** Times this close to now may not yet show a change made in the same tick (a coarse file system clock). */
-const TICK_MS = 2500;
 
 /** What the last listing per common dir saw (or why it failed), and where git keeps refs as it was then. */
 const kept = new Map<string, { key: string; listed: Listed }>();

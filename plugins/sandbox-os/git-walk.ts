@@ -18,6 +18,7 @@ import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile, type Hos
 import { isProtectedIfPresentName, PROTECTED_NAMES } from './policy.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { follow, insideRoots, readSmallFile } from './sweep-paths.js';
+import { WalkCache } from './walk-cache.js';
 
 /** Directories walked per root for `.git` entries. */
 export const MAX_SWEEP_DIRS = 20_000;
@@ -43,11 +44,57 @@ const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code
 /** Directories listed at once (the thread pool reads them side by side). */
 const WALK_BATCH = 64;
 
+/** What the walk takes from one directory's entries: a function of them, the root and `everywhere` alone. */
+interface DirFacts {
+  /** The directory is shaped as a git directory (HEAD, objects/, refs/). */
+  gitDirShaped: boolean;
+  dotGits: { path: string; kind: GitEntry['kind'] }[];
+  controlNames: string[];
+  settings: string[];
+  toolFiles: ToolFile[];
+  subdirs: string[];
+}
+
+/** Kept between walks, per directory, while the directory is unchanged (walk-cache.ts). */
+const KEPT = new WalkCache<DirFacts>();
+
+function factsOf(dir: string, children: readonly Entry[], root: string, everywhere: boolean): DirFacts {
+  const facts: DirFacts = {
+    // A directory git takes for a git directory by its shape (HEAD, objects/, refs/: a "bare"
+    // repository), found by git from there and below; the root's own only where it has no .git.
+    gitDirShaped: looksLikeGitDir(children) && (dir !== root || !children.some((child) => isDotGit(child.name))),
+    dotGits: [],
+    controlNames: [],
+    settings: [],
+    toolFiles: [],
+    subdirs: [],
+  };
+  for (const child of children) {
+    const full = path.join(dir, child.name);
+    if (facts.controlNames.length < MAX_CONTROL_NAMES && hasControl(toBytes(child.name))) facts.controlNames.push(full);
+    if (isProjectSettings(child.name) && (dir !== root || isProtectedIfPresentName(child.name))) facts.settings.push(full);
+    if (!child.isDirectory() && mayBeHostToolchainFile(child.name)) {
+      const entry = hostToolchainFileFor(path.relative(root, full));
+      if (entry) facts.toolFiles.push({ path: full, entry });
+    }
+    if (isDotGit(child.name)) {
+      if (dir !== root) facts.dotGits.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file' });
+    } else if (child.isDirectory() && (everywhere || child.name !== SKIPPED)) facts.subdirs.push(full);
+  }
+  return facts;
+}
+
 /**
  * Every `.git` below `root` (not `root/.git` itself), skipping node_modules unless `everywhere`;
- * bounded. `unlisted`: the directories (and `.git` entries) that could not be read.
+ * bounded. `unlisted`: the directories (and `.git` entries) that could not be read. A directory
+ * unchanged since an earlier walk is not listed again (`cache`, walk-cache.ts).
  */
-export async function findGitEntries(root: string, everywhere = false, maxDirs = MAX_SWEEP_DIRS): Promise<{ entries: GitEntry[]; settings: string[]; toolFiles: ToolFile[]; controlNames: string[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
+export async function findGitEntries(
+  root: string,
+  everywhere = false,
+  maxDirs = MAX_SWEEP_DIRS,
+  cache: WalkCache<DirFacts> = KEPT,
+): Promise<{ entries: GitEntry[]; settings: string[]; toolFiles: ToolFile[]; controlNames: string[]; truncated: boolean; notWalked: string[]; unlisted: Unread[] }> {
   const found: { path: string; kind: GitEntry['kind'] }[] = [];
   // Names holding a terminal control character (C1 ones: git status prints them raw under
   // core.quotePath=false); found by the name alone, so no file is stat'ed for this.
@@ -55,6 +102,17 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
   const settings: string[] = [];
   const toolFiles: ToolFile[] = [];
   const unlisted: Unread[] = [];
+  const device = await cache.device(root);
+  const factsFor = async (dir: string): Promise<DirFacts> => {
+    const key = `${everywhere ? 'all' : 'walk'}\0${root}\0${dir}`;
+    // Taken before the listing: a change while it is read leaves a stamp that no longer matches.
+    const stamp = device === undefined ? undefined : cache.stamp(dir, device);
+    const kept = cache.reuse(key, stamp);
+    if (kept !== undefined) return kept;
+    const facts = factsOf(dir, await listDir(dir), root, everywhere);
+    cache.keep(key, stamp, facts);
+    return facts;
+  };
   let level = [root];
   let visited = 0;
   let truncated = false;
@@ -69,28 +127,20 @@ export async function findGitEntries(root: string, everywhere = false, maxDirs =
     const next: string[] = [];
     for (let i = 0; i < level.length; i += WALK_BATCH) {
       const batch = level.slice(i, i + WALK_BATCH);
-      const listed = await Promise.all(batch.map((dir) => listDir(dir).catch((error: unknown) => ({ code: codeOf(error) }))));
+      const listed = await Promise.all(batch.map((dir) => factsFor(dir).catch((error: unknown) => ({ code: codeOf(error) }))));
       batch.forEach((dir, j) => {
-        const children = listed[j]!;
-        if ('code' in children) {
-          unlisted.push({ path: dir, code: children.code });
+        const facts = listed[j]!;
+        if ('code' in facts) {
+          unlisted.push({ path: dir, code: facts.code });
           return;
         }
-        // A directory git takes for a git directory by its shape (HEAD, objects/, refs/: a "bare"
-        // repository), found by git from there and below; the root's own only where it has no .git.
-        if (looksLikeGitDir(children) && (dir !== root || !children.some((child) => isDotGit(child.name)))) found.push({ path: dir, kind: 'dir' });
-        for (const child of children) {
-          const full = path.join(dir, child.name);
-          if (controlNames.length < MAX_CONTROL_NAMES && hasControl(toBytes(child.name))) controlNames.push(full);
-          if (isProjectSettings(child.name) && (dir !== root || isProtectedIfPresentName(child.name))) settings.push(full);
-          if (!child.isDirectory() && mayBeHostToolchainFile(child.name)) {
-            const entry = hostToolchainFileFor(path.relative(root, full));
-            if (entry) toolFiles.push({ path: full, entry });
-          }
-          if (isDotGit(child.name)) {
-            if (dir !== root) found.push({ path: full, kind: child.isSymbolicLink() ? 'link' : child.isDirectory() ? 'dir' : 'file' });
-          } else if (child.isDirectory() && (everywhere || child.name !== SKIPPED)) next.push(full);
-        }
+        // One at a time, not spread: a directory may hold more entries than a call takes arguments.
+        if (facts.gitDirShaped) found.push({ path: dir, kind: 'dir' });
+        for (const entry of facts.dotGits) found.push(entry);
+        for (const name of facts.controlNames) if (controlNames.length < MAX_CONTROL_NAMES) controlNames.push(name);
+        for (const file of facts.settings) settings.push(file);
+        for (const file of facts.toolFiles) toolFiles.push(file);
+        for (const sub of facts.subdirs) next.push(sub);
       });
     }
     // Past the bound: the rest of this level, and what the walked part of it holds, are unread.

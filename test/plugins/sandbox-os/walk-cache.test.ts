@@ -1,0 +1,108 @@
+/**
+ * The sweep's walk keeps what it took from each directory while the directory is unchanged
+ * (walk-cache.ts): a later walk lists again only what changed, and finds everything a fresh walk
+ * finds. The cache's clock is moved ahead here instead of waiting for the tree to age: times
+ * within TICK_MS of its clock are never trusted.
+ */
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { findGitEntries } from '../../../plugins/sandbox-os/git-walk.js';
+import { TICK_MS } from '../../../plugins/sandbox-os/file-clock.js';
+import { WalkCache } from '../../../plugins/sandbox-os/walk-cache.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-walk-cache-')));
+  for (const dir of ['src/a/b', 'src/c', 'docs/d', 'packages/app/src', 'node_modules/x']) await mkdir(path.join(root, dir), { recursive: true });
+  await writeFile(path.join(root, 'src/a/b/file.ts'), 'x\n');
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+/** A cache whose clock runs `aheadMs` ahead: the tree just made looks that old to it. */
+const agedCache = (aheadMs = 60_000): WalkCache<never> => new WalkCache({ now: () => Date.now() + aheadMs });
+/** File system times come from a coarse clock: a change made at once could carry the same time. */
+const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 30));
+
+const rel = (files: readonly string[]): string[] => files.map((file) => path.relative(root, file)).sort();
+const summary = (walk: Awaited<ReturnType<typeof findGitEntries>>): Record<string, string[]> => ({
+  entries: rel(walk.entries.map((entry) => entry.path)),
+  settings: rel(walk.settings),
+  toolFiles: rel(walk.toolFiles.map((file) => file.path)),
+  controlNames: rel(walk.controlNames),
+});
+
+test('an unchanged tree is not listed again, and the second walk finds what the first did', async () => {
+  await mkdir(path.join(root, 'docs/d/.git'));
+  const cache = agedCache();
+  const first = await findGitEntries(root, false, undefined, cache);
+  // The root, src, docs, packages, src/a, src/c, docs/d, packages/app, src/a/b, packages/app/src.
+  expect(cache.counts).toEqual({ reused: 0, listed: 10 });
+  const second = await findGitEntries(root, false, undefined, cache);
+  expect(cache.counts).toEqual({ reused: 10, listed: 10 });
+  expect(summary(second)).toEqual(summary(first));
+  expect(summary(second).entries).toEqual(['docs/d/.git']);
+});
+
+test('what a command makes deep in an unchanged tree is found by the next walk, as by a fresh one', async () => {
+  const cache = agedCache();
+  await findGitEntries(root, false, undefined, cache);
+  await nextTick();
+  await mkdir(path.join(root, 'src/a/b/.git'));
+  await mkdir(path.join(root, 'packages/app/.vscode'));
+  await writeFile(path.join(root, 'docs/d/.tool-versions'), 'nodejs 20\n');
+  await writeFile(path.join(root, 'src/c/name\u009dx'), '');
+  await mkdir(path.join(root, 'src/c/bare/objects'), { recursive: true });
+  await mkdir(path.join(root, 'src/c/bare/refs'));
+  await writeFile(path.join(root, 'src/c/bare/HEAD'), 'ref: refs/heads/main\n');
+  const walked = summary(await findGitEntries(root, false, undefined, cache));
+  expect(walked).toEqual(summary(await findGitEntries(root, false, undefined, agedCache())));
+  expect(walked.entries).toEqual(['src/a/b/.git', 'src/c/bare']);
+  expect(walked.settings).toEqual(['packages/app/.vscode']);
+  expect(walked.toolFiles).toEqual(['docs/d/.tool-versions']);
+  expect(walked.controlNames).toEqual(['src/c/name\u009dx']);
+  // Listed again: the four directories that changed (src/a/b, packages/app, docs/d, src/c) and
+  // the four new ones (packages/app/.vscode, src/c/bare and its objects and refs); the rest kept.
+  expect(cache.counts).toEqual({ reused: 6, listed: 10 + 8 });
+});
+
+test('a directory whose mtime a command set back after a change is listed again (its ctime moved)', async () => {
+  const dir = path.join(root, 'src/c');
+  const times = path.join(root, 'times-of-src-c');
+  await writeFile(times, '');
+  // touch -r copies the times to the nanosecond (utimes from Node would round them).
+  execFileSync('touch', ['-r', dir, times]);
+  const cache = agedCache();
+  await findGitEntries(root, false, undefined, cache);
+  await nextTick();
+  await mkdir(path.join(dir, '.git'));
+  execFileSync('touch', ['-r', times, dir]);
+  expect((await lstat(dir)).mtimeMs).toBe((await lstat(times)).mtimeMs);
+  expect(summary(await findGitEntries(root, false, undefined, cache)).entries).toEqual(['src/c/.git']);
+});
+
+test('a directory swapped for another at the same path is listed again', async () => {
+  const cache = agedCache();
+  await mkdir(path.join(root, 'other/.git'), { recursive: true });
+  await findGitEntries(root, false, undefined, cache);
+  await nextTick();
+  await rename(path.join(root, 'src/c'), path.join(root, 'c-old'));
+  await rename(path.join(root, 'other'), path.join(root, 'src/c'));
+  const walked = summary(await findGitEntries(root, false, undefined, cache));
+  expect(walked.entries).toEqual(['src/c/.git']);
+});
+
+test('node_modules is walked when asked to (`everywhere`): what was kept for the walk that skips it is not used', async () => {
+  await mkdir(path.join(root, 'node_modules/x/.git'));
+  const cache = agedCache();
+  expect(summary(await findGitEntries(root, false, undefined, cache)).entries).toEqual([]);
+  expect(summary(await findGitEntries(root, true, undefined, cache)).entries).toEqual(['node_modules/x/.git']);
+});
+
+test('times within a tick of the clock are not trusted: a tree just made is listed every time', async () => {
+  const cache = agedCache(TICK_MS - 1_000);
+  await findGitEntries(root, false, undefined, cache);
+  await findGitEntries(root, false, undefined, cache);
+  expect(cache.counts.reused).toBe(0);
+});
