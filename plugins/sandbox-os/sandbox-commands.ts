@@ -238,14 +238,18 @@ export class SandboxCommands {
    * root's git baseline (a walk of the tree, 10–100 ms on a large project), and the session's
    * private directories and seccomp filter (prepareCommand). Each is the same cached step a
    * command takes (nothing is weakened: a command still awaits them, and a baseline taken before
-   * any command ran is exactly what the first command would have taken). `epoch`: the front's
-   * when the preparation began. Failures are left for the command itself to meet and report.
+   * any command ran is exactly what the first command would have taken). The review's state is
+   * read once too, and dropped: each command reads its own, but the repository's refs, listed by
+   * a git process, are then listed again only if where git keeps them changed (git-refs.ts), and
+   * the code has run once (≈ 30 ms of a first command). `epoch`: the front's when the
+   * preparation began. Failures are left for the command itself to meet and report.
    */
   async prepare(projectRoot: string, epoch: number): Promise<void> {
     const root = await realpath(projectRoot);
     // Said at start rather than at the first command (wrap says it then if this did not run).
     this.hookInputsOf(path.join(root, '.git'), root, await realpath(this.options.homeDir).catch(() => this.options.homeDir));
     await this.baseline([root]);
+    await reviewBaseline([root]);
     if (epoch === this.front.epoch()) await this.prepareCommand(epoch);
   }
 
