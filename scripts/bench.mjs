@@ -144,12 +144,15 @@ try {
     process.stderr.write('bench: tools: several calls in one turn, concurrent against sequential…\n');
     const parallel = await benchParallelTools({ runs: smoke ? 1 : values.quick ? 3 : 7, warmup: smoke ? 0 : 1, protocol: protocols[0], progress });
     process.stderr.write('bench: tools: bash calls, one per turn (first and later calls)…\n');
-    const bashTurns = await benchBashTurns({ runs: smoke ? 1 : values.quick ? 3 : 5, turns: smoke ? 2 : 6, warmup: smoke ? 0 : 1, protocol: protocols[0], progress });
+    const turnsRun = { runs: smoke ? 1 : values.quick ? 3 : 5, turns: smoke ? 2 : 6, warmup: smoke ? 0 : 1, protocol: protocols[0], progress };
+    const bashTurns = await benchBashTurns(turnsRun);
+    // The same in a project whose tree the sandbox's sweep walks after each command: a git-ignored vendor/.
+    const bashTurnsLarge = await benchBashTurns({ ...turnsRun, vendor: path.join(ROOT, 'node_modules', ...(smoke ? ['yaml'] : [])) });
     process.stderr.write('bench: tools: 500 real tool calls in one run (RSS, gap trend)…\n');
     const many = await benchManyCalls({ calls: smoke ? 20 : values.quick ? 250 : 500, protocol: protocols[0], progress });
     sections.push({
       name: 'tools',
-      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown, '', bashTurns.markdown, '', many.markdown].join('\n'),
+      text: ['## Tools: read_file, bash, grep, glob', '', `Reproduce: \`npm run bench -- --suite tools\` (measured ${results.date}).`, '', read.markdown, '', bash.markdown, '', search.markdown, '', parallel.markdown, '', bashTurns.markdown, '', bashTurnsLarge.markdown, '', many.markdown].join('\n'),
     });
   }
   if (wants('permissions')) {

@@ -5,15 +5,19 @@
 // the same rounds; the difference is what MewCode adds (checks, sandbox, bookkeeping). The first
 // call of a process is shown apart from the later ones, with the model answering at once (nothing
 // of the process is warm) and with a hosted model's first-token wait (the idle warm-up has run).
-// Targets are reported, never asserted.
+// Targets are reported, never asserted. `--vendor DIR` copies DIR into the project as a git-ignored
+// `vendor/` first (the tools suite gives the project's own node_modules: ≈ 2,500 directories), as a
+// repository with vendored code, a virtualenv or build output holds: the sandbox's sweep after each
+// command walks every directory of the project but node_modules.
 //
-//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--cli PATH …]   prints a Markdown section to stdout
+//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--cli PATH …]   prints a Markdown section to stdout
 //   (several --cli: builds compared, interleaved, each against the first)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { CLI, NODE, childEnv, makeGitProject, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
+import { CLI, NODE, PROJECT_FILES, childEnv, makeGitProject, makeTempDir, providerEnv, removeDir, runChild, startTimedServer } from './harness.mjs';
 import { MODEL_PACING } from './session.mjs';
 import { median, ms, ratio } from './stats.mjs';
 
@@ -59,8 +63,21 @@ export function commandAlone() {
   });
 }
 
-export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], progress = () => {} } = {}) {
+/** Directories of `dir`, `.git` left out. */
+function countDirs(dir) {
+  let count = 1;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory() && entry.name !== '.git') count += countDirs(path.join(dir, entry.name));
+  return count;
+}
+
+export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, progress = () => {} } = {}) {
   const project = makeGitProject(makeTempDir('mewcode-bench-bash-'));
+  if (vendor) {
+    const copied = spawnSync('cp', ['-r', vendor, path.join(project, 'vendor')], { encoding: 'utf8' });
+    if (copied.status !== 0) throw new Error(`bash-turns: cp -r ${vendor} failed: ${copied.stderr}`);
+    appendFileSync(path.join(project, '.gitignore'), 'vendor/\n');
+  }
+  const directories = countDirs(project);
   const home = makeTempDir('mewcode-bench-home-');
   const modes = { atOnce: undefined, hosted: HOSTED };
   const gaps = new Map(clis.map((cli) => [cli, { atOnce: { first: [], later: [] }, hosted: { first: [], later: [] } }]));
@@ -104,9 +121,9 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   }
   const builds = clis.length > 1;
   const markdown = [
-    `### bash calls, one per turn (${protocol}, ${runs} runs of ${turns} turns per mode${builds ? ' and build, interleaved' : ''})`,
+    `### bash calls, one per turn${vendor ? `, in a project of ${directories.toLocaleString('en-US')} directories` : ''} (${protocol}, ${runs} runs of ${turns} turns per mode${builds ? ' and build, interleaved' : ''})`,
     '',
-    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${COMMAND}'\` from the bench's process, same rounds: ${ms(command)}). Sandboxed with bubblewrap (the default where it runs).`,
+    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${COMMAND}'\` from the bench's process, same rounds: ${ms(command)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.`,
     '',
     `| call${builds ? ' | build' : ''} | gaps | gap median | over the command alone${builds ? ' | vs the first build' : ''} | target |`,
     `| --- |${builds ? ' --- |' : ''} --- | --- | ---${builds ? ' | ---' : ''} | --- |`,
@@ -116,8 +133,9 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, cli: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, cli: { type: 'string', multiple: true } } });
   const clis = (values.cli ?? [CLI]).map((cli) => path.resolve(cli));
-  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, progress: (t) => process.stderr.write(`${t}\n`) });
+  const vendor = values.vendor === undefined ? undefined : path.resolve(values.vendor);
+  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, progress: (t) => process.stderr.write(`${t}\n`) });
   process.stdout.write(`${markdown}\n`);
 }

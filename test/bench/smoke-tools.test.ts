@@ -3,7 +3,7 @@ import { SMOKE_TIMEOUT_MS, smokeSuite } from './smoke-run.js';
 
 test('npm run bench -- --smoke --suite tools: builds, runs and prints its tables', async () => {
   const stdout = await smokeSuite('tools');
-  for (const heading of [/^## Tools: read_file, bash, grep, glob/m, /^### Several tool calls in one turn/m, /^### bash calls, one per turn/m, /^### \d+ real tool calls in one run/m]) expect(stdout).toMatch(heading);
+  for (const heading of [/^## Tools: read_file, bash, grep, glob/m, /^### Several tool calls in one turn/m, /^### bash calls, one per turn \(/m, /^### bash calls, one per turn, in a project of [\d,]+ directories/m, /^### \d+ real tool calls in one run/m]) expect(stdout).toMatch(heading);
   // glob's floor (ripgrep's list, then one lstat per file) is run and compared (tool-search.mjs).
   expect(stdout).toMatch(/^\| glob `\*\*\/\*\.js` \| rg --files, then one lstat per file \(Node\) \| 1 \| \d+ ms \| \d+ ms \|/m);
   expect(stdout).toMatch(/its \d+ lstat calls alone take \d+ ms/);
