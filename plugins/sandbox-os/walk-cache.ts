@@ -22,7 +22,6 @@ import { lstatNow } from './byte-fs.js';
 import { toBytes } from './byte-names.js';
 import { TICK_MS } from './file-clock.js';
 
-
 /** statfs `f_type` of the Linux file systems that keep a directory's ctime as this needs. */
 const KEEPS_CTIME = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
 

@@ -74,7 +74,10 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   const project = makeGitProject(makeTempDir('mewcode-bench-bash-'));
   if (vendor) {
     const copied = spawnSync('cp', ['-r', vendor, path.join(project, 'vendor')], { encoding: 'utf8' });
-    if (copied.status !== 0) throw new Error(`bash-turns: cp -r ${vendor} failed: ${copied.stderr}`);
+    if (copied.status !== 0) {
+      removeDir(project);
+      throw new Error(`bash-turns: cp -r ${vendor} failed: ${copied.stderr}`);
+    }
     appendFileSync(path.join(project, '.gitignore'), 'vendor/\n');
   }
   const directories = countDirs(project);
