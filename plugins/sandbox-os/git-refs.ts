@@ -86,11 +86,33 @@ function storesChangedSince(commonDir: string, gitDir: string, since: number): b
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** Every ref git sees in the repository, and HEAD's object when it is detached; listed by the host's git unless nothing changed since the last listing. */
+/** A listing being made per common dir, under the stamps it was asked with. */
+const listing = new Map<string, { key: string; listed: Promise<Listed> }>();
+
+/**
+ * Every ref git sees in the repository, and HEAD's object when it is detached; listed by the
+ * host's git unless nothing changed since the last listing. Calls side by side (a turn's bash
+ * calls, each taking its state before its command) with the same stamps share one git process.
+ */
 export async function listRefs(commonDir: string, gitDir: string, workTree: string): Promise<Listed> {
   const key = refStoresKey(commonDir, gitDir);
   const known = kept.get(commonDir);
   if (key !== undefined && known?.key === key) return known.listed;
+  const running = key === undefined ? undefined : listing.get(commonDir);
+  if (running !== undefined && running.key === key) return running.listed;
+  const listed = listWithGit(commonDir, gitDir, workTree, key);
+  if (key !== undefined) {
+    listing.set(commonDir, { key, listed });
+    listed
+      .finally(() => {
+        if (listing.get(commonDir)?.listed === listed) listing.delete(commonDir);
+      })
+      .catch(() => undefined); // the callers meet a failure themselves
+  }
+  return listed;
+}
+
+async function listWithGit(commonDir: string, gitDir: string, workTree: string, key: string | undefined): Promise<Listed> {
   // No ref store at all (a git directory being made): git would list nothing; not spawned.
   if (['refs', 'reftable', 'packed-refs'].every((name) => lstatNow(path.join(commonDir, name)) === undefined)) return { refs: new Map(), head: undefined };
   let out = '';

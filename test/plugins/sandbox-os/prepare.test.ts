@@ -4,14 +4,13 @@
  * the tree, start git or make them. It must not weaken the check after a command: a
  * git directory the first command plants is still set aside, and what was there before is not.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
-import { TICK_MS } from '../../../plugins/sandbox-os/file-clock.js';
 import { sandboxFixture, type SandboxFixture } from './fixture.js';
+import { loggedGitRepo } from './logged-git.js';
 
 let fixture: SandboxFixture;
 beforeAll(async () => {
@@ -99,34 +98,20 @@ test("a command that leaves an interactive rebase's todo list with exec lines in
 
 test("prepare() lists the repository's refs ahead: the first command starts no git to list them again", async () => {
   if (!fixture.status.active) return; // no sandbox here: no command is reviewed (tallied by the security suites)
-  const project = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-prepare-refs-')));
-  const bin = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-prepare-bin-')));
-  const calls = path.join(bin, 'calls.log');
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  // Every git the sandbox starts, logged, then run.
-  writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
-  const git = (...args: string[]): string => execFileSync(realGit, ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: project, encoding: 'utf8' });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(path.join(project, 'a.txt'), 'a\n');
-  git('add', '-A');
-  git('commit', '-q', '--no-verify', '-m', 'a');
-  await new Promise((resolve) => setTimeout(resolve, TICK_MS + 200)); // a listing is kept only for refs older than this
-  const savedPath = process.env.PATH;
-  process.env.PATH = `${bin}:${savedPath}`;
+  const repo = await loggedGitRepo();
+  const restorePath = repo.onPath();
   const sandbox = new OsCommandSandbox({ homeDir: fixture.home, warn: () => undefined });
-  const logged = (): string => (existsSync(calls) ? readFileSync(calls, 'utf8') : '');
   try {
-    await sandbox.prepare(project);
-    expect(logged()).toMatch(/for-each-ref/);
-    rmSync(calls, { force: true });
-    const wrapped = await sandbox.wrap({ argv: ['/bin/sh', '-c', 'true'], cwd: project, projectRoot: project, homeDir: fixture.home });
+    await sandbox.prepare(repo.project);
+    expect(repo.count('for-each-ref')).toBe(1);
+    repo.reset();
+    const wrapped = await sandbox.wrap({ argv: ['/bin/sh', '-c', 'true'], cwd: repo.project, projectRoot: repo.project, homeDir: fixture.home });
     expect(wrapped.kind).toBe('sandboxed');
     if (wrapped.kind === 'sandboxed') await wrapped.launch.release();
-    expect(logged()).not.toMatch(/for-each-ref/);
+    expect(repo.count('for-each-ref')).toBe(0);
   } finally {
-    process.env.PATH = savedPath;
+    restorePath();
     await sandbox.dispose();
-    await rm(project, { recursive: true, force: true });
-    await rm(bin, { recursive: true, force: true });
+    await repo.remove();
   }
 });
