@@ -50,8 +50,11 @@ interface Found {
 /** Commits judged per check at most (the newest first). */
 const MAX_JUDGED_COMMITS = 1000;
 
-/** What the last listing per common dir saw (or why it failed), and where git keeps refs as it was then. */
-const kept = new Map<string, { key: string; listed: Listed }>();
+/**
+ * The last listing per common dir (made, or still being made: calls side by side share it), what
+ * it saw or why it failed, and where git keeps refs as it was when it was asked for.
+ */
+const kept = new Map<string, { key: string; listed: Promise<Listed> }>();
 
 /**
  * Where git keeps refs, as stamps: every entry under `refs/` and `reftable/`, `packed-refs`,
@@ -86,43 +89,36 @@ function storesChangedSince(commonDir: string, gitDir: string, since: number): b
 
 const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** A listing being made per common dir, under the stamps it was asked with. */
-const listing = new Map<string, { key: string; listed: Promise<Listed> }>();
-
 /**
  * Every ref git sees in the repository, and HEAD's object when it is detached; listed by the
  * host's git unless nothing changed since the last listing. Calls side by side (a turn's bash
  * calls, each taking its state before its command) with the same stamps share one git process.
  */
-export async function listRefs(commonDir: string, gitDir: string, workTree: string): Promise<Listed> {
+export function listRefs(commonDir: string, gitDir: string, workTree: string): Promise<Listed> {
   const key = refStoresKey(commonDir, gitDir);
   const known = kept.get(commonDir);
   if (key !== undefined && known?.key === key) return known.listed;
-  const running = key === undefined ? undefined : listing.get(commonDir);
-  if (running !== undefined && running.key === key) return running.listed;
-  const listed = listWithGit(commonDir, gitDir, workTree, key);
-  if (key !== undefined) {
-    listing.set(commonDir, { key, listed });
-    listed
-      .finally(() => {
-        if (listing.get(commonDir)?.listed === listed) listing.delete(commonDir);
-      })
-      .catch(() => undefined); // the callers meet a failure themselves
+  const listed = listWithGit(commonDir, gitDir, workTree);
+  if (key === undefined) {
+    kept.delete(commonDir);
+    return listed;
   }
+  const entry = { key, listed };
+  kept.set(commonDir, entry);
+  // The same answer while nothing changes, but for a git that did not answer in time.
+  const forget = (): void => {
+    if (kept.get(commonDir) === entry) kept.delete(commonDir);
+  };
+  listed.then((result) => ('why' in result && result.why.startsWith('no answer') ? forget() : undefined), forget);
   return listed;
 }
 
-async function listWithGit(commonDir: string, gitDir: string, workTree: string, key: string | undefined): Promise<Listed> {
+async function listWithGit(commonDir: string, gitDir: string, workTree: string): Promise<Listed> {
   // No ref store at all (a git directory being made): git would list nothing; not spawned.
   if (['refs', 'reftable', 'packed-refs'].every((name) => lstatNow(path.join(commonDir, name)) === undefined)) return { refs: new Map(), head: undefined };
   let out = '';
   const run = await runHostGit(gitDir, workTree, ['for-each-ref', '--format=%(objectname) %(refname)'], { onData: (chunk) => (out += chunk.toString('latin1')) });
-  if (!run.ok) {
-    // The same answer while nothing changes (a git that cannot read the repository at all).
-    if (key !== undefined && !run.why.startsWith('no answer')) kept.set(commonDir, { key, listed: { why: run.why } });
-    else kept.delete(commonDir);
-    return { why: run.why };
-  }
+  if (!run.ok) return { why: run.why };
   // A ref's name holds no space or line end (git refuses them).
   const refs = new Map<string, string>();
   for (const line of out.split('\n')) {
@@ -131,10 +127,7 @@ async function listWithGit(commonDir: string, gitDir: string, workTree: string, 
   }
   const head = path.join(gitDir, 'HEAD');
   const headText = tailNow(head, Math.min(lstatNow(head)?.size ?? 0, 4096))?.toString('latin1').trim() ?? '';
-  const listed = { refs, head: OID.test(headText) ? headText : undefined };
-  if (key !== undefined) kept.set(commonDir, { key, listed });
-  else kept.delete(commonDir);
-  return listed;
+  return { refs, head: OID.test(headText) ? headText : undefined };
 }
 
 /** A ref name (latin1) for a message, quoted: controls, quotes and bytes that are not UTF-8 shown as escapes. */

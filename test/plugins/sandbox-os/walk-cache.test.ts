@@ -5,7 +5,7 @@
  * within TICK_MS of its clock are never trusted.
  */
 import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findGitEntries } from '../../../plugins/sandbox-os/git-walk.js';
@@ -91,6 +91,28 @@ test('a directory swapped for another at the same path is listed again', async (
   await rename(path.join(root, 'other'), path.join(root, 'src/c'));
   const walked = summary(await findGitEntries(root, false, undefined, cache));
   expect(walked.entries).toEqual(['src/c/.git']);
+});
+
+test('a listed directory swapped for a link is not entered, as a fresh walk does not enter it; swapped back, it is listed again', async () => {
+  const cache = agedCache();
+  const outside = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-walk-cache-out-')));
+  try {
+    await mkdir(path.join(outside, 'inner/.git'), { recursive: true });
+    await mkdir(path.join(root, 'src/c/.git'));
+    expect(summary(await findGitEntries(root, false, undefined, agedCache())).entries).toEqual(['src/c/.git']);
+    const before = await findGitEntries(root, false, undefined, cache);
+    await nextTick();
+    await rename(path.join(root, 'src/c'), path.join(root, 'c-away'));
+    await symlink(outside, path.join(root, 'src/c'));
+    const linked = summary(await findGitEntries(root, false, undefined, cache));
+    expect(linked).toEqual(summary(await findGitEntries(root, false, undefined, agedCache())));
+    expect(linked.entries).toEqual(['c-away/.git']); // the moved folder still holds it; nothing through the link
+    await rm(path.join(root, 'src/c'));
+    await rename(path.join(root, 'c-away'), path.join(root, 'src/c'));
+    expect(summary(await findGitEntries(root, false, undefined, cache))).toEqual(summary(before));
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
 });
 
 test('node_modules is walked when asked to (`everywhere`): what was kept for the walk that skips it is not used', async () => {
