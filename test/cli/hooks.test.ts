@@ -144,11 +144,14 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
 test('no hook failure is silent: a failing hook and a timed-out one are shown and logged, and the call goes on', async () => {
   await trustedScenario([{ toolCalls: [{ id: 'c1', name: 'bash', input: { command: 'echo ran', description: 'x' } }] }, { text: 'ok' }], async (s) => {
     const failing = script(s, 'fail.sh', '#!/bin/sh\necho "config missing" >&2\nexit 1\n');
-    const slow = script(s, 'slow.sh', '#!/bin/sh\nsleep 5\n');
+    // The slow hook would hold the call for a minute; the bound below is far under that yet far
+    // over the 0.5 s timeout plus a loaded machine's start-up, so it only fails when the timeout
+    // is not enforced.
+    const slow = script(s, 'slow.sh', '#!/bin/sh\nsleep 60\n');
     userHooks(s, { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: failing }, { type: 'command', command: slow, timeout: 0.5 }] }] });
     const started = Date.now();
     const result = await s.run(['-p', 'x', '--allowedTools', 'Bash']);
-    expect(Date.now() - started).toBeLessThan(4500);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/hook .* \(PreToolUse\) failed: exited with 1: config missing/);
     expect(result.stderr).toMatch(/hook .* \(PreToolUse\) failed: timed out/);

@@ -98,7 +98,7 @@ test('L4: cancellation stops running tools promptly; every unfinished call gets 
   const started = performance.now();
   setTimeout(() => controller.abort(), 100);
   const events = await runPrompt(kernel, 'go', 'bypassPermissions', controller.signal);
-  expect(performance.now() - started).toBeLessThan(1_500);
+  expect(performance.now() - started).toBeLessThan(3_000);
   expect(doneEvent(events).reason).toBe('cancelled');
   const toolMessage = kernel.conversation.messages.at(-2) as { role: string; results: { toolCallId: string; content: string; isError: boolean }[] };
   expect(toolMessage.role).toBe('tool');
@@ -150,10 +150,10 @@ test("L7: a tool's declared timeout is honoured beyond the kernel default (no hi
 });
 
 test('L7: a call that exceeds its timeout is an error result naming the limit', async () => {
-  const { kernel, model } = await bootKernel([useTools([call('hasty')]), say('ok')], [toolsPlugin([timedTool(50, 2_000, 'hasty')])]);
+  const { kernel, model } = await bootKernel([useTools([call('hasty')]), say('ok')], [toolsPlugin([timedTool(50, 10_000, 'hasty')])]);
   const started = performance.now();
   await runPrompt(kernel, 'go');
-  expect(performance.now() - started).toBeLessThan(1_000);
+  expect(performance.now() - started).toBeLessThan(3_000);
   expect(toolResults(model, 1)[0]).toMatchObject({ isError: true, content: 'Tool hasty timed out after 50 ms.' });
 });
 

@@ -76,7 +76,7 @@ describe('timeouts and cancellation', () => {
   test('a timeout is an error result with the partial output, returned promptly', async () => {
     const p = await project();
     const started = Date.now();
-    const result = await p.tool.execute({ command: 'echo partial; sleep 5; echo never', timeout: 300 }, p.context());
+    const result = await p.tool.execute({ command: 'echo partial; sleep 30; echo never', timeout: 300 }, p.context());
     expect(Date.now() - started).toBeLessThan(2500);
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/^Error: the command timed out after 300 ms and was stopped \(SIGTERM to its process group\); exit_code: 143 \(terminated by SIGTERM\)\. Output before the timeout:\npartial\n/);
@@ -165,7 +165,7 @@ describe('background jobs', () => {
     const p = await project();
     const started = Date.now();
     const result = await p.tool.execute({ command: 'sleep 30 > /dev/null 2>&1 & echo "bg $!"' }, p.context());
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5_000);
     const pid = Number(/^bg (\d+)$/m.exec(result.content)?.[1]);
     expect(result.content).toContain('still running');
     expect(result.content).not.toContain('not captured');

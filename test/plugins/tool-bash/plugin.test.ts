@@ -47,7 +47,7 @@ test("without a timeout parameter the tool's own default applies, not the kernel
 
 test("the tool's own timeout result reaches the model as an error with the partial output", async () => {
   const root = await tmp('mc-bash-kernel-');
-  const { kernel } = await bootKernel([useTools([call('bash', { command: 'echo part; sleep 10', timeout: 300 })]), say('done')], [outputLimits, bashPlugin], {
+  const { kernel } = await bootKernel([useTools([call('bash', { command: 'echo part; sleep 30', timeout: 300 })]), say('done')], [outputLimits, bashPlugin], {
     projectRoot: root,
     homeDir: root,
   });
