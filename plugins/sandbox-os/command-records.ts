@@ -157,8 +157,12 @@ async function flush(file: string): Promise<void> {
   }
 }
 
-/** The directory, made private if missing. */
+/**
+ * The directory, made private if missing; this process's token (three reads of /proc) is read
+ * beside it, or the first record would wait for them behind the first command's other file work.
+ */
 export async function ensureRecordsDir(dir: string): Promise<void> {
+  void selfToken();
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 

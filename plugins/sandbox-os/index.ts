@@ -141,6 +141,12 @@ export default definePlugin({
       if (context.call.name === 'bash') sandbox.prepareCommand().catch(() => undefined);
       return decision;
     });
+    // A call that ended may have written what a later command must not read (a .env): commands
+    // share a preparation only among calls that arrive together, none ending between (sandbox-commands.ts).
+    kernel.hooks.postToolUse.tap(NAME, (result) => {
+      sandbox.callEnded();
+      return result;
+    });
     // The private /tmp lives as long as the user's session (sub-agents share it).
     kernel.hooks.sessionEnd.tapPromise(NAME, async (session) => {
       if (session.agentId === 'main') await sandbox.dispose();

@@ -17,8 +17,8 @@
  * a message: nothing has run. Cost: one /bin/sh and a read of mountinfo per command.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { MountPlan } from './mount-plan.js';
-import { isPathWithin } from '../../types/path-within.js';
 
 export interface MountEntry {
   /** major:minor of the file system. */
@@ -57,13 +57,24 @@ export function hostMounts(): MountEntry[] {
   }
 }
 
+/** The mounts by mount point: of mounts stacked on one point (listed in order), the top one, the last. */
+export function mountTable(mounts: readonly MountEntry[]): ReadonlyMap<string, MountEntry> {
+  return new Map(mounts.map((mount) => [mount.mountPoint, mount]));
+}
+
 /** Where `target` (a real path) comes from: its file system and its path within it; undefined when no mount holds it. */
-export function sourceOf(target: string, mounts: readonly MountEntry[]): { dev: string; root: string } | undefined {
+export function sourceOf(target: string, mounts: readonly MountEntry[] | ReadonlyMap<string, MountEntry>): { dev: string; root: string } | undefined {
+  const table = mounts instanceof Map ? mounts : mountTable(mounts as readonly MountEntry[]);
+  // The longest mount point that holds it: the path itself, then each directory above it (a
+  // lookup per level, where comparing with every mount took most of a command's preparation).
+  const resolved = path.resolve(target);
   let best: MountEntry | undefined;
-  // The last of the longest: mounts stacked on one point are listed in order, the top one last.
-  for (const mount of mounts) if (isPathWithin(mount.mountPoint, target) && (!best || mount.mountPoint.length >= best.mountPoint.length)) best = mount;
+  for (let at = resolved; ; at = path.dirname(at)) {
+    best = table.get(at);
+    if (best || at === path.dirname(at)) break;
+  }
   if (!best) return undefined;
-  const rest = best.mountPoint === '/' ? target : target.slice(best.mountPoint.length);
+  const rest = best.mountPoint === '/' ? resolved : resolved.slice(best.mountPoint.length);
   const root = best.root === '/' ? rest || '/' : `${best.root}${rest}`;
   return { dev: best.dev, root };
 }
@@ -76,8 +87,9 @@ export function sourceOf(target: string, mounts: readonly MountEntry[]): { dev: 
  */
 export function expectedMounts(plan: MountPlan, mounts: readonly MountEntry[], extra: { binds?: readonly { source: string; target: string }[]; emptyDir?: string } = {}): string[] {
   const keys = new Set<string>();
+  const table = mountTable(mounts);
   const bound = (source: string, target: string): void => {
-    const from = sourceOf(source, mounts);
+    const from = sourceOf(source, table);
     keys.add(from ? ` ${from.dev} ${escapeMountPath(from.root)} ${escapeMountPath(target)} r` : ` ${escapeMountPath(target)} r`);
   };
   for (const target of [...plan.writable, ...plan.pinned, ...(plan.homeGuard ? [plan.homeGuard.home, ...plan.homeGuard.writableEntries] : []), ...plan.readOnly]) bound(target, target);

@@ -25,7 +25,9 @@ import { baselineFor, ensureRecordsDir, ownStateDirs, recordsDir, writeRecord } 
 import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
 import { markAbove } from './unchecked-marks.js';
 import { shownPath } from './sweep-paths.js';
-import { planMounts, type Inspect, type List, type MountPlan, type PathKind } from './mount-plan.js';
+import { planMounts, type Inspect, type List, type MountPlan, type PathKind, type PlanResult } from './mount-plan.js';
+import { SharedWhileRunning } from './shared-while-running.js';
+import { CoalescedSweeps } from './coalesced-sweeps.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
 import { mkdirBeneath, rmdirBeneath } from './beneath.js';
@@ -45,12 +47,21 @@ const PROXY_SOCKET_INSIDE = '/run/mewcode-proxy.sock';
 
 const xdgConfig = (): { xdgConfigHome?: string } => (process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {});
 
+/** What a command's mounts are made from (prepareMounts), shared by calls that arrive together. */
+interface PreparedMounts {
+  writableRoots: string[];
+  planned: PlanResult;
+  review: ReviewBaseline;
+}
+
 /** What the command part reads from the front (service.ts) as it changes. */
 export interface SandboxFront {
   /** Bumped by the front's dispose(): preparation begun before it makes nothing for the session that ended. */
   epoch(): number;
   /** The sweep of the records a dead MewCode left (the front's recoverDeadCommands, once per process): done before the records directory is used. */
   recovered(): Promise<void>;
+  /** How many tool calls have ended (the plugin's postToolUse tap): what one wrote, a later command's preparation must read. */
+  callsEnded(): number;
 }
 
 export class SandboxCommands {
@@ -82,6 +93,12 @@ export class SandboxCommands {
   private warnedRuleWalk = false;
   private warnedGlobWalk = false;
   private warnedNameScan = false;
+  /** Shared by calls that arrive together (prepareMounts). */
+  private readonly preparations = new SharedWhileRunning<PreparedMounts>();
+  /** The sweeps after the commands of one preparation. */
+  private readonly sweeps = new CoalescedSweeps<PreparedMounts>();
+  /** Sandboxed commands that have ended in this process: a preparation begun before one ended is not shared after it. */
+  private commandsEnded = 0;
   /** The home's secret-named files (secret-names.ts), scanned once and then in the background. */
   private readonly secretNames = new SecretNameScans();
   private proxy: { base: string; started: Promise<DomainProxy> } | undefined;
@@ -111,29 +128,22 @@ export class SandboxCommands {
     let recorded: Promise<(() => Promise<void>) | undefined> | undefined;
     let launched = false;
     try {
-      // Made before the mounts are planned, so it is among ~/.mewcode's hidden entries.
-      const recordsReady = this.ensureRecordsDir();
-      const writableRoots = await this.writableRoots(command.projectRoot);
-      await recordsReady;
-      const ruleHidden = await this.ruleHidden(writableRoots, command.homeDir);
-      const denyRead = await this.denyReadPaths(command.homeDir, writableRoots, ruleHidden);
-      const homeDir = await realpath(command.homeDir).catch(() => command.homeDir);
-      const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() }).named;
-      const hookInputs = (gitDir: string, workTree: string): string[] => this.hookInputsOf(gitDir, workTree, homeDir);
-      const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
-      const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath }, this.inspectProtected, list);
-      if (!planned.ok) return { kind: 'refused', message: planned.message };
-      const { plan } = planned;
-      await this.baseline(writableRoots);
-      // The indexes' marks before this command (git-review.ts): a mark set during it is cleared.
-      const review = await reviewBaseline(writableRoots);
+      // Calls that arrive together (a turn's bash calls, side by side) share one preparation,
+      // begun after the last tool call or command ended: what one of them could have written is
+      // already on disk, and reading it again would find the same. A call after any ended reads afresh.
+      const key = `${this.front.callsEnded()}.${this.commandsEnded}\0${command.projectRoot}\0${command.homeDir}`;
+      const prepared = await this.preparations.join(key, () => this.prepareMounts(command.projectRoot, command.homeDir));
+      if (!prepared.planned.ok) return { kind: 'refused', message: prepared.planned.message };
+      const { writableRoots, review, planned: { plan } } = prepared;
       // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
       // times come from a coarse clock (a few ms behind; whole seconds on some file systems).
       const since = Date.now() - CTIME_SLACK_MS;
       recorded = this.recordCommand(command.projectRoot, writableRoots, since);
       const record = recorded;
+      const own = ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir);
       const afterCommand = async (): Promise<void> => {
-        await this.afterCommand(writableRoots, since, review, plan.watched ?? [], plan.gitInfo ?? [], ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir));
+        // One sweep for the calls prepared together that have ended by the time it starts (coalesced-sweeps.ts).
+        await this.sweeps.after(prepared, since, (from) => this.afterCommand(writableRoots, from, review, plan.watched ?? [], plan.gitInfo ?? [], own));
         await (await record)?.().catch(() => undefined);
       };
       const dirs = await dirsReady;
@@ -148,6 +158,7 @@ export class SandboxCommands {
         const releaseSeatbelt = async (): Promise<void> => {
           if (swept) return;
           swept = true;
+          this.commandsEnded++;
           await afterCommand();
         };
         const launch = sandboxLaunch(this.found.binary, args, undefined, launchShell());
@@ -219,6 +230,7 @@ export class SandboxCommands {
       const release = async (): Promise<void> => {
         if (released) return;
         released = true;
+        this.commandsEnded++;
         await this.releaseMountPoints(plan.blocked, plan.writable);
         await afterCommand();
       };
@@ -230,6 +242,28 @@ export class SandboxCommands {
     } finally {
       if (recorded && !launched) void recorded.then((remove) => remove?.()).catch(() => undefined);
     }
+  }
+
+  /**
+   * What a command's mounts are made from, read before it runs: the writable roots, the paths
+   * hidden from reading, the mount plan, the git baseline and the review's state (the indexes'
+   * marks before the command: a mark set during it is cleared, git-review.ts).
+   */
+  private async prepareMounts(projectRoot: string, givenHome: string): Promise<PreparedMounts> {
+    // Made before the mounts are planned, so it is among ~/.mewcode's hidden entries.
+    const recordsReady = this.ensureRecordsDir();
+    const writableRoots = await this.writableRoots(projectRoot);
+    await recordsReady;
+    const ruleHidden = await this.ruleHidden(writableRoots, givenHome);
+    const denyRead = await this.denyReadPaths(givenHome, writableRoots, ruleHidden);
+    const homeDir = await realpath(givenHome).catch(() => givenHome);
+    const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() }).named;
+    const hookInputs = (gitDir: string, workTree: string): string[] => this.hookInputsOf(gitDir, workTree, homeDir);
+    const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
+    const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath }, this.inspectProtected, list);
+    if (!planned.ok) return { writableRoots, planned, review: new Map() };
+    await this.baseline(writableRoots);
+    return { writableRoots, planned, review: await reviewBaseline(writableRoots) };
   }
 
   /**

@@ -42,6 +42,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private recovered: Promise<void> | undefined;
   /** Bumped by dispose(): preparation begun before it makes nothing for the session that ended. */
   private epoch = 0;
+  /** Tool calls ended (callEnded): the command part shares a preparation only among calls begun between two ends. */
+  private callsEnded = 0;
   /**
    * The command part, loaded and made at the first command or preparation. Truly private: the
    * sealed view the container hands out (types/sealed-service.ts) lists the class's methods and
@@ -180,6 +182,11 @@ export class OsCommandSandbox implements CommandSandbox {
     await commands.prepareCommand(epoch);
   }
 
+  /** A tool call ended (the plugin's postToolUse tap): what it wrote, the next command's preparation reads afresh. */
+  callEnded(): void {
+    this.callsEnded++;
+  }
+
   /** Removes the session's private temporary directory (session end) and stops the proxy: nothing to do when no command part was made. */
   async dispose(): Promise<void> {
     this.epoch++; // preparation still in flight makes nothing for the session that ended
@@ -205,7 +212,7 @@ export class OsCommandSandbox implements CommandSandbox {
     if (this.#commands) return this.#commands;
     const { found } = this.locate() as Extract<Located, { ok: true }>;
     const loading = import('./sandbox-commands.js').then(
-      ({ SandboxCommands }) => new SandboxCommands(this.options, this.settings, found, { epoch: () => this.epoch, recovered: () => this.recoverDeadCommands() }),
+      ({ SandboxCommands }) => new SandboxCommands(this.options, this.settings, found, { epoch: () => this.epoch, recovered: () => this.recoverDeadCommands(), callsEnded: () => this.callsEnded }),
     );
     this.#commands = loading;
     loading.catch(() => {

@@ -13,7 +13,7 @@ import sandboxOs from '../../../plugins/sandbox-os/index.js';
 import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
 import { BashTool } from '../../../plugins/tool-bash/bash-tool.js';
 import type { AgentSession } from '../../../types/session.js';
-import type { SandboxStatus } from '../../../types/sandbox.js';
+import type { SandboxReadRules, SandboxStatus } from '../../../types/sandbox.js';
 import type { ToolOutput } from '../../../types/tools.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { bootKernel } from '../../support/boot.js';
@@ -63,6 +63,8 @@ export interface FixtureOptions {
   denyRules?: (dirs: { outside: string; home: string }) => string[];
   /** Where the domain proxy connects an allowed host (tests map names to a local server). */
   proxyConnectTo?: (host: string, port: number) => { host: string; port: number };
+  /** The read rules the sandbox asks for at each preparation (what permission-rules gives it in MewCode). */
+  readRules?: () => SandboxReadRules | undefined;
 }
 
 export async function sandboxFixture(options: FixtureOptions = {}): Promise<SandboxFixture> {
@@ -108,6 +110,7 @@ export async function sandboxFixture(options: FixtureOptions = {}): Promise<Sand
       additionalDirectories: () => options.additionalDirectories ?? [],
       ...(options.proxyConnectTo ? { proxyConnectTo: options.proxyConnectTo } : {}),
       ...(options.maxSweepDirs !== undefined ? { maxSweepDirs: options.maxSweepDirs } : {}),
+      ...(options.readRules ? { readRules: options.readRules } : {}),
     });
     await sandbox.start();
   }

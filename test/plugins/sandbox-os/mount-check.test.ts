@@ -27,6 +27,22 @@ test("a path's source is its file system and its path within it, from the deepes
   expect(sourceOf('/work', mounts)).toEqual({ dev: '254:16', root: '/volumes/work' });
   expect(sourceOf('/work/my dir/x', mounts)).toEqual({ dev: '254:16', root: '/volumes/my dir/x' });
   expect(sourceOf('/workshop', mounts)).toEqual({ dev: '254:0', root: '/workshop' }); // a prefix is not a parent
+  expect(sourceOf('/work/proj/../my dir/', mounts)).toEqual({ dev: '254:16', root: '/volumes/my dir' });
+});
+
+test('of mounts stacked on one point the top one (listed last) is the source, wherever the stack is listed', () => {
+  const stacked = parseMountInfo(
+    [
+      '50 40 254:32 /cache /work/proj/cache rw - ext4 /dev/vdc rw',
+      '25 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda1 rw',
+      '40 25 254:16 /volumes/work /work rw,relatime - ext4 /dev/vdb rw',
+      '51 50 0:99 / /work/proj/cache rw - tmpfs tmpfs rw',
+    ].join('\n'),
+  );
+  expect(sourceOf('/work/proj/cache/a', stacked)).toEqual({ dev: '0:99', root: '/a' });
+  expect(sourceOf('/work/proj/cachex', stacked)).toEqual({ dev: '254:16', root: '/volumes/work/proj/cachex' });
+  expect(sourceOf('/', stacked)).toEqual({ dev: '254:0', root: '/' });
+  expect(sourceOf('/x', parseMountInfo('40 25 254:16 /volumes/work /work rw - ext4 /dev/vdb rw'))).toBeUndefined();
 });
 
 test('the expected mounts: every bind with its source (onto itself or from elsewhere), the rest by place', () => {
