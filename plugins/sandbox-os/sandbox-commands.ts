@@ -284,6 +284,10 @@ export class SandboxCommands {
     this.hookInputsOf(path.join(root, '.git'), root, await realpath(this.options.homeDir).catch(() => this.options.homeDir));
     await this.baseline([root]);
     await reviewBaseline([root]);
+    // The hidden paths once too, dropped: each command reads its own, but the home's secret-name
+    // scan begun here is the one the first command uses, as a later command uses the newest
+    // finished scan (secret-names.ts), instead of one it would wait for (tens of ms on a real home).
+    await this.denyReadPaths(this.options.homeDir, await this.writableRoots(projectRoot), []);
     if (epoch === this.front.epoch()) await this.prepareCommand(epoch);
   }
 
