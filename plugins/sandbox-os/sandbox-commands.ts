@@ -629,6 +629,8 @@ export class SandboxCommands {
     } catch (error) {
       this.options.warn(`sandbox-os: the check after a sandboxed command failed (${(error as Error).message})`);
     }
+    // The home's next secret-name scan, for the commands after this one (secret-names.ts).
+    this.secretNames.refresh();
   }
 
   private async writableRoots(projectRoot: string): Promise<string[]> {

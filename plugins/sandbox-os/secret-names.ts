@@ -211,37 +211,39 @@ async function holdsPrivateKey(file: string): Promise<boolean> {
 }
 
 /**
- * The scan, once per process and then in the background: the first command waits for it; each
- * later one uses the newest finished scan and starts the next, so a secret-named file made
+ * The scan, once per process and then in the background: the first command waits for it (or for
+ * the one the sandbox's warm-up began); each later one uses the newest finished scan. The next
+ * scan starts after each command (refresh(), once its sweep is done), so a secret-named file made
  * during a session is hidden from the command after the scan that saw it. A scan lists a few
- * hundred directories on a developer's home (tens of ms on a loaded machine): too much to add
- * to every command's start. A change of home, skipped directories or roots scans anew at once.
+ * hundred directories on a developer's home (tens of ms on a loaded machine): too much to add to
+ * every command's start, and, started there, it took its time from the command's own preparation
+ * (≈ 40 ms of a bash call with a home of 900 directories). A change of home, skipped directories
+ * or roots scans anew at once.
  */
 export class SecretNameScans {
-  private last: { key: string; result: Promise<SecretScan> } | undefined;
+  private last: { key: string; homeDir: string; options: SecretScanOptions; result: Promise<SecretScan> } | undefined;
   private refreshing = false;
 
   constructor(private readonly scan: typeof secretNamedPaths = secretNamedPaths) {}
 
-  async get(homeDir: string, options: SecretScanOptions = {}): Promise<SecretScan> {
+  get(homeDir: string, options: SecretScanOptions = {}): Promise<SecretScan> {
     const key = JSON.stringify([homeDir, [...(options.skip ?? [])].sort(), [...(options.extraRoots ?? [])].sort()]);
-    if (this.last?.key !== key) {
-      const result = this.scan(homeDir, options);
-      this.last = { key, result };
-      return result;
-    }
-    const result = await this.last.result;
-    if (!this.refreshing) {
-      this.refreshing = true;
-      void this.scan(homeDir, options)
-        .then((fresh) => {
-          if (this.last?.key === key) this.last = { key, result: Promise.resolve(fresh) };
-        })
-        .catch(() => undefined) // the previous scan stays in use
-        .finally(() => {
-          this.refreshing = false;
-        });
-    }
-    return result;
+    if (this.last?.key !== key) this.last = { key, homeDir, options, result: this.scan(homeDir, options) };
+    return this.last.result;
+  }
+
+  /** Starts the next scan of the last home asked for (one at a time); the calls after it has finished get it. */
+  refresh(): void {
+    const last = this.last;
+    if (!last || this.refreshing) return;
+    this.refreshing = true;
+    void this.scan(last.homeDir, last.options)
+      .then((fresh) => {
+        if (this.last?.key === last.key) this.last = { ...last, result: Promise.resolve(fresh) };
+      })
+      .catch(() => undefined) // the previous scan stays in use
+      .finally(() => {
+        this.refreshing = false;
+      });
   }
 }

@@ -8,12 +8,14 @@
 // Targets are reported, never asserted. `--vendor DIR` copies DIR into the project as a git-ignored
 // `vendor/` first (the tools suite gives the project's own node_modules: ≈ 2,500 directories), as a
 // repository with vendored code, a virtualenv or build output holds: the sandbox's sweep after each
-// command walks every directory of the project but node_modules.
+// command walks every directory of the project but node_modules. `--home-dirs N` fills the HOME
+// with N directories as a developer's holds them (tools' settings under .config and .local/share,
+// dot-directories, a few files each, some secret-named), which the sandbox scans for secret names.
 //
-//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--cli PATH …]   prints a Markdown section to stdout
+//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--cli PATH …]   prints a Markdown section to stdout
 //   (several --cli: builds compared, interleaved, each against the first)
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -63,6 +65,22 @@ export function commandAlone() {
   });
 }
 
+/** `count` directories in `home` as a developer's home holds them (the header says how); returns how many it made. */
+function fillHome(home, count) {
+  const places = ['.config', path.join('.local', 'share'), ''];
+  for (let i = 0; i < count; i++) {
+    // Tools' directories three levels deep, spread over the three places, a few files in each.
+    const tool = `${places[i % 3] ? '' : '.'}tool${Math.floor(i / 9)}`;
+    const dir = path.join(home, places[i % 3], tool, `part${Math.floor(i / 3) % 3}`, `sub${i}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'settings.json'), '{}\n');
+    writeFileSync(path.join(dir, 'cache.db'), 'x');
+    if (i % 25 === 0) writeFileSync(path.join(dir, 'history'), 'ls\n');
+    if (i % 40 === 0) writeFileSync(path.join(dir, 'token.json'), '{"token":"fake"}\n');
+  }
+  return countDirs(home);
+}
+
 /** Directories of `dir`, `.git` left out. */
 function countDirs(dir) {
   let count = 1;
@@ -70,7 +88,7 @@ function countDirs(dir) {
   return count;
 }
 
-export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, progress = () => {} } = {}) {
+export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, homeDirs = 0, progress = () => {} } = {}) {
   const project = makeGitProject(makeTempDir('mewcode-bench-bash-'));
   if (vendor) {
     const copied = spawnSync('cp', ['-r', vendor, path.join(project, 'vendor')], { encoding: 'utf8' });
@@ -82,6 +100,7 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   }
   const directories = countDirs(project);
   const home = makeTempDir('mewcode-bench-home-');
+  const homeDirectories = homeDirs > 0 ? fillHome(home, homeDirs) : 0;
   const modes = { atOnce: undefined, hosted: HOSTED };
   const gaps = new Map(clis.map((cli) => [cli, { atOnce: { first: [], later: [] }, hosted: { first: [], later: [] } }]));
   const alone = [];
@@ -126,7 +145,7 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   const markdown = [
     `### bash calls, one per turn${vendor ? `, in a project of ${directories.toLocaleString('en-US')} directories` : ''} (${protocol}, ${runs} runs of ${turns} turns per mode${builds ? ' and build, interleaved' : ''})`,
     '',
-    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${COMMAND}'\` from the bench's process, same rounds: ${ms(command)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.`,
+    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${COMMAND}'\` from the bench's process, same rounds: ${ms(command)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.${homeDirectories > 0 ? ` The home: ${homeDirectories.toLocaleString('en-US')} directories (\`--home-dirs\`).` : ''}`,
     '',
     `| call${builds ? ' | build' : ''} | gaps | gap median | over the command alone${builds ? ' | vs the first build' : ''} | target |`,
     `| --- |${builds ? ' --- |' : ''} --- | --- | ---${builds ? ' | ---' : ''} | --- |`,
@@ -136,9 +155,9 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, cli: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, 'home-dirs': { type: 'string', default: '0' }, cli: { type: 'string', multiple: true } } });
   const clis = (values.cli ?? [CLI]).map((cli) => path.resolve(cli));
   const vendor = values.vendor === undefined ? undefined : path.resolve(values.vendor);
-  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, progress: (t) => process.stderr.write(`${t}\n`) });
+  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, homeDirs: Number(values['home-dirs']), progress: (t) => process.stderr.write(`${t}\n`) });
   process.stdout.write(`${markdown}\n`);
 }

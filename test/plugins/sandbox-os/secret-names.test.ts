@@ -277,7 +277,7 @@ describe('bounds, at their boundaries', () => {
 });
 
 describe('once per process, then in the background', () => {
-  test('the first call waits for a scan; later calls use the newest finished one and start the next', async () => {
+  test('the first call waits for a scan; later calls use the newest finished one; the next starts after a command', async () => {
     const home = await homeWith(['.tool/readme']);
     let scans = 0;
     const scans$ = new SecretNameScans(async (dir, options) => {
@@ -287,11 +287,15 @@ describe('once per process, then in the background', () => {
     expect((await scans$.get(home)).paths).toEqual([]);
     expect(scans).toBe(1);
     await writeFile(path.join(home, '.tool/token'), 'x');
-    // The command right after uses the scan made before the file existed, and starts a new one...
+    // A command's preparation uses the newest scan and starts none (it would take the command's time)...
     expect((await scans$.get(home)).paths).toEqual([]);
+    expect(scans).toBe(1);
+    // ...the command's end does (once: a refresh already running is not doubled)...
+    scans$.refresh();
+    scans$.refresh();
     expect(scans).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    // ...which the next command uses.
+    // ...and the next command uses it.
     expect((await scans$.get(home)).paths).toEqual([path.join(home, '.tool/token')]);
     // Another home (or other skipped directories) scans anew at once.
     const other = await homeWith(['.x/secret']);
