@@ -210,6 +210,9 @@ async function holdsPrivateKey(file: string): Promise<boolean> {
   }
 }
 
+/** The least time between the starts of two scans of a home (SecretNameScans.refresh). */
+export const RESCAN_MS = 2_000;
+
 /**
  * The scan, once per process and then in the background: the first command waits for it (or for
  * the one the sandbox's warm-up began); each later one uses the newest finished scan. The next
@@ -221,25 +224,33 @@ async function holdsPrivateKey(file: string): Promise<boolean> {
  * or roots scans anew at once.
  */
 export class SecretNameScans {
-  private last: { key: string; homeDir: string; options: SecretScanOptions; result: Promise<SecretScan> } | undefined;
+  private last: { key: string; homeDir: string; options: SecretScanOptions; result: Promise<SecretScan>; started: number } | undefined;
   private refreshing = false;
 
-  constructor(private readonly scan: typeof secretNamedPaths = secretNamedPaths) {}
+  constructor(
+    private readonly scan: typeof secretNamedPaths = secretNamedPaths,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   get(homeDir: string, options: SecretScanOptions = {}): Promise<SecretScan> {
     const key = JSON.stringify([homeDir, [...(options.skip ?? [])].sort(), [...(options.extraRoots ?? [])].sort()]);
-    if (this.last?.key !== key) this.last = { key, homeDir, options, result: this.scan(homeDir, options) };
+    if (this.last?.key !== key) this.last = { key, homeDir, options, result: this.scan(homeDir, options), started: this.now() };
     return this.last.result;
   }
 
-  /** Starts the next scan of the last home asked for (one at a time); the calls after it has finished get it. */
+  /**
+   * Starts the next scan of the last home asked for (one at a time, and not within RESCAN_MS of
+   * the start of the one in use: commands run back to back would otherwise each run beside a
+   * scan); the calls after it has finished get it.
+   */
   refresh(): void {
     const last = this.last;
-    if (!last || this.refreshing) return;
+    if (!last || this.refreshing || this.now() - last.started < RESCAN_MS) return;
     this.refreshing = true;
+    const started = this.now();
     void this.scan(last.homeDir, last.options)
       .then((fresh) => {
-        if (this.last?.key === last.key) this.last = { ...last, result: Promise.resolve(fresh) };
+        if (this.last?.key === last.key) this.last = { ...last, result: Promise.resolve(fresh), started };
       })
       .catch(() => undefined) // the previous scan stays in use
       .finally(() => {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_DIR_ENTRIES, SCAN_DEPTH, SecretNameScans, secretNameKind, secretNamedPaths } from '../../../plugins/sandbox-os/secret-names.js';
+import { MAX_DIR_ENTRIES, RESCAN_MS, SCAN_DEPTH, SecretNameScans, secretNameKind, secretNamedPaths } from '../../../plugins/sandbox-os/secret-names.js';
 
 const made: string[] = [];
 async function homeWith(files: readonly string[], content: (file: string) => string = () => 'x'): Promise<string> {
@@ -280,23 +280,40 @@ describe('once per process, then in the background', () => {
   test('the first call waits for a scan; later calls use the newest finished one; the next starts after a command', async () => {
     const home = await homeWith(['.tool/readme']);
     let scans = 0;
-    const scans$ = new SecretNameScans(async (dir, options) => {
-      scans += 1;
-      return secretNamedPaths(dir, options);
-    });
+    let clock = 0;
+    const scans$ = new SecretNameScans(
+      async (dir, options) => {
+        scans += 1;
+        return secretNamedPaths(dir, options);
+      },
+      () => clock,
+    );
     expect((await scans$.get(home)).paths).toEqual([]);
     expect(scans).toBe(1);
     await writeFile(path.join(home, '.tool/token'), 'x');
     // A command's preparation uses the newest scan and starts none (it would take the command's time)...
     expect((await scans$.get(home)).paths).toEqual([]);
     expect(scans).toBe(1);
-    // ...the command's end does (once: a refresh already running is not doubled)...
+    // ...the command's end does, but not within RESCAN_MS of the last scan's start...
+    clock = RESCAN_MS - 1;
+    scans$.refresh();
+    expect(scans).toBe(1);
+    // ...and once (a refresh already running is not doubled)...
+    clock = RESCAN_MS;
     scans$.refresh();
     scans$.refresh();
     expect(scans).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 200));
     // ...and the next command uses it.
     expect((await scans$.get(home)).paths).toEqual([path.join(home, '.tool/token')]);
+    // The interval counts from that scan's start.
+    clock = 2 * RESCAN_MS - 1;
+    scans$.refresh();
+    expect(scans).toBe(2);
+    clock = 2 * RESCAN_MS;
+    scans$.refresh();
+    expect(scans).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
     // Another home (or other skipped directories) scans anew at once.
     const other = await homeWith(['.x/secret']);
     expect((await scans$.get(other)).paths).toEqual([path.join(other, '.x/secret')]);
