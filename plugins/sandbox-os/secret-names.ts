@@ -234,7 +234,14 @@ export class SecretNameScans {
 
   get(homeDir: string, options: SecretScanOptions = {}): Promise<SecretScan> {
     const key = JSON.stringify([homeDir, [...(options.skip ?? [])].sort(), [...(options.extraRoots ?? [])].sort()]);
-    if (this.last?.key !== key) this.last = { key, homeDir, options, result: this.scan(homeDir, options), started: this.now() };
+    if (this.last?.key !== key) {
+      const result = this.scan(homeDir, options);
+      this.last = { key, homeDir, options, result, started: this.now() };
+      // One that failed is not kept: the next command scans again.
+      result.catch(() => {
+        if (this.last?.result === result) this.last = undefined;
+      });
+    }
     return this.last.result;
   }
 

@@ -314,6 +314,15 @@ describe('once per process, then in the background', () => {
     scans$.refresh();
     expect(scans).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 200));
+    // A scan that failed is not kept: the next call scans again.
+    let failing = true;
+    const flaky = new SecretNameScans(async (dir, options) => {
+      if (failing) throw new Error('EIO');
+      return secretNamedPaths(dir, options);
+    });
+    await expect(flaky.get(home)).rejects.toThrow('EIO');
+    failing = false;
+    expect((await flaky.get(home)).paths).toEqual([path.join(home, '.tool/token')]);
     // Another home (or other skipped directories) scans anew at once.
     const other = await homeWith(['.x/secret']);
     expect((await scans$.get(other)).paths).toEqual([path.join(other, '.x/secret')]);
