@@ -62,9 +62,8 @@ export function mountTable(mounts: readonly MountEntry[]): ReadonlyMap<string, M
   return new Map(mounts.map((mount) => [mount.mountPoint, mount]));
 }
 
-/** Where `target` (a real path) comes from: its file system and its path within it; undefined when no mount holds it. */
-export function sourceOf(target: string, mounts: readonly MountEntry[] | ReadonlyMap<string, MountEntry>): { dev: string; root: string } | undefined {
-  const table = mounts instanceof Map ? mounts : mountTable(mounts as readonly MountEntry[]);
+/** Where `target` (a real path) comes from, looked up in `table` (mountTable): its file system and its path within it; undefined when no mount holds it. */
+export function sourceOf(target: string, table: ReadonlyMap<string, MountEntry>): { dev: string; root: string } | undefined {
   // The longest mount point that holds it: the path itself, then each directory above it (a
   // lookup per level, where comparing with every mount took most of a command's preparation).
   const resolved = path.resolve(target);

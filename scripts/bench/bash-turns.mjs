@@ -9,8 +9,9 @@
 // `vendor/` first (the tools suite gives the project's own node_modules: ≈ 2,500 directories), as a
 // repository with vendored code, a virtualenv or build output holds: the sandbox's sweep after each
 // command walks every directory of the project but node_modules. `--home-dirs N` fills the HOME
-// with N directories as a developer's holds them (tools' settings under .config and .local/share,
-// dot-directories, a few files each, some secret-named), which the sandbox scans for secret names.
+// with N tools' directories (and the folders above them) as a developer's holds them (settings
+// under .config and .local/share, dot-directories, a few files each, some secret-named), which the
+// sandbox scans for secret names.
 //
 //   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--cli PATH …]   prints a Markdown section to stdout
 //   (several --cli: builds compared, interleaved, each against the first)
@@ -65,7 +66,7 @@ export function commandAlone() {
   });
 }
 
-/** `count` directories in `home` as a developer's home holds them (the header says how); returns how many it made. */
+/** `count` tools' directories in `home` as a developer's home holds them (the header says how); returns the home's directories, those above them included. */
 function fillHome(home, count) {
   const places = ['.config', path.join('.local', 'share'), ''];
   for (let i = 0; i < count; i++) {

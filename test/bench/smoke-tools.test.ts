@@ -7,6 +7,7 @@ test('npm run bench -- --smoke --suite tools: builds, runs and prints its tables
   // glob's floor (ripgrep's list, then one lstat per file) is run and compared (tool-search.mjs).
   expect(stdout).toMatch(/^\| glob `\*\*\/\*\.js` \| rg --files, then one lstat per file \(Node\) \| 1 \| \d+ ms \| \d+ ms \|/m);
   expect(stdout).toMatch(/its \d+ lstat calls alone take \d+ ms/);
+  expect(stdout).toMatch(/The home: [\d,]+ directories \(`--home-dirs`\)/); // the smoke run's small developer's home
   // A process's second search is timed too (a session's later greps and globs).
   expect(stdout).toMatch(/^\| grep regex .* \| MewCode grep \(ripgrep engine\), second call \| 1 \| — \| \d+ ms \|/m);
 }, SMOKE_TIMEOUT_MS);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { escapeMountPath, expectedMounts, hostMounts, MOUNT_CHECK_FAILED, mountCheckedArgv, parseMountInfo, sourceOf } from '../../../plugins/sandbox-os/mount-check.js';
+import { escapeMountPath, expectedMounts, hostMounts, MOUNT_CHECK_FAILED, mountCheckedArgv, mountTable, parseMountInfo, sourceOf } from '../../../plugins/sandbox-os/mount-check.js';
 import type { MountPlan } from '../../../plugins/sandbox-os/mount-plan.js';
 
 const INFO = [
@@ -21,7 +21,7 @@ test('mountinfo: fields unescaped; a path with a space spelled back as mountinfo
 });
 
 test("a path's source is its file system and its path within it, from the deepest mount that holds it", () => {
-  const mounts = parseMountInfo(INFO);
+  const mounts = mountTable(parseMountInfo(INFO));
   expect(sourceOf('/etc/passwd', mounts)).toEqual({ dev: '254:0', root: '/etc/passwd' });
   expect(sourceOf('/work/proj/.git', mounts)).toEqual({ dev: '254:16', root: '/volumes/work/proj/.git' });
   expect(sourceOf('/work', mounts)).toEqual({ dev: '254:16', root: '/volumes/work' });
@@ -31,18 +31,18 @@ test("a path's source is its file system and its path within it, from the deepes
 });
 
 test('of mounts stacked on one point the top one (listed last) is the source, wherever the stack is listed', () => {
-  const stacked = parseMountInfo(
+  const stacked = mountTable(parseMountInfo(
     [
       '50 40 254:32 /cache /work/proj/cache rw - ext4 /dev/vdc rw',
       '25 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda1 rw',
       '40 25 254:16 /volumes/work /work rw,relatime - ext4 /dev/vdb rw',
       '51 50 0:99 / /work/proj/cache rw - tmpfs tmpfs rw',
     ].join('\n'),
-  );
+  ));
   expect(sourceOf('/work/proj/cache/a', stacked)).toEqual({ dev: '0:99', root: '/a' });
   expect(sourceOf('/work/proj/cachex', stacked)).toEqual({ dev: '254:16', root: '/volumes/work/proj/cachex' });
   expect(sourceOf('/', stacked)).toEqual({ dev: '254:0', root: '/' });
-  expect(sourceOf('/x', parseMountInfo('40 25 254:16 /volumes/work /work rw - ext4 /dev/vdb rw'))).toBeUndefined();
+  expect(sourceOf('/x', mountTable(parseMountInfo('40 25 254:16 /volumes/work /work rw - ext4 /dev/vdb rw')))).toBeUndefined();
 });
 
 test('the expected mounts: every bind with its source (onto itself or from elsewhere), the rest by place', () => {

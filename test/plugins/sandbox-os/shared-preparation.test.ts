@@ -16,7 +16,10 @@ afterAll(() => tally.save());
 
 const READABLE = 'exit_code: 0\nplans v2';
 
-async function twoCallsTogether(callEndedBetween: boolean): Promise<{ fx: SandboxFixture; first: ToolOutput; second: ToolOutput } | undefined> {
+/** What happens between the two calls: nothing, a tool call ending, or a sandboxed command ending. */
+type Between = 'nothing' | 'a tool call ended' | 'a command ended';
+
+async function twoCallsTogether(between: Between): Promise<{ fx: SandboxFixture; first: ToolOutput; second: ToolOutput } | undefined> {
   let hide = false;
   let duringFirst: (() => void) | undefined;
   let fx!: SandboxFixture;
@@ -30,30 +33,37 @@ async function twoCallsTogether(callEndedBetween: boolean): Promise<{ fx: Sandbo
   fx = await sandboxFixture({ projectFiles: { 'plans.txt': 'plans v2' }, readRules });
   if (skipWithoutSandbox(tally, 'shared preparation', fx.status)) return undefined;
   let second: Promise<ToolOutput> | undefined;
-  // While the first call is being prepared: a deny rule now covers the file (as a tool call that
-  // ended could have made a secret) and the second call starts.
+  // A command wrapped ahead (a hook's, another agent's), whose end can come at the chosen moment.
+  const other = await fx.sandbox.wrap({ argv: ['/bin/true'], cwd: fx.root, projectRoot: fx.root, homeDir: fx.home });
+  if (other.kind !== 'sandboxed') throw new Error(`the other command was not sandboxed: ${other.kind}`);
+  let otherReleased: Promise<void> | undefined;
+  // While the first call is being prepared: a deny rule now covers the file (as a tool call or a
+  // command that ended could have made a secret) and the second call starts.
   duringFirst = () => {
     hide = true;
-    if (callEndedBetween) fx.sandbox.callEnded();
+    if (between === 'a tool call ended') fx.sandbox.callEnded();
+    if (between === 'a command ended') otherReleased = other.launch.release();
     second = fx.run('cat plans.txt');
   };
   const first = await fx.run('cat plans.txt');
-  return { fx, first, second: await second! };
+  const result = { fx, first, second: await second! };
+  await (otherReleased ?? other.launch.release());
+  return result;
 }
 
 test('a call that arrives while another is being prepared shares its preparation (it was made before the rule)', async () => {
-  const ran = await twoCallsTogether(false);
+  const ran = await twoCallsTogether('nothing');
   if (!ran) return;
   expect(ran.first.content).toBe(READABLE);
   expect(ran.second.content).toBe(READABLE);
 });
 
-test('a call after a tool call ended prepares its own: the file hidden since is hidden from it', async () => {
-  const ran = await twoCallsTogether(true);
+test.each<Between>(['a tool call ended', 'a command ended'])('a call after %s prepares its own: the file hidden since is hidden from it', async (between) => {
+  const ran = await twoCallsTogether(between);
   if (!ran) return;
   expect(ran.first.content).toBe(READABLE);
   const read = ran.second.content.includes('plans v2');
-  tally.attempt('a command reads a file hidden after another tool call ended, through a preparation shared from before', read);
+  tally.attempt(`a command reads a file hidden after ${between}, through a preparation shared from before`, read);
   expect(read).toBe(false);
   expect(ran.second.content).toMatch(/^exit_code: 1\n/);
 });
