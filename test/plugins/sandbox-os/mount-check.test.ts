@@ -89,6 +89,14 @@ describe.each(shells)('the check, run by %s against this machine\'s own mountinf
     rmSync(home, { recursive: true, force: true });
   });
 
+  test("the command gets its environment as it was: its locale (set or not) and variables named like the check's own", () => {
+    const env = (extra: Record<string, string>) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', all: 'mine', want: 'w', line: 'l', ...extra });
+    const [file, ...args] = mountCheckedArgv(rootKey, ['/bin/sh', '-c', 'printf "%s|%s|%s|%s|%s" "${LC_ALL-unset}" "$all" "$want" "$line" "${mewcode_all-none}"'], shell);
+    expect(spawnSync(file!, args, { encoding: 'utf8', env: env({}) })).toMatchObject({ status: 0, stdout: 'unset|mine|w|l|none' });
+    expect(spawnSync(file!, args, { encoding: 'utf8', env: env({ LC_ALL: 'C.UTF-8' }) })).toMatchObject({ status: 0, stdout: 'C.UTF-8|mine|w|l|none' });
+    expect(spawnSync(file!, args, { encoding: 'utf8', env: env({ LC_ALL: '' }) })).toMatchObject({ status: 0, stdout: '|mine|w|l|none' });
+  });
+
   test('every mount found: the command runs with its own arguments', () => {
     expect(rootKey[0]).toMatch(/^ \d+:\d+ \/ \/ r$/);
     expect(run([...rootKey, ...rootKey])).toMatchObject({ status: 0, stdout: 'ran\n', stderr: '' });
