@@ -35,17 +35,18 @@ const CHECK_FAILED = 'mewcode-git: check failed';
  * $1 the risky-key pattern, the rest git's safety flags. `git config --get-regexp` exits 1 when
  * nothing matches and above 1 when it cannot read the configuration; 127 is the shell's "no git".
  * A match in the `local` or `worktree` scope is the repository's; `global`, `system` and
- * `command` (our own flags) are not.
+ * `command` (our own flags) are not. The script's variables have names of their own: a shell
+ * exports one that came from the environment, and git gets the environment as it was.
  */
-const CHECK_THEN_STATUS = `pattern=$1; shift
-names=$(git "$@" config --show-scope --includes --name-only --get-regexp "$pattern")
-code=$?
-if [ "$code" -eq 127 ]; then exit 127; fi
-if [ "$code" -gt 1 ]; then echo "${CHECK_FAILED} $code"; exit 0; fi
+const CHECK_THEN_STATUS = `mewcode_pattern=$1; shift
+mewcode_names=$(git "$@" config --show-scope --includes --name-only --get-regexp "$mewcode_pattern")
+mewcode_code=$?
+if [ "$mewcode_code" -eq 127 ]; then exit 127; fi
+if [ "$mewcode_code" -gt 1 ]; then echo "${CHECK_FAILED} $mewcode_code"; exit 0; fi
 case "
-$names" in *"
+$mewcode_names" in *"
 local	"*|*"
-worktree	"*) echo "${RISKY}"; printf '%s\\n' "$names"; exit 0;; esac
+worktree	"*) echo "${RISKY}"; printf '%s\\n' "$mewcode_names"; exit 0;; esac
 echo "${SAFE}"
 exec git "$@" ${STATUS_ARGS.join(' ')}`;
 

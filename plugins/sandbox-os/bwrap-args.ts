@@ -65,7 +65,9 @@ export function sandboxLaunch(binary: string, args: readonly string[], filterFil
   return { file: shell, args: [...(bash ? ['--norc'] : []), '-c', `${close} exec "$@"${filter}`, filterFile ?? 'mewcode-sandbox', binary, ...args] };
 }
 
-const CLOSE_ANY = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" ;; esac; done;';
+// Its variables have names of their own: a shell exports a variable that came from the
+// environment, so a loop over `f` would hand bubblewrap, and the command, an `f` of its making.
+const CLOSE_ANY = 'for mewcode_fd in /dev/fd/*; do mewcode_fd=${mewcode_fd##*/}; case $mewcode_fd in 0|1|2) ;; *) eval "exec $mewcode_fd>&-" ;; esac; done;';
 const CLOSE_SINGLE_DIGIT = 'exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-;';
 
 /** The shell sandboxLaunch uses: bash at a fixed path, else the POSIX sh. */

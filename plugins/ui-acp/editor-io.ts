@@ -66,7 +66,7 @@ const KILL_WAIT_MS = 1_000;
  */
 // Each name is a shell identifier (SHELL_NAME), so `eval` only ever sees `set -- "NAME=${NAME}" "$@"`;
 // the value is expanded once, inside double quotes, never read as code.
-export const CLEAN_ENVIRONMENT = 'for name in $MEWCODE_ENV_NAMES; do eval "set -- \\"$name=\\${$name}\\" \\"\\$@\\""; done; exec /usr/bin/env -i "$@" </dev/null';
+export const CLEAN_ENVIRONMENT = 'for mewcode_env_name in $MEWCODE_ENV_NAMES; do eval "set -- \\"$mewcode_env_name=\\${$mewcode_env_name}\\" \\"\\$@\\""; done; exec /usr/bin/env -i "$@" </dev/null';
 
 const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -4,7 +4,8 @@
  * `allow_unix_sockets` settings, and how bubblewrap's and Seatbelt's arguments carry the
  * unix-socket and seccomp parts.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -170,13 +171,20 @@ describe('arguments', () => {
 
   test('the launch: a shell closes inherited descriptors, opens the filter on descriptor 3 and becomes bubblewrap, the arguments unchanged', () => {
     const args = ['--ro-bind', '/', '/', '--', 'echo', '"$0" \'x\''];
-    const close = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" ;; esac; done;';
+    const close = 'for mewcode_fd in /dev/fd/*; do mewcode_fd=${mewcode_fd##*/}; case $mewcode_fd in 0|1|2) ;; *) eval "exec $mewcode_fd>&-" ;; esac; done;';
     // --norc: bash reads no ~/.bashrc on the host, even with a socket for stdin.
     expect(sandboxLaunch('/usr/bin/bwrap', args, '/s/seccomp.bpf', '/bin/bash')).toEqual({ file: '/bin/bash', args: ['--norc', '-c', `${close} exec "$@" 3<"$0"`, '/s/seccomp.bpf', '/usr/bin/bwrap', ...args] });
     // No filter (an architecture without one, or sandbox-exec): the same, without descriptor 3.
     expect(sandboxLaunch('/usr/bin/bwrap', args, undefined, '/usr/bin/bash').args.slice(0, 4)).toEqual(['--norc', '-c', `${close} exec "$@"`, 'mewcode-sandbox']);
     // Without bash, a POSIX sh closes what it can name (3–9).
     expect(sandboxLaunch('/usr/bin/bwrap', args, '/s/f.bpf', '/bin/sh').args[1]).toBe('exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; exec "$@" 3<"$0"');
+  });
+
+  test.each(['/bin/sh', ...['/bin/bash', '/usr/bin/bash'].filter(existsSync).slice(0, 1)])('the launch shell (%s) hands the program the environment it was given', (shell) => {
+    // A variable named like the loop's own (f, n) reached bubblewrap, and the command, as the loop left it.
+    const { file, args } = sandboxLaunch('/bin/sh', ['-c', 'printf "%s|%s|%s" "$f" "$n" "${mewcode_fd-none}"'], undefined, shell);
+    const result = spawnSync(file, args, { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', f: 'mine', n: '7' } });
+    expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 0, stdout: 'mine|7|none' });
   });
 
   test('Seatbelt: unix-socket connections refused except the allowed paths (after the network rule), none with allowAll', () => {

@@ -6,6 +6,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { Container } from 'inversify';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -128,6 +129,14 @@ test('bash runs in an editor terminal: the wrapped argv, only the allowlisted en
 
   // Input is /dev/null, as for a local run: a command that reads does not wait on the terminal.
   expect(await bash.execute({ command: 'read line; echo "read: [$line] $?"', timeout: 5_000 }, context)).toEqual({ content: 'exit_code: 0\nread: [] 1', isError: false });
+});
+
+test("the environment step keeps an allowlisted variable named like its own loop's (name)", () => {
+  const result = spawnSync('/bin/sh', ['-c', CLEAN_ENVIRONMENT, 'mewcode-env', '/bin/sh', '-c', 'printf "%s|%s" "$name" "${OTHER-unset}"'], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', MEWCODE_ENV_NAMES: 'name PATH', name: 'mine', OTHER: 'dropped' },
+  });
+  expect({ status: result.status, stdout: result.stdout }).toEqual({ status: 0, stdout: 'mine|unset' });
 });
 
 test('with no bash on the command PATH the command runs under /bin/sh in the editor terminal too, its allowlisted variables kept', async () => {
