@@ -216,7 +216,8 @@ export const RESCAN_MS = 2_000;
 /**
  * The scan, once per process and then in the background: the first command waits for it (or for
  * the one the sandbox's warm-up began); each later one uses the newest finished scan. The next
- * scan starts after each command (refresh(), once its sweep is done), so a secret-named file made
+ * scan starts after each command (refresh(), once its sweep is done; within RESCAN_MS of the last
+ * scan's start, when that interval ends), so a secret-named file made
  * during a session is hidden from the command after the scan that saw it. A scan lists a few
  * hundred directories on a developer's home (tens of ms on a loaded machine): too much to add to
  * every command's start, and, started there, it took its time from the command's own preparation
@@ -226,10 +227,13 @@ export const RESCAN_MS = 2_000;
 export class SecretNameScans {
   private last: { key: string; homeDir: string; options: SecretScanOptions; result: Promise<SecretScan>; started: number } | undefined;
   private refreshing = false;
+  /** A refresh asked for within RESCAN_MS of the last start, waiting for the interval's end. */
+  private deferred = false;
 
   constructor(
     private readonly scan: typeof secretNamedPaths = secretNamedPaths,
     private readonly now: () => number = () => performance.now(),
+    private readonly later: (run: () => void, ms: number) => void = (run, ms) => setTimeout(run, ms).unref(),
   ) {}
 
   get(homeDir: string, options: SecretScanOptions = {}): Promise<SecretScan> {
@@ -248,11 +252,23 @@ export class SecretNameScans {
   /**
    * Starts the next scan of the last home asked for (one at a time, and not within RESCAN_MS of
    * the start of the one in use: commands run back to back would otherwise each run beside a
-   * scan); the calls after it has finished get it.
+   * scan; asked for sooner, it starts when the interval ends, so every command is followed by a
+   * scan within RESCAN_MS however long the session then stays idle); the calls after it has
+   * finished get it.
    */
   refresh(): void {
     const last = this.last;
-    if (!last || this.refreshing || this.now() - last.started < RESCAN_MS) return;
+    if (!last || this.refreshing) return;
+    const wait = RESCAN_MS - (this.now() - last.started);
+    if (wait > 0) {
+      if (this.deferred) return;
+      this.deferred = true;
+      this.later(() => {
+        this.deferred = false;
+        this.refresh();
+      }, wait);
+      return;
+    }
     this.refreshing = true;
     const started = this.now();
     void this.scan(last.homeDir, last.options)

@@ -281,12 +281,14 @@ describe('once per process, then in the background', () => {
     const home = await homeWith(['.tool/readme']);
     let scans = 0;
     let clock = 0;
+    const waiting: [run: () => void, ms: number][] = [];
     const scans$ = new SecretNameScans(
       async (dir, options) => {
         scans += 1;
         return secretNamedPaths(dir, options);
       },
       () => clock,
+      (run, ms) => waiting.push([run, ms]),
     );
     expect((await scans$.get(home)).paths).toEqual([]);
     expect(scans).toBe(1);
@@ -294,12 +296,18 @@ describe('once per process, then in the background', () => {
     // A command's preparation uses the newest scan and starts none (it would take the command's time)...
     expect((await scans$.get(home)).paths).toEqual([]);
     expect(scans).toBe(1);
-    // ...the command's end does, but not within RESCAN_MS of the last scan's start...
+    // ...the command's end does, but not within RESCAN_MS of the last scan's start: then it
+    // starts when the interval ends (once, however many commands end meanwhile), so a session
+    // that stays idle after its last command still gets a scan after it...
     clock = RESCAN_MS - 1;
     scans$.refresh();
+    scans$.refresh();
     expect(scans).toBe(1);
-    // ...and once (a refresh already running is not doubled)...
+    expect(waiting.map(([, ms]) => ms)).toEqual([1]);
     clock = RESCAN_MS;
+    waiting.shift()![0]();
+    expect(scans).toBe(2);
+    // ...and once (a refresh already running is not doubled)...
     scans$.refresh();
     scans$.refresh();
     expect(scans).toBe(2);
@@ -310,8 +318,12 @@ describe('once per process, then in the background', () => {
     clock = 2 * RESCAN_MS - 1;
     scans$.refresh();
     expect(scans).toBe(2);
+    expect(waiting.map(([, ms]) => ms)).toEqual([1]);
     clock = 2 * RESCAN_MS;
     scans$.refresh();
+    expect(scans).toBe(3);
+    // The deferred one, firing after that scan began, starts none beside it.
+    waiting.shift()![0]();
     expect(scans).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 200));
     // A scan that failed is not kept: the next call scans again.
