@@ -1,7 +1,53 @@
 /**
- * File times come from a coarse clock (a few ms behind the wall clock; whole seconds on some file
- * systems): a change made in the same tick as the time last seen can leave that time as it was.
- * What is kept while a file's or directory's times stay the same (the refs' listing, git-refs.ts;
- * the walk's listings, walk-cache.ts) is kept only for times at least this much older than now.
+ * File times come from a coarse clock: a change made in the same tick as the time last seen can
+ * leave that time as it was. What is kept while a file's or directory's times stay the same (the
+ * refs' listing, git-refs.ts; the walk's listings, walk-cache.ts) is kept only for times at least
+ * one tick older than now.
+ *
+ * How long a tick is depends on the file system. Linux's local ones (FINE_CLOCK_TYPES) store
+ * nanoseconds taken from the kernel's coarse clock, which is at most one timer interrupt behind
+ * the wall clock (10 ms at the slowest rate, HZ=100): a ctime with a fraction of a second shows
+ * that precision, and FINE_TICK_MS is ten such ticks. A whole-second ctime (ext3's small inodes,
+ * FAT, many network file systems) or another kind of file system (NFS and FUSE take the time from
+ * another machine's clock) gets TICK_MS. Only the ctime counts: a command sets an mtime at will.
+ *
+ * The same tick is how far before a command's start a change still counts as the command's
+ * (commandClockSlack): a change the command makes can carry a time up to a tick before the moment
+ * it began. A longer allowance costs every command that follows a change within it: the sweep
+ * after the command takes what changed then (a file edit, a commit's objects and refs) as the
+ * command's, and checks it again.
  */
+import { lstatSync, statfsSync, type Stats } from 'node:fs';
+import { toBytes } from './byte-names.js';
+
+/** A tick where times may be whole seconds or come from another clock. */
 export const TICK_MS = 2_500;
+/** A tick on a local file system whose times have a fraction of a second. */
+export const FINE_TICK_MS = 100;
+
+/** statfs `f_type` of Linux's local file systems with nanosecond times: ext2/3/4, xfs, btrfs, tmpfs, overlayfs, zfs, f2fs. */
+export const FINE_CLOCK_TYPES: ReadonlySet<number> = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
+
+/** Whether `file` is on one of FINE_CLOCK_TYPES (Linux only; false when it cannot be told). */
+export function onFineClockFileSystem(file: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return FINE_CLOCK_TYPES.has(statfsSync(toBytes(file)).type);
+  } catch {
+    return false;
+  }
+}
+
+/** The tick that applies to `info`, on a file system `fineClock` (onFineClockFileSystem) or not. */
+export function tickOf(info: Pick<Stats, 'ctimeMs'>, fineClock: boolean): number {
+  return fineClock && info.ctimeMs % 1000 !== 0 ? FINE_TICK_MS : TICK_MS;
+}
+
+/** How far before a command's start a change in `roots` still counts as the command's: the fine tick only when every root has a fine clock. */
+export function commandClockSlack(roots: readonly string[]): number {
+  const fine = (root: string): boolean => {
+    const info = lstatSync(toBytes(root), { throwIfNoEntry: false });
+    return info !== undefined && onFineClockFileSystem(root) && tickOf(info, true) === FINE_TICK_MS;
+  };
+  return roots.length > 0 && roots.every(fine) ? FINE_TICK_MS : TICK_MS;
+}

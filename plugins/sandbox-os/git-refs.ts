@@ -28,13 +28,15 @@
  * died during), what changed is named, not undone.
  *
  * Cost: the refs are listed by git only when something where git keeps them (the loose refs,
- * `packed-refs`, a `reftable`, HEAD) changed since they were last listed (stat'ed: a few files).
+ * `packed-refs`, a `reftable`, HEAD) changed since they were last listed (stat'ed: a few files),
+ * or changed within a tick of the file system's clock (file-clock.ts: 100 ms on Linux's local
+ * file systems, else 2.5 s).
  */
 import path from 'node:path';
 import { lstatNow, namesNow, tailNow } from './byte-fs.js';
 import { fromBytes, isText, printable } from './byte-names.js';
 import { hasControl } from './git-printed.js';
-import { TICK_MS } from './file-clock.js';
+import { FINE_TICK_MS, TICK_MS, onFineClockFileSystem, tickOf } from './file-clock.js';
 import { runHostGit } from './git-run.js';
 
 /** Ref name (its bytes as latin1) → the object it names. */
@@ -58,21 +60,28 @@ const kept = new Map<string, { key: string; listed: Promise<Listed> }>();
 
 /**
  * Where git keeps refs, as stamps: every entry under `refs/` and `reftable/`, `packed-refs`,
- * HEAD. Undefined (never reused) when a link is on the way or a time is too recent to trust.
+ * HEAD. Undefined (never reused) when a link is on the way or a time is too recent to trust: within
+ * a tick of the file system's clock (file-clock.ts), the longer one unless every entry is on the
+ * git directory's own file system, of a kind with a fine clock, and has a ctime that shows it.
  */
-function refStoresKey(commonDir: string, gitDir: string): string | undefined {
+function refStoresKey(commonDir: string, gitDir: string, now: () => number): string | undefined {
   const parts: string[] = [];
   let newest = -Infinity;
+  const device = lstatNow(commonDir)?.dev;
+  let fineClock = device !== undefined && onFineClockFileSystem(commonDir);
   const add = (file: string): boolean => {
     const info = lstatNow(file);
     if (info?.isSymbolicLink()) return false;
-    if (info !== undefined) newest = Math.max(newest, info.ctimeMs, info.mtimeMs);
+    if (info !== undefined) {
+      newest = Math.max(newest, info.ctimeMs, info.mtimeMs);
+      fineClock &&= info.dev === device && tickOf(info, true) === FINE_TICK_MS;
+    }
     parts.push(info === undefined ? `${file}:-` : `${file}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`);
     if (info?.isDirectory()) for (const name of namesNow(file) ?? ['?']) if (!add(path.join(file, name))) return false;
     return true;
   };
   for (const file of [path.join(commonDir, 'refs'), path.join(commonDir, 'reftable'), path.join(commonDir, 'packed-refs'), path.join(gitDir, 'HEAD')]) if (!add(file)) return undefined;
-  if (Date.now() - newest < TICK_MS) return undefined;
+  if (now() - newest < (fineClock ? FINE_TICK_MS : TICK_MS)) return undefined;
   return parts.join('\n');
 }
 
@@ -93,9 +102,10 @@ const OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * Every ref git sees in the repository, and HEAD's object when it is detached; listed by the
  * host's git unless nothing changed since the last listing. Calls side by side (a turn's bash
  * calls, each taking its state before its command) with the same stamps share one git process.
+ * `now`: the clock the stamps' times are compared with (tests set it instead of waiting).
  */
-export function listRefs(commonDir: string, gitDir: string, workTree: string): Promise<Listed> {
-  const key = refStoresKey(commonDir, gitDir);
+export function listRefs(commonDir: string, gitDir: string, workTree: string, now: () => number = Date.now): Promise<Listed> {
+  const key = refStoresKey(commonDir, gitDir, now);
   const known = kept.get(commonDir);
   if (key !== undefined && known?.key === key) return known.listed;
   const listed = listWithGit(commonDir, gitDir, workTree);

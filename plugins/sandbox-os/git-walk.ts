@@ -102,7 +102,7 @@ export async function findGitEntries(
   const settings: string[] = [];
   const toolFiles: ToolFile[] = [];
   const unlisted: Unread[] = [];
-  const device = await cache.device(root);
+  const device = cache.device(root);
   const factsFor = async (dir: string): Promise<DirFacts> => {
     const key = `${everywhere ? 'all' : 'walk'}\0${root}\0${dir}`;
     // Taken before the listing: a change while it is read leaves a stamp that no longer matches.

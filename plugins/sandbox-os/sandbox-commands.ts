@@ -28,6 +28,7 @@ import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind, type PlanResult } from './mount-plan.js';
 import { SharedWhileRunning } from './shared-while-running.js';
 import { CoalescedSweeps } from './coalesced-sweeps.js';
+import { commandClockSlack } from './file-clock.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
 import { mkdirBeneath, rmdirBeneath } from './beneath.js';
@@ -40,8 +41,6 @@ import type { OsSandboxOptions } from './sandbox-options.js';
 import { preparationRefusal } from './refusal.js';
 import { startWatchdog } from './watchdog.js';
 
-/** How far before a command's start a file change still counts as the command's (git-sweep.ts). */
-const CTIME_SLACK_MS = 2000;
 /** Where the domain proxy's socket appears inside the sandbox (under its own tmpfs /run). */
 const PROXY_SOCKET_INSIDE = '/run/mewcode-proxy.sock';
 
@@ -136,8 +135,8 @@ export class SandboxCommands {
       if (!prepared.planned.ok) return { kind: 'refused', message: prepared.planned.message };
       const { writableRoots, review, planned: { plan } } = prepared;
       // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
-      // times come from a coarse clock (a few ms behind; whole seconds on some file systems).
-      const since = Date.now() - CTIME_SLACK_MS;
+      // times come from a coarse clock, up to a tick behind (file-clock.ts).
+      const since = Date.now() - commandClockSlack(writableRoots);
       recorded = this.recordCommand(command.projectRoot, writableRoots, since);
       const record = recorded;
       const own = ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir);

@@ -11,19 +11,14 @@
  * listed: one lstat replaces the listing, and what the walk took from it is reused.
  *
  * Kept only where that holds for certain:
- * - times older than TICK_MS (file-clock.ts) when the stamp is taken: a change in the same tick
- *   of a coarse file system clock could leave the times as they were;
+ * - times older than a tick of the file system's clock when the stamp is taken (file-clock.ts):
+ *   a change in the same tick could leave the times as they were;
  * - file systems known to update ctime on every change of a directory's entries (statfs, Linux:
  *   ext2/3/4, xfs, btrfs, tmpfs, overlayfs, zfs, f2fs), and only directories on the root's own
  *   device: anything else (NFS, FUSE, 9p, a mount inside the project) is listed every time.
  */
-import { statfs } from 'node:fs/promises';
 import { lstatNow } from './byte-fs.js';
-import { toBytes } from './byte-names.js';
-import { TICK_MS } from './file-clock.js';
-
-/** statfs `f_type` of the Linux file systems that keep a directory's ctime as this needs. */
-const KEEPS_CTIME = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
+import { onFineClockFileSystem, tickOf } from './file-clock.js';
 
 /** Directories kept at most; beyond it everything is dropped and kept anew. */
 const DEFAULT_LIMIT = 40_000;
@@ -42,13 +37,8 @@ export class WalkCache<T> {
   }
 
   /** The device of `root` when its file system keeps ctime as this cache needs; undefined: keep nothing for this walk. */
-  async device(root: string): Promise<number | undefined> {
-    if (process.platform !== 'linux') return undefined;
-    try {
-      if (!KEEPS_CTIME.has((await statfs(toBytes(root))).type)) return undefined;
-    } catch {
-      return undefined;
-    }
+  device(root: string): number | undefined {
+    if (!onFineClockFileSystem(root)) return undefined;
     return lstatNow(root)?.dev;
   }
 
@@ -59,7 +49,8 @@ export class WalkCache<T> {
   stamp(dir: string, device: number): string | undefined {
     const info = lstatNow(dir);
     if (!info?.isDirectory() || info.dev !== device) return undefined;
-    if (Math.max(info.ctimeMs, info.mtimeMs) > this.#now() - TICK_MS) return undefined;
+    // The file systems device() accepts are the ones with a fine clock.
+    if (Math.max(info.ctimeMs, info.mtimeMs) > this.#now() - tickOf(info, true)) return undefined;
     return `${info.ino}:${info.ctimeMs}:${info.mtimeMs}`;
   }
 

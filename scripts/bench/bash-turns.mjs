@@ -11,9 +11,11 @@
 // command walks every directory of the project but node_modules. `--home-dirs N` fills the HOME
 // with N tools' directories (and the folders above them) as a developer's holds them (settings
 // under .config and .local/share, dot-directories, a few files each, some secret-named), which the
-// sandbox scans for secret names.
+// sandbox scans for secret names. `--command CMD` runs CMD instead of `echo ping` in every call and
+// as the reference (e.g. `git commit --allow-empty -q -m x`: each call then moves a ref, as a
+// session's commits, checkouts and fetches do, and the sandbox's checks after it see that).
 //
-//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--cli PATH …]   prints a Markdown section to stdout
+//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--command CMD] [--cli PATH …]   prints a Markdown section to stdout
 //   (several --cli: builds compared, interleaved, each against the first)
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -24,15 +26,15 @@ import { CLI, NODE, PROJECT_FILES, childEnv, makeGitProject, makeTempDir, provid
 import { MODEL_PACING } from './session.mjs';
 import { median, ms, ratio } from './stats.mjs';
 
-const COMMAND = 'echo ping';
+const ECHO = 'echo ping';
 /** A hosted model's usual wait for its first token (0.3–2 s); the later events come as in d′. */
 const HOSTED = { ...MODEL_PACING, delayMs: 1000 };
 const TARGET_FIRST_MS = 40;
 
 /** One `-p` run of `turns` bash turns; returns each turn's gap. */
-async function bashTurnGaps({ cli, home, project, protocol, turns, pacing }) {
+async function bashTurnGaps({ cli, home, project, protocol, turns, pacing, command }) {
   const script = [];
-  for (let i = 0; i < turns; i++) script.push({ text: 'Next.', toolCalls: [{ id: `b${i}`, name: 'bash', input: { command: COMMAND } }], ...pacing });
+  for (let i = 0; i < turns; i++) script.push({ text: 'Next.', toolCalls: [{ id: `b${i}`, name: 'bash', input: { command } }], ...pacing });
   script.push({ text: 'Done.', ...pacing });
   const { server, timings } = await startTimedServer(script);
   try {
@@ -55,11 +57,11 @@ async function bashTurnGaps({ cli, home, project, protocol, turns, pacing }) {
   }
 }
 
-/** The command alone, as the tool would start it (spawn → close), from this process. */
-export function commandAlone() {
+/** The command alone, as the tool would start it (spawn → close), from this process (in `cwd`). */
+export function commandAlone(command = ECHO, cwd = process.cwd()) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn('bash', ['-c', COMMAND], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('bash', ['-c', command], { stdio: ['ignore', 'pipe', 'ignore'], cwd });
     child.stdout.resume();
     child.on('error', reject);
     child.on('close', () => resolve(performance.now() - started));
@@ -89,7 +91,7 @@ function countDirs(dir) {
   return count;
 }
 
-export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, homeDirs = 0, progress = () => {} } = {}) {
+export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, homeDirs = 0, command = ECHO, progress = () => {} } = {}) {
   const project = makeGitProject(makeTempDir('mewcode-bench-bash-'));
   if (vendor) {
     const copied = spawnSync('cp', ['-r', vendor, path.join(project, 'vendor')], { encoding: 'utf8' });
@@ -110,19 +112,19 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
       progress(`bash turns: ${Math.max(0, i + 1)}/${runs}`);
       for (const [name, pacing] of Object.entries(modes)) {
         for (const cli of i % 2 === 0 ? clis : [...clis].reverse()) {
-          const run = await bashTurnGaps({ cli, home, project, protocol, turns, pacing });
+          const run = await bashTurnGaps({ cli, home, project, protocol, turns, pacing, command });
           if (i < 0) continue;
           gaps.get(cli)[name].first.push(run[0]);
           gaps.get(cli)[name].later.push(...run.slice(1));
         }
-        if (i >= 0) alone.push(await commandAlone());
+        if (i >= 0) alone.push(await commandAlone(command, project));
       }
     }
   } finally {
     removeDir(project);
     removeDir(home);
   }
-  const command = median(alone);
+  const commandMs = median(alone);
   const label = (cli) => (clis.length > 1 ? ` | ${path.relative(process.cwd(), cli) || cli}` : '');
   const rows = [];
   const calls = [
@@ -136,7 +138,7 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
     for (const cli of clis) {
       const samples = gaps.get(cli)[mode][which];
       const gap = median(samples);
-      const over = gap - command;
+      const over = gap - commandMs;
       const verdict = target === undefined ? '—' : `≤ ${target} ms: ${over <= target ? 'met' : '**not met**'}`;
       const versus = clis.length > 1 ? ` | ${ratio(gap, reference)}` : '';
       rows.push(`| ${text}${label(cli)} | ${samples.length} | ${ms(gap)} | ${ms(over)}${versus} | ${verdict} |`);
@@ -146,19 +148,19 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   const markdown = [
     `### bash calls, one per turn${vendor ? `, in a project of ${directories.toLocaleString('en-US')} directories` : ''} (${protocol}, ${runs} runs of ${turns} turns per mode${builds ? ' and build, interleaved' : ''})`,
     '',
-    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${COMMAND}'\` from the bench's process, same rounds: ${ms(command)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.${homeDirectories > 0 ? ` The home: ${homeDirectories.toLocaleString('en-US')} directories (\`--home-dirs\`).` : ''}`,
+    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${command}'\` from the bench's process, in the project, same rounds: ${ms(commandMs)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.${homeDirectories > 0 ? ` The home: ${homeDirectories.toLocaleString('en-US')} directories (\`--home-dirs\`).` : ''}`,
     '',
     `| call${builds ? ' | build' : ''} | gaps | gap median | over the command alone${builds ? ' | vs the first build' : ''} | target |`,
     `| --- |${builds ? ' --- |' : ''} --- | --- | ---${builds ? ' | ---' : ''} | --- |`,
     ...rows,
   ].join('\n');
-  return { markdown, gaps, command };
+  return { markdown, gaps, command: commandMs };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, 'home-dirs': { type: 'string', default: '0' }, cli: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, 'home-dirs': { type: 'string', default: '0' }, command: { type: 'string', default: ECHO }, cli: { type: 'string', multiple: true } } });
   const clis = (values.cli ?? [CLI]).map((cli) => path.resolve(cli));
   const vendor = values.vendor === undefined ? undefined : path.resolve(values.vendor);
-  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, homeDirs: Number(values['home-dirs']), progress: (t) => process.stderr.write(`${t}\n`) });
+  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, homeDirs: Number(values['home-dirs']), command: values.command, progress: (t) => process.stderr.write(`${t}\n`) });
   process.stdout.write(`${markdown}\n`);
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { TICK_MS } from '../../../plugins/sandbox-os/file-clock.js';
+import { FINE_TICK_MS, TICK_MS, onFineClockFileSystem } from '../../../plugins/sandbox-os/file-clock.js';
 
 export interface LoggedGit {
   project: string;
@@ -21,6 +21,12 @@ export interface LoggedGit {
   remove(): Promise<void>;
 }
 
+/** Waits until times written in `dir` just now are a tick of its file system's clock old (file-clock.ts), and a little more. */
+export function waitPastTick(dir: string): Promise<void> {
+  const tick = onFineClockFileSystem(dir) ? FINE_TICK_MS : TICK_MS;
+  return new Promise((resolve) => setTimeout(resolve, tick + 200));
+}
+
 export async function loggedGitRepo(): Promise<LoggedGit> {
   const project = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-logged-git-')));
   const bin = await realpath(await mkdtemp(path.join(os.tmpdir(), 'mc-logged-git-bin-')));
@@ -32,7 +38,7 @@ export async function loggedGitRepo(): Promise<LoggedGit> {
   writeFileSync(path.join(project, 'a.txt'), 'a\n');
   git('add', '-A');
   git('commit', '-q', '--no-verify', '-m', 'a');
-  await new Promise((resolve) => setTimeout(resolve, TICK_MS + 200)); // what was read is kept only for refs older than this
+  await waitPastTick(project); // what was read is kept only for refs older than a tick
   return {
     project,
     git,

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
+import { commandClockSlack } from '../../../plugins/sandbox-os/file-clock.js';
 import { sandboxFixture, type SandboxFixture } from './fixture.js';
 import { loggedGitRepo } from './logged-git.js';
 
@@ -25,7 +26,7 @@ test('after prepare(), the first command still has a planted repository set asid
   // A nested repository of the user's, from before anything ran, with a setting that runs a program.
   mkdirSync(path.join(fixture.root, 'mine', '.git'), { recursive: true });
   writeFileSync(path.join(fixture.root, 'mine', '.git', 'config'), '[core]\n\tpager = less -R\n');
-  await new Promise((resolve) => setTimeout(resolve, 2300)); // older than the sweep's allowance for coarse file times
+  await new Promise((resolve) => setTimeout(resolve, commandClockSlack([fixture.root]) + 300)); // older than the sweep's allowance for a coarse clock
   await fixture.sandbox.prepare(fixture.root);
 
   const result = await fixture.run(`mkdir -p planted/.git && printf '${HOSTILE}' > planted/.git/config && echo done`);

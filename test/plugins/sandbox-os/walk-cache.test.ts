@@ -2,14 +2,14 @@
  * The sweep's walk keeps what it took from each directory while the directory is unchanged
  * (walk-cache.ts): a later walk lists again only what changed, and finds everything a fresh walk
  * finds. The cache's clock is moved ahead here instead of waiting for the tree to age: times
- * within TICK_MS of its clock are never trusted.
+ * within a tick of the file system's clock (file-clock.ts) are never trusted.
  */
 import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findGitEntries } from '../../../plugins/sandbox-os/git-walk.js';
-import { TICK_MS } from '../../../plugins/sandbox-os/file-clock.js';
+import { FINE_TICK_MS, TICK_MS, onFineClockFileSystem, tickOf } from '../../../plugins/sandbox-os/file-clock.js';
 import { WalkCache } from '../../../plugins/sandbox-os/walk-cache.js';
 
 let root: string;
@@ -122,9 +122,36 @@ test('node_modules is walked when asked to (`everywhere`): what was kept for the
   expect(summary(await findGitEntries(root, true, undefined, cache)).entries).toEqual(['node_modules/x/.git']);
 });
 
-test('times within a tick of the clock are not trusted: a tree just made is listed every time', async () => {
-  const cache = agedCache(TICK_MS - 1_000);
-  await findGitEntries(root, false, undefined, cache);
-  await findGitEntries(root, false, undefined, cache);
-  expect(cache.counts.reused).toBe(0);
+/** The newest of each directory's ctime and mtime, for the ten directories the walk lists. */
+async function dirTimes(): Promise<number[]> {
+  const dirs = ['.', 'src', 'src/a', 'src/a/b', 'src/c', 'docs', 'docs/d', 'packages', 'packages/app', 'packages/app/src'];
+  return Promise.all(dirs.map(async (dir) => lstat(path.join(root, dir)).then((info) => Math.max(info.ctimeMs, info.mtimeMs))));
+}
+
+test('times within a tick of the file system clock are not trusted; one past it, they are', async () => {
+  // This machine's temporary directory: a local file system with nanosecond times (file-clock.ts).
+  expect(onFineClockFileSystem(root)).toBe(true);
+  const times = await dirTimes();
+  const newest = Math.max(...times);
+  // The clock 1 ms short of a tick after the newest time: that directory (and any as new) is listed again.
+  const within = new WalkCache<never>({ now: () => newest + FINE_TICK_MS - 1 });
+  await findGitEntries(root, false, undefined, within);
+  await findGitEntries(root, false, undefined, within);
+  expect(within.counts.reused).toBe(times.filter((time) => time <= newest - 1).length);
+  expect(within.counts.reused).toBeLessThan(10);
+  const past = new WalkCache<never>({ now: () => newest + FINE_TICK_MS });
+  await findGitEntries(root, false, undefined, past);
+  await findGitEntries(root, false, undefined, past);
+  expect(past.counts).toEqual({ reused: 10, listed: 10 });
+});
+
+test('a whole-second ctime, or a file system of another kind, gets the long tick', async () => {
+  const whole = { ctimeMs: 1_780_000_000_000 };
+  const fine = { ctimeMs: 1_780_000_000_000.25 };
+  expect(tickOf(fine, true)).toBe(FINE_TICK_MS);
+  expect(tickOf(whole, true)).toBe(TICK_MS);
+  expect(tickOf(fine, false)).toBe(TICK_MS);
+  // procfs is no file system of files: not one whose times the caches may trust.
+  expect(onFineClockFileSystem('/proc/self')).toBe(false);
+  expect(onFineClockFileSystem(path.join(root, 'missing'))).toBe(false);
 });
