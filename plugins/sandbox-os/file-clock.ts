@@ -12,10 +12,13 @@
  * another machine's clock) gets TICK_MS. Only the ctime counts: a command sets an mtime at will.
  *
  * The same tick is how far before a command's start a change still counts as the command's
- * (commandClockSlack): a change the command makes can carry a time up to a tick before the moment
- * it began. A longer allowance costs every command that follows a change within it: the sweep
- * after the command takes what changed then (a file edit, a commit's objects and refs) as the
- * command's, and checks it again.
+ * (commandSince): a change the command makes can carry a time up to a tick before the moment it
+ * began. A longer allowance costs every command that follows a change within it: the sweep after
+ * the command takes what changed then (a file edit, a commit's objects and refs) as the command's,
+ * and checks it again, and sets aside a project setting write_file had just written as if the
+ * command had planted it. So on a fine clock the allowance also ends where the last tool call
+ * ended, when that was at least CLOCK_LAG_MS before the command: what changed before is that
+ * call's (or the user's), and what the command changes carries a time after it.
  */
 import { lstatSync, statfsSync, type Stats } from 'node:fs';
 import { toBytes } from './byte-names.js';
@@ -24,6 +27,8 @@ import { toBytes } from './byte-names.js';
 export const TICK_MS = 2_500;
 /** A tick on a local file system whose times have a fraction of a second. */
 export const FINE_TICK_MS = 100;
+/** How far the kernel's coarse clock can lag the wall clock, with a margin: two intervals of the slowest timer (HZ=100). */
+export const CLOCK_LAG_MS = 20;
 
 /** statfs `f_type` of Linux's local file systems with nanosecond times: ext2/3/4, xfs, btrfs, tmpfs, overlayfs, zfs, f2fs. */
 export const FINE_CLOCK_TYPES: ReadonlySet<number> = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
@@ -50,4 +55,16 @@ export function commandClockSlack(roots: readonly string[]): number {
     return info !== undefined && onFineClockFileSystem(root) && tickOf(info, true) === FINE_TICK_MS;
   };
   return roots.length > 0 && roots.every(fine) ? FINE_TICK_MS : TICK_MS;
+}
+
+/**
+ * From when (wall clock) a change in `roots` counts as the doing of a command starting `now`:
+ * a tick before it, or just after the last tool call ended (`lastCallEndedAt`) when the roots'
+ * clock is fine and that was at least CLOCK_LAG_MS before.
+ */
+export function commandSince(now: number, roots: readonly string[], lastCallEndedAt: number | undefined): number {
+  const slack = commandClockSlack(roots);
+  const since = now - slack;
+  if (slack !== FINE_TICK_MS || lastCallEndedAt === undefined) return since;
+  return Math.max(since, Math.min(lastCallEndedAt + 1, now - CLOCK_LAG_MS));
 }

@@ -57,7 +57,7 @@ import { checkReview, type ReviewBaseline } from './git-review.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
-import { changedSince, toolFileOffence } from './settings-sweep.js';
+import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
 export { gitBaseline, MAX_SWEEP_DIRS, type GitBaseline } from './git-walk.js';
@@ -494,10 +494,13 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
       baseline.set(entry.path, entry.id);
       await checkEntry(entry, fresh, context);
     }
+    // A new one is the command's only if it took its path during the command: made between two
+    // commands (by the user, an editor, write_file) it is theirs (settings-sweep.ts).
+    const arrived = async (file: string, id: string | undefined): Promise<boolean> => isNew(file, id) && (await arrivedSince(root, file, since));
     for (const settings of found.settings) {
       if (ownDirs.has(settings)) continue;
       const id = await identity(settings);
-      if (isNew(settings, id) || (await changedSince(settings, since))) {
+      if ((await arrived(settings, id)) || (await changedSince(settings, since))) {
         setAside(settings, 'project settings (made, moved or changed by the command)', context, 'an editor or agent opening this folder would have run what they name');
       } else if (id) baseline.set(settings, id);
     }
@@ -507,7 +510,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     // Toolchain files, the root's included: only what they hold counts (a version bump does not).
     for (const file of found.toolFiles) {
       const id = await identity(file.path);
-      const offence = isNew(file.path, id) || (await changedSince(file.path, since)) ? await toolFileOffence(file, roots) : undefined;
+      const offence = (await arrived(file.path, id)) || (await changedSince(file.path, since)) ? await toolFileOffence(file, roots) : undefined;
       if (offence !== undefined) setAside(file.path, offence, context, file.entry.runBy);
       else if (id) baseline.set(file.path, id);
     }

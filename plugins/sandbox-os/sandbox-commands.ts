@@ -28,7 +28,7 @@ import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind, type PlanResult } from './mount-plan.js';
 import { SharedWhileRunning } from './shared-while-running.js';
 import { CoalescedSweeps } from './coalesced-sweeps.js';
-import { commandClockSlack } from './file-clock.js';
+import { commandSince } from './file-clock.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
 import { mkdirBeneath, rmdirBeneath } from './beneath.js';
@@ -61,6 +61,8 @@ export interface SandboxFront {
   recovered(): Promise<void>;
   /** How many tool calls have ended (the plugin's postToolUse tap): what one wrote, a later command's preparation must read. */
   callsEnded(): number;
+  /** When the last of them ended (wall clock); undefined: none has. */
+  lastCallEndedAt(): number | undefined;
 }
 
 export class SandboxCommands {
@@ -136,7 +138,7 @@ export class SandboxCommands {
       const { writableRoots, review, planned: { plan } } = prepared;
       // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
       // times come from a coarse clock, up to a tick behind (file-clock.ts).
-      const since = Date.now() - commandClockSlack(writableRoots);
+      const since = commandSince(Date.now(), writableRoots, this.front.lastCallEndedAt());
       recorded = this.recordCommand(command.projectRoot, writableRoots, since);
       const record = recorded;
       const own = ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir);

@@ -44,6 +44,8 @@ export class OsCommandSandbox implements CommandSandbox {
   private epoch = 0;
   /** Tool calls ended (callEnded): the command part shares a preparation only among calls begun between two ends. */
   private callsEnded = 0;
+  /** When the last tool call ended (wall clock): what changed before it is no later command's doing. */
+  private lastCallEndedAt: number | undefined;
   /**
    * The command part, loaded and made at the first command or preparation. Truly private: the
    * sealed view the container hands out (types/sealed-service.ts) lists the class's methods and
@@ -185,6 +187,7 @@ export class OsCommandSandbox implements CommandSandbox {
   /** A tool call ended (the plugin's postToolUse tap): what it wrote, the next command's preparation reads afresh. */
   callEnded(): void {
     this.callsEnded++;
+    this.lastCallEndedAt = Date.now();
   }
 
   /** Removes the session's private temporary directory (session end) and stops the proxy: nothing to do when no command part was made. */
@@ -212,7 +215,7 @@ export class OsCommandSandbox implements CommandSandbox {
     if (this.#commands) return this.#commands;
     const { found } = this.locate() as Extract<Located, { ok: true }>;
     const loading = import('./sandbox-commands.js').then(
-      ({ SandboxCommands }) => new SandboxCommands(this.options, this.settings, found, { epoch: () => this.epoch, recovered: () => this.recoverDeadCommands(), callsEnded: () => this.callsEnded }),
+      ({ SandboxCommands }) => new SandboxCommands(this.options, this.settings, found, { epoch: () => this.epoch, recovered: () => this.recoverDeadCommands(), callsEnded: () => this.callsEnded, lastCallEndedAt: () => this.lastCallEndedAt }),
     );
     this.#commands = loading;
     loading.catch(() => {

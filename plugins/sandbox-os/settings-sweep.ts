@@ -5,7 +5,9 @@
  * does a planted git directory. Changed means the entry, or anything in it, has a ctime from the
  * command on (a ctime cannot be set back, unlike an mtime); a link in it is followed, so a
  * settings folder that leads elsewhere (`.vscode -> ../../out/vscode`) is judged by what it leads
- * to. (One at a path the baseline did not know is new, whatever its times: git-sweep.ts.)
+ * to. One at a path the baseline did not know (git-sweep.ts) is the command's when it or a folder
+ * on its way from the root arrived during the command (arrivedSince): one the user, an editor or
+ * write_file made between two commands is theirs.
  */
 import path from 'node:path';
 import { entries, lstat, stat } from './byte-fs.js';
@@ -36,6 +38,25 @@ export async function changedSince(file: string, since: number): Promise<boolean
     } catch {
       return true; // unreadable now: it may hide what the command left
     }
+  }
+  return false;
+}
+
+/**
+ * Whether `file` (below `root`) took its path during the command that started at `since`: it, or a
+ * folder on its way from the root (the root left out: MewCode's own mount points change it), has a
+ * ctime from `since` on. Making, renaming or linking a name sets the named entry's ctime, on the
+ * file systems the sandbox runs on, so what a command moved into place (a folder holding an old
+ * `.vscode`) counts, and what was already there does not. What cannot be looked at counts.
+ */
+export async function arrivedSince(root: string, file: string, since: number): Promise<boolean> {
+  const relative = path.relative(root, file);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return true;
+  let at = root;
+  for (const part of relative.split(path.sep)) {
+    at = path.join(at, part);
+    const info = await lstat(at).catch(() => undefined);
+    if (info === undefined || info.ctimeMs >= since) return true;
   }
   return false;
 }

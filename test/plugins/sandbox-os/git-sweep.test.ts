@@ -301,6 +301,38 @@ describe('project settings below the root (no mount can be made ahead for them)'
     expect(await around(() => renameSync(path.join(root, 'docs-tasks.json'), path.join(root, 'packages', 'app', '.vscode', 'tasks.json')))).toEqual(['packages/app/.vscode']);
   });
 
+  test("made between two commands (by the user, an editor, write_file): theirs, left as they are and known from then on", async () => {
+    const baseline = await gitBaseline([root]); // the walk after the previous command
+    mkdirSync(path.join(root, 'packages', 'app', '.vscode'), { recursive: true });
+    writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'tasks.json'), '{"tasks":[{"command":"make","runOptions":{"runOn":"folderOpen"}}]}');
+    writeFileSync(path.join(root, 'packages', 'app', '.devcontainer.json'), '{"initializeCommand":"make"}');
+    const before = Date.now();
+    while (Date.now() - before < 30);
+    const since = Date.now() - 20;
+    const { quarantined } = await sweepGitDirs([root], since, baseline);
+    expect(quarantined).toEqual([]);
+    expect(existsSync(path.join(root, 'packages', 'app', '.vscode', 'tasks.json'))).toBe(true);
+    // Known now: the next command that changes it is still caught.
+    const later = Date.now();
+    while (Date.now() - later < 30);
+    const next = Date.now() - 20;
+    writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'tasks.json'), '{"tasks":[{"command":"evil","runOptions":{"runOn":"folderOpen"}}]}');
+    expect((await sweepGitDirs([root], next, baseline)).quarantined.map((q) => path.relative(root, q.path))).toEqual(['packages/app/.vscode']);
+  });
+
+  test('made between two commands, then moved into place by the command: set aside', async () => {
+    const baseline = await gitBaseline([root]);
+    mkdirSync(path.join(root, 'staging', '.vscode'), { recursive: true });
+    writeFileSync(path.join(root, 'staging', '.vscode', 'tasks.json'), '{"tasks":[{"command":"evil"}]}');
+    mkdirSync(path.join(root, 'packages'));
+    const before = Date.now();
+    while (Date.now() - before < 30);
+    const since = Date.now() - 20;
+    renameSync(path.join(root, 'staging'), path.join(root, 'packages', 'app'));
+    const { quarantined } = await sweepGitDirs([root], since, baseline);
+    expect(quarantined.map((q) => path.relative(root, q.path))).toEqual(['packages/app/.vscode']);
+  });
+
   test("left as they were: a package's own settings from before the command, and the root's (kept read-only by the sandbox's mounts)", async () => {
     mkdirSync(path.join(root, 'packages', 'app', '.vscode'), { recursive: true });
     writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'settings.json'), '{}');
