@@ -433,9 +433,10 @@ async function reportUnread(items: readonly Unread[], what: string, context: Con
 
 /**
  * Sweeps the writable roots (real paths) after a command that started at `since` (ms, wall
- * clock), against the `baseline` taken before it (updated in place). A `.git` or inner git
- * directory at a path the baseline does not know with the same identity (made, or moved there, by
- * the command) is judged whole; a known one, by what changed in it since the command started.
+ * clock), against the `baseline` taken before it (updated in place). An inner git directory at a
+ * path the baseline does not know with the same identity is judged whole, and so is a `.git` there
+ * that took its path during the command (made, or moved there: settings-sweep.ts arrivedSince); a
+ * known one, or one made between two commands, by what changed in it since the command started.
  *
  * `own`: MewCode's own state directories (`~/.mewcode`, the project's `.mewcode`). MewCode writes
  * them while the command runs (audit log, sessions, hook log, these records), so found below a
@@ -489,14 +490,19 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     await reportUnread(found.unlisted, 'could not be read; git repositories in it were not checked', context);
     const seen = new Set(found.entries.map((entry) => entry.path));
     for (const entry of gitlinks.entries) if (!seen.has(entry.path)) found.entries.push(entry);
+    // Found by a walk of the parts the last one walked too, a new entry is the command's only if it
+    // took its path during the command: made between two commands (by the user, an editor,
+    // write_file) it is theirs (settings-sweep.ts), judged by what changed in it since the command
+    // started, as a known one. One the index registers where no walk goes (node_modules), or found
+    // by a walk that went everywhere (the index unreadable), is new by being reachable now,
+    // whatever its times: judged whole.
+    const walkedAsBefore = gitlinks.unread === undefined;
+    const arrived = async (file: string, id: string | undefined): Promise<boolean> => isNew(file, id) && (!walkedAsBefore || (await arrivedSince(root, file, since)));
     for (const entry of found.entries) {
-      const fresh = isNew(entry.path, entry.id);
+      const fresh = seen.has(entry.path) ? await arrived(entry.path, entry.id) : isNew(entry.path, entry.id);
       baseline.set(entry.path, entry.id);
       await checkEntry(entry, fresh, context);
     }
-    // A new one is the command's only if it took its path during the command: made between two
-    // commands (by the user, an editor, write_file) it is theirs (settings-sweep.ts).
-    const arrived = async (file: string, id: string | undefined): Promise<boolean> => isNew(file, id) && (await arrivedSince(root, file, since));
     for (const settings of found.settings) {
       if (ownDirs.has(settings)) continue;
       const id = await identity(settings);

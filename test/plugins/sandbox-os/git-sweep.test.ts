@@ -37,6 +37,28 @@ test('a nested repository given an fsmonitor: its config is set aside', async ()
   expect(existsSync(path.join(root, 'sub', '.git', `config${QUARANTINE_SUFFIX}`))).toBe(true);
 });
 
+test("a nested repository the user made between two commands, its config naming a pager: theirs, left as it is", async () => {
+  const baseline = await gitBaseline([root]); // the walk after the previous command
+  git(root, 'init', '-q', 'mine');
+  writeFileSync(path.join(root, 'mine', '.git', 'config'), '[core]\n\tpager = less -R\n');
+  const before = Date.now();
+  while (Date.now() - before < 30);
+  const since = Date.now() - 20;
+  expect((await sweepGitDirs([root], since, baseline)).quarantined).toEqual([]);
+  expect(existsSync(path.join(root, 'mine', '.git', 'config'))).toBe(true);
+});
+
+test('one made between two commands and moved into place by the command is judged whole: set aside', async () => {
+  const baseline = await gitBaseline([root]);
+  git(root, 'init', '-q', path.join('staging', 'sub'));
+  writeFileSync(path.join(root, 'staging', 'sub', '.git', 'config'), HOSTILE);
+  const before = Date.now();
+  while (Date.now() - before < 30);
+  const since = Date.now() - 20;
+  renameSync(path.join(root, 'staging'), path.join(root, 'pkg'));
+  expect((await sweepGitDirs([root], since, baseline)).quarantined.map((q) => path.relative(root, q.path))).toEqual(['pkg/sub/.git/config']);
+});
+
 test('repositories made by git init, clone and submodule add, with remotes and branches: nothing is touched', async () => {
   const upstream = path.join(root, 'up');
   expect(await around(() => {
@@ -213,6 +235,16 @@ describe('git directories by their shape, and submodules wherever they are', () 
       rewriteIndex(2, withNulInFirstName);
       writeFileSync(path.join(dep, '.git', 'config'), HOSTILE);
     })).toEqual(['node_modules/dep/.git/config']);
+  });
+
+  test('an index the command made unreadable: a repository in node_modules planted before (old times, never walked) is judged whole', async () => {
+    await registeredDep();
+    const late = path.join(root, 'node_modules', 'late');
+    mkdirSync(late, { recursive: true });
+    git(late, 'init', '-q');
+    writeFileSync(path.join(late, '.git', 'config'), HOSTILE);
+    await settled();
+    expect(await around(() => rewriteIndex(5))).toEqual(['node_modules/late/.git/config']);
   });
 
   test('an index neither MewCode nor git can read (an unknown version): node_modules is searched instead, and the user is told', async () => {

@@ -81,7 +81,9 @@ test('a repository moved into place during the command (old file times, not in t
   try {
     git(stash, 'init', '-q', 'repo');
     writeFileSync(path.join(stash, 'repo', '.git', 'config'), HOSTILE);
-    await leaveRecord({ since: Date.now() + 1000 });
+    const before = Date.now();
+    while (Date.now() - before < 30); // its files' times are before the command's start
+    await leaveRecord({ since: Date.now() - 10 });
     execFileSync('mv', [path.join(stash, 'repo'), path.join(root, 'moved')]);
     await recover();
     expect(existsSync(path.join(root, 'moved', '.git', `config${QUARANTINE_SUFFIX}`))).toBe(true);
