@@ -21,6 +21,7 @@
  * call's (or the user's), and what the command changes carries a time after it.
  */
 import { lstatSync, statfsSync, type Stats } from 'node:fs';
+import { isPathStrictlyWithin } from '../../types/path-within.js';
 import { toBytes } from './byte-names.js';
 
 /** A tick where times may be whole seconds or come from another clock. */
@@ -43,18 +44,27 @@ export function onFineClockFileSystem(file: string): boolean {
   }
 }
 
+/** Whether `info`'s ctime has a fraction of a second: its file system keeps finer times than seconds. */
+export const showsSubsecond = (info: Pick<Stats, 'ctimeMs'>): boolean => info.ctimeMs % 1000 !== 0;
+
 /** The tick that applies to `info`, on a file system `fineClock` (onFineClockFileSystem) or not. */
 export function tickOf(info: Pick<Stats, 'ctimeMs'>, fineClock: boolean): number {
-  return fineClock && info.ctimeMs % 1000 !== 0 ? FINE_TICK_MS : TICK_MS;
+  return fineClock && showsSubsecond(info) ? FINE_TICK_MS : TICK_MS;
 }
 
-/** How far before a command's start a change in `roots` still counts as the command's: the fine tick only when every root has a fine clock. */
-export function commandClockSlack(roots: readonly string[]): number {
+/**
+ * How far before a command's start a change in `roots` still counts as the command's: the fine
+ * tick only when every root has a fine clock and no file system is mounted below one (`mounts`:
+ * the host's, mount-check.ts hostMounts). A command writes there too, with that file system's
+ * times (a network one's come from another machine's clock).
+ */
+export function commandClockSlack(roots: readonly string[], mounts: readonly { mountPoint: string }[]): number {
   const fine = (root: string): boolean => {
     const info = lstatSync(toBytes(root), { throwIfNoEntry: false });
-    return info !== undefined && onFineClockFileSystem(root) && tickOf(info, true) === FINE_TICK_MS;
+    return info !== undefined && onFineClockFileSystem(root) && showsSubsecond(info);
   };
-  return roots.length > 0 && roots.every(fine) ? FINE_TICK_MS : TICK_MS;
+  const mountedBelow = mounts.some(({ mountPoint }) => roots.some((root) => isPathStrictlyWithin(root, mountPoint)));
+  return roots.length > 0 && !mountedBelow && roots.every(fine) ? FINE_TICK_MS : TICK_MS;
 }
 
 /**
@@ -62,8 +72,8 @@ export function commandClockSlack(roots: readonly string[]): number {
  * a tick before it, or just after the last tool call ended (`lastCallEndedAt`) when the roots'
  * clock is fine and that was at least CLOCK_LAG_MS before.
  */
-export function commandSince(now: number, roots: readonly string[], lastCallEndedAt: number | undefined): number {
-  const slack = commandClockSlack(roots);
+export function commandSince(now: number, roots: readonly string[], mounts: readonly { mountPoint: string }[], lastCallEndedAt: number | undefined): number {
+  const slack = commandClockSlack(roots, mounts);
   const since = now - slack;
   if (slack !== FINE_TICK_MS || lastCallEndedAt === undefined) return since;
   return Math.max(since, Math.min(lastCallEndedAt + 1, now - CLOCK_LAG_MS));

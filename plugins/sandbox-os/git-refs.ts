@@ -36,7 +36,7 @@ import path from 'node:path';
 import { lstatNow, namesNow, tailNow } from './byte-fs.js';
 import { fromBytes, isText, printable } from './byte-names.js';
 import { hasControl } from './git-printed.js';
-import { FINE_TICK_MS, TICK_MS, onFineClockFileSystem, tickOf } from './file-clock.js';
+import { FINE_TICK_MS, TICK_MS, onFineClockFileSystem, showsSubsecond } from './file-clock.js';
 import { runHostGit } from './git-run.js';
 
 /** Ref name (its bytes as latin1) → the object it names. */
@@ -74,7 +74,7 @@ function refStoresKey(commonDir: string, gitDir: string, now: () => number): str
     if (info?.isSymbolicLink()) return false;
     if (info !== undefined) {
       newest = Math.max(newest, info.ctimeMs, info.mtimeMs);
-      fineClock &&= info.dev === device && tickOf(info, true) === FINE_TICK_MS;
+      fineClock &&= info.dev === device && showsSubsecond(info);
     }
     parts.push(info === undefined ? `${file}:-` : `${file}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`);
     if (info?.isDirectory()) for (const name of namesNow(file) ?? ['?']) if (!add(path.join(file, name))) return false;

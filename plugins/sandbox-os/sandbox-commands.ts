@@ -138,7 +138,9 @@ export class SandboxCommands {
       const { writableRoots, review, planned: { plan } } = prepared;
       // Wall clock, as file ctimes are: what changes from here on is the command's doing. File
       // times come from a coarse clock, up to a tick behind (file-clock.ts).
-      const since = commandSince(Date.now(), writableRoots, this.front.lastCallEndedAt());
+      // The host's mounts, read once: for the clock of what the command may write, and for the mount check.
+      const mounts = hostMounts();
+      const since = commandSince(Date.now(), writableRoots, mounts, this.front.lastCallEndedAt());
       recorded = this.recordCommand(command.projectRoot, writableRoots, since);
       const record = recorded;
       const own = ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir);
@@ -211,7 +213,7 @@ export class SandboxCommands {
         cwd: command.cwd,
         // Started only once the mounts are found where they were planned (mount-check.ts).
         argv: mountCheckedArgv(
-          expectedMounts(plan, hostMounts(), {
+          expectedMounts(plan, mounts, {
             emptyDir: dirs.empty,
             binds: [
               { source: dirs.tmp, target: '/tmp' },

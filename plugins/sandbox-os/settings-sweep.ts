@@ -47,16 +47,20 @@ export async function changedSince(file: string, since: number): Promise<boolean
  * folder on its way from the root (the root left out: MewCode's own mount points change it), has a
  * ctime from `since` on. Making, renaming or linking a name sets the named entry's ctime, on the
  * file systems the sandbox runs on, so what a command moved into place (a folder holding an old
- * `.vscode`) counts, and what was already there does not. What cannot be looked at counts.
+ * `.vscode`) counts, and what was already there does not. What cannot be looked at counts, and so
+ * does a path through another file system than the root's (a mount in the project: its times may
+ * come from another machine's clock).
  */
 export async function arrivedSince(root: string, file: string, since: number): Promise<boolean> {
   const relative = path.relative(root, file);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return true;
+  const device = (await lstat(root).catch(() => undefined))?.dev;
+  if (device === undefined) return true;
   let at = root;
   for (const part of relative.split(path.sep)) {
     at = path.join(at, part);
     const info = await lstat(at).catch(() => undefined);
-    if (info === undefined || info.ctimeMs >= since) return true;
+    if (info === undefined || info.dev !== device || info.ctimeMs >= since) return true;
   }
   return false;
 }

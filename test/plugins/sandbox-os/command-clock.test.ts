@@ -20,27 +20,33 @@ describe('the allowance for a coarse clock', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   test('a tick of the fine clock when every root is on a local file system with sub-second ctimes', () => {
-    expect(commandClockSlack([dir])).toBe(FINE_TICK_MS);
-    expect(commandClockSlack([dir, path.dirname(dir)])).toBe(FINE_TICK_MS);
+    expect(commandClockSlack([dir], [])).toBe(FINE_TICK_MS);
+    expect(commandClockSlack([dir, path.dirname(dir)], [])).toBe(FINE_TICK_MS);
+  });
+
+  test('the long tick when a file system is mounted below a root (its times may come from another clock)', () => {
+    expect(commandClockSlack([dir], [{ mountPoint: '/' }, { mountPoint: dir }])).toBe(FINE_TICK_MS);
+    expect(commandClockSlack([dir], [{ mountPoint: '/' }, { mountPoint: path.join(dir, 'remote') }])).toBe(TICK_MS);
+    expect(commandSince(1_780_000_000_000, [dir], [{ mountPoint: path.join(dir, 'a', 'nfs') }], 1_780_000_000_000 - 50)).toBe(1_780_000_000_000 - TICK_MS);
   });
 
   test('the long tick when any root is not, cannot be looked at, or there is none', () => {
-    expect(commandClockSlack([dir, '/proc/self'])).toBe(TICK_MS);
-    expect(commandClockSlack([dir, path.join(dir, 'missing')])).toBe(TICK_MS);
-    expect(commandClockSlack([])).toBe(TICK_MS);
+    expect(commandClockSlack([dir, '/proc/self'], [])).toBe(TICK_MS);
+    expect(commandClockSlack([dir, path.join(dir, 'missing')], [])).toBe(TICK_MS);
+    expect(commandClockSlack([], [])).toBe(TICK_MS);
   });
   test("on a fine clock it starts just after the last tool call's end, unless that was within the clock's lag", () => {
     const now = 1_780_000_000_000;
-    expect(commandSince(now, [dir], undefined)).toBe(now - FINE_TICK_MS);
-    expect(commandSince(now, [dir], now - 500)).toBe(now - FINE_TICK_MS);
-    expect(commandSince(now, [dir], now - FINE_TICK_MS - 1)).toBe(now - FINE_TICK_MS);
-    expect(commandSince(now, [dir], now - FINE_TICK_MS + 1)).toBe(now - FINE_TICK_MS + 2);
-    expect(commandSince(now, [dir], now - 50)).toBe(now - 49);
-    expect(commandSince(now, [dir], now - CLOCK_LAG_MS - 1)).toBe(now - CLOCK_LAG_MS);
-    expect(commandSince(now, [dir], now - CLOCK_LAG_MS)).toBe(now - CLOCK_LAG_MS);
-    expect(commandSince(now, [dir], now - 5)).toBe(now - CLOCK_LAG_MS);
+    expect(commandSince(now, [dir], [], undefined)).toBe(now - FINE_TICK_MS);
+    expect(commandSince(now, [dir], [], now - 500)).toBe(now - FINE_TICK_MS);
+    expect(commandSince(now, [dir], [], now - FINE_TICK_MS - 1)).toBe(now - FINE_TICK_MS);
+    expect(commandSince(now, [dir], [], now - FINE_TICK_MS + 1)).toBe(now - FINE_TICK_MS + 2);
+    expect(commandSince(now, [dir], [], now - 50)).toBe(now - 49);
+    expect(commandSince(now, [dir], [], now - CLOCK_LAG_MS - 1)).toBe(now - CLOCK_LAG_MS);
+    expect(commandSince(now, [dir], [], now - CLOCK_LAG_MS)).toBe(now - CLOCK_LAG_MS);
+    expect(commandSince(now, [dir], [], now - 5)).toBe(now - CLOCK_LAG_MS);
     // A coarse clock: the long tick, whatever ended when.
-    expect(commandSince(now, [dir, '/proc/self'], now - 50)).toBe(now - TICK_MS);
+    expect(commandSince(now, [dir, '/proc/self'], [], now - 50)).toBe(now - TICK_MS);
   });
 });
 

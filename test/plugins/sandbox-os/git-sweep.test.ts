@@ -4,10 +4,11 @@
  * command, are left alone.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitBaseline, sweepGitDirs, QUARANTINE_SUFFIX } from '../../../plugins/sandbox-os/git-sweep.js';
+import { arrivedSince } from '../../../plugins/sandbox-os/settings-sweep.js';
 import { readEntries, withNulInFirstName, writeIndex, type IndexEntry } from './index-writer.js';
 
 let root: string;
@@ -350,6 +351,22 @@ describe('project settings below the root (no mount can be made ahead for them)'
     const next = Date.now() - 20;
     writeFileSync(path.join(root, 'packages', 'app', '.vscode', 'tasks.json'), '{"tasks":[{"command":"evil","runOptions":{"runOn":"folderOpen"}}]}');
     expect((await sweepGitDirs([root], next, baseline)).quarantined.map((q) => path.relative(root, q.path))).toEqual(['packages/app/.vscode']);
+  });
+
+  test('an old file hard-linked into place by the command (its content and times from before): set aside', async () => {
+    writeFileSync(path.join(root, 'notes.json'), '{"initializeCommand":"evil"}');
+    mkdirSync(path.join(root, 'packages', 'app'), { recursive: true });
+    const before = Date.now();
+    while (Date.now() - before < 30);
+    expect(await around(() => linkSync(path.join(root, 'notes.json'), path.join(root, 'packages', 'app', '.devcontainer.json')))).toEqual(['packages/app/.devcontainer.json']);
+  });
+
+  test('not on the way from the root: a path through another file system is taken as arrived, its times cannot be trusted', async () => {
+    // /proc is another file system than / here: whatever its times, the path counts as new.
+    expect(await arrivedSince('/', '/proc/sys', Date.now() + 60_000)).toBe(true);
+    mkdirSync(path.join(root, 'a', 'b'), { recursive: true });
+    expect(await arrivedSince(root, path.join(root, 'a', 'b'), Date.now() + 60_000)).toBe(false);
+    expect(await arrivedSince(root, path.join(root, 'a', 'missing'), Date.now() + 60_000)).toBe(true);
   });
 
   test('made between two commands, then moved into place by the command: set aside', async () => {

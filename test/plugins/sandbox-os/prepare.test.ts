@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
 import { commandClockSlack } from '../../../plugins/sandbox-os/file-clock.js';
+import { hostMounts } from '../../../plugins/sandbox-os/mount-check.js';
 import { sandboxFixture, type SandboxFixture } from './fixture.js';
 import { loggedGitRepo } from './logged-git.js';
 
@@ -26,7 +27,7 @@ test('after prepare(), the first command still has a planted repository set asid
   // A nested repository of the user's, from before anything ran, with a setting that runs a program.
   mkdirSync(path.join(fixture.root, 'mine', '.git'), { recursive: true });
   writeFileSync(path.join(fixture.root, 'mine', '.git', 'config'), '[core]\n\tpager = less -R\n');
-  await new Promise((resolve) => setTimeout(resolve, commandClockSlack([fixture.root]) + 300)); // older than the sweep's allowance for a coarse clock
+  await new Promise((resolve) => setTimeout(resolve, commandClockSlack([fixture.root], hostMounts()) + 300)); // older than the sweep's allowance for a coarse clock
   await fixture.sandbox.prepare(fixture.root);
 
   const result = await fixture.run(`mkdir -p planted/.git && printf '${HOSTILE}' > planted/.git/config && echo done`);
