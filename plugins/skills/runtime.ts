@@ -23,7 +23,7 @@ import type { SkillRoot } from './skill.js';
 import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
 import { skillCommand } from './skill-commands.js';
-import { CatalogWatcher } from './watcher.js';
+import { CatalogWatcher, type WatchedChange, type WatchTarget } from './watcher.js';
 
 /**
  * The runtime, for this plugin (and its tests) only: a symbol of this module's, which no plugin
@@ -64,12 +64,14 @@ export class SkillsRuntime {
   }
 
   #watcher: CatalogWatcher | undefined;
+  /** Which roots existed when the watched folders were last chosen (watchPlan's `present`). */
+  #presentRoots = '';
 
   /** Reload the catalog when a root or a skill folder changes (hot reload). */
   watch(): void {
     if (this.#watcher) return;
-    const watcher = (this.#watcher = new CatalogWatcher(() => void this.reload()));
-    watcher.sync(watchedDirs(this.store.current, this.kernel.projectRoot, this.kernel.homeDir));
+    this.#watcher = new CatalogWatcher((change) => void this.changed(change));
+    this.follow(this.store.current);
   }
 
   stopWatching(): void {
@@ -80,8 +82,30 @@ export class SkillsRuntime {
   /** Scan again (e.g. after an install); the watched folders follow the new catalog. */
   async reload(): Promise<SkillCatalog> {
     const catalog = await this.store.reload();
-    this.#watcher?.sync(watchedDirs(catalog, this.kernel.projectRoot, this.kernel.homeDir));
+    this.follow(catalog);
     return catalog;
+  }
+
+  /**
+   * A watched folder changed. Above a missing root (the project root, where every file the user
+   * saves and every mount point a sandboxed command needs lands), the catalog is scanned again only
+   * when a root appeared or went; otherwise the watched folders just move nearer to the roots.
+   */
+  private async changed(change: WatchedChange): Promise<void> {
+    if (change === 'content') {
+      await this.reload();
+      return;
+    }
+    const plan = watchPlan(this.store.current, this.kernel.projectRoot, this.kernel.homeDir);
+    if (plan.present !== this.#presentRoots) await this.reload();
+    else this.#watcher?.sync(plan.targets);
+  }
+
+  private follow(catalog: SkillCatalog): void {
+    if (!this.#watcher) return;
+    const plan = watchPlan(catalog, this.kernel.projectRoot, this.kernel.homeDir);
+    this.#presentRoots = plan.present;
+    this.#watcher.sync(plan.targets);
   }
 
   /**
@@ -187,25 +211,31 @@ function pluginSkillRoots(kernel: KernelApi): SkillRoot[] {
 }
 
 /**
- * The roots, each skill's folder, and for a root that does not exist yet the nearest folder above
- * it that does — up to the project root, never the home directory itself (it changes all the
- * time) — so creating `.mewcode/skills` during a session is noticed too.
+ * What to watch: the roots and each skill's folder (their content), and for a root that does not
+ * exist yet the nearest folder above it that does (a way in) — up to the project root, never the
+ * home directory itself (it changes all the time) — so creating `.mewcode/skills` during a session
+ * is noticed too. `present` names the roots that exist, to tell when one appeared or went.
  */
-function watchedDirs(catalog: SkillCatalog, projectRoot: string, homeDir: string): string[] {
-  const dirs = new Set<string>();
+function watchPlan(catalog: SkillCatalog, projectRoot: string, homeDir: string): { targets: WatchTarget[]; present: string } {
+  const content = new Set<string>();
+  const wayIn = new Set<string>();
+  const present: string[] = [];
   for (const root of catalog.roots) {
     if (existsSync(root.dir)) {
-      dirs.add(root.dir);
+      content.add(root.dir);
+      present.push(root.dir);
       continue;
     }
     const base = isPathStrictlyWithin(projectRoot, root.dir) ? projectRoot : isPathStrictlyWithin(homeDir, root.dir) ? homeDir : undefined;
     if (!base) continue;
     let dir = path.dirname(root.dir);
     while (dir !== base && !existsSync(dir)) dir = path.dirname(dir);
-    if (dir !== homeDir && existsSync(dir)) dirs.add(dir);
+    if (dir !== homeDir && existsSync(dir)) wayIn.add(dir);
   }
-  for (const skill of catalog.skills) dirs.add(skill.dir);
-  return [...dirs];
+  for (const skill of catalog.skills) content.add(skill.dir);
+  const targets: WatchTarget[] = [...content].map((dir) => ({ dir, kind: 'content' }));
+  for (const dir of wayIn) if (!content.has(dir)) targets.push({ dir, kind: 'way-in' });
+  return { targets, present: JSON.stringify(present) };
 }
 
 function realHome(home: string): string {

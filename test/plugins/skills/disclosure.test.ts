@@ -4,12 +4,13 @@
  * order, cleared for a new or another resumed session, re-injected after a compaction; skill
  * commands pass their arguments; hot reload swaps whole catalogs.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ContainerModule } from 'inversify';
 import type { Message, ToolMessage } from '../../../types/messages.js';
 import { definePlugin } from '../../../types/plugin.js';
 import type { CompactionService } from '../../../types/session.js';
+import { RELOAD_DEBOUNCE_MS } from '../../../plugins/skills/watcher.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { collect } from '../../support/boot.js';
 import { call, say, useTools } from '../../support/memory-provider.js';
@@ -178,6 +179,44 @@ test('the watcher notices a skills folder created during the session (the root d
     await waitUntil(() => booted.runtime.store.current.get('late') !== undefined);
     expect(booted.runtime.store.current.get('late')?.description).toBe('Created later.');
     expect(booted.kernel.commands().map((c) => c.name)).toContain('late');
+  } finally {
+    booted.runtime.stopWatching();
+  }
+});
+
+test('changes in the project root that make no skills root scan nothing; the watch still follows the way to one', async () => {
+  const booted = await bootSkills([]);
+  const before = booted.runtime.store.current;
+  booted.runtime.watch();
+  try {
+    // What a session does there all the time: files saved, and a sandboxed command's empty
+    // mount points over missing protected names (`.claude` among them) made and removed.
+    writeFileSync(path.join(booted.project, 'notes.txt'), 'x\n');
+    for (const name of ['.vscode', '.idea', '.claude', '.mcp.json']) {
+      mkdirSync(path.join(booted.project, name));
+      rmdirSync(path.join(booted.project, name));
+    }
+    mkdirSync(path.join(booted.project, '.claude')); // stays, empty: the way to .claude/skills is now through it
+    await new Promise((resolve) => setTimeout(resolve, RELOAD_DEBOUNCE_MS * 4));
+    expect(booted.runtime.store.current).toBe(before); // no scan: the same catalog object
+    writeSkill(path.join(booted.project, '.claude', 'skills'), 'later', { name: 'later', description: 'Under .claude.' }, 'L\n');
+    await waitUntil(() => booted.runtime.store.current.get('later') !== undefined);
+    expect(booted.runtime.store.current.get('later')?.description).toBe('Under .claude.');
+  } finally {
+    booted.runtime.stopWatching();
+  }
+});
+
+test('a skills root removed during the session takes its skills out of the catalog', async () => {
+  const booted = await bootSkills([]);
+  seed(booted.projectSkills);
+  await booted.runtime.reload();
+  expect(booted.runtime.store.current.skills.length).toBeGreaterThan(0);
+  booted.runtime.watch();
+  try {
+    rmSync(booted.projectSkills, { recursive: true });
+    await waitUntil(() => booted.runtime.store.current.skills.length === 0);
+    expect(booted.runtime.store.current.skills).toEqual([]);
   } finally {
     booted.runtime.stopWatching();
   }
