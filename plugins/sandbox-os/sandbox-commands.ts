@@ -38,7 +38,7 @@ import { seatbeltArgs } from './seatbelt.js';
 import { seccompFilter, supportedArch } from './seccomp-filter.js';
 import type { SandboxSettings } from './settings.js';
 import type { OsSandboxOptions } from './sandbox-options.js';
-import { preparationRefusal } from './refusal.js';
+import { preparationRefusal, SESSION_ENDED_REFUSAL } from './refusal.js';
 import { startWatchdog } from './watchdog.js';
 
 /** Where the domain proxy's socket appears inside the sandbox (under its own tmpfs /run). */
@@ -119,11 +119,13 @@ export class SandboxCommands {
 
   /** How to run `command` confined: the front (service.ts) calls it once the probe found a sandbox that runs. */
   async wrap(command: SandboxCommand): Promise<SandboxWrapResult> {
+    // A session that ends meanwhile (dispose) takes the session directory: this call is refused as such.
+    const epoch = this.front.epoch();
     if (this.uncheckedTree !== undefined && !this.settings.uncheckedTrees) return { kind: 'refused', message: this.uncheckedTree };
     const marked = await this.markedRefusal(command.projectRoot);
     if (marked !== undefined) return { kind: 'refused', message: marked };
     // The session's directories (made once) while this call's paths are worked out.
-    const dirsReady = this.sessionDirs();
+    const dirsReady = this.sessionDirs(epoch);
     dirsReady.catch(() => undefined); // awaited below; a refusal before that must not leave it unhandled
     // This command's record (command-records.ts): removed after its sweep, or at once when it does not run.
     let recorded: Promise<(() => Promise<void>) | undefined> | undefined;
@@ -165,6 +167,7 @@ export class SandboxCommands {
           await afterCommand();
         };
         const launch = sandboxLaunch(this.found.binary, args, undefined, launchShell());
+        if (epoch !== this.front.epoch()) return { kind: 'refused', message: SESSION_ENDED_REFUSAL };
         await recorded; // on disk before the command starts
         launched = true;
         return { kind: 'sandboxed', mechanism: 'sandbox-exec', launch: { ...launch, env: { TMPDIR: dirs.tmp }, release: releaseSeatbelt } };
@@ -237,11 +240,15 @@ export class SandboxCommands {
         await this.releaseMountPoints(plan.blocked, plan.writable);
         await afterCommand();
       };
+      if (epoch !== this.front.epoch()) {
+        await this.releaseMountPoints(plan.blocked, plan.writable);
+        return { kind: 'refused', message: SESSION_ENDED_REFUSAL };
+      }
       await recorded; // on disk before the command starts
       launched = true;
       return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
     } catch (error) {
-      return { kind: 'refused', message: preparationRefusal(error as Error) };
+      return { kind: 'refused', message: epoch !== this.front.epoch() ? SESSION_ENDED_REFUSAL : preparationRefusal(error as Error) };
     } finally {
       if (recorded && !launched) void recorded.then((remove) => remove?.()).catch(() => undefined);
     }
@@ -300,7 +307,7 @@ export class SandboxCommands {
    * preparation began; a session ended since gets nothing.
    */
   async prepareCommand(epoch: number): Promise<void> {
-    const dirs = await this.sessionDirs();
+    const dirs = await this.sessionDirs(epoch);
     if (epoch !== this.front.epoch()) return;
     if (this.found.mechanism === 'bubblewrap') await this.seccompFilterFile(dirs.base, this.byDomain());
   }
@@ -510,9 +517,10 @@ export class SandboxCommands {
   }
 
   /** Made once per session; one that failed is made again by the next command (not a refusal for good). */
-  private sessionDirs(): Promise<{ base: string; tmp: string; empty: string }> {
+  private sessionDirs(epoch: number): Promise<{ base: string; tmp: string; empty: string }> {
+    // Asked for by a session that has ended: none is made for the next one, which may never come.
+    if (epoch !== this.front.epoch()) return Promise.reject(new Error('the session ended before its sandbox directory was made'));
     if (this.session) return this.session;
-    const epoch = this.front.epoch();
     const making = (async () => {
       const base = await mkdtemp(path.join(this.options.tmpRoot ?? os.tmpdir(), 'mewcode-sandbox-'));
       try {

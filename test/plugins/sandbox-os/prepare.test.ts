@@ -11,6 +11,7 @@ import path from 'node:path';
 import { OsCommandSandbox } from '../../../plugins/sandbox-os/service.js';
 import { commandClockSlack } from '../../../plugins/sandbox-os/file-clock.js';
 import { hostMounts } from '../../../plugins/sandbox-os/mount-check.js';
+import { SESSION_ENDED_REFUSAL } from '../../../plugins/sandbox-os/refusal.js';
 import { sandboxFixture, type SandboxFixture } from './fixture.js';
 import { loggedGitRepo } from './logged-git.js';
 
@@ -83,6 +84,27 @@ test('dispose() while the session directory is being prepared leaves none behind
     expect(readdirSync(tmpRoot)).toHaveLength(1);
     await sandbox.dispose();
     expect(readdirSync(tmpRoot)).toEqual([]);
+  } finally {
+    await sandbox.dispose();
+    await rm(tmpRoot, { recursive: true, force: true });
+  }
+});
+
+test('a command whose session ends while its sandbox is being prepared is refused as such (not as a sandbox to check with doctor), its mount points gone', async () => {
+  if (!fixture.status.active) return; // no sandbox here: nothing is prepared (tallied by the security suites)
+  const tmpRoot = await mkdtemp(path.join(os.tmpdir(), 'mc-prepare-tmp-'));
+  const sandbox = new OsCommandSandbox({ homeDir: fixture.home, warn: () => undefined, tmpRoot });
+  const before = readdirSync(fixture.root).sort();
+  try {
+    await sandbox.probe();
+    const wrapping = sandbox.wrap({ argv: ['/bin/sh', '-c', 'true'], cwd: fixture.root, projectRoot: fixture.root, homeDir: fixture.home });
+    await new Promise((resolve) => setImmediate(resolve));
+    await sandbox.dispose();
+    const wrapped = await wrapping;
+    if (wrapped.kind === 'sandboxed') await wrapped.launch.release();
+    expect(wrapped).toEqual({ kind: 'refused', message: SESSION_ENDED_REFUSAL });
+    expect(readdirSync(fixture.root).sort()).toEqual(before); // no empty directory left over a protected name
+    expect(readdirSync(tmpRoot)).toEqual([]); // nor a session directory made for a session that may never come
   } finally {
     await sandbox.dispose();
     await rm(tmpRoot, { recursive: true, force: true });
