@@ -92,20 +92,16 @@ export class SkillsRuntime {
    * when a root appeared or went; otherwise the watched folders just move nearer to the roots.
    */
   private async changed(change: WatchedChange): Promise<void> {
-    if (change === 'content') {
-      await this.reload();
-      return;
-    }
     const plan = watchPlan(this.store.current, this.kernel.projectRoot, this.kernel.homeDir);
-    if (plan.present !== this.#presentRoots) await this.reload();
-    else this.#watcher?.sync(plan.targets);
+    if (change === 'content' || plan.present !== this.#presentRoots) this.follow(await this.store.reload(), 'all');
+    else this.#watcher?.sync(plan.targets, 'way-in');
   }
 
-  private follow(catalog: SkillCatalog): void {
+  private follow(catalog: SkillCatalog, renew?: 'all'): void {
     if (!this.#watcher) return;
     const plan = watchPlan(catalog, this.kernel.projectRoot, this.kernel.homeDir);
     this.#presentRoots = plan.present;
-    this.#watcher.sync(plan.targets);
+    this.#watcher.sync(plan.targets, renew);
   }
 
   /**

@@ -28,12 +28,17 @@ export class CatalogWatcher {
 
   constructor(private readonly onChange: (change: WatchedChange) => void, private readonly debounceMs = RELOAD_DEBOUNCE_MS) {}
 
-  /** Watch exactly these folders (those no longer listed, or listed as the other kind, are released). */
-  sync(targets: readonly WatchTarget[]): void {
+  /**
+   * Watch exactly these folders (those no longer listed, or listed as the other kind, are released).
+   * `renew`: the watchers of that kind (or all) are made anew: a folder removed and made again
+   * between two looks keeps its path, often its inode number too, but a watcher of the old one
+   * hears nothing from it.
+   */
+  sync(targets: readonly WatchTarget[], renew?: WatchTarget['kind'] | 'all'): void {
     if (this.#closed) return;
     const wanted = new Map(targets.map((target) => [target.dir, target.kind]));
     for (const [dir, { watcher, kind }] of this.#watchers) {
-      if (wanted.get(dir) !== kind) {
+      if (wanted.get(dir) !== kind || renew === kind || renew === 'all') {
         watcher.close();
         this.#watchers.delete(dir);
       }
@@ -73,3 +78,4 @@ export class CatalogWatcher {
     this.#watchers.clear();
   }
 }
+

@@ -207,6 +207,23 @@ test('changes in the project root that make no skills root scan nothing; the wat
   }
 });
 
+test('a folder on the way to a skills root, removed and made again within one quiet period, is watched anew', async () => {
+  const booted = await bootSkills([]);
+  const claude = path.join(booted.project, '.claude');
+  mkdirSync(claude); // the way to .claude/skills is through it from the start
+  booted.runtime.watch();
+  try {
+    rmdirSync(claude);
+    mkdirSync(claude);
+    await new Promise((resolve) => setTimeout(resolve, RELOAD_DEBOUNCE_MS * 4));
+    writeSkill(path.join(claude, 'skills'), 'again', { name: 'again', description: 'In the new .claude.' }, 'A\n');
+    await waitUntil(() => booted.runtime.store.current.get('again') !== undefined);
+    expect(booted.runtime.store.current.get('again')?.description).toBe('In the new .claude.');
+  } finally {
+    booted.runtime.stopWatching();
+  }
+});
+
 test('a skills root removed during the session takes its skills out of the catalog', async () => {
   const booted = await bootSkills([]);
   seed(booted.projectSkills);
