@@ -1,11 +1,13 @@
 /**
  * Files and directories a repository's git configuration makes git read or run from: the files
  * it includes (`include.path`, `includeIf.*.path`, followed), the hooks directory
- * (`core.hooksPath`) and an fsmonitor program given as a path (`core.fsmonitor`). When one of
- * them lies inside the project, writing it is as good as writing `.git/config` or `.git/hooks`
- * (husky's `core.hooksPath = .husky/_` and the hooks above it, a team's `include.path =
- * ../team.gitconfig`), so the sandbox and the rules layer protect them like those. Shared by
- * sandbox-os and permission-rules.
+ * (`core.hooksPath`), and the programs it names by a path (PROGRAM_KEYS: an fsmonitor, a clean or
+ * smudge filter, a diff or merge driver, an editor, a pager, a `!` alias…). When one of them lies
+ * inside the project, writing it is as good as writing `.git/config` or `.git/hooks` (husky's
+ * `core.hooksPath = .husky/_` and the hooks above it, a team's `include.path =
+ * ../team.gitconfig`, `filter.x.clean = ./tools/clean.sh`, which the user's next `git status`
+ * runs), so the sandbox and the rules layer protect them like those. Shared by sandbox-os and
+ * permission-rules.
  *
  * The configuration files read are the user's and the repository's own (`~/.gitconfig`,
  * `$XDG_CONFIG_HOME/git/config`, `<gitdir>/config`, `<gitdir>/config.worktree`), read as git
@@ -27,6 +29,22 @@ export { parseGitConfig } from './git-config-syntax.js';
 
 /** How deep includes are followed (git stops at 10). */
 const MAX_INCLUDE_DEPTH = 10;
+
+/**
+ * Keys (lower-cased, as git-config-syntax.ts gives them) whose value is a command git runs through
+ * the shell from the work tree's top: its first word, when it is a path (a bare name is looked up on
+ * PATH), is a program the user's ordinary git commands start.
+ */
+const PROGRAM_KEYS = /^(?:core\.(?:fsmonitor|editor|pager|sshcommand|askpass)|sequence\.editor|gpg\.(?:[^.]+\.)?program|credential\.(?:.+\.)?helper|interactive\.difffilter|pager\..+|alias\..+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver)$/;
+/** Values of core.fsmonitor that switch it on or off rather than name a program. */
+const BOOLEAN = /^(?:true|false|yes|no|on|off|1|0)$/i;
+
+/** The program a command value starts, when it is given as a path: `!` (an alias's or a credential helper's shell form) and quotes dropped. */
+function programPath(value: string, homeDir: string): string | undefined {
+  const word = value.replace(/^!\s*/, '').trim().split(/\s+/)[0]?.replace(/^(["'])(.*)\1$/, '$2') ?? '';
+  const program = expandTilde(word, homeDir);
+  return program.includes('/') ? program : undefined;
+}
 
 function expandTilde(value: string, homeDir: string): string {
   return value === '~' || value.startsWith('~/') ? path.join(homeDir, value.slice(1)) : value;
@@ -51,8 +69,14 @@ export interface GitNamedPathsInput {
 }
 
 export interface GitNamedParts {
-  /** What the configuration names: protected like `.git/config`, blocked while missing. */
+  /** The files and folders the configuration names (includes, the hooks directory): protected like `.git/config`, blocked while missing. */
   named: string[];
+  /**
+   * The programs it names by a path (PROGRAM_KEYS): protected as what a hook names is (present:
+   * read-only; missing or a link: checked after a command), since a missing one may be a tool not
+   * installed yet (`./node_modules/.bin/…`), whose folder must stay makeable.
+   */
+  programs: string[];
   /** What the installed hooks read or run (git-hook-inputs.ts): protected when present, watched while missing. */
   hookInputs: HookInputs;
   /** The hooks directories read (for the cache). */
@@ -65,12 +89,14 @@ export interface GitNamedParts {
  * or run. Unreadable files are skipped.
  */
 export function gitNamedPaths(input: GitNamedPathsInput): string[] {
-  const parts = gitNamedParts(input);
-  return [...new Set([...parts.named, ...parts.hookInputs.paths])];
+  return allNamed(gitNamedParts(input));
 }
+
+const allNamed = (parts: GitNamedParts): string[] => [...new Set([...parts.named, ...parts.programs, ...parts.hookInputs.paths])];
 
 export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
   const found = new Set<string>();
+  const programs = new Set<string>();
   const hooksDirs: string[] = [];
   const seen = new Set<string>();
   const visit = (file: string, depth: number): void => {
@@ -93,10 +119,11 @@ export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
         // husky (v9) points git at `.husky/_`, whose stubs run the hook of the same name one level
         // up (`.husky/pre-commit`): those files are the hooks, so the folder above counts too.
         if (path.basename(hooks) === '_') found.add(path.dirname(hooks));
-      } else if (key === 'core.fsmonitor' && !/^(?:true|false|yes|no|on|off|1|0)$/i.test(value)) {
-        // A program: its first word, when it is a path (a bare name is looked up on PATH).
-        const program = expandTilde(value.split(/\s+/)[0]!, input.homeDir);
-        if (program.includes('/')) found.add(path.resolve(input.workTree, program));
+      } else if (PROGRAM_KEYS.test(key) && !(key === 'core.fsmonitor' && BOOLEAN.test(value))) {
+        // An alias without `!` is a git subcommand, not a program.
+        if (key.startsWith('alias.') && !value.trimStart().startsWith('!')) continue;
+        const program = programPath(value, input.homeDir);
+        if (program !== undefined) programs.add(path.resolve(input.workTree, program));
       }
     }
   };
@@ -105,7 +132,28 @@ export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
   // Without core.hooksPath git runs `<gitdir>/hooks`; with it, only that directory (any of the
   // values found: which one wins depends on files git reads that are not read here).
   if (hooksDirs.length === 0) hooksDirs.push(path.join(input.gitDir, 'hooks'));
-  return { named: [...found], hookInputs: gitHookInputs(hooksDirs, input.workTree, commonDirOf(input.gitDir)), hooksDirs };
+  return { named: [...found], programs: [...programs], hookInputs: gitHookInputs(hooksDirs, input.workTree, commonDirOf(input.gitDir)), hooksDirs };
+}
+
+/**
+ * The git directory of the work tree `workTree`: its `.git` directory, or the directory its `.git`
+ * file names (`gitdir: <path>`, relative to the work tree; line ends dropped from the end, the path
+ * ending at a NUL, as git reads it). Undefined when there is none.
+ */
+export function gitDirOfWorkTree(workTree: string): string | undefined {
+  const dotGit = path.join(workTree, '.git');
+  try {
+    const info = statSync(dotGit);
+    if (info.isDirectory()) return dotGit;
+    if (!info.isFile()) return undefined;
+    const text = readGitFile(dotGit).replace(/[\r\n]+$/, '');
+    if (!text.startsWith('gitdir: ')) return undefined;
+    const pointer = text.slice('gitdir: '.length).split('\0')[0]!;
+    const gitDir = path.resolve(workTree, pointer);
+    return pointer !== '' && statSync(gitDir).isDirectory() ? gitDir : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where `commondir` points (a linked worktree's or a `.git` directory's), else the git directory itself. */
@@ -122,8 +170,7 @@ const cache = new Map<string, { stamp: string; parts: GitNamedParts }>();
 
 /** gitNamedPaths, cached: see gitNamedPartsCached. */
 export function gitNamedPathsCached(input: GitNamedPathsInput): string[] {
-  const parts = gitNamedPartsCached(input);
-  return [...new Set([...parts.named, ...parts.hookInputs.paths])];
+  return allNamed(gitNamedPartsCached(input));
 }
 
 /**

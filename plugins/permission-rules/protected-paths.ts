@@ -23,7 +23,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { gitNamedPathsCached } from '../../sdk/git-config-paths.js';
+import { gitDirOfWorkTree, gitNamedPathsCached } from '../../sdk/git-config-paths.js';
 import { HOST_SETTINGS_MENTION, hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
 
@@ -216,13 +216,15 @@ function makesGitDirectory(root: string, candidate: string): string | undefined 
 
 /**
  * A file or directory the project's git configuration names (an included file, the hooks
- * directory, an fsmonitor program) inside the project: as good as `.git/config` or `.git/hooks`.
+ * directory, a program: sdk/git-config-paths.ts) inside the project: as good as `.git/config` or
+ * `.git/hooks`.
  */
 function gitNamed(candidate: string, scope: ProtectedScope): string | undefined {
-  const gitDir = path.join(scope.projectRoot, '.git');
+  // `.git` a directory, or a file naming one (a worktree, a submodule, a repository delivered as `gitdir: .gd`).
+  const gitDir = gitDirOfWorkTree(scope.projectRoot);
+  if (gitDir === undefined) return undefined;
   let paths: string[];
   try {
-    if (!statSync(gitDir).isDirectory()) return undefined;
     paths = gitNamedPathsCached({ gitDir, workTree: scope.projectRoot, homeDir: scope.homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
   } catch {
     return undefined;

@@ -12,6 +12,8 @@
  * - a relative path is taken from the directory holding the `.git` file, or from the git
  *   directory holding `commondir` (the caller resolves it).
  */
+import path from 'node:path';
+import { readRegularFile, realpath, stat } from './byte-fs.js';
 import { fromBytes } from './byte-names.js';
 
 const GITDIR = Buffer.from('gitdir: ');
@@ -39,3 +41,19 @@ export function gitfilePath(bytes: Buffer): string | undefined {
 
 /** The path in a `commondir` file's bytes (empty: the git directory itself). */
 export const commondirPath = (bytes: Buffer): string => trimmed(bytes, 0);
+
+/** Larger than any `.git` file git writes: one line holding a path. */
+const MAX_GITFILE_BYTES = 64 * 1024;
+
+/** The real path of the directory the `.git` file `dotGitFile` names, as git reads it; undefined when it names none. */
+export async function gitFileTarget(dotGitFile: string): Promise<string | undefined> {
+  const read = await readRegularFile(dotGitFile, MAX_GITFILE_BYTES);
+  const pointer = read && 'bytes' in read ? gitfilePath(read.bytes) : undefined;
+  if (pointer === undefined) return undefined;
+  try {
+    const real = await realpath(path.resolve(path.dirname(dotGitFile), pointer));
+    return (await stat(real)).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}

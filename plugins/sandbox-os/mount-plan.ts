@@ -81,13 +81,17 @@ export interface PlanInput {
   /** Absolute paths (default list + user's), after following links. */
   denyRead: readonly string[];
   /**
-   * Paths the git configuration of `<root>/.git` makes git read or run (included files, the hooks
-   * directory; sdk/git-config-paths.ts): protected like `.git/config` when inside a writable root.
+   * Paths the git configuration of `<root>/.git` makes git read (included files, the hooks
+   * directory; sdk/git-config-paths.ts): protected like `.git/config` when inside a writable root
+   * (protectNamed).
    */
   gitNamedPaths?: (gitDir: string, workTree: string) => readonly string[];
+  /** The real path of the git directory a `.git` file names (`gitdir: <path>`), when it is a directory. */
+  gitFileTarget?: (dotGitFile: string) => Promise<string | undefined>;
   /**
    * What the hooks installed for `<root>/.git` read or run (a hook manager's configuration, a
-   * program a stub names): read-only where present inside a writable root (a link: where it leads,
+   * program a stub names), and the programs its configuration names by a path (a clean filter, a
+   * pager): read-only where present inside a writable root (a link: where it leads,
    * when that is inside one), else `watched`.
    */
   hookInputs?: (gitDir: string, workTree: string) => readonly string[];
@@ -128,23 +132,38 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   };
 
   const context: GitContext = { plan, inspect, list, protect, budget: MAX_GIT_MODULES };
+  /** A repository's git directory and what its configuration and hooks name; a refusal message, or undefined. */
+  const protectRepository = async (gitDir: string, root: string, worktree: boolean): Promise<string | undefined> => {
+    const problem = worktree ? ((await pinWithNames(gitDir, WORKTREE_PROTECTED, context)) ?? (await protectInfo(gitDir, context))) : await protectGitDir(gitDir, context);
+    if (problem) return problem;
+    for (const named of input.gitNamedPaths?.(gitDir, root) ?? []) {
+      const refused = await protectNamed(named, writable, plan, inspect, input.realPath);
+      if (refused) return refused;
+    }
+    await protectHookInputs(input.hookInputs?.(gitDir, root) ?? [], writable, plan, inspect, input.realPath);
+    return undefined;
+  };
   for (const root of writable) {
     const git = path.join(root, '.git');
     const gitKind = await inspect(git, false);
     if (gitKind === 'symlink') return { ok: false, message: refusal(git) };
     if (gitKind === 'dir') {
-      const problem = await protectGitDir(git, context);
+      const problem = await protectRepository(git, root, false);
       if (problem) return { ok: false, message: problem };
-      for (const named of input.gitNamedPaths?.(git, root) ?? []) {
-        const target = path.normalize(named);
-        // Inside a writable root, and not a root itself (`core.hooksPath = .` would freeze the project).
-        if (!writable.some((dir) => isPathWithin(dir, target) && dir !== target)) continue;
-        const refused = await protect(target);
-        if (refused) return { ok: false, message: refused };
-      }
-      await protectHookInputs(input.hookInputs?.(git, root) ?? [], writable, plan, inspect, input.realPath);
     } else if (gitKind === 'missing') plan.blocked.push(git);
-    else plan.readOnly.push(git); // a `gitdir:` file (worktree, submodule)
+    else {
+      plan.readOnly.push(git); // a `gitdir:` file (worktree, submodule)
+      // The git directory it names, when a command could write it (a repository delivered with
+      // `.git` naming `.gd` in the project, a worktree of a repository in the project): protected as
+      // `.git` would be, the folders on its way pinned so that none is renamed away.
+      const target = await input.gitFileTarget?.(git);
+      const targetRoot = target === undefined ? undefined : holdingRoot(writable, target);
+      if (target !== undefined && targetRoot !== undefined && target !== targetRoot) {
+        plan.pinned.push(...wayTo(targetRoot, target));
+        const problem = await protectRepository(target, root, (await inspect(path.join(target, 'commondir'), false)) === 'file');
+        if (problem) return { ok: false, message: problem };
+      }
+    }
 
     const names = [...PROTECTED_NAMES.map((name) => path.join(root, name))];
     // The user's own MewCode settings, when the home directory is inside a writable root.
@@ -195,6 +214,58 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     plan.blocked = plan.blocked.filter((target) => path.dirname(target) !== home);
   }
   return { ok: true, plan };
+}
+
+/** The deepest writable root holding `target` (itself included). */
+function holdingRoot(writable: readonly string[], target: string): string | undefined {
+  return writable.filter((dir) => isPathWithin(dir, target)).sort((a, b) => b.length - a.length)[0];
+}
+
+/** The folders strictly between `root` and `target`, parent first. */
+function wayTo(root: string, target: string): string[] {
+  const way: string[] = [];
+  for (let dir = path.dirname(target); dir !== root && isPathWithin(root, dir); dir = path.dirname(dir)) way.unshift(dir);
+  return way;
+}
+
+/**
+ * A path the git configuration names (PlanInput.gitNamedPaths) inside a writable root: read-only
+ * where it is, with the folders between the root and it pinned (a folder that merely holds a mount
+ * point can be renamed away and a new one with a planted file put in its place: the mount moves
+ * with the old folder); while it is missing, the first missing folder on its way (or itself) is
+ * blocked, so a command cannot make it. Links on the way are followed: what is protected is where
+ * git reads (a dangling one leaves nothing to protect). The named path itself a link: refused, as
+ * for `.git/config`. A writable root itself is left alone (`core.hooksPath = .` would freeze the
+ * project).
+ */
+async function protectNamed(named: string, writable: readonly string[], plan: MountPlan, inspect: Inspect, realPath: PlanInput['realPath']): Promise<string | undefined> {
+  const target = path.normalize(named);
+  const root = holdingRoot(writable, target);
+  if (root === undefined || root === target) return undefined;
+  let existing = target;
+  let kind = await inspect(existing, false);
+  if (kind === 'symlink') return refusal(target);
+  while (kind === 'missing' && existing !== root) {
+    existing = path.dirname(existing);
+    kind = existing === root ? 'dir' : await inspect(existing, false);
+  }
+  const real = existing === root ? root : realPath ? await realPath(existing) : existing;
+  // A dangling link on the way: nothing there to protect, and no mount can land where it would lead.
+  if (real === undefined) return undefined;
+  const realRoot = holdingRoot(writable, real);
+  if (realRoot === undefined) return undefined; // outside every writable root: read-only to commands already
+  // Missing below a file: nothing can be made there.
+  if (existing !== target && real !== realRoot && (await inspect(real, false)) !== 'dir') return undefined;
+  if (existing === target) {
+    if (real === realRoot) return undefined;
+    plan.pinned.push(...wayTo(realRoot, real));
+    plan.readOnly.push(real);
+    return undefined;
+  }
+  const firstMissing = path.join(real, path.relative(existing, target).split(path.sep)[0]!);
+  plan.pinned.push(...wayTo(realRoot, firstMissing));
+  plan.blocked.push(firstMissing);
+  return undefined;
 }
 
 /**

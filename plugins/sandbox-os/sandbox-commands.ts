@@ -24,6 +24,7 @@ import { gitBaseline, reviewBaseline, sweepGitDirs, type GitBaseline, type Revie
 import { baselineFor, ensureRecordsDir, ownStateDirs, recordsDir, writeRecord } from './command-records.js';
 import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
 import { markAbove } from './unchecked-marks.js';
+import { gitFileTarget } from './git-pointers.js';
 import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind, type PlanResult } from './mount-plan.js';
 import { SharedWhileRunning } from './shared-while-running.js';
@@ -270,7 +271,7 @@ export class SandboxCommands {
     const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() }).named;
     const hookInputs = (gitDir: string, workTree: string): string[] => this.hookInputsOf(gitDir, workTree, homeDir);
     const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
-    const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath }, this.inspectProtected, list);
+    const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath, gitFileTarget }, this.inspectProtected, list);
     if (!planned.ok) return { writableRoots, planned, review: new Map() };
     await this.baseline(writableRoots);
     return { writableRoots, planned, review: await reviewBaseline(writableRoots) };
@@ -602,17 +603,19 @@ export class SandboxCommands {
   }
 
   /**
-   * What the hooks installed for `gitDir` read or run (sdk/git-hook-inputs.ts); the first time one
+   * What the hooks installed for `gitDir` read or run (sdk/git-hook-inputs.ts), and the programs
+   * its configuration names by a path (sdk/git-config-paths.ts); the first time one
    * runs the project's own code (npx, node_modules), the user is told, once per session: that
    * code stays writable (docs/safety.md).
    */
   private hookInputsOf(gitDir: string, workTree: string, homeDir: string): string[] {
-    const { paths, projectCode } = gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() }).hookInputs;
-    if (projectCode.length > 0 && !this.warnedHookCode) {
+    const { hookInputs, programs } = gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() });
+    if (hookInputs.projectCode.length > 0 && !this.warnedHookCode) {
       this.warnedHookCode = true;
-      this.options.warn(projectCodeWarning(projectCode));
+      this.options.warn(projectCodeWarning(hookInputs.projectCode));
     }
-    return paths;
+    // The programs the configuration names by a path (a clean filter, a pager) are protected as a hook's are.
+    return [...hookInputs.paths, ...programs];
   }
 
   /** After a command: what installed hooks read made or changed and new entries of a git directory's info/ (hook-inputs-sweep.ts), git directories it planted set aside (git-sweep.ts; `own`: MewCode's own state directories, never set aside). */

@@ -32,6 +32,23 @@ test('the hooks directory (relative to the work tree), included files (relative 
   expect(named()).toEqual([path.join(root, '.husky'), path.join(root, 'more.gitconfig'), path.join(root, 'scripts/watch.sh'), path.join(root, 'team.gitconfig')].sort());
 });
 
+test('the programs the configuration runs, named by a path: filters, diff and merge drivers, editors, pagers, `!` aliases and helpers', () => {
+  writeFileSync(
+    path.join(root, '.git', 'config'),
+    [
+      '[filter "tidy"]\n\tclean = ./tools/clean.sh %f\n\tsmudge = tools/smudge.sh\n\tprocess = "bin/filter process"\n',
+      '[diff "img"]\n\ttextconv = scripts/exif.sh\n[merge "ours"]\n\tdriver = ./m.sh %O %A %B\n',
+      '[core]\n\teditor = bin/edit\n\tpager = less -R\n\tsshCommand = ./ssh-wrap\n[sequence]\n\teditor = bin/seq\n[pager]\n\tlog = ./page\n',
+      '[alias]\n\tst = status\n\tx = !./scripts/x.sh --go\n\ty = "!f() { true; }; f"\n[credential]\n\thelper = !tools/cred.sh\n\thelper = store\n',
+      '[gpg]\n\tprogram = bin/gpg\n[gpg "ssh"]\n\tprogram = bin/ssh-sign\n[interactive]\n\tdiffFilter = bin/df\n',
+    ].join(''),
+  );
+  const inRoot = (...names: string[]): string[] => names.map((name) => path.join(root, name));
+  expect(named()).toEqual(
+    inRoot('tools/clean.sh', 'tools/smudge.sh', 'bin/filter', 'scripts/exif.sh', 'm.sh', 'bin/edit', 'ssh-wrap', 'bin/seq', 'page', 'scripts/x.sh', 'tools/cred.sh', 'bin/gpg', 'bin/ssh-sign', 'bin/df').sort(),
+  ); // bare names (less, store), a git alias (status) and a shell function name nothing
+});
+
 test('keys read as git reads them: after a comment ending in a backslash, on a header line, behind a NUL in a subsection', () => {
   writeFileSync(
     path.join(root, '.git', 'config'),

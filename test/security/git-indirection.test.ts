@@ -8,7 +8,7 @@
  * The file tools get the same attempts in bypassPermissions mode (they must ask, so -p denies).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
@@ -196,6 +196,77 @@ const attempts: Attempt[] = [
     calls: () => [bash('mkdir -p .cache/objs && echo "$PWD/.cache/objs" > .git/objects/info/alternates')],
     escaped: (w) => isFile(path.join(w.root, '.git', 'objects', 'info', 'alternates')),
   },
+  // What the configuration names below a subfolder is read-only, but the folders above it are
+  // ordinary ones: renamed away, a new one with a planted file takes the path (the mount moves with
+  // the old folder). And what it names in a folder that does not exist yet can be made.
+  {
+    name: 'a file the config includes, in a subfolder renamed away and made again with a hostile include',
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'tools', 'git'), { recursive: true });
+      writeFileSync(path.join(w.root, 'tools', 'git', 'team.gitconfig'), '[pull]\n\trebase = true\n');
+      w.git(w.root, 'config', 'include.path', '../tools/git/team.gitconfig');
+    },
+    calls: (w) => [bash(`mv tools tools.old && mkdir -p tools/git && printf '[core]\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > tools/git/team.gitconfig`)],
+  },
+  {
+    name: 'the hooks directory core.hooksPath names in a subfolder, its parent renamed away and made again with a hook, run at the next commit',
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'tools', 'hooks'), { recursive: true });
+      writeFileSync(path.join(w.root, 'tools', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      w.git(w.root, 'config', 'core.hooksPath', 'tools/hooks');
+    },
+    calls: (w) => [bash(`mv tools tools.old && mkdir -p tools/hooks && printf '#!/bin/sh\\ntouch ${w.canary}\\n' > tools/hooks/pre-commit && chmod +x tools/hooks/pre-commit`)],
+    then: (w) => void w.git(w.root, 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: 'a file the config includes in a folder that does not exist yet, made by the command',
+    setup: (w) => void w.git(w.root, 'config', 'include.path', '../cfg/team.gitconfig'),
+    calls: (w) => [bash(`mkdir -p cfg && printf '[core]\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > cfg/team.gitconfig`)],
+  },
+  {
+    name: "a project whose .git is a file naming a git directory inside it (gitdir: .gd): a file that directory's config includes",
+    setup: (w) => {
+      renameSync(path.join(w.root, '.git'), path.join(w.root, '.gd'));
+      writeFileSync(path.join(w.root, '.git'), 'gitdir: .gd\n');
+      w.git(w.root, 'config', 'include.path', 'inc.cfg');
+    },
+    calls: (w) => [bash(`printf '[core]\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > .gd/inc.cfg`)],
+  },
+  {
+    name: "a project whose .git is a file naming a git directory inside it (gitdir: .gd): a hook written there, run at the next commit",
+    setup: (w) => {
+      renameSync(path.join(w.root, '.git'), path.join(w.root, '.gd'));
+      writeFileSync(path.join(w.root, '.git'), 'gitdir: .gd\n');
+    },
+    calls: (w) => [bash(`mkdir -p .gd/hooks && printf '#!/bin/sh\\ntouch ${w.canary}\\n' > .gd/hooks/pre-commit && chmod +x .gd/hooks/pre-commit`)],
+    then: (w) => void w.git(w.root, 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: "the clean filter's program the config names by a project path, rewritten, run at the user's git status",
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'tools'));
+      writeFileSync(path.join(w.root, 'tools', 'clean.sh'), '#!/bin/sh\ncat\n', { mode: 0o755 });
+      writeFileSync(path.join(w.root, '.gitattributes'), 'data.txt filter=tidy\n');
+      writeFileSync(path.join(w.root, 'data.txt'), 'one\n');
+      w.git(w.root, 'config', 'filter.tidy.clean', './tools/clean.sh');
+      w.git(w.root, 'add', '-A');
+      w.git(w.root, '-c', 'user.email=u@example.com', '-c', 'user.name=u', 'commit', '-q', '-m', 'filter');
+    },
+    // The same size, a new time: git status hashes the file through the filter to tell.
+    calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\ncat\\n' > tools/clean.sh; echo two > data.txt`)],
+  },
+  {
+    name: "the clean filter's program the config names by a project path, missing until the command makes it, run at the user's git status",
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'tools'));
+      writeFileSync(path.join(w.root, '.gitattributes'), 'data.txt filter=tidy\n');
+      writeFileSync(path.join(w.root, 'data.txt'), 'one\n');
+      w.git(w.root, 'add', '-A');
+      w.git(w.root, '-c', 'user.email=u@example.com', '-c', 'user.name=u', 'commit', '-q', '-m', 'data');
+      w.git(w.root, 'config', 'filter.tidy.clean', './tools/clean.sh');
+    },
+    calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\ncat\\n' > tools/clean.sh && chmod +x tools/clean.sh && echo two > data.txt`)],
+  },
 ];
 
 /** The same places through the file tools, in bypassPermissions (a protected path must ask, so -p denies it). */
@@ -256,6 +327,37 @@ const fileAttempts: { name: string; setup?: (w: World) => void; file: string; co
     },
     file: 'team.gitconfig',
     content: (w) => `[core]\n\tfsmonitor = touch ${w.canary}\n`,
+  },
+  {
+    name: "write_file the clean filter's program the user's git config names by a project path",
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'tools'));
+      writeFileSync(path.join(w.root, 'tools', 'clean.sh'), '#!/bin/sh\ncat\n', { mode: 0o755 });
+      w.git(w.root, 'config', 'filter.tidy.clean', './tools/clean.sh');
+    },
+    file: 'tools/clean.sh',
+    content: (w) => `#!/bin/sh\ntouch ${w.canary}\ncat\n`,
+  },
+  {
+    name: 'write_file a file included by the config of the git directory a .git file names (gitdir: .gd)',
+    setup: (w) => {
+      renameSync(path.join(w.root, '.git'), path.join(w.root, '.gd'));
+      writeFileSync(path.join(w.root, '.git'), 'gitdir: .gd\n');
+      w.git(w.root, 'config', 'include.path', 'inc.cfg');
+    },
+    file: '.gd/inc.cfg',
+    content: (w) => `[core]\n\tfsmonitor = touch ${w.canary}\n`,
+  },
+  {
+    name: 'write_file a hook in the hooks directory named by the config of the git directory a .git file names',
+    setup: (w) => {
+      renameSync(path.join(w.root, '.git'), path.join(w.root, '.gd'));
+      writeFileSync(path.join(w.root, '.git'), 'gitdir: .gd\n');
+      mkdirSync(path.join(w.root, 'tools', 'hooks'), { recursive: true });
+      w.git(w.root, 'config', 'core.hooksPath', 'tools/hooks');
+    },
+    file: 'tools/hooks/pre-commit',
+    content: (w) => `#!/bin/sh\ntouch ${w.canary}\n`,
   },
 ];
 

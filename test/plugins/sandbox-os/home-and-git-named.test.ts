@@ -12,7 +12,7 @@ const HOME = '/home/u';
 
 async function plan(root: string, table: Record<string, PathKind>, extra: { named?: string[]; links?: Record<string, string> } = {}): Promise<MountPlan> {
   const result = await planMounts(
-    { writableRoots: [root], homeDir: HOME, denyRead: [], gitNamedPaths: () => extra.named ?? [], realPath: async (link) => extra.links?.[link] },
+    { writableRoots: [root], homeDir: HOME, denyRead: [], gitNamedPaths: () => extra.named ?? [], realPath: async (target) => extra.links?.[target] ?? target },
     async (target) => table[target] ?? 'missing',
     async (dir) => Object.keys(table).filter((p) => path.dirname(p) === dir).map((p) => path.basename(p)),
   );
@@ -70,6 +70,36 @@ test('what the git configuration names inside the project is protected; outside 
   expect(p.blocked).toContain(`${root}/missing.gitconfig`);
   expect([...p.readOnly, ...p.blocked]).not.toContain('/etc/gitconfig.d/x');
   expect(p.readOnly).not.toContain(root);
+});
+
+test('what the git configuration names below a subfolder: the folders on its way pinned (a folder holding a mount point could be renamed away); a missing one blocked at its first missing folder', async () => {
+  const root = '/work/proj';
+  const table: Record<string, PathKind> = { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/tools`]: 'dir', [`${root}/tools/git`]: 'dir', [`${root}/tools/git/team.gitconfig`]: 'file', [`${root}/tools/hooks`]: 'dir', [`${root}/vendor`]: 'dir' };
+  const p = await plan(root, table, { named: [`${root}/tools/git/team.gitconfig`, `${root}/tools/hooks`, `${root}/cfg/deep/team.gitconfig`, `${root}/vendor/new/x.sh`] });
+  expect(p.readOnly).toEqual(expect.arrayContaining([`${root}/tools/git/team.gitconfig`, `${root}/tools/hooks`]));
+  expect(p.pinned).toEqual(expect.arrayContaining([`${root}/tools`, `${root}/tools/git`, `${root}/vendor`]));
+  expect(p.blocked).toEqual(expect.arrayContaining([`${root}/cfg`, `${root}/vendor/new`]));
+  expect(p.blocked).not.toContain(`${root}/cfg/deep/team.gitconfig`);
+  expect(p.pinned).not.toContain(root);
+  // Through a link on the way (lstat follows it: only the last name is not followed): where git reads is protected, its way pinned.
+  const linked = await plan(root, { ...table, [`${root}/shared`]: 'symlink', [`${root}/shared/t.gitconfig`]: 'file', [`${root}/vendor/shared`]: 'dir', [`${root}/vendor/shared/t.gitconfig`]: 'file' }, { named: [`${root}/shared/t.gitconfig`], links: { [`${root}/shared/t.gitconfig`]: `${root}/vendor/shared/t.gitconfig` } });
+  expect(linked.readOnly).toContain(`${root}/vendor/shared/t.gitconfig`);
+  expect(linked.pinned).toEqual(expect.arrayContaining([`${root}/vendor`, `${root}/vendor/shared`]));
+});
+
+test("a .git file naming a git directory inside the project: that directory protected as .git is, its way pinned, what its config names too", async () => {
+  const root = '/work/proj';
+  const gd = `${root}/meta/.gd`;
+  const result = await planMounts(
+    { writableRoots: [root], homeDir: HOME, denyRead: [], gitNamedPaths: (gitDir) => (gitDir === gd ? [`${gd}/inc.cfg`] : []), realPath: async (target) => target, gitFileTarget: async (file) => (file === `${root}/.git` ? gd : undefined) },
+    async (target) => ({ [root]: 'dir', [`${root}/.git`]: 'file', [`${root}/meta`]: 'dir', [gd]: 'dir', [`${gd}/config`]: 'file', [`${gd}/hooks`]: 'dir' } as Record<string, PathKind>)[target] ?? 'missing',
+    async () => [],
+  );
+  if (!result.ok) throw new Error(result.message);
+  const p = result.plan;
+  expect(p.readOnly).toEqual(expect.arrayContaining([`${root}/.git`, `${gd}/config`, `${gd}/hooks`]));
+  expect(p.pinned).toEqual(expect.arrayContaining([`${root}/meta`, gd]));
+  expect(p.blocked).toContain(`${gd}/inc.cfg`);
 });
 
 test('commondir and objects/info/alternates: read-only when present, never blocked (git dies on a commondir directory)', async () => {
