@@ -204,7 +204,16 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   // a new mount point, in a directory that may be read-only): the audit log's lock and the anchor's
   // temporary files, in `~/.mewcode` when MewCode runs in the home. They hold no secret.
   plan.hiddenFiles = plan.hiddenFiles.filter((file) => !covered(file) && !TRANSIENT_FILE.test(path.basename(file)));
-  plan.pinned = dedupe(plan.pinned);
+  // Whatever is read-only or blocked below a writable root has the folders on its way pinned: a
+  // folder that merely holds a mount point can be renamed away (the mount goes with it) and a new
+  // one made at its path with a planted file (a dotfile link's target in the home, a submodule's
+  // git directory below .git/modules/<group>/). Parents are bound first: bubblewrap binds each
+  // from the host, so a parent bound after its child would cover the child's bind.
+  for (const target of [...plan.readOnly, ...plan.blocked]) {
+    const root = holdingRoot(writable, target);
+    if (root !== undefined && root !== target) plan.pinned.push(...wayTo(root, target));
+  }
+  plan.pinned = dedupe(plan.pinned).sort((a, b) => depthOf(a) - depthOf(b));
   plan.readOnly = dedupe(plan.readOnly);
   plan.blocked = dedupe(plan.blocked);
   if (plan.watched) plan.watched = [...new Map(plan.watched.map((entry) => [entry.path, entry])).values()];
@@ -220,6 +229,8 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
 function holdingRoot(writable: readonly string[], target: string): string | undefined {
   return writable.filter((dir) => isPathWithin(dir, target)).sort((a, b) => b.length - a.length)[0];
 }
+
+const depthOf = (target: string): number => target.split(path.sep).length;
 
 /** The folders strictly between `root` and `target`, parent first. */
 function wayTo(root: string, target: string): string[] {

@@ -41,6 +41,15 @@ test('root = home: the home is read-only, its non-dot files and folders writable
   expect(p.blocked.filter((b) => path.dirname(b) === HOME)).toEqual([]);
 });
 
+test("whatever is read-only below a writable root has the folders on its way pinned, parents first (a dotfile link's target deep in the home)", async () => {
+  const target = `${HOME}/dotfiles/vim/vimrc`;
+  const p = await plan(HOME, { ...HOME_TABLE, [`${HOME}/dotfiles/vim`]: 'dir', [target]: 'file', [`${HOME}/.git`]: 'dir', [`${HOME}/.git/modules`]: 'dir', [`${HOME}/.git/modules/group`]: 'dir', [`${HOME}/.git/modules/group/lib`]: 'dir', [`${HOME}/.git/modules/group/lib/config`]: 'file' }, { links: { [`${HOME}/.vimrc`]: target } });
+  expect(p.readOnly).toContain(target);
+  expect(p.pinned).toEqual(expect.arrayContaining([`${HOME}/dotfiles`, `${HOME}/dotfiles/vim`]));
+  const depth = (dir: string): number => dir.split('/').length;
+  expect(p.pinned.map(depth)).toEqual([...p.pinned.map(depth)].sort((a, b) => a - b));
+});
+
 test('root above the home (/home): the same guard', async () => {
   const p = await plan('/home', { '/home': 'dir', ...HOME_TABLE });
   expect(p.homeGuard?.home).toBe(HOME);
