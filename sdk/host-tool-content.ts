@@ -299,3 +299,38 @@ export function judgeMavenExtensions(text: string): string | undefined {
   if (found) return `a core extension (${found[0]})`;
   return undefined;
 }
+
+/**
+ * Cargo's configuration (`.cargo/config.toml`, `.cargo/config`, read in the folder and each folder
+ * above it): the programs cargo runs — `build.rustc`, `rustc-wrapper`, `rustc-workspace-wrapper`,
+ * `rustdoc`, a target's `runner` or `linker` (also as `-C linker=` in `rustflags`), a registry's
+ * `credential-provider`, `credential-alias` — and `[env]` (RUSTC_WRAPPER…). `cargo metadata`, which
+ * an editor's rust-analyzer runs when the folder opens, starts the rustc they name (a bare name
+ * too: a wrapper `python3` runs the project's `rustc` file). A quoted key may be spelled with
+ * escapes: a backslash counts.
+ */
+export function judgeCargoConfig(text: string): string | undefined {
+  const found = /rustc|rustdoc|runner|linker|credential|wrapper|\benv\b/i.exec(text);
+  if (found) return `a \`${found[0]}\` setting`;
+  if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
+  return undefined;
+}
+
+/**
+ * A Mercurial repository's own configuration (`.hg/hgrc`): `[hooks]` run at `hg status` and the
+ * rest, `[extensions]` load Python from a path, `%include` reads another file; editors, pagers,
+ * merge and diff tools, ssh and `!` aliases are programs. Anything of those counts.
+ */
+export function judgeHgrc(text: string): string | undefined {
+  const found = /hooks|extensions|%include|editor|pager|merge|extdiff|diff-tools|ssh|!|\\/i.exec(text);
+  return found ? `a \`${found[0]}\` setting` : undefined;
+}
+
+/**
+ * Jujutsu's repository configuration in older releases (`.jj/repo/config.toml`): pagers, editors,
+ * diff and merge tools, `fix.tools` commands, signing programs and `util exec` aliases.
+ */
+export function judgeJjRepoConfig(text: string): string | undefined {
+  const found = /pager|editor|merge|tool|command|program|exec|backend|\\/i.exec(text);
+  return found ? `a \`${found[0]}\` setting` : undefined;
+}

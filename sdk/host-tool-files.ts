@@ -24,7 +24,10 @@
  * filesystem that ignores it.
  */
 import {
+  judgeCargoConfig,
   judgeGlobalJson,
+  judgeHgrc,
+  judgeJjRepoConfig,
   judgeJvmConfig,
   judgeMavenConfig,
   judgeMavenExtensions,
@@ -189,6 +192,30 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     what: "rustup's toolchain file",
     runBy: 'rustup would have run the toolchain it names at your next rustc or cargo there (a prompt asking the version is enough)',
     judge: judgeRustToolchain,
+  },
+  {
+    // Cargo: `build.rustc`, `rustc-wrapper`, a target's runner or linker… run at `cargo metadata`, which rust-analyzer runs when the folder opens.
+    path: /(?:^|\/)\.cargo\/config(?:\.toml)?$/,
+    name: /^config(?:\.toml)?$/,
+    what: "Cargo's configuration (.cargo/config.toml)",
+    runBy: 'cargo would have run the programs it names at your next cargo command there, and an editor at opening the folder (rust-analyzer runs `cargo metadata`)',
+    judge: judgeCargoConfig,
+  },
+  {
+    // Mercurial: a repository's hgrc runs [hooks] and loads [extensions] for the user who owns it.
+    path: /(?:^|\/)\.hg\/hgrc(?:-not-shared)?$/,
+    name: /^hgrc(?:-not-shared)?$/,
+    what: "Mercurial's repository configuration (.hg/hgrc)",
+    runBy: 'hg would have run the hooks and loaded the extensions it names at your next hg command there (`hg status` included)',
+    judge: judgeHgrc,
+  },
+  {
+    // Jujutsu before 0.38 read a repository's configuration from inside it.
+    path: /(?:^|\/)\.jj\/repo\/config\.toml$/,
+    name: /^config\.toml$/,
+    what: "Jujutsu's repository configuration (.jj/repo/config.toml)",
+    runBy: 'jj would have run the programs it names at your next jj command there',
+    judge: judgeJjRepoConfig,
   },
   {
     // Yarn 2+: yarnPath, plugins; Yarn 1 obeys yarnPath too.

@@ -4,7 +4,10 @@
  * and settings agents change every day do not.
  */
 import {
+  judgeCargoConfig,
   judgeGlobalJson,
+  judgeHgrc,
+  judgeJjRepoConfig,
   judgeJvmConfig,
   judgeMavenConfig,
   judgeMavenExtensions,
@@ -160,6 +163,24 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     ['# nothing yet\n\n', ''],
   ],
   [
+    '.cargo/config.toml',
+    judgeCargoConfig,
+    ['[build]\nrustc-wrapper = "python3"\n', '[build]\nrustc = "./bin/rustc"\n', 'build.rustdoc = "x"\n', '[target.x86_64-unknown-linux-gnu]\nrunner = "./r.sh"\n', "[target.'cfg(unix)']\nlinker = \"./l\"\n", '[registry]\ncredential-provider = ["./c"]\n', '[env]\nRUSTC_WRAPPER = "./w"\n', '[build]\n"rustc\\u002dwrapper" = "x"\n'],
+    ['[net]\ngit-fetch-with-cli = true\n[build]\njobs = 4\ntarget-dir = "target"\n', ''],
+  ],
+  [
+    '.hg/hgrc',
+    judgeHgrc,
+    ['[hooks]\npre-status = id\n', '[extensions]\nevil = ../e.py\n', '%include ../x.rc\n', '[ui]\neditor = ./e\n', '[alias]\nx = !id\n', '[paths]\ndefault = ssh://h/r\n'],
+    ['[paths]\ndefault = https://example.com/repo\n[ui]\nusername = me\n', ''],
+  ],
+  [
+    '.jj/repo/config.toml',
+    judgeJjRepoConfig,
+    ['[ui]\npager = "./p"\n', '[fix.tools.x]\ncommand = ["./f"]\n', '[aliases]\nx = ["util", "exec", "--", "./y"]\n', '[signing]\nbackend = "gpg"\n'],
+    ['[user]\nname = "me"\n', ''],
+  ],
+  [
     '.versions.conf',
     judgeRvmVersionsConf,
     ['ruby=3.3.0\nenv-PATH=./bin:$PATH\n', 'ruby-bundle-install=true\n', 'ruby=../../x\n', 'ruby-gemset=a/../../b\n'],
@@ -177,10 +198,10 @@ describe.each(cases)('%s', (_name, judge, naming, plain) => {
 });
 
 test('which files are which: at any depth, without case; a package-manager file of another name is not one', () => {
-  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.ruby-gemset', '.sdkmanrc', 'pkg/.corepack.env', '.env.yarn', '.ruby-env', '.rbenv-vars', '.versions.conf']) {
+  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.ruby-gemset', '.sdkmanrc', 'pkg/.corepack.env', '.env.yarn', '.ruby-env', '.rbenv-vars', '.versions.conf', '.cargo/config.toml', 'crates/x/.cargo/config', '.hg/hgrc', 'sub/.hg/hgrc-not-shared', '.jj/repo/config.toml']) {
     expect([file, hostToolchainFileFor(file)]).toEqual([file, expect.anything()]);
   }
-  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml', 'corepack.env', '.env', '.env.local', 'env.yarn', 'sdkmanrc', 'versions.conf']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
+  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml', 'corepack.env', '.env', '.env.local', 'env.yarn', 'sdkmanrc', 'versions.conf', 'config.toml', 'cargo/config.toml', '.git/config', 'hgrc', '.jj/config.toml']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
   for (const file of ['.opencode/plugin/x.js', 'opencode.json', 'pkg/opencode.jsonc', '.gemini/settings.json', '.Cursor/mcp.json', 'a.code-workspace', '.run/x.run.xml', 'crush.json', '.crush.json', '.aider.conf.yml', '.pnpmfile.cjs', '.clinerules/hooks/TaskStart', '.codex/config.toml', '.vscode/tasks.json']) {
     expect([file, hostSettingsAt(file)]).toEqual([file, expect.anything()]);
   }

@@ -25,7 +25,7 @@ const TRUSTED_MISE = '[env]\nAPP_ENV = "dev"\n';
 describe('through the sandbox: a command planting what a host tool runs', () => {
   let fx: SandboxFixture;
   beforeAll(async () => {
-    fx = await sandboxFixture({ projectFiles: { 'mise.toml': TRUSTED_MISE, 'pkg/rust-toolchain.toml': '[toolchain]\nchannel = "1.80.0"\n' } });
+    fx = await sandboxFixture({ projectFiles: { 'mise.toml': TRUSTED_MISE, 'pkg/rust-toolchain.toml': '[toolchain]\nchannel = "1.80.0"\n', '.cargo/config.toml': '[net]\ngit-fetch-with-cli = true\n' } });
   });
 
   /** What a host tool would read after the command: the text at `file`, undefined when it is gone (set aside) or never written. */
@@ -46,6 +46,10 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ['.sdkmanrc naming the project through ../ (SDKMAN! auto_env)', 'echo "java=../../../project/.jdk" > .sdkmanrc', () => left('.sdkmanrc') !== undefined],
     ['.corepack.env COREPACK_HOME in the project (corepack runs the yarn installed there)', 'echo "COREPACK_HOME=$PWD/.cache/corepack" > .corepack.env', () => left('.corepack.env') !== undefined],
     ['.env.yarn NODE_OPTIONS (Yarn 4 sets it for every script)', 'echo "NODE_OPTIONS=--require ./x.js" > .env.yarn', () => left('.env.yarn') !== undefined],
+    ["Cargo's .cargo/config.toml given a rustc-wrapper (rust-analyzer's cargo metadata runs it when the folder opens)", 'mkdir -p scripts && printf "#!/bin/sh\\nid\\n" > scripts/w.sh && printf \'[build]\\nrustc-wrapper = "scripts/w.sh"\\n\' >> .cargo/config.toml', () => /rustc-wrapper/.test(left('.cargo/config.toml') ?? '')],
+    ["a crate's new .cargo/config naming a linker", 'mkdir -p crates/x/.cargo && printf \'[target.x86_64-unknown-linux-gnu]\\nlinker = "./l.sh"\\n\' > crates/x/.cargo/config', () => left('crates/x/.cargo/config') !== undefined],
+    ["Mercurial's .hg/hgrc with a hook (hg status runs it)", 'mkdir -p .hg && printf \'[hooks]\\npre-status = id\\n\' > .hg/hgrc', () => left('.hg/hgrc') !== undefined],
+    ["Jujutsu's .jj/repo/config.toml naming a pager", 'mkdir -p .jj/repo && printf \'[ui]\\npager = "./p.sh"\\n\' > .jj/repo/config.toml', () => left('.jj/repo/config.toml') !== undefined],
     ['a VS Code workspace file with a folderOpen task', 'echo \'{"tasks":{"tasks":[{"command":"id","runOptions":{"runOn":"folderOpen"}}]}}\' > app.code-workspace', () => left('app.code-workspace') !== undefined],
   ];
 
@@ -66,9 +70,9 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
 
   test('control: version bumps stay, and a root .tool-versions can be written', async () => {
     if (skipWithoutSandbox(tally, 'control', fx.status)) return;
-    const result = await fx.run('echo "node 22.11.0" > .tool-versions && printf \'[toolchain]\\nchannel = "1.82.0"\\n\' > pkg/rust-toolchain.toml && echo "save-exact=true" > .npmrc && echo ok');
+    const result = await fx.run('echo "node 22.11.0" > .tool-versions && printf \'[toolchain]\\nchannel = "1.82.0"\\n\' > pkg/rust-toolchain.toml && echo "save-exact=true" > .npmrc && printf \'[net]\\ngit-fetch-with-cli = false\\n\' > .cargo/config.toml && echo ok');
     expect(result.content).toContain('ok');
-    expect([left('.tool-versions'), left('pkg/rust-toolchain.toml'), left('.npmrc')]).toEqual(['node 22.11.0\n', '[toolchain]\nchannel = "1.82.0"\n', 'save-exact=true\n']);
+    expect([left('.tool-versions'), left('pkg/rust-toolchain.toml'), left('.npmrc'), left('.cargo/config.toml')]).toEqual(['node 22.11.0\n', '[toolchain]\nchannel = "1.82.0"\n', 'save-exact=true\n', '[net]\ngit-fetch-with-cli = false\n']);
   });
 });
 
@@ -108,6 +112,8 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', '.corepack.env', { content: 'COREPACK_HOME=/p/.cache/corepack\n' }],
     ['write_file', '.env.yarn', { content: 'NODE_OPTIONS=--require ./x.js\n' }],
     ['write_file', '.versions.conf', { content: 'env-PATH=./bin\n' }],
+    ['write_file', '.cargo/config.toml', { content: '[build]\nrustc-wrapper = "scripts/w.sh"\n' }],
+    ['write_file', '.hg/hgrc', { content: '[hooks]\npre-status = id\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
