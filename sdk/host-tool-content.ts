@@ -334,3 +334,82 @@ export function judgeJjRepoConfig(text: string): string | undefined {
   const found = /pager|editor|merge|tool|command|program|exec|backend|\\/i.exec(text);
   return found ? `a \`${found[0]}\` setting` : undefined;
 }
+
+const PROPERTY_ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', f: '\f' };
+
+/** A properties text's escapes resolved as Java's Properties.load does; undefined for a malformed `\u` (Java refuses the file). */
+function unescapeProperty(text: string): string | undefined {
+  if (/\\u(?![0-9a-fA-F]{4})/.test(text.replace(/\\\\/g, ''))) return undefined;
+  return text.replace(/\\(u[0-9a-fA-F]{4}|[\s\S])/g, (_, escape: string) => (escape.length === 5 ? String.fromCharCode(Number.parseInt(escape.slice(1), 16)) : (PROPERTY_ESCAPES[escape] ?? escape)));
+}
+
+/**
+ * The entries of a Java properties file as Properties.load reads them: comments (`#`, `!`) and
+ * blank lines skipped, a line ending in an odd number of backslashes continued on the next, the
+ * key ending at the first unescaped `=`, `:` or white space, escapes (`\:`, `\u0061`) resolved.
+ * Undefined when Java would refuse it.
+ */
+function propertyEntries(text: string): { key: string; value: string }[] | undefined {
+  const logical: string[] = [];
+  let pending: string | undefined;
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    const line = raw.replace(/^[ \t\f]+/, ''); // a continued line's leading white space goes too
+    if (pending === undefined && (line === '' || line.startsWith('#') || line.startsWith('!'))) continue;
+    const continued = (/\\+$/.exec(line)?.[0].length ?? 0) % 2 === 1;
+    const joined = (pending ?? '') + (continued ? line.slice(0, -1) : line);
+    if (continued) pending = joined;
+    else {
+      logical.push(joined);
+      pending = undefined;
+    }
+  }
+  if (pending !== undefined) logical.push(pending);
+  const entries: { key: string; value: string }[] = [];
+  for (const line of logical) {
+    let end = 0;
+    while (end < line.length && !'=: \t\f'.includes(line[end]!)) end += line[end] === '\\' ? 2 : 1;
+    const rest = line.slice(end).replace(/^[ \t\f]*(?:[=:][ \t\f]*)?/, '');
+    const key = unescapeProperty(line.slice(0, end));
+    const value = unescapeProperty(rest);
+    if (key === undefined || value === undefined) return undefined;
+    entries.push({ key, value });
+  }
+  return entries;
+}
+
+/**
+ * Gradle's `gradle.properties`: `org.gradle.jvmargs` are the options of the daemon every Gradle
+ * build there starts (an IDE's Gradle sync included, when the folder opens), judged as Maven's
+ * `jvm.config` is; `org.gradle.java.home` and `org.gradle.java.installations.*` pick the JDK whose
+ * java runs it. Keys and values are read as Java reads them (escapes resolved, lines continued).
+ */
+export function judgeGradleProperties(text: string): string | undefined {
+  const entries = propertyEntries(text);
+  if (entries === undefined) return 'a malformed \\u escape (Gradle may read the file otherwise)';
+  for (const { key, value } of entries) {
+    const lower = key.toLowerCase();
+    if (lower.startsWith('org.gradle.java.')) return `a \`${key}\` setting (the JDK that runs Gradle)`;
+    if (lower === 'org.gradle.jvmargs') {
+      const offence = judgeJvmConfig(value);
+      if (offence !== undefined) return offence;
+    }
+  }
+  return undefined;
+}
+
+/** Where the Gradle wrapper takes Gradle from by default; another place (a mirror included) counts. */
+const GRADLE_DISTRIBUTIONS = /^https:\/\/services\.gradle\.org\/distributions\/gradle-[\w.-]+-(?:bin|all)\.zip$/;
+
+/**
+ * The Gradle wrapper's `gradle/wrapper/gradle-wrapper.properties`: `distributionUrl` is the Gradle
+ * that `./gradlew` and an IDE's Gradle sync download and run. A version bump on Gradle's own site
+ * passes (`https\://` as the wrapper writes it); any other place or a local path counts.
+ */
+export function judgeGradleWrapperProperties(text: string): string | undefined {
+  const entries = propertyEntries(text);
+  if (entries === undefined) return 'a malformed \\u escape (the wrapper may read the file otherwise)';
+  for (const { key, value } of entries) {
+    if (key.toLowerCase() === 'distributionurl' && !GRADLE_DISTRIBUTIONS.test(value)) return `a Gradle distribution from elsewhere than Gradle's own site (${value})`;
+  }
+  return undefined;
+}

@@ -26,6 +26,8 @@
 import {
   judgeCargoConfig,
   judgeGlobalJson,
+  judgeGradleProperties,
+  judgeGradleWrapperProperties,
   judgeHgrc,
   judgeJjRepoConfig,
   judgeJvmConfig,
@@ -192,6 +194,22 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     what: "rustup's toolchain file",
     runBy: 'rustup would have run the toolchain it names at your next rustc or cargo there (a prompt asking the version is enough)',
     judge: judgeRustToolchain,
+  },
+  {
+    // Gradle: the daemon's JVM options and JDK, started by every build there and by an IDE's Gradle sync when the folder opens.
+    path: /(?:^|\/)gradle\.properties$/,
+    name: /^gradle\.properties$/,
+    what: "Gradle's properties (gradle.properties)",
+    runBy: 'Gradle would have started its daemon with them at your next build there, and an IDE at its Gradle sync when the folder opens',
+    judge: judgeGradleProperties,
+  },
+  {
+    // The Gradle wrapper: the distribution `./gradlew` and an IDE's Gradle sync download and run.
+    path: /(?:^|\/)gradle\/wrapper\/gradle-wrapper\.properties$/,
+    name: /^gradle-wrapper\.properties$/,
+    what: "the Gradle wrapper's settings (gradle-wrapper.properties)",
+    runBy: 'the Gradle wrapper would have downloaded and run the Gradle it names at your next ./gradlew there, and an IDE at its Gradle sync',
+    judge: judgeGradleWrapperProperties,
   },
   {
     // Cargo: `build.rustc`, `rustc-wrapper`, a target's runner or linker… run at `cargo metadata`, which rust-analyzer runs when the folder opens.

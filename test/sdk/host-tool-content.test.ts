@@ -6,6 +6,8 @@
 import {
   judgeCargoConfig,
   judgeGlobalJson,
+  judgeGradleProperties,
+  judgeGradleWrapperProperties,
   judgeHgrc,
   judgeJjRepoConfig,
   judgeJvmConfig,
@@ -169,6 +171,18 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     ['[net]\ngit-fetch-with-cli = true\n[build]\njobs = 4\ntarget-dir = "target"\n', ''],
   ],
   [
+    'gradle.properties',
+    judgeGradleProperties,
+    ['org.gradle.jvmargs=-javaagent:./a.jar\n', 'org.gradle.jvmargs -Xmx2g -XX:VMOptionsFile=./o\n', 'org.gradle.jvmargs=-Xmx2g \\\n  -javaagent:./a.jar\n', 'org.gradle.java.home=/p/.jdk\n', 'org.gradle.java.installations.paths=/p/jdks\n', 'org.gradle.\\u006avmargs=-javaagent:x\n', 'org\\.gradle.jvmargs: @./opts\n', 'org.gradle.jvmargs=\\uZZ\n'],
+    ['org.gradle.jvmargs=-Xmx2g -XX:MaxMetaspaceSize=512m -Dfile.encoding=UTF-8\norg.gradle.parallel=true\n# org.gradle.java.home=/x\n! org.gradle.jvmargs=-javaagent:x\n', ''],
+  ],
+  [
+    'gradle-wrapper.properties',
+    judgeGradleWrapperProperties,
+    ['distributionUrl=https\\://example.com/gradle-8.5-bin.zip\n', 'distributionUrl=file\\:///p/g.zip\n', 'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip/../../x.zip\n', 'distribution\\u0055rl=https://example.com/g.zip\n'],
+    ['distributionBase=GRADLE_USER_HOME\ndistributionPath=wrapper/dists\ndistributionUrl=https\\://services.gradle.org/distributions/gradle-8.10.2-bin.zip\nnetworkTimeout=10000\nzipStoreBase=GRADLE_USER_HOME\n', ''],
+  ],
+  [
     '.hg/hgrc',
     judgeHgrc,
     ['[hooks]\npre-status = id\n', '[extensions]\nevil = ../e.py\n', '%include ../x.rc\n', '[ui]\neditor = ./e\n', '[alias]\nx = !id\n', '[paths]\ndefault = ssh://h/r\n'],
@@ -198,7 +212,7 @@ describe.each(cases)('%s', (_name, judge, naming, plain) => {
 });
 
 test('which files are which: at any depth, without case; a package-manager file of another name is not one', () => {
-  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.ruby-gemset', '.sdkmanrc', 'pkg/.corepack.env', '.env.yarn', '.ruby-env', '.rbenv-vars', '.versions.conf', '.cargo/config.toml', 'crates/x/.cargo/config', '.hg/hgrc', 'sub/.hg/hgrc-not-shared', '.jj/repo/config.toml']) {
+  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.ruby-gemset', '.sdkmanrc', 'pkg/.corepack.env', '.env.yarn', '.ruby-env', '.rbenv-vars', '.versions.conf', '.cargo/config.toml', 'crates/x/.cargo/config', '.hg/hgrc', 'sub/.hg/hgrc-not-shared', '.jj/repo/config.toml', 'gradle.properties', 'app/gradle.properties', 'gradle/wrapper/gradle-wrapper.properties']) {
     expect([file, hostToolchainFileFor(file)]).toEqual([file, expect.anything()]);
   }
   for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml', 'corepack.env', '.env', '.env.local', 'env.yarn', 'sdkmanrc', 'versions.conf', 'config.toml', 'cargo/config.toml', '.git/config', 'hgrc', '.jj/config.toml']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);

@@ -48,6 +48,8 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ['.env.yarn NODE_OPTIONS (Yarn 4 sets it for every script)', 'echo "NODE_OPTIONS=--require ./x.js" > .env.yarn', () => left('.env.yarn') !== undefined],
     ["Cargo's .cargo/config.toml given a rustc-wrapper (rust-analyzer's cargo metadata runs it when the folder opens)", 'mkdir -p scripts && printf "#!/bin/sh\\nid\\n" > scripts/w.sh && printf \'[build]\\nrustc-wrapper = "scripts/w.sh"\\n\' >> .cargo/config.toml', () => /rustc-wrapper/.test(left('.cargo/config.toml') ?? '')],
     ["a crate's new .cargo/config naming a linker", 'mkdir -p crates/x/.cargo && printf \'[target.x86_64-unknown-linux-gnu]\\nlinker = "./l.sh"\\n\' > crates/x/.cargo/config', () => left('crates/x/.cargo/config') !== undefined],
+    ["gradle.properties giving Gradle's daemon an agent (an IDE's Gradle sync starts it when the folder opens)", 'echo "x" > a.jar && printf \'org.gradle.jvmargs=-Xmx2g -javaagent:./a.jar\\n\' > gradle.properties', () => left('gradle.properties') !== undefined],
+    ['gradle-wrapper.properties taking Gradle from another place', 'mkdir -p gradle/wrapper && printf \'distributionUrl=https\\\\://example.com/gradle-8.5-bin.zip\\n\' > gradle/wrapper/gradle-wrapper.properties', () => left('gradle/wrapper/gradle-wrapper.properties') !== undefined],
     ["Mercurial's .hg/hgrc with a hook (hg status runs it)", 'mkdir -p .hg && printf \'[hooks]\\npre-status = id\\n\' > .hg/hgrc', () => left('.hg/hgrc') !== undefined],
     ["Jujutsu's .jj/repo/config.toml naming a pager", 'mkdir -p .jj/repo && printf \'[ui]\\npager = "./p.sh"\\n\' > .jj/repo/config.toml', () => left('.jj/repo/config.toml') !== undefined],
     ['a VS Code workspace file with a folderOpen task', 'echo \'{"tasks":{"tasks":[{"command":"id","runOptions":{"runOn":"folderOpen"}}]}}\' > app.code-workspace', () => left('app.code-workspace') !== undefined],
@@ -70,9 +72,16 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
 
   test('control: version bumps stay, and a root .tool-versions can be written', async () => {
     if (skipWithoutSandbox(tally, 'control', fx.status)) return;
-    const result = await fx.run('echo "node 22.11.0" > .tool-versions && printf \'[toolchain]\\nchannel = "1.82.0"\\n\' > pkg/rust-toolchain.toml && echo "save-exact=true" > .npmrc && printf \'[net]\\ngit-fetch-with-cli = false\\n\' > .cargo/config.toml && echo ok');
+    const result = await fx.run('echo "node 22.11.0" > .tool-versions && printf \'[toolchain]\\nchannel = "1.82.0"\\n\' > pkg/rust-toolchain.toml && echo "save-exact=true" > .npmrc && printf \'[net]\\ngit-fetch-with-cli = false\\n\' > .cargo/config.toml && mkdir -p gradle/wrapper && printf \'distributionUrl=https\\\\://services.gradle.org/distributions/gradle-8.10.2-bin.zip\\n\' > gradle/wrapper/gradle-wrapper.properties && printf \'org.gradle.jvmargs=-Xmx2g -Dfile.encoding=UTF-8\\n\' > gradle.properties && echo ok');
     expect(result.content).toContain('ok');
-    expect([left('.tool-versions'), left('pkg/rust-toolchain.toml'), left('.npmrc'), left('.cargo/config.toml')]).toEqual(['node 22.11.0\n', '[toolchain]\nchannel = "1.82.0"\n', 'save-exact=true\n', '[net]\ngit-fetch-with-cli = false\n']);
+    expect([left('.tool-versions'), left('pkg/rust-toolchain.toml'), left('.npmrc'), left('.cargo/config.toml'), left('gradle/wrapper/gradle-wrapper.properties'), left('gradle.properties')]).toEqual([
+      'node 22.11.0\n',
+      '[toolchain]\nchannel = "1.82.0"\n',
+      'save-exact=true\n',
+      '[net]\ngit-fetch-with-cli = false\n',
+      'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.10.2-bin.zip\n',
+      'org.gradle.jvmargs=-Xmx2g -Dfile.encoding=UTF-8\n',
+    ]);
   });
 });
 
@@ -114,6 +123,7 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', '.versions.conf', { content: 'env-PATH=./bin\n' }],
     ['write_file', '.cargo/config.toml', { content: '[build]\nrustc-wrapper = "scripts/w.sh"\n' }],
     ['write_file', '.hg/hgrc', { content: '[hooks]\npre-status = id\n' }],
+    ['write_file', 'gradle.properties', { content: 'org.gradle.jvmargs=-javaagent:./a.jar\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
