@@ -86,6 +86,7 @@ export async function callToolForPlugin(call: ToolCall, session: AgentSession, s
         defaultTimeoutMs: deps.defaultTimeoutMs,
         lateOutput: output.late,
         onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
+        permissionTarget: gate.target,
       });
   // A plugin's own call has no run for a tap's stopRun to end.
   return { ran: true, result: (await output.result(result, monotonicMs() - started, signal.aborted)).result };

@@ -7,7 +7,7 @@ import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, RunContext, RunStop, ToolUseDecision } from '../types/hooks.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type ApprovalRequest, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
-import type { Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
+import type { PermissionTarget, Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
 import { describeValue, frozenCopy, isApprovalOutcome, strictness } from './decision-shapes.js';
 import { bounded } from './decision-bounds.js';
 import { allowedBy } from './decision-provenance.js';
@@ -18,7 +18,7 @@ import { requiredFailure, requiredFailureReason } from './required-failures.js';
 import type { ToolLookup } from './tool-view.js';
 
 /** Whether the call runs (its tool and the input judged) or its refusal; and a preToolUse tap's request to end the run. */
-export type GateOutcome = ({ run: true; tool: Tool; input: ToolInput } | { run: false; result: ToolResult }) & { stopRun?: RunStop };
+export type GateOutcome = ({ run: true; tool: Tool; input: ToolInput; target: PermissionTarget } | { run: false; result: ToolResult }) & { stopRun?: RunStop };
 
 export interface GateDeps {
   hooks: KernelHooks;
@@ -187,7 +187,7 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
     // A required plugin failed on the way here (its audit of this very decision, say): nothing runs.
     const failed = requiredFailure(deps.hooks);
     if (failed) return deny(call, `Not run: ${requiredFailureReason(failed)}.`);
-    return { run: true, tool: tool!, input: structuredClone(judgedRequest.input) };
+    return { run: true, tool: tool!, input: structuredClone(judgedRequest.input), target: judgedRequest.target };
   }
 
   /**

@@ -6,7 +6,7 @@
 import type { KernelHooks } from '../types/hooks.js';
 import type { AgentSession } from '../types/session.js';
 import type { ToolProgress } from '../types/events.js';
-import type { Tool, ToolInput, ToolOutput } from '../types/tools.js';
+import type { PermissionTarget, Tool, ToolInput, ToolOutput } from '../types/tools.js';
 import type { ImageBlock, ToolCall, ToolResult } from '../types/messages.js';
 import { errorResult } from './tool-call-gate.js';
 import { executeTool } from './sealed-tool.js';
@@ -35,6 +35,8 @@ export interface ToolRunOptions {
   lateOutput(output: ToolOutput): Promise<ToolOutput>;
   /** What the tool threw, unless the run's cancellation or the timeout made it throw. */
   onThrow?(error: unknown): void;
+  /** The target the permission layers judged (ToolContext.permissionTarget). */
+  permissionTarget?: PermissionTarget;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
   const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
 
   const execution = Promise.resolve()
-    .then(() => executeTool(tool, input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session, lateOutput: options.lateOutput, ...(options.onProgress ? { progress: options.onProgress } : {}) }))
+    .then(() => executeTool(tool, input, { signal, projectRoot: options.projectRoot, homeDir: options.homeDir, sessionId: options.sessionId, agentId: options.agentId, toolCallId: call.id, session: options.session, lateOutput: options.lateOutput, ...(options.onProgress ? { progress: options.onProgress } : {}), ...(options.permissionTarget ? { permissionTarget: options.permissionTarget } : {}) }))
     .then((output): Settled => {
       if (!output || typeof output.content !== 'string') throw new Error('it returned no text result');
       const result: ToolResult = { toolCallId: call.id, content: output.content, isError: output.isError ?? false };

@@ -150,6 +150,7 @@ async function runBatch(calls: readonly ToolCall[], from: number, to: number, re
         onProgress: (progress) => deps.emit({ type: 'tool_progress', call, progress: { ...progress } }),
         lateOutput: output.late,
         onThrow: (error) => reportToolThrow(deps.hooks, gate.tool, call.name, error),
+        permissionTarget: gate.target,
       });
       const durationMs = monotonicMs() - started;
       const passed = await output.result(ran, durationMs, deps.signal.aborted);

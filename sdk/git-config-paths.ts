@@ -35,7 +35,7 @@ const MAX_INCLUDE_DEPTH = 10;
  * the shell from the work tree's top: its first word, when it is a path (a bare name is looked up on
  * PATH), is a program the user's ordinary git commands start.
  */
-const PROGRAM_KEYS = /^(?:core\.(?:fsmonitor|editor|pager|sshcommand|askpass)|sequence\.editor|gpg\.(?:[^.]+\.)?program|credential\.(?:.+\.)?helper|interactive\.difffilter|pager\..+|alias\..+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver)$/;
+const PROGRAM_KEYS = /^(?:core\.(?:fsmonitor|editor|pager|sshcommand|askpass)|sequence\.editor|gpg\.(?:[^.]+\.)?program|credential\.(?:.+\.)?helper|interactive\.difffilter|pager\..+|alias\..+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver|lfs\.extension\..+\.(?:clean|smudge)|lfs\.customtransfer\..+\.path)$/;
 /** Values of core.fsmonitor that switch it on or off rather than name a program. */
 const BOOLEAN = /^(?:true|false|yes|no|on|off|1|0)$/i;
 

@@ -14,7 +14,13 @@ export interface ToolDefinition {
 
 /** What the permission engine checks for a call, read by the tool from its own input (A4). */
 export type PermissionTarget =
-  | { kind: 'path'; path: string }
+  /**
+   * `real`: where the path led (links followed) when the tool was asked for its target. The
+   * permission layers judge it beside the path; the tool then writes there or nowhere
+   * (ToolContext.permissionTarget), so a link swapped on the way between the check and the write
+   * cannot carry the write somewhere the layers never judged.
+   */
+  | { kind: 'path'; path: string; real?: string }
   | { kind: 'command'; command: string }
   | { kind: 'none' };
 
@@ -41,6 +47,8 @@ export interface ToolContext {
    * withholds tool output sees it too. Deliver what this resolves to, never `output` itself.
    */
   lateOutput(output: ToolOutput): Promise<ToolOutput>;
+  /** The target the permission layers judged for this call (frozen; see PermissionTarget's `real`). */
+  permissionTarget?: PermissionTarget;
 }
 
 export interface ToolOutput {

@@ -21,12 +21,14 @@ const GIT_TIMEOUT_MS = 3_000;
 /**
  * Keys (lower-cased, as git prints them) whose value is a program or pulls in more configuration,
  * or that make a status fetch (a partial clone's promisor remote runs its `uploadpack`; the
- * environment refuses every transport as well, hostGitEnv).
+ * environment refuses every transport as well, hostGitEnv). Git LFS's own program keys count too:
+ * the user's global `filter.lfs.process` (from `git lfs install`) runs, at a status that re-hashes
+ * an LFS file, every `lfs.extension.<name>.clean` the repository's configuration names.
  * One source for both matchers: the JavaScript one here and git's own (`--get-regexp`, a POSIX
  * extended regular expression, which this pattern also is).
  */
 export const RISKY_KEY_PATTERN =
-  '^(filter\\..+\\.(clean|smudge|process)|core\\.(fsmonitor|hookspath|pager|sshcommand|askpass|gitproxy)|diff\\..+\\.(textconv|command)|extensions\\.partialclone|remote\\..+\\.(promisor|uploadpack|vcs))$';
+  '^(filter\\..+\\.(clean|smudge|process)|core\\.(fsmonitor|hookspath|pager|sshcommand|askpass|gitproxy)|diff\\..+\\.(textconv|command)|extensions\\.partialclone|remote\\..+\\.(promisor|uploadpack|vcs)|lfs\\.(extension\\..+\\.(clean|smudge)|customtransfer\\..+\\.(path|args)))$';
 const RISKY_KEY = new RegExp(RISKY_KEY_PATTERN);
 
 /** Scopes the repository controls; `global`/`system` are the user's and `command` is ours. */

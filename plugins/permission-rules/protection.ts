@@ -46,8 +46,16 @@ export async function checkProtectedPaths(
     // (git-directories.ts, linked-protected.ts); bash's writes there are the sandbox's to keep
     // (`.git` pinned, its git review and settings sweep after each command).
     const content = (): string | undefined => writtenContent(request.toolName, request.input, absolute);
-    const hit = protectedPath(absolute, scope) ?? insideGitDirectory(absolute) ?? linkedProtectedPath(absolute, scope, content) ?? protectedContent(absolute, content);
-    if (hit) findings.push({ hit });
+    // Where the path led when the tool was asked (a file tool writes there or nowhere), judged too:
+    // a link on its way may have been swapped since, so this layer's own look may find another place.
+    const places = typeof target.real === 'string' && target.real !== absolute ? [absolute, target.real] : [absolute];
+    for (const place of places) {
+      const hit = protectedPath(place, scope) ?? insideGitDirectory(place) ?? linkedProtectedPath(place, scope, content) ?? protectedContent(place, content);
+      if (hit) {
+        findings.push({ hit });
+        break;
+      }
+    }
   } else if (target.kind === 'command' && typeof target.command === 'string') {
     let parsed: ParsedCommandLike;
     try {

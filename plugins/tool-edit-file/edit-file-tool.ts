@@ -34,11 +34,11 @@ import { listLines, messages } from './messages.js';
 import { noMatchMessage } from './no-match.js';
 import { findOccurrences, LineIndex } from './text-index.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
+import { judgedPathTarget, ledElsewhere } from '../../sdk/file-tool-support/judged-path.js';
 import { EDIT_FILE_DEFINITION } from './definition.js';
 import type { WorkspaceFiles } from '../../types/workspace-io.js';
 import { writeThrough } from '../../sdk/file-tool-support/write-through.js';
 import { sniffFileHead } from '../../sdk/file-tool-support/binary-sniff.js';
-import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
 
 export class EditFileTool implements Tool {
@@ -54,8 +54,8 @@ export class EditFileTool implements Tool {
     private readonly options: FileToolOptions = {},
   ) {}
 
-  permissionTarget(input: ToolInput): PermissionTarget {
-    return { kind: 'path', path: filePathOf(input) ?? '' };
+  permissionTarget(input: ToolInput): Promise<PermissionTarget> {
+    return judgedPathTarget(input, this.options.roots);
   }
 
   async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
@@ -65,6 +65,7 @@ export class EditFileTool implements Tool {
     if (edit.oldString === edit.newString) return error(messages.identical());
     const target = await resolveToolPath(edit.filePath, context.projectRoot, context.homeDir);
     const name = path.basename(target.real);
+    if (ledElsewhere(context, target.real)) return error(messages.raced(target.display));
 
     let dir: ContainedDir;
     try {

@@ -27,7 +27,7 @@ export default definePlugin({
         const workspaceFiles = workspaceFilesOf(kernel);
         return lazyTool(EDIT_FILE_DEFINITION, async () => {
           const { EditFileTool } = await import('./edit-file-tool.js');
-          return new EditFileTool(limits, reads, { additionalDirectories, workspaceFiles });
+          return new EditFileTool(limits, reads, { additionalDirectories, workspaceFiles, roots: () => ({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir }) });
         });
       })
       .inSingletonScope();

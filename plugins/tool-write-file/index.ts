@@ -24,7 +24,7 @@ export default definePlugin({
         const workspaceFiles = workspaceFilesOf(kernel);
         return lazyTool(WRITE_FILE_DEFINITION, async () => {
           const { WriteFileTool } = await import('./write-file-tool.js');
-          return new WriteFileTool(reads, { additionalDirectories, workspaceFiles });
+          return new WriteFileTool(reads, { additionalDirectories, workspaceFiles, roots: () => ({ projectRoot: kernel.projectRoot, homeDir: kernel.homeDir }) });
         });
       })
       .inSingletonScope();

@@ -20,8 +20,8 @@ import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js'
 import { checkWriteFileInput } from './input.js';
 import { messages } from './messages.js';
 import { resolveToolPath, type ToolPath } from '../../sdk/file-tool-support/tool-path.js';
+import { judgedPathTarget, ledElsewhere } from '../../sdk/file-tool-support/judged-path.js';
 import { WRITE_FILE_DEFINITION } from './definition.js';
-import { filePathOf } from '../../sdk/file-tool-support/file-fields.js';
 
 export class WriteFileTool implements Tool {
   readonly name = WRITE_FILE_DEFINITION.name;
@@ -35,8 +35,8 @@ export class WriteFileTool implements Tool {
     private readonly options: FileToolOptions = {},
   ) {}
 
-  permissionTarget(input: ToolInput): PermissionTarget {
-    return { kind: 'path', path: filePathOf(input) ?? '' };
+  permissionTarget(input: ToolInput): Promise<PermissionTarget> {
+    return judgedPathTarget(input, this.options.roots);
   }
 
   async execute(input: ToolInput, context: ToolContext): Promise<ToolOutput> {
@@ -46,6 +46,7 @@ export class WriteFileTool implements Tool {
     const target = await resolveToolPath(checked.value.filePath, context.projectRoot, context.homeDir);
     const name = path.basename(target.real);
     if (context.signal.aborted) return error(messages.aborted(target.display));
+    if (ledElsewhere(context, target.real)) return error(messages.raced(target.display));
 
     let dir: ContainedDir;
     try {

@@ -4,6 +4,7 @@
  * time, so the tools' own descriptor checks (contained-fs.ts) allow exactly what the sandbox
  * layer allows. Nothing bound, or a failing service: the project root only.
  */
+import type { ToolRoots } from './judged-path.js';
 import path from 'node:path';
 import type { KernelApi } from '../../types/plugin.js';
 import type { PermissionSettings, ReadOnlyDirectories } from '../../types/services.js';
@@ -24,6 +25,8 @@ export interface FileToolOptions {
    * editor's buffers), looked up at each call; undefined: the disk. Every check stays on disk.
    */
   workspaceFiles?: () => WorkspaceFiles | undefined;
+  /** The project and home a path resolves against before the call runs (judged-path.ts). */
+  roots?: ToolRoots;
 }
 
 /**

@@ -41,11 +41,12 @@ test('the programs the configuration runs, named by a path: filters, diff and me
       '[core]\n\teditor = bin/edit\n\tpager = less -R\n\tsshCommand = ./ssh-wrap\n[sequence]\n\teditor = bin/seq\n[pager]\n\tlog = ./page\n',
       '[alias]\n\tst = status\n\tx = !./scripts/x.sh --go\n\ty = "!f() { true; }; f"\n[credential]\n\thelper = !tools/cred.sh\n\thelper = store\n',
       '[gpg]\n\tprogram = bin/gpg\n[gpg "ssh"]\n\tprogram = bin/ssh-sign\n[interactive]\n\tdiffFilter = bin/df\n',
+      '[lfs "extension.x"]\n\tclean = tools/lfs-clean.sh %f\n[lfs "customtransfer.t"]\n\tpath = ./bin/transfer\n',
     ].join(''),
   );
   const inRoot = (...names: string[]): string[] => names.map((name) => path.join(root, name));
   expect(named()).toEqual(
-    inRoot('tools/clean.sh', 'tools/smudge.sh', 'bin/filter', 'scripts/exif.sh', 'm.sh', 'bin/edit', 'ssh-wrap', 'bin/seq', 'page', 'scripts/x.sh', 'tools/cred.sh', 'bin/gpg', 'bin/ssh-sign', 'bin/df').sort(),
+    inRoot('tools/clean.sh', 'tools/smudge.sh', 'bin/filter', 'scripts/exif.sh', 'm.sh', 'bin/edit', 'ssh-wrap', 'bin/seq', 'page', 'scripts/x.sh', 'tools/cred.sh', 'bin/gpg', 'bin/ssh-sign', 'bin/df', 'tools/lfs-clean.sh', 'bin/transfer').sort(),
   ); // bare names (less, store), a git alias (status) and a shell function name nothing
 });
 

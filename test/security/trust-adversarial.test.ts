@@ -286,6 +286,19 @@ describe(".git/config of the project runs nothing when MewCode reads git status 
     attempt('git status at start from a subdirectory', existsSync(canary));
     expect(summary?.skipped).toMatch(/filter\.x\.clean/);
   });
+  it("a Git LFS extension's clean command (run by the user's global LFS filter at a status that re-hashes an LFS file) is seen as a program", async () => {
+    const canary = path.join(base, 'canary');
+    git('init', '-q');
+    put('a.dat', 'a\n');
+    put('.gitattributes', '*.dat filter=lfs diff=lfs merge=lfs -text\n');
+    git('add', '-A');
+    git('commit', '-qm', 'init');
+    appendToGitConfig(`[lfs "extension.evil"]\n\tclean = "touch ${canary}; cat"\n\tsmudge = cat\n\tpriority = 0\n`);
+    put('a.dat', 'b\n');
+    const summary = await readGitSummary(root);
+    attempt('git status at start with an lfs extension', existsSync(canary));
+    expect(summary?.skipped).toMatch(/lfs\.extension\.evil\.clean/);
+  });
   it('control: a plain repository still reports its status', async () => {
     git('init', '-q', '-b', 'main');
     put('a.txt', 'a\n');

@@ -9,7 +9,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PermissionMode } from '../../../types/permissions.js';
-import { bash, bootRules, edit, tempDirs, write, type Dirs } from './helpers.js';
+import { bash, bootRules, decide, edit, tempDirs, write, type Dirs } from './helpers.js';
 
 let dirs: Dirs;
 let outside: string;
@@ -87,6 +87,16 @@ test('the reason names the git directory and the exact rule; that rule of the us
   const second = await bootRules(dirs, { cli: { allowedTools: ['Edit(.git/info/exclude)'] } });
   expect(await write(second.kernel, '.git/info/exclude', 'acceptEdits')).toMatchObject({ decision: 'allow' });
   expect(await write(second.kernel, '.git/HEAD', 'acceptEdits')).toMatchObject({ decision: 'ask' });
+});
+
+test('where the path led when the tool was asked is judged too: a plain folder then swapped for a link to .git still asks', async () => {
+  mkdirSync(path.join(dirs.root, 'd'));
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)'] } });
+  const led = path.join(dirs.root, '.git', 'config');
+  for (const tool of ['write_file', 'edit_file']) {
+    expect(await decide(kernel, tool, { file_path: 'd/config', real: led }, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+    expect(await decide(kernel, tool, { file_path: 'd/config', real: path.join(dirs.root, 'd', 'config') }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  }
 });
 
 test('ordinary files beside git directories are not protected', async () => {

@@ -65,7 +65,11 @@ function fakeTool(name: string, kind: 'command' | 'path' | 'none', category: 're
     readOnly: category === 'read',
     category,
     permissionTarget: (input: ToolInput) =>
-      kind === 'command' ? { kind: 'command', command: String(input.command) } : kind === 'path' ? { kind: 'path', path: String(input.file_path ?? input.path) } : { kind: 'none' },
+      kind === 'command'
+        ? { kind: 'command', command: String(input.command) }
+        : kind === 'path'
+          ? { kind: 'path', path: String(input.file_path ?? input.path), ...(typeof input.real === 'string' ? { real: input.real } : {}) } // `real`: where the tool found the path led
+          : { kind: 'none' },
     async execute(input: ToolInput) {
       executed.push(`${name}:${JSON.stringify(input)}`);
       return { content: `${name} ok` };

@@ -30,7 +30,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-test('declares its name, schema, write category and file_path as its permission target (A4)', () => {
+test('declares its name, schema, write category and file_path as its permission target (A4)', async () => {
   expect(tool.name).toBe('edit_file');
   expect(tool.readOnly).toBe(false);
   expect(tool.category).toBe('write');
@@ -38,7 +38,7 @@ test('declares its name, schema, write category and file_path as its permission 
     required: ['file_path', 'old_string', 'new_string'],
     properties: { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' }, replace_all: { type: 'boolean' } },
   });
-  expect(tool.permissionTarget({ file_path: 'src/a.ts', old_string: 'a', new_string: 'b' })).toEqual({ kind: 'path', path: 'src/a.ts' });
+  expect(await tool.permissionTarget({ file_path: 'src/a.ts', old_string: 'a', new_string: 'b' })).toEqual({ kind: 'path', path: 'src/a.ts' });
   expect(tool.description).toMatch(/read_file/);
   expect(tool.description).toMatch(/write_file/);
 });

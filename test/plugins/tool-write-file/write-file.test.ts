@@ -25,13 +25,39 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-test('declares its name, schema, write category and the path as its permission target', () => {
+test('declares its name, schema, write category and the path as its permission target', async () => {
   expect(tool.name).toBe('write_file');
   expect(tool.readOnly).toBe(false);
   expect(tool.category).toBe('write');
   expect(tool.inputSchema).toMatchObject({ required: ['file_path', 'content'], properties: { file_path: { type: 'string' }, content: { type: 'string' } } });
-  expect(tool.permissionTarget({ file_path: 'x/y.ts', content: '' })).toEqual({ kind: 'path', path: 'x/y.ts' });
-  expect(tool.permissionTarget({ path: 'x/z.ts', content: '' })).toEqual({ kind: 'path', path: 'x/z.ts' });
+  expect(await tool.permissionTarget({ file_path: 'x/y.ts', content: '' })).toEqual({ kind: 'path', path: 'x/y.ts' });
+  expect(await tool.permissionTarget({ path: 'x/z.ts', content: '' })).toEqual({ kind: 'path', path: 'x/z.ts' });
+  // Given the roots, also where the path leads now (the permission layers judge it; the write goes there or nowhere).
+  await mkdir(at('x'));
+  await symlink('x', at('link'));
+  const rooted = new WriteFileTool(reads, { roots: () => ({ projectRoot: root, homeDir: root }) });
+  expect(await rooted.permissionTarget({ file_path: 'link/y.ts', content: '' })).toEqual({ kind: 'path', path: 'link/y.ts', real: at('x/y.ts') });
+});
+
+test('a path whose folder was swapped for a link between the permission check and the write is refused: nothing is written where the check never looked', async () => {
+  await mkdir(at('.git'));
+  await writeFile(at('.git/config'), '[core]\n');
+  await mkdir(at('d'));
+  const rooted = new WriteFileTool(reads, { roots: () => ({ projectRoot: root, homeDir: root }) });
+  const input = { file_path: 'd/config', content: '[core]\n\tfsmonitor = evil\n' };
+  const judged = await rooted.permissionTarget(input); // d/config, a plain folder's file, when the layers look
+  // A command beside the call swaps the folder for a link to .git.
+  await rm(at('d'), { recursive: true });
+  await symlink('.git', at('d'));
+  await markRead('.git/config');
+  const result = await rooted.execute(input, toolContext({ projectRoot: root, permissionTarget: judged }));
+  expect(result).toEqual({ content: expect.stringContaining('changed during the call'), isError: true });
+  expect(await readFile(at('.git/config'), 'utf8')).toBe('[core]\n');
+  // Unchanged since the check: written.
+  await rm(at('d'));
+  await mkdir(at('d'));
+  const again = await rooted.permissionTarget(input);
+  expect(await rooted.execute(input, toolContext({ projectRoot: root, permissionTarget: again }))).toMatchObject({ content: expect.stringContaining('Wrote') });
   expect(tool.description).toMatch(/edit_file/);
   expect(tool.description).toMatch(/read_file/);
 });
