@@ -112,7 +112,8 @@ export class RulesEngine {
     const applicable = this.applicable(facts);
     if (!applicable) return undefined;
     const target = request.target;
-    if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir);
+    // Where the path led when the tool was asked (`real`) is judged too: a link on its way may have been swapped since.
+    if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir, typeof target.real === 'string' ? target.real : undefined);
     if (target.kind === 'command') return (await context.decideCommand())(applicable, target.command, request, context);
     const name: Unit = { label: request.toolName, matches: (rule) => rule.matchesName(request.toolName) };
     return combine([evaluate(applicable, name)], { allowed: true });
@@ -187,15 +188,16 @@ export class RulesEngine {
     return any ? applicable : undefined;
   }
 
-  private async decidePath(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string): Promise<PermissionVerdict | undefined> {
-    return this.decidePathNow(applicable, input, projectRoot, homeDir);
+  private async decidePath(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string, judged?: string): Promise<PermissionVerdict | undefined> {
+    return this.decidePathNow(applicable, input, projectRoot, homeDir, judged);
   }
 
-  private decidePathNow(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string): PermissionVerdict | undefined {
+  private decidePathNow(applicable: Record<RuleList, CompiledRule[]>[], input: string, projectRoot: string, homeDir: string, judged?: string): PermissionVerdict | undefined {
     const absolute = path.resolve(projectRoot, expandHome(input, homeDir));
     const candidates = [absolute];
     const real = realPath(absolute);
     if (real !== undefined && real !== absolute) candidates.push(real);
+    if (judged !== undefined && !candidates.includes(judged)) candidates.push(judged);
     const decisions = candidates.map((candidate) => evaluate(applicable, { label: candidate, matches: (rule) => rule.matchesPath(candidate) }));
     return combine(decisions, { allowed: true });
   }

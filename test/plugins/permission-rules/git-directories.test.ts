@@ -99,6 +99,13 @@ test('where the path led when the tool was asked is judged too: a plain folder t
   }
 });
 
+test("a user's deny rule sees where the path led when the tool was asked, not only where it leads now", async () => {
+  mkdirSync(path.join(dirs.root, 'd'));
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Write(./**)'], disallowedTools: ['Write(./secret/**)'] } });
+  expect(await decide(kernel, 'write_file', { file_path: 'd/x', real: path.join(dirs.root, 'secret', 'x') }, 'bypassPermissions')).toMatchObject({ decision: 'deny' });
+  expect(await decide(kernel, 'write_file', { file_path: 'd/x', real: path.join(dirs.root, 'd', 'x') }, 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
+
 test('ordinary files beside git directories are not protected', async () => {
   mkdirSync(path.join(dirs.root, 'docs', 'refs'), { recursive: true }); // refs without HEAD and objects: not a git directory
   const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)'] } });
