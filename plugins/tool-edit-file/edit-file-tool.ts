@@ -79,6 +79,12 @@ export class EditFileTool implements Tool {
     } catch (cause) {
       return error(describeFsError(cause, target));
     }
+    // Opened where the path was resolved (and judged): a folder on the way swapped for a link since
+    // leads the descriptor elsewhere, inside the project or not.
+    if (dir.realPath !== path.dirname(target.real)) {
+      await dir.close();
+      return error(messages.raced(target.display));
+    }
     try {
       return await this.editIn({ target, dir, name, key: path.join(dir.realPath, name) }, edit, context.signal);
     } finally {

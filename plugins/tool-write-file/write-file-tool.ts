@@ -60,6 +60,12 @@ export class WriteFileTool implements Tool {
     } catch (cause) {
       return error(describeFsError(cause, target, 'write'));
     }
+    // Opened where the path was resolved (and judged): a folder on the way swapped for a link since
+    // leads the descriptor elsewhere, inside the project or not.
+    if (dir.realPath !== path.dirname(target.real)) {
+      await dir.close();
+      return error(messages.raced(target.display));
+    }
     let existing: Stats | undefined;
     try {
       const key = path.join(dir.realPath, name);
