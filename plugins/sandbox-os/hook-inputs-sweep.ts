@@ -16,18 +16,21 @@ import { setAsideEntry, shownPath } from './sweep-paths.js';
 
 const WHY = 'a file your installed git hooks read or run (made or changed by the command)';
 const RUN_BY = 'your git hooks would have run what it names at your next git commit or checkout';
+const CONFIGURED_WHY = "a link on the way to a file your git configuration names (replaced by the command)";
+const CONFIGURED_RUN_BY = 'git would have read or run what it then leads to at your next git command there';
 
-export async function sweepHookInputs(watched: readonly { path: string; missing: boolean }[], roots: readonly string[], since: number): Promise<{ quarantined: Quarantined[]; unchecked: string[] }> {
+export async function sweepHookInputs(watched: readonly { path: string; missing: boolean; configured?: true }[], roots: readonly string[], since: number): Promise<{ quarantined: Quarantined[]; unchecked: string[] }> {
   const quarantined: Quarantined[] = [];
   const unchecked: string[] = [];
-  for (const { path: file, missing } of watched) {
+  for (const { path: file, missing, configured } of watched) {
+    const [why, runBy] = configured ? [CONFIGURED_WHY, CONFIGURED_RUN_BY] : [WHY, RUN_BY];
     // Missing before the command, there now: made by it, whatever its times say (a file written
     // by an earlier command elsewhere keeps its ctime when its folder is renamed into place).
     if (missing ? (await lstat(file).catch(() => undefined)) === undefined : !(await changedSince(file, since))) continue;
     const result = setAsideEntry(file, roots);
     if (result === undefined) continue; // gone meanwhile (or never made)
-    if ('movedTo' in result) quarantined.push({ path: file, movedTo: result.movedTo, why: WHY, runBy: RUN_BY });
-    else unchecked.push(`${shownPath(file)} holds ${WHY}, but could not be set aside (${result.refused})`);
+    if ('movedTo' in result) quarantined.push({ path: file, movedTo: result.movedTo, why, runBy });
+    else unchecked.push(`${shownPath(file)} holds ${why}, but could not be set aside (${result.refused})`);
   }
   return { quarantined, unchecked };
 }

@@ -62,9 +62,10 @@ export interface MountPlan {
    * What installed git hooks read or run (sdk/git-hook-inputs.ts) that could not be made read-only
    * as itself: missing (a mount point would break the hook manager, lefthook failing on a
    * `lefthook-local.yml` that is a directory: found after the command, it was made) or a link
-   * (changed during the command). Set aside after it (hook-inputs-sweep.ts).
+   * (changed during the command), and a link on the way to what git's configuration names
+   * (`configured`: said so). Set aside after it (hook-inputs-sweep.ts).
    */
-  watched?: { path: string; missing: boolean }[];
+  watched?: { path: string; missing: boolean; configured?: true }[];
   /**
    * Each git directory's `info/` folder and the names in it, other than git's own
    * (policy.ts, isGitInfoName), present when the plan was made: those are read-only; one that
@@ -253,6 +254,15 @@ async function protectNamed(named: string, writable: readonly string[], plan: Mo
   const target = path.normalize(named);
   const root = holdingRoot(writable, target);
   if (root === undefined || root === target) return undefined;
+  // A link on the way as the configuration spells it (`tools -> vendor/tools`) is where git's
+  // lookup turns: replaced by a folder, it leads git to a planted file. No mount can hold a link
+  // (a mount follows it), so it is checked after the command (hook-inputs-sweep.ts), and the
+  // folders before it are pinned.
+  for (const dir of wayTo(root, target)) {
+    if ((await inspect(dir, false)) !== 'symlink') continue;
+    (plan.watched ??= []).push({ path: dir, missing: false, configured: true });
+    plan.pinned.push(...wayTo(root, dir));
+  }
   let existing = target;
   let kind = await inspect(existing, false);
   if (kind === 'symlink') return refusal(target);

@@ -8,7 +8,7 @@
  * The file tools get the same attempts in bypassPermissions mode (they must ask, so -p denies).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
@@ -240,6 +240,16 @@ const attempts: Attempt[] = [
     },
     calls: (w) => [bash(`mkdir -p .gd/hooks && printf '#!/bin/sh\\ntouch ${w.canary}\\n' > .gd/hooks/pre-commit && chmod +x .gd/hooks/pre-commit`)],
     then: (w) => void w.git(w.root, 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: 'a file the config includes through a linked folder, the link replaced by a folder with a hostile include',
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'vendor', 'tools', 'git'), { recursive: true });
+      writeFileSync(path.join(w.root, 'vendor', 'tools', 'git', 'team.gitconfig'), '[pull]\n\trebase = true\n');
+      symlinkSync('vendor/tools', path.join(w.root, 'tools'));
+      w.git(w.root, 'config', 'include.path', '../tools/git/team.gitconfig');
+    },
+    calls: (w) => [bash(`rm tools && mkdir -p tools/git && printf '[core]\\n\\tfsmonitor = "touch ${w.canary}; false"\\n' > tools/git/team.gitconfig`)],
   },
   {
     name: "the clean filter's program the config names by a project path, rewritten, run at the user's git status",

@@ -93,6 +93,8 @@ test('what the git configuration names below a subfolder: the folders on its way
   // Through a link on the way (lstat follows it: only the last name is not followed): where git reads is protected, its way pinned.
   const linked = await plan(root, { ...table, [`${root}/shared`]: 'symlink', [`${root}/shared/t.gitconfig`]: 'file', [`${root}/vendor/shared`]: 'dir', [`${root}/vendor/shared/t.gitconfig`]: 'file' }, { named: [`${root}/shared/t.gitconfig`], links: { [`${root}/shared/t.gitconfig`]: `${root}/vendor/shared/t.gitconfig` } });
   expect(linked.readOnly).toContain(`${root}/vendor/shared/t.gitconfig`);
+  // The link itself can be replaced by a folder holding a planted file: checked after the command.
+  expect(linked.watched).toContainEqual({ path: `${root}/shared`, missing: false, configured: true });
   expect(linked.pinned).toEqual(expect.arrayContaining([`${root}/vendor`, `${root}/vendor/shared`]));
 });
 
