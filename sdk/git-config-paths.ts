@@ -157,7 +157,7 @@ export function gitDirOfWorkTree(workTree: string): string | undefined {
 }
 
 /** Where `commondir` points (a linked worktree's or a `.git` directory's), else the git directory itself. */
-function commonDirOf(gitDir: string): string {
+export function commonDirOf(gitDir: string): string {
   try {
     const pointer = readGitFile(path.join(gitDir, 'commondir')).split('\n')[0]?.trim();
     return pointer ? path.resolve(gitDir, pointer) : gitDir;

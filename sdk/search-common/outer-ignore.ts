@@ -18,13 +18,14 @@
  * nested repositories included: ripgrep can only be given them as one `--ignore-file`, which
  * applies everywhere, and the walker does the same so that both engines agree.
  */
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readFileExact } from './exact-open.js';
 import { isPathStrictlyWithin } from '../../types/path-within.js';
 import { readGitFile } from '../../types/small-file.js';
 import { rebaseFromAncestor } from './ignore-rebase.js';
+import { commonDirOf, gitDirOfWorkTree } from '../git-config-paths.js';
 
 /** The outer rules as lines relative to `root` (a real path), lowest precedence first. */
 export function outerIgnoreLines(root: string, homeDir: string = os.homedir()): string[] {
@@ -82,27 +83,10 @@ export function existsNoFollow(file: string): boolean {
 
 /** The text of `.git/info/exclude` of the repository whose top is `top`, also through a `.git` file (worktrees, submodules). */
 export function excludeText(top: string): string | undefined {
-  const dotGit = path.join(top, '.git');
-  let gitDir: string | undefined;
-  try {
-    const info = statSync(dotGit);
-    if (info.isDirectory()) gitDir = dotGit;
-    else if (info.isFile()) {
-      const match = /^gitdir:\s*(.+?)\s*$/m.exec(readGitFile(dotGit));
-      if (match) {
-        gitDir = path.resolve(top, match[1]!);
-        try {
-          const common = readGitFile(path.join(gitDir, 'commondir')).trim();
-          if (common) gitDir = path.resolve(gitDir, common);
-        } catch {
-          // not a linked worktree
-        }
-      }
-    }
-  } catch {
-    return undefined;
-  }
-  if (!gitDir) return undefined;
+  const own = gitDirOfWorkTree(top);
+  if (own === undefined) return undefined;
+  // A linked worktree's exclude is its common directory's.
+  const gitDir = commonDirOf(own);
   try {
     // `.git/info/exclude` may legitimately live elsewhere (a worktree's gitdir): read through
     // links, but never a FIFO, a device or a huge file (readGitFile).
