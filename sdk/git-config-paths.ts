@@ -197,7 +197,8 @@ export function gitNamedPartsCached(input: GitNamedPathsInput): GitNamedParts {
   const fullStamp = (parts: GitNamedParts): string => `${configStamp}#${stampOf([input.workTree, ...parts.hooksDirs, ...parts.hooksDirs.map((dir) => path.dirname(dir)), ...parts.hookInputs.read])}`;
   if (hit && hit.stamp === fullStamp(hit.parts)) return hit.parts;
   const parts = gitNamedParts(input);
-  if (cache.size > 32) cache.clear();
+  // One entry per repository: the project's, and each nested one the sandbox's sweep judges.
+  if (cache.size > 256) cache.clear();
   cache.set(key, { stamp: fullStamp(parts), parts });
   return parts;
 }

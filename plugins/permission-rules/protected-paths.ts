@@ -217,25 +217,37 @@ function makesGitDirectory(root: string, candidate: string): string | undefined 
 /**
  * A file or directory the project's git configuration names (an included file, the hooks
  * directory, a program: sdk/git-config-paths.ts) inside the project: as good as `.git/config` or
- * `.git/hooks`.
+ * `.git/hooks`. So is what a nested repository's configuration names, for a nested repository
+ * whose work tree holds the file (a folder on its way with a `.git`): its hooks directory and
+ * programs are taken from there. (One that names a file outside its own work tree is found by the
+ * sandbox's check after a command, which walks the project; a file tool does not walk it.)
  */
 function gitNamed(candidate: string, scope: ProtectedScope): string | undefined {
-  // `.git` a directory, or a file naming one (a worktree, a submodule, a repository delivered as `gitdir: .gd`).
-  const gitDir = gitDirOfWorkTree(scope.projectRoot);
-  if (gitDir === undefined) return undefined;
-  let paths: string[];
-  try {
-    paths = gitNamedPathsCached({ gitDir, workTree: scope.projectRoot, homeDir: scope.homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
-  } catch {
-    return undefined;
-  }
   const { project } = roots(scope);
-  for (const named of paths) {
-    // Inside the project only (the user's own files elsewhere are the user's), never the root itself.
-    if (!project.some((root) => relativeInside(root, named) !== undefined)) continue;
-    // Where it leads too: `core.hooksPath=.husky` with `.husky` a link to `tools/hooks` runs `tools/hooks/pre-commit`.
-    for (const form of forms(named)) {
-      if (candidate === form || relativeInside(form, candidate) !== undefined) return 'a file your git configuration names (git reads it, or runs what it holds)';
+  const workTrees = [scope.projectRoot];
+  for (const root of project) {
+    if (relativeInside(root, candidate) === undefined) continue;
+    for (let dir = path.dirname(candidate); dir !== root && relativeInside(root, dir) !== undefined; dir = path.dirname(dir)) workTrees.push(dir);
+  }
+  for (const workTree of workTrees) {
+    // `.git` a directory, or a file naming one (a worktree, a submodule, a repository delivered as `gitdir: .gd`).
+    const gitDir = gitDirOfWorkTree(workTree);
+    if (gitDir === undefined) continue;
+    let paths: string[];
+    try {
+      paths = gitNamedPathsCached({ gitDir, workTree, homeDir: scope.homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
+    } catch {
+      continue;
+    }
+    for (const named of paths) {
+      // Inside the project only (the user's own files elsewhere are the user's), never the root itself.
+      if (!project.some((root) => relativeInside(root, named) !== undefined)) continue;
+      // Where it leads too: `core.hooksPath=.husky` with `.husky` a link to `tools/hooks` runs `tools/hooks/pre-commit`.
+      for (const form of forms(named)) {
+        if (candidate === form || relativeInside(form, candidate) !== undefined) {
+          return workTree === scope.projectRoot ? 'a file your git configuration names (git reads it, or runs what it holds)' : `a file the git configuration of the nested repository ${path.relative(scope.projectRoot, workTree) || '.'} names (git reads it, or runs what it holds)`;
+        }
+      }
     }
   }
   return undefined;

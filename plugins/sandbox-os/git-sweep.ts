@@ -46,7 +46,9 @@
  * during the command, what leads to it is set aside; otherwise the user is told it was not checked.
  */
 import type { Stats } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { gitNamedPartsCached, type GitNamedParts } from '../../sdk/git-config-paths.js';
 import { entries, lstat, realpath } from './byte-fs.js';
 import { fromBytes, toBytes } from './byte-names.js';
 import { parseGitConfig } from '../../sdk/git-config-syntax.js';
@@ -92,6 +94,8 @@ interface Context {
   roots: readonly string[];
   /** The roots' own `.git` directories (their config and hooks are mounted read-only). */
   protectedGitDirs: string[];
+  /** Where the user's git configuration is read from (sdk/git-config-paths.ts). */
+  home: GitHome;
   quarantined: Quarantined[];
   unchecked: string[];
   /**
@@ -138,12 +142,13 @@ interface Named {
   blocked?: string;
 }
 
+/** `name`: relative to `gitDir`, or absolute (a path its configuration names). */
 async function lookUp(gitDir: string, name: string, context: Context): Promise<Named | undefined> {
   const reached = await follow(gitDir, name, context.roots);
   if (reached.real === undefined && reached.inside && (await blockedMayHide(reached, context))) {
     // Where the command could write, and nothing says whether it changed: it counts as changed.
     // (Stopped outside the roots, it is judged as any link leading outside.)
-    return { entry: reached.links[0]?.path ?? path.join(gitDir, name), reached, changed: true, blocked: blockedWhy(reached) };
+    return { entry: reached.links[0]?.path ?? path.resolve(gitDir, name), reached, changed: true, blocked: blockedWhy(reached) };
   }
   if (reached.real === undefined && reached.links.length === 0) return undefined; // nothing there
   let ctime = -Infinity;
@@ -153,7 +158,7 @@ async function lookUp(gitDir: string, name: string, context: Context): Promise<N
     info = await lstat(reached.real).catch(() => undefined);
     if (info) ctime = Math.max(ctime, info.ctimeMs);
   }
-  return { entry: reached.links[0]?.path ?? path.join(gitDir, name), reached, changed: ctime >= context.since, info };
+  return { entry: reached.links[0]?.path ?? path.resolve(gitDir, name), reached, changed: ctime >= context.since, info };
 }
 
 /** Sets aside the link through which `name` leads outside the roots (or to nothing there); returns why. */
@@ -198,13 +203,14 @@ async function judgeFile(gitDir: string, name: string, all: boolean, context: Co
  * lists changed since the command started (all of them when `all`), setting aside what would run
  * a program. Returns what would (before it was set aside), for a pointer that leads here.
  */
-async function checkGitDir(gitDir: string, all: boolean, context: Context, depth = 0): Promise<string | undefined> {
+async function checkGitDir(gitDir: string, all: boolean, context: Context, depth = 0, workTree?: string): Promise<string | undefined> {
   if (depth > 3 || context.protectedGitDirs.includes(gitDir) || !(await isRealInside(gitDir, context.roots))) return undefined;
   const found: (string | undefined)[] = [];
   const judge = async (text: string): Promise<string | undefined> => configOffence(text) ?? (await worktreeOutside(gitDir, text, context.roots));
   for (const name of ['config', 'config.worktree']) found.push(await judgeFile(gitDir, name, all, context, judge, (why) => `git configuration that runs programs or writes outside the project (${why})`));
   found.push(await checkCommonDir(gitDir, all, context, depth));
   found.push(await checkHooks(gitDir, all, context));
+  found.push(await checkConfigNamed(gitDir, workTree ?? (await workTreeOf(gitDir)), context));
   found.push(await checkTodoLists(gitDir, all, context));
   if (context.apply) await checkPrintedNames(gitDir, all, context);
   return found.find((why) => why !== undefined);
@@ -266,8 +272,9 @@ async function checkCommonDir(gitDir: string, all: boolean, context: Context, de
   return why;
 }
 
-async function checkHooks(gitDir: string, all: boolean, context: Context): Promise<string | undefined> {
-  const hooks = await lookUp(gitDir, 'hooks', context);
+/** `hooksDir`: `hooks` in the git directory, or the absolute path its core.hooksPath names. */
+async function checkHooks(gitDir: string, all: boolean, context: Context, hooksDir = 'hooks'): Promise<string | undefined> {
+  const hooks = await lookUp(gitDir, hooksDir, context);
   if (!hooks) return undefined;
   if (hooks.blocked) return cannotJudge(hooks, 'hooks', context);
   if (!hooks.reached.inside) return all || hooks.changed ? leadsOutside(hooks, 'hooks', context) : undefined;
@@ -288,13 +295,61 @@ async function checkHooks(gitDir: string, all: boolean, context: Context): Promi
   let offence: string | undefined;
   for (const name of names) {
     if (name.endsWith('.sample') || name.endsWith(QUARANTINE_SUFFIX) || name.includes(`${QUARANTINE_SUFFIX}-`)) continue;
-    const hook = await lookUp(gitDir, `hooks/${name}`, context);
+    const hook = await lookUp(gitDir, path.join(hooksDir, name), context);
     if (!hook || !(allHooks || hook.changed)) continue;
     offence ??= `hook ${shownPath(name)}`;
     const why = hook.reached.inside && !hook.blocked ? 'a git hook' : hook.blocked ? `a git hook that cannot be reached to check (${hook.blocked})` : `a git hook that is a link leading ${hook.reached.real === undefined ? 'nowhere' : OUTSIDE} (${shownPath(hook.reached.shown)})`;
     setAside(hook.entry, why, context);
   }
   return offence;
+}
+
+/**
+ * What a nested repository's configuration (or the user's, read for that repository) names by a
+ * path inside the roots (sdk/git-config-paths.ts): a file it includes, the hooks directory
+ * core.hooksPath names (taken from that repository's work tree), a program such as a clean filter,
+ * what its installed hooks read. The project's own repository has those read-only (mount-plan.ts);
+ * a nested one's are judged here, after the command: an included file changed during it as its
+ * configuration is, a hook in the named directory as a hook is, and a program or a hook's input
+ * made or changed during it set aside, as a hook would be. Only what changed: a new repository is
+ * judged whole by its own configuration, which names these only through keys that are set aside.
+ */
+async function checkConfigNamed(gitDir: string, workTree: string, context: Context): Promise<string | undefined> {
+  let parts: GitNamedParts;
+  try {
+    parts = gitNamedPartsCached({ gitDir, workTree, ...context.home });
+  } catch {
+    return undefined;
+  }
+  const inside = (named: string): boolean => insideRoots(context.roots, named) && !context.roots.includes(named);
+  const repository = shownPath(workTree);
+  const found: (string | undefined)[] = [];
+  const hooksDirs = parts.hooksDirs.filter((dir) => dir !== path.join(gitDir, 'hooks') && inside(dir));
+  // husky's `.husky/_` runs the hooks one folder up: that folder is a hooks directory too.
+  const hookFolders = [...hooksDirs, ...hooksDirs.filter((dir) => path.basename(dir) === '_').map((dir) => path.dirname(dir))];
+  for (const dir of new Set(hookFolders)) found.push(await checkHooks(gitDir, false, context, dir));
+  const judge = (text: string): string | undefined => configOffence(text);
+  for (const file of parts.named) {
+    if (!inside(file) || hookFolders.includes(file) || parts.hooksDirs.includes(file)) continue;
+    found.push(await judgeFile(gitDir, file, false, context, judge, (why) => `a file the git configuration of ${repository} includes, which runs programs (${why})`));
+  }
+  for (const file of new Set([...parts.programs, ...parts.hookInputs.paths])) {
+    if (!inside(file)) continue;
+    const named = await lookUp(gitDir, file, context);
+    if (!named?.changed) continue;
+    const why = `a program or file the git configuration or hooks of ${repository} name by a path (made or changed by the command)`;
+    setAside(named.entry, why, context, `git would have run it at your next git command in ${repository}`);
+    found.push(why);
+  }
+  return found.find((why) => why !== undefined);
+}
+
+/** A git directory's work tree: the folder holding `.git`, else its core.worktree, else the folder holding it. */
+async function workTreeOf(gitDir: string): Promise<string> {
+  if (path.basename(gitDir) === '.git') return path.dirname(gitDir);
+  const read = await readSmallFile(path.join(gitDir, 'config'));
+  const worktree = read && 'bytes' in read ? worktreesOf(fromBytes(read.bytes))[0] : undefined;
+  return worktree ? path.resolve(gitDir, worktree) : path.dirname(gitDir);
 }
 
 /**
@@ -346,7 +401,7 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
   if (entry.kind === 'dir') {
     // Not the directory's own ctime: any git command in the repository changes it (index.lock).
     // (checkGitDir follows nothing unless the directory is really where the walk saw it.)
-    await checkGitDir(entry.path, fresh, context);
+    await checkGitDir(entry.path, fresh, context, 0, path.basename(entry.path) === '.git' ? path.dirname(entry.path) : undefined);
     return;
   }
   const parent = path.dirname(entry.path);
@@ -392,7 +447,7 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
     }
     return; // nothing there yet: what is made there later is judged then
   }
-  const why = await checkGitDir(target.real, moved, { ...context, apply: context.apply && !moved });
+  const why = await checkGitDir(target.real, moved, { ...context, apply: context.apply && !moved }, 0, parent);
   if (why && moved) setAside(entry.path, `a .git ${kind} pointing at a git directory that runs programs (${why})`, context);
 }
 
@@ -445,14 +500,23 @@ async function reportUnread(items: readonly Unread[], what: string, context: Con
  * sandbox whenever they lie in a writable root (mount-plan.ts), so the command cannot have
  * written, replaced or made them; whatever changed there is MewCode's own doing.
  */
-export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline, maxDirs?: number, review?: ReviewBaseline, own: readonly string[] = []): Promise<SweepResult> {
+/** The user's home and XDG_CONFIG_HOME, where git reads the user's configuration (with the repository's). */
+export interface GitHome {
+  homeDir: string;
+  xdgConfigHome?: string;
+}
+
+/** `homeDir` with this process's XDG_CONFIG_HOME. */
+export const gitHome = (homeDir: string): GitHome => ({ homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
+
+export async function sweepGitDirs(roots: readonly string[], since: number, baseline: GitBaseline, maxDirs?: number, review?: ReviewBaseline, own: readonly string[] = [], home: GitHome = gitHome(os.homedir())): Promise<SweepResult> {
   const ownDirs = await ownStateDirs(own);
   const protectedGitDirs: string[] = [];
   for (const root of roots) {
     const dotGit = path.join(root, '.git');
     if ((await lstat(dotGit).catch(() => undefined))?.isDirectory()) protectedGitDirs.push(dotGit);
   }
-  const context: Context = { since, roots, protectedGitDirs, quarantined: [], unchecked: [], apply: true };
+  const context: Context = { since, roots, protectedGitDirs, home, quarantined: [], unchecked: [], apply: true };
   const named: string[] = [];
   let truncated = false;
   const notWalked = new Set<string>();

@@ -20,7 +20,7 @@ import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy } from './domain-proxy.js';
 import { gitNamedPartsCached } from '../../sdk/git-config-paths.js';
 import { projectCodeWarning, sweepGitInfo, sweepHookInputs } from './hook-inputs-sweep.js';
-import { gitBaseline, reviewBaseline, sweepGitDirs, type GitBaseline, type ReviewBaseline } from './git-sweep.js';
+import { gitBaseline, gitHome, reviewBaseline, sweepGitDirs, type GitBaseline, type ReviewBaseline } from './git-sweep.js';
 import { baselineFor, ensureRecordsDir, ownStateDirs, recordsDir, writeRecord } from './command-records.js';
 import { quarantineWarning, TRUNCATED_WARNING, uncheckedMarkRefusal, uncheckedTreeRefusal, uncheckedWarning } from './sweep-report.js';
 import { markAbove } from './unchecked-marks.js';
@@ -625,7 +625,8 @@ export class SandboxCommands {
         for (const item of hooks.quarantined) this.options.warn(quarantineWarning(item));
         for (const what of hooks.unchecked) this.options.warn(uncheckedWarning(what));
       }
-      const { quarantined, unchecked, notices, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs, review, own);
+      const home = gitHome(await realpath(this.options.homeDir).catch(() => this.options.homeDir));
+      const { quarantined, unchecked, notices, truncated, notWalked } = await sweepGitDirs(roots, since, this.gitBaseline, this.options.maxSweepDirs, review, own, home);
       for (const item of quarantined) this.options.warn(quarantineWarning(item));
       for (const notice of notices) this.options.warn(uncheckedWarning(notice));
       for (const what of unchecked) {

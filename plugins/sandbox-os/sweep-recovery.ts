@@ -14,7 +14,7 @@
 import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { claim, listEntries, ownStateDirs, readRecord, stillRunning, type RecordEntry } from './command-records.js';
-import { MAX_SWEEP_DIRS, sweepGitDirs } from './git-sweep.js';
+import { gitHome, MAX_SWEEP_DIRS, sweepGitDirs } from './git-sweep.js';
 import { quarantineWarning, uncheckedMarkRefusal, uncheckedWarning } from './sweep-report.js';
 import { shownPath } from './sweep-paths.js';
 import { markKey, writeUncheckedMark } from './unchecked-marks.js';
@@ -107,7 +107,8 @@ async function sweepRecord(dir: string, claimed: string, name: string, now: numb
   const messages: string[] = [];
   if (roots.length > 0) {
     // The records live in the home's .mewcode (command-records.ts): it and the project's are MewCode's own.
-    const result = await sweepGitDirs(roots, record.since, new Map(record.baseline), maxDirs, undefined, ownStateDirs(path.dirname(path.dirname(dir)), record.projectRoot));
+    const home = path.dirname(path.dirname(dir));
+    const result = await sweepGitDirs(roots, record.since, new Map(record.baseline), maxDirs, undefined, ownStateDirs(home, record.projectRoot), gitHome(home));
     messages.push(...result.quarantined.map(quarantineWarning), ...result.notices.map(uncheckedWarning), ...result.unchecked.map(uncheckedWarning));
     if (result.truncated) {
       // Fails closed: the next session in the project refuses commands until the user has looked.

@@ -277,6 +277,53 @@ const attempts: Attempt[] = [
     },
     calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\ncat\\n' > tools/clean.sh && chmod +x tools/clean.sh && echo two > data.txt`)],
   },
+  // An existing nested repository's configuration names files of its own (or the user's global
+  // configuration does, relative to each work tree): as good as that repository's config or hooks.
+  {
+    name: "a project file an existing nested repository's config includes (../../team.gitconfig)",
+    setup: (w) => {
+      withNestedRepo(w);
+      writeFileSync(path.join(w.root, 'team.gitconfig'), '[pull]\n\trebase = true\n');
+      w.git(path.join(w.root, 'vendor'), 'config', 'include.path', '../../team.gitconfig');
+    },
+    calls: (w) => [bash(writeHostileConfig('team.gitconfig', w.canary))],
+    gitIn: ['vendor'],
+  },
+  {
+    name: "the hooks directory an existing nested repository's config names (core.hooksPath = githooks), run at the user's commit there",
+    setup: (w) => {
+      withNestedRepo(w);
+      mkdirSync(path.join(w.root, 'vendor', 'githooks'));
+      w.git(path.join(w.root, 'vendor'), 'config', 'core.hooksPath', 'githooks');
+    },
+    calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\n' > vendor/githooks/pre-commit && chmod +x vendor/githooks/pre-commit`)],
+    then: (w) => void w.git(path.join(w.root, 'vendor'), 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: "the clean filter's program an existing nested repository's config names by a path, rewritten, run at the user's git status there",
+    setup: (w) => {
+      withNestedRepo(w);
+      const vendor = path.join(w.root, 'vendor');
+      mkdirSync(path.join(vendor, 'tools'));
+      writeFileSync(path.join(vendor, 'tools', 'clean.sh'), '#!/bin/sh\ncat\n', { mode: 0o755 });
+      writeFileSync(path.join(vendor, '.gitattributes'), 'data.txt filter=tidy\n');
+      writeFileSync(path.join(vendor, 'data.txt'), 'one\n');
+      w.git(vendor, 'config', 'filter.tidy.clean', './tools/clean.sh');
+      w.git(vendor, 'add', '-A');
+      w.git(vendor, 'commit', '-q', '-m', 'filter');
+    },
+    calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\ncat\\n' > vendor/tools/clean.sh; echo two > vendor/data.txt`)],
+    gitIn: ['vendor'],
+  },
+  {
+    name: "the user's global core.hooksPath (.githooks, relative: each repository's own) in an existing nested repository, run at the user's commit there",
+    setup: (w) => {
+      withNestedRepo(w);
+      writeFileSync(path.join(w.home, '.gitconfig'), '[core]\n\thooksPath = .githooks\n');
+    },
+    calls: (w) => [bash(`mkdir -p vendor/.githooks && printf '#!/bin/sh\\ntouch ${w.canary}\\n' > vendor/.githooks/pre-commit && chmod +x vendor/.githooks/pre-commit`)],
+    then: (w) => void w.git(path.join(w.root, 'vendor'), 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
 ];
 
 /** The same places through the file tools, in bypassPermissions (a protected path must ask, so -p denies it). */
@@ -368,6 +415,27 @@ const fileAttempts: { name: string; setup?: (w: World) => void; file: string; co
     },
     file: 'tools/hooks/pre-commit',
     content: (w) => `#!/bin/sh\ntouch ${w.canary}\n`,
+  },
+  {
+    name: "write_file a hook in the hooks directory an existing nested repository's config names",
+    setup: (w) => {
+      withNestedRepo(w);
+      mkdirSync(path.join(w.root, 'vendor', 'githooks'));
+      w.git(path.join(w.root, 'vendor'), 'config', 'core.hooksPath', 'githooks');
+    },
+    file: 'vendor/githooks/pre-commit',
+    content: (w) => `#!/bin/sh\ntouch ${w.canary}\n`,
+  },
+  {
+    name: "write_file the clean filter's program an existing nested repository's config names by a path",
+    setup: (w) => {
+      withNestedRepo(w);
+      mkdirSync(path.join(w.root, 'vendor', 'tools'));
+      writeFileSync(path.join(w.root, 'vendor', 'tools', 'clean.sh'), '#!/bin/sh\ncat\n', { mode: 0o755 });
+      w.git(path.join(w.root, 'vendor'), 'config', 'filter.tidy.clean', './tools/clean.sh');
+    },
+    file: 'vendor/tools/clean.sh',
+    content: (w) => `#!/bin/sh\ntouch ${w.canary}\ncat\n`,
   },
 ];
 

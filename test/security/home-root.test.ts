@@ -31,6 +31,10 @@ function makeHome(): string {
   writeFileSync(path.join(home, '.ssh', 'config'), 'Host *\n');
   writeFileSync(path.join(home, 'dotfiles', 'vimrc'), '" vimrc\n');
   symlinkSync('dotfiles/vimrc', path.join(home, '.vimrc'));
+  // A link whose target lies deeper: the folders on its way must hold as the target does.
+  mkdirSync(path.join(home, 'dotfiles', 'tmux'));
+  writeFileSync(path.join(home, 'dotfiles', 'tmux', 'tmux.conf'), '# tmux\n');
+  symlinkSync('dotfiles/tmux/tmux.conf', path.join(home, '.tmux.conf'));
   writeFileSync(path.join(home, 'work', 'notes.txt'), 'notes\n');
   return home;
 }
@@ -67,6 +71,7 @@ const bashAttempts: { name: string; command: string }[] = [
   { name: 'retarget the ~/.vimrc link', command: 'ln -sfn /tmp/evil ~/.vimrc' },
   { name: 'create ~/.gdbinit (on no list: gdb runs it)', command: 'printf "shell touch /tmp/pwned\\n" > ~/.gdbinit' },
   { name: 'write through the ~/.vimrc link into its target', command: 'echo "evil" >> ~/.vimrc' },
+  { name: "rename the folder holding ~/.tmux.conf's target and plant a new one", command: 'cd ~/dotfiles && mv tmux tmux.old && mkdir tmux && echo "run-shell \'touch /tmp/pwned\'" > tmux/tmux.conf' },
   { name: 'ssh config', command: 'echo "ProxyCommand touch /tmp/pwned" >> ~/.ssh/config' },
   { name: 'computed name in python', command: `python3 -c "import os; open(os.path.expanduser('~')+'/'+chr(46)+'bash'+'rc','a').write('x')"` },
   { name: 'brace expansion over several startup files', command: 'for f in ~/.{bashrc,zshrc,bash_login}; do echo x >> "$f"; done' },

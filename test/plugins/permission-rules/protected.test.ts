@@ -222,3 +222,16 @@ test("an allow rule for Markdown files does not let the model write a command of
     expect(await write(kernel, file, 'default')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
   }
 });
+
+test("what a nested repository's configuration names in its work tree (hooks directory, a filter's program) asks; its other files do not", async () => {
+  const vendor = path.join(dirs.root, 'vendor');
+  mkdirSync(path.join(vendor, '.git'), { recursive: true });
+  writeFileSync(path.join(vendor, '.git', 'config'), '[core]\n\thooksPath = githooks\n[filter "tidy"]\n\tclean = ./tools/clean.sh\n');
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)'] } });
+  for (const file of ['vendor/githooks/pre-commit', 'vendor/tools/clean.sh']) {
+    expect(await write(kernel, file, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected', reason: expect.stringContaining('nested repository vendor') });
+  }
+  expect(await write(kernel, 'vendor/tools/other.sh', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  // Not a repository there: the same names are ordinary files.
+  expect(await write(kernel, 'lib/githooks/pre-commit', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
