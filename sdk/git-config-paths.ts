@@ -9,10 +9,11 @@
  * runs), so the sandbox and the rules layer protect them like those. Shared by sandbox-os and
  * permission-rules.
  *
- * The configuration files read are the user's and the repository's own (`~/.gitconfig`,
- * `$XDG_CONFIG_HOME/git/config`, `<gitdir>/config`, `<gitdir>/config.worktree`), read as git
- * reads them (git-config-syntax.ts). A file git refuses is read up to the line it refuses, as git
- * does before it stops: git runs nothing of such a configuration.
+ * The configuration files read are the ones git reads (configFiles: the system's, the user's,
+ * the repository's common `config` and the worktree's `config.worktree`), read as git reads them
+ * (git-config-syntax.ts). A file git refuses is read up to the line it refuses, as git does
+ * before it stops: git runs nothing of such a configuration. A program value counts with every
+ * word given as a path and the module of Python's `-m` (programPaths).
  *
  * The hooks installed in the effective hooks directory add what they read and run
  * (git-hook-inputs.ts: a hook manager's configuration, a program a stub names by path): those are
@@ -24,6 +25,7 @@ import { readGitFile } from '../types/small-file.js';
 import path from 'node:path';
 import { readGitConfig } from './git-config-syntax.js';
 import { gitHookInputs, type HookInputs } from './git-hook-inputs.js';
+import { pythonModulePaths } from './python-module.js';
 
 export { parseGitConfig } from './git-config-syntax.js';
 
@@ -39,12 +41,34 @@ const PROGRAM_KEYS = /^(?:core\.(?:fsmonitor|editor|pager|sshcommand|askpass)|se
 /** Values of core.fsmonitor that switch it on or off rather than name a program. */
 const BOOLEAN = /^(?:true|false|yes|no|on|off|1|0)$/i;
 
-/** The program a command value starts, when it is given as a path: `!` (an alias's or a credential helper's shell form) and quotes dropped. */
-function programPath(value: string, homeDir: string): string | undefined {
-  const word = value.replace(/^!\s*/, '').trim().split(/\s+/)[0]?.replace(/^(["'])(.*)\1$/, '$2') ?? '';
-  const program = expandTilde(word, homeDir);
-  return program.includes('/') ? program : undefined;
+/** A command value's words as the shell splits them (quotes dropped, a quoted word may hold spaces); `!` (an alias's or a credential helper's shell form) dropped. */
+function commandWords(value: string): string[] {
+  const words: string[] = [];
+  for (const match of value.replace(/^!\s*/, '').matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+)/g)) {
+    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? match[3]!.replace(/\\(.)/g, '$1')));
+  }
+  return words;
 }
+
+/**
+ * What a command value runs from the project, relative to the work tree's top: every word given
+ * as a path (the program, and what it is handed: `sh tools/clean.sh`, `node ./x.mjs`,
+ * `env X=1 ./x`), and for Python's `-m <module>` the module where Python looks first, the work
+ * tree's top (`<module>.py`, `<module>/`): `python3 -m nbstripout` imports `./nbstripout.py` ahead
+ * of the installed one.
+ */
+function programPaths(value: string, homeDir: string): string[] {
+  const words = commandWords(value);
+  const found: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const expanded = expandTilde(word.replace(/^[A-Za-z_]\w*=/, ''), homeDir);
+    if (expanded.includes('/') && !/^[a-z][a-z0-9+.-]*:\/\//i.test(expanded)) found.push(expanded);
+    const module = /^-m([A-Za-z_][\w.]*)?$/.exec(word);
+    if (module) found.push(...pythonModulePaths(module[1] ?? words[i + 1] ?? ''));
+  }
+  return found;
+}
+
 
 function expandTilde(value: string, homeDir: string): string {
   return value === '~' || value.startsWith('~/') ? path.join(homeDir, value.slice(1)) : value;
@@ -122,17 +146,51 @@ export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
       } else if (PROGRAM_KEYS.test(key) && !(key === 'core.fsmonitor' && BOOLEAN.test(value))) {
         // An alias without `!` is a git subcommand, not a program.
         if (key.startsWith('alias.') && !value.trimStart().startsWith('!')) continue;
-        const program = programPath(value, input.homeDir);
-        if (program !== undefined) programs.add(path.resolve(input.workTree, program));
+        for (const program of programPaths(value, input.homeDir)) programs.add(path.resolve(input.workTree, program));
       }
     }
   };
+  const commonDir = commonDirOf(input.gitDir);
+  for (const file of configFiles(input)) visit(file, 0);
+  // Without core.hooksPath git runs the common directory's `hooks` (a linked worktree's are its
+  // main repository's); with it, only that directory (any of the values found: which one wins
+  // depends on files git reads that are not read here).
+  if (hooksDirs.length === 0) hooksDirs.push(path.join(commonDir, 'hooks'));
+  return { named: [...found], programs: [...programs], hookInputs: gitHookInputs(hooksDirs, input.workTree, commonDir), hooksDirs };
+}
+
+/**
+ * The configuration files git reads for the repository at `gitDir`, as git picks them: the
+ * system file (`GIT_CONFIG_SYSTEM`, else /etc/gitconfig; none under `GIT_CONFIG_NOSYSTEM`), the
+ * user's (`GIT_CONFIG_GLOBAL`, else `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config`), the
+ * repository's (`config` in its common directory: a linked worktree's is its main repository's)
+ * and the worktree's `config.worktree`. Taken from this process's environment, which the user's
+ * own git commands in this terminal share.
+ */
+function configFiles(input: GitNamedPathsInput): string[] {
+  const env = process.env;
+  const system = truthy(env.GIT_CONFIG_NOSYSTEM) ? [] : [env.GIT_CONFIG_SYSTEM || '/etc/gitconfig'];
   const xdg = input.xdgConfigHome && path.isAbsolute(input.xdgConfigHome) ? input.xdgConfigHome : path.join(input.homeDir, '.config');
-  for (const file of [path.join(input.homeDir, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(input.gitDir, 'config'), path.join(input.gitDir, 'config.worktree')]) visit(file, 0);
-  // Without core.hooksPath git runs `<gitdir>/hooks`; with it, only that directory (any of the
-  // values found: which one wins depends on files git reads that are not read here).
-  if (hooksDirs.length === 0) hooksDirs.push(path.join(input.gitDir, 'hooks'));
-  return { named: [...found], programs: [...programs], hookInputs: gitHookInputs(hooksDirs, input.workTree, commonDirOf(input.gitDir)), hooksDirs };
+  const global = env.GIT_CONFIG_GLOBAL ? [expandTilde(env.GIT_CONFIG_GLOBAL, input.homeDir)] : [path.join(input.homeDir, '.gitconfig'), path.join(xdg, 'git', 'config')];
+  const local = [...new Set([path.join(commonDirOf(input.gitDir), 'config'), path.join(input.gitDir, 'config')])];
+  return [...system, ...global, ...local, path.join(input.gitDir, 'config.worktree')];
+}
+
+/** git's boolean spelling of true (an empty value is false). */
+const truthy = (value: string | undefined): boolean => value !== undefined && /^(?:1|true|yes|on)$/i.test(value.trim());
+
+/**
+ * The repository git works in from `dir`: the nearest folder, `dir` itself or above it, holding a
+ * `.git` directory or a `.git` file naming one (a linked worktree, a submodule's checkout), as
+ * git's own search finds it. The project may be a subfolder of the repository; what its
+ * configuration names is then taken from the repository's top.
+ */
+export function repositoryOf(dir: string): { gitDir: string; workTree: string } | undefined {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const gitDir = gitDirOfWorkTree(at);
+    if (gitDir !== undefined) return { gitDir, workTree: at };
+    if (path.dirname(at) === at) return undefined;
+  }
 }
 
 /**
@@ -175,13 +233,12 @@ export function gitNamedPathsCached(input: GitNamedPathsInput): string[] {
 
 /**
  * gitNamedParts, cached until one of the configuration files read changes (by size and mtime),
- * or a hooks directory, a hook file read or the work tree's top folder (where a manager's
- * configuration is made) does.
+ * a file they include, a hooks directory, a hook file read or the work tree's top folder (where
+ * a manager's configuration is made) does.
  */
 export function gitNamedPartsCached(input: GitNamedPathsInput): GitNamedParts {
-  const key = `${input.gitDir}\u0000${input.workTree}\u0000${input.homeDir}\u0000${input.xdgConfigHome ?? ''}`;
-  const xdg = input.xdgConfigHome && path.isAbsolute(input.xdgConfigHome) ? input.xdgConfigHome : path.join(input.homeDir, '.config');
-  const configs = [path.join(input.homeDir, '.gitconfig'), path.join(xdg, 'git', 'config'), path.join(input.gitDir, 'config'), path.join(input.gitDir, 'config.worktree')];
+  const configs = configFiles(input);
+  const key = `${input.gitDir}\u0000${input.workTree}\u0000${configs.join('\u0000')}`;
   const stampOf = (files: readonly string[]): string => files
     .map((file) => {
       try {
@@ -194,7 +251,7 @@ export function gitNamedPartsCached(input: GitNamedPathsInput): GitNamedParts {
     .join('|');
   const configStamp = stampOf(configs);
   const hit = cache.get(key);
-  const fullStamp = (parts: GitNamedParts): string => `${configStamp}#${stampOf([input.workTree, ...parts.hooksDirs, ...parts.hooksDirs.map((dir) => path.dirname(dir)), ...parts.hookInputs.read])}`;
+  const fullStamp = (parts: GitNamedParts): string => `${configStamp}#${stampOf([input.workTree, ...parts.named, ...parts.hooksDirs, ...parts.hooksDirs.map((dir) => path.dirname(dir)), ...parts.hookInputs.read])}`;
   if (hit && hit.stamp === fullStamp(hit.parts)) return hit.parts;
   const parts = gitNamedParts(input);
   // One entry per repository: the project's, and each nested one the sandbox's sweep judges.

@@ -20,6 +20,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { pythonModulePaths } from './python-module.js';
 
 /** Hook files read per directory (a hooks directory holds git's ≈ 30 hook names and a manager's helpers). */
 export const MAX_HOOK_FILES = 64;
@@ -52,6 +53,12 @@ const SIMPLE_GIT_HOOKS_CONFIG = ['cjs', 'js', 'mjs', 'json'].flatMap((ext) => [`
 
 /** Running a package's code from the project: npx, a package manager's exec, or a path into node_modules. */
 const RUNS_NODE_MODULES = /(?:^|[\s;&|(`"'])(?:npx|bunx|pnpx)\s|\b(?:npm|pnpm)\s+exec\b|\byarn\s+(?!install\b)[\w@-]|node_modules\//m;
+/**
+ * Python run as `-m <module>` on a line naming Python (pre-commit's stub: `"$INSTALL_PYTHON"
+ * -mpre_commit`). Hooks run at the work tree's top, which `-m` puts first on Python's module path:
+ * `./pre_commit/` would be imported instead of the installed package.
+ */
+const PYTHON_MODULE = /python[^\n]*?\s-m\s*([A-Za-z_][\w.]*)/gi;
 
 /** The first MAX_HOOK_BYTES of a regular file (opened without blocking on a FIFO), or undefined. */
 function readHead(file: string): string | undefined {
@@ -127,6 +134,10 @@ export function gitHookInputs(hooksDirs: readonly string[], workTree: string, co
   const runsProjectCode = (file: string, text: string): void => {
     const runs = RUNS_NODE_MODULES.exec(text);
     if (runs) projectCode.push(`${path.relative(workTree, file) || file} (${runs[0].trim().replace(/^["'`(;&|]/, '')}…)`);
+    const modules = [...text.matchAll(PYTHON_MODULE)].map((match) => match[1]!);
+    for (const module of modules) at(pythonModulePaths(module));
+    // What else the module imports is looked up at the top first too: project code, said as such.
+    if (modules.length > 0) projectCode.push(`${path.relative(workTree, file) || file} (python -m ${modules[0]}: the project's top folder comes first on its module path)`);
   };
   let lintStaged = false;
   const dirs = new Set<string>();

@@ -23,7 +23,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { gitDirOfWorkTree, gitNamedPathsCached } from '../../sdk/git-config-paths.js';
+import { gitDirOfWorkTree, gitNamedPathsCached, repositoryOf } from '../../sdk/git-config-paths.js';
 import { HOST_SETTINGS_MENTION, hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
 
@@ -224,15 +224,20 @@ function makesGitDirectory(root: string, candidate: string): string | undefined 
  */
 function gitNamed(candidate: string, scope: ProtectedScope): string | undefined {
   const { project } = roots(scope);
-  const workTrees = [scope.projectRoot];
+  // The project's repository: `.git` a directory, or a file naming one (a linked worktree, a
+  // submodule's checkout, a repository delivered as `gitdir: .gd`), or the repository the project
+  // is a subfolder of (its configuration's relative paths taken from that repository's top).
+  const repositories = [repositoryOf(scope.projectRoot)];
   for (const root of project) {
     if (relativeInside(root, candidate) === undefined) continue;
-    for (let dir = path.dirname(candidate); dir !== root && relativeInside(root, dir) !== undefined; dir = path.dirname(dir)) workTrees.push(dir);
+    for (let dir = path.dirname(candidate); dir !== root && relativeInside(root, dir) !== undefined; dir = path.dirname(dir)) {
+      const gitDir = gitDirOfWorkTree(dir);
+      if (gitDir !== undefined) repositories.push({ gitDir, workTree: dir });
+    }
   }
-  for (const workTree of workTrees) {
-    // `.git` a directory, or a file naming one (a worktree, a submodule, a repository delivered as `gitdir: .gd`).
-    const gitDir = gitDirOfWorkTree(workTree);
-    if (gitDir === undefined) continue;
+  for (const repository of repositories) {
+    if (repository === undefined) continue;
+    const { gitDir, workTree } = repository;
     let paths: string[];
     try {
       paths = gitNamedPathsCached({ gitDir, workTree, homeDir: scope.homeDir, ...(process.env.XDG_CONFIG_HOME ? { xdgConfigHome: process.env.XDG_CONFIG_HOME } : {}) });
@@ -245,7 +250,7 @@ function gitNamed(candidate: string, scope: ProtectedScope): string | undefined 
       // Where it leads too: `core.hooksPath=.husky` with `.husky` a link to `tools/hooks` runs `tools/hooks/pre-commit`.
       for (const form of forms(named)) {
         if (candidate === form || relativeInside(form, candidate) !== undefined) {
-          return workTree === scope.projectRoot ? 'a file your git configuration names (git reads it, or runs what it holds)' : `a file the git configuration of the nested repository ${path.relative(scope.projectRoot, workTree) || '.'} names (git reads it, or runs what it holds)`;
+          return repository === repositories[0] ? 'a file your git configuration names (git reads it, or runs what it holds)' : `a file the git configuration of the nested repository ${path.relative(scope.projectRoot, workTree)} names (git reads it, or runs what it holds)`;
         }
       }
     }

@@ -63,6 +63,6 @@ export async function sweepGitInfo(infos: readonly { dir: string; names: readonl
 
 /** Said once per session when an installed hook runs the project's own code (npx, node_modules). */
 export const projectCodeWarning = (hooks: readonly string[]): string =>
-  `sandbox-os: the git hooks installed in this repository run the project's own code from node_modules (${hooks.slice(0, 3).join(', ')}${hooks.length > 3 ? ', …' : ''}). ` +
-  'Sandboxed commands can change it (installs must write there) and git status does not show node_modules: ' +
-  'after a session you do not trust, reinstall the packages yourself (npm ci) or commit with --no-verify.';
+  `sandbox-os: the git hooks installed in this repository run the project's own code (${hooks.slice(0, 3).join(', ')}${hooks.length > 3 ? ', …' : ''}). ` +
+  "Sandboxed commands can change it: installs must write node_modules, which git status does not show, and Python run with -m imports from the project's top folder first. " +
+  'After a session you do not trust, reinstall the packages yourself (npm ci), look at what is new in the top folder, or commit with --no-verify.';

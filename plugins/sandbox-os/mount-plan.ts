@@ -90,6 +90,11 @@ export interface PlanInput {
   /** The real path of the git directory a `.git` file names (`gitdir: <path>`), when it is a directory. */
   gitFileTarget?: (dotGitFile: string) => Promise<string | undefined>;
   /**
+   * The repository a root without `.git` lies in (a subfolder of a repository: git searches
+   * upward), with its work tree's top: what its configuration names is protected all the same.
+   */
+  enclosingRepository?: (root: string) => Promise<{ gitDir: string; workTree: string } | undefined>;
+  /**
    * What the hooks installed for `<root>/.git` read or run (a hook manager's configuration, a
    * program a stub names), and the programs its configuration names by a path (a clean filter, a
    * pager): read-only where present inside a writable root (a link: where it leads,
@@ -136,12 +141,20 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   /** A repository's git directory and what its configuration and hooks name; a refusal message, or undefined. */
   const protectRepository = async (gitDir: string, root: string, worktree: boolean): Promise<string | undefined> => {
     const problem = worktree ? ((await pinWithNames(gitDir, WORKTREE_PROTECTED, context)) ?? (await protectInfo(gitDir, context))) : await protectGitDir(gitDir, context);
-    if (problem) return problem;
-    for (const named of input.gitNamedPaths?.(gitDir, root) ?? []) {
+    return problem ?? (await protectConfigured(gitDir, root));
+  };
+  /**
+   * What a repository's configuration and installed hooks name, inside a writable root. Also for
+   * a repository whose git directory no command can write (a linked worktree's main repository, a
+   * submodule checkout's superproject, a repository the root is a subfolder of): its
+   * `core.hooksPath = .githooks` names the project's `.githooks` all the same.
+   */
+  const protectConfigured = async (gitDir: string, workTree: string): Promise<string | undefined> => {
+    for (const named of input.gitNamedPaths?.(gitDir, workTree) ?? []) {
       const refused = await protectNamed(named, writable, plan, inspect, input.realPath);
       if (refused) return refused;
     }
-    await protectHookInputs(input.hookInputs?.(gitDir, root) ?? [], writable, plan, inspect, input.realPath);
+    await protectHookInputs(input.hookInputs?.(gitDir, workTree) ?? [], writable, plan, inspect, input.realPath);
     return undefined;
   };
   for (const root of writable) {
@@ -151,8 +164,14 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
     if (gitKind === 'dir') {
       const problem = await protectRepository(git, root, false);
       if (problem) return { ok: false, message: problem };
-    } else if (gitKind === 'missing') plan.blocked.push(git);
-    else {
+    } else if (gitKind === 'missing') {
+      plan.blocked.push(git);
+      const enclosing = await input.enclosingRepository?.(root);
+      if (enclosing) {
+        const problem = await protectConfigured(enclosing.gitDir, enclosing.workTree);
+        if (problem) return { ok: false, message: problem };
+      }
+    } else {
       plan.readOnly.push(git); // a `gitdir:` file (worktree, submodule)
       // The git directory it names, when a command could write it (a repository delivered with
       // `.git` naming `.gd` in the project, a worktree of a repository in the project): protected as
@@ -162,6 +181,9 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
       if (target !== undefined && targetRoot !== undefined && target !== targetRoot) {
         plan.pinned.push(...wayTo(targetRoot, target));
         const problem = await protectRepository(target, root, (await inspect(path.join(target, 'commondir'), false)) === 'file');
+        if (problem) return { ok: false, message: problem };
+      } else if (target !== undefined) {
+        const problem = await protectConfigured(target, root);
         if (problem) return { ok: false, message: problem };
       }
     }

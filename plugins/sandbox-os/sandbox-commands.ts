@@ -18,7 +18,7 @@ import { MAX_SCAN_DIRS, MAX_SCAN_ENTRIES, MAX_SECRET_NAMED, SecretNameScans } fr
 import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
 import type { DomainProxy } from './domain-proxy.js';
-import { gitNamedPartsCached } from '../../sdk/git-config-paths.js';
+import { gitNamedPartsCached, repositoryOf } from '../../sdk/git-config-paths.js';
 import { projectCodeWarning, sweepGitInfo, sweepHookInputs } from './hook-inputs-sweep.js';
 import { gitBaseline, gitHome, reviewBaseline, sweepGitDirs, type GitBaseline, type ReviewBaseline } from './git-sweep.js';
 import { baselineFor, ensureRecordsDir, ownStateDirs, recordsDir, writeRecord } from './command-records.js';
@@ -271,7 +271,8 @@ export class SandboxCommands {
     const gitNamedPaths = (gitDir: string, workTree: string): string[] => gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() }).named;
     const hookInputs = (gitDir: string, workTree: string): string[] => this.hookInputsOf(gitDir, workTree, homeDir);
     const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
-    const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath, gitFileTarget }, this.inspectProtected, list);
+    const enclosingRepository = async (root: string): Promise<{ gitDir: string; workTree: string } | undefined> => repositoryOf(root);
+    const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath, gitFileTarget, enclosingRepository }, this.inspectProtected, list);
     if (!planned.ok) return { writableRoots, planned, review: new Map() };
     await this.baseline(writableRoots);
     return { writableRoots, planned, review: await reviewBaseline(writableRoots) };
@@ -292,7 +293,8 @@ export class SandboxCommands {
   async prepare(projectRoot: string, epoch: number): Promise<void> {
     const root = await realpath(projectRoot);
     // Said at start rather than at the first command (wrap says it then if this did not run).
-    this.hookInputsOf(path.join(root, '.git'), root, await realpath(this.options.homeDir).catch(() => this.options.homeDir));
+    const repository = repositoryOf(root);
+    if (repository) this.hookInputsOf(repository.gitDir, repository.workTree, await realpath(this.options.homeDir).catch(() => this.options.homeDir));
     await this.baseline([root]);
     await reviewBaseline([root]);
     // The hidden paths once too, dropped: each command reads its own, but the home's secret-name

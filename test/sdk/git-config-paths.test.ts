@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gitNamedPaths, gitNamedPathsCached, parseGitConfig } from '../../sdk/git-config-paths.js';
+import { gitNamedParts, gitNamedPaths, gitNamedPathsCached, parseGitConfig, repositoryOf } from '../../sdk/git-config-paths.js';
 
 let base: string;
 let root: string;
@@ -73,4 +73,55 @@ test('the cache follows a change of the configuration', () => {
   expect(gitNamedPathsCached(input)).toEqual([]);
   writeFileSync(path.join(root, '.git', 'config'), '[core]\n\thooksPath = .husky\n');
   expect(gitNamedPathsCached(input)).toEqual([path.join(root, '.husky')]);
+});
+
+describe('the configuration files git picks from the environment', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    for (const key of ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM']) {
+      if (saved[key] === undefined) delete process.env[key];
+      else process.env[key] = saved[key];
+    }
+  });
+
+  test('GIT_CONFIG_GLOBAL instead of ~/.gitconfig; GIT_CONFIG_SYSTEM read unless GIT_CONFIG_NOSYSTEM', () => {
+    writeFileSync(path.join(home, '.gitconfig'), '[core]\n\thooksPath = .from-home\n');
+    writeFileSync(path.join(base, 'global'), '[core]\n\thooksPath = .from-global\n');
+    writeFileSync(path.join(base, 'system'), '[filter "x"]\n\tclean = ./from-system.sh\n');
+    process.env.GIT_CONFIG_GLOBAL = path.join(base, 'global');
+    process.env.GIT_CONFIG_SYSTEM = path.join(base, 'system');
+    delete process.env.GIT_CONFIG_NOSYSTEM;
+    expect(named()).toEqual([path.join(root, '.from-global'), path.join(root, 'from-system.sh')]);
+    process.env.GIT_CONFIG_NOSYSTEM = '1';
+    expect(named()).toEqual([path.join(root, '.from-global')]);
+  });
+});
+
+test("a program's other words given as paths count too (an interpreter's script, env's program, a quoted path with spaces); Python's -m module at the work tree's top", () => {
+  writeFileSync(
+    path.join(root, '.git', 'config'),
+    [
+      '[filter "a"]\n\tclean = sh tools/clean.sh\n\tsmudge = env MODE=1 ./bin/run\n',
+      '[filter "nb"]\n\tclean = "/usr/bin/python3" -m nbstripout\n[diff "ipynb"]\n\ttextconv = python3 -mjupytext.cli --to md\n',
+      '[credential]\n\thelper = "!\\"./my tools/cred.sh\\" get"\n[core]\n\tpager = less -R https://example.com/x\n',
+    ].join(''),
+  );
+  const inRoot = (...names: string[]): string[] => names.map((name) => path.join(root, name));
+  expect(named()).toEqual(inRoot('tools/clean.sh', 'bin/run', 'nbstripout.py', 'nbstripout', 'jupytext.py', 'jupytext', 'my tools/cred.sh').concat('/usr/bin/python3').sort());
+});
+
+test("a linked worktree's git directory: its main repository's config and hooks are what git reads", () => {
+  const main = path.join(base, 'main');
+  mkdirSync(path.join(main, '.git', 'worktrees', 'wt'), { recursive: true });
+  writeFileSync(path.join(main, '.git', 'config'), '[filter "x"]\n\tclean = ./tools/x.sh\n');
+  writeFileSync(path.join(main, '.git', 'worktrees', 'wt', 'commondir'), '../..\n');
+  const parts = gitNamedParts({ gitDir: path.join(main, '.git', 'worktrees', 'wt'), workTree: root, homeDir: home });
+  expect(parts.programs).toEqual([path.join(root, 'tools', 'x.sh')]);
+  expect(parts.hooksDirs).toEqual([path.join(main, '.git', 'hooks')]);
+});
+
+test('the repository git finds from a folder: the folder itself, or the nearest one above it with a .git', () => {
+  mkdirSync(path.join(root, 'app', 'src'), { recursive: true });
+  expect(repositoryOf(path.join(root, 'app', 'src'))).toEqual({ gitDir: path.join(root, '.git'), workTree: root });
+  expect(repositoryOf(root)).toEqual({ gitDir: path.join(root, '.git'), workTree: root });
 });

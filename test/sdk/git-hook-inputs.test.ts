@@ -128,3 +128,13 @@ test('the cache follows a hook being installed, and a hook file being rewritten'
   hook('pre-commit', PRE_COMMIT_STUB.replace('ci/pre-commit.yaml', 'other.yaml') + '\n# longer\n');
   expect(gitNamedPartsCached(input()).hookInputs.paths).toContain(path.join(root, 'other.yaml'));
 });
+
+test("pre-commit's stub runs Python with -m from the work tree's top: the module's name there is protected, and the hook is named as running project code", () => {
+  hook('pre-commit', `${PRE_COMMIT_STUB}\nif [ -x "$INSTALL_PYTHON" ]; then\n    exec "$INSTALL_PYTHON" -mpre_commit "\${ARGS[@]}"\nelif command -v pre-commit > /dev/null; then\n    exec pre-commit "\${ARGS[@]}"\nfi\n`);
+  const parts = gitNamedParts(input());
+  expect(parts.hookInputs.paths).toEqual(expect.arrayContaining(at('ci/pre-commit.yaml', 'pre_commit.py', 'pre_commit')));
+  expect(parts.hookInputs.projectCode).toEqual(['.git/hooks/pre-commit (python -m pre_commit: the project\'s top folder comes first on its module path)']);
+  // `git commit -m` in a hook is no Python module.
+  hook('post-commit', '#!/bin/sh\ngit commit --amend -m fixup\n');
+  expect(gitNamedParts(input()).hookInputs.paths).not.toContain(path.join(root, 'fixup.py'));
+});

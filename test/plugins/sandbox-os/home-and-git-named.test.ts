@@ -120,3 +120,23 @@ test('commondir and objects/info/alternates: read-only when present, never block
   const missing = await plan(root, { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/.git/objects/info`]: 'dir' });
   expect(missing.blocked.filter((b) => /commondir|alternates/.test(b))).toEqual([]);
 });
+
+test("a root whose repository's git directory lies outside it (a linked worktree, a submodule's checkout) or above it (a subfolder of a repository): what that configuration names inside the root is protected, from that repository's work tree", async () => {
+  const root = '/work/wt';
+  const seen: [string, string][] = [];
+  const run = async (table: Record<string, PathKind>, input: Partial<Parameters<typeof planMounts>[0]>): Promise<MountPlan> => {
+    const result = await planMounts(
+      { writableRoots: [root], homeDir: HOME, denyRead: [], gitNamedPaths: (gitDir, workTree) => (seen.push([gitDir, workTree]), [`${root}/.githooks`]), ...input },
+      async (target) => table[target] ?? 'missing',
+      async () => [],
+    );
+    if (!result.ok) throw new Error(result.message);
+    return result.plan;
+  };
+  const worktree = await run({ [root]: 'dir', [`${root}/.git`]: 'file', [`${root}/.githooks`]: 'dir' }, { gitFileTarget: async () => '/work/main/.git/worktrees/wt' });
+  expect(worktree.readOnly).toEqual(expect.arrayContaining([`${root}/.git`, `${root}/.githooks`]));
+  expect(seen).toContainEqual(['/work/main/.git/worktrees/wt', root]);
+  const subfolder = await run({ [root]: 'dir' }, { enclosingRepository: async () => ({ gitDir: '/work/.git', workTree: '/work' }) });
+  expect(subfolder.blocked).toEqual(expect.arrayContaining([`${root}/.git`, `${root}/.githooks`]));
+  expect(seen).toContainEqual(['/work/.git', '/work']);
+});
