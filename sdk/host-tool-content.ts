@@ -73,6 +73,8 @@ const optionOffence = (value: string): string | undefined =>
  */
 function miseToolsOffence(document: Record<string, unknown>): string | undefined {
   const tools = isTable(document.tools) ? Object.entries(document.tools) : [];
+  // python's `virtualenv = ".venv"` puts that folder's bin first on PATH at `cd`, wherever it is.
+  for (const [key] of keyPaths(document.tools)) if (key.at(-1)?.toLowerCase() === 'virtualenv') return 'a python virtualenv (its bin folder goes first on PATH when you enter the folder)';
   return (
     firstOffence(tools, ([name, spec]) => toolNameOffence(name) ?? firstOffence(miseVersions(spec), (version) => versionWordOffence(version, MANAGER_SLASH_FORMS))) ??
     firstOffence(tomlStrings(document.tools), optionOffence) ??
@@ -149,9 +151,14 @@ export function judgeYarnrcYml(text: string): string | undefined {
  * with `--ignore-scripts`: `git=` (run for git dependencies), `script-shell`, `shell`,
  * `node-options` (`--require`), `editor`, `browser`, `viewer`, `init-module`, `onload-script`,
  * `node-gyp`, `python` (node-gyp's), `npm-path` and `pnpmfile` (pnpm's), `userconfig` and
- * `globalconfig` (more settings from a file of any name), and any key ending the same way.
+ * `globalconfig` (more settings from a file of any name), and any key ending the same way; and
+ * a `registry` other than the public one: pnpm fetches and runs the release `packageManager`
+ * names from it at any pnpm command there, `--ignore-scripts` or not (a scope's registry serves
+ * only that scope's packages, which are the project's dependencies: it passes).
  */
 const NPM_PROGRAM_KEYS = new Set(['git', 'shell', 'editor', 'browser', 'viewer', 'node-gyp', 'python', 'userconfig', 'globalconfig', 'pnpmfile', 'global-pnpmfile', 'use-yarnrc', 'yarn-path', 'yarnpath']);
+/** The public registries npm, pnpm and Yarn use by default. */
+const DEFAULT_REGISTRY = /^https:\/\/registry\.(?:npmjs\.org|yarnpkg\.com)\/?$/;
 const NPM_PROGRAM_SUFFIX = /-(?:shell|path|script|options|module|cmd|command|pnpmfile)$/;
 
 /**
@@ -191,6 +198,7 @@ export function judgeNpmrc(text: string): string | undefined {
       if (key.includes('${')) return `a key naming a variable (${raw})`;
       const name = key.replace(/^(?:@[^:]+:|\/\/.*:)/, '');
       if (NPM_PROGRAM_KEYS.has(name) || NPM_PROGRAM_SUFFIX.test(name)) return `a \`${key}\` setting`;
+      if (key === 'registry' && !DEFAULT_REGISTRY.test(unquote(line.replace(/^\S*?registry["']?\s*[=:\s]\s*/i, '').trim()))) return `a registry other than the public one (${raw})`;
     }
   }
   return undefined;
@@ -304,13 +312,14 @@ export function judgeMavenExtensions(text: string): string | undefined {
  * Cargo's configuration (`.cargo/config.toml`, `.cargo/config`, read in the folder and each folder
  * above it): the programs cargo runs — `build.rustc`, `rustc-wrapper`, `rustc-workspace-wrapper`,
  * `rustdoc`, a target's `runner` or `linker` (also as `-C linker=` in `rustflags`), a registry's
- * `credential-provider`, `credential-alias` — and `[env]` (RUSTC_WRAPPER…). `cargo metadata`, which
+ * `credential-provider`, `credential-alias` — `[env]` (RUSTC_WRAPPER…) and `include` (another
+ * file, of any name, read as this one: what it names is not seen here). `cargo metadata`, which
  * an editor's rust-analyzer runs when the folder opens, starts the rustc they name (a bare name
  * too: a wrapper `python3` runs the project's `rustc` file). A quoted key may be spelled with
  * escapes: a backslash counts.
  */
 export function judgeCargoConfig(text: string): string | undefined {
-  const found = /rustc|rustdoc|runner|linker|credential|wrapper|\benv\b/i.exec(text);
+  const found = /rustc|rustdoc|runner|linker|credential|wrapper|include|\benv\b/i.exec(text);
   if (found) return `a \`${found[0]}\` setting`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   return undefined;
@@ -393,6 +402,42 @@ export function judgeGradleProperties(text: string): string | undefined {
       const offence = judgeJvmConfig(value);
       if (offence !== undefined) return offence;
     }
+  }
+  return undefined;
+}
+
+/** Where the Maven wrapper takes Maven and its own jar from by default (Maven Central). */
+const MAVEN_CENTRAL = /^https:\/\/repo\.maven\.apache\.org\/maven2\/[^?#\s]+$/;
+
+/** `url` under `site` (a pattern anchored at its start), with no parent step leading out of it. */
+const fromSite = (site: RegExp, url: string): boolean => site.test(url) && !/\/\.\.(?:[/?#\\]|$)/.test(url);
+
+/**
+ * The Maven wrapper's `.mvn/wrapper/maven-wrapper.properties`: `distributionUrl` is the Maven that
+ * `./mvnw` and an IDE's Maven import (set to use the wrapper) download and run, `wrapperUrl` the
+ * wrapper jar it runs. From Maven Central they pass; any other place or a local path counts.
+ */
+export function judgeMavenWrapperProperties(text: string): string | undefined {
+  const entries = propertyEntries(text);
+  if (entries === undefined) return 'a malformed \\u escape (the wrapper may read the file otherwise)';
+  for (const { key, value } of entries) {
+    if (/^(?:distributionurl|wrapperurl)$/i.test(key) && !fromSite(MAVEN_CENTRAL, value)) return `a download from elsewhere than Maven Central (${value})`;
+  }
+  return undefined;
+}
+
+/** Where Gradle's `updateDaemonJvm` points the daemon's JDK downloads (the Foojay service). */
+const FOOJAY = /^https:\/\/api\.foojay\.io\/\S+$/;
+
+/**
+ * Gradle's `gradle/gradle-daemon-jvm.properties`: the JDK the daemon runs on, downloaded from a
+ * `toolchainUrl.*` by every build and an IDE's Gradle sync. The Foojay URLs Gradle writes pass.
+ */
+export function judgeGradleDaemonJvmProperties(text: string): string | undefined {
+  const entries = propertyEntries(text);
+  if (entries === undefined) return 'a malformed \\u escape (Gradle may read the file otherwise)';
+  for (const { key, value } of entries) {
+    if (/^toolchainurl\./i.test(key) && !fromSite(FOOJAY, value)) return `a JDK downloaded from elsewhere than Gradle's default (${value})`;
   }
   return undefined;
 }

@@ -26,6 +26,7 @@
 import {
   judgeCargoConfig,
   judgeGlobalJson,
+  judgeGradleDaemonJvmProperties,
   judgeGradleProperties,
   judgeGradleWrapperProperties,
   judgeHgrc,
@@ -33,6 +34,7 @@ import {
   judgeJvmConfig,
   judgeMavenConfig,
   judgeMavenExtensions,
+  judgeMavenWrapperProperties,
   judgeMiseToml,
   judgeNpmrc,
   judgePnpmWorkspace,
@@ -76,6 +78,8 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   ...settings([/\.code-workspace$/], 'present', EDITOR),
   // JetBrains run configurations stored beside the project (`.run/*.run.xml`).
   ...settings(['.run'], 'mount', EDITOR),
+  // coc.nvim's `.vim/coc-settings.json`: `languageserver.*.command` started when Vim opens a file, no trust step.
+  ...settings(['.vim'], 'present', EDITOR),
   // A dev container's initializeCommand runs on the host when the folder is reopened in a container.
   ...settings(['.devcontainer', '.devcontainer.json'], 'mount', "the dev container's settings (its initializeCommand runs on your machine)"),
   // Skills the next agent session (MewCode's or another agent's) loads into its prompt.
@@ -212,6 +216,14 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     judge: judgeGradleWrapperProperties,
   },
   {
+    // Gradle: the JDK the daemon runs on, downloaded from `toolchainUrl.*` by a build or an IDE's Gradle sync.
+    path: /(?:^|\/)gradle\/gradle-daemon-jvm\.properties$/,
+    name: /^gradle-daemon-jvm\.properties$/,
+    what: "Gradle's daemon JVM settings (gradle-daemon-jvm.properties)",
+    runBy: 'Gradle would have downloaded and run the JDK it names at your next build there, and an IDE at its Gradle sync',
+    judge: judgeGradleDaemonJvmProperties,
+  },
+  {
     // Cargo: `build.rustc`, `rustc-wrapper`, a target's runner or linker… run at `cargo metadata`, which rust-analyzer runs when the folder opens.
     path: /(?:^|\/)\.cargo\/config(?:\.toml)?$/,
     name: /^config(?:\.toml)?$/,
@@ -282,6 +294,14 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     what: "Maven's arguments (.mvn/maven.config)",
     runBy: 'mvn would have loaded what it names at your next mvn command there (`mvn -v` included)',
     judge: judgeMavenConfig,
+  },
+  {
+    // The Maven wrapper: the Maven and the wrapper jar `./mvnw` (and an IDE's import through it) download and run.
+    path: /(?:^|\/)\.mvn\/wrapper\/maven-wrapper\.properties$/,
+    name: /^maven-wrapper\.properties$/,
+    what: "the Maven wrapper's settings (.mvn/wrapper/maven-wrapper.properties)",
+    runBy: 'the Maven wrapper would have downloaded and run what it names at your next ./mvnw there, and an IDE importing the project through it',
+    judge: judgeMavenWrapperProperties,
   },
   {
     // Maven: core extensions, fetched and loaded by every `mvn` there.

@@ -53,6 +53,13 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ["Mercurial's .hg/hgrc with a hook (hg status runs it)", 'mkdir -p .hg && printf \'[hooks]\\npre-status = id\\n\' > .hg/hgrc', () => left('.hg/hgrc') !== undefined],
     ["Jujutsu's .jj/repo/config.toml naming a pager", 'mkdir -p .jj/repo && printf \'[ui]\\npager = "./p.sh"\\n\' > .jj/repo/config.toml', () => left('.jj/repo/config.toml') !== undefined],
     ['a VS Code workspace file with a folderOpen task', 'echo \'{"tasks":{"tasks":[{"command":"id","runOptions":{"runOn":"folderOpen"}}]}}\' > app.code-workspace', () => left('app.code-workspace') !== undefined],
+    // A red team's finds: what the judges did not see.
+    ["Cargo's config including another file that names a rustc-wrapper (read by stable Cargo)", 'mkdir -p tools && printf "#!/bin/sh\\nid\\n" > tools/w.sh && printf \'[build]\\nrustc-wrapper = "tools/w.sh"\\n\' > .cargo/extra.toml && printf \'include = ["extra.toml"]\\n[net]\\ngit-fetch-with-cli = true\\n\' > .cargo/config.toml', () => /include/.test(left('.cargo/config.toml') ?? '')],
+    ["a trusted mise.toml's python given a virtualenv in the project (its bin first on PATH at cd)", 'mkdir -p .venv/bin && printf "#!/bin/sh\\nid\\n" > .venv/bin/git && printf \'[tools]\\npython = { version = "3.11", virtualenv = ".venv" }\\n\' > mise.toml', () => /virtualenv/.test(left('mise.toml') ?? '')],
+    ["the Maven wrapper's properties taking Maven from another place (./mvnw and an IDE's import run it)", 'mkdir -p .mvn/wrapper && printf \'distributionUrl=https://example.com/apache-maven-3.9.9-bin.zip\\n\' > .mvn/wrapper/maven-wrapper.properties', () => left('.mvn/wrapper/maven-wrapper.properties') !== undefined],
+    ["Gradle's daemon JVM downloaded from another place (gradle-daemon-jvm.properties)", 'mkdir -p gradle && printf \'toolchainUrl.LINUX.X86_64=https\\\\://example.com/jdk.tgz\\ntoolchainVersion=21\\n\' > gradle/gradle-daemon-jvm.properties', () => left('gradle/gradle-daemon-jvm.properties') !== undefined],
+    ["coc.nvim's .vim/coc-settings.json naming a language server (started when Vim opens a file)", 'mkdir -p .vim && echo \'{"languageserver":{"x":{"command":"./ls.sh","filetypes":["python"]}}}\' > .vim/coc-settings.json', () => left('.vim/coc-settings.json') !== undefined],
+    ['.npmrc pointing npm and pnpm at another registry (pnpm fetches and runs itself from it)', 'echo "registry=http://127.0.0.1:4873/" > .npmrc', () => left('.npmrc') !== undefined],
   ];
 
   test.each(attempts)('%s: set aside or refused', async (name, command, stays) => {
@@ -124,6 +131,12 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', '.cargo/config.toml', { content: '[build]\nrustc-wrapper = "scripts/w.sh"\n' }],
     ['write_file', '.hg/hgrc', { content: '[hooks]\npre-status = id\n' }],
     ['write_file', 'gradle.properties', { content: 'org.gradle.jvmargs=-javaagent:./a.jar\n' }],
+    ['write_file', '.cargo/config.toml', { content: 'include = ["extra.toml"]\n' }],
+    ['write_file', 'mise.toml', { content: '[tools]\npython = { version = "3.11", virtualenv = ".venv" }\n' }],
+    ['write_file', '.mvn/wrapper/maven-wrapper.properties', { content: 'distributionUrl=https://example.com/m.zip\n' }],
+    ['write_file', 'gradle/gradle-daemon-jvm.properties', { content: 'toolchainUrl.LINUX.X86_64=https://example.com/jdk.tgz\n' }],
+    ['write_file', '.vim/coc-settings.json', { content: '{}' }],
+    ['write_file', '.npmrc', { content: 'registry=http://127.0.0.1:4873/\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
