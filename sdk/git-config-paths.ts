@@ -25,6 +25,7 @@ import { readGitFile } from '../types/small-file.js';
 import path from 'node:path';
 import { readGitConfig } from './git-config-syntax.js';
 import { gitHookInputs, type HookInputs } from './git-hook-inputs.js';
+import { commandPaths } from './command-paths.js';
 import { pythonModulePaths } from './python-module.js';
 
 export { parseGitConfig } from './git-config-syntax.js';
@@ -59,7 +60,8 @@ function commandWords(value: string): string[] {
  */
 function programPaths(value: string, homeDir: string): string[] {
   const words = commandWords(value);
-  const found: string[] = [];
+  // What it runs as a shell reads it too: inside `sh -c '…'`, after a `cd`.
+  const found: string[] = commandPaths(value.replace(/^!\s*/, '')).map((file) => expandTilde(file, homeDir));
   for (const [i, word] of words.entries()) {
     const expanded = expandTilde(word.replace(/^[A-Za-z_]\w*=/, ''), homeDir);
     if (expanded.includes('/') && !/^[a-z][a-z0-9+.-]*:\/\//i.test(expanded)) found.push(expanded);

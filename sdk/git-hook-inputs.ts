@@ -20,6 +20,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { commandPaths } from './command-paths.js';
 import { pythonModulePaths } from './python-module.js';
 
 /** Hook files read per directory (a hooks directory holds git's ≈ 30 hook names and a manager's helpers). */
@@ -164,6 +165,8 @@ export function gitHookInputs(hooksDirs: readonly string[], workTree: string, co
       if (/SIMPLE_GIT_HOOKS/.test(text)) at(SIMPLE_GIT_HOOKS_CONFIG);
       if (/\blint-staged\b/.test(text)) lintStaged = true;
       for (const named of literalPaths(text, workTree)) paths.add(named);
+      // The scripts it runs by a path or hands to an interpreter (`./scripts/lint.sh`, `sh tools/check.sh`): hooks run at the work tree's top.
+      if (!lefthook) for (const script of commandPaths(text)) paths.add(path.resolve(workTree, script));
       // lefthook's stub lists node_modules among the places it looks for lefthook (protected above
       // when named); what it runs is in lefthook's configuration, read below.
       if (!lefthook) runsProjectCode(file, text);

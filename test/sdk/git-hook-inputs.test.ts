@@ -138,3 +138,12 @@ test("pre-commit's stub runs Python with -m from the work tree's top: the module
   hook('post-commit', '#!/bin/sh\ngit commit --amend -m fixup\n');
   expect(gitNamedParts(input()).hookInputs.paths).not.toContain(path.join(root, 'fixup.py'));
 });
+
+test('a hook that runs a project script by a path or through an interpreter: the script is an input (hooks run at the work tree top; after a cd, from there)', () => {
+  hook('pre-commit', '#!/bin/sh\nsh scripts/check.sh || exit 1\n./tools/fmt --check\n');
+  hook('post-commit', '#!/bin/sh\ncd tools && ./after.sh\n');
+  expect(inputs()).toEqual(expect.arrayContaining(at('scripts/check.sh', 'tools/fmt', 'tools/after.sh')));
+  // What it hands a linter is no script it runs.
+  hook('pre-push', '#!/bin/sh\neslint src/ --fix\n');
+  expect(inputs()).not.toContain(path.join(root, 'src'));
+});

@@ -277,6 +277,25 @@ const attempts: Attempt[] = [
     },
     calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\ncat\\n' > tools/clean.sh && chmod +x tools/clean.sh && echo two > data.txt`)],
   },
+  {
+    name: "a project script the installed pre-commit hook runs through an interpreter (sh scripts/check.sh), rewritten, run at the user's commit",
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'scripts'));
+      writeFileSync(path.join(w.root, 'scripts', 'check.sh'), 'exit 0\n');
+      writeFileSync(path.join(w.root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh scripts/check.sh || exit 1\n', { mode: 0o755 });
+    },
+    calls: (w) => [bash(`printf 'touch ${w.canary}\\n' > scripts/check.sh`)],
+    then: (w) => void w.git(w.root, 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: "a project script the installed post-commit hook runs by a relative path after a cd, missing until the command makes it",
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'tools'));
+      writeFileSync(path.join(w.root, '.git', 'hooks', 'post-commit'), '#!/bin/sh\ncd tools && ./after-commit.sh\nexit 0\n', { mode: 0o755 });
+    },
+    calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\n' > tools/after-commit.sh && chmod +x tools/after-commit.sh`)],
+    then: (w) => void w.git(w.root, 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
   // An existing nested repository's configuration names files of its own (or the user's global
   // configuration does, relative to each work tree): as good as that repository's config or hooks.
   {

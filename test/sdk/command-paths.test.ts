@@ -1,0 +1,37 @@
+/** The files a shell command text runs (sdk/command-paths.ts), as git hooks and git's configuration spell them. */
+import { commandPaths, shellCommands } from '../../sdk/command-paths.js';
+
+test.each([
+  ['./scripts/lint.sh', ['./scripts/lint.sh']],
+  ['sh tools/check.sh --fast', ['tools/check.sh']],
+  ['bash -c "cd tools && ./x"', ['tools/x']],
+  ["sh -c './x.sh'", ['./x.sh']],
+  ['node -r ./x.js y.js', ['./x.js', 'y.js']],
+  ['node --input-type module ./c.mjs', ['./c.mjs']],
+  ['python3 -Im pkg.mod', ['pkg.py', 'pkg']],
+  ['X=1 env ./bin/run', ['./bin/run']],
+  ['if [ -x ./a ]; then ./b; fi', ['./b']],
+  ['python3 tools/x.py # a comment ./not/this\nsh "my tools/a b.sh"', ['tools/x.py', 'my tools/a b.sh']],
+  ['. scripts/env.sh && source ./more.sh', ['scripts/env.sh', './more.sh']],
+  ['cd sub && sh run.sh; cd - && ./top.sh', ['sub/run.sh', './top.sh']],
+])('%j runs %j', (text, expected) => {
+  expect(commandPaths(text)).toEqual(expected);
+});
+
+test.each([
+  'npx lint-staged',
+  'eslint src/ --fix',
+  'make -C tools',
+  'exec "$INSTALL_PYTHON" -mpre_commit "${ARGS[@]}"',
+  '. "$(dirname "$0")/_/husky.sh"',
+  'python3 -c "import tools.x"',
+  'node -e "require(\'./x\')"',
+  'sh "$s" "$@"',
+  'git commit -m fixup',
+])('%j names no file it runs', (text) => {
+  expect(commandPaths(text).filter((file) => !file.startsWith('/'))).toEqual([]);
+});
+
+test('words as a shell splits them: quotes removed and joined, escapes, comments, separators', () => {
+  expect(shellCommands(`a 'b c'"d"e\\ f # g\nh;i&&j|k`)).toEqual([['a', 'b cde f'], ['h'], ['i'], ['j'], ['k']]);
+});
