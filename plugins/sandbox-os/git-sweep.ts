@@ -447,6 +447,15 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
     }
     return; // nothing there yet: what is made there later is judged then
   }
+  // A pointer to a repository's own `.git` (the project's, a nested one's) makes git take this
+  // folder for the top of that repository: what its configuration names relative to the top
+  // (`core.hooksPath = .husky/_`, `filter.x.clean = ./tools/clean.sh`) is then read below this
+  // folder, where nothing protects it. git's own pointers name `.git/worktrees/<id>` or
+  // `.git/modules/<name>`, never a `.git` itself.
+  if (moved && path.basename(target.real) === '.git' && path.dirname(target.real) !== parent) {
+    setAside(entry.path, `a .git ${kind} making this folder the top of the repository at ${shownPath(path.dirname(target.real))} (git would read what its configuration names from here)`, context);
+    return;
+  }
   const why = await checkGitDir(target.real, moved, { ...context, apply: context.apply && !moved }, 0, parent);
   if (why && moved) setAside(entry.path, `a .git ${kind} pointing at a git directory that runs programs (${why})`, context);
 }

@@ -296,6 +296,23 @@ const attempts: Attempt[] = [
     calls: (w) => [bash(`printf '#!/bin/sh\\ntouch ${w.canary}\\n' > tools/after-commit.sh && chmod +x tools/after-commit.sh`)],
     then: (w) => void w.git(w.root, 'commit', '-q', '--allow-empty', '-m', 'user commit'),
   },
+  {
+    name: "a .git file in a subfolder naming the project's own .git (the subfolder becomes the top: the relative core.hooksPath resolves below it)",
+    setup: (w) => w.git(w.root, 'config', 'core.hooksPath', '.husky/_'),
+    calls: (w) => [bash(`mkdir -p src/.husky/_ && printf '#!/bin/sh\\ntouch ${w.canary}\\n' > src/.husky/_/pre-commit && chmod +x src/.husky/_/pre-commit && printf 'gitdir: ../.git\\n' > src/.git`)],
+    then: (w) => void w.git(path.join(w.root, 'src'), 'commit', '-q', '--allow-empty', '-m', 'user commit'),
+  },
+  {
+    name: "a .git link in a subfolder to the project's own .git, the relative clean filter planted below it",
+    setup: (w) => {
+      mkdirSync(path.join(w.root, 'tools'));
+      writeFileSync(path.join(w.root, 'tools', 'clean.sh'), '#!/bin/sh\ncat\n', { mode: 0o755 });
+      w.git(w.root, 'config', 'filter.tidy.clean', './tools/clean.sh');
+    },
+    calls: (w) => [bash(`mkdir -p sub/tools && printf '#!/bin/sh\\ntouch ${w.canary}\\ncat\\n' > sub/tools/clean.sh && chmod +x sub/tools/clean.sh && echo '*.txt filter=tidy' > sub/.gitattributes && echo a > sub/a.txt && ln -s ../.git sub/.git`)],
+    gitIn: ['sub'],
+    then: (w) => void w.git(path.join(w.root, 'sub'), 'add', 'a.txt'),
+  },
   // An existing nested repository's configuration names files of its own (or the user's global
   // configuration does, relative to each work tree): as good as that repository's config or hooks.
   {
