@@ -14,12 +14,25 @@ import { pythonModulePaths } from './python-module.js';
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'fish']);
 /** Programs whose first operand is a script file they run. */
 const INTERPRETERS = /^(?:sh|bash|dash|zsh|ksh|fish|node|nodejs|deno|bun|tsx|ts-node|python\d*(?:\.\d+)?|pypy\d*|ruby|perl|php|lua|Rscript|osascript)$/;
-/** Words that run the next word as the program. */
-const PREFIXES = new Set(['exec', 'command', 'builtin', 'env', 'nohup', 'time', 'nice', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', 'xargs']);
-/** Options of an interpreter that take the next word as their value (it is not the script). */
-const VALUE_OPTIONS = new Set(['-W', '-X', '-E', '-I', '-o', '-O', '--input-type']);
-/** Node's options whose value is a file it loads first. */
+/** Words that run the next word as the program (their own options skipped). */
+const PREFIXES = new Set(['exec', 'command', 'builtin', 'nohup', 'time', 'nice', 'ionice', 'stdbuf', 'chronic', 'then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{', 'xargs']);
+/** An interpreter's options that take the next word as their value (it is not the script), by family. */
+const VALUE_OPTIONS: Record<string, ReadonlySet<string>> = {
+  shell: new Set(['-o', '-O', '+O', '+o']),
+  python: new Set(['-W', '-X', '--check-hash-based-pycs']),
+  js: new Set(['--input-type', '--env-file', '--conditions', '-C', '--title', '--config', '-c']),
+  other: new Set(['-I', '-E', '-C', '-x', '-d', '-M', '-m']),
+};
+/** An interpreter's options that hand it code on the command line: no script file follows. */
+const CODE_OPTIONS = new Set(['-c', '-e', '-E', '--eval', '-p', '--print']);
+/** Options whose value is a file the interpreter loads first (node, ruby). */
 const PRELOADS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader']);
+/** Programs that run a file named after `-f` (GNU sed's `e` command runs a shell; awk's `system`). */
+const SCRIPT_FILE_PROGRAMS = /^(?:sed|gsed|awk|gawk|mawk|nawk|make|gmake)$/;
+/** A redirection word: its operator, and its target when glued (`2>/dev/null`, `<x.sh`). */
+const REDIRECTION = /^(\d*)(<<<|<<-?|<>|<&|>&|&>>?|>>|>\||<|>)(.*)$/;
+
+const family = (name: string): keyof typeof VALUE_OPTIONS => (SHELLS.has(name) ? 'shell' : /^python|^pypy/.test(name) ? 'python' : /^(?:node|nodejs|deno|bun|tsx|ts-node)$/.test(name) ? 'js' : 'other');
 
 /** A shell text's words, command by command (quotes removed: a quoted word may hold spaces; comments dropped). */
 export function shellCommands(text: string): string[][] {
@@ -69,6 +82,15 @@ export function shellCommands(text: string): string[][] {
   return commands;
 }
 
+/**
+ * The work tree's top as commands spell it (git runs them from there): `$(git rev-parse
+ * --show-toplevel)`, `$PWD`, `$(pwd)`, `$GIT_WORK_TREE`… read as `.`, so that the paths built
+ * on them are known (`"$(git rev-parse --show-toplevel)"/scripts/lint.sh`).
+ */
+export function atTheTop(text: string): string {
+  return text.replace(/\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`|\$\(\s*pwd\s*\)|\$\{?(?:PWD|GIT_WORK_TREE)\b\}?/g, '.');
+}
+
 const known = (word: string): boolean => word !== '' && !/[$*?[\]{}`]/.test(word);
 
 /** The files `text` runs (see the module comment), as written. */
@@ -76,16 +98,47 @@ export function commandPaths(text: string, depth = 0): string[] {
   const found: string[] = [];
   // Where the commands run, relative to where the text starts (`cd tools && ./x` runs tools/x).
   let cwd = '';
-  const push = (file: string): void => void found.push(path.isAbsolute(file) || cwd === '' ? file : path.join(cwd, file));
-  for (const words of shellCommands(text)) {
+  for (const all of shellCommands(text)) {
+    // Redirections are not words of the command; what an interpreter reads on stdin is its script.
+    const words: string[] = [];
+    let stdin: string | undefined;
+    for (let k = 0; k < all.length; k++) {
+      const redirect = REDIRECTION.exec(all[k]!);
+      if (!redirect) {
+        words.push(all[k]!);
+        continue;
+      }
+      const target = redirect[3] || all[++k];
+      if (redirect[2] === '<' && redirect[1] === '' && target !== undefined) stdin = target;
+    }
     if (words[0] === 'cd') {
       const to = words[1];
       cwd = to !== undefined && known(to) && !path.isAbsolute(to) && !to.startsWith('~') && to !== '-' ? path.join(cwd, to) : '';
       continue;
     }
+    let here = cwd;
+    const push = (file: string): void => void found.push(path.isAbsolute(file) || here === '' ? file : path.join(here, file));
     let i = 0;
-    // Assignments and prefixes before the program (`X=1 exec env ./x`).
-    while (i < words.length && (/^[A-Za-z_]\w*=/.test(words[i]!) || PREFIXES.has(words[i]!) || (words[i - 1] === 'env' && words[i]!.startsWith('-')))) i++;
+    // Assignments and prefixes before the program (`X=1 exec env -C tools ./x`, `timeout 10 sh x`).
+    for (;;) {
+      const word = words[i];
+      if (word === undefined) break;
+      if (/^[A-Za-z_]\w*=/.test(word) || PREFIXES.has(word)) i++;
+      else if (word === 'env') {
+        for (i++; words[i]?.startsWith('-'); i++) {
+          if (words[i] === '-C' || words[i] === '--chdir') here = known(words[i + 1] ?? '') ? path.join(here, words[++i]!) : (i++, '\0');
+          else if (words[i] === '-u' || words[i] === '--unset') i++;
+          else if (words[i] === '-S' || words[i] === '--split-string') {
+            if (words[i + 1] !== undefined && depth < 2) for (const inner of commandPaths(words[i + 1]!, depth + 1)) push(inner);
+            i = words.length;
+          }
+        }
+      } else if (word === 'timeout') {
+        for (i++; words[i]?.startsWith('-'); i++) if (/^-(?:s|k|-signal|-kill-after)$/.test(words[i]!)) i++;
+        i++; // the duration
+      } else break;
+    }
+    if (here.includes('\0')) continue; // run from a folder that is not known
     const program = words[i];
     if (program === undefined) continue;
     if (program === '.' || program === 'source') {
@@ -94,33 +147,52 @@ export function commandPaths(text: string, depth = 0): string[] {
     }
     if (program.includes('/') && known(program)) push(program);
     const name = path.basename(program);
+    if (SCRIPT_FILE_PROGRAMS.test(name)) {
+      for (let j = i + 1; j < words.length; j++) if (/^(?:-f|--file|--makefile)$/.test(words[j]!) && known(words[j + 1] ?? '')) push(words[++j]!);
+      continue;
+    }
+    if (name === 'run-parts') {
+      const dir = words.slice(i + 1).find((word) => !word.startsWith('-'));
+      if (dir !== undefined && known(dir)) push(dir);
+      continue;
+    }
     if (!INTERPRETERS.test(name)) continue;
+    const kind = family(name);
+    let script: string | undefined;
     for (let j = i + 1; j < words.length; j++) {
       const word = words[j]!;
-      if (SHELLS.has(name) && word === '-c') {
+      if (kind === 'shell' && word === '-c') {
         if (depth < 2 && words[j + 1] !== undefined) for (const inner of commandPaths(words[j + 1]!, depth + 1)) push(inner);
+        script = '';
         break;
       }
-      // Code given on the command line (`python3 -c`, `node -e`, `perl -e`): no script file.
-      if (!SHELLS.has(name) && (word === '-c' || word === '-e' || word === '--eval' || word === '-p' || word === '--print')) break;
       const module = /^-[A-Za-z]*m(.*)$/.exec(word);
-      if (/^python|^pypy/.test(name) && module) {
+      if (kind === 'python' && module) {
         for (const file of pythonModulePaths(module[1] || (words[j + 1] ?? ''))) push(file);
+        script = '';
         break;
       }
-      if (PRELOADS.has(word)) {
+      if (kind !== 'shell' && CODE_OPTIONS.has(word)) {
+        script = '';
+        break;
+      }
+      if (kind !== 'python' && PRELOADS.has(word)) {
         if (known(words[j + 1] ?? '')) push(words[j + 1]!);
         j++;
         continue;
       }
-      if (VALUE_OPTIONS.has(word)) {
+      if (VALUE_OPTIONS[kind]!.has(word)) {
         j++;
         continue;
       }
-      if (word.startsWith('-')) continue;
-      if (known(word)) push(word);
+      if (word.startsWith('-') || word.startsWith('+')) continue;
+      // `deno run x.ts`, `bun run x.ts`: the subcommand, then the script.
+      if ((name === 'deno' || name === 'bun') && ['run', 'test', 'x'].includes(word) && script === undefined) continue;
+      script = word;
       break;
     }
+    if (script === undefined && stdin !== undefined) script = stdin;
+    if (script !== undefined && known(script)) push(script);
   }
   return found;
 }

@@ -25,7 +25,7 @@ import { readGitFile } from '../types/small-file.js';
 import path from 'node:path';
 import { readGitConfig } from './git-config-syntax.js';
 import { gitHookInputs, type HookInputs } from './git-hook-inputs.js';
-import { commandPaths } from './command-paths.js';
+import { atTheTop, commandPaths } from './command-paths.js';
 import { pythonModulePaths } from './python-module.js';
 
 export { parseGitConfig } from './git-config-syntax.js';
@@ -38,7 +38,8 @@ const MAX_INCLUDE_DEPTH = 10;
  * the shell from the work tree's top: its first word, when it is a path (a bare name is looked up on
  * PATH), is a program the user's ordinary git commands start.
  */
-const PROGRAM_KEYS = /^(?:core\.(?:fsmonitor|editor|pager|sshcommand|askpass)|sequence\.editor|gpg\.(?:[^.]+\.)?program|credential\.(?:.+\.)?helper|interactive\.difffilter|pager\..+|alias\..+|filter\..+\.(?:clean|smudge|process)|diff\..+\.(?:textconv|command)|merge\..+\.driver|lfs\.extension\..+\.(?:clean|smudge)|lfs\.customtransfer\..+\.path)$/;
+const PROGRAM_KEYS =
+  /^(?:core\.(?:fsmonitor|editor|pager|sshcommand|askpass|gitproxy|alternaterefscommand)|sequence\.editor|gpg\.(?:[^.]+\.)?program|gpg\.ssh\.defaultkeycommand|credential\.(?:.+\.)?helper|interactive\.difffilter|pager\..+|alias\..+|filter\..+\.(?:clean|smudge|process)|diff\.external|diff\..+\.(?:textconv|command)|merge\..+\.driver|(?:diff|merge)tool\..+\.(?:cmd|path)|remote\..+\.(?:uploadpack|receivepack|vcs)|submodule\..+\.update|gc\.recentobjectshook|uploadpack\.packobjectshook|trailer\..+\.(?:cmd|command)|sendemail\.(?:.+\.)?(?:smtpserver|tocmd|cccmd|headercmd|sendmailcmd)|imap\.tunnel|(?:browser|man)\..+\.(?:cmd|path)|web\.browser|lfs\.extension\..+\.(?:clean|smudge)|lfs\.customtransfer\..+\.path)$/;
 /** Values of core.fsmonitor that switch it on or off rather than name a program. */
 const BOOLEAN = /^(?:true|false|yes|no|on|off|1|0)$/i;
 
@@ -58,7 +59,8 @@ function commandWords(value: string): string[] {
  * tree's top (`<module>.py`, `<module>/`): `python3 -m nbstripout` imports `./nbstripout.py` ahead
  * of the installed one.
  */
-function programPaths(value: string, homeDir: string): string[] {
+function programPaths(given: string, homeDir: string): string[] {
+  const value = atTheTop(given);
   const words = commandWords(value);
   // What it runs as a shell reads it too: inside `sh -c '…'`, after a `cd`.
   const found: string[] = commandPaths(value.replace(/^!\s*/, '')).map((file) => expandTilde(file, homeDir));

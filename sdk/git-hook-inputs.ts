@@ -20,7 +20,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { commandPaths } from './command-paths.js';
+import { atTheTop, commandPaths } from './command-paths.js';
 import { pythonModulePaths } from './python-module.js';
 
 /** Hook files read per directory (a hooks directory holds git's ≈ 30 hook names and a manager's helpers). */
@@ -52,8 +52,9 @@ const LINT_STAGED_CONFIG = [
 const HUSKY4_CONFIG = ['.huskyrc', '.huskyrc.json', '.huskyrc.yaml', '.huskyrc.yml', '.huskyrc.js', '.huskyrc.cjs', 'husky.config.js', 'husky.config.cjs'];
 const SIMPLE_GIT_HOOKS_CONFIG = ['cjs', 'js', 'mjs', 'json'].flatMap((ext) => [`.simple-git-hooks.${ext}`, `simple-git-hooks.${ext}`]);
 
-/** Running a package's code from the project: npx, a package manager's exec, or a path into node_modules. */
-const RUNS_NODE_MODULES = /(?:^|[\s;&|(`"'])(?:npx|bunx|pnpx)\s|\b(?:npm|pnpm)\s+exec\b|\byarn\s+(?!install\b)[\w@-]|node_modules\//m;
+/** Running the project's own code: npx, a package manager's exec or script, a path into node_modules, make, a language's run or test, a build wrapper. */
+const RUNS_NODE_MODULES =
+  /(?:^|[\s;&|(`"'])(?:npx|bunx|pnpx)\s|\b(?:npm|pnpm)\s+exec\b|\byarn\s+(?!install\b)[\w@-]|node_modules\/|\b(?:npm|pnpm|bun)\s+(?:run|test|t|start)\b|(?:^|[\s;&|(])make\b|\b(?:uv|poetry|pipenv|pdm|hatch|go|cargo|dotnet)\s+(?:run|test)\b|\bcargo\s+(?:build|check|clippy)\b|\bgradlew\b|\bmvnw\b|(?:^|[\s;&|(])(?:tox|nox)\b/m;
 /**
  * Python run as `-m <module>` on a line naming Python (pre-commit's stub: `"$INSTALL_PYTHON"
  * -mpre_commit`). Hooks run at the work tree's top, which `-m` puts first on Python's module path:
@@ -124,6 +125,16 @@ function literalPaths(text: string, workTree: string): string[] {
 }
 
 /**
+ * A hook's text with the folders it names through variables read as what they are: the work
+ * tree's top (`$(git rev-parse --show-toplevel)`, `$PWD`: hooks run there) and the hook's own
+ * folder (`$(dirname "$0")`), relative to the top.
+ */
+function hookText(text: string, file: string, workTree: string): string {
+  const own = path.relative(workTree, path.dirname(file)) || '.';
+  return atTheTop(text).replace(/\$\(\s*dirname\s+"?\$0"?\s*\)|\$\{0%\/\*\}/g, own);
+}
+
+/**
  * The inputs of the hooks installed in `hooksDirs` (the effective hooks directory, and for
  * husky v9's `.husky/_` the folder above, whose files the stubs run) for the work tree `workTree`.
  */
@@ -166,7 +177,7 @@ export function gitHookInputs(hooksDirs: readonly string[], workTree: string, co
       if (/\blint-staged\b/.test(text)) lintStaged = true;
       for (const named of literalPaths(text, workTree)) paths.add(named);
       // The scripts it runs by a path or hands to an interpreter (`./scripts/lint.sh`, `sh tools/check.sh`): hooks run at the work tree's top.
-      if (!lefthook) for (const script of commandPaths(text)) paths.add(path.resolve(workTree, script));
+      if (!lefthook) for (const script of commandPaths(hookText(text, file, workTree))) paths.add(path.resolve(workTree, script));
       // lefthook's stub lists node_modules among the places it looks for lefthook (protected above
       // when named); what it runs is in lefthook's configuration, read below.
       if (!lefthook) runsProjectCode(file, text);

@@ -1,5 +1,5 @@
 /** The files a shell command text runs (sdk/command-paths.ts), as git hooks and git's configuration spell them. */
-import { commandPaths, shellCommands } from '../../sdk/command-paths.js';
+import { atTheTop, commandPaths, shellCommands } from '../../sdk/command-paths.js';
 
 test.each([
   ['./scripts/lint.sh', ['./scripts/lint.sh']],
@@ -14,6 +14,21 @@ test.each([
   ['python3 tools/x.py # a comment ./not/this\nsh "my tools/a b.sh"', ['tools/x.py', 'my tools/a b.sh']],
   ['. scripts/env.sh && source ./more.sh', ['scripts/env.sh', './more.sh']],
   ['cd sub && sh run.sh; cd - && ./top.sh', ['sub/run.sh', './top.sh']],
+  // A red team's spellings.
+  ['2>/dev/null sh x.sh', ['x.sh']],
+  ['timeout 10 sh x.sh', ['x.sh']],
+  ['timeout -s KILL 5s ./y', ['./y']],
+  ['deno run --allow-all x.ts', ['x.ts']],
+  ['bun run x.ts', ['x.ts']],
+  ['python3 -I x.py', ['x.py']],
+  ['node --env-file .env x.js', ['x.js']],
+  ['env -C tools ./x', ['tools/x']],
+  ['env -u HOME -S "sh scripts/s.sh"', ['scripts/s.sh']],
+  ['bash < scripts/x.sh', ['scripts/x.sh']],
+  ['sed -f x.sed -i a.txt', ['x.sed']],
+  ['awk -f tools/x.awk data', ['tools/x.awk']],
+  ['run-parts --verbose scripts/hooks.d', ['scripts/hooks.d']],
+  ['ruby -r ./boot.rb main.rb', ['./boot.rb', 'main.rb']],
 ])('%j runs %j', (text, expected) => {
   expect(commandPaths(text)).toEqual(expected);
 });
@@ -34,4 +49,8 @@ test.each([
 
 test('words as a shell splits them: quotes removed and joined, escapes, comments, separators', () => {
   expect(shellCommands(`a 'b c'"d"e\\ f # g\nh;i&&j|k`)).toEqual([['a', 'b cde f'], ['h'], ['i'], ['j'], ['k']]);
+});
+
+test("the work tree's top as commands spell it is read as the top", () => {
+  expect(commandPaths(atTheTop('"$(git rev-parse --show-toplevel)"/scripts/lint.sh && sh $PWD/a.sh && ${PWD}/b && $(pwd)/c'))).toEqual(['./scripts/lint.sh', './a.sh', './b', './c']);
 });

@@ -125,3 +125,16 @@ test('the repository git finds from a folder: the folder itself, or the nearest 
   expect(repositoryOf(path.join(root, 'app', 'src'))).toEqual({ gitDir: path.join(root, '.git'), workTree: root });
   expect(repositoryOf(root)).toEqual({ gitDir: path.join(root, '.git'), workTree: root });
 });
+
+test("the rest of the keys git runs a program from (diff.external, difftool and mergetool commands, a remote's upload-pack, a submodule's update command…), and paths built on the work tree's top", () => {
+  writeFileSync(
+    path.join(root, '.git', 'config'),
+    [
+      '[diff]\n\texternal = ./tools/extdiff.sh\n[difftool "t"]\n\tcmd = ./tools/dt.sh "$LOCAL" "$REMOTE"\n[mergetool "m"]\n\tpath = tools/mt\n',
+      '[remote "origin"]\n\turl = ../up\n\tuploadpack = ./tools/up.sh\n[submodule "lib"]\n\tupdate = !./tools/upd.sh\n[core]\n\tgitProxy = ./tools/proxy.sh for example.com\n',
+      '[filter "tidy"]\n\tclean = "$(git rev-parse --show-toplevel)/tools/clean.sh"\n[alias]\n\tlint = !"$(git rev-parse --show-toplevel)"/scripts/lint.sh\n[trailer "s"]\n\tcmd = ./tools/trailer.sh\n',
+    ].join(''),
+  );
+  const inRoot = (...names: string[]): string[] => names.map((name) => path.join(root, name));
+  expect(named()).toEqual(inRoot('tools/extdiff.sh', 'tools/dt.sh', 'tools/mt', 'tools/up.sh', 'tools/upd.sh', 'tools/proxy.sh', 'tools/clean.sh', 'scripts/lint.sh', 'tools/trailer.sh').sort());
+});

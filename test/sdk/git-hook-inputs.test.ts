@@ -99,7 +99,7 @@ test('husky v4, simple-git-hooks and yorkie stubs: their configuration files, an
   hook('commit-msg', '#!/bin/sh\n#yorkie 2.0.0\n\ncommand_exists () {\n  command -v "$1" >/dev/null 2>&1\n}\nnode "./node_modules/yorkie/src/runner.js" commit-msg "$*"\n');
   const parts = gitNamedParts(input());
   expect(parts.hookInputs.paths).toEqual(expect.arrayContaining(at('.huskyrc', '.huskyrc.json', 'husky.config.js', '.simple-git-hooks.json', 'simple-git-hooks.cjs', 'node_modules/yorkie/src/runner.js')));
-  expect(parts.hookInputs.projectCode).toEqual(['.git/hooks/commit-msg (node_modules/…)']);
+  expect(parts.hookInputs.projectCode).toEqual(['.git/hooks/commit-msg (node_modules/…)', '.git/hooks/pre-push (npm test…)']);
 });
 
 test(`bounds: the first ${MAX_HOOK_FILES} hook files (sorted) are read, not one more`, () => {
@@ -146,4 +146,9 @@ test('a hook that runs a project script by a path or through an interpreter: the
   // What it hands a linter is no script it runs.
   hook('pre-push', '#!/bin/sh\neslint src/ --fix\n');
   expect(inputs()).not.toContain(path.join(root, 'src'));
+});
+
+test("a hook's script named from the work tree's top or from the hook's own folder", () => {
+  hook('pre-commit', '#!/bin/sh\n"$(git rev-parse --show-toplevel)/scripts/a.sh"\nsh "$(dirname "$0")/../../scripts/b.sh"\n');
+  expect(inputs()).toEqual(expect.arrayContaining(at('scripts/a.sh', 'scripts/b.sh')));
 });

@@ -168,6 +168,31 @@ const shapes: Shape[] = [
     content: (w) => `open(${JSON.stringify(w.canary)}, "w").close()\n`,
     user: ['commit', '-q', '--allow-empty', '-m', 'user'],
   },
+  {
+    name: "diff.external naming a project script (git diff runs it)",
+    setup: (w) => {
+      withFilter(w, w.root, '.', 'cat', 'tools/unused.sh', '#!/bin/sh\n');
+      mkdirSync(path.join(w.root, 'tools'), { recursive: true });
+      writeFileSync(path.join(w.root, 'tools', 'extdiff.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      w.git(w.root, 'config', 'diff.external', './tools/extdiff.sh');
+      return w.root;
+    },
+    file: 'tools/extdiff.sh',
+    content: HOOK,
+    touch: ['data.txt', 'two'],
+    user: ['diff'],
+  },
+  {
+    name: 'a clean filter named through "$(git rev-parse --show-toplevel)"',
+    setup: (w) => {
+      withFilter(w, w.root, '.', '"$(git rev-parse --show-toplevel)/tools/clean.sh"', 'tools/clean.sh', '#!/bin/sh\ncat\n');
+      return w.root;
+    },
+    file: 'tools/clean.sh',
+    content: (w) => `#!/bin/sh\ntouch ${w.canary}\ncat\n`,
+    touch: ['data.txt', 'two'],
+    user: ['status', '--porcelain'],
+  },
 ];
 
 /** The user's git command on the host, as they would run it (their HOME and environment). */
