@@ -42,6 +42,12 @@ export interface SandboxLaunch {
   env?: Record<string, string>;
   /** Call once the command has ended: removes the temporary mount points made for this call. */
   release(): Promise<void>;
+  /**
+   * Aborted when the sandbox can no longer confine the command while it runs (a file mounted
+   * over was replaced on the host: its mount is gone); the reason says why. The caller stops the
+   * command as it would for a cancellation, and says so in its result.
+   */
+  stop?: AbortSignal;
 }
 
 export type SandboxWrapResult =

@@ -79,6 +79,7 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
   let file = argv[0]!;
   let args = argv.slice(1);
   let release: (() => Promise<void>) | undefined;
+  let sandboxStop: AbortSignal | undefined;
   const NO_SANDBOX = 'no OS sandbox can run here to contain it';
   const uncontained = (kind: 'no sandbox' | 'refused', why: string): CommandOutcome => ({ code: null, stdout: '', stderr: '', timedOut: false, error: why, uncontained: kind, durationMs: elapsed() });
   if (run.requireSandbox && !run.sandbox) return uncontained('no sandbox', NO_SANDBOX);
@@ -94,6 +95,7 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
       args = wrapped.launch.args;
       Object.assign(env, wrapped.launch.env ?? {});
       release = () => wrapped.launch.release();
+      sandboxStop = wrapped.launch.stop;
     }
   }
   return new Promise<CommandOutcome>((resolve) => {
@@ -142,6 +144,8 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
     }, run.timeoutMs);
     const onAbort = (): void => stop();
     run.signal?.addEventListener('abort', onAbort, { once: true });
+    // The sandbox can no longer confine it (SandboxLaunch.stop): stopped as a cancellation is.
+    sandboxStop?.addEventListener('abort', onAbort, { once: true });
     if (child.pid !== undefined) registerProcessGroup(child.pid);
     child.once('error', (error) => {
       clearTimeout(timer);

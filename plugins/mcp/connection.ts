@@ -237,6 +237,7 @@ export class McpConnection {
     let file = config.command;
     let args: readonly string[] = config.args;
     let release: (() => Promise<void>) | undefined;
+    let stop: AbortSignal | undefined;
     const forcedBy = this.deps.sandboxForcedBy?.();
     if (config.sandbox || forcedBy) {
       const why = config.sandbox ? 'sandbox: true' : `managed settings force the OS sandbox on (${forcedBy}) for every stdio server`;
@@ -249,9 +250,10 @@ export class McpConnection {
       args = wrapped.launch.args;
       Object.assign(env, wrapped.launch.env ?? {});
       release = () => wrapped.launch.release();
+      stop = wrapped.launch.stop;
     }
     const stderrFd = await this.deps.log.stderrFd();
-    return new GroupStdioTransport({ file, args, cwd, env, stderrFd, ...(release ? { release } : {}) });
+    return new GroupStdioTransport({ file, args, cwd, env, stderrFd, ...(release ? { release } : {}), ...(stop ? { stop } : {}) });
   }
 
   /**

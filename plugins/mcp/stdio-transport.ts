@@ -25,6 +25,8 @@ export interface StdioLaunch {
   stderrFd: number | 'ignore';
   /** Called once the process has ended (a sandbox launch's clean-up). */
   release?: SandboxLaunch['release'];
+  /** Aborted when the sandbox can no longer confine the server (SandboxLaunch.stop): it is killed. */
+  stop?: SandboxLaunch['stop'];
 }
 
 /** How long a closing server gets after its stdin ends, and again after SIGTERM. */
@@ -44,7 +46,9 @@ export class GroupStdioTransport implements Transport {
   #exited: Promise<void> | undefined;
   #closed = false;
 
-  constructor(private readonly launch: StdioLaunch) {}
+  constructor(private readonly launch: StdioLaunch) {
+    launch.stop?.addEventListener('abort', () => this.kill(), { once: true });
+  }
 
   get pid(): number | undefined {
     return this.#child?.pid;

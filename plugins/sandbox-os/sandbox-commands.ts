@@ -28,6 +28,8 @@ import { gitFileTarget } from './git-pointers.js';
 import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind, type PlanResult } from './mount-plan.js';
 import { SharedWhileRunning } from './shared-while-running.js';
+import { mountedOver, replacedMessage, watchReplaced } from './replaced-files.js';
+import { readOwnConfigs, restoreOwnConfigs, type ConfigReading } from './own-git-config.js';
 import { CoalescedSweeps } from './coalesced-sweeps.js';
 import { commandSince } from './file-clock.js';
 import { isPathWithin } from '../../types/path-within.js';
@@ -52,6 +54,8 @@ interface PreparedMounts {
   writableRoots: string[];
   planned: PlanResult;
   review: ReviewBaseline;
+  /** The git configurations mounted read-only file by file, as they were (own-git-config.ts). */
+  configs: ConfigReading[];
 }
 
 /** What the command part reads from the front (service.ts) as it changes. */
@@ -149,7 +153,7 @@ export class SandboxCommands {
       const own = ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir);
       const afterCommand = async (): Promise<void> => {
         // One sweep for the calls prepared together that have ended by the time it starts (coalesced-sweeps.ts).
-        await this.sweeps.after(prepared, since, (from) => this.afterCommand(writableRoots, from, review, plan.watched ?? [], plan.gitInfo ?? [], own));
+        await this.sweeps.after(prepared, since, (from) => this.afterCommand(writableRoots, from, review, plan.watched ?? [], plan.gitInfo ?? [], own, prepared.configs));
         await (await record)?.().catch(() => undefined);
       };
       const dirs = await dirsReady;
@@ -233,21 +237,30 @@ export class SandboxCommands {
         ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}),
       });
       const { file, args } = sandboxLaunch(this.found.binary, bwrap, filterFile, launchShell());
+      // A file mounted over that the host replaces loses its mount (replaced-files.ts): the command stops.
+      const stop = new AbortController();
+      const replaced = watchReplaced(mountedOver(plan, own), (file) => {
+        const message = replacedMessage(file);
+        this.options.warn(`sandbox-os: ${message}`);
+        stop.abort(new Error(message));
+      });
       let released = false;
       const release = async (): Promise<void> => {
         if (released) return;
         released = true;
+        replaced.close();
         this.commandsEnded++;
         await this.releaseMountPoints(plan.blocked, plan.writable);
         await afterCommand();
       };
       if (epoch !== this.front.epoch()) {
+        replaced.close();
         await this.releaseMountPoints(plan.blocked, plan.writable);
         return { kind: 'refused', message: SESSION_ENDED_REFUSAL };
       }
       await recorded; // on disk before the command starts
       launched = true;
-      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release } };
+      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release, stop: stop.signal } };
     } catch (error) {
       return { kind: 'refused', message: epoch !== this.front.epoch() ? SESSION_ENDED_REFUSAL : preparationRefusal(error as Error) };
     } finally {
@@ -273,9 +286,9 @@ export class SandboxCommands {
     const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
     const enclosingRepository = async (root: string): Promise<{ gitDir: string; workTree: string } | undefined> => repositoryOf(root);
     const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath, gitFileTarget, enclosingRepository }, this.inspectProtected, list);
-    if (!planned.ok) return { writableRoots, planned, review: new Map() };
+    if (!planned.ok) return { writableRoots, planned, review: new Map(), configs: [] };
     await this.baseline(writableRoots);
-    return { writableRoots, planned, review: await reviewBaseline(writableRoots) };
+    return { writableRoots, planned, review: await reviewBaseline(writableRoots), configs: readOwnConfigs(planned.plan) };
   }
 
   /**
@@ -621,9 +634,9 @@ export class SandboxCommands {
   }
 
   /** After a command: what installed hooks read made or changed and new entries of a git directory's info/ (hook-inputs-sweep.ts), git directories it planted set aside (git-sweep.ts; `own`: MewCode's own state directories, never set aside). */
-  private async afterCommand(roots: readonly string[], since: number, review: ReviewBaseline, watched: NonNullable<MountPlan['watched']>, gitInfo: NonNullable<MountPlan['gitInfo']>, own: readonly string[]): Promise<void> {
+  private async afterCommand(roots: readonly string[], since: number, review: ReviewBaseline, watched: NonNullable<MountPlan['watched']>, gitInfo: NonNullable<MountPlan['gitInfo']>, own: readonly string[], configs: readonly ConfigReading[]): Promise<void> {
     try {
-      for (const hooks of [await sweepHookInputs(watched, roots, since), await sweepGitInfo(gitInfo, roots)]) {
+      for (const hooks of [restoreOwnConfigs(configs, roots), await sweepHookInputs(watched, roots, since), await sweepGitInfo(gitInfo, roots)]) {
         for (const item of hooks.quarantined) this.options.warn(quarantineWarning(item));
         for (const what of hooks.unchecked) this.options.warn(uncheckedWarning(what));
       }

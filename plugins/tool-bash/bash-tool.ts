@@ -168,6 +168,7 @@ export class BashTool implements Tool {
     };
     const commandEnv = launch.env ? { ...env, ...launch.env } : env;
     const launcher = this.launcher();
+    const signal = launch.stop ? eitherSignal(ctx.signal, launch.stop) : ctx.signal;
     const outcome = await (
       launcher
         ? runWithLauncher(launcher, {
@@ -177,7 +178,7 @@ export class BashTool implements Tool {
             env: commandEnv,
             shell,
             timeoutMs: parsed.timeoutMs,
-            signal: ctx.signal,
+            signal,
             maxOutputBytes: this.spillMaxBytes,
             toolCallId: ctx.toolCallId,
             onOutput,
@@ -188,7 +189,7 @@ export class BashTool implements Tool {
             cwd,
             env: commandEnv,
             timeoutMs: parsed.timeoutMs,
-            signal: ctx.signal,
+            signal,
             killGraceMs: this.killGraceMs,
             postExitIdleMs: this.postExitIdleMs,
             postExitMaxMs: this.postExitMaxMs,
@@ -201,7 +202,8 @@ export class BashTool implements Tool {
     });
     const output = await collector.finish();
     if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
-    return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes });
+    const stoppedBySandbox = launch.stop?.aborted && !ctx.signal.aborted ? String((launch.stop.reason as Error | undefined)?.message ?? launch.stop.reason) : undefined;
+    return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes, ...(stoppedBySandbox ? { stoppedBySandbox } : {}) });
   }
 }
 
@@ -226,6 +228,17 @@ async function runWithLauncher(launcher: CommandLauncher, request: LaunchRequest
     ...(outcome.outputTruncated ? { outputTruncated: true } : {}),
     ...(outcome.stoppedBy ? { stoppedBy: outcome.stoppedBy } : {}),
   };
+}
+
+/** A signal aborted when either is, with its reason. */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  const both = new AbortController();
+  const forward = (from: AbortSignal) => (): void => both.abort(from.reason);
+  for (const one of [a, b]) {
+    if (one.aborted) both.abort(one.reason);
+    else one.addEventListener('abort', forward(one), { once: true });
+  }
+  return both.signal;
 }
 
 /** The bare shell, or the sandbox's wrapping of it; an error when the sandbox refuses. */
@@ -309,6 +322,8 @@ interface FormatSettings {
   spillMaxBytes: number;
   maxLines: number;
   maxBytes: number;
+  /** Why the OS sandbox stopped the command (SandboxLaunch.stop), when it did. */
+  stoppedBySandbox?: string;
 }
 
 /** The output block: whole, or head + marker + tail. One trailing newline (the line terminator) is dropped. */
@@ -362,6 +377,12 @@ function formatResult(
       content:
         `Error: the command timed out after ${parsed.timeoutMs} ms and was stopped (${stopped}); exit_code: ${exitText}. Output before the timeout:\n${body}${tail}\n\n` +
         `If it needs longer, run it again with a larger timeout (at most ${MAX_TIMEOUT_MS} ms). For a server or watcher, start it in the background with its output redirected to a file (cmd > out.log 2>&1 &).`,
+      isError: true,
+    };
+  }
+  if (outcome.end === 'cancelled' && settings.stoppedBySandbox !== undefined) {
+    return {
+      content: `Error: the OS sandbox stopped the command after ${outcome.elapsedMs} ms (${stopped}): ${settings.stoppedBySandbox} Output before it stopped:\n${body}${tail}`,
       isError: true,
     };
   }

@@ -1,0 +1,99 @@
+/**
+ * The git configuration files the plan keeps read-only by a mount over each file (the project's
+ * `.git/config` and `config.worktree`, a submodule's): a mount the host's own git takes away when
+ * it writes the file while a command runs (git renames a lock file over it; replaced-files.ts
+ * stops the command then, but not before it could act). So each is read when the command is
+ * prepared, and after the command one replaced since is judged against that reading: a key that
+ * runs a program (outside git-inert-config.ts's list) that was not there before may be the
+ * command's, written once the mount was gone. The file is then set aside whole (it keeps what
+ * the host's git wrote too) and the reading from before is written back in its place. A change of
+ * keys that run nothing (branch tracking, a new remote's URL) is the host's own and is left.
+ */
+import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readGitFile } from '../../types/small-file.js';
+import { parseGitConfig } from '../../sdk/git-config-syntax.js';
+import { inertKey } from './git-inert-config.js';
+import type { Quarantined } from './git-sweep.js';
+import type { MountPlan } from './mount-plan.js';
+import { setAsideEntry, shownPath } from './sweep-paths.js';
+
+export interface ConfigReading {
+  file: string;
+  /** Device and inode when read. */
+  id: string;
+  text: string;
+}
+
+const identity = (file: string): string | undefined => {
+  try {
+    const info = lstatSync(file);
+    return info.isFile() ? `${info.dev}:${info.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The git configuration files among what the plan keeps read-only file by file, as they are now. */
+export function readOwnConfigs(plan: MountPlan): ConfigReading[] {
+  const readings: ConfigReading[] = [];
+  for (const file of plan.readOnly) {
+    const name = path.basename(file);
+    if (name !== 'config' && name !== 'config.worktree') continue;
+    const id = identity(file);
+    if (id === undefined) continue;
+    try {
+      readings.push({ file, id, text: readGitFile(file) });
+    } catch {
+      // unreadable now: nothing to compare with later
+    }
+  }
+  return readings;
+}
+
+/** Entries of `now` that run a program and are not in `before` (as key and value), or a line that does not parse. */
+function added(before: string, now: string): string[] {
+  const known = new Set(parseGitConfig(before).map(({ key, value }) => `${key}\u0000${value}`));
+  const unparsed: string[] = [];
+  const found = parseGitConfig(now, unparsed)
+    .filter(({ key, value }) => !inertKey(key, value) && !known.has(`${key}\u0000${value}`))
+    .map(({ key }) => key);
+  const unparsedBefore: string[] = [];
+  parseGitConfig(before, unparsedBefore);
+  for (const line of unparsed) if (!unparsedBefore.includes(line)) found.push(`a line that does not parse (${JSON.stringify(line.slice(0, 40))})`);
+  return [...new Set(found)];
+}
+
+/** After a command: each reading whose file was replaced meanwhile and now runs something new is set aside, and the reading written back. */
+export function restoreOwnConfigs(readings: readonly ConfigReading[], roots: readonly string[]): { quarantined: Quarantined[]; unchecked: string[] } {
+  const quarantined: Quarantined[] = [];
+  const unchecked: string[] = [];
+  for (const reading of readings) {
+    if (identity(reading.file) === reading.id) continue; // its mount held: the command could not write it
+    let now: string;
+    try {
+      now = readGitFile(reading.file);
+    } catch {
+      continue; // removed, or no longer a file: git reads nothing from it
+    }
+    const keys = added(reading.text, now);
+    if (keys.length === 0) continue;
+    const why = `git configuration that runs programs (${keys.join(', ')}), written after this machine's git replaced the file during the command and its read-only mount was gone`;
+    const result = setAsideEntry(reading.file, roots);
+    if (result === undefined) continue;
+    if (!('movedTo' in result)) {
+      unchecked.push(`${shownPath(reading.file)} holds ${why}, but could not be set aside (${result.refused})`);
+      continue;
+    }
+    const temporary = path.join(path.dirname(reading.file), `.${path.basename(reading.file)}.mewcode-${process.pid}`);
+    try {
+      writeFileSync(temporary, reading.text, { flag: 'wx', mode: 0o644 });
+      renameSync(temporary, reading.file);
+      quarantined.push({ path: reading.file, movedTo: result.movedTo, why, runBy: 'git would have run it at your next git command there; MewCode put back the configuration from before the command (the renamed file also holds what your git wrote)' });
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      unchecked.push(`${shownPath(reading.file)} was set aside (${shownPath(result.movedTo)}) but the configuration from before could not be written back (${(error as Error).message}): rename it back after looking at it`);
+    }
+  }
+  return { quarantined, unchecked };
+}
