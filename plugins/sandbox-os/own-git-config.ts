@@ -25,10 +25,11 @@ export interface ConfigReading {
   text: string;
 }
 
+/** Device, inode and change time: a file made in place of a removed one may get its inode number back at once. */
 const identity = (file: string): string | undefined => {
   try {
     const info = lstatSync(file);
-    return info.isFile() ? `${info.dev}:${info.ino}` : undefined;
+    return info.isFile() ? `${info.dev}:${info.ino}:${info.ctimeMs}` : undefined;
   } catch {
     return undefined;
   }
@@ -51,12 +52,15 @@ export function readOwnConfigs(plan: MountPlan): ConfigReading[] {
   return readings;
 }
 
-/** Entries of `now` that run a program and are not in `before` (as key and value), or a line that does not parse. */
+/**
+ * Entries of `now` that run a program, or name where git checks files out (`core.worktree`), and
+ * are not in `before` (as key and value), or a line that does not parse.
+ */
 function added(before: string, now: string): string[] {
   const known = new Set(parseGitConfig(before).map(({ key, value }) => `${key}\u0000${value}`));
   const unparsed: string[] = [];
   const found = parseGitConfig(now, unparsed)
-    .filter(({ key, value }) => !inertKey(key, value) && !known.has(`${key}\u0000${value}`))
+    .filter(({ key, value }) => (!inertKey(key, value) || key === 'core.worktree') && !known.has(`${key}\u0000${value}`))
     .map(({ key }) => key);
   const unparsedBefore: string[] = [];
   parseGitConfig(before, unparsedBefore);
@@ -70,13 +74,15 @@ export function restoreOwnConfigs(readings: readonly ConfigReading[], roots: rea
   const unchecked: string[] = [];
   for (const reading of readings) {
     if (identity(reading.file) === reading.id) continue; // its mount held: the command could not write it
-    let now: string;
+    let keys: string[];
     try {
-      now = readGitFile(reading.file);
-    } catch {
-      continue; // removed, or no longer a file: git reads nothing from it
+      keys = added(reading.text, readGitFile(reading.file));
+    } catch (error) {
+      // Removed: git reads nothing. Anything else it cannot be read as git would (too large, not
+      // a regular file) cannot be judged: it counts.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      keys = [`a file that cannot be read to check (${(error as Error).message})`];
     }
-    const keys = added(reading.text, now);
     if (keys.length === 0) continue;
     const why = `git configuration that runs programs (${keys.join(', ')}), written after this machine's git replaced the file during the command and its read-only mount was gone`;
     const result = setAsideEntry(reading.file, roots);

@@ -13,11 +13,12 @@
  */
 import { lstatSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { isPathWithin } from '../../types/path-within.js';
 import type { MountPlan } from './mount-plan.js';
 
 export interface ReplacedWatch {
   close(): void;
+  /** A folder that could not be watched (the user's inotify watches used up…): its files would be unguarded. */
+  failed?: string;
 }
 
 const identity = (file: string): string | undefined => {
@@ -31,52 +32,77 @@ const identity = (file: string): string | undefined => {
 
 /**
  * Watches `files` (absolute) until closed; `onReplaced` is called once, with the first one found
- * replaced or removed. A folder that cannot be watched is skipped (its files keep today's risk).
+ * replaced or removed, or with a folder on its way that was moved or removed (the mount moves
+ * with it, and a new folder at its path holds new files). `failed` names a folder that could not
+ * be watched: the caller must not run the command unguarded.
  */
 export function watchReplaced(files: readonly string[], onReplaced: (file: string) => void): ReplacedWatch {
+  // Each file, and each folder on its way from `/`: a folder moved away takes the mount with it,
+  // and a new one made at its path holds new files (inotify tells only the folder holding a name).
   const byDir = new Map<string, Map<string, string>>();
   for (const file of files) {
-    const id = identity(file);
-    if (id === undefined) continue; // nothing mounted over a file that is not there
-    const dir = path.dirname(file);
-    let names = byDir.get(dir);
-    if (!names) byDir.set(dir, (names = new Map()));
-    names.set(path.basename(file), id);
+    if (identity(file) === undefined) continue; // nothing mounted over a file that is not there
+    for (let at = file; path.dirname(at) !== at; at = path.dirname(at)) {
+      const dir = path.dirname(at);
+      let names = byDir.get(dir);
+      if (!names) byDir.set(dir, (names = new Map()));
+      if (names.has(path.basename(at))) break; // this folder's way is taken already
+      const id = identity(at);
+      if (id === undefined) break;
+      names.set(path.basename(at), id);
+    }
   }
   const watchers: FSWatcher[] = [];
   let fired = false;
   const close = (): void => {
     for (const watcher of watchers.splice(0)) watcher.close();
   };
+  const fire = (what: string): void => {
+    if (fired) return;
+    fired = true;
+    close();
+    onReplaced(what);
+  };
   for (const [dir, names] of byDir) {
+    const dirId = identity(dir);
     try {
-      const watcher = watch(dir, { persistent: false }, (_event, name) => {
-        if (fired || typeof name !== 'string') return;
-        const id = names.get(name);
-        if (id === undefined) return;
-        const file = path.join(dir, name);
-        if (identity(file) === id) return;
-        fired = true;
-        close();
-        onReplaced(file);
+      const watcher = watch(dir, { persistent: false }, (event, name) => {
+        if (fired) return;
+        const id = typeof name === 'string' ? names.get(name) : undefined;
+        if (id !== undefined) {
+          // `rename`: the name was removed, renamed over or away (its inode number may come back
+          // at once for the file made in its place); `change`: written in place, the mount holds.
+          if (event === 'rename' || identity(path.join(dir, name as string)) !== id) fire(path.join(dir, name as string));
+          return;
+        }
+        // An event on the folder itself (moved or removed: inotify names it by its own name).
+        if (identity(dir) !== dirId) fire(dir);
       });
-      watcher.on('error', () => watcher.close());
+      watcher.on('error', () => fire(dir));
       watchers.push(watcher);
-    } catch {
-      // a folder that cannot be watched (gone, or the inotify limit reached)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        fire(dir); // gone since its files were looked at
+        continue;
+      }
+      close();
+      return { close, failed: `${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
     }
   }
   return { close };
 }
 
 /**
- * What a plan mounts over by name: protected files and folders, hidden ones. MewCode's own state
- * folders are left out: MewCode itself replaces files there while a command runs (settings an
- * approval saves, the audit log's head), and the mounts keep them read-only to the command.
+ * What a plan mounts over by name: protected files and folders, hidden ones. MewCode's own hidden
+ * files count too: MewCode replacing one while a command runs (an MCP server's tokens refreshed)
+ * would show it to the command as much as anything else would.
  */
-export function mountedOver(plan: MountPlan, own: readonly string[]): string[] {
-  return [...plan.readOnly, ...plan.hiddenFiles, ...plan.hiddenDirs].filter((target) => !own.some((dir) => isPathWithin(dir, target)));
+export function mountedOver(plan: MountPlan): string[] {
+  return [...plan.readOnly, ...plan.hiddenFiles, ...plan.hiddenDirs];
 }
 
 export const replacedMessage = (file: string): string =>
   `${file} was replaced or removed on this machine while a sandboxed command ran; a replaced file loses the sandbox's mount over it (it would no longer be hidden or read-only), so the command was stopped. Run it again.`;
+
+export const unwatchedRefusal = (folder: string): string =>
+  `The OS sandbox could not watch ${folder}, which holds files it hides or keeps read-only, so the command was not run: a file there replaced while the command ran would lose its protection. Run it again; if this repeats, another program may be using up this user's inotify watches (fs.inotify.max_user_watches).`;

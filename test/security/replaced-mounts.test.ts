@@ -104,6 +104,13 @@ test('the restore: a program written into a replaced .git/config is set aside an
   expect(quarantined.map((q) => path.basename(q.movedTo))).toEqual(['config.quarantined-by-mewcode']);
   expect(readFileSync(config, 'utf8')).toBe(before);
   expect(readFileSync(path.join(w.root, '.git', 'config.quarantined-by-mewcode'), 'utf8')).toContain('pager = ./evil.sh');
+  // A red team's variants: a core.worktree leading out, and a file too large to read (a program after 5 MB of comments).
+  for (const [i, tail] of [`[core]\n\tworktree = ${w.home}\n`, `${'#'.repeat(5 * 1024 * 1024)}\n[core]\n\tfsmonitor = ./evil.sh\n`].entries()) {
+    writeFileSync(`${config}.new`, `${before}${tail}`);
+    renameSync(`${config}.new`, config);
+    expect(restoreOwnConfigs(readings, [w.root]).quarantined.map((q) => path.basename(q.movedTo))).toEqual([`config.quarantined-by-mewcode-${i + 2}`]);
+    expect(readFileSync(config, 'utf8')).toBe(before);
+  }
 });
 
 test('control: a file the host changes that nothing is mounted over does not stop the command', async () => {

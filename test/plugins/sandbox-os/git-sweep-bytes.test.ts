@@ -118,7 +118,7 @@ describe('names that are not UTF-8, and pointers with a NUL', () => {
   });
 
   test('ordinary names that are not ASCII (é, 日本): clean repositories and submodules are left alone with nothing reported; a hostile one is set aside by its name', async () => {
-    const clean = `git init -q é/日本; git -C é/日本 commit -q --allow-empty -m x; git add é/日本; git init -q ü/ß; mkdir -p 日本; printf 'gitdir: ../ü/ß/.git\\n' > 日本/.git`;
+    const clean = `git init -q é/日本; git -C é/日本 commit -q --allow-empty -m x; git add é/日本; mkdir -p ü; git init -q --separate-git-dir=ü/ß 日本`;
     expect(await around(clean)).toEqual({ moved: [], unchecked: [] });
     expect(await around(`git init -q 日本2; ${FSMONITOR} >> 日本2/.git/config`)).toEqual({ moved: ['日本2/.git/config'], unchecked: [] });
   });
