@@ -73,8 +73,13 @@ export function shellCommands(text: string): string[][] {
       // What a command substitution prints is not known: the word it is part of names nothing.
       word = `${word ?? ''}$`;
       endCommand();
+      commands.push([SUBSHELL_START]);
       i++;
-    } else if ('\n;&|()`'.includes(c)) endCommand();
+    } else if (c === '(' || c === ')') {
+      // A subshell's `cd` ends with it.
+      endCommand();
+      commands.push([c === '(' ? SUBSHELL_START : SUBSHELL_END]);
+    } else if ('\n;&|`'.includes(c)) endCommand();
     else if (/\s/.test(c)) endWord();
     else word = (word ?? '') + c;
   }
@@ -91,14 +96,34 @@ export function atTheTop(text: string): string {
   return text.replace(/\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`|\$\(\s*pwd\s*\)|\$\{?(?:PWD|GIT_WORK_TREE)\b\}?/g, '.');
 }
 
+/** Markers shellCommands leaves where a subshell or a command substitution opens and closes. */
+const SUBSHELL_START = '\u0000(';
+const SUBSHELL_END = '\u0000)';
+/** A word given as a file: with a folder in it, or a file name's extension (`build` alone may be a package script's name). */
+const fileLike = (word: string): boolean => word.includes('/') || /\.[A-Za-z0-9]+$/.test(word);
+
+/** Where commands run after a `cd` to a place not known (a variable, `~`, `-`, an absolute path elsewhere). */
+const UNKNOWN = '\u0000?';
+
 const known = (word: string): boolean => word !== '' && !/[$*?[\]{}`]/.test(word);
 
 /** The files `text` runs (see the module comment), as written. */
 export function commandPaths(text: string, depth = 0): string[] {
   const found: string[] = [];
-  // Where the commands run, relative to where the text starts (`cd tools && ./x` runs tools/x).
+  // Where the commands run, relative to where the text starts (`cd tools && ./x` runs tools/x);
+  // UNKNOWN after a `cd` to a place not known, until the subshell it was in ends.
   let cwd = '';
+  let previous: string = UNKNOWN;
+  const outer: string[] = [];
   for (const all of shellCommands(text)) {
+    if (all[0] === SUBSHELL_START) {
+      outer.push(cwd);
+      continue;
+    }
+    if (all[0] === SUBSHELL_END) {
+      cwd = outer.pop() ?? cwd;
+      continue;
+    }
     // Redirections are not words of the command; what an interpreter reads on stdin is its script.
     const words: string[] = [];
     let stdin: string | undefined;
@@ -113,11 +138,17 @@ export function commandPaths(text: string, depth = 0): string[] {
     }
     if (words[0] === 'cd') {
       const to = words[1];
-      cwd = to !== undefined && known(to) && !path.isAbsolute(to) && !to.startsWith('~') && to !== '-' ? path.join(cwd, to) : '';
+      const from = cwd;
+      if (to === '-') cwd = previous;
+      else cwd = to !== undefined && known(to) && !path.isAbsolute(to) && !to.startsWith('~') && cwd !== UNKNOWN ? path.join(cwd, to) : UNKNOWN;
+      previous = from;
       continue;
     }
     let here = cwd;
-    const push = (file: string): void => void found.push(path.isAbsolute(file) || here === '' ? file : path.join(here, file));
+    const push = (file: string): void => {
+      if (path.isAbsolute(file)) found.push(file);
+      else if (here !== UNKNOWN) found.push(here === '' ? file : path.join(here, file));
+    };
     let i = 0;
     // Assignments and prefixes before the program (`X=1 exec env -C tools ./x`, `timeout 10 sh x`).
     for (;;) {
@@ -126,7 +157,7 @@ export function commandPaths(text: string, depth = 0): string[] {
       if (/^[A-Za-z_]\w*=/.test(word) || PREFIXES.has(word)) i++;
       else if (word === 'env') {
         for (i++; words[i]?.startsWith('-'); i++) {
-          if (words[i] === '-C' || words[i] === '--chdir') here = known(words[i + 1] ?? '') ? path.join(here, words[++i]!) : (i++, '\0');
+          if (words[i] === '-C' || words[i] === '--chdir') here = known(words[i + 1] ?? '') && here !== UNKNOWN ? path.join(here, words[++i]!) : (i++, UNKNOWN);
           else if (words[i] === '-u' || words[i] === '--unset') i++;
           else if (words[i] === '-S' || words[i] === '--split-string') {
             if (words[i + 1] !== undefined && depth < 2) for (const inner of commandPaths(words[i + 1]!, depth + 1)) push(inner);
@@ -138,7 +169,6 @@ export function commandPaths(text: string, depth = 0): string[] {
         i++; // the duration
       } else break;
     }
-    if (here.includes('\0')) continue; // run from a folder that is not known
     const program = words[i];
     if (program === undefined) continue;
     if (program === '.' || program === 'source') {
@@ -186,8 +216,12 @@ export function commandPaths(text: string, depth = 0): string[] {
         continue;
       }
       if (word.startsWith('-') || word.startsWith('+')) continue;
-      // `deno run x.ts`, `bun run x.ts`: the subcommand, then the script.
-      if ((name === 'deno' || name === 'bun') && ['run', 'test', 'x'].includes(word) && script === undefined) continue;
+      // `deno run x.ts`, `bun run x.ts`: a subcommand, then the script; `bun run build` runs a package script.
+      if ((name === 'deno' || name === 'bun') && !fileLike(word)) {
+        if (['run', 'test', 'x'].includes(word)) continue;
+        script = '';
+        break;
+      }
       script = word;
       break;
     }

@@ -26,7 +26,6 @@ import path from 'node:path';
 import { readGitConfig } from './git-config-syntax.js';
 import { gitHookInputs, type HookInputs } from './git-hook-inputs.js';
 import { atTheTop, commandPaths } from './command-paths.js';
-import { pythonModulePaths } from './python-module.js';
 
 export { parseGitConfig } from './git-config-syntax.js';
 
@@ -43,36 +42,31 @@ const PROGRAM_KEYS =
 /** Values of core.fsmonitor that switch it on or off rather than name a program. */
 const BOOLEAN = /^(?:true|false|yes|no|on|off|1|0)$/i;
 
-/** A command value's words as the shell splits them (quotes dropped, a quoted word may hold spaces); `!` (an alias's or a credential helper's shell form) dropped. */
-function commandWords(value: string): string[] {
-  const words: string[] = [];
-  for (const match of value.replace(/^!\s*/, '').matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+)/g)) {
-    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? match[3]!.replace(/\\(.)/g, '$1')));
-  }
-  return words;
+/**
+ * Whether a configuration entry makes git run a program (PROGRAM_KEYS, a `!` alias), read more
+ * configuration or hooks from a path (includes, `core.hooksPath`), check files out elsewhere
+ * (`core.worktree`) or reach a transport or URL rewrite that may run one (`protocol.*`, `url.*`).
+ */
+export function runsOrRedirects(key: string, value: string): boolean {
+  if (key === 'include.path' || (key.startsWith('includeif.') && key.endsWith('.path'))) return true;
+  if (key === 'core.hookspath' || key === 'core.worktree' || key.startsWith('protocol.') || key.startsWith('url.')) return true;
+  if (!PROGRAM_KEYS.test(key)) return false;
+  if (key === 'core.fsmonitor' && BOOLEAN.test(value)) return false;
+  return !(key.startsWith('alias.') && !value.trimStart().startsWith('!'));
 }
+
 
 /**
- * What a command value runs from the project, relative to the work tree's top: every word given
- * as a path (the program, and what it is handed: `sh tools/clean.sh`, `node ./x.mjs`,
- * `env X=1 ./x`), and for Python's `-m <module>` the module where Python looks first, the work
- * tree's top (`<module>.py`, `<module>/`): `python3 -m nbstripout` imports `./nbstripout.py` ahead
- * of the installed one.
+ * What a command value runs from the project, relative to the work tree's top, read as a shell
+ * reads it (command-paths.ts): the program given as a path, the script an interpreter is handed
+ * (`sh tools/clean.sh`, `node ./x.mjs`, inside `sh -c '…'`, after a `cd`), what it preloads, and
+ * for Python's `-m <module>` the module's files where Python looks first, the work tree's top
+ * (`python3 -m nbstripout` imports `./nbstripout.py` ahead of the installed one). Only files:
+ * what a program is merely handed (`eslint src/`) is not code it runs.
  */
 function programPaths(given: string, homeDir: string): string[] {
-  const value = atTheTop(given);
-  const words = commandWords(value);
-  // What it runs as a shell reads it too: inside `sh -c '…'`, after a `cd`.
-  const found: string[] = commandPaths(value.replace(/^!\s*/, '')).map((file) => expandTilde(file, homeDir));
-  for (const [i, word] of words.entries()) {
-    const expanded = expandTilde(word.replace(/^[A-Za-z_]\w*=/, ''), homeDir);
-    if (expanded.includes('/') && !/^[a-z][a-z0-9+.-]*:\/\//i.test(expanded)) found.push(expanded);
-    const module = /^-m([A-Za-z_][\w.]*)?$/.exec(word);
-    if (module) found.push(...pythonModulePaths(module[1] ?? words[i + 1] ?? ''));
-  }
-  return found;
+  return commandPaths(atTheTop(given).replace(/^!\s*/, '')).map((file) => expandTilde(file, homeDir));
 }
-
 
 function expandTilde(value: string, homeDir: string): string {
   return value === '~' || value.startsWith('~/') ? path.join(homeDir, value.slice(1)) : value;

@@ -60,7 +60,19 @@ const RUNS_NODE_MODULES =
  * -mpre_commit`). Hooks run at the work tree's top, which `-m` puts first on Python's module path:
  * `./pre_commit/` would be imported instead of the installed package.
  */
-const PYTHON_MODULE = /python[^\n]*?\s-m\s*([A-Za-z_][\w.]*)/gi;
+const PYTHON_MODULE = /\s-m\s*([A-Za-z_][\w.]*)/;
+
+/** The modules lines naming Python run with `-m`, one match per line (linear in the text). */
+function pythonModules(text: string): string[] {
+  const modules: string[] = [];
+  for (const line of text.split('\n')) {
+    const at = line.search(/python/i);
+    if (at === -1) continue;
+    const module = PYTHON_MODULE.exec(line.slice(at))?.[1];
+    if (module !== undefined) modules.push(module);
+  }
+  return modules;
+}
 
 /** The first MAX_HOOK_BYTES of a regular file (opened without blocking on a FIFO), or undefined. */
 function readHead(file: string): string | undefined {
@@ -146,7 +158,7 @@ export function gitHookInputs(hooksDirs: readonly string[], workTree: string, co
   const runsProjectCode = (file: string, text: string): void => {
     const runs = RUNS_NODE_MODULES.exec(text);
     if (runs) projectCode.push(`${path.relative(workTree, file) || file} (${runs[0].trim().replace(/^["'`(;&|]/, '')}…)`);
-    const modules = [...text.matchAll(PYTHON_MODULE)].map((match) => match[1]!);
+    const modules = pythonModules(text);
     for (const module of modules) at(pythonModulePaths(module));
     // What else the module imports is looked up at the top first too: project code, said as such.
     if (modules.length > 0) projectCode.push(`${path.relative(workTree, file) || file} (python -m ${modules[0]}: the project's top folder comes first on its module path)`);

@@ -98,6 +98,10 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
       sandboxStop = wrapped.launch.stop;
     }
   }
+  if (sandboxStop?.aborted) {
+    await release?.();
+    return { code: null, stdout: '', stderr: '', timedOut: false, error: String((sandboxStop.reason as Error | undefined)?.message ?? sandboxStop.reason), durationMs: elapsed() };
+  }
   return new Promise<CommandOutcome>((resolve) => {
     let child;
     try {

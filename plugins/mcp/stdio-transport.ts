@@ -91,6 +91,8 @@ export class GroupStdioTransport implements Transport {
   }
 
   #spawn(): Promise<void> {
+    const stop = this.launch.stop;
+    if (stop?.aborted) return Promise.reject(new Error(String((stop.reason as Error | undefined)?.message ?? stop.reason)));
     return new Promise((resolve, reject) => {
       let child: ChildProcess;
       try {

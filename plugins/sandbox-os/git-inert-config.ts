@@ -27,7 +27,7 @@ const INERT_KEYS = new Set([
 // sends its requests. They count as running something, as they do for MewCode's own status
 // (environment/git-safety.ts).
 
-export function inertKey(key: string, value: string): boolean {
+function inertKey(key: string, value: string): boolean {
   if (INERT_KEYS.has(key)) return true;
   const parts = key.split('.');
   if (parts.length < 3) return false;

@@ -336,7 +336,8 @@ async function checkConfigNamed(gitDir: string, workTree: string, context: Conte
   for (const file of new Set([...parts.programs, ...parts.hookInputs.paths])) {
     if (!inside(file)) continue;
     const named = await lookUp(gitDir, file, context);
-    if (!named?.changed) continue;
+    // A folder's time moves with any file made in it (a cache, an editor's swap file): files only.
+    if (!named?.changed || named.info?.isDirectory()) continue;
     const why = `a program or file the git configuration or hooks of ${repository} name by a path (made or changed by the command)`;
     setAside(named.entry, why, context, `git would have run it at your next git command in ${repository}`);
     found.push(why);

@@ -32,8 +32,8 @@ import path from 'node:path';
 import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, isGitInfoName, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isProtectedIfPresentName } from './policy.js';
 import { isPathWithin } from '../../types/path-within.js';
 
-/** The audit log's lock and its anchor's temporary files (permission-audit/chain.ts). */
-const TRANSIENT_FILE = /^audit\.(?:lock|head\..+\.tmp)$/;
+/** The audit log's lock, its anchor and the anchor's temporary files (permission-audit/chain.ts): replaced at every record, and holding no secret. */
+const TRANSIENT_FILE = /^audit\.(?:lock|head|head\..+\.tmp)$/;
 
 export type PathKind = 'dir' | 'file' | 'missing' | 'symlink' | 'other';
 

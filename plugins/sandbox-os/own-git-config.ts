@@ -13,7 +13,7 @@ import { lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readGitFile } from '../../types/small-file.js';
 import { parseGitConfig } from '../../sdk/git-config-syntax.js';
-import { inertKey } from './git-inert-config.js';
+import { runsOrRedirects } from '../../sdk/git-config-paths.js';
 import type { Quarantined } from './git-sweep.js';
 import type { MountPlan } from './mount-plan.js';
 import { setAsideEntry, shownPath } from './sweep-paths.js';
@@ -26,6 +26,14 @@ export interface ConfigReading {
 }
 
 /** Device, inode and change time: a file made in place of a removed one may get its inode number back at once. */
+const modeOf = (file: string): number => {
+  try {
+    return lstatSync(file).mode & 0o777;
+  } catch {
+    return 0o644;
+  }
+};
+
 const identity = (file: string): string | undefined => {
   try {
     const info = lstatSync(file);
@@ -53,14 +61,15 @@ export function readOwnConfigs(plan: MountPlan): ConfigReading[] {
 }
 
 /**
- * Entries of `now` that run a program, or name where git checks files out (`core.worktree`), and
+ * Entries of `now` that run a program or redirect git (sdk/git-config-paths.ts runsOrRedirects:
+ * not a branch's tracking or an editor's bookkeeping, which the user's own git adds all day) and
  * are not in `before` (as key and value), or a line that does not parse.
  */
 function added(before: string, now: string): string[] {
   const known = new Set(parseGitConfig(before).map(({ key, value }) => `${key}\u0000${value}`));
   const unparsed: string[] = [];
   const found = parseGitConfig(now, unparsed)
-    .filter(({ key, value }) => (!inertKey(key, value) || key === 'core.worktree') && !known.has(`${key}\u0000${value}`))
+    .filter(({ key, value }) => runsOrRedirects(key, value) && !known.has(`${key}\u0000${value}`))
     .map(({ key }) => key);
   const unparsedBefore: string[] = [];
   parseGitConfig(before, unparsedBefore);
@@ -85,20 +94,27 @@ export function restoreOwnConfigs(readings: readonly ConfigReading[], roots: rea
     }
     if (keys.length === 0) continue;
     const why = `git configuration that runs programs (${keys.join(', ')}), written after this machine's git replaced the file during the command and its read-only mount was gone`;
-    const result = setAsideEntry(reading.file, roots);
-    if (result === undefined) continue;
-    if (!('movedTo' in result)) {
-      unchecked.push(`${shownPath(reading.file)} holds ${why}, but could not be set aside (${result.refused})`);
-      continue;
-    }
+    // The reading is written beside it first (with the file's mode), so that the repository is
+    // never left without a configuration: then the file is set aside and the reading put in its place.
     const temporary = path.join(path.dirname(reading.file), `.${path.basename(reading.file)}.mewcode-${process.pid}`);
     try {
-      writeFileSync(temporary, reading.text, { flag: 'wx', mode: 0o644 });
+      writeFileSync(temporary, reading.text, { flag: 'wx', mode: modeOf(reading.file) });
+    } catch (error) {
+      unchecked.push(`${shownPath(reading.file)} holds ${why}, but the configuration from before could not be written beside it (${(error as Error).message}): look at it before your next git command there`);
+      continue;
+    }
+    const result = setAsideEntry(reading.file, roots);
+    if (result === undefined || !('movedTo' in result)) {
+      rmSync(temporary, { force: true });
+      if (result !== undefined) unchecked.push(`${shownPath(reading.file)} holds ${why}, but could not be set aside (${result.refused})`);
+      continue;
+    }
+    try {
       renameSync(temporary, reading.file);
       quarantined.push({ path: reading.file, movedTo: result.movedTo, why, runBy: 'git would have run it at your next git command there; MewCode put back the configuration from before the command (the renamed file also holds what your git wrote)' });
     } catch (error) {
       rmSync(temporary, { force: true });
-      unchecked.push(`${shownPath(reading.file)} was set aside (${shownPath(result.movedTo)}) but the configuration from before could not be written back (${(error as Error).message}): rename it back after looking at it`);
+      unchecked.push(`${shownPath(reading.file)} was set aside (${shownPath(result.movedTo)}) but the configuration from before could not be put back (${(error as Error).message}): rename it back after looking at it`);
     }
   }
   return { quarantined, unchecked };

@@ -13,6 +13,7 @@
  */
 import { lstatSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { isPathWithin } from '../../types/path-within.js';
 import type { MountPlan } from './mount-plan.js';
 
 export interface ReplacedWatch {
@@ -36,12 +37,23 @@ const identity = (file: string): string | undefined => {
  * with it, and a new folder at its path holds new files). `failed` names a folder that could not
  * be watched: the caller must not run the command unguarded.
  */
-export function watchReplaced(files: readonly string[], onReplaced: (file: string) => void): ReplacedWatch {
+export function watchReplaced(files: readonly string[], writable: readonly string[], onReplaced: (file: string) => void): ReplacedWatch {
   // Each file, and each folder on its way from `/`: a folder moved away takes the mount with it,
   // and a new one made at its path holds new files (inotify tells only the folder holding a name).
+  // Not the folders inside a writable root: the command itself may rename those (`git mv apps/web
+  // apps/frontend`, a hidden `.env` moving along with its mount), and only their own moves matter.
   const byDir = new Map<string, Map<string, string>>();
+  const inside = new Set<string>();
   for (const file of files) {
     if (identity(file) === undefined) continue; // nothing mounted over a file that is not there
+    if (writable.some((root) => isPathWithin(root, path.dirname(file)))) {
+      const dir = path.dirname(file);
+      inside.add(dir);
+      let names = byDir.get(dir);
+      if (!names) byDir.set(dir, (names = new Map()));
+      names.set(path.basename(file), identity(file)!);
+      continue;
+    }
     for (let at = file; path.dirname(at) !== at; at = path.dirname(at)) {
       const dir = path.dirname(at);
       let names = byDir.get(dir);
@@ -76,7 +88,7 @@ export function watchReplaced(files: readonly string[], onReplaced: (file: strin
           return;
         }
         // An event on the folder itself (moved or removed: inotify names it by its own name).
-        if (identity(dir) !== dirId) fire(dir);
+        if (!inside.has(dir) && identity(dir) !== dirId) fire(dir);
       });
       watcher.on('error', () => fire(dir));
       watchers.push(watcher);

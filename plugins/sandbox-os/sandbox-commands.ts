@@ -239,7 +239,7 @@ export class SandboxCommands {
       const { file, args } = sandboxLaunch(this.found.binary, bwrap, filterFile, launchShell());
       // A file mounted over that the host replaces loses its mount (replaced-files.ts): the command stops.
       const stop = new AbortController();
-      const replaced = watchReplaced(mountedOver(plan), (file) => {
+      const replaced = watchReplaced(mountedOver(plan), plan.writable, (file) => {
         const message = replacedMessage(file);
         this.options.warn(`sandbox-os: ${message}`);
         stop.abort(new Error(message));
@@ -263,6 +263,11 @@ export class SandboxCommands {
         return { kind: 'refused', message: SESSION_ENDED_REFUSAL };
       }
       await recorded; // on disk before the command starts
+      if (stop.signal.aborted) {
+        // Replaced while this call was being prepared: its mount would be missing from the start.
+        await release();
+        return { kind: 'refused', message: String((stop.signal.reason as Error).message) };
+      }
       launched = true;
       return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release, stop: stop.signal } };
     } catch (error) {

@@ -97,7 +97,7 @@ describe('the configuration files git picks from the environment', () => {
   });
 });
 
-test("a program's other words given as paths count too (an interpreter's script, env's program, a quoted path with spaces); Python's -m module at the work tree's top", () => {
+test("a program's script counts too (an interpreter's script, env's program, a quoted path with spaces), not what it is merely handed; Python's -m module at the work tree's top", () => {
   writeFileSync(
     path.join(root, '.git', 'config'),
     [
@@ -107,7 +107,8 @@ test("a program's other words given as paths count too (an interpreter's script,
     ].join(''),
   );
   const inRoot = (...names: string[]): string[] => names.map((name) => path.join(root, name));
-  expect(named()).toEqual(inRoot('tools/clean.sh', 'bin/run', 'nbstripout.py', 'nbstripout', 'jupytext.py', 'jupytext', 'my tools/cred.sh').concat('/usr/bin/python3').sort());
+  const module = (name: string): string[] => [`${name}.py`, `${name}.pyc`, `${name}/__init__.py`, `${name}/__main__.py`];
+  expect(named()).toEqual(inRoot('tools/clean.sh', 'bin/run', ...module('nbstripout'), ...module('jupytext'), 'my tools/cred.sh').concat('/usr/bin/python3').sort());
 });
 
 test("a linked worktree's git directory: its main repository's config and hooks are what git reads", () => {
@@ -137,4 +138,9 @@ test("the rest of the keys git runs a program from (diff.external, difftool and 
   );
   const inRoot = (...names: string[]): string[] => names.map((name) => path.join(root, name));
   expect(named()).toEqual(inRoot('tools/extdiff.sh', 'tools/dt.sh', 'tools/mt', 'tools/up.sh', 'tools/upd.sh', 'tools/proxy.sh', 'tools/clean.sh', 'scripts/lint.sh', 'tools/trailer.sh').sort());
+});
+
+test("what a program is merely handed is not protected: an alias's eslint src/, a bun package script's name", () => {
+  writeFileSync(path.join(home, '.gitconfig'), '[alias]\n\tlint = !eslint src/ --fix\n\tb = !bun run build\n');
+  expect(named()).toEqual([]);
 });

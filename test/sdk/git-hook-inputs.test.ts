@@ -132,7 +132,8 @@ test('the cache follows a hook being installed, and a hook file being rewritten'
 test("pre-commit's stub runs Python with -m from the work tree's top: the module's name there is protected, and the hook is named as running project code", () => {
   hook('pre-commit', `${PRE_COMMIT_STUB}\nif [ -x "$INSTALL_PYTHON" ]; then\n    exec "$INSTALL_PYTHON" -mpre_commit "\${ARGS[@]}"\nelif command -v pre-commit > /dev/null; then\n    exec pre-commit "\${ARGS[@]}"\nfi\n`);
   const parts = gitNamedParts(input());
-  expect(parts.hookInputs.paths).toEqual(expect.arrayContaining(at('ci/pre-commit.yaml', 'pre_commit.py', 'pre_commit')));
+  expect(parts.hookInputs.paths).toEqual(expect.arrayContaining(at('ci/pre-commit.yaml', 'pre_commit.py', 'pre_commit/__init__.py', 'pre_commit/__main__.py')));
+  expect(parts.hookInputs.paths).not.toContain(path.join(root, 'pre_commit')); // the folder itself stays editable
   expect(parts.hookInputs.projectCode).toEqual(['.git/hooks/pre-commit (python -m pre_commit: the project\'s top folder comes first on its module path)']);
   // `git commit -m` in a hook is no Python module.
   hook('post-commit', '#!/bin/sh\ngit commit --amend -m fixup\n');

@@ -94,8 +94,9 @@ test('the restore: a program written into a replaced .git/config is set aside an
   expect(readings.map((r) => r.file)).toEqual([config]);
   // Unchanged: nothing to do.
   expect(restoreOwnConfigs(readings, [w.root]).quarantined).toEqual([]);
-  // Replaced by the host's git with keys that run nothing: left.
+  // Replaced by the host's git with keys that run nothing: left (a branch's tracking, an editor's bookkeeping).
   w.git(w.root, 'config', 'branch.main.remote', 'origin');
+  w.git(w.root, 'config', 'branch.main.vscode-merge-base', 'origin/main');
   expect(restoreOwnConfigs(readings, [w.root]).quarantined).toEqual([]);
   const hostOnly = readFileSync(config, 'utf8');
   // And a program added after: set aside, the reading put back.

@@ -16,7 +16,7 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 /** What the watch reports within 500 ms of `act`. */
 async function reported(act: () => void): Promise<string[]> {
   const seen: string[] = [];
-  const watch = watchReplaced([path.join(base, 'cfg', 'secret'), path.join(base, 'missing')], (file) => seen.push(file));
+  const watch = watchReplaced([path.join(base, 'cfg', 'secret'), path.join(base, 'missing')], [], (file) => seen.push(file));
   expect(watch.failed).toBeUndefined();
   act();
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -58,7 +58,7 @@ test('a folder further up the way moved away and made again', async () => {
   mkdirSync(path.join(base, 'top', 'cfg'), { recursive: true });
   writeFileSync(path.join(base, 'top', 'cfg', 'secret'), 'a\n');
   const seen: string[] = [];
-  const watch = watchReplaced([path.join(base, 'top', 'cfg', 'secret')], (file) => seen.push(file));
+  const watch = watchReplaced([path.join(base, 'top', 'cfg', 'secret')], [], (file) => seen.push(file));
   renameSync(path.join(base, 'top'), path.join(base, 'top.old'));
   mkdirSync(path.join(base, 'top', 'cfg'), { recursive: true });
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -69,4 +69,15 @@ test('a folder further up the way moved away and made again', async () => {
 test('what a plan mounts over: protected and hidden paths (MewCode\'s own hidden files too), not the mount points of missing names', () => {
   const plan = { writable: ['/p'], pinned: [], readOnly: ['/p/.git/config', '/p/.mewcode'], blocked: ['/p/.vscode'], hiddenDirs: ['/h/.ssh'], hiddenFiles: ['/h/.netrc', '/h/.mewcode/mcp-oauth.json'] };
   expect(mountedOver(plan)).toEqual(['/p/.git/config', '/p/.mewcode', '/h/.netrc', '/h/.mewcode/mcp-oauth.json', '/h/.ssh']);
+});
+
+test('inside a writable root only the names themselves: the command may rename the folders holding them (a hidden .env moves along with its mount)', async () => {
+  mkdirSync(path.join(base, 'proj', 'apps', 'web'), { recursive: true });
+  writeFileSync(path.join(base, 'proj', 'apps', 'web', '.env'), 'SECRET=1\n');
+  const seen: string[] = [];
+  const watch = watchReplaced([path.join(base, 'proj', 'apps', 'web', '.env')], [path.join(base, 'proj')], (file) => seen.push(file));
+  renameSync(path.join(base, 'proj', 'apps', 'web'), path.join(base, 'proj', 'apps', 'frontend'));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  watch.close();
+  expect(seen).toEqual([]);
 });
