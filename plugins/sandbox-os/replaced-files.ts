@@ -18,10 +18,9 @@ import type { MountPlan } from './mount-plan.js';
 
 export interface ReplacedWatch {
   close(): void;
-  /** A folder that could not be watched (the user's inotify watches used up…): its files would be unguarded. */
-  failed?: string;
 }
 
+/** Device and inode: what a mount over the name stays on while the file is written in place. */
 const identity = (file: string): string | undefined => {
   try {
     const info = lstatSync(file);
@@ -31,76 +30,106 @@ const identity = (file: string): string | undefined => {
   }
 };
 
+/** With the change time too: a file made in place of a removed one may get its inode number back at once. */
+const stamp = (file: string): string | undefined => {
+  try {
+    const info = lstatSync(file);
+    return `${info.dev}:${info.ino}:${info.ctimeMs}`;
+  } catch {
+    return undefined;
+  }
+};
+
+interface Watched {
+  id: string;
+  stamp: string;
+  /** A folder on the way (its change time moves with every entry made in it: not compared). */
+  folder: boolean;
+}
+
 /**
  * Watches `files` (absolute) until closed; `onReplaced` is called once, with the first one found
  * replaced or removed, or with a folder on its way that was moved or removed (the mount moves
- * with it, and a new folder at its path holds new files). `failed` names a folder that could not
- * be watched: the caller must not run the command unguarded.
+ * with it, and a new folder at its path holds new files), or with a folder that cannot be watched
+ * (`unwatchable`: the user's inotify watches used up…). What each is, is read now, before the
+ * command starts; the watches are set once the caller has started it (they cost a few
+ * milliseconds, spent while the sandbox starts) and everything is then read again, so that a
+ * change in between is found as well.
  */
-export function watchReplaced(files: readonly string[], writable: readonly string[], onReplaced: (file: string) => void): ReplacedWatch {
+export function watchReplaced(files: readonly string[], writable: readonly string[], onReplaced: (file: string, unwatchable?: string) => void): ReplacedWatch {
   // Each file, and each folder on its way from `/`: a folder moved away takes the mount with it,
   // and a new one made at its path holds new files (inotify tells only the folder holding a name).
   // Not the folders inside a writable root: the command itself may rename those (`git mv apps/web
   // apps/frontend`, a hidden `.env` moving along with its mount), and only their own moves matter.
-  const byDir = new Map<string, Map<string, string>>();
+  const byDir = new Map<string, Map<string, Watched>>();
   const inside = new Set<string>();
+  const add = (target: string, folder: boolean): boolean => {
+    const dir = path.dirname(target);
+    let names = byDir.get(dir);
+    if (!names) byDir.set(dir, (names = new Map()));
+    if (names.has(path.basename(target))) return false;
+    const now = stamp(target);
+    if (now === undefined) return false;
+    names.set(path.basename(target), { id: now.slice(0, now.lastIndexOf(':')), stamp: now, folder });
+    return true;
+  };
   for (const file of files) {
     if (identity(file) === undefined) continue; // nothing mounted over a file that is not there
     if (writable.some((root) => isPathWithin(root, path.dirname(file)))) {
-      const dir = path.dirname(file);
-      inside.add(dir);
-      let names = byDir.get(dir);
-      if (!names) byDir.set(dir, (names = new Map()));
-      names.set(path.basename(file), identity(file)!);
+      inside.add(path.dirname(file));
+      add(file, false);
       continue;
     }
-    for (let at = file; path.dirname(at) !== at; at = path.dirname(at)) {
-      const dir = path.dirname(at);
-      let names = byDir.get(dir);
-      if (!names) byDir.set(dir, (names = new Map()));
-      if (names.has(path.basename(at))) break; // this folder's way is taken already
-      const id = identity(at);
-      if (id === undefined) break;
-      names.set(path.basename(at), id);
-    }
+    for (let at = file; path.dirname(at) !== at && add(at, at !== file); at = path.dirname(at));
   }
+  const dirIds = new Map([...byDir.keys()].map((dir) => [dir, identity(dir)]));
   const watchers: FSWatcher[] = [];
   let fired = false;
+  let closed = false;
   const close = (): void => {
+    closed = true;
     for (const watcher of watchers.splice(0)) watcher.close();
   };
-  const fire = (what: string): void => {
-    if (fired) return;
+  const fire = (what: string, unwatchable?: string): void => {
+    if (fired || closed) return;
     fired = true;
     close();
-    onReplaced(what);
+    onReplaced(what, unwatchable);
   };
-  for (const [dir, names] of byDir) {
-    const dirId = identity(dir);
-    try {
-      const watcher = watch(dir, { persistent: false }, (event, name) => {
-        if (fired) return;
-        const id = typeof name === 'string' ? names.get(name) : undefined;
-        if (id !== undefined) {
-          // `rename`: the name was removed, renamed over or away (its inode number may come back
-          // at once for the file made in its place); `change`: written in place, the mount holds.
-          if (event === 'rename' || identity(path.join(dir, name as string)) !== id) fire(path.join(dir, name as string));
-          return;
-        }
-        // An event on the folder itself (moved or removed: inotify names it by its own name).
-        if (!inside.has(dir) && identity(dir) !== dirId) fire(dir);
-      });
-      watcher.on('error', () => fire(dir));
-      watchers.push(watcher);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        fire(dir); // gone since its files were looked at
-        continue;
+  const arm = (): void => {
+    for (const [dir, names] of byDir) {
+      if (closed) return;
+      try {
+        const watcher = watch(dir, { persistent: false }, (event, name) => {
+          if (fired) return;
+          const entry = typeof name === 'string' ? names.get(name) : undefined;
+          if (entry !== undefined) {
+            // `rename`: the name was removed, renamed over or away (its inode number may come back
+            // at once for the file made in its place); `change`: written in place, the mount holds.
+            if (event === 'rename' || identity(path.join(dir, name as string)) !== entry.id) fire(path.join(dir, name as string));
+            return;
+          }
+          // An event on the folder itself (moved or removed: inotify names it by its own name).
+          if (!inside.has(dir) && identity(dir) !== dirIds.get(dir)) fire(dir);
+        });
+        watcher.on('error', () => fire(dir));
+        watchers.push(watcher);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        fire(dir, code === 'ENOENT' ? undefined : (code ?? (error as Error).message));
+        return;
       }
-      close();
-      return { close, failed: `${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
     }
-  }
+    // What changed before the watches were set.
+    for (const [dir, names] of byDir) {
+      if (!inside.has(dir) && identity(dir) !== dirIds.get(dir)) return fire(dir);
+      for (const [name, entry] of names) {
+        const file = path.join(dir, name);
+        if ((entry.folder ? identity(file) : stamp(file)) !== (entry.folder ? entry.id : entry.stamp)) return fire(file);
+      }
+    }
+  };
+  setImmediate(arm);
   return { close };
 }
 
@@ -116,5 +145,5 @@ export function mountedOver(plan: MountPlan): string[] {
 export const replacedMessage = (file: string): string =>
   `${file} was replaced or removed on this machine while a sandboxed command ran; a replaced file loses the sandbox's mount over it (it would no longer be hidden or read-only), so the command was stopped. Run it again.`;
 
-export const unwatchedRefusal = (folder: string): string =>
-  `The OS sandbox could not watch ${folder}, which holds files it hides or keeps read-only, so the command was not run: a file there replaced while the command ran would lose its protection. Run it again; if this repeats, another program may be using up this user's inotify watches (fs.inotify.max_user_watches).`;
+export const unwatchableMessage = (folder: string, why: string): string =>
+  `the OS sandbox could not watch ${folder} (${why}), which holds files it hides or keeps read-only, so the command was stopped: a file there replaced while it ran would lose its protection. Run it again; if this repeats, another program may be using up this user's inotify watches (fs.inotify.max_user_watches).`;

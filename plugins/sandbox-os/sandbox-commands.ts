@@ -28,7 +28,7 @@ import { gitFileTarget } from './git-pointers.js';
 import { shownPath } from './sweep-paths.js';
 import { planMounts, type Inspect, type List, type MountPlan, type PathKind, type PlanResult } from './mount-plan.js';
 import { SharedWhileRunning } from './shared-while-running.js';
-import { mountedOver, replacedMessage, unwatchedRefusal, watchReplaced } from './replaced-files.js';
+import { mountedOver, replacedMessage, unwatchableMessage, watchReplaced } from './replaced-files.js';
 import { readOwnConfigs, restoreOwnConfigs, type ConfigReading } from './own-git-config.js';
 import { CoalescedSweeps } from './coalesced-sweeps.js';
 import { commandSince } from './file-clock.js';
@@ -239,15 +239,11 @@ export class SandboxCommands {
       const { file, args } = sandboxLaunch(this.found.binary, bwrap, filterFile, launchShell());
       // A file mounted over that the host replaces loses its mount (replaced-files.ts): the command stops.
       const stop = new AbortController();
-      const replaced = watchReplaced(mountedOver(plan), plan.writable, (file) => {
-        const message = replacedMessage(file);
+      const replaced = watchReplaced(mountedOver(plan), plan.writable, (file, unwatchable) => {
+        const message = unwatchable === undefined ? replacedMessage(file) : unwatchableMessage(file, unwatchable);
         this.options.warn(`sandbox-os: ${message}`);
         stop.abort(new Error(message));
       });
-      if (replaced.failed !== undefined) {
-        await this.releaseMountPoints(plan.blocked, plan.writable);
-        return { kind: 'refused', message: unwatchedRefusal(replaced.failed) };
-      }
       let released = false;
       const release = async (): Promise<void> => {
         if (released) return;
