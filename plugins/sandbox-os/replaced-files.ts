@@ -43,7 +43,7 @@ const stamp = (file: string): string | undefined => {
 interface Watched {
   id: string;
   stamp: string;
-  /** A folder on the way (its change time moves with every entry made in it: not compared). */
+  /** A folder, on the way or itself mounted over (its change time moves with every entry made in it: not compared). */
   folder: boolean;
 }
 
@@ -68,9 +68,15 @@ export function watchReplaced(files: readonly string[], writable: readonly strin
     let names = byDir.get(dir);
     if (!names) byDir.set(dir, (names = new Map()));
     if (names.has(path.basename(target))) return false;
-    const now = stamp(target);
-    if (now === undefined) return false;
-    names.set(path.basename(target), { id: now.slice(0, now.lastIndexOf(':')), stamp: now, folder });
+    let info;
+    try {
+      info = lstatSync(target);
+    } catch {
+      return false;
+    }
+    const id = `${info.dev}:${info.ino}`;
+    // A folder's change time moves with every entry made in it (MewCode's own records, a cache): compared by inode only.
+    names.set(path.basename(target), { id, stamp: `${id}:${info.ctimeMs}`, folder: folder || info.isDirectory() });
     return true;
   };
   for (const file of files) {
