@@ -4,8 +4,8 @@
  * it writes the file while a command runs (git renames a lock file over it; replaced-files.ts
  * stops the command then, but not before it could act). So each is read when the command is
  * prepared, and after the command one replaced since is judged against that reading: a key that
- * runs a program (outside git-inert-config.ts's list) that was not there before may be the
- * command's, written once the mount was gone. The file is then set aside whole (it keeps what
+ * runs a program or redirects git (sdk/git-config-paths.ts runsOrRedirects) that was not there
+ * before may be the command's, written once the mount was gone. The file is then set aside whole (it keeps what
  * the host's git wrote too) and the reading from before is written back in its place. A change of
  * keys that run nothing (branch tracking, a new remote's URL) is the host's own and is left.
  */
@@ -16,6 +16,7 @@ import { parseGitConfig } from '../../sdk/git-config-syntax.js';
 import { runsOrRedirects } from '../../sdk/git-config-paths.js';
 import type { Quarantined } from './git-sweep.js';
 import type { MountPlan } from './mount-plan.js';
+import { pathStamp } from './replaced-files.js';
 import { setAsideEntry, shownPath } from './sweep-paths.js';
 
 export interface ConfigReading {
@@ -25,21 +26,11 @@ export interface ConfigReading {
   text: string;
 }
 
-/** Device, inode and change time: a file made in place of a removed one may get its inode number back at once. */
 const modeOf = (file: string): number => {
   try {
     return lstatSync(file).mode & 0o777;
   } catch {
     return 0o644;
-  }
-};
-
-const identity = (file: string): string | undefined => {
-  try {
-    const info = lstatSync(file);
-    return info.isFile() ? `${info.dev}:${info.ino}:${info.ctimeMs}` : undefined;
-  } catch {
-    return undefined;
   }
 };
 
@@ -49,7 +40,7 @@ export function readOwnConfigs(plan: MountPlan): ConfigReading[] {
   for (const file of plan.readOnly) {
     const name = path.basename(file);
     if (name !== 'config' && name !== 'config.worktree') continue;
-    const id = identity(file);
+    const id = pathStamp(file);
     if (id === undefined) continue;
     try {
       readings.push({ file, id, text: readGitFile(file) });
@@ -82,7 +73,7 @@ export function restoreOwnConfigs(readings: readonly ConfigReading[], roots: rea
   const quarantined: Quarantined[] = [];
   const unchecked: string[] = [];
   for (const reading of readings) {
-    if (identity(reading.file) === reading.id) continue; // its mount held: the command could not write it
+    if (pathStamp(reading.file) === reading.id) continue; // its mount held: the command could not write it
     let keys: string[];
     try {
       keys = added(reading.text, readGitFile(reading.file));

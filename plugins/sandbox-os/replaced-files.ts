@@ -31,7 +31,7 @@ const identity = (file: string): string | undefined => {
 };
 
 /** With the change time too: a file made in place of a removed one may get its inode number back at once. */
-const stamp = (file: string): string | undefined => {
+export const pathStamp = (file: string): string | undefined => {
   try {
     const info = lstatSync(file);
     return `${info.dev}:${info.ino}:${info.ctimeMs}`;
@@ -131,7 +131,7 @@ export function watchReplaced(files: readonly string[], writable: readonly strin
       if (!inside.has(dir) && identity(dir) !== dirIds.get(dir)) return fire(dir);
       for (const [name, entry] of names) {
         const file = path.join(dir, name);
-        if ((entry.folder ? identity(file) : stamp(file)) !== (entry.folder ? entry.id : entry.stamp)) return fire(file);
+        if ((entry.folder ? identity(file) : pathStamp(file)) !== (entry.folder ? entry.id : entry.stamp)) return fire(file);
       }
     }
   };

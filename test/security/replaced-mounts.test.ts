@@ -8,7 +8,7 @@
  * `git status` runs what it wrote.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
@@ -112,6 +112,15 @@ test('the restore: a program written into a replaced .git/config is set aside an
     expect(restoreOwnConfigs(readings, [w.root]).quarantined.map((q) => path.basename(q.movedTo))).toEqual([`config.quarantined-by-mewcode-${i + 2}`]);
     expect(readFileSync(config, 'utf8')).toBe(before);
   }
+  // And a link put in its place, to a file elsewhere naming a program: the link is set aside, not what it leads to.
+  const elsewhere = path.join(w.home, 'planted.gitconfig');
+  writeFileSync(elsewhere, `${before}[core]\n\tfsmonitor = ./evil.sh\n`);
+  rmSync(config);
+  symlinkSync(elsewhere, config);
+  expect(restoreOwnConfigs(readings, [w.root]).quarantined.map((q) => path.basename(q.movedTo))).toEqual(['config.quarantined-by-mewcode-4']);
+  expect(lstatSync(config).isFile()).toBe(true);
+  expect(readFileSync(config, 'utf8')).toBe(before);
+  expect(readFileSync(elsewhere, 'utf8')).toContain('fsmonitor');
 });
 
 test('control: a file the host changes that nothing is mounted over does not stop the command', async () => {
