@@ -30,6 +30,8 @@ import { resolveRealSync } from '../../sdk/path-containment.js';
 export interface ProtectedScope {
   projectRoot: string;
   homeDir: string;
+  /** The folders below the project holding a `.git` (sdk/nested-work-trees.ts), for a file tool's write: what their configurations name asks wherever it is. */
+  nestedWorkTrees?: readonly string[];
 }
 
 /** Relative to the project root: what each protected name is, for messages. */
@@ -219,8 +221,8 @@ function makesGitDirectory(root: string, candidate: string): string | undefined 
  * directory, a program: sdk/git-config-paths.ts) inside the project: as good as `.git/config` or
  * `.git/hooks`. So is what a nested repository's configuration names, for a nested repository
  * whose work tree holds the file (a folder on its way with a `.git`): its hooks directory and
- * programs are taken from there. (One that names a file outside its own work tree is found by the
- * sandbox's check after a command, which walks the project; a file tool does not walk it.)
+ * programs are taken from there; and, for a file tool's write, what any nested repository names
+ * (`scope.nestedWorkTrees`: `core.hooksPath = ../shared-hooks` in a workspace of clones).
  */
 function gitNamed(candidate: string, scope: ProtectedScope): string | undefined {
   const { project } = roots(scope);
@@ -234,6 +236,11 @@ function gitNamed(candidate: string, scope: ProtectedScope): string | undefined 
       const gitDir = gitDirOfWorkTree(dir);
       if (gitDir !== undefined) repositories.push({ gitDir, workTree: dir });
     }
+  }
+  for (const workTree of scope.nestedWorkTrees ?? []) {
+    if (repositories.some((repository) => repository?.workTree === workTree)) continue;
+    const gitDir = gitDirOfWorkTree(workTree);
+    if (gitDir !== undefined) repositories.push({ gitDir, workTree });
   }
   for (const repository of repositories) {
     if (repository === undefined) continue;

@@ -14,6 +14,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expandHome } from '../../sdk/path-containment.js';
+import { nestedWorkTrees } from '../../sdk/nested-work-trees.js';
 import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 import type { PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { segmentWrites } from './command-writes.js';
@@ -32,15 +33,36 @@ interface Finding {
   unknown?: string;
 }
 
+/**
+ * The project's nested repositories, walked once per project root for the process, from the first
+ * command or write checked (0.6 s for 15,000 folders here, 20 ms for MewCode's own tree without
+ * node_modules). Git cannot clone a `.git` into a project and a file tool cannot write one
+ * (protected), so the ones that matter were there when the session began; one a sandboxed command
+ * makes is judged whole by the sandbox's check after the command. Beyond the walk's bound
+ * (sdk/nested-work-trees.ts) only those found are consulted.
+ */
+const nestedByRoot = new Map<string, Promise<readonly string[]>>();
+function nestedWorkTreesOf(projectRoot: string): Promise<readonly string[]> {
+  let found = nestedByRoot.get(projectRoot);
+  if (!found) {
+    found = nestedWorkTrees(projectRoot).then(({ workTrees }) => workTrees);
+    nestedByRoot.set(projectRoot, found);
+  }
+  return found;
+}
+
 export async function checkProtectedPaths(
   request: PermissionRequest,
   engine: RulesEngine,
   context: { homeDir: string; parseCommand: CommandParser },
 ): Promise<PermissionVerdict | undefined> {
-  const scope: ProtectedScope = { projectRoot: request.projectRoot, homeDir: context.homeDir };
+  let scope: ProtectedScope = { projectRoot: request.projectRoot, homeDir: context.homeDir };
   const target = request.target;
   let findings: Finding[] = [];
+  // Begun at the first command or write, awaited by a write.
+  const nested = nestedWorkTreesOf(request.projectRoot);
   if (target.kind === 'path' && request.category === 'write' && typeof target.path === 'string' && target.path !== '') {
+    scope = { ...scope, nestedWorkTrees: await nested };
     const absolute = path.resolve(request.projectRoot, expandHome(target.path, context.homeDir));
     // A file tool also asks inside any git directory and through a link into a protected folder
     // (git-directories.ts, linked-protected.ts); bash's writes there are the sandbox's to keep

@@ -2,7 +2,7 @@
  * Issue 8, point 4: writes to protected paths ask in every mode; only an allow rule naming
  * exactly that file passes. Paths resolve like the sandbox's (symlinks, dangling links followed).
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PermissionMode } from '../../../types/permissions.js';
 import { bash, bootRules, edit, tempDirs, write, writeSettings, type Dirs } from './helpers.js';
@@ -234,4 +234,21 @@ test("what a nested repository's configuration names in its work tree (hooks dir
   expect(await write(kernel, 'vendor/tools/other.sh', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
   // Not a repository there: the same names are ordinary files.
   expect(await write(kernel, 'lib/githooks/pre-commit', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+});
+
+test("what a nested repository's configuration names outside its own work tree asks too (a workspace of clones sharing their hooks)", async () => {
+  // The project is not a repository itself: two clones in it, one with its hooks one folder up,
+  // one with a submodule-style `.git` file and a clean filter run from a shared tools folder.
+  rmSync(path.join(dirs.root, '.git'), { recursive: true });
+  mkdirSync(path.join(dirs.root, 'repo-a', '.git'), { recursive: true });
+  writeFileSync(path.join(dirs.root, 'repo-a', '.git', 'config'), '[core]\n\thooksPath = ../shared-hooks\n');
+  mkdirSync(path.join(dirs.root, 'store', 'b'), { recursive: true });
+  writeFileSync(path.join(dirs.root, 'store', 'b', 'config'), '[filter "tidy"]\n\tclean = ../tools/clean.sh\n');
+  mkdirSync(path.join(dirs.root, 'deep', 'er', 'repo-b'), { recursive: true });
+  writeFileSync(path.join(dirs.root, 'deep', 'er', 'repo-b', '.git'), 'gitdir: ../../../store/b\n');
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)'] } });
+  expect(await write(kernel, 'shared-hooks/pre-commit', 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected', reason: expect.stringContaining('nested repository repo-a') });
+  expect(await write(kernel, 'deep/er/tools/clean.sh', 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected', reason: expect.stringContaining('nested repository deep/er/repo-b') });
+  expect(await write(kernel, 'repo-a/src/x.ts', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
+  expect(await write(kernel, 'tools/clean.sh', 'bypassPermissions')).toMatchObject({ decision: 'allow' });
 });
