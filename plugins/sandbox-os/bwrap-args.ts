@@ -9,6 +9,9 @@
  *   --tmpfs /run                       hides host sockets (docker.sock, D-Bus, the user's runtime dir);
  *                                      a read-only filesystem does not stop connect() on a socket file
  *   --bind <private> /tmp              the session's private temporary directory
+ *   --tmpfs H, --ro-bind-try H/e H/e   a folder of the home holding hidden files, rebuilt: its other
+ *                                      entries bound back (links made again), read-only at the end
+ *                                      (rebuilt-folders.ts)
  *   --bind R R                         each writable root
  *   --bind R/.git R/.git               pinned: a mount point cannot be renamed or removed, so no
  *                                      replacement `.git` with a hostile config can be put in its place
@@ -26,6 +29,7 @@
  * the user's terminal (TIOCSTI). Hard links across the boundary fail: link() between two mounts
  * is EXDEV, whatever the permissions.
  */
+import path from 'node:path';
 import type { MountPlan } from './mount-plan.js';
 
 export interface BwrapInvocation {
@@ -111,6 +115,14 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   if (network) args.push('--ro-bind-try', '/run/systemd/resolve', '/run/systemd/resolve');
   if (invocation.proxySocket) args.push('--bind', invocation.proxySocket.outside, invocation.proxySocket.inside);
   args.push('--bind', invocation.privateTmp, '/tmp');
+  // Folders of the home holding hidden files: an empty tmpfs, the other entries bound back.
+  for (const { dir, entries } of plan.rebuilt ?? []) {
+    args.push('--tmpfs', dir);
+    for (const { name, link } of entries) {
+      const target = path.join(dir, name);
+      args.push(...(link === undefined ? ['--ro-bind-try', target, target] : ['--symlink', link, target]));
+    }
+  }
   for (const dir of plan.writable) args.push('--bind', dir, dir);
   for (const dir of plan.pinned) args.push('--bind', dir, dir);
   // MewCode started in the home (or above): the home read-only, its entries but the dotfiles writable again.
@@ -123,6 +135,8 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const socket of sockets) args.push('--ro-bind-try', socket, socket);
   if (sockets.length > 0) for (const dir of plan.hiddenDirs) args.push('--remount-ro', dir);
+  // Read-only once every mount point in them is made (their entries' binds keep their own flags).
+  for (const { dir } of plan.rebuilt ?? []) args.push('--remount-ro', dir);
   if (invocation.seccomp) args.push('--seccomp', String(SECCOMP_FD));
   args.push('--chdir', invocation.cwd, '--', ...invocation.argv);
   return args;

@@ -99,7 +99,7 @@ export function expectedMounts(plan: MountPlan, mounts: readonly MountEntry[], e
     if (extra.emptyDir !== undefined) bound(extra.emptyDir, target);
     else keys.add(` ${escapeMountPath(target)} r`);
   }
-  for (const target of [...plan.hiddenDirs, ...plan.hiddenFiles]) keys.add(` ${escapeMountPath(target)} r`);
+  for (const target of [...(plan.rebuilt ?? []).map((folder) => folder.dir), ...plan.hiddenDirs, ...plan.hiddenFiles]) keys.add(` ${escapeMountPath(target)} r`);
   return [...keys];
 }
 

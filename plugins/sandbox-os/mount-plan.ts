@@ -31,6 +31,7 @@
 import path from 'node:path';
 import { GIT_PROTECTED, GIT_PROTECTED_IF_PRESENT, MAX_GIT_MODULES, isGitInfoName, PROTECTED_NAMES, WORKTREE_PROTECTED, homeProtectedName, isProtectedIfPresentName } from './policy.js';
 import { isPathWithin } from '../../types/path-within.js';
+import { rebuiltFolders, type ListEntries, type RebuiltFolder } from './rebuilt-folders.js';
 
 /** The audit log's lock, its anchor and the anchor's temporary files (permission-audit/chain.ts): replaced at every record, and holding no secret. */
 const TRANSIENT_FILE = /^audit\.(?:lock|head|head\..+\.tmp)$/;
@@ -50,6 +51,11 @@ export interface MountPlan {
   hiddenDirs: string[];
   /** Unreadable: /dev/null bound over files. */
   hiddenFiles: string[];
+  /**
+   * Folders of the home holding hidden files, mounted as an empty tmpfs with their other entries
+   * bound back (rebuilt-folders.ts), before the writable roots; read-only once everything is mounted.
+   */
+  rebuilt?: RebuiltFolder[];
   /**
    * A writable root holds the home (MewCode started in `~`, `/` or an ancestor): the home is bound
    * read-only, then its entries that are not dotfiles (`homeProtectedName`) bound read-write again,
@@ -103,6 +109,8 @@ export interface PlanInput {
   hookInputs?: (gitDir: string, workTree: string) => readonly string[];
   /** The real path of a link (undefined when it dangles): a dotfile link's target is protected where it lies. */
   realPath?: (link: string) => Promise<string | undefined>;
+  /** A folder's entries with their kinds: the folders of the home holding hidden files are rebuilt (rebuilt-folders.ts). */
+  listEntries?: ListEntries;
 }
 
 /** lstat-like for protected paths (links not followed); stat-like (`follow`) for deny-read paths. */
@@ -227,6 +235,10 @@ export async function planMounts(input: PlanInput, inspect: Inspect, list: List 
   // a new mount point, in a directory that may be read-only): the audit log's lock and the anchor's
   // temporary files, in `~/.mewcode` when MewCode runs in the home. They hold no secret.
   plan.hiddenFiles = plan.hiddenFiles.filter((file) => !covered(file) && !TRANSIENT_FILE.test(path.basename(file)));
+  if (input.listEntries) {
+    const rebuilt = await rebuiltFolders({ files: plan.hiddenFiles, dirs: plan.hiddenDirs }, writable, input.homeDir, input.listEntries);
+    if (rebuilt.length > 0) plan.rebuilt = rebuilt;
+  }
   // Whatever is read-only or blocked below a writable root has the folders on its way pinned: a
   // folder that merely holds a mount point can be renamed away (the mount goes with it) and a new
   // one made at its path with a planted file (a dotfile link's target in the home, a submodule's

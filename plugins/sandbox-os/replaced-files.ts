@@ -140,12 +140,17 @@ export function watchReplaced(files: readonly string[], writable: readonly strin
 }
 
 /**
- * What a plan mounts over by name: protected files and folders, hidden ones. MewCode's own hidden
+ * What a plan mounts over by name: protected files and folders, hidden ones (the folders rebuilt
+ * in their place, rebuilt-folders.ts). MewCode's own hidden
  * files count too: MewCode replacing one while a command runs (an MCP server's tokens refreshed)
  * would show it to the command as much as anything else would.
  */
 export function mountedOver(plan: MountPlan): string[] {
-  return [...plan.readOnly, ...plan.hiddenFiles, ...plan.hiddenDirs];
+  // What is hidden in a rebuilt folder has no name the host can take back; the folder itself counts
+  // (and a folder hidden whole there is a mount on a name in the rebuilt folder too).
+  const rebuilt = new Set((plan.rebuilt ?? []).map((folder) => folder.dir));
+  const hidden = [...plan.hiddenFiles, ...plan.hiddenDirs].filter((target) => !rebuilt.has(path.dirname(target)));
+  return [...plan.readOnly, ...hidden, ...rebuilt];
 }
 
 export const replacedMessage = (file: string): string =>

@@ -5,13 +5,14 @@
  * loads this module at the first command or preparation, once its probe found a sandbox that
  * runs: a launch that runs no command never reads it.
  */
-import { lstat, mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { SandboxCommand, SandboxWrapResult } from '../../types/sandbox.js';
 import { bwrapArgs, LAUNCH_SHELLS, sandboxLaunch } from './bwrap-args.js';
+import type { FolderEntry, ListEntries } from './rebuilt-folders.js';
 import { credentialDirs, credentialPaths, credentialPathsFromEnv, hiddenToolEntries, movedXdgHomes } from './credential-paths.js';
 import { ancestorDotenvPaths } from './ancestor-dotenv.js';
 import { MAX_SCAN_DIRS, MAX_SCAN_ENTRIES, MAX_SECRET_NAMED, SecretNameScans } from './secret-names.js';
@@ -290,7 +291,7 @@ export class SandboxCommands {
     const hookInputs = (gitDir: string, workTree: string): string[] => this.hookInputsOf(gitDir, workTree, homeDir);
     const realPath = (link: string): Promise<string | undefined> => realpath(link).catch(() => undefined);
     const enclosingRepository = async (root: string): Promise<{ gitDir: string; workTree: string } | undefined> => repositoryOf(root);
-    const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath, gitFileTarget, enclosingRepository }, this.inspectProtected, list);
+    const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath, gitFileTarget, enclosingRepository, listEntries }, this.inspectProtected, list);
     if (!planned.ok) return { writableRoots, planned, review: new Map(), configs: [] };
     await this.baseline(writableRoots);
     return { writableRoots, planned, review: await reviewBaseline(writableRoots), configs: readOwnConfigs(planned.plan) };
@@ -820,6 +821,23 @@ const inspect: Inspect = async (target, follow) => {
     if (follow && code === 'EACCES') return 'missing' as PathKind;
     throw error;
   }
+};
+
+/** A folder's entries with their kinds (links with their text) for a folder rebuilt in the sandbox; undefined when it cannot be listed. */
+const listEntries: ListEntries = async (dir) => {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  return Promise.all(
+    entries.map(async (entry): Promise<FolderEntry> => {
+      if (!entry.isSymbolicLink()) return { name: entry.name, kind: entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other' };
+      const link = await readlink(path.join(dir, entry.name)).catch(() => undefined);
+      return link === undefined ? { name: entry.name, kind: 'missing' } : { name: entry.name, kind: 'symlink', link };
+    }),
+  );
 };
 
 const list: List = async (dir) => {

@@ -14,11 +14,15 @@
 // sandbox scans for secret names. `--command CMD` runs CMD instead of `echo ping` in every call and
 // as the reference (e.g. `git commit --allow-empty -q -m x`: each call then moves a ref, as a
 // session's commits, checkouts and fetches do, and the sandbox's checks after it see that).
+// `--dev-home` puts the HOME outside /tmp, as a user's is (inside the sandbox /tmp is private, so
+// a home there is not shown at all), with the top-level entries a developer's home holds
+// (DEV_HOME_ENTRIES: dotfiles and tools' folders, several of which the sandbox hides: startup
+// files, histories, git's credentials).
 //
-//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--command CMD] [--cli PATH …]   prints a Markdown section to stdout
+//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--dev-home] [--command CMD] [--cli PATH …]   prints a Markdown section to stdout
 //   (several --cli: builds compared, interleaved, each against the first)
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
@@ -84,6 +88,22 @@ function fillHome(home, count) {
   return countDirs(home);
 }
 
+/** A developer's home's top level: folders (`/`) and files. */
+const DEV_HOME_ENTRIES = [
+  '.bashrc', '.profile', '.bash_logout', '.gitconfig', '.zsh_history', '.git-credentials', '.viminfo', '.lesshst', '.wget-hsts', '.python_history',
+  '.node_repl_history', '.selected_editor', '.sudo_as_admin_successful', '.editorconfig', '.tmux.conf', '.inputrc',
+  '.cache/', '.config/', '.local/', '.npm/', '.cargo/', '.rustup/', '.nvm/', '.pyenv/', '.m2/', '.gradle/', '.vscode-server/', '.docker/',
+  '.ipython/', '.jupyter/', '.vim/', 'Documents/', 'Downloads/', 'Desktop/', 'Pictures/', 'Music/', 'Videos/', 'Templates/', 'Public/', 'projects/',
+];
+
+/** Creates DEV_HOME_ENTRIES in `home`. */
+function fillDevHome(home) {
+  for (const entry of DEV_HOME_ENTRIES) {
+    if (entry.endsWith('/')) mkdirSync(path.join(home, entry), { recursive: true });
+    else writeFileSync(path.join(home, entry), entry === '.git-credentials' ? 'https://u:fake@example.com\n' : '\n');
+  }
+}
+
 /** Directories of `dir`, `.git` left out. */
 function countDirs(dir) {
   let count = 1;
@@ -91,7 +111,7 @@ function countDirs(dir) {
   return count;
 }
 
-export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, homeDirs = 0, command = ECHO, progress = () => {} } = {}) {
+export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, homeDirs = 0, devHome = false, command = ECHO, progress = () => {} } = {}) {
   const project = makeGitProject(makeTempDir('mewcode-bench-bash-'));
   if (vendor) {
     const copied = spawnSync('cp', ['-r', vendor, path.join(project, 'vendor')], { encoding: 'utf8' });
@@ -102,7 +122,8 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
     appendFileSync(path.join(project, '.gitignore'), 'vendor/\n');
   }
   const directories = countDirs(project);
-  const home = makeTempDir('mewcode-bench-home-');
+  const home = devHome && existsSync('/var/tmp') ? mkdtempSync(path.join('/var/tmp', 'mewcode-bench-home-')) : makeTempDir('mewcode-bench-home-');
+  if (devHome) fillDevHome(home);
   const homeDirectories = homeDirs > 0 ? fillHome(home, homeDirs) : 0;
   const modes = { atOnce: undefined, hosted: HOSTED };
   const gaps = new Map(clis.map((cli) => [cli, { atOnce: { first: [], later: [] }, hosted: { first: [], later: [] } }]));
@@ -148,7 +169,7 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   const markdown = [
     `### bash calls, one per turn${vendor ? `, in a project of ${directories.toLocaleString('en-US')} directories` : ''} (${protocol}, ${runs} runs of ${turns} turns per mode${builds ? ' and build, interleaved' : ''})`,
     '',
-    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${command}'\` from the bench's process, in the project, same rounds: ${ms(commandMs)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.${homeDirectories > 0 ? ` The home: ${homeDirectories.toLocaleString('en-US')} directories (\`--home-dirs\`).` : ''}`,
+    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${command}'\` from the bench's process, in the project, same rounds: ${ms(commandMs)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.${homeDirectories > 0 ? ` The home: ${homeDirectories.toLocaleString('en-US')} directories (\`--home-dirs\`).` : ''}${devHome ? ` The home outside /tmp with a developer's ${DEV_HOME_ENTRIES.length} top-level entries (\`--dev-home\`).` : ''}`,
     '',
     `| call${builds ? ' | build' : ''} | gaps | gap median | over the command alone${builds ? ' | vs the first build' : ''} | target |`,
     `| --- |${builds ? ' --- |' : ''} --- | --- | ---${builds ? ' | ---' : ''} | --- |`,
@@ -158,9 +179,9 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, 'home-dirs': { type: 'string', default: '0' }, command: { type: 'string', default: ECHO }, cli: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, 'home-dirs': { type: 'string', default: '0' }, 'dev-home': { type: 'boolean', default: false }, command: { type: 'string', default: ECHO }, cli: { type: 'string', multiple: true } } });
   const clis = (values.cli ?? [CLI]).map((cli) => path.resolve(cli));
   const vendor = values.vendor === undefined ? undefined : path.resolve(values.vendor);
-  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, homeDirs: Number(values['home-dirs']), command: values.command, progress: (t) => process.stderr.write(`${t}\n`) });
+  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, homeDirs: Number(values['home-dirs']), devHome: values['dev-home'], command: values.command, progress: (t) => process.stderr.write(`${t}\n`) });
   process.stdout.write(`${markdown}\n`);
 }

@@ -4,6 +4,7 @@ import { bwrapArgs } from '../../../plugins/sandbox-os/bwrap-args.js';
 import { planMounts, type Inspect, type MountPlan, type PathKind } from '../../../plugins/sandbox-os/mount-plan.js';
 import { CREDENTIAL_PATHS as DEFAULT_DENY_READ, credentialPaths as defaultDenyRead } from '../../../plugins/sandbox-os/credential-paths.js';
 import { seatbeltProfile } from '../../../plugins/sandbox-os/seatbelt.js';
+import { rebuiltFolders, type FolderEntry, type ListEntries } from '../../../plugins/sandbox-os/rebuilt-folders.js';
 import { HOST_MOUNTED_NAMES } from '../../../sdk/host-tool-files.js';
 
 const ROOT = '/work/proj';
@@ -19,6 +20,8 @@ async function plan(table: Record<string, PathKind>, extra: Partial<{ writableRo
   if (!result.ok) throw new Error(result.message);
   return result.plan;
 }
+
+const invocation = (p: MountPlan, network = false) => ({ plan: p, privateTmp: '/tmp/mewcode-sandbox-x/tmp', emptyDir: '/tmp/mewcode-sandbox-x/empty', network, cwd: `${ROOT}/src`, argv: ['/bin/bash', '-c', 'echo hi'] });
 
 /** The position of `--flag a b` in args (or -1). */
 function indexOf(args: string[], ...sequence: string[]): number {
@@ -98,6 +101,49 @@ describe('mount plan', () => {
     expect(p.hiddenFiles).toEqual([`${HOME}/.netrc`, `${HOME}/.npmrc`]);
   });
 
+  test("the home's folders holding hidden entries are rebuilt: every other entry bound back (a link made again), none inside a writable root or below /tmp, within the budget", async () => {
+    const listing: Record<string, FolderEntry[]> = {
+      [HOME]: [
+        { name: '.netrc', kind: 'file' },
+        { name: '.ssh', kind: 'dir' },
+        { name: '.bashrc', kind: 'file' },
+        { name: 'work', kind: 'dir' },
+        { name: 'n', kind: 'symlink', link: '.netrc' },
+        { name: 'gone', kind: 'missing' },
+        { name: 'agent.sock', kind: 'other' },
+      ],
+      [`${HOME}/.config/git`]: [{ name: 'credentials', kind: 'file' }, { name: 'config', kind: 'file' }],
+      [`${HOME}/work/proj`]: [{ name: '.env', kind: 'file' }],
+    };
+    const listEntries: ListEntries = async (dir) => listing[dir];
+    const table: Record<string, PathKind> = { [`${HOME}/.netrc`]: 'file', [`${HOME}/.ssh`]: 'dir', [`${HOME}/.config/git/credentials`]: 'file', [`${HOME}/work/proj/.env`]: 'file', '/tmp/h/.netrc': 'file', '/etc/secret': 'file' };
+    const denyRead = [`${HOME}/.netrc`, `${HOME}/.ssh`, `${HOME}/.config/git/credentials`, `${HOME}/work/proj/.env`, '/tmp/h/.netrc', '/etc/secret'];
+    const result = await planMounts({ writableRoots: [`${HOME}/work/proj`], homeDir: HOME, denyRead, listEntries }, disk(table));
+    if (!result.ok) throw new Error(result.message);
+    expect(result.plan.rebuilt).toEqual([
+      { dir: HOME, entries: [{ name: '.bashrc' }, { name: 'work' }, { name: 'n', link: '.netrc' }, { name: 'agent.sock' }] },
+      { dir: `${HOME}/.config/git`, entries: [{ name: 'config' }] },
+    ]);
+    // What is hidden in them is hidden as before, now on names inside the rebuilt folder.
+    expect(result.plan.hiddenFiles).toContain(`${HOME}/.netrc`);
+    const args = bwrapArgs(invocation(result.plan));
+    const home = indexOf(args, '--tmpfs', HOME, '--ro-bind-try', `${HOME}/.bashrc`, `${HOME}/.bashrc`, '--ro-bind-try', `${HOME}/work`, `${HOME}/work`, '--symlink', '.netrc', `${HOME}/n`);
+    const project = indexOf(args, '--bind', `${HOME}/work/proj`, `${HOME}/work/proj`);
+    const netrc = indexOf(args, '--ro-bind', '/dev/null', `${HOME}/.netrc`);
+    const readOnly = indexOf(args, '--remount-ro', HOME);
+    for (const position of [home, project, netrc, readOnly]) expect(position).toBeGreaterThanOrEqual(0);
+    expect(home).toBeLessThan(project); // the project inside the home is bound read-write over its entry
+    expect(project).toBeLessThan(netrc);
+    expect(netrc).toBeLessThan(readOnly);
+    expect(readOnly).toBeLessThan(indexOf(args, '--chdir'));
+    // Over budget (.ssh, .bashrc, work, n and agent.sock to bind back): the folder keeps its per-file mounts.
+    expect(await rebuiltFolders({ files: [`${HOME}/.netrc`], dirs: [] }, [], HOME, listEntries, 5)).toEqual([{ dir: HOME, entries: expect.any(Array) }]);
+    expect(await rebuiltFolders({ files: [`${HOME}/.netrc`], dirs: [] }, [], HOME, listEntries, 4)).toEqual([]);
+    // A folder holding only hidden folders is not rebuilt, nor one that cannot be listed.
+    expect(await rebuiltFolders({ files: [], dirs: [`${HOME}/.ssh`] }, [], HOME, listEntries)).toEqual([]);
+    expect(await rebuiltFolders({ files: [`${HOME}/x/.netrc`], dirs: [] }, [], HOME, listEntries)).toEqual([]);
+  });
+
   test('the default deny-read list covers the usual credentials and MewCode trust store, under the given home', () => {
     const list = defaultDenyRead(HOME);
     for (const name of ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker', '.netrc', '.npmrc', '.mewcode/trust.json']) {
@@ -108,7 +154,6 @@ describe('mount plan', () => {
 });
 
 describe('bubblewrap arguments', () => {
-  const invocation = (p: MountPlan, network = false) => ({ plan: p, privateTmp: '/tmp/mewcode-sandbox-x/tmp', emptyDir: '/tmp/mewcode-sandbox-x/empty', network, cwd: `${ROOT}/src`, argv: ['/bin/bash', '-c', 'echo hi'] });
 
   test('isolation flags, a read-only root, then the writable binds, then protection, then deny-read, then the command', async () => {
     const p = await plan({ [`${ROOT}/.git`]: 'dir', [`${ROOT}/.git/config`]: 'file', [`${ROOT}/.git/hooks`]: 'dir', [`${HOME}/.ssh`]: 'dir', [`${HOME}/.netrc`]: 'file' });
