@@ -32,6 +32,11 @@ export interface SandboxCommand {
   projectRoot: string;
   /** The home directory the deny-read list is relative to (the one the kernel was given). */
   homeDir: string;
+  /**
+   * A server that runs for the session (a sandboxed MCP server): the checks after other commands,
+   * which wait until no command runs, do not wait for it.
+   */
+  longLived?: boolean;
 }
 
 export interface SandboxLaunch {

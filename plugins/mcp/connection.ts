@@ -243,7 +243,7 @@ export class McpConnection {
       const why = config.sandbox ? 'sandbox: true' : `managed settings force the OS sandbox on (${forcedBy}) for every stdio server`;
       const sandbox = this.deps.sandbox();
       if (!sandbox) throw new Error(`${why}, but this build has no command sandbox; not started`);
-      const wrapped = await sandbox.wrap({ argv, cwd, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir });
+      const wrapped = await sandbox.wrap({ argv, cwd, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, longLived: true });
       if (wrapped.kind === 'refused') throw new Error(`${why}, but the sandbox refused it: ${wrapped.message}`);
       if (wrapped.kind === 'unsandboxed') throw new Error(`${why}, but no OS sandbox can run here (${wrapped.status.reason ?? wrapped.status.mechanism}); not started without one`);
       file = wrapped.launch.file;

@@ -32,6 +32,7 @@ import { SharedWhileRunning } from './shared-while-running.js';
 import { mountedOver, replacedMessage, unwatchableMessage, watchReplaced } from './replaced-files.js';
 import { readOwnConfigs, restoreOwnConfigs, type ConfigReading } from './own-git-config.js';
 import { CoalescedSweeps } from './coalesced-sweeps.js';
+import { SweepGate } from './sweep-gate.js';
 import { commandSince } from './file-clock.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
@@ -104,6 +105,8 @@ export class SandboxCommands {
   private readonly preparations = new SharedWhileRunning<PreparedMounts>();
   /** The sweeps after the commands of one preparation. */
   private readonly sweeps = new CoalescedSweeps<PreparedMounts>();
+  /** No sweep while a command runs, no command while a sweep waits or runs (sweep-gate.ts). */
+  private readonly gate = new SweepGate();
   /** Sandboxed commands that have ended in this process: a preparation begun before one ended is not shared after it. */
   private commandsEnded = 0;
   /** The home's secret-named files (secret-names.ts), scanned once and then in the background. */
@@ -136,6 +139,8 @@ export class SandboxCommands {
     // This command's record (command-records.ts): removed after its sweep, or at once when it does not run.
     let recorded: Promise<(() => Promise<void>) | undefined> | undefined;
     let launched = false;
+    // Not while a sweep waits or runs; counted as running from here until it ends (or is not run).
+    const ended = command.longLived ? () => undefined : await this.gate.enter();
     try {
       // Calls that arrive together (a turn's bash calls, side by side) share one preparation,
       // begun after the last tool call or command ended: what one of them could have written is
@@ -154,7 +159,8 @@ export class SandboxCommands {
       const own = ownStateDirs(command.homeDir, command.projectRoot, this.options.homeDir);
       const afterCommand = async (): Promise<void> => {
         // One sweep for the calls prepared together that have ended by the time it starts (coalesced-sweeps.ts).
-        await this.sweeps.after(prepared, since, (from) => this.afterCommand(writableRoots, from, review, plan.watched ?? [], plan.gitInfo ?? [], own, prepared.configs));
+        ended();
+        await this.sweeps.after(prepared, since, (from) => this.gate.exclusive(() => this.afterCommand(writableRoots, from, review, plan.watched ?? [], plan.gitInfo ?? [], own, prepared.configs)));
         await (await record)?.().catch(() => undefined);
       };
       const dirs = await dirsReady;
@@ -270,6 +276,7 @@ export class SandboxCommands {
     } catch (error) {
       return { kind: 'refused', message: epoch !== this.front.epoch() ? SESSION_ENDED_REFUSAL : preparationRefusal(error as Error) };
     } finally {
+      if (!launched) ended();
       if (recorded && !launched) void recorded.then((remove) => remove?.()).catch(() => undefined);
     }
   }

@@ -33,8 +33,10 @@ async function twoCallsTogether(between: Between): Promise<{ fx: SandboxFixture;
   fx = await sandboxFixture({ projectFiles: { 'plans.txt': 'plans v2' }, readRules });
   if (skipWithoutSandbox(tally, 'shared preparation', fx.status)) return undefined;
   let second: Promise<ToolOutput> | undefined;
-  // A command wrapped ahead (a hook's, another agent's), whose end can come at the chosen moment.
-  const other = await fx.sandbox.wrap({ argv: ['/bin/true'], cwd: fx.root, projectRoot: fx.root, homeDir: fx.home });
+  // A command wrapped ahead (a hook's, another agent's), whose end can come at the chosen moment:
+  // long-lived, so that the checks after the two calls, which wait for every other command that
+  // runs (sweep-gate.ts), do not wait for it when it is released only after them.
+  const other = await fx.sandbox.wrap({ argv: ['/bin/true'], cwd: fx.root, projectRoot: fx.root, homeDir: fx.home, longLived: true });
   if (other.kind !== 'sandboxed') throw new Error(`the other command was not sandboxed: ${other.kind}`);
   let otherReleased: Promise<void> | undefined;
   // While the first call is being prepared: a deny rule now covers the file (as a tool call or a
