@@ -57,3 +57,26 @@ export async function gitFileTarget(dotGitFile: string): Promise<string | undefi
     return undefined;
   }
 }
+
+/** The real path of the git directory a `.git` file or link leads to (a link to a directory: where it leads; to a file: the pointer in it); undefined when none. */
+export async function dotGitTarget(dotGit: string): Promise<string | undefined> {
+  try {
+    const info = await stat(dotGit);
+    if (info.isDirectory()) return await realpath(dotGit);
+    return info.isFile() ? await gitFileTarget(dotGit) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real path of the directory a git directory's `commondir` names; undefined when it has none. */
+export async function commonDirTarget(gitDir: string): Promise<string | undefined> {
+  const read = await readRegularFile(path.join(gitDir, 'commondir'), MAX_GITFILE_BYTES);
+  if (!read || !('bytes' in read)) return undefined;
+  try {
+    const real = await realpath(path.resolve(gitDir, commondirPath(read.bytes)));
+    return (await stat(real)).isDirectory() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}

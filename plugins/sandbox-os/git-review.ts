@@ -43,6 +43,7 @@ import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
 import { follow, isRealInside, readSmallFile, shownPath } from './sweep-paths.js';
+import { configOffence } from './git-inert-config.js';
 
 /** An index the user reviews: its git directory and work tree (real paths). */
 interface Reviewed {
@@ -262,7 +263,7 @@ async function checkRecorded(gitDir: string, workTree: string, where: string, re
   }
   if (tooLarge.length > 0) result.unchecked.push(`${listed(tooLarge)} in ${where} ${plural(tooLarge.length, 'is', 'are')} too large to compare with what the index records for ${plural(tooLarge.length, 'it', 'them')}`);
   if (suspects.length === 0) return;
-  const hidden = await filteredMismatches(gitDir, workTree, suspects, since);
+  const hidden = await filteredMismatches(gitDir, workTree, suspects, since, roots.includes(workTree));
   if (hidden.length === 0) return;
   const names = hidden.map((entry) => entry.name);
   const input = Buffer.concat(hidden.map((entry) => Buffer.concat([Buffer.from(`${entry.mode.toString(8)} ${entry.oid}\t`), toBytes(entry.name), Buffer.alloc(1)])));
@@ -276,13 +277,18 @@ async function checkRecorded(gitDir: string, workTree: string, where: string, re
  * conversion applied: an LFS pointer, a CRLF file). A name git cannot be given one per line (a
  * line end in it, bytes that are not UTF-8) counts as differing.
  */
-async function filteredMismatches(gitDir: string, workTree: string, suspects: readonly RecentEntry[], since: number): Promise<RecentEntry[]> {
+async function filteredMismatches(gitDir: string, workTree: string, suspects: readonly RecentEntry[], since: number, rootRepository: boolean): Promise<RecentEntry[]> {
   // The filters git runs are named by the configuration: asked only where it is the user's own,
   // unchanged during the command (the sandbox keeps the project's read-only; a submodule's added
-  // during the command is not).
+  // during the command is not). A submodule's own that names any program is never run by MewCode:
+  // its files' times say nothing of a git directory renamed into place with them.
   for (const name of ['config', 'config.worktree', 'commondir']) {
-    const info = await lstat(path.join(gitDir, name)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined));
+    const file = path.join(gitDir, name);
+    const info = await lstat(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined));
     if (info === undefined || (info !== null && (name === 'commondir' || info.ctimeMs >= since))) return [...suspects];
+    if (info === null || rootRepository) continue;
+    const read = await readSmallFile(file);
+    if (read === undefined || 'tooLarge' in read || configOffence(fromBytes(read.bytes)) !== undefined) return [...suspects];
   }
   const askable = suspects.filter((entry) => isText(entry.name) && !entry.name.includes('\n') && (entry.mode & TYPE) === REGULAR);
   const differing = suspects.filter((entry) => !askable.includes(entry));

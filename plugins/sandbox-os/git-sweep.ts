@@ -103,6 +103,23 @@ interface Context {
    * aside, nothing it leads to.
    */
   apply: boolean;
+  /** Identities from before the command (git-walk.ts gitBaseline), updated as the sweep goes. */
+  baseline: GitBaseline;
+}
+
+/**
+ * Whether the git directory `dir`, where an old pointer (a `.git` file or link, a `commondir`)
+ * leads, is not the one that was there before the command: renamed or made in place, its files
+ * keep the times they had, so what changed in it says nothing. Judged whole then (the pointer is
+ * set aside if it runs programs). The baseline holds it from now on.
+ */
+async function movedIn(dir: string, context: Context): Promise<boolean> {
+  const real = await realpath(dir).catch(() => undefined);
+  const id = real === undefined ? undefined : await identity(real);
+  if (real === undefined || id === undefined) return false;
+  const known = context.baseline.get(real);
+  context.baseline.set(real, id);
+  return known !== id;
 }
 
 const OUTSIDE = 'outside the directories the command may write';
@@ -267,8 +284,9 @@ async function checkCommonDir(gitDir: string, all: boolean, context: Context, de
     return why;
   }
   if (common.real === undefined || common.real === gitDir) return undefined; // nothing there (yet): what is made there later is judged then
-  const why = await checkGitDir(common.real, judged, { ...context, apply: context.apply && !judged }, depth + 1);
-  if (why && judged) setAside(named.entry, `a common dir whose configuration runs programs (${why})`, context);
+  const judgedWhole = (await movedIn(common.real, context)) || judged;
+  const why = await checkGitDir(common.real, judgedWhole, { ...context, apply: context.apply && !judgedWhole }, depth + 1);
+  if (why && judgedWhole) setAside(named.entry, `a common dir whose configuration runs programs (${why})`, context);
   return why;
 }
 
@@ -457,6 +475,7 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
     setAside(entry.path, `a .git ${kind} making this folder the top of the repository at ${shownPath(path.dirname(target.real))} (git would read what its configuration names from here)`, context);
     return;
   }
+  moved = (await movedIn(target.real, context)) || moved;
   const why = await checkGitDir(target.real, moved, { ...context, apply: context.apply && !moved }, 0, parent);
   if (why && moved) setAside(entry.path, `a .git ${kind} pointing at a git directory that runs programs (${why})`, context);
 }
@@ -526,7 +545,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     const dotGit = path.join(root, '.git');
     if ((await lstat(dotGit).catch(() => undefined))?.isDirectory()) protectedGitDirs.push(dotGit);
   }
-  const context: Context = { since, roots, protectedGitDirs, home, quarantined: [], unchecked: [], apply: true };
+  const context: Context = { since, roots, protectedGitDirs, home, quarantined: [], unchecked: [], apply: true, baseline };
   const named: string[] = [];
   let truncated = false;
   const notWalked = new Set<string>();

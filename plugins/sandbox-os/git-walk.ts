@@ -13,7 +13,7 @@ import { entries as listDir, lstat, realpath, type Entry } from './byte-fs.js';
 import { toBytes } from './byte-names.js';
 import { gitlinkPaths } from './git-index.js';
 import { hasControl } from './git-printed.js';
-import { gitfilePath } from './git-pointers.js';
+import { commonDirTarget, dotGitTarget, gitfilePath } from './git-pointers.js';
 import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile, type HostToolchainFile } from '../../sdk/host-tool-files.js';
 import { isProtectedIfPresentName, PROTECTED_NAMES } from './policy.js';
 import { isPathWithin } from '../../types/path-within.js';
@@ -334,9 +334,24 @@ export async function gitBaseline(roots: readonly string[]): Promise<GitBaseline
       if (id) baseline.set(settings, id);
     }
     for (const entry of gitlinks.entries) baseline.set(entry.path, entry.id);
+    const gitDirs: string[] = [];
     for (const inner of (await innerGitDirs(path.join(root, '.git'))).dirs) {
       const id = await identity(inner);
       if (id) baseline.set(inner, id);
+      gitDirs.push(inner);
+    }
+    // Where each `.git` file or link, and each `commondir`, leads: a git directory renamed into
+    // place there later (its files keep their old times) is then one the sweep judges whole.
+    for (const entry of [...found.entries, ...gitlinks.entries]) {
+      const target = entry.kind === 'dir' ? entry.path : await dotGitTarget(entry.path);
+      if (target !== undefined) gitDirs.push(target);
+    }
+    for (const gitDir of gitDirs) {
+      const common = await commonDirTarget(gitDir);
+      for (const target of common === undefined ? [gitDir] : [gitDir, common]) {
+        const id = await identity(target);
+        if (id) baseline.set(target, id);
+      }
     }
   }
   return baseline;

@@ -1,0 +1,61 @@
+/**
+ * Adversarial, through the built CLI: a git directory renamed into the place an OLD pointer leads
+ * to. One command leaves a `.git` file (registered as a submodule) or a `commondir` naming a folder
+ * that does not exist yet, and a folder holding a hostile config; a later command renames that
+ * folder into place with the rest of a git directory. The files keep the times they had, so
+ * judging what changed in the git directory finds nothing; the user's next `git status` on the host
+ * enters the submodule and runs the planted fsmonitor. (Found by a red team.)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { removeTempDirs } from '../cli/helpers.js';
+import { securityTally } from './attempts.js';
+import { gitWorld, opaqueBash, runModel, sandboxActive, writeHostileConfig } from './sandbox-cli.js';
+
+const tally = securityTally('git-dir-moved-in');
+afterAll(() => {
+  tally.save();
+  removeTempDirs();
+});
+
+let active = true;
+beforeAll(async () => {
+  const probe = await sandboxActive(gitWorld('probe').home);
+  active = probe.active;
+  if (!active) tally.skip(2, `git directories moved in: ${probe.reason}`);
+});
+
+/** The user's ordinary `git status` in the project, on the host (it enters registered submodules). */
+function userStatus(w: ReturnType<typeof gitWorld>): void {
+  try {
+    execFileSync('git', ['status', '--porcelain'], { cwd: w.root, env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore', timeout: 15_000 });
+  } catch {
+    // what git says does not matter, only what it ran
+  }
+}
+
+const BARE = 'git init -q --bare node_modules/tmpl';
+const MOVE_PARTS = (to: string): string => `mv node_modules/tmpl/HEAD node_modules/tmpl/objects node_modules/tmpl/refs ${to}/`;
+const REGISTER = 'git update-index --add --cacheinfo 160000,45b983be36b73c0788dc9cbcb76cbb80fc7bb057,sub';
+
+test.each([
+  {
+    name: "a submodule's .git file leading where a git directory is renamed in by a later command",
+    first: (w: ReturnType<typeof gitWorld>) => `mkdir -p node_modules/stash sub && ${writeHostileConfig('node_modules/stash/config', w.canary)} && printf 'gitdir: ../node_modules/gd\\n' > sub/.git && echo hello > sub/f && ${REGISTER}`,
+    second: `${BARE} && ${MOVE_PARTS('node_modules/stash')} && mv node_modules/stash node_modules/gd`,
+  },
+  {
+    name: "a submodule's git directory whose old commondir leads where a folder with a hostile config is renamed in",
+    first: (w: ReturnType<typeof gitWorld>) =>
+      `mkdir -p node_modules/gd/objects node_modules/gd/refs node_modules/stash sub && printf 'ref: refs/heads/main\\n' > node_modules/gd/HEAD && printf '../common\\n' > node_modules/gd/commondir && ${writeHostileConfig('node_modules/stash/config', w.canary)} && printf 'gitdir: ../node_modules/gd\\n' > sub/.git && echo hello > sub/f && ${REGISTER}`,
+    second: `${BARE} && ${MOVE_PARTS('node_modules/stash')} && mv node_modules/stash node_modules/common`,
+  },
+])('$name', async ({ name, first, second }) => {
+  if (!active) return;
+  const w = gitWorld('moved-in');
+  const run = await runModel(w.root, w.home, [opaqueBash(first(w)), opaqueBash(second)]);
+  userStatus(w);
+  const escaped = existsSync(w.canary);
+  tally.attempt(name, escaped);
+  expect({ escaped, said: escaped ? run.result.stderr : '' }).toEqual({ escaped: false, said: '' });
+}, 60_000);
