@@ -159,7 +159,7 @@ export function judgeYarnrcYml(text: string): string | undefined {
 const NPM_PROGRAM_KEYS = new Set(['git', 'shell', 'editor', 'browser', 'viewer', 'node-gyp', 'python', 'userconfig', 'globalconfig', 'pnpmfile', 'global-pnpmfile', 'use-yarnrc', 'yarn-path', 'yarnpath']);
 /** The public registries npm, pnpm and Yarn use by default. */
 const DEFAULT_REGISTRY = /^https:\/\/registry\.(?:npmjs\.org|yarnpkg\.com)\/?$/;
-const NPM_PROGRAM_SUFFIX = /-(?:shell|path|script|options|module|cmd|command|pnpmfile)$/;
+const NPM_PROGRAM_SUFFIX = /[-.](?:shell|path|script|options|module|cmd|command|pnpmfile)$/;
 
 /**
  * npm's envReplace, which npm's config applies to every key before reading it (`git${X?}` is
@@ -198,6 +198,8 @@ export function judgeNpmrc(text: string): string | undefined {
       if (key.includes('${')) return `a key naming a variable (${raw})`;
       const name = key.replace(/^(?:@[^:]+:|\/\/.*:)/, '');
       if (NPM_PROGRAM_KEYS.has(name) || NPM_PROGRAM_SUFFIX.test(name)) return `a \`${key}\` setting`;
+      // pnpm's `node-mirror:<channel>`: where the Node `use-node-version` names is downloaded from.
+      if (name.startsWith('node-mirror')) return `a Node download mirror (${raw})`;
       if (key === 'registry' && !DEFAULT_REGISTRY.test(unquote(line.replace(/^\S*?registry["']?\s*[=:\s]\s*/i, '').trim()))) return `a registry other than the public one (${raw})`;
     }
   }
@@ -319,7 +321,8 @@ export function judgeMavenExtensions(text: string): string | undefined {
  * escapes: a backslash counts.
  */
 export function judgeCargoConfig(text: string): string | undefined {
-  const found = /rustc|rustdoc|runner|linker|credential|wrapper|include|\benv\b/i.exec(text);
+  // `rustflags` too: `-Zcodegen-backend=<.so>`, `-Z llvm-plugins`, `-C linker`, an `@argfile`.
+  const found = /rustc|rustdoc|flags|runner|linker|credential|wrapper|include|\benv\b/i.exec(text);
   if (found) return `a \`${found[0]}\` setting`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   return undefined;

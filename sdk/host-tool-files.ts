@@ -104,6 +104,30 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   ...settings(['.aider.conf.yml'], 'mount', AGENT),
   // pnpm loads it at every install, `--ignore-scripts` included: it is code, whatever it holds.
   ...settings(['.pnpmfile.cjs', '.pnpmfile.mjs'], 'present', "pnpm's hooks file (pnpm runs it at every install, even with --ignore-scripts)"),
+  // Run from the folder a REPL or debugger starts in: pdb's `.pdbrc` (`python -m pdb`,
+  // `breakpoint()`, `pytest --pdb`), `perl -d`'s `.perldb`, irb's `.irbrc`/`_irbrc`/`$irbrc` (and
+  // `rails console`), pry's `.pryrc`; R's `.Rprofile`, `.Renviron` (R_PROFILE_USER, R_LIBS_USER) and
+  // `.RData` (its `.First()`), at R's start there and when RStudio or Positron opens the folder;
+  // the Python REPL's `readline.py` and `rlcompleter.py`, imported from the current folder as it starts.
+  ...settings(
+    ['.pdbrc', '.perldb', '.irbrc', '_irbrc', '$irbrc', '.pryrc', '.rprofile', '.renviron', '.rdata', 'readline.py', 'rlcompleter.py'],
+    'present',
+    'code a REPL or debugger started in this folder runs (pdb, perl -d, irb, pry, R, the Python REPL)',
+  ),
+  // mise's early settings, read with no trust step: `override_tool_versions_filenames` makes any file a tool-version file, whose `path:` needs no trust.
+  ...settings(['.miserc.toml', 'miserc.toml'], 'present', "mise's early settings (they rename the files mise reads when you enter the folder)"),
+  // bazelisk: BAZELISK_BASE_URL, where the bazel it runs at every `bazel` (`bazel --version` included) is downloaded from.
+  ...settings(['.bazeliskrc'], 'present', "bazelisk's settings (where the bazel it runs is downloaded from)"),
+  // Terraform's installed providers: terraform-ls runs `terraform providers schema -json` when the folder opens, which runs them.
+  ...settings(['.terraform'], 'present', "Terraform's installed providers (the editor's terraform-ls runs them when the folder opens)"),
+  // The Dart/Flutter extension takes `.flutter/` as the Flutter SDK before PATH, and starts its analysis server from it.
+  ...settings(['.flutter'], 'present', 'a Flutter SDK the Dart extension runs when the folder opens'),
+  // opam's local switch: its shell hook puts `_opam/bin` first on PATH at every prompt in the folder.
+  ...settings(['_opam'], 'present', "an opam local switch (opam's shell hook puts its programs first on PATH)"),
+  // Eclipse's external tool builders (`*.launch`), run by auto-build once the project is imported.
+  ...settings(['.externalToolBuilders'.toLowerCase()], 'present', EDITOR),
+  // PDM: project plugins loaded by every pdm command, and the interpreter `pdm info` and `pdm list` run.
+  ...settings(['.pdm-plugins', '.pdm-python'], 'present', "PDM's project plugins and interpreter (every pdm command there loads or runs them)"),
 ];
 
 const MISE = 'mise would have run what it names when you enter the folder (mise trusts a configuration by its path, not by what it holds)';
@@ -135,10 +159,11 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
   },
   {
     // A tool's own version manager joins the version to its versions folder (rbenv, chruby and RVM,
-    // whose `.ruby-gemset` names a gem folder whose bin goes on PATH; jenv; goenv; tfenv), and mise
+    // whose `.ruby-gemset` names a gem folder whose bin goes on PATH; jenv; goenv; tfenv, tofuenv,
+    // plenv, phpenv, swiftenv), and mise
     // reads these as `.tool-versions`, `path:` included.
-    path: /(?:^|\/)\.(?:ruby-version|rbenv-version|rbfu-version|ruby-gemset|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
-    name: /^\.(?:ruby-version|rbenv-version|rbfu-version|ruby-gemset|java-version|go-version|bun-version|yvmrc|terraform-version)$/,
+    path: /(?:^|\/)\.(?:ruby-version|rbenv-version|rbfu-version|ruby-gemset|java-version|go-version|bun-version|yvmrc|terraform-version|opentofu-version|perl-version|php-version|swift-version)$/,
+    name: /^\.(?:ruby-version|rbenv-version|rbfu-version|ruby-gemset|java-version|go-version|bun-version|yvmrc|terraform-version|opentofu-version|perl-version|php-version|swift-version)$/,
     what: "a tool's version file (.java-version, .ruby-version, .go-version…)",
     runBy: 'its version manager (jenv, rbenv, RVM, goenv, tfenv…) or mise would have put what it names first on PATH when you enter the folder or run the tool there',
     judge: judgeVersionFile,
@@ -302,6 +327,31 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     what: "the Maven wrapper's settings (.mvn/wrapper/maven-wrapper.properties)",
     runBy: 'the Maven wrapper would have downloaded and run what it names at your next ./mvnw there, and an IDE importing the project through it',
     judge: judgeMavenWrapperProperties,
+  },
+  {
+    // bazelisk runs `tools/bazel` (or `tools/bazel.<os>-<arch>`) instead of bazel at every `bazel` command there, `bazel --version` included.
+    path: /(?:^|\/)tools\/bazel(?:\.[^/]+)?$/,
+    name: /^bazel(?:\.[^/]+)?$/,
+    what: "bazelisk's wrapper (tools/bazel)",
+    runBy: 'bazelisk would have run it at your next bazel command there (`bazel --version` included)',
+    judge: () => 'a program',
+  },
+  {
+    // renv: the project's `.Rprofile` sources it at every R start there (and RStudio's when the folder opens).
+    path: /(?:^|\/)renv\/activate\.r$/,
+    name: /^activate\.r$/,
+    what: "renv's activation script (renv/activate.R)",
+    runBy: "R would have run it at its next start there (the project's .Rprofile sources it), RStudio when the folder opens",
+    judge: () => 'R code',
+  },
+  {
+    // nix-direnv (`use flake`, `use nix` in an allowed .envrc) evaluates the shell again when these
+    // change, with no new `direnv allow`, and runs its shellHook (devenv: enterShell) at `cd`.
+    path: /(?:^|\/)(?:flake|shell|default|devenv)\.nix$/,
+    name: /^(?:flake|shell|default|devenv)\.nix$/,
+    what: "a Nix shell's definition (flake.nix, shell.nix, devenv.nix)",
+    runBy: "direnv's nix support would have run its shell hook when you enter the folder",
+    judge: (text) => (/shellhook|entershell|\\u/i.exec(text) ? 'a shell hook (shellHook, enterShell)' : undefined),
   },
   {
     // Maven: core extensions, fetched and loaded by every `mvn` there.

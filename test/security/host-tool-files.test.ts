@@ -60,6 +60,20 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ["Gradle's daemon JVM downloaded from another place (gradle-daemon-jvm.properties)", 'mkdir -p gradle && printf \'toolchainUrl.LINUX.X86_64=https\\\\://example.com/jdk.tgz\\ntoolchainVersion=21\\n\' > gradle/gradle-daemon-jvm.properties', () => left('gradle/gradle-daemon-jvm.properties') !== undefined],
     ["coc.nvim's .vim/coc-settings.json naming a language server (started when Vim opens a file)", 'mkdir -p .vim && echo \'{"languageserver":{"x":{"command":"./ls.sh","filetypes":["python"]}}}\' > .vim/coc-settings.json', () => left('.vim/coc-settings.json') !== undefined],
     ['.npmrc pointing npm and pnpm at another registry (pnpm fetches and runs itself from it)', 'echo "registry=http://127.0.0.1:4873/" > .npmrc', () => left('.npmrc') !== undefined],
+    // A second red team's finds: tools that run what the folder they start in holds.
+    ["mise's .miserc.toml renaming its tool-version file (a `path:` there needs no trust)", 'echo "node path:$PWD/docs" > notes.txt && printf \'override_tool_versions_filenames = ["notes.txt"]\\n\' > .miserc.toml', () => left('.miserc.toml') !== undefined],
+    ["mise's .config/miserc.toml", 'mkdir -p .config && printf \'override_tool_versions_filenames = ["notes.txt"]\\n\' > .config/miserc.toml', () => left('.config/miserc.toml') !== undefined],
+    ["Cargo's rustflags loading a codegen backend (cargo metadata, run by rust-analyzer, dlopens it)", 'printf \'[build]\\nrustflags = ["-Zcodegen-backend=./b.so"]\\n\' >> .cargo/config.toml', () => /rustflags/.test(left('.cargo/config.toml') ?? '')],
+    ["a provider in .terraform (terraform-ls runs it when the folder opens)", 'mkdir -p .terraform/providers/x/y/z/1.0.0/linux_amd64 && printf "#!/bin/sh\\nid\\n" > .terraform/providers/x/y/z/1.0.0/linux_amd64/terraform-provider-z', () => existsSync(path.join(fx.root, '.terraform/providers/x/y/z/1.0.0/linux_amd64/terraform-provider-z'))],
+    ["pdb's .pdbrc (python -m pdb, breakpoint(), pytest --pdb run it)", 'printf "import os; os.system(\'id\')\\n" > .pdbrc', () => left('.pdbrc') !== undefined],
+    ['readline.py at the root (the Python REPL imports it from the folder as it starts)', 'echo "import os" > readline.py', () => left('readline.py') !== undefined],
+    ["Perl's debugger file .perldb", 'echo "system(q(id));" > .perldb', () => left('.perldb') !== undefined],
+    ["R's .Rprofile in a package folder (R and RStudio run it)", 'mkdir -p pkg && echo "system(\'id\')" > pkg/.Rprofile', () => left('pkg/.Rprofile') !== undefined],
+    ["irb's .irbrc", 'echo "system(%q(id))" > .irbrc', () => left('.irbrc') !== undefined],
+    ["bazelisk's tools/bazel wrapper (run at every bazel command)", 'mkdir -p tools && printf "#!/bin/sh\\nid\\n" > tools/bazel', () => left('tools/bazel') !== undefined],
+    ["renv's activate.R (the project's .Rprofile sources it at every R start)", 'mkdir -p renv && echo "system(\'id\')" > renv/activate.R', () => left('renv/activate.R') !== undefined],
+    ["a flake's shellHook (nix-direnv runs it at cd without a new direnv allow)", 'printf \'{ outputs = _: { devShells.x86_64-linux.default = { shellHook = "id"; }; }; }\\n\' > flake.nix', () => left('flake.nix') !== undefined],
+    ['.php-version climbing out of its versions folder (phpenv)', 'echo "8.3/../../../project/.php" > .php-version', () => left('.php-version') !== undefined],
   ];
 
   test.each(attempts)('%s: set aside or refused', async (name, command, stays) => {
@@ -137,6 +151,28 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', 'gradle/gradle-daemon-jvm.properties', { content: 'toolchainUrl.LINUX.X86_64=https://example.com/jdk.tgz\n' }],
     ['write_file', '.vim/coc-settings.json', { content: '{}' }],
     ['write_file', '.npmrc', { content: 'registry=http://127.0.0.1:4873/\n' }],
+    ['write_file', '.npmrc', { content: 'init.module=./x.js\n' }],
+    ['write_file', '.npmrc', { content: 'use-node-version=20.0.0\nnode-mirror:release=http://127.0.0.1:8/\n' }],
+    ['write_file', '.miserc.toml', { content: 'override_tool_versions_filenames = ["notes.txt"]\n' }],
+    ['write_file', '.config/miserc.toml', { content: 'override_config_filenames = ["x.toml"]\n' }],
+    ['write_file', '.cargo/config.toml', { content: '[target.x86_64-unknown-linux-gnu]\nrustflags = ["-Zcodegen-backend=./b.so"]\n' }],
+    ['write_file', '.terraform/providers/x/terraform-provider-z', { content: '#!/bin/sh\n' }],
+    ['write_file', '.pdbrc', { content: '!import os\n' }],
+    ['write_file', 'readline.py', { content: 'import os\n' }],
+    ['write_file', 'rlcompleter.py', { content: 'import os\n' }],
+    ['write_file', '.perldb', { content: 'system(q(id));\n' }],
+    ['write_file', '.Rprofile', { content: 'system("id")\n' }],
+    ['write_file', '.Renviron', { content: 'R_PROFILE_USER=./x.R\n' }],
+    ['write_file', '.irbrc', { content: 'system("id")\n' }],
+    ['write_file', '.pryrc', { content: 'system("id")\n' }],
+    ['write_file', '.bazeliskrc', { content: 'BAZELISK_BASE_URL=http://127.0.0.1/\n' }],
+    ['write_file', 'tools/bazel', { content: '#!/bin/sh\nid\n' }],
+    ['write_file', 'renv/activate.R', { content: 'system("id")\n' }],
+    ['write_file', 'shell.nix', { content: '{ shellHook = "id"; }\n' }],
+    ['write_file', '.pdm-python', { content: '/p/evil\n' }],
+    ['write_file', '_opam/bin/git', { content: '#!/bin/sh\n' }],
+    ['write_file', '.flutter/bin/flutter', { content: '#!/bin/sh\n' }],
+    ['write_file', '.swift-version', { content: '5.9/../../../p\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
@@ -160,6 +196,8 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
       expect(await judge(kernel, 'write_file', { file_path: '.java-version', content: 'temurin-21.0.1+12\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: '.nvmrc', content: 'lts/iron\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: '.sdkmanrc', content: 'java=21.0.2-tem\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'flake.nix', content: '{ outputs = _: { packages = {}; }; }\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: '.php-version', content: '8.3\n' }, mode)).toMatchObject({ decision: 'allow' });
     }
   });
 });
