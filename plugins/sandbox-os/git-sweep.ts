@@ -464,7 +464,10 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
       if (moved) setAside(entry.path, `a .git ${kind} pointing where it cannot be followed to check (${blockedWhy(target)})`, context);
       else notChecked(`${shownPath(entry.path)} points where it cannot be followed (${blockedWhy(target)}); what it points at was not checked`, context);
     }
-    return; // nothing there yet: what is made there later is judged then
+    // Nothing there yet: what is made there later is judged then (forgotten now, so that a folder
+    // given the old one's inode number on a file system that keeps no birth time is new too).
+    context.baseline.delete(target.shown);
+    return;
   }
   // A pointer to a repository's own `.git` (the project's, a nested one's) makes git take this
   // folder for the top of that repository: what its configuration names relative to the top

@@ -29,7 +29,7 @@ const SKIPPED = 'node_modules';
 export interface GitEntry {
   path: string;
   kind: 'dir' | 'file' | 'link';
-  /** Device and inode: the same path holding another entry later is a new entry. */
+  /** Device, inode and birth time (idOf): the same path holding another entry later is a new entry. */
   id: string;
 }
 
@@ -211,10 +211,17 @@ function looksLikeGitDir(children: readonly Entry[]): boolean {
   return head && ((objects && refs) || commondir);
 }
 
+/**
+ * Device, inode and birth time: ext4 hands a freed inode number straight back, so a folder made
+ * after another was removed may get its number (a red team planted a git directory that way and
+ * renamed it into the old one's place); the birth time tells them apart where the file system
+ * keeps one (ext4, xfs, btrfs, tmpfs: Node reads it with statx), 0 elsewhere.
+ */
+const idOf = (info: { dev: number; ino: number; birthtimeMs: number }): string => `${info.dev}:${info.ino}:${info.birthtimeMs}`;
+
 export async function identity(file: string): Promise<string | undefined> {
   try {
-    const info = await lstat(file);
-    return `${info.dev}:${info.ino}`;
+    return idOf(await lstat(file));
   } catch {
     return undefined;
   }
@@ -223,7 +230,7 @@ export async function identity(file: string): Promise<string | undefined> {
 /** What is at `file` as a walk entry (its kind and identity); throws what lstat throws. */
 async function gitEntryAt(file: string): Promise<GitEntry> {
   const info = await lstat(file);
-  return { path: file, kind: info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file', id: `${info.dev}:${info.ino}` };
+  return { path: file, kind: info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : 'file', id: idOf(info) };
 }
 
 /**
