@@ -10,6 +10,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { isGitInfoName } from './policy.js';
+import { isPathWithin } from '../../types/path-within.js';
 import type { Quarantined } from './git-sweep.js';
 import { changedSince } from './settings-sweep.js';
 import { setAsideEntry, shownPath } from './sweep-paths.js';
@@ -27,12 +28,33 @@ export async function sweepHookInputs(watched: readonly { path: string; missing:
     // Missing before the command, there now: made by it, whatever its times say (a file written
     // by an earlier command elsewhere keeps its ctime when its folder is renamed into place).
     if (missing ? (await lstat(file).catch(() => undefined)) === undefined : !(await changedSince(file, since))) continue;
-    const result = setAsideEntry(file, roots);
+    let entry = file;
+    let result = setAsideEntry(file, roots);
+    if (result !== undefined && !('movedTo' in result)) {
+      // Refused for a link on the way (`tools -> x` made by the command): the link is set aside
+      // instead, which is what leads to the file.
+      const link = await firstLinkOnTheWay(file, roots);
+      if (link !== undefined) [entry, result] = [link, setAsideEntry(link, roots)];
+    }
     if (result === undefined) continue; // gone meanwhile (or never made)
-    if ('movedTo' in result) quarantined.push({ path: file, movedTo: result.movedTo, why, runBy });
+    if ('movedTo' in result) quarantined.push({ path: entry, movedTo: result.movedTo, why: entry === file ? why : `a link on the way to ${why}`, runBy });
     else unchecked.push(`${shownPath(file)} holds ${why}, but could not be set aside (${result.refused})`);
   }
   return { quarantined, unchecked };
+}
+
+/** The first link on the way from the root holding `file` to it, inside that root. */
+async function firstLinkOnTheWay(file: string, roots: readonly string[]): Promise<string | undefined> {
+  const root = roots.filter((candidate) => isPathWithin(candidate, file) && candidate !== file).sort((a, b) => a.length - b.length)[0];
+  if (root === undefined) return undefined;
+  let at = root;
+  for (const part of path.relative(root, path.dirname(file)).split(path.sep).filter((name) => name !== '')) {
+    at = path.join(at, part);
+    const info = await lstat(at).catch(() => undefined);
+    if (info === undefined) return undefined;
+    if (info.isSymbolicLink()) return at;
+  }
+  return undefined;
 }
 
 const INFO_WHY = "made in a git directory's info/ folder by the command, where only git's own files belong";

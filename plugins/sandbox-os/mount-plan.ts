@@ -288,15 +288,7 @@ async function protectNamed(named: string, writable: readonly string[], plan: Mo
   const target = path.normalize(named);
   const root = holdingRoot(writable, target);
   if (root === undefined || root === target) return undefined;
-  // A link on the way as the configuration spells it (`tools -> vendor/tools`) is where git's
-  // lookup turns: replaced by a folder, it leads git to a planted file. No mount can hold a link
-  // (a mount follows it), so it is checked after the command (hook-inputs-sweep.ts), and the
-  // folders before it are pinned.
-  for (const dir of wayTo(root, target)) {
-    if ((await inspect(dir, false)) !== 'symlink') continue;
-    (plan.watched ??= []).push({ path: dir, missing: false, configured: true });
-    plan.pinned.push(...wayTo(root, dir));
-  }
+  await watchLinksOnTheWay(root, target, plan, inspect);
   let existing = target;
   let kind = await inspect(existing, false);
   if (kind === 'symlink') return refusal(target);
@@ -324,6 +316,20 @@ async function protectNamed(named: string, writable: readonly string[], plan: Mo
 }
 
 /**
+ * A link on the way to `target` as the configuration or a hook spells it (`tools -> vendor/tools`,
+ * `scripts -> ci/scripts`) is where the lookup turns: replaced by a folder, it leads git or the
+ * hook to a planted file. No mount can hold a link (a mount follows it), so it is checked after the
+ * command (hook-inputs-sweep.ts), and the folders before it are pinned.
+ */
+async function watchLinksOnTheWay(root: string, target: string, plan: MountPlan, inspect: Inspect): Promise<void> {
+  for (const dir of wayTo(root, target)) {
+    if ((await inspect(dir, false)) !== 'symlink') continue;
+    (plan.watched ??= []).push({ path: dir, missing: false, configured: true });
+    plan.pinned.push(...wayTo(root, dir));
+  }
+}
+
+/**
  * See PlanInput.hookInputs. A path on the way that is a link (pnpm's node_modules) is bound where
  * it leads. The directories between the root and what is made read-only (or a watched link) are
  * pinned, as `.git`'s are: one that merely holds a mount point could be renamed away and a new
@@ -339,7 +345,9 @@ async function protectHookInputs(inputs: readonly string[], writable: readonly s
   };
   for (const named of inputs) {
     const target = path.normalize(named);
-    if (rootOf(target) === undefined) continue;
+    const root = rootOf(target);
+    if (root === undefined) continue;
+    await watchLinksOnTheWay(root, target, plan, inspect);
     const kind = await inspect(target, false);
     if (kind === 'missing') {
       (plan.watched ??= []).push({ path: target, missing: true });
