@@ -52,12 +52,13 @@ import { gitNamedPartsCached, type GitNamedParts } from '../../sdk/git-config-pa
 import { entries, lstat, realpath } from './byte-fs.js';
 import { fromBytes, toBytes } from './byte-names.js';
 import { parseGitConfig } from '../../sdk/git-config-syntax.js';
+import { isPathWithin } from '../../types/path-within.js';
 import { configOffence, worktreesOf } from './git-inert-config.js';
 import { hasControl, PRINTED_DIRS, PRINTED_FILES } from './git-printed.js';
 import { shownRef } from './git-refs.js';
 import { checkReview, type ReviewBaseline } from './git-review.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
-import { findGitEntries, gitlinkEntries, identity, innerGitDirs, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
+import { findGitEntries, gitlinkEntries, identity, innerGitDirs, MISSING, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
 import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
@@ -345,22 +346,44 @@ async function checkConfigNamed(gitDir: string, workTree: string, context: Conte
   const hooksDirs = parts.hooksDirs.filter((dir) => dir !== path.join(gitDir, 'hooks') && inside(dir));
   // husky's `.husky/_` runs the hooks one folder up: that folder is a hooks directory too.
   const hookFolders = [...hooksDirs, ...hooksDirs.filter((dir) => path.basename(dir) === '_').map((dir) => path.dirname(dir))];
-  for (const dir of new Set(hookFolders)) found.push(await checkHooks(gitDir, false, context, dir));
+  for (const dir of new Set(hookFolders)) found.push(await checkHooks(gitDir, await wayMovedIn(dir, context), context, dir));
   const judge = (text: string): string | undefined => configOffence(text);
   for (const file of parts.named) {
     if (!inside(file) || hookFolders.includes(file) || parts.hooksDirs.includes(file)) continue;
-    found.push(await judgeFile(gitDir, file, false, context, judge, (why) => `a file the git configuration of ${repository} includes, which runs programs (${why})`));
+    found.push(await judgeFile(gitDir, file, await wayMovedIn(file, context), context, judge, (why) => `a file the git configuration of ${repository} includes, which runs programs (${why})`));
   }
   for (const file of new Set([...parts.programs, ...parts.hookInputs.paths])) {
     if (!inside(file)) continue;
+    const movedIn = await wayMovedIn(file, context);
     const named = await lookUp(gitDir, file, context);
     // A folder's time moves with any file made in it (a cache, an editor's swap file): files only.
-    if (!named?.changed || named.info?.isDirectory()) continue;
-    const why = `a program or file the git configuration or hooks of ${repository} name by a path (made or changed by the command)`;
+    if (named === undefined || !(named.changed || movedIn) || named.info?.isDirectory()) continue;
+    const why = `a program or file the git configuration or hooks of ${repository} name by a path (made or changed by the command, or in a folder it renamed into place)`;
     setAside(named.entry, why, context, `git would have run it at your next git command in ${repository}`);
     found.push(why);
   }
   return found.find((why) => why !== undefined);
+}
+
+/**
+ * Whether a folder on the way to `target` (what a repository's configuration or hooks name), or the
+ * target itself, was renamed or made in place since the last look: the baseline (git-walk.ts
+ * recordWay) holds another identity for it, or knew it was missing. What is in such a folder keeps
+ * its old times, so it is judged whole. A path the baseline never looked at is not judged this way
+ * (the configuration naming it changed since, and is judged itself). The baseline holds the way as
+ * it is now from here on.
+ */
+async function wayMovedIn(target: string, context: Context): Promise<boolean> {
+  const root = context.roots.find((candidate) => isPathWithin(candidate, target) && candidate !== target);
+  if (root === undefined) return false;
+  let moved = false;
+  for (let dir = target; dir !== root && isPathWithin(root, dir); dir = path.dirname(dir)) {
+    const id = (await identity(dir)) ?? MISSING;
+    const known = context.baseline.get(dir);
+    if (known !== undefined && known !== id && id !== MISSING) moved = true;
+    context.baseline.set(dir, id);
+  }
+  return moved;
 }
 
 /** A git directory's work tree: the folder holding `.git`, else its core.worktree, else the folder holding it. */

@@ -17,6 +17,7 @@ import { commonDirTarget, dotGitTarget, gitfilePath } from './git-pointers.js';
 import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile, type HostToolchainFile } from '../../sdk/host-tool-files.js';
 import { isProtectedIfPresentName, PROTECTED_NAMES } from './policy.js';
 import { isPathWithin } from '../../types/path-within.js';
+import { gitNamedPartsCached } from '../../sdk/git-config-paths.js';
 import { follow, insideRoots, readSmallFile } from './sweep-paths.js';
 import { WalkCache } from './walk-cache.js';
 
@@ -327,8 +328,39 @@ export async function innerGitDirs(gitDir: string): Promise<{ dirs: string[]; un
 /** Path → identity of every `.git` entry and inner git directory: what a later sweep compares with. */
 export type GitBaseline = Map<string, string>;
 
+/** Where git reads the user's configuration: the home, and XDG_CONFIG_HOME when set. */
+export interface UserConfigHome {
+  homeDir: string;
+  xdgConfigHome?: string;
+}
+
+/** What a repository's configuration and hooks name by a path (sdk/git-config-paths.ts); [] when it cannot be read. */
+export function namedByRepository(gitDir: string, workTree: string, home: UserConfigHome): string[] {
+  try {
+    const parts = gitNamedPartsCached({ gitDir, workTree, ...home });
+    return [...parts.named, ...parts.hooksDirs, ...parts.programs, ...parts.hookInputs.paths];
+  } catch {
+    return [];
+  }
+}
+
+/** A path the baseline knows was not there. */
+export const MISSING = '-';
+
+/**
+ * The identity of each folder from the root holding `target` down to it (itself included), MISSING
+ * where there is none: a folder renamed into place on the way keeps its files' old times, so what a
+ * nested repository names is judged when a folder on its way is not the one that was there
+ * (git-sweep.ts wayMovedIn).
+ */
+export async function recordWay(baseline: GitBaseline, roots: readonly string[], target: string): Promise<void> {
+  const root = roots.find((candidate) => isPathWithin(candidate, target) && candidate !== target);
+  if (root === undefined) return;
+  for (let dir = target; dir !== root && isPathWithin(root, dir); dir = path.dirname(dir)) baseline.set(dir, (await identity(dir)) ?? MISSING);
+}
+
 /** The baseline before a root's first command. */
-export async function gitBaseline(roots: readonly string[]): Promise<GitBaseline> {
+export async function gitBaseline(roots: readonly string[], home?: UserConfigHome): Promise<GitBaseline> {
   const baseline: GitBaseline = new Map();
   for (const root of roots) {
     const gitlinks = await gitlinkEntries(root, roots);
@@ -348,10 +380,14 @@ export async function gitBaseline(roots: readonly string[]): Promise<GitBaseline
       gitDirs.push(inner);
     }
     // Where each `.git` file or link, and each `commondir`, leads: a git directory renamed into
-    // place there later (its files keep their old times) is then one the sweep judges whole.
+    // place there later (its files keep their old times) is then one the sweep judges whole. And
+    // the folders on the way to what each nested repository's configuration and hooks name.
     for (const entry of [...found.entries, ...gitlinks.entries]) {
       const target = entry.kind === 'dir' ? entry.path : await dotGitTarget(entry.path);
-      if (target !== undefined) gitDirs.push(target);
+      if (target === undefined) continue;
+      gitDirs.push(target);
+      if (home === undefined || path.basename(entry.path) !== '.git') continue;
+      for (const named of namedByRepository(target, path.dirname(entry.path), home)) await recordWay(baseline, roots, named);
     }
     for (const gitDir of gitDirs) {
       const common = await commonDirTarget(gitDir);

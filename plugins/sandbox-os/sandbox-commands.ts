@@ -618,7 +618,7 @@ export class SandboxCommands {
       roots.map((root) => {
         let walk = this.baselinedRoots.get(root);
         if (!walk) {
-          walk = gitBaseline([root]).then((found) => {
+          walk = realpath(this.options.homeDir).catch(() => this.options.homeDir).then((home) => gitBaseline([root], gitHome(home))).then((found) => {
             for (const [file, id] of found) if (!this.gitBaseline.has(file)) this.gitBaseline.set(file, id);
           });
           this.baselinedRoots.set(root, walk);

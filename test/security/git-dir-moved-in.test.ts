@@ -7,7 +7,8 @@
  * enters the submodule and runs the planted fsmonitor. (Found by a red team.)
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
 import { gitWorld, opaqueBash, runModel, sandboxActive, writeHostileConfig } from './sandbox-cli.js';
@@ -22,7 +23,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(3, `git directories moved in: ${probe.reason}`);
+  if (!active) tally.skip(5, `git directories moved in: ${probe.reason}`);
 });
 
 /** The user's ordinary `git status` in the project, on the host (it enters registered submodules). */
@@ -68,6 +69,53 @@ test.each([
   // Every step ran (an attempt that failed to set itself up proves nothing).
   expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(run.toolResults.map(() => 'exit_code: 0'));
   userStatus(w);
+  const escaped = existsSync(w.canary);
+  tally.attempt(name, escaped);
+  expect({ escaped, said: escaped ? run.result.stderr : '' }).toEqual({ escaped: false, said: '' });
+}, 60_000);
+
+/** A nested repository `vendor/lib` (the user's own clone, one commit) in the project. */
+function nestedRepository(w: ReturnType<typeof gitWorld>): string {
+  const lib = path.join(w.root, 'vendor', 'lib');
+  mkdirSync(lib, { recursive: true });
+  w.git(lib, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(lib, 'a.txt'), 'one\n');
+  return lib;
+}
+
+test.each([
+  {
+    name: "a folder renamed into the place of the folder holding a nested repository's hooks directory (the user's global core.hooksPath = tools/githooks)",
+    setup: (w: ReturnType<typeof gitWorld>, lib: string) => {
+      writeFileSync(path.join(w.home, '.gitconfig'), '[core]\n\thooksPath = tools/githooks\n');
+      w.git(lib, 'add', '-A');
+      w.git(lib, 'commit', '-q', '-m', 'lib');
+    },
+    first: (w: ReturnType<typeof gitWorld>) => `mkdir -p stash/githooks && printf '#!/bin/sh\\ntouch ${w.canary}\\n' > stash/githooks/pre-commit && chmod +x stash/githooks/pre-commit`,
+    second: 'mv stash vendor/lib/tools',
+    user: ['commit', '-q', '--allow-empty', '-m', 'x'],
+  },
+  {
+    name: "a folder renamed into the place of the folder holding a nested repository's clean filter program",
+    setup: (w: ReturnType<typeof gitWorld>, lib: string) => {
+      writeFileSync(path.join(lib, '.gitattributes'), '*.txt filter=x\n');
+      w.git(lib, 'config', 'filter.x.clean', './tools/clean.sh');
+      w.git(lib, 'add', '-A');
+      w.git(lib, 'commit', '-q', '-m', 'lib');
+      writeFileSync(path.join(lib, 'a.txt'), 'two\n');
+    },
+    first: (w: ReturnType<typeof gitWorld>) => `mkdir stash && printf '#!/bin/sh\\ntouch ${w.canary}\\ncat\\n' > stash/clean.sh && chmod +x stash/clean.sh`,
+    second: 'mv stash vendor/lib/tools',
+    user: ['add', '-A'],
+  },
+])('$name', async ({ name, setup, first, second, user }) => {
+  if (!active) return;
+  const w = gitWorld('moved-way');
+  const lib = nestedRepository(w);
+  setup(w, lib);
+  const run = await runModel(w.root, w.home, [opaqueBash(first(w)), opaqueBash(second)]);
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(run.toolResults.map(() => 'exit_code: 0'));
+  w.git(lib, ...user);
   const escaped = existsSync(w.canary);
   tally.attempt(name, escaped);
   expect({ escaped, said: escaped ? run.result.stderr : '' }).toEqual({ escaped: false, said: '' });
