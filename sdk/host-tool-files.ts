@@ -108,12 +108,16 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   // `breakpoint()`, `pytest --pdb`), `perl -d`'s `.perldb`, irb's `.irbrc`/`_irbrc`/`$irbrc` (and
   // `rails console`), pry's `.pryrc`; R's `.Rprofile`, `.Renviron` (R_PROFILE_USER, R_LIBS_USER) and
   // `.RData` (its `.First()`), at R's start there and when RStudio or Positron opens the folder;
-  // the Python REPL's `readline.py` and `rlcompleter.py`, imported from the current folder as it starts.
+  // GHCi's `.ghci`, IEx's `.iex.exs`, OCaml's and utop's `.ocamlinit`; what the Python REPL imports
+  // from the current folder as it starts: `readline`, `rlcompleter`, and Python 3.13's `_pyrepl`,
+  // `code`, `codeop` and `traceback`.
   ...settings(
-    ['.pdbrc', '.perldb', '.irbrc', '_irbrc', '$irbrc', '.pryrc', '.rprofile', '.renviron', '.rdata', 'readline.py', 'rlcompleter.py'],
+    ['.pdbrc', '.perldb', '.irbrc', '_irbrc', '$irbrc', '.pryrc', '.rprofile', '.renviron', '.rdata', '.ghci', '.iex.exs', '.ocamlinit'],
     'present',
-    'code a REPL or debugger started in this folder runs (pdb, perl -d, irb, pry, R, the Python REPL)',
+    'code a REPL or debugger started in this folder runs (pdb, perl -d, irb, pry, R, GHCi, IEx, OCaml)',
   ),
+  // (A folder of those names without `__init__.py` shadows nothing, and `code/` is a common folder: files only, but `_pyrepl`.)
+  ...settings(['readline.py', 'rlcompleter.py', 'code.py', 'codeop.py', 'traceback.py', '_pyrepl', '_pyrepl.py'], 'present', 'a module the Python REPL started in this folder imports from it'),
   // mise's early settings, read with no trust step: `override_tool_versions_filenames` makes any file a tool-version file, whose `path:` needs no trust.
   ...settings(['.miserc.toml', 'miserc.toml'], 'present', "mise's early settings (they rename the files mise reads when you enter the folder)"),
   // bazelisk: BAZELISK_BASE_URL, where the bazel it runs at every `bazel` (`bazel --version` included) is downloaded from.
@@ -381,6 +385,15 @@ export const HOST_MOUNTED_NAMES: readonly string[] = HOST_SETTINGS.filter((entry
 
 /** Whether `name` at a writable root is read-only when present, and set aside when a command made it. */
 export const isHostPresentName = (name: string): boolean => hostSettingsFor(name)?.atRoot === 'present';
+
+/**
+ * Folders a toolchain file is read from by name (`.cargo/config.toml`, `.mvn/jvm.config`,
+ * `gradle/wrapper/…`, `.hg/hgrc`, `.jj/repo/…`): one of these that is a LINK made or changed by a
+ * command (or leading to what it changed) is set aside, since what the tool then reads through it
+ * has no name the table knows (`.cargo -> stash`, `stash/config.toml` naming a rustc).
+ */
+const TOOLCHAIN_FOLDERS = new Set(['.cargo', '.mvn', 'gradle', '.hg', '.jj']);
+export const isToolchainFolderName = (name: string): boolean => TOOLCHAIN_FOLDERS.has(asciiLower(name));
 
 /** Whether a file of this name may be a toolchain file (cheap: the walk asks it of every name). */
 export function mayBeHostToolchainFile(name: string): boolean {

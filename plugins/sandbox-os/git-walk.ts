@@ -14,7 +14,7 @@ import { toBytes } from './byte-names.js';
 import { gitlinkPaths } from './git-index.js';
 import { hasControl } from './git-printed.js';
 import { commonDirTarget, dotGitTarget, gitfilePath } from './git-pointers.js';
-import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile, type HostToolchainFile } from '../../sdk/host-tool-files.js';
+import { hostSettingsFor, hostToolchainFileFor, isToolchainFolderName, mayBeHostToolchainFile, type HostToolchainFile } from '../../sdk/host-tool-files.js';
 import { isProtectedIfPresentName, PROTECTED_NAMES } from './policy.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { gitNamedPartsCached } from '../../sdk/git-config-paths.js';
@@ -74,6 +74,8 @@ function factsOf(dir: string, children: readonly Entry[], root: string, everywhe
     const full = path.join(dir, child.name);
     if (facts.controlNames.length < MAX_CONTROL_NAMES && hasControl(toBytes(child.name))) facts.controlNames.push(full);
     if (isProjectSettings(child.name) && (dir !== root || isProtectedIfPresentName(child.name))) facts.settings.push(full);
+    // A link in place of a folder a toolchain file is read from (sdk/host-tool-files.ts): judged as settings are.
+    else if (child.isSymbolicLink() && isToolchainFolderName(child.name)) facts.settings.push(full);
     if (!child.isDirectory() && mayBeHostToolchainFile(child.name)) {
       const entry = hostToolchainFileFor(path.relative(root, full));
       if (entry) facts.toolFiles.push({ path: full, entry });

@@ -24,17 +24,26 @@ export async function changedSince(file: string, since: number): Promise<boolean
     const current = queue.shift()!;
     if (++looked > MAX_LOOKED_AT) return true;
     let info;
+    let at = current;
     try {
       info = await lstat(current);
       if (info.ctimeMs >= since) return true;
-      if (info.isSymbolicLink()) info = await stat(current);
+      if (info.isSymbolicLink()) {
+        // Every link met on the way counts, not only the first: one in the middle of a chain
+        // (`.vscode -> ../l1`, `l1 -> vs1`) pointed at a folder an earlier command made is the change.
+        const reached = await follow('/', current, ['/']);
+        if (reached.links.some((link) => link.ctimeMs >= since)) return true;
+        if (reached.real === undefined) continue; // a link to nothing: nothing there to run
+        at = reached.real;
+        info = await stat(at);
+      }
     } catch {
-      continue; // gone meanwhile, or a link to nothing: nothing there to run
+      continue; // gone meanwhile: nothing there to run
     }
     if (info.ctimeMs >= since) return true;
     if (!info.isDirectory()) continue;
     try {
-      for (const child of await entries(current)) queue.push(path.join(current, child.name));
+      for (const child of await entries(at)) queue.push(path.join(at, child.name));
     } catch {
       return true; // unreadable now: it may hide what the command left
     }

@@ -22,7 +22,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(3, `links on the way to hook inputs: ${probe.reason}`);
+  if (!active) tally.skip(4, `links on the way to hook inputs: ${probe.reason}`);
 });
 
 type World = ReturnType<typeof gitWorld>;
@@ -56,6 +56,7 @@ test.each([
       writeFileSync(path.join(w.root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh scripts/check.sh\n');
       chmodSync(path.join(w.root, '.git', 'hooks', 'pre-commit'), 0o755);
     },
+    before: undefined,
     command: (w: World) => `rm scripts && mkdir scripts && printf 'touch ${w.canary}\\n' > scripts/check.sh`,
     user: ['commit', '-q', '--allow-empty', '-m', 'x'],
   },
@@ -65,23 +66,40 @@ test.each([
       linkedFolder(w, 'tools', 'clean.sh', '#!/bin/sh\ncat\n');
       cleanFilter(w, 'sh tools/clean.sh');
     },
+    before: undefined,
     command: (w: World) => `rm tools && mkdir tools && printf 'touch ${w.canary} 2>/dev/null\\necho CLEANED\\n' > tools/clean.sh && ${STAGE_OLD_LOOKING}`,
     user: ['add', '-A'],
   },
   {
     name: "the clean filter's missing program made through a new link on the way",
     setup: (w: World) => cleanFilter(w, './tools/clean.sh'),
+    before: undefined,
     command: (w: World) => `mkdir x && printf '#!/bin/sh\\ntouch ${w.canary} 2>/dev/null\\necho CLEANED\\n' > x/clean.sh && chmod +x x/clean.sh && ln -s x tools && ${STAGE_OLD_LOOKING}`,
     user: ['add', '-A'],
   },
-])('$name', async ({ name, setup, command, user }) => {
+  {
+    name: 'a link in the middle of the chain to the script an installed pre-commit hook runs, pointed at a file made before (a later command)',
+    setup: (w: World) => {
+      mkdirSync(path.join(w.root, 'ci'));
+      writeFileSync(path.join(w.root, 'ci', 'check.sh'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      mkdirSync(path.join(w.root, 'scripts'));
+      symlinkSync('../l1', path.join(w.root, 'scripts', 'check.sh'));
+      symlinkSync('ci/check.sh', path.join(w.root, 'l1'));
+      writeFileSync(path.join(w.root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh scripts/check.sh\n');
+      chmodSync(path.join(w.root, '.git', 'hooks', 'pre-commit'), 0o755);
+    },
+    before: (w: World) => `mkdir -p notes && printf 'touch ${w.canary}\\n' > notes/todo.sh`,
+    command: () => 'sleep 1.1; ln -sfn notes/todo.sh l1',
+    user: ['commit', '-q', '--allow-empty', '-m', 'x'],
+  },
+])('$name', async ({ name, setup, before, command, user }) => {
   if (!active) return;
   const w = gitWorld('hook-link');
   setup(w);
   w.git(w.root, 'add', '-A');
   w.git(w.root, 'commit', '-q', '-m', 'setup');
-  const run = await runModel(w.root, w.home, [opaqueBash(command(w))]);
-  expect(run.toolResults[0]).toMatch(/^exit_code: 0/);
+  const run = await runModel(w.root, w.home, [...(before ? [opaqueBash(before(w))] : []), opaqueBash(command(w))]);
+  for (const result of run.toolResults) expect(result).toMatch(/^exit_code: 0/);
   const duringSession = existsSync(w.canary);
   w.git(w.root, ...user);
   const escaped = existsSync(w.canary);

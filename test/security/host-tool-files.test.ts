@@ -74,6 +74,9 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ["renv's activate.R (the project's .Rprofile sources it at every R start)", 'mkdir -p renv && echo "system(\'id\')" > renv/activate.R', () => left('renv/activate.R') !== undefined],
     ["a flake's shellHook (nix-direnv runs it at cd without a new direnv allow)", 'printf \'{ outputs = _: { devShells.x86_64-linux.default = { shellHook = "id"; }; }; }\\n\' > flake.nix', () => left('flake.nix') !== undefined],
     ['.php-version climbing out of its versions folder (phpenv)', 'echo "8.3/../../../project/.php" > .php-version', () => left('.php-version') !== undefined],
+    // A third red team's finds: what a tool reads through a link the table's names do not show.
+    ["a crate's .cargo made a link to a folder whose config.toml names a rustc (cargo metadata reads it through the link)", 'mkdir -p crates/y/stash && printf \'[build]\\nrustc = "./w.sh"\\n\' > crates/y/stash/config.toml && ln -s stash crates/y/.cargo', () => existsSync(path.join(fx.root, 'crates/y/.cargo'))],
+    ['codeop.py at the root (the Python 3.13 REPL imports it from the folder as it starts)', 'echo "import os" > codeop.py', () => left('codeop.py') !== undefined],
   ];
 
   test.each(attempts)('%s: set aside or refused', async (name, command, stays) => {
@@ -105,6 +108,26 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ]);
   });
 });
+
+test("a link in the middle of a toolchain file's chain pointed, by a later command, at a file an earlier one made: set aside (a red team's find)", async () => {
+  const fx = await sandboxFixture({ projectFiles: { 'a.toml': '[net]\ngit-fetch-with-cli = true\n' } });
+  if (skipWithoutSandbox(tally, 'a link in the middle of a chain', fx.status)) return;
+  // The first command's chain leads to a harmless file (judged and kept); b is just a file then.
+  const first = await fx.run(`mkdir -p .cargo && ln -s ../l1 .cargo/config.toml && ln -s a.toml l1 && printf '[build]\\nrustc = "./w.sh"\\n' > b.toml && echo made`);
+  expect(first.content).toContain('made');
+  expect(existsSync(path.join(fx.root, '.cargo/config.toml'))).toBe(true);
+  await new Promise((resolve) => setTimeout(resolve, 1100)); // past the clock's tick: b.toml is the earlier command's
+  await fx.run('ln -sfn b.toml l1');
+  let reads: string | undefined;
+  try {
+    reads = readFileSync(path.join(fx.root, '.cargo/config.toml'), 'utf8');
+  } catch {
+    reads = undefined;
+  }
+  const escapedHere = reads !== undefined && reads.includes('rustc');
+  tally.attempt('host-tool-files (sandbox): a link in the middle of a toolchain file chain retargeted', escapedHere);
+  expect(escapedHere).toBe(false);
+}, 30_000);
 
 /** A directory there is an empty mount point (a missing protected name blocked during the call), never a file a tool reads. */
 const statIsDir = (file: string): boolean => statSync(file).isDirectory();
@@ -173,6 +196,11 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', '_opam/bin/git', { content: '#!/bin/sh\n' }],
     ['write_file', '.flutter/bin/flutter', { content: '#!/bin/sh\n' }],
     ['write_file', '.swift-version', { content: '5.9/../../../p\n' }],
+    ['write_file', 'code.py', { content: 'import os\n' }],
+    ['write_file', '_pyrepl/__init__.py', { content: 'import os\n' }],
+    ['write_file', '.ghci', { content: ':! id\n' }],
+    ['write_file', '.iex.exs', { content: 'System.cmd("id", [])\n' }],
+    ['write_file', '.ocamlinit', { content: 'Sys.command "id";;\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
