@@ -321,9 +321,11 @@ export function judgeMavenExtensions(text: string): string | undefined {
  * escapes: a backslash counts.
  */
 export function judgeCargoConfig(text: string): string | undefined {
-  // `rustflags` too: `-Zcodegen-backend=<.so>`, `-Z llvm-plugins`, `-C linker`, an `@argfile`.
-  const found = /rustc|rustdoc|flags|runner|linker|credential|wrapper|include|\benv\b/i.exec(text);
+  const found = /rustc|rustdoc|runner|linker|credential|wrapper|include|\benv\b/i.exec(text);
   if (found) return `a \`${found[0]}\` setting`;
+  // `rustflags` that load or run code (`-Zcodegen-backend=<.so>`, `-Z llvm-plugins`, `-C link-arg=-fuse-ld=<path>`, an `@argfile`); `--cfg` and the like pass.
+  const flag = /codegen-backend|llvm-plugins|link-args?|\bplugin|extern|(?:^|["'\s,[])@/im.exec(text);
+  if (flag) return `a flag that loads or runs code (${flag[0].trim()})`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   return undefined;
 }

@@ -106,13 +106,13 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   ...settings(['.pnpmfile.cjs', '.pnpmfile.mjs'], 'present', "pnpm's hooks file (pnpm runs it at every install, even with --ignore-scripts)"),
   // Run from the folder a REPL or debugger starts in: pdb's `.pdbrc` (`python -m pdb`,
   // `breakpoint()`, `pytest --pdb`), `perl -d`'s `.perldb`, irb's `.irbrc`/`_irbrc`/`$irbrc` (and
-  // `rails console`), pry's `.pryrc`; R's `.Rprofile`, `.Renviron` (R_PROFILE_USER, R_LIBS_USER) and
-  // `.RData` (its `.First()`), at R's start there and when RStudio or Positron opens the folder;
+  // `rails console`), pry's `.pryrc`; R's `.Rprofile` and `.Renviron` (R_PROFILE_USER, R_LIBS_USER),
+  // at R's start there and when RStudio or Positron opens the folder;
   // GHCi's `.ghci`, IEx's `.iex.exs`, OCaml's and utop's `.ocamlinit`; what the Python REPL imports
   // from the current folder as it starts: `readline`, `rlcompleter`, and Python 3.13's `_pyrepl`,
   // `code`, `codeop` and `traceback`.
   ...settings(
-    ['.pdbrc', '.perldb', '.irbrc', '_irbrc', '$irbrc', '.pryrc', '.rprofile', '.renviron', '.rdata', '.ghci', '.iex.exs', '.ocamlinit'],
+    ['.pdbrc', '.perldb', '.irbrc', '_irbrc', '$irbrc', '.pryrc', '.rprofile', '.renviron', '.ghci', '.iex.exs', '.ocamlinit'],
     'present',
     'code a REPL or debugger started in this folder runs (pdb, perl -d, irb, pry, R, GHCi, IEx, OCaml)',
   ),
@@ -122,16 +122,11 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   ...settings(['.miserc.toml', 'miserc.toml'], 'present', "mise's early settings (they rename the files mise reads when you enter the folder)"),
   // bazelisk: BAZELISK_BASE_URL, where the bazel it runs at every `bazel` (`bazel --version` included) is downloaded from.
   ...settings(['.bazeliskrc'], 'present', "bazelisk's settings (where the bazel it runs is downloaded from)"),
-  // Terraform's installed providers: terraform-ls runs `terraform providers schema -json` when the folder opens, which runs them.
-  ...settings(['.terraform'], 'present', "Terraform's installed providers (the editor's terraform-ls runs them when the folder opens)"),
-  // The Dart/Flutter extension takes `.flutter/` as the Flutter SDK before PATH, and starts its analysis server from it.
-  ...settings(['.flutter'], 'present', 'a Flutter SDK the Dart extension runs when the folder opens'),
-  // opam's local switch: its shell hook puts `_opam/bin` first on PATH at every prompt in the folder.
-  ...settings(['_opam'], 'present', "an opam local switch (opam's shell hook puts its programs first on PATH)"),
   // Eclipse's external tool builders (`*.launch`), run by auto-build once the project is imported.
   ...settings(['.externalToolBuilders'.toLowerCase()], 'present', EDITOR),
-  // PDM: project plugins loaded by every pdm command, and the interpreter `pdm info` and `pdm list` run.
-  ...settings(['.pdm-plugins', '.pdm-python'], 'present', "PDM's project plugins and interpreter (every pdm command there loads or runs them)"),
+  // Not here: what a tool installs into the project and runs (Terraform's `.terraform` providers,
+  // an opam `_opam` switch, a `.flutter` SDK, PDM's `.pdm-python`, R's `.RData`): the tool writes
+  // them at every `init` or install, so they are its state, not settings (docs/safety.md, left open).
 ];
 
 const MISE = 'mise would have run what it names when you enter the folder (mise trusts a configuration by its path, not by what it holds)';
@@ -333,9 +328,9 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     judge: judgeMavenWrapperProperties,
   },
   {
-    // bazelisk runs `tools/bazel` (or `tools/bazel.<os>-<arch>`) instead of bazel at every `bazel` command there, `bazel --version` included.
-    path: /(?:^|\/)tools\/bazel(?:\.[^/]+)?$/,
-    name: /^bazel(?:\.[^/]+)?$/,
+    // bazelisk runs a workspace's `tools/bazel` instead of bazel at every `bazel` command there, `bazel --version` included.
+    path: /(?:^|\/)tools\/bazel(?:\.(?:ps1|bat))?$/,
+    name: /^bazel(?:\.(?:ps1|bat))?$/,
     what: "bazelisk's wrapper (tools/bazel)",
     runBy: 'bazelisk would have run it at your next bazel command there (`bazel --version` included)',
     judge: () => 'a program',
@@ -355,7 +350,7 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     name: /^(?:flake|shell|default|devenv)\.nix$/,
     what: "a Nix shell's definition (flake.nix, shell.nix, devenv.nix)",
     runBy: "direnv's nix support would have run its shell hook when you enter the folder",
-    judge: (text) => (/shellhook|entershell|\\u/i.exec(text) ? 'a shell hook (shellHook, enterShell)' : undefined),
+    judge: (text) => (/\bshellHook\b|\benterShell\b/.exec(text) ? 'a shell hook (shellHook, enterShell)' : undefined),
   },
   {
     // Maven: core extensions, fetched and loaded by every `mvn` there.

@@ -44,6 +44,7 @@ import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
 import { follow, isRealInside, readSmallFile, shownPath } from './sweep-paths.js';
 import { configOffence } from './git-inert-config.js';
+import { isPathWithin } from '../../types/path-within.js';
 
 /** An index the user reviews: its git directory and work tree (real paths). */
 interface Reviewed {
@@ -263,7 +264,10 @@ async function checkRecorded(gitDir: string, workTree: string, where: string, re
   }
   if (tooLarge.length > 0) result.unchecked.push(`${listed(tooLarge)} in ${where} ${plural(tooLarge.length, 'is', 'are')} too large to compare with what the index records for ${plural(tooLarge.length, 'it', 'them')}`);
   if (suspects.length === 0) return;
-  const hidden = await filteredMismatches(gitDir, workTree, suspects, since, roots.includes(workTree));
+  // The project's own configuration (a root's, or one no command can write: the repository the
+  // project is a subfolder of, a worktree's main one) is the user's; a submodule's may be the command's.
+  const usersOwn = roots.includes(workTree) || !roots.some((root) => isPathWithin(root, gitDir));
+  const hidden = await filteredMismatches(gitDir, workTree, suspects, since, usersOwn);
   if (hidden.length === 0) return;
   const names = hidden.map((entry) => entry.name);
   const input = Buffer.concat(hidden.map((entry) => Buffer.concat([Buffer.from(`${entry.mode.toString(8)} ${entry.oid}\t`), toBytes(entry.name), Buffer.alloc(1)])));

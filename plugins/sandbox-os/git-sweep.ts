@@ -110,17 +110,21 @@ interface Context {
 
 /**
  * Whether the git directory `dir`, where an old pointer (a `.git` file or link, a `commondir`)
- * leads, is not the one that was there before the command: renamed or made in place, its files
- * keep the times they had, so what changed in it says nothing. Judged whole then (the pointer is
- * set aside if it runs programs). The baseline holds it from now on.
+ * leads, is not the one that was there before the command: renamed or made in place during it,
+ * its files keep the times they had, so what changed in it says nothing. Judged whole then (the
+ * pointer is set aside if it runs programs). The baseline holds it from now on.
  */
 async function movedIn(dir: string, context: Context): Promise<boolean> {
   const real = await realpath(dir).catch(() => undefined);
+  const info = real === undefined ? undefined : await lstat(real).catch(() => undefined);
   const id = real === undefined ? undefined : await identity(real);
-  if (real === undefined || id === undefined) return false;
+  if (real === undefined || id === undefined || info === undefined) return false;
   const known = context.baseline.get(real);
   context.baseline.set(real, id);
-  return known !== id;
+  // Known before (its identity, or that it was missing) and renamed or made in place during the
+  // command (a rename moves its change time): one the user made between two commands is theirs,
+  // and one never looked at is judged by what changed in it.
+  return known !== undefined && known !== id && info.ctimeMs >= context.since;
 }
 
 const OUTSIDE = 'outside the directories the command may write';
@@ -284,7 +288,11 @@ async function checkCommonDir(gitDir: string, all: boolean, context: Context, de
     else notChecked(`${shownPath(named.entry)} leads to a common dir that was not checked (${blockedWhy(common)})`, context);
     return why;
   }
-  if (common.real === undefined || common.real === gitDir) return undefined; // nothing there (yet): what is made there later is judged then
+  if (common.real === undefined) {
+    context.baseline.set(common.shown, MISSING); // nothing there yet: what is renamed or made there later is judged whole then (movedIn)
+    return undefined;
+  }
+  if (common.real === gitDir) return undefined;
   const judgedWhole = (await movedIn(common.real, context)) || judged;
   const why = await checkGitDir(common.real, judgedWhole, { ...context, apply: context.apply && !judgedWhole }, depth + 1);
   if (why && judgedWhole) setAside(named.entry, `a common dir whose configuration runs programs (${why})`, context);
@@ -378,9 +386,15 @@ async function wayMovedIn(target: string, context: Context): Promise<boolean> {
   if (root === undefined) return false;
   let moved = false;
   for (let dir = target; dir !== root && isPathWithin(root, dir); dir = path.dirname(dir)) {
+    const info = await lstat(dir).catch(() => undefined);
+    // Folders only: a file saved by renaming a new one over it (an editor, write_file, git) is a
+    // new inode, and what changed in a file is judged by its own time.
+    if (info !== undefined && !info.isDirectory()) continue;
     const id = (await identity(dir)) ?? MISSING;
     const known = context.baseline.get(dir);
-    if (known !== undefined && known !== id && id !== MISSING) moved = true;
+    // Renamed or made in place during the command: a rename moves the folder's change time too
+    // (one the user replaced between two commands is theirs).
+    if (known !== undefined && known !== id && info !== undefined && info.ctimeMs >= context.since) moved = true;
     context.baseline.set(dir, id);
   }
   return moved;
@@ -487,9 +501,9 @@ async function checkEntry(entry: GitEntry, fresh: boolean, context: Context): Pr
       if (moved) setAside(entry.path, `a .git ${kind} pointing where it cannot be followed to check (${blockedWhy(target)})`, context);
       else notChecked(`${shownPath(entry.path)} points where it cannot be followed (${blockedWhy(target)}); what it points at was not checked`, context);
     }
-    // Nothing there yet: what is made there later is judged then (forgotten now, so that a folder
-    // given the old one's inode number on a file system that keeps no birth time is new too).
-    context.baseline.delete(target.shown);
+    // Nothing there yet: what is made there later is judged then (known to be missing, so that a
+    // folder given the old one's inode number on a file system that keeps no birth time is new too).
+    context.baseline.set(target.shown, MISSING);
     return;
   }
   // A pointer to a repository's own `.git` (the project's, a nested one's) makes git take this

@@ -8,6 +8,8 @@
  * (a directory that cannot be listed, a registered submodule that cannot be reached) is returned
  * with why, for the sweep to tell the user: never taken for "nothing there".
  */
+import { chmodSync, lstatSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { entries as listDir, lstat, realpath, type Entry } from './byte-fs.js';
 import { toBytes } from './byte-names.js';
@@ -218,9 +220,33 @@ function looksLikeGitDir(children: readonly Entry[]): boolean {
  * Device, inode and birth time: ext4 hands a freed inode number straight back, so a folder made
  * after another was removed may get its number (a red team planted a git directory that way and
  * renamed it into the old one's place); the birth time tells them apart where the file system
- * keeps one (ext4, xfs, btrfs, tmpfs: Node reads it with statx), 0 elsewhere.
+ * keeps one (ext4, xfs, btrfs, tmpfs: Node reads it with statx). Where statx cannot run (an older
+ * container's seccomp profile), libuv reports the change time as the birth time, which moves with
+ * every change: then device and inode alone (realBirthTimes).
  */
-const idOf = (info: { dev: number; ino: number; birthtimeMs: number }): string => `${info.dev}:${info.ino}:${info.birthtimeMs}`;
+const idOf = (info: { dev: number; ino: number; birthtimeMs: number }): string => (realBirthTimes() ? `${info.dev}:${info.ino}:${info.birthtimeMs}` : `${info.dev}:${info.ino}`);
+
+let birthTimesChecked: boolean | undefined;
+/** Whether this process reads real birth times: a file's birth time stays put when its change time moves. */
+function realBirthTimes(): boolean {
+  if (birthTimesChecked !== undefined) return birthTimesChecked;
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'mewcode-btime-'));
+    const file = path.join(dir, 'f');
+    writeFileSync(file, '');
+    const before = lstatSync(file).birthtimeMs;
+    const start = Date.now();
+    while (Date.now() - start < 5); // past the clock's tick
+    chmodSync(file, 0o600);
+    birthTimesChecked = before > 0 && lstatSync(file).birthtimeMs === before && lstatSync(file).ctimeMs !== before;
+  } catch {
+    birthTimesChecked = false;
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+  return birthTimesChecked;
+}
 
 export async function identity(file: string): Promise<string | undefined> {
   try {

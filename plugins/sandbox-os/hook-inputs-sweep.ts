@@ -17,7 +17,7 @@ import { setAsideEntry, shownPath } from './sweep-paths.js';
 
 const WHY = 'a file your installed git hooks read or run (made or changed by the command)';
 const RUN_BY = 'your git hooks would have run what it names at your next git commit or checkout';
-const CONFIGURED_WHY = "a link on the way to a file your git configuration names (replaced by the command)";
+const CONFIGURED_WHY = 'a link on the way to a file your git configuration or installed hooks name (replaced by the command)';
 const CONFIGURED_RUN_BY = 'git would have read or run what it then leads to at your next git command there';
 
 export async function sweepHookInputs(watched: readonly { path: string; missing: boolean; configured?: true }[], roots: readonly string[], since: number): Promise<{ quarantined: Quarantined[]; unchecked: string[] }> {
@@ -32,8 +32,9 @@ export async function sweepHookInputs(watched: readonly { path: string; missing:
     let result = setAsideEntry(file, roots);
     if (result !== undefined && !('movedTo' in result)) {
       // Refused for a link on the way (`tools -> x` made by the command): the link is set aside
-      // instead, which is what leads to the file.
-      const link = await firstLinkOnTheWay(file, roots);
+      // instead, which is what leads to the file; a link older than the command is the user's (a
+      // checkout brought the file behind it), and what it leads to is named as not set aside.
+      const link = await firstLinkOnTheWay(file, roots, since);
       if (link !== undefined) [entry, result] = [link, setAsideEntry(link, roots)];
     }
     if (result === undefined) continue; // gone meanwhile (or never made)
@@ -43,8 +44,8 @@ export async function sweepHookInputs(watched: readonly { path: string; missing:
   return { quarantined, unchecked };
 }
 
-/** The first link on the way from the root holding `file` to it, inside that root. */
-async function firstLinkOnTheWay(file: string, roots: readonly string[]): Promise<string | undefined> {
+/** The first link on the way from the root holding `file` to it, inside that root, when made or changed since `since`. */
+async function firstLinkOnTheWay(file: string, roots: readonly string[], since: number): Promise<string | undefined> {
   const root = roots.filter((candidate) => isPathWithin(candidate, file) && candidate !== file).sort((a, b) => a.length - b.length)[0];
   if (root === undefined) return undefined;
   let at = root;
@@ -52,7 +53,7 @@ async function firstLinkOnTheWay(file: string, roots: readonly string[]): Promis
     at = path.join(at, part);
     const info = await lstat(at).catch(() => undefined);
     if (info === undefined) return undefined;
-    if (info.isSymbolicLink()) return at;
+    if (info.isSymbolicLink()) return info.ctimeMs >= since ? at : undefined;
   }
   return undefined;
 }

@@ -12,8 +12,8 @@
  * made there as before (/dev/null over a file, an empty tmpfs over a folder): names the host cannot
  * reach. A secret the host makes in such a folder while a command runs is not seen by it either.
  *
- * Cost: bubblewrap reads the whole mount table again after each bind (≈ 0.17 ms an entry here), so
- * at most MAX_REBUILT_ENTRIES entries are bound back per command, the home first; a folder beyond
+ * Cost: bubblewrap reads the whole mount table again after each bind (MAX_REBUILT_ENTRIES), so at
+ * most that many entries are bound back per command, the home first; a folder beyond
  * that, or one that cannot be listed, keeps the per-file mounts and the watch. Folders inside a
  * writable root are not rebuilt (the command writes there; a hidden name there is a mount point
  * it cannot rename), nor folders outside the home (secrets kept elsewhere are named by the user,
@@ -22,8 +22,19 @@
 import path from 'node:path';
 import { isPathWithin } from '../../types/path-within.js';
 
-/** Entries bound back per command, over all the folders rebuilt. */
-export const MAX_REBUILT_ENTRIES = 256;
+/**
+ * Entries bound back per command, over all the folders rebuilt. bubblewrap re-reads the whole mount
+ * table after each bind, so the cost grows faster than the count (here: 40 entries ≈ 9 ms a launch,
+ * 128 ≈ 80 ms): a home with more keeps the per-file mounts.
+ */
+export const MAX_REBUILT_ENTRIES = 64;
+
+/**
+ * Where the sandbox mounts its own filesystems before the rebuilt folders: a folder holding one of
+ * these is never rebuilt (binding its entries back would bind the host's /tmp, /proc or /run over
+ * the sandbox's own). A home of `/` (a container user with no home) is the case.
+ */
+const SANDBOX_MOUNTS = ['/tmp', '/proc', '/dev', '/run'];
 
 export interface FolderEntry {
   name: string;
@@ -52,7 +63,7 @@ export async function rebuiltFolders(hidden: { files: readonly string[]; dirs: r
   const hiddenSet = new Set([...hidden.files, ...hidden.dirs]);
   const folders = [...new Set(hidden.files.map((target) => path.dirname(target)))]
     // Not below /tmp either: the sandbox has its own there, and binding back would show the host's.
-    .filter((dir) => isPathWithin(homeDir, dir) && !writable.some((root) => isPathWithin(root, dir)) && !isPathWithin('/tmp', dir))
+    .filter((dir) => isPathWithin(homeDir, dir) && !writable.some((root) => isPathWithin(root, dir)) && !SANDBOX_MOUNTS.some((mount) => isPathWithin(mount, dir) || isPathWithin(dir, mount)))
     .sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || (a < b ? -1 : 1));
   const rebuilt: RebuiltFolder[] = [];
   for (const dir of folders) {

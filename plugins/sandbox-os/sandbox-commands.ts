@@ -834,15 +834,22 @@ const inspect: Inspect = async (target, follow) => {
 const listEntries: ListEntries = async (dir) => {
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = await readdir(dir, { withFileTypes: true, encoding: 'buffer' });
   } catch {
     return undefined;
   }
+  // A name that is not UTF-8 cannot be handed to bubblewrap as itself (arguments are passed as
+  // UTF-8): the entry would vanish in the sandbox, or a link come back wrong. Such a folder keeps
+  // its per-file mounts.
+  const names = entries.map((entry) => entry.name.toString('utf8'));
+  if (entries.some((entry, i) => !Buffer.from(names[i]!, 'utf8').equals(entry.name))) return undefined;
   return Promise.all(
-    entries.map(async (entry): Promise<FolderEntry> => {
-      if (!entry.isSymbolicLink()) return { name: entry.name, kind: entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other' };
-      const link = await readlink(path.join(dir, entry.name)).catch(() => undefined);
-      return link === undefined ? { name: entry.name, kind: 'missing' } : { name: entry.name, kind: 'symlink', link };
+    entries.map(async (entry, i): Promise<FolderEntry> => {
+      const name = names[i]!;
+      if (!entry.isSymbolicLink()) return { name, kind: entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other' };
+      const link = await readlink(path.join(dir, name), { encoding: 'buffer' }).catch(() => undefined);
+      if (link === undefined || !Buffer.from(link.toString('utf8'), 'utf8').equals(link)) return { name, kind: 'missing' };
+      return { name, kind: 'symlink', link: link.toString('utf8') };
     }),
   );
 };

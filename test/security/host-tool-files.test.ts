@@ -64,7 +64,6 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ["mise's .miserc.toml renaming its tool-version file (a `path:` there needs no trust)", 'echo "node path:$PWD/docs" > notes.txt && printf \'override_tool_versions_filenames = ["notes.txt"]\\n\' > .miserc.toml', () => left('.miserc.toml') !== undefined],
     ["mise's .config/miserc.toml", 'mkdir -p .config && printf \'override_tool_versions_filenames = ["notes.txt"]\\n\' > .config/miserc.toml', () => left('.config/miserc.toml') !== undefined],
     ["Cargo's rustflags loading a codegen backend (cargo metadata, run by rust-analyzer, dlopens it)", 'printf \'[build]\\nrustflags = ["-Zcodegen-backend=./b.so"]\\n\' >> .cargo/config.toml', () => /rustflags/.test(left('.cargo/config.toml') ?? '')],
-    ["a provider in .terraform (terraform-ls runs it when the folder opens)", 'mkdir -p .terraform/providers/x/y/z/1.0.0/linux_amd64 && printf "#!/bin/sh\\nid\\n" > .terraform/providers/x/y/z/1.0.0/linux_amd64/terraform-provider-z', () => existsSync(path.join(fx.root, '.terraform/providers/x/y/z/1.0.0/linux_amd64/terraform-provider-z'))],
     ["pdb's .pdbrc (python -m pdb, breakpoint(), pytest --pdb run it)", 'printf "import os; os.system(\'id\')\\n" > .pdbrc', () => left('.pdbrc') !== undefined],
     ['readline.py at the root (the Python REPL imports it from the folder as it starts)', 'echo "import os" > readline.py', () => left('readline.py') !== undefined],
     ["Perl's debugger file .perldb", 'echo "system(q(id));" > .perldb', () => left('.perldb') !== undefined],
@@ -179,7 +178,6 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', '.miserc.toml', { content: 'override_tool_versions_filenames = ["notes.txt"]\n' }],
     ['write_file', '.config/miserc.toml', { content: 'override_config_filenames = ["x.toml"]\n' }],
     ['write_file', '.cargo/config.toml', { content: '[target.x86_64-unknown-linux-gnu]\nrustflags = ["-Zcodegen-backend=./b.so"]\n' }],
-    ['write_file', '.terraform/providers/x/terraform-provider-z', { content: '#!/bin/sh\n' }],
     ['write_file', '.pdbrc', { content: '!import os\n' }],
     ['write_file', 'readline.py', { content: 'import os\n' }],
     ['write_file', 'rlcompleter.py', { content: 'import os\n' }],
@@ -192,9 +190,6 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', 'tools/bazel', { content: '#!/bin/sh\nid\n' }],
     ['write_file', 'renv/activate.R', { content: 'system("id")\n' }],
     ['write_file', 'shell.nix', { content: '{ shellHook = "id"; }\n' }],
-    ['write_file', '.pdm-python', { content: '/p/evil\n' }],
-    ['write_file', '_opam/bin/git', { content: '#!/bin/sh\n' }],
-    ['write_file', '.flutter/bin/flutter', { content: '#!/bin/sh\n' }],
     ['write_file', '.swift-version', { content: '5.9/../../../p\n' }],
     ['write_file', 'code.py', { content: 'import os\n' }],
     ['write_file', '_pyrepl/__init__.py', { content: 'import os\n' }],
@@ -226,6 +221,9 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
       expect(await judge(kernel, 'write_file', { file_path: '.sdkmanrc', content: 'java=21.0.2-tem\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: 'flake.nix', content: '{ outputs = _: { packages = {}; }; }\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: '.php-version', content: '8.3\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: '.cargo/config.toml', content: '[build]\nrustflags = ["--cfg", "tokio_unstable"]\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'docs/tools/bazel.md', content: '# bazel\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'shell.nix', content: '{ postShellHook = ""; }\n' }, mode)).toMatchObject({ decision: 'allow' });
     }
   });
 });

@@ -139,6 +139,8 @@ describe('mount plan', () => {
     // Over budget (.ssh, .bashrc, work, n and agent.sock to bind back): the folder keeps its per-file mounts.
     expect(await rebuiltFolders({ files: [`${HOME}/.netrc`], dirs: [] }, [], HOME, listEntries, 5)).toEqual([{ dir: HOME, entries: expect.any(Array) }]);
     expect(await rebuiltFolders({ files: [`${HOME}/.netrc`], dirs: [] }, [], HOME, listEntries, 4)).toEqual([]);
+    // A home of `/` (a container user with no home): `/` holds the sandbox's own /tmp, /proc, /run and is never rebuilt.
+    expect(await rebuiltFolders({ files: ['/.env'], dirs: [] }, [], '/', async () => [{ name: 'tmp', kind: 'dir' }, { name: 'proc', kind: 'dir' }])).toEqual([]);
     // A folder holding only hidden folders is not rebuilt, nor one that cannot be listed.
     expect(await rebuiltFolders({ files: [], dirs: [`${HOME}/.ssh`] }, [], HOME, listEntries)).toEqual([]);
     expect(await rebuiltFolders({ files: [`${HOME}/x/.netrc`], dirs: [] }, [], HOME, listEntries)).toEqual([]);

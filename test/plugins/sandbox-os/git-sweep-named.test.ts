@@ -5,7 +5,7 @@
  * Changed by the command in a way that runs something: set aside; older, or changed harmlessly: left.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitBaseline, sweepGitDirs } from '../../../plugins/sandbox-os/git-sweep.js';
@@ -90,6 +90,29 @@ describe("a clean filter's program the nested repository names by a path (./tool
   test('not touched: left', async () => {
     expect(await around(() => writeFileSync(vendor('data.txt'), 'two\n'))).toEqual([]);
     expect(existsSync(vendor('tools', 'clean.sh'))).toBe(true);
+  });
+
+  test('saved between two commands by renaming a new file over it (an editor, write_file): left; its folder renamed in during one: set aside', async () => {
+    const baseline = await gitBaseline([root], { homeDir: home });
+    writeFileSync(vendor('tools', 'clean.new'), '#!/bin/sh\ncat\n', { mode: 0o755 });
+    renameSync(vendor('tools', 'clean.new'), vendor('tools', 'clean.sh'));
+    mkdirSync(path.join(root, 'stash'));
+    writeFileSync(path.join(root, 'stash', 'clean.sh'), '#!/bin/sh\ntouch /tmp/x\ncat\n', { mode: 0o755 });
+    const sweep = async (act: () => void): Promise<string[]> => {
+      const before = Date.now();
+      while (Date.now() - before < 30);
+      const since = Date.now() - 20;
+      act();
+      const { quarantined } = await sweepGitDirs([root], since, baseline, undefined, undefined, [], { homeDir: home });
+      return quarantined.map((q) => path.relative(root, q.path));
+    };
+    expect(await sweep(() => writeFileSync(vendor('data.txt'), 'two\n'))).toEqual([]);
+    expect(
+      await sweep(() => {
+        renameSync(vendor('tools'), path.join(root, 'old-tools'));
+        renameSync(path.join(root, 'stash'), vendor('tools'));
+      }),
+    ).toEqual(['vendor/tools/clean.sh']);
   });
 });
 
