@@ -62,7 +62,7 @@ export interface RebuiltFolder {
 export async function rebuiltFolders(hidden: { files: readonly string[]; dirs: readonly string[] }, writable: readonly string[], homeDir: string, listEntries: ListEntries, budget = MAX_REBUILT_ENTRIES): Promise<RebuiltFolder[]> {
   const hiddenSet = new Set([...hidden.files, ...hidden.dirs]);
   const folders = [...new Set(hidden.files.map((target) => path.dirname(target)))]
-    // Not below /tmp either: the sandbox has its own there, and binding back would show the host's.
+    // Not where the sandbox mounts its own filesystems, nor above them (SANDBOX_MOUNTS).
     .filter((dir) => isPathWithin(homeDir, dir) && !writable.some((root) => isPathWithin(root, dir)) && !SANDBOX_MOUNTS.some((mount) => isPathWithin(mount, dir) || isPathWithin(dir, mount)))
     .sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || (a < b ? -1 : 1));
   const rebuilt: RebuiltFolder[] = [];
