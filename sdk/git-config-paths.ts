@@ -24,7 +24,7 @@ import { statSync } from 'node:fs';
 import { readGitFile } from '../types/small-file.js';
 import path from 'node:path';
 import { readGitConfig } from './git-config-syntax.js';
-import { gitHookInputs, type HookInputs } from './git-hook-inputs.js';
+import { gitHookInputs, runsProjectCode, type HookInputs } from './git-hook-inputs.js';
 import { atTheTop, commandPaths } from './command-paths.js';
 
 export { parseGitConfig } from './git-config-syntax.js';
@@ -101,6 +101,12 @@ export interface GitNamedParts {
   programs: string[];
   /** What the installed hooks read or run (git-hook-inputs.ts): protected when present, watched while missing. */
   hookInputs: HookInputs;
+  /**
+   * The programs it names that run the project's own code (`npx npm-merge-driver`: a package
+   * runner takes the project's `node_modules/.bin` first), as `key (words…)`: said to the user,
+   * as hooks that do are (installs must write node_modules).
+   */
+  programsRunningProjectCode: string[];
   /** The hooks directories read (for the cache). */
   hooksDirs: string[];
 }
@@ -119,6 +125,7 @@ const allNamed = (parts: GitNamedParts): string[] => [...new Set([...parts.named
 export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
   const found = new Set<string>();
   const programs = new Set<string>();
+  const projectCode: string[] = [];
   const hooksDirs: string[] = [];
   const seen = new Set<string>();
   const visit = (file: string, depth: number): void => {
@@ -145,6 +152,8 @@ export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
         // An alias without `!` is a git subcommand, not a program.
         if (key.startsWith('alias.') && !value.trimStart().startsWith('!')) continue;
         for (const program of programPaths(value, input.homeDir)) programs.add(path.resolve(input.workTree, program));
+        const runs = runsProjectCode(value);
+        if (runs !== undefined) projectCode.push(`${key} (${runs}…)`);
       }
     }
   };
@@ -154,7 +163,7 @@ export function gitNamedParts(input: GitNamedPathsInput): GitNamedParts {
   // main repository's); with it, only that directory (any of the values found: which one wins
   // depends on files git reads that are not read here).
   if (hooksDirs.length === 0) hooksDirs.push(path.join(commonDir, 'hooks'));
-  return { named: [...found], programs: [...programs], hookInputs: gitHookInputs(hooksDirs, input.workTree, commonDir), hooksDirs };
+  return { named: [...found], programs: [...programs], hookInputs: gitHookInputs(hooksDirs, input.workTree, commonDir), hooksDirs, programsRunningProjectCode: projectCode };
 }
 
 /**

@@ -55,6 +55,11 @@ const SIMPLE_GIT_HOOKS_CONFIG = ['cjs', 'js', 'mjs', 'json'].flatMap((ext) => [`
 /** Running the project's own code: npx, a package manager's exec or script, a path into node_modules, make, a language's run or test, a build wrapper. */
 const RUNS_NODE_MODULES =
   /(?:^|[\s;&|(`"'])(?:npx|bunx|pnpx)\s|\b(?:npm|pnpm)\s+exec\b|\byarn\s+(?!install\b)[\w@-]|node_modules\/|\b(?:npm|pnpm|bun)\s+(?:run|test|t|start)\b|(?:^|[\s;&|(])make\b|\b(?:uv|poetry|pipenv|pdm|hatch|go|cargo|dotnet)\s+(?:run|test)\b|\bcargo\s+(?:build|check|clippy)\b|\bgradlew\b|\bmvnw\b|(?:^|[\s;&|(])(?:tox|nox)\b/m;
+/** The words of `text` that run the project's own code (RUNS_NODE_MODULES), or undefined. */
+export function runsProjectCode(text: string): string | undefined {
+  return RUNS_NODE_MODULES.exec(text)?.[0].trim().replace(/^["'`(;&|]/, '');
+}
+
 /**
  * Python run as `-m <module>` on a line naming Python (pre-commit's stub: `"$INSTALL_PYTHON"
  * -mpre_commit`). Hooks run at the work tree's top, which `-m` puts first on Python's module path:

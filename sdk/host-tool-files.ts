@@ -118,6 +118,9 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   ),
   // (A folder of those names without `__init__.py` shadows nothing, and `code/` is a common folder: files only, but `_pyrepl`.)
   ...settings(['readline.py', 'rlcompleter.py', 'code.py', 'codeop.py', 'traceback.py', '_pyrepl', '_pyrepl.py'], 'present', 'a module the Python REPL started in this folder imports from it'),
+  // Vim's and Neovim's per-folder startup files, read with `set exrc` (common in a ~/.vimrc) from the
+  // folder Vim starts in, `git commit`'s editor included (`secure` still lets a mapping run a command).
+  ...settings(['.exrc', '_exrc', '.vimrc', '_vimrc', '.gvimrc', '_gvimrc', '.nvimrc', '.nvim.lua'], 'present', "the editor's startup file for this folder (Vim with `set exrc` runs what it holds)"),
   // mise's early settings, read with no trust step: `override_tool_versions_filenames` makes any file a tool-version file, whose `path:` needs no trust.
   ...settings(['.miserc.toml', 'miserc.toml'], 'present', "mise's early settings (they rename the files mise reads when you enter the folder)"),
   // bazelisk: BAZELISK_BASE_URL, where the bazel it runs at every `bazel` (`bazel --version` included) is downloaded from.

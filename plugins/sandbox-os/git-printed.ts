@@ -11,8 +11,8 @@
  * changed during the command that holds a control character (git-sweep.ts).
  */
 
-/** Files directly in a git directory that prompts read. */
-export const PRINTED_FILES: readonly string[] = ['HEAD', 'ORIG_HEAD', 'MERGE_HEAD', 'MERGE_MSG', 'SQUASH_MSG', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'REBASE_HEAD', 'BISECT_LOG', 'BISECT_START'];
+/** Files directly in a git directory that prompts read; and `gc.log`, which git prints as it is (C1 controls included) at the next command that would run gc. */
+export const PRINTED_FILES: readonly string[] = ['HEAD', 'ORIG_HEAD', 'MERGE_HEAD', 'MERGE_MSG', 'SQUASH_MSG', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'REBASE_HEAD', 'BISECT_LOG', 'BISECT_START', 'gc.log'];
 
 /**
  * Directories of operations in progress, each file of which is judged (their files change from

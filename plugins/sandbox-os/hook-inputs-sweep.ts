@@ -84,8 +84,8 @@ export async function sweepGitInfo(infos: readonly { dir: string; names: readonl
   return { quarantined, unchecked };
 }
 
-/** Said once per session when an installed hook runs the project's own code (npx, node_modules). */
+/** Said once per session when an installed hook, or a program git's configuration names (a merge driver's `npx …`), runs the project's own code (npx, node_modules). */
 export const projectCodeWarning = (hooks: readonly string[]): string =>
-  `sandbox-os: the git hooks installed in this repository run the project's own code (${hooks.slice(0, 3).join(', ')}${hooks.length > 3 ? ', …' : ''}). ` +
+  `sandbox-os: the git hooks installed in this repository, or programs your git configuration names, run the project's own code (${hooks.slice(0, 3).join(', ')}${hooks.length > 3 ? ', …' : ''}). ` +
   "Sandboxed commands can change it: installs must write node_modules, which git status does not show, and Python run with -m imports from the project's top folder first. " +
   'After a session you do not trust, reinstall the packages yourself (npm ci), look at what is new in the top folder, or commit with --no-verify.';

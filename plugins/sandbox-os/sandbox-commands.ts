@@ -637,10 +637,11 @@ export class SandboxCommands {
    * code stays writable (docs/safety.md).
    */
   private hookInputsOf(gitDir: string, workTree: string, homeDir: string): string[] {
-    const { hookInputs, programs } = gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() });
-    if (hookInputs.projectCode.length > 0 && !this.warnedHookCode) {
+    const { hookInputs, programs, programsRunningProjectCode } = gitNamedPartsCached({ gitDir, workTree, homeDir, ...xdgConfig() });
+    const projectCode = [...hookInputs.projectCode, ...programsRunningProjectCode];
+    if (projectCode.length > 0 && !this.warnedHookCode) {
       this.warnedHookCode = true;
-      this.options.warn(projectCodeWarning(hookInputs.projectCode));
+      this.options.warn(projectCodeWarning(projectCode));
     }
     // The programs the configuration names by a path (a clean filter, a pager) are protected as a hook's are.
     return [...hookInputs.paths, ...programs];

@@ -121,6 +121,13 @@ test("a linked worktree's git directory: its main repository's config and hooks 
   expect(parts.hooksDirs).toEqual([path.join(main, '.git', 'hooks')]);
 });
 
+test("programs that run the project's own code are named (a merge driver's `npx`: a package runner takes the project's node_modules/.bin first); the others are not", () => {
+  writeFileSync(path.join(home, '.gitconfig'), '[merge "npm-merge-driver"]\n\tdriver = npx npm-merge-driver merge %A %O %B %P\n[core]\n\tpager = less -R\n');
+  writeFileSync(path.join(root, '.git', 'config'), '[diff "lock"]\n\ttextconv = pnpm exec lockfile-diff\n');
+  const parts = gitNamedParts({ gitDir: path.join(root, '.git'), workTree: root, homeDir: home });
+  expect(parts.programsRunningProjectCode).toEqual(['merge.npm-merge-driver.driver (npx…)', 'diff.lock.textconv (pnpm exec…)']);
+});
+
 test('the repository git finds from a folder: the folder itself, or the nearest one above it with a .git', () => {
   mkdirSync(path.join(root, 'app', 'src'), { recursive: true });
   expect(repositoryOf(path.join(root, 'app', 'src'))).toEqual({ gitDir: path.join(root, '.git'), workTree: root });

@@ -76,6 +76,9 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     // A third red team's finds: what a tool reads through a link the table's names do not show.
     ["a crate's .cargo made a link to a folder whose config.toml names a rustc (cargo metadata reads it through the link)", 'mkdir -p crates/y/stash && printf \'[build]\\nrustc = "./w.sh"\\n\' > crates/y/stash/config.toml && ln -s stash crates/y/.cargo', () => existsSync(path.join(fx.root, 'crates/y/.cargo'))],
     ['codeop.py at the root (the Python 3.13 REPL imports it from the folder as it starts)', 'echo "import os" > codeop.py', () => left('codeop.py') !== undefined],
+    // A fifth red team's: Vim's per-folder startup file, read with `set exrc` by `git commit`'s editor.
+    [".exrc at the root (Vim with set exrc, git commit's editor included)", 'printf ":silent !id\\n" > .exrc', () => left('.exrc') !== undefined],
+    ["a package's .vimrc", 'mkdir -p pkg/a && printf ":silent !id\\n" > pkg/a/.vimrc', () => left('pkg/a/.vimrc') !== undefined],
   ];
 
   test.each(attempts)('%s: set aside or refused', async (name, command, stays) => {
@@ -196,6 +199,9 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', '.ghci', { content: ':! id\n' }],
     ['write_file', '.iex.exs', { content: 'System.cmd("id", [])\n' }],
     ['write_file', '.ocamlinit', { content: 'Sys.command "id";;\n' }],
+    ['write_file', '.exrc', { content: ':silent !id\n' }],
+    ['write_file', 'pkg/a/.vimrc', { content: ':silent !id\n' }],
+    ['write_file', '.nvim.lua', { content: 'os.execute("id")\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {

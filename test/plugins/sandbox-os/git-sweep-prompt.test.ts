@@ -64,6 +64,12 @@ test("an am's patch counter (rebase-apply/next), and CHERRY_PICK_HEAD, MERGE_MSG
   expect(setAside()).toEqual(['CHERRY_PICK_HEAD', 'MERGE_MSG', 'rebase-apply/next', 'sequencer/todo']);
 }, 30_000);
 
+test("gc.log given an OSC 52 in C1 form (git prints it as it is at the next command that would run gc): set aside", async () => {
+  if (skipWithoutSandbox(tally, 'gc.log', fx.status)) return;
+  await fx.run(`printf 'gc failed \\302\\23552;c;eA==\\302\\234\\n' > .git/gc.log`);
+  expect(setAside()).toEqual(['gc.log']);
+}, 30_000);
+
 test('a state directory moved into place whole (its files keep their old times): each file is judged', async () => {
   if (skipWithoutSandbox(tally, 'moved state directory', fx.status)) return;
   await fx.run(`mkdir -p .git/prepared && printf 'refs/heads/main\\n' > .git/prepared/head-name && printf '1${OSC52}\\n' > .git/prepared/msgnum && printf '2\\n' > .git/prepared/end`);
