@@ -25,9 +25,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-/** Lets file times move past what `setup` wrote, takes the baseline, runs `act` (the "command"), sweeps. */
-async function around(act: () => void): Promise<string[]> {
-  const baseline = await gitBaseline([root]);
+/** Lets file times move past what came before, runs `act` (the "command"), sweeps against `baseline`. */
+async function sweepAfter(baseline: Awaited<ReturnType<typeof gitBaseline>>, act: () => void): Promise<string[]> {
   const before = Date.now();
   while (Date.now() - before < 30);
   const since = Date.now() - 20;
@@ -35,6 +34,9 @@ async function around(act: () => void): Promise<string[]> {
   const { quarantined } = await sweepGitDirs([root], since, baseline, undefined, undefined, [], { homeDir: home });
   return quarantined.map((q) => path.relative(root, q.path));
 }
+
+/** Takes the baseline, then sweepAfter. */
+const around = async (act: () => void): Promise<string[]> => sweepAfter(await gitBaseline([root]), act);
 
 const vendor = (...parts: string[]): string => path.join(root, 'vendor', ...parts);
 const HOSTILE = '[core]\n\tfsmonitor = touch /tmp/x\n';
@@ -98,17 +100,9 @@ describe("a clean filter's program the nested repository names by a path (./tool
     renameSync(vendor('tools', 'clean.new'), vendor('tools', 'clean.sh'));
     mkdirSync(path.join(root, 'stash'));
     writeFileSync(path.join(root, 'stash', 'clean.sh'), '#!/bin/sh\ntouch /tmp/x\ncat\n', { mode: 0o755 });
-    const sweep = async (act: () => void): Promise<string[]> => {
-      const before = Date.now();
-      while (Date.now() - before < 30);
-      const since = Date.now() - 20;
-      act();
-      const { quarantined } = await sweepGitDirs([root], since, baseline, undefined, undefined, [], { homeDir: home });
-      return quarantined.map((q) => path.relative(root, q.path));
-    };
-    expect(await sweep(() => writeFileSync(vendor('data.txt'), 'two\n'))).toEqual([]);
+    expect(await sweepAfter(baseline, () => writeFileSync(vendor('data.txt'), 'two\n'))).toEqual([]);
     expect(
-      await sweep(() => {
+      await sweepAfter(baseline, () => {
         renameSync(vendor('tools'), path.join(root, 'old-tools'));
         renameSync(path.join(root, 'stash'), vendor('tools'));
       }),
