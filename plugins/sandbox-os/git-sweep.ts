@@ -129,6 +129,13 @@ async function movedIn(dir: string, context: Context): Promise<boolean> {
 
 const OUTSIDE = 'outside the directories the command may write';
 
+/** What each of GIT_PROTECTED_IF_PRESENT is, when one made or changed during a command is set aside. */
+const IF_PRESENT_WHY: Readonly<Record<string, string>> = {
+  commondir: 'a redirection of where git reads its configuration and hooks',
+  'objects/info/alternates': 'a redirection of where git reads objects',
+  'lazygit.yml': "lazygit's settings for this repository (lazygit runs the pager and commands they name when you open it here)",
+};
+
 function setAside(file: string, why: string, context: Context, runBy?: string): void {
   if (!context.apply) return;
   const result = setAsideEntry(file, context.roots);
@@ -594,7 +601,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   for (const gitDir of protectedGitDirs) {
     for (const name of GIT_PROTECTED_IF_PRESENT) {
       const named = await lookUp(gitDir, name, context);
-      if (named?.changed) setAside(named.entry, name === 'commondir' ? 'a redirection of where git reads its configuration and hooks' : 'a redirection of where git reads objects', context);
+      if (named?.changed) setAside(named.entry, IF_PRESENT_WHY[name] ?? name, context);
     }
     await checkTodoLists(gitDir, false, context);
     await checkPrintedNames(gitDir, false, context);

@@ -49,11 +49,13 @@ export const isGitInfoName = (name: string): boolean => /^(?:exclude|attributes|
 /**
  * Inside a git directory, read-only when they exist: `commondir` moves where git reads config and
  * hooks from (in any git directory, not only a worktree's), `objects/info/alternates` where it
- * reads objects. Missing, they cannot be blocked: git dies on a `commondir` it cannot read (a
- * directory, an empty file) and warns at every command on an `alternates` directory. One that
- * appears during a command is set aside after it (git-sweep.ts).
+ * reads objects, and lazygit's `lazygit.yml` holds that repository's lazygit settings, read with no
+ * trust step (its pager and custom commands run when the user opens lazygit there). Missing, they
+ * cannot be blocked: git dies on a `commondir` it cannot read (a directory, an empty file) and
+ * warns at every command on an `alternates` directory. One that appears during a command is set
+ * aside after it (git-sweep.ts).
  */
-export const GIT_PROTECTED_IF_PRESENT: readonly string[] = ['commondir', 'objects/info/alternates'];
+export const GIT_PROTECTED_IF_PRESENT: readonly string[] = ['commondir', 'objects/info/alternates', 'lazygit.yml'];
 
 /** Inside each linked worktree's directory `<gitdir>/worktrees/<id>`: its own config, and where its common dir (config, hooks) is. */
 export const WORKTREE_PROTECTED: readonly string[] = ['config.worktree', 'commondir'];

@@ -129,11 +129,12 @@ test('a .git file pointing at a planted git directory: the .git file is set asid
   expect(await around(() => writeFileSync(path.join(root, 'n', '.git', 'hooks', 'post-checkout'), '#!/bin/sh\n', { mode: 0o755 }))).toEqual(['n/.git/hooks/post-checkout']);
 });
 
-test("the project's own commondir and alternates appearing during the command are set aside", async () => {
+test("the project's own commondir, alternates and lazygit.yml (lazygit runs its pager, no trust asked) appearing during the command are set aside", async () => {
   expect(await around(() => {
     writeFileSync(path.join(root, '.git', 'commondir'), '../evil\n');
     writeFileSync(path.join(root, '.git', 'objects', 'info', 'alternates'), '/tmp/objs\n');
-  })).toEqual(['.git/commondir', '.git/objects/info/alternates']);
+    writeFileSync(path.join(root, '.git', 'lazygit.yml'), 'git:\n  paging:\n    pager: touch /tmp/x\n');
+  })).toEqual(['.git/commondir', '.git/objects/info/alternates', '.git/lazygit.yml']);
 });
 
 test("a todo list with exec lines left in the project's own .git or a nested repository is set aside; one without, or from before the command, stays", async () => {

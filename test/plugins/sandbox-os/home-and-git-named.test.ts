@@ -115,10 +115,10 @@ test("a .git file naming a git directory inside the project: that directory prot
 
 test('commondir and objects/info/alternates: read-only when present, never blocked (git dies on a commondir directory)', async () => {
   const root = '/work/proj';
-  const present = await plan(root, { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/.git/commondir`]: 'file', [`${root}/.git/objects/info`]: 'dir', [`${root}/.git/objects/info/alternates`]: 'file' });
-  expect(present.readOnly).toEqual(expect.arrayContaining([`${root}/.git/commondir`, `${root}/.git/objects/info/alternates`]));
+  const present = await plan(root, { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/.git/commondir`]: 'file', [`${root}/.git/objects/info`]: 'dir', [`${root}/.git/objects/info/alternates`]: 'file', [`${root}/.git/lazygit.yml`]: 'file' });
+  expect(present.readOnly).toEqual(expect.arrayContaining([`${root}/.git/commondir`, `${root}/.git/objects/info/alternates`, `${root}/.git/lazygit.yml`]));
   const missing = await plan(root, { [root]: 'dir', [`${root}/.git`]: 'dir', [`${root}/.git/objects/info`]: 'dir' });
-  expect(missing.blocked.filter((b) => /commondir|alternates/.test(b))).toEqual([]);
+  expect(missing.blocked.filter((b) => /commondir|alternates|lazygit/.test(b))).toEqual([]);
 });
 
 test("a root whose repository's git directory lies outside it (a linked worktree, a submodule's checkout) or above it (a subfolder of a repository): what that configuration names inside the root is protected, from that repository's work tree", async () => {
