@@ -50,6 +50,8 @@ function run(options: RipgrepListOptions, args: string[]): Promise<RipgrepListOu
     const onAbort = (): void => stop('aborted');
     if (options.signal.aborted) stop('aborted');
     options.signal.addEventListener('abort', onAbort, { once: true });
+    // A deadline already past stops it now: a timer of 0 ms could fire after a fast ripgrep closed.
+    if (Date.now() >= options.deadline) stop('deadline');
     const deadlineTimer = setTimeout(() => stop('deadline'), Math.max(0, options.deadline - Date.now()));
 
     const handle = (name: Buffer): void => {
