@@ -13,7 +13,7 @@ import { isGitInfoName } from './policy.js';
 import { isPathWithin } from '../../types/path-within.js';
 import type { Quarantined } from './git-sweep.js';
 import { changedSince } from './settings-sweep.js';
-import { setAsideEntry, shownPath } from './sweep-paths.js';
+import { follow, setAsideEntry, shownPath } from './sweep-paths.js';
 
 const WHY = 'a file your installed git hooks read or run (made or changed by the command)';
 const RUN_BY = 'your git hooks would have run what it names at your next git commit or checkout';
@@ -48,14 +48,8 @@ export async function sweepHookInputs(watched: readonly { path: string; missing:
 async function firstLinkOnTheWay(file: string, roots: readonly string[], since: number): Promise<string | undefined> {
   const root = roots.filter((candidate) => isPathWithin(candidate, file) && candidate !== file).sort((a, b) => a.length - b.length)[0];
   if (root === undefined) return undefined;
-  let at = root;
-  for (const part of path.relative(root, path.dirname(file)).split(path.sep).filter((name) => name !== '')) {
-    at = path.join(at, part);
-    const info = await lstat(at).catch(() => undefined);
-    if (info === undefined) return undefined;
-    if (info.isSymbolicLink()) return info.ctimeMs >= since ? at : undefined;
-  }
-  return undefined;
+  const first = (await follow(root, path.relative(root, path.dirname(file)), roots)).links[0];
+  return first !== undefined && first.ctimeMs >= since ? first.path : undefined;
 }
 
 const INFO_WHY = "made in a git directory's info/ folder by the command, where only git's own files belong";
