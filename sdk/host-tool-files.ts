@@ -42,6 +42,7 @@ import {
   judgeYarnrcYml,
 } from './host-tool-content.js';
 import { judgeCorepackEnv, judgeInjectedEnv, judgeRvmVersionsConf } from './host-tool-env-content.js';
+import { judgeCabalProject, judgeDevboxJson, judgeHieYaml, judgePixiManifest, judgeStackYaml } from './host-tool-env-managers.js';
 import { judgeNodeVersionFile, judgePythonVersionFile, judgeSdkmanrc, judgeToolVersions, judgeVersionFile } from './host-tool-versions.js';
 
 export interface HostSettings {
@@ -127,6 +128,9 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   ...settings(['.bazeliskrc'], 'present', "bazelisk's settings (where the bazel it runs is downloaded from)"),
   // Eclipse's external tool builders (`*.launch`), run by auto-build once the project is imported.
   ...settings(['.externalToolBuilders'.toLowerCase()], 'present', EDITOR),
+  // lazygit reads `.lazygit.yml` in every folder above a repository it opens (a nested one's, a
+  // submodule's), with no trust step: its pager runs as soon as a diff shows.
+  ...settings(['.lazygit.yml'], 'present', "lazygit's settings for the repositories below this folder (lazygit runs the pager and commands they name when you open one)"),
   // Not here: what a tool installs into the project and runs (Terraform's `.terraform` providers,
   // an opam `_opam` switch, a `.flutter` SDK, PDM's `.pdm-python`, R's `.RData`): the tool writes
   // them at every `init` or install, so they are its state, not settings (docs/safety.md, left open).
@@ -356,6 +360,60 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     judge: (text) => (/\bshellHook\b|\benterShell\b/.exec(text) ? 'a shell hook (shellHook, enterShell)' : undefined),
   },
   {
+    // Sapling: a repository's own configuration, read as Mercurial's is (hooks, extensions).
+    path: /(?:^|\/)\.sl\/config$/,
+    name: /^config$/,
+    what: "Sapling's repository configuration (.sl/config)",
+    runBy: 'sl would have run the hooks and loaded the extensions it names at your next sl command there',
+    judge: judgeHgrc,
+  },
+  {
+    // devbox: `init_hook`, plugins, variables and flake packages, applied at `devbox shell` and, with direnv, at `cd`.
+    path: /(?:^|\/)devbox\.json$/,
+    name: /^devbox\.json$/,
+    what: "devbox's settings (devbox.json)",
+    runBy: 'devbox would have run what it names at your next devbox shell there, and direnv when you enter the folder',
+    judge: judgeDevboxJson,
+  },
+  {
+    // pixi: `[activation]` scripts, run when the environment is activated (pixi shell, pixi run, direnv's pixi shell-hook).
+    path: /(?:^|\/)pixi\.toml$/,
+    name: /^pixi\.toml$/,
+    what: "pixi's manifest (pixi.toml)",
+    runBy: 'pixi would have run its activation scripts at your next pixi shell or pixi run there, and direnv when you enter the folder',
+    judge: (text) => judgePixiManifest(text, false),
+  },
+  {
+    path: /(?:^|\/)pyproject\.toml$/,
+    name: /^pyproject\.toml$/,
+    what: "pixi's manifest (pyproject.toml's [tool.pixi])",
+    runBy: 'pixi would have run its activation scripts at your next pixi shell or pixi run there, and direnv when you enter the folder',
+    judge: (text) => judgePixiManifest(text, true),
+  },
+  {
+    // The Haskell language server reads it when an editor opens the folder.
+    path: /(?:^|\/)hie\.yaml$/,
+    name: /^hie\.yaml$/,
+    what: "the Haskell language server's cradle (hie.yaml)",
+    runBy: 'the Haskell language server would have run what it names when an editor opens the folder',
+    judge: judgeHieYaml,
+  },
+  {
+    // cabal, and the language server through it when the folder opens.
+    path: /(?:^|\/)cabal\.project(?:\.local|\.freeze)?$/,
+    name: /^cabal\.project(?:\.local|\.freeze)?$/,
+    what: "cabal's project settings (cabal.project)",
+    runBy: 'cabal would have run the programs it names at your next cabal command there, and the Haskell language server when an editor opens the folder',
+    judge: judgeCabalProject,
+  },
+  {
+    path: /(?:^|\/)stack\.yaml$/,
+    name: /^stack\.yaml$/,
+    what: "Stack's project settings (stack.yaml)",
+    runBy: 'stack would have run the programs it names at your next stack command there, and the Haskell language server when an editor opens the folder',
+    judge: judgeStackYaml,
+  },
+  {
     // Maven: core extensions, fetched and loaded by every `mvn` there.
     path: /(?:^|\/)\.mvn\/extensions\.xml$/,
     name: /^extensions\.xml$/,
@@ -386,11 +444,11 @@ export const isHostPresentName = (name: string): boolean => hostSettingsFor(name
 
 /**
  * Folders a toolchain file is read from by name (`.cargo/config.toml`, `.mvn/jvm.config`,
- * `gradle/wrapper/…`, `.hg/hgrc`, `.jj/repo/…`): one of these that is a LINK made or changed by a
+ * `gradle/wrapper/…`, `.hg/hgrc`, `.jj/repo/…`, `.sl/config`): one of these that is a LINK made or changed by a
  * command (or leading to what it changed) is set aside, since what the tool then reads through it
  * has no name the table knows (`.cargo -> stash`, `stash/config.toml` naming a rustc).
  */
-const TOOLCHAIN_FOLDERS = new Set(['.cargo', '.mvn', 'gradle', '.hg', '.jj']);
+const TOOLCHAIN_FOLDERS = new Set(['.cargo', '.mvn', 'gradle', '.hg', '.jj', '.sl']);
 export const isToolchainFolderName = (name: string): boolean => TOOLCHAIN_FOLDERS.has(asciiLower(name));
 
 /** Whether a file of this name may be a toolchain file (cheap: the walk asks it of every name). */

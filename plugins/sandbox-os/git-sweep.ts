@@ -241,6 +241,8 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   found.push(await checkHooks(gitDir, all, context));
   found.push(await checkConfigNamed(gitDir, workTree ?? (await workTreeOf(gitDir)), context));
   found.push(await checkTodoLists(gitDir, all, context));
+  // lazygit's settings for this repository: whatever they hold, they name programs lazygit runs.
+  found.push(await judgeFile(gitDir, 'lazygit.yml', all, context, () => 'lazygit.yml', () => IF_PRESENT_WHY['lazygit.yml']!));
   if (context.apply) await checkPrintedNames(gitDir, all, context);
   return found.find((why) => why !== undefined);
 }

@@ -22,6 +22,7 @@ import {
   judgeYarnrcYml,
 } from '../../sdk/host-tool-content.js';
 import { judgeCorepackEnv, judgeInjectedEnv, judgeRvmVersionsConf } from '../../sdk/host-tool-env-content.js';
+import { judgeCabalProject, judgeDevboxJson, judgeHieYaml, judgePixiManifest, judgeStackYaml } from '../../sdk/host-tool-env-managers.js';
 import { judgeNodeVersionFile, judgePythonVersionFile, judgeSdkmanrc, judgeToolVersions, judgeVersionFile } from '../../sdk/host-tool-versions.js';
 import { hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
 
@@ -217,6 +218,42 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     ['ruby=3.3.0\nenv-PATH=./bin:$PATH\n', 'ruby-bundle-install=true\n', 'ruby=../../x\n', 'ruby-gemset=a/../../b\n'],
     ['ruby=ruby-3.3.0\nruby-gemset=app\n# a comment\n'],
   ],
+  [
+    'devbox.json',
+    judgeDevboxJson,
+    ['{"shell":{"init_hook":"id"}}', '{"include":["plugin:x"]}', '{"env":{"PATH":"./bin:$PATH"}}', '{"env_from":".env"}', '{"packages":["path:./x#y"]}', '{"packages":{"github:o/r":""}}', '{"packages":["./flake"]}', '{"\\u0069nit_hook":"id"}', '{"packages": [', '[]'],
+    ['{"packages":["nodejs@20","python@3.12.1","go"]}', '{\n  // comment\n  "packages": {"nodejs": "20"},\n  "shell": {"scripts": {"t": "npm test"}},\n}'],
+  ],
+  [
+    'pixi.toml',
+    (text) => judgePixiManifest(text, false),
+    ['[activation]\nscripts = ["a.sh"]\n', '[target.linux-64.activation.env]\nX = "1"\n', '[feature.dev.activation]\nscripts = []\n', '[activation\nbroken'],
+    ['[workspace]\nname = "x"\n[dependencies]\npython = "3.12"\n', 'not toml ['],
+  ],
+  [
+    "pyproject.toml's [tool.pixi]",
+    (text) => judgePixiManifest(text, true),
+    ['[tool.pixi.activation]\nscripts = ["a.sh"]\n', '[tool.pixi.target.osx-arm64.activation]\nscripts = []\n', '[project\nactivation = 1'],
+    ['[project]\ndescription = "activation functions"\n[tool.other.activation]\nx = 1\n', '[project\nname = "x"'],
+  ],
+  [
+    'hie.yaml',
+    judgeHieYaml,
+    ['cradle:\n  bios:\n    program: ./x\n', 'cradle:\n  direct:\n    arguments: ["-pgmF", "./p"]\n', 'cradle:\n  cabal:\n    cabalProject: other.project\n', 'cradle: {"\\x62ios": {}}\n'],
+    ['cradle:\n  cabal:\n    - path: "./src"\n      component: "lib:x"\n', 'cradle:\n  stack:\n'],
+  ],
+  [
+    'cabal.project',
+    judgeCabalProject,
+    ['with-compiler: ./ghc\n', 'with-compiler: /opt/x/ghc\n', 'with-hc-pkg: ghc-pkg\n', 'alex-location: ./a\n', 'extra-prog-path: ./bin\n', 'import: other.config\n', 'program-locations\n  ghc-location: ./g\n', 'package x\n  ghc-options: -fplugin=P\n'],
+    ['packages: .\nwith-compiler: ghc-9.6.4\n-- with-compiler: ./x\nconstraints: ghc-tcplugins-extra ==0.4\n', 'packages: ./*.cabal\ntests: True\n'],
+  ],
+  [
+    'stack.yaml',
+    judgeStackYaml,
+    ['with-gcc: ./cc\n', 'setup-info-locations: [x.yaml]\n', 'nix:\n  enable: true\n', 'ghc-options:\n  "$locals": -pgmL ./p\n', 'extra-path: [./bin]\n'],
+    ['resolver: lts-22.0\npackages: [.]\nextra-deps:\n- unix-compat-0.7\n- ghc-tcplugins-extra-0.4\n'],
+  ],
 ];
 
 describe.each(cases)('%s', (_name, judge, naming, plain) => {
@@ -229,11 +266,11 @@ describe.each(cases)('%s', (_name, judge, naming, plain) => {
 });
 
 test('which files are which: at any depth, without case; a package-manager file of another name is not one', () => {
-  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.ruby-gemset', '.sdkmanrc', 'pkg/.corepack.env', '.env.yarn', '.ruby-env', '.rbenv-vars', '.versions.conf', '.cargo/config.toml', 'crates/x/.cargo/config', '.hg/hgrc', 'sub/.hg/hgrc-not-shared', '.jj/repo/config.toml', 'gradle.properties', 'app/gradle.properties', 'gradle/wrapper/gradle-wrapper.properties', '.mvn/wrapper/maven-wrapper.properties', 'gradle/gradle-daemon-jvm.properties']) {
+  for (const file of ['.tool-versions', 'pkg/mise.toml', '.MISE.toml', 'mise.local.toml', 'mise.dev.toml', '.config/mise.toml', '.config/mise/config.toml', '.config/mise/conf.d/a.toml', '.mise/config.toml', 'mise/config.toml', 'a/rust-toolchain', 'rust-toolchain.toml', '.yarnrc', '.yarnrc.yml', '.npmrc', 'pnpm-workspace.yaml', 'global.json', '.mvn/jvm.config', '.mvn/maven.config', 'a/.mvn/extensions.xml', '.nvmrc', 'pkg/.node-version', '.python-version', '.ruby-version', '.java-version', '.go-version', '.ruby-gemset', '.sdkmanrc', 'pkg/.corepack.env', '.env.yarn', '.ruby-env', '.rbenv-vars', '.versions.conf', '.cargo/config.toml', 'crates/x/.cargo/config', '.hg/hgrc', 'sub/.hg/hgrc-not-shared', '.jj/repo/config.toml', 'gradle.properties', 'app/gradle.properties', 'gradle/wrapper/gradle-wrapper.properties', '.mvn/wrapper/maven-wrapper.properties', 'gradle/gradle-daemon-jvm.properties', '.sl/config', 'devbox.json', 'pixi.toml', 'pkg/pyproject.toml', 'hie.yaml', 'cabal.project', 'cabal.project.local', 'stack.yaml']) {
     expect([file, hostToolchainFileFor(file)]).toEqual([file, expect.anything()]);
   }
-  for (const file of ['Cargo.toml', 'pyproject.toml', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml', 'corepack.env', '.env', '.env.local', 'env.yarn', 'sdkmanrc', 'versions.conf', 'config.toml', 'cargo/config.toml', '.git/config', 'hgrc', '.jj/config.toml']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
-  for (const file of ['.opencode/plugin/x.js', 'opencode.json', 'pkg/opencode.jsonc', '.gemini/settings.json', '.Cursor/mcp.json', 'a.code-workspace', '.run/x.run.xml', 'crush.json', '.crush.json', '.aider.conf.yml', '.pnpmfile.cjs', '.clinerules/hooks/TaskStart', '.codex/config.toml', '.vscode/tasks.json', '.vim/coc-settings.json']) {
+  for (const file of ['Cargo.toml', 'setup.cfg', 'sl/config', 'x.cabal', 'src/mise/Cargo.toml', 'notmise.toml', 'package.json', 'nvmrc', 'jvm.config', 'maven.config', 'extensions.xml', 'src/.mvn/x.xml', 'corepack.env', '.env', '.env.local', 'env.yarn', 'sdkmanrc', 'versions.conf', 'config.toml', 'cargo/config.toml', '.git/config', 'hgrc', '.jj/config.toml']) expect([file, hostToolchainFileFor(file)]).toEqual([file, undefined]);
+  for (const file of ['.opencode/plugin/x.js', 'opencode.json', 'pkg/opencode.jsonc', '.gemini/settings.json', '.Cursor/mcp.json', 'a.code-workspace', '.run/x.run.xml', 'crush.json', '.crush.json', '.aider.conf.yml', '.pnpmfile.cjs', '.clinerules/hooks/TaskStart', '.codex/config.toml', '.vscode/tasks.json', '.vim/coc-settings.json', 'a/.lazygit.yml']) {
     expect([file, hostSettingsAt(file)]).toEqual([file, expect.anything()]);
   }
   for (const file of ['src/opencode.ts', 'docs/gemini.md', 'src/cursor.py', 'run/x.sh']) expect([file, hostSettingsAt(file)]).toEqual([file, undefined]);

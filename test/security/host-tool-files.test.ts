@@ -79,6 +79,18 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     // A fifth red team's: Vim's per-folder startup file, read with `set exrc` by `git commit`'s editor.
     [".exrc at the root (Vim with set exrc, git commit's editor included)", 'printf ":silent !id\\n" > .exrc', () => left('.exrc') !== undefined],
     ["a package's .vimrc", 'mkdir -p pkg/a && printf ":silent !id\\n" > pkg/a/.vimrc', () => left('pkg/a/.vimrc') !== undefined],
+    // The table's later entries: lazygit's settings above a nested repository, environment managers, Haskell's language server.
+    ['.lazygit.yml above a nested repository (lazygit opened there runs its pager)', 'mkdir -p vendor/lib && git -C vendor/lib init -q && printf "git:\\n  paging:\\n    pager: id\\n" > vendor/.lazygit.yml', () => left('vendor/.lazygit.yml') !== undefined],
+    ['.lazygit.yml at the root', 'printf "os:\\n  editCommand: id\\n" > .lazygit.yml', () => left('.lazygit.yml') !== undefined],
+    ['a new nested repository with its own .git/lazygit.yml', 'mkdir -p third/x && git -C third/x init -q && printf "git:\\n  paging:\\n    pager: id\\n" > third/x/.git/lazygit.yml', () => left('third/x/.git/lazygit.yml') !== undefined],
+    ["devbox.json's init_hook (devbox shell, and direnv at cd)", 'mkdir -p svc && printf \'{"packages":["nodejs@20"],"shell":{"init_hook":["id"]}}\\n\' > svc/devbox.json', () => left('svc/devbox.json') !== undefined],
+    ["devbox.json's flake package from the project", 'printf \'{"packages":["path:./tools#x"]}\\n\' > devbox.json', () => left('devbox.json') !== undefined],
+    ["pixi.toml's activation scripts", 'printf \'[workspace]\\nname = "x"\\n[activation]\\nscripts = ["a.sh"]\\n\' > pixi.toml', () => left('pixi.toml') !== undefined],
+    ["pyproject.toml's [tool.pixi.target.linux-64.activation]", 'mkdir -p py && printf \'[project]\\nname = "x"\\n[tool.pixi.target.linux-64.activation]\\nscripts = ["a.sh"]\\n\' > py/pyproject.toml', () => left('py/pyproject.toml') !== undefined],
+    ["hie.yaml's bios cradle (the language server runs it when the folder opens)", 'printf "cradle:\\n  bios:\\n    program: ./c.sh\\n" > hie.yaml', () => left('hie.yaml') !== undefined],
+    ["cabal.project's with-compiler naming a project file", 'printf "packages: .\\nwith-compiler: ./tools/ghc\\n" > cabal.project', () => left('cabal.project') !== undefined],
+    ["stack.yaml's with-gcc", 'printf "resolver: lts-22.0\\nwith-gcc: ./cc\\n" > stack.yaml', () => left('stack.yaml') !== undefined],
+    ["Sapling's .sl/config hooks", 'mkdir -p .sl && printf "[hooks]\\npre-status = id\\n" > .sl/config', () => left('.sl/config') !== undefined],
   ];
 
   test.each(attempts)('%s: set aside or refused', async (name, command, stays) => {
@@ -129,6 +141,18 @@ test("a link in the middle of a toolchain file's chain pointed, by a later comma
   const escapedHere = reads !== undefined && reads.includes('rustc');
   tally.attempt('host-tool-files (sandbox): a link in the middle of a toolchain file chain retargeted', escapedHere);
   expect(escapedHere).toBe(false);
+}, 30_000);
+
+test("lazygit's settings added to a nested repository made by an earlier command: set aside", async () => {
+  const fx = await sandboxFixture({ projectFiles: { 'README.md': 'x\n' } });
+  if (skipWithoutSandbox(tally, 'lazygit.yml in an older nested repository', fx.status)) return;
+  await fx.run('mkdir -p libs/a && git -C libs/a init -q && echo made');
+  await new Promise((resolve) => setTimeout(resolve, 1100)); // past the clock's tick: the repository is the earlier command's
+  await fx.run('printf "customCommands:\\n  - key: a\\n    command: id\\ngit:\\n  paging:\\n    pager: id\\n" > libs/a/.git/lazygit.yml');
+  const escapedHere = existsSync(path.join(fx.root, 'libs/a/.git/lazygit.yml'));
+  tally.attempt('host-tool-files (sandbox): lazygit.yml added to an older nested repository', escapedHere);
+  expect(escapedHere).toBe(false);
+  expect(fx.warnings.join('\n')).toContain("lazygit's settings for this repository");
 }, 30_000);
 
 /** A directory there is an empty mount point (a missing protected name blocked during the call), never a file a tool reads. */
@@ -202,6 +226,16 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', '.exrc', { content: ':silent !id\n' }],
     ['write_file', 'pkg/a/.vimrc', { content: ':silent !id\n' }],
     ['write_file', '.nvim.lua', { content: 'os.execute("id")\n' }],
+    ['write_file', 'vendor/.lazygit.yml', { content: 'git:\n  paging:\n    pager: id\n' }],
+    ['write_file', 'vendor/x/.git/lazygit.yml', { content: 'git:\n  paging:\n    pager: id\n' }],
+    ['write_file', 'devbox.json', { content: '{"shell":{"init_hook":["id"]}}\n' }],
+    ['write_file', 'pkg/devbox.json', { content: '{"packages":["github:o/r#x"]}\n' }],
+    ['write_file', 'pixi.toml', { content: '[activation]\nscripts = ["a.sh"]\n' }],
+    ['write_file', 'pyproject.toml', { content: '[tool.pixi.feature.dev.activation]\nscripts = ["a.sh"]\n' }],
+    ['write_file', 'hie.yaml', { content: 'cradle:\n  bios:\n    shell: id\n' }],
+    ['write_file', 'cabal.project.local', { content: 'package x\n  ghc-options: -pgmL ./p\n' }],
+    ['write_file', 'stack.yaml', { content: 'nix:\n  shell-file: x.nix\n' }],
+    ['write_file', '.sl/config', { content: '[extensions]\nx = ./x.py\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
@@ -230,6 +264,12 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
       expect(await judge(kernel, 'write_file', { file_path: '.cargo/config.toml', content: '[build]\nrustflags = ["--cfg", "tokio_unstable"]\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: 'docs/tools/bazel.md', content: '# bazel\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: 'shell.nix', content: '{ postShellHook = ""; }\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'devbox.json', content: '{\n  // tools\n  "packages": ["nodejs@20", "python@3.12"],\n  "shell": {"scripts": {"test": "npm test"}}\n}\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'pixi.toml', content: '[workspace]\nname = "x"\n[dependencies]\npython = ">=3.11"\n[tasks]\ntest = "pytest"\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'pyproject.toml', content: '[project]\nname = "acts"\ndescription = "Custom activation functions"\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'cabal.project', content: 'packages: .\nwith-compiler: ghc-9.6.4\nconstraints: ghc-tcplugins-extra ==0.4\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'stack.yaml', content: 'resolver: lts-22.0\nextra-deps:\n- unix-compat-0.7\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: 'hie.yaml', content: 'cradle:\n  cabal:\n    component: "lib:x"\n' }, mode)).toMatchObject({ decision: 'allow' });
     }
   });
 });
