@@ -29,7 +29,7 @@ const unquote = (word: string): string => word.replace(/^["']|["']$/g, '');
  */
 const MISE_INERT_TABLES = new Set(['tools', 'tasks', 'task_config', 'alias', 'tool_alias', 'vars', 'redactions', 'min_version']);
 
-const isTable = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+export const isTable = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 
 /** Every key path of a parsed TOML document (tables, arrays of tables, inline tables), with whether it holds a table. */
 function* keyPaths(value: unknown, path: string[] = []): Generator<[string[], boolean]> {

@@ -6,9 +6,8 @@
  */
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
+import { isTable } from './host-tool-content.js';
 import { shown } from './host-tool-versions.js';
-
-const isTable = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
 
 /** Every table key of a parsed document, at any depth (arrays of tables included). */
 function* keysOf(value: unknown): Generator<string> {

@@ -60,6 +60,7 @@ import { checkReview, type ReviewBaseline } from './git-review.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, MISSING, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
+import { MAX_GIT_DIR_ENTRIES, plantedLinks } from './git-dir-links.js';
 import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
@@ -143,6 +144,16 @@ function setAside(file: string, why: string, context: Context, runBy?: string): 
   if ('movedTo' in result) context.quarantined.push({ path: file, movedTo: result.movedTo, why, ...(runBy ? { runBy } : {}) });
   else context.unchecked.push(`${shownPath(file)} holds ${why}, but could not be set aside (${result.refused})`);
 }
+
+/** What the user's git writes through (git-dir-links.ts): each link or second name the command made in `gitDir`, set aside. */
+function checkPlantedLinks(gitDir: string, all: boolean, context: Context): string | undefined {
+  const { planted, truncated } = plantedLinks(gitDir, context.since, all);
+  for (const { entry, what } of planted) setAside(entry, what, context, GIT_WRITES_THROUGH);
+  if (truncated) notChecked(`${shownPath(gitDir)} holds more than ${MAX_GIT_DIR_ENTRIES} entries: links in the rest of it were not looked for`, context);
+  return planted[0]?.what;
+}
+
+const GIT_WRITES_THROUGH = 'your git would have written through it at your next commit, fetch or pull there (a commit message into .git/config, a fetched branch name into a shell startup file)';
 
 /** Tells the user `what` was not checked (once per sentence). */
 function notChecked(what: string, context: Context): void {
@@ -243,6 +254,7 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   found.push(await checkTodoLists(gitDir, all, context));
   // lazygit's settings for this repository: whatever they hold, they name programs lazygit runs.
   found.push(await judgeFile(gitDir, 'lazygit.yml', all, context, () => 'lazygit.yml', () => IF_PRESENT_WHY['lazygit.yml']!));
+  found.push(checkPlantedLinks(gitDir, all, context));
   if (context.apply) await checkPrintedNames(gitDir, all, context);
   return found.find((why) => why !== undefined);
 }
@@ -607,6 +619,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     }
     await checkTodoLists(gitDir, false, context);
     await checkPrintedNames(gitDir, false, context);
+    checkPlantedLinks(gitDir, false, context);
   }
   const isNew = (file: string, id: string | undefined): boolean => id !== undefined && baseline.get(file) !== id;
   for (const gitDir of protectedGitDirs) {

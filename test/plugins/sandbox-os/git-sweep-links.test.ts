@@ -152,14 +152,14 @@ test('a config link to a file outside is set aside whatever that file holds (her
   expect(snapshot(home)).toEqual(before);
 });
 
-test('the project’s own .git/modules replaced by a link to a directory outside: nothing there is judged or renamed', async () => {
+test('the project’s own .git/modules replaced by a link to a directory outside: the link is set aside (git writes submodules there through it), nothing it leads to is judged or renamed', async () => {
   mkdirSync(path.join(home, 'mods', 'x', 'hooks'), { recursive: true });
   writeFileSync(path.join(home, 'mods', 'x', 'HEAD'), 'ref: refs/heads/main\n');
   writeFileSync(path.join(home, 'mods', 'x', 'config'), '[core]\n\tpager = less\n');
   writeFileSync(path.join(home, 'mods', 'x', 'hooks', 'pre-commit'), '#!/bin/sh\n');
   const before = snapshot(home);
   const { moved } = await around(() => symlinkSync(path.join(home, 'mods'), path.join(root, '.git', 'modules')));
-  expect(moved).toEqual([]);
+  expect(moved).toEqual(['.git/modules']);
   expect(snapshot(home)).toEqual(before);
 });
 

@@ -1,0 +1,138 @@
+/**
+ * Adversarial, through the built CLI: what the user's git writes in place in its own directory.
+ * A sandboxed command leaves a link (or a second name of a file) where git writes the commit
+ * message, FETCH_HEAD or a remote's refs; the user's next `git commit`, `git fetch` or `git pull`
+ * on the host writes through it — a commit message prefilled from a planted SQUASH_MSG into
+ * `.git/config` (its fsmonitor then runs at the next `git status`), a fetched branch's line into a
+ * shell startup file, refs into `~/.local/bin`. (Found by a red team.) Each attempt escapes when
+ * the host's write lands where the link leads.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { removeTempDirs, tempDir } from '../cli/helpers.js';
+import { securityTally } from './attempts.js';
+import { gitWorld, opaqueBash, runModel, sandboxActive } from './sandbox-cli.js';
+
+const tally = securityTally('git-written-through');
+afterAll(() => {
+  tally.save();
+  removeTempDirs();
+});
+
+type World = ReturnType<typeof gitWorld>;
+
+let active = true;
+beforeAll(async () => {
+  const probe = await sandboxActive(gitWorld('probe').home);
+  active = probe.active;
+  if (!active) tally.skip(7, `git writing through links: ${probe.reason}`);
+});
+
+/** The user's git on the host, in `cwd` (its failures do not matter, only what it wrote). */
+function hostGit(w: World, cwd: string, ...args: string[]): void {
+  try {
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: 'true' },
+      stdio: 'ignore',
+      timeout: 15_000,
+    });
+  } catch {
+    // what git says does not matter
+  }
+}
+
+/** An upstream the project fetches from: a bare repository outside the project with a branch `main`. */
+function withUpstream(w: World): void {
+  const upstream = path.join(tempDir('mc-upstream-'), 'up.git');
+  execFileSync('git', ['clone', '-q', '--bare', w.root, upstream], { env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1' } });
+  w.git(w.root, 'remote', 'add', 'origin', upstream);
+  w.git(w.root, 'fetch', '-q', 'origin');
+}
+
+/** A nested repository `vendor/lib` (the user's own clone, one commit) in the project. */
+function nestedRepository(w: World): void {
+  const lib = path.join(w.root, 'vendor', 'lib');
+  mkdirSync(lib, { recursive: true });
+  w.git(lib, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(lib, 'a.txt'), 'a\n');
+  w.git(lib, 'add', '-A');
+  w.git(lib, 'commit', '-q', '-m', 'lib');
+}
+
+const aliases = (w: World): string => path.join(w.home, '.bash_aliases');
+
+test.each([
+  {
+    name: "COMMIT_EDITMSG a link to .git/config, SQUASH_MSG holding a config with an fsmonitor (the user's git commit writes it there before the editor opens)",
+    setup: undefined,
+    command: (w: World) => `{ cat .git/config; printf '[core]\\n\\tfsmonitor = "touch ${w.canary}; false"\\n'; } > .git/SQUASH_MSG && ln -sf config .git/COMMIT_EDITMSG && echo more >> README.md`,
+    user: (w: World) => {
+      hostGit(w, w.root, 'commit', '-a', '-q');
+      hostGit(w, w.root, 'status', '--porcelain');
+    },
+    escaped: (w: World) => existsSync(w.canary),
+  },
+  {
+    name: "COMMIT_EDITMSG a link to a shell startup file in the home (the user's git commit writes the message there)",
+    setup: undefined,
+    command: (w: World) => `printf 'Update docs\\ntouch ${w.canary}\\n' > .git/SQUASH_MSG && ln -sf "${aliases(w)}" .git/COMMIT_EDITMSG && echo more >> README.md`,
+    user: (w: World) => hostGit(w, w.root, 'commit', '-a', '-q'),
+    escaped: (w: World) => existsSync(aliases(w)),
+  },
+  {
+    name: "FETCH_HEAD a link to a shell startup file (the user's git fetch writes a line per branch there)",
+    setup: withUpstream,
+    command: (w: World) => `ln -sf "${aliases(w)}" .git/FETCH_HEAD`,
+    user: (w: World) => hostGit(w, w.root, 'fetch', '-q', 'origin'),
+    escaped: (w: World) => existsSync(aliases(w)),
+  },
+  {
+    name: "a remote's refs folder made a link to ~/.local/bin (the user's git fetch writes its refs there)",
+    setup: withUpstream,
+    command: (w: World) => `rm -rf .git/refs/remotes/origin && ln -s "${path.join(w.home, '.local', 'bin')}" .git/refs/remotes/origin`,
+    user: (w: World) => hostGit(w, w.root, 'fetch', '-q', 'origin'),
+    escaped: (w: World) => existsSync(path.join(w.home, '.local', 'bin', 'main')),
+  },
+  {
+    // (In the project's own git directory the sandbox's mounts make a hard link to a file outside it fail: a nested repository's has none.)
+    name: "a nested repository's COMMIT_EDITMSG a second name (hard link) of the project's .tool-versions, SQUASH_MSG naming a tool by path (mise and asdf put it on PATH at cd)",
+    setup: nestedRepository,
+    command: () => "echo 'node 22.11.0' > .tool-versions && printf 'node path:/tmp/x\\n' > vendor/lib/.git/SQUASH_MSG && rm -f vendor/lib/.git/COMMIT_EDITMSG && ln .tool-versions vendor/lib/.git/COMMIT_EDITMSG && echo b >> vendor/lib/a.txt",
+    user: (w: World) => hostGit(w, path.join(w.root, 'vendor', 'lib'), 'commit', '-a', '-q'),
+    escaped: (w: World) => existsSync(path.join(w.root, '.tool-versions')) && readFileSync(path.join(w.root, '.tool-versions'), 'utf8').includes('path:'),
+  },
+  {
+    name: "a nested repository's COMMIT_EDITMSG a link to its config",
+    setup: nestedRepository,
+    command: (w: World) => `{ cat vendor/lib/.git/config; printf '[core]\\n\\tfsmonitor = "touch ${w.canary}; false"\\n'; } > vendor/lib/.git/SQUASH_MSG && ln -sf config vendor/lib/.git/COMMIT_EDITMSG && echo b >> vendor/lib/a.txt`,
+    user: (w: World) => {
+      hostGit(w, path.join(w.root, 'vendor', 'lib'), 'commit', '-a', '-q');
+      hostGit(w, path.join(w.root, 'vendor', 'lib'), 'status', '--porcelain');
+    },
+    escaped: (w: World) => existsSync(w.canary),
+  },
+])('$name', async ({ name, setup, command, user, escaped }) => {
+  if (!active) return;
+  const w = gitWorld('written-through');
+  setup?.(w);
+  const run = await runModel(w.root, w.home, [opaqueBash(command(w))]);
+  // The attempt was made (one that failed to set itself up proves nothing).
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+  user(w);
+  const escapedHere = escaped(w);
+  tally.attempt(name, escapedHere);
+  expect({ escaped: escapedHere }).toEqual({ escaped: false });
+  expect(run.result.stderr).toContain('git writes through it');
+}, 60_000);
+
+test('control: HEAD made a link into refs by core.preferSymlinkRefs stays, and the branch is as git left it', async () => {
+  if (!active) return;
+  const w = gitWorld('symref-head');
+  const run = await runModel(w.root, w.home, [opaqueBash('git -c core.preferSymlinkRefs=true checkout -q -b topic && ls -l .git/HEAD')]);
+  expect(run.toolResults[0]).toContain('HEAD -> refs/heads/topic');
+  tally.attempt('control: a HEAD link into refs kept', false);
+  expect(run.result.stderr).not.toContain('git writes through it');
+  expect(w.git(w.root, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('topic');
+}, 60_000);
