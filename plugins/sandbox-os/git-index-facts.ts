@@ -37,9 +37,38 @@ export interface IndexFacts {
   recentCut: boolean;
   /** The cache extensions git trusts instead of looking at the work tree (`UNTR`, `FSMN`) that the index holds. */
   caches: string[];
+  /** Entries whose path git would never have written (unsafeIndexPath), the first MAX_UNSAFE_LISTED of them. */
+  unsafe: string[];
+}
+
+export const MAX_UNSAFE_LISTED = 20;
+
+/** Code points HFS+ ignores in a name (so `.g\u200cit` is `.git` there), as git's is_hfs_dotgit lists them. */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/** A component git's verify_path refuses: `.git` in any spelling a file system may take for it (case, NTFS's trailing dots and spaces, its short name, HFS+'s ignored code points). */
+function isDotGit(part: string): boolean {
+  const bare = part.replace(HFS_IGNORED, '').toLowerCase().replace(/(?::.*)?$/, '').replace(/[. ]+$/, '');
+  return bare === '.git' || bare === 'git~1';
+}
+
+/**
+ * An index entry's path git itself never writes (its verify_path): absolute, with an empty, `.`
+ * or `..` component, or a `.git` one. git of this age reads such an entry from an index file
+ * without checking it, and `git checkout -- .`, `git restore .` or `git reset --hard` then write or
+ * delete it wherever it leads (`../home/.bash_aliases`, `sub/.git/hooks/pre-commit`).
+ */
+export function unsafeIndexPath(name: string): boolean {
+  if (name === '' || name.startsWith('/')) return true;
+  return name.split('/').some((part) => part === '' || part === '.' || part === '..' || isDotGit(part));
+}
+
+/** Notes `name` among an index's unsafe entries (the first MAX_UNSAFE_LISTED). */
+export function noteUnsafe(facts: IndexFacts, name: string): void {
+  if (facts.unsafe.length < MAX_UNSAFE_LISTED && unsafeIndexPath(name)) facts.unsafe.push(name);
 }
 
 /** Read from the index, or listed by git; `unread`: neither could, and why. */
 export type IndexRead = IndexFacts & { unread?: string };
 
-export const emptyFacts = (recentSince = Infinity): IndexFacts => ({ gitlinks: [], marked: new Map(), recent: [], recentSince, recentCut: false, caches: [] });
+export const emptyFacts = (recentSince = Infinity): IndexFacts => ({ gitlinks: [], marked: new Map(), recent: [], recentSince, recentCut: false, caches: [], unsafe: [] });

@@ -4,7 +4,7 @@
  * and in-memory flags git keeps for it. Run on the host as git-run.ts runs git.
  */
 import { fromBytes } from './byte-names.js';
-import { ASSUME_UNCHANGED, emptyFacts, MAX_RECENT, SKIP_WORKTREE, type IndexRead } from './git-index-facts.js';
+import { ASSUME_UNCHANGED, emptyFacts, MAX_RECENT, noteUnsafe, SKIP_WORKTREE, type IndexRead } from './git-index-facts.js';
 import { runHostGit } from './git-run.js';
 
 /** git's in-memory entry flags, as `--debug` prints them. */
@@ -38,6 +38,7 @@ export async function listedByGit(gitDir: string, workTree: string, why: string,
         }
         pending = { mode: parseInt(header[1]!, 8), oid: header[2]!, stage: Number(header[3]), name: fromBytes(record.subarray(tab + 1)) };
         if (pending.mode === 0o160000) facts.gitlinks.push(pending.name);
+        noteUnsafe(facts, pending.name);
       } else {
         // Five lines, each ended by a newline.
         let end = -1;

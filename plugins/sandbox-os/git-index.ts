@@ -25,7 +25,7 @@ import { constants } from 'node:fs';
 import path from 'node:path';
 import { entries, openFile, readRegularFile, stat } from './byte-fs.js';
 import { fromBytes } from './byte-names.js';
-import { ASSUME_UNCHANGED, emptyFacts, MAX_RECENT, SKIP_WORKTREE, type IndexFacts, type IndexRead } from './git-index-facts.js';
+import { ASSUME_UNCHANGED, emptyFacts, MAX_RECENT, noteUnsafe, SKIP_WORKTREE, type IndexFacts, type IndexRead } from './git-index-facts.js';
 import { listedByGit } from './git-index-git.js';
 import { commondirPath } from './git-pointers.js';
 
@@ -209,6 +209,7 @@ export function parseIndex(data: Buffer, hashBytes = 20, recentSince = Infinity)
     // git uses the name as a C string: a NUL inside ends the path.
     const entryPath = (): string => fromBytes(name.subarray(0, name.includes(0) ? name.indexOf(0) : name.length));
     if ((mode & 0o170000) === GITLINK) facts.gitlinks.push(entryPath());
+    noteUnsafe(facts, entryPath());
     const marks = (flags & VALID_FLAG ? ASSUME_UNCHANGED : 0) | (extended & SKIP_WORKTREE_FLAG ? SKIP_WORKTREE : 0);
     if (marks !== 0) facts.marked.set(entryPath(), marks);
     const ctimeSec = data.readUInt32BE(start);

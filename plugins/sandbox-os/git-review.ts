@@ -42,7 +42,7 @@ import { checkMailmap } from './git-mailmap.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
-import { follow, isRealInside, readSmallFile, shownPath } from './sweep-paths.js';
+import { follow, isRealInside, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
 import { configOffence } from './git-inert-config.js';
 import { isPathWithin } from '../../types/path-within.js';
 
@@ -154,6 +154,10 @@ async function checkIndex({ gitDir, workTree }: Reviewed, roots: readonly string
     result.unchecked.push(`the index of ${where} could not be read (${facts.unread}); what could hide a change there from git status and git diff was not checked`);
     return;
   }
+  if (facts.unsafe.length > 0) {
+    setAsideIndex(gitDir, where, facts.unsafe, roots, result);
+    return;
+  }
   const indexChanged = await changedSince(path.join(gitDir, 'index'), since);
   await checkMarks(gitDir, workTree, where, facts.marked, since, before, indexChanged, result);
   await checkRecorded(gitDir, workTree, where, facts.recent.filter((entry) => entry.ctimeSec * 1000 + entry.ctimeNsec / 1e6 >= since - SECOND_MS), roots, since, result);
@@ -164,6 +168,21 @@ async function checkIndex({ gitDir, workTree }: Reviewed, roots: readonly string
     if (!run.ok) result.unchecked.push(`the untracked-file and file-monitor caches in the index of ${where} (which git trusts instead of looking) could not be dropped (${run.why}); \`git update-index --no-untracked-cache --no-fsmonitor\` drops them`);
   }
   await checkInfoFiles(gitDir, roots, since, before, result);
+}
+
+/**
+ * An index holding entries git never writes (git-index-facts.ts unsafeIndexPath): whenever they
+ * came, `git checkout -- .`, `git restore .` or `git reset --hard` would write or delete them
+ * outside the work tree or inside a git directory. Set aside whole: git then builds a new one.
+ */
+function setAsideIndex(gitDir: string, where: string, unsafe: readonly string[], roots: readonly string[], result: ReviewResult): void {
+  const aside = setAsideEntry(path.join(gitDir, 'index'), roots);
+  const what = `the index of ${where} holds ${plural(unsafe.length, 'an entry', 'entries')} git never writes (${listed(unsafe)}), which \`git checkout -- .\`, \`git restore .\` or \`git reset --hard\` would write or delete outside the work tree or inside a git directory`;
+  result.notices.push(
+    aside !== undefined && 'movedTo' in aside
+      ? `${what}. MewCode set the index aside to ${JSON.stringify(shownPath(aside.movedTo))}: \`git reset\` builds a new one from the last commit (what was staged must be staged again)`
+      : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: run \`git reset\` before any checkout or restore there`,
+  );
 }
 
 /** Marks (assume-unchanged, skip-worktree): new ones cleared, old ones on changed files named. */

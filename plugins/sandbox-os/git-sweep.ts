@@ -61,6 +61,7 @@ import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, MISSING, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
 import { MAX_GIT_DIR_ENTRIES, plantedLinks } from './git-dir-links.js';
+import { indexFacts } from './git-index.js';
 import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
@@ -151,6 +152,17 @@ function checkPlantedLinks(gitDir: string, all: boolean, context: Context): stri
   for (const { entry, what } of planted) setAside(entry, what, context, GIT_WRITES_THROUGH);
   if (truncated) notChecked(`${shownPath(gitDir)} holds more than ${MAX_GIT_DIR_ENTRIES} entries: links in the rest of it were not looked for`, context);
   return planted[0]?.what;
+}
+
+/** An index the command made or changed holding entries git never writes (git-index-facts.ts unsafeIndexPath): set aside. */
+async function checkIndexPaths(gitDir: string, all: boolean, context: Context, workTree: string | undefined): Promise<string | undefined> {
+  const named = await lookUp(gitDir, 'index', context);
+  if (!named || !(all || named.changed) || !named.reached.inside || !named.info?.isFile()) return undefined;
+  const facts = await indexFacts(gitDir, workTree ?? (await workTreeOf(gitDir))).catch(() => undefined);
+  if (!facts || facts.unsafe.length === 0) return undefined;
+  const why = `an index with entries git never writes (${facts.unsafe.slice(0, 3).map((name) => JSON.stringify(shownPath(name))).join(', ')})`;
+  setAside(named.entry, why, context, 'git would have written them outside the work tree or into a git directory at your next git checkout -- . or git restore there (`git reset` builds a new index from the last commit)');
+  return why;
 }
 
 const GIT_WRITES_THROUGH = 'your git would have written through it at your next commit, fetch or pull there (a commit message into .git/config, a fetched branch name into a shell startup file)';
@@ -255,6 +267,7 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   // lazygit's settings for this repository: whatever they hold, they name programs lazygit runs.
   found.push(await judgeFile(gitDir, 'lazygit.yml', all, context, () => 'lazygit.yml', () => IF_PRESENT_WHY['lazygit.yml']!));
   found.push(checkPlantedLinks(gitDir, all, context));
+  found.push(await checkIndexPaths(gitDir, all, context, workTree));
   if (context.apply) await checkPrintedNames(gitDir, all, context);
   return found.find((why) => why !== undefined);
 }

@@ -26,7 +26,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(7, `git writing through links: ${probe.reason}`);
+  if (!active) tally.skip(10, `git writing through links: ${probe.reason}`);
 });
 
 /** The user's git on the host, in `cwd` (its failures do not matter, only what it wrote). */
@@ -136,3 +136,68 @@ test('control: HEAD made a link into refs by core.preferSymlinkRefs stays, and t
   expect(run.result.stderr).not.toContain('git writes through it');
   expect(w.git(w.root, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('topic');
 }, 60_000);
+
+/**
+ * Shell text (run inside the sandbox) that adds an entry named `name` holding `content` (mode
+ * `mode`) to the index of the repository in `dir`, written by hand as git's own tools never would:
+ * git refuses such a path when asked, but reads it from an index file unchecked.
+ */
+const plantIndexEntry = (dir: string, name: string, content: string, mode = 0o100644): string =>
+  `cd ${dir} && python3 - <<'PY'
+import hashlib, struct, subprocess
+blob = bytes.fromhex(subprocess.run(['git', 'hash-object', '-w', '--stdin'], input=${JSON.stringify(content)}.encode(), capture_output=True, check=True).stdout.decode().strip())
+data = open('.git/index', 'rb').read()
+count = struct.unpack('>I', data[8:12])[0]
+at, entries = 12, []
+for _ in range(count):
+    length = struct.unpack('>H', data[at + 60:at + 62])[0] & 0xfff
+    size = (62 + length + 8) & ~7
+    entries.append(data[at:at + size]); at += size
+name = ${JSON.stringify(name)}.encode()
+entry = struct.pack('>10I', 0, 0, 0, 0, 0, 0, ${mode}, 0, 0, 0) + blob + struct.pack('>H', len(name)) + name
+entry += b'\\0' * (((62 + len(name) + 8) & ~7) - len(entry))
+entries.append(entry)
+entries.sort(key=lambda e: e[62:62 + (struct.unpack('>H', e[60:62])[0] & 0xfff)])
+body = b'DIRC' + struct.pack('>II', 2, len(entries)) + b''.join(entries)
+open('.git/index', 'wb').write(body + hashlib.sha1(body).digest())
+PY`;
+
+describe('an index entry git never writes (its path climbs out of the work tree, or into a git directory), planted by hand', () => {
+  test.each([
+    {
+      name: "an entry ../home/.bash_aliases in the project's index (the user's git checkout -- . writes it into the home)",
+      setup: undefined,
+      command: (w: World) => plantIndexEntry('.', '../home/.bash_aliases', `touch ${w.canary}\n`),
+      user: (w: World) => hostGit(w, w.root, 'checkout', '--', '.'),
+      escaped: (w: World) => existsSync(aliases(w)),
+    },
+    {
+      name: "an entry .git/hooks/pre-commit in the project's index (the user's git restore writes the hook, the next commit runs it)",
+      setup: undefined,
+      command: (w: World) => plantIndexEntry('.', '.git/hooks/pre-commit', `#!/bin/sh\ntouch ${w.canary}\n`, 0o100755),
+      user: (w: World) => {
+        hostGit(w, w.root, 'restore', '.');
+        hostGit(w, w.root, 'commit', '-q', '--allow-empty', '-m', 'x');
+      },
+      escaped: (w: World) => existsSync(w.canary) || existsSync(path.join(w.root, '.git', 'hooks', 'pre-commit')),
+    },
+    {
+      name: "an entry ../../../home/.bash_aliases in a nested repository's index",
+      setup: nestedRepository,
+      command: (w: World) => plantIndexEntry('vendor/lib', '../../../home/.bash_aliases', `touch ${w.canary}\n`),
+      user: (w: World) => hostGit(w, path.join(w.root, 'vendor', 'lib'), 'checkout', '--', '.'),
+      escaped: (w: World) => existsSync(aliases(w)),
+    },
+  ])('$name', async ({ name, setup, command, user, escaped }) => {
+    if (!active) return;
+    const w = gitWorld('index-paths');
+    setup?.(w);
+    const run = await runModel(w.root, w.home, [opaqueBash(command(w))]);
+    expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+    user(w);
+    const escapedHere = escaped(w);
+    tally.attempt(name, escapedHere);
+    expect({ escaped: escapedHere }).toEqual({ escaped: false });
+    expect(run.result.stderr).toMatch(/entr(?:y|ies) git never writes/);
+  }, 60_000);
+});

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ASSUME_UNCHANGED, gitlinkPaths, indexFacts, MAX_INDEX_BYTES, parseGitlinks, parseIndex, SKIP_WORKTREE } from '../../../plugins/sandbox-os/git-index.js';
 import { extension, readEntries, withNulInFirstName, writeIndex } from './index-writer.js';
+import { MAX_UNSAFE_LISTED } from '../../../plugins/sandbox-os/git-index-facts.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -205,4 +206,35 @@ test('entries recorded as changed from a time on: read with their stat data and 
   // git's own listing (the reader's fallback) says the same.
   git('update-index', '--split-index');
   expect((await indexFacts(gitDir, root, since - 10)).recent).toEqual(parsed.recent);
+});
+
+test('entries git never writes (absolute, empty, `.`, `..` or `.git` in any spelling): listed, read or asked of git; what git writes is not', async () => {
+  const { root, gitDir, index, git } = repo();
+  const entries = readEntries(readFileSync(index));
+  const like = entries.find((entry) => entry.name.toString() === 'a.txt')!;
+  const planted = ['../home/.bashrc', '.git/hooks/pre-commit', 'sub/.GIT/config', 'x/.git./y', 'a//b', './c', '/etc/passwd', 'git~1/hooks/x', 'd/.g\u200cit/e'];
+  const safe = ['.gitignore', '.github/workflows/ci.yml', 'a..b', '...'];
+  const all = [...entries, ...[...planted, ...safe].map((name) => ({ ...like, name: Buffer.from(name) }))].sort((a, b) => Buffer.compare(a.name, b.name));
+  for (const version of [2, 4]) {
+    const data = writeIndex(version, all);
+    const parsed = parseIndex(data);
+    expect('unsafe' in parsed && [...parsed.unsafe].sort()).toEqual([...planted].sort());
+  }
+  // Asked of git (a split index, which the reader leaves to it): the same answer.
+  writeFileSync(index, writeIndex(2, all));
+  git('update-index', '--split-index');
+  expect(parseIndex(readFileSync(index))).toHaveProperty('unknown');
+  expect([...(await indexFacts(gitDir, root)).unsafe].sort()).toEqual([...planted].sort());
+});
+
+test('unsafe entries are listed up to MAX_UNSAFE_LISTED', () => {
+  const { index } = repo();
+  const like = readEntries(readFileSync(index))[0]!;
+  const withUnsafe = (count: number): string[] => {
+    const parsed = parseIndex(writeIndex(2, Array.from({ length: count }, (_, i) => ({ ...like, name: Buffer.from(`../x${String(i).padStart(3, '0')}`) }))));
+    return 'unsafe' in parsed ? parsed.unsafe : [];
+  };
+  expect(withUnsafe(MAX_UNSAFE_LISTED)).toHaveLength(MAX_UNSAFE_LISTED);
+  expect(withUnsafe(MAX_UNSAFE_LISTED + 1)).toHaveLength(MAX_UNSAFE_LISTED);
+  expect(withUnsafe(1)).toEqual(['../x000']);
 });
