@@ -18,7 +18,8 @@ import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { readRendered } from './activation.js';
 import { loadSkillTool } from './load-skill-tool.js';
-import { installSkillDefinition } from './install-definition.js';
+import { INSTALL_SKILL, installSkillDefinition } from './install-definition.js';
+import { PermissionStage } from '../../types/permissions.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
 import { renderActive, renderCatalog, type ActiveEntry } from './render.js';
 import { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
@@ -75,6 +76,20 @@ export default definePlugin({
   async apply(kernel) {
     const runtime = kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME);
     await runtime.store.reload();
+
+    // An installed skill is loaded into the prompt of every later session (the user's: in every
+    // project), as `.mewcode/**` and the dotfiles are, which the file tools ask before writing in
+    // every mode; so does install_skill, bypassPermissions included, after the user's own rules
+    // (an allow rule of theirs naming install_skill passes it).
+    kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Rules + 50 }, async (request) =>
+      request.toolName === INSTALL_SKILL
+        ? {
+            decision: 'ask',
+            layer: NAME,
+            reason: `install_skill asks in every permission mode: the skill it installs is loaded by every later session (${request.input.scope === 'project' ? "this project's" : 'in every project'}) and followed as the user's own instructions; an allow rule of yours naming install_skill passes it`,
+          }
+        : undefined,
+    );
 
     kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
       const catalog = renderCatalog(runtime.store.current.skills.filter((skill) => skill.modelInvocable));

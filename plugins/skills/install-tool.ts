@@ -1,7 +1,7 @@
 /**
  * `install_skill {url, scope?}` (S7): not read-only and in the Exec category, so the permission
  * engine asks the user (it writes to disk and fetches third-party instructions the agent will
- * follow). After the install the catalog is reloaded, so `/<name>` and load_skill work at once.
+ * follow); the plugin's own layer (index.ts) asks in bypassPermissions mode too. After the install the catalog is reloaded, so `/<name>` and load_skill work at once.
  */
 import type { Tool } from '../../types/tools.js';
 import { installSkillDefinition } from './install-definition.js';

@@ -7,7 +7,7 @@ import { MemoryReporter } from '../../../kernel/reporter.js';
 import permissionMode from '../../../plugins/permission-mode/index.js';
 import skills, { SKILLS_RUNTIME, type SkillsRuntime } from '../../../plugins/skills/index.js';
 import type { ResolvedConfig } from '../../../types/config.js';
-import { definePlugin, type MewcodePlugin } from '../../../types/plugin.js';
+import { definePlugin, type CliOptions, type MewcodePlugin } from '../../../types/plugin.js';
 import type { SubagentRequest, SubagentResult, SubagentRunner } from '../../../types/subagents.js';
 import { TOKENS } from '../../../types/tokens.js';
 import { memoryEnv, memoryModel, type MemoryModel, type Step } from '../../support/memory-provider.js';
@@ -37,7 +37,7 @@ export interface SkillsKernel {
   projectSkills: string;
 }
 
-export async function bootSkills(steps: Step[], options: { plugins?: MewcodePlugin[]; config?: ResolvedConfig; home?: string; project?: string } = {}): Promise<SkillsKernel> {
+export async function bootSkills(steps: Step[], options: { plugins?: MewcodePlugin[]; config?: ResolvedConfig; home?: string; project?: string; cli?: CliOptions } = {}): Promise<SkillsKernel> {
   const home = options.home ?? temp('skills-home-');
   const project = options.project ?? temp('skills-project-');
   const model = memoryModel(steps);
@@ -49,6 +49,7 @@ export async function bootSkills(steps: Step[], options: { plugins?: MewcodePlug
     env: memoryEnv,
     reporter,
     config: options.config ?? skillsConfig({ watch: false }),
+    ...(options.cli ? { cli: options.cli } : {}),
   });
   return { kernel, model, reporter, runtime: kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME), home, project, projectSkills: path.join(project, '.mewcode', 'skills') };
 }
