@@ -5,7 +5,8 @@
  * it. So the project is walked for every entry of a protected name (`.git`, `.mewcode*`, `.claude`,
  * `.mcp.json`, the editors' and other agents' folders of sdk/host-tool-files.ts), at any depth,
  * that is a link — its real target (dangling links followed) is then as protected as the entry —
- * and for every `.git` file (the git directory it points to, and that one's `commondir`); a link
+ * and for every `.git` file (the git directory it points to, and that one's `commondir`) and every
+ * `commondir` inside a protected folder (a nested repository's `.git`, a module's); a link
  * of a toolchain file's name (`.tool-versions -> ../shared/versions`) has its target judged by
  * what the write would leave there, as the file itself would be. A link
  * found inside such a target, or inside a protected folder (`.claude/commands -> ../cmds`), leads
@@ -205,6 +206,11 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
             if (child.name !== SKIPPED) next.push({ dir: full, by: inside });
           } else if (child.name.toLowerCase() === '.git') {
             for (const real of gitfileTargets(full, note)) reaches.push({ real, via: full });
+          } else if (inside !== undefined && child.name.toLowerCase() === 'commondir') {
+            // A git directory's commondir (a nested repository's, a module's): where git reads its config and hooks.
+            const common = note.head(full)?.split(/\r?\n/)[0];
+            const real = common ? note.real(path.resolve(dir, common)) : undefined;
+            if (real !== undefined) reaches.push({ real, via: full });
           }
         }
       }

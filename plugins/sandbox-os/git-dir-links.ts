@@ -3,32 +3,49 @@
  * git directory. The user's git writes several of its files in place, through whatever is at the
  * name: the commit message (`COMMIT_EDITMSG`, filled from `SQUASH_MSG` or `MERGE_MSG` before the
  * editor even opens), `FETCH_HEAD` at every fetch and pull (a line per branch, whose names the
- * remote chooses), `MERGE_MSG`, `TAG_EDITMSG`, the reflogs; and a folder under `refs/` that is a
- * link makes git write refs wherever it leads. A link at `COMMIT_EDITMSG` pointing at
- * `.git/config` or `~/.bash_aliases` (a hard link to a file the project's tools read, likewise)
- * turns the user's next `git commit` into a write of the command's choosing.
+ * remote chooses), `MERGE_MSG`, the reflogs, a module's `config` when a submodule is checked out;
+ * and a folder that is a link (under `refs/`, among the objects, in git-lfs's store) makes git or
+ * git-lfs write wherever it leads. A link at `COMMIT_EDITMSG` pointing at `.git/config` or
+ * `~/.bash_aliases` (or a hard link to a file the project's tools read) turns the user's next
+ * `git commit` into a write of the command's choosing.
  *
- * git itself makes neither (it writes a new file and renames it into place; `core.preferSymlinkRefs`
- * makes `HEAD` a link into `refs/`, which passes), so each one made or changed during the command
- * is set aside, anywhere in the git directory but among its objects' files (git never writes one
- * in place; a link among the objects' folders is set aside too), its modules and worktrees (each
- * checked as a git directory of its own), and git-annex's and git-lfs's stores (their own files,
- * which git-annex hard-links on purpose).
+ * - A link made or changed during the command (or below a folder that was: one moved into place
+ *   keeps its links' times) is set aside, unless git itself makes it: a symbolic ref as
+ *   `core.preferSymlinkRefs` makes it (`HEAD -> refs/heads/main`, `refs/remotes/origin/HEAD ->
+ *   refs/remotes/origin/main`: relative, into `refs/`). A git directory made of links to another
+ *   one (`git new-workdir`, Android's `repo`) made inside the sandbox has them set aside: a
+ *   shared `config` is written through by the user's git (docs/safety.md).
+ * - A regular file with a second name, made or changed during the command, gets a copy of its own
+ *   in its place (`cp -al` of a repository makes thousands; the files stay as they were, only the
+ *   sharing ends), outside the objects, which git never writes in place.
+ *
+ * Walked: the whole git directory (its modules and worktrees included: a module's git directory may
+ * sit at any depth), but the objects' files (only their folders and `info`); in `refs/` (written by
+ * renaming) and git-annex's and git-lfs's stores (git-annex hard-links its objects on purpose)
+ * links alone are looked for.
  */
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { readlinkSync } from 'node:fs';
-import { lstatNow, namesNow } from './byte-fs.js';
+import { lstatNow } from './byte-fs.js';
 import { fromBytes, toBytes } from './byte-names.js';
 import { QUARANTINE_SUFFIX } from './sweep-paths.js';
 
 /** Entries looked at per git directory at most. */
 export const MAX_GIT_DIR_ENTRIES = 20_000;
+/** A file with a second name larger than this is set aside instead of copied. */
+const MAX_COPIED_BYTES = 64 * 1024 * 1024;
 
-/** Sub-folders of a git directory not walked: their own git directories, and other tools' stores. */
-const NOT_WALKED = new Set(['modules', 'worktrees', 'annex', 'lfs']);
+/** Stores of other tools inside a git directory: only links count there. */
+const LINKS_ONLY = new Set(['annex', 'lfs']);
 
-/** `HEAD -> refs/heads/main`, as core.preferSymlinkRefs makes it. */
-const isSymrefLink = (target: string | undefined): boolean => target !== undefined && target.startsWith('refs/') && !/(?:^|\/)\.\.(?:\/|$)/.test(target);
+export interface PlantedLinks {
+  /** Links to set aside, with what each is for the message. */
+  links: { entry: string; what: string }[];
+  /** Regular files with another name, to give a copy of their own. */
+  shared: string[];
+  /** The walk stopped at its bound. */
+  truncated: boolean;
+}
 
 const linkTarget = (link: string): string | undefined => {
   try {
@@ -38,54 +55,87 @@ const linkTarget = (link: string): string | undefined => {
   }
 };
 
-export interface Planted {
-  /** The entry to set aside. */
-  entry: string;
-  /** What it is, for the message. */
-  what: string;
+const hasParentStep = (target: string): boolean => /(?:^|\/)\.\.(?:\/|$)/.test(target);
+
+/** A symbolic ref as core.preferSymlinkRefs makes it: a relative link into `refs/`, which stays inside the git directory. */
+function isSymrefLink(link: string): boolean {
+  const target = linkTarget(link);
+  return target !== undefined && target.startsWith('refs/') && !hasParentStep(target);
 }
 
-export interface PlantedLinks {
-  planted: Planted[];
-  /** The walk stopped at MAX_GIT_DIR_ENTRIES. */
-  truncated: boolean;
-}
+const listed = (dir: string): Dirent<Buffer>[] => {
+  try {
+    return readdirSync(toBytes(dir), { withFileTypes: true, encoding: 'buffer' });
+  } catch {
+    return [];
+  }
+};
 
 /**
- * The links and multiply-linked files in `gitDir` changed at or after `since` (every one when
- * `all`: a git directory the command made or moved in).
+ * The links and multiply-linked files in `gitDir` made or changed at or after `since` (every one
+ * when `all`: a git directory the command made or moved in).
  */
 export function plantedLinks(gitDir: string, since: number, all: boolean, maxEntries = MAX_GIT_DIR_ENTRIES): PlantedLinks {
-  const planted: Planted[] = [];
+  const found: PlantedLinks = { links: [], shared: [], truncated: false };
   let seen = 0;
-  let truncated = false;
-  const fresh = (ctimeMs: number): boolean => all || ctimeMs >= since;
-  const visit = (dir: string, relative: string): void => {
-    for (const name of namesNow(dir) ?? []) {
+  /** `files`: whether regular files are looked at (not in `refs/`, written by renaming, nor in other tools' stores); `objects`: an objects folder, whose own folders are not entered but `info`. */
+  const visit = (dir: string, relative: string, fresh: boolean, files: boolean, objects: boolean): void => {
+    for (const child of listed(dir)) {
       if (seen >= maxEntries) {
-        truncated = true;
+        found.truncated = true;
         return;
       }
       seen++;
-      if (name.endsWith(QUARANTINE_SUFFIX)) continue;
+      const name = fromBytes(child.name);
+      if (name.includes(QUARANTINE_SUFFIX)) continue;
       const file = path.join(dir, name);
       const inside = relative === '' ? name : `${relative}/${name}`;
-      const info = lstatNow(file);
-      if (info === undefined) continue;
-      if (info.isSymbolicLink()) {
-        if (!fresh(info.ctimeMs)) continue;
-        if (inside === 'HEAD' && isSymrefLink(linkTarget(file))) continue;
-        planted.push({ entry: file, what: `a link at ${inside} (git writes through it)` });
-      } else if (info.isDirectory()) {
-        if (relative === '' && NOT_WALKED.has(name)) continue;
-        // Among the objects, the folders themselves only (and `info`): git writes every object file anew.
-        if (relative === 'objects' && name !== 'info') continue;
-        visit(file, inside);
-      } else if (info.isFile() && info.nlink > 1 && fresh(info.ctimeMs) && !inside.startsWith('objects/')) {
-        planted.push({ entry: file, what: `a second name of another file at ${inside} (git writes through it)` });
+      if (child.isSymbolicLink()) {
+        const info = lstatNow(file);
+        if (info === undefined || !(fresh || info.ctimeMs >= since) || isSymrefLink(file)) continue;
+        found.links.push({ entry: file, what: `a link at ${inside} (git writes through it)` });
+      } else if (child.isDirectory()) {
+        // Among the objects, their folders (links above) and `info` only: git writes every object file anew.
+        if (objects && name !== 'info') continue;
+        const info = lstatNow(file);
+        if (info === undefined) continue;
+        visit(file, inside, fresh || info.ctimeMs >= since, files && !objects && name !== 'refs' && !LINKS_ONLY.has(name), name === 'objects');
+      } else if (child.isFile() && files && !objects) {
+        const info = lstatNow(file);
+        if (info !== undefined && info.nlink > 1 && (fresh || info.ctimeMs >= since)) found.shared.push(file);
       }
     }
   };
-  visit(gitDir, '');
-  return { planted, truncated };
+  visit(gitDir, '', all, true, false);
+  return found;
+}
+
+/**
+ * Gives `file` (a regular file with another name) a copy of its own in its place: the same bytes
+ * and mode in a new file renamed over it. Undefined when done, else why not.
+ */
+export function giveOwnCopy(file: string): string | undefined {
+  const info = lstatNow(file);
+  if (info === undefined || !info.isFile()) return undefined; // gone or replaced meanwhile
+  if (info.size > MAX_COPIED_BYTES) return `larger than ${MAX_COPIED_BYTES} bytes`;
+  const copy = `${file}.mewcode-own-copy`;
+  let fd: number | undefined;
+  try {
+    const bytes = readFileSync(toBytes(file));
+    fd = openSync(toBytes(copy), 'wx', info.mode & 0o777);
+    writeSync(fd, bytes);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(toBytes(copy), toBytes(file));
+    return undefined;
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(toBytes(copy));
+    } catch {
+      // never made
+    }
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  }
 }

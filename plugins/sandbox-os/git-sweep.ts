@@ -60,7 +60,7 @@ import { checkReview, type ReviewBaseline } from './git-review.js';
 import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, MISSING, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
-import { MAX_GIT_DIR_ENTRIES, plantedLinks } from './git-dir-links.js';
+import { giveOwnCopy, MAX_GIT_DIR_ENTRIES, plantedLinks } from './git-dir-links.js';
 import { indexFacts } from './git-index.js';
 import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
@@ -101,6 +101,8 @@ interface Context {
   home: GitHome;
   quarantined: Quarantined[];
   unchecked: string[];
+  /** What the user should know that was neither set aside nor left unchecked. */
+  notices: string[];
   /**
    * false while judging what a pointer made during the command leads to: the pointer is set
    * aside, nothing it leads to.
@@ -146,12 +148,27 @@ function setAside(file: string, why: string, context: Context, runBy?: string): 
   else context.unchecked.push(`${shownPath(file)} holds ${why}, but could not be set aside (${result.refused})`);
 }
 
-/** What the user's git writes through (git-dir-links.ts): each link or second name the command made in `gitDir`, set aside. */
+/**
+ * What the user's git writes through (git-dir-links.ts): each link the command made in `gitDir`
+ * set aside, each file it gave a second name given a copy of its own.
+ */
 function checkPlantedLinks(gitDir: string, all: boolean, context: Context): string | undefined {
-  const { planted, truncated } = plantedLinks(gitDir, context.since, all);
-  for (const { entry, what } of planted) setAside(entry, what, context, GIT_WRITES_THROUGH);
+  // The project's own git directories are walked whole, their modules and worktrees included.
+  if (context.apply && context.protectedGitDirs.some((own) => own !== gitDir && isPathWithin(own, gitDir))) return undefined;
+  const { links, shared, truncated } = plantedLinks(gitDir, context.since, all);
+  // Judging what a pointer made during the command leads to: the pointer is what is set aside.
+  if (!context.apply) return links[0]?.what ?? (shared.length > 0 ? 'a second name of another file (git writes through it)' : undefined);
+  for (const { entry, what } of links) setAside(entry, what, context, GIT_WRITES_THROUGH);
+  const failed: string[] = [];
+  for (const file of shared) {
+    const why = giveOwnCopy(file);
+    if (why === undefined) continue;
+    failed.push(file);
+    setAside(file, `a second name of another file (git writes through it), which could not be given a copy of its own (${why})`, context, GIT_WRITES_THROUGH);
+  }
+  if (shared.length > failed.length) context.notices.push(`${shared.length - failed.length} ${shared.length - failed.length === 1 ? 'file' : 'files'} in ${shownPath(gitDir)} shared ${shared.length - failed.length === 1 ? 'its content' : 'their content'} with another name (a hard link made by the command), which git would have written through: MewCode gave each a copy of its own`);
   if (truncated) notChecked(`${shownPath(gitDir)} holds more than ${MAX_GIT_DIR_ENTRIES} entries: links in the rest of it were not looked for`, context);
-  return planted[0]?.what;
+  return links[0]?.what;
 }
 
 /** An index the command made or changed holding entries git never writes (git-index-facts.ts unsafeIndexPath): set aside. */
@@ -619,7 +636,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
     const dotGit = path.join(root, '.git');
     if ((await lstat(dotGit).catch(() => undefined))?.isDirectory()) protectedGitDirs.push(dotGit);
   }
-  const context: Context = { since, roots, protectedGitDirs, home, quarantined: [], unchecked: [], apply: true, baseline };
+  const context: Context = { since, roots, protectedGitDirs, home, quarantined: [], unchecked: [], notices: [], apply: true, baseline };
   const named: string[] = [];
   let truncated = false;
   const notWalked = new Set<string>();
@@ -693,7 +710,7 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   // program has been set aside.
   const reviewed = await checkReview(roots, since, review);
   context.unchecked.push(...reviewed.unchecked);
-  const notices = [...reviewed.notices];
+  const notices = [...context.notices, ...reviewed.notices];
   if (named.length > 0) {
     const shown = named.slice(0, 5).map((file) => shownRef(toBytes(file).toString('latin1')));
     notices.push(

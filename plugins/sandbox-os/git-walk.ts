@@ -314,12 +314,17 @@ export async function gitlinkEntries(root: string, roots: readonly string[]): Pr
   return { entries, unread: listed.unread, unreached };
 }
 
+/** Folders listed under `.git/modules` per git directory at most; past it, the rest is reported as not checked. */
+export const MAX_MODULE_DIRS = 10_000;
+
 /**
- * The git directories under `<root>/.git/modules` (found by their HEAD, nested names) and
- * `.git/worktrees`, and the directories there that could not be listed. Only real directories:
- * a link there is judged where a `.git` file points through it (git-sweep.ts), never followed here.
+ * The git directories under `<root>/.git/modules` (found by their HEAD, nested names: at any
+ * depth, since a submodule's name is free and git keeps its git directory at `modules/<name>`) and
+ * `.git/worktrees`, and the directories there that could not be listed (or were past
+ * MAX_MODULE_DIRS). Only real directories: a link there is judged where a `.git` file points
+ * through it (git-sweep.ts), never followed here.
  */
-export async function innerGitDirs(gitDir: string): Promise<{ dirs: string[]; unlisted: Unread[] }> {
+export async function innerGitDirs(gitDir: string, maxDirs = MAX_MODULE_DIRS): Promise<{ dirs: string[]; unlisted: Unread[] }> {
   const out: string[] = [];
   const unlisted: Unread[] = [];
   const list = async (dir: string): Promise<Entry[]> => {
@@ -332,9 +337,14 @@ export async function innerGitDirs(gitDir: string): Promise<{ dirs: string[]; un
   };
   const realDir = async (dir: string): Promise<boolean> => (await lstat(dir).catch(() => undefined))?.isDirectory() === true;
   let level = (await realDir(path.join(gitDir, 'modules'))) ? [path.join(gitDir, 'modules')] : [];
-  for (let depth = 0; depth < 8 && level.length > 0; depth++) {
+  let listed = 0;
+  while (level.length > 0) {
     const next: string[] = [];
     for (const dir of level) {
+      if (++listed > maxDirs) {
+        unlisted.push({ path: dir, code: `more than ${maxDirs} folders under modules` });
+        continue;
+      }
       for (const child of await list(dir)) {
         if (!child.isDirectory()) continue;
         const full = path.join(dir, child.name);

@@ -26,7 +26,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(10, `git writing through links: ${probe.reason}`);
+  if (!active) tally.skip(13, `git writing through links: ${probe.reason}`);
 });
 
 /** The user's git on the host, in `cwd` (its failures do not matter, only what it wrote). */
@@ -102,6 +102,32 @@ test.each([
     command: () => "echo 'node 22.11.0' > .tool-versions && printf 'node path:/tmp/x\\n' > vendor/lib/.git/SQUASH_MSG && rm -f vendor/lib/.git/COMMIT_EDITMSG && ln .tool-versions vendor/lib/.git/COMMIT_EDITMSG && echo b >> vendor/lib/a.txt",
     user: (w: World) => hostGit(w, path.join(w.root, 'vendor', 'lib'), 'commit', '-a', '-q'),
     escaped: (w: World) => existsSync(path.join(w.root, '.tool-versions')) && readFileSync(path.join(w.root, '.tool-versions'), 'utf8').includes('path:'),
+    said: 'MewCode gave each a copy of its own',
+  },
+  {
+    name: "a folder holding a link to ~/.local/bin, made by an earlier command, renamed into a nested repository's refs (links keep their times)",
+    setup: nestedRepository,
+    before: (w: World) => `mkdir -p stash/remotes && ln -s "${path.join(w.home, '.local', 'bin')}" stash/remotes/origin`,
+    command: () => 'rm -rf vendor/lib/.git/refs/remotes && mv stash/remotes vendor/lib/.git/refs/remotes',
+    user: (w: World) => {
+      const upstream = path.join(tempDir('mc-upstream-'), 'up.git');
+      execFileSync('git', ['clone', '-q', '--bare', path.join(w.root, 'vendor', 'lib'), upstream], { env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1' } });
+      hostGit(w, path.join(w.root, 'vendor', 'lib'), 'fetch', '-q', upstream, '+refs/heads/*:refs/remotes/origin/*');
+    },
+    escaped: (w: World) => existsSync(path.join(w.home, '.local', 'bin', 'main')),
+  },
+  {
+    name: "a module's git directory ten folders deep under .git/modules, its config a link to ~/.bash_aliases (the user's git submodule update writes core.worktree through it)",
+    setup: undefined,
+    command: (w: World) =>
+      [
+        'N=a/b/c/d/e/f/g/h/i/j && G=.git/modules/$N && mkdir -p $G && git init -q --bare $G',
+        'W=$(mktemp -d) && git -C $W init -q && echo z > $W/z && git -C $W add z && git -C $W -c user.name=a -c user.email=a@b commit -qm z && git -C $W push -q "$PWD/$G" HEAD:refs/heads/main',
+        `C=$(git -C $G rev-parse main) && rm -f $G/config && ln -s "${aliases(w)}" $G/config`,
+        `printf '[submodule "%s"]\\n\\tpath = deep\\n\\turl = ./nowhere\\n' $N > .gitmodules && git update-index --add --cacheinfo "160000,$C,deep" && git add .gitmodules`,
+      ].join(' && '),
+    user: (w: World) => hostGit(w, w.root, 'submodule', 'update', '--init'),
+    escaped: (w: World) => existsSync(aliases(w)),
   },
   {
     name: "a nested repository's COMMIT_EDITMSG a link to its config",
@@ -113,25 +139,40 @@ test.each([
     },
     escaped: (w: World) => existsSync(w.canary),
   },
-])('$name', async ({ name, setup, command, user, escaped }) => {
+] as { name: string; setup?: (w: World) => void; before?: (w: World) => string; command: (w: World) => string; user: (w: World) => void; escaped: (w: World) => boolean; said?: string }[])('$name', async ({ name, setup, before, command, user, escaped, said }) => {
   if (!active) return;
   const w = gitWorld('written-through');
   setup?.(w);
-  const run = await runModel(w.root, w.home, [opaqueBash(command(w))]);
+  const run = await runModel(w.root, w.home, [...(before ? [opaqueBash(before(w))] : []), opaqueBash(command(w))]);
   // The attempt was made (one that failed to set itself up proves nothing).
-  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(run.toolResults.map(() => 'exit_code: 0'));
   user(w);
   const escapedHere = escaped(w);
   tally.attempt(name, escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
-  expect(run.result.stderr).toContain('git writes through it');
+  expect(run.result.stderr).toContain(said ?? 'git writes through it');
 }, 60_000);
 
-test('control: HEAD made a link into refs by core.preferSymlinkRefs stays, and the branch is as git left it', async () => {
+test('control: a nested repository copied with hard links (cp -al) keeps working, and so does its copy', async () => {
+  if (!active) return;
+  const w = gitWorld('hard-copy');
+  nestedRepository(w);
+  const run = await runModel(w.root, w.home, [opaqueBash('cp -al vendor/lib vendor/lib-snapshot && echo copied')]);
+  expect(run.toolResults[0]).toContain('copied');
+  tally.attempt('control: a repository copied with hard links keeps working', false);
+  for (const repo of ['lib', 'lib-snapshot']) {
+    const dir = path.join(w.root, 'vendor', repo);
+    expect([repo, w.git(dir, 'rev-parse', '--show-toplevel').trim(), w.git(dir, 'status', '--porcelain').trim()]).toEqual([repo, dir, '']);
+  }
+  expect(run.result.stderr).not.toContain('quarantined-by-mewcode');
+}, 60_000);
+
+test("control: symbolic refs made links by core.preferSymlinkRefs (HEAD, a clone's origin/HEAD) stay, and the branch is as git left it", async () => {
   if (!active) return;
   const w = gitWorld('symref-head');
-  const run = await runModel(w.root, w.home, [opaqueBash('git -c core.preferSymlinkRefs=true checkout -q -b topic && ls -l .git/HEAD')]);
+  const run = await runModel(w.root, w.home, [opaqueBash('git -c core.preferSymlinkRefs=true checkout -q -b topic && ls -l .git/HEAD && git -c core.preferSymlinkRefs=true clone -q . copy && ls -l copy/.git/refs/remotes/origin/HEAD')]);
   expect(run.toolResults[0]).toContain('HEAD -> refs/heads/topic');
+  expect(run.toolResults[0]).toContain('HEAD -> refs/remotes/origin/topic');
   tally.attempt('control: a HEAD link into refs kept', false);
   expect(run.result.stderr).not.toContain('git writes through it');
   expect(w.git(w.root, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('topic');

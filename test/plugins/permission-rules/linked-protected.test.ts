@@ -47,6 +47,9 @@ beforeEach(() => {
   link(path.join(outside, 'agent'), 'packages/web/.gemini'); // a target outside the project…
   mkdirSync(path.join(outside, 'store'));
   symlinkSync(path.join(outside, 'store'), path.join(outside, 'agent', 'extensions')); // …holding a link
+  folder('nested/.git');
+  folder('common');
+  writeFileSync(path.join(dirs.root, 'nested/.git/commondir'), '../../common\n'); // a nested repository reading its config from a common dir (a red team's find)
   folder('wt');
   writeFileSync(path.join(dirs.root, 'wt/.git'), `gitdir: ${path.join(outside, 'gitdir')}\n`); // a .git file's target, not yet a git directory
 });
@@ -73,6 +76,8 @@ const REACHED = [
   'tools/hooks/pre-commit',
   'cmds/review.md',
   'src/plugins/fmt.js',
+  'common/config',
+  'common/hooks/pre-commit',
 ];
 
 describe.each(MODES)('in %s mode, with Edit(**) and Write(./**) allowed', (mode) => {
