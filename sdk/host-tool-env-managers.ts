@@ -6,6 +6,7 @@
  */
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
+import { parse as parseYaml } from 'yaml';
 import { isTable } from './host-tool-content.js';
 import { shown } from './host-tool-versions.js';
 
@@ -22,29 +23,37 @@ function* keysOf(value: unknown): Generator<string> {
 
 /**
  * A devbox package that is not a name from the package index (`nodejs@20`, `python@3.12`): a flake
- * (`github:owner/repo#pkg`, `path:./x`, `./x`), built and put first on PATH at `devbox shell` and,
- * through `devbox generate direnv`, when you enter the folder.
+ * (`github:owner/repo#pkg`, `path:./x`, `./x`) built from elsewhere, or a `runx:` one (a release
+ * binary downloaded from GitHub), put first on PATH at `devbox shell` and, through
+ * `devbox generate direnv`, when you enter the folder.
  */
 const DEVBOX_INDEX_PACKAGE = /^[A-Za-z0-9_][\w.+-]*(?:@[\w.*+-]+)?$/;
 
+/** An `init_hook` line that only prints (what `devbox init` writes: `echo 'Welcome to devbox!' > /dev/null`). */
+const ECHO_ONLY = /^\s*echo\s+(?:'[^'$`\\]*'|"[^"$`\\]*"|[\w !.,:-]*)\s*(?:>\s*\/dev\/null\s*)?$/;
+
+const stringsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
+
 /**
- * devbox's `devbox.json` (comments allowed): `shell.init_hook` runs at `devbox shell` and, with
- * direnv, at `cd`; `include` loads plugins (with their own hooks and variables); `env` and
- * `env_from` set variables for every program the shell starts; a flake package is built from the
- * project. A file that does not parse counts, as does an escape (a key spelled with one).
+ * devbox's `devbox.json` (comments allowed), read as devbox reads it: `shell.init_hook` runs at
+ * `devbox shell` and, with direnv, at `cd` (one that only echoes passes); `include` loads plugins
+ * (with their own hooks and variables); `env` and `env_from` set variables for every program the
+ * shell starts; a package not from devbox's index is built or downloaded from elsewhere. Scripts
+ * (`devbox run`) pass. A file that does not parse counts.
  */
 export function judgeDevboxJson(text: string): string | undefined {
-  if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   const errors: ParseError[] = [];
   const document: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
   if (errors.length > 0 || !isTable(document)) return 'text that does not parse as devbox reads it';
-  for (const key of keysOf(document)) {
-    if (/^(?:init_hook|include|env|env_from)$/i.test(key)) return `a \`${key}\` setting (devbox applies it when you enter the folder)`;
+  for (const key of ['include', 'env', 'env_from']) if (document[key] !== undefined) return `a \`${key}\` setting (devbox applies it when you enter the folder)`;
+  const shell = isTable(document.shell) ? document.shell : {};
+  for (const hook of stringsOf(shell.init_hook)) {
+    if (hook !== undefined && (typeof hook !== 'string' || !ECHO_ONLY.test(hook))) return 'an `init_hook` (devbox runs it when you enter the folder)';
   }
   const packages = document.packages;
   const names = Array.isArray(packages) ? packages : isTable(packages) ? Object.keys(packages) : [];
   for (const name of names) {
-    if (typeof name !== 'string' || !DEVBOX_INDEX_PACKAGE.test(name)) return `a package built from elsewhere than devbox's index (${shown(String(name))})`;
+    if (typeof name !== 'string' || !DEVBOX_INDEX_PACKAGE.test(name)) return `a package from elsewhere than devbox's index (${shown(String(name))})`;
   }
   return undefined;
 }
@@ -68,50 +77,74 @@ export function judgePixiManifest(text: string, inPyproject: boolean): string | 
   return undefined;
 }
 
+/** A YAML document's keys at any depth, or undefined when it does not parse (several documents, an error). */
+function yamlKeys(text: string): string[] | undefined {
+  let document: unknown;
+  try {
+    document = parseYaml(text, { uniqueKeys: false });
+  } catch {
+    return undefined;
+  }
+  return [...keysOf(document)];
+}
+
+/** Options that make GHC run a program (a preprocessor, another phase's program) or load a plugin. */
+const GHC_RUNS = /-pgm|-fplugin/;
+
 /**
- * The Haskell language server's `hie.yaml` (read when an editor opens the folder, no trust step):
- * a `bios` cradle runs a program or a shell line, a `direct` cradle's arguments may run a
- * preprocessor or load a plugin, and `cabalProject`/`stackYaml` read another file of any name.
- * `cabal`, `stack`, `multi` and `none` cradles over components pass.
+ * The Haskell language server's `hie.yaml` (read when an editor opens the folder, no trust step),
+ * read as YAML: a `bios` cradle runs a program or a shell line, a `direct` cradle's arguments may
+ * run a preprocessor or load a plugin, and `cabalProject`/`stackYaml` read another file of any
+ * name. `cabal`, `stack`, `multi` and `none` cradles over components pass. Text that does not parse counts.
  */
 export function judgeHieYaml(text: string): string | undefined {
-  const found = /bios|program|shell|direct|arguments|pgm|plugin|cabalproject|stackyaml|dependenc|\\/i.exec(text);
-  return found ? `a \`${found[0]}\` setting (the language server would run or read what it names)` : undefined;
+  const keys = yamlKeys(text);
+  if (keys === undefined) return 'text that does not parse as YAML (the language server may read it otherwise)';
+  const found = keys.find((key) => /^(?:bios|direct|program|shell|arguments|dependency-program|cabalproject|stackyaml|with-hie-bios)$/i.test(key));
+  return found === undefined ? undefined : `a \`${found}\` setting (the language server would run or read what it names)`;
 }
 
 /** A `with-compiler` of a bare GHC name (`ghc`, `ghc-9.6.4`), found on PATH: the one value that passes. */
 const GHC_NAME = /^ghc(?:-[\d.]+)?$/;
 
 /**
- * cabal's `cabal.project` (and `.local`, `.freeze`), read by every `cabal` there and by the language
- * server when the folder opens (it asks cabal to build): `with-compiler` naming a path,
- * `with-hc-pkg`, a program's `*-location` or `*-options`, `extra-prog-path`, `ghc-options` running
- * a preprocessor or plugin, an `import` of another file.
+ * cabal's `cabal.project` (and `.local`, `.freeze`), read by every `cabal` there and by the
+ * language server when the folder opens (it asks cabal to build): `with-compiler` naming a path,
+ * `with-hc-pkg`, a program's `*-location` or `extra-prog-path` (where programs are found),
+ * `post-checkout-command` (run after fetching a source package), an `import` of another file, and
+ * options running a program or loading a plugin on any line (a continued one included). Comments
+ * are whole lines starting with `--`, as cabal has them; the documentation's locations
+ * (`haddock-*-location`) pass.
  */
 export function judgeCabalProject(text: string): string | undefined {
-  if (text.includes('\\')) return 'an escape sequence';
   for (const raw of text.split(/\r?\n|\r/)) {
-    const line = raw.replace(/--.*$/, '').trim().toLowerCase();
+    if (/^\s*--/.test(raw)) continue;
+    const line = raw.trim().toLowerCase();
+    if (GHC_RUNS.test(line)) return `options that run a program or load a plugin (${shown(line)})`;
+    if (/^(?:program-locations|import)\b/.test(line)) return `a \`${line.split(/[\s:]/)[0]}\` stanza`;
     const match = /^([\w-]+)\s*:\s*(.*)$/.exec(line);
-    if (!match) {
-      if (/^(?:program-locations|program-options|import)\b/.test(line)) return `a \`${line.split(/\s/)[0]}\` stanza`;
-      continue;
-    }
+    if (!match) continue;
     const [, key, value] = match as unknown as [string, string, string];
     if (key === 'with-compiler' && !GHC_NAME.test(value)) return `a compiler named by a path (${shown(value)})`;
-    if (/^(?:with-hc-pkg|extra-prog-path|import|[\w-]+-location|[\w-]+-path)$/.test(key)) return `a \`${key}\` setting`;
-    if (/-pgm|-fplugin/.test(value)) return `options that run a program or load a plugin (${shown(value)})`;
+    if (/^haddock-[\w-]*-location$/.test(key)) continue;
+    if (/^(?:with-hc-pkg|extra-prog-path|post-checkout-command|[\w-]+-location)$/.test(key)) return `a \`${key}\` setting`;
   }
   return undefined;
 }
 
 /**
- * Stack's `stack.yaml`, read by every `stack` there and by the language server when the folder
- * opens: programs (`with-gcc`, `with-hpack`), where GHC and tools come from (`setup-info`,
- * `setup-info-locations`, `local-programs-path`, `extra-path`), options running a preprocessor, and
- * the shell Nix builds.
+ * Stack's `stack.yaml`, read as YAML by every `stack` there and by the language server when the
+ * folder opens: programs (`with-gcc`, `with-hpack`), where GHC and tools come from (`setup-info`,
+ * `setup-info-locations`, `local-programs-path`, `extra-path`), the Nix shell Stack builds in
+ * (`shell-file`, `nix-shell-options`), preprocessors, and GHC options running a program or loading
+ * a plugin. A resolver, packages, extra-deps and Nix packages by name pass. Text that does not parse counts.
  */
 export function judgeStackYaml(text: string): string | undefined {
-  const found = /with-gcc|with-hpack|setup-info|local-programs-path|extra-path|-pgm|-fplugin|shell-file|\bnix\s*:|\bdocker\s*:|custom-preprocessor|\\/i.exec(text);
-  return found ? `a \`${found[0]}\` setting` : undefined;
+  const keys = yamlKeys(text);
+  if (keys === undefined) return 'text that does not parse as YAML (stack may read it otherwise)';
+  const found = keys.find((key) => /^(?:with-gcc|with-hpack|setup-info|setup-info-locations|local-programs-path|extra-path|shell-file|nix-shell-options|custom-preprocessor-extensions)$/i.test(key));
+  if (found !== undefined) return `a \`${found}\` setting`;
+  const options = /^\s*ghc-options\s*:[\s\S]*/im.exec(text)?.[0];
+  if (options !== undefined && GHC_RUNS.test(options)) return 'GHC options that run a program or load a plugin';
+  return undefined;
 }

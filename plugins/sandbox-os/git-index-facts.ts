@@ -46,6 +46,9 @@ export const MAX_UNSAFE_LISTED = 20;
 /** Code points HFS+ ignores in a name (so `.g\u200cit` is `.git` there), as git's is_hfs_dotgit lists them. */
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
+/** What every unsafe path holds: a component starting with a dot, an empty one, a `~` (NTFS's `git~1`), an HFS+-ignored code point. */
+const MAYBE_UNSAFE = /(?:^|\/)\.|\/\/|\/$|~|[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/;
+
 /** A component git's verify_path refuses: `.git` in any spelling a file system may take for it (case, NTFS's trailing dots and spaces, its short name, HFS+'s ignored code points). */
 function isDotGit(part: string): boolean {
   const bare = part.replace(HFS_IGNORED, '').toLowerCase().replace(/(?::.*)?$/, '').replace(/[. ]+$/, '');
@@ -60,6 +63,8 @@ function isDotGit(part: string): boolean {
  */
 export function unsafeIndexPath(name: string): boolean {
   if (name === '' || name.startsWith('/')) return true;
+  // Read for every entry of every index a command changed: most paths pass on this alone.
+  if (!MAYBE_UNSAFE.test(name)) return false;
   return name.split('/').some((part) => part === '' || part === '.' || part === '..' || isDotGit(part));
 }
 

@@ -88,6 +88,11 @@ async function stampOf(gitDir: string, file: string): Promise<string> {
   return parts.join(' ');
 }
 
+/** `<gitDir>/index` as this reader reads it, never asking git (for a repository whose configuration is not yet judged); unknown when it is not sure. */
+export async function readOwnIndex(gitDir: string): Promise<ParsedIndex> {
+  return readIndex(path.join(gitDir, 'index'), await hashLength(gitDir), Infinity);
+}
+
 async function readIndex(file: string, hashBytes: number, recentSince: number): Promise<ParsedIndex> {
   let handle;
   try {

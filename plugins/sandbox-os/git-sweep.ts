@@ -61,7 +61,7 @@ import { commondirPath, gitfilePath } from './git-pointers.js';
 import { findGitEntries, gitlinkEntries, identity, innerGitDirs, MISSING, type GitBaseline, type GitEntry, type Unread } from './git-walk.js';
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
 import { giveOwnCopy, MAX_GIT_DIR_ENTRIES, plantedLinks } from './git-dir-links.js';
-import { indexFacts } from './git-index.js';
+import { readOwnIndex } from './git-index.js';
 import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
@@ -175,8 +175,13 @@ function checkPlantedLinks(gitDir: string, all: boolean, context: Context): stri
 async function checkIndexPaths(gitDir: string, all: boolean, context: Context, workTree: string | undefined): Promise<string | undefined> {
   const named = await lookUp(gitDir, 'index', context);
   if (!named || !(all || named.changed) || !named.reached.inside || !named.info?.isFile()) return undefined;
-  const facts = await indexFacts(gitDir, workTree ?? (await workTreeOf(gitDir))).catch(() => undefined);
-  if (!facts || facts.unsafe.length === 0) return undefined;
+  // This reader alone: git is not run in a repository whose configuration may not be judged yet (a pointer's target).
+  const facts = await readOwnIndex(gitDir).catch((error: Error) => ({ unknown: error.message }));
+  if ('unknown' in facts) {
+    notChecked(`the index of ${shownPath(workTree ?? (await workTreeOf(gitDir)))} changed and could not be read (${facts.unknown}): entries git never writes were not looked for in it`, context);
+    return undefined;
+  }
+  if (facts.unsafe.length === 0) return undefined;
   const why = `an index with entries git never writes (${facts.unsafe.slice(0, 3).map((name) => JSON.stringify(shownPath(name))).join(', ')})`;
   setAside(named.entry, why, context, 'git would have written them outside the work tree or into a git directory at your next git checkout -- . or git restore there (`git reset` builds a new index from the last commit)');
   return why;

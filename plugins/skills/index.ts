@@ -79,14 +79,14 @@ export default definePlugin({
 
     // An installed skill is loaded into the prompt of every later session (the user's: in every
     // project), as `.mewcode/**` and the dotfiles are, which the file tools ask before writing in
-    // every mode; so does install_skill, bypassPermissions included, after the user's own rules
-    // (an allow rule of theirs naming install_skill passes it).
+    // every mode; so does install_skill, bypassPermissions included, after the rules (an allow rule
+    // naming install_skill passes it: the user's, or a trusted project's, which may run hooks anyway).
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Rules + 50 }, async (request) =>
       request.toolName === INSTALL_SKILL
         ? {
             decision: 'ask',
             layer: NAME,
-            reason: `install_skill asks in every permission mode: the skill it installs is loaded by every later session (${request.input.scope === 'project' ? "this project's" : 'in every project'}) and followed as the user's own instructions; an allow rule of yours naming install_skill passes it`,
+            reason: `install_skill asks in every permission mode: the skill it installs is loaded by every later session (${request.input.scope === 'project' ? "this project's" : 'in every project'}) and followed as the user's own instructions; an allow rule naming install_skill (in your settings, --allowedTools, or the settings of a project you trusted) passes it`,
           }
         : undefined,
     );

@@ -221,8 +221,13 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     'devbox.json',
     judgeDevboxJson,
-    ['{"shell":{"init_hook":"id"}}', '{"include":["plugin:x"]}', '{"env":{"PATH":"./bin:$PATH"}}', '{"env_from":".env"}', '{"packages":["path:./x#y"]}', '{"packages":{"github:o/r":""}}', '{"packages":["./flake"]}', '{"\\u0069nit_hook":"id"}', '{"packages": [', '[]'],
-    ['{"packages":["nodejs@20","python@3.12.1","go"]}', '{\n  // comment\n  "packages": {"nodejs": "20"},\n  "shell": {"scripts": {"t": "npm test"}},\n}'],
+    ['{"shell":{"init_hook":"id"}}', '{"shell":{"init_hook":["echo hi; id"]}}', '{"include":["plugin:x"]}', '{"env":{"PATH":"./bin:$PATH"}}', '{"env_from":".env"}', '{"packages":["path:./x#y"]}', '{"packages":{"github:o/r":""}}', '{"packages":["./flake"]}', '{"packages":["runx:o/tool@latest"]}', '{"shell":{"\\u0069nit_hook":"id"}}', '{"packages": [', '[]'],
+    [
+      '{"packages":["nodejs@20","python@3.12.1","go"]}',
+      '{\n  // comment\n  "packages": {"nodejs": "20"},\n  "shell": {"scripts": {"t": "npm test"}},\n}',
+      // What `devbox init` writes.
+      '{\n  "$schema": "https://raw.githubusercontent.com/jetify-com/devbox/0.13.7/.schema/devbox.schema.json",\n  "packages": [],\n  "shell": {\n    "init_hook": [\n      "echo \'Welcome to devbox!\' > /dev/null"\n    ],\n    "scripts": {\n      "test": [\n        "echo \\"Error: no test specified\\" && exit 1"\n      ]\n    }\n  }\n}\n',
+    ],
   ],
   [
     'pixi.toml',
@@ -239,20 +244,42 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     'hie.yaml',
     judgeHieYaml,
-    ['cradle:\n  bios:\n    program: ./x\n', 'cradle:\n  direct:\n    arguments: ["-pgmF", "./p"]\n', 'cradle:\n  cabal:\n    cabalProject: other.project\n', 'cradle: {"\\x62ios": {}}\n'],
-    ['cradle:\n  cabal:\n    - path: "./src"\n      component: "lib:x"\n', 'cradle:\n  stack:\n'],
+    ['cradle:\n  bios:\n    program: ./x\n', 'cradle:\n  direct:\n    arguments: ["-pgmF", "./p"]\n', 'cradle:\n  cabal:\n    cabalProject: other.project\n', 'cradle: {"\\x62ios": {}}\n', 'cradle: [unclosed\n'],
+    [
+      'cradle:\n  cabal:\n    - path: "./src"\n      component: "lib:x"\n',
+      'cradle:\n  stack:\n',
+      // Names of components and folders that hold the words the keys use.
+      'cradle:\n  cabal:\n    - path: "./src/Directory"\n      component: "lib:ShellCheck"\n    - path: "./plugins"\n      component: "lib:hls-foo-plugin"\n# a bios comment\n',
+    ],
   ],
   [
     'cabal.project',
     judgeCabalProject,
-    ['with-compiler: ./ghc\n', 'with-compiler: /opt/x/ghc\n', 'with-hc-pkg: ghc-pkg\n', 'alex-location: ./a\n', 'extra-prog-path: ./bin\n', 'import: other.config\n', 'program-locations\n  ghc-location: ./g\n', 'package x\n  ghc-options: -fplugin=P\n'],
-    ['packages: .\nwith-compiler: ghc-9.6.4\n-- with-compiler: ./x\nconstraints: ghc-tcplugins-extra ==0.4\n', 'packages: ./*.cabal\ntests: True\n'],
+    [
+      'with-compiler: ./ghc\n',
+      'with-compiler: /opt/x/ghc\n',
+      'with-hc-pkg: ghc-pkg\n',
+      'alex-location: ./a\n',
+      'extra-prog-path: ./bin\n',
+      'import: other.config\n',
+      'program-locations\n  ghc-location: ./g\n',
+      'package x\n  ghc-options: -fplugin=P\n',
+      // cabal has no comment after a value, and options go on over continued lines.
+      'package x\n  ghc-options: -optl--as-needed -pgmL ./evil.sh\n',
+      'package x\n  ghc-options:\n    -pgmL ./evil.sh\n',
+      'source-repository-package\n  type: git\n  location: https://example.com/x.git\n  post-checkout-command: ./x\n',
+    ],
+    [
+      'packages: .\nwith-compiler: ghc-9.6.4\n-- with-compiler: ./x\nconstraints: ghc-tcplugins-extra ==0.4\n',
+      'packages: ./*.cabal\ntests: True\nhaddock-html-location: https://hackage.haskell.org/packages/archive/$pkg/latest/doc/html\n',
+      'source-repository-package\n  type: git\n  location: https://example.com/x.git\n  tag: v1\n',
+    ],
   ],
   [
     'stack.yaml',
     judgeStackYaml,
-    ['with-gcc: ./cc\n', 'setup-info-locations: [x.yaml]\n', 'nix:\n  enable: true\n', 'ghc-options:\n  "$locals": -pgmL ./p\n', 'extra-path: [./bin]\n'],
-    ['resolver: lts-22.0\npackages: [.]\nextra-deps:\n- unix-compat-0.7\n- ghc-tcplugins-extra-0.4\n'],
+    ['with-gcc: ./cc\n', 'setup-info-locations: [x.yaml]\n', 'nix:\n  enable: true\n  shell-file: x.nix\n', 'ghc-options:\n  "$locals": -pgmL ./p\n', 'extra-path: [./bin]\n', 'resolver: [unclosed\n'],
+    ['resolver: lts-22.0\npackages: [.]\nextra-deps:\n- unix-compat-0.7\n- ghc-tcplugins-extra-0.4\n', 'resolver: lts-22.0\nnix:\n  packages: [zlib]\n'],
   ],
 ];
 
