@@ -8,7 +8,8 @@
  * and for every `.git` file (the git directory it points to, and that one's `commondir`) and every
  * `commondir` inside a protected folder (a nested repository's `.git`, a module's); a link
  * of a toolchain file's name (`.tool-versions -> ../shared/versions`) has its target judged by
- * what the write would leave there, as the file itself would be. A link
+ * what the write would leave there, as the file itself would be, and a file written below the
+ * target of a toolchain folder's link (`.cargo -> ../shared/cargo`) as the same file below the link. A link
  * found inside such a target, or inside a protected folder (`.claude/commands -> ../cmds`), leads
  * to protected files too, as a target outside the project holding links does: both are followed,
  * within the same bound. The sandbox's sweep judges a linked settings folder the same way after a
@@ -36,7 +37,7 @@
 import { closeSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isPathWithin } from '../../types/path-within.js';
-import { hostSettingsFor, hostToolchainFileFor, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
+import { hostSettingsFor, hostToolchainFileFor, isToolchainFolderName, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
 import { resolveRealSync } from '../../sdk/path-containment.js';
 import { forms, protectedContent, protectedPath, relativeInside, type ProtectedHit, type ProtectedScope } from './protected-paths.js';
 
@@ -63,6 +64,8 @@ interface Walk {
   reaches: Reach[];
   /** Links of a toolchain file's name (`.tool-versions -> shared/versions`): their target is judged by content as they are. */
   toolchain: Reach[];
+  /** Links of a toolchain folder's name (`.cargo -> shared/cargo`): a file written below the target is judged by content as the same file below the link. */
+  toolchainDirs: Reach[];
   /** The bound was hit: some directory was not listed. */
   truncated: boolean;
 }
@@ -166,6 +169,7 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
   };
   const reaches: Reach[] = [];
   const toolchain: Reach[] = [];
+  const toolchainDirs: Reach[] = [];
   /** Links met outside protected folders: protected once found inside a reach (resolved then). */
   const links: string[] = [];
   const walked: string[] = [];
@@ -196,6 +200,9 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
             if (mayBeHostToolchainFile(child.name) && hostToolchainFileFor(path.relative(root, full).split(path.sep).join('/'))) {
               const real = note.real(full);
               if (real !== undefined) toolchain.push({ real, via: full });
+            } else if (isToolchainFolderName(child.name)) {
+              const real = note.real(full);
+              if (real !== undefined) toolchainDirs.push({ real, via: full });
             }
             if (inside === undefined) links.push(full);
             else {
@@ -230,7 +237,7 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
     // An ancestor of a walked tree already protects all of it (every write there asks); a tree inside one was walked.
     if (!walked.some((tree) => isPathWithin(tree, reach.real) || isPathWithin(reach.real, tree))) walk(reach.real, reach.via);
   }
-  const found: Walk = { reaches, toolchain, truncated };
+  const found: Walk = { reaches, toolchain, toolchainDirs, truncated };
   if (seen.every((entry) => entry.ctimeNs < startedNs - RACY_NS)) kept = { root, maxDirs, walk: found, seen, resolved };
   return found;
 }
@@ -243,7 +250,7 @@ export function linkedReaches(root: string, maxDirs = MAX_LINK_WALK_DIRS): Walk 
  */
 export function linkedProtectedPath(absolute: string, scope: ProtectedScope, content: () => string | undefined): ProtectedHit | undefined {
   const root = realOf(scope.projectRoot) ?? path.resolve(scope.projectRoot);
-  const { reaches, toolchain, truncated } = linkedReaches(root);
+  const { reaches, toolchain, toolchainDirs, truncated } = linkedReaches(root);
   const shown = (via: string): string => relativeInside(root, via) ?? via;
   for (const candidate of forms(absolute)) {
     const reach = reaches.find((r) => isPathWithin(r.real, candidate));
@@ -253,6 +260,10 @@ export function linkedProtectedPath(absolute: string, scope: ProtectedScope, con
     }
     for (const link of toolchain.filter((t) => t.real === candidate)) {
       const hit = protectedContent(link.via, content);
+      if (hit) return { ...hit, path: absolute, what: `${hit.what}, reached through ${shown(link.via)}, which leads there` };
+    }
+    for (const link of toolchainDirs.filter((t) => t.real !== candidate && isPathWithin(t.real, candidate))) {
+      const hit = protectedContent(path.join(link.via, path.relative(link.real, candidate)), content);
       if (hit) return { ...hit, path: absolute, what: `${hit.what}, reached through ${shown(link.via)}, which leads there` };
     }
   }

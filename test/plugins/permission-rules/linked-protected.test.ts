@@ -195,3 +195,12 @@ describe('a later write reuses the walk only while nothing it looked at changed'
     expect(await write(kernel, 'late/target/plugin.js', 'acceptEdits')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
   });
 });
+
+test("a toolchain folder's link (.cargo -> shared/cargo): a file written below its target is judged as the same file below the link", async () => {
+  folder('shared/cargo');
+  link('../../shared/cargo', 'crates/y/.cargo');
+  const { kernel } = await bootRules(dirs, { cli: { allowedTools: ['Edit(**)', 'Write(./**)'] } });
+  expect(await decide(kernel, 'write_file', { file_path: 'shared/cargo/config.toml', content: '[build]\nrustc-wrapper = "./w.sh"\n' }, 'bypassPermissions')).toMatchObject({ decision: 'ask', layer: 'permission-rules:protected' });
+  expect(await decide(kernel, 'write_file', { file_path: 'shared/cargo/config.toml', content: '[net]\ngit-fetch-with-cli = true\n' }, 'acceptEdits')).toMatchObject({ decision: 'allow' });
+  expect(await decide(kernel, 'write_file', { file_path: 'shared/cargo/notes.md', content: 'rustc-wrapper\n' }, 'acceptEdits')).toMatchObject({ decision: 'allow' });
+});
