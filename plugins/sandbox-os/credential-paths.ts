@@ -46,6 +46,10 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.msmtprc', // msmtp SMTP passwords: https://marlam.de/msmtp/msmtp.html#Configuration-files
   '.config/msmtp/', // msmtp, XDG location of the same file (same page)
   '.wgetrc', // wget `password=`/`http_password=`: https://www.gnu.org/software/wget/manual/html_node/Startup-File.html
+  '.curlrc', // curl's config, `user = name:password`: https://everything.curl.dev/cmdline/configfile
+  '.config/.curlrc', // curl ≥ 7.73 reads it from XDG_CONFIG_HOME too (same page)
+  '.gist', // the gist gem's OAuth token: https://github.com/defunkt/gist#login
+  '.infisical/', // Infisical CLI login: https://infisical.com/docs/cli/overview
   '.fetchmailrc', // fetchmail server passwords: https://www.fetchmail.info/fetchmail-man.html#the-run-control-file
   '.env', // a dotenv file in the home: the usual place for tokens a user exports by hand
   '.git-credentials', // git credential-store default file: https://git-scm.com/docs/git-credential-store#_files
@@ -243,6 +247,19 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   'Library/Application Support/Telegram Desktop/', // the same on macOS
   '.thunderbird/', // Thunderbird profiles: logins.json and key4.db: https://support.mozilla.org/kb/profiles-where-thunderbird-stores-user-data
   'Library/Thunderbird/', // the same on macOS (same page)
+  '.muttrc', // mutt `imap_pass`/`smtp_pass`: http://www.mutt.org/doc/manual/#configuration
+  '.mutt/', // mutt's folder (its muttrc, often with the passwords, and the header cache): same page
+  '.config/mutt/', // mutt, XDG location of the same (same page)
+  '.config/neomutt/', // NeoMutt `imap_pass`: https://neomutt.org/guide/configuration
+  '.mbsyncrc', // isync/mbsync `Pass`: https://isync.sourceforge.io/mbsync.html
+  '.config/isyncrc', // mbsync, XDG location (same page)
+  '.offlineimaprc', // OfflineIMAP `remotepass`: https://www.offlineimap.org/doc/offlineimap.html
+  '.config/aerc/', // aerc accounts.conf, passwords in the source and outgoing URLs: https://git.sr.ht/~rjarry/aerc/tree/master/item/doc/aerc-accounts.5.scd
+  '.config/himalaya/', // Himalaya config.toml (passwords, or the command that prints one): https://github.com/pimalaya/himalaya
+  '.purple/', // Pidgin/libpurple accounts.xml, passwords in plain text: https://developer.pidgin.im/wiki/PlainTextPasswords
+  '.irssi/', // irssi config: server and SASL passwords: https://irssi.org/documentation/settings/
+  '.weechat/', // WeeChat sec.conf (secured data) and server passwords: https://weechat.org/files/doc/stable/weechat_user.en.html#secured_data
+  '.config/weechat/', // WeeChat ≥ 3.2, XDG location (same page)
 
   // --- Databases
   '.pgpass', // PostgreSQL passwords: https://www.postgresql.org/docs/current/libpq-pgpass.html
@@ -286,6 +303,10 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.qwen/', // Qwen Code OAuth credentials: https://github.com/QwenLM/qwen-code
   '.ollama/id_ed25519', // Ollama's ollama.com signing key: https://github.com/ollama/ollama/blob/main/docs/faq.md
   '.kiro/settings/mcp.json', // Kiro user MCP servers (env tokens): https://kiro.dev/docs/mcp/configuration/
+  '.config/aichat/', // aichat's config.yaml with each client's api_key: https://github.com/sigoden/aichat
+  '.config/mods/', // mods' mods.yml with API keys: https://github.com/charmbracelet/mods
+  '.config/shell_gpt/', // shell_gpt's .sgptrc with OPENAI_API_KEY: https://github.com/TheR1D/shell_gpt
+  '.config/fabric/', // fabric's .env with the providers' keys: https://github.com/danielmiessler/fabric
 
   // --- Shell and REPL histories (a decision: see the top)
   '.bash_history', // bash(1) HISTFILE default

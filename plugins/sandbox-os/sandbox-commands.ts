@@ -15,6 +15,7 @@ import { bwrapArgs, LAUNCH_SHELLS, sandboxLaunch } from './bwrap-args.js';
 import type { FolderEntry, ListEntries } from './rebuilt-folders.js';
 import { credentialDirs, credentialPaths, credentialPathsFromEnv, hiddenToolEntries, movedXdgHomes } from './credential-paths.js';
 import { ancestorDotenvPaths } from './ancestor-dotenv.js';
+import { MAX_HIDDEN_PROJECTS, sessionRecordPaths } from './session-transcripts.js';
 import { MAX_SCAN_DIRS, MAX_SCAN_ENTRIES, MAX_SECRET_NAMED, SecretNameScans } from './secret-names.js';
 import { listedPaths } from './listed-paths.js';
 import { globReadRules, isGlob } from './deny-read-globs.js';
@@ -101,6 +102,7 @@ export class SandboxCommands {
   private warnedRuleWalk = false;
   private warnedGlobWalk = false;
   private warnedNameScan = false;
+  private warnedRecords = false;
   /** Shared by calls that arrive together (prepareMounts). */
   private readonly preparations = new SharedWhileRunning<PreparedMounts>();
   /** The sweeps after the commands of one preparation. */
@@ -453,7 +455,8 @@ export class SandboxCommands {
   /**
    * Everything unreadable for this call, links resolved: the credential list (credential-paths.ts),
    * paths the environment moved credentials to, the hidden entries of ~/.mewcode and the AI tools'
-   * directories, the home's files whose names say secret or history (secret-names.ts), dotenv
+   * directories, the home's files whose names say secret or history (secret-names.ts), MewCode's
+   * session records in this and other projects (session-transcripts.ts), dotenv
    * files in the project's parent folders (ancestor-dotenv.ts), the user's deny_read (plain
    * paths, and globs expanded now), the Read rules' paths.
    * A path that is or holds a writable root is left out: hiding it would hide the project.
@@ -472,7 +475,11 @@ export class SandboxCommands {
     const globbed = expanded.paths;
     const env = this.options.env ?? process.env;
     const realHome = await realpath(homeDir).catch(() => homeDir);
-    const [named, parents] = await Promise.all([this.secretNamed(realHome, writableRoots, env), ancestorDotenvPaths(writableRoots, realHome)]);
+    const [named, parents, records] = await Promise.all([this.secretNamed(realHome, writableRoots, env), ancestorDotenvPaths(writableRoots, realHome), sessionRecordPaths(realHome, writableRoots)]);
+    if (records.truncated && !this.warnedRecords) {
+      this.warnedRecords = true;
+      this.options.warn(`sandbox-os: MewCode has run in more than ${MAX_HIDDEN_PROJECTS} projects (~/.mewcode/sessions.jsonl); the session records of the older ones are readable by commands`);
+    }
     // The built-in list (≈ 335 names in a few dozen directories of the home, most of them missing)
     // is narrowed by listing those directories; every other path is few and resolved as given
     // (a name a lookup finds but a listing may not show: an automount, another Unicode spelling).
@@ -482,6 +489,7 @@ export class SandboxCommands {
       ...(await hiddenToolEntries(homeDir)),
       ...named,
       ...parents,
+      ...records.paths,
       ...this.settings.denyRead.filter((entry) => !isGlob(entry)),
       ...globbed,
       ...ruleHidden,
