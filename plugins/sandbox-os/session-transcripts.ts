@@ -8,13 +8,15 @@
  * another project's whole `.mewcode` folder is hidden; in a writable root (this project), its
  * earlier sessions (`.mewcode/sessions`: what a command never needs; this session's saved tool
  * outputs stay readable, as the tool results point commands at them). At most MAX_HIDDEN_PROJECTS
- * projects, the most recent: each costs the command a mount.
+ * projects, the most recent: each costs the command a mount (bubblewrap reads the mount table
+ * again after each, ≈ 0.2 ms); one under /tmp needs none (the sandbox's /tmp is its own).
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { knownSessionsFile, readNoFollow } from '../../sdk/session-files.js';
+import { isPathWithin } from '../../types/path-within.js';
 
-export const MAX_HIDDEN_PROJECTS = 64;
+export const MAX_HIDDEN_PROJECTS = 32;
 
 let cached: { stamp: string; roots: string[] } | undefined;
 
@@ -52,7 +54,7 @@ async function knownRoots(homeDir: string): Promise<string[]> {
 export async function sessionRecordPaths(homeDir: string, writableRoots: readonly string[], max = MAX_HIDDEN_PROJECTS): Promise<{ paths: string[]; truncated: boolean }> {
   const roots = await knownRoots(homeDir);
   const paths = writableRoots.map((root) => path.join(root, '.mewcode', 'sessions'));
-  const others = roots.filter((root) => !writableRoots.includes(root));
+  const others = roots.filter((root) => !writableRoots.includes(root) && !isPathWithin('/tmp', root));
   for (const root of others.slice(0, max)) paths.push(path.join(root, '.mewcode'));
   return { paths, truncated: others.length > max };
 }
