@@ -65,9 +65,8 @@ const programChunks = await onDemandModulesInsideProgram(esm, entryPoints, ['mew
 await build({ ...esm, entryPoints, plugins: [...esm.plugins, programChunks] });
 // The git sweep the sandbox's watchdog runs after MewCode died during a command
 // (plugins/sandbox-os/recovery-main.ts): one file of its own, sharing no chunk with the program,
-// whose start would otherwise load the files such sharing splits out. The YAML parser (two of the
-// sweep's judges) is imported from the installed package instead of a second copy in the tarball.
-await build({ ...esm, splitting: false, external: [...esm.external, 'yaml'], entryPoints: { 'mewcode-sweep-recovery': 'plugins/sandbox-os/recovery-main.ts' } });
+// whose start would otherwise load the files such sharing splits out.
+await build({ ...esm, splitting: false, entryPoints: { 'mewcode-sweep-recovery': 'plugins/sandbox-os/recovery-main.ts' } });
 // Test support, not part of the package: its chunks live apart so "files" can leave them out.
 await build({
   ...esm,

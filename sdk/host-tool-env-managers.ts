@@ -6,7 +6,6 @@
  */
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { parse as parseYaml } from 'yaml';
 import { isTable } from './host-tool-content.js';
 import { shown } from './host-tool-versions.js';
 
@@ -77,15 +76,16 @@ export function judgePixiManifest(text: string, inPyproject: boolean): string | 
   return undefined;
 }
 
-/** A YAML document's keys at any depth, or undefined when it does not parse (several documents, an error). */
+/**
+ * The keys a YAML text may hold, read wide without a parser (the sweep and the file tools load
+ * none for two small files): every word followed by `:` and a space or the line's end, in block or
+ * flow style, quoted or not, comments included; a value's colon (`lib:ShellCheck`) is no key.
+ * Undefined for what could spell a key otherwise: an escape sequence in the text, an explicit key
+ * (`? bios`, `: value`).
+ */
 function yamlKeys(text: string): string[] | undefined {
-  let document: unknown;
-  try {
-    document = parseYaml(text, { uniqueKeys: false });
-  } catch {
-    return undefined;
-  }
-  return [...keysOf(document)];
+  if (text.includes('\\') || /^[ \t-]*[?:](?:[ \t]|$)/m.test(text)) return undefined;
+  return [...text.matchAll(/(?:^|[\s{,[])["']?([A-Za-z_][\w.-]*)["']?[ \t]*:(?=[ \t\r\n]|$)/gm)].map((match) => match[1]!);
 }
 
 /** Options that make GHC run a program (a preprocessor, another phase's program) or load a plugin. */
@@ -93,13 +93,13 @@ const GHC_RUNS = /-pgm|-fplugin/;
 
 /**
  * The Haskell language server's `hie.yaml` (read when an editor opens the folder, no trust step),
- * read as YAML: a `bios` cradle runs a program or a shell line, a `direct` cradle's arguments may
+ * judged by its keys: a `bios` cradle runs a program or a shell line, a `direct` cradle's arguments may
  * run a preprocessor or load a plugin, and `cabalProject`/`stackYaml` read another file of any
- * name. `cabal`, `stack`, `multi` and `none` cradles over components pass. Text that does not parse counts.
+ * name. `cabal`, `stack`, `multi` and `none` cradles over components pass.
  */
 export function judgeHieYaml(text: string): string | undefined {
   const keys = yamlKeys(text);
-  if (keys === undefined) return 'text that does not parse as YAML (the language server may read it otherwise)';
+  if (keys === undefined) return 'an escape sequence or an explicit key (a key spelled so is read as another)';
   const found = keys.find((key) => /^(?:bios|direct|program|shell|arguments|dependency-program|cabalproject|stackyaml|with-hie-bios)$/i.test(key));
   return found === undefined ? undefined : `a \`${found}\` setting (the language server would run or read what it names)`;
 }
@@ -133,15 +133,15 @@ export function judgeCabalProject(text: string): string | undefined {
 }
 
 /**
- * Stack's `stack.yaml`, read as YAML by every `stack` there and by the language server when the
+ * Stack's `stack.yaml`, judged by its keys, read by every `stack` there and by the language server when the
  * folder opens: programs (`with-gcc`, `with-hpack`), where GHC and tools come from (`setup-info`,
  * `setup-info-locations`, `local-programs-path`, `extra-path`), the Nix shell Stack builds in
  * (`shell-file`, `nix-shell-options`), preprocessors, and GHC options running a program or loading
- * a plugin. A resolver, packages, extra-deps and Nix packages by name pass. Text that does not parse counts.
+ * a plugin. A resolver, packages, extra-deps and Nix packages by name pass.
  */
 export function judgeStackYaml(text: string): string | undefined {
   const keys = yamlKeys(text);
-  if (keys === undefined) return 'text that does not parse as YAML (stack may read it otherwise)';
+  if (keys === undefined) return 'an escape sequence or an explicit key (a key spelled so is read as another)';
   const found = keys.find((key) => /^(?:with-gcc|with-hpack|setup-info|setup-info-locations|local-programs-path|extra-path|shell-file|nix-shell-options|custom-preprocessor-extensions)$/i.test(key));
   if (found !== undefined) return `a \`${found}\` setting`;
   const options = /^\s*ghc-options\s*:[\s\S]*/im.exec(text)?.[0];

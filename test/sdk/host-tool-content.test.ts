@@ -244,7 +244,7 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     'hie.yaml',
     judgeHieYaml,
-    ['cradle:\n  bios:\n    program: ./x\n', 'cradle:\n  direct:\n    arguments: ["-pgmF", "./p"]\n', 'cradle:\n  cabal:\n    cabalProject: other.project\n', 'cradle: {"\\x62ios": {}}\n', 'cradle: [unclosed\n'],
+    ['cradle:\n  bios:\n    program: ./x\n', 'cradle:\n  direct:\n    arguments: ["-pgmF", "./p"]\n', 'cradle:\n  cabal:\n    cabalProject: other.project\n', 'cradle: {"\\x62ios": {}}\n', 'cradle:\n  ? bios\n  : {program: x}\n', 'cradle: {shell: id}\n'],
     [
       'cradle:\n  cabal:\n    - path: "./src"\n      component: "lib:x"\n',
       'cradle:\n  stack:\n',
@@ -278,7 +278,7 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     'stack.yaml',
     judgeStackYaml,
-    ['with-gcc: ./cc\n', 'setup-info-locations: [x.yaml]\n', 'nix:\n  enable: true\n  shell-file: x.nix\n', 'ghc-options:\n  "$locals": -pgmL ./p\n', 'extra-path: [./bin]\n', 'resolver: [unclosed\n'],
+    ['with-gcc: ./cc\n', 'setup-info-locations: [x.yaml]\n', 'nix:\n  enable: true\n  shell-file: x.nix\n', 'ghc-options:\n  "$locals": -pgmL ./p\n', 'extra-path: [./bin]\n', '? with-gcc\n: ./cc\n', '{"with-gcc": ./cc}\n'],
     ['resolver: lts-22.0\npackages: [.]\nextra-deps:\n- unix-compat-0.7\n- ghc-tcplugins-extra-0.4\n', 'resolver: lts-22.0\nnix:\n  packages: [zlib]\n'],
   ],
 ];
