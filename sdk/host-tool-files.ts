@@ -74,7 +74,7 @@ const settings = (names: readonly (string | RegExp)[], atRoot: HostSettings['atR
 export const HOST_SETTINGS: readonly HostSettings[] = [
   // VS Code tasks (runOn: folderOpen), interpreters and git paths; JetBrains run configurations;
   // Zed's and Helix's language-server commands.
-  ...settings(['.vscode', '.idea', '.zed', '.helix'], 'mount', EDITOR),
+  ...settings(['.vscode', '.idea', '.zed', '.helix', '.theia'], 'mount', EDITOR),
   // A VS Code multi-root workspace file holds settings, tasks and launch configurations as `.vscode/` does.
   ...settings([/\.code-workspace$/], 'present', EDITOR),
   // JetBrains run configurations stored beside the project (`.run/*.run.xml`).
@@ -98,6 +98,9 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   // (`mcp.json`), Cline (`.clinerules/hooks/`), Kiro (`settings/mcp.json`, `hooks/`), Amazon Q
   // (`mcp.json`), Windsurf, Junie (`mcp/`), OpenHands (`setup.sh`, run at every session's start).
   ...settings(['.cursor', '.continue', '.roo', '.kilocode', '.clinerules', '.kiro', '.amazonq', '.windsurf', '.junie', '.openhands'], 'mount', AGENT),
+  // Factory's Droid (`.factory/settings.json` hooks), Augment's Auggie (`.augment/settings.json`
+  // hooks), Mistral's Vibe (`.vibe/config.toml` MCP servers), iFlow CLI and Qoder (their settings' hooks and MCP servers).
+  ...settings(['.factory', '.augment', '.vibe', '.iflow', '.qoder'], 'mount', AGENT),
   // Crush: MCP and LSP commands.
   ...settings(['.crush.json'], 'mount', AGENT),
   ...settings(['crush.json'], 'present', AGENT),
@@ -412,6 +415,15 @@ export const HOST_TOOLCHAIN_FILES: readonly HostToolchainFile[] = [
     what: "Stack's project settings (stack.yaml)",
     runBy: 'stack would have run the programs it names at your next stack command there, and the Haskell language server when an editor opens the folder',
     judge: judgeStackYaml,
+  },
+  {
+    // GitHub Copilot CLI (and VS Code's agent hooks) load every `.github/hooks/*.json` of the folder
+    // they start in, its `sessionStart` commands included; the folder's trust is remembered by path.
+    path: /(?:^|\/)\.github\/hooks\/[^/]+\.json$/,
+    name: /\.json$/,
+    what: "GitHub Copilot's hooks (.github/hooks/*.json)",
+    runBy: 'Copilot CLI would have run the commands it names at its next start there',
+    judge: () => 'commands a coding agent runs',
   },
   {
     // Maven: core extensions, fetched and loaded by every `mvn` there.

@@ -39,6 +39,8 @@ export interface IndexFacts {
   caches: string[];
   /** Entries whose path git would never have written (unsafeIndexPath), the first MAX_UNSAFE_LISTED of them. */
   unsafe: string[];
+  /** The entries a reader was asked to keep (git-index.ts readOwnIndex): `<path>\0<stage>` → mode and object. */
+  kept?: Map<string, { mode: number; oid: string }>;
 }
 
 export const MAX_UNSAFE_LISTED = 20;

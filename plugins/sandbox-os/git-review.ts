@@ -42,6 +42,7 @@ import { checkMailmap } from './git-mailmap.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
+import { checkStagedGuarded, guardedEntries, guardedPath, type GuardedEntries } from './git-staged-guarded.js';
 import { follow, isRealInside, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
 import { configOffence } from './git-inert-config.js';
 import { isPathWithin } from '../../types/path-within.js';
@@ -53,7 +54,10 @@ interface Reviewed {
 }
 
 /** Per git directory, before the command: its index's marks (path → bits), its info files' lines and its history substitutions; undefined: unknown. */
-export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState }>;
+export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; headRef?: string }>;
+
+/** The absolute paths a repository's git configuration names (its hooks folder, what its hooks read): sdk/git-config-paths.ts. */
+export type NamedByConfig = (gitDir: string, workTree: string) => readonly string[];
 
 /** Files of a git directory that hide files from git status or change what git diff shows, and how. */
 const INFO_FILES: Readonly<Record<string, string>> = {
@@ -105,19 +109,28 @@ async function reviewedIndexes(roots: readonly string[]): Promise<Reviewed[]> {
 }
 
 /** Before a command: the marks in each index it could change. Never throws (an index not read is unknown). */
-export async function reviewBaseline(roots: readonly string[]): Promise<ReviewBaseline> {
+export async function reviewBaseline(roots: readonly string[], named: NamedByConfig = () => []): Promise<ReviewBaseline> {
   const baseline: ReviewBaseline = new Map();
   try {
     for (const { gitDir, workTree } of await reviewedIndexes(roots)) {
       const facts = await indexFacts(gitDir, workTree).catch(() => undefined);
       const info = new Map<string, ReadonlySet<string> | undefined>();
       for (const name of Object.keys(INFO_FILES)) info.set(name, (await infoLines(gitDir, name, roots)).lines);
-      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots) });
+      const guarded = await guardedEntries(gitDir, guardedPath(workTree, named(gitDir, workTree)));
+      const headRef = await symbolicHead(gitDir);
+      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), ...(guarded ? { guarded } : {}), ...(headRef ? { headRef } : {}) });
     }
   } catch {
     // what was not read is unknown: its marks are named after the command, not cleared
   }
   return baseline;
+}
+
+/** The ref HEAD names (`ref: refs/heads/main`), or undefined (detached, or not read). */
+async function symbolicHead(gitDir: string): Promise<string | undefined> {
+  const read = await readRegularFile(path.join(gitDir, 'HEAD'), 4096).catch(() => undefined);
+  const text = read && 'bytes' in read ? read.bytes.toString('latin1').trim() : '';
+  return /^ref: (refs\/\S+)$/.exec(text)?.[1];
 }
 
 const plural = (count: number, one: string, many: string): string => (count === 1 ? one : many);
@@ -134,7 +147,7 @@ const changedSince = async (file: string, since: number): Promise<boolean> => ((
  * After a command that started at `since`: each reviewed index checked against `before` (the
  * marks before the command; undefined when unknown, as for a command MewCode died during).
  */
-export async function checkReview(roots: readonly string[], since: number, before: ReviewBaseline | undefined): Promise<ReviewResult> {
+export async function checkReview(roots: readonly string[], since: number, before: ReviewBaseline | undefined, named: NamedByConfig = () => []): Promise<ReviewResult> {
   const result: ReviewResult = { notices: [], unchecked: [] };
   const checkedHistory = new Set<string>();
   for (const reviewed of await reviewedIndexes(roots)) {
@@ -143,6 +156,12 @@ export async function checkReview(roots: readonly string[], since: number, befor
     await checkHistory(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), roots, since, history, checkedHistory, result);
     await checkMailmap(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), roots, since, result);
     await checkIndex(reviewed, roots, since, before, result);
+    // What the user's discard (restore, checkout, reset --hard) would write that a command may not.
+    const earlier = before?.get(reviewed.gitDir);
+    const refs = earlier?.history.refs;
+    // HEAD's commit before the command: its branch's, or its own when detached.
+    const headBefore = refs === undefined || 'why' in refs ? undefined : earlier?.headRef !== undefined ? refs.refs.get(earlier.headRef) : refs.head;
+    await checkStagedGuarded(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), guardedPath(reviewed.workTree, named(reviewed.gitDir, reviewed.workTree)), before === undefined ? undefined : (earlier?.guarded ?? new Map()), headBefore, result);
   }
   return result;
 }

@@ -713,7 +713,11 @@ export async function sweepGitDirs(roots: readonly string[], since: number, base
   }
   // Last: git is run in the indexes' git directories only once what they name that would run a
   // program has been set aside.
-  const reviewed = await checkReview(roots, since, review);
+  const namedByConfig = (gitDir: string, workTree: string): string[] => {
+    const parts = gitNamedPartsCached({ gitDir, workTree, ...home });
+    return [...parts.named, ...parts.hookInputs.paths, ...parts.programs];
+  };
+  const reviewed = await checkReview(roots, since, review, namedByConfig);
   context.unchecked.push(...reviewed.unchecked);
   const notices = [...context.notices, ...reviewed.notices];
   if (named.length > 0) {

@@ -303,7 +303,8 @@ export class SandboxCommands {
     const planned = await planMounts({ writableRoots, homeDir, denyRead, gitNamedPaths, hookInputs, realPath, gitFileTarget, enclosingRepository, listEntries }, this.inspectProtected, list);
     if (!planned.ok) return { writableRoots, planned, review: new Map(), configs: [] };
     await this.baseline(writableRoots);
-    return { writableRoots, planned, review: await reviewBaseline(writableRoots), configs: readOwnConfigs(planned.plan) };
+    const named = (gitDir: string, workTree: string): string[] => [...gitNamedPaths(gitDir, workTree), ...hookInputs(gitDir, workTree)];
+    return { writableRoots, planned, review: await reviewBaseline(writableRoots, named), configs: readOwnConfigs(planned.plan) };
   }
 
   /**

@@ -91,6 +91,11 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     ["cabal.project's with-compiler naming a project file", 'printf "packages: .\\nwith-compiler: ./tools/ghc\\n" > cabal.project', () => left('cabal.project') !== undefined],
     ["stack.yaml's with-gcc", 'printf "resolver: lts-22.0\\nwith-gcc: ./cc\\n" > stack.yaml', () => left('stack.yaml') !== undefined],
     ["Sapling's .sl/config hooks", 'mkdir -p .sl && printf "[hooks]\\npre-status = id\\n" > .sl/config', () => left('.sl/config') !== undefined],
+    // A fourth red team's: other agents' hooks.
+    ["Copilot's .github/hooks/*.json (Copilot CLI runs its sessionStart commands)", 'mkdir -p .github/hooks && printf \'{"version":1,"hooks":{"sessionStart":[{"type":"command","bash":"id"}]}}\\n\' > .github/hooks/ci.json', () => left('.github/hooks/ci.json') !== undefined],
+    ["a package's .github/hooks/*.json", 'mkdir -p pkg/b/.github/hooks && echo "{}" > pkg/b/.github/hooks/x.json', () => left('pkg/b/.github/hooks/x.json') !== undefined],
+    ["Factory Droid's .factory/settings.json hooks", 'mkdir -p .factory && echo "{\\"hooks\\":{}}" > .factory/settings.json', () => left('.factory/settings.json') !== undefined],
+    ["Augment's .augment/settings.json hooks", 'mkdir -p .augment 2>/dev/null; echo "{}" > .augment/settings.json', () => left('.augment/settings.json') !== undefined],
   ];
 
   test.each(attempts)('%s: set aside or refused', async (name, command, stays) => {
@@ -236,6 +241,11 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
     ['write_file', 'cabal.project.local', { content: 'package x\n  ghc-options: -pgmL ./p\n' }],
     ['write_file', 'stack.yaml', { content: 'nix:\n  shell-file: x.nix\n' }],
     ['write_file', '.sl/config', { content: '[extensions]\nx = ./x.py\n' }],
+    ['write_file', '.github/hooks/ci.json', { content: '{"hooks":{}}\n' }],
+    ['write_file', 'sub/.github/hooks/ci.json', { content: '{}\n' }],
+    ['write_file', '.vibe/config.toml', { content: '[[mcp_servers]]\ncommand = "id"\n' }],
+    ['write_file', '.theia/tasks.json', { content: '{}\n' }],
+    ['write_file', '.qoder/settings.json', { content: '{}\n' }],
   ];
 
   test.each(hostile)('%s %s asks in every mode', async (tool, file, fields) => {
@@ -270,6 +280,7 @@ describe('through the file tools: write_file and edit_file, in every mode', () =
       expect(await judge(kernel, 'write_file', { file_path: 'cabal.project', content: 'packages: .\nwith-compiler: ghc-9.6.4\nconstraints: ghc-tcplugins-extra ==0.4\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: 'stack.yaml', content: 'resolver: lts-22.0\nextra-deps:\n- unix-compat-0.7\n' }, mode)).toMatchObject({ decision: 'allow' });
       expect(await judge(kernel, 'write_file', { file_path: 'hie.yaml', content: 'cradle:\n  cabal:\n    component: "lib:x"\n' }, mode)).toMatchObject({ decision: 'allow' });
+      expect(await judge(kernel, 'write_file', { file_path: '.github/workflows/ci.yml', content: 'on: push\n' }, mode)).toMatchObject({ decision: 'allow' });
     }
   });
 });

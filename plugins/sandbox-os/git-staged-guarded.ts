@@ -1,0 +1,142 @@
+/**
+ * After each sandboxed command: what the user's own discard would write from git. The files the
+ * sandbox keeps a command from writing — other tools' settings (`.vscode/tasks.json`…), MewCode's
+ * and Claude Code's, the toolchain files, what the git configuration names (a `core.hooksPath`
+ * folder's hooks) — have content in the index and in commits too, and that a command can change
+ * with git's plumbing (`git update-index --cacheinfo`, `git commit-tree` and `git update-ref`)
+ * while the work tree keeps the old file: `git restore .`, `git checkout -- .` or `git reset
+ * --hard`, what a user runs to undo an agent's changes, then write it on the host. (Found by a red team.)
+ *
+ * An entry at such a path that the command staged (changed in the index) or committed (changed
+ * between HEAD before and after the command), whose content is not what the work tree holds there,
+ * is undone: the index entry set back to what it was (or removed), the branch (or a detached HEAD)
+ * set back to where it was, its commits kept and named. What the work tree holds passes: a commit
+ * of a settings change the user made is no change there.
+ */
+import path from 'node:path';
+import { hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
+import { nodeCrypto } from '../../types/lazy-builtin.js';
+import { isPathWithin } from '../../types/path-within.js';
+import { lstat, readlink, readRegularFile } from './byte-fs.js';
+import { fromBytes, toBytes } from './byte-names.js';
+import { readOwnIndex } from './git-index.js';
+import { runHostGit } from './git-run.js';
+import { shownPath } from './sweep-paths.js';
+
+/** MewCode's, Claude Code's and the MCP server list's names, at any depth. */
+const AGENT_NAMES = /(?:^|\/)(?:\.mewcode|\.claude)(?:\/|$)|(?:^|\/)(?:\.mcp\.json|\.mewcode\.(?:ya?ml|json))$/i;
+
+/** A guarded file's content larger than this is taken as different from any entry (none is that large). */
+const MAX_HASHED_BYTES = 16 * 1024 * 1024;
+
+export type GuardedEntries = ReadonlyMap<string, { mode: number; oid: string }>;
+
+/** Whether a work-tree path (relative, `/`-separated) is one a command may not write: `named` are the absolute paths the git configuration names. */
+export function guardedPath(workTree: string, named: readonly string[]): (relative: string) => boolean {
+  return (relative) => {
+    if (AGENT_NAMES.test(relative) || hostSettingsAt(relative) !== undefined || hostToolchainFileFor(relative) !== undefined) return true;
+    const absolute = path.join(workTree, relative);
+    return named.some((place) => isPathWithin(place, absolute));
+  };
+}
+
+/** The index's entries at guarded paths (`<path>\0<stage>` → mode, object), or undefined when this reader cannot read the index. */
+export async function guardedEntries(gitDir: string, isGuarded: (relative: string) => boolean): Promise<GuardedEntries | undefined> {
+  const read = await readOwnIndex(gitDir, isGuarded).catch(() => undefined);
+  return read === undefined || 'unknown' in read ? undefined : (read.kept ?? new Map());
+}
+
+/** The object git would store for the work tree's file at `relative` (a link: its target), or undefined when there is none. */
+async function workTreeObject(workTree: string, relative: string, hashBytes: number): Promise<string | undefined> {
+  const file = path.join(workTree, relative);
+  const info = await lstat(file).catch(() => undefined);
+  let bytes: Buffer | undefined;
+  if (info?.isSymbolicLink()) bytes = toBytes(await readlink(file).catch(() => ''));
+  else if (info?.isFile() && info.size <= MAX_HASHED_BYTES) {
+    const read = await readRegularFile(file, MAX_HASHED_BYTES).catch(() => undefined);
+    bytes = read && 'bytes' in read ? read.bytes : undefined;
+  }
+  if (bytes === undefined) return undefined;
+  return nodeCrypto().createHash(hashBytes === 32 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+interface Result {
+  notices: string[];
+  unchecked: string[];
+}
+
+const listed = (names: readonly string[]): string => names.slice(0, 5).map((name) => JSON.stringify(shownPath(name))).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+
+/**
+ * After the command: the index's guarded entries against `before` (undefined: unknown, as for a
+ * command MewCode died during: named, not undone), and HEAD against `beforeHead`.
+ */
+export async function checkStagedGuarded(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, before: GuardedEntries | undefined, beforeHead: string | undefined, result: Result): Promise<void> {
+  const read = await readOwnIndex(gitDir, isGuarded).catch(() => undefined);
+  if (read === undefined || 'unknown' in read) return; // the index review says it could not be read
+  const hashBytes = read.hashBytes ?? 20;
+  const planted: { key: string; name: string }[] = [];
+  for (const [key, entry] of read.kept ?? new Map<string, { mode: number; oid: string }>()) {
+    const was = before?.get(key);
+    if (was !== undefined && was.oid === entry.oid && was.mode === entry.mode) continue;
+    const name = key.slice(0, key.lastIndexOf('\0'));
+    if ((await workTreeObject(workTree, name, hashBytes)) === entry.oid) continue;
+    planted.push({ key, name });
+  }
+  if (planted.length > 0) {
+    const what = `the command staged content for ${listed(planted.map((p) => p.name))} in ${where} that is not what the work tree holds there, and the sandbox keeps commands from writing ${planted.length === 1 ? 'that file' : 'those files'}: \`git restore .\` or \`git checkout -- .\` would have written it on your machine`;
+    if (before === undefined) result.notices.push(`${what}; MewCode cannot tell what was staged before the command: \`git diff --cached\` shows it, \`git restore --staged\` unstages it`);
+    else {
+      const lines = planted.map(({ key, name }) => {
+        const was = before.get(key);
+        // Mode 0 removes the entry; the stage of a conflict entry is given as git lists it.
+        const stage = key.slice(key.lastIndexOf('\0') + 1);
+        return was === undefined ? `0 ${'0'.repeat(hashBytes * 2)}\t${name}\0` : `${was.mode.toString(8)} ${was.oid} ${stage}\t${name}\0`;
+      });
+      const run = await runHostGit(gitDir, workTree, ['update-index', '-z', '--index-info'], { input: Buffer.concat(lines.map((line) => toBytes(line))) });
+      result.notices.push(run.ok ? `${what}. MewCode set ${planted.length === 1 ? 'the entry' : 'the entries'} back to what ${planted.length === 1 ? 'it was' : 'they were'} before the command` : `${what}, and MewCode could not set ${planted.length === 1 ? 'it' : 'them'} back (${run.why}): run \`git restore --staged\` on ${planted.length === 1 ? 'it' : 'them'} before any restore or checkout`);
+    }
+  }
+  if (beforeHead !== undefined) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead, hashBytes, result);
+}
+
+/** Output of a host git run, or why there is none. */
+async function gitOutput(gitDir: string, workTree: string, args: readonly string[]): Promise<Buffer | { why: string }> {
+  const chunks: Buffer[] = [];
+  const run = await runHostGit(gitDir, workTree, args, { onData: (chunk) => chunks.push(chunk) });
+  return run.ok ? Buffer.concat(chunks) : { why: run.why };
+}
+
+/** HEAD moved during the command to commits that change a guarded path to content the work tree does not hold: set back. */
+async function checkCommitted(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, beforeHead: string, hashBytes: number, result: Result): Promise<void> {
+  const head = await gitOutput(gitDir, workTree, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+  if (!Buffer.isBuffer(head)) return; // no commit yet (an empty repository), or unreadable: nothing reset --hard would write
+  const after = head.toString('latin1').trim();
+  if (after === beforeHead) return;
+  const diff = await gitOutput(gitDir, workTree, ['diff-tree', '-r', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', beforeHead, after]);
+  if (!Buffer.isBuffer(diff)) {
+    result.unchecked.push(`the commits the command added to ${where} could not be compared with the ones before (${diff.why}); a settings or hook file changed there, which \`git reset --hard\` would write, was not looked for`);
+    return;
+  }
+  // `:<old mode> <new mode> <old> <new> <status>\0<path>\0` per change.
+  const fields = diff.toString('latin1').split('\0');
+  const planted: string[] = [];
+  for (let at = 0; at + 1 < fields.length; at += 2) {
+    const header = /^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(fields[at]!);
+    if (!header) continue;
+    const name = fromBytes(Buffer.from(fields[at + 1]!, 'latin1'));
+    if (/^0+$/.test(header[2]!) || !isGuarded(name)) continue;
+    if ((await workTreeObject(workTree, name, hashBytes)) !== header[2]) planted.push(name);
+  }
+  if (planted.length === 0) return;
+  const symbolic = await gitOutput(gitDir, workTree, ['symbolic-ref', '-q', 'HEAD']);
+  const ref = Buffer.isBuffer(symbolic) && symbolic.length > 0 ? symbolic.toString('latin1').trim() : 'HEAD';
+  const what = `the command committed content for ${listed(planted)} in ${where} (→ ${after}) that is not what the work tree holds there, and the sandbox keeps commands from writing ${planted.length === 1 ? 'that file' : 'those files'}: \`git reset --hard\` would have written it on your machine`;
+  const input = Buffer.concat([Buffer.from(ref === 'HEAD' ? 'option no-deref\0' : '', 'latin1'), Buffer.from(`update ${ref}\0${beforeHead}\0${after}\0`, 'latin1')]);
+  const run = await runHostGit(gitDir, workTree, ['update-ref', '-z', '--stdin'], { input });
+  result.notices.push(
+    run.ok
+      ? `${what}. MewCode set ${ref === 'HEAD' ? 'HEAD' : shownPath(ref)} back to ${beforeHead} (the commits stay: \`git show ${after} -- <file>\` shows what was committed)`
+      : `${what}, and MewCode could not set ${ref === 'HEAD' ? 'HEAD' : shownPath(ref)} back (${run.why}): do not reset --hard to it before you review it`,
+  );
+}
