@@ -67,16 +67,38 @@ interface Result {
 
 const listed = (names: readonly string[]): string => names.slice(0, 5).map((name) => JSON.stringify(shownPath(name))).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
 
+/** HEAD's entries at `names` (`<path>\0<stage>` → mode, object), or undefined when git cannot list them. */
+async function headEntries(gitDir: string, workTree: string, names: readonly string[]): Promise<GuardedEntries | undefined> {
+  const listing = await gitOutput(gitDir, workTree, ['ls-tree', '-z', '--full-tree', 'HEAD', '--', ...names]);
+  if (!Buffer.isBuffer(listing)) return /unknown revision|not a valid object name|bad revision/i.test(listing.why) ? new Map() : undefined;
+  const entries = new Map<string, { mode: number; oid: string }>();
+  for (const record of listing.toString('latin1').split('\0')) {
+    const match = /^(\d+) blob ([0-9a-f]+)\t([\s\S]+)$/.exec(record);
+    if (match) entries.set(`${fromBytes(Buffer.from(match[3]!, 'latin1'))}\0` + '0', { mode: parseInt(match[1]!, 8), oid: match[2]! });
+  }
+  return entries;
+}
+
 /**
- * After the command: the index's guarded entries against `before` (undefined: unknown, as for a
- * command MewCode died during: named, not undone), and HEAD against `beforeHead`.
+ * After the command: the index's guarded entries against `before` — what they were before it, or
+ * `'head'` when that is unknown but the index changed during it (a nested repository's: each set
+ * back to HEAD's, as `git restore --staged` does, when it is neither HEAD's nor the work tree's), or
+ * undefined (a command MewCode died during: named, not undone) — and HEAD against `beforeHead`.
  */
-export async function checkStagedGuarded(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, before: GuardedEntries | undefined, beforeHead: string | undefined, result: Result): Promise<void> {
+export async function checkStagedGuarded(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, given: GuardedEntries | 'head' | undefined, beforeHead: string | undefined, result: Result): Promise<void> {
   const read = await readOwnIndex(gitDir, isGuarded).catch(() => undefined);
   if (read === undefined || 'unknown' in read) return; // the index review says it could not be read
   const hashBytes = read.hashBytes ?? 20;
+  const kept = read.kept ?? new Map<string, { mode: number; oid: string }>();
+  let before = given === 'head' ? undefined : given;
+  if (given === 'head') {
+    if (kept.size === 0) return;
+    before = await headEntries(gitDir, workTree, [...kept.keys()].map((key) => key.slice(0, key.lastIndexOf('\0'))));
+  }
   const planted: { key: string; name: string }[] = [];
-  for (const [key, entry] of read.kept ?? new Map<string, { mode: number; oid: string }>()) {
+  for (const [key, entry] of kept) {
+    // Stage 0 only: a conflict's stages are git's own state during a merge.
+    if (!key.endsWith('\0' + '0')) continue;
     const was = before?.get(key);
     if (was !== undefined && was.oid === entry.oid && was.mode === entry.mode) continue;
     const name = key.slice(0, key.lastIndexOf('\0'));
@@ -89,9 +111,8 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
     else {
       const lines = planted.map(({ key, name }) => {
         const was = before.get(key);
-        // Mode 0 removes the entry; the stage of a conflict entry is given as git lists it.
-        const stage = key.slice(key.lastIndexOf('\0') + 1);
-        return was === undefined ? `0 ${'0'.repeat(hashBytes * 2)}\t${name}\0` : `${was.mode.toString(8)} ${was.oid} ${stage}\t${name}\0`;
+        // Mode 0 removes the entry.
+        return was === undefined ? `0 ${'0'.repeat(hashBytes * 2)}\t${name}\0` : `${was.mode.toString(8)} ${was.oid}\t${name}\0`;
       });
       const run = await runHostGit(gitDir, workTree, ['update-index', '-z', '--index-info'], { input: Buffer.concat(lines.map((line) => toBytes(line))) });
       result.notices.push(run.ok ? `${what}. MewCode set ${planted.length === 1 ? 'the entry' : 'the entries'} back to what ${planted.length === 1 ? 'it was' : 'they were'} before the command` : `${what}, and MewCode could not set ${planted.length === 1 ? 'it' : 'them'} back (${run.why}): run \`git restore --staged\` on ${planted.length === 1 ? 'it' : 'them'} before any restore or checkout`);

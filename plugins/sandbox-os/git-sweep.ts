@@ -62,6 +62,7 @@ import { findGitEntries, gitlinkEntries, identity, innerGitDirs, MISSING, type G
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
 import { giveOwnCopy, MAX_GIT_DIR_ENTRIES, plantedLinks } from './git-dir-links.js';
 import { readOwnIndex } from './git-index.js';
+import { checkStagedGuarded, guardedPath } from './git-staged-guarded.js';
 import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
@@ -290,6 +291,14 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
   found.push(await judgeFile(gitDir, 'lazygit.yml', all, context, () => 'lazygit.yml', () => IF_PRESENT_WHY['lazygit.yml']!));
   found.push(checkPlantedLinks(gitDir, all, context));
   found.push(await checkIndexPaths(gitDir, all, context, workTree));
+  // A nested repository's staging (git-staged-guarded.ts; the project's and its submodules' are the review's).
+  if (context.apply && workTree !== undefined) {
+    const index = await lookUp(gitDir, 'index', context);
+    if (index?.changed && index.reached.inside) {
+      const parts = gitNamedPartsCached({ gitDir, workTree, ...context.home });
+      await checkStagedGuarded(gitDir, workTree, JSON.stringify(shownPath(workTree)), guardedPath(workTree, [...parts.named, ...parts.hookInputs.paths, ...parts.programs]), 'head', undefined, context);
+    }
+  }
   if (context.apply) await checkPrintedNames(gitDir, all, context);
   return found.find((why) => why !== undefined);
 }

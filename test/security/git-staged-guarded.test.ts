@@ -25,7 +25,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(4, `staged and committed guarded files: ${probe.reason}`);
+  if (!active) tally.skip(5, `staged and committed guarded files: ${probe.reason}`);
 });
 
 /** A project whose hooks live in a tracked `.githooks` folder (core.hooksPath), with a harmless pre-commit. */
@@ -84,6 +84,28 @@ test.each([
   const escapedHere = escaped(w);
   tally.attempt(name, escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
+  expect(run.result.stderr).toMatch(/that is not what the work tree holds there/);
+}, 60_000);
+
+test("a nested repository's index: a folder-open task staged for its .vscode/tasks.json (the user restores there)", async () => {
+  if (!active) return;
+  const w = gitWorld('staged-guarded-nested');
+  const lib = path.join(w.root, 'vendor', 'lib');
+  mkdirSync(lib, { recursive: true });
+  w.git(lib, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(lib, 'a.txt'), 'a\n');
+  w.git(lib, 'add', '-A');
+  w.git(lib, 'commit', '-q', '-m', 'lib');
+  const run = await runModel(w.root, w.home, [opaqueBash(`cd vendor/lib && o=$(printf '{"tasks":[{"command":"id","runOptions":{"runOn":"folderOpen"}}]}' | git hash-object -w --stdin) && git update-index --add --cacheinfo 100644,$o,.vscode/tasks.json`)]);
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+  try {
+    execFileSync('git', ['restore', '.'], { cwd: lib, env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
+  } catch {
+    // only what it wrote matters
+  }
+  const escaped = existsSync(path.join(lib, '.vscode', 'tasks.json'));
+  tally.attempt("a nested repository's staged .vscode/tasks.json", escaped);
+  expect({ escaped }).toEqual({ escaped: false });
   expect(run.result.stderr).toMatch(/that is not what the work tree holds there/);
 }, 60_000);
 
