@@ -474,8 +474,17 @@ export function hostToolchainFileFor(relative: string): HostToolchainFile | unde
   return HOST_TOOLCHAIN_FILES.find((entry) => entry.path.test(lower));
 }
 
+const escapeName = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a path may hold a `settings` name as one of its parts (one test instead of a lookup per part: asked of every entry of a changed index). */
+const SETTINGS_IN_PATH = new RegExp(
+  `(?:^|/)(?:${[...SETTINGS_BY_NAME.keys()].map(escapeName).join('|')})(?:/|$)|${SETTINGS_BY_PATTERN.map((entry) => (entry.name as RegExp).source.replace(/\$$/, '(?:/|$)')).join('|')}`,
+  'i',
+);
+
 /** The `settings` entry a path relative to the project is, or is inside (any depth), or undefined. */
 export function hostSettingsAt(relative: string): HostSettings | undefined {
+  if (!SETTINGS_IN_PATH.test(relative)) return undefined;
   for (const part of relative.split('/')) {
     const found = hostSettingsFor(part);
     if (found) return found;

@@ -42,7 +42,7 @@ import { checkMailmap } from './git-mailmap.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
-import { checkStagedGuarded, guardedEntries, guardedPath, type GuardedEntries } from './git-staged-guarded.js';
+import { checkStagedGuarded, guardedEntries, headCommit, type GuardedEntries } from './git-staged-guarded.js';
 import { follow, isRealInside, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
 import { configOffence } from './git-inert-config.js';
 import { isPathWithin } from '../../types/path-within.js';
@@ -54,7 +54,7 @@ interface Reviewed {
 }
 
 /** Per git directory, before the command: its index's marks (path → bits), its info files' lines and its history substitutions; undefined: unknown. */
-export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; headRef?: string }>;
+export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; head?: string }>;
 
 /** The absolute paths a repository's git configuration names (its hooks folder, what its hooks read): sdk/git-config-paths.ts. */
 export type NamedByConfig = (gitDir: string, workTree: string) => readonly string[];
@@ -116,21 +116,14 @@ export async function reviewBaseline(roots: readonly string[], named: NamedByCon
       const facts = await indexFacts(gitDir, workTree).catch(() => undefined);
       const info = new Map<string, ReadonlySet<string> | undefined>();
       for (const name of Object.keys(INFO_FILES)) info.set(name, (await infoLines(gitDir, name, roots)).lines);
-      const guarded = await guardedEntries(gitDir, guardedPath(workTree, named(gitDir, workTree)));
-      const headRef = await symbolicHead(gitDir);
-      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), ...(guarded ? { guarded } : {}), ...(headRef ? { headRef } : {}) });
+      const guarded = await guardedEntries(gitDir, workTree, named(gitDir, workTree));
+      const head = await headCommit(gitDir);
+      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), ...(guarded ? { guarded } : {}), ...(head ? { head } : {}) });
     }
   } catch {
     // what was not read is unknown: its marks are named after the command, not cleared
   }
   return baseline;
-}
-
-/** The ref HEAD names (`ref: refs/heads/main`), or undefined (detached, or not read). */
-async function symbolicHead(gitDir: string): Promise<string | undefined> {
-  const read = await readRegularFile(path.join(gitDir, 'HEAD'), 4096).catch(() => undefined);
-  const text = read && 'bytes' in read ? read.bytes.toString('latin1').trim() : '';
-  return /^ref: (refs\/\S+)$/.exec(text)?.[1];
 }
 
 const plural = (count: number, one: string, many: string): string => (count === 1 ? one : many);
@@ -158,10 +151,7 @@ export async function checkReview(roots: readonly string[], since: number, befor
     await checkIndex(reviewed, roots, since, before, result);
     // What the user's discard (restore, checkout, reset --hard) would write that a command may not.
     const earlier = before?.get(reviewed.gitDir);
-    const refs = earlier?.history.refs;
-    // HEAD's commit before the command: its branch's, or its own when detached.
-    const headBefore = refs === undefined || 'why' in refs ? undefined : earlier?.headRef !== undefined ? refs.refs.get(earlier.headRef) : refs.head;
-    await checkStagedGuarded(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), guardedPath(reviewed.workTree, named(reviewed.gitDir, reviewed.workTree)), before === undefined ? undefined : (earlier?.guarded ?? new Map()), headBefore, result);
+    await checkStagedGuarded(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), named(reviewed.gitDir, reviewed.workTree), before === undefined ? undefined : (earlier?.guarded ?? new Map()), earlier?.head, result);
   }
   return result;
 }

@@ -14,7 +14,7 @@
  * of a settings change the user made is no change there.
  */
 import path from 'node:path';
-import { hostSettingsAt, hostToolchainFileFor } from '../../sdk/host-tool-files.js';
+import { hostSettingsAt, hostToolchainFileFor, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
 import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { lstat, readlink, readRegularFile } from './byte-fs.js';
@@ -33,17 +33,56 @@ export type GuardedEntries = ReadonlyMap<string, { mode: number; oid: string }>;
 
 /** Whether a work-tree path (relative, `/`-separated) is one a command may not write: `named` are the absolute paths the git configuration names. */
 export function guardedPath(workTree: string, named: readonly string[]): (relative: string) => boolean {
+  // Asked of every entry of an index that changed: the cheap tests first, the named paths as prefixes.
+  const prefixes = named.filter((place) => isPathWithin(workTree, place) && place !== workTree).map((place) => path.relative(workTree, place).split(path.sep).join('/'));
   return (relative) => {
-    if (AGENT_NAMES.test(relative) || hostSettingsAt(relative) !== undefined || hostToolchainFileFor(relative) !== undefined) return true;
-    const absolute = path.join(workTree, relative);
-    return named.some((place) => isPathWithin(place, absolute));
+    const base = relative.slice(relative.lastIndexOf('/') + 1);
+    if (mayBeHostToolchainFile(base) && hostToolchainFileFor(relative) !== undefined) return true;
+    if (prefixes.some((prefix) => relative === prefix || relative.startsWith(`${prefix}/`))) return true;
+    return AGENT_NAMES.test(relative) || hostSettingsAt(relative) !== undefined;
   };
 }
 
-/** The index's entries at guarded paths (`<path>\0<stage>` → mode, object), or undefined when this reader cannot read the index. */
-export async function guardedEntries(gitDir: string, isGuarded: (relative: string) => boolean): Promise<GuardedEntries | undefined> {
-  const read = await readOwnIndex(gitDir, isGuarded).catch(() => undefined);
-  return read === undefined || 'unknown' in read ? undefined : (read.kept ?? new Map());
+/** Per git directory: the last read of its guarded entries, kept while the index and what the configuration names are the same. */
+const lastRead = new Map<string, { stamp: string; entries: GuardedEntries | undefined }>();
+
+const indexStamp = async (gitDir: string, named: readonly string[]): Promise<string | undefined> => {
+  const info = await lstat(path.join(gitDir, 'index')).catch(() => undefined);
+  return info === undefined ? undefined : `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}\0${named.join('\0')}`;
+};
+
+/**
+ * The index's entries at guarded paths (`<path>\0<stage>` → mode, object), or undefined when this
+ * reader cannot read the index; read again only when the index (or what `named` holds) changed.
+ */
+export async function guardedEntries(gitDir: string, workTree: string, named: readonly string[]): Promise<GuardedEntries | undefined> {
+  const stamp = await indexStamp(gitDir, named);
+  const known = lastRead.get(gitDir);
+  if (stamp !== undefined && known?.stamp === stamp) return known.entries;
+  const read = await readOwnIndex(gitDir, guardedPath(workTree, named)).catch(() => undefined);
+  const entries = read === undefined || 'unknown' in read ? undefined : (read.kept ?? new Map());
+  if (stamp !== undefined) lastRead.set(gitDir, { stamp, entries });
+  return entries;
+}
+
+/** HEAD's commit read as git reads it when that is plain (a detached HEAD, a loose or packed ref), else undefined. */
+export async function headCommit(gitDir: string): Promise<string | undefined> {
+  const text = async (file: string): Promise<string | undefined> => {
+    const read = await readRegularFile(file, 1024 * 1024).catch(() => undefined);
+    return read && 'bytes' in read ? read.bytes.toString('latin1') : undefined;
+  };
+  // A linked worktree's HEAD is its own; the refs are its common directory's.
+  const common = (await text(path.join(gitDir, 'commondir')))?.split(/\r?\n/)[0];
+  const refsDir = common ? path.resolve(gitDir, common) : gitDir;
+  const head = (await text(path.join(gitDir, 'HEAD')))?.trim();
+  if (head === undefined) return undefined;
+  if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(head)) return head;
+  const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+  if (ref === undefined) return undefined;
+  const loose = (await text(path.join(refsDir, ref)))?.trim();
+  if (loose !== undefined) return /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(loose) ? loose : undefined;
+  const packed = await text(path.join(refsDir, 'packed-refs'));
+  return packed?.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
 }
 
 /** The object git would store for the work tree's file at `relative` (a link: its target), or undefined when there is none. */
@@ -85,11 +124,18 @@ async function headEntries(gitDir: string, workTree: string, names: readonly str
  * back to HEAD's, as `git restore --staged` does, when it is neither HEAD's nor the work tree's), or
  * undefined (a command MewCode died during: named, not undone) — and HEAD against `beforeHead`.
  */
-export async function checkStagedGuarded(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, given: GuardedEntries | 'head' | undefined, beforeHead: string | undefined, result: Result): Promise<void> {
-  const read = await readOwnIndex(gitDir, isGuarded).catch(() => undefined);
-  if (read === undefined || 'unknown' in read) return; // the index review says it could not be read
-  const hashBytes = read.hashBytes ?? 20;
-  const kept = read.kept ?? new Map<string, { mode: number; oid: string }>();
+export async function checkStagedGuarded(gitDir: string, workTree: string, where: string, named: readonly string[], given: GuardedEntries | 'head' | undefined, beforeHead: string | undefined, result: Result): Promise<void> {
+  const isGuarded = guardedPath(workTree, named);
+  // HEAD: compared only when it moved (read as git reads it; git asked when that is not plain).
+  const headNow = beforeHead === undefined ? undefined : await headCommit(gitDir);
+  const headMoved = beforeHead !== undefined && headNow !== beforeHead;
+  // The index: read again only when it changed (the read before the command is kept by its stamp).
+  const kept = await guardedEntries(gitDir, workTree, named);
+  const hashBytes = (beforeHead ?? kept?.values().next().value?.oid ?? '').length === 64 ? 32 : 20;
+  if (kept === undefined || (given !== 'head' && kept === given)) {
+    if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, hashBytes, result);
+    return; // unread (the index review says so), or unchanged
+  }
   let before = given === 'head' ? undefined : given;
   if (given === 'head') {
     if (kept.size === 0) return;
@@ -118,7 +164,7 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
       result.notices.push(run.ok ? `${what}. MewCode set ${planted.length === 1 ? 'the entry' : 'the entries'} back to what ${planted.length === 1 ? 'it was' : 'they were'} before the command` : `${what}, and MewCode could not set ${planted.length === 1 ? 'it' : 'them'} back (${run.why}): run \`git restore --staged\` on ${planted.length === 1 ? 'it' : 'them'} before any restore or checkout`);
     }
   }
-  if (beforeHead !== undefined) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead, hashBytes, result);
+  if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, hashBytes, result);
 }
 
 /** Output of a host git run, or why there is none. */

@@ -62,7 +62,7 @@ import { findGitEntries, gitlinkEntries, identity, innerGitDirs, MISSING, type G
 import { GIT_PROTECTED_IF_PRESENT } from './policy.js';
 import { giveOwnCopy, MAX_GIT_DIR_ENTRIES, plantedLinks } from './git-dir-links.js';
 import { readOwnIndex } from './git-index.js';
-import { checkStagedGuarded, guardedPath } from './git-staged-guarded.js';
+import { checkStagedGuarded } from './git-staged-guarded.js';
 import { arrivedSince, changedSince, toolFileOffence } from './settings-sweep.js';
 import { follow, insideRoots, isRealInside, mayHide, QUARANTINE_SUFFIX, readSmallFile, setAsideEntry, shownPath, type Reached } from './sweep-paths.js';
 
@@ -296,7 +296,7 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
     const index = await lookUp(gitDir, 'index', context);
     if (index?.changed && index.reached.inside) {
       const parts = gitNamedPartsCached({ gitDir, workTree, ...context.home });
-      await checkStagedGuarded(gitDir, workTree, JSON.stringify(shownPath(workTree)), guardedPath(workTree, [...parts.named, ...parts.hookInputs.paths, ...parts.programs]), 'head', undefined, context);
+      await checkStagedGuarded(gitDir, workTree, JSON.stringify(shownPath(workTree)), [...parts.named, ...parts.hookInputs.paths, ...parts.programs], 'head', undefined, context);
     }
   }
   if (context.apply) await checkPrintedNames(gitDir, all, context);
