@@ -8,10 +8,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { removeTempDirs } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
-import { gitWorld, opaqueBash, runModel, sandboxActive } from './sandbox-cli.js';
+import { gitWorld, opaqueBash, runModel, sandboxActive, userGit } from './sandbox-cli.js';
 
 const tally = securityTally('git-staged-guarded');
 afterAll(() => {
@@ -37,13 +36,7 @@ function hooksProject(w: World): void {
   w.git(w.root, 'commit', '-q', '-m', 'hooks');
 }
 
-function hostGit(w: World, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd: w.root, env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore', timeout: 15_000 });
-  } catch {
-    // only what it wrote or ran matters
-  }
-}
+const hostGit = (w: World, ...args: string[]): void => userGit(w.home, w.root, ...args);
 
 const hook = (w: World): string => `#!/bin/sh\\ntouch ${w.canary}\\nexit 0\\n`;
 const STAGE_HOOK = (w: World): string => `o=$(printf '${hook(w)}' | git hash-object -w --stdin) && git update-index --cacheinfo 100755,$o,.githooks/pre-commit`;
@@ -98,11 +91,7 @@ test("a nested repository's index: a folder-open task staged for its .vscode/tas
   w.git(lib, 'commit', '-q', '-m', 'lib');
   const run = await runModel(w.root, w.home, [opaqueBash(`cd vendor/lib && o=$(printf '{"tasks":[{"command":"id","runOptions":{"runOn":"folderOpen"}}]}' | git hash-object -w --stdin) && git update-index --add --cacheinfo 100644,$o,.vscode/tasks.json`)]);
   expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
-  try {
-    execFileSync('git', ['restore', '.'], { cwd: lib, env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
-  } catch {
-    // only what it wrote matters
-  }
+  userGit(w.home, lib, 'restore', '.');
   const escaped = existsSync(path.join(lib, '.vscode', 'tasks.json'));
   tally.attempt("a nested repository's staged .vscode/tasks.json", escaped);
   expect({ escaped }).toEqual({ escaped: false });

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeTempDirs, tempDir } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
-import { gitWorld, opaqueBash, runModel, sandboxActive } from './sandbox-cli.js';
+import { gitWorld, opaqueBash, runModel, sandboxActive, userGit } from './sandbox-cli.js';
 
 const tally = securityTally('git-written-through');
 afterAll(() => {
@@ -29,19 +29,7 @@ beforeAll(async () => {
   if (!active) tally.skip(13, `git writing through links: ${probe.reason}`);
 });
 
-/** The user's git on the host, in `cwd` (its failures do not matter, only what it wrote). */
-function hostGit(w: World, cwd: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, HOME: w.home, GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: 'true' },
-      stdio: 'ignore',
-      timeout: 15_000,
-    });
-  } catch {
-    // what git says does not matter
-  }
-}
+const hostGit = (w: World, cwd: string, ...args: string[]): void => userGit(w.home, cwd, ...args);
 
 /** An upstream the project fetches from: a bare repository outside the project with a branch `main`. */
 function withUpstream(w: World): void {

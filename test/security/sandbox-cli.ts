@@ -92,6 +92,15 @@ export function gitWorld(prefix: string): { root: string; home: string; canary: 
   return { root, home, canary, git };
 }
 
+/** The user's own git on the host, in `cwd` (its failures do not matter, only what it wrote or ran); no editor opens. */
+export function userGit(home: string, cwd: string, ...args: string[]): void {
+  try {
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_EDITOR: 'true' }, stdio: 'ignore', timeout: 15_000 });
+  } catch {
+    // what git says does not matter
+  }
+}
+
 /** A git configuration whose fsmonitor creates `canary` when git runs on the host. */
 export const hostileConfig = (canary: string): string => `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ${canary}; false"\n`;
 
