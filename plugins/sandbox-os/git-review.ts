@@ -42,7 +42,7 @@ import { checkMailmap } from './git-mailmap.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
-import { checkStagedGuarded, guardedEntries, headCommit, type GuardedEntries } from './git-staged-guarded.js';
+import { checkStagedGuarded, guardedEntries, headState, type GuardedEntries, type HeadState } from './git-staged-guarded.js';
 import { follow, isRealInside, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
 import { configOffence } from './git-inert-config.js';
 import { isPathWithin } from '../../types/path-within.js';
@@ -54,7 +54,7 @@ interface Reviewed {
 }
 
 /** Per git directory, before the command: its index's marks (path → bits), its info files' lines and its history substitutions; undefined: unknown. */
-export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; head?: string }>;
+export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; head?: HeadState }>;
 
 /** The absolute paths a repository's git configuration names (its hooks folder, what its hooks read): sdk/git-config-paths.ts. */
 export type NamedByConfig = (gitDir: string, workTree: string) => readonly string[];
@@ -117,7 +117,7 @@ export async function reviewBaseline(roots: readonly string[], named: NamedByCon
       const info = new Map<string, ReadonlySet<string> | undefined>();
       for (const name of Object.keys(INFO_FILES)) info.set(name, (await infoLines(gitDir, name, roots)).lines);
       const guarded = await guardedEntries(gitDir, workTree, named(gitDir, workTree));
-      const head = await headCommit(gitDir);
+      const head = await headState(gitDir);
       baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), ...(guarded ? { guarded } : {}), ...(head ? { head } : {}) });
     }
   } catch {

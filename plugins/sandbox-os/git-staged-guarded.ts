@@ -20,7 +20,7 @@ import { isPathWithin } from '../../types/path-within.js';
 import { lstat, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, toBytes } from './byte-names.js';
 import { readOwnIndex } from './git-index.js';
-import { runHostGit } from './git-run.js';
+import { runHostGit, type GitRun } from './git-run.js';
 import { shownPath } from './sweep-paths.js';
 
 /** MewCode's, Claude Code's and the MCP server list's names, at any depth. */
@@ -65,8 +65,14 @@ export async function guardedEntries(gitDir: string, workTree: string, named: re
   return entries;
 }
 
-/** HEAD's commit read as git reads it when that is plain (a detached HEAD, a loose or packed ref), else undefined. */
-export async function headCommit(gitDir: string): Promise<string | undefined> {
+/** HEAD before a command: its commit, and the branch it names (undefined when detached). */
+export interface HeadState {
+  oid: string;
+  ref?: string;
+}
+
+/** HEAD read as git reads it when that is plain (a detached HEAD, a loose or packed ref), else undefined. */
+export async function headState(gitDir: string): Promise<HeadState | undefined> {
   const text = async (file: string): Promise<string | undefined> => {
     const read = await readRegularFile(file, 1024 * 1024).catch(() => undefined);
     return read && 'bytes' in read ? read.bytes.toString('latin1') : undefined;
@@ -76,14 +82,15 @@ export async function headCommit(gitDir: string): Promise<string | undefined> {
   const refsDir = common ? path.resolve(gitDir, common) : gitDir;
   const head = (await text(path.join(gitDir, 'HEAD')))?.trim();
   if (head === undefined) return undefined;
-  if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(head)) return head;
+  if (OID.test(head)) return { oid: head };
   const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
   if (ref === undefined) return undefined;
   const loose = (await text(path.join(refsDir, ref)))?.trim();
-  if (loose !== undefined) return /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(loose) ? loose : undefined;
-  const packed = await text(path.join(refsDir, 'packed-refs'));
-  return packed?.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
+  const oid = loose ?? (await text(path.join(refsDir, 'packed-refs')))?.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
+  return oid !== undefined && OID.test(oid) ? { oid, ref } : undefined;
 }
+
+const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /** The object git would store for the work tree's file at `relative` (a link: its target), or undefined when there is none. */
 async function workTreeObject(workTree: string, relative: string, hashBytes: number): Promise<string | undefined> {
@@ -124,16 +131,17 @@ async function headEntries(gitDir: string, workTree: string, names: readonly str
  * back to HEAD's, as `git restore --staged` does, when it is neither HEAD's nor the work tree's), or
  * undefined (a command MewCode died during: named, not undone) — and HEAD against `beforeHead`.
  */
-export async function checkStagedGuarded(gitDir: string, workTree: string, where: string, named: readonly string[], given: GuardedEntries | 'head' | undefined, beforeHead: string | undefined, result: Result): Promise<void> {
+export async function checkStagedGuarded(gitDir: string, workTree: string, where: string, named: readonly string[], given: GuardedEntries | 'head' | undefined, headBefore: HeadState | undefined, result: Result): Promise<void> {
+  const beforeHead = headBefore?.oid;
   const isGuarded = guardedPath(workTree, named);
   // HEAD: compared only when it moved (read as git reads it; git asked when that is not plain).
-  const headNow = beforeHead === undefined ? undefined : await headCommit(gitDir);
-  const headMoved = beforeHead !== undefined && headNow !== beforeHead;
+  const headNow = headBefore === undefined ? undefined : await headState(gitDir);
+  const headMoved = headBefore !== undefined && (headNow?.oid !== headBefore.oid || headNow?.ref !== headBefore.ref);
   // The index: read again only when it changed (the read before the command is kept by its stamp).
   const kept = await guardedEntries(gitDir, workTree, named);
   const hashBytes = (beforeHead ?? kept?.values().next().value?.oid ?? '').length === 64 ? 32 : 20;
   if (kept === undefined || (given !== 'head' && kept === given)) {
-    if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, hashBytes, result);
+    if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, headBefore?.ref, hashBytes, result);
     return; // unread (the index review says so), or unchanged
   }
   let before = given === 'head' ? undefined : given;
@@ -164,7 +172,7 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
       result.notices.push(run.ok ? `${what}. MewCode set ${planted.length === 1 ? 'the entry' : 'the entries'} back to what ${planted.length === 1 ? 'it was' : 'they were'} before the command` : `${what}, and MewCode could not set ${planted.length === 1 ? 'it' : 'them'} back (${run.why}): run \`git restore --staged\` on ${planted.length === 1 ? 'it' : 'them'} before any restore or checkout`);
     }
   }
-  if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, hashBytes, result);
+  if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, headBefore?.ref, hashBytes, result);
 }
 
 /** Output of a host git run, or why there is none. */
@@ -175,7 +183,7 @@ async function gitOutput(gitDir: string, workTree: string, args: readonly string
 }
 
 /** HEAD moved during the command to commits that change a guarded path to content the work tree does not hold: set back. */
-async function checkCommitted(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, beforeHead: string, hashBytes: number, result: Result): Promise<void> {
+async function checkCommitted(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, beforeHead: string, beforeRef: string | undefined, hashBytes: number, result: Result): Promise<void> {
   const head = await gitOutput(gitDir, workTree, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
   if (!Buffer.isBuffer(head)) return; // no commit yet (an empty repository), or unreadable: nothing reset --hard would write
   const after = head.toString('latin1').trim();
@@ -196,14 +204,31 @@ async function checkCommitted(gitDir: string, workTree: string, where: string, i
     if ((await workTreeObject(workTree, name, hashBytes)) !== header[2]) planted.push(name);
   }
   if (planted.length === 0) return;
-  const symbolic = await gitOutput(gitDir, workTree, ['symbolic-ref', '-q', 'HEAD']);
-  const ref = Buffer.isBuffer(symbolic) && symbolic.length > 0 ? symbolic.toString('latin1').trim() : 'HEAD';
   const what = `the command committed content for ${listed(planted)} in ${where} (→ ${after}) that is not what the work tree holds there, and the sandbox keeps commands from writing ${planted.length === 1 ? 'that file' : 'those files'}: \`git reset --hard\` would have written it on your machine`;
-  const input = Buffer.concat([Buffer.from(ref === 'HEAD' ? 'option no-deref\0' : '', 'latin1'), Buffer.from(`update ${ref}\0${beforeHead}\0${after}\0`, 'latin1')]);
-  const run = await runHostGit(gitDir, workTree, ['update-ref', '-z', '--stdin'], { input });
+  const run = await restoreHead(gitDir, workTree, beforeHead, beforeRef, after);
+  const shownHead = beforeRef === undefined ? 'HEAD' : shownPath(beforeRef);
   result.notices.push(
     run.ok
-      ? `${what}. MewCode set ${ref === 'HEAD' ? 'HEAD' : shownPath(ref)} back to ${beforeHead} (the commits stay: \`git show ${after} -- <file>\` shows what was committed)`
-      : `${what}, and MewCode could not set ${ref === 'HEAD' ? 'HEAD' : shownPath(ref)} back (${run.why}): do not reset --hard to it before you review it`,
+      ? `${what}. MewCode set ${shownHead} back to ${beforeHead} (the commits stay: \`git show ${after} -- <file>\` shows what was committed)`
+      : `${what}, and MewCode could not set ${shownHead} back (${run.why}): do not reset --hard to it before you review it`,
   );
+}
+
+/**
+ * HEAD as it was before the command: pointed back at the branch it named (when the command pointed
+ * it at another, that one is left as it is), that branch set back to `beforeHead` when it moved, or
+ * a detached HEAD set back. Each update names the value it expects, so one changed since is left alone.
+ */
+async function restoreHead(gitDir: string, workTree: string, beforeHead: string, beforeRef: string | undefined, after: string): Promise<GitRun> {
+  if (beforeRef === undefined) return runHostGit(gitDir, workTree, ['update-ref', '-z', '--stdin'], { input: Buffer.from(`option no-deref\0update HEAD\0${beforeHead}\0\0`, 'latin1') });
+  const symbolic = await gitOutput(gitDir, workTree, ['symbolic-ref', '-q', 'HEAD']);
+  const current = Buffer.isBuffer(symbolic) ? symbolic.toString('latin1').trim() : '';
+  if (current !== beforeRef) {
+    const pointed = await runHostGit(gitDir, workTree, ['symbolic-ref', 'HEAD', beforeRef]);
+    if (!pointed.ok) return pointed;
+  }
+  const branch = await gitOutput(gitDir, workTree, ['rev-parse', '-q', '--verify', `${beforeRef}^{commit}`]);
+  const value = Buffer.isBuffer(branch) ? branch.toString('latin1').trim() : after;
+  if (value === beforeHead) return { ok: true };
+  return runHostGit(gitDir, workTree, ['update-ref', '-z', '--stdin'], { input: Buffer.from(`update ${beforeRef}\0${beforeHead}\0${value}\0`, 'latin1') });
 }

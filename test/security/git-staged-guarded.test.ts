@@ -24,7 +24,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(5, `staged and committed guarded files: ${probe.reason}`);
+  if (!active) tally.skip(6, `staged and committed guarded files: ${probe.reason}`);
 });
 
 /** A project whose hooks live in a tracked `.githooks` folder (core.hooksPath), with a harmless pre-commit. */
@@ -57,6 +57,17 @@ test.each([
     user: (w: World) => {
       hostGit(w, 'reset', '-q', '--hard');
       hostGit(w, 'checkout', '--', '.');
+      hostGit(w, 'commit', '-q', '--allow-empty', '-m', 'mine');
+    },
+    escaped: (w: World) => existsSync(w.canary),
+  },
+  {
+    name: 'a branch holding the hook made by plumbing, and HEAD pointed at it (the user resets --hard, then commits)',
+    command: (w: World) => `o=$(printf '${hook(w)}' | git hash-object -w --stdin) && t=$(GIT_INDEX_FILE=.git/alt git read-tree HEAD && GIT_INDEX_FILE=.git/alt git update-index --cacheinfo 100755,$o,.githooks/pre-commit && GIT_INDEX_FILE=.git/alt git write-tree) && rm -f .git/alt && c=$(git -c user.name=a -c user.email=a@b commit-tree $t -p HEAD -m 'ci') && git update-ref refs/heads/other $c && git symbolic-ref HEAD refs/heads/other`,
+    user: (w: World) => {
+      // HEAD names the user's branch again, and the command's branch is left as it made it.
+      expect([w.git(w.root, 'symbolic-ref', 'HEAD').trim(), w.git(w.root, 'rev-parse', '--verify', '-q', 'refs/heads/other').trim().length]).toEqual(['refs/heads/main', 40]);
+      hostGit(w, 'reset', '-q', '--hard');
       hostGit(w, 'commit', '-q', '--allow-empty', '-m', 'mine');
     },
     escaped: (w: World) => existsSync(w.canary),
