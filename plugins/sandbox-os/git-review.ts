@@ -117,7 +117,7 @@ export async function reviewBaseline(roots: readonly string[], named: NamedByCon
       const info = new Map<string, ReadonlySet<string> | undefined>();
       for (const name of Object.keys(INFO_FILES)) info.set(name, (await infoLines(gitDir, name, roots)).lines);
       const guarded = await guardedEntries(gitDir, workTree, named(gitDir, workTree));
-      const head = await headState(gitDir);
+      const head = await headState(gitDir, workTree);
       baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), ...(guarded ? { guarded } : {}), ...(head ? { head } : {}) });
     }
   } catch {

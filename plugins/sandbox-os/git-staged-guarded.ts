@@ -59,9 +59,25 @@ export async function guardedEntries(gitDir: string, workTree: string, named: re
   const stamp = await indexStamp(gitDir, named);
   const known = lastRead.get(gitDir);
   if (stamp !== undefined && known?.stamp === stamp) return known.entries;
-  const read = await readOwnIndex(gitDir, guardedPath(workTree, named)).catch(() => undefined);
-  const entries = read === undefined || 'unknown' in read ? undefined : (read.kept ?? new Map());
+  const isGuarded = guardedPath(workTree, named);
+  const read = await readOwnIndex(gitDir, isGuarded).catch(() => undefined);
+  // An index this reader is not sure of (split, with an entry offset table, too large…): as git lists it.
+  const entries = read === undefined || 'unknown' in read ? await guardedFromGit(gitDir, workTree, isGuarded) : (read.kept ?? new Map());
   if (stamp !== undefined) lastRead.set(gitDir, { stamp, entries });
+  return entries;
+}
+
+/** The index's guarded entries as git lists them (`ls-files --stage`), or undefined when git cannot. */
+async function guardedFromGit(gitDir: string, workTree: string, isGuarded: (relative: string) => boolean): Promise<GuardedEntries | undefined> {
+  const listing = await gitOutput(gitDir, workTree, ['ls-files', '--stage', '-z']);
+  if (!Buffer.isBuffer(listing)) return undefined;
+  const entries = new Map<string, { mode: number; oid: string }>();
+  for (const record of listing.toString('latin1').split('\0')) {
+    const match = /^([0-7]+) ([0-9a-f]+) ([0-3])\t([\s\S]+)$/.exec(record);
+    if (!match) continue;
+    const name = fromBytes(Buffer.from(match[4]!, 'latin1'));
+    if (isGuarded(name)) entries.set(`${name}\0${match[3]}`, { mode: parseInt(match[1]!, 8), oid: match[2]! });
+  }
   return entries;
 }
 
@@ -71,25 +87,49 @@ export interface HeadState {
   ref?: string;
 }
 
-/** HEAD read as git reads it when that is plain (a detached HEAD, a loose or packed ref), else undefined. */
-export async function headState(gitDir: string): Promise<HeadState | undefined> {
+/**
+ * HEAD: read from its files when they are plain (a detached HEAD, a loose ref of exactly an
+ * object name, a ref packed once), else asked of git (a ref with trailing text, one packed twice,
+ * a link, a reftable: git's answer is the one its reset --hard uses). Undefined when HEAD has no
+ * commit yet (or git cannot answer).
+ */
+export async function headState(gitDir: string, workTree: string): Promise<HeadState | undefined> {
+  return (await plainHead(gitDir)) ?? (await headFromGit(gitDir, workTree));
+}
+
+async function plainHead(gitDir: string): Promise<HeadState | undefined> {
   const text = async (file: string): Promise<string | undefined> => {
+    if (!(await lstat(file).catch(() => undefined))?.isFile()) return undefined;
     const read = await readRegularFile(file, 1024 * 1024).catch(() => undefined);
     return read && 'bytes' in read ? read.bytes.toString('latin1') : undefined;
   };
   // A linked worktree's HEAD is its own; the refs are its common directory's.
   const common = (await text(path.join(gitDir, 'commondir')))?.split(/\r?\n/)[0];
   const refsDir = common ? path.resolve(gitDir, common) : gitDir;
-  const head = (await text(path.join(gitDir, 'HEAD')))?.trim();
+  const head = await text(path.join(gitDir, 'HEAD'));
   if (head === undefined) return undefined;
-  if (OID.test(head)) return { oid: head };
-  const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+  if (PLAIN_OID.test(head)) return { oid: head.trim() };
+  const ref = /^ref: (refs\/[^\s]+)\n?$/.exec(head)?.[1];
   if (ref === undefined) return undefined;
-  const loose = (await text(path.join(refsDir, ref)))?.trim();
-  const oid = loose ?? (await text(path.join(refsDir, 'packed-refs')))?.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
+  const loose = await text(path.join(refsDir, ref));
+  if (loose !== undefined) return PLAIN_OID.test(loose) ? { oid: loose.trim(), ref } : undefined;
+  if ((await lstat(path.join(refsDir, ref)).catch(() => undefined)) !== undefined) return undefined; // not a file: git's to read
+  const packed = (await text(path.join(refsDir, 'packed-refs')))?.split('\n').filter((line) => line.endsWith(` ${ref}`)) ?? [];
+  const oid = packed.length === 1 ? packed[0]!.split(' ')[0] : undefined;
   return oid !== undefined && OID.test(oid) ? { oid, ref } : undefined;
 }
 
+async function headFromGit(gitDir: string, workTree: string): Promise<HeadState | undefined> {
+  const commit = await gitOutput(gitDir, workTree, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+  if (!Buffer.isBuffer(commit)) return undefined;
+  const oid = commit.toString('latin1').trim();
+  const symbolic = await gitOutput(gitDir, workTree, ['symbolic-ref', '-q', 'HEAD']);
+  const ref = Buffer.isBuffer(symbolic) ? symbolic.toString('latin1').trim() : '';
+  return OID.test(oid) ? { oid, ...(ref !== '' ? { ref } : {}) } : undefined;
+}
+
+/** A ref's file holding an object name and nothing else (a line end allowed). */
+const PLAIN_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /** The object git would store for the work tree's file at `relative` (a link: its target), or undefined when there is none. */
@@ -135,7 +175,7 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
   const beforeHead = headBefore?.oid;
   const isGuarded = guardedPath(workTree, named);
   // HEAD: compared only when it moved (read as git reads it; git asked when that is not plain).
-  const headNow = headBefore === undefined ? undefined : await headState(gitDir);
+  const headNow = headBefore === undefined ? undefined : await headState(gitDir, workTree);
   const headMoved = headBefore !== undefined && (headNow?.oid !== headBefore.oid || headNow?.ref !== headBefore.ref);
   // The index: read again only when it changed (the read before the command is kept by its stamp).
   const kept = await guardedEntries(gitDir, workTree, named);
