@@ -93,10 +93,8 @@ async function stampOf(gitDir: string, file: string): Promise<string> {
  * is not yet judged); unknown when it is not sure. `keep`: the entries whose path it accepts are
  * listed in `kept`.
  */
-export async function readOwnIndex(gitDir: string, keep?: (name: string) => boolean): Promise<ParsedIndex & { hashBytes?: number }> {
-  const hashBytes = await hashLength(gitDir);
-  const parsed = await readIndex(path.join(gitDir, 'index'), hashBytes, Infinity, keep);
-  return 'unknown' in parsed ? parsed : { ...parsed, hashBytes };
+export async function readOwnIndex(gitDir: string, keep?: (name: string) => boolean): Promise<ParsedIndex> {
+  return readIndex(path.join(gitDir, 'index'), await hashLength(gitDir), Infinity, keep);
 }
 
 async function readIndex(file: string, hashBytes: number, recentSince: number, keep?: (name: string) => boolean): Promise<ParsedIndex> {

@@ -181,7 +181,7 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
   const kept = await guardedEntries(gitDir, workTree, named);
   const hashBytes = (beforeHead ?? kept?.values().next().value?.oid ?? '').length === 64 ? 32 : 20;
   if (kept === undefined || (given !== 'head' && kept === given)) {
-    if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, headBefore?.ref, hashBytes, result);
+    if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, headBefore!, headNow?.oid, hashBytes, result);
     return; // unread (the index review says so), or unchanged
   }
   let before = given === 'head' ? undefined : given;
@@ -212,7 +212,7 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
       result.notices.push(run.ok ? `${what}. MewCode set ${planted.length === 1 ? 'the entry' : 'the entries'} back to what ${planted.length === 1 ? 'it was' : 'they were'} before the command` : `${what}, and MewCode could not set ${planted.length === 1 ? 'it' : 'them'} back (${run.why}): run \`git restore --staged\` on ${planted.length === 1 ? 'it' : 'them'} before any restore or checkout`);
     }
   }
-  if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, beforeHead!, headBefore?.ref, hashBytes, result);
+  if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, headBefore!, headNow?.oid, hashBytes, result);
 }
 
 /** Output of a host git run, or why there is none. */
@@ -223,11 +223,10 @@ async function gitOutput(gitDir: string, workTree: string, args: readonly string
 }
 
 /** HEAD moved during the command to commits that change a guarded path to content the work tree does not hold: set back. */
-async function checkCommitted(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, beforeHead: string, beforeRef: string | undefined, hashBytes: number, result: Result): Promise<void> {
-  const head = await gitOutput(gitDir, workTree, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
-  if (!Buffer.isBuffer(head)) return; // no commit yet (an empty repository), or unreadable: nothing reset --hard would write
-  const after = head.toString('latin1').trim();
-  if (after === beforeHead) return;
+async function checkCommitted(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, before: HeadState, after: string | undefined, hashBytes: number, result: Result): Promise<void> {
+  // No commit now (HEAD pointed at a branch not made yet), or the same commit: nothing reset --hard would write.
+  const { oid: beforeHead, ref: beforeRef } = before;
+  if (after === undefined || after === beforeHead) return;
   const diff = await gitOutput(gitDir, workTree, ['diff-tree', '-r', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', beforeHead, after]);
   if (!Buffer.isBuffer(diff)) {
     result.unchecked.push(`the commits the command added to ${where} could not be compared with the ones before (${diff.why}); a settings or hook file changed there, which \`git reset --hard\` would write, was not looked for`);

@@ -24,7 +24,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(10, `staged and committed guarded files: ${probe.reason}`);
+  if (!active) tally.skip(11, `staged and committed guarded files: ${probe.reason}`);
 });
 
 /** A project whose hooks live in a tracked `.githooks` folder (core.hooksPath), with a harmless pre-commit. */
@@ -152,6 +152,21 @@ test('a branch file made not plain by one command (git reads `<oid> x`), moved t
   RESET_AND_COMMIT(w);
   const escaped = existsSync(w.canary);
   tally.attempt('a branch file made not plain, then moved', escaped);
+  expect({ escaped }).toEqual({ escaped: false });
+}, 60_000);
+
+test('a detached HEAD moved to the planted commit (the user resets --hard)', async () => {
+  if (!active) return;
+  const w = gitWorld('staged-guarded-detached');
+  hooksProject(w);
+  w.git(w.root, 'checkout', '-q', '--detach');
+  const before = w.git(w.root, 'rev-parse', 'HEAD').trim();
+  const run = await runModel(w.root, w.home, [opaqueBash(`${PLANTED_COMMIT(w)} && git update-ref --no-deref HEAD $P`)]);
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+  expect(w.git(w.root, 'rev-parse', 'HEAD').trim()).toBe(before);
+  RESET_AND_COMMIT(w);
+  const escaped = existsSync(w.canary);
+  tally.attempt('a detached HEAD moved to the planted commit', escaped);
   expect({ escaped }).toEqual({ escaped: false });
 }, 60_000);
 
