@@ -58,7 +58,7 @@ interface Found {
 }
 
 /** Where refs, `info/grafts` and `shallow` live: where `commondir` points, else the git directory; undefined when that is outside the roots (the command cannot write it). */
-async function commonDirOf(gitDir: string, roots: readonly string[]): Promise<string | undefined> {
+export async function commonDirOf(gitDir: string, roots: readonly string[]): Promise<string | undefined> {
   const pointer = await follow(gitDir, 'commondir', roots);
   if (pointer.real === undefined) return gitDir;
   const read = pointer.inside ? await readSmallFile(pointer.real) : undefined;

@@ -93,11 +93,11 @@ async function stampOf(gitDir: string, file: string): Promise<string> {
  * is not yet judged); unknown when it is not sure. `keep`: the entries whose path it accepts are
  * listed in `kept`.
  */
-export async function readOwnIndex(gitDir: string, keep?: (name: string) => boolean): Promise<ParsedIndex> {
+export async function readOwnIndex(gitDir: string, keep?: (name: string, mode: number) => boolean): Promise<ParsedIndex> {
   return readIndex(path.join(gitDir, 'index'), await hashLength(gitDir), Infinity, keep);
 }
 
-async function readIndex(file: string, hashBytes: number, recentSince: number, keep?: (name: string) => boolean): Promise<ParsedIndex> {
+async function readIndex(file: string, hashBytes: number, recentSince: number, keep?: (name: string, mode: number) => boolean): Promise<ParsedIndex> {
   let handle;
   try {
     // O_NONBLOCK: a FIFO planted at `index` cannot block the sweep.
@@ -159,7 +159,7 @@ export function parseGitlinks(data: Buffer, hashBytes = 20): { gitlinks: string[
  * recorded as changed at or after `recentSince` (ms); `unknown` (with why) for anything this
  * reader is not sure git reads the same way.
  */
-export function parseIndex(data: Buffer, hashBytes = 20, recentSince = Infinity, keep?: (name: string) => boolean): ParsedIndex {
+export function parseIndex(data: Buffer, hashBytes = 20, recentSince = Infinity, keep?: (name: string, mode: number) => boolean): ParsedIndex {
   const unsure = (why: string): ParsedIndex => ({ unknown: why });
   if (data.length < 12 + hashBytes || data.toString('latin1', 0, 4) !== 'DIRC') return unsure('not an index file');
   const version = data.readUInt32BE(4);
@@ -219,7 +219,7 @@ export function parseIndex(data: Buffer, hashBytes = 20, recentSince = Infinity,
     const entryPath = (): string => fromBytes(name.subarray(0, name.includes(0) ? name.indexOf(0) : name.length));
     if ((mode & 0o170000) === GITLINK) facts.gitlinks.push(entryPath());
     noteUnsafe(facts, entryPath());
-    if (keep?.(entryPath())) (facts.kept ??= new Map()).set(`${entryPath()}\0${(flags >> 12) & 3}`, { mode, oid: data.toString('hex', start + 40, start + 40 + hashBytes) });
+    if (keep?.(entryPath(), mode)) (facts.kept ??= new Map()).set(`${entryPath()}\0${(flags >> 12) & 3}`, { mode, oid: data.toString('hex', start + 40, start + 40 + hashBytes) });
     const marks = (flags & VALID_FLAG ? ASSUME_UNCHANGED : 0) | (extended & SKIP_WORKTREE_FLAG ? SKIP_WORKTREE : 0);
     if (marks !== 0) facts.marked.set(entryPath(), marks);
     const ctimeSec = data.readUInt32BE(start);

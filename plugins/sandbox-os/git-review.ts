@@ -37,12 +37,14 @@ import path from 'node:path';
 import { lstat, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, isText, toBytes } from './byte-names.js';
 import { indexFacts, ASSUME_UNCHANGED, SKIP_WORKTREE, type RecentEntry } from './git-index.js';
-import { checkHistory, historyState, NO_HISTORY, type HistoryState } from './git-history.js';
+import { checkHistory, commonDirOf, historyState, NO_HISTORY, type HistoryState } from './git-history.js';
+import { checkPlantedCommits, stateTips, type StateTips } from './git-planted-commits.js';
+import { listRefs } from './git-refs.js';
 import { checkMailmap } from './git-mailmap.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
 import { gitlinkEntries, type GitEntry } from './git-walk.js';
-import { checkStagedGuarded, guardedEntries, headState, type GuardedEntries, type HeadState } from './git-staged-guarded.js';
+import { checkStagedGuarded, guardedEntries, guardedPath, headState, type GuardedEntries, type HeadState } from './git-staged-guarded.js';
 import { follow, isRealInside, readSmallFile, setAsideEntry, shownPath } from './sweep-paths.js';
 import { configOffence } from './git-inert-config.js';
 import { isPathWithin } from '../../types/path-within.js';
@@ -54,7 +56,7 @@ interface Reviewed {
 }
 
 /** Per git directory, before the command: its index's marks (path → bits), its info files' lines and its history substitutions; undefined: unknown. */
-export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; head?: HeadState }>;
+export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; head?: HeadState; state?: StateTips }>;
 
 /** The absolute paths a repository's git configuration names (its hooks folder, what its hooks read): sdk/git-config-paths.ts. */
 export type NamedByConfig = (gitDir: string, workTree: string) => readonly string[];
@@ -118,7 +120,8 @@ export async function reviewBaseline(roots: readonly string[], named: NamedByCon
       for (const name of Object.keys(INFO_FILES)) info.set(name, (await infoLines(gitDir, name, roots)).lines);
       const guarded = await guardedEntries(gitDir, workTree, named(gitDir, workTree));
       const head = await headState(gitDir, workTree);
-      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), ...(guarded ? { guarded } : {}), ...(head ? { head } : {}) });
+      const state = await stateTips(gitDir);
+      baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), state, ...(guarded ? { guarded } : {}), ...(head ? { head } : {}) });
     }
   } catch {
     // what was not read is unknown: its marks are named after the command, not cleared
@@ -151,7 +154,15 @@ export async function checkReview(roots: readonly string[], since: number, befor
     await checkIndex(reviewed, roots, since, before, result);
     // What the user's discard (restore, checkout, reset --hard) would write that a command may not.
     const earlier = before?.get(reviewed.gitDir);
-    await checkStagedGuarded(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), named(reviewed.gitDir, reviewed.workTree), before === undefined ? undefined : (earlier?.guarded ?? new Map()), earlier?.head, result);
+    const where = JSON.stringify(shownPath(reviewed.workTree));
+    await checkStagedGuarded(reviewed.gitDir, reviewed.workTree, where, named(reviewed.gitDir, reviewed.workTree), before === undefined ? undefined : (earlier?.guarded ?? new Map()), earlier?.head, result);
+    // …and what their later checkout, stash pop, reset to ORIG_HEAD or --continue would write.
+    const commonDir = await commonDirOf(reviewed.gitDir, roots);
+    if (commonDir !== undefined) {
+      const isGuarded = guardedPath(reviewed.workTree, named(reviewed.gitDir, reviewed.workTree));
+      const after = await listRefs(commonDir, reviewed.gitDir, reviewed.workTree);
+      await checkPlantedCommits({ ...reviewed, where, roots, isGuarded, since, before: { refs: earlier?.history.refs, state: earlier?.state, head: earlier?.head }, after }, result);
+    }
   }
   return result;
 }

@@ -49,3 +49,10 @@ export function runHostGit(gitDir: string, workTree: string, args: readonly stri
     child.on('close', (code, signal) => done(code === 0 ? { ok: true } : { ok: false, why: code !== null ? `it exited with ${code}` : `it was ended by ${signal}` }));
   });
 }
+
+/** The output of `git <args>` run as runHostGit runs it, or why there is none. */
+export async function gitOutput(gitDir: string, workTree: string, args: readonly string[], input?: Buffer): Promise<Buffer | { why: string }> {
+  const chunks: Buffer[] = [];
+  const run = await runHostGit(gitDir, workTree, args, { ...(input ? { input } : {}), onData: (chunk) => chunks.push(chunk) });
+  return run.ok ? Buffer.concat(chunks) : { why: run.why };
+}

@@ -14,13 +14,13 @@
  * of a settings change the user made is no change there.
  */
 import path from 'node:path';
-import { hostSettingsAt, hostToolchainFileFor, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
+import { hostSettingsAt, hostToolchainFileFor, isToolchainFolderName, mayBeHostToolchainFile } from '../../sdk/host-tool-files.js';
 import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { isPathWithin } from '../../types/path-within.js';
-import { lstat, readlink, readRegularFile } from './byte-fs.js';
+import { lstat, lstatNow, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, toBytes } from './byte-names.js';
 import { readOwnIndex } from './git-index.js';
-import { runHostGit, type GitRun } from './git-run.js';
+import { gitOutput, runHostGit, type GitRun } from './git-run.js';
 import { shownPath } from './sweep-paths.js';
 
 /** MewCode's, Claude Code's and the MCP server list's names, at any depth. */
@@ -31,15 +31,28 @@ const MAX_HASHED_BYTES = 16 * 1024 * 1024;
 
 export type GuardedEntries = ReadonlyMap<string, { mode: number; oid: string }>;
 
-/** Whether a work-tree path (relative, `/`-separated) is one a command may not write: `named` are the absolute paths the git configuration names. */
-export function guardedPath(workTree: string, named: readonly string[]): (relative: string) => boolean {
+/** A symbolic link's mode in git. */
+const LINK_MODE = 0o120000;
+
+/**
+ * Whether an entry at a work-tree path (relative, `/`-separated) with this mode is one a command
+ * may not write: `named` are the absolute paths the git configuration names. A link is one too
+ * where it would stand for a folder holding such paths — above what the configuration names
+ * (`.github` for a `core.hooksPath` of `.github/hooks`), a toolchain folder, or a folder the work
+ * tree holds — since the user's checkout replaces the folder with it and the tools then read the
+ * link's target. (Found by a red team.)
+ */
+export function guardedPath(workTree: string, named: readonly string[]): (relative: string, mode?: number) => boolean {
   // Asked of every entry of an index that changed: the cheap tests first, the named paths as prefixes.
   const prefixes = named.filter((place) => isPathWithin(workTree, place) && place !== workTree).map((place) => path.relative(workTree, place).split(path.sep).join('/'));
-  return (relative) => {
+  const above = new Set(prefixes.flatMap((prefix) => prefix.split('/').slice(0, -1).map((_, at, parts) => parts.slice(0, at + 1).join('/'))));
+  return (relative, mode) => {
     const base = relative.slice(relative.lastIndexOf('/') + 1);
     if (mayBeHostToolchainFile(base) && hostToolchainFileFor(relative) !== undefined) return true;
     if (prefixes.some((prefix) => relative === prefix || relative.startsWith(`${prefix}/`))) return true;
-    return AGENT_NAMES.test(relative) || hostSettingsAt(relative) !== undefined;
+    if (AGENT_NAMES.test(relative) || hostSettingsAt(relative) !== undefined) return true;
+    if (mode === undefined || (mode & 0o170000) !== LINK_MODE) return false;
+    return above.has(relative) || isToolchainFolderName(base) || lstatNow(path.join(workTree, relative))?.isDirectory() === true;
   };
 }
 
@@ -68,7 +81,7 @@ export async function guardedEntries(gitDir: string, workTree: string, named: re
 }
 
 /** The index's guarded entries as git lists them (`ls-files --stage`), or undefined when git cannot. */
-async function guardedFromGit(gitDir: string, workTree: string, isGuarded: (relative: string) => boolean): Promise<GuardedEntries | undefined> {
+async function guardedFromGit(gitDir: string, workTree: string, isGuarded: (relative: string, mode: number) => boolean): Promise<GuardedEntries | undefined> {
   const listing = await gitOutput(gitDir, workTree, ['ls-files', '--stage', '-z']);
   if (!Buffer.isBuffer(listing)) return undefined;
   const entries = new Map<string, { mode: number; oid: string }>();
@@ -76,7 +89,8 @@ async function guardedFromGit(gitDir: string, workTree: string, isGuarded: (rela
     const match = /^([0-7]+) ([0-9a-f]+) ([0-3])\t([\s\S]+)$/.exec(record);
     if (!match) continue;
     const name = fromBytes(Buffer.from(match[4]!, 'latin1'));
-    if (isGuarded(name)) entries.set(`${name}\0${match[3]}`, { mode: parseInt(match[1]!, 8), oid: match[2]! });
+    const mode = parseInt(match[1]!, 8);
+    if (isGuarded(name, mode)) entries.set(`${name}\0${match[3]}`, { mode, oid: match[2]! });
   }
   return entries;
 }
@@ -133,7 +147,7 @@ const PLAIN_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /** The object git would store for the work tree's file at `relative` (a link: its target), or undefined when there is none. */
-async function workTreeObject(workTree: string, relative: string, hashBytes: number): Promise<string | undefined> {
+export async function workTreeObject(workTree: string, relative: string, hashBytes: number): Promise<string | undefined> {
   const file = path.join(workTree, relative);
   const info = await lstat(file).catch(() => undefined);
   let bytes: Buffer | undefined;
@@ -215,15 +229,8 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
   if (headMoved) await checkCommitted(gitDir, workTree, where, isGuarded, headBefore!, headNow?.oid, hashBytes, result);
 }
 
-/** Output of a host git run, or why there is none. */
-async function gitOutput(gitDir: string, workTree: string, args: readonly string[]): Promise<Buffer | { why: string }> {
-  const chunks: Buffer[] = [];
-  const run = await runHostGit(gitDir, workTree, args, { onData: (chunk) => chunks.push(chunk) });
-  return run.ok ? Buffer.concat(chunks) : { why: run.why };
-}
-
 /** HEAD moved during the command to commits that change a guarded path to content the work tree does not hold: set back. */
-async function checkCommitted(gitDir: string, workTree: string, where: string, isGuarded: (relative: string) => boolean, before: HeadState, after: string | undefined, hashBytes: number, result: Result): Promise<void> {
+async function checkCommitted(gitDir: string, workTree: string, where: string, isGuarded: (relative: string, mode?: number) => boolean, before: HeadState, after: string | undefined, hashBytes: number, result: Result): Promise<void> {
   // No commit now (HEAD pointed at a branch not made yet), or the same commit: nothing reset --hard would write.
   const { oid: beforeHead, ref: beforeRef } = before;
   if (after === undefined || after === beforeHead) return;
@@ -239,7 +246,7 @@ async function checkCommitted(gitDir: string, workTree: string, where: string, i
     const header = /^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(fields[at]!);
     if (!header) continue;
     const name = fromBytes(Buffer.from(fields[at + 1]!, 'latin1'));
-    if (/^0+$/.test(header[2]!) || !isGuarded(name)) continue;
+    if (/^0+$/.test(header[2]!) || !isGuarded(name, parseInt(header[1]!, 8))) continue;
     if ((await workTreeObject(workTree, name, hashBytes)) !== header[2]) planted.push(name);
   }
   if (planted.length === 0) return;

@@ -24,7 +24,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(11, `staged and committed guarded files: ${probe.reason}`);
+  if (!active) tally.skip(13, `staged and committed guarded files: ${probe.reason}`);
 });
 
 /** A project whose hooks live in a tracked `.githooks` folder (core.hooksPath), with a harmless pre-commit. */
@@ -74,8 +74,8 @@ test.each([
     name: 'a branch holding the hook made by plumbing, and HEAD pointed at it (the user resets --hard, then commits)',
     command: (w: World) => `o=$(printf '${hook(w)}' | git hash-object -w --stdin) && t=$(GIT_INDEX_FILE=.git/alt git read-tree HEAD && GIT_INDEX_FILE=.git/alt git update-index --cacheinfo 100755,$o,.githooks/pre-commit && GIT_INDEX_FILE=.git/alt git write-tree) && rm -f .git/alt && c=$(git -c user.name=a -c user.email=a@b commit-tree $t -p HEAD -m 'ci') && git update-ref refs/heads/other $c && git symbolic-ref HEAD refs/heads/other`,
     user: (w: World) => {
-      // HEAD names the user's branch again, and the command's branch is left as it made it.
-      expect([w.git(w.root, 'symbolic-ref', 'HEAD').trim(), w.git(w.root, 'rev-parse', '--verify', '-q', 'refs/heads/other').trim().length]).toEqual(['refs/heads/main', 40]);
+      // HEAD names the user's branch again, and the command's branch, holding the hook, is removed (git-planted-commits.ts).
+      expect([w.git(w.root, 'symbolic-ref', 'HEAD').trim(), w.git(w.root, 'rev-parse', '--verify', '-q', 'refs/heads/other').trim().length]).toEqual(['refs/heads/main', 0]);
       hostGit(w, 'reset', '-q', '--hard');
       hostGit(w, 'commit', '-q', '--allow-empty', '-m', 'mine');
     },
@@ -183,4 +183,45 @@ test("control: committing the user's own change to a hook keeps the commit", asy
   expect(after).not.toBe(before);
   expect(run.result.stderr).not.toMatch(/that is not what the work tree holds there/);
   expect(readFileSync(path.join(w.root, '.githooks', 'pre-commit'), 'utf8')).toContain('checked');
+}, 60_000);
+
+/** Shell text: a folder of planted hooks in an ignored place, and L = the blob of a link to it. */
+const LINKED_HOOKS = (w: World): string =>
+  `mkdir -p node_modules/.cache/gh/hooks && printf '#!/bin/sh\\ntouch ${w.canary}\\nexit 0\\n' > node_modules/.cache/gh/hooks/pre-commit && chmod +x node_modules/.cache/gh/hooks/pre-commit && L=$(printf %s node_modules/.cache/gh | git hash-object -w --stdin)`;
+
+/** A project whose hooks are in `.github/hooks` (core.hooksPath two folders deep), node_modules ignored. */
+function githubHooksProject(w: World): void {
+  mkdirSync(path.join(w.root, '.github', 'hooks'), { recursive: true });
+  writeFileSync(path.join(w.root, '.github', 'hooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  writeFileSync(path.join(w.root, '.gitignore'), 'node_modules/\n');
+  w.git(w.root, 'config', 'core.hooksPath', '.github/hooks');
+  w.git(w.root, 'add', '-A');
+  w.git(w.root, 'commit', '-q', '-m', 'hooks');
+}
+
+// A sixth red team's: a link staged or committed ABOVE the hooks folder; the user's discard replaces the folder with it.
+test.each([
+  {
+    name: 'a link staged for the folder above the hooks folder (the user restores, then commits)',
+    command: (w: World) => `${LINKED_HOOKS(w)} && git update-index --force-remove .github/hooks/pre-commit && git update-index --add --cacheinfo 120000,$L,.github`,
+    user: (w: World) => hostGit(w, 'restore', '.'),
+  },
+  {
+    name: 'the same link committed, the branch moved to it (the user resets --hard, then commits)',
+    command: (w: World) =>
+      `${LINKED_HOOKS(w)} && export GIT_INDEX_FILE=.git/alt && git read-tree HEAD && git update-index --force-remove .github/hooks/pre-commit && git update-index --add --cacheinfo 120000,$L,.github && t=$(git write-tree) && unset GIT_INDEX_FILE && rm .git/alt && c=$(git -c user.name=a -c user.email=a@b commit-tree -p HEAD -m 'chore: tidy' $t) && git update-ref refs/heads/main $c`,
+    user: (w: World) => hostGit(w, 'reset', '-q', '--hard'),
+  },
+])('$name', async ({ name, command, user }) => {
+  if (!active) return;
+  const w = gitWorld('staged-guarded-above');
+  githubHooksProject(w);
+  const run = await runModel(w.root, w.home, [opaqueBash(command(w))]);
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+  user(w);
+  hostGit(w, 'commit', '-q', '--allow-empty', '-m', 'mine');
+  const escapedHere = existsSync(w.canary);
+  tally.attempt(name, escapedHere);
+  expect({ escaped: escapedHere }).toEqual({ escaped: false });
+  expect(run.result.stderr).toMatch(/that is not what the work tree holds there/);
 }, 60_000);

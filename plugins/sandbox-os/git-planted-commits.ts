@@ -1,0 +1,327 @@
+/**
+ * After each sandboxed command: commits it left where the user's later git commands take them
+ * from. Another branch (`git switch`), a tag, a remote-tracking branch (`git switch <name>` makes a
+ * branch from it), the stash (`git stash pop`), ORIG_HEAD (`git reset --hard ORIG_HEAD`, the usual
+ * undo), a merge, cherry-pick or revert in progress and a rebase's todo list, `onto` and
+ * `orig-head` (`--continue`, `--abort`), bisect's start (`git bisect reset`), and the patches of
+ * a `git am` in progress: a commit there that changes a guarded file (git-staged-guarded.ts: the
+ * files the sandbox keeps commands from writing, a hook or an editor's tasks) to content the work
+ * tree does not hold would be written by that command on the host. (Found by a red team; HEAD's
+ * own branch is git-staged-guarded.ts's, compared as a whole with the work tree.)
+ *
+ * The commits judged are the ones the command added: reachable from a ref or state file it made or
+ * changed and from nothing before it (the newest MAX_JUDGED_COMMITS). A commit plants a path when
+ * the path differs from every parent (a root commit: when it is there at all) and its content is
+ * not the work tree's. A ref leading to one is set back to its old value or removed, its commits
+ * kept and named; a state file or patch is set aside. A ref naming a tree is judged by its tree.
+ */
+import path from 'node:path';
+import { entries, lstat, readRegularFile } from './byte-fs.js';
+import { fromBytes } from './byte-names.js';
+import { gitOutput, runHostGit } from './git-run.js';
+import { shownRef, type Listed } from './git-refs.js';
+import { workTreeObject, type HeadState } from './git-staged-guarded.js';
+import { setAsideEntry, shownPath } from './sweep-paths.js';
+
+/** Commits judged per command at most (a fetch can add more: the rest is said to be unchecked). */
+const MAX_JUDGED_COMMITS = 1000;
+/** Refs naming a tree judged per command at most. */
+const MAX_JUDGED_TREES = 16;
+/** A state file or patch larger than this is not read (git writes none that large). */
+const MAX_STATE_BYTES = 1024 * 1024;
+
+/** Files of a git directory naming commits a later command of the user's checks out or applies. */
+const STATE_FILES = [
+  'ORIG_HEAD',
+  'MERGE_HEAD',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'AUTO_MERGE',
+  'BISECT_START',
+  'rebase-merge/orig-head',
+  'rebase-merge/onto',
+  'rebase-merge/git-rebase-todo',
+  'rebase-apply/orig-head',
+  'rebase-apply/onto',
+  'sequencer/head',
+  'sequencer/todo',
+];
+
+/** Refs whose commits no user command checks out: notes (printed, judged by git-refs.ts) and replace refs (removed by git-history.ts). */
+const NOT_CHECKED_OUT = /^refs\/(?:notes|replace)\//;
+
+/** A todo line's verb and what follows it (git's rebase and sequencer todo lists). */
+const TODO_LINE = /^[ \t]*(pick|p|reword|r|edit|e|squash|s|fixup|f|merge|m|reset|t|revert)[ \t]+(.*)$/gm;
+
+/** The names of commits a state file holds, in order (each line's names; a todo list's after its verbs). */
+export function stateNames(file: string, text: string): string[] {
+  if (file.endsWith('todo')) {
+    const names: string[] = [];
+    for (const match of text.matchAll(TODO_LINE)) {
+      // `merge -C <commit> <label>`, `fixup -C <commit>`: every word up to a comment; labels name refs/rewritten/.
+      for (const word of match[2]!.split('#')[0]!.trim().split(/[ \t]+/)) if (word !== '' && !word.startsWith('-')) names.push(word);
+    }
+    return names;
+  }
+  return text.split('\n').map((line) => line.trim().split(/[ \t]/)[0]!).filter((name) => name !== '');
+}
+
+/** Each state file's names of commits (absent files left out), read before and after a command. */
+export type StateTips = ReadonlyMap<string, readonly string[]>;
+
+export async function stateTips(gitDir: string): Promise<StateTips> {
+  const tips = new Map<string, string[]>();
+  for (const file of STATE_FILES) {
+    const read = await readRegularFile(path.join(gitDir, file), MAX_STATE_BYTES).catch(() => undefined);
+    if (read !== undefined && 'bytes' in read) tips.set(file, stateNames(file, read.bytes.toString('latin1')));
+  }
+  return tips;
+}
+
+interface Found {
+  notices: string[];
+  unchecked: string[];
+}
+
+export interface PlantedCheck {
+  gitDir: string;
+  workTree: string;
+  where: string;
+  roots: readonly string[];
+  isGuarded: (relative: string, mode?: number) => boolean;
+  /** The command's start: patches of a `git am` changed since are read. */
+  since: number;
+  before: { refs: Listed | undefined; state: StateTips | undefined; head: HeadState | undefined };
+  after: Listed;
+}
+
+const FULL_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Where the command left commits: each changed ref or state file and the names it holds. */
+interface Source {
+  kind: 'ref' | 'file';
+  name: string;
+  tips: readonly string[];
+}
+
+export async function checkPlantedCommits(check: PlantedCheck, result: Found): Promise<void> {
+  const { gitDir, workTree, before, after } = check;
+  await checkPatches(check, result);
+  if ('why' in after || before.refs === undefined || 'why' in before.refs || before.state === undefined) return; // said by git-refs.ts, or unknown
+  const earlier = before.refs.refs;
+  // HEAD's own branch, when it had a commit, is compared as a whole (git-staged-guarded.ts).
+  const headsBranch = before.head?.ref !== undefined && earlier.has(before.head.ref) ? before.head.ref : undefined;
+  const sources: Source[] = [];
+  for (const [ref, oid] of after.refs) if (earlier.get(ref) !== oid && ref !== headsBranch && !NOT_CHECKED_OUT.test(ref)) sources.push({ kind: 'ref', name: ref, tips: [oid] });
+  const stateNow = await stateTips(gitDir);
+  for (const [file, tips] of stateNow) if (before.state.get(file)?.join('\n') !== tips.join('\n')) sources.push({ kind: 'file', name: file, tips });
+  if (sources.length === 0) return;
+  const resolved = await resolveNames(gitDir, workTree, [...new Set(sources.flatMap((source) => source.tips))]);
+  if ('why' in resolved) {
+    result.unchecked.push(`the commits the command left in ${check.where} (${sources.map(shownSource).slice(0, 3).join(', ')}) could not be looked up (${resolved.why}); a hook or settings file there, which a later checkout would write, was not looked for`);
+    return;
+  }
+  const old = [...new Set([...earlier.values(), ...(before.refs.head ? [before.refs.head] : []), ...(before.head ? [before.head.oid] : []), ...[...before.state.values()].flat().filter((name) => FULL_OID.test(name))])];
+  const commitTips = [...new Set([...resolved.values()].filter((object) => object.type === 'commit').map((object) => object.oid))];
+  const planted = new Map<string, string[]>(); // commit or tree → the guarded paths it plants
+  const graph = new Map<string, readonly string[]>(); // each new commit → its parents
+  if (commitTips.length > 0) {
+    const judged = await plantedInNewCommits(check, commitTips, old, graph, planted);
+    if (judged !== undefined) result.unchecked.push(`the commits the command added to ${check.where} could not all be compared with their parents (${judged}); a hook or settings file changed there, which a later checkout would write, was not looked for in them`);
+  }
+  const trees = [...new Set([...resolved.values()].filter((object) => object.type === 'tree').map((object) => object.oid))];
+  for (const tree of trees.slice(0, MAX_JUDGED_TREES)) {
+    const paths = await plantedInTree(check, tree);
+    if (paths.length > 0) planted.set(tree, paths);
+  }
+  if (trees.length > MAX_JUDGED_TREES) result.unchecked.push(`${trees.length - MAX_JUDGED_TREES} trees refs name in ${check.where} were not looked at for hook or settings files`);
+  if (planted.size === 0) return;
+  for (const source of sources) {
+    const leads = source.tips.map((tip) => resolved.get(tip)?.oid).find((oid) => oid !== undefined && leadsTo(oid, graph, planted) !== undefined);
+    if (leads === undefined) continue;
+    const commit = leadsTo(leads, graph, planted)!;
+    await undo(check, source, earlier, commit, planted.get(commit)!, result);
+  }
+}
+
+const shownSource = (source: Source): string => (source.kind === 'ref' ? shownRef(source.name) : JSON.stringify(shownPath(source.name)));
+
+/** Each name's object after peeling tags (`cat-file --batch-check`): names that are no object are left out. */
+async function resolveNames(gitDir: string, workTree: string, names: readonly string[]): Promise<Map<string, { oid: string; type: string }> | { why: string }> {
+  // A name with a line end or a space cannot be asked (git refuses such names anyway).
+  const asked = names.filter((name) => !/[\s]/.test(name));
+  const out = await gitOutput(gitDir, workTree, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], Buffer.from(asked.map((name) => `${name}^{}\n`).join(''), 'latin1'));
+  if (!Buffer.isBuffer(out)) return out;
+  const lines = out.toString('latin1').split('\n');
+  const found = new Map<string, { oid: string; type: string }>();
+  asked.forEach((name, at) => {
+    const match = /^([0-9a-f]{40,64}) (\w+)$/.exec(lines[at] ?? '');
+    if (match) found.set(name, { oid: match[1]!, type: match[2]! });
+  });
+  return found;
+}
+
+/** The first commit (or tree) in `planted` that `tip` reaches through the new commits, or undefined. */
+function leadsTo(tip: string, graph: ReadonlyMap<string, readonly string[]>, planted: ReadonlyMap<string, readonly string[]>): string | undefined {
+  const seen = new Set<string>();
+  const pending = [tip];
+  while (pending.length > 0) {
+    const oid = pending.pop()!;
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    if (planted.has(oid)) return oid;
+    pending.push(...(graph.get(oid) ?? []));
+  }
+  return undefined;
+}
+
+/**
+ * The new commits (reachable from `tips`, not from `old`) into `graph`, and those planting a
+ * guarded path into `planted`. Returns why not all of them were judged, if so.
+ */
+async function plantedInNewCommits(check: PlantedCheck, tips: readonly string[], old: readonly string[], graph: Map<string, readonly string[]>, planted: Map<string, string[]>): Promise<string | undefined> {
+  const { gitDir, workTree } = check;
+  const input = Buffer.from([...tips, ...old.map((oid) => `^${oid}`)].join('\n') + '\n', 'latin1');
+  const listed = await gitOutput(gitDir, workTree, ['rev-list', '--parents', `--max-count=${MAX_JUDGED_COMMITS + 1}`, '--stdin'], input);
+  if (!Buffer.isBuffer(listed)) return listed.why;
+  const commits = listed.toString('latin1').split('\n').filter(Boolean).map((line) => line.split(' '));
+  const judged = commits.slice(0, MAX_JUDGED_COMMITS);
+  for (const [oid, ...parents] of judged) graph.set(oid!, parents);
+  if (judged.length === 0) return undefined;
+  // One diff per parent (`-m`), a root commit's whole tree (`--root`): `<commit>\0` then `:<modes> <old> <new> <status>\0<path>\0` per change.
+  const diff = await gitOutput(gitDir, workTree, ['diff-tree', '--stdin', '-r', '-z', '-m', '--root', '--no-renames', '--no-ext-diff', '--no-textconv'], Buffer.from(judged.map(([oid]) => `${oid}\n`).join(''), 'latin1'));
+  if (!Buffer.isBuffer(diff)) return diff.why;
+  const differing = new Map<string, Map<string, { blob: string; parents: number }>>(); // commit → path → its blob, how many parents it differs from
+  const fields = diff.toString('latin1').split('\0');
+  let commit: string | undefined;
+  for (let at = 0; at < fields.length; at++) {
+    const field = fields[at]!;
+    if (FULL_OID.test(field)) {
+      commit = field;
+      continue;
+    }
+    const header = /^:\d+ (\d+) [0-9a-f]+ ([0-9a-f]+) [A-Z]/.exec(field);
+    if (!header || commit === undefined) continue;
+    const name = fromBytes(Buffer.from(fields[++at] ?? '', 'latin1'));
+    if (/^0+$/.test(header[2]!) || !check.isGuarded(name, parseInt(header[1]!, 8))) continue;
+    const paths = differing.get(commit) ?? new Map<string, { blob: string; parents: number }>();
+    differing.set(commit, paths);
+    const seen = paths.get(name);
+    paths.set(name, { blob: header[2]!, parents: (seen?.parents ?? 0) + 1 });
+  }
+  const hashBytes = judged[0]![0]!.length === 64 ? 32 : 20;
+  const inWorkTree = new Map<string, string | undefined>();
+  for (const [oid, paths] of differing) {
+    const parents = Math.max(1, graph.get(oid)?.length ?? 1);
+    const names: string[] = [];
+    for (const [name, { blob, parents: differs }] of paths) {
+      if (differs < parents) continue; // one parent holds it already: the merge brought it from there
+      if (!inWorkTree.has(name)) inWorkTree.set(name, await workTreeObject(workTree, name, hashBytes));
+      if (inWorkTree.get(name) !== blob) names.push(name);
+    }
+    if (names.length > 0) planted.set(oid, names);
+  }
+  return commits.length > MAX_JUDGED_COMMITS ? `more than ${MAX_JUDGED_COMMITS} new commits: the oldest were not looked at` : undefined;
+}
+
+/** The guarded paths of a tree (a ref naming one: `git checkout <ref> -- .` writes it) holding content the work tree does not. */
+async function plantedInTree(check: PlantedCheck, tree: string): Promise<string[]> {
+  const listing = await gitOutput(check.gitDir, check.workTree, ['ls-tree', '-r', '-z', '--full-tree', tree]);
+  if (!Buffer.isBuffer(listing)) return [];
+  const names: string[] = [];
+  for (const record of listing.toString('latin1').split('\0')) {
+    const match = /^(\d+) blob ([0-9a-f]+)\t([\s\S]+)$/.exec(record);
+    if (!match) continue;
+    const name = fromBytes(Buffer.from(match[3]!, 'latin1'));
+    if (check.isGuarded(name, parseInt(match[1]!, 8)) && (await workTreeObject(check.workTree, name, match[2]!.length === 64 ? 32 : 20)) !== match[2]) names.push(name);
+  }
+  return names;
+}
+
+const listed = (names: readonly string[]): string => names.slice(0, 5).map((name) => JSON.stringify(shownPath(name))).join(', ') + (names.length > 5 ? ` and ${names.length - 5} more` : '');
+
+/** What takes a source's commits: said in the notice. */
+function takenBy(source: Source): string {
+  if (source.kind === 'ref') {
+    if (source.name === 'refs/stash') return '`git stash pop`';
+    if (source.name.startsWith('refs/remotes/')) return '`git switch` or `git merge` of that branch';
+    return source.name.startsWith('refs/tags/') ? '`git checkout` of that tag' : '`git switch` to that branch or a merge of it';
+  }
+  if (source.name === 'ORIG_HEAD') return '`git reset --hard ORIG_HEAD`';
+  if (source.name === 'BISECT_START') return '`git bisect reset`';
+  return '`--continue` or `--abort` of the operation in progress';
+}
+
+async function undo(check: PlantedCheck, source: Source, earlier: ReadonlyMap<string, string>, commit: string, paths: readonly string[], result: Found): Promise<void> {
+  const what = `the command left ${source.kind === 'ref' ? `the ref ${shownRef(source.name)}` : `${JSON.stringify(shownPath(source.name))} in the git directory`} of ${check.where} leading to ${commit}, which holds content for ${listed(paths)} that is not what the work tree holds there, and the sandbox keeps commands from writing ${paths.length === 1 ? 'that file' : 'those files'}: ${takenBy(source)} would have written it on your machine`;
+  if (source.kind === 'file') {
+    const aside = setAsideEntry(path.join(check.gitDir, source.name), check.roots);
+    result.notices.push(aside !== undefined && 'movedTo' in aside ? `${what}. MewCode set it aside to ${JSON.stringify(shownPath(aside.movedTo))} (\`git show ${commit} -- <file>\` shows what was there)` : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: do not continue, abort or reset to it before you review it`);
+    return;
+  }
+  const now = source.tips[0]!;
+  const old = earlier.get(source.name);
+  // The value expected is given (one changed since is left alone); --no-deref: a symbolic ref is removed itself.
+  const input = Buffer.from(`option no-deref\0${old === undefined ? `delete ${source.name}\0${now}\0` : `update ${source.name}\0${old}\0${now}\0`}`, 'latin1');
+  const run = await runHostGit(check.gitDir, check.workTree, ['update-ref', '-z', '--stdin'], { input });
+  result.notices.push(
+    run.ok
+      ? `${what}. MewCode ${old === undefined ? 'removed it' : `set it back to ${old}`} (the commits stay: \`git show ${commit} -- <file>\` shows what was there)`
+      : `${what}, and MewCode could not ${old === undefined ? 'remove it' : 'set it back'} (${run.why}): do not check it out before you review it`,
+  );
+}
+
+/** The patches of a `git am` in progress (`rebase-apply/0001`…) changed during the command: one touching a guarded path is set aside. */
+async function checkPatches(check: PlantedCheck, result: Found): Promise<void> {
+  const dir = path.join(check.gitDir, 'rebase-apply');
+  const names = (await entries(dir).catch(() => [])).map((entry) => entry.name).filter((name) => /^\d{4,}$/.test(name));
+  if (names.length === 0) return;
+  const options = await readRegularFile(path.join(dir, 'apply-opt'), MAX_STATE_BYTES).catch(() => undefined);
+  const directory = options !== undefined && 'bytes' in options ? /--directory=(\S+)/.exec(options.bytes.toString('latin1'))?.[1]?.replace(/^'|'$/g, '') : undefined;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    if (((await lstat(file).catch(() => undefined))?.ctimeMs ?? -Infinity) < check.since) continue;
+    const read = await readRegularFile(file, MAX_STATE_BYTES).catch(() => undefined);
+    const text = read !== undefined && 'bytes' in read ? read.bytes.toString('latin1') : undefined;
+    const guarded = text === undefined ? [] : patchedPaths(text, directory).filter(check.isGuarded);
+    if (text !== undefined && guarded.length === 0) continue;
+    const why = text === undefined ? 'that could not be read to check' : `that changes ${listed([...new Set(guarded)])}, which the sandbox keeps commands from writing`;
+    const aside = setAsideEntry(file, check.roots);
+    const what = `the command left the patch ${JSON.stringify(shownPath(path.join('rebase-apply', name)))} of a \`git am\` in progress in ${check.where} ${why}: \`git am --continue\` would have applied it on your machine`;
+    result.notices.push(aside !== undefined && 'movedTo' in aside ? `${what}. MewCode set it aside to ${JSON.stringify(shownPath(aside.movedTo))}` : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: run \`git am --abort\``);
+  }
+}
+
+/**
+ * Every path a patch could write, taken wide: each name its headers give (quoted or not, from each
+ * place a `diff --git` line could split), with up to three leading folders stripped (`-p`) and
+ * under the `--directory` git am was given.
+ */
+export function patchedPaths(text: string, directory?: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(/^(?:diff --git |\+\+\+ |--- |rename to |rename from |copy to |copy from )(.+)$/gm)) {
+    const rest = match[1]!;
+    const parts = [rest, ...[...rest.matchAll(/ "?[^ "]*\//g)].map((split) => rest.slice(split.index! + 1))];
+    for (const part of parts) names.push(unquoted(part.trim()));
+  }
+  const paths = new Set<string>();
+  for (const name of names) {
+    const folders = name.split('/');
+    for (let strip = 0; strip <= Math.min(3, folders.length - 1); strip++) {
+      const stripped = folders.slice(strip).join('/');
+      paths.add(stripped);
+      if (directory) paths.add(`${directory.replace(/\/+$/, '')}/${stripped}`);
+    }
+  }
+  return [...paths];
+}
+
+/** A C-quoted patch name (`"a/\\303\\251"`) as bytes read as a path; an unquoted one as it is. */
+function unquoted(name: string): string {
+  if (!name.startsWith('"')) return fromBytes(Buffer.from(name, 'latin1'));
+  // Up to the first quote not escaped: `"a/x" "b/y"` is two names.
+  const body = /^"((?:[^"\\]|\\.)*)/.exec(name)![1]!;
+  const bytes = body.replace(/\\([0-7]{3}|.)/g, (_, code: string) => (code.length === 3 ? String.fromCharCode(parseInt(code, 8)) : ({ n: '\n', t: '\t' } as Record<string, string>)[code] ?? code));
+  return fromBytes(Buffer.from(bytes, 'latin1'));
+}
