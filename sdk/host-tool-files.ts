@@ -134,6 +134,11 @@ export const HOST_SETTINGS: readonly HostSettings[] = [
   // lazygit reads `.lazygit.yml` in every folder above a repository it opens (a nested one's, a
   // submodule's), with no trust step: its pager runs as soon as a diff shows.
   ...settings(['.lazygit.yml'], 'present', "lazygit's settings for the repositories below this folder (lazygit runs the pager and commands they name when you open one)"),
+  // Tag indexers run in the project by hand or by an editor plugin (vim-gutentags, ggtags): Universal
+  // Ctags reads `.ctags.d/*.ctags` and `ctags.d/*.ctags`, Exuberant Ctags `.ctags`, from the folder it
+  // runs in (`-f ~/.bash_aliases` with a made-up language writes any line there: a red team's); GNU
+  // GLOBAL's `gtags.conf` names the parser plugins gtags loads.
+  ...settings(['.ctags', '.ctags.d', 'ctags.d', 'gtags.conf'], 'present', 'the tag indexer\'s options for this folder (ctags and gtags write the files and load the parsers they name)'),
   // Not here: what a tool installs into the project and runs (Terraform's `.terraform` providers,
   // an opam `_opam` switch, a `.flutter` SDK, PDM's `.pdm-python`, R's `.RData`): the tool writes
   // them at every `init` or install, so they are its state, not settings (docs/safety.md, left open).

@@ -82,6 +82,11 @@ describe('through the sandbox: a command planting what a host tool runs', () => 
     // The table's later entries: lazygit's settings above a nested repository, environment managers, Haskell's language server.
     ['.lazygit.yml above a nested repository (lazygit opened there runs its pager)', 'mkdir -p vendor/lib && git -C vendor/lib init -q && printf "git:\\n  paging:\\n    pager: id\\n" > vendor/.lazygit.yml', () => left('vendor/.lazygit.yml') !== undefined],
     ['.lazygit.yml at the root', 'printf "os:\\n  editCommand: id\\n" > .lazygit.yml', () => left('.lazygit.yml') !== undefined],
+    // A sixth red team's: tag indexers' option files (`ctags -R` by hand or an editor plugin writes where `-f` says).
+    ["Universal Ctags' .ctags.d options hiding themselves from git status (ctags -R writes ~/.bash_aliases)", 'mkdir -p .ctags.d && printf -- "--langdef=Zq\\n--map-Zq=+.zq\\n-f\\n%s/.bash_aliases\\n" "$HOME" > .ctags.d/local.ctags && echo "*" > .ctags.d/.gitignore', () => left('.ctags.d/local.ctags') !== undefined],
+    ["Universal Ctags' ctags.d in a package folder", 'mkdir -p pkg/ctags.d && printf -- "-f\\n/tmp/x\\n" > pkg/ctags.d/a.ctags', () => left('pkg/ctags.d/a.ctags') !== undefined],
+    ["Exuberant Ctags' .ctags", 'printf -- "-f\\n/tmp/x\\n" > .ctags', () => left('.ctags') !== undefined],
+    ["GNU GLOBAL's gtags.conf naming a parser plugin", 'printf "default:\\\\\\n\\t:gtags_parser=C\\\\:./p.so:\\n" > gtags.conf', () => left('gtags.conf') !== undefined],
     ['a new nested repository with its own .git/lazygit.yml', 'mkdir -p third/x && git -C third/x init -q && printf "git:\\n  paging:\\n    pager: id\\n" > third/x/.git/lazygit.yml', () => left('third/x/.git/lazygit.yml') !== undefined],
     ["devbox.json's init_hook (devbox shell, and direnv at cd)", 'mkdir -p svc && printf \'{"packages":["nodejs@20"],"shell":{"init_hook":["id"]}}\\n\' > svc/devbox.json', () => left('svc/devbox.json') !== undefined],
     ["devbox.json's flake package from the project", 'printf \'{"packages":["path:./tools#x"]}\\n\' > devbox.json', () => left('devbox.json') !== undefined],
