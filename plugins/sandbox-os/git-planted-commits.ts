@@ -16,7 +16,8 @@
  * kept and named; a state file or patch is set aside. A ref naming a tree is judged by its tree.
  */
 import path from 'node:path';
-import { entries, lstat, readRegularFile } from './byte-fs.js';
+import { entries, lstat, readRegularFile, truncateNow } from './byte-fs.js';
+import { changedReflogs, type LogsState } from './git-reflogs.js';
 import { fromBytes } from './byte-names.js';
 import { gitOutput, runHostGit } from './git-run.js';
 import { shownRef, type Listed } from './git-refs.js';
@@ -30,10 +31,16 @@ const MAX_JUDGED_TREES = 16;
 /** A state file or patch larger than this is not read (git writes none that large). */
 const MAX_STATE_BYTES = 1024 * 1024;
 
-/** Files of a git directory naming commits a later command of the user's checks out or applies. */
+/**
+ * Files of a git directory naming commits a later command of the user's checks out or applies:
+ * the pseudo-refs (`git merge FETCH_HEAD`), an autostash (applied by the `git commit` ending a
+ * merge, and by an operation's --continue or --abort), an operation's state.
+ */
 const STATE_FILES = [
   'ORIG_HEAD',
+  'FETCH_HEAD',
   'MERGE_HEAD',
+  'MERGE_AUTOSTASH',
   'CHERRY_PICK_HEAD',
   'REVERT_HEAD',
   'REBASE_HEAD',
@@ -41,10 +48,15 @@ const STATE_FILES = [
   'BISECT_START',
   'rebase-merge/orig-head',
   'rebase-merge/onto',
+  'rebase-merge/autostash',
+  'rebase-merge/stopped-sha',
+  'rebase-merge/amend',
   'rebase-merge/git-rebase-todo',
   'rebase-apply/orig-head',
   'rebase-apply/onto',
+  'rebase-apply/autostash',
   'sequencer/head',
+  'sequencer/abort-safety',
   'sequencer/todo',
 ];
 
@@ -64,7 +76,28 @@ export function stateNames(file: string, text: string): string[] {
     }
     return names;
   }
-  return text.split('\n').map((line) => line.trim().split(/[ \t]/)[0]!).filter((name) => name !== '');
+  // A pseudo-ref git reads as a ref may be symbolic (`ref: refs/…`).
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .map((line) => (line.startsWith('ref:') ? line.slice(4).trim() : line.split(/[ \t]/)[0]!))
+    .filter((name) => name !== '');
+}
+
+/**
+ * The names of commits a reflog's lines hold (`<old> <new> <who> <when>\t<message>`): both
+ * objects (`HEAD@{1}`, `stash@{0}`) and the names a checkout's message gives (`@{-1}`, `git
+ * checkout -`: "checkout: moving from <A> to <B>").
+ */
+export function reflogNames(text: string): string[] {
+  const names: string[] = [];
+  for (const line of text.split('\n')) {
+    const fields = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) /.exec(line);
+    if (fields) names.push(fields[1]!, fields[2]!);
+    const moved = /\tcheckout: moving from (\S+) to (\S+)$/.exec(line);
+    if (moved) names.push(moved[1]!, moved[2]!);
+  }
+  return names;
 }
 
 /** Each state file's names of commits (absent files left out), read before and after a command. */
@@ -92,17 +125,21 @@ export interface PlantedCheck {
   isGuarded: (relative: string, mode?: number) => boolean;
   /** The command's start: patches of a `git am` changed since are read. */
   since: number;
-  before: { refs: Listed | undefined; state: StateTips | undefined; head: HeadState | undefined };
+  /** Where the refs and their reflogs are (a linked worktree's common directory). */
+  commonDir: string;
+  before: { refs: Listed | undefined; state: StateTips | undefined; head: HeadState | undefined; logs: LogsState | undefined };
   after: Listed;
 }
 
 const FULL_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-/** Where the command left commits: each changed ref or state file and the names it holds. */
+/** Where the command left commits: each changed ref, state file or reflog, and the names it holds. */
 interface Source {
-  kind: 'ref' | 'file';
+  kind: 'ref' | 'file' | 'reflog';
   name: string;
   tips: readonly string[];
+  /** A reflog that only grew: cut back to this. */
+  grew?: { ino: number; size: number };
 }
 
 export async function checkPlantedCommits(check: PlantedCheck, result: Found): Promise<void> {
@@ -116,13 +153,22 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
   for (const [ref, oid] of after.refs) if (earlier.get(ref) !== oid && ref !== headsBranch && !NOT_CHECKED_OUT.test(ref)) sources.push({ kind: 'ref', name: ref, tips: [oid] });
   const stateNow = await stateTips(gitDir);
   for (const [file, tips] of stateNow) if (before.state.get(file)?.join('\n') !== tips.join('\n')) sources.push({ kind: 'file', name: file, tips });
+  // Reflog lines: `git stash pop` takes stash@{0}, `git checkout -` and `reset --hard HEAD@{1}` the lines before.
+  if (before.logs !== undefined) {
+    for (const log of await changedReflogs(check.commonDir, gitDir, check.since, before.logs)) {
+      const tips = reflogNames(log.added.toString('latin1'));
+      if (tips.length > 0) sources.push({ kind: 'reflog', name: log.file, tips, ...(log.grew ? { grew: log.grew } : {}) });
+    }
+  }
   if (sources.length === 0) return;
   const resolved = await resolveNames(gitDir, workTree, [...new Set(sources.flatMap((source) => source.tips))]);
   if ('why' in resolved) {
     result.unchecked.push(`the commits the command left in ${check.where} (${sources.map(shownSource).slice(0, 3).join(', ')}) could not be looked up (${resolved.why}); a hook or settings file there, which a later checkout would write, was not looked for`);
     return;
   }
-  const old = [...new Set([...earlier.values(), ...(before.refs.head ? [before.refs.head] : []), ...(before.head ? [before.head.oid] : []), ...[...before.state.values()].flat().filter((name) => FULL_OID.test(name))])];
+  // Only what was judged counts as old: a commit a notes ref held since an earlier command was never compared.
+  const judgedBefore = [...earlier].filter(([ref]) => !NOT_CHECKED_OUT.test(ref)).map(([, oid]) => oid);
+  const old = [...new Set([...judgedBefore, ...(before.refs.head ? [before.refs.head] : []), ...(before.head ? [before.head.oid] : []), ...[...before.state.values()].flat().filter((name) => FULL_OID.test(name))])];
   const commitTips = [...new Set([...resolved.values()].filter((object) => object.type === 'commit').map((object) => object.oid))];
   const planted = new Map<string, string[]>(); // commit or tree → the guarded paths it plants
   const graph = new Map<string, readonly string[]>(); // each new commit → its parents
@@ -248,15 +294,25 @@ function takenBy(source: Source): string {
     if (source.name.startsWith('refs/remotes/')) return '`git switch` or `git merge` of that branch';
     return source.name.startsWith('refs/tags/') ? '`git checkout` of that tag' : '`git switch` to that branch or a merge of it';
   }
+  if (source.kind === 'reflog') return source.name.endsWith('/logs/refs/stash') ? '`git stash pop`' : '`git checkout -` or `git reset --hard HEAD@{1}`';
   if (source.name === 'ORIG_HEAD') return '`git reset --hard ORIG_HEAD`';
+  if (source.name === 'FETCH_HEAD') return '`git merge FETCH_HEAD`';
+  if (source.name.endsWith('AUTOSTASH') || source.name.endsWith('autostash')) return 'the `git commit` that ends the merge, or the `--continue` or `--abort` of the operation in progress (it applies the autostash)';
   if (source.name === 'BISECT_START') return '`git bisect reset`';
   return '`--continue` or `--abort` of the operation in progress';
 }
 
 async function undo(check: PlantedCheck, source: Source, earlier: ReadonlyMap<string, string>, commit: string, paths: readonly string[], result: Found): Promise<void> {
-  const what = `the command left ${source.kind === 'ref' ? `the ref ${shownRef(source.name)}` : `${JSON.stringify(shownPath(source.name))} in the git directory`} of ${check.where} leading to ${commit}, which holds content for ${listed(paths)} that is not what the work tree holds there, and the sandbox keeps commands from writing ${paths.length === 1 ? 'that file' : 'those files'}: ${takenBy(source)} would have written it on your machine`;
-  if (source.kind === 'file') {
-    const aside = setAsideEntry(path.join(check.gitDir, source.name), check.roots);
+  const holder = source.kind === 'ref' ? `the ref ${shownRef(source.name)}` : source.kind === 'reflog' ? `reflog lines in ${JSON.stringify(shownPath(source.name))}` : `${JSON.stringify(shownPath(source.name))} in the git directory`;
+  const what = `the command left ${holder} of ${check.where} leading to ${commit}, which holds content for ${listed(paths)} that is not what the work tree holds there, and the sandbox keeps commands from writing ${paths.length === 1 ? 'that file' : 'those files'}: ${takenBy(source)} would have written it on your machine`;
+  if (source.kind === 'reflog' && source.grew !== undefined) {
+    // Only what the command added goes: the file back to its size before it.
+    const cut = truncateNow(source.name, source.grew.ino, source.grew.size);
+    result.notices.push(cut ? `${what}. MewCode cut the lines it added off (the reflog is back to its ${source.grew.size} bytes from before the command)` : `${what}. MewCode could not cut them off: do not check out or reset to an entry of it before you review it`);
+    return;
+  }
+  if (source.kind !== 'ref') {
+    const aside = setAsideEntry(source.kind === 'reflog' ? source.name : path.join(check.gitDir, source.name), check.roots);
     result.notices.push(aside !== undefined && 'movedTo' in aside ? `${what}. MewCode set it aside to ${JSON.stringify(shownPath(aside.movedTo))} (\`git show ${commit} -- <file>\` shows what was there)` : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: do not continue, abort or reset to it before you review it`);
     return;
   }

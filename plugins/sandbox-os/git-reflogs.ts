@@ -59,6 +59,30 @@ export function logsState(commonDir: string, gitDir: string): LogsState {
   return state;
 }
 
+/** A reflog the command changed: what it added (the whole file when it was made or rewritten) and, when it only grew, its inode and old size. */
+export interface ChangedReflog {
+  file: string;
+  added: Buffer;
+  grew?: { ino: number; size: number };
+}
+
+/** The reflogs of `gitDir` and `commonDir` changed since `since` (a command's start) against `before`; one too large to read is left out. */
+export async function changedReflogs(commonDir: string, gitDir: string, since: number, before: LogsState): Promise<ChangedReflog[]> {
+  const changed: ChangedReflog[] = [];
+  for (const [file, info] of walk(commonDir, gitDir)) {
+    if (info.ctimeMs < since || !info.isFile()) continue;
+    const known = before.get(file);
+    if (known !== undefined && known.ino === info.ino && info.size > known.size && info.size - known.size <= MAX_JUDGED_BYTES) {
+      const added = tailNow(file, info.size - known.size);
+      if (added !== undefined) changed.push({ file, added, grew: { ino: info.ino, size: known.size } });
+      continue;
+    }
+    const read = await readSmallFile(file);
+    if (read !== undefined && 'bytes' in read) changed.push({ file, added: read.bytes });
+  }
+  return changed;
+}
+
 /**
  * After a command that started at `since`: the reflogs of `gitDir` and `commonDir` (work tree
  * shown as `where`) against `before` (undefined: unknown; empty for a git directory the command made).

@@ -161,7 +161,8 @@ export async function checkReview(roots: readonly string[], since: number, befor
     if (commonDir !== undefined) {
       const isGuarded = guardedPath(reviewed.workTree, named(reviewed.gitDir, reviewed.workTree));
       const after = await listRefs(commonDir, reviewed.gitDir, reviewed.workTree);
-      await checkPlantedCommits({ ...reviewed, where, roots, isGuarded, since, before: { refs: earlier?.history.refs, state: earlier?.state, head: earlier?.head }, after }, result);
+      const logs = earlier?.history.logs;
+      await checkPlantedCommits({ ...reviewed, commonDir, where, roots, isGuarded, since, before: { refs: earlier?.history.refs, state: earlier?.state, head: earlier?.head, logs }, after }, result);
     }
   }
   return result;

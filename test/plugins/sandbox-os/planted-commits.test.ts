@@ -2,7 +2,7 @@
  * The names of commits git's state files hold (what a later --continue, --abort, reset or bisect
  * reset takes) and the paths a `git am` patch could write, as git-planted-commits.ts reads them.
  */
-import { patchedPaths, stateNames } from '../../../plugins/sandbox-os/git-planted-commits.js';
+import { patchedPaths, reflogNames, stateNames } from '../../../plugins/sandbox-os/git-planted-commits.js';
 
 test('a todo list: the commits every picking verb names, not exec lines, comments or options', () => {
   const todo = ['pick 1a2b3c4 first', 'p 5d6e7f8 short verb', 'fixup -C 9a8b7c6 amend message', 'merge -C abcdef0 feature # Merge branch', 'reset onto', 'exec make test', 'x echo hi', '# pick 0000000 commented', 'drop 1111111 dropped', 'label onto', 'break'].join('\n');
@@ -25,4 +25,15 @@ test("a patch's paths: each header, quoted names unescaped, leading folders stri
   expect(patchedPaths('+++ x/y/z/.githooks/pre-commit\n')).toContain('.githooks/pre-commit');
   expect(patchedPaths('+++ b/pre-commit\n', '.githooks')).toContain('.githooks/pre-commit');
   expect(patchedPaths('no headers here\n+++not a header\n')).toEqual([]);
+});
+
+test('a pseudo-ref written as a symbolic ref: the ref it names', () => {
+  expect(stateNames('ORIG_HEAD', 'ref: refs/notes/ci\n')).toEqual(['refs/notes/ci']);
+  expect(stateNames('FETCH_HEAD', `${'c'.repeat(40)}\t\tbranch 'x' of https://example.com/app\n`)).toEqual(['c'.repeat(40)]);
+});
+
+test("a reflog's lines: both objects of each line, and the names a checkout's message gives (`git checkout -`)", () => {
+  const [a, b, c] = ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(64)];
+  const log = `${a} ${b} Dev <d@e> 1700000000 +0000\tcommit: x\n${b} ${c} Dev <d@e> 1700000001 +0000\tcheckout: moving from main to ${c}\nnot a line\n`;
+  expect(reflogNames(log)).toEqual([a, b, b, c, 'main', c]);
 });
