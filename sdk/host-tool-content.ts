@@ -122,7 +122,8 @@ export function judgeRustToolchain(text: string): string | undefined {
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   const control = controlOffence(text);
   if (control !== undefined) return control;
-  const body = lines(text);
+  // A legacy one-line file is a channel as it is: rustup strips no comment there (`nightly#/../x` is one name).
+  const body = lines(text, /^\s*#.*$/);
   if (body.length === 1 && !/[=[]/.test(body[0]!)) return versionWordOffence(body[0]!)?.replace(/^a version/, 'a toolchain');
   let document: unknown;
   try {
@@ -251,8 +252,12 @@ const JVM_HARMLESS = [
 const MODULE_OPTION = /^--add-(?:opens|exports|reads)$/;
 const MODULE_VALUE = /^[\w.]+(?:\/[\w.]+)?=[\w.,-]+$/;
 
-/** Words as Maven's launcher splits a file of options: at white space, a `#` starting a comment. */
-const optionWords = (text: string): string[] => lines(text).flatMap((line) => line.split(/\s+/));
+/**
+ * Words as Maven's launcher and Gradle split options: at white space. A `#` starts a comment only
+ * where a word starts: inside one (`-Dx=a#b`) Maven 3.8's launcher and Gradle keep it, so the word
+ * is judged whole (and the rest of the line with it). (A red team's.)
+ */
+const optionWords = (text: string): string[] => lines(text, /(?:^|\s)#.*$/).flatMap((line) => line.split(/\s+/));
 
 /**
  * Maven's `.mvn/jvm.config`: options for the JVM every `mvn` in the folder starts (`mvn -v`
@@ -318,10 +323,12 @@ export function judgeMavenExtensions(text: string): string | undefined {
  * file, of any name, read as this one: what it names is not seen here). `cargo metadata`, which
  * an editor's rust-analyzer runs when the folder opens, starts the rustc they name (a bare name
  * too: a wrapper `python3` runs the project's `rustc` file). A quoted key may be spelled with
- * escapes: a backslash counts.
+ * escapes: a backslash counts. An `alias` counts too: one named as an installed subcommand
+ * (`fmt`, `clippy`) runs instead of it.
  */
 export function judgeCargoConfig(text: string): string | undefined {
-  const found = /rustc|rustdoc|runner|linker|credential|wrapper|include|\benv\b/i.exec(text);
+  // `[alias]`: a project's alias shadows an installed subcommand (`fmt = "run --manifest-path …"`: `cargo fmt` runs project code; a red team's).
+  const found = /rustc|rustdoc|runner|linker|credential|wrapper|include|\benv\b|\balias\b/i.exec(text);
   if (found) return `a \`${found[0]}\` setting`;
   // `rustflags` that load or run code (`-Zcodegen-backend=<.so>`, `-Z llvm-plugins`, `-C link-arg=-fuse-ld=<path>`, an `@argfile`); `--cfg` and the like pass.
   const flag = /codegen-backend|llvm-plugins|link-args?|\bplugin|extern|(?:^|["'\s,[])@/im.exec(text);

@@ -81,7 +81,7 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     'rust-toolchain(.toml)',
     judgeRustToolchain,
     ['[toolchain]\npath = "/p/.cache/tc"\n', 'toolchain.path = "./tc"\n', '[toolchain]\n"pa\\u0074h" = "x"\n', './tc\n', '/opt/tc\n',
-      '[toolchain]\nchannel = "stable/../../../project/tc"\n', 'nightly/../../x\n', '[toolchain]\ntargets = ["../x"]\n', '[toolchain\nchannel = "x"\n', '[toolchain]\nchannel = "1.82.0\x1b"\n'],
+      '[toolchain]\nchannel = "stable/../../../project/tc"\n', 'nightly/../../x\n', '[toolchain]\ntargets = ["../x"]\n', '[toolchain\nchannel = "x"\n', '[toolchain]\nchannel = "1.82.0\x1b"\n', 'nightly#/../../../project/tc\n'],
     ['[toolchain]\nchannel = "1.82.0"\ncomponents = ["rustfmt", "clippy"]\ntargets = ["wasm32-unknown-unknown"]\nprofile = "minimal"\n', 'nightly-2024-05-01\n', 'stable\n'],
   ],
   [
@@ -115,15 +115,17 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     ['-javaagent:./x.jar\n', '-Dmaven.ext.class.path=x.jar\n', '@args.txt\n', '-XX:OnError=./x\n', '-Djava.io.tmpdir=/tmp/x\n',
       // An allow-list: options files, agents, boot class paths and properties naming code count.
       '-XX:VMOptionsFile=.mvn/opts\n', '-Xmx1g -XX:Flags=.hotspotrc\n', '-javaagent:rel.jar\n', '-agentpath:x.so\n', '-Xbootclasspath/a:x.jar\n', '-Dmaven.ext.class.path=lib\n',
-      '-Djava.system.class.loader=com.x.Loader\n', '-XX:OnError=id\n', '--add-opens java.base/java.lang=ALL-UNNAMED -XX:Flags=x\n', '--add-opens\n', '-Dx="a b"\n', '-Xlog:gc:file=x\n', '-XX:+UseG1GC --patch-module java.base=x.jar\n'],
-    ['-Xmx2048m -Xss4m\n--add-opens java.base/java.lang=ALL-UNNAMED\n--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED\n',
+      '-Djava.system.class.loader=com.x.Loader\n', '-XX:OnError=id\n', '--add-opens java.base/java.lang=ALL-UNNAMED -XX:Flags=x\n', '--add-opens\n', '-Dx="a b"\n', '-Xlog:gc:file=x\n', '-XX:+UseG1GC --patch-module java.base=x.jar\n',
+      // A `#` inside a word is no comment to Maven 3.8's launcher or Gradle (a red team's).
+      '-Xmx512m\n-Dfoo=a#b -javaagent:/x/a.jar\n', '-Dfoo=a#b\n'],
+    ['-Xmx2048m -Xss4m # the stack for deep generics\n--add-opens java.base/java.lang=ALL-UNNAMED\n--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED\n',
       '# JVM options\n-Xms512m -XX:+UseG1GC -XX:ReservedCodeCacheSize=240m -XX:MaxRAMPercentage=75.0 -XX:TieredStopAtLevel=1\n-Dfile.encoding=UTF-8 -Djava.awt.headless=true -Dmaven.wagon.http.retryHandler.count=3\n--add-opens=java.base/java.util=ALL-UNNAMED --enable-native-access=ALL-UNNAMED\n',
     ],
   ],
   [
     '.mvn/maven.config',
     judgeMavenConfig,
-    ['-Dmaven.ext.class.path=x.jar\n', '-s settings.xml\n', '--settings=x.xml\n', '-B -f other/pom.xml\n', '-T 1C -gs x\n', '-Dclassworlds.conf=x\n'],
+    ['-Dmaven.ext.class.path=x.jar\n', '-s settings.xml\n', '--settings=x.xml\n', '-B -f other/pom.xml\n', '-T 1C -gs x\n', '-Dclassworlds.conf=x\n', '-Dfoo=a#b -Dmaven.ext.class.path=/x/a.jar\n'],
     ['-B\n-ntp\n-T 1C\n-Pci,fast\n-Dstyle.color=always\n--fail-at-end\n', '--no-transfer-progress -T4 -P ci -DskipTests\n'],
   ],
   [
@@ -173,13 +175,15 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     '.cargo/config.toml',
     judgeCargoConfig,
-    ['[build]\nrustc-wrapper = "python3"\n', 'include = ["extra.toml"]\n', 'include = [{ path = "x.toml" }]\n', '[build]\nrustc = "./bin/rustc"\n', 'build.rustdoc = "x"\n', '[target.x86_64-unknown-linux-gnu]\nrunner = "./r.sh"\n', "[target.'cfg(unix)']\nlinker = \"./l\"\n", '[registry]\ncredential-provider = ["./c"]\n', '[env]\nRUSTC_WRAPPER = "./w"\n', '[build]\n"rustc\\u002dwrapper" = "x"\n'],
+    ['[build]\nrustc-wrapper = "python3"\n', 'include = ["extra.toml"]\n', 'include = [{ path = "x.toml" }]\n', '[build]\nrustc = "./bin/rustc"\n', 'build.rustdoc = "x"\n', '[target.x86_64-unknown-linux-gnu]\nrunner = "./r.sh"\n', "[target.'cfg(unix)']\nlinker = \"./l\"\n", '[registry]\ncredential-provider = ["./c"]\n', '[env]\nRUSTC_WRAPPER = "./w"\n', '[build]\n"rustc\\u002dwrapper" = "x"\n',
+      // A project alias shadows an installed subcommand: `cargo fmt` runs project code (a red team's).
+      '[alias]\nfmt = "run -q --manifest-path tools/f/Cargo.toml --"\n', 'alias.clippy = "run"\n'],
     ['[net]\ngit-fetch-with-cli = true\n[build]\njobs = 4\ntarget-dir = "target"\n', ''],
   ],
   [
     'gradle.properties',
     judgeGradleProperties,
-    ['org.gradle.jvmargs=-javaagent:./a.jar\n', 'org.gradle.jvmargs -Xmx2g -XX:VMOptionsFile=./o\n', 'org.gradle.jvmargs=-Xmx2g \\\n  -javaagent:./a.jar\n', 'org.gradle.java.home=/p/.jdk\n', 'org.gradle.java.installations.paths=/p/jdks\n', 'org.gradle.\\u006avmargs=-javaagent:x\n', 'org\\.gradle.jvmargs: @./opts\n', 'org.gradle.jvmargs=\\uZZ\n'],
+    ['org.gradle.jvmargs=-javaagent:./a.jar\n', 'org.gradle.jvmargs -Xmx2g -XX:VMOptionsFile=./o\n', 'org.gradle.jvmargs=-Xmx2g \\\n  -javaagent:./a.jar\n', 'org.gradle.java.home=/p/.jdk\n', 'org.gradle.java.installations.paths=/p/jdks\n', 'org.gradle.jvmargs=-Xmx1g -Dfoo=a#b -javaagent:/x/a.jar\n', 'org.gradle.\\u006avmargs=-javaagent:x\n', 'org\\.gradle.jvmargs: @./opts\n', 'org.gradle.jvmargs=\\uZZ\n'],
     ['org.gradle.jvmargs=-Xmx2g -XX:MaxMetaspaceSize=512m -Dfile.encoding=UTF-8\norg.gradle.parallel=true\n# org.gradle.java.home=/x\n! org.gradle.jvmargs=-javaagent:x\n', ''],
   ],
   [
