@@ -74,7 +74,7 @@ export async function indexFacts(gitDir: string, workTree: string, recentSince =
 }
 
 /** The index's identity and times, and its shared indexes' (a split index reads one of them). */
-async function stampOf(gitDir: string, file: string): Promise<string> {
+export async function stampOf(gitDir: string, file: string): Promise<string> {
   const one = async (name: string): Promise<string> => {
     const info = await stat(name);
     return `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;

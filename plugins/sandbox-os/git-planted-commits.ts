@@ -16,9 +16,9 @@
  * kept and named; a state file or patch is set aside. A ref naming a tree is judged by its tree.
  */
 import path from 'node:path';
-import { entries, lstat, readRegularFile, truncateNow } from './byte-fs.js';
+import { entries, lstat, readlink, readRegularFile, truncateNow } from './byte-fs.js';
 import { changedReflogs, type LogsState } from './git-reflogs.js';
-import { fromBytes } from './byte-names.js';
+import { fromBytes, printable } from './byte-names.js';
 import { gitOutput, runHostGit } from './git-run.js';
 import { shownRef, type Listed } from './git-refs.js';
 import { workTreeObject, type HeadState } from './git-staged-guarded.js';
@@ -64,24 +64,40 @@ const STATE_FILES = [
 const NOT_CHECKED_OUT = /^refs\/(?:notes|replace)\//;
 
 /** A todo line's verb and what follows it (git's rebase and sequencer todo lists). */
-const TODO_LINE = /^[ \t]*(pick|p|reword|r|edit|e|squash|s|fixup|f|merge|m|reset|t|revert)[ \t]+(.*)$/gm;
+const TODO_LINE = /^[ \t]*(pick|p|reword|r|edit|e|squash|s|fixup|f|revert|merge|m|reset|t)[ \t]+(.*)$/gm;
+const PICKING = /^(?:pick|p|reword|r|edit|e|squash|s|fixup|f|revert)$/;
 
-/** The names of commits a state file holds, in order (each line's names; a todo list's after its verbs). */
-export function stateNames(file: string, text: string): string[] {
-  if (file.endsWith('todo')) {
-    const names: string[] = [];
-    for (const match of text.matchAll(TODO_LINE)) {
-      // `merge -C <commit> <label>`, `fixup -C <commit>`: every word up to a comment; labels name refs/rewritten/.
-      for (const word of match[2]!.split('#')[0]!.trim().split(/[ \t]+/)) if (word !== '' && !word.startsWith('-')) names.push(word);
-    }
-    return names;
+/**
+ * The names of commits a state file holds, in order, and those git must find (`required`): a
+ * picking line's commit, a merge's `-C` commit. A label (`reset onto`, `merge -C <c> <label>`)
+ * is tried as `refs/rewritten/<label>` and as a name (it may not exist yet). A pseudo-ref git
+ * reads as a ref may be symbolic (`ref: refs/…`); otherwise each line's first word.
+ */
+export function stateNames(file: string, text: string): { names: string[]; required: string[] } {
+  if (!file.endsWith('todo')) {
+    const names = text
+      .split('\n')
+      .map((line) => line.trim())
+      .map((line) => (line.startsWith('ref:') ? line.slice(4).trim() : line.split(/[ \t]/)[0]!))
+      .filter((name) => name !== '');
+    return { names, required: [] };
   }
-  // A pseudo-ref git reads as a ref may be symbolic (`ref: refs/…`).
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .map((line) => (line.startsWith('ref:') ? line.slice(4).trim() : line.split(/[ \t]/)[0]!))
-    .filter((name) => name !== '');
+  const names: string[] = [];
+  const required: string[] = [];
+  for (const match of text.matchAll(TODO_LINE)) {
+    const words = match[2]!.split('#')[0]!.trim().split(/[ \t]+/).filter(Boolean);
+    if (PICKING.test(match[1]!)) {
+      // `fixup -C <commit>`, `fixup -c <commit>`: the options first.
+      const commit = words.find((word) => !word.startsWith('-'));
+      if (commit !== undefined) required.push(commit);
+      continue;
+    }
+    const at = words.findIndex((word) => word === '-C' || word === '-c');
+    if (at >= 0 && words[at + 1] !== undefined) required.push(words[at + 1]!);
+    const label = words.filter((word, index) => !word.startsWith('-') && (at < 0 || index !== at + 1))[0];
+    if (label !== undefined) names.push(label, `refs/rewritten/${label}`);
+  }
+  return { names: [...required, ...names], required };
 }
 
 /**
@@ -101,13 +117,19 @@ export function reflogNames(text: string): string[] {
 }
 
 /** Each state file's names of commits (absent files left out), read before and after a command. */
-export type StateTips = ReadonlyMap<string, readonly string[]>;
+export type StateTips = ReadonlyMap<string, { names: readonly string[]; required: readonly string[] }>;
 
 export async function stateTips(gitDir: string): Promise<StateTips> {
-  const tips = new Map<string, string[]>();
+  const tips = new Map<string, { names: string[]; required: string[] }>();
   for (const file of STATE_FILES) {
-    const read = await readRegularFile(path.join(gitDir, file), MAX_STATE_BYTES).catch(() => undefined);
+    const at = path.join(gitDir, file);
+    const read = await readRegularFile(at, MAX_STATE_BYTES).catch(() => undefined);
     if (read !== undefined && 'bytes' in read) tips.set(file, stateNames(file, read.bytes.toString('latin1')));
+    else if ((await lstat(at).catch(() => undefined))?.isSymbolicLink()) {
+      // git reads a link there whose target starts `refs/` as a symbolic ref (a red team's); any other is named by its target.
+      const target = await readlink(at).catch(() => undefined);
+      if (target !== undefined) tips.set(file, { names: [target], required: [] });
+    }
   }
   return tips;
 }
@@ -138,6 +160,8 @@ interface Source {
   kind: 'ref' | 'file' | 'reflog';
   name: string;
   tips: readonly string[];
+  /** Names git must find (a todo's picked commits): one this cannot look up is not left. */
+  required?: readonly string[];
   /** A reflog that only grew: cut back to this. */
   grew?: { ino: number; size: number };
 }
@@ -151,14 +175,19 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
   const headsBranch = before.head?.ref !== undefined && earlier.has(before.head.ref) ? before.head.ref : undefined;
   const sources: Source[] = [];
   for (const [ref, oid] of after.refs) if (earlier.get(ref) !== oid && ref !== headsBranch && !NOT_CHECKED_OUT.test(ref)) sources.push({ kind: 'ref', name: ref, tips: [oid] });
-  const stateNow = await stateTips(gitDir);
-  for (const [file, tips] of stateNow) if (before.state.get(file)?.join('\n') !== tips.join('\n')) sources.push({ kind: 'file', name: file, tips });
   // Reflog lines: `git stash pop` takes stash@{0}, `git checkout -` and `reset --hard HEAD@{1}` the lines before.
   if (before.logs !== undefined) {
     for (const log of await changedReflogs(check.commonDir, gitDir, check.since, before.logs)) {
       const tips = reflogNames(log.added.toString('latin1'));
       if (tips.length > 0) sources.push({ kind: 'reflog', name: log.file, tips, ...(log.grew ? { grew: log.grew } : {}) });
     }
+  }
+  // A state file that changed; and one whose names are not objects' (`ref: refs/notes/x`, a branch, `:/text`), which may lead elsewhere now that any ref moved.
+  const refsMoved = after.refs.size !== earlier.size || [...after.refs].some(([ref, oid]) => earlier.get(ref) !== oid);
+  for (const [file, tips] of await stateTips(gitDir)) {
+    const was = before.state.get(file);
+    const changed = was === undefined || was.names.join('\n') !== tips.names.join('\n');
+    if (changed || ((refsMoved || sources.length > 0) && tips.names.some((name) => !FULL_OID.test(name)))) sources.push({ kind: 'file', name: file, tips: tips.names, required: tips.required });
   }
   if (sources.length === 0) return;
   const resolved = await resolveNames(gitDir, workTree, [...new Set(sources.flatMap((source) => source.tips))]);
@@ -168,43 +197,63 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
   }
   // Only what was judged counts as old: a commit a notes ref held since an earlier command was never compared.
   const judgedBefore = [...earlier].filter(([ref]) => !NOT_CHECKED_OUT.test(ref)).map(([, oid]) => oid);
-  const old = [...new Set([...judgedBefore, ...(before.refs.head ? [before.refs.head] : []), ...(before.head ? [before.head.oid] : []), ...[...before.state.values()].flat().filter((name) => FULL_OID.test(name))])];
+  const old = [...new Set([...judgedBefore, ...(before.refs.head ? [before.refs.head] : []), ...(before.head ? [before.head.oid] : []), ...[...before.state.values()].flatMap((tips) => tips.names).filter((name) => FULL_OID.test(name))])];
   const commitTips = [...new Set([...resolved.values()].filter((object) => object.type === 'commit').map((object) => object.oid))];
   const planted = new Map<string, string[]>(); // commit or tree → the guarded paths it plants
-  const graph = new Map<string, readonly string[]>(); // each new commit → its parents
-  if (commitTips.length > 0) {
-    const judged = await plantedInNewCommits(check, commitTips, old, graph, planted);
-    if (judged !== undefined) result.unchecked.push(`the commits the command added to ${check.where} could not all be compared with their parents (${judged}); a hook or settings file changed there, which a later checkout would write, was not looked for in them`);
-  }
+  const graph = new Map<string, readonly string[]>(); // each new commit judged → its parents
+  let unjudged: string | undefined; // why some new commits were not judged
+  if (commitTips.length > 0) unjudged = await plantedInNewCommits(check, commitTips, old, graph, planted);
   const trees = [...new Set([...resolved.values()].filter((object) => object.type === 'tree').map((object) => object.oid))];
   for (const tree of trees.slice(0, MAX_JUDGED_TREES)) {
     const paths = await plantedInTree(check, tree);
     if (paths.length > 0) planted.set(tree, paths);
   }
-  if (trees.length > MAX_JUDGED_TREES) result.unchecked.push(`${trees.length - MAX_JUDGED_TREES} trees refs name in ${check.where} were not looked at for hook or settings files`);
-  if (planted.size === 0) return;
   for (const source of sources) {
-    const leads = source.tips.map((tip) => resolved.get(tip)?.oid).find((oid) => oid !== undefined && leadsTo(oid, graph, planted) !== undefined);
-    if (leads === undefined) continue;
-    const commit = leadsTo(leads, graph, planted)!;
-    await undo(check, source, earlier, commit, planted.get(commit)!, result);
+    const objects = source.tips.map((tip) => resolved.get(tip)?.oid).filter((oid): oid is string => oid !== undefined);
+    const leads = objects.map((oid) => leadsTo(oid, graph, planted)).find((found) => found !== undefined);
+    if (leads !== undefined) {
+      await undo(check, source, earlier, `leading to ${leads}, which holds content for ${listed(planted.get(leads)!)} that is not what the work tree holds there, and the sandbox keeps commands from writing ${planted.get(leads)!.length === 1 ? 'that file' : 'those files'}`, leads, result);
+      continue;
+    }
+    // What could not be judged is not left for the user's git: a todo naming a commit this cannot find (git may: `:/text`), a new commit past the bound, a tree past it.
+    const missing = source.required?.find((name) => !resolved.has(name));
+    const beyond = unjudged !== undefined && objects.some((oid) => graph.has(oid) || !resolved.has(oid)) ? unjudged : undefined;
+    const tree = objects.find((oid) => trees.indexOf(oid) >= MAX_JUDGED_TREES);
+    const why = missing !== undefined ? `naming ${JSON.stringify(printable(missing))}, which MewCode cannot look up to compare` : beyond !== undefined ? `leading to new commits not all compared (${beyond})` : tree !== undefined ? `naming a tree past the ${MAX_JUDGED_TREES} MewCode compares` : undefined;
+    if (why !== undefined) await undo(check, source, earlier, why, undefined, result);
   }
 }
 
 const shownSource = (source: Source): string => (source.kind === 'ref' ? shownRef(source.name) : JSON.stringify(shownPath(source.name)));
 
-/** Each name's object after peeling tags (`cat-file --batch-check`): names that are no object are left out. */
+/**
+ * Each name's object (`cat-file --batch-check`, which reads names as git does: `:/text` too), a
+ * tag peeled to what it names; names that are no object are left out.
+ */
 async function resolveNames(gitDir: string, workTree: string, names: readonly string[]): Promise<Map<string, { oid: string; type: string }> | { why: string }> {
-  // A name with a line end or a space cannot be asked (git refuses such names anyway).
-  const asked = names.filter((name) => !/[\s]/.test(name));
-  const out = await gitOutput(gitDir, workTree, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], Buffer.from(asked.map((name) => `${name}^{}\n`).join(''), 'latin1'));
-  if (!Buffer.isBuffer(out)) return out;
-  const lines = out.toString('latin1').split('\n');
-  const found = new Map<string, { oid: string; type: string }>();
-  asked.forEach((name, at) => {
-    const match = /^([0-9a-f]{40,64}) (\w+)$/.exec(lines[at] ?? '');
-    if (match) found.set(name, { oid: match[1]!, type: match[2]! });
-  });
+  const ask = async (asked: readonly string[]): Promise<Map<string, { oid: string; type: string }> | { why: string }> => {
+    const out = await gitOutput(gitDir, workTree, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], Buffer.from(asked.map((name) => `${name}\n`).join(''), 'latin1'));
+    if (!Buffer.isBuffer(out)) return out;
+    const lines = out.toString('latin1').split('\n');
+    const found = new Map<string, { oid: string; type: string }>();
+    asked.forEach((name, at) => {
+      const match = /^([0-9a-f]{40,64}) (\w+)$/.exec(lines[at] ?? '');
+      if (match) found.set(name, { oid: match[1]!, type: match[2]! });
+    });
+    return found;
+  };
+  // A name with a line end cannot be asked (one per line; git refuses such names anyway).
+  const found = await ask(names.filter((name) => !/[\r\n]/.test(name)));
+  if ('why' in found) return found;
+  const tags = [...new Set([...found.values()].filter((object) => object.type === 'tag').map((object) => object.oid))];
+  if (tags.length === 0) return found;
+  const peeled = await ask(tags.map((oid) => `${oid}^{}`));
+  if ('why' in peeled) return peeled;
+  for (const [name, object] of found) if (object.type === 'tag') {
+    const inner = peeled.get(`${object.oid}^{}`);
+    if (inner) found.set(name, inner);
+    else found.delete(name);
+  }
   return found;
 }
 
@@ -302,18 +351,19 @@ function takenBy(source: Source): string {
   return '`--continue` or `--abort` of the operation in progress';
 }
 
-async function undo(check: PlantedCheck, source: Source, earlier: ReadonlyMap<string, string>, commit: string, paths: readonly string[], result: Found): Promise<void> {
+async function undo(check: PlantedCheck, source: Source, earlier: ReadonlyMap<string, string>, why: string, commit: string | undefined, result: Found): Promise<void> {
   const holder = source.kind === 'ref' ? `the ref ${shownRef(source.name)}` : source.kind === 'reflog' ? `reflog lines in ${JSON.stringify(shownPath(source.name))}` : `${JSON.stringify(shownPath(source.name))} in the git directory`;
-  const what = `the command left ${holder} of ${check.where} leading to ${commit}, which holds content for ${listed(paths)} that is not what the work tree holds there, and the sandbox keeps commands from writing ${paths.length === 1 ? 'that file' : 'those files'}: ${takenBy(source)} would have written it on your machine`;
+  const what = `the command left ${holder} of ${check.where} ${why}: ${takenBy(source)} would have written what it holds on your machine`;
+  const look = commit === undefined ? '' : ` (\`git show ${commit} -- <file>\` shows what was there)`;
   if (source.kind === 'reflog' && source.grew !== undefined) {
     // Only what the command added goes: the file back to its size before it.
     const cut = truncateNow(source.name, source.grew.ino, source.grew.size);
-    result.notices.push(cut ? `${what}. MewCode cut the lines it added off (the reflog is back to its ${source.grew.size} bytes from before the command)` : `${what}. MewCode could not cut them off: do not check out or reset to an entry of it before you review it`);
+    result.notices.push(cut ? `${what}. MewCode cut the lines it added off (the reflog is back to its ${source.grew.size} bytes from before the command)${look}` : `${what}. MewCode could not cut them off: do not check out or reset to an entry of it before you review it`);
     return;
   }
   if (source.kind !== 'ref') {
     const aside = setAsideEntry(source.kind === 'reflog' ? source.name : path.join(check.gitDir, source.name), check.roots);
-    result.notices.push(aside !== undefined && 'movedTo' in aside ? `${what}. MewCode set it aside to ${JSON.stringify(shownPath(aside.movedTo))} (\`git show ${commit} -- <file>\` shows what was there)` : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: do not continue, abort or reset to it before you review it`);
+    result.notices.push(aside !== undefined && 'movedTo' in aside ? `${what}. MewCode set it aside to ${JSON.stringify(shownPath(aside.movedTo))}${look}` : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: do not continue, abort or reset to it before you review it`);
     return;
   }
   const now = source.tips[0]!;
@@ -323,7 +373,7 @@ async function undo(check: PlantedCheck, source: Source, earlier: ReadonlyMap<st
   const run = await runHostGit(check.gitDir, check.workTree, ['update-ref', '-z', '--stdin'], { input });
   result.notices.push(
     run.ok
-      ? `${what}. MewCode ${old === undefined ? 'removed it' : `set it back to ${old}`} (the commits stay: \`git show ${commit} -- <file>\` shows what was there)`
+      ? `${what}. MewCode ${old === undefined ? 'removed it' : `set it back to ${old}`} (the commits stay${commit === undefined ? '' : `: \`git show ${commit} -- <file>\` shows what was there`})`
       : `${what}, and MewCode could not ${old === undefined ? 'remove it' : 'set it back'} (${run.why}): do not check it out before you review it`,
   );
 }

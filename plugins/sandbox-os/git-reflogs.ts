@@ -21,8 +21,32 @@ import { lstatNow, namesNow, tailNow, truncateNow } from './byte-fs.js';
 import { hasControl } from './git-printed.js';
 import { readSmallFile, setAsideEntry, shownPath, MAX_JUDGED_BYTES } from './sweep-paths.js';
 
-/** A reflog file → its inode and size before the command. */
-export type LogsState = ReadonlyMap<string, { ino: number; size: number }>;
+/** A reflog file → its inode, size and bytes (when kept: see copyOf) before the command. */
+export type LogsState = ReadonlyMap<string, { ino: number; size: number; copy?: Buffer }>;
+
+/** A reflog larger than this is not kept: what it grew by is then taken as a rewrite of it all. */
+const MAX_COPIED_BYTES = 1024 * 1024;
+/** Reflogs kept at most (per process). */
+const MAX_COPIES = 5000;
+
+/**
+ * Each reflog's bytes as last read, by its stamp: read again only when it changed. A reflog that
+ * grew during a command is compared with them, since a rewrite in place that also grew (the same
+ * file, longer) is no append: `cat` of a planted line and the old lines over `logs/HEAD` makes
+ * `git checkout -` take the planted commit (a red team's).
+ */
+const copies = new Map<string, { stamp: string; bytes: Buffer }>();
+
+function copyOf(file: string, info: NonNullable<ReturnType<typeof lstatNow>>): Buffer | undefined {
+  const stamp = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+  const known = copies.get(file);
+  if (known?.stamp === stamp) return known.bytes;
+  if (info.size > MAX_COPIED_BYTES || (known === undefined && copies.size >= MAX_COPIES)) return undefined;
+  const bytes = tailNow(file, info.size);
+  if (bytes === undefined || bytes.length !== info.size) return undefined;
+  copies.set(file, { stamp, bytes });
+  return bytes;
+}
 
 interface Found {
   notices: string[];
@@ -54,8 +78,12 @@ function walk(commonDir: string, gitDir: string): Map<string, NonNullable<Return
 
 /** Before a command: each reflog's inode and size. */
 export function logsState(commonDir: string, gitDir: string): LogsState {
-  const state = new Map<string, { ino: number; size: number }>();
-  for (const [file, info] of walk(commonDir, gitDir)) if (info.isFile()) state.set(file, { ino: info.ino, size: info.size });
+  const state = new Map<string, { ino: number; size: number; copy?: Buffer }>();
+  for (const [file, info] of walk(commonDir, gitDir)) {
+    if (!info.isFile()) continue;
+    const copy = copyOf(file, info);
+    state.set(file, { ino: info.ino, size: info.size, ...(copy ? { copy } : {}) });
+  }
   return state;
 }
 
@@ -66,19 +94,26 @@ export interface ChangedReflog {
   grew?: { ino: number; size: number };
 }
 
-/** The reflogs of `gitDir` and `commonDir` changed since `since` (a command's start) against `before`; one too large to read is left out. */
+/**
+ * The reflogs of `gitDir` and `commonDir` changed since `since` (a command's start) against
+ * `before`, with what the command added: the new bytes when the old ones are as they were, else
+ * the lines that were not there before (all of them when the old bytes were not kept). One too
+ * large to read is left out.
+ */
 export async function changedReflogs(commonDir: string, gitDir: string, since: number, before: LogsState): Promise<ChangedReflog[]> {
   const changed: ChangedReflog[] = [];
   for (const [file, info] of walk(commonDir, gitDir)) {
     if (info.ctimeMs < since || !info.isFile()) continue;
+    const read = await readSmallFile(file);
+    if (read === undefined || !('bytes' in read)) continue;
     const known = before.get(file);
-    if (known !== undefined && known.ino === info.ino && info.size > known.size && info.size - known.size <= MAX_JUDGED_BYTES) {
-      const added = tailNow(file, info.size - known.size);
-      if (added !== undefined) changed.push({ file, added, grew: { ino: info.ino, size: known.size } });
+    const copy = known?.copy;
+    if (known !== undefined && copy !== undefined && known.ino === info.ino && read.bytes.length > known.size && read.bytes.subarray(0, known.size).equals(copy)) {
+      changed.push({ file, added: read.bytes.subarray(known.size), grew: { ino: info.ino, size: known.size } });
       continue;
     }
-    const read = await readSmallFile(file);
-    if (read !== undefined && 'bytes' in read) changed.push({ file, added: read.bytes });
+    const lines = new Set(copy?.toString('latin1').split('\n'));
+    changed.push({ file, added: Buffer.from(read.bytes.toString('latin1').split('\n').filter((line) => !lines.has(line)).join('\n'), 'latin1') });
   }
   return changed;
 }
@@ -99,7 +134,8 @@ export async function checkLogs(commonDir: string, gitDir: string, where: string
       setAsideOrName(file, `the command left a link at ${shown} in ${where}, where git reads a reflog (through it)`, roots, before !== undefined, result);
       continue;
     }
-    const grew = known !== undefined && known.ino === info.ino && info.size > known.size;
+    // Grown with its old bytes kept as they were (when they were kept: else as before, by its tail).
+    const grew = known !== undefined && known.ino === info.ino && info.size > known.size && (known.copy === undefined || tailNow(file, info.size)?.subarray(0, known.size).equals(known.copy) === true);
     if (grew && info.size - known.size <= MAX_JUDGED_BYTES) {
       const added = tailNow(file, info.size - known.size);
       if (added === undefined || !hasControl(added)) continue;

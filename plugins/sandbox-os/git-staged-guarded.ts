@@ -19,7 +19,7 @@ import { nodeCrypto } from '../../types/lazy-builtin.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { lstat, lstatNow, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, toBytes } from './byte-names.js';
-import { readOwnIndex } from './git-index.js';
+import { readOwnIndex, stampOf } from './git-index.js';
 import { gitOutput, runHostGit, type GitRun } from './git-run.js';
 import { shownPath } from './sweep-paths.js';
 
@@ -59,9 +59,10 @@ export function guardedPath(workTree: string, named: readonly string[]): (relati
 /** Per git directory: the last read of its guarded entries, kept while the index and what the configuration names are the same. */
 const lastRead = new Map<string, { stamp: string; entries: GuardedEntries | undefined }>();
 
+/** The index's stamp and its shared indexes' (a split index's entries are in one: edited there in place, the index file is unchanged; a red team's). */
 const indexStamp = async (gitDir: string, named: readonly string[]): Promise<string | undefined> => {
-  const info = await lstat(path.join(gitDir, 'index')).catch(() => undefined);
-  return info === undefined ? undefined : `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}\0${named.join('\0')}`;
+  const stamp = await stampOf(gitDir, path.join(gitDir, 'index')).catch(() => undefined);
+  return stamp === undefined ? undefined : `${stamp}\0${named.join('\0')}`;
 };
 
 /**

@@ -21,7 +21,7 @@ afterAll(() => {
 
 type World = ReturnType<typeof gitWorld>;
 
-const CASES = 22;
+const CASES = 28;
 let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
@@ -156,6 +156,45 @@ test.each([
     command: (w: World) => [`${PLANT(w)} && I=$(git commit-tree HEAD^{tree} -p HEAD -m index) && S=$(git commit-tree $T -p HEAD -p $I -m 'WIP on main') && git update-ref refs/notes/wip $S`, "git stash store -m 'WIP on main: wip' refs/notes/wip"],
     user: (w: World) => hostGit(w, 'stash', 'pop'),
   },
+  // An eighth red team's: what the check read otherwise than git, and what it could not judge.
+  {
+    name: 'ORIG_HEAD made a link to a notes ref written by hand (the user resets --hard ORIG_HEAD)',
+    command: (w: World) => `${PLANT(w)} && mkdir -p .git/refs/notes && echo $P > .git/refs/notes/ci && ln -s refs/notes/ci .git/ORIG_HEAD`,
+    user: (w: World) => hostGit(w, 'reset', '-q', '--hard', 'ORIG_HEAD'),
+  },
+  {
+    name: 'ORIG_HEAD pointed at a notes ref by one command, the notes ref moved by the next (the user resets --hard ORIG_HEAD)',
+    command: (w: World) => ["git update-ref refs/notes/ci HEAD && echo 'ref: refs/notes/ci' > .git/ORIG_HEAD", `${PLANT(w)} && echo $P > .git/refs/notes/ci`],
+    user: (w: World) => hostGit(w, 'reset', '-q', '--hard', 'ORIG_HEAD'),
+  },
+  {
+    name: "HEAD's reflog rewritten in place with a planted checkout line first, and grown (the user's `git checkout -`)",
+    command: (w: World) => `${PLANT(w)} && H=$(git rev-parse HEAD) && L=.git/logs/HEAD && { printf '%s %s a <a@a> %s +0000\\tcheckout: moving from %s to main\\n' $H $H $(date +%s) $P; cat $L; } > .git/n && cat .git/n > $L && rm .git/n`,
+    user: (w: World) => hostGit(w, 'checkout', '-q', '-'),
+  },
+  {
+    name: "the stash's reflog rewritten in place by a later command (the user pops the stash)",
+    command: (w: World) => [
+      "echo wip >> README.md && git -c user.name=a -c user.email=a@b stash push -q -m wip",
+      `${PLANT(w)} && I=$(git commit-tree HEAD^{tree} -p HEAD -m 'index on main: wip') && S=$(git commit-tree $T -p HEAD -p $I -m 'On main: wip') && printf '%s %s a <a@a> %s +0000\\tOn main: wip, its line made longer than the one it replaces\\n' 0000000000000000000000000000000000000000 $S $(date +%s) > .git/logs/refs/stash`,
+    ],
+    user: (w: World) => hostGit(w, 'stash', 'pop'),
+  },
+  {
+    name: "a rebase's todo picking the planted commit by its message (`pick :/tighten`; the user's rebase --continue)",
+    setup: (w: World) => {
+      writeFileSync(path.join(w.root, 'a.txt'), 'one\n');
+      w.git(w.root, 'add', '-A');
+      w.git(w.root, 'commit', '-q', '-m', 'a');
+    },
+    command: (w: World) => `${PLANT(w)} && git update-ref refs/notes/ci $P && GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -q -i HEAD~1 && printf 'pick :/tighten\\n' > .git/rebase-merge/git-rebase-todo`,
+    user: (w: World) => hostGit(w, 'rebase', '--continue'),
+  },
+  {
+    name: 'the planted commit under 1,001 newer ones on another branch (more than the check compares; the user switches to it)',
+    command: (w: World) => `${PLANT(w)} && C=$P && for i in $(seq 1001); do C=$(git commit-tree $T -p $C -m "step $i"); done && git update-ref refs/heads/fix-ci $C`,
+    user: (w: World) => hostGit(w, 'switch', 'fix-ci'),
+  },
 ])('$name', async ({ name, setup, command, user }) => {
   if (!active) return;
   const w = gitWorld('planted-commits');
@@ -169,7 +208,7 @@ test.each([
   const escapedHere = escaped(w);
   tally.attempt(name, escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
-  expect(run.result.stderr).toMatch(/that is not what the work tree holds there/);
+  expect(run.result.stderr).toMatch(/that is not what the work tree holds there|which MewCode cannot look up|not all compared/);
 }, 60_000);
 
 test("a repository's first commit holding the hook, the work tree keeping the harmless one (the user resets --hard)", async () => {
@@ -220,10 +259,13 @@ test("control: the agent's own work on a branch, and a fetch, are kept", async (
   w.git(w.root, 'remote', 'add', 'origin', 'upstream.git');
   const run = await runModel(w.root, w.home, [
     opaqueBash("git switch -q -c feature && echo work >> README.md && git -c user.name=a -c user.email=a@b commit -q -am 'feature work' && git switch -q main && git fetch -q origin && git stash list | wc -l"),
+    // A rebase of its own, stopped for an edit: its todo's labels do not exist yet.
+    opaqueBash("git switch -q feature && echo more >> README.md && git -c user.name=a -c user.email=a@b commit -q -am 'more work' && GIT_SEQUENCE_EDITOR='sed -i s/^pick/edit/' git -c user.name=a -c user.email=a@b rebase -q -i --rebase-merges HEAD~2 && grep -c '^edit' .git/rebase-merge/git-rebase-todo"),
+    opaqueBash('git -c user.name=a -c user.email=a@b rebase --continue && git -c user.name=a -c user.email=a@b rebase --continue && git switch -q main'),
   ]);
   tally.attempt("control: the agent's own branch and a fetch kept", false);
-  expect(run.toolResults[0]).toContain('exit_code: 0');
-  expect(run.result.stderr).not.toMatch(/that is not what the work tree holds there/);
-  expect(w.git(w.root, 'log', '-1', '--format=%s', 'feature').trim()).toBe('feature work');
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0', 'exit_code: 0', 'exit_code: 0']);
+  expect(run.result.stderr).not.toMatch(/would have written what it holds|that is not what the work tree holds there/);
+  expect(w.git(w.root, 'log', '-2', '--format=%s', 'feature').trim()).toBe('more work\nfeature work');
   expect(w.git(w.root, 'log', '-1', '--format=%s', 'origin/main').trim()).toBe('upstream work');
 }, 60_000);

@@ -4,16 +4,19 @@
  */
 import { patchedPaths, reflogNames, stateNames } from '../../../plugins/sandbox-os/git-planted-commits.js';
 
-test('a todo list: the commits every picking verb names, not exec lines, comments or options', () => {
-  const todo = ['pick 1a2b3c4 first', 'p 5d6e7f8 short verb', 'fixup -C 9a8b7c6 amend message', 'merge -C abcdef0 feature # Merge branch', 'reset onto', 'exec make test', 'x echo hi', '# pick 0000000 commented', 'drop 1111111 dropped', 'label onto', 'break'].join('\n');
-  expect(stateNames('rebase-merge/git-rebase-todo', todo)).toEqual(['1a2b3c4', 'first', '5d6e7f8', 'short', 'verb', '9a8b7c6', 'amend', 'message', 'abcdef0', 'feature', 'onto']);
-  expect(stateNames('sequencer/todo', 'revert 2222222 undo\npick 3333333 again\n')).toEqual(['2222222', 'undo', '3333333', 'again']);
+test('a todo list: the commit each picking line names (required), a merge\'s -C commit, labels as names and as refs/rewritten/; not exec lines, comments or subjects', () => {
+  const todo = ['pick 1a2b3c4 first', 'p 5d6e7f8 short verb', 'fixup -C 9a8b7c6 amend message', 'merge -C abcdef0 feature # Merge branch', 'reset onto', 'exec make test', 'x echo hi', '# pick 0000000 commented', 'drop 1111111 dropped', 'label onto', 'break', 'pick :/tighten'].join('\n');
+  expect(stateNames('rebase-merge/git-rebase-todo', todo)).toEqual({
+    names: ['1a2b3c4', '5d6e7f8', '9a8b7c6', 'abcdef0', ':/tighten', 'feature', 'refs/rewritten/feature', 'onto', 'refs/rewritten/onto'],
+    required: ['1a2b3c4', '5d6e7f8', '9a8b7c6', 'abcdef0', ':/tighten'],
+  });
+  expect(stateNames('sequencer/todo', 'revert 2222222 undo\npick 3333333 again\n')).toEqual({ names: ['2222222', '3333333'], required: ['2222222', '3333333'] });
 });
 
-test('a pseudo-ref or state file: the first word of each line (MERGE_HEAD holds one per merged commit)', () => {
-  expect(stateNames('MERGE_HEAD', 'a'.repeat(40) + '\n' + 'b'.repeat(40) + '\n')).toEqual(['a'.repeat(40), 'b'.repeat(40)]);
-  expect(stateNames('BISECT_START', 'main\n')).toEqual(['main']);
-  expect(stateNames('ORIG_HEAD', '')).toEqual([]);
+test('a pseudo-ref or state file: the first word of each line (MERGE_HEAD holds one per merged commit), none required', () => {
+  expect(stateNames('MERGE_HEAD', 'a'.repeat(40) + '\n' + 'b'.repeat(40) + '\n')).toEqual({ names: ['a'.repeat(40), 'b'.repeat(40)], required: [] });
+  expect(stateNames('BISECT_START', 'main\n').names).toEqual(['main']);
+  expect(stateNames('ORIG_HEAD', '').names).toEqual([]);
 });
 
 test("a patch's paths: each header, quoted names unescaped, leading folders stripped as -p would, under --directory", () => {
@@ -28,8 +31,8 @@ test("a patch's paths: each header, quoted names unescaped, leading folders stri
 });
 
 test('a pseudo-ref written as a symbolic ref: the ref it names', () => {
-  expect(stateNames('ORIG_HEAD', 'ref: refs/notes/ci\n')).toEqual(['refs/notes/ci']);
-  expect(stateNames('FETCH_HEAD', `${'c'.repeat(40)}\t\tbranch 'x' of https://example.com/app\n`)).toEqual(['c'.repeat(40)]);
+  expect(stateNames('ORIG_HEAD', 'ref: refs/notes/ci\n').names).toEqual(['refs/notes/ci']);
+  expect(stateNames('FETCH_HEAD', `${'c'.repeat(40)}\t\tbranch 'x' of https://example.com/app\n`).names).toEqual(['c'.repeat(40)]);
 });
 
 test("a reflog's lines: both objects of each line, and the names a checkout's message gives (`git checkout -`)", () => {
