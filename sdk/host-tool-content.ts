@@ -180,9 +180,11 @@ const npmEnvReplace = (key: string): string =>
 function lineKeys(line: string): string[] {
   const bare = line.replace(/^--/, '');
   const ini = line.split('=')[0]!.trim();
+  // npm's ini ends an unquoted key at `;` or `#` (`git#x=…` sets git: a red team's).
+  const cut = /^(?:"[^"]*"|'[^']*')/.test(ini) ? ini : ini.replace(/[;#].*$/, '').trim();
   const word = /^(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^=\s]+)/.exec(bare)?.[0] ?? bare;
   const yarn = /^(?:"(?:[^"\\]|\\.)*"|[^:\s,]+)/.exec(bare)?.[0] ?? bare;
-  return [ini, word, yarn];
+  return [ini, cut, word, yarn];
 }
 
 /**
@@ -253,11 +255,22 @@ const MODULE_OPTION = /^--add-(?:opens|exports|reads)$/;
 const MODULE_VALUE = /^[\w.]+(?:\/[\w.]+)?=[\w.,-]+$/;
 
 /**
- * Words as Maven's launcher and Gradle split options: at white space. A `#` starts a comment only
- * where a word starts: inside one (`-Dx=a#b`) Maven 3.8's launcher and Gradle keep it, so the word
- * is judged whole (and the rest of the line with it). (A red team's.)
+ * Words as Maven's launcher and Gradle split options: at ASCII space and tab. A `#` starts a
+ * comment only where a word starts: inside one (`-Dx=a#b`) Maven 3.8's launcher and Gradle keep
+ * it, so the word is judged whole (and the rest of the line with it). (Red teams'.)
  */
-const optionWords = (text: string): string[] => lines(text, /(?:^|\s)#.*$/).flatMap((line) => line.split(/\s+/));
+const optionWords = (text: string): string[] =>
+  text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.replace(/(?:^|[ \t])#.*$/, ''))
+    .flatMap((line) => line.split(/[ \t]+/))
+    .filter((word) => word !== '');
+
+/** A character the launchers may split or read otherwise than this does (JavaScript's `\s` holds U+00A0, U+2028, `\v`…): counted. */
+const unusualCharacter = (text: string): string | undefined => {
+  const found = /[^\t\n\r\x20-\x7e]/.exec(text);
+  return found ? `a character the launcher may read otherwise (U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})` : undefined;
+};
 
 /**
  * Maven's `.mvn/jvm.config`: options for the JVM every `mvn` in the folder starts (`mvn -v`
@@ -267,6 +280,8 @@ const optionWords = (text: string): string[] => lines(text, /(?:^|\s)#.*$/).flat
  * an error, a property naming a path or a class, an option the JVM adds later.
  */
 export function judgeJvmConfig(text: string): string | undefined {
+  const unusual = unusualCharacter(text);
+  if (unusual !== undefined) return unusual;
   const words = optionWords(text);
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
@@ -290,6 +305,8 @@ const MAVEN_HARMLESS = /^(?:-[BeXqUoVCcN]|--batch-mode|--errors|--debug|--quiet|
 const MAVEN_WITH_VALUE: Record<string, RegExp> = { '-T': /^\d+(?:\.\d+)?C?$/, '--threads': /^\d+(?:\.\d+)?C?$/, '-P': /^[\w,.!-]+$/, '--activate-profiles': /^[\w,.!-]+$/, '--color': /^(?:auto|always|never)$/ };
 
 export function judgeMavenConfig(text: string): string | undefined {
+  const unusual = unusualCharacter(text);
+  if (unusual !== undefined) return unusual;
   const words = optionWords(text);
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
@@ -328,7 +345,7 @@ export function judgeMavenExtensions(text: string): string | undefined {
  */
 export function judgeCargoConfig(text: string): string | undefined {
   // `[alias]`: a project's alias shadows an installed subcommand (`fmt = "run --manifest-path …"`: `cargo fmt` runs project code; a red team's).
-  const found = /rustc|rustdoc|runner|linker|credential|wrapper|include|\benv\b|\balias\b/i.exec(text);
+  const found = /rustc|rustdoc|runner|linker|credential|wrapper|include|browser|\benv\b|\balias\b/i.exec(text);
   if (found) return `a \`${found[0]}\` setting`;
   // `rustflags` that load or run code (`-Zcodegen-backend=<.so>`, `-Z llvm-plugins`, `-C link-arg=-fuse-ld=<path>`, an `@argfile`); `--cfg` and the like pass.
   const flag = /codegen-backend|llvm-plugins|link-args?|\bplugin|extern|(?:^|["'\s,[])@/im.exec(text);
@@ -411,6 +428,8 @@ export function judgeGradleProperties(text: string): string | undefined {
     const lower = key.toLowerCase();
     if (lower.startsWith('org.gradle.java.')) return `a \`${key}\` setting (the JDK that runs Gradle)`;
     if (lower === 'org.gradle.jvmargs') {
+      // Gradle has no comment inside a value: a `#` there is judged as a word, never a comment.
+      if (value.includes('#')) return `a \`#\` in org.gradle.jvmargs (Gradle passes what follows it on)`;
       const offence = judgeJvmConfig(value);
       if (offence !== undefined) return offence;
     }
@@ -434,8 +453,26 @@ export function judgeMavenWrapperProperties(text: string): string | undefined {
   if (entries === undefined) return 'a malformed \\u escape (the wrapper may read the file otherwise)';
   for (const { key, value } of entries) {
     if (/^(?:distributionurl|wrapperurl)$/i.test(key) && !fromSite(MAVEN_CENTRAL, value)) return `a download from elsewhere than Maven Central (${value})`;
+    const place = wrapperPlaceOffence(key, value, MAVEN_WRAPPER_KEYS);
+    if (place !== undefined) return place;
   }
   return undefined;
+}
+
+/**
+ * Where a wrapper keeps what it downloaded: `distributionBase`/`zipStoreBase` other than the
+ * user's home (`PROJECT`: a distribution planted in the project, marked as downloaded, runs while
+ * `distributionUrl` stays the official one; a red team's), a `…Path` that is not a plain relative
+ * folder, and a key the wrapper may read that is not known to be harmless.
+ */
+const GRADLE_WRAPPER_KEYS = new Set(['distributionurl', 'distributionsha256sum', 'networktimeout', 'validatedistributionurl']);
+const MAVEN_WRAPPER_KEYS = new Set(['distributionurl', 'wrapperurl', 'wrapperversion', 'distributiontype', 'distributionsha256sum', 'wrappersha256sum', 'alwaysdownload', 'alwaysunpack']);
+function wrapperPlaceOffence(key: string, value: string, known: ReadonlySet<string>): string | undefined {
+  const lower = key.toLowerCase();
+  if (known.has(lower)) return undefined;
+  if (lower === 'distributionbase' || lower === 'zipstorebase') return /^(?:GRADLE|MAVEN)_USER_HOME$/.test(value.trim()) ? undefined : `a \`${key}\` of ${value} (the wrapper would run a distribution kept there)`;
+  if (lower === 'distributionpath' || lower === 'zipstorepath') return /^[\w.-]+(?:\/[\w.-]+)*$/.test(value.trim()) && !/(?:^|\/)\.\.?(?:\/|$)/.test(value.trim()) ? undefined : `a \`${key}\` of ${value}`;
+  return `a \`${key}\` setting the wrapper may read`;
 }
 
 /** Where Gradle's `updateDaemonJvm` points the daemon's JDK downloads (the Foojay service). */
@@ -467,6 +504,8 @@ export function judgeGradleWrapperProperties(text: string): string | undefined {
   if (entries === undefined) return 'a malformed \\u escape (the wrapper may read the file otherwise)';
   for (const { key, value } of entries) {
     if (key.toLowerCase() === 'distributionurl' && !GRADLE_DISTRIBUTIONS.test(value)) return `a Gradle distribution from elsewhere than Gradle's own site (${value})`;
+    const place = wrapperPlaceOffence(key, value, GRADLE_WRAPPER_KEYS);
+    if (place !== undefined) return place;
   }
   return undefined;
 }

@@ -99,7 +99,9 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       // Yarn 1's key ends at a `:`, a space or a `,`; a JSON string is its text.
       'yarn-path: "./x.js"\n', '"yarn-path": "./x.js"\n', 'yarnPath: ./x.js\n', 'yarn_path "./x.js"\n', '--yarn-path: ./x.js\n',
       // pnpm fetches itself from the registry.
-      'registry=http://127.0.0.1:4873/\n', 'registry "https://npm.evil.example"\n', 'REGISTRY = https://registry.npmjs.org.evil.example/\n'],
+      'registry=http://127.0.0.1:4873/\n', 'registry "https://npm.evil.example"\n', 'REGISTRY = https://registry.npmjs.org.evil.example/\n',
+      // npm's ini ends an unquoted key at `#` or `;` (a red team's).
+      'git#x=/p/tools/g.sh\n', 'registry;y=http://127.0.0.1:9/\n'],
     ['save-exact=true\nengine-strict=true\n@org:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${TOKEN}\n; comment git=x\n', 'registry "https://registry.yarnpkg.com"\n--install.frozen-lockfile true\n', '//${REGISTRY_HOST}/:_authToken=${TOKEN}\ncafile=${HOME}/ca.pem\nregistry: "https://registry.yarnpkg.com"\n'],
   ],
   [
@@ -117,7 +119,9 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       '-XX:VMOptionsFile=.mvn/opts\n', '-Xmx1g -XX:Flags=.hotspotrc\n', '-javaagent:rel.jar\n', '-agentpath:x.so\n', '-Xbootclasspath/a:x.jar\n', '-Dmaven.ext.class.path=lib\n',
       '-Djava.system.class.loader=com.x.Loader\n', '-XX:OnError=id\n', '--add-opens java.base/java.lang=ALL-UNNAMED -XX:Flags=x\n', '--add-opens\n', '-Dx="a b"\n', '-Xlog:gc:file=x\n', '-XX:+UseG1GC --patch-module java.base=x.jar\n',
       // A `#` inside a word is no comment to Maven 3.8's launcher or Gradle (a red team's).
-      '-Xmx512m\n-Dfoo=a#b -javaagent:/x/a.jar\n', '-Dfoo=a#b\n'],
+      '-Xmx512m\n-Dfoo=a#b -javaagent:/x/a.jar\n', '-Dfoo=a#b\n',
+      // Space-like characters JavaScript's \\s splits at and the launcher does not (a red team's).
+      '-Xmx512m -Dx=1\u00a0# -javaagent:.mvn/a.jar=5\n', '-Xmx512m -Dx=1\v# -javaagent:a.jar\n', '-Xmx512m\u2028-javaagent:a.jar\n'],
     ['-Xmx2048m -Xss4m # the stack for deep generics\n--add-opens java.base/java.lang=ALL-UNNAMED\n--add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED\n',
       '# JVM options\n-Xms512m -XX:+UseG1GC -XX:ReservedCodeCacheSize=240m -XX:MaxRAMPercentage=75.0 -XX:TieredStopAtLevel=1\n-Dfile.encoding=UTF-8 -Djava.awt.headless=true -Dmaven.wagon.http.retryHandler.count=3\n--add-opens=java.base/java.util=ALL-UNNAMED --enable-native-access=ALL-UNNAMED\n',
     ],
@@ -125,7 +129,7 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     '.mvn/maven.config',
     judgeMavenConfig,
-    ['-Dmaven.ext.class.path=x.jar\n', '-s settings.xml\n', '--settings=x.xml\n', '-B -f other/pom.xml\n', '-T 1C -gs x\n', '-Dclassworlds.conf=x\n', '-Dfoo=a#b -Dmaven.ext.class.path=/x/a.jar\n'],
+    ['-Dmaven.ext.class.path=x.jar\n', '-s settings.xml\n', '--settings=x.xml\n', '-B -f other/pom.xml\n', '-T 1C -gs x\n', '-Dclassworlds.conf=x\n', '-Dfoo=a#b -Dmaven.ext.class.path=/x/a.jar\n', '-Dx=1\u00a0# -Dmaven.ext.class.path=.mvn/spy.jar\n'],
     ['-B\n-ntp\n-T 1C\n-Pci,fast\n-Dstyle.color=always\n--fail-at-end\n', '--no-transfer-progress -T4 -P ci -DskipTests\n'],
   ],
   [
@@ -177,25 +181,27 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
     judgeCargoConfig,
     ['[build]\nrustc-wrapper = "python3"\n', 'include = ["extra.toml"]\n', 'include = [{ path = "x.toml" }]\n', '[build]\nrustc = "./bin/rustc"\n', 'build.rustdoc = "x"\n', '[target.x86_64-unknown-linux-gnu]\nrunner = "./r.sh"\n', "[target.'cfg(unix)']\nlinker = \"./l\"\n", '[registry]\ncredential-provider = ["./c"]\n', '[env]\nRUSTC_WRAPPER = "./w"\n', '[build]\n"rustc\\u002dwrapper" = "x"\n',
       // A project alias shadows an installed subcommand: `cargo fmt` runs project code (a red team's).
-      '[alias]\nfmt = "run -q --manifest-path tools/f/Cargo.toml --"\n', 'alias.clippy = "run"\n'],
+      '[alias]\nfmt = "run -q --manifest-path tools/f/Cargo.toml --"\n', 'alias.clippy = "run"\n', '[doc]\nbrowser = ["./b.sh"]\n'],
     ['[net]\ngit-fetch-with-cli = true\n[build]\njobs = 4\ntarget-dir = "target"\n', ''],
   ],
   [
     'gradle.properties',
     judgeGradleProperties,
-    ['org.gradle.jvmargs=-javaagent:./a.jar\n', 'org.gradle.jvmargs -Xmx2g -XX:VMOptionsFile=./o\n', 'org.gradle.jvmargs=-Xmx2g \\\n  -javaagent:./a.jar\n', 'org.gradle.java.home=/p/.jdk\n', 'org.gradle.java.installations.paths=/p/jdks\n', 'org.gradle.jvmargs=-Xmx1g -Dfoo=a#b -javaagent:/x/a.jar\n', 'org.gradle.\\u006avmargs=-javaagent:x\n', 'org\\.gradle.jvmargs: @./opts\n', 'org.gradle.jvmargs=\\uZZ\n'],
+    ['org.gradle.jvmargs=-javaagent:./a.jar\n', 'org.gradle.jvmargs -Xmx2g -XX:VMOptionsFile=./o\n', 'org.gradle.jvmargs=-Xmx2g \\\n  -javaagent:./a.jar\n', 'org.gradle.java.home=/p/.jdk\n', 'org.gradle.java.installations.paths=/p/jdks\n', 'org.gradle.jvmargs=-Xmx1g -Dfoo=a#b -javaagent:/x/a.jar\n', 'org.gradle.jvmargs=-Xmx512m -Dx=1\\u00a0# -javaagent:/p/a.jar=6\n', 'org.gradle.jvmargs=-Xmx512m # -javaagent:/p/a.jar\n', 'org.gradle.\\u006avmargs=-javaagent:x\n', 'org\\.gradle.jvmargs: @./opts\n', 'org.gradle.jvmargs=\\uZZ\n'],
     ['org.gradle.jvmargs=-Xmx2g -XX:MaxMetaspaceSize=512m -Dfile.encoding=UTF-8\norg.gradle.parallel=true\n# org.gradle.java.home=/x\n! org.gradle.jvmargs=-javaagent:x\n', ''],
   ],
   [
     'gradle-wrapper.properties',
     judgeGradleWrapperProperties,
-    ['distributionUrl=https\\://example.com/gradle-8.5-bin.zip\n', 'distributionUrl=file\\:///p/g.zip\n', 'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip/../../x.zip\n', 'distribution\\u0055rl=https://example.com/g.zip\n'],
-    ['distributionBase=GRADLE_USER_HOME\ndistributionPath=wrapper/dists\ndistributionUrl=https\\://services.gradle.org/distributions/gradle-8.10.2-bin.zip\nnetworkTimeout=10000\nzipStoreBase=GRADLE_USER_HOME\n', ''],
+    ['distributionUrl=https\\://example.com/gradle-8.5-bin.zip\n', 'distributionUrl=file\\:///p/g.zip\n', 'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip/../../x.zip\n', 'distribution\\u0055rl=https://example.com/g.zip\n',
+      // A distribution kept in the project, the URL left official (a red team's).
+      'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\ndistributionBase=PROJECT\ndistributionPath=wrapper/dists\nzipStoreBase=PROJECT\nzipStorePath=wrapper/dists\n', 'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\ndistributionPath=../../x\n', 'distributionUrl=https\\://services.gradle.org/distributions/gradle-8.5-bin.zip\nbase=x\n'],
+    ['distributionBase=GRADLE_USER_HOME\ndistributionPath=wrapper/dists\ndistributionUrl=https\\://services.gradle.org/distributions/gradle-8.10.2-bin.zip\nnetworkTimeout=10000\nzipStoreBase=GRADLE_USER_HOME\nzipStorePath=wrapper/dists\nvalidateDistributionUrl=true\n', ''],
   ],
   [
     'maven-wrapper.properties',
     judgeMavenWrapperProperties,
-    ['distributionUrl=https://example.com/apache-maven-3.9.6-bin.zip\n', 'wrapperUrl=file\\:///p/w.jar\n', 'distributionUrl=https://repo.maven.apache.org/maven2/../../x.zip\n', 'distribution\\u0055rl=https://example.com/m.zip\n'],
+    ['distributionUrl=https://example.com/apache-maven-3.9.6-bin.zip\n', 'wrapperUrl=file\\:///p/w.jar\n', 'distributionUrl=https://repo.maven.apache.org/maven2/../../x.zip\n', 'distribution\\u0055rl=https://example.com/m.zip\n', 'distributionUrl=https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip\ndistributionBase=PROJECT\n'],
     ['wrapperVersion=3.3.2\ndistributionType=only-script\ndistributionUrl=https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip\n', ''],
   ],
   [
