@@ -121,7 +121,10 @@ export type StateTips = ReadonlyMap<string, { names: readonly string[]; required
 
 export async function stateTips(gitDir: string): Promise<StateTips> {
   const tips = new Map<string, { names: string[]; required: string[] }>();
+  // Read before and after every command: only what the git directory holds (most of these are absent).
+  const present = new Set((await entries(gitDir).catch(() => [])).map((entry) => entry.name));
   for (const file of STATE_FILES) {
+    if (!present.has(file.split('/')[0]!)) continue;
     const at = path.join(gitDir, file);
     const read = await readRegularFile(at, MAX_STATE_BYTES).catch(() => undefined);
     if (read !== undefined && 'bytes' in read) tips.set(file, stateNames(file, read.bytes.toString('latin1')));
