@@ -8,7 +8,7 @@
  * versions, and the files that hold nothing else).
  */
 import { parse as parseToml } from 'smol-toml';
-import { controlOffence, firstOffence, MANAGER_SLASH_FORMS, NEVER_IN_A_VERSION, shown, TEMPLATE, toolNameOffence, versionWordOffence } from './host-tool-versions.js';
+import { controlOffence, firstOffence, MANAGER_SLASH_FORMS, NEVER_IN_A_VERSION, remoteSource, shown, TEMPLATE, toolNameOffence, versionWordOffence } from './host-tool-versions.js';
 
 /** Lines without comments (`#` to the end: TOML, YAML, INI), trimmed, the empty ones dropped. */
 const lines = (text: string, comment = /#.*$/): string[] =>
@@ -107,6 +107,13 @@ export function judgeMiseToml(text: string): string | undefined {
   }
   const tools = isTable(document) ? miseToolsOffence(document) : undefined;
   if (tools !== undefined) found.add(tools);
+  // What the text holds after TOML's escapes (`\u007B\u007B exec(…) }}`, `"post\u0069nstall"`): mise renders and reads the parsed strings (a red team's).
+  for (const value of tomlStrings(document)) {
+    if (TEMPLATE.test(value)) found.add('a template spelled with escapes (mise runs the commands a template names)');
+    if (/postinstall|path:/i.test(value)) found.add(`a \`${/postinstall/i.test(value) ? 'postinstall' : 'path:'}\` spelled with escapes`);
+  }
+  const remote = isTable(document) ? remoteSource([...tomlStrings(document.tools)].join('\n')) : undefined;
+  if (remote !== undefined) found.add(remote);
   return found.size === 0 ? undefined : [...found].slice(0, 4).join(', ');
 }
 
@@ -161,6 +168,7 @@ const NPM_PROGRAM_KEYS = new Set(['git', 'shell', 'editor', 'browser', 'viewer',
 /** The public registries npm, pnpm and Yarn use by default. */
 const DEFAULT_REGISTRY = /^https:\/\/registry\.(?:npmjs\.org|yarnpkg\.com)\/?$/;
 const NPM_PROGRAM_SUFFIX = /[-.](?:shell|path|script|options|module|cmd|command|pnpmfile)$/;
+const NPM_PLACE_KEYS = /^(?:--)?(?:.*[-.])?(?:dir|folder)$|^(?:prefix|cache|tmp)$/;
 
 /**
  * npm's envReplace, which npm's config applies to every key before reading it (`git${X?}` is
@@ -201,6 +209,8 @@ export function judgeNpmrc(text: string): string | undefined {
       if (key.includes('${')) return `a key naming a variable (${raw})`;
       const name = key.replace(/^(?:@[^:]+:|\/\/.*:)/, '');
       if (NPM_PROGRAM_KEYS.has(name) || NPM_PROGRAM_SUFFIX.test(name)) return `a \`${key}\` setting`;
+      // Where packages go (`modules-dir`, Yarn 1's `--modules-folder`, `prefix`…): an install writes there, outside the project too (a red team's).
+      if (NPM_PLACE_KEYS.test(name)) return `a \`${key}\` setting (an install writes where it says)`;
       // pnpm's `node-mirror:<channel>`: where the Node `use-node-version` names is downloaded from.
       if (name.startsWith('node-mirror')) return `a Node download mirror (${raw})`;
       if (key === 'registry' && !DEFAULT_REGISTRY.test(unquote(line.replace(/^\S*?registry["']?\s*[=:\s]\s*/i, '').trim()))) return `a registry other than the public one (${raw})`;
@@ -212,11 +222,12 @@ export function judgeNpmrc(text: string): string | undefined {
 /**
  * pnpm's `pnpm-workspace.yaml`, where pnpm 10 reads its settings: the same programs as `.npmrc`
  * (camelCase, or kebab-case or snake_case as in `.npmrc`: pnpm turns every key into one spelling),
- * and `configDependencies` (packages whose pnpmfiles pnpm loads first).
+ * `configDependencies` (packages whose pnpmfiles pnpm loads first), and where an install writes
+ * (`modulesDir`, `virtualStoreDir`, `globalBinDir`…: outside the project too).
  */
 export function judgePnpmWorkspace(text: string): string | undefined {
-  const found = /scriptshell|nodeoptions|pnpmfile|npmpath|configdependencies|(?<![\w-])shell(?![\w-])/i.exec(text.replace(/(?<=\w)[-_](?=\w)/g, ''));
-  if (found) return `a \`${found[0]}\` setting`;
+  const found = /scriptshell|nodeoptions|pnpmfile|npmpath|configdependencies|(?<![\w-])shell(?![\w-])|(?:^|[\s{,])["']?[a-z]*dir["']?\s*:/im.exec(text.replace(/(?<=\w)[-_](?=\w)/g, ''));
+  if (found) return `a \`${found[0].replace(/^[\s{,"']+|["'\s:]+$/g, '')}\` setting`;
   if (text.includes('\\')) return 'an escape sequence (a key spelled with one is read as another)';
   return undefined;
 }

@@ -85,11 +85,16 @@ export function judgePixiManifest(text: string, inPyproject: boolean): string | 
  */
 function yamlKeys(text: string): string[] | undefined {
   if (text.includes('\\') || /^[ \t-]*[?:](?:[ \t]|$)/m.test(text)) return undefined;
-  return [...text.matchAll(/(?:^|[\s{,[])["']?([A-Za-z_][\w.-]*)["']?[ \t]*:(?=[ \t\r\n]|$)/gm)].map((match) => match[1]!);
+  // A quoted key ends at its quote: `{"cradle":{"bios":…}}` needs no space after the colon (JSON is YAML; a red team's).
+  return [...text.matchAll(/(?:^|[\s{,[])(?:"([A-Za-z_][\w.-]*)"[ \t]*:|'([A-Za-z_][\w.-]*)'[ \t]*:|([A-Za-z_][\w.-]*)[ \t]*:(?=[ \t\r\n]|$))/gm)].map((match) => (match[1] ?? match[2] ?? match[3])!);
 }
 
-/** Options that make GHC run a program (a preprocessor, another phase's program) or load a plugin. */
-const GHC_RUNS = /-pgm|-fplugin/;
+/**
+ * Options that make GHC run a program (a preprocessor, another phase's program) or load a plugin,
+ * or pass options on to the C compiler or linker it runs (`-optl-B../x`: gcc runs the programs it
+ * finds there; a red team's).
+ */
+const GHC_RUNS = /-pgm|-fplugin|-opt[a-z]*/;
 
 /**
  * The Haskell language server's `hie.yaml` (read when an editor opens the folder, no trust step),

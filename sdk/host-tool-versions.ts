@@ -61,6 +61,16 @@ export const firstOffence = <T>(items: Iterable<T>, offence: (item: T) => string
  * control character or a leading `/`, `~` counts. mise's backends keep their slashes
  * (`ubi:owner/repo`, `npm:@scope/pkg`).
  */
+/**
+ * A tool taken from a place the project names rather than a registry: a URL, a git remote, a
+ * file (`http:x` with a `url`, `asdf:https://…`, `git@…`, `file:`): mise installs from there at
+ * `mise install`, `mise exec` and `mise run`, and puts its `bin` first on PATH (a red team's).
+ */
+export function remoteSource(text: string): string | undefined {
+  const found = /:\/\/|git@|\bfile:|(?:^|["'\s])https?:|\burl\b|_url\b/i.exec(text);
+  return found ? `a tool taken from a place the project names (${found[0].trim()})` : undefined;
+}
+
 export function toolNameOffence(name: string): string | undefined {
   return NEVER_IN_A_VERSION.test(name) || /^[/~]/.test(name) || TEMPLATE.test(name) ? `a tool name given as a path (${shown(name)})` : undefined;
 }
@@ -73,6 +83,10 @@ export function toolNameOffence(name: string): string | undefined {
  */
 export function judgeToolVersions(text: string): string | undefined {
   if (/path:/i.test(text)) return 'a tool version given as `path:`';
+  // mise renders the whole file as a template before it drops comments: one in a comment runs too (a red team's).
+  if (TEMPLATE.test(text)) return 'a template (mise runs the commands a template names)';
+  const source = remoteSource(wordLines(text).flat().join('\n'));
+  if (source !== undefined) return source;
   const control = controlOffence(text);
   if (control !== undefined) return control;
   for (const [tool = '', ...versions] of wordLines(text)) {
@@ -111,6 +125,7 @@ export function controlOffence(text: string): string | undefined {
  */
 export function judgeVersionFile(text: string, slashForms: readonly RegExp[] = []): string | undefined {
   if (/path:/i.test(text)) return 'a version given as `path:`';
+  if (TEMPLATE.test(text)) return 'a template (mise reads this file as `.tool-versions`, templates and all)';
   const control = controlOffence(text);
   if (control !== undefined) return control;
   for (const word of wordLines(text).flat()) {

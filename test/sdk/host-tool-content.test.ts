@@ -34,7 +34,9 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       // A parent step anywhere in a version is the installs folder's parent: the project's folder.
       'java 21/../../../project/.jdk\n', 'node 20\\..\\x\n', 'node 20/bin\n', 'node ref:../../x\n', 'java 21#/../../x\n', 'node 20\x1b[31m\n', 'node 20\rnode ../x\n', 'node 20\x85\n',
       // A tool name with one is asdf's plugins folder's parent.
-      '../../../project/.plugin 1.0\n', 'node\\x 1\n'],
+      '../../../project/.plugin 1.0\n', 'node\\x 1\n',
+      // mise renders the file before it drops comments; a tool from a place the project names (red teams').
+      'node 20 # {{ exec(command="touch /tmp/x") }}\n', 'asdf:https://example.com/plugin.git 1.0\n', 'rtr git@example.com:x/y.git\n'],
     ['node 20.11.1\npython 3.12.2 system\n', '# a comment\nnodejs lts\n', 'java openjdk-21\n', 'node ref:release/1.x\nubi:owner/repo latest\n', '# see https://asdf-vm.com/a/b...\nnode lts/hydrogen # or ../x\n'],
   ],
   [
@@ -71,6 +73,11 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       '[tools]\nnode = ["20", "20/bin"]\n',
       '[tools]\nnode = { version = "../x" }\n',
       '[tools]\n"../../x" = "1"\n',
+      // Escapes spelling a template or postinstall; a tool downloaded from a URL the project names (a red team's).
+      '[vars]\nv = "\\u007B\\u007B exec(command=\'id\') }}"\n',
+      '[tools]\nnode = { version = "20", foo = "\\u007B\\u007B exec(command=\'id\') }}" }\n',
+      '[tools]\n"http:t" = { version = "1.0", url = "http://127.0.0.1:8765/x.tar.gz", "post\\u0069nstall" = "id" }\n',
+      '[tools]\n"http:t" = { version = "1.0", url = "http://127.0.0.1:8765/x.tar.gz" }\n',
       '[tools]\n"ubi:o/r" = { version = "1", bin_path = "../../../project/bin" }\n',
       '[alias.node]\nmy = "21/../../x"\n',
     ],
@@ -101,14 +108,16 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       // pnpm fetches itself from the registry.
       'registry=http://127.0.0.1:4873/\n', 'registry "https://npm.evil.example"\n', 'REGISTRY = https://registry.npmjs.org.evil.example/\n',
       // npm's ini ends an unquoted key at `#` or `;` (a red team's).
-      'git#x=/p/tools/g.sh\n', 'registry;y=http://127.0.0.1:9/\n'],
+      'git#x=/p/tools/g.sh\n', 'registry;y=http://127.0.0.1:9/\n',
+      // Where an install writes (a red team's: packages into the user's Python site-packages).
+      '--modules-folder "/home/u/.local/lib/python3.11/site-packages"\n', 'modules-dir=../home/.local/lib/python3.11/site-packages\n', 'virtual-store-dir=../x\n', 'prefix=/x\n', '--*.modules-folder /x\n'],
     ['save-exact=true\nengine-strict=true\n@org:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${TOKEN}\n; comment git=x\n', 'registry "https://registry.yarnpkg.com"\n--install.frozen-lockfile true\n', '//${REGISTRY_HOST}/:_authToken=${TOKEN}\ncafile=${HOME}/ca.pem\nregistry: "https://registry.yarnpkg.com"\n'],
   ],
   [
     'pnpm-workspace.yaml',
     judgePnpmWorkspace,
-    ['packages:\n  - "packages/*"\nscriptShell: ./sh\n', 'nodeOptions: "--require ./x.js"\n', 'configDependencies:\n  x: "1.0.0+sha512-x"\n', 'pnpmfile: ./x.cjs\n', 'script-shell: ./sh\n', 'node-options: "--require ./x.js"\n', 'script_shell: ./sh\n', 'npm-path: ./npm\n', 'global-pnpmfile: ./x.cjs\n', 'config-dependencies:\n  x: "1"\n', 'shell: ./sh\n'],
-    ['packages:\n  - "packages/*"\nonlyBuiltDependencies:\n  - esbuild\ncatalog:\n  react: ^18\nshellEmulator: true\n'],
+    ['packages:\n  - "packages/*"\nscriptShell: ./sh\n', 'nodeOptions: "--require ./x.js"\n', 'configDependencies:\n  x: "1.0.0+sha512-x"\n', 'pnpmfile: ./x.cjs\n', 'script-shell: ./sh\n', 'node-options: "--require ./x.js"\n', 'script_shell: ./sh\n', 'npm-path: ./npm\n', 'global-pnpmfile: ./x.cjs\n', 'config-dependencies:\n  x: "1"\n', 'shell: ./sh\n', 'modulesDir: ../home/.local/lib/python3.11/site-packages\n', 'virtual-store-dir: ../x\n', '{"modulesDir": "../x"}\n'],
+    ['packages:\n  - "tools/builddir"\n  - "packages/*"\nonlyBuiltDependencies:\n  - esbuild\ncatalog:\n  react: ^18\nshellEmulator: true\n'],
   ],
   ['global.json', judgeGlobalJson, ['{"sdk":{"paths":[".dotnet","$host$"]}}', '{"sdk":{"p\\u0061ths":[".dotnet"]}}'], ['{"sdk":{"version":"9.0.100","rollForward":"latestFeature"}}']],
   [
@@ -254,7 +263,7 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     'hie.yaml',
     judgeHieYaml,
-    ['cradle:\n  bios:\n    program: ./x\n', 'cradle:\n  direct:\n    arguments: ["-pgmF", "./p"]\n', 'cradle:\n  cabal:\n    cabalProject: other.project\n', 'cradle: {"\\x62ios": {}}\n', 'cradle:\n  ? bios\n  : {program: x}\n', 'cradle: {shell: id}\n'],
+    ['cradle:\n  bios:\n    program: ./x\n', 'cradle:\n  direct:\n    arguments: ["-pgmF", "./p"]\n', 'cradle:\n  cabal:\n    cabalProject: other.project\n', 'cradle: {"\\x62ios": {}}\n', 'cradle:\n  ? bios\n  : {program: x}\n', 'cradle: {shell: id}\n', '{"cradle":{"bios":{"shell":"id"}}}\n'],
     [
       'cradle:\n  cabal:\n    - path: "./src"\n      component: "lib:x"\n',
       'cradle:\n  stack:\n',
@@ -278,6 +287,9 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
       'package x\n  ghc-options: -optl--as-needed -pgmL ./evil.sh\n',
       'package x\n  ghc-options:\n    -pgmL ./evil.sh\n',
       'source-repository-package\n  type: git\n  location: https://example.com/x.git\n  post-checkout-command: ./x\n',
+      // Options GHC passes on to the C compiler or linker (gcc -B runs the programs it finds there: a red team's).
+      'package *\n  ghc-options: -optl-B../evil\n',
+      'package *\n  ghc-options: -optc-B../evil\n',
     ],
     [
       'packages: .\nwith-compiler: ghc-9.6.4\n-- with-compiler: ./x\nconstraints: ghc-tcplugins-extra ==0.4\n',
@@ -288,7 +300,7 @@ const cases: [string, (text: string) => string | undefined, string[], string[]][
   [
     'stack.yaml',
     judgeStackYaml,
-    ['with-gcc: ./cc\n', 'setup-info-locations: [x.yaml]\n', 'nix:\n  enable: true\n  shell-file: x.nix\n', 'ghc-options:\n  "$locals": -pgmL ./p\n', 'extra-path: [./bin]\n', '? with-gcc\n: ./cc\n', '{"with-gcc": ./cc}\n'],
+    ['with-gcc: ./cc\n', 'setup-info-locations: [x.yaml]\n', 'nix:\n  enable: true\n  shell-file: x.nix\n', 'ghc-options:\n  "$locals": -pgmL ./p\n', 'extra-path: [./bin]\n', '? with-gcc\n: ./cc\n', '{"with-gcc": ./cc}\n', '{"with-gcc":"/tmp/evil/gcc","resolver":"lts-22.0"}\n', 'ghc-options:\n  "$everything": -optl-B../evil\n'],
     ['resolver: lts-22.0\npackages: [.]\nextra-deps:\n- unix-compat-0.7\n- ghc-tcplugins-extra-0.4\n', 'resolver: lts-22.0\nnix:\n  packages: [zlib]\n'],
   ],
 ];
