@@ -32,35 +32,23 @@ const MAX_JUDGED_TREES = 16;
 const MAX_STATE_BYTES = 1024 * 1024;
 
 /**
- * Files of a git directory naming commits a later command of the user's checks out or applies:
- * the pseudo-refs (`git merge FETCH_HEAD`), an autostash (applied by the `git commit` ending a
- * merge, and by an operation's --continue or --abort), an operation's state.
+ * What a git directory holds that names commits a later command of the user's checks out or
+ * applies: every pseudo-ref at its top (an all-capitals name: `ORIG_HEAD`, `FETCH_HEAD`,
+ * `MERGE_AUTOSTASH`, `BISECT_START`…, and any other git resolves by that name, as `PREV_HEAD`
+ * named from a reflog line), and every file of an operation's state folder (a rebase's
+ * `orig-head`, `onto`, `squash-onto`, `autostash`, its todo list; a cherry-pick's `head`; a
+ * `git am`'s `orig-head`). HEAD is git-staged-guarded.ts's.
  */
-const STATE_FILES = [
-  'ORIG_HEAD',
-  'FETCH_HEAD',
-  'MERGE_HEAD',
-  'MERGE_AUTOSTASH',
-  'CHERRY_PICK_HEAD',
-  'REVERT_HEAD',
-  'REBASE_HEAD',
-  'AUTO_MERGE',
-  'BISECT_START',
-  'rebase-merge/orig-head',
-  'rebase-merge/onto',
-  'rebase-merge/autostash',
-  'rebase-merge/stopped-sha',
-  'rebase-merge/amend',
-  'rebase-merge/git-rebase-todo',
-  'rebase-apply/orig-head',
-  'rebase-apply/onto',
-  'rebase-apply/autostash',
-  'sequencer/head',
-  'sequencer/abort-safety',
-  'sequencer/todo',
-];
+const PSEUDO_REF = /^[A-Z][A-Z0-9_]*$/;
+const STATE_FOLDERS = ['rebase-merge', 'rebase-apply', 'sequencer'];
+/** Files read per state folder at most (a `git am` of many patches has one per patch; those are judged apart). */
+const MAX_STATE_FOLDER_FILES = 64;
 
-/** Refs whose commits no user command checks out: notes (printed, judged by git-refs.ts) and replace refs (removed by git-history.ts). */
+/**
+ * Refs whose commits no user command checks out: notes (printed, judged by git-refs.ts) and
+ * replace refs (removed by git-history.ts). Their new commits are judged all the same (a name
+ * elsewhere may lead to them later), but what they held before does not count as judged.
+ */
 const NOT_CHECKED_OUT = /^refs\/(?:notes|replace)\//;
 
 /** A todo line's verb and what follows it (git's rebase and sequencer todo lists). */
@@ -74,28 +62,36 @@ const PICKING = /^(?:pick|p|reword|r|edit|e|squash|s|fixup|f|revert)$/;
  * reads as a ref may be symbolic (`ref: refs/…`); otherwise each line's first word.
  */
 export function stateNames(file: string, text: string): { names: string[]; required: string[] } {
-  if (!file.endsWith('todo')) {
+  if (!/(?:^|\/)(?:git-rebase-todo|todo|done)$/.test(file)) {
     const names = text
       .split('\n')
       .map((line) => line.trim())
       .map((line) => (line.startsWith('ref:') ? line.slice(4).trim() : line.split(/[ \t]/)[0]!))
       .filter((name) => name !== '');
+    // An object's name anywhere in it too (`update-refs`, `rewritten-list` hold several a line).
+    for (const word of text.match(/\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b/g) ?? []) if (!names.includes(word)) names.push(word);
     return { names, required: [] };
   }
   const names: string[] = [];
   const required: string[] = [];
   for (const match of text.matchAll(TODO_LINE)) {
     const words = match[2]!.split('#')[0]!.trim().split(/[ \t]+/).filter(Boolean);
+    // `-C <commit>`, `-c <commit>`, or attached (`-C<commit>`: git takes that too; a red team's).
+    const rest: string[] = [];
+    const before = required.length;
+    for (let at = 0; at < words.length; at++) {
+      const word = words[at]!;
+      if (word === '-C' || word === '-c') {
+        if (words[at + 1] !== undefined) required.push(words[++at]!);
+      } else if (/^-[Cc]./.test(word)) required.push(word.slice(2));
+      else if (!word.startsWith('-')) rest.push(word);
+    }
     if (PICKING.test(match[1]!)) {
-      // `fixup -C <commit>`, `fixup -c <commit>`: the options first.
-      const commit = words.find((word) => !word.startsWith('-'));
-      if (commit !== undefined) required.push(commit);
+      // `fixup -C <commit> <subject>`: the option's commit is the one picked.
+      if (rest[0] !== undefined && required.length === before) required.push(rest[0]);
       continue;
     }
-    const at = words.findIndex((word) => word === '-C' || word === '-c');
-    if (at >= 0 && words[at + 1] !== undefined) required.push(words[at + 1]!);
-    const label = words.filter((word, index) => !word.startsWith('-') && (at < 0 || index !== at + 1))[0];
-    if (label !== undefined) names.push(label, `refs/rewritten/${label}`);
+    if (rest[0] !== undefined) names.push(rest[0], `refs/rewritten/${rest[0]}`);
   }
   return { names: [...required, ...names], required };
 }
@@ -110,28 +106,35 @@ export function reflogNames(text: string): string[] {
   for (const line of text.split('\n')) {
     const fields = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) /.exec(line);
     if (fields) names.push(fields[1]!, fields[2]!);
-    const moved = /\tcheckout: moving from (\S+) to (\S+)$/.exec(line);
-    if (moved) names.push(moved[1]!, moved[2]!);
+    // git takes `@{-1}` as all that stands between "moving from " and the first " to " (a red team's).
+    const moved = /\tcheckout: moving from (.*?) to (.*)$/.exec(line);
+    if (moved) names.push(moved[1]!, moved[2]!.trim());
   }
   return names;
 }
 
-/** Each state file's names of commits (absent files left out), read before and after a command. */
-export type StateTips = ReadonlyMap<string, { names: readonly string[]; required: readonly string[] }>;
+/** Each state file's names of commits (absent files left out), read before and after a command; `unreadable` when too large to read. */
+export type StateTips = ReadonlyMap<string, { names: readonly string[]; required: readonly string[]; unreadable?: true }>;
 
 export async function stateTips(gitDir: string): Promise<StateTips> {
-  const tips = new Map<string, { names: string[]; required: string[] }>();
-  // Read before and after every command: only what the git directory holds (most of these are absent).
-  const present = new Set((await entries(gitDir).catch(() => [])).map((entry) => entry.name));
-  for (const file of STATE_FILES) {
-    if (!present.has(file.split('/')[0]!)) continue;
+  const tips = new Map<string, { names: string[]; required: string[]; unreadable?: true }>();
+  const read = async (file: string): Promise<void> => {
     const at = path.join(gitDir, file);
-    const read = await readRegularFile(at, MAX_STATE_BYTES).catch(() => undefined);
-    if (read !== undefined && 'bytes' in read) tips.set(file, stateNames(file, read.bytes.toString('latin1')));
+    const bytes = await readRegularFile(at, MAX_STATE_BYTES).catch(() => undefined);
+    if (bytes !== undefined && 'bytes' in bytes) tips.set(file, stateNames(file, bytes.bytes.toString('latin1')));
+    else if (bytes !== undefined && 'tooLarge' in bytes) tips.set(file, { names: [], required: [], unreadable: true });
     else if ((await lstat(at).catch(() => undefined))?.isSymbolicLink()) {
       // git reads a link there whose target starts `refs/` as a symbolic ref (a red team's); any other is named by its target.
       const target = await readlink(at).catch(() => undefined);
       if (target !== undefined) tips.set(file, { names: [target], required: [] });
+    }
+  };
+  // Read before and after every command: what the git directory holds (one listing; most are absent).
+  for (const entry of await entries(gitDir).catch(() => [])) {
+    if (PSEUDO_REF.test(entry.name) && entry.name !== 'HEAD') await read(entry.name);
+    else if (STATE_FOLDERS.includes(entry.name)) {
+      const names = (await entries(path.join(gitDir, entry.name)).catch(() => [])).map((inner) => inner.name).filter((name) => !/^\d{4,}$/.test(name));
+      for (const name of names.slice(0, MAX_STATE_FOLDER_FILES)) await read(`${entry.name}/${name}`);
     }
   }
   return tips;
@@ -165,6 +168,8 @@ interface Source {
   tips: readonly string[];
   /** Names git must find (a todo's picked commits): one this cannot look up is not left. */
   required?: readonly string[];
+  /** Too large to read (a state file, a reflog): not left either. */
+  unreadable?: true;
   /** A reflog that only grew: cut back to this. */
   grew?: { ino: number; size: number };
 }
@@ -174,23 +179,35 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
   await checkPatches(check, result);
   if ('why' in after || before.refs === undefined || 'why' in before.refs || before.state === undefined) return; // said by git-refs.ts, or unknown
   const earlier = before.refs.refs;
-  // HEAD's own branch, when it had a commit, is compared as a whole (git-staged-guarded.ts).
-  const headsBranch = before.head?.ref !== undefined && earlier.has(before.head.ref) ? before.head.ref : undefined;
+  // HEAD's own branch, when it had a commit and HEAD still names it, is compared as a whole
+  // (git-staged-guarded.ts); one HEAD left (detached, or pointed elsewhere) is judged here (a red team's).
+  const headNow = await readRegularFile(path.join(gitDir, 'HEAD'), 4096).catch(() => undefined);
+  const headNames = headNow !== undefined && 'bytes' in headNow ? /^ref: (\S+)/.exec(headNow.bytes.toString('latin1'))?.[1] : undefined;
+  const headsBranch = before.head?.ref !== undefined && earlier.has(before.head.ref) && headNames === before.head.ref ? before.head.ref : undefined;
   const sources: Source[] = [];
-  for (const [ref, oid] of after.refs) if (earlier.get(ref) !== oid && ref !== headsBranch && !NOT_CHECKED_OUT.test(ref)) sources.push({ kind: 'ref', name: ref, tips: [oid] });
+  // Notes and replace refs too: no user command checks them out, but a name elsewhere may lead to what they hold.
+  for (const [ref, oid] of after.refs) if (earlier.get(ref) !== oid && ref !== headsBranch) sources.push({ kind: 'ref', name: ref, tips: [oid] });
   // Reflog lines: `git stash pop` takes stash@{0}, `git checkout -` and `reset --hard HEAD@{1}` the lines before.
   if (before.logs !== undefined) {
     for (const log of await changedReflogs(check.commonDir, gitDir, check.since, before.logs)) {
+      if ('tooLarge' in log) {
+        sources.push({ kind: 'reflog', name: log.file, tips: [], unreadable: true });
+        continue;
+      }
       const tips = reflogNames(log.added.toString('latin1'));
       if (tips.length > 0) sources.push({ kind: 'reflog', name: log.file, tips, ...(log.grew ? { grew: log.grew } : {}) });
     }
   }
   // A state file that changed; and one whose names are not objects' (`ref: refs/notes/x`, a branch, `:/text`), which may lead elsewhere now that any ref moved.
   const refsMoved = after.refs.size !== earlier.size || [...after.refs].some(([ref, oid]) => earlier.get(ref) !== oid);
-  for (const [file, tips] of await stateTips(gitDir)) {
-    const was = before.state.get(file);
-    const changed = was === undefined || was.names.join('\n') !== tips.names.join('\n');
-    if (changed || ((refsMoved || sources.length > 0) && tips.names.some((name) => !FULL_OID.test(name)))) sources.push({ kind: 'file', name: file, tips: tips.names, required: tips.required });
+  const stateBefore = before.state;
+  const stateNow = await stateTips(gitDir);
+  // A pseudo-ref changed, made or removed may be what another file's name leads to (`ref: PREV_HEAD`).
+  const stateMoved = stateNow.size !== stateBefore.size || [...stateNow].some(([file, tips]) => stateBefore.get(file)?.names.join('\n') !== tips.names.join('\n'));
+  for (const [file, tips] of stateNow) {
+    const was = stateBefore.get(file);
+    const changed = was === undefined || was.unreadable !== tips.unreadable || was.names.join('\n') !== tips.names.join('\n');
+    if (changed || tips.unreadable || ((refsMoved || stateMoved || sources.length > 0) && tips.names.some((name) => !FULL_OID.test(name)))) sources.push({ kind: 'file', name: file, tips: tips.names, required: tips.required, ...(tips.unreadable ? { unreadable: true as const } : {}) });
   }
   if (sources.length === 0) return;
   const resolved = await resolveNames(gitDir, workTree, [...new Set(sources.flatMap((source) => source.tips))]);
@@ -219,6 +236,10 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
       continue;
     }
     // What could not be judged is not left for the user's git: a todo naming a commit this cannot find (git may: `:/text`), a new commit past the bound, a tree past it.
+    if (source.unreadable) {
+      await undo(check, source, earlier, 'too large for MewCode to read and compare', undefined, result);
+      continue;
+    }
     const missing = source.required?.find((name) => !resolved.has(name));
     const beyond = unjudged !== undefined && objects.some((oid) => graph.has(oid) || !resolved.has(oid)) ? unjudged : undefined;
     const tree = objects.find((oid) => trees.indexOf(oid) >= MAX_JUDGED_TREES);
@@ -358,7 +379,7 @@ async function undo(check: PlantedCheck, source: Source, earlier: ReadonlyMap<st
   const holder = source.kind === 'ref' ? `the ref ${shownRef(source.name)}` : source.kind === 'reflog' ? `reflog lines in ${JSON.stringify(shownPath(source.name))}` : `${JSON.stringify(shownPath(source.name))} in the git directory`;
   const what = `the command left ${holder} of ${check.where} ${why}: ${takenBy(source)} would have written what it holds on your machine`;
   const look = commit === undefined ? '' : ` (\`git show ${commit} -- <file>\` shows what was there)`;
-  if (source.kind === 'reflog' && source.grew !== undefined) {
+  if (source.kind === 'reflog' && source.grew !== undefined && !source.unreadable) {
     // Only what the command added goes: the file back to its size before it.
     const cut = truncateNow(source.name, source.grew.ino, source.grew.size);
     result.notices.push(cut ? `${what}. MewCode cut the lines it added off (the reflog is back to its ${source.grew.size} bytes from before the command)${look}` : `${what}. MewCode could not cut them off: do not check out or reset to an entry of it before you review it`);
@@ -393,9 +414,11 @@ async function checkPatches(check: PlantedCheck, result: Found): Promise<void> {
     if (((await lstat(file).catch(() => undefined))?.ctimeMs ?? -Infinity) < check.since) continue;
     const read = await readRegularFile(file, MAX_STATE_BYTES).catch(() => undefined);
     const text = read !== undefined && 'bytes' in read ? read.bytes.toString('latin1') : undefined;
-    const guarded = text === undefined ? [] : patchedPaths(text, directory).filter(check.isGuarded);
-    if (text !== undefined && guarded.length === 0) continue;
-    const why = text === undefined ? 'that could not be read to check' : `that changes ${listed([...new Set(guarded)])}, which the sandbox keeps commands from writing`;
+    // A mail whose body is encoded (base64, quoted-printable): `git am` decodes it before applying, this reads no paths in it (a red team's).
+    const encoded = text !== undefined && /^content-transfer-encoding:[ \t]*(?!(?:7bit|8bit|binary)[ \t]*$)\S/im.test(text);
+    const guarded = text === undefined || encoded ? [] : patchedPaths(text, directory).filter(check.isGuarded);
+    if (text !== undefined && !encoded && guarded.length === 0) continue;
+    const why = text === undefined ? 'that could not be read to check' : encoded ? 'whose body is encoded, so MewCode cannot read which files it changes' : `that changes ${listed([...new Set(guarded)])}, which the sandbox keeps commands from writing`;
     const aside = setAsideEntry(file, check.roots);
     const what = `the command left the patch ${JSON.stringify(shownPath(path.join('rebase-apply', name)))} of a \`git am\` in progress in ${check.where} ${why}: \`git am --continue\` would have applied it on your machine`;
     result.notices.push(aside !== undefined && 'movedTo' in aside ? `${what}. MewCode set it aside to ${JSON.stringify(shownPath(aside.movedTo))}` : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: run \`git am --abort\``);

@@ -24,8 +24,8 @@ import { readSmallFile, setAsideEntry, shownPath, MAX_JUDGED_BYTES } from './swe
 /** A reflog file → its inode, size and bytes (when kept: see copyOf) before the command. */
 export type LogsState = ReadonlyMap<string, { ino: number; size: number; copy?: Buffer }>;
 
-/** A reflog larger than this is not kept: what it grew by is then taken as a rewrite of it all. */
-const MAX_COPIED_BYTES = 1024 * 1024;
+/** A reflog larger than this is not kept (the most read to judge one: a larger one changed by a command is set aside). */
+const MAX_COPIED_BYTES = MAX_JUDGED_BYTES;
 /** Reflogs kept at most (per process). */
 const MAX_COPIES = 5000;
 
@@ -88,11 +88,7 @@ export function logsState(commonDir: string, gitDir: string): LogsState {
 }
 
 /** A reflog the command changed: what it added (the whole file when it was made or rewritten) and, when it only grew, its inode and old size. */
-export interface ChangedReflog {
-  file: string;
-  added: Buffer;
-  grew?: { ino: number; size: number };
-}
+export type ChangedReflog = { file: string; added: Buffer; grew?: { ino: number; size: number } } | { file: string; tooLarge: true };
 
 /**
  * The reflogs of `gitDir` and `commonDir` changed since `since` (a command's start) against
@@ -105,7 +101,11 @@ export async function changedReflogs(commonDir: string, gitDir: string, since: n
   for (const [file, info] of walk(commonDir, gitDir)) {
     if (info.ctimeMs < since || !info.isFile()) continue;
     const read = await readSmallFile(file);
-    if (read === undefined || !('bytes' in read)) continue;
+    if (read === undefined) continue;
+    if (!('bytes' in read)) {
+      changed.push({ file, tooLarge: true });
+      continue;
+    }
     const known = before.get(file);
     const copy = known?.copy;
     if (known !== undefined && copy !== undefined && known.ino === info.ino && read.bytes.length > known.size && read.bytes.subarray(0, known.size).equals(copy)) {

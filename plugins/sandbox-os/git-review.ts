@@ -34,7 +34,7 @@
  */
 import { nodeCrypto } from '../../types/lazy-builtin.js';
 import path from 'node:path';
-import { lstat, readlink, readRegularFile } from './byte-fs.js';
+import { entries, lstat, readlink, readRegularFile } from './byte-fs.js';
 import { fromBytes, isText, toBytes } from './byte-names.js';
 import { indexFacts, ASSUME_UNCHANGED, SKIP_WORKTREE, type RecentEntry } from './git-index.js';
 import { checkHistory, commonDirOf, historyState, NO_HISTORY, type HistoryState } from './git-history.js';
@@ -95,13 +95,32 @@ async function gitDirOf(entry: Pick<GitEntry, 'path' | 'kind'>, roots: readonly 
   return (await lstat(target.real).catch(() => undefined))?.isDirectory() ? target.real : undefined;
 }
 
-/** The indexes `git status` at each root reads: the root's own, and its registered submodules'. */
+/** Linked worktrees read at most per repository. */
+const MAX_LINKED_WORKTREES = 64;
+
+/** A git directory's linked worktrees (`worktrees/<id>`, real folders, with the work tree their `gitdir` file names). */
+async function linkedWorktrees(gitDir: string): Promise<Reviewed[]> {
+  const found: Reviewed[] = [];
+  const dir = path.join(gitDir, 'worktrees');
+  for (const entry of (await entries(dir).catch(() => [])).slice(0, MAX_LINKED_WORKTREES)) {
+    const own = path.join(dir, entry.name);
+    if (!(await lstat(own).catch(() => undefined))?.isDirectory()) continue;
+    const read = await readRegularFile(path.join(own, 'gitdir'), 64 * 1024).catch(() => undefined);
+    const pointer = read && 'bytes' in read ? fromBytes(read.bytes).split(/\r?\n/)[0]!.trim() : '';
+    if (pointer !== '') found.push({ gitDir: own, workTree: path.dirname(path.resolve(own, pointer)) });
+  }
+  return found;
+}
+
+/** The indexes `git status` at each root reads: the root's own, its linked worktrees' and its registered submodules'. */
 async function reviewedIndexes(roots: readonly string[]): Promise<Reviewed[]> {
   const found: Reviewed[] = [];
   for (const root of roots) {
     const own = await gitDirOf({ path: path.join(root, '.git'), kind: 'dir' }, roots);
     if (own === undefined) continue;
     found.push({ gitDir: own, workTree: root });
+    // Its linked worktrees: their HEAD, index, reflog and state are in its git directory, which commands may write (a red team's).
+    for (const linked of await linkedWorktrees(own)) if (!found.some((known) => known.gitDir === linked.gitDir)) found.push(linked);
     for (const entry of (await gitlinkEntries(root, roots)).entries) {
       const gitDir = await gitDirOf(entry, roots);
       if (gitDir !== undefined && !found.some((known) => known.gitDir === gitDir)) found.push({ gitDir, workTree: path.dirname(entry.path) });

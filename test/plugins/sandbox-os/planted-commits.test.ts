@@ -40,3 +40,15 @@ test("a reflog's lines: both objects of each line, and the names a checkout's me
   const log = `${a} ${b} Dev <d@e> 1700000000 +0000\tcommit: x\n${b} ${c} Dev <d@e> 1700000001 +0000\tcheckout: moving from main to ${c}\nnot a line\n`;
   expect(reflogNames(log)).toEqual([a, b, b, c, 'main', c]);
 });
+
+test("a todo's option attached to its commit (`fixup -C<commit>`), and a reflog checkout line read as git reads `@{-1}` (up to the first \" to \")", () => {
+  expect(stateNames('rebase-merge/git-rebase-todo', 'fixup -Cabc1234 subject\nfixup -c def5678\n').required).toEqual(['abc1234', 'def5678']);
+  const h = 'a'.repeat(40);
+  expect(reflogNames(`${h} ${h} a <a@a> 1 +0000\tcheckout: moving from PREV_HEAD to main \n`)).toEqual([h, h, 'PREV_HEAD', 'main']);
+});
+
+test('a state file other than a todo: an object name anywhere in it too (update-refs, rewritten-list)', () => {
+  const [a, b] = ['a'.repeat(40), 'b'.repeat(40)];
+  expect(stateNames('rebase-merge/update-refs', `refs/heads/x\n${a}\n${b}\n`).names).toEqual(['refs/heads/x', a, b]);
+  expect(stateNames('rebase-merge/rewritten-list', `${a} ${b}\n`).names).toEqual([a, b]);
+});
