@@ -323,8 +323,7 @@ async function checkRecorded(gitDir: string, workTree: string, where: string, re
   }
   if (tooLarge.length > 0) result.unchecked.push(`${listed(tooLarge)} in ${where} ${plural(tooLarge.length, 'is', 'are')} too large to compare with what the index records for ${plural(tooLarge.length, 'it', 'them')}`);
   if (suspects.length === 0) return;
-  // The project's own configuration (a root's, or one no command can write: the repository the
-  // project is a subfolder of, a worktree's main one) is the user's; a submodule's may be the command's.
+  // The project's own configuration (a root's, or one no command can write) may name the user's hooks and tools; a submodule's may be the command's.
   const usersOwn = roots.includes(workTree) || !roots.some((root) => isPathWithin(root, gitDir));
   const hidden = await filteredMismatches(gitDir, workTree, suspects, since, usersOwn);
   if (hidden.length === 0) return;
@@ -340,18 +339,20 @@ async function checkRecorded(gitDir: string, workTree: string, where: string, re
  * conversion applied: an LFS pointer, a CRLF file). A name git cannot be given one per line (a
  * line end in it, bytes that are not UTF-8) counts as differing.
  */
-async function filteredMismatches(gitDir: string, workTree: string, suspects: readonly RecentEntry[], since: number, rootRepository: boolean): Promise<RecentEntry[]> {
-  // The filters git runs are named by the configuration: asked only where it is the user's own,
-  // unchanged during the command (the sandbox keeps the project's read-only; a submodule's added
-  // during the command is not). A submodule's own that names any program is never run by MewCode:
-  // its files' times say nothing of a git directory renamed into place with them.
+async function filteredMismatches(gitDir: string, workTree: string, suspects: readonly RecentEntry[], since: number, projectsOwn: boolean): Promise<RecentEntry[]> {
+  // The filters git runs are named by the configuration: asked only where it is unchanged during
+  // the command and names no program git would run to hash a file. The project's own may name its
+  // hooks and tools, but not a filter or an include: one that came with a downloaded archive's
+  // `.git` would have MewCode's git run its filter on the host (a red team's). A submodule's that
+  // names any program is never run: its files' times say nothing of a git directory renamed in.
   for (const name of ['config', 'config.worktree', 'commondir']) {
     const file = path.join(gitDir, name);
     const info = await lstat(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined));
     if (info === undefined || (info !== null && (name === 'commondir' || info.ctimeMs >= since))) return [...suspects];
-    if (info === null || rootRepository) continue;
+    if (info === null) continue;
     const read = await readSmallFile(file);
-    if (read === undefined || 'tooLarge' in read || configOffence(fromBytes(read.bytes)) !== undefined) return [...suspects];
+    const offence = read === undefined || 'tooLarge' in read ? 'unread' : configOffence(fromBytes(read.bytes));
+    if (offence !== undefined && (!projectsOwn || /(?:^|, )(?:filter\.|include|core\.attributesfile|a line|unread)/.test(offence))) return [...suspects];
   }
   const askable = suspects.filter((entry) => isText(entry.name) && !entry.name.includes('\n') && (entry.mode & TYPE) === REGULAR);
   const differing = suspects.filter((entry) => !askable.includes(entry));
