@@ -121,6 +121,27 @@ export async function readRegularFile(file: string, limit: number): Promise<Byte
   }
 }
 
+/** The first `count` bytes of the regular file `file` (opened as readRegularFile opens it) and its size; undefined when it is not one. */
+export async function headOf(file: string, count: number): Promise<{ bytes: Buffer; size: number } | undefined> {
+  let handle;
+  try {
+    handle = await open(toBytes(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return undefined;
+    const bytes = Buffer.alloc(Math.min(count, info.size));
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
+    return { bytes: bytes.subarray(0, bytesRead), size: info.size };
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 const { O_DIRECTORY, O_NOFOLLOW, O_RDONLY } = constants;
 const PROC_FD = '/proc/self/fd';
 let procAvailable: boolean | undefined;

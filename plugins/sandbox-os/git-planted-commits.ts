@@ -16,7 +16,7 @@
  * kept and named; a state file or patch is set aside. A ref naming a tree is judged by its tree.
  */
 import path from 'node:path';
-import { entries, lstat, readlink, readRegularFile, truncateNow } from './byte-fs.js';
+import { entries, headOf, lstat, readlink, readRegularFile, truncateNow } from './byte-fs.js';
 import { changedReflogs, type LogsState } from './git-reflogs.js';
 import { fromBytes, printable } from './byte-names.js';
 import { gitOutput, runHostGit } from './git-run.js';
@@ -33,16 +33,19 @@ const MAX_STATE_BYTES = 1024 * 1024;
 
 /**
  * What a git directory holds that names commits a later command of the user's checks out or
- * applies: every pseudo-ref at its top (an all-capitals name: `ORIG_HEAD`, `FETCH_HEAD`,
- * `MERGE_AUTOSTASH`, `BISECT_START`…, and any other git resolves by that name, as `PREV_HEAD`
- * named from a reflog line), and every file of an operation's state folder (a rebase's
+ * applies: every file at its top that git would read as a ref (git resolves a name `foo` as
+ * `$GIT_DIR/foo` first: `ORIG_HEAD`, `FETCH_HEAD`, `MERGE_AUTOSTASH`, `BISECT_START`, and any other
+ * a command writes, lower case too), and every file of an operation's state folder (a rebase's
  * `orig-head`, `onto`, `squash-onto`, `autostash`, its todo list; a cherry-pick's `head`; a
  * `git am`'s `orig-head`). HEAD is git-staged-guarded.ts's.
  */
-const PSEUDO_REF = /^[A-Z][A-Z0-9_]*$/;
 const STATE_FOLDERS = ['rebase-merge', 'rebase-apply', 'sequencer'];
-/** Files read per state folder at most (a `git am` of many patches has one per patch; those are judged apart). */
+/** Files read per state folder at most (git writes about twenty; a `git am`'s patches are judged apart): past it, the folder is set aside. */
 const MAX_STATE_FOLDER_FILES = 64;
+/** Files at the top git reads a name from though they are no ref (`git bisect reset` checks out the branch or commit BISECT_START names). */
+const READ_WHATEVER_IT_HOLDS = new Set(['BISECT_START']);
+/** What git reads as a loose ref: an object name ended by white space or the file's end, or `ref:`. */
+const READS_AS_REF = /^(?:(?:[0-9a-f]{40}|[0-9a-f]{64})(?:\s|$)|ref:)/;
 
 /**
  * Refs whose commits no user command checks out: notes (printed, judged by git-refs.ts) and
@@ -107,35 +110,39 @@ export function reflogNames(text: string): string[] {
     const fields = /^([0-9a-f]{40,64}) ([0-9a-f]{40,64}) /.exec(line);
     if (fields) names.push(fields[1]!, fields[2]!);
     // git takes `@{-1}` as all that stands between "moving from " and the first " to " (a red team's).
-    const moved = /\tcheckout: moving from (.*?) to (.*)$/.exec(line);
+    // …with or without the tab before the message (git takes it either way).
+    const moved = /checkout: moving from (.*?) to (.*)$/.exec(line);
     if (moved) names.push(moved[1]!, moved[2]!.trim());
   }
   return names;
 }
 
-/** Each state file's names of commits (absent files left out), read before and after a command; `unreadable` when too large to read. */
+/** Each state file's names of commits (absent files left out), read before and after a command; `unreadable` when too large (or too many) to read. */
 export type StateTips = ReadonlyMap<string, { names: readonly string[]; required: readonly string[]; unreadable?: true }>;
 
 export async function stateTips(gitDir: string): Promise<StateTips> {
   const tips = new Map<string, { names: string[]; required: string[]; unreadable?: true }>();
-  const read = async (file: string): Promise<void> => {
+  const read = async (file: string, refsOnly: boolean): Promise<void> => {
     const at = path.join(gitDir, file);
-    const bytes = await readRegularFile(at, MAX_STATE_BYTES).catch(() => undefined);
-    if (bytes !== undefined && 'bytes' in bytes) tips.set(file, stateNames(file, bytes.bytes.toString('latin1')));
-    else if (bytes !== undefined && 'tooLarge' in bytes) tips.set(file, { names: [], required: [], unreadable: true });
-    else if ((await lstat(at).catch(() => undefined))?.isSymbolicLink()) {
+    const head = await headOf(at, 80);
+    if (head === undefined) {
       // git reads a link there whose target starts `refs/` as a symbolic ref (a red team's); any other is named by its target.
-      const target = await readlink(at).catch(() => undefined);
+      const target = (await lstat(at).catch(() => undefined))?.isSymbolicLink() ? await readlink(at).catch(() => undefined) : undefined;
       if (target !== undefined) tips.set(file, { names: [target], required: [] });
+      return;
     }
+    if (refsOnly && !READS_AS_REF.test(head.bytes.toString('latin1'))) return; // the index, the configuration, a message: no ref
+    const bytes = head.size > MAX_STATE_BYTES ? undefined : await readRegularFile(at, MAX_STATE_BYTES).catch(() => undefined);
+    if (bytes !== undefined && 'bytes' in bytes) tips.set(file, stateNames(file, bytes.bytes.toString('latin1')));
+    else tips.set(file, { names: [], required: [], unreadable: true });
   };
-  // Read before and after every command: what the git directory holds (one listing; most are absent).
+  // Read before and after every command: a listing, then the first bytes of each file at the top.
   for (const entry of await entries(gitDir).catch(() => [])) {
-    if (PSEUDO_REF.test(entry.name) && entry.name !== 'HEAD') await read(entry.name);
-    else if (STATE_FOLDERS.includes(entry.name)) {
+    if (STATE_FOLDERS.includes(entry.name)) {
       const names = (await entries(path.join(gitDir, entry.name)).catch(() => [])).map((inner) => inner.name).filter((name) => !/^\d{4,}$/.test(name));
-      for (const name of names.slice(0, MAX_STATE_FOLDER_FILES)) await read(`${entry.name}/${name}`);
-    }
+      if (names.length > MAX_STATE_FOLDER_FILES) tips.set(entry.name, { names: [], required: [], unreadable: true });
+      else for (const name of names) await read(`${entry.name}/${name}`, false);
+    } else if (!entry.isDirectory() && entry.name !== 'HEAD') await read(entry.name, !READ_WHATEVER_IT_HOLDS.has(entry.name));
   }
   return tips;
 }
@@ -415,10 +422,11 @@ async function checkPatches(check: PlantedCheck, result: Found): Promise<void> {
     const read = await readRegularFile(file, MAX_STATE_BYTES).catch(() => undefined);
     const text = read !== undefined && 'bytes' in read ? read.bytes.toString('latin1') : undefined;
     // A mail whose body is encoded (base64, quoted-printable): `git am` decodes it before applying, this reads no paths in it (a red team's).
-    const encoded = text !== undefined && /^content-transfer-encoding:[ \t]*(?!(?:7bit|8bit|binary)[ \t]*$)\S/im.test(text);
+    // …or reflowed (`format=flowed` joins soft-broken lines), or in a character set mailinfo converts, or in parts.
+    const encoded = text !== undefined && (/^content-transfer-encoding:[ \t]*(?!(?:7bit|8bit|binary)[ \t]*$)\S/im.test(text) || /format[ \t]*=[ \t]*"?flowed|multipart\/|charset[ \t]*=[ \t]*"?(?!(?:us-ascii|utf-8|iso-8859-1|latin1)\b)[\w-]/i.test(text));
     const guarded = text === undefined || encoded ? [] : patchedPaths(text, directory).filter(check.isGuarded);
     if (text !== undefined && !encoded && guarded.length === 0) continue;
-    const why = text === undefined ? 'that could not be read to check' : encoded ? 'whose body is encoded, so MewCode cannot read which files it changes' : `that changes ${listed([...new Set(guarded)])}, which the sandbox keeps commands from writing`;
+    const why = text === undefined ? 'that could not be read to check' : encoded ? 'whose body is encoded or reflowed, so MewCode cannot read which files it changes' : `that changes ${listed([...new Set(guarded)])}, which the sandbox keeps commands from writing`;
     const aside = setAsideEntry(file, check.roots);
     const what = `the command left the patch ${JSON.stringify(shownPath(path.join('rebase-apply', name)))} of a \`git am\` in progress in ${check.where} ${why}: \`git am --continue\` would have applied it on your machine`;
     result.notices.push(aside !== undefined && 'movedTo' in aside ? `${what}. MewCode set it aside to ${JSON.stringify(shownPath(aside.movedTo))}` : `${what}. MewCode could not set it aside${aside === undefined ? '' : ` (${aside.refused})`}: run \`git am --abort\``);

@@ -72,6 +72,14 @@ function walk(commonDir: string, gitDir: string): Map<string, NonNullable<Return
       else found.set(file, info);
     }
   };
+  // The reflogs a user reaches by `@{n}`, `git checkout -` and `stash@{n}` first: whatever else fills the bound (a red team's).
+  for (const dir of logDirs(commonDir, gitDir)) {
+    for (const first of ['HEAD', 'refs/stash']) {
+      const file = path.join(dir, first);
+      const info = lstatNow(file);
+      if (info !== undefined && !info.isDirectory()) found.set(file, info);
+    }
+  }
   for (const dir of logDirs(commonDir, gitDir)) if (lstatNow(dir)?.isDirectory()) visit(dir);
   return found;
 }
@@ -109,7 +117,8 @@ export async function changedReflogs(commonDir: string, gitDir: string, since: n
     const known = before.get(file);
     const copy = known?.copy;
     if (known !== undefined && copy !== undefined && known.ino === info.ino && read.bytes.length > known.size && read.bytes.subarray(0, known.size).equals(copy)) {
-      changed.push({ file, added: read.bytes.subarray(known.size), grew: { ino: info.ino, size: known.size } });
+      // From the start of the old bytes' last line: one left unended before is ended by what was added (a red team's).
+      changed.push({ file, added: read.bytes.subarray(copy.lastIndexOf(10) + 1), grew: { ino: info.ino, size: known.size } });
       continue;
     }
     const lines = new Set(copy?.toString('latin1').split('\n'));

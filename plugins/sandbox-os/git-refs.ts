@@ -60,7 +60,7 @@ const kept = new Map<string, { key: string; listed: Promise<Listed> }>();
 
 /**
  * Where git keeps refs, as stamps: every entry under `refs/` and `reftable/`, `packed-refs`,
- * HEAD. Undefined (never reused) when a link is on the way or a time is too recent to trust: within
+ * HEAD, every other file at the top of the git directory. Undefined (never reused) when a link is on the way or a time is too recent to trust: within
  * a tick of the file system's clock (file-clock.ts), the longer one unless every entry is on the
  * git directory's own file system, of a kind with a fine clock, and has a ctime that shows it.
  */
@@ -81,6 +81,15 @@ function refStoresKey(commonDir: string, gitDir: string, now: () => number): str
     return true;
   };
   for (const file of [path.join(commonDir, 'refs'), path.join(commonDir, 'reftable'), path.join(commonDir, 'packed-refs'), path.join(gitDir, 'HEAD')]) if (!add(file)) return undefined;
+  // The files at the top of the git directory: git reads `foo` there as a ref, which a symbolic ref may name (`ref: foo`; a red team's).
+  for (const dir of new Set([commonDir, gitDir])) {
+    for (const name of namesNow(dir) ?? ['?']) {
+      const file = path.join(dir, name);
+      // (Not the index: git rewrites it at every status, and never reads it as a ref.)
+      if (name === 'HEAD' || name === 'index' || name.startsWith('sharedindex.') || lstatNow(file)?.isDirectory()) continue;
+      if (!add(file)) return undefined;
+    }
+  }
   if (now() - newest < (fineClock ? FINE_TICK_MS : TICK_MS)) return undefined;
   return parts.join('\n');
 }
