@@ -40,6 +40,7 @@ import { indexFacts, ASSUME_UNCHANGED, SKIP_WORKTREE, type RecentEntry } from '.
 import { checkHistory, commonDirOf, historyState, NO_HISTORY, type HistoryState } from './git-history.js';
 import { checkPlantedCommits, stateTips, type StateTips } from './git-planted-commits.js';
 import { listRefs } from './git-refs.js';
+import { logsState } from './git-reflogs.js';
 import { checkMailmap } from './git-mailmap.js';
 import { gitfilePath } from './git-pointers.js';
 import { runHostGit } from './git-run.js';
@@ -56,7 +57,10 @@ interface Reviewed {
 }
 
 /** Per git directory, before the command: its index's marks (path → bits), its info files' lines and its history substitutions; undefined: unknown. */
-export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; head?: HeadState; state?: StateTips }>;
+export type ReviewBaseline = Map<string, { marks: ReadonlyMap<string, number> | undefined; info: ReadonlyMap<string, ReadonlySet<string> | undefined>; history: HistoryState; guarded?: GuardedEntries; head?: HeadState; state?: StateTips; nested?: Reviewed }>;
+
+/** Nested repositories (not submodules) whose commits are judged per command at most: the nearest the root first. */
+const MAX_NESTED_REVIEWED = 16;
 
 /** The absolute paths a repository's git configuration names (its hooks folder, what its hooks read): sdk/git-config-paths.ts. */
 export type NamedByConfig = (gitDir: string, workTree: string) => readonly string[];
@@ -130,7 +134,7 @@ async function reviewedIndexes(roots: readonly string[]): Promise<Reviewed[]> {
 }
 
 /** Before a command: the marks in each index it could change. Never throws (an index not read is unknown). */
-export async function reviewBaseline(roots: readonly string[], named: NamedByConfig = () => []): Promise<ReviewBaseline> {
+export async function reviewBaseline(roots: readonly string[], named: NamedByConfig = () => [], nested: readonly Reviewed[] = []): Promise<ReviewBaseline> {
   const baseline: ReviewBaseline = new Map();
   try {
     for (const { gitDir, workTree } of await reviewedIndexes(roots)) {
@@ -141,6 +145,16 @@ export async function reviewBaseline(roots: readonly string[], named: NamedByCon
       const head = await headState(gitDir, workTree);
       const state = await stateTips(gitDir);
       baseline.set(gitDir, { marks: facts === undefined || facts.unread !== undefined ? undefined : facts.marked, info, history: await historyState(gitDir, workTree, roots), state, ...(guarded ? { guarded } : {}), ...(head ? { head } : {}) });
+    }
+    // Nested repositories (their index, hooks and configuration are the sweep's, git-sweep.ts): only
+    // what the user's later checkout, stash pop or reset there would take (a red team's).
+    const nearest = [...nested].filter((repo) => !baseline.has(repo.gitDir)).sort((a, b) => a.workTree.split('/').length - b.workTree.split('/').length);
+    for (const repo of nearest.slice(0, MAX_NESTED_REVIEWED)) {
+      const commonDir = await commonDirOf(repo.gitDir, roots);
+      if (commonDir === undefined) continue;
+      const history: HistoryState = { replaces: undefined, grafts: undefined, shallow: undefined, objects: undefined, refs: await listRefs(commonDir, repo.gitDir, repo.workTree), logs: logsState(commonDir, repo.gitDir) };
+      const head = await headState(repo.gitDir, repo.workTree);
+      baseline.set(repo.gitDir, { marks: undefined, info: new Map(), history, state: await stateTips(repo.gitDir), nested: repo, ...(head ? { head } : {}) });
     }
   } catch {
     // what was not read is unknown: its marks are named after the command, not cleared
@@ -165,7 +179,12 @@ const changedSince = async (file: string, since: number): Promise<boolean> => ((
 export async function checkReview(roots: readonly string[], since: number, before: ReviewBaseline | undefined, named: NamedByConfig = () => []): Promise<ReviewResult> {
   const result: ReviewResult = { notices: [], unchecked: [] };
   const checkedHistory = new Set<string>();
-  for (const reviewed of await reviewedIndexes(roots)) {
+  const nested = [...(before?.values() ?? [])].flatMap((entry) => (entry.nested ? [entry.nested] : []));
+  for (const reviewed of [...(await reviewedIndexes(roots)), ...nested]) {
+    if (before?.get(reviewed.gitDir)?.nested) {
+      await checkPlanted(reviewed, roots, since, before, named, result);
+      continue;
+    }
     // History first: what it undoes is independent of the index (and of whether it can be read).
     const history = before === undefined ? undefined : (before.get(reviewed.gitDir)?.history ?? NO_HISTORY);
     await checkHistory(reviewed.gitDir, reviewed.workTree, JSON.stringify(shownPath(reviewed.workTree)), roots, since, history, checkedHistory, result);
@@ -176,15 +195,22 @@ export async function checkReview(roots: readonly string[], since: number, befor
     const where = JSON.stringify(shownPath(reviewed.workTree));
     await checkStagedGuarded(reviewed.gitDir, reviewed.workTree, where, named(reviewed.gitDir, reviewed.workTree), before === undefined ? undefined : (earlier?.guarded ?? new Map()), earlier?.head, result);
     // …and what their later checkout, stash pop, reset to ORIG_HEAD or --continue would write.
-    const commonDir = await commonDirOf(reviewed.gitDir, roots);
-    if (commonDir !== undefined) {
-      const isGuarded = guardedPath(reviewed.workTree, named(reviewed.gitDir, reviewed.workTree));
-      const after = await listRefs(commonDir, reviewed.gitDir, reviewed.workTree);
-      const logs = earlier?.history.logs;
-      await checkPlantedCommits({ ...reviewed, commonDir, where, roots, isGuarded, since, before: { refs: earlier?.history.refs, state: earlier?.state, head: earlier?.head, logs }, after }, result);
-    }
+    await checkPlanted(reviewed, roots, since, before, named, result);
   }
   return result;
+}
+
+/** The commits a command left for the user's later checkout, stash pop or reset (git-planted-commits.ts). */
+async function checkPlanted(reviewed: Reviewed, roots: readonly string[], since: number, before: ReviewBaseline | undefined, named: NamedByConfig, result: ReviewResult): Promise<void> {
+  const commonDir = await commonDirOf(reviewed.gitDir, roots);
+  if (commonDir === undefined) return;
+  const earlier = before?.get(reviewed.gitDir);
+  const isGuarded = guardedPath(reviewed.workTree, named(reviewed.gitDir, reviewed.workTree));
+  const after = await listRefs(commonDir, reviewed.gitDir, reviewed.workTree);
+  const where = JSON.stringify(shownPath(reviewed.workTree));
+  // A nested repository's HEAD is compared with nothing else: its branch's commits are judged here too.
+  const head = earlier?.nested ? undefined : earlier?.head;
+  await checkPlantedCommits({ ...reviewed, commonDir, where, roots, isGuarded, since, before: { refs: earlier?.history.refs, state: earlier?.state, head, logs: earlier?.history.logs }, after }, result);
 }
 
 async function checkIndex({ gitDir, workTree }: Reviewed, roots: readonly string[], since: number, before: ReviewBaseline | undefined, result: ReviewResult): Promise<void> {

@@ -10,6 +10,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { lstatNow } from './byte-fs.js';
 import type { SandboxCommand, SandboxWrapResult } from '../../types/sandbox.js';
 import { bwrapArgs, LAUNCH_SHELLS, sandboxLaunch } from './bwrap-args.js';
 import type { FolderEntry, ListEntries } from './rebuilt-folders.js';
@@ -304,7 +305,9 @@ export class SandboxCommands {
     if (!planned.ok) return { writableRoots, planned, review: new Map(), configs: [] };
     await this.baseline(writableRoots);
     const named = (gitDir: string, workTree: string): string[] => [...gitNamedPaths(gitDir, workTree), ...hookInputs(gitDir, workTree)];
-    return { writableRoots, planned, review: await reviewBaseline(writableRoots, named), configs: readOwnConfigs(planned.plan) };
+    // The nested repositories the session's first walk found (a `.git` folder below a root).
+    const nested = [...this.gitBaseline.keys()].filter((entry) => path.basename(entry) === '.git' && !writableRoots.includes(path.dirname(entry)) && lstatNow(entry)?.isDirectory() === true).map((gitDir) => ({ gitDir, workTree: path.dirname(gitDir) }));
+    return { writableRoots, planned, review: await reviewBaseline(writableRoots, named, nested), configs: readOwnConfigs(planned.plan) };
   }
 
   /**

@@ -21,7 +21,7 @@ afterAll(() => {
 
 type World = ReturnType<typeof gitWorld>;
 
-const CASES = 47;
+const CASES = 48;
 let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
@@ -413,4 +413,22 @@ test("a `git am` left stopped, its next patch sent as format=flowed with its pat
   const escapedHere = escaped(w);
   tally.attempt('a `git am` patch sent as format=flowed', escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
+}, 60_000);
+
+test('a nested repository (not a submodule) with its own hooks folder: a branch holding the hook made there (the user switches to it there)', async () => {
+  if (!active) return;
+  const w = gitWorld('planted-nested');
+  hooksProject(w);
+  const sub = path.join(w.root, 'sub');
+  w.git(w.root, 'clone', '-q', w.root, sub);
+  w.git(sub, 'config', 'core.hooksPath', '.githooks');
+  writeFileSync(path.join(w.root, '.git', 'info', 'exclude'), 'sub/\n');
+  const run = await runModel(w.root, w.home, [opaqueBash(`cd sub && ${PLANT(w)} && git update-ref refs/heads/fix-ci $P`)]);
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+  userGit(w.home, sub, 'switch', 'fix-ci');
+  userGit(w.home, sub, 'commit', '-q', '--allow-empty', '-m', 'mine');
+  const escapedHere = existsSync(w.canary) || readFileSync(path.join(sub, '.githooks', 'pre-commit'), 'utf8').includes('touch');
+  tally.attempt('a nested repository: a branch holding the hook', escapedHere);
+  expect({ escaped: escapedHere }).toEqual({ escaped: false });
+  expect(run.result.stderr).toMatch(/that is not what the work tree holds there/);
 }, 60_000);
