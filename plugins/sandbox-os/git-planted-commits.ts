@@ -24,8 +24,8 @@ import { shownRef, type Listed } from './git-refs.js';
 import { workTreeObject, type HeadState } from './git-staged-guarded.js';
 import { setAsideEntry, shownPath } from './sweep-paths.js';
 
-/** Commits judged per command at most (a fetch can add more: the rest is said to be unchecked). */
-const MAX_JUDGED_COMMITS = 1000;
+/** Commits judged per command at most (a fetch can add more: past them, every ref leading to new commits is set back; 1,000 take ≈ 0.1 s to compare). */
+const MAX_JUDGED_COMMITS = 5000;
 /** Refs naming a tree judged per command at most. */
 const MAX_JUDGED_TREES = 16;
 /** A state file or patch larger than this is not read (git writes none that large). */
@@ -147,6 +147,35 @@ export async function stateTips(gitDir: string): Promise<StateTips> {
   return tips;
 }
 
+/** Folders of a git directory whose files are judged elsewhere (refs listed, reflogs, objects, other git directories, state) or no command may write (hooks). */
+const NOT_REF_FILES = new Set(['objects', 'refs', 'logs', 'modules', 'worktrees', 'lfs', 'reftable', 'hooks', ...STATE_FOLDERS]);
+/** Entries looked at per git directory at most for files read as refs below its top. */
+const MAX_REF_FILE_ENTRIES = 5000;
+
+/** Files below the top of `gitDir` (not in NOT_REF_FILES) made or changed since `since` that git would read as a ref, with the names they hold. */
+async function changedRefFiles(gitDir: string, since: number): Promise<{ name: string; names: string[]; unreadable?: true }[]> {
+  const found: { name: string; names: string[]; unreadable?: true }[] = [];
+  let seen = 0;
+  const visit = async (relative: string): Promise<void> => {
+    for (const entry of await entries(path.join(gitDir, relative)).catch(() => [])) {
+      if (++seen > MAX_REF_FILE_ENTRIES) return;
+      const name = `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        await visit(name);
+        continue;
+      }
+      const at = path.join(gitDir, name);
+      if (((await lstat(at).catch(() => undefined))?.ctimeMs ?? -Infinity) < since) continue;
+      const head = await headOf(at, 80);
+      if (head === undefined || !READS_AS_REF.test(head.bytes.toString('latin1'))) continue;
+      const bytes = head.size > MAX_STATE_BYTES ? undefined : await readRegularFile(at, MAX_STATE_BYTES).catch(() => undefined);
+      found.push(bytes !== undefined && 'bytes' in bytes ? { name, names: stateNames(name, bytes.bytes.toString('latin1')).names } : { name, names: [], unreadable: true });
+    }
+  };
+  for (const entry of await entries(gitDir).catch(() => [])) if (entry.isDirectory() && !NOT_REF_FILES.has(entry.name)) await visit(entry.name);
+  return found;
+}
+
 interface Found {
   notices: string[];
   unchecked: string[];
@@ -186,14 +215,11 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
   await checkPatches(check, result);
   if ('why' in after || before.refs === undefined || 'why' in before.refs || before.state === undefined) return; // said by git-refs.ts, or unknown
   const earlier = before.refs.refs;
-  // HEAD's own branch, when it had a commit and HEAD still names it, is compared as a whole
-  // (git-staged-guarded.ts); one HEAD left (detached, or pointed elsewhere) is judged here (a red team's).
-  const headNow = await readRegularFile(path.join(gitDir, 'HEAD'), 4096).catch(() => undefined);
-  const headNames = headNow !== undefined && 'bytes' in headNow ? /^ref: (\S+)/.exec(headNow.bytes.toString('latin1'))?.[1] : undefined;
-  const headsBranch = before.head?.ref !== undefined && earlier.has(before.head.ref) && headNames === before.head.ref ? before.head.ref : undefined;
+  // HEAD's own branch too (git-staged-guarded.ts compares its ends; a commit between them is the
+  // user's `git reset --hard HEAD~1`: a red team's). Notes and replace refs too: no user command
+  // checks them out, but a name elsewhere may lead to what they hold.
   const sources: Source[] = [];
-  // Notes and replace refs too: no user command checks them out, but a name elsewhere may lead to what they hold.
-  for (const [ref, oid] of after.refs) if (earlier.get(ref) !== oid && ref !== headsBranch) sources.push({ kind: 'ref', name: ref, tips: [oid] });
+  for (const [ref, oid] of after.refs) if (earlier.get(ref) !== oid) sources.push({ kind: 'ref', name: ref, tips: [oid] });
   // Reflog lines: `git stash pop` takes stash@{0}, `git checkout -` and `reset --hard HEAD@{1}` the lines before.
   if (before.logs !== undefined) {
     for (const log of await changedReflogs(check.commonDir, gitDir, check.since, before.logs)) {
@@ -216,15 +242,20 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
     const changed = was === undefined || was.unreadable !== tips.unreadable || was.names.join('\n') !== tips.names.join('\n');
     if (changed || tips.unreadable || ((refsMoved || stateMoved || sources.length > 0) && tips.names.some((name) => !FULL_OID.test(name)))) sources.push({ kind: 'file', name: file, tips: tips.names, required: tips.required, ...(tips.unreadable ? { unreadable: true as const } : {}) });
   }
+  // Any other file in the git directory made or changed during the command that git would read as
+  // a ref: git resolves a name `a/b` as `$GIT_DIR/a/b` first (`branches/x`, named by a reflog line an earlier command wrote).
+  for (const file of await changedRefFiles(gitDir, check.since)) sources.push({ kind: 'file', name: file.name, tips: file.names, ...(file.unreadable ? { unreadable: true as const } : {}) });
   if (sources.length === 0) return;
   const resolved = await resolveNames(gitDir, workTree, [...new Set(sources.flatMap((source) => source.tips))]);
   if ('why' in resolved) {
-    result.unchecked.push(`the commits the command left in ${check.where} (${sources.map(shownSource).slice(0, 3).join(', ')}) could not be looked up (${resolved.why}); a hook or settings file there, which a later checkout would write, was not looked for`);
+    // Nothing looked up, nothing judged: nothing left (one name git cannot look up stops the whole lookup: `HEAD@{99999}`; a red team's).
+    for (const source of sources) await undo(check, source, earlier, `whose names MewCode could not look up to compare (${resolved.why})`, undefined, result);
     return;
   }
-  // Only what was judged counts as old: a commit a notes ref held since an earlier command was never compared.
+  // Only what was judged counts as old: refs (not notes or replace refs, never compared) and HEAD.
+  // Not what a state file named: one set aside stays at the top of the git directory (a red team's).
   const judgedBefore = [...earlier].filter(([ref]) => !NOT_CHECKED_OUT.test(ref)).map(([, oid]) => oid);
-  const old = [...new Set([...judgedBefore, ...(before.refs.head ? [before.refs.head] : []), ...(before.head ? [before.head.oid] : []), ...[...before.state.values()].flatMap((tips) => tips.names).filter((name) => FULL_OID.test(name))])];
+  const old = [...new Set([...judgedBefore, ...(before.refs.head ? [before.refs.head] : []), ...(before.head ? [before.head.oid] : [])])];
   const commitTips = [...new Set([...resolved.values()].filter((object) => object.type === 'commit').map((object) => object.oid))];
   const planted = new Map<string, string[]>(); // commit or tree → the guarded paths it plants
   const graph = new Map<string, readonly string[]>(); // each new commit judged → its parents
@@ -248,7 +279,8 @@ export async function checkPlantedCommits(check: PlantedCheck, result: Found): P
       continue;
     }
     const missing = source.required?.find((name) => !resolved.has(name));
-    const beyond = unjudged !== undefined && objects.some((oid) => graph.has(oid) || !resolved.has(oid)) ? unjudged : undefined;
+    // Some new commits not judged (past the bound, or git could not list them): none of what leads to new ones is left.
+    const beyond = unjudged !== undefined && objects.length > 0 ? unjudged : undefined;
     const tree = objects.find((oid) => trees.indexOf(oid) >= MAX_JUDGED_TREES);
     const why = missing !== undefined ? `naming ${JSON.stringify(printable(missing))}, which MewCode cannot look up to compare` : beyond !== undefined ? `leading to new commits not all compared (${beyond})` : tree !== undefined ? `naming a tree past the ${MAX_JUDGED_TREES} MewCode compares` : undefined;
     if (why !== undefined) await undo(check, source, earlier, why, undefined, result);
@@ -309,7 +341,7 @@ function leadsTo(tip: string, graph: ReadonlyMap<string, readonly string[]>, pla
 async function plantedInNewCommits(check: PlantedCheck, tips: readonly string[], old: readonly string[], graph: Map<string, readonly string[]>, planted: Map<string, string[]>): Promise<string | undefined> {
   const { gitDir, workTree } = check;
   const input = Buffer.from([...tips, ...old.map((oid) => `^${oid}`)].join('\n') + '\n', 'latin1');
-  const listed = await gitOutput(gitDir, workTree, ['rev-list', '--parents', `--max-count=${MAX_JUDGED_COMMITS + 1}`, '--stdin'], input);
+  const listed = await gitOutput(gitDir, workTree, ['rev-list', '--ignore-missing', '--parents', `--max-count=${MAX_JUDGED_COMMITS + 1}`, '--stdin'], input);
   if (!Buffer.isBuffer(listed)) return listed.why;
   const commits = listed.toString('latin1').split('\n').filter(Boolean).map((line) => line.split(' '));
   const judged = commits.slice(0, MAX_JUDGED_COMMITS);

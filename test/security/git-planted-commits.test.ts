@@ -21,7 +21,7 @@ afterAll(() => {
 
 type World = ReturnType<typeof gitWorld>;
 
-const CASES = 48;
+const CASES = 53;
 let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
@@ -194,8 +194,8 @@ test.each([
     user: (w: World) => hostGit(w, 'rebase', '--continue'),
   },
   {
-    name: 'the planted commit under 1,001 newer ones on another branch (more than the check compares; the user switches to it)',
-    command: (w: World) => `${PLANT(w)} && C=$P && for i in $(seq 1001); do C=$(git commit-tree $T -p $C -m "step $i"); done && git update-ref refs/heads/fix-ci $C`,
+    name: 'the planted commit under 5,001 newer ones on another branch (more than the check compares; the user switches to it)',
+    command: (w: World) => `${PLANT(w)} && awk -v p=$P 'BEGIN { for (i = 1; i <= 5001; i++) { print "commit refs/heads/fix-ci"; print "committer a <a@a> 1700000000 +0000"; print "data 1"; print "x"; if (i == 1) print "from " p; print "" } }' | git fast-import --quiet`,
     user: (w: World) => hostGit(w, 'switch', 'fix-ci'),
   },
   // A ninth red team's: HEAD's branch moved behind a detached HEAD, names git reads otherwise, state too large to read.
@@ -277,6 +277,32 @@ test.each([
     command: (w: World) => `${PLANT(w)} && mkdir -p .git/logs/AAA && (cd .git/logs/AAA && seq 20001 | sed 's/^/a/' | xargs touch) && H=$(git rev-parse HEAD) && printf '%s %s a <a@a> %s +0000\\tcheckout: moving from main to %s\\n%s %s a <a@a> %s +0000\\tcheckout: moving from %s to main\\n' $H $P $(date +%s) $P $P $H $(date +%s) $P >> .git/logs/HEAD`,
     user: (w: World) => hostGit(w, 'checkout', '-q', '-'),
   },
+  // A twelfth red team's: a commit between HEAD's old and new commit, a lookup git refuses, a set-aside file read back, a bogus name, a ref file below the top of .git.
+  {
+    name: "the planted commit between HEAD's old commit and its new one, harmless again (the user undoes the last commit: reset --hard HEAD~1)",
+    command: (w: World) => `${PLANT(w)} && Q=$(git commit-tree $(git rev-parse HEAD^{tree}) -p $P -m 'docs') && printf '%s\\n' $Q > .git/refs/heads/main`,
+    user: (w: World) => hostGit(w, 'reset', '-q', '--hard', 'HEAD~1'),
+  },
+  {
+    name: 'a stash entry holding the hook, and ORIG_HEAD naming something the lookup refuses (HEAD@{99999}; the user pops the stash)',
+    command: (w: World) => `${PLANT(w)} && I=$(git commit-tree HEAD^{tree} -p HEAD -m index) && W=$(git commit-tree $T -p HEAD -p $I -m 'WIP on main') && git stash store -m 'WIP on main' $W && printf '%s\\nHEAD@{99999}\\n' $(git rev-parse HEAD) > .git/ORIG_HEAD`,
+    user: (w: World) => hostGit(w, 'stash', 'pop'),
+  },
+  {
+    name: 'the stash entry set aside by one command stored again by the next from the set-aside file (the user pops the stash)',
+    command: (w: World) => [`${PLANT(w)} && I=$(git commit-tree HEAD^{tree} -p HEAD -m index) && W=$(git commit-tree $T -p HEAD -p $I -m 'WIP on main') && echo $W > .git/ORIG_HEAD`, "git stash store -m 'WIP on main' $(cat .git/ORIG_HEAD.quarantined-by-mewcode)"],
+    user: (w: World) => hostGit(w, 'stash', 'pop'),
+  },
+  {
+    name: 'a bogus object name left by one command, a stash entry holding the hook by the next (the user pops the stash)',
+    command: (w: World) => ['printf "%s\\n" 5d41402abc4b2a76b9719d911017c592aabbccdd > .git/AUTO_MERGE', `${PLANT(w)} && I=$(git commit-tree HEAD^{tree} -p HEAD -m index) && W=$(git commit-tree $T -p HEAD -p $I -m 'WIP on main') && git stash store -m 'WIP on main' $W`],
+    user: (w: World) => hostGit(w, 'stash', 'pop'),
+  },
+  {
+    name: "a reflog line naming branches/ci-fix by one command, that file under .git made by the next (the user's `git checkout -`)",
+    command: (w: World) => ["H=$(git rev-parse HEAD) && printf '%s %s a <a@a> %s +0000\\tcheckout: moving from branches/ci-fix to main\\n' $H $H $(date +%s) >> .git/logs/HEAD", `${PLANT(w)} && mkdir -p .git/branches && echo $P > .git/branches/ci-fix`],
+    user: (w: World) => hostGit(w, 'checkout', '-q', '-'),
+  },
 ])('$name', async ({ name, setup, command, user, laterMayFail }: { name: string; setup?: (w: World) => void; command: (w: World) => string | string[]; user: (w: World) => void; laterMayFail?: boolean }) => {
   if (!active) return;
   const w = gitWorld('planted-commits');
@@ -291,7 +317,7 @@ test.each([
   const escapedHere = escaped(w);
   tally.attempt(name, escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
-  expect(run.result.stderr).toMatch(/that is not what the work tree holds there|which MewCode cannot look up|not all compared|too large for MewCode to read/);
+  expect(run.result.stderr).toMatch(/that is not what the work tree holds there|which MewCode cannot look up|not all compared|too large for MewCode to read|could not look up to compare/);
 }, 60_000);
 
 test("a repository's first commit holding the hook, the work tree keeping the harmless one (the user resets --hard)", async () => {
