@@ -26,14 +26,15 @@ const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'u
 const TYPESCRIPT = `typescript@${readVersion('typescript')}`;
 const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
 /**
- * Published size budget: on 2026-12-05 2.61 MB packed, 10.19 MB unpacked (2.2 / 9.0 MB on
- * 2026-12-01; since then the sandbox's judges and reviews, the editor protocol's SDK, Claude Code
+ * Published size budget: on 2026-12-07 2.81 MB packed (2.61 MB on 2026-12-05, 2.2 MB on
+ * 2026-12-01; since then the sandbox's judges and reviews — the git checks twice, in the CLI's
+ * chunks and in the standalone sweep-recovery script —, the editor protocol's SDK, Claude Code
  * plugins and marketplaces): the bundle's chunks (the model, MCP and editor-protocol SDKs, the
  * terminal UI's React, Ink, Yoga and marked, highlight.js with 51 languages) and their source maps
  * (names and lines only, no source text), the declarations and the docs. The budget leaves ≈ 7 %
  * for growth: a dependency or source tree packed by mistake is far more.
  */
-const MAX_PACKED_BYTES = 2_800_000;
+const MAX_PACKED_BYTES = 3_000_000;
 const MAX_UNPACKED_BYTES = 11_000_000;
 const MARKER = /<!-- compiled by test\/extension\/packaging\.test\.ts as (\S+) -->\s*```(\w+)\n([\s\S]*?)```/g;
 const PLUGIN_DIR = 'mewcode-plugin-acme';
