@@ -1,19 +1,22 @@
 /**
  * After each sandboxed command: commits it left where the user's later git commands take them
- * from. Another branch (`git switch`), a tag, a remote-tracking branch (`git switch <name>` makes a
- * branch from it), the stash (`git stash pop`), ORIG_HEAD (`git reset --hard ORIG_HEAD`, the usual
- * undo), a merge, cherry-pick or revert in progress and a rebase's todo list, `onto` and
- * `orig-head` (`--continue`, `--abort`), bisect's start (`git bisect reset`), and the patches of
- * a `git am` in progress: a commit there that changes a guarded file (git-staged-guarded.ts: the
- * files the sandbox keeps commands from writing, a hook or an editor's tasks) to content the work
- * tree does not hold would be written by that command on the host. (Found by a red team; HEAD's
- * own branch is git-staged-guarded.ts's, compared as a whole with the work tree.)
+ * from. Any branch, HEAD's own included (`git switch`, `git reset --hard HEAD~1`), a tag, a
+ * remote-tracking branch (`git switch <name>` makes a branch from it), the stash (`git stash pop`),
+ * any file git reads as a ref (ORIG_HEAD for `git reset --hard ORIG_HEAD`, the usual undo;
+ * FETCH_HEAD; an autostash; `foo` for the name `foo`), reflog lines (`git checkout -`,
+ * `stash@{0}`), an operation's state (a rebase's todo list, `onto`, `orig-head`: `--continue`,
+ * `--abort`; bisect's start), and the patches of a `git am` in progress: a commit there that
+ * changes a guarded file (git-staged-guarded.ts: the files the sandbox keeps commands from
+ * writing, a hook or an editor's tasks) to content the work tree does not hold would be written
+ * by that command on the host. (Found by red teams, twelve rounds of them.)
  *
- * The commits judged are the ones the command added: reachable from a ref or state file it made or
- * changed and from nothing before it (the newest MAX_JUDGED_COMMITS). A commit plants a path when
- * the path differs from every parent (a root commit: when it is there at all) and its content is
- * not the work tree's. A ref leading to one is set back to its old value or removed, its commits
- * kept and named; a state file or patch is set aside. A ref naming a tree is judged by its tree.
+ * The commits judged are the ones the command added: reachable from what it made or changed and
+ * from no ref or HEAD before it (the newest MAX_JUDGED_COMMITS). A commit plants a path when the
+ * path differs from every parent (a root commit: when it is there at all) and its content is not
+ * the work tree's. A ref leading to one is set back to its old value or removed, its commits kept
+ * and named; a state file or patch is set aside; reflog lines are cut off. A ref naming a tree is
+ * judged by its tree. What cannot be judged is undone the same way: a name git refuses to look
+ * up, a todo's commit that cannot be found, new commits past the bound, what is too large to read.
  */
 import path from 'node:path';
 import { entries, headOf, lstat, readlink, readRegularFile, truncateNow } from './byte-fs.js';
