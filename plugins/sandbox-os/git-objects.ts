@@ -13,7 +13,9 @@
  * - a loose object that existed before and whose size, times or inode changed is hashed (git
  *   freshens an object's time when it writes it again, so a change of time alone is common): one
  *   whose content no longer has its name is set aside (renamed: git then reports it missing,
- *   loudly, instead of showing it as the old one) and named;
+ *   loudly, instead of showing it as the old one) and named; when a pack that was there before is
+ *   gone, every loose object made during the command is hashed too (an object the pack held may
+ *   now be loose with other content), and one past the bytes hashed is set aside;
  * - a `.pack` or `.idx` that existed before and changed has its trailing checksum compared with
  *   the one from before and with its content: one that differs is set aside with the rest of its
  *   pack and named;
@@ -218,6 +220,11 @@ export async function checkObjects(commonDir: string, gitDir: string, workTree: 
   // Loose objects: those that existed before (all of them, changed during the command, when that is unknown).
   const rewritten: string[] = [];
   const candidates: [string, string][] = [];
+  // A pack that was there before and is gone: an object it held may now be loose under the same
+  // name with other content (git looks in packs first, so only then): every loose object made
+  // during the command is hashed too (a red team's: a hook's blob unpacked and rewritten).
+  const packDir = path.join(dir, 'pack');
+  const packGone = before !== undefined && [...before.packs.keys()].some((name) => lstatNow(path.join(packDir, name)) === undefined);
   if (before !== undefined) {
     for (const [fan, { files }] of before.loose) {
       for (const [name, stamp] of files) {
@@ -228,6 +235,17 @@ export async function checkObjects(commonDir: string, gitDir: string, workTree: 
         if (same(stamp, now) && now.ctimeMs < since) continue;
         files.set(name, now); // the next command's "before"
         candidates.push([file, fan + name]);
+      }
+    }
+    if (packGone) {
+      for (const fan of namesNow(dir) ?? []) {
+        if (!FANOUT.test(fan)) continue;
+        const known = before.loose.get(fan)?.files;
+        for (const name of namesNow(path.join(dir, fan)) ?? []) {
+          if (!LOOSE.test(name) || known?.has(name)) continue;
+          const info = lstatNow(path.join(dir, fan, name));
+          if (info?.isFile() && info.ctimeMs >= since) candidates.push([path.join(dir, fan, name), fan + name]);
+        }
       }
     }
   } else {
@@ -242,7 +260,8 @@ export async function checkObjects(commonDir: string, gitDir: string, workTree: 
   for (const [file, oid] of candidates) {
     const matches = await looseMatches(file, oid, budget);
     if (matches === false) rewritten.push(file);
-    else if (matches === undefined && (lstatNow(file)?.isFile() ?? false)) tooMuch.push(file);
+    // Past the bytes hashed, after a pack went: not left unhashed where it may stand for another object.
+    else if (matches === undefined && (lstatNow(file)?.isFile() ?? false)) (packGone ? rewritten : tooMuch).push(file);
   }
   if (rewritten.length > 0) {
     const oids = rewritten.map((file) => path.basename(path.dirname(file)) + path.basename(file));

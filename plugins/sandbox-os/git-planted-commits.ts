@@ -24,7 +24,7 @@ import { changedReflogs, type LogsState } from './git-reflogs.js';
 import { fromBytes, printable } from './byte-names.js';
 import { gitOutput, runHostGit } from './git-run.js';
 import { shownRef, type Listed } from './git-refs.js';
-import { workTreeObject, type HeadState } from './git-staged-guarded.js';
+import { entryKey, workTreeEntry, type HeadState } from './git-staged-guarded.js';
 import { setAsideEntry, shownPath } from './sweep-paths.js';
 
 /** Commits judged per command at most (a fetch can add more: past them, every ref leading to new commits is set back; 1,000 take ≈ 0.1 s to compare). */
@@ -353,7 +353,7 @@ async function plantedInNewCommits(check: PlantedCheck, tips: readonly string[],
   // One diff per parent (`-m`), a root commit's whole tree (`--root`): `<commit>\0` then `:<modes> <old> <new> <status>\0<path>\0` per change.
   const diff = await gitOutput(gitDir, workTree, ['diff-tree', '--stdin', '-r', '-z', '-m', '--root', '--no-renames', '--no-ext-diff', '--no-textconv'], Buffer.from(judged.map(([oid]) => `${oid}\n`).join(''), 'latin1'));
   if (!Buffer.isBuffer(diff)) return diff.why;
-  const differing = new Map<string, Map<string, { blob: string; parents: number }>>(); // commit → path → its blob, how many parents it differs from
+  const differing = new Map<string, Map<string, { blob: string; parents: number }>>(); // commit → path → its entry (mode and blob), how many parents it differs from
   const fields = diff.toString('latin1').split('\0');
   let commit: string | undefined;
   for (let at = 0; at < fields.length; at++) {
@@ -369,7 +369,7 @@ async function plantedInNewCommits(check: PlantedCheck, tips: readonly string[],
     const paths = differing.get(commit) ?? new Map<string, { blob: string; parents: number }>();
     differing.set(commit, paths);
     const seen = paths.get(name);
-    paths.set(name, { blob: header[2]!, parents: (seen?.parents ?? 0) + 1 });
+    paths.set(name, { blob: entryKey(header[1]!, header[2]!), parents: (seen?.parents ?? 0) + 1 });
   }
   const hashBytes = judged[0]![0]!.length === 64 ? 32 : 20;
   const inWorkTree = new Map<string, string | undefined>();
@@ -378,7 +378,7 @@ async function plantedInNewCommits(check: PlantedCheck, tips: readonly string[],
     const names: string[] = [];
     for (const [name, { blob, parents: differs }] of paths) {
       if (differs < parents) continue; // one parent holds it already: the merge brought it from there
-      if (!inWorkTree.has(name)) inWorkTree.set(name, await workTreeObject(workTree, name, hashBytes));
+      if (!inWorkTree.has(name)) inWorkTree.set(name, await workTreeEntry(workTree, name, hashBytes));
       if (inWorkTree.get(name) !== blob) names.push(name);
     }
     if (names.length > 0) planted.set(oid, names);
@@ -395,7 +395,7 @@ async function plantedInTree(check: PlantedCheck, tree: string): Promise<string[
     const match = /^(\d+) blob ([0-9a-f]+)\t([\s\S]+)$/.exec(record);
     if (!match) continue;
     const name = fromBytes(Buffer.from(match[3]!, 'latin1'));
-    if (check.isGuarded(name, parseInt(match[1]!, 8)) && (await workTreeObject(check.workTree, name, match[2]!.length === 64 ? 32 : 20)) !== match[2]) names.push(name);
+    if (check.isGuarded(name, parseInt(match[1]!, 8)) && (await workTreeEntry(check.workTree, name, match[2]!.length === 64 ? 32 : 20)) !== entryKey(match[1]!, match[2]!)) names.push(name);
   }
   return names;
 }

@@ -147,8 +147,12 @@ async function headFromGit(gitDir: string, workTree: string): Promise<HeadState 
 const PLAIN_OID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})\n?$/;
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
-/** The object git would store for the work tree's file at `relative` (a link: its target), or undefined when there is none. */
-export async function workTreeObject(workTree: string, relative: string, hashBytes: number): Promise<string | undefined> {
+/**
+ * The entry git would record for the work tree's file at `relative`, as `<mode> <object>` (`100755
+ * <oid>`; a link: `120000` and its target's), or undefined when there is none. The mode counts: an
+ * entry made executable where the work tree's hook is not would have the user's checkout enable it.
+ */
+export async function workTreeEntry(workTree: string, relative: string, hashBytes: number): Promise<string | undefined> {
   const file = path.join(workTree, relative);
   const info = await lstat(file).catch(() => undefined);
   let bytes: Buffer | undefined;
@@ -157,9 +161,13 @@ export async function workTreeObject(workTree: string, relative: string, hashByt
     const read = await readRegularFile(file, MAX_HASHED_BYTES).catch(() => undefined);
     bytes = read && 'bytes' in read ? read.bytes : undefined;
   }
-  if (bytes === undefined) return undefined;
-  return nodeCrypto().createHash(hashBytes === 32 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  if (bytes === undefined || info === undefined) return undefined;
+  const mode = info.isSymbolicLink() ? '120000' : info.mode & 0o100 ? '100755' : '100644';
+  return `${mode} ${nodeCrypto().createHash(hashBytes === 32 ? 'sha256' : 'sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex')}`;
 }
+
+/** An entry as workTreeEntry gives it: `<mode in octal> <object>`. */
+export const entryKey = (mode: number | string, oid: string): string => `${typeof mode === 'number' ? mode.toString(8) : String(parseInt(mode, 8).toString(8))} ${oid}`;
 
 interface Result {
   notices: string[];
@@ -211,7 +219,7 @@ export async function checkStagedGuarded(gitDir: string, workTree: string, where
     const was = before?.get(key);
     if (was !== undefined && was.oid === entry.oid && was.mode === entry.mode) continue;
     const name = key.slice(0, key.lastIndexOf('\0'));
-    if ((await workTreeObject(workTree, name, hashBytes)) === entry.oid) continue;
+    if ((await workTreeEntry(workTree, name, hashBytes)) === entryKey(entry.mode, entry.oid)) continue;
     planted.push({ key, name });
   }
   if (planted.length > 0) {
@@ -248,7 +256,7 @@ async function checkCommitted(gitDir: string, workTree: string, where: string, i
     if (!header) continue;
     const name = fromBytes(Buffer.from(fields[at + 1]!, 'latin1'));
     if (/^0+$/.test(header[2]!) || !isGuarded(name, parseInt(header[1]!, 8))) continue;
-    if ((await workTreeObject(workTree, name, hashBytes)) !== header[2]) planted.push(name);
+    if ((await workTreeEntry(workTree, name, hashBytes)) !== entryKey(header[1]!, header[2]!)) planted.push(name);
   }
   if (planted.length === 0) return;
   const what = `the command committed content for ${listed(planted)} in ${where} (→ ${after}) that is not what the work tree holds there, and the sandbox keeps commands from writing ${planted.length === 1 ? 'that file' : 'those files'}: \`git reset --hard\` would have written it on your machine`;

@@ -6,7 +6,7 @@
  * or `git reset --hard` (undoing an agent's changes) then writes it, and the next commit runs the
  * hook. (Found by a red team.) Escaped = the planted content reached the work tree or ran.
  */
-import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeTempDirs } from '../cli/helpers.js';
 import { securityTally } from './attempts.js';
@@ -24,7 +24,7 @@ let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
   active = probe.active;
-  if (!active) tally.skip(14, `staged and committed guarded files: ${probe.reason}`);
+  if (!active) tally.skip(16, `staged and committed guarded files: ${probe.reason}`);
 });
 
 /** A project whose hooks live in a tracked `.githooks` folder (core.hooksPath), with a harmless pre-commit. */
@@ -115,6 +115,36 @@ test.each([
     },
     escaped: (w: World) => existsSync(w.canary),
   },
+  // A thirteenth red team's: the hook's own blob rewritten under its name once its pack is gone; a hook made executable in the index.
+  {
+    name: "the hook's packed blob unpacked and rewritten as a loose object under its own name, its entry's mode changed (the user resets --hard)",
+    command: (w: World) => {
+      w.git(w.root, 'repack', '-a', '-d', '-q');
+      return `B=$(printf '${hook(w)}' | git hash-object -w --stdin) && H=$(git rev-parse HEAD:.githooks/pre-commit) && mkdir -p .git/old && mv .git/objects/pack/pack-* .git/old/ && for p in .git/old/*.pack; do git unpack-objects -q < $p; done && rm -rf .git/old && a=$(echo $H | cut -c1-2) && b=$(echo $H | cut -c3-) && c=$(echo $B | cut -c1-2) && d=$(echo $B | cut -c3-) && rm -f .git/objects/$a/$b && cp .git/objects/$c/$d .git/objects/$a/$b && git update-index --cacheinfo 100644,$H,.githooks/pre-commit`;
+    },
+    user: (w: World) => {
+      hostGit(w, 'reset', '-q', '--hard');
+      hostGit(w, 'commit', '-q', '--allow-empty', '-m', 'mine');
+    },
+    escaped: (w: World) => existsSync(w.canary),
+    notice: /rewrote the object/,
+  },
+  {
+    name: 'a hook committed disabled (not executable) staged as executable (the user restores, then commits)',
+    command: (w: World) => {
+      writeFileSync(path.join(w.root, '.githooks', 'pre-commit'), `#!/bin/sh\ntouch ${w.canary}\nexit 0\n`);
+      chmodSync(path.join(w.root, '.githooks', 'pre-commit'), 0o644);
+      w.git(w.root, 'update-index', '--chmod=-x', '.githooks/pre-commit');
+      w.git(w.root, 'add', '-A');
+      w.git(w.root, 'commit', '-q', '--no-verify', '-m', 'hook kept but disabled');
+      return 'git update-index --chmod=+x .githooks/pre-commit';
+    },
+    user: (w: World) => {
+      hostGit(w, 'restore', '.');
+      hostGit(w, 'commit', '-q', '--allow-empty', '-m', 'mine');
+    },
+    escaped: (w: World) => existsSync(w.canary),
+  },
   {
     name: 'a hook staged in an index with an end-of-entries table (EOIE)',
     command: (w: World) => `o=$(printf '${hook(w)}' | git hash-object -w --stdin) && git -c index.recordEndOfIndexEntries=true update-index --cacheinfo 100755,$o,.githooks/pre-commit`,
@@ -130,7 +160,7 @@ test.each([
     user: (w: World) => hostGit(w, 'restore', '.'),
     escaped: (w: World) => existsSync(path.join(w.root, '.vscode', 'tasks.json')),
   },
-])('$name', async ({ name, command, user, escaped }) => {
+])('$name', async ({ name, command, user, escaped, notice }: { name: string; command: (w: World) => string | string[]; user: (w: World) => void; escaped: (w: World) => boolean; notice?: RegExp }) => {
   if (!active) return;
   const w = gitWorld('staged-guarded');
   hooksProject(w);
@@ -141,7 +171,7 @@ test.each([
   const escapedHere = escaped(w);
   tally.attempt(name, escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
-  expect(run.result.stderr).toMatch(/that is not what the work tree holds there/);
+  expect(run.result.stderr).toMatch(notice ?? /that is not what the work tree holds there/);
 }, 60_000);
 
 test("a nested repository's index: a folder-open task staged for its .vscode/tasks.json (the user restores there)", async () => {
