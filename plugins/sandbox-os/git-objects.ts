@@ -76,8 +76,11 @@ interface Found {
 
 const FANOUT = /^[0-9a-f]{2}$/;
 const LOOSE = /^(?:[0-9a-f]{38}|[0-9a-f]{62})$/;
-/** What git looks objects up with; a `.rev`, `.bitmap` or `.mtimes` changes no object git shows. */
-const LOOKED_UP = /^pack-[0-9a-f]+\.(?:pack|idx)$/;
+/**
+ * What git looks objects up with: every `*.idx` in the pack folder and its `.pack`, whatever the
+ * name before (`pack-Z.idx` too: a red team's); a `.rev`, `.bitmap` or `.mtimes` changes no object git shows.
+ */
+const LOOKED_UP = /\.(?:pack|idx)$/;
 const REDIRECTIONS = ['info/alternates', 'info/http-alternates'];
 /** Bytes hashed per check at most; past that, what is left is named as not checked. */
 const MAX_HASHED_BYTES = 256 * 1024 * 1024;
@@ -308,9 +311,14 @@ async function checkPacks(commonDir: string, gitDir: string, workTree: string, w
     if (!LOOKED_UP.test(name)) continue;
     const file = path.join(packDir, name);
     const now = lstatNow(file);
-    if (!now?.isFile()) continue;
+    if (now === undefined) continue;
     const earlier = before?.packs.get(name);
     const base = name.replace(/\.(?:pack|idx)$/, '');
+    // git follows a link there (and reads a pack through it); a link or anything but a file made during the command is set aside whole.
+    if (!now.isFile()) {
+      if (now.ctimeMs >= since || earlier === undefined) bad.set(base, `${name} is ${now.isSymbolicLink() ? 'a link' : 'not a file'} where git reads a pack (a pack read through it is never checked)`);
+      continue;
+    }
     if (earlier !== undefined) {
       if (same(earlier.stamp, stampOf(now)) && now.ctimeMs < since) continue;
       // Git never writes another content under a pack's name (the name is its checksum): the
@@ -338,7 +346,8 @@ async function checkPacks(commonDir: string, gitDir: string, workTree: string, w
   }
   const midx = path.join(packDir, 'multi-pack-index');
   const midxInfo = lstatNow(midx);
-  if (midxInfo !== undefined && midxInfo.ctimeMs >= since) {
+  if (midxInfo !== undefined && midxInfo.ctimeMs >= since && !midxInfo.isFile()) bad.set('multi-pack-index', 'the multi-pack-index (which git looks objects up in first) is a link or not a file, made during the command');
+  else if (midxInfo !== undefined && midxInfo.ctimeMs >= since) {
     const run = await runHostGit(gitDir, workTree, ['multi-pack-index', 'verify']);
     if (!run.ok) bad.set('multi-pack-index', `the multi-pack-index (which git looks objects up in first) was written during the command and does not match the packs (\`git multi-pack-index verify\`: ${run.why})`);
   }

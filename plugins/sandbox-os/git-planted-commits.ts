@@ -25,7 +25,7 @@ import { fromBytes, printable } from './byte-names.js';
 import { gitOutput, runHostGit } from './git-run.js';
 import { shownRef, type Listed } from './git-refs.js';
 import { entryKey, workTreeEntry, type HeadState } from './git-staged-guarded.js';
-import { setAsideEntry, shownPath } from './sweep-paths.js';
+import { QUARANTINE_SUFFIX, setAsideEntry, shownPath } from './sweep-paths.js';
 
 /** Commits judged per command at most (a fetch can add more: past them, every ref leading to new commits is set back; 1,000 take ≈ 0.1 s to compare). */
 const MAX_JUDGED_COMMITS = 5000;
@@ -140,9 +140,11 @@ export async function stateTips(gitDir: string): Promise<StateTips> {
     else tips.set(file, { names: [], required: [], unreadable: true });
   };
   // Read before and after every command: a listing, then the first bytes of each file at the top.
+  // (What the sweep set aside is no state git reads by its name: its new name is left alone.)
   for (const entry of await entries(gitDir).catch(() => [])) {
+    if (entry.name.includes(QUARANTINE_SUFFIX)) continue;
     if (STATE_FOLDERS.includes(entry.name)) {
-      const names = (await entries(path.join(gitDir, entry.name)).catch(() => [])).map((inner) => inner.name).filter((name) => !/^\d{4,}$/.test(name));
+      const names = (await entries(path.join(gitDir, entry.name)).catch(() => [])).map((inner) => inner.name).filter((name) => !/^\d{4,}$/.test(name) && !name.includes(QUARANTINE_SUFFIX));
       if (names.length > MAX_STATE_FOLDER_FILES) tips.set(entry.name, { names: [], required: [], unreadable: true });
       else for (const name of names) await read(`${entry.name}/${name}`, false);
     } else if (!entry.isDirectory() && entry.name !== 'HEAD') await read(entry.name, !READ_WHATEVER_IT_HOLDS.has(entry.name));
@@ -162,6 +164,7 @@ async function changedRefFiles(gitDir: string, since: number): Promise<{ name: s
   const visit = async (relative: string): Promise<void> => {
     for (const entry of await entries(path.join(gitDir, relative)).catch(() => [])) {
       if (++seen > MAX_REF_FILE_ENTRIES) return;
+      if (entry.name.includes(QUARANTINE_SUFFIX)) continue;
       const name = `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
         await visit(name);
