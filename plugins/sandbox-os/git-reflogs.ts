@@ -84,7 +84,7 @@ function walk(commonDir: string, gitDir: string): Map<string, NonNullable<Return
   return found;
 }
 
-/** Before a command: each reflog's inode and size. */
+/** Before a command: each reflog's inode, size and bytes (kept by copyOf). */
 export function logsState(commonDir: string, gitDir: string): LogsState {
   const state = new Map<string, { ino: number; size: number; copy?: Buffer }>();
   for (const [file, info] of walk(commonDir, gitDir)) {
@@ -102,7 +102,7 @@ export type ChangedReflog = { file: string; added: Buffer; grew?: { ino: number;
  * The reflogs of `gitDir` and `commonDir` changed since `since` (a command's start) against
  * `before`, with what the command added: the new bytes when the old ones are as they were, else
  * the lines that were not there before (all of them when the old bytes were not kept). One too
- * large to read is left out.
+ * large to read is reported as such (the caller sets it aside: nothing in it was judged).
  */
 export async function changedReflogs(commonDir: string, gitDir: string, since: number, before: LogsState): Promise<ChangedReflog[]> {
   const changed: ChangedReflog[] = [];

@@ -208,9 +208,7 @@ async function checkPlanted(reviewed: Reviewed, roots: readonly string[], since:
   const isGuarded = guardedPath(reviewed.workTree, named(reviewed.gitDir, reviewed.workTree));
   const after = await listRefs(commonDir, reviewed.gitDir, reviewed.workTree);
   const where = JSON.stringify(shownPath(reviewed.workTree));
-  // A nested repository's HEAD is compared with nothing else: its branch's commits are judged here too.
-  const head = earlier?.nested ? undefined : earlier?.head;
-  await checkPlantedCommits({ ...reviewed, commonDir, where, roots, isGuarded, since, before: { refs: earlier?.history.refs, state: earlier?.state, head, logs: earlier?.history.logs }, after }, result);
+  await checkPlantedCommits({ ...reviewed, commonDir, where, roots, isGuarded, since, before: { refs: earlier?.history.refs, state: earlier?.state, head: earlier?.head, logs: earlier?.history.logs }, after }, result);
 }
 
 async function checkIndex({ gitDir, workTree }: Reviewed, roots: readonly string[], since: number, before: ReviewBaseline | undefined, result: ReviewResult): Promise<void> {
