@@ -304,9 +304,9 @@ async function checkGitDir(gitDir: string, all: boolean, context: Context, depth
 }
 
 /**
- * A `core.worktree` that leads outside the writable roots (git resolves a relative one against the
- * git directory; a link on the way counts where it leads; one that does not exist cannot be judged,
- * so it counts as outside).
+ * A `core.worktree` that leads outside the writable roots, or to a work tree inside them that is
+ * not this git directory's own (git resolves a relative one against the git directory; a link on
+ * the way counts where it leads; one that does not exist cannot be judged, so it counts as outside).
  */
 async function worktreeOutside(gitDir: string, text: string, roots: readonly string[]): Promise<string | undefined> {
   for (const worktree of worktreesOf(text)) {
@@ -317,8 +317,25 @@ async function worktreeOutside(gitDir: string, text: string, roots: readonly str
       return `core.worktree ${JSON.stringify(shownPath(worktree))} does not exist`;
     }
     if (!insideRoots(roots, real)) return `core.worktree ${JSON.stringify(shownPath(worktree))} is outside the project`;
+    // Inside it: only the folder this git directory is the `.git` of, or one whose `.git` file
+    // points back here (a submodule's). Another (the project's own root) would have the user's
+    // checkout in this repository write files commands may not, a hook among them (a red team's).
+    if (await worksHere(gitDir, real)) continue;
+    return `core.worktree ${JSON.stringify(shownPath(worktree))} is another repository's work tree`;
   }
   return undefined;
+}
+
+/** Whether `workTree` is the one `gitDir` serves: its `.git` is `gitDir`, or a file pointing there. */
+async function worksHere(gitDir: string, workTree: string): Promise<boolean> {
+  const realGitDir = await realpath(gitDir).catch(() => gitDir);
+  const dotGit = path.join(workTree, '.git');
+  const info = await lstat(dotGit).catch(() => undefined);
+  if (info === undefined) return false;
+  if (info.isDirectory()) return (await realpath(dotGit).catch(() => undefined)) === realGitDir;
+  const read = info.isFile() ? await readSmallFile(dotGit) : undefined;
+  const pointer = read && 'bytes' in read ? gitfilePath(read.bytes) : undefined;
+  return pointer !== undefined && (await realpath(path.resolve(workTree, pointer)).catch(() => undefined)) === realGitDir;
 }
 
 /**

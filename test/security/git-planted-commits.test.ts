@@ -21,7 +21,7 @@ afterAll(() => {
 
 type World = ReturnType<typeof gitWorld>;
 
-const CASES = 53;
+const CASES = 54;
 let active = true;
 beforeAll(async () => {
   const probe = await sandboxActive(gitWorld('probe').home);
@@ -457,4 +457,23 @@ test('a nested repository (not a submodule) with its own hooks folder: a branch 
   tally.attempt('a nested repository: a branch holding the hook', escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
   expect(run.result.stderr).toMatch(/that is not what the work tree holds there/);
+}, 60_000);
+
+test("a repository made by the command inside the project with the project's root as its work tree, a branch holding the hook made there (the user switches to it there)", async () => {
+  if (!active) return;
+  const w = gitWorld('planted-new-worktree');
+  hooksProject(w);
+  const payload = Buffer.from(`#!/bin/sh\ntouch ${w.canary}\nexit 0\n`).toString('base64');
+  const run = await runModel(w.root, w.home, [
+    opaqueBash(
+      `mkdir sub && GIT_DIR=sub/.git GIT_WORK_TREE=. git init -q -b main && cd sub && git add -A ':/.githooks' ':/README.md' && git -c user.name=a -c user.email=a@a commit -qm base --no-verify && echo ${payload} | base64 -d > /tmp/p && cp .git/index /tmp/idx && export GIT_INDEX_FILE=/tmp/idx && git update-index --add --cacheinfo 100755,$(git hash-object -w /tmp/p),.githooks/pre-commit && git branch fix $(git -c user.name=a -c user.email=a@a commit-tree -p HEAD -m fix $(git write-tree)) && unset GIT_INDEX_FILE`,
+    ),
+  ]);
+  expect(run.toolResults.map((result) => result.split('\n')[0])).toEqual(['exit_code: 0']);
+  userGit(w.home, path.join(w.root, 'sub'), 'switch', 'fix');
+  commitAfter(w);
+  const escapedHere = escaped(w);
+  tally.attempt('a repository made with the project root as its work tree', escapedHere);
+  expect({ escaped: escapedHere }).toEqual({ escaped: false });
+  expect(run.result.stderr).toMatch(/another repository's work tree/);
 }, 60_000);
