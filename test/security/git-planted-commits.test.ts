@@ -274,6 +274,7 @@ test.each([
   },
   {
     name: "20,001 files under .git/logs ahead of HEAD's reflog, a checkout of the planted commit added to it (the user's `git checkout -`)",
+    slow: true,
     command: (w: World) => `${PLANT(w)} && mkdir -p .git/logs/AAA && (cd .git/logs/AAA && seq 20001 | sed 's/^/a/' | xargs touch) && H=$(git rev-parse HEAD) && printf '%s %s a <a@a> %s +0000\\tcheckout: moving from main to %s\\n%s %s a <a@a> %s +0000\\tcheckout: moving from %s to main\\n' $H $P $(date +%s) $P $P $H $(date +%s) $P >> .git/logs/HEAD`,
     user: (w: World) => hostGit(w, 'checkout', '-q', '-'),
   },
@@ -303,13 +304,14 @@ test.each([
     command: (w: World) => ["H=$(git rev-parse HEAD) && printf '%s %s a <a@a> %s +0000\\tcheckout: moving from branches/ci-fix to main\\n' $H $H $(date +%s) >> .git/logs/HEAD", `${PLANT(w)} && mkdir -p .git/branches && echo $P > .git/branches/ci-fix`],
     user: (w: World) => hostGit(w, 'checkout', '-q', '-'),
   },
-])('$name', async ({ name, setup, command, user, laterMayFail }: { name: string; setup?: (w: World) => void; command: (w: World) => string | string[]; user: (w: World) => void; laterMayFail?: boolean }) => {
+])('$name', async ({ name, setup, command, user, laterMayFail, slow }: { name: string; setup?: (w: World) => void; command: (w: World) => string | string[]; user: (w: World) => void; laterMayFail?: boolean; slow?: boolean }) => {
   if (!active) return;
   const w = gitWorld('planted-commits');
   hooksProject(w);
   setup?.(w);
   const commands = [command(w)].flat();
-  const run = await runModel(w.root, w.home, commands.map(opaqueBash));
+  // (A command making 20,001 files has each judged after it: more than the usual run's time on a loaded machine.)
+  const run = await runModel(w.root, w.home, commands.map(opaqueBash), [], {}, slow ? 100_000 : undefined);
   const exits = run.toolResults.map((result) => result.split('\n')[0]);
   expect(laterMayFail ? exits.slice(0, 1) : exits).toEqual(laterMayFail ? ['exit_code: 0'] : commands.map(() => 'exit_code: 0'));
   user(w);
@@ -318,7 +320,7 @@ test.each([
   tally.attempt(name, escapedHere);
   expect({ escaped: escapedHere }).toEqual({ escaped: false });
   expect(run.result.stderr).toMatch(/that is not what the work tree holds there|which MewCode cannot look up|not all compared|too large for MewCode to read|could not look up to compare/);
-}, 60_000);
+}, 120_000);
 
 test("a repository's first commit holding the hook, the work tree keeping the harmless one (the user resets --hard)", async () => {
   if (!active) return;

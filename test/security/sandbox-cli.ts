@@ -42,11 +42,11 @@ export const bash = (command: string): ToolCallSpec => ({ name: 'bash', input: {
  */
 export const opaqueBash = (command: string): ToolCallSpec => bash(`echo ${Buffer.from(command).toString('base64')} | base64 -d | sh`);
 
-/** Runs `mewcode -p` in `cwd` with HOME `home` (and `env`), the model issuing `calls` (an array entry = parallel calls). */
-export async function runModel(cwd: string, home: string, calls: readonly (ToolCallSpec | ToolCallSpec[])[], args: readonly string[] = [], env: Record<string, string> = {}): Promise<CliRun> {
+/** Runs `mewcode -p` in `cwd` with HOME `home` (and `env`), the model issuing `calls` (an array entry = parallel calls); `timeoutMs` for a run that makes thousands of files. */
+export async function runModel(cwd: string, home: string, calls: readonly (ToolCallSpec | ToolCallSpec[])[], args: readonly string[] = [], env: Record<string, string> = {}, timeoutMs?: number): Promise<CliRun> {
   const server = await startScriptedServer({ turns: turnsFor(calls) });
   try {
-    const result = await runCli(['-p', 'go', ...args], { cwd, env: { ...anthropicEnv(server, home), ...env } });
+    const result = await runCli(['-p', 'go', ...args], { cwd, env: { ...anthropicEnv(server, home), ...env }, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
     const toolResults: string[] = [];
     for (const request of server.requests) {
       const last = request.body.messages.at(-1);
