@@ -98,11 +98,11 @@ export function truncateNow(file: string, ino: number, size: number): boolean {
 export type Bytes = { bytes: Buffer } | { tooLarge: true } | undefined;
 
 /**
- * The bytes of the regular file `file`, opened without following a link and without blocking (a
- * FIFO planted there cannot stall the caller); undefined when it is not a regular file or cannot
- * be opened; `tooLarge` above `limit` bytes.
+ * `read` of the regular file `file`, opened without following a link and without blocking (a FIFO
+ * planted there cannot stall the caller); undefined when it is not a regular file, cannot be
+ * opened or read.
  */
-export async function readRegularFile(file: string, limit: number): Promise<Bytes> {
+async function withRegularFile<T>(file: string, read: (handle: FileHandle, info: Stats) => Promise<T>): Promise<T | undefined> {
   let handle;
   try {
     handle = await open(toBytes(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -111,9 +111,7 @@ export async function readRegularFile(file: string, limit: number): Promise<Byte
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) return undefined;
-    if (info.size > limit) return { tooLarge: true };
-    return { bytes: await handle.readFile() };
+    return info.isFile() ? await read(handle, info) : undefined;
   } catch {
     return undefined;
   } finally {
@@ -121,26 +119,16 @@ export async function readRegularFile(file: string, limit: number): Promise<Byte
   }
 }
 
-/** The first `count` bytes of the regular file `file` (opened as readRegularFile opens it) and its size; undefined when it is not one. */
-export async function headOf(file: string, count: number): Promise<{ bytes: Buffer; size: number } | undefined> {
-  let handle;
-  try {
-    handle = await open(toBytes(file), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) return undefined;
+/** The bytes of the regular file `file` (withRegularFile); `tooLarge` above `limit` bytes. */
+export const readRegularFile = (file: string, limit: number): Promise<Bytes> => withRegularFile(file, async (handle, info) => (info.size > limit ? { tooLarge: true as const } : { bytes: await handle.readFile() }));
+
+/** The first `count` bytes of the regular file `file` (withRegularFile) and its size. */
+export const headOf = (file: string, count: number): Promise<{ bytes: Buffer; size: number } | undefined> =>
+  withRegularFile(file, async (handle, info) => {
     const bytes = Buffer.alloc(Math.min(count, info.size));
     const { bytesRead } = await handle.read(bytes, 0, bytes.length, 0);
     return { bytes: bytes.subarray(0, bytesRead), size: info.size };
-  } catch {
-    return undefined;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}
+  });
 
 const { O_DIRECTORY, O_NOFOLLOW, O_RDONLY } = constants;
 const PROC_FD = '/proc/self/fd';
