@@ -8,37 +8,52 @@
  *                      package.json, or a package in the project's node_modules): the entry file
  *                      and the package.json that chose it
  *   mcp_servers, .mcp.json, hooks (all shapes)
- *                      every word of every `command` (split as a shell would, with
- *                      $CLAUDE_PROJECT_DIR / $MEWCODE_PROJECT_DIR expanded) and every `args`
- *                      entry (`--x=./file` too) that names a regular file inside the project,
- *                      and the file a runner reads its tasks from (`npm …` → package.json,
- *                      `make` → Makefile, `just`, `uv`/`poetry` → pyproject.toml, `cargo`)
+ *                      every word of every `command`, of every `args` entry and of every `env`
+ *                      value, each split as a shell would (a `sh -c` script, `NODE_OPTIONS=
+ *                      --require ./x.cjs`), with $CLAUDE_PROJECT_DIR / $MEWCODE_PROJECT_DIR
+ *                      expanded, that names a regular file inside the project (`--x=./file`
+ *                      too); the file a runner reads its tasks from (`npm …` → package.json,
+ *                      `make` → Makefile, `just`, `uv`/`poetry` → pyproject.toml, `cargo`);
+ *                      a program of the project's `node_modules/.bin`, and the package a
+ *                      package runner (`npx`, `bunx`, `pnpm dlx`…) finds in its `node_modules`
  *   commands           the same for each `` !`command` `` line of a custom command file
  *
+ * and, from each of those, what it loads in turn (trust-code-loads.ts: imports, requires,
+ * Python modules, a shell script's files), so a server trusted as it was cannot import a module
+ * a sandboxed command rewrote since. Each named file is listed once, its value the hash of its
+ * content and of everything it loads.
+ *
  * Only files inside the project are hashed (what a sandboxed command may rewrite), each by its
- * content (links followed), at most MAX_CODE_FILES of them. A file larger than
- * MAX_CODE_FILE_BYTES is not read: its trust cannot be remembered, so the project asks again at
- * every start (or takes --trust-project for one run). What such code loads in turn (a plugin's
- * own imports, the files a package.json script runs) is not followed.
+ * content (links followed). Past MAX_CODE_FILES files in all, or a file larger than
+ * MAX_CODE_FILE_BYTES, the code cannot be verified: its trust cannot be remembered, so the
+ * project asks again at every start (or takes --trust-project for one run); nothing is left
+ * uncovered silently.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { shellLineCommands } from './command-files.js';
+import { directLoads, inNodeModules, packageFiles, regularFileSize } from './trust-code-loads.js';
+import { type CodeCache, stampOf, stampsOf } from './trust-code-stamps.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import { terminalSafe } from './trust-summary.js';
 import { isPathStrictlyWithin } from '../types/path-within.js';
 
 export const MAX_CODE_FILE_BYTES = 8 * 1024 * 1024;
-export const MAX_CODE_FILES = 64;
+/** Files of code in all, the named ones and what they load. */
+export const MAX_CODE_FILES = 2000;
 
 export interface CodeFile {
   /** Absolute path as named (not the real path). */
   file: string;
-  /** `sha256:<hex>` of the content, or undefined when it was too large to read. */
+  /** `sha256:<hex>` of the content and of what it loads, or undefined when that cannot be verified. */
   digest: string | undefined;
   size: number;
+  /** How many other project files it loads (hashed with it). */
+  loads: number;
+  /** Why it cannot be verified, when `digest` is undefined. */
+  unverifiable?: string;
   /** Which setting names it, e.g. `.mcp.json: mcpServers`. */
   namedBy: string;
 }
@@ -53,15 +68,6 @@ export interface NamingSetting {
 }
 
 const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function regularFile(file: string): number | undefined {
-  try {
-    const info = statSync(file);
-    return info.isFile() ? info.size : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Shell words of a command line: quotes removed, split at blanks and operators (a best effort: enough to find file names). */
 export function shellWords(command: string): string[] {
@@ -111,7 +117,7 @@ function wordFiles(word: string, bases: readonly string[], root: string): string
     if (form === '' || form.startsWith('-') || form.includes('$')) continue;
     for (const base of path.isAbsolute(form) ? [root] : bases) {
       const file = path.resolve(base, form);
-      if (isPathStrictlyWithin(root, file) && regularFile(file) !== undefined) found.push(file);
+      if (isPathStrictlyWithin(root, file) && regularFileSize(file) !== undefined) found.push(file);
     }
   }
   return found;
@@ -140,14 +146,42 @@ function runnerFiles(words: readonly string[], bases: readonly string[], root: s
     for (const name of RUNNER_FILES[path.basename(word)] ?? []) {
       for (const base of bases) {
         const file = path.join(base, name);
-        if (isPathStrictlyWithin(root, file) && regularFile(file) !== undefined) found.push(file);
+        if (isPathStrictlyWithin(root, file) && regularFileSize(file) !== undefined) found.push(file);
       }
     }
   }
   return found;
 }
 
-/** Every `command` / `args` in a value (any depth: hook lists, server maps…), as file names inside the project. */
+/** Package runners: the first word after them (and after their own options) names a package or a program of the project's `node_modules`. */
+const PACKAGE_RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'npm', 'pnpm', 'yarn', 'bun']);
+
+/**
+ * Programs and packages of the project's `node_modules` the words may start: a word that is a
+ * program of `node_modules/.bin` (a runner or PATH finds it there), and, when a package runner is
+ * among the words, each word naming a package there (`npx -y @acme/server`, `pnpm dlx x`).
+ */
+function nodeModulesFiles(words: readonly string[], bases: readonly string[], root: string): string[] {
+  const found: string[] = [];
+  const runs = words.some((word) => PACKAGE_RUNNERS.has(path.basename(word)));
+  for (const word of words) {
+    if (word === '' || word.startsWith('-') || word.includes('$')) continue;
+    const bare = word.startsWith('@') ? word.replace(/^(@[^/@]+\/[^/@]+)@.*$/, '$1') : word.replace(/@.*$/, '');
+    for (const base of bases) {
+      if (!bare.includes('/')) {
+        const program = inNodeModules(path.join('.bin', bare), base, root, 'file');
+        if (program !== undefined) found.push(program);
+      }
+      if (runs && /^(?:@[\w.-]+\/)?[\w.-]+$/.test(bare)) {
+        const dir = inNodeModules(bare, base, root, 'directory');
+        if (dir !== undefined) found.push(...packageFiles(dir, '.'));
+      }
+    }
+  }
+  return found;
+}
+
+/** Every `command` / `args` / `env` in a value (any depth: hook lists, server maps…), as file names inside the project. */
 function commandFiles(value: unknown, root: string, out: Set<string>, depth = 0): void {
   if (depth > 12) return;
   if (Array.isArray(value)) {
@@ -157,41 +191,27 @@ function commandFiles(value: unknown, root: string, out: Set<string>, depth = 0)
   if (!isMap(value)) return;
   const cwd = typeof value.cwd === 'string' ? path.resolve(root, value.cwd.replace(PROJECT_DIR_VARIABLE, root)) : undefined;
   const bases = cwd === undefined || cwd === root ? [root] : [root, cwd];
-  const words = [...(typeof value.command === 'string' ? shellWords(value.command) : []), ...(Array.isArray(value.args) ? value.args.filter((arg): arg is string => typeof arg === 'string') : [])];
+  const strings = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
+  const envValues = isMap(value.env) ? strings(Object.values(value.env)) : [];
+  // An argument may be a script for a shell or an interpreter (`sh -c "node x.js"`): its words too.
+  const words = [...(typeof value.command === 'string' ? shellWords(value.command) : []), ...[...strings(value.args), ...envValues].flatMap((arg) => [arg, ...shellWords(arg)])];
   for (const word of words) for (const file of wordFiles(word, bases, root)) out.add(file);
   for (const file of runnerFiles(words, bases, root)) out.add(file);
+  for (const file of nodeModulesFiles(words, bases, root)) out.add(file);
   for (const [key, child] of Object.entries(value)) if (key !== 'command' && key !== 'args' && key !== 'env') commandFiles(child, root, out, depth + 1);
 }
 
-/** The entry a package directory's manifest names (as the kernel's loader reads it), and the manifest. */
-function packageEntry(dir: string): string[] {
-  const manifestFile = path.join(dir, 'package.json');
-  if (regularFile(manifestFile) === undefined) return regularFile(path.join(dir, 'index.js')) !== undefined ? [path.join(dir, 'index.js')] : [];
-  const files = [manifestFile];
+/** A plugin package's files: its entry, and every plugin its manifest lists (`"mewcode": { "plugins": [...] }`). */
+function pluginPackageFiles(dir: string): string[] {
+  const files = packageFiles(dir, '.');
   try {
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { main?: unknown; exports?: unknown };
-    const entry = exportEntry(manifest.exports) ?? (typeof manifest.main === 'string' ? manifest.main : 'index.js');
-    files.push(path.resolve(dir, entry));
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { mewcode?: { plugins?: unknown } };
+    const listed = manifest.mewcode?.plugins;
+    if (Array.isArray(listed)) for (const entry of listed) if (typeof entry === 'string') files.push(path.resolve(dir, entry));
   } catch {
     // A broken manifest is hashed as it is; the loader will fail on it.
   }
   return files;
-}
-
-function exportEntry(exports: unknown): string | undefined {
-  if (typeof exports === 'string') return exports;
-  if (!isMap(exports)) return undefined;
-  const root = exports['.'] ?? exports;
-  if (typeof root === 'string') return root;
-  if (isMap(root)) {
-    for (const key of ['import', 'node', 'default', 'require']) {
-      const value = root[key];
-      if (typeof value === 'string') return value;
-      const nested = exportEntry(value);
-      if (nested) return nested;
-    }
-  }
-  return undefined;
 }
 
 /** The files a `plugins:` entry loads: a path (a file, or a package directory) or a package of the project. */
@@ -199,7 +219,7 @@ function pluginFiles(spec: string, root: string): string[] {
   if (spec.startsWith('.') || path.isAbsolute(spec)) {
     const target = path.resolve(root, spec);
     try {
-      return statSync(target).isDirectory() ? packageEntry(target) : [target];
+      return statSync(target).isDirectory() ? pluginPackageFiles(target) : [target];
     } catch {
       return [];
     }
@@ -211,7 +231,7 @@ function pluginFiles(spec: string, root: string): string[] {
     // ESM-only packages: the kernel reads the manifest itself.
   }
   const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
-  files.push(...packageEntry(path.join(root, 'node_modules', name)));
+  files.push(...pluginPackageFiles(path.join(root, 'node_modules', name)));
   return files;
 }
 
@@ -261,26 +281,148 @@ async function digestOf(file: string): Promise<{ digest: string | undefined; siz
   }
 }
 
-/** The code files the given settings name, hashed; `warnings` gets a line when the bound cut the list. */
-export async function codeFilesOf(settings: readonly NamingSetting[], root: string, warnings: string[]): Promise<CodeFile[]> {
+interface Hashed {
+  digest: string | undefined;
+  size: number;
+}
+
+/**
+ * The code files the given settings name, each hashed with everything it loads in turn. Past
+ * MAX_CODE_FILES files in all, what is left cannot be verified (never remembered as trusted);
+ * `warnings` gets a line saying so.
+ */
+export async function codeFilesOf(settings: readonly NamingSetting[], root: string, warnings: string[], cache?: CodeCache): Promise<CodeFile[]> {
+  // Before anything is read: a stamp whose change time is not well before this is never reused.
+  const startedAt = Date.now();
   const byFile = new Map<string, string>();
   for (const setting of settings) {
     for (const file of await namedFiles(setting, root)) if (!byFile.has(file)) byFile.set(file, `${setting.display}: ${setting.key}`);
   }
-  const files = [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (files.length > MAX_CODE_FILES) {
-    warnings.push(`trust: the project's settings name more than ${MAX_CODE_FILES} files of code; only the first ${MAX_CODE_FILES} by path are covered by the trust (the rest can change unnoticed)`);
-  }
+  const named = [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // One digest per file however many entries load it (a package several servers import).
+  const hashed = new Map<string, Hashed | undefined>();
+  const hashOnce = async (file: string): Promise<Hashed | undefined> => {
+    if (!hashed.has(file)) hashed.set(file, await digestOf(file));
+    return hashed.get(file);
+  };
+  const shellFiles = (text: string, base: string): string[] => {
+    const out = new Set<string>();
+    commandFiles({ command: text, cwd: base }, root, out);
+    return [...out];
+  };
   const result: CodeFile[] = [];
-  for (const [file, namedBy] of files.slice(0, MAX_CODE_FILES)) {
-    const digest = await digestOf(file);
-    if (digest) result.push({ file, namedBy, ...digest });
+  let overflowed = false;
+  for (const [file, namedBy] of named) {
+    const cached = cache?.get(file);
+    if (cached) {
+      result.push({ file, namedBy, digest: cached.digest, size: cached.size, loads: cached.loads });
+      continue;
+    }
+    const own = await hashOnce(file);
+    if (!own) continue;
+    // What it loads, breadth first, in a stable order (the combined digest must not depend on it).
+    const seen = new Set([file]);
+    const queue = [file];
+    let unverifiable = own.digest === undefined ? `too large to verify: ${own.size} bytes, over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB` : undefined;
+    for (let i = 0; i < queue.length && unverifiable === undefined; i++) {
+      for (const next of directLoads(queue[i]!, root, shellFiles)) {
+        if (seen.has(next)) continue;
+        if (hashed.size >= MAX_CODE_FILES && !hashed.has(next)) {
+          unverifiable = `loads more than ${MAX_CODE_FILES} files of code in all`;
+          overflowed = true;
+          break;
+        }
+        seen.add(next);
+        queue.push(next);
+        const loaded = await hashOnce(next);
+        if (loaded?.digest === undefined && loaded !== undefined) unverifiable = `loads ${path.relative(root, next)}, too large to verify (over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB)`;
+      }
+    }
+    const loads = seen.size - 1;
+    if (unverifiable !== undefined) {
+      result.push({ file, namedBy, digest: undefined, size: own.size, loads, unverifiable });
+      continue;
+    }
+    let digest = own.digest!;
+    if (loads > 0) {
+      const { createHash } = await import('node:crypto');
+      const combined = createHash('sha256');
+      for (const member of [...seen].sort()) combined.update(`${path.relative(root, member)}\0${hashed.get(member)?.digest ?? 'missing'}\n`);
+      digest = `sha256:${combined.digest('hex')}`;
+    }
+    result.push({ file, namedBy, digest, size: own.size, loads });
+    const stamps = cache ? stampsOf(seen, root) : undefined;
+    if (cache && stamps) cache.set(file, { digest, size: own.size, loads, stamps, at: startedAt });
+  }
+  await cache?.save();
+  if (overflowed) {
+    warnings.push(`trust: the project's settings run more than ${MAX_CODE_FILES} files of code (with what they load); what is past that cannot be verified, so the project's trust is asked again at every start`);
   }
   return result;
 }
 
 /** How a code file is listed in the notice and the dialog. */
 export function describeCodeFile(code: CodeFile): string {
-  const what = code.digest === undefined ? `too large to verify: ${code.size} bytes, over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB` : `${code.size} bytes`;
+  const loads = code.loads > 0 ? `, with the ${code.loads} file${code.loads === 1 ? '' : 's'} it loads` : '';
+  const what = code.digest === undefined ? (code.unverifiable ?? 'cannot be verified') : `${code.size} bytes${loads}`;
   return terminalSafe(`run by ${code.namedBy} (${what})`);
+}
+
+const CODE_NAME = /\.(?:[mc]?[jt]sx?|py|sh|bash|zsh|rb|pl|php|lua)$/i;
+
+/** Code by its name, its mode or its first bytes (`#!`), or anything installed in `node_modules`. */
+function looksLikeCode(file: string): boolean {
+  if (CODE_NAME.test(file) || file.split(path.sep).includes('node_modules')) return true;
+  try {
+    if ((statSync(file).mode & 0o111) !== 0) return true;
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const head = Buffer.alloc(2);
+      return readSync(fd, head, 0, 2, 0) === 2 && head.toString('latin1') === '#!';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** What a file loads, remembered by its stamp (a hook's code is looked at before each of its runs). */
+const loadsByStamp = new Map<string, { stamp: string; loads: string[] }>();
+
+/**
+ * The first file of project code a command line may run that changed at or after `sinceMs`
+ * (relative to the root), found as the trust scan finds a setting's code: the files its words
+ * name, the project's `node_modules` programs and packages, what they load in turn, looked for
+ * again at each call, so a program planted since (`node_modules/.bin/prettier`) is found too. A
+ * file's change time cannot be set by a process (a write, a rename or a link moves it to the
+ * clock's now), so a sandboxed command cannot make its work look older.
+ */
+export function commandCodeChangedSince(command: string, root: string, sinceMs: number): string | undefined {
+  const named = new Set<string>();
+  commandFiles({ command }, root, named);
+  // A file a hook writes and names (a counter, a log) is its data, not code: only what runs counts.
+  for (const file of named) if (!looksLikeCode(file)) named.delete(file);
+  const shellFiles = (text: string, base: string): string[] => {
+    const out = new Set<string>();
+    commandFiles({ command: text, cwd: base }, root, out);
+    return [...out];
+  };
+  const seen = new Set(named);
+  const queue = [...named];
+  for (let i = 0; i < queue.length; i++) {
+    const file = queue[i]!;
+    const stamp = stampOf(file);
+    if (stamp === undefined) continue;
+    if (Number(BigInt(stamp.slice(stamp.lastIndexOf(':') + 1)) / 1_000_000n) >= sinceMs) return path.relative(root, file);
+    let known = loadsByStamp.get(file);
+    if (known?.stamp !== stamp) loadsByStamp.set(file, (known = { stamp, loads: directLoads(file, root, shellFiles) }));
+    for (const next of known.loads) {
+      if (seen.has(next)) continue;
+      if (seen.size >= MAX_CODE_FILES) return `(more than ${MAX_CODE_FILES} files of code)`;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return undefined;
 }

@@ -34,6 +34,7 @@ import { parseConfigTextCached } from './parse-cache.js';
 import { readProjectTextFile } from './project-file.js';
 import { SETTINGS_FILE_NAMES } from './settings-files.js';
 import { codeFilesOf, describeCodeFile } from './trust-code.js';
+import { openCodeCache } from './trust-code-stamps.js';
 import { CLAUDE_SETTINGS_TRUST_PATHS, CONFIG_TRUST_PATHS, SETTINGS_TRUST_PATHS, type TrustPath, findTrustSettings } from './trust-keys.js';
 import { summarize, summarizeCommandFile, summarizeFile } from './trust-summary.js';
 
@@ -170,7 +171,8 @@ export async function scanProject(projectRoot: string, homeDir: string): Promise
   }
   // In the home directory these are the user's own commands.
   if (!rootIsHome) result.settings.push(...(await commandsThatRunCode(root, display)));
-  for (const code of await codeFilesOf(result.settings, root, result.warnings)) {
+  const codeNaming = result.settings.length > 0;
+  for (const code of await codeFilesOf(result.settings, root, result.warnings, codeNaming ? openCodeCache(homeDir, realOrResolved(root)) : undefined)) {
     const unverifiable = code.digest === undefined;
     result.settings.push({ file: code.file, display: display(code.file), key: CODE_KEY, value: code.digest ?? `unverifiable:${code.size}`, summary: describeCodeFile(code), ...(unverifiable ? { unverifiable } : {}) });
   }

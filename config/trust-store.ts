@@ -50,24 +50,42 @@ function stringMap(value: unknown): Record<string, string> | undefined {
   return map;
 }
 
-export function readTrustFile(file: string): ReadTrust {
+/**
+ * A private file of the user's MewCode directory, as text: refused when it is a link, not a
+ * regular file, owned by someone else or writable by others (what it says would not be the
+ * user's). `missing` when there is none.
+ */
+export function readPrivateFile(file: string): { text: string } | { missing: true } | { warning: string } {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | NOFOLLOW);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { file: empty() };
-    if (code === 'ELOOP') return { file: empty(), warning: `trust: ${file} is a symbolic link; it is ignored (no project is trusted from it)` };
-    return { file: empty(), warning: `trust: cannot read ${file}: ${(error as Error).message}; no project is trusted from it` };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { missing: true };
+    if (code === 'ELOOP') return { warning: `${file} is a symbolic link; it is ignored` };
+    return { warning: `cannot read ${file}: ${(error as Error).message}` };
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return { file: empty(), warning: `trust: ${file} is not a regular file; it is ignored` };
+    if (!stat.isFile()) return { warning: `${file} is not a regular file; it is ignored` };
     const uid = process.getuid?.();
     if ((uid !== undefined && stat.uid !== uid) || (process.platform !== 'win32' && (stat.mode & 0o022) !== 0)) {
-      return { file: empty(), warning: `trust: ${file} is owned by someone else or writable by others; it is ignored (chmod 600 it if it is yours)` };
+      return { warning: `${file} is owned by someone else or writable by others; it is ignored (chmod 600 it if it is yours)` };
     }
-    const parsed: unknown = JSON.parse(readFileSync(fd, 'utf8'));
+    return { text: readFileSync(fd, 'utf8') };
+  } catch (error) {
+    return { warning: `cannot read ${file}: ${(error as Error).message}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readTrustFile(file: string): ReadTrust {
+  const read = readPrivateFile(file);
+  if ('missing' in read) return { file: empty() };
+  if ('warning' in read) return { file: empty(), warning: `trust: ${read.warning}` };
+  try {
+    const parsed: unknown = JSON.parse(read.text);
     const projects = (parsed as { projects?: unknown } | null)?.projects;
     if (typeof projects !== 'object' || projects === null || Array.isArray(projects)) {
       return { file: empty(), warning: `trust: ${file} has no "projects" mapping; it is ignored` };
@@ -82,16 +100,11 @@ export function readTrustFile(file: string): ReadTrust {
     return { file: { version: 1, projects: kept } };
   } catch (error) {
     return { file: empty(), warning: `trust: ${file} cannot be parsed (${(error as Error).message}); it is ignored` };
-  } finally {
-    closeSync(fd);
   }
 }
 
 /** Records `projectRoot` → `hash` (and the per-setting `items`), keeping the other projects. Throws (with the reason) when it cannot. */
 export async function writeTrust(file: string, projectRoot: string, hash: string, items?: Record<string, string>, now: Date = new Date()): Promise<void> {
-  const { randomBytes } = await import('node:crypto');
-  const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const existing = lstatSync(file, { throwIfNoEntry: false });
   if (existing?.isSymbolicLink()) throw new Error(`refusing to write ${file}: it is a symbolic link (remove it, then trust the project again)`);
   if (existing && !existing.isFile()) throw new Error(`refusing to write ${file}: it is not a regular file`);
@@ -102,7 +115,19 @@ export async function writeTrust(file: string, projectRoot: string, hash: string
   const sorted = Object.fromEntries(Object.keys(projects).sort().map((root) => [root, projects[root]]));
   const text = `${JSON.stringify({ version: 1, projects: sorted }, null, 2)}\n`;
 
-  const temp = path.join(dir, `.trust.json.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  await writePrivateFile(file, text);
+}
+
+/**
+ * Writes `text` to a private file of the user's MewCode directory: through a temporary file
+ * (O_EXCL | O_NOFOLLOW, mode 0600) in the same directory, synced and renamed over, so a reader
+ * never sees half a file and a link planted at `file` is replaced, not followed.
+ */
+export async function writePrivateFile(file: string, text: string): Promise<void> {
+  const { randomBytes } = await import('node:crypto');
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
   try {
     try {

@@ -12,7 +12,11 @@
  * project's config for a project file). Not running must not open what the hook guards, so a
  * PreToolUse or UserPromptSubmit hook that could not run refuses the call or the prompt it
  * would have judged, saying why and how to trust the project; on other events nothing is
- * judged, and the hook is only logged as not run. Trusted projects keep the old behaviour.
+ * judged, and the hook is only logged as not run. Trusted projects keep the old behaviour, with one
+ * exception: trust covers the project as it was, and commands in the OS sandbox may write it. A
+ * hook whose command would run project code that changed during this session (the files its
+ * words name, a `node_modules/.bin` program, what they load: `npx prettier` finding one planted
+ * there) runs contained from then on, as in an untrusted project, said once per hook.
  *
  * What a contained run prints is not the user's answer either: the program that printed it may be
  * the repository's (`npx prettier` ran the planted one). So its output can only make things
@@ -39,8 +43,12 @@ export class UntrustedHooks {
       /** Why no sandbox is active (for the notice). */
       sandboxReason(): string;
       notify(message: string): void;
+      /** The first file of project code `command` would run that changed during this session (trusted projects), or undefined. */
+      codeChanged?(command: string): string | undefined;
     },
   ) {}
+
+  private readonly toldChanged = new Set<string>();
 
   private toldIgnored = false;
 
@@ -49,8 +57,8 @@ export class UntrustedHooks {
    * each time: a project trusted during the run (the dialog) runs them as before from then on.
    * The first time it is true the run is told what that means.
    */
-  async mustContain(): Promise<boolean> {
-    if (this.deps.trusted()) return false;
+  async mustContain(commands: readonly string[] = []): Promise<boolean> {
+    if (this.deps.trusted()) return this.codeChanged(commands);
     if (!this.told) {
       this.told = true;
       const sandbox = await this.deps.sandbox();
@@ -61,6 +69,22 @@ export class UntrustedHooks {
       );
     }
     return true;
+  }
+
+  /** Whether one of `commands` would run project code changed during this session (told once per command). */
+  private codeChanged(commands: readonly string[]): boolean {
+    let changed = false;
+    for (const command of commands) {
+      const file = this.deps.codeChanged?.(command);
+      if (file === undefined) continue;
+      changed = true;
+      if (this.toldChanged.has(command)) continue;
+      this.toldChanged.add(command);
+      this.deps.notify(
+        `hooks: your hook \`${command.length > 80 ? `${command.slice(0, 77)}...` : command}\` would run project code that changed during this session (${file}), which commands in the OS sandbox may have written, so it runs inside the OS sandbox from now on, as in an untrusted project (its output can refuse, not allow)`,
+      );
+    }
+    return changed;
   }
 
   /**

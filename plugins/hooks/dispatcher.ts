@@ -106,7 +106,8 @@ export class HookDispatcher {
     // Under a managed-forced sandbox every command hook runs in it too (containment.ts Confinement).
     const commands = matching.some((rule) => rule.handler.type === 'command');
     const forcedBy = commands ? this.deps.sandboxForcedBy?.() : undefined;
-    const confinement: Confinement = { untrusted: commands && (await this.deps.untrusted.mustContain()), ...(forcedBy !== undefined ? { forcedBy } : {}) };
+    const commandLines = matching.flatMap((rule) => (rule.handler.type === 'command' && !rule.sandboxed ? [rule.handler.command] : []));
+    const confinement: Confinement = { untrusted: commands && (await this.deps.untrusted.mustContain(commandLines)), ...(forcedBy !== undefined ? { forcedBy } : {}) };
     const confine = mustConfine(confinement);
     const sandbox = confine || matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
     const runs = matching.map(async (rule): Promise<RuleResult | undefined> => {

@@ -95,7 +95,8 @@ export class RuleEngine {
       // Reserved while it runs (a concurrent batch must not run it too); released if it fails.
       if (rule.onlyOnce) fired.add(rule.name);
       if (rule.action.type === 'shell') {
-        contain ??= await this.deps.untrusted.mustContain();
+        // Contained once the project is untrusted, or this action's project code changed this session.
+        contain = (await this.deps.untrusted.mustContain(rule.sandboxed ? [] : [rule.action.command])) || contain === true;
         if (rule.sandboxed || contain || forcedBy !== undefined) sandbox ??= await this.deps.sandbox();
       }
       if (!rule.async) {

@@ -20,6 +20,7 @@ import { loadRuleFiles, type MewcodeEvent } from './rule-file.js';
 import { RuleEngine } from './rule-engine.js';
 import { SessionStartContext, type SessionStartSource } from './session-context.js';
 import { UntrustedHooks } from './containment.js';
+import { commandCodeChangedSince } from '../../config/trust-code.js';
 
 const NAME = 'hooks';
 
@@ -64,6 +65,8 @@ function sandboxReason(kernel: KernelApi): string {
 
 /** Read the rules and tap the kernel's hooks; returns how to close everything (undefined: no rules). */
 export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Promise<(() => void) | undefined> {
+  // Project code changed after this moment was not what the user trusted (containment.ts).
+  const sessionStartedAt = Date.now();
   const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
   const [settings, files] = await Promise.all([loadHookRules(kernel.projectRoot, kernel.homeDir, trust), loadRuleFiles(kernel.projectRoot, kernel.homeDir, trust)]);
   const plugins = loadPluginHooks(kernel);
@@ -87,7 +90,13 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
     // No trust service (a custom build, a test kernel) is untrusted, as for the project's settings.
     // Read when a hook runs: under a managed-forced sandbox every command hook runs in it or not at all.
     sandboxForcedBy: () => (kernel.container.isBound(TOKENS.ManagedPolicy) ? kernel.container.get(TOKENS.ManagedPolicy).sandbox.forceEnabled?.where : undefined),
-    untrusted: new UntrustedHooks({ trusted: () => trust?.isTrusted() === true, sandbox, sandboxReason: () => sandboxReason(kernel), notify }),
+    untrusted: new UntrustedHooks({
+      trusted: () => trust?.isTrusted() === true,
+      sandbox,
+      sandboxReason: () => sandboxReason(kernel),
+      notify,
+      codeChanged: (command) => commandCodeChangedSince(command, kernel.projectRoot, sessionStartedAt),
+    }),
   };
   // A handler's `if` is compiled by the permission rules' matcher; one that is not a rule is skipped.
   const conditioned = await compileConditions(kernel, settings.rules, (message) => kernel.warn(message));

@@ -1,8 +1,8 @@
 /** The code a trusted project's settings name is part of what its trust covers (config/trust-code.ts). */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MAX_CODE_FILE_BYTES, shellWords } from '../../config/trust-code.js';
+import { MAX_CODE_FILE_BYTES, MAX_CODE_FILES, shellWords } from '../../config/trust-code.js';
 import { createWorkspaceTrust } from '../../config/trust.js';
 
 let base: string;
@@ -64,6 +64,41 @@ describe('which files are covered', () => {
     expect((await codeOf()).sort()).toEqual(['Makefile', 'package.json']);
   });
 
+  it('an argument that is a script (`sh -c`, `node -e`) and an env value (`NODE_OPTIONS`) name files by their words', async () => {
+    put('.mcp.json', JSON.stringify({ mcpServers: { a: { command: 'sh', args: ['-c', 'exec node mcp/server.mjs --x'] }, b: { command: 'node', args: ['srv.js'], env: { NODE_OPTIONS: '--require ./preload.cjs' } } } }));
+    put('mcp/server.mjs', '#\n');
+    put('srv.js', '#\n');
+    put('preload.cjs', '#\n');
+    expect((await codeOf()).sort()).toEqual(['mcp/server.mjs', 'preload.cjs', 'srv.js']);
+  });
+
+  it("a program of the project's node_modules/.bin, and the package a runner (npx, pnpm dlx) finds there", async () => {
+    put('.mcp.json', JSON.stringify({ mcpServers: { a: { command: 'npx', args: ['--no-install', 'demo-mcp'] }, b: { command: 'pnpm', args: ['dlx', '@acme/tool@1.2.3'] } } }));
+    put('.mewcode/settings.yaml', 'hooks:\n  Stop:\n    - hooks:\n        - { type: command, command: "prettier --check ." }\n');
+    put('package.json', '{}');
+    put('node_modules/demo-mcp/package.json', JSON.stringify({ name: 'demo-mcp', bin: { 'demo-mcp': 'bin/run.js' }, main: 'lib/index.js' }));
+    put('node_modules/demo-mcp/bin/run.js', '#\n');
+    put('node_modules/demo-mcp/lib/index.js', '#\n');
+    put('node_modules/@acme/tool/package.json', JSON.stringify({ name: '@acme/tool', exports: { '.': { import: './esm.mjs', require: './cjs.cjs' } } }));
+    put('node_modules/@acme/tool/esm.mjs', '#\n');
+    put('node_modules/@acme/tool/cjs.cjs', '#\n');
+    put('node_modules/prettier/bin/prettier.cjs', '#\n');
+    mkdirSync(path.join(root, 'node_modules', '.bin'));
+    symlinkSync('../prettier/bin/prettier.cjs', path.join(root, 'node_modules', '.bin', 'prettier'));
+    expect((await codeOf()).sort()).toEqual(
+      [
+        'node_modules/.bin/prettier',
+        'node_modules/@acme/tool/cjs.cjs',
+        'node_modules/@acme/tool/esm.mjs',
+        'node_modules/@acme/tool/package.json',
+        'node_modules/demo-mcp/bin/run.js',
+        'node_modules/demo-mcp/lib/index.js',
+        'node_modules/demo-mcp/package.json',
+        'package.json',
+      ].sort(),
+    );
+  });
+
   it('splits command lines as a shell would (quotes, escapes, operators)', () => {
     expect(shellWords(`a "b c" 'd e'\\ f|g;h&&i>j $(k) "x\\"y"`)).toEqual(['a', 'b c', 'd e f', 'g', 'h', 'i', 'j', '$', 'k', 'x"y']);
   });
@@ -102,6 +137,64 @@ describe('what a change of the code does', () => {
     expect(next.notice()).toContain('are never remembered as trusted: each start asks again');
     // --trust-project still trusts it for one run.
     expect((await createWorkspaceTrust({ projectRoot: root, homeDir: home, flag: true })).isTrusted()).toBe(true);
+  });
+
+  it('what the code loads in turn (JavaScript, TypeScript, Python, shell) is covered: a rewritten module asks again', async () => {
+    put('.mcp.json', JSON.stringify({ mcpServers: { js: { command: 'node', args: ['mcp/server.mjs'] }, py: { command: 'python3', args: ['tools/srv.py'] }, sh: { command: 'bash', args: ['tools/run.sh'] } } }));
+    put('mcp/server.mjs', "import { helper } from './lib.mjs';\nconst x = await import('./dyn.js');\nimport sdk from 'dep';\n");
+    put('mcp/lib.mjs', "export * from './deeper.ts';\nconst c = require('../shared/c.cjs');\n");
+    put('mcp/deeper.ts', '// typed\n');
+    put('mcp/dyn.js', '//\n');
+    put('shared/c.cjs', '//\n');
+    put('node_modules/dep/package.json', JSON.stringify({ name: 'dep', main: 'main.js' }));
+    put('node_modules/dep/main.js', "module.exports = require('./inner');\n");
+    put('node_modules/dep/inner.js', '//\n');
+    put('tools/srv.py', 'import helpers\nfrom pkg.sub import thing\nfrom . import sibling\n');
+    put('tools/helpers.py', '#\n');
+    put('tools/sibling.py', '#\n');
+    put('pkg/__init__.py', '#\n');
+    put('pkg/sub.py', '#\n');
+    put('tools/run.sh', '#!/bin/bash\nsource ./tools/env.sh\nnode tools/job.js\n');
+    put('tools/env.sh', 'export A=1\n');
+    put('tools/job.js', '//\n');
+    const trusted = await trust();
+    const listed = trusted.pending().settings.filter((s) => s.key === 'code');
+    expect(listed.map((s) => s.file).sort()).toEqual(['mcp/server.mjs', 'tools/run.sh', 'tools/srv.py']);
+    expect(listed.find((s) => s.file === 'mcp/server.mjs')?.summary).toMatch(/with the 7 files it loads/);
+    await trusted.grant();
+    for (const file of ['mcp/deeper.ts', 'node_modules/dep/inner.js', 'pkg/sub.py', 'tools/sibling.py', 'tools/env.sh', 'tools/job.js', 'shared/c.cjs']) {
+      expect((await trust()).isTrusted()).toBe(true);
+      const before = readFileSync(path.join(root, file));
+      put(file, 'evil\n');
+      const after = await trust();
+      expect([file, after.isTrusted()]).toEqual([file, false]);
+      expect(after.notice()).toMatch(/\(changed\)/);
+      put(file, before);
+    }
+  });
+
+  it(`past ${MAX_CODE_FILES} files of code in all, what is past the bound is never trusted from storage (nothing left uncovered silently)`, async () => {
+    const imports = Array.from({ length: MAX_CODE_FILES + 1 }, (_, i) => `import './m/${i}.js';`).join('\n');
+    put('.mcp.json', JSON.stringify({ mcpServers: { js: { command: 'node', args: ['big/server.mjs'] } } }));
+    put('big/server.mjs', imports);
+    for (let i = 0; i <= MAX_CODE_FILES; i++) put(`big/m/${i}.js`, '//\n');
+    const first = await trust();
+    await first.grant();
+    const next = await trust();
+    expect(next.isTrusted()).toBe(false);
+    expect(next.notice()).toContain(`loads more than ${MAX_CODE_FILES} files of code in all`);
+    expect(next.warnings.join('\n')).toContain('asked again at every start');
+  });
+
+  it(`exactly ${MAX_CODE_FILES} files in all are covered and remembered`, async () => {
+    const imports = Array.from({ length: MAX_CODE_FILES - 1 }, (_, i) => `import './m/${i}.js';`).join('\n');
+    put('.mcp.json', JSON.stringify({ mcpServers: { js: { command: 'node', args: ['big/server.mjs'] } } }));
+    put('big/server.mjs', imports);
+    for (let i = 0; i < MAX_CODE_FILES - 1; i++) put(`big/m/${i}.js`, '//\n');
+    await (await trust()).grant();
+    expect((await trust()).isTrusted()).toBe(true);
+    put(`big/m/${MAX_CODE_FILES - 2}.js`, 'evil\n');
+    expect((await trust()).isTrusted()).toBe(false);
   });
 
   it('a project without code-running settings reads no file of code (and stays as cheap as before)', async () => {

@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWorkspaceTrust } from '../../config/trust.js';
@@ -407,6 +407,58 @@ describe('code a trusted project names is covered by the trust: rewritten, it do
       names: 'package.json',
     },
     {
+      name: 'an .mcp.json server started through `sh -c` (the script an argument)',
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'sh', args: ['-c', 'exec node tools/server.js'] } } }));
+        put(s.cwd, 'tools/server.js', 'process.exit(0);\n');
+      },
+      rewrite: (s) => void put(s.cwd, 'tools/server.js', nodeCanary),
+      names: 'tools/server.js',
+    },
+    {
+      name: 'a module an .mcp.json server script imports',
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'node', args: ['tools/server.mjs'] } } }));
+        put(s.cwd, 'tools/server.mjs', "import './lib.mjs';\nprocess.exit(0);\n");
+        put(s.cwd, 'tools/lib.mjs', 'export {};\n');
+      },
+      rewrite: (s) => void put(s.cwd, 'tools/lib.mjs', `import { writeFileSync } from 'node:fs';\nwriteFileSync('canary', 'pwned');\n`),
+      names: 'tools/server.mjs',
+    },
+    {
+      name: 'a Python module an .mcp.json server script imports',
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'python3', args: ['tools/srv.py'] } } }));
+        put(s.cwd, 'tools/srv.py', 'import helper\n');
+        put(s.cwd, 'tools/helper.py', 'pass\n');
+      },
+      rewrite: (s) => void put(s.cwd, 'tools/helper.py', "open('canary', 'w').write('pwned')\n"),
+      names: 'tools/srv.py',
+    },
+    {
+      name: "a file an .mcp.json server's NODE_OPTIONS preloads",
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'node', args: ['tools/server.js'], env: { NODE_OPTIONS: '--require ./tools/pre.cjs' } } } }));
+        put(s.cwd, 'tools/server.js', 'process.exit(0);\n');
+        put(s.cwd, 'tools/pre.cjs', '\n');
+      },
+      rewrite: (s) => void put(s.cwd, 'tools/pre.cjs', nodeCanary),
+      names: 'tools/pre.cjs',
+    },
+    {
+      name: "the package `npx` runs from the project's node_modules",
+      setup: (s) => {
+        put(s.cwd, '.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'npx', args: ['--no-install', 'demo-mcp'] } } }));
+        put(s.cwd, 'package.json', JSON.stringify({ name: 'app', version: '1.0.0' }));
+        put(s.cwd, 'node_modules/demo-mcp/package.json', JSON.stringify({ name: 'demo-mcp', version: '1.0.0', bin: { 'demo-mcp': 'run.js' } }));
+        chmodSync(put(s.cwd, 'node_modules/demo-mcp/run.js', '#!/usr/bin/env node\nprocess.exit(0);\n'), 0o755);
+        mkdirSync(path.join(s.cwd, 'node_modules', '.bin'));
+        symlinkSync('../demo-mcp/run.js', path.join(s.cwd, 'node_modules', '.bin', 'demo-mcp'));
+      },
+      rewrite: (s) => void put(s.cwd, 'node_modules/demo-mcp/run.js', `#!/usr/bin/env node\n${nodeCanary}`),
+      names: 'node_modules/demo-mcp/run.js',
+    },
+    {
       name: 'a hook script named in .mewcode/hooks.yaml',
       setup: (s) => {
         put(s.cwd, '.mewcode/hooks.yaml', 'hooks:\n  - name: start\n    event: SessionStart\n    action: { type: shell, command: ./scripts/start.sh }\n');
@@ -442,6 +494,43 @@ describe('code a trusted project names is covered by the trust: rewritten, it do
       expect(r.code).toBe(0);
       expect(existsSync(path.join(s.cwd, 'canary'))).toBe(true);
       expect(r.stderr).not.toMatch(/trust: these settings/);
+    });
+  });
+});
+
+describe("the user's own hook in a trusted project runs project code a command changed during the session contained", () => {
+  /** The user's format hook, as Claude Code users write it: the project's prettier through npx. */
+  const userHook = 'hooks:\n  PostToolUse:\n    - matcher: Bash\n      hooks:\n        - { type: command, command: "npx --no-install prettier --version || true" }\n';
+  /** A prettier that writes into the user's home (read-only inside the OS sandbox). */
+  const plant = [
+    'mkdir -p node_modules/prettier node_modules/.bin',
+    `printf '%s' '{"name":"prettier","version":"9.9.9","bin":{"prettier":"p.js"}}' > node_modules/prettier/package.json`,
+    `printf '%s\\n' '#!/usr/bin/env node' 'require("fs").writeFileSync(require("os").homedir() + "/pwned", "x")' > node_modules/prettier/p.js`,
+    'chmod +x node_modules/prettier/p.js',
+    'ln -sf ../prettier/p.js node_modules/.bin/prettier',
+  ].join(' && ');
+
+  it('planted by the session: the hook runs inside the OS sandbox, and the run says why', async () => {
+    await scenario([bash(plant), bash('echo second'), done], async (s) => {
+      put(s.home, '.mewcode/settings.yaml', userHook);
+      put(s.cwd, 'package.json', JSON.stringify({ name: 'app', version: '1.0.0' }));
+      const r = await s.run(['-p', 'go', '--trust-project']);
+      expect(r.code).toBe(0);
+      attempt("the user's npx hook ran a prettier the session planted", existsSync(path.join(s.home, 'pwned')));
+      expect(r.stderr).toMatch(/would run project code that changed during this session \(node_modules\/(?:\.bin\/)?prettier/);
+    });
+  });
+
+  it('control: the same prettier there before the session runs on the host (trusted as it was)', async () => {
+    await scenario([bash('echo first'), done], async (s) => {
+      put(s.home, '.mewcode/settings.yaml', userHook);
+      put(s.cwd, 'package.json', JSON.stringify({ name: 'app', version: '1.0.0' }));
+      execFileSync('sh', ['-c', plant], { cwd: s.cwd });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const r = await s.run(['-p', 'go', '--trust-project']);
+      expect(r.code).toBe(0);
+      expect(existsSync(path.join(s.home, 'pwned'))).toBe(true);
+      expect(r.stderr).not.toMatch(/changed during this session/);
     });
   });
 });

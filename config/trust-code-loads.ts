@@ -1,0 +1,242 @@
+/**
+ * What a file of code loads in turn from the project, found as its language's loader finds it, so
+ * that trusting a project covers the code its settings run, not only the first file: a server
+ * script trusted as it was would otherwise import a module a sandboxed command rewrote since.
+ *
+ *   JavaScript, TypeScript   `import … from`, `export … from`, `import()`, `require()` of a
+ *                            literal: a relative name (with the extensions and index files Node
+ *                            and TypeScript's loaders try), or a package in a `node_modules`
+ *                            between the file and the project root (its package.json, the entry
+ *                            or subpath it resolves to, its `bin`s)
+ *   Python                   `import a.b`, `from a.b import c`, `from . import x`: modules beside
+ *                            the file, in the project root (`python -m`, the current folder), as
+ *                            a file or a package's `__init__.py`
+ *   shell scripts            every word naming a project file (`source lib.sh`, `node ./x.js`)
+ *
+ * A best effort over the text (a name built at run time is not seen) that errs towards more:
+ * a match in a comment or a string is followed too. Only regular files inside the project count.
+ */
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isPathStrictlyWithin } from '../types/path-within.js';
+
+const JS_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.tsx', '.jsx', '.json', '.node'];
+const JS_FILE = /\.(?:[mc]?[jt]s|[jt]sx)$/i;
+const PY_FILE = /\.pyw?$/i;
+const SHELL_FILE = /\.(?:sh|bash|zsh|ksh)$/i;
+
+/** Read at most this much of a file to find what it loads (a bundle larger than this is hashed, not parsed). */
+export const MAX_PARSED_BYTES = 4 * 1024 * 1024;
+
+const JS_SPECIFIER = [
+  /\b(?:import|export)\s*(?:type\s+)?(?:[\w$*{}\s,]+?\s*from\s*)?["'`]([^"'`\n]+)["'`]/g,
+  /\b(?:import|require(?:\.resolve)?)\s*\(\s*["'`]([^"'`\n]+)["'`]/g,
+];
+const PY_IMPORT = /^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\(?([\w., \t]+)|import[ \t]+([\w., \t]+))/gm;
+
+export function regularFileSize(file: string): number | undefined {
+  try {
+    const info = statSync(file);
+    return info.isFile() ? info.size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function head(file: string): string | undefined {
+  const size = regularFileSize(file);
+  if (size === undefined || size > MAX_PARSED_BYTES) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+type Language = 'js' | 'python' | 'shell' | undefined;
+
+function languageOf(file: string, text: string): Language {
+  if (JS_FILE.test(file)) return 'js';
+  if (PY_FILE.test(file)) return 'python';
+  if (SHELL_FILE.test(file)) return 'shell';
+  const shebang = /^#!\s*(\S+)(?:\s+(?:-\S+\s+)*(\S+))?/.exec(text);
+  if (!shebang) return undefined;
+  const program = path.basename(shebang[1] === '/usr/bin/env' || shebang[1]?.endsWith('/env') ? (shebang[2] ?? '') : shebang[1]!);
+  if (/^(?:node|nodejs|bun|deno|tsx|ts-node)$/.test(program)) return 'js';
+  if (/^python[\d.]*$/.test(program)) return 'python';
+  if (/^(?:sh|bash|dash|zsh|ksh)$/.test(program)) return 'shell';
+  return undefined;
+}
+
+/** The files a relative or absolute name resolves to, as Node's and TypeScript's loaders try them. */
+function jsFileCandidates(target: string): string[] {
+  const found: string[] = [];
+  if (regularFileSize(target) !== undefined) found.push(target);
+  // TypeScript's `./x.js` names `./x.ts` (and `.mjs` → `.mts`, `.cjs` → `.cts`).
+  const ts = target.replace(/\.([mc]?)js$/, '.$1ts');
+  if (ts !== target && regularFileSize(ts) !== undefined) found.push(ts);
+  if (ts !== target && regularFileSize(ts + 'x') !== undefined) found.push(ts + 'x');
+  if (found.length > 0) return found;
+  for (const ext of JS_EXTENSIONS) if (regularFileSize(target + ext) !== undefined) return [target + ext];
+  if (isDirectory(target)) {
+    const manifest = path.join(target, 'package.json');
+    if (regularFileSize(manifest) !== undefined) return [manifest, ...packageFiles(target, '.')];
+    for (const ext of JS_EXTENSIONS) if (regularFileSize(path.join(target, 'index' + ext)) !== undefined) return [path.join(target, 'index' + ext)];
+  }
+  return [];
+}
+
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Every string a package's `exports` (or `bin`) value can resolve to. */
+function targetsOf(value: unknown, out: string[], depth = 0): void {
+  if (depth > 8) return;
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) targetsOf(item, out, depth + 1);
+  else if (isMap(value)) for (const item of Object.values(value)) targetsOf(item, out, depth + 1);
+}
+
+/**
+ * A package directory's files for a subpath (`.` for the package itself): the entries its
+ * manifest's `exports` map that subpath to (every condition: which one Node takes depends on the
+ * importer), else `main` or index, plus every `bin` (what a runner starts).
+ */
+export function packageFiles(dir: string, subpath: string): string[] {
+  const manifestFile = path.join(dir, 'package.json');
+  const files = regularFileSize(manifestFile) !== undefined ? [manifestFile] : [];
+  let manifest: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(readFileSync(manifestFile, 'utf8')) as unknown;
+    if (isMap(parsed)) manifest = parsed;
+  } catch {
+    // No manifest, or a broken one: Node falls back to index.js for the package itself.
+  }
+  const targets: string[] = [];
+  const exportsMap = manifest.exports;
+  if (exportsMap !== undefined) {
+    const keyed = isMap(exportsMap) && Object.keys(exportsMap).some((key) => key.startsWith('.'));
+    if (!keyed) {
+      if (subpath === '.') targetsOf(exportsMap, targets);
+    } else if (isMap(exportsMap)) {
+      for (const [key, value] of Object.entries(exportsMap)) {
+        const star = key.indexOf('*');
+        if (key === subpath) targetsOf(value, targets);
+        else if (star >= 0 && subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1))) {
+          const part = subpath.slice(star, subpath.length - (key.length - star - 1));
+          const expanded: string[] = [];
+          targetsOf(value, expanded);
+          targets.push(...expanded.map((target) => target.replaceAll('*', part)));
+        }
+      }
+    }
+  }
+  if (subpath === '.') {
+    if (exportsMap === undefined) targets.push(typeof manifest.main === 'string' ? manifest.main : 'index.js');
+    if (typeof manifest.module === 'string') targets.push(manifest.module);
+    targetsOf(manifest.bin, targets);
+  } else if (exportsMap === undefined) targets.push(subpath);
+  for (const target of targets) files.push(...jsFileCandidates(path.resolve(dir, target)));
+  return files;
+}
+
+/** What `node_modules/<name>` resolves to from `fromDir`, looking up to the project root (a directory for a package, a file for a `.bin/` program). */
+export function inNodeModules(name: string, fromDir: string, root: string, kind: 'directory' | 'file'): string | undefined {
+  for (let dir = fromDir; isPathStrictlyWithin(root, dir) || dir === root; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (kind === 'directory' ? isDirectory(candidate) : regularFileSize(candidate) !== undefined) return candidate;
+    if (dir === root) break;
+  }
+  return undefined;
+}
+
+function jsLoads(file: string, text: string, root: string): string[] {
+  const found: string[] = [];
+  for (const pattern of JS_SPECIFIER) {
+    for (const match of text.matchAll(pattern)) {
+      const spec = match[1]!.trim();
+      if (spec === '' || spec.startsWith('node:') || /^[a-z][a-z0-9+.-]*:/i.test(spec) || spec.startsWith('#')) continue;
+      if (spec.startsWith('.') || spec.startsWith('/')) {
+        found.push(...jsFileCandidates(path.resolve(path.dirname(file), spec)));
+        continue;
+      }
+      const parts = spec.split('/');
+      const nameParts = spec.startsWith('@') ? 2 : 1;
+      const name = parts.slice(0, nameParts).join('/');
+      const dir = inNodeModules(name, path.dirname(file), root, 'directory');
+      if (dir === undefined) continue;
+      const rest = parts.slice(nameParts).join('/');
+      found.push(...packageFiles(dir, rest === '' ? '.' : `./${rest}`));
+    }
+  }
+  return found;
+}
+
+/** A dotted module's files under a base folder: each package's `__init__.py` on the way, and the module as a file or a package. */
+function pythonModuleFiles(base: string, dotted: string): string[] {
+  const parts = dotted.split('.').filter((part) => part !== '');
+  const found: string[] = [];
+  let dir = base;
+  for (const [i, part] of parts.entries()) {
+    const packageDir = path.join(dir, part);
+    const init = path.join(packageDir, '__init__.py');
+    if (regularFileSize(init) !== undefined) found.push(init);
+    if (i === parts.length - 1) {
+      const asFile = path.join(dir, `${part}.py`);
+      if (regularFileSize(asFile) !== undefined) found.push(asFile);
+    } else if (!isDirectory(packageDir)) break;
+    dir = packageDir;
+  }
+  return found;
+}
+
+function pythonLoads(file: string, text: string, root: string): string[] {
+  const found: string[] = [];
+  const here = path.dirname(file);
+  for (const match of text.matchAll(PY_IMPORT)) {
+    const names = (match[2] ?? match[3] ?? '').split(',').map((name) => name.trim().split(/\s+/)[0]!).filter((name) => /^[\w.]+$/.test(name));
+    const from = match[1];
+    if (from === undefined) {
+      for (const name of names) for (const base of [here, root]) found.push(...pythonModuleFiles(base, name));
+      continue;
+    }
+    const dots = /^\.*/.exec(from)![0].length;
+    const module = from.slice(dots);
+    const bases = dots > 0 ? [path.resolve(here, ...Array<string>(dots - 1).fill('..'))] : [here, root];
+    for (const base of bases) {
+      if (module !== '') found.push(...pythonModuleFiles(base, module));
+      // `from pkg import sub` may name a submodule.
+      for (const name of names) found.push(...pythonModuleFiles(base, module === '' ? name : `${module}.${name}`));
+    }
+  }
+  return found;
+}
+
+/**
+ * The project files `file` loads directly (not following further). `wordFiles` turns a shell
+ * script's words into the files they name, as the command scan does for settings.
+ */
+export function directLoads(file: string, root: string, wordFiles: (text: string, base: string) => string[]): string[] {
+  const text = head(file);
+  if (text === undefined) return [];
+  const language = languageOf(file, text);
+  const found = language === 'js' ? jsLoads(file, text, root) : language === 'python' ? pythonLoads(file, text, root) : language === 'shell' ? wordFiles(text, path.dirname(file)) : [];
+  const inside: string[] = [];
+  for (const candidate of found) {
+    let real = candidate;
+    try {
+      real = realpathSync(candidate);
+    } catch {
+      continue;
+    }
+    if (isPathStrictlyWithin(root, candidate) || isPathStrictlyWithin(root, real)) inside.push(candidate);
+  }
+  return inside;
+}
