@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SETTINGS_FILE_SCOPES, settingsFilesOf, spellingsWarning } from '../config/settings-files.js';
+import { SETTINGS_FILE_SCOPES, claudeSettingsFileOf, settingsFilesOf, spellingsWarning } from '../config/settings-files.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { TrustSource, WorkspaceTrust } from '../types/trust.js';
 import type { CheckLine } from './doctor-report.js';
@@ -69,7 +69,7 @@ export function checkConfig(config: ResolvedConfig, shownElsewhere: ReadonlySet<
 
 /**
  * One line per settings file found (permission rules, hooks, the sandbox: config/settings-files.ts,
- * the list their readers share), and a warning where one scope has two spellings (the permission
+ * the list their readers share, and Claude Code's settings files, whose hooks and permissions apply), and a warning where one scope has two spellings (the permission
  * rules say the same at every start; doctor shows it once).
  */
 export function checkSettingsFiles(projectRoot: string, homeDir: string): { lines: CheckLine[]; warnings: string[] } {
@@ -82,6 +82,12 @@ export function checkSettingsFiles(projectRoot: string, homeDir: string): { line
     for (const file of found) {
       seen.add(path.resolve(file));
       lines.push({ status: 'ok', check: 'settings', message: `${scope} file ${file}` });
+    }
+    // Claude Code's file of the scope: its hooks and permissions are read too (not a spelling of MewCode's).
+    const claude = claudeSettingsFileOf(scope, projectRoot, homeDir);
+    if (claude !== undefined && existsSync(claude) && !seen.has(path.resolve(claude))) {
+      seen.add(path.resolve(claude));
+      lines.push({ status: 'ok', check: 'settings', message: `${scope} file ${claude} (Claude Code's: its hooks and permissions)` });
     }
     const warning = spellingsWarning(scope, found);
     if (warning === undefined) continue;

@@ -14,8 +14,21 @@
  * deny rules, hooks — add up; a single value (`default_mode`, `sandbox`) comes from the first
  * file of the scope, in this order, that sets it. Two spellings in one scope are reported
  * (`spellingsWarning`), naming both, so nobody keeps one by mistake.
+ *
+ * Claude Code's settings files hold the same `hooks` and `permissions` (same shape), so the hooks
+ * and permission-rules readers, the trust scan and doctor read them too, each in its scope after
+ * MewCode's own (`withClaudeSettingsFile`):
+ *
+ *   user     ~/.claude/settings.json
+ *   project  <root>/.claude/settings.json
+ *   local    <root>/.claude/settings.local.json
+ *
+ * They are not spellings of MewCode's files (no spellings warning), and the sandbox does not read
+ * them: Claude Code's `sandbox` key has another shape. When the project is the home directory the
+ * project's two are left out (`.claude/settings.json` is then the user's, read once).
  */
 import path from 'node:path';
+import { projectBoundary } from './project-file.js';
 
 /** The scopes of the settings files, highest precedence first. */
 export type SettingsFileScope = 'local' | 'project' | 'user';
@@ -33,6 +46,34 @@ export const SETTINGS_FILE_NAMES: Readonly<Record<'shared' | 'local', readonly s
 export function settingsFilesOf(scope: SettingsFileScope, projectRoot: string, homeDir: string): string[] {
   const dir = path.join(scope === 'user' ? homeDir : projectRoot, '.mewcode');
   return SETTINGS_FILE_NAMES[scope === 'local' ? 'local' : 'shared'].map((name) => path.join(dir, name));
+}
+
+/** The Claude Code settings file of one scope (absolute), or undefined (a project that is the home directory). */
+export function claudeSettingsFileOf(scope: SettingsFileScope, projectRoot: string, homeDir: string): string | undefined {
+  if (scope === 'user') return path.join(homeDir, '.claude', 'settings.json');
+  if (projectBoundary(projectRoot, homeDir) === undefined) return undefined;
+  return path.join(projectRoot, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
+}
+
+/**
+ * The files the hooks and permission-rules readers read for one scope: MewCode's spellings, then
+ * Claude Code's file (so a single value such as `default_mode` set in both comes from MewCode's).
+ */
+export function withClaudeSettingsFile(scope: SettingsFileScope, projectRoot: string, homeDir: string): string[] {
+  const claude = claudeSettingsFileOf(scope, projectRoot, homeDir);
+  return [...settingsFilesOf(scope, projectRoot, homeDir), ...(claude !== undefined ? [claude] : [])];
+}
+
+/**
+ * The top-level keys of a Claude Code settings file MewCode reads (hooks and permissions here, the
+ * plugin keys in config/claude-plugins); the others (`env`, `model`, `apiKeyHelper`,
+ * `statusLine`…) have no equivalent and are named in one notice (the permission-rules plugin).
+ */
+export const CLAUDE_SETTINGS_KEYS_READ = ['$schema', 'hooks', 'permissions', 'enabledPlugins', 'extraKnownMarketplaces'] as const;
+
+/** Whether a file is one of Claude Code's settings files (`.claude/settings.json`, `.claude/settings.local.json`). */
+export function isClaudeSettingsFile(file: string): boolean {
+  return path.basename(path.dirname(file)) === '.claude' && ['settings.json', 'settings.local.json'].includes(path.basename(file));
 }
 
 /** Every settings file, scope by scope (highest precedence first), each scope's in reading order. */

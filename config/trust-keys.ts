@@ -31,10 +31,11 @@ export const SETTINGS_TRUST_PATHS: readonly TrustPath[] = [
 ];
 
 /**
- * In Claude-shaped `.claude/settings.json` and `.claude/settings.local.json`: which Claude Code
- * plugins run (code) and which marketplaces the project wants added.
+ * In Claude Code's `.claude/settings.json` and `.claude/settings.local.json`: the same hooks and
+ * permissions as MewCode's settings files (their readers read these files too), plus which Claude
+ * Code plugins run (code) and which marketplaces the project wants added.
  */
-export const CLAUDE_SETTINGS_TRUST_PATHS: readonly TrustPath[] = [['enabledPlugins'], ['extraKnownMarketplaces']];
+export const CLAUDE_SETTINGS_TRUST_PATHS: readonly TrustPath[] = [...SETTINGS_TRUST_PATHS, ['enabledPlugins'], ['extraKnownMarketplaces']];
 
 export const keyOf = (path: TrustPath): string => path.join('.');
 

@@ -12,7 +12,8 @@
  *                                `` !`command` `` line or `allowed-tools` (custom commands that
  *                                run something or pre-approve tools for their turn; text-only
  *                                commands need no trust and are not listed)
- *   .claude/settings.json, .claude/settings.local.json   Claude Code plugin settings only
+ *   .claude/settings.json, .claude/settings.local.json   Claude Code's settings: hooks and
+ *                                permissions (as in .mewcode/settings.*) and its plugin settings
  *
  * plus the code those settings name (trust-code.ts), each file under the key `code` with the
  * sha256 of its content as its value.
@@ -113,7 +114,7 @@ function candidates(root: string, rootIsHome: boolean, warnings: string[]): Cand
       // Each spelling on its own: the readers read every one that exists, so each is scanned.
       ...SETTINGS_FILE_NAMES.shared.map((name): Candidate => ({ files: [inDotDir(name)], kind: 'settings', local: false })),
       ...SETTINGS_FILE_NAMES.local.map((name): Candidate => ({ files: [inDotDir(name)], kind: 'settings', local: true })),
-      // Only their plugin keys: nothing else in Claude Code's settings files is read by MewCode.
+      // Their hooks, permissions and plugin keys: what MewCode reads of Claude Code's settings files.
       { files: [inRoot(path.join('.claude', 'settings.json'))], kind: 'claude-settings', local: false },
       { files: [inRoot(path.join('.claude', 'settings.local.json'))], kind: 'claude-settings', local: true },
     );

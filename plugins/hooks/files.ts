@@ -3,17 +3,18 @@
  * boot (index.ts) can look at these files without loading the hook code.
  */
 import path from 'node:path';
-import { settingsFilesOf } from '../../config/settings-files.js';
+import { withClaudeSettingsFile } from '../../config/settings-files.js';
 
 export type HookScope = 'user' | 'project' | 'local';
 
 /**
  * Settings files in Claude Code's shape: hooks under a `hooks` key, among other settings. Every
  * spelling of each (settings.yaml, .yml, .json: config/settings-files.ts, the list the permission
- * rules and the sandbox read too), the user's first.
+ * rules read too), then Claude Code's own (`~/.claude/settings.json`, `.claude/settings.json`,
+ * `.claude/settings.local.json`), the user's first.
  */
 export function hookSettingsFiles(projectRoot: string, homeDir: string): { scope: HookScope; file: string }[] {
-  return (['user', 'project', 'local'] as const).flatMap((scope) => settingsFilesOf(scope, projectRoot, homeDir).map((file) => ({ scope, file })));
+  return (['user', 'project', 'local'] as const).flatMap((scope) => withClaudeSettingsFile(scope, projectRoot, homeDir).map((file) => ({ scope, file })));
 }
 
 /** MewCode's own rule files, which hold nothing but hooks: the project's first. */

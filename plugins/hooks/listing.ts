@@ -55,7 +55,7 @@ export async function describeHooks(projectRoot: string, homeDir: string, trust:
     }
   }
   if (!loaded.sources.some((source) => source.exists) && !files.files.some((file) => file.exists) && plugins.length === 0) {
-    out.push('No hooks configured (hooks: in ~/.mewcode/settings.yaml, .mewcode/settings.yaml or .mewcode/settings.local.yaml in Claude Code\'s settings.json shape, or rules in .mewcode/hooks.yaml and ~/.mewcode/hooks.yaml).');
+    out.push('No hooks configured (hooks: in ~/.mewcode/settings.yaml, .mewcode/settings.yaml or .mewcode/settings.local.yaml in Claude Code\'s settings.json shape, or in Claude Code\'s ~/.claude/settings.json, .claude/settings.json or .claude/settings.local.json, or rules in .mewcode/hooks.yaml and ~/.mewcode/hooks.yaml).');
   }
   return { text: out.map((line) => `${line}\n`).join(''), warnings: [...files.warnings, ...loaded.warnings] };
 }

@@ -1,7 +1,8 @@
 /**
  * User hook rules in Claude Code's settings shape, read from MewCode's settings files:
  *   ~/.mewcode/settings.yaml, <root>/.mewcode/settings.yaml, <root>/.mewcode/settings.local.yaml
- * (YAML or JSON content), under `hooks: { <Event>: [ { matcher, hooks: [ { type: command,
+ * (YAML or JSON content) and, at the same scopes, Claude Code's own ~/.claude/settings.json,
+ * <root>/.claude/settings.json, <root>/.claude/settings.local.json (files.ts), under `hooks: { <Event>: [ { matcher, hooks: [ { type: command,
  * command, timeout, async } | { type: http, url, headers, timeout } | { type: agent, prompt,
  * model, timeout } ] } ] }` — exactly as Claude Code documents it for settings.json; a handler's
  * `if` (a permission rule, tool events only) narrows it to the calls that rule matches.

@@ -16,7 +16,8 @@ import { FRIENDLY_NAMES, parseRule, type RuleList, type ToolSpec } from './rule-
 import { RulesEngine, type CommandParser, type EngineContext } from './engine.js';
 import type { ApprovalGrant, Approvals, GrantScope, PermissionSettings } from './services.js';
 import { PREFIX, approvalsFile, readSettingsFile, settingsFilePaths, type FileScope, type SettingsFile } from './settings-files.js';
-import { spellingsWarning } from '../../config/settings-files.js';
+import { isClaudeSettingsFile, spellingsWarning } from '../../config/settings-files.js';
+import { ignoredClaudeKeysNotice } from './claude-ignored-keys.js';
 import { suggestRule } from './suggest.js';
 import { hiddenTools } from './hidden-tools.js';
 import { loadOnce } from '../../sdk/load-once.js';
@@ -70,7 +71,7 @@ function commandsOnly(tool: ToolSpec): boolean {
 }
 
 /** No saved answers (a run that does not read the user's settings). */
-const NO_APPROVALS: SettingsFile = { scope: 'local', file: '', exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [] };
+const NO_APPROVALS: SettingsFile = { scope: 'local', file: '', exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [], ignoredClaudeKeys: [] };
 
 export class PermissionRules {
   readonly engine = new RulesEngine(SCOPES.map((scope) => new RuleLayer(scope)));
@@ -109,13 +110,16 @@ export class PermissionRules {
     }
     const warned = new Set<string>();
     for (const scope of [...scopes].reverse()) {
-      const existing = (this.loaded[scope] ?? []).filter((file) => file.exists).map((file) => file.file);
+      // Claude Code's file is not a spelling of MewCode's.
+      const existing = (this.loaded[scope] ?? []).filter((file) => file.exists && !isClaudeSettingsFile(file.file)).map((file) => file.file);
       const warning = spellingsWarning(scope, existing);
       // In the home directory the project's files are the user's: said once.
       if (warning === undefined || warned.has(existing.join('\0'))) continue;
       warned.add(existing.join('\0'));
       this.context.warn(warning);
     }
+    const ignored = ignoredClaudeKeysNotice(files);
+    if (ignored !== undefined) this.context.warn(ignored);
     // Answers the user gave: the local layer's precedence, and the user's own rules (they may pass a protected path).
     for (const warning of approvals!.warnings) this.context.warn(warning);
     for (const raw of approvals!.rules) inputs.push({ list: raw.list, value: raw.value, origin: { scope: 'local', source: approvals!.file, where: raw.where, userOwned: true } });

@@ -5,6 +5,10 @@
  *   <root>/.mewcode/settings.*          project (team, committed)
  *   <root>/.mewcode/settings.local.*    local (highest of the files; still the project's for trust)
  *   ~/.mewcode/approvals/<project>.yaml local: the user's "allow always" answers for this project
+ * and in each scope after MewCode's, Claude Code's own file (~/.claude/settings.json,
+ * <root>/.claude/settings.json, <root>/.claude/settings.local.json), read the same way, with
+ * the same trust rules; its keys MewCode has no equivalent for are collected (`ignoredClaudeKeys`)
+ * for one notice.
  *
  * ```yaml
  * permissions:
@@ -34,7 +38,7 @@ import path from 'node:path';
 import { type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
-import { settingsFilesOf } from '../../config/settings-files.js';
+import { CLAUDE_SETTINGS_KEYS_READ, isClaudeSettingsFile, withClaudeSettingsFile } from '../../config/settings-files.js';
 import { nodeCrypto } from '../../sdk/lazy-builtin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -60,14 +64,16 @@ export interface SettingsFile {
   defaultMode: PermissionMode | undefined;
   additionalDirectories: string[];
   warnings: string[];
+  /** A Claude Code settings file's top-level keys MewCode has no equivalent for (`env`, `model`…). */
+  ignoredClaudeKeys: string[];
 }
 
-/** Each scope's files, in reading order (config/settings-files.ts). */
+/** Each scope's files, in reading order, Claude Code's last (config/settings-files.ts). */
 export function settingsFilePaths(projectRoot: string, homeDir: string): Record<FileScope, string[]> {
   return {
-    local: settingsFilesOf('local', projectRoot, homeDir),
-    project: settingsFilesOf('project', projectRoot, homeDir),
-    user: settingsFilesOf('user', projectRoot, homeDir),
+    local: withClaudeSettingsFile('local', projectRoot, homeDir),
+    project: withClaudeSettingsFile('project', projectRoot, homeDir),
+    user: withClaudeSettingsFile('user', projectRoot, homeDir),
   };
 }
 
@@ -128,7 +134,7 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
  * approvals): it needs no trust, and may be a link like any file of the user's.
  */
 export async function readSettingsFile(scope: FileScope, file: string, trust?: WorkspaceTrust, projectRoot?: string, owner?: 'user'): Promise<SettingsFile> {
-  const result: SettingsFile = { scope, file, exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [] };
+  const result: SettingsFile = { scope, file, exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [], ignoredClaudeKeys: [] };
   // A repository could link its settings file out of the project, to /dev/zero or a FIFO.
   const read = readProjectTextFile(file, withinRoot(scope === 'user' || owner === 'user' ? undefined : projectRoot, { maxBytes: MAX_SETTINGS_BYTES }));
   if (!read.ok) {
@@ -145,6 +151,7 @@ export async function readSettingsFile(scope: FileScope, file: string, trust?: W
   }
   const gate = scope === 'user' || owner === 'user' ? USER_GATE : trustGate(file, trust);
   readPermissions(parsed.root, result, gate);
+  if (isClaudeSettingsFile(file)) result.ignoredClaudeKeys = [...parsed.root.entries.keys()].filter((key) => !(CLAUDE_SETTINGS_KEYS_READ as readonly string[]).includes(key));
   return result;
 }
 

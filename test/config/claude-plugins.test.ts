@@ -332,8 +332,8 @@ describe('enabledPlugins and extraKnownMarketplaces in Claude-shaped settings', 
     const notice = untrusted.notice()!;
     expect(notice).toContain('.claude/settings.json: enabledPlugins: lint@team-tools, fmt@team-tools (off)');
     expect(notice).toContain('.claude/settings.json: extraKnownMarketplaces: extra (github org/extra)');
-    // Only the plugin keys of Claude Code's settings file are MewCode's business.
-    expect(notice).not.toContain('permissions');
+    // Its allow rules are read too (by the permission rules), so they wait for trust as well.
+    expect(notice).toContain('.claude/settings.json: permissions.allow: Bash');
 
     const trusted = await trustOf(true);
     const after = enabledPlugins(dirs.cwd, dirs.homeDir, trusted);
