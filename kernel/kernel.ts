@@ -163,7 +163,12 @@ export class Kernel implements KernelApi {
   /** Plugins the managed settings require, with the managed file that names each. */
   private readonly requiredByManaged = new Map<MewcodePlugin, string>();
   private managedPolicy!: ManagedPolicy;
-  private readonly modeGuard = new ModeGuard(() => this.managedPolicy, (message) => this.warn(message));
+  // A settings file's disableBypassPermissionsMode is read through the permission rules' service (when bound).
+  private readonly modeGuard = new ModeGuard(
+    () => this.managedPolicy,
+    (message) => this.warn(message),
+    () => (this.container.isBound(TOKENS.PermissionSettings) ? this.container.get(TOKENS.PermissionSettings).bypassDisabledBy?.() : undefined),
+  );
   private readonly bindings: BindingLedger;
   private startTimeoutMs: number | undefined;
   private readonly pluginNames = new Set<string>();

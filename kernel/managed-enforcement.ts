@@ -48,22 +48,34 @@ export function requireManagedEnforcers(policy: ManagedPolicy, loaded: { pluginN
   }
 }
 
-/** The mode a run may use: bypassPermissions runs as default while managed settings disable it, said once. */
+/**
+ * The mode a run may use: bypassPermissions runs as default while managed settings disable it, or
+ * a settings file of the user's or the project's does (`disableBypassPermissionsMode`, which
+ * Claude Code honours at any level: `settingsBypass` says where), said once.
+ */
 export class ModeGuard {
   private warned = false;
 
   constructor(
     private readonly policy: () => ManagedPolicy,
     private readonly warn: (message: string) => void,
+    private readonly settingsBypass: () => string | undefined = () => undefined,
   ) {}
 
   permitted(mode: PermissionMode): PermissionMode {
-    const bypass = this.policy().permissions.disableBypassMode;
-    if (mode !== 'bypassPermissions' || !bypass) return mode;
+    if (mode !== 'bypassPermissions') return mode;
+    const managed = this.policy().permissions.disableBypassMode;
+    const where = managed ? `managed settings (${managed.where}: disable_bypass_mode)` : this.settingsWhere();
+    if (where === undefined) return mode;
     if (!this.warned) {
       this.warned = true;
-      this.warn(`bypassPermissions mode is disabled by managed settings (${bypass.where}: disable_bypass_mode); running in default mode`);
+      this.warn(`bypassPermissions mode is disabled by ${where}; running in default mode`);
     }
     return 'default';
+  }
+
+  private settingsWhere(): string | undefined {
+    const where = this.settingsBypass();
+    return where === undefined ? undefined : `settings (${where}: disableBypassPermissionsMode)`;
   }
 }

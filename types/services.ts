@@ -99,6 +99,16 @@ export interface PermissionSettings {
   /** `permissions.default_mode` of the highest settings file that sets it (local > project > user). */
   defaultMode(): PermissionMode | undefined;
   /**
+   * That file says `defaultMode: dontAsk` (Claude Code's): a run without --permission-mode answers
+   * every question no, as under `--permission-mode dontAsk`. Optional for other implementations.
+   */
+  defaultDontAsk?(): boolean;
+  /**
+   * Where a settings file (any scope) sets `disableBypassPermissionsMode: disable`, as
+   * `file:line:col`; undefined when none does. The kernel then runs bypassPermissions as default.
+   */
+  bypassDisabledBy?(): string | undefined;
+  /**
    * Absolute literal prefixes (the part before the first glob character) of every deny or ask
    * rule for `read_file`, in all layers and session rules: `[]` when there are none, undefined
    * when a rule's reach cannot be bounded by a prefix (a `~` regex, a negation, no pattern).

@@ -26,8 +26,17 @@ function commandWords(command: string, projectRoot: string): string[] {
 
 /** Why the command may not run (naming the file), or undefined when every file it names is fine. */
 export function projectCommandProblem(command: string, projectRoot: string): string | undefined {
+  return wordsProblem(commandWords(command, path.resolve(projectRoot)), projectRoot);
+}
+
+/** The same for an exec-form hook: its program and every argument, each one word as it is passed. */
+export function projectExecProblem(argv: readonly string[], projectRoot: string): string | undefined {
+  return wordsProblem(argv.filter((word) => word !== '' && !word.startsWith('-')), projectRoot);
+}
+
+function wordsProblem(words: readonly string[], projectRoot: string): string | undefined {
   const root = path.resolve(projectRoot);
-  for (const word of commandWords(command, root)) {
+  for (const word of words) {
     const file = path.resolve(root, word.startsWith('~') ? '/nonexistent' : word);
     if (!isPathStrictlyWithin(root, file)) continue;
     const problem = projectScriptProblem(file, root);

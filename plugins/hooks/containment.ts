@@ -186,3 +186,19 @@ export function uncontainedResult(event: string, outcome: { uncontained?: 'no sa
   // sandbox (no notice said so), is a failure shown at once.
   return outcome.uncontained === 'refused' || forcedBy !== undefined ? { kind: 'failed', reason, exit: 'not contained' } : { kind: 'ok', reason, exit: 'not run (not contained)' };
 }
+
+/**
+ * A hook MewCode itself kept from running — its handler is malformed (settings.ts `unrunnable`),
+ * or the OS sandbox hid its script (hidden-script.ts) — is not a hook that failed on its own: a
+ * PreToolUse or UserPromptSubmit one refuses what it would have judged (a skipped guard would be
+ * a bypassed guard); on other events it is a failure shown at once.
+ */
+export function preventedResult(event: string, reason: string, async: boolean): HookResult {
+  if (REFUSING.has(event) && !async) return { kind: 'blocked', reason, exit: 'not run (prevented)', ...(event === 'PreToolUse' ? { permission: 'deny' as const } : {}) };
+  return { kind: 'failed', reason, exit: 'not run (prevented)' };
+}
+
+/** The reason for a hook whose script the OS sandbox hid. */
+export function hiddenScriptReason(file: string): string {
+  return `its script ${file} is hidden inside the OS sandbox it runs in (MewCode keeps credentials and tool state out of sandboxed commands), so it could not run`;
+}

@@ -19,7 +19,8 @@ import type { RuleSubject } from '../../types/services.js';
 import { meetsCondition, type Conditions } from './conditions.js';
 import type { SubagentRunner } from '../../types/subagents.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
-import { mustConfine, uncontainedResult, type Confinement, type UntrustedHooks } from './containment.js';
+import { hiddenScriptReason, mustConfine, preventedResult, uncontainedResult, type Confinement, type UntrustedHooks } from './containment.js';
+import { headersWithEnv } from './header-env.js';
 
 export interface DispatcherDeps {
   projectRoot: string;
@@ -146,13 +147,22 @@ export class HookDispatcher {
       recordRun(this.deps, { name: rule.name, event: rule.event, async: handler.async, durationMs: monotonicMs() - started, result });
       return { rule, result };
     }
+    if (rule.unrunnable !== undefined) {
+      const result = preventedResult(rule.event, `the hook did not run: ${rule.unrunnable} (fix it in ${rule.name})`, handler.async);
+      recordRun(this.deps, { name: rule.name, event: rule.event, async: handler.async, durationMs: 0, result });
+      return { rule, result };
+    }
     const outcome =
       handler.type === 'http'
-        ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: handler.headers }, payload, timeoutMs, signal)
-        : await runCommandHook({ command: handler.command, payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: mustConfine(confinement), ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
-    const interpreted = outcome.uncontained ? uncontainedResult(rule.event, outcome, rule.handler.async, confinement.forcedBy) : interpret(rule.event, outcome);
+        ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: headersWithEnv(handler.headers, handler.allowedEnvVars, this.deps.env) }, payload, timeoutMs, signal)
+        : await runCommandHook({ command: handler.command, ...(handler.args ? { args: handler.args } : {}), payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: mustConfine(confinement), ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
+    const interpreted = outcome.uncontained
+      ? uncontainedResult(rule.event, outcome, rule.handler.async, confinement.forcedBy)
+      : outcome.hidden !== undefined
+        ? preventedResult(rule.event, hiddenScriptReason(outcome.hidden), rule.handler.async)
+        : interpret(rule.event, outcome);
     // What a contained run printed may be the repository's program speaking: stricter only.
-    const { result, ignored } = confinement.untrusted && handler.type === 'command' ? this.deps.untrusted.contained(rule.name, rule.event, interpreted) : { result: interpreted, ignored: undefined };
+    const { result, ignored } = confinement.untrusted && handler.type === 'command' && outcome.hidden === undefined ? this.deps.untrusted.contained(rule.name, rule.event, interpreted) : { result: interpreted, ignored: undefined };
     recordRun(this.deps, { name: rule.name, event: rule.event, async: rule.handler.async, durationMs: outcome.durationMs, result, ...(ignored ? { ignored } : {}) });
     return { rule, result };
   }

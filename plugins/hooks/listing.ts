@@ -49,7 +49,7 @@ export async function describeHooks(projectRoot: string, homeDir: string, trust:
     if (source.rules.length === 0) out.push('  no hooks');
     for (const rule of source.rules) {
       const flags = [rule.handler.async ? 'async' : '', rule.sandboxed ? 'sandboxed' : ''].filter(Boolean).join(', ');
-      const action = rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.type === 'agent' ? `agent ${rule.handler.agent ?? 'explore'}: ${rule.handler.prompt}` : rule.handler.command;
+      const action = rule.handler.type === 'http' ? `POST ${rule.handler.url}` : rule.handler.type === 'agent' ? `agent ${rule.handler.agent ?? 'explore'}: ${rule.handler.prompt}` : [rule.handler.command, ...(rule.handler.args ?? []).map((arg) => JSON.stringify(arg))].join(' ');
       const condition = rule.if ? ` if ${printable(rule.if)}` : '';
       out.push(`  ${rule.event}${rule.matcher ? ` [${printable(rule.matcher)}]` : ''}${condition}: ${printable(action)}${flags ? ` (${flags})` : ''}`, `    ${printable(rule.name)} — ${runsOf(rule.name)}`);
     }

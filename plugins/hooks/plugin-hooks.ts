@@ -38,7 +38,7 @@ export function loadPluginHooks(kernel: KernelApi): { rules: HookRule[]; sources
       const source: HookSource = { scope: 'user', file: part.file, exists: true, trust: 'personal', rules: [] };
       sources.push(source);
       for (const rule of parseHooks(located(part.value, part, []), 'user', part.file, warnings, false)) {
-        if (rule.handler.type === 'command' && missingPluginScript(rule.handler.command, bundle.root, existsSync) !== undefined) continue;
+        if (rule.handler.type === 'command' && [rule.handler.command, ...(rule.handler.args ?? [])].some((word) => missingPluginScript(word, bundle.root, existsSync) !== undefined)) continue;
         const withPlugin: HookRule = { ...rule, plugin: { id: bundle.id, env: bundle.variables } };
         source.rules.push(withPlugin);
         rules.push(withPlugin);

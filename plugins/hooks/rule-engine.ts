@@ -12,7 +12,7 @@
 import { globMatcher } from '../../sdk/linear-regex/picomatch.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { interpret, type HookResult } from './decision.js';
-import { mustConfine, uncontainedResult, type Confinement } from './containment.js';
+import { hiddenScriptReason, mustConfine, preventedResult, uncontainedResult, type Confinement } from './containment.js';
 import { PROJECT_HTTP_REFUSED, projectHttpRefusal, recordRun, type DispatcherDeps, type RuleResult } from './dispatcher.js';
 import { runCommandHook } from './run-command.js';
 import { fromHookAgent, runSubagentAction } from './subagent-action.js';
@@ -152,9 +152,11 @@ export class RuleEngine {
         ran = !outcome.uncontained;
         result = outcome.uncontained
           ? uncontainedResult(rule.event, outcome, rule.async, confinement.forcedBy)
-          : interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
+          : outcome.hidden !== undefined
+            ? preventedResult(rule.event, hiddenScriptReason(outcome.hidden), rule.async)
+            : interpret(rule.event === 'PreToolUse' || rule.event === 'UserPromptSubmit' || rule.event === 'PostToolUse' || rule.event === 'SessionStart' ? rule.event : 'Notification', outcome);
         // What a contained run printed may be the repository's program speaking: stricter only.
-        if (confinement.untrusted && rule.action.type === 'shell' && !outcome.uncontained) ({ result, ignored } = this.deps.untrusted.contained(rule.name, rule.event, result));
+        if (confinement.untrusted && rule.action.type === 'shell' && !outcome.uncontained && outcome.hidden === undefined) ({ result, ignored } = this.deps.untrusted.contained(rule.name, rule.event, result));
       }
       const blocking = MEWCODE_BLOCKING.has(rule.event);
       if (result.kind === 'blocked' && !blocking && rule.event !== 'PostToolUse') result = { ...result, kind: 'ok' }; // H1: cannot block

@@ -1,5 +1,6 @@
 /**
- * Runs one command hook: `bash -c <command>` (sh where there is no bash on PATH) with the payload as one
+ * Runs one command hook: `bash -c <command>` (sh where there is no bash on PATH), or with `args`
+ * Claude Code's exec form (the program and its arguments, no shell: exec-form.ts), with the payload as one
  * line of JSON on stdin, in its own process group (a timeout kills everything it started), with a
  * minimal environment plus MEWCODE_PROJECT_DIR and CLAUDE_PROJECT_DIR (and a plugin's
  * CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA), inside the OS command
@@ -8,7 +9,9 @@
  * would find `jq` or `bash` in the project, where a repository can plant its own.
  */
 import { spawn } from 'node:child_process';
-import { projectCommandProblem } from './command-files.js';
+import { projectCommandProblem, projectExecProblem } from './command-files.js';
+import { execArgv } from './exec-form.js';
+import { hiddenScript } from './hidden-script.js';
 import { registerProcessGroup, releaseProcessGroup, signalGroup } from '../../sdk/process-reaper.js';
 import { resolveShell } from '../../sdk/shell-path.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
@@ -23,6 +26,8 @@ const KILL_GRACE_MS = 1_000;
 
 export interface CommandRun {
   command: string;
+  /** Exec form: `command` is the program, these its arguments, no shell. */
+  args?: readonly string[];
   payload: unknown;
   projectRoot: string;
   homeDir: string;
@@ -52,6 +57,8 @@ export interface CommandOutcome {
   error?: string;
   /** It had to run inside the OS sandbox and could not (`error` says why): nothing ran. */
   uncontained?: 'no sandbox' | 'refused';
+  /** It ran inside the OS sandbox and failed because the sandbox hides this file, which it runs (hidden-script.ts). */
+  hidden?: string;
   durationMs: number;
 }
 
@@ -67,19 +74,28 @@ export function hookEnvironment(source: NodeJS.ProcessEnv, projectRoot: string):
 export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
   const started = monotonicMs();
   const elapsed = (): number => Math.round(monotonicMs() - started);
-  if (run.projectCommand) {
-    const problem = projectCommandProblem(run.command, run.projectRoot);
-    if (problem !== undefined) return { code: null, stdout: '', stderr: '', timedOut: false, error: problem, durationMs: elapsed() };
-  }
+  const notRun = (error: string): CommandOutcome => ({ code: null, stdout: '', stderr: '', timedOut: false, error, durationMs: elapsed() });
   const env = { ...hookEnvironment(run.env, run.projectRoot), ...run.extraEnv };
-  const shell = await resolveShell(env.PATH ?? '');
-  // stdin is a socket pair (libuv), which makes bash think a remote shell daemon started it and
-  // read ~/.bashrc: --norc keeps the user's rc files out of a hook's output.
-  const argv = shell.endsWith('/bash') ? [shell, '--norc', '--noprofile', '-c', run.command] : [shell, '-c', run.command];
+  let argv: string[];
+  if (run.args) {
+    const exec = execArgv(run.command, run.args, { CLAUDE_PROJECT_DIR: run.projectRoot, ...run.extraEnv }, env.PATH ?? '', run.projectRoot, run.homeDir);
+    if ('error' in exec) return notRun(exec.error);
+    argv = exec.argv;
+  } else {
+    const shell = await resolveShell(env.PATH ?? '');
+    // stdin is a socket pair (libuv), which makes bash think a remote shell daemon started it and
+    // read ~/.bashrc: --norc keeps the user's rc files out of a hook's output.
+    argv = shell.endsWith('/bash') ? [shell, '--norc', '--noprofile', '-c', run.command] : [shell, '-c', run.command];
+  }
+  if (run.projectCommand) {
+    const problem = run.args ? projectExecProblem(argv, run.projectRoot) : projectCommandProblem(run.command, run.projectRoot);
+    if (problem !== undefined) return notRun(problem);
+  }
   let file = argv[0]!;
   let args = argv.slice(1);
   let release: (() => Promise<void>) | undefined;
   let sandboxStop: AbortSignal | undefined;
+  let contained = false;
   const NO_SANDBOX = 'no OS sandbox can run here to contain it';
   const uncontained = (kind: 'no sandbox' | 'refused', why: string): CommandOutcome => ({ code: null, stdout: '', stderr: '', timedOut: false, error: why, uncontained: kind, durationMs: elapsed() });
   if (run.requireSandbox && !run.sandbox) return uncontained('no sandbox', NO_SANDBOX);
@@ -96,6 +112,7 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
       Object.assign(env, wrapped.launch.env ?? {});
       release = () => wrapped.launch.release();
       sandboxStop = wrapped.launch.stop;
+      contained = true;
     }
   }
   if (sandboxStop?.aborted) {
@@ -158,6 +175,8 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
     });
     child.once('close', (code) => {
       settled = true;
+      const stderr = Buffer.concat(err).toString('utf8');
+      const hidden = contained ? hiddenScript({ command: run.command, ...(run.args ? { argv } : {}), homeDir: run.homeDir, projectRoot: run.projectRoot }, { code: timedOut ? null : code, stderr }) : undefined;
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', onAbort);
       if (child.pid !== undefined) {
@@ -170,8 +189,9 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
       resolve({
         code: timedOut ? null : code,
         stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
+        stderr,
         timedOut,
+        ...(hidden !== undefined ? { hidden } : {}),
         durationMs: elapsed(),
       });
     });

@@ -234,13 +234,26 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
   }
 
   /** A prompt or subagent action's text on an event that has no place for it reaches the main session's next request. */
+  const remindsMain = (entry: RuleResult): boolean => entry.result.exit === 'prompt' || entry.result.exit === 'subagent';
   const remind = (results: readonly RuleResult[]): void => {
-    for (const entry of results) if (entry.result.additionalContext && (entry.result.exit === 'prompt' || entry.result.exit === 'subagent')) kernel.injectReminder(entry.result.additionalContext);
+    for (const entry of results) if (entry.result.additionalContext && remindsMain(entry)) kernel.injectReminder(entry.result.additionalContext);
   };
 
   if (listens('SubagentStart')) {
+    // A hook's additionalContext joins the sub-agent's context, as in Claude Code: kept by the
+    // sub-agent's id until its prompt is submitted (right after SubagentStart), then added to it.
+    const forSubagent = new Map<string, string[]>();
     kernel.hooks.subagentStart.tapPromise(NAME, async (context) => {
-      remind(await both('SubagentStart', 'SubagentStart', agentTypeSubjects(context), () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt })));
+      const results = await both('SubagentStart', 'SubagentStart', agentTypeSubjects(context), () => ({ ...common(context), prompt: context.prompt }), context, () => ({ ...own(context), prompt: context.prompt }));
+      remind(results);
+      const texts = results.flatMap((entry) => (entry.result.additionalContext && !remindsMain(entry) ? [entry.result.additionalContext] : []));
+      if (texts.length > 0) forSubagent.set(context.agentId, texts);
+    });
+    kernel.hooks.userPromptSubmit.tapPromise({ name: NAME, stage: 100 }, async (submission, context) => {
+      const texts = forSubagent.get(context.agentId);
+      if (!context.parentAgentId || texts === undefined || submission.block) return submission;
+      forSubagent.delete(context.agentId);
+      return { ...submission, additionalContext: [...texts, ...submission.additionalContext] };
     });
   }
 

@@ -25,6 +25,8 @@ export interface HttpHandler {
   type: 'http';
   url: string;
   headers: Record<string, string>;
+  /** Claude Code's: the environment variables `$VAR` / `${VAR}` in `headers` may name (header-env.ts). */
+  allowedEnvVars?: string[];
   timeoutSec?: number;
   async: boolean;
   sandbox: false;
@@ -44,7 +46,14 @@ export interface AgentHandler {
 
 export interface CommandHandler {
   type: 'command';
+  /** The shell command line, or with `args` the program (exec form). */
   command: string;
+  /**
+   * Claude Code's exec form: `command` is the program (found on PATH) and these its arguments,
+   * passed as they are with no shell (run-command.ts); `${CLAUDE_PROJECT_DIR}`,
+   * `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` are filled in, nothing else (no `~`, no `$VAR`).
+   */
+  args?: string[];
   /** Seconds, as Claude Code (default per event: events.ts). */
   timeoutSec?: number;
   /** Run in the background: never blocks, its output is only logged. */
@@ -76,6 +85,12 @@ export interface HookRule {
    * the project is untrusted every command hook runs contained anyway: containment.ts.)
    */
   sandboxed: boolean;
+  /**
+   * Why the handler cannot run (a malformed `args`, said in a warning at load). It stays a rule so
+   * that a guard is not silently dropped: on PreToolUse and UserPromptSubmit it refuses what it
+   * matches (dispatcher.ts), elsewhere it does nothing.
+   */
+  unrunnable?: string;
 }
 
 export interface HookSource {
@@ -184,11 +199,12 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
       }
       handlers.items.forEach((handlerNode, handlerIndex) => {
         const label = `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`;
-        const handler = parseHandler(handlerNode, label, warnings);
-        if (!handler) return;
+        const parsed = parseHandler(handlerNode, label, warnings);
+        if (!parsed) return;
+        const { handler, unrunnable } = parsed;
         const condition = parseIf(handlerNode, event as ClaudeEvent, label, warnings);
         if (condition === null) return;
-        rules.push({ name: where(handlerNode), event: event as ClaudeEvent, matcher, ...(condition !== undefined ? { if: condition } : {}), handler, scope, file, sandboxed: projectScope || handler.sandbox });
+        rules.push({ name: where(handlerNode), event: event as ClaudeEvent, matcher, ...(condition !== undefined ? { if: condition } : {}), handler, scope, file, sandboxed: projectScope || handler.sandbox, ...(unrunnable !== undefined ? { unrunnable } : {}) });
       });
     });
   }
@@ -229,7 +245,7 @@ function matcherError(matcher: string): string | undefined {
   }
 }
 
-function parseHandler(node: LocatedNode, label: string, warnings: string[]): CommandHandler | HttpHandler | AgentHandler | undefined {
+function parseHandler(node: LocatedNode, label: string, warnings: string[]): { handler: CommandHandler | HttpHandler | AgentHandler; unrunnable?: string } | undefined {
   const where = formatPos(node.pos);
   const value = toPlain(node) as Record<string, unknown> | unknown;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -238,6 +254,7 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
   }
   const entry = value as Record<string, unknown>;
   let handler: CommandHandler | HttpHandler | AgentHandler;
+  let unrunnable: string | undefined;
   if (entry.type === 'http') {
     if (typeof entry.url !== 'string' || !/^https?:\/\//.test(entry.url)) {
       warnings.push(`${PREFIX} ${where}: ${label}: url must be an http:// or https:// URL; skipped`);
@@ -248,13 +265,27 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
       warnings.push(`${PREFIX} ${where}: ${label}: headers must map names to strings; skipped`);
       return undefined;
     }
-    handler = { type: 'http', url: entry.url, headers: headers as Record<string, string>, async: entry.async === true, sandbox: false };
+    const allowed = entry.allowedEnvVars;
+    if (allowed !== undefined && (!Array.isArray(allowed) || allowed.some((name) => typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)))) {
+      warnings.push(`${PREFIX} ${where}: ${label}: allowedEnvVars must be a list of environment variable names; skipped`);
+      return undefined;
+    }
+    handler = { type: 'http', url: entry.url, headers: headers as Record<string, string>, async: entry.async === true, sandbox: false, ...(allowed !== undefined ? { allowedEnvVars: allowed as string[] } : {}) };
   } else if (entry.type === 'command') {
     if (typeof entry.command !== 'string' || entry.command.trim() === '') {
       warnings.push(`${PREFIX} ${where}: ${label}: command must be a non-empty string; skipped`);
       return undefined;
     }
     handler = { type: 'command', command: entry.command, async: entry.async === true, sandbox: entry.sandbox === true };
+    if (entry.args !== undefined) {
+      const argsNode = node.kind === 'map' ? node.entries.get('args') : undefined;
+      if (!Array.isArray(entry.args) || entry.args.some((arg) => typeof arg !== 'string')) {
+        // Run without its arguments, `bash` or `python3` would read the payload as a program.
+        const why = 'args must be a list of strings (exec form: command is the program, args its arguments)';
+        warnings.push(`${PREFIX} ${formatPos((argsNode ?? node).pos)}: ${label}: ${why}; the handler does not run (a PreToolUse or UserPromptSubmit one refuses what it matches)`);
+        unrunnable = 'its args is not a list of strings';
+      } else handler.args = entry.args as string[];
+    }
   } else if (entry.type === 'agent') {
     if (typeof entry.prompt !== 'string' || entry.prompt.trim() === '') {
       warnings.push(`${PREFIX} ${where}: ${label}: prompt must be a non-empty string; skipped`);
@@ -277,7 +308,10 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): Com
     handler.timeoutSec = entry.timeout;
   }
   for (const key of Object.keys(entry)) {
-    if (!['type', 'if', 'command', 'url', 'headers', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
+    if (!['type', 'if', 'command', 'args', 'url', 'headers', 'allowedEnvVars', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
   }
-  return handler;
+  for (const [key, type] of [['args', 'command'], ['allowedEnvVars', 'http']] as const) {
+    if (entry[key] !== undefined && handler.type !== type) warnings.push(`${PREFIX} ${where}: ${label}: "${key}" is for ${type} handlers and is ignored here`);
+  }
+  return { handler, ...(unrunnable !== undefined ? { unrunnable } : {}) };
 }

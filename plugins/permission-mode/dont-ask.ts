@@ -17,8 +17,8 @@ function shellWord(text: string): string {
 }
 
 /** The refusal of a question under dontAsk, with the allow rule that would let it run. */
-export function dontAskRefusal(kernel: KernelApi, request: ApprovalRequest): ApprovalOutcome {
-  const why = `${request.toolName} needs approval (${request.verdict.reason ?? request.verdict.layer}), and --permission-mode dontAsk refuses whatever would ask.`;
+export function dontAskRefusal(kernel: KernelApi, request: ApprovalRequest, source = '--permission-mode dontAsk'): ApprovalOutcome {
+  const why = `${request.toolName} needs approval (${request.verdict.reason ?? request.verdict.layer}), and ${source} refuses whatever would ask.`;
   const approvals = kernel.container.isBound(TOKENS.Approvals) ? kernel.container.get(TOKENS.Approvals) : undefined;
   // A settings file's ask (or the organisation's) holds over every allow rule: no rule to suggest.
   const rule = approvals && !request.verdict.layer.startsWith('permission-rules') ? approvals.suggestRule(request) : undefined;

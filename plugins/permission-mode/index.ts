@@ -17,6 +17,10 @@ function sandboxOf(kernel: KernelApi): CommandSandbox | undefined {
   return kernel.container.isBound(TOKENS.CommandSandbox) ? kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox) : undefined;
 }
 
+function settingsDontAsk(kernel: KernelApi): boolean {
+  return kernel.container.isBound(TOKENS.PermissionSettings) && kernel.container.get(TOKENS.PermissionSettings).defaultDontAsk?.() === true;
+}
+
 export default definePlugin({
   name: NAME,
   safety: true,
@@ -37,6 +41,9 @@ export default definePlugin({
     });
     if (kernel.cli?.dontAsk === true) {
       kernel.hooks.requestApproval.tapPromise({ name: NAME, stage: DONT_ASK_STAGE }, async (request) => dontAskRefusal(kernel, request));
+    } else if (kernel.cli?.permissionModeGiven !== true) {
+      // A settings file's `defaultMode: dontAsk` applies where the command line named no mode (as its defaultMode does).
+      kernel.hooks.requestApproval.tapPromise({ name: NAME, stage: DONT_ASK_STAGE }, async (request) => (settingsDontAsk(kernel) ? dontAskRefusal(kernel, request, 'defaultMode: dontAsk in your settings') : undefined));
     }
   },
 });

@@ -24,6 +24,7 @@
 import { has, readOptions } from '../../sdk/shell-command/getopt.js';
 import { XARGS_INPUT } from '../../sdk/shell-command/shell-shapes.js';
 import { WRAPPERS } from '../../sdk/shell-command/wrapper-table.js';
+import { withoutSafeAssignments } from './safe-env.js';
 
 /** What these functions read of a parsed segment (engine.ts's ShellSegmentLike). */
 interface SegmentWords {
@@ -65,6 +66,7 @@ export function looksThrough(segment: SegmentWords, segments: readonly SegmentWo
 
 /** The text allow rules see for a segment: the input a bare `xargs` appends stays visible. */
 export function allowTextOf(segment: SegmentWords): string {
-  const text = (segment.textWithoutRedirects ?? segment.text).trim();
+  // Leading assignments of Claude Code's safe variables (`NODE_ENV=test npm test`) are not part of the command an allow rule names.
+  const text = withoutSafeAssignments((segment.textWithoutRedirects ?? segment.text).trim());
   return segment.argv.includes(XARGS_INPUT) && !text.includes(XARGS_INPUT) ? `${text} ${XARGS_INPUT}` : text;
 }

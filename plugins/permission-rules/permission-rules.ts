@@ -335,13 +335,20 @@ export class PermissionRules {
     return { hiddenFiles: (toolName) => this.engine.searchFilter(toolName, this.context.projectRoot, this.context.homeDir) };
   }
 
+  /** The settings file whose default mode applies: the nearest scope's; within a scope, the first in reading order that sets it. */
+  private modeFile(): SettingsFile | undefined {
+    return (['local', 'project', 'user'] as const).flatMap((scope) => this.loaded[scope] ?? []).find((file) => file.defaultMode !== undefined);
+  }
+
   settings(): PermissionSettings {
     return {
       // Called by the sandbox on every path check: computed once (the files are read at boot).
       additionalDirectories: () => [...(this.directories ??= this.resolveDirectories())],
       // The nearest scope's; within a scope, the first file in reading order that sets it.
-      defaultMode: (): PermissionMode | undefined =>
-        (['local', 'project', 'user'] as const).flatMap((scope) => this.loaded[scope] ?? []).find((file) => file.defaultMode !== undefined)?.defaultMode,
+      defaultMode: (): PermissionMode | undefined => this.modeFile()?.defaultMode,
+      // The same file's `defaultMode: dontAsk`.
+      defaultDontAsk: (): boolean => this.modeFile()?.dontAsk === true,
+      bypassDisabledBy: (): string | undefined => (['local', 'project', 'user'] as const).flatMap((scope) => this.loaded[scope] ?? []).find((file) => file.disableBypassMode !== undefined)?.disableBypassMode,
       readRulePrefixes: () => this.engine.readRulePrefixes('read_file'),
     };
   }

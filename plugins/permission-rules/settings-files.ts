@@ -62,6 +62,10 @@ export interface SettingsFile {
   exists: boolean;
   rules: RawRule[];
   defaultMode: PermissionMode | undefined;
+  /** Where `disableBypassPermissionsMode: disable` (or disable_bypass_mode: true) is set, as file:line:col. */
+  disableBypassMode?: string;
+  /** `defaultMode: dontAsk` (Claude Code's): default mode, every question answered no (defaultMode is then `default`). */
+  dontAsk?: boolean;
   additionalDirectories: string[];
   warnings: string[];
   /** A Claude Code settings file's top-level keys MewCode has no equivalent for (`env`, `model`…). */
@@ -101,6 +105,8 @@ const KEYS = {
   defaultMode: 'default_mode',
   additional_directories: 'additional_directories',
   additionalDirectories: 'additional_directories',
+  disable_bypass_mode: 'disable_bypass_mode',
+  disableBypassPermissionsMode: 'disable_bypass_mode',
 } as const;
 
 /** Decides the trust-requiring keys of one file. */
@@ -176,8 +182,10 @@ function readPermissions(root: LocatedMap, out: SettingsFile, gate: TrustGate): 
       readDefaultMode(key, node, out, gate);
     } else if (canonical === 'additional_directories') {
       readDirectories(key, node, out, gate);
+    } else if (canonical === 'disable_bypass_mode') {
+      readDisableBypass(key, node, out);
     } else {
-      out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: unknown key (expected allow, ask, deny, default_mode, additional_directories); ignored`);
+      out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: unknown key (expected allow, ask, deny, default_mode, additional_directories, disable_bypass_mode); ignored`);
     }
   }
 }
@@ -214,12 +222,28 @@ function trusted(key: string, node: LocatedNode, out: SettingsFile, gate: TrustG
 function readDefaultMode(key: string, node: LocatedNode, out: SettingsFile, gate: TrustGate): void {
   const value = node.kind === 'scalar' ? node.value : undefined;
   if (value === null) return;
-  const mode = typeof value === 'string' ? (MODE_ALIASES[value] ?? value) : undefined;
+  // `dontAsk` (Claude Code's, as --permission-mode takes it): the default mode, nobody asked.
+  const dontAsk = value === 'dontAsk';
+  const mode = typeof value === 'string' ? (dontAsk ? 'default' : (MODE_ALIASES[value] ?? value)) : undefined;
   if (mode === undefined || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: must be one of ${PERMISSION_MODES.join(', ')} (got ${JSON.stringify(value ?? node.kind)}); ignored`);
+    out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: must be one of ${[...PERMISSION_MODES, 'dontAsk'].join(', ')} (got ${JSON.stringify(value ?? node.kind)}); ignored`);
     return;
   }
-  if (trusted(key, node, out, gate)) out.defaultMode = mode as PermissionMode;
+  if (!trusted(key, node, out, gate)) return;
+  out.defaultMode = mode as PermissionMode;
+  if (dontAsk) out.dontAsk = true;
+}
+
+/**
+ * Claude Code's `disableBypassPermissionsMode: "disable"` (or MewCode's `disable_bypass_mode: true`),
+ * honoured at any level as in Claude Code: it only takes a mode away, so a project's file needs
+ * no trust for it. The kernel runs bypassPermissions as default while any file sets it.
+ */
+function readDisableBypass(key: string, node: LocatedNode, out: SettingsFile): void {
+  const value = node.kind === 'scalar' ? node.value : undefined;
+  if (value === null || value === false) return;
+  if (value === true || value === 'disable') out.disableBypassMode = at(node);
+  else out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: expected "disable" (or true, or false); ignored`);
 }
 
 function readDirectories(key: string, node: LocatedNode, out: SettingsFile, gate: TrustGate): void {

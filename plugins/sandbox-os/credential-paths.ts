@@ -416,12 +416,16 @@ export const CREDENTIAL_PATHS: readonly string[] = [
 export const HIDDEN_EXCEPT: Readonly<Record<string, readonly string[]>> = {
   // MewCode: settings.yaml (http hook headers, permission rules), config.* (provider api_key),
   // trust.json, mcp-oauth.json, hooks.yaml, sessions/, logs/, hooks.log.
-  // `hooks/`: scripts the user's own hooks run (with `sandbox: true` a hook runs in here).
-  '.mewcode': ['skills', 'agents', 'commands', 'hooks', 'MEWCODE.md', 'AGENTS.md'],
+  // `hooks/`: scripts the user's own hooks run (with `sandbox: true` a hook runs in here, and every
+  // hook of the user's in an untrusted project). `plugins/`: the Claude Code plugins MewCode
+  // installed (config/claude-plugins/paths.ts), whose hooks run their own scripts from there.
+  '.mewcode': ['skills', 'agents', 'commands', 'hooks', 'plugins', 'MEWCODE.md', 'AGENTS.md'],
   // Claude Code: .credentials.json (OAuth), settings.json (env, apiKeyHelper), projects/
   // (transcripts), history.jsonl, ide/*.lock (IDE auth tokens), shell-snapshots/:
   // https://docs.anthropic.com/en/docs/claude-code/settings
-  '.claude': ['skills', 'agents', 'commands', 'plugins', 'output-styles', 'CLAUDE.md'],
+  // `hooks/` is where Claude Code's docs keep the user's hook scripts (~/.claude/hooks/…), and
+  // `plugins/` holds its plugins' scripts: both are run by the user's hooks, contained or not.
+  '.claude': ['skills', 'agents', 'commands', 'hooks', 'plugins', 'output-styles', 'CLAUDE.md'],
   // Codex CLI: auth.json, config.toml (MCP env), sessions/, history.jsonl:
   // https://github.com/openai/codex/blob/main/docs/config.md
   '.codex': ['prompts', 'skills', 'AGENTS.md'],

@@ -71,9 +71,9 @@ describe('file problems', () => {
     expect(reporter.warnings).toEqual(
       expect.arrayContaining([
         `permission-rules: ${file}:2:10: permissions.allow: expected a list of rules such as ["Bash(npm test)"]; ignored`,
-        `permission-rules: ${file}:3:17: permissions.default_mode: must be one of default, acceptEdits, plan, bypassPermissions (got "yolo"); ignored`,
+        `permission-rules: ${file}:3:17: permissions.default_mode: must be one of default, acceptEdits, plan, bypassPermissions, dontAsk (got "yolo"); ignored`,
         `permission-rules: ${file}:4:27: permissions.additional_directories: expected a list of directories; ignored`,
-        `permission-rules: ${file}:5:16: permissions.unknown_key: unknown key (expected allow, ask, deny, default_mode, additional_directories); ignored`,
+        `permission-rules: ${file}:5:16: permissions.unknown_key: unknown key (expected allow, ask, deny, default_mode, additional_directories, disable_bypass_mode); ignored`,
       ]),
     );
     expect(await outcome(bash(kernel, 'curl x'))).toBe('deny');

@@ -93,7 +93,7 @@ describe('the credential list', () => {
 
   test("the AI tools' and MewCode's directories: every entry but the kept names, listed at call time", async () => {
     const home = await tmp('mc-cred-home-');
-    for (const file of ['.mewcode/mcp-oauth.json', '.mewcode/new-in-a-later-version', '.mewcode/skills/x/SKILL.md', '.mewcode/AGENTS.md', '.claude/.credentials.json', '.claude/projects/p.jsonl', '.claude/skills/s/SKILL.md', '.codex/auth.json', '.codex/prompts/p.md']) {
+    for (const file of ['.mewcode/mcp-oauth.json', '.mewcode/new-in-a-later-version', '.mewcode/skills/x/SKILL.md', '.mewcode/AGENTS.md', '.claude/.credentials.json', '.claude/projects/p.jsonl', '.claude/skills/s/SKILL.md', '.codex/auth.json', '.codex/prompts/p.md', '.claude/hooks/guard.sh', '.claude/plugins/cache/m/p/hooks/x.sh', '.mewcode/hooks/guard.sh', '.mewcode/plugins/cache/m/p/hooks/x.sh']) {
       await mkdir(path.dirname(path.join(home, file)), { recursive: true });
       await writeFile(path.join(home, file), 'x');
     }
