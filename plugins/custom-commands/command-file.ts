@@ -82,7 +82,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
     for (const file of await rootMarkdownFiles(root)) {
       const parts = file === root.dir ? commandNameParts(path.dirname(file), file) : commandNameParts(root.dir, file);
       if (!parts) {
-        warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-" and "_"`);
+        warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-", "_" and "." (and start with a letter or digit)`);
         continue;
       }
       // The shared reader of project-supplied files: inside the project, a regular file, bounded.
