@@ -3,20 +3,23 @@
  * is a separate chunk imported only for a real run. A first word that may be a plugin's command
  * (`sessions`, `audit verify`) reads the plugins' declarations and loads only that command's
  * module, never the kernel (plugin-subcommands.ts). `doctor` loads its own module, which boots the
- * kernel itself.
+ * kernel itself. None of them may end as a silent success with its result unprinted
+ * (unfinished-run.ts).
  */
 import { parseCommandLine } from './cli-args.js';
 import { runPluginSubcommand, runSubcommand } from './subcommands.js';
 import { terminal } from '../config/terminal-safe.js';
 import { closeGoneTerminalsAtExit } from './gone-terminal.js';
+import { guardedCommand } from './unfinished-run.js';
 
 async function cli(): Promise<number> {
   closeGoneTerminalsAtExit();
   const argv = process.argv.slice(2);
-  const fromPlugin = await runPluginSubcommand(argv);
+  const subject = `mewcode ${argv[0] ?? ''}`.trim();
+  const fromPlugin = await guardedCommand(subject, () => runPluginSubcommand(argv));
   if (fromPlugin !== undefined) return fromPlugin;
   const command = parseCommandLine(argv, process.cwd());
-  if (command.kind !== 'run') return runSubcommand(command, undefined, argv);
+  if (command.kind !== 'run') return guardedCommand(subject, () => runSubcommand(command, undefined, argv));
   const { main } = await import('./main.js');
   return main(command.options);
 }

@@ -9,7 +9,7 @@ import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.j
 import { TOKENS } from '../types/tokens.js';
 import { parseCommandLine } from './cli-args.js';
 import { runPluginSubcommand, runSubcommand } from './subcommands.js';
-import { guardUnfinishedRun } from './unfinished-run.js';
+import { guardedCommand, guardUnfinishedRun } from './unfinished-run.js';
 import { bootKernel, OpenRunError, startRun, type BootedKernel } from './open-run.js';
 import { closeGoneTerminalsAtExit } from './gone-terminal.js';
 
@@ -20,10 +20,11 @@ import { closeGoneTerminalsAtExit } from './gone-terminal.js';
 export async function main(argv: readonly string[] | CliOptions, plugins: readonly MewcodePlugin[] = defaultPlugins): Promise<number> {
   closeGoneTerminalsAtExit();
   if (!isArgv(argv)) return guarded(argv, plugins);
-  const fromPlugin = await runPluginSubcommand(argv, plugins);
+  const subject = `mewcode ${argv[0] ?? ''}`.trim();
+  const fromPlugin = await guardedCommand(subject, () => runPluginSubcommand(argv, plugins));
   if (fromPlugin !== undefined) return fromPlugin;
   const command = parseCommandLine(argv, process.cwd());
-  return command.kind === 'run' ? guarded(command.options, plugins) : runSubcommand(command, plugins, argv);
+  return command.kind === 'run' ? guarded(command.options, plugins) : guardedCommand(subject, () => runSubcommand(command, plugins, argv));
 }
 
 /** A run that can never end the process as a success without having finished (unfinished-run.ts). */

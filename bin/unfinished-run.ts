@@ -15,7 +15,7 @@ import { expireStalledWaits } from '../kernel/decision-bounds.js';
  * one): from then on an emptied event loop is a normal end (e.g. during shutdown, whose clean-up
  * need not hold the process open), and the process exits with that code.
  */
-export function guardUnfinishedRun(jsonOutput: boolean): (code?: number) => void {
+export function guardUnfinishedRun(jsonOutput: boolean, subject?: string): (code?: number) => void {
   let done = false;
   let outcome: number | undefined;
   const onBeforeExit = (): void => {
@@ -28,7 +28,9 @@ export function guardUnfinishedRun(jsonOutput: boolean): (code?: number) => void
       return;
     }
     const message =
-      'the run stopped before it finished: everything it was waiting for was gone (a plugin hook, a start() or a provider left a promise that nothing will settle); --debug-boot lists the plugins that loaded';
+      subject === undefined
+        ? 'the run stopped before it finished: everything it was waiting for was gone (a plugin hook, a start() or a provider left a promise that nothing will settle); --debug-boot lists the plugins that loaded'
+        : `${subject} stopped before it finished: everything it was waiting for was gone (a promise that nothing will settle, in MewCode or in the plugin that provides the command or check); its result was not printed`;
     process.stderr.write(`mewcode: ${message}\n`);
     if (jsonOutput) {
       process.stdout.write(`${JSON.stringify({ type: 'result', subtype: 'error_during_execution', is_error: true, result: message, stop_reason: 'error' })}\n`);
@@ -41,4 +43,17 @@ export function guardUnfinishedRun(jsonOutput: boolean): (code?: number) => void
     if (code !== undefined) outcome ??= code;
     else process.off('beforeExit', onBeforeExit); // main() returned: its caller sets the exit code
   };
+}
+
+/**
+ * A command other than a run (`mewcode doctor`, `mewcode mcp list`, a plugin's subcommand) under
+ * the same guard: exit 1 with a message naming it, never exit 0 with its result unprinted.
+ */
+export async function guardedCommand<T>(subject: string, work: () => Promise<T>): Promise<T> {
+  const ended = guardUnfinishedRun(false, subject);
+  try {
+    return await work();
+  } finally {
+    ended();
+  }
 }

@@ -17,7 +17,8 @@ const MAX_DEPTH = 4;
 export const MAX_COMMAND_FILES = 1000;
 /** A command file is read up to this size; a larger one is skipped. */
 export const MAX_COMMAND_FILE_BYTES = 256 * 1024;
-const NAME_PART = /^[A-Za-z0-9][\w-]*$/;
+/** Letters, digits, `_`, `-` and `.` (Spec Kit's `speckit.specify.md`, which Claude Code runs as `/speckit.specify`). */
+const NAME_PART = /^[A-Za-z0-9][\w.-]*$/;
 
 /**
  * Either form Claude Code runs: a fenced block opened with ```` ```! ```` (its lines run as one
@@ -54,7 +55,7 @@ export function shellLineCommands(text: string): string[] {
 /**
  * The subfolders and name of a command file below its folder (`frontend/component.md` →
  * `['frontend', 'component']`), or undefined when a part is not a usable name (letters, digits,
- * `-`, `_`).
+ * `-`, `_`, `.`; not starting with `.` or `-`).
  */
 export function commandNameParts(dir: string, file: string): string[] | undefined {
   const parts = path.relative(dir, file).slice(0, -'.md'.length).split(path.sep);

@@ -18,6 +18,29 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
   Agent: 'agent',
 };
 
+/**
+ * Claude Code's tool names that MewCode has no tool for, as its rules and agent files name them:
+ * naming one takes nothing away and allows nothing here, and is no mistake worth a warning.
+ */
+export const CLAUDE_ONLY_TOOLS: readonly string[] = Object.freeze([
+  'MultiEdit',
+  'NotebookEdit',
+  'NotebookRead',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'ExitPlanMode',
+  'EnterPlanMode',
+  'SlashCommand',
+  'Skill',
+  'AskUserQuestion',
+  'ListMcpResourcesTool',
+  'ReadMcpResourceTool',
+]);
+
 /** The name payloads give a tool that has several Claude names (the first one above wins otherwise). */
 const PREFERRED: Readonly<Record<string, string>> = { agent: 'Task' };
 

@@ -22,7 +22,7 @@
  * naming the word; end the list with `--`, give the rules as one value (`Read,Write`) or repeat
  * the flag to mean rules, or put the prompt after `--` to mean a prompt.
  */
-import { CLAUDE_TO_OURS } from './claude-tool-names.js';
+import { CLAUDE_ONLY_TOOLS, CLAUDE_TO_OURS } from './claude-tool-names.js';
 import { splitRuleList } from './subcommand-args.js';
 
 /** The flag names, with Claude Code's kebab-case spellings, and the list each fills. */
@@ -41,27 +41,7 @@ export const RULE_LIST_OPTIONS = Object.fromEntries(Object.keys(RULE_LIST_FLAGS)
   { type: 'string'; multiple: true }
 >;
 
-/** Claude Code's tool names beyond the ones MewCode maps (claude-tool-names.ts), as its rules name them. */
-const OTHER_CLAUDE_TOOLS = [
-  'MultiEdit',
-  'NotebookEdit',
-  'NotebookRead',
-  'LS',
-  'WebFetch',
-  'WebSearch',
-  'BashOutput',
-  'KillShell',
-  'KillBash',
-  'ExitPlanMode',
-  'EnterPlanMode',
-  'SlashCommand',
-  'Skill',
-  'AskUserQuestion',
-  'ListMcpResourcesTool',
-  'ReadMcpResourceTool',
-];
-
-const TOOL_NAMES: ReadonlySet<string> = new Set([...Object.keys(CLAUDE_TO_OURS), ...Object.values(CLAUDE_TO_OURS), ...OTHER_CLAUDE_TOOLS]);
+const TOOL_NAMES: ReadonlySet<string> = new Set([...Object.keys(CLAUDE_TO_OURS), ...Object.values(CLAUDE_TO_OURS), ...CLAUDE_ONLY_TOOLS]);
 
 /** Unmistakably a rule: `Name(…)`, an MCP name or glob, or `*`. */
 function isPlainRule(piece: string): boolean {

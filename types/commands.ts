@@ -2,6 +2,15 @@
 import type { PermissionMode } from './permissions.js';
 import type { AgentSession } from './session.js';
 
+/**
+ * A line typed as a command call, `/name args` (group 1 the name, group 2 the arguments), as every
+ * front end reads it: a name of letters, digits, `_`, `-`, `:` (a plugin's namespace) and `.`
+ * (Spec Kit's `/speckit.specify`, which Claude Code runs). A path (`/tmp/x.log …`) is not one: its
+ * first word holds another `/`. One expression, so a name a front end runs is never sent to the
+ * model as text by another.
+ */
+export const SLASH_CALL = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/;
+
 export interface CommandResult {
   /** Text for the user. */
   output?: string;
@@ -11,7 +20,7 @@ export interface CommandResult {
 }
 
 export interface Command {
-  /** Without the slash; lower-case letters, digits, `-`, `_` and `:`. */
+  /** Without the slash; letters, digits, `-`, `_`, `.` (Spec Kit's `speckit.specify`) and `:`. */
   readonly name: string;
   readonly description: string;
   /** Shown after the name in help, e.g. `<file>`. */

@@ -20,6 +20,7 @@ import { readCatalogue, type MarketplaceEntry } from './marketplace-file.js';
 import { removeInstalledCopy, unknownMarketplace } from './marketplaces.js';
 import { installedPluginDir, pluginId, splitPluginId } from './paths.js';
 import { readPluginSettings } from './settings.js';
+import { reservedMarketplaceNameOffence } from './reserved-names.js';
 
 export interface InstallReport {
   plugin: InstalledPlugin;
@@ -44,6 +45,13 @@ function findInMarketplaces(manifest: PluginManifest, spec: string, warnings: st
   if (candidates.length === 0) throw unknownMarketplace(spec, known);
   const found: Found[] = [];
   for (const record of candidates) {
+    // A record an older MewCode added under a name reserved for Anthropic installs nothing.
+    const reserved = reservedMarketplaceNameOffence(record.name, record.source);
+    if (reserved) {
+      if (marketplace !== undefined) throw new Error(`marketplace ${record.name} ${reserved}; remove it (mewcode plugin marketplace remove ${record.name})`);
+      warnings.push(`marketplace ${record.name} ${reserved}; not searched`);
+      continue;
+    }
     let catalogue;
     try {
       catalogue = readCatalogue(record.root);

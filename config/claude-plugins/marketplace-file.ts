@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSafeName } from './paths.js';
 import { isRecord } from '../is-record.js';
+import { claudeFlag } from '../../types/claude-boolean.js';
 import { COMPONENT_KEYS, type ComponentKey } from './bundle/plugin-manifest.js';
 
 /** Where a plugin entry's files come from. `git` covers Claude Code's `github`, `url` and `git-subdir` sources. */
@@ -132,7 +133,7 @@ export function readCatalogue(root: string): MarketplaceCatalogue {
       ...(version ? { version } : {}),
       ...(description ? { description } : {}),
       ...(entry.author !== undefined ? { author: entry.author } : {}),
-      strict: entry.strict !== false,
+      strict: claudeFlag(entry.strict, 'strict', true, (message) => warnings.push(`${where} ("${pluginName}"): ${message}`)),
       components,
     });
   });

@@ -13,6 +13,7 @@ import { cloneRepository, headCommit, pullRepository } from './git.js';
 import { readManifest, updateManifest, type InstalledPlugin, type MarketplaceRecord, type MarketplaceSource } from './manifest.js';
 import { looksLikeGitUrl, readCatalogue, type MarketplaceCatalogue } from './marketplace-file.js';
 import { marketplaceCloneDir, pluginDataDir, pluginId, pluginsHome } from './paths.js';
+import { reservedMarketplaceNameOffence } from './reserved-names.js';
 
 export interface MarketplaceReport {
   record: MarketplaceRecord;
@@ -61,6 +62,7 @@ export async function addMarketplace(homeDir: string, spec: string, cwd: string 
   const now = new Date().toISOString();
   if (source.kind === 'directory') {
     const catalogue = readCatalogue(source.path);
+    refuseReservedName(catalogue.file, catalogue.name, source);
     const existing = manifest.marketplaces[catalogue.name];
     if (existing && sameSource(existing.source, source)) return { record: existing, catalogue, alreadyAdded: true };
     if (existing) throw clash(catalogue, existing);
@@ -79,6 +81,7 @@ export async function addMarketplace(homeDir: string, spec: string, cwd: string 
       // Name the repository, not the temporary clone.
       throw new Error(`${source.url}: ${(error as Error).message.split(staging).join('<repository>')}`);
     }
+    refuseReservedName(`${source.url}: .claude-plugin/marketplace.json`, catalogue.name, source);
     const existing = manifest.marketplaces[catalogue.name];
     if (existing && sameSource(existing.source, source)) return { record: existing, catalogue: readCatalogue(existing.root), alreadyAdded: true };
     if (existing) throw clash(catalogue, existing);
@@ -91,6 +94,12 @@ export async function addMarketplace(homeDir: string, spec: string, cwd: string 
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** A name reserved for Anthropic, from anywhere else (reserved-names.ts): refused before anything is recorded. */
+function refuseReservedName(file: string, name: string, source: MarketplaceSource): void {
+  const offence = reservedMarketplaceNameOffence(name, source);
+  if (offence) throw new Error(`${file} ${offence}`);
 }
 
 function clash(catalogue: MarketplaceCatalogue, existing: MarketplaceRecord): Error {

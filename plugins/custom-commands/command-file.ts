@@ -13,6 +13,7 @@ import { readProjectTextFile } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
 import { readFrontmatter } from '../../sdk/frontmatter.js';
+import { claudeFlag } from '../../types/claude-boolean.js';
 
 export type CommandScope = 'user' | 'project';
 
@@ -60,10 +61,6 @@ export function commandRoots(homeDir: string, projectRoot: string): CommandRoot[
 /** Re-exported: the trust scan reads `allowed-tools` with the same function. */
 export { toolList };
 
-function truthy(value: unknown): boolean {
-  return value === true || (typeof value === 'string' && /^(true|yes|on|1)$/i.test(value.trim())) || value === 1;
-}
-
 function firstLine(body: string): string {
   return body.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith('!`')) ?? '';
 }
@@ -82,7 +79,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
     for (const file of await rootMarkdownFiles(root)) {
       const parts = file === root.dir ? commandNameParts(path.dirname(file), file) : commandNameParts(root.dir, file);
       if (!parts) {
-        warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-" and "_"`);
+        warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-", "_" and "." (and start with a letter or digit)`);
         continue;
       }
       // The shared reader of project-supplied files: inside the project, a regular file, bounded.
@@ -97,6 +94,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         continue;
       }
       const data = parsed.data;
+      const at = (key: string): string => (parsed.keyLines[key] === undefined ? file : `${file}:${parsed.keyLines[key]}`);
       // The project's path is filled in when the command runs, as in every command's text (command.ts).
       const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProjectDir(root.variables)) : text);
       const hint = data['argument-hint'] ?? data.argument_hint;
@@ -120,7 +118,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         // A list of names, or of `{ name, description }` entries; or one string of names.
         argumentNames: toolList(Array.isArray(data.arguments) ? data.arguments.map((item: unknown) => (typeof item === 'object' && item !== null && 'name' in item ? (item as { name: unknown }).name : item)) : data.arguments),
         ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
-        disableModelInvocation: truthy(data['disable-model-invocation']),
+        disableModelInvocation: claudeFlag(data['disable-model-invocation'], 'disable-model-invocation', false, (message) => warn(`custom commands: ${at('disable-model-invocation')}: ${message}`)),
         body: expand(parsed.body),
         // Asked only of a file that runs something: a text-only command needs no trust (and is not listed).
         mayRunShellLines: root.scope === 'user' || !hasShellLines(read.text) || trust?.approves(file, 'commands', read.text) === true,

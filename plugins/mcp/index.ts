@@ -194,12 +194,13 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
       return;
     }
     if (manager.size === 0) return;
+    // Not unref'd: the servers' processes are, and a wait on them alone would let the event loop
+    // empty before the run (or `mewcode doctor`) had done anything.
     let timer: NodeJS.Timeout | undefined;
     const waited = await Promise.race([
       connects.then(() => 'all' as const),
       new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - monotonicMs()));
-        timer.unref();
       }),
     ]);
     clearTimeout(timer);

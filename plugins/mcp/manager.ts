@@ -213,10 +213,12 @@ export class McpManager implements McpServers {
     this.#closed = true;
     for (const [name] of this.#registered) this.#deps.registry.unregister(name);
     this.#registered.clear();
+    // The deadline keeps the process alive (it is not unref'd): the servers' processes and pipes
+    // are unref'd so that a run never waits for them, and a close waiting on them alone would
+    // otherwise let the event loop empty with this promise unsettled (the caller's output lost).
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, deadlineMs);
-      timer.unref();
     });
     await Promise.race([Promise.allSettled(this.#connections.map((connection) => connection.close())), deadline]);
     clearTimeout(timer);

@@ -5,6 +5,7 @@
  */
 import { toolList } from '../../config/command-files.js';
 import { parseFrontmatter } from './frontmatter.js';
+import { claudeFlag } from '../../types/claude-boolean.js';
 
 export type SkillMode = 'inline' | 'fork';
 export type SkillForkContext = 'none' | 'recent' | 'full';
@@ -144,13 +145,8 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   const hint = data['argument-hint'] ?? data.argument_hint;
   const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
 
-  const flag = (key: string, fallback: boolean): boolean => {
-    const value = data[key];
-    if (value === undefined || value === null) return fallback;
-    if (typeof value === 'boolean') return value;
-    warnings.push(`${key} must be true or false; using ${fallback}`);
-    return fallback;
-  };
+  // yes/no, on/off, 1/0 too, as Claude Code and the other Claude-format readers take them.
+  const flag = (key: string, fallback: boolean): boolean => claudeFlag(data[key], key, fallback, (message) => warnings.push(message));
   const modelInvocable = !flag('disable-model-invocation', false);
   const userInvocable = flag('user-invocable', true);
 

@@ -1,7 +1,9 @@
 /**
  * Sub-agent definition files (G1): markdown with YAML frontmatter, in Claude Code's format so
  * `.claude/agents/*.md` works unchanged. Frontmatter: `name`, `description`, `tools`,
- * `disallowed_tools` / `disallowedTools`, `model`; the body is the system prompt.
+ * `disallowedTools` / `disallowed-tools` / `disallowed_tools`, `model`; the body is the system
+ * prompt. Tool lists are read as commands' and skills' `allowed-tools` are (config/command-files.ts):
+ * commas, spaces or a YAML list.
  *
  * Sources, lowest first: ~/.claude/agents, ~/.mewcode/agents, <root>/.claude/agents,
  * <root>/.mewcode/agents; a later one wins by name. Project files are used only when workspace
@@ -12,10 +14,12 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { expandPluginVariables } from '../../types/claude-plugins.js';
+import { CLAUDE_ONLY_TOOLS, fromClaudeToolName } from '../../sdk/claude-tool-names.js';
 import path from 'node:path';
 import { frontmatterReady, parseFrontmatter } from '../../sdk/frontmatter.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
 import { MAX_AGENT_FILES } from '../../config/trust-scan.js';
+import { toolList as splitToolList } from '../../config/command-files.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { AgentDirectory } from './definitions-paths.js';
 import type { RoleDefinition } from './roles.js';
@@ -23,6 +27,15 @@ import type { RoleDefinition } from './roles.js';
 export interface LoadedDefinitions {
   roles: RoleDefinition[];
   warnings: string[];
+  /** The disallow lists as written, to check once the tools are registered (unknownDisallowed). */
+  disallowLists: DisallowList[];
+}
+
+/** One file's disallow list: where it is (`file:line`), its key as spelled, its entries. */
+export interface DisallowList {
+  at: string;
+  key: string;
+  entries: readonly string[];
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -33,6 +46,7 @@ export const MAX_DEFINITION_BYTES = 256 * 1024;
 export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: WorkspaceTrust | undefined): Promise<LoadedDefinitions> {
   const warnings: string[] = [];
   const byName = new Map<string, RoleDefinition>();
+  const disallowLists = new Map<string, DisallowList>();
   await frontmatterReady();
   for (const { dir, project, root, plugin, variables } of dirs) {
     const all = await markdownFiles(dir);
@@ -57,10 +71,12 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
       // A plugin's agent is `plugin:agent`, its prompt with the plugin's variables filled in.
       const role = plugin ? { ...parsed.role, name: `${plugin}:${parsed.role.name}`, prompt: variables ? expandPluginVariables(parsed.role.prompt, variables) : parsed.role.prompt } : parsed.role;
       byName.set(role.name, role);
+      if (parsed.disallowList) disallowLists.set(role.name, parsed.disallowList);
+      else disallowLists.delete(role.name);
       warnings.push(...parsed.warnings);
     }
   }
-  return { roles: [...byName.values()], warnings };
+  return { roles: [...byName.values()], warnings, disallowLists: [...disallowLists.values()] };
 }
 
 /**
@@ -86,7 +102,10 @@ async function markdownFiles(dir: string): Promise<string[]> {
   }
 }
 
-type Parsed = { role: RoleDefinition; warnings: string[] } | { error: string };
+type Parsed = { role: RoleDefinition; warnings: string[]; disallowList?: DisallowList } | { error: string };
+
+/** The spellings of the disallow key Claude Code and MewCode accept, the first one present used. */
+const DISALLOW_KEYS = ['disallowedTools', 'disallowed-tools', 'disallowed_tools'] as const;
 
 /** One definition file (`frontmatterReady()` awaited first). Lines in errors count from the file's first line (the opening `---`). */
 export function parseDefinition(file: string, text: string): Parsed {
@@ -108,8 +127,11 @@ function parseFields(file: string, body: string, fields: Record<string, unknown>
   if (model !== undefined && typeof model !== 'string') return { error: `${at('model')}: model: must be text (a configured provider or a model name)` };
   const tools = toolList(fields.tools, 'tools');
   if ('error' in tools) return { error: `${at('tools')}: ${tools.error}` };
-  const disallowedKey = fields.disallowed_tools !== undefined ? 'disallowed_tools' : 'disallowedTools';
+  const given = DISALLOW_KEYS.filter((key) => fields[key] !== undefined && fields[key] !== null);
+  const disallowedKey = given[0] ?? 'disallowedTools';
+  if (given.length > 1) warnings.push(`subagents: ${at(given[1]!)}: both ${given.join(' and ')} are set; ${disallowedKey} is used`);
   const disallowed = toolList(fields[disallowedKey], disallowedKey);
+  // An unreadable disallow list skips the file: the agent must not run with what it meant to lose.
   if ('error' in disallowed) return { error: `${at(disallowedKey)}: ${disallowed.error}` };
   // A permission pattern (`Bash(git:*)`) cannot narrow a tool list: an allowed entry is left out
   // (narrower), a disallowed entry takes the whole tool away (never wider).
@@ -131,13 +153,33 @@ function parseFields(file: string, body: string, fields: Record<string, unknown>
       ...(model && model.trim() ? { model: model.trim() } : {}),
     },
     warnings,
+    ...(denied && denied.length > 0 ? { disallowList: { at: at(disallowedKey), key: disallowedKey, entries: denied } } : {}),
   };
 }
 
-/** Claude Code writes `tools: Read, Grep, Glob`; a YAML list works too. Absent → undefined. */
+/**
+ * `tools: Read, Grep, Glob`, `tools: Read Grep Glob` or a YAML list, as Claude Code reads them (and
+ * as `allowed-tools` is read). Absent → undefined.
+ */
 function toolList(value: unknown, key: string): { list: string[] | undefined } | { error: string } {
   if (value === undefined || value === null) return { list: undefined };
-  if (typeof value === 'string') return { list: value.split(',').map((s) => s.trim()).filter(Boolean) };
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return { list: value.map((s: string) => s.trim()).filter(Boolean) };
-  return { error: `${key}: must be a comma-separated list or a YAML list of tool names` };
+  if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) return { list: splitToolList(value) };
+  return { error: `${key}: must be a list of tool names (separated by commas or spaces) or a YAML list` };
+}
+
+/**
+ * The entries of the disallow lists that name no tool of this run (`registered` answers for a
+ * registered name): each takes nothing away, which is all it can do — an entry never widens what
+ * an agent gets — but it is likely a typo of a tool the author meant to take away. MCP names
+ * (their server may connect later), `*` and Claude Code's tools MewCode lacks are not reported.
+ */
+export function unknownDisallowed(lists: readonly DisallowList[], registered: (name: string) => boolean): string[] {
+  const warnings: string[] = [];
+  for (const list of lists) {
+    for (const entry of list.entries) {
+      if (entry === '*' || entry.startsWith('mcp__') || CLAUDE_ONLY_TOOLS.includes(entry) || registered(fromClaudeToolName(entry))) continue;
+      warnings.push(`subagents: ${list.at}: ${list.key}: "${entry}" names no tool; it takes nothing away (check the spelling: Claude Code's names are Read, Write, Edit, Bash, Glob, Grep…)`);
+    }
+  }
+  return warnings;
 }

@@ -14,6 +14,7 @@ import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import { agentTool } from './agent-tool.js';
 import { agentsCommand } from './agents-command.js';
 import { agentDirectories, type AgentDirectory } from './definitions-paths.js';
+import type { DisallowList } from './definitions.js';
 import type { RoleDefinition } from './roles.js';
 import { runnerFacade, SubagentService, type AttachableService } from './runner.js';
 import { taskTools } from './task-tools.js';
@@ -43,14 +44,14 @@ function pluginAgentDirectories(kernel: KernelApi): AgentDirectory[] {
     .flatMap((bundle) => bundle.agents.map((dir): AgentDirectory => ({ dir, project: false, plugin: bundle.name, variables: bundle.variables })));
 }
 
-async function readRoles(kernel: KernelApi): Promise<RoleDefinition[]> {
+async function readRoles(kernel: KernelApi): Promise<{ roles: RoleDefinition[]; disallowLists: DisallowList[] }> {
   const dirs = [...pluginAgentDirectories(kernel), ...agentDirectories(kernel.projectRoot, kernel.homeDir)];
-  if (!(await hasDefinitions(dirs))) return [];
+  if (!(await hasDefinitions(dirs))) return { roles: [], disallowLists: [] };
   const trust = kernel.container.isBound(TOKENS.WorkspaceTrust) ? kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
   const { loadDefinitions } = await import('./definitions.js');
   const loaded = await loadDefinitions(dirs, trust);
   for (const warning of loaded.warnings) kernel.warn(warning);
-  return loaded.roles;
+  return { roles: loaded.roles, disallowLists: loaded.disallowLists };
 }
 
 export function createSubagentsPlugin(): MewcodePlugin {
@@ -58,6 +59,7 @@ export function createSubagentsPlugin(): MewcodePlugin {
   const managers = new Set<TaskManager>();
   const tasksOf = new WeakMap<SubagentService, TaskManager>();
   const services = new WeakMap<object, AttachableService>();
+  const disallowListsOf = new WeakMap<object, DisallowList[]>();
   return definePlugin({
     name: NAME,
     version: '0.1.0',
@@ -74,7 +76,9 @@ export function createSubagentsPlugin(): MewcodePlugin {
       const made = services.get(kernel.container.get(STATE));
       if (!made) throw new Error('the sub-agent service of this kernel is missing (its key was bound by another plugin)');
       const { service } = made;
-      made.attach(kernel, await readRoles(kernel));
+      const read = await readRoles(kernel);
+      made.attach(kernel, read.roles);
+      if (read.disallowLists.length > 0) disallowListsOf.set(kernel.container.get(STATE), read.disallowLists);
       const tasks = new TaskManager(service, (message, session) => kernel.notify('notice', message, session));
       managers.add(tasks);
       tasksOf.set(service, tasks);
@@ -91,6 +95,13 @@ export function createSubagentsPlugin(): MewcodePlugin {
       });
       // Background tasks stop with the session, each leaving a valid history.
       kernel.hooks.sessionEnd.tapPromise(NAME, () => tasks.stopAll());
+    },
+    // Every plugin's tools are registered by now: a disallowed name that matches none is reported.
+    async start(kernel) {
+      const lists = disallowListsOf.get(kernel.container.get(STATE));
+      if (!lists) return;
+      const { unknownDisallowed } = await import('./definitions.js');
+      for (const warning of unknownDisallowed(lists, (name) => kernel.tools.get(name) !== undefined)) kernel.warn(warning);
     },
     async dispose() {
       await Promise.all([...managers].map((tasks) => tasks.stopAll()));

@@ -5,9 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import type { Command } from '../../types/commands.js';
+import { SLASH_CALL, type Command } from '../../types/commands.js';
 
-const SLASH_CALL = /^\/([A-Za-z0-9][\w:-]*)(?:\s+([\s\S]*))?$/;
 
 export type SlashPrompt = { kind: 'text' } | { kind: 'command'; command: Command; args: string } | { kind: 'unknown'; name: string };
 

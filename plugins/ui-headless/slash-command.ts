@@ -3,7 +3,7 @@
  * written as a command call whose name no plugin contributes is an error, not a prompt.
  */
 import { existsSync } from 'node:fs';
-import type { Command } from '../../types/commands.js';
+import { SLASH_CALL, type Command } from '../../types/commands.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
 
@@ -11,9 +11,6 @@ export interface SlashCall {
   command: Command;
   args: string;
 }
-
-/** `/name args`: the first word is a slash and a command-like name (no further `/`, no `.`). */
-const SLASH_CALL = /^\/([A-Za-z0-9][\w:-]*)(?:\s+([\s\S]*))?$/;
 
 /**
  * The command name when the prompt is written as a command call, known or not. A prompt that

@@ -464,3 +464,25 @@ test.concurrent('a !`…` line that prints nothing leaves nothing in its place (
     expect(sentText(s)).toBe('Branch: |Next: shown');
   });
 });
+
+test.concurrent("a dotted command name (GitHub Spec Kit's speckit.specify.md) runs as /speckit.specify; an unknown dotted name is refused like /fixissue, not sent to the model", async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.cwd, '.claude/commands/speckit.specify.md'), '---\ndescription: Create or update the feature specification.\n---\nUser input:\n\n$ARGUMENTS\n');
+    write(join(s.cwd, '.claude/commands/kit/v1.2-notes.md'), 'Notes $ARGUMENTS\n');
+    const help = await s.run(['-p', '/help']);
+    expect(help.stderr).toBe('');
+    expect(help.stdout).toMatch(/\/speckit\.specify\s+Create or update the feature specification\. \(project\)/);
+    expect(help.stdout).toMatch(/\/v1\.2-notes\s+Notes \$ARGUMENTS \(project:kit\)/);
+    const r = await s.run(['-p', '/speckit.specify Build a todo app']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(sentText(s)).toBe('User input:\n\nBuild a todo app');
+    for (const unknown of ['/speckit.plan make it', '/fixissue 12']) {
+      const refused = await s.run(['-p', unknown]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`unknown command ${unknown.split(' ')[0]}; available:`);
+      expect(refused.stderr).toContain('/speckit.specify');
+    }
+    expect(s.requests).toHaveLength(1);
+  });
+});

@@ -157,3 +157,31 @@ describe("a plugin's failing tap", () => {
     });
   });
 });
+
+describe('a command that waits on something nothing keeps alive never ends as a silent success', () => {
+  // The promise never settles and holds no timer, socket or process: Node's event loop empties.
+  const STALLS = `export default {
+  name: 'staller',
+  subcommands: [{ name: 'stall', usage: 'stall', summary: 'waits forever', run: () => new Promise(() => {}) }],
+  doctorChecks: [{ name: 'stall', run: () => new Promise(() => {}) }],
+};
+`;
+
+  test.concurrent('a plugin subcommand: exit 1 and a message on stderr, not exit 0 and nothing', async () => {
+    await scenario([], async (s) => {
+      userConfig(s, '', { staller: STALLS });
+      const r = await s.run(['stall']);
+      expect(r.stderr).toContain('mewcode: mewcode stall stopped before it finished: everything it was waiting for was gone');
+      expect(r.code).toBe(1);
+    });
+  });
+
+  test.concurrent('`mewcode doctor` with a check that stalls: exit 1 and a message on stderr', async () => {
+    await scenario([], async (s) => {
+      userConfig(s, '', { staller: STALLS });
+      const r = await s.run(['doctor']);
+      expect(r.stderr).toContain('mewcode: mewcode doctor stopped before it finished');
+      expect(r.code).toBe(1);
+    });
+  });
+});

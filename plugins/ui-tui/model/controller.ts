@@ -3,7 +3,7 @@
  * runs slash commands (the TUI's own and every contributed `Command`), cancels, cycles modes.
  * Components call these methods; tests call them too.
  */
-import type { Command } from '../../../types/commands.js';
+import { SLASH_CALL, type Command } from '../../../types/commands.js';
 import type { PermissionMode } from '../../../types/permissions.js';
 import { PERMISSION_MODES } from '../../../types/permissions.js';
 import type { KernelApi } from '../../../types/plugin.js';
@@ -16,8 +16,6 @@ import { compareNames } from '../../../sdk/plain-intl.js';
 /** Shift+Tab cycles through these (bypass only by flag or settings: never one key away). */
 export const MODE_CYCLE: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan'];
 
-/** `/name args` where name is command-like (`/usr/bin …` is text). */
-const SLASH_CALL = /^\/([A-Za-z0-9][\w:-]*)(?:\s+([\s\S]*))?$/;
 
 export interface CommandInfo {
   name: string;

@@ -117,7 +117,9 @@ describe('slash command names in a prompt', () => {
     expect(slashCommandName('/mcp:list x')).toBe('mcp:list');
     expect(slashCommandName('/usr/lib is missing')).toBeUndefined();
     expect(slashCommandName('/tmp/x.log: why?')).toBeUndefined();
-    expect(slashCommandName('/notes.md please')).toBeUndefined();
+    // Dots are part of a name, as Claude Code runs Spec Kit's `/speckit.specify`: unknown, an error as `/compcat` is.
+    expect(slashCommandName('/speckit.specify Build a todo app')).toBe('speckit.specify');
+    expect(slashCommandName('/notes.md please')).toBe('notes.md');
     expect(slashCommandName('explain /help')).toBeUndefined();
     expect(slashCommandName('/tmp is full, what can I delete?')).toBeUndefined(); // an existing path is text
     expect(slashCommandName('/compcat')).toBe('compcat'); // a mistyped command is still an error

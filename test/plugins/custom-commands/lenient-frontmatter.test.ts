@@ -30,3 +30,19 @@ test('a description with an unquoted ": " and lines of its own, a - item tool li
   expect(loaded[0]).toMatchObject({ description: 'Review: the diff, then\nthe tests', argumentHint: '[pr] [focus]', allowedTools: ['Bash(git diff:*)', 'Read'], model: 'sonnet', body: 'Review $0.\n' });
   expect(warnings).toEqual([`custom commands: ${path.join(dir, 'twice.md')}:3: invalid YAML in the frontmatter: description is given twice (lines 2 and 3), and YAML cannot read it either (line 2: Nested mappings are not allowed in compact mappings); skipped`]);
 });
+
+test('disable-model-invocation in every spelling Claude Code accepts; any other value keeps the default with a warning naming file:line and the key', async () => {
+  const root = temp('bool-commands-root-');
+  const home = temp('bool-commands-home-');
+  const dir = path.join(home, '.claude', 'commands');
+  mkdirSync(dir, { recursive: true });
+  const spellings: Record<string, boolean> = { yes: true, On: true, '1': true, 'true': true, no: false, off: false, '0': false, 'False': false };
+  for (const [word] of Object.entries(spellings)) writeFileSync(path.join(dir, `c-${word.toLowerCase()}.md`), `---\ndescription: d\ndisable-model-invocation: ${word}\n---\nBody\n`);
+  writeFileSync(path.join(dir, 'maybe.md'), '---\ndescription: d\n\ndisable-model-invocation: maybe\n---\nBody\n');
+  const warnings: string[] = [];
+  const loaded = await loadCommandFiles(commandRoots(home, root), (message) => warnings.push(message), undefined);
+  const byName = Object.fromEntries(loaded.map((c) => [c.name, c.disableModelInvocation]));
+  for (const [word, value] of Object.entries(spellings)) expect([word, byName[`c-${word.toLowerCase()}`]]).toEqual([word, value]);
+  expect(byName.maybe).toBe(false);
+  expect(warnings).toEqual([`custom commands: ${path.join(dir, 'maybe.md')}:4: disable-model-invocation: "maybe" is not a yes/no value (true/false, yes/no, on/off, 1/0); using false`]);
+});

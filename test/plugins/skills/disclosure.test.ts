@@ -272,3 +272,34 @@ test('a skill named like a built-in command gets no command of its own (a warnin
   await collect(booted.kernel.run({ prompt: 'go', mode: 'bypassPermissions' }));
   expect(booted.model.requests[1]!.system.environment).toContain('## Skill: skills');
 });
+
+test.each([
+  ['yes', 'no'],
+  ['on', 'off'],
+  ['1', '0'],
+  ['YES', '"No"'],
+])("the booleans Claude Code accepts (%s / %s): a skill kept from the model stays out of the catalog; one kept from the user has no command", async (yes, no) => {
+  const project = temp('skills-project-');
+  const root = path.join(project, '.mewcode', 'skills');
+  writeSkill(root, 'secret-deploy', { name: 'secret-deploy', description: 'Deploy to production.', 'disable-model-invocation': yes }, 'DEPLOY BODY\n');
+  writeSkill(root, 'hidden', { name: 'hidden', description: 'Context the model may load.', 'user-invocable': no }, 'HIDDEN BODY\n');
+  writeSkill(root, 'plain', { name: 'plain', description: 'Both ways.', 'disable-model-invocation': no, 'user-invocable': yes }, 'PLAIN BODY\n');
+  const booted = await bootSkills([say('ok')], { project });
+  expect(skillCommands(booted.kernel).sort()).toEqual(['plain', 'secret-deploy']);
+  await collect(booted.kernel.run({ prompt: 'ship it', mode: 'bypassPermissions' }));
+  const stable = booted.model.requests[0]!.system.stable;
+  expect(stable).toContain('- hidden: Context the model may load.');
+  expect(stable).toContain('- plain: Both ways.');
+  expect(stable).not.toContain('secret-deploy');
+  expect(booted.reporter.warnings).toEqual([]);
+});
+
+test('a boolean that is none of the accepted spellings keeps the default, with a warning naming the file and key', async () => {
+  const project = temp('skills-project-');
+  const root = path.join(project, '.mewcode', 'skills');
+  const dir = writeSkill(root, 'odd', { name: 'odd', description: 'Odd.', 'disable-model-invocation': 'maybe' }, 'ODD\n');
+  const booted = await bootSkills([say('ok')], { project });
+  expect(skillCommands(booted.kernel)).toEqual(['odd']);
+  expect(booted.reporter.warnings.join('\n')).toContain(`${path.join(dir, 'SKILL.md')}`);
+  expect(booted.reporter.warnings.join('\n')).toMatch(/disable-model-invocation: "maybe" is not a yes\/no value \(true\/false, yes\/no, on\/off, 1\/0\); using false/);
+});
