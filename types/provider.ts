@@ -50,7 +50,7 @@ export type ProviderEvent =
   | { type: 'thinking'; thinking: string }
   /** Tool calls of this response, emitted once, before `done`. */
   | { type: 'tool_calls'; calls: ToolCall[] }
-  /** Usage of this response, emitted once, before `done`. */
+  /** Usage of this response, emitted once, before `done`; absent when the server reported none (unknown, not zero). */
   | { type: 'usage'; usage: Usage }
   /** A retry or other condition the user should see; never stored in history. */
   | { type: 'notice'; message: string }

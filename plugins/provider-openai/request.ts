@@ -68,6 +68,8 @@ interface Conversion {
   /** Send the model's reasoning back as `reasoning_content` (DeepSeek's thinking mode requires it in a tool loop). */
   reasoningContent: boolean;
   ids: ToolCallIdMapper;
+  /** The configured provider this request goes to: only its own calls get their vendor fields back. */
+  providerName: string | undefined;
 }
 
 /** Chat Completions has no standard field for thinking: it goes back only as `reasoning_content`, where the server wants it. */
@@ -89,6 +91,9 @@ function assistantMessage(message: AssistantMessage, conversion: Conversion): Ch
       type: 'function' as const,
       // the raw text the model produced, never re-serialised (P2)
       function: { name: call.name, arguments: call.input },
+      // Gemini 3 rejects a tool loop whose calls lack their `extra_content.google.thought_signature`;
+      // another server may reject fields it does not know, so they go back only where they came from.
+      ...(call.vendorFields && call.vendorFields.provider === conversion.providerName ? call.vendorFields.fields : {}),
     })),
   } as ChatCompletionMessageParam;
 }
@@ -144,9 +149,9 @@ function toolMessages(message: ToolMessage, conversion: Conversion): ChatComplet
   return out;
 }
 
-export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true, reasoningContent = false): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true, reasoningContent = false, providerName?: string): ChatCompletionMessageParam[] {
   // Ids recorded from another vendor (after a provider switch) are mapped to ones this API accepts.
-  const conversion: Conversion = { imagesAccepted, reasoningContent, ids: new ToolCallIdMapper(OPENAI_TOOL_CALL_IDS) };
+  const conversion: Conversion = { imagesAccepted, reasoningContent, ids: new ToolCallIdMapper(OPENAI_TOOL_CALL_IDS), providerName };
   const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap((message) => toMessages(message, conversion))];
   // Chat Completions accepts consecutive user messages, so the reminder simply goes last.
   if (request.reminder !== undefined && request.reminder !== '') {
@@ -179,7 +184,7 @@ export function toOpenAIParams(
 ): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: settings.model,
-    messages: toOpenAIMessages(request, settings.images !== false, sendsReasoningContent(settings)),
+    messages: toOpenAIMessages(request, settings.images !== false, sendsReasoningContent(settings), settings.name),
     stream: true,
     stream_options: { include_usage: true },
   };

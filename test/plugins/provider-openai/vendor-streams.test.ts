@@ -1,0 +1,160 @@
+// provider-openai against raw servers that stream as particular vendors do (Gemini's OpenAI
+// endpoint, OpenRouter, Ollama, vLLM, llama.cpp): shapes the scripted server never produces.
+import { Container } from 'inversify';
+import plugin from '../../../plugins/provider-openai/index.js';
+import { TOKENS } from '../../../types/index.js';
+import type { Message, Provider, ProviderFactory, ProviderSettings } from '../../../types/index.js';
+import { TOOLS, collect, last, only, request, textOf } from '../../support/provider-test-helpers.js';
+import { sse, startRawVendorServer, type RawResponse, type RawVendorServer } from '../../support/raw-vendor-server.js';
+
+let factory: ProviderFactory;
+let server: RawVendorServer | undefined;
+
+beforeAll(() => {
+  const container = new Container();
+  container.load(plugin.bindings!);
+  factory = container.get<ProviderFactory>(TOKENS.ProviderFactory);
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function provider(responses: RawResponse[], overrides: Partial<ProviderSettings> = {}): Promise<Provider> {
+  server = await startRawVendorServer(responses);
+  return factory.create({
+    name: 'vendor',
+    protocol: 'openai',
+    model: 'm',
+    apiKey: 'k',
+    baseUrl: `${server.url}/v1`,
+    contextWindow: 128_000,
+    maxTokens: 1024,
+    maxRetries: 0,
+    retryBaseDelayMs: 1,
+    ...overrides,
+  });
+}
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
+const USAGE = { usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } };
+const fn = (id: string | undefined, name: string | undefined, args: string, more: Record<string, unknown> = {}) => ({
+  ...(id === undefined ? {} : { id }),
+  type: 'function',
+  function: { ...(name === undefined ? {} : { name }), arguments: args },
+  ...more,
+});
+
+describe('tool calls as vendors number them', () => {
+  test('Gemini: calls without `index`, one per chunk, stay separate calls', async () => {
+    const p = await provider([{ body: sse([
+      chunk({ role: 'assistant', tool_calls: [fn('g1', 'read_file', '{"path":"a"}')] }),
+      chunk({ tool_calls: [fn('g2', 'read_file', '{"path":"b"}')] }),
+      chunk({}, 'tool_calls', USAGE),
+    ]) }]);
+    const events = await collect(p, request({ tools: TOOLS }));
+    expect(only(events, 'tool_calls')[0]!.calls).toEqual([
+      { id: 'g1', name: 'read_file', input: '{"path":"a"}' },
+      { id: 'g2', name: 'read_file', input: '{"path":"b"}' },
+    ]);
+  });
+
+  test('Gemini: several calls without `index` in one chunk, and without ids, stay separate', async () => {
+    const p = await provider([{ body: sse([
+      chunk({ role: 'assistant', tool_calls: [fn(undefined, 'read_file', '{"path":"a"}'), fn(undefined, 'grep', '{"pattern":"x"}')] }),
+      chunk({}, 'tool_calls', USAGE),
+    ]) }]);
+    const calls = only(await collect(p, request({ tools: TOOLS })), 'tool_calls')[0]!.calls;
+    expect(calls.map((c) => [c.name, c.input])).toEqual([['read_file', '{"path":"a"}'], ['grep', '{"pattern":"x"}']]);
+    expect(new Set(calls.map((c) => c.id)).size).toBe(2);
+  });
+
+  test('a new id on an index already used starts a new call; the same id repeated continues it', async () => {
+    const p = await provider([{ body: sse([
+      chunk({ tool_calls: [{ index: 0, ...fn('a', 'read_file', '{"pa') }] }),
+      chunk({ tool_calls: [{ index: 0, ...fn('a', undefined, 'th":"x"}') }] }),
+      chunk({ tool_calls: [{ index: 0, ...fn('b', 'grep', '{"pattern":"y"}') }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '' } }] }),
+      chunk({}, 'tool_calls', USAGE),
+    ]) }]);
+    expect(only(await collect(p, request({ tools: TOOLS })), 'tool_calls')[0]!.calls).toEqual([
+      { id: 'a', name: 'read_file', input: '{"path":"x"}' },
+      { id: 'b', name: 'grep', input: '{"pattern":"y"}' },
+    ]);
+  });
+});
+
+describe('usage a server does not report', () => {
+  test('no usage in the stream: no usage event (unknown), not zeros', async () => {
+    const p = await provider([{ body: sse([chunk({ content: 'hi' }), chunk({}, 'stop')]) }]);
+    const events = await collect(p, request());
+    expect(events.map((e) => e.type)).toEqual(['text', 'done']);
+  });
+});
+
+describe('reasoning as vendors stream it', () => {
+  test('`reasoning` (OpenRouter, Ollama, vLLM) is thinking, like `reasoning_content`', async () => {
+    const p = await provider([{ body: sse([chunk({ reasoning: 'Let me ' }), chunk({ reasoning: 'think.' }), chunk({ content: 'Answer.' }), chunk({}, 'stop', USAGE)]) }]);
+    const events = await collect(p, request());
+    expect(only(events, 'thinking').map((e) => e.thinking).join('')).toBe('Let me think.');
+    expect(textOf(events)).toBe('Answer.');
+    expect(last(events)).toMatchObject({ type: 'done', content: [{ type: 'thinking', thinking: 'Let me think.' }, { type: 'text', text: 'Answer.' }] });
+  });
+
+  test('both fields in one delta (OpenRouter sends the same text twice) count once', async () => {
+    const p = await provider([{ body: sse([chunk({ reasoning: 'R', reasoning_content: 'R' }), chunk({ content: 'A' }), chunk({}, 'stop', USAGE)]) }]);
+    expect(only(await collect(p, request()), 'thinking').map((e) => e.thinking).join('')).toBe('R');
+  });
+
+  test('<think>…</think> opening the content (Qwen, DeepSeek distills) is thinking, split anywhere', async () => {
+    const parts = ['\n<thi', 'nk>step one', ', step two</th', 'ink>\n\nThe', ' answer.'];
+    const p = await provider([{ body: sse([...parts.map((content) => chunk({ content })), chunk({}, 'stop', USAGE)]) }]);
+    const events = await collect(p, request());
+    expect(textOf(events)).toBe('The answer.');
+    expect(only(events, 'thinking').map((e) => e.thinking).join('')).toBe('step one, step two');
+    expect(last(events)).toMatchObject({ type: 'done', content: [{ type: 'thinking', thinking: 'step one, step two' }, { type: 'text', text: 'The answer.' }] });
+  });
+
+  test('an unclosed <think> is all thinking; <think> later in the answer is text', async () => {
+    let p = await provider([{ body: sse([chunk({ content: '<think>only reasoning' }), chunk({}, 'length', USAGE)]) }]);
+    let events = await collect(p, request());
+    expect(textOf(events)).toBe('');
+    expect(last(events)).toMatchObject({ type: 'done', content: [{ type: 'thinking', thinking: 'only reasoning' }] });
+    await server!.close();
+    p = await provider([{ body: sse([chunk({ content: 'Use <think> tags.' }), chunk({}, 'stop', USAGE)]) }]);
+    events = await collect(p, request());
+    expect(textOf(events)).toBe('Use <think> tags.');
+  });
+});
+
+describe('vendor fields on tool calls', () => {
+  const gemini = { extra_content: { google: { thought_signature: 'c2lnbmF0dXJl' } } };
+
+  test('Gemini 3 thought_signature is kept and sent back on the same provider, not to another', async () => {
+    const p = await provider([
+      { body: sse([chunk({ role: 'assistant', tool_calls: [fn('g1', 'read_file', '{"path":"a"}', gemini)] }), chunk({}, 'tool_calls', USAGE)]) },
+      { body: sse([chunk({ content: 'ok' }), chunk({}, 'stop', USAGE)]) },
+    ]);
+    const calls = only(await collect(p, request({ tools: TOOLS })), 'tool_calls')[0]!.calls;
+    expect(calls[0]!.vendorFields).toEqual({ provider: 'vendor', fields: gemini });
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'assistant', content: [], toolCalls: calls },
+      { role: 'tool', results: [{ toolCallId: 'g1', content: 'A', isError: false }] },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'o1', name: 'read_file', input: '{}', vendorFields: { provider: 'other', fields: gemini } }] },
+      { role: 'tool', results: [{ toolCallId: 'o1', content: 'B', isError: false }] },
+    ];
+    await collect(p, request({ tools: TOOLS, messages: history }));
+    const sent = (server!.bodies[1] as { messages: { role: string; tool_calls?: Record<string, unknown>[] }[] }).messages.filter((m) => m.tool_calls);
+    expect(sent[0]!.tool_calls![0]).toEqual({ id: 'g1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' }, ...gemini });
+    expect(sent[1]!.tool_calls![0]).toEqual({ id: 'o1', type: 'function', function: { name: 'read_file', arguments: '{}' } });
+  });
+});
