@@ -85,6 +85,11 @@ export interface ProviderSettings {
   protocol: ProviderProtocol;
   model: string;
   apiKey?: string;
+  /**
+   * A bearer token sent as `Authorization: Bearer` instead of an API key (ANTHROPIC_AUTH_TOKEN, as
+   * Claude Code and the Anthropic SDK accept it: gateways and proxies that issue their own tokens).
+   */
+  authToken?: string;
   baseUrl?: string;
   contextWindow: number;
   maxTokens: number;
@@ -122,6 +127,8 @@ export interface ProviderFactory {
   readonly protocol: string;
   /** The SDK's standard environment variables, for the "what to set" message. */
   readonly apiKeyEnv: string;
+  /** A variable holding a bearer token used when no API key is set (ANTHROPIC_AUTH_TOKEN). */
+  readonly authTokenEnv?: string;
   readonly baseUrlEnv: string;
   /** Where requests go without a base URL (`mewcode doctor` says whether a proxy is used for it). */
   readonly defaultBaseUrl?: string;

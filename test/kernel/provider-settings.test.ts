@@ -50,3 +50,16 @@ test('a keyless OpenAI-compatible local server needs no API key; api.openai.com 
   expect(local.active.apiKey).toBeUndefined();
   expect(() => resolveProviderSettings({ ...input, entries: [{ name: 'cloud', protocol: 'openai', model: 'gpt' }] })).toThrow(ConfigurationError);
 });
+
+test('ANTHROPIC_AUTH_TOKEN alone selects the anthropic provider and is its Bearer token (as Claude Code accepts)', () => {
+  const factories = [
+    { protocol: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', authTokenEnv: 'ANTHROPIC_AUTH_TOKEN', baseUrlEnv: 'ANTHROPIC_BASE_URL', defaultContextWindow: 200_000, create: () => { throw new Error('unused'); } },
+  ];
+  const input = { configuredActive: undefined, env: { ANTHROPIC_AUTH_TOKEN: 'tok', MEWCODE_MODEL: 'claude-x' }, flags: {}, factories, expand: (v: string) => v };
+  const settings = resolveProviderSettings({ ...input, entries: [] });
+  expect(settings.active).toMatchObject({ protocol: 'anthropic', authToken: 'tok' });
+  expect(settings.active.apiKey).toBeUndefined();
+  // a configured entry without api_key takes the token too
+  const entry = resolveProviderSettings({ ...input, entries: [{ name: 'gw', protocol: 'anthropic', model: 'claude-x' }] });
+  expect(entry.active).toMatchObject({ name: 'gw', authToken: 'tok' });
+});

@@ -158,3 +158,67 @@ describe('vendor fields on tool calls', () => {
     expect(sent[1]!.tool_calls![0]).toEqual({ id: 'o1', type: 'function', function: { name: 'read_file', arguments: '{}' } });
   });
 });
+
+describe('error bodies as vendors shape them', () => {
+  const json = (status: number, body: unknown): RawResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const errorOf = async (responses: RawResponse[], overrides: Partial<ProviderSettings> = {}) => {
+    const events = await collect(await provider(responses, overrides), request());
+    return only(events, 'error')[0]!.error;
+  };
+
+  test('vLLM < 0.10.1 flat body: the vendor message, and a context overflow is recognised', async () => {
+    const error = await errorOf([json(400, { object: 'error', message: "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens.", type: 'BadRequestError', param: null, code: 400 })]);
+    expect(error.kind).toBe('prompt_too_long');
+    expect(error.message).toContain('maximum context length is 4096 tokens');
+    // the server's own limit is below the configured window: the way out is context_window
+    expect(error.message).toMatch(/context_window/);
+    expect(error.message).toContain('4096');
+  });
+
+  test('Mistral flat body and Gemini array body keep the vendor message', async () => {
+    let error = await errorOf([json(400, { object: 'error', message: 'Invalid model: mistral-huge', type: 'invalid_model', param: null, code: '1500' })]);
+    expect([error.kind, error.message]).toEqual(['bad_request', expect.stringContaining('Invalid model: mistral-huge')]);
+    await server!.close();
+    error = await errorOf([json(400, [{ error: { code: 400, message: 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } }])]);
+    expect(error.message).toContain('exceeds the maximum number of tokens allowed');
+    expect(error.kind).toBe('prompt_too_long');
+  });
+
+  test('an HTML error page is cut to its title; a 403 from a proxy does not blame the API key', async () => {
+    const page = `<!DOCTYPE html><html><head><title>Access denied | api.example.com used Cloudflare</title></head><body>${'<p>x</p>'.repeat(1000)}</body></html>`;
+    const error = await errorOf([{ status: 403, headers: { 'content-type': 'text/html' }, body: page }]);
+    expect(error.message).toContain('Access denied | api.example.com used Cloudflare');
+    expect(error.message.length).toBeLessThan(600);
+    expect(error.message).not.toMatch(/API key/);
+    expect(error.message).toMatch(/HTML/);
+  });
+
+  test('OpenRouter mid-stream error with a numeric code is classified by that status and retried', async () => {
+    const midStream429 = sse([{ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }], error: { code: 429, message: 'Rate limit exceeded upstream' } }]);
+    const p = await provider([{ body: `: OPENROUTER PROCESSING\n\n${midStream429}` }, { body: sse([chunk({ content: 'fine' }), chunk({}, 'stop', USAGE)]) }], { maxRetries: 1 });
+    const events = await collect(p, request());
+    expect(only(events, 'notice')[0]!.message).toMatch(/rate limit/i);
+    expect(textOf(events)).toBe('fine');
+  });
+});
+
+describe('a 200 that is not an event stream', () => {
+  test('an HTML login page is said as such (content type, title) and not retried', async () => {
+    const p = await provider([{ headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><head><title>Sign in - Corporate SSO</title></head><body>…</body></html>' }], { maxRetries: 3 });
+    const events = await collect(p, request());
+    const error = only(events, 'error')[0]!.error;
+    expect(error.message).toContain('text/html');
+    expect(error.message).toContain('Sign in - Corporate SSO');
+    expect(only(events, 'notice')).toEqual([]);
+    expect(server!.bodies).toHaveLength(1);
+  });
+
+  test('a complete JSON chat answer from a gateway that ignores `stream` is accepted as the answer', async () => {
+    const answer = { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Whole answer.', tool_calls: [{ id: 't1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } };
+    const p = await provider([{ headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer) }]);
+    const events = await collect(p, request({ tools: TOOLS }));
+    expect(textOf(events)).toBe('Whole answer.');
+    expect(only(events, 'tool_calls')[0]!.calls).toEqual([{ id: 't1', name: 'read_file', input: '{"path":"a"}' }]);
+    expect(last(events)).toMatchObject({ type: 'done', stopReason: 'tool_calls' });
+  });
+});
