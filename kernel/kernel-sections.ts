@@ -26,7 +26,9 @@ export const providerEntrySchema = z.strictObject({
   protocol: nonEmpty(),
   model: z.optional(nonEmpty()),
   api_key: z.optional(z.string()),
-  base_url: z.optional(z.url()),
+  // Only http(s): a URL without a scheme ("localhost:8000/v1" parses with "localhost:" as one) or
+  // with a typo ("htp://") would otherwise fail at every request, retried as a network error.
+  base_url: z.optional(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL (e.g. http://localhost:8000/v1)' })),
   context_window: z.optional(positiveInt()),
   /** false: the model takes no image input (a text-only local model); images reach it described. */
   images: z.optional(z.boolean()),

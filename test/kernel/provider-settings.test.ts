@@ -63,3 +63,10 @@ test('ANTHROPIC_AUTH_TOKEN alone selects the anthropic provider and is its Beare
   const entry = resolveProviderSettings({ ...input, entries: [{ name: 'gw', protocol: 'anthropic', model: 'claude-x' }] });
   expect(entry.active).toMatchObject({ name: 'gw', authToken: 'tok' });
 });
+
+test.each(['localhost:1/v1', 'htp://127.0.0.1:1/v1', 'ftp://example.com/v1', '127.0.0.1:8080'])('base_url %s (no http(s) scheme) is a configuration error naming file, line and key', async (url) => {
+  const reporter = new MemoryReporter();
+  const create = Kernel.create({ ...base, reporter, env: {}, config: configWith({ providers: [{ name: 'local', protocol: 'openai', model: 'm', api_key: 'k', base_url: url }] }) });
+  await expect(create).rejects.toThrow(ConfigurationError);
+  expect(reporter.warnings).toEqual([expect.stringMatching(/^config: \/p\/\.mewcode\.yaml:\d+:1: providers\[0\]\.base_url: .*http:\/\/ or https:\/\//)]);
+});
