@@ -35,6 +35,8 @@ export const providerEntrySchema = z.strictObject({
   /** Chat Completions: send the model's reasoning back as `reasoning_content` (default: where the model needs it). */
   reasoning_content: z.optional(z.boolean()),
   max_tokens: z.optional(positiveInt()),
+  /** Chat Completions: send the output limit as `max_completion_tokens` (reasoning models) instead of `max_tokens`. */
+  max_completion_tokens: z.optional(z.boolean()),
   thinking: z.optional(thinkingSchema),
   max_retries: z.optional(z.int().check(z.gte(0), z.lte(20))),
   retry_base_delay_ms: z.optional(z.int().check(z.gte(0))),

@@ -110,5 +110,6 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
   if (thinking) settings.thinking = thinking;
   if (entry.images === false) settings.images = false;
   if (entry.reasoning_content !== undefined) settings.reasoningContent = entry.reasoning_content;
+  if (entry.max_completion_tokens !== undefined) settings.maxCompletionTokens = entry.max_completion_tokens;
   return settings;
 }

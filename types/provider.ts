@@ -105,6 +105,12 @@ export interface ProviderSettings {
    * of the provider entry). Unset: on for the models known to require it (DeepSeek's reasoner).
    */
   reasoningContent?: boolean;
+  /**
+   * Chat Completions: the output limit goes as `max_completion_tokens` (reasoning models reject
+   * `max_tokens`) rather than `max_tokens` (`max_completion_tokens:` of the provider entry).
+   * Unset: api.openai.com, and Azure reasoning deployments, get it.
+   */
+  maxCompletionTokens?: boolean;
 }
 
 export interface Provider {

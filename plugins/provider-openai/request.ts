@@ -169,6 +169,30 @@ export function usesMaxCompletionTokens(baseURL: string): boolean {
   return isOpenAIHost(baseURL);
 }
 
+/** Model names of OpenAI's reasoning models (o1, o3-mini, o4-mini, gpt-5…), whatever the deployment is called. */
+const REASONING_MODEL = /^(o\d|gpt-5)/i;
+
+/**
+ * Which field carries the output limit. The provider entry decides when it says
+ * (`max_completion_tokens: true|false`); else api.openai.com gets `max_completion_tokens`, and so
+ * does Azure OpenAI when the deployment reasons (thinking on, or an o-series / gpt-5 model): Azure's
+ * reasoning deployments reject `max_tokens` as api.openai.com does.
+ */
+export function sendsMaxCompletionTokens(settings: Pick<ProviderSettings, 'model' | 'thinking' | 'maxCompletionTokens'>, baseURL: string): boolean {
+  if (settings.maxCompletionTokens !== undefined) return settings.maxCompletionTokens;
+  if (usesMaxCompletionTokens(baseURL)) return true;
+  return isAzureHost(baseURL) && (settings.thinking?.enabled === true || REASONING_MODEL.test(settings.model));
+}
+
+function isAzureHost(baseURL: string): boolean {
+  try {
+    const host = new URL(baseURL).hostname;
+    return host.endsWith('.openai.azure.com') || host.endsWith('.cognitiveservices.azure.com') || host.endsWith('.services.ai.azure.com');
+  } catch {
+    return false;
+  }
+}
+
 export function isOpenAIHost(baseURL: string): boolean {
   try {
     return new URL(baseURL).hostname === 'api.openai.com';
@@ -188,7 +212,7 @@ export function toOpenAIParams(
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (usesMaxCompletionTokens(baseURL)) params.max_completion_tokens = settings.maxTokens;
+  if (sendsMaxCompletionTokens(settings, baseURL)) params.max_completion_tokens = settings.maxTokens;
   else params.max_tokens = settings.maxTokens;
   if (request.tools.length > 0) params.tools = toOpenAITools(request.tools);
   Object.assign(params, thinkingParams(settings, baseURL));

@@ -70,3 +70,12 @@ test.each(['localhost:1/v1', 'htp://127.0.0.1:1/v1', 'ftp://example.com/v1', '12
   await expect(create).rejects.toThrow(ConfigurationError);
   expect(reporter.warnings).toEqual([expect.stringMatching(/^config: \/p\/\.mewcode\.yaml:\d+:1: providers\[0\]\.base_url: .*http:\/\/ or https:\/\//)]);
 });
+
+test('max_completion_tokens in a provider entry reaches the settings', async () => {
+  const kernel = await Kernel.create({ ...base, reporter: new MemoryReporter(), env: {}, config: configWith({ providers: [{ name: 'az', protocol: 'openai', model: 'o3', api_key: 'k', base_url: 'https://r.openai.azure.com/openai/v1', max_completion_tokens: true }] }) });
+  expect(kernel.providers.active()).toMatchObject({ id: 'az' });
+  const { resolveProviderSettings: resolve } = await import('../../kernel/provider-settings.js');
+  const factories = [{ protocol: 'openai', apiKeyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL', defaultContextWindow: 1, create: () => { throw new Error('unused'); } }];
+  const settings = resolve({ configuredActive: undefined, env: {}, flags: {}, factories, expand: (v: string) => v, entries: [{ name: 'az', protocol: 'openai', model: 'o3', api_key: 'k', max_completion_tokens: false }] });
+  expect(settings.active.maxCompletionTokens).toBe(false);
+});

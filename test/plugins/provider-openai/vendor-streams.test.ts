@@ -2,6 +2,7 @@
 // endpoint, OpenRouter, Ollama, vLLM, llama.cpp): shapes the scripted server never produces.
 import { Container } from 'inversify';
 import plugin from '../../../plugins/provider-openai/index.js';
+import { toOpenAIParams } from '../../../plugins/provider-openai/request.js';
 import { TOKENS } from '../../../types/index.js';
 import type { Message, Provider, ProviderFactory, ProviderSettings } from '../../../types/index.js';
 import { TOOLS, collect, last, only, request, textOf } from '../../support/provider-test-helpers.js';
@@ -220,5 +221,25 @@ describe('a 200 that is not an event stream', () => {
     expect(textOf(events)).toBe('Whole answer.');
     expect(only(events, 'tool_calls')[0]!.calls).toEqual([{ id: 't1', name: 'read_file', input: '{"path":"a"}' }]);
     expect(last(events)).toMatchObject({ type: 'done', stopReason: 'tool_calls' });
+  });
+});
+
+describe('max_tokens or max_completion_tokens', () => {
+  const settings = (over: Partial<ProviderSettings>): ProviderSettings => ({ name: 'az', protocol: 'openai', model: 'gpt-4o', contextWindow: 1, maxTokens: 500, maxRetries: 0, retryBaseDelayMs: 1, ...over });
+  const field = (over: Partial<ProviderSettings>, url: string) => {
+    const params = toOpenAIParams(request(), settings(over), url) as unknown as Record<string, unknown>;
+    return ['max_tokens', 'max_completion_tokens'].filter((key) => params[key] === 500);
+  };
+  const azure = 'https://my-resource.openai.azure.com/openai/deployments/dep';
+  test('Azure reasoning deployments (thinking on, or an o-series / gpt-5 model) get max_completion_tokens', () => {
+    expect(field({ thinking: { enabled: true, budgetTokens: 2048 } }, azure)).toEqual(['max_completion_tokens']);
+    expect(field({ model: 'o3-mini' }, azure)).toEqual(['max_completion_tokens']);
+    expect(field({ model: 'gpt-5-mini' }, 'https://x.cognitiveservices.azure.com/openai/v1')).toEqual(['max_completion_tokens']);
+    expect(field({}, azure)).toEqual(['max_tokens']);
+  });
+  test('the provider entry chooses (max_completion_tokens: true|false), whatever the host', () => {
+    expect(field({ maxCompletionTokens: true }, 'http://127.0.0.1:8000/v1')).toEqual(['max_completion_tokens']);
+    expect(field({ maxCompletionTokens: false }, 'https://api.openai.com/v1')).toEqual(['max_tokens']);
+    expect(field({}, 'https://api.openai.com/v1')).toEqual(['max_completion_tokens']);
   });
 });
