@@ -44,6 +44,8 @@ export const SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS = 2;
 /** How many times `stop` taps may send a completed run back to work, per run. */
 export const MAX_STOP_CONTINUATIONS = 3;
 export const COMPLETION_NOTE = '(Task completed.)';
+export const ONLY_REASONING_NOTE = '(The model ended its turn with reasoning only and no answer.)';
+const ONLY_REASONING_NOTICE = 'The model sent only reasoning and no answer text; ask again, or raise max_tokens if it ran out while thinking.';
 export const CANCELLED_NOTE = '(Cancelled.)';
 export const UNKNOWN_TOOLS_NOTE = '(Stopped: the model asked only for tools that do not exist, several times in a row.)';
 export const maxIterationsNote = (max: number): string => `(Stopped after the maximum of ${max} turns (--max-turns, max_turns); send another message to continue.)`;
@@ -108,6 +110,11 @@ interface StreamOutcome {
 export async function runAgentLoop(prompt: string, run: RunContext, signal: AbortSignal, deps: LoopDeps): Promise<RunEnd> {
   const { hooks, conversation, emit } = deps;
   let total = emptyUsage();
+  // Only a measured usage anchors the context estimate: a server that reports none (no usage
+  // event) or zeros leaves the estimate counting the messages, so compaction still happens.
+  const anchorOn = (outcome: StreamOutcome, messageCount: number): void => {
+    if (outcome.usage && anchorFromUsage(outcome.usage, messageCount).tokens > 0) deps.anchor.current = anchorFromUsage(outcome.usage, messageCount);
+  };
   let iterations = 0;
   let continuations = 0;
 
@@ -229,17 +236,22 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
 
     if (outcome.calls.length === 0) {
       // L2: an empty final text becomes a short note so history never holds an empty assistant message.
-      const content = outcome.text.trim() === '' ? [...outcome.content.filter((b) => b.type !== 'text'), { type: 'text' as const, text: COMPLETION_NOTE }] : outcome.content;
+      // An answer of reasoning alone (a thinking model that stopped before replying) says so: it
+      // is not a completed task.
+      const onlyReasoning = outcome.text.trim() === '' && outcome.content.some((b) => b.type === 'thinking' || b.type === 'redacted_thinking');
+      if (onlyReasoning) emit({ type: 'notice', message: ONLY_REASONING_NOTICE });
+      const note = onlyReasoning ? ONLY_REASONING_NOTE : COMPLETION_NOTE;
+      const content = outcome.text.trim() === '' ? [...outcome.content.filter((b) => b.type !== 'text'), { type: 'text' as const, text: note }] : outcome.content;
       const final = assistantMessage(content, []);
       await conversation.append(final);
-      if (outcome.usage) deps.anchor.current = anchorFromUsage(outcome.usage, conversation.messages.length);
+      anchorOn(outcome, conversation.messages.length);
       const end = await finish('completed', messageText(final));
       if (end === 'continue') continue;
       return end;
     }
 
     await conversation.append(assistantMessage(outcome.content, outcome.calls));
-    if (outcome.usage) deps.anchor.current = anchorFromUsage(outcome.usage, conversation.messages.length);
+    anchorOn(outcome, conversation.messages.length);
     unknownRun = outcome.calls.every((c) => !deps.tools.get(c.name)) ? unknownRun + 1 : 0;
 
     // A call whose arguments the output limit cut off never runs; its result says why, so the
@@ -287,8 +299,18 @@ function refusalNote(refusal: Refusal, providerId: string): string {
 
 /** The calls of an answer stopped at its output limit whose argument JSON did not arrive whole. */
 function cutByOutputLimit(outcome: StreamOutcome): Set<ToolCall> {
-  if (outcome.stopReason !== 'max_tokens' && outcome.stopReason !== 'length') return new Set();
+  if (!stoppedAtLimit(outcome.stopReason)) return new Set();
   return new Set(outcome.calls.filter((call) => !isJsonText(call.input)));
+}
+
+/**
+ * Anthropic's `model_context_window_exceeded`: the answer ran into the context window rather than
+ * max_tokens, and is cut off just the same.
+ */
+const CONTEXT_WINDOW_STOP = 'model_context_window_exceeded';
+
+function stoppedAtLimit(stopReason: string | undefined): boolean {
+  return stopReason === 'max_tokens' || stopReason === 'length' || stopReason === CONTEXT_WINDOW_STOP;
 }
 
 function isJsonText(text: string): boolean {
@@ -337,8 +359,12 @@ async function streamOnce(
     // A provider must not throw (P1), but if one does it is a provider error, not a context one.
     outcome.error = new ProviderError(signal.aborted ? 'cancelled' : 'unknown', `The provider failed: ${errorMessage(error)}`, { cause: error });
   }
-  if (sawDone && !outcome.error && (outcome.stopReason === 'max_tokens' || outcome.stopReason === 'length')) {
-    deps.emit({ type: 'notice', message: 'The model stopped at its output token limit (max_tokens); the answer or tool call may be cut off.' });
+  if (sawDone && !outcome.error && stoppedAtLimit(outcome.stopReason)) {
+    const message =
+      outcome.stopReason === CONTEXT_WINDOW_STOP
+        ? 'The model stopped because the conversation filled its context window (model_context_window_exceeded); the answer or tool call may be cut off.'
+        : 'The model stopped at its output token limit (max_tokens); the answer or tool call may be cut off.';
+    deps.emit({ type: 'notice', message });
   }
   // A stream cut short keeps what was shown, so cancellation can record the partial answer.
   if (!sawDone && outcome.text) outcome.content = [{ type: 'text', text: outcome.text }];

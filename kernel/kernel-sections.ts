@@ -26,13 +26,17 @@ export const providerEntrySchema = z.strictObject({
   protocol: nonEmpty(),
   model: z.optional(nonEmpty()),
   api_key: z.optional(z.string()),
-  base_url: z.optional(z.url()),
+  // Only http(s): a URL without a scheme ("localhost:8000/v1" parses with "localhost:" as one) or
+  // with a typo ("htp://") would otherwise fail at every request, retried as a network error.
+  base_url: z.optional(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL (e.g. http://localhost:8000/v1)' })),
   context_window: z.optional(positiveInt()),
   /** false: the model takes no image input (a text-only local model); images reach it described. */
   images: z.optional(z.boolean()),
   /** Chat Completions: send the model's reasoning back as `reasoning_content` (default: where the model needs it). */
   reasoning_content: z.optional(z.boolean()),
   max_tokens: z.optional(positiveInt()),
+  /** Chat Completions: send the output limit as `max_completion_tokens` (reasoning models) instead of `max_tokens`. */
+  max_completion_tokens: z.optional(z.boolean()),
   thinking: z.optional(thinkingSchema),
   max_retries: z.optional(z.int().check(z.gte(0), z.lte(20))),
   retry_base_delay_ms: z.optional(z.int().check(z.gte(0))),

@@ -53,7 +53,7 @@ function entryFromEnvironment(input: ProviderSelectionInput, protocols: string[]
   const requested = input.flags.provider ?? input.env.MEWCODE_PROVIDER;
   let protocol = requested;
   if (protocol === undefined) {
-    protocol = input.factories.find((f) => input.env[f.apiKeyEnv])?.protocol;
+    protocol = input.factories.find((f) => input.env[f.apiKeyEnv] || (f.authTokenEnv !== undefined && input.env[f.authTokenEnv]))?.protocol;
   }
   if (protocol === undefined) {
     const keys = input.factories.map((f) => f.apiKeyEnv).join(' or ');
@@ -81,9 +81,11 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
   }
   const apiKey = entry.api_key !== undefined ? input.expand(entry.api_key, `providers.${entry.name}.api_key`) : input.env[factory.apiKeyEnv];
   const baseUrl = entry.base_url ?? input.env[factory.baseUrlEnv];
-  if (!apiKey && (factory.apiKeyRequired?.(baseUrl || undefined) ?? true)) {
+  // Without a key, the factory's bearer-token variable stands in (ANTHROPIC_AUTH_TOKEN).
+  const authToken = !apiKey && factory.authTokenEnv !== undefined ? input.env[factory.authTokenEnv] || undefined : undefined;
+  if (!apiKey && !authToken && (factory.apiKeyRequired?.(baseUrl || undefined) ?? true)) {
     throw new ConfigurationError(
-      `No API key for provider "${entry.name}" (${entry.protocol}): set ${factory.apiKeyEnv}, or \`api_key\` (literal or \${VAR}) in its providers entry.`,
+      `No API key for provider "${entry.name}" (${entry.protocol}): set ${factory.apiKeyEnv}${factory.authTokenEnv ? ` (or ${factory.authTokenEnv})` : ''}, or \`api_key\` (literal or \${VAR}) in its providers entry.`,
     );
   }
   const thinking = entry.thinking === undefined || entry.thinking === false ? undefined
@@ -103,9 +105,11 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
     retryBaseDelayMs: entry.retry_base_delay_ms ?? DEFAULT_RETRY_BASE_DELAY_MS,
   };
   if (apiKey) settings.apiKey = apiKey;
+  if (authToken) settings.authToken = authToken;
   if (baseUrl) settings.baseUrl = baseUrl;
   if (thinking) settings.thinking = thinking;
   if (entry.images === false) settings.images = false;
   if (entry.reasoning_content !== undefined) settings.reasoningContent = entry.reasoning_content;
+  if (entry.max_completion_tokens !== undefined) settings.maxCompletionTokens = entry.max_completion_tokens;
   return settings;
 }

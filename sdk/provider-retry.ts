@@ -42,6 +42,11 @@ export interface HttpErrorFacts {
   overloaded?: boolean;
   /** Appended to the message of an authentication failure: what the user should set. */
   authenticationHint?: string;
+  /**
+   * The body was an HTML page (sdk/http/vendor-responses.ts): a proxy, CDN or login page answered,
+   * not the API, so a 401/403 is not the API key's fault.
+   */
+  htmlBody?: boolean;
   /** Appended to the message of a 404: which provider entry's `base_url` and `model` to check. */
   notFoundHint?: string;
   /** Is `status` a real HTTP status (false for a status derived from a mid-stream error type)? */
@@ -50,7 +55,45 @@ export interface HttpErrorFacts {
 }
 
 export function promptTooLongMessage(model: string, contextWindow: number, vendorMessage: string): string {
-  return `Prompt is too long for the context window of ${model} (${contextWindow} tokens): ${vendorMessage}`;
+  const message = `Prompt is too long for the context window of ${model} (${contextWindow} tokens): ${vendorMessage}`;
+  // A server serving the model with a smaller window than configured (vLLM's --max-model-len,
+  // Ollama's num_ctx): compaction aims at context_window, so only a smaller one helps.
+  const limit = serverContextLimit(vendorMessage);
+  if (limit === undefined || limit >= contextWindow) return message;
+  return `${message.replace(/[.\s]+$/, '')}. The server's limit (${limit} tokens) is below the configured context_window (${contextWindow}): set context_window: ${limit} (or less) in this provider entry so compaction starts in time.`;
+}
+
+/**
+ * The context-overflow texts of compatible servers beside the vendors' documented codes: vLLM and
+ * DeepSeek (OpenAI's wording), Mistral, Gemini, llama.cpp, Groq, Together, LiteLLM.
+ */
+const CONTEXT_OVERFLOW_TEXTS = [
+  /maximum context length is \d+/i,
+  /\bmaximum context length\b/i,
+  /exceeds? the (maximum|max) (number of )?tokens allowed/i,
+  /exceeds? the available context size/i,
+  /context (length|window) (exceeded|is exceeded)/i,
+  /too large for model with \d+ maximum context length/i,
+  /input (token count|length) .*exceeds/i,
+  /reduce the length of the (messages|input)/i,
+  /prompt is too long/i,
+];
+
+export function isContextOverflowText(message: string): boolean {
+  return CONTEXT_OVERFLOW_TEXTS.some((pattern) => pattern.test(message));
+}
+
+/** The token limit a server states in its overflow message ("maximum context length is 4096 tokens"). */
+export function serverContextLimit(message: string): number | undefined {
+  const match =
+    /maximum context length is (\d[\d,]*)/i.exec(message) ??
+    /(\d[\d,]*) maximum context length/i.exec(message) ??
+    /maximum number of tokens allowed \((\d[\d,]*)\)/i.exec(message) ??
+    /context (?:size|window|length) (?:of |is )?\(?(\d[\d,]*)/i.exec(message) ??
+    /> (\d[\d,]*) maximum/i.exec(message);
+  if (!match) return undefined;
+  const n = Number(match[1]!.replace(/,/g, ''));
+  return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** Turns the facts about a failed request into a typed ProviderError with a readable message. */
@@ -68,7 +111,9 @@ export function classifyHttpError(facts: HttpErrorFacts): ProviderError {
   if (facts.overloaded) kind = 'overloaded';
   const where = reportedStatus === undefined ? '' : ` (${reportedStatus})`;
   let message = `${label} ${describeKind(kind)}${where}: ${withoutStatusPrefix(vendorMessage, reportedStatus)}`;
-  if (kind === 'authentication' && facts.authenticationHint) message = `${withoutFinalStop(message)}. ${facts.authenticationHint}`;
+  if (kind === 'authentication' && facts.htmlBody) {
+    message = `${withoutFinalStop(message)}. The answer is a web page, not the API's: a proxy, CDN, firewall or login page in front of the server refused the request; check base_url and the network's proxy settings`;
+  } else if (kind === 'authentication' && facts.authenticationHint) message = `${withoutFinalStop(message)}. ${facts.authenticationHint}`;
   if (reportedStatus === 404 && facts.notFoundHint) message = `${withoutFinalStop(message)}. ${facts.notFoundHint}`;
   return new ProviderError(kind, message, { status: reportedStatus, cause });
 }

@@ -43,6 +43,12 @@ export interface ToolCall {
   id: string;
   name: string;
   input: string;
+  /**
+   * Fields the vendor attached to the call beyond id, name and arguments (Gemini 3's
+   * `extra_content.google.thought_signature`), with the configured provider that produced them: the
+   * vendor requires them back on the call, and only that provider is sent them.
+   */
+  vendorFields?: { provider: string; fields: Record<string, unknown> };
 }
 
 export interface ToolResult {

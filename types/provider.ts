@@ -50,7 +50,7 @@ export type ProviderEvent =
   | { type: 'thinking'; thinking: string }
   /** Tool calls of this response, emitted once, before `done`. */
   | { type: 'tool_calls'; calls: ToolCall[] }
-  /** Usage of this response, emitted once, before `done`. */
+  /** Usage of this response, emitted once, before `done`; absent when the server reported none (unknown, not zero). */
   | { type: 'usage'; usage: Usage }
   /** A retry or other condition the user should see; never stored in history. */
   | { type: 'notice'; message: string }
@@ -85,6 +85,11 @@ export interface ProviderSettings {
   protocol: ProviderProtocol;
   model: string;
   apiKey?: string;
+  /**
+   * A bearer token sent as `Authorization: Bearer` instead of an API key (ANTHROPIC_AUTH_TOKEN, as
+   * Claude Code and the Anthropic SDK accept it: gateways and proxies that issue their own tokens).
+   */
+  authToken?: string;
   baseUrl?: string;
   contextWindow: number;
   maxTokens: number;
@@ -100,6 +105,12 @@ export interface ProviderSettings {
    * of the provider entry). Unset: on for the models known to require it (DeepSeek's reasoner).
    */
   reasoningContent?: boolean;
+  /**
+   * Chat Completions: the output limit goes as `max_completion_tokens` (reasoning models reject
+   * `max_tokens`) rather than `max_tokens` (`max_completion_tokens:` of the provider entry).
+   * Unset: api.openai.com, and Azure reasoning deployments, get it.
+   */
+  maxCompletionTokens?: boolean;
 }
 
 export interface Provider {
@@ -122,6 +133,8 @@ export interface ProviderFactory {
   readonly protocol: string;
   /** The SDK's standard environment variables, for the "what to set" message. */
   readonly apiKeyEnv: string;
+  /** A variable holding a bearer token used when no API key is set (ANTHROPIC_AUTH_TOKEN). */
+  readonly authTokenEnv?: string;
   readonly baseUrlEnv: string;
   /** Where requests go without a base URL (`mewcode doctor` says whether a proxy is used for it). */
   readonly defaultBaseUrl?: string;

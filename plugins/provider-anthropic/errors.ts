@@ -4,7 +4,8 @@
  * (https://docs.anthropic.com/en/api/errors). Never a substring guess on an arbitrary error.
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError, connectionFailure, transportFailure } from '../../sdk/provider-retry.js';
+import { cancelledError, classifyHttpError, connectionFailure, isContextOverflowText, transportFailure } from '../../sdk/provider-retry.js';
+import { NON_JSON_BODY_FIELD, NotAnEventStreamError } from '../../sdk/http/vendor-responses.js';
 import type { AnthropicSdk } from './sdk.js';
 
 export const ANTHROPIC_LABEL = 'Anthropic API';
@@ -50,6 +51,8 @@ export function classifyAnthropicError(
   }
   if (error instanceof sdk.APIUserAbortError) return cancelledError(ANTHROPIC_LABEL, error);
   if (error instanceof sdk.APIConnectionError) {
+    // a 200 that is no event stream: said as what the server sent, and not retried (sdk/http/vendor-responses.ts)
+    if (error.cause instanceof NotAnEventStreamError) return new ProviderError('bad_request', `${ANTHROPIC_LABEL}: ${error.cause.message}`, { cause: error });
     return connectionFailure(ANTHROPIC_LABEL, error);
   }
   if (error instanceof sdk.APIError) {
@@ -57,10 +60,12 @@ export function classifyAnthropicError(
     const statusFromResponse = error.status !== undefined;
     const status = error.status ?? (type === undefined ? undefined : STATUS_OF_ERROR_TYPE[type]);
     const vendorMessage = error.apiMessage ?? error.message;
+    // Anthropic's documented texts; a gateway in front of another model may word it its own way.
     const promptTooLong =
       status === 400 &&
-      type === 'invalid_request_error' &&
-      [PROMPT_TOO_LONG_PREFIX, CONTEXT_LIMIT_PREFIX].some((prefix) => vendorMessage.trimStart().toLowerCase().startsWith(prefix));
+      ((type === 'invalid_request_error' && [PROMPT_TOO_LONG_PREFIX, CONTEXT_LIMIT_PREFIX].some((prefix) => vendorMessage.trimStart().toLowerCase().startsWith(prefix))) ||
+        isContextOverflowText(vendorMessage));
+    const inner = (error.error as { error?: Record<string, unknown> } | undefined)?.error;
     return classifyHttpError({
       label: ANTHROPIC_LABEL,
       status,
@@ -69,6 +74,7 @@ export function classifyAnthropicError(
       promptTooLong: promptTooLong ? { model: context.model, contextWindow: context.contextWindow } : undefined,
       overloaded: type === 'overloaded_error',
       authenticationHint: 'Check the API key: set ANTHROPIC_API_KEY or api_key in the provider configuration',
+      htmlBody: inner?.[NON_JSON_BODY_FIELD] === 'html',
       notFoundHint: notFoundHint(context.providerName, context.baseUrl, context.model),
       cause: error,
     });

@@ -6,6 +6,7 @@
 import type { Anthropic } from './vendor.js';
 import type { ProviderSettings } from '../../types/index.js';
 import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
+import { readableVendorResponses } from '../../sdk/http/vendor-responses.js';
 import { vendorLogger } from '../../sdk/vendor-logger.js';
 
 export type AnthropicSdk = typeof import('./vendor.js');
@@ -23,13 +24,15 @@ export function loadAnthropicSdk(): Promise<AnthropicSdk> {
 
 export function createAnthropicClient(sdk: AnthropicSdk, settings: ProviderSettings): Anthropic {
   return new sdk.Anthropic({
-    apiKey: settings.apiKey,
+    // With a bearer token and no key, no x-api-key either (the SDK would read ANTHROPIC_API_KEY).
+    ...(settings.authToken !== undefined && settings.apiKey === undefined ? { apiKey: null, authToken: settings.authToken } : { apiKey: settings.apiKey }),
     // undefined → the SDK's default, which honours ANTHROPIC_BASE_URL
     baseURL: settings.baseUrl,
     // retries are ours (sdk/provider-retry.ts): they yield notices and never repeat streamed text
     maxRetries: 0,
-    // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request
-    fetch: sharedNodeFetch(),
+    // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request;
+    // error bodies of any shape and 200s that are no event stream made readable (vendor-responses.ts)
+    fetch: readableVendorResponses(sharedNodeFetch(), 'anthropic'),
     // the SDK's own log lines never reach the user's terminal (MEWCODE_DEBUG=sdk shows them)
     logger: vendorLogger('@anthropic-ai/sdk'),
     ...(openTelemetryWanted() ? {} : { openTelemetry: false as const }),

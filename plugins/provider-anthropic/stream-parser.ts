@@ -31,9 +31,10 @@ export class AnthropicStreamParser {
   push(event: RawMessageStreamEvent): ProviderEvent[] {
     switch (event.type) {
       case 'message_start': {
-        // Gateways drop `usage` now and then: counts then stay 0 rather than failing the turn.
+        // Gateways drop `usage` now and then: the turn goes on, and its usage is unknown (no usage
+        // event) unless a count arrives, never zeros that would pass for a measurement.
         const usage = event.message.usage as Partial<typeof event.message.usage> | undefined;
-        if (usage) this.#sawUsage = true;
+        if (typeof usage?.input_tokens === 'number' || typeof usage?.output_tokens === 'number') this.#sawUsage = true;
         this.#usage.input = usage?.input_tokens ?? 0;
         this.#usage.output = usage?.output_tokens ?? 0;
         this.#usage.cacheWrite = usage?.cache_creation_input_tokens ?? 0;
@@ -52,7 +53,7 @@ export class AnthropicStreamParser {
         if (details?.type === 'refusal') this.#refusal = withoutNulls({ category: details.category, explanation: details.explanation });
         const usage = event.usage as Partial<typeof event.usage> | undefined;
         if (!usage) return [];
-        this.#sawUsage = true;
+        if (typeof usage.input_tokens === 'number' || typeof usage.output_tokens === 'number') this.#sawUsage = true;
         // message_delta carries the final output count; the other counters are cumulative totals
         // that appear only when they apply, so they overwrite and never add.
         this.#usage.output = usage.output_tokens ?? this.#usage.output;
@@ -145,7 +146,7 @@ export class AnthropicStreamParser {
     }
     const events: ProviderEvent[] = [];
     if (calls.length > 0) events.push({ type: 'tool_calls', calls });
-    events.push({ type: 'usage', usage: { ...this.#usage } });
+    if (this.#sawUsage) events.push({ type: 'usage', usage: { ...this.#usage } });
     const stopReason = this.#stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn');
     const refusal = stopReason === 'refusal' ? (this.#refusal ?? {}) : undefined;
     events.push({ type: 'done', content, stopReason, ...(refusal ? { refusal } : {}) });

@@ -3,7 +3,8 @@
  * body `{"error":{"message","type","param","code"}}` (https://platform.openai.com/docs/guides/error-codes).
  */
 import { ProviderError } from '../../types/index.js';
-import { cancelledError, classifyHttpError, connectionFailure, transportFailure } from '../../sdk/provider-retry.js';
+import { cancelledError, classifyHttpError, connectionFailure, isContextOverflowText, transportFailure } from '../../sdk/provider-retry.js';
+import { NON_JSON_BODY_FIELD, NotAnEventStreamError } from '../../sdk/http/vendor-responses.js';
 import type { OpenAISdk } from './sdk.js';
 
 /**
@@ -22,11 +23,8 @@ const STATUS_OF_ERROR_CODE: Readonly<Record<string, number>> = {
   server_error: 500,
 };
 
-/**
- * OpenAI's documented context-overflow text, which compatible servers (vLLM, DeepSeek) return
- * with a 400 but without the `context_length_exceeded` code. Only checked on a 400 body.
- */
-const CONTEXT_LENGTH_MESSAGE_PREFIX = "this model's maximum context length is";
+/** Statuses compatible servers answer a context overflow with (400; 413 and 422 from some gateways). */
+const OVERFLOW_STATUSES = new Set([400, 413, 422]);
 
 export interface OpenAIErrorContext {
   label: string;
@@ -43,16 +41,23 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
   if (!sdk) return new ProviderError('unknown', `Could not load openai: ${describe(error)}`, { cause: error });
   if (error instanceof sdk.APIUserAbortError) return cancelledError(label, error);
   if (error instanceof sdk.APIConnectionError) {
+    // a 200 that is no event stream: said as what the server sent, and not retried (sdk/http/vendor-responses.ts)
+    if (error.cause instanceof NotAnEventStreamError) return new ProviderError('bad_request', `${label}: ${error.cause.message}`, { cause: error });
     return connectionFailure(label, error);
   }
   if (error instanceof sdk.APIError) {
-    const body = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as { message?: unknown };
+    const body = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as { message?: unknown; [NON_JSON_BODY_FIELD]?: unknown };
     const vendorMessage = typeof body.message === 'string' ? body.message : error.message;
     const code = typeof error.code === 'string' ? error.code : undefined;
     const type = typeof error.type === 'string' ? error.type : undefined;
+    // OpenRouter's mid-stream errors carry the upstream HTTP status as a numeric code.
+    const numericCode = typeof error.code === 'number' && error.code >= 400 && error.code <= 599 ? error.code : undefined;
     const statusFromResponse = error.status !== undefined;
     const status =
-      error.status ?? (code !== undefined ? STATUS_OF_ERROR_CODE[code] : undefined) ?? (type !== undefined ? STATUS_OF_ERROR_CODE[type] : undefined);
+      error.status ??
+      numericCode ??
+      (code !== undefined ? STATUS_OF_ERROR_CODE[code] : undefined) ??
+      (type !== undefined ? STATUS_OF_ERROR_CODE[type] : undefined);
     if (code === 'insufficient_quota' || type === 'insufficient_quota') {
       // A 429 that waiting cannot fix: the account is out of quota. Not retried. Real bodies often
       // carry it only as the type, with `code: null`.
@@ -61,9 +66,7 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
         cause: error,
       });
     }
-    const promptTooLong =
-      status === 400 &&
-      (code === 'context_length_exceeded' || vendorMessage.trimStart().toLowerCase().startsWith(CONTEXT_LENGTH_MESSAGE_PREFIX));
+    const promptTooLong = status !== undefined && OVERFLOW_STATUSES.has(status) && (code === 'context_length_exceeded' || isContextOverflowText(vendorMessage));
     return classifyHttpError({
       label,
       status,
@@ -71,6 +74,7 @@ export function classifyOpenAIError(error: unknown, sdk: OpenAISdk | undefined, 
       vendorMessage,
       promptTooLong: promptTooLong ? { model: context.model, contextWindow: context.contextWindow } : undefined,
       authenticationHint: 'Check the API key: set OPENAI_API_KEY or api_key in the provider configuration',
+      htmlBody: body[NON_JSON_BODY_FIELD] === 'html',
       notFoundHint: notFoundHint(context.providerName, context.baseUrl, context.model, 'chat/completions'),
       cause: error,
     });

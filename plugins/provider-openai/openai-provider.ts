@@ -61,7 +61,7 @@ export class OpenAIProvider implements Provider {
   }
 
   #attempt(request: ModelRequest, signal: AbortSignal): AsyncIterable<ProviderEvent> {
-    const parser = new OpenAIStreamParser();
+    const parser = new OpenAIStreamParser(this.id);
     return keepingPartialUsage(this.#events(request, signal, parser), parser, signal);
   }
 

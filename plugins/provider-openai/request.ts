@@ -68,6 +68,8 @@ interface Conversion {
   /** Send the model's reasoning back as `reasoning_content` (DeepSeek's thinking mode requires it in a tool loop). */
   reasoningContent: boolean;
   ids: ToolCallIdMapper;
+  /** The configured provider this request goes to: only its own calls get their vendor fields back. */
+  providerName: string | undefined;
 }
 
 /** Chat Completions has no standard field for thinking: it goes back only as `reasoning_content`, where the server wants it. */
@@ -89,6 +91,9 @@ function assistantMessage(message: AssistantMessage, conversion: Conversion): Ch
       type: 'function' as const,
       // the raw text the model produced, never re-serialised (P2)
       function: { name: call.name, arguments: call.input },
+      // Gemini 3 rejects a tool loop whose calls lack their `extra_content.google.thought_signature`;
+      // another server may reject fields it does not know, so they go back only where they came from.
+      ...(call.vendorFields && call.vendorFields.provider === conversion.providerName ? call.vendorFields.fields : {}),
     })),
   } as ChatCompletionMessageParam;
 }
@@ -144,9 +149,9 @@ function toolMessages(message: ToolMessage, conversion: Conversion): ChatComplet
   return out;
 }
 
-export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true, reasoningContent = false): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true, reasoningContent = false, providerName?: string): ChatCompletionMessageParam[] {
   // Ids recorded from another vendor (after a provider switch) are mapped to ones this API accepts.
-  const conversion: Conversion = { imagesAccepted, reasoningContent, ids: new ToolCallIdMapper(OPENAI_TOOL_CALL_IDS) };
+  const conversion: Conversion = { imagesAccepted, reasoningContent, ids: new ToolCallIdMapper(OPENAI_TOOL_CALL_IDS), providerName };
   const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap((message) => toMessages(message, conversion))];
   // Chat Completions accepts consecutive user messages, so the reminder simply goes last.
   if (request.reminder !== undefined && request.reminder !== '') {
@@ -164,6 +169,30 @@ export function usesMaxCompletionTokens(baseURL: string): boolean {
   return isOpenAIHost(baseURL);
 }
 
+/** Model names of OpenAI's reasoning models (o1, o3-mini, o4-mini, gpt-5…), whatever the deployment is called. */
+const REASONING_MODEL = /^(o\d|gpt-5)/i;
+
+/**
+ * Which field carries the output limit. The provider entry decides when it says
+ * (`max_completion_tokens: true|false`); else api.openai.com gets `max_completion_tokens`, and so
+ * does Azure OpenAI when the deployment reasons (thinking on, or an o-series / gpt-5 model): Azure's
+ * reasoning deployments reject `max_tokens` as api.openai.com does.
+ */
+export function sendsMaxCompletionTokens(settings: Pick<ProviderSettings, 'model' | 'thinking' | 'maxCompletionTokens'>, baseURL: string): boolean {
+  if (settings.maxCompletionTokens !== undefined) return settings.maxCompletionTokens;
+  if (usesMaxCompletionTokens(baseURL)) return true;
+  return isAzureHost(baseURL) && (settings.thinking?.enabled === true || REASONING_MODEL.test(settings.model));
+}
+
+function isAzureHost(baseURL: string): boolean {
+  try {
+    const host = new URL(baseURL).hostname;
+    return host.endsWith('.openai.azure.com') || host.endsWith('.cognitiveservices.azure.com') || host.endsWith('.services.ai.azure.com');
+  } catch {
+    return false;
+  }
+}
+
 export function isOpenAIHost(baseURL: string): boolean {
   try {
     return new URL(baseURL).hostname === 'api.openai.com';
@@ -179,11 +208,11 @@ export function toOpenAIParams(
 ): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: settings.model,
-    messages: toOpenAIMessages(request, settings.images !== false, sendsReasoningContent(settings)),
+    messages: toOpenAIMessages(request, settings.images !== false, sendsReasoningContent(settings), settings.name),
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (usesMaxCompletionTokens(baseURL)) params.max_completion_tokens = settings.maxTokens;
+  if (sendsMaxCompletionTokens(settings, baseURL)) params.max_completion_tokens = settings.maxTokens;
   else params.max_tokens = settings.maxTokens;
   if (request.tools.length > 0) params.tools = toOpenAITools(request.tools);
   Object.assign(params, thinkingParams(settings, baseURL));

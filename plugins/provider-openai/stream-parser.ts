@@ -3,12 +3,23 @@
  * arrive; `finish()` yields the tool calls, the usage and `done`.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions/completions';
+import { ThinkTagSplitter } from './think-tags.js';
 import type { AssistantContentBlock, ProviderEvent, Refusal, ToolCall, Usage } from '../../types/index.js';
 
-/** Fields compatible servers add to a delta: DeepSeek streams its reasoning as `reasoning_content`. */
+/**
+ * Fields compatible servers add to a delta: DeepSeek streams its reasoning as `reasoning_content`,
+ * OpenRouter, Ollama and newer vLLM as `reasoning` (OpenRouter may send both with the same text).
+ */
 interface ExtendedDelta extends ChatCompletionChunk.Choice.Delta {
   reasoning_content?: string | null;
+  reasoning?: string | null;
 }
+
+/** A tool call fragment as servers really send it: Gemini's OpenAI endpoint omits `index`. */
+type ToolCallFragment = Omit<ChatCompletionChunk.Choice.Delta.ToolCall, 'index'> & { index?: number } & Record<string, unknown>;
+
+/** The fragment fields that are the call itself; anything else is vendor metadata kept with it. */
+const CALL_FIELDS = new Set(['index', 'id', 'type', 'function']);
 
 /** DeepSeek reports cache hits as `prompt_cache_hit_tokens` instead of `prompt_tokens_details`. */
 interface ExtendedUsage {
@@ -23,12 +34,19 @@ interface PendingCall {
   name: string;
   /** argument fragments concatenated exactly as streamed */
   raw: string;
+  /** vendor fields beside the call (Gemini 3's `extra_content`), last value wins */
+  fields: Record<string, unknown>;
 }
 
 export class OpenAIStreamParser {
   /** text and thinking in order of arrival; consecutive deltas of one kind form one block */
   readonly #blocks: ({ type: 'text'; text: string } | { type: 'thinking'; thinking: string })[] = [];
-  readonly #calls = new Map<number, PendingCall>();
+  /** calls in order of their first fragment */
+  readonly #calls: PendingCall[] = [];
+  /** the latest call of each streamed `index` */
+  readonly #byIndex = new Map<number, PendingCall>();
+  readonly #think = new ThinkTagSplitter();
+  readonly #providerName: string;
   #usage: Usage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
   #sawUsage = false;
   #finishReason: string | null = null;
@@ -36,6 +54,11 @@ export class OpenAIStreamParser {
   #refusalText = '';
   /** Content-filter categories the server marked as filtered (Azure). */
   readonly #filteredCategories: string[] = [];
+
+  /** `providerName`: the configured provider, recorded with vendor fields of its tool calls. */
+  constructor(providerName = '') {
+    this.#providerName = providerName;
+  }
 
   push(chunk: ChatCompletionChunk): ProviderEvent[] {
     const events: ProviderEvent[] = [];
@@ -47,33 +70,17 @@ export class OpenAIStreamParser {
     const choice = chunk.choices?.find((c) => c.index === 0) ?? chunk.choices?.[0];
     if (!choice) return events;
     const delta = (choice.delta ?? {}) as ExtendedDelta;
-    if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') {
-      this.#appendThinking(delta.reasoning_content);
-      events.push({ type: 'thinking', thinking: delta.reasoning_content });
+    const reasoning = [delta.reasoning_content, delta.reasoning].find((r): r is string => typeof r === 'string' && r !== '');
+    if (reasoning !== undefined) events.push(...this.#thinking(reasoning));
+    // A model that writes its reasoning into the content between <think> tags (Qwen, Ollama,
+    // DeepSeek distills): that part is thinking, never the answer.
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      for (const part of this.#think.push(delta.content)) events.push(...(part.thinking ? this.#thinking(part.text) : this.#text(part.text)));
     }
     // A refusal is the model's answer in place of content: the user should read it.
-    for (const text of [delta.content, delta.refusal]) {
-      if (typeof text === 'string' && text !== '') {
-        this.#appendText(text);
-        events.push({ type: 'text', text });
-      }
-    }
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') events.push(...this.#text(delta.refusal));
     if (typeof delta.refusal === 'string') this.#refusalText += delta.refusal;
-    for (const fragment of delta.tool_calls ?? []) {
-      const call = this.#calls.get(fragment.index);
-      if (!call) {
-        this.#calls.set(fragment.index, {
-          id: fragment.id ?? '',
-          name: fragment.function?.name ?? '',
-          raw: fragment.function?.arguments ?? '',
-        });
-      } else {
-        // id and name come with the first fragment; later ones only carry argument text
-        if (call.id === '' && fragment.id) call.id = fragment.id;
-        if (call.name === '' && fragment.function?.name) call.name = fragment.function.name;
-        call.raw += fragment.function?.arguments ?? '';
-      }
-    }
+    for (const fragment of (delta.tool_calls ?? []) as ToolCallFragment[]) this.#addFragment(fragment);
     this.#noteFilteredCategories(choice as { content_filter_results?: unknown });
     if (choice.finish_reason) this.#finishReason = choice.finish_reason;
     return events;
@@ -90,6 +97,43 @@ export class OpenAIStreamParser {
     for (const [category, verdict] of Object.entries(results)) {
       if ((verdict as { filtered?: unknown } | null)?.filtered === true && !this.#filteredCategories.includes(category)) this.#filteredCategories.push(category);
     }
+  }
+
+  #thinking(thinking: string): ProviderEvent[] {
+    if (thinking === '') return [];
+    this.#appendThinking(thinking);
+    return [{ type: 'thinking', thinking }];
+  }
+
+  #text(text: string): ProviderEvent[] {
+    if (text === '') return [];
+    this.#appendText(text);
+    return [{ type: 'text', text }];
+  }
+
+  /**
+   * Which call a fragment continues. Servers differ: OpenAI sends `index` with every fragment and
+   * the id with the first; Gemini sends whole calls without `index`; some reuse an index for the
+   * next call with a new id, some repeat the id on every fragment. So: a known id continues its
+   * call, a new id starts one; without an id, a known index continues its call, and a fragment
+   * without index continues the last call unless it names a function (a new call).
+   */
+  #addFragment(fragment: ToolCallFragment): void {
+    const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : undefined;
+    const name = typeof fragment.function?.name === 'string' && fragment.function.name !== '' ? fragment.function.name : undefined;
+    const index = typeof fragment.index === 'number' ? fragment.index : undefined;
+    let call: PendingCall | undefined;
+    if (id !== undefined) call = this.#calls.find((c) => c.id === id);
+    else if (index !== undefined) call = this.#byIndex.get(index);
+    else if (name === undefined) call = this.#calls.at(-1);
+    if (!call) {
+      call = { id: id ?? '', name: '', raw: '', fields: {} };
+      this.#calls.push(call);
+    }
+    if (index !== undefined) this.#byIndex.set(index, call);
+    if (call.name === '' && name !== undefined) call.name = name;
+    call.raw += fragment.function?.arguments ?? '';
+    for (const [key, value] of Object.entries(fragment)) if (!CALL_FIELDS.has(key) && value !== undefined && value !== null) call.fields[key] = value;
   }
 
   #appendText(text: string): void {
@@ -115,21 +159,23 @@ export class OpenAIStreamParser {
   }
 
   finish(): ProviderEvent[] {
+    for (const part of this.#think.end()) part.thinking ? this.#thinking(part.text) : this.#text(part.text);
     // Chat Completions has no thinking signature; the converter never sends thinking back.
     const content: AssistantContentBlock[] = this.#blocks.map((block) =>
       block.type === 'text' ? { type: 'text', text: block.text } : { type: 'thinking', thinking: block.thinking, signature: '' },
     );
-    const calls: ToolCall[] = [...this.#calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, call]) => ({
-        // a few compatible servers omit the id; the tool result still needs one to pair with
-        id: call.id !== '' ? call.id : `call_${index}_${Math.random().toString(36).slice(2, 10)}`,
-        name: call.name,
-        input: call.raw === '' ? '{}' : call.raw,
-      }));
+    const calls: ToolCall[] = this.#calls.map((call, index) => ({
+      // a few compatible servers omit the id; the tool result still needs one to pair with
+      id: call.id !== '' ? call.id : `call_${index}_${Math.random().toString(36).slice(2, 10)}`,
+      name: call.name,
+      input: call.raw === '' ? '{}' : call.raw,
+      ...(Object.keys(call.fields).length > 0 ? { vendorFields: { provider: this.#providerName, fields: call.fields } } : {}),
+    }));
     const events: ProviderEvent[] = [];
     if (calls.length > 0) events.push({ type: 'tool_calls', calls });
-    events.push({ type: 'usage', usage: { ...this.#usage } });
+    // A server that reports no usage (llama.cpp, LM Studio, some proxies) sends no usage event:
+    // zeros would pass for a measurement and anchor the context estimate at nothing.
+    if (this.#sawUsage) events.push({ type: 'usage', usage: { ...this.#usage } });
     const stopReason = this.#finishReason ?? (calls.length > 0 ? 'tool_calls' : 'stop');
     // content_filter: the vendor's filter cut the answer; a refusal text alone is the model declining.
     const filtered = stopReason === 'content_filter';

@@ -205,7 +205,8 @@ function withoutOrphanResults(messages: readonly Message[]): Message[] {
   return kept;
 }
 
-type TranscriptRecord = { type: 'session' } | { type: 'compact'; messages?: Message[] } | { type: 'message'; message: Message } | { type: 'tool_result'; result: ToolResult };
+/** `provider_switch` marks where the session's requests moved to another provider; it holds no message. */
+type TranscriptRecord = { type: 'session' } | { type: 'provider_switch' } | { type: 'compact'; messages?: Message[] } | { type: 'message'; message: Message } | { type: 'tool_result'; result: ToolResult };
 
 function parseRecord(line: string): TranscriptRecord | undefined {
   let value: unknown;
@@ -218,6 +219,7 @@ function parseRecord(line: string): TranscriptRecord | undefined {
   const record = value as { v?: unknown; type?: unknown; message?: unknown; result?: unknown; messages?: unknown };
   if (record.v !== RECORD_VERSION) return undefined;
   if (record.type === 'session') return { type: 'session' };
+  if (record.type === 'provider_switch') return { type: 'provider_switch' };
   if (record.type === 'compact') {
     if (record.messages === undefined) return { type: 'compact' };
     return Array.isArray(record.messages) && record.messages.every(isMessage) ? { type: 'compact', messages: record.messages } : undefined;

@@ -50,3 +50,32 @@ test('a keyless OpenAI-compatible local server needs no API key; api.openai.com 
   expect(local.active.apiKey).toBeUndefined();
   expect(() => resolveProviderSettings({ ...input, entries: [{ name: 'cloud', protocol: 'openai', model: 'gpt' }] })).toThrow(ConfigurationError);
 });
+
+test('ANTHROPIC_AUTH_TOKEN alone selects the anthropic provider and is its Bearer token (as Claude Code accepts)', () => {
+  const factories = [
+    { protocol: 'anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', authTokenEnv: 'ANTHROPIC_AUTH_TOKEN', baseUrlEnv: 'ANTHROPIC_BASE_URL', defaultContextWindow: 200_000, create: () => { throw new Error('unused'); } },
+  ];
+  const input = { configuredActive: undefined, env: { ANTHROPIC_AUTH_TOKEN: 'tok', MEWCODE_MODEL: 'claude-x' }, flags: {}, factories, expand: (v: string) => v };
+  const settings = resolveProviderSettings({ ...input, entries: [] });
+  expect(settings.active).toMatchObject({ protocol: 'anthropic', authToken: 'tok' });
+  expect(settings.active.apiKey).toBeUndefined();
+  // a configured entry without api_key takes the token too
+  const entry = resolveProviderSettings({ ...input, entries: [{ name: 'gw', protocol: 'anthropic', model: 'claude-x' }] });
+  expect(entry.active).toMatchObject({ name: 'gw', authToken: 'tok' });
+});
+
+test.each(['localhost:1/v1', 'htp://127.0.0.1:1/v1', 'ftp://example.com/v1', '127.0.0.1:8080'])('base_url %s (no http(s) scheme) is a configuration error naming file, line and key', async (url) => {
+  const reporter = new MemoryReporter();
+  const create = Kernel.create({ ...base, reporter, env: {}, config: configWith({ providers: [{ name: 'local', protocol: 'openai', model: 'm', api_key: 'k', base_url: url }] }) });
+  await expect(create).rejects.toThrow(ConfigurationError);
+  expect(reporter.warnings).toEqual([expect.stringMatching(/^config: \/p\/\.mewcode\.yaml:\d+:1: providers\[0\]\.base_url: .*http:\/\/ or https:\/\//)]);
+});
+
+test('max_completion_tokens in a provider entry reaches the settings', async () => {
+  const kernel = await Kernel.create({ ...base, reporter: new MemoryReporter(), env: {}, config: configWith({ providers: [{ name: 'az', protocol: 'openai', model: 'o3', api_key: 'k', base_url: 'https://r.openai.azure.com/openai/v1', max_completion_tokens: true }] }) });
+  expect(kernel.providers.active()).toMatchObject({ id: 'az' });
+  const { resolveProviderSettings: resolve } = await import('../../kernel/provider-settings.js');
+  const factories = [{ protocol: 'openai', apiKeyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL', defaultContextWindow: 1, create: () => { throw new Error('unused'); } }];
+  const settings = resolve({ configuredActive: undefined, env: {}, flags: {}, factories, expand: (v: string) => v, entries: [{ name: 'az', protocol: 'openai', model: 'o3', api_key: 'k', max_completion_tokens: false }] });
+  expect(settings.active.maxCompletionTokens).toBe(false);
+});
