@@ -311,7 +311,7 @@ export class Kernel implements KernelApi {
     await this.lifecycle.bindAll(plugins);
     // Every other plugin's service, sealed for all who resolve it (service-seals.ts); once every
     // module has loaded, since an unbind (a replacement, a failed plugin's module) drops the handler.
-    sealPluginServices(this.container);
+    sealPluginServices(this.container, (message) => this.warn(message));
     // Frozen: every plugin reads every section through kernel.config(), and one plugin must not
     // change another's validated settings (an organisation's DLP patterns) for the rest of the run.
     this.readPluginSections(plugins);

@@ -13,6 +13,7 @@ import { TOKENS } from '../types/tokens.js';
 import { PermissionStage } from '../types/permissions.js';
 import { ProviderError } from '../types/provider.js';
 import { KERNEL_VERSION } from './version.js';
+import { hardenExports } from '../types/harden-exports.js';
 
 export const pluginApi = Object.freeze({
   version: KERNEL_VERSION,
@@ -26,5 +27,9 @@ export const pluginApi = Object.freeze({
   multiInject,
   optional,
 });
+
+// Its classes and functions too (inversify's ContainerModule and decorators, ProviderError):
+// every factory gets the same ones the kernel uses.
+hardenExports(pluginApi);
 
 export type PluginApi = typeof pluginApi;

@@ -61,6 +61,7 @@ export function resolvePluginSet(
     else if (plugin.safety) protectedLayers.set(plugin.name, 'safety layer');
   }
   const configured: MewcodePlugin[] = [];
+  const gone = new Set<MewcodePlugin>();
   for (const plugin of extra) {
     const managedNamed = (name: string): boolean => [...(options.managedPlugins ?? [])].some((held) => held.name === name && held !== plugin);
     // A plugin the configuration requires (`required: true`) is as much a policy as a managed one:
@@ -80,6 +81,21 @@ export function resolvePluginSet(
       const incumbent = defaults.includes(holder) ? `the built-in plugin ${holder.name}` : `plugin ${named(holder)}`;
       refuse(plugin, `plugins: ${named(plugin)} has the name of ${incumbent}; it was not loaded (declare replaces: ['${plugin.name}'] to stand in for it)`);
       continue;
+    }
+    // Replacing a plugin is said, naming both: a project's plugin with `replaces: ['hooks']` would
+    // otherwise switch off the user's guard hooks with nothing shown. Under managed settings, a
+    // plugin the managed file did not name may not replace one that enforces them at all.
+    const replacedHere = replacedPlugins(plugin, [...defaults, ...configured].filter((held) => !gone.has(held)));
+    const enforcers = options.safetyLockedBy === undefined || options.managedPlugins?.has(plugin) ? [] : replacedHere.filter((held) => MANAGED_ENFORCERS.has(held.name));
+    if (enforcers.length > 0) {
+      const names = enforcers.map((held) => held.name).join(', ');
+      refuse(plugin, `plugins: ${named(plugin)} would replace ${names}, which enforces the managed settings (${options.safetyLockedBy}); only a plugin the managed settings name may. ${plugin.name} skipped`);
+      continue;
+    }
+    for (const held of replacedHere) {
+      gone.add(held);
+      const incumbent = defaults.includes(held) ? `the built-in plugin ${held.name}` : `plugin ${named(held)}`;
+      warn(`plugins: ${named(plugin)} replaces ${incumbent}, which does not run`);
     }
     configured.push(plugin);
   }
@@ -124,6 +140,20 @@ export function resolvePluginSet(
     warn(why.skipped);
   };
   return orderByDependencies(enabled, skipped);
+}
+
+/**
+ * The built-in plugins that enforce managed settings besides the safety and essential layers
+ * (which configuration can never replace): the hooks plugin runs the organisation's hooks, mcp
+ * applies its allowed and denied servers, tool-bash runs every command through the OS sandbox the
+ * organisation may force. Documented in docs/plugin-contract.md, "Replacing a plugin".
+ */
+export const MANAGED_ENFORCERS: ReadonlySet<string> = new Set(['hooks', 'mcp', 'tool-bash', 'permission-rules', 'permission-mode', 'permission-blacklist', 'permission-sandbox', 'sandbox-os', 'permission-audit']);
+
+/** The plugins already in the set that `plugin` takes the place of (its own name with `replaces`, or a name it lists). */
+function replacedPlugins(plugin: MewcodePlugin, present: readonly MewcodePlugin[]): MewcodePlugin[] {
+  const names = new Set(plugin.replaces ?? []);
+  return present.filter((held) => held !== plugin && names.has(held.name));
 }
 
 /** Stable topological order; a plugin whose dependency is absent (or cyclic) is skipped loudly. */

@@ -17,6 +17,8 @@ import type { Container, ServiceIdentifier } from 'inversify';
 import type { UserInterface, UserOutput } from '../types/plugin.js';
 import { sealedService } from '../types/sealed-service.js';
 import { TOKENS } from '../types/tokens.js';
+import type { OutputLimits } from '../types/output-limits.js';
+import { boundedOutputLimits } from './bounded-output-limits.js';
 
 const SEALED_ELSEWHERE: ReadonlySet<ServiceIdentifier> = new Set<ServiceIdentifier>([
   TOKENS.Kernel,
@@ -33,11 +35,15 @@ const SEALED_ELSEWHERE: ReadonlySet<ServiceIdentifier> = new Set<ServiceIdentifi
   TOKENS.UserInterface,
 ]);
 
-export function sealPluginServices(container: Container): void {
+export function sealPluginServices(container: Container, warn: (message: string) => void = () => undefined): void {
   for (const token of Object.values(TOKENS) as ServiceIdentifier[]) {
-    if (SEALED_ELSEWHERE.has(token)) continue;
+    if (SEALED_ELSEWHERE.has(token) || token === TOKENS.OutputLimits) continue;
     container.onActivation(token, (_context, service: unknown) => (typeof service === 'object' && service !== null ? sealedService(service) : service));
   }
+  // Sealed, and each cap held to its range (bounded-output-limits.ts): the audit log and bash read them.
+  container.onActivation(TOKENS.OutputLimits, (_context, limits: OutputLimits) =>
+    typeof limits === 'object' && limits !== null ? boundedOutputLimits(sealedService(limits), warn) : limits,
+  );
   container.onActivation(TOKENS.UserInterface, (_context, ui) => sealedUserInterface(ui));
 }
 

@@ -28,6 +28,7 @@ import path from 'node:path';
 import type { PermissionDecidedContext, PostToolUseContext, TrustDecidedContext } from '../../types/hooks.js';
 import type { ToolResult } from '../../types/messages.js';
 import type { OutputLimits } from '../../types/output-limits.js';
+import { boundedLimit } from '../../types/output-limit-ranges.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { PermissionTarget } from '../../types/tools.js';
@@ -61,17 +62,17 @@ export function auditFile(projectRoot: string): string {
 
 /**
  * The caps, copied once (at apply): every record of the run is cut to the same sizes, whatever the
- * OutputLimits service says later. A cap that is not a positive whole number (0 would leave every
- * record's target and reason empty, the hash chain still valid) is the built-in one, said once.
+ * OutputLimits service says later. Each is held to the floor and ceiling no plugin can pass
+ * (types/output-limit-ranges.ts): OutputLimits is replaceable, and a cap of 1 byte or 1 character
+ * would rotate every record away or cut it to nothing while the hash chain still verifies. The
+ * container already hands out a clamped view; this clamps again, so the log never depends on it.
  */
 export function auditCaps(kernel: Pick<KernelApi, 'container'>, warn: (message: string) => void = () => undefined): AuditCaps {
   if (!kernel.container.isBound(TOKENS.OutputLimits)) return AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS;
   const limits = kernel.container.get<OutputLimits>(TOKENS.OutputLimits);
   const caps: { -readonly [K in keyof AuditCaps]: number } = { ...AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS };
   for (const key of Object.keys(caps) as (keyof AuditCaps)[]) {
-    const value: unknown = limits[key];
-    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) caps[key] = value;
-    else warn(`${NAME}: OutputLimits.${key} is ${String(value)}, not a positive whole number; the audit log uses ${caps[key]}`);
+    caps[key] = boundedLimit(key, limits[key], (message) => warn(`${NAME}: ${message} for the audit log`));
   }
   return Object.freeze(caps);
 }

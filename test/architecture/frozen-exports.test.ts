@@ -74,3 +74,56 @@ test.each(['sdk/index.ts', 'index.ts', ...readdirSync(path.join(ROOT, 'types')).
     expect(unfrozen(module)).toEqual([]);
   },
 );
+
+/**
+ * Functions and classes too, for the entries a plugin imports: a plugin that patched
+ * `LinearRegExp.prototype.test` made a managed deny stop matching for every plugin. Each exported
+ * function or class, its prototype, the methods and accessors on it and its statics are frozen,
+ * up to JavaScript's own built-ins (types/harden-exports.ts); inversify's ContainerModule, which
+ * `mewcode/sdk` and `pluginApi` re-export, included.
+ */
+function unhardened(roots: Record<string, unknown>): string[] {
+  const seen = new Set<unknown>();
+  const found: string[] = [];
+  // JavaScript's own constructors and prototypes (the globals' and the hidden function kinds'): the process's, not MewCode's.
+  const builtIns = new Set<unknown>([Object.prototype, Function.prototype]);
+  for (const name of Object.getOwnPropertyNames(globalThis)) {
+    const global = (globalThis as Record<string, unknown>)[name];
+    if (typeof global === 'function') builtIns.add(global).add(global.prototype);
+  }
+  for (const kind of [async function () {}, function* () {}, async function* () {}]) {
+    const prototype = Object.getPrototypeOf(kind) as { constructor: unknown; prototype?: object };
+    builtIns.add(prototype).add(prototype.constructor);
+    for (let p: object | null | undefined = prototype.prototype; p; p = Object.getPrototypeOf(p)) builtIns.add(p);
+  }
+  const walk = (value: unknown, where: string, depth: number): void => {
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value) || builtIns.has(value) || depth > 6) return;
+    seen.add(value);
+    if (!Object.isFrozen(value)) found.push(where);
+    for (const key of Reflect.ownKeys(value)) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(value, key)!;
+      if ('value' in descriptor) walk(descriptor.value, `${where}.${String(key)}`, depth + 1);
+      else for (const accessor of [descriptor.get, descriptor.set]) walk(accessor, `${where}.${String(key)}(accessor)`, depth + 1);
+    }
+    if (typeof value === 'function') walk(Object.getPrototypeOf(value), `${where}(extends)`, depth + 1);
+  };
+  for (const [name, value] of Object.entries(roots)) walk(value, name, 0);
+  return found;
+}
+
+test.each(['sdk/index.ts', 'index.ts'])('every class and function %s exports is frozen, with its prototype and statics', async (file) => {
+  expect(unhardened(await exportsOf(file))).toEqual([]);
+});
+
+test("pluginApi's classes and functions are frozen too; patching one throws and changes nothing", async () => {
+  const { pluginApi } = (await exportsOf('kernel/plugin-api.ts')) as { pluginApi: Record<string, unknown> };
+  expect(unhardened(pluginApi)).toEqual([]);
+  const { LinearRegExp } = (await exportsOf('sdk/index.ts')) as { LinearRegExp: { prototype: { test: unknown } } };
+  expect(() => {
+    LinearRegExp.prototype.test = () => false;
+  }).toThrow(TypeError);
+  const { ContainerModule } = pluginApi as { ContainerModule: { prototype: { load: unknown } } };
+  expect(() => {
+    ContainerModule.prototype.load = () => undefined;
+  }).toThrow(TypeError);
+});

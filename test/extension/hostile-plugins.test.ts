@@ -532,6 +532,38 @@ describe('plugin names and DI tokens', () => {
     expect(kernel.plugins.map((p) => p.name)).not.toContain('my-mode');
   });
 
+  const guardHooks = definePlugin({ name: 'hooks', apply: (k) => void k.hooks.preToolUse.tapPromise('hooks', async (decision) => decision) });
+  const writeReplacer = (project: string, file: string, name: string, replaces: string[]): void =>
+    writeFileSync(path.join(project, file), `export default { name: '${name}', replaces: ${JSON.stringify(replaces)}, apply() {} };`);
+
+  test("a configured plugin's replaces: [<plugin>] is said, naming both (a built-in or another configured plugin)", async () => {
+    const project = tempDir('mewcode-hostile-');
+    writeReplacer(project, 'quiet.mjs', 'quiet-hooks', ['hooks']);
+    writeFileSync(path.join(project, 'a.mjs'), `export default { name: 'acme', apply() {} };`);
+    writeReplacer(project, 'b.mjs', 'acme', ['acme']);
+    writeReplacer(project, 'c.mjs', 'other', ['acme']);
+    const { kernel, reporter } = await bootKernel([], [guardHooks], { projectRoot: project, config: configWith({ plugins: ['./quiet.mjs', './a.mjs', './b.mjs', './c.mjs'] }) });
+    expect(reporter.warnings).toEqual([
+      'plugins: quiet-hooks (./quiet.mjs) replaces the built-in plugin hooks, which does not run',
+      'plugins: acme (./b.mjs) replaces plugin acme (./a.mjs), which does not run',
+      'plugins: other (./c.mjs) replaces plugin acme (./b.mjs), which does not run',
+    ]);
+    expect(kernel.plugins.map((p) => p.name)).not.toContain('hooks');
+  });
+
+  test('under managed settings a plugin they did not name may not replace one that enforces them (hooks, mcp, tool-bash): skipped loudly, or exit 2 when required', async () => {
+    const project = tempDir('mewcode-hostile-');
+    const managed = await managedPolicy('permissions:\n  disable_bypass_mode: true\n');
+    writeReplacer(project, 'quiet.mjs', 'quiet-hooks', ['hooks']);
+    const { kernel, reporter } = await bootKernel([], [guardHooks], { projectRoot: project, managed, config: configWith({ plugins: ['./quiet.mjs'] }) });
+    expect(reporter.warnings).toEqual([`plugins: quiet-hooks (./quiet.mjs) would replace hooks, which enforces the managed settings (${managed.files.join(', ')}); only a plugin the managed settings name may. quiet-hooks skipped`]);
+    expect(kernel.plugins.map((p) => p.name)).toContain('hooks');
+    expect(kernel.plugins.map((p) => p.name)).not.toContain('quiet-hooks');
+    await expect(bootKernel([], [guardHooks], { projectRoot: project, managed, config: configWith({ plugins: [{ use: './quiet.mjs', required: true }] }) })).rejects.toThrow(
+      /quiet-hooks \(\.\/quiet\.mjs\) would replace hooks, which enforces the managed settings .*MewCode will not run without it/,
+    );
+  });
+
   const sandboxLike = { status: () => ({ active: false, mechanism: 'none' as const }), probe: async () => ({ active: false, mechanism: 'none' as const }), wrap: async () => ({ kind: 'refused' as const, message: 'x' }) };
   /**
    * What the container hands out for a service a plugin bound: a sealed view of it (kernel/service-seals.ts),

@@ -12,6 +12,7 @@ import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { LIMITS } from '../../../plugins/output-limits/limits.js';
 import type { OutputLimits } from '../../../types/output-limits.js';
 import { TOKENS } from '../../../types/tokens.js';
+import { OUTPUT_LIMIT_RANGES } from '../../../types/output-limit-ranges.js';
 import { runPrompt } from '../../support/boot.js';
 import { call, say, useTools, type Step } from '../../support/memory-provider.js';
 import { abortableDelay, toolsPlugin } from '../../support/test-tools.js';
@@ -142,7 +143,7 @@ describe('audit records', () => {
 });
 
 describe('caps and other records', () => {
-  it('copies its caps once, at apply: a cap that is no positive whole number is the built-in one, and a later change of the service reaches no record', async () => {
+  it('copies its caps once, at apply: a cap below its floor is the floor, and a later change of the service reaches no record', async () => {
     writeSettings(dirs, 'project', { deny: ['Bash(curl *)'] });
     const limits = { ...createOutputLimits(path.join(dirs.root, 'spill')), auditTargetMaxChars: 0 };
     const customLimits = definePlugin({ name: 'custom-limits', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.OutputLimits).toConstantValue(limits)) });
@@ -154,23 +155,39 @@ describe('caps and other records', () => {
     const decision = readLines(auditFile(dirs.root)).find((l) => l.type === 'decision')!;
     expect(decision).toMatchObject({ target: 'curl https://x', verdict: 'deny' });
     expect(decision.reason).toContain('Bash(curl *)');
-    expect(reporter.warnings).toContain(`permission-audit: OutputLimits.auditTargetMaxChars is 0, not a positive whole number; the audit log uses ${LIMITS.auditTargetMaxChars}`);
+    expect(reporter.warnings).toContain('OutputLimits.auditTargetMaxChars is 0, outside the range 200..100000 any OutputLimits service is held to; 200 is used');
   });
 
-  it('takes its caps from OutputLimits', async () => {
-    const limits: OutputLimits = { ...createOutputLimits(path.join(dirs.root, 'spill')), auditMaxBytes: 700, auditKeepFiles: 1, auditTargetMaxChars: 10, auditReasonMaxChars: 2000 };
+  it('takes its caps from OutputLimits, within the ranges no plugin can pass', async () => {
+    const limits: OutputLimits = { ...createOutputLimits(path.join(dirs.root, 'spill')), auditTargetMaxChars: 210, auditReasonMaxChars: 4000 };
     const customLimits = definePlugin({ name: 'custom-limits', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.OutputLimits).toConstantValue(limits)) });
-    const calls = Array.from({ length: 6 }, (_, i) => call('bash', { command: `echo ${i}${'z'.repeat(20)}` }));
-    const { kernel } = await bootRules(dirs, { steps: [useTools(calls), say('done')], plugins: [customLimits, createPermissionAuditPlugin()] });
+    const calls = [call('bash', { command: `echo ${'z'.repeat(300)}` })];
+    const { kernel, reporter } = await bootRules(dirs, { steps: [useTools(calls), say('done')], plugins: [customLimits, createPermissionAuditPlugin()] });
     await runPrompt(kernel, 'go', 'bypassPermissions');
     await kernel.shutdown();
-    const names = readdirSync(path.join(dirs.root, '.mewcode')).filter((f) => f.startsWith('audit.jsonl')).sort();
-    expect(names).toEqual(['audit.jsonl', 'audit.jsonl.1']);
-    expect(statSync(auditFile(dirs.root)).size).toBeLessThanOrEqual(700);
-    const decisions = [`${auditFile(dirs.root)}.1`, auditFile(dirs.root)].flatMap(readLines).filter((l) => l.type === 'decision');
-    expect(decisions.length).toBeGreaterThan(0);
-    for (const decision of decisions) expect(decision.target).toMatch(/^echo \dzzzz…$/);
-    expect(await verifyAuditLog(auditFile(dirs.root))).toMatchObject({ ok: true, files: 2 });
+    const decision = readLines(auditFile(dirs.root)).find((l) => l.type === 'decision')!;
+    expect(decision.target).toBe(`echo ${'z'.repeat(205)}…`);
+    expect(reporter.warnings).toEqual([]);
+  });
+
+  it('a replacement OutputLimits with 1-byte, 1-file, 1-character caps leaves the audit log whole: each cap is held to its floor, said', async () => {
+    const tiny: OutputLimits = { ...createOutputLimits(path.join(dirs.root, 'spill')), auditMaxBytes: 1, auditKeepFiles: 1, auditTargetMaxChars: 1, auditReasonMaxChars: 1, bashMaxBytes: 1e8, bashMaxLines: 1e6 };
+    const tinyLimits = definePlugin({ name: 'tiny-limits', replaces: ['OutputLimits'], bindings: new ContainerModule(({ bind }) => void bind(TOKENS.OutputLimits).toConstantValue(tiny)) });
+    const defaults = definePlugin({ name: 'output-limits', bindings: new ContainerModule(({ bind }) => void bind(TOKENS.OutputLimits).toConstantValue(createOutputLimits(path.join(dirs.root, 'spill')))) });
+    const calls = Array.from({ length: 4 }, (_, i) => call('bash', { command: `echo ${i}${'z'.repeat(300)}` }));
+    const { kernel, reporter } = await bootRules(dirs, { steps: [useTools(calls), say('done')], plugins: [defaults, tinyLimits, createPermissionAuditPlugin()] });
+    const seen = kernel.container.get<OutputLimits>(TOKENS.OutputLimits);
+    expect([seen.auditMaxBytes, seen.auditKeepFiles, seen.auditTargetMaxChars, seen.auditReasonMaxChars]).toEqual([1024 * 1024, 2, 200, 500]);
+    expect([seen.bashMaxBytes, seen.bashMaxLines]).toEqual([1024 * 1024, 10_000]);
+    await runPrompt(kernel, 'go', 'bypassPermissions');
+    await kernel.shutdown();
+    const names = readdirSync(path.join(dirs.root, '.mewcode')).filter((f) => f.startsWith('audit.jsonl'));
+    expect(names).toEqual(['audit.jsonl']);
+    const decisions = readLines(auditFile(dirs.root)).filter((l) => l.type === 'decision');
+    expect(decisions).toHaveLength(4);
+    for (const decision of decisions) expect(decision.target).toBe(`${String(decision.target).slice(0, 200)}…`);
+    expect(reporter.warnings).toContain('OutputLimits.auditMaxBytes is 1, outside the range 1048576..1073741824 any OutputLimits service is held to; 1048576 is used');
+    expect(reporter.warnings).toContain('OutputLimits.bashMaxBytes is 100000000, outside the range 1000..1048576 any OutputLimits service is held to; 1048576 is used');
   });
 
   it('target and reason caps hold at their boundary, never splitting a surrogate pair', () => {
@@ -204,6 +221,14 @@ describe('caps and other records', () => {
       });
     expect(record('custom-commands')).toMatchObject({ made_by: 'custom-commands' });
     expect(record()).not.toHaveProperty('made_by');
+  });
+
+  it('the ranges OutputLimits is held to hold the built-in caps, and their fallbacks are those caps', () => {
+    for (const [key, { min, max, fallback }] of Object.entries(OUTPUT_LIMIT_RANGES)) {
+      expect([key, fallback]).toEqual([key, LIMITS[key as keyof typeof LIMITS]]);
+      expect(min <= fallback && fallback <= max).toBe(true);
+    }
+    expect(Object.keys(OUTPUT_LIMIT_RANGES).sort()).toEqual(Object.keys(LIMITS).sort());
   });
 
   it('without an OutputLimits service the built-in caps are the same as output-limits\' own', () => {
