@@ -338,7 +338,7 @@ async function streamOnce(
     outcome.error = new ProviderError(signal.aborted ? 'cancelled' : 'unknown', `The provider failed: ${errorMessage(error)}`, { cause: error });
   }
   if (sawDone && !outcome.error && (outcome.stopReason === 'max_tokens' || outcome.stopReason === 'length')) {
-    deps.emit({ type: 'notice', message: 'The model stopped at its output token limit (max_tokens); the answer or tool call may be cut off.' });
+    deps.emit({ type: 'notice', message: 'The model stopped at its output token limit (max_tokens); the answer or tool call may be cut off.', outputLimit: true });
   }
   // A stream cut short keeps what was shown, so cancellation can record the partial answer.
   if (!sawDone && outcome.text) outcome.content = [{ type: 'text', text: outcome.text }];
