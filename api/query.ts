@@ -60,13 +60,15 @@ export function query({ prompt, options = {} }: QueryParams): Query {
     try {
       const mode = startingMode(kernel, cli);
       for await (const text of promptTexts(prompt)) {
-        if (aborted.aborted) break;
+        // Aborted before any prompt ran: the first one starts stopped, as after interrupt() (a
+        // system message and a cancelled result, nothing sent); none after it runs.
+        if (aborted.aborted && started) break;
         const controller = new AbortController();
         turn = controller;
         started = true;
         const stop = (): void => controller.abort();
         aborted.addEventListener('abort', stop, { once: true });
-        if (interruptPending) controller.abort();
+        if (interruptPending || aborted.aborted) controller.abort();
         interruptPending = false;
         let running: AsyncIterator<StreamMessage> | undefined;
         try {

@@ -364,7 +364,7 @@ async function streamOnce(
       outcome.stopReason === CONTEXT_WINDOW_STOP
         ? 'The model stopped because the conversation filled its context window (model_context_window_exceeded); the answer or tool call may be cut off.'
         : 'The model stopped at its output token limit (max_tokens); the answer or tool call may be cut off.';
-    deps.emit({ type: 'notice', message });
+    deps.emit({ type: 'notice', message, outputLimit: true });
   }
   // A stream cut short keeps what was shown, so cancellation can record the partial answer.
   if (!sawDone && outcome.text) outcome.content = [{ type: 'text', text: outcome.text }];

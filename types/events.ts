@@ -11,7 +11,8 @@ export type AgentEvent =
   | { type: 'tool_progress'; call: ToolCall; progress: ToolProgress }
   | { type: 'tool_end'; call: ToolCall; result: ToolResult; durationMs: number }
   | { type: 'usage'; usage: Usage }
-  | { type: 'notice'; message: string }
+  /** `outputLimit`: the model's answer stopped at its output token limit (max_tokens), so it may be cut off. */
+  | { type: 'notice'; message: string; outputLimit?: true }
   | { type: 'approval_request'; request: ApprovalRequest }
   | { type: 'compaction_start'; reason: CompactionReason }
   /** `notice`: what a compaction dropped, when the service reported it (CompactionReport.notice). */

@@ -50,8 +50,13 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
   };
   const place = () => ({ notices: connection?.clientCapabilities.session?.notices != null, ...(setup.base.maxTurns !== undefined ? { maxTurns: setup.base.maxTurns } : {}) });
   const connected = (client: acp.AgentContext): Connection => connection ?? { client, clientCapabilities: {} };
-  // After the response is written: the editor learns the session from it first.
-  const afterResponse = (opened: AcpSession): void => void setImmediate(() => opened.advertiseCommands());
+  // After the response is written: the editor learns the session from it first. Then the notices
+  // its kernel gave while it opened (a transcript that cannot be saved) reach the editor.
+  const afterResponse = (opened: AcpSession): void =>
+    void setImmediate(() => {
+      opened.releaseNotices();
+      opened.advertiseCommands();
+    });
 
   const app = acp
     .agent({ name: 'mewcode' })
@@ -85,11 +90,16 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
       try {
         opened = await open();
       } catch (error) {
-        // One kernel per saved session: an editor loading an open one again gets a fresh one. The
-        // open one is closed only once the load is known to fail for that reason alone, so a load
-        // that cannot succeed (another cwd, a bad one) leaves it as it was.
-        const current = sessions.get(params.sessionId);
-        if (!(error instanceof SessionOpenHere) || !current) throw error instanceof SessionOpenHere ? acp.RequestError.internalError({ sessionId: params.sessionId }, error.message) : error;
+        throw error instanceof SessionOpenHere ? acp.RequestError.internalError({ sessionId: params.sessionId }, error.message) : error;
+      }
+      // One kernel per saved session: an editor re-opening a thread this agent has open gets a
+      // fresh kernel. The kernel just opened found the transcript held by the open one (it would
+      // run unsaved), so it goes, the open one is shut down (its turn ended, its lock released),
+      // and the session opens again, saving. Only a load known to succeed closes the open one: a
+      // load that cannot succeed (another cwd, a bad one) leaves it as it was.
+      const current = sessions.get(params.sessionId);
+      if (current && current !== opened) {
+        await opened.shutdown(); // its held notices (the transcript it could not take) are dropped
         sessions.delete(params.sessionId);
         await current.shutdown();
         opened = await open();

@@ -57,6 +57,8 @@ export class AcpSession {
   private readonly announced = new Set<string>();
   private updates: Promise<void> = Promise.resolve();
   private lastCommands = '';
+  /** Notices held until the editor knows the session (releaseNotices); then said as they come. */
+  private heldNotices: NotificationPayload[] | undefined = [];
   /** Approval questions whose `approval_request` event the turn has streamed (see approve). */
   private readonly approvalEvents = new Map<string, () => void>();
   private readonly approvalEventsSeen = new Set<string>();
@@ -102,8 +104,22 @@ export class AcpSession {
   /** A notice or warning of this session's kernel: a `notice` update when the editor shows them, else stderr. */
   notify(payload: NotificationPayload): void {
     if (payload.kind !== 'notice' && payload.kind !== 'warning') return;
+    if (this.heldNotices) {
+      this.heldNotices.push(payload);
+      return;
+    }
     if (this.place.notices) this.send({ sessionUpdate: 'notice', severity: payload.kind === 'warning' ? 'warning' : 'info', title: payload.message });
     else this.complain(noticeLine(payload));
+  }
+
+  /**
+   * The notices given while the session opened, once the editor knows the session (its
+   * session/new or session/load was answered). A kernel opened only to be replaced never says them.
+   */
+  releaseNotices(): void {
+    const held = this.heldNotices ?? [];
+    this.heldNotices = undefined;
+    for (const payload of held) this.notify(payload);
   }
 
   /** The slash commands, when they changed since last said (a skill installed or reloaded). */
@@ -197,21 +213,29 @@ export class AcpSession {
   private async run(prompt: string, signal: AbortSignal): Promise<PromptResponse> {
     let lastError: string | undefined;
     let reason: RunEndReason | undefined;
+    // Whether the model's latest answer stopped at its output token limit: a turn that ends on
+    // such an answer ends `max_tokens`, not `end_turn` (the answer is cut off).
+    let cutOff = false;
     try {
       for await (const event of this.kernel.run({ prompt, mode: this.mode, signal, ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'done') reason = event.reason;
+        if (event.type === 'iteration') cutOff = false;
+        if (event.type === 'notice' && event.outputLimit) cutOff = true;
         this.onEvent(event);
       }
     } catch (error) {
       if (!signal.aborted) throw error;
       reason = 'cancelled';
     }
-    // A sub-agent call that was allowed but never ran (stopped with its turn) is not left in progress.
-    for (const toolCallId of this.subAgentCalls) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    // A call shown to the editor that never ended (asked about when the turn was cancelled, or
+    // stopped with its turn), the turn's own or a sub-agent's, is not left pending or in progress:
+    // it failed, as session/load's replay of the saved history shows it.
+    for (const toolCallId of new Set([...this.announced, ...this.subAgentCalls])) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    this.announced.clear();
     this.subAgentCalls.clear();
     await this.flush();
-    const stop = signal.aborted ? 'cancelled' : STOP_REASONS[reason ?? 'error'];
+    const stop = signal.aborted ? 'cancelled' : reason === 'completed' && cutOff ? 'max_tokens' : STOP_REASONS[reason ?? 'error'];
     if (stop === 'error') throw RequestError.internalError({ sessionId: this.sessionId }, lastError ?? 'the run ended without a result');
     return { stopReason: stop };
   }
@@ -271,6 +295,7 @@ export class AcpSession {
     // deny), or when the call has run (subAgentCallEnded), never left pending.
     if (request.agentId !== undefined && request.agentId !== 'main') {
       if (outcome.choice === 'deny') {
+        this.announced.delete(request.toolCallId);
         this.send({ sessionUpdate: 'tool_call_update', toolCallId: request.toolCallId, status: 'failed', content: [{ type: 'content', content: { type: 'text', text: `Denied: ${outcome.reason ?? 'not approved'}` } }] });
       } else {
         this.subAgentCalls.add(request.toolCallId);
@@ -283,6 +308,7 @@ export class AcpSession {
   /** A sub-agent's call the editor was asked about has run: its result, as for the turn's own calls. */
   subAgentCallEnded(call: ToolCall, result: ToolResult): void {
     if (!this.subAgentCalls.delete(call.id)) return;
+    this.announced.delete(call.id);
     const diff = editDiff(call, this.kernel.projectRoot, this.snapshots.takeOut(call.id), this.kernel.homeDir);
     this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(call, result, diff) });
   }

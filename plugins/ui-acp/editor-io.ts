@@ -130,6 +130,11 @@ export class EditorTerminals implements CommandLauncher {
     } catch (cause) {
       return { end: 'spawn-error', message: `the editor could not open a terminal for it (${describe(cause)})`, elapsedMs: elapsed() };
     }
+    // Checked as fs reads are: an answer without a terminal id names no terminal to show, wait
+    // for or release; the command is reported as not started.
+    if (typeof terminal.id !== 'string' || terminal.id === '') {
+      return { end: 'spawn-error', message: 'the editor answered terminal/create without a terminalId, so the command could not be run in it', elapsedMs: elapsed() };
+    }
     try {
       this.options.onTerminal?.(request.toolCallId, terminal.id);
     } catch {

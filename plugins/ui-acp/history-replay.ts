@@ -30,9 +30,19 @@ export function historyUpdates(messages: readonly Message[], context: { projectR
       for (const result of message.results) {
         const call = calls.get(result.toolCallId);
         if (!call) continue;
-        updates.push({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(call, result, editDiff(call, context.projectRoot, undefined, context.homeDir)) });
+        updates.push({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(call, result, replayedDiff(call, context)) });
       }
     }
   }
   return updates;
+}
+
+/**
+ * The diff a replayed call shows, from its input alone. A write_file's earlier content is not in
+ * the history: a diff without it would show an overwrite as a new file, so the call shows its
+ * result text instead. An edit_file shows the text it replaced.
+ */
+function replayedDiff(call: ToolCall, context: { projectRoot: string; homeDir?: string }) {
+  if (call.name === 'write_file') return undefined;
+  return editDiff(call, context.projectRoot, undefined, context.homeDir);
 }

@@ -12,14 +12,15 @@ export interface ConvertedServers {
   warnings: string[];
 }
 
+/** Keyed by names the editor chose: no prototype, so `__proto__` or `constructor` is a key like any other. */
 function pairs(list: readonly { name: string; value: string }[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const { name, value } of list ?? []) out[name] = value;
   return out;
 }
 
 export function mcpServersFromAcp(list: readonly McpServer[] | undefined): ConvertedServers {
-  const servers: Record<string, unknown> = {};
+  const servers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const warnings: string[] = [];
   for (const server of list ?? []) {
     if (Object.hasOwn(servers, server.name)) {

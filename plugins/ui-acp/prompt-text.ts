@@ -2,7 +2,8 @@
  * An ACP prompt (content blocks) as the one text a MewCode run takes. Text is kept as written; a
  * resource link becomes a line naming the file (the model reads it with its tools, under the
  * permission layers like any read); an embedded resource is inlined with its URI, because the
- * editor sent its content (an unsaved buffer may differ from the disk). Blocks this agent does not
+ * editor sent its content (an unsaved buffer may differ from the disk), its tags made inert in
+ * the text so it cannot close itself or forge another. Blocks this agent does not
  * advertise (images, audio) are refused with a message naming the block, never dropped silently.
  */
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,7 @@ export function promptText(blocks: readonly ContentBlock[]): PromptText {
       case 'resource': {
         const resource = block.resource;
         if ('text' in resource && typeof resource.text === 'string') {
-          parts.push(`<resource uri="${displayPath(resource.uri)}">\n${resource.text}\n</resource>`);
+          parts.push(`<resource uri="${attribute(displayPath(resource.uri))}">\n${inert(resource.text)}\n</resource>`);
         } else {
           parts.push(`[file: ${displayPath(resource.uri)} (binary content not included)]`);
         }
@@ -36,6 +37,20 @@ export function promptText(blocks: readonly ContentBlock[]): PromptText {
   const text = parts.join('\n\n').trim();
   if (text === '') return { ok: false, error: 'the prompt is empty: send at least one text, resource_link or resource block with content' };
   return { ok: true, text };
+}
+
+/** An attribute value that cannot end its quotes or its tag. */
+function attribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * A resource's text with every tag that could close the resource or open another (`</resource>`,
+ * `<resource uri=…>`, any case or spacing) made inert (its `<` as `&lt;`): the file's content
+ * cannot forge a second resource in the prompt. Other text is kept as written.
+ */
+function inert(text: string): string {
+  return text.replace(/<(?=\s*\/?\s*resource\b)/gi, '&lt;');
 }
 
 /** A `file://` URI as the path the model's tools take; any other URI as written. */

@@ -36,17 +36,18 @@ export interface Connection {
 
 /**
  * The kernel's front end for one session. Until the session exists (during the boot) its notices
- * go to stderr and nothing can be approved (no run happens then).
+ * are kept for it and nothing can be approved (no run happens then).
  */
 class SessionFrontEnd implements UserInterface {
   readonly name = ACP_UI_NAME;
   session: AcpSession | undefined;
-  private readonly complain = terminalWriter(process.stderr);
+  /** What the kernel said while it booted: handed to the session, which says it to the editor. */
+  readonly early: NotificationPayload[] = [];
 
   readonly output = {
     notify: (payload: NotificationPayload): void => {
       if (this.session) return this.session.notify(payload);
-      if (payload.kind === 'notice' || payload.kind === 'warning') this.complain(noticeLine(payload));
+      this.early.push(payload);
     },
     approve: async (request: ApprovalRequest): Promise<ApprovalOutcome> => {
       if (!this.session) return { choice: 'deny', answeredBy: ACP_UI_NAME, reason: 'the editor session is not open yet' };
@@ -127,10 +128,14 @@ export async function openAcpSession(context: SubcommandContext, base: Omit<CliO
   try {
     running = await context.openRun(options, frontEnd, extraPlugins);
   } catch (error) {
+    // No session for them: said on stderr, as any agent-level problem.
+    const complain = terminalWriter(process.stderr);
+    for (const payload of frontEnd.early) if (payload.kind === 'notice' || payload.kind === 'warning') complain(noticeLine(payload));
     throw openError(error, request);
   }
   const kernel = running.kernel;
   const session = new AcpSession(kernel.session.sessionId, running, connection.client, snapshots, startingMode(kernel, options), place);
+  for (const payload of frontEnd.early.splice(0)) session.notify(payload);
   frontEnd.session = session;
   return session;
 }

@@ -109,3 +109,15 @@ test('streaming input: interrupt() while idle between messages stops nothing, th
     expect(results.map((m) => (m as { stop_reason?: string; result?: string }).result)).toEqual(['first answer', 'second answer']);
   });
 });
+
+test('an abortController already aborted when query() is called: as interrupt() before start, a system message and a cancelled result, nothing sent', async () => {
+  await withPlace([{ text: 'never asked' }], async (place) => {
+    const abortController = new AbortController();
+    abortController.abort();
+    const messages = await collect(query({ prompt: 'hello', options: { ...place.options, abortController } }));
+    expect(messages.map((m) => m.type)).toEqual(expect.arrayContaining(['system', 'result']));
+    const result = messages.find((m) => m.type === 'result') as { stop_reason?: string };
+    expect(result.stop_reason).toBe('cancelled');
+    expect(JSON.stringify(messages)).not.toContain('never asked');
+  });
+});

@@ -286,8 +286,8 @@ test('a provider that throws is a provider error that keeps the partial text, no
   expect(doneEvent(events).reason).toBe('error');
 });
 
-test('hitting max_tokens is announced', async () => {
+test('hitting max_tokens is announced, marked as the output limit (a front end reports the turn cut off)', async () => {
   const { kernel } = await bootKernel([[{ type: 'text', text: 'cut' }, { type: 'done', content: [{ type: 'text', text: 'cut' }], stopReason: 'max_tokens' }]]);
   const events = await runPrompt(kernel, 'go');
-  expect(events).toContainEqual({ type: 'notice', message: expect.stringContaining('output token limit (max_tokens)') });
+  expect(events).toContainEqual({ type: 'notice', message: expect.stringContaining('output token limit (max_tokens)'), outputLimit: true });
 });

@@ -20,7 +20,7 @@ const question = (kernel: Awaited<ReturnType<typeof bootRules>>['kernel']): Appr
   toolName: 'bash',
   tool: kernel.tools.get('bash'),
   input: { command: 'make deploy' },
-  category: 'execute',
+  category: 'exec',
   target: { kind: 'none' },
   mode: 'default',
   sessionId: kernel.session.sessionId,

@@ -207,3 +207,39 @@ test('a timeout kills the command in the editor and keeps its output; a cancel d
   expect(cancelled.content).toMatch(/^Error: the command was cancelled/);
   expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/output', 'terminal/release']);
 });
+
+test('a terminal/create answer without a terminalId is a failed start: no terminal shown, waited for or released with no id', async () => {
+  const calls: [string, unknown][] = [];
+  const shown: string[] = [];
+  for (const answer of [{}, { terminalId: null }, { terminalId: '' }, { terminalId: 7 }]) {
+    const app = acp
+      .client({ name: 'malformed-editor' })
+      .onRequest('terminal/create', ({ params }) => {
+        calls.push(['terminal/create', params]);
+        return answer as never;
+      })
+      .onRequest('terminal/wait_for_exit', ({ params }) => {
+        calls.push(['terminal/wait_for_exit', params]);
+        return {};
+      })
+      .onRequest('terminal/release', ({ params }) => {
+        calls.push(['terminal/release', params]);
+        return {};
+      })
+      .onRequest('terminal/output', ({ params }) => {
+        calls.push(['terminal/output', params]);
+        return { output: '', truncated: false };
+      })
+      .onRequest('terminal/kill', ({ params }) => {
+        calls.push(['terminal/kill', params]);
+        return {};
+      });
+    const client = connectApp(app);
+    const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL, onTerminal: (_call, id) => shown.push(id) });
+    const failed = await new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher }).execute({ command: 'echo hi' }, toolContext({ projectRoot: root }));
+    expect(failed.isError).toBe(true);
+    expect(failed.content).toMatch(/^Error: could not start the command: the editor answered terminal\/create without a terminalId/);
+  }
+  expect(calls.map(([method]) => method)).toEqual(['terminal/create', 'terminal/create', 'terminal/create', 'terminal/create']);
+  expect(shown).toEqual([]);
+});

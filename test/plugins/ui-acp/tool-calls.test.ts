@@ -132,3 +132,16 @@ test('grep and glob are located at the file or folder they search, when they nam
   expect(announceToolCall(call('grep', { pattern: 'TODO' }), 'in_progress', context).locations).toEqual([]);
   expect(announceToolCall(call('bash', { command: 'ls', path: 'x' }), 'in_progress', context).locations).toEqual([]);
 });
+
+test('replay: a write_file, whose earlier content the history does not hold, shows its result text, never a diff that makes an overwrite look like a new file', () => {
+  const messages: Message[] = [
+    { role: 'user', content: [{ type: 'text', text: 'rewrite a.txt' }] },
+    { role: 'assistant', content: [], toolCalls: [call('write_file', { file_path: 'a.txt', content: 'new\n' }, 'w1')] },
+    { role: 'tool', results: [{ toolCallId: 'w1', content: 'Wrote 4 bytes (1 line) to a.txt.', isError: false }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Done.' }], toolCalls: [] },
+  ];
+  const updates = historyUpdates(messages, { projectRoot: '/w', tool: () => undefined });
+  const result = updates.find((u) => u.sessionUpdate === 'tool_call_update');
+  expect(result).toMatchObject({ toolCallId: 'w1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Wrote 4 bytes (1 line) to a.txt.' } }] });
+  expect(JSON.stringify(updates)).not.toContain('"diff"');
+});
