@@ -263,3 +263,16 @@ describe('Mistral tool call ids', () => {
     expect(callIds[2]).toBe('D681PevKs');
   });
 });
+
+describe('a server that goes silent', () => {
+  test('a stall mid-stream is reported as the idle timeout (configurable per entry), not as a reset', async () => {
+    const p = await provider([{ body: sse([chunk({ content: 'Hel' })], false), hold: true }], { timeoutMs: 300 });
+    const started = Date.now();
+    const events = await collect(p, request());
+    const error = only(events, 'error')[0]!.error;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.message).toMatch(/idle timeout/);
+    expect(error.message).toContain('0.3 s');
+    expect(error.message).not.toMatch(/ECONNRESET/);
+  });
+});
