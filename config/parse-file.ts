@@ -2,7 +2,9 @@
  * Parses one configuration file (YAML or JSON) into a `LocatedMap`. Never throws: a file that
  * cannot be used yields `error`, formatted `config: <file>:<line>:<col>: <message>`.
  * JSON is parsed with the YAML parser too (JSON is YAML 1.2) so its values keep positions,
- * after a strict `JSON.parse` check that reports JSON syntax errors in JSON terms.
+ * after a strict `JSON.parse` check that reports JSON syntax errors in JSON terms. A key given twice
+ * in a JSON object is read as JSON is (the last one wins, `JSON.parse` and Claude Code agree),
+ * with a warning naming file:line and the key; in YAML it stays an error.
  */
 import { extname } from 'node:path';
 import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
@@ -51,7 +53,8 @@ class ConvertError extends Error {
 
 export function parseConfigText(filepath: string, content: string): ParsedConfigFile {
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
-  if (extname(filepath).toLowerCase() === '.json' && text.trim() !== '') {
+  const json = extname(filepath).toLowerCase() === '.json';
+  if (json && text.trim() !== '') {
     const jsonError = checkJsonSyntax(text);
     if (jsonError) {
       const { line, col } = offsetToLineCol(text, jsonError.offset);
@@ -60,7 +63,7 @@ export function parseConfigText(filepath: string, content: string): ParsedConfig
   }
 
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: !json });
   const posAt = (offset: number): SourcePos => {
     const { line, col } = lineCounter.linePos(offset);
     return { file: filepath, line, col };
@@ -92,7 +95,11 @@ export function parseConfigText(filepath: string, content: string): ParsedConfig
   }
 
   try {
-    const root = new Converter(doc, posAt).node(contents, undefined);
+    const duplicate = json ? (message: string, offset: number): void => {
+      const { line, col } = posAt(offset);
+      warnings.push(`config: ${filepath}:${line}:${col}: ${message}`);
+    } : undefined;
+    const root = new Converter(doc, posAt, duplicate).node(contents, undefined);
     if (root.kind !== 'map') throw new ConvertError(0, 'the top level must be a mapping');
     return { filepath, root, warnings };
   } catch (error) {
@@ -107,10 +114,14 @@ class Converter {
   private aliasNodes = 0;
   private aliasDepth = 0;
   private readonly active = new Set<YamlNode>();
+  /** Where each key of a map was first given (JSON only: for the duplicate-key warning). */
+  private readonly firstKeyLines = new WeakMap<Map<string, LocatedNode>, Map<string, number>>();
 
   constructor(
     private readonly doc: Document.Parsed,
     private readonly posAt: (offset: number) => SourcePos,
+    /** JSON: a key given twice is reported here and the last one kept (YAML refused it already). */
+    private readonly duplicate?: (message: string, offset: number) => void,
   ) {}
 
   node(node: unknown, fallback: SourcePos | undefined): LocatedNode {
@@ -174,6 +185,17 @@ class Converter {
   private pair(pair: Pair<unknown, unknown>, entries: Map<string, LocatedNode>, mapPos: SourcePos): void {
     const key = isAlias(pair.key) ? pair.key.resolve(this.doc) : pair.key;
     const name = isScalar(key) ? String(key.value) : key === null || key === undefined ? '' : String(key);
+    const earlier = entries.get(name);
+    if (earlier !== undefined && this.duplicate) {
+      // The earlier value's position is its key's line (values are placed at their key when empty).
+      const first = this.firstKeyLines.get(entries)?.get(name) ?? earlier.pos.line;
+      this.duplicate(`${JSON.stringify(name)} is given twice in this object (first at line ${first}); the last one is used, as JSON is read`, (pair.key as { range?: [number] } | null)?.range?.[0] ?? 0);
+    }
+    if (earlier === undefined && this.duplicate) {
+      const lines = this.firstKeyLines.get(entries) ?? new Map<string, number>();
+      lines.set(name, this.keyPos(pair)?.line ?? mapPos.line);
+      this.firstKeyLines.set(entries, lines);
+    }
     entries.set(name, this.node(pair.value, this.keyPos(pair) ?? mapPos));
   }
 }

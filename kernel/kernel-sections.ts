@@ -38,6 +38,8 @@ export const providerEntrySchema = z.strictObject({
   /** Chat Completions: send the output limit as `max_completion_tokens` (reasoning models) instead of `max_tokens`. */
   max_completion_tokens: z.optional(z.boolean()),
   thinking: z.optional(thinkingSchema),
+  /** Longest wait for the response and for each part of it, in ms (default: API_TIMEOUT_MS, else 300,000). */
+  timeout_ms: z.optional(z.int().check(z.gte(1000), z.lte(3_600_000))),
   max_retries: z.optional(z.int().check(z.gte(0), z.lte(20))),
   retry_base_delay_ms: z.optional(z.int().check(z.gte(0))),
 });

@@ -111,5 +111,14 @@ function toSettings(entry: ProviderEntry, input: ProviderSelectionInput): Provid
   if (entry.images === false) settings.images = false;
   if (entry.reasoning_content !== undefined) settings.reasoningContent = entry.reasoning_content;
   if (entry.max_completion_tokens !== undefined) settings.maxCompletionTokens = entry.max_completion_tokens;
+  const timeoutMs = entry.timeout_ms ?? timeoutFromEnvironment(input.env['API_TIMEOUT_MS']);
+  if (timeoutMs !== undefined) settings.timeoutMs = timeoutMs;
   return settings;
+}
+
+/** API_TIMEOUT_MS, as Claude Code reads it: a whole number of milliseconds; anything else is ignored. */
+function timeoutFromEnvironment(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
+  const ms = Number(text.trim());
+  return ms >= 1000 ? ms : undefined;
 }

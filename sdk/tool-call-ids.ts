@@ -15,12 +15,16 @@ export interface ToolCallIdRule {
   /** Characters the vendor accepts in an id (a one-character class, e.g. /[A-Za-z0-9_-]/). */
   allowed: RegExp;
   maxLength: number;
+  /** Every id has exactly this length (Mistral: 9); a derived id is then a hash of that length. */
+  exactLength?: number;
 }
 
 /** Anthropic: `^[a-zA-Z0-9_-]+$`. */
 export const ANTHROPIC_TOOL_CALL_IDS: ToolCallIdRule = { allowed: /[A-Za-z0-9_-]/, maxLength: 64 };
 /** Chat Completions: api.openai.com rejects ids over 40 characters; compatible servers take any printable id. */
 export const OPENAI_TOOL_CALL_IDS: ToolCallIdRule = { allowed: /[\x21-\x7e]/, maxLength: 40 };
+/** Mistral (its API, and vLLM serving its models with the Mistral tokenizer): `^[a-zA-Z0-9]{9}$`. */
+export const MISTRAL_TOOL_CALL_IDS: ToolCallIdRule = { allowed: /[A-Za-z0-9]/, maxLength: 9, exactLength: 9 };
 
 const HASH_CHARS = 12;
 
@@ -65,13 +69,17 @@ export class ToolCallIdMapper {
 
   #valid(id: string): boolean {
     if (id === '' || id.length > this.#rule.maxLength) return false;
+    if (this.#rule.exactLength !== undefined && id.length !== this.#rule.exactLength) return false;
     for (const char of id) if (!this.#rule.allowed.test(char)) return false;
     return true;
   }
 
   /** The id's allowed characters (others become `_`), cut to fit, then a hash of the original. */
   #derived(original: string, salt: string): string {
-    const hash = nodeCrypto().createHash('sha256').update(`${original}${salt}`).digest('hex').slice(0, HASH_CHARS);
+    const digest = nodeCrypto().createHash('sha256').update(`${original}${salt}`).digest('hex');
+    // A fixed-length rule leaves no room for a readable part: the id is the hash alone.
+    if (this.#rule.exactLength !== undefined) return digest.slice(0, this.#rule.exactLength);
+    const hash = digest.slice(0, HASH_CHARS);
     const readable = Array.from(original, (char) => (this.#rule.allowed.test(char) ? char : '_')).join('').replace(/_+/g, '_');
     const room = this.#rule.maxLength - HASH_CHARS - 1;
     const head = readable.slice(0, room);

@@ -111,6 +111,11 @@ export interface ProviderSettings {
    * Unset: api.openai.com, and Azure reasoning deployments, get it.
    */
   maxCompletionTokens?: boolean;
+  /**
+   * Longest wait for the response headers and between parts of the body, in ms (`timeout_ms:` of
+   * the entry, else API_TIMEOUT_MS); unset: 300,000. Also the SDK's request timeout.
+   */
+  timeoutMs?: number;
 }
 
 export interface Provider {

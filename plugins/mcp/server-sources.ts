@@ -206,6 +206,7 @@ async function readMcpJson(
     inputs.warn(`${parsed.error}; its MCP servers are not used`);
     return found;
   }
+  for (const warning of parsed.warnings) inputs.warn(warning);
   const serversNode = parsed.root.entries.get('mcpServers');
   if (serversNode === undefined) return found;
   if (serversNode.kind !== 'map') {

@@ -5,7 +5,7 @@
  */
 import type { Anthropic } from './vendor.js';
 import type { ProviderSettings } from '../../types/index.js';
-import { sharedNodeFetch } from '../../sdk/http/node-fetch.js';
+import { createNodeFetch, sharedNodeFetch } from '../../sdk/http/node-fetch.js';
 import { readableVendorResponses } from '../../sdk/http/vendor-responses.js';
 import { vendorLogger } from '../../sdk/vendor-logger.js';
 
@@ -32,7 +32,8 @@ export function createAnthropicClient(sdk: AnthropicSdk, settings: ProviderSetti
     maxRetries: 0,
     // node:http instead of Node's undici-based fetch: ≈ 35 ms less before the first request;
     // error bodies of any shape and 200s that are no event stream made readable (vendor-responses.ts)
-    fetch: readableVendorResponses(sharedNodeFetch(), 'anthropic'),
+    fetch: readableVendorResponses(settings.timeoutMs === undefined ? sharedNodeFetch() : createNodeFetch({ idleTimeoutMs: settings.timeoutMs }), 'anthropic'),
+    ...(settings.timeoutMs === undefined ? {} : { timeout: settings.timeoutMs }),
     // the SDK's own log lines never reach the user's terminal (MEWCODE_DEBUG=sdk shows them)
     logger: vendorLogger('@anthropic-ai/sdk'),
     ...(openTelemetryWanted() ? {} : { openTelemetry: false as const }),

@@ -19,7 +19,7 @@ import type {
   UserMessage,
 } from '../../types/index.js';
 import { describeImage } from '../../types/index.js';
-import { OPENAI_TOOL_CALL_IDS, ToolCallIdMapper } from '../../sdk/tool-call-ids.js';
+import { MISTRAL_TOOL_CALL_IDS, OPENAI_TOOL_CALL_IDS, ToolCallIdMapper, type ToolCallIdRule } from '../../sdk/tool-call-ids.js';
 
 /**
  * One system message. Compatible endpoints disagree about several system messages (some keep
@@ -149,9 +149,15 @@ function toolMessages(message: ToolMessage, conversion: Conversion): ChatComplet
   return out;
 }
 
-export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true, reasoningContent = false, providerName?: string): ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  request: ModelRequest,
+  imagesAccepted = true,
+  reasoningContent = false,
+  providerName?: string,
+  idRule: ToolCallIdRule = OPENAI_TOOL_CALL_IDS,
+): ChatCompletionMessageParam[] {
   // Ids recorded from another vendor (after a provider switch) are mapped to ones this API accepts.
-  const conversion: Conversion = { imagesAccepted, reasoningContent, ids: new ToolCallIdMapper(OPENAI_TOOL_CALL_IDS), providerName };
+  const conversion: Conversion = { imagesAccepted, reasoningContent, ids: new ToolCallIdMapper(idRule), providerName };
   const messages = [...toOpenAISystem(request.system), ...request.messages.flatMap((message) => toMessages(message, conversion))];
   // Chat Completions accepts consecutive user messages, so the reminder simply goes last.
   if (request.reminder !== undefined && request.reminder !== '') {
@@ -167,6 +173,20 @@ export function toOpenAIMessages(request: ModelRequest, imagesAccepted = true, r
  */
 export function usesMaxCompletionTokens(baseURL: string): boolean {
   return isOpenAIHost(baseURL);
+}
+
+/** Mistral's models, on its API or served by vLLM with the Mistral tokenizer, which checks ids the same way. */
+const MISTRAL_MODEL = /mistral|mixtral|codestral|devstral|magistral|ministral|pixtral/i;
+
+/** Mistral accepts only 9-character alphanumeric tool call ids (400 otherwise); other servers the OpenAI rule. */
+export function toolCallIdRule(settings: Pick<ProviderSettings, 'model'>, baseURL: string): ToolCallIdRule {
+  let host = '';
+  try {
+    host = new URL(baseURL).hostname;
+  } catch {
+    // no host: the model name decides
+  }
+  return host.endsWith('mistral.ai') || MISTRAL_MODEL.test(settings.model) ? MISTRAL_TOOL_CALL_IDS : OPENAI_TOOL_CALL_IDS;
 }
 
 /** Model names of OpenAI's reasoning models (o1, o3-mini, o4-mini, gpt-5…), whatever the deployment is called. */
@@ -208,7 +228,7 @@ export function toOpenAIParams(
 ): ChatCompletionCreateParamsStreaming {
   const params: ChatCompletionCreateParamsStreaming = {
     model: settings.model,
-    messages: toOpenAIMessages(request, settings.images !== false, sendsReasoningContent(settings), settings.name),
+    messages: toOpenAIMessages(request, settings.images !== false, sendsReasoningContent(settings), settings.name, toolCallIdRule(settings, baseURL)),
     stream: true,
     stream_options: { include_usage: true },
   };

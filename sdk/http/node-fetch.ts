@@ -154,7 +154,7 @@ function send(attempt: Attempt, agent: http.Agent, idleTimeoutMs: number, link: 
       resolve(response);
     });
     link.track(request);
-    request.setTimeout(idleTimeoutMs, () => request.destroy(idleTimeout(idleTimeoutMs)));
+    request.setTimeout(idleTimeoutMs, () => request.destroy(link.timedOut(idleTimeout(idleTimeoutMs))));
     // `on`, not `once`: a socket can fail again after the response began; the body reports that.
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (responded) return;
@@ -208,7 +208,9 @@ function answer(response: http.IncomingMessage, attempt: Attempt, redirected: bo
     link.release();
     return new FetchResponse(init, null);
   }
-  const failure = (error: Error): Error => link.reason() ?? terminated(error);
+  // After the idle timeout destroyed the request, the body fails with a bare reset ("aborted",
+  // ECONNRESET): the timeout is what happened, and is what the user is told.
+  const failure = (error: Error): Error => link.reason() ?? terminated(link.idleTimeout ?? error);
   return new FetchResponse(init, new NodeBody(decoded(response, headers.get('content-encoding')), () => link.release(), failure));
 }
 
@@ -240,6 +242,7 @@ class AbortLink {
   readonly #signal: AbortSignal | undefined;
   readonly #onAbort: () => void;
   #request: http.ClientRequest | undefined;
+  #idleTimeout: Error | undefined;
 
   constructor(signal: AbortSignal | null | undefined) {
     this.#signal = signal ?? undefined;
@@ -249,6 +252,16 @@ class AbortLink {
 
   track(request: http.ClientRequest): void {
     this.#request = request;
+  }
+
+  /** Notes that the idle timeout ended the request; returns its error. */
+  timedOut(error: Error): Error {
+    this.#idleTimeout = error;
+    return error;
+  }
+
+  get idleTimeout(): Error | undefined {
+    return this.#idleTimeout;
   }
 
   reason(): Error | undefined {
@@ -276,5 +289,5 @@ function terminated(cause: Error): TypeError {
 }
 
 function idleTimeout(ms: number): Error {
-  return Object.assign(new Error(`no data from the server for ${ms / 1000} s`), { code: 'ETIMEDOUT' });
+  return Object.assign(new Error(`no data from the server for ${ms / 1000} s (idle timeout)`), { code: 'ETIMEDOUT' });
 }

@@ -63,3 +63,27 @@ describe('parseConfigText', () => {
     expect(toPlain(parsed.root)).toEqual({ list: [{ a: 1 }, 'b'], n: 16, q: '007', empty: null });
   });
 });
+
+describe('a key given twice in a JSON file (.mcp.json, plugin.json, settings.json)', () => {
+  const J = '/abs/.mcp.json';
+  const text = '{"mcpServers": {\n  "memory": {"command": "a"},\n  "everything": {"command": "b"},\n  "memory": {"command": "c", "args": ["x"]}\n}}\n';
+
+  it('is read as JSON readers (and Claude Code) read it: the last one wins, in the first one\'s place, with one warning naming file:line and the key', () => {
+    const parsed = parseConfigText(J, text);
+    expect(parsed.error).toBeUndefined();
+    expect(toPlain(parsed.root)).toEqual(JSON.parse(text));
+    expect(Object.keys(toPlain(parsed.root.entries.get('mcpServers')!) as object)).toEqual(['memory', 'everything']);
+    expect(parsed.warnings).toEqual([`config: ${J}:4:3: "memory" is given twice in this object (first at line 2); the last one is used, as JSON is read`]);
+    expect(parsed.root.entries.get('mcpServers')!.kind === 'map' && (parsed.root.entries.get('mcpServers') as any).entries.get('memory').pos.line).toBe(4);
+  });
+
+  it('three times: one warning for each later one', () => {
+    const parsed = parseConfigText(J, '{"a": 1, "a": 2,\n "a": 3}');
+    expect(toPlain(parsed.root)).toEqual({ a: 3 });
+    expect(parsed.warnings).toHaveLength(2);
+  });
+
+  it('YAML configuration keeps refusing it (a YAML mapping cannot hold a key twice)', () => {
+    expect(parseConfigText(F, 'a: 1\na: 2\n').error).toMatch(/Map keys must be unique/);
+  });
+});

@@ -79,3 +79,13 @@ test('max_completion_tokens in a provider entry reaches the settings', async () 
   const settings = resolve({ configuredActive: undefined, env: {}, flags: {}, factories, expand: (v: string) => v, entries: [{ name: 'az', protocol: 'openai', model: 'o3', api_key: 'k', max_completion_tokens: false }] });
   expect(settings.active.maxCompletionTokens).toBe(false);
 });
+
+test('timeout_ms of an entry, else API_TIMEOUT_MS (as Claude Code reads it), sets the provider timeout', () => {
+  const factories = [{ protocol: 'openai', apiKeyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL', defaultContextWindow: 1, create: () => { throw new Error('unused'); } }];
+  const input = { configuredActive: undefined, flags: {}, factories, expand: (v: string) => v };
+  const entry = { name: 'a', protocol: 'openai', model: 'm', api_key: 'k' };
+  expect(resolveProviderSettings({ ...input, env: {}, entries: [{ ...entry, timeout_ms: 30_000 }] }).active.timeoutMs).toBe(30_000);
+  expect(resolveProviderSettings({ ...input, env: { API_TIMEOUT_MS: '45000' }, entries: [entry] }).active.timeoutMs).toBe(45_000);
+  expect(resolveProviderSettings({ ...input, env: { API_TIMEOUT_MS: '45000' }, entries: [{ ...entry, timeout_ms: 1000 }] }).active.timeoutMs).toBe(1000);
+  expect(resolveProviderSettings({ ...input, env: {}, entries: [entry] }).active.timeoutMs).toBeUndefined();
+});

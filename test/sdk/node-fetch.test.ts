@@ -284,7 +284,7 @@ describe('createNodeFetch: failures and aborts', () => {
     const error = await rejection(fetch(`${server.url}/slow`));
     expect(error.message).toBe('fetch failed');
     expect(error.cause?.code).toBe('ETIMEDOUT');
-    expect(error.cause?.message).toBe('no data from the server for 0.3 s');
+    expect(error.cause?.message).toBe('no data from the server for 0.3 s (idle timeout)');
   });
 
   test('a kept-alive socket the server dropped is replaced once, transparently', async () => {

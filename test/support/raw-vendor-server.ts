@@ -8,6 +8,8 @@ export interface RawResponse {
   status?: number;
   headers?: Record<string, string>;
   body: string;
+  /** Send the body but never end the response (a server that stalls mid-stream). */
+  hold?: boolean;
 }
 
 export interface RawVendorServer {
@@ -46,7 +48,8 @@ export async function startRawVendorServer(responses: readonly RawResponse[]): P
       headers.push(request.headers);
       const next = responses[Math.min(n++, responses.length - 1)]!;
       response.writeHead(next.status ?? 200, next.headers ?? { 'content-type': 'text/event-stream' });
-      response.end(next.body);
+      if (next.hold) response.write(next.body);
+      else response.end(next.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +57,10 @@ export async function startRawVendorServer(responses: readonly RawResponse[]): P
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
     headers,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -76,6 +76,7 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string, projectRoo
   const read = readJsonFile(manifestFile);
   const manifestNode = read.ok ? read.node : undefined;
   if (read.ok) {
+    for (const warning of read.warnings) problems.push({ file: manifestFile, message: warning.startsWith(`${manifestFile}:`) ? `line ${warning.slice(manifestFile.length + 1)}` : warning });
     const parsed = readManifest(read.value, manifestFile, problems);
     if (!parsed) return notLoaded(source, fallbackName, problems);
     manifest = parsed;
@@ -185,7 +186,10 @@ function jsonParts(
   const raw: { file: string; value: unknown; node: LocatedNode; at: (string | number)[] }[] = [];
   for (const file of files) {
     const read = readJsonFile(file);
-    if (read.ok) raw.push({ file, value: read.value, node: read.node, at: [] });
+    if (read.ok) {
+      raw.push({ file, value: read.value, node: read.node, at: [] });
+      for (const warning of read.warnings) problems.push({ file, message: warning.startsWith(`${file}:`) ? `line ${warning.slice(file.length + 1)}` : warning });
+    }
     else problems.push({ file, message: `${read.message}; its ${key === 'hooks' ? 'hooks are' : 'MCP servers are'} not loaded` });
   }
   const spec = manifest.components[key];

@@ -15,7 +15,8 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 const MAX_DEPTH = 4;
 const MAX_FILES = 1000;
 
-export type JsonRead = { ok: true; value: unknown; node: LocatedNode } | { ok: false; missing: boolean; message: string };
+/** `warnings`: what the positioned parse remarked, e.g. a key given twice (the last one is used, as JSON.parse does). */
+export type JsonRead = { ok: true; value: unknown; node: LocatedNode; warnings: readonly string[] } | { ok: false; missing: boolean; message: string };
 
 export function readJsonFile(file: string): JsonRead {
   const read = readProjectTextFile(file, { maxBytes: MAX_JSON_BYTES });
@@ -33,7 +34,7 @@ export function readJsonFile(file: string): JsonRead {
   // Parsed again with positions (for warnings naming file:line:col); only an object has them.
   const parsed = typeof value === 'object' && value !== null && !Array.isArray(value) ? parseConfigText(name, read.text) : undefined;
   const node: LocatedNode = parsed && !parsed.error ? parsed.root : { kind: 'map', pos: { file, line: 1, col: 1 }, entries: new Map() };
-  return { ok: true, value, node };
+  return { ok: true, value, node, warnings: parsed?.warnings.map((w) => w.replace(/^config: /, '')) ?? [] };
 }
 
 export function statOf(file: string): Stats | undefined {

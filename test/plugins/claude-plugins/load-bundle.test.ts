@@ -284,3 +284,19 @@ test('expandPluginVariables and missingPluginScript', () => {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('a key given twice in a plugin JSON file', () => {
+  test('plugin.json and .mcp.json are read as JSON is (the last one wins, positions kept), each duplicate a problem naming file, line and key', () => {
+    const dir = temp('cp-dupkey-');
+    manifest(dir, '{"name": "first",\n "name": "dupkey"}');
+    write(path.join(dir, '.mcp.json'), '{"mcpServers": {\n  "a": {"command": "one"},\n  "a": {"command": "two"}\n}}');
+    const bundle = load(dir);
+    expect(bundle).toMatchObject({ name: 'dupkey', loaded: true });
+    expect(bundle.mcpServers[0]!.value).toMatchObject({ a: { command: 'two' } });
+    expect(bundle.mcpServers[0]!.locate(['a', 'command'])).toEqual({ line: 3, col: expect.any(Number) });
+    expect(messages(bundle)).toEqual([
+      `${path.join(dir, '.claude-plugin', 'plugin.json')}: line 2:2: "name" is given twice in this object (first at line 1); the last one is used, as JSON is read`,
+      `${path.join(dir, '.mcp.json')}: line 3:3: "a" is given twice in this object (first at line 2); the last one is used, as JSON is read`,
+    ]);
+  });
+});

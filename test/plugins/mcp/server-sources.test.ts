@@ -250,3 +250,13 @@ test('a run that does not read the project\'s files (settingSources without proj
   expect((await read(true)).servers.map((s) => s.name)).toEqual(['repo']);
   expect(warnings).toEqual([]);
 });
+
+test('a .mcp.json naming a server twice is read as JSON (and Claude Code) reads it: the last one wins, the others load, one warning names file:line and the key', async () => {
+  const text = '{"mcpServers": {\n  "memory": {"command": "first"},\n  "everything": {"command": "ev"},\n  "memory": {"command": "second", "args": ["stdio"]}\n}}\n';
+  const loaded = await load({ trusted: true, mcpJson: text });
+  expect(loaded.servers.map((s) => [s.name, s.type === 'stdio' ? s.command : undefined])).toEqual([
+    ['memory', 'second'],
+    ['everything', 'ev'],
+  ]);
+  expect(loaded.warnings).toEqual([`config: ${path.join(loaded.root, '.mcp.json')}:4:3: "memory" is given twice in this object (first at line 2); the last one is used, as JSON is read`]);
+});

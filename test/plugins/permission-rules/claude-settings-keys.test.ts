@@ -25,7 +25,7 @@ const question = (kernel: Awaited<ReturnType<typeof bootRules>>['kernel']): Appr
   mode: 'default',
   sessionId: kernel.session.sessionId,
   projectRoot: kernel.session.projectRoot,
-  verdict: { decision: 'ask', layer: 'permission-mode', reason: 'execute tools ask for approval in default mode' },
+  verdict: { decision: 'ask', layer: 'permission-mode', reason: 'exec tools ask for approval in default mode' },
   toolCallId: 'c1',
   pluginsMayAllow: true,
 } as ApprovalRequest);

@@ -243,3 +243,36 @@ describe('max_tokens or max_completion_tokens', () => {
     expect(field({}, 'https://api.openai.com/v1')).toEqual(['max_completion_tokens']);
   });
 });
+
+describe('Mistral tool call ids', () => {
+  test('ids from other vendors become 9 alphanumerics for Mistral, results still pair, and Mistral ids stay', async () => {
+    const p = await provider([{ body: sse([chunk({ content: 'ok' }), chunk({}, 'stop', USAGE)]) }], { model: 'mistral-large-latest' });
+    const ids = ['call_Ajf8XbQeTd2KcMcEjpnyRqV3', 'toolu_01A09q90qw90lq917835lq9', 'D681PevKs', 'call_0'];
+    const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'go' }] }];
+    for (const id of ids) {
+      history.push({ role: 'assistant', content: [], toolCalls: [{ id, name: 'read_file', input: '{}' }] });
+      history.push({ role: 'tool', results: [{ toolCallId: id, content: 'r', isError: false }] });
+    }
+    await collect(p, request({ tools: TOOLS, messages: history }));
+    const sent = (server!.bodies[0] as { messages: { role: string; tool_calls?: { id: string }[]; tool_call_id?: string }[] }).messages;
+    const callIds = sent.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+    const resultIds = sent.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    for (const id of callIds) expect(id).toMatch(/^[a-zA-Z0-9]{9}$/);
+    expect(resultIds).toEqual(callIds);
+    expect(new Set(callIds).size).toBe(4);
+    expect(callIds[2]).toBe('D681PevKs');
+  });
+});
+
+describe('a server that goes silent', () => {
+  test('a stall mid-stream is reported as the idle timeout (configurable per entry), not as a reset', async () => {
+    const p = await provider([{ body: sse([chunk({ content: 'Hel' })], false), hold: true }], { timeoutMs: 300 });
+    const started = Date.now();
+    const events = await collect(p, request());
+    const error = only(events, 'error')[0]!.error;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.message).toMatch(/idle timeout/);
+    expect(error.message).toContain('0.3 s');
+    expect(error.message).not.toMatch(/ECONNRESET/);
+  });
+});
