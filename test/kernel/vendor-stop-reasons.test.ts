@@ -41,7 +41,7 @@ test('Anthropic model_context_window_exceeded is announced like max_tokens, and 
     [{ type: 'text', text: 'ok' }, { type: 'done', content: [{ type: 'text', text: 'ok' }], stopReason: 'end_turn' }],
   ], [toolsPlugin([writeTool(log)])]);
   const events = await runPrompt(kernel, 'go');
-  expect(events).toContainEqual({ type: 'notice', message: expect.stringContaining('context window') });
+  expect(events).toContainEqual(expect.objectContaining({ type: 'notice', message: expect.stringContaining('context window') }));
   const results = kernel.conversation.messages.flatMap((m) => (m.role === 'tool' ? m.results : []));
   expect(results[0]).toMatchObject({ isError: true, content: expect.stringContaining('split the work') });
   expect(log.events).toEqual([]);
