@@ -22,6 +22,7 @@ import type { Tool } from './tools.js';
 import type { TodoLists } from './todos.js';
 import type { ClaudePluginBundles, ClaudePluginRootSource } from './claude-plugins.js';
 import type { WorkspaceTrust } from './trust.js';
+import type { CommandEnvironment } from './command-environment.js';
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol.for(`mewcode/${name}`) as ServiceIdentifier<T>;
 
@@ -86,4 +87,6 @@ export const TOKENS = Object.freeze({
   ClaudePluginBundles: token<ClaudePluginBundles>('ClaudePluginBundles'),
   /** TodoLists: each session's to-do list as the model last wrote it, and its changes (tool-todo). */
   TodoLists: token<TodoLists>('TodoLists'),
+  /** CommandEnvironment: variables later bash commands get (a SessionStart hook's CLAUDE_ENV_FILE; tool-bash). */
+  CommandEnvironment: token<CommandEnvironment>('CommandEnvironment'),
 } as const);

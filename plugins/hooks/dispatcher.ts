@@ -93,7 +93,7 @@ export class HookDispatcher {
    * `payload` is built only when a rule matches (most calls match none). `call`: the tool call of a
    * tool event, which a handler's `if` must match for it to run.
    */
-  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>, call?: RuleSubject): Promise<RuleResult[]> {
+  async dispatch(event: ClaudeEvent, subjects: readonly string[], payload: () => Record<string, unknown>, call?: RuleSubject, envFile?: string): Promise<RuleResult[]> {
     if (this.closed) return [];
     let matching = this.rules.filter((rule) => rule.event === event && matches(rule.matcher, subjects));
     if (matching.some((rule) => this.conditions.has(rule))) {
@@ -113,7 +113,9 @@ export class HookDispatcher {
     const sandbox = confine || matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;
     const runs = matching.map(async (rule): Promise<RuleResult | undefined> => {
       const controller = new AbortController();
-      const running = this.runOne(rule, full, rule.sandboxed || confine ? sandbox : undefined, confinement, controller.signal);
+      // CLAUDE_ENV_FILE (env-file.ts) only for the user's own hooks that run on the host.
+      const hostUser = rule.scope === 'user' && !rule.sandboxed && !confine;
+      const running = this.runOne(rule, full, rule.sandboxed || confine ? sandbox : undefined, confinement, controller.signal, hostUser ? envFile : undefined);
       if (!rule.handler.async) return running;
       this.background.add(controller);
       void running.finally(() => this.background.delete(controller));
@@ -126,7 +128,7 @@ export class HookDispatcher {
     return (this.deps.hookAgents ??= new Set());
   }
 
-  private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, confinement: Confinement, signal: AbortSignal): Promise<RuleResult> {
+  private async runOne(rule: HookRule, payload: Record<string, unknown>, sandbox: CommandSandbox | undefined, confinement: Confinement, signal: AbortSignal, envFile?: string): Promise<RuleResult> {
     const handler = rule.handler;
     const timeoutMs = (handler.timeoutSec ?? (handler.type === 'agent' ? AGENT_HOOK_TIMEOUT_SEC : defaultTimeoutSec(rule.event))) * 1000;
     if (handler.type === 'agent') {
@@ -155,7 +157,7 @@ export class HookDispatcher {
     const outcome =
       handler.type === 'http'
         ? await this.postFromProject(rule, { url: handler.url, method: 'POST', headers: headersWithEnv(handler.headers, handler.allowedEnvVars, this.deps.env) }, payload, timeoutMs, signal)
-        : await runCommandHook({ command: handler.command, ...(handler.args ? { args: handler.args } : {}), payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: mustConfine(confinement), ...(rule.plugin ? { extraEnv: rule.plugin.env } : {}) });
+        : await runCommandHook({ command: handler.command, ...(handler.args ? { args: handler.args } : {}), payload, projectRoot: this.deps.projectRoot, homeDir: this.deps.homeDir, timeoutMs, env: this.deps.env, sandbox, signal, projectCommand: rule.scope !== 'user', requireSandbox: mustConfine(confinement), ...(rule.plugin || envFile ? { extraEnv: { ...rule.plugin?.env, ...(envFile ? { CLAUDE_ENV_FILE: envFile } : {}) } } : {}) });
     const interpreted = outcome.uncontained
       ? uncontainedResult(rule.event, outcome, rule.handler.async, confinement.forcedBy)
       : outcome.hidden !== undefined

@@ -21,6 +21,7 @@ import { RuleEngine } from './rule-engine.js';
 import { SessionStartContext, type SessionStartSource } from './session-context.js';
 import { UntrustedHooks } from './containment.js';
 import { commandCodeChangedSince } from '../../config/trust-code.js';
+import { SessionEnvFile } from './env-file.js';
 
 const NAME = 'hooks';
 
@@ -102,8 +103,10 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
   const conditioned = await compileConditions(kernel, settings.rules, (message) => kernel.warn(message));
   const claude = new HookDispatcher(conditioned.rules, deps, conditioned.conditions);
   const own = new RuleEngine(files.rules, deps);
-  tapAll(kernel, claude, own);
+  const envFiles = new SessionEnvFile();
+  tapAll(kernel, claude, own, envFiles);
   return () => {
+    envFiles.close();
     claude.close();
     own.close();
     log.close();
@@ -115,7 +118,7 @@ function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Recor
   return { session_id: context.sessionId, cwd: context.projectRoot, ...(context.mode ? { mode: context.mode } : {}), ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}) };
 }
 
-function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): void {
+function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile): void {
   // The mode is spelled as Claude Code spells it: a default-mode run under dontAsk is `dontAsk`.
   const dontAsk = kernel.cli?.dontAsk === true;
   const common = (context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> => commonFields(context, dontAsk);
@@ -129,8 +132,9 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
     context: SessionContext,
     ownPayload: () => Record<string, unknown>,
     call?: RuleSubject,
+    envFile?: string,
   ): Promise<RuleResult[]> => {
-    const [first, second] = await Promise.all([rules.dispatch(ownEvent, context.sessionId, ownPayload), event ? hooks.dispatch(event, subjects, claudePayload, call) : Promise.resolve([])]);
+    const [first, second] = await Promise.all([rules.dispatch(ownEvent, context.sessionId, ownPayload), event ? hooks.dispatch(event, subjects, claudePayload, call, envFile) : Promise.resolve([])]);
     return [...first, ...second];
   };
 
@@ -305,7 +309,15 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine): vo
   // that started it, and its context kept for the whole session (session-context.ts).
   const started = new SessionStartContext();
   const sessionStart = async (session: SessionContext, source: Exclude<SessionStartSource, 'compact'>): Promise<string[]> => {
-    const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source }), session, () => own(session));
+    // Claude Code's CLAUDE_ENV_FILE: what the hooks export there applies to later bash commands.
+    const environment = kernel.container.isBound(TOKENS.CommandEnvironment) ? kernel.container.get(TOKENS.CommandEnvironment) : undefined;
+    const envFile = environment && hooks.listens('SessionStart') ? envFiles.path() : undefined;
+    const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source }), session, () => own(session), undefined, envFile);
+    if (environment && envFile) {
+      const { variables, skipped } = envFiles.take();
+      environment.set(variables);
+      if (skipped.length > 0) kernel.warn(`hooks: CLAUDE_ENV_FILE: skipped ${skipped.length} line(s) that are not \`export NAME=value\` with a plain value (nothing is expanded), e.g. ${JSON.stringify(skipped[0])}`);
+    }
     return results.flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
   };
   if (listens('SessionStart') || rules.listens('SessionResume')) {

@@ -61,6 +61,8 @@ export interface BashToolOptions {
   settings?: () => BashSettings;
   /** Where allowlisted variables are read from (tests). */
   sourceEnv?: () => NodeJS.ProcessEnv;
+  /** What a SessionStart hook's CLAUDE_ENV_FILE exported (TOKENS.CommandEnvironment), read at each call. */
+  sessionEnv?: () => Readonly<Record<string, string>>;
   killGraceMs?: number;
   spillMaxBytes?: number;
   postExitIdleMs?: number;
@@ -84,6 +86,7 @@ export class BashTool implements Tool {
   private readonly sandbox: () => CommandSandbox | undefined;
   private readonly launcher: () => CommandLauncher | undefined;
   private readonly sourceEnv: () => NodeJS.ProcessEnv;
+  private readonly sessionEnv: () => Readonly<Record<string, string>>;
   private readonly killGraceMs: number;
   private readonly spillMaxBytes: number;
   private readonly postExitIdleMs: number;
@@ -99,6 +102,7 @@ export class BashTool implements Tool {
     this.sandbox = options.sandbox ?? (() => undefined);
     this.launcher = options.launcher ?? (() => undefined);
     this.sourceEnv = options.sourceEnv ?? (() => process.env);
+    this.sessionEnv = options.sessionEnv ?? (() => ({}));
     this.killGraceMs = options.killGraceMs ?? KILL_GRACE_MS;
     this.spillMaxBytes = options.spillMaxBytes ?? limits.bashSpillMaxBytes;
     this.postExitIdleMs = options.postExitIdleMs ?? POST_EXIT_IDLE_MS;
@@ -142,7 +146,7 @@ export class BashTool implements Tool {
       cwd = checked.dir;
     }
 
-    const env = commandEnvironment(this.sourceEnv(), this.settings().envAllowlist, ctx.homeDir, ctx.projectRoot);
+    const env = commandEnvironment(this.sourceEnv(), this.settings().envAllowlist, ctx.homeDir, ctx.projectRoot, this.sessionEnv());
     // The shell is MewCode's choice, not the command's: never one found in the project (direnv's
     // PATH_add node_modules/.bin and a planted `bash` would run every approved command through it).
     // The command itself still gets the whole PATH.

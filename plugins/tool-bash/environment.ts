@@ -8,12 +8,19 @@ export const BASE_ENV_NAMES: readonly string[] = ['HOME', 'PATH', 'USER', 'TERM'
 
 const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 
-export function commandEnvironment(source: NodeJS.ProcessEnv, extraNames: readonly string[], homeDir: string, projectRoot: string): Record<string, string> {
+/**
+ * `session`: what the user's SessionStart hooks exported through CLAUDE_ENV_FILE. Those values are
+ * the user's own (their hook wrote them), not MewCode's environment, so the allowlist does not
+ * filter them: they are added over it. The project's path and the OS sandbox's own variables
+ * (added by the caller after this) still win.
+ */
+export function commandEnvironment(source: NodeJS.ProcessEnv, extraNames: readonly string[], homeDir: string, projectRoot: string, session: Readonly<Record<string, string>> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of [...BASE_ENV_NAMES, ...extraNames]) {
     const value = source[name];
     if (value !== undefined) env[name] = value;
   }
+  Object.assign(env, session);
   // A shell without HOME or PATH misbehaves in confusing ways; these defaults reveal nothing.
   env.HOME ??= homeDir;
   env.PATH ??= FALLBACK_PATH;

@@ -17,6 +17,7 @@ import type { CommandLauncher } from '../../types/workspace-io.js';
 import type { OutputLimits } from '../../types/services.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import { TOKENS } from '../../types/tokens.js';
+import { CommandEnvironmentStore } from './session-environment.js';
 import type { BashTool } from './bash-tool.js';
 import { bashDefinition } from './definition.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
@@ -46,6 +47,8 @@ export default definePlugin({
   config: bashSection,
   bindings: new ContainerModule(({ bind }) => {
     bind<LoadedBash>(LOADED_BASH).toConstantValue({ current: undefined });
+    // What a SessionStart hook's CLAUDE_ENV_FILE exports (the hooks plugin sets it): later commands get it.
+    bind(TOKENS.CommandEnvironment).toConstantValue(new CommandEnvironmentStore());
     bind(TOKENS.Tool)
       .toDynamicValue((context) => {
         const kernel = context.get<KernelApi>(TOKENS.Kernel);
@@ -67,6 +70,7 @@ export default definePlugin({
             sandbox: () => (kernel.container.isBound(TOKENS.CommandSandbox) ? kernel.container.get<CommandSandbox>(TOKENS.CommandSandbox) : undefined),
             // A front end's terminals (an editor), when it binds TOKENS.CommandLauncher; else a child process.
             launcher: () => (kernel.container.isBound(TOKENS.CommandLauncher) ? kernel.container.get<CommandLauncher>(TOKENS.CommandLauncher) : undefined),
+            sessionEnv: () => context.get(TOKENS.CommandEnvironment).variables(),
             settings: () => (fromProject ? DEFAULT_BASH_SETTINGS : (kernel.config<BashSettings>(bashSection.key) ?? DEFAULT_BASH_SETTINGS)),
           });
           return loaded.current;
