@@ -131,3 +131,15 @@ export function commandAllowedTools(text: string): string[] {
   }
   return tools.filter(Boolean);
 }
+
+/**
+ * `argument-hint` (or `argument_hint`) as its author wrote it. `argument-hint: [message]` is a YAML
+ * list to a YAML reader, but Claude Code shows the text, brackets and all: a list is written back
+ * as `[a, b]`, a number as itself. Undefined when absent or empty.
+ */
+export function argumentHintOf(data: Readonly<Record<string, unknown>>): string | undefined {
+  const value = data['argument-hint'] ?? data.argument_hint;
+  if (value === undefined || value === null) return undefined;
+  const text = Array.isArray(value) ? `[${value.map((item) => (Array.isArray(item) ? `[${item.join(', ')}]` : String(item))).join(', ')}]` : typeof value === 'object' ? '' : String(value);
+  return text.trim() || undefined;
+}

@@ -8,7 +8,7 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, allowedToolsOf, commandMarkdownFiles, commandNameParts, hasShellLines, toolList } from '../../config/command-files.js';
+import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, allowedToolsOf, argumentHintOf, commandMarkdownFiles, commandNameParts, hasShellLines, toolList } from '../../config/command-files.js';
 import { readProjectTextFile } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
@@ -97,7 +97,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       const at = (key: string): string => (parsed.keyLines[key] === undefined ? file : `${file}:${parsed.keyLines[key]}`);
       // The project's path is filled in when the command runs, as in every command's text (command.ts).
       const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProjectDir(root.variables)) : text);
-      const hint = data['argument-hint'] ?? data.argument_hint;
+      const hint = argumentHintOf(data);
       // `allowed-tools` answers the permission mode's questions for the command's turn: the user's
       // own files may; a project's file only when workspace trust approves exactly the text read
       // here (the trust scan lists it), as for its `!` lines. Otherwise the command still runs, as
@@ -113,7 +113,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         scope: root.scope,
         namespace: parts.slice(0, -1).join(':'),
         description: typeof data.description === 'string' && data.description.trim() ? data.description.trim() : firstLine(parsed.body),
-        ...(hint !== undefined && String(hint).trim() ? { argumentHint: String(hint).trim() } : {}),
+        ...(hint !== undefined ? { argumentHint: hint } : {}),
         allowedTools: approvesTools ? allowedTools.map(expand) : [],
         // A list of names, or of `{ name, description }` entries; or one string of names.
         argumentNames: toolList(Array.isArray(data.arguments) ? data.arguments.map((item: unknown) => (typeof item === 'object' && item !== null && 'name' in item ? (item as { name: unknown }).name : item)) : data.arguments),

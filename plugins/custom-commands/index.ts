@@ -36,11 +36,20 @@ function loadedPluginNames(kernel: KernelApi): Set<string> {
 /** What running a command file needs (command.ts: arguments, `@path` includes, `!` lines), imported at its first run. */
 const loadRun = loadOnce(() => import('./command.js'));
 
+/**
+ * The scope label at the end of the description's first line, which is what /help and editors
+ * show: after a description of several lines it would be lost from view.
+ */
+function withScope(description: string, label: string): string {
+  const end = description.indexOf('\n');
+  return end < 0 ? `${description} ${label}` : `${description.slice(0, end).trimEnd()} ${label}${description.slice(end)}`;
+}
+
 /** One command file as a slash command (listed in /help and the UI; run by command.ts). */
 function fileCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile): Command {
   return {
     name: file.name,
-    description: `${file.description || '(no description)'} ${scopeLabel(file)}`,
+    description: withScope(file.description || '(no description)', scopeLabel(file)),
     ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
     run: async (session, args, context) => (await loadRun()).runCommand(kernel, grants, file, session, args, context.mode),
   };

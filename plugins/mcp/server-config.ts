@@ -11,7 +11,10 @@
 export type ServerScope = 'user' | 'project' | 'local' | 'mcp.json' | 'run';
 
 interface CommonServerConfig {
+  /** The name in tool names (`mcp__<name>__<tool>`), status and logs: as written, or as serverToolName made it. */
   name: string;
+  /** The name as the configuration wrote it, when serverToolName changed it (`awslabs.aws-documentation-mcp-server`). */
+  writtenAs?: string;
   /** Where it was written: `file:line:col` and the scope that decides whether it needs trust. */
   where: string;
   scope: ServerScope;
@@ -53,6 +56,13 @@ export const MAX_TIMEOUT_MS = 600_000;
 /** Server names become part of tool names: `mcp__<server>__<tool>` (M6). */
 export const NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 
+/**
+ * A server's name in tool names, as Claude Code makes it: every character a tool name cannot hold
+ * becomes `_` (`awslabs.aws-documentation-mcp-server` → `awslabs_aws-documentation-mcp-server`).
+ * Two names that become the same are told apart by whoever merges them (server-sources.ts).
+ */
+export const serverToolName = (name: string): string => name.replace(/[^A-Za-z0-9_-]/g, '_');
+
 export interface ParseContext {
   /** `file:line:col` of a key inside the entry, or of the entry when the key is absent. */
   locate(key?: string): string;
@@ -78,15 +88,17 @@ function isMap(value: unknown): value is Record<string, unknown> {
 /** One entry; undefined (after a warning naming the file, line and key) when it cannot be used. */
 export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope: ServerScope, context: ParseContext): ServerConfig | undefined {
   const fail = (key: string | undefined, message: string): never => {
-    throw new EntryError(`${context.locate(key)}: MCP server "${name}"${key ? ` ${key}` : ''}: ${message}; the server is skipped`);
+    throw new EntryError(`${context.locate(key)}: MCP server ${JSON.stringify(name)}${key ? ` ${key}` : ''}: ${message}; the server is skipped`);
   };
   try {
-    if (!NAME_PATTERN.test(name)) fail(undefined, 'the name may use only letters, digits, "_" and "-" (it becomes part of tool names)');
+    if (name === '') fail(undefined, 'a server needs a name');
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) fail(undefined, 'the name holds a control character');
     if (!isMap(raw)) fail(undefined, 'expected a mapping');
     const entry = raw as Record<string, unknown>;
     const known = KEYS[shape];
     for (const key of Object.keys(entry)) {
-      if (!Object.hasOwn(known, key)) context.warn(`${context.locate(key)}: MCP server "${name}": unknown key "${key}" is ignored`);
+      if (!Object.hasOwn(known, key)) context.warn(`${context.locate(key)}: MCP server ${JSON.stringify(name)}: unknown key "${key}" is ignored`);
     }
     const get = (canonical: string): [string, unknown] | undefined => {
       for (const [key, value] of Object.entries(entry)) if (known[key] === canonical) return [key, value];
@@ -145,8 +157,10 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
       }
     }
     const disabled = bool('disabled');
+    const toolName = serverToolName(name);
     const common: CommonServerConfig = {
-      name,
+      name: toolName,
+      ...(toolName !== name ? { writtenAs: name } : {}),
       where: context.locate(),
       scope,
       enabled: (bool('enabled') ?? true) && disabled !== true,
@@ -161,7 +175,7 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
       const argsFound = get('args');
       const args = argsFound?.[1] ?? [];
       if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string' && typeof arg !== 'number')) fail(argsFound?.[0] ?? 'args', 'expected a list of strings');
-      for (const key of ['url', 'headers']) if (get(key)) context.warn(`${context.locate(get(key)![0])}: MCP server "${name}": ${get(key)![0]} does nothing for a stdio server`);
+      for (const key of ['url', 'headers']) if (get(key)) context.warn(`${context.locate(get(key)![0])}: MCP server ${JSON.stringify(name)}: ${get(key)![0]} does nothing for a stdio server`);
       const cwd = string('cwd');
       const config: StdioServerConfig = { ...common, type, command, args: (args as unknown[]).map(String), env: stringMap('env'), sandbox: bool('sandbox') ?? false };
       if (cwd !== undefined) config.cwd = cwd;
@@ -175,7 +189,7 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
       return fail(get('url')![0], `${JSON.stringify(url)} is not a URL`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(get('url')![0], 'the url must start with http:// or https://');
-    for (const key of ['command', 'args', 'env', 'sandbox']) if (get(key)) context.warn(`${context.locate(get(key)![0])}: MCP server "${name}": ${get(key)![0]} does nothing for a ${type} server`);
+    for (const key of ['command', 'args', 'env', 'sandbox']) if (get(key)) context.warn(`${context.locate(get(key)![0])}: MCP server ${JSON.stringify(name)}: ${get(key)![0]} does nothing for a ${type} server`);
     return { ...common, type: type as 'http' | 'sse', url, headers: stringMap('headers') };
   } catch (error) {
     if (error instanceof EntryError) {

@@ -28,7 +28,7 @@ import type { ResolvedConfig } from '../../types/config.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ManagedPolicy } from '../../types/managed.js';
 import type { ClaudePluginBundle } from '../../types/claude-plugins.js';
-import { parseServerEntry, type ServerConfig, type ServerScope } from './server-config.js';
+import { parseServerEntry, serverToolName, type ServerConfig, type ServerScope } from './server-config.js';
 
 export const MCP_JSON = '.mcp.json';
 /** A `.mcp.json` larger than this is not read (it is a few servers, not data). */
@@ -70,6 +70,16 @@ export interface ServerSources {
 
 export async function loadServerSources(inputs: SourceInputs): Promise<ServerSources> {
   const byName = new Map<string, ServerConfig>();
+  // Keyed by the name in tool names: a later source replaces a server of the same name, as ever;
+  // two different written names that become the same tool name (`a.b`, `a_b`) are said.
+  const put = (server: ServerConfig): void => {
+    const earlier = byName.get(server.name);
+    const written = (s: ServerConfig): string => s.writtenAs ?? s.name;
+    if (earlier && written(earlier) !== written(server)) {
+      inputs.warn(`mcp: ${server.where}: MCP server "${written(server)}" has the same name in tool names (mcp__${server.name}__…) as "${written(earlier)}" (${earlier.where}); "${written(server)}" is used`);
+    }
+    byName.set(server.name, server);
+  };
   const untrusted: UntrustedServer[] = [];
   const expandVar = createVarExpander(inputs.env, inputs.warn);
   const expand = (value: string, where: string, missing: (name: string) => void): string =>
@@ -96,18 +106,18 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
   for (const [name, raw, scope] of yamlEntries) {
     if (scope === 'project') continue;
     const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
-    if (server) byName.set(name, server);
+    if (server) put(server);
   }
 
-  for (const [name, server] of pluginServers(inputs, expand)) byName.set(name, server);
+  for (const server of pluginServers(inputs, expand)) put(server);
 
-  if (inputs.projectFiles !== false) for (const [name, server] of await readMcpJson(inputs, expand, untrusted)) byName.set(name, server);
+  if (inputs.projectFiles !== false) for (const server of await readMcpJson(inputs, expand, untrusted)) put(server);
 
   for (const [name, raw, scope] of yamlEntries) {
     if (scope !== 'project') continue;
     // loadConfig keeps a project's mcp_servers only once the project is trusted.
     const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
-    if (server) byName.set(name, server);
+    if (server) put(server);
   }
   if (inputs.added) addRunServers(inputs.added, byName, untrusted, expand, inputs.warn);
   return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted };
@@ -131,14 +141,14 @@ function addRunServers(
   }
   for (const [name, raw] of Object.entries(added.servers)) {
     const origin = added.origins?.[name] ?? ADDED_ORIGIN;
-    const configured = byName.get(name);
+    const configured = byName.get(serverToolName(name));
     if (configured) {
       warn(`mcp: ${origin}: MCP server "${name}" is not used: the configured server of that name (${configured.where}) is kept`);
       continue;
     }
     const server = parseServerEntry(name, raw, 'claude', 'run', { locate: () => origin, expand, warn });
     if (!server) continue;
-    byName.set(name, server);
+    byName.set(server.name, server);
     for (let i = untrusted.length - 1; i >= 0; i--) if (untrusted[i]!.name === name) untrusted.splice(i, 1);
   }
 }
@@ -148,8 +158,8 @@ function addRunServers(
  * `mcp__plugin_<plugin>_<server>__<tool>` and never collide with the user's). User scope: the user
  * chose the plugin, so no workspace trust; the managed allow- and deny-lists still apply by that name.
  */
-function pluginServers(inputs: SourceInputs, expand: (value: string, where: string, missing: (name: string) => void) => string): Map<string, ServerConfig> {
-  const found = new Map<string, ServerConfig>();
+function pluginServers(inputs: SourceInputs, expand: (value: string, where: string, missing: (name: string) => void) => string): ServerConfig[] {
+  const found: ServerConfig[] = [];
   for (const bundle of inputs.plugins ?? []) {
     if (!bundle.loaded) continue;
     for (const part of bundle.mcpServers) {
@@ -160,7 +170,7 @@ function pluginServers(inputs: SourceInputs, expand: (value: string, where: stri
           return pos ? `${part.file}:${pos.line}:${pos.col}` : part.file;
         };
         const parsed = parseServerEntry(name, raw, 'claude', 'user', { locate, expand, warn: inputs.warn });
-        if (parsed) found.set(name, parsed);
+        if (parsed) found.push(parsed);
       }
     }
   }
@@ -172,12 +182,14 @@ function managedOnly(servers: readonly ServerConfig[], managed: ManagedPolicy | 
   if (!managed) return [...servers];
   const allowed = managed.mcp.allowedServers;
   return servers.filter((server) => {
-    const denied = managed.mcp.deniedServers.find((entry) => entry.rule === server.name);
+    // A rule may name the server as written (`a.b`) or as in tool names (`a_b`): either matches.
+    const names = server.writtenAs ? [server.name, server.writtenAs] : [server.name];
+    const denied = managed.mcp.deniedServers.find((entry) => names.includes(entry.rule));
     if (denied) {
       warn(`mcp: ${server.where}: server "${server.name}" is not started: managed settings deny it (${denied.where})`);
       return false;
     }
-    if (allowed && !allowed.value.includes(server.name)) {
+    if (allowed && !names.some((name) => allowed.value.includes(name))) {
       const list = allowed.value.length > 0 ? allowed.value.join(', ') : 'none';
       warn(`mcp: ${server.where}: server "${server.name}" is not started: managed settings allow only these MCP servers: ${list} (${allowed.where})`);
       return false;
@@ -190,8 +202,8 @@ async function readMcpJson(
   inputs: SourceInputs,
   expand: (value: string, where: string, missing: (name: string) => void) => string,
   untrusted: UntrustedServer[],
-): Promise<Map<string, ServerConfig>> {
-  const found = new Map<string, ServerConfig>();
+): Promise<ServerConfig[]> {
+  const found: ServerConfig[] = [];
   const file = path.join(inputs.projectRoot, MCP_JSON);
   // A repository may make it a FIFO (a read that never ends), a link to /dev/zero or out of the
   // project: only a regular file really inside the project, within the size limit, is read.
@@ -227,7 +239,7 @@ async function readMcpJson(
       return formatPos((child ?? node).pos);
     };
     const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn });
-    if (server) found.set(name, server);
+    if (server) found.push(server);
   }
   return found;
 }

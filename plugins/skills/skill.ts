@@ -3,7 +3,7 @@
  * A bad value falls back with a warning; a folder that cannot be a skill is a problem naming its
  * file (K2). The body is not kept: it is re-read from disk at every load (S3).
  */
-import { toolList } from '../../config/command-files.js';
+import { argumentHintOf, toolList } from '../../config/command-files.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
 
@@ -142,8 +142,7 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   let model: string | undefined;
   if (typeof data.model === 'string' && data.model.trim() && data.model.trim() !== 'inherit') model = data.model.trim();
   else if (data.model !== undefined && data.model !== null && typeof data.model !== 'string') warnings.push('model must be text; ignored');
-  const hint = data['argument-hint'] ?? data.argument_hint;
-  const argumentHint = typeof hint === 'string' && hint.trim() ? hint.trim() : undefined;
+  const argumentHint = argumentHintOf(data);
 
   // yes/no, on/off, 1/0 too, as Claude Code and the other Claude-format readers take them.
   const flag = (key: string, fallback: boolean): boolean => claudeFlag(data[key], key, fallback, (message) => warnings.push(message));

@@ -119,8 +119,12 @@ export function parseDefinition(file: string, text: string): Parsed {
 function parseFields(file: string, body: string, fields: Record<string, unknown>, at: (key: string) => string): Parsed {
   const warnings: string[] = [];
   const stem = path.basename(file, '.md');
-  const name = fields.name ?? stem;
-  if (typeof name !== 'string' || !NAME.test(name)) return { error: `${at('name')}: name: must be letters, digits, '.', '_' or '-' (got ${JSON.stringify(name)})` };
+  const written = fields.name ?? stem;
+  if (typeof written !== 'string') return { error: `${at('name')}: name: must be text (got ${JSON.stringify(written)})` };
+  // As skills do: a name with capitals or spaces (`Test Runner`) is loaded under a normalised one.
+  const name = NAME.test(written) ? written : normaliseAgentName(written);
+  if (!NAME.test(name)) return { error: `${at('name')}: name: must be letters, digits, '.', '_' or '-' (got ${JSON.stringify(written)})` };
+  if (name !== written) warnings.push(`subagents: ${at('name')}: name ${JSON.stringify(written)} is not a valid agent name (letters, digits, '.', '_', '-'); loaded as "${name}"`);
   const description = fields.description ?? '';
   if (typeof description !== 'string') return { error: `${at('description')}: description: must be text` };
   const model = fields.model;
@@ -155,6 +159,16 @@ function parseFields(file: string, body: string, fields: Record<string, unknown>
     warnings,
     ...(denied && denied.length > 0 ? { disallowList: { at: at(disallowedKey), key: disallowedKey, entries: denied } } : {}),
   };
+}
+
+/** Lower-cased, each run of other characters made `-` (`Test Runner` → `test-runner`), as skill names are. */
+function normaliseAgentName(raw: string): string {
+  return raw
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-_.]+|[-_.]+$/g, '');
 }
 
 /**

@@ -486,3 +486,12 @@ test.concurrent("a dotted command name (GitHub Spec Kit's speckit.specify.md) ru
     expect(s.requests).toHaveLength(1);
   });
 });
+
+test.concurrent('a description of several lines keeps its scope label in /help', async () => {
+  await scenario([], async (s) => {
+    write(join(s.cwd, '.claude/commands/example.md'), '---\ndescription: Use this when user says: "do X" <example>\n  user: please do x\n  </example>\n---\nExample body $ARGUMENTS\n');
+    const help = await s.run(['-p', '/help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/\/example\s+Use this when user says: "do X" <example> \(project\)\n/);
+  });
+});

@@ -46,3 +46,14 @@ test('disable-model-invocation in every spelling Claude Code accepts; any other 
   expect(byName.maybe).toBe(false);
   expect(warnings).toEqual([`custom commands: ${path.join(dir, 'maybe.md')}:4: disable-model-invocation: "maybe" is not a yes/no value (true/false, yes/no, on/off, 1/0); using false`]);
 });
+
+test('argument-hint shows as written: `[message]`, which YAML reads as a list, keeps its brackets', async () => {
+  const root = temp('hint-commands-root-');
+  const home = temp('hint-commands-home-');
+  const dir = path.join(home, '.claude', 'commands');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'commit.md'), '---\ndescription: d\nargument-hint: [message]\n---\nBody\n');
+  writeFileSync(path.join(dir, 'two.md'), '---\ndescription: d\nargument-hint: [pr, priority]\n---\nBody\n');
+  const loaded = await loadCommandFiles(commandRoots(home, root), () => undefined, undefined);
+  expect(Object.fromEntries(loaded.map((c) => [c.name, c.argumentHint]))).toEqual({ commit: '[message]', two: '[pr, priority]' });
+});

@@ -155,11 +155,15 @@ test('enabled: false, timeouts and per-tool timeouts, and their limits', async (
 test('a server name that cannot be part of a tool name, a bad url, and unknown keys', () => {
   const warnings: string[] = [];
   const context = { locate: (key?: string) => `f:1:${key ?? '-'}`, expand: (v: string) => v, warn: (m: string) => warnings.push(m) };
-  expect(parseServerEntry('has space', { type: 'stdio', command: 'x' }, 'mewcode', 'user', context)).toBeUndefined();
+  // As Claude Code names it: every character a tool name cannot hold becomes "_".
+  expect(parseServerEntry('has space', { type: 'stdio', command: 'x' }, 'mewcode', 'user', context)).toMatchObject({ name: 'has_space', writtenAs: 'has space' });
+  expect(parseServerEntry('', { type: 'stdio', command: 'x' }, 'mewcode', 'user', context)).toBeUndefined();
+  expect(parseServerEntry('a\u001b[2Jb', { type: 'stdio', command: 'x' }, 'mewcode', 'user', context)).toBeUndefined();
   expect(parseServerEntry('ftp', { type: 'http', url: 'ftp://x' }, 'mewcode', 'user', context)).toBeUndefined();
   expect(parseServerEntry('typo', { type: 'stdio', command: 'x', enabeld: false }, 'mewcode', 'user', context)).toMatchObject({ enabled: true });
   expect(warnings).toEqual([
-    'f:1:-: MCP server "has space": the name may use only letters, digits, "_" and "-" (it becomes part of tool names); the server is skipped',
+    'f:1:-: MCP server "": a server needs a name; the server is skipped',
+    'f:1:-: MCP server "a\\u001b[2Jb": the name holds a control character; the server is skipped',
     'f:1:url: MCP server "ftp" url: the url must start with http:// or https://; the server is skipped',
     'f:1:enabeld: MCP server "typo": unknown key "enabeld" is ignored',
   ]);
@@ -222,11 +226,10 @@ test('a bad entry a run adds is skipped loudly, naming where it was given, the s
       origins: { nocommand: '/p/a.json', badargs: '/p/a.json', 'bad name': '/p/a.json', notobject: '--mcp-config', good: '/p/a.json' },
     },
   });
-  expect(servers.map((s) => s.name)).toEqual(['good']);
+  expect(servers.map((s) => s.name)).toEqual(['bad_name', 'good']);
   expect(warnings).toEqual([
     '/p/a.json: MCP server "nocommand": type stdio needs a command; the server is skipped',
     '/p/a.json: MCP server "badargs" args: expected a list of strings; the server is skipped',
-    '/p/a.json: MCP server "bad name": the name may use only letters, digits, "_" and "-" (it becomes part of tool names); the server is skipped',
     '--mcp-config: MCP server "notobject": expected a mapping; the server is skipped',
   ]);
 });
@@ -259,4 +262,16 @@ test('a .mcp.json naming a server twice is read as JSON (and Claude Code) reads 
     ['everything', 'ev'],
   ]);
   expect(loaded.warnings).toEqual([`config: ${path.join(loaded.root, '.mcp.json')}:4:3: "memory" is given twice in this object (first at line 2); the last one is used, as JSON is read`]);
+});
+
+test('a server name with a dot (awslabs.aws-documentation-mcp-server) is used, named in tool names as Claude Code names it ("." becomes "_"); two names that become the same are warned about, the later kept', async () => {
+  const loaded = await load({
+    trusted: true,
+    mcpJson: JSON.stringify({ mcpServers: { 'awslabs.aws-documentation-mcp-server': { command: 'aws' }, 'a.b': { command: 'first' }, a_b: { command: 'second' } } }),
+  });
+  expect(loaded.servers.map((s) => [s.name, s.type === 'stdio' ? s.command : ''])).toEqual([
+    ['awslabs_aws-documentation-mcp-server', 'aws'],
+    ['a_b', 'second'],
+  ]);
+  expect(loaded.warnings).toEqual([expect.stringMatching(/\.mcp\.json:1:\d+: MCP server "a_b" has the same name in tool names \(mcp__a_b__…\) as "a\.b" \(.*\.mcp\.json:1:\d+\); "a_b" is used/)]);
 });

@@ -268,3 +268,15 @@ describe('roots', () => {
     expect(catalog.problems).toEqual([{ file: path.join(dir, 'file'), skipped: true, message: 'a skills root must be a directory' }]);
   });
 });
+
+test('argument-hint shows as written: `[file]` (a YAML list to a YAML reader) keeps its brackets', () => {
+  const where = { dir: '/s/x', file: '/s/x/SKILL.md', dirName: 'x', root: { dir: '/s', scope: 'user' as const } };
+  const hint = (line: string) => {
+    const parsed = parseSkill(`---\nname: x\ndescription: d\n${line}\n---\nBody\n`, where);
+    return parsed.ok ? parsed.skill.argumentHint : parsed.reason;
+  };
+  expect(hint('argument-hint: [file]')).toBe('[file]');
+  expect(hint('argument-hint: [pr, priority]')).toBe('[pr, priority]');
+  expect(hint('argument-hint: <file> [focus]')).toBe('<file> [focus]');
+  expect(hint('argument_hint: 3')).toBe('3');
+});
