@@ -109,9 +109,12 @@ export function classifyHttpError(facts: HttpErrorFacts): ProviderError {
   }
   let kind: ProviderErrorKind = status === undefined ? 'unknown' : kindForHttpStatus(status);
   if (facts.overloaded) kind = 'overloaded';
+  // A proxy's or CDN's page is not the API refusing the credentials.
+  const proxyPage = kind === 'authentication' && facts.htmlBody === true;
+  if (proxyPage) kind = 'bad_request';
   const where = reportedStatus === undefined ? '' : ` (${reportedStatus})`;
   let message = `${label} ${describeKind(kind)}${where}: ${withoutStatusPrefix(vendorMessage, reportedStatus)}`;
-  if (kind === 'authentication' && facts.htmlBody) {
+  if (proxyPage) {
     message = `${withoutFinalStop(message)}. The answer is a web page, not the API's: a proxy, CDN, firewall or login page in front of the server refused the request; check base_url and the network's proxy settings`;
   } else if (kind === 'authentication' && facts.authenticationHint) message = `${withoutFinalStop(message)}. ${facts.authenticationHint}`;
   if (reportedStatus === 404 && facts.notFoundHint) message = `${withoutFinalStop(message)}. ${facts.notFoundHint}`;

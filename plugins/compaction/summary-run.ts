@@ -90,8 +90,9 @@ export async function summariseHistory(messages: readonly Message[], request: Co
   if (shrunk) next = shrunk.messages;
   const report = buildReport(request.reason, messages, start, summary.leftOut, summary.text, next, charsOf);
   // The summary and the recovery attachment turned out as large as what they replace: the
-  // history stays as it was (a longer one would only fill the window sooner).
-  if (request.reason === 'auto' && report.tokensAfter >= report.tokensBefore) {
+  // history stays as it was (a longer one would only fill the window sooner, and after a request
+  // that was too long, the retry would only fail larger).
+  if (request.reason !== 'manual' && report.tokensAfter >= report.tokensBefore) {
     deps.warn(`compaction: the summary was not used: it would have taken the history from ~${n(report.tokensBefore)} to ~${n(report.tokensAfter)} tokens. The history is kept as it is.`);
     return undefined;
   }

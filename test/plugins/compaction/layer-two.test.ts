@@ -249,6 +249,15 @@ describe('the breaker (C7)', () => {
     expect(warnings.at(-1)).toMatch(/^compaction: the summary was not used: it would have taken the history from ~[\d,]+ to ~[\d,]+ tokens/);
   });
 
+  test('emergency: a summary that would make the request larger is not used either (the retry would only fail bigger)', async () => {
+    const warnings: string[] = [];
+    const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: (m) => warnings.push(m), ask: () => async () => 'a summary much longer than the one short message it replaces'.repeat(20) });
+    const session: CompactionContext = { sessionId: 's3', agentId: 'main', projectRoot: root, homeDir: root, mode: 'default', provider: provider(() => 'unused') };
+    const history = [user('hi'), assistant('hello'), user('next'), assistant('ok'), user('again')];
+    expect(await service.compact(history, { reason: 'emergency', session, tools: [] })).toBeUndefined();
+    expect(warnings.at(-1)).toMatch(/^compaction: the summary was not used/);
+  });
+
   test('emergency: a kept tail that alone is over the window is shrunk (its largest texts saved to files, previews kept), never left to fail again', async () => {
     let asked = 0;
     const service = new SummaryCompaction({ projectRoot: root, send: direct, layer: new LayerOne({ projectRoot: root, onSaveFailed: () => undefined }), recentFiles: () => [], warn: () => undefined, ask: () => async () => `${++asked}` });
