@@ -73,7 +73,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     warnings.push(...file.warnings);
     const layer: ConfigLayerName = spec.layer === 'local' && trust.scopeOf(file.filepath) === 'project' ? 'project' : spec.layer;
     if (file.error !== undefined) {
-      layers.push({ layer, file: file.filepath, loaded: false, error: file.error });
+      layers.push({ layer, file: file.filepath, loaded: false, error: file.error, ...(file.pluginsLine !== undefined ? { pluginsLine: file.pluginsLine } : {}) });
       warnings.push(file.error);
       return;
     }

@@ -20,6 +20,18 @@ export interface ParsedConfigFile {
   readonly error?: string;
   /** Non-fatal parser remarks (e.g. an unknown tag), already formatted. */
   readonly warnings: readonly string[];
+  /**
+   * When the file could not be used: the line where its text names a top-level `plugins:` key.
+   * A required plugin named there must not be lost quietly with the file (the kernel stops).
+   */
+  readonly pluginsLine?: number;
+}
+
+/** The first line whose text looks like a `plugins:` key (YAML at the start of a line, or JSON `"plugins":`). */
+export function pluginsKeyLine(text: string): number | undefined {
+  const lines = text.split(/\r?\n/);
+  const at = lines.findIndex((line) => /^\s*["']?plugins["']?\s*:/.test(line) || /["']plugins["']\s*:/.test(line));
+  return at < 0 ? undefined : at + 1;
 }
 
 /** A cap on nodes created by expanding aliases (`*a`), against "billion laughs" files. */
@@ -33,7 +45,7 @@ function emptyRoot(file: string): LocatedMap {
   return { kind: 'map', pos: { file, line: 1, col: 1 }, entries: new Map() };
 }
 
-function failed(filepath: string, line: number, col: number, message: string): ParsedConfigFile {
+function failedParse(filepath: string, line: number, col: number, message: string): ParsedConfigFile {
   return {
     filepath,
     root: emptyRoot(filepath),
@@ -54,6 +66,11 @@ class ConvertError extends Error {
 export function parseConfigText(filepath: string, content: string): ParsedConfigFile {
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
   const json = extname(filepath).toLowerCase() === '.json';
+  const pluginsLine = pluginsKeyLine(text);
+  const failed = (file: string, line: number, col: number, message: string): ParsedConfigFile => ({
+    ...failedParse(file, line, col, message),
+    ...(pluginsLine !== undefined ? { pluginsLine } : {}),
+  });
   if (json && text.trim() !== '') {
     const jsonError = checkJsonSyntax(text);
     if (jsonError) {

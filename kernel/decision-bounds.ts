@@ -179,23 +179,32 @@ function boundTap(tap: InterceptableTap, hook: BoundedHook, ms: number, warn: (m
 }
 
 /**
- * A required plugin's tap on a hook whose failure is skipped (its audit on permissionDecided, a
- * recorder on messageAppended…) is awaited at most `hookMs` too: silent, it counts as failed
- * (required-failures.ts), so no call runs and no request is sent any more, instead of the run
- * hanging with nobody named.
+ * Every async tap on a hook that only watches or adds (failure 'skip' or 'keep-value':
+ * sessionStart, messageAppended, permissionDecided, buildEnvironment…) is awaited at most `hookMs`
+ * too: a tap that never settles must not hang the run (a live handle kept it open for ever; without
+ * one the run ended with exit 1, nobody named). Silent, an ordinary plugin's tap is skipped with a
+ * warning naming the plugin and the hook (a waterfall keeps its value); a required plugin's counts
+ * as failed (required-failures.ts), so no call runs and no request is sent any more, instead of
+ * the run going on without it. The decision hooks among them (stop) are bounded by boundTap.
  */
 function boundRequiredObservers(hooks: KernelHooks, bounds: TapBounds): void {
-  const isRequired = bounds.isRequired;
-  if (!isRequired) return;
+  const isRequired = bounds.isRequired ?? (() => false);
   for (const name of HOOK_NAMES) {
-    if ((HOOK_CATALOGUE[name] as HookSpec).failure !== 'skip') continue;
+    const failure = (HOOK_CATALOGUE[name] as HookSpec).failure;
+    if (failure !== 'skip' && failure !== 'keep-value') continue;
+    const decision = Object.prototype.hasOwnProperty.call(SAFE_SIDES, name);
     const hook = hooks[name] as unknown as { intercept(interceptor: { register(tap: InterceptableTap): InterceptableTap }): void };
     hook.intercept({
       register: (tap) => {
         const plugin = pluginOfTap(tap.name);
-        if (tap.type === 'sync' || !isRequired(plugin)) return tap;
+        const required = isRequired(plugin);
+        if (tap.type === 'sync' || (decision && !required)) return tap;
         const late = (why: LateReason): undefined => {
           const silence = why === 'stalled' ? 'did not answer, and its answer could never come' : `did not answer within ${bounds.hookMs} ms`;
+          if (!required) {
+            bounds.warn(`plugin ${plugin} ${silence} in hook ${name}; its tap was skipped`);
+            return undefined;
+          }
           const error = new PluginError(plugin, name, new Error(silence));
           bounds.warn(`plugin ${plugin} ${silence} in hook ${name}; it is a required plugin, so nothing more runs or is sent until MewCode is restarted`);
           holdRequiredFailure(hooks, error);

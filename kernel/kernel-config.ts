@@ -54,6 +54,7 @@ export interface KernelSettings {
 }
 
 export async function readKernelSettings(config: ResolvedConfig, warn: (message: string) => void): Promise<KernelSettings> {
+  refuseUnreadablePluginFiles(config);
   if (KERNEL_SECTION_KEYS.every((key) => config.section(key) === undefined)) {
     return { plugins: [], pluginStartTimeoutMs: undefined, disable: [], provider: undefined, providers: [], providersConfigured: false, maxTurns: undefined, maxToolConcurrency: undefined };
   }
@@ -68,6 +69,20 @@ export async function readKernelSettings(config: ResolvedConfig, warn: (message:
     maxTurns: readSection(config, sections.maxTurns, warn),
     maxToolConcurrency: readSection(config, sections.maxToolConcurrency, warn),
   };
+}
+
+/**
+ * A configuration file that could not be parsed (a YAML error anywhere in it, a duplicate key)
+ * while its text names `plugins:` stops the run: the plugins it names, a required policy among
+ * them, would otherwise be lost with a warning while the run goes on.
+ */
+function refuseUnreadablePluginFiles(config: ResolvedConfig): void {
+  for (const layer of config.layers) {
+    if (layer.loaded || layer.pluginsLine === undefined) continue;
+    throw new ConfigurationError(
+      `${layer.error ?? `config: ${layer.file}: cannot be read`}. ${layer.file}:${layer.pluginsLine} names plugins:, and MewCode does not run with a plugins: section it cannot read (a required plugin would be lost)`,
+    );
+  }
 }
 
 /** K2: each provider entry is validated on its own, so one typo does not discard the others. */
@@ -101,8 +116,16 @@ function readPluginEntries(
   sections: { plugins: ConfigSection<unknown[]>; pluginName: ConfigSection<string>; pluginObject: ConfigSection<PluginObjectEntry> },
   warn: (message: string) => void,
 ): PluginEntry[] {
-  const raw = readSection(config, sections.plugins, warn);
-  if (raw === undefined) return [];
+  // The section itself must be a list: a mapping (a forgotten `- `) or a single string would drop
+  // every plugin it names, a required one included, with only a warning.
+  const given = config.section('plugins');
+  if (given === undefined) return [];
+  const list = sections.plugins.parse(given);
+  if (!list.ok) {
+    const messages = formatConfigIssues(config, 'plugins', list.issues);
+    throw new ConfigurationError(`${messages.join('; ')}. plugins: is a list (each entry on a line starting with "- "); MewCode does not run with a plugins: section it cannot read`);
+  }
+  const raw = list.value;
   const entries: PluginEntry[] = [];
   raw.forEach((item, index) => {
     const isObject = typeof item === 'object' && item !== null && !Array.isArray(item);

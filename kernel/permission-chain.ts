@@ -23,7 +23,7 @@
  */
 import type { KernelHooks } from '../types/hooks.js';
 import { PermissionStage, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
-import { APPROVAL_TAP_TIMEOUT_MS, bounded, boundDecisionTaps, HOOK_TAP_TIMEOUT_MS } from './decision-bounds.js';
+import { APPROVAL_TAP_TIMEOUT_MS, bounded, boundDecisionTaps, HOOK_TAP_TIMEOUT_MS, type LateReason } from './decision-bounds.js';
 import { defuseThenable, describeValue, isPermissionVerdict, plainSnapshot } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
 import type { TapRank } from './policy-taps.js';
@@ -200,7 +200,15 @@ export class PermissionChain {
       state.decider = state.held.decider;
       return state.held.verdict;
     };
-    const late = (): PermissionVerdict => refuse(`plugin ${plugin} did not answer checkPermission within ${this.timeoutMs} ms`);
+    // Said as it ended: at the bound, or at once when nothing was left running that could answer.
+    const late = (why: LateReason): PermissionVerdict =>
+      refuse(
+        why === 'stalled'
+          ? `plugin ${plugin} did not answer checkPermission, and its answer could never come (nothing was left running that could settle it)`
+          : why === 'cancelled'
+            ? `plugin ${plugin} did not answer checkPermission before the run was cancelled`
+            : `plugin ${plugin} did not answer checkPermission within ${this.timeoutMs} ms`,
+      );
     const { fn } = tap;
     switch (tap.type) {
       case 'sync':

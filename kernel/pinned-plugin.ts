@@ -52,8 +52,15 @@ export function pinPlugin(plugin: MewcodePlugin): MewcodePlugin {
     if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) throw new Error(`its "${key}" is not a list of names`);
     pinned[key] = Object.freeze([...(value as string[])]);
   }
-  const timeout = read('startTimeoutMs');
-  if (timeout !== undefined) pinned.startTimeoutMs = timeout;
+  // A whole number of milliseconds above 0: Infinity, 1e10 or NaN would reach setTimeout (Node
+  // warns and fires at once), a negative or a string would mean nothing. Capped where it is used.
+  const timeout = read('startTimeoutMs') as unknown;
+  if (timeout !== undefined) {
+    if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout) || timeout <= 0) {
+      throw new Error(`its "startTimeoutMs" is ${typeof timeout === 'number' ? String(timeout) : typeof timeout}, not a whole number of milliseconds above 0`);
+    }
+    pinned.startTimeoutMs = timeout;
+  }
   for (const key of METHODS) {
     const method = read(key) as unknown;
     if (method === undefined) continue;

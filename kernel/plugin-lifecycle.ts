@@ -23,6 +23,8 @@ import { sealedService } from '../types/sealed-service.js';
 
 /** How long the first model request waits for a plugin's `start()` unless it (or `plugin_start_timeout_ms`) says otherwise. */
 export const DEFAULT_START_TIMEOUT_MS = 5_000;
+/** The longest a plugin's own `startTimeoutMs` counts for when the user set no plugin_start_timeout_ms (its own maximum too). */
+export const MAX_START_TIMEOUT_MS = 120_000;
 
 export type Phase = 'load' | 'bindings' | 'tools' | 'commands' | 'apply' | 'start';
 
@@ -247,7 +249,10 @@ export class PluginLifecycle {
   }
 
   private startOne(plugin: MewcodePlugin): Promise<void> {
-    const bound = plugin.startTimeoutMs ?? this.deps.startTimeoutMs() ?? DEFAULT_START_TIMEOUT_MS;
+    // The plugin's own bound never exceeds the user's plugin_start_timeout_ms, nor without one
+    // MAX_START_TIMEOUT_MS: a plugin must not make the first request wait on it longer than that.
+    const configured = this.deps.startTimeoutMs();
+    const bound = Math.min(plugin.startTimeoutMs ?? configured ?? DEFAULT_START_TIMEOUT_MS, configured ?? MAX_START_TIMEOUT_MS);
     const failed = (error: unknown): void => {
       const fatal = this.fatal(plugin, 'start', error);
       if (fatal) throw fatal;

@@ -22,6 +22,8 @@ export interface ConfigLayerInfo {
   file: string;
   loaded: boolean;
   error?: string;
+  /** A file that could not be used whose text names `plugins:` at this line: the run stops (a required plugin must not be lost with it). */
+  pluginsLine?: number;
 }
 
 export interface ResolvedConfig {

@@ -12,6 +12,13 @@ import type { Approvals } from '../../types/services.js';
 
 export const HEADLESS_NAME = 'ui-headless';
 
+/**
+ * The build's layers whose ask comes after the permission rules, so an allow rule (or
+ * --allowedTools) ends the chain before them: only their asks get the rule suggested. Any other
+ * layer is a plugin's own policy (an organisation's, a team's), whose ask no flag lifts.
+ */
+const LIFTED_BY_AN_ALLOW: ReadonlySet<string> = new Set(['permission-mode', 'skills', 'permission-blacklist']);
+
 function shellQuote(text: string): string {
   return /["$`\\!]/.test(text) ? `'${text.replace(/'/g, `'\\''`)}'` : `"${text}"`;
 }
@@ -54,6 +61,16 @@ export class HeadlessOutput implements UserOutput {
     const rulesOnly = approvals.managedRulesOnly?.();
     if (rulesOnly !== undefined) {
       return { choice: 'deny', answeredBy: HEADLESS_NAME, reason: `${why} The organisation's managed settings allow only their own permission rules (${rulesOnly}: allow_managed_rules_only), so no --allowedTools or rule of yours can allow it: run interactively to answer, or ask the administrators to allow it.` };
+    }
+    // A plugin's own ask (an organisation's or a team's policy): an ask holds whatever allows, and
+    // no flag or rule of the user's answers for the plugin, so only a person or its owner can.
+    const asker = request.verdict.layer.split(':')[0] ?? request.verdict.layer;
+    if (!LIFTED_BY_AN_ALLOW.has(asker)) {
+      return {
+        choice: 'deny',
+        answeredBy: HEADLESS_NAME,
+        reason: `${why} The plugin ${asker} asks, and no --allowedTools, allow rule or permission mode lifts a plugin's ask: run interactively to answer, or ask whoever maintains ${asker} (the policy's owner).`,
+      };
     }
     const rule = approvals.suggestRule(request);
     const mode = request.verdict.layer === 'permission-mode' ? `, or re-run with --permission-mode ${request.category === 'write' ? 'acceptEdits' : 'bypassPermissions'}` : '';

@@ -138,6 +138,21 @@ describe('a checkPermission tap with a malformed answer denies, naming the plugi
     }
   });
 
+  test('a checkPermission tap whose answer can never come is denied at once, said as such (not "within 30000 ms")', async () => {
+    const { expireStalledWaits } = await import('../../kernel/decision-bounds.js');
+    const log: ToolLog = { events: [] };
+    let asked = false;
+    const stuck = definePlugin({ name: 'stuck-policy', apply: (kernel) => void kernel.hooks.checkPermission.tapPromise({ name: 'stuck-policy', stage: 250 }, () => ((asked = true), new Promise(() => undefined))) });
+    const { model, kernel } = await bootKernel([useTools([call('write_note', { text: 'a' })]), say('ok')], [toolsPlugin([writeTool(log)]), stuck]);
+    const running = runPrompt(kernel, 'go', 'bypassPermissions');
+    while (!asked) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(expireStalledWaits()).toBe(1);
+    await running;
+    const said = String(lastResults(model, 1)[0]!.content);
+    expect(said).toContain('plugin stuck-policy did not answer checkPermission, and its answer could never come');
+    expect(said).not.toContain('within');
+  });
+
   test('a tap that never answers is denied after the documented bound; the session goes on', async () => {
     const log: ToolLog = { events: [] };
     const stuck = definePlugin({ name: 'stuck-policy', apply: (kernel) => void kernel.hooks.checkPermission.tapPromise({ name: 'stuck-policy', stage: 250 }, () => new Promise(() => undefined)) });

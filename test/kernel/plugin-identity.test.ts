@@ -141,6 +141,14 @@ describe('pinPlugin', () => {
     [{ name: 'ok', replaces: 'x' }, /"replaces" is not a list of names/],
     [{ name: 'ok', apply: 'nope' }, /"apply" is not a function/],
     [{ name: 'ok', config: { key: 'k' } }, /"config" is not a section/],
+    // startTimeoutMs reaches setTimeout: Infinity, 1e10 or NaN would fire at once with Node's TimeoutOverflowWarning.
+    [{ name: 'ok', startTimeoutMs: Infinity }, /"startTimeoutMs" is Infinity, not a whole number of milliseconds above 0/],
+    [{ name: 'ok', startTimeoutMs: NaN }, /"startTimeoutMs" is NaN, not a whole number/],
+    [{ name: 'ok', startTimeoutMs: 1e21 }, /"startTimeoutMs" is 1e\+21, not a whole number/],
+    [{ name: 'ok', startTimeoutMs: -1 }, /"startTimeoutMs" is -1, not a whole number/],
+    [{ name: 'ok', startTimeoutMs: 0 }, /"startTimeoutMs" is 0, not a whole number/],
+    [{ name: 'ok', startTimeoutMs: 1.5 }, /"startTimeoutMs" is 1.5, not a whole number/],
+    [{ name: 'ok', startTimeoutMs: '5' }, /"startTimeoutMs" is string, not a whole number/],
   ])('refuses %j', (declaration, problem) => {
     expect(() => pinPlugin(declaration as unknown as MewcodePlugin)).toThrow(problem);
   });

@@ -12,6 +12,7 @@ import { ContainerModule } from 'inversify';
 import { main } from '../../bin/main.js';
 import { ConfigurationError } from '../../kernel/configuration-error.js';
 import { Kernel } from '../../kernel/kernel.js';
+import { MAX_START_TIMEOUT_MS } from '../../kernel/plugin-lifecycle.js';
 import { MemoryReporter } from '../../kernel/reporter.js';
 import permissionMode from '../../plugins/permission-mode/index.js';
 import type { ResolvedConfig } from '../../types/config.js';
@@ -367,3 +368,25 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
 }
 
 
+
+test("a plugin's own startTimeoutMs is capped by plugin_start_timeout_ms (else MAX_START_TIMEOUT_MS): 1e10 waits no longer, with no TimeoutOverflowWarning", async () => {
+  const emitted: string[] = [];
+  const onWarning = (warning: Error): void => void emitted.push(warning.name);
+  process.on('warning', onWarning);
+  try {
+    const slow = definePlugin({ name: 'slow-start', startTimeoutMs: 1e10, start: () => new Promise<void>(() => undefined) });
+    const project = tempDir('mc-start-cap-');
+    const config: ResolvedConfig = { layers: [], warnings: [], section: (key) => (key === 'plugin_start_timeout_ms' ? 150 : undefined), locate: () => undefined };
+    const started = Date.now();
+    const { kernel, reporter } = await bootKernel([say('done')], [slow], { projectRoot: project, config });
+    await runPrompt(kernel, 'go', 'default');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(reporter.warnings).toContain('plugin slow-start did not finish start within 150 ms; going on without waiting for it');
+    await kernel.shutdown();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(emitted).not.toContain('TimeoutOverflowWarning');
+  } finally {
+    process.off('warning', onWarning);
+  }
+  expect(MAX_START_TIMEOUT_MS).toBe(120_000);
+});

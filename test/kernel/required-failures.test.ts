@@ -122,3 +122,30 @@ export default { name: 'org-audit', apply(k) {
     expect(done(events)?.reason).toBe('completed');
   });
 });
+
+describe('a tap that never settles on a hook that only watches or adds is bounded too', () => {
+  const NEVER = (hook: string) => `export default { name: 'hang', apply(k) { setInterval(() => {}, 1000).unref(); k.hooks.${hook}.tapPromise('hang', () => new Promise(() => setTimeout(() => {}, 60_000))); } };`;
+
+  test.each(['sessionStart', 'messageAppended', 'permissionDecided', 'buildEnvironment'])(
+    "an ordinary plugin's silent %s tap is skipped after the bound, named with the hook; the run completes",
+    async (hook) => {
+      const { kernel, model, reporter } = await boot(NEVER(hook), false, [useTools([call('deploy', {})]), say('done')], { hookTimeoutMs: 200 });
+      await kernel.startSession();
+      const events = await runPrompt(kernel, 'deploy it', 'default');
+      await kernel.shutdown();
+      expect(done(events)?.reason).toBe('completed');
+      expect(ran).toBe(1);
+      expect(model.requests).toHaveLength(2);
+      expect(reporter.warnings.join('\n')).toContain(`plugin hang did not answer within 200 ms in hook ${hook}; its tap was skipped`);
+    },
+    20_000,
+  );
+
+  test("a required plugin's silent buildEnvironment tap ends the run with an error naming it", async () => {
+    const { kernel, reporter } = await boot(NEVER('buildEnvironment'), true, [say('done')], { hookTimeoutMs: 200 });
+    const events = await runPrompt(kernel, 'go', 'default');
+    await kernel.shutdown();
+    expect(done(events)?.reason).toBe('error');
+    expect(reporter.warnings.join('\n')).toMatch(/plugin hang did not answer within 200 ms in hook buildEnvironment; it is a required plugin/);
+  });
+});

@@ -3,6 +3,7 @@ import type { Kernel } from '../../../kernel/kernel.js';
 import type { ToolMessage } from '../../../types/messages.js';
 import type { UserInterface } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
+import { definePlugin } from '../../../types/plugin.js';
 import uiHeadless from '../../../plugins/ui-headless/index.js';
 import { startingMode } from '../../../plugins/ui-headless/headless-ui.js';
 import { bootKernel, runPrompt } from '../../support/boot.js';
@@ -57,6 +58,22 @@ describe('headless approval answer', () => {
     expect(result).toContain('ask project rule');
     expect(result).not.toContain('--allowedTools "');
     expect(result).toMatch(/An ask in the settings holds whatever allow rules or --allowedTools say: run interactively to answer, or change the settings that ask\.$/);
+  });
+
+  it("a policy plugin's ask: no --allowedTools or allow rule lifts it, so none is suggested; the plugin is named", async () => {
+    const policy = definePlugin({
+      name: 'team-policy',
+      apply: (kernel) =>
+        void kernel.hooks.checkPermission.tapPromise({ name: 'team-policy', stage: 250 }, async (request) =>
+          request.target?.kind === 'command' && request.target.command.includes('deploy') ? { decision: 'ask', layer: 'team-policy:deploys', reason: 'deploys need a human' } : undefined,
+        ),
+    });
+    const { kernel } = await bootRules(dirs, { plugins: [uiHeadless, policy], steps: [useTools([call('bash', { command: 'echo deploy' })]), say('ok')] });
+    activate(kernel);
+    await runPrompt(kernel, 'go', 'default');
+    const result = toolResults(kernel)[0]!;
+    expect(result).not.toContain('--allowedTools "');
+    expect(result).toMatch(/The plugin team-policy asks, and no --allowedTools, allow rule or permission mode lifts a plugin's ask: run interactively to answer, or ask whoever maintains team-policy \(the policy's owner\)\.$/);
   });
 
   it('without the rules plugin the answer is as before', async () => {
