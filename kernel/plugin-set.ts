@@ -146,7 +146,7 @@ export function resolvePluginSet(
  * The built-in plugins that enforce managed settings besides the safety and essential layers
  * (which configuration can never replace): the hooks plugin runs the organisation's hooks, mcp
  * applies its allowed and denied servers, tool-bash runs every command through the OS sandbox the
- * organisation may force. Documented in docs/plugin-contract.md, "Replacing a plugin".
+ * organisation may force. Documented in docs/plugin-contract.md, "Plugin set".
  */
 export const MANAGED_ENFORCERS: ReadonlySet<string> = new Set(['hooks', 'mcp', 'tool-bash', 'permission-rules', 'permission-mode', 'permission-blacklist', 'permission-sandbox', 'sandbox-os', 'permission-audit']);
 
