@@ -21,8 +21,3 @@ export { isTrackedByGit, type TrackedAnswer } from './config/git-tracked.js';
 export { terminalSafe, terminalSafeJson, terminalWriter } from './config/terminal-safe.js';
 // Files a project supplies (instructions, definitions, settings): inside it by real path, regular, bounded.
 export { readProjectTextFile, projectScriptProblem, projectBoundary, withinRoot, refusalOf, inPackageDirectory, hardLinks, PACKAGE_DIRECTORIES, type ProjectFileOptions, type ProjectFileRead } from './config/project-file.js';
-
-// Every class and function above frozen with its prototype and statics (types/harden-exports.ts).
-import * as mewcode from './index.js';
-import { hardenExports } from './types/harden-exports.js';
-hardenExports(mewcode);

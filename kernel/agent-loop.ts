@@ -24,6 +24,7 @@ import type { AgentSession } from '../types/session.js';
 import { anchorFromUsage, type UsageAnchor } from './context-estimate.js';
 import { ensureAssistantTail } from './conversation.js';
 import { bounded } from './decision-bounds.js';
+import { requiredFailure, requiredFailureReason } from './required-failures.js';
 import type { PermissionChain } from './permission-chain.js';
 import { buildReminder } from './reminders.js';
 import { groupDigits } from '../types/plain-intl.js';
@@ -129,6 +130,15 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
       emit({ type: 'notice', message: `Continuing: ${decision.by} asked the run to go on (${continuations}/${MAX_STOP_CONTINUATIONS}).` });
       await conversation.append({ role: 'user', content: [{ type: 'text', text: decision.reason }] });
       return 'continue';
+    }
+    // A required plugin that failed on its way out (its stop tap threw, its audit of the last
+    // call failed) leaves nothing more to refuse: the run that would end 'completed' ends with an
+    // error naming it instead (required-failures.ts), so the CLI does not exit 0.
+    const failed = reason === 'completed' ? requiredFailure(hooks) : undefined;
+    if (failed) {
+      const note = `(The run stopped: ${requiredFailureReason(failed)})`;
+      emit({ type: 'done', reason: 'error', finalText: note, usage: total, iterations });
+      return { reason: 'error', finalText: note };
     }
     emit({ type: 'done', reason, finalText, usage: total, iterations });
     return { reason, finalText };

@@ -21,3 +21,18 @@ export function noteAllow(previous: { decision?: string }, result: { decision?: 
 export function allowedBy(decision: object): string | undefined {
   return allowers.get(decision) || undefined;
 }
+
+/**
+ * Which plugin's checkPermission tap gave a verdict, as the kernel knows it (the tap's own name,
+ * never the verdict's `layer`, which the plugin writes): the audit log records it as `decided_by`.
+ */
+const verdictOwners = new WeakMap<object, string>();
+
+export function noteVerdictOwner(verdict: object, plugin: string): void {
+  verdictOwners.set(verdict, plugin);
+}
+
+/** The plugin that gave this verdict, or 'kernel' for one the kernel made (plan mode, a hook's answer applied, no layer decided). */
+export function verdictOwner(verdict: object): string {
+  return verdictOwners.get(verdict) ?? 'kernel';
+}

@@ -42,6 +42,7 @@ import { sealPluginServices } from './service-seals.js';
 import { deepFreeze } from '../types/deep-freeze.js';
 import { sealedFactory } from './sealed-provider.js';
 import { ConfigurationError } from './configuration-error.js';
+import { verdictOwner } from './decision-provenance.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
 import { PermissionChain } from './permission-chain.js';
@@ -828,6 +829,7 @@ export class Kernel implements KernelApi {
     await this.#raw.permissionDecided.promise({
       request,
       verdict,
+      decidedBy: verdictOwner(verdict),
       allowed: verdict.decision === 'allow',
       toolCallId: callId,
       sessionId: request.sessionId,

@@ -24,6 +24,7 @@
 import type { KernelHooks } from '../types/hooks.js';
 import { PermissionStage, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
 import { APPROVAL_TAP_TIMEOUT_MS, bounded, boundDecisionTaps, HOOK_TAP_TIMEOUT_MS, type LateReason } from './decision-bounds.js';
+import { noteVerdictOwner } from './decision-provenance.js';
 import { defuseThenable, describeValue, isPermissionVerdict, plainSnapshot } from './decision-shapes.js';
 import { pluginOfTap, type InterceptableTap, type TapTransform } from './hooks.js';
 import type { TapRank } from './policy-taps.js';
@@ -182,8 +183,9 @@ export class PermissionChain {
         // Read once, as plain data: a getter or a Proxy cannot pass the check and then say otherwise.
         const plain = plainSnapshot(answer);
         const verdict = isPermissionVerdict(plain)
-          ? plain
+          ? ownLayer(plain, plugin, (message) => this.options.warn(message))
           : refuse(`plugin ${plugin} returned a malformed permission verdict (${describeValue(answer)}): a permission layer answers undefined or { decision: 'allow' | 'deny' | 'ask', layer, reason? }`);
+        noteVerdictOwner(verdict, plugin);
         const decider: Decider = { plugin, stage, essential: this.options.isEssential(plugin), required: layerRank === 'required' };
         if (verdict.decision === 'deny') {
           state.decider = decider;
@@ -244,4 +246,15 @@ export class PermissionChain {
     if (outcome.verdict.decision !== 'deny' && floor && !organisationAsks) return { verdict: floor.verdict, decider: floor.decider };
     return outcome;
   }
+}
+
+/**
+ * A verdict's `layer` is its plugin's name, or `<name>:<detail>`: a plugin that answered as
+ * `permission-rules:managed` would have its allow recorded in the audit log as the organisation's
+ * rules. Another plugin's layer is replaced by the plugin's own name, said.
+ */
+function ownLayer(verdict: PermissionVerdict, plugin: string, warn: (message: string) => void): PermissionVerdict {
+  if (verdict.layer === plugin || verdict.layer.startsWith(`${plugin}:`)) return verdict;
+  warn(`plugin ${plugin} answered checkPermission as layer ${JSON.stringify(verdict.layer)}, which is not its own; it is recorded as ${plugin}`);
+  return { ...verdict, layer: plugin };
 }

@@ -10,7 +10,7 @@ import { PermissionStage, type ApprovalChoice, type ApprovalOutcome, type Approv
 import type { PermissionTarget, Tool, ToolInput, ToolInputCheck } from '../types/tools.js';
 import { describeValue, frozenCopy, isApprovalOutcome, strictness } from './decision-shapes.js';
 import { bounded } from './decision-bounds.js';
-import { allowedBy } from './decision-provenance.js';
+import { allowedBy, verdictOwner } from './decision-provenance.js';
 import type { ChainOutcome, PermissionChain } from './permission-chain.js';
 import { errorMessage } from './plugin-error.js';
 import { permissionRequest } from './permission-request.js';
@@ -79,6 +79,7 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
     deps.hooks.permissionDecided.promise({
       request: permission,
       verdict,
+      decidedBy: verdictOwner(verdict),
       allowed,
       toolCallId: call.id,
       sessionId: deps.run.sessionId,

@@ -59,7 +59,7 @@ const esm = {
   plugins: [verifiedPatches(verified), ...thirdPartyRedirects()],
 };
 // mewcode-shell-parser: the shell parser's own process (sdk/shell-command/parser-process.ts).
-const entryPoints = { mewcode: 'bin/cli.ts', index: 'index.ts', sdk: 'sdk/index.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' };
+const entryPoints = { mewcode: 'bin/cli.ts', index: 'entry.ts', sdk: 'sdk/hardened.ts', 'mewcode-shell-parser': 'sdk/shell-command/parser-child.ts' };
 // The program in a few chunk files, not ≈ 59 (scripts/on-demand-modules.mjs).
 const programChunks = await onDemandModulesInsideProgram(esm, entryPoints, ['mewcode-shell-parser']);
 await build({ ...esm, entryPoints, plugins: [...esm.plugins, programChunks] });

@@ -41,9 +41,3 @@ export { searchToolBinding, type SearchToolServices } from './search-common/sear
 export { LinearRegExp, UnsupportedRegExp, type LinearRegExpOptions } from './linear-regex/index.js';
 export { globMatcher, globRegexTest, picomatchBacktrackSafe, type GlobOptions } from './linear-regex/picomatch.js';
 export { displayPath as searchDisplayPath, describeLocation, resolveSearchLocation, type SearchLocation, type Resolved } from './search-common/search-path.js';
-
-// Every class and function above frozen with its prototype and statics (types/harden-exports.ts):
-// a plugin must not patch what the permission layers match with for every other plugin.
-import * as sdk from './index.js';
-import { hardenExports } from '../types/harden-exports.js';
-hardenExports(sdk);

@@ -188,6 +188,11 @@ export interface PermissionDecidedContext extends Pick<SessionContext, 'sessionI
   /** Whether the call will run. */
   allowed: boolean;
   toolCallId: string;
+  /**
+   * Who decided, as the kernel knows it: the plugin whose checkPermission tap gave `verdict` (its
+   * tap's name, not the `layer` it wrote), or 'kernel' for a verdict the kernel made.
+   */
+  decidedBy?: string;
 }
 
 export interface MessageAppendedContext extends SessionContext {

@@ -6,7 +6,7 @@
  *
  * Decision (permissionDecided: rule and mode verdicts, PreToolUse blocks, approvals, plan-mode
  * refusals — the tool may be unknown or not offered, so nothing here looks it up):
- *   {type:"decision", time, session, agent?, tool, tool_call_id, target, layer, verdict, reason,
+ *   {type:"decision", time, session, agent?, tool, tool_call_id, target, layer, decided_by, verdict, reason,
  *    approval?: {choice, answered_by, reason?}, allowed, mode}
  * Execution (postToolUse, tapped last so it sees the final result):
  *   {type:"executed", time, session, agent?, tool, tool_call_id, duration_ms, result_bytes, is_error}
@@ -155,6 +155,8 @@ export function decisionRecord(decided: PermissionDecidedContext, caps: AuditCap
     tool_call_id: decided.toolCallId,
     target: targetText(request.target, caps.auditTargetMaxChars),
     layer: verdict.layer,
+    // Who decided as the kernel knows it (a plugin cannot write this; `layer` it can).
+    ...(decided.decidedBy !== undefined ? { decided_by: decided.decidedBy } : {}),
     verdict: verdict.decision,
     reason: cut(verdict.reason ?? '', reasonMax),
     ...(approval

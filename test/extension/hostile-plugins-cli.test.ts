@@ -177,17 +177,16 @@ describe('a plugin whose start() never settles', () => {
     });
   });
 
-  test.concurrent('a plugin that leaves the run waiting on a promise nothing will settle never makes the CLI exit 0 in silence', async () => {
-    await scenario([{ text: 'never' }], async (s) => {
+  test.concurrent("a plugin that leaves the run waiting on a promise nothing will settle (an ordinary plugin's sessionStart): its tap is skipped, naming the plugin and the hook, and the run completes", async () => {
+    await scenario([{ text: 'answered' }, { text: 'answered' }], async (s) => {
       // Its sessionStart tap never settles and holds nothing open: the event loop empties.
       const file = pluginFile(s, 'stall.mjs', `export default { name: 'stall', apply(kernel) { kernel.hooks.sessionStart.tapPromise('stall', () => new Promise(() => {})); } };`);
       userConfig(s, `plugins:\n  - ${JSON.stringify(file)}\n`);
       const text = await s.run(['-p', 'hi']);
-      expect(text.code).not.toBe(0);
-      expect(text.stderr).toMatch(/mewcode: .*stopped before it finished/);
+      expect(text.stderr).toContain('plugin stall did not answer, and its answer could never come in hook sessionStart; its tap was skipped');
+      expect(text.code).toBe(0);
       const json = await s.run(['-p', 'hi', '--output-format', 'json']);
-      expect(json.code).not.toBe(0);
-      expect(singleJsonObject(json.stdout)).toMatchObject({ type: 'result', is_error: true });
+      expect(singleJsonObject(json.stdout)).toMatchObject({ type: 'result', is_error: false });
     });
   });
 });

@@ -149,3 +149,21 @@ describe('a tap that never settles on a hook that only watches or adds is bounde
     expect(reporter.warnings.join('\n')).toMatch(/plugin hang did not answer within 200 ms in hook buildEnvironment; it is a required plugin/);
   });
 });
+
+describe('a required plugin failing at the end of the run', () => {
+  test("its stop tap throws: the run ends with an error naming it, not 'completed'", async () => {
+    const org = `export default { name: 'org-audit', apply(k) { k.hooks.stop.tapPromise('org-audit', async () => { throw new Error('could not file the report'); }); } };`;
+    const { kernel } = await boot(org, true, [say('done')]);
+    const events = await runPrompt(kernel, 'go', 'default');
+    await kernel.shutdown();
+    expect(done(events)).toMatchObject({ reason: 'error', finalText: expect.stringContaining('org-audit') });
+  });
+
+  test("an ordinary plugin's stop tap throws: the run completes (the control)", async () => {
+    const org = `export default { name: 'org-audit', apply(k) { k.hooks.stop.tapPromise('org-audit', async () => { throw new Error('could not file the report'); }); } };`;
+    const { kernel } = await boot(org, false, [say('done')]);
+    const events = await runPrompt(kernel, 'go', 'default');
+    await kernel.shutdown();
+    expect(done(events)?.reason).toBe('completed');
+  });
+});
