@@ -114,23 +114,27 @@ export class OpenAIStreamParser {
   /**
    * Which call a fragment continues. Servers differ: OpenAI sends `index` with every fragment and
    * the id with the first; Gemini sends whole calls without `index`; some reuse an index for the
-   * next call with a new id, some repeat the id on every fragment. So: a known id continues its
-   * call, a new id starts one; without an id, a known index continues its call, and a fragment
-   * without index continues the last call unless it names a function (a new call).
+   * next call with a new id, some repeat the id on every fragment, a few give parallel calls one id.
+   * So with an index: its call continues unless the fragment brings another id (a new call);
+   * without one: the call of that id continues, else a fragment naming a function starts a call and
+   * one that does not continues the last call.
    */
   #addFragment(fragment: ToolCallFragment): void {
     const id = typeof fragment.id === 'string' && fragment.id !== '' ? fragment.id : undefined;
     const name = typeof fragment.function?.name === 'string' && fragment.function.name !== '' ? fragment.function.name : undefined;
     const index = typeof fragment.index === 'number' ? fragment.index : undefined;
     let call: PendingCall | undefined;
-    if (id !== undefined) call = this.#calls.find((c) => c.id === id);
-    else if (index !== undefined) call = this.#byIndex.get(index);
+    if (index !== undefined) {
+      const atIndex = this.#byIndex.get(index);
+      if (atIndex && (id === undefined || atIndex.id === '' || atIndex.id === id)) call = atIndex;
+    } else if (id !== undefined) call = this.#calls.find((c) => c.id === id);
     else if (name === undefined) call = this.#calls.at(-1);
     if (!call) {
       call = { id: id ?? '', name: '', raw: '', fields: {} };
       this.#calls.push(call);
     }
     if (index !== undefined) this.#byIndex.set(index, call);
+    if (call.id === '' && id !== undefined) call.id = id;
     if (call.name === '' && name !== undefined) call.name = name;
     call.raw += fragment.function?.arguments ?? '';
     for (const [key, value] of Object.entries(fragment)) if (!CALL_FIELDS.has(key) && value !== undefined && value !== null) call.fields[key] = value;

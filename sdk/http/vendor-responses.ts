@@ -31,7 +31,7 @@ const EXCERPT_CHARS = 300;
 export function readableVendorResponses(fetchImpl: typeof fetch, protocol: VendorProtocol): typeof fetch {
   const wrapped = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const response = (await fetchImpl(input, init)) as unknown as FetchResponse;
-    if (response.status >= 400) return rebuilt(response, JSON.stringify(errorBody(await response.text(), response.headers.get('content-type'), protocol)), 'application/json');
+    if (response.status >= 400) return rebuilt(response, JSON.stringify(errorBody(await response.text(), response.headers.get('content-type'), protocol)) ?? '', 'application/json');
     if (response.status < 200 || response.status > 299 || !wantsStream(init)) return response as unknown as Response;
     const type = response.headers.get('content-type') ?? '';
     if (/event-stream/i.test(type)) return response as unknown as Response;

@@ -93,6 +93,20 @@ describe('tool calls as vendors number them', () => {
   });
 });
 
+test('parallel calls given one id on different indexes stay separate; an id arriving after the first fragment is kept', async () => {
+  const p = await provider([{ body: sse([
+    chunk({ tool_calls: [{ index: 0, ...fn('same', 'read_file', '{"path":"a"}') }, { index: 1, ...fn('same', 'read_file', '{"path":"b"}') }] }),
+    chunk({ tool_calls: [{ index: 2, type: 'function', function: { name: 'grep', arguments: '{"pat' } }] }),
+    chunk({ tool_calls: [{ index: 2, id: 'late', function: { arguments: 'tern":"x"}' } }] }),
+    chunk({}, 'tool_calls', USAGE),
+  ]) }]);
+  expect(only(await collect(p, request({ tools: TOOLS })), 'tool_calls')[0]!.calls).toEqual([
+    { id: 'same', name: 'read_file', input: '{"path":"a"}' },
+    { id: 'same', name: 'read_file', input: '{"path":"b"}' },
+    { id: 'late', name: 'grep', input: '{"pattern":"x"}' },
+  ]);
+});
+
 describe('usage a server does not report', () => {
   test('no usage in the stream: no usage event (unknown), not zeros', async () => {
     const p = await provider([{ body: sse([chunk({ content: 'hi' }), chunk({}, 'stop')]) }]);
