@@ -17,7 +17,7 @@ const MAX_DEPTH = 4;
 export const MAX_COMMAND_FILES = 1000;
 /** A command file is read up to this size; a larger one is skipped. */
 export const MAX_COMMAND_FILE_BYTES = 256 * 1024;
-/** Letters, digits, `_`, `-` and `.` (Spec Kit's `speckit.specify.md`, which Claude Code runs as `/speckit.specify`). */
+/** Letters, digits, `_`, `-` and `.` (GitHub Spec Kit's `speckit.specify` command file, which Claude Code runs as `/speckit.specify`). */
 const NAME_PART = /^[A-Za-z0-9][\w.-]*$/;
 
 /**

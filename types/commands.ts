@@ -3,13 +3,16 @@ import type { PermissionMode } from './permissions.js';
 import type { AgentSession } from './session.js';
 
 /**
- * A line typed as a command call, `/name args` (group 1 the name, group 2 the arguments), as every
- * front end reads it: a name of letters, digits, `_`, `-`, `:` (a plugin's namespace) and `.`
- * (Spec Kit's `/speckit.specify`, which Claude Code runs). A path (`/tmp/x.log …`) is not one: its
- * first word holds another `/`. One expression, so a name a front end runs is never sent to the
- * model as text by another.
+ * A line typed as a command call, `/name args`, as every front end reads it: a name of letters,
+ * digits, `_`, `-`, `:` (a plugin's namespace) and `.` (Spec Kit's `/speckit.specify`, which Claude
+ * Code runs), then the arguments. A path (`/tmp/x.log …`) is not one: its first word holds another
+ * `/`. One reading, so a name a front end runs is never sent to the model as text by another.
+ * Undefined when the line is not written as a command call.
  */
-export const SLASH_CALL = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/;
+export function slashCall(line: string): { name: string; args: string } | undefined {
+  const match = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  return match ? { name: match[1]!, args: (match[2] ?? '').trim() } : undefined;
+}
 
 export interface CommandResult {
   /** Text for the user. */

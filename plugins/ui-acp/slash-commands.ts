@@ -5,17 +5,17 @@
  */
 import { existsSync } from 'node:fs';
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import { SLASH_CALL, type Command } from '../../types/commands.js';
+import { slashCall, type Command } from '../../types/commands.js';
 
 
 export type SlashPrompt = { kind: 'text' } | { kind: 'command'; command: Command; args: string } | { kind: 'unknown'; name: string };
 
 export function slashPrompt(prompt: string, commands: readonly Command[]): SlashPrompt {
-  const match = SLASH_CALL.exec(prompt.trim());
-  if (!match) return { kind: 'text' };
-  const command = commands.find((c) => c.name === match[1]);
-  if (command) return { kind: 'command', command, args: (match[2] ?? '').trim() };
-  return existsSync(`/${match[1]}`) ? { kind: 'text' } : { kind: 'unknown', name: match[1]! };
+  const call = slashCall(prompt);
+  if (!call) return { kind: 'text' };
+  const command = commands.find((c) => c.name === call.name);
+  if (command) return { kind: 'command', command, args: call.args };
+  return existsSync(`/${call.name}`) ? { kind: 'text' } : { kind: 'unknown', name: call.name };
 }
 
 export function unknownCommandText(name: string, commands: readonly Command[]): string {

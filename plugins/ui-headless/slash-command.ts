@@ -3,7 +3,7 @@
  * written as a command call whose name no plugin contributes is an error, not a prompt.
  */
 import { existsSync } from 'node:fs';
-import { SLASH_CALL, type Command } from '../../types/commands.js';
+import { slashCall, type Command } from '../../types/commands.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import type { AgentSession } from '../../types/session.js';
 
@@ -17,17 +17,17 @@ export interface SlashCall {
  * starts with a path (`/usr/lib …`, `/tmp/x.log …`) is not one: its first word has another `/`.
  */
 export function slashCommandName(prompt: string): string | undefined {
-  const name = SLASH_CALL.exec(prompt.trim())?.[1];
+  const name = slashCall(prompt)?.name;
   // `/tmp is full`, `/etc needs …`: a word that names an existing top-level path is text.
   return name !== undefined && !existsSync(`/${name}`) ? name : undefined;
 }
 
 /** The contributed command the prompt calls (the first contribution of that name), if any. */
 export function parseSlashCommand(prompt: string, commands: readonly Command[]): SlashCall | undefined {
-  const match = SLASH_CALL.exec(prompt.trim());
-  if (!match) return undefined;
-  const command = commands.find((c) => c.name === match[1]);
-  return command ? { command, args: (match[2] ?? '').trim() } : undefined;
+  const call = slashCall(prompt);
+  if (!call) return undefined;
+  const command = commands.find((c) => c.name === call.name);
+  return command ? { command, args: call.args } : undefined;
 }
 
 /** What `-p "/name"` says when no plugin contributes `name` (the prompt is not sent to the model). */

@@ -3,7 +3,7 @@
  * runs slash commands (the TUI's own and every contributed `Command`), cancels, cycles modes.
  * Components call these methods; tests call them too.
  */
-import { SLASH_CALL, type Command } from '../../../types/commands.js';
+import { slashCall, type Command } from '../../../types/commands.js';
 import type { PermissionMode } from '../../../types/permissions.js';
 import { PERMISSION_MODES } from '../../../types/permissions.js';
 import type { KernelApi } from '../../../types/plugin.js';
@@ -99,10 +99,9 @@ export class TuiController {
   async submit(line: string): Promise<void> {
     const text = line.trim();
     if (!text || this.store.snapshot.busy) return;
-    const slash = SLASH_CALL.exec(text);
+    const slash = slashCall(text);
     if (slash) {
-      const name = slash[1]!;
-      const args = (slash[2] ?? '').trim();
+      const { name, args } = slash;
       const local = this.local.find((c) => c.name === name);
       const contributed = this.kernel.commands().find((c) => c.name === name);
       // The UI's own commands win, except a fallback (/mcp) that a plugin contributes itself.
