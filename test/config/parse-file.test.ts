@@ -63,3 +63,27 @@ describe('parseConfigText', () => {
     expect(toPlain(parsed.root)).toEqual({ list: [{ a: 1 }, 'b'], n: 16, q: '007', empty: null });
   });
 });
+
+describe('parseConfigText on many keys', () => {
+  const many = (n: number) => ['max_turns: 3', ...Array.from({ length: n }, (_, i) => `k${i}: ${'v'.repeat(40)}`)].join('\n') + '\n';
+
+  it('parses 20,000 keys (a file near the size cap) in linear time', () => {
+    const text = many(20_000);
+    expect(text.length).toBeLessThanOrEqual(1024 * 1024);
+    parseConfigText(F, many(2_000)); // warm up
+    const started = performance.now();
+    const parsed = parseConfigText(F, text);
+    const took = performance.now() - started;
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.root.entries.size).toBe(20_001);
+    // The duplicate-key check of the yaml package compared every key with every other: 9 s here.
+    expect(took).toBeLessThan(2_500);
+  });
+
+  it('still refuses a duplicate key, at the second one, in any mapping', () => {
+    expect(parseConfigText(F, 'a: 1\nb: 2\na: 3\n').error).toBe(`config: ${F}:3:1: Map keys must be unique`);
+    expect(parseConfigText(F, 'a:\n  x: 1\n  "x": 2\n').error).toBe(`config: ${F}:3:3: Map keys must be unique`);
+    expect(parseConfigText(F, '{"a": {"b": 1, "b": 2}}').error).toBe(`config: ${F}:1:16: Map keys must be unique`);
+    expect(parseConfigText(F, 'a: &k 1\nb: {x: 1, y: 2}\n').error).toBeUndefined();
+  });
+});
