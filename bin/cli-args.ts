@@ -215,6 +215,10 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   const { positionals } = rules;
   if (values.continue && values.resume !== undefined) return { kind: 'error', message: '--continue and --resume cannot be used together: --continue takes the latest session, --resume <id> a given one' };
   if (values.resume !== undefined && values.resume.trim() === '') return { kind: 'error', message: '--resume needs a session id; `mewcode sessions` lists them' };
+  // An empty value (`--model ""` from an unset shell variable) would silently mean "no model".
+  for (const flag of ['provider', 'model'] as const) {
+    if (values[flag] !== undefined && values[flag].trim() === '') return { kind: 'error', message: `--${flag} needs a value (got an empty one)` };
+  }
   const maxTurns = values['max-turns'];
   if (maxTurns !== undefined && !/^[1-9]\d*$/.test(maxTurns.trim())) {
     return { kind: 'error', message: `--max-turns must be a whole number of at least 1 (got "${maxTurns}")` };

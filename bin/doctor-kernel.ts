@@ -74,6 +74,7 @@ function withStandInProvider(config: ResolvedConfig): ResolvedConfig {
   return {
     layers: config.layers,
     warnings: config.warnings,
+    ...(config.fileKeys !== undefined ? { fileKeys: config.fileKeys } : {}),
     section: (key) => (key === 'providers' ? [{ name: STAND_IN, protocol: STAND_IN, model: 'none' }] : key === 'provider' ? undefined : config.section(key)),
     locate: (path) => config.locate(path),
   };

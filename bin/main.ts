@@ -12,6 +12,7 @@ import { runPluginSubcommand, runSubcommand } from './subcommands.js';
 import { guardedCommand, guardUnfinishedRun } from './unfinished-run.js';
 import { bootKernel, OpenRunError, startRun, type BootedKernel } from './open-run.js';
 import { closeGoneTerminalsAtExit } from './gone-terminal.js';
+import { startFailedResult } from '../sdk/stream-json/result-message.js';
 
 /**
  * Run MewCode with a command line (`argv` without node and the script) or parsed options, and
@@ -43,9 +44,12 @@ function isArgv(value: readonly string[] | CliOptions): value is readonly string
 
 /** `ended(code)`: the run's outcome is known; what follows is shutdown (which may not hold the process open). */
 async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[], ended: (code: number) => void = () => undefined): Promise<number> {
+  const started = performance.now();
   const failed = (error: unknown): number => {
     if (!(error instanceof OpenRunError)) throw error;
     terminal.err(`mewcode: ${error.message}\n`);
+    // A script reading json / stream-json gets its one result object, as for a model's error.
+    if (options.outputFormat !== 'text') process.stdout.write(`${JSON.stringify(startFailedResult(error.message, performance.now() - started))}\n`);
     ended(error.exitCode);
     return error.exitCode;
   };

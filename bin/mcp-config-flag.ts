@@ -5,11 +5,11 @@
  * `mcpServers` object) is a usage error naming it; the entries themselves are checked one by one
  * by the mcp plugin, which skips a bad one loudly and keeps the rest.
  */
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_CONFIG_FILE_BYTES, readConfigFile } from '../config/config-file.js';
 
 /** A servers file is a few entries, not data. */
-export const MCP_CONFIG_MAX_BYTES = 1024 * 1024;
+export const MCP_CONFIG_MAX_BYTES = MAX_CONFIG_FILE_BYTES;
 
 /** What an inline value is called in messages. */
 export const INLINE_ORIGIN = '--mcp-config';
@@ -41,14 +41,9 @@ function readOne(value: string, cwd: string): { servers: Record<string, unknown>
   const origin = inline ? INLINE_ORIGIN : path.resolve(cwd, trimmed);
   let text = trimmed;
   if (!inline) {
-    try {
-      const stat = statSync(origin);
-      if (!stat.isFile()) return { error: `--mcp-config ${origin}: not a regular file` };
-      if (stat.size > MCP_CONFIG_MAX_BYTES) return { error: `--mcp-config ${origin}: over the ${MCP_CONFIG_MAX_BYTES}-byte limit` };
-      text = readFileSync(origin, 'utf8');
-    } catch (error) {
-      return { error: `--mcp-config ${origin}: cannot be read: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}` };
-    }
+    const read = readConfigFile(origin);
+    if (!read.ok) return { error: `--mcp-config ${origin}: ${read.missing ? 'cannot be read: no such file' : read.reason}` };
+    text = read.text;
   }
   let parsed: unknown;
   try {

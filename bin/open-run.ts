@@ -13,6 +13,7 @@ import { Kernel, ConfigurationError } from '../kernel/index.js';
 import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
+import { sessionDamageNote } from '../types/session-damage.js';
 import { monotonicMs } from '../sdk/monotonic-clock.js';
 
 export class OpenRunError extends Error {
@@ -111,7 +112,8 @@ async function resumeSaved(kernel: Kernel, options: CliOptions): Promise<void> {
   try {
     const loaded = await store.load(id);
     const session = await kernel.resumeSession(loaded);
-    if (loaded.skippedLines > 0) kernel.warn(`session: ${loaded.skippedLines} damaged line${loaded.skippedLines === 1 ? '' : 's'} of ${loaded.file} skipped`);
+    const damage = sessionDamageNote(loaded);
+    if (damage !== undefined) kernel.warn(`session: ${loaded.file}: ${damage}`);
     if (loaded.idleMs > PAUSE_NOTE_AFTER_MS) {
       session.injectReminder(`This session was paused for ${formatPause(loaded.idleMs)}. Files in the project may have changed since; read them again before relying on what you saw.`);
     }

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { LayerSpec } from './layers.js';
 import { parseConfigTextCached } from './parse-cache.js';
 import type { ParsedConfigFile } from './parse-file.js';
-import { readProjectTextFile } from './project-file.js';
+import { MAX_CONFIG_FILE_BYTES, readConfigFile } from './config-file.js';
 
 export type LayerSearchResult =
   | { found: false }
@@ -28,12 +28,12 @@ export type LayerSearchResult =
   | { found: 'error'; file: string; error: string };
 
 /** A config file is a regular file of at most this size (a repository could link it to /dev/zero). */
-export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+export { MAX_CONFIG_FILE_BYTES };
 
 export async function searchLayer(spec: LayerSpec, projectRoot?: string): Promise<LayerSearchResult> {
   for (const place of spec.searchPlaces) {
     const file = join(spec.dir, place);
-    const read = readProjectTextFile(file, { maxBytes: MAX_CONFIG_FILE_BYTES, ...(spec.layer !== 'user' && projectRoot !== undefined ? { root: projectRoot } : {}) });
+    const read = readConfigFile(file, spec.layer !== 'user' ? projectRoot : undefined);
     if (read.ok) return { found: true, file: await parseConfigTextCached(file, read.text) };
     if (read.missing) continue;
     return { found: 'error', file, error: `config: cannot read the ${spec.layer} configuration (${file}): ${read.reason}` };

@@ -5,9 +5,10 @@
  * never rewritten: the error names it.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Document, isMap, isSeq, parseDocument } from 'yaml';
+import { readConfigFile } from './config-file.js';
 
 /** A list entry's name: the entry itself, or the `use:` of an object entry (`{ use: x, required: true }`). */
 export function entryName(entry: unknown): string | undefined {
@@ -50,7 +51,9 @@ export async function removeListEntry(file: string, key: string, name: string): 
 }
 
 async function load(file: string): Promise<Document> {
-  const doc = parseDocument(await readFile(file, 'utf8'));
+  const read = readConfigFile(file);
+  if (!read.ok) throw new Error(`${read.problem} (the file was left as it is)`);
+  const doc = parseDocument(read.text);
   if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0]!.message.split('\n')[0]} (the file was left as it is)`);
   return doc;
 }

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { ConfigLayerInfo, ConfigLayerName, ResolvedConfig } from '../types/config.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { anyConfigFileExists, layerSpecs } from './layers.js';
-import { type LocatedMap, toPlain } from './located.js';
+import { type LocatedMap, formatPos, toPlain } from './located.js';
 import { mergeLayers } from './merge.js';
 import { createResolvedConfig } from './resolved.js';
 import { CONFIG_TRUST_PATHS, findTrustSettings, withoutPaths } from './trust-keys.js';
@@ -57,6 +57,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const layers: ConfigLayerInfo[] = [];
   const warnings: string[] = [...trust.warnings];
   const roots: LocatedMap[] = [];
+  const fileKeys: { key: string; at: string }[] = [];
   const seenFiles = new Set<string>();
 
   specs.forEach((spec, i) => {
@@ -78,6 +79,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
       return;
     }
     layers.push({ layer, file: file.filepath, loaded: true });
+    for (const [key, node] of file.root.entries) fileKeys.push({ key, at: formatPos(file.root.keyPos?.get(key) ?? node.pos) });
     roots.push(layer === 'project' ? trustedPart(file.root, file.filepath, trust) : file.root);
   });
 
@@ -85,7 +87,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   // A trust service made here has no one else to tell what it left out.
   const notice = given ? undefined : trust.notice();
   if (notice !== undefined) warnings.push(notice);
-  return createResolvedConfig(root, layers, warnings);
+  return createResolvedConfig(root, layers, warnings, fileKeys);
 }
 
 /** A project-scope file without the trust-requiring settings the trust service does not approve. */

@@ -16,6 +16,8 @@ export interface LocatedMap {
   readonly pos: SourcePos;
   /** Insertion-ordered: the order of the keys in the file (lower layers first after a merge). */
   readonly entries: ReadonlyMap<string, LocatedNode>;
+  /** Where each key itself is written, as parsed from one file (a merged map has none). */
+  readonly keyPos?: ReadonlyMap<string, SourcePos>;
 }
 
 export interface LocatedSeq {

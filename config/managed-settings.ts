@@ -41,10 +41,10 @@
  */
 import path from 'node:path';
 import { formatPos, type LocatedMap, type LocatedNode } from './located.js';
-import { readProjectTextFile } from './project-file.js';
 import { deepFreeze } from '../types/deep-freeze.js';
 import { rootOwnedProblem } from '../types/root-owned.js';
 import { EMPTY_MANAGED_POLICY, type ManagedPlugin, type ManagedPolicy, type ManagedRule, type ManagedValue } from '../types/managed.js';
+import { readConfigFile } from './config-file.js';
 
 export const MANAGED_SETTINGS_ENV = 'MEWCODE_MANAGED_SETTINGS';
 
@@ -55,7 +55,6 @@ const SYSTEM_FILES: Partial<Record<NodeJS.Platform, string>> = {
 };
 
 /** A managed file is a policy, not data. */
-const MAX_MANAGED_BYTES = 1024 * 1024;
 
 export class ManagedSettingsError extends Error {}
 
@@ -102,7 +101,7 @@ export async function loadManagedPolicy(options: LoadManagedOptions): Promise<Ma
   let policy = EMPTY_MANAGED_POLICY;
   let system: string | undefined;
   for (const candidate of candidates) {
-    const read = readProjectTextFile(candidate.file, { maxBytes: MAX_MANAGED_BYTES });
+    const read = readConfigFile(candidate.file);
     if (!read.ok) {
       if (read.missing && !candidate.named) continue;
       const why = read.missing ? `no such file (named by ${MANAGED_SETTINGS_ENV})` : read.reason;

@@ -80,7 +80,10 @@ export function parseConfigText(filepath: string, content: string): ParsedConfig
   }
 
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: !json });
+  // yaml's own duplicate-key check compares each key with every key before it: 20,000 keys (a
+  // file under the size cap) took 9 s. The Converter checks with a Map instead (`pair`): a
+  // duplicate is an error in YAML, and in JSON the last one wins, with a warning (as JSON.parse).
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   const posAt = (offset: number): SourcePos => {
     const { line, col } = lineCounter.linePos(offset);
     return { file: filepath, line, col };
@@ -173,8 +176,9 @@ class Converter {
         const pos = node.range ? this.posAt(node.range[0]) : (fallback ?? this.posAt(0));
         if (isMap(node)) {
           const entries = new Map<string, LocatedNode>();
-          for (const pair of node.items) this.pair(pair, entries, pos);
-          return { kind: 'map', pos, entries };
+          const keyPos = new Map<string, SourcePos>();
+          for (const pair of node.items) this.pair(pair, entries, pos, keyPos);
+          return { kind: 'map', pos, entries, keyPos };
         }
         const items = node.items.map((item) => {
           if (isPair(item)) {
@@ -199,20 +203,24 @@ class Converter {
     return key?.range ? this.posAt(key.range[0]) : undefined;
   }
 
-  private pair(pair: Pair<unknown, unknown>, entries: Map<string, LocatedNode>, mapPos: SourcePos): void {
+  private pair(pair: Pair<unknown, unknown>, entries: Map<string, LocatedNode>, mapPos: SourcePos, keyPos?: Map<string, SourcePos>): void {
     const key = isAlias(pair.key) ? pair.key.resolve(this.doc) : pair.key;
     const name = isScalar(key) ? String(key.value) : key === null || key === undefined ? '' : String(key);
     const earlier = entries.get(name);
+    const keyOffset = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? 0;
+    if (earlier !== undefined && !this.duplicate) throw new ConvertError(keyOffset, 'Map keys must be unique');
     if (earlier !== undefined && this.duplicate) {
       // The earlier value's position is its key's line (values are placed at their key when empty).
       const first = this.firstKeyLines.get(entries)?.get(name) ?? earlier.pos.line;
-      this.duplicate(`${JSON.stringify(name)} is given twice in this object (first at line ${first}); the last one is used, as JSON is read`, (pair.key as { range?: [number] } | null)?.range?.[0] ?? 0);
+      this.duplicate(`${JSON.stringify(name)} is given twice in this object (first at line ${first}); the last one is used, as JSON is read`, keyOffset);
     }
     if (earlier === undefined && this.duplicate) {
       const lines = this.firstKeyLines.get(entries) ?? new Map<string, number>();
       lines.set(name, this.keyPos(pair)?.line ?? mapPos.line);
       this.firstKeyLines.set(entries, lines);
     }
-    entries.set(name, this.node(pair.value, this.keyPos(pair) ?? mapPos));
+    const at = this.keyPos(pair) ?? mapPos;
+    keyPos?.set(name, at);
+    entries.set(name, this.node(pair.value, at));
   }
 }

@@ -32,10 +32,12 @@ export function createResolvedConfig(
   root: LocatedMap,
   layers: readonly ConfigLayerInfo[],
   warnings: readonly string[],
+  fileKeys: readonly { key: string; at: string }[] = [],
 ): ResolvedConfig {
   return {
     layers: Object.freeze([...layers]),
     warnings: Object.freeze([...warnings]),
+    fileKeys: Object.freeze([...fileKeys]),
     section(key: string): unknown {
       const node = root.entries.get(key);
       return node ? toPlain(node) : undefined;

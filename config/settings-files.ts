@@ -30,6 +30,12 @@
 import path from 'node:path';
 import { projectBoundary } from './project-file.js';
 
+/**
+ * The top-level keys of MewCode's settings files (permission-rules, hooks, sandbox-os read one
+ * each); any other is reported as unknown, with the nearest of these (config/unknown-keys.ts).
+ */
+export const MEWCODE_SETTINGS_KEYS: readonly string[] = ['permissions', 'hooks', 'sandbox'];
+
 /** The scopes of the settings files, highest precedence first. */
 export type SettingsFileScope = 'local' | 'project' | 'user';
 export const SETTINGS_FILE_SCOPES: readonly SettingsFileScope[] = ['local', 'project', 'user'];

@@ -13,8 +13,9 @@
  * in the same directory (O_EXCL | O_NOFOLLOW, mode 0600) and renamed over, so a reader never
  * sees half a file and a link planted at trust.json is never written through (it is refused).
  */
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { overCapProblem, readConfigDescriptor } from './config-file.js';
 
 export interface TrustRecord {
   hash: string;
@@ -72,7 +73,8 @@ export function readPrivateFile(file: string): { text: string } | { missing: tru
     if ((uid !== undefined && stat.uid !== uid) || (process.platform !== 'win32' && (stat.mode & 0o022) !== 0)) {
       return { warning: `${file} is owned by someone else or writable by others; it is ignored (chmod 600 it if it is yours)` };
     }
-    return { text: readFileSync(fd, 'utf8') };
+    const text = readConfigDescriptor(fd, stat.size);
+    return text === undefined ? { warning: `${overCapProblem(file)}; it is ignored` } : { text };
   } catch (error) {
     return { warning: `cannot read ${file}: ${(error as Error).message}` };
   } finally {

@@ -4,7 +4,7 @@ import { formatConfigIssues } from '../config/validate.js';
 import { ConfigurationError } from './configuration-error.js';
 import type { PluginObjectEntry, ProviderEntry } from './kernel-sections.js';
 
-const KERNEL_SECTION_KEYS = ['plugins', 'disable', 'provider', 'providers', 'plugin_start_timeout_ms', 'max_turns', 'max_tool_concurrency'] as const;
+export const KERNEL_SECTION_KEYS = ['plugins', 'disable', 'provider', 'providers', 'plugin_start_timeout_ms', 'max_turns', 'max_tool_concurrency'] as const;
 
 /** A `plugins:` entry; `index` is its place in the merged list (for its file and scope). */
 export interface PluginEntry {
@@ -22,6 +22,7 @@ export function frozenConfig(config: ResolvedConfig): ResolvedConfig {
   return Object.freeze({
     layers: Object.freeze(config.layers.map((layer) => Object.freeze({ ...layer }))),
     warnings: Object.freeze([...config.warnings]),
+    ...(config.fileKeys !== undefined ? { fileKeys: Object.freeze(config.fileKeys.map((entry) => Object.freeze({ ...entry }))) } : {}),
     section: (key: string): unknown => structuredClone(config.section(key)),
     locate: (path: Parameters<ResolvedConfig['locate']>[0]) => config.locate(path),
   });

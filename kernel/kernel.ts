@@ -20,6 +20,7 @@ import { TOKENS } from '../types/tokens.js';
 import { channel } from 'node:diagnostics_channel';
 import { availableParallelism } from 'node:os';
 import { createVarExpander } from '../config/expand.js';
+import { unknownKeyWarnings } from '../config/unknown-keys.js';
 import { configScopeAt } from '../config/scope.js';
 import { MAX_UNKNOWN_TOOL_ITERATIONS, MIN_TOOL_CONCURRENCY } from './agent-loop.js';
 import { AgentSessionImpl, historyOf, type SessionHost } from './agent-session.js';
@@ -30,7 +31,7 @@ import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks, pluginOfTap } from './hooks.js';
-import { frozenConfig, readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
+import { frozenConfig, KERNEL_SECTION_KEYS, readSection, readKernelSettings, type KernelSettings, type PluginEntry } from './kernel-config.js';
 import { BindingLedger } from './binding-ledger.js';
 import { loadManaged, ModeGuard, refuseManagedFlags, requireManagedEnforcers } from './managed-enforcement.js';
 import { permissionRequest } from './permission-request.js';
@@ -316,6 +317,7 @@ export class Kernel implements KernelApi {
     // Frozen: every plugin reads every section through kernel.config(), and one plugin must not
     // change another's validated settings (an organisation's DLP patterns) for the rest of the run.
     this.readPluginSections(plugins);
+    this.reportUnknownKeys(plugins);
     this.lifecycle.registerTools();
     await this.lifecycle.registerCommands();
     this.setUpProviders(settings);
@@ -351,6 +353,19 @@ export class Kernel implements KernelApi {
       owners.set(key, plugin.name);
       this.pluginConfig.set(key, deepFreeze(readSection(this.resolvedConfig, plugin.config, (m) => this.warn(m))));
     }
+  }
+
+  /** Each top-level key of a config file that neither the kernel nor a plugin of this run reads, once. */
+  private reportUnknownKeys(plugins: readonly MewcodePlugin[]): void {
+    const keys = this.resolvedConfig.fileKeys;
+    if (keys === undefined || keys.length === 0) return;
+    const known = new Set<string>(KERNEL_SECTION_KEYS);
+    // The build's plugins count even when `disable:` leaves one out: its section is not a typo.
+    for (const plugin of [...this.options.plugins, ...plugins]) {
+      if (plugin.config) known.add(plugin.config.key);
+      for (const key of plugin.configKeys ?? []) known.add(key);
+    }
+    for (const message of unknownKeyWarnings('config:', keys, known)) this.warn(message);
   }
 
   /** Start the plugins' background work, once (boot does it unless `deferStart`). */

@@ -34,4 +34,9 @@ export interface ResolvedConfig {
   locate(path: ConfigPath): string | undefined;
   /** Problems found while loading (unparseable file, bad key), already formatted. */
   readonly warnings: readonly string[];
+  /**
+   * Every top-level key of each loaded file, with its file:line:col, so the kernel can name the
+   * ones no section reads (a misspelt `max_turn:`). Absent in a configuration built by hand.
+   */
+  readonly fileKeys?: readonly { key: string; at: string }[];
 }

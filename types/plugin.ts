@@ -147,6 +147,11 @@ export interface MewcodePlugin {
   /** The plugin's own configuration section, validated before `apply`. */
   config?: ConfigSection;
   /**
+   * Other top-level configuration keys this plugin reads itself (sandbox-os reads `sandbox:` from
+   * the user's files), so the kernel does not report them as unknown.
+   */
+  configKeys?: readonly string[];
+  /**
    * Organisation policy: when this plugin fails to load (import, bindings, tools, apply) or its
    * start() fails or does not finish within its bound, the run stops with exit 2 before any
    * model request instead of running without it. Configuration can say the same of any plugin:

@@ -18,6 +18,10 @@ export interface SessionSummary {
 export interface LoadedSession extends SessionRecords {
   /** Lines that were not a valid record and were skipped (a half-written last line is not counted). */
   skippedLines: number;
+  /** Tool results dropped because the call they answered was on a skipped line. */
+  droppedResults?: number;
+  /** The last line was cut off mid-write (a crash) and was not used. */
+  cutLastLine?: boolean;
   /** Milliseconds since the session's last record. */
   idleMs: number;
   /** The transcript file the records came from. */
@@ -27,7 +31,7 @@ export interface LoadedSession extends SessionRecords {
 export interface SessionStore {
   /** This project's sessions, newest activity first. */
   list(): Promise<SessionSummary[]>;
-  /** The id of the session with the newest activity, if any. */
+  /** The id of the session started on this machine with the newest activity, if any (`load` refuses it while another process holds it). */
   latest(): Promise<string | undefined>;
   /** Read a session's main transcript. Throws an Error naming the id or file when it cannot. */
   load(id: string): Promise<LoadedSession>;

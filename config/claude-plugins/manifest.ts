@@ -7,10 +7,11 @@
  * a manifest. A manifest that cannot be read as one is never overwritten: every command reads it
  * first and stops with an error naming the file, so fixing it by hand loses nothing.
  */
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { manifestPath } from './paths.js';
 import { isRecord } from '../is-record.js';
+import { readConfigFile } from '../config-file.js';
 
 export type MarketplaceSource = { kind: 'git'; url: string } | { kind: 'directory'; path: string };
 
@@ -78,13 +79,10 @@ function problemOf(data: unknown): string | undefined {
 /** The manifest, or an empty one when there is none yet; throws ManifestError naming the file when it is unreadable or malformed. */
 export function readManifest(homeDir: string): PluginManifest {
   const file = manifestPath(homeDir);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyManifest();
-    throw new ManifestError(`cannot read ${file}: ${(error as Error).message}`);
-  }
+  const read = readConfigFile(file);
+  if (!read.ok && read.missing) return emptyManifest();
+  if (!read.ok) throw new ManifestError(`cannot read ${read.problem}`);
+  const text = read.text;
   let data: unknown;
   try {
     data = JSON.parse(text);

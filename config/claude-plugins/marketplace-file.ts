@@ -7,12 +7,12 @@
  * name already used by an earlier entry) is left out with a warning naming the file and the entry;
  * the others are kept. Fields MewCode does not use are ignored, as Claude Code ignores unknown ones.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isSafeName } from './paths.js';
 import { isRecord } from '../is-record.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
 import { COMPONENT_KEYS, type ComponentKey } from './bundle/plugin-manifest.js';
+import { readConfigFile } from '../config-file.js';
 
 /** Where a plugin entry's files come from. `git` covers Claude Code's `github`, `url` and `git-subdir` sources. */
 export type PluginSource =
@@ -91,13 +91,9 @@ export function parseSource(value: unknown, pluginRoot: string | undefined): Plu
 /** Reads and checks the catalogue at `root`; throws an Error naming the file when it is unusable. */
 export function readCatalogue(root: string): MarketplaceCatalogue {
   const file = catalogueFile(root);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `${file} does not exist: not a Claude Code marketplace` : `cannot read ${file}: ${(error as Error).message}`);
-  }
+  const read = readConfigFile(file);
+  if (!read.ok) throw new Error(read.missing ? `${file} does not exist: not a Claude Code marketplace` : `cannot read ${read.problem}`);
+  const text = read.text;
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -16,9 +16,10 @@
  * is skipped with a warning naming the file and key.
  */
 import path from 'node:path';
-import { projectBoundary, readProjectTextFile, withinRoot } from '../project-file.js';
+import { projectBoundary } from '../project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { isRecord } from '../is-record.js';
+import { readConfigFile } from '../config-file.js';
 
 export type PluginSettingsScope = 'user' | 'project' | 'local';
 
@@ -60,8 +61,6 @@ export interface PluginSettings {
   warnings: string[];
 }
 
-const MAX_BYTES = 1024 * 1024;
-
 /**
  * Reads the files synchronously (the plugin-directory sources are asked at boot). `trust`
  * undefined: the project's keys are left out (fail closed) and a warning says why.
@@ -70,7 +69,7 @@ export function readPluginSettings(projectRoot: string, homeDir: string, trust: 
   const result: PluginSettings = { enabled: new Map(), marketplaces: new Map(), warnings: [] };
   const root = projectBoundary(projectRoot, homeDir);
   for (const { scope, file } of pluginSettingsFiles(projectRoot, homeDir)) {
-    const read = readProjectTextFile(file, withinRoot(scope === 'user' ? undefined : root, { maxBytes: MAX_BYTES }));
+    const read = readConfigFile(file, scope === 'user' ? undefined : root);
     if (!read.ok) {
       if (!read.missing) result.warnings.push(`plugin settings: cannot read ${file}: ${read.reason}; its enabledPlugins and extraKnownMarketplaces are ignored`);
       continue;

@@ -21,16 +21,15 @@
  */
 import { stat } from 'node:fs/promises';
 import { ContainerModule } from 'inversify';
-import { readProjectTextFile } from '../../config/project-file.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import { hookSettingsFiles, ruleFiles } from './files.js';
 import { hooksCommand } from './hooks-command.js';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
+import { readConfigFile } from '../../config/config-file.js';
 
 const KERNEL_HOLDER = Symbol('hooks/kernel');
 /** The settings readers' own limit: a larger file is refused there (and so loads the hook code here). */
-const MAX_PROBE_BYTES = 1024 * 1024;
 
 export interface HooksPluginOptions {
   /** The environment hook commands draw their few variables from (default: process.env). */
@@ -48,7 +47,7 @@ async function mayHoldHooks(projectRoot: string, homeDir: string): Promise<boole
     ...hookSettingsFiles(projectRoot, homeDir).map(({ file }) => {
       // Never blocks (a FIFO planted as settings.yaml once hung every start); a file that is
       // there but refused loads the hook code, whose reader says why it is ignored.
-      const read = readProjectTextFile(file, { maxBytes: MAX_PROBE_BYTES });
+      const read = readConfigFile(file);
       return read.ok ? read.text.includes('hooks') : !read.missing;
     }),
   ]);

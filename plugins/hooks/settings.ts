@@ -14,11 +14,12 @@
  */
 import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
-import { projectBoundary, readProjectTextFile, withinRoot } from '../../config/project-file.js';
+import { projectBoundary } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { CLAUDE_EVENTS, TOOL_EVENTS, type ClaudeEvent } from './events.js';
 import { hookSettingsFiles, type HookScope } from './files.js';
 import { LinearRegExp, UnsupportedRegExp } from '../../sdk/linear-regex/index.js';
+import { readConfigFile } from '../../config/config-file.js';
 
 /** Claude Code's `http` handler: the payload POSTed as JSON; a 2xx JSON answer is the hook's output. */
 export interface HttpHandler {
@@ -108,12 +109,11 @@ export interface LoadedHooks {
   warnings: string[];
 }
 
-const MAX_SETTINGS_BYTES = 1024 * 1024;
 const PREFIX = 'hooks:';
 
 /** A project's files must be regular files really inside it (config/project-file.ts); the user's may be links. */
 function readText(file: string, root: string | undefined, warnings: string[]): string | undefined {
-  const read = readProjectTextFile(file, withinRoot(root, { maxBytes: MAX_SETTINGS_BYTES }));
+  const read = readConfigFile(file, root);
   if (read.ok) return read.text;
   if (!read.missing) warnings.push(`${PREFIX} cannot read ${file}: ${read.reason}; its hooks are ignored`);
   return undefined;

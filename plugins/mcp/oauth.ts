@@ -12,11 +12,12 @@
  *   pointing elsewhere never receives another server's token.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, mkdirSync, openSync, closeSync, readFileSync, renameSync, writeSync, lstatSync } from 'node:fs';
+import { constants, mkdirSync, openSync, closeSync, fstatSync, renameSync, writeSync, lstatSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { readConfigDescriptor } from '../../config/config-file.js';
 
 /** How long a connect waits for the user to finish authorising in the browser. */
 export const AUTHORIZATION_WAIT_MS = 5 * 60_000;
@@ -42,7 +43,8 @@ function readStore(file: string): StoreFile {
   try {
     const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      const parsed = JSON.parse(readFileSync(fd, 'utf8')) as StoreFile;
+      const text = readConfigDescriptor(fd, fstatSync(fd).size);
+      const parsed = (text === undefined ? undefined : JSON.parse(text)) as StoreFile | undefined;
       if (parsed?.version === 1 && typeof parsed.servers === 'object' && parsed.servers !== null) return parsed;
     } finally {
       closeSync(fd);

@@ -22,17 +22,17 @@ import path from 'node:path';
 import { createVarExpander } from '../../config/expand.js';
 import { formatPos, toPlain, type LocatedMap } from '../../config/located.js';
 import { parseConfigText } from '../../config/parse-file.js';
-import { readProjectTextFile } from '../../config/project-file.js';
 import { configScopeAt } from '../../config/scope.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ManagedPolicy } from '../../types/managed.js';
 import type { ClaudePluginBundle } from '../../types/claude-plugins.js';
 import { parseServerEntry, serverToolName, type ServerConfig, type ServerScope } from './server-config.js';
+import { readConfigFile } from '../../config/config-file.js';
 
 export const MCP_JSON = '.mcp.json';
 /** A `.mcp.json` larger than this is not read (it is a few servers, not data). */
-export const MCP_JSON_MAX_BYTES = 1024 * 1024;
+export { MAX_CONFIG_FILE_BYTES as MCP_JSON_MAX_BYTES } from '../../config/config-file.js';
 
 export interface SourceInputs {
   config: ResolvedConfig | undefined;
@@ -207,7 +207,7 @@ async function readMcpJson(
   const file = path.join(inputs.projectRoot, MCP_JSON);
   // A repository may make it a FIFO (a read that never ends), a link to /dev/zero or out of the
   // project: only a regular file really inside the project, within the size limit, is read.
-  const read = readProjectTextFile(file, { root: inputs.projectRoot, maxBytes: MCP_JSON_MAX_BYTES });
+  const read = readConfigFile(file, inputs.projectRoot);
   if (!read.ok) {
     if (!read.missing) inputs.warn(`${file}: cannot be read: ${read.reason}; its MCP servers are not used`);
     return found;

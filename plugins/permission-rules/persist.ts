@@ -4,8 +4,9 @@
  * replaced atomically (temp file + rename). Writes to one file are serialised in this process.
  * A file that does not parse is never rewritten: the caller reports the error.
  */
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readConfigFile } from '../../config/config-file.js';
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -40,12 +41,10 @@ async function load(file: string): Promise<{ yaml: YamlModule; doc: YamlDocument
   const yaml = await loadYaml();
   let text = '';
   let existed = true;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    existed = false;
-  }
+  const read = readConfigFile(file);
+  if (read.ok) text = read.text;
+  else if (read.missing) existed = false;
+  else throw new Error(`${read.problem}; fix it, then approve again`);
   const doc = yaml.parseDocument(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const first = doc.errors[0];
   if (first) throw new Error(`${file} does not parse (${first.message.split('\n')[0]}); fix it, then approve again`);

@@ -35,15 +35,16 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
+import { formatPos, type LocatedMap, type LocatedNode, toPlain } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
-import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
-import { CLAUDE_SETTINGS_KEYS_READ, isClaudeSettingsFile, withClaudeSettingsFile } from '../../config/settings-files.js';
+import { CLAUDE_SETTINGS_KEYS_READ, isClaudeSettingsFile, MEWCODE_SETTINGS_KEYS, withClaudeSettingsFile } from '../../config/settings-files.js';
 import { nodeCrypto } from '../../sdk/lazy-builtin.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../types/permissions.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import type { Scope } from './rule-set.js';
+import { readConfigFile } from '../../config/config-file.js';
+import { type FileKey, unknownKeyWarnings } from '../../config/unknown-keys.js';
 
 export const PREFIX = 'permission-rules:';
 
@@ -130,7 +131,6 @@ function trustGate(file: string, trust: WorkspaceTrust | undefined): TrustGate {
 
 const USER_GATE: TrustGate = { projectScope: false, reportsRefusals: false, approves: () => true };
 
-const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /**
  * Read one settings file. `trust` is the workspace trust service (TOKENS.WorkspaceTrust);
@@ -142,7 +142,7 @@ const MAX_SETTINGS_BYTES = 1024 * 1024;
 export async function readSettingsFile(scope: FileScope, file: string, trust?: WorkspaceTrust, projectRoot?: string, owner?: 'user'): Promise<SettingsFile> {
   const result: SettingsFile = { scope, file, exists: false, rules: [], defaultMode: undefined, additionalDirectories: [], warnings: [], ignoredClaudeKeys: [] };
   // A repository could link its settings file out of the project, to /dev/zero or a FIFO.
-  const read = readProjectTextFile(file, withinRoot(scope === 'user' || owner === 'user' ? undefined : projectRoot, { maxBytes: MAX_SETTINGS_BYTES }));
+  const read = readConfigFile(file, scope === 'user' || owner === 'user' ? undefined : projectRoot);
   if (!read.ok) {
     if (!read.missing) result.warnings.push(`${PREFIX} cannot read ${file}: ${read.reason}; its permission settings are ignored`);
     return result;
@@ -158,7 +158,15 @@ export async function readSettingsFile(scope: FileScope, file: string, trust?: W
   const gate = scope === 'user' || owner === 'user' ? USER_GATE : trustGate(file, trust);
   readPermissions(parsed.root, result, gate);
   if (isClaudeSettingsFile(file)) result.ignoredClaudeKeys = [...parsed.root.entries.keys()].filter((key) => !(CLAUDE_SETTINGS_KEYS_READ as readonly string[]).includes(key));
+  // This reader reads every one of MewCode's settings files at every start: it names their typos.
+  else result.warnings.push(...unknownKeyWarnings('settings:', fileKeysOf(parsed.root), KNOWN_SETTINGS_KEYS));
   return result;
+}
+
+const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set(MEWCODE_SETTINGS_KEYS);
+
+function fileKeysOf(root: LocatedMap): FileKey[] {
+  return [...root.entries].map(([key, node]) => ({ key, at: formatPos(root.keyPos?.get(key) ?? node.pos) }));
 }
 
 function at(node: LocatedNode): string {

@@ -95,6 +95,8 @@ export default definePlugin({
   name: NAME,
   version: '0.1.0',
   essential: true,
+  // The user's `sandbox:` section is read from their own files only (settings.ts), not through `config`.
+  configKeys: ['sandbox'],
   doctorChecks: [{ name: 'sandbox', run: async (context) => (await import('./doctor-check.js')).checkSandbox(context) }],
   bindings: new ContainerModule(({ bind }) => {
     bind(TOKENS.CommandSandbox)

@@ -28,7 +28,7 @@
  * Problems are warnings naming file:line:col and the key; a bad key is skipped, the rest applies.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readConfigFile } from '../../config/config-file.js';
 import path from 'node:path';
 import type { LocatedNode } from '../../config/located.js';
 import { USER_SEARCH_PLACES } from '../../config/layers.js';
@@ -72,14 +72,11 @@ export async function readSandboxSettings(homeDir: string, warn: (message: strin
   // Most of these files do not exist: a synchronous existence check (µs) instead of one awaited
   // read each keeps the boot free of six event-loop round trips.
   for (const file of userSettingsFiles(homeDir).filter((candidate) => existsSync(candidate))) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') warn(`${PREFIX} cannot read ${file}: ${(error as Error).message}; its sandbox settings are ignored`);
-      continue;
-    }
+    // Capped like every config reader; a refused file (too big, a directory…) is reported by
+    // its own loader (config / permission-rules), so a second warning here would only repeat it.
+    const read = readConfigFile(file);
+    if (!read.ok) continue;
+    const text = read.text;
     // The same file the permission rules read at start-up: parsed once for both.
     const parsed = await parseConfigTextCached(file, text);
     if (parsed.error) continue; // the file's own loader (config / permission-rules) reports it

@@ -38,10 +38,14 @@ export class FileSessionStore implements SessionStore {
     return summaries.sort((a, b) => compareCodeUnits(b.updated, a.updated) || compareCodeUnits(b.id, a.id));
   }
 
-  /** The newest session started on this machine that no other live MewCode process holds. */
+  /**
+   * The newest session started on this machine, held by another process or not: `--continue`
+   * means that one, and `load` refuses it while it is open elsewhere (quietly continuing an older
+   * session instead once looked like the newest had lost its last turns).
+   */
   async latest(): Promise<string | undefined> {
     const known = knownSessions(this.#homeDir, this.#projectRoot);
-    return (await this.list()).find((summary) => known.has(summary.id) && sessionHolder(this.#projectRoot, summary.id) === undefined)?.id;
+    return (await this.list()).find((summary) => known.has(summary.id))?.id;
   }
 
   async load(id: string): Promise<LoadedSession> {
@@ -69,10 +73,13 @@ export class FileSessionStore implements SessionStore {
     const tracked = await isTrackedByGit(file);
     if (tracked.tracked && tracked.warning === undefined) throw new Error(`${file} is tracked by git: it came with the repository, not from a session on this machine; not resumed`);
     const parsed = parseTranscript(text);
+    // Lines this MewCode cannot read would be dropped, and its own records appended after them:
+    // the newer MewCode would then find a transcript it did not write. Left as it is.
+    if (parsed.newerVersion !== undefined) throw new Error(`${file} was written by a newer MewCode (record version ${parsed.newerVersion}); upgrade MewCode to continue it`);
     // The last activity: meta.json's, else the file's own time (never a second parse).
     const updated = this.meta(id)?.updated;
     const last = updated === undefined ? statSync(file).mtimeMs : Date.parse(updated);
-    return { sessionId: id, agentId: 'main', messages: parsed.messages, skippedLines: parsed.skipped, idleMs: Math.max(0, Date.now() - last), file };
+    return { sessionId: id, agentId: 'main', messages: parsed.messages, skippedLines: parsed.skipped, droppedResults: parsed.droppedResults, cutLastLine: parsed.cutLastLine, idleMs: Math.max(0, Date.now() - last), file };
   }
 
   meta(id: string): SessionMeta | undefined {
@@ -147,12 +154,21 @@ function listIds(root: StateDirectory): string[] {
 
 export interface ParsedTranscript {
   messages: Message[];
+  /** Complete lines that are not a record this MewCode reads (damaged, or another version's). */
   skipped: number;
+  /** Tool results dropped because the call they answer was on a line lost or damaged. */
+  droppedResults: number;
+  /** The last line has no newline: cut off mid-write (a crash, a full disk); not a record. */
+  cutLastLine: boolean;
+  /** The highest record version above this MewCode's, when a newer MewCode wrote some lines. */
+  newerVersion?: number;
 }
 
 export function parseTranscript(text: string): ParsedTranscript {
   // What follows the last newline is '' or a line cut off mid-write by a crash: never a record.
-  const complete = text.split('\n').slice(0, -1);
+  const lines = text.split('\n');
+  const complete = lines.slice(0, -1);
+  let newerVersion: number | undefined;
   let messages: Message[] = [];
   // Results recorded one by one while a batch ran; the tool message that follows supersedes them.
   let pending = new Map<string, ToolResult>();
@@ -161,6 +177,9 @@ export function parseTranscript(text: string): ParsedTranscript {
     if (line.trim() === '') continue;
     const record = parseRecord(line);
     if (record === undefined) {
+      // Only a line this MewCode cannot read is parsed again, for the version it claims.
+      const version = versionOf(line);
+      if (version !== undefined && version > RECORD_VERSION) newerVersion = Math.max(newerVersion ?? version, version);
       skipped++;
       continue;
     }
@@ -178,7 +197,18 @@ export function parseTranscript(text: string): ParsedTranscript {
   }
   answerPending(messages, pending);
   const valid = withoutOrphanResults(messages);
-  return { messages: valid, skipped: skipped + (messages.length - valid.length) };
+  const cutLastLine = (lines.at(-1) ?? '').trim() !== '';
+  return { messages: valid, skipped, droppedResults: messages.length - valid.length, cutLastLine, ...(newerVersion !== undefined ? { newerVersion } : {}) };
+}
+
+/** The record version a line claims (`"v":N`), read only when the line is JSON. */
+function versionOf(line: string): number | undefined {
+  try {
+    const value = JSON.parse(line) as { v?: unknown } | null;
+    return typeof value?.v === 'number' && Number.isInteger(value.v) ? value.v : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

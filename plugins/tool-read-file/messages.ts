@@ -17,6 +17,15 @@ export function continuationMarker(stop: WindowStop, lastShownLine: number, maxB
   }
 }
 
+/**
+ * A window that is one line longer than the byte cap, whose shown start was cut at the character
+ * limit too: one note. The two separate ones said "only its start is shown" and "cannot show the
+ * rest", which read as two different cuts of the same line.
+ */
+export function longLineNote(line: number, maxChars: number, marker: string): string {
+  return `[Line ${line} is longer than ${maxChars} characters and was cut; read_file cannot show the rest of it. Its cut ends in "${marker}"; use grep, or bash (e.g. sed -n '${line}p' FILE | cut -c ${maxChars + 1}-), if you need it. If the file goes on after it, call read_file with offset=${line + 1}.]`;
+}
+
 export function cutLinesNote(maxChars: number, marker: string): string {
   return `[Lines ending in "${marker}" are longer than ${maxChars} characters and were cut; read_file cannot show the rest of them. Use grep, or bash (e.g. sed -n '<line>p' FILE | cut -c ${maxChars + 1}-), if you need it.]`;
 }

@@ -19,7 +19,7 @@
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import type { JsonSchema, PermissionTarget, Tool, ToolContext, ToolInput, ToolOutput } from '../../types/tools.js';
 import { checkReadFileInput } from './input.js';
-import { continuationMarker, cutLinesNote, messages } from './messages.js';
+import { continuationMarker, cutLinesNote, longLineNote, messages } from './messages.js';
 import { nearbyNames } from './nearby-names.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { WorkspaceFiles } from '../../types/workspace-io.js';
@@ -150,6 +150,8 @@ export class ReadFileTool implements Tool {
       const number = String(firstLine + i);
       out += (i === 0 ? '' : '\n') + (number.length < 6 ? PADDING.slice(number.length) : '') + number + '\t' + line;
     }
+    const lastLine = firstLine + lines.length - 1;
+    if (anyCut && stop === 'long-line' && lines.length === 1) return out + '\n' + longLineNote(lastLine, maxChars, this.lineCutMarker);
     if (anyCut) out += '\n' + cutLinesNote(maxChars, this.lineCutMarker);
     const marker = continuationMarker(stop, firstLine + lines.length - 1, this.limits.readMaxBytes);
     if (marker) out += '\n' + marker;

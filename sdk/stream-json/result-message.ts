@@ -23,6 +23,23 @@ export function endedWell(reason: RunEndReason): boolean {
   return reason === 'completed' || reason === 'stopped';
 }
 
+/**
+ * The result of a run that failed before it started (no API key, no model, a session that cannot
+ * be continued): Claude Code's error shape, no turn taken, no session.
+ */
+export function startFailedResult(message: string, durationMs: number): Record<string, unknown> {
+  return {
+    type: 'result',
+    subtype: 'error_during_execution',
+    is_error: true,
+    result: message,
+    stop_reason: 'error',
+    num_turns: 0,
+    duration_ms: Math.round(durationMs),
+    usage: toClaudeUsage(emptyUsage()),
+  };
+}
+
 export function resultMessage(
   done: Extract<AgentEvent, { type: 'done' }>,
   lastError: string | undefined,

@@ -106,7 +106,7 @@ describe('--mcp-config (Claude Code\'s flag): servers this run adds', () => {
     expect(error('missing.json')).toBe(`--mcp-config ${path.join(dir, 'missing.json')}: cannot be read: no such file`);
     expect(error('broken.json')).toMatch(new RegExp(`^--mcp-config ${path.join(dir, 'broken.json')}: not valid JSON: `));
     expect(error('list.json')).toBe(`--mcp-config ${path.join(dir, 'list.json')}: expected {"mcpServers": {<name>: {…}}}, as in .mcp.json`);
-    expect(error(dir)).toBe(`--mcp-config ${dir}: not a regular file`);
+    expect(error(dir)).toBe(`--mcp-config ${dir}: it is a directory, not a regular file`);
     expect(error('{"servers": {}}')).toBe('--mcp-config: expected {"mcpServers": {<name>: {…}}}, as in .mcp.json');
     expect(error(' ')).toMatch(/^--mcp-config needs a JSON file or a JSON text/);
   });

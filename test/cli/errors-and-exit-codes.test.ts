@@ -122,12 +122,28 @@ describe('usage errors exit 2 before any network request', () => {
     });
   });
 
-  test.concurrent('no model: names MEWCODE_MODEL', async () => {
+  test.concurrent('no model: names MEWCODE_MODEL; json and stream-json print the error as their result object', async () => {
     await scenario([], async (s) => {
       const r = await s.run(['-p', 'hi', '--output-format', 'json'], { env: { MEWCODE_MODEL: undefined } });
       expect(r.code).toBe(2);
-      expect(r.stdout).toBe('');
       expect(r.stderr).toContain('MEWCODE_MODEL');
+      expect(singleJsonObject(r.stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, result: expect.stringContaining('MEWCODE_MODEL'), stop_reason: 'error', num_turns: 0 });
+      const stream = await s.run(['-p', 'hi', '--output-format', 'stream-json'], { env: { ANTHROPIC_API_KEY: undefined } });
+      expect(stream.code).toBe(2);
+      expect(stream.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ type: 'result', is_error: true, result: expect.stringContaining('ANTHROPIC_API_KEY') })]);
+      const text = await s.run(['-p', 'hi'], { env: { MEWCODE_MODEL: undefined } });
+      expect(text.stdout).toBe('');
+      expect(s.requests).toEqual([]);
+    });
+  });
+
+  test.concurrent('an empty --model or --provider is a usage error naming the flag', async () => {
+    await scenario([], async (s) => {
+      for (const flag of ['--model', '--provider']) {
+        const r = await s.run(['-p', 'hi', `${flag}=`]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`${flag} needs a value`);
+      }
       expect(s.requests).toEqual([]);
     });
   });

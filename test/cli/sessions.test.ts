@@ -89,7 +89,7 @@ describe('damage and failures', () => {
       );
       const r = await s.run(['--continue', '-p', 'go on']);
       expect(r.code).toBe(0);
-      expect(r.stderr).toContain(`session: 1 damaged line of ${join(dir, 'conversation.jsonl')} skipped`);
+      expect(r.stderr).toContain(`session: ${join(dir, 'conversation.jsonl')}: 1 damaged line skipped; its last line was cut off mid-write`);
       const body = s.requests[0]!.body as AnthropicBody;
       expectValidHistory(body);
       const result = body.messages[2]!.content.find((block) => block.type === 'tool_result');

@@ -87,3 +87,24 @@ describe('a key given twice in a JSON file (.mcp.json, plugin.json, settings.jso
     expect(parseConfigText(F, 'a: 1\na: 2\n').error).toMatch(/Map keys must be unique/);
   });
 });
+
+describe('parseConfigText on many keys', () => {
+  const many = (n: number) => ['max_turns: 3', ...Array.from({ length: n }, (_, i) => `k${i}: ${'v'.repeat(40)}`)].join('\n') + '\n';
+
+  it('parses 20,000 keys (a file near the size cap)', () => {
+    const text = many(20_000);
+    expect(text.length).toBeLessThanOrEqual(1024 * 1024);
+    // The duplicate-key check of the yaml package compared every key with every other: 9 s here
+    // (jest's time limit catches that; the speed itself is no test's business).
+    const parsed = parseConfigText(F, text);
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.root.entries.size).toBe(20_001);
+  });
+
+  it('still refuses a duplicate key, at the second one, in any mapping', () => {
+    expect(parseConfigText(F, 'a: 1\nb: 2\na: 3\n').error).toBe(`config: ${F}:3:1: Map keys must be unique`);
+    expect(parseConfigText(F, 'a:\n  x: 1\n  "x": 2\n').error).toBe(`config: ${F}:3:3: Map keys must be unique`);
+    expect(parseConfigText(F, '{"a": {"b": 1, "b": 2}}').error).toBe(`config: ${F}:1:16: Map keys must be unique`);
+    expect(parseConfigText(F, 'a: &k 1\nb: {x: 1, y: 2}\n').error).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@
 import type { Message, TextBlock } from '../../../types/messages.js';
 import type { PermissionMode } from '../../../types/permissions.js';
 import { PERMISSION_MODES } from '../../../types/permissions.js';
+import { sessionDamageNote } from '../../../types/session-damage.js';
 import type { KernelApi } from '../../../types/plugin.js';
 import { TOKENS } from '../../../types/tokens.js';
 import type { UiStore } from './ui-store.js';
@@ -107,7 +108,8 @@ export function localCommands(ui: CommandHost): LocalCommand[] {
         await kernel.resumeSession(loaded);
         replay(ui, loaded.messages);
         ui.refreshStatus();
-        const skipped = loaded.skippedLines > 0 ? ` (${loaded.skippedLines} damaged line${loaded.skippedLines === 1 ? '' : 's'} skipped)` : '';
+        const damage = sessionDamageNote(loaded);
+        const skipped = damage === undefined ? '' : ` (${damage})`;
         return { output: `Resumed session ${id}: ${loaded.messages.length} messages${skipped}.` };
       },
     },

@@ -43,6 +43,16 @@ describe('user settings', () => {
     expect(warnings).toEqual([]);
   });
 
+  test('a settings file over the config size cap is not read (its loader reports it); a directory gives no second warning', async () => {
+    const warnings: string[] = [];
+    const big = await homeWith('settings.yaml', 'sandbox: false\n' + '#'.repeat(1024 * 1024) + '\n');
+    expect((await readSandboxSettings(big, (m) => warnings.push(m))).enabled).toBe(true);
+    const dirHome = await tmp('mc-sbx-dir-');
+    await mkdir(path.join(dirHome, '.mewcode', 'config.yaml'), { recursive: true });
+    expect((await readSandboxSettings(dirHome, (m) => warnings.push(m))).enabled).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+
   test('network, deny_read and allow_write; ~ is the given home; bad entries are skipped naming file:line:col', async () => {
     const warnings: string[] = [];
     const home = await homeWith('settings.yaml', 'sandbox:\n  network: true\n  deny_read: [~/secrets, /opt/keys, relative/path]\n  allow_write: [~/.cache/go]\n  colour: blue\n  enabled: maybe\n');

@@ -44,5 +44,5 @@ test('a transcript with a record of every type the writer writes loads with no d
   const text = readFileSync(transcriptFile(root, ID, 'main'), 'utf8');
   const written = [...new Set(text.trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type))].sort();
   expect(written).toEqual(typesInWriterSource());
-  expect(parseTranscript(text)).toEqual({ messages: [user('summary'), user('two')], skipped: 0 });
+  expect(parseTranscript(text)).toEqual({ messages: [user('summary'), user('two')], skipped: 0, droppedResults: 0, cutLastLine: false });
 });

@@ -31,7 +31,7 @@ afterEach(() => {
 describe('parseTranscript', () => {
   test('a damaged line is skipped and counted; a half-written last line is ignored, not counted', () => {
     const text = [line(user('q')), '{"v":1,"type":"message","message":{"role":"assistant"', line(assistant('a')), '{"v":1,"type":"mess'].join('\n');
-    expect(parseTranscript(text)).toEqual({ messages: [user('q'), assistant('a')], skipped: 1 });
+    expect(parseTranscript(text)).toMatchObject({ messages: [user('q'), assistant('a')], skipped: 1 });
   });
 
   test('records of another schema version, unknown types and malformed messages are skipped', () => {
@@ -44,7 +44,7 @@ describe('parseTranscript', () => {
       line(user('kept')),
       '',
     ].join('\n');
-    expect(parseTranscript(text)).toEqual({ messages: [user('kept')], skipped: 5 });
+    expect(parseTranscript(text)).toMatchObject({ messages: [user('kept')], skipped: 5 });
   });
 
   test('history starts after the last compact marker', () => {
@@ -229,7 +229,7 @@ describe('what the review found', () => {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${line(user('q'))}\n{"v":1,"type":"mess`);
     new TranscriptWriter(root, home).append({ sessionId: ID, agentId: 'main', message: assistant('a') });
-    expect(parseTranscript(readFileSync(file, 'utf8'))).toEqual({ messages: [user('q'), assistant('a')], skipped: 1 });
+    expect(parseTranscript(readFileSync(file, 'utf8'))).toMatchObject({ messages: [user('q'), assistant('a')], skipped: 1 });
   });
 
   test('a transcript that is a symbolic link is neither appended to nor loaded', async () => {
@@ -275,7 +275,7 @@ describe('what the review found', () => {
 });
 
 describe('the second review', () => {
-  test('a session another live process holds is not written, not resumed, not the latest and not cleaned up; a dead holder’s lock is taken over', async () => {
+  test('a session another live process holds is not written, not resumed (even as the latest) and not cleaned up; a dead holder’s lock is taken over', async () => {
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     try {
       const dir = path.join(sessionsDir(root), ID);
@@ -288,7 +288,8 @@ describe('the second review', () => {
       expect(failure?.message).toBe(`session ${ID} is open in another MewCode process (pid ${other.pid})`);
       const store = new FileSessionStore(root, home);
       await expect(store.load(ID)).rejects.toThrow(`session ${ID} is open in another MewCode process (pid ${other.pid}); continue it there, or once it has ended`);
-      expect(await store.latest()).toBeUndefined();
+      // --continue must refuse it as --resume does, not quietly pick an older session.
+      expect(await store.latest()).toBe(ID);
       expect(store.removeExpired(Date.now())).toEqual([]);
       other.kill('SIGKILL');
       await new Promise((resolve) => other.once('exit', resolve));
@@ -315,7 +316,7 @@ describe('the second review', () => {
 
   test('a tool message that answers no call before it (a line lost) is dropped and counted', () => {
     const orphan = { role: 'tool' as const, results: [{ toolCallId: 'toolu_gone', content: 'x', isError: false }] };
-    expect(parseTranscript([line(user('q')), line(orphan), line(assistant('a')), ''].join('\n'))).toEqual({ messages: [user('q'), assistant('a')], skipped: 1 });
+    expect(parseTranscript([line(user('q')), line(orphan), line(assistant('a')), ''].join('\n'))).toMatchObject({ messages: [user('q'), assistant('a')], skipped: 0, droppedResults: 1 });
   });
 
   test('a compaction is one record: torn by a crash, the history before it stands', () => {
@@ -341,4 +342,31 @@ test('a transcript the project brought with it (not started on this machine) is 
   // one the writer started here is known
   new TranscriptWriter(root, home).append({ sessionId: '20261201-120000-0042', agentId: 'main', message: user('mine') });
   expect(await store.latest()).toBe('20261201-120000-0042');
+});
+
+describe('what a load says it could not use', () => {
+  test('a transcript written by a newer MewCode (a higher record version) is refused, named, and left untouched', async () => {
+    const dir = path.join(sessionsDir(root), ID);
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'conversation.jsonl');
+    const text = [line(user('q')), line(assistant('a')), ''].join('\n').replaceAll('"v":1', '"v":99');
+    writeFileSync(file, text);
+    rememberSession(home, root, ID);
+    const store = new FileSessionStore(root, home);
+    await expect(store.load(ID)).rejects.toThrow(`${file} was written by a newer MewCode (record version 99); upgrade MewCode to continue it`);
+    // One newer record among ours is enough: this MewCode cannot know what it meant.
+    writeFileSync(file, `${line(user('q'))}\n{"v":2,"type":"futurething","data":{}}\n`);
+    await expect(store.load(ID)).rejects.toThrow('(record version 2)');
+    expect(readFileSync(file, 'utf8')).toBe(`${line(user('q'))}\n{"v":2,"type":"futurething","data":{}}\n`);
+  });
+
+  test('a line cut mid-file is one damaged line, its orphaned result is counted apart; a cut last line is reported', () => {
+    const calls = [{ id: 'toolu_a', name: 'glob', input: '{}' }];
+    const result = { role: 'tool' as const, results: [{ toolCallId: 'toolu_a', content: 'x', isError: false }] };
+    const mid = [line(user('q')), line(assistant('calling', calls)).slice(0, 60), line(result), line(assistant('done')), ''].join('\n');
+    expect(parseTranscript(mid)).toMatchObject({ skipped: 1, droppedResults: 1, cutLastLine: false });
+    const tail = [line(user('q')), line(assistant('done')).slice(0, 40)].join('\n');
+    expect(parseTranscript(tail)).toMatchObject({ messages: [user('q')], skipped: 0, droppedResults: 0, cutLastLine: true });
+    expect(parseTranscript(`${line(user('q'))}\n`)).toMatchObject({ skipped: 0, droppedResults: 0, cutLastLine: false });
+  });
 });

@@ -102,6 +102,14 @@ test('a 2000-character line is shown whole; a 2001-character line is cut, marked
   expect(note).toContain(LINE_CUT_MARKER);
 });
 
+test('a 400 KB single-line file: one note, that the line was cut and how to read past it (not two that disagree)', async () => {
+  await put('oneline.txt', `${'x'.repeat(400_000)}\nafter\n`);
+  const [first, ...notes] = (await read({ path: 'oneline.txt' })).content.split('\n');
+  expect(first).toBe(numbered(1, 'x'.repeat(2000) + LINE_CUT_MARKER));
+  expect(notes).toEqual([expect.stringMatching(/^\[Line 1 is longer than 2000 characters and was cut; read_file cannot show the rest of it\..*call read_file with offset=2\.\]$/)]);
+  expect(notes[0]).not.toContain('only its start');
+});
+
 test('offset and limit select a window; the marker names the next offset; offset 0 reads as 1', async () => {
   await put('ten.txt', lines(10));
   expect((await read({ path: 'ten.txt', offset: 3, limit: 4 })).content).toBe(
