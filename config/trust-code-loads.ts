@@ -25,6 +25,13 @@ const JS_FILE = /\.(?:[mc]?[jt]s|[jt]sx)$/i;
 const PY_FILE = /\.pyw?$/i;
 const SHELL_FILE = /\.(?:sh|bash|zsh|ksh)$/i;
 
+/** Folders a loader searches besides its own rules: `NODE_PATH` and `PYTHONPATH` entries of the settings that run the code. */
+export interface SearchPaths {
+  node: readonly string[];
+  python: readonly string[];
+}
+export const NO_SEARCH_PATHS: SearchPaths = { node: [], python: [] };
+
 /** Read at most this much of a file to find what it loads (a bundle larger than this is hashed, not parsed). */
 export const MAX_PARSED_BYTES = 4 * 1024 * 1024;
 
@@ -157,26 +164,72 @@ export function inNodeModules(name: string, fromDir: string, root: string, kind:
   return undefined;
 }
 
-function jsLoads(file: string, text: string, root: string): string[] {
-  const found: string[] = [];
-  for (const pattern of JS_SPECIFIER) {
-    for (const match of text.matchAll(pattern)) {
-      const spec = match[1]!.trim();
-      if (spec === '' || spec.startsWith('node:') || /^[a-z][a-z0-9+.-]*:/i.test(spec) || spec.startsWith('#')) continue;
-      if (spec.startsWith('.') || spec.startsWith('/')) {
-        found.push(...jsFileCandidates(path.resolve(path.dirname(file), spec)));
-        continue;
+/** `#name` through the `imports` map of the package.json nearest above `fromDir` (inside the project). */
+function packageImports(spec: string, fromDir: string, root: string): string[] {
+  for (let dir = fromDir; isPathStrictlyWithin(root, dir) || dir === root; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (regularFileSize(manifest) !== undefined) {
+      try {
+        const imports = (JSON.parse(readFileSync(manifest, 'utf8')) as { imports?: unknown }).imports;
+        if (!isMap(imports)) return [manifest];
+        const targets: string[] = [];
+        for (const [key, value] of Object.entries(imports)) {
+          const star = key.indexOf('*');
+          if (key === spec) targetsOf(value, targets);
+          else if (star >= 0 && spec.startsWith(key.slice(0, star)) && spec.endsWith(key.slice(star + 1))) {
+            const part = spec.slice(star, spec.length - (key.length - star - 1));
+            const expanded: string[] = [];
+            targetsOf(value, expanded);
+            targets.push(...expanded.map((target) => target.replaceAll('*', part)));
+          }
+        }
+        return [manifest, ...targets.flatMap((target) => (target.startsWith('.') ? jsFileCandidates(path.resolve(dir, target)) : []))];
+      } catch {
+        return [manifest];
       }
-      const parts = spec.split('/');
-      const nameParts = spec.startsWith('@') ? 2 : 1;
-      const name = parts.slice(0, nameParts).join('/');
-      const dir = inNodeModules(name, path.dirname(file), root, 'directory');
-      if (dir === undefined) continue;
-      const rest = parts.slice(nameParts).join('/');
-      found.push(...packageFiles(dir, rest === '' ? '.' : `./${rest}`));
     }
+    if (dir === root) break;
   }
+  return [];
+}
+
+/** What a JavaScript name resolves to from `file`'s folder: relative, `#imports`, or a package (from the path as named and as it really is, as Node resolves from the real path; then `NODE_PATH`). */
+export function resolveJs(spec: string, fromDir: string, root: string, search: SearchPaths): string[] {
+  if (spec === '' || spec.startsWith('node:') || /^[a-z][a-z0-9+.-]*:/i.test(spec)) return [];
+  if (spec.startsWith('.') || spec.startsWith('/')) return jsFileCandidates(path.resolve(fromDir, spec));
+  if (spec.startsWith('#')) return packageImports(spec, fromDir, root);
+  const parts = spec.split('/');
+  const nameParts = spec.startsWith('@') ? 2 : 1;
+  const name = parts.slice(0, nameParts).join('/');
+  const rest = parts.slice(nameParts).join('/');
+  const found: string[] = [];
+  let real = fromDir;
+  try {
+    real = realpathSync(fromDir);
+  } catch {
+    // As named.
+  }
+  const dirs = new Set<string>();
+  for (const from of [fromDir, real]) {
+    const dir = inNodeModules(name, from, root, 'directory');
+    if (dir !== undefined) dirs.add(dir);
+  }
+  for (const entry of search.node) if (isDirectory(path.join(entry, name))) dirs.add(path.join(entry, name));
+  for (const dir of dirs) found.push(...packageFiles(dir, rest === '' ? '.' : `./${rest}`));
+  // A NODE_PATH folder may hold the name as a file too (`require('helper')` → `lib/helper.js`).
+  for (const entry of search.node) found.push(...jsFileCandidates(path.join(entry, spec)).filter((file) => !file.endsWith('package.json')));
   return found;
+}
+
+/** The names a piece of JavaScript imports or requires (literal ones). */
+export function jsSpecifiers(text: string): string[] {
+  const specs: string[] = [];
+  for (const pattern of JS_SPECIFIER) for (const match of text.matchAll(pattern)) specs.push(match[1]!.trim());
+  return specs;
+}
+
+function jsLoads(file: string, text: string, root: string, search: SearchPaths): string[] {
+  return jsSpecifiers(text).flatMap((spec) => resolveJs(spec, path.dirname(file), root, search));
 }
 
 /** A dotted module's files under a base folder: each package's `__init__.py` on the way, and the module as a file or a package. */
@@ -197,37 +250,51 @@ function pythonModuleFiles(base: string, dotted: string): string[] {
   return found;
 }
 
-function pythonLoads(file: string, text: string, root: string): string[] {
+const PY_DYNAMIC = /\b(?:importlib\.import_module|__import__)\s*\(\s*["']([\w.]+)["']/g;
+
+/** The files Python imports for `text` run from `here` (its folder first, then the project root as `-m` and the current folder give, then `PYTHONPATH`). */
+export function pythonTextLoads(text: string, here: string, root: string, search: SearchPaths): string[] {
   const found: string[] = [];
-  const here = path.dirname(file);
+  const plainBases = [here, root, ...search.python];
   for (const match of text.matchAll(PY_IMPORT)) {
     const names = (match[2] ?? match[3] ?? '').split(',').map((name) => name.trim().split(/\s+/)[0]!).filter((name) => /^[\w.]+$/.test(name));
     const from = match[1];
     if (from === undefined) {
-      for (const name of names) for (const base of [here, root]) found.push(...pythonModuleFiles(base, name));
+      for (const name of names) for (const base of plainBases) found.push(...pythonModuleFiles(base, name));
       continue;
     }
     const dots = /^\.*/.exec(from)![0].length;
     const module = from.slice(dots);
-    const bases = dots > 0 ? [path.resolve(here, ...Array<string>(dots - 1).fill('..'))] : [here, root];
+    const bases = dots > 0 ? [path.resolve(here, ...Array<string>(dots - 1).fill('..'))] : plainBases;
     for (const base of bases) {
       if (module !== '') found.push(...pythonModuleFiles(base, module));
       // `from pkg import sub` may name a submodule.
       for (const name of names) found.push(...pythonModuleFiles(base, module === '' ? name : `${module}.${name}`));
     }
   }
+  for (const match of text.matchAll(PY_DYNAMIC)) for (const base of plainBases) found.push(...pythonModuleFiles(base, match[1]!));
   return found;
+}
+
+/** What `python -m <module>` runs: the module, or a package's `__init__.py` and `__main__.py`, from each base. */
+export function pythonMainFiles(module: string, bases: readonly string[]): string[] {
+  return bases.flatMap((base) => [...pythonModuleFiles(base, module), ...pythonModuleFiles(base, `${module}.__main__`)]);
 }
 
 /**
  * The project files `file` loads directly (not following further). `wordFiles` turns a shell
  * script's words into the files they name, as the command scan does for settings.
  */
-export function directLoads(file: string, root: string, wordFiles: (text: string, base: string) => string[]): string[] {
+export function directLoads(file: string, root: string, wordFiles: (text: string, base: string) => string[], search: SearchPaths = NO_SEARCH_PATHS): string[] {
   const text = head(file);
   if (text === undefined) return [];
   const language = languageOf(file, text);
-  const found = language === 'js' ? jsLoads(file, text, root) : language === 'python' ? pythonLoads(file, text, root) : language === 'shell' ? wordFiles(text, path.dirname(file)) : [];
+  const here = path.dirname(file);
+  const found: string[] = [];
+  // A file of no known language (`node bin/server`, `sh scripts/start`) is read every way.
+  if (language === 'js' || language === undefined) found.push(...jsLoads(file, text, root, search));
+  if (language === 'python' || language === undefined) found.push(...pythonTextLoads(text, here, root, search));
+  if (language === 'shell' || language === undefined) found.push(...wordFiles(text, here));
   const inside: string[] = [];
   for (const candidate of found) {
     let real = candidate;

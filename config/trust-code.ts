@@ -33,7 +33,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, stat
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { shellLineCommands } from './command-files.js';
-import { directLoads, inNodeModules, packageFiles, regularFileSize } from './trust-code-loads.js';
+import { NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, jsSpecifiers, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
 import { type CodeCache, stampOf, stampsOf } from './trust-code-stamps.js';
 import { toPlain } from './located.js';
 import { parseConfigTextCached } from './parse-cache.js';
@@ -181,11 +181,98 @@ function nodeModulesFiles(words: readonly string[], bases: readonly string[], ro
   return found;
 }
 
+const PYTHON = /^(?:python[\d.]*|pypy[\d.]*)$/;
+const JS_RUNTIME = /^(?:node|nodejs|bun|deno|tsx|ts-node)$/;
+const SHELL = /^(?:sh|bash|dash|zsh|ksh)$/;
+/** Node's options that load a module before the script. */
+const NODE_PRELOAD = /^(?:-r|--require|--import|--loader|--experimental-loader)$/;
+
+/**
+ * What interpreters among the words run from the project besides the files their words name:
+ * `python -m <module>` (a module or package of the current folder), `python -c`, `node -e`/`-p`
+ * code (what it imports), Node's preloads and a script named without its extension (resolved as
+ * Node resolves it). Each word list is read from every interpreter in it (`sh -c "node x"`).
+ */
+function interpreterFiles(words: readonly string[], bases: readonly string[], root: string, search: SearchPaths): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const program = path.basename(words[i]!);
+    const python = PYTHON.test(program);
+    const js = JS_RUNTIME.test(program);
+    if (!python && !js && !SHELL.test(program)) continue;
+    for (let j = i + 1; j < words.length; j++) {
+      const word = words[j]!;
+      const [option, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+      const value = inline ?? words[j + 1];
+      if (python && option === '-m' && value !== undefined) {
+        found.push(...pythonMainFiles(value, [...bases, ...search.python]));
+        break;
+      }
+      if (python && option === '-c' && value !== undefined) {
+        for (const base of bases) found.push(...pythonTextLoads(value, base, root, search));
+        break;
+      }
+      if (js && /^(?:-e|--eval|-p|--print)$/.test(option) && value !== undefined) {
+        for (const base of bases) for (const spec of jsSpecifiers(value)) found.push(...resolveJs(spec, base, root, search));
+        break;
+      }
+      if (js && NODE_PRELOAD.test(option) && value !== undefined) {
+        for (const base of bases) found.push(...resolveJs(value.startsWith('.') || value.startsWith('/') ? value : `./${value}`, base, root, search), ...resolveJs(value, base, root, search));
+        if (inline === undefined) j++;
+        continue;
+      }
+      if (word.startsWith('-')) continue;
+      // The script: as Node resolves it (`node bin/server` → bin/server.js), or the file itself.
+      if (js) for (const base of bases) found.push(...resolveJs(word.startsWith('/') ? word : `./${word}`, base, root, search));
+      else for (const file of bases.map((base) => path.resolve(base, word))) if (isPathStrictlyWithin(root, file) && regularFileSize(file) !== undefined) found.push(file);
+      break;
+    }
+  }
+  return found;
+}
+
+/** The project's `NODE_PATH` / `PYTHONPATH` folders an entry's `env` names (resolved from its folder). */
+function searchPathsOf(env: Record<string, unknown>, bases: readonly string[]): SearchPaths {
+  const split = (value: unknown): string[] => (typeof value === 'string' ? value.split(':').filter((entry) => entry !== '' && !entry.includes('$')) : []);
+  const dirs = (entries: string[]): string[] => entries.flatMap((entry) => bases.map((base) => path.resolve(base, entry)));
+  return { node: dirs(split(env.NODE_PATH)), python: dirs(split(env.PYTHONPATH)) };
+}
+
+/** A runner's task file read for the commands it runs: package.json's scripts, a Makefile's or justfile's recipe lines. */
+function runnerCommands(file: string): string[] {
+  let text: string;
+  try {
+    if ((regularFileSize(file) ?? Infinity) > 1024 * 1024) return [];
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  if (path.basename(file) === 'package.json') {
+    try {
+      const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
+      return isMap(scripts) ? Object.values(scripts).filter((value): value is string => typeof value === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+  if (path.basename(file).endsWith('.toml')) return [];
+  // Recipe lines: a tab (make) or any indentation (just); `@`/`-` prefixes dropped.
+  return text.split('\n').filter((line) => /^[\t ]+\S/.test(line)).map((line) => line.trim().replace(/^[@-]+/, ''));
+}
+
+/** What commands name: every file (`all`), those certainly run as code (`code`: by an interpreter, a runner, from node_modules), and the search folders their `env` adds. */
+interface Found {
+  all: Set<string>;
+  code: Set<string>;
+  search: { node: string[]; python: string[] };
+}
+const found = (): Found => ({ all: new Set(), code: new Set(), search: { node: [], python: [] } });
+
 /** Every `command` / `args` / `env` in a value (any depth: hook lists, server maps…), as file names inside the project. */
-function commandFiles(value: unknown, root: string, out: Set<string>, depth = 0): void {
+function commandFiles(value: unknown, root: string, into: Found, depth = 0): void {
   if (depth > 12) return;
   if (Array.isArray(value)) {
-    for (const item of value) commandFiles(item, root, out, depth + 1);
+    for (const item of value) commandFiles(item, root, into, depth + 1);
     return;
   }
   if (!isMap(value)) return;
@@ -193,12 +280,32 @@ function commandFiles(value: unknown, root: string, out: Set<string>, depth = 0)
   const bases = cwd === undefined || cwd === root ? [root] : [root, cwd];
   const strings = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : []);
   const envValues = isMap(value.env) ? strings(Object.values(value.env)) : [];
+  const search = isMap(value.env) ? searchPathsOf(value.env, bases) : NO_SEARCH_PATHS;
+  into.search.node.push(...search.node);
+  into.search.python.push(...search.python);
   // An argument may be a script for a shell or an interpreter (`sh -c "node x.js"`): its words too.
-  const words = [...(typeof value.command === 'string' ? shellWords(value.command) : []), ...[...strings(value.args), ...envValues].flatMap((arg) => [arg, ...shellWords(arg)])];
-  for (const word of words) for (const file of wordFiles(word, bases, root)) out.add(file);
-  for (const file of runnerFiles(words, bases, root)) out.add(file);
-  for (const file of nodeModulesFiles(words, bases, root)) out.add(file);
-  for (const [key, child] of Object.entries(value)) if (key !== 'command' && key !== 'args' && key !== 'env') commandFiles(child, root, out, depth + 1);
+  const argv = [...(typeof value.command === 'string' ? shellWords(value.command) : []), ...strings(value.args)];
+  const words = [...argv, ...[...strings(value.args), ...envValues].flatMap((arg) => shellWords(arg))];
+  const code = (file: string): void => {
+    into.all.add(file);
+    into.code.add(file);
+  };
+  for (const word of words) for (const file of wordFiles(word, bases, root)) into.all.add(file);
+  for (const file of interpreterFiles(argv, bases, root, search)) code(file);
+  for (const arg of [...strings(value.args), ...envValues, ...(typeof value.command === 'string' ? [value.command] : [])]) {
+    const inner = shellWords(arg);
+    if (inner.length > 1) for (const file of interpreterFiles(inner, bases, root, search)) code(file);
+  }
+  // NODE_OPTIONS are options of every node the entry starts (`--require ./pre`).
+  const nodeOptions = isMap(value.env) && typeof value.env.NODE_OPTIONS === 'string' ? value.env.NODE_OPTIONS : undefined;
+  if (nodeOptions !== undefined) for (const file of interpreterFiles(['node', ...shellWords(nodeOptions)], bases, root, search)) code(file);
+  for (const file of runnerFiles(words, bases, root)) {
+    code(file);
+    // What the runner runs: each script or recipe line, read as a command of its own.
+    if (depth < 4) for (const command of runnerCommands(file)) commandFiles({ command, cwd: path.dirname(file) }, root, into, depth + 4);
+  }
+  for (const file of nodeModulesFiles(words, bases, root)) code(file);
+  for (const [key, child] of Object.entries(value)) if (key !== 'command' && key !== 'args' && key !== 'env') commandFiles(child, root, into, depth + 1);
 }
 
 /** A plugin package's files: its entry, and every plugin its manifest lists (`"mewcode": { "plugins": [...] }`). */
@@ -235,18 +342,18 @@ function pluginFiles(spec: string, root: string): string[] {
   return files;
 }
 
-async function namedFiles(setting: NamingSetting, root: string): Promise<string[]> {
-  const out = new Set<string>();
+async function namedFiles(setting: NamingSetting, root: string, into: Found): Promise<string[]> {
+  const before = new Set(into.all);
   if (setting.key === 'plugins') {
     const specs = Array.isArray(setting.value) ? setting.value : [setting.value];
-    for (const spec of specs) if (typeof spec === 'string') for (const file of pluginFiles(spec, root)) out.add(file);
+    for (const spec of specs) if (typeof spec === 'string') for (const file of pluginFiles(spec, root)) into.all.add(file);
   } else if (setting.key === 'mcp_servers' || setting.key === 'hooks' || setting.key === 'mcpServers') {
-    commandFiles(await plainValue(setting), root, out);
+    commandFiles(await plainValue(setting), root, into);
   } else if (setting.key === 'commands' && typeof setting.value === 'string') {
     // A custom command file's `!` lines are commands like a hook's.
-    commandFiles(shellLineCommands(setting.value).map((command) => ({ command })), root, out);
+    commandFiles(shellLineCommands(setting.value).map((command) => ({ command })), root, into);
   }
-  return [...out].filter((file) => isPathStrictlyWithin(root, file));
+  return [...into.all].filter((file) => !before.has(file) && isPathStrictlyWithin(root, file));
 }
 
 /** A whole file's text (`.mcp.json`, `.mewcode/hooks.yaml`) parsed (through the shared cache); a setting's value as it is. */
@@ -295,9 +402,12 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
   // Before anything is read: a stamp whose change time is not well before this is never reused.
   const startedAt = Date.now();
   const byFile = new Map<string, string>();
+  const into = found();
   for (const setting of settings) {
-    for (const file of await namedFiles(setting, root)) if (!byFile.has(file)) byFile.set(file, `${setting.display}: ${setting.key}`);
+    for (const file of await namedFiles(setting, root, into)) if (!byFile.has(file)) byFile.set(file, `${setting.display}: ${setting.key}`);
   }
+  // The project's NODE_PATH / PYTHONPATH folders, from every entry: what the code imports may be found there.
+  const search: SearchPaths = into.search;
   const named = [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   // One digest per file however many entries load it (a package several servers import).
   const hashed = new Map<string, Hashed | undefined>();
@@ -306,9 +416,9 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
     return hashed.get(file);
   };
   const shellFiles = (text: string, base: string): string[] => {
-    const out = new Set<string>();
-    commandFiles({ command: text, cwd: base }, root, out);
-    return [...out];
+    const inner = found();
+    commandFiles({ command: text, cwd: base }, root, inner);
+    return [...inner.all];
   };
   const result: CodeFile[] = [];
   let overflowed = false;
@@ -325,7 +435,7 @@ export async function codeFilesOf(settings: readonly NamingSetting[], root: stri
     const queue = [file];
     let unverifiable = own.digest === undefined ? `too large to verify: ${own.size} bytes, over ${MAX_CODE_FILE_BYTES / 1024 / 1024} MiB` : undefined;
     for (let i = 0; i < queue.length && unverifiable === undefined; i++) {
-      for (const next of directLoads(queue[i]!, root, shellFiles)) {
+      for (const next of directLoads(queue[i]!, root, shellFiles, search)) {
         if (seen.has(next)) continue;
         if (hashed.size >= MAX_CODE_FILES && !hashed.has(next)) {
           unverifiable = `loads more than ${MAX_CODE_FILES} files of code in all`;
@@ -398,15 +508,16 @@ const loadsByStamp = new Map<string, { stamp: string; loads: string[] }>();
  * file's change time cannot be set by a process (a write, a rename or a link moves it to the
  * clock's now), so a sandboxed command cannot make its work look older.
  */
-export function commandCodeChangedSince(command: string, root: string, sinceMs: number): string | undefined {
-  const named = new Set<string>();
-  commandFiles({ command }, root, named);
-  // A file a hook writes and names (a counter, a log) is its data, not code: only what runs counts.
-  for (const file of named) if (!looksLikeCode(file)) named.delete(file);
+export function commandCodeChangedSince(entry: { command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }, root: string, sinceMs: number): string | undefined {
+  const into = found();
+  commandFiles(entry, root, into);
+  // A file a hook writes and names (a counter, a log) is its data, not code: what an interpreter,
+  // a runner or node_modules gives is code, and a named file that looks like code.
+  const named = new Set([...into.all].filter((file) => isPathStrictlyWithin(root, file) && (into.code.has(file) || looksLikeCode(file))));
   const shellFiles = (text: string, base: string): string[] => {
-    const out = new Set<string>();
-    commandFiles({ command: text, cwd: base }, root, out);
-    return [...out];
+    const inner = found();
+    commandFiles({ command: text, cwd: base }, root, inner);
+    return [...inner.all];
   };
   const seen = new Set(named);
   const queue = [...named];
@@ -416,7 +527,7 @@ export function commandCodeChangedSince(command: string, root: string, sinceMs: 
     if (stamp === undefined) continue;
     if (Number(BigInt(stamp.slice(stamp.lastIndexOf(':') + 1)) / 1_000_000n) >= sinceMs) return path.relative(root, file);
     let known = loadsByStamp.get(file);
-    if (known?.stamp !== stamp) loadsByStamp.set(file, (known = { stamp, loads: directLoads(file, root, shellFiles) }));
+    if (known?.stamp !== stamp) loadsByStamp.set(file, (known = { stamp, loads: directLoads(file, root, shellFiles, into.search) }));
     for (const next of known.loads) {
       if (seen.has(next)) continue;
       if (seen.size >= MAX_CODE_FILES) return `(more than ${MAX_CODE_FILES} files of code)`;

@@ -31,6 +31,12 @@ import { AFTER_TOOL } from './events.js';
 /** The events where a hook that could not run refuses instead (a skipped guard is a bypassed guard). */
 const REFUSING: ReadonlySet<string> = new Set(['PreToolUse', 'UserPromptSubmit']);
 
+/** A command hook as it runs: a shell line, or a program and its arguments (exec form). */
+export interface HookCommand {
+  command: string;
+  args?: readonly string[];
+}
+
 const HOW_TO_TRUST = 'trust the project (--trust-project, MEWCODE_TRUST_PROJECT=1 or the start-up dialog) to run your hooks as before';
 
 export class UntrustedHooks {
@@ -43,8 +49,8 @@ export class UntrustedHooks {
       /** Why no sandbox is active (for the notice). */
       sandboxReason(): string;
       notify(message: string): void;
-      /** The first file of project code `command` would run that changed during this session (trusted projects), or undefined. */
-      codeChanged?(command: string): string | undefined;
+      /** The first file of project code a hook's command would run that changed during this session (trusted projects), or undefined. */
+      codeChanged?(hook: HookCommand): string | undefined;
     },
   ) {}
 
@@ -57,7 +63,7 @@ export class UntrustedHooks {
    * each time: a project trusted during the run (the dialog) runs them as before from then on.
    * The first time it is true the run is told what that means.
    */
-  async mustContain(commands: readonly string[] = []): Promise<boolean> {
+  async mustContain(commands: readonly HookCommand[] = []): Promise<boolean> {
     if (this.deps.trusted()) return this.codeChanged(commands);
     if (!this.told) {
       this.told = true;
@@ -72,12 +78,13 @@ export class UntrustedHooks {
   }
 
   /** Whether one of `commands` would run project code changed during this session (told once per command). */
-  private codeChanged(commands: readonly string[]): boolean {
+  private codeChanged(commands: readonly HookCommand[]): boolean {
     let changed = false;
-    for (const command of commands) {
-      const file = this.deps.codeChanged?.(command);
+    for (const hook of commands) {
+      const file = this.deps.codeChanged?.(hook);
       if (file === undefined) continue;
       changed = true;
+      const command = [hook.command, ...(hook.args ?? [])].join(' ');
       if (this.toldChanged.has(command)) continue;
       this.toldChanged.add(command);
       this.deps.notify(

@@ -107,7 +107,7 @@ export class HookDispatcher {
     // Under a managed-forced sandbox every command hook runs in it too (containment.ts Confinement).
     const commands = matching.some((rule) => rule.handler.type === 'command');
     const forcedBy = commands ? this.deps.sandboxForcedBy?.() : undefined;
-    const commandLines = matching.flatMap((rule) => (rule.handler.type === 'command' && !rule.sandboxed ? [rule.handler.command] : []));
+    const commandLines = matching.flatMap((rule) => (rule.handler.type === 'command' && !rule.sandboxed ? [{ command: rule.handler.command, ...(rule.handler.args ? { args: rule.handler.args } : {}) }] : []));
     const confinement: Confinement = { untrusted: commands && (await this.deps.untrusted.mustContain(commandLines)), ...(forcedBy !== undefined ? { forcedBy } : {}) };
     const confine = mustConfine(confinement);
     const sandbox = confine || matching.some((rule) => rule.sandboxed) ? await this.deps.sandbox() : undefined;

@@ -96,7 +96,7 @@ export class RuleEngine {
       if (rule.onlyOnce) fired.add(rule.name);
       if (rule.action.type === 'shell') {
         // Contained once the project is untrusted, or this action's project code changed this session.
-        contain = (await this.deps.untrusted.mustContain(rule.sandboxed ? [] : [rule.action.command])) || contain === true;
+        contain = (await this.deps.untrusted.mustContain(rule.sandboxed ? [] : [{ command: rule.action.command }])) || contain === true;
         if (rule.sandboxed || contain || forcedBy !== undefined) sandbox ??= await this.deps.sandbox();
       }
       if (!rule.async) {

@@ -48,6 +48,13 @@ export interface ConnectionDeps {
   notify(message: string): void;
   /** Whether the project is trusted (a server's default working directory depends on it). */
   projectTrusted(): boolean;
+  /**
+   * The first file of project code a server's command would run that changed during this session
+   * (config/trust-code.ts `commandCodeChangedSince`), or undefined. A server the host runs in a
+   * trusted project runs the project as it was trusted: one whose code a sandboxed command may
+   * have rewritten since (a lazy import, a launcher slower than the first command) is not called.
+   */
+  codeChangedSince?(entry: { command: string; args: readonly string[]; env?: Record<string, string>; cwd?: string }): string | undefined;
 }
 
 /** Connect rounds of a remote server: OAuth (401, redirect, code) and the SSE fallback each take one. */
@@ -191,6 +198,13 @@ export class McpConnection {
       if (abandoned()) {
         transport.kill();
         giveUp();
+      }
+      // A launcher slower than the session's first command (uv sync, a download) read the code
+      // after it may have changed.
+      const stopped = await this.changedCode();
+      if (stopped) {
+        transport.kill();
+        throw new Error(stopped);
       }
       this.watch(sdk, client);
     } else {
@@ -374,8 +388,28 @@ export class McpConnection {
     return this.client;
   }
 
+  /** Why this server must not run now: it runs on the host in a trusted project and its project code changed this session. */
+  private async changedCode(): Promise<string | undefined> {
+    const config = this.config;
+    if (config.type !== 'stdio' || config.sandbox || this.deps.sandboxForcedBy?.() || !this.deps.projectTrusted()) return undefined;
+    const changed = this.deps.codeChangedSince?.({ command: config.command, args: config.args, ...(config.env ? { env: config.env } : {}), ...(config.cwd ? { cwd: config.cwd } : {}) });
+    if (changed === undefined) return undefined;
+    const why = `its code in the project changed during this session (${changed}), which commands in the OS sandbox may have written; it is not run again on your machine in this session`;
+    if (this.state !== 'failed' || this.lastError !== why) {
+      await this.drop();
+      this.lastError = why;
+      this.state = 'failed';
+      this.nextAttemptAt = Number.POSITIVE_INFINITY;
+      this.deps.log.write(`stopped: ${why}`);
+      this.deps.notify(`MCP server "${this.name}": ${why}`);
+    }
+    return `MCP server "${this.name}" was stopped: ${why}`;
+  }
+
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
     const call = async (): Promise<unknown> => {
+      const stopped = await this.changedCode();
+      if (stopped) throw new Error(stopped);
       const client = await this.ready();
       if (typeof client === 'string') throw new Error(client);
       const sdk = await loadMcpSdk();

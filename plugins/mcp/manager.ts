@@ -10,7 +10,7 @@ import type { ToolRegistry } from '../../types/services.js';
 import type { Tool } from '../../types/tools.js';
 import { toolDefinition } from '../../types/tools.js';
 import type { ClientHandlers } from './client-handlers.js';
-import { McpConnection } from './connection.js';
+import { McpConnection, type ConnectionDeps } from './connection.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import type { OutputLimits } from '../../types/output-limits.js';
 import { ServerLog, logDirectory } from './server-log.js';
@@ -43,6 +43,7 @@ export interface ManagerDeps {
   warn(message: string): void;
   notify(message: string): void;
   projectTrusted(): boolean;
+  codeChangedSince?: ConnectionDeps['codeChangedSince'];
 }
 
 /**
@@ -90,6 +91,7 @@ export class McpManager implements McpServers {
           oauth: (url) => new StoredOAuthProvider(oauthStorePath(this.#deps.homeDir), url),
           notify: (message) => this.#deps.notify(message),
           projectTrusted: this.#deps.projectTrusted,
+          ...(this.#deps.codeChangedSince ? { codeChangedSince: this.#deps.codeChangedSince } : {}),
         }),
       );
       this.#logPaths.set(server.name, log.file);

@@ -16,6 +16,7 @@ import { ClientHandlers } from './client-handlers.js';
 import { McpManager } from './manager.js';
 import { loadServerSources } from './server-sources.js';
 import type { McpSettings } from './settings.js';
+import { commandCodeChangedSince } from '../../config/trust-code.js';
 
 const NAME = 'mcp';
 
@@ -34,6 +35,8 @@ function samplingAllowed(kernel: KernelApi, settings: McpSettings): boolean {
 }
 
 function createManager(kernel: KernelApi, env: NodeJS.ProcessEnv, settings: McpSettings): McpManager {
+  // Project code changed after this moment was not what the user trusted (connection.ts changedCode).
+  const sessionStartedAt = Date.now();
   const providers = (): ProviderRegistry | undefined => optional<ProviderRegistry>(kernel, TOKENS.ProviderRegistry);
   const handlers = new ClientHandlers({
     version: kernel.version,
@@ -59,6 +62,7 @@ function createManager(kernel: KernelApi, env: NodeJS.ProcessEnv, settings: McpS
     warn: (message) => kernel.warn(message),
     notify: (message) => kernel.notify('notice', message),
     projectTrusted: () => optional<WorkspaceTrust>(kernel, TOKENS.WorkspaceTrust)?.isTrusted() === true,
+    codeChangedSince: (entry) => commandCodeChangedSince(entry, kernel.projectRoot, sessionStartedAt),
   });
 }
 

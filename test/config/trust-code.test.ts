@@ -173,6 +173,36 @@ describe('what a change of the code does', () => {
     }
   });
 
+  it.each([
+    ['python -m <module> (a package and its __main__)', { command: 'python3', args: ['-m', 'srv'] }, { 'srv/__init__.py': '', 'srv/__main__.py': 'print(1)\n' }, 'srv/__main__.py'],
+    ['python -m <module> (a module file)', { command: 'python3', args: ['-m', 'server'] }, { 'server.py': 'print(1)\n' }, 'server.py'],
+    ['python -c code importing a project module', { command: 'python3', args: ['-c', 'import srvmod; srvmod.main()'] }, { 'srvmod.py': 'def main(): pass\n' }, 'srvmod.py'],
+    ["node -e code requiring a file without its extension", { command: 'node', args: ['-e', "require('./mcp/srv')"] }, { 'mcp/srv.js': '1;\n' }, 'mcp/srv.js'],
+    ['node preloading a file without its extension (NODE_OPTIONS)', { command: 'node', args: ['mcp/server.mjs'], env: { NODE_OPTIONS: '--require ./mcp/pre' } }, { 'mcp/server.mjs': '1;\n', 'mcp/pre.js': '1;\n' }, 'mcp/pre.js'],
+    ["node running a script named without its extension, and what it requires", { command: 'node', args: ['bin/server'] }, { 'bin/server': "require('../lib/impl.js');\n", 'lib/impl.js': '1;\n' }, 'lib/impl.js'],
+    ['sh running a script with no extension, and what it runs', { command: 'sh', args: ['scripts/start'] }, { 'scripts/start': 'exec node mcp/server.mjs\n', 'mcp/server.mjs': '1;\n' }, 'mcp/server.mjs'],
+    ["package.json imports (#lib)", { command: 'node', args: ['mcp/server.mjs'] }, { 'package.json': JSON.stringify({ imports: { '#lib': './mcp/lib.mjs' } }), 'mcp/server.mjs': "import '#lib';\n", 'mcp/lib.mjs': '1;\n' }, 'mcp/lib.mjs'],
+    ['NODE_PATH', { command: 'node', args: ['mcp/server.cjs'], env: { NODE_PATH: 'lib' } }, { 'mcp/server.cjs': "require('helper');\n", 'lib/helper.js': '1;\n' }, 'lib/helper.js'],
+    ['PYTHONPATH', { command: 'python3', args: ['tools/server.py'], env: { PYTHONPATH: 'src' } }, { 'tools/server.py': 'import helper\n', 'src/helper.py': 'x = 1\n' }, 'src/helper.py'],
+    ['importlib.import_module with a literal name', { command: 'python3', args: ['srv.py'] }, { 'srv.py': 'import importlib\nh = importlib.import_module("handlers")\n', 'handlers.py': 'x = 1\n' }, 'handlers.py'],
+    ['what `npm run` runs (the script in package.json)', { command: 'npm', args: ['run', '-s', 'mcp'] }, { 'package.json': JSON.stringify({ scripts: { mcp: 'node mcp/server.mjs' } }), 'mcp/server.mjs': '1;\n' }, 'mcp/server.mjs'],
+    ["what `make` runs (a Makefile's recipe)", { command: 'make', args: ['-s', 'mcp'] }, { Makefile: '.PHONY: mcp\nmcp:\n\t@node mcp/server.mjs\n', 'mcp/server.mjs': '1;\n' }, 'mcp/server.mjs'],
+    ["a package's dependency in pnpm's layout (resolved from the package's real path)", { command: 'node', args: ['mcp/server.mjs'] }, { 'mcp/server.mjs': "import 'lib';\n", 'node_modules/.pnpm/lib@1.0.0/node_modules/lib/package.json': JSON.stringify({ main: 'index.js' }), 'node_modules/.pnpm/lib@1.0.0/node_modules/lib/index.js': "require('dep');\n", 'node_modules/.pnpm/dep@1.0.0/node_modules/dep/package.json': JSON.stringify({ main: 'index.js' }), 'node_modules/.pnpm/dep@1.0.0/node_modules/dep/index.js': '1;\n', 'node_modules/.pnpm/lib@1.0.0/node_modules/dep': { link: '../../dep@1.0.0/node_modules/dep' }, 'node_modules/lib': { link: '.pnpm/lib@1.0.0/node_modules/lib' } }, 'node_modules/.pnpm/dep@1.0.0/node_modules/dep/index.js'],
+  ] as const)('what a server runs is covered: %s', async (_name, server, files, target) => {
+    put('.mcp.json', JSON.stringify({ mcpServers: { s: server } }));
+    for (const [rel, content] of Object.entries(files as Record<string, string | { link: string }>)) {
+      if (typeof content === 'string') put(rel, content);
+      else {
+        mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+        symlinkSync(content.link, path.join(root, rel));
+      }
+    }
+    await (await trust()).grant();
+    expect((await trust()).isTrusted()).toBe(true);
+    put(target, 'evil();\n');
+    expect([target, (await trust()).isTrusted()]).toEqual([target, false]);
+  });
+
   it(`past ${MAX_CODE_FILES} files of code in all, what is past the bound is never trusted from storage (nothing left uncovered silently)`, async () => {
     const imports = Array.from({ length: MAX_CODE_FILES + 1 }, (_, i) => `import './m/${i}.js';`).join('\n');
     put('.mcp.json', JSON.stringify({ mcpServers: { js: { command: 'node', args: ['big/server.mjs'] } } }));
