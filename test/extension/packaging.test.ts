@@ -26,7 +26,8 @@ const OWN_MANIFEST = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'u
 const TYPESCRIPT = `typescript@${readVersion('typescript')}`;
 const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
 /**
- * Published size budget: on 2026-12-07 2.81 MB packed (2.61 MB on 2026-12-05, 2.2 MB on
+ * Published size budget: on 2026-12-07 2.87 MB packed, 11.15 MB unpacked (2.81 MB and under 11 MB that
+ * morning; 2.61 MB packed on 2026-12-05, 2.2 MB on
  * 2026-12-01; since then the sandbox's judges and reviews — the git checks twice, in the CLI's
  * chunks and in the standalone sweep-recovery script —, the editor protocol's SDK, Claude Code
  * plugins and marketplaces): the bundle's chunks (the model, MCP and editor-protocol SDKs, the
@@ -35,7 +36,7 @@ const NODE_TYPES = `@types/node@${readVersion('@types/node')}`;
  * for growth: a dependency or source tree packed by mistake is far more.
  */
 const MAX_PACKED_BYTES = 3_000_000;
-const MAX_UNPACKED_BYTES = 11_000_000;
+const MAX_UNPACKED_BYTES = 12_000_000;
 const MARKER = /<!-- compiled by test\/extension\/packaging\.test\.ts as (\S+) -->\s*```(\w+)\n([\s\S]*?)```/g;
 const PLUGIN_DIR = 'mewcode-plugin-acme';
 // skipLibCheck as `tsc --init` sets it: checking every .d.ts (the vendor SDKs' included) costs
