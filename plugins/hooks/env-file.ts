@@ -11,7 +11,7 @@
  * user's run contained in an untrusted project, could otherwise set PATH or LD_PRELOAD for every
  * later command, approved or auto-allowed, on the host.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -58,7 +58,14 @@ export class SessionEnvFile {
     const file = path.join(this.dir, 'session.env');
     let text = '';
     try {
-      text = readFileSync(file, 'utf8').slice(0, MAX_BYTES);
+      // At most MAX_BYTES of it, whatever size a hook made it (nothing past that is read into memory).
+      const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+      try {
+        const buffer = Buffer.alloc(MAX_BYTES);
+        text = buffer.subarray(0, readSync(fd, buffer, 0, MAX_BYTES, 0)).toString('utf8');
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       return { variables: {}, skipped: [] };
     }
