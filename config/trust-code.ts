@@ -222,7 +222,7 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
         continue;
       }
       if (word.startsWith('-')) continue;
-      // The script: as Node resolves it (`node bin/server` → bin/server.js), or the file itself.
+      // The script: as Node resolves it (one named without its `.js`), or the file itself.
       if (js) for (const base of bases) found.push(...resolveJs(word.startsWith('/') ? word : `./${word}`, base, root, search));
       else for (const file of bases.map((base) => path.resolve(base, word))) if (isPathStrictlyWithin(root, file) && regularFileSize(file) !== undefined) found.push(file);
       break;
