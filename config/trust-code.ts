@@ -29,8 +29,9 @@
  * project asks again at every start (or takes --trust-project for one run); nothing is left
  * uncovered silently.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { type Dirent, closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { shellLineCommands } from './command-files.js';
 import { NO_SEARCH_PATHS, type SearchPaths, directLoads, inNodeModules, jsSpecifiers, packageFiles, pythonMainFiles, pythonTextLoads, regularFileSize, resolveJs } from './trust-code-loads.js';
@@ -205,11 +206,12 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
       const [option, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
       const value = inline ?? words[j + 1];
       if (python && option === '-m' && value !== undefined) {
-        found.push(...pythonMainFiles(value, [...bases, ...search.python]));
+        found.push(...pythonMainFiles(value, [...bases, ...search.python]), ...bases.flatMap(topLevelPythonModules));
         break;
       }
       if (python && option === '-c' && value !== undefined) {
         for (const base of bases) found.push(...pythonTextLoads(value, base, root, search));
+        found.push(...bases.flatMap(topLevelPythonModules));
         break;
       }
       if (js && /^(?:-e|--eval|-p|--print)$/.test(option) && value !== undefined) {
@@ -227,6 +229,30 @@ function interpreterFiles(words: readonly string[], bases: readonly string[], ro
       else for (const file of bases.map((base) => path.resolve(base, word))) if (isPathStrictlyWithin(root, file) && regularFileSize(file) !== undefined) found.push(file);
       break;
     }
+  }
+  return found;
+}
+
+/** Modules listed in a folder at most. */
+const MAX_TOP_LEVEL_MODULES = 500;
+
+/**
+ * With `-m` or `-c` Python puts the current folder first on its path, so a module or package there
+ * is imported in place of any of the same name, the standard library's included (`json.tool`
+ * imports `argparse`: an `argparse.py` there runs): each is code of such a command.
+ */
+function topLevelPythonModules(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).slice(0, MAX_TOP_LEVEL_MODULES);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    if (entry.name.endsWith('.py') && regularFileSize(file) !== undefined) found.push(file);
+    else if (!entry.name.includes('.') && regularFileSize(path.join(file, '__init__.py')) !== undefined) found.push(path.join(file, '__init__.py'));
   }
   return found;
 }
@@ -497,6 +523,9 @@ function looksLikeCode(file: string): boolean {
   }
 }
 
+/** A user's own hook script larger than this is not read for the project code it runs. */
+const MAX_USER_SCRIPT_BYTES = 1024 * 1024;
+
 /** What a file loads, remembered by its stamp (a hook's code is looked at before each of its runs). */
 const loadsByStamp = new Map<string, { stamp: string; loads: string[] }>();
 
@@ -508,7 +537,7 @@ const loadsByStamp = new Map<string, { stamp: string; loads: string[] }>();
  * file's change time cannot be set by a process (a write, a rename or a link moves it to the
  * clock's now), so a sandboxed command cannot make its work look older.
  */
-export function commandCodeChangedSince(entry: { command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }, root: string, sinceMs: number): string | undefined {
+export function commandCodeChangedSince(entry: { command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }, root: string, sinceMs: number, homeDir: string = os.homedir()): string | undefined {
   const into = found();
   commandFiles(entry, root, into);
   // A file a hook writes and names (a counter, a log) is its data, not code: what an interpreter,
@@ -519,6 +548,13 @@ export function commandCodeChangedSince(entry: { command: string; args?: readonl
     commandFiles({ command: text, cwd: base }, root, inner);
     return [...inner.all];
   };
+  // The user's own script the hook runs (`~/.claude/hooks/fmt.sh`) is not project code, but what it
+  // runs from the project is: read it for that (`cd "$CLAUDE_PROJECT_DIR"; npx prettier …`).
+  for (const word of [...shellWords(entry.command), ...(entry.args ?? [])]) {
+    const file = word.replace(/^~(?=\/|$)/, homeDir).replace(/^\$\{?HOME\}?(?=\/|$)/, homeDir);
+    if (!path.isAbsolute(file) || isPathStrictlyWithin(root, file) || (regularFileSize(file) ?? Infinity) > MAX_USER_SCRIPT_BYTES) continue;
+    for (const loaded of directLoads(file, root, shellFiles, into.search)) named.add(loaded);
+  }
   const seen = new Set(named);
   const queue = [...named];
   for (let i = 0; i < queue.length; i++) {

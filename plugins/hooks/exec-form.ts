@@ -9,6 +9,12 @@
  * would be a path relative to the working directory, the project, where a repository could plant
  * `~/hooks/guard.sh` of its own and have the user's guard run it.
  *
+ * An argument that is code (the one after `-c`, `-e`, `--eval`, `-p`, `--print`: `bash -c "test -d
+ * ${CLAUDE_PROJECT_DIR}/src"`) gets a path pasted only when the path holds no character a shell or
+ * an interpreter would read: a project folder named `p$(touch ~/pwned)` (an archive's choice) would
+ * otherwise run on the host. There the placeholder is left as written, and a shell expands it from
+ * the environment (CLAUDE_PROJECT_DIR is set), as a value, never as code.
+ *
  * The program is resolved here, not by spawn: inside the OS sandbox the launcher is what is
  * spawned, and it needs the program's absolute path.
  */
@@ -17,6 +23,11 @@ import path from 'node:path';
 import { expandPluginVariables } from '../../types/claude-plugins.js';
 
 export type ExecArgv = { argv: string[] } | { error: string };
+
+/** The options whose value an interpreter runs as code. */
+const CODE_OPTION = /^(?:-c|-e|--eval|-p|--print|--command)$/;
+/** A path no shell or interpreter reads anything into. */
+const INERT_PATH = /^[\w./+@%:,=~ -]*$/;
 
 function executable(file: string): boolean {
   try {
@@ -31,8 +42,9 @@ function executable(file: string): boolean {
 /** The argv of an exec-form hook, or why it cannot run (a program not found: a non-blocking error, as Claude Code's). */
 export function execArgv(command: string, args: readonly string[], variables: Readonly<Record<string, string>>, pathVariable: string, cwd: string, homeDir: string): ExecArgv {
   const expand = (word: string): string => expandPluginVariables(word, variables).replace(/^~(?=\/|$)/, homeDir);
+  const inert = Object.fromEntries(Object.entries(variables).filter(([, value]) => INERT_PATH.test(value)));
   const program = expand(command);
-  const argv = args.map(expand);
+  const argv = args.map((arg, i) => (i > 0 && CODE_OPTION.test(args[i - 1]!) ? expandPluginVariables(arg, inert) : expand(arg)));
   if (program.includes('/')) {
     const file = path.resolve(cwd, program);
     return executable(file) ? { argv: [file, ...argv] } : { error: `${program}: not an executable file` };

@@ -96,7 +96,7 @@ export async function applyHooks(kernel: KernelApi, env: NodeJS.ProcessEnv): Pro
       sandbox,
       sandboxReason: () => sandboxReason(kernel),
       notify,
-      codeChanged: (hook) => commandCodeChangedSince(hook, kernel.projectRoot, sessionStartedAt),
+      codeChanged: (hook) => commandCodeChangedSince(hook, kernel.projectRoot, sessionStartedAt, kernel.homeDir),
     }),
   };
   // A handler's `if` is compiled by the permission rules' matcher; one that is not a rule is skipped.

@@ -62,7 +62,7 @@ function createManager(kernel: KernelApi, env: NodeJS.ProcessEnv, settings: McpS
     warn: (message) => kernel.warn(message),
     notify: (message) => kernel.notify('notice', message),
     projectTrusted: () => optional<WorkspaceTrust>(kernel, TOKENS.WorkspaceTrust)?.isTrusted() === true,
-    codeChangedSince: (entry) => commandCodeChangedSince(entry, kernel.projectRoot, sessionStartedAt),
+    codeChangedSince: (entry) => commandCodeChangedSince(entry, kernel.projectRoot, sessionStartedAt, kernel.homeDir),
   });
 }
 

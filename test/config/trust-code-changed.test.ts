@@ -59,3 +59,37 @@ it('a data file the hook names and writes itself (a counter, a log) is not code'
   put('count', '1\n');
   expect(commandCodeChangedSince({ command: 'n=$(cat count); echo $((n+1)) > count' }, root, since)).toBeUndefined();
 });
+
+it("the user's own script outside the project is read for the project code it runs (`~/.claude/hooks/fmt.sh` running npx prettier)", async () => {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'mewcode-code-changed-home-')));
+  try {
+    mkdirSync(path.join(home, '.claude', 'hooks'), { recursive: true });
+    writeFileSync(path.join(home, '.claude', 'hooks', 'fmt.sh'), '#!/bin/sh\ncd "$CLAUDE_PROJECT_DIR" || exit 0\n[ -x node_modules/.bin/prettier ] && npx --no prettier --check .\n', { mode: 0o755 });
+    const since = await later();
+    const hook = { command: '~/.claude/hooks/fmt.sh' };
+    expect(commandCodeChangedSince(hook, root, since, home)).toBeUndefined();
+    put('node_modules/prettier/package.json', '{"name":"prettier","bin":{"prettier":"p.js"}}');
+    chmodSync(put('node_modules/prettier/p.js', '#!/usr/bin/env node\nevil();\n'), 0o755);
+    mkdirSync(path.join(root, 'node_modules', '.bin'));
+    symlinkSync('../prettier/p.js', path.join(root, 'node_modules', '.bin', 'prettier'));
+    expect(commandCodeChangedSince(hook, root, since, home)).toMatch(/^node_modules\//);
+    expect(commandCodeChangedSince({ command: 'bash', args: [`${home}/.claude/hooks/fmt.sh`] }, root, since, home)).toMatch(/^node_modules\//);
+    // The user's script itself changing is not project code changing.
+    writeFileSync(path.join(home, '.claude', 'hooks', 'fmt.sh'), '#!/bin/sh\ntrue\n');
+    expect(commandCodeChangedSince(hook, root, since, home)).toBeUndefined();
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+it('`python -m` / `-c` in the project: a module made at its root shadows the standard library (json.tool imports argparse)', async () => {
+  put('README.md', 'x\n');
+  const since = await later();
+  for (const hook of [{ command: 'python3 -m json.tool' }, { command: 'python3', args: ['-c', 'import json'] }]) {
+    expect(commandCodeChangedSince(hook, root, since)).toBeUndefined();
+  }
+  put('argparse.py', 'evil()\n');
+  for (const hook of [{ command: 'python3 -m json.tool' }, { command: 'python3', args: ['-c', 'import json'] }]) {
+    expect(commandCodeChangedSince(hook, root, since)).toBe('argparse.py');
+  }
+});

@@ -121,3 +121,14 @@ test("an http hook's headers: $VAR and ${VAR} are filled in for the variables al
     server.close();
   }
 });
+
+test("exec form: a project path a shell would read is not pasted into code (`bash -c`), only into plain arguments", async () => {
+  const { execArgv } = await import('../../../plugins/hooks/exec-form.js');
+  const hostile = '/tmp/p$(cd ..;touch CANARY)';
+  const exec = execArgv('bash', ['-c', 'test -d ${CLAUDE_PROJECT_DIR}/src', '${CLAUDE_PROJECT_DIR}/plain'], { CLAUDE_PROJECT_DIR: hostile }, process.env.PATH ?? '', '/tmp', '/home/u');
+  expect('argv' in exec && exec.argv.slice(1)).toEqual(['-c', 'test -d ${CLAUDE_PROJECT_DIR}/src', `${hostile}/plain`]);
+  const plain = execArgv('bash', ['-c', 'test -d ${CLAUDE_PROJECT_DIR}/src'], { CLAUDE_PROJECT_DIR: '/tmp/my project' }, process.env.PATH ?? '', '/tmp', '/home/u');
+  expect('argv' in plain && plain.argv.slice(1)).toEqual(['-c', 'test -d /tmp/my project/src']);
+  const node = execArgv('node', ['-e', "require('${CLAUDE_PROJECT_DIR}/x')"], { CLAUDE_PROJECT_DIR: "/tmp/p');evil();('" }, process.env.PATH ?? '', '/tmp', '/home/u');
+  expect('argv' in node && node.argv[2]).toBe("require('${CLAUDE_PROJECT_DIR}/x')");
+});
