@@ -104,7 +104,9 @@ describe('required plugins (plugins: [{ use, required: true }])', () => {
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(cause);
         expect(r.stderr).toMatch(/required/);
-        expect(r.stdout).toBe('');
+        // Text prints nothing on stdout; json prints the refusal as its one result.
+        if (format === 'text') expect(r.stdout).toBe('');
+        else expect(JSON.parse(r.stdout)).toMatchObject({ type: 'result', is_error: true, num_turns: 0 });
       }
       expect(s.requests).toEqual([]);
     });

@@ -196,7 +196,8 @@ describe('a managed policy plugin that is missing or broken: exit 2 before any m
       for (const mode of ['default', 'bypassPermissions']) {
         const r = await s.run(['-p', 'hi', '--permission-mode', mode, '--output-format', 'json'], { env: { MEWCODE_MANAGED_SETTINGS: managed } });
         expect(r.code).toBe(2);
-        expect(r.stdout).toBe('');
+        // With --output-format json the refusal is the one result on stdout, before any request.
+        expect(JSON.parse(r.stdout)).toMatchObject({ type: 'result', is_error: true, num_turns: 0 });
         expect(r.stderr.replace(/\n/g, ' ')).toMatch(message);
       }
       expect(s.requests).toEqual([]);

@@ -242,7 +242,8 @@ describe('a managed file that cannot be applied: exit 2 before any request, nami
       const r = await s.run(['-p', 'hi', '--output-format', 'json'], { env: { MEWCODE_MANAGED_SETTINGS: file } });
       tally.attempt('a broken managed file ignored', r.code !== 2);
       expect(r.code).toBe(2);
-      expect(r.stdout).toBe('');
+      // With --output-format json the refusal is the one result on stdout, before any request.
+      expect(JSON.parse(r.stdout)).toMatchObject({ type: 'result', is_error: true, num_turns: 0, result: expect.stringMatching(message) });
       expect(r.stderr).toMatch(message);
       expect(s.requests).toEqual([]);
     });

@@ -105,13 +105,13 @@ test('a lock whose pid now belongs to another process (started later than the ho
   });
 });
 
-test('control: a live holder keeps its session (nothing else to continue)', async () => {
+test('control: a live holder keeps its session (--continue names the holder instead of taking it)', async () => {
   await scenario([{ text: 'Noted: kiwi.', delayMs: 30_000 }], async (s) => {
     const { holder, reaper } = await startUnreapedHolder(s);
     try {
       const r = await s.run(['--continue', '-p', 'what was the word?']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('no saved session');
+      expect(r.stderr).toMatch(/is open in another MewCode process \(pid \d+\)/);
     } finally {
       process.kill(holder, 'SIGKILL');
       reaper();
