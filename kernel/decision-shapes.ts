@@ -58,6 +58,40 @@ export function isStopDecision(value: unknown): value is StopDecision {
   return isObject(value) && value.continue === true && typeof value.reason === 'string' && typeof value.by === 'string';
 }
 
+/** Nodes looked at before a value is taken as plain data. */
+const MAX_PLAIN_NODES = 10_000;
+
+/**
+ * Whether a value is data as JSON would carry it, before JSON.stringify reads it: plain objects and
+ * arrays of strings, numbers, booleans and null. A boxed string (`new String('allow')`) or an
+ * object with `toJSON` would otherwise come out of the snapshot as the well-formed answer it only
+ * resembles.
+ */
+function plainData(root: object): boolean {
+  const stack: unknown[] = [root];
+  for (let seen = 0; stack.length > 0; seen++) {
+    if (seen > MAX_PLAIN_NODES) return false;
+    const value = stack.pop();
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === undefined) continue;
+    if (typeof value !== 'object') return false;
+    try {
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (Array.isArray(value)) {
+        if (proto !== Array.prototype) return false;
+      } else if (proto !== Object.prototype && proto !== null) return false;
+      if ('toJSON' in value) return false;
+      for (const key of Object.keys(value)) {
+        const descriptor = Object.getOwnPropertyDescriptor(value, key);
+        // A getter is read once, by the snapshot itself; what it returns is checked there.
+        if (descriptor && 'value' in descriptor) stack.push(descriptor.value);
+      }
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * A tap's answer as plain data, each property read once: a getter or a Proxy cannot show the check
  * one decision and the kernel another later. Undefined when it cannot be read as data (a Proxy
@@ -65,6 +99,7 @@ export function isStopDecision(value: unknown): value is StopDecision {
  */
 export function plainSnapshot(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
+  if (!plainData(value)) return undefined;
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -131,7 +166,9 @@ export function describeValue(value: unknown): string {
   } catch {
     text = Object.prototype.toString.call(value);
   }
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  // What JSON shows of a boxed string or a toJSON is not what was returned: say so.
+  if (typeof value === 'object' && value !== null && !plainData(value)) text = `not plain data (a class instance, a boxed value or a toJSON), shown as ${text}`;
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
 /**

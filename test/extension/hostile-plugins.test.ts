@@ -106,6 +106,22 @@ describe('a checkPermission tap with a malformed answer denies, naming the plugi
     expect(reporter.warnings.join('\n')).toContain(`plugin odd-policy returned a malformed permission verdict (${shown})`);
   });
 
+  test.each([
+    ['a boxed string decision', { decision: new String('allow'), layer: 'odd-policy' }],
+    ['an answer whose toJSON says allow', { toJSON: () => ({ decision: 'allow', layer: 'odd-policy' }) }],
+    ['a class instance', new (class Verdict {
+      decision = 'allow';
+      layer = 'odd-policy';
+    })()],
+  ] as [string, unknown][])('%s: what only looks like an allow once serialised denies too', async (_label, value) => {
+    const log: ToolLog = { events: [] };
+    const { model, reporter, kernel } = await bootKernel([useTools([call('write_note', { text: 'a' })]), say('ok')], [toolsPlugin([writeTool(log)]), policy('odd-policy', () => value)]);
+    await runPrompt(kernel, 'go', 'default');
+    expect(log.events).toEqual([]);
+    expect(lastResults(model, 1)[0]!.content).toContain('Permission denied by odd-policy: plugin odd-policy returned a malformed permission verdict (not plain data');
+    expect(reporter.warnings.join('\n')).toContain('not plain data');
+  });
+
   test.each(['sync', 'async'] as const)('the same for a %s tap', async (type) => {
     const log: ToolLog = { events: [] };
     const { model, kernel } = await bootKernel([useTools([call('write_note', { text: 'a' })]), say('ok')], [toolsPlugin([writeTool(log)]), policy('odd-policy', () => 'allow', type)]);
