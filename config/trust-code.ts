@@ -264,8 +264,33 @@ function searchPathsOf(env: Record<string, unknown>, bases: readonly string[]): 
   return { node: dirs(split(env.NODE_PATH)), python: dirs(split(env.PYTHONPATH)) };
 }
 
-/** A runner's task file read for the commands it runs: package.json's scripts, a Makefile's or justfile's recipe lines. */
-function runnerCommands(file: string): string[] {
+/** npm's own commands that run the script of their name. */
+const NPM_SCRIPT_COMMANDS = new Set(['start', 'stop', 'restart', 'test', 't', 'tst']);
+/** Package-manager subcommands that are not a script's name (`yarn add`, `pnpm install`…). */
+const NOT_SCRIPTS = new Set(['install', 'i', 'ci', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade', 'exec', 'x', 'dlx', 'create', 'init', 'publish', 'pack', 'link', 'unlink', 'list', 'ls', 'outdated', 'audit', 'config', 'why', 'info', 'view']);
+
+/**
+ * The scripts a package manager's words run: `npm run x` / `npm run-script x` / `npm start` /
+ * `yarn x` / `pnpm x` / `bun run x` → x with its `pre` and `post` scripts; undefined when the words
+ * name none (then every script counts).
+ */
+function scriptNames(words: readonly string[]): string[] | undefined {
+  const runner = words.findIndex((word) => ['npm', 'pnpm', 'yarn', 'bun'].includes(path.basename(word)));
+  if (runner < 0) return undefined;
+  const rest = words.slice(runner + 1).filter((word) => !word.startsWith('-'));
+  const [first, second] = rest;
+  let name: string | undefined;
+  if (first === 'run' || first === 'run-script') name = second;
+  else if (first !== undefined && NPM_SCRIPT_COMMANDS.has(first)) name = first === 't' || first === 'tst' ? 'test' : first;
+  else if (first !== undefined && path.basename(words[runner]!) !== 'npm' && !NOT_SCRIPTS.has(first)) name = first;
+  return name === undefined ? undefined : [name, `pre${name}`, `post${name}`];
+}
+
+/**
+ * A runner's task file read for the commands it runs: package.json's scripts (the ones `names`
+ * gives, or all of them), a Makefile's or justfile's recipe lines.
+ */
+function runnerCommands(file: string, names: readonly string[] | undefined): string[] {
   let text: string;
   try {
     if ((regularFileSize(file) ?? Infinity) > 1024 * 1024) return [];
@@ -276,7 +301,9 @@ function runnerCommands(file: string): string[] {
   if (path.basename(file) === 'package.json') {
     try {
       const scripts = (JSON.parse(text) as { scripts?: unknown }).scripts;
-      return isMap(scripts) ? Object.values(scripts).filter((value): value is string => typeof value === 'string') : [];
+      if (!isMap(scripts)) return [];
+      const picked = names === undefined ? Object.values(scripts) : names.map((name) => (Object.hasOwn(scripts, name) ? scripts[name] : undefined));
+      return picked.filter((value): value is string => typeof value === 'string');
     } catch {
       return [];
     }
@@ -328,7 +355,7 @@ function commandFiles(value: unknown, root: string, into: Found, depth = 0): voi
   for (const file of runnerFiles(words, bases, root)) {
     code(file);
     // What the runner runs: each script or recipe line, read as a command of its own.
-    if (depth < 4) for (const command of runnerCommands(file)) commandFiles({ command, cwd: path.dirname(file) }, root, into, depth + 4);
+    if (depth < 4) for (const command of runnerCommands(file, scriptNames(words))) commandFiles({ command, cwd: path.dirname(file) }, root, into, depth + 4);
   }
   for (const file of nodeModulesFiles(words, bases, root)) code(file);
   for (const [key, child] of Object.entries(value)) if (key !== 'command' && key !== 'args' && key !== 'env') commandFiles(child, root, into, depth + 1);

@@ -203,6 +203,15 @@ describe('what a change of the code does', () => {
     expect([target, (await trust()).isTrusted()]).toEqual([target, false]);
   });
 
+  it("`npm run <script>` follows that script and its pre/post scripts, not the package's other scripts (a `build` running a 9 MB compiler would make every start ask)", async () => {
+    put('.mcp.json', JSON.stringify({ mcpServers: { s: { command: 'npm', args: ['run', '-s', 'mcp'] } } }));
+    put('package.json', JSON.stringify({ scripts: { premcp: 'node tools/pre.js', mcp: 'node mcp/server.mjs', build: 'node tools/build.js' } }));
+    put('mcp/server.mjs', '1;\n');
+    put('tools/pre.js', '1;\n');
+    put('tools/build.js', '1;\n');
+    expect((await codeOf()).sort()).toEqual(['mcp/server.mjs', 'package.json', 'tools/pre.js']);
+  });
+
   it(`past ${MAX_CODE_FILES} files of code in all, what is past the bound is never trusted from storage (nothing left uncovered silently)`, async () => {
     const imports = Array.from({ length: MAX_CODE_FILES + 1 }, (_, i) => `import './m/${i}.js';`).join('\n');
     put('.mcp.json', JSON.stringify({ mcpServers: { js: { command: 'node', args: ['big/server.mjs'] } } }));
