@@ -111,6 +111,22 @@ function targetsOf(value: unknown, out: string[], depth = 0): void {
   else if (isMap(value)) for (const item of Object.values(value)) targetsOf(item, out, depth + 1);
 }
 
+/** What a package.json `exports` or `imports` map gives for `name`: its exact key, or a `*` pattern (every condition's target). */
+function mappedTargets(map: Record<string, unknown>, name: string): string[] {
+  const targets: string[] = [];
+  for (const [key, value] of Object.entries(map)) {
+    const star = key.indexOf('*');
+    if (key === name) targetsOf(value, targets);
+    else if (star >= 0 && name.startsWith(key.slice(0, star)) && name.endsWith(key.slice(star + 1))) {
+      const part = name.slice(star, name.length - (key.length - star - 1));
+      const expanded: string[] = [];
+      targetsOf(value, expanded);
+      targets.push(...expanded.map((target) => target.replaceAll('*', part)));
+    }
+  }
+  return targets;
+}
+
 /**
  * A package directory's files for a subpath (`.` for the package itself): the entries its
  * manifest's `exports` map that subpath to (every condition: which one Node takes depends on the
@@ -132,18 +148,7 @@ export function packageFiles(dir: string, subpath: string): string[] {
     const keyed = isMap(exportsMap) && Object.keys(exportsMap).some((key) => key.startsWith('.'));
     if (!keyed) {
       if (subpath === '.') targetsOf(exportsMap, targets);
-    } else if (isMap(exportsMap)) {
-      for (const [key, value] of Object.entries(exportsMap)) {
-        const star = key.indexOf('*');
-        if (key === subpath) targetsOf(value, targets);
-        else if (star >= 0 && subpath.startsWith(key.slice(0, star)) && subpath.endsWith(key.slice(star + 1))) {
-          const part = subpath.slice(star, subpath.length - (key.length - star - 1));
-          const expanded: string[] = [];
-          targetsOf(value, expanded);
-          targets.push(...expanded.map((target) => target.replaceAll('*', part)));
-        }
-      }
-    }
+    } else if (isMap(exportsMap)) targets.push(...mappedTargets(exportsMap, subpath));
   }
   if (subpath === '.') {
     if (exportsMap === undefined) targets.push(typeof manifest.main === 'string' ? manifest.main : 'index.js');
@@ -172,18 +177,7 @@ function packageImports(spec: string, fromDir: string, root: string): string[] {
       try {
         const imports = (JSON.parse(readFileSync(manifest, 'utf8')) as { imports?: unknown }).imports;
         if (!isMap(imports)) return [manifest];
-        const targets: string[] = [];
-        for (const [key, value] of Object.entries(imports)) {
-          const star = key.indexOf('*');
-          if (key === spec) targetsOf(value, targets);
-          else if (star >= 0 && spec.startsWith(key.slice(0, star)) && spec.endsWith(key.slice(star + 1))) {
-            const part = spec.slice(star, spec.length - (key.length - star - 1));
-            const expanded: string[] = [];
-            targetsOf(value, expanded);
-            targets.push(...expanded.map((target) => target.replaceAll('*', part)));
-          }
-        }
-        return [manifest, ...targets.flatMap((target) => (target.startsWith('.') ? jsFileCandidates(path.resolve(dir, target)) : []))];
+        return [manifest, ...mappedTargets(imports, spec).flatMap((target) => (target.startsWith('.') ? jsFileCandidates(path.resolve(dir, target)) : []))];
       } catch {
         return [manifest];
       }
