@@ -145,8 +145,9 @@ try {
     const parallel = await benchParallelTools({ runs: smoke ? 1 : values.quick ? 3 : 7, warmup: smoke ? 0 : 1, protocol: protocols[0], progress });
     process.stderr.write('bench: tools: bash calls, one per turn (first and later calls)…\n');
     const turnsRun = { runs: smoke ? 1 : values.quick ? 3 : 5, turns: smoke ? 2 : 6, warmup: smoke ? 0 : 1, protocol: protocols[0], progress };
-    // The smoke run gives it a small developer's home too, so `--home-dirs` keeps building.
-    const bashTurns = await benchBashTurns({ ...turnsRun, ...(smoke ? { homeDirs: 12 } : {}) });
+    // The smoke run gives it a small developer's home too, so `--home-dirs` keeps building. The
+    // `sandbox: false` rows show what the OS sandbox and its checks add apart from the rest.
+    const bashTurns = await benchBashTurns({ ...turnsRun, unsandboxed: true, ...(smoke ? { homeDirs: 12 } : {}) });
     // The same in a project whose tree the sandbox's sweep walks after each command: a git-ignored vendor/.
     const bashTurnsLarge = await benchBashTurns({ ...turnsRun, vendor: path.join(ROOT, 'node_modules', ...(smoke ? ['yaml'] : [])) });
     process.stderr.write('bench: tools: 500 real tool calls in one run (RSS, gap trend)…\n');

@@ -17,9 +17,11 @@
 // `--dev-home` puts the HOME outside /tmp, as a user's is (inside the sandbox /tmp is private, so
 // a home there is not shown at all), with the top-level entries a developer's home holds
 // (DEV_HOME_ENTRIES: dotfiles and tools' folders, several of which the sandbox hides: startup
-// files, histories, git's credentials).
+// files, histories, git's credentials). `--unsandboxed` adds, for each build, the same runs with
+// `sandbox: false` in the home's settings (interleaved): what the OS sandbox and its checks add
+// apart from the rest of a bash call.
 //
-//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--dev-home] [--command CMD] [--cli PATH …]   prints a Markdown section to stdout
+//   node scripts/bench/bash-turns.mjs [--runs N] [--turns N] [--vendor DIR] [--home-dirs N] [--dev-home] [--command CMD] [--unsandboxed] [--cli PATH …]   prints a Markdown section to stdout
 //   (several --cli: builds compared, interleaved, each against the first)
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -111,7 +113,7 @@ function countDirs(dir) {
   return count;
 }
 
-export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, homeDirs = 0, devHome = false, command = ECHO, progress = () => {} } = {}) {
+export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol = 'anthropic', clis = [CLI], vendor, homeDirs = 0, devHome = false, command = ECHO, unsandboxed = false, progress = () => {} } = {}) {
   const project = makeGitProject(makeTempDir('mewcode-bench-bash-'));
   if (vendor) {
     const copied = spawnSync('cp', ['-r', vendor, path.join(project, 'vendor')], { encoding: 'utf8' });
@@ -125,18 +127,26 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   const home = devHome && existsSync('/var/tmp') ? mkdtempSync(path.join('/var/tmp', 'mewcode-bench-home-')) : makeTempDir('mewcode-bench-home-');
   if (devHome) fillDevHome(home);
   const homeDirectories = homeDirs > 0 ? fillHome(home, homeDirs) : 0;
+  // The unsandboxed variant: a copy of the home whose settings turn the sandbox off.
+  const homeOff = unsandboxed ? `${home}-off` : undefined;
+  if (homeOff) {
+    spawnSync('cp', ['-a', home, homeOff]);
+    mkdirSync(path.join(homeOff, '.mewcode'), { recursive: true });
+    writeFileSync(path.join(homeOff, '.mewcode', 'settings.yaml'), 'sandbox: false\n');
+  }
+  const variants = clis.flatMap((cli) => [{ key: cli, cli, home, name: cli }, ...(homeOff ? [{ key: `${cli} (sandbox: false)`, cli, home: homeOff, name: cli, off: true }] : [])]);
   const modes = { atOnce: undefined, hosted: HOSTED };
-  const gaps = new Map(clis.map((cli) => [cli, { atOnce: { first: [], later: [] }, hosted: { first: [], later: [] } }]));
+  const gaps = new Map(variants.map((v) => [v.key, { atOnce: { first: [], later: [] }, hosted: { first: [], later: [] } }]));
   const alone = [];
   try {
     for (let i = -warmup; i < runs; i++) {
       progress(`bash turns: ${Math.max(0, i + 1)}/${runs}`);
       for (const [name, pacing] of Object.entries(modes)) {
-        for (const cli of i % 2 === 0 ? clis : [...clis].reverse()) {
-          const run = await bashTurnGaps({ cli, home, project, protocol, turns, pacing, command });
+        for (const variant of i % 2 === 0 ? variants : [...variants].reverse()) {
+          const run = await bashTurnGaps({ cli: variant.cli, home: variant.home, project, protocol, turns, pacing, command });
           if (i < 0) continue;
-          gaps.get(cli)[name].first.push(run[0]);
-          gaps.get(cli)[name].later.push(...run.slice(1));
+          gaps.get(variant.key)[name].first.push(run[0]);
+          gaps.get(variant.key)[name].later.push(...run.slice(1));
         }
         if (i >= 0) alone.push(await commandAlone(command, project));
       }
@@ -144,9 +154,10 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
   } finally {
     removeDir(project);
     removeDir(home);
+    if (homeOff) removeDir(homeOff);
   }
   const commandMs = median(alone);
-  const label = (cli) => (clis.length > 1 ? ` | ${path.relative(process.cwd(), cli) || cli}` : '');
+  const label = (v) => (variants.length > 1 ? ` | ${path.relative(process.cwd(), v.cli) || v.cli}${v.off ? ' (`sandbox: false`)' : ''}` : '');
   const rows = [];
   const calls = [
     ['first call of the process, whole response at once', 'atOnce', 'first', TARGET_FIRST_MS],
@@ -155,23 +166,23 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
     [`later calls, first token after ${HOSTED.delayMs} ms`, 'hosted', 'later'],
   ];
   for (const [text, mode, which, target] of calls) {
-    const reference = median(gaps.get(clis[0])[mode][which]);
-    for (const cli of clis) {
-      const samples = gaps.get(cli)[mode][which];
+    const reference = median(gaps.get(variants[0].key)[mode][which]);
+    for (const variant of variants) {
+      const samples = gaps.get(variant.key)[mode][which];
       const gap = median(samples);
       const over = gap - commandMs;
       const verdict = target === undefined ? '—' : `≤ ${target} ms: ${over <= target ? 'met' : '**not met**'}`;
-      const versus = clis.length > 1 ? ` | ${ratio(gap, reference)}` : '';
-      rows.push(`| ${text}${label(cli)} | ${samples.length} | ${ms(gap)} | ${ms(over)}${versus} | ${verdict} |`);
+      const versus = variants.length > 1 ? ` | ${ratio(gap, reference)}` : '';
+      rows.push(`| ${text}${label(variant)} | ${samples.length} | ${ms(gap)} | ${ms(over)}${versus} | ${verdict} |`);
     }
   }
-  const builds = clis.length > 1;
+  const builds = variants.length > 1;
   const markdown = [
     `### bash calls, one per turn${vendor ? `, in a project of ${directories.toLocaleString('en-US')} directories` : ''} (${protocol}, ${runs} runs of ${turns} turns per mode${builds ? ' and build, interleaved' : ''})`,
     '',
-    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${command}'\` from the bench's process, in the project, same rounds: ${ms(commandMs)}). Sandboxed with bubblewrap (the default where it runs). The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.${homeDirectories > 0 ? ` The home: ${homeDirectories.toLocaleString('en-US')} directories (\`--home-dirs\`).` : ''}${devHome ? ` The home outside /tmp with a developer's ${DEV_HOME_ENTRIES.length} top-level entries (\`--dev-home\`).` : ''}`,
+    `The gap the user waits in a bash turn (response n → request n+1), the tool included, and what it adds over the command alone (\`bash -c '${command}'\` from the bench's process, in the project, same rounds: ${ms(commandMs)}). Sandboxed with bubblewrap (the default where it runs)${homeOff ? '; the `sandbox: false` rows run the same calls with the OS sandbox turned off in the home\'s settings' : ''}. The project: a git repository of ${PROJECT_FILES} source files${vendor ? ` and a git-ignored \`vendor/\` (a copy of ${path.basename(vendor)})` : ''}, ${directories.toLocaleString('en-US')} directories.${homeDirectories > 0 ? ` The home: ${homeDirectories.toLocaleString('en-US')} directories (\`--home-dirs\`).` : ''}${devHome ? ` The home outside /tmp with a developer's ${DEV_HOME_ENTRIES.length} top-level entries (\`--dev-home\`).` : ''}`,
     '',
-    `| call${builds ? ' | build' : ''} | gaps | gap median | over the command alone${builds ? ' | vs the first build' : ''} | target |`,
+    `| call${builds ? ' | build' : ''} | gaps | gap median | over the command alone${builds ? ' | vs the first row' : ''} | target |`,
     `| --- |${builds ? ' --- |' : ''} --- | --- | ---${builds ? ' | ---' : ''} | --- |`,
     ...rows,
   ].join('\n');
@@ -179,9 +190,9 @@ export async function benchBashTurns({ runs = 5, turns = 6, warmup = 1, protocol
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, 'home-dirs': { type: 'string', default: '0' }, 'dev-home': { type: 'boolean', default: false }, command: { type: 'string', default: ECHO }, cli: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, turns: { type: 'string', default: '6' }, vendor: { type: 'string' }, 'home-dirs': { type: 'string', default: '0' }, 'dev-home': { type: 'boolean', default: false }, command: { type: 'string', default: ECHO }, unsandboxed: { type: 'boolean', default: false }, cli: { type: 'string', multiple: true } } });
   const clis = (values.cli ?? [CLI]).map((cli) => path.resolve(cli));
   const vendor = values.vendor === undefined ? undefined : path.resolve(values.vendor);
-  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, homeDirs: Number(values['home-dirs']), devHome: values['dev-home'], command: values.command, progress: (t) => process.stderr.write(`${t}\n`) });
+  const { markdown } = await benchBashTurns({ runs: Number(values.runs), turns: Number(values.turns), clis, vendor, homeDirs: Number(values['home-dirs']), devHome: values['dev-home'], command: values.command, unsandboxed: values.unsandboxed, progress: (t) => process.stderr.write(`${t}\n`) });
   process.stdout.write(`${markdown}\n`);
 }
