@@ -171,6 +171,29 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
+  if (hooks.listens('PermissionRequest')) {
+    // Claude Code runs PermissionRequest where it would ask the user (after dontAsk's refusal, at
+    // its earlier stage). Its allow answers only a question a plugin may answer (the mode's): a
+    // rule's, a protected path's or a PreToolUse hook's question stays the user's. A deny always holds.
+    kernel.hooks.requestApproval.tapPromise(NAME, async (request) => {
+      const context: SessionContext & Pick<RunContext, 'mode'> = { sessionId: request.sessionId, agentId: request.agentId ?? 'main', ...(request.parentAgentId ? { parentAgentId: request.parentAgentId } : {}), projectRoot: request.projectRoot, homeDir: kernel.homeDir, mode: request.mode };
+      const results = await hooks.dispatch('PermissionRequest', toolNameAliases(request.toolName), () => ({
+        ...common(context),
+        tool_name: claudeToolName(request.toolName),
+        tool_input: claudeToolInput(request.toolName, request.input, request.projectRoot, kernel.homeDir),
+        tool_use_id: request.toolCallId,
+        permission_suggestions: [],
+      }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot });
+      const deny = results.find((entry) => entry.result.permission === 'deny');
+      if (deny) return { choice: 'deny', answeredBy: byHook(deny), reason: deny.result.reason ?? 'denied by a hook' };
+      const allow = results.find((entry) => entry.result.permission === 'allow');
+      // An allow with other arguments is no answer (the kernel takes a plugin's allow only for the
+      // arguments asked about): the user is asked, never the original call run instead.
+      if (!allow || !request.pluginsMayAllow || allow.result.updatedInput !== undefined) return undefined;
+      return { choice: 'allow_once', answeredBy: byHook(allow) };
+    });
+  }
+
   if (listens('PostToolUse') || hooks.listens('PostToolUseFailure')) {
     // After the policies (an organisation's DLP runs at 900–999) and before the recorders (the
     // audit at 1000): the hooks — a command, an http endpoint, an agent hook's sub-agent and so
