@@ -329,6 +329,15 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
+  /** SessionStart's optional `model` (Claude Code's): the model the session's requests go to. */
+  const sessionModel = (session: SessionContext): { model?: string } => {
+    try {
+      return kernel.session.sessionId === session.sessionId ? { model: kernel.session.currentProvider().model } : {};
+    } catch {
+      return {}; // no usable provider yet: the field is optional
+    }
+  };
+
   // SessionStart, as Claude Code runs it: once per start of the main session, with the source
   // that started it, and its context kept for the whole session (session-context.ts).
   const started = new SessionStartContext();
@@ -336,7 +345,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     // Claude Code's CLAUDE_ENV_FILE: what the hooks export there applies to later bash commands.
     const environment = kernel.container.isBound(TOKENS.CommandEnvironment) ? kernel.container.get(TOKENS.CommandEnvironment) : undefined;
     const envFile = environment && hooks.listens('SessionStart') ? envFiles.path() : undefined;
-    const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source }), session, () => own(session), undefined, envFile);
+    const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source, ...sessionModel(session) }), session, () => own(session), undefined, envFile);
     if (environment && envFile) {
       const { variables, skipped } = envFiles.take();
       environment.set(variables);
@@ -367,7 +376,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       // again with source "compact", and what it returns stands after the summary.
       kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
         if (context.agentId !== 'main') return;
-        const texts = (await hooks.dispatch('SessionStart', ['compact'], () => ({ ...common(context), source: 'compact' }))).flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+        const texts = (await hooks.dispatch('SessionStart', ['compact'], () => ({ ...common(context), source: 'compact', ...sessionModel(context) }))).flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
         if (texts.length > 0) (state.reinject ??= []).push(...texts);
       });
     }

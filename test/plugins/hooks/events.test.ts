@@ -75,7 +75,7 @@ test('every event is dispatched at its moment, with Claude Code\'s payload field
     expect(event.cwd).toBe(root);
   }
   const byName = Object.fromEntries([...events].reverse().map((e) => [e.hook_event_name, e]));
-  expect(byName.SessionStart).toMatchObject({ source: 'startup' });
+  expect(byName.SessionStart).toMatchObject({ source: 'startup', model: expect.any(String) });
   expect(events.filter((e) => e.hook_event_name === 'SessionStart').map((e) => e.source)).toEqual(['startup', 'compact']);
   expect(byName.UserPromptSubmit).toMatchObject({ prompt: 'read it', permission_mode: 'default' });
   expect(byName.PreToolUse).toMatchObject({ tool_name: 'Read', tool_input: { path: 'a.txt', file_path: path.join(root, 'a.txt') }, tool_use_id: expect.any(String) });
