@@ -42,6 +42,7 @@ export class ClaudeTranscripts {
   private readonly written = new Map<string, Written>();
   /** A sub-agent's messages since its transcript was last written. */
   private readonly pending = new Map<string, Message[]>();
+  private readonly failed = new Set<string>();
 
   constructor(private readonly kernel: KernelApi, private readonly warn: (message: string) => void) {}
 
@@ -58,7 +59,11 @@ export class ClaudeTranscripts {
     try {
       this.update(file, context);
     } catch (error) {
-      this.warn(`hooks: the transcript for hooks (${file}) could not be written: ${(error as Error).message}`);
+      // Written whole next time (what this write held is not in the file).
+      this.written.delete(`${context.sessionId}/${context.agentId}`);
+      // Once per file: every later hook would fail the same way (a link planted on the way, a read-only project).
+      if (!this.failed.has(file)) this.warn(`hooks: the transcript for hooks (${file}) could not be written: ${(error as Error).message}; hooks get its path all the same`);
+      this.failed.add(file);
     }
     return file;
   }
