@@ -26,8 +26,9 @@ export interface ToolOutputGate {
 }
 
 export function toolOutputGate(hooks: KernelHooks, run: RunContext, call: ToolCall, tool: Tool, input: ToolInput, iteration: number, startedAt: number): ToolOutputGate {
-  const pass = (result: ToolResult, durationMs: number, interrupted?: boolean): Promise<PostToolUseResult> =>
-    hooks.postToolUse.promise(result, Object.freeze({ ...run, call: Object.freeze({ ...call }), tool, input: frozenCopy(input) as ToolInput, iteration, durationMs, ...(interrupted !== undefined ? { interrupted } : {}) }));
+  const pass = ({ exitCode, ...result }: ToolResult, durationMs: number, interrupted?: boolean): Promise<PostToolUseResult> =>
+    // The exit status is the call's, not the result's: the context carries it, history never does.
+    hooks.postToolUse.promise(result, Object.freeze({ ...run, call: Object.freeze({ ...call }), tool, input: frozenCopy(input) as ToolInput, iteration, durationMs, ...(interrupted !== undefined ? { interrupted } : {}), ...(exitCode !== undefined ? { exitCode } : {}) }));
   return {
     // `stopRun` is the loop's to act on, never part of the result that goes into history.
     async result(result, durationMs, interrupted = false) {

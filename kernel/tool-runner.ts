@@ -61,6 +61,7 @@ export async function runTool(call: ToolCall, tool: Tool, input: ToolInput, opti
       const result: ToolResult = { toolCallId: call.id, content: output.content, isError: output.isError ?? false };
       const images = validImages(output.images);
       if (images.length > 0) result.images = images;
+      if (Number.isInteger(output.exitCode)) result.exitCode = output.exitCode;
       return { result, threw: false };
     })
     .catch((error: unknown): Settled => {

@@ -115,6 +115,12 @@ export interface PostToolUseContext extends ToolUseContext {
    * late output (ToolContext.lateOutput) and on contexts built before the field existed.
    */
   interrupted?: boolean;
+  /**
+   * A command tool's exit status (ToolOutput.exitCode): a non-zero one is a failed call to
+   * Claude Code's hooks, though the result is no error for the model. A fact of the call, so no
+   * tap can change it; absent for other tools.
+   */
+  exitCode?: number;
 }
 
 /** Stable system-prompt parts, computed once per session and tool list (K3). */

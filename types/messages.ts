@@ -60,6 +60,11 @@ export interface ToolResult {
    * model takes images sends them with the result; otherwise `describeImage` stands in for each.
    */
   images?: ImageBlock[];
+  /**
+   * A command tool's exit status (ToolOutput.exitCode), from the runner to postToolUse's gate,
+   * which moves it to the context (PostToolUseContext.exitCode): never in history or a request.
+   */
+  exitCode?: number;
 }
 
 /** What the model is told in place of an image it cannot be shown. */

@@ -56,6 +56,12 @@ export interface ToolOutput {
   isError?: boolean;
   /** Images to show the model with the text (base64, no data: prefix). */
   images?: ImageBlock[];
+  /**
+   * A command tool's exit status (128 + the signal's number when a signal ended it). A non-zero
+   * status is a normal result for the model, which reads the compiler's errors; what runs after
+   * the call (the hooks' PostToolUseFailure, as Claude Code fires it) still knows it failed.
+   */
+  exitCode?: number;
 }
 
 export type ToolInput = Record<string, unknown>;

@@ -18,7 +18,7 @@ export interface HookResult {
   kind: HookResultKind;
   /** Why it blocked (exit 2, `decision: "block"`, `permissionDecision: "deny"`), or why it failed. */
   reason?: string;
-  /** PreToolUse only. */
+  /** PreToolUse (allow, ask, deny) and PermissionRequest (allow, deny). */
   permission?: 'allow' | 'ask' | 'deny';
   updatedInput?: Record<string, unknown>;
   additionalContext?: string;
@@ -87,6 +87,15 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
     if (reason) result.reason = cap(reason);
     if (typeof specific.updatedInput === 'object' && specific.updatedInput !== null && !Array.isArray(specific.updatedInput)) result.updatedInput = specific.updatedInput as Record<string, unknown>;
     if (result.permission === 'deny') result.kind = 'blocked';
+    return result;
+  }
+  if (event === 'PermissionRequest') {
+    // Claude Code's answer to the question: `decision: {behavior, updatedInput?, message?}`.
+    const answer = (typeof specific.decision === 'object' && specific.decision !== null ? specific.decision : {}) as Record<string, unknown>;
+    if (answer.behavior === 'allow' || answer.behavior === 'deny') result.permission = answer.behavior;
+    const message = str(answer.message);
+    if (message) result.reason = cap(message);
+    if (answer.behavior === 'allow' && typeof answer.updatedInput === 'object' && answer.updatedInput !== null && !Array.isArray(answer.updatedInput)) result.updatedInput = answer.updatedInput as Record<string, unknown>;
     return result;
   }
   if (json.decision === 'block') {

@@ -89,6 +89,11 @@ export class HookDispatcher {
     return this.rules.some((rule) => rule.event === event);
   }
 
+  /** Whether there is any rule at all (a sub-agent's transcript is kept for them only). */
+  listensAny(): boolean {
+    return this.rules.length > 0;
+  }
+
   /**
    * `payload` is built only when a rule matches (most calls match none). `call`: the tool call of a
    * tool event, which a handler's `if` must match for it to run.

@@ -10,6 +10,7 @@ import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-
 import { LinearRegExp } from '../../sdk/linear-regex/index.js';
 export const CLAUDE_EVENTS = [
   'PreToolUse',
+  'PermissionRequest',
   'PostToolUse',
   'PostToolUseFailure',
   'UserPromptSubmit',
@@ -24,7 +25,7 @@ export const CLAUDE_EVENTS = [
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
 /** The tool events: a matcher names the tool, a handler may have an `if` (Claude Code's rule). */
-export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
 
 /**
  * The events after a call ran (PostToolUse when it succeeded, PostToolUseFailure when it failed):

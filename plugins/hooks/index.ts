@@ -5,8 +5,9 @@
  *
  * Events and their kernel hooks: PreToolUse → preToolUse (allow | ask | deny, updatedInput,
  * additionalContext; an allow never passes the blacklist, the sandbox or a deny/ask rule: the
- * kernel's gate decides that), PostToolUse → postToolUse for a call that succeeded and
- * PostToolUseFailure for one that failed (a block's reason is added to the result),
+ * kernel's gate decides that), PermissionRequest → requestApproval (deny, or allow where a plugin
+ * may answer), PostToolUse → postToolUse for a call that succeeded and PostToolUseFailure for one
+ * that failed or a command that exited non-zero (a block's reason is added to the result),
  * UserPromptSubmit → userPromptSubmit (block drops the prompt; stdout or additionalContext goes
  * after it), Stop / SubagentStop → stop (a block sends the agent back to
  * work once with the reason; `stop_hook_active` is then true), SubagentStart → subagentStart,

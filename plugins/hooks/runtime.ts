@@ -2,8 +2,6 @@
  * What the hooks plugin loads once a settings or rule file exists (index.ts stays small at
  * boot): reading the rules, the two engines, and the taps on the kernel's hooks.
  */
-import { claudePermissionMode } from '../../sdk/claude-permission-mode.js';
-import { sessionDirectory } from '../../sdk/session-files.js';
 import type { RunContext, SessionContext } from '../../types/hooks.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { RuleSubject } from '../../types/services.js';
@@ -22,22 +20,26 @@ import { SessionStartContext, type SessionStartSource } from './session-context.
 import { UntrustedHooks } from './containment.js';
 import { commandCodeChangedSince } from '../../config/trust-code.js';
 import { SessionEnvFile } from './env-file.js';
+import { callFailure, toolResponse } from './tool-response.js';
+import { HookModes } from './hook-mode.js';
+import { ClaudeTranscripts } from './claude-transcript.js';
 
 const NAME = 'hooks';
 
-function transcriptPath(context: SessionContext): string {
-  const dir = sessionDirectory(context.projectRoot, context.sessionId);
-  return context.agentId === 'main' ? `${dir}/conversation.jsonl` : `${dir}/agents/${context.agentId}.jsonl`;
-}
-
-/** The fields every payload carries (Claude Code's names); `dontAsk`: the run's --permission-mode dontAsk. */
-function commonFields(context: SessionContext & Partial<Pick<RunContext, 'mode'>>, dontAsk: boolean): Record<string, unknown> {
+/**
+ * The fields every payload carries (Claude Code's names): `permission_mode` on every event
+ * (hook-mode.ts); `transcript_path` the main session's transcript in Claude Code's shape, brought
+ * up to date first (claude-transcript.ts), and inside a sub-agent also its own
+ * (`agent_transcript_path`), as Claude Code gives them.
+ */
+function commonFields(context: SessionContext & Partial<Pick<RunContext, 'mode'>>, modes: HookModes, transcripts: ClaudeTranscripts): Record<string, unknown> {
+  const sub = context.agentId !== 'main';
   return {
     session_id: context.sessionId,
-    transcript_path: transcriptPath(context),
+    transcript_path: transcripts.path({ ...context, agentId: 'main' }),
     cwd: context.projectRoot,
-    ...(context.mode ? { permission_mode: claudePermissionMode(context.mode, dontAsk) } : {}),
-    ...(context.agentId !== 'main' ? { agent_id: context.agentId } : {}),
+    permission_mode: modes.of(context),
+    ...(sub ? { agent_id: context.agentId, agent_transcript_path: transcripts.path(context) } : {}),
     ...(context.agentType ? { agent_type: context.agentType } : {}),
   };
 }
@@ -120,8 +122,10 @@ function own(context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Recor
 
 function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, envFiles: SessionEnvFile): void {
   // The mode is spelled as Claude Code spells it: a default-mode run under dontAsk is `dontAsk`.
-  const dontAsk = kernel.cli?.dontAsk === true;
-  const common = (context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> => commonFields(context, dontAsk);
+  const modes = new HookModes(kernel);
+  const transcripts = new ClaudeTranscripts(kernel, (message) => kernel.warn(message));
+  if (hooks.listensAny()) kernel.hooks.messageAppended.tapPromise(NAME, async (message, context) => transcripts.appended(message, context));
+  const common = (context: SessionContext & Partial<Pick<RunContext, 'mode'>>): Record<string, unknown> => commonFields(context, modes, transcripts);
   const listens = (event: ClaudeEvent, ownEvent: MewcodeEvent = event as MewcodeEvent): boolean => hooks.listens(event) || rules.listens(ownEvent);
   /** Both sources at once; MewCode's rule files first, then the settings files (file order). */
   const both = async (
@@ -167,6 +171,29 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
+  if (hooks.listens('PermissionRequest')) {
+    // Claude Code runs PermissionRequest where it would ask the user (after dontAsk's refusal, at
+    // its earlier stage). Its allow answers only a question a plugin may answer (the mode's): a
+    // rule's, a protected path's or a PreToolUse hook's question stays the user's. A deny always holds.
+    kernel.hooks.requestApproval.tapPromise(NAME, async (request) => {
+      const context: SessionContext & Pick<RunContext, 'mode'> = { sessionId: request.sessionId, agentId: request.agentId ?? 'main', ...(request.parentAgentId ? { parentAgentId: request.parentAgentId } : {}), projectRoot: request.projectRoot, homeDir: kernel.homeDir, mode: request.mode };
+      const results = await hooks.dispatch('PermissionRequest', toolNameAliases(request.toolName), () => ({
+        ...common(context),
+        tool_name: claudeToolName(request.toolName),
+        tool_input: claudeToolInput(request.toolName, request.input, request.projectRoot, kernel.homeDir),
+        tool_use_id: request.toolCallId,
+        permission_suggestions: [],
+      }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot });
+      const deny = results.find((entry) => entry.result.permission === 'deny');
+      if (deny) return { choice: 'deny', answeredBy: byHook(deny), reason: deny.result.reason ?? 'denied by a hook' };
+      const allow = results.find((entry) => entry.result.permission === 'allow');
+      // An allow with other arguments is no answer (the kernel takes a plugin's allow only for the
+      // arguments asked about): the user is asked, never the original call run instead.
+      if (!allow || !request.pluginsMayAllow || allow.result.updatedInput !== undefined) return undefined;
+      return { choice: 'allow_once', answeredBy: byHook(allow) };
+    });
+  }
+
   if (listens('PostToolUse') || hooks.listens('PostToolUseFailure')) {
     // After the policies (an organisation's DLP runs at 900–999) and before the recorders (the
     // audit at 1000): the hooks — a command, an http endpoint, an agent hook's sub-agent and so
@@ -176,17 +203,14 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       // Claude Code sends a call that failed (an error result: the tool's own, a timeout, a
       // cancel) to PostToolUseFailure, never to PostToolUse. MewCode's rule files keep one
       // PostToolUse event with `is_error`.
-      const failed = result.isError;
-      const call = {
-        ...common(context),
-        tool_name: claudeToolName(context.call.name),
-        tool_input: claudeToolInput(context.call.name, context.input, context.projectRoot, context.homeDir),
-        tool_use_id: context.call.id,
-      };
-      const claudePayload = failed
-        ? () => ({ ...call, error: result.content, is_interrupt: context.interrupted === true, duration_ms: Math.round(context.durationMs) })
-        : () => ({ ...call, tool_response: { output: result.content, is_error: false }, duration_ms: Math.round(context.durationMs) });
-      const results = await both(failed ? 'PostToolUseFailure' : 'PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), claudePayload, context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input: context.input, projectRoot: context.projectRoot });
+      // A command that exited non-zero is a failure too (tool-response.ts).
+      const error = callFailure(result, context);
+      const toolInput = claudeToolInput(context.call.name, context.input, context.projectRoot, context.homeDir);
+      const call = (): Record<string, unknown> => ({ ...common(context), tool_name: claudeToolName(context.call.name), tool_input: toolInput, tool_use_id: context.call.id });
+      const claudePayload = error !== undefined
+        ? () => ({ ...call(), error, is_interrupt: context.interrupted === true, duration_ms: Math.round(context.durationMs) })
+        : () => ({ ...call(), tool_response: toolResponse(context.call.name, toolInput, result), duration_ms: Math.round(context.durationMs) });
+      const results = await both(error !== undefined ? 'PostToolUseFailure' : 'PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), claudePayload, context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input: context.input, projectRoot: context.projectRoot });
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
       );
@@ -305,6 +329,15 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
+  /** SessionStart's optional `model` (Claude Code's): the model the session's requests go to. */
+  const sessionModel = (session: SessionContext): { model?: string } => {
+    try {
+      return kernel.session.sessionId === session.sessionId ? { model: kernel.session.currentProvider().model } : {};
+    } catch {
+      return {}; // no usable provider yet: the field is optional
+    }
+  };
+
   // SessionStart, as Claude Code runs it: once per start of the main session, with the source
   // that started it, and its context kept for the whole session (session-context.ts).
   const started = new SessionStartContext();
@@ -312,7 +345,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     // Claude Code's CLAUDE_ENV_FILE: what the hooks export there applies to later bash commands.
     const environment = kernel.container.isBound(TOKENS.CommandEnvironment) ? kernel.container.get(TOKENS.CommandEnvironment) : undefined;
     const envFile = environment && hooks.listens('SessionStart') ? envFiles.path() : undefined;
-    const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source }), session, () => own(session), undefined, envFile);
+    const results = await both('SessionStart', source === 'resume' ? 'SessionResume' : 'SessionStart', [source], () => ({ ...common(session), source, ...sessionModel(session) }), session, () => own(session), undefined, envFile);
     if (environment && envFile) {
       const { variables, skipped } = envFiles.take();
       environment.set(variables);
@@ -343,7 +376,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       // again with source "compact", and what it returns stands after the summary.
       kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
         if (context.agentId !== 'main') return;
-        const texts = (await hooks.dispatch('SessionStart', ['compact'], () => ({ ...common(context), source: 'compact' }))).flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
+        const texts = (await hooks.dispatch('SessionStart', ['compact'], () => ({ ...common(context), source: 'compact', ...sessionModel(context) }))).flatMap((entry) => (entry.result.additionalContext ? [entry.result.additionalContext] : []));
         if (texts.length > 0) (state.reinject ??= []).push(...texts);
       });
     }

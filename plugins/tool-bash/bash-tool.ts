@@ -35,7 +35,7 @@ import { commandEnvironment, resolveShell } from './environment.js';
 import { absolutePathEntries } from '../../types/host-path.js';
 import { OutputCollector, type CollectedOutput } from './output-collector.js';
 import { OutputTail } from './output-tail.js';
-import { FlowControl, describeExit, groupAlive, runInProcessGroup, signalGroup, type RunOutcome } from './process-group.js';
+import { FlowControl, describeExit, exitStatus, groupAlive, runInProcessGroup, signalGroup, type RunOutcome } from './process-group.js';
 import { DEFAULT_BASH_SETTINGS, type BashSettings } from './settings.js';
 import { DEFAULT_TIMEOUT_MS, KILL_GRACE_MS, MAX_TIMEOUT_MS, bashDefinition, bashTimeoutMs, parseTimeout } from './definition.js';
 
@@ -396,5 +396,7 @@ function formatResult(
       isError: true,
     };
   }
-  return { content: `exit_code: ${exitText}\n${body}${tail}`, isError: false };
+  // The status beside the text: a non-zero one is a failed call to the hooks (PostToolUseFailure).
+  const exitCode = exitStatus(outcome.code, outcome.signal);
+  return { content: `exit_code: ${exitText}\n${body}${tail}`, isError: false, ...(exitCode !== undefined ? { exitCode } : {}) };
 }

@@ -90,6 +90,13 @@ export function groupAlive(pgid: number): boolean {
   return signalGroup(pgid, 0);
 }
 
+/** The status a shell would report: the exit code, or 128 + the signal's number; undefined when neither is known. */
+export function exitStatus(code: number | null, signal: NodeJS.Signals | null): number | undefined {
+  if (code !== null) return code;
+  const number = signal ? (constants.signals[signal] as number | undefined) : undefined;
+  return number === undefined ? undefined : 128 + number;
+}
+
 /** `143 (terminated by SIGTERM)` style, shell convention 128 + signal number. */
 export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
   if (code !== null) return String(code);

@@ -75,7 +75,7 @@ test('every event is dispatched at its moment, with Claude Code\'s payload field
     expect(event.cwd).toBe(root);
   }
   const byName = Object.fromEntries([...events].reverse().map((e) => [e.hook_event_name, e]));
-  expect(byName.SessionStart).toMatchObject({ source: 'startup' });
+  expect(byName.SessionStart).toMatchObject({ source: 'startup', model: expect.any(String) });
   expect(events.filter((e) => e.hook_event_name === 'SessionStart').map((e) => e.source)).toEqual(['startup', 'compact']);
   expect(byName.UserPromptSubmit).toMatchObject({ prompt: 'read it', permission_mode: 'default' });
   expect(byName.PreToolUse).toMatchObject({ tool_name: 'Read', tool_input: { path: 'a.txt', file_path: path.join(root, 'a.txt') }, tool_use_id: expect.any(String) });
@@ -86,7 +86,10 @@ test('every event is dispatched at its moment, with Claude Code\'s payload field
   expect(byName.Notification).toMatchObject({ message: 'MewCode needs your approval', notification_type: 'permission_prompt' });
   expect(byName.SessionEnd).toMatchObject({ reason: 'other' });
   // Claude Code's common fields are on every event.
-  for (const event of events) expect(event.transcript_path).toBe(path.join(root, '.mewcode', 'sessions', kernel.session.sessionId, event.agent_id ? `agents/${event.agent_id}.jsonl` : 'conversation.jsonl'));
+  // The main session's transcript, in Claude Code's shape; inside a sub-agent its own too.
+  const sessionDir = path.join(root, '.mewcode', 'sessions', kernel.session.sessionId);
+  for (const event of events) expect(event.transcript_path).toBe(path.join(sessionDir, 'claude-transcript.jsonl'));
+  for (const event of events) expect(event.agent_transcript_path).toBe(event.agent_id ? path.join(sessionDir, 'agents', `${event.agent_id}.claude.jsonl`) : undefined);
   // Every run is in the hook log.
   const log = readFileSync(path.join(root, '.mewcode', 'hooks.log'), 'utf8').trim().split('\n');
   expect(log).toHaveLength(11);

@@ -92,7 +92,7 @@ test('a failed call goes to PostToolUseFailure with error and is_interrupt, neve
     error: 'disk on fire',
     is_interrupt: false,
   });
-  expect(failures[0]!.transcript_path).toBe(path.join(project, '.mewcode', 'sessions', kernel.session.sessionId, 'conversation.jsonl'));
+  expect(failures[0]!.transcript_path).toBe(path.join(project, '.mewcode', 'sessions', kernel.session.sessionId, 'claude-transcript.jsonl'));
   expect(failures[0]).not.toHaveProperty('tool_response');
 });
 

@@ -96,8 +96,8 @@ test('/clear ends the session with reason clear, /resume of another with resume,
     ['end-exit-only', 'SessionEnd', 'prompt_input_exit', 'first'],
   ]);
   const ends = records(log).filter((r) => r.label === 'end');
-  expect(ends[0]!.transcript_path).toBe(path.join(root, '.mewcode', 'sessions', first, 'conversation.jsonl'));
-  expect(ends[1]!.transcript_path).toBe(path.join(root, '.mewcode', 'sessions', cleared, 'conversation.jsonl'));
+  expect(ends[0]!.transcript_path).toBe(path.join(root, '.mewcode', 'sessions', first, 'claude-transcript.jsonl'));
+  expect(ends[1]!.transcript_path).toBe(path.join(root, '.mewcode', 'sessions', cleared, 'claude-transcript.jsonl'));
 }, 40_000);
 
 test('any other end (a -p run, a signal, the API) is reason other: matchers on clear or prompt_input_exit stay quiet', async () => {

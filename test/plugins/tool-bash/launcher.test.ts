@@ -87,7 +87,7 @@ test('the launcher runs the sandbox-wrapped command with the allowlisted environ
   await mkdir(path.join(p.root, 'src'));
   const context = p.context();
   const result = await p.tool.execute({ command: 'echo "[$SANDBOXED] [${API_KEY-unset}]"; pwd; exit 4', workdir: 'src' }, context);
-  expect(result).toEqual({ content: `exit_code: 4\n[yes] [unset]\n${path.join(p.root, 'src')}`, isError: false });
+  expect(result).toEqual({ content: `exit_code: 4\n[yes] [unset]\n${path.join(p.root, 'src')}`, isError: false, exitCode: 4 });
   const [request] = terminal.requests;
   expect(request).toMatchObject({ file: '/usr/bin/env', cwd: path.join(p.root, 'src'), toolCallId: context.toolCallId, timeoutMs: 120_000 });
   expect(request?.args.slice(0, 2)).toEqual(['SANDBOXED=yes', request?.shell]);

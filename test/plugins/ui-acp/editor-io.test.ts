@@ -113,7 +113,7 @@ test('bash runs in an editor terminal: the wrapped argv, only the allowlisted en
   const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher, sourceEnv: () => ({ PATH: process.env.PATH, HOME: '/home/u', AGENT_SECRET: 'k' }) });
   const context = toolContext({ projectRoot: root, toolCallId: 'call-7' });
   const result = await bash.execute({ command: 'echo "[${EDITOR_SECRET-unset}] [${AGENT_SECRET-unset}] $HOME"; exit 2' }, context);
-  expect(result).toEqual({ content: 'exit_code: 2\n[unset] [unset] /home/u', isError: false });
+  expect(result).toEqual({ content: 'exit_code: 2\n[unset] [unset] /home/u', isError: false, exitCode: 2 });
 
   const [method, create] = editor.calls[0] as [string, Record<string, unknown>];
   expect(method).toBe('terminal/create');
@@ -128,7 +128,7 @@ test('bash runs in an editor terminal: the wrapped argv, only the allowlisted en
   expect(shown).toEqual([['call-7', 'term-1']]);
 
   // Input is /dev/null, as for a local run: a command that reads does not wait on the terminal.
-  expect(await bash.execute({ command: 'read line; echo "read: [$line] $?"', timeout: 5_000 }, context)).toEqual({ content: 'exit_code: 0\nread: [] 1', isError: false });
+  expect(await bash.execute({ command: 'read line; echo "read: [$line] $?"', timeout: 5_000 }, context)).toEqual({ content: 'exit_code: 0\nread: [] 1', isError: false, exitCode: 0 });
 });
 
 test("the environment step keeps an allowlisted variable named like its own loop's (name)", () => {
@@ -144,7 +144,7 @@ test('with no bash on the command PATH the command runs under /bin/sh in the edi
   const { launcher } = await services({ client, sessionId: SESSION, capabilities: ALL });
   const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher, sourceEnv: () => ({ PATH: '/nonexistent', HOME: '/home/u v' }) });
   const result = await bash.execute({ command: 'echo "[$HOME] [$PATH]"' }, toolContext({ projectRoot: root }));
-  expect(result).toEqual({ content: 'exit_code: 0\n[/home/u v] [/nonexistent]', isError: false });
+  expect(result).toEqual({ content: 'exit_code: 0\n[/home/u v] [/nonexistent]', isError: false, exitCode: 0 });
 });
 
 test('a cancelled command is killed in the editor, then its terminal released; a refused terminal is an error result', async () => {
@@ -182,7 +182,7 @@ test('with the sandbox on, the editor is given the sandbox-wrapped command, neve
   };
   const bash = new BashTool(createOutputLimits(path.join(root, '.spill')), { launcher: () => launcher, sandbox: () => sandbox });
   const result = await bash.execute({ command: 'echo $IN_SANDBOX $PROXY_PORT' }, toolContext({ projectRoot: root }));
-  expect(result).toEqual({ content: 'exit_code: 0\n1 9', isError: false });
+  expect(result).toEqual({ content: 'exit_code: 0\n1 9', isError: false, exitCode: 0 });
   const create = editor.calls[0]?.[1] as { args: string[]; env: Array<{ name: string }> };
   expect(create.args.slice(3, 5)).toEqual(['/usr/bin/env', 'IN_SANDBOX=1']);
   expect(create.env.map((v) => v.name)).toContain('PROXY_PORT');
