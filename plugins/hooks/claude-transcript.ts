@@ -50,7 +50,9 @@ export class ClaudeTranscripts {
   appended(message: Message, context: SessionContext): void {
     if (context.agentId === 'main') return;
     const key = `${context.sessionId}/${context.agentId}`;
-    this.pending.set(key, [...(this.pending.get(key) ?? []), message]);
+    const queued = this.pending.get(key);
+    if (queued) queued.push(message);
+    else this.pending.set(key, [message]);
   }
 
   /** Brings the transcript of `context` up to date and returns its path. */
