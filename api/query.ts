@@ -17,7 +17,7 @@ import type { StreamMessage } from '../sdk/stream-json/messages.js';
 import { runMessages } from '../sdk/stream-json/run-messages.js';
 import { ApiInterface } from './api-interface.js';
 import { toCliOptions, type QueryOptions } from './options.js';
-import { queryPlugins } from './plugins.js';
+import { addedPlugins, buildPlugins } from './plugins.js';
 import { promptTexts, type Prompt } from './user-messages.js';
 
 export interface Query extends AsyncGenerator<StreamMessage, void> {
@@ -53,10 +53,11 @@ export function query({ prompt, options = {} }: QueryParams): Query {
     if (!isDirectory(cli.cwd)) throw new Error(`options.cwd is not a directory: ${cli.cwd}`);
     const env = options.env ? { ...options.env } : undefined;
     const homeDir = env?.HOME ?? os.homedir();
-    const plugins = await queryPlugins(options.plugins ?? [], cli.cwd, env);
+    const plugins = buildPlugins(env);
+    const added = addedPlugins(options.plugins);
     // canUseTool is asked with the running prompt's signal (interrupt or abort stop the question).
     const ui = new ApiInterface(options.stderr, options.canUseTool, () => turn?.signal ?? aborted);
-    const kernel = await openRun(cli, plugins, ui, { homeDir, ...(env ? { env } : {}) });
+    const kernel = await openRun(cli, plugins, ui, { homeDir, ...(env ? { env } : {}), ...(added ? { added } : {}) });
     try {
       const mode = startingMode(kernel, cli);
       for await (const text of promptTexts(prompt)) {

@@ -3,6 +3,12 @@
  * plugins that load (and what they warn about); the plugins' own checks run on it too. The kernel
  * is booted as bin/main.ts boots it, but no session starts and no model is called.
  *
+ * The plugins' start() runs as in a run (Kernel.create starts them), and doctor waits for the
+ * required, essential and safety plugins' as a run does before its first request (each bounded by
+ * its start timeout): one that fails or hangs is a `fail` line, since every run would stop there
+ * with exit 2. The kernel's shutdown then stops what they started (servers, watchers), so nothing
+ * is left running.
+ *
  * Two differences from a run, both so that doctor changes nothing: workspace trust is bound as a
  * service instead of being announced (announcing it writes a record to the audit log), and when
  * the provider cannot be set up (no key, no model…) the plugins are checked in a second boot
@@ -191,10 +197,24 @@ function bootWarnings(warnings: readonly string[], shown: ReadonlySet<string>): 
   };
 }
 
-function pluginLines(kernel: Kernel, warnings: readonly CheckLine[], standIn: boolean): CheckLine[] {
+async function pluginLines(kernel: Kernel, warnings: readonly CheckLine[], standIn: boolean): Promise<CheckLine[]> {
   const names = kernel.plugins.map((p) => p.name).filter((name) => !DOCTOR_PLUGINS.has(name));
   const note = standIn ? ' (checked with a stand-in provider, see provider)' : '';
-  return [{ status: 'ok', check: 'plugins', message: `${names.length} loaded${note}: ${names.join(', ')}` }, ...warnings];
+  return [{ status: 'ok', check: 'plugins', message: `${names.length} loaded${note}: ${names.join(', ')}` }, ...(await startLines(kernel)), ...warnings];
+}
+
+/**
+ * A run waits for the required, essential and safety plugins' start() before its first request
+ * and stops with exit 2 when one fails or hangs (bin/open-run.ts): doctor waits the same way, so
+ * a policy that loads but cannot start is not reported as working.
+ */
+async function startLines(kernel: Kernel): Promise<CheckLine[]> {
+  try {
+    await kernel.criticalPluginsReady();
+    return [];
+  } catch (error) {
+    return [{ status: 'fail', check: 'plugins', message: `MewCode does not start: ${message(error)}`, hint: 'fix the plugin or what its start() needs; a run exits 2 until then' }];
+  }
 }
 
 /** A build without a CommandSandbox: bash runs without an OS sandbox (no plugin's check would say so). */
@@ -222,7 +242,7 @@ export async function kernelChecks(input: KernelCheckInput, onKernel: (kernel: K
       const warnings = bootWarnings(real.warnings, input.shown);
       return {
         provider: [...providerLines(kernel, input.env), ...warnings.provider],
-        plugins: pluginLines(kernel, warnings.plugins, false),
+        plugins: await pluginLines(kernel, warnings.plugins, false),
         more: await onKernel(kernel),
         ...withEndpoint(modelEndpoint(kernel)),
       };
@@ -244,7 +264,7 @@ export async function kernelChecks(input: KernelCheckInput, onKernel: (kernel: K
           ...onlyReal.plugins.map((line) => ({ ...line, check: 'provider' })),
           ...warnings.provider,
         ],
-        plugins: pluginLines(kernel, warnings.plugins, true),
+        plugins: await pluginLines(kernel, warnings.plugins, true),
         more: await onKernel(kernel),
       };
     } finally {

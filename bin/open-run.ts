@@ -9,7 +9,7 @@
 import os from 'node:os';
 import { loadConfig } from '../config/index.js';
 import { createWorkspaceTrust } from '../config/trust.js';
-import { Kernel, ConfigurationError } from '../kernel/index.js';
+import { Kernel, ConfigurationError, type AddedPlugins } from '../kernel/index.js';
 import type { CliOptions, MewcodePlugin, UserInterface } from '../types/plugin.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { TOKENS } from '../types/tokens.js';
@@ -33,6 +33,8 @@ export interface BootedKernel {
 export interface BootPlace {
   homeDir?: string;
   env?: NodeJS.ProcessEnv;
+  /** A host's plugins for this run (query()'s options.plugins): configured plugins, never the build's. */
+  added?: AddedPlugins;
 }
 
 /** Trust, configuration and Kernel.create (plugins bound and applied, nothing started yet). */
@@ -50,7 +52,7 @@ export async function bootKernel(options: CliOptions, plugins: readonly MewcodeP
   if (options.model !== undefined) flags.model = options.model;
   try {
     // Started by startRun, once no trust dialog can make this kernel the one that is thrown away.
-    const kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust: workspaceTrust, deferStart: true, ...(place.env ? { env: place.env } : {}) });
+    const kernel = await Kernel.create({ plugins, config, projectRoot: options.cwd, homeDir, flags, cli: options, trust: workspaceTrust, deferStart: true, ...(place.env ? { env: place.env } : {}), ...(place.added ? { added: place.added } : {}) });
     return { kernel, trust: workspaceTrust, phases: { trust: trustDone - started, config: configDone - trustDone, kernel: monotonicMs() - configDone } };
   } catch (error) {
     if (error instanceof ConfigurationError) throw new OpenRunError(error.message, 2);

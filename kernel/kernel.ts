@@ -28,6 +28,7 @@ import { ensureAssistantTail } from './conversation.js';
 import { emptyConfig } from './empty-config.js';
 import { FileReadTrackerImpl } from './file-read-tracker.js';
 import { loadExternalPlugins, type PluginSpec } from './external-plugins.js';
+import { loadAddedPlugins, type AddedPlugins } from './added-plugins.js';
 import { createPluginHooks, TapLedger } from './hook-facade.js';
 import { recordRawHooks } from './raw-hooks.js';
 import { createHooks, guardHooks, pluginOfTap } from './hooks.js';
@@ -94,6 +95,11 @@ const warmUpStarts = channel(WARM_UP_CHANNEL);
 export interface KernelOptions {
   /** The build's plugin set (the CLI passes the default set). */
   plugins: readonly MewcodePlugin[];
+  /**
+   * Plugins a host adds to this run (`query()`'s `options.plugins`): configured plugins, not the
+   * build's (added-plugins.ts), refused under `allow_managed_plugins_only`.
+   */
+  added?: AddedPlugins;
   config?: ResolvedConfig;
   projectRoot: string;
   homeDir: string;
@@ -267,6 +273,8 @@ export class Kernel implements KernelApi {
       if (spec.required) throw new ConfigurationError(`${message}. ${this.requiredBecause(spec)}, so MewCode will not run without it.`);
       this.warn(`${message}; skipped`);
     });
+    // After the configured ones: ranked, demoted and refused as they are (never the build's).
+    external.push(...(await loadAddedPlugins(this.options.added, { policy: this.managedPolicy, projectRoot: this.options.projectRoot, trust: this.options.trust })));
     const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
     for (const { plugin, spec } of external) {
       if (!spec.required) continue;

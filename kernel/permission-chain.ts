@@ -122,6 +122,11 @@ export class PermissionChain {
     return false;
   }
 
+  /** Whether the user's allow rules count at all (not under allow_managed_rules_only). */
+  userAllowRulesCount(): boolean {
+    return this.options.managedRulesOnly?.() === undefined;
+  }
+
   /**
    * Bound the taps of the other decision hooks (preToolUse, requestApproval, userPromptSubmit,
    * stop) and of postToolUse and preModelRequest of these hooks, once: the kernel calls it before

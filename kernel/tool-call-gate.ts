@@ -155,7 +155,7 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
     return deny(call, `Permission denied by ${verdict.layer}: ${verdict.reason ?? 'no reason given'}. Do not retry this call; choose another approach or ask the user.`);
   }
   if (verdict.decision === 'ask') {
-    const approvalRequest: ApprovalRequest = Object.freeze({ ...permission, verdict, toolCallId: call.id, pluginsMayAllow: pluginsMayAllow(judged) });
+    const approvalRequest: ApprovalRequest = Object.freeze({ ...permission, verdict, toolCallId: call.id, pluginsMayAllow: pluginsMayAllow(judged), allowRuleLifts: allowRuleLifts(judged, deps.chain.userAllowRulesCount()) });
     deps.emit({ type: 'approval_request', request: approvalRequest });
     const byPlugin: unknown = await unlessCancelled(deps.hooks.requestApproval.promise(approvalRequest));
     if (byPlugin === CANCELLED) return deny(call, CANCELLED_BEFORE_DECISION);
@@ -165,9 +165,12 @@ async function decideToolCall(call: ToolCall, deps: GateDeps, noteStop: (stop: R
       return deny(call, `Permission required: ${call.name} needs approval (${verdict.reason ?? verdict.layer}) and no one was available to approve it. Do not retry this call.`);
     }
     // Only a well-formed allow choice runs the call; anything else an approver returned denies it.
-    const outcome: ApprovalOutcome = isApprovalOutcome(answer)
+    const given: ApprovalOutcome = isApprovalOutcome(answer)
       ? answer
       : { choice: 'deny', answeredBy: 'kernel', reason: `the approver returned a malformed approval (${describeValue(answer)})` };
+    // A remembered answer to a question no allow rule lifts would save a rule that never stops it
+    // coming back (whatever the approver offered): it is taken as "allow once".
+    const outcome: ApprovalOutcome = (given.choice === 'allow_session' || given.choice === 'allow_always') && !approvalRequest.allowRuleLifts ? { ...given, choice: 'allow_once' } : given;
     const allowed = ALLOW_CHOICES.has(outcome.choice);
     if (allowed && outcome.input !== undefined) return approvedWithOtherInput(outcome.input, outcome, byPlugin !== undefined);
     await decided(permission, verdict, allowed, outcome);
@@ -278,6 +281,18 @@ function isModeQuestion({ decider }: ChainOutcome): boolean {
 /** Whether a requestApproval tap's allow is taken for this ask (never for a hook's own question). */
 function pluginsMayAllow(outcome: ChainOutcome & { hookAsked?: true }): boolean {
   return outcome.hookAsked !== true && isModeQuestion(outcome);
+}
+
+/**
+ * Whether an allow rule of the user's would have let the call run without this question: the
+ * asking layer comes after the rules' stage (an allow rule's verdict ends the chain before its
+ * tap) and is no required plugin's (whose layer is asked whatever was allowed before it), or no
+ * layer decided; never a hook's question, and never while only managed rules allow.
+ */
+function allowRuleLifts(outcome: ChainOutcome & { hookAsked?: true }, userRulesCount: boolean): boolean {
+  if (!userRulesCount || outcome.hookAsked === true) return false;
+  const { decider } = outcome;
+  return decider === undefined || (!decider.required && decider.stage > PermissionStage.Rules);
 }
 
 function deny(call: ToolCall, content: string): GateOutcome {

@@ -65,6 +65,17 @@ export interface ApprovalRequest extends PermissionRequest {
    * sandbox's, a policy's or a PreToolUse hook's question is the user's. A tap may always deny.
    */
   pluginsMayAllow: boolean;
+  /**
+   * Whether an allow rule of the user's (`permissions.allow`, `--allowedTools`, "allow for this
+   * session", "always allow") would have let this call run without the question: the kernel's
+   * reading of the chain, the one answer every front end and hint uses. True when the ask comes
+   * from a layer after the permission rules (the mode, the blacklist's unverifiable-command check,
+   * install_skill), whose tap an allow rule's verdict skips, or when no layer decided. False for a
+   * settings file's ask rule, an early layer's question (at or before the rules' stage), a required
+   * plugin's (the organisation's) question, a PreToolUse hook's, and under
+   * `allow_managed_rules_only`: a rule suggested or saved for those would never stop the question.
+   */
+  allowRuleLifts: boolean;
 }
 
 export interface ApprovalOutcome {
@@ -81,11 +92,11 @@ export interface ApprovalOutcome {
 }
 
 /**
- * Whether a remembered answer ("allow for this session", "always allow") could lift this question.
- * Not a settings file's (or managed settings') ask, `permission-rules:*`: an ask rule beats every
- * allow, so the allow rule such an answer saves would not stop the question coming back; only
- * "allow once" (or deny) is offered for it.
+ * Whether a remembered answer ("allow for this session", "always allow") could lift this question:
+ * only when an allow rule would (`allowRuleLifts`). Otherwise the rule such an answer saves would
+ * not stop the question coming back, so only "allow once" (or deny) is offered, and the kernel
+ * takes any other allow as "allow once".
  */
-export function answerCanBeRemembered(verdict: Pick<PermissionVerdict, 'layer'>): boolean {
-  return !verdict.layer.startsWith('permission-rules:');
+export function answerCanBeRemembered(request: Pick<ApprovalRequest, 'allowRuleLifts'>): boolean {
+  return request.allowRuleLifts === true;
 }

@@ -7,6 +7,7 @@
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import { unliftedAskNote } from '../../types/unlifted-ask.js';
 
 /** Before every other approver: nobody is asked. */
 export const DONT_ASK_STAGE = -1000;
@@ -20,13 +21,13 @@ function shellWord(text: string): string {
 export function dontAskRefusal(kernel: KernelApi, request: ApprovalRequest, source = '--permission-mode dontAsk'): ApprovalOutcome {
   const why = `${request.toolName} needs approval (${request.verdict.reason ?? request.verdict.layer}), and ${source} refuses whatever would ask.`;
   const approvals = kernel.container.isBound(TOKENS.Approvals) ? kernel.container.get(TOKENS.Approvals) : undefined;
-  // A settings file's ask (or the organisation's) holds over every allow rule: no rule to suggest.
-  const rule = approvals && !request.verdict.layer.startsWith('permission-rules') ? approvals.suggestRule(request) : undefined;
-  // Only the organisation's rules allow anything: a flag or a rule of the user's would be ignored.
-  const rulesOnly = approvals?.managedRulesOnly?.();
-  if (rule && rulesOnly !== undefined) {
-    return { choice: 'deny', answeredBy: 'permission-mode', reason: `${why} The organisation's managed settings allow only their own permission rules (${rulesOnly}: allow_managed_rules_only), so no --allowedTools or rule of yours can allow it.` };
-  }
+  if (!approvals) return { choice: 'deny', answeredBy: 'permission-mode', reason: why };
+  // A question no allow rule lifts (the kernel's reading of the chain: a settings file's or the
+  // organisation's ask, a required policy plugin's, a hook's; or only managed rules allow): the
+  // same note as headless -p, and no rule suggested.
+  const unlifted = unliftedAskNote(request, approvals.managedRulesOnly?.());
+  if (unlifted !== undefined) return { choice: 'deny', answeredBy: 'permission-mode', reason: `${why} ${unlifted}` };
+  const rule = approvals.suggestRule(request);
   return {
     choice: 'deny',
     answeredBy: 'permission-mode',

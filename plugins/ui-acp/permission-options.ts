@@ -15,11 +15,12 @@ const ALLOW_ALWAYS: PermissionOption = { optionId: 'allow_always', name: 'Always
 const REJECT: PermissionOption = { optionId: 'deny', name: 'Reject', kind: 'reject_once' };
 
 /**
- * The options offered for a request. A settings file's ask rule (managed settings' too) is
- * answered once at a time: a remembered answer could not lift it, so none is offered.
+ * The options offered for a request. A question no allow rule lifts (a settings file's ask rule,
+ * managed settings' too, a required policy plugin's, a hook's) is answered once at a time: a
+ * remembered answer could not lift it, so none is offered.
  */
-export function permissionOptions(request: Pick<ApprovalRequest, 'verdict'>): PermissionOption[] {
-  if (!answerCanBeRemembered(request.verdict)) return [ALLOW_ONCE, REJECT];
+export function permissionOptions(request: Pick<ApprovalRequest, 'allowRuleLifts'>): PermissionOption[] {
+  if (!answerCanBeRemembered(request)) return [ALLOW_ONCE, REJECT];
   return [ALLOW_ALWAYS, ALLOW_SESSION, ALLOW_ONCE, REJECT];
 }
 

@@ -167,3 +167,21 @@ test('settings files: each one found is listed (every spelling), and two spellin
   // The permission rules' own warning at boot is the same text: not repeated under plugins.
   expect(r.text.match(/spelled 2 ways/g)).toHaveLength(1);
 });
+
+test("a required plugin whose start() fails (here the organisation's, as a run would find it): a plugins fail line naming it, exit 1; one that starts is ok", async () => {
+  const managedDir = path.join(base, 'managed');
+  mkdirSync(managedDir);
+  writeFileSync(path.join(managedDir, 'managed-settings.yaml'), 'plugins: [./pol.mjs]\n');
+  const env = { ...goodEnv, MEWCODE_MANAGED_SETTINGS: path.join(managedDir, 'managed-settings.yaml') };
+
+  writeFileSync(path.join(managedDir, 'pol.mjs'), "export default { name: 'pol', start() { return Promise.reject(new Error('policy server unreachable')); }, apply() {} };\n");
+  const failing = await doctor(env);
+  expect(failing.code).toBe(1);
+  expect(failing.line('plugins')).toContainEqual(expect.stringMatching(/^fail +plugins +MewCode does not start: plugin pol failed in start: policy server unreachable.*required by managed settings/));
+
+  // Another file: this process has imported pol.mjs already.
+  writeFileSync(path.join(managedDir, 'managed-settings.yaml'), 'plugins: [./pol-ok.mjs]\n');
+  writeFileSync(path.join(managedDir, 'pol-ok.mjs'), "export default { name: 'pol', async start() {}, apply() {} };\n");
+  const starting = await doctor(env);
+  expect(starting.line('plugins').filter((l) => l.startsWith('fail'))).toEqual([]);
+});

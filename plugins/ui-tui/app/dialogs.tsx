@@ -76,9 +76,12 @@ function Choices({ labels, selected }: { labels: readonly string[]; selected: nu
   );
 }
 
-/** What the dialog offers: a settings file's ask is answered once at a time (answerCanBeRemembered). */
-export function approvalChoices(request: Pick<ApprovalRequest, 'verdict'>): readonly { choice: ApprovalChoice; label: string }[] {
-  return answerCanBeRemembered(request.verdict) ? APPROVAL_CHOICES : APPROVAL_CHOICES.filter((c) => c.choice === 'allow_once' || c.choice === 'deny');
+/**
+ * What the dialog offers: a question no allow rule lifts (a settings file's ask, a required
+ * policy plugin's, a hook's) is answered once at a time (answerCanBeRemembered).
+ */
+export function approvalChoices(request: Pick<ApprovalRequest, 'allowRuleLifts'>): readonly { choice: ApprovalChoice; label: string }[] {
+  return answerCanBeRemembered(request) ? APPROVAL_CHOICES : APPROVAL_CHOICES.filter((c) => c.choice === 'allow_once' || c.choice === 'deny');
 }
 
 export function ApprovalDialog({ request, onAnswer, armMs = ARM_MS }: { request: ApprovalRequest; onAnswer(choice: ApprovalChoice): void; armMs?: number }) {

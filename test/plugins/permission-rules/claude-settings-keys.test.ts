@@ -28,6 +28,7 @@ const question = (kernel: Awaited<ReturnType<typeof bootRules>>['kernel']): Appr
   verdict: { decision: 'ask', layer: 'permission-mode', reason: 'exec tools ask for approval in default mode' },
   toolCallId: 'c1',
   pluginsMayAllow: true,
+  allowRuleLifts: true,
 } as ApprovalRequest);
 
 test('defaultMode: dontAsk in a settings file is the default mode, and every question is answered no', async () => {

@@ -48,7 +48,8 @@ test('a result: completed with the diff for an edit, failed with the error text 
   });
 });
 
-const request = (layer: string): Pick<ApprovalRequest, 'verdict'> => ({ verdict: { decision: 'ask', layer } });
+/** As the kernel reads the chain: only an ask after the rules (the mode's) is lifted by an allow rule. */
+const request = (layer: string): Pick<ApprovalRequest, 'verdict' | 'allowRuleLifts'> => ({ verdict: { decision: 'ask', layer }, allowRuleLifts: layer === 'permission-mode' });
 
 test('approval options map to MewCode\'s scopes; a settings file\'s ask rule (managed or not) is answered once at a time; anything not offered denies', () => {
   const options = permissionOptions(request('permission-mode'));

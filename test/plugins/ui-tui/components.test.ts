@@ -27,6 +27,7 @@ function request(overrides: Partial<ApprovalRequest> = {}): ApprovalRequest {
     verdict: { decision: 'ask', layer: 'permission-mode', reason: 'write tools ask in default mode' },
     toolCallId: 'call_1',
     pluginsMayAllow: true,
+    allowRuleLifts: true,
     ...overrides,
   };
 }
@@ -73,7 +74,7 @@ describe('approval dialog', () => {
 
   test("a settings file's ask rule offers only allow once and deny: a remembered answer would not lift it", async () => {
     const answers: ApprovalChoice[] = [];
-    const ask = request({ verdict: { decision: 'ask', layer: 'permission-rules:project', reason: 'ask project rule "Edit(src/**)" matches' } });
+    const ask = request({ verdict: { decision: 'ask', layer: 'permission-rules:project', reason: 'ask project rule "Edit(src/**)" matches' }, allowRuleLifts: false });
     const view = render(createElement(ApprovalDialog, { request: ask, onAnswer: (c: ApprovalChoice) => answers.push(c), armMs: 0 }));
     const frame = view.lastFrame()!;
     expect(frame).toContain('1. Yes, allow once');
