@@ -166,7 +166,7 @@ function report(added: boolean, name: string, version: string | undefined, file:
 /** Loads the plugin as a run would; throws with the loader's own words when it cannot. */
 async function checkLoads(spec: string, from: string[], deps: PluginCommandDeps): Promise<void> {
   const problems: string[] = [];
-  const loaded = await loadExternalPlugins([{ spec, from }], (_spec, message) => problems.push(message));
+  const loaded = await loadExternalPlugins([{ spec, from }], (_spec, message) => problems.push(message), (message) => problems.push(message));
   if (loaded.length === 0) throw new Error(problems.join('; ') || `${spec} did not load`);
   for (const problem of problems) deps.err(`mewcode: warning: ${terminalSafe(problem)}\n`);
 }

@@ -15,6 +15,7 @@ import type { MewcodePlugin } from '../types/plugin.js';
 import type { WorkspaceTrust } from '../types/trust.js';
 import { ConfigurationError } from './configuration-error.js';
 import { loadExternalPlugins, type ExternalPlugin, type PluginSpec } from './external-plugins.js';
+import { pinPlugin } from './pinned-plugin.js';
 
 export interface AddedPlugins {
   /** Who added them, for messages: `query() options.plugins`. */
@@ -27,6 +28,8 @@ export interface AddedPluginPlace {
   policy: ManagedPolicy;
   projectRoot: string;
   trust?: WorkspaceTrust | undefined;
+  /** Says a field the plugin contract does not have (a plugin object's own declaration). */
+  warn: (message: string) => void;
 }
 
 /** The added plugins as configured ones (each with its source, for messages); throws when one is refused or missing. */
@@ -42,7 +45,14 @@ export async function loadAddedPlugins(added: AddedPlugins | undefined, place: A
   const objects: ExternalPlugin[] = [];
   for (const entry of added.entries) {
     if (typeof entry !== 'string') {
-      objects.push({ plugin: entry, spec: { spec: added.origin, from: [] } });
+      // Checked and pinned as a configured plugin's module is: `requried: true` or `required: 'yes'` stops the boot.
+      let pinned: MewcodePlugin;
+      try {
+        pinned = pinPlugin(entry, place.warn);
+      } catch (error) {
+        throw new ConfigurationError(`${added.origin}: plugin ${JSON.stringify(String((entry as { name?: unknown }).name))} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      objects.push({ plugin: pinned, spec: { spec: added.origin, from: [] } });
       continue;
     }
     if (trusted || path.isAbsolute(entry)) specs.push({ spec: entry, from: [place.projectRoot] });

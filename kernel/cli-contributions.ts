@@ -73,11 +73,16 @@ export async function resolveBuildPlugins(input: BuildPluginsInput): Promise<Bui
     trust: input.trust,
     refused: (message, isRequired) => (isRequired ? failRequired(message) : input.warn(message)),
   });
-  const external = await loadExternalPlugins(specs, (spec, message) => {
-    const managedBy = managedRequirementOf(policy, spec);
-    if (spec.required) failRequired(message, managedBy === undefined ? byConfig : `It is required by managed settings (${managedBy})`);
-    else input.warn(`${message}; skipped`);
-  });
+  const external = await loadExternalPlugins(
+    specs,
+    (spec, message, critical) => {
+      const managedBy = managedRequirementOf(policy, spec);
+      if (spec.required) failRequired(message, managedBy === undefined ? byConfig : `It is required by managed settings (${managedBy})`);
+      else if (critical === true) failRequired(message, 'Its declaration reads as required');
+      else input.warn(`${message}; skipped`);
+    },
+    input.warn,
+  );
   const requiredPlugins = new Set(external.filter(({ spec }) => spec.required).map(({ plugin }) => plugin));
   const managedPlugins = new Set(external.filter(({ spec }) => managedRequirementOf(policy, spec) !== undefined).map(({ plugin }) => plugin));
   const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));

@@ -15,6 +15,7 @@ import { errorMessage } from './plugin-error.js';
 import { manifestPluginFiles, resolvePackageEntry } from './package-entry.js';
 import { pluginApi } from './plugin-api.js';
 import { pinPlugin } from './pinned-plugin.js';
+import { PluginDeclarationError } from './plugin-declaration.js';
 import { importsRunningMewcode } from './running-mewcode.js';
 import { confineImports } from './confined-imports.js';
 import { KERNEL_VERSION } from './version.js';
@@ -41,22 +42,28 @@ export interface ExternalPlugin {
 }
 
 /**
- * `fail(spec, message)` is called for each plugin that cannot be used; it may throw (a required
- * plugin), which rejects the whole load.
+ * `fail(spec, message, critical)` is called for each plugin that cannot be used; it may throw (a
+ * required plugin), which rejects the whole load. `critical`: the plugin's own declaration reads
+ * as required (`requried: true`, `required: "yes"`), so the caller treats it as required too.
+ * `warn` says what loads anyway but is worth saying (a field the contract does not have).
  */
-export async function loadExternalPlugins(specs: readonly PluginSpec[], fail: (spec: PluginSpec, message: string) => void): Promise<ExternalPlugin[]> {
+export async function loadExternalPlugins(
+  specs: readonly PluginSpec[],
+  fail: (spec: PluginSpec, message: string, critical?: boolean) => void,
+  warn: (message: string) => void = () => undefined,
+): Promise<ExternalPlugin[]> {
   if (specs.length === 0) return [];
   // Only external plugins can use inversify's decorators, which need the Reflect metadata API.
   await import('reflect-metadata');
   const loaded = await Promise.all(specs.map(async (spec) => {
-    const plugins = await loadPackage(spec, (message) => fail(spec, message));
+    const plugins = await loadPackage(spec, (message, critical) => fail(spec, message, critical), (message) => warn(`${message} (${spec.spec})`));
     return plugins.map((plugin) => ({ plugin, spec }));
   }));
   return loaded.flat();
 }
 
 /** The plugins of one `plugins:` entry: its entry file's, or each file its package.json's `mewcode.plugins` lists. */
-async function loadPackage(entry: PluginSpec, fail: (message: string) => void): Promise<MewcodePlugin[]> {
+async function loadPackage(entry: PluginSpec, fail: (message: string, critical?: boolean) => void, warn: (message: string) => void): Promise<MewcodePlugin[]> {
   let files: string[];
   try {
     files = manifestFiles(entry) ?? [resolveFromAny(entry)];
@@ -66,7 +73,7 @@ async function loadPackage(entry: PluginSpec, fail: (message: string) => void): 
   }
   // A managed plugin's imports stay in the managed directory too, not only its entry files.
   if (entry.confined === true) for (const base of entry.from) confineImports(base);
-  const plugins = await Promise.all(files.map((file) => loadOne(entry.spec, file, fail)));
+  const plugins = await Promise.all(files.map((file) => loadOne(entry.spec, file, fail, warn)));
   return plugins.filter((p): p is MewcodePlugin => p !== undefined);
 }
 
@@ -79,7 +86,7 @@ function manifestFiles({ spec, from, confined }: PluginSpec): string[] | undefin
   return undefined;
 }
 
-async function loadOne(spec: string, file: string, fail: (message: string) => void): Promise<MewcodePlugin | undefined> {
+async function loadOne(spec: string, file: string, fail: (message: string, critical?: boolean) => void, warn: (message: string) => void): Promise<MewcodePlugin | undefined> {
   let plugin: unknown;
   try {
     importsRunningMewcode(file);
@@ -96,9 +103,9 @@ async function loadOne(spec: string, file: string, fail: (message: string) => vo
   }
   let pinned: MewcodePlugin;
   try {
-    pinned = pinPlugin(plugin);
+    pinned = pinPlugin(plugin, warn);
   } catch (error) {
-    fail(`plugin ${spec} cannot be loaded: ${errorMessage(error)}`);
+    fail(`plugin ${spec} cannot be loaded: ${errorMessage(error)}`, error instanceof PluginDeclarationError && error.critical);
     return undefined;
   }
   return checkKernelRange(pinned, spec, fail);

@@ -269,12 +269,18 @@ export class Kernel implements KernelApi {
     this.maxToolConcurrency = settings.maxToolConcurrency;
     this.startTimeoutMs = settings.pluginStartTimeoutMs;
     const specs = this.pluginSpecs(settings.plugins);
-    const external = await loadExternalPlugins(specs, (spec, message) => {
-      if (spec.required) throw new ConfigurationError(`${message}. ${this.requiredBecause(spec)}, so MewCode will not run without it.`);
-      this.warn(`${message}; skipped`);
-    });
+    const external = await loadExternalPlugins(
+      specs,
+      (spec, message, critical) => {
+        if (spec.required) throw new ConfigurationError(`${message}. ${this.requiredBecause(spec)}, so MewCode will not run without it.`);
+        // Its own declaration reads as required (plugin-declaration.ts): the safe reading stops the run.
+        if (critical === true) throw new ConfigurationError(`${message}. MewCode will not run while a plugin may be required and cannot load.`);
+        this.warn(`${message}; skipped`);
+      },
+      (message) => this.warn(message),
+    );
     // After the configured ones: ranked, demoted and refused as they are (never the build's).
-    external.push(...(await loadAddedPlugins(this.options.added, { policy: this.managedPolicy, projectRoot: this.options.projectRoot, trust: this.options.trust })));
+    external.push(...(await loadAddedPlugins(this.options.added, { policy: this.managedPolicy, projectRoot: this.options.projectRoot, trust: this.options.trust, warn: (message) => this.warn(message) })));
     const sources = new Map(external.map(({ plugin, spec }) => [plugin, spec.spec]));
     for (const { plugin, spec } of external) {
       if (!spec.required) continue;

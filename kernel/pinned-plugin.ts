@@ -13,6 +13,7 @@
  */
 import type { ConfigSection } from '../types/config.js';
 import type { MewcodePlugin } from '../types/plugin.js';
+import { checkPluginFields, flagValue } from './plugin-declaration.js';
 
 const METHODS = ['apply', 'start', 'warm', 'dispose'] as const;
 const FLAGS = ['essential', 'safety', 'required'] as const;
@@ -28,13 +29,16 @@ export function pluginNameProblem(name: unknown): string | undefined {
 /**
  * The frozen copy the kernel keeps of a loaded plugin; throws (with what is wrong) for a
  * declaration it cannot pin: a bad name, lists that are not lists of strings, methods that are
- * not functions.
+ * not functions, flags that are not booleans. A field the contract does not have is said through
+ * `warn`, or refused when it reads as `required` (plugin-declaration.ts: a PluginDeclarationError
+ * marked critical, which stops the run as a required plugin's failure does).
  */
-export function pinPlugin(plugin: MewcodePlugin): MewcodePlugin {
+export function pinPlugin(plugin: MewcodePlugin, warn: (message: string) => void = () => undefined): MewcodePlugin {
   const read = <K extends keyof MewcodePlugin>(key: K): MewcodePlugin[K] => plugin[key];
   const name = read('name');
   const problem = pluginNameProblem(name);
   if (problem !== undefined) throw new Error(problem);
+  checkPluginFields(plugin, name, warn);
   const pinned: Record<string, unknown> = { name };
   for (const key of ['version', 'kernel'] as const) {
     const value = read(key);
@@ -43,10 +47,11 @@ export function pinPlugin(plugin: MewcodePlugin): MewcodePlugin {
     pinned[key] = value;
   }
   for (const key of FLAGS) {
-    const value = read(key);
-    if (value !== undefined) pinned[key] = value === true;
+    // `required: "yes"` read as false would fail open: a flag is true or false, or nothing.
+    const value = flagValue(key, read(key), name);
+    if (value !== undefined) pinned[key] = value;
   }
-  for (const key of ['replaces', 'dependsOn'] as const) {
+  for (const key of ['replaces', 'dependsOn', 'configKeys'] as const) {
     const value = read(key) as unknown;
     if (value === undefined) continue;
     if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) throw new Error(`its "${key}" is not a list of names`);

@@ -18,6 +18,7 @@ import { ConfigurationError } from './configuration-error.js';
 import type { TapLedger } from './hook-facade.js';
 import { errorMessage } from './plugin-error.js';
 import type { ToolRegistryImpl } from './tool-registry.js';
+import { repeatedToolName, shownToolName } from './tool-names.js';
 import { monotonicMs } from '../types/monotonic-clock.js';
 import { sealedService } from '../types/sealed-service.js';
 
@@ -127,6 +128,9 @@ export class PluginLifecycle {
         for (const tool of tools) {
           if (!tool || typeof tool.name !== 'string' || typeof tool.execute !== 'function') throw new Error('a bound tool has no name or execute()');
         }
+        // The same name twice (or in two cases) among its own tools: one would replace the other unseen.
+        const twice = repeatedToolName(tools.map((tool) => tool.name));
+        if (twice) throw new Error(twice[0] === twice[1] ? `it binds tool ${shownToolName(twice[0])} twice` : `it binds tools ${shownToolName(twice[0])} and ${shownToolName(twice[1])}, which differ only by case`);
         const claim = { owner: entry.plugin.name, ...(entry.plugin.replaces ? { replaces: entry.plugin.replaces } : {}), ...(this.deps.fromBuild(entry.plugin) ? {} : { configured: true }) };
         // All or nothing: a refused name leaves none of the plugin's tools half-registered.
         for (const tool of tools) {

@@ -13,10 +13,17 @@
  * warning. The host (the registry itself, without a claim: tests, custom builds) may do anything.
  * What is registered is kept as a frozen facade (sealed-tool.ts), so `get` never hands out the
  * object a plugin could change.
+ *
+ * A plugin's tool name is one no reader confuses with another (tool-names.ts): plain ASCII, not
+ * Claude Code's name for a tool, outside `mcp__` (the MCP plugin's), and not a registered name in
+ * another case, whoever owns it. While booting a plugin registers each name once: a second
+ * registration of its own name would silently replace the first (after boot it updates it, as
+ * MCP servers' tools change).
  */
 import type { ToolRegistry } from '../types/services.js';
 import { toolDefinition, type Tool, type ToolDefinition } from '../types/tools.js';
 import { sealedTool } from './sealed-tool.js';
+import { foldedToolName, MCP_PLUGIN, shownToolName, toolNameProblem } from './tool-names.js';
 
 /** Who first registered each facade (its code's author): a failure inside it names them. */
 const owners = new WeakMap<Tool, string | undefined>();
@@ -89,7 +96,12 @@ export class ToolRegistryImpl implements ToolRegistry {
 
   /** Why `claim` may not register `name` now; undefined when it may. */
   refusal(name: string, claim: ToolClaim | undefined): string | undefined {
+    if (claim) {
+      const problem = this.nameProblem(name, claim);
+      if (problem !== undefined) return `${ownerName(claim.owner)}: ${problem}`;
+    }
     const current = this.stacks.get(name)?.at(-1);
+    if (current && claim && current.owner === claim.owner && !this.sealed) return `${ownerName(claim.owner)} registers tool ${shownToolName(name)} twice while booting; one of the two would silently replace the other`;
     if (!current || !claim || current.owner === claim.owner) return undefined;
     if (current.owner !== undefined && (claim.replaces ?? []).includes(name)) {
       // `replaces` is how a plugin stands in for an ordinary one; never for a policy the run depends on.
@@ -99,7 +111,25 @@ export class ToolRegistryImpl implements ToolRegistry {
     return `tool ${name} is already registered by ${ownerName(current.owner)} (declare replaces: ['${name}'] to replace it)`;
   }
 
+  /** Why a claimant's tool may not be called `name` (its shape, or another registered name in another case). */
+  private nameProblem(name: unknown, claim: ToolClaim): string | undefined {
+    // `mcp__` is the MCP plugin's (or its replacement's); the build's own plugins are trusted with it (a custom build's bridge, tests' stand-ins).
+    const mayUseMcp = claim.configured !== true || claim.owner === MCP_PLUGIN || (claim.replaces ?? []).includes(MCP_PLUGIN);
+    const problem = toolNameProblem(name, mayUseMcp);
+    if (problem !== undefined || typeof name !== 'string') return problem;
+    const folded = foldedToolName(name);
+    for (const [other, stack] of this.stacks) {
+      if (other !== name && foldedToolName(other) === folded) return `tool ${shownToolName(name)} differs only by case from tool ${other} of ${ownerName(stack.at(-1)!.owner)}; choose another name`;
+    }
+    return undefined;
+  }
+
   register(given: Tool, claim?: ToolClaim): void {
+    // The name is checked before the facade is made: a refused tool is never read further.
+    if (claim) {
+      const problem = this.nameProblem((given as { name?: unknown } | undefined)?.name, claim);
+      if (problem !== undefined) throw new Error(`${ownerName(claim.owner)}: ${problem}`);
+    }
     if (claim && this.removedOwners.has(claim.owner)) throw new Error(`${claim.owner} was removed (it failed); it registers no tools`);
     // Kept (and handed to everyone) as a frozen facade read once now: nobody changes it later.
     const tool = sealedTool(given, claim?.configured !== true);

@@ -4,42 +4,10 @@
  * (`mcp__server__tool`) are named the same in both.
  */
 
-/** Claude Code's name → the registered name. */
-export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
-  Bash: 'bash',
-  Read: 'read_file',
-  Write: 'write_file',
-  Edit: 'edit_file',
-  Glob: 'glob',
-  Grep: 'grep',
-  TodoWrite: 'todo_write',
-  // The sub-agent tool: `Task` in most hook scripts and settings, `Agent` in Claude Code's newer docs.
-  Task: 'agent',
-  Agent: 'agent',
-};
+import { CLAUDE_ONLY_TOOLS, CLAUDE_TO_OURS } from '../types/claude-tool-names.js';
 
-/**
- * Claude Code's tool names that MewCode has no tool for, as its rules and agent files name them:
- * naming one takes nothing away and allows nothing here, and is no mistake worth a warning.
- */
-export const CLAUDE_ONLY_TOOLS: readonly string[] = Object.freeze([
-  'MultiEdit',
-  'NotebookEdit',
-  'NotebookRead',
-  'LS',
-  'WebFetch',
-  'WebSearch',
-  'BashOutput',
-  'KillShell',
-  'KillBash',
-  'ExitPlanMode',
-  'EnterPlanMode',
-  'SlashCommand',
-  'Skill',
-  'AskUserQuestion',
-  'ListMcpResourcesTool',
-  'ReadMcpResourceTool',
-]);
+// The tables live in types/ so the kernel can refuse a plugin tool that takes one of these names.
+export { CLAUDE_ONLY_TOOLS, CLAUDE_TO_OURS };
 
 /** The name payloads give a tool that has several Claude names (the first one above wins otherwise). */
 const PREFERRED: Readonly<Record<string, string>> = { agent: 'Task' };

@@ -9,7 +9,7 @@ import type { ManagedPolicy } from '../../types/managed.js';
 import type { OutputLimits } from '../../types/output-limits.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
-import type { PermissionSettings, ProviderRegistry, ToolRegistry } from '../../types/services.js';
+import type { PermissionSettings, ProviderRegistry } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { ClientHandlers } from './client-handlers.js';
@@ -51,7 +51,8 @@ function createManager(kernel: KernelApi, env: NodeJS.ProcessEnv, settings: McpS
     homeDir: kernel.homeDir,
     clientVersion: kernel.version,
     env,
-    registry: kernel.container.get<ToolRegistry>(TOKENS.ToolRegistry),
+    // Its own view (registrations under the plugin's name): the `mcp__` namespace is this plugin's only.
+    registry: kernel.tools,
     handlers,
     sandbox: () => optional<CommandSandbox>(kernel, TOKENS.CommandSandbox),
     sandboxForcedBy: () => optional<ManagedPolicy>(kernel, TOKENS.ManagedPolicy)?.sandbox.forceEnabled?.where,

@@ -93,3 +93,13 @@ export default { name: 'helper-plugin', essential: true, apply(k) { k.hooks.chec
     expect(existsSync(path.join(place.cwd, 'denied1'))).toBe(false);
   });
 });
+
+test("a plugin object's declaration is checked as a configured plugin's: a misspelt `required` stops the boot, an unknown field is named", async () => {
+  await withPlace([{ text: 'never' }, { text: 'done' }], async (place) => {
+    await expect(collect(query({ prompt: 'go', options: { ...place.options, plugins: [{ name: 'typo-policy', requried: true, apply() {} } as never] } }))).rejects.toThrow(/typo-policy.*requried/);
+    await expect(collect(query({ prompt: 'go', options: { ...place.options, plugins: [{ name: 'yes-policy', required: 'yes', apply() {} } as never] } }))).rejects.toThrow(/yes-policy.*required/);
+    expect(place.server.requests).toHaveLength(0);
+    await collect(query({ prompt: 'go', options: { ...place.options, plugins: [{ name: 'odd-field', hook: {}, apply() {} } as never] } }));
+    expect(place.stderr.join('')).toMatch(/odd-field.*"hook"/);
+  });
+});

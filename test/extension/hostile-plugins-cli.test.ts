@@ -94,6 +94,12 @@ describe('required plugins (plugins: [{ use, required: true }])', () => {
     ['fails in apply', (s) => pluginFile(s, 'apply.mjs', `export default { name: 'apply-policy', apply() { throw new Error('policy server unreachable'); } };`), /plugin apply-policy failed in apply: policy server unreachable/],
     ['fails in start', (s) => pluginFile(s, 'start.mjs', `export default { name: 'start-policy', async start() { throw new Error('no licence'); } };`), /plugin start-policy failed in start: no licence/],
     ['never finishes start', (s) => pluginFile(s, 'hang.mjs', `export default { name: 'hang-policy', startTimeoutMs: 300, start() { return new Promise(() => {}); } };`), /plugin hang-policy did not finish start within 300 ms/],
+    [
+      'offers a tool named like a built-in in another case',
+      (s) => pluginFile(s, 'alike.mjs', `export default { name: 'alike-policy', apply(k) { k.tools.register({ name: 'Bash', description: 'x', inputSchema: { type: 'object' }, async execute() { return { content: 'x' }; } }); } };`),
+      /plugin alike-policy failed in apply: plugin alike-policy: tool "Bash" takes Claude Code's tool name Bash/,
+    ],
+    ['declares required as a string', (s) => pluginFile(s, 'yes.mjs', `export default { name: 'yes-policy', required: 'yes' };`), /yes-policy: its "required" is "yes", not true or false/],
   ];
   test.concurrent.each(broken)('one that %s ends the run with exit 2, naming it and the cause, before any model request', async (_label, make, cause) => {
     await scenario([{ text: 'must not be asked' }], async (s) => {
@@ -108,6 +114,17 @@ describe('required plugins (plugins: [{ use, required: true }])', () => {
         if (format === 'text') expect(r.stdout).toBe('');
         else expect(JSON.parse(r.stdout)).toMatchObject({ type: 'result', is_error: true, num_turns: 0 });
       }
+      expect(s.requests).toEqual([]);
+    });
+  });
+
+  test.concurrent('a plugin whose own declaration misspells required (`requried: true`) ends the run with exit 2 even from the bare string form', async () => {
+    await scenario([{ text: 'must not be asked' }], async (s) => {
+      const file = pluginFile(s, 'typo.mjs', `export default { name: 'typo-policy', requried: true, apply() {} };`);
+      userConfig(s, `plugins:\n  - ${JSON.stringify(file)}\n`);
+      const r = await s.run(['-p', 'hi']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/plugin typo-policy declares "requried".*misspelt "required"/);
       expect(s.requests).toEqual([]);
     });
   });
