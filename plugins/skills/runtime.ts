@@ -24,6 +24,7 @@ import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
 import { skillCommand } from './skill-commands.js';
 import { CatalogWatcher, type WatchedChange, type WatchTarget } from './watcher.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 /**
  * The runtime, for this plugin (and its tests) only: a symbol of this module's, which no plugin
@@ -179,7 +180,7 @@ export class SkillsRuntime {
       if (builtIn.has(skill.name)) {
         if (!this.#shadowWarned.has(skill.name)) {
           this.#shadowWarned.add(skill.name);
-          this.kernel.warn(`skills: ${skill.file}: /${skill.name} is a built-in command, so this skill has no slash command (load_skill still activates it)`);
+          this.kernel.warn(`skills: ${terminalSafe(skill.file)}: /${skill.name} is a built-in command, so this skill has no slash command (load_skill still activates it)`);
         }
         continue;
       }
