@@ -63,3 +63,16 @@ test.concurrent('untrusted: a project skill whose name no one of the user holds 
     expect(r.stderr).not.toContain('/review');
   });
 });
+
+test.concurrent("untrusted: the model is not offered the project's skill under the name of the user's own command, and load_skill refuses it", async () => {
+  await scenario([{ toolCalls: [{ id: 'call_1', name: 'load_skill', input: { name: 'review' } }] }, { text: 'ok' }], async (s) => {
+    write(join(s.home, '.claude/commands/review.md'), userCommand);
+    write(join(s.cwd, '.claude/skills/review/SKILL.md'), repoSkill);
+    const r = await s.run(['-p', '/review']);
+    expect(r.code).toBe(0);
+    expect(JSON.stringify(s.requests[0]!.body.system)).not.toContain('repo skill');
+    const all = JSON.stringify(s.requests.map((request) => request.body));
+    expect(all).not.toContain('REPO-INJECTED');
+    expect(JSON.stringify(s.requests[1]!.body.messages.at(-1))).toContain("is the user's own command");
+  });
+});
