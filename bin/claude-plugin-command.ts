@@ -13,6 +13,7 @@ import { readPluginSettings } from '../config/claude-plugins/settings.js';
 import { terminalSafe } from '../config/terminal-safe.js';
 import { createWorkspaceTrust } from '../config/trust.js';
 import type { ParsedCommand } from './cli-args.js';
+import { messageLines } from '../types/notice-line.js';
 
 export type ClaudePluginCommand = Extract<ParsedCommand, { kind: 'plugin'; action: 'install' | 'uninstall' | 'enable' | 'disable' | 'update' | 'marketplace' }>;
 
@@ -29,7 +30,7 @@ const NEXT_START = 'This applies from the next start of MewCode.';
 
 export async function runClaudePluginCommand(command: ClaudePluginCommand, io: Writers): Promise<number> {
   const say = (text: string): void => io.out(`${terminalSafe(text)}\n`);
-  const warn = (text: string): void => io.err(`mewcode: warning: ${terminalSafe(text)}\n`);
+  const warn = (text: string): void => io.err(messageLines('mewcode: warning: ', terminalSafe(text)));
   const home = io.homeDir;
   if (command.action === 'marketplace') {
     switch (command.verb) {

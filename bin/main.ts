@@ -13,6 +13,7 @@ import { guardedCommand, guardUnfinishedRun } from './unfinished-run.js';
 import { bootKernel, OpenRunError, startRun, type BootedKernel } from './open-run.js';
 import { closeGoneTerminalsAtExit } from './gone-terminal.js';
 import { startFailedResult } from '../sdk/stream-json/result-message.js';
+import { messageLines } from '../types/notice-line.js';
 
 /**
  * Run MewCode with a command line (`argv` without node and the script) or parsed options, and
@@ -47,7 +48,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[], e
   const started = performance.now();
   const failed = (error: unknown): number => {
     if (!(error instanceof OpenRunError)) throw error;
-    terminal.err(`mewcode: ${error.message}\n`);
+    terminal.err(messageLines('mewcode: ', error.message));
     // A script reading json / stream-json gets its one result object, as for a model's error.
     if (options.outputFormat !== 'text') process.stdout.write(`${JSON.stringify(startFailedResult(error.message, performance.now() - started))}\n`);
     ended(error.exitCode);
@@ -69,7 +70,7 @@ async function runWith(options: CliOptions, plugins: readonly MewcodePlugin[], e
       try {
         await booted.trust.grant();
       } catch (error) {
-        terminal.err(`mewcode: ${error instanceof Error ? error.message : String(error)}\n`);
+        terminal.err(messageLines('mewcode: ', error instanceof Error ? error.message : String(error)));
       }
       booted.kernel.output.attach({ notify: () => undefined }); // the untrusted boot's messages are superseded
       await booted.kernel.shutdown();

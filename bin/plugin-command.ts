@@ -34,6 +34,7 @@ import { hostProgramEnv } from '../types/host-path.js';
 import { isPathStrictlyWithin } from '../types/path-within.js';
 import type { ParsedCommand } from './cli-args.js';
 import type { ClaudePluginCommand } from './claude-plugin-command.js';
+import { messageLines } from '../types/notice-line.js';
 
 type PluginCommand = Extract<ParsedCommand, { kind: 'plugin' }>;
 type Scope = 'user' | 'project';
@@ -152,7 +153,7 @@ async function listPlugins(cwd: string, deps: PluginCommandDeps): Promise<number
   const { claudePluginRows } = await import('./claude-plugin-command.js');
   const claude = await claudePluginRows(cwd, deps.homeDir, deps.env ?? process.env);
   deps.out(claude.rows.length === 0 ? 'No Claude Code plugins are installed. Install one with `mewcode plugin install <plugin>@<marketplace>`.\n' : `${claude.rows.join('\n')}\n`);
-  for (const warning of claude.warnings) deps.err(`mewcode: warning: ${terminalSafe(warning)}\n`);
+  for (const warning of claude.warnings) deps.err(messageLines('mewcode: warning: ', terminalSafe(warning)));
   return 0;
 }
 
@@ -168,7 +169,7 @@ async function checkLoads(spec: string, from: string[], deps: PluginCommandDeps)
   const problems: string[] = [];
   const loaded = await loadExternalPlugins([{ spec, from }], (_spec, message) => problems.push(message), (message) => problems.push(message));
   if (loaded.length === 0) throw new Error(problems.join('; ') || `${spec} did not load`);
-  for (const problem of problems) deps.err(`mewcode: warning: ${terminalSafe(problem)}\n`);
+  for (const problem of problems) deps.err(messageLines('mewcode: warning: ', terminalSafe(problem)));
 }
 
 function installDir(scope: Scope, cwd: string, homeDir: string): string {

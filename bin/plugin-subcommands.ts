@@ -19,6 +19,7 @@ import type { MewcodePlugin } from '../types/plugin.js';
 import { formatCommandHelp, HELP_HEAD, HELP_TAIL, OWN_COMMANDS, OWN_COMMANDS_HELP } from './cli-args.js';
 import { bootWithoutProvider } from './doctor-kernel.js';
 import { pluginDebugEnabled } from '../kernel/plugin-debug.js';
+import { messageLines } from '../types/notice-line.js';
 
 /**
  * Words that were MewCode's own commands before the plugins contributed them: when no plugin of
@@ -70,21 +71,21 @@ export async function dispatchPluginSubcommand(argv: readonly string[], plugins:
     lookup = await lookUp(place, trustFlagIn(argv, place.env), plugins);
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    terminal.err(`mewcode: ${error.message}\n`);
+    terminal.err(messageLines('mewcode: ', error.message));
     return 2;
   }
   const entry = lookup.commands.get(name);
   if (!entry) {
     const declaredBy = plugins.find((plugin) => Array.isArray(plugin.subcommands) && plugin.subcommands.some((command) => command?.name === name));
     if (!declaredBy && !KNOWN_COMMAND_WORDS.has(name)) return undefined;
-    for (const warning of lookup.warnings) terminal.err(`mewcode: warning: ${warning}\n`);
+    for (const warning of lookup.warnings) terminal.err(messageLines('mewcode: warning: ', warning));
     const why = declaredBy
       ? `plugin ${declaredBy.name}, which provides it, is not loaded here (disabled or replaced by the configuration)`
       : 'no plugin of this build provides it';
     terminal.err(`mewcode: the command "${name}" is not available: ${why}. mewcode --help lists the commands there are.\n`);
     return 2;
   }
-  for (const warning of lookup.warnings) terminal.err(`mewcode: warning: ${warning}\n`);
+  for (const warning of lookup.warnings) terminal.err(messageLines('mewcode: warning: ', warning));
   const context: SubcommandContext = {
     argv: argv.slice(1),
     cwd: place.cwd,
@@ -100,7 +101,7 @@ export async function dispatchPluginSubcommand(argv: readonly string[], plugins:
     return await entry.item.run(context);
   } catch (error) {
     const detail = pluginDebugEnabled(place.env, argv.includes('--debug')) && error instanceof Error && error.stack ? `\n${error.stack}` : '';
-    terminal.err(`mewcode: ${name} (plugin ${entry.plugin.name}) failed: ${error instanceof Error ? error.message : String(error)}${detail}\n`);
+    terminal.err(messageLines('mewcode: ', `${name} (plugin ${entry.plugin.name}) failed: ${error instanceof Error ? error.message : String(error)}${detail}`));
     return 1;
   }
 }
@@ -136,9 +137,9 @@ function refuseOpenRun(plugin: MewcodePlugin): SubcommandContext['openRun'] {
 async function bootForInspection(place: Place, trustProject: boolean, plugins: readonly MewcodePlugin[]): Promise<InspectionKernel> {
   const trust = await createWorkspaceTrust({ projectRoot: place.cwd, homeDir: place.homeDir, env: place.env, flag: trustProject });
   const config = await loadConfig({ cwd: place.cwd, homeDir: place.homeDir, trust });
-  for (const warning of config.warnings) terminal.err(`mewcode: ${warning}\n`);
+  for (const warning of config.warnings) terminal.err(messageLines('mewcode: ', warning));
   const booted = await bootWithoutProvider({ options: { cwd: place.cwd, trustProject }, homeDir: place.homeDir, env: place.env, plugins: [...plugins], config, trust, shown: new Set() });
-  for (const warning of booted.warnings) terminal.err(`mewcode: ${warning}\n`);
+  for (const warning of booted.warnings) terminal.err(messageLines('mewcode: ', warning));
   const kernel = booted.kernel;
   if (!kernel) throw booted.error instanceof Error ? booted.error : new Error(String(booted.error));
   return { kernel, trustNotice: () => trust.notice(), shutdown: () => kernel.shutdown() };

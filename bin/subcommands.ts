@@ -11,6 +11,7 @@ import { OWN_COMMANDS, type ParsedCommand } from './cli-args.js';
 import { KERNEL_VERSION } from '../kernel/version.js';
 // Every subcommand prints through the terminal-safe filter: they show files, servers and hooks.
 import { terminal } from '../config/terminal-safe.js';
+import { messageLines } from '../types/notice-line.js';
 
 export type Subcommand = Exclude<ParsedCommand, { kind: 'run' }>;
 
@@ -35,12 +36,12 @@ export async function runSubcommand(command: Subcommand, plugins?: readonly Mewc
     case 'help': {
       const { helpText } = await import('./plugin-subcommands.js');
       const help = await helpText(plugins, argv);
-      for (const warning of help.warnings) terminal.err(`mewcode: warning: ${warning}\n`);
+      for (const warning of help.warnings) terminal.err(messageLines('mewcode: warning: ', warning));
       terminal.out(help.text);
       return 0;
     }
     case 'error':
-      terminal.err(`mewcode: ${command.message}\n`);
+      terminal.err(messageLines('mewcode: ', command.message));
       return 2;
     case 'doctor': {
       const { runDoctor } = await import('./doctor.js');

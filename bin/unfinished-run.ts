@@ -9,6 +9,7 @@
  * safe side naming the plugin (a withheld output, a request not sent, a deny), and the run goes on.
  */
 import { expireStalledWaits } from '../kernel/decision-bounds.js';
+import { messageLines } from '../types/notice-line.js';
 
 /**
  * Call the returned function once the run's outcome is known (with its exit code when there is
@@ -31,7 +32,7 @@ export function guardUnfinishedRun(jsonOutput: boolean, subject?: string): (code
       subject === undefined
         ? 'the run stopped before it finished: everything it was waiting for was gone (a plugin hook, a start() or a provider left a promise that nothing will settle); --debug-boot lists the plugins that loaded'
         : `${subject} stopped before it finished: everything it was waiting for was gone (a promise that nothing will settle, in MewCode or in the plugin that provides the command or check); its result was not printed`;
-    process.stderr.write(`mewcode: ${message}\n`);
+    process.stderr.write(messageLines('mewcode: ', message));
     if (jsonOutput) {
       process.stdout.write(`${JSON.stringify({ type: 'result', subtype: 'error_during_execution', is_error: true, result: message, stop_reason: 'error' })}\n`);
     }

@@ -25,7 +25,9 @@ export const ESCAPE_SEQUENCE =
 
 /**
  * One-line text (a name, a command, a path): each unsafe character becomes `?`, as `ls` shows
- * them, so two names that differ only there still look different.
+ * them, so two names that differ only there still look different. Quote a name a repository chose
+ * this way before putting it in a warning; `mewcode:` lines are written with messageLines
+ * (types/notice-line.ts), which indents any later line, for a name that was not.
  *
  * `keepLines` (prose: the model's answer, a message, a hook's output): newlines and tabs stay;
  * complete escape sequences are removed (they carry nothing to read: a colour, a title, a clipboard

@@ -40,6 +40,7 @@ import { sendModelRequest } from './model-request.js';
 import { plainDataCopy } from './value-snapshots.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import { sealedService } from '../types/sealed-service.js';
+import { resolveCommandNames, type ScopedCommand } from './command-names.js';
 import { sealPluginServices } from './service-seals.js';
 import { deepFreeze } from '../types/deep-freeze.js';
 import { sealedFactory } from './sealed-provider.js';
@@ -150,6 +151,8 @@ export class Kernel implements KernelApi {
 
   /** The hooks themselves: a true private field, never handed out (plugins get facades). */
   readonly #raw: KernelHooks = createHooks();
+  /** The project commands whose name the user's own kept, each warned about once. */
+  readonly #commandWarned = new Set<string>();
   private readonly ledger = new TapLedger();
   private idleWarmDone = false;
   private pluginsStarted = false;
@@ -726,8 +729,19 @@ export class Kernel implements KernelApi {
    * sealed here, so one plugin holding a command cannot change what it does for the user or another plugin.
    */
   commands(): readonly Command[] {
-    const provided = this.getAll(TOKENS.CommandProvider).flatMap((provider) => provider.commands().map((command) => (Object.isFrozen(command) ? command : sealedService(command))));
-    return Object.freeze([...this.getAll(TOKENS.Command), ...provided]);
+    const provided = this.getAll(TOKENS.CommandProvider).flatMap((provider) =>
+      provider.commands().map((command): ScopedCommand => ({ command: Object.isFrozen(command) ? command : sealedService(command), scope: command.scope ?? 'user' })),
+    );
+    const bound = this.getAll(TOKENS.Command).map((command): ScopedCommand => ({ command, scope: 'builtin' }));
+    const trusted = this.options.trust?.isTrusted() ?? false;
+    return Object.freeze(
+      resolveCommandNames([...bound, ...provided], trusted, (command, message) => {
+        const key = `${command.source ?? ''}\u0000${command.name}`;
+        if (this.#commandWarned.has(key)) return;
+        this.#commandWarned.add(key);
+        this.warn(message);
+      }),
+    );
   }
 
   /** The UI that now receives every notice and approval request (buffered ones first). */

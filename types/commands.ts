@@ -22,9 +22,21 @@ export interface CommandResult {
   isError?: boolean;
 }
 
+/**
+ * Whose a command is: MewCode's or a plugin's (`builtin`), the user's own files, skills and Claude
+ * Code plugins (`user`), or the repository's (`project`). While the project is not trusted, a
+ * `project` command never takes a name a `user` or `builtin` one holds, whatever their kinds
+ * (a skill against a command file): the kernel's command list keeps the user's.
+ */
+export type CommandScope = 'builtin' | 'user' | 'project';
+
 export interface Command {
   /** Without the slash; letters, digits, `-`, `_`, `.` (Spec Kit's `speckit.specify`) and `:`. */
   readonly name: string;
+  /** Whose it is. Bound under TOKENS.Command: always `builtin`; a provider's without one: `user`. */
+  readonly scope?: CommandScope;
+  /** The file it comes from (a command file, a SKILL.md), which a warning about it names. */
+  readonly source?: string;
   readonly description: string;
   /** Shown after the name in help, e.g. `<file>`. */
   readonly argumentHint?: string;
@@ -35,7 +47,8 @@ export interface Command {
  * Contributed under TOKENS.CommandProvider (multi-bound) by a plugin whose commands change at run
  * time (the skills plugin: one command per skill, and a reload or an install changes them). Asked
  * each time the kernel lists commands; they come after the TOKENS.Command contributions, so a
- * built-in command keeps its name.
+ * built-in command keeps its name. Of two commands of one name the first listed is kept, except
+ * that while the project is not trusted a `project` one gives way to a `user` or `builtin` one.
  */
 export interface CommandProvider {
   commands(): readonly Command[];

@@ -20,6 +20,7 @@ import { projectBoundary } from '../project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { isRecord } from '../is-record.js';
 import { readConfigFile } from '../config-file.js';
+import { terminalSafe } from '../terminal-safe.js';
 
 export type PluginSettingsScope = 'user' | 'project' | 'local';
 
@@ -104,12 +105,12 @@ export function readPluginSettings(projectRoot: string, homeDir: string, trust: 
 function readEnabled(value: Record<string, unknown>, file: string, scope: PluginSettingsScope, result: PluginSettings): void {
   for (const [id, enabled] of Object.entries(value)) {
     if (!/^[^@\s]+@[^@\s]+$/.test(id)) {
-      result.warnings.push(`plugin settings: ${file}: enabledPlugins["${id}"]: a plugin is named "<plugin>@<marketplace>"; skipped`);
+      result.warnings.push(`plugin settings: ${file}: enabledPlugins["${terminalSafe(id)}"]: a plugin is named "<plugin>@<marketplace>"; skipped`);
       continue;
     }
     // Claude Code also accepts a list of version constraints here; any such value means enabled.
     if (typeof enabled !== 'boolean' && !Array.isArray(enabled)) {
-      result.warnings.push(`plugin settings: ${file}: enabledPlugins["${id}"] must be true or false; skipped`);
+      result.warnings.push(`plugin settings: ${file}: enabledPlugins["${terminalSafe(id)}"] must be true or false; skipped`);
       continue;
     }
     result.enabled.set(id, { enabled: enabled !== false, file, scope });
@@ -120,7 +121,7 @@ function readMarketplaces(value: Record<string, unknown>, file: string, scope: P
   for (const [name, entry] of Object.entries(value)) {
     const source = isRecord(entry) && isRecord(entry.source) ? entry.source : undefined;
     if (!source) {
-      result.warnings.push(`plugin settings: ${file}: extraKnownMarketplaces["${name}"] needs "source": {"source": "github"|"git"|"directory", …}; skipped`);
+      result.warnings.push(`plugin settings: ${file}: extraKnownMarketplaces["${terminalSafe(name)}"] needs "source": {"source": "github"|"git"|"directory", …}; skipped`);
       continue;
     }
     const addSpec = addSpecOf(source, base);

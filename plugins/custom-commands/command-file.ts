@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { COMMAND_DIRECTORIES, MAX_COMMAND_FILE_BYTES, allowedToolsOf, argumentHintOf, commandMarkdownFiles, commandNameParts, hasShellLines, toolList } from '../../config/command-files.js';
 import { readProjectTextFile } from '../../config/project-file.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
 import { readFrontmatter } from '../../sdk/frontmatter.js';
@@ -77,24 +78,26 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
   const loaded: CommandFile[] = [];
   for (const root of roots) {
     for (const file of await rootMarkdownFiles(root)) {
+      // The path as warnings show it: one line, whatever the repository named the file.
+      const shown = terminalSafe(file);
       const parts = file === root.dir ? commandNameParts(path.dirname(file), file) : commandNameParts(root.dir, file);
       if (!parts) {
-        warn(`custom commands: ${file}: skipped: a command's file and folder names may use only letters, digits, "-", "_" and "." (and start with a letter or digit)`);
+        warn(`custom commands: ${shown}: skipped: a command's file and folder names may use only letters, digits, "-", "_" and "." (and start with a letter or digit)`);
         continue;
       }
       // The shared reader of project-supplied files: inside the project, a regular file, bounded.
       const read = readProjectTextFile(file, { maxBytes: MAX_COMMAND_FILE_BYTES, ...(root.scope === 'project' ? { root: path.dirname(path.dirname(root.dir)) } : {}) });
       if (!read.ok) {
-        if (!read.missing) warn(`custom commands: ${file}: skipped: ${read.reason}`);
+        if (!read.missing) warn(`custom commands: ${shown}: skipped: ${read.reason}`);
         continue;
       }
       const parsed = await readFrontmatter(read.text);
       if (!parsed.ok) {
-        warn(`custom commands: ${file}:${parsed.line}: ${parsed.message}; skipped`);
+        warn(`custom commands: ${shown}:${parsed.line}: ${parsed.message}; skipped`);
         continue;
       }
       const data = parsed.data;
-      const at = (key: string): string => (parsed.keyLines[key] === undefined ? file : `${file}:${parsed.keyLines[key]}`);
+      const at = (key: string): string => (parsed.keyLines[key] === undefined ? shown : `${shown}:${parsed.keyLines[key]}`);
       // The project's path is filled in when the command runs, as in every command's text (command.ts).
       const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProjectDir(root.variables)) : text);
       const hint = argumentHintOf(data);
@@ -105,7 +108,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       const allowedTools = allowedToolsOf(data);
       const approvesTools = root.scope === 'user' || allowedTools.length === 0 || trust?.approves(file, 'commands', read.text) === true;
       if (!approvesTools) {
-        warn(`custom commands: ${file}: its allowed-tools (${allowedTools.join(', ')}) pre-approve nothing until this project is trusted with the file as it is now (the trust notice lists it); the command runs without them`);
+        warn(`custom commands: ${shown}: its allowed-tools (${allowedTools.join(', ')}) pre-approve nothing until this project is trusted with the file as it is now (the trust notice lists it); the command runs without them`);
       }
       const command: CommandFile = {
         name: parts.at(-1)!,
@@ -141,7 +144,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
     // Until the project is trusted, a repository's file does not take the name of the user's own
     // command: `/review` stays the text the user wrote, not one a clone chose for it.
     if (earlier?.scope === 'user' && !earlier.plugin && command.scope === 'project' && trust !== undefined && !trust.isTrusted()) {
-      warn(`custom commands: ${command.file}: /${qualified} is also the user's own command (${earlier.file}), which wins while this project is not trusted; this file is not used`);
+      warn(`custom commands: ${terminalSafe(command.file)}: /${qualified} is also the user's own command (${terminalSafe(earlier.file)}), which wins while this project is not trusted; this file is not used`);
       continue;
     }
     byName.set(qualified, { ...command, name: qualified });

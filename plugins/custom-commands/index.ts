@@ -3,7 +3,9 @@
  * `<project>/.claude/commands` and `<project>/.mewcode/commands` become `/name` commands — in the
  * terminal UI, in `mewcode -p "/name args"` and in `/help` — contributed through
  * TOKENS.CommandProvider like the skills' commands. A skill or a built-in command of the same name
- * wins (this plugin comes after them, and its own entry is left out with a warning naming the file).
+ * wins (this plugin comes after them, and its own entry is left out with a warning naming the file),
+ * except an untrusted project's skill against the user's own file: that file is listed and the
+ * kernel's command list keeps it (types/commands.ts, CommandScope).
  * Claude Code plugins' commands (TOKENS.ClaudePluginBundles) are `/plugin:name`, and bare `/name`
  * while no other command has that name.
  */
@@ -16,6 +18,7 @@ import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import { loadOnce } from '../../sdk/load-once.js';
 import { commandRoots, loadCommandFiles, scopeLabel, type CommandFile, type CommandRoot } from './command-file.js';
 import { TurnGrants } from './turn-grant.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 const NAME = 'custom-commands';
 
@@ -49,6 +52,9 @@ function withScope(description: string, label: string): string {
 function fileCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile): Command {
   return {
     name: file.name,
+    // Whose it is: the kernel keeps the user's own command over an untrusted project's skill.
+    scope: file.scope,
+    source: file.file,
     description: withScope(file.description || '(no description)', scopeLabel(file)),
     ...(file.argumentHint ? { argumentHint: file.argumentHint } : {}),
     run: async (session, args, context) => (await loadRun()).runCommand(kernel, grants, file, session, args, context.mode),
@@ -75,8 +81,15 @@ class CustomCommands implements CommandProvider {
     );
   }
 
+  private trust(): WorkspaceTrust | undefined {
+    return this.kernel.container.isBound(TOKENS.WorkspaceTrust) ? this.kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+  }
+  private trusted(): boolean {
+    return this.trust()?.isTrusted() ?? false;
+  }
+
   async load(): Promise<void> {
-    const trust = this.kernel.container.isBound(TOKENS.WorkspaceTrust) ? this.kernel.container.get<WorkspaceTrust>(TOKENS.WorkspaceTrust) : undefined;
+    const trust = this.trust();
     this.#files = await loadCommandFiles([...pluginCommandRoots(this.kernel), ...commandRoots(this.kernel.homeDir, this.kernel.projectRoot)], (message) => this.kernel.warn(message), trust);
   }
 
@@ -90,13 +103,25 @@ class CustomCommands implements CommandProvider {
     } finally {
       this.#listing = false;
     }
+    const trusted = this.trusted();
+    // While the project is not trusted, a project's skill holds no name against the user's own
+    // file: that file is listed too, and the kernel's command list keeps it (and warns naming the skill).
+    const holder = new Map<string, Command>();
+    for (const command of others) if (!holder.has(command.name)) holder.set(command.name, command);
+    const takenFrom = (scope: 'user' | 'project', name: string): Command | undefined => {
+      const other = holder.get(name);
+      return other && !(scope === 'user' && other.scope === 'project' && !trusted) ? other : undefined;
+    };
     const taken = new Set(others.map((command) => command.name));
     const list: Command[] = [];
     for (const file of this.#files) {
-      if (taken.has(file.name)) {
+      const other = takenFrom(file.scope, file.name);
+      if (other) {
         if (!this.#shadowWarned.has(file.file)) {
           this.#shadowWarned.add(file.file);
-          this.kernel.warn(`custom commands: ${file.file}: /${file.name} is already a skill or built-in command, which wins; this file is not used`);
+          const why = file.scope === 'project' && other.scope !== 'project' && !trusted ? ", which wins while this project is not trusted" : ', which wins';
+          const what = other.scope === 'builtin' || other.scope === undefined ? 'a skill or built-in command' : other.scope === 'user' ? `the user's own skill or command${other.source ? ` (${terminalSafe(other.source)})` : ''}` : 'a skill or command of this project';
+          this.kernel.warn(`custom commands: ${terminalSafe(file.file)}: /${file.name} is already ${what}${why}; this file is not used`);
         }
         continue;
       }
@@ -109,7 +134,7 @@ class CustomCommands implements CommandProvider {
     const bare = new Map<string, (() => Command)[]>();
     const offer = (short: string, make: () => Command): void => void bare.set(short, [...(bare.get(short) ?? []), make]);
     for (const file of this.#files) {
-      if (!file.plugin || taken.has(file.name)) continue;
+      if (!file.plugin || takenFrom(file.scope, file.name)) continue;
       offer(file.name.slice(file.plugin.length + 1), () => fileCommand(this.kernel, this.grants, file));
     }
     const plugins = loadedPluginNames(this.kernel);

@@ -3,6 +3,7 @@ import { createWorkspaceTrust } from '../../config/trust.js';
 import type { SubcommandContext } from '../../types/cli.js';
 import { parseSubcommandArgs, trustProjectFlag, usageError } from '../../sdk/subcommand-args.js';
 import { describeHooks } from './listing.js';
+import { messageLines } from '../../types/notice-line.js';
 
 export const HOOKS_USAGE = 'usage: mewcode hooks [--trust-project]';
 
@@ -12,7 +13,7 @@ export async function listHooks(context: SubcommandContext): Promise<number> {
   if (parsed.positionals.length > 0) return usageError(context, `hooks takes no arguments (got "${parsed.positionals.join(' ')}")`, HOOKS_USAGE);
   const trust = await createWorkspaceTrust({ projectRoot: context.cwd, homeDir: context.homeDir, env: context.env, flag: trustProjectFlag(parsed.values['trust-project'], context.env) });
   const listing = await describeHooks(context.cwd, context.homeDir, trust);
-  for (const warning of listing.warnings) context.err(`mewcode: ${warning}\n`);
+  for (const warning of listing.warnings) context.err(messageLines('mewcode: ', warning));
   context.out(listing.text);
   return 0;
 }

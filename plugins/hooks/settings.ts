@@ -12,6 +12,7 @@
  * workspace trust service approves their `hooks` value; without a trust service they are
  * untrusted (fail closed). Identical handlers from several files run once (as in Claude Code).
  */
+import { terminalSafe } from '../../config/terminal-safe.js';
 import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../config/located.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { projectBoundary } from '../../config/project-file.js';
@@ -168,37 +169,39 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
   }
   const rules: HookRule[] = [];
   for (const [event, groups] of (node as LocatedMap).entries) {
+    // A key the file chose, shown on one line: a newline in it must not start a line of its own.
+    const shownEvent = terminalSafe(event);
     if (!(CLAUDE_EVENTS as readonly string[]).includes(event)) {
-      warnings.push(`${PREFIX} ${where(groups)}: unknown hook event "${event}" (known: ${CLAUDE_EVENTS.join(', ')}); skipped`);
+      warnings.push(`${PREFIX} ${where(groups)}: unknown hook event "${terminalSafe(event)}" (known: ${CLAUDE_EVENTS.join(', ')}); skipped`);
       continue;
     }
     if (groups.kind !== 'seq') {
-      warnings.push(`${PREFIX} ${where(groups)}: hooks.${event} must be a list of { matcher, hooks: [...] }; skipped`);
+      warnings.push(`${PREFIX} ${where(groups)}: hooks.${shownEvent} must be a list of { matcher, hooks: [...] }; skipped`);
       continue;
     }
     groups.items.forEach((group, groupIndex) => {
       if (group.kind !== 'map') {
-        warnings.push(`${PREFIX} ${where(group)}: hooks.${event}[${groupIndex}] must be a mapping with "hooks"; skipped`);
+        warnings.push(`${PREFIX} ${where(group)}: hooks.${shownEvent}[${groupIndex}] must be a mapping with "hooks"; skipped`);
         return;
       }
       const matcherNode = group.entries.get('matcher');
       const matcher = matcherNode === undefined ? '' : toPlain(matcherNode);
       if (typeof matcher !== 'string') {
-        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${event}[${groupIndex}].matcher must be a string; the group is skipped`);
+        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${shownEvent}[${groupIndex}].matcher must be a string; the group is skipped`);
         return;
       }
       const invalid = matcherError(matcher);
       if (invalid !== undefined) {
-        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${event}[${groupIndex}].matcher ${JSON.stringify(matcher)} ${invalid}; the group is skipped`);
+        warnings.push(`${PREFIX} ${where(matcherNode!)}: hooks.${shownEvent}[${groupIndex}].matcher ${JSON.stringify(matcher)} ${invalid}; the group is skipped`);
         return;
       }
       const handlers = group.entries.get('hooks');
       if (handlers?.kind !== 'seq') {
-        warnings.push(`${PREFIX} ${where(handlers ?? group)}: hooks.${event}[${groupIndex}].hooks must be a list of handlers; the group is skipped`);
+        warnings.push(`${PREFIX} ${where(handlers ?? group)}: hooks.${shownEvent}[${groupIndex}].hooks must be a list of handlers; the group is skipped`);
         return;
       }
       handlers.items.forEach((handlerNode, handlerIndex) => {
-        const label = `hooks.${event}[${groupIndex}].hooks[${handlerIndex}]`;
+        const label = `hooks.${shownEvent}[${groupIndex}].hooks[${handlerIndex}]`;
         const parsed = parseHandler(handlerNode, label, warnings);
         if (!parsed) return;
         const { handler, unrunnable } = parsed;
@@ -227,7 +230,7 @@ function parseIf(node: LocatedNode, event: ClaudeEvent, label: string, warnings:
     return null;
   }
   if (!TOOL_EVENTS.has(event)) {
-    warnings.push(`${PREFIX} ${formatPos(value.pos)}: ${label}.if is evaluated only on tool events (${[...TOOL_EVENTS].join(', ')}); a ${event} handler with one never runs (as in Claude Code): skipped`);
+    warnings.push(`${PREFIX} ${formatPos(value.pos)}: ${label}.if is evaluated only on tool events (${[...TOOL_EVENTS].join(', ')}); a ${terminalSafe(event)} handler with one never runs (as in Claude Code): skipped`);
     return null;
   }
   return text.trim();

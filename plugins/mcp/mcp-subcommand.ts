@@ -10,6 +10,7 @@ import type { SubcommandContext } from '../../types/cli.js';
 import type { McpServers, McpServerStatus } from '../../types/mcp.js';
 import { TOKENS } from '../../types/tokens.js';
 import { parseSubcommandArgs, trustProjectFlag, usageError } from '../../sdk/subcommand-args.js';
+import { messageLines } from '../../types/notice-line.js';
 
 export const MCP_USAGE = 'usage: mewcode mcp list [--trust-project]';
 
@@ -37,7 +38,7 @@ export async function runMcpCommand(context: SubcommandContext): Promise<number>
   try {
     booted = await context.bootKernel({ trustProject: trustProjectFlag(parsed.values['trust-project'], context.env) });
   } catch (error) {
-    context.err(`mewcode: ${error instanceof Error ? error.message : String(error)}\n`);
+    context.err(messageLines('mewcode: ', error instanceof Error ? error.message : String(error)));
     return 2;
   }
   const { kernel } = booted;
@@ -63,7 +64,7 @@ export async function runMcpCommand(context: SubcommandContext): Promise<number>
     }
     for (const server of status) context.out(`${describeServer(server, context.homeDir).join('\n')}\n`);
     const notice = booted.trustNotice();
-    if (notice) context.err(`mewcode: ${notice}\n`);
+    if (notice) context.err(messageLines('mewcode: ', notice));
     return status.some((server) => server.state === 'failed') ? 1 : 0;
   } finally {
     await booted.shutdown();

@@ -22,6 +22,8 @@ export interface ActivationDeps {
   runner(): SubagentRunner | undefined;
   /** `fork_context: recent` starts the fork with this many recent messages. */
   forkRecentMessages(): number;
+  /** A project skill whose name the user's own command holds while the project is untrusted (runtime.ts). */
+  heldByUser(skill: Skill): boolean;
 }
 
 export type ActivationOutcome =

@@ -6,6 +6,7 @@
 import { emptyCatalog, loadCatalog, type CatalogOptions, type SkillCatalog, type SkillProblem } from './catalog.js';
 import path from 'node:path';
 import type { SkillRoot } from './skill.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export class CatalogStore {
   #current: SkillCatalog;
@@ -53,7 +54,7 @@ export class CatalogStore {
 
 /** `skills: <file>: <message>`, the one wording of a problem for warnings and listings. */
 export function describeProblem(problem: SkillProblem): string {
-  return `skills: ${problem.file}: ${problem.skipped ? 'skipped: ' : ''}${problem.message}`;
+  return `skills: ${terminalSafe(problem.file)}: ${problem.skipped ? 'skipped: ' : ''}${problem.message}`;
 }
 
 /** How many skipped skills a summary names. */

@@ -92,7 +92,9 @@ export default definePlugin({
     );
 
     kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
-      const catalog = renderCatalog(runtime.store.current.skills.filter((skill) => skill.modelInvocable));
+      // A project skill whose name the user's own command holds (untrusted) is not offered to the model either.
+      const held = runtime.userHeldNames();
+      const catalog = renderCatalog(runtime.store.current.skills.filter((skill) => skill.modelInvocable && !runtime.heldByUser(skill, held)));
       return catalog ? [...parts, catalog] : parts;
     });
     kernel.hooks.buildEnvironment.tapPromise(NAME, async (parts, context) => {

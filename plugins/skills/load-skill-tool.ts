@@ -40,6 +40,7 @@ export function loadSkillTool(deps: ActivationDeps): Tool {
       if (!name) return { content: 'load_skill needs `name`: a skill name from the Skills section of the system prompt.', isError: true };
       if (input.arguments !== undefined && typeof input.arguments !== 'string') return { content: '`arguments` must be a string.', isError: true };
       const skill = deps.store.current.get(name);
+      if (skill && deps.heldByUser(skill)) return { content: `There is no skill "${skill.name}" to load: /${skill.name} is the user's own command, and this project's skill of that name is not used until the project is trusted.`, isError: true };
       if (skill && !skill.modelInvocable) return { content: `The skill "${skill.name}" is run only by the user (/${skill.name}); it cannot be loaded with load_skill.`, isError: true };
       const outcome = await activateSkill(deps, context.session, name, (input.arguments as string | undefined) ?? '', context.signal);
       if (outcome.kind === 'error') return { content: outcome.message, isError: true };

@@ -19,11 +19,12 @@ import { readRendered, type ActivationDeps } from './activation.js';
 import type { SkillCatalog } from './catalog.js';
 import { CatalogStore, summarizeProblems } from './catalog-store.js';
 import { rootsWrittenByProject, skillRoots } from './roots.js';
-import type { SkillRoot } from './skill.js';
+import type { Skill, SkillRoot } from './skill.js';
 import { loadActiveSkills, saveActiveSkills } from './saved-active.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './settings.js';
 import { skillCommand } from './skill-commands.js';
 import { CatalogWatcher, type WatchedChange, type WatchTarget } from './watcher.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 /**
  * The runtime, for this plugin (and its tests) only: a symbol of this module's, which no plugin
@@ -60,7 +61,23 @@ export class SkillsRuntime {
       active: this.active,
       runner: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get<SubagentRunner>(TOKENS.SubagentRunner) : undefined),
       forkRecentMessages: () => this.settings().forkRecentMessages,
+      heldByUser: (skill) => this.heldByUser(skill),
     };
+  }
+
+  /**
+   * Whether a project's skill is left out for the model too: while the project is not trusted, one
+   * of the user's own commands holds its name (the kernel's command list keeps the user's `/name`),
+   * so the model is not offered the repository's text under the name the user's request uses.
+   */
+  heldByUser(skill: Skill, held: ReadonlySet<string> = this.userHeldNames()): boolean {
+    return skill.root.scope === 'project' && held.has(skill.name);
+  }
+
+  /** The names the user's own commands hold while the project is untrusted (none once it is trusted). */
+  userHeldNames(): ReadonlySet<string> {
+    if (this.projectTrusted()) return new Set();
+    return new Set(this.kernel.commands().filter((command) => command.scope === 'user').map((command) => command.name));
   }
 
   #watcher: CatalogWatcher | undefined;
@@ -179,7 +196,7 @@ export class SkillsRuntime {
       if (builtIn.has(skill.name)) {
         if (!this.#shadowWarned.has(skill.name)) {
           this.#shadowWarned.add(skill.name);
-          this.kernel.warn(`skills: ${skill.file}: /${skill.name} is a built-in command, so this skill has no slash command (load_skill still activates it)`);
+          this.kernel.warn(`skills: ${terminalSafe(skill.file)}: /${skill.name} is a built-in command, so this skill has no slash command (load_skill still activates it)`);
         }
         continue;
       }

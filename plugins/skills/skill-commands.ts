@@ -17,6 +17,9 @@ export function skillPrompt(name: string, args: string): string {
 export function skillCommand(deps: ActivationDeps, skill: Skill): Command {
   return {
     name: skill.name,
+    // Whose it is: the kernel keeps a user's command of the same name over an untrusted project's skill.
+    scope: skill.root.scope,
+    source: skill.file,
     description: `${skill.description || '(no description)'} [skill${skill.mode === 'fork' ? ', fork' : ''}]`,
     ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
     async run(session: AgentSession, args: string, context): Promise<CommandResult> {

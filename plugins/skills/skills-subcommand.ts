@@ -13,6 +13,7 @@ import { describeCatalog } from './listing.js';
 import { installAndReload } from './install-and-reload.js';
 import { rootsWrittenByProject, skillRoots } from './roots.js';
 import { DEFAULT_SKILLS_SETTINGS, skillsSection } from './settings.js';
+import { messageLines } from '../../types/notice-line.js';
 
 export const SKILLS_USAGE = 'usage: mewcode skills [--trust-project] | mewcode skills install <url> [--project]';
 
@@ -36,7 +37,7 @@ async function catalogLoader(context: SubcommandContext, trustProject: boolean):
   const { cwd, homeDir } = context;
   const trust = await createWorkspaceTrust({ projectRoot: cwd, homeDir, env: context.env, flag: trustProject });
   const config = await loadConfig({ cwd, homeDir, trust });
-  for (const warning of config.warnings) context.err(`mewcode: ${warning}\n`);
+  for (const warning of config.warnings) context.err(messageLines('mewcode: ', warning));
   const raw = config.section(skillsSection.key);
   const parsed = raw === undefined ? undefined : skillsSection.parse(raw);
   if (parsed && !parsed.ok) {
@@ -51,6 +52,6 @@ async function install(context: SubcommandContext, trustProject: boolean, url: s
   const { load } = await catalogLoader(context, trustProject);
   const result = await installAndReload({ kernel: { homeDir: context.homeDir, projectRoot: context.cwd }, reload: load }, { url, scope });
   if (result.ok) context.out(`${result.text}\n`);
-  else context.err(`mewcode: ${result.text}\n`);
+  else context.err(messageLines('mewcode: ', result.text));
   return result.ok ? 0 : 1;
 }

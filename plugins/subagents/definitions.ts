@@ -18,6 +18,7 @@ import { CLAUDE_ONLY_TOOLS, fromClaudeToolName } from '../../sdk/claude-tool-nam
 import path from 'node:path';
 import { frontmatterReady, parseFrontmatter } from '../../sdk/frontmatter.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 import { MAX_AGENT_FILES } from '../../config/trust-scan.js';
 import { toolList as splitToolList } from '../../config/command-files.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
@@ -55,12 +56,12 @@ export async function loadDefinitions(dirs: readonly AgentDirectory[], trust: Wo
     for (const file of files) {
       const read = readDefinitionFile(file, project ? root : undefined);
       if ('problem' in read) {
-        warnings.push(`subagents: ${file}: ${read.problem}; skipped`);
+        warnings.push(`subagents: ${terminalSafe(file)}: ${read.problem}; skipped`);
         continue;
       }
       const text = read.text;
       if (project && !trust?.approves(file, 'agents', text)) {
-        if (!trust) warnings.push(`subagents: ${file}: this build has no workspace trust service, so the project's agent definitions are not used`);
+        if (!trust) warnings.push(`subagents: ${terminalSafe(file)}: this build has no workspace trust service, so the project's agent definitions are not used`);
         continue;
       }
       const parsed = parseDefinition(file, text);
@@ -110,9 +111,11 @@ const DISALLOW_KEYS = ['disallowedTools', 'disallowed-tools', 'disallowed_tools'
 /** One definition file (`frontmatterReady()` awaited first). Lines in errors count from the file's first line (the opening `---`). */
 export function parseDefinition(file: string, text: string): Parsed {
   const parsed = parseFrontmatter(text);
-  if (!parsed.ok) return { error: `${file}:${parsed.line}: ${parsed.message}` };
-  if (!parsed.hasFrontmatter) return { error: `${file}:1: no frontmatter (the file must start with a --- line, then YAML, then ---)` };
-  const at = (key: string): string => (parsed.keyLines[key] === undefined ? file : `${file}:${parsed.keyLines[key]}`);
+  // The path as warnings show it: one line, whatever the file's name holds.
+  const shown = terminalSafe(file);
+  if (!parsed.ok) return { error: `${shown}:${parsed.line}: ${parsed.message}` };
+  if (!parsed.hasFrontmatter) return { error: `${shown}:1: no frontmatter (the file must start with a --- line, then YAML, then ---)` };
+  const at = (key: string): string => (parsed.keyLines[key] === undefined ? shown : `${shown}:${parsed.keyLines[key]}`);
   return parseFields(file, parsed.body, parsed.data, at);
 }
 

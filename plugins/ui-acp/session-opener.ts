@@ -11,7 +11,7 @@ import { RequestError, type AgentContext, type ClientCapabilities, type McpServe
 import { terminalWriter } from '../../config/terminal-safe.js';
 import type { RunningKernel, SubcommandContext } from '../../types/cli.js';
 import type { NotificationPayload } from '../../types/hooks.js';
-import { noticeLine } from '../../types/notice-line.js';
+import { messageLines, noticeLine } from '../../types/notice-line.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../../types/permissions.js';
 import { definePlugin, type CliOptions, type MewcodePlugin, type UserInterface } from '../../types/plugin.js';
 import { AcpSession, type SessionPlace } from './acp-session.js';
@@ -105,7 +105,7 @@ function checkCwd(cwd: string): void {
 export async function openAcpSession(context: SubcommandContext, base: Omit<CliOptions, 'cwd'>, request: OpenSession, connection: Connection, place: SessionPlace): Promise<AcpSession> {
   checkCwd(request.cwd);
   const { servers, warnings } = mcpServersFromAcp(request.mcpServers);
-  for (const warning of warnings) context.err(`mewcode: warning: ${warning}\n`);
+  for (const warning of warnings) context.err(messageLines('mewcode: warning: ', warning));
   const options: CliOptions = { ...base, cwd: request.cwd };
   if (Object.keys(servers).length > 0) options.mcpServers = servers;
   if (request.resumeId !== undefined) options.resumeId = request.resumeId;

@@ -12,6 +12,7 @@ import { readStdin } from './read-stdin.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 import { PRINT_MAX_TURNS } from '../../types/session.js';
 import { terminalSafeJson, terminalWriter } from '../../config/terminal-safe.js';
+import { messageLines } from '../../types/notice-line.js';
 
 /** --permission-mode when given, else the settings' default_mode, else the flag's default. */
 export function startingMode(kernel: KernelApi, options: CliOptions): PermissionMode {
@@ -71,7 +72,7 @@ export class HeadlessUserInterface implements UserInterface {
     const slash = parseSlashCommand(prompt, commands);
     const unknown = slash ? undefined : slashCommandName(prompt);
     if (unknown !== undefined) {
-      this.complain(`mewcode: ${unknownCommandMessage(unknown, commands)}\n`);
+      this.complain(messageLines('mewcode: ', unknownCommandMessage(unknown, commands)));
       return EXIT_USAGE;
     }
     if (slash) {
@@ -139,7 +140,7 @@ export class HeadlessUserInterface implements UserInterface {
       try {
         piped = (await readStdin(this.input)).trim();
       } catch (error) {
-        this.complain(`mewcode: ${(error as Error).message}\n`);
+        this.complain(messageLines('mewcode: ', (error as Error).message));
         return undefined;
       }
     }
