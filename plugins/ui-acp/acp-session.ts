@@ -52,6 +52,12 @@ export interface SessionPlace {
 export class AcpSession {
   mode: PermissionMode;
   private turn: AbortController | undefined;
+  /**
+   * How many session/cancels this session had. A cancel stops everything in progress, prompts
+   * still waiting for a cancelled turn to end included: a prompt that arrived before the latest
+   * cancel ends `cancelled` without reaching the model (it has no turn to abort yet).
+   */
+  private cancels = 0;
   /** Settles when the running turn has answered (a prompt sent after a cancel waits for it). */
   private turnEnded: Promise<void> = Promise.resolve();
   private readonly announced = new Set<string>();
@@ -160,18 +166,21 @@ export class AcpSession {
   }
 
   cancel(): void {
+    this.cancels += 1;
     this.turn?.abort();
   }
 
   async prompt(blocks: readonly ContentBlock[], requestSignal?: AbortSignal): Promise<PromptResponse> {
     const parsed = promptText(blocks);
     if (!parsed.ok) throw RequestError.invalidParams({ sessionId: this.sessionId }, parsed.error);
+    const cancelsBefore = this.cancels;
     // Editors send the next prompt right after session/cancel, without waiting for the cancelled
     // one's answer: it follows that turn, which is ending. Without a cancel a second prompt is refused.
     while (this.turn) {
       if (!this.turn.signal.aborted) throw RequestError.invalidRequest({ sessionId: this.sessionId }, 'a prompt is already running in this session: wait for its answer or send session/cancel');
       await this.turnEnded;
     }
+    if (this.cancels !== cancelsBefore || requestSignal?.aborted) return { stopReason: 'cancelled' };
     const turn = new AbortController();
     this.turn = turn;
     const cancelRequest = (): void => turn.abort();
