@@ -61,6 +61,8 @@ export class AcpSession {
   /** Settles when the running turn has answered (a prompt sent after a cancel waits for it). */
   private turnEnded: Promise<void> = Promise.resolve();
   private readonly announced = new Set<string>();
+  /** The editor terminals shown in a call (showTerminal): kept in its content once it ended. */
+  private readonly terminals = new Map<string, ToolCallContent[]>();
   private updates: Promise<void> = Promise.resolve();
   private lastCommands = '';
   /** Notices held until the editor knows the session (releaseNotices); then said as they come. */
@@ -142,7 +144,10 @@ export class AcpSession {
    * the call. Only for calls the editor was told about (a sub-agent's are not).
    */
   showTerminal(toolCallId: string, terminalId: string): void {
-    if (this.announced.has(toolCallId)) this.send({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'terminal', terminalId }] });
+    if (!this.announced.has(toolCallId)) return;
+    const shown: ToolCallContent[] = [...(this.terminals.get(toolCallId) ?? []), { type: 'terminal', terminalId }];
+    this.terminals.set(toolCallId, shown);
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId, content: shown });
   }
 
   /** A saved session's history, as updates, before `session/load` is answered. */
@@ -242,6 +247,7 @@ export class AcpSession {
     // it failed, as session/load's replay of the saved history shows it.
     for (const toolCallId of new Set([...this.announced, ...this.subAgentCalls])) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     this.announced.clear();
+    this.terminals.clear();
     this.subAgentCalls.clear();
     await this.flush();
     const stop = signal.aborted ? 'cancelled' : reason === 'completed' && cutOff ? 'max_tokens' : STOP_REASONS[reason ?? 'error'];
@@ -264,8 +270,9 @@ export class AcpSession {
       case 'tool_end': {
         if (!this.announced.has(event.call.id)) this.announce(event.call, 'in_progress');
         const diff = editDiff(event.call, this.kernel.projectRoot, this.snapshots.takeOut(event.call.id), this.kernel.homeDir);
-        this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(event.call, event.result, diff) });
+        this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(event.call, event.result, diff, this.terminals.get(event.call.id)) });
         this.announced.delete(event.call.id);
+        this.terminals.delete(event.call.id);
         return;
       }
       case 'approval_request': {
