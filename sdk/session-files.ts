@@ -46,6 +46,26 @@ export function prepareSessionDirectory(projectRoot: string, dir: string, what: 
   }
 }
 
+/**
+ * Creates a new session's directory, exclusively: true when this call made it (the id is the
+ * caller's), false when it exists already (another session, maybe another process's, has the id).
+ * Reached as prepareSessionDirectory reaches it: a symbolic link on the way is refused (thrown).
+ */
+export function reserveSessionDirectory(projectRoot: string, sessionId: string): boolean {
+  prepareSessionDirectory(projectRoot, sessionsRoot(projectRoot), 'session transcripts');
+  const root = openStateDirectory(projectRoot, path.relative(projectRoot, sessionsRoot(projectRoot)), { create: false });
+  if (root === undefined) return true;
+  try {
+    mkdirSync(root.at(sessionId), { mode: 0o700 }); // not recursive: EEXIST when it is there
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    root.close();
+  }
+}
+
 /** The whole file, opened without following a symbolic link at its name (ELOOP when it is one). */
 export function readNoFollow(file: string): string {
   const fd = openSync(file, O_RDONLY | O_NOFOLLOW);

@@ -9,7 +9,8 @@
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import type { ProviderRegistry } from '../../types/services.js';
-import type { SessionStore } from '../../types/session-store.js';
+import type { SessionIdReservation, SessionStore } from '../../types/session-store.js';
+import { reserveSessionDirectory } from '../../sdk/session-files.js';
 import { TOKENS } from '../../types/tokens.js';
 import { groupDigits } from '../../sdk/plain-intl.js';
 import { loadOnce } from '../../sdk/load-once.js';
@@ -56,6 +57,22 @@ export function createSessionPlugin(): MewcodePlugin {
         .toDynamicValue((context): SessionStore => {
           const store = context.get(STORE);
           return Object.freeze({ list: async () => (await store()).list(), latest: async () => (await store()).latest(), load: async (id: string) => (await store()).load(id) });
+        })
+        .inSingletonScope();
+      // A fresh id's directory is made at once and exclusively: two processes (or two sessions of
+      // one) drawing the same id in the same second never write into one transcript.
+      bind(TOKENS.SessionIds)
+        .toDynamicValue((context): SessionIdReservation => {
+          const kernel = context.get<KernelApi>(TOKENS.Kernel);
+          return Object.freeze({
+            reserve: (id: string) => {
+              try {
+                return reserveSessionDirectory(kernel.projectRoot, id);
+              } catch {
+                return true; // not saved here anyway (a refused or unwritable folder): the writer says so
+              }
+            },
+          });
         })
         .inSingletonScope();
     }),
