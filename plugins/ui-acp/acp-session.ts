@@ -11,7 +11,7 @@ import type { RunningKernel } from '../../types/cli.js';
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import type { NotificationPayload } from '../../types/hooks.js';
 import { noticeLine } from '../../types/notice-line.js';
-import type { ToolCall, ToolResult } from '../../types/messages.js';
+import type { PromptPart, ToolCall, ToolResult } from '../../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { EditSnapshots } from './edit-snapshots.js';
@@ -19,7 +19,7 @@ import { historyUpdates } from './history-replay.js';
 import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
 import { ACP_UI_NAME, approvalOutcome, permissionOptions } from './permission-options.js';
 import { currentPlan, followPlan } from './plan.js';
-import { promptText } from './prompt-text.js';
+import { promptParts, promptText } from './prompt-text.js';
 import { availableCommands, slashPrompt, unknownCommandText } from './slash-commands.js';
 import { absolutePath, announceToolCall, editDiff, toolResultUpdate } from './tool-calls.js';
 
@@ -209,7 +209,8 @@ export class AcpSession {
         if (result.output) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${result.output}\n\n` } });
         text = result.prompt;
       }
-      return await this.run(text, turn.signal);
+      // Kept with the prompt's message as the blocks sent (a slash command as typed): the replay shows them.
+      return await this.run(text, promptParts(blocks), turn.signal);
     } finally {
       requestSignal?.removeEventListener('abort', cancelRequest);
       this.turn = undefined;
@@ -224,14 +225,14 @@ export class AcpSession {
     return { stopReason };
   }
 
-  private async run(prompt: string, signal: AbortSignal): Promise<PromptResponse> {
+  private async run(prompt: string, parts: PromptPart[], signal: AbortSignal): Promise<PromptResponse> {
     let lastError: string | undefined;
     let reason: RunEndReason | undefined;
     // Whether the model's latest answer stopped at its output token limit: a turn that ends on
     // such an answer ends `max_tokens`, not `end_turn` (the answer is cut off).
     let cutOff = false;
     try {
-      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal, ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
+      for await (const event of this.kernel.run({ prompt, promptParts: parts, mode: this.mode, signal, ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'done') reason = event.reason;
         if (event.type === 'iteration') cutOff = false;
