@@ -4,7 +4,7 @@
  * `.gitignore` (whoever writes first creates it: transcripts and saved results hold what was said
  * and read, secrets included) and the lock that keeps two processes out of one session.
  */
-import { closeSync, constants, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, rmdirSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { resolveRealSync } from './path-containment.js';
 import { isStatePathRefused, openProjectStateFile, openStateDirectory, readProjectStateFile, replaceProjectStateFile, unlinkProjectStateFile } from './project-state-dir.js';
@@ -63,6 +63,25 @@ export function reserveSessionDirectory(projectRoot: string, sessionId: string):
     throw error;
   } finally {
     root.close();
+  }
+}
+
+/**
+ * Gives back a reserved session directory that stayed empty (a kernel booted only to inspect, an
+ * editor session never prompted): nothing is left behind for it. A directory with anything in it
+ * is kept (rmdir refuses it); any failure leaves it as it is.
+ */
+export function releaseSessionDirectory(projectRoot: string, sessionId: string): void {
+  try {
+    const root = openStateDirectory(projectRoot, path.relative(projectRoot, sessionsRoot(projectRoot)), { create: false });
+    if (root === undefined) return;
+    try {
+      rmdirSync(root.at(sessionId));
+    } finally {
+      root.close();
+    }
+  } catch {
+    // not empty (the session was saved), or already gone: kept as it is
   }
 }
 

@@ -62,3 +62,14 @@ test('two session/new of one `mewcode acp` at once: two ids, two kernels, each p
     );
   });
 }, 60_000);
+
+test('a reserved id whose session saved nothing leaves no directory behind (the initialize inspection, a session never prompted)', async () => {
+  await scenario([{ text: 'unused' }], async (s) => {
+    await withAgent(s, async (client) => {
+      await client.initialize();
+      await client.agent.request('session/new', { cwd: s.cwd, mcpServers: [] });
+    });
+    const root = path.join(s.cwd, '.mewcode', 'sessions');
+    expect(existsSync(root) ? readdirSync(root).filter((name) => !name.startsWith('.')) : []).toEqual([]);
+  });
+}, 60_000);
