@@ -15,6 +15,7 @@ import {
   type ToolCall,
   type ToolResult,
   type Usage,
+  type PromptPart,
   type UserMessage,
 } from '../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest } from '../types/permissions.js';
@@ -55,6 +56,8 @@ export const stoppedNote = (stop: RunStop): string => `(Stopped by ${stop.by}.)`
 export const TOO_LONG_ADVICE = "The conversation does not fit the model's context window even after compaction: start a new session (mewcode without --continue) or switch to a model with a larger context window.";
 
 export interface LoopDeps {
+  /** The prompt's parts as the front end received them (RunOptions.promptParts), kept with its message. */
+  promptParts?: readonly PromptPart[];
   hooks: KernelHooks;
   tools: ToolView;
   chain: PermissionChain;
@@ -169,7 +172,7 @@ export async function runAgentLoop(prompt: string, run: RunContext, signal: Abor
     emit({ type: 'notice', message });
     return (await finish('blocked', message)) as RunEnd;
   }
-  await conversation.append(userMessage(prompt, submission.additionalContext));
+  await conversation.append(userMessage(prompt, submission.additionalContext, deps.promptParts));
 
   let unknownRun = 0;
   try {
@@ -342,9 +345,10 @@ function outputLimitResult(call: ToolCall): ToolResult {
   };
 }
 
-function userMessage(prompt: string, context: readonly string[]): UserMessage {
+/** The user's prompt, marked as the user's (a replay shows it, not the hooks' context after it). */
+function userMessage(prompt: string, context: readonly string[], parts: readonly PromptPart[] | undefined): UserMessage {
   const extra = context.filter((text) => text.trim() !== '').map((text) => ({ type: 'text' as const, text }));
-  return { role: 'user', content: [{ type: 'text', text: prompt }, ...extra] };
+  return { role: 'user', content: [{ type: 'text', text: prompt }, ...extra], prompt: parts && parts.length > 0 ? parts.map((part) => ({ ...part })) : true };
 }
 
 function assistantMessage(content: AssistantContentBlock[], toolCalls: ToolCall[]): AssistantMessage {

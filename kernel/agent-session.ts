@@ -269,6 +269,7 @@ export class AgentSessionImpl implements AgentSession {
       // required plugin's failure there refuses the request: the loop meets it again and stops.
       this.#buildSystemPromptEarly();
       end = await runAgentLoop(options.prompt, run, signal, {
+        ...(options.promptParts ? { promptParts: options.promptParts } : {}),
         hooks: this.#host.hooks,
         tools: this.#view,
         chain: this.#host.chain,

@@ -55,7 +55,7 @@ export async function ensureAssistantTail(conversation: Conversation, fallbackTe
     await conversation.append({ role: 'tool', results });
   }
   if (last === undefined) return; // an empty history is valid as it is
-  const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: fallbackText }], toolCalls: [] };
+  const message: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: fallbackText }], toolCalls: [], note: true };
   await conversation.append(message);
 }
 

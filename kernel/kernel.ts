@@ -338,7 +338,7 @@ export class Kernel implements KernelApi {
     this.lifecycle.registerTools();
     await this.lifecycle.registerCommands();
     this.setUpProviders(settings);
-    this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? newSessionId(), agentId: 'main' });
+    this.mainSession = this.newSession({ sessionId: this.options.sessionId ?? this.freshSessionId(), agentId: 'main' });
     await this.lifecycle.applyAll();
     this.refuseUnreachableLayers();
     requireManagedEnforcers(this.managedPolicy, { pluginNames: new Set(this.lifecycle.plugins().map((plugin) => plugin.name)), hasCommandSandbox: this.container.isBound(TOKENS.CommandSandbox) });
@@ -682,11 +682,17 @@ export class Kernel implements KernelApi {
     return this.newSession(
       {
         ...options,
-        sessionId: options.sessionId ?? (options.parent ? options.parent.sessionId : newSessionId()),
+        sessionId: options.sessionId ?? (options.parent ? options.parent.sessionId : this.freshSessionId()),
         agentId: options.agentId ?? newAgentId(),
       },
       announce && (options.history?.length ?? 0) > 0,
     );
+  }
+
+  /** A new session's id, reserved where sessions are saved (TOKENS.SessionIds) so no other session shares it. */
+  private freshSessionId(): string {
+    const ids = this.container.isBound(TOKENS.SessionIds) ? this.container.get(TOKENS.SessionIds) : undefined;
+    return newSessionId(new Date(), ids ? (id) => !ids.reserve(id) : undefined);
   }
 
   /** How a plugin's KernelApi makes and resumes sessions (PluginContext): never as the main one, its history told. */

@@ -4,7 +4,7 @@
  * `.gitignore` (whoever writes first creates it: transcripts and saved results hold what was said
  * and read, secrets included) and the lock that keeps two processes out of one session.
  */
-import { closeSync, constants, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, rmdirSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { resolveRealSync } from './path-containment.js';
 import { isStatePathRefused, openProjectStateFile, openStateDirectory, readProjectStateFile, replaceProjectStateFile, unlinkProjectStateFile } from './project-state-dir.js';
@@ -43,6 +43,45 @@ export function prepareSessionDirectory(projectRoot: string, dir: string, what: 
     writeSync(fd, '# MewCode session transcripts and saved tool results: local only\n*\n');
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Creates a new session's directory, exclusively: true when this call made it (the id is the
+ * caller's), false when it exists already (another session, maybe another process's, has the id).
+ * Reached as prepareSessionDirectory reaches it: a symbolic link on the way is refused (thrown).
+ */
+export function reserveSessionDirectory(projectRoot: string, sessionId: string): boolean {
+  prepareSessionDirectory(projectRoot, sessionsRoot(projectRoot), 'session transcripts');
+  const root = openStateDirectory(projectRoot, path.relative(projectRoot, sessionsRoot(projectRoot)), { create: false });
+  if (root === undefined) return true;
+  try {
+    mkdirSync(root.at(sessionId), { mode: 0o700 }); // not recursive: EEXIST when it is there
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    root.close();
+  }
+}
+
+/**
+ * Gives back a reserved session directory that stayed empty (a kernel booted only to inspect, an
+ * editor session never prompted): nothing is left behind for it. A directory with anything in it
+ * is kept (rmdir refuses it); any failure leaves it as it is.
+ */
+export function releaseSessionDirectory(projectRoot: string, sessionId: string): void {
+  try {
+    const root = openStateDirectory(projectRoot, path.relative(projectRoot, sessionsRoot(projectRoot)), { create: false });
+    if (root === undefined) return;
+    try {
+      rmdirSync(root.at(sessionId));
+    } finally {
+      root.close();
+    }
+  } catch {
+    // not empty (the session was saved), or already gone: kept as it is
   }
 }
 

@@ -73,15 +73,37 @@ export function describeImage(image: ImageBlock, why: string): string {
   return `[image: ${image.mediaType}, ${kib} KiB, not shown: ${why}]`;
 }
 
+/**
+ * One part of a prompt as its sender sent it, before the parts were joined into the prompt's text
+ * (an editor's embedded file, a link to a file): kept so a replay shows what was sent.
+ */
+export type PromptPart =
+  | { type: 'text'; text: string }
+  | { type: 'resource'; uri: string; text?: string; mimeType?: string }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string };
+
 export interface UserMessage {
   role: 'user';
   content: UserContentBlock[];
+  /**
+   * Set on the message a user's prompt made, by the kernel: its first text block (and its images)
+   * are what the user sent; later text blocks are context hooks added. `true`, or the prompt's
+   * parts as sent when the front end gave them (`RunOptions.promptParts`). Absent on every message
+   * MewCode or a plugin wrote (a compaction summary, a stop hook's reason), and in sessions saved
+   * before it was recorded: a replay of the conversation shows only what the user sent.
+   */
+  prompt?: true | PromptPart[];
 }
 
 export interface AssistantMessage {
   role: 'assistant';
   content: AssistantContentBlock[];
   toolCalls: ToolCall[];
+  /**
+   * A note MewCode wrote to end a run's history (`(Cancelled.)`, a failed request), not the
+   * model's answer: the user was told otherwise (a notice, the run's end), so a replay leaves it out.
+   */
+  note?: true;
 }
 
 /** All results of one assistant turn, in the order the model asked for them. */

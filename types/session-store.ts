@@ -36,3 +36,14 @@ export interface SessionStore {
   /** Read a session's main transcript. Throws an Error naming the id or file when it cannot. */
   load(id: string): Promise<LoadedSession>;
 }
+
+/**
+ * Reserving a fresh session id before it is used (the session plugin, under TOKENS.SessionIds):
+ * ids are minted by time and a short random suffix, so two processes started in the same second
+ * in one project (two `mewcode -p`, two editor sessions) may draw the same one. Reserving creates
+ * the session's directory exclusively: whoever creates it owns the id.
+ */
+export interface SessionIdReservation {
+  /** True when the id is now this process's; false when another session already has it (draw again). */
+  reserve(id: string): boolean;
+}

@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from './events.js';
 import type { CompactionContext, SessionContext } from './hooks.js';
-import type { Message } from './messages.js';
+import type { Message, PromptPart } from './messages.js';
 import type { PermissionMode } from './permissions.js';
 import type { Provider } from './provider.js';
 import type { ConversationView } from './services.js';
@@ -22,6 +22,12 @@ export const PRINT_MAX_TURNS = 200;
 
 export interface RunOptions {
   prompt: string;
+  /**
+   * The prompt's parts as the front end received them, when `prompt` is their joined text (an
+   * editor's embedded file, or a slash command as typed before it expanded): saved with the
+   * prompt's message so a replay shows what was sent (UserMessage.prompt).
+   */
+  promptParts?: readonly PromptPart[];
   mode: PermissionMode;
   signal?: AbortSignal;
   /**

@@ -15,7 +15,7 @@ import type { CommandLauncher, WorkspaceFiles } from './workspace-io.js';
 import type { ManagedPolicy } from './managed.js';
 import type { McpServers } from './mcp.js';
 import type { CompactionService } from './session.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionIdReservation, SessionStore } from './session-store.js';
 import type { SubagentRunner } from './subagents.js';
 import type { Approvals, ConversationView, PermissionSettings, ProviderRegistry, ReadOnlyDirectories, Reporter, SearchPolicy, ToolRegistry } from './services.js';
 import type { Tool } from './tools.js';
@@ -71,6 +71,8 @@ export const TOKENS = Object.freeze({
   WorkspaceTrust: token<WorkspaceTrust>('WorkspaceTrust'),
   /** SessionStore: saved sessions to list and resume (the session plugin) */
   SessionStore: token<SessionStore>('SessionStore'),
+  /** SessionIds: reserves a fresh session id, so two sessions never share one (the session plugin). */
+  SessionIds: token<SessionIdReservation>('SessionIds'),
   /** The MCP servers' status (mcp plugin): `mewcode mcp list`, the TUI's /mcp. */
   McpServers: token<McpServers>('McpServers'),
   /** SubagentRunner: runs sub-agents for the agent tool, fork-mode skills and hook actions (subagents plugin). */

@@ -9,7 +9,8 @@
 import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import type { ProviderRegistry } from '../../types/services.js';
-import type { SessionStore } from '../../types/session-store.js';
+import type { SessionIdReservation, SessionStore } from '../../types/session-store.js';
+import { releaseSessionDirectory, reserveSessionDirectory } from '../../sdk/session-files.js';
 import { TOKENS } from '../../types/tokens.js';
 import { groupDigits } from '../../sdk/plain-intl.js';
 import { loadOnce } from '../../sdk/load-once.js';
@@ -31,6 +32,8 @@ export function createSessionPlugin(): MewcodePlugin {
   // One plugin object may serve several kernels in a process (tests, custom builds): state per apply.
   const writers = new Set<TranscriptWriter>();
   const cleanups = new Set<NodeJS.Timeout>();
+  /** Session directories reserved for new ids: given back at the end when they stayed empty. */
+  const reserved = new Set<{ projectRoot: string; id: string }>();
   /** Sessions resumed or written by this process: clean-up never removes them. */
   const inUseByKernel = new Map<string, Set<string>>();
   return definePlugin({
@@ -56,6 +59,24 @@ export function createSessionPlugin(): MewcodePlugin {
         .toDynamicValue((context): SessionStore => {
           const store = context.get(STORE);
           return Object.freeze({ list: async () => (await store()).list(), latest: async () => (await store()).latest(), load: async (id: string) => (await store()).load(id) });
+        })
+        .inSingletonScope();
+      // A fresh id's directory is made at once and exclusively: two processes (or two sessions of
+      // one) drawing the same id in the same second never write into one transcript.
+      bind(TOKENS.SessionIds)
+        .toDynamicValue((context): SessionIdReservation => {
+          const kernel = context.get<KernelApi>(TOKENS.Kernel);
+          return Object.freeze({
+            reserve: (id: string) => {
+              try {
+                const mine = reserveSessionDirectory(kernel.projectRoot, id);
+                if (mine) reserved.add({ projectRoot: kernel.projectRoot, id });
+                return mine;
+              } catch {
+                return true; // not saved here anyway (a refused or unwritable folder): the writer says so
+              }
+            },
+          });
         })
         .inSingletonScope();
     }),
@@ -124,6 +145,8 @@ export function createSessionPlugin(): MewcodePlugin {
       cleanups.clear();
       for (const writer of writers) writer.close();
       writers.clear();
+      for (const { projectRoot, id } of reserved) releaseSessionDirectory(projectRoot, id);
+      reserved.clear();
     },
   });
 }

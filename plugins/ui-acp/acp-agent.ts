@@ -79,6 +79,12 @@ export function createAgent(setup: AgentSetup): { app: acp.AgentApp; closeAll():
     .onRequest(acp.methods.agent.authenticate, ({ params }) => authenticate(params.methodId, keys, setup.context.env))
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       const opened = await openAcpSession(setup.context, setup.base, { cwd: params.cwd, mcpServers: params.mcpServers ?? [] }, connected(client), place());
+      // Ids are reserved when minted, so this never happens; were it to, the open session keeps
+      // its id and its kernel (never orphaned, still cancelled and shut down with the connection).
+      if (sessions.has(opened.sessionId)) {
+        await opened.shutdown();
+        throw acp.RequestError.internalError({ sessionId: opened.sessionId }, `a new session drew the id of an open one (${opened.sessionId}); send session/new again`);
+      }
       sessions.set(opened.sessionId, opened);
       afterResponse(opened);
       return { sessionId: opened.sessionId, modes: opened.modes() };

@@ -11,7 +11,7 @@ import type { RunningKernel } from '../../types/cli.js';
 import type { AgentEvent, RunEndReason } from '../../types/events.js';
 import type { NotificationPayload } from '../../types/hooks.js';
 import { noticeLine } from '../../types/notice-line.js';
-import type { ToolCall, ToolResult } from '../../types/messages.js';
+import type { PromptPart, ToolCall, ToolResult } from '../../types/messages.js';
 import type { ApprovalOutcome, ApprovalRequest, PermissionMode } from '../../types/permissions.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { EditSnapshots } from './edit-snapshots.js';
@@ -19,7 +19,7 @@ import { historyUpdates } from './history-replay.js';
 import { bypassRefusal, isPermissionMode, modeState, offeredModes } from './modes.js';
 import { ACP_UI_NAME, approvalOutcome, permissionOptions } from './permission-options.js';
 import { currentPlan, followPlan } from './plan.js';
-import { promptText } from './prompt-text.js';
+import { promptParts, promptText } from './prompt-text.js';
 import { availableCommands, slashPrompt, unknownCommandText } from './slash-commands.js';
 import { absolutePath, announceToolCall, editDiff, toolResultUpdate } from './tool-calls.js';
 
@@ -52,9 +52,17 @@ export interface SessionPlace {
 export class AcpSession {
   mode: PermissionMode;
   private turn: AbortController | undefined;
+  /**
+   * How many session/cancels this session had. A cancel stops everything in progress, prompts
+   * still waiting for a cancelled turn to end included: a prompt that arrived before the latest
+   * cancel ends `cancelled` without reaching the model (it has no turn to abort yet).
+   */
+  private cancels = 0;
   /** Settles when the running turn has answered (a prompt sent after a cancel waits for it). */
   private turnEnded: Promise<void> = Promise.resolve();
   private readonly announced = new Set<string>();
+  /** The editor terminals shown in a call (showTerminal): kept in its content once it ended. */
+  private readonly terminals = new Map<string, ToolCallContent[]>();
   private updates: Promise<void> = Promise.resolve();
   private lastCommands = '';
   /** Notices held until the editor knows the session (releaseNotices); then said as they come. */
@@ -136,7 +144,10 @@ export class AcpSession {
    * the call. Only for calls the editor was told about (a sub-agent's are not).
    */
   showTerminal(toolCallId: string, terminalId: string): void {
-    if (this.announced.has(toolCallId)) this.send({ sessionUpdate: 'tool_call_update', toolCallId, content: [{ type: 'terminal', terminalId }] });
+    if (!this.announced.has(toolCallId)) return;
+    const shown: ToolCallContent[] = [...(this.terminals.get(toolCallId) ?? []), { type: 'terminal', terminalId }];
+    this.terminals.set(toolCallId, shown);
+    this.send({ sessionUpdate: 'tool_call_update', toolCallId, content: shown });
   }
 
   /** A saved session's history, as updates, before `session/load` is answered. */
@@ -160,18 +171,21 @@ export class AcpSession {
   }
 
   cancel(): void {
+    this.cancels += 1;
     this.turn?.abort();
   }
 
   async prompt(blocks: readonly ContentBlock[], requestSignal?: AbortSignal): Promise<PromptResponse> {
     const parsed = promptText(blocks);
     if (!parsed.ok) throw RequestError.invalidParams({ sessionId: this.sessionId }, parsed.error);
+    const cancelsBefore = this.cancels;
     // Editors send the next prompt right after session/cancel, without waiting for the cancelled
     // one's answer: it follows that turn, which is ending. Without a cancel a second prompt is refused.
     while (this.turn) {
       if (!this.turn.signal.aborted) throw RequestError.invalidRequest({ sessionId: this.sessionId }, 'a prompt is already running in this session: wait for its answer or send session/cancel');
       await this.turnEnded;
     }
+    if (this.cancels !== cancelsBefore || requestSignal?.aborted) return { stopReason: 'cancelled' };
     const turn = new AbortController();
     this.turn = turn;
     const cancelRequest = (): void => turn.abort();
@@ -195,7 +209,8 @@ export class AcpSession {
         if (result.output) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${result.output}\n\n` } });
         text = result.prompt;
       }
-      return await this.run(text, turn.signal);
+      // Kept with the prompt's message as the blocks sent (a slash command as typed): the replay shows them.
+      return await this.run(text, promptParts(blocks), turn.signal);
     } finally {
       requestSignal?.removeEventListener('abort', cancelRequest);
       this.turn = undefined;
@@ -210,14 +225,14 @@ export class AcpSession {
     return { stopReason };
   }
 
-  private async run(prompt: string, signal: AbortSignal): Promise<PromptResponse> {
+  private async run(prompt: string, parts: PromptPart[], signal: AbortSignal): Promise<PromptResponse> {
     let lastError: string | undefined;
     let reason: RunEndReason | undefined;
     // Whether the model's latest answer stopped at its output token limit: a turn that ends on
     // such an answer ends `max_tokens`, not `end_turn` (the answer is cut off).
     let cutOff = false;
     try {
-      for await (const event of this.kernel.run({ prompt, mode: this.mode, signal, ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
+      for await (const event of this.kernel.run({ prompt, promptParts: parts, mode: this.mode, signal, ...(this.place.maxTurns !== undefined ? { maxTurns: this.place.maxTurns } : {}) })) {
         if (event.type === 'error') lastError = event.message;
         if (event.type === 'done') reason = event.reason;
         if (event.type === 'iteration') cutOff = false;
@@ -233,6 +248,7 @@ export class AcpSession {
     // it failed, as session/load's replay of the saved history shows it.
     for (const toolCallId of new Set([...this.announced, ...this.subAgentCalls])) this.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
     this.announced.clear();
+    this.terminals.clear();
     this.subAgentCalls.clear();
     await this.flush();
     const stop = signal.aborted ? 'cancelled' : reason === 'completed' && cutOff ? 'max_tokens' : STOP_REASONS[reason ?? 'error'];
@@ -255,8 +271,9 @@ export class AcpSession {
       case 'tool_end': {
         if (!this.announced.has(event.call.id)) this.announce(event.call, 'in_progress');
         const diff = editDiff(event.call, this.kernel.projectRoot, this.snapshots.takeOut(event.call.id), this.kernel.homeDir);
-        this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(event.call, event.result, diff) });
+        this.send({ sessionUpdate: 'tool_call_update', ...toolResultUpdate(event.call, event.result, diff, this.terminals.get(event.call.id)) });
         this.announced.delete(event.call.id);
+        this.terminals.delete(event.call.id);
         return;
       }
       case 'approval_request': {

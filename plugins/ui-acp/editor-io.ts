@@ -17,6 +17,8 @@
  */
 import type { AgentContext, ClientCapabilities, TerminalHandle } from '@agentclientprotocol/sdk';
 import { ContainerModule } from 'inversify';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { definePlugin, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { CommandLauncher, LaunchOutcome, LaunchRequest, WorkspaceFiles } from '../../types/workspace-io.js';
@@ -32,6 +34,13 @@ export interface EditorIoOptions {
   sessionId: string | (() => string);
   /** What the client advertised in `initialize`. */
   capabilities: ClientCapabilities | undefined;
+  /**
+   * The session's cwd as the editor named it. The tools hand over real paths (every check is made
+   * on the file on disk); a file under the cwd's real path is named to the editor under the cwd as
+   * the editor knows it, which keys its buffers by its own paths (a workspace reached through a
+   * link: macOS /tmp, a `~/code` link). Absent: paths as the tools give them.
+   */
+  cwd?: string;
   /**
    * A terminal was opened for a bash call: the front end can show it in that tool call
    * (`{ type: 'terminal', terminalId }` content). Called before the command is waited for.
@@ -85,15 +94,39 @@ export function editorIoPlugin(options: EditorIoOptions): MewcodePlugin | undefi
   });
 }
 
+/**
+ * A path as the editor knows it: one under the real path of `cwd` is named under `cwd` itself
+ * (cwd + its path relative to the real cwd); any other path as it is. The real cwd is read once,
+ * at the first request (the session's cwd was checked to be a directory when it opened).
+ */
+export function editorPathsUnder(cwd: string): (file: string) => string {
+  let realCwd: string | undefined;
+  return (file) => {
+    if (realCwd === undefined) {
+      try {
+        realCwd = realpathSync(cwd);
+      } catch {
+        realCwd = cwd;
+      }
+    }
+    if (realCwd === cwd) return file;
+    const relative = path.relative(realCwd, file);
+    if (relative === '') return cwd;
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return file;
+    return path.join(cwd, relative);
+  };
+}
+
 /** `fs/read_text_file` and `fs/write_text_file`, each only if advertised. */
-export function editorFiles(options: Pick<EditorIoOptions, 'client' | 'sessionId' | 'capabilities'>): WorkspaceFiles | undefined {
+export function editorFiles(options: Pick<EditorIoOptions, 'client' | 'sessionId' | 'capabilities' | 'cwd'>): WorkspaceFiles | undefined {
   const { client } = options;
   const sessionId = sessionIdOf(options);
+  const editorPath = options.cwd === undefined ? (file: string) => file : editorPathsUnder(options.cwd);
   const fs = options.capabilities?.fs;
   const files: WorkspaceFiles = {};
   if (fs?.readTextFile === true) {
     files.readText = async (realPath, signal) => {
-      const response = await client.request('fs/read_text_file', { sessionId: sessionId(), path: realPath }, { cancellationSignal: signal, stopWaitingOnCancel: true });
+      const response = await client.request('fs/read_text_file', { sessionId: sessionId(), path: editorPath(realPath) }, { cancellationSignal: signal, stopWaitingOnCancel: true });
       if (typeof response?.content !== 'string') throw new Error('the editor answered fs/read_text_file without text');
       return response.content;
     };
@@ -102,7 +135,7 @@ export function editorFiles(options: Pick<EditorIoOptions, 'client' | 'sessionId
     // No cancellation: a write the editor may already have applied is waited for, so the tool's
     // result says what happened.
     files.writeText = async (realPath, content) => {
-      await client.request('fs/write_text_file', { sessionId: sessionId(), path: realPath, content });
+      await client.request('fs/write_text_file', { sessionId: sessionId(), path: editorPath(realPath), content });
     };
   }
   return files.readText || files.writeText ? files : undefined;

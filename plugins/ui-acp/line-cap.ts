@@ -1,12 +1,11 @@
 /**
  * Incoming messages over the size the ACP SDK reads (its line cap): the SDK ends the whole
  * connection on one, silently. Such a line is dropped here instead, before the SDK sees it: a
- * request among them is answered with a JSON-RPC error saying why (its id read from the line's
- * start), a notification is said on stderr, and the connection goes on.
+ * request among them is answered with a JSON-RPC error saying why (its top-level id, wherever it
+ * sits in the line: top-level-id.ts), a notification is said on stderr, and the connection goes on.
  */
+import { TopLevelIdScanner } from './top-level-id.js';
 
-/** How much of a dropped line is kept to find its id (`"id"` comes first in every known client's lines). */
-const HEAD_BYTES = 4096;
 const NEWLINE = 0x0a;
 
 export interface LineCapOptions {
@@ -21,11 +20,11 @@ export interface LineCapOptions {
 export function capIncomingLines(input: ReadableStream<Uint8Array>, options: LineCapOptions): ReadableStream<Uint8Array> {
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
-  /** Set while the current line is over the cap: its start (for the id) and its size so far. */
-  let dropping: { head: Uint8Array; bytes: number } | undefined;
+  /** Set while the current line is over the cap: its id as read so far, and its size so far. */
+  let dropping: { id: TopLevelIdScanner; bytes: number } | undefined;
 
-  const dropped = (line: { head: Uint8Array; bytes: number }): void => {
-    const id = requestId(Buffer.from(line.head).toString('utf8'));
+  const dropped = (line: { id: TopLevelIdScanner; bytes: number }): void => {
+    const id = line.id.id();
     const what = `an incoming message of ${line.bytes} bytes is over the ${options.maxBytes} bytes this agent reads`;
     options.warn(`mewcode: acp: ${what}; it was not read${id === undefined ? '' : ' (answered with an error)'}\n`);
     if (id !== undefined) {
@@ -36,9 +35,11 @@ export function capIncomingLines(input: ReadableStream<Uint8Array>, options: Lin
   const take = (segment: Uint8Array, controller: TransformStreamDefaultController<Uint8Array>, lineEnds: boolean): void => {
     if (dropping) {
       dropping.bytes += segment.byteLength;
+      dropping.id.feed(segment);
     } else if (pendingBytes + segment.byteLength > options.maxBytes) {
       const whole = Buffer.concat([...pending, segment]);
-      dropping = { head: whole.subarray(0, HEAD_BYTES), bytes: whole.byteLength };
+      dropping = { id: new TopLevelIdScanner(), bytes: whole.byteLength };
+      dropping.id.feed(whole);
       pending = [];
       pendingBytes = 0;
     } else if (lineEnds) {
@@ -74,16 +75,4 @@ export function capIncomingLines(input: ReadableStream<Uint8Array>, options: Lin
       },
     }),
   );
-}
-
-/** The `"id"` of a JSON-RPC message from its first bytes, when it is there (a request's). */
-function requestId(head: string): number | string | undefined {
-  const match = /^\s*\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head);
-  if (!match) return undefined;
-  const raw = match[1]!;
-  try {
-    return JSON.parse(raw) as number | string;
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
+import type { PromptPart } from '../../types/messages.js';
 
 export type PromptText = { ok: true; text: string } | { ok: false; error: string };
 
@@ -37,6 +38,25 @@ export function promptText(blocks: readonly ContentBlock[]): PromptText {
   const text = parts.join('\n\n').trim();
   if (text === '') return { ok: false, error: 'the prompt is empty: send at least one text, resource_link or resource block with content' };
   return { ok: true, text };
+}
+
+/**
+ * The prompt's blocks as the kernel keeps them with the prompt's message (PromptPart), so a
+ * session/load replays them as the blocks they were sent as, not as the text they became.
+ * Called once promptText accepted them.
+ */
+export function promptParts(blocks: readonly ContentBlock[]): PromptPart[] {
+  const parts: PromptPart[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'resource_link') parts.push({ type: 'resource_link', uri: block.uri, name: block.name, ...(block.mimeType ? { mimeType: block.mimeType } : {}) });
+    else if (block.type === 'resource') {
+      const resource = block.resource;
+      const text = 'text' in resource && typeof resource.text === 'string' ? resource.text : undefined;
+      parts.push({ type: 'resource', uri: resource.uri, ...(text !== undefined ? { text } : {}), ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) });
+    }
+  }
+  return parts;
 }
 
 /** An attribute value that cannot end its quotes or its tag. */

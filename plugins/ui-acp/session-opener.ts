@@ -117,7 +117,7 @@ export async function openAcpSession(context: SubcommandContext, base: Omit<CliO
     if (!frontEnd.session) throw new Error('the editor session is not open yet');
     return frontEnd.session.sessionId;
   };
-  const io = { client: connection.client, sessionId, capabilities: connection.clientCapabilities };
+  const io = { client: connection.client, sessionId, capabilities: connection.clientCapabilities, cwd: request.cwd };
   const editorIo = editorIoPlugin({ ...io, onTerminal: (toolCallId, terminalId) => frontEnd.session?.showTerminal(toolCallId, terminalId) });
   // The diff an edit shows starts from what the edit applies to: the editor's buffer when it has one.
   const readText = editorFiles(io)?.readText;

@@ -141,10 +141,14 @@ function applyEdit(text: string, oldString: string, newString: string, all: bool
   return all ? text.split(oldString).join(newString) : `${text.slice(0, at)}${newString}${text.slice(at + oldString.length)}`;
 }
 
-/** The `tool_call_update` that reports how a call ended. */
-export function toolResultUpdate(call: ToolCall, result: ToolResult, diff: ToolCallContent | undefined): { toolCallId: string; status: 'completed' | 'failed'; content: ToolCallContent[]; rawOutput: Record<string, unknown> } {
+/**
+ * The `tool_call_update` that reports how a call ended. Its content replaces what the call showed,
+ * so the editor terminals it showed (`shown`) stay first: an editor shows a released terminal's
+ * output as long as the call names it.
+ */
+export function toolResultUpdate(call: ToolCall, result: ToolResult, diff: ToolCallContent | undefined, shown: readonly ToolCallContent[] = []): { toolCallId: string; status: 'completed' | 'failed'; content: ToolCallContent[]; rawOutput: Record<string, unknown> } {
   const failed = result.isError;
   const text: ToolCallContent = { type: 'content', content: { type: 'text', text: result.content } };
-  const content = !failed && diff ? [diff] : [text];
+  const content = [...shown, ...(!failed && diff ? [diff] : [text])];
   return { toolCallId: call.id, status: failed ? 'failed' : 'completed', content, rawOutput: { content: result.content, isError: failed } };
 }

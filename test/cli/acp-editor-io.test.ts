@@ -128,6 +128,11 @@ test("bash runs in the editor's terminal, as the OS sandbox wrapped it, with non
     expect(methodsOf(editor)).toEqual(['terminal/create', 'terminal/wait_for_exit', 'terminal/output', 'terminal/release']);
     const shown = turn.updates.some((u) => u.sessionUpdate === 'tool_call_update' && (u.content ?? []).some((c) => c.type === 'terminal'));
     expect(shown).toBe(true);
+    // The ended call keeps its terminal (the editor goes on showing the released terminal's
+    // output), with the result text after it.
+    const ended = turn.updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed').at(-1) as acp.ToolCallUpdate;
+    expect(ended.content?.[0]).toMatchObject({ type: 'terminal' });
+    expect(ended.content?.[1]).toMatchObject({ type: 'content', content: { type: 'text', text: expect.stringContaining('from the terminal') } });
   });
 }, 40_000);
 

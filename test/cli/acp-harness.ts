@@ -25,8 +25,9 @@ export interface AcpClient {
   updatesOf(sessionId: string): acp.SessionUpdate[];
   /** Resolves when an update of this kind has arrived for the session. */
   waitForUpdate(sessionId: string, kind: acp.SessionUpdate['sessionUpdate'], timeoutMs?: number): Promise<acp.SessionUpdate>;
-  answer: { permission: PermissionAnswer };
-  initialize(): Promise<acp.InitializeResponse>;
+  answer: { permission: PermissionAnswer; writeTextFile?: (request: acp.WriteTextFileRequest) => Promise<acp.WriteTextFileResponse> };
+  /** initialize; `capabilities` are the editor's (none by default: the agent uses the disk). */
+  initialize(capabilities?: acp.ClientCapabilities): Promise<acp.InitializeResponse>;
   /** Ends the connection (stdin closed), or with `signal` stops the agent as an editor may. */
   close(options?: { signal?: NodeJS.Signals }): Promise<number | null>;
 }
@@ -66,7 +67,7 @@ export async function startAcp(options: { cwd: string; env: Record<string, strin
   const permissionRequests: acp.RequestPermissionRequest[] = [];
   const order: string[] = [];
   const waiters: { sessionId: string; kind: string; resolve(update: acp.SessionUpdate): void }[] = [];
-  const answer = { permission: allowOnce };
+  const answer: AcpClient['answer'] = { permission: allowOnce };
   const connection = acp
     .client({ name: 'mewcode-acp-test' })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
@@ -81,6 +82,11 @@ export async function startAcp(options: { cwd: string; env: Record<string, strin
       permissionRequests.push(params);
       order.push('request_permission');
       return answer.permission(params);
+    })
+    .onRequest('fs/write_text_file', async ({ params }) => {
+      order.push('write_text_file');
+      if (!answer.writeTextFile) throw acp.RequestError.methodNotFound('fs/write_text_file');
+      return answer.writeTextFile(params);
     })
     .connect(acp.ndJsonStream(output, input));
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
@@ -103,7 +109,7 @@ export async function startAcp(options: { cwd: string; env: Record<string, strin
         waiters.push({ sessionId, kind, resolve: (update) => (clearTimeout(timer), resolve(update)) });
       });
     },
-    initialize: () => connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: 'mewcode-acp-test', version: '1' } }),
+    initialize: (capabilities = {}) => connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities, clientInfo: { name: 'mewcode-acp-test', version: '1' } }),
     close: async (options = {}) => {
       if (options.signal) child.kill(options.signal);
       connection.close();

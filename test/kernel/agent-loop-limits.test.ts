@@ -174,6 +174,6 @@ test('a refusal ends the run as "refusal": tool calls of the refused turn never 
   expect(events).toContainEqual({ type: 'error', message: 'The model declined to continue (category: cyber): Not this one.', kind: 'refusal' });
   expect(kernel.conversation.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   // Not sent back as it was (Anthropic's guidance for streaming refusals): the note stands in for it.
-  expect(kernel.conversation.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'The model declined to continue (category: cyber): Not this one.' }], toolCalls: [] });
+  expect(kernel.conversation.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'The model declined to continue (category: cyber): Not this one.' }], toolCalls: [], note: true });
   expect(events).toContainEqual({ type: 'notice', message: expect.stringMatching(/^The 6 characters of answer that arrived before the refusal were shown but are not kept in the session's history/) });
 });

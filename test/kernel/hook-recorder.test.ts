@@ -424,7 +424,7 @@ async function promptSubmitScenario(): Promise<Set<HookName>> {
 
   const mark = fires.length;
   await runPrompt(kernel, 'what is 2+2?');
-  expect(kernel.conversation.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is 2+2?' }, { type: 'text', text: '(gatekeeper: be brief)' }] });
+  expect(kernel.conversation.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is 2+2?' }, { type: 'text', text: '(gatekeeper: be brief)' }], prompt: true });
   expect(model.requests[0]!.messages[0]).toEqual(kernel.conversation.messages[0]);
   expect(later).toEqual(['what is 2+2?']);
   expect(labels(fires.slice(mark)).slice(0, 2)).toEqual(['userPromptSubmit', 'messageAppended:user']);

@@ -200,7 +200,7 @@ test('after a failed apply the plugin is disposed (once), its taps and tools are
   const events = await runPrompt(kernel, 'go', 'default');
   expect(doneEvent(events)).toMatchObject({ reason: 'completed', finalText: 'finished' }); // no stop continuation
   expect(toolNames(model, 0)).toEqual(['sleep_read', 'write_note']);
-  expect(model.requests[0]!.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'go' }] });
+  expect(model.requests[0]!.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'go' }], prompt: true });
   const [read, write] = lastResults(model, 1);
   expect(read).toMatchObject({ isError: false, content: 'echo r' });
   expect(write).toMatchObject({ isError: true, content: expect.stringContaining('Permission required: write_note needs approval') });

@@ -101,14 +101,14 @@ test('a tool runs a child session to completion inside its parent run, without w
 
   // Each session has its own history; the child's never leaks into the parent's.
   expect(roles(child.conversation.messages)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-  expect(child.conversation.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'count the files' }] });
+  expect(child.conversation.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'count the files' }], prompt: true });
   expect(roles(kernel.conversation.messages)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   expect(historyProblems(child.conversation.messages)).toEqual([]);
   expect(historyProblems(kernel.conversation.messages)).toEqual([]);
 
   // The child's requests carry its own prompt, history and system prompt.
   expect(model.requests.map(promptOf)).toEqual(['how many files?', 'count the files', 'count the files', 'how many files?']);
-  expect(model.requests[1]!.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'count the files' }] }]);
+  expect(model.requests[1]!.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'count the files' }], prompt: true }]);
   expect(model.requests[1]!.system.stable).toBe('You are a helper.');
   expect(model.requests[0]!.system.stable).toBe('');
 
@@ -129,7 +129,7 @@ test('a child made with context.session.fork also runs inside the parent run', a
   expect(doneEvent(events).finalText).toBe('done');
   const child = delegations[0]!.child;
   expect([child.parentAgentId, child.sessionId]).toEqual(['main', kernel.session.sessionId]);
-  expect(model.requests[1]!.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'summarise' }] }]);
+  expect(model.requests[1]!.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'summarise' }], prompt: true }]);
   expect(toolResults(kernel.conversation.messages)[0]).toMatchObject({ isError: false, content: `${child.agentId} said: summary` });
 });
 
@@ -307,7 +307,7 @@ describe('fork', () => {
     const events = await collect(fork.run({ prompt: 'three', mode: 'default' }));
     expect(doneEvent(events).finalText).toBe('forked answer');
     const request = model.requests.at(-1)!;
-    expect(request.messages).toEqual([...before, { role: 'user', content: [{ type: 'text', text: 'three' }] }]);
+    expect(request.messages).toEqual([...before, { role: 'user', content: [{ type: 'text', text: 'three' }], prompt: true }]);
     expect(request.tools.map((t) => t.name)).toEqual(['sleep_read']); // ForkOptions pass through
     expect(request.system.stable).toBe('You are a reviewer.');
     expect(kernel.conversation.messages).toEqual(before);

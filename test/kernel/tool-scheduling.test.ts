@@ -245,7 +245,7 @@ test('L5: a fault between the tool calls and their results still leaves every ca
   await ensureAssistantTail(conversation, '(stopped)');
   expect(conversation.messages.slice(-2)).toEqual([
     { role: 'tool', results: [{ toolCallId: 'c1', isError: true, content: 'The run stopped before this call ran: (stopped)' }] },
-    { role: 'assistant', content: [{ type: 'text', text: '(stopped)' }], toolCalls: [] },
+    { role: 'assistant', content: [{ type: 'text', text: '(stopped)' }], toolCalls: [], note: true },
   ]);
 });
 

@@ -7,7 +7,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { Container } from 'inversify';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FileReadTrackerImpl } from '../../../kernel/file-read-tracker.js';
@@ -15,6 +15,7 @@ import { createOutputLimits } from '../../../plugins/output-limits/index.js';
 import { BashTool } from '../../../plugins/tool-bash/bash-tool.js';
 import { EditFileTool } from '../../../plugins/tool-edit-file/edit-file-tool.js';
 import { ReadFileTool } from '../../../plugins/tool-read-file/read-file-tool.js';
+import { WriteFileTool } from '../../../plugins/tool-write-file/write-file-tool.js';
 import { CLEAN_ENVIRONMENT, TERMINAL_OUTPUT_MAX_BYTES, editorIoPlugin, type EditorIoOptions } from '../../../plugins/ui-acp/editor-io.js';
 import type { ClientCapabilities } from '@agentclientprotocol/sdk';
 import { TOKENS } from '../../../types/tokens.js';
@@ -104,6 +105,36 @@ test('read_file and edit_file see and change the editor buffer through fs/*; the
     ['fs/read_text_file', { sessionId: SESSION, path: file }],
     ['fs/write_text_file', { sessionId: SESSION, path: file, content: 'const saved = 1;\nconst edited = 3;\n' }],
   ]);
+});
+
+test('a session cwd reached through a symbolic link: fs/* name the files under the editor\'s cwd, so its buffers (unsaved edits) are found', async () => {
+  const real = path.join(root, 'proj');
+  await mkdir(real);
+  const ws = path.join(root, 'ws');
+  await symlink(real, ws);
+  await writeFile(path.join(real, 'a.ts'), 'const saved = 1;\n');
+  const { client, editor } = connect();
+  // The editor keys its buffers by its own workspace path.
+  editor.buffers.set(path.join(ws, 'a.ts'), 'const saved = 1;\nconst unsaved = 2;\n');
+  const { files } = await services({ client, sessionId: SESSION, capabilities: ALL, cwd: ws });
+  const limits = createOutputLimits(path.join(root, '.spill'));
+  const reads = new FileReadTrackerImpl();
+  const context = toolContext({ projectRoot: ws });
+  const read = await new ReadFileTool(limits, reads, { workspaceFiles: () => files }).execute({ file_path: 'a.ts' }, context);
+  expect(read.content).toContain('const unsaved = 2;');
+  const edited = await new EditFileTool(limits, reads, { workspaceFiles: () => files }).execute({ file_path: 'a.ts', old_string: 'unsaved = 2', new_string: 'edited = 3' }, context);
+  expect(edited.isError).toBeUndefined();
+  const written = await new WriteFileTool(reads, { workspaceFiles: () => files }).execute({ file_path: 'sub-new.ts', content: 'new\n' }, context);
+  expect(written.isError).toBeUndefined();
+  expect(editor.calls.map(([method, params]) => [method, params.path])).toEqual([
+    ['fs/read_text_file', path.join(ws, 'a.ts')],
+    ['fs/read_text_file', path.join(ws, 'a.ts')],
+    ['fs/write_text_file', path.join(ws, 'a.ts')],
+    ['fs/write_text_file', path.join(ws, 'sub-new.ts')],
+  ]);
+  expect(editor.buffers.get(path.join(ws, 'a.ts'))).toBe('const saved = 1;\nconst edited = 3;\n');
+  // The disk itself is never written by an editor write; nothing was found at the real path's name either.
+  expect(editor.buffers.has(path.join(real, 'a.ts'))).toBe(false);
 });
 
 test('bash runs in an editor terminal: the wrapped argv, only the allowlisted environment, the output limit, then release', async () => {

@@ -146,3 +146,23 @@ test('replay: a write_file, whose earlier content the history does not hold, sho
   expect(result).toMatchObject({ toolCallId: 'w1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'Wrote 4 bytes (1 line) to a.txt.' } }] });
   expect(JSON.stringify(updates)).not.toContain('"diff"');
 });
+
+test('replay of a session saved before prompts were marked (best effort): each user message\'s first text, no reminder or compaction summary; after the first marked prompt only marked ones', () => {
+  const messages: Message[] = [
+    { role: 'user', content: [{ type: 'text', text: 'This session continues an earlier conversation that grew too long. <summary>S</summary>' }, { type: 'text', text: '# Recovered context' }] },
+    { role: 'user', content: [{ type: 'text', text: 'typed before' }, { type: 'text', text: 'a hook context' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'ok' }], toolCalls: [] },
+    { role: 'user', content: [{ type: 'text', text: 'typed after' }, { type: 'text', text: 'another hook context' }], prompt: true },
+    { role: 'assistant', content: [{ type: 'text', text: '(Cancelled.)' }], toolCalls: [], note: true },
+    { role: 'user', content: [{ type: 'text', text: 'a stop hook reason' }] },
+    { role: 'user', content: [{ type: 'text', text: '/review src\n\nexpanded command text' }], prompt: [{ type: 'text', text: '/review src' }, { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' }] },
+  ];
+  const updates = historyUpdates(messages, { projectRoot: '/w', tool: () => undefined });
+  expect(updates.filter((u) => u.sessionUpdate === 'user_message_chunk').map((u) => (u as { content: unknown }).content)).toEqual([
+    { type: 'text', text: 'typed before' },
+    { type: 'text', text: 'typed after' },
+    { type: 'text', text: '/review src' },
+    { type: 'resource_link', uri: 'file:///w/a.ts', name: 'a.ts' },
+  ]);
+  expect(updates.filter((u) => u.sessionUpdate === 'agent_message_chunk').map((u) => (u as { content: { text: string } }).content.text)).toEqual(['ok']);
+});
