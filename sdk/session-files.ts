@@ -4,7 +4,7 @@
  * `.gitignore` (whoever writes first creates it: transcripts and saved results hold what was said
  * and read, secrets included) and the lock that keeps two processes out of one session.
  */
-import { closeSync, constants, mkdirSync, openSync, readFileSync, rmdirSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { resolveRealSync } from './path-containment.js';
 import { isStatePathRefused, openProjectStateFile, openStateDirectory, readProjectStateFile, replaceProjectStateFile, unlinkProjectStateFile } from './project-state-dir.js';
@@ -46,23 +46,68 @@ export function prepareSessionDirectory(projectRoot: string, dir: string, what: 
   }
 }
 
+/** What a reservation made: the session's directory, and the state folders that were not there before it. */
+export interface SessionReservation {
+  projectRoot: string;
+  sessionId: string;
+  /** `.mewcode/sessions` (with its `.gitignore`) and `.mewcode` were made by this reservation. */
+  madeSessionsRoot: boolean;
+  madeStateRoot: boolean;
+}
+
 /**
- * Creates a new session's directory, exclusively: true when this call made it (the id is the
- * caller's), false when it exists already (another session, maybe another process's, has the id).
- * Reached as prepareSessionDirectory reaches it: a symbolic link on the way is refused (thrown).
+ * Creates a new session's directory, exclusively: what it made when this call made it (the id is
+ * the caller's; releaseSession gives it back), undefined when it exists already (another session,
+ * maybe another process's, has the id). Reached as prepareSessionDirectory reaches it: a symbolic link on the way is refused (thrown).
  */
-export function reserveSessionDirectory(projectRoot: string, sessionId: string): boolean {
+export function reserveSession(projectRoot: string, sessionId: string): SessionReservation | undefined {
+  const stateRoot = path.dirname(sessionsRoot(projectRoot));
+  const madeStateRoot = !existsSync(stateRoot);
+  const madeSessionsRoot = madeStateRoot || !existsSync(sessionsRoot(projectRoot));
   prepareSessionDirectory(projectRoot, sessionsRoot(projectRoot), 'session transcripts');
   const root = openStateDirectory(projectRoot, path.relative(projectRoot, sessionsRoot(projectRoot)), { create: false });
-  if (root === undefined) return true;
+  const reservation = { projectRoot, sessionId, madeSessionsRoot, madeStateRoot };
+  if (root === undefined) return reservation;
   try {
     mkdirSync(root.at(sessionId), { mode: 0o700 }); // not recursive: EEXIST when it is there
-    return true;
+    return reservation;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
     throw error;
   } finally {
     root.close();
+  }
+}
+
+/**
+ * The reserved directory when it stayed empty, then the folders the reservation made when they hold nothing else (a
+ * `mewcode doctor` or `mcp list` in a fresh project leaves no `.mewcode/` behind). The sessions
+ * root goes only when its `.gitignore` is all it holds; should another process's session appear
+ * in it meanwhile (its rmdir then fails), the `.gitignore` is written back.
+ */
+export function releaseSession(reservation: SessionReservation): void {
+  const { projectRoot, sessionId } = reservation;
+  releaseSessionDirectory(projectRoot, sessionId);
+  if (!reservation.madeSessionsRoot) return;
+  const root = sessionsRoot(projectRoot);
+  try {
+    const dir = openStateDirectory(projectRoot, path.relative(projectRoot, root), { create: false });
+    if (dir === undefined) return;
+    try {
+      if (readdirSync(dir.at('.')).join('/') !== '.gitignore') return;
+      unlinkSync(dir.at('.gitignore'));
+    } finally {
+      dir.close();
+    }
+    try {
+      rmdirSync(root);
+    } catch {
+      prepareSessionDirectory(projectRoot, root, 'session transcripts');
+      return;
+    }
+    if (reservation.madeStateRoot) rmdirSync(path.dirname(root));
+  } catch {
+    // in use, or already gone: kept as it is
   }
 }
 
@@ -71,7 +116,7 @@ export function reserveSessionDirectory(projectRoot: string, sessionId: string):
  * editor session never prompted): nothing is left behind for it. A directory with anything in it
  * is kept (rmdir refuses it); any failure leaves it as it is.
  */
-export function releaseSessionDirectory(projectRoot: string, sessionId: string): void {
+function releaseSessionDirectory(projectRoot: string, sessionId: string): void {
   try {
     const root = openStateDirectory(projectRoot, path.relative(projectRoot, sessionsRoot(projectRoot)), { create: false });
     if (root === undefined) return;

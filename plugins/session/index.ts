@@ -10,7 +10,7 @@ import { ContainerModule, type ServiceIdentifier } from 'inversify';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import type { ProviderRegistry } from '../../types/services.js';
 import type { SessionIdReservation, SessionStore } from '../../types/session-store.js';
-import { releaseSessionDirectory, reserveSessionDirectory } from '../../sdk/session-files.js';
+import { releaseSession, reserveSession, type SessionReservation } from '../../sdk/session-files.js';
 import { TOKENS } from '../../types/tokens.js';
 import { groupDigits } from '../../sdk/plain-intl.js';
 import { loadOnce } from '../../sdk/load-once.js';
@@ -33,7 +33,7 @@ export function createSessionPlugin(): MewcodePlugin {
   const writers = new Set<TranscriptWriter>();
   const cleanups = new Set<NodeJS.Timeout>();
   /** Session directories reserved for new ids: given back at the end when they stayed empty. */
-  const reserved = new Set<{ projectRoot: string; id: string }>();
+  const reserved = new Set<SessionReservation>();
   /** Sessions resumed or written by this process: clean-up never removes them. */
   const inUseByKernel = new Map<string, Set<string>>();
   return definePlugin({
@@ -69,9 +69,9 @@ export function createSessionPlugin(): MewcodePlugin {
           return Object.freeze({
             reserve: (id: string) => {
               try {
-                const mine = reserveSessionDirectory(kernel.projectRoot, id);
-                if (mine) reserved.add({ projectRoot: kernel.projectRoot, id });
-                return mine;
+                const reservation = reserveSession(kernel.projectRoot, id);
+                if (reservation) reserved.add(reservation);
+                return reservation !== undefined;
               } catch {
                 return true; // not saved here anyway (a refused or unwritable folder): the writer says so
               }
@@ -145,7 +145,7 @@ export function createSessionPlugin(): MewcodePlugin {
       cleanups.clear();
       for (const writer of writers) writer.close();
       writers.clear();
-      for (const { projectRoot, id } of reserved) releaseSessionDirectory(projectRoot, id);
+      for (const reservation of reserved) releaseSession(reservation);
       reserved.clear();
     },
   });

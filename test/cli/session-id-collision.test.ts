@@ -73,3 +73,18 @@ test('a reserved id whose session saved nothing leaves no directory behind (the 
     expect(existsSync(root) ? readdirSync(root).filter((name) => !name.startsWith('.')) : []).toEqual([]);
   });
 }, 60_000);
+
+test('a command that only inspects (doctor, mcp list) leaves no .mewcode folder in a project that had none', async () => {
+  await scenario([{ text: 'unused' }], async (s) => {
+    expect(existsSync(path.join(s.cwd, '.mewcode'))).toBe(false);
+    for (const args of [['doctor'], ['mcp', 'list']]) {
+      await s.run(args);
+      expect(existsSync(path.join(s.cwd, '.mewcode'))).toBe(false);
+    }
+    // A project that has its .mewcode keeps it (and its sessions root) after an inspection.
+    const run = await s.run(['-p', 'hi']);
+    expect(run.code).toBe(0);
+    await s.run(['doctor']);
+    expect(readdirSync(path.join(s.cwd, '.mewcode', 'sessions')).filter((name) => !name.startsWith('.'))).toHaveLength(1);
+  });
+}, 60_000);
