@@ -1,4 +1,6 @@
 /** Command-line parsing with Node's own util.parseArgs: no dependency, nothing to load at start-up. */
+import { statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
@@ -39,6 +41,8 @@ Options:
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
   --max-turns <n>               stop after n model turns (default: none interactively, ${PRINT_MAX_TURNS} with -p;
                                 max_turns in configuration sets your own default)
+  --add-dir <path...>           also allow these directories for this run, as permissions.
+                                additional_directories in your settings would (repeatable)
   --plugin-dir <path>           load the Claude Code plugin in this directory for this run
                                 (repeatable; also MEWCODE_PLUGIN_DIR, paths separated by ':')
   --allowedTools <rules...>     allow these for this session, e.g. "Bash(npm test:*)" Read (also
@@ -192,6 +196,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         'mcp-config': { type: 'string', multiple: true },
         'append-system-prompt': { type: 'string' },
         'plugin-dir': { type: 'string', multiple: true },
+        'add-dir': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -254,6 +259,9 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
   const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
   if (typeof pluginDirs === 'string') return { kind: 'error', message: pluginDirs };
   if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
+  const addDirs = addDirList(values['add-dir'] ?? [], cwd);
+  if (typeof addDirs === 'string') return { kind: 'error', message: addDirs };
+  if (addDirs.length > 0) options.additionalDirectories = addDirs;
   return { kind: 'run', options };
 }
 
@@ -300,6 +308,25 @@ export function pluginDirList(flags: readonly string[], cwd: string, env: Readon
   const dirs: string[] = [];
   for (const dir of [...fromEnv, ...flags]) {
     const resolved = path.resolve(cwd, dir.trim());
+    if (!dirs.includes(resolved)) dirs.push(resolved);
+  }
+  return dirs;
+}
+
+/**
+ * `--add-dir <path>` (repeatable): absolute directories, resolved against `cwd` (`~` against the
+ * home). They are given to the run as the user's own additional directories, under the same rule
+ * as `permissions.additional_directories`; one that is not a directory is a usage error (a typo
+ * would otherwise allow nothing without a word). One directory per flag: a word after it may be the prompt.
+ */
+export function addDirList(flags: readonly string[], cwd: string): string[] | string {
+  const dirs: string[] = [];
+  for (const raw of flags) {
+    const given = raw.trim();
+    if (given === '') return '--add-dir needs a directory';
+    const expanded = given === '~' ? os.homedir() : given.startsWith('~/') ? path.join(os.homedir(), given.slice(2)) : given;
+    const resolved = path.resolve(cwd, expanded);
+    if (!statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) return `--add-dir ${given}: no such directory (${resolved})`;
     if (!dirs.includes(resolved)) dirs.push(resolved);
   }
   return dirs;

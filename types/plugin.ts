@@ -264,6 +264,12 @@ export interface CliOptions {
    * so their contributions are the user's own (no workspace trust needed).
    */
   pluginDirs?: readonly string[];
+  /**
+   * `--add-dir <path…>` (Claude Code's flag, repeatable): directories this run may use besides the
+   * project, absolute, exactly as if listed in the user's `permissions.additional_directories`
+   * (the file tools, grep and glob, and bash's OS sandbox allow them alike).
+   */
+  additionalDirectories?: readonly string[];
 }
 
 /**
