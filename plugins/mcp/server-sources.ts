@@ -1,10 +1,13 @@
 /**
  * Where the servers come from (M2), lowest first; a later source replaces a server of the
  * same name whole:
+ *   0. `mcpServers` of `~/.claude.json` (`claude mcp add --scope user`, claude-json.ts);
  *   1. `mcp_servers:` in the user's file (`~/.mewcode/config.yaml`);
  *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);
  *   1b. the servers of the Claude Code plugins of this run (`plugin_<plugin>_<server>`, the user's own);
- *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`.
+ *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`;
+ *   4. `projects[<project>].mcpServers` of `~/.claude.json` (`claude mcp add`'s default local
+ *      scope, which wins over the project's in Claude Code too).
  * Then the servers this run adds (`--mcp-config`, an editor's session, the programmatic API:
  * CliOptions.mcpServers), in `.mcp.json`'s shape: they are the user's own choice for this run, so
  * they need no trust, but they only fill names the configuration leaves free — a configured
@@ -29,6 +32,7 @@ import type { ManagedPolicy } from '../../types/managed.js';
 import type { ClaudePluginBundle } from '../../types/claude-plugins.js';
 import { parseServerEntry, serverToolName, type ServerConfig, type ServerScope } from './server-config.js';
 import { readConfigFile } from '../../config/config-file.js';
+import { readClaudeJsonServers, type ClaudeJsonServers } from './claude-json.js';
 
 export const MCP_JSON = '.mcp.json';
 /** A `.mcp.json` larger than this is not read (it is a few servers, not data). */
@@ -46,6 +50,10 @@ export interface SourceInputs {
   added?: AddedServers;
   /** Whether the run reads the project's files (CliOptions.settingSources has `project`): `.mcp.json`. Default true. */
   projectFiles?: boolean;
+  /** The home directory: `~/.claude.json` is read when given (and userFiles is not false). */
+  homeDir?: string;
+  /** Whether the run reads the user's files (CliOptions.settingSources has `user`): `~/.claude.json`. Default true. */
+  userFiles?: boolean;
   /** The Claude Code plugins of this run (TOKENS.ClaudePluginBundles): their servers are the user's own. */
   plugins?: readonly ClaudePluginBundle[];
 }
@@ -88,6 +96,10 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
       return match;
     }), where);
 
+  const claudeJson: ClaudeJsonServers =
+    inputs.homeDir !== undefined && inputs.userFiles !== false ? readClaudeJsonServers(inputs.homeDir, inputs.projectRoot, expand, inputs.warn) : { user: [], local: [] };
+  for (const server of claudeJson.user) put(server);
+
   const configured = inputs.config?.section('mcp_servers');
   const yamlEntries: [string, unknown, ServerScope][] = [];
   if (configured !== undefined && configured !== null) {
@@ -119,6 +131,7 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
     const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
     if (server) put(server);
   }
+  for (const server of claudeJson.local) put(server);
   if (inputs.added) addRunServers(inputs.added, byName, untrusted, expand, inputs.warn);
   return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted };
 }
