@@ -21,7 +21,13 @@ export interface ClaudeJsonServers {
 
 type Expand = (value: string, where: string, missing: (name: string) => void) => string;
 
-export function readClaudeJsonServers(homeDir: string, projectRoot: string, expand: Expand, warn: (message: string) => void): ClaudeJsonServers {
+export function readClaudeJsonServers(
+  homeDir: string,
+  projectRoot: string,
+  expand: Expand,
+  warn: (message: string) => void,
+  skip?: (name: string, locate: () => string) => (reason: string) => void,
+): ClaudeJsonServers {
   const found: ClaudeJsonServers = { user: [], local: [] };
   const file = path.join(homeDir, CLAUDE_JSON);
   const read = readProjectTextFile(file, { maxBytes: MAX_BYTES });
@@ -56,7 +62,7 @@ export function readClaudeJsonServers(homeDir: string, projectRoot: string, expa
     const out: ServerConfig[] = [];
     for (const [name, raw] of Object.entries(servers)) {
       const locate = (key?: string): string => `${file} (${at}.${name}${key ? `.${key}` : ''}, claude mcp add's ${scope} scope)`;
-      const server = parseServerEntry(name, raw, 'claude', scope, { locate, expand, warn });
+      const server = parseServerEntry(name, raw, 'claude', scope, { locate, expand, warn, ...(skip ? { skipped: skip(name, () => locate()) } : {}) });
       if (server) out.push(server);
     }
     return out;

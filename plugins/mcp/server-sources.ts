@@ -22,7 +22,7 @@
  * and each is said with its place and the managed file's.
  */
 import path from 'node:path';
-import { createVarExpander } from '../../config/expand.js';
+import { createVarExpander, VAR_REFERENCE } from '../../config/expand.js';
 import { formatPos, toPlain, type LocatedMap } from '../../config/located.js';
 import { parseConfigText } from '../../config/parse-file.js';
 import { configScopeAt } from '../../config/scope.js';
@@ -71,10 +71,20 @@ export interface UntrustedServer {
   where: string;
 }
 
+/** An entry that could not be used (a bad key): listed with why, beside the servers, never only warned about. */
+export interface SkippedServer {
+  name: string;
+  where: string;
+  reason: string;
+}
+
 export interface ServerSources {
   servers: ServerConfig[];
   untrusted: UntrustedServer[];
+  skipped?: SkippedServer[];
 }
+
+type Skip = (name: string, locate: () => string) => (reason: string) => void;
 
 export async function loadServerSources(inputs: SourceInputs): Promise<ServerSources> {
   const byName = new Map<string, ServerConfig>();
@@ -89,15 +99,17 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
     byName.set(server.name, server);
   };
   const untrusted: UntrustedServer[] = [];
+  const skipped: SkippedServer[] = [];
+  const skip: Skip = (name, locate) => (reason) => skipped.push({ name, where: locate(), reason });
   const expandVar = createVarExpander(inputs.env, inputs.warn);
   const expand = (value: string, where: string, missing: (name: string) => void): string =>
-    expandVar(value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => {
-      if (!Object.hasOwn(inputs.env, name) || inputs.env[name] === undefined) missing(name);
+    expandVar(value.replace(VAR_REFERENCE, (match, name: string, fallback: string | undefined) => {
+      if (fallback === undefined && (!Object.hasOwn(inputs.env, name) || inputs.env[name] === undefined)) missing(name);
       return match;
     }), where);
 
   const claudeJson: ClaudeJsonServers =
-    inputs.homeDir !== undefined && inputs.userFiles !== false ? readClaudeJsonServers(inputs.homeDir, inputs.projectRoot, expand, inputs.warn) : { user: [], local: [] };
+    inputs.homeDir !== undefined && inputs.userFiles !== false ? readClaudeJsonServers(inputs.homeDir, inputs.projectRoot, expand, inputs.warn, skip) : { user: [], local: [] };
   for (const server of claudeJson.user) put(server);
 
   const configured = inputs.config?.section('mcp_servers');
@@ -117,23 +129,26 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
 
   for (const [name, raw, scope] of yamlEntries) {
     if (scope === 'project') continue;
-    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
+    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn, skipped: skip(name, locateYaml(name)) });
     if (server) put(server);
   }
 
-  for (const server of pluginServers(inputs, expand)) put(server);
+  for (const server of pluginServers(inputs, expand, skip)) put(server);
 
-  if (inputs.projectFiles !== false) for (const server of await readMcpJson(inputs, expand, untrusted)) put(server);
+  if (inputs.projectFiles !== false) for (const server of await readMcpJson(inputs, expand, untrusted, skip)) put(server);
 
   for (const [name, raw, scope] of yamlEntries) {
     if (scope !== 'project') continue;
     // loadConfig keeps a project's mcp_servers only once the project is trusted.
-    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
+    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn, skipped: skip(name, locateYaml(name)) });
     if (server) put(server);
   }
   for (const server of claudeJson.local) put(server);
-  if (inputs.added) addRunServers(inputs.added, byName, untrusted, expand, inputs.warn);
-  return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted };
+  if (inputs.added) addRunServers(inputs.added, byName, untrusted, expand, inputs.warn, skip);
+  // A name skipped in one source but given by a later one is not "skipped".
+  const used = new Set(byName.keys());
+  const unused = skipped.filter((entry) => !used.has(serverToolName(entry.name)));
+  return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted, ...(unused.length > 0 ? { skipped: unused } : {}) };
 }
 
 /**
@@ -147,6 +162,7 @@ function addRunServers(
   untrusted: UntrustedServer[],
   expand: (value: string, where: string, missing: (name: string) => void) => string,
   warn: (message: string) => void,
+  skip: Skip,
 ): void {
   if (typeof added.servers !== 'object' || added.servers === null || Array.isArray(added.servers)) {
     warn(`mcp: ${ADDED_ORIGIN}: expected an object of server names to servers; none of them is used`);
@@ -159,7 +175,7 @@ function addRunServers(
       warn(`mcp: ${origin}: MCP server "${name}" is not used: the configured server of that name (${configured.where}) is kept`);
       continue;
     }
-    const server = parseServerEntry(name, raw, 'claude', 'run', { locate: () => origin, expand, warn });
+    const server = parseServerEntry(name, raw, 'claude', 'run', { locate: () => origin, expand, warn, skipped: skip(name, () => origin) });
     if (!server) continue;
     byName.set(server.name, server);
     for (let i = untrusted.length - 1; i >= 0; i--) if (untrusted[i]!.name === name) untrusted.splice(i, 1);
@@ -171,7 +187,7 @@ function addRunServers(
  * `mcp__plugin_<plugin>_<server>__<tool>` and never collide with the user's). User scope: the user
  * chose the plugin, so no workspace trust; the managed allow- and deny-lists still apply by that name.
  */
-function pluginServers(inputs: SourceInputs, expand: (value: string, where: string, missing: (name: string) => void) => string): ServerConfig[] {
+function pluginServers(inputs: SourceInputs, expand: (value: string, where: string, missing: (name: string) => void) => string, skip: Skip): ServerConfig[] {
   const found: ServerConfig[] = [];
   for (const bundle of inputs.plugins ?? []) {
     if (!bundle.loaded) continue;
@@ -182,7 +198,7 @@ function pluginServers(inputs: SourceInputs, expand: (value: string, where: stri
           const pos = part.locate(key ? [server, key] : [server]);
           return pos ? `${part.file}:${pos.line}:${pos.col}` : part.file;
         };
-        const parsed = parseServerEntry(name, raw, 'claude', 'user', { locate, expand, warn: inputs.warn });
+        const parsed = parseServerEntry(name, raw, 'claude', 'user', { locate, expand, warn: inputs.warn, skipped: skip(name, () => locate()) });
         if (parsed) found.push(parsed);
       }
     }
@@ -215,6 +231,7 @@ async function readMcpJson(
   inputs: SourceInputs,
   expand: (value: string, where: string, missing: (name: string) => void) => string,
   untrusted: UntrustedServer[],
+  skip: Skip,
 ): Promise<ServerConfig[]> {
   const found: ServerConfig[] = [];
   const file = path.join(inputs.projectRoot, MCP_JSON);
@@ -251,7 +268,7 @@ async function readMcpJson(
       const child = key && node.kind === 'map' ? (node as LocatedMap).entries.get(key) : undefined;
       return formatPos((child ?? node).pos);
     };
-    const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn });
+    const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn, skipped: skip(name, () => locate()) });
     if (server) found.push(server);
   }
   return found;
