@@ -7,6 +7,7 @@ import type { CliOptions } from '../types/plugin.js';
 import type { PermissionMode } from '../types/permissions.js';
 import { PRINT_MAX_TURNS } from '../types/session.js';
 import { readMcpConfigFlags } from './mcp-config-flag.js';
+import { claudeOnlyFlagMessage } from './claude-only-flags.js';
 import { gatherRuleLists, RULE_LIST_OPTIONS, type ArgToken } from '../sdk/rule-list-args.js';
 import { readPermissionModeFlags } from '../sdk/permission-mode-flag.js';
 
@@ -55,6 +56,8 @@ Options:
   --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
   --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
                                 (repeatable; no trust needed; a configured server of a name wins)
+  --strict-mcp-config           use only --mcp-config's servers: none from configuration, .mcp.json,
+                                ~/.claude.json or plugins
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
   --trust-project               apply this project's plugins, providers, hooks, MCP servers and other
                                 code-running settings without asking (also MEWCODE_TRUST_PROJECT=1)
@@ -194,6 +197,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         'max-turns': { type: 'string' },
         ...RULE_LIST_OPTIONS,
         'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
         'append-system-prompt': { type: 'string' },
         'plugin-dir': { type: 'string', multiple: true },
         'add-dir': { type: 'string', multiple: true },
@@ -202,7 +206,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
       },
     });
   } catch (error) {
-    return { kind: 'error', message: `${firstSentence(error)}. Run mewcode --help for the options.` };
+    return { kind: 'error', message: claudeOnlyFlagMessage(error) ?? `${firstSentence(error)}. Run mewcode --help for the options.` };
   }
   const { values } = parsed;
   if (values.version) return { kind: 'version' };
@@ -256,6 +260,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
     options.mcpServers = mcpConfig.servers;
     options.mcpServerOrigins = mcpConfig.origins;
   }
+  if (values['strict-mcp-config']) options.strictMcpConfig = true;
   const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
   if (typeof pluginDirs === 'string') return { kind: 'error', message: pluginDirs };
   if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;

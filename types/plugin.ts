@@ -246,6 +246,8 @@ export interface CliOptions {
   mcpServers?: Readonly<Record<string, unknown>>;
   /** Where each of `mcpServers` was given (`/path/servers.json`, `--mcp-config`), for messages. */
   mcpServerOrigins?: Readonly<Record<string, string>>;
+  /** `--strict-mcp-config`: only `mcpServers` start; no configured, `.mcp.json`, `~/.claude.json` or plugin server. */
+  strictMcpConfig?: boolean;
   /**
    * Which configuration layers this run reads: `user` (`~/.mewcode/`), `project` (the project's
    * files: `.mewcode.yaml`, `.mcp.json`, instruction files) and `local` (`.mewcode/config.local.*`).

@@ -130,6 +130,7 @@ const HOLDER: ServiceIdentifier<McpStatusHolder> = Symbol('mcp/status-holder');
 /** Whether anything names a server: the run's own servers, a `mcp_servers:` section, a Claude Code plugin's servers, `~/.claude.json`'s or a `.mcp.json` file. */
 async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
   if (kernel.cli?.mcpServers && Object.keys(kernel.cli.mcpServers).length > 0) return true;
+  if (kernel.cli?.strictMcpConfig) return false;
   const config = kernel.container.isBound(TOKENS.Config) ? kernel.container.get<ResolvedConfig>(TOKENS.Config) : undefined;
   const servers = config?.section('mcp_servers');
   if (servers !== undefined && servers !== null) return true;

@@ -50,6 +50,8 @@ export interface SourceInputs {
   added?: AddedServers;
   /** Whether the run reads the project's files (CliOptions.settingSources has `project`): `.mcp.json`. Default true. */
   projectFiles?: boolean;
+  /** `--strict-mcp-config`: only the run's own servers (`added`) are used. */
+  strict?: boolean;
   /** The home directory: `~/.claude.json` is read when given (and userFiles is not false). */
   homeDir?: string;
   /** Whether the run reads the user's files (CliOptions.settingSources has `user`): `~/.claude.json`. Default true. */
@@ -86,7 +88,9 @@ export interface ServerSources {
 
 type Skip = (name: string, locate: () => string) => (reason: string) => void;
 
-export async function loadServerSources(inputs: SourceInputs): Promise<ServerSources> {
+export async function loadServerSources(given: SourceInputs): Promise<ServerSources> {
+  // Strict: nothing configured is read (so nothing of it is warned about either); the run's servers only.
+  const inputs: SourceInputs = given.strict ? { ...given, config: undefined, projectFiles: false, userFiles: false, plugins: [] } : given;
   const byName = new Map<string, ServerConfig>();
   // Keyed by the name in tool names: a later source replaces a server of the same name, as ever;
   // two different written names that become the same tool name (`a.b`, `a_b`) are said.
