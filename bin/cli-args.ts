@@ -1,10 +1,13 @@
 /** Command-line parsing with Node's own util.parseArgs: no dependency, nothing to load at start-up. */
+import { statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliOptions } from '../types/plugin.js';
 import type { PermissionMode } from '../types/permissions.js';
 import { PRINT_MAX_TURNS } from '../types/session.js';
 import { readMcpConfigFlags } from './mcp-config-flag.js';
+import { claudeOnlyFlagMessage } from './claude-only-flags.js';
 import { gatherRuleLists, RULE_LIST_OPTIONS, type ArgToken } from '../sdk/rule-list-args.js';
 import { readPermissionModeFlags } from '../sdk/permission-mode-flag.js';
 
@@ -39,6 +42,8 @@ Options:
   --model <model>               model to use (overrides MEWCODE_MODEL and configuration)
   --max-turns <n>               stop after n model turns (default: none interactively, ${PRINT_MAX_TURNS} with -p;
                                 max_turns in configuration sets your own default)
+  --add-dir <path...>           also allow these directories for this run, as permissions.
+                                additional_directories in your settings would (repeatable)
   --plugin-dir <path>           load the Claude Code plugin in this directory for this run
                                 (repeatable; also MEWCODE_PLUGIN_DIR, paths separated by ':')
   --allowedTools <rules...>     allow these for this session, e.g. "Bash(npm test:*)" Read (also
@@ -51,6 +56,8 @@ Options:
   --append-system-prompt <text> add this to the end of the system prompt (the same on every request)
   --mcp-config <file-or-json>   MCP servers for this run, as in .mcp.json: {"mcpServers": {…}}
                                 (repeatable; no trust needed; a configured server of a name wins)
+  --strict-mcp-config           use only --mcp-config's servers: none from configuration, .mcp.json,
+                                ~/.claude.json or plugins
   --verbose                     accepted for Claude Code scripts: stream-json always has every event
   --trust-project               apply this project's plugins, providers, hooks, MCP servers and other
                                 code-running settings without asking (also MEWCODE_TRUST_PROJECT=1)
@@ -190,14 +197,16 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
         'max-turns': { type: 'string' },
         ...RULE_LIST_OPTIONS,
         'mcp-config': { type: 'string', multiple: true },
+        'strict-mcp-config': { type: 'boolean' },
         'append-system-prompt': { type: 'string' },
         'plugin-dir': { type: 'string', multiple: true },
+        'add-dir': { type: 'string', multiple: true },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
-    return { kind: 'error', message: `${firstSentence(error)}. Run mewcode --help for the options.` };
+    return { kind: 'error', message: claudeOnlyFlagMessage(error) ?? `${firstSentence(error)}. Run mewcode --help for the options.` };
   }
   const { values } = parsed;
   if (values.version) return { kind: 'version' };
@@ -251,9 +260,13 @@ export function parseCommandLine(argv: readonly string[], cwd: string, env: Read
     options.mcpServers = mcpConfig.servers;
     options.mcpServerOrigins = mcpConfig.origins;
   }
+  if (values['strict-mcp-config']) options.strictMcpConfig = true;
   const pluginDirs = pluginDirList(values['plugin-dir'] ?? [], cwd, env);
   if (typeof pluginDirs === 'string') return { kind: 'error', message: pluginDirs };
   if (pluginDirs.length > 0) options.pluginDirs = pluginDirs;
+  const addDirs = addDirList(values['add-dir'] ?? [], cwd);
+  if (typeof addDirs === 'string') return { kind: 'error', message: addDirs };
+  if (addDirs.length > 0) options.additionalDirectories = addDirs;
   return { kind: 'run', options };
 }
 
@@ -300,6 +313,25 @@ export function pluginDirList(flags: readonly string[], cwd: string, env: Readon
   const dirs: string[] = [];
   for (const dir of [...fromEnv, ...flags]) {
     const resolved = path.resolve(cwd, dir.trim());
+    if (!dirs.includes(resolved)) dirs.push(resolved);
+  }
+  return dirs;
+}
+
+/**
+ * `--add-dir <path>` (repeatable): absolute directories, resolved against `cwd` (`~` against the
+ * home). They are given to the run as the user's own additional directories, under the same rule
+ * as `permissions.additional_directories`; one that is not a directory is a usage error (a typo
+ * would otherwise allow nothing without a word). One directory per flag: a word after it may be the prompt.
+ */
+export function addDirList(flags: readonly string[], cwd: string): string[] | string {
+  const dirs: string[] = [];
+  for (const raw of flags) {
+    const given = raw.trim();
+    if (given === '') return '--add-dir needs a directory';
+    const expanded = given === '~' ? os.homedir() : given.startsWith('~/') ? path.join(os.homedir(), given.slice(2)) : given;
+    const resolved = path.resolve(cwd, expanded);
+    if (!statSync(resolved, { throwIfNoEntry: false })?.isDirectory()) return `--add-dir ${given}: no such directory (${resolved})`;
     if (!dirs.includes(resolved)) dirs.push(resolved);
   }
   return dirs;

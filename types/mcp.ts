@@ -1,6 +1,6 @@
 /** The MCP client's status service, bound under TOKENS.McpServers by the mcp plugin. */
 
-export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'closed';
+export type McpServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'skipped' | 'closed';
 
 export interface McpServerStatus {
   name: string;

@@ -246,6 +246,8 @@ export interface CliOptions {
   mcpServers?: Readonly<Record<string, unknown>>;
   /** Where each of `mcpServers` was given (`/path/servers.json`, `--mcp-config`), for messages. */
   mcpServerOrigins?: Readonly<Record<string, string>>;
+  /** `--strict-mcp-config`: only `mcpServers` start; no configured, `.mcp.json`, `~/.claude.json` or plugin server. */
+  strictMcpConfig?: boolean;
   /**
    * Which configuration layers this run reads: `user` (`~/.mewcode/`), `project` (the project's
    * files: `.mewcode.yaml`, `.mcp.json`, instruction files) and `local` (`.mewcode/config.local.*`).
@@ -264,6 +266,12 @@ export interface CliOptions {
    * so their contributions are the user's own (no workspace trust needed).
    */
   pluginDirs?: readonly string[];
+  /**
+   * `--add-dir <path…>` (Claude Code's flag, repeatable): directories this run may use besides the
+   * project, absolute, exactly as if listed in the user's `permissions.additional_directories`
+   * (the file tools, grep and glob, and bash's OS sandbox allow them alike).
+   */
+  additionalDirectories?: readonly string[];
 }
 
 /**

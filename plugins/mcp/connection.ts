@@ -23,7 +23,7 @@ import type { StoredOAuthProvider } from './oauth.js';
 import type { CommandSandbox } from '../../types/sandbox.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 
-export type ServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'closed';
+export type ServerState = 'connecting' | 'connected' | 'failed' | 'disabled' | 'untrusted' | 'skipped' | 'closed';
 export type TransportKind = 'stdio' | 'http' | 'sse';
 
 export interface ConnectionDeps {

@@ -21,6 +21,7 @@ import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/pl
 import { TOKENS } from '../../types/tokens.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 import type { McpSettings } from './settings.js';
+import { claudeJsonMayHaveServers } from './claude-json-probe.js';
 
 export type { McpSettings, ToolSearchMode } from './settings.js';
 
@@ -126,13 +127,15 @@ function contractOf(holder: McpStatusHolder): McpServers {
 /** The holder, for this plugin's apply and start only: a symbol of this module's, which no other plugin can name. */
 const HOLDER: ServiceIdentifier<McpStatusHolder> = Symbol('mcp/status-holder');
 
-/** Whether anything names a server: the run's own servers, a `mcp_servers:` section, a Claude Code plugin's servers or a `.mcp.json` file. */
+/** Whether anything names a server: the run's own servers, a `mcp_servers:` section, a Claude Code plugin's servers, `~/.claude.json`'s or a `.mcp.json` file. */
 async function anythingConfigured(kernel: KernelApi): Promise<boolean> {
   if (kernel.cli?.mcpServers && Object.keys(kernel.cli.mcpServers).length > 0) return true;
+  if (kernel.cli?.strictMcpConfig) return false;
   const config = kernel.container.isBound(TOKENS.Config) ? kernel.container.get<ResolvedConfig>(TOKENS.Config) : undefined;
   const servers = config?.section('mcp_servers');
   if (servers !== undefined && servers !== null) return true;
   if (kernel.container.isBound(TOKENS.ClaudePluginBundles) && kernel.container.get(TOKENS.ClaudePluginBundles).list().some((bundle) => bundle.loaded && bundle.mcpServers.some((part) => Object.keys(part.value).length > 0))) return true;
+  if ((kernel.cli?.settingSources?.includes('user') ?? true) && claudeJsonMayHaveServers(kernel.homeDir)) return true;
   if (kernel.cli?.settingSources && !kernel.cli.settingSources.includes('project')) return false;
   return access(path.join(kernel.projectRoot, MCP_JSON)).then(
     () => true,
@@ -154,6 +157,22 @@ export function createMcpPlugin(options: McpPluginOptions = {}): MewcodePlugin {
         usage: 'mcp list [--trust-project]',
         summary: 'connect to every configured MCP server and list each: state, transport, tool count, unset variables, last error, log file',
         run: async (context) => (await import('./mcp-subcommand.js')).runMcpCommand(context),
+      },
+    ],
+    // A server the configuration names but that cannot be used (a bad key) or may not start yet
+    // (an untrusted project's) is said in doctor too, not only in a run's warnings.
+    doctorChecks: [
+      {
+        name: 'mcp',
+        run: (context) => {
+          const kernel = context.kernel;
+          if (!kernel?.container.isBound(TOKENS.McpServers)) return [];
+          return kernel.container
+            .get<McpServers>(TOKENS.McpServers)
+            .status()
+            .filter((server) => server.state === 'skipped' || server.state === 'untrusted')
+            .map((server) => ({ status: 'warn' as const, check: 'mcp', message: `server "${server.name}" (${server.source}) is ${server.state === 'skipped' ? 'not used' : 'not started'}: ${server.lastError ?? server.state}` }));
+        },
       },
     ],
     bindings: new ContainerModule(({ bind }) => {

@@ -107,6 +107,9 @@ export class McpManager implements McpServers {
         lastError: 'a project server: trust the project to start it (the start-up dialog, or --trust-project)',
       });
     }
+    for (const server of sources.skipped ?? []) {
+      this.#notStarted.push({ name: server.name, state: 'skipped', transport: 'unknown', source: server.where, toolCount: 0, undefinedVariables: [], lastError: server.reason });
+    }
   }
 
   get size(): number {

@@ -27,7 +27,20 @@ export function describeServer(server: McpServerStatus, home: string): string[] 
   return lines;
 }
 
+/** Claude Code's `claude mcp …` verbs that edit its own files: MewCode does not edit them; it says where a server goes. */
+const CLAUDE_EDIT_VERBS: ReadonlySet<string> = new Set(['add', 'add-json', 'remove', 'get', 'add-from-claude-desktop', 'reset-project-choices', 'serve']);
+
+export const WHERE_SERVERS_GO =
+  'add the server under mcp_servers: in ~/.mewcode/config.yaml (yours, every project) or .mewcode.yaml (the project\'s), or under mcpServers in the project\'s .mcp.json ' +
+  '(Claude Code\'s shape: {"command", "args", "env"} or {"type": "http", "url", "headers"}); servers `claude mcp add` stored in ~/.claude.json are used as they are; ' +
+  '--mcp-config <file-or-json> adds one for a single run';
+
 export async function runMcpCommand(context: SubcommandContext): Promise<number> {
+  const verb = context.argv[0];
+  if (verb !== undefined && CLAUDE_EDIT_VERBS.has(verb)) {
+    context.err(`mewcode: mcp ${verb} is Claude Code's command; MewCode does not edit server files: ${WHERE_SERVERS_GO}. ${MCP_USAGE}\n`);
+    return 2;
+  }
   const parsed = parseSubcommandArgs(context, { 'trust-project': { type: 'boolean' } }, MCP_USAGE);
   if (typeof parsed === 'number') return parsed;
   const { positionals } = parsed;
@@ -59,7 +72,7 @@ export async function runMcpCommand(context: SubcommandContext): Promise<number>
     }
     const status = servers.status();
     if (status.length === 0) {
-      context.out(`No MCP servers configured for ${context.cwd} (mcp_servers: in ~/.mewcode/config.yaml or .mewcode.yaml, or .mcp.json).\n`);
+      context.out(`No MCP servers configured for ${context.cwd} (mcp_servers: in ~/.mewcode/config.yaml or .mewcode.yaml, .mcp.json, or claude mcp add's ~/.claude.json).\n`);
       return 0;
     }
     for (const server of status) context.out(`${describeServer(server, context.homeDir).join('\n')}\n`);

@@ -78,6 +78,9 @@ export async function startMcp(kernel: KernelApi, env: NodeJS.ProcessEnv, settin
     warn: (message) => kernel.warn(message),
     ...(kernel.container.isBound(TOKENS.ManagedPolicy) ? { managed: kernel.container.get(TOKENS.ManagedPolicy) } : {}),
     projectFiles: kernel.cli?.settingSources?.includes('project') ?? true,
+    homeDir: kernel.homeDir,
+    strict: kernel.cli?.strictMcpConfig === true,
+    userFiles: kernel.cli?.settingSources?.includes('user') ?? true,
     ...(kernel.cli?.mcpServers ? { added: { servers: kernel.cli.mcpServers, ...(kernel.cli.mcpServerOrigins ? { origins: kernel.cli.mcpServerOrigins } : {}) } } : {}),
     ...(kernel.container.isBound(TOKENS.ClaudePluginBundles) ? { plugins: kernel.container.get(TOKENS.ClaudePluginBundles).list() } : {}),
   });

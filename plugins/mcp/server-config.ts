@@ -4,8 +4,9 @@
  * - MewCode's `mcp_servers:` (`~/.mewcode/config.yaml`, `.mewcode.yaml`, …): `type` is required
  *   ("missing type" is its own message), snake_case keys;
  * - Claude Code's `.mcp.json` `mcpServers`: `type` defaults to stdio (what Claude Code does).
- * `${VAR}` is expanded only in `env` and `headers` values (M3); an undefined variable becomes
- * empty, is warned about once, and is listed in the server's status.
+ * `${VAR}` (and `${VAR:-default}`) is expanded only in `env` and `headers` values (M3); an
+ * undefined variable becomes empty, is warned about once, and is listed in the server's status;
+ * a `${` left in any value that reaches the server is warned about, naming file and key.
  */
 /** `run`: added by this run (CliOptions.mcpServers: `--mcp-config`, an editor, the programmatic API). */
 export type ServerScope = 'user' | 'project' | 'local' | 'mcp.json' | 'run';
@@ -68,6 +69,8 @@ export interface ParseContext {
   locate(key?: string): string;
   expand(value: string, where: string, missing: (name: string) => void): string;
   warn(message: string): void;
+  /** Told why an entry is skipped (after the warning), so a list can show it beside the servers. */
+  skipped?(reason: string): void;
 }
 
 type Shape = 'mewcode' | 'claude';
@@ -121,6 +124,12 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
       return value as number;
     };
     const undefinedVariables: string[] = [];
+    // Only env and headers are expanded: a `${` anywhere else reaches the server as written, and
+    // one left after expansion (`$${X}`, `${X:=y}`) too; each is said, never passed on silently.
+    const asWritten = (key: string, shown: string, value: string, why: string): void => {
+      if (value.includes('${')) context.warn(`${context.locate(key)}: MCP server ${JSON.stringify(name)} ${shown}: ${JSON.stringify(value)} is passed on as written: ${why}`);
+    };
+    const NOT_HERE = 'MewCode expands ${VAR} and ${VAR:-default} only in env and headers values';
     const stringMap = (canonical: string): Record<string, string> => {
       const found = get(canonical);
       if (found === undefined || found[1] === undefined || found[1] === null) return {};
@@ -131,6 +140,7 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
         out[key] = context.expand(String(value), `mcp server "${name}" ${found[0]}.${key}`, (variable) => {
           if (!undefinedVariables.includes(variable)) undefinedVariables.push(variable);
         });
+        asWritten(found[0], `${found[0]}.${key}`, out[key]!, 'only ${NAME} and ${NAME:-default} are expanded');
       }
       return out;
     };
@@ -177,6 +187,9 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
       if (!Array.isArray(args) || args.some((arg) => typeof arg !== 'string' && typeof arg !== 'number')) fail(argsFound?.[0] ?? 'args', 'expected a list of strings');
       for (const key of ['url', 'headers']) if (get(key)) context.warn(`${context.locate(get(key)![0])}: MCP server ${JSON.stringify(name)}: ${get(key)![0]} does nothing for a stdio server`);
       const cwd = string('cwd');
+      asWritten(get('command')![0], get('command')![0], command, NOT_HERE);
+      (args as unknown[]).forEach((arg, i) => asWritten(argsFound![0], `${argsFound![0]}[${i}]`, String(arg), NOT_HERE));
+      if (cwd !== undefined) asWritten(get('cwd')![0], get('cwd')![0], cwd, NOT_HERE);
       const config: StdioServerConfig = { ...common, type, command, args: (args as unknown[]).map(String), env: stringMap('env'), sandbox: bool('sandbox') ?? false };
       if (cwd !== undefined) config.cwd = cwd;
       return config;
@@ -186,14 +199,16 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
     try {
       parsed = new URL(url);
     } catch {
-      return fail(get('url')![0], `${JSON.stringify(url)} is not a URL`);
+      return fail(get('url')![0], `${JSON.stringify(url)} is not a URL${url.includes('${') ? ` (${NOT_HERE})` : ''}`);
     }
+    asWritten(get('url')![0], get('url')![0], url, NOT_HERE);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(get('url')![0], 'the url must start with http:// or https://');
     for (const key of ['command', 'args', 'env', 'sandbox']) if (get(key)) context.warn(`${context.locate(get(key)![0])}: MCP server ${JSON.stringify(name)}: ${get(key)![0]} does nothing for a ${type} server`);
     return { ...common, type: type as 'http' | 'sse', url, headers: stringMap('headers') };
   } catch (error) {
     if (error instanceof EntryError) {
       context.warn(error.message);
+      context.skipped?.(error.message);
       return undefined;
     }
     throw error;

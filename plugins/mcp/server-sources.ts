@@ -1,10 +1,13 @@
 /**
  * Where the servers come from (M2), lowest first; a later source replaces a server of the
  * same name whole:
+ *   0. `mcpServers` of `~/.claude.json` (`claude mcp add --scope user`, claude-json.ts);
  *   1. `mcp_servers:` in the user's file (`~/.mewcode/config.yaml`);
  *   2. the project's `.mcp.json` (Claude Code's file, `mcpServers`);
  *   1b. the servers of the Claude Code plugins of this run (`plugin_<plugin>_<server>`, the user's own);
- *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`.
+ *   3. `mcp_servers:` in the project's `.mewcode.yaml` / `.mewcode/config.*` / `.mewcode/config.local.*`;
+ *   4. `projects[<project>].mcpServers` of `~/.claude.json` (`claude mcp add`'s default local
+ *      scope, which wins over the project's in Claude Code too).
  * Then the servers this run adds (`--mcp-config`, an editor's session, the programmatic API:
  * CliOptions.mcpServers), in `.mcp.json`'s shape: they are the user's own choice for this run, so
  * they need no trust, but they only fill names the configuration leaves free — a configured
@@ -19,7 +22,7 @@
  * and each is said with its place and the managed file's.
  */
 import path from 'node:path';
-import { createVarExpander } from '../../config/expand.js';
+import { createVarExpander, VAR_REFERENCE } from '../../config/expand.js';
 import { formatPos, toPlain, type LocatedMap } from '../../config/located.js';
 import { parseConfigText } from '../../config/parse-file.js';
 import { configScopeAt } from '../../config/scope.js';
@@ -29,6 +32,7 @@ import type { ManagedPolicy } from '../../types/managed.js';
 import type { ClaudePluginBundle } from '../../types/claude-plugins.js';
 import { parseServerEntry, serverToolName, type ServerConfig, type ServerScope } from './server-config.js';
 import { readConfigFile } from '../../config/config-file.js';
+import { readClaudeJsonServers, type ClaudeJsonServers } from './claude-json.js';
 
 export const MCP_JSON = '.mcp.json';
 /** A `.mcp.json` larger than this is not read (it is a few servers, not data). */
@@ -46,6 +50,12 @@ export interface SourceInputs {
   added?: AddedServers;
   /** Whether the run reads the project's files (CliOptions.settingSources has `project`): `.mcp.json`. Default true. */
   projectFiles?: boolean;
+  /** `--strict-mcp-config`: only the run's own servers (`added`) are used. */
+  strict?: boolean;
+  /** The home directory: `~/.claude.json` is read when given (and userFiles is not false). */
+  homeDir?: string;
+  /** Whether the run reads the user's files (CliOptions.settingSources has `user`): `~/.claude.json`. Default true. */
+  userFiles?: boolean;
   /** The Claude Code plugins of this run (TOKENS.ClaudePluginBundles): their servers are the user's own. */
   plugins?: readonly ClaudePluginBundle[];
 }
@@ -63,12 +73,24 @@ export interface UntrustedServer {
   where: string;
 }
 
+/** An entry that could not be used (a bad key): listed with why, beside the servers, never only warned about. */
+export interface SkippedServer {
+  name: string;
+  where: string;
+  reason: string;
+}
+
 export interface ServerSources {
   servers: ServerConfig[];
   untrusted: UntrustedServer[];
+  skipped?: SkippedServer[];
 }
 
-export async function loadServerSources(inputs: SourceInputs): Promise<ServerSources> {
+type Skip = (name: string, locate: () => string) => (reason: string) => void;
+
+export async function loadServerSources(given: SourceInputs): Promise<ServerSources> {
+  // Strict: nothing configured is read (so nothing of it is warned about either); the run's servers only.
+  const inputs: SourceInputs = given.strict ? { ...given, config: undefined, projectFiles: false, userFiles: false, plugins: [] } : given;
   const byName = new Map<string, ServerConfig>();
   // Keyed by the name in tool names: a later source replaces a server of the same name, as ever;
   // two different written names that become the same tool name (`a.b`, `a_b`) are said.
@@ -81,12 +103,18 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
     byName.set(server.name, server);
   };
   const untrusted: UntrustedServer[] = [];
+  const skipped: SkippedServer[] = [];
+  const skip: Skip = (name, locate) => (reason) => skipped.push({ name, where: locate(), reason });
   const expandVar = createVarExpander(inputs.env, inputs.warn);
   const expand = (value: string, where: string, missing: (name: string) => void): string =>
-    expandVar(value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (match, name: string) => {
-      if (!Object.hasOwn(inputs.env, name) || inputs.env[name] === undefined) missing(name);
+    expandVar(value.replace(VAR_REFERENCE, (match, name: string, fallback: string | undefined) => {
+      if (fallback === undefined && (!Object.hasOwn(inputs.env, name) || inputs.env[name] === undefined)) missing(name);
       return match;
     }), where);
+
+  const claudeJson: ClaudeJsonServers =
+    inputs.homeDir !== undefined && inputs.userFiles !== false ? readClaudeJsonServers(inputs.homeDir, inputs.projectRoot, expand, inputs.warn, skip) : { user: [], local: [] };
+  for (const server of claudeJson.user) put(server);
 
   const configured = inputs.config?.section('mcp_servers');
   const yamlEntries: [string, unknown, ServerScope][] = [];
@@ -105,22 +133,26 @@ export async function loadServerSources(inputs: SourceInputs): Promise<ServerSou
 
   for (const [name, raw, scope] of yamlEntries) {
     if (scope === 'project') continue;
-    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
+    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn, skipped: skip(name, locateYaml(name)) });
     if (server) put(server);
   }
 
-  for (const server of pluginServers(inputs, expand)) put(server);
+  for (const server of pluginServers(inputs, expand, skip)) put(server);
 
-  if (inputs.projectFiles !== false) for (const server of await readMcpJson(inputs, expand, untrusted)) put(server);
+  if (inputs.projectFiles !== false) for (const server of await readMcpJson(inputs, expand, untrusted, skip)) put(server);
 
   for (const [name, raw, scope] of yamlEntries) {
     if (scope !== 'project') continue;
     // loadConfig keeps a project's mcp_servers only once the project is trusted.
-    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn });
+    const server = parseServerEntry(name, raw, 'mewcode', scope, { locate: locateYaml(name), expand, warn: inputs.warn, skipped: skip(name, locateYaml(name)) });
     if (server) put(server);
   }
-  if (inputs.added) addRunServers(inputs.added, byName, untrusted, expand, inputs.warn);
-  return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted };
+  for (const server of claudeJson.local) put(server);
+  if (inputs.added) addRunServers(inputs.added, byName, untrusted, expand, inputs.warn, skip);
+  // A name skipped in one source but given by a later one is not "skipped".
+  const used = new Set(byName.keys());
+  const unused = skipped.filter((entry) => !used.has(serverToolName(entry.name)));
+  return { servers: managedOnly([...byName.values()], inputs.managed, inputs.warn), untrusted, ...(unused.length > 0 ? { skipped: unused } : {}) };
 }
 
 /**
@@ -134,6 +166,7 @@ function addRunServers(
   untrusted: UntrustedServer[],
   expand: (value: string, where: string, missing: (name: string) => void) => string,
   warn: (message: string) => void,
+  skip: Skip,
 ): void {
   if (typeof added.servers !== 'object' || added.servers === null || Array.isArray(added.servers)) {
     warn(`mcp: ${ADDED_ORIGIN}: expected an object of server names to servers; none of them is used`);
@@ -146,7 +179,7 @@ function addRunServers(
       warn(`mcp: ${origin}: MCP server "${name}" is not used: the configured server of that name (${configured.where}) is kept`);
       continue;
     }
-    const server = parseServerEntry(name, raw, 'claude', 'run', { locate: () => origin, expand, warn });
+    const server = parseServerEntry(name, raw, 'claude', 'run', { locate: () => origin, expand, warn, skipped: skip(name, () => origin) });
     if (!server) continue;
     byName.set(server.name, server);
     for (let i = untrusted.length - 1; i >= 0; i--) if (untrusted[i]!.name === name) untrusted.splice(i, 1);
@@ -158,7 +191,7 @@ function addRunServers(
  * `mcp__plugin_<plugin>_<server>__<tool>` and never collide with the user's). User scope: the user
  * chose the plugin, so no workspace trust; the managed allow- and deny-lists still apply by that name.
  */
-function pluginServers(inputs: SourceInputs, expand: (value: string, where: string, missing: (name: string) => void) => string): ServerConfig[] {
+function pluginServers(inputs: SourceInputs, expand: (value: string, where: string, missing: (name: string) => void) => string, skip: Skip): ServerConfig[] {
   const found: ServerConfig[] = [];
   for (const bundle of inputs.plugins ?? []) {
     if (!bundle.loaded) continue;
@@ -169,7 +202,7 @@ function pluginServers(inputs: SourceInputs, expand: (value: string, where: stri
           const pos = part.locate(key ? [server, key] : [server]);
           return pos ? `${part.file}:${pos.line}:${pos.col}` : part.file;
         };
-        const parsed = parseServerEntry(name, raw, 'claude', 'user', { locate, expand, warn: inputs.warn });
+        const parsed = parseServerEntry(name, raw, 'claude', 'user', { locate, expand, warn: inputs.warn, skipped: skip(name, () => locate()) });
         if (parsed) found.push(parsed);
       }
     }
@@ -202,6 +235,7 @@ async function readMcpJson(
   inputs: SourceInputs,
   expand: (value: string, where: string, missing: (name: string) => void) => string,
   untrusted: UntrustedServer[],
+  skip: Skip,
 ): Promise<ServerConfig[]> {
   const found: ServerConfig[] = [];
   const file = path.join(inputs.projectRoot, MCP_JSON);
@@ -238,7 +272,7 @@ async function readMcpJson(
       const child = key && node.kind === 'map' ? (node as LocatedMap).entries.get(key) : undefined;
       return formatPos((child ?? node).pos);
     };
-    const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn });
+    const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn, skipped: skip(name, () => locate()) });
     if (server) found.push(server);
   }
   return found;

@@ -90,7 +90,8 @@ export class PermissionRules {
   }
 
   /** Read the settings files, the saved approvals and the command-line rules (at boot). */
-  async load(cli: Pick<CliOptions, 'allowedTools' | 'disallowedTools' | 'settingSources'> | undefined): Promise<void> {
+  async load(cli: Pick<CliOptions, 'allowedTools' | 'disallowedTools' | 'settingSources' | 'additionalDirectories'> | undefined): Promise<void> {
+    this.runDirectories = [...(cli?.additionalDirectories ?? [])].filter((dir) => typeof dir === 'string' && dir !== '');
     // A run that names its setting sources (the programmatic API) reads only those files; the
     // user's saved "allow always" answers belong to the user's settings.
     const reads = (scope: FileScope): boolean => cli?.settingSources === undefined || cli.settingSources.includes(scope);
@@ -318,9 +319,12 @@ export class PermissionRules {
   }
 
   private directories: string[] | undefined;
+  /** `--add-dir`: the user's own choice for this run, like a directory in the user's settings. */
+  private runDirectories: string[] = [];
 
   private resolveDirectories(): string[] {
     const seen = new Set<string>();
+    for (const dir of this.runDirectories) seen.add(path.resolve(this.context.projectRoot, expandHome(dir, this.context.homeDir)));
     for (const scope of ['local', 'project', 'user'] as const) {
       for (const dir of (this.loaded[scope] ?? []).flatMap((file) => file.additionalDirectories)) {
         seen.add(path.resolve(this.context.projectRoot, expandHome(dir, this.context.homeDir)));

@@ -34,6 +34,8 @@ export interface GlobToolOptions {
   deadlineMs?: number;
   /** The permission rules' view of which files a search must skip (TOKENS.SearchPolicy). */
   searchPolicy?: () => SearchPolicy | undefined;
+  /** Directories besides the project a call may search (the sandbox allows the same), read at each call. */
+  additionalDirectories?: (ctx: ToolContext) => readonly string[];
 }
 
 const DEFAULT_DEADLINE_MS = 30_000;
@@ -106,9 +108,10 @@ export class GlobTool implements Tool {
       return { isError: true, content: 'glob: "path" must be a string: a directory relative to the project root.' };
     }
     const pathInput = typeof input.path === 'string' ? input.path : '';
-    const location = await resolveSearchLocation('glob', ctx.projectRoot, ctx.homeDir, pathInput);
+    const extraDirs = this.options.additionalDirectories?.(ctx) ?? [];
+    const location = await resolveSearchLocation('glob', ctx.projectRoot, ctx.homeDir, pathInput, extraDirs);
     if (!location.ok) return { isError: true, content: location.error };
-    const searchDir = location.value;
+    let searchDir = location.value;
     if (searchDir.kind !== 'dir') {
       return { isError: true, content: `Path "${pathInput}" is a file, not a directory. Use read_file to read it, or pass its directory as path.` };
     }
@@ -124,13 +127,21 @@ export class GlobTool implements Tool {
         return { isError: true, content: `glob: the directory of "${pattern}" cannot be resolved (${(error as NodeJS.ErrnoException).code ?? String(error)}). Check the pattern's directory part.` };
       }
       if (!contained.inside) {
-        return { isError: true, content: `The pattern "${pattern}" points outside the project root (${searchDir.root}); glob searches inside the project only.` };
+        // An absolute or `../` pattern may name another allowed root (the project, an additional directory).
+        const elsewhere = await resolveSearchLocation('glob', ctx.projectRoot, ctx.homeDir, target, extraDirs);
+        if (!elsewhere.ok || elsewhere.value.kind !== 'dir') {
+          const besides = extraDirs.length > 0 ? ' (and its additional directories)' : '';
+          return { isError: true, content: `The pattern "${pattern}" points outside the project root (${searchDir.root})${besides}; glob searches inside the project${besides} only.` };
+        }
+        searchDir = elsewhere.value;
+        contained = { resolved: elsewhere.value.absolute };
       }
       walkStart = contained.resolved;
     }
-    const where = describeLocation(relativeToRoot(searchDir.root, walkStart));
+    const prefix = searchDir.prefix;
+    const where = describeLocation(relativeToRoot(searchDir.root, walkStart), 'dir', prefix);
 
-    if (!split.isGlob) return this.literal(pattern, searchDir.root, path.join(walkStart, split.glob));
+    if (!split.isGlob) return this.literal(pattern, searchDir.root, path.join(walkStart, split.glob), prefix);
 
     let matcher: (candidate: string) => boolean;
     try {
@@ -209,7 +220,7 @@ export class GlobTool implements Tool {
     }
 
     const max = this.limits.searchMaxResults;
-    const shown = dated.slice(0, max).map((d) => d.rel);
+    const shown = dated.slice(0, max).map((d) => prefix + d.rel);
     const out = [...shown];
     if (dated.length > max) {
       const more = dated.length - max;
@@ -219,7 +230,7 @@ export class GlobTool implements Tool {
     return { content: out.join('\n') };
   }
 
-  private literal(pattern: string, root: string, absolute: string): ToolOutput {
+  private literal(pattern: string, root: string, absolute: string, prefix: string): ToolOutput {
     // Looked up through a verified descriptor of its directory; a symlink is not listed, as in a walk.
     const exact = new ExactLstat();
     let info: Stats | undefined;
@@ -228,9 +239,9 @@ export class GlobTool implements Tool {
     } finally {
       exact.close();
     }
-    if (info?.isFile()) return { content: relativeToRoot(root, absolute) };
+    if (info?.isFile()) return { content: prefix + relativeToRoot(root, absolute) };
     if (info?.isDirectory()) {
-      const rel = displayPath(relativeToRoot(root, absolute));
+      const rel = displayPath(relativeToRoot(root, absolute), prefix);
       return { content: `"${pattern}" is a directory; glob lists files. Use "${rel === '.' ? '' : `${rel}/`}**" to list the files inside it.` };
     }
     return { content: `No file "${pattern}" exists (glob patterns use *, ** and {a,b}; this one has none).` };

@@ -10,8 +10,8 @@ export default definePlugin({
   name: 'tool-glob',
   version: '0.1.0',
   dependsOn: ['output-limits'],
-  bindings: searchToolBinding({ name: 'glob', description: GLOB_DESCRIPTION, inputSchema: GLOB_INPUT_SCHEMA }, async ({ limits, searchPolicy }) => {
+  bindings: searchToolBinding({ name: 'glob', description: GLOB_DESCRIPTION, inputSchema: GLOB_INPUT_SCHEMA }, async ({ limits, searchPolicy, additionalDirectories }) => {
     const { GlobTool } = await import('./glob-tool.js');
-    return new GlobTool(limits, { searchPolicy });
+    return new GlobTool(limits, { searchPolicy, additionalDirectories });
   }),
 });

@@ -39,6 +39,8 @@ export interface GrepToolOptions {
   deadlineMs?: number;
   /** The permission rules' view of which files a search must skip (TOKENS.SearchPolicy). */
   searchPolicy?: () => SearchPolicy | undefined;
+  /** Directories besides the project a call may search (the sandbox allows the same), read at each call. */
+  additionalDirectories?: (ctx: ToolContext) => readonly string[];
 }
 
 export interface GrepRunInfo {
@@ -135,7 +137,7 @@ export class GrepTool implements Tool {
     const request = parsed.value;
     const compiled = compilePattern(request.pattern, request.caseInsensitive);
     if (!compiled.ok) return { isError: true, content: compiled.error };
-    const located = await resolveSearchLocation('grep', ctx.projectRoot, ctx.homeDir, request.pathInput);
+    const located = await resolveSearchLocation('grep', ctx.projectRoot, ctx.homeDir, request.pathInput, this.options.additionalDirectories?.(ctx));
     if (!located.ok) return { isError: true, content: located.error };
     const location = located.value;
 
@@ -163,6 +165,7 @@ export class GrepTool implements Tool {
       before: request.before,
       after: request.after,
       limit: this.limits.searchMaxResults,
+      prefix: location.prefix,
       keepChars: 2 * this.limits.grepLineMaxChars + 8,
     };
     const deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
@@ -205,7 +208,7 @@ export class GrepTool implements Tool {
     }
     if (outcome.stopped === 'aborted' || ctx.signal.aborted) return { isError: true, content: 'grep was cancelled.' };
 
-    const where = describeLocation(location.relative, location.kind);
+    const where = describeLocation(location.relative, location.kind, location.prefix);
     const noMatch = `No matches for "${request.pattern}" in ${where}${request.glob !== undefined && location.kind === 'dir' ? ` (files matching "${request.glob}")` : ''}.`;
     const content = collector.render(this.limits, { unreadable: outcome.unreadable, stoppedByDeadline: outcome.stopped === 'deadline' }, noMatch);
     return { content };

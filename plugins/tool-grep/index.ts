@@ -11,8 +11,8 @@ export default definePlugin({
   version: '0.1.0',
   doctorChecks: [{ name: 'ripgrep', run: async (context) => (await import('./doctor-check.js')).checkRipgrep(context) }],
   dependsOn: ['output-limits'],
-  bindings: searchToolBinding({ name: 'grep', description: GREP_DESCRIPTION, inputSchema: GREP_INPUT_SCHEMA }, async ({ limits, searchPolicy }) => {
+  bindings: searchToolBinding({ name: 'grep', description: GREP_DESCRIPTION, inputSchema: GREP_INPUT_SCHEMA }, async ({ limits, searchPolicy, additionalDirectories }) => {
     const { GrepTool } = await import('./grep-tool.js');
-    return new GrepTool(limits, { searchPolicy });
+    return new GrepTool(limits, { searchPolicy, additionalDirectories });
   }),
 });

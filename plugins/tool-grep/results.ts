@@ -27,6 +27,8 @@ export interface SearchRequest {
    * points, ≤ 2 UTF-16 units each, plus a BOM), so a minified 5 MB line is not held in memory.
    */
   keepChars: number;
+  /** Shown before each root-relative path: '' in the project, `<dir>/` in an additional directory. */
+  prefix?: string;
 }
 
 /**
@@ -113,6 +115,7 @@ export class ResultCollector {
 
   render(limits: OutputLimits, incomplete: SearchIncomplete, noMatch: string): string {
     const { mode, limit } = this.request;
+    const prefix = this.request.prefix ?? '';
     const paths = [...this.counts.keys()].sort(compare);
     const totalMatches = paths.reduce((sum, p) => sum + this.counts.get(p)!, 0);
     const out: string[] = [];
@@ -122,12 +125,12 @@ export class ResultCollector {
     if (paths.length === 0) {
       out.push(incomplete.stoppedByDeadline ? `${noMatch.replace(/\.$/, '')} before the search stopped.` : noMatch);
     } else if (mode === 'files_with_matches') {
-      out.push(...paths.slice(0, limit));
+      out.push(...paths.slice(0, limit).map((p) => prefix + p));
       if (paths.length > limit) {
         notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length}, sorted by path); narrow the pattern, path or glob]`);
       }
     } else if (mode === 'count') {
-      for (const p of paths.slice(0, limit)) out.push(`${p}:${this.counts.get(p)!}`);
+      for (const p of paths.slice(0, limit)) out.push(`${prefix}${p}:${this.counts.get(p)!}`);
       if (paths.length > limit) {
         notes.push(`[… ${plural(paths.length - limit, 'more file')} with matches not shown (showing ${limit} of ${paths.length} files; ${plural(totalMatches, 'matching line')} in all); narrow the pattern, path or glob]`);
       }
@@ -156,7 +159,7 @@ export class ResultCollector {
           if (hit.line === 1 && text.startsWith('\uFEFF')) text = text.slice(1);
           const cut = limits.cutLine(text, limits.grepLineMaxChars);
           if (cut.truncated) cutLines++;
-          out.push(`${p}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
+          out.push(`${prefix}${p}:${hit.line}${hit.match ? ':' : '-'} ${cut.text}`);
           if (hit.match) shown++;
         }
       }

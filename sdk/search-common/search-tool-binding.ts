@@ -1,17 +1,21 @@
 /**
  * How glob and grep are bound: the definition is known at boot, the implementation is imported
- * on the first call (lazyTool), and it reads the permission rules' SearchPolicy when bound.
+ * on the first call (lazyTool), and it reads the permission rules' SearchPolicy when bound, and
+ * the directories besides the project the sandbox lets a read-only tool into (additional
+ * directories, an active skill's folder), so a search reaches exactly what read_file reaches.
  */
 import { ContainerModule } from 'inversify';
 import { lazyTool } from '../lazy-tool.js';
+import { additionalDirectoriesOf, readOnlyDirectoriesOf } from '../file-tool-support/tool-scope.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { OutputLimits, SearchPolicy } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
-import type { JsonSchema, Tool } from '../../types/tools.js';
+import type { JsonSchema, Tool, ToolContext } from '../../types/tools.js';
 
 export interface SearchToolServices {
   limits: OutputLimits;
   searchPolicy: () => SearchPolicy | undefined;
+  additionalDirectories: (ctx: ToolContext) => readonly string[];
 }
 
 export function searchToolBinding(
@@ -22,7 +26,10 @@ export function searchToolBinding(
     bind(TOKENS.Tool)
       .toDynamicValue((context) => {
         const kernel = context.get<KernelApi>(TOKENS.Kernel);
+        const additional = additionalDirectoriesOf(kernel);
+        const readOnly = readOnlyDirectoriesOf(kernel);
         const services: SearchToolServices = {
+          additionalDirectories: (ctx) => [...additional(), ...readOnly(ctx.session)],
           limits: context.get<OutputLimits>(TOKENS.OutputLimits),
           searchPolicy: () => (kernel.container.isBound(TOKENS.SearchPolicy) ? kernel.container.get<SearchPolicy>(TOKENS.SearchPolicy) : undefined),
         };

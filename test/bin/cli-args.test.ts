@@ -223,7 +223,7 @@ describe('mcp list and hooks (commands of the mcp and hooks plugins)', () => {
   it('anything but their one form is an error with the usage, before anything is booted', async () => {
     const cases: [typeof runMcpCommand, string[], string][] = [
       [runMcpCommand, [], 'mewcode: mcp needs a subcommand; usage: mewcode mcp list [--trust-project]\n'],
-      [runMcpCommand, ['add', 'x'], 'mewcode: unknown mcp subcommand "add x"; usage: mewcode mcp list [--trust-project]\n'],
+      [runMcpCommand, ['ad', 'x'], 'mewcode: unknown mcp subcommand "ad x"; usage: mewcode mcp list [--trust-project]\n'],
       [listHooks, ['all'], 'mewcode: hooks takes no arguments (got "all"); usage: mewcode hooks [--trust-project]\n'],
     ];
     for (const [command, argv, message] of cases) {

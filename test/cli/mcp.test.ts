@@ -274,3 +274,15 @@ test('mewcode mcp list: a server that answers initialize with an error is listed
     expect(list.code).toBe(1);
   });
 });
+
+test('--strict-mcp-config: only --mcp-config\'s servers start; the configured ones and ~/.claude.json\'s do not', async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    userConfig(s, { mcp: { startup_wait_ms: 20_000 }, mcp_servers: { mine: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
+    writeFileSync(path.join(s.home, '.claude.json'), JSON.stringify({ mcpServers: { fromclaude: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+    const result = await s.run(['-p', 'hi', '--strict-mcp-config', '--mcp-config', JSON.stringify(everythingStdio)]);
+    expect(result.code).toBe(0);
+    const names = toolNames(s.requests[0]!.body).filter((n) => n.startsWith('mcp__'));
+    expect(names).toContain('mcp__everything__echo');
+    expect(names.some((n) => n.startsWith('mcp__mine__') || n.startsWith('mcp__fromclaude__'))).toBe(false);
+  });
+});

@@ -18,11 +18,21 @@ describe('createVarExpander', () => {
   it('leaves other forms literal', () => {
     const { expand, warnings } = setup({ NAME: 'v' });
     expect(expand('$NAME', 'w')).toBe('$NAME');
-    expect(expand('${NAME:-fallback}', 'w')).toBe('${NAME:-fallback}');
     expect(expand('${}', 'w')).toBe('${}');
     expect(expand('${1NAME}', 'w')).toBe('${1NAME}');
     expect(expand('$${NAME}', 'w')).toBe('$v');
     expect(expand('{NAME}', 'w')).toBe('{NAME}');
+    expect(warnings).toEqual([]);
+  });
+
+  it('${NAME:-default} (Claude Code\'s .mcp.json form): the value when set and not empty, else the default, without a warning', () => {
+    const { expand, warnings } = setup({ SET: 'v', EMPTY: '' });
+    expect(expand('${SET:-d}', 'w')).toBe('v');
+    expect(expand('${UNSET:-d}', 'w')).toBe('d');
+    expect(expand('${EMPTY:-d}', 'w')).toBe('d');
+    expect(expand('http://h:${PORT:-8080}/x', 'w')).toBe('http://h:8080/x');
+    expect(expand('${UNSET:-}', 'w')).toBe('');
+    expect(expand('${UNSET:-a b/c:d}', 'w')).toBe('a b/c:d');
     expect(warnings).toEqual([]);
   });
 

@@ -60,6 +60,20 @@ function expandAll(value: unknown, variables: Readonly<Record<string, string>>):
   return value;
 }
 
+/**
+ * The parts of a Claude Code plugin MewCode has no equivalent for (an executable folder put on
+ * PATH, output styles, LSP servers, settings asked of the user): named, so none is dropped silently.
+ */
+function unsupportedParts(root: string, manifest: unknown): string[] {
+  const parts: string[] = [];
+  const keys = typeof manifest === 'object' && manifest !== null && !Array.isArray(manifest) ? (manifest as Record<string, unknown>) : {};
+  if (statOf(path.join(root, 'bin'))?.isDirectory()) parts.push('bin/ (commands put on PATH)');
+  if (statOf(path.join(root, 'output-styles'))?.isDirectory() || keys.outputStyles !== undefined) parts.push('output styles (output-styles/, "outputStyles")');
+  if (statOf(path.join(root, '.lsp.json'))?.isFile() || keys.lspServers !== undefined) parts.push('LSP servers (.lsp.json, "lspServers")');
+  if (keys.userConfig !== undefined) parts.push('"userConfig"');
+  return parts;
+}
+
 /** `projectRoot`: the run's project, `${CLAUDE_PROJECT_DIR}` (a listing without a run leaves it as written). */
 export function loadBundle(source: ClaudePluginRoot, homeDir: string, projectRoot?: string): ClaudePluginBundle {
   const problems: ClaudePluginProblem[] = [];
@@ -148,6 +162,8 @@ export function loadBundle(source: ClaudePluginRoot, homeDir: string, projectRoo
     hooks: hooks.reduce((sum, part) => sum + countHandlers(part.value, root), 0),
     mcpServers: new Set(mcpServers.flatMap((part) => Object.keys(part.value))).size,
   };
+  const unsupported = unsupportedParts(root, read.ok ? read.value : undefined);
+  if (unsupported.length > 0) problems.push({ file: root, message: `these parts are not supported by MewCode and are not used: ${unsupported.join(', ')}` });
   if (!read.ok && Object.values(counts).every((count) => count === 0) && !rootSkill) {
     problems.push({ file: root, message: `not a Claude Code plugin: no ${MANIFEST} and none of ${COMPONENT_KEYS.map((key) => DEFAULTS[key]).join(', ')}` });
   }

@@ -275,3 +275,30 @@ test('a server name with a dot (awslabs.aws-documentation-mcp-server) is used, n
   ]);
   expect(loaded.warnings).toEqual([expect.stringMatching(/\.mcp\.json:1:\d+: MCP server "a_b" has the same name in tool names \(mcp__a_b__…\) as "a\.b" \(.*\.mcp\.json:1:\d+\); "a_b" is used/)]);
 });
+
+test('${VAR:-default} in env and headers takes the default; a ${ left in any value that reaches a server is warned about naming file and key', async () => {
+  const { servers, warnings } = await load({
+    trusted: true,
+    env: { SET: 'v' },
+    mcpJson: JSON.stringify({
+      mcpServers: {
+        s: { command: 'node', args: ['--key=${SET}', '${DATA:-/tmp/d}'], env: { A: '${SET:-x}', B: '${UNSET:-dflt}', C: '$${KEEP' } },
+        h: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Team': '${TEAM:-core}' } },
+      },
+    }),
+  });
+  const byNameS = byName(servers);
+  expect((byNameS.s as any).env).toEqual({ A: 'v', B: 'dflt', C: '$${KEEP' });
+  expect((byNameS.h as any).headers).toEqual({ 'X-Team': 'core' });
+  expect(byNameS.s!.undefinedVariables).toEqual([]);
+  const text = warnings.join('\n');
+  expect(text).toMatch(/\.mcp\.json:\d+:\d+: MCP server "s" args\[0\]: "--key=\$\{SET\}" is passed on as written/);
+  expect(text).toMatch(/MCP server "s" args\[1\]/);
+  expect(text).toMatch(/MCP server "s" env\.C/);
+});
+
+test('a .mcp.json server that is skipped (a url with ${VAR}) is listed with why, not only warned about', async () => {
+  const { servers, skipped } = await load({ trusted: true, env: { BASE: 'http://x' }, mcpJson: JSON.stringify({ mcpServers: { api: { type: 'http', url: '${BASE}/mcp' }, ok: { command: 'node' } } }) });
+  expect(servers.map((s) => s.name)).toEqual(['ok']);
+  expect(skipped).toEqual([{ name: 'api', where: expect.stringContaining('.mcp.json'), reason: expect.stringContaining('not a URL') }]);
+});
