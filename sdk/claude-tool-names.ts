@@ -10,12 +10,16 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
   Read: 'read_file',
   Write: 'write_file',
   Edit: 'edit_file',
+  // Claude Code's many-edits tool: several edit_file calls here, and `Edit` rules cover it there too.
+  MultiEdit: 'edit_file',
   Glob: 'glob',
   Grep: 'grep',
   TodoWrite: 'todo_write',
   // The sub-agent tool: `Task` in most hook scripts and settings, `Agent` in Claude Code's newer docs.
   Task: 'agent',
   Agent: 'agent',
+  // Claude Code's skill tool: `Skill` in rules, `Skill(commit)` for one skill.
+  Skill: 'load_skill',
 };
 
 /**
@@ -23,7 +27,6 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
  * naming one takes nothing away and allows nothing here, and is no mistake worth a warning.
  */
 export const CLAUDE_ONLY_TOOLS: readonly string[] = Object.freeze([
-  'MultiEdit',
   'NotebookEdit',
   'NotebookRead',
   'LS',
@@ -35,11 +38,19 @@ export const CLAUDE_ONLY_TOOLS: readonly string[] = Object.freeze([
   'ExitPlanMode',
   'EnterPlanMode',
   'SlashCommand',
-  'Skill',
   'AskUserQuestion',
   'ListMcpResourcesTool',
   'ReadMcpResourceTool',
 ]);
+
+/**
+ * Whether a name is one of Claude Code's tools MewCode lacks (`WebFetch`, `NotebookEdit`…): the
+ * one decision for every reader of rules and tool lists — such a name is kept, takes nothing away
+ * and allows nothing, and is not reported as a typo.
+ */
+export function isClaudeOnlyTool(name: string): boolean {
+  return CLAUDE_ONLY_TOOLS.includes(name);
+}
 
 /** The name payloads give a tool that has several Claude names (the first one above wins otherwise). */
 const PREFERRED: Readonly<Record<string, string>> = { agent: 'Task' };
