@@ -73,6 +73,7 @@ export async function startMcp(kernel: KernelApi, env: NodeJS.ProcessEnv, settin
     config: optional<ResolvedConfig>(kernel, TOKENS.Config),
     trust: optional<WorkspaceTrust>(kernel, TOKENS.WorkspaceTrust),
     projectRoot: kernel.projectRoot,
+    homeDir: kernel.homeDir,
     env,
     warn: (message) => kernel.warn(message),
     ...(kernel.container.isBound(TOKENS.ManagedPolicy) ? { managed: kernel.container.get(TOKENS.ManagedPolicy) } : {}),

@@ -29,6 +29,7 @@ import type { ManagedPolicy } from '../../types/managed.js';
 import type { ClaudePluginBundle } from '../../types/claude-plugins.js';
 import { parseServerEntry, serverToolName, type ServerConfig, type ServerScope } from './server-config.js';
 import { readConfigFile } from '../../config/config-file.js';
+import { disabledMcpJsonServers } from './claude-mcp-switches.js';
 
 export const MCP_JSON = '.mcp.json';
 /** A `.mcp.json` larger than this is not read (it is a few servers, not data). */
@@ -38,6 +39,8 @@ export interface SourceInputs {
   config: ResolvedConfig | undefined;
   trust: WorkspaceTrust | undefined;
   projectRoot: string;
+  /** For `~/.claude/settings.json`'s `disabledMcpjsonServers` (absent: only the project's files). */
+  homeDir?: string;
   env: NodeJS.ProcessEnv;
   warn(message: string): void;
   /** The organisation's managed settings (TOKENS.ManagedPolicy). */
@@ -226,6 +229,8 @@ async function readMcpJson(
     return found;
   }
   const names = [...serversNode.entries.keys()];
+  // Claude Code's `disabledMcpjsonServers` (claude-mcp-switches.ts): listed as disabled, never started.
+  const disabled = names.length > 0 ? disabledMcpJsonServers(inputs.projectRoot, inputs.homeDir ?? inputs.projectRoot, inputs.warn) : new Map<string, string>();
   const trusted = inputs.trust ? inputs.trust.approves(file, 'mcpServers', text) : false;
   if (!trusted) {
     for (const name of names) untrusted.push({ name, where: formatPos(serversNode.entries.get(name)!.pos) });
@@ -239,7 +244,8 @@ async function readMcpJson(
       return formatPos((child ?? node).pos);
     };
     const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn });
-    if (server) found.push(server);
+    const off = disabled.get(name);
+    if (server) found.push(off === undefined ? server : { ...server, enabled: false, where: `${server.where} (disabled by disabledMcpjsonServers at ${off})` });
   }
   return found;
 }
