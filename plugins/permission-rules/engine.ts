@@ -121,7 +121,10 @@ export class RulesEngine {
     const byParam = params && evaluate(params, { label: 'its parameters', matches: (rule) => matchesParam(rule, paramKeyFor(rule, request)!, request.input) });
     if (!byParam) return this.checkTarget(applicable, request, context);
     const byTarget = await this.checkTarget(applicable, request, context);
-    return byTarget?.decision === 'deny' ? byTarget : verdictFor(byParam.decision, [byParam]);
+    if (byTarget?.decision === 'deny') return byTarget;
+    // Named by the parameter it judged (`run_in_background:true`), not by the call's target.
+    const { key } = paramKeyFor(byParam.rule, request)!;
+    return verdictFor(byParam.decision, [{ ...byParam, unit: { ...byParam.unit, label: `${key}:${String(request.input[key])}` } }]);
   }
 
   private async checkTarget(applicable: ApplicableRules, request: PermissionRequest, context: EngineContext): Promise<PermissionVerdict | undefined> {

@@ -59,7 +59,7 @@ describe('sub-agent type rules', () => {
   it('parameter rules (deny and ask only): Agent(run_in_background:true), Agent(model:opus)-style', async () => {
     claudeUser({ deny: ['Agent(run_in_background:true)'], ask: ['Agent(description:secret*)'] });
     const { kernel } = await boot();
-    expect(await outcome(agent(kernel, 'writer', { run_in_background: true }))).toBe('deny');
+    expect((await agent(kernel, 'writer', { run_in_background: true }))?.reason).toContain('"Agent(run_in_background:true)" matches "run_in_background:true"');
     expect(await outcome(agent(kernel, 'writer', { run_in_background: false }))).not.toBe('deny');
     expect(await outcome(agent(kernel, 'writer', { description: 'secret stuff' }))).toBe('ask');
     expect(await outcome(agent(kernel, 'writer'))).not.toBe('ask');
@@ -84,7 +84,7 @@ describe('skill rules', () => {
     expect(warnings(reporter).filter((w) => w.includes('names no known tool'))).toEqual([]);
   });
 
-  it('a bare Skill deny denies every skill; MewCode settings.yaml and managed-style ask work the same', async () => {
+  it('a bare Skill deny in MewCode\'s settings.yaml denies every skill', async () => {
     writeSettings(dirs, 'user', { deny: ['Skill'] });
     const { kernel } = await boot();
     expect(await outcome(skill(kernel, 'review-pr'))).toBe('deny');

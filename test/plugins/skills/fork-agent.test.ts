@@ -14,6 +14,7 @@ import { collect } from '../../support/boot.js';
 import { say } from '../../support/memory-provider.js';
 import { removeTempDirs, temp } from '../../support/temp-dirs.js';
 import { toolsPlugin } from '../../support/test-tools.js';
+import { describeCatalog } from '../../../plugins/skills/listing.js';
 import { bootSkills, writeSkill } from './helpers.js';
 
 afterEach(() => removeTempDirs());
@@ -51,6 +52,8 @@ test("a fork skill's agent: Explore runs as the read-only explore agent (its too
   expect(offered(request)).not.toContain('bash');
   expect(offered(request)).toContain('read_file');
   expect(JSON.stringify(request.system)).toContain('read-only exploration sub-agent');
+  // `mewcode skills` says which agent a fork runs as.
+  expect(describeCatalog(booted.runtime.store.current, booted.home)).toContain('forky  fork (context none, agent Explore)');
 });
 
 test("a command file's context: fork + agent: Explore runs in the explore agent, not inline", async () => {
