@@ -10,8 +10,6 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
   Read: 'read_file',
   Write: 'write_file',
   Edit: 'edit_file',
-  // Claude Code's many-edits tool: several edit_file calls here, and `Edit` rules cover it there too.
-  MultiEdit: 'edit_file',
   Glob: 'glob',
   Grep: 'grep',
   TodoWrite: 'todo_write',
@@ -27,6 +25,9 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = {
  * naming one takes nothing away and allows nothing here, and is no mistake worth a warning.
  */
 export const CLAUDE_ONLY_TOOLS: readonly string[] = Object.freeze([
+  // Several edits in one call: edit_file makes one, so a MultiEdit rule is not an edit_file rule
+  // (a deny of MultiEdit alone must not take editing away; `Edit(…)` rules cover edit_file).
+  'MultiEdit',
   'NotebookEdit',
   'NotebookRead',
   'LS',

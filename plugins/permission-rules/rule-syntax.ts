@@ -25,7 +25,7 @@ export const FRIENDLY_NAMES: Readonly<Record<string, string>> = CLAUDE_TO_OURS;
 export const friendlyName = claudeToolName;
 
 /** Friendly names whose patterns are paths. */
-export const PATH_RULE_NAMES: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'Glob', 'Grep']);
+export const PATH_RULE_NAMES: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'Glob', 'Grep']);
 
 export type ToolSpec =
   | { kind: 'name'; name: string }

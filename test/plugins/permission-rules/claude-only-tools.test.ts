@@ -2,7 +2,8 @@
  * A typical Claude Code settings file names tools MewCode has no counterpart for (WebFetch,
  * WebSearch, NotebookEdit…): such rules take nothing away and allow nothing, and start-up says
  * nothing about them (the one decision shared with sub-agent tool lists: isClaudeOnlyTool).
- * MultiEdit is Claude Code's many-edits tool: edit_file does the same, so its rules are edit_file's.
+ * MultiEdit (several edits in one call) is one of them: edit_file makes one edit per call, so a
+ * MultiEdit deny does not take editing away (Edit rules cover edit_file).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,12 +37,12 @@ test('a typo is still reported, naming the file and the rule', async () => {
   expect(warnings(reporter).find((w) => w.includes('"WebFetchh" names no known tool'))).toContain(path.join(dirs.home, '.claude', 'settings.json'));
 });
 
-test('MultiEdit rules are edit_file rules (a deny takes editing away; a path pattern is a path)', async () => {
-  claudeUser({ deny: ['MultiEdit(src/**)'] });
+test('MultiEdit is no edit_file: its deny takes no editing away, and says nothing', async () => {
+  claudeUser({ deny: ['MultiEdit', 'MultiEdit(src/**)'] });
   const { kernel, reporter } = await bootRules(dirs);
-  expect(await outcome(edit(kernel, path.join(dirs.root, 'src', 'a.ts')))).toBe('deny');
-  expect(await outcome(edit(kernel, path.join(dirs.root, 'docs', 'a.md')))).not.toBe('deny');
+  expect(await outcome(edit(kernel, path.join(dirs.root, 'src', 'a.ts')))).not.toBe('deny');
   expect(warnings(reporter).filter((w) => w.includes('MultiEdit'))).toEqual([]);
-  expect(isClaudeOnlyTool('MultiEdit')).toBe(false);
+  expect(isClaudeOnlyTool('MultiEdit')).toBe(true);
   expect(isClaudeOnlyTool('WebFetch')).toBe(true);
+  expect(isClaudeOnlyTool('Skill')).toBe(false);
 });
