@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createSubagentsPlugin } from '../../../plugins/subagents/index.js';
 import skills from '../../../plugins/skills/index.js';
 import type { MewcodePlugin } from '../../../types/plugin.js';
+import { suggestRule } from '../../../plugins/permission-rules/suggest.js';
 import { bootRules, decide, outcome, tempDirs, warnings, writeSettings, type BootRulesOptions, type Dirs } from './helpers.js';
 
 let dirs: Dirs;
@@ -97,4 +98,9 @@ describe('skill rules', () => {
     expect(await outcome(skill(kernel, 'review-pr', '123'))).toBe('ask');
     expect(await outcome(skill(kernel, 'commit-helper'))).not.toBe('ask');
   });
+});
+
+test('"allow always" on a named call suggests a rule for that sub-agent type or skill only', () => {
+  expect(suggestRule({ toolName: 'agent', target: { kind: 'named', name: 'writer' }, projectRoot: '/p' })).toBe('Task(writer)');
+  expect(suggestRule({ toolName: 'load_skill', target: { kind: 'named', name: 'commit-helper', detail: 'x' }, projectRoot: '/p' })).toBe('Skill(commit-helper)');
 });
