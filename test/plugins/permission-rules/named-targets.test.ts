@@ -85,6 +85,15 @@ describe('skill rules', () => {
     expect(warnings(reporter).filter((w) => w.includes('names no known tool'))).toEqual([]);
   });
 
+  it('a skill the user runs by typing /name is not a load_skill call: Skill rules govern the model only (as in Claude Code)', async () => {
+    claudeUser({ deny: ['Skill(commit-helper)'] });
+    const { kernel } = await boot();
+    const command = kernel.commands().find((c) => c.name === 'commit-helper')!;
+    const result = await command.run(kernel.session, 'now', { mode: 'default' });
+    expect(result.isError).toBeUndefined();
+    expect(result.prompt).toContain('commit-helper');
+  });
+
   it('a bare Skill deny in MewCode\'s settings.yaml denies every skill', async () => {
     writeSettings(dirs, 'user', { deny: ['Skill'] });
     const { kernel } = await boot();
