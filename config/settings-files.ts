@@ -75,7 +75,17 @@ export function withClaudeSettingsFile(scope: SettingsFileScope, projectRoot: st
  * plugin keys in config/claude-plugins); the others (`env`, `model`, `apiKeyHelper`,
  * `statusLine`…) have no equivalent and are named in one notice (the permission-rules plugin).
  */
-export const CLAUDE_SETTINGS_KEYS_READ = ['$schema', 'hooks', 'permissions', 'enabledPlugins', 'extraKnownMarketplaces'] as const;
+export const CLAUDE_SETTINGS_KEYS_READ = [
+  '$schema',
+  'hooks',
+  'permissions',
+  'enabledPlugins',
+  'extraKnownMarketplaces',
+  // The MCP plugin's: a disabled `.mcp.json` server is not started; approval is workspace trust.
+  'disabledMcpjsonServers',
+  'enabledMcpjsonServers',
+  'enableAllProjectMcpServers',
+] as const;
 
 /** Whether a file is one of Claude Code's settings files (`.claude/settings.json`, `.claude/settings.local.json`). */
 export function isClaudeSettingsFile(file: string): boolean {

@@ -9,6 +9,15 @@ import { CLAUDE_ONLY_TOOLS, CLAUDE_TO_OURS } from '../types/claude-tool-names.js
 // The tables live in types/ so the kernel can refuse a plugin tool that takes one of these names.
 export { CLAUDE_ONLY_TOOLS, CLAUDE_TO_OURS };
 
+/**
+ * Whether a name is one of Claude Code's tools MewCode lacks (`WebFetch`, `NotebookEdit`…): the
+ * one decision for every reader of rules and tool lists — such a name is kept, takes nothing away
+ * and allows nothing, and is not reported as a typo.
+ */
+export function isClaudeOnlyTool(name: string): boolean {
+  return CLAUDE_ONLY_TOOLS.includes(name);
+}
+
 /** The name payloads give a tool that has several Claude names (the first one above wins otherwise). */
 const PREFERRED: Readonly<Record<string, string>> = { agent: 'Task' };
 

@@ -17,6 +17,8 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = Object.freeze({
   // The sub-agent tool: `Task` in most hook scripts and settings, `Agent` in Claude Code's newer docs.
   Task: 'agent',
   Agent: 'agent',
+  // Claude Code's skill tool: `Skill` in rules, `Skill(commit)` for one skill.
+  Skill: 'load_skill',
 });
 
 /**
@@ -24,6 +26,8 @@ export const CLAUDE_TO_OURS: Readonly<Record<string, string>> = Object.freeze({
  * naming one takes nothing away and allows nothing here, and is no mistake worth a warning.
  */
 export const CLAUDE_ONLY_TOOLS: readonly string[] = Object.freeze([
+  // Several edits in one call: edit_file makes one, so a MultiEdit rule is not an edit_file rule
+  // (a deny of MultiEdit alone must not take editing away; `Edit(…)` rules cover edit_file).
   'MultiEdit',
   'NotebookEdit',
   'NotebookRead',
@@ -36,7 +40,6 @@ export const CLAUDE_ONLY_TOOLS: readonly string[] = Object.freeze([
   'ExitPlanMode',
   'EnterPlanMode',
   'SlashCommand',
-  'Skill',
   'AskUserQuestion',
   'ListMcpResourcesTool',
   'ReadMcpResourceTool',

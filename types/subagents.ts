@@ -24,6 +24,23 @@ export interface SubagentRole {
   readOnly?: boolean;
 }
 
+/**
+ * The role an `agent:` key names (a fork-mode skill's or command file's, as Claude Code writes
+ * it): the exact name, else the same name without case (`Explore` is `explore`); Claude Code's
+ * `general-purpose` is `general`. Undefined when no role has that name: the caller must then not
+ * run the item at all (a fork with every tool would be more than its author asked for).
+ */
+export function findRole(roles: readonly SubagentRole[], name: string): SubagentRole | undefined {
+  const wanted = name.trim();
+  const folded = wanted.toLowerCase() === 'general-purpose' ? 'general' : wanted.toLowerCase();
+  return roles.find((role) => role.name === wanted) ?? roles.find((role) => role.name.toLowerCase() === folded);
+}
+
+/** The refusal for an `agent:` naming no role: file, key, the name and the names there are. */
+export function unknownAgentMessage(file: string, name: string, roles: readonly SubagentRole[]): string {
+  return `${file}: agent: "${name}" names no sub-agent type (available: ${roles.map((role) => role.name).join(', ') || 'none'}); not run, so that it never runs with more tools than its author chose`;
+}
+
 export interface SubagentRequest {
   /** The delegating session; default: the kernel's main session. */
   parent?: AgentSession;

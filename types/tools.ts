@@ -22,6 +22,14 @@ export type PermissionTarget =
    */
   | { kind: 'path'; path: string; real?: string }
   | { kind: 'command'; command: string }
+  /**
+   * The one named thing the call acts on: the sub-agent type it starts, the skill it loads. A
+   * rule's pattern (`Agent(Explore)`, `Skill(commit)`) is matched against `name` or one of its
+   * `aliases` (Claude Code's name for the same thing), without regard to case (agent and skill
+   * names are normalised to lower case), and against `name detail` when the call carries more
+   * (a skill's arguments: `Skill(review-pr *)`).
+   */
+  | { kind: 'named'; name: string; aliases?: readonly string[]; detail?: string }
   | { kind: 'none' };
 
 /** A7: read-only tools are Read, file-writing tools Write, everything else Exec. */

@@ -41,6 +41,11 @@ export interface CommandFile {
   /** `arguments:`: the names of the words in order (`$component` is the first). */
   argumentNames: string[];
   model?: string;
+  /**
+   * `context: fork`: the prompt runs in a sub-agent (the `agent:` type, default general) and its
+   * final text is the command's output, as in Claude Code. `agentAt`: file:line of `agent:`.
+   */
+  fork?: { agent?: string; agentAt: string };
   disableModelInvocation: boolean;
   body: string;
   /**
@@ -110,6 +115,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       if (!approvesTools) {
         warn(`custom commands: ${shown}: its allowed-tools (${allowedTools.join(', ')}) pre-approve nothing until this project is trusted with the file as it is now (the trust notice lists it); the command runs without them`);
       }
+      const fork = forkOf(data, at, warn);
       const command: CommandFile = {
         name: parts.at(-1)!,
         file,
@@ -121,6 +127,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         // A list of names, or of `{ name, description }` entries; or one string of names.
         argumentNames: toolList(Array.isArray(data.arguments) ? data.arguments.map((item: unknown) => (typeof item === 'object' && item !== null && 'name' in item ? (item as { name: unknown }).name : item)) : data.arguments),
         ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
+        ...(fork ? { fork } : {}),
         disableModelInvocation: claudeFlag(data['disable-model-invocation'], 'disable-model-invocation', false, (message) => warn(`custom commands: ${at('disable-model-invocation')}: ${message}`)),
         body: expand(parsed.body),
         // Asked only of a file that runs something: a text-only command needs no trust (and is not listed).
@@ -150,6 +157,17 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
     byName.set(qualified, { ...command, name: qualified });
   }
   return [...byName.values()];
+}
+
+/** `context: fork` and its `agent:` (Claude Code's skill keys, accepted in command files too). */
+function forkOf(data: Record<string, unknown>, at: (key: string) => string, warn: (message: string) => void): CommandFile['fork'] {
+  const agent = typeof data.agent === 'string' && data.agent.trim() ? data.agent.trim() : undefined;
+  if (data.context !== undefined && data.context !== 'fork') warn(`custom commands: ${at('context')}: context: only "fork" is known; the command runs inline`);
+  if (data.context !== 'fork') {
+    if (agent !== undefined) warn(`custom commands: ${at('agent')}: agent: applies only with context: fork; ignored`);
+    return undefined;
+  }
+  return { ...(agent !== undefined ? { agent } : {}), agentAt: at('agent') };
 }
 
 /** "(project)", "(user)", "(project:frontend)": where the command comes from, as Claude Code shows it. */

@@ -8,6 +8,7 @@ import type { AgentSession } from '../../types/session.js';
 import type { PermissionMode } from '../../types/permissions.js';
 import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
+import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
 import { isShellInert } from '../../types/claude-plugins.js';
 import { placeArguments, substituteArguments } from './arguments.js';
 import type { CommandFile } from './command-file.js';
@@ -97,6 +98,7 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
     }
     // An empty prompt would be a request with no message: say so instead (nothing was typed either).
     if (text.trim() === '') return { isError: true, output: `${label} has no text to send: the file's body is empty; write the prompt below its frontmatter, or pass arguments` };
+    if (file.fork) return runForked(text.trim(), session, mode);
     let restore: (() => void) | undefined;
     // Claude Code's aliases (`haiku`…) and configured provider names are resolved as for a sub-agent.
     const previous = session.currentProvider();
@@ -120,5 +122,20 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
     const prompt = text.trim();
     grants.ready(session, prompt, restore);
     return { prompt };
+  }
+
+  /**
+   * `context: fork`: the prompt runs in a sub-agent of the `agent:` type (its tools, model and
+   * prompt; the file's `model` wins) and its final text is the output. An `agent:` naming no type,
+   * or a build without sub-agents, is refused: never run inline with every tool instead.
+   */
+  async function runForked(prompt: string, session: AgentSession, mode: PermissionMode): Promise<CommandResult> {
+    const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get<SubagentRunner>(TOKENS.SubagentRunner) : undefined;
+    if (!runner) return { isError: true, output: `${label} runs in a sub-agent (context: fork), but this build has no sub-agent runner; not run` };
+    const roles = runner.roles();
+    const role = file.fork?.agent === undefined ? undefined : findRole(roles, file.fork.agent)?.name;
+    if (file.fork?.agent !== undefined && role === undefined) return { isError: true, output: `/${file.name}: ${unknownAgentMessage(file.fork.agentAt, file.fork.agent, roles)}` };
+    const result = await runner.run({ parent: session, prompt, description: `command /${file.name}`, mode, ...(role ? { role } : {}), ...(file.model ? { model: file.model } : {}) });
+    return { output: result.text || `(${label} ended without a final message: ${result.endReason})`, ...(result.isError ? { isError: true } : {}) };
   }
 }

@@ -14,7 +14,10 @@
  * - A path (`Read(…)`, `Edit(…)`, `Write(…)`): the call's real path (links followed) must match:
  *   `//x` absolute, `~/x` home, `/x` and `./x` or `x` from the project root; a trailing `/` is
  *   everything below.
- * - Any other argument (`WebFetch(domain:…)`, `Agent(Explore)`) pre-approves nothing.
+ * - A named call (the tool's target names one thing: `Agent(Explore)` the sub-agent type,
+ *   `Skill(commit)` the skill, `Skill(review-pr *)` with any arguments): that name, without
+ *   regard to case, as the permission rules match it.
+ * - Any other argument (`WebFetch(domain:…)`) pre-approves nothing.
  */
 import path from 'node:path';
 import { fromClaudeToolName, mcpServerPrefix } from '../../sdk/claude-tool-names.js';
@@ -138,6 +141,13 @@ function realTarget(target: PermissionTarget | undefined, projectRoot: string, h
   }
 }
 
+/** What a named target is matched against: its name, its aliases, then `name detail`. */
+function namedSubjects(target: Extract<PermissionTarget, { kind: 'named' }>): string[] {
+  const names = [target.name, ...(target.aliases ?? [])];
+  const detail = target.detail?.trim() ?? '';
+  return (detail === '' ? names : [...names, `${target.name} ${detail}`]).map((name) => name.toLowerCase());
+}
+
 /** The entries of one command file, compiled once. */
 export class GrantSet {
   readonly #whole: string[] = [];
@@ -163,12 +173,26 @@ export class GrantSet {
     return this.#whole.length === 0 && this.#commands.length === 0 && this.#paths.length === 0;
   }
 
+  #coversNamed(toolName: string, target: Extract<PermissionTarget, { kind: 'named' }>): boolean {
+    const subjects = namedSubjects(target);
+    return this.#paths.some(({ name, argument }) => {
+      if (!namesTool(name, toolName)) return false;
+      try {
+        const test = commandPattern(argument.toLowerCase());
+        return subjects.some(test);
+      } catch {
+        return false;
+      }
+    });
+  }
+
   async covers(call: GrantCall): Promise<boolean> {
     if (this.#whole.some((name) => namesTool(name, call.toolName))) return true;
     if (call.toolName === 'bash') {
       const command = call.target?.kind === 'command' ? call.target.command : typeof call.input.command === 'string' ? call.input.command : '';
       return commandCovered(this.#commands, command);
     }
+    if (call.target?.kind === 'named') return this.#coversNamed(call.toolName, call.target);
     if (!PATH_TOOLS.has(call.toolName)) return false;
     const real = realTarget(call.target, call.projectRoot, call.homeDir);
     if (real === undefined) return false;

@@ -16,6 +16,7 @@ import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import type { ClaudePluginBundles } from '../../types/claude-plugins.js';
 import { loadOnce } from '../../sdk/load-once.js';
+import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
 import { commandRoots, loadCommandFiles, scopeLabel, type CommandFile, type CommandRoot } from './command-file.js';
 import { TurnGrants } from './turn-grant.js';
 import { terminalSafe } from '../../config/terminal-safe.js';
@@ -91,6 +92,22 @@ class CustomCommands implements CommandProvider {
   async load(): Promise<void> {
     const trust = this.trust();
     this.#files = await loadCommandFiles([...pluginCommandRoots(this.kernel), ...commandRoots(this.kernel.homeDir, this.kernel.projectRoot)], (message) => this.kernel.warn(message), trust);
+  }
+
+  /**
+   * A `context: fork` file whose `agent:` names no sub-agent type is skipped, naming file:line and
+   * key: run as the general agent or inline it would get more tools than its author chose. Called
+   * at start, when every plugin's sub-agent types are known.
+   */
+  dropUnknownAgents(): void {
+    const runner = this.kernel.container.isBound(TOKENS.SubagentRunner) ? this.kernel.container.get<SubagentRunner>(TOKENS.SubagentRunner) : undefined;
+    const roles = runner?.roles() ?? [];
+    this.#files = this.#files.filter((file) => {
+      const agent = file.fork?.agent;
+      if (agent === undefined || findRole(roles, agent)) return true;
+      this.kernel.warn(`custom commands: /${file.name} skipped: ${unknownAgentMessage(file.fork!.agentAt, agent, roles)}`);
+      return false;
+    });
   }
 
   commands(): readonly Command[] {
@@ -173,5 +190,8 @@ export default definePlugin({
       return submission;
     });
     kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => provider.grants.decide(decision, context));
+  },
+  async start(kernel) {
+    kernel.container.get<CustomCommands>(PROVIDER).dropUnknownAgents();
   },
 });

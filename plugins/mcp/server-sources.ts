@@ -33,6 +33,7 @@ import type { ClaudePluginBundle } from '../../types/claude-plugins.js';
 import { parseServerEntry, serverToolName, type ServerConfig, type ServerScope } from './server-config.js';
 import { readConfigFile } from '../../config/config-file.js';
 import { readClaudeJsonServers, type ClaudeJsonServers } from './claude-json.js';
+import { disabledMcpJsonServers } from './claude-mcp-switches.js';
 
 export const MCP_JSON = '.mcp.json';
 /** A `.mcp.json` larger than this is not read (it is a few servers, not data). */
@@ -52,7 +53,7 @@ export interface SourceInputs {
   projectFiles?: boolean;
   /** `--strict-mcp-config`: only the run's own servers (`added`) are used. */
   strict?: boolean;
-  /** The home directory: `~/.claude.json` is read when given (and userFiles is not false). */
+  /** The home directory: `~/.claude.json` is read when given (and userFiles is not false), and `~/.claude/settings.json`'s `disabledMcpjsonServers` (absent: only the project's files). */
   homeDir?: string;
   /** Whether the run reads the user's files (CliOptions.settingSources has `user`): `~/.claude.json`. Default true. */
   userFiles?: boolean;
@@ -260,6 +261,8 @@ async function readMcpJson(
     return found;
   }
   const names = [...serversNode.entries.keys()];
+  // Claude Code's `disabledMcpjsonServers` (claude-mcp-switches.ts): listed as disabled, never started.
+  const disabled = names.length > 0 ? disabledMcpJsonServers(inputs.projectRoot, inputs.homeDir ?? inputs.projectRoot, inputs.warn) : new Map<string, string>();
   const trusted = inputs.trust ? inputs.trust.approves(file, 'mcpServers', text) : false;
   if (!trusted) {
     for (const name of names) untrusted.push({ name, where: formatPos(serversNode.entries.get(name)!.pos) });
@@ -273,7 +276,8 @@ async function readMcpJson(
       return formatPos((child ?? node).pos);
     };
     const server = parseServerEntry(name, toPlain(node), 'claude', 'mcp.json', { locate, expand, warn: inputs.warn, skipped: skip(name, () => locate()) });
-    if (server) found.push(server);
+    const off = disabled.get(name);
+    if (server) found.push(off === undefined ? server : { ...server, enabled: false, where: `${server.where} (disabled by disabledMcpjsonServers at ${off})` });
   }
   return found;
 }

@@ -13,7 +13,11 @@
  * - a path call: the normalised absolute path and, when different, its symlink-resolved real
  *   path (so a link to `.env` is still `.env` for a deny rule);
  * - a command call: every segment of the parsed command line, plus the whole line;
+ * - a named call (the sub-agent type `agent` starts, the skill `load_skill` loads): that name,
+ *   its aliases and `name detail` (`Agent(Explore)`, `Skill(commit)`, `Skill(review-pr *)`);
  * - anything else: the tool name (MCP tools: `mcp__server__tool`).
+ * Besides, a deny or ask rule `Tool(key:value)` naming a parameter of the tool judges that
+ * parameter's value (param-rules.ts), whatever the call's target.
  * Combination: a deny on any unit denies; otherwise an ask on any unit asks; otherwise the call
  * is allowed only if every segment (or path) is allowed — some unit with no matching rule
  * leaves the whole call undecided for the mode layer. A command line is also allowed by an
@@ -41,6 +45,7 @@ import path from 'node:path';
 import { expandHome, resolveRealSync } from '../../sdk/path-containment.js';
 import type { PermissionDecision, PermissionRequest, PermissionVerdict } from '../../types/permissions.js';
 import { RULE_LISTS, type RuleList } from './rule-syntax.js';
+import { matchesParam, paramKeyFor } from './param-rules.js';
 import { SCOPES, ownedByUser, type CompiledRule, type RuleLayer, type Scope, type ToolFacts } from './rule-set.js';
 
 /** The shell-command plugin's parse result (structural, so this file does not depend on its loading). */
@@ -109,12 +114,29 @@ export class RulesEngine {
 
   async check(request: PermissionRequest, context: EngineContext): Promise<PermissionVerdict | undefined> {
     const facts: ToolFacts = { toolName: request.toolName, category: request.category, targetKind: request.target.kind };
-    const applicable = this.applicable(facts);
-    if (!applicable) return undefined;
+    const all = this.applicable(facts);
+    if (!all) return undefined;
+    // Parameter rules (`Agent(model:opus)`) judge the call's parameter, the others its target.
+    const { applicable, params } = splitParamRules(all, request);
+    const byParam = params && evaluate(params, { label: 'its parameters', matches: (rule) => matchesParam(rule, paramKeyFor(rule, request)!, request.input) });
+    if (!byParam) return this.checkTarget(applicable, request, context);
+    const byTarget = await this.checkTarget(applicable, request, context);
+    if (byTarget?.decision === 'deny') return byTarget;
+    // Named by the parameter it judged (`run_in_background:true`), not by the call's target.
+    const { key } = paramKeyFor(byParam.rule, request)!;
+    return verdictFor(byParam.decision, [{ ...byParam, unit: { ...byParam.unit, label: `${key}:${String(request.input[key])}` } }]);
+  }
+
+  private async checkTarget(applicable: ApplicableRules, request: PermissionRequest, context: EngineContext): Promise<PermissionVerdict | undefined> {
     const target = request.target;
     // Where the path led when the tool was asked (`real`) is judged too: a link on its way may have been swapped since.
     if (target.kind === 'path') return this.decidePath(applicable, target.path, request.projectRoot, context.homeDir, typeof target.real === 'string' ? target.real : undefined);
     if (target.kind === 'command') return (await context.decideCommand())(applicable, target.command, request, context);
+    if (target.kind === 'named') {
+      const subjects = namedSubjects(target);
+      const named: Unit = { label: subjects[subjects.length - 1]!, matches: (rule) => subjects.some((subject) => rule.matchesNamed(subject)) };
+      return combine([evaluate(applicable, named)], { allowed: true });
+    }
     const name: Unit = { label: request.toolName, matches: (rule) => rule.matchesName(request.toolName) };
     return combine([evaluate(applicable, name)], { allowed: true });
   }
@@ -223,6 +245,35 @@ export class RulesEngine {
     }
     return false;
   }
+}
+
+/** What a named target's rules are matched against: the name, its aliases, then `name detail`. */
+function namedSubjects(target: { name: string; aliases?: readonly string[]; detail?: string }): string[] {
+  const names = [target.name, ...(target.aliases ?? [])].filter((name) => typeof name === 'string' && name !== '');
+  const detail = typeof target.detail === 'string' ? target.detail.trim() : '';
+  return detail === '' ? names : [...names, `${target.name} ${detail}`];
+}
+
+/** The rules split into parameter rules that concern this call (undefined when none) and the rest. */
+function splitParamRules(all: ApplicableRules, request: PermissionRequest): { applicable: ApplicableRules; params: ApplicableRules | undefined } {
+  let any = false;
+  const params: ApplicableRules = [];
+  const applicable: ApplicableRules = [];
+  for (const lists of all) {
+    const mine = { deny: [] as CompiledRule[], ask: [] as CompiledRule[], allow: [] as CompiledRule[] };
+    const rest = { deny: [] as CompiledRule[], ask: [] as CompiledRule[], allow: lists.allow };
+    for (const list of ['deny', 'ask'] as const) {
+      for (const rule of lists[list]) {
+        if (paramKeyFor(rule, request)) {
+          mine[list].push(rule);
+          any = true;
+        } else rest[list].push(rule);
+      }
+    }
+    params.push(mine);
+    applicable.push(rest);
+  }
+  return any ? { applicable, params } : { applicable: all, params: undefined };
 }
 
 /**

@@ -107,6 +107,10 @@ export function createPermissionRulesPlugin(options: PermissionRulesOptions = {}
     async warm() {
       await Promise.all([loadCallChecks(), options.parseCommand ? undefined : loadShellCommand()]);
     },
+    // Every plugin's tools are registered by now: a rule naming none of them is reported.
+    async start(kernel: KernelApi) {
+      kernel.container.get(RULES).warnUnknownTools();
+    },
     async apply(kernel: KernelApi) {
       const rules = kernel.container.get(RULES);
       await rules.load(kernel.cli);

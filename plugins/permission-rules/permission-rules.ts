@@ -19,6 +19,8 @@ import { PREFIX, approvalsFile, readSettingsFile, settingsFilePaths, type FileSc
 import { isClaudeSettingsFile, spellingsWarning } from '../../config/settings-files.js';
 import { ignoredClaudeKeysNotice } from './claude-ignored-keys.js';
 import { suggestRule } from './suggest.js';
+import { paramForm, toolHasParam } from './param-rules.js';
+import { fromClaudeToolName, isClaudeOnlyTool } from '../../sdk/claude-tool-names.js';
 import { hiddenTools } from './hidden-tools.js';
 import { loadOnce } from '../../sdk/load-once.js';
 
@@ -128,7 +130,6 @@ export class PermissionRules {
     for (const value of cli?.allowedTools ?? []) inputs.push({ list: 'allow', value, origin: { scope: 'session', source: '--allowedTools' } });
     for (const rule of await this.compile(this.withoutUnmanagedAllows(inputs))) this.engine.layer(rule.origin.scope).add(rule);
     await this.loadManaged();
-    this.warnUnknownTools();
   }
 
   /**
@@ -207,14 +208,31 @@ export class PermissionRules {
     this.context.warn(`${PREFIX} ${where}: ${input.list} rule ${shown} skipped: ${error}`);
   }
 
-  private warnUnknownTools(): void {
+  /**
+   * Rules that name no tool (a typo), and rules that can never match: an allow rule naming a
+   * parameter of its tool (`Agent(model:opus)`: parameter rules are for deny and ask only). A
+   * rule naming one of Claude Code's tools MewCode lacks (`WebFetch(domain:…)`, `WebSearch`)
+   * is no mistake: it takes nothing away and allows nothing, said by no warning. Called once every
+   * plugin has registered its tools (the plugin's `start`): the agent tool comes after the rules.
+   */
+  warnUnknownTools(): void {
     const tools = this.context.tools;
     if (!tools) return;
     for (const layer of this.engine.layers) {
       for (const rules of Object.values(layer.rules)) {
         for (const rule of rules) {
           const tool = rule.parsed.tool;
-          if (tool.kind !== 'name' || tool.name in FRIENDLY_NAMES || tool.name.startsWith('mcp__') || tools.get(tool.name)) continue;
+          if (tool.kind !== 'name' || isClaudeOnlyTool(tool.name) || tool.name.startsWith('mcp__')) continue;
+          const registered = tools.get(fromClaudeToolName(tool.name));
+          const param = rule.list === 'allow' ? paramForm(rule) : undefined;
+          if (registered && param && toolHasParam(registered, param.key)) {
+            this.context.warn(
+              `${PREFIX} ${rule.origin.where ?? rule.origin.source}: allow rule "${rule.text}" can never match: a rule on a parameter (${param.key}:…) ` +
+                `applies in deny and ask lists only (as in Claude Code); nothing is allowed by it`,
+            );
+            continue;
+          }
+          if (tool.name in FRIENDLY_NAMES || registered) continue;
           this.context.warn(
             `${PREFIX} ${rule.origin.where ?? rule.origin.source}: ${rule.list} rule "${rule.text}" names no known tool ` +
               `(use ${Object.keys(FRIENDLY_NAMES).join(', ')}, a registered tool name, or mcp__server__tool); kept in case the tool appears later`,

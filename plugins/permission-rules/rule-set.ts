@@ -35,7 +35,7 @@ export function ownedByUser(origin: RuleOrigin): boolean {
 export interface ToolFacts {
   toolName: string;
   category: ToolCategory;
-  targetKind: 'path' | 'command' | 'none';
+  targetKind: 'path' | 'command' | 'named' | 'none';
 }
 
 export class CompiledRule {
@@ -113,6 +113,19 @@ export class CompiledRule {
     if (pattern.kind !== 'glob') return undefined;
     return resolvePathPattern(pattern.body, this.bases).prefix;
   }
+
+  /**
+   * A named target (a sub-agent type, a skill): the pattern as a command glob, without regard to
+   * case — agent and skill names are lower case, Claude Code's rules write `Agent(Explore)`.
+   */
+  matchesNamed(subject: string): boolean {
+    const pattern = this.parsed.pattern;
+    if (!pattern) return true;
+    this.namedTest ??= compileCommandTest(pattern.kind === 'regex' ? pattern : { ...pattern, body: pattern.body.toLowerCase() });
+    return this.namedTest(subject.toLowerCase()) || (pattern.kind === 'regex' && this.namedTest(subject));
+  }
+
+  private namedTest: Test | undefined;
 
   /** Tools without a target (MCP tools): the pattern is matched against the tool name. */
   matchesName(toolName: string): boolean {

@@ -37,6 +37,11 @@ export function suggestRule(request: RuleSubject, homeDir?: string): string {
     const body = isPathWithin(root, absolute) ? (relative === '' ? '.' : `./${relative.split(path.sep).join('/')}`) : `//${absolute.replace(/^[/\\]+/, '').split(path.sep).join('/')}`;
     return `${name}(${hasPathGlobChars(body) ? '=' : ''}${body})`;
   }
+  // "Allow always" on a sub-agent or skill call allows that type or skill, not every one.
+  if (target.kind === 'named' && target.name.trim() !== '') {
+    const subject = target.name.trim();
+    return `${name}(${/[*\\]/.test(subject) || /^[=~!]/.test(subject) ? '=' : ''}${subject})`;
+  }
   return request.toolName;
 }
 

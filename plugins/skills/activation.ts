@@ -5,7 +5,7 @@
  */
 import type { AgentSession, ForkContext } from '../../types/session.js';
 import type { PermissionMode } from '../../types/permissions.js';
-import type { SubagentRunner } from '../../types/subagents.js';
+import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
 import { expandPluginVariables } from '../../types/claude-plugins.js';
 import type { ActiveSkills } from './active.js';
 import type { CatalogStore } from './catalog-store.js';
@@ -77,6 +77,14 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   }
   const runner = deps.runner();
   if (!runner) return { kind: 'fork', skill, text: NO_RUNNER(skill.name), isError: true };
+  // `agent:` runs the fork as that sub-agent type (its tools, model and prompt); a name no type
+  // has is refused, never run as the general agent with every tool.
+  let role: string | undefined;
+  if (skill.agent !== undefined) {
+    const roles = runner.roles();
+    role = findRole(roles, skill.agent)?.name;
+    if (role === undefined) return { kind: 'fork', skill, text: `The skill "${skill.name}" is not run: ${unknownAgentMessage(skill.file, skill.agent, roles)}.`, isError: true };
+  }
   const allowedTools = skill.allowedTools.length > 0 ? registeredToolNames(skill.allowedTools) : undefined;
   const header = `You are running the skill "${skill.name}" in an isolated conversation. Its folder is ${skill.dir} (paths in it are relative to that folder). ` +
     'When you are done, answer with the result: your final message is all the caller receives.';
@@ -85,6 +93,7 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
       parent: session,
       prompt: args.trim() || `Carry out the "${skill.name}" skill's instructions.`,
       description: `skill ${skill.name}`,
+      ...(role ? { role } : {}),
       context: forkContextOf(skill, deps.forkRecentMessages()),
       systemPrompt: [header, rendered.text],
       ...(allowedTools ? { allowedTools } : {}),

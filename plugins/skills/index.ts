@@ -16,6 +16,7 @@
 import { ContainerModule } from 'inversify';
 import { definePlugin, type KernelApi } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
+import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
 import { readRendered } from './activation.js';
 import { loadSkillTool } from './load-skill-tool.js';
 import { INSTALL_SKILL, installSkillDefinition } from './install-definition.js';
@@ -134,6 +135,13 @@ export default definePlugin({
   },
   async start(kernel) {
     const runtime = kernel.container.get<SkillsRuntime>(SKILLS_RUNTIME);
+    // Every plugin's sub-agent types are known by now: a fork skill's `agent:` naming none is said
+    // at start (naming file and key); running it is refused (activation.ts).
+    const runner = kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get<SubagentRunner>(TOKENS.SubagentRunner) : undefined;
+    for (const skill of runtime.store.current.skills) {
+      if (skill.agent === undefined || !runner || findRole(runner.roles(), skill.agent)) continue;
+      kernel.warn(`skills: skill "${skill.name}": ${unknownAgentMessage(skill.file, skill.agent, runner.roles())}`);
+    }
     if (runtime.settings().watch) runtime.watch();
   },
 });

@@ -12,7 +12,7 @@ export function describeCatalog(catalog: SkillCatalog, homeDir: string): string 
   const tilde = (file: string): string => (file.startsWith(`${homeDir}/`) ? `~${file.slice(homeDir.length)}` : file);
   const lines: string[] = [];
   for (const skill of catalog.skills) {
-    lines.push(printable(`${skill.name}  ${skill.mode}${skill.mode === 'fork' ? ` (context ${skill.forkContext}${skill.model ? `, model ${skill.model}` : ''})` : ''}  ${tilde(skill.root.dir)}`));
+    lines.push(printable(`${skill.name}  ${skill.mode}${skill.mode === 'fork' ? ` (context ${skill.forkContext}${skill.agent ? `, agent ${skill.agent}` : ''}${skill.model ? `, model ${skill.model}` : ''})` : ''}  ${tilde(skill.root.dir)}`));
     lines.push(`    ${printable(skill.description || '(no description)')}`);
     for (const problem of catalog.problems) if (!problem.skipped && problem.file === skill.file) lines.push(`    warning: ${printable(problem.message)}`);
   }

@@ -33,7 +33,12 @@ export function loadSkillTool(deps: ActivationDeps): Tool {
     },
     readOnly: true,
     system: true,
-    permissionTarget: () => ({ kind: 'none' }),
+    // The skill is what rules name: `Skill(commit)`, `load_skill(commit)`, and with its arguments `Skill(review-pr *)`.
+    permissionTarget: (input) => ({
+      kind: 'named',
+      name: typeof input.name === 'string' ? input.name.trim() : '',
+      ...(typeof input.arguments === 'string' && input.arguments.trim() !== '' ? { detail: input.arguments } : {}),
+    }),
     timeoutMs: (input) => (deps.store.current.get(String(input.name ?? ''))?.mode === 'fork' ? FORK_SKILL_TIMEOUT_MS : INLINE_SKILL_TIMEOUT_MS),
     async execute(input, context) {
       const name = typeof input.name === 'string' ? input.name.trim() : '';

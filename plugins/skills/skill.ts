@@ -38,6 +38,8 @@ export interface Skill {
   mode: SkillMode;
   forkContext: SkillForkContext;
   model?: string;
+  /** Claude Code's `agent:` of a fork-mode skill: the sub-agent type the fork runs as (its tools, model, prompt). */
+  agent?: string;
   argumentHint?: string;
   /** Claude Code's `disable-model-invocation: true`: not in the catalog, load_skill refuses it; only `/name` runs it. */
   modelInvocable: boolean;
@@ -57,7 +59,7 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 /** A SKILL.md larger than this is not a skill (it would not fit a prompt either). */
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 
-const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-tools', 'mode', 'fork_context', 'model', 'argument-hint', 'argument_hint', 'disable-model-invocation', 'user-invocable']);
+const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-tools', 'mode', 'fork_context', 'model', 'argument-hint', 'argument_hint', 'disable-model-invocation', 'user-invocable', 'agent']);
 
 export type ParsedSkill = { ok: true; skill: Skill } | { ok: false; reason: string };
 
@@ -143,6 +145,11 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   if (typeof data.model === 'string' && data.model.trim() && data.model.trim() !== 'inherit') model = data.model.trim();
   else if (data.model !== undefined && data.model !== null && typeof data.model !== 'string') warnings.push('model must be text; ignored');
   const argumentHint = argumentHintOf(data);
+  let agent: string | undefined;
+  if (typeof data.agent === 'string' && data.agent.trim()) {
+    if (mode === 'fork') agent = data.agent.trim();
+    else warnings.push('agent: applies only with context: fork (mode: fork); ignored');
+  } else if (data.agent !== undefined && data.agent !== null) return { ok: false, reason: 'agent: must be the name of a sub-agent type' };
 
   // yes/no, on/off, 1/0 too, as Claude Code and the other Claude-format readers take them.
   const flag = (key: string, fallback: boolean): boolean => claudeFlag(data[key], key, fallback, (message) => warnings.push(message));
@@ -164,6 +171,7 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
     modelInvocable,
     userInvocable,
     ...(model !== undefined ? { model } : {}),
+    ...(agent !== undefined ? { agent } : {}),
     ...(argumentHint !== undefined ? { argumentHint } : {}),
     extra,
     warnings,

@@ -44,6 +44,12 @@ export function agentTool(service: SubagentService, tasks: TaskManager): Tool {
     // The tool itself changes nothing: every call the sub-agent makes goes through the permission
     // chain in the parent's mode. Read-only also lets several delegations of one turn run in parallel.
     readOnly: true,
+    // The sub-agent type is what rules name: `Agent(Explore)`, `Task(writer)`, `agent(writer)`;
+    // Claude Code's `general-purpose` is our `general`. Parameter rules (`Agent(model:opus)`) see the input.
+    permissionTarget: (input) => {
+      const role = text(input.subagent_type)?.trim() ?? 'general';
+      return { kind: 'named', name: role, ...(role === 'general' ? { aliases: ['general-purpose'] } : {}) };
+    },
     timeoutMs: () => SUBAGENT_TIMEOUT_MS,
     async execute(input, context): Promise<ToolOutput> {
       const prompt = text(input.prompt);

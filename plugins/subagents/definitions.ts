@@ -14,7 +14,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { expandPluginVariables } from '../../types/claude-plugins.js';
-import { CLAUDE_ONLY_TOOLS, fromClaudeToolName } from '../../sdk/claude-tool-names.js';
+import { fromClaudeToolName, isClaudeOnlyTool } from '../../sdk/claude-tool-names.js';
 import path from 'node:path';
 import { frontmatterReady, parseFrontmatter } from '../../sdk/frontmatter.js';
 import { readProjectTextFile, withinRoot } from '../../config/project-file.js';
@@ -194,7 +194,7 @@ export function unknownDisallowed(lists: readonly DisallowList[], registered: (n
   const warnings: string[] = [];
   for (const list of lists) {
     for (const entry of list.entries) {
-      if (entry === '*' || entry.startsWith('mcp__') || CLAUDE_ONLY_TOOLS.includes(entry) || registered(fromClaudeToolName(entry))) continue;
+      if (entry === '*' || entry.startsWith('mcp__') || isClaudeOnlyTool(entry) || registered(fromClaudeToolName(entry))) continue;
       warnings.push(`subagents: ${list.at}: ${list.key}: "${entry}" names no tool; it takes nothing away (check the spelling: Claude Code's names are Read, Write, Edit, Bash, Glob, Grep…)`);
     }
   }

@@ -79,3 +79,16 @@ test('MCP entries: one tool, or every tool of a server (mcp__server, mcp__server
   expect(await covers(['mcp__github'], 'mcp__github_enterprise__list_issues')).toBe(false);
   expect(await covers(['mcp__plugin_kit_everything'], 'mcp__plugin_kit_everything__echo')).toBe(true);
 });
+
+test('Agent(type) and Skill(name) pre-approve that sub-agent type or skill only (the tools\' named targets)', async () => {
+  const named = (entry: string, toolName: string, name: string, extra: { aliases?: string[]; detail?: string } = {}) =>
+    new GrantSet([entry]).covers({ toolName, input: {}, target: { kind: 'named', name, ...extra }, projectRoot: root, homeDir: path.join(root, 'home') });
+  expect(await named('Agent(Explore)', 'agent', 'explore')).toBe(true);
+  expect(await named('Task(writer)', 'agent', 'writer')).toBe(true);
+  expect(await named('Agent(writer)', 'agent', 'explore')).toBe(false);
+  expect(await named('Agent(general-purpose)', 'agent', 'general', { aliases: ['general-purpose'] })).toBe(true);
+  expect(await named('Skill(commit)', 'load_skill', 'commit')).toBe(true);
+  expect(await named('Skill(review-pr *)', 'load_skill', 'review-pr', { detail: '12' })).toBe(true);
+  expect(await named('Skill(commit)', 'load_skill', 'deploy')).toBe(false);
+  expect(await named('Skill(commit)', 'agent', 'commit')).toBe(false);
+});

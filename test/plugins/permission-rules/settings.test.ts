@@ -42,9 +42,9 @@ describe('rule warnings (K2)', () => {
   });
 
   it('a rule naming no known tool is kept, with a warning', async () => {
-    const file = writeSettings(dirs, 'project', { deny: ['WebFetch(domain:example.com)'] });
+    const file = writeSettings(dirs, 'project', { deny: ['WebFecth(domain:example.com)'] });
     const { reporter } = await bootRules(dirs);
-    expect(reporter.warnings.some((w) => w.startsWith(`permission-rules: ${file}:3:7: deny rule "WebFetch(domain:example.com)" names no known tool`))).toBe(true);
+    expect(reporter.warnings.some((w) => w.startsWith(`permission-rules: ${file}:3:7: deny rule "WebFecth(domain:example.com)" names no known tool`))).toBe(true);
   });
 });
 

@@ -77,7 +77,7 @@ describe('the corpus', () => {
       'fork_context: "everything" is not one of none, recent, full; using none',
       'model must be text; ignored',
     ]);
-    expect(catalog.get('claude-fork')).toMatchObject({ mode: 'fork', extra: { context: 'fork', agent: 'Explore' } });
+    expect(catalog.get('claude-fork')).toMatchObject({ mode: 'fork', agent: 'Explore', extra: { context: 'fork' } });
   });
 
   test('extra keys (license, version, metadata…) are kept and do not warn', () => {
