@@ -5,7 +5,7 @@
  */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareCli, removeTempDirs, scenario, tempDir, writeFileAndDirs as write } from './helpers.js';
+import { prepareCli, removeTempDirs, scenario, tempDir, toolResultOf, writeFileAndDirs as write } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
 afterAll(() => removeTempDirs());
@@ -18,17 +18,6 @@ const calls = (dir: string) => ({
   ],
 });
 
-function resultOf(requests: { body: any }[], id: string): { content: string; is_error?: boolean } {
-  for (const request of requests) {
-    for (const message of request.body.messages) {
-      if (!Array.isArray(message.content)) continue;
-      const block = message.content.find((b: any) => b.type === 'tool_result' && b.tool_use_id === id);
-      if (block) return { content: typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text).join(''), is_error: block.is_error };
-    }
-  }
-  throw new Error(`no result for ${id}`);
-}
-
 function notesDir(): string {
   const dir = realpathSync(tempDir('mewcode-notes-'));
   write(join(dir, 'n.txt'), 'a needle here\n');
@@ -36,9 +25,9 @@ function notesDir(): string {
 }
 
 function expectAllFound(requests: { body: any }[], dir: string): void {
-  expect(resultOf(requests, 'g')).toMatchObject({ content: `${join(dir, 'n.txt')}:1: a needle here`, is_error: false });
-  expect(resultOf(requests, 'f')).toMatchObject({ content: join(dir, 'n.txt'), is_error: false });
-  expect(resultOf(requests, 'r').is_error ?? false).toBe(false);
+  expect(toolResultOf(requests, 'g')).toMatchObject({ content: `${join(dir, 'n.txt')}:1: a needle here`, is_error: false });
+  expect(toolResultOf(requests, 'f')).toMatchObject({ content: join(dir, 'n.txt'), is_error: false });
+  expect(toolResultOf(requests, 'r').is_error ?? false).toBe(false);
 }
 
 test.concurrent.each([
@@ -65,8 +54,8 @@ test.concurrent('--add-dir gives a directory for this run; without it the search
     const again = await s.run(['-p', 'look', '--output-format', 'json']);
     expect(again.code).toBe(0);
     const later = s.requests.slice(before);
-    expect(resultOf(later, 'g').is_error).toBe(true);
-    expect(resultOf(later, 'f').is_error).toBe(true);
+    expect(toolResultOf(later, 'g').is_error).toBe(true);
+    expect(toolResultOf(later, 'f').is_error).toBe(true);
   });
 });
 

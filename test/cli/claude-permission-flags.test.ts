@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastUserTexts, prepareCli, removeTempDirs, scenario, writeFileAndDirs as write } from './helpers.js';
+import { lastUserTexts, prepareCli, removeTempDirs, scenario, toolResultOf, writeFileAndDirs as write } from './helpers.js';
 import { newSession, promptText, withAgent } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -15,18 +15,6 @@ afterAll(() => removeTempDirs());
 const writeCall = (id: string) => ({ toolCalls: [{ id, name: 'write_file', input: { file_path: 'new.txt', content: 'written\n' } }] });
 const editCall = (id: string) => ({ toolCalls: [{ id, name: 'edit_file', input: { file_path: 'keep.txt', old_string: 'original', new_string: 'EDITED' } }] });
 const bashCall = (id: string, command: string) => ({ toolCalls: [{ id, name: 'bash', input: { command } }] });
-
-/** The tool result the model was sent for this call. */
-function resultOf(requests: { body: any }[], id: string): { content: string; is_error?: boolean } {
-  for (const request of requests) {
-    for (const message of request.body.messages) {
-      if (!Array.isArray(message.content)) continue;
-      const block = message.content.find((b: any) => b.type === 'tool_result' && b.tool_use_id === id);
-      if (block) return { content: typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text).join(''), is_error: block.is_error };
-    }
-  }
-  throw new Error(`no result for ${id}`);
-}
 
 /** Bash asks where no OS sandbox holds it (the user's `sandbox: false`). */
 function sandboxOff(home: string): void {
@@ -39,8 +27,8 @@ test.concurrent('--disallowedTools Write Edit denies both; the second value is n
     const r = await s.run(['-p', 'tidy up', '--output-format', 'json', '--permission-mode', 'acceptEdits', '--disallowedTools', 'Write', 'Edit']);
     expect(r.code).toBe(0);
     expect(lastUserTexts(s.requests[0]!.body)).toEqual(['tidy up']);
-    expect(resultOf(s.requests, 'w')).toMatchObject({ is_error: true, content: expect.stringContaining('"Write"') });
-    expect(resultOf(s.requests, 'e')).toMatchObject({ is_error: true, content: expect.stringContaining('"Edit"') });
+    expect(toolResultOf(s.requests, 'w')).toMatchObject({ is_error: true, content: expect.stringContaining('"Write"') });
+    expect(toolResultOf(s.requests, 'e')).toMatchObject({ is_error: true, content: expect.stringContaining('"Edit"') });
     expect(readFileSync(join(s.cwd, 'keep.txt'), 'utf8')).toBe('original\n');
     expect(existsSync(join(s.cwd, 'new.txt'))).toBe(false);
   });
@@ -52,7 +40,7 @@ test.concurrent('--allowed-tools takes several rules in a row, and a prompt afte
     const r = await s.run(['-p', '--output-format', 'json', '--allowed-tools', 'Bash(touch:*)', 'Read', 'make the file']);
     expect(r.code).toBe(0);
     expect(lastUserTexts(s.requests[0]!.body)).toEqual(['make the file']);
-    expect(resultOf(s.requests, 'b').is_error ?? false).toBe(false);
+    expect(toolResultOf(s.requests, 'b').is_error ?? false).toBe(false);
     expect(existsSync(join(s.cwd, 'made-by-bash'))).toBe(true);
   });
 });
@@ -71,7 +59,7 @@ test.concurrent('--permission-mode manual is default; auto is refused naming wha
     const r = await s.run(['-p', 'go', '--output-format', 'stream-json', '--permission-mode', 'manual']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout.split('\n')[0]!)).toMatchObject({ type: 'system', subtype: 'init', permission_mode: 'default' });
-    expect(resultOf(s.requests, 'w')).toMatchObject({ is_error: true, content: expect.stringContaining('write_file needs approval') });
+    expect(toolResultOf(s.requests, 'w')).toMatchObject({ is_error: true, content: expect.stringContaining('write_file needs approval') });
     const auto = await s.run(['-p', 'go', '--permission-mode', 'auto']);
     expect(auto.code).toBe(2);
     expect(auto.stderr).toContain('--permission-mode auto');
@@ -85,7 +73,7 @@ test.concurrent('--permission-mode dontAsk: what the allow rules allow runs, wha
     const r = await s.run(['-p', 'go', '--output-format', 'json', '--permission-mode', 'dontAsk', '--allowedTools', 'Write']);
     expect(r.code).toBe(0);
     expect(readFileSync(join(s.cwd, 'new.txt'), 'utf8')).toBe('written\n');
-    expect(resultOf(s.requests, 'b')).toMatchObject({ is_error: true, content: expect.stringContaining('--permission-mode dontAsk refuses whatever would ask') });
+    expect(toolResultOf(s.requests, 'b')).toMatchObject({ is_error: true, content: expect.stringContaining('--permission-mode dontAsk refuses whatever would ask') });
     expect(existsSync(join(s.cwd, 'nope'))).toBe(false);
   });
 });
@@ -120,9 +108,9 @@ test.concurrent(
           const id = await newSession(client, s.cwd);
           expect((await promptText(client, id, 'go')).stopReason).toBe('end_turn');
           expect(client.permissionRequests).toHaveLength(0);
-          expect(resultOf(s.requests, 'w').content).toContain('"Write"');
-          expect(resultOf(s.requests, 'e').content).toContain('"Edit"');
-          expect(resultOf(s.requests, 'b').content).toContain('--permission-mode dontAsk');
+          expect(toolResultOf(s.requests, 'w').content).toContain('"Write"');
+          expect(toolResultOf(s.requests, 'e').content).toContain('"Edit"');
+          expect(toolResultOf(s.requests, 'b').content).toContain('--permission-mode dontAsk');
           expect(readFileSync(join(s.cwd, 'keep.txt'), 'utf8')).toBe('original\n');
         },
         { args: ['--permission-mode', 'dontAsk', '--disallowedTools', 'Write', 'Edit'] },

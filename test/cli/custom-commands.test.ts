@@ -2,7 +2,7 @@
 // home) run as `/name args` through the built CLI, with the scripted model recording what was sent.
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { lastUserTexts, prepareCli, removeTempDirs, runCli, scenario, tempDir, writeFileAndDirs as write } from './helpers.js';
+import { lastUserTexts, prepareCli, removeTempDirs, runCli, scenario, tempDir, toolResultOf, writeFileAndDirs as write } from './helpers.js';
 import { newSession, promptText, withAgent } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -113,18 +113,6 @@ test.concurrent('a text-only project command works untrusted', async () => {
   });
 });
 
-/** The tool result the model was sent for this call. */
-function resultOf(requests: { body: any }[], id: string): { content: string; is_error?: boolean } {
-  for (const request of requests) {
-    for (const message of request.body.messages) {
-      if (!Array.isArray(message.content)) continue;
-      const block = message.content.find((b: any) => b.type === 'tool_result' && b.tool_use_id === id);
-      if (block) return { content: typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text).join(''), is_error: block.is_error };
-    }
-  }
-  throw new Error(`no result for ${id}`);
-}
-
 const bash = (id: string, command: string) => ({ toolCalls: [{ id, name: 'bash', input: { command } }] });
 
 test.concurrent("allowed-tools pre-approves its tools for the command's turn, as Claude Code does; it restricts nothing else", async () => {
@@ -143,12 +131,12 @@ test.concurrent("allowed-tools pre-approves its tools for the command's turn, as
       const r = await s.run(['-p', '/look', '--trust-project']);
       expect(r.code).toBe(0);
       // A tool the file does not name runs as it would without the command (a read in the project).
-      expect(resultOf(s.requests, 'read')).toMatchObject({ content: expect.stringContaining('note content') });
-      expect(resultOf(s.requests, 'granted').is_error ?? false).toBe(false);
+      expect(toolResultOf(s.requests, 'read')).toMatchObject({ content: expect.stringContaining('note content') });
+      expect(toolResultOf(s.requests, 'granted').is_error ?? false).toBe(false);
       expect(readdirSync(s.cwd)).toContain('granted-marker');
       // Every command of the line must be covered; the others are asked about (headless: refused).
-      expect(resultOf(s.requests, 'compound')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
-      expect(resultOf(s.requests, 'other')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
+      expect(toolResultOf(s.requests, 'compound')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
+      expect(toolResultOf(s.requests, 'other')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
       expect(readdirSync(s.cwd)).toContain('notes.txt');
       const audit = readFileSync(join(s.cwd, '.mewcode', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
       expect(audit.find((l) => l.type === 'decision' && l.tool_call_id === 'granted')).toMatchObject({ layer: 'hook:custom-commands', verdict: 'allow', allowed: true });
@@ -165,17 +153,17 @@ test.concurrent("an untrusted project's allowed-tools pre-approve nothing (one w
     write(file, '---\nallowed-tools: Bash, Write, Edit\n---\nReview the change.\n');
     const untrusted = await s.run(['-p', '/review']);
     expect(untrusted.code).toBe(0);
-    expect(resultOf(s.requests, 'untrusted')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
+    expect(toolResultOf(s.requests, 'untrusted')).toMatchObject({ is_error: true, content: expect.stringContaining('needs approval') });
     expect(untrusted.stderr.split(`${file}: its allowed-tools (Bash, Write, Edit) pre-approve nothing`)).toHaveLength(2);
     expect(readdirSync(s.cwd)).not.toContain('src');
     const trusted = await s.run(['-p', '/review', '--trust-project']);
     expect(trusted.code).toBe(0);
-    expect(resultOf(s.requests, 'trusted').is_error ?? false).toBe(false);
+    expect(toolResultOf(s.requests, 'trusted').is_error ?? false).toBe(false);
     expect(trusted.stderr).not.toContain('pre-approve nothing');
     write(join(s.home, '.mewcode/commands/mine.md'), '---\nallowed-tools: Write\n---\nMine.\n');
     const mine = await s.run(['-p', '/mine']);
     expect(mine.code).toBe(0);
-    expect(resultOf(s.requests, 'mine').is_error ?? false).toBe(false);
+    expect(toolResultOf(s.requests, 'mine').is_error ?? false).toBe(false);
     expect(readdirSync(join(s.cwd, 'src')).sort()).toEqual(['b.js', 'c.js']);
   });
 });
@@ -187,7 +175,7 @@ test.concurrent("the pre-approval never passes a deny rule, and a command's own 
     const line = await s.run(['-p', '/mk', '--trust-project', '--disallowedTools', 'Bash(touch denied-marker)']);
     expect(line.code).toBe(0);
     expect(lastUserTexts(s.requests[0]!.body).join('\n')).toBe('Made: line-ran');
-    expect(resultOf(s.requests, 'denied')).toMatchObject({ is_error: true, content: expect.stringContaining('--disallowedTools') });
+    expect(toolResultOf(s.requests, 'denied')).toMatchObject({ is_error: true, content: expect.stringContaining('--disallowedTools') });
     expect(readdirSync(s.cwd)).toContain('line-marker');
     expect(readdirSync(s.cwd)).not.toContain('denied-marker');
   });

@@ -189,3 +189,15 @@ export function lastUserTexts(body: any): string[] {
 }
 
 export const SESSION_ID_RE = /^\d{8}-\d{6}-[0-9a-f]{4}$/;
+
+/** The tool result the model was sent for call `id` (its text, and whether it was an error). */
+export function toolResultOf(requests: { body: any }[], id: string): { content: string; is_error?: boolean } {
+  for (const request of requests) {
+    for (const message of request.body.messages) {
+      if (!Array.isArray(message.content)) continue;
+      const block = message.content.find((b: any) => b.type === 'tool_result' && b.tool_use_id === id);
+      if (block) return { content: typeof block.content === 'string' ? block.content : block.content.map((c: any) => c.text).join(''), is_error: block.is_error };
+    }
+  }
+  throw new Error(`no result for ${id}`);
+}
