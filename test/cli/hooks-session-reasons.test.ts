@@ -64,9 +64,10 @@ test('a -p run under --permission-mode dontAsk: hooks and the init message say d
     const r = await s.run(['-p', 'go', '--output-format', 'stream-json', '--permission-mode', 'dontAsk']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout.split('\n')[0]!)).toMatchObject({ type: 'system', subtype: 'init', permission_mode: 'dontAsk' });
-    expect(records(log).map((e) => [e.hook_event_name, e.permission_mode ?? e.reason])).toEqual([
-      ['UserPromptSubmit', 'dontAsk'],
-      ['SessionEnd', 'other'],
+    // Every event carries the mode in effect, SessionEnd too (as in Claude Code).
+    expect(records(log).map((e) => [e.hook_event_name, e.permission_mode, e.reason])).toEqual([
+      ['UserPromptSubmit', 'dontAsk', undefined],
+      ['SessionEnd', 'dontAsk', 'other'],
     ]);
   });
 }, TEST_TIMEOUT_MS);
