@@ -43,8 +43,8 @@ export const MAX_UNKNOWN_TOOL_ITERATIONS = 3;
 export const MIN_TOOL_CONCURRENCY = 4;
 /** Sub-agents give up sooner on unknown tools (L1). */
 export const SUBAGENT_MAX_UNKNOWN_TOOL_ITERATIONS = 2;
-/** How many times `stop` taps may send a completed run back to work, per run. */
-export const MAX_STOP_CONTINUATIONS = 3;
+/** How many times `stop` taps may send a completed run back to work, per run: Claude Code's cap of consecutive Stop-hook continuations. */
+export const MAX_STOP_CONTINUATIONS = 8;
 export const COMPLETION_NOTE = '(Task completed.)';
 export const ONLY_REASONING_NOTE = '(The model ended its turn with reasoning only and no answer.)';
 const ONLY_REASONING_NOTICE = 'The model sent only reasoning and no answer text; ask again, or raise max_tokens if it ran out while thinking.';

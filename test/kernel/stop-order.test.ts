@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_STOP_CONTINUATIONS } from '../../kernel/agent-loop.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import { definePlugin } from '../../types/plugin.js';
 import { bootKernel, doneEvent, runPrompt } from '../support/boot.js';
@@ -31,17 +32,21 @@ const stopPlugin = (name: string, stage: number, continueWhen: string, extra = '
     });
   } };`;
 
+/** One answer per run end a run can have: the first, then MAX_STOP_CONTINUATIONS continuations. */
+const runEnds = Array.from({ length: MAX_STOP_CONTINUATIONS + 1 }, (_, i) => i);
+const everyAnswer = () => runEnds.map((i) => say(`answer ${i}`));
+
 test("a configured plugin that always continues, tapped far earlier, does not starve a required plugin's stop tap", async () => {
   const project = temp('mc-stop-');
   writeFileSync(path.join(project, 'audit.mjs'), stopPlugin('org-audit', 0, 'false'));
   writeFileSync(path.join(project, 'mine.mjs'), stopPlugin('mine', -100000, 'true'));
-  const { kernel } = await bootKernel([say('a'), say('b'), say('c'), say('d')], [], {
+  const { kernel } = await bootKernel(everyAnswer(), [], {
     projectRoot: project,
     config: configWith({ plugins: [{ use: './audit.mjs', required: true }, './mine.mjs'] }),
   });
-  expect(doneEvent(await runPrompt(kernel, 'go', 'default')).finalText).toBe('d');
-  // Four run ends (three continuations, the most a run takes): the organisation's tap saw each, first.
-  expect(stops).toEqual(['org-audit:completed/0', 'mine:completed/0', 'org-audit:completed/1', 'mine:completed/1', 'org-audit:completed/2', 'mine:completed/2', 'org-audit:completed/3', 'mine:completed/3']);
+  expect(doneEvent(await runPrompt(kernel, 'go', 'default')).finalText).toBe(`answer ${MAX_STOP_CONTINUATIONS}`);
+  // One run end per answer (MAX_STOP_CONTINUATIONS continuations, the most a run takes): the organisation's tap saw each, first.
+  expect(stops).toEqual(runEnds.flatMap((i) => [`org-audit:completed/${i}`, `mine:completed/${i}`]));
 });
 
 test("a build plugin's tap that continues (the user's Stop hooks) does not starve it either", async () => {
@@ -55,12 +60,12 @@ test("a build plugin's tap that continues (the user's Stop hooks) does not starv
         return { continue: true, reason: 'keep going', by: 'user-hooks' };
       }),
   });
-  const { kernel } = await bootKernel([say('a'), say('b'), say('c'), say('d')], [userHooks], {
+  const { kernel } = await bootKernel(everyAnswer(), [userHooks], {
     projectRoot: project,
     config: configWith({ plugins: [{ use: './audit.mjs', required: true }] }),
   });
   await runPrompt(kernel, 'go', 'default');
-  expect(stops.filter((s) => s.startsWith('org-audit'))).toEqual(['org-audit:completed/0', 'org-audit:completed/1', 'org-audit:completed/2', 'org-audit:completed/3']);
+  expect(stops.filter((s) => s.startsWith('org-audit'))).toEqual(runEnds.map((i) => `org-audit:completed/${i}`));
   expect(stops[0]).toBe('org-audit:completed/0');
 });
 
@@ -73,7 +78,7 @@ test("every required tap is called even when one continues; the first required c
   writeFileSync(path.join(project, 'mine.mjs'), stopPlugin('mine', -100000, 'true'));
   const { loadManagedPolicy } = await import('../../config/managed-settings.js');
   const managed = await loadManagedPolicy({ env: {}, candidates: [{ file: path.join(managedDir, 'managed-settings.yaml'), named: true }] });
-  const { kernel, model } = await bootKernel([say('a'), say('b'), say('c'), say('d')], [], {
+  const { kernel, model } = await bootKernel(everyAnswer(), [], {
     projectRoot: project,
     managed,
     config: configWith({ plugins: [{ use: './team.mjs', required: true }, './mine.mjs'] }),
@@ -84,5 +89,5 @@ test("every required tap is called even when one continues; the first required c
   expect(stops.slice(0, 2)).toEqual(['org-gate:completed/0', 'team-check:completed/0']);
   expect(stops[2]).toBe('org-gate:completed/1');
   expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain('org-gate says go on');
-  expect(stops.filter((s) => s.startsWith('mine'))).toEqual(['mine:completed/1', 'mine:completed/2', 'mine:completed/3']);
+  expect(stops.filter((s) => s.startsWith('mine'))).toEqual(runEnds.slice(1).map((i) => `mine:completed/${i}`));
 });
