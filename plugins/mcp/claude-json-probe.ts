@@ -3,7 +3,7 @@
  * not load the MCP runtime; claude-json.ts reads it properly once something may be there.
  */
 import path from 'node:path';
-import { readProjectTextFile } from '../../config/project-file.js';
+import { readProjectTextFile, type ProjectFileRead } from '../../config/project-file.js';
 
 export const CLAUDE_JSON = '.claude.json';
 /** Claude Code keeps history in the file: a few MiB is ordinary. */
@@ -15,9 +15,22 @@ export const CLAUDE_JSON_MAX_BYTES = 32 * 1024 * 1024;
  * servers does not load the MCP runtime; readClaudeJsonServers then reads it properly.
  */
 export function claudeJsonMayHaveServers(homeDir: string): boolean {
-  const read = readProjectTextFile(path.join(homeDir, CLAUDE_JSON), { maxBytes: CLAUDE_JSON_MAX_BYTES });
+  const file = path.join(homeDir, CLAUDE_JSON);
+  const read = readProjectTextFile(file, { maxBytes: CLAUDE_JSON_MAX_BYTES });
   // Present but unreadable (too large, not a file): the reader says why.
-  if (!read.ok) return !read.missing;
-  return /"mcpServers"\s*:\s*\{\s*"/.test(read.text);
+  const may = read.ok ? /"mcpServers"\s*:\s*\{\s*"/.test(read.text) : !read.missing;
+  // Kept for the one parse that follows at this start (a file of several MiB is read once).
+  probed = may ? { file, read } : undefined;
+  return may;
+}
+
+let probed: { file: string; read: ProjectFileRead } | undefined;
+
+/** `~/.claude.json` as the probe just read it (given once, then dropped), else read now. */
+export function readClaudeJson(homeDir: string): { file: string; read: ProjectFileRead } {
+  const file = path.join(homeDir, CLAUDE_JSON);
+  const kept = probed?.file === file ? probed : undefined;
+  probed = undefined;
+  return kept ?? { file, read: readProjectTextFile(file, { maxBytes: CLAUDE_JSON_MAX_BYTES }) };
 }
 

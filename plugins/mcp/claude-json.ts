@@ -7,12 +7,9 @@
  * (history, tips, account state) is not MewCode's business. The file is often large, hence its
  * own cap; a file that cannot be used is said once, naming it.
  */
-import path from 'node:path';
 import { realpathSync } from 'node:fs';
-import { readProjectTextFile } from '../../config/project-file.js';
 import { parseServerEntry, type ServerConfig } from './server-config.js';
-
-import { CLAUDE_JSON, CLAUDE_JSON_MAX_BYTES as MAX_BYTES } from './claude-json-probe.js';
+import { readClaudeJson } from './claude-json-probe.js';
 
 export interface ClaudeJsonServers {
   user: ServerConfig[];
@@ -29,8 +26,7 @@ export function readClaudeJsonServers(
   skip?: (name: string, locate: () => string) => (reason: string) => void,
 ): ClaudeJsonServers {
   const found: ClaudeJsonServers = { user: [], local: [] };
-  const file = path.join(homeDir, CLAUDE_JSON);
-  const read = readProjectTextFile(file, { maxBytes: MAX_BYTES });
+  const { file, read } = readClaudeJson(homeDir);
   if (!read.ok) {
     if (!read.missing) warn(`${file}: cannot be read: ${read.reason}; the MCP servers \`claude mcp add\` stored there are not used`);
     return found;
