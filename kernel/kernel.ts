@@ -45,6 +45,8 @@ import { sealPluginServices } from './service-seals.js';
 import { deepFreeze } from '../types/deep-freeze.js';
 import { sealedFactory } from './sealed-provider.js';
 import { ConfigurationError } from './configuration-error.js';
+import { checkBuildPlugin } from './plugin-declaration.js';
+import { pluginNameProblem } from './pinned-plugin.js';
 import { verdictOwner } from './decision-provenance.js';
 import { OutputRoute, reporterOutput } from './output-route.js';
 import { shapeTransforms } from './decision-guards.js';
@@ -265,6 +267,13 @@ export class Kernel implements KernelApi {
 
   private async boot(): Promise<void> {
     for (const warning of this.resolvedConfig.warnings) this.warn(warning);
+    for (const plugin of this.options.plugins) {
+      try {
+        checkBuildPlugin(plugin, pluginNameProblem, (message) => this.warn(message));
+      } catch (error) {
+        throw new ConfigurationError(`${(error as Error).message}. MewCode will not run a build whose own plugin is declared wrongly.`);
+      }
+    }
     this.managedPolicy = await loadManaged(this.options.managed, this.options.env ?? process.env);
     refuseManagedFlags(this.managedPolicy, this.options.cli);
     const settings = await readKernelSettings(this.resolvedConfig, (m) => this.warn(m));

@@ -106,3 +106,23 @@ export function flagValue(key: string, value: unknown, name: string): boolean | 
   if (value === undefined || typeof value === 'boolean') return value;
   throw new PluginDeclarationError(`plugin ${name}: its "${key}" is ${shown(value)}, not true or false`, key === 'required');
 }
+
+/**
+ * A custom build's own plugin (`Kernel.create({ plugins })`, `main(argv, plugins)`): checked as a
+ * configured one is, since a team's `requried: true` on its policy plugin fails open the same way.
+ * The build is the program, so every problem stops the boot (a PluginDeclarationError); an
+ * unknown field that does not read as `required` is only said.
+ */
+export function checkBuildPlugin(plugin: { name?: unknown }, nameProblem: (name: unknown) => string | undefined, warn: (message: string) => void): void {
+  const problem = nameProblem(plugin.name);
+  if (problem !== undefined) throw new PluginDeclarationError(`a plugin of this build cannot be loaded: ${problem}`, true);
+  const name = plugin.name as string;
+  checkPluginFields(plugin, name, warn);
+  for (const key of ['essential', 'safety', 'required'] as const) {
+    try {
+      flagValue(key, (plugin as Record<string, unknown>)[key], name);
+    } catch (error) {
+      throw new PluginDeclarationError((error as Error).message, true);
+    }
+  }
+}

@@ -9,7 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../kernel/configuration-error.js';
-import { nearestPluginField } from '../../kernel/plugin-declaration.js';
+import { checkPluginFields, nearestPluginField } from '../../kernel/plugin-declaration.js';
+import type { MewcodePlugin } from '../../types/plugin.js';
 import type { ResolvedConfig } from '../../types/config.js';
 import { bootKernel } from '../support/boot.js';
 import { say } from '../support/memory-provider.js';
@@ -113,5 +114,37 @@ describe('the same plugin name twice is refused, never last-wins', () => {
   test('when both are required, the run stops (exit 2)', async () => {
     const both = [{ use: './a.mjs', required: true }, { use: './b.mjs', required: true }];
     await expect(bootWith({ 'a.mjs': named('a'), 'b.mjs': named('b') }, both)).rejects.toThrow(ConfigurationError);
+  });
+});
+
+describe("a custom build's own plugins are checked the same way", () => {
+  const own = (fields: Record<string, unknown>): MewcodePlugin => ({ name: 'build-policy', apply: () => undefined, ...fields }) as MewcodePlugin;
+
+  test.each([[{ requried: true }], [{ isRequired: 'yes' }], [{ required: 'yes' }], [{ required: 1 }]])('%j stops the boot', async (fields) => {
+    await expect(bootKernel([say('ok')], [own(fields)])).rejects.toThrow(ConfigurationError);
+    await expect(bootKernel([say('ok')], [own(fields)])).rejects.toThrow(/build-policy/);
+  });
+
+  test.each([[{ essential: 'yes' }], [{ safety: 1 }]])('%j (a flag that is not a boolean) stops the boot too: the build is the program', async (fields) => {
+    await expect(bootKernel([say('ok')], [own(fields)])).rejects.toThrow(/build-policy: its "(essential|safety)" is/);
+  });
+
+  test('an unknown field is said with the nearest known field, and the plugin runs', async () => {
+    const { kernel, reporter } = await bootKernel([say('ok')], [own({ dependson: [] })]);
+    const names = kernel.plugins.map((plugin) => plugin.name);
+    await kernel.shutdown();
+    expect(names).toContain('build-policy');
+    expect(reporter.warnings.join('\n')).toMatch(/plugin build-policy declares "dependson".*did you mean "dependsOn"/);
+  });
+
+  test('a name the kernel cannot tell apart stops the boot', async () => {
+    await expect(bootKernel([say('ok')], [{ name: 'a:b', apply: () => undefined } as MewcodePlugin])).rejects.toThrow(/holds ":"/);
+  });
+
+  test('the default set declares nothing outside the contract', async () => {
+    const { defaultPlugins } = await import('../../plugins/default-set.js');
+    const said: string[] = [];
+    for (const plugin of defaultPlugins) checkPluginFields(plugin, plugin.name, (message) => said.push(message));
+    expect(said).toEqual([]);
   });
 });
