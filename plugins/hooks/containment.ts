@@ -134,7 +134,7 @@ const CONTAINED_MARK = "(printed by your hook run in the OS sandbox on this untr
 /**
  * Keeps only what makes things stricter from a contained hook's result. Kept: a block or deny, an
  * `ask`, `continue: false`, and their reasons (a refusal must say why). Ignored: an `allow` (or
- * legacy `approve`), `updatedInput`, and `additionalContext` where it joins the prompt or the
+ * legacy `approve`), `updatedInput`, `updatedToolOutput`, and `additionalContext` where it joins the prompt or the
  * request (UserPromptSubmit, SessionStart, PreToolUse): there it would speak to the model with
  * the user's authority. The repository's words that are kept (a refusal's reason, a stop reason,
  * PostToolUse text appended to the tool's output, a systemMessage) are marked as the repository's.
@@ -149,6 +149,11 @@ export function containedOutput(event: string, result: HookResult): { result: Ho
   if (kept.updatedInput !== undefined) {
     delete kept.updatedInput;
     ignored.push('updatedInput');
+  }
+  // It would speak as the tool itself, with nothing saying whose words they are.
+  if (kept.updatedToolOutput !== undefined) {
+    delete kept.updatedToolOutput;
+    ignored.push('updatedToolOutput');
   }
   if (kept.additionalContext !== undefined) {
     if (AFTER_TOOL.has(event)) kept.additionalContext = `${CONTAINED_MARK} ${kept.additionalContext}`;

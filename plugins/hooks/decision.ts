@@ -18,10 +18,12 @@ export interface HookResult {
   kind: HookResultKind;
   /** Why it blocked (exit 2, `decision: "block"`, `permissionDecision: "deny"`), or why it failed. */
   reason?: string;
-  /** PreToolUse (allow, ask, deny) and PermissionRequest (allow, deny). */
-  permission?: 'allow' | 'ask' | 'deny';
+  /** PreToolUse (allow, ask, deny, defer) and PermissionRequest (allow, deny). */
+  permission?: 'allow' | 'ask' | 'deny' | 'defer';
   updatedInput?: Record<string, unknown>;
   additionalContext?: string;
+  /** PostToolUse's `updatedToolOutput`: what the model reads in place of the tool's output (capped). */
+  updatedToolOutput?: string;
   /** Shown to the user. */
   systemMessage?: string;
   /** `continue: false`: the run should stop, with this shown to the user. */
@@ -82,7 +84,7 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
     // Deprecated top-level approve/block map to allow/deny (Claude Code does the same).
     const legacy = json.decision === 'approve' ? 'allow' : json.decision === 'block' ? 'deny' : undefined;
     const decision = specific.permissionDecision ?? legacy;
-    if (decision === 'allow' || decision === 'ask' || decision === 'deny') result.permission = decision;
+    if (decision === 'allow' || decision === 'ask' || decision === 'deny' || decision === 'defer') result.permission = decision;
     const reason = str(specific.permissionDecisionReason) ?? str(json.reason);
     if (reason) result.reason = cap(reason);
     if (typeof specific.updatedInput === 'object' && specific.updatedInput !== null && !Array.isArray(specific.updatedInput)) result.updatedInput = specific.updatedInput as Record<string, unknown>;
@@ -97,6 +99,12 @@ export function interpret(event: ClaudeEvent, outcome: CommandOutcome): HookResu
     if (message) result.reason = cap(message);
     if (answer.behavior === 'allow' && typeof answer.updatedInput === 'object' && answer.updatedInput !== null && !Array.isArray(answer.updatedInput)) result.updatedInput = answer.updatedInput as Record<string, unknown>;
     return result;
+  }
+  // Claude Code's newer PostToolUse field (not PostToolUseFailure's: a failed call keeps its error).
+  // A value that is not text (an MCP tool's structured output) is given to the model as JSON.
+  if (event === 'PostToolUse' && specific.updatedToolOutput !== undefined && specific.updatedToolOutput !== null) {
+    const output = typeof specific.updatedToolOutput === 'string' ? specific.updatedToolOutput : JSON.stringify(specific.updatedToolOutput);
+    if (output !== undefined) result.updatedToolOutput = cap(output);
   }
   if (json.decision === 'block') {
     result.reason = cap(str(json.reason) ?? 'blocked by a hook');

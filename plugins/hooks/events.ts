@@ -20,19 +20,46 @@ export const CLAUDE_EVENTS = [
   'SessionStart',
   'SessionEnd',
   'PreCompact',
+  'PostCompact',
   'Notification',
+  'PermissionDenied',
+  'StopFailure',
+  'PostToolBatch',
 ] as const;
 export type ClaudeEvent = (typeof CLAUDE_EVENTS)[number];
 
+/**
+ * Claude Code's other documented events, which MewCode does not run (it has no such moment, or
+ * not yet): a settings file naming one is told so (naming the file and the event), not that the
+ * event is unknown, and its handlers are skipped.
+ */
+export const UNSUPPORTED_EVENTS: readonly string[] = [
+  'Setup',
+  'UserPromptExpansion',
+  'MessageDisplay',
+  'TaskCreated',
+  'TaskCompleted',
+  'TeammateIdle',
+  'InstructionsLoaded',
+  'ConfigChange',
+  'CwdChanged',
+  'DirectoryAdded',
+  'FileChanged',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'Elicitation',
+  'ElicitationResult',
+];
+
 /** The tool events: a matcher names the tool, a handler may have an `if` (Claude Code's rule). */
-export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure']);
+export const TOOL_EVENTS: ReadonlySet<ClaudeEvent> = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure', 'PermissionDenied']);
 
 /**
- * The events after a call ran (PostToolUse when it succeeded, PostToolUseFailure when it failed):
- * they cannot undo it, so exit 2's stderr and `decision: "block"`'s reason go to the model with
- * the tool's result, as does `additionalContext`.
+ * The events after a call ran (PostToolUse when it succeeded, PostToolUseFailure when it failed,
+ * PostToolBatch when every call of a model turn did): they cannot undo it, so exit 2's stderr and
+ * `decision: "block"`'s reason go to the model with the tool's result(s), as does `additionalContext`.
  */
-export const AFTER_TOOL: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure']);
+export const AFTER_TOOL: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'PostToolBatch']);
 
 /** The file tools: Claude's `file_path` (absolute, as Claude Code gives it) whichever name the call used. */
 const FILE_TOOLS: ReadonlySet<string> = new Set(['read_file', 'write_file', 'edit_file']);

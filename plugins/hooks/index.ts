@@ -13,7 +13,9 @@
  * work once with the reason; `stop_hook_active` is then true), SubagentStart → subagentStart,
  * SessionStart → sessionStart (source startup) and sessionResume (source resume or clear),
  * SessionEnd → sessionEnd (reason prompt_input_exit or other) and sessionResume (the session left:
- * reason clear or resume), PreCompact → preCompact, Notification → notification.
+ * reason clear or resume), PreCompact → preCompact, PostCompact → postCompact, PermissionDenied →
+ * permissionDecided (a refusal not a hook's), StopFailure → stop (a run ended on an error),
+ * PostToolBatch → preModelRequest (the request after a turn's calls), Notification → notification.
  *
  * Claude Code plugins' hooks (TOKENS.ClaudePluginBundles) are the user's own (plugin-hooks.ts).
  * Project hooks run only in a trusted project; the user's own commands run in the OS sandbox

@@ -23,6 +23,8 @@ import { SessionEnvFile } from './env-file.js';
 import { callFailure, toolResponse } from './tool-response.js';
 import { HookModes } from './hook-mode.js';
 import { ClaudeTranscripts } from './claude-transcript.js';
+import { Deferrals } from './defer.js';
+import { compactSummary, deniedReason, failureMessage, finishedBatch } from './new-events.js';
 
 const NAME = 'hooks';
 
@@ -143,6 +145,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
   };
 
   if (listens('PreToolUse')) {
+    const deferrals = new Deferrals(kernel);
     kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => {
       const input = decision.input;
       const results = await both('PreToolUse', 'PreToolUse', toolNameAliases(context.call.name), () => ({
@@ -160,12 +163,19 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       // ends after this batch of calls; the stopReason is the user's, the model is told only who.
       const stopped = results.find((entry) => entry.result.stop !== undefined);
       if (stopped) return { ...next, decision: 'deny', reason: 'not run: the hook stopped the run', by: by(stopped), stopRun: { reason: stopped.result.stop!, by: byHook(stopped) } };
-      // deny > ask > allow, the first in file order giving the reason.
+      // deny > defer > ask > allow, the first in file order giving the reason.
       const deny = results.find((entry) => entry.result.permission === 'deny');
       if (deny) return { ...next, decision: 'deny', reason: deny.result.reason ?? deny.result.stop ?? 'denied by a hook', by: by(deny) };
+      const deferred = results.find((entry) => entry.result.permission === 'defer');
+      if (deferred) {
+        for (const entry of results) if (entry.result.permission === 'defer') deferrals.warn(entry.rule.name);
+        // A person can be asked: the deferred call is their question. Elsewhere the permission
+        // mode's own flow decides, no hook's allow taken (defer outranks it); an ask still stands.
+        if (deferrals.canAsk()) return { ...next, decision: 'ask', reason: deferred.result.reason ?? 'a hook deferred the call', by: by(deferred) };
+      }
       const ask = results.find((entry) => entry.result.permission === 'ask');
       if (ask) return { ...next, decision: 'ask', reason: ask.result.reason ?? 'a hook asks for approval', by: by(ask) };
-      const allow = results.find((entry) => entry.result.permission === 'allow');
+      const allow = deferred ? undefined : results.find((entry) => entry.result.permission === 'allow');
       if (allow && decision.decision === undefined) return { ...next, decision: 'allow', reason: allow.result.reason ?? 'allowed by a hook', by: by(allow) };
       return next;
     });
@@ -209,7 +219,7 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       const call = (): Record<string, unknown> => ({ ...common(context), tool_name: claudeToolName(context.call.name), tool_input: toolInput, tool_use_id: context.call.id });
       const claudePayload = error !== undefined
         ? () => ({ ...call(), error, is_interrupt: context.interrupted === true, duration_ms: Math.round(context.durationMs) })
-        : () => ({ ...call(), tool_response: toolResponse(context.call.name, toolInput, result), duration_ms: Math.round(context.durationMs) });
+        : () => ({ ...call(), tool_response: toolResponse(context.call.name, toolInput, result, context.durationMs), duration_ms: Math.round(context.durationMs) });
       const results = await both(error !== undefined ? 'PostToolUseFailure' : 'PostToolUse', 'PostToolUse', toolNameAliases(context.call.name), claudePayload, context, () => ({ ...own(context), tool_name: context.call.name, tool_input: ownToolInput(context.call.name, context.input, context.projectRoot, context.homeDir), tool_result: result.content, is_error: result.isError, iteration: context.iteration }), { toolName: context.call.name, tool: context.tool, input: context.input, projectRoot: context.projectRoot });
       const notes = results.flatMap((entry) =>
         entry.result.kind === 'blocked' ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
@@ -217,6 +227,18 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
       // `continue: false`: the run ends after this batch of calls, the stopReason told to the user only.
       const stopped = results.find((entry) => entry.result.stop !== undefined);
       const stop = stopped ? { stopRun: { reason: stopped.result.stop!, by: byHook(stopped) } } : {};
+      // `updatedToolOutput` (PostToolUse only; the first in file order): what the model reads in
+      // place of the output. The result keeps its call's id, so history stays paired; the hook's
+      // text passes the required plugins as its notes do, and the images go with the old output.
+      const replaced = results.find((entry) => entry.result.updatedToolOutput !== undefined);
+      if (replaced) {
+        const text = [replaced.result.updatedToolOutput!, ...notes].join('\n\n');
+        const { images: _images, ...rest } = result;
+        const passed = kernel.requiredPostToolUse
+          ? await kernel.requiredPostToolUse({ ...rest, content: text, isError: false }, context)
+          : { content: 'Output withheld: the hook\'s replacement of the output could not pass the required plugins.' };
+        return { ...rest, content: passed.content, ...stop };
+      }
       if (notes.length === 0) return { ...result, ...stop };
       // A policy that fails on the notes withholds them (its notice stands in their place), not the output.
       const added = kernel.requiredPostToolUse
@@ -296,10 +318,61 @@ function tapAll(kernel: KernelApi, hooks: HookDispatcher, rules: RuleEngine, env
     });
   }
 
-  if (rules.listens('PostCompact')) {
+  if (listens('PostCompact')) {
+    // Claude Code's PostCompact: after the summary replaced the history, its matcher the trigger.
+    // No decision: it is told, and a prompt or agent action's text reaches the next request.
     kernel.hooks.postCompact.tapPromise(NAME, async (state, context) => {
       const trigger = state.reason === 'manual' ? 'manual' : 'auto';
-      remind(await rules.dispatch('PostCompact', context.sessionId, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens, after_tokens: state.tokensAfter })));
+      const summary = compactSummary(state.history);
+      remind(await both('PostCompact', 'PostCompact', [trigger], () => ({ ...common(context), trigger, ...(summary !== undefined ? { compact_summary: summary } : {}) }), context, () => ({ ...own(context), trigger, before_tokens: state.estimatedTokens, after_tokens: state.tokensAfter })));
+    });
+  }
+
+  if (hooks.listens('PermissionDenied')) {
+    // A call a rule, the mode, the path sandbox or the user refused (not a hook's own deny). It is
+    // told only: the call stays refused, and Claude Code's `retry` is not read.
+    kernel.hooks.permissionDecided.tapPromise(NAME, async (decided) => {
+      const reason = deniedReason(decided);
+      if (reason === undefined) return;
+      const request = decided.request;
+      const context: SessionContext & Pick<RunContext, 'mode'> = { sessionId: request.sessionId, agentId: request.agentId ?? 'main', ...(request.parentAgentId ? { parentAgentId: request.parentAgentId } : {}), projectRoot: request.projectRoot, homeDir: kernel.homeDir, mode: request.mode };
+      remind(await hooks.dispatch('PermissionDenied', toolNameAliases(request.toolName), () => ({
+        ...common(context),
+        tool_name: claudeToolName(request.toolName),
+        tool_input: claudeToolInput(request.toolName, request.input, request.projectRoot, kernel.homeDir),
+        tool_use_id: decided.toolCallId,
+        reason,
+      }), { toolName: request.toolName, tool: request.tool, input: request.input, projectRoot: request.projectRoot }));
+    });
+  }
+
+  if (hooks.listens('StopFailure')) {
+    // The main agent's run ended on an error (a failed model request, a refused one): Claude Code's
+    // StopFailure, in place of Stop. Nothing it says changes the end.
+    kernel.hooks.stop.tapPromise(NAME, async (context) => {
+      if (context.reason !== 'error' || context.parentAgentId) return undefined;
+      remind(await hooks.dispatch('StopFailure', [], () => ({ ...common(context), error: failureMessage(context.finalText), last_assistant_message: context.finalText })));
+      return undefined;
+    });
+  }
+
+  if (hooks.listens('PostToolBatch')) {
+    // Every call of one model turn finished: the next request's history ends with their results.
+    // Runs once per batch (a request sent again, as after an emergency compaction, is the same
+    // batch); a block's reason and additionalContext go to the model with the results, in that
+    // request's reminder. A batch that ended the run has no next request and runs no hook.
+    const lastBatch = new Map<string, string>();
+    kernel.hooks.preModelRequest.tapPromise(NAME, async (request, context) => {
+      if (context.reason !== undefined) return request;
+      const batch = finishedBatch(request.messages, context.projectRoot, context.homeDir);
+      if (!batch || lastBatch.get(`${context.sessionId}/${context.agentId}`) === batch.key) return request;
+      lastBatch.set(`${context.sessionId}/${context.agentId}`, batch.key);
+      const results = await hooks.dispatch('PostToolBatch', [], () => ({ ...common(context), tool_calls: batch.calls }));
+      remind(results);
+      const texts = results.flatMap((entry) =>
+        entry.result.kind === 'blocked' && entry.result.reason ? [`[${byHook(entry)}] ${entry.result.reason}`] : entry.result.additionalContext && !remindsMain(entry) ? [`[${byHook(entry)}] ${entry.result.additionalContext}`] : [],
+      );
+      return texts.length === 0 ? request : { ...request, reminder: [request.reminder, ...texts].filter(Boolean).join('\n\n') };
     });
   }
 

@@ -17,7 +17,7 @@ import { formatPos, toPlain, type LocatedMap, type LocatedNode } from '../../con
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { projectBoundary } from '../../config/project-file.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
-import { CLAUDE_EVENTS, TOOL_EVENTS, type ClaudeEvent } from './events.js';
+import { CLAUDE_EVENTS, TOOL_EVENTS, UNSUPPORTED_EVENTS, type ClaudeEvent } from './events.js';
 import { hookSettingsFiles, type HookScope } from './files.js';
 import { LinearRegExp, UnsupportedRegExp } from '../../sdk/linear-regex/index.js';
 import { readConfigFile } from '../../config/config-file.js';
@@ -171,6 +171,10 @@ export function parseHooks(node: LocatedNode, scope: HookScope, file: string, wa
   for (const [event, groups] of (node as LocatedMap).entries) {
     // A key the file chose, shown on one line: a newline in it must not start a line of its own.
     const shownEvent = terminalSafe(event);
+    if (UNSUPPORTED_EVENTS.includes(event)) {
+      warnings.push(`${PREFIX} ${where(groups)}: hook event "${shownEvent}" (Claude Code's) is not supported by MewCode yet, so its hooks are not run (supported: ${CLAUDE_EVENTS.join(', ')}); skipped`);
+      continue;
+    }
     if (!(CLAUDE_EVENTS as readonly string[]).includes(event)) {
       warnings.push(`${PREFIX} ${where(groups)}: unknown hook event "${terminalSafe(event)}" (known: ${CLAUDE_EVENTS.join(', ')}); skipped`);
       continue;

@@ -16,11 +16,78 @@ export function callFailure(result: ToolResult, context: Pick<PostToolUseContext
   return undefined;
 }
 
-/** PostToolUse's `tool_response`: MewCode's fields, and Claude Code's for the tools it has. */
-export function toolResponse(tool: string, claudeInput: Record<string, unknown>, result: ToolResult): Record<string, unknown> {
+/**
+ * PostToolUse's `tool_response`: MewCode's fields, and Claude Code's for the tools it has, made
+ * from the result the model read (the tools return text): never more of a file than that result
+ * held, and a fact it does not tell left out rather than guessed.
+ */
+export function toolResponse(tool: string, claudeInput: Record<string, unknown>, result: ToolResult, durationMs = 0): Record<string, unknown> {
   const ours = { output: result.content, is_error: false };
   // The output as the model reads it: stdout and stderr interleaved, so `stderr` stays empty.
   if (tool === 'bash') return { ...ours, stdout: result.content, stderr: '', interrupted: false, isImage: false };
   if ((tool === 'write_file' || tool === 'edit_file') && typeof claudeInput.file_path === 'string') return { ...ours, filePath: claudeInput.file_path, success: true };
+  if (tool === 'read_file' && typeof claudeInput.file_path === 'string') return { ...ours, type: 'text', file: readFile(claudeInput.file_path, result.content) };
+  if (tool === 'glob') return { ...ours, ...globFiles(result.content), durationMs: Math.round(durationMs) };
+  if (tool === 'grep') return { ...ours, ...grepMatches(typeof claudeInput.output_mode === 'string' ? claudeInput.output_mode : 'content', result.content) };
   return ours;
+}
+
+/** read_file's lines are `%6d<TAB>text`; anything else is one of its notes (`[… more lines follow …]`, `[x is empty …]`). */
+const NUMBERED = /^ *(\d+)\t(.*)$/;
+
+/** Claude's Read `file`: the lines read, unnumbered; `totalLines` only when the read reached the end. */
+function readFile(filePath: string, content: string): Record<string, unknown> {
+  const lines: string[] = [];
+  let startLine: number | undefined;
+  let notes = false;
+  for (const line of content.split('\n')) {
+    const numbered = NUMBERED.exec(line);
+    if (numbered) {
+      startLine ??= Number(numbered[1]);
+      lines.push(numbered[2]!);
+    } else notes = true;
+  }
+  if (startLine === undefined) return { filePath, content: '', numLines: 0, startLine: 1, ...(/ is empty \(0 bytes\)\.\]$/.test(content) ? { totalLines: 0 } : {}) };
+  // Without a note the read reached the file's end; a note says more lines follow (or a line was
+  // cut), and the file's length is then not known from the result.
+  return { filePath, content: lines.join('\n'), numLines: lines.length, startLine, ...(notes ? {} : { totalLines: startLine + lines.length - 1 }) };
+}
+
+/** A search tool's note (`[… 3 more …]`, `[search stopped …]`), or the sentence it writes when nothing matched. */
+const isNote = (line: string): boolean => line.startsWith('[');
+const NOTHING = /^(No files match |No file "|No matches for |"[^"]*" is a directory)/;
+
+/** Claude's Glob: the paths the tool listed; `truncated` when it said the list was cut or incomplete. */
+function globFiles(content: string): Record<string, unknown> {
+  const lines = content.split('\n');
+  if (NOTHING.test(lines[0] ?? '')) return { filenames: [], numFiles: 0, truncated: lines.some((line) => /stopped|could not be read/.test(line) && isNote(line)) };
+  const filenames = lines.filter((line) => line !== '' && !isNote(line));
+  return { filenames, numFiles: filenames.length, truncated: lines.some(isNote) };
+}
+
+/** A content-mode line: `path:line: text` (a match) or `path:line- text` (context). */
+const HIT = /^(.*?):(\d+)[:-] /;
+
+/** Claude's Grep: the mode that ran, the files named in the result, and in content and count modes what it showed. */
+function grepMatches(mode: string, content: string): Record<string, unknown> {
+  const lines = content.split('\n');
+  if (NOTHING.test(lines[0] ?? '')) return { mode, filenames: [], numFiles: 0, ...(mode === 'files_with_matches' ? {} : { content: '', numLines: 0 }) };
+  const shown = lines.filter((line) => line !== '' && !isNote(line));
+  if (mode === 'files_with_matches') return { mode, filenames: shown, numFiles: shown.length };
+  if (mode === 'count') {
+    const counts = shown.flatMap((line) => {
+      const match = /^(.*):(\d+)$/.exec(line);
+      return match ? [{ file: match[1]!, count: Number(match[2]) }] : [];
+    });
+    return { mode, filenames: counts.map((entry) => entry.file), numFiles: counts.length, content: shown.join('\n'), numLines: shown.length, numMatches: counts.reduce((sum, entry) => sum + entry.count, 0) };
+  }
+  const filenames: string[] = [];
+  let numLines = 0;
+  for (const line of shown) {
+    const hit = HIT.exec(line);
+    if (!hit) continue; // a `--` between groups of context
+    numLines++;
+    if (filenames.at(-1) !== hit[1]) filenames.push(hit[1]!);
+  }
+  return { mode, filenames, numFiles: filenames.length, content, numLines };
 }
