@@ -12,8 +12,8 @@
  * - the user's own file imports files in the home. A file there that lies in the project is held
  *   to the project as above (a link a repository commits pointing at `~/.ssh/id_rsa` stays out); others are
  *   the user's own and may be links (dotfile managers make them).
- * Everywhere: the read rules' denied (or asked-about) files are left out, as are binary and
- * non-UTF-8 files; each file is capped like an instruction file and all imports together at
+ * Everywhere: the read rules' denied (or asked-about) files are left out, as are git's own files
+ * (`.git/config` may hold a token in a remote URL), binary and non-UTF-8 files; each file is capped like an instruction file and all imports together at
  * MAX_IMPORTED_BYTES. Every refusal is a warning naming the importing file, its line and the path.
  */
 import { realpathSync, statSync } from 'node:fs';
@@ -78,12 +78,18 @@ function expand(target: string, importer: string, homeDir: string): string {
   return path.resolve(path.dirname(importer), target);
 }
 
-function isFile(file: string): boolean {
+/** What is at `file`, links followed: a folder (a mention, not an import), something else, or nothing. */
+function kindAt(file: string): 'folder' | 'other' | undefined {
   try {
-    return statSync(file).isFile();
+    return statSync(file).isDirectory() ? 'folder' : 'other';
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** A path through a `.git` folder: git's own files (a remote URL there may hold a token). */
+function inGitInternals(file: string): boolean {
+  return file.split(path.sep).includes('.git');
 }
 
 /** The scope a file to import is read under, or why it may not be imported at all. */
@@ -110,9 +116,11 @@ export function followImports(importer: string, text: string, scope: ImportScope
     const options = candidates(mention.target);
     const named = options[options.length - 1]!;
     // The first reading of the mention that names a file is the one meant.
-    const chosen = options.map((written) => ({ written, file: expand(written, importer, context.homeDir) })).find(({ file }) => isFile(file));
+    // A folder is left alone (`@src/` is a mention); a FIFO or device is named, and the reader refuses it.
+    const chosen = options.map((written) => ({ written, file: expand(written, importer, context.homeDir) })).find(({ file }) => kindAt(file) === 'other');
     if (chosen === undefined) {
-      if (looksLikeFile(named)) {
+      const folder = options.some((written) => kindAt(expand(written, importer, context.homeDir)) === 'folder');
+      if (!folder && looksLikeFile(named)) {
         const file = expand(named, importer, context.homeDir);
         const place = scopeFor(file, scope, context);
         context.warn(`${where}: @${named} is not imported: ${'refused' in place ? place.refused : 'it does not exist'}`);
@@ -130,6 +138,10 @@ export function followImports(importer: string, text: string, scope: ImportScope
     if (context.included.has(realOr(file))) continue;
     if (depth + 1 > MAX_IMPORT_DEPTH) {
       refuse(`imports are followed at most ${MAX_IMPORT_DEPTH} deep`);
+      continue;
+    }
+    if (inGitInternals(file) || inGitInternals(realOr(file))) {
+      refuse("it is one of git's own files, which are not instructions");
       continue;
     }
     if (context.hidden?.(file)) {

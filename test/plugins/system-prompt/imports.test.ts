@@ -280,3 +280,21 @@ test('a project that holds the home (opened at its parent) may not import the us
     `${path.join(parent, 'CLAUDE.md')}:2: @keys/id_rsa is not imported: it is in your home, which the project holds but does not own; a project's file may not import from it`,
   ]);
 });
+
+test('a FIFO, git\'s own files and folders are not imported; an escaped space is part of the path', async () => {
+  const { home, root } = await dirs();
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [path.join(root, 'pipe.md')]);
+  await mkdir(path.join(root, '.git'));
+  await writeFile(path.join(root, '.git', 'config'), '[remote "origin"]\n\turl = https://user:TOKEN-SECRET@example.com/r.git\n');
+  await mkdir(path.join(root, 'src'));
+  await writeFile(path.join(root, 'my notes.md'), 'spaced');
+  await writeFile(path.join(root, '.claude', 'CLAUDE.md'), 'Code in @src/ and @../src\n@../pipe.md\n@../.git/config\nSee @../my\\ notes.md');
+  const { files, warnings } = read(home, root);
+  expect(texts(files).slice(1)).toEqual(['spaced']);
+  const file = path.join(root, '.claude', 'CLAUDE.md');
+  expect(warnings).toEqual([
+    `${file}:2: @../pipe.md is not imported: it is a FIFO, not a regular file`,
+    `${file}:3: @../.git/config is not imported: it is one of git's own files, which are not instructions`,
+  ]);
+});
