@@ -44,6 +44,11 @@ export interface ProjectFileOptions {
   maxBytes: number;
   /** Over `maxBytes`: refuse the file (default), or keep its first `maxBytes` bytes. */
   oversize?: 'refuse' | 'truncate';
+  /**
+   * Refuse a file that is not text: one holding a NUL byte, or bytes that are not UTF-8 (default:
+   * decoded leniently, an invalid byte read as U+FFFD).
+   */
+  strictText?: boolean;
 }
 
 export type ProjectFileRead =
@@ -187,7 +192,14 @@ export function readProjectTextFile(file: string, options: ProjectFileOptions): 
     const over = length > options.maxBytes;
     if (over && !truncate) return refused(`it is over the ${options.maxBytes}-byte limit`);
     // `stream: true` holds back an incomplete trailing sequence, so a cut never splits a character.
-    const text = new TextDecoder('utf-8').decode(bytes.subarray(0, Math.min(length, options.maxBytes)), { stream: over });
+    const kept = bytes.subarray(0, Math.min(length, options.maxBytes));
+    if (options.strictText && kept.includes(0)) return refused('it is a binary file');
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: options.strictText === true }).decode(kept, { stream: over });
+    } catch {
+      return refused('it is not UTF-8 text');
+    }
     return { ok: true, text, truncated: over, realPath };
   } catch (error) {
     return refused(`it cannot be read (${code(error) ?? String(error)})`);

@@ -1,7 +1,7 @@
 /**
  * Claude Code's other memory files: `~/.claude/CLAUDE.md` (the user's), `.claude/CLAUDE.md` and
- * `CLAUDE.local.md` (the project's) are read as instructions, in Claude Code's order; `@path`
- * imports in any instruction file are not followed and are said once, naming the file and imports.
+ * `CLAUDE.local.md` (the project's) are read as instructions, in Claude Code's order; their `@path`
+ * imports are followed (imports.test.ts), and one that is not is said, naming file, line and path.
  */
 import { mkdtemp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -39,10 +39,14 @@ test('a project\'s .claude/CLAUDE.md that links out of the project is not used, 
   expect(warnings.join('\n')).toContain(path.join(root, '.claude', 'CLAUDE.md'));
 });
 
-test('@imports are said once per file, naming them; e-mail addresses and code are not imports', async () => {
+test('an @import that is not followed is said with its file and line; e-mail addresses and code are not imports', async () => {
   const { home, root } = await dirs();
   await writeFile(path.join(root, 'CLAUDE.md'), 'See @docs/style.md and @~/.claude/mine.md.\nMail me@example.com.\n```\n@not/this\n```\n`@nor/this`\n');
   const warnings: string[] = [];
+  await writeFile(path.join(home, '.claude', 'mine.md'), 'MINE');
   readInstructionFiles(home, root, (m) => warnings.push(m));
-  expect(warnings).toEqual([`${path.join(root, 'CLAUDE.md')}: @imports are not followed, so these files are not in the instructions: @docs/style.md, @~/.claude/mine.md`]);
+  expect(warnings).toEqual([
+    `${path.join(root, 'CLAUDE.md')}:1: @docs/style.md is not imported: it does not exist`,
+    `${path.join(root, 'CLAUDE.md')}:1: @~/.claude/mine.md is not imported: it is outside the project; a project's file may import only files inside it`,
+  ]);
 });
