@@ -733,7 +733,7 @@ export class SandboxCommands {
           // it removed while we looked is made again (a few times: it may be racing us).
           for (let attempt = 1; ; attempt++) {
             try {
-              return mkdirBeneath(target, roots, 0o500);
+              return await mkdirBeneath(target, roots, 0o500);
             } catch (error) {
               if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
               const left = await mountPointLeft(target);
