@@ -4,6 +4,7 @@
  * user wrote did not apply. One warning per key, naming file:line:col, with the nearest known key
  * when it is close (a typo), never an error: the rest of the file loads.
  */
+import { terminalSafe } from './terminal-safe.js';
 
 export interface FileKey {
   key: string;
@@ -58,7 +59,7 @@ export function unknownKeyWarnings(prefix: string, keys: readonly FileKey[], kno
       break;
     }
     const near = closestKey(key, known);
-    warnings.push(`${prefix} ${at}: unknown key "${key}"${near === undefined ? '' : ` (did you mean "${near}"?)`}; ignored`);
+    warnings.push(`${prefix} ${at}: unknown key "${terminalSafe(key)}"${near === undefined ? '' : ` (did you mean "${near}"?)`}; ignored`);
   }
   return warnings;
 }

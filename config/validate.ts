@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { ConfigIssue, ConfigPath, ConfigSection, ResolvedConfig } from '../types/config.js';
 import { renderConfigPath } from './config-path.js';
 import { isRecord } from './is-record.js';
+import { terminalSafe } from './terminal-safe.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -29,7 +30,7 @@ function toConfigIssues(issue: ZodIssue, raw: unknown): ConfigIssue[] {
   const path = toConfigPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     // One issue per key, located at the key's own value.
-    return issue.keys.map((key) => ({ path: [...path, key], message: `Unknown key "${key}"` }));
+    return issue.keys.map((key) => ({ path: [...path, key], message: `Unknown key "${terminalSafe(key)}"` }));
   }
   if (issue.code === 'invalid_type') {
     if (isMissingKey(raw, path)) return [{ path, message: `Missing required key (expected ${issue.expected})` }];

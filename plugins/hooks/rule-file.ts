@@ -24,6 +24,7 @@ import { projectBoundary, readProjectTextFile, withinRoot } from '../../config/p
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { ruleFiles } from './files.js';
 import { LinearRegExp } from '../../sdk/linear-regex/index.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export const MEWCODE_EVENTS = [
   'SessionStart',
@@ -195,7 +196,7 @@ function compileRule(node: LocatedNode, index: number, file: string, project: bo
     throw new RuleError(eventNode ?? map, `unknown event ${JSON.stringify(event ?? null)} (known: ${MEWCODE_EVENTS.join(', ')})`); // 2
   }
   for (const key of map.entries.keys()) {
-    if (!['name', 'event', 'if', 'action', 'only_once', 'async', 'timeout', 'fail_closed'].includes(key)) throw new RuleError(map.entries.get(key)!, `unknown key "${key}"`);
+    if (!['name', 'event', 'if', 'action', 'only_once', 'async', 'timeout', 'fail_closed'].includes(key)) throw new RuleError(map.entries.get(key)!, `unknown key "${terminalSafe(key)}"`);
   }
   const action = compileAction(mapOf(map.entries.get('action'), 'action', map));
   const flag = (key: string): boolean => {

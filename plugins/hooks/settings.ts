@@ -315,10 +315,10 @@ function parseHandler(node: LocatedNode, label: string, warnings: string[]): { h
     handler.timeoutSec = entry.timeout;
   }
   for (const key of Object.keys(entry)) {
-    if (!['type', 'if', 'command', 'args', 'url', 'headers', 'allowedEnvVars', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${key}" is ignored`);
+    if (!['type', 'if', 'command', 'args', 'url', 'headers', 'allowedEnvVars', 'timeout', 'async', 'statusMessage', 'sandbox', 'prompt', 'model', 'agent'].includes(key)) warnings.push(`${PREFIX} ${where}: ${label}: unknown key "${terminalSafe(key)}" is ignored`);
   }
   for (const [key, type] of [['args', 'command'], ['allowedEnvVars', 'http']] as const) {
-    if (entry[key] !== undefined && handler.type !== type) warnings.push(`${PREFIX} ${where}: ${label}: "${key}" is for ${type} handlers and is ignored here`);
+    if (entry[key] !== undefined && handler.type !== type) warnings.push(`${PREFIX} ${where}: ${label}: "${terminalSafe(key)}" is for ${type} handlers and is ignored here`);
   }
   return { handler, ...(unrunnable !== undefined ? { unrunnable } : {}) };
 }

@@ -26,7 +26,7 @@ export function toolResponse(tool: string, claudeInput: Record<string, unknown>,
   // The output as the model reads it: stdout and stderr interleaved, so `stderr` stays empty.
   if (tool === 'bash') return { ...ours, stdout: result.content, stderr: '', interrupted: false, isImage: false };
   if ((tool === 'write_file' || tool === 'edit_file') && typeof claudeInput.file_path === 'string') return { ...ours, filePath: claudeInput.file_path, success: true };
-  if (tool === 'read_file' && typeof claudeInput.file_path === 'string') return { ...ours, type: 'text', file: readFile(claudeInput.file_path, result.content) };
+  if (tool === 'read_file' && typeof claudeInput.file_path === 'string') return { ...ours, type: 'text', file: readFileShape(claudeInput.file_path, result.content) };
   if (tool === 'glob') return { ...ours, ...globFiles(result.content), durationMs: Math.round(durationMs) };
   if (tool === 'grep') return { ...ours, ...grepMatches(typeof claudeInput.output_mode === 'string' ? claudeInput.output_mode : 'content', result.content) };
   return ours;
@@ -36,7 +36,7 @@ export function toolResponse(tool: string, claudeInput: Record<string, unknown>,
 const NUMBERED = /^ *(\d+)\t(.*)$/;
 
 /** Claude's Read `file`: the lines read, unnumbered; `totalLines` only when the read reached the end. */
-function readFile(filePath: string, content: string): Record<string, unknown> {
+function readFileShape(filePath: string, content: string): Record<string, unknown> {
   const lines: string[] = [];
   let startLine: number | undefined;
   let notes = false;

@@ -22,6 +22,7 @@ import { TOKENS } from '../../types/tokens.js';
 import { monotonicMs } from '../../sdk/monotonic-clock.js';
 import type { McpSettings } from './settings.js';
 import { claudeJsonMayHaveServers } from './claude-json-probe.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export type { McpSettings, ToolSearchMode } from './settings.js';
 
@@ -64,7 +65,7 @@ export const MCP_SECTION: ConfigSection<McpSettings> = {
           else issues.push({ path: [key], message: 'Expected deny or allow' });
           break;
         default:
-          issues.push({ path: [key], message: `Unknown key "${key}"` });
+          issues.push({ path: [key], message: `Unknown key "${terminalSafe(key)}"` });
       }
     }
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value };

@@ -8,6 +8,7 @@
  * undefined variable becomes empty, is warned about once, and is listed in the server's status;
  * a `${` left in any value that reaches the server is warned about, naming file and key.
  */
+import { terminalSafe } from '../../config/terminal-safe.js';
 /** `run`: added by this run (CliOptions.mcpServers: `--mcp-config`, an editor, the programmatic API). */
 export type ServerScope = 'user' | 'project' | 'local' | 'mcp.json' | 'run';
 
@@ -101,7 +102,7 @@ export function parseServerEntry(name: string, raw: unknown, shape: Shape, scope
     const entry = raw as Record<string, unknown>;
     const known = KEYS[shape];
     for (const key of Object.keys(entry)) {
-      if (!Object.hasOwn(known, key)) context.warn(`${context.locate(key)}: MCP server ${JSON.stringify(name)}: unknown key "${key}" is ignored`);
+      if (!Object.hasOwn(known, key)) context.warn(`${context.locate(key)}: MCP server ${JSON.stringify(name)}: unknown key "${terminalSafe(key)}" is ignored`);
     }
     const get = (canonical: string): [string, unknown] | undefined => {
       for (const [key, value] of Object.entries(entry)) if (known[key] === canonical) return [key, value];

@@ -7,6 +7,7 @@
  * every start (the hooks plugin loads only when a file holds hooks).
  */
 import type { SettingsFile } from './settings-files.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export function ignoredClaudeKeysNotice(files: readonly SettingsFile[]): string | undefined {
   const seen = new Set<string>();
@@ -14,7 +15,7 @@ export function ignoredClaudeKeysNotice(files: readonly SettingsFile[]): string 
   for (const file of files) {
     if (file.ignoredClaudeKeys.length === 0 || seen.has(file.file)) continue;
     seen.add(file.file);
-    parts.push(`${file.file}: ${[...file.ignoredClaudeKeys].sort().join(', ')}`);
+    parts.push(`${file.file}: ${[...file.ignoredClaudeKeys].sort().map((key) => terminalSafe(key)).join(', ')}`);
   }
   if (parts.length === 0) return undefined;
   return `settings: MewCode has no equivalent for these Claude Code settings, so they are ignored (hooks and permissions apply): ${parts.join('; ')}`;

@@ -45,6 +45,7 @@ import { RULE_LISTS, type RuleList } from './rule-syntax.js';
 import type { Scope } from './rule-set.js';
 import { readConfigFile } from '../../config/config-file.js';
 import { type FileKey, unknownKeyWarnings } from '../../config/unknown-keys.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export const PREFIX = 'permission-rules:';
 
@@ -193,7 +194,7 @@ function readPermissions(root: LocatedMap, out: SettingsFile, gate: TrustGate): 
     } else if (canonical === 'disable_bypass_mode') {
       readDisableBypass(key, node, out);
     } else {
-      out.warnings.push(`${PREFIX} ${at(node)}: permissions.${key}: unknown key (expected allow, ask, deny, default_mode, additional_directories, disable_bypass_mode); ignored`);
+      out.warnings.push(`${PREFIX} ${at(node)}: permissions.${terminalSafe(key)}: unknown key (expected allow, ask, deny, default_mode, additional_directories, disable_bypass_mode); ignored`);
     }
   }
 }

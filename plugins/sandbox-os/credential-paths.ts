@@ -234,6 +234,17 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.influxdbv2/', // influx CLI tokens (configs): https://docs.influxdata.com/influxdb/v2/reference/cli/influx/config/
   '.hgrc', // Mercurial [auth] passwords: https://www.mercurial-scm.org/doc/hgrc.5.html#auth
   '.config/vdirsyncer/', // vdirsyncer config with CalDAV/CardDAV passwords: https://vdirsyncer.pimutils.org/en/stable/tutorial.html
+  '.bunfig.toml', // Bun's global bunfig: registry tokens (`[install.scopes]` token): https://bun.sh/docs/runtime/bunfig
+  '.config/.bunfig.toml', // the same, at $XDG_CONFIG_HOME (same page)
+  '.config/nix/nix.conf', // Nix user configuration: `access-tokens` for GitHub and others: https://nix.dev/manual/nix/latest/command-ref/conf-file
+  '.cf/', // Cloud Foundry CLI config.json: access and refresh tokens: https://docs.cloudfoundry.org/cf-cli/getting-started.html
+  '.argocd/', // Argo CD CLI, its legacy config location (the token): https://argo-cd.readthedocs.io/en/stable/user-guide/commands/argocd_login/
+  '.config/httpie/sessions/', // HTTPie named sessions: auth headers and cookies: https://httpie.io/docs/cli/named-sessions
+  '.rclone.conf', // rclone's legacy config path (remotes' tokens and passwords): https://rclone.org/docs/#config-string
+  '.smbcredentials', // mount.cifs credentials file by convention (username/password): https://www.samba.org/~ab/output/htmldocs/manpages-3/mount.cifs.8.html
+  '.lftp/', // lftp bookmarks with passwords (set bmk:save-passwords): https://lftp.yar.ru/lftp-man.html
+  '.local/share/lftp/', // the same, XDG location (same page)
+  'Library/Application Support/ngrok/', // ngrok agent config (authtoken) on macOS: https://ngrok.com/docs/agent/config/
 
   // --- Messaging and mail apps (a decision: their local storage holds live session tokens and keys)
   '.config/Slack/', // Slack desktop: cookies and local storage with the session token (Electron userData)
@@ -303,6 +314,16 @@ export const CREDENTIAL_PATHS: readonly string[] = [
   '.qwen/', // Qwen Code OAuth credentials: https://github.com/QwenLM/qwen-code
   '.ollama/id_ed25519', // Ollama's ollama.com signing key: https://github.com/ollama/ollama/blob/main/docs/faq.md
   '.kiro/settings/mcp.json', // Kiro user MCP servers (env tokens): https://kiro.dev/docs/mcp/configuration/
+  '.config/Code/User/mcp.json', // VS Code user MCP servers (env, headers): https://code.visualstudio.com/docs/copilot/customization/mcp-servers
+  '.config/Code/User/settings.json', // VS Code user settings: an `mcp` section (older releases), extensions' tokens (same page)
+  '.config/Code - Insiders/User/mcp.json', // the same, VS Code Insiders
+  '.config/Code - Insiders/User/settings.json', // the same
+  '.config/VSCodium/User/mcp.json', // the same, VSCodium
+  '.config/VSCodium/User/settings.json', // the same
+  'Library/Application Support/Code/User/mcp.json', // the same on macOS
+  'Library/Application Support/Code/User/settings.json', // the same
+  '.config/zed/settings.json', // Zed: context servers' env and language model settings: https://zed.dev/docs/ai/mcp
+  '.config/opencode/', // opencode's global config (provider apiKey options, MCP environment): https://opencode.ai/docs/config/
   '.config/aichat/', // aichat's config.yaml with each client's api_key: https://github.com/sigoden/aichat
   '.config/mods/', // mods' mods.yml with API keys: https://github.com/charmbracelet/mods
   '.config/shell_gpt/', // shell_gpt's .sgptrc with OPENAI_API_KEY: https://github.com/TheR1D/shell_gpt

@@ -68,6 +68,12 @@ const HIST_DOTFILE = /^\.[a-z0-9_-]*h(?:ist|st)(?:ory|file)?$/i;
 const KEY_EXTENSION = /\.(?:key|p8|p12|pfx|ppk|keytab|kdbx|ovpn)$/i;
 /** OpenSSH's default key names, anywhere (a copy outside ~/.ssh), not the `.pub` half. */
 const SSH_KEY = /^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:[._-].*)?$/i;
+/**
+ * MCP server configurations (`mcp.json`, `mcp_config.json`, `cline_mcp_settings.json`,
+ * `claude_desktop_config.json`): each AI tool keeps its servers' `env` and headers, tokens
+ * included, in a file of its own named so.
+ */
+const MCP_CONFIG = new RegExp(`^\\.?(?:[a-z0-9_-]*${SEP})?(?:mcp|claude${SEP}desktop)(?:${SEP}[a-z0-9_-]*)?\\.json$`, 'i');
 /** Electron and Chromium stores of live sessions and saved passwords, in any app's directory. */
 const SESSION_STORES = new Set(['Login Data', 'Login Data For Account', 'Web Data', 'Local Storage', 'Session Storage', 'IndexedDB']);
 /** Whole directory names that say secret or history (see the top: longer names are not matched). */
@@ -83,7 +89,7 @@ export function secretNameKind(name: string, isDirectory: boolean): SecretNameKi
     return /history/i.test(name) ? 'history' : 'secret';
   }
   if (name.toLowerCase().endsWith('.pub')) return undefined;
-  if (SECRET_WORD.test(name) || SESSION_STORES.has(name)) return 'secret';
+  if (SECRET_WORD.test(name) || SESSION_STORES.has(name) || MCP_CONFIG.test(name)) return 'secret';
   if (KEY_LAST.test(name) || KEY_EXTENSION.test(name) || SSH_KEY.test(name)) return 'key';
   if (HISTORY_WORD.test(name) || HIST_DOTFILE.test(name)) return 'history';
   if (name === '.env' || name.startsWith('.env.') || name === '.envrc' || name.startsWith('.envrc.') || /.\.env$/i.test(name)) return 'dotenv';

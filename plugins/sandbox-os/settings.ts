@@ -34,6 +34,7 @@ import type { LocatedNode } from '../../config/located.js';
 import { USER_SEARCH_PLACES } from '../../config/layers.js';
 import { parseConfigTextCached } from '../../config/parse-cache.js';
 import { settingsFilesOf } from '../../config/settings-files.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export interface SandboxSettings {
   enabled: boolean;
@@ -136,7 +137,7 @@ export function parseSandboxNode(node: LocatedNode, homeDir: string, warn: (mess
         break;
       }
       default:
-        warn(`${PREFIX} ${at(value)}: sandbox.${key}: unknown key (expected ${KEYS.join(', ')}); ignored`);
+        warn(`${PREFIX} ${at(value)}: sandbox.${terminalSafe(key)}: unknown key (expected ${KEYS.join(', ')}); ignored`);
     }
   }
   return settings;

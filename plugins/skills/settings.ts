@@ -11,6 +11,7 @@
  */
 import type { ConfigIssue, ConfigSection } from '../../types/config.js';
 import { DEFAULT_EXTRA_ROOTS } from './roots.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export interface SkillsSettings {
   extraRoots: readonly string[];
@@ -48,7 +49,7 @@ export const skillsSection: ConfigSection<SkillsSettings> = {
       } else if (key === 'watch') {
         if (typeof item !== 'boolean') issues.push({ path: [key], message: `Expected boolean, received ${kind(item)}` });
         else value.watch = item;
-      } else issues.push({ path: [key], message: `Unknown key "${key}"` });
+      } else issues.push({ path: [key], message: `Unknown key "${terminalSafe(key)}"` });
     }
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
   },

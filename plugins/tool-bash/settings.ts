@@ -10,6 +10,7 @@
  * and located by the kernel (file:line:col); a bad section is ignored with a warning (K2).
  */
 import type { ConfigIssue, ConfigSection } from '../../types/config.js';
+import { terminalSafe } from '../../config/terminal-safe.js';
 
 export interface BashSettings {
   /** Extra environment variable names passed through to commands (exact names). */
@@ -37,7 +38,7 @@ export const bashSection: ConfigSection<BashSettings> = {
     const names: string[] = [];
     for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
       if (key !== 'env_allowlist') {
-        issues.push({ path: [key], message: `Unknown key "${key}"` });
+        issues.push({ path: [key], message: `Unknown key "${terminalSafe(key)}"` });
         continue;
       }
       if (!Array.isArray(value)) {

@@ -59,3 +59,28 @@ for (const [label, brk] of Object.entries(breaks)) {
     });
   });
 }
+
+// Keys a repository's settings files hold are quoted on the warning's own line: a key with a line
+// break in it adds no line at all, not even an indented one under the warning.
+test.concurrent('settings keys with line breaks stay on the warning line that quotes them', async () => {
+  await scenario([{ text: 'ok' }, { text: 'ok' }], async (s) => {
+    const key = (kind: string): string => `x\n${forged(kind)}`;
+    put(join(s.cwd, '.mewcode.yaml'), `${JSON.stringify(key('config-key'))}: 1\n`);
+    put(
+      join(s.cwd, '.claude/settings.json'),
+      JSON.stringify({ [key('claude-key')]: 1, hooks: { PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'true', [key('handler-key')]: 1 }] }] } }),
+    );
+    put(join(s.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { srv: { command: 'x', [key('server-key')]: 1 } } }));
+    const kinds = ['config-key', 'claude-key', 'handler-key', 'server-key'];
+    for (const args of [['-p', 'hi'], ['-p', 'hi', '--trust-project']]) {
+      const { stderr } = await s.run(args);
+      expectNoForgedLine(stderr);
+      const lines = stderr.split('\n');
+      for (const kind of kinds.filter((k) => stderr.includes(`FORGED-${k}`))) {
+        for (const line of lines.filter((l) => l.includes(`FORGED-${kind}`))) expect({ kind, line }).toEqual({ kind, line: expect.stringMatching(/^mewcode: /) });
+      }
+    }
+    const { stderr } = await s.run(['-p', 'hi', '--trust-project']);
+    for (const kind of kinds) expect({ kind, said: stderr.includes(`FORGED-${kind}`) }).toEqual({ kind, said: true });
+  });
+});

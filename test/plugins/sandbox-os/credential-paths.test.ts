@@ -56,6 +56,17 @@ describe('the credential list', () => {
     for (const kept of ['.android/debug.keystore', '.hex/packages/hexpm/x.tar', '.cabal/packages/hackage.haskell.org/01-index.tar', '.julia/packages/JSON/x.jl', '.jfrog/dependencies/x.jar']) expect({ kept, covered: covered(kept) }).toEqual({ kept, covered: false });
   });
 
+  test('editors\' MCP and AI settings, and the stores a second audit found readable, are on it', () => {
+    const covered = (file: string): boolean => CREDENTIAL_PATHS.some((entry) => entry === file || (entry.endsWith('/') && file.startsWith(entry)));
+    const stores = [
+      '.config/Code/User/mcp.json', '.config/Code - Insiders/User/mcp.json', '.config/VSCodium/User/mcp.json', 'Library/Application Support/Code/User/mcp.json',
+      '.config/Code/User/settings.json', '.config/zed/settings.json', '.config/opencode/opencode.json', '.bunfig.toml', '.config/.bunfig.toml', '.config/nix/nix.conf',
+      '.cf/config.json', '.argocd/config', '.config/httpie/sessions/api.example.com/default.json', '.rclone.conf', '.smbcredentials', '.lftp/bookmarks',
+      'Library/Application Support/ngrok/ngrok.yml',
+    ];
+    expect(stores.filter((file) => !covered(file))).toEqual([]);
+  });
+
   test('the plugin README names every entry', () => {
     const readme = readFileSync(new URL('../../../plugins/sandbox-os/README.md', import.meta.url), 'utf8');
     const missing = CREDENTIAL_PATHS.filter((entry) => !readme.includes(`\`~/${entry}\``));

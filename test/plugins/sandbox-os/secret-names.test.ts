@@ -63,6 +63,12 @@ describe('what a name says', () => {
     ['.envrc', 'dotenv'],
     ['prod.env', 'dotenv'],
     ['cert.pem', 'pem'],
+    ['mcp.json', 'secret'],
+    ['.mcp.json', 'secret'],
+    ['mcp_config.json', 'secret'],
+    ['cline_mcp_settings.json', 'secret'],
+    ['mcp-servers.json', 'secret'],
+    ['claude_desktop_config.json', 'secret'],
   ] as const)('file %s: %s', (name, kind) => {
     expect(secretNameKind(name, false)).toBe(kind);
   });
@@ -70,7 +76,7 @@ describe('what a name says', () => {
   test.each([
     'id_ed25519.pub', 'deploy_key.pub', 'tokenizer.json', 'tokenizer_config.json', 'oauth2.py', 'keyring.cfg', 'monkey.txt', 'keybindings.json',
     'key-bindings.zsh', 'debug.keystore', 'release.jks', 'gradle.properties', 'settings.xml', 'config.toml', '.gitconfig', 'env', 'environment',
-    'ca-bundle.crt', 'hosts.yml', 'authority', '.ICEauthority', 'historyfile.go', 'authentication.js',
+    'ca-bundle.crt', 'hosts.yml', 'authority', '.ICEauthority', 'historyfile.go', 'authentication.js', 'mcp.py', 'mcp.json.d', 'mcpelauncher.json',
   ])('file %s: nothing', (name) => {
     expect(secretNameKind(name, false)).toBeUndefined();
   });
