@@ -7,6 +7,7 @@ import type { DoctorContext, DoctorFinding } from '../../types/cli.js';
 import { describeSandboxNetwork, type CommandSandbox, type SandboxStatus } from '../../types/sandbox.js';
 import { TOKENS } from '../../types/tokens.js';
 import { locateMechanism, probeAsync } from './probe.js';
+import { describeUpstreams } from './upstream-proxy.js';
 
 const UNSANDBOXED = 'bash would run unsandboxed (it asks for approval in default mode, and bypassPermissions needs --dangerously-skip-sandbox)';
 
@@ -24,10 +25,13 @@ export async function checkSandbox(context: Pick<DoctorContext, 'kernel'>): Prom
   return sandboxLines(status, binary);
 }
 
-export function sandboxLines(status: SandboxStatus, binary?: string): DoctorFinding[] {
+/** `env`: MewCode's own proxy variables, which the sandbox's proxy for allowed hosts follows too. */
+export function sandboxLines(status: SandboxStatus, binary?: string, env: NodeJS.ProcessEnv = process.env): DoctorFinding[] {
   if (status.active) {
     const where = binary ? ` (${binary})` : '';
-    return [{ status: 'ok', check: 'sandbox', message: `${status.mechanism}${where}: bash commands run in the OS sandbox, network ${describeSandboxNetwork(status)}` }];
+    const byDomain = !status.network && (status.allowedDomains?.length ?? 0) > 0;
+    const chained = byDomain ? describeUpstreams(env) : undefined;
+    return [{ status: 'ok', check: 'sandbox', message: `${status.mechanism}${where}: bash commands run in the OS sandbox, network ${describeSandboxNetwork(status)}${chained ? `; ${chained}` : ''}` }];
   }
   if (status.disabledByUser) {
     return [{ status: 'warn', check: 'sandbox', message: `OS sandbox ${status.reason ?? 'turned off by the user'}: ${UNSANDBOXED}`, hint: 'remove sandbox: false from your settings to turn it back on' }];

@@ -8,12 +8,20 @@
  * to the socket; HTTP(S)_PROXY point there, so curl, git, npm, pip and most tools use it. A
  * program that ignores the proxy variables simply has no network.
  *
+ * Behind a corporate proxy (HTTPS_PROXY / HTTP_PROXY / ALL_PROXY in MewCode's own environment,
+ * NO_PROXY honoured, read at each connection) an allowed host is reached through that proxy
+ * (upstream-proxy.ts): a CONNECT tunnel through it, or the absolute-URI request sent to it. The
+ * allow-list is checked first, on the host the command asked for: a refused host never reaches
+ * the upstream proxy.
+ *
  * Matching: `example.com` allows exactly that host; `*.example.com` allows its subdomains (not
  * the bare domain). Host names are compared lower-cased, without a trailing dot. IP literals are
  * allowed only when listed literally.
  */
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
+import { UpstreamRefusal, openTunnel, reasonPhrase, tunnelTarget, upstreamAnswered, upstreamFor, upstreamUnreachable, type UpstreamRoute } from './upstream-proxy.js';
 
 export interface DomainProxy {
   readonly socketPath: string;
@@ -21,10 +29,14 @@ export interface DomainProxy {
 }
 
 export interface DomainProxyOptions {
-  /** Where a connection to an allowed host goes (tests map names to a local server). */
+  /** Where a direct connection to an allowed host goes (tests map names to a local server); not used through an upstream proxy, which resolves the name itself. */
   connectTo?: (host: string, port: number) => { host: string; port: number };
   /** Said once per refused host. */
   onRefused?: (host: string) => void;
+  /** Where the upstream proxy variables are read, at each connection (process.env by default). */
+  env?: () => NodeJS.ProcessEnv;
+  /** Said once per distinct refusal by the upstream proxy (its password never in it). */
+  onUpstreamError?: (message: string) => void;
 }
 
 /** The port the bridge listens on inside the sandbox (its own network namespace: never taken). */
@@ -48,6 +60,19 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
     options.onRefused?.(host);
   };
   const target = (host: string, port: number) => options.connectTo?.(host, port) ?? { host, port };
+  const route = (url: URL | undefined): UpstreamRoute => (url ? upstreamFor(url, options.env?.() ?? process.env) : { kind: 'refused', message: 'MewCode sandbox proxy: the target is no host and port' });
+  const upstreamErrors = new Set<string>();
+  const upstreamError = (message: string): void => {
+    if (upstreamErrors.has(message)) return;
+    upstreamErrors.add(message);
+    options.onUpstreamError?.(message);
+  };
+  /** The command's answer when the upstream proxy cannot be used: 502, the message as reason and body. */
+  const badGateway = (response: http.ServerResponse, message: string): void => {
+    upstreamError(message);
+    if (!response.headersSent) response.writeHead(502, reasonPhrase(message), { 'content-type': 'text/plain' });
+    response.end(`${message}\n`);
+  };
   const sockets = new Set<net.Socket>();
   /** Every socket, client or upstream, so close() ends them all and none keeps MewCode alive. */
   const track = (socket: net.Socket): net.Socket => {
@@ -71,18 +96,45 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
       response.writeHead(403, { 'content-type': 'text/plain' }).end(`MewCode sandbox: ${url.hostname} is not in sandbox.allowed_domains\n`);
       return;
     }
-    const to = target(url.hostname, Number(url.port || 80));
-    const upstream = http.request(
-      { host: to.host, port: to.port, method: request.method, path: `${url.pathname}${url.search}`, headers: { ...request.headers, host: url.host } },
-      (answer) => {
+    const via = route(url);
+    if (via.kind === 'refused') return badGateway(response, via.message);
+    let gone = false;
+    response.on('close', () => (gone = true));
+    const headers = forwardedHeaders(request.headers, url.host);
+    let upstream: http.ClientRequest;
+    if (via.kind === 'proxy') {
+      // Through the upstream proxy: the absolute URI (without any user info), its credentials.
+      if (via.authorization) headers['proxy-authorization'] = via.authorization;
+      const proxyHost = via.url.hostname.replace(/^\[(.*)\]$/, '$1');
+      const secure = via.url.protocol === 'https:';
+      upstream = (secure ? https : http).request(
+        { host: proxyHost, port: Number(via.url.port || (secure ? 443 : 80)), method: request.method, path: `${url.protocol}//${url.host}${url.pathname}${url.search}`, headers },
+        (answer) => {
+          if (answer.statusCode === 407) {
+            answer.resume();
+            badGateway(response, upstreamAnswered(via, 407, answer.statusMessage ?? '', `${request.method} ${url.origin}`));
+            return;
+          }
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      upstream.on('error', (error) => {
+        if (gone) return; // the command went away first: nothing to tell it, nothing to warn about
+        if (response.headersSent) response.destroy();
+        else badGateway(response, upstreamUnreachable(via, error));
+      });
+    } else {
+      const to = target(url.hostname, Number(url.port || 80));
+      upstream = http.request({ host: to.host, port: to.port, method: request.method, path: `${url.pathname}${url.search}`, headers }, (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
-      },
-    );
-    upstream.on('error', (error) => {
-      if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
-      response.end(`MewCode sandbox proxy: ${error.message}\n`);
-    });
+      });
+      upstream.on('error', (error) => {
+        if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
+        response.end(`MewCode sandbox proxy: ${error.message}\n`);
+      });
+    }
     upstream.on('socket', (socket) => track(socket));
     response.on('close', () => upstream.destroy()); // the command went away: so does the request
     request.pipe(upstream);
@@ -96,6 +148,9 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nMewCode sandbox: ${host} is not in sandbox.allowed_domains\n`);
       return;
     }
+    const via = route(tunnelTarget(host, port));
+    if (via.kind === 'refused') return void tunnelRefused(client, via.message);
+    if (via.kind === 'proxy') return void throughUpstream(via, host, port, client, head);
     const to = target(host, port);
     const upstream = track(net.connect(to.port, to.host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -116,6 +171,36 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
     client.on('close', drop);
     client.on('error', drop);
   });
+
+  const tunnelRefused = (client: net.Socket, message: string): void => {
+    upstreamError(message);
+    if (client.writable) client.end(`HTTP/1.1 502 ${reasonPhrase(message)}\r\ncontent-type: text/plain\r\n\r\n${message}\n`);
+    else client.destroy();
+  };
+
+  /** A tunnel through the upstream proxy; the command's CONNECT is answered once the upstream's is. */
+  const throughUpstream = (via: Extract<UpstreamRoute, { kind: 'proxy' }>, host: string, port: number, client: net.Socket, head: Buffer): void => {
+    const { socket: upstream, ready } = openTunnel(via, `${host.includes(':') ? `[${host}]` : host}:${port}`);
+    track(upstream);
+    const drop = (): void => {
+      upstream.destroy();
+      client.destroy();
+    };
+    client.on('close', drop);
+    client.on('error', drop);
+    ready.then(
+      (rest) => {
+        upstream.on('close', drop);
+        upstream.on('error', drop);
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (rest.length > 0) client.write(rest);
+        if (head.length > 0) upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      },
+      (error: Error) => tunnelRefused(client, error instanceof UpstreamRefusal ? error.message : upstreamUnreachable(via, error)),
+    );
+  };
   server.on('connection', (socket: net.Socket) => void track(socket));
 
   await new Promise<void>((resolve, reject) => {
@@ -136,6 +221,12 @@ export async function startDomainProxy(socketPath: string, allowed: readonly str
         server.close(() => resolve());
       }),
   };
+}
+
+/** The command's headers for the next hop: its proxy headers were for this proxy, which wants none. */
+function forwardedHeaders(headers: http.IncomingHttpHeaders, host: string): http.OutgoingHttpHeaders {
+  const { 'proxy-authorization': _auth, 'proxy-connection': _connection, ...rest } = headers;
+  return { ...rest, host };
 }
 
 /** `host:port`, `[v6]:port`. */

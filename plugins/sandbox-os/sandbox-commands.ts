@@ -445,6 +445,9 @@ export class SandboxCommands {
       const proxy = await startDomainProxy(socket, this.settings.allowedDomains, {
         ...(this.options.proxyConnectTo ? { connectTo: this.options.proxyConnectTo } : {}),
         onRefused: (host) => this.options.warn(`sandbox-os: a command tried to reach ${host}, which is not in sandbox.allowed_domains; refused`),
+        // MewCode's own proxy variables: an allowed host is reached through the proxy they name.
+        env: () => this.options.env ?? process.env,
+        onUpstreamError: (message) => this.options.warn(`sandbox-os: ${message.replace(/^MewCode sandbox proxy: /, '')}`),
       });
       return { socketPath: proxy.socketPath, close: async () => { await proxy.close(); await rm(dir, { recursive: true, force: true }); } };
     })();

@@ -144,7 +144,18 @@ test('the sandbox line: unavailable or turned off warns that bash would run unsa
   const [off] = sandboxLines({ active: false, mechanism: 'none', disabledByUser: true, reason: 'turned off by the user (sandbox: false at /h/.mewcode/settings.yaml:1:1)' });
   expect(formatLine(off!, style)).toMatch(/^warn {2}sandbox {3}OS sandbox turned off by the user \(sandbox: false at ~\/\.mewcode\/settings\.yaml:1:1\): bash would run unsandboxed .* — remove sandbox: false/);
   expect(noSandboxPluginLines()[0]).toMatchObject({ status: 'warn', message: expect.stringContaining('this build has no OS sandbox plugin: bash would run unsandboxed') });
-  expect(sandboxLines({ active: true, mechanism: 'bubblewrap', network: false }, '/usr/bin/bwrap')[0]).toEqual({ status: 'ok', check: 'sandbox', message: 'bubblewrap (/usr/bin/bwrap): bash commands run in the OS sandbox, network off' });
+  expect(sandboxLines({ active: true, mechanism: 'bubblewrap', network: false }, '/usr/bin/bwrap', {})[0]).toEqual({ status: 'ok', check: 'sandbox', message: 'bubblewrap (/usr/bin/bwrap): bash commands run in the OS sandbox, network off' });
+});
+
+test('the sandbox line: with allowed_domains behind a proxy, it says the sandbox\'s proxy chains to that proxy (never its password)', () => {
+  const byDomain = { active: true, mechanism: 'bubblewrap', network: false, allowedDomains: ['registry.npmjs.org'] } as const;
+  const env = { HTTPS_PROXY: 'alice:TOPSECRET@proxy.corp:3128', NO_PROXY: '.corp.test' };
+  expect(sandboxLines(byDomain, '/usr/bin/bwrap', env)[0]!.message).toBe(
+    "bubblewrap (/usr/bin/bwrap): bash commands run in the OS sandbox, network only to registry.npmjs.org (through MewCode's proxy); the sandbox's proxy chains to the upstream proxy (https: through http://proxy.corp:3128 (HTTPS_PROXY, with credentials), http: directly, except hosts in NO_PROXY=.corp.test)",
+  );
+  // No proxy set, or the network is off anyway: nothing to say.
+  expect(sandboxLines(byDomain, '/usr/bin/bwrap', {})[0]!.message).toBe("bubblewrap (/usr/bin/bwrap): bash commands run in the OS sandbox, network only to registry.npmjs.org (through MewCode's proxy)");
+  expect(sandboxLines({ active: true, mechanism: 'bubblewrap', network: false }, undefined, env)[0]!.message).not.toContain('upstream');
 });
 
 test('a message on several lines is printed on one', () => {
