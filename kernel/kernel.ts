@@ -8,8 +8,9 @@ import type { Command } from '../types/commands.js';
 import type { AgentEvent } from '../types/events.js';
 import type { KernelHooks, ModelRequestContext, NotificationPayload, PluginHooks, PostToolUseContext, ShutdownReason } from '../types/hooks.js';
 import { PermissionStage, type PermissionMode, type PermissionRequest, type PermissionVerdict } from '../types/permissions.js';
-import type { CliOptions, KernelApi, MewcodePlugin, ModelRequestOptions, PluginToolCall, PluginToolCallResult, UserInterface } from '../types/plugin.js';
+import type { CliOptions, KernelApi, MewcodePlugin, ModelRequestOptions, PluginPermissionAnswer, PluginPermissionAsk, PluginToolCall, PluginToolCallResult, UserInterface } from '../types/plugin.js';
 import { callToolForPlugin, type PluginCallDeps } from './plugin-tool-call.js';
+import { askPermissionForPlugin } from './plugin-permission-ask.js';
 import type { ToolCall, ToolResult } from '../types/messages.js';
 import type { ResolvedConfig } from '../types/config.js';
 import type { Reporter } from '../types/services.js';
@@ -862,6 +863,31 @@ export class Kernel implements KernelApi {
     };
     const { ran, result } = await callToolForPlugin(call, session, asked.signal ?? new AbortController().signal, deps, asked.perform);
     return { allowed: ran, content: result.content, isError: result.isError };
+  }
+
+  /** What a plugin starts that a tool call would (a fork skill's sub-agent), judged and asked about as that call (`kernel/plugin-permission-ask.ts`). */
+  async askPermission(ask: PluginPermissionAsk, madeBy?: string): Promise<PluginPermissionAnswer> {
+    const session = ask.session;
+    if (!this.isLiveIdentity(session)) return { allowed: false, reason: 'its session is not one this kernel made' };
+    return askPermissionForPlugin(
+      { id: ask.callId, name: ask.toolName, input: JSON.stringify(ask.input) },
+      {
+        hooks: this.#raw,
+        tools: this.tools,
+        chain: this.chain,
+        run: {
+          sessionId: session.sessionId,
+          agentId: session.agentId,
+          ...(session.parentAgentId ? { parentAgentId: session.parentAgentId } : {}),
+          projectRoot: this.options.projectRoot,
+          homeDir: this.options.homeDir,
+          mode: this.permittedMode(ask.mode),
+          ...(madeBy !== undefined ? { madeBy } : {}),
+        },
+        approve: (request) => this.output.approve(request),
+        ...(ask.signal ? { signal: ask.signal } : {}),
+      },
+    );
   }
 
   /**

@@ -8,7 +8,7 @@ import type { AgentEvent } from '../types/events.js';
 import type { NotificationPayload, PluginHooks, PostToolUseContext } from '../types/hooks.js';
 import type { ToolResult } from '../types/messages.js';
 import type { PermissionMode, PermissionRequest, PermissionVerdict } from '../types/permissions.js';
-import type { CliOptions, KernelApi, PluginToolCall, PluginToolCallResult } from '../types/plugin.js';
+import type { CliOptions, KernelApi, PluginPermissionAnswer, PluginPermissionAsk, PluginToolCall, PluginToolCallResult } from '../types/plugin.js';
 import type { ModelRequestOptions } from '../types/plugin.js';
 import type { ModelRequest, ProviderEvent } from '../types/provider.js';
 import type { ToolRegistry } from '../types/services.js';
@@ -30,6 +30,7 @@ export interface PluginSessions {
 interface PluginCallHost {
   callTool(call: PluginToolCall, madeBy: string): Promise<PluginToolCallResult>;
   decidePermission(request: PermissionRequest, callId: string, madeBy: string): Promise<PermissionVerdict>;
+  askPermission(ask: PluginPermissionAsk, madeBy: string): Promise<PluginPermissionAnswer>;
 }
 
 export class PluginContext implements KernelApi {
@@ -126,6 +127,10 @@ export class PluginContext implements KernelApi {
   decidePermission(request: PermissionRequest, callId: string): Promise<PermissionVerdict> {
     if (this.#kernel.decidePermission) return (this.#kernel as PluginCallHost).decidePermission(request, callId, this.#owner);
     return Promise.resolve({ decision: 'deny', layer: 'kernel', reason: 'this kernel cannot decide a plugin\'s own calls' });
+  }
+  askPermission(ask: PluginPermissionAsk): Promise<PluginPermissionAnswer> {
+    if (this.#kernel.askPermission) return (this.#kernel as PluginCallHost).askPermission(ask, this.#owner);
+    return Promise.resolve({ allowed: false, reason: 'this kernel cannot judge what a plugin starts' });
   }
 }
 

@@ -38,7 +38,7 @@ export const OUTPUT_LIMIT_RANGES = Object.freeze({
   // kept to 200 characters and a reason to 500 at the least.
   auditMaxBytes: range(1 * MiB, 1024 * MiB, 5 * MiB),
   auditKeepFiles: range(2, 100, 3),
-  auditTargetMaxChars: range(200, 100_000, 500),
+  auditTargetMaxChars: range(200, 100_000, 20_000),
   auditReasonMaxChars: range(500, 100_000, 2000),
   spillMaxAgeMs: range(1 * DAY, 365 * DAY, 7 * DAY),
 } satisfies Record<string, LimitRange>);

@@ -41,7 +41,7 @@ export interface OutputLimits {
   readonly auditMaxBytes: number;
   /** The permission audit log: rotated files kept, audit.jsonl.1 … .N (3). */
   readonly auditKeepFiles: number;
-  /** The permission audit log: characters of a path or command (500) and of a reason (2000) kept in a record. */
+  /** The permission audit log: characters of a target or an input (20,000; past it the record keeps the cut text, the whole length and its SHA-256) and of a reason (2000) kept in a record. */
   readonly auditTargetMaxChars: number;
   readonly auditReasonMaxChars: number;
   /** Spill files older than this are removed at start-up (7 days). */

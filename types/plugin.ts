@@ -65,6 +65,15 @@ export interface KernelApi {
    */
   decidePermission?(request: PermissionRequest, callId: string): Promise<PermissionVerdict>;
   /**
+   * For what a plugin starts on a session's behalf that a tool call would start (a fork skill's
+   * sub-agent is the `agent` tool's call): the call judged as a model's would be — the registered
+   * tool's target, every permission layer and floor — and, when the chain asks, the question put
+   * (requestApproval taps, then the UI; with no one to answer, refused). PreToolUse is not run (no
+   * call is made). Announced on `permissionDecided`. Start only on `allowed`; `reason` says who
+   * refused. Optional: a build without it makes such plugins refuse the start.
+   */
+  askPermission?(ask: PluginPermissionAsk): Promise<PluginPermissionAnswer>;
+  /**
    * A call a plugin makes itself before a prompt is sent (a custom command's `!` line, its `@path`
    * reads), through everything a model's call goes through — the registered tool, preToolUse, the
    * permission chain (announced on `permissionDecided`), the tool's timeout, postToolUse — except
@@ -83,6 +92,18 @@ export interface KernelApi {
    */
   requiredPostToolUse?(result: ToolResult, context: PostToolUseContext): Promise<ToolResult>;
 }
+
+export interface PluginPermissionAsk {
+  toolName: string;
+  input: Record<string, unknown>;
+  /** Names the decision in `permissionDecided` (e.g. `subagent-start-1`). */
+  callId: string;
+  session: AgentSession;
+  mode: PermissionMode;
+  signal?: AbortSignal;
+}
+
+export type PluginPermissionAnswer = { allowed: true } | { allowed: false; reason: string };
 
 export interface PluginToolCall {
   toolName: string;

@@ -16,7 +16,7 @@ export const LIMITS = {
   searchMaxResults: 100,
   auditMaxBytes: 5 * 1024 * 1024,
   auditKeepFiles: 3,
-  auditTargetMaxChars: 500,
+  auditTargetMaxChars: 20_000,
   auditReasonMaxChars: 2000,
   spillMaxAgeMs: 7 * 24 * 60 * 60 * 1000,
 } as const;

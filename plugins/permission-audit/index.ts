@@ -6,7 +6,8 @@
  *
  * Decision (permissionDecided: rule and mode verdicts, PreToolUse blocks, approvals, plan-mode
  * refusals — the tool may be unknown or not offered, so nothing here looks it up):
- *   {type:"decision", time, session, agent?, tool, tool_call_id, target, layer, decided_by, verdict, reason,
+ *   {type:"decision", time, session, agent?, tool, tool_call_id, target, target_chars?, target_sha256?,
+ *    input, input_chars?, input_sha256?, layer, decided_by, verdict, reason,
  *    approval?: {choice, answered_by, reason?}, allowed, mode}
  * Execution (postToolUse, tapped last so it sees the final result):
  *   {type:"executed", time, session, agent?, tool, tool_call_id, duration_ms, result_bytes, is_error}
@@ -31,10 +32,10 @@ import type { OutputLimits } from '../../types/output-limits.js';
 import { boundedLimit } from '../../types/output-limit-ranges.js';
 import { definePlugin, type KernelApi, type MewcodePlugin } from '../../types/plugin.js';
 import { TOKENS } from '../../types/tokens.js';
-import type { PermissionTarget } from '../../types/tools.js';
 import { cutUtf16 } from '../../sdk/text-cuts.js';
 import { AuditLog } from './audit-log.js';
 import { AuditRecorder } from './audit-recorder.js';
+import { targetFields } from './audit-target.js';
 import { anchorFileOf } from './chain.js';
 
 export const NAME = 'permission-audit';
@@ -49,7 +50,7 @@ export type AuditCaps = Pick<OutputLimits, 'auditMaxBytes' | 'auditKeepFiles' | 
 export const AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS: AuditCaps = {
   auditMaxBytes: 5 * 1024 * 1024,
   auditKeepFiles: 3,
-  auditTargetMaxChars: 500,
+  auditTargetMaxChars: 20_000,
   auditReasonMaxChars: 2000,
 };
 
@@ -153,7 +154,8 @@ export function decisionRecord(decided: PermissionDecidedContext, caps: AuditCap
     ...agentOf(decided),
     tool: request.toolName,
     tool_call_id: decided.toolCallId,
-    target: targetText(request.target, caps.auditTargetMaxChars),
+    // The whole target and input, or past the cap their cut text, length and SHA-256 (audit-target.ts).
+    ...targetFields(request.target, request.input, caps.auditTargetMaxChars),
     layer: verdict.layer,
     // Who decided as the kernel knows it (a plugin cannot write this; `layer` it can).
     ...(decided.decidedBy !== undefined ? { decided_by: decided.decidedBy } : {}),
@@ -198,13 +200,6 @@ export function trustRecord(decision: TrustDecidedContext): Record<string, unkno
 function agentOf(context: { agentId?: string; parentAgentId?: string }): Record<string, string> {
   if (context.agentId === undefined || context.agentId === 'main') return {};
   return { agent: context.agentId, ...(context.parentAgentId ? { parent_agent: context.parentAgentId } : {}) };
-}
-
-/** A refusal may come before any target was computed: tolerate a missing one. */
-function targetText(target: PermissionTarget | undefined, max: number): string | null {
-  if (target?.kind === 'path') return cut(target.path, max);
-  if (target?.kind === 'command') return cut(target.command, max);
-  return null;
 }
 
 function cut(text: string, max: number): string {

@@ -22,6 +22,7 @@ import { suggestRule } from './suggest.js';
 import { paramForm, toolHasParam } from './param-rules.js';
 import { fromClaudeToolName, isClaudeOnlyTool } from '../../sdk/claude-tool-names.js';
 import { hiddenTools } from './hidden-tools.js';
+import { nearestToolHint } from './nearest-tool.js';
 import { loadOnce } from '../../sdk/load-once.js';
 
 /**
@@ -214,10 +215,16 @@ export class PermissionRules {
    * rule naming one of Claude Code's tools MewCode lacks (`WebFetch(domain:…)`, `WebSearch`)
    * is no mistake: it takes nothing away and allows nothing, said by no warning. Called once every
    * plugin has registered its tools (the plugin's `start`): the agent tool comes after the rules.
+   *
+   * A managed rule naming no known tool (`Bahs(rm *)`) stops the run, as any managed rule that
+   * cannot apply does: kept with a warning, the organisation's deny would match nothing, silently.
+   * Every list of the managed layer is checked (managed settings have deny and ask only; an allow
+   * list there is refused when the file is read).
    */
   warnUnknownTools(): void {
     const tools = this.context.tools;
     if (!tools) return;
+    const managedProblems: string[] = [];
     for (const layer of this.engine.layers) {
       for (const rules of Object.values(layer.rules)) {
         for (const rule of rules) {
@@ -233,12 +240,19 @@ export class PermissionRules {
             continue;
           }
           if (tool.name in FRIENDLY_NAMES || registered) continue;
+          if (rule.origin.scope === 'managed') {
+            managedProblems.push(`${rule.origin.where ?? rule.origin.source}: ${rule.list} rule "${rule.text}" names no known tool (${nearestToolHint(tool.name, tools)})`);
+            continue;
+          }
           this.context.warn(
             `${PREFIX} ${rule.origin.where ?? rule.origin.source}: ${rule.list} rule "${rule.text}" names no known tool ` +
               `(use ${Object.keys(FRIENDLY_NAMES).join(', ')}, a registered tool name, or mcp__server__tool); kept in case the tool appears later`,
           );
         }
       }
+    }
+    if (managedProblems.length > 0) {
+      throw new Error(`managed settings: ${managedProblems.join('; ')}; MewCode does not run with a managed rule it cannot apply`);
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import type { SubagentRole } from '../../types/subagents.js';
 import type { Tool, ToolOutput } from '../../types/tools.js';
-import type { SubagentService } from './runner.js';
+import { AGENT_TOOL_NAME, type SubagentService } from './runner.js';
 import type { TaskManager } from './tasks.js';
 import { usageLine } from './usage-line.js';
 
@@ -28,7 +28,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export function agentTool(service: SubagentService, tasks: TaskManager): Tool {
   const roles = service.roles();
   return {
-    name: 'agent',
+    name: AGENT_TOOL_NAME,
     description: describe(roles),
     inputSchema: {
       type: 'object',

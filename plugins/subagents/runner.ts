@@ -16,6 +16,9 @@ import { chooseModel } from '../../sdk/model-choice.js';
 import { BUILTIN_ROLES, mergeRoles, type RoleDefinition } from './roles.js';
 import { subagentToolFilter } from './tool-filter.js';
 
+/** The agent tool's name (agent-tool.ts): what a start by another route is judged as. */
+export const AGENT_TOOL_NAME = 'agent';
+
 export const NESTING_REFUSED = 'Sub-agents cannot start sub-agents. Do this part of the task yourself with your own tools, or report back so the agent that started you can delegate it.';
 
 /** A sub-agent that has started: its session (to message it) and its result to come. */
@@ -87,8 +90,43 @@ export class SubagentService implements SubagentRunner {
     this.#modes.set(agentId, mode);
   }
 
-  run(request: SubagentRequest): Promise<SubagentResult> {
-    return this.start(request).result;
+  /**
+   * The route of every start but the agent tool's (fork skills, command files with `context: fork`,
+   * hooks' subagent actions, any plugin's): judged first as the agent tool's call starting this
+   * type would be (`permitted`). The agent tool starts through `start`, after the gate judged its call.
+   */
+  async run(request: SubagentRequest): Promise<SubagentResult> {
+    const agentId = request.agentId ?? newAgentId();
+    const refusal = await this.permitted({ ...request, agentId });
+    if (refusal !== undefined) return failure(agentId, refusal);
+    return this.start({ ...request, agentId }).result;
+  }
+
+  /**
+   * Whether the permission chain lets this sub-agent type start, asked through the kernel as the
+   * agent tool's call (a `named` target: the type, `general` also as `general-purpose`): a deny or
+   * ask rule naming the type (`Agent(general)`, `Task(writer)`), managed or the user's, holds
+   * whichever route starts it; an ask is put to the user (no one to answer: refused). With no such
+   * rule the agent tool is read-only, so every mode allows it and nothing new is asked.
+   * Undefined: start (a start that `start` refuses anyway — nesting, an unknown type — is not asked about).
+   */
+  private async permitted(request: SubagentRequest & { agentId: string }): Promise<string | undefined> {
+    const kernel = this.#kernel;
+    if (!kernel) return undefined;
+    const parent = request.parent ?? kernel.session;
+    const role = this.role(request.role?.trim() || 'general');
+    if (!role || parent.parentAgentId !== undefined || request.prompt.trim() === '') return undefined;
+    const refused = (reason: string): string => `The sub-agent "${role.name}" was not started: ${reason}`;
+    if (!kernel.askPermission) return refused('this kernel cannot judge a sub-agent a plugin starts, so none starts unjudged');
+    const answer = await kernel.askPermission({
+      toolName: AGENT_TOOL_NAME,
+      input: { description: request.description ?? `sub-agent ${role.name}`, prompt: request.prompt, subagent_type: role.name },
+      callId: `start-${request.agentId}`,
+      session: parent,
+      mode: request.mode ?? this.#modes.get(parent.agentId) ?? 'default',
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    return answer.allowed ? undefined : refused(answer.reason);
   }
 
   /** Start a sub-agent; refusals (nesting, unknown role) come back as an error result at once. */

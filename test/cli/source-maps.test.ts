@@ -131,7 +131,7 @@ export default definePlugin({
       readMaxLines: 2000, readMaxBytes: 262144, readLineMaxChars: 2000, grepLineMaxChars: 500, bashMaxLines: 200, bashMaxBytes: 8000,
       bashSpillMaxBytes: 67108864, editMaxFileBytes: 67108864, editDiffContextLines: 3, editDiffMaxLines: 80, editDiffLineMaxChars: 500,
       editHintMaxLines: 20, editHintLineMaxChars: 300, searchMaxResults: 100, auditMaxBytes: 5242880, auditKeepFiles: 3,
-      auditTargetMaxChars: 500, auditReasonMaxChars: 2000, spillMaxAgeMs: 604800000,
+      auditTargetMaxChars: 20000, auditReasonMaxChars: 2000, spillMaxAgeMs: 604800000,
       spillDir: () => '.mewcode/tool-output',
     });
   }),

@@ -25,7 +25,7 @@ test('the caps are the documented ones', () => {
     searchMaxResults: 100,
     auditMaxBytes: 5_242_880,
     auditKeepFiles: 3,
-    auditTargetMaxChars: 500,
+    auditTargetMaxChars: 20_000,
     auditReasonMaxChars: 2000,
     spillMaxAgeMs: 604_800_000,
   });

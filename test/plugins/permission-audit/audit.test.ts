@@ -1,11 +1,12 @@
 /** A11: the audit log of every permission decision and executed call. */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Container, ContainerModule } from 'inversify';
 import { createHooks } from '../../../kernel/hooks.js';
 import type { Kernel } from '../../../kernel/kernel.js';
 import { definePlugin, type KernelApi } from '../../../types/plugin.js';
-import type { Tool } from '../../../types/tools.js';
+import type { PermissionTarget, Tool } from '../../../types/tools.js';
 import { AUDIT_CAPS_WITHOUT_OUTPUT_LIMITS, auditFile, createPermissionAuditPlugin, decisionRecord } from '../../../plugins/permission-audit/index.js';
 import { verifyAuditLog } from '../../../plugins/permission-audit/verify.js';
 import { createOutputLimits } from '../../../plugins/output-limits/index.js';
@@ -25,6 +26,7 @@ beforeEach(() => {
 afterEach(() => dirs.cleanup());
 
 type Line = Record<string, unknown>;
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 function readLines(file: string): Line[] {
   return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 }
@@ -117,13 +119,30 @@ describe('audit records', () => {
     expect(executed.duration_ms as number).toBeGreaterThanOrEqual(25);
   });
 
-  it('cuts long targets', async () => {
-    const command = `echo ${'x'.repeat(2000)}`;
+  it('records a padded command whole: the tail after 500 characters of echo is in the record', async () => {
+    const command = `echo "${'build step ok '.repeat(40)}" >/dev/null; touch TAIL_RAN`;
     const kernel = await session([useTools([call('bash', { command })]), say('done')], []);
     await runPrompt(kernel, 'go', 'bypassPermissions');
     await kernel.shutdown();
     const decision = readLines(auditFile(dirs.root)).find((l) => l.type === 'decision')!;
-    expect(decision.target).toBe(`${command.slice(0, LIMITS.auditTargetMaxChars)}…`);
+    expect(decision.target).toBe(command);
+    expect(decision).not.toHaveProperty('target_sha256');
+    expect(JSON.parse(String(decision.input))).toEqual({ command });
+  });
+
+  it('at the default cap a target is whole; one character past it, cut with its whole length and SHA-256', async () => {
+    const max = LIMITS.auditTargetMaxChars;
+    const atCap = `echo ${'x'.repeat(max - 5)}`;
+    const pastCap = `${atCap.slice(0, max)}; touch T`;
+    const kernel = await session([useTools([call('bash', { command: atCap }), call('bash', { command: pastCap })]), say('done')], []);
+    await runPrompt(kernel, 'go', 'bypassPermissions');
+    await kernel.shutdown();
+    const [whole, cut] = readLines(auditFile(dirs.root)).filter((l) => l.type === 'decision');
+    expect(atCap).toHaveLength(max);
+    expect(whole!.target).toBe(atCap);
+    expect(whole).not.toHaveProperty('target_chars');
+    expect(cut).toMatchObject({ target: `${pastCap.slice(0, max)}…`, target_chars: pastCap.length, target_sha256: sha256(pastCap) });
+    expect(cut).toMatchObject({ input_chars: JSON.stringify({ command: pastCap }).length, input_sha256: sha256(JSON.stringify({ command: pastCap })) });
   });
 
   it('a write failure is one visible warning, never a crash; no tool runs unrecorded', async () => {
@@ -166,7 +185,8 @@ describe('caps and other records', () => {
     await runPrompt(kernel, 'go', 'bypassPermissions');
     await kernel.shutdown();
     const decision = readLines(auditFile(dirs.root)).find((l) => l.type === 'decision')!;
-    expect(decision.target).toBe(`echo ${'z'.repeat(205)}…`);
+    const command = `echo ${'z'.repeat(300)}`;
+    expect(decision).toMatchObject({ target: `echo ${'z'.repeat(205)}…`, target_chars: command.length, target_sha256: sha256(command) });
     expect(reporter.warnings).toEqual([]);
   });
 
@@ -205,8 +225,32 @@ describe('caps and other records', () => {
         caps,
       );
     expect(decided('x'.repeat(10), 'abcd')).toMatchObject({ target: 'x'.repeat(10), reason: 'abcd' });
-    expect(decided('x'.repeat(11), 'abcde')).toMatchObject({ target: `${'x'.repeat(10)}…`, reason: 'abcd…' });
-    expect(decided(`${'x'.repeat(9)}😀`, 'ab😀')).toMatchObject({ target: `${'x'.repeat(9)}…`, reason: 'ab😀' });
+    expect(decided('x'.repeat(10), 'abcd')).not.toHaveProperty('target_sha256');
+    expect(decided('x'.repeat(11), 'abcde')).toMatchObject({ target: `${'x'.repeat(10)}…`, target_chars: 11, target_sha256: sha256('x'.repeat(11)), reason: 'abcd…' });
+    expect(decided(`${'x'.repeat(9)}😀`, 'ab😀')).toMatchObject({ target: `${'x'.repeat(9)}…`, target_chars: 11, target_sha256: sha256(`${'x'.repeat(9)}😀`), reason: 'ab😀' });
+  });
+
+  it('names what a named, pattern or argument call judged: the sub-agent type, the skill and its arguments, a glob pattern, an MCP tool\'s arguments', () => {
+    const record = (toolName: string, target: PermissionTarget, input: Record<string, unknown>) =>
+      decisionRecord({
+        request: { toolName, tool: undefined, input, category: 'exec', target, mode: 'default', sessionId: 's', projectRoot: dirs.root },
+        verdict: { decision: 'allow', layer: 'permission-mode' },
+        allowed: true,
+        toolCallId: 'c',
+        sessionId: 's',
+        agentId: 'main',
+      });
+    expect(record('agent', { kind: 'named', name: 'explore', aliases: ['Explore'] }, { subagent_type: 'explore', prompt: 'p' })).toMatchObject({
+      target: 'explore',
+      input: '{"prompt":"p","subagent_type":"explore"}',
+    });
+    expect(record('load_skill', { kind: 'named', name: 'review-pr', detail: '12 --fast' }, { name: 'review-pr', args: '12 --fast' }).target).toBe('review-pr 12 --fast');
+    expect(record('glob', { kind: 'path', path: '.' }, { pattern: '**/*.pem' })).toMatchObject({ target: '.', input: '{"pattern":"**/*.pem"}' });
+    // Keys sorted at every depth: the same arguments give the same text and hash.
+    expect(record('mcp__db__query', { kind: 'none' }, { sql: 'drop table x', opts: { z: 1, a: [{ y: 2, b: 3 }] } })).toMatchObject({
+      target: null,
+      input: '{"opts":{"a":[{"b":3,"y":2}],"z":1},"sql":"drop table x"}',
+    });
   });
 
   it("a plugin's verdict is recorded with the plugin the kernel knows decided (decided_by); a layer not its own is replaced by its name, said", async () => {

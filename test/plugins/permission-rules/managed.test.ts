@@ -117,6 +117,30 @@ describe('managed deny and ask rules: nobody lifts them', () => {
     await expect(boot(await managed('permissions:\n  deny: ["Bash(curl *"]\n'))).rejects.toThrow(/managed-settings\.yaml:2:\d+: deny rule "Bash\(curl \*"/);
     await expect(boot(await managed('permissions:\n  deny: ["Bash(curl *"]\n'))).rejects.toBeInstanceOf(ConfigurationError);
   });
+
+  it('a managed rule naming no known tool (a misspelt Bash, a name no tool has) stops the run, naming file, line, rule and the nearest tool', async () => {
+    for (const [list, rule, hint] of [
+      ['deny', 'Bahs(touch X*)', 'did you mean Bash?'],
+      ['ask', 'bsah(git push *)', 'did you mean Bash?'],
+      ['deny', 'Shell(touch X*)', 'use Bash, '],
+      ['ask', 'Raed(./secrets/**)', 'did you mean Read?'],
+    ] as const) {
+      const { kernel } = await boot(await managed(`permissions:\n  ${list}: ["Bash(curl *)", "${rule}"]\n`));
+      const ready = kernel.criticalPluginsReady();
+      await expect(ready).rejects.toBeInstanceOf(ConfigurationError);
+      await expect(ready).rejects.toThrow(`managed-settings.yaml:2:`);
+      await expect(ready).rejects.toThrow(`${list} rule "${rule}" names no known tool (${hint}`);
+      await kernel.shutdown();
+    }
+  });
+
+  it('a managed rule on a known tool, an MCP tool, or a Claude-only tool starts as before; a user rule naming no tool only warns', async () => {
+    writeSettings(dirs, 'project', { deny: ['Bahs(rm *)'] });
+    const { kernel, reporter } = await boot(await managed('permissions:\n  deny: ["Bash(curl *)", "mcp__db__drop", "WebFetch(domain:x.com)", "Read(./s/**)"]\n  ask: ["write_file"]\n'));
+    await expect(kernel.criticalPluginsReady()).resolves.toBeUndefined();
+    expect(reporter.warnings.some((w) => w.includes('deny rule "Bahs(rm *)" names no known tool') && w.includes('kept in case the tool appears later'))).toBe(true);
+    await kernel.shutdown();
+  });
 });
 
 describe('allow_managed_rules_only', () => {
