@@ -74,6 +74,13 @@ export interface CommandSandbox {
   probe(): Promise<SandboxStatus>;
   /** How to run `command` inside the sandbox. Fails closed: see SandboxWrapResult. */
   wrap(command: SandboxCommand): Promise<SandboxWrapResult>;
+  /**
+   * Why a file tool must not read this absolute path outside the project even where an allow
+   * rule names it — the sandbox keeps it from every command (a credential file, a secret-named
+   * file of the home, `sandbox.deny_read`) — or undefined. Answered whether or not the sandbox is
+   * active. Optional for other implementations: without it every dotfile of the home counts.
+   */
+  hiddenReason?(absolutePath: string, projectRoot: string): Promise<string | undefined>;
 }
 
 /**

@@ -372,6 +372,10 @@ export class PermissionRules {
       defaultDontAsk: (): boolean => this.modeFile()?.dontAsk === true,
       bypassDisabledBy: (): string | undefined => (['local', 'project', 'user'] as const).flatMap((scope) => this.loaded[scope] ?? []).find((file) => file.disableBypassMode !== undefined)?.disableBypassMode,
       readRulePrefixes: () => this.engine.readRulePrefixes('read_file'),
+      outsideReadRule: (toolName: string, paths: readonly string[]): string | undefined => {
+        const rule = this.engine.outsideReadRule(toolName, paths);
+        return rule && `${rule.describeOrigin()} "${rule.text}"`;
+      },
     };
   }
 
