@@ -53,6 +53,12 @@ export interface SandboxLaunch {
    * command as it would for a cancellation, and says so in its result.
    */
   stop?: AbortSignal;
+  /**
+   * The protected paths inside the writable directories (`.mewcode`, `.claude`, `.mcp.json`,
+   * `.git/config`…) that the command finds read-only: a caller names the one a write hit when the
+   * command fails with "Read-only file system". Optional.
+   */
+  readOnlyPaths?: readonly string[];
 }
 
 export type SandboxWrapResult =

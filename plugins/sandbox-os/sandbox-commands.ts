@@ -275,7 +275,9 @@ export class SandboxCommands {
         return { kind: 'refused', message: String((stop.signal.reason as Error).message) };
       }
       launched = true;
-      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release, stop: stop.signal } };
+      // The protected paths a command in the project may find read-only, so its caller can say which one a write hit.
+      const readOnlyPaths = [...plan.readOnly, ...plan.blocked].filter((target) => writableRoots.some((root) => isPathWithin(root, target)));
+      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release, stop: stop.signal, readOnlyPaths } };
     } catch (error) {
       return { kind: 'refused', message: epoch !== this.front.epoch() ? SESSION_ENDED_REFUSAL : preparationRefusal(error as Error) };
     } finally {
