@@ -37,6 +37,12 @@ export interface SandboxCommand {
    * which wait until no command runs, do not wait for it.
    */
   longLived?: boolean;
+  /**
+   * Files the command is handed to read although the sandbox hides them: a hook's transcript. Only
+   * regular files among the project's own session records (`<project>/.mewcode/sessions/…`) are
+   * bound, read-only; anything else is ignored. Optional; bubblewrap only (macOS: not yet).
+   */
+  readable?: readonly string[];
 }
 
 export interface SandboxLaunch {
