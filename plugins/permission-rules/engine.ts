@@ -202,7 +202,7 @@ export class RulesEngine {
     const applicable = this.applicable({ toolName, category: 'read', targetKind: 'path' });
     for (const lists of applicable ?? []) {
       for (const rule of lists.allow) {
-        if (namesOutsidePath(rule) && paths.length > 0 && paths.every((candidate) => rule.matchesPath(candidate))) return rule;
+        if (rule.namesOutsidePath() && paths.length > 0 && paths.every((candidate) => rule.matchesPath(candidate))) return rule;
       }
     }
     return undefined;
@@ -360,9 +360,3 @@ export function quote(text: string): string {
   return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }
 
-/** A plain path pattern written from `/` (`//abs`) or the home (`~/…`): what may name a place outside the project. */
-function namesOutsidePath(rule: CompiledRule): boolean {
-  const pattern = rule.parsed.pattern;
-  if (!pattern || pattern.negations !== 0 || (pattern.kind !== 'glob' && pattern.kind !== 'exact')) return false;
-  return pattern.body.startsWith('//') || pattern.body.startsWith('~/');
-}

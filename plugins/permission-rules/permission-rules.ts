@@ -2,6 +2,7 @@
  * The state of the rules layer for one kernel: the four layers, the settings read from the
  * files, session grants and persisted grants, and the services built on them.
  */
+import { isPathWithin } from '../../types/path-within.js';
 import path from 'node:path';
 import { projectBoundary } from '../../config/project-file.js';
 import { expandHome } from '../../sdk/path-containment.js';
@@ -223,6 +224,7 @@ export class PermissionRules {
         for (const rule of rules) {
           const tool = rule.parsed.tool;
           if (tool.kind !== 'name' || isClaudeOnlyTool(tool.name) || tool.name.startsWith('mcp__')) continue;
+          this.warnOutsideAllow(rule);
           const registered = tools.get(fromClaudeToolName(tool.name));
           const param = rule.list === 'allow' ? paramForm(rule) : undefined;
           if (registered && param && toolHasParam(registered, param.key)) {
@@ -240,6 +242,25 @@ export class PermissionRules {
         }
       }
     }
+  }
+
+  /**
+   * An allow rule for a tool that cannot act outside the project whatever a rule says — the write
+   * tools, glob and grep (only read_file reads a file such a rule names: outside-read.ts) — naming
+   * a place outside the project and the additional directories (`Edit(//srv/site/**)`,
+   * `Grep(~/notes/**)`): Claude Code's rule, which allows nothing here. Said once, with the way.
+   */
+  private warnOutsideAllow(rule: CompiledRule): void {
+    if (rule.list !== 'allow' || !rule.namesOutsidePath()) return;
+    const tool = fromClaudeToolName((rule.parsed.tool as { name: string }).name);
+    if (!['edit_file', 'write_file', 'glob', 'grep'].includes(tool)) return;
+    const prefix = rule.literalPrefix();
+    const inside = [this.context.projectRoot, ...this.settings().additionalDirectories()];
+    if (prefix === undefined || inside.some((dir) => isPathWithin(dir, prefix))) return;
+    this.context.warn(
+      `${PREFIX} ${rule.origin.where ?? rule.origin.source}: allow rule "${rule.text}" names ${prefix}, outside the project: ` +
+        `${tool === 'glob' || tool === 'grep' ? 'glob and grep search' : 'the file tools write'} only in the project and permissions.additionalDirectories, so it allows nothing there; add the folder to additionalDirectories to let them`,
+    );
   }
 
   async check(request: PermissionRequest): Promise<PermissionVerdict | undefined> {

@@ -102,3 +102,14 @@ test("what the OS sandbox service says is hidden stays refused, naming the rule 
   expect(hidden!.reason).toContain('sandbox.deny_read names it');
   expect(await layerOf(read(kernel, path.join(shared, 'readme.md')))).toBe('permission-rules:allow');
 });
+
+test('an allow rule for the write tools, glob or grep naming a place outside the project is said to allow nothing, naming the file and the way', async () => {
+  const file = writeSettings(dirs, 'user', { allow: [`Read(/${shared}/**)`, `Edit(/${shared}/**)`, 'Grep(~/notes/**)', 'Edit(src/**)'] });
+  const { kernel, reporter } = await bootRules(dirs, { plugins: [sandbox] });
+  const said = reporter.warnings.filter((w) => w.includes('outside the project'));
+  expect(said).toEqual([
+    `permission-rules: ${file}:4:7: allow rule "Edit(/${shared}/**)" names ${shared}, outside the project: the file tools write only in the project and permissions.additionalDirectories, so it allows nothing there; add the folder to additionalDirectories to let them`,
+    `permission-rules: ${file}:5:7: allow rule "Grep(~/notes/**)" names ${path.join(dirs.home, 'notes')}, outside the project: glob and grep search only in the project and permissions.additionalDirectories, so it allows nothing there; add the folder to additionalDirectories to let them`,
+  ]);
+  expect(await layerOf(decide(kernel, 'write_file', { file_path: path.join(shared, 'x.md') }))).toBe('permission-sandbox:deny');
+});
