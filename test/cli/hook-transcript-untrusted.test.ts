@@ -23,6 +23,7 @@ test.concurrent("a user's Stop hook reads transcript_path in an untrusted projec
     const first = await s.run(['-p', 'hi'], { env: { MEWCODE_REQUIRE_SANDBOX: '1' } });
     expect(first.code).toBe(0);
     expect(first.stderr).toContain('your own hooks run inside the OS sandbox');
+    expect(first.stderr).toContain("protected files — .claude, .mewcode, .mcp.json, .git/config —, the rest read-only, no network; the session's transcript readable");
     const second = await s.run(['-p', 'again'], { env: { MEWCODE_REQUIRE_SANDBOX: '1' } });
     expect(second.code).toBe(0);
     expect(existsSync(join(s.cwd, 'hook-read.txt'))).toBe(true);
