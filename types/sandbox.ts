@@ -37,6 +37,12 @@ export interface SandboxCommand {
    * which wait until no command runs, do not wait for it.
    */
   longLived?: boolean;
+  /**
+   * Files the command is handed to read although the sandbox hides them: a hook's transcript. Only
+   * regular files among the project's own session records (`<project>/.mewcode/sessions/…`) are
+   * bound, read-only; anything else is ignored. Optional; bubblewrap only (macOS: not yet).
+   */
+  readable?: readonly string[];
 }
 
 export interface SandboxLaunch {
@@ -53,6 +59,12 @@ export interface SandboxLaunch {
    * command as it would for a cancellation, and says so in its result.
    */
   stop?: AbortSignal;
+  /**
+   * The protected paths inside the writable directories (`.mewcode`, `.claude`, `.mcp.json`,
+   * `.git/config`…) that the command finds read-only: a caller names the one a write hit when the
+   * command fails with "Read-only file system". Optional.
+   */
+  readOnlyPaths?: readonly string[];
 }
 
 export type SandboxWrapResult =
@@ -74,6 +86,13 @@ export interface CommandSandbox {
   probe(): Promise<SandboxStatus>;
   /** How to run `command` inside the sandbox. Fails closed: see SandboxWrapResult. */
   wrap(command: SandboxCommand): Promise<SandboxWrapResult>;
+  /**
+   * Why a file tool must not read this absolute path outside the project even where an allow
+   * rule names it — the sandbox keeps it from every command (a credential file, a secret-named
+   * file of the home, `sandbox.deny_read`) — or undefined. Answered whether or not the sandbox is
+   * active. Optional for other implementations: without it every dotfile of the home counts.
+   */
+  hiddenReason?(absolutePath: string, projectRoot: string): Promise<string | undefined>;
 }
 
 /**

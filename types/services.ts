@@ -116,6 +116,16 @@ export interface PermissionSettings {
    */
   readRulePrefixes?(): string[] | undefined;
   /**
+   * The allow rule that lets reading tool `toolName` read a path outside the project and its
+   * additional directories, described (`user rule (~/.claude/settings.json:4:7) "Read(~/notes/**)"`),
+   * or undefined: a rule for that tool whose pattern is written as an absolute (`//abs/…`) or
+   * `~/` path and matches every one of `paths` (the absolute path as written and where its links
+   * lead), from a source trusted to grant (the user's files, the command line, saved approvals,
+   * the project's files only once the project is trusted). The sandbox layer then leaves the call
+   * to the rules, where a deny or ask rule still wins. Optional for other implementations.
+   */
+  outsideReadRule?(toolName: string, paths: readonly string[]): string | undefined;
+  /**
    * One permission-rule string (`Bash(git push *)`, `Edit(src/**)`, `mcp__github__*`) as a test of
    * tool calls, matched as the rules layer matches a deny or ask rule of that text: a command
    * matches when any of its segments does, through wrappers and spellings, and so does one that

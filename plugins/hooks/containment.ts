@@ -70,7 +70,7 @@ export class UntrustedHooks {
       const sandbox = await this.deps.sandbox();
       this.deps.notify(
         sandbox
-          ? `hooks: this project is not trusted, so your own hooks run inside the OS sandbox (the project writable, the rest read-only, no network) until it is; ${HOW_TO_TRUST}`
+          ? `hooks: this project is not trusted, so your own hooks run inside the OS sandbox (the project writable but for its protected files — .claude, .mewcode, .mcp.json, .git/config —, the rest read-only, no network; the session's transcript readable) until it is; ${HOW_TO_TRUST}`
           : `hooks: this project is not trusted and no OS sandbox can contain your hooks here (${this.deps.sandboxReason()}), so they do not run in it: a PreToolUse or UserPromptSubmit hook refuses what it would have judged; ${HOW_TO_TRUST}`,
       );
     }

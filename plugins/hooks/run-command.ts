@@ -100,7 +100,9 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
   const uncontained = (kind: 'no sandbox' | 'refused', why: string): CommandOutcome => ({ code: null, stdout: '', stderr: '', timedOut: false, error: why, uncontained: kind, durationMs: elapsed() });
   if (run.requireSandbox && !run.sandbox) return uncontained('no sandbox', NO_SANDBOX);
   if (run.sandbox) {
-    const wrapped = await run.sandbox.wrap({ argv, cwd: run.projectRoot, projectRoot: run.projectRoot, homeDir: run.homeDir });
+    // The transcript MewCode wrote for this hook lies among the session records the sandbox hides: handed to it, read-only.
+    const readable = transcriptsOf(run.payload);
+    const wrapped = await run.sandbox.wrap({ argv, cwd: run.projectRoot, projectRoot: run.projectRoot, homeDir: run.homeDir, ...(readable.length > 0 ? { readable } : {}) });
     if (wrapped.kind === 'refused') {
       const why = `the command sandbox refused it: ${wrapped.message}`;
       return run.requireSandbox ? uncontained('refused', why) : { code: null, stdout: '', stderr: '', timedOut: false, error: why, durationMs: elapsed() };
@@ -196,4 +198,11 @@ export async function runCommandHook(run: CommandRun): Promise<CommandOutcome> {
       });
     });
   });
+}
+
+/** The payload's `transcript_path` and `agent_transcript_path` (Claude Code's fields), as given. */
+function transcriptsOf(payload: unknown): string[] {
+  if (typeof payload !== 'object' || payload === null) return [];
+  const fields = payload as Record<string, unknown>;
+  return [fields.transcript_path, fields.agent_transcript_path].filter((value): value is string => typeof value === 'string' && value !== '');
 }

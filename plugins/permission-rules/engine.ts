@@ -190,6 +190,24 @@ export class RulesEngine {
     return applicable && this.decidePathNow(applicable, absolute, projectRoot, homeDir);
   }
 
+  /**
+   * The allow rule that names this path outside the project for a reading tool (Claude Code's
+   * `Read(//abs/**)`, `Read(~/notes.md)`), or undefined. Only a rule whose pattern is written as an
+   * absolute or `~/` path counts (not `Read`, `Read(**)` or a regex: a rule about the project must
+   * not open the disk), and only rules the user let grant are loaded at all (an untrusted project's
+   * allow rules are not: settings-files.ts). `paths`: every form of the path (as written, links
+   * resolved); the rule must match each, so a link inside an allowed folder leads nowhere else.
+   */
+  outsideReadRule(toolName: string, paths: readonly string[]): CompiledRule | undefined {
+    const applicable = this.applicable({ toolName, category: 'read', targetKind: 'path' });
+    for (const lists of applicable ?? []) {
+      for (const rule of lists.allow) {
+        if (rule.namesOutsidePath() && paths.length > 0 && paths.every((candidate) => rule.matchesPath(candidate))) return rule;
+      }
+    }
+    return undefined;
+  }
+
   /** The rules that concern this tool, per layer and list; undefined when there are none (most calls). */
   private applicable(facts: ToolFacts): Record<RuleList, CompiledRule[]>[] | undefined {
     // The rules that concern this tool, per layer and list; most calls stop here with none.

@@ -2,6 +2,7 @@
  * The state of the rules layer for one kernel: the four layers, the settings read from the
  * files, session grants and persisted grants, and the services built on them.
  */
+import { isPathWithin } from '../../types/path-within.js';
 import path from 'node:path';
 import { projectBoundary } from '../../config/project-file.js';
 import { expandHome } from '../../sdk/path-containment.js';
@@ -230,6 +231,7 @@ export class PermissionRules {
         for (const rule of rules) {
           const tool = rule.parsed.tool;
           if (tool.kind !== 'name' || isClaudeOnlyTool(tool.name) || tool.name.startsWith('mcp__')) continue;
+          this.warnOutsideAllow(rule);
           const registered = tools.get(fromClaudeToolName(tool.name));
           const param = rule.list === 'allow' ? paramForm(rule) : undefined;
           if (registered && param && toolHasParam(registered, param.key)) {
@@ -254,6 +256,25 @@ export class PermissionRules {
     if (managedProblems.length > 0) {
       throw new Error(`managed settings: ${managedProblems.join('; ')}; MewCode does not run with a managed rule it cannot apply`);
     }
+  }
+
+  /**
+   * An allow rule for a tool that cannot act outside the project whatever a rule says — the write
+   * tools, glob and grep (only read_file reads a file such a rule names: outside-read.ts) — naming
+   * a place outside the project and the additional directories (`Edit(//srv/site/**)`,
+   * `Grep(~/notes/**)`): Claude Code's rule, which allows nothing here. Said once, with the way.
+   */
+  private warnOutsideAllow(rule: CompiledRule): void {
+    if (rule.list !== 'allow' || !rule.namesOutsidePath()) return;
+    const tool = fromClaudeToolName((rule.parsed.tool as { name: string }).name);
+    if (!['edit_file', 'write_file', 'glob', 'grep'].includes(tool)) return;
+    const prefix = rule.literalPrefix();
+    const inside = [this.context.projectRoot, ...this.settings().additionalDirectories()];
+    if (prefix === undefined || inside.some((dir) => isPathWithin(dir, prefix))) return;
+    this.context.warn(
+      `${PREFIX} ${rule.origin.where ?? rule.origin.source}: allow rule "${rule.text}" names ${prefix}, outside the project: ` +
+        `${tool === 'glob' || tool === 'grep' ? 'glob and grep search' : 'the file tools write'} only in the project and permissions.additionalDirectories, so it allows nothing there; add the folder to additionalDirectories to let them`,
+    );
   }
 
   async check(request: PermissionRequest): Promise<PermissionVerdict | undefined> {
@@ -386,6 +407,10 @@ export class PermissionRules {
       defaultDontAsk: (): boolean => this.modeFile()?.dontAsk === true,
       bypassDisabledBy: (): string | undefined => (['local', 'project', 'user'] as const).flatMap((scope) => this.loaded[scope] ?? []).find((file) => file.disableBypassMode !== undefined)?.disableBypassMode,
       readRulePrefixes: () => this.engine.readRulePrefixes('read_file'),
+      outsideReadRule: (toolName: string, paths: readonly string[]): string | undefined => {
+        const rule = this.engine.outsideReadRule(toolName, paths);
+        return rule && `${rule.describeOrigin()} "${rule.text}"`;
+      },
     };
   }
 

@@ -101,6 +101,13 @@ export class CompiledRule {
     return resolved.glob === undefined ? resolved.prefix : undefined;
   }
 
+  /** A plain path pattern written from `/` (`//abs`) or the home (`~/…`): what may name a place outside the project. */
+  namesOutsidePath(): boolean {
+    const pattern = this.parsed.pattern;
+    if (!pattern || pattern.negations !== 0 || (pattern.kind !== 'glob' && pattern.kind !== 'exact')) return false;
+    return pattern.body.startsWith('//') || pattern.body.startsWith('~/');
+  }
+
   /**
    * The absolute path every path this rule matches lies in (the pattern's part before its first
    * glob character), for callers that must enumerate what a rule covers (the OS sandbox hides

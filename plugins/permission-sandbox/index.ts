@@ -3,8 +3,11 @@
  * PermissionStage.Sandbox for calls whose tool declares a path target (`target.kind === 'path'`:
  * read_file, write_file, edit_file, glob/grep roots): a path that resolves outside the project
  * root — symlinks followed, `..` normalised, `~` expanded — and outside every additional
- * directory is denied, in every mode (bypassPermissions included). Inside: no verdict, the next
- * layer decides. Essential: `disable:` in configuration cannot remove it.
+ * directory is denied, in every mode (bypassPermissions included) — except a read_file of a path
+ * an allow rule names by absolute or `~/` path (Claude Code's `Read(//abs/**)`, from a source
+ * trusted to grant, and not a path the OS sandbox hides: sdk/file-tool-support/outside-read.ts),
+ * which goes on to the rules. Inside: no verdict, the next layer decides. Essential: `disable:`
+ * in configuration cannot remove it.
  *
  * Additional directories (`permissions.additional_directories`) come from the PermissionSettings
  * service (TOKENS.PermissionSettings, types/services.ts), bound by the permission-rules plugin,
@@ -18,6 +21,7 @@ import type { PermissionSettings } from '../../types/services.js';
 import { TOKENS } from '../../types/tokens.js';
 import { checkSandboxPath } from './sandbox.js';
 import { readOnlyDirectoriesOf } from '../../sdk/file-tool-support/tool-scope.js';
+import { OUTSIDE_READ_TOOLS, outsideReadsOf } from '../../sdk/file-tool-support/outside-read.js';
 
 export { checkSandboxPath, type SandboxResult, type SandboxScope } from './sandbox.js';
 
@@ -35,6 +39,7 @@ export default definePlugin({
       warned = true;
     };
     const readOnlyDirectories = readOnlyDirectoriesOf(kernel);
+    const outsideReads = outsideReadsOf(kernel);
     kernel.hooks.checkPermission.tapPromise({ name: NAME, stage: PermissionStage.Sandbox }, async (request): Promise<PermissionVerdict | undefined> => {
       if (request.target.kind !== 'path') return undefined;
       // A read-only tool may also read the folders this session may only read (an active skill's).
@@ -45,6 +50,14 @@ export default definePlugin({
       ];
       const result = await checkSandboxPath(request.target.path, { projectRoot: request.projectRoot, homeDir, additionalDirectories });
       if (result.ok) return undefined;
+      // Claude Code's `Read(//abs/…)` / `Read(~/…)` allow rules: a read they name goes on to the
+      // rules (where a deny or ask still wins); a hidden path (credentials) stays refused.
+      if (result.outside && request.tool?.readOnly === true && request.category === 'read') {
+        const grant = await outsideReads({ toolName: request.toolName, projectRoot: request.projectRoot, homeDir, ...result.outside });
+        if (grant?.ok) return undefined;
+        if (grant) return { decision: 'deny', layer: NAME, reason: grant.reason };
+        if (OUTSIDE_READ_TOOLS.has(request.toolName)) return { decision: 'deny', layer: NAME, reason: `${result.reason}, or an allow rule naming the file by absolute or ~/ path (Read(//srv/docs/**), Read(~/notes/**)) in the user's settings or a trusted project's` };
+      }
       return { decision: 'deny', layer: NAME, reason: result.reason };
     });
   },

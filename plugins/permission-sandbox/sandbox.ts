@@ -18,7 +18,8 @@ import { errorCode, expandHome, isWithin, resolveRealSync } from '../../sdk/path
 
 export type SandboxResult =
   | { ok: true; resolved: string }
-  | { ok: false; reason: string };
+  /** `outside`: the path resolved, and lies outside the project and every allowed directory (as written, `~` expanded; and real). */
+  | { ok: false; reason: string; outside?: { written: string; real: string } };
 
 export interface SandboxScope {
   projectRoot: string;
@@ -43,8 +44,9 @@ export async function checkSandboxPath(input: unknown, scope: SandboxScope): Pro
     return { ok: false, reason: `the project root ${scope.projectRoot} cannot be resolved (${errorCode(error)}), so no path can be checked` };
   }
   let resolved: string;
+  const written = path.resolve(scope.projectRoot, expandHome(input, scope.homeDir));
   try {
-    resolved = resolveRealSync(path.resolve(scope.projectRoot, expandHome(input, scope.homeDir)));
+    resolved = resolveRealSync(written);
   } catch (error) {
     const code = errorCode(error);
     const why = code === 'ELOOP' ? 'a symbolic link loop' : code === 'ENAMETOOLONG' ? 'the path is too long' : code;
@@ -57,7 +59,7 @@ export async function checkSandboxPath(input: unknown, scope: SandboxScope): Pro
     if (allowed !== undefined && isWithin(allowed, resolved)) return { ok: true, resolved };
   }
   const where = resolved === input ? `${input} is outside the project` : `${input} resolves to ${resolved}, outside the project`;
-  return { ok: false, reason: `${where}: paths must stay inside the project root ${root}; ${HOW_TO_PROCEED}` };
+  return { ok: false, reason: `${where}: paths must stay inside the project root ${root}; ${HOW_TO_PROCEED}`, outside: { written, real: resolved } };
 }
 
 const rootCache = new Map<string, string>();

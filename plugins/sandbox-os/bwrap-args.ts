@@ -22,6 +22,7 @@
  *   --ro-bind /dev/null F              deny-read files
  *   --ro-bind S S                      unix sockets the user allowed (sandbox.allow_unix_sockets), back
  *                                      where /run, /tmp or a deny-read directory hid them
+ *   --ro-bind F F                      files handed to the command (a hook's transcript: handed-files.ts)
  *   --seccomp 3                        seccomp-filter.ts: no keyring, no new unix socket unless allowed
  *
  * Namespaces: PID (with --die-with-parent: nothing started inside outlives the sandbox), IPC,
@@ -47,6 +48,8 @@ export interface BwrapInvocation {
   seccomp?: boolean;
   /** Unix sockets (or directories of them) the user allowed, bound back in read-only (connect() still works). */
   unixSockets?: readonly string[];
+  /** Files handed to the command to read (handed-files.ts), bound back read-only where a deny-read directory hid them. */
+  handedFiles?: readonly string[];
 }
 
 /** The descriptor bubblewrap reads the seccomp program from. */
@@ -131,10 +134,13 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
   for (const target of plan.blocked) args.push('--ro-bind', invocation.emptyDir, target);
   // A socket allowed inside a hidden directory needs its mount point made before the tmpfs turns read-only.
   const sockets = invocation.unixSockets ?? [];
-  for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir, ...(sockets.length === 0 ? ['--remount-ro', dir] : []));
+  const handed = invocation.handedFiles ?? [];
+  const boundBack = sockets.length + handed.length > 0;
+  for (const dir of plan.hiddenDirs) args.push('--tmpfs', dir, ...(!boundBack ? ['--remount-ro', dir] : []));
   for (const file of plan.hiddenFiles) args.push('--ro-bind', '/dev/null', file);
   for (const socket of sockets) args.push('--ro-bind-try', socket, socket);
-  if (sockets.length > 0) for (const dir of plan.hiddenDirs) args.push('--remount-ro', dir);
+  for (const file of handed) args.push('--ro-bind', file, file);
+  if (boundBack) for (const dir of plan.hiddenDirs) args.push('--remount-ro', dir);
   // Read-only once every mount point in them is made (their entries' binds keep their own flags).
   for (const { dir } of plan.rebuilt ?? []) args.push('--remount-ro', dir);
   if (invocation.seccomp) args.push('--seccomp', String(SECCOMP_FD));

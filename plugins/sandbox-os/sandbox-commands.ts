@@ -36,6 +36,7 @@ import { readOwnConfigs, restoreOwnConfigs, type ConfigReading } from './own-git
 import { CoalescedSweeps } from './coalesced-sweeps.js';
 import { SweepGate } from './sweep-gate.js';
 import { commandSince } from './file-clock.js';
+import { handedFiles } from './handed-files.js';
 import { isPathWithin } from '../../types/path-within.js';
 import { expectedMounts, hostMounts, mountCheckedArgv } from './mount-check.js';
 import { mkdirBeneath, rmdirBeneath } from './beneath.js';
@@ -223,6 +224,8 @@ export class SandboxCommands {
         this.warnedSockets.add(target);
         this.options.warn(`sandbox-os: sandbox.allow_unix_sockets: ${target} is not bound into the sandbox: ${why}`);
       });
+      // A hook's transcript among the hidden session records: bound back read-only.
+      const handed = await handedFiles(command.readable, writableRoots);
       const bwrap = bwrapArgs({
         plan,
         privateTmp: dirs.tmp,
@@ -237,6 +240,7 @@ export class SandboxCommands {
               { source: dirs.tmp, target: '/tmp' },
               ...(proxySocket ? [{ source: proxySocket, target: PROXY_SOCKET_INSIDE }] : []),
               ...unixSockets.map((socket) => ({ source: socket, target: socket })),
+              ...handed.map((file) => ({ source: file, target: file })),
             ],
           }),
           argv,
@@ -244,6 +248,7 @@ export class SandboxCommands {
         ),
         seccomp: filterFile !== undefined,
         ...(unixSockets.length > 0 ? { unixSockets } : {}),
+        ...(handed.length > 0 ? { handedFiles: handed } : {}),
         ...(proxySocket ? { proxySocket: { outside: proxySocket, inside: PROXY_SOCKET_INSIDE } } : {}),
       });
       const { file, args } = sandboxLaunch(this.found.binary, bwrap, filterFile, launchShell());
@@ -275,7 +280,9 @@ export class SandboxCommands {
         return { kind: 'refused', message: String((stop.signal.reason as Error).message) };
       }
       launched = true;
-      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release, stop: stop.signal } };
+      // The protected paths a command in the project may find read-only, so its caller can say which one a write hit.
+      const readOnlyPaths = [...plan.readOnly, ...plan.blocked].filter((target) => writableRoots.some((root) => isPathWithin(root, target)));
+      return { kind: 'sandboxed', mechanism: 'bubblewrap', launch: { file, args, ...(proxy && proxySocket ? { env: proxy.proxyEnvironment() } : {}), release, stop: stop.signal, readOnlyPaths } };
     } catch (error) {
       return { kind: 'refused', message: epoch !== this.front.epoch() ? SESSION_ENDED_REFUSAL : preparationRefusal(error as Error) };
     } finally {

@@ -110,6 +110,13 @@ export class OsCommandSandbox implements CommandSandbox {
     return this.probing;
   }
 
+  /** What no file tool may read outside the project, whatever a rule allows (read-guard.ts): the commands' hidden paths. */
+  async hiddenReason(absolutePath: string, projectRoot: string): Promise<string | undefined> {
+    await this.loadSettings();
+    const { hiddenReason } = await import('./read-guard.js');
+    return hiddenReason(absolutePath, { homeDir: this.options.homeDir, projectRoot, denyRead: this.settings.denyRead, env: this.options.env ?? process.env });
+  }
+
   async wrap(command: SandboxCommand): Promise<SandboxWrapResult> {
     this.#loadBesideProbe();
     const status = await this.probe();

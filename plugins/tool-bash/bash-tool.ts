@@ -26,6 +26,7 @@
  *   was cut.
  */
 import { stat } from 'node:fs/promises';
+import { readOnlyNote } from './read-only-note.js';
 import type { CommandSandbox, SandboxLaunch } from '../../types/sandbox.js';
 import type { CommandLauncher, LaunchOutcome, LaunchRequest } from '../../types/workspace-io.js';
 import type { OutputLimits } from '../../types/services.js';
@@ -207,7 +208,8 @@ export class BashTool implements Tool {
     const output = await collector.finish();
     if (outcome.end === 'exited' && outcome.backgroundAlive) this.background.add(outcome.pid);
     const stoppedBySandbox = launch.stop?.aborted && !ctx.signal.aborted ? String((launch.stop.reason as Error | undefined)?.message ?? launch.stop.reason) : undefined;
-    return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes, ...(stoppedBySandbox ? { stoppedBySandbox } : {}) });
+    const readOnly = readOnlyNote(output.capped ? `${output.head}\n${output.tail}` : output.text, launch.readOnlyPaths, cwd, ctx.projectRoot);
+    return formatResult(parsed, outcome, output, { killGraceMs: this.killGraceMs, spillMaxBytes: this.spillMaxBytes, maxLines, maxBytes, ...(stoppedBySandbox ? { stoppedBySandbox } : {}), ...(readOnly ? { readOnly } : {}) });
   }
 }
 
@@ -328,6 +330,8 @@ interface FormatSettings {
   maxBytes: number;
   /** Why the OS sandbox stopped the command (SandboxLaunch.stop), when it did. */
   stoppedBySandbox?: string;
+  /** Which protected path a "Read-only file system" came from, and how to go on (read-only-note.ts). */
+  readOnly?: string;
 }
 
 /** The output block: whole, or head + marker + tail. One trailing newline (the line terminator) is dropped. */
@@ -374,6 +378,7 @@ function formatResult(
         `Stop them with: kill -- -${outcome.pid}. They are stopped when the session ends.`,
     );
   }
+  if (settings.readOnly) notes.push(settings.readOnly);
   const tail = notes.length > 0 ? `\n\n${notes.join('\n')}` : '';
 
   if (outcome.end === 'timeout') {

@@ -8,6 +8,7 @@ import { definePlugin } from '../../types/plugin.js';
 import type { KernelApi } from '../../types/plugin.js';
 import type { FileReadTracker, OutputLimits } from '../../types/services.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
+import { outsideReadsOf } from '../../sdk/file-tool-support/outside-read.js';
 import { additionalDirectoriesOf, readOnlyDirectoriesOf, workspaceFilesOf } from '../../sdk/file-tool-support/tool-scope.js';
 import { TOKENS } from '../../types/tokens.js';
 import { readFileDefinition } from './definition.js';
@@ -35,11 +36,13 @@ export default definePlugin({
         const readOnlyDirectories = readOnlyDirectoriesOf(kernel);
         // A front end's buffers (an editor), when it binds TOKENS.WorkspaceFiles; else the disk.
         const workspaceFiles = workspaceFilesOf(kernel);
+        // A file outside the project an allow rule names (`Read(//abs/…)`, `Read(~/…)`), as the sandbox layer judged it.
+        const outsideReads = outsideReadsOf(kernel);
         const delivered = context.get<DeliveredReads>(DELIVERED_READS);
         const recordRead = (absolutePath: string, mtimeMs: number, context: ToolContext): void => delivered.park(context.sessionId, context.toolCallId, absolutePath, mtimeMs);
         return lazyTool(readFileDefinition(limits), async () => {
           const { ReadFileTool } = await import('./read-file-tool.js');
-          return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories, workspaceFiles, recordRead });
+          return new ReadFileTool(limits, reads, { additionalDirectories, readOnlyDirectories, workspaceFiles, recordRead, outsideReads });
         });
       })
       .inSingletonScope();

@@ -27,7 +27,8 @@ import { readWindow, textSource, type ByteSource, type WindowStop } from './read
 import { sniffFileHead } from '../../sdk/file-tool-support/binary-sniff.js';
 import { inPackageDirectory } from '../../config/project-file.js';
 import { containmentCode, fileScope, openForRead, type FileScope } from '../../sdk/file-tool-support/contained-fs.js';
-import { isWithin } from '../../sdk/path-containment.js';
+import { isWithin, resolveRealSync } from '../../sdk/path-containment.js';
+import type { OutsideReads } from '../../sdk/file-tool-support/outside-read.js';
 import type { FileToolOptions } from '../../sdk/file-tool-support/tool-scope.js';
 import { displayPath, toolPathAbsolute } from '../../sdk/file-tool-support/tool-path.js';
 import { readFileDefinition } from './definition.js';
@@ -39,6 +40,8 @@ export interface ReadFileToolOptions extends FileToolOptions {
    * records it only once the output reached the model (delivered-reads.ts).
    */
   recordRead?: (absolutePath: string, mtimeMs: number, context: ToolContext) => void;
+  /** Claude Code's allow rules for a file outside the project (sdk/file-tool-support/outside-read.ts). */
+  outsideReads?: OutsideReads;
 }
 
 /** Right-aligns line numbers to six columns (`%6d`). */
@@ -81,6 +84,7 @@ export class ReadFileTool implements Tool {
     let scope: FileScope | undefined;
     try {
       scope = fileScope(context.projectRoot, context.homeDir, [...(this.options.additionalDirectories?.() ?? []), ...(this.options.readOnlyDirectories?.(context.session) ?? [])]);
+      scope = await this.withOutsideGrant(scope, absolute, context);
       opened = await openForRead(absolute, scope);
     } catch (cause) {
       return error(await describeFsError(cause, absolute, display, scope));
@@ -124,6 +128,24 @@ export class ReadFileTool implements Tool {
       // Not awaited: nothing depends on it, and the result need not wait for one more round trip.
       void file.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * A file outside the scope that an allow rule names by absolute or `~/` path (what let the call
+   * past the sandbox layer, decided again now: outside-read.ts) becomes one more root, the file
+   * itself: the descriptor check then accepts that very file and nothing a swapped link leads to.
+   */
+  private async withOutsideGrant(scope: FileScope, absolute: string, context: ToolContext): Promise<FileScope> {
+    if (!this.options.outsideReads) return scope;
+    let real: string;
+    try {
+      real = resolveRealSync(absolute);
+    } catch {
+      return scope;
+    }
+    if (scope.roots.some((root) => isWithin(root, real))) return scope;
+    const grant = await this.options.outsideReads({ toolName: this.name, projectRoot: context.projectRoot, homeDir: context.homeDir, written: absolute, real });
+    return grant?.ok ? { roots: [...scope.roots, real] } : scope;
   }
 
   private recordRead(absolutePath: string, mtimeMs: number, context: ToolContext): void {

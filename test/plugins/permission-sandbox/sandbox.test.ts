@@ -235,7 +235,7 @@ test('the reason names the resolved path, the root, and how to proceed', async (
   expect(verdict).toEqual({
     decision: 'deny',
     layer: 'permission-sandbox',
-    reason: `out-dir-link/secret.txt resolves to ${base}/outside/secret.txt, outside the project: paths must stay inside the project root ${root}; additional directories can be allowed in settings: permissions.additional_directories`,
+    reason: `out-dir-link/secret.txt resolves to ${base}/outside/secret.txt, outside the project: paths must stay inside the project root ${root}; additional directories can be allowed in settings: permissions.additional_directories, or an allow rule naming the file by absolute or ~/ path (Read(//srv/docs/**), Read(~/notes/**)) in the user's settings or a trusted project's`,
   });
   expect((await check('/etc/passwd'))?.reason).toMatch(/^\/etc\/passwd is outside the project: paths must stay inside the project root /);
   expect((await check(undefined))?.reason).toMatch(/^could not read a file path from the call/);
