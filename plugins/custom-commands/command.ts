@@ -10,6 +10,7 @@ import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
 import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
 import { isShellInert } from '../../types/claude-plugins.js';
+import { wholeToolEntries } from '../../sdk/tool-denials.js';
 import { placeArguments, substituteArguments } from './arguments.js';
 import type { CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
@@ -36,7 +37,12 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
   // `allowed-tools` pre-approves for the command's own `!` lines and then for its turn; a
   // command that stops without a prompt (a refusal, a failed line, a throw) takes it back.
   const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
-  grants.begin(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label);
+  grants.begin(
+    session,
+    file.allowedTools.map((entry) => expandSessionVariables(entry, variables)),
+    label,
+    { entries: file.disallowedTools.map((entry) => expandSessionVariables(entry, variables)), label, base: file.scope },
+  );
   let result: CommandResult | undefined;
   try {
     result = await runFile(session, args, mode, variables);
@@ -135,7 +141,18 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
     const roles = runner.roles();
     const role = file.fork?.agent === undefined ? undefined : findRole(roles, file.fork.agent)?.name;
     if (file.fork?.agent !== undefined && role === undefined) return { isError: true, output: `/${file.name}: ${unknownAgentMessage(file.fork.agentAt, file.fork.agent, roles)}` };
-    const result = await runner.run({ parent: session, prompt, description: `command /${file.name}`, mode, ...(role ? { role } : {}), ...(file.model ? { model: file.model } : {}) });
+    // `disallowed-tools`: a whole tool is not given to the sub-agent; a narrower entry (`Bash(rm:*)`)
+    // is denied to it by the turn's deny list, which covers the sub-agents of the agent that ran the command.
+    const denied = wholeToolEntries(file.disallowedTools);
+    const result = await runner.run({
+      parent: session,
+      prompt,
+      description: `command /${file.name}`,
+      mode,
+      ...(role ? { role } : {}),
+      ...(file.model ? { model: file.model } : {}),
+      ...(denied.length > 0 ? { disallowedTools: denied } : {}),
+    });
     return { output: result.text || `(${label} ended without a final message: ${result.endReason})`, ...(result.isError ? { isError: true } : {}) };
   }
 }

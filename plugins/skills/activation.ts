@@ -14,6 +14,8 @@ import { skillBody, type Skill } from './skill.js';
 import { registeredToolNames } from './tool-names.js';
 import { frontmatterReady } from './frontmatter.js';
 import { readSkillFile } from './skill-file.js';
+import type { SkillTurnModels } from './turn-model.js';
+import { forkAgentId, wholeToolEntries, type DenyList } from '../../sdk/tool-denials.js';
 
 export interface ActivationDeps {
   store: CatalogStore;
@@ -24,6 +26,15 @@ export interface ActivationDeps {
   forkRecentMessages(): number;
   /** A project skill whose name the user's own command holds while the project is untrusted (runtime.ts). */
   heldByUser(skill: Skill): boolean;
+  /** The `disallowed-tools` of each fork skill running now, by its sub-agent (`sessionId\0agentId`). */
+  forkDenies: Map<string, DenyList>;
+  /** An inline skill's `model:` for the turn it is activated for. */
+  models: SkillTurnModels;
+}
+
+/** A skill's `disallowed-tools` as a deny list (undefined when it has none). */
+export function skillDenies(skill: Skill): DenyList | undefined {
+  return skill.disallowedTools.length > 0 ? { entries: skill.disallowedTools, label: `the skill "${skill.name}" (${skill.file})`, base: skill.root.scope } : undefined;
 }
 
 export type ActivationOutcome =
@@ -72,7 +83,8 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   const rendered = await readRendered(skill, args);
   if (!rendered.ok) return { kind: 'error', message: rendered.message };
   if (skill.mode === 'inline') {
-    deps.active.activate(session, { name: skill.name, args, dir: skill.dir, body: rendered.text });
+    const deny = skillDenies(skill);
+    deps.active.activate(session, { name: skill.name, args, dir: skill.dir, body: rendered.text, ...(deny ? { deny } : {}) });
     return { kind: 'inline', skill, rendered: rendered.text };
   }
   const runner = deps.runner();
@@ -86,6 +98,13 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
     if (role === undefined) return { kind: 'fork', skill, text: `The skill "${skill.name}" is not run: ${unknownAgentMessage(skill.file, skill.agent, roles)}.`, isError: true };
   }
   const allowedTools = skill.allowedTools.length > 0 ? registeredToolNames(skill.allowedTools) : undefined;
+  // `disallowed-tools`: a whole tool is never given to the sub-agent; a narrower entry (`Bash(rm:*)`)
+  // is denied to its calls (the skills plugin's preToolUse tap) for as long as it runs.
+  const deny = skillDenies(skill);
+  const disallowedTools = wholeToolEntries(skill.disallowedTools);
+  const agentId = forkAgentId();
+  const forkKey = `${session.sessionId}\u0000${agentId}`;
+  if (deny) deps.forkDenies.set(forkKey, deny);
   const header = `You are running the skill "${skill.name}" in an isolated conversation. Its folder is ${skill.dir} (paths in it are relative to that folder). ` +
     'When you are done, answer with the result: your final message is all the caller receives.';
   try {
@@ -97,6 +116,8 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
       context: forkContextOf(skill, deps.forkRecentMessages()),
       systemPrompt: [header, rendered.text],
       ...(allowedTools ? { allowedTools } : {}),
+      ...(disallowedTools.length > 0 ? { disallowedTools } : {}),
+      agentId,
       ...(skill.model ? { model: skill.model } : {}),
       ...(signal ? { signal } : {}),
       ...(mode ? { mode } : {}),
@@ -104,5 +125,7 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
     return { kind: 'fork', skill, text: result.text || `(the skill "${skill.name}" ended without a final message: ${result.endReason})`, isError: result.isError };
   } catch (error) {
     return { kind: 'fork', skill, text: `The skill "${skill.name}" could not run as a sub-agent: ${(error as Error).message}`, isError: true };
+  } finally {
+    deps.forkDenies.delete(forkKey);
   }
 }

@@ -22,6 +22,7 @@ import { loadSkillTool } from './load-skill-tool.js';
 import { INSTALL_SKILL, installSkillDefinition } from './install-definition.js';
 import { PermissionStage } from '../../types/permissions.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
+import { ToolDenials } from '../../sdk/tool-denials.js';
 import { renderActive, renderCatalog, type ActiveEntry } from './render.js';
 import { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
 import { skillsSection } from './settings.js';
@@ -91,6 +92,15 @@ export default definePlugin({
           }
         : undefined,
     );
+
+    // An active skill's (or a running fork skill's) `disallowed-tools`: denied, whatever else allows.
+    const denials = new ToolDenials(kernel);
+    kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => denials.decide(decision, context, runtime.denyLists(context)));
+    // An inline skill's `model:` lasts for its turn: the next prompt submitted brings the session's model back.
+    kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
+      runtime.deps.models.promptSubmitted(context);
+      return submission;
+    });
 
     kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
       // A project skill whose name the user's own command holds (untrusted) is not offered to the model either.

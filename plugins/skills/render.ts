@@ -3,6 +3,7 @@
  * rendered body (S5) and the active-skills block (per-request environment, S4).
  */
 import type { Skill } from './skill.js';
+import type { DenyList } from '../../sdk/tool-denials.js';
 
 /** Replaced by the arguments; when the body has none, arguments go under "## User Request". */
 export const ARGUMENTS_PLACEHOLDER = '$ARGUMENTS';
@@ -55,6 +56,8 @@ export interface ActiveEntry {
   /** The skill's folder: files the body names are relative to it. */
   dir: string;
   body: string;
+  /** Its `disallowed-tools`, denied to the session's agent (and its sub-agents) while it is active. */
+  deny?: DenyList;
 }
 
 export function renderActive(entries: readonly ActiveEntry[]): string {
