@@ -9,28 +9,13 @@ import type { PermissionMode } from '../../types/permissions.js';
 import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
 import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
-import { isShellInert } from '../../types/claude-plugins.js';
 import { wholeToolEntries } from '../../sdk/tool-denials.js';
-import { placeArguments, substituteArguments } from './arguments.js';
+import { placeArguments, substituteArguments } from '../../config/command-arguments.js';
 import type { CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnGrants } from './turn-grant.js';
-import { callAsPlugin, registeredTool } from './permission-check.js';
-import { runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
-
-/** `${CLAUDE_SESSION_ID}` and `${CLAUDE_PROJECT_DIR}`, as Claude Code fills them in a command's text; others stay. */
-function expandSessionVariables(text: string, variables: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\{(CLAUDE_SESSION_ID|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);
-}
-
-/**
- * The same in a `!` line, which a shell runs: the project's path is pasted only when no shell
- * would read anything into it; otherwise `${CLAUDE_PROJECT_DIR}` stays for the shell to expand
- * from the bash tool's environment, so a folder named `x$(…)` or `it's` is a path, not code.
- */
-function expandInCommand(command: string, variables: Readonly<Record<string, string>>): string {
-  return expandSessionVariables(command, isShellInert(variables.CLAUDE_PROJECT_DIR ?? '') ? variables : { CLAUDE_SESSION_ID: variables.CLAUDE_SESSION_ID ?? '' });
-}
+import { callAsPlugin, registeredTool } from '../../config/command-tool-calls.js';
+import { expandInCommand, expandSessionVariables, runShellLines, ShellLineError, takeShellLines, withoutSlots } from '../../config/command-shell-lines.js';
 
 export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile, session: AgentSession, args: string, mode: PermissionMode): Promise<CommandResult> {
   const label = `/${file.name} (${file.file})`;

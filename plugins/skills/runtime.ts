@@ -26,6 +26,7 @@ import { skillCommand } from './skill-commands.js';
 import { CatalogWatcher, type WatchedChange, type WatchTarget } from './watcher.js';
 import { terminalSafe } from '../../config/terminal-safe.js';
 import type { DenyList } from '../../sdk/tool-denials.js';
+import type { PermissionMode } from '../../types/permissions.js';
 import { SkillTurnModels } from './turn-model.js';
 
 /**
@@ -41,6 +42,12 @@ export class SkillsRuntime {
   readonly deps: ActivationDeps;
   #commands: { catalog: SkillCatalog; list: Command[] } | undefined;
   #shadowWarned = new Set<string>();
+  /** Each agent's permission mode at its latest tool call (index.ts notes it in preToolUse). */
+  readonly #modes = new Map<string, PermissionMode>();
+
+  noteMode(context: { sessionId: string; agentId: string; mode: PermissionMode }): void {
+    this.#modes.set(`${context.sessionId}\u0000${context.agentId}`, context.mode);
+  }
 
   constructor(readonly kernel: KernelApi) {
     // The main session's list is saved with it (a continued session keeps its skills).
@@ -66,6 +73,8 @@ export class SkillsRuntime {
       heldByUser: (skill) => this.heldByUser(skill),
       forkDenies: new Map(),
       models: new SkillTurnModels(kernel),
+      kernel,
+      modeOf: (session) => this.#modes.get(`${session.sessionId}\u0000${session.agentId}`),
     };
   }
 
@@ -133,7 +142,7 @@ export class SkillsRuntime {
     const missing: string[] = [];
     for (const saved of loadActiveSkills(this.kernel.projectRoot, session.sessionId)) {
       const skill = this.store.current.get(saved.name);
-      const rendered = skill && skill.mode === 'inline' ? await readRendered(skill, saved.args) : undefined;
+      const rendered = skill && skill.mode === 'inline' ? await readRendered(skill, saved.args, { sessionId: session.sessionId, projectRoot: this.kernel.projectRoot }) : undefined;
       if (!skill || !rendered?.ok) {
         missing.push(saved.name);
         continue;

@@ -66,3 +66,37 @@ test.concurrent("an inline skill's model: sends its turn to that model, as a com
     expect(s.requests[0]!.body.model).toBe('other-model');
   });
 });
+test.concurrent('a SKILL.md fills in $ARGUMENTS[N], $N, ${CLAUDE_SKILL_DIR} and ${CLAUDE_SESSION_ID}, and runs its !`…` lines as a command file does', async () => {
+  await scenario([{ text: 'done' }, { text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
+    const dir = join(s.home, '.claude/skills/pdf');
+    write(join(dir, 'SKILL.md'), '---\nname: pdf\ndescription: PDF work\n---\nSkill dir: ${CLAUDE_SKILL_DIR}\nSession: ${CLAUDE_SESSION_ID}\nFirst: $0 second: $1 indexed: $ARGUMENTS[0] all: $ARGUMENTS\nNow: !`echo bang-$((40+2))`\n');
+    const r = await s.run(['-p', '/pdf doc.pdf out.txt', '--allowedTools', 'Bash(echo:*)', '--output-format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const sessionId = JSON.parse(r.stdout).session_id as string;
+    const system = systemText(s.requests[0]!.body);
+    expect(system).toContain(`Skill dir: ${dir}\n`);
+    expect(system).toContain(`Session: ${sessionId}\n`);
+    expect(system).toContain('First: doc.pdf second: out.txt indexed: doc.pdf all: doc.pdf out.txt');
+    expect(system).toContain('Now: bang-42');
+    // Never prompts: a line no rule allows stops the skill, as it stops a command file.
+    const refused = await s.run(['-p', '/pdf a b']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain('permission check failed');
+    expect(s.requests).toHaveLength(1);
+    expect(lastUserTexts(s.requests[0]!.body).join('\n')).toContain('doc.pdf out.txt');
+  });
+});
+
+test.concurrent("a project's skill never runs its !`…` lines (an untrusted project's command file does not either; trust approves command files, not skills)", async () => {
+  await scenario([{ text: 'done' }], async (s) => {
+    write(join(s.home, '.mewcode/settings.yaml'), 'sandbox: false\n');
+    write(join(s.cwd, '.claude/skills/explain/SKILL.md'), '---\nname: explain\ndescription: Explain code\n---\nChanges:\n!`touch ran-marker`\n');
+    const r = await s.run(['-p', '/explain', '--permission-mode', 'bypassPermissions']);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/trust/);
+    expect(existsSync(join(s.cwd, 'ran-marker'))).toBe(false);
+    expect(s.requests).toHaveLength(0);
+  });
+});
