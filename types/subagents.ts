@@ -55,6 +55,8 @@ export interface SubagentRequest {
   readOnly?: boolean;
   /** A hard allowlist of tool names, applied after the role's own filter (system tools exempt). */
   allowedTools?: readonly string[];
+  /** Tools the sub-agent is not given, added to the role's own (a fork-mode skill's or command's `disallowed-tools`). */
+  disallowedTools?: readonly string[];
   /** System-prompt parts added after the role's prompt (e.g. a fork-mode skill's body). */
   systemPrompt?: readonly string[];
   /** A configured provider name or model, overriding the role's. */

@@ -15,6 +15,13 @@ import type { WorkspaceTrust } from '../../types/trust.js';
 import { expandPluginVariables, withoutProjectDir } from '../../types/claude-plugins.js';
 import { readFrontmatter } from '../../sdk/frontmatter.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
+import { argumentNamesOf, disallowedToolsOf, frontmatterKeyWarnings } from '../../config/definition-keys.js';
+
+/** The keys a command file may hold (Claude Code's command and skill keys): any other is a warning naming the nearest. */
+const COMMAND_KEYS: readonly string[] = [
+  'description', 'argument-hint', 'argument_hint', 'allowed-tools', 'allowed_tools', 'disallowed-tools', 'disallowed_tools', 'disallowedTools',
+  'model', 'disable-model-invocation', 'user-invocable', 'effort', 'context', 'agent', 'background', 'hooks', 'arguments', 'when_to_use', 'shell', 'name', 'paths',
+];
 
 export type CommandScope = 'user' | 'project';
 
@@ -38,6 +45,8 @@ export interface CommandFile {
   argumentHint?: string;
   /** `allowed-tools` entries as written (`Bash(git status:*)`, `Read`). */
   allowedTools: string[];
+  /** `disallowed-tools` entries as written: deny rules for the command's turn (or its whole sub-agent). */
+  disallowedTools: string[];
   /** `arguments:`: the names of the words in order (`$component` is the first). */
   argumentNames: string[];
   model?: string;
@@ -103,6 +112,7 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
       }
       const data = parsed.data;
       const at = (key: string): string => (parsed.keyLines[key] === undefined ? shown : `${shown}:${parsed.keyLines[key]}`);
+      for (const { key, message } of frontmatterKeyWarnings(data, COMMAND_KEYS, 'command')) warn(`custom commands: ${at(key)}: ${message}`);
       // The project's path is filled in when the command runs, as in every command's text (command.ts).
       const expand = (text: string): string => (root.variables ? expandPluginVariables(text, withoutProjectDir(root.variables)) : text);
       const hint = argumentHintOf(data);
@@ -124,8 +134,9 @@ export async function loadCommandFiles(roots: readonly CommandRoot[], warn: (mes
         description: typeof data.description === 'string' && data.description.trim() ? data.description.trim() : firstLine(parsed.body),
         ...(hint !== undefined ? { argumentHint: hint } : {}),
         allowedTools: approvesTools ? allowedTools.map(expand) : [],
-        // A list of names, or of `{ name, description }` entries; or one string of names.
-        argumentNames: toolList(Array.isArray(data.arguments) ? data.arguments.map((item: unknown) => (typeof item === 'object' && item !== null && 'name' in item ? (item as { name: unknown }).name : item)) : data.arguments),
+        // A restriction: the project's files need no trust for it.
+        disallowedTools: disallowedToolsOf(data).map(expand),
+        argumentNames: argumentNamesOf(data),
         ...(typeof data.model === 'string' && data.model.trim() ? { model: data.model.trim() } : {}),
         ...(fork ? { fork } : {}),
         disableModelInvocation: claudeFlag(data['disable-model-invocation'], 'disable-model-invocation', false, (message) => warn(`custom commands: ${at('disable-model-invocation')}: ${message}`)),

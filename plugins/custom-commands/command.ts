@@ -9,34 +9,25 @@ import type { PermissionMode } from '../../types/permissions.js';
 import { chooseModel } from '../../sdk/model-choice.js';
 import { TOKENS } from '../../types/tokens.js';
 import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
-import { isShellInert } from '../../types/claude-plugins.js';
-import { placeArguments, substituteArguments } from './arguments.js';
+import { wholeToolEntries } from '../../sdk/tool-denials.js';
+import { placeArguments, substituteArguments } from '../../config/command-arguments.js';
 import type { CommandFile } from './command-file.js';
 import { includeFiles } from './file-includes.js';
 import type { TurnGrants } from './turn-grant.js';
-import { callAsPlugin, registeredTool } from './permission-check.js';
-import { runShellLines, ShellLineError, takeShellLines, withoutSlots } from './shell-lines.js';
-
-/** `${CLAUDE_SESSION_ID}` and `${CLAUDE_PROJECT_DIR}`, as Claude Code fills them in a command's text; others stay. */
-function expandSessionVariables(text: string, variables: Readonly<Record<string, string>>): string {
-  return text.replace(/\$\{(CLAUDE_SESSION_ID|CLAUDE_PROJECT_DIR)\}/g, (match, name: string) => variables[name] ?? match);
-}
-
-/**
- * The same in a `!` line, which a shell runs: the project's path is pasted only when no shell
- * would read anything into it; otherwise `${CLAUDE_PROJECT_DIR}` stays for the shell to expand
- * from the bash tool's environment, so a folder named `x$(…)` or `it's` is a path, not code.
- */
-function expandInCommand(command: string, variables: Readonly<Record<string, string>>): string {
-  return expandSessionVariables(command, isShellInert(variables.CLAUDE_PROJECT_DIR ?? '') ? variables : { CLAUDE_SESSION_ID: variables.CLAUDE_SESSION_ID ?? '' });
-}
+import { callAsPlugin, registeredTool } from '../../config/command-tool-calls.js';
+import { expandInCommand, expandSessionVariables, runShellLines, ShellLineError, takeShellLines, withoutSlots } from '../../config/command-shell-lines.js';
 
 export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: CommandFile, session: AgentSession, args: string, mode: PermissionMode): Promise<CommandResult> {
   const label = `/${file.name} (${file.file})`;
   // `allowed-tools` pre-approves for the command's own `!` lines and then for its turn; a
   // command that stops without a prompt (a refusal, a failed line, a throw) takes it back.
   const variables = { CLAUDE_SESSION_ID: session.sessionId, CLAUDE_PROJECT_DIR: kernel.projectRoot };
-  grants.begin(session, file.allowedTools.map((entry) => expandSessionVariables(entry, variables)), label);
+  grants.begin(
+    session,
+    file.allowedTools.map((entry) => expandSessionVariables(entry, variables)),
+    label,
+    { entries: file.disallowedTools.map((entry) => expandSessionVariables(entry, variables)), label, base: file.scope },
+  );
   let result: CommandResult | undefined;
   try {
     result = await runFile(session, args, mode, variables);
@@ -135,7 +126,18 @@ export async function runCommand(kernel: KernelApi, grants: TurnGrants, file: Co
     const roles = runner.roles();
     const role = file.fork?.agent === undefined ? undefined : findRole(roles, file.fork.agent)?.name;
     if (file.fork?.agent !== undefined && role === undefined) return { isError: true, output: `/${file.name}: ${unknownAgentMessage(file.fork.agentAt, file.fork.agent, roles)}` };
-    const result = await runner.run({ parent: session, prompt, description: `command /${file.name}`, mode, ...(role ? { role } : {}), ...(file.model ? { model: file.model } : {}) });
+    // `disallowed-tools`: a whole tool is not given to the sub-agent; a narrower entry (`Bash(rm:*)`)
+    // is denied to it by the turn's deny list, which covers the sub-agents of the agent that ran the command.
+    const denied = wholeToolEntries(file.disallowedTools);
+    const result = await runner.run({
+      parent: session,
+      prompt,
+      description: `command /${file.name}`,
+      mode,
+      ...(role ? { role } : {}),
+      ...(file.model ? { model: file.model } : {}),
+      ...(denied.length > 0 ? { disallowedTools: denied } : {}),
+    });
     return { output: result.text || `(${label} ended without a final message: ${result.endReason})`, ...(result.isError ? { isError: true } : {}) };
   }
 }

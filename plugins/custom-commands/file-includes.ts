@@ -10,7 +10,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readProjectTextFile } from '../../config/project-file.js';
 import { containPath } from '../../sdk/path-containment.js';
-import { withoutSlots } from './shell-lines.js';
+import { withoutSlots } from '../../config/command-shell-lines.js';
 
 /** At line start or after whitespace, as Claude Code recognises a mention. */
 const MENTION = /(^|\s)@([^\s`'"]+)/g;

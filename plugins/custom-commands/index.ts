@@ -19,6 +19,7 @@ import { loadOnce } from '../../sdk/load-once.js';
 import { findRole, unknownAgentMessage, type SubagentRunner } from '../../types/subagents.js';
 import { commandRoots, loadCommandFiles, scopeLabel, type CommandFile, type CommandRoot } from './command-file.js';
 import { TurnGrants } from './turn-grant.js';
+import { ToolDenials } from '../../sdk/tool-denials.js';
 import { terminalSafe } from '../../config/terminal-safe.js';
 
 const NAME = 'custom-commands';
@@ -79,6 +80,7 @@ class CustomCommands implements CommandProvider {
     this.grants = new TurnGrants(
       { projectRoot: kernel.projectRoot, homeDir: kernel.homeDir },
       rulesOnly ? { where: rulesOnly.where, warn: (message) => kernel.warn(`custom commands: ${message}`) } : undefined,
+      new ToolDenials(kernel),
     );
   }
 

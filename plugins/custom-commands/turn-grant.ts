@@ -22,6 +22,7 @@
 import type { PromptSubmitContext, ToolUseContext, ToolUseDecision } from '../../types/hooks.js';
 import type { PermissionTarget } from '../../types/tools.js';
 import { GrantSet } from './grant-match.js';
+import type { DenyList, ToolDenials } from '../../sdk/tool-denials.js';
 
 interface Grant {
   grants: GrantSet;
@@ -31,6 +32,8 @@ interface Grant {
   started: boolean;
   /** Undoes what else the command changed for its turn (its `model`). */
   restore?: () => void;
+  /** Its `disallowed-tools`: denied for the same lifetime, to the agent and its sub-agents, whatever else allows. */
+  denies?: DenyList;
 }
 
 type AgentKey = { sessionId: string; agentId: string };
@@ -52,10 +55,11 @@ export class TurnGrants {
   constructor(
     private readonly home: { projectRoot: string; homeDir: string },
     private readonly rulesOnly?: ManagedRulesOnly,
+    private readonly denials?: ToolDenials,
   ) {}
 
   /** The command starts running: its entries hold for its own `!` lines from now on. */
-  begin(context: AgentKey, entries: readonly string[], label: string): void {
+  begin(context: AgentKey, entries: readonly string[], label: string, denies?: DenyList): void {
     this.drop(context);
     if (this.rulesOnly && entries.length > 0) {
       if (!this.#warned.has(label)) {
@@ -67,7 +71,7 @@ export class TurnGrants {
       entries = [];
     }
     // Kept even when empty: the grant also carries what the command changed for its turn (its model).
-    this.#byAgent.set(key(context), { grants: new GrantSet(entries), label, started: false });
+    this.#byAgent.set(key(context), { grants: new GrantSet(entries), label, started: false, ...(denies && denies.entries.length > 0 ? { denies } : {}) });
   }
 
   /** The command succeeded: `prompt` is what it sends, `restore` undoes its model for the turn after. */
@@ -98,6 +102,15 @@ export class TurnGrants {
   }
 
   async decide(decision: ToolUseDecision, context: ToolUseContext): Promise<ToolUseDecision> {
+    // `disallowed-tools` first: a deny the grant's own allow (or anyone's) never lifts. A
+    // sub-agent started during the command's turn is held to it too.
+    const denies = [this.#byAgent.get(key(context))?.denies, context.parentAgentId === undefined ? undefined : this.#byAgent.get(key({ sessionId: context.sessionId, agentId: context.parentAgentId }))?.denies].filter(
+      (list): list is DenyList => list !== undefined,
+    );
+    if (denies.length > 0 && this.denials) {
+      const denied = await this.denials.decide(decision, context, denies);
+      if (denied.decision === 'deny') return denied;
+    }
     const grant = this.#byAgent.get(key(context));
     // Another tap's answer stands (an allow needs nothing more; an ask or a deny is never lowered).
     if (!grant || grant.grants.empty || decision.decision !== undefined || !context.tool || context.tool.system) return decision;

@@ -14,6 +14,11 @@ import { skillBody, type Skill } from './skill.js';
 import { registeredToolNames } from './tool-names.js';
 import { frontmatterReady } from './frontmatter.js';
 import { readSkillFile } from './skill-file.js';
+import type { SkillTurnModels } from './turn-model.js';
+import type { KernelApi } from '../../types/plugin.js';
+import { placeArguments } from '../../config/command-arguments.js';
+import { expandInCommand, expandSessionVariables, replaceSlots, runShellLines, ShellLineError, takeShellLines, withoutSlots } from '../../config/command-shell-lines.js';
+import { forkAgentId, wholeToolEntries, type DenyList } from '../../sdk/tool-denials.js';
 
 export interface ActivationDeps {
   store: CatalogStore;
@@ -24,6 +29,18 @@ export interface ActivationDeps {
   forkRecentMessages(): number;
   /** A project skill whose name the user's own command holds while the project is untrusted (runtime.ts). */
   heldByUser(skill: Skill): boolean;
+  /** The `disallowed-tools` of each fork skill running now, by its sub-agent (`sessionId\0agentId`). */
+  forkDenies: Map<string, DenyList>;
+  /** An inline skill's `model:` for the turn it is activated for. */
+  models: SkillTurnModels;
+  kernel: KernelApi;
+  /** The permission mode of the agent's latest tool call (load_skill's own): its `!` lines are judged in it. */
+  modeOf(session: { sessionId: string; agentId: string }): PermissionMode | undefined;
+}
+
+/** A skill's `disallowed-tools` as a deny list (undefined when it has none). */
+export function skillDenies(skill: Skill): DenyList | undefined {
+  return skill.disallowedTools.length > 0 ? { entries: skill.disallowedTools, label: `the skill "${skill.name}" (${skill.file})`, base: skill.root.scope } : undefined;
 }
 
 export type ActivationOutcome =
@@ -41,8 +58,29 @@ export function unknownSkillMessage(name: string, known: readonly Skill[]): stri
   return `Unknown skill "${name}". ${names.length > 0 ? `Available skills: ${shown}.` : 'No skills are installed.'} Use one of these names exactly.`;
 }
 
-/** The body from disk now, rendered; an error names the file. */
-export async function readRendered(skill: Skill, args: string): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+/** What filling in a skill's text needs: the session's id and project (placeholders). */
+export interface RenderPlace {
+  sessionId: string;
+  projectRoot: string;
+}
+
+/** What running a skill's `!` lines needs (an activation); without it (a resume, a compaction) they are not run again. */
+export interface ShellRun {
+  kernel: KernelApi;
+  session: AgentSession;
+  mode: PermissionMode;
+}
+
+/**
+ * The body from disk now, rendered; an error names the file. Placeholders as in a command file
+ * (config/command-arguments.ts, config/command-shell-lines.ts): the arguments, `${CLAUDE_SKILL_DIR}`
+ * (the skill's folder), `${CLAUDE_SESSION_ID}`, `${CLAUDE_PROJECT_DIR}`; and its `` !`…` `` lines
+ * run before the body is shown, through the kernel's gate as a command file's do (never asking;
+ * one not allowed outright, or failing, stops the activation). A project's skill never runs them:
+ * the trust a project's command file needs is given to the exact text of files the trust scan
+ * lists, and it does not list skills.
+ */
+export async function readRendered(skill: Skill, args: string, place: RenderPlace, run?: ShellRun): Promise<{ ok: true; text: string; shellLines?: number } | { ok: false; message: string }> {
   const read = await readSkillFile(skill.file, skill.root);
   if (!read.ok) return { ok: false, message: `Cannot read the skill "${skill.name}" (${skill.file}): ${read.message}. It may have been removed or changed; the catalog reloads when its folders change.` };
   const text = read.text;
@@ -50,7 +88,33 @@ export async function readRendered(skill: Skill, args: string): Promise<{ ok: tr
   const body = skillBody(text);
   if (!body.ok) return { ok: false, message: `The skill "${skill.name}" (${skill.file}) no longer parses: ${body.error}` };
   const own = skill.root.variables ? expandPluginVariables(body.body, skill.root.variables) : body.body;
-  return { ok: true, text: renderBody(skill, own, args) };
+  const label = `The skill "${skill.name}" (${skill.file})`;
+  // The file's own `!` lines are taken first: nothing filled in afterwards can add one.
+  const taken = takeShellLines(own);
+  const variables = { CLAUDE_SESSION_ID: place.sessionId, CLAUDE_PROJECT_DIR: place.projectRoot, CLAUDE_SKILL_DIR: skill.dir };
+  const typed = withoutSlots(args);
+  let commands: { text: string; placed: boolean }[];
+  try {
+    commands = taken.commands.map((command) => placeArguments(expandInCommand(command, variables, label), typed, skill.argumentNames));
+  } catch (error) {
+    if (error instanceof ShellLineError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const rendered = renderBody(skill, expandSessionVariables(taken.body, variables), typed, commands.some((command) => command.placed));
+  if (commands.length === 0) return { ok: true, text: rendered };
+  if (skill.root.scope === 'project') {
+    return {
+      ok: false,
+      message: `${label} has !\`…\` lines, which a project's skill never runs (trusted or not: workspace trust approves a project's command files, not its skills); put the commands in a command file (.claude/commands) or make it your own skill (~/.claude/skills).`,
+    };
+  }
+  if (!run) return { ok: true, shellLines: commands.length, text: replaceSlots(rendered, (index) => `(the output of !\`${commands[index]?.text ?? ''}\` is not shown again: it ran when the skill was activated)`) };
+  try {
+    return { ok: true, text: await runShellLines(rendered, commands.map((command) => command.text), run.kernel, run.session, run.mode, label) };
+  } catch (error) {
+    if (error instanceof ShellLineError) return { ok: false, message: error.message };
+    throw error;
+  }
 }
 
 export function forkContextOf(skill: Skill, recent: number): ForkContext {
@@ -69,10 +133,12 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
   const catalog = deps.store.current;
   const skill = catalog.get(name);
   if (!skill) return { kind: 'error', message: unknownSkillMessage(name, catalog.skills) };
-  const rendered = await readRendered(skill, args);
+  const place = { sessionId: session.sessionId, projectRoot: deps.kernel.projectRoot };
+  const rendered = await readRendered(skill, args, place, { kernel: deps.kernel, session, mode: mode ?? deps.modeOf(session) ?? 'default' });
   if (!rendered.ok) return { kind: 'error', message: rendered.message };
   if (skill.mode === 'inline') {
-    deps.active.activate(session, { name: skill.name, args, dir: skill.dir, body: rendered.text });
+    const deny = skillDenies(skill);
+    deps.active.activate(session, { name: skill.name, args, dir: skill.dir, body: rendered.text, ...(deny ? { deny } : {}) });
     return { kind: 'inline', skill, rendered: rendered.text };
   }
   const runner = deps.runner();
@@ -86,6 +152,13 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
     if (role === undefined) return { kind: 'fork', skill, text: `The skill "${skill.name}" is not run: ${unknownAgentMessage(skill.file, skill.agent, roles)}.`, isError: true };
   }
   const allowedTools = skill.allowedTools.length > 0 ? registeredToolNames(skill.allowedTools) : undefined;
+  // `disallowed-tools`: a whole tool is never given to the sub-agent; a narrower entry (`Bash(rm:*)`)
+  // is denied to its calls (the skills plugin's preToolUse tap) for as long as it runs.
+  const deny = skillDenies(skill);
+  const disallowedTools = wholeToolEntries(skill.disallowedTools);
+  const agentId = forkAgentId();
+  const forkKey = `${session.sessionId}\u0000${agentId}`;
+  if (deny) deps.forkDenies.set(forkKey, deny);
   const header = `You are running the skill "${skill.name}" in an isolated conversation. Its folder is ${skill.dir} (paths in it are relative to that folder). ` +
     'When you are done, answer with the result: your final message is all the caller receives.';
   try {
@@ -97,6 +170,8 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
       context: forkContextOf(skill, deps.forkRecentMessages()),
       systemPrompt: [header, rendered.text],
       ...(allowedTools ? { allowedTools } : {}),
+      ...(disallowedTools.length > 0 ? { disallowedTools } : {}),
+      agentId,
       ...(skill.model ? { model: skill.model } : {}),
       ...(signal ? { signal } : {}),
       ...(mode ? { mode } : {}),
@@ -104,5 +179,7 @@ export async function activateSkill(deps: ActivationDeps, session: AgentSession,
     return { kind: 'fork', skill, text: result.text || `(the skill "${skill.name}" ended without a final message: ${result.endReason})`, isError: result.isError };
   } catch (error) {
     return { kind: 'fork', skill, text: `The skill "${skill.name}" could not run as a sub-agent: ${(error as Error).message}`, isError: true };
+  } finally {
+    deps.forkDenies.delete(forkKey);
   }
 }

@@ -10,7 +10,7 @@ import { parseFrontmatter as readDefinitionFrontmatter } from '../../sdk/frontma
 export { frontmatterReady, normaliseText, splitFrontmatter, type SplitMarkdown } from '../../sdk/frontmatter.js';
 
 export type FrontmatterResult =
-  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean }
+  | { ok: true; data: Record<string, unknown>; body: string; hasFrontmatter: boolean; keyLines: Record<string, number> }
   | { ok: false; error: string };
 
 /** Parse a SKILL.md text: the frontmatter mapping (errors name the line) and the body. */
@@ -18,5 +18,5 @@ export function parseFrontmatter(raw: string): FrontmatterResult {
   const parsed = readDefinitionFrontmatter(raw);
   // The frontmatter that never closes is said without a line (its message names line 1 already).
   if (!parsed.ok) return { ok: false, error: parsed.line === 1 ? parsed.message : `line ${parsed.line}: ${parsed.message}` };
-  return { ok: true, data: parsed.data, body: parsed.body, hasFrontmatter: parsed.hasFrontmatter };
+  return { ok: true, data: parsed.data, body: parsed.body, hasFrontmatter: parsed.hasFrontmatter, keyLines: parsed.keyLines };
 }

@@ -22,6 +22,7 @@ import { loadSkillTool } from './load-skill-tool.js';
 import { INSTALL_SKILL, installSkillDefinition } from './install-definition.js';
 import { PermissionStage } from '../../types/permissions.js';
 import { lazyTool } from '../../sdk/lazy-tool.js';
+import { ToolDenials } from '../../sdk/tool-denials.js';
 import { renderActive, renderCatalog, type ActiveEntry } from './render.js';
 import { SKILLS_RUNTIME, SkillsRuntime } from './runtime.js';
 import { skillsSection } from './settings.js';
@@ -92,6 +93,19 @@ export default definePlugin({
         : undefined,
     );
 
+    // An active skill's (or a running fork skill's) `disallowed-tools`: denied, whatever else allows.
+    const denials = new ToolDenials(kernel);
+    kernel.hooks.preToolUse.tapPromise(NAME, async (decision, context) => {
+      // load_skill's own call notes the mode its skill's `!` lines are judged in.
+      runtime.noteMode(context);
+      return denials.decide(decision, context, runtime.denyLists(context));
+    });
+    // An inline skill's `model:` lasts for its turn: the next prompt submitted brings the session's model back.
+    kernel.hooks.userPromptSubmit.tapPromise(NAME, async (submission, context) => {
+      runtime.deps.models.promptSubmitted(context);
+      return submission;
+    });
+
     kernel.hooks.buildSystemPrompt.tap(NAME, (parts) => {
       // A project skill whose name the user's own command holds (untrusted) is not offered to the model either.
       const held = runtime.userHeldNames();
@@ -124,8 +138,9 @@ export default definePlugin({
       const fresh: ActiveEntry[] = [];
       for (const entry of entries) {
         const skill = runtime.store.current.get(entry.name);
-        const rendered = skill ? await readRendered(skill, entry.args) : undefined;
-        fresh.push(rendered?.ok ? { ...entry, body: rendered.text } : entry);
+        // A body whose `!` lines ran keeps what they printed (they are not run again here).
+        const rendered = skill ? await readRendered(skill, entry.args, { sessionId: context.sessionId, projectRoot: kernel.projectRoot }) : undefined;
+        fresh.push(rendered?.ok && !rendered.shellLines ? { ...entry, body: rendered.text } : entry);
       }
       runtime.active.replaceAll(context, fresh);
       // Through the kernel's re-injection list, so the note is persisted after the compaction

@@ -50,6 +50,9 @@ export function loadSkillTool(deps: ActivationDeps): Tool {
       const outcome = await activateSkill(deps, context.session, name, (input.arguments as string | undefined) ?? '', context.signal);
       if (outcome.kind === 'error') return { content: outcome.message, isError: true };
       if (outcome.kind === 'fork') return { content: outcome.text, isError: outcome.isError };
+      // `model:` takes the rest of this turn to the skill's model.
+      const refused = deps.models.apply(context.session, outcome.skill);
+      if (refused) return { content: `The skill "${outcome.skill.name}" is active, but ${refused}; the session's model continues.`, isError: true };
       return {
         content: `The skill "${outcome.skill.name}" is active: its instructions are in the Active Skills section of the system prompt from the next request on. Follow them now.`,
       };

@@ -3,6 +3,8 @@
  * rendered body (S5) and the active-skills block (per-request environment, S4).
  */
 import type { Skill } from './skill.js';
+import { placeArguments } from '../../config/command-arguments.js';
+import type { DenyList } from '../../sdk/tool-denials.js';
 
 /** Replaced by the arguments; when the body has none, arguments go under "## User Request". */
 export const ARGUMENTS_PLACEHOLDER = '$ARGUMENTS';
@@ -39,13 +41,17 @@ export function toolsHint(tools: readonly string[]): string {
   return `This skill is designed to use only these tools: ${tools.join(', ')}. Prefer them over other tools when possible.\n\n---\n\n`;
 }
 
-/** The body as the model reads it: the allowed-tools hint first, then the arguments placed. */
-export function renderBody(skill: Pick<Skill, 'allowedTools'>, body: string, args: string): string {
-  let text = skill.allowedTools.length > 0 ? toolsHint(skill.allowedTools) + body : body;
+/**
+ * The body as the model reads it: the allowed-tools hint first, then the arguments placed as a
+ * command file places them (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N`, `arguments:` names, `\$1`); a
+ * body with no placeholder (and no `!` line that used one: `alsoPlaced`) gets them under "## User Request".
+ */
+export function renderBody(skill: Pick<Skill, 'allowedTools'> & { argumentNames?: readonly string[] }, body: string, args: string, alsoPlaced = false): string {
+  const text = skill.allowedTools.length > 0 ? toolsHint(skill.allowedTools) + body : body;
   const trimmed = args.trim();
-  if (text.includes(ARGUMENTS_PLACEHOLDER)) text = text.split(ARGUMENTS_PLACEHOLDER).join(trimmed);
-  else if (trimmed) text += `\n\n## User Request\n\n${trimmed}`;
-  return text;
+  const placed = placeArguments(text, trimmed, skill.argumentNames ?? []);
+  if (placed.placed || alsoPlaced || !trimmed) return placed.text;
+  return `${placed.text}\n\n## User Request\n\n${trimmed}`;
 }
 
 export interface ActiveEntry {
@@ -55,6 +61,8 @@ export interface ActiveEntry {
   /** The skill's folder: files the body names are relative to it. */
   dir: string;
   body: string;
+  /** Its `disallowed-tools`, denied to the session's agent (and its sub-agents) while it is active. */
+  deny?: DenyList;
 }
 
 export function renderActive(entries: readonly ActiveEntry[]): string {

@@ -15,7 +15,7 @@ import type { SubagentRunner } from '../../types/subagents.js';
 import { TOKENS } from '../../types/tokens.js';
 import type { WorkspaceTrust } from '../../types/trust.js';
 import { ActiveSkills } from './active.js';
-import { readRendered, type ActivationDeps } from './activation.js';
+import { readRendered, skillDenies, type ActivationDeps } from './activation.js';
 import type { SkillCatalog } from './catalog.js';
 import { CatalogStore, summarizeProblems } from './catalog-store.js';
 import { rootsWrittenByProject, skillRoots } from './roots.js';
@@ -25,6 +25,9 @@ import { DEFAULT_SKILLS_SETTINGS, skillsSection, type SkillsSettings } from './s
 import { skillCommand } from './skill-commands.js';
 import { CatalogWatcher, type WatchedChange, type WatchTarget } from './watcher.js';
 import { terminalSafe } from '../../config/terminal-safe.js';
+import type { DenyList } from '../../sdk/tool-denials.js';
+import type { PermissionMode } from '../../types/permissions.js';
+import { SkillTurnModels } from './turn-model.js';
 
 /**
  * The runtime, for this plugin (and its tests) only: a symbol of this module's, which no plugin
@@ -39,6 +42,12 @@ export class SkillsRuntime {
   readonly deps: ActivationDeps;
   #commands: { catalog: SkillCatalog; list: Command[] } | undefined;
   #shadowWarned = new Set<string>();
+  /** Each agent's permission mode at its latest tool call (index.ts notes it in preToolUse). */
+  readonly #modes = new Map<string, PermissionMode>();
+
+  noteMode(context: { sessionId: string; agentId: string; mode: PermissionMode }): void {
+    this.#modes.set(`${context.sessionId}\u0000${context.agentId}`, context.mode);
+  }
 
   constructor(readonly kernel: KernelApi) {
     // The main session's list is saved with it (a continued session keeps its skills).
@@ -62,6 +71,10 @@ export class SkillsRuntime {
       runner: () => (kernel.container.isBound(TOKENS.SubagentRunner) ? kernel.container.get<SubagentRunner>(TOKENS.SubagentRunner) : undefined),
       forkRecentMessages: () => this.settings().forkRecentMessages,
       heldByUser: (skill) => this.heldByUser(skill),
+      forkDenies: new Map(),
+      models: new SkillTurnModels(kernel),
+      kernel,
+      modeOf: (session) => this.#modes.get(`${session.sessionId}\u0000${session.agentId}`),
     };
   }
 
@@ -129,12 +142,13 @@ export class SkillsRuntime {
     const missing: string[] = [];
     for (const saved of loadActiveSkills(this.kernel.projectRoot, session.sessionId)) {
       const skill = this.store.current.get(saved.name);
-      const rendered = skill && skill.mode === 'inline' ? await readRendered(skill, saved.args) : undefined;
+      const rendered = skill && skill.mode === 'inline' ? await readRendered(skill, saved.args, { sessionId: session.sessionId, projectRoot: this.kernel.projectRoot }) : undefined;
       if (!skill || !rendered?.ok) {
         missing.push(saved.name);
         continue;
       }
-      this.active.activate(session, { name: skill.name, args: saved.args, dir: skill.dir, body: rendered.text });
+      const deny = skillDenies(skill);
+      this.active.activate(session, { name: skill.name, args: saved.args, dir: skill.dir, body: rendered.text, ...(deny ? { deny } : {}) });
     }
     return missing;
   }
@@ -166,6 +180,18 @@ export class SkillsRuntime {
       dirs.push(real);
     }
     return dirs;
+  }
+
+  /**
+   * The `disallowed-tools` in force for a tool call: the active skills of the calling agent and of
+   * the agent that started it (a sub-agent of a session with a restricting skill is restricted too),
+   * and a fork skill's own when the call is its sub-agent's.
+   */
+  denyLists(context: { sessionId: string; agentId: string; parentAgentId?: string }): DenyList[] {
+    const entries = [...this.active.list(context), ...(context.parentAgentId === undefined ? [] : this.active.list({ sessionId: context.sessionId, agentId: context.parentAgentId }))];
+    const lists = entries.map((entry) => entry.deny).filter((deny): deny is DenyList => deny !== undefined);
+    const fork = this.deps.forkDenies.get(`${context.sessionId}\u0000${context.agentId}`);
+    return fork ? [...lists, fork] : lists;
   }
 
   settings(): SkillsSettings {

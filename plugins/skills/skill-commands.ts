@@ -27,7 +27,10 @@ export function skillCommand(deps: ActivationDeps, skill: Skill): Command {
       const outcome = await activateSkill(deps, session, skill.name, args, undefined, context?.mode);
       if (outcome.kind === 'error') return { output: outcome.message, isError: true };
       if (outcome.kind === 'fork') return { output: outcome.text, isError: outcome.isError };
-      return { prompt: skillPrompt(outcome.skill.name, args) };
+      const prompt = skillPrompt(outcome.skill.name, args);
+      // `model:` sends this prompt's turn to the skill's model, as a command file's does.
+      const refused = deps.models.apply(session, outcome.skill, prompt);
+      return refused ? { output: refused, isError: true } : { prompt };
     },
   };
 }

@@ -4,8 +4,10 @@
  * file (K2). The body is not kept: it is re-read from disk at every load (S3).
  */
 import { argumentHintOf, toolList } from '../../config/command-files.js';
+import { argumentNamesOf, disallowedToolsOf } from '../../config/definition-keys.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { claudeFlag } from '../../types/claude-boolean.js';
+import { frontmatterKeyWarnings } from '../../config/definition-keys.js';
 
 export type SkillMode = 'inline' | 'fork';
 export type SkillForkContext = 'none' | 'recent' | 'full';
@@ -35,6 +37,10 @@ export interface Skill {
   root: SkillRoot;
   /** As written (Claude Code's `Read`, `Bash(git:*)` included); empty = no restriction. */
   allowedTools: readonly string[];
+  /** `disallowed-tools` as written: deny rules while the skill is active (inline) or for its whole sub-agent (fork). */
+  disallowedTools: readonly string[];
+  /** `arguments:`: the names of the argument words in order (`$component` is the first). */
+  argumentNames: readonly string[];
   mode: SkillMode;
   forkContext: SkillForkContext;
   model?: string;
@@ -60,6 +66,8 @@ export const MAX_DESCRIPTION_LENGTH = 1024;
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 
 const KNOWN_KEYS = new Set(['name', 'description', 'allowed_tools', 'allowed-tools', 'mode', 'fork_context', 'model', 'argument-hint', 'argument_hint', 'disable-model-invocation', 'user-invocable', 'agent']);
+/** Keys of a SKILL.md this reader knows (used, or read and said to be unused): any other is a warning naming the nearest. */
+const SKILL_KEYS: readonly string[] = [...KNOWN_KEYS, 'context', 'disallowed-tools', 'disallowed_tools', 'disallowedTools', 'hooks', 'arguments', 'effort', 'paths', 'shell', 'when_to_use', 'background', 'license', 'metadata', 'version', 'compatibility'];
 
 export type ParsedSkill = { ok: true; skill: Skill } | { ok: false; reason: string };
 
@@ -109,6 +117,9 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   if (!parsed.ok) return { ok: false, reason: parsed.error };
   const { data } = parsed;
   const warnings: string[] = [];
+  const lineOf = (key: string): string => (parsed.keyLines[key] === undefined ? '' : `line ${parsed.keyLines[key]}: `);
+  // A key nobody reads, and `hooks:` (which are not run), are said rather than dropped.
+  for (const { key, message } of frontmatterKeyWarnings(data, SKILL_KEYS, 'skill')) warnings.push(`${lineOf(key)}${message}`);
   if (!parsed.hasFrontmatter) warnings.push('no frontmatter (--- name, description ---); the folder name is used and there is no description');
 
   let raw: string;
@@ -138,6 +149,7 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
   }
 
   const allowedTools = readTools(data, warnings);
+  const disallowedTools = disallowedToolsOf(data);
   // Claude Code writes `context: fork` for what MewCode calls `mode: fork`.
   const mode = data.mode === undefined && data.context === 'fork' ? 'fork' : readEnum(data, 'mode', ['inline', 'fork'] as const, 'inline', warnings);
   const forkContext = readEnum(data, 'fork_context', ['none', 'recent', 'full'] as const, 'none', warnings);
@@ -166,6 +178,8 @@ export function parseSkill(text: string, where: { dir: string; file: string; dir
     file: where.file,
     root: where.root,
     allowedTools,
+    disallowedTools,
+    argumentNames: argumentNamesOf(data),
     mode,
     forkContext,
     modelInvocable,

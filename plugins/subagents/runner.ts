@@ -163,7 +163,7 @@ export class SubagentService implements SubagentRunner {
       ...(request.background ? { background: true } : {}),
       ...(role.readOnly || request.readOnly ? { readOnly: true } : {}),
       ...(role.tools ? { allowed: role.tools } : {}),
-      ...(role.disallowedTools ? { disallowed: role.disallowedTools } : {}),
+      ...(role.disallowedTools || request.disallowedTools ? { disallowed: [...(role.disallowedTools ?? []), ...(request.disallowedTools ?? [])] } : {}),
       ...(request.allowedTools ? { only: request.allowedTools } : {}),
     });
     const systemPrompt = [role.prompt, ...(request.systemPrompt ?? [])].filter((part) => part.trim().length > 0);

@@ -4,10 +4,10 @@
  * permission target, preToolUse, the chain in the current mode, postToolUse. The kernel announces
  * each decision on `permissionDecided`, so the audit log records these calls too.
  */
-import type { KernelApi, PluginToolCall, PluginToolCallResult } from '../../types/plugin.js';
-import type { ToolRegistry } from '../../types/services.js';
-import { TOKENS } from '../../types/tokens.js';
-import type { Tool } from '../../types/tools.js';
+import type { KernelApi, PluginToolCall, PluginToolCallResult } from '../types/plugin.js';
+import type { ToolRegistry } from '../types/services.js';
+import { TOKENS } from '../types/tokens.js';
+import type { Tool } from '../types/tools.js';
 
 export function registeredTool(kernel: KernelApi, name: string): Tool | undefined {
   return kernel.container.isBound(TOKENS.ToolRegistry) ? kernel.container.get<ToolRegistry>(TOKENS.ToolRegistry).get(name) : undefined;

@@ -6,13 +6,15 @@
  * model's bash call would (kernel.callTool): preToolUse, the permission chain, the registered
  * `bash` tool, postToolUse, so the OS sandbox, the blacklist, the rules and a policy plugin's
  * hooks apply unchanged. Like Claude Code it never prompts: a command not allowed outright, or one
- * that fails, stops the whole invocation.
+ * that fails, stops the whole invocation. Shared by command files and SKILL.md bodies (both plugins
+ * run `!` lines this one way).
  */
-import { runnableText, SHELL_COMMAND, shellCommandOf } from '../../config/command-files.js';
-import type { KernelApi } from '../../types/plugin.js';
-import type { PermissionMode } from '../../types/permissions.js';
-import type { AgentSession } from '../../types/session.js';
-import { callAsPlugin, registeredTool } from './permission-check.js';
+import { runnableText, SHELL_COMMAND, shellCommandOf } from './command-files.js';
+import { isShellInert } from '../types/claude-plugins.js';
+import type { KernelApi } from '../types/plugin.js';
+import type { PermissionMode } from '../types/permissions.js';
+import type { AgentSession } from '../types/session.js';
+import { callAsPlugin, registeredTool } from './command-tool-calls.js';
 
 /** Marks where a command's output goes; NUL never survives in the texts placed around it. */
 const SLOT = /\u0000shell-(\d+)\u0000/g;
@@ -32,6 +34,11 @@ export function takeShellLines(body: string): { body: string; commands: string[]
     return `${match[1] === undefined ? (match[2] ?? '') : ''}\u0000shell-${commands.length - 1}\u0000`;
   });
   return { body: marked, commands };
+}
+
+/** Each slot replaced by what `fill` gives for its index (a body whose commands are not run now). */
+export function replaceSlots(body: string, fill: (index: number) => string): string {
+  return body.replace(SLOT, (_match, index: string) => fill(Number(index)));
 }
 
 /** What the bash tool's result says for a command that printed nothing. */
@@ -64,4 +71,27 @@ export async function runShellLines(
     outputs.push(output === NO_OUTPUT ? '' : output);
   }
   return body.replace(SLOT, (_match, index: string) => outputs[Number(index)] ?? '');
+}
+
+/** The variables a command's or a skill's text may name, as Claude Code fills them in; others stay. */
+const SESSION_VARIABLES = /\$\{(CLAUDE_SESSION_ID|CLAUDE_PROJECT_DIR|CLAUDE_SKILL_DIR)\}/g;
+
+/** `${CLAUDE_SESSION_ID}`, `${CLAUDE_PROJECT_DIR}` (and a skill's `${CLAUDE_SKILL_DIR}`) filled in; a name not given stays. */
+export function expandSessionVariables(text: string, variables: Readonly<Record<string, string>>): string {
+  return text.replace(SESSION_VARIABLES, (match, name: string) => variables[name] ?? match);
+}
+
+/**
+ * The same in a `!` line, which a shell runs: a path is pasted only when no shell would read
+ * anything into it. Otherwise `${CLAUDE_PROJECT_DIR}` stays for the shell to expand from the bash
+ * tool's environment, and a line naming a skill folder of that kind is refused (ShellLineError),
+ * so a folder named `x$(…)` or `it's` is a path, never code.
+ */
+export function expandInCommand(command: string, variables: Readonly<Record<string, string>>, label = 'the command'): string {
+  const safe: Record<string, string> = {};
+  for (const [name, value] of Object.entries(variables)) if (name === 'CLAUDE_SESSION_ID' || isShellInert(value)) safe[name] = value;
+  if (variables.CLAUDE_SKILL_DIR !== undefined && safe.CLAUDE_SKILL_DIR === undefined && command.includes('${CLAUDE_SKILL_DIR}')) {
+    throw new ShellLineError(`${label}: !\`${command}\` names \${CLAUDE_SKILL_DIR}, whose path holds characters a shell would read (quotes, $, spaces…); not run`);
+  }
+  return expandSessionVariables(command, safe);
 }
