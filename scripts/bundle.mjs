@@ -16,7 +16,7 @@
 // MEWCODE_DEBUG, so a stack trace then names `.ts` files and lines.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gitHead } from './check-pack.mjs';
@@ -76,6 +76,10 @@ await build({
   chunkNames: 'scripted-server-chunks/[name]-[hash]',
   entryPoints: { 'scripted-server': 'test/scripted-server/cli.ts', 'scripted-server-lib': 'test/scripted-server/index.ts' },
 });
+
+// The bash grammar the shell parser loads (sdk/shell-command/syntax-tree.ts): shipped in dist/,
+// so tree-sitter-bash is a devDependency and installing MewCode never runs its native build.
+copyFileSync(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm'), 'dist/tree-sitter-bash.wasm');
 
 const tscExit = await declarations;
 if (tscExit !== 0) {
