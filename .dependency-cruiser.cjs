@@ -6,16 +6,27 @@
 // npm packages the kernel may load: DI, hooks, the version check, decorator metadata, and zod
 // for configuration sections. No vendor SDK, no UI library, no HTTP client.
 const KERNEL_PACKAGES = ['inversify', 'tapable', 'semver', 'reflect-metadata', 'zod'];
+// The package's top-level modules (index.ts, entry.ts, any other file at the root): each is or
+// re-exports the `mewcode` entry, which holds the kernel, so every rule that keeps a layer away from
+// the entry names them all, not one file name.
+const TOP_LEVEL_FILE = '^[^/]+\\.(ts|tsx|js|mjs|cjs)$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
+      name: 'no-self-reference',
+      comment: "Source never imports the package by its own name (`mewcode`, `mewcode/sdk`): that name resolves into the build (dist/, or nothing before a build), a second copy of the kernel the other rules cannot see into. Import the source module by its relative path, where the rules judge it. Named exception: bin/mewcode.js, the launcher, which runs the built CLI.",
+      severity: 'error',
+      from: { pathNot: '^bin/mewcode\\.js$' },
+      to: { path: '^(dist/|mewcode(/|$))' },
+    },
+    {
       name: 'kernel-imports-only-types-and-config',
       comment: 'The kernel knows the contract (types/) and the configuration layer (config/), never the plugin library, a plugin or the CLI.',
       severity: 'error',
       from: { path: '^kernel/' },
-      to: { path: '^(sdk|plugins|bin|scripts|test)/|^index\\.ts$' },
+      to: { path: `^(sdk|plugins|bin|scripts|test)/|${TOP_LEVEL_FILE}` },
     },
     {
       name: 'kernel-npm-packages',
@@ -36,7 +47,7 @@ module.exports = {
       comment: 'A plugin talks to the kernel through hooks and TOKENS (types/), so a third-party plugin can do all a built-in one does.',
       severity: 'error',
       from: { path: '^plugins/[^/]+/' },
-      to: { path: '^(kernel|bin)/|^index\\.ts$' },
+      to: { path: `^(kernel|bin)/|${TOP_LEVEL_FILE}` },
     },
     {
       name: 'plugin-imports-no-other-plugin',
@@ -50,7 +61,7 @@ module.exports = {
       comment: 'sdk/ (mewcode/sdk) builds on types/ (and uses config/ helpers); it never imports the kernel, a plugin or the CLI.',
       severity: 'error',
       from: { path: '^sdk/' },
-      to: { path: '^(kernel|plugins|bin)/|^index\\.ts$' },
+      to: { path: `^(kernel|plugins|bin)/|${TOP_LEVEL_FILE}` },
     },
     {
       name: 'sdk-does-not-re-export-config',
@@ -71,7 +82,7 @@ module.exports = {
       comment: 'The programmatic API (api/) is a front end like the CLI: it boots through bin/open-run.ts with the default set (plugins/default-set.ts), and reaches no plugin\'s or other CLI module\'s internals.',
       severity: 'error',
       from: { path: '^api/' },
-      to: { path: '^(plugins|bin)/|^index\\.ts$', pathNot: '^(plugins/default-set|bin/open-run)\\.ts$' },
+      to: { path: `^(plugins|bin)/|${TOP_LEVEL_FILE}`, pathNot: '^(plugins/default-set|bin/open-run)\\.ts$' },
     },
     {
       name: 'api-is-reached-through-the-entry',
@@ -98,8 +109,9 @@ module.exports = {
   options: {
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^dist/' },
+    // dist/ is not followed, but not excluded either: an import that resolves into it (the package's
+    // own name) must stay in the graph for no-self-reference to see.
+    doNotFollow: { path: ['node_modules', '^dist/'] },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
   },
 };

@@ -105,7 +105,12 @@ Environment (used when no providers are configured):
   ANTHROPIC_API_KEY / OPENAI_API_KEY     API key; ANTHROPIC_BASE_URL / OPENAI_BASE_URL to change the endpoint
   MEWCODE_PROVIDER=anthropic|openai      which protocol to use;   MEWCODE_MODEL=<model>   which model
 
-Configuration: ~/.mewcode/config.yaml, .mewcode.yaml (or .mewcode/config.yaml), .mewcode/config.local.yaml
+Two kinds of file, each at three levels (user, project, your local overrides); YAML or JSON:
+  Configuration (providers and models, plugins and their sections, MCP servers, limits):
+    ~/.mewcode/config.yaml, .mewcode.yaml (or .mewcode/config.yaml), .mewcode/config.local.yaml
+  Settings (permission rules and mode, hooks, the OS sandbox; .claude/settings.json is read too):
+    ~/.mewcode/settings.yaml, .mewcode/settings.yaml, .mewcode/settings.local.yaml
+
 Managed settings (an organisation's policy, above all of these): /etc/mewcode/managed-settings.yaml
   (macOS: /Library/Application Support/MewCode/managed-settings.yaml); MEWCODE_MANAGED_SETTINGS=<path> adds one more
 `;

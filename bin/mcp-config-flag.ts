@@ -6,10 +6,7 @@
  * by the mcp plugin, which skips a bad one loudly and keeps the rest.
  */
 import path from 'node:path';
-import { MAX_CONFIG_FILE_BYTES, readConfigFile } from '../config/config-file.js';
-
-/** A servers file is a few entries, not data. */
-export const MCP_CONFIG_MAX_BYTES = MAX_CONFIG_FILE_BYTES;
+import { readConfigFile } from '../config/config-file.js';
 
 /** What an inline value is called in messages. */
 export const INLINE_ORIGIN = '--mcp-config';

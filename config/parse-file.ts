@@ -37,10 +37,6 @@ export function pluginsKeyLine(text: string): number | undefined {
 /** A cap on nodes created by expanding aliases (`*a`), against "billion laughs" files. */
 const MAX_ALIAS_NODES = 100_000;
 
-export function emptyConfigFile(filepath: string): ParsedConfigFile {
-  return { filepath, root: emptyRoot(filepath), warnings: [] };
-}
-
 function emptyRoot(file: string): LocatedMap {
   return { kind: 'map', pos: { file, line: 1, col: 1 }, entries: new Map() };
 }

@@ -92,11 +92,6 @@ export function isClaudeSettingsFile(file: string): boolean {
   return path.basename(path.dirname(file)) === '.claude' && ['settings.json', 'settings.local.json'].includes(path.basename(file));
 }
 
-/** Every settings file, scope by scope (highest precedence first), each scope's in reading order. */
-export function allSettingsFiles(projectRoot: string, homeDir: string): { scope: SettingsFileScope; file: string }[] {
-  return SETTINGS_FILE_SCOPES.flatMap((scope) => settingsFilesOf(scope, projectRoot, homeDir).map((file) => ({ scope, file })));
-}
-
 /**
  * The warning for a scope with more than one spelling (`existing`: the files of that scope found,
  * in reading order), or undefined. One text, so a reader and doctor say it alike (and doctor

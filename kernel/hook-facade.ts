@@ -53,8 +53,10 @@ export class TapLedger {
       const index = hook.taps.indexOf(tap as { name: string });
       if (index >= 0) hook.taps.splice(index, 1);
     }
-    // tapable compiles each hook's call on first use; adding an (empty) interceptor is its public
-    // way to drop that compiled call, so the next call no longer runs the removed taps. Once a hook.
+    // tapable has no untap. The tap is spliced out of `hook.taps` (the list a hook compiles its call
+    // from: readable API, but writing it is undocumented) and an empty interceptor added, which
+    // drops the compiled call (also undocumented), so the next call runs without the removed taps.
+    // test/kernel/tapable-untap.test.ts fails if a tapable upgrade changes either. Once a hook.
     for (const hook of new Set(list.map((entry) => entry.hook))) hook.intercept({});
     this.taps.delete(plugin);
     return list.length;

@@ -1,6 +1,8 @@
 // Builds dist/: the package's three entry points bundled with esbuild as ES modules with source
 // maps, their type declarations (tsc, dist/types), and the scripted model server used by the demo,
-// tests and benchmarks. `npm run build` runs this script; `npm pack` packs the dist/ it made.
+// tests and benchmarks. `npm run build` runs this script. `npm pack` packs the dist/ it made
+// only when that build had the declarations and the commit being packed: its last step writes
+// dist/build-stamp.json, which `prepack` (scripts/check-pack.mjs) reads.
 //
 // `mewcode` (the CLI), `index` (import 'mewcode') and `sdk` (import 'mewcode/sdk') are ONE
 // esbuild build with splitting: an external plugin importing `mewcode/sdk` loads the very chunk
@@ -14,9 +16,10 @@
 // MEWCODE_DEBUG, so a stack trace then names `.ts` files and lines.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { gitHead } from './check-pack.mjs';
 import { ESM_OUTPUT } from './esm-output.mjs';
 import { onDemandModulesInsideProgram } from './on-demand-modules.mjs';
 import { PatchMismatchError, verifiedPatches, verifyPatches } from './patches.mjs';
@@ -74,9 +77,14 @@ await build({
   entryPoints: { 'scripted-server': 'test/scripted-server/cli.ts', 'scripted-server-lib': 'test/scripted-server/index.ts' },
 });
 
+// The bash grammar the shell parser loads (sdk/shell-command/syntax-tree.ts): shipped in dist/,
+// so tree-sitter-bash is a devDependency and installing MewCode never runs its native build.
+copyFileSync(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm'), 'dist/tree-sitter-bash.wasm');
+
 const tscExit = await declarations;
 if (tscExit !== 0) {
-  // tsc still wrote every declaration; the error makes `npm test` / `npm pack` stop, as it should.
+      // tsc still wrote every declaration; the error stops `npm run build` and `npm test`, and, with
+  // no build stamp written, `npm pack` too.
   process.stderr.write(`bundle: tsc -p tsconfig.build.json failed (exit ${tscExit}); the declarations in dist/types may be wrong\n`);
   process.exit(1);
 }
@@ -88,3 +96,7 @@ function runTsc(args) {
     child.once('close', (code) => resolve(code ?? 1));
   });
 }
+
+// What this dist/ is, for `prepack` (scripts/check-pack.mjs): the commit it was built from and
+// whether it has the declarations. Written last: a failed build leaves none.
+writeFileSync('dist/build-stamp.json', `${JSON.stringify({ commit: gitHead(), types: !process.env.MEWCODE_BUILD_NO_TYPES }, null, 2)}\n`);

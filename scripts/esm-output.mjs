@@ -14,7 +14,11 @@ export const ESM_OUTPUT = {
   logLevel: 'warning',
   // Comments and indentation cost start-up (every byte is read and scanned); names stay, and the
   // source maps point into the sources.
-  minifyWhitespace: true,
+    minifyWhitespace: true,
+  // Paths as the package sees them: with node_modules a symlink (a worktree, a linked install),
+  // esbuild would otherwise name the link's target, the build machine's own folders, in source
+  // maps and in the keys of bundled CommonJS modules (test/cli/source-maps.test.ts).
+  preserveSymlinks: true,
   // CommonJS packages in the bundle `require` Node's built-ins.
   banner: { js: "import { createRequire as __mewcodeCreateRequire } from 'node:module'; const require = __mewcodeCreateRequire(import.meta.url);" },
   // React and its reconciler ship a development and a production build chosen by NODE_ENV at run

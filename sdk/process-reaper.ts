@@ -97,8 +97,3 @@ export function releaseProcessGroup(pgid: number): void {
   if (!groups.delete(pgid)) return;
   if (reaper && !reaperFailed) reaper.stdin?.write(`-${pgid}\n`);
 }
-
-/** For tests: the reaper's pid, once one runs. */
-export function reaperPid(): number | undefined {
-  return reaper?.pid;
-}

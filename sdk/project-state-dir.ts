@@ -194,17 +194,6 @@ export function openStateFile(dir: StateDirectory, name: string, flags: number, 
   }
 }
 
-/** Runs `use` with the directory open, closing it after; undefined when it is missing (and not created). */
-export function withStateDirectory<T>(root: string, relative: string, options: OpenStateOptions, use: (dir: StateDirectory) => T): T | undefined {
-  const dir = openStateDirectory(root, relative, options);
-  if (dir === undefined) return undefined;
-  try {
-    return use(dir);
-  } finally {
-    dir.close();
-  }
-}
-
 /**
  * Removes `name` from the directory without following links: a link or a file is unlinked (a
  * link's target is never touched), a real directory is emptied the same way and removed.

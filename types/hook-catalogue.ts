@@ -162,5 +162,3 @@ export const HOOK_CATALOGUE = deepFreeze({
     doc: 'Whether the project was trusted, how, and which settings were skipped.',
   }),
 } as const);
-
-export type HookCatalogue = typeof HOOK_CATALOGUE;

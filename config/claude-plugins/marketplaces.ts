@@ -106,13 +106,6 @@ function clash(catalogue: MarketplaceCatalogue, existing: MarketplaceRecord): Er
   return new Error(`${catalogue.file} names the marketplace "${catalogue.name}", but a marketplace of that name is already added from ${describeSource(existing.source)}; remove it first (mewcode plugin marketplace remove ${catalogue.name})`);
 }
 
-export function knownMarketplace(homeDir: string, name: string): MarketplaceRecord {
-  const manifest = readManifest(homeDir);
-  const record = manifest.marketplaces[name];
-  if (!record) throw unknownMarketplace(name, Object.keys(manifest.marketplaces));
-  return record;
-}
-
 export function unknownMarketplace(name: string, known: readonly string[]): Error {
   return new Error(`no marketplace named "${name}" has been added (${known.length > 0 ? `known: ${known.join(', ')}` : 'none is known yet'}); add it with \`mewcode plugin marketplace add <git URL | folder>\``);
 }
@@ -187,4 +180,3 @@ export function removeInstalledCopy(homeDir: string, plugin: Pick<InstalledPlugi
   }
   rmSync(pluginDataDir(homeDir, pluginId(plugin.name, plugin.marketplace)), { recursive: true, force: true });
 }
-

@@ -136,7 +136,3 @@ export function withoutGlobalOptions(argv: readonly string[]): SubcommandForm {
   if (read.end === 1) return { kind: 'plain' };
   return { kind: 'stripped', form };
 }
-
-export function isMultiplexer(program: string): boolean {
-  return PROGRAMS.has(program);
-}

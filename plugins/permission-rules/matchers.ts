@@ -80,11 +80,6 @@ function escapeChar(char: string): string {
   return /[.*+?^${}()|[\]\\/]/.test(char) ? `\\${char}` : char;
 }
 
-/** Escape a literal command so that, as a glob, it matches only itself. */
-export function escapeCommandGlob(text: string): string {
-  return text.replace(/[\\*]/g, '\\$&');
-}
-
 export function compileCommandTest(pattern: PatternSpec): Test {
   let inner: Test;
   if (pattern.kind === 'exact') {

@@ -1,10 +1,11 @@
 /**
- * The sandbox decision for one path (A3): the path is made absolute against the project
- * root (`~` expanded, kernel expandHome), normalised, and its symlinks resolved through the
- * nearest existing ancestor; it must then equal the real project root (or an allowed additional
- * directory) or lie below it plus a separator (kernel isWithin — never a bare string prefix).
+ * The sandbox decision for one path (A3): the path is made absolute against the project root
+ * (`~` expanded: expandHome of sdk/path-containment.ts), normalised, and its symlinks resolved
+ * through the nearest existing ancestor; it must then equal the real project root (or an allowed
+ * additional directory) or lie below it plus a separator (that module's isWithin — never a bare
+ * string prefix).
  *
- * The resolution is kernel/path-containment's resolveReal, done synchronously and hardened:
+ * The resolution is that module's resolveReal, done synchronously (resolveRealSync) and hardened:
  * - synchronous (lstat + realpath(3)): a few microseconds on a local disk, where the async
  *   version costs a thread-pool round trip per call (≈ 4× slower at p50, milliseconds at p99
  *   under load), and the whole permission chain has a p50 budget of 0.2 ms;

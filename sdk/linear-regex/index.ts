@@ -8,7 +8,7 @@
  * deadline nor SIGTERM can end it. Every pattern that comes from a file the repository (or its
  * settings) controls — ignore files, permission rules, hook matchers — and every glob the model
  * writes must therefore be matched here, or by V8 only when its shape is proven to backtrack
- * at most linearly (sdk/search-common/gitignore-glob.ts, picomatch-test.ts).
+ * at most linearly (sdk/search-common/gitignore-glob.ts, picomatch.ts).
  *
  * The source is checked by `new RegExp` first (same SyntaxError), then read by syntax.ts: every
  * construct has JavaScript's meaning. Refused with UnsupportedRegExp: backreferences, lookbehind,

@@ -4,7 +4,9 @@
  * copies a parse tree into plain objects in one cursor pass, so the analysis runs on JavaScript
  * data instead of crossing into WebAssembly for every node, and the tree can be freed at once.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Parser as TreeSitterParser } from 'web-tree-sitter';
 
 /** One node of the parse tree; `start`/`end` are UTF-16 offsets into the parsed source. */
@@ -22,11 +24,28 @@ export interface SyntaxNode {
 
 let parserPromise: Promise<TreeSitterParser> | undefined;
 
+/** The grammar's file name, in tree-sitter-bash and in dist/. */
+const BASH_GRAMMAR = 'tree-sitter-bash.wasm';
+
+/**
+ * The bash grammar (WebAssembly). The build copies it into dist/ (scripts/bundle.mjs), where the
+ * built code finds it beside its file (dist/*.js) or one folder up (dist/chunks/*.js): installing
+ * MewCode needs no tree-sitter-bash package, whose install script compiles a native addon we never
+ * load. Run from the sources (tests), it is the devDependency's own file.
+ */
+function grammarFile(): string {
+  for (const candidate of [`./${BASH_GRAMMAR}`, `../${BASH_GRAMMAR}`]) {
+    const file = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return createRequire(import.meta.url).resolve(`tree-sitter-bash/${BASH_GRAMMAR}`);
+}
+
+
 async function loadParser(): Promise<TreeSitterParser> {
   const { Parser, Language } = await import('web-tree-sitter');
   await Parser.init();
-  const wasmPath = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
-  const bash = await Language.load(wasmPath);
+    const bash = await Language.load(grammarFile());
   const parser = new Parser();
   parser.setLanguage(bash);
   return parser;

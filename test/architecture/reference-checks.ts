@@ -10,7 +10,9 @@
  * (`docs/kernel.md, "Idle warm-up"`, or a chain `"Speed" → "Load on first use"`: a heading,
  * also without its closing parenthesis or after its colon, or a bold paragraph head of the
  * file); Markdown links, inline (with or without a title) and reference-style, with their
- * `#anchor`. Not checked: a relative path in prose (`./src/app.ts`, an example of a user's
+ * `#anchor`; a source file name without its folder (`picomatch.ts`: beside the citing file or
+ * anywhere in the repository); a repository path without an extension (`types/plugin`: a module
+ * .ts/.tsx/.js, or a folder). Not checked: a relative path in prose (`./src/app.ts`, an example of a user's
  * project), and a Markdown name a code file also has in a string (a file a test writes).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -140,9 +142,17 @@ export function fileProblems(file: string, text: string, next?: string): string[
     const reference = match[1]!.replace(/[.]+$/, '');
     if (!reference.includes('/') || reference.startsWith('./') || reference.startsWith('../')) continue; // a relative path in prose is an example; links are checked below
     if (!TOP_LEVEL.has(reference.split('/')[0]!)) continue;
-    // `plugins/ui-tui` or `types/plugin` is a folder or module named in passing; `scripts/run.sh` a skill's file
-    if (!CITED_EXTENSION.test(reference) && !reference.endsWith('/') && !reference.startsWith('.')) continue;
+    if (!CITED_EXTENSION.test(reference) && !reference.endsWith('/') && !reference.startsWith('.')) {
+      // `plugins/ui-tui` or `types/plugin`: a folder, or a module named without its extension
+      if (!/\.[^/]*$/.test(reference) && !PROJECT_FOLDERS.has(reference.split('/')[0]!) && !moduleOrFolderExists(reference)) problems.push(`${reference} is neither a folder nor a module (.ts, .tsx, .js)`);
+      continue; // `scripts/run.sh`: a skill's file
+    }
     if (!repositoryPathExists(reference.replace(/\/$/, ''))) problems.push(`${reference} does not exist`);
+  }
+  for (const match of file === 'BENCHMARKS.md' ? [] : text.matchAll(BARE_CODE_NAME)) {
+    const name = match[1]!;
+    if (EXAMPLE_CODE_NAMES.has(name) || /^[a-z]\.|\.\./.test(name)) continue; // `x.ts`, `a..b.ts`: examples
+    if (!codeFileNamed(file, name) && !usedAsData(file, name)) problems.push(`${name} is neither beside ${file} nor anywhere in the repository`);
   }
   problems.push(...sectionProblems(file, text, next));
   if (file.endsWith('.md')) problems.push(...linkProblems(file, text));
@@ -154,6 +164,30 @@ function repositoryPathExists(reference: string): boolean {
   if (exists(reference)) return true;
   const stem = reference.match(/^(.*)\.(?:js|mjs|cjs)$/)?.[1];
   return stem !== undefined && (exists(`${stem}.ts`) || exists(`${stem}.tsx`) || exists(`${stem}.mts`) || exists(`${stem}.cts`));
+}
+
+/**
+ * Top-level folders any project has, whose paths in prose are often the user's (`bin/python`,
+ * `scripts/start`, a test's `docs/d`): there a path without an extension is not checked.
+ */
+const PROJECT_FOLDERS = new Set(['bin', 'scripts', 'docs', 'test']);
+/**
+ * Source file names in prose that are examples, not ours: a user's plugin files (docs/plugins.md,
+ * README.md), a built declaration file, a file a summary names.
+ */
+const EXAMPLE_CODE_NAMES = new Set(['my-mewcode.ts', 'word-count.ts', 'conventions.ts', 'index.d.ts', 'handler.ts']);
+/** A module named without its extension (`types/plugin`) or a folder (`plugins/ui-tui`). */
+function moduleOrFolderExists(reference: string): boolean {
+  return ['', '.ts', '.tsx', '.js', '.mjs', '.cjs'].some((extension) => exists(`${reference}${extension}`));
+}
+
+/** A source file name without a folder (`picomatch.ts`): beside the citing file or anywhere in the repository. */
+const BARE_CODE_NAME = /(?<![\w/.@$<*~-])([\w][\w.-]*\.(?:ts|tsx|mts|cts|mjs|cjs))\b(?![\w/-])/g;
+const BASE_NAMES = new Set([...ALL_FILES].map((file) => path.posix.basename(file)));
+
+function codeFileNamed(from: string, name: string): boolean {
+  if (exists(path.posix.join(path.posix.dirname(from), name))) return true;
+  return BASE_NAMES.has(name) || BASE_NAMES.has(name.replace(/\.js$/, '.ts'));
 }
 
 const LITERALS = new Map<string, string[]>();

@@ -41,6 +41,10 @@ test.each([
   ['README.md', '[ref]: ./missing.md', 'link ./missing.md (from README.md) does not exist'],
   ['kernel/kernel.ts', '// as design-notes.md explains', 'design-notes.md is not in the repository'],
   ['README.md', '[anchor](docs/kernel.md#no-such-heading)', 'docs/kernel.md has no heading with the anchor #no-such-heading'],
+  ['sdk/linear-regex/index.ts', ' * at most linearly (sdk/search-common/gitignore-glob.ts, picomatch-test.ts).', 'picomatch-test.ts is neither beside sdk/linear-regex/index.ts nor anywhere'],
+  ['README.md', 'the checks live in no-such-checks.mjs', 'no-such-checks.mjs is neither beside README.md nor anywhere'],
+  ['plugins/permission-sandbox/sandbox.ts', " * The resolution is kernel/path-containment's resolveReal", 'kernel/path-containment is neither a folder nor a module'],
+  ['README.md', 'the loop in kernel/no-such-loop runs it', 'kernel/no-such-loop is neither a folder nor a module'],
 ])('a dangling reference is reported: %s %j', (file, text, problem) => {
   expect(fileProblems(file, text).join('\n')).toContain(problem);
 });
@@ -57,6 +61,9 @@ test.each([
   ['README.md', '[kernel](docs/kernel.md "Kernel internals"), [flows](ARCHITECTURE.md#how-a-request-flows)'],
   ['README.md', '[ref]: ./docs/kernel.md'],
   ['README.md', '`.ci/run` runs `npm run test:all`'],
+  ['sdk/linear-regex/index.ts', ' * (sdk/search-common/gitignore-glob.ts, picomatch.ts)'],
+  ['README.md', 'checked by boundaries.test.ts and bundle.mjs'],
+  ['README.md', 'the contract in types/plugin, the UI in plugins/ui-tui, the tests in test/architecture'],
 ])('a reference that exists is not reported: %s %j', (file, text) => {
   expect(fileProblems(file, text)).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { HELP, parseCommandLine } from '../../bin/cli-args.js';
+import { SETTINGS_FILE_SCOPES, settingsFilesOf } from '../../config/settings-files.js';
 import { splitRuleList } from '../../sdk/subcommand-args.js';
 import { runPluginSubcommand } from '../../bin/subcommands.js';
 import { listHooks } from '../../plugins/hooks/hooks-subcommand.js';
@@ -240,5 +241,22 @@ describe('mcp list and hooks (commands of the mcp and hooks plugins)', () => {
     const run = capturedContext(['-h']);
     expect(await listHooks(run.context)).toBe(0);
     expect(run.out()).toBe('usage: mewcode hooks [--trust-project]\n');
+  });
+});
+
+describe('the files the help names', () => {
+  it('are every configuration layer and every settings file, each with what it holds', () => {
+    const home = '/h';
+    const root = '/p';
+    for (const scope of SETTINGS_FILE_SCOPES) {
+      const file = settingsFilesOf(scope, root, home)[0]!;
+      const shown = file.startsWith(`${root}/`) ? file.slice(root.length + 1) : `~${file.slice(home.length)}`;
+      expect(HELP).toContain(shown);
+    }
+    for (const file of ['~/.mewcode/config.yaml', '.mewcode.yaml', '.mewcode/config.local.yaml']) expect(HELP).toContain(file);
+    const settingsLine = HELP.split('\n').find((line) => /^\s*Settings\b/.test(line));
+    expect(settingsLine).toMatch(/permission/);
+    expect(settingsLine).toMatch(/hooks/);
+    expect(HELP.split('\n').find((line) => /^\s*Configuration\b/.test(line))).toMatch(/providers/);
   });
 });

@@ -16,7 +16,7 @@ describe('configuration problems are warnings', () => {
   test.concurrent('a YAML syntax error names the file and line; the run still succeeds on the environment variables', async () => {
     await scenario([{ text: 'Still works.' }], async (s) => {
       const file = join(s.cwd, '.mewcode.yaml');
-      // line 3 is broken (a broken file that names `plugins:` stops the run instead: kernel/plugins-section tests)
+      // line 3 is broken (a broken file that names `plugins:` stops the run instead: test/kernel/plugins-section.test.ts)
       writeFileSync(file, ['# project settings', 'disable: []', 'providers: : [oops', 'max_turns: 5', ''].join('\n'));
       const r = await s.run(['-p', 'hi', '--output-format', 'json']);
       expect(r.code).toBe(0);

@@ -6,7 +6,7 @@
 // was built in.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { REPO_ROOT, prepareCli, removeTempDirs, scenario, tempDir, type CliResult } from './helpers.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -197,17 +197,35 @@ test.each<Record<string, string>>([{}, { MEWCODE_DEBUG: 'sdk' }])('without it (%
   expect(results).toEqual(SHORT_RESULTS);
 }, 60_000);
 
-test("the bundle and its source maps hold no path of the build machine, and name their sources relative to dist/", () => {
+/** The paths among `paths` (relative to `from`) that lead out of the package: the build machine's own folders. */
+function outsideThePackage(from: string, paths: readonly string[]): string[] {
+  return paths.filter((source) => {
+    const inPackage = relative(REPO_ROOT, resolve(from, source));
+    return inPackage.startsWith('..') || isAbsolute(inPackage);
+  });
+}
+
+test("the bundle and its source maps hold no path of the build machine: sources and module names stay inside the package", () => {
   const dist = join(REPO_ROOT, 'dist');
-  const files = ['mewcode.js', 'index.js', 'sdk.js', ...readdirSync(join(dist, 'chunks')).map((file) => join('chunks', file))];
+  const files = (readdirSync(dist, { recursive: true }) as string[]).filter((file) => /\.js(\.map)?$/.test(file) && !file.startsWith('types') && !file.includes('scripted-server'));
   expect(files.filter((file) => file.endsWith('.map')).length).toBeGreaterThan(10);
+  let commonJsModules = 0;
   for (const file of files) {
     const text = readFileSync(join(dist, file), 'utf8');
     expect([file, text.includes(REPO_ROOT)]).toEqual([file, false]);
-    if (!file.endsWith('.map')) continue;
-    const sources = (JSON.parse(text) as { sources: string[] }).sources;
-    expect([file, sources.filter((source) => !source.startsWith('../'))]).toEqual([file, []]);
+    if (file.endsWith('.map')) {
+      // Relative to the map's folder; with node_modules a symlink, a source must still name it, not its target.
+      const sources = (JSON.parse(text) as { sources: string[] }).sources;
+      expect([file, sources.filter((source) => !source.startsWith('../'))]).toEqual([file, []]);
+      expect([file, outsideThePackage(dirname(join(dist, file)), sources)]).toEqual([file, []]);
+    } else {
+      // A bundled CommonJS module's key (`__commonJS({"node_modules/tapable/lib/Hook.js"(exports, module){…`): relative to the package.
+      const keys = [...text.matchAll(/__commonJS\(\{\s*"([^"]+)"\s*\(exports,\s*module\)/g)].map((match) => match[1]!);
+      commonJsModules += keys.length;
+      expect([file, outsideThePackage(REPO_ROOT, keys)]).toEqual([file, []]);
+    }
   }
+  expect(commonJsModules).toBeGreaterThan(10);
   // No V8 code cache, no CommonJS start-up script, no program loader: plain ES modules only.
   const all = readdirSync(dist, { recursive: true }) as string[];
   expect(all.filter((file) => /\.(cache|cjs)$/.test(file) || /(^|\/)program(-loader|-bundle)?\.[cm]?js$/.test(file))).toEqual([]);

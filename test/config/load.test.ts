@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 // These tests are about discovery and merging, so the project is trusted for the run; what an
-// untrusted project loses is tested in trust-load.test.ts.
+// untrusted project loses is tested in trust.test.ts.
 const load = async () =>
   loadConfig({ cwd: dirs.cwd, homeDir: dirs.homeDir, trust: await createWorkspaceTrust({ projectRoot: dirs.cwd, homeDir: dirs.homeDir, flag: true }) });
 

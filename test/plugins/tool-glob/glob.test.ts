@@ -143,7 +143,7 @@ describe('glob', () => {
   });
 
   test('many matches, dated while they are listed: the 100 newest in order, the real count, with either lister', async () => {
-    // More matches than lookups in flight at once (mtime-collector.ts), in an order unlike their ages.
+    // More matches than lookups in flight at once (plugins/tool-glob/glob-tool.ts), in an order unlike their ages.
     const names = Array.from({ length: 700 }, (_, i) => `big/d${i % 7}/f${String((i * 389) % 700).padStart(3, '0')}.log`);
     const root = tree(Object.fromEntries(names.map((n) => [n, 'x'])));
     names.forEach((n) => setAge(root, n, 1 + Number(/f(\d+)/.exec(n)![1])));
