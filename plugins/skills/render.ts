@@ -6,9 +6,6 @@ import type { Skill } from './skill.js';
 import { placeArguments } from '../../config/command-arguments.js';
 import type { DenyList } from '../../sdk/tool-denials.js';
 
-/** Replaced by the arguments; when the body has none, arguments go under "## User Request". */
-export const ARGUMENTS_PLACEHOLDER = '$ARGUMENTS';
-
 /**
  * The catalog's size in the stable prompt, at most (characters). Each entry is bounded (name 64,
  * description 1024) but their number is not — thousands of project skills would make every request
