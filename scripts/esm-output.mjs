@@ -24,7 +24,10 @@ export const ESM_OUTPUT = {
   // React and its reconciler ship a development and a production build chosen by NODE_ENV at run
   // time; only the production one goes into the terminal UI's chunk.
   // The SDKs' `Headers`, `FormData` and `globalThis.ReadableStream` without loading undici
-  // (scripts/vendor-globals.mjs).
+  // (scripts/vendor-globals.mjs). Their code is bundled with these stand-ins, so the three SDKs
+  // (@anthropic-ai/sdk, openai, @modelcontextprotocol/sdk) are pinned exactly in package.json, and
+  // `npm run check-deps` runs the built CLI against the scripted model server (both protocols) and
+  // loads every chunk of the bundle.
   define: { 'process.env.NODE_ENV': '"production"', 'globalThis.ReadableStream': '__mewcodeReadableStream' },
   inject: [path.join(path.dirname(fileURLToPath(import.meta.url)), 'vendor-globals.mjs')],
 };
