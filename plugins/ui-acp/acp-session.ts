@@ -355,8 +355,10 @@ export class AcpSession {
     }
     // The protocol's `cancelled` outcome says the prompt turn was cancelled: the turn ends so, as
     // after session/cancel (an editor may dismiss the question that way without sending one).
-    if (response.outcome.outcome === 'cancelled') turn?.abort();
-    return approvalOutcome(response.outcome, options);
+    // The answer as received: an editor may send `result: {}` or `null` (a deny, said as such).
+    const outcome: unknown = (response as Partial<RequestPermissionResponse> | null | undefined)?.outcome;
+    if ((outcome as { outcome?: unknown } | undefined)?.outcome === 'cancelled') turn?.abort();
+    return approvalOutcome(outcome, options);
   }
 
   /**

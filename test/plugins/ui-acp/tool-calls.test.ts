@@ -69,6 +69,17 @@ test('approval options map to MewCode\'s scopes; a settings file\'s ask rule (ma
   }
 });
 
+test.each([
+  ['no outcome (result {} or null)', undefined],
+  ['an outcome that is a string', 'allow_once'],
+  ['selected without an option', { outcome: 'selected' }],
+  ['an unknown outcome kind', { outcome: 'approved' }],
+])('a malformed permission answer (%s) denies, and the reason says what the editor sent', (_what, outcome) => {
+  const answer = approvalOutcome(outcome, permissionOptions(request('permission-mode')));
+  expect(answer).toMatchObject({ choice: 'deny', reason: expect.stringMatching(/^the editor answered the permission request (without an outcome|with an outcome that is not one of)/) });
+  expect(answer.reason).not.toMatch(/Cannot read|undefined \(/);
+});
+
 test('a saved history replays as chunks and tool calls with their results, in order', () => {
   const messages: Message[] = [
     { role: 'user', content: [{ type: 'text', text: 'fix a.txt' }] },
