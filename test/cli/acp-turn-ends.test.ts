@@ -5,10 +5,10 @@
  * size the agent reads is answered with an error and the connection goes on.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
-import { prepareCli, removeTempDirs, scenario } from './helpers.js';
+import { prepareCli, REPO_ROOT, removeTempDirs, scenario } from './helpers.js';
 import { newSession, promptText, startAcp, textOf, withAgent } from './acp-harness.js';
 
 beforeAll(() => prepareCli(), 40_000);
@@ -41,6 +41,67 @@ test(
       expect(stderr).not.toContain('not being saved');
       // After the agent ended: the reloaded session's answers are in its transcript.
       expect(savedTexts(s.cwd, id)).toContain('After the reload.');
+    });
+  },
+  TIMEOUT,
+);
+
+/** The fake MCP server's processes still alive (it appends "<pid> " per start to `file`). */
+function aliveServers(file: string): number[] {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .map((line) => Number(line.split(' ')[0]))
+    .filter((pid) => {
+      if (!pid) return false;
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+}
+
+test(
+  'two session/loads of an open session at once: one kernel stays (one MCP server alive), both are answered, the next prompt is saved and replayed',
+  async () => {
+    const fakeServer = join(REPO_ROOT, 'test', 'plugins', 'mcp', 'fixtures', 'fake-server.mjs');
+    await scenario([{ text: 'First answer.' }, { text: 'After the double load.' }], async (s) => {
+      mkdirSync(join(s.home, '.mewcode'), { recursive: true });
+      writeFileSync(join(s.home, '.mewcode', 'config.yaml'), 'mcp:\n  startup_wait_ms: 20000\n');
+      const pids = join(s.home, 'pids');
+      const mcpServers: acp.McpServer[] = [{ name: 'fake', command: process.execPath, args: [fakeServer, pids], env: [{ name: 'FAKE_NO_CHILD', value: '1' }] }];
+      let id = '';
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        id = (await client.agent.request('session/new', { cwd: s.cwd, mcpServers })).sessionId;
+        expect((await promptText(client, id, 'one')).stopReason).toBe('end_turn');
+        const both = await Promise.allSettled([
+          client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers }),
+          client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers }),
+        ]);
+        expect(both.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+        expect((await promptText(client, id, 'two-after-double-load')).stopReason).toBe('end_turn');
+        // The servers of shut-down kernels stop, the open kernel's starts: given a moment, one is left.
+        const deadline = Date.now() + 10_000;
+        while (aliveServers(pids).length !== 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(aliveServers(pids)).toHaveLength(1);
+        expect(savedTexts(s.cwd, id)).toContain('two-after-double-load');
+        expect(client.stderr()).not.toContain('not being saved');
+      });
+      expect(aliveServers(pids)).toEqual([]);
+      await withAgent(s, async (client) => {
+        await client.initialize();
+        await client.agent.request('session/load', { sessionId: id, cwd: s.cwd, mcpServers: [] });
+        expect(textOf(client.updatesOf(id), 'user_message_chunk')).toContain('two-after-double-load');
+      });
     });
   },
   TIMEOUT,
