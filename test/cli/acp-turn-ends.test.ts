@@ -108,6 +108,41 @@ test(
 );
 
 test(
+  'a background sub-agent\'s call asked about after its turn ended belongs to it: a later turn does not fail it, and nothing follows a final status',
+  async () => {
+    const turns = [
+      { toolCalls: [{ id: 'ag1', name: 'agent', input: { description: 'bg writer', prompt: 'write sub.txt', run_in_background: true } }] },
+      { text: 'main done', delayMs: 300 },
+      { toolCalls: [{ id: 'sw1', name: 'write_file', input: { file_path: 'sub.txt', content: 'SUB\n' } }], delayMs: 800 },
+      { text: 'sub report' },
+      { text: 'second answer' },
+      { text: 'x' },
+      { text: 'y' },
+    ];
+    await scenario(turns, async (s) => {
+      await withAgent(s, async (client) => {
+        let allow: (answer: acp.RequestPermissionResponse) => void = () => undefined;
+        client.answer.permission = () => new Promise((resolve) => (allow = resolve));
+        const id = await newSession(client, s.cwd);
+        expect((await promptText(client, id, 'start a background writer')).stopReason).toBe('end_turn');
+        const deadline = Date.now() + 15_000;
+        while (client.permissionRequests.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(client.permissionRequests[0]?.toolCall.toolCallId).toBe('sw1');
+        // Another turn runs and ends while the sub-agent's question is open: the call is not its.
+        expect((await promptText(client, id, 'next')).stopReason).toBe('end_turn');
+        const statuses = () => client.updatesOf(id).flatMap((u) => ((u as { toolCallId?: string }).toolCallId === 'sw1' ? [(u as { status?: string }).status] : []));
+        expect(statuses()).toEqual(['pending']);
+        allow({ outcome: { outcome: 'selected', optionId: 'allow_once' } });
+        while (!statuses().includes('completed') && Date.now() < deadline + 15_000) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(statuses()).toEqual(['pending', 'in_progress', 'completed']);
+        expect(readFileSync(join(s.cwd, 'sub.txt'), 'utf8')).toBe('SUB\n');
+      });
+    });
+  },
+  TIMEOUT,
+);
+
+test(
   'a turn cancelled while the editor is asked about a call: the call ends failed, live and in the replay',
   async () => {
     const write = { text: 'Writing.', toolCalls: [{ id: 'w1', name: 'write_file', input: { file_path: 'new.txt', content: 'N\n' } }] };
