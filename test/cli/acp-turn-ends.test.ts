@@ -187,14 +187,19 @@ test(
   TIMEOUT,
 );
 
-test(
-  'a request over the size the agent reads is answered with an error naming it; the connection goes on',
-  async () => {
+test.each([
+  ['one long word', () => 'y'.repeat(acp.DEFAULT_MAX_MESSAGE_BYTES + 1024)],
+  // Read in one pass: escapes (a newline every 100 bytes, as a file's text) cost no second look.
+  ['a text with an escape every 100 bytes', () => `${'x'.repeat(99)}\n`.repeat(Math.ceil((acp.DEFAULT_MAX_MESSAGE_BYTES + 2 * 1024 * 1024) / 100))],
+])(
+  'a request over the size the agent reads (%s) is answered with an error naming it, at once; the connection goes on',
+  async (_what, text) => {
     await scenario([{ text: 'Still here.' }], async (s) => {
       const client = await startAcp({ cwd: s.cwd, env: s.env });
       try {
         const id = await newSession(client, s.cwd);
-        const big = 'y'.repeat(acp.DEFAULT_MAX_MESSAGE_BYTES + 1024);
+        const big = text();
+        const started = Date.now();
         let failure: { code: number; message: string } | undefined;
         try {
           await client.agent.request('session/prompt', { sessionId: id, prompt: [{ type: 'resource', resource: { uri: 'file:///big.txt', text: big } }] });
@@ -202,6 +207,7 @@ test(
           failure = { code: (error as { code: number }).code, message: (error as Error).message };
         }
         expect(failure).toEqual({ code: -32600, message: expect.stringContaining('over the') });
+        expect(Date.now() - started).toBeLessThan(15_000);
         expect((await promptText(client, id, 'small')).stopReason).toBe('end_turn');
         expect(client.stderr()).toContain('is over the');
       } finally {
