@@ -188,6 +188,8 @@ async function frontEndWindow(
     if (request.ranged && offset > 1) {
       const range = { line: offset, limit: limit + 1 };
       const text = await files.readText(real, signal, range);
+      // More lines than asked for: a front end that ignored the range and sent the whole text.
+      if (moreLinesThan(text, range.limit)) return { window: await readWindow(textSource(text), request, signal), seen: seenText(text, range) };
       if (text !== '') {
         const window = await readWindow(textSource(text), { offset: 1, limit, maxBytes }, signal);
         if (window.kind === 'lines') return { window: { ...window, firstLine: window.firstLine + offset - 1 }, seen: seenText(text, range) };
@@ -203,6 +205,16 @@ async function frontEndWindow(
   } catch (cause) {
     return messages.failed(display, describe(cause));
   }
+}
+
+/** Whether `text` has more than `count` lines (it stops counting there). */
+function moreLinesThan(text: string, count: number): boolean {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    lines += 1;
+    if (lines > count || (lines === count && at < text.length - 1)) return true;
+  }
+  return false;
 }
 
 /** `scope`: where similar names may be looked up for a missing file (none without it). */

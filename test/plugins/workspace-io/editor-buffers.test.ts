@@ -288,6 +288,15 @@ describe('read_file with offset / limit asks the editor for those lines only, wi
     expect(fromEditor).toEqual(await read({ file_path: 'n.txt', offset: 40, limit: 2 }));
   });
 
+  test('an editor that ignores the range and sends the whole text: still the lines asked for', async () => {
+    await writeFile(at('n.txt'), text);
+    const whole = { readText: async (realPath: string) => readFile(realPath, 'utf8') };
+    tools(whole);
+    const fromEditor = await read({ file_path: 'n.txt', offset: 5, limit: 3 });
+    tools(undefined);
+    expect(fromEditor).toEqual(await read({ file_path: 'n.txt', offset: 5, limit: 3 }));
+  });
+
   test('no offset or limit: the whole text is asked for', async () => {
     await writeFile(at('n.txt'), text);
     await read({ file_path: 'n.txt' });
